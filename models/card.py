@@ -1,0 +1,108 @@
+"""A card's characteristics: name, mana cost, type line, colors, abilities.
+
+:class:`Card` is built from a card-data record (see ``../shared/data/SOURCE.md``)
+by :func:`manasolver.models.carddb.card_from_record`, which also runs the
+oracle-text parser.  A card without a mana cost has ``mana_cost = None``
+(CR 202.1b), distinct from ``{0}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from manasolver.models.abilities import ManaAbility
+from manasolver.models.cost import ManaCost
+from manasolver.models.symbols import mask_letters
+
+__all__ = ["CARD_TYPES", "SUPERTYPES", "BASIC_LAND_TYPES", "TypeLine", "Card"]
+
+#: Every card type (CR 300.1 / 205.2a); "tribal" is read as kindred (308.3).
+CARD_TYPES = ("artifact", "battle", "conspiracy", "creature", "dungeon", "enchantment", "instant",
+              "kindred", "land", "phenomenon", "plane", "planeswalker", "scheme", "sorcery", "vanguard")
+SUPERTYPES = ("basic", "legendary", "ongoing", "snow", "world", "elite", "host")
+#: Basic land types and the mana their intrinsic ability adds (CR 305.6).
+BASIC_LAND_TYPES = {"plains": "W", "island": "U", "swamp": "B", "mountain": "R", "forest": "G"}
+
+
+@dataclass(frozen=True, slots=True)
+class TypeLine:
+    """A parsed type line: lower-case supertypes, card types and subtypes (CR 205)."""
+
+    text: str = ""
+    supertypes: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
+    subtypes: tuple[str, ...] = ()
+
+    @staticmethod
+    def parse(text: str) -> "TypeLine":
+        """Parse ``"Legendary Artifact Creature — Scarecrow"``; only the first face of ``//``."""
+        front = text.split("//")[0]
+        for dash in ("—", " - ", "--"):
+            if dash in front:
+                left, right = front.split(dash, 1)
+                break
+        else:
+            left, right = front, ""
+        sup: list[str] = []
+        types: list[str] = []
+        for word in left.lower().split():
+            if word == "tribal":
+                word = "kindred"
+            if word in SUPERTYPES:
+                sup.append(word)
+            elif word in CARD_TYPES:
+                types.append(word)
+        subs = tuple(w.lower() for w in right.replace(",", " ").split() if w)
+        return TypeLine(text.strip(), tuple(sup), tuple(types), subs)
+
+    def has(self, kind: str) -> bool:
+        """True when ``kind`` (lower case) is one of its supertypes, types or subtypes."""
+        return kind in self.types or kind in self.subtypes or kind in self.supertypes
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card's characteristics as the engine uses them.
+
+    ``colors`` is a bitmask (W=1 … G=16) computed from the mana cost, the color
+    indicator, devoid and "is all colors" text (CR 202.2, 204, 702.114).
+    ``mana_abilities`` are in printed order, intrinsic basic-land abilities first.
+    ``unsupported`` lists clauses about mana that the parser could not read;
+    the engine refuses to answer where they could matter.
+    ``alternative_costs`` maps a name (``"impending"``) to its mana cost.
+    """
+
+    name: str
+    mana_cost: ManaCost | None = None
+    type_line: TypeLine = TypeLine()
+    colors: int = 0
+    oracle_text: str = ""
+    layout: str = "normal"
+    power: str | None = None
+    toughness: str | None = None
+    keywords: frozenset[str] = frozenset()
+    mana_abilities: tuple[ManaAbility, ...] = ()
+    unsupported: tuple[str, ...] = ()
+    alternative_costs: tuple[tuple[str, ManaCost], ...] = ()
+    faces: tuple["Card", ...] = field(default=(), compare=False)
+
+    @property
+    def mana_value(self) -> int:
+        """Mana value off the stack (CR 202.3): X counts 0; no mana cost is 0."""
+        return self.mana_cost.mana_value() if self.mana_cost is not None else 0
+
+    @property
+    def color_letters(self) -> list[str]:
+        """Colors in WUBRG order."""
+        return list(mask_letters(self.colors))
+
+    def is_type(self, card_type: str) -> bool:
+        """True when ``card_type`` (lower case) is one of its card types."""
+        return card_type in self.type_line.types
+
+    def alternative_cost(self, name: str) -> ManaCost | None:
+        """The named alternative cost printed on the card, if any."""
+        for key, cost in self.alternative_costs:
+            if key == name:
+                return cost
+        return None

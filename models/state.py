@@ -1,0 +1,133 @@
+"""The game state a question is asked about (SPEC §4): players, turn, battlefield.
+
+These are frozen values.  :func:`manasolver.models.board.load_state` builds them
+from board JSON with errors that name the path of the bad field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from manasolver.models.card import Card
+from manasolver.models.cost import ManaCost
+
+__all__ = ["STEPS", "Permanent", "Player", "Turn", "GameState"]
+
+#: Steps and phases in turn order (CR 500.1); "main1"/"main2" are the main phases.
+STEPS = ("untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers",
+         "declare_blockers", "combat_damage", "end_of_combat", "main2", "end", "cleanup")
+
+
+@dataclass(frozen=True, slots=True)
+class Permanent:
+    """A permanent on the battlefield.
+
+    ``sick``: not continuously controlled since its controller's most recent
+    turn began (CR 302.6); it matters only for creatures without haste.
+    ``counters``: ``(kind, n)`` pairs, sorted by kind.
+    """
+
+    id: str
+    card: Card
+    controller: str
+    tapped: bool = False
+    sick: bool = False
+    haste: bool = False
+    counters: tuple[tuple[str, int], ...] = ()
+    attached_to: str | None = None
+    cast_for: str | None = None
+    x: int | None = None
+    token: bool = False
+
+    def counter(self, kind: str) -> int:
+        """How many counters of ``kind`` it has."""
+        return dict(self.counters).get(kind, 0)
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        """Its card types now: an impending permanent with a time counter is not a
+        creature (CR 702.176a), so it loses the creature type."""
+        types = self.card.type_line.types
+        if self.cast_for == "impending" and self.counter("time") > 0:
+            types = tuple(t for t in types if t != "creature")
+        return types
+
+    @property
+    def is_creature(self) -> bool:
+        return "creature" in self.types
+
+    @property
+    def is_land(self) -> bool:
+        return "land" in self.types
+
+    @property
+    def is_artifact(self) -> bool:
+        return "artifact" in self.types
+
+    @property
+    def has_haste(self) -> bool:
+        return self.haste or "haste" in self.card.keywords
+
+    @property
+    def is_snow(self) -> bool:
+        return "snow" in self.card.type_line.supertypes
+
+    @property
+    def summoning_sick(self) -> bool:
+        """True when its ``{T}``/``{Q}`` abilities can't be activated (CR 302.6)."""
+        return self.sick and self.is_creature and not self.has_haste
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player: life, energy counters, floating mana, hand and graveyard."""
+
+    name: str
+    life: int = 20
+    starting_life: int = 20
+    energy: int = 0
+    pool: ManaCost = ManaCost()
+    hand: tuple[Card, ...] = ()
+    graveyard: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """Whose turn it is, the step, and whether the stack is empty."""
+
+    active: str
+    step: str = "main1"
+    stack_empty: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """A board: the players (the first is the one asked about), the turn, the battlefield."""
+
+    players: tuple[Player, ...]
+    turn: Turn
+    battlefield: tuple[Permanent, ...] = ()
+
+    def player(self, name: str | None = None) -> Player:
+        """The named player, or the first one."""
+        if name is None:
+            return self.players[0]
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def controlled_by(self, name: str) -> tuple[Permanent, ...]:
+        """The permanents ``name`` controls, in board order."""
+        return tuple(p for p in self.battlefield if p.controller == name)
+
+    def opponents_of(self, name: str) -> tuple[str, ...]:
+        """Every other player's name."""
+        return tuple(p.name for p in self.players if p.name != name)
+
+    def permanent(self, pid: str) -> Permanent:
+        """The permanent with id ``pid``."""
+        for p in self.battlefield:
+            if p.id == pid:
+                return p
+        raise KeyError(pid)

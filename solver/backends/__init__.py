@@ -1,0 +1,1 @@
+"""Payment backends behind one interface: flow, CP-SAT, enumeration."""

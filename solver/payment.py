@@ -1,0 +1,115 @@
+"""Payment: the one result type every backend returns (SPEC §5 PAYMENT).
+
+A payment says what was activated and how, what each announced symbol was paid
+as, and the life, energy, damage and floating mana involved.  It converts to
+and from the protocol's JSON exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Activation", "Choice", "Payment"]
+
+
+@dataclass(frozen=True, slots=True)
+class Activation:
+    """One activation of a mana ability: which permanent, which ability (index
+    among its mana abilities), the cost parts paid, and the mana it added."""
+
+    permanent: str
+    ability: int
+    costs: tuple[str, ...]
+    mana: str
+    times: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"permanent": self.permanent, "ability": self.ability,
+                               "costs": list(self.costs), "mana": self.mana}
+        if self.times != 1:
+            out["times"] = self.times
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """How one announced symbol of the cost is paid (CR 601.2b): ``paid_as`` is
+    ``{W}``, ``{2}``, ``{C}`` or ``life``."""
+
+    symbol: str
+    paid_as: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"symbol": self.symbol, "paid_as": self.paid_as}
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """A complete payment of a cost (SPEC §5).
+
+    ``total``: the mana part of the locked total cost after choices and
+    modifiers; ``floating``: mana produced and not spent; ``extra``: further
+    fields for the answer (for example the colors spent, for converge).
+    """
+
+    total: str
+    choices: tuple[Choice, ...] = ()
+    x: int = 0
+    activations: tuple[Activation, ...] = ()
+    pool_used: str = ""
+    convoked: tuple[str, ...] = ()
+    delved: tuple[str, ...] = ()
+    improvised: tuple[str, ...] = ()
+    life: int = 0
+    energy: int = 0
+    damage: int = 0
+    floating: str = ""
+    extra: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The protocol's PAYMENT object."""
+        out: dict[str, Any] = {
+            "total": self.total,
+            "choices": [c.to_json() for c in self.choices],
+            "x": self.x,
+            "activations": [a.to_json() for a in self.activations],
+            "pool_used": self.pool_used,
+            "convoked": list(self.convoked),
+            "delved": list(self.delved),
+            "improvised": list(self.improvised),
+            "life": self.life,
+            "energy": self.energy,
+            "damage": self.damage,
+            "floating": self.floating,
+        }
+        for key, value in self.extra:
+            out[key] = value
+        return out
+
+    @staticmethod
+    def from_json(obj: Any) -> "Payment":
+        """Read a PAYMENT written by a caller; raises ``ValueError``/``KeyError``/``TypeError``
+        on malformed input (the protocol turns these into ``bad_query`` answers)."""
+        if not isinstance(obj, dict):
+            raise TypeError("payment must be an object")
+        acts = []
+        for a in obj.get("activations", []):
+            acts.append(Activation(str(a["permanent"]), int(a.get("ability", 0)),
+                                   tuple(str(c) for c in a.get("costs", [])), str(a.get("mana", "")),
+                                   int(a.get("times", 1))))
+        choices = tuple(Choice(str(c["symbol"]), str(c["paid_as"])) for c in obj.get("choices", []))
+        return Payment(
+            total=str(obj.get("total", "")),
+            choices=choices,
+            x=int(obj.get("x", 0)),
+            activations=tuple(acts),
+            pool_used=str(obj.get("pool_used", "")),
+            convoked=tuple(str(s) for s in obj.get("convoked", [])),
+            delved=tuple(str(s) for s in obj.get("delved", [])),
+            improvised=tuple(str(s) for s in obj.get("improvised", [])),
+            life=int(obj.get("life", 0)),
+            energy=int(obj.get("energy", 0)),
+            damage=int(obj.get("damage", 0)),
+            floating=str(obj.get("floating", "")),
+        )

@@ -1,0 +1,79 @@
+"""A payment question in domain terms: what the protocol hands the queries.
+
+The protocol (:mod:`manasolver.solver.protocol`) reads JSON into a
+:class:`PaymentRequest`; the queries and backends read only this.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from manasolver.models.card import Card
+from manasolver.models.cost import ManaCost
+from manasolver.models.state import GameState
+
+__all__ = ["SpellInfo", "Modifier", "Policy", "PaymentRequest", "DEFAULT_POLICY"]
+
+#: SPEC §6: the default lexicographic order of criteria.
+DEFAULT_POLICY = ("no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste",
+                  "prefer_lands", "min_sources", "use_pool")
+
+
+@dataclass(frozen=True, slots=True)
+class SpellInfo:
+    """What is being cast or activated, for restrictions and modifiers.
+
+    ``types``: lower-case card types of the spell (``{"creature"}``);
+    ``colors``: color bitmask; ``card``: the card when it is a known one;
+    ``ability``: true for an activated ability rather than a spell.
+    """
+
+    types: frozenset[str] = frozenset()
+    subtypes: frozenset[str] = frozenset()
+    supertypes: frozenset[str] = frozenset()
+    colors: int = 0
+    card: Card | None = None
+    ability: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """A cost modifier of CR 601.2f: ``kind`` is ``increase``, ``reduce`` or ``minimum``;
+    ``cost`` the amount for the first two, ``amount`` the minimum total for the last."""
+
+    kind: str
+    cost: ManaCost | None = None
+    amount: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """What "best" means (SPEC §6): criteria compared lexicographically.
+
+    ``keep_castable``: costs to keep payable afterwards (``None``: the cards in
+    hand); ``spend_color``: minimum mana of each color to spend (adamant);
+    ``weights``: a caller's own integer weights per criterion, when given the
+    criteria are summed with these weights instead of compared in order.
+    """
+
+    criteria: tuple[str, ...] = DEFAULT_POLICY
+    keep_castable: tuple[ManaCost, ...] | None = None
+    spend_color: tuple[tuple[str, int], ...] = ()
+    weights: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentRequest:
+    """Everything a payment query needs (SPEC §5 common fields and cost context)."""
+
+    state: GameState
+    cost: ManaCost
+    player: str
+    spell: SpellInfo | None = None
+    x: int | None = None
+    modifiers: tuple[Modifier, ...] = ()
+    alternative: str | None = None
+    convoke: bool = False
+    delve: bool = False
+    improvise: bool = False
+    policy: Policy = field(default_factory=Policy)
