@@ -1,0 +1,226 @@
+"""The ``manasolver`` command line (SPEC §7).
+
+Each subcommand builds one protocol query and prints its answer, readable by
+default and as the protocol's JSON with ``--json``.  Exit status: 0 with an
+answer, 1 when the answer is an error, 2 on a usage error.  Imports stay light:
+queries that need no optimiser never load ortools.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any, Sequence
+
+__all__ = ["main", "read_state"]
+
+_MAX_INPUT = 64 * 1024 * 1024
+
+
+class _Usage(Exception):
+    """A usage error: exit status 2."""
+
+
+def read_state(spec: str) -> Any:
+    """Read STATE: a path, ``-`` for standard input, or ``example:NAME``."""
+    if spec == "-":
+        text = sys.stdin.read(_MAX_INPUT + 1)
+        source = "standard input"
+    elif spec.startswith("example:"):
+        from importlib import resources
+        name = spec.split(":", 1)[1]
+        folder = resources.files("manasolver.solver").joinpath("examples")
+        path = folder.joinpath(f"{name}.json")
+        if not name or not path.is_file():
+            known = sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+            raise _Usage(f"no bundled example {name!r}; known: {', '.join(known)}")
+        text = path.read_text(encoding="utf-8")
+        source = spec
+    else:
+        try:
+            if os.path.getsize(spec) > _MAX_INPUT:
+                raise _Usage(f"{spec} is larger than {_MAX_INPUT} bytes")
+            with open(spec, encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError as err:
+            raise _Usage(f"cannot read state file {spec}: {err.strerror}") from None
+        except UnicodeDecodeError:
+            raise _Usage(f"{spec} is not UTF-8 text") from None
+        source = spec
+    if len(text) > _MAX_INPUT:
+        raise _Usage(f"{source} is larger than {_MAX_INPUT} bytes")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as err:
+        raise _Usage(f"{source} is not valid JSON: {err}") from None
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="manasolver",
+        description="Exact payment and legality engine for Magic: The Gathering costs.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def common(p: argparse.ArgumentParser, state: bool = True) -> None:
+        if state:
+            p.add_argument("state", metavar="STATE", help="board JSON file, - for stdin, or example:NAME")
+        p.add_argument("--json", action="store_true", help="print the protocol's JSON answer")
+        p.add_argument("--cards", metavar="FILE", help="a newer card file (JSONL or Scryfall oracle JSON)")
+        p.add_argument("--player", help="the player asked about (default: the first)")
+
+    def costed(p: argparse.ArgumentParser) -> None:
+        common(p)
+        p.add_argument("cost", metavar="COST", help='a cost such as "{2}{W/U}{B/P}"')
+        p.add_argument("--policy", help="criteria in order, e.g. min_life,keep_colors")
+        p.add_argument("--x", type=int, help="a fixed value for X")
+        p.add_argument("--spell", metavar="CARD", help="the card being cast (restrictions, modifiers)")
+        p.add_argument("--modifier", action="append", default=[], metavar="KIND=VALUE",
+                       help="increase={1}, reduce={W} or minimum=3; repeatable, in order")
+        p.add_argument("--backend", choices=["flow", "cpsat", "csp"], help="force a backend")
+
+    costed(sub.add_parser("pay", help="the best payment of a cost"))
+    costed(sub.add_parser("can-pay", help="whether a cost can be paid"))
+    p = sub.add_parser("payments", help="every payment of a cost")
+    costed(p)
+    p.add_argument("--limit", type=int, default=100)
+    costed(sub.add_parser("max-x", help="the largest X that can be paid"))
+    p = sub.add_parser("options", help="every maximal mana combination the board can produce")
+    common(p)
+    p.add_argument("--limit", type=int, default=100)
+    common(sub.add_parser("could-produce", help="the types each permanent could produce (CR 106.7)"))
+    common(sub.add_parser("counts", help="colors, card types, devotion and domain"))
+    p = sub.add_parser("validate", help="check a proposed payment")
+    costed(p)
+    p.add_argument("payment", metavar="PAYMENT.json")
+    p = sub.add_parser("card", help="a card as the engine understands it")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--cards", metavar="FILE")
+    p = sub.add_parser("mana-value", help="mana value and colors of a cost or card")
+    p.add_argument("what", metavar="COST_OR_CARD")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--cards", metavar="FILE")
+    sub.add_parser("batch", help="answer one JSON query per line of stdin")
+    p = sub.add_parser("bench", help="run the benchmarks")
+    p.add_argument("--quick", action="store_true", help="a CI-sized run")
+    p.add_argument("rest", nargs=argparse.REMAINDER)
+    sub.add_parser("demo", help="answer real questions on the bundled example boards")
+    return parser
+
+
+_QUERY_OF = {"pay": "pay", "can-pay": "can_pay", "payments": "payments", "max-x": "max_x",
+             "options": "options", "could-produce": "could_produce", "counts": "counts",
+             "validate": "validate"}
+
+
+def _query(args: argparse.Namespace) -> dict[str, Any]:
+    query: dict[str, Any] = {"query": _QUERY_OF[args.command], "state": read_state(args.state)}
+    if args.cards:
+        query["cards"] = args.cards
+    if args.player:
+        query["player"] = args.player
+    if hasattr(args, "cost"):
+        query["cost"] = args.cost
+        if args.policy:
+            query["policy"] = args.policy
+        if args.x is not None:
+            query["x"] = args.x
+        if args.spell:
+            query["spell"] = {"card": args.spell}
+        if args.backend:
+            query["backend"] = args.backend
+        mods = []
+        for item in args.modifier:
+            kind, sep, value = item.partition("=")
+            if not sep:
+                raise _Usage(f"--modifier {item!r}: write KIND=VALUE, e.g. reduce={{1}}")
+            mods.append({kind: int(value) if kind == "minimum" and value.isdigit() else value})
+        if mods:
+            query["modifiers"] = mods
+    if getattr(args, "limit", None) is not None:
+        query["limit"] = args.limit
+    if args.command == "validate":
+        query["payment"] = read_state(args.payment)
+    if args.command == "max-x":
+        query.pop("x", None)
+    return query
+
+
+def _emit(result: dict[str, Any], as_json: bool, text: str | None = None) -> int:
+    if as_json:
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        if text is None:
+            from manasolver.solver.render import answer_text
+            text = answer_text(result)
+        print(text)
+    return 1 if "error" in result else 0
+
+
+def _card(args: argparse.Namespace) -> int:
+    from manasolver.models.carddb import default_db
+    from manasolver.models.errors import ManasolverError
+    try:
+        card = default_db(args.cards).get(args.name, "name")
+    except ManasolverError as err:
+        return _emit(err.to_json(), args.json)
+    from manasolver.solver.render import card_text, describe_card
+    info = describe_card(card)
+    return _emit(info, args.json, None if args.json else card_text(info))
+
+
+def _mana_value(args: argparse.Namespace) -> int:
+    from manasolver.solver.protocol import answer
+    query: dict[str, Any] = {"query": "mana_value"}
+    query["cost" if args.what.lstrip().startswith("{") else "card"] = args.what
+    if args.cards:
+        query["cards"] = args.cards
+    return _emit(answer(query), args.json)
+
+
+def _batch() -> int:
+    from manasolver.solver.protocol import answer_line
+    out = sys.stdout
+    for number, line in enumerate(sys.stdin, 1):
+        if not line.strip():
+            continue
+        out.write(json.dumps(answer_line(line, number), ensure_ascii=False) + "\n")
+        out.flush()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command is None:
+            parser.print_help()
+            return 2
+        if args.command == "card":
+            return _card(args)
+        if args.command == "mana-value":
+            return _mana_value(args)
+        if args.command == "batch":
+            return _batch()
+        if args.command == "bench":
+            from manasolver.solver.bench import main as bench_main
+            return bench_main((["--quick"] if args.quick else []) + list(args.rest))
+        if args.command == "demo":
+            from manasolver.solver.demo import main as demo_main
+            return demo_main()
+        from manasolver.solver.protocol import answer
+        return _emit(answer(_query(args)), args.json)
+    except _Usage as err:
+        print(f"manasolver: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,471 @@
+"""The JSON protocol (SPEC §5): one query object in, one answer object out.
+
+:func:`answer` never raises: errors of input come back as
+``{"error": {"code", "message", "where"}}`` answers, and so does anything the
+engine does not support.  The CLI, ``batch`` and the Python API all go through
+it.  Heavy modules (the solvers) are imported only by the queries that need them.
+
+>>> answer({"query": "mana_value", "cost": "{2/W}{2/U}{2/B}{2/R}{2/G}"})
+{'mana_value': 10, 'colors': ['W', 'U', 'B', 'R', 'G']}
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any, Callable
+
+from manasolver.models.cost import ManaCost
+from manasolver.models.errors import (
+    BadCost, BadQuery, ManasolverError, UnknownField, Unsupported,
+)
+from manasolver.models.symbols import mask_from_letters, mask_letters
+
+__all__ = ["QUERIES", "answer", "answer_line", "load_state_field", "build_request"]
+
+#: Every query of SPEC §5 and the fields each accepts besides the common ones.
+QUERIES: dict[str, frozenset[str]] = {
+    "pay": frozenset({"cost", "state", "spell", "x", "modifiers", "alternative", "convoke", "delve",
+                      "improvise", "policy", "backend"}),
+    "can_pay": frozenset({"cost", "state", "spell", "x", "modifiers", "alternative", "convoke", "delve",
+                          "improvise", "policy", "backend"}),
+    "payments": frozenset({"cost", "state", "spell", "x", "modifiers", "alternative", "convoke", "delve",
+                           "improvise", "policy", "limit", "backend"}),
+    "max_x": frozenset({"cost", "state", "spell", "modifiers", "alternative", "convoke", "delve",
+                        "improvise", "policy", "backend"}),
+    "options": frozenset({"state", "limit", "detail"}),
+    "could_produce": frozenset({"state"}),
+    "validate": frozenset({"cost", "state", "spell", "x", "modifiers", "alternative", "convoke", "delve",
+                           "improvise", "payment"}),
+    "mana_value": frozenset({"cost", "card", "zone", "x"}),
+    "counts": frozenset({"state"}),
+}
+_COMMON = frozenset({"query", "id", "player", "cards"})
+_MAX_LIMIT = 100_000
+
+
+def answer(query: Any) -> dict[str, Any]:
+    """Answer one protocol query (a decoded JSON object); never raises."""
+    qid = query.get("id") if isinstance(query, dict) else None
+    try:
+        result = _dispatch(query)
+    except ManasolverError as err:
+        result = err.to_json()
+    except RecursionError:
+        result = BadQuery("input is nested too deeply").to_json()
+    except MemoryError:
+        result = BadQuery("input is too large for memory").to_json()
+    except Exception as err:  # noqa: BLE001 - a bug must still be an answer, never a crash
+        result = Unsupported(f"internal error while answering: {type(err).__name__}: {err}").to_json()
+    if qid is not None:
+        result = {"id": qid, **result}
+    return result
+
+
+def answer_line(line: str, number: int | None = None) -> dict[str, Any]:
+    """Answer one line of ``batch`` input: JSON errors become ``bad_query`` answers."""
+    where = f"line {number}" if number is not None else ""
+    try:
+        obj = json.loads(line)
+    except (ValueError, RecursionError) as err:
+        return BadQuery(f"not valid JSON: {err}", where).to_json()
+    if not isinstance(obj, dict):
+        return BadQuery("a query must be a JSON object", where).to_json()
+    return answer(obj)
+
+
+# -- dispatch ---------------------------------------------------------------------------------
+
+def _dispatch(query: Any) -> dict[str, Any]:
+    if not isinstance(query, dict):
+        raise BadQuery("a query must be a JSON object")
+    name = query.get("query")
+    if not isinstance(name, str):
+        raise BadQuery('missing "query" field naming one of: ' + ", ".join(QUERIES), "query")
+    if name not in QUERIES:
+        close = difflib.get_close_matches(name, list(QUERIES), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise BadQuery(f"unknown query {name!r}{hint}; known: {', '.join(QUERIES)}", "query")
+    allowed = QUERIES[name] | _COMMON
+    for key in query:
+        if key not in allowed:
+            close = difflib.get_close_matches(str(key), sorted(allowed), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise UnknownField(f"unknown field {key!r} for query {name!r}{hint}", str(key))
+    return _HANDLERS[name](query)
+
+
+def _db(query: dict[str, Any]) -> Any:
+    from manasolver.models.carddb import default_db
+    cards = query.get("cards")
+    if cards is not None and not isinstance(cards, str):
+        raise BadQuery('"cards" must be the path of a card file', "cards")
+    return default_db(cards)
+
+
+def load_state_field(query: dict[str, Any]) -> Any:
+    """The ``state`` of a query, loaded; errors carry the ``state.`` prefix."""
+    from manasolver.models.board import load_state
+    if "state" not in query:
+        raise BadQuery('missing "state" (the board)', "state")
+    try:
+        return load_state(query["state"], _db(query))
+    except ManasolverError as err:
+        raise err.at("state") from None
+
+
+def _player(query: dict[str, Any], state: Any) -> str:
+    name = query.get("player")
+    if name is None:
+        return str(state.players[0].name)
+    if not isinstance(name, str) or name not in {p.name for p in state.players}:
+        raise BadQuery(f"player {name!r} is not a player of the state", "player")
+    return name
+
+
+def _cost(query: dict[str, Any], required: bool = True) -> ManaCost | None:
+    raw = query.get("cost")
+    if raw is None:
+        if required:
+            raise BadQuery('missing "cost"', "cost")
+        return None
+    if not isinstance(raw, str):
+        raise BadCost("cost must be a string such as \"{2}{W/U}\"", "cost")
+    return ManaCost.parse(raw, "cost")
+
+
+def _int(query: dict[str, Any], key: str, default: int | None, lo: int = 0, hi: int = 10**6) -> int | None:
+    raw = query.get(key, default)
+    if raw is None:
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        raise BadQuery(f"{key} must be an integer", key)
+    if not lo <= raw <= hi:
+        raise BadQuery(f"{key} must be between {lo} and {hi}", key)
+    return raw
+
+
+def _bool(query: dict[str, Any], key: str) -> bool | None:
+    raw = query.get(key)
+    if raw is None:
+        return None
+    if not isinstance(raw, bool):
+        raise BadQuery(f"{key} must be true or false", key)
+    return raw
+
+
+def _spell(query: dict[str, Any]) -> Any:
+    from manasolver.solver.request import SpellInfo
+    raw = query.get("spell")
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise BadQuery('spell must be an object such as {"card": "Reaper King"}', "spell")
+    allowed = {"card", "types", "subtypes", "supertypes", "colors", "ability"}
+    for key in raw:
+        if key not in allowed:
+            raise UnknownField(f"unknown field {key!r} of spell", f"spell.{key}")
+    card = None
+    if "card" in raw:
+        if not isinstance(raw["card"], str):
+            raise BadQuery("spell.card must be a card name", "spell.card")
+        try:
+            card = _db(query).get(raw["card"], "card")
+        except ManasolverError as err:
+            raise err.at("spell") from None
+    types = _words(raw, "types", card.type_line.types if card else ())
+    subtypes = _words(raw, "subtypes", card.type_line.subtypes if card else ())
+    supertypes = _words(raw, "supertypes", card.type_line.supertypes if card else ())
+    colors = card.colors if card else 0
+    if "colors" in raw:
+        letters = raw["colors"]
+        if not isinstance(letters, list) or not all(isinstance(c, str) and c.upper() in "WUBRG"
+                                                     and len(c) == 1 for c in letters):
+            raise BadQuery('spell.colors must be a list of color letters such as ["R"]', "spell.colors")
+        colors = mask_from_letters("".join(letters).upper())
+    ability = raw.get("ability", False)
+    if not isinstance(ability, bool):
+        raise BadQuery("spell.ability must be true or false", "spell.ability")
+    return SpellInfo(types=frozenset(types), subtypes=frozenset(subtypes), supertypes=frozenset(supertypes),
+                     colors=colors, card=card, ability=ability)
+
+
+def _words(raw: dict[str, Any], key: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    if key not in raw:
+        return default
+    value = raw[key]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise BadQuery(f"spell.{key} must be a list of strings", f"spell.{key}")
+    return tuple(v.lower() for v in value)
+
+
+def _modifiers(query: dict[str, Any]) -> tuple[Any, ...]:
+    from manasolver.solver.request import Modifier
+    raw = query.get("modifiers", [])
+    if not isinstance(raw, list):
+        raise BadQuery("modifiers must be a list", "modifiers")
+    if len(raw) > 1000:
+        raise BadQuery("too many modifiers (at most 1000)", "modifiers")
+    out = []
+    for i, item in enumerate(raw):
+        where = f"modifiers[{i}]"
+        if not isinstance(item, dict) or len(item) != 1:
+            raise BadQuery('each modifier is one of {"increase": COST}, {"reduce": COST}, {"minimum": N}',
+                           where)
+        (kind, value), = item.items()
+        if kind in ("increase", "reduce"):
+            if not isinstance(value, str):
+                raise BadCost(f"{kind} must be a cost string", f"{where}.{kind}")
+            out.append(Modifier(kind, cost=ManaCost.parse(value, f"{where}.{kind}")))
+        elif kind == "minimum":
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1000:
+                raise BadQuery("minimum must be an integer from 0 to 1000", f"{where}.minimum")
+            out.append(Modifier("minimum", amount=value))
+        else:
+            raise UnknownField(f"unknown modifier {kind!r}: use increase, reduce or minimum", where)
+    return tuple(out)
+
+
+def _policy(query: dict[str, Any]) -> Any:
+    from manasolver.solver.request import DEFAULT_POLICY, Policy
+    raw = query.get("policy")
+    if raw is None:
+        return Policy()
+    known = set(DEFAULT_POLICY) | {"max_colors_spent", "min_energy", "spend_color", "min_convoke",
+                                    "min_delve", "min_improvise"}
+    keep: tuple[ManaCost, ...] | None = None
+    spend: list[tuple[str, int]] = []
+    weights: list[tuple[str, int]] = []
+    items: list[Any]
+    if isinstance(raw, str):
+        items = [s.strip() for s in raw.split(",") if s.strip()]
+    elif isinstance(raw, list):
+        items = raw
+    elif isinstance(raw, dict):
+        for key in raw:
+            if key not in ("criteria", "keep_castable", "spend_color", "weights"):
+                raise UnknownField(f"unknown policy field {key!r}", f"policy.{key}")
+        items = raw.get("criteria", list(DEFAULT_POLICY))
+        if not isinstance(items, list):
+            raise BadQuery("policy.criteria must be a list of criterion names", "policy.criteria")
+        if "keep_castable" in raw:
+            kc = raw["keep_castable"]
+            if not isinstance(kc, list):
+                raise BadQuery("policy.keep_castable must be a list of costs", "policy.keep_castable")
+            keep = tuple(_cost_string(c, f"policy.keep_castable[{i}]") for i, c in enumerate(kc))
+        if "spend_color" in raw:
+            spend.extend(_spend_color(raw["spend_color"], "policy.spend_color"))
+        if "weights" in raw:
+            w = raw["weights"]
+            if not isinstance(w, dict):
+                raise BadQuery("policy.weights must map criteria to integers", "policy.weights")
+            for key, value in w.items():
+                if key not in known or isinstance(value, bool) or not isinstance(value, int):
+                    raise BadQuery(f"bad weight {key!r}: {value!r}", f"policy.weights.{key}")
+                weights.append((key, value))
+    else:
+        raise BadQuery("policy must be a list of criteria, a comma-separated string or an object", "policy")
+    criteria: list[str] = []
+    for i, item in enumerate(items):
+        where = f"policy[{i}]"
+        if isinstance(item, dict) and set(item) == {"spend_color"}:
+            spend.extend(_spend_color(item["spend_color"], where))
+            continue
+        if isinstance(item, str) and item.startswith("spend_color:"):
+            try:
+                spend.extend(_spend_color(json.loads(item.split(":", 1)[1]), where))
+            except ValueError:
+                raise BadQuery('write spend_color as spend_color:{"G":3}', where) from None
+            continue
+        if not isinstance(item, str) or item not in known:
+            close = difflib.get_close_matches(str(item), sorted(known), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise BadQuery(f"unknown policy criterion {item!r}{hint}", where)
+        criteria.append(item)
+    return Policy(criteria=tuple(criteria), keep_castable=keep, spend_color=tuple(spend),
+                  weights=tuple(weights))
+
+
+def _cost_string(value: Any, where: str) -> ManaCost:
+    if not isinstance(value, str):
+        raise BadCost("expected a cost string such as \"{1}{U}\"", where)
+    return ManaCost.parse(value, where)
+
+
+def _spend_color(value: Any, where: str) -> list[tuple[str, int]]:
+    if not isinstance(value, dict):
+        raise BadQuery('spend_color maps colors to counts, e.g. {"G": 3}', where)
+    out = []
+    for color, n in value.items():
+        if color not in ("W", "U", "B", "R", "G") or isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise BadQuery(f"bad spend_color entry {color!r}: {n!r}", f"{where}.{color}")
+        out.append((color, n))
+    return out
+
+
+def build_request(query: dict[str, Any], cost_required: bool = True) -> Any:
+    """Turn a payment query into a :class:`~manasolver.solver.request.PaymentRequest`.
+
+    When ``cost`` is missing but ``spell`` names a card, the card's mana cost is the
+    cost (or the named ``alternative`` cost printed on it).
+    """
+    from manasolver.solver.request import PaymentRequest
+    state = load_state_field(query)
+    player = _player(query, state)
+    spell = _spell(query)
+    cost = _cost(query, required=False)
+    alternative = query.get("alternative")
+    if alternative is not None and not isinstance(alternative, str):
+        raise BadQuery("alternative must be the name of an alternative cost", "alternative")
+    if cost is None:
+        card = spell.card if spell is not None else None
+        if card is None:
+            if cost_required:
+                raise BadQuery('missing "cost" (or a "spell" naming a card)', "cost")
+            cost = ManaCost.parse("{0}")
+        elif alternative is not None:
+            alt = card.alternative_cost(alternative)
+            if alt is None:
+                raise BadQuery(f"{card.name} has no {alternative} cost", "alternative")
+            cost = alt
+        elif card.mana_cost is None:
+            raise Unsupported(f"{card.name} has no mana cost: it can't be cast by paying one "
+                              f"(CR 118.6, 202.1b)", "spell.card")
+        else:
+            cost = card.mana_cost
+    elif alternative is not None:
+        raise BadQuery("give either a cost or an alternative cost of the spell's card, not both",
+                       "alternative")
+    flags = {k: _bool(query, k) for k in ("convoke", "delve", "improvise")}
+    keywords = spell.card.keywords if spell is not None and spell.card is not None else frozenset()
+    return PaymentRequest(
+        state=state, cost=cost, player=player, spell=spell,
+        x=_int(query, "x", None),
+        modifiers=_modifiers(query),
+        alternative=alternative,
+        convoke=flags["convoke"] if flags["convoke"] is not None else "convoke" in keywords,
+        delve=flags["delve"] if flags["delve"] is not None else "delve" in keywords,
+        improvise=flags["improvise"] if flags["improvise"] is not None else "improvise" in keywords,
+        policy=_policy(query),
+    )
+
+
+def _backend(query: dict[str, Any]) -> str | None:
+    raw = query.get("backend")
+    if raw is not None and raw not in ("flow", "cpsat", "csp"):
+        raise BadQuery("backend must be one of flow, cpsat, csp", "backend")
+    return raw
+
+
+# -- handlers -----------------------------------------------------------------------------------
+
+def _q_pay(query: dict[str, Any]) -> dict[str, Any]:
+    from manasolver.solver import queries
+    req = build_request(query)
+    return _json(queries.pay(req, backend=_backend(query)))
+
+
+def _q_can_pay(query: dict[str, Any]) -> dict[str, Any]:
+    from manasolver.solver import queries
+    req = build_request(query)
+    return _json(queries.can_pay(req, backend=_backend(query)))
+
+
+def _q_payments(query: dict[str, Any]) -> dict[str, Any]:
+    from manasolver.solver import queries
+    req = build_request(query)
+    limit = _int(query, "limit", 100, 1, _MAX_LIMIT)
+    return _json(queries.payments(req, limit=limit))
+
+
+def _q_max_x(query: dict[str, Any]) -> dict[str, Any]:
+    from manasolver.solver import queries
+    req = build_request(query)
+    if not req.cost.variables:
+        raise BadQuery("max_x needs a cost with {X}", "cost")
+    return _json(queries.max_x(req, backend=_backend(query)))
+
+
+def _q_options(query: dict[str, Any]) -> dict[str, Any]:
+    try:
+        from manasolver.solver import options as options_module
+    except ImportError:
+        raise Unsupported("the options query is not implemented yet (issue 4)", "query") from None
+    state = load_state_field(query)
+    player = _player(query, state)
+    limit = _int(query, "limit", 100, 1, _MAX_LIMIT)
+    detail = _bool(query, "detail") or False
+    return _json(options_module.options(state, player, limit=limit, detail=detail))
+
+
+def _q_could_produce(query: dict[str, Any]) -> dict[str, Any]:
+    from manasolver.solver.graph import could_produce
+    state = load_state_field(query)
+    masks = could_produce(state)
+    out = {}
+    for perm in state.battlefield:
+        if perm.card.mana_abilities and perm.id in masks:
+            out[perm.id] = list(mask_letters(masks[perm.id]))
+    return {"could_produce": out}
+
+
+def _q_validate(query: dict[str, Any]) -> dict[str, Any]:
+    from manasolver.solver.payment import Payment
+    from manasolver.solver.validate import validate
+    req = build_request(query)
+    if "payment" not in query:
+        raise BadQuery('missing "payment" to validate', "payment")
+    try:
+        payment = Payment.from_json(query["payment"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise BadQuery(f"malformed payment: {err}", "payment") from None
+    return _json(validate(req, payment))
+
+
+def _q_mana_value(query: dict[str, Any]) -> dict[str, Any]:
+    zone = query.get("zone")
+    if zone is not None and zone not in ("stack", "hand", "battlefield", "graveyard", "library", "exile"):
+        raise BadQuery(f"unknown zone {zone!r}", "zone")
+    x = _int(query, "x", None)
+    if "card" in query:
+        if "cost" in query:
+            raise BadQuery("give either cost or card, not both", "cost")
+        if not isinstance(query["card"], str):
+            raise BadQuery("card must be a card name", "card")
+        card = _db(query).get(query["card"], "card")
+        cost = card.mana_cost
+        colors = card.color_letters
+    else:
+        cost = _cost(query)
+        assert cost is not None
+        colors = cost.color_letters
+    if cost is None:
+        return {"mana_value": 0, "colors": colors}
+    return {"mana_value": cost.mana_value(x if zone == "stack" else None), "colors": colors}
+
+
+def _q_counts(query: dict[str, Any]) -> dict[str, Any]:
+    from manasolver.models.counts import counts
+    state = load_state_field(query)
+    return dict(counts(state, _player(query, state)))
+
+
+def _json(result: Any) -> dict[str, Any]:
+    if isinstance(result, dict):
+        return result
+    out = result.to_json()
+    assert isinstance(out, dict)
+    return out
+
+
+_HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "pay": _q_pay,
+    "can_pay": _q_can_pay,
+    "payments": _q_payments,
+    "max_x": _q_max_x,
+    "options": _q_options,
+    "could_produce": _q_could_produce,
+    "validate": _q_validate,
+    "mana_value": _q_mana_value,
+    "counts": _q_counts,
+}
