@@ -1,0 +1,77 @@
+"""``manasolver demo``: real questions on the bundled example boards, answered.
+
+Each question is an ordinary protocol query on a board from
+``solver/examples/``; the demo prints the question, the command that asks it,
+and the answer as the CLI would.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from importlib import resources
+from typing import Any
+
+__all__ = ["QUESTIONS", "main", "example_state"]
+
+#: (example board, question in words, protocol query without the state).
+QUESTIONS: list[tuple[str, str, dict[str, Any]]] = [
+    ("commander", "Autotap {2}{W/U}{B/P} on a 40-permanent Commander board (default policy)",
+     {"query": "pay", "cost": "{2}{W/U}{B/P}"}),
+    ("commander", "What is the most X for {X}{G}{G} (say, Hydroid Krasis-like)?",
+     {"query": "max_x", "cost": "{X}{G}{G}"}),
+    ("commander", "Can it pay {W}{U}{B}{R}{G}{C}{C} this turn?",
+     {"query": "can_pay", "cost": "{W}{U}{B}{R}{G}{C}{C}"}),
+    ("reaper", "Reaper King while creature spells cost {1} less (the reduction needs a {2} half)",
+     {"query": "pay", "spell": {"card": "Reaper King"}, "modifiers": [{"reduce": "{1}"}]}),
+    ("pools", "What could each land produce (Reflecting Pool, Exotic Orchard: CR 106.7)?",
+     {"query": "could_produce"}),
+    ("pools", "Pay {U}{U}{G} with the pools",
+     {"query": "pay", "cost": "{U}{U}{G}"}),
+    ("phyrexian", "Dismember {1}{B/P}{B/P} at 3 life: how much life, how much mana?",
+     {"query": "pay", "cost": "{1}{B/P}{B/P}"}),
+    ("phyrexian", "Gitaxian Probe {U/P} with no blue source",
+     {"query": "pay", "cost": "{U/P}", "policy": ["min_sources"]}),
+    ("filters", "Pay {U}{U}{R}{R} through filter lands",
+     {"query": "pay", "cost": "{U}{U}{R}{R}"}),
+    ("filters", "Why can't it pay {U}{U}{U}{U}{R}{R}{G}?",
+     {"query": "can_pay", "cost": "{U}{U}{U}{U}{R}{R}{G}"}),
+    ("basics", "Colors, card types and domain with the Everywhere token (Happily Ever After)",
+     {"query": "counts"}),
+]
+
+
+def example_state(name: str) -> Any:
+    """The bundled example board ``name`` as JSON."""
+    path = resources.files("manasolver.solver").joinpath("examples", f"{name}.json")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _command(board: str, query: dict[str, Any]) -> str:
+    cli = query["query"].replace("_", "-")
+    parts = ["manasolver", cli, f"example:{board}"]
+    if "cost" in query:
+        parts.append(f'"{query["cost"]}"')
+    extra = {k: v for k, v in query.items() if k not in ("query", "cost")}
+    if extra:
+        return f"{' '.join(parts)}   # with {json.dumps(extra)}"
+    return " ".join(parts)
+
+
+def main() -> int:
+    """Print every question and its answer; exit 1 if any answer is an error."""
+    from manasolver.solver.protocol import answer
+    from manasolver.solver.render import answer_text
+    failures = 0
+    for board, question, query in QUESTIONS:
+        print(f"== {question}")
+        print(f"   $ {_command(board, query)}")
+        start = time.perf_counter()
+        result = answer({**query, "state": example_state(board)})
+        elapsed = (time.perf_counter() - start) * 1000
+        for line in answer_text(result).splitlines():
+            print("   " + line)
+        print(f"   ({elapsed:.1f} ms)")
+        print()
+        failures += "error" in result
+    return 1 if failures else 0
