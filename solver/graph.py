@@ -1,0 +1,313 @@
+"""The source graph and "could produce" (CR 106.7, RULES §12).
+
+Every permanent with a mana ability is a node.  Two kinds of edges:
+
+* ``could_produce`` edges ``q -> p`` when an ability of ``p`` adds mana of a type
+  that ``q`` could produce (Reflecting Pool: the lands its controller controls;
+  Exotic Orchard and Fellwar Stone: the lands opponents control, colors only;
+  Squandered Resources: the lands it could sacrifice);
+* ``feeds`` edges ``producer -> ("pool", player) -> consumer`` for abilities whose
+  cost includes mana (filter lands, Signets): any mana in that player's pool may
+  pay them, so the pool is a node rather than an edge per pair of sources.
+
+:func:`could_produce` is the **least** fixed point of RULES §12: it starts from the
+types each permanent's non-referential abilities would add now, and widens the
+referential ones along the edges until nothing changes.  Starting from nothing,
+not from everything, is what makes two Reflecting Pools alone produce nothing
+(106.7 example).  Costs, tapped state, counters and energy are ignored (106.7);
+an amount that evaluates to 0 now gives no type (107.1b, 106.7 "wouldn't
+produce any mana"); "any color" never includes colorless (106.1b); triggered
+add-ons such as Wild Growth are not abilities of the land and never appear here.
+
+This module is board semantics, not a solver: :mod:`manasolver.solver.validate`
+uses it, and it imports nothing from the backends.  networkx is imported only by
+:func:`source_graph`, which builds the graph for explanations.
+
+>>> from manasolver.models.symbols import mask_letters
+>>> cp = could_produce(_example_two_pools())
+>>> {pid: mask_letters(m) for pid, m in cp.items()}
+{'pool1': '', 'pool2': ''}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from manasolver.models.abilities import Amount, ManaAbility, Production
+from manasolver.models.errors import Unsupported
+from manasolver.models.state import GameState, Permanent
+from manasolver.models.symbols import ANY_TYPE, C, mask_letters
+
+__all__ = [
+    "REFERENCES",
+    "SourceGraph",
+    "ability_types",
+    "amount_value",
+    "base_types",
+    "could_produce",
+    "could_produce_letters",
+    "mana_permanents",
+    "referenced",
+    "source_graph",
+]
+
+#: The "could produce" references the engine knows (Production.reference).
+REFERENCES = ("lands_you_control", "lands_opponents_control", "sacrificed_land")
+
+
+def mana_permanents(state: GameState) -> tuple[Permanent, ...]:
+    """The permanents with at least one mana ability, in board order."""
+    return tuple(p for p in state.battlefield if p.card.mana_abilities)
+
+
+# -- amounts (CR 107.1b, 107.2) ---------------------------------------------------------------
+
+
+def _power(perm: Permanent) -> int:
+    text = perm.card.power
+    if text is None:
+        return 0
+    try:
+        base = int(text)
+    except ValueError:
+        raise Unsupported(f"{perm.card.name} ({perm.id}) has power {text!r}, which the engine "
+                          f"cannot evaluate", f"battlefield.{perm.id}.power") from None
+    return base + perm.counter("+1/+1") - perm.counter("-1/-1")
+
+
+def _matches(perm: Permanent, amount: Amount) -> bool:
+    tl = perm.card.type_line
+    if amount.types and not set(amount.types) & set(perm.types):
+        return False
+    if amount.subtypes and not set(amount.subtypes) & set(tl.subtypes):
+        return False
+    return not (amount.supertypes and not set(amount.supertypes) & set(tl.supertypes))
+
+
+def amount_value(amount: Amount | None, state: GameState, perm: Permanent) -> int:
+    """How many times an ability's chosen option is added now (``None``: once).
+
+    A negative or undefined number counts as 0 (CR 107.1b, 107.2).
+    """
+    if amount is None:
+        return 1
+    you = perm.controller
+    if amount.kind == "fixed":
+        value = 1
+    elif amount.kind == "count":
+        if amount.controller == "you":
+            pool: Iterable[Permanent] = state.controlled_by(you)
+        elif amount.controller == "opponents":
+            pool = (p for p in state.battlefield if p.controller != you)
+        elif amount.controller == "any":
+            pool = state.battlefield
+        else:
+            raise Unsupported(f"unknown amount controller {amount.controller!r}", perm.id)
+        value = sum(1 for p in pool if _matches(p, amount) and not (amount.other and p.id == perm.id))
+    elif amount.kind == "power":
+        value = _power(perm)
+    elif amount.kind == "counters":
+        value = perm.counter(amount.counter)
+    elif amount.kind == "devotion":
+        value = 0
+        for p in state.controlled_by(you):
+            if p.card.mana_cost is not None:
+                value += sum(1 for s in p.card.mana_cost.symbols if s.colors & amount.colors)
+    else:
+        raise Unsupported(f"unknown amount kind {amount.kind!r} on {perm.card.name}", perm.id)
+    return max(0, value * amount.times)
+
+
+# -- the fixed point --------------------------------------------------------------------------
+
+
+def referenced(state: GameState, perm: Permanent, production: Production) -> tuple[Permanent, ...]:
+    """The permanents whose could-produce types a referential production mirrors."""
+    ref = production.reference
+    if ref in ("lands_you_control", "sacrificed_land"):
+        return tuple(p for p in state.controlled_by(perm.controller) if p.is_land)
+    if ref == "lands_opponents_control":
+        return tuple(p for p in state.battlefield if p.controller != perm.controller and p.is_land)
+    raise Unsupported(f"{perm.card.name} ({perm.id}) refers to {ref!r}, a kind of 'could produce' "
+                      f"the engine does not know", perm.id)
+
+
+def _option_types(production: Production) -> int:
+    mask = 0
+    for option in production.options:
+        for slot in option:
+            mask |= slot
+    return mask & ANY_TYPE
+
+
+def base_types(state: GameState, perm: Permanent, ability: ManaAbility) -> int:
+    """Types a non-referential ability would add if it resolved now (costs ignored)."""
+    production = ability.production
+    if production.reference:
+        return 0
+    if amount_value(production.amount, state, perm) <= 0:
+        return 0
+    return _option_types(production)
+
+
+def _filter(production: Production, mask: int) -> int:
+    return mask & ~C if production.colors_only else mask
+
+
+def _check_supported(state: GameState) -> None:
+    bad = [p for p in state.battlefield if p.card.unsupported]
+    if bad:
+        names = ", ".join(f"{p.card.name} ({p.id}): {p.card.unsupported[0]!r}" for p in bad[:3])
+        raise Unsupported("could-produce depends on text the engine cannot read: " + names,
+                          f"battlefield.{bad[0].id}")
+
+
+def could_produce(state: GameState, strict: bool = True) -> dict[str, int]:
+    """The least fixed point of RULES §12: permanent id → mask of types (WUBRGC bits).
+
+    Every permanent with a mana ability appears, with 0 when it could produce
+    nothing.  ``strict`` refuses (``Unsupported``) when any permanent carries
+    mana text the parser could not read, since a replacement effect such as
+    Contamination would change every answer.
+    """
+    if strict:
+        _check_supported(state)
+    perms = mana_permanents(state)
+    cp: dict[str, int] = {}
+    # edges: referenced id -> list of (referencing id, production)
+    users: dict[str, list[tuple[str, Production]]] = {}
+    for p in perms:
+        mask = 0
+        for ab in p.card.mana_abilities:
+            prod = ab.production
+            if prod.reference:
+                if amount_value(prod.amount, state, p) <= 0 or prod.reference_count <= 0:
+                    continue
+                for q in referenced(state, p, prod):
+                    users.setdefault(q.id, []).append((p.id, prod))
+            else:
+                mask |= base_types(state, p, ab)
+        cp[p.id] = mask
+    work = [pid for pid, m in cp.items() if m]
+    while work:
+        qid = work.pop()
+        for pid, prod in users.get(qid, ()):
+            new = cp[pid] | _filter(prod, cp[qid])
+            if new != cp[pid]:
+                cp[pid] = new
+                work.append(pid)
+    return cp
+
+
+def ability_types(state: GameState, perm: Permanent, ability: ManaAbility,
+                  cp: Mapping[str, int] | None = None) -> int:
+    """The types this one ability could add now, given the fixed point ``cp``."""
+    prod = ability.production
+    if not prod.reference:
+        return base_types(state, perm, ability)
+    if amount_value(prod.amount, state, perm) <= 0 or prod.reference_count <= 0:
+        return 0
+    if cp is None:
+        cp = could_produce(state, strict=False)
+    mask = 0
+    for q in referenced(state, perm, prod):
+        mask |= cp.get(q.id, 0)
+    return _filter(prod, mask)
+
+
+def could_produce_letters(state: GameState, strict: bool = True) -> dict[str, list[str]]:
+    """The protocol's answer: ``{"pool": ["W", "U"], …}`` (SPEC §5 ``could_produce``)."""
+    return {pid: list(mask_letters(m)) for pid, m in could_produce(state, strict).items()}
+
+
+# -- the graph, for explanations ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SourceGraph:
+    """The networkx graph of a board's sources, with the fixed point.
+
+    Permanent nodes are their ids (attributes ``permanent``, ``base``: mask of
+    their own abilities, ``could_produce``); pool nodes are ``("pool", player)``.
+    Edge attribute ``kind`` is ``"could_produce"`` (with ``ability`` and
+    ``colors_only``) or ``"feeds"``.
+    """
+
+    graph: Any
+    could_produce: Mapping[str, int]
+
+    def why(self, pid: str, letter: str) -> list[str]:
+        """A chain of ids explaining why ``pid`` could produce ``letter``: the last
+        one makes it by its own abilities.  Empty when it could not."""
+        bit = 1 << "WUBRGC".index(letter.upper())
+        if not self.could_produce.get(pid, 0) & bit:
+            return []
+        seen = {pid}
+        frontier = [[pid]]
+        while frontier:
+            nxt = []
+            for path in frontier:
+                node = path[-1]
+                if self.graph.nodes[node]["base"] & bit:
+                    return path
+                for q, _, data in self.graph.in_edges(node, data=True):
+                    if data.get("kind") != "could_produce" or q in seen:
+                        continue
+                    if data.get("colors_only") and bit == C:
+                        continue
+                    if self.could_produce.get(q, 0) & bit:
+                        seen.add(q)
+                        nxt.append(path + [q])
+            frontier = nxt
+        return [pid]  # unreachable when the fixed point is right
+
+    def cycles(self) -> list[list[str]]:
+        """Could-produce reference cycles (mutual Pools/Orchards), for explanations."""
+        import networkx as nx
+
+        sub = nx.DiGraph((u, v) for u, v, d in self.graph.edges(data=True)
+                         if d.get("kind") == "could_produce" and u != v)
+        return [c for c in nx.simple_cycles(sub)]
+
+
+def source_graph(state: GameState, strict: bool = False) -> SourceGraph:
+    """Build the source graph of a board (imports networkx)."""
+    import networkx as nx
+
+    cp = could_produce(state, strict)
+    g = nx.DiGraph()
+    perms = mana_permanents(state)
+    for p in perms:
+        base = 0
+        for ab in p.card.mana_abilities:
+            base |= base_types(state, p, ab)
+        g.add_node(p.id, permanent=p, base=base, could_produce=cp[p.id])
+    for p in perms:
+        for ab in p.card.mana_abilities:
+            prod = ab.production
+            if prod.reference:
+                for q in referenced(state, p, prod):
+                    if q.id in g:
+                        g.add_edge(q.id, p.id, kind="could_produce", ability=ab.index,
+                                   colors_only=prod.colors_only)
+            if ab.cost.mana:
+                pool = ("pool", p.controller)
+                g.add_edge(pool, p.id, kind="feeds", ability=ab.index)
+                for q in perms:
+                    if q.controller == p.controller and q.id != p.id:
+                        g.add_edge(q.id, pool, kind="feeds")
+    return SourceGraph(g, cp)
+
+
+def _example_two_pools() -> GameState:
+    """Two Reflecting Pools alone (for the module doctest)."""
+    from manasolver.models.abilities import AbilityCost
+    from manasolver.models.card import Card, TypeLine
+    from manasolver.models.state import Player, Turn
+
+    pool = Card("Reflecting Pool", type_line=TypeLine.parse("Land"), mana_abilities=(
+        ManaAbility(AbilityCost(tap=True), Production(reference="lands_you_control")),))
+    return GameState((Player("you"),), Turn("you"),
+                     (Permanent("pool1", pool, "you"), Permanent("pool2", pool, "you")))
