@@ -1,0 +1,322 @@
+"""The cost as announced (CR 601.2b) and totalled (CR 601.2f): every *form* it can take.
+
+A spell's cost reaches the payment step as ordinary symbols only: X has a value,
+every hybrid, monocolored-hybrid and Phyrexian symbol has been announced as one
+of its halves (601.2b, 118.13a), and the modifiers have been applied in the
+order of 601.2f: increases, then reductions, then minimums (RULES §7.1, CR
+118.7a–g, the Trinisphere ruling).  Reductions depend on the announced halves
+(a generic reduction only reduces a ``{2/W}`` announced as ``{2}``: the Reaper
+King ruling), so the announcement is never fixed greedily: :func:`announce`
+enumerates, exactly, every distinct total the announcements can lead to, and
+the backends choose among them inside the optimisation.
+
+To keep the enumeration small, the colored halves of a choice symbol are kept
+together as one *mask demand* (``{W/U}`` → "one mana that is W or U") unless a
+reduction could tell them apart; the payment then says which half was paid.
+Choices are enumerated per class of identical symbols (counts, not
+permutations), and identical totals are merged.
+
+The generic part of a form is a function of X (RULES §4.6: X is chosen at
+601.2b, before reductions)::
+
+    generic(X) = max(0, generic_base + x_count*X - generic_reduction,
+                     minimum - (colored and colorless demands + snow))
+
+>>> f = announce(ManaCost.parse("{2/W}{2/U}{2/B}{2/R}{2/G}"), 0,
+...              (Modifier("reduce", ManaCost.parse("{1}")),))
+>>> sorted({form.total_text(0) for form in f.forms})[:2]
+['{1}{U}{B}{R}{G}', '{1}{W}{B}{R}{G}']
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from manasolver.models.cost import ManaCost
+from manasolver.models.errors import BadQuery, Unsupported
+from manasolver.models.symbols import ANY_TYPE, C, ManaSymbol, PaidAs, mask_letters
+from manasolver.solver.request import Modifier
+
+__all__ = ["ChoiceWay", "Form", "Announcement", "announce", "MAX_FORMS", "mask_text"]
+
+#: More raw announcement combinations than this is refused as Unsupported, never guessed.
+MAX_FORMS = 20_000
+
+
+def mask_text(mask: int) -> str:
+    """A demand mask as a cost symbol: ``W`` → ``{W}``, ``W|U`` → ``{W/U}``, ``C|W`` → ``{C/W}``."""
+    letters = mask_letters(mask)
+    if len(letters) == 1:
+        return "{" + letters + "}"
+    if mask & C and len(letters) == 2:
+        return "{C/" + letters[0] + "}"
+    return "{" + "/".join(letters) + "}"
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceWay:
+    """How one choice symbol was announced: ``kind`` is ``mana`` (one mana of a type in
+    ``mask``; a mask of several types means the payer picks by what pays it),
+    ``generic`` (``amount`` generic, the ``{2}`` of ``{2/W}``) or ``life`` (``amount`` life)."""
+
+    symbol: str
+    kind: str
+    mask: int = 0
+    amount: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """One distinct total cost the announcements and modifiers can lead to.
+
+    ``demands``: ``(mask, count)`` pairs, sorted: ``count`` mana each of a type in
+    ``mask`` (a single type for ``{W}``/``{C}``, several for a merged hybrid);
+    ``snow``: ``{S}`` symbols (any type from a snow source, CR 107.4h);
+    ``generic_base``, ``x_count``, ``generic_reduction``, ``minimum``: the generic part
+    as a function of X (see :meth:`generic`); ``life``: life paid for Phyrexian
+    symbols; ``energy``: ``{E}`` symbols; ``choices``: one :class:`ChoiceWay` per
+    hybrid, monocolored-hybrid and Phyrexian symbol, in cost order (a witness);
+    ``reduction_choices``: how each hybrid reduction was applied (118.7e), as text.
+    """
+
+    demands: tuple[tuple[int, int], ...]
+    snow: int
+    generic_base: int
+    x_count: int
+    generic_reduction: int
+    minimum: int
+    life: int
+    energy: int
+    choices: tuple[ChoiceWay, ...]
+    reduction_choices: tuple[str, ...] = ()
+
+    @property
+    def fixed_mana(self) -> int:
+        """The mana of the total other than generic: colored, colorless, hybrid and snow."""
+        return sum(n for _, n in self.demands) + self.snow
+
+    def generic(self, x: int) -> int:
+        """The generic part of the locked total for this value of X (601.2f)."""
+        return max(0, self.generic_base + self.x_count * x - self.generic_reduction,
+                   self.minimum - self.fixed_mana)
+
+    def mana_total(self, x: int) -> int:
+        """How much mana the locked total asks for."""
+        return self.generic(x) + self.fixed_mana
+
+    def total_text(self, x: int, resolved: dict[int, list[int]] | None = None) -> str:
+        """The locked total as cost text; a merged mask demand shows the type that paid it
+        when ``resolved`` (mask → realized type bits, one per unit) is given."""
+        parts: list[str] = []
+        g = self.generic(x)
+        if g:
+            parts.append("{" + str(g) + "}")
+        order = "WUBRGC"
+        singles: list[str] = []
+        for mask, n in self.demands:
+            got = list((resolved or {}).get(mask, []))
+            for i in range(n):
+                bit = got[i] if i < len(got) else mask
+                singles.append(mask_text(bit))
+        singles.sort(key=lambda s: (len(s), order.index(s[1]) if s[1] in order else 9, s))
+        parts.extend(singles)
+        parts.extend("{S}" for _ in range(self.snow))
+        return "".join(parts) or "{0}"
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """Every distinct :class:`Form` of a cost, in a deterministic order (the form with
+    no choices made toward life or generic comes first), and whether X is free."""
+
+    forms: tuple[Form, ...]
+    x_count: int
+    cost: ManaCost
+
+
+def _ways(sym: ManaSymbol, sensitive: int) -> list[ChoiceWay]:
+    """The announced forms of a choice symbol, colored halves merged unless a reduction
+    could tell them apart (``sensitive`` types are kept separate)."""
+    out: list[ChoiceWay] = []
+    merged = 0
+    for way in sym.ways_to_pay():
+        if way.kind == "mana":
+            if way.mask & sensitive:
+                out.append(ChoiceWay(sym.text, "mana", way.mask))
+            else:
+                merged |= way.mask
+        elif way.kind == "generic":
+            out.append(ChoiceWay(sym.text, "generic", amount=way.amount))
+        elif way.kind == "life":
+            out.append(ChoiceWay(sym.text, "life", amount=way.amount))
+        else:  # pragma: no cover - ways_to_pay of a choice symbol gives only these
+            raise Unsupported(f"cannot announce {sym.text} as {way.kind}", "cost")
+    if merged:
+        out.insert(0, ChoiceWay(sym.text, "mana", merged))
+    out.sort(key=lambda w: {"mana": 0, "generic": 1, "life": 2}[w.kind])
+    return out
+
+
+def _compositions(n: int, k: int) -> list[tuple[int, ...]]:
+    """Every way of splitting ``n`` identical symbols among ``k`` ways (counts)."""
+    if k == 1:
+        return [(n,)]
+    out: list[tuple[int, ...]] = []
+    for first in range(n, -1, -1):
+        for rest in _compositions(n - first, k - 1):
+            out.append((first,) + rest)
+    return out
+
+
+def _reduction_ways(sym: ManaSymbol, where: str) -> list[tuple[str, int]]:
+    """How one reduction symbol may apply (118.7): ``("generic", n)`` or ``("type", bit)``."""
+    if sym.special:
+        raise BadQuery(f"a cost reduction cannot be {sym.text}", where)
+    if sym.variable:
+        raise Unsupported(f"a cost reduction by {sym.text} is not supported", where)
+    if sym.is_numeral:
+        return [("generic", sym.generic)]
+    if sym.snow:
+        return [("generic", 1)]  # 118.7g
+    ways: list[tuple[str, int]] = []
+    if sym.colorless:
+        ways.append(("type", C))
+    for bit in (1, 2, 4, 8, 16):
+        if sym.colors & bit:
+            ways.append(("type", bit))
+    if sym.generic and not sym.is_numeral:
+        ways.append(("generic", sym.generic))  # the {2} half of {2/W} (118.7e)
+    if sym.phyrexian:
+        # 118.7f: reduced by one mana of the symbol's color(s): the life half is not a reduction.
+        ways = [w for w in ways if w[0] == "type"]
+    return ways
+
+
+def announce(cost: ManaCost, x: int | None, modifiers: tuple[Modifier, ...] = ()) -> Announcement:
+    """Every distinct total (601.2f) of ``cost`` under ``modifiers`` (applied as increases,
+    then reductions in the given order, then minimums).
+
+    ``x`` is not needed to enumerate forms (generic is a function of X); it is
+    checked only to be non-negative.  Raises :class:`Unsupported` beyond
+    :data:`MAX_FORMS` combinations.
+    """
+    if x is not None and x < 0:
+        raise BadQuery(f"x must be 0 or more, not {x}", "x")
+    increases = [m for m in modifiers if m.kind == "increase"]
+    reductions = [m for m in modifiers if m.kind == "reduce"]
+    minimums = [m for m in modifiers if m.kind == "minimum"]
+    for i, m in enumerate(modifiers):
+        if m.kind not in ("increase", "reduce", "minimum"):
+            raise BadQuery(f"unknown modifier kind {m.kind!r}", f"modifiers[{i}]")
+        if m.kind in ("increase", "reduce") and m.cost is None:
+            raise BadQuery(f"a {m.kind} modifier needs a cost", f"modifiers[{i}]")
+    symbols: list[ManaSymbol] = list(cost.symbols)
+    for m in increases:
+        assert m.cost is not None
+        symbols.extend(m.cost.symbols)
+    minimum = max((m.amount for m in minimums), default=0)
+
+    # Which types a reduction could single out: those halves stay separate.
+    red_syms: list[tuple[ManaSymbol, str]] = []
+    for i, m in enumerate(modifiers):
+        if m.kind == "reduce":
+            assert m.cost is not None
+            for j, s in enumerate(m.cost.symbols):
+                red_syms.append((s, f"modifiers[{i}].cost[{j}]"))
+    sensitive = 0
+    red_ways: list[list[tuple[str, int]]] = []
+    for s, where in red_syms:
+        ways = _reduction_ways(s, where)
+        red_ways.append(ways)
+        for kind, val in ways:
+            if kind == "type":
+                sensitive |= val
+
+    # Fixed part and choice classes.
+    base_demand: dict[int, int] = {}
+    snow = generic = energy = x_count = 0
+    classes: dict[ManaSymbol, int] = {}
+    class_order: list[ManaSymbol] = []
+    order_syms: list[ManaSymbol] = []
+    for s in symbols:
+        if s.special == "E":
+            energy += 1
+        elif s.special:
+            raise BadQuery(f"{s.text} is not part of a spell's mana cost", "cost")
+        elif s.variable:
+            x_count += 1
+        elif s.snow:
+            snow += 1
+        elif s.is_numeral:
+            generic += s.generic
+        elif s.is_hybrid:
+            if s not in classes:
+                classes[s] = 0
+                class_order.append(s)
+            classes[s] += 1
+            order_syms.append(s)
+        else:
+            mask = s.colors | (C if s.colorless else 0)
+            base_demand[mask] = base_demand.get(mask, 0) + 1
+
+    class_ways = [_ways(s, sensitive) for s in class_order]
+    class_comps = [_compositions(classes[s], len(w)) for s, w in zip(class_order, class_ways)]
+    count = 1
+    for comps in class_comps:
+        count *= len(comps)
+    for ways in red_ways:
+        count *= len(ways)
+    if count > MAX_FORMS:
+        raise Unsupported(f"the cost has {count} combinations of announcements and reductions, more "
+                          f"than the {MAX_FORMS} this engine enumerates", "cost")
+
+    seen: dict[tuple[object, ...], Form] = {}
+    for combo in itertools.product(*class_comps):
+        demand = dict(base_demand)
+        g = generic
+        life = 0
+        assigned: dict[ManaSymbol, list[ChoiceWay]] = {}
+        for sym, ways, comp in zip(class_order, class_ways, combo):
+            lst: list[ChoiceWay] = []
+            for way, n in zip(ways, comp):
+                if not n:
+                    continue
+                lst.extend([way] * n)
+                if way.kind == "mana":
+                    demand[way.mask] = demand.get(way.mask, 0) + n
+                elif way.kind == "generic":
+                    g += way.amount * n
+                else:
+                    life += way.amount * n
+            assigned[sym] = lst
+        cursor = {s: 0 for s in class_order}
+        choices: list[ChoiceWay] = []
+        for s in order_syms:
+            choices.append(assigned[s][cursor[s]])
+            cursor[s] += 1
+        for rcombo in itertools.product(*red_ways) if red_ways else [()]:
+            d = dict(demand)
+            g_red = 0
+            notes: list[str] = []
+            for (sym, _), (kind, val), ways in zip(red_syms, rcombo, red_ways):
+                if len(ways) > 1:
+                    notes.append(f"{sym.text} as " + ("{" + str(val) + "}" if kind == "generic"
+                                                       else mask_text(val)))
+                if kind == "generic":
+                    g_red += val
+                else:
+                    have = d.get(val, 0)
+                    if have:
+                        d[val] = have - 1
+                    else:
+                        g_red += 1  # 118.7b–d: the excess comes off generic
+            demands = tuple(sorted((m, n) for m, n in d.items() if n))
+            key = (demands, snow, g, x_count, g_red, minimum, life, energy)
+            if key not in seen:
+                seen[key] = Form(demands, snow, g, x_count, g_red, minimum, life, energy,
+                                 tuple(choices), tuple(notes))
+    forms = tuple(seen.values())
+    for mask, _ in (d for f in forms for d in f.demands):
+        assert mask & ANY_TYPE
+    return Announcement(forms, x_count, cost)

@@ -1,0 +1,404 @@
+"""What a player can supply toward a payment: the pool and grouped source classes.
+
+The supply model every payment backend reads (flow, CP-SAT, and D's enumeration
+backend).  It turns the permanents a player controls into *activation options*
+(one option = one way to activate one mana ability once: the mana slots it adds
+and everything the activation costs), and groups identical permanents into
+:class:`SourceClass` values with a member list, so that the solvers work with
+counts and their work stops growing with the board (SPEC §8).
+
+What is and is not usable, by rule:
+
+* ``{T}`` needs the permanent untapped, ``{Q}`` needs it tapped (CR 107.5,
+  107.6, 118.3); a creature's ``{T}``/``{Q}`` abilities need it to have been
+  controlled since its controller's most recent turn began, unless it has haste
+  (CR 302.6, 602.5a; :attr:`Permanent.summoning_sick`);
+* life can be paid only while life ≥ the amount (119.4), energy only while the
+  player has it (107.14): options that could never be paid are dropped here,
+  totals are checked by the solvers;
+* counters removed as a cost must be there (118.3);
+* sacrifice and damage (pain lands) are recorded for policies;
+* abilities whose cost includes mana (filter lands, Signets) are kept with their
+  mana cost: the solvers pay it from *other* activations that come before it in
+  an order (never circularly, CR 601.2g, 605.3);
+* board-dependent amounts come from :func:`manasolver.models.amounts.concrete_options`
+  when that module exists (else :func:`manasolver.solver.graph.amount_value`);
+  "could produce" references (Reflecting Pool, Exotic Orchard) from
+  :func:`manasolver.solver.graph.could_produce`.  When neither is importable the
+  permanent is left out and listed in :attr:`Supply.excluded`.
+
+A permanent whose card has clauses the parser could not read
+(``card.unsupported``), or an ability this model does not cover (sacrificing
+other permanents, tapping other creatures, a repeatable ability with a mana
+cost), is left out and listed in :attr:`Supply.excluded`; the queries then
+refuse to call a cost unpayable that such a permanent might have paid, raising
+:class:`~manasolver.models.errors.Unsupported` instead.
+
+Activation model (a simplification stated, not hidden): each permanent makes at
+most one activation among its *exclusive* options (those whose cost has
+``{T}``, ``{Q}`` or "sacrifice this"); options without any of those are
+*repeatable*, up to :attr:`Option.repeat` times per permanent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from manasolver.models.abilities import ManaAbility, Restriction
+from manasolver.models.cost import ManaCost
+from manasolver.models.errors import BadState, Unsupported
+from manasolver.models.state import GameState, Permanent, Player
+from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, C
+from manasolver.solver.request import SpellInfo
+
+__all__ = ["Option", "SourceClass", "Excluded", "Supply", "build_supply", "pool_units",
+           "restriction_allows", "MAX_REPEAT"]
+
+#: Upper bound on activations of one repeatable ability per permanent.
+MAX_REPEAT = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One way to activate one mana ability of a permanent once.
+
+    ``ability``: the ability's index among the permanent's mana abilities (SPEC §5);
+    ``slots``: what it adds, one mask per mana (the mana is one type of the mask,
+    chosen as it resolves); ``costs``: the protocol's cost parts
+    (:meth:`AbilityCost.parts`); ``mana_cost``: mana paid to activate it (empty when
+    free); ``life``, ``energy``: paid on activation; ``damage``: dealt to the
+    controller as it resolves (pain lands); ``sacrifice``: the permanent is
+    sacrificed; ``tap``: the permanent becomes tapped (``{T}``);
+    ``exclusive``: at most one exclusive option per permanent per payment;
+    ``repeat``: for a non-exclusive option, how many times one permanent may
+    activate it; ``restriction``: the spending restriction of its mana (CR 106.6).
+    """
+
+    ability: int
+    slots: tuple[int, ...]
+    costs: tuple[str, ...]
+    mana_cost: ManaCost = ManaCost()
+    life: int = 0
+    energy: int = 0
+    damage: int = 0
+    sacrifice: bool = False
+    tap: bool = False
+    exclusive: bool = True
+    repeat: int = 1
+    restriction: Restriction | None = None
+
+    @property
+    def free(self) -> bool:
+        """True when activating it costs no mana."""
+        return not self.mana_cost
+
+    @property
+    def produced(self) -> int:
+        """How much mana one activation adds."""
+        return len(self.slots)
+
+    @property
+    def union(self) -> int:
+        """Every type any of its slots may be."""
+        m = 0
+        for s in self.slots:
+            m |= s
+        return m
+
+
+@dataclass(frozen=True, slots=True)
+class SourceClass:
+    """Identical permanents (same options, snow and kind) grouped with their count.
+
+    ``members``: permanent ids in board order; ``positions``: each member's index in
+    the state's battlefield (for deterministic tie-breaks); ``options``: what each
+    member can do (:class:`Option`); ``snow``: its mana is snow (CR 107.4h);
+    ``kind``: ``land``, ``creature``, ``artifact`` or ``other`` (land wins over
+    creature for land creatures) for the ``prefer_lands`` policy; ``name``: the
+    card name, for messages.
+    """
+
+    members: tuple[str, ...]
+    positions: tuple[int, ...]
+    options: tuple[Option, ...]
+    snow: bool
+    kind: str
+    name: str
+
+    @property
+    def count(self) -> int:
+        """How many permanents the class holds."""
+        return len(self.members)
+
+    @property
+    def free(self) -> bool:
+        """True when no option costs mana."""
+        return all(o.free for o in self.options)
+
+
+@dataclass(frozen=True, slots=True)
+class Excluded:
+    """A permanent left out of the supply: its id, the clause, and why."""
+
+    permanent: str
+    name: str
+    clause: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Supply:
+    """Everything ``player`` can put toward a payment right now.
+
+    ``pool``: floating mana as ``(type bit, count)`` pairs (unrestricted, non-snow);
+    ``classes``: the grouped sources, in order of their first member on the board;
+    ``excluded``: permanents left out (see the module docstring); ``life``,
+    ``energy``: the player's totals.
+    """
+
+    player: str
+    pool: tuple[tuple[int, int], ...]
+    classes: tuple[SourceClass, ...]
+    excluded: tuple[Excluded, ...]
+    life: int
+    energy: int
+
+    @property
+    def pool_total(self) -> int:
+        """How much mana is floating."""
+        return sum(n for _, n in self.pool)
+
+    @property
+    def plain(self) -> bool:
+        """True when every option is free and exclusive and has no life, energy or damage:
+        the shape the flow fast path decides exactly."""
+        return all(o.free and o.exclusive and not (o.life or o.energy or o.damage)
+                   for k in self.classes for o in k.options)
+
+
+def restriction_allows(r: Restriction | None, spell: SpellInfo | None, has_x: bool) -> bool:
+    """May mana with restriction ``r`` pay for ``spell`` (CR 106.6; Ancient Ziggurat rulings)?
+
+    Without spell information a restriction is never assumed to be met.
+    """
+    if r is None:
+        return True
+    if spell is None:
+        return False
+    if r.x_only and not has_x:
+        return False
+    if spell.ability:
+        if not r.abilities:
+            return False
+        return not r.spell_types or bool(r.spell_types & spell.types)
+    if not r.spells:
+        return False
+    if r.spell_types and not (r.spell_types & spell.types):
+        return False
+    if r.subtypes and not (r.subtypes & spell.subtypes):
+        return False
+    if r.multicolored and bin(spell.colors & ANY_COLOR).count("1") < 2:
+        return False
+    if r.colorless and spell.colors & ANY_COLOR:
+        return False
+    return True
+
+
+def pool_units(player: Player) -> tuple[tuple[int, int], ...]:
+    """The player's floating mana as ``(type bit, count)``; ``{2}`` is two colorless (106.10)."""
+    counts: dict[int, int] = {}
+    for i, s in enumerate(player.pool.symbols):
+        if s.is_numeral:
+            if s.generic:
+                counts[C] = counts.get(C, 0) + s.generic
+        elif s.colorless and not s.colors:
+            counts[C] = counts.get(C, 0) + 1
+        elif s.colors and bin(s.colors).count("1") == 1 and not (s.phyrexian or s.generic
+                                                                 or s.colorless):
+            counts[s.colors] = counts.get(s.colors, 0) + 1
+        else:
+            raise BadState(f"{s.text} cannot be mana in a pool (CR 106.8–106.11)",
+                           f"players[{player.name}].pool[{i}]")
+    return tuple(sorted(counts.items()))
+
+
+# -- building -------------------------------------------------------------------------------
+
+
+class _Skip(Exception):
+    """An ability this model does not cover: the permanent is excluded."""
+
+    def __init__(self, clause: str, reason: str) -> None:
+        super().__init__(reason)
+        self.clause = clause
+        self.reason = reason
+
+
+def _kind(perm: Permanent) -> str:
+    if perm.is_land:
+        return "land"
+    if perm.is_creature:
+        return "creature"
+    if perm.is_artifact:
+        return "artifact"
+    return "other"
+
+
+def _concrete(state: GameState, perm: Permanent, ab: ManaAbility,
+              refs: dict[str, int] | None) -> list[tuple[int, ...]]:
+    """The concrete production options of one ability now (slots after amounts/references)."""
+    prod = ab.production
+    if prod.reference:
+        if refs is None:
+            raise _Skip(ab.text or prod.reference,
+                        "could-produce references need manasolver.solver.graph")
+        mask = refs.get(perm.id, 0)
+        if prod.colors_only:
+            mask &= ANY_COLOR
+        n = prod.reference_count
+        if not mask or n <= 0:
+            return []  # legal to activate, adds nothing (106.7, 106.5)
+        if n == 1:
+            return [(mask,)]
+        return [(bit,) * n for bit in (1, 2, 4, 8, 16, 32) if mask & bit]
+    if prod.amount is None:
+        return [tuple(o) for o in prod.options if o]
+    try:
+        from manasolver.models.amounts import concrete_options  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        concrete_options = None
+    if concrete_options is not None:
+        got: Any = concrete_options(prod, state, perm)
+        return [tuple(int(s) for s in o) for o in got if o]
+    try:
+        from manasolver.solver.graph import amount_value
+    except ImportError:
+        raise _Skip(ab.text, "board-dependent amounts need manasolver.models.amounts") from None
+    times = amount_value(prod.amount, state, perm)
+    return [tuple(o) * times for o in prod.options if o and times > 0]
+
+
+def _options(state: GameState, perm: Permanent, player: Player,
+             refs: dict[str, int] | None) -> tuple[Option, ...]:
+    """Every usable activation option of one permanent, or raise :class:`_Skip`."""
+    out: list[Option] = []
+    sick = perm.summoning_sick
+    for ab in perm.card.mana_abilities:
+        cost = ab.cost
+        text = ab.text or f"mana ability {ab.index}"
+        if cost.sacrifice or cost.tap_creatures:
+            raise _Skip(text, "costs that sacrifice or tap other permanents are not modelled yet")
+        if cost.tap and cost.untap:
+            continue
+        if cost.tap and (perm.tapped or sick):
+            continue  # 107.5, 302.6
+        if cost.untap and (not perm.tapped or sick):
+            continue  # 107.6, 302.6
+        if cost.life and player.life < cost.life:
+            continue  # 119.4
+        if cost.energy and player.energy < cost.energy:
+            continue  # 107.14
+        if any(perm.counter(k) < n for k, n in cost.remove_counters):
+            continue  # 118.3
+        exclusive = cost.tap or cost.untap or cost.sacrifice_self
+        repeat = 1
+        if not exclusive:
+            if cost.mana:
+                raise _Skip(text, "a repeatable mana ability with a mana cost is not modelled yet")
+            bounds = [MAX_REPEAT]
+            if cost.life:
+                bounds.append(player.life // cost.life)
+            if cost.energy:
+                bounds.append(player.energy // cost.energy)
+            for k, n in cost.remove_counters:
+                bounds.append(perm.counter(k) // n)
+            repeat = min(bounds)
+            if repeat <= 0:
+                continue
+        parts = tuple(cost.parts())
+        for slots in _concrete(state, perm, ab, refs):
+            if any(not (s & ANY_TYPE) for s in slots):
+                continue
+            out.append(Option(ab.index, tuple(slots), parts, cost.mana, cost.life, cost.energy,
+                              ab.damage, cost.sacrifice_self, cost.tap, bool(exclusive), repeat,
+                              ab.production.restriction))
+    return tuple(out)
+
+
+def _needs_refs(state: GameState, player: str) -> bool:
+    return any(ab.production.reference for p in state.battlefield if p.controller == player
+               for ab in p.card.mana_abilities)
+
+
+_CACHE: dict[tuple[int, str], tuple[GameState, Supply]] = {}
+
+
+def build_supply(state: GameState, player: str | None = None) -> Supply:
+    """The grouped supply of ``player`` (default: the first player) in ``state``.
+
+    Cached per state object (states are frozen), so repeated queries on one board
+    pay for grouping once.
+    """
+    name = state.player(player).name if player is not None else state.players[0].name
+    key = (id(state), name)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    supply = _build(state, name)
+    if len(_CACHE) > 256:
+        _CACHE.clear()
+    _CACHE[key] = (state, supply)
+    return supply
+
+
+def _build(state: GameState, name: str) -> Supply:
+    try:
+        pl = state.player(name)
+    except KeyError:
+        raise BadState(f"no player named {name!r}", "player") from None
+    refs: dict[str, int] | None = None
+    ref_error = ""
+    if _needs_refs(state, name):
+        try:
+            from manasolver.solver.graph import could_produce
+            refs = could_produce(state)
+        except ImportError:
+            ref_error = "manasolver.solver.graph is not available"
+        except Unsupported as err:
+            ref_error = err.message
+    groups: dict[tuple[object, ...], list[tuple[str, int]]] = {}
+    meta: dict[tuple[object, ...], tuple[tuple[Option, ...], bool, str, str]] = {}
+    excluded: list[Excluded] = []
+    for pos, perm in enumerate(state.battlefield):
+        if perm.controller != name:
+            continue
+        card = perm.card
+        if card.unsupported:
+            excluded.append(Excluded(perm.id, card.name, card.unsupported[0],
+                                     "the card has mana text the parser could not read"))
+            continue
+        if not card.mana_abilities:
+            continue
+        try:
+            opts = _options(state, perm, pl, refs)
+        except _Skip as skip:
+            excluded.append(Excluded(perm.id, card.name, skip.clause, skip.reason))
+            continue
+        if ref_error and any(ab.production.reference for ab in card.mana_abilities):
+            excluded.append(Excluded(perm.id, card.name, "could produce", ref_error))
+            continue
+        if not opts:
+            continue
+        key = (opts, perm.is_snow, _kind(perm))
+        if key not in groups:
+            groups[key] = []
+            meta[key] = (opts, perm.is_snow, _kind(perm), card.name)
+        groups[key].append((perm.id, pos))
+    classes = []
+    for key, members in groups.items():
+        opts, snow, kind, cname = meta[key]
+        classes.append(SourceClass(tuple(m for m, _ in members), tuple(p for _, p in members),
+                                   opts, snow, kind, cname))
+    classes.sort(key=lambda k: k.positions[0])
+    return Supply(name, pool_units(pl), tuple(classes), tuple(excluded), pl.life, pl.energy)
