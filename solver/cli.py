@@ -34,7 +34,8 @@ def read_state(spec: str) -> Any:
         folder = resources.files("manasolver.solver").joinpath("examples")
         path = folder.joinpath(f"{name}.json")
         if not name or not path.is_file():
-            known = sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+            known = sorted(p.name[:-5] for p in folder.iterdir()
+                           if p.name.endswith(".json")) if folder.is_dir() else []
             raise _Usage(f"no bundled example {name!r}; known: {', '.join(known)}")
         text = path.read_text(encoding="utf-8")
         source = spec
@@ -220,6 +221,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as err:  # noqa: BLE001 - never a traceback for the user
+        print(f"manasolver: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -360,27 +360,27 @@ def _backend(query: dict[str, Any]) -> str | None:
 # -- handlers -----------------------------------------------------------------------------------
 
 def _q_pay(query: dict[str, Any]) -> dict[str, Any]:
-    from manasolver.solver import queries
     req = build_request(query)
+    from manasolver.solver import queries
     return _json(queries.pay(req, backend=_backend(query)))
 
 
 def _q_can_pay(query: dict[str, Any]) -> dict[str, Any]:
-    from manasolver.solver import queries
     req = build_request(query)
+    from manasolver.solver import queries
     return _json(queries.can_pay(req, backend=_backend(query)))
 
 
 def _q_payments(query: dict[str, Any]) -> dict[str, Any]:
-    from manasolver.solver import queries
     req = build_request(query)
+    from manasolver.solver import queries
     limit = _int(query, "limit", 100, 1, _MAX_LIMIT)
     return _json(queries.payments(req, limit=limit))
 
 
 def _q_max_x(query: dict[str, Any]) -> dict[str, Any]:
-    from manasolver.solver import queries
     req = build_request(query)
+    from manasolver.solver import queries
     if not req.cost.variables:
         raise BadQuery("max_x needs a cost with {X}", "cost")
     return _json(queries.max_x(req, backend=_backend(query)))

@@ -1,0 +1,152 @@
+"""The command line through a real subprocess (SPEC §7): exit codes, JSON, bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CLI = [sys.executable, "-m", "manasolver.solver.cli"]
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run([*CLI, *args], input=stdin, capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc
+
+
+def run_json(*args: str, stdin: str | None = None) -> tuple[int, Any]:
+    proc = run(*args, "--json", stdin=stdin)
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def test_reaper_king_card_json() -> None:
+    """Issue 2 done-criterion: mana value 10, colors W, U, B, R, G (CR 202.3f, 202.2d)."""
+    code, out = run_json("card", "Reaper King")
+    assert code == 0
+    assert out["mana_value"] == 10
+    assert out["colors"] == ["W", "U", "B", "R", "G"]
+
+
+def test_cascade_bluffs_shows_filter_ability() -> None:
+    """Issue 2 done-criterion: the filter ability with cost {U/R}, {T} and its three productions."""
+    proc = run("card", "Cascade Bluffs")
+    assert proc.returncode == 0
+    assert "{U/R}, {T}" in proc.stdout
+    for option in ("{U}{U}", "{U}{R}", "{R}{R}"):
+        assert option in proc.stdout
+    code, out = run_json("card", "cascade bluffs")
+    filt = [a for a in out["mana_abilities"] if "{U/R}" in a["cost"]]
+    assert len(filt) == 1 and filt[0]["cost"] == ["{U/R}", "{T}"]
+    assert filt[0]["produces"] == ["{U}{U}", "{U}{R}", "{R}{R}"]
+
+
+def test_unknown_card_suggests_and_exits_1() -> None:
+    code, out = run_json("card", "Reaper Kign")
+    assert code == 1
+    assert out["error"]["code"] == "unknown_card"
+    assert "Reaper King" in out["error"]["message"]
+
+
+def test_basics_and_everywhere_counts() -> None:
+    """Issue 2 done-criterion: no colors, one card type, domain 5 (CR 202.2b, 205.2a, 305.6)."""
+    state = {"players": [{"name": "you"}], "battlefield": [
+        {"id": str(i), "card": name} for i, name in
+        enumerate(["Plains", "Island", "Swamp", "Mountain", "Forest", "Everywhere"])]}
+    code, out = run_json("counts", "-", stdin=json.dumps(state))
+    assert code == 0
+    assert out["colors_among_permanents"] == []
+    assert out["card_types"] == ["land"]
+    assert out["domain"] == 5
+
+
+def test_mana_value_of_a_cost() -> None:
+    code, out = run_json("mana-value", "{X}{G}{G}{G}")
+    assert (code, out) == (0, {"mana_value": 3, "colors": ["G"]})
+
+
+def test_bad_cost_exits_1_with_position() -> None:
+    code, out = run_json("mana-value", "{2}{W}{K}")
+    assert code == 1
+    assert out["error"] == {"code": "bad_cost", "message": "unknown mana symbol {K}", "where": "cost[2]"}
+
+
+def test_usage_errors_exit_2() -> None:
+    assert run().returncode == 2
+    assert run("pay").returncode == 2
+    assert run("frobnicate").returncode == 2
+    proc = run("counts", "/nonexistent/board.json")
+    assert proc.returncode == 2 and "cannot read" in proc.stderr
+    proc = run("counts", "example:nope")
+    assert proc.returncode == 2 and "commander" in proc.stderr
+
+
+@pytest.mark.parametrize("text", ["", "{", "[]", "null", '"x"', "{\"players\": 3}", "\u00e9\u00e8"])
+def test_malformed_state_never_crashes(text: str) -> None:
+    proc = run("counts", "-", "--json", stdin=text)
+    assert proc.returncode in (1, 2)
+    if proc.returncode == 1:
+        assert json.loads(proc.stdout)["error"]["code"] in ("bad_state", "bad_query", "unknown_field")
+
+
+def test_unicode_and_wrong_types_are_answers(tmp_path: Path) -> None:
+    board = {"players": [{"name": "\u30d7\u30ec\u30a4\u30e4\u30fc", "life": "twenty"}]}
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(board), encoding="utf-8")
+    code, out = run_json("counts", str(path))
+    assert code == 1
+    assert out["error"]["where"] == "state.players[0].life"
+
+
+def test_batch_keeps_going_and_echoes_ids() -> None:
+    lines = "\n".join([
+        json.dumps({"query": "mana_value", "cost": "{1}{W/U}{W/U}", "id": "a"}),
+        "this is not json",
+        json.dumps({"query": "mana_value", "cost": "{Q/W}", "id": 7}),
+        json.dumps({"query": "nope", "id": None}),
+        json.dumps({"query": "mana_value", "card": "Gitaxian Probe", "id": "c"}),
+    ]) + "\n"
+    proc = run("batch", stdin=lines)
+    assert proc.returncode == 0
+    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(answers) == 5
+    assert answers[0] == {"id": "a", "mana_value": 3, "colors": ["W", "U"]}
+    assert answers[1]["error"]["code"] == "bad_query" and answers[1]["error"]["where"] == "line 2"
+    assert answers[2]["id"] == 7 and answers[2]["error"]["code"] == "bad_cost"
+    assert answers[3]["error"]["code"] == "bad_query"
+    assert answers[4] == {"id": "c", "mana_value": 1, "colors": ["U"]}
+
+
+def test_console_script_is_installed() -> None:
+    """pyproject's console script points at the same main."""
+    import shutil
+    exe = shutil.which("manasolver")
+    if exe is None:
+        pytest.fail("the manasolver console script is not on PATH: is the package installed?")
+    proc = subprocess.run([exe, "mana-value", "{U/P}", "--json"], capture_output=True, text=True, timeout=60)
+    assert json.loads(proc.stdout) == {"mana_value": 1, "colors": ["U"]}
+
+
+def test_pay_commander_example_readable_and_json() -> None:
+    """Issue 3 done-criterion: a readable payment, and --json the protocol's."""
+    proc = run("pay", "example:commander", "{2}{W/U}{B/P}")
+    assert proc.returncode == 0, proc.stdout
+    assert proc.stdout.startswith("payable")
+    code, out = run_json("pay", "example:commander", "{2}{W/U}{B/P}")
+    assert code == 0 and out["payable"] is True
+    payment = out["payment"]
+    for key in ("total", "choices", "x", "activations", "pool_used", "convoked", "delved", "improvised",
+                "life", "energy", "damage", "floating"):
+        assert key in payment
+    assert {c["symbol"] for c in payment["choices"]} == {"{W/U}", "{B/P}"}
+
+
+def test_demo_answers_every_question() -> None:
+    proc = run("demo")
+    assert proc.returncode == 0, proc.stdout
+    assert proc.stdout.count("== ") >= 8
+    assert "error [" not in proc.stdout
