@@ -357,32 +357,59 @@ def _backend(query: dict[str, Any]) -> str | None:
     return raw
 
 
+def timing_reason(query: dict[str, Any], req: Any) -> dict[str, Any] | None:
+    """The ``timing`` reason when the spell is a known card that can't be cast now.
+
+    Checked only when the state gives a ``turn`` (SPEC §4 makes it optional) and the
+    spell is a known card; an activated ability is not checked here.
+    """
+    spell = req.spell
+    state_json = query.get("state")
+    if spell is None or spell.card is None or spell.ability:
+        return None
+    if not isinstance(state_json, dict) or "turn" not in state_json:
+        return None
+    from manasolver.solver.timing import check_timing
+    verdict = check_timing(spell.card, req.state.turn, req.player, req.alternative)
+    if verdict.allowed:
+        return None
+    return {"code": "timing", "message": verdict.message}
+
+
 # -- handlers -----------------------------------------------------------------------------------
 
 def _q_pay(query: dict[str, Any]) -> dict[str, Any]:
     req = build_request(query)
+    if (reason := timing_reason(query, req)) is not None:
+        return {"payable": False, "reason": reason}
     from manasolver.solver import queries
     return _json(queries.pay(req, backend=_backend(query)))
 
 
 def _q_can_pay(query: dict[str, Any]) -> dict[str, Any]:
     req = build_request(query)
+    if (reason := timing_reason(query, req)) is not None:
+        return {"payable": False, "reason": reason}
     from manasolver.solver import queries
     return _json(queries.can_pay(req, backend=_backend(query)))
 
 
 def _q_payments(query: dict[str, Any]) -> dict[str, Any]:
     req = build_request(query)
-    from manasolver.solver import queries
     limit = _int(query, "limit", 100, 1, _MAX_LIMIT)
+    if (reason := timing_reason(query, req)) is not None:
+        return {"payments": [], "complete": True, "reason": reason}
+    from manasolver.solver import queries
     return _json(queries.payments(req, limit=limit))
 
 
 def _q_max_x(query: dict[str, Any]) -> dict[str, Any]:
     req = build_request(query)
-    from manasolver.solver import queries
     if not req.cost.variables:
         raise BadQuery("max_x needs a cost with {X}", "cost")
+    if (reason := timing_reason(query, req)) is not None:
+        return {"max_x": None, "reason": reason}
+    from manasolver.solver import queries
     return _json(queries.max_x(req, backend=_backend(query)))
 
 
