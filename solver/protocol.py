@@ -336,12 +336,17 @@ def build_request(query: dict[str, Any], cost_required: bool = True) -> Any:
     elif alternative is not None:
         raise BadQuery("give either a cost or an alternative cost of the spell's card, not both",
                        "alternative")
+    modifiers = list(_modifiers(query))
+    if spell is not None and spell.card is not None:
+        from manasolver.solver.boardmods import board_modifiers
+        modifiers = [m.modifier for m in board_modifiers(state, player, spell)] + modifiers
+    from manasolver.solver.boardmods import order_modifiers
     flags = {k: _bool(query, k) for k in ("convoke", "delve", "improvise")}
     keywords = spell.card.keywords if spell is not None and spell.card is not None else frozenset()
     return PaymentRequest(
         state=state, cost=cost, player=player, spell=spell,
         x=_int(query, "x", None),
-        modifiers=_modifiers(query),
+        modifiers=order_modifiers(modifiers),
         alternative=alternative,
         convoke=flags["convoke"] if flags["convoke"] is not None else "convoke" in keywords,
         delve=flags["delve"] if flags["delve"] is not None else "delve" in keywords,

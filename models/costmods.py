@@ -1,0 +1,199 @@
+"""Cost modifiers printed on cards, read from oracle text (CR 601.2f, 118.7, 702.41).
+
+Two kinds:
+
+* board effects of permanents: "Noncreature spells cost {1} more to cast."
+  (Thalia), "Instant and sorcery spells you cast cost {1} less to cast."
+  (Goblin Electromancer), "Colorless spells you cast cost {2} less to cast."
+  (Ugin, the Ineffable), Trinisphere's minimum of three;
+* the spell's own reductions: affinity (702.41), "This spell costs {1} less to
+  cast for each artifact you control", Ghalta's total power, domain.
+
+What the reader does not understand exactly (targets, "the first spell each
+turn", a chosen type, other zones) is returned as unsupported, never guessed.
+
+>>> effects, unknown = read_cost_effects("Noncreature spells cost {1} more to cast.", "Thalia")
+>>> effects[0].kind, effects[0].cost.format(), sorted(effects[0].not_types)
+('increase', '{1}', ['creature'])
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from manasolver.models.cost import ManaCost
+from manasolver.models.errors import BadCost
+from manasolver.models.symbols import type_bit
+
+__all__ = ["CostEffect", "read_cost_effects"]
+
+_TYPES = {"artifact", "creature", "enchantment", "instant", "sorcery", "planeswalker", "battle", "land",
+          "kindred", "tribal"}
+_SUPERTYPES = {"legendary", "snow", "basic"}
+_COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+
+
+@dataclass(frozen=True, slots=True)
+class CostEffect:
+    """One cost modifier.
+
+    ``kind``: ``increase``, ``reduce`` or ``minimum``; ``cost`` the amount for the
+    first two (per counted object when ``per`` is set), ``minimum`` the total for
+    the last.  ``scope``: ``board`` (an effect of a permanent on spells) or
+    ``self`` (the spell's own).  ``who``: whose spells a board effect touches:
+    ``you`` (its controller's), ``opponents`` or ``all``.  The spell must have one
+    of ``types`` (when given), none of ``not_types``, one of ``colors`` (bitmask,
+    when given), one of ``subtypes``/``supertypes`` (when given), and be
+    colorless when ``colorless``.  ``per``: what is counted for "for each …"
+    (``artifacts you control``, ``total power``, ``domain`` …);
+    ``while_untapped``: the source must be untapped (Trinisphere).
+    """
+
+    kind: str
+    text: str
+    cost: ManaCost | None = None
+    minimum: int = 0
+    scope: str = "board"
+    who: str = "all"
+    types: frozenset[str] = frozenset()
+    not_types: frozenset[str] = frozenset()
+    colors: int = 0
+    colorless: bool = False
+    subtypes: frozenset[str] = frozenset()
+    supertypes: frozenset[str] = frozenset()
+    per: str = ""
+    per_types: frozenset[str] = frozenset()
+    while_untapped: bool = False
+
+
+_BOARD = re.compile(
+    r"^(?:(?P<filter>[\w ,\-]+?) )?spells (?P<who>you cast |your opponents cast |)"
+    r"costs? (?P<cost>(?:\{[^}]+\})+) (?P<dir>more|less) to cast$", re.I)
+_SELF_EACH = re.compile(
+    r"^this spell costs (?P<cost>\{\d+\}) less to cast for each (?P<what>[\w ]+?)"
+    r" (?P<whose>you control|on the battlefield)$", re.I)
+_SELF_POWER = re.compile(
+    r"^this spell costs \{x\} less to cast, where x is the total power of creatures you control$", re.I)
+_DOMAIN = re.compile(
+    r"^(?:domain — )?this spell costs (?P<cost>\{\d+\}) less to cast for each basic land type among "
+    r"lands you control$", re.I)
+_AFFINITY = re.compile(r"^affinity for (?P<what>\w+)$", re.I)
+_MINIMUM = re.compile(
+    r"^(?P<cond>as long as ~ is untapped, )?each spell that would cost less than (?P<n>\w+) mana to cast "
+    r"costs (?P=n) mana to cast$", re.I)
+_MENTION = re.compile(r"\bcosts? (?:\{[^}]+\})+ (?:more|less) to cast|costs? (?:\w+) mana to cast|^affinity for",
+                      re.I)
+
+
+def _clauses(text: str, name: str) -> list[str]:
+    text = re.sub(r"\([^)]*\)", "", text)
+    if name:
+        text = text.replace(name, "~")
+        first = name.split(",")[0]
+        if first != name:
+            text = text.replace(first, "~")
+    out: list[str] = []
+    for line in text.split("\n"):
+        for sentence in re.split(r"(?<=\.)\s+", line.strip()):
+            sentence = sentence.strip().rstrip(".").strip()
+            if sentence:
+                out.append(sentence)
+    return out
+
+
+def _filter(words: str) -> dict[str, object] | None:
+    """Parse the spell filter of a board effect; ``None`` when not understood."""
+    types: set[str] = set()
+    not_types: set[str] = set()
+    colors = 0
+    colorless = False
+    subtypes: set[str] = set()
+    supertypes: set[str] = set()
+    for word in re.split(r",\s*|\s+and\s+|\s+or\s+|\s+", words.strip().lower()):
+        if not word or word == "and" or word == "or":
+            continue
+        if word == "each":
+            continue
+        if word.startswith("non") and word[3:].strip("-") in _TYPES:
+            not_types.add(word[3:].strip("-"))
+        elif word in _TYPES:
+            types.add("kindred" if word == "tribal" else word)
+        elif word in _COLOR_WORDS:
+            colors |= type_bit(_COLOR_WORDS[word])
+        elif word == "colorless":
+            colorless = True
+        elif word in _SUPERTYPES:
+            supertypes.add(word)
+        elif word.isalpha() and word[0].isalpha() and words.strip() and word not in (
+                "face-down", "multicolored", "monocolored", "the", "chosen", "type", "with", "that"):
+            subtypes.add(word)
+        else:
+            return None
+    return {"types": frozenset(types), "not_types": frozenset(not_types), "colors": colors,
+            "colorless": colorless, "subtypes": frozenset(subtypes), "supertypes": frozenset(supertypes)}
+
+
+@lru_cache(maxsize=4096)
+def read_cost_effects(oracle_text: str, name: str = "") -> tuple[tuple[CostEffect, ...], tuple[str, ...]]:
+    """The cost effects in a card's text, and the cost-modifying clauses not understood."""
+    effects: list[CostEffect] = []
+    unknown: list[str] = []
+    for clause in _clauses(oracle_text, name):
+        if not _MENTION.search(clause):
+            continue
+        effect = _read_clause(clause)
+        if effect is None:
+            unknown.append(clause)
+        else:
+            effects.append(effect)
+    return tuple(effects), tuple(unknown)
+
+
+def _cost(text: str) -> ManaCost | None:
+    try:
+        return ManaCost.parse(text)
+    except BadCost:
+        return None
+
+
+def _read_clause(clause: str) -> CostEffect | None:
+    m = _BOARD.match(re.sub(r" spells and ", " and ", clause, flags=re.I))
+    if m:
+        filt = _filter(m.group("filter") or "")
+        cost = _cost(m.group("cost"))
+        if filt is None or cost is None or cost.variables:
+            return None
+        who = {"you cast ": "you", "your opponents cast ": "opponents", "": "all"}[m.group("who").lower()]
+        kind = "increase" if m.group("dir").lower() == "more" else "reduce"
+        return CostEffect(kind, clause, cost=cost, who=who, **filt)  # type: ignore[arg-type]
+    m = _MINIMUM.match(clause)
+    if m:
+        n = _NUMBERS.get(m.group("n").lower())
+        if n is None:
+            return None
+        return CostEffect("minimum", clause, minimum=n, who="all", while_untapped=bool(m.group("cond")))
+    m = _AFFINITY.match(clause)
+    if m:
+        what = m.group("what").lower().rstrip("s")
+        if what not in _TYPES:
+            return None
+        return CostEffect("reduce", clause, cost=ManaCost.parse("{1}"), scope="self", per="count_you",
+                          per_types=frozenset({what}))
+    m = _SELF_EACH.match(clause)
+    if m:
+        what = m.group("what").lower()
+        word = what[:-1] if what.endswith("s") else what
+        if word not in _TYPES:
+            return None
+        per = "count_you" if m.group("whose").lower() == "you control" else "count_all"
+        return CostEffect("reduce", clause, cost=_cost(m.group("cost")), scope="self", per=per,
+                          per_types=frozenset({word}))
+    if _SELF_POWER.match(clause):
+        return CostEffect("reduce", clause, cost=ManaCost.parse("{1}"), scope="self", per="total_power")
+    m = _DOMAIN.match(clause)
+    if m:
+        return CostEffect("reduce", clause, cost=_cost(m.group("cost")), scope="self", per="domain")
+    return None

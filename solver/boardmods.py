@@ -1,0 +1,121 @@
+"""Cost modifiers that come from the board and from the spell itself (CR 601.2f).
+
+When the spell is a known card, the cost effects of permanents on the
+battlefield (Thalia, Goblin Electromancer, Sphere of Resistance, Trinisphere,
+Heartless Summoning, Ugin the Ineffable, …) and the spell's own reductions
+(affinity, "for each artifact you control", Ghalta) become
+:class:`~manasolver.solver.request.Modifier` values, ordered as 601.2f wants:
+increases, then reductions, then minimums.  Counts are read while the total is
+determined, before any mana ability is activated (Stoic Rebuttal ruling).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from manasolver.models.card import BASIC_LAND_TYPES, Card
+from manasolver.models.costmods import CostEffect, read_cost_effects
+from manasolver.models.cost import ManaCost
+from manasolver.models.errors import Unsupported
+from manasolver.models.state import GameState, Permanent
+from manasolver.solver.request import Modifier, SpellInfo
+
+__all__ = ["AppliedModifier", "board_modifiers", "order_modifiers"]
+
+_ORDER = {"increase": 0, "reduce": 1, "minimum": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class AppliedModifier:
+    """A modifier and where it came from (a permanent id, ``spell`` or ``query``)."""
+
+    modifier: Modifier
+    source: str
+    text: str
+
+    def to_json(self) -> dict[str, object]:
+        m = self.modifier
+        value: object = m.amount if m.kind == "minimum" else (m.cost.format() if m.cost else "{0}")
+        return {"source": self.source, m.kind: value, "text": self.text}
+
+
+def order_modifiers(mods: list[Modifier]) -> tuple[Modifier, ...]:
+    """Increases first, then reductions, then minimums; stable within each (601.2f)."""
+    return tuple(sorted(mods, key=lambda m: _ORDER.get(m.kind, 3)))
+
+
+def _matches(effect: CostEffect, spell: SpellInfo) -> bool:
+    if effect.types and not effect.types & spell.types:
+        return False
+    if effect.not_types & spell.types:
+        return False
+    if effect.colors and not effect.colors & spell.colors:
+        return False
+    if effect.colorless and spell.colors:
+        return False
+    if effect.subtypes and not effect.subtypes & spell.subtypes:
+        return False
+    if effect.supertypes and not effect.supertypes & spell.supertypes:
+        return False
+    return True
+
+
+def _times(cost: ManaCost, n: int) -> ManaCost | None:
+    """``n`` copies of ``cost`` (numerals merge), or ``None`` for none."""
+    return ManaCost.of(list(cost.symbols) * n) if n > 0 else None
+
+
+def _power(perm: Permanent) -> int:
+    raw = perm.card.power
+    if raw is None or not raw.lstrip("-").isdigit():
+        raise Unsupported(f"{perm.card.name} has power {raw!r}, which the engine can't evaluate",
+                          f"battlefield.{perm.id}")
+    return int(raw) + perm.counter("+1/+1") - perm.counter("-1/-1")
+
+
+def _count(effect: CostEffect, state: GameState, player: str) -> int:
+    mine = state.controlled_by(player)
+    if effect.per == "count_you":
+        return sum(1 for p in mine if effect.per_types & set(p.types))
+    if effect.per == "count_all":
+        return sum(1 for p in state.battlefield if effect.per_types & set(p.types))
+    if effect.per == "total_power":
+        return sum(max(0, _power(p)) for p in mine if p.is_creature)
+    if effect.per == "domain":
+        return len({t for p in mine if p.is_land for t in p.card.type_line.subtypes if t in BASIC_LAND_TYPES})
+    return 1
+
+
+def _effects(card: Card, where: str) -> tuple[CostEffect, ...]:
+    effects, unknown = read_cost_effects(card.oracle_text, card.name)
+    if unknown:
+        raise Unsupported(f"{card.name}: the engine does not understand the cost modifier "
+                          f"\"{unknown[0]}\"", where)
+    return effects
+
+
+def board_modifiers(state: GameState, player: str, spell: SpellInfo) -> list[AppliedModifier]:
+    """Every modifier the board and the spell's own text put on casting ``spell``."""
+    out: list[AppliedModifier] = []
+    for i, perm in enumerate(state.battlefield):
+        for effect in _effects(perm.card, f"state.battlefield[{i}]"):
+            if effect.scope != "board" or not _matches(effect, spell):
+                continue
+            if effect.who == "you" and perm.controller != player:
+                continue
+            if effect.who == "opponents" and perm.controller == player:
+                continue
+            if effect.while_untapped and perm.tapped:
+                continue
+            if effect.kind == "minimum":
+                out.append(AppliedModifier(Modifier("minimum", amount=effect.minimum), perm.id, effect.text))
+            elif effect.cost is not None:
+                out.append(AppliedModifier(Modifier(effect.kind, cost=effect.cost), perm.id, effect.text))
+    if spell.card is not None:
+        for effect in _effects(spell.card, "spell.card"):
+            if effect.scope != "self" or effect.cost is None:
+                continue
+            cost = _times(effect.cost, _count(effect, state, player))
+            if cost is not None:
+                out.append(AppliedModifier(Modifier(effect.kind, cost=cost), "spell", effect.text))
+    return out
