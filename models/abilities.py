@@ -35,6 +35,8 @@ class Restriction:
     any), and ``multicolored`` / ``colorless`` when set.  ``abilities`` says
     whether it may also pay activated abilities (of matching sources when types
     are named).  ``x_only``: only costs that contain ``{X}`` (Rosheen).
+    ``any_ability``: it may also pay activated abilities of any source, whatever
+    ``spell_types`` says (Powerstone: "can't be spent to cast nonartifact spells").
     ``text`` is the rules text, shown to the user.
     """
 
@@ -46,6 +48,7 @@ class Restriction:
     abilities: bool = False
     spells: bool = True
     x_only: bool = False
+    any_ability: bool = False
 
 
 @dataclass(frozen=True, slots=True)
