@@ -35,10 +35,10 @@ from dataclasses import dataclass
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery, Unsupported
-from manasolver.models.symbols import ANY_TYPE, C, ManaSymbol, PaidAs, mask_letters
+from manasolver.models.symbols import ANY_TYPE, C, ManaSymbol, mask_letters
 from manasolver.solver.request import Modifier
 
-__all__ = ["ChoiceWay", "Form", "Announcement", "announce", "MAX_FORMS", "mask_text"]
+__all__ = ["MAX_FORMS", "Announcement", "ChoiceWay", "Form", "announce", "mask_text"]
 
 #: More raw announcement combinations than this is refused as Unsupported, never guessed.
 MAX_FORMS = 20_000
@@ -204,7 +204,6 @@ def announce(cost: ManaCost, x: int | None, modifiers: tuple[Modifier, ...] = ()
     if x is not None and x < 0:
         raise BadQuery(f"x must be 0 or more, not {x}", "x")
     increases = [m for m in modifiers if m.kind == "increase"]
-    reductions = [m for m in modifiers if m.kind == "reduce"]
     minimums = [m for m in modifiers if m.kind == "minimum"]
     for i, m in enumerate(modifiers):
         if m.kind not in ("increase", "reduce", "minimum"):

@@ -52,8 +52,16 @@ from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, C
 from manasolver.solver.request import SpellInfo
 
-__all__ = ["Option", "SourceClass", "Excluded", "Supply", "build_supply", "pool_units",
-           "restriction_allows", "MAX_REPEAT"]
+__all__ = [
+    "MAX_REPEAT",
+    "Excluded",
+    "Option",
+    "SourceClass",
+    "Supply",
+    "build_supply",
+    "pool_units",
+    "restriction_allows",
+]
 
 #: Upper bound on activations of one repeatable ability per permanent.
 MAX_REPEAT = 64
@@ -78,7 +86,7 @@ class Option:
     ability: int
     slots: tuple[int, ...]
     costs: tuple[str, ...]
-    mana_cost: ManaCost = ManaCost()
+    mana_cost: ManaCost = ManaCost()  # noqa: RUF009 (frozen, so a shared default is safe)
     life: int = 0
     energy: int = 0
     damage: int = 0
@@ -198,11 +206,9 @@ def restriction_allows(r: Restriction | None, spell: SpellInfo | None, has_x: bo
         return False
     if r.subtypes and not (r.subtypes & spell.subtypes):
         return False
-    if r.multicolored and bin(spell.colors & ANY_COLOR).count("1") < 2:
+    if r.multicolored and (spell.colors & ANY_COLOR).bit_count() < 2:
         return False
-    if r.colorless and spell.colors & ANY_COLOR:
-        return False
-    return True
+    return not (r.colorless and spell.colors & ANY_COLOR)
 
 
 def pool_units(player: Player) -> tuple[tuple[int, int], ...]:
@@ -214,7 +220,7 @@ def pool_units(player: Player) -> tuple[tuple[int, int], ...]:
                 counts[C] = counts.get(C, 0) + s.generic
         elif s.colorless and not s.colors:
             counts[C] = counts.get(C, 0) + 1
-        elif s.colors and bin(s.colors).count("1") == 1 and not (s.phyrexian or s.generic
+        elif s.colors and s.colors.bit_count() == 1 and not (s.phyrexian or s.generic
                                                                  or s.colorless):
             counts[s.colors] = counts.get(s.colors, 0) + 1
         else:

@@ -7,7 +7,12 @@ where the database is available, :func:`real` loads a card from it instead.
 
 from __future__ import annotations
 
-from manasolver.models.abilities import AbilityCost, ManaAbility, Production, Restriction
+from manasolver.models.abilities import (
+    AbilityCost,
+    ManaAbility,
+    Production,
+    Restriction,
+)
 from manasolver.models.card import Card, TypeLine
 from manasolver.models.cost import ManaCost
 from manasolver.models.state import GameState, Permanent, Player, Turn

@@ -1,0 +1,193 @@
+"""One interface for every payment backend (STYLE practice 8).
+
+A backend receives a :class:`Problem` (the request, the grouped supply, the
+announced forms of the cost) and returns a :class:`Solution` (which form, which
+activations, which mana paid what), or ``None`` when it cannot model the
+problem exactly.  :func:`to_payment` turns any backend's solution into the one
+result type, :class:`~manasolver.solver.payment.Payment`, so the backends share
+the way answers are written and nothing else.
+
+Unit and demand keys used in :attr:`Solution.spend`:
+
+* sources: ``("pool", bit)`` for floating mana of one type; ``("act", k, o, mask)``
+  for the slots of mask ``mask`` of option ``o`` of class ``k``;
+* destinations: ``("spell", mask)`` a colored/colorless/hybrid demand of the
+  total, ``("generic",)``, ``("snow",)``, and ``("cost", k, member, o)`` for the
+  mana cost of one activation (filter lands, Signets).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from manasolver.solver.announce import Announcement, Form, mask_text
+from manasolver.solver.payment import Activation, Choice, Payment
+from manasolver.solver.request import PaymentRequest, Policy
+from manasolver.solver.supply import Option, SourceClass, Supply, restriction_allows
+
+__all__ = [
+    "TYPE_ORDER",
+    "Backend",
+    "Problem",
+    "Solution",
+    "lowest_bit",
+    "mana_string",
+    "to_payment",
+]
+
+#: Bits in the order mana is written: W U B R G C.
+TYPE_ORDER = (1, 2, 4, 8, 16, 32)
+
+SrcKey = tuple[object, ...]
+DstKey = tuple[object, ...]
+
+
+def lowest_bit(mask: int) -> int:
+    """The first type of a mask in W U B R G C order (a deterministic realization)."""
+    return mask & -mask
+
+
+def mana_string(bits: list[int]) -> str:
+    """Units of mana (type bits) as text in W U B R G C order: ``[16, 1]`` → ``{W}{G}``."""
+    return "".join(mask_text(b) for b in sorted(bits, key=TYPE_ORDER.index))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A payment question ready for a backend.
+
+    ``mode``: ``feasible`` (is it payable), ``optimal`` (best under ``policy``) or
+    ``max_x`` (largest X, then best); ``x``: fixed X (``None`` only in ``max_x``
+    mode); ``spell_ok``: for each class and option, whether its mana may pay this
+    spell (restrictions, CR 106.6); ``ignore_restrictions`` lifts them (used to
+    tell ``restricted_mana`` apart).
+    """
+
+    req: PaymentRequest
+    supply: Supply
+    announcement: Announcement
+    mode: str
+    x: int | None
+    policy: Policy
+    spell_ok: tuple[tuple[bool, ...], ...]
+
+    @staticmethod
+    def build(req: PaymentRequest, supply: Supply, ann: Announcement, mode: str, x: int | None,
+              ignore_restrictions: bool = False) -> Problem:
+        has_x = ann.x_count > 0
+        ok = tuple(tuple(ignore_restrictions or restriction_allows(o.restriction, req.spell, has_x)
+                         for o in k.options) for k in supply.classes)
+        return Problem(req, supply, ann, mode, x, req.policy, ok)
+
+    @property
+    def forms(self) -> tuple[Form, ...]:
+        return self.announcement.forms
+
+
+@dataclass
+class Solution:
+    """A backend's answer: the form paid, X, the activations and where each mana went.
+
+    ``acts``: ``(class index, member index, option index)`` per activation, one
+    entry per activation (a repeatable option activated twice appears twice);
+    ``spend``: ``(source, type bit, destination, count)`` (keys in the module
+    docstring); ``objective``: the backend's objective values, for tests.
+    """
+
+    form: int
+    x: int
+    acts: list[tuple[int, int, int]]
+    spend: list[tuple[SrcKey, int, DstKey, int]]
+    objective: tuple[int, ...] = field(default=())
+
+
+class Backend(Protocol):
+    """What every backend provides: ``solve`` returns a :class:`Solution`, ``False``
+    when the problem has no solution, or ``None`` when it declines the problem."""
+
+    name: str
+
+    def solve(self, problem: Problem) -> Solution | bool | None:
+        ...
+
+
+def to_payment(problem: Problem, sol: Solution) -> Payment:
+    """Write a solution as the protocol's PAYMENT (SPEC §5)."""
+    supply = problem.supply
+    form = problem.forms[sol.form]
+    # Units produced by each (class, option, slot mask), realized per spend.
+    realized: dict[tuple[int, int, int], list[int]] = {}
+    counts: dict[tuple[int, int], int] = {}
+    for k, _m, o in sol.acts:
+        counts[(k, o)] = counts.get((k, o), 0) + 1
+    spent_by_src: dict[SrcKey, list[int]] = {}
+    spell_units: dict[int, list[int]] = {}
+    pool_used: list[int] = []
+    for src, bit, dst, n in sol.spend:
+        if n <= 0:
+            continue
+        spent_by_src.setdefault(src, []).extend([bit] * n)
+        if src[0] == "pool":
+            pool_used.extend([bit] * n)
+        if dst[0] == "spell":
+            spell_units.setdefault(int(dst[1]), []).extend([bit] * n)  # type: ignore[call-overload]
+    floating: list[int] = []
+    for (k, o), n in counts.items():
+        opt: Option = supply.classes[k].options[o]
+        for mask in sorted(set(opt.slots)):
+            total = n * opt.slots.count(mask)
+            used = list(spent_by_src.get(("act", k, o, mask), []))
+            rest = [lowest_bit(mask)] * (total - len(used))
+            floating.extend(rest)
+            realized[(k, o, mask)] = used + rest
+    # Activations in board order, each taking its slots' units in turn.
+    acts: list[tuple[int, Activation]] = []
+    cursor: dict[tuple[int, int, int], int] = {}
+    for k, m, o in sol.acts:
+        cls: SourceClass = supply.classes[k]
+        opt = cls.options[o]
+        bits: list[int] = []
+        for mask in opt.slots:
+            i = cursor.get((k, o, mask), 0)
+            bits.append(realized[(k, o, mask)][i])
+            cursor[(k, o, mask)] = i + 1
+        acts.append((cls.positions[m], Activation(cls.members[m], opt.ability, opt.costs,
+                                                  mana_string(bits))))
+    acts.sort(key=lambda t: t[0])
+    merged = [a for _, a in acts]
+    # Choices: a merged mask is shown as the type that paid it.
+    resolved = {mask: list(units) for mask, units in spell_units.items()}
+    take = {mask: 0 for mask in resolved}
+    choices: list[Choice] = []
+    for way in form.choices:
+        if way.kind == "mana":
+            if way.mask & (way.mask - 1):
+                got = resolved.get(way.mask, [])
+                i = take.get(way.mask, 0)
+                bit = got[i] if i < len(got) else lowest_bit(way.mask)
+                take[way.mask] = i + 1
+                choices.append(Choice(way.symbol, mask_text(bit)))
+            else:
+                choices.append(Choice(way.symbol, mask_text(way.mask)))
+        elif way.kind == "generic":
+            choices.append(Choice(way.symbol, "{" + str(way.amount) + "}"))
+        else:
+            choices.append(Choice(way.symbol, "life"))
+    opts = [supply.classes[k].options[o] for k, _m, o in sol.acts]
+    extra: list[tuple[str, object]] = []
+    if form.reduction_choices:
+        extra.append(("reductions", list(form.reduction_choices)))
+    return Payment(
+        total=form.total_text(sol.x, resolved),
+        choices=tuple(choices),
+        x=sol.x,
+        activations=tuple(merged),
+        pool_used=mana_string(pool_used),
+        life=form.life + sum(o.life for o in opts),
+        energy=form.energy + sum(o.energy for o in opts),
+        damage=sum(o.damage for o in opts),
+        floating=mana_string(floating),
+        extra=tuple(extra),
+    )
+

@@ -1,0 +1,529 @@
+"""CP-SAT backend: exact optimal payments over the grouped supply (OR-Tools, imported lazily).
+
+The model (one worker, always with an objective: CP-SAT stalls without one on
+pigeonhole-style impossible costs, SPEC §8):
+
+* one Boolean per announced :class:`~manasolver.solver.announce.Form`,
+  ``add_exactly_one``: the announcement (601.2b) and the modifiers' effect
+  (601.2f) are chosen inside the optimisation, never fixed greedily;
+* X an integer (fixed, or free for ``max_x``); the generic part of each form is
+  ``max(0, base + k·X − reduction, minimum − fixed mana)``;
+* for each free source class an integer per option (how many members activate it),
+  at most the class's count in total over its exclusive options; classes with an
+  ability that costs mana (filter lands, Signets) are expanded to one Boolean per
+  member and option;
+* integer flows from units (pool mana; slots of each option) to demands (each
+  mask of the total, generic, snow, and each activation's own mana cost), with a
+  unit paying a demand only when its types, snow flag and restriction allow it;
+* mana paying an activation's cost must come from the pool, a free source, or an
+  activation *ranked earlier* (integer ranks): never circularly (601.2g, 605.3);
+* life: ability life ≤ life (119.4), and a form that pays life for Phyrexian
+  symbols needs its life plus ability life plus damage taken ≤ life, since damage
+  and ability costs happen during 601.2g, before 601.2h;
+* energy paid ≤ energy (107.14);
+* the policy's terms (:mod:`manasolver.solver.policy`) minimised stage by stage,
+  fixing each optimum.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from manasolver.models.errors import Unsupported
+from manasolver.models.symbols import ANY_COLOR, C
+from manasolver.solver.backends.base import Problem, Solution, lowest_bit
+from manasolver.solver.policy import keep_costs, needs_types, stages
+from manasolver.solver.supply import Option, restriction_allows
+
+__all__ = ["TIME_LIMIT", "CpSatBackend", "build_model"]
+
+#: Seconds CP-SAT may spend on one stage before the answer says it hit its bound.
+TIME_LIMIT = 10.0
+COLOR_BITS = (1, 2, 4, 8, 16)
+
+
+@dataclass
+class _Src:
+    key: tuple[Any, ...]        # ("pool", bit) | ("act", k, o, mask) | ("inst", k, j, o, mask)
+    mask: int
+    snow: bool
+    pays_spell: bool
+    pays_ability: bool
+    amount: Any                 # int or linear expression
+    ub: int
+    inst: tuple[int, int] | None = None
+    from_activation: bool = True
+
+
+@dataclass
+class Model:
+    """The built CP-SAT model and handles to its variables (also used by tests)."""
+
+    cp: Any
+    y: list[Any]
+    x: Any
+    uses: dict[tuple[int, int], Any]
+    inst: dict[tuple[int, int, int], Any]
+    flows: list[tuple[_Src, tuple[Any, ...], int, Any]]
+    terms: dict[str, tuple[Any, int]] = field(default_factory=dict)
+    slack: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    life_slack: Any = 0
+    energy_slack: Any = 0
+
+
+def _cost_demands(opt: Option) -> list[tuple[tuple[Any, ...], int]]:
+    """An activation's mana cost as demands: ``(("mask", m) | ("generic",), amount)``."""
+    out: dict[tuple[Any, ...], int] = {}
+    for s in opt.mana_cost.symbols:
+        if s.special:
+            continue
+        if s.is_numeral:
+            if s.generic:
+                out[("generic",)] = out.get(("generic",), 0) + s.generic
+            continue
+        if s.phyrexian or s.snow or s.variable or (s.generic and not s.is_numeral):
+            raise Unsupported(f"an activation cost of {s.text} is not modelled", "supply")
+        mask = s.colors | (C if s.colorless else 0)
+        out[("mask", mask)] = out.get(("mask", mask), 0) + 1
+    return sorted(out.items())
+
+
+def _x_upper(problem: Problem) -> int:
+    """A bound on X: every unit the board could make, plus reductions, per X symbol."""
+    sup = problem.supply
+    total = sup.pool_total
+    for k in sup.classes:
+        best = max((o.produced * (o.repeat if not o.exclusive else 1) for o in k.options), default=0)
+        total += best * k.count
+    red = max((f.generic_reduction for f in problem.forms), default=0)
+    k_x = max(1, problem.announcement.x_count)
+    return (total + red) // k_x + 1
+
+
+def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
+                relax_energy: bool = False) -> Model:
+    """Build the CP-SAT model of ``problem`` (see the module docstring)."""
+    from ortools.sat.python import cp_model
+
+    cp = cp_model.CpModel()
+    sup = problem.supply
+    forms = problem.forms
+    typed = needs_types(problem.policy)
+    # -- announcement and X ------------------------------------------------------------
+    y = [cp.new_bool_var(f"form{i}") for i in range(len(forms))]
+    cp.add_exactly_one(y)
+    if problem.x is None:
+        x: Any = cp.new_int_var(0, _x_upper(problem), "x")
+    else:
+        x = problem.x
+    # -- activations -----------------------------------------------------------------
+    uses: dict[tuple[int, int], Any] = {}
+    inst: dict[tuple[int, int, int], Any] = {}
+    srcs: list[_Src] = []
+    for bit, n in sup.pool:
+        srcs.append(_Src(("pool", bit), bit, False, True, True, n, n, from_activation=False))
+    for k, cls in enumerate(sup.classes):
+        ok = problem.spell_ok[k]
+        if cls.free:
+            excl = []
+            for o, opt in enumerate(cls.options):
+                ub = cls.count if opt.exclusive else cls.count * opt.repeat
+                v = cp.new_int_var(0, ub, f"n{k}_{o}")
+                uses[(k, o)] = v
+                if opt.exclusive:
+                    excl.append(v)
+                pays_ability = opt.restriction is None or (
+                    opt.restriction.abilities and not opt.restriction.spell_types)
+                for mask in sorted(set(opt.slots)):
+                    mult = opt.slots.count(mask)
+                    srcs.append(_Src(("act", k, o, mask), mask, cls.snow, ok[o], pays_ability,
+                                     mult * v, mult * ub))
+            if excl:
+                cp.add(sum(excl) <= cls.count)
+        else:
+            for j in range(cls.count):
+                bs = []
+                for o, opt in enumerate(cls.options):
+                    if not opt.exclusive:  # pragma: no cover - supply refuses these
+                        raise Unsupported("repeatable ability with a mana cost", cls.members[j])
+                    b = cp.new_bool_var(f"b{k}_{j}_{o}")
+                    inst[(k, j, o)] = b
+                    bs.append(b)
+                    pays_ability = opt.restriction is None or (
+                        opt.restriction.abilities and not opt.restriction.spell_types)
+                    for mask in sorted(set(opt.slots)):
+                        mult = opt.slots.count(mask)
+                        srcs.append(_Src(("inst", k, j, o, mask), mask, cls.snow, ok[o],
+                                         pays_ability, mult * b, mult, inst=(k, j)))
+                cp.add_at_most_one(bs)
+            for o in range(len(cls.options)):
+                uses[(k, o)] = sum(inst[(k, j, o)] for j in range(cls.count))
+    # -- demands ---------------------------------------------------------------------
+    masks = sorted({m for f in forms for m, _ in f.demands})
+    dst_amount: dict[tuple[Any, ...], Any] = {}
+    for m in masks:
+        dst_amount[("spell", m)] = sum(y[i] * dict(f.demands).get(m, 0) for i, f in enumerate(forms))
+    if any(f.snow for f in forms):
+        dst_amount[("snow",)] = sum(y[i] * f.snow for i, f in enumerate(forms))
+    if problem.x is None:
+        gen_ub = max(f.generic(_x_upper(problem)) for f in forms)
+        g = cp.new_int_var(0, gen_ub, "generic")
+        for i, f in enumerate(forms):
+            gi = cp.new_int_var(0, gen_ub, f"generic{i}")
+            cp.add_max_equality(gi, [0, f.generic_base - f.generic_reduction + f.x_count * x,
+                                     f.minimum - f.fixed_mana])
+            cp.add(g == gi).only_enforce_if(y[i])
+        dst_amount[("generic",)] = g
+    else:
+        gens = [f.generic(problem.x) for f in forms]
+        if any(gens):
+            dst_amount[("generic",)] = sum(y[i] * gens[i] for i in range(len(forms)))
+    cost_dsts: list[tuple[tuple[Any, ...], int, int]] = []  # (dst key, k, j)
+    for (k, j, o), b in inst.items():
+        opt = sup.classes[k].options[o]
+        for dkey, amt in _cost_demands(opt):
+            key = ("cost", k, j) + dkey
+            dst_amount[key] = dst_amount.get(key, 0) + amt * b
+            if (key, k, j) not in cost_dsts:
+                cost_dsts.append((key, k, j))
+    # -- flows -----------------------------------------------------------------------
+    flows: list[tuple[_Src, tuple[Any, ...], int, Any]] = []
+    into: dict[tuple[Any, ...], list[Any]] = {d: [] for d in dst_amount}
+    out_of: list[list[Any]] = [[] for _ in srcs]
+    prec: dict[tuple[tuple[int, int], tuple[int, int]], Any] = {}
+    ranks: dict[tuple[int, int], Any] = {}
+    n_inst = len({(k, j) for k, j, _ in inst})
+
+    def rank(key: tuple[int, int]) -> Any:
+        if key not in ranks:
+            ranks[key] = cp.new_int_var(0, max(0, n_inst - 1), f"rank{key[0]}_{key[1]}")
+        return ranks[key]
+
+    def add_flow(si: int, s: _Src, dst: tuple[Any, ...], dmask: int) -> None:
+        inter = s.mask & dmask
+        if not inter:
+            return
+        bits = [b for b in (1, 2, 4, 8, 16, 32) if inter & b] if typed and dst[0] != "cost" \
+            else [lowest_bit(inter)]
+        for t in bits:
+            v = cp.new_int_var(0, s.ub, f"f{si}_{len(flows)}")
+            flows.append((s, dst, t, v))
+            into[dst].append(v)
+            out_of[si].append(v)
+            if dst[0] == "cost" and s.inst is not None:
+                pair = (s.inst, (int(dst[1]), int(dst[2])))
+                if pair not in prec:
+                    p = cp.new_bool_var(f"prec{pair}")
+                    prec[pair] = p
+                    cp.add(rank(pair[0]) + 1 <= rank(pair[1])).only_enforce_if(p)
+                cp.add(v == 0).only_enforce_if(prec[pair].Not())
+
+    for si, s in enumerate(srcs):
+        for dst in dst_amount:
+            if dst[0] == "spell":
+                if s.pays_spell:
+                    add_flow(si, s, dst, int(dst[1]))
+            elif dst[0] == "generic":
+                if s.pays_spell:
+                    add_flow(si, s, dst, s.mask)
+            elif dst[0] == "snow":
+                if s.pays_spell and s.snow:
+                    add_flow(si, s, dst, s.mask)
+            else:  # ("cost", k, j, kind...)
+                if not s.pays_ability or (s.inst is not None and s.inst == (dst[1], dst[2])):
+                    continue
+                dmask = int(dst[4]) if dst[3] == "mask" else s.mask
+                add_flow(si, s, dst, dmask)
+    for si, s in enumerate(srcs):
+        if out_of[si]:
+            cp.add(sum(out_of[si]) <= s.amount)
+    model = Model(cp, y, x, uses, inst, flows)
+    for dst, amount in dst_amount.items():
+        if slack and dst[0] != "cost":
+            sv = cp.new_int_var(0, 10**6, f"slack{dst}")
+            model.slack[dst] = sv
+            cp.add(sum(into[dst]) + sv == amount)
+        else:
+            cp.add(sum(into[dst]) == amount)
+    # -- life, damage, energy --------------------------------------------------------
+    opts = {(k, o): sup.classes[k].options[o] for (k, o) in uses}
+    ab_life = sum(opts[ko].life * v for ko, v in uses.items() if opts[ko].life)
+    damage = sum(opts[ko].damage * v for ko, v in uses.items() if opts[ko].damage)
+    ab_energy = sum(opts[ko].energy * v for ko, v in uses.items() if opts[ko].energy)
+    life_slack: Any = 0
+    if relax_life:
+        life_slack = cp.new_int_var(0, 10**6, "life_slack")
+        model.life_slack = life_slack
+    cp.add(ab_life <= sup.life + life_slack)
+    for i, f in enumerate(forms):
+        if f.life:
+            cp.add(f.life + ab_life + damage <= sup.life + life_slack).only_enforce_if(y[i])
+    energy_slack: Any = 0
+    if relax_energy:
+        energy_slack = cp.new_int_var(0, 10**6, "energy_slack")
+        model.energy_slack = energy_slack
+    form_energy = sum(y[i] * f.energy for i, f in enumerate(forms) if f.energy)
+    cp.add(form_energy + ab_energy <= sup.energy + energy_slack)
+    # -- spend_color constraints (adamant) ------------------------------------------
+    spent_of: dict[int, list[Any]] = {b: [] for b in COLOR_BITS}
+    if typed:
+        for s, dst, t, v in flows:
+            if dst[0] != "cost" and t in spent_of:
+                spent_of[t].append(v)
+        for color, n in problem.policy.spend_color:
+            bit = 1 << "WUBRG".index(color)
+            cp.add(sum(spent_of[bit]) >= n)
+    # -- policy terms ------------------------------------------------------------------
+    terms = model.terms
+    sac = [v for ko, v in uses.items() if opts[ko].sacrifice]
+    if sac:
+        terms["no_sacrifice"] = (sum(sac), sum(sup.classes[k].count for (k, o) in uses
+                                              if opts[(k, o)].sacrifice))
+    life_ub = sup.life + max((f.life for f in forms), default=0) + sum(
+        (o.damage + o.life) * sup.classes[k].count * (1 if o.exclusive else o.repeat)
+        for (k, _), o in opts.items())
+    life_term = ab_life + damage + sum(y[i] * f.life for i, f in enumerate(forms) if f.life)
+    terms["min_life"] = (life_term, life_ub)
+    energy_ub = sup.energy
+    terms["min_energy"] = (form_energy + ab_energy, energy_ub)
+    produced = sum(s.amount for s in srcs if s.from_activation)
+    spent_act = sum(v for s, _, _, v in flows if s.from_activation)
+    prod_ub = sum(s.ub for s in srcs if s.from_activation)
+    terms["min_waste"] = (produced - spent_act, prod_ub)
+    nonland = [v for (k, o), v in uses.items() if sup.classes[k].kind != "land"]
+    all_uses = list(uses.values())
+    use_ub = sum(k.count * max((1 if o.exclusive else o.repeat) for o in k.options)
+                 for k in sup.classes) if sup.classes else 0
+    terms["prefer_lands"] = (sum(nonland), use_ub)
+    terms["min_sources"] = (sum(all_uses), use_ub)
+    pool_flows = [v for s, _, _, v in flows if not s.from_activation]
+    terms["use_pool"] = (sup.pool_total - sum(pool_flows), sup.pool_total)
+    tb = []
+    tb_ub = 0
+    for (k, o), v in uses.items():
+        w = sup.classes[k].positions[0] + 1
+        tb.append(w * v)
+        tb_ub += w * sup.classes[k].count * (1 if opts[(k, o)].exclusive else opts[(k, o)].repeat)
+    terms["tiebreak"] = (sum(tb), tb_ub)
+    names = set(problem.policy.criteria) | {n for n, _ in problem.policy.weights}
+    if "keep_colors" in names:
+        _keep_colors(cp, problem, uses, inst, terms)
+    if "max_colors_spent" in names:
+        cs = []
+        for bit in COLOR_BITS:
+            b = cp.new_bool_var(f"spent{bit}")
+            cp.add(sum(spent_of[bit]) >= 1).only_enforce_if(b)
+            cs.append(b)
+        terms["max_colors_spent"] = (5 - sum(cs), 5)
+    if "keep_castable" in names:
+        _keep_castable(cp, problem, uses, inst, terms)
+    return model
+
+
+def _remaining(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
+               inst: dict[tuple[int, int, int], Any]) -> list[tuple[int, Any, int]]:
+    """For each class: ``(k, members left untapped, count)`` after this payment."""
+    out = []
+    for k, cls in enumerate(problem.supply.classes):
+        used = [uses[(k, o)] for o, opt in enumerate(cls.options) if opt.exclusive]
+        out.append((k, cls.count - sum(used), cls.count))
+    return out
+
+
+def _keep_colors(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
+                 inst: dict[tuple[int, int, int], Any], terms: dict[str, tuple[Any, int]]) -> None:
+    """keep_colors: colors some free option of an unused member could still make."""
+    rem = _remaining(cp, problem, uses, inst)
+    kept = []
+    for bit in COLOR_BITS:
+        able = [left for (k, left, _), cls in zip(rem, problem.supply.classes)
+                if any(o.free and o.union & bit for o in cls.options)]
+        if not able:
+            continue
+        b = cp.new_bool_var(f"keep{bit}")
+        cp.add(sum(able) >= 1).only_enforce_if(b)
+        kept.append(b)
+    if kept:
+        terms["keep_colors"] = (len(kept) - sum(kept), len(kept))
+
+
+def _keep_castable(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
+                   inst: dict[tuple[int, int, int], Any], terms: dict[str, tuple[Any, int]]) -> None:
+    """keep_castable: for each listed cost a Boolean "still payable" with its own flow
+    over the members left untapped (their free options; the pool empties, 106.4)."""
+    from manasolver.solver.announce import announce
+
+    sup = problem.supply
+    costs = keep_costs(problem.policy, problem.req.state, sup.player)
+    if not costs:
+        return
+    rem = _remaining(cp, problem, uses, inst)
+    kept = []
+    for ci, cost in enumerate(costs):
+        try:
+            forms = [f for f in announce(cost, 0).forms if f.life <= sup.life and not f.energy]
+        except Unsupported:
+            continue
+        if not forms:
+            continue
+        keep = cp.new_bool_var(f"keep_cost{ci}")
+        kept.append(keep)
+        ys = [cp.new_bool_var(f"kc{ci}_{i}") for i in range(len(forms))]
+        cp.add(sum(ys) == keep)
+        units: list[tuple[int, bool, Any, int]] = []  # mask, snow, amount, ub
+        for (k, left, count), cls in zip(rem, sup.classes):
+            rs = []
+            for o, opt in enumerate(cls.options):
+                if not (opt.free and opt.exclusive) or opt.restriction is not None:
+                    continue
+                r = cp.new_int_var(0, count, f"kc{ci}_r{k}_{o}")
+                rs.append(r)
+                for mask in sorted(set(opt.slots)):
+                    mult = opt.slots.count(mask)
+                    units.append((mask, cls.snow, mult * r, mult * count))
+            if rs:
+                cp.add(sum(rs) <= left)
+        masks = sorted({m for f in forms for m, _ in f.demands})
+        dsts: dict[tuple[Any, ...], Any] = {("spell", m): sum(
+            ys[i] * dict(f.demands).get(m, 0) for i, f in enumerate(forms)) for m in masks}
+        dsts[("generic",)] = sum(ys[i] * f.generic(0) for i, f in enumerate(forms))
+        if any(f.snow for f in forms):
+            dsts[("snow",)] = sum(ys[i] * f.snow for i, f in enumerate(forms))
+        into: dict[tuple[Any, ...], list[Any]] = {d: [] for d in dsts}
+        outs: list[list[Any]] = [[] for _ in units]
+        for ui, (mask, snow, _, ub) in enumerate(units):
+            for d in dsts:
+                if d[0] == "spell" and not mask & int(d[1]):
+                    continue
+                if d[0] == "snow" and not snow:
+                    continue
+                v = cp.new_int_var(0, ub, f"kc{ci}_f{ui}")
+                into[d].append(v)
+                outs[ui].append(v)
+        for ui, (_, _, amount, _) in enumerate(units):
+            if outs[ui]:
+                cp.add(sum(outs[ui]) <= amount)
+        for d, amount in dsts.items():
+            cp.add(sum(into[d]) == amount)
+    if kept:
+        terms["keep_castable"] = (len(kept) - sum(kept), len(kept))
+
+
+class CpSatBackend:
+    """Exact optimal payments, max X and every case the fast path declines."""
+
+    name = "cpsat"
+
+    def solve(self, problem: Problem) -> Solution | bool:
+        """The optimal :class:`Solution` under the problem's policy (``feasible`` mode:
+        any payment, still with an objective), or ``False`` when there is none."""
+        from ortools.sat.python import cp_model
+
+        model = build_model(problem)
+        cp = model.cp
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.max_time_in_seconds = TIME_LIMIT
+        objective_values: list[int] = []
+        if problem.mode == "feasible":
+            plan = [[("min_sources", 1)]]
+        else:
+            bounds = {name: ub for name, (_, ub) in model.terms.items()}
+            plan = stages(problem.policy, bounds)
+            if problem.mode == "max_x":
+                plan = [[("max_x", 1)]] + plan
+        status = None
+        for stage in plan:
+            if stage[0][0] == "max_x":
+                expr: Any = -model.x
+            else:
+                expr = sum(w * model.terms[name][0] for name, w in stage)
+            cp.minimize(expr)
+            status = solver.solve(cp)
+            if status == cp_model.INFEASIBLE:
+                return False
+            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                raise Unsupported("the CP-SAT solver hit its time bound "
+                                  f"({TIME_LIMIT} s) without an answer", "cost")
+            value = round(solver.objective_value)
+            objective_values.append(value)
+            cp.add(expr == value)
+            _hint(cp, solver, model)
+        if status is None:  # pragma: no cover
+            return False
+        return _extract(problem, model, solver, tuple(objective_values))
+
+    def relaxed(self, problem: Problem, relax_life: bool = False,
+                relax_energy: bool = False) -> tuple[dict[tuple[Any, ...], int], int, int] | None:
+        """Minimum slack per demand (the ``missing`` mana) with life/energy relaxed on
+        request: ``(slack per demand, life short, energy short)``, or ``None``."""
+        from ortools.sat.python import cp_model
+
+        model = build_model(problem, slack=True, relax_life=relax_life, relax_energy=relax_energy)
+        cp = model.cp
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.max_time_in_seconds = TIME_LIMIT
+        total = sum(model.slack.values()) if model.slack else 0
+        colored = sum(v for d, v in model.slack.items() if d[0] != "generic") if model.slack else 0
+        short: Any = model.life_slack + model.energy_slack
+        big = 1 << 20
+        cp.minimize(short * big * big + total * big + colored)
+        status = solver.solve(cp)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return None
+        slack = {d: int(solver.value(v)) for d, v in model.slack.items() if solver.value(v)}
+        life_short = int(solver.value(model.life_slack)) if relax_life else 0
+        energy_short = int(solver.value(model.energy_slack)) if relax_energy else 0
+        return slack, life_short, energy_short
+
+
+def _hint(cp: Any, solver: Any, model: Model) -> None:
+    """Seed the next stage with this stage's solution (it stays feasible)."""
+    cp.clear_hints()
+    for v in model.y:
+        cp.add_hint(v, solver.value(v))
+    for v in model.uses.values():
+        if hasattr(v, "index") and not isinstance(v, int):
+            try:
+                cp.add_hint(v, solver.value(v))
+            except (TypeError, AttributeError):
+                pass
+
+
+def _extract(problem: Problem, model: Model, solver: Any, objective: tuple[int, ...]) -> Solution:
+    sup = problem.supply
+    form = next(i for i, v in enumerate(model.y) if solver.value(v))
+    x = int(solver.value(model.x)) if problem.x is None else problem.x
+    acts: list[tuple[int, int, int]] = []
+    for k, cls in enumerate(sup.classes):
+        if cls.free:
+            member = 0
+            for o, opt in enumerate(cls.options):
+                n = int(solver.value(model.uses[(k, o)]))
+                if opt.exclusive:
+                    for _ in range(n):
+                        acts.append((k, member, o))
+                        member += 1
+            for o, opt in enumerate(cls.options):
+                if opt.exclusive:
+                    continue
+                n = int(solver.value(model.uses[(k, o)]))
+                for i in range(n):
+                    acts.append((k, i // opt.repeat, o))
+        else:
+            for (kk, j, o), b in model.inst.items():
+                if kk == k and solver.value(b):
+                    acts.append((k, j, o))
+    spend: list[tuple[tuple[object, ...], int, tuple[object, ...], int]] = []
+    for s, dst, t, v in model.flows:
+        n = int(solver.value(v))
+        if not n:
+            continue
+        key = s.key if s.key[0] != "inst" else ("act", s.key[1], s.key[3], s.key[4])
+        spend.append((key, t, dst, n))
+    return Solution(form, x, acts, spend, objective)
+
+
+_ = ANY_COLOR, restriction_allows

@@ -1,0 +1,113 @@
+"""Policies (SPEC §6): what "best" means, as integer terms compared lexicographically.
+
+Every criterion is a *term to minimise* with a known upper bound; the backend
+builds the term's expression (:data:`CRITERIA` says what each one counts) and
+this module decides how the terms are combined:
+
+* the criteria of a policy are compared lexicographically, in order;
+* adjacent criteria are merged into one objective with exact integer weights
+  (``weight_i = Π_{j>i} (bound_j + 1)``) as long as the weights stay below
+  :data:`WEIGHT_LIMIT`, so a lexicographic policy is usually one solve; beyond it
+  a new *stage* starts (solve, fix the optimum, go on) — exact either way;
+* a caller's ``weights`` replace the order by one weighted sum;
+* the last stage is always the tie-break by permanent order (earlier permanents
+  first), so equal payments come out the same every time.
+
+>>> [[name for name, _ in st] for st in stages(Policy(), {c: 10 for c in CRITERIA})][:1]
+[['no_sacrifice', 'min_life', 'keep_castable', 'keep_colors', 'min_waste', 'prefer_lands', 'min_sources', 'use_pool', 'tiebreak']]
+"""
+
+from __future__ import annotations
+
+from manasolver.models.cost import ManaCost
+from manasolver.models.errors import BadQuery
+from manasolver.models.state import GameState
+from manasolver.solver.request import DEFAULT_POLICY, Policy
+
+__all__ = ["CRITERIA", "WEIGHT_LIMIT", "check_policy", "keep_costs", "needs_types", "stages"]
+
+#: Every criterion a policy may name, and what its term counts (all minimised).
+CRITERIA: dict[str, str] = {
+    "no_sacrifice": "permanents sacrificed (Treasures, Lotus Petal)",
+    "min_life": "life paid (Phyrexian symbols, life costs) plus damage taken (pain lands)",
+    "keep_castable": "listed costs (default: the cards in hand) no longer payable from what stays untapped",
+    "keep_colors": "colors (of W U B R G) no longer producible by what stays untapped",
+    "min_waste": "mana produced and not spent",
+    "prefer_lands": "non-land permanents activated",
+    "min_sources": "activations",
+    "use_pool": "floating mana left unspent",
+    "max_colors_spent": "colors (of W U B R G) not among the mana spent on the cost (converge, sunburst)",
+    "min_energy": "energy paid",
+    "tiebreak": "board positions of the permanents used (earlier first)",
+}
+
+#: The largest merged weight: beyond it the policy is solved in sequential stages.
+WEIGHT_LIMIT = 1 << 40
+
+
+def check_policy(policy: Policy) -> None:
+    """Refuse unknown criteria and spend_color entries with a :class:`BadQuery`."""
+    for i, name in enumerate(policy.criteria):
+        if name not in CRITERIA or name == "tiebreak":
+            raise BadQuery(f"unknown policy criterion {name!r}; known: "
+                           + ", ".join(c for c in CRITERIA if c != "tiebreak"), f"policy[{i}]")
+    for name, w in policy.weights:
+        if name not in CRITERIA:
+            raise BadQuery(f"unknown policy criterion {name!r} in weights", "policy.weights")
+        if w < 0:
+            raise BadQuery(f"weights must be 0 or more, not {w}", "policy.weights")
+    for color, n in policy.spend_color:
+        if color not in "WUBRG" or len(color) != 1 or n < 0:
+            raise BadQuery(f"bad spend_color entry {color}: {n}", "policy.spend_color")
+
+
+def needs_types(policy: Policy) -> bool:
+    """True when the model must say which type each spent mana was (converge, adamant)."""
+    return bool(policy.spend_color) or "max_colors_spent" in policy.criteria or any(
+        n == "max_colors_spent" for n, _ in policy.weights)
+
+
+def keep_costs(policy: Policy, state: GameState, player: str) -> tuple[ManaCost, ...]:
+    """The costs ``keep_castable`` tries to keep payable: the policy's list, else the
+    mana costs of the cards in the player's hand (cards without one are skipped)."""
+    if policy.keep_castable is not None:
+        return policy.keep_castable
+    hand = state.player(player).hand
+    return tuple(c.mana_cost for c in hand if c.mana_cost is not None and c.mana_cost.symbols)
+
+
+def stages(policy: Policy, bounds: dict[str, int]) -> list[list[tuple[str, int]]]:
+    """The objective stages: each a list of ``(criterion, integer weight)`` to minimise
+    together; criteria absent from ``bounds`` (nothing to count) are skipped."""
+    check_policy(policy)
+    if policy.weights:
+        weighted = [(n, w) for n, w in policy.weights if w and n in bounds]
+        out = [weighted] if weighted else []
+        return out + [[("tiebreak", 1)]]
+    names = [n for n in policy.criteria if n in bounds] + ["tiebreak"]
+    if "tiebreak" not in bounds:
+        names.pop()
+    result: list[list[str]] = []
+    group: list[str] = []
+    span = 1
+    for name in names:
+        size = bounds[name] + 1
+        if group and span * size > WEIGHT_LIMIT:
+            result.append(group)
+            group, span = [], 1
+        group.append(name)
+        span *= size
+    if group:
+        result.append(group)
+    out2: list[list[tuple[str, int]]] = []
+    for grp in result:
+        weights: list[tuple[str, int]] = []
+        w = 1
+        for name in reversed(grp):
+            weights.append((name, w))
+            w *= bounds[name] + 1
+        out2.append(list(reversed(weights)))
+    return out2
+
+
+_ = DEFAULT_POLICY
