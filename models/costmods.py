@@ -33,14 +33,16 @@ _TYPES = {"artifact", "creature", "enchantment", "instant", "sorcery", "planeswa
           "kindred", "tribal"}
 _SUPERTYPES = {"legendary", "snow", "basic"}
 _COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
-_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+            "nine": 9, "ten": 10}
 
 
 @dataclass(frozen=True, slots=True)
 class CostEffect:
     """One cost modifier.
 
-    ``kind``: ``increase``, ``reduce`` or ``minimum``; ``cost`` the amount for the
+    ``kind``: ``increase``, ``reduce``, ``minimum`` or ``alternative`` (a cost that
+    may be paid instead of the mana cost, such as Nissa's eight ``{E}``); ``cost`` the amount for the
     first two (per counted object when ``per`` is set), ``minimum`` the total for
     the last.  ``scope``: ``board`` (an effect of a permanent on spells) or
     ``self`` (the spell's own).  ``who``: whose spells a board effect touches:
@@ -84,8 +86,11 @@ _AFFINITY = re.compile(r"^affinity for (?P<what>\w+)$", re.I)
 _MINIMUM = re.compile(
     r"^(?P<cond>as long as ~ is untapped, )?each spell that would cost less than (?P<n>\w+) mana to cast "
     r"costs (?P=n) mana to cast$", re.I)
-_MENTION = re.compile(r"\bcosts? (?:\{[^}]+\})+ (?:more|less) to cast|costs? (?:\w+) mana to cast|^affinity for",
-                      re.I)
+_ALTERNATIVE = re.compile(
+    r"^you may pay (?P<n>\w+) (?P<sym>\{e\}) rather than pay the mana cost for (?P<filter>[\w ]*?) ?spells "
+    r"you cast$", re.I)
+_MENTION = re.compile(r"rather than pay the mana cost|\bcosts? (?:\{[^}]+\})+ (?:more|less) to cast|"
+                      r"costs? (?:\w+) mana to cast|^affinity for", re.I)
 
 
 def _clauses(text: str, name: str) -> list[str]:
@@ -169,6 +174,14 @@ def _read_clause(clause: str) -> CostEffect | None:
         who = {"you cast ": "you", "your opponents cast ": "opponents", "": "all"}[m.group("who").lower()]
         kind = "increase" if m.group("dir").lower() == "more" else "reduce"
         return CostEffect(kind, clause, cost=cost, who=who, **filt)  # type: ignore[arg-type]
+    m = _ALTERNATIVE.match(clause)
+    if m:
+        n = _NUMBERS.get(m.group("n").lower()) or (int(m.group("n")) if m.group("n").isdigit() else 0)
+        words = m.group("filter").lower().strip()
+        if not n or words not in ("", "permanent"):
+            return None
+        types = frozenset({"artifact", "creature", "enchantment", "planeswalker", "battle"}) if words else frozenset()
+        return CostEffect("alternative", clause, cost=ManaCost.parse("{E}" * n), who="you", types=types)
     m = _MINIMUM.match(clause)
     if m:
         n = _NUMBERS.get(m.group("n").lower())

@@ -20,7 +20,7 @@ from manasolver.models.errors import Unsupported
 from manasolver.models.state import GameState, Permanent
 from manasolver.solver.request import Modifier, SpellInfo
 
-__all__ = ["AppliedModifier", "board_modifiers", "order_modifiers"]
+__all__ = ["AppliedModifier", "board_modifiers", "order_modifiers", "spell_matches"]
 
 _ORDER = {"increase": 0, "reduce": 1, "minimum": 2}
 
@@ -44,7 +44,8 @@ def order_modifiers(mods: list[Modifier]) -> tuple[Modifier, ...]:
     return tuple(sorted(mods, key=lambda m: _ORDER.get(m.kind, 3)))
 
 
-def _matches(effect: CostEffect, spell: SpellInfo) -> bool:
+def spell_matches(effect: CostEffect, spell: SpellInfo) -> bool:
+    """True when ``spell`` has the characteristics ``effect`` names."""
     if effect.types and not effect.types & spell.types:
         return False
     if effect.not_types & spell.types:
@@ -99,7 +100,7 @@ def board_modifiers(state: GameState, player: str, spell: SpellInfo) -> list[App
     out: list[AppliedModifier] = []
     for i, perm in enumerate(state.battlefield):
         for effect in _effects(perm.card, f"state.battlefield[{i}]"):
-            if effect.scope != "board" or not _matches(effect, spell):
+            if effect.scope != "board" or effect.kind == "alternative" or not spell_matches(effect, spell):
                 continue
             if effect.who == "you" and perm.controller != player:
                 continue

@@ -314,28 +314,29 @@ def build_request(query: dict[str, Any], cost_required: bool = True) -> Any:
     player = _player(query, state)
     spell = _spell(query)
     cost = _cost(query, required=False)
+    x = _int(query, "x", None)
     alternative = query.get("alternative")
-    if alternative is not None and not isinstance(alternative, str):
-        raise BadQuery("alternative must be the name of an alternative cost", "alternative")
-    if cost is None:
+    alt_name: str | None = None
+    if alternative is not None:
+        if cost is not None:
+            raise BadQuery("give either a cost or an alternative cost of the spell's card, not both",
+                           "alternative")
+        from manasolver.solver.alternatives import alternative_cost
+        alt = alternative_cost(state, player, spell, alternative, x)
+        cost, alt_name = alt.cost, alt.name
+    elif cost is None:
         card = spell.card if spell is not None else None
         if card is None:
             if cost_required:
                 raise BadQuery('missing "cost" (or a "spell" naming a card)', "cost")
             cost = ManaCost.parse("{0}")
-        elif alternative is not None:
-            alt = card.alternative_cost(alternative)
-            if alt is None:
-                raise BadQuery(f"{card.name} has no {alternative} cost", "alternative")
-            cost = alt
         elif card.mana_cost is None:
-            raise Unsupported(f"{card.name} has no mana cost: it can't be cast by paying one "
-                              f"(CR 118.6, 202.1b)", "spell.card")
+            from manasolver.solver.alternatives import NotCastable
+            raise NotCastable(f"{card.name} has no mana cost, so it can't be cast by paying one "
+                              f"(CR 118.6, 202.1b); an alternative cost such as "
+                              f"without_paying_mana_cost can (118.6a)")
         else:
             cost = card.mana_cost
-    elif alternative is not None:
-        raise BadQuery("give either a cost or an alternative cost of the spell's card, not both",
-                       "alternative")
     modifiers = list(_modifiers(query))
     if spell is not None and spell.card is not None:
         from manasolver.solver.boardmods import board_modifiers
@@ -345,9 +346,9 @@ def build_request(query: dict[str, Any], cost_required: bool = True) -> Any:
     keywords = spell.card.keywords if spell is not None and spell.card is not None else frozenset()
     return PaymentRequest(
         state=state, cost=cost, player=player, spell=spell,
-        x=_int(query, "x", None),
+        x=x,
         modifiers=order_modifiers(modifiers),
-        alternative=alternative,
+        alternative=alt_name,
         convoke=flags["convoke"] if flags["convoke"] is not None else "convoke" in keywords,
         delve=flags["delve"] if flags["delve"] is not None else "delve" in keywords,
         improvise=flags["improvise"] if flags["improvise"] is not None else "improvise" in keywords,
@@ -360,6 +361,18 @@ def _backend(query: dict[str, Any]) -> str | None:
     if raw is not None and raw not in ("flow", "cpsat", "csp"):
         raise BadQuery("backend must be one of flow, cpsat, csp", "backend")
     return raw
+
+
+def prepare(query: dict[str, Any]) -> tuple[Any, dict[str, Any] | None]:
+    """The request of a payment query, and the reason it can't be cast at all, if any
+    (``not_castable``: no mana cost, two alternative costs, X with an alternative cost;
+    ``timing``: not now)."""
+    from manasolver.solver.alternatives import NotCastable
+    try:
+        req = build_request(query)
+    except NotCastable as err:
+        return None, {"code": "not_castable", "message": str(err)}
+    return req, timing_reason(query, req)
 
 
 def timing_reason(query: dict[str, Any], req: Any) -> dict[str, Any] | None:
@@ -384,36 +397,36 @@ def timing_reason(query: dict[str, Any], req: Any) -> dict[str, Any] | None:
 # -- handlers -----------------------------------------------------------------------------------
 
 def _q_pay(query: dict[str, Any]) -> dict[str, Any]:
-    req = build_request(query)
-    if (reason := timing_reason(query, req)) is not None:
+    req, reason = prepare(query)
+    if reason is not None:
         return {"payable": False, "reason": reason}
     from manasolver.solver import queries
     return _json(queries.pay(req, backend=_backend(query)))
 
 
 def _q_can_pay(query: dict[str, Any]) -> dict[str, Any]:
-    req = build_request(query)
-    if (reason := timing_reason(query, req)) is not None:
+    req, reason = prepare(query)
+    if reason is not None:
         return {"payable": False, "reason": reason}
     from manasolver.solver import queries
     return _json(queries.can_pay(req, backend=_backend(query)))
 
 
 def _q_payments(query: dict[str, Any]) -> dict[str, Any]:
-    req = build_request(query)
     limit = _int(query, "limit", 100, 1, _MAX_LIMIT)
-    if (reason := timing_reason(query, req)) is not None:
+    req, reason = prepare(query)
+    if reason is not None:
         return {"payments": [], "complete": True, "reason": reason}
     from manasolver.solver import queries
     return _json(queries.payments(req, limit=limit))
 
 
 def _q_max_x(query: dict[str, Any]) -> dict[str, Any]:
-    req = build_request(query)
+    req, reason = prepare(query)
+    if reason is not None:
+        return {"max_x": None, "reason": reason}
     if not req.cost.variables:
         raise BadQuery("max_x needs a cost with {X}", "cost")
-    if (reason := timing_reason(query, req)) is not None:
-        return {"max_x": None, "reason": reason}
     from manasolver.solver import queries
     return _json(queries.max_x(req, backend=_backend(query)))
 
