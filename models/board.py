@@ -1,0 +1,732 @@
+"""Board JSON (SPEC §4) to a frozen :class:`~manasolver.models.state.GameState`, and back.
+
+Three tiers of checking, as python-chess does:
+
+1. :func:`load_state` refuses malformed input: every error is a
+   :class:`~manasolver.models.errors.ManasolverError` whose ``where`` is the
+   path of the bad field (``battlefield[3].card``, ``players[0].life``,
+   ``players[0].hand[2]``, ``turn.step``).  Sizes are bounded so that hostile
+   input is refused quickly (:data:`LIMITS`).
+2. :func:`status` names every inconsistency of a well-formed board that the
+   rules would not allow or that is probably a mistake (an Aura attached to
+   nothing, a Treasure that is not a token, tapped permanents in the untap
+   step).  Nothing there stops a query.
+3. Payment legality is the solver's business (``solver/validate.py``).
+
+:func:`state_to_json` writes a state back, so ``load_state(state_to_json(s)) == s``.
+
+>>> from manasolver.models.board import load_state
+>>> s = load_state({"players": [{"name": "you"}], "battlefield": [
+...     {"id": "d", "name": "Test Dork", "type_line": "Creature — Elf", "mana_cost": "{G}",
+...      "oracle_text": "{T}: Add {G}.", "sick": True}]})
+>>> s.battlefield[0].summoning_sick, s.turn.active, s.turn.step
+(True, 'you', 'main1')
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from manasolver.models.card import BASIC_LAND_TYPES, Card
+from manasolver.models.cost import ManaCost
+from manasolver.models.errors import (
+    BadCost, BadState, ManasolverError, UnknownField, Unsupported,
+)
+from manasolver.models.state import STEPS, GameState, Permanent, Player, Turn
+
+if TYPE_CHECKING:  # carddb is imported lazily: only boards that name cards need it
+    from manasolver.models.carddb import CardDB
+
+__all__ = [
+    "LIMITS", "PREDEFINED_TOKENS", "STATE_FIELDS", "PLAYER_FIELDS", "TURN_FIELDS", "CARD_FIELDS",
+    "PERMANENT_FIELDS", "CAST_FOR", "load_state", "status", "state_to_json", "is_token_card",
+]
+
+#: Bounds on hostile input; anything larger is refused with a BadState naming the limit.
+LIMITS = {
+    "players": 100,
+    "permanents": 10_000,
+    "zone_cards": 10_000,          # hand or graveyard, each
+    "name": 200,                   # player names, card names, ids, counter kinds
+    "type_line": 500,
+    "oracle_text": 20_000,
+    "mana_cost": 1_000,            # characters
+    "pool": 1_000,                 # characters
+    "counter_kinds": 64,
+    "counter": 1_000_000,
+    "x": 1_000_000,
+    "life": 2**62,                 # |life|, energy: beyond this is refused (status warns at 2**31)
+}
+
+STATE_FIELDS = ("players", "turn", "battlefield")
+PLAYER_FIELDS = ("name", "life", "starting_life", "energy", "pool", "hand", "graveyard")
+TURN_FIELDS = ("active", "step", "stack_empty")
+#: Fields that name or describe a card: ``card`` looks it up, the others are characteristics.
+CARD_FIELDS = ("card", "name", "type_line", "mana_cost", "oracle_text", "colors")
+PERMANENT_FIELDS = ("id", "controller", "tapped", "sick", "haste", "counters", "attached_to",
+                    "cast_for", "x", "token") + CARD_FIELDS
+#: Accepted values of ``cast_for``: the alternative costs a permanent remembers (CR 702.176a).
+CAST_FOR = ("impending",)
+#: Tokens that ``"card"`` may name (SPEC §4); they are tokens unless ``"token": false`` says otherwise.
+PREDEFINED_TOKENS = ("Treasure", "Gold", "Powerstone", "Eldrazi Spawn", "Eldrazi Scion", "Everywhere")
+_TOKEN_NAMES = frozenset(n.lower() for n in PREDEFINED_TOKENS)
+_CHARACTERISTICS = CARD_FIELDS[1:]
+_SPLIT_LAYOUTS = ("split", "aftermath")
+_STATUS_LIFE = 2**31
+
+
+# -- primitive checks ---------------------------------------------------------------------------
+
+def _type_name(value: object) -> str:
+    """The JSON name of a Python value's type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
+    return type(value).__name__
+
+
+def _obj(value: object, where: str, what: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise BadState(f"{what} must be an object, not {_type_name(value)}", where)
+    return value
+
+
+def _list(value: object, where: str, what: str, limit: int) -> list[Any] | tuple[Any, ...]:
+    if not isinstance(value, (list, tuple)):
+        raise BadState(f"{what} must be a list, not {_type_name(value)}", where)
+    if len(value) > limit:
+        raise BadState(f"{what} has {len(value)} entries; at most {limit} are accepted", where)
+    return value
+
+
+def _str(value: object, where: str, what: str, limit: int, empty: bool = False) -> str:
+    if not isinstance(value, str):
+        raise BadState(f"{what} must be a string, not {_type_name(value)}", where)
+    if len(value) > limit:
+        raise BadState(f"{what} is {len(value)} characters long; at most {limit} are accepted", where)
+    if not empty and not value.strip():
+        raise BadState(f"{what} must not be empty", where)
+    return value
+
+
+def _int(value: object, where: str, what: str, lo: int, hi: int) -> int:
+    # bool is a subclass of int in Python, but true is not a life total
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadState(f"{what} must be an integer, not {_type_name(value)}", where)
+    if value < lo:
+        raise BadState(f"{what} must not be negative (got {value})" if lo == 0
+                       else f"{what} must be at least {lo} (got {value})", where)
+    if value > hi:
+        raise BadState(f"{what} {value} is larger than the limit {hi}", where)
+    return value
+
+
+def _bool(value: object, where: str, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise BadState(f"{what} must be true or false, not {_type_name(value)}", where)
+    return value
+
+
+def _fields(obj: Mapping[str, Any], allowed: Iterable[str], where: str, what: str) -> None:
+    """Refuse a key the schema does not have, suggesting the closest field."""
+    allowed = tuple(allowed)
+    for key in obj:
+        if key in allowed:
+            continue
+        name = key if isinstance(key, str) else repr(key)
+        path = f"{where}.{name}" if where else name
+        close = difflib.get_close_matches(name.lower(), allowed, n=1, cutoff=0.5)
+        hint = f"; did you mean {close[0]!r}?" if close else f"; the fields are {', '.join(allowed)}"
+        raise UnknownField(f"unknown field {_clip(name)!r} in {what}{hint}", path)
+
+
+def _clip(text: str, n: int = 60) -> str:
+    return text if len(text) <= n else text[:n - 3] + "..."
+
+
+def _join(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+# -- cards ----------------------------------------------------------------------------------------
+
+class _Cards:
+    """Resolves card names and inline characteristics, once per distinct input."""
+
+    def __init__(self, db: CardDB | None) -> None:
+        self._db = db
+        self._cache: dict[object, Card] = {}
+
+    @property
+    def db(self) -> CardDB:
+        if self._db is None:
+            from manasolver.models.carddb import default_db
+            self._db = default_db()
+        return self._db
+
+    def named(self, name: object, where: str) -> Card:
+        """The database card ``name`` (exact, case-insensitive); UnknownCard suggests others."""
+        text = _str(name, where, "a card name", LIMITS["name"])
+        key = ("name", text.strip().lower())
+        card = self._cache.get(key)
+        if card is None:
+            try:
+                card = self.db.get(text.strip(), where=where)
+            except ManasolverError as err:
+                raise err if err.where else err.at(where) from None
+            self._cache[key] = card
+        return card
+
+    def entry(self, obj: Mapping[str, Any], where: str) -> Card:
+        """A card from the card fields of ``obj``: ``card`` and/or characteristics.
+
+        Given characteristics override the database's (SPEC §4).
+        """
+        given = {k: obj[k] for k in _CHARACTERISTICS if k in obj}
+        if "card" in obj:
+            base = self.named(obj["card"], _join(where, "card"))
+            if not given:
+                return base
+            record = self._base_record(base, obj["card"])
+            if "colors" not in given and given.keys() & {"mana_cost", "oracle_text", "type_line"}:
+                # the colors follow the new characteristics (and any color indicator)
+                record.pop("colors", None)
+        else:
+            if not given:
+                raise BadState("a card needs \"card\" (a name in the card database) or its "
+                               "characteristics (name, type_line, mana_cost, oracle_text)", where)
+            if "name" not in given:
+                raise BadState("inline characteristics need a \"name\"", _join(where, "name"))
+            if "type_line" not in given:
+                raise BadState(f"inline card {_clip(str(given['name']))!r} needs a \"type_line\" "
+                               "(or write \"card\" to look it up in the card database)",
+                               _join(where, "type_line"))
+            record = {"oracle_text": "", "mana_cost": ""}
+        record.update(self._checked(given, where))
+        key = ("record",) + tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
+                                         for k, v in record.items()))
+        card = self._cache.get(key)
+        if card is None:
+            from manasolver.models.carddb import card_from_record
+            try:
+                card = card_from_record(record, where=where)
+            except ManasolverError as err:
+                raise err if err.where else err.at(where) from None
+            self._cache[key] = card
+        return card
+
+    def _base_record(self, base: Card, name: str) -> dict[str, Any]:
+        """The database record under ``base``, as one face, to lay given characteristics over."""
+        raw = None
+        record_of = getattr(self.db, "record", None)
+        if callable(record_of):
+            raw = record_of(name)
+        if not isinstance(raw, dict) or raw.get("layout") in _SPLIT_LAYOUTS:
+            return _record_of(base)       # a split card: both halves' characteristics at once
+        record = dict(raw)
+        faces = record.pop("faces", None)
+        if isinstance(faces, list) and faces and isinstance(faces[0], dict):
+            record = {**faces[0], "layout": record.get("layout", "normal")}
+        return record
+
+    @staticmethod
+    def _checked(given: Mapping[str, Any], where: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if "name" in given:
+            out["name"] = _str(given["name"], _join(where, "name"), "name", LIMITS["name"]).strip()
+        if "type_line" in given:
+            out["type_line"] = _str(given["type_line"], _join(where, "type_line"), "type_line",
+                                    LIMITS["type_line"])
+        if "oracle_text" in given:
+            out["oracle_text"] = _str(given["oracle_text"], _join(where, "oracle_text"),
+                                      "oracle_text", LIMITS["oracle_text"], empty=True)
+        if "mana_cost" in given:
+            path = _join(where, "mana_cost")
+            text = given["mana_cost"]
+            if text is None:
+                text = ""
+            if not isinstance(text, str):
+                raise BadCost(f"mana_cost must be a string of mana symbols such as \"{{2}}{{W}}\", "
+                              f"not {_type_name(text)}", path)
+            if len(text) > LIMITS["mana_cost"]:
+                raise BadCost(f"mana_cost is {len(text)} characters long; at most "
+                              f"{LIMITS['mana_cost']} are accepted", path)
+            cost = ManaCost.parse(text, where=path, allow_empty=True)
+            for sym in cost.symbols:
+                if sym.special in ("T", "Q", "E"):
+                    raise BadCost(f"{sym.text} cannot appear in a mana cost", path)
+            out["mana_cost"] = cost.format()
+        if "colors" in given:
+            out["colors"] = _colors(given["colors"], _join(where, "colors"))
+        return out
+
+
+def _colors(value: object, where: str) -> list[str]:
+    """A color list (``["W", "U"]``, or ``"WU"``) in WUBRG order."""
+    letters = value if isinstance(value, str) else None
+    if letters is None:
+        items = _list(value, where, "colors", 5)
+        for i, item in enumerate(items):
+            if not isinstance(item, str) or len(item) != 1:
+                raise BadState(f"a color is one of the letters W, U, B, R, G, not {item!r}",
+                               f"{where}[{i}]")
+        letters = "".join(items)
+    out = set()
+    for i, ch in enumerate(letters.upper()):
+        if ch not in "WUBRG":
+            raise BadState(f"unknown color {ch!r}: the colors are W, U, B, R, G "
+                           "(colorless is no color: write [])", f"{where}[{i}]")
+        out.add(ch)
+    return [c for c in "WUBRG" if c in out]
+
+
+def _record_of(card: Card) -> dict[str, Any]:
+    """The characteristics of a card as an inline record (the fields SPEC §4 names)."""
+    record: dict[str, Any] = {
+        "name": card.name,
+        "type_line": card.type_line.text,
+        "mana_cost": card.mana_cost.format() if card.mana_cost is not None else "",
+        "oracle_text": card.oracle_text,
+        "colors": card.color_letters,
+    }
+    return record
+
+
+def is_token_card(card: Card) -> bool:
+    """True for the predefined tokens of SPEC §4 (Treasure, Everywhere, …)."""
+    return card.layout == "token" or card.name.lower() in _TOKEN_NAMES
+
+
+# -- loading ----------------------------------------------------------------------------------------
+
+def load_state(obj: object, db: CardDB | None = None) -> GameState:
+    """Build a :class:`GameState` from board JSON (SPEC §4), already decoded.
+
+    ``db`` resolves card names (default: the bundled database, loaded only when
+    a card is named).  Raises a :class:`ManasolverError` subclass naming the
+    path of the first bad field: :class:`UnknownField`, :class:`BadState`,
+    :class:`BadCost`, :class:`UnknownCard` (with ``suggestions``) or
+    :class:`Unsupported`.
+    """
+    board = _obj(obj, "", "a board")
+    _fields(board, STATE_FIELDS, "", "a board")
+    cards = _Cards(db)
+
+    if "players" not in board:
+        raise BadState("a board needs \"players\": a list of at least one player", "players")
+    raw_players = _list(board["players"], "players", "players", LIMITS["players"])
+    if not raw_players:
+        raise BadState("players must name at least one player (the one the query is about)",
+                       "players")
+    players: list[Player] = []
+    seen_players: dict[str, int] = {}
+    for i, raw in enumerate(raw_players):
+        player = _player(raw, f"players[{i}]", cards)
+        if player.name in seen_players:
+            raise BadState(f"duplicate player name {_clip(player.name)!r} "
+                           f"(also players[{seen_players[player.name]}])", f"players[{i}].name")
+        seen_players[player.name] = i
+        players.append(player)
+    names = tuple(p.name for p in players)
+
+    turn = _turn(board.get("turn"), names) if "turn" in board else Turn(active=names[0])
+
+    permanents: list[Permanent] = []
+    if "battlefield" in board:
+        raw_field = _list(board["battlefield"], "battlefield", "battlefield", LIMITS["permanents"])
+        ids: dict[str, int] = {}
+        for i, raw in enumerate(raw_field):
+            perm = _permanent(raw, f"battlefield[{i}]", names, cards)
+            if perm.id in ids:
+                raise BadState(f"duplicate id {_clip(perm.id)!r} (first used by "
+                               f"battlefield[{ids[perm.id]}])", f"battlefield[{i}].id")
+            ids[perm.id] = i
+            permanents.append(perm)
+        for i, perm in enumerate(permanents):
+            if perm.attached_to is not None and perm.attached_to not in ids:
+                raise BadState(f"attached_to {_clip(perm.attached_to)!r} names no permanent on the "
+                               "battlefield", f"battlefield[{i}].attached_to")
+    return GameState(players=tuple(players), turn=turn, battlefield=tuple(permanents))
+
+
+def _player(raw: object, where: str, cards: _Cards) -> Player:
+    obj = _obj(raw, where, "a player")
+    _fields(obj, PLAYER_FIELDS, where, "a player")
+    if "name" not in obj:
+        raise BadState("a player needs a \"name\"", f"{where}.name")
+    name = _str(obj["name"], f"{where}.name", "a player name", LIMITS["name"])
+    big = LIMITS["life"]
+    life = _int(obj.get("life", 20), f"{where}.life", "life", 0, big) if "life" in obj else 20
+    start = (_int(obj["starting_life"], f"{where}.starting_life", "starting_life", 0, big)
+             if "starting_life" in obj else 20)
+    energy = _int(obj["energy"], f"{where}.energy", "energy", 0, big) if "energy" in obj else 0
+    pool = _pool(obj["pool"], f"{where}.pool") if "pool" in obj else ManaCost()
+    hand = _zone(obj["hand"], f"{where}.hand", "hand", cards) if "hand" in obj else ()
+    grave = (_zone(obj["graveyard"], f"{where}.graveyard", "graveyard", cards)
+             if "graveyard" in obj else ())
+    return Player(name=name, life=life, starting_life=start, energy=energy, pool=pool,
+                  hand=hand, graveyard=grave)
+
+
+def _pool(raw: object, where: str) -> ManaCost:
+    """Floating mana: only the six mana types, ``{W}{U}{B}{R}{G}{C}`` (CR 106.1)."""
+    if not isinstance(raw, str):
+        raise BadCost(f"pool must be a string of mana symbols such as \"{{R}}{{C}}\", not "
+                      f"{_type_name(raw)}", where)
+    if len(raw) > LIMITS["pool"]:
+        raise BadCost(f"pool is {len(raw)} characters long; at most {LIMITS['pool']} are accepted",
+                      where)
+    pool = ManaCost.parse(raw, where=where, allow_empty=True)
+    for i, sym in enumerate(pool.symbols):
+        single = (sym.colorless and not sym.colors) or (
+            not sym.colorless and sym.colors and sym.colors & (sym.colors - 1) == 0)
+        if not single or sym.generic or sym.phyrexian or sym.snow or sym.variable or sym.special:
+            raise BadCost(f"{sym.text} is not mana: a pool holds only {{W}} {{U}} {{B}} {{R}} {{G}} "
+                          "{C} (generic, hybrid, Phyrexian and snow are costs, not mana)",
+                          f"{where}[{i}]")
+    return pool
+
+
+def _zone(raw: object, where: str, what: str, cards: _Cards) -> tuple[Card, ...]:
+    items = _list(raw, where, what, LIMITS["zone_cards"])
+    out: list[Card] = []
+    for i, item in enumerate(items):
+        path = f"{where}[{i}]"
+        if isinstance(item, str):
+            out.append(cards.named(item, path))
+        elif isinstance(item, Mapping):
+            _fields(item, CARD_FIELDS, path, "a card")
+            out.append(cards.entry(item, path))
+        else:
+            raise BadState(f"a card in the {what} is a name or an object of characteristics, not "
+                           f"{_type_name(item)}", path)
+    return tuple(out)
+
+
+def _turn(raw: object, names: tuple[str, ...]) -> Turn:
+    obj = _obj(raw, "turn", "turn")
+    _fields(obj, TURN_FIELDS, "turn", "turn")
+    active = names[0]
+    if "active" in obj:
+        active = _str(obj["active"], "turn.active", "turn.active", LIMITS["name"])
+        if active not in names:
+            raise BadState(f"turn.active {_clip(active)!r} names no player{_suggest(active, names)}",
+                           "turn.active")
+    step = "main1"
+    if "step" in obj:
+        step = _str(obj["step"], "turn.step", "turn.step", 64)
+        if step not in STEPS:
+            norm = step.strip().lower().replace(" ", "_").replace("-", "_")
+            if norm not in STEPS:
+                raise BadState(f"unknown step {_clip(step)!r}{_suggest(norm, STEPS)}; the steps are "
+                               f"{', '.join(STEPS)}", "turn.step")
+            step = norm
+    stack_empty = (_bool(obj["stack_empty"], "turn.stack_empty", "turn.stack_empty")
+                   if "stack_empty" in obj else True)
+    return Turn(active=active, step=step, stack_empty=stack_empty)
+
+
+def _suggest(name: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.5)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _permanent(raw: object, where: str, names: tuple[str, ...], cards: _Cards) -> Permanent:
+    obj = _obj(raw, where, "a permanent")
+    _fields(obj, PERMANENT_FIELDS, where, "a permanent")
+    if "id" not in obj:
+        raise BadState("a permanent needs an \"id\" (unique on the battlefield)", f"{where}.id")
+    pid = obj["id"]
+    if isinstance(pid, int) and not isinstance(pid, bool):
+        pid = str(pid)    # numeric ids are common in client code; they are compared as text
+    pid = _str(pid, f"{where}.id", "id", LIMITS["name"])
+    card = cards.entry(obj, where)
+    controller = names[0]
+    if "controller" in obj:
+        controller = _str(obj["controller"], f"{where}.controller", "controller", LIMITS["name"])
+        if controller not in names:
+            raise BadState(f"controller {_clip(controller)!r} names no player"
+                           f"{_suggest(controller, names)}", f"{where}.controller")
+    flags = {}
+    for key in ("tapped", "sick", "haste"):
+        if key in obj:
+            flags[key] = _bool(obj[key], f"{where}.{key}", key)
+    token = _bool(obj["token"], f"{where}.token", "token") if "token" in obj else is_token_card(card)
+    counters = _counters(obj["counters"], f"{where}.counters") if "counters" in obj else ()
+    attached = None
+    if "attached_to" in obj and obj["attached_to"] is not None:
+        target = obj["attached_to"]
+        if isinstance(target, int) and not isinstance(target, bool):
+            target = str(target)
+        attached = _str(target, f"{where}.attached_to", "attached_to", LIMITS["name"])
+    cast_for = None
+    if "cast_for" in obj and obj["cast_for"] is not None:
+        cast_for = _str(obj["cast_for"], f"{where}.cast_for", "cast_for", 64).strip().lower()
+        if cast_for not in CAST_FOR:
+            raise Unsupported(f"cast_for {_clip(cast_for)!r} is not supported; the accepted value is "
+                              f"{', '.join(repr(c) for c in CAST_FOR)}", f"{where}.cast_for")
+    x = None
+    if "x" in obj and obj["x"] is not None:
+        x = _int(obj["x"], f"{where}.x", "x", 0, LIMITS["x"])
+    return Permanent(id=pid, card=card, controller=controller, counters=counters,
+                     attached_to=attached, cast_for=cast_for, x=x, token=token, **flags)
+
+
+def _counters(raw: object, where: str) -> tuple[tuple[str, int], ...]:
+    obj = _obj(raw, where, "counters")
+    if len(obj) > LIMITS["counter_kinds"]:
+        raise BadState(f"counters has {len(obj)} kinds; at most {LIMITS['counter_kinds']} are "
+                       "accepted", where)
+    out: dict[str, int] = {}
+    for kind, n in obj.items():
+        path = f"{where}.{kind}" if isinstance(kind, str) and kind else where
+        kind = _str(kind, path, "a counter kind", LIMITS["name"])
+        norm = " ".join(kind.lower().split())
+        if norm in out:
+            raise BadState(f"counter kind {_clip(kind)!r} is given twice", path)
+        value = _int(n, path, f"the number of {_clip(kind)} counters", 0, LIMITS["counter"])
+        out[norm] = value
+    return tuple(sorted((k, v) for k, v in out.items() if v))
+
+
+# -- status: tier 2 ---------------------------------------------------------------------------------
+
+_ENCHANT = re.compile(r"^enchant (?P<what>[a-z][a-z -]*?)(?: you control| an opponent controls)?$",
+                      re.IGNORECASE | re.MULTILINE)
+_PERMANENT_TYPES = frozenset({"artifact", "battle", "creature", "enchantment", "land", "planeswalker"})
+_NORMAL_TYPES = _PERMANENT_TYPES | {"instant", "sorcery", "kindred"}
+
+
+def status(state: GameState) -> list[str]:
+    """Every inconsistency of a loaded board that is not a parse error, as sentences.
+
+    An empty list means the board is consistent as far as these checks go.  The
+    problems named here never stop a query: a board for an autotapper may be a
+    sketch.  Each sentence starts with the path of the object it is about.
+    """
+    problems: list[str] = []
+    by_id = {p.id: p for p in state.battlefield}
+    active = state.turn.active
+    for i, perm in enumerate(state.battlefield):
+        problems.extend(f"battlefield[{i}] ({perm.id}): {msg}"
+                        for msg in _permanent_status(perm, by_id, state))
+    legends: dict[tuple[str, str], int] = {}
+    for i, perm in enumerate(state.battlefield):
+        if "legendary" in perm.card.type_line.supertypes:
+            key = (perm.controller, perm.card.name)
+            if key in legends:
+                problems.append(f"battlefield[{i}] ({perm.id}): {perm.controller} controls two "
+                                f"legendary permanents named {perm.card.name!r} (legend rule, "
+                                f"CR 704.5j; the other is battlefield[{legends[key]}])")
+            else:
+                legends[key] = i
+    for i, player in enumerate(state.players):
+        where = f"players[{i}] ({player.name})"
+        if player.life > _STATUS_LIFE or player.starting_life > _STATUS_LIFE:
+            problems.append(f"{where}: life above 2^31 is out of any real game's range")
+        if player.energy > _STATUS_LIFE:
+            problems.append(f"{where}: energy above 2^31 is out of any real game's range")
+        if player.life == 0:
+            problems.append(f"{where}: a player at 0 life loses the game (CR 704.5a)")
+        for zone in ("hand", "graveyard"):
+            for j, card in enumerate(getattr(player, zone)):
+                if is_token_card(card):
+                    problems.append(f"{where}.{zone}[{j}]: {card.name} is a token, and a token "
+                                    "in a hand or graveyard ceases to exist (CR 704.5d)")
+                odd = [t for t in card.type_line.types if t not in _NORMAL_TYPES]
+                if odd:
+                    problems.append(f"{where}.{zone}[{j}]: {card.name} is a {', '.join(odd)} card, "
+                                    "which is never in a hand or graveyard in normal play")
+        if state.turn.step in ("untap", "cleanup") and player.pool:
+            problems.append(f"{where}: mana in the pool during the {state.turn.step} step, where no "
+                            "player gets priority (CR 502.4, 514.3)")
+    if state.turn.step == "untap":
+        tapped = [p.id for p in state.battlefield if p.controller == active and p.tapped]
+        if tapped:
+            problems.append(f"turn: the active player's permanents untap during the untap step "
+                            f"(CR 502.3), yet these are tapped: {', '.join(tapped[:10])}"
+                            + (" …" if len(tapped) > 10 else ""))
+    if state.turn.step in ("untap", "cleanup") and not state.turn.stack_empty:
+        problems.append(f"turn: the stack is normally empty in the {state.turn.step} step "
+                        "(no player gets priority, CR 502.4, 514.3)")
+    return problems
+
+
+def _permanent_status(perm: Permanent, by_id: dict[str, Permanent], state: GameState) -> list[str]:
+    """What is wrong with one permanent."""
+    out: list[str] = []
+    card = perm.card
+    types = set(perm.types)
+    if not types & _PERMANENT_TYPES:
+        if types & {"instant", "sorcery"}:
+            out.append(f"{card.name} is an instant or sorcery, which can't be on the battlefield "
+                       "(CR 304.4, 307.4)")
+        else:
+            out.append(f"{card.name} has no permanent card type (type line {card.type_line.text!r})")
+    # tokens
+    predefined = card.name.lower() in _TOKEN_NAMES
+    if predefined and not perm.token:
+        out.append(f"{card.name} is a predefined token but is marked \"token\": false")
+    elif perm.token and not predefined and card.layout != "token":
+        out.append(f"marked as a token, but {card.name!r} is the name of a card, not a predefined "
+                   "token (fine for a token copy of a card)")
+    # alternative cost and X
+    if perm.cast_for == "impending" and card.alternative_cost("impending") is None \
+            and "impending" not in card.oracle_text.lower():
+        out.append(f"cast_for \"impending\", but {card.name} has no impending cost (CR 702.176)")
+    if perm.x is not None and (card.mana_cost is None or not card.mana_cost.variables):
+        out.append(f"x = {perm.x}, but the mana cost of {card.name} has no X (CR 107.3)")
+    # summoning sickness only matters to creatures (CR 302.6)
+    if perm.sick and not perm.is_creature:
+        out.append(f"marked sick, but {card.name} is not a creature: summoning sickness matters "
+                   "only to creatures (CR 302.6); harmless")
+    # attachments
+    sub = set(card.type_line.subtypes)
+    if perm.attached_to is not None:
+        target = by_id.get(perm.attached_to)
+        if perm.attached_to == perm.id:
+            out.append("attached to itself (CR 301.5c, 303.4d)")
+        elif target is not None:
+            out.extend(_attachment_status(perm, target, sub))
+        if not sub & {"aura", "equipment", "fortification"}:
+            out.append(f"attached_to is set, but {card.name} is not an Aura, Equipment or "
+                       "Fortification (CR 301.5, 303.4)")
+    elif "aura" in sub and "enchantment" in types:
+        out.append(f"{card.name} is an Aura attached to nothing: it would be put into its owner's "
+                   "graveyard (CR 704.5m); give attached_to")
+    if "planeswalker" in types and perm.counter("loyalty") == 0:
+        out.append(f"{card.name} is a planeswalker with no loyalty counters (CR 704.5i)")
+    if perm.cast_for == "impending" and perm.counter("time") == 0 and "creature" in types:
+        pass  # an impending permanent whose last time counter is gone is a creature again
+    return out
+
+
+def _attachment_status(perm: Permanent, target: Permanent, sub: set[str]) -> list[str]:
+    out: list[str] = []
+    card = perm.card
+    target_types = set(target.types)
+    target_sub = set(target.card.type_line.subtypes)
+    if "aura" in sub:
+        m = _ENCHANT.search(card.oracle_text)
+        if m:
+            what = m.group("what").strip().lower()
+            whole = m.group(0).lower()
+            word = what[:-1] if what.endswith("s") and what[:-1] in _PERMANENT_TYPES else what
+            if word in _PERMANENT_TYPES and word not in target_types:
+                out.append(f"{card.name} (Enchant {what}) is attached to {target.id}, which is not "
+                           f"a {word} (CR 303.4d)")
+            elif word in BASIC_LAND_TYPES and word not in target_sub:
+                out.append(f"{card.name} (Enchant {what}) is attached to {target.id}, which is not "
+                           f"a {word.title()} (CR 303.4d)")
+            if whole.endswith("you control") and target.controller != perm.controller:
+                out.append(f"{card.name} enchants a permanent you control, but {target.id} is "
+                           f"controlled by {target.controller} (CR 303.4d)")
+    elif "equipment" in sub and "creature" not in target_types:
+        out.append(f"{card.name} is Equipment attached to {target.id}, which is not a creature "
+                   "(CR 301.5c, 704.5n)")
+    elif "fortification" in sub and "land" not in target_types:
+        out.append(f"{card.name} is a Fortification attached to {target.id}, which is not a land "
+                   "(CR 301.6, 704.5n)")
+    return out
+
+
+# -- writing back -----------------------------------------------------------------------------------
+
+def state_to_json(state: GameState, db: CardDB | None = None) -> dict[str, Any]:
+    """Board JSON for ``state`` (SPEC §4), with defaults left out.
+
+    A card equal to the database's card of its name is written as ``"card"``;
+    any other card as its characteristics.  ``load_state(state_to_json(s))``
+    gives back ``s``.
+    """
+    cards = _Writer(db)
+    players: list[dict[str, Any]] = []
+    for p in state.players:
+        entry: dict[str, Any] = {"name": p.name}
+        if p.life != 20:
+            entry["life"] = p.life
+        if p.starting_life != 20:
+            entry["starting_life"] = p.starting_life
+        if p.energy:
+            entry["energy"] = p.energy
+        if p.pool:
+            entry["pool"] = p.pool.format()
+        if p.hand:
+            entry["hand"] = [cards.zone_entry(c) for c in p.hand]
+        if p.graveyard:
+            entry["graveyard"] = [cards.zone_entry(c) for c in p.graveyard]
+        players.append(entry)
+    out: dict[str, Any] = {
+        "players": players,
+        "turn": {"active": state.turn.active, "step": state.turn.step,
+                 "stack_empty": state.turn.stack_empty},
+    }
+    field: list[dict[str, Any]] = []
+    first = state.players[0].name
+    for perm in state.battlefield:
+        entry = {"id": perm.id}
+        entry.update(cards.fields(perm.card))
+        if perm.controller != first:
+            entry["controller"] = perm.controller
+        for key in ("tapped", "sick", "haste"):
+            if getattr(perm, key):
+                entry[key] = True
+        if perm.token != is_token_card(perm.card):
+            entry["token"] = perm.token
+        if perm.counters:
+            entry["counters"] = dict(perm.counters)
+        if perm.attached_to is not None:
+            entry["attached_to"] = perm.attached_to
+        if perm.cast_for is not None:
+            entry["cast_for"] = perm.cast_for
+        if perm.x is not None:
+            entry["x"] = perm.x
+        field.append(entry)
+    if field:
+        out["battlefield"] = field
+    return out
+
+
+class _Writer:
+    """Decides, once per card, whether the database's card of that name is the same card."""
+
+    def __init__(self, db: CardDB | None) -> None:
+        self._db = db
+        self._same: dict[str, bool] = {}
+
+    def _is_db_card(self, card: Card) -> bool:
+        key = card.name
+        if key not in self._same:
+            if self._db is None:
+                from manasolver.models.carddb import default_db
+                self._db = default_db()
+            try:
+                self._same[key] = self._db.get(card.name) == card
+            except ManasolverError:
+                self._same[key] = False
+        return self._same[key]
+
+    def fields(self, card: Card) -> dict[str, Any]:
+        if self._is_db_card(card):
+            return {"card": card.name}
+        return _record_of(card)
+
+    def zone_entry(self, card: Card) -> str | dict[str, Any]:
+        if self._is_db_card(card):
+            return card.name
+        return _record_of(card)
+
