@@ -93,7 +93,7 @@ _COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G
 _REMINDER = re.compile(r"\s*\([^()]*\)")
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 _SYMBOLS = r"(?:\{[^}]+\})+"
-_ADDS_MANA = re.compile(r"\badds?\b[^.]*?(?:\{[WUBRGCS0-9]\}|\bmana\b)", re.IGNORECASE)
+_ADDS_MANA = re.compile(r"\badds?\b[^.]*?(?:\{[^}]+\}|\bmana\b)", re.IGNORECASE)
 _ABILITY_WORD = re.compile(r"^([A-Z][a-z']+(?: [a-z']+)*) — (?=.*:)")
 _LOYALTY = re.compile(r"^[+−\-–]?(?:\d+|X)$")
 _SELF_WORDS = re.compile(r"\bthis (?:artifact|creature|land|permanent|enchantment|card|token|vehicle)\b",
@@ -539,11 +539,11 @@ _TYPE_CHANGE = re.compile(
 def _classify_static(line: str, low: str) -> str | None:
     """The kind of :class:`ManaEffect` a non-activated line is, or None."""
     triggered = low.startswith(("when ", "whenever ", "at "))
-    for_mana = "for mana" in low
+    for_mana = re.search(r"\btap(?:s|ped)?\b[^.]*\bfor\b[^.]*\bmana\b", low) is not None
     if triggered:
         if for_mana and _ADDS_MANA.search(low):
             return "triggered"
-        if "mana ability" in low and _ADDS_MANA.search(low):
+        if ("mana ability" in low or "causes you to add" in low) and _ADDS_MANA.search(low):
             return "triggered"
         return None
     if for_mana and ("produce" in low or "instead" in low or _ADDS_MANA.search(low)):
