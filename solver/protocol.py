@@ -11,6 +11,7 @@ it.  Heavy modules (the solvers) are imported only by the queries that need them
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 from typing import Any, Callable
@@ -464,7 +465,8 @@ def _q_validate(query: dict[str, Any]) -> dict[str, Any]:
         payment = Payment.from_json(query["payment"])
     except (KeyError, TypeError, ValueError) as err:
         raise BadQuery(f"malformed payment: {err}", "payment") from None
-    return _json(validate(req, payment))
+    # The request's cost is already the alternative cost when one was named.
+    return _json(validate(dataclasses.replace(req, alternative=None), payment))
 
 
 def _q_mana_value(query: dict[str, Any]) -> dict[str, Any]:
