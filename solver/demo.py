@@ -22,8 +22,9 @@ QUESTIONS: list[tuple[str, str, dict[str, Any]]] = [
      {"query": "max_x", "cost": "{X}{G}{G}"}),
     ("commander", "Can it pay {W}{U}{B}{R}{G}{C}{C} this turn?",
      {"query": "can_pay", "cost": "{W}{U}{B}{R}{G}{C}{C}"}),
-    ("reaper", "Reaper King while creature spells cost {1} less (the reduction needs a {2} half)",
-     {"query": "pay", "spell": {"card": "Reaper King"}, "modifiers": [{"reduce": "{1}"}]}),
+    ("reaper", "Reaper King under Etherium Sculptor, Foundry Inspector, Helm of Awakening and Heartless "
+               "Summoning: the generic reductions need halves announced as {2} (Reaper King ruling)",
+     {"query": "pay", "spell": {"card": "Reaper King"}}),
     ("pools", "What could each land produce (Reflecting Pool, Exotic Orchard: CR 106.7)?",
      {"query": "could_produce"}),
     ("pools", "Pay {U}{U}{G} with the pools",
@@ -34,8 +35,8 @@ QUESTIONS: list[tuple[str, str, dict[str, Any]]] = [
      {"query": "pay", "cost": "{U/P}", "policy": ["min_sources"]}),
     ("filters", "Pay {U}{U}{R}{R} through filter lands",
      {"query": "pay", "cost": "{U}{U}{R}{R}"}),
-    ("filters", "Why can't it pay {U}{U}{U}{U}{R}{R}{G}?",
-     {"query": "can_pay", "cost": "{U}{U}{U}{U}{R}{R}{G}"}),
+    ("filters", "Why can't it pay nine white mana through four white filter lands?",
+     {"query": "can_pay", "cost": "{W}{W}{W}{W}{W}{W}{W}{W}{W}"}),
     ("basics", "Colors, card types and domain with the Everywhere token (Happily Ever After)",
      {"query": "counts"}),
 ]
