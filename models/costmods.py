@@ -51,7 +51,9 @@ class CostEffect:
     when given), one of ``subtypes``/``supertypes`` (when given), and be
     colorless when ``colorless``.  ``per``: what is counted for "for each …"
     (``artifacts you control``, ``total power``, ``domain`` …);
-    ``while_untapped``: the source must be untapped (Trinisphere).
+    ``while_untapped``: the source must be untapped (Trinisphere); ``threshold``:
+    for ``per == "if_count_you"``, the count needed for the reduction to apply
+    once (metalcraft).
     """
 
     kind: str
@@ -69,6 +71,7 @@ class CostEffect:
     per: str = ""
     per_types: frozenset[str] = frozenset()
     while_untapped: bool = False
+    threshold: int = 0
 
 
 _BOARD = re.compile(
@@ -80,8 +83,12 @@ _SELF_EACH = re.compile(
 _SELF_POWER = re.compile(
     r"^this spell costs \{x\} less to cast, where x is the total power of creatures you control$", re.I)
 _DOMAIN = re.compile(
-    r"^(?:domain — )?this spell costs (?P<cost>\{\d+\}) less to cast for each basic land type among "
+    r"^this spell costs (?P<cost>\{\d+\}) less to cast for each basic land type among "
     r"lands you control$", re.I)
+_SELF_IF = re.compile(
+    r"^this spell costs (?P<cost>\{\d+\}) less to cast if you control (?P<n>\w+) or more (?P<what>\w+?)s$",
+    re.I)
+_ABILITY_WORD = re.compile(r"^[A-Z][\w' ]+ — ")
 _AFFINITY = re.compile(r"^affinity for (?P<what>\w+)$", re.I)
 _MINIMUM = re.compile(
     r"^(?P<cond>as long as ~ is untapped, )?each spell that would cost less than (?P<n>\w+) mana to cast "
@@ -165,6 +172,7 @@ def _cost(text: str) -> ManaCost | None:
 
 
 def _read_clause(clause: str) -> CostEffect | None:
+    clause = _ABILITY_WORD.sub("", clause)
     m = _BOARD.match(re.sub(r" spells and ", " and ", clause, flags=re.I))
     if m:
         filt = _filter(m.group("filter") or "")
@@ -195,6 +203,9 @@ def _read_clause(clause: str) -> CostEffect | None:
             return None
         return CostEffect("reduce", clause, cost=ManaCost.parse("{1}"), scope="self", per="count_you",
                           per_types=frozenset({what}))
+    m = _DOMAIN.match(clause)
+    if m:
+        return CostEffect("reduce", clause, cost=_cost(m.group("cost")), scope="self", per="domain")
     m = _SELF_EACH.match(clause)
     if m:
         what = m.group("what").lower()
@@ -204,9 +215,14 @@ def _read_clause(clause: str) -> CostEffect | None:
         per = "count_you" if m.group("whose").lower() == "you control" else "count_all"
         return CostEffect("reduce", clause, cost=_cost(m.group("cost")), scope="self", per=per,
                           per_types=frozenset({word}))
+    m = _SELF_IF.match(clause)
+    if m:
+        n = _NUMBERS.get(m.group("n").lower()) or (int(m.group("n")) if m.group("n").isdigit() else 0)
+        what = m.group("what").lower()
+        if not n or what not in _TYPES:
+            return None
+        return CostEffect("reduce", clause, cost=_cost(m.group("cost")), scope="self", per="if_count_you",
+                          per_types=frozenset({what}), threshold=n)
     if _SELF_POWER.match(clause):
         return CostEffect("reduce", clause, cost=ManaCost.parse("{1}"), scope="self", per="total_power")
-    m = _DOMAIN.match(clause)
-    if m:
-        return CostEffect("reduce", clause, cost=_cost(m.group("cost")), scope="self", per="domain")
     return None

@@ -78,6 +78,9 @@ def _count(effect: CostEffect, state: GameState, player: str) -> int:
     mine = state.controlled_by(player)
     if effect.per == "count_you":
         return sum(1 for p in mine if effect.per_types & set(p.types))
+    if effect.per == "if_count_you":
+        have = sum(1 for p in mine if effect.per_types & set(p.types))
+        return 1 if have >= effect.threshold else 0
     if effect.per == "count_all":
         return sum(1 for p in state.battlefield if effect.per_types & set(p.types))
     if effect.per == "total_power":

@@ -122,3 +122,32 @@ def test_order_is_increases_reductions_minimums() -> None:
 def test_board_effects_are_read(text: str) -> None:
     effects, unknown = read_cost_effects(text, "X")
     assert len(effects) == 1 and unknown == ()
+
+
+def test_t67_metalcraft_reduction_counted_before_mana_abilities() -> None:
+    """T67 (601.2f; Stoic Rebuttal ruling): metalcraft checks three artifacts while the total is set."""
+    rebuttal = card("Stoic Rebuttal", "Instant", "Metalcraft — This spell costs {1} less to cast if you "
+                    "control three or more artifacts.\nCounter target spell.", cost="{1}{U}{U}")
+    spell = SpellInfo(types=frozenset({"instant"}), card=rebuttal)
+    three = state(*[(f"a{i}", ARTIFACT, "you") for i in range(3)])
+    two = state(*[(f"a{i}", ARTIFACT, "you") for i in range(2)])
+    assert kinds(board_modifiers(three, "you", spell)) == [("reduce", "{1}")]
+    assert board_modifiers(two, "you", spell) == []
+
+
+def test_domain_reduction_counts_basic_land_types() -> None:
+    """Domain: {2} less per basic land type among lands you control (Everywhere gives five)."""
+    effects, unknown = read_cost_effects(
+        "Domain — This spell costs {2} less to cast for each basic land type among lands you control.", "X")
+    assert unknown == () and effects[0].per == "domain"
+    scape = card("Tribal Flames", "Sorcery", "Domain — This spell costs {2} less to cast for each basic land "
+                 "type among lands you control.", cost="{10}{R}")
+    everywhere = card("Everywhere", "Token Land — Plains Island Swamp Mountain Forest")
+    spell = SpellInfo(types=frozenset({"sorcery"}), card=scape)
+    assert kinds(board_modifiers(state(("e", everywhere, "you")), "you", spell)) == [("reduce", "{10}")]
+
+
+def test_two_color_board_reduction() -> None:
+    """Thunderscape Familiar: "Black spells and green spells you cast cost {1} less"."""
+    effects, _ = read_cost_effects("Black spells and green spells you cast cost {1} less to cast.", "X")
+    assert effects[0].colors == 4 | 16
