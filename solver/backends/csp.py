@@ -1,0 +1,451 @@
+"""Enumeration backend: every distinct payment of a request (python-constraint2, imported lazily).
+
+``payments(req, limit)`` answers SPEC §5 ``payments``: a list of
+:class:`~manasolver.solver.payment.Payment` and whether the list is complete.
+
+What "distinct" means: two payments differ when their activations (which
+permanent, which ability, what mana it added), their announced choices (601.2b),
+the pool mana they use, their total or their floating mana differ — never by
+the order of the activations.  Only *irredundant* payments are listed: a
+payment with an activation that could be dropped (same total, choices and pool
+mana used) and still pay is not "a way to pay" but a way to pay plus floating
+mana for nothing; otherwise the list would grow with every untapped land.
+
+How: the cost's announced forms come from :func:`manasolver.solver.announce.announce`
+(601.2b/601.2f totals), each merged hybrid demand expanded into its concrete
+halves so that every choice is explicit; the sources come from C's grouped
+supply (:func:`manasolver.solver.supply.build_supply`), one CSP variable per
+permanent (its domain: nothing, or one concrete production of one of its
+options) and one per type of floating mana (how much of it is used).  A
+constraint that sees partial assignments prunes: activations may not outnumber
+the mana they must pay, every typed and snow demand must stay coverable by what
+is assigned plus the best the unassigned sources could still add, life and
+energy must stay payable (119.4, 107.14).  Each complete assignment is checked
+by an exact matching of units to demands (``{C}`` only colorless, ``{S}`` only
+snow, restrictions, an activation's mana cost only from mana made before it),
+then for irredundancy.
+
+Bounds, never a hang: at most ``limit`` payments; a ``time_limit`` checked inside
+the constraint, so the compiled search unwinds at once when it is reached
+(timer signals do not reach it, SPEC §8); ``complete`` is false whenever the
+list may miss payments — a bound hit, a permanent the supply model excluded,
+or a repeatable ability (not enumerated here).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from manasolver.models.errors import Unsupported
+from manasolver.models.symbols import C
+from manasolver.solver.announce import Form, announce, mask_text
+from manasolver.solver.payment import Activation, Choice, Payment
+from manasolver.solver.request import PaymentRequest
+from manasolver.solver.supply import Option, Supply, build_supply, restriction_allows
+
+__all__ = ["DEFAULT_LIMIT", "DEFAULT_TIME_LIMIT", "CspBackend", "payments"]
+
+DEFAULT_LIMIT = 100
+#: Seconds the enumeration may run before it stops and says ``complete: false``.
+DEFAULT_TIME_LIMIT = 2.0
+TYPES = (1, 2, 4, 8, 16, 32)
+
+
+def _bits(mask: int) -> list[int]:
+    return [b for b in TYPES if mask & b]
+
+
+def _text(bits: Sequence[int]) -> str:
+    return "".join(mask_text(b) for b in sorted(bits, key=TYPES.index))
+
+
+@dataclass(frozen=True)
+class _Total:
+    """One concrete total: typed demands per bit, generic, snow, and the choices that gave it."""
+
+    typed: tuple[tuple[int, int], ...]
+    generic: int
+    snow: int
+    life: int
+    energy: int
+    choices: tuple[Choice, ...]
+
+    @property
+    def units(self) -> int:
+        return sum(n for _, n in self.typed) + self.generic + self.snow
+
+    def text(self) -> str:
+        out = "{" + str(self.generic) + "}" if self.generic else ""
+        out += _text([b for b, n in self.typed for _ in range(n)]) + "{S}" * self.snow
+        return out or "{0}"
+
+
+def _concrete_totals(form: Form, x: int) -> Iterator[_Total]:
+    """Expand a form's merged hybrid demands into explicit choices (601.2b)."""
+    fixed: Counter[int] = Counter()
+    for mask, n in form.demands:
+        if mask & (mask - 1) == 0:
+            fixed[mask] += n
+    plain: list[Choice] = []
+    merged: dict[str, list[int]] = {}  # symbol text -> masks of its merged ways
+    for way in form.choices:
+        if way.kind == "mana" and way.mask & (way.mask - 1):
+            merged.setdefault(way.symbol, []).append(way.mask)
+        elif way.kind == "mana":
+            plain.append(Choice(way.symbol, mask_text(way.mask)))
+        elif way.kind == "generic":
+            plain.append(Choice(way.symbol, "{" + str(way.amount) + "}"))
+        else:
+            plain.append(Choice(way.symbol, "life"))
+    groups = [(sym, mask) for sym, ms in merged.items() for mask in sorted(set(ms))]
+    per_group = [list(itertools.combinations_with_replacement(_bits(mask), merged[sym].count(mask)))
+                 for sym, mask in groups]
+    for combo in itertools.product(*per_group):
+        typed = Counter(fixed)
+        choices = list(plain)
+        for (sym, _mask), bits in zip(groups, combo):
+            for b in bits:
+                typed[b] += 1
+                choices.append(Choice(sym, mask_text(b)))
+        yield _Total(tuple(sorted(typed.items())), form.generic(x), form.snow, form.life, form.energy,
+                     tuple(sorted(choices, key=lambda c: (c.symbol, c.paid_as))))
+
+
+# -- sources --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Prod:
+    """One concrete activation of one permanent: the option and the type of each slot."""
+
+    k: int
+    member: int
+    o: int
+    opt: Option
+    mana: tuple[int, ...]
+    snow: bool
+    spell_ok: bool
+
+    @property
+    def cost_units(self) -> int:
+        return sum(s.generic if s.is_numeral else 1 for s in self.opt.mana_cost.symbols if not s.special)
+
+
+def _productions(supply: Supply, req: PaymentRequest) -> tuple[list[tuple[str, int, list[_Prod]]], bool]:
+    """Per permanent: (id, board position, concrete productions); and whether every option was taken."""
+    has_x = bool(req.cost.variables)
+    out: list[tuple[str, int, list[_Prod]]] = []
+    whole = True
+    for k, cls in enumerate(supply.classes):
+        for j, pid in enumerate(cls.members):
+            prods: list[_Prod] = []
+            for o, opt in enumerate(cls.options):
+                if not opt.exclusive:
+                    whole = False  # repeatable abilities are not enumerated
+                    continue
+                ok = restriction_allows(opt.restriction, req.spell, has_x)
+                seen: set[tuple[int, ...]] = set()
+                for bits in itertools.product(*(_bits(s) for s in opt.slots)):
+                    key = tuple(sorted(bits, key=TYPES.index))
+                    if key not in seen:
+                        seen.add(key)
+                        prods.append(_Prod(k, j, o, opt, key, cls.snow, ok))
+            if prods:
+                out.append((pid, cls.positions[j], prods))
+    out.sort(key=lambda t: t[1])
+    return out, whole
+
+
+# -- exact cover ------------------------------------------------------------------------------
+
+
+def _pays_ability(p: _Prod) -> bool:
+    r = p.opt.restriction
+    return r is None or r.any_ability or (r.abilities and not r.spell_types)
+
+
+def _cover(total: _Total, chosen: list[_Prod], pool_used: Counter[int],
+           floating: Counter[int] | None) -> bool:
+    """Is there an exact assignment: every demand (the total, every activation's mana cost,
+    and ``floating`` when given) takes a distinct unit, every pool unit is used, and every
+    produced unit is used when ``floating`` is given?  Some order of the activations that
+    cost mana must let each be paid by mana made before it (601.2g)."""
+    units: list[tuple[int, bool, bool, bool, int]] = []  # bit, snow, pays spell, pays ability, maker
+    for b, n in pool_used.items():
+        units += [(b, False, True, True, -1)] * n
+    for i, p in enumerate(chosen):
+        units += [(b, p.snow, p.spell_ok, _pays_ability(p), i) for b in p.mana]
+    demands: list[tuple[str, int, int]] = []
+    for b, n in total.typed:
+        demands += [("t", b, -1)] * n
+    demands += [("s", 0, -1)] * total.snow + [("g", 0, -1)] * total.generic
+    costly = [i for i, p in enumerate(chosen) if p.opt.mana_cost]
+    for i in costly:
+        for s in chosen[i].opt.mana_cost.symbols:
+            if s.special:
+                continue
+            if s.is_numeral:
+                demands += [("g", 0, i)] * s.generic
+            else:
+                demands.append(("t", s.colors | (C if s.colorless else 0), i))
+    if floating is not None:
+        for b, n in floating.items():
+            demands += [("f", b, -2)] * n
+        if len(demands) != len(units):
+            return False
+    elif len(demands) > len(units):
+        return False
+    pool_n = sum(pool_used.values())
+    orders = itertools.permutations(costly) if costly else [()]
+    for order in orders:
+        rank = {i: r for r, i in enumerate(order)}
+        if _match(units, demands, rank, pool_n):
+            return True
+    return False
+
+
+def _match(units: list[tuple[int, bool, bool, bool, int]], demands: list[tuple[str, int, int]],
+           rank: dict[int, int], pool_n: int) -> bool:
+    def ok(u: tuple[int, bool, bool, bool, int], d: tuple[str, int, int]) -> bool:
+        bit, snow, spell_ok, ability_ok, maker = u
+        kind, mask, payer = d
+        if kind == "f":
+            return maker >= 0 and bit == mask
+        if payer >= 0:
+            if maker == payer or (maker in rank and rank[maker] > rank[payer]) or not ability_ok:
+                return False
+        elif not spell_ok:
+            return False
+        if kind == "t":
+            return bool(bit & mask)
+        if kind == "s":
+            return snow
+        return True
+
+    adj = [[j for j, u in enumerate(units) if ok(u, d)] for d in demands]
+    if not _saturates(adj, len(units)):
+        return False
+    if not pool_n:
+        return True
+    # Every pool unit said used must be spent too.  By the Mendelsohn–Dulmage theorem a
+    # matching covering all demands and one covering all pool units give one covering both.
+    back: list[list[int]] = [[] for _ in range(pool_n)]
+    for i, js in enumerate(adj):
+        for j in js:
+            if j < pool_n:
+                back[j].append(i)
+    return _saturates(back, len(demands))
+
+
+def _saturates(adj: list[list[int]], n_right: int) -> bool:
+    """Kuhn's augmenting paths: does some matching cover every left vertex?"""
+    owner: list[int] = [-1] * n_right
+
+    def augment(i: int, seen: list[bool]) -> bool:
+        for j in adj[i]:
+            if seen[j]:
+                continue
+            seen[j] = True
+            if owner[j] < 0 or augment(owner[j], seen):
+                owner[j] = i
+                return True
+        return False
+
+    for i in sorted(range(len(adj)), key=lambda i: len(adj[i])):
+        if not augment(i, [False] * n_right):
+            return False
+    return True
+
+
+# -- the enumeration ----------------------------------------------------------------------------
+
+
+def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float = DEFAULT_TIME_LIMIT,
+             supply: Supply | None = None) -> tuple[list[Payment], bool]:
+    """Every distinct irredundant payment of ``req`` (at most ``limit``) and whether the list
+    is complete.  X is ``req.x`` (0 when unset, the smallest legal X of SPEC §5)."""
+    from constraint import (
+        FunctionConstraint,
+        OptimizedBacktrackingSolver,
+        Problem,
+        Unassigned,
+    )
+
+    if limit < 0:
+        raise Unsupported(f"limit must be 0 or more, not {limit}", "limit")
+    deadline = time.monotonic() + time_limit
+    sup = supply if supply is not None else build_supply(req.state, req.player)
+    x = req.x or 0
+    ann = announce(req.cost, x, req.modifiers)
+    sources, whole = _productions(sup, req)
+    complete = whole and not sup.excluded
+    pool = dict(sup.pool)
+    found: dict[Payment, tuple[object, ...]] = {}
+    timed_out = False
+    totals: list[_Total] = []
+    for form in ann.forms:
+        for t in _concrete_totals(form, x):
+            if t not in totals:
+                totals.append(t)
+    for total in totals:
+        if timed_out or len(found) > limit:
+            break
+        if total.life and total.life > sup.life:
+            continue
+        if total.energy > sup.energy:
+            continue
+        names = [f"src{i}" for i in range(len(sources))]
+        pool_names = [f"pool{b}" for b in pool]
+        problem = Problem(OptimizedBacktrackingSolver())
+        for name, (_, _, prods) in zip(names, sources):
+            problem.addVariable(name, list(range(-1, len(prods))))
+        for name, b in zip(pool_names, pool):
+            problem.addVariable(name, list(range(pool[b] + 1)))
+        typed = dict(total.typed)
+        best: list[dict[int, int]] = []  # per source: the most of each type (and snow) it can add
+        for _, _, prods in sources:
+            m: dict[int, int] = {}
+            for p in prods:
+                c = Counter(p.mana)
+                for b, n in c.items():
+                    m[b] = max(m.get(b, 0), n)
+                if p.snow:
+                    m[0] = max(m.get(0, 0), len(p.mana))
+                m[-1] = max(m.get(-1, 0), len(p.mana))
+                m[-2] = max(m.get(-2, 0), p.cost_units)
+            best.append(m)
+        state = {"timed_out": False}
+
+        def prune(*values: object, _total: _Total = total, _typed: dict[int, int] = typed,
+                  _best: list[dict[int, int]] = best, _state: dict[str, bool] = state) -> bool:
+            if _state["timed_out"]:
+                return False
+            if time.monotonic() > deadline:
+                _state["timed_out"] = True
+                return False
+            n_src = len(sources)
+            acts = 0
+            need = _total.units
+            have = 0
+            life = energy = damage = 0
+            got: Counter[int] = Counter()
+            optimistic: Counter[int] = Counter()
+            snow_have = future_cost = 0
+            for i in range(n_src):
+                v = values[i]
+                if v is Unassigned:
+                    bm = _best[i]
+                    future_cost += bm.get(-2, 0)
+                    have += bm.get(-1, 0)
+                    snow_have += bm.get(0, 0)
+                    for b in _typed:
+                        optimistic[b] += bm.get(b, 0)
+                    continue
+                assert isinstance(v, int)
+                if v < 0:
+                    continue
+                p = sources[i][2][v]
+                acts += 1
+                need += p.cost_units
+                have += len(p.mana)
+                if p.snow:
+                    snow_have += len(p.mana)
+                for b in p.mana:
+                    got[b] += 1
+                life += p.opt.life
+                energy += p.opt.energy
+                damage += p.opt.damage
+            assigned = Counter(got)
+            for k, b in enumerate(pool):
+                v = values[n_src + k]
+                n = pool[b] if v is Unassigned else int(v)  # type: ignore[call-overload]
+                have += n
+                got[b] += n
+            if acts > need or have < need:
+                return False
+            # Every activation of an irredundant payment spends at least one unit, and the typed
+            # demands the assigned activations cannot cover need units of their own.
+            # (Units spent >= one per assigned activation + typed demands they cannot cover.)
+            uncovered = sum(max(0, n - assigned[b]) for b, n in _typed.items())
+            if acts + uncovered > need + future_cost:
+                return False
+            if any(got[b] + optimistic[b] < n for b, n in _typed.items()) or snow_have < _total.snow:
+                return False
+            if life > sup.life or energy + _total.energy > sup.energy:
+                return False
+            return not (_total.life and sup.life - life - damage < _total.life)
+
+        all_names = names + pool_names
+        if all_names:
+            problem.addConstraint(FunctionConstraint(prune, assigned=False), all_names)
+        solutions = problem.getSolutionIter() if all_names else iter([{}])
+        for sol in solutions:
+            chosen = [sources[i][2][sol[n]] for i, n in enumerate(names) if sol[n] >= 0]
+            used = Counter({b: sol[n] for b, n in zip(pool, pool_names) if sol[n]})
+            for p in _payments_of(total, chosen, used, sources, x):
+                if p not in found:
+                    found[p] = ()
+                    if len(found) > limit:
+                        break
+            if len(found) > limit or time.monotonic() > deadline:
+                break
+        if state["timed_out"] or time.monotonic() > deadline:
+            timed_out = True
+    out = list(found)[:limit]
+    complete = complete and not timed_out and len(found) <= limit
+    out.sort(key=_order_key)
+    return out, complete
+
+
+def _order_key(p: Payment) -> tuple[object, ...]:
+    return (len(p.activations), p.life + p.damage, len(p.floating), p.total,
+            tuple((a.permanent, a.ability, a.mana) for a in p.activations),
+            tuple((c.symbol, c.paid_as) for c in p.choices), p.pool_used, p.floating)
+
+
+def _payments_of(total: _Total, chosen: list[_Prod], used: Counter[int],
+                 sources: list[tuple[str, int, list[_Prod]]], x: int) -> Iterator[Payment]:
+    """The payments with exactly these activations and pool mana: one per floating multiset."""
+    if not _cover(total, chosen, used, None):
+        return
+    for i in range(len(chosen)):
+        if _cover(total, chosen[:i] + chosen[i + 1:], used, None):
+            return  # activation i is redundant
+    produced: Counter[int] = Counter(b for p in chosen for b in p.mana)
+    n_float = sum(produced.values()) + sum(used.values()) - total.units - sum(p.cost_units for p in chosen)
+    if n_float < 0:
+        return
+    types = sorted(produced)
+    ranges = [range(min(produced[b], n_float) + 1) for b in types]
+    ids = {(p.k, p.member): pid for pid, _, prods in sources for p in prods[:1]}
+    pos = {(p.k, p.member): position for _, position, prods in sources for p in prods[:1]}
+    for counts in itertools.product(*ranges):
+        if sum(counts) != n_float:
+            continue
+        fl = Counter({b: n for b, n in zip(types, counts) if n})
+        if not _cover(total, chosen, used, fl):
+            continue
+        acts = tuple(Activation(ids[(p.k, p.member)], p.opt.ability, p.opt.costs, _text(p.mana))
+                     for p in sorted(chosen, key=lambda p: pos[(p.k, p.member)]))
+        yield Payment(
+            total=total.text(), choices=total.choices, x=x, activations=acts,
+            pool_used=_text([b for b, n in used.items() for _ in range(n)]),
+            life=total.life + sum(p.opt.life for p in chosen),
+            energy=total.energy + sum(p.opt.energy for p in chosen),
+            damage=sum(p.opt.damage for p in chosen),
+            floating=_text([b for b, n in fl.items() for _ in range(n)]))
+
+
+class CspBackend:
+    """The enumeration backend behind the ``payments`` query (STYLE practice 8)."""
+
+    name = "csp"
+
+    def payments(self, req: PaymentRequest, limit: int = DEFAULT_LIMIT,
+                 time_limit: float = DEFAULT_TIME_LIMIT) -> tuple[list[Payment], bool]:
+        """See :func:`payments`."""
+        return payments(req, limit, time_limit)

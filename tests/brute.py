@@ -1,0 +1,425 @@
+"""A tiny brute force of payments, written from the rules, for the tests only.
+
+For small boards (at most :data:`MAX_SOURCES` permanents with mana abilities)
+it tries every combination of activations (each permanent: nothing, or one
+activation of one ability with one concrete production), every announcement of
+the cost's hybrid and Phyrexian symbols (CR 601.2b), every way of applying
+hybrid reductions (118.7e), every order of the activations that cost mana
+(601.2g) and every assignment of units of mana to symbols.  It shares no code
+with the solvers (only board semantics: :mod:`manasolver.solver.graph` for
+amounts and "could produce").
+
+A payment is listed when it is *irredundant*: no activation can be dropped, with
+the same total, choices and pool mana used, and still pay (a land tapped only to
+float mana is not "a way to pay").  Payments are compared as
+:class:`~manasolver.solver.payment.Payment` values with activations in board
+order, so two payments differ exactly when their activations, productions,
+choices, pool mana used or totals differ.
+
+Limits, stated: at most one activation per permanent; no convoke, delve or
+improvise; no sacrifice-other or tap-other costs.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from manasolver.models.abilities import ManaAbility, Restriction
+from manasolver.models.state import GameState, Permanent
+from manasolver.models.symbols import ANY_COLOR, C, ManaSymbol, mask_letters
+from manasolver.solver.graph import ability_types, amount_value, could_produce
+from manasolver.solver.payment import Activation, Choice, Payment
+from manasolver.solver.request import PaymentRequest, SpellInfo
+
+MAX_SOURCES = 8
+TYPES = (1, 2, 4, 8, 16, 32)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One activation: permanent, ability, concrete mana (type bits), and its costs."""
+
+    perm: Permanent
+    position: int
+    ability: ManaAbility
+    mana: tuple[int, ...]
+
+    @property
+    def costs_mana(self) -> bool:
+        return bool(self.ability.cost.mana)
+
+
+@dataclass(frozen=True)
+class Result:
+    """Payable or not, every irredundant payment, and the best one under ``criteria``."""
+
+    payable: bool
+    payments: frozenset[Payment]
+    best: Payment | None
+    best_value: tuple[int, ...] | None
+
+
+def text(bits: Sequence[int]) -> str:
+    return "".join("{" + mask_letters(b) + "}" for b in sorted(bits, key=TYPES.index))
+
+
+# -- moves --------------------------------------------------------------------------------
+
+
+def _concrete(slots: Sequence[int]) -> set[tuple[int, ...]]:
+    choices = [[b for b in TYPES if s & b] for s in slots]
+    return {tuple(sorted(c)) for c in itertools.product(*choices)}
+
+
+def moves(state: GameState, player: str) -> list[list[Move]]:
+    """For each permanent of ``player`` with a mana ability, its possible activations."""
+    me = state.player(player)
+    cp = could_produce(state, strict=False)
+    out: list[list[Move]] = []
+    for pos, perm in enumerate(state.battlefield):
+        if perm.controller != me.name or not perm.card.mana_abilities:
+            continue
+        sick = perm.sick and perm.is_creature and not perm.has_haste
+        mine: list[Move] = []
+        for ab in perm.card.mana_abilities:
+            cost = ab.cost
+            if cost.tap and (perm.tapped or sick):
+                continue  # 107.5, 302.6
+            if cost.untap and (not perm.tapped or sick):
+                continue  # 107.6
+            if cost.life > me.life or cost.energy > me.energy:
+                continue  # 119.4, 107.14
+            if any(perm.counter(k) < n for k, n in cost.remove_counters):
+                continue
+            if cost.sacrifice or cost.tap_creatures:
+                raise NotImplementedError("brute force: sacrifice-other or tap-other costs")
+            prod = ab.production
+            k = amount_value(prod.amount, state, perm)
+            results: set[tuple[int, ...]] = set()
+            if prod.reference:
+                mask = ability_types(state, perm, ab, cp)
+                n = prod.reference_count * k
+                results = {(b,) * n for b in TYPES if mask & b} if mask and n else {()}
+            else:
+                opts = [o for o in prod.options if o]
+                if not opts or k == 0:
+                    results = {()}
+                for o in opts:
+                    results |= _concrete([s for s in o for _ in range(k)])
+            for mana in sorted(results):
+                mine.append(Move(perm, pos, ab, mana))
+        out.append(mine)
+    return out
+
+
+# -- announcement and totals (601.2b, 601.2f) ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Total:
+    generic: int
+    typed: tuple[int, ...]   # one type bit per colored/colorless symbol, sorted
+    snow: int
+    life: int
+    energy: int
+    choices: tuple[Choice, ...]
+
+    def text(self) -> str:
+        s = ("{" + str(self.generic) + "}") if self.generic else ""
+        s += text(self.typed) + "{S}" * self.snow
+        return s or "{0}"
+
+
+def _announcements(req: PaymentRequest, x: int) -> Iterator[Total]:
+    base_generic = snow = energy = 0
+    typed: list[int] = []
+    hybrids: list[ManaSymbol] = []
+    for s in req.cost.symbols:
+        if s.special == "E":
+            energy += 1
+        elif s.special:
+            continue
+        elif s.variable:
+            base_generic += x
+        elif s.snow:
+            snow += 1
+        elif s.is_numeral:
+            base_generic += s.generic
+        elif len(s.ways_to_pay()) > 1:
+            hybrids.append(s)
+        else:
+            typed.append(C if s.colorless else s.colors)
+    for m in req.modifiers:
+        if m.kind == "increase" and m.cost is not None:
+            for s in m.cost.symbols:
+                if s.is_numeral:
+                    base_generic += s.generic
+                else:
+                    typed.append(C if s.colorless else s.colors)
+    red: list[list[tuple[str, int]]] = []
+    for m in req.modifiers:
+        if m.kind == "reduce" and m.cost is not None:
+            for s in m.cost.symbols:
+                ways: list[tuple[str, int]] = []
+                if s.is_numeral:
+                    ways.append(("g", s.generic))
+                elif s.snow:
+                    ways.append(("g", 1))
+                else:
+                    ways += [("t", b) for b in TYPES[:5] if s.colors & b]
+                    if s.colorless:
+                        ways.append(("t", C))
+                    if s.generic and not s.phyrexian:
+                        ways.append(("g", s.generic))
+                red.append(ways)
+    minimum = max((m.amount for m in req.modifiers if m.kind == "minimum"), default=0)
+    for ways in itertools.product(*(h.ways_to_pay() for h in hybrids)):
+        g = base_generic
+        t = list(typed)
+        life = 0
+        choices = []
+        for h, w in zip(hybrids, ways):
+            choices.append(Choice(h.text, w.text))
+            if w.kind == "life":
+                life += w.amount
+            elif w.kind == "generic":
+                g += w.amount
+            else:
+                t.append(w.mask)
+        for rways in itertools.product(*red):
+            g2, t2 = g, list(t)
+            for kind, v in rways:
+                if kind == "g":
+                    g2 = max(0, g2 - v)
+                elif v in t2:
+                    t2.remove(v)
+                else:
+                    g2 = max(0, g2 - 1)
+            if g2 + len(t2) + snow < minimum:
+                g2 = minimum - len(t2) - snow
+            yield Total(g2, tuple(sorted(t2, key=TYPES.index)), snow, life, energy,
+                        tuple(sorted(choices, key=lambda c: (c.symbol, c.paid_as))))
+
+
+# -- assignment --------------------------------------------------------------------------
+
+
+def _allows(r: Restriction | None, spell: SpellInfo | None, has_x: bool, ability_of: Permanent | None) -> bool:
+    if r is None:
+        return True
+    if ability_of is not None:
+        return r.abilities and (not r.spell_types or bool(r.spell_types & set(ability_of.types)))
+    if spell is None or (r.x_only and not has_x):
+        return False
+    if spell.ability:
+        return r.abilities and (not r.spell_types or bool(r.spell_types & spell.types))
+    if not r.spells or (r.spell_types and not r.spell_types & spell.types):
+        return False
+    if r.subtypes and not r.subtypes & spell.subtypes:
+        return False
+    if r.multicolored and (spell.colors & ANY_COLOR).bit_count() < 2:
+        return False
+    return not (r.colorless and spell.colors & ANY_COLOR)
+
+
+@dataclass(frozen=True)
+class _U:
+    bit: int
+    snow: bool
+    restriction: Restriction | None
+    maker: int  # index into the chosen moves; -1 for the pool
+
+
+def _assign(units: list[_U], demands: list[tuple[str, int, int]], order: dict[int, int],
+            chosen: list[Move], spell: SpellInfo | None, has_x: bool) -> Iterator[frozenset[int]]:
+    """Yield the sets of unit indices used by exact assignments of ``demands``.
+
+    A demand is ``(kind, mask, payer)``: kind ``t`` (a type in mask), ``s`` (snow),
+    ``g`` (anything); payer -1 for the spell, else the index of the move whose cost it is.
+    """
+    used: list[bool] = [False] * len(units)
+    seen: set[frozenset[int]] = set()
+
+    def ok(u: _U, d: tuple[str, int, int]) -> bool:
+        kind, mask, payer = d
+        if payer >= 0:
+            # Free activations come first; a costly one only feeds costly ones after it.
+            if u.maker == payer or (u.maker in order and order[u.maker] > order[payer]):
+                return False
+            if not _allows(u.restriction, spell, has_x, chosen[payer].perm):
+                return False
+        elif not _allows(u.restriction, spell, has_x, None):
+            return False
+        if kind == "t":
+            return bool(u.bit & mask)
+        if kind == "s":
+            return u.snow
+        return True
+
+    def rec(i: int) -> Iterator[frozenset[int]]:
+        if i == len(demands):
+            key = frozenset(j for j, b in enumerate(used) if b)
+            if key not in seen:
+                seen.add(key)
+                yield key
+            return
+        tried: set[_U] = set()
+        for j, u in enumerate(units):
+            if used[j] or u in tried or not ok(u, demands[i]):
+                continue
+            tried.add(u)  # identical units are interchangeable
+            used[j] = True
+            yield from rec(i + 1)
+            used[j] = False
+
+    yield from rec(0)
+
+
+def _pays(req: PaymentRequest, total: Total, chosen: list[Move], pool: list[int]
+          ) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Yield (pool bits used, floating bits) for every exact payment with these moves."""
+    me = req.state.player(req.player)
+    has_x = bool(req.cost.variables)
+    life_costs = sum(m.ability.cost.life for m in chosen)
+    damage = sum(m.ability.damage for m in chosen)
+    energy = total.energy + sum(m.ability.cost.energy for m in chosen)
+    if life_costs > me.life or energy > me.energy:
+        return
+    if total.life and me.life - life_costs - damage < total.life:
+        return  # 119.4: damage and ability life happen in 601.2g, before 601.2h
+    units = [_U(b, False, None, -1) for b in pool]
+    for i, m in enumerate(chosen):
+        units += [_U(b, m.perm.is_snow, m.ability.production.restriction, i) for b in m.mana]
+    demands: list[tuple[str, int, int]] = [("t", b, -1) for b in total.typed]
+    demands += [("s", 0, -1)] * total.snow + [("g", 0, -1)] * total.generic
+    costly = [i for i, m in enumerate(chosen) if m.costs_mana]
+    for i in costly:
+        for s in chosen[i].ability.cost.mana.symbols:
+            if s.is_numeral:
+                demands += [("g", 0, i)] * s.generic
+            elif s.special:
+                continue
+            else:
+                demands.append(("t", s.colors | (C if s.colorless else 0), i))
+    if len(demands) > len(units):
+        return
+    found: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    for perm_order in itertools.permutations(costly):
+        order = {i: k for k, i in enumerate(perm_order)}
+        for used in _assign(units, demands, order, chosen, req.spell, has_x):
+            pool_used = tuple(sorted((units[j].bit for j in used if units[j].maker < 0), key=TYPES.index))
+            floating = tuple(sorted((u.bit for j, u in enumerate(units) if j not in used and u.maker >= 0),
+                                    key=TYPES.index))
+            key = (pool_used, floating)
+            if key not in found:
+                found.add(key)
+                yield key
+
+
+# -- the search ---------------------------------------------------------------------------
+
+
+def _criteria(p: Payment, req: PaymentRequest, criteria: Sequence[str]) -> tuple[int, ...]:
+    """Criterion values of SPEC §6 / solver.policy.CRITERIA, computed from the payment."""
+    state = req.state
+    pool_total = sum(s.generic if s.is_numeral else 1 for s in state.player(req.player).pool.symbols)
+    out = []
+    for c in criteria:
+        if c == "no_sacrifice":
+            out.append(sum(1 for a in p.activations if "sacrifice" in a.costs))
+        elif c == "min_life":
+            out.append(p.life + p.damage)
+        elif c == "min_waste":
+            out.append(len(p.floating) // 3)
+        elif c == "prefer_lands":
+            out.append(sum(1 for a in p.activations if not state.permanent(a.permanent).is_land))
+        elif c == "min_sources":
+            out.append(len(p.activations))
+        elif c == "use_pool":
+            out.append(pool_total - len(p.pool_used) // 3)
+        elif c == "min_energy":
+            out.append(p.energy)
+        else:
+            raise ValueError(f"brute force has no criterion {c!r}")
+    return tuple(out)
+
+
+def value(p: Payment, req: PaymentRequest, criteria: Sequence[str]) -> tuple[int, ...]:
+    """The criterion vector of a payment (public: tests compare other backends' answers)."""
+    return _criteria(p, req, criteria)
+
+
+def brute(req: PaymentRequest, criteria: Sequence[str] = ("min_life", "min_waste", "min_sources"),
+          enumerate_all: bool = True) -> Result:
+    """Solve ``req`` by trying everything (see the module docstring)."""
+    state = req.state
+    all_moves = moves(state, req.player)
+    if len(all_moves) > MAX_SOURCES:
+        raise ValueError(f"brute force takes at most {MAX_SOURCES} sources, not {len(all_moves)}")
+    me = state.player(req.player)
+    pool: list[int] = []
+    for s in me.pool.symbols:
+        pool += [C] * s.generic if s.is_numeral else [C if s.colorless else s.colors]
+    x = req.x or 0
+    totals = list(dict.fromkeys(_announcements(req, x)))
+    payments: set[Payment] = set()
+    best: Payment | None = None
+    best_v: tuple[int, ...] | None = None
+    for total in totals:
+        need = total.generic + len(total.typed) + total.snow
+        for combo in itertools.product(*([None, *ms] for ms in all_moves)):
+            chosen = [m for m in combo if m is not None]
+            if len(chosen) > need + sum(_units(m) for m in chosen):
+                continue  # more activations than units spent: some activation is redundant
+            for pool_used, floating in _pays(req, total, chosen, pool):
+                if not _irredundant(req, total, chosen, pool_used):
+                    continue
+                p = _payment(req, total, chosen, pool_used, floating, x)
+                if p in payments:
+                    continue
+                payments.add(p)
+                v = _criteria(p, req, criteria) + (sum(m.position for m in chosen),)
+                if best_v is None or v < best_v:
+                    best, best_v = p, v
+                if not enumerate_all:
+                    return Result(True, frozenset(payments), best, best_v)
+    return Result(bool(payments), frozenset(payments), best, best_v[:-1] if best_v else None)
+
+
+def _units(m: Move) -> int:
+    return sum(s.generic if s.is_numeral else 1 for s in m.ability.cost.mana.symbols if not s.special)
+
+
+def canon(p: Payment) -> tuple[object, ...]:
+    """A payment as a comparable value: order of activations and choices ignored,
+    mana strings as sorted type multisets (so any backend's writing compares)."""
+    def bag(t: str) -> tuple[str, ...]:
+        return tuple(sorted(t.replace("}", "").split("{")[1:]))
+    acts = tuple(sorted((a.permanent, a.ability, bag(a.mana), a.times) for a in p.activations))
+    choices = tuple(sorted((c.symbol, c.paid_as) for c in p.choices))
+    return (bag(p.total if p.total != "{0}" else ""), choices, p.x, acts, bag(p.pool_used), p.life,
+            p.energy, p.damage, bag(p.floating), p.convoked, p.delved, p.improvised)
+
+
+def _irredundant(req: PaymentRequest, total: Total, chosen: list[Move], pool_used: tuple[int, ...]) -> bool:
+    want = Counter(pool_used)
+    for i in range(len(chosen)):
+        rest = chosen[:i] + chosen[i + 1:]
+        for pu, _fl in _pays(req, total, rest, list(pool_used)):
+            if Counter(pu) == want:
+                return False
+    return True
+
+
+def _payment(req: PaymentRequest, total: Total, chosen: list[Move], pool_used: tuple[int, ...],
+             floating: tuple[int, ...], x: int) -> Payment:
+    acts = tuple(Activation(m.perm.id, m.ability.index, tuple(m.ability.cost.parts()), text(m.mana))
+                 for m in sorted(chosen, key=lambda m: m.position))
+    return Payment(
+        total=total.text(), choices=total.choices, x=x, activations=acts, pool_used=text(pool_used),
+        life=total.life + sum(m.ability.cost.life for m in chosen),
+        energy=total.energy + sum(m.ability.cost.energy for m in chosen),
+        damage=sum(m.ability.damage for m in chosen), floating=text(floating))
