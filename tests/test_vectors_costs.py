@@ -114,7 +114,7 @@ def test_t67_stoic_rebuttal_total_unchanged_when_the_artifact_taps() -> None:
     state = board("Ornithopter", "Ornithopter", "Mind Stone", "Island", "Island")
     result = pay(state, spell={"card": "Stoic Rebuttal"})
     assert result["payment"]["total"] == "{U}{U}"
-    two = pay(board("Ornithopter", "Mind Stone", "Island", "Island"), spell={"card": "Stoic Rebuttal"})
+    two = pay(board("Ornithopter", "Ornithopter", "Island", "Island"), spell={"card": "Stoic Rebuttal"})
     assert two["payable"] is False
 
 
