@@ -46,7 +46,7 @@ def has_mana_ability(text: str) -> bool:
         cost, effect = line.split(":", 1)
         if "." in cost or _LOYALTY.match(cost):
             continue
-        if _DETECT.search(effect) and "target" not in effect:
+        if _DETECT.search(effect) and "target" not in effect.lower():
             return True
     return False
 
@@ -54,7 +54,7 @@ def has_mana_ability(text: str) -> bool:
 def faces(record: dict[str, object]) -> list[dict[str, object]]:
     """The faces of a record (the record itself for single-faced cards)."""
     got = record.get("faces")
-    return list(got) if isinstance(got, list) and got else [record]  # type: ignore[list-item]
+    return list(got) if isinstance(got, list) and got else [record]
 
 
 def run(data: Path) -> dict[str, object]:

@@ -34,9 +34,7 @@ def _matches(perm: Permanent, amount: Amount) -> bool:
             subs -= _creature_types_of(card.type_line.subtypes, perm)
         if not (set(amount.subtypes) & subs):
             return False
-    if amount.supertypes and not set(amount.supertypes) <= set(card.type_line.supertypes):
-        return False
-    return True
+    return not (amount.supertypes and not set(amount.supertypes) <= set(card.type_line.supertypes))
 
 
 def _creature_types_of(subtypes: tuple[str, ...], perm: Permanent) -> set[str]:

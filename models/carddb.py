@@ -101,7 +101,7 @@ def _keywords(oracle: str) -> frozenset[str]:
         for part in re.split(r"[,;] ", line):
             low = part.strip().lower()
             for kw in _KEYWORDS:
-                if low == kw or low.startswith(kw + " ") or low.startswith(kw + "—"):
+                if low == kw or low.startswith((kw + " ", kw + "—")):
                     if kw == "affinity":
                         m = re.match(r"affinity for [a-z' ]+", low)
                         if m:
@@ -185,7 +185,7 @@ def _face(record: dict[str, Any], where: str, layout: str) -> Card:
     extra_kw = record.get("keywords")
     if isinstance(extra_kw, list):
         keywords |= frozenset(str(k).lower() for k in extra_kw if isinstance(k, str)
-                              and not str(k).lower() == "affinity")
+                              and str(k).lower() != "affinity")
     from manasolver.models.oracle import parse_oracle, reindex
 
     parsed = parse_oracle(oracle, type_line, name)

@@ -112,14 +112,20 @@ def strip_reminder(text: str) -> str:
     return text.strip()
 
 
-def self_reference(text: str, name: str) -> str:
+def self_reference(text: str, name: str, legendary: bool = False) -> str:
     """Replace the card's own name, its short name (the part before a comma of a
-    legendary name) and "this artifact/creature/land/permanent" by ``~``."""
+    legendary name; with ``legendary``, also the first word of a legendary
+    creature's name, as "Rasputin" for Rasputin Dreamweaver) and "this
+    artifact/creature/land/permanent" by ``~``."""
     if name:
         text = re.sub(r"(?<![\w'])" + re.escape(name) + r"(?![\w])", "~", text)
+        short = ""
         if ", " in name:
             short = name.split(", ")[0]
-            text = re.sub(r"(?<![\w'])" + re.escape(short) + r"(?![\w,])", "~", text)
+        elif legendary and " " in name and len(name.split()[0]) >= 4:
+            short = name.split()[0]
+        if short:
+            text = re.sub(r"(?<![\w'])" + re.escape(short) + r"(?![\w,'])", "~", text)
     return _SELF_WORDS.sub("~", text)
 
 
@@ -185,9 +191,10 @@ def _singular(word: str) -> str:
     return w
 
 
-def _kind_word(word: str) -> str:
-    """A type or subtype named in a cost or count: ``"Forest"`` → ``"forest"``."""
-    w = _singular(word)
+def _kind_word(word: str, plural: bool = True) -> str:
+    """A type or subtype named in a cost or count: ``"Forests"`` → ``"forest"``;
+    with ``plural=False`` the word is already singular (``"Locus"``)."""
+    w = _singular(word) if plural else word.lower()
     if not re.fullmatch(r"[a-z][a-z'\-]*", w):
         raise _Unreadable(word)
     return w
@@ -221,7 +228,7 @@ def _parse_cost(text: str) -> AbilityCost:
         elif low == "sacrifice ~":
             sac_self = True
         elif m := re.fullmatch(r"sacrifice an? ([a-z][\w'\-]*)", part, re.IGNORECASE):
-            sacrifice.append(_kind_word(m.group(1)))
+            sacrifice.append(_kind_word(m.group(1), plural=False))
         elif m := re.fullmatch(r"remove (an?|one|two|three|four|five|\d+) ([+\-−\d/\w]+) counters? from ~",
                                low):
             counters.append((m.group(2).replace("−", "-"), _number(m.group(1))))
@@ -239,7 +246,7 @@ def _parse_cost(text: str) -> AbilityCost:
 # amounts
 
 
-def _count_amount(text: str) -> Amount:
+def _count_amount(text: str, plural: bool = False) -> Amount:
     """``creature you control``, ``other Elf you control``, ``basic Swamp you control``,
     ``Locus on the battlefield``, ``artifacts you control`` → a ``count`` Amount."""
     m = re.fullmatch(r"(other )?((?:basic |snow |legendary )*)([A-Za-z'\-]+) "
@@ -248,7 +255,7 @@ def _count_amount(text: str) -> Amount:
         raise _Unreadable(text)
     controller = {"you control": "you", "on the battlefield": "any",
                   "your opponents control": "opponents", "an opponent controls": "opponents"}[m.group(4)]
-    kind = _kind_word(m.group(3))
+    kind = _kind_word(m.group(3), plural)
     supers = frozenset(m.group(2).split())
     if kind in SUPERTYPES:
         raise _Unreadable(text)
@@ -282,7 +289,7 @@ def _amount(text: str) -> Amount:
             mask |= type_bit(_COLOR_WORDS[word])
         return Amount("devotion", colors=mask)
     if m := re.fullmatch(r"the number of (.+)", text):
-        return _count_amount(m.group(1))
+        return _count_amount(m.group(1), plural=True)
     return _count_amount(text)
 
 
@@ -301,7 +308,7 @@ def _symbol_option(text: str) -> tuple[int, ...]:
         elif sym.colorless and not sym.colors:
             slots.append(C)
         elif sym.colors and not (sym.colorless or sym.generic or sym.phyrexian or sym.snow):
-            if bin(sym.colors).count("1") != 1:
+            if sym.colors.bit_count() != 1:
                 raise _Unreadable(text)  # a hybrid symbol in production: not printed on cards
             slots.append(sym.colors)
         else:
@@ -323,6 +330,8 @@ def _options(text: str) -> tuple[tuple[tuple[int, ...], ...], str, bool, int]:
                          r"could produce", text):
         ref = "lands_you_control" if m.group(3) == "you control" else "lands_opponents_control"
         return (), ref, m.group(2) == "color", _number(m.group(1))
+    if m := re.fullmatch(r"(\w+) mana of any type the sacrificed land could produce", text):
+        return (), "sacrificed_land", False, _number(m.group(1))
     if m := re.fullmatch(r"(\w+) (\{[WUBRGC]\}) ?", text + " "):
         return ((_symbol_option(m.group(2)) * _number(m.group(1))),), "", False, 1
     if m := re.fullmatch(r"(\w+) mana of any one color", text):
@@ -486,7 +495,15 @@ _HARMLESS = (
     re.compile(r"Sacrifice ~ at the beginning of the next end step\."),
     re.compile(r"Activate only as an instant\."),
     re.compile(r"Until end of turn, you don't lose this mana as steps and phases end\."),
-    re.compile(r"If that mana is spent on an? [\w ]+ spell, (?:that spell|it) [^.]+\."),
+    re.compile(r"If that mana is spent on an? [\w ]+ spell, (?:that spell|that creature|it) [^.]+\."),
+    # riders on spending the mana (CR 106.6): they never change what may be paid
+    re.compile(r"(?:When|Whenever) (?:you spend this mana|that mana is spent) [^.]+\."),
+    # delayed effects after the mana is added: they don't change this payment
+    re.compile(r"An opponent gains control of ~ at the beginning of the next end step\."),
+    re.compile(r"During your next untap step, as you untap your permanents, return ~ to its owner's hand\."),
+    re.compile(r"When you cast your next spell this turn, [^.]+\."),
+    re.compile(r"Until end of turn, you may cast that card without paying its mana cost\."),
+    re.compile(r"Put each other card exiled this way on the bottom of your library in a random order\."),
     re.compile(r"If you control an? [\w, ]+, you gain \w+ life\."),
     re.compile(r"Each (?:player|opponent) (?:loses|gains) \w+ life\."),
 )
@@ -500,11 +517,15 @@ def _read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
         raise _Unreadable(effect)
     head = sentences[0]
     rest = sentences[1:]
-    if head == "Choose a color." and rest:
+    if head == "Choose a color." and rest and rest[0].startswith("Add an amount"):
         m = re.fullmatch(r"Add an amount of mana of that color equal to your devotion to that color\.", rest[0])
         if not m:
             raise _Unreadable(effect)
         production = Production(options=_one_color_options(1), amount=Amount("devotion", colors=0))
+        rest = rest[1:]
+    elif head == "Choose a color." and rest and (m := re.fullmatch(r"Add one mana of that color for each (.+)\.",
+                                                                     rest[0])):
+        production = Production(options=_one_color_options(1), amount=_amount(m.group(1)))
         rest = rest[1:]
     else:
         production = _production(head)
@@ -569,18 +590,19 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
     unsupported: list[str] = []
     effects: list[ManaEffect] = []
     is_spell = any(t in type_line.types for t in ("instant", "sorcery"))
+    legendary = "legendary" in type_line.supertypes and bool({"creature", "planeswalker"} & set(type_line.types))
     for raw in (oracle_text or "").split("\n"):
         line = strip_reminder(raw)
         if not line or line == "//":
             continue
-        text = self_reference(line, name)
+        text = self_reference(line, name, legendary)
         parts = activated_parts(text)
         if parts is not None:
             cost_text, effect = parts
             unquoted = _QUOTED.sub("", effect)
             if _LOYALTY.match(cost_text) or not _ADDS_MANA.search(unquoted):
                 continue  # loyalty abilities are never mana abilities (605.1a)
-            if re.search(r"\btargets?\b", unquoted):
+            if re.search(r"\btargets?\b", unquoted, re.IGNORECASE):
                 continue  # an ability with a target is not a mana ability (605.1a, 605.5a)
             try:
                 abilities.append(_read_ability(cost_text, effect, line))

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from manasolver.models.carddb import card_from_record
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadCost

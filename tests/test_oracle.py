@@ -6,13 +6,12 @@ Each test names the card, quotes the text it reads and cites the rule.
 from __future__ import annotations
 
 import pytest
-
 from manasolver.models.abilities import ManaAbility
+from manasolver.models.amounts import concrete_options, evaluate_amount
 from manasolver.models.card import Card, TypeLine
 from manasolver.models.carddb import CardDB, card_from_record
 from manasolver.models.oracle import parse_oracle, self_reference, strip_reminder
 from manasolver.models.state import GameState, Permanent, Player, Turn
-from manasolver.models.amounts import concrete_options, evaluate_amount
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, B, C, G, R, U, W
 
 
