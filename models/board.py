@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import weakref
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -74,7 +75,10 @@ CAST_FOR = ("impending",)
 PREDEFINED_TOKENS = ("Treasure", "Gold", "Powerstone", "Eldrazi Spawn", "Eldrazi Scion", "Everywhere")
 _TOKEN_NAMES = frozenset(n.lower() for n in PREDEFINED_TOKENS)
 _CHARACTERISTICS = CARD_FIELDS[1:]
+_FIELD_SETS = {id(f): frozenset(f) for f in (STATE_FIELDS, PLAYER_FIELDS, TURN_FIELDS, CARD_FIELDS,
+                                             PERMANENT_FIELDS)}
 _SPLIT_LAYOUTS = ("split", "aftermath")
+_CHARACTERISTIC_SET = frozenset(_CHARACTERISTICS)
 _STATUS_LIFE = 2**31
 
 
@@ -100,6 +104,8 @@ def _type_name(value: object) -> str:
 
 
 def _obj(value: object, where: str, what: str) -> Mapping[str, Any]:
+    if type(value) is dict:       # the common case, without the slower ABC check
+        return value
     if not isinstance(value, Mapping):
         raise BadState(f"{what} must be an object, not {_type_name(value)}", where)
     return value
@@ -114,6 +120,9 @@ def _list(value: object, where: str, what: str, limit: int) -> list[Any] | tuple
 
 
 def _str(value: object, where: str, what: str, limit: int, empty: bool = False) -> str:
+    if type(value) is str and 0 < len(value) <= limit and (empty or not value[0].isspace()
+                                                           or value.strip()):
+        return value
     if not isinstance(value, str):
         raise BadState(f"{what} must be a string, not {_type_name(value)}", where)
     if len(value) > limit:
@@ -143,6 +152,8 @@ def _bool(value: object, where: str, what: str) -> bool:
 
 def _fields(obj: Mapping[str, Any], allowed: Iterable[str], where: str, what: str) -> None:
     """Refuse a key the schema does not have, suggesting the closest field."""
+    if obj.keys() <= _FIELD_SETS.get(id(allowed), frozenset()):
+        return
     allowed = tuple(allowed)
     for key in obj:
         if key in allowed:
@@ -164,22 +175,34 @@ def _join(where: str, key: str) -> str:
 
 # -- cards ----------------------------------------------------------------------------------------
 
+#: Per card database, the cards already resolved by the exact name string a board used, so that
+#: a stream of boards (``batch``) resolves each name once; bounded against hostile variety.
+_NAME_CACHE: weakref.WeakKeyDictionary[CardDB, dict[str, Card]] = weakref.WeakKeyDictionary()
+_NAME_CACHE_SIZE = 50_000
+
+
 class _Cards:
     """Resolves card names and inline characteristics, once per distinct input."""
 
     def __init__(self, db: CardDB | None) -> None:
         self._db = db
         self._cache: dict[object, Card] = {}
+        self._names: dict[str, Card] = _NAME_CACHE.setdefault(db, {}) if db is not None else {}
 
     @property
     def db(self) -> CardDB:
         if self._db is None:
             from manasolver.models.carddb import default_db
             self._db = default_db()
+            self._names = _NAME_CACHE.setdefault(self._db, {})
         return self._db
 
     def named(self, name: object, where: str) -> Card:
         """The database card ``name`` (exact, case-insensitive); UnknownCard suggests others."""
+        if type(name) is str:
+            hit = self._names.get(name)
+            if hit is not None:
+                return hit
         text = _str(name, where, "a card name", LIMITS["name"])
         key = ("name", text.strip().lower())
         card = self._cache.get(key)
@@ -189,6 +212,9 @@ class _Cards:
             except ManasolverError as err:
                 raise err if err.where else err.at(where) from None
             self._cache[key] = card
+        if len(self._names) >= _NAME_CACHE_SIZE:
+            self._names.clear()
+        self._names[text] = card
         return card
 
     def entry(self, obj: Mapping[str, Any], where: str) -> Card:
@@ -451,39 +477,47 @@ def _permanent(raw: object, where: str, names: tuple[str, ...], cards: _Cards) -
     if "id" not in obj:
         raise BadState("a permanent needs an \"id\" (unique on the battlefield)", f"{where}.id")
     pid = obj["id"]
-    if isinstance(pid, int) and not isinstance(pid, bool):
+    if type(pid) is int:
         pid = str(pid)    # numeric ids are common in client code; they are compared as text
     pid = _str(pid, f"{where}.id", "id", LIMITS["name"])
-    card = cards.entry(obj, where)
+    name = obj.get("card")
+    if type(name) is str and not obj.keys() & _CHARACTERISTIC_SET:
+        card = cards.named(name, f"{where}.card")
+    else:
+        card = cards.entry(obj, where)
     controller = names[0]
     if "controller" in obj:
-        controller = _str(obj["controller"], f"{where}.controller", "controller", LIMITS["name"])
-        if controller not in names:
+        controller = obj["controller"]
+        if controller not in names or type(controller) is not str:
+            controller = _str(controller, f"{where}.controller", "controller", LIMITS["name"])
             raise BadState(f"controller {_clip(controller)!r} names no player"
                            f"{_suggest(controller, names)}", f"{where}.controller")
-    flags = {}
-    for key in ("tapped", "sick", "haste"):
-        if key in obj:
-            flags[key] = _bool(obj[key], f"{where}.{key}", key)
+    tapped = obj.get("tapped", False)
+    sick = obj.get("sick", False)
+    haste = obj.get("haste", False)
+    if type(tapped) is not bool or type(sick) is not bool or type(haste) is not bool:
+        for key in ("tapped", "sick", "haste"):
+            if key in obj:
+                _bool(obj[key], f"{where}.{key}", key)
     token = _bool(obj["token"], f"{where}.token", "token") if "token" in obj else is_token_card(card)
     counters = _counters(obj["counters"], f"{where}.counters") if "counters" in obj else ()
     attached = None
-    if "attached_to" in obj and obj["attached_to"] is not None:
-        target = obj["attached_to"]
-        if isinstance(target, int) and not isinstance(target, bool):
+    target = obj.get("attached_to")
+    if target is not None:
+        if type(target) is int:
             target = str(target)
         attached = _str(target, f"{where}.attached_to", "attached_to", LIMITS["name"])
     cast_for = None
-    if "cast_for" in obj and obj["cast_for"] is not None:
+    if obj.get("cast_for") is not None:
         cast_for = _str(obj["cast_for"], f"{where}.cast_for", "cast_for", 64).strip().lower()
         if cast_for not in CAST_FOR:
             raise Unsupported(f"cast_for {_clip(cast_for)!r} is not supported; the accepted value is "
                               f"{', '.join(repr(c) for c in CAST_FOR)}", f"{where}.cast_for")
     x = None
-    if "x" in obj and obj["x"] is not None:
+    if obj.get("x") is not None:
         x = _int(obj["x"], f"{where}.x", "x", 0, LIMITS["x"])
-    return Permanent(id=pid, card=card, controller=controller, counters=counters,
-                     attached_to=attached, cast_for=cast_for, x=x, token=token, **flags)
+    return Permanent(pid, card, controller, tapped, sick, haste, counters, attached, cast_for, x,
+                     token)
 
 
 def _counters(raw: object, where: str) -> tuple[tuple[str, int], ...]:

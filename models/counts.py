@@ -114,14 +114,52 @@ def domain(state: GameState, player: str | None = None) -> int:
 
 
 def counts(state: GameState, player: str | None = None) -> dict[str, Any]:
-    """The ``counts`` answer of SPEC §5 for ``player`` (default: the first player)."""
+    """The ``counts`` answer of SPEC §5 for ``player`` (default: the first player).
+
+    One pass over the board; each distinct card is examined once (the loader shares
+    one :class:`Card` object between permanents of the same name).
+    """
     name = _player_name(state, player)
+    colors = 0
+    found: set[str] = set()
+    lands: set[str] = set()
+    dev = [0, 0, 0, 0, 0]
+    seen: dict[int, tuple[int, ...]] = {}
+    for perm in state.battlefield:
+        if perm.controller != name:
+            continue
+        card = perm.card
+        colors |= card.colors
+        types = perm.types
+        found.update(types)
+        if "land" in types:
+            lands.update(card.type_line.subtypes)
+        per = seen.get(id(card))
+        if per is None:
+            per = seen[id(card)] = _devotion_of(card.mana_cost)
+        for i in range(5):
+            dev[i] += per[i]
+    for card in state.player(name).graveyard:
+        found.update(card_types_of(card))
     return {
-        "colors_among_permanents": colors_among_permanents(state, name),
-        "card_types": card_types(state, name),
-        "devotion": devotion(state, name),
-        "domain": domain(state, name),
+        "colors_among_permanents": list(mask_letters(colors)),
+        "card_types": [t for t in CARD_TYPES if t in found],
+        "devotion": dict(zip(COLORS, dev)),
+        "domain": sum(1 for t in BASIC_LAND_TYPES if t in lands),
     }
+
+
+def _devotion_of(cost: ManaCost | None) -> tuple[int, ...]:
+    """Colored symbols of a mana cost per color, WUBRG; a hybrid counts for each color."""
+    if cost is None:
+        return (0, 0, 0, 0, 0)
+    out = [0, 0, 0, 0, 0]
+    for sym in cost.symbols:
+        mask = sym.colors
+        for i in range(5):
+            if mask >> i & 1:
+                out[i] += 1
+    return tuple(out)
 
 
 def mana_value(subject: ManaCost | Card | str | None, x: int | None = None,

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from manasolver.models.board import (
     LIMITS, load_state, state_to_json, status,
@@ -502,3 +504,34 @@ def test_load_does_not_mutate_input() -> None:
     b = copy.deepcopy(SPEC_EXAMPLE)
     load_state(b)
     assert b == SPEC_EXAMPLE
+
+
+# -- fuzzing: nothing but ManasolverError, ever ----------------------------------------------------
+
+
+_json_leaf = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70),
+                       st.floats(allow_nan=True), st.text(max_size=12),
+                       st.sampled_from(["Forest", "Treasure", "you", "{G}", "{2/W}", "main1",
+                                        "impending", "Wild Growth", ""]))
+_json = st.recursive(_json_leaf, lambda inner: st.one_of(
+    st.lists(inner, max_size=4),
+    st.dictionaries(st.sampled_from(["id", "card", "name", "type_line", "mana_cost", "players",
+                                     "life", "pool", "hand", "turn", "step", "active", "counters",
+                                     "tapped", "controller", "attached_to", "x", "colors", "zz"]),
+                    inner, max_size=5)), max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=_json, battlefield=_json, turn=_json)
+def test_fuzzed_boards_never_crash(players: object, battlefield: object, turn: object) -> None:
+    """SPEC §5: no input, however malformed, may crash: only ManasolverError comes out."""
+    for obj in ({"players": players, "battlefield": battlefield, "turn": turn},
+                {"players": [{"name": "you"}], "battlefield": [battlefield], "turn": turn},
+                {"players": [{"name": "you", "hand": players}], "battlefield": battlefield}):
+        try:
+            state = load_state(obj)
+        except ManasolverError as err:
+            assert isinstance(err.where, str) and err.message
+        else:
+            status(state)
+            assert load_state(state_to_json(state)) == state

@@ -263,3 +263,33 @@ def test_happily_ever_after_adventurer_counts_only_creature() -> None:
     """Rulings + CR 715.4: Bonecrusher Giant in the graveyard does not add instant."""
     cards = ("Reaper King", "Forest", "Happily Ever After")
     assert not _hea(*cards, graveyard=["Bonecrusher Giant", "Divination"])   # no instant
+
+
+# -- through the protocol and the command line ------------------------------------------------------
+
+def test_counts_through_the_protocol_and_batch() -> None:
+    """Issue 2's done criterion end to end: the protocol's ``counts`` query and ``manasolver
+    batch`` (a real subprocess) on the bundled basics board (five basics and Everywhere)."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from manasolver.solver.protocol import answer
+
+    board = json.loads((Path(__file__).resolve().parent.parent / "solver" / "examples" /
+                        "basics.json").read_text(encoding="utf-8"))
+    expected = {"colors_among_permanents": [], "card_types": ["land"],
+                "devotion": {"W": 0, "U": 0, "B": 0, "R": 0, "G": 0}, "domain": 5}
+    assert answer({"query": "counts", "state": board}) == expected
+    lines = "\n".join(json.dumps(q) for q in (
+        {"query": "counts", "state": board, "id": 1},
+        {"query": "counts", "state": {"players": [{"name": "a"}],
+                                      "battlefield": [{"id": "x", "card": "Forrest"}]}, "id": 2},
+    ))
+    run = subprocess.run([sys.executable, "-m", "manasolver.solver.cli", "batch"], input=lines,
+                         capture_output=True, text=True, timeout=60)
+    first, second = (json.loads(line) for line in run.stdout.splitlines())
+    assert first == {"id": 1, **expected}
+    assert second["error"]["code"] == "unknown_card"
+    assert second["error"]["where"] == "state.battlefield[0].card"
