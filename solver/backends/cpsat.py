@@ -454,10 +454,11 @@ class CpSatBackend:
             return False
         return _extract(problem, model, solver, tuple(objective_values))
 
-    def relaxed(self, problem: Problem, relax_life: bool = False,
-                relax_energy: bool = False) -> tuple[dict[tuple[Any, ...], int], int, int] | None:
+    def relaxed(self, problem: Problem, relax_life: bool = False, relax_energy: bool = False,
+                mana_first: bool = False) -> tuple[dict[tuple[Any, ...], int], int, int] | None:
         """Minimum slack per demand (the ``missing`` mana) with life/energy relaxed on
-        request: ``(slack per demand, life short, energy short)``, or ``None``."""
+        request: ``(slack per demand, life short, energy short)``, or ``None``.
+        ``mana_first`` minimises the missing mana before the missing life/energy."""
         from ortools.sat.python import cp_model
 
         model = build_model(problem, slack=True, relax_life=relax_life, relax_energy=relax_energy)
@@ -469,7 +470,10 @@ class CpSatBackend:
         colored = sum(v for d, v in model.slack.items() if d[0] != "generic") if model.slack else 0
         short: Any = model.life_slack + model.energy_slack
         big = 1 << 20
-        cp.minimize(short * big * big + total * big + colored)
+        if mana_first:
+            cp.minimize((total * big + colored) * big + short)
+        else:
+            cp.minimize(short * big * big + total * big + colored)
         status = solver.solve(cp)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None

@@ -1,0 +1,241 @@
+"""The flow fast path: exact feasibility of plain payments in pure Python.
+
+"Plain" means: feasibility only; every usable option is free (no mana cost),
+exclusive (one activation per permanent) and pays no life or energy; a
+permanent either has only one-mana options (it supplies one unit of the union
+of their types: the type is chosen as the ability resolves) or exactly one
+option (it supplies every slot of it); damage (pain lands) is allowed only when
+no form of the cost pays life.  Anything else is declined (``None``) and goes
+to CP-SAT.
+
+Units are grouped by ``(type mask, snow)`` and demands by mask, so the check is
+Hall's condition for a transportation problem: the total is payable exactly
+when, for every set ``T`` of non-generic demands, the units able to pay some
+demand of ``T`` are at least the demand of ``T``, and all units cover the whole
+cost (every unit pays generic).  With at most a handful of demand kinds this is
+a few dozen additions; a small augmenting-path max-flow then writes an actual
+payment when one is asked for.  No networkx, no OR-Tools.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from manasolver.solver.announce import Form
+from manasolver.solver.backends.base import Problem, Solution, lowest_bit
+
+__all__ = ["FlowBackend", "hall_ok", "plain_units"]
+
+#: A unit kind: (mask, snow, count, class index or -1 for the pool, option per type bit).
+UnitKind = tuple[int, bool, int, int, tuple[tuple[int, int], ...]]
+
+_UNITS: dict[tuple[int, tuple[tuple[bool, ...], ...]], tuple[object, object]] = {}
+
+
+def plain_units(problem: Problem) -> tuple[list[UnitKind], bool]:
+    """The plain part of the supply as grouped units, and whether anything was left out
+    (options that cost mana, life or energy, or are repeatable; classes whose options
+    mix several multi-mana productions).  With nothing left out the check is exact
+    both ways; otherwise a "payable" from the plain part is still exact (the rest only
+    adds ways to pay) and an "unpayable" is declined."""
+    sup = problem.supply
+    key = (id(sup), problem.spell_ok)
+    hit = _UNITS.get(key)
+    if hit is not None and hit[0] is sup:
+        return hit[1]  # type: ignore[return-value]
+    out: list[UnitKind] = []
+    partial = False
+    for bit, n in sup.pool:
+        out.append((bit, False, n, -1, ()))
+    for k, cls in enumerate(sup.classes):
+        usable = []
+        for o, opt in enumerate(cls.options):
+            if not problem.spell_ok[k][o]:
+                continue
+            if not (opt.free and opt.exclusive) or opt.life or opt.energy:
+                partial = True
+                continue
+            usable.append((o, opt))
+        if not usable:
+            continue
+        if all(len(opt.slots) == 1 for _, opt in usable):
+            mask = 0
+            pick: list[tuple[int, int]] = []
+            for o, opt in usable:
+                for b in (1, 2, 4, 8, 16, 32):
+                    if opt.slots[0] & b and not mask & b:
+                        pick.append((b, o))
+                mask |= opt.slots[0]
+            out.append((mask, cls.snow, cls.count, k, tuple(pick)))
+        elif len(usable) == 1:
+            o, opt = usable[0]
+            for mask in sorted(set(opt.slots)):
+                out.append((mask, cls.snow, cls.count * opt.slots.count(mask), k, ((0, o),)))
+        else:
+            partial = True
+    if len(_UNITS) > 256:
+        _UNITS.clear()
+    _UNITS[key] = (sup, (out, partial))
+    return out, partial
+
+
+def hall_ok(units: list[UnitKind], form: Form, generic: int) -> bool:
+    """Hall's condition over the form's non-generic demands (exact for grouped units)."""
+    need_total = generic + form.fixed_mana
+    if need_total > sum(u[2] for u in units):
+        return False
+    kinds = list(form.demands)
+    if form.snow:
+        kinds.append((-1, form.snow))  # -1 marks the snow demand
+    n = len(kinds)
+    for subset in range(1, 1 << n):
+        mask = 0
+        snow = False
+        need = 0
+        for i in range(n):
+            if subset >> i & 1:
+                m, c = kinds[i]
+                need += c
+                if m == -1:
+                    snow = True
+                else:
+                    mask |= m
+        have = 0
+        for u in units:
+            if u[0] & mask or (snow and u[1]):
+                have += u[2]
+        if need > have:
+            return False
+    return True
+
+
+class FlowBackend:
+    """Exact feasibility for plain problems; declines (``None``) everything else."""
+
+    name = "flow"
+
+    def feasible(self, problem: Problem) -> tuple[int, bool] | None:
+        """``(form index, payable)`` for the first payable form, or ``None`` if declined."""
+        if problem.mode != "feasible" or problem.x is None:
+            return None
+        units, partial = plain_units(problem)
+        sup = problem.supply
+        damage = any(o.damage for k in sup.classes for o in k.options)
+        skipped = False
+        for i, form in enumerate(problem.forms):
+            if form.life and damage:
+                skipped = True  # damage taken before the life payment matters: CP-SAT decides
+                continue
+            if form.life > sup.life or form.energy > sup.energy:
+                continue
+            if hall_ok(units, form, form.generic(problem.x)):
+                return i, True
+        if partial or skipped:
+            return None
+        return 0, False
+
+    def solve(self, problem: Problem) -> Solution | bool | None:
+        """A payment (any one, not optimised) or ``False``; ``None`` when declined."""
+        found = self.feasible(problem)
+        if found is None:
+            return None
+        i, ok = found
+        if not ok:
+            return False
+        units, _ = plain_units(problem)
+        assert problem.x is not None
+        return _assign(problem, units, i, problem.x)
+
+
+def _assign(problem: Problem, units: list[UnitKind], fi: int, x: int) -> Solution:
+    """Write one payment for form ``fi`` with an augmenting-path max-flow on unit kinds."""
+    form = problem.forms[fi]
+    dsts: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
+    if form.snow:
+        dsts.append((("snow",), -1, form.snow))
+    g = form.generic(x)
+    if g:
+        dsts.append((("generic",), -2, g))
+    nu = len(units)
+    # Node ids: 0 source, 1..nu units, nu+1.. demands, last sink.
+    sink = nu + len(dsts) + 1
+    cap: dict[tuple[int, int], int] = {}
+    adj: dict[int, list[int]] = {i: [] for i in range(sink + 1)}
+
+    def edge(a: int, b: int, c: int) -> None:
+        if (a, b) not in cap:
+            adj[a].append(b)
+            adj[b].append(a)
+            cap[(b, a)] = cap.get((b, a), 0)
+        cap[(a, b)] = cap.get((a, b), 0) + c
+
+    for ui, u in enumerate(units):
+        edge(0, 1 + ui, u[2])
+        for di, (_, m, _c) in enumerate(dsts):
+            if (m == -2) or (m == -1 and u[1]) or (m > 0 and u[0] & m):
+                edge(1 + ui, nu + 1 + di, u[2])
+    for di, (_, _, c) in enumerate(dsts):
+        edge(nu + 1 + di, sink, c)
+    while True:
+        prev = {0: 0}
+        q = deque([0])
+        while q and sink not in prev:
+            a = q.popleft()
+            for b in adj[a]:
+                if b not in prev and cap[(a, b)] > 0:
+                    prev[b] = a
+                    q.append(b)
+        if sink not in prev:
+            break
+        path = []
+        b = sink
+        while b != 0:
+            path.append((prev[b], b))
+            b = prev[b]
+        push = min(cap[e] for e in path)
+        for a, b in path:
+            cap[(a, b)] -= push
+            cap[(b, a)] += push
+    spend: list[tuple[tuple[object, ...], int, tuple[object, ...], int]] = []
+    acts: list[tuple[int, int, int]] = []
+    multi_need: dict[tuple[int, int], int] = {}
+    for ui, u in enumerate(units):
+        mask, _snow, _count, k, pick = u
+        per_bit: dict[int, int] = {}
+        for di, (dkey, m, _c) in enumerate(dsts):
+            flow = cap.get((nu + 1 + di, 1 + ui), 0)
+            if not flow:
+                continue
+            bit = lowest_bit(mask & m if m > 0 else mask)
+            per_bit[bit] = per_bit.get(bit, 0) + flow
+            if k < 0:
+                spend.append((("pool", mask), bit, dkey, flow))
+                continue
+            o = _option_for(pick, bit)
+            slot = mask if pick[0][0] == 0 else problem.supply.classes[k].options[o].slots[0]
+            spend.append((("act", k, o, slot), bit, dkey, flow))
+        if k < 0 or not per_bit:
+            continue
+        if pick[0][0] == 0:  # one option with several slots: an activation gives them all
+            o = pick[0][1]
+            mult = problem.supply.classes[k].options[o].slots.count(mask)
+            need = -(-sum(per_bit.values()) // mult)
+            multi_need[(k, o)] = max(multi_need.get((k, o), 0), need)
+        else:
+            member = 0
+            for bit, n in sorted(per_bit.items()):
+                o = _option_for(pick, bit)
+                for _ in range(n):
+                    acts.append((k, member, o))
+                    member += 1
+    for (k, o), need in multi_need.items():
+        acts.extend((k, m, o) for m in range(need))
+    return Solution(fi, x, acts, spend)
+
+
+def _option_for(pick: tuple[tuple[int, int], ...], bit: int) -> int:
+    """The first option of a class that can make type ``bit``."""
+    for b, o in pick:
+        if b == bit or b == 0:
+            return o
+    return pick[0][1]

@@ -1,0 +1,293 @@
+"""The payment queries: ``pay``, ``can_pay``, ``max_x``, ``payments`` (SPEC §5).
+
+Each takes a :class:`~manasolver.solver.request.PaymentRequest` and returns a small
+answer dataclass whose ``to_json()`` is exactly the protocol's shape.
+
+``backend`` (STYLE practice 8): ``None`` means the documented default, which may
+change: ``can_pay`` asks the flow fast path and falls back to CP-SAT when the
+fast path declines; ``pay`` and ``max_x`` use CP-SAT (optimal under the
+policy).  ``"flow"`` forces the fast path (``pay`` then returns *a* payment, not
+an optimised one; a problem it cannot model is an ``Unsupported`` error),
+``"cpsat"`` forces CP-SAT, ``"csp"`` D's enumeration backend when present.
+
+Unpayable answers carry a REASON: ``insufficient_mana`` with ``missing`` (the
+smallest cost added sources would have to cover, from a CP-SAT model with one
+slack per demand, minimised: total first, then colored), ``insufficient_life``,
+``insufficient_energy``, ``restricted_mana`` (payable if the restricted mana
+could be spent), ``no_legal_x`` (``max_x`` when even X=0 fails).  When the board
+holds permanents the supply could not model (unreadable mana text) and the cost
+is unpayable without them, the answer is an ``Unsupported`` error naming the
+permanent and clause, never a wrong "unpayable".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from manasolver.models.cost import ManaCost
+from manasolver.models.errors import BadQuery, Unsupported
+from manasolver.solver.announce import Announcement, announce, mask_text
+from manasolver.solver.backends.base import Problem, Solution, to_payment
+from manasolver.solver.payment import Payment
+from manasolver.solver.policy import check_policy
+from manasolver.solver.request import Modifier, PaymentRequest
+from manasolver.solver.supply import Supply, build_supply
+
+__all__ = ["CanPayAnswer", "MaxXAnswer", "PayAnswer", "PaymentsAnswer", "Reason", "backend_named",
+           "can_pay", "max_x", "pay", "payments", "prepare"]
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why a cost can't be paid (SPEC §5 REASON)."""
+
+    code: str
+    message: str
+    missing: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.missing is not None:
+            out["missing"] = self.missing
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PayAnswer:
+    """``{"payable": true, "payment": …}`` or ``{"payable": false, "reason": …}``."""
+
+    payable: bool
+    payment: Payment | None = None
+    reason: Reason | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.payable:
+            assert self.payment is not None
+            return {"payable": True, "payment": self.payment.to_json()}
+        assert self.reason is not None
+        return {"payable": False, "reason": self.reason.to_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class CanPayAnswer:
+    """``{"payable": bool}`` with ``reason`` only when false."""
+
+    payable: bool
+    reason: Reason | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.payable or self.reason is None:
+            return {"payable": self.payable}
+        return {"payable": False, "reason": self.reason.to_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class MaxXAnswer:
+    """``{"max_x": N, "payment": …}`` or ``{"max_x": null, "reason": …}``."""
+
+    max_x: int | None
+    payment: Payment | None = None
+    reason: Reason | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.max_x is not None:
+            assert self.payment is not None
+            return {"max_x": self.max_x, "payment": self.payment.to_json()}
+        assert self.reason is not None
+        return {"max_x": None, "reason": self.reason.to_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentsAnswer:
+    """``{"payments": […], "complete": bool}``."""
+
+    payments: tuple[Payment, ...]
+    complete: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"payments": [p.to_json() for p in self.payments], "complete": self.complete}
+
+
+# -- plumbing ---------------------------------------------------------------------------------
+
+@lru_cache(maxsize=1024)
+def _announce(cost: ManaCost, modifiers: tuple[Modifier, ...]) -> Announcement:
+    return announce(cost, None, modifiers)
+
+
+def backend_named(name: str) -> Any:
+    """The backend object called ``name`` (``flow``, ``cpsat``, ``csp``)."""
+    if name == "flow":
+        from manasolver.solver.backends.flow import FlowBackend
+        return FlowBackend()
+    if name == "cpsat":
+        from manasolver.solver.backends.cpsat import CpSatBackend
+        return CpSatBackend()
+    if name == "csp":
+        try:
+            from manasolver.solver.backends import csp
+        except ImportError:
+            raise Unsupported("the csp backend is not available", "backend") from None
+        cls = getattr(csp, "CspBackend", None)
+        if cls is None:
+            raise Unsupported("the csp backend has no CspBackend class", "backend")
+        return cls()
+    raise BadQuery(f"unknown backend {name!r}; known: flow, cpsat, csp", "backend")
+
+
+def prepare(req: PaymentRequest, mode: str, x: int | None = 0,
+            ignore_restrictions: bool = False) -> Problem:
+    """The :class:`Problem` a backend solves for ``req`` (public so that other
+    backends and the tests build the same problems)."""
+    if req.x is not None and req.x < 0:
+        raise BadQuery(f"x must be 0 or more, not {req.x}", "x")
+    check_policy(req.policy)
+    supply = build_supply(req.state, req.player)
+    ann = _announce(req.cost, req.modifiers)
+    return Problem.build(req, supply, ann, mode, x, ignore_restrictions)
+
+
+def _fixed_x(req: PaymentRequest) -> int:
+    """X for ``pay``/``can_pay``: the request's, else the smallest legal X, 0."""
+    return req.x if req.x is not None else 0
+
+
+def _run(problem: Problem, backend: str | None) -> Solution | bool:
+    if backend is None:
+        if problem.mode == "feasible":
+            from manasolver.solver.backends.flow import FlowBackend
+            found = FlowBackend().solve(problem)
+            if found is not None:
+                return found
+        backend = "cpsat"
+    result = backend_named(backend).solve(problem)
+    if result is None:
+        raise Unsupported(f"the {backend} backend cannot answer this problem exactly; "
+                          "use the default backend", "backend")
+    return result  # type: ignore[no-any-return]
+
+
+def _missing_text(slack: dict[tuple[Any, ...], int]) -> str:
+    """Slack per demand as a cost: ``{1}{G}``."""
+    parts: list[str] = []
+    g = slack.get(("generic",), 0)
+    if g:
+        parts.append("{" + str(g) + "}")
+    order = "WUBRGC"
+    singles = []
+    for d, n in slack.items():
+        if d[0] == "spell":
+            singles.extend([mask_text(int(d[1]))] * n)
+    singles.sort(key=lambda s: (len(s), order.index(s[1]) if s[1] in order else 9, s))
+    parts.extend(singles)
+    parts.extend(["{S}"] * slack.get(("snow",), 0))
+    return "".join(parts) or "{0}"
+
+
+def _guard_excluded(supply: Supply, req: PaymentRequest) -> None:
+    """Refuse to call a cost unpayable when unmodelled sources or ways of paying exist."""
+    if supply.excluded:
+        e = supply.excluded[0]
+        raise Unsupported(f"{e.name} ({e.permanent}) might help pay this, but its mana ability is "
+                          f"not supported: {e.clause!r} ({e.reason})", f"battlefield.{e.permanent}")
+    for flag in ("convoke", "delve", "improvise"):
+        if getattr(req, flag):
+            raise Unsupported(f"{flag} is not modelled yet, and the cost is not payable without it",
+                              flag)
+
+
+def _reason(req: PaymentRequest, mode: str, x: int | None) -> Reason:
+    """The REASON for an unpayable problem (see the module docstring)."""
+    from manasolver.solver.backends.cpsat import CpSatBackend
+
+    cp = CpSatBackend()
+    problem = prepare(req, "feasible", x)
+    first = cp.relaxed(problem)
+    if first is None:
+        loose = cp.relaxed(problem, relax_life=True, relax_energy=True)
+        if loose is not None and loose[2] > 0:
+            return Reason("insufficient_energy", f"needs {loose[2]} more energy than the player "
+                          f"has ({problem.supply.energy})")
+        if loose is not None and loose[1] > 0:
+            return Reason("insufficient_life", f"needs {loose[1]} more life than the player has "
+                          f"({problem.supply.life}) to pay life (CR 119.4)")
+        return Reason("insufficient_mana", "no way to pay this cost")
+    slack, _, _ = first
+    missing = _missing_text(slack)
+    if any(problem.supply.classes[k].options[o].restriction is not None
+           for k, cls in enumerate(problem.supply.classes) for o in range(len(cls.options))):
+        lifted = prepare(req, "feasible", x, ignore_restrictions=True)
+        if cp.solve(lifted) is not False:
+            return Reason("restricted_mana", "payable only with mana whose spending restriction "
+                          "does not allow this (CR 106.6)", missing)
+    loose = cp.relaxed(problem, relax_life=True, relax_energy=True, mana_first=True)
+    if loose is not None and not loose[0]:
+        if loose[2] > 0:
+            return Reason("insufficient_energy", f"needs {loose[2]} more energy, or {missing} "
+                          "more mana", missing)
+        if loose[1] > 0:
+            return Reason("insufficient_life", f"needs {loose[1]} more life (CR 119.4), or "
+                          f"{missing} more mana", missing)
+    return Reason("insufficient_mana", f"{missing} more mana is needed", missing)
+
+
+# -- the queries ------------------------------------------------------------------------------
+
+def can_pay(req: PaymentRequest, backend: str | None = None) -> CanPayAnswer:
+    """Can ``req``'s cost be paid now? Exact; default backend: flow, else CP-SAT."""
+    x = _fixed_x(req)
+    problem = prepare(req, "feasible", x)
+    result = _run(problem, backend)
+    if result is not False:
+        return CanPayAnswer(True)
+    _guard_excluded(problem.supply, req)
+    return CanPayAnswer(False, _reason(req, "feasible", x))
+
+
+def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
+    """The best payment of ``req``'s cost under its policy (SPEC §6), or why there is none."""
+    x = _fixed_x(req)
+    mode = "feasible" if backend == "flow" else "optimal"
+    problem = prepare(req, mode, x)
+    result = _run(problem, backend)
+    if result is False:
+        _guard_excluded(problem.supply, req)
+        return PayAnswer(False, reason=_reason(req, "feasible", x))
+    assert isinstance(result, Solution)
+    return PayAnswer(True, payment=to_payment(problem, result))
+
+
+def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
+    """The largest X payable (by optimisation, never a linear probe), with its best payment."""
+    if not req.cost.variables:
+        raise BadQuery("max_x needs a cost with {X}", "cost")
+    problem = prepare(req, "max_x", None)
+    result = _run(problem, backend or "cpsat")
+    if result is False:
+        _guard_excluded(problem.supply, req)
+        inner = _reason(req, "feasible", 0)
+        return MaxXAnswer(None, reason=Reason("no_legal_x", "even X=0 can't be paid: "
+                                              + inner.message, inner.missing))
+    assert isinstance(result, Solution)
+    return MaxXAnswer(result.x, payment=to_payment(problem, result))
+
+
+def payments(req: PaymentRequest, limit: int = 100) -> PaymentsAnswer:
+    """Every distinct payment, up to ``limit``: delegated to the enumeration backend
+    (:mod:`manasolver.solver.backends.csp`)."""
+    try:
+        from manasolver.solver.backends import csp
+    except ImportError:
+        raise Unsupported("enumerating payments needs the csp backend, which is not available",
+                          "query") from None
+    fn = getattr(csp, "payments", None)
+    if fn is None:
+        raise Unsupported("the csp backend has no payments() function", "query")
+    out = fn(req, limit)
+    if isinstance(out, PaymentsAnswer):
+        return out
+    if isinstance(out, tuple) and len(out) == 2:
+        return PaymentsAnswer(tuple(out[0]), bool(out[1]))
+    return out  # type: ignore[no-any-return]
