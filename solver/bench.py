@@ -1,0 +1,447 @@
+"""``manasolver bench``: measure every figure of SPEC §8 in one run on one machine.
+
+Figures (medians and 99th percentiles, never asserted, always checked):
+
+* ``can_pay`` and optimal ``pay`` (default policy) in process on boards of real
+  cards of 10, 40, 300 and 1,000 permanents (:mod:`manasolver.solver.benchdata`);
+  each payment is read back from its JSON and checked by the independent
+  ``validate``; ``pay`` and ``can_pay`` must agree;
+* the same boards and costs through phase.rs (:mod:`manasolver.solver.benchphase`):
+  its castability check and its autotapped cast, the ratio of medians, and
+  every case where the two engines disagree on payability;
+* ``batch`` throughput of ``can_pay`` lines that each carry their own
+  40-permanent board, through :func:`~manasolver.solver.protocol.answer_line`
+  and through a real ``manasolver batch`` process;
+* command-line start-up, process start to answer, of ``manasolver card Forest``
+  and ``manasolver mana-value``, cold (a new process each run), and which heavy
+  modules such a process imports;
+* ``options`` on three Cascading Cataracts and thirty lands, when implemented.
+
+Queries that report hitting a time bound are counted, as are queries over
+50 ms that do not say so.  ``--quick`` is a CI-sized run of a few seconds;
+the full run writes ``benchmarks/results/`` (JSON, markdown, one plot per
+figure) with the machine noted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from manasolver.solver import benchdata as bd
+
+__all__ = ["FULL", "QUICK", "Case", "Plan", "main", "make_cases", "run"]
+
+SLOW_MS = 50.0  # SPEC §8: no query over 50 ms without saying it hit its time bound
+_TIME_BOUND_KEYS = ("time_bound", "hit_time_bound", "timed_out", "timeout", "time_limit_hit")
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How much to measure: boards per size, costs per board, repeats per query."""
+
+    boards: dict[int, int]
+    costs_per_board: dict[int, int]
+    repeats: dict[int, int]
+    phase_cases: dict[int, int]
+    batch_lines: int
+    startup_runs: int
+    options: bool
+
+
+QUICK = Plan(boards={10: 2, 40: 2, 300: 1}, costs_per_board={10: 3, 40: 4, 300: 1},
+             repeats={10: 3, 40: 3, 300: 1}, phase_cases={10: 1, 40: 1}, batch_lines=40,
+             startup_runs=1, options=False)
+FULL = Plan(boards={10: 5, 40: 10, 300: 5, 1000: 3}, costs_per_board={10: 10, 40: 20, 300: 3, 1000: 2},
+            repeats={10: 20, 40: 20, 300: 10, 1000: 5}, phase_cases={10: 20, 40: 40, 300: 6, 1000: 2},
+            batch_lines=2000, startup_runs=7, options=True)
+
+
+@dataclass(slots=True)
+class Case:
+    """One board and one cost, and everything measured on it."""
+
+    size: int
+    label: str
+    board: dict[str, Any]
+    cost: str
+    kind: str  # "real", "tight", "over" or "refusal"
+    payable: bool | None = None
+    error: str | None = None
+    valid: bool | None = None
+    problems: list[str] = field(default_factory=list)
+    time_bound: bool = False
+    can_pay_s: list[float] = field(default_factory=list)
+    pay_s: list[float] = field(default_factory=list)
+    phase: dict[str, Any] | None = None
+
+    def summary(self) -> dict[str, Any]:
+        """A JSON-ready record (times in ms, the board by label only)."""
+        out: dict[str, Any] = {"size": self.size, "board": self.label, "cost": self.cost, "kind": self.kind,
+                               "payable": self.payable, "error": self.error, "valid": self.valid,
+                               "problems": self.problems, "time_bound": self.time_bound}
+        if self.can_pay_s:
+            out["can_pay_ms"] = _ms(statistics.median(self.can_pay_s))
+        if self.pay_s:
+            out["pay_ms"] = _ms(statistics.median(self.pay_s))
+        if self.phase is not None:
+            out["phase"] = self.phase
+        return out
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000.0, 4)
+
+
+def percentile(samples: list[float], q: float) -> float:
+    """The ``q``-th percentile (0–100) by nearest rank; 0.0 for no samples."""
+    if not samples:
+        return 0.0
+    ordered = sorted(samples)
+    rank = max(0, min(len(ordered) - 1, math.ceil(q / 100.0 * len(ordered)) - 1))
+    return ordered[rank]
+
+
+# -- cases ---------------------------------------------------------------------------------------
+
+def make_cases(plan: Plan) -> list[Case]:
+    """The benchmark cases of ``plan``: real costs on 10- and 40-permanent boards, tight and
+    impossible costs plus real ones on the large lands boards, and PEERS.md's refusals."""
+    cases: list[Case] = []
+    for size, nboards in plan.boards.items():
+        per = plan.costs_per_board.get(size, 1)
+        for seed in range(nboards):
+            if size == 10:
+                board, label = bd.small_board(seed), f"small-{seed}"
+            elif size == 40:
+                board, label = bd.commander_board(seed), f"commander-{seed}"
+            else:
+                board, label = bd.lands_board(size, seed), f"lands{size}-{seed}"
+            if size <= 40:
+                costs = [(c, "real") for c in bd.costs_for(1000 * size + seed, per)]
+            else:
+                costs = [(bd.tight_cost(board, seed), "tight")]
+                if per > 1:
+                    costs.append((bd.over_cost(board, seed), "over"))
+                costs += [(c, "real") for c in bd.costs_for(1000 * size + seed, max(0, per - 2))]
+            cases += [Case(size, label, board, cost, kind) for cost, kind in costs]
+    for i, (cards, cost) in enumerate(bd.PEER_REFUSALS):
+        board = {"players": [{"name": "you"}, {"name": "opponent"}],
+                 "battlefield": [bd.permanent(f"r{j}", n) for j, n in enumerate(cards)]}
+        cases.append(Case(len(cards), f"refusal-{i}", board, cost, "refusal"))
+    return cases
+
+
+# -- our engine ----------------------------------------------------------------------------------
+
+def _as_json(result: Any) -> dict[str, Any]:
+    if isinstance(result, dict):
+        return result
+    out = result.to_json()
+    assert isinstance(out, dict)
+    return out
+
+
+def hit_time_bound(answer: dict[str, Any]) -> bool:
+    """True when an answer says it stopped at a time bound (any of the usual field names)."""
+    if any(answer.get(k) for k in _TIME_BOUND_KEYS):
+        return True
+    reason = answer.get("reason")
+    return isinstance(reason, dict) and any(reason.get(k) for k in _TIME_BOUND_KEYS)
+
+
+def engine_missing() -> str | None:
+    """``None`` when the queries can run, else why not."""
+    try:
+        from manasolver.solver import protocol, queries  # noqa: F401
+    except Exception as exc:  # noqa: BLE001
+        return f"solver queries not importable: {type(exc).__name__}: {exc}"
+    return None
+
+
+def measure_engine(case: Case, repeats: int) -> None:
+    """Time ``can_pay`` and ``pay`` on a prepared request; check the answers."""
+    from manasolver.models.errors import ManasolverError
+    from manasolver.solver import protocol, queries
+    from manasolver.solver.payment import Payment
+
+    try:
+        req = protocol.build_request({"query": "pay", "state": case.board, "cost": case.cost})
+    except ManasolverError as err:
+        case.error = f"{err.code}: {err}"
+        return
+    can_answers, pay_answers = [], []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        try:
+            result = queries.can_pay(req)
+        except ManasolverError as err:
+            case.error = f"{err.code}: {err}"
+            return
+        case.can_pay_s.append(time.perf_counter() - t0)
+        can_answers.append(_as_json(result))
+        t0 = time.perf_counter()
+        result = queries.pay(req)
+        case.pay_s.append(time.perf_counter() - t0)
+        pay_answers.append(_as_json(result))
+    case.time_bound = any(hit_time_bound(a) for a in can_answers + pay_answers)
+    verdicts = {bool(a.get("payable")) for a in can_answers + pay_answers}
+    if len(verdicts) != 1:
+        case.problems.append(f"can_pay and pay disagree: {sorted(verdicts)}")
+    case.payable = bool(pay_answers[0].get("payable"))
+    if len({json.dumps(a, sort_keys=True) for a in pay_answers}) != 1:
+        case.problems.append("pay is not deterministic across repeats")
+    if case.payable:
+        case.valid = _validate(req, Payment.from_json(pay_answers[0]["payment"]), case)
+
+
+def _validate(req: Any, payment: Any, case: Case) -> bool | None:
+    try:
+        from manasolver.solver.validate import validate
+    except ImportError:
+        return None
+    verdict = _as_json(validate(req, payment))
+    if not verdict.get("legal"):
+        case.problems += [str(p) for p in verdict.get("problems", [])] or ["validate: not legal"]
+    return bool(verdict.get("legal"))
+
+
+# -- phase.rs ----------------------------------------------------------------------------------
+
+def _peer_cards(cases: list[Case]) -> list[Any]:
+    from manasolver.models.carddb import default_db
+    from manasolver.solver.benchphase import PeerCard
+
+    db = default_db()
+    out = [PeerCard("Treasure", "", "Artifact — Treasure",
+                    "{T}, Sacrifice this artifact: Add one mana of any color.")]
+    seen = {"Treasure"}
+    for case in cases:
+        for name in bd.board_cards(case.board):
+            if name in seen:
+                continue
+            seen.add(name)
+            rec = db.record(name)  # the printed record, as phase.rs would read it from MTGJSON
+            if rec is None:
+                continue
+            out.append(PeerCard(str(rec["name"]), str(rec.get("mana_cost") or ""), str(rec.get("type_line", "")),
+                                str(rec.get("oracle_text", "")), tuple(rec.get("colors") or ()),
+                                rec.get("power"), rec.get("toughness")))
+    return out
+
+
+def measure_phase(cases: list[Case], log: Callable[[str], None]) -> str | None:
+    """Run the cases through phase.rs; returns why it was skipped, or ``None``."""
+    from manasolver.solver.benchphase import PeerPermanent, PhaseDriver, phase_missing
+
+    missing = phase_missing()
+    if missing:
+        return missing
+    driver = PhaseDriver(_peer_cards(cases), [c.cost for c in cases])
+    for case in cases:
+        board = [PeerPermanent(p["card"], bool(p.get("tapped")), bool(p.get("sick")))
+                 for p in case.board["battlefield"]]
+        life = int(case.board["players"][0].get("life", 20))
+        try:
+            pos = driver.position(board, case.cost, life=life)
+        except Exception as exc:  # noqa: BLE001 - a peer failure is recorded, never fatal
+            case.phase = {"error": f"{type(exc).__name__}: {exc}"}
+            continue
+        repeats = 5 if case.size <= 40 else 2
+        offered, raw, delta = driver.castable(pos, repeats=repeats)
+        cast_ok, cast_s, tapped = driver.cast(pos) if offered else (False, 0.0, [])
+        case.phase = {"castable": offered, "check_ms": _ms(delta), "check_raw_ms": _ms(raw),
+                      "cast_ok": cast_ok, "cast_ms": _ms(cast_s) if offered else None,
+                      "tapped": len(tapped)}
+        log(f"  phase.rs {case.label} {case.cost}: castable={offered} check={_ms(delta)} ms "
+            f"cast={_ms(cast_s)} ms")
+    if driver.skipped:
+        log(f"  phase.rs could not build: {driver.skipped}")
+    return None
+
+
+def disagreements(cases: list[Case]) -> list[dict[str, Any]]:
+    """Cases where phase.rs and manasolver differ on payability (or phase.rs offers a cast it
+    then fails to pay)."""
+    out = []
+    for c in cases:
+        if c.phase is None or "error" in c.phase or c.payable is None:
+            continue
+        if c.phase["castable"] != c.payable or (c.phase["castable"] and not c.phase["cast_ok"]):
+            out.append({"board": c.label, "cards": bd.board_cards(c.board) if c.size <= 10 else
+                        f"{c.size} permanents", "cost": c.cost, "manasolver": c.payable,
+                        "phase_castable": c.phase["castable"], "phase_cast_ok": c.phase["cast_ok"]})
+    return out
+
+
+# -- batch, start-up, options -----------------------------------------------------------------------
+
+def _cli() -> list[str]:
+    exe = shutil.which("manasolver")
+    return [exe] if exe else [sys.executable, "-m", "manasolver.solver.cli"]
+
+
+def batch_lines(n: int) -> list[str]:
+    """``n`` ``can_pay`` lines, each with its own 40-permanent Commander board."""
+    costs = bd.costs_for(7, n)
+    return [json.dumps({"query": "can_pay", "id": i, "state": bd.commander_board(10_000 + i),
+                        "cost": costs[i]}) for i in range(n)]
+
+
+def measure_batch(n: int) -> dict[str, Any]:
+    """Throughput in process (``answer_line``) and through a ``manasolver batch`` process."""
+    from manasolver.solver.protocol import answer_line
+
+    lines = batch_lines(n)
+    t0 = time.perf_counter()
+    inproc = [answer_line(line) for line in lines]
+    inproc_s = time.perf_counter() - t0
+    errors = [a for a in inproc if "error" in a]
+    t0 = time.perf_counter()
+    proc = subprocess.run(_cli() + ["batch"], input="\n".join(lines) + "\n", check=False, capture_output=True,
+                          text=True, timeout=600)
+    proc_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    subprocess.run(_cli() + ["batch"], input=lines[0] + "\n", check=False, capture_output=True, text=True, timeout=120)
+    one_s = time.perf_counter() - t0
+    out_lines = [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]
+    mismatch = sum(1 for a, b in zip(inproc, out_lines) if a.get("payable") != b.get("payable"))
+    return {
+        "lines": n,
+        "in_process_per_s": round(n / inproc_s, 1),
+        "process_per_s": round(n / proc_s, 1),
+        "process_per_s_after_startup": round(n / max(1e-9, proc_s - one_s), 1),
+        "process_wall_s": round(proc_s, 3), "one_line_wall_s": round(one_s, 3),
+        "exit_code": proc.returncode, "answers": len(out_lines),
+        "errors": len(errors), "first_error": errors[0] if errors else None,
+        "payable": sum(1 for a in inproc if a.get("payable")),
+        "process_vs_in_process_mismatches": mismatch + abs(len(out_lines) - n),
+    }
+
+
+def measure_startup(runs: int) -> dict[str, Any]:
+    """Cold start to answer of two queries that need no optimiser, and a bare interpreter."""
+    commands = {
+        "card Forest": (_cli() + ["card", "Forest"], "Forest"),
+        "mana-value": (_cli() + ["mana-value", "{2/W}{2/U}{2/B}{2/R}{2/G}", "--json"], "10"),
+        "python -c pass": ([sys.executable, "-c", "pass"], ""),
+    }
+    out: dict[str, Any] = {}
+    for name, (cmd, expect) in commands.items():
+        times, ok = [], True
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=60)
+            times.append(time.perf_counter() - t0)
+            ok = ok and proc.returncode == 0 and expect in proc.stdout
+        out[name] = {"median_s": round(statistics.median(times), 4), "first_s": round(times[0], 4),
+                     "runs": runs, "answer_ok": ok}
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "manasolver.solver.cli", "card", "Forest"],
+                          check=False, capture_output=True, text=True, timeout=60)
+    heavy = sorted({line.split("|")[-1].strip().split(".")[0] for line in proc.stderr.splitlines()
+                    if "|" in line and line.split("|")[-1].strip().split(".")[0]
+                    in ("ortools", "networkx", "constraint", "pandas", "numpy")})
+    out["heavy_imports_for_card"] = heavy
+    return out
+
+
+def measure_options() -> dict[str, Any]:
+    """``options`` on three Cascading Cataracts and thirty lands (XMage: 6,902, froze games)."""
+    from manasolver.solver.protocol import answer
+
+    query = {"query": "options", "state": bd.cataracts_board(), "limit": 100_000}
+    t0 = time.perf_counter()
+    ans = answer(query)
+    elapsed = time.perf_counter() - t0
+    if "error" in ans:
+        code = ans["error"].get("code")
+        status = "not implemented" if code == "unsupported" else "error"
+        return {"status": status, "message": ans["error"].get("message")}
+    return {"status": "ok", "seconds": round(elapsed, 4), "options": len(ans.get("options", [])),
+            "complete": ans.get("complete"), "time_bound": hit_time_bound(ans)}
+
+
+# -- the run -----------------------------------------------------------------------------------------
+
+def run(plan: Plan, *, phase: bool = True, log: Callable[[str], None] = print) -> dict[str, Any]:
+    """Measure everything ``plan`` asks for; returns the results as JSON-ready data."""
+    from manasolver.solver import benchreport
+
+    results: dict[str, Any] = {"machine": benchreport.machine(), "plan": plan.__class__.__name__}
+    cases = make_cases(plan)
+    why_not = engine_missing()
+    results["engine"] = why_not or "ok"
+    if why_not is None:
+        for case in cases:
+            measure_engine(case, plan.repeats.get(case.size, 3 if case.kind == "refusal" else 1))
+        log(f"manasolver: {len(cases)} cases measured")
+    peer_cases = _phase_subset(cases, plan)
+    results["phase"] = measure_phase(peer_cases, log) if phase else "skipped (--no-phase)"
+    results["phase"] = results["phase"] or "ok"
+    results["cases"] = [c.summary() for c in cases]
+    results["disagreements"] = disagreements(cases)
+    results["figures"] = benchreport.figures(cases, peer_cases)
+    results["checks"] = benchreport.checks(cases, SLOW_MS)
+    if why_not is None:
+        results["batch"] = measure_batch(plan.batch_lines)
+        results["options"] = measure_options() if plan.options else {"status": "skipped in --quick"}
+    results["startup"] = measure_startup(plan.startup_runs)
+    return results
+
+
+def _phase_subset(cases: list[Case], plan: Plan) -> list[Case]:
+    out: list[Case] = []
+    taken: dict[int, int] = {}
+    for case in cases:
+        if case.kind == "refusal":
+            out.append(case)
+        elif taken.get(case.size, 0) < plan.phase_cases.get(case.size, 0):
+            taken[case.size] = taken.get(case.size, 0) + 1
+            out.append(case)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``manasolver bench [--quick] [--out DIR] [--no-phase] [--no-plots]``."""
+    parser = argparse.ArgumentParser(prog="manasolver bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a CI-sized run of a few seconds")
+    parser.add_argument("--out", metavar="DIR", help="write results here (full run default: "
+                        "benchmarks/results of a checkout)")
+    parser.add_argument("--no-phase", action="store_true", help="do not run phase.rs")
+    parser.add_argument("--no-plots", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print the results JSON")
+    args = parser.parse_args(argv)
+    from manasolver.solver import benchreport
+
+    plan = QUICK if args.quick else FULL
+    log = (lambda s: print(s, file=sys.stderr)) if args.json else print
+    results = run(plan, phase=not args.no_phase, log=log)
+    results["plan"] = "quick" if args.quick else "full"
+    out = Path(args.out) if args.out else (None if args.quick else _default_out())
+    if out is not None:
+        benchreport.write(results, out, plots=not args.no_plots)
+        log(f"results written to {out}")
+    if args.json:
+        print(json.dumps(results, indent=1))
+    else:
+        print(benchreport.markdown(results))
+    bad = results["checks"].get("failed_checks", 0)
+    return 1 if bad else 0
+
+
+def _default_out() -> Path:
+    root = Path(__file__).resolve().parent.parent
+    if (root / "benchmarks").is_dir():
+        return root / "benchmarks" / "results"
+    return Path(os.getcwd()) / "bench-results"
