@@ -736,31 +736,44 @@ def state_to_json(state: GameState, db: CardDB | None = None) -> dict[str, Any]:
 
 
 class _Writer:
-    """Decides, once per card, whether the database's card of that name is the same card."""
+    """Writes each distinct card once: by name when the database's card of that name is the
+    same card; as the name plus the characteristics that differ when that rebuilds it; else as
+    its characteristics."""
 
     def __init__(self, db: CardDB | None) -> None:
+        if db is None:
+            from manasolver.models.carddb import default_db
+            db = default_db()
         self._db = db
-        self._same: dict[str, bool] = {}
-
-    def _is_db_card(self, card: Card) -> bool:
-        key = card.name
-        if key not in self._same:
-            if self._db is None:
-                from manasolver.models.carddb import default_db
-                self._db = default_db()
-            try:
-                self._same[key] = self._db.get(card.name) == card
-            except ManasolverError:
-                self._same[key] = False
-        return self._same[key]
+        self._memo: dict[int, dict[str, Any]] = {}
+        self._keep: list[Card] = []     # keeps ids unique while memoised
 
     def fields(self, card: Card) -> dict[str, Any]:
-        if self._is_db_card(card):
-            return {"card": card.name}
-        return _record_of(card)
+        got = self._memo.get(id(card))
+        if got is None:
+            got = self._memo[id(card)] = self._describe(card)
+            self._keep.append(card)
+        return dict(got)
 
     def zone_entry(self, card: Card) -> str | dict[str, Any]:
-        if self._is_db_card(card):
-            return card.name
-        return _record_of(card)
+        got = self.fields(card)
+        return str(got["card"]) if list(got) == ["card"] else got
 
+    def _describe(self, card: Card) -> dict[str, Any]:
+        try:
+            base = self._db.get(card.name)
+        except ManasolverError:
+            return _record_of(card)
+        if base == card:
+            return {"card": card.name}
+        mine, theirs = _record_of(card), _record_of(base)
+        entry: dict[str, Any] = {"card": card.name}
+        entry.update({k: v for k, v in mine.items() if theirs.get(k) != v})
+        if entry.keys() & {"mana_cost", "oracle_text", "type_line"}:
+            entry["colors"] = mine["colors"]
+        try:
+            if _Cards(self._db).entry(entry, "") == card:
+                return entry
+        except ManasolverError:
+            pass
+        return mine

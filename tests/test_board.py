@@ -487,10 +487,23 @@ def test_round_trip_every_field() -> None:
             {"id": "x", "card": "Walking Ballista", "x": 3},
             {"id": "q", "name": "Quirk", "type_line": "Artifact", "colors": ["U"],
              "oracle_text": "{T}: Add {U}."},
+            {"id": "e1", "card": "Llanowar Elves"},
+            {"id": "e2", "card": "Llanowar Elves", "mana_cost": "{U}"},
+            {"id": "e3", "card": "Llanowar Elves", "mana_cost": "{U}", "colors": ["G"]},
+            {"id": "a1", "card": "Dryad Arbor", "oracle_text": "{T}: Add {C}."},
         ],
     }
     state = load_state(b)
-    assert load_state(json.loads(json.dumps(state_to_json(state)))) == state
+    out = state_to_json(state)
+    assert load_state(json.loads(json.dumps(out))) == state
+    written = {p["id"]: p for p in out["battlefield"]}
+    assert written["e1"] == {"id": "e1", "card": "Llanowar Elves"}
+    assert written["e2"] == {"id": "e2", "card": "Llanowar Elves", "mana_cost": "{U}",
+                             "colors": ["U"]}
+    assert state.permanent("e3").card.color_letters == ["G"]
+    # an override keeps the database's other characteristics: the color indicator, power
+    arbor = state.permanent("a1").card
+    assert arbor.color_letters == ["G"] and arbor.power == "1"
 
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.json")), ids=lambda p: p.name)
