@@ -26,6 +26,7 @@ Three tiers of checking, as python-chess does:
 from __future__ import annotations
 
 import difflib
+import json
 import re
 import weakref
 from collections.abc import Iterable, Mapping
@@ -243,8 +244,7 @@ class _Cards:
                                _join(where, "type_line"))
             record = {"oracle_text": "", "mana_cost": ""}
         record.update(self._checked(given, where))
-        key = ("record",) + tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
-                                         for k, v in record.items()))
+        key = ("record", json.dumps(record, sort_keys=True, default=str))
         card = self._cache.get(key)
         if card is None:
             from manasolver.models.carddb import card_from_record
@@ -644,8 +644,6 @@ def _permanent_status(perm: Permanent, by_id: dict[str, Permanent], state: GameS
                    "graveyard (CR 704.5m); give attached_to")
     if "planeswalker" in types and perm.counter("loyalty") == 0:
         out.append(f"{card.name} is a planeswalker with no loyalty counters (CR 704.5i)")
-    if perm.cast_for == "impending" and perm.counter("time") == 0 and "creature" in types:
-        pass  # an impending permanent whose last time counter is gone is a creature again
     return out
 
 
