@@ -25,7 +25,6 @@ Three tiers of checking, as python-chess does:
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 import weakref
@@ -161,6 +160,8 @@ def _fields(obj: Mapping[str, Any], allowed: Iterable[str], where: str, what: st
             continue
         name = key if isinstance(key, str) else repr(key)
         path = f"{where}.{name}" if where else name
+        import difflib   # only on errors: it is slow to import
+
         close = difflib.get_close_matches(name.lower(), allowed, n=1, cutoff=0.5)
         hint = f"; did you mean {close[0]!r}?" if close else f"; the fields are {', '.join(allowed)}"
         raise UnknownField(f"unknown field {_clip(name)!r} in {what}{hint}", path)
@@ -467,6 +468,8 @@ def _turn(raw: object, names: tuple[str, ...]) -> Turn:
 
 
 def _suggest(name: str, choices: Iterable[str]) -> str:
+    import difflib
+
     close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.5)
     return f"; did you mean {close[0]!r}?" if close else ""
 

@@ -293,3 +293,15 @@ def test_counts_through_the_protocol_and_batch() -> None:
     assert first == {"id": 1, **expected}
     assert second["error"]["code"] == "unknown_card"
     assert second["error"]["where"] == "state.battlefield[0].card"
+
+
+def test_module_examples_run() -> None:
+    """STYLE 13: the examples in the docstrings of board.py and counts.py are executed."""
+    import doctest
+
+    import manasolver.models.board as board
+    import manasolver.models.counts as counts_module
+
+    for module in (board, counts_module):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0, module.__name__
