@@ -53,9 +53,10 @@ LIMITS = {
     "zone_cards": 10_000,          # hand or graveyard, each
     "name": 200,                   # player names, card names, ids, counter kinds
     "type_line": 500,
-    "oracle_text": 20_000,
+    "oracle_text": 5_000,           # the longest real oracle text is under 1,000
     "mana_cost": 1_000,            # characters
     "pool": 1_000,                 # characters
+    "paren_depth": 16,             # nested reminder text; the oracle parser's cost grows with it
     "counter_kinds": 64,
     "counter": 1_000_000,
     "x": 1_000_000,
@@ -279,8 +280,13 @@ class _Cards:
             out["type_line"] = _str(given["type_line"], _join(where, "type_line"), "type_line",
                                     LIMITS["type_line"])
         if "oracle_text" in given:
-            out["oracle_text"] = _str(given["oracle_text"], _join(where, "oracle_text"),
-                                      "oracle_text", LIMITS["oracle_text"], empty=True)
+            path = _join(where, "oracle_text")
+            text = _str(given["oracle_text"], path, "oracle_text", LIMITS["oracle_text"], empty=True)
+            depth = _paren_depth(text)
+            if depth > LIMITS["paren_depth"]:
+                raise BadState(f"oracle_text nests parentheses {depth} deep; at most "
+                               f"{LIMITS['paren_depth']} are accepted (real cards nest 2)", path)
+            out["oracle_text"] = text
         if "mana_cost" in given:
             path = _join(where, "mana_cost")
             text = given["mana_cost"]
@@ -300,6 +306,20 @@ class _Cards:
         if "colors" in given:
             out["colors"] = _colors(given["colors"], _join(where, "colors"))
         return out
+
+
+def _paren_depth(text: str) -> int:
+    """The deepest nesting of parentheses (reminder text), in one linear pass."""
+    if "(" not in text:
+        return 0
+    depth = deepest = 0
+    for ch in text:
+        if ch == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch == ")" and depth:
+            depth -= 1
+    return deepest
 
 
 def _colors(value: object, where: str) -> list[str]:

@@ -358,6 +358,8 @@ def test_huge_strings_and_lists_refused_quickly() -> None:
     _quick(board({"id": "a", "card": long_name}), BadState, "battlefield[0].card")
     _quick(board({"id": "a", "name": "N", "type_line": "Land", "oracle_text": long_name}),
            BadState, "battlefield[0].oracle_text")
+    _quick(board({"id": "a", "name": "N", "type_line": "Land", "oracle_text": "(" * 2000 + ")" * 2000}),
+           BadState, "battlefield[0].oracle_text")
     _quick(board({"id": "a", "name": "N", "type_line": "Creature", "mana_cost": "{1}" * 10**6}),
            BadCost, "battlefield[0].mana_cost")
     _quick({"players": [{"name": "a", "hand": ["Forest"] * 1_000_000}]}, BadState,
