@@ -51,6 +51,8 @@ LIMITS = {
     "players": 100,
     "permanents": 10_000,
     "zone_cards": 10_000,          # hand or graveyard, each
+    "all_zone_cards": 20_000,      # every hand and graveyard together
+    "inline_text": 200_000,        # characters of oracle_text among distinct inline cards
     "name": 200,                   # player names, card names, ids, counter kinds
     "type_line": 500,
     "oracle_text": 5_000,           # the longest real oracle text is under 1,000
@@ -190,6 +192,8 @@ class _Cards:
     def __init__(self, db: CardDB | None) -> None:
         self._db = db
         self._cache: dict[object, Card] = {}
+        self._text = 0          # characters of oracle text parsed for this board
+        self.entries = 0        # cards in hands and graveyards, all players together
         self._names: dict[str, Card] = _NAME_CACHE.setdefault(db, {}) if db is not None else {}
 
     @property
@@ -249,6 +253,10 @@ class _Cards:
         key = ("record", json.dumps(record, sort_keys=True, default=str))
         card = self._cache.get(key)
         if card is None:
+            self._text += len(record.get("oracle_text") or "")
+            if self._text > LIMITS["inline_text"]:
+                raise BadState(f"the board's inline cards have more than {LIMITS['inline_text']} "
+                               "characters of distinct oracle_text in all", where)
             from manasolver.models.carddb import card_from_record
             try:
                 card = card_from_record(record, where=where)
@@ -450,6 +458,10 @@ def _pool(raw: object, where: str) -> ManaCost:
 
 def _zone(raw: object, where: str, what: str, cards: _Cards) -> tuple[Card, ...]:
     items = _list(raw, where, what, LIMITS["zone_cards"])
+    cards.entries += len(items)
+    if cards.entries > LIMITS["all_zone_cards"]:
+        raise BadState(f"the players' hands and graveyards hold more than {LIMITS['all_zone_cards']} "
+                       "cards in all", where)
     out: list[Card] = []
     for i, item in enumerate(items):
         path = f"{where}[{i}]"

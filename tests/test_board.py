@@ -365,6 +365,11 @@ def test_huge_strings_and_lists_refused_quickly() -> None:
     _quick({"players": [{"name": "a", "hand": ["Forest"] * 1_000_000}]}, BadState,
            "players[0].hand")
     _quick({"players": [{"name": str(i)} for i in range(10**5)]}, BadState, "players")
+    _quick({"players": [{"name": str(i), "hand": ["Forest"] * 9000} for i in range(3)]},
+           BadState, "players[2].hand")
+    inline = [{"name": f"C{i}", "type_line": "Land", "oracle_text": f"{i} " + "x" * 4990}
+              for i in range(50)]
+    _quick({"players": [{"name": "a", "hand": inline}]}, BadState, "players[0].hand[40]", 5.0)
     _quick(board({"id": "a", "card": "Forest", "counters": {str(i): 1 for i in range(10**5)}}),
            BadState, "battlefield[0].counters")
     _quick(board({"id": "a", "card": "Forest", "x": 10**4000}), BadState, "battlefield[0].x")
