@@ -31,6 +31,7 @@ uses it, and it imports nothing from the backends.  networkx is imported only by
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -156,10 +157,25 @@ def _filter(production: Production, mask: int) -> int:
     return mask & ~C if production.colors_only else mask
 
 
+#: Unread clauses that cannot change what anything could produce: triggered abilities
+#: (Wild Growth, Mana Flare: triggered mana is never "could produce", RULES §12) and
+#: replacement effects that only multiply amounts (Mana Reflection, Nyxbloom Ancient).
+_HARMLESS = re.compile(r"^(whenever|when|at the beginning)\b|produces (twice|three times) as much",
+                       re.IGNORECASE)
+
+
+def harmless_clause(clause: str) -> bool:
+    """True when an unread clause cannot change any permanent's could-produce types."""
+    return bool(_HARMLESS.search(clause.strip()))
+
+
 def _check_supported(state: GameState) -> None:
-    bad = [p for p in state.battlefield if p.card.unsupported]
+    bad = [p for p in state.battlefield
+           if any(not harmless_clause(c) for c in p.card.unsupported)]
     if bad:
-        names = ", ".join(f"{p.card.name} ({p.id}): {p.card.unsupported[0]!r}" for p in bad[:3])
+        names = ", ".join(f"{p.card.name} ({p.id}): "
+                          f"{next(c for c in p.card.unsupported if not harmless_clause(c))!r}"
+                          for p in bad[:3])
         raise Unsupported("could-produce depends on text the engine cannot read: " + names,
                           f"battlefield.{bad[0].id}")
 
@@ -169,8 +185,9 @@ def could_produce(state: GameState, strict: bool = True) -> dict[str, int]:
 
     Every permanent with a mana ability appears, with 0 when it could produce
     nothing.  ``strict`` refuses (``Unsupported``) when any permanent carries
-    mana text the parser could not read, since a replacement effect such as
-    Contamination would change every answer.
+    mana text the parser could not read, since a replacement or type-changing
+    effect such as Contamination or Blood Moon would change every answer
+    (triggers and pure amount multipliers are let through: :func:`harmless_clause`).
     """
     if strict:
         _check_supported(state)

@@ -410,7 +410,7 @@ def _allows_spell(r: Restriction | None, spell: SpellInfo | None, has_x: bool) -
     if spell is None or (r.x_only and not has_x):
         return False
     if spell.ability:
-        return r.abilities and (not r.spell_types or bool(r.spell_types & spell.types))
+        return r.any_ability or (r.abilities and (not r.spell_types or bool(r.spell_types & spell.types)))
     if not r.spells:
         return False
     if r.spell_types and not r.spell_types & spell.types:
@@ -426,7 +426,7 @@ def _allows_ability(r: Restriction | None, source: Permanent) -> bool:
     """May restricted mana pay a mana ability's cost of ``source``?"""
     if r is None:
         return True
-    return r.abilities and (not r.spell_types or bool(r.spell_types & set(source.types)))
+    return r.any_ability or (r.abilities and (not r.spell_types or bool(r.spell_types & set(source.types))))
 
 
 def _compatible(u: _Unit, d: _Demand, rank: dict[int, int], spell_ok: dict[_Unit, bool],

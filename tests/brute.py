@@ -211,11 +211,11 @@ def _allows(r: Restriction | None, spell: SpellInfo | None, has_x: bool, ability
     if r is None:
         return True
     if ability_of is not None:
-        return r.abilities and (not r.spell_types or bool(r.spell_types & set(ability_of.types)))
+        return r.any_ability or (r.abilities and (not r.spell_types or bool(r.spell_types & set(ability_of.types))))
     if spell is None or (r.x_only and not has_x):
         return False
     if spell.ability:
-        return r.abilities and (not r.spell_types or bool(r.spell_types & spell.types))
+        return r.any_ability or (r.abilities and (not r.spell_types or bool(r.spell_types & spell.types)))
     if not r.spells or (r.spell_types and not r.spell_types & spell.types):
         return False
     if r.subtypes and not r.subtypes & spell.subtypes:

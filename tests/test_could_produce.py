@@ -174,3 +174,55 @@ def test_t91_meteor_crater() -> None:  # pragma: no cover
                          "are not modelled in the state yet (the strict mode refuses them instead)")
 def test_t100_t104_replacement_effects() -> None:  # pragma: no cover
     pass
+
+
+# -- the same vectors with real card data (A's parser), when it is available ----------------------
+
+
+def _real_board(*spec: tuple[str, str, str], **kw: object):  # type: ignore[no-untyped-def]
+    carddb = pytest.importorskip("manasolver.models.carddb", reason="A's card database is absent")
+    db = carddb.default_db()
+    perms = []
+    for pid, name, controller in spec:
+        c = db.get(name)
+        perms.append(perm(pid, c, controller, **kw.get(pid, {})))  # type: ignore[arg-type]
+    return board(*perms)
+
+
+def test_real_cards_t93_t95_t97_t98() -> None:
+    # T93, T95, T97, T98 (CR 106.7) with the bundled oracle text.
+    assert could_produce(_real_board(("a", "Reflecting Pool", "you"), ("b", "Reflecting Pool", "you"))) == \
+        {"a": 0, "b": 0}
+    state = _real_board(("rp", "Reflecting Pool", "you"), ("w", "Wastes", "you"))
+    assert letters(state, "rp") == "C"
+    state = _real_board(("f", "Forest", "you"), ("o1", "Exotic Orchard", "you"),
+                        ("o2", "Exotic Orchard", "opponent"), ("rp", "Reflecting Pool", "opponent"))
+    assert {k: mask_letters(v) for k, v in could_produce(state).items()} == \
+        {"f": "G", "o1": "G", "o2": "G", "rp": "G"}
+    state = _real_board(("o1", "Exotic Orchard", "you"), ("o2", "Exotic Orchard", "opponent"))
+    assert could_produce(state) == {"o1": 0, "o2": 0}
+
+
+def test_real_cards_t94_t103_t105() -> None:
+    # T94, T103, T105: costs and counters ignored; an amount of 0 gives no type.
+    state = _real_board(("rp", "Reflecting Pool", "you"), ("vc", "Vivid Crag", "you"), vc={"tapped": True})
+    assert letters(state, "rp") == "WUBRG"
+    state = _real_board(("rp", "Reflecting Pool", "you"), ("h", "Aether Hub", "you"))
+    assert letters(state, "rp") == "WUBRGC"
+    state = _real_board(("rp", "Reflecting Pool", "you"), ("gc", "Gaea's Cradle", "you"))
+    assert letters(state, "rp") == ""
+
+
+def test_real_cards_t102_wild_growth_trigger_is_not_could_produce() -> None:
+    # T102, Wild Growth ruling: its triggered mana is not could-produce; strict mode lets the trigger through.
+    state = _real_board(("rp", "Reflecting Pool", "you"), ("w", "Wastes", "you"), ("wg", "Wild Growth", "you"),
+                        wg={"attached_to": "w"})
+    assert letters(state, "rp") == "C"
+
+
+def test_real_cards_t100_t104_replacement_effects_are_refused() -> None:
+    # T100 (Blood Moon) and T104 (Contamination): not modelled, so refused rather than answered wrongly.
+    for name in ("Contamination", "Blood Moon"):
+        state = _real_board(("fs", "Fellwar Stone", "you"), ("f", "Forest", "opponent"), ("x", name, "opponent"))
+        with pytest.raises(Unsupported):
+            could_produce(state)

@@ -11,9 +11,10 @@ payment with an activation that could be dropped (same total, choices and pool
 mana used) and still pay is not "a way to pay" but a way to pay plus floating
 mana for nothing; otherwise the list would grow with every untapped land.
 
-How: the cost's announced forms come from :func:`manasolver.solver.announce.announce`
-(601.2b/601.2f totals), each merged hybrid demand expanded into its concrete
-halves so that every choice is explicit; the sources come from C's grouped
+How: every announcement of the cost (601.2b) is expanded with every way the
+modifiers apply (601.2f), keeping different choices apart even when they reach the
+same total (the optimisers' :mod:`~manasolver.solver.announce` merges those, as it
+may); the sources come from C's grouped
 supply (:func:`manasolver.solver.supply.build_supply`), one CSP variable per
 permanent (its domain: nothing, or one concrete production of one of its
 options) and one per type of floating mana (how much of it is used).  A
@@ -40,9 +41,9 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from manasolver.models.errors import Unsupported
-from manasolver.models.symbols import C
-from manasolver.solver.announce import Form, announce, mask_text
+from manasolver.models.errors import BadQuery, Unsupported
+from manasolver.models.symbols import C, ManaSymbol, PaidAs
+from manasolver.solver.announce import mask_text
 from manasolver.solver.payment import Activation, Choice, Payment
 from manasolver.solver.request import PaymentRequest
 from manasolver.solver.supply import Option, Supply, build_supply, restriction_allows
@@ -84,35 +85,102 @@ class _Total:
         return out or "{0}"
 
 
-def _concrete_totals(form: Form, x: int) -> Iterator[_Total]:
-    """Expand a form's merged hybrid demands into explicit choices (601.2b)."""
-    fixed: Counter[int] = Counter()
-    for mask, n in form.demands:
-        if mask & (mask - 1) == 0:
-            fixed[mask] += n
-    plain: list[Choice] = []
-    merged: dict[str, list[int]] = {}  # symbol text -> masks of its merged ways
-    for way in form.choices:
-        if way.kind == "mana" and way.mask & (way.mask - 1):
-            merged.setdefault(way.symbol, []).append(way.mask)
-        elif way.kind == "mana":
-            plain.append(Choice(way.symbol, mask_text(way.mask)))
-        elif way.kind == "generic":
-            plain.append(Choice(way.symbol, "{" + str(way.amount) + "}"))
+#: More announcement and reduction combinations than this is refused, never guessed.
+MAX_ANNOUNCEMENTS = 20_000
+
+
+def _reduction_ways(sym: ManaSymbol) -> list[tuple[str, int]]:
+    """How one reduction symbol may apply (CR 118.7): ("generic", n) or ("type", bit)."""
+    if sym.special or sym.variable:
+        raise Unsupported(f"a cost reduction by {sym.text} is not supported", "modifiers")
+    if sym.is_numeral:
+        return [("generic", sym.generic)]
+    if sym.snow:
+        return [("generic", 1)]  # 118.7g
+    ways = [("type", b) for b in TYPES[:5] if sym.colors & b]
+    if sym.colorless:
+        ways.insert(0, ("type", C))
+    if sym.generic and not sym.phyrexian:
+        ways.append(("generic", sym.generic))  # 118.7e: the {2} half of {2/W}
+    return ways  # a Phyrexian symbol reduces one mana of its color (118.7f)
+
+
+def _concrete_totals(req: PaymentRequest, x: int) -> list[_Total]:
+    """Every distinct (choices, total) pair: each hybrid, monocolored-hybrid and Phyrexian
+    symbol announced as each of its halves (601.2b), then increases, reductions in every
+    way they may apply (118.7), and the minimum (601.2f).  Unlike the optimisers' forms,
+    totals reached by different choices are kept apart: the choices are part of a payment."""
+    symbols: list[ManaSymbol] = list(req.cost.symbols)
+    for m in req.modifiers:
+        if m.kind == "increase" and m.cost is not None:
+            symbols.extend(m.cost.symbols)
+    minimum = max((m.amount for m in req.modifiers if m.kind == "minimum"), default=0)
+    red = [_reduction_ways(s) for m in req.modifiers if m.kind == "reduce" and m.cost is not None
+           for s in m.cost.symbols]
+    typed0: Counter[int] = Counter()
+    generic0 = snow = energy = 0
+    classes: dict[ManaSymbol, int] = {}
+    order: list[ManaSymbol] = []
+    for s in symbols:
+        if s.special == "E":
+            energy += 1
+        elif s.special:
+            continue
+        elif s.variable:
+            generic0 += x
+        elif s.snow:
+            snow += 1
+        elif s.is_numeral:
+            generic0 += s.generic
+        elif len(s.ways_to_pay()) > 1:
+            classes[s] = classes.get(s, 0) + 1
+            order.append(s)
         else:
-            plain.append(Choice(way.symbol, "life"))
-    groups = [(sym, mask) for sym, ms in merged.items() for mask in sorted(set(ms))]
-    per_group = [list(itertools.combinations_with_replacement(_bits(mask), merged[sym].count(mask)))
-                 for sym, mask in groups]
-    for combo in itertools.product(*per_group):
-        typed = Counter(fixed)
-        choices = list(plain)
-        for (sym, _mask), bits in zip(groups, combo):
-            for b in bits:
-                typed[b] += 1
-                choices.append(Choice(sym, mask_text(b)))
-        yield _Total(tuple(sorted(typed.items())), form.generic(x), form.snow, form.life, form.energy,
-                     tuple(sorted(choices, key=lambda c: (c.symbol, c.paid_as))))
+            typed0[C if s.colorless else s.colors] += 1
+    per_class = [list(itertools.combinations_with_replacement(s.ways_to_pay(), n))
+                 for s, n in classes.items()]
+    count = 1
+    for opts in per_class + red:
+        count *= len(opts)
+    if count > MAX_ANNOUNCEMENTS:
+        raise Unsupported(f"the cost has {count} combinations of announcements and reductions, more "
+                          f"than the {MAX_ANNOUNCEMENTS} the enumeration takes", "cost")
+    out: dict[_Total, None] = {}
+    for combo in itertools.product(*per_class):
+        typed = Counter(typed0)
+        g = generic0
+        life = 0
+        assigned: dict[ManaSymbol, list[PaidAs]] = {}
+        for sym, ways in zip(classes, combo):
+            assigned[sym] = list(ways)
+            for w in ways:
+                if w.kind == "mana":
+                    typed[w.mask] += 1
+                elif w.kind == "generic":
+                    g += w.amount
+                else:
+                    life += w.amount
+        cursor = dict.fromkeys(classes, 0)
+        choices = []
+        for sym in order:
+            choices.append(Choice(sym.text, assigned[sym][cursor[sym]].text))
+            cursor[sym] += 1
+        for rcombo in itertools.product(*red):
+            t = Counter(typed)
+            cut = 0
+            for kind, v in rcombo:
+                if kind == "generic":
+                    cut += v
+                elif t[v]:
+                    t[v] -= 1
+                else:
+                    cut += 1  # 118.7b-d: the excess comes off generic
+            fixed = sum(t.values()) + snow
+            gen = max(0, g - cut, minimum - fixed)
+            total = _Total(tuple(sorted((b, n) for b, n in t.items() if n)), gen, snow, life, energy,
+                           tuple(choices))
+            out[total] = None
+    return list(out)
 
 
 # -- sources --------------------------------------------------------------------------------
@@ -276,21 +344,18 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
     )
 
     if limit < 0:
-        raise Unsupported(f"limit must be 0 or more, not {limit}", "limit")
+        raise BadQuery(f"limit must be 0 or more, not {limit}", "limit")
+    if req.x is not None and req.x < 0:
+        raise BadQuery(f"x must be 0 or more, not {req.x}", "x")
     deadline = time.monotonic() + time_limit
     sup = supply if supply is not None else build_supply(req.state, req.player)
     x = req.x or 0
-    ann = announce(req.cost, x, req.modifiers)
     sources, whole = _productions(sup, req)
     complete = whole and not sup.excluded
     pool = dict(sup.pool)
     found: dict[Payment, tuple[object, ...]] = {}
     timed_out = False
-    totals: list[_Total] = []
-    for form in ann.forms:
-        for t in _concrete_totals(form, x):
-            if t not in totals:
-                totals.append(t)
+    totals = _concrete_totals(req, x)
     for total in totals:
         if timed_out or len(found) > limit:
             break
