@@ -65,7 +65,10 @@ class PayAnswer:
     def to_json(self) -> dict[str, Any]:
         if self.payable:
             assert self.payment is not None
-            return {"payable": True, "payment": self.payment.to_json()}
+            out: dict[str, Any] = {"payable": True, "payment": self.payment.to_json()}
+            if dict(self.payment.extra).get("time_bound"):
+                out["time_bound"] = True  # a time bound stopped the proof of optimality
+            return out
         assert self.reason is not None
         return {"payable": False, "reason": self.reason.to_json()}
 
@@ -154,13 +157,18 @@ def _fixed_x(req: PaymentRequest) -> int:
     return req.x if req.x is not None else 0
 
 
-def _run(problem: Problem, backend: str | None) -> Solution | bool:
+def _run(problem: Problem, backend: str | None, need_payment: bool = True) -> Solution | bool:
     if backend is None:
         if problem.mode == "feasible":
             from manasolver.solver.backends.flow import FlowBackend
-            found = FlowBackend().solve(problem)
-            if found is not None:
-                return found
+            if need_payment:
+                found = FlowBackend().solve(problem)
+                if found is not None:
+                    return found
+            else:
+                verdict = FlowBackend().feasible(problem)
+                if verdict is not None:
+                    return verdict[1]
         backend = "cpsat"
     result = backend_named(backend).solve(problem)
     if result is None:
@@ -239,7 +247,7 @@ def can_pay(req: PaymentRequest, backend: str | None = None) -> CanPayAnswer:
     """Can ``req``'s cost be paid now? Exact; default backend: flow, else CP-SAT."""
     x = _fixed_x(req)
     problem = prepare(req, "feasible", x)
-    result = _run(problem, backend)
+    result = _run(problem, backend, need_payment=False)
     if result is not False:
         return CanPayAnswer(True)
     _guard_excluded(problem.supply, req)

@@ -173,6 +173,16 @@ class Supply:
     energy: int
 
     @property
+    def restricted(self) -> bool:
+        """True when some option's mana has a spending restriction."""
+        return any(o.restriction is not None for k in self.classes for o in k.options)
+
+    @property
+    def all_ok(self) -> tuple[tuple[bool, ...], ...]:
+        """Every option allowed (the spell_ok of a supply without restrictions)."""
+        return tuple((True,) * len(k.options) for k in self.classes)
+
+    @property
     def pool_total(self) -> int:
         """How much mana is floating."""
         return sum(n for _, n in self.pool)

@@ -76,8 +76,11 @@ class Problem:
     def build(req: PaymentRequest, supply: Supply, ann: Announcement, mode: str, x: int | None,
               ignore_restrictions: bool = False) -> Problem:
         has_x = ann.x_count > 0
-        ok = tuple(tuple(ignore_restrictions or restriction_allows(o.restriction, req.spell, has_x)
-                         for o in k.options) for k in supply.classes)
+        if ignore_restrictions or not supply.restricted:
+            ok = supply.all_ok
+        else:
+            ok = tuple(tuple(restriction_allows(o.restriction, req.spell, has_x)
+                             for o in k.options) for k in supply.classes)
         return Problem(req, supply, ann, mode, x, req.policy, ok)
 
     @property
@@ -92,7 +95,8 @@ class Solution:
     ``acts``: ``(class index, member index, option index)`` per activation, one
     entry per activation (a repeatable option activated twice appears twice);
     ``spend``: ``(source, type bit, destination, count)`` (keys in the module
-    docstring); ``objective``: the backend's objective values, for tests.
+    docstring); ``objective``: the backend's objective values, for tests; ``optimal``:
+    false when a time bound stopped the search before optimality was proven.
     """
 
     form: int
@@ -100,6 +104,7 @@ class Solution:
     acts: list[tuple[int, int, int]]
     spend: list[tuple[SrcKey, int, DstKey, int]]
     objective: tuple[int, ...] = field(default=())
+    optimal: bool = True
 
 
 class Backend(Protocol):
@@ -176,6 +181,8 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
             choices.append(Choice(way.symbol, "life"))
     opts = [supply.classes[k].options[o] for k, _m, o in sol.acts]
     extra: list[tuple[str, object]] = []
+    if not sol.optimal:
+        extra.append(("time_bound", True))
     if form.reduction_choices:
         extra.append(("reductions", list(form.reduction_choices)))
     return Payment(
