@@ -90,7 +90,6 @@ class ParsedText:
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
             "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
-_REMINDER = re.compile(r"\s*\([^()]*\)")
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 _SYMBOLS = r"(?:\{[^}]+\})+"
 _ADDS_MANA = re.compile(r"\badds?\b[^.]*?(?:\{[^}]+\}|\bmana\b)", re.IGNORECASE)
@@ -105,11 +104,21 @@ _LAND_TYPES = ("plains", "island", "swamp", "mountain", "forest")
 
 
 def strip_reminder(text: str) -> str:
-    """Remove reminder text: every parenthesised part (CR 207.2)."""
-    previous = None
-    while previous != text:
-        previous, text = text, _REMINDER.sub("", text)
-    return text.strip()
+    """Remove reminder text: every parenthesised part, nested ones included (CR 207.2),
+    with the space before it.  One linear scan; an unbalanced ")" is kept."""
+    out: list[str] = []
+    depth = 0
+    for ch in text:
+        if ch == "(":
+            if depth == 0:
+                while out and out[-1] in " \t":
+                    out.pop()
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out).strip()
 
 
 def self_reference(text: str, name: str, legendary: bool = False) -> str:
@@ -550,17 +559,39 @@ def _read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
 # ---------------------------------------------------------------------------------------------
 # effects that are not activated mana abilities
 
-_TYPE_CHANGE = re.compile(
-    r"\b(?:lands?|nonbasic lands?|enchanted land|lands you control|each land|lands your opponents control)\b"
-    r"[^.\"]*\b(?:is|are|becomes?)\b(?: an?| the)? (?:every basic land type|basic land type|"
-    r"Plains|Islands?|Swamps?|Mountains?|Forests?|land type)|"
-    r"\blose all land types\b|\bloses all land types\b", re.IGNORECASE)
+_TYPE_WORDS = re.compile(
+    r"\b(?:is|are|becomes?)(?: an?| the)? (?:every basic land type|basic land types?|land types?|Plains|Islands?|"
+    r"Swamps?|Mountains?|Forests?)\b")
+_LAND_WORD = re.compile(r"\blands?\b", re.IGNORECASE)
+#: Lines longer than this are not oracle text (the longest real one has 645 characters).
+MAX_LINE = 2000
+
+
+def _changes_land_types(line: str) -> bool:
+    """"Nonbasic lands are Mountains", "Enchanted land is an Island", "Each land is a
+    Swamp in addition …", "… lose all land types …" (CR 305.7)."""
+    if re.search(r"\blose(?:s)? all land types\b", line):
+        return True
+    for sentence in line.split("."):
+        m = _TYPE_WORDS.search(sentence)
+        if m and _LAND_WORD.search(sentence[:m.start()]):
+            return True
+    return False
+
+
+def _tapped_for_mana(sentence: str) -> bool:
+    """"tap(s/ped) … for … mana" in one sentence, found in linear time."""
+    tap = re.search(r"\btap(?:s|ped)?\b", sentence)
+    if not tap:
+        return False
+    for_ = re.search(r"\bfor\b", sentence[tap.end():])
+    return bool(for_) and re.search(r"\bmana\b", sentence[tap.end() + for_.end():]) is not None
 
 
 def _classify_static(line: str, low: str) -> str | None:
     """The kind of :class:`ManaEffect` a non-activated line is, or None."""
     triggered = low.startswith(("when ", "whenever ", "at "))
-    for_mana = re.search(r"\btap(?:s|ped)?\b[^.]*\bfor\b[^.]*\bmana\b", low) is not None
+    for_mana = any(_tapped_for_mana(sentence) for sentence in low.split("."))
     if triggered:
         if for_mana and _ADDS_MANA.search(low):
             return "triggered"
@@ -571,7 +602,7 @@ def _classify_static(line: str, low: str) -> str | None:
         return "replacement" if ("produce" in low or "instead" in low) else "triggered"
     if re.search(r"\bwould (?:add|produce)\b", low) and "mana" in low:
         return "replacement"
-    if "create" not in low and _TYPE_CHANGE.search(line):
+    if "create" not in low and _changes_land_types(line):
         return "type_change"
     if "create" not in low and re.search(r"\b(?:has|have|gains?)\b[^\"]*\"[^\"]*:[^\"]*\badd\b", low):
         return "grant"
@@ -592,6 +623,10 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
     is_spell = any(t in type_line.types for t in ("instant", "sorcery"))
     legendary = "legendary" in type_line.supertypes and bool({"creature", "planeswalker"} & set(type_line.types))
     for raw in (oracle_text or "").split("\n"):
+        if len(raw) > MAX_LINE:
+            if "mana" in raw.lower() or _ADDS_MANA.search(raw):
+                unsupported.append(raw[:200] + "…")
+            continue
         line = strip_reminder(raw)
         if not line or line == "//":
             continue

@@ -6,10 +6,13 @@ Each test names the card, quotes the text it reads and cites the rule.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.amounts import concrete_options, evaluate_amount
 from manasolver.models.card import Card, TypeLine
 from manasolver.models.carddb import CardDB, card_from_record
+from manasolver.models.errors import ManasolverError
 from manasolver.models.oracle import parse_oracle, self_reference, strip_reminder
 from manasolver.models.state import GameState, Permanent, Player, Turn
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, B, C, G, R, U, W
@@ -399,3 +402,49 @@ def test_reminder_text_and_self_reference() -> None:
 def test_unknown_symbol_in_text_is_unsupported_not_an_error() -> None:
     parsed = parse_oracle("{T}: Add {Q/Z}.", TypeLine.parse("Artifact"), "Odd Thing")
     assert parsed.mana_abilities == () and parsed.unsupported == ("{T}: Add {Q/Z}.",)
+
+
+# -- robustness: board text is user input ------------------------------------------------------------
+
+_VOCAB = ["{T}", "{Q}", "{G}", "{U/R}", "{2}", "{E}", "{X}", "{½}", ":", ",", ".", "Add", "add", "one", "mana",
+          "of any", "color", "type", "or", "and/or", "for each", "creature", "you control", "Sacrifice", "~",
+          "Remove", "counter", "from", "Pay", "life", "Spend this mana only to cast", "spells", "\"", "(", ")",
+          "—", "Whenever", "tapped for mana", "instead", "lands", "are", "Mountains", "\n", "target", "X",
+          "equal to", "Choose a color.", "deals 1 damage to you", "+1:", "Activate only"]
+
+
+@given(st.lists(st.sampled_from(_VOCAB), max_size=40))
+@settings(max_examples=300, deadline=None)
+def test_parser_never_crashes_on_word_salad(words: list[str]) -> None:
+    """Inline oracle text is user input: the parser answers or reports, never raises."""
+    text = " ".join(words)
+    parsed = parse_oracle(text, TypeLine.parse("Artifact Creature — Golem"), "Test Golem")
+    for ability in parsed.mana_abilities:
+        assert ability.production.options or ability.production.reference
+
+
+@given(st.text(max_size=300))
+@settings(max_examples=200, deadline=None)
+def test_parser_never_crashes_on_random_text(text: str) -> None:
+    parse_oracle(text, TypeLine.parse("Land"), "Test Land")
+
+
+@given(st.dictionaries(st.sampled_from(["name", "type_line", "mana_cost", "oracle_text", "colors", "power"]),
+                       st.one_of(st.text(max_size=30), st.integers(), st.none(), st.lists(st.text(max_size=2))),
+                       max_size=6))
+@settings(max_examples=300, deadline=None)
+def test_card_from_record_errors_are_manasolver_errors(record: dict[str, object]) -> None:
+    try:
+        card_from_record(record, "battlefield[0]")
+    except ManasolverError as exc:
+        assert exc.where.startswith("battlefield[0]")
+
+
+def test_adversarial_lines_are_linear() -> None:
+    """Long or deeply nested text returns quickly (no regex backtracking blow-up)."""
+    tl = TypeLine.parse("Land")
+    for text in ("land " * 20000, "(" * 50000 + ")" * 50000, "Whenever " + "tap for " * 200,
+                 "{T}: Add " + "{G} or " * 280, "Lands are " * 150, "\"" * 1999):
+        parse_oracle(text, tl, "Test")
+    long_line = "{T}: Add {G}. " + "x" * 5000
+    assert parse_oracle(long_line, tl, "Test").unsupported  # too long to be oracle text: reported
