@@ -7,10 +7,11 @@ Three tiers of checking, as python-chess does:
    path of the bad field (``battlefield[3].card``, ``players[0].life``,
    ``players[0].hand[2]``, ``turn.step``).  Sizes are bounded so that hostile
    input is refused quickly (:data:`LIMITS`).
-2. :func:`status` names every inconsistency of a well-formed board that the
-   rules would not allow or that is probably a mistake (an Aura attached to
-   nothing, a Treasure that is not a token, tapped permanents in the untap
-   step).  Nothing there stops a query.
+2. :func:`status` (in :mod:`manasolver.models.board_status`, re-exported
+   here) names every inconsistency of a well-formed board that the rules would
+   not allow or that is probably a mistake (an Aura attached to nothing, a
+   Treasure that is not a token, tapped permanents in the untap step).
+   Nothing there stops a query.
 3. Payment legality is the solver's business (``solver/validate.py``).
 
 :func:`state_to_json` writes a state back, so ``load_state(state_to_json(s)) == s``.
@@ -26,16 +27,16 @@ Three tiers of checking, as python-chess does:
 from __future__ import annotations
 
 import json
-import re
 import weakref
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from manasolver.models.card import BASIC_LAND_TYPES, Card
+from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import (
     BadCost, BadState, ManasolverError, UnknownField, Unsupported,
 )
+from manasolver.models.board_status import PREDEFINED_TOKENS, is_token_card, status
 from manasolver.models.state import STEPS, GameState, Permanent, Player, Turn
 
 if TYPE_CHECKING:  # carddb is imported lazily: only boards that name cards need it
@@ -74,15 +75,11 @@ PERMANENT_FIELDS = ("id", "controller", "tapped", "sick", "haste", "counters", "
                     "cast_for", "x", "token") + CARD_FIELDS
 #: Accepted values of ``cast_for``: the alternative costs a permanent remembers (CR 702.176a).
 CAST_FOR = ("impending",)
-#: Tokens that ``"card"`` may name (SPEC §4); they are tokens unless ``"token": false`` says otherwise.
-PREDEFINED_TOKENS = ("Treasure", "Gold", "Powerstone", "Eldrazi Spawn", "Eldrazi Scion", "Everywhere")
-_TOKEN_NAMES = frozenset(n.lower() for n in PREDEFINED_TOKENS)
 _CHARACTERISTICS = CARD_FIELDS[1:]
 _FIELD_SETS = {id(f): frozenset(f) for f in (STATE_FIELDS, PLAYER_FIELDS, TURN_FIELDS, CARD_FIELDS,
                                              PERMANENT_FIELDS)}
 _SPLIT_LAYOUTS = ("split", "aftermath")
 _CHARACTERISTIC_SET = frozenset(_CHARACTERISTICS)
-_STATUS_LIFE = 2**31
 
 
 # -- primitive checks ---------------------------------------------------------------------------
@@ -361,11 +358,6 @@ def _record_of(card: Card) -> dict[str, Any]:
     return record
 
 
-def is_token_card(card: Card) -> bool:
-    """True for the predefined tokens of SPEC §4 (Treasure, Everywhere, …)."""
-    return card.layout == "token" or card.name.lower() in _TOKEN_NAMES
-
-
 # -- loading ----------------------------------------------------------------------------------------
 
 def load_state(obj: object, db: CardDB | None = None) -> GameState:
@@ -570,145 +562,6 @@ def _counters(raw: object, where: str) -> tuple[tuple[str, int], ...]:
         value = _int(n, path, f"the number of {_clip(kind)} counters", 0, LIMITS["counter"])
         out[norm] = value
     return tuple(sorted((k, v) for k, v in out.items() if v))
-
-
-# -- status: tier 2 ---------------------------------------------------------------------------------
-
-_ENCHANT = re.compile(r"^enchant (?P<what>[a-z][a-z -]*?)(?: you control| an opponent controls)?$",
-                      re.IGNORECASE | re.MULTILINE)
-_PERMANENT_TYPES = frozenset({"artifact", "battle", "creature", "enchantment", "land", "planeswalker"})
-_NORMAL_TYPES = _PERMANENT_TYPES | {"instant", "sorcery", "kindred"}
-
-
-def status(state: GameState) -> list[str]:
-    """Every inconsistency of a loaded board that is not a parse error, as sentences.
-
-    An empty list means the board is consistent as far as these checks go.  The
-    problems named here never stop a query: a board for an autotapper may be a
-    sketch.  Each sentence starts with the path of the object it is about.
-    """
-    problems: list[str] = []
-    by_id = {p.id: p for p in state.battlefield}
-    active = state.turn.active
-    for i, perm in enumerate(state.battlefield):
-        problems.extend(f"battlefield[{i}] ({perm.id}): {msg}"
-                        for msg in _permanent_status(perm, by_id, state))
-    legends: dict[tuple[str, str], int] = {}
-    for i, perm in enumerate(state.battlefield):
-        if "legendary" in perm.card.type_line.supertypes:
-            key = (perm.controller, perm.card.name)
-            if key in legends:
-                problems.append(f"battlefield[{i}] ({perm.id}): {perm.controller} controls two "
-                                f"legendary permanents named {perm.card.name!r} (legend rule, "
-                                f"CR 704.5j; the other is battlefield[{legends[key]}])")
-            else:
-                legends[key] = i
-    for i, player in enumerate(state.players):
-        where = f"players[{i}] ({player.name})"
-        if player.life > _STATUS_LIFE or player.starting_life > _STATUS_LIFE:
-            problems.append(f"{where}: life above 2^31 is out of any real game's range")
-        if player.energy > _STATUS_LIFE:
-            problems.append(f"{where}: energy above 2^31 is out of any real game's range")
-        if player.life == 0:
-            problems.append(f"{where}: a player at 0 life loses the game (CR 704.5a)")
-        for zone in ("hand", "graveyard"):
-            for j, card in enumerate(getattr(player, zone)):
-                if is_token_card(card):
-                    problems.append(f"{where}.{zone}[{j}]: {card.name} is a token, and a token "
-                                    "in a hand or graveyard ceases to exist (CR 704.5d)")
-                odd = [t for t in card.type_line.types if t not in _NORMAL_TYPES]
-                if odd:
-                    problems.append(f"{where}.{zone}[{j}]: {card.name} is a {', '.join(odd)} card, "
-                                    "which is never in a hand or graveyard in normal play")
-        if state.turn.step in ("untap", "cleanup") and player.pool:
-            problems.append(f"{where}: mana in the pool during the {state.turn.step} step, where no "
-                            "player gets priority (CR 502.4, 514.3)")
-    if state.turn.step == "untap":
-        tapped = [p.id for p in state.battlefield if p.controller == active and p.tapped]
-        if tapped:
-            problems.append(f"turn: the active player's permanents untap during the untap step "
-                            f"(CR 502.3), yet these are tapped: {', '.join(tapped[:10])}"
-                            + (" …" if len(tapped) > 10 else ""))
-    if state.turn.step in ("untap", "cleanup") and not state.turn.stack_empty:
-        problems.append(f"turn: the stack is normally empty in the {state.turn.step} step "
-                        "(no player gets priority, CR 502.4, 514.3)")
-    return problems
-
-
-def _permanent_status(perm: Permanent, by_id: dict[str, Permanent], state: GameState) -> list[str]:
-    """What is wrong with one permanent."""
-    out: list[str] = []
-    card = perm.card
-    types = set(perm.types)
-    if not types & _PERMANENT_TYPES:
-        if types & {"instant", "sorcery"}:
-            out.append(f"{card.name} is an instant or sorcery, which can't be on the battlefield "
-                       "(CR 304.4, 307.4)")
-        else:
-            out.append(f"{card.name} has no permanent card type (type line {card.type_line.text!r})")
-    # tokens
-    predefined = card.name.lower() in _TOKEN_NAMES
-    if predefined and not perm.token:
-        out.append(f"{card.name} is a predefined token but is marked \"token\": false")
-    elif perm.token and not predefined and card.layout != "token":
-        out.append(f"marked as a token, but {card.name!r} is the name of a card, not a predefined "
-                   "token (fine for a token copy of a card)")
-    # alternative cost and X
-    if perm.cast_for == "impending" and card.alternative_cost("impending") is None \
-            and "impending" not in card.oracle_text.lower():
-        out.append(f"cast_for \"impending\", but {card.name} has no impending cost (CR 702.176)")
-    if perm.x is not None and (card.mana_cost is None or not card.mana_cost.variables):
-        out.append(f"x = {perm.x}, but the mana cost of {card.name} has no X (CR 107.3)")
-    # summoning sickness only matters to creatures (CR 302.6)
-    if perm.sick and not perm.is_creature:
-        out.append(f"marked sick, but {card.name} is not a creature: summoning sickness matters "
-                   "only to creatures (CR 302.6); harmless")
-    # attachments
-    sub = set(card.type_line.subtypes)
-    if perm.attached_to is not None:
-        target = by_id.get(perm.attached_to)
-        if perm.attached_to == perm.id:
-            out.append("attached to itself (CR 301.5c, 303.4d)")
-        elif target is not None:
-            out.extend(_attachment_status(perm, target, sub))
-        if not sub & {"aura", "equipment", "fortification"}:
-            out.append(f"attached_to is set, but {card.name} is not an Aura, Equipment or "
-                       "Fortification (CR 301.5, 303.4)")
-    elif "aura" in sub and "enchantment" in types:
-        out.append(f"{card.name} is an Aura attached to nothing: it would be put into its owner's "
-                   "graveyard (CR 704.5m); give attached_to")
-    if "planeswalker" in types and perm.counter("loyalty") == 0:
-        out.append(f"{card.name} is a planeswalker with no loyalty counters (CR 704.5i)")
-    return out
-
-
-def _attachment_status(perm: Permanent, target: Permanent, sub: set[str]) -> list[str]:
-    out: list[str] = []
-    card = perm.card
-    target_types = set(target.types)
-    target_sub = set(target.card.type_line.subtypes)
-    if "aura" in sub:
-        m = _ENCHANT.search(card.oracle_text)
-        if m:
-            what = m.group("what").strip().lower()
-            whole = m.group(0).lower()
-            word = what[:-1] if what.endswith("s") and what[:-1] in _PERMANENT_TYPES else what
-            if word in _PERMANENT_TYPES and word not in target_types:
-                out.append(f"{card.name} (Enchant {what}) is attached to {target.id}, which is not "
-                           f"a {word} (CR 303.4d)")
-            elif word in BASIC_LAND_TYPES and word not in target_sub:
-                out.append(f"{card.name} (Enchant {what}) is attached to {target.id}, which is not "
-                           f"a {word.title()} (CR 303.4d)")
-            if whole.endswith("you control") and target.controller != perm.controller:
-                out.append(f"{card.name} enchants a permanent you control, but {target.id} is "
-                           f"controlled by {target.controller} (CR 303.4d)")
-    elif "equipment" in sub and "creature" not in target_types:
-        out.append(f"{card.name} is Equipment attached to {target.id}, which is not a creature "
-                   "(CR 301.5c, 704.5n)")
-    elif "fortification" in sub and "land" not in target_types:
-        out.append(f"{card.name} is a Fortification attached to {target.id}, which is not a land "
-                   "(CR 301.6, 704.5n)")
-    return out
 
 
 # -- writing back -----------------------------------------------------------------------------------

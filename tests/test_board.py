@@ -415,6 +415,21 @@ def test_status_aura_attachments() -> None:
     assert any("not an Aura" in m for m in msgs)
 
 
+def test_status_enchant_subtype_and_equipment() -> None:
+    """CR 303.4d: Utopia Sprawl (Enchant Forest) on an Island is illegal; CR 301.5c: Equipment
+    attached to a noncreature becomes unattached (704.5n)."""
+    assert _one_status({"id": "f", "card": "Forest"},
+                       {"id": "u", "card": "Utopia Sprawl", "attached_to": "f"}) == []
+    (msg,) = _one_status({"id": "i", "card": "Island"},
+                         {"id": "u", "card": "Utopia Sprawl", "attached_to": "i"})
+    assert "not a Forest" in msg
+    (msg,) = _one_status({"id": "s", "card": "Sol Ring"},
+                         {"id": "b", "card": "Bonesplitter", "attached_to": "s"})
+    assert "Equipment" in msg and "704.5n" in msg
+    assert _one_status({"id": "e", "card": "Llanowar Elves"},
+                       {"id": "b", "card": "Bonesplitter", "attached_to": "e"}) == []
+
+
 def test_status_tokens() -> None:
     (msg,) = _one_status({"id": "t", "card": "Treasure", "token": False})
     assert "predefined token" in msg

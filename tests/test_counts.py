@@ -296,12 +296,13 @@ def test_counts_through_the_protocol_and_batch() -> None:
 
 
 def test_module_examples_run() -> None:
-    """STYLE 13: the examples in the docstrings of board.py and counts.py are executed."""
+    """STYLE 13: the examples in the docstrings of board.py, board_status.py and counts.py run."""
     import doctest
 
     import manasolver.models.board as board
+    import manasolver.models.board_status as board_status
     import manasolver.models.counts as counts_module
 
-    for module in (board, counts_module):
+    for module in (board, board_status, counts_module):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__
