@@ -85,6 +85,32 @@ def run(data: Path) -> dict[str, object]:
     return {"total": total, "full": full, "failures": failures, "seconds": elapsed}
 
 
+#: What each failure needs, by the first pattern its clause matches (for the summary table).
+CATEGORIES: tuple[tuple[str, str], ...] = (
+    ("a choice made as it entered (chosen color or type)", r"chosen (?:color|type)|last noted|as you drafted"),
+    ("a commander", r"commander"),
+    ("a variable number of counters removed", r"any number of \S+ counters|Remove X "),
+    ("a granted mana ability (given to other permanents or conditional)", r"\b(?:have|has|gains?)\b[^\"]*\""),
+    ("an activation condition", r"Activate only if"),
+    ("a per-turn activation limit", r"Activate only once|no more than|only during"),
+    ("a conditional amount (\"… instead\")", r"\binstead\b"),
+    ("a cost paid from hand, graveyard or library", r"[Dd]iscard|from your hand|from your graveyard|[Mm]ill|"
+                                                    r"Exile a card|Reveal"),
+    ("a restriction the data model can't say", r"Spend this mana|can't be spent"),
+    ("a cost the data model can't say", r"^[^:]*(?:Tap an untapped (?!creature)|Tap (?:two|three) untapped|"
+                                         r"Exert|Untap a|Return|Sacrifice (?:X|a \w+ (?:token|or))|Put a|"
+                                         r"Exile a creature)[^:]*:"),
+)
+
+
+def category(clause: str) -> str:
+    """The first category whose pattern the clause matches, or "other"."""
+    for label, pattern in CATEGORIES:
+        if re.search(pattern, clause):
+            return label
+    return "other (a rare wording)"
+
+
 def report(result: dict[str, object]) -> str:
     """The Markdown report."""
     total = int(result["total"])  # type: ignore[call-overload]
@@ -102,6 +128,26 @@ def report(result: dict[str, object]) -> str:
         f"- cards with a mana ability: **{total}**",
         f"- parsed fully: **{full}** ({pct:.1f}%)",
         f"- not fully: {total - full}",
+        "",
+        "## What the failures need",
+        "",
+        "Each failing card counted once, under the first need of its first unsupported clause. None of these",
+        "can be read exactly into the present data model (SPEC §4 boards have no chosen color, commander or",
+        "activation history), so they are reported, never guessed.",
+        "",
+        "| need | cards |",
+        "| --- | ---: |",
+    ]
+    by_card: dict[str, str] = {}
+    for clause, names in failures.items():
+        for n in names:
+            by_card.setdefault(n, category(clause))
+    counts: dict[str, int] = defaultdict(int)
+    for label in by_card.values():
+        counts[label] += 1
+    for label, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        lines.append(f"| {label} | {n} |")
+    lines += [
         "",
         "## Unsupported clauses (card name as `~`), most frequent first",
         "",

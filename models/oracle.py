@@ -621,6 +621,7 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
     unsupported: list[str] = []
     effects: list[ManaEffect] = []
     is_spell = any(t in type_line.types for t in ("instant", "sorcery"))
+    leveled = False
     legendary = "legendary" in type_line.supertypes and bool({"creature", "planeswalker"} & set(type_line.types))
     for raw in (oracle_text or "").split("\n"):
         if len(raw) > MAX_LINE:
@@ -629,6 +630,9 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
             continue
         line = strip_reminder(raw)
         if not line or line == "//":
+            continue
+        if re.fullmatch(r"LEVEL \d+(?:-\d+|\+)", line):
+            leveled = True  # the abilities below exist only at some levels (CR 711.2)
             continue
         text = self_reference(line, name, legendary)
         parts = activated_parts(text)
@@ -640,7 +644,10 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
             if re.search(r"\btargets?\b", unquoted, re.IGNORECASE):
                 continue  # an ability with a target is not a mana ability (605.1a, 605.5a)
             try:
-                abilities.append(_read_ability(cost_text, effect, line))
+                ability = _read_ability(cost_text, effect, line)
+                if leveled:
+                    raise _Unreadable(line)
+                abilities.append(ability)
             except (_Unreadable, BadCost):
                 unsupported.append(line)
             continue

@@ -448,3 +448,10 @@ def test_adversarial_lines_are_linear() -> None:
         parse_oracle(text, tl, "Test")
     long_line = "{T}: Add {G}. " + "x" * 5000
     assert parse_oracle(long_line, tl, "Test").unsupported  # too long to be oracle text: reported
+
+
+def test_leveler_abilities_are_not_always_there(db: CardDB) -> None:
+    """CR 711.2: Joraga Treespeaker has "{T}: Add {G}{G}." only at level 1-4: reported, not assumed."""
+    card = db.get("Joraga Treespeaker")
+    assert card.mana_abilities == ()
+    assert "{T}: Add {G}{G}." in card.unsupported
