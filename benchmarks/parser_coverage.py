@@ -94,12 +94,12 @@ CATEGORIES: tuple[tuple[str, str], ...] = (
     ("an activation condition", r"Activate only if"),
     ("a per-turn activation limit", r"Activate only once|no more than|only during"),
     ("a conditional amount (\"… instead\")", r"\binstead\b"),
-    ("a cost paid from hand, graveyard or library", r"[Dd]iscard|from your hand|from your graveyard|[Mm]ill|"
-                                                    r"Exile a card|Reveal"),
+    ("a cost paid from hand, graveyard or library", (r"[Dd]iscard|from your hand|from your graveyard|[Mm]ill|"
+                                                    r"Exile a card|Reveal")),
     ("a restriction the data model can't say", r"Spend this mana|can't be spent"),
-    ("a cost the data model can't say", r"^[^:]*(?:Tap an untapped (?!creature)|Tap (?:two|three) untapped|"
+    ("a cost the data model can't say", (r"^[^:]*(?:Tap an untapped (?!creature)|Tap (?:two|three) untapped|"
                                          r"Exert|Untap a|Return|Sacrifice (?:X|a \w+ (?:token|or))|Put a|"
-                                         r"Exile a creature)[^:]*:"),
+                                         r"Exile a creature)[^:]*:")),
 )
 
 
