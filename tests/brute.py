@@ -342,6 +342,26 @@ def _criteria(p: Payment, req: PaymentRequest, criteria: Sequence[str]) -> tuple
             out.append(pool_total - len(p.pool_used) // 3)
         elif c == "min_energy":
             out.append(p.energy)
+        elif c == "keep_colors":
+            # Colors some cost-free activation of a permanent could make now, lost because every
+            # permanent that could make them was activated (solver.policy: "no longer producible
+            # by what stays untapped").
+            colors: dict[str, int] = {}
+            for ms in moves(state, req.player):
+                for m in ms:
+                    if m.mana and not m.costs_mana:
+                        colors[m.perm.id] = colors.get(m.perm.id, 0) | (sum(set(m.mana)) & ANY_COLOR)
+            used = {a.permanent for a in p.activations}
+            before = after = 0
+            for pid, mask in colors.items():
+                before |= mask
+                if pid not in used:
+                    after |= mask
+            out.append((before & ~after).bit_count())
+        elif c == "keep_castable":
+            if state.player(req.player).hand or req.policy.keep_castable:
+                raise ValueError("brute force does not compute keep_castable")
+            out.append(0)
         else:
             raise ValueError(f"brute force has no criterion {c!r}")
     return tuple(out)
