@@ -5,8 +5,10 @@ answer dataclass whose ``to_json()`` is exactly the protocol's shape.
 
 ``backend`` (STYLE practice 8): ``None`` means the documented default, which may
 change: ``can_pay`` asks the flow fast path and falls back to CP-SAT when the
-fast path declines; ``pay`` and ``max_x`` use CP-SAT (optimal under the
-policy).  ``"flow"`` forces the fast path (``pay`` then returns *a* payment, not
+fast path declines; ``pay`` asks the plain-Python exact optimiser
+(:mod:`~manasolver.solver.backends.fastopt`) and falls back to CP-SAT when it
+declines; ``max_x`` uses CP-SAT (optimal under the policy).  ``"fastopt"``
+forces the plain-Python optimiser.  ``"flow"`` forces the fast path (``pay`` then returns *a* payment, not
 an optimised one; a problem it cannot model is an ``Unsupported`` error),
 ``"cpsat"`` forces CP-SAT, ``"csp"`` D's enumeration backend when present.
 
@@ -121,13 +123,16 @@ def _announce(cost: ManaCost, modifiers: tuple[Modifier, ...]) -> Announcement:
 
 
 def backend_named(name: str) -> Any:
-    """The backend object called ``name`` (``flow``, ``cpsat``, ``csp``)."""
+    """The backend object called ``name`` (``flow``, ``fastopt``, ``cpsat``, ``csp``)."""
     if name == "flow":
         from manasolver.solver.backends.flow import FlowBackend
         return FlowBackend()
     if name == "cpsat":
         from manasolver.solver.backends.cpsat import CpSatBackend
         return CpSatBackend()
+    if name == "fastopt":
+        from manasolver.solver.backends.fastopt import FastOptBackend
+        return FastOptBackend()
     if name == "csp":
         try:
             from manasolver.solver.backends import csp
@@ -137,7 +142,7 @@ def backend_named(name: str) -> Any:
         if cls is None:
             raise Unsupported("the csp backend has no CspBackend class", "backend")
         return cls()
-    raise BadQuery(f"unknown backend {name!r}; known: flow, cpsat, csp", "backend")
+    raise BadQuery(f"unknown backend {name!r}; known: flow, fastopt, cpsat, csp", "backend")
 
 
 def prepare(req: PaymentRequest, mode: str, x: int | None = 0,
@@ -169,6 +174,11 @@ def _run(problem: Problem, backend: str | None, need_payment: bool = True) -> So
                 verdict = FlowBackend().feasible(problem)
                 if verdict is not None:
                     return verdict[1]
+        if problem.mode == "optimal":
+            from manasolver.solver.backends.fastopt import FastOptBackend
+            found = FastOptBackend().solve(problem)
+            if found is not None:
+                return found
         backend = "cpsat"
     result = backend_named(backend).solve(problem)
     if result is None:

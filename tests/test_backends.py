@@ -251,3 +251,40 @@ def test_reduction_forms_agree() -> None:
     req = request(state, "{2/W}{2/U}{2/B}{2/R}{2/G}", mods=(reduce("{1}"),))
     assert queries.can_pay(req).payable
     assert ManaCost.parse(queries.pay(req).to_json()["payment"]["total"]).mana_value() == 5
+
+
+def _hand_board(rng: random.Random) -> object:
+    from payment_fixtures import card
+    counter = card("Counterspell", "Instant", mana_cost="{U}{U}")
+    bolt = card("Lightning Bolt", "Instant", mana_cost="{R}")
+    hand = tuple(rng.sample([counter, bolt, counter], rng.randint(0, 2)))
+    return board(*(perm(f"p{i}", rng.choice(CARDS), tapped=rng.random() < 0.1)
+                   for i in range(rng.randint(0, 7))),
+                 life=rng.choice([1, 2, 3, 20]), pool=rng.choice(["", "{G}", "{C}{U}"]), hand=hand)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 100_000), st.sampled_from(COSTS))
+def test_fastopt_optimum_equals_cpsat(seed: int, cost: str) -> None:
+    """The plain-Python optimiser and CP-SAT reach the same lexicographic optimum under
+    the default policy (keep_castable from the hand, keep_colors, pool, life, damage),
+    and its payments pass validate."""
+    from manasolver.solver.backends.fastopt import FastOptBackend, evaluate
+    from manasolver.solver.request import DEFAULT_POLICY
+    rng = random.Random(seed)
+    req = request(_hand_board(rng), cost)  # type: ignore[arg-type]
+    problem = queries.prepare(req, "optimal", 0)
+    fast = FastOptBackend().solve(problem)
+    if fast is None:
+        return
+    exact = CpSatBackend().solve(problem)
+    assert (fast is False) == (exact is False)
+    if fast is False or exact is False:
+        return
+    assert evaluate(problem, fast, DEFAULT_POLICY) == evaluate(problem, exact, DEFAULT_POLICY)
+    assert fast.objective == evaluate(problem, fast, DEFAULT_POLICY)
+    try:
+        from manasolver.solver.validate import validate
+    except ImportError:
+        return
+    assert validate(req, to_payment(problem, fast)).legal

@@ -24,7 +24,7 @@ from collections import deque
 from manasolver.solver.announce import Form
 from manasolver.solver.backends.base import Problem, Solution, lowest_bit
 
-__all__ = ["FlowBackend", "hall_ok", "plain_units"]
+__all__ = ["FlowBackend", "hall_ok", "plain_units", "solution_from_units", "transport"]
 
 #: A unit kind: (mask, snow, count, class index or -1 for the pool, option per type bit).
 UnitKind = tuple[int, bool, int, int, tuple[tuple[int, int], ...]]
@@ -144,12 +144,18 @@ class FlowBackend:
             return False
         units, _ = plain_units(problem)
         assert problem.x is not None
-        return _assign(problem, units, i, problem.x)
+        sol = solution_from_units(problem, units, i, problem.x)
+        assert sol is not None  # Hall's condition held
+        return sol
 
 
-def _assign(problem: Problem, units: list[UnitKind], fi: int, x: int) -> Solution:
-    """Write one payment for form ``fi`` with an augmenting-path max-flow on unit kinds."""
-    form = problem.forms[fi]
+def transport(units: list[tuple[int, bool, int]], form: Form, x: int,
+              first: frozenset[int] = frozenset()) -> list[tuple[int, tuple[object, ...], int, int]] | None:
+    """Assign grouped units ``(mask, snow, count)`` to the demands of ``form`` by an
+    augmenting-path max-flow: ``(unit index, demand key, type bit, count)`` rows, or
+    ``None`` when the units cannot cover the form.  Units in ``first`` (the pool) are
+    routed in a first phase; augmenting paths never lower a source edge's flow, so
+    they stay as used as they can be."""
     dsts: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
     if form.snow:
         dsts.append((("snow",), -1, form.snow))
@@ -157,8 +163,7 @@ def _assign(problem: Problem, units: list[UnitKind], fi: int, x: int) -> Solutio
     if g:
         dsts.append((("generic",), -2, g))
     nu = len(units)
-    # Node ids: 0 source, 1..nu units, nu+1.. demands, last sink.
-    sink = nu + len(dsts) + 1
+    sink = nu + len(dsts) + 1  # node 0 source, 1..nu units, then demands, then sink
     cap: dict[tuple[int, int], int] = {}
     adj: dict[int, list[int]] = {i: [] for i in range(sink + 1)}
 
@@ -169,13 +174,33 @@ def _assign(problem: Problem, units: list[UnitKind], fi: int, x: int) -> Solutio
             cap[(b, a)] = cap.get((b, a), 0)
         cap[(a, b)] = cap.get((a, b), 0) + c
 
-    for ui, u in enumerate(units):
-        edge(0, 1 + ui, u[2])
+    for ui, (mask, snow, count) in enumerate(units):
+        edge(0, 1 + ui, count if not first or ui in first else 0)
         for di, (_, m, _c) in enumerate(dsts):
-            if (m == -2) or (m == -1 and u[1]) or (m > 0 and u[0] & m):
-                edge(1 + ui, nu + 1 + di, u[2])
+            if (m == -2) or (m == -1 and snow) or (m > 0 and mask & m):
+                edge(1 + ui, nu + 1 + di, count)
     for di, (_, _, c) in enumerate(dsts):
         edge(nu + 1 + di, sink, c)
+    flowed = _augment(adj, cap, sink)
+    if first:
+        for ui, (_mask, _snow, count) in enumerate(units):
+            if ui not in first:
+                cap[(0, 1 + ui)] += count
+        flowed += _augment(adj, cap, sink)
+    if flowed < sum(c for _, _, c in dsts):
+        return None
+    rows: list[tuple[int, tuple[object, ...], int, int]] = []
+    for ui, (mask, _snow, _count) in enumerate(units):
+        for di, (dkey, m, _c) in enumerate(dsts):
+            flow = cap.get((nu + 1 + di, 1 + ui), 0)
+            if flow:
+                rows.append((ui, dkey, lowest_bit(mask & m if m > 0 else mask), flow))
+    return rows
+
+
+def _augment(adj: dict[int, list[int]], cap: dict[tuple[int, int], int], sink: int) -> int:
+    """Push flow along shortest augmenting paths from node 0 until none is left."""
+    flowed = 0
     while True:
         prev = {0: 0}
         q = deque([0])
@@ -193,43 +218,56 @@ def _assign(problem: Problem, units: list[UnitKind], fi: int, x: int) -> Solutio
             path.append((prev[b], b))
             b = prev[b]
         push = min(cap[e] for e in path)
+        flowed += push
         for a, b in path:
             cap[(a, b)] -= push
             cap[(b, a)] += push
+    return flowed
+
+
+def solution_from_units(problem: Problem, units: list[UnitKind], fi: int, x: int) -> Solution | None:
+    """A :class:`Solution` paying form ``fi`` from grouped units (``UnitKind`` rows, as
+    :func:`plain_units` makes them); members of a class are numbered across its unit kinds."""
+    pool = frozenset(i for i, u in enumerate(units) if u[3] < 0)
+    rows = transport([(u[0], u[1], u[2]) for u in units], problem.forms[fi], x, pool)
+    if rows is None:
+        return None
     spend: list[tuple[tuple[object, ...], int, tuple[object, ...], int]] = []
+    used: dict[int, dict[int, int]] = {}
+    for ui, dkey, bit, n in rows:
+        mask, _snow, _count, k, pick = units[ui]
+        used.setdefault(ui, {})
+        used[ui][bit] = used[ui].get(bit, 0) + n
+        if k < 0:
+            spend.append((("pool", mask), bit, dkey, n))
+            continue
+        o = _option_for(pick, bit)
+        slot = mask if pick[0][0] == 0 else problem.supply.classes[k].options[o].slots[0]
+        spend.append((("act", k, o, slot), bit, dkey, n))
     acts: list[tuple[int, int, int]] = []
+    next_member: dict[int, int] = {}
     multi_need: dict[tuple[int, int], int] = {}
-    for ui, u in enumerate(units):
-        mask, _snow, _count, k, pick = u
-        per_bit: dict[int, int] = {}
-        for di, (dkey, m, _c) in enumerate(dsts):
-            flow = cap.get((nu + 1 + di, 1 + ui), 0)
-            if not flow:
-                continue
-            bit = lowest_bit(mask & m if m > 0 else mask)
-            per_bit[bit] = per_bit.get(bit, 0) + flow
-            if k < 0:
-                spend.append((("pool", mask), bit, dkey, flow))
-                continue
-            o = _option_for(pick, bit)
-            slot = mask if pick[0][0] == 0 else problem.supply.classes[k].options[o].slots[0]
-            spend.append((("act", k, o, slot), bit, dkey, flow))
-        if k < 0 or not per_bit:
+    for ui, per_bit in sorted(used.items()):
+        mask, _snow, _count, k, pick = units[ui]
+        if k < 0:
             continue
         if pick[0][0] == 0:  # one option with several slots: an activation gives them all
             o = pick[0][1]
             mult = problem.supply.classes[k].options[o].slots.count(mask)
             need = -(-sum(per_bit.values()) // mult)
             multi_need[(k, o)] = max(multi_need.get((k, o), 0), need)
-        else:
-            member = 0
-            for bit, n in sorted(per_bit.items()):
-                o = _option_for(pick, bit)
-                for _ in range(n):
-                    acts.append((k, member, o))
-                    member += 1
-    for (k, o), need in multi_need.items():
-        acts.extend((k, m, o) for m in range(need))
+            continue
+        for bit, n in sorted(per_bit.items()):
+            o = _option_for(pick, bit)
+            for _ in range(n):
+                member = next_member.get(k, 0)
+                acts.append((k, member, o))
+                next_member[k] = member + 1
+    for (k, o), need in sorted(multi_need.items()):
+        for _ in range(need):
+            member = next_member.get(k, 0)
+            acts.append((k, member, o))
+            next_member[k] = member + 1
     return Solution(fi, x, acts, spend)
 
 

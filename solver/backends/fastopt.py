@@ -1,0 +1,475 @@
+"""A fast exact optimiser in plain Python over the grouped board (SPEC §8).
+
+Branch and bound over *modes* (a class of identical permanents used a certain
+way: one option, or several one-mana options with identical costs merged into
+one type mask) deciding how many members activate each mode, with:
+
+* the objective as the same lexicographic vector CP-SAT minimises (the policy's
+  criteria in order, then the tie-break by board position), computed exactly
+  at each leaf;
+* component-wise lower bounds at every node (all terms only grow as more
+  permanents are used), compared lexicographically against the incumbent, the
+  costly ones (``keep_castable``) computed only when the earlier components tie;
+* a Hall-condition feasibility bound per node (chosen units plus everything
+  still undecided must be able to cover the form), kept incrementally over the
+  subsets of the form's demand kinds;
+* a stop as soon as the chosen units cover the form (more activations can only
+  be worse under every supported criterion).
+
+It answers only what it models exactly: free, exclusive options without
+energy costs; classes with only one-mana options or a single option; policies
+made of ``no_sacrifice``, ``min_life``, ``keep_castable``, ``keep_colors``,
+``min_waste``, ``prefer_lands``, ``min_sources``, ``use_pool``, ``min_energy``
+(no caller weights, no ``spend_color``/``max_colors_spent``); fixed X.  Anything
+else, or a search longer than :data:`NODE_BUDGET` nodes, is declined (``None``)
+and goes to CP-SAT.  Tests check its optimum against CP-SAT's on random boards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from manasolver.models.errors import Unsupported
+from manasolver.solver.announce import Form, announce
+from manasolver.solver.backends.base import Problem, Solution
+from manasolver.solver.backends.flow import UnitKind, hall_ok, solution_from_units
+from manasolver.solver.policy import keep_costs
+
+__all__ = ["NODE_BUDGET", "SUPPORTED", "FastOptBackend", "evaluate"]
+
+#: Nodes explored before the search gives the problem to CP-SAT.
+NODE_BUDGET = 4000
+SUPPORTED = frozenset({"no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste",
+                       "prefer_lands", "min_sources", "use_pool", "min_energy"})
+COLOR_BITS = (1, 2, 4, 8, 16)
+
+
+@dataclass(frozen=True, slots=True)
+class _Mode:
+    k: int                 # class index (-1: the pool)
+    options: tuple[tuple[int, int], ...]   # (type bit or 0, option index): which option makes a type
+    masks: tuple[int, ...]  # unit masks one activation adds
+    snow: bool
+    sac: int
+    life: int               # life paid plus damage taken per activation
+    ab_life: int            # life paid per activation (119.4 check)
+    nonland: int
+    weight: int             # tie-break weight (board position + 1)
+
+
+class _Search:
+    """The branch and bound for one problem (see the module docstring)."""
+
+    def __init__(self, problem: Problem, criteria: tuple[str, ...]) -> None:
+        self.p = problem
+        self.sup = problem.supply
+        self.criteria = criteria
+        self.nodes = 0
+        self.best: tuple[int, ...] | None = None
+        self.best_plan: tuple[int, list[int]] | None = None
+        self.modes: list[_Mode] = []
+        self.class_cap: list[int] = [k.count for k in self.sup.classes]
+        self._keep_cache: dict[tuple[int, ...], int] = {}
+        self._prepare_keep()
+
+    # -- supply shape ---------------------------------------------------------------------
+    def build_modes(self) -> bool:
+        """Turn the supply into modes; False when a class is outside the modelled shape."""
+        for bit, _n in self.sup.pool:
+            self.modes.append(_Mode(-1, ((bit, -1),), (bit,), False, 0, 0, 0, 0, 0))
+        for k, cls in enumerate(self.sup.classes):
+            ok = self.p.spell_ok[k]
+            usable = [(o, opt) for o, opt in enumerate(cls.options) if ok[o]]
+            for _, opt in usable:
+                if not (opt.free and opt.exclusive) or opt.energy:
+                    return False
+            if not usable:
+                continue
+            nonland = 0 if cls.kind == "land" else 1
+            weight = cls.positions[0] + 1
+            if all(len(opt.slots) == 1 for _, opt in usable):
+                groups: dict[tuple[int, int, int], list[tuple[int, Any]]] = {}
+                for o, opt in usable:
+                    key = (int(opt.sacrifice), opt.life + opt.damage, opt.life)
+                    groups.setdefault(key, []).append((o, opt))
+                for (sac, life, ab_life), members in sorted(groups.items()):
+                    mask = 0
+                    pick: list[tuple[int, int]] = []
+                    for o, opt in members:
+                        for b in (1, 2, 4, 8, 16, 32):
+                            if opt.slots[0] & b and not mask & b:
+                                pick.append((b, o))
+                        mask |= opt.slots[0]
+                    self.modes.append(_Mode(k, tuple(pick), (mask,), cls.snow, sac, life, ab_life,
+                                            nonland, weight))
+            elif len(usable) == 1:
+                o, opt = usable[0]
+                self.modes.append(_Mode(k, ((0, o),), opt.slots, cls.snow, int(opt.sacrifice),
+                                        opt.life + opt.damage, opt.life, nonland, weight))
+            else:
+                return False
+        return True
+
+    # -- keep terms ---------------------------------------------------------------------
+    def _prepare_keep(self) -> None:
+        sup = self.sup
+        self.keep_forms: list[list[Form]] = []
+        if "keep_castable" in self.criteria:
+            for cost in keep_costs(self.p.policy, self.p.req.state, sup.player):
+                try:
+                    forms = [f for f in announce(cost, 0).forms if f.life <= sup.life and not f.energy]
+                except Unsupported:
+                    continue
+                if forms:
+                    self.keep_forms.append(forms)
+        # Units each class offers to keep_castable (free, exclusive, unrestricted options).
+        self.keep_units: list[list[tuple[int, bool, int]]] = []  # per class: (mask, snow, per member)
+        self.keep_shape_ok = True
+        for cls in sup.classes:
+            opts = [o for o in cls.options if o.free and o.exclusive and o.restriction is None]
+            if not opts:
+                self.keep_units.append([])
+            elif all(len(o.slots) == 1 for o in opts):
+                m = 0
+                for o in opts:
+                    m |= o.slots[0]
+                self.keep_units.append([(m, cls.snow, 1)])
+            elif len(opts) == 1:
+                self.keep_units.append([(s, cls.snow, opts[0].slots.count(s))
+                                        for s in sorted(set(opts[0].slots))])
+            else:
+                self.keep_units.append([])
+                if self.keep_forms:
+                    self.keep_shape_ok = False
+        # Colors some free option could still make (restricted ones too, as CP-SAT counts).
+        self.color_makers: list[list[int]] = []
+        for bit in COLOR_BITS:
+            makers = [k for k, cls in enumerate(sup.classes)
+                      if any(o.free and o.union & bit for o in cls.options)]
+            if makers:
+                self.color_makers.append(makers)
+
+    def keep_lost(self, used: list[int]) -> int:
+        """How many keep_castable costs the members left unused can no longer pay."""
+        if not self.keep_forms:
+            return 0
+        key = tuple(used)
+        hit = self._keep_cache.get(key)
+        if hit is not None:
+            return hit
+        units: list[UnitKind] = []
+        for k, per in enumerate(self.keep_units):
+            left = self.class_cap[k] - used[k]
+            if left > 0:
+                for m, snow, mult in per:
+                    units.append((m, snow, left * mult, k, ()))
+        lost = 0
+        for forms in self.keep_forms:
+            if not any(hall_ok(units, f, f.generic(0)) for f in forms):
+                lost += 1
+        self._keep_cache[key] = lost
+        return lost
+
+    def colors_lost(self, used: list[int]) -> int:
+        return sum(1 for makers in self.color_makers
+                   if all(used[k] >= self.class_cap[k] for k in makers))
+
+    # -- search ------------------------------------------------------------------------------
+    def run(self) -> bool:
+        """Search every form; False when the node budget ran out."""
+        sup = self.sup
+        x = self.p.x
+        assert x is not None
+        for fi, form in enumerate(self.p.forms):
+            if form.life > sup.life or form.energy > sup.energy:
+                continue
+            if not self._search_form(fi, form, x):
+                return False
+        return True
+
+    def _search_form(self, fi: int, form: Form, x: int) -> bool:
+        kinds: list[tuple[int, int]] = list(form.demands)
+        if form.snow:
+            kinds.append((-1, form.snow))
+        nk = len(kinds)
+        subsets = 1 << nk
+        need = [0] * subsets
+        smask = [0] * subsets
+        ssnow = [False] * subsets
+        for t in range(1, subsets):
+            for i in range(nk):
+                if t >> i & 1:
+                    m, c = kinds[i]
+                    need[t] += c
+                    if m == -1:
+                        ssnow[t] = True
+                    else:
+                        smask[t] |= m
+        total_need = form.mana_total(x)
+        modes = self.modes
+        # Contribution of one activation of each mode to each demand subset, and in total.
+        contrib: list[list[int]] = []
+        for md in modes:
+            row = [0] * subsets
+            for t in range(1, subsets):
+                row[t] = sum(1 for m in md.masks if m & smask[t] or (ssnow[t] and md.snow))
+            contrib.append(row)
+        size = [len(md.masks) for md in modes]
+        caps = [self._mode_cap(i) for i in range(len(modes))]
+        # Capacity still undecided, per subset and in total (each class counted once: a
+        # class's modes share its members, so its best mode bounds it).
+        undecided = [0] * subsets
+        und_total = 0
+        for i in range(len(modes)):
+            for t in range(1, subsets):
+                undecided[t] += contrib[i][t] * caps[i]
+            und_total += size[i] * caps[i]
+        have = [0] * subsets
+        counts = [0] * len(modes)
+        used = [0] * len(self.sup.classes)
+        pool_used = 0
+        life_form = form.life
+        state = {"sac": 0, "life": life_form, "ab_life": 0, "nonland": 0, "sources": 0,
+                 "tb": 0, "units": 0, "waste": 0}
+        pool_total = self.sup.pool_total
+        sup_life = self.sup.life
+
+        n_pool = sum(1 for md in modes if md.k < 0)
+        # Mana that may go unspent: at most all but one unit of each multi-mana activation.
+        slack = sum((size[i] - 1) * caps[i] for i in range(len(modes)) if size[i] > 1)
+        # Suffix bounds over the modes still to decide: the largest activation and the
+        # smallest tie-break weight (for the sources and tie-break lower bounds).
+        suf_size = [0] * (len(modes) + 1)
+        suf_weight = [1 << 60] * (len(modes) + 1)
+        for i in range(len(modes) - 1, -1, -1):
+            md = modes[i]
+            suf_size[i] = max(suf_size[i + 1], size[i] if md.k >= 0 and caps[i] else 0)
+            suf_weight[i] = min(suf_weight[i + 1], md.weight if md.k >= 0 and caps[i] else 1 << 60)
+        pool_modes = [(i, md.masks[0]) for i, md in enumerate(modes) if md.k < 0]
+
+        def covered() -> bool:
+            if state["units"] < total_need:
+                return False
+            return all(need[t] <= have[t] for t in range(1, subsets))
+
+        def pool_fits() -> bool:
+            """Every chosen pool unit can be spent (pool-side Hall; with the demand side
+            covered, Mendelsohn–Dulmage gives one assignment saturating both)."""
+            chosen = [(counts[i], m) for i, m in pool_modes if counts[i]]
+            if not chosen:
+                return True
+            g = form.generic(x)
+            for sub in range(1, 1 << len(chosen)):
+                units = 0
+                mask = 0
+                for j, (n, m) in enumerate(chosen):
+                    if sub >> j & 1:
+                        units += n
+                        mask |= m
+                room = g + sum(c for m, c in form.demands if m & mask)
+                if units > room:
+                    return False
+            return True
+
+        def vector(final: bool, i: int) -> tuple[int, ...]:
+            more = 0  # activations still needed, at least (lower bound)
+            if not final and i >= n_pool:
+                room = total_need - state["units"]
+                if room > 0 and suf_size[i]:
+                    more = -(-room // suf_size[i])
+            out: list[int] = []
+            for name in self.criteria:
+                if name == "no_sacrifice":
+                    out.append(state["sac"])
+                elif name == "min_life":
+                    out.append(state["life"])
+                elif name == "keep_castable":
+                    out.append(-1)  # computed lazily, only when earlier terms tie
+                elif name == "keep_colors":
+                    out.append(self.colors_lost(used))
+                elif name == "min_waste":
+                    out.append(state["units"] - total_need if final else 0)
+                elif name == "prefer_lands":
+                    out.append(state["nonland"])
+                elif name == "min_sources":
+                    out.append(state["sources"] + more)
+                elif name == "use_pool":
+                    out.append(pool_total - pool_used if final or i >= n_pool else 0)
+                elif name == "min_energy":
+                    out.append(form.energy)
+            out.append(state["tb"] + (tb_bound(i, more) if more else 0))
+            return tuple(out)
+
+        def tb_bound(i: int, more: int) -> int:
+            """The least tie-break weight ``more`` further activations can add."""
+            total = 0
+            for j in range(i, len(modes)):
+                md = modes[j]
+                if md.k < 0 or not caps[j]:
+                    continue
+                take = min(more, caps[j])
+                total += take * md.weight
+                more -= take
+                if not more:
+                    return total
+            return total
+
+        def no_better(vec: tuple[int, ...]) -> bool:
+            """Is this (lower bound) vector no better than the incumbent, lexicographically?"""
+            best = self.best
+            if best is None:
+                return False
+            for j, v in enumerate(vec):
+                if v == -1:
+                    v = self.keep_lost(used)
+                if v != best[j]:
+                    return v > best[j]
+            return True
+
+        def apply(i: int, md: _Mode, d: int) -> None:
+            nonlocal pool_used
+            counts[i] += d
+            row = contrib[i]
+            for t in range(1, subsets):
+                have[t] += row[t] * d
+            state["units"] += size[i] * d
+            if md.k < 0:
+                pool_used += d
+                return
+            used[md.k] += d
+            state["sac"] += md.sac * d
+            state["life"] += md.life * d
+            state["ab_life"] += md.ab_life * d
+            state["nonland"] += md.nonland * d
+            state["sources"] += d
+            state["tb"] += md.weight * d
+
+        def life_ok() -> bool:
+            if state["ab_life"] > sup_life:
+                return False  # 119.4
+            return not (life_form and state["life"] > sup_life)
+
+        def dfs(i: int) -> bool:
+            nonlocal und_total
+            self.nodes += 1
+            if self.nodes > NODE_BUDGET:
+                return False
+            if covered():
+                if pool_fits():
+                    vec = vector(True, i)
+                    if not no_better(vec):
+                        self.best = tuple(self.keep_lost(used) if v == -1 else v for v in vec)
+                        self.best_plan = (fi, list(counts))
+                return True
+            units = state["units"]
+            if i == len(modes) or units + und_total < total_need:
+                return True
+            spare = total_need + slack - units
+            for t in range(1, subsets):
+                if need[t] > have[t] + undecided[t]:
+                    return True
+                # Every chosen unit is spent (up to the multi-mana overshoot): units that
+                # can't pay T must fit in the demands outside T.
+                if units - have[t] > total_need - need[t] + slack:
+                    return True
+            if spare < 0:
+                return True
+            if no_better(vector(False, i)):
+                return True
+            md = modes[i]
+            cap_i = caps[i]
+            left = cap_i if md.k < 0 else min(cap_i, self.class_cap[md.k] - used[md.k])
+            row = contrib[i]
+            for t in range(1, subsets):
+                undecided[t] -= row[t] * cap_i
+            und_total -= size[i] * cap_i
+            room = max(0, total_need - state["units"])
+            hi = min(left, -(-room // size[i]) if size[i] else 0)
+            ok = True
+            for n in range(hi, -1, -1):
+                if n:
+                    apply(i, md, n)
+                    if life_ok():
+                        ok = dfs(i + 1)
+                    apply(i, md, -n)
+                else:
+                    ok = dfs(i + 1)
+                if not ok:
+                    break
+            und_total += size[i] * cap_i
+            for t in range(1, subsets):
+                undecided[t] += row[t] * cap_i
+            return ok
+
+        return dfs(0)
+
+    def _mode_cap(self, i: int) -> int:
+        md = self.modes[i]
+        if md.k < 0:
+            bit = md.masks[0]
+            return dict(self.sup.pool)[bit]
+        return self.class_cap[md.k]
+
+
+class FastOptBackend:
+    """The plain-Python exact optimiser; ``None`` when it declines (see module docstring)."""
+
+    name = "fastopt"
+
+    def solve(self, problem: Problem) -> Solution | bool | None:
+        if problem.mode not in ("optimal", "feasible") or problem.x is None:
+            return None
+        pol = problem.policy
+        if pol.weights or pol.spend_color or any(c not in SUPPORTED for c in pol.criteria):
+            return None
+        criteria = pol.criteria if problem.mode == "optimal" else ("min_sources",)
+        search = _Search(problem, criteria)
+        if not search.build_modes() or not search.keep_shape_ok:
+            return None
+        if not search.run():
+            return None
+        if search.best_plan is None:
+            return False
+        fi, counts = search.best_plan
+        units: list[UnitKind] = []
+        for md, n in zip(search.modes, counts):
+            if not n:
+                continue
+            for m in sorted(set(md.masks)):
+                units.append((m, md.snow, n * md.masks.count(m), md.k, md.options))
+        sol = solution_from_units(problem, units, fi, problem.x)
+        if sol is None:  # pragma: no cover - the search checked Hall's condition
+            return None
+        sol.objective = search.best or ()
+        return sol
+
+
+def evaluate(problem: Problem, sol: Solution, criteria: tuple[str, ...]) -> tuple[int, ...]:
+    """The objective vector of any backend's solution, as the fast optimiser scores it
+    (for tests comparing optima)."""
+    search = _Search(problem, criteria)
+    used = [0] * len(problem.supply.classes)
+    sac = life = nonland = tb = produced = 0
+    for k, _m, o in sol.acts:
+        opt = problem.supply.classes[k].options[o]
+        used[k] += 1
+        sac += int(opt.sacrifice)
+        life += opt.life + opt.damage
+        nonland += problem.supply.classes[k].kind != "land"
+        tb += problem.supply.classes[k].positions[0] + 1
+        produced += len(opt.slots)
+    form = problem.forms[sol.form]
+    spent_act = sum(n for src, _b, _d, n in sol.spend if src[0] == "act")
+    pool_spent = sum(n for src, _b, _d, n in sol.spend if src[0] == "pool")
+    out: list[int] = []
+    for name in criteria:
+        out.append({
+            "no_sacrifice": sac, "min_life": life + form.life,
+            "keep_castable": search.keep_lost(used) if name == "keep_castable" else 0,
+            "keep_colors": search.colors_lost(used), "min_waste": produced - spent_act,
+            "prefer_lands": nonland, "min_sources": len(sol.acts),
+            "use_pool": problem.supply.pool_total - pool_spent, "min_energy": form.energy,
+        }[name])
+    out.append(tb)
+    return tuple(out)
