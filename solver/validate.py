@@ -517,6 +517,10 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
     demands: Counter[_Demand] = Counter()
     sources: dict[int, Permanent] = {}
     costly: list[int] = []
+    # Caches for big boards: many activations share an ability and a mana text.
+    parts_cache: dict[object, list[str]] = {}
+    units_cache: dict[str, Counter[int]] = {}
+    ok_cache: dict[tuple[object, str, int], str] = {}
     for i, act in enumerate(pay.activations):
         where = f"activations[{i}]"
         perm = by_id.get(act.permanent)
@@ -538,10 +542,12 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
         cost = ab.cost
         n = act.times
         first_use.setdefault(perm.id, i)
-        expected_parts = cost.parts()
-        if Counter(act.costs) != Counter(expected_parts):
+        expected_parts = parts_cache.get(cost)
+        if expected_parts is None:
+            expected_parts = parts_cache[cost] = cost.parts()
+        if list(act.costs) != expected_parts and sorted(act.costs) != sorted(expected_parts):
             problems.append(f"{where}: costs {list(act.costs)} are not the ability's costs {expected_parts}")
-        sick = perm.sick and perm.is_creature and not perm.has_haste
+        sick = perm.sick and not perm.has_haste and perm.is_creature
         if (cost.tap or cost.untap) and sick:
             what = "{T}" if cost.tap else "{Q}"
             problems.append(f"{where}: {_who(perm)} is a creature that has not been under {me}'s control "
@@ -560,16 +566,29 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
         energy_costs += cost.energy * n
         damage += ab.damage * n
         # The mana it claims.
-        made = _mana_units(act.mana, f"{where}.mana", problems)
+        made = units_cache.get(act.mana)
+        if made is None:
+            made = _mana_units(act.mana, f"{where}.mana", problems)
+            if made is not None:
+                units_cache[act.mana] = made
         if made is not None:
             if cp is None:
                 cp = could_produce(state, strict=False)
-            why = _production_ok(state, perm, ab, made, n, cp)
+            plain_ab = ab.production.amount is None and not ab.production.reference
+            key = (ab, act.mana, n)
+            why = ok_cache.get(key) if plain_ab else None
+            if why is None:
+                why = _production_ok(state, perm, ab, made, n, cp)
+                if plain_ab:
+                    ok_cache[key] = why
             if why:
                 problems.append(f"{where}: {_who(perm)} cannot add {act.mana or 'nothing'}: {why}")
             snow = perm.is_snow
+            # Only mana of activations that cost mana needs its maker (for the order check);
+            # the rest is grouped by class so the flow stays small on big boards.
+            maker = i if cost.mana else -1
             for bit, k in made.items():
-                units[_Unit("made", bit, snow, ab.production.restriction, i)] += k
+                units[_Unit("made", bit, snow, ab.production.restriction, maker)] += k
         # Its mana cost, paid from mana made before it.
         if cost.mana:
             sources[i] = perm
