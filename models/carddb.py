@@ -38,7 +38,7 @@ from typing import Any
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import BASIC_LAND_TYPES, CARD_TYPES, Card, TypeLine
 from manasolver.models.cost import ManaCost
-from manasolver.models.errors import BadCost, BadState, ManasolverError, UnknownCard
+from manasolver.models.errors import BadState, ManasolverError, UnknownCard
 from manasolver.models.symbols import ANY_COLOR, mask_from_letters, type_bit
 
 __all__ = [
@@ -59,6 +59,8 @@ ENV_VAR = "MANASOLVER_CARDS"
 _KEYWORDS = ("haste", "flash", "convoke", "delve", "improvise", "devoid", "affinity", "impending",
              "flying", "vigilance", "trample", "reach", "defender", "changeling", "indestructible",
              "lifelink", "deathtouch", "first strike", "double strike", "menace", "hexproof", "shroud")
+#: The key under which a user file's records keep their position (file:line or file[index]).
+_WHERE = "_where"
 #: Scryfall layouts that are not cards.
 _NOT_CARDS = {"token", "double_faced_token", "emblem", "art_series"}
 #: Layouts whose halves share one face: the card has both halves' characteristics (CR 709.4).
@@ -88,6 +90,10 @@ def _cost(text: str, where: str) -> ManaCost | None:
     return ManaCost.parse(text, where)
 
 
+_KEYWORD_FIRST = frozenset(k.split()[0] for k in _KEYWORDS)
+_FIRST_WORD = re.compile(r"[A-Za-z]+")
+
+
 def _keywords(oracle: str) -> frozenset[str]:
     """Lower-case keywords read from keyword lines (``Flying, haste``), with
     "affinity for artifacts" kept whole and "Impending 4—{1}{G}{G}" as "impending"."""
@@ -95,9 +101,10 @@ def _keywords(oracle: str) -> frozenset[str]:
 
     found: set[str] = set()
     for raw in oracle.split("\n"):
-        line = strip_reminder(raw).strip().rstrip(".")
-        if not line:
-            continue
+        first = _FIRST_WORD.match(raw)
+        if not first or first.group(0).lower() not in _KEYWORD_FIRST:
+            continue  # a keyword line starts with a keyword
+        line = strip_reminder(raw).rstrip(".")
         for part in re.split(r"[,;] ", line):
             low = part.strip().lower()
             for kw in _KEYWORDS:
@@ -106,7 +113,7 @@ def _keywords(oracle: str) -> frozenset[str]:
                         m = re.match(r"affinity for [a-z' ]+", low)
                         if m:
                             found.add(m.group(0).strip())
-                    elif kw == "impending" and re.match(r"impending \d+—", low) or low == kw:
+                    elif low == kw or kw == "impending" and re.match(r"impending \d+—", low):
                         found.add(kw)
                     break
     return frozenset(found)
@@ -134,6 +141,8 @@ def _colors(record: dict[str, Any], cost: ManaCost | None, keywords: frozenset[s
         mask |= _color_mask(indicator, f"{where}.color_indicator" if where else "color_indicator")
     if "devoid" in keywords:
         return 0
+    if "colors" not in oracle and "colorless" not in oracle:
+        return mask
     from manasolver.models.oracle import self_reference, strip_reminder
 
     text = self_reference(strip_reminder(oracle), name)
@@ -363,15 +372,36 @@ def load_card_file(path: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
 
 
 def _checked(record: dict[str, Any], where: str) -> dict[str, Any]:
-    """Check that a record builds into a card (errors name the file position)."""
-    name = record.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise BadState(f"a card record needs a 'name' string ({where})", where)
+    """Check a record's shape cheaply, so that a large file loads fast: the name and
+    the type of every field the engine reads, on the record and its faces; errors
+    name the file position.  The card itself is built when it is looked up: a bad
+    mana cost (or a silver-bordered symbol the engine refuses, such as Little Girl's
+    {HW}) then fails that lookup only, naming the file position too, so one odd card
+    doesn't make a whole Scryfall bulk file unusable."""
     try:
-        card_from_record(record, where)
+        _check_fields(record, where)
+        faces = record.get("faces")
+        if faces is not None:
+            if not isinstance(faces, list) or not all(isinstance(f, dict) for f in faces):
+                raise BadState("'faces' must be a list of objects", f"{where}.faces")
+            for i, face in enumerate(faces):
+                _check_fields(face, f"{where}.faces[{i}]")
     except ManasolverError as exc:
         raise type(exc)(f"{exc.message} ({where})", exc.where or where) from None
+    record[_WHERE] = where
     return record
+
+
+def _check_fields(record: dict[str, Any], where: str) -> None:
+    name = record.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise BadState("a card record needs a non-empty 'name' string", f"{where}.name")
+    for key in ("type_line", "oracle_text", "layout"):
+        _str_field(record, key, where)
+    _str_field(record, "mana_cost", where)
+    for key in ("colors", "color_indicator"):
+        if record.get(key) is not None:
+            _color_mask(record[key], f"{where}.{key}")
 
 
 def _keys(record: dict[str, Any]) -> list[str]:
@@ -432,7 +462,7 @@ class CardDB:
         if tok is not None:
             return tok
         if key in self.overlay:
-            return self.overlay[key]
+            return {k: v for k, v in self.overlay[key].items() if k != _WHERE}
         got = self._bundled(key)
         if got is None:
             return None
@@ -451,14 +481,16 @@ class CardDB:
         if key in self._cache:
             return self._cache[key]
         rec = self.record(name)
+        origin = self.overlay[key].get(_WHERE, "") if key in self.overlay else ""
         if rec is None:
             suggestions = self.suggest(name)
             hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
             raise UnknownCard(f"unknown card {name!r}{hint}", where, suggestions)
         try:
             card = card_from_record(rec, "")
-        except BadCost as exc:
-            raise BadCost(f"card {rec.get('name')!r}: {exc.message}", where) from None
+        except ManasolverError as exc:
+            place = f" ({origin}: {exc.where})" if origin else ""
+            raise type(exc)(f"card {rec.get('name')!r}{place}: {exc.message}", where) from None
         self._cache[key] = card
         return card
 

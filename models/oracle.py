@@ -103,9 +103,18 @@ _PLURALS = {"elves": "elf", "dwarves": "dwarf", "wolves": "wolf", "plains": "pla
 _LAND_TYPES = ("plains", "island", "swamp", "mountain", "forest")
 
 
+_FLAT_REMINDER = re.compile(r"[ \t]*\([^()]*\)")
+
+
 def strip_reminder(text: str) -> str:
     """Remove reminder text: every parenthesised part, nested ones included (CR 207.2),
-    with the space before it.  One linear scan; an unbalanced ")" is kept."""
+    with the spaces before it.  Linear: one regex pass for the usual flat case, one
+    character scan when parentheses nest; an unbalanced ")" is kept."""
+    if "(" not in text:
+        return text.strip()
+    flat = _FLAT_REMINDER.sub("", text)
+    if "(" not in flat:
+        return flat.strip()
     out: list[str] = []
     depth = 0
     for ch in text:
@@ -121,21 +130,43 @@ def strip_reminder(text: str) -> str:
     return "".join(out).strip()
 
 
+def _replace_word(text: str, word: str, also_after: str) -> str:
+    """Replace ``word`` by ``~`` where it stands alone: no word character (or
+    apostrophe) before it, none (nor a character of ``also_after``) after it."""
+    out: list[str] = []
+    i = 0
+    n = len(word)
+    while True:
+        j = text.find(word, i)
+        if j < 0:
+            out.append(text[i:])
+            return "".join(out)
+        before = text[j - 1] if j else " "
+        after = text[j + n] if j + n < len(text) else " "
+        if (before.isalnum() or before in "_'") or (after.isalnum() or after == "_" or after in also_after):
+            out.append(text[i:j + n])
+        else:
+            out.append(text[i:j])
+            out.append("~")
+        i = j + n
+
+
 def self_reference(text: str, name: str, legendary: bool = False) -> str:
     """Replace the card's own name, its short name (the part before a comma of a
     legendary name; with ``legendary``, also the first word of a legendary
     creature's name, as "Rasputin" for Rasputin Dreamweaver) and "this
     artifact/creature/land/permanent" by ``~``."""
+    if name and name in text:
+        text = _replace_word(text, name, "")
     if name:
-        text = re.sub(r"(?<![\w'])" + re.escape(name) + r"(?![\w])", "~", text)
         short = ""
         if ", " in name:
             short = name.split(", ")[0]
         elif legendary and " " in name and len(name.split()[0]) >= 4:
             short = name.split()[0]
-        if short:
-            text = re.sub(r"(?<![\w'])" + re.escape(short) + r"(?![\w,'])", "~", text)
-    return _SELF_WORDS.sub("~", text)
+        if short and short in text:
+            text = _replace_word(text, short, ",'")
+    return _SELF_WORDS.sub("~", text) if "this " in text.lower() else text
 
 
 def activated_parts(line: str) -> tuple[str, str] | None:

@@ -252,9 +252,16 @@ def test_bad_card_files_name_file_and_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"name": "Fine", "mana_cost": "{1}", "type_line": "Artifact", "oracle_text": ""}\n'
                    '{"name": "Broken", "mana_cost": "{1}{Q/Z}"}\n', encoding="utf-8")
-    with pytest.raises(ManasolverError) as info:
-        load_card_file(bad)
-    assert "bad.jsonl:2" in str(info.value)
+    db = CardDB(overlay=load_card_file(bad))  # a bad cost fails only that card's lookup
+    assert db.get("Fine").mana_value == 1
+    with pytest.raises(BadCost) as info:
+        db.get("Broken", "battlefield[0].card")
+    assert "bad.jsonl:2" in str(info.value) and info.value.where == "battlefield[0].card"
+    wrong_type = tmp_path / "wrong.jsonl"
+    wrong_type.write_text('{"name": "Odd", "mana_cost": 5}\n', encoding="utf-8")
+    with pytest.raises(BadState) as info1:
+        load_card_file(wrong_type)
+    assert "wrong.jsonl:1" in str(info1.value)
     notjson = tmp_path / "notjson.jsonl"
     notjson.write_text("{oops\n", encoding="utf-8")
     with pytest.raises(BadState) as info2:
