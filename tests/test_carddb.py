@@ -16,7 +16,7 @@ from manasolver.models.carddb import (
     load_card_file,
     scryfall_to_record,
 )
-from manasolver.models.errors import BadCost, BadState, ManasolverError, UnknownCard
+from manasolver.models.errors import BadCost, BadState, UnknownCard
 from manasolver.models.symbols import ANY_COLOR, B, C, G, R, U, W
 
 
