@@ -61,7 +61,9 @@ class Amount:
         ``controller`` (``"you"``, ``"opponents"``, ``"any"``); ``other`` excludes
         the source itself;
       * ``"power"``: the source's power; ``"counters"``: counters of kind ``counter``
-        on the source; ``"devotion"``: the controller's devotion to ``colors``;
+        on the source; ``"devotion"``: the controller's devotion to ``colors``
+        (``colors == 0``: to the color of the option chosen, as Nykthos's "devotion
+        to that color"; :func:`manasolver.models.amounts.concrete_options` evaluates it);
       * ``"fixed"``: ``times`` alone.
     The value is multiplied by ``times``; a negative value counts as 0.
     """

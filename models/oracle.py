@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from manasolver.models.abilities import (
     AbilityCost,
@@ -522,31 +523,37 @@ def _spell_spec(text: str, nouns: bool = False) -> tuple[frozenset[str], frozens
     return frozenset(types), frozenset(subs), multi, colorless
 
 
-#: Sentences after the production that don't change what the ability adds or what pays it.
-_HARMLESS = (
-    re.compile(r"~ doesn't untap during your next untap step\."),
-    re.compile(r"Draw (?:a card|two cards)\."),
-    re.compile(r"Draw a card at the beginning of the next turn's upkeep\."),
-    re.compile(r"You gain \w+ life\."),
-    re.compile(r"Put an? [\w+\-/]+ counter on ~\."),
-    re.compile(r"If there are no [\w+\-/]+ counters on ~, sacrifice it\."),
-    re.compile(r"If this ability has been activated \w+ or more times this turn, sacrifice ~ at the beginning "
-               r"of the next end step\."),
-    re.compile(r"Sacrifice ~ at the beginning of the next end step\."),
-    re.compile(r"Activate only as an instant\."),
-    re.compile(r"Until end of turn, you don't lose this mana as steps and phases end\."),
-    re.compile(r"If that mana is spent on an? [\w ]+ spell, (?:that spell|that creature|it) [^.]+\."),
+#: Sentences after the production that change neither what the ability adds nor what pays it.
+_HARMLESS_PATTERNS: tuple[str, ...] = (
+    r"~ doesn't untap during your next untap step\.",
+    r"Draw (?:a card|two cards)\.",
+    r"Draw a card at the beginning of the next turn's upkeep\.",
+    r"You gain \w+ life\.",
+    r"Put an? [\w+\-/]+ counter on ~\.",
+    r"If there are no [\w+\-/]+ counters on ~, sacrifice it\.",
+    (r"If this ability has been activated \w+ or more times this turn, sacrifice ~ at the beginning "
+     r"of the next end step\."),
+    r"Sacrifice ~ at the beginning of the next end step\.",
+    r"Activate only as an instant\.",
+    r"Until end of turn, you don't lose this mana as steps and phases end\.",
+    r"If that mana is spent on an? [\w ]+ spell, (?:that spell|that creature|it) [^.]+\.",
     # riders on spending the mana (CR 106.6): they never change what may be paid
-    re.compile(r"(?:When|Whenever) (?:you spend this mana|that mana is spent) [^.]+\."),
+    r"(?:When|Whenever) (?:you spend this mana|that mana is spent) [^.]+\.",
     # delayed effects after the mana is added: they don't change this payment
-    re.compile(r"An opponent gains control of ~ at the beginning of the next end step\."),
-    re.compile(r"During your next untap step, as you untap your permanents, return ~ to its owner's hand\."),
-    re.compile(r"When you cast your next spell this turn, [^.]+\."),
-    re.compile(r"Until end of turn, you may cast that card without paying its mana cost\."),
-    re.compile(r"Put each other card exiled this way on the bottom of your library in a random order\."),
-    re.compile(r"If you control an? [\w, ]+, you gain \w+ life\."),
-    re.compile(r"Each (?:player|opponent) (?:loses|gains) \w+ life\."),
+    r"An opponent gains control of ~ at the beginning of the next end step\.",
+    r"During your next untap step, as you untap your permanents, return ~ to its owner's hand\.",
+    r"When you cast your next spell this turn, [^.]+\.",
+    r"Until end of turn, you may cast that card without paying its mana cost\.",
+    r"Put each other card exiled this way on the bottom of your library in a random order\.",
+    r"If you control an? [\w, ]+, you gain \w+ life\.",
+    r"Each (?:player|opponent) (?:loses|gains) \w+ life\.",
 )
+
+
+@lru_cache(maxsize=1)
+def _harmless() -> tuple[re.Pattern[str], ...]:
+    """The compiled :data:`_HARMLESS_PATTERNS` (compiled on first use: a light import)."""
+    return tuple(re.compile(p) for p in _HARMLESS_PATTERNS)
 
 
 def _read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
@@ -580,7 +587,7 @@ def _read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
             production = replace(production, restriction=_restriction(sentence))
         elif sentence == "Activate only once each turn." and (cost.tap or cost.untap):
             extra.append(sentence)  # a {T} ability can't be activated twice anyway
-        elif any(p.fullmatch(sentence) for p in _HARMLESS):
+        elif any(p.fullmatch(sentence) for p in _harmless()):
             extra.append(sentence)
         else:
             raise _Unreadable(sentence)
