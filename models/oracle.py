@@ -623,7 +623,9 @@ def _tapped_for_mana(sentence: str) -> bool:
     if not tap:
         return False
     for_ = re.search(r"\bfor\b", sentence[tap.end():])
-    return bool(for_) and re.search(r"\bmana\b", sentence[tap.end() + for_.end():]) is not None
+    if for_ is None:
+        return False
+    return re.search(r"\bmana\b", sentence[tap.end() + for_.end():]) is not None
 
 
 def _classify_static(line: str, low: str) -> str | None:
