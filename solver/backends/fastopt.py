@@ -143,6 +143,14 @@ class _Search:
                 if self.keep_forms:
                     self.keep_shape_ok = False
         # Colors some free option could still make (restricted ones too, as CP-SAT counts).
+        self.class_colors = [0] * len(sup.classes)
+        for k, cls in enumerate(sup.classes):
+            for o in cls.options:
+                if o.free:
+                    self.class_colors[k] |= o.union & 31
+        self.able_colors = 0
+        for m in self.class_colors:
+            self.able_colors |= m
         self.color_makers: list[list[int]] = []
         for bit in COLOR_BITS:
             makers = [k for k, cls in enumerate(sup.classes)
@@ -171,6 +179,18 @@ class _Search:
         self._keep_cache[key] = lost
         return lost
 
+    def colors_lost_bound(self, decided_kept: int, gains: list[int], k_left: int) -> int:
+        """A lower bound on colors lost when ``decided_kept`` (a color mask) is kept for
+        sure and at most ``k_left`` more classes, with color masks ``gains``, stay untapped."""
+        able = self.able_colors
+        kept = decided_kept & able
+        extra = sorted(((g & able & ~kept).bit_count() for g in gains), reverse=True)[:k_left]
+        union = 0
+        for g in gains:
+            union |= g
+        ub = kept.bit_count() + min(sum(extra), (union & able & ~kept).bit_count())
+        return max(0, able.bit_count() - ub)
+
     def colors_lost(self, used: list[int]) -> int:
         return sum(1 for makers in self.color_makers
                    if all(used[k] >= self.class_cap[k] for k in makers))
@@ -184,7 +204,203 @@ class _Search:
         for fi, form in enumerate(self.p.forms):
             if form.life > sup.life or form.energy > sup.energy:
                 continue
-            if not self._search_form(fi, form, x):
+            if self._complement_fits(form, x):
+                if not self._complement_form(fi, form, x):
+                    return False
+            elif not self._search_form(fi, form, x):
+                return False
+        return True
+
+    # -- the complement search: which units stay unused ------------------------------------
+    def _complement_fits(self, form: Form, x: int) -> bool:
+        """Search the unused units instead of the used ones when they are fewer (costs that
+        need most of the board) and every class is one single-mana mode."""
+        seen: set[int] = set()
+        total = 0
+        for i, md in enumerate(self.modes):
+            if len(md.masks) != 1 or (md.k >= 0 and md.k in seen):
+                return False
+            if md.k >= 0:
+                seen.add(md.k)
+            total += self._mode_cap(i)
+        spare = total - form.mana_total(x)
+        return 0 <= spare < form.mana_total(x)
+
+    def _complement_form(self, fi: int, form: Form, x: int) -> bool:
+        modes = self.modes
+        nm = len(modes)
+        caps = [self._mode_cap(i) for i in range(nm)]
+        total_need = form.mana_total(x)
+        spare = sum(caps) - total_need
+        kinds: list[tuple[int, int]] = list(form.demands)
+        if form.snow:
+            kinds.append((-1, form.snow))
+        nk = len(kinds)
+        subsets = 1 << nk
+        need = [0] * subsets
+        full = [0] * subsets
+        rows: list[list[int]] = []
+        for i, md in enumerate(modes):
+            row = [0] * subsets
+            for t in range(1, subsets):
+                for j in range(nk):
+                    if t >> j & 1:
+                        m = kinds[j][0]
+                        if (m == -1 and md.snow) or (m > 0 and md.masks[0] & m):
+                            row[t] = 1
+                            break
+            rows.append(row)
+        for t in range(1, subsets):
+            need[t] = sum(kinds[j][1] for j in range(nk) if t >> j & 1)
+            full[t] = sum(rows[i][t] * caps[i] for i in range(nm))
+        if any(need[t] > full[t] for t in range(1, subsets)):
+            return True  # this form can't be paid at all
+        unused = [0] * subsets
+        order = sorted(range(nm), key=lambda i: -modes[i].weight)  # latest permanents first
+        u = [0] * nm
+        decided = [False] * nm
+        sup_life = self.sup.life
+        pool_total = self.sup.pool_total
+
+        def used_lower(k_left: int) -> tuple[list[int], list[int]]:
+            """Per-mode used counts: exact where decided, the least possible elsewhere;
+            and per class."""
+            per_mode = [caps[i] - u[i] if decided[i] else max(0, caps[i] - k_left)
+                        for i in range(nm)]
+            per_class = [0] * len(self.sup.classes)
+            for i, md in enumerate(modes):
+                if md.k >= 0:
+                    per_class[md.k] += per_mode[i]
+            return per_mode, per_class
+
+        def score(per_mode: list[int], per_class: list[int], k_left: int, final: bool) -> list[int]:
+            sac = life = ab_life = nonland = sources = tb = pool_used = 0
+            for i, md in enumerate(modes):
+                n = per_mode[i]
+                if md.k < 0:
+                    pool_used += n
+                    continue
+                sac += md.sac * n
+                life += md.life * n
+                ab_life += md.ab_life * n
+                nonland += md.nonland * n
+                sources += n
+                tb += md.weight * n
+            if not final:
+                # The undecided modes leave at most k_left units unused: take them off the
+                # heaviest weights (``order`` is heaviest first), the best case for the
+                # tie-break; per_mode counted only max(0, cap - k_left) for them.
+                budget = k_left
+                for i in order:
+                    if decided[i] or modes[i].k < 0:
+                        continue
+                    rest = caps[i] - per_mode[i]
+                    off = min(rest, budget)
+                    tb += (rest - off) * modes[i].weight
+                    budget -= off
+            out: list[int] = []
+            for name in self.criteria:
+                if name == "no_sacrifice":
+                    out.append(sac)
+                elif name == "min_life":
+                    out.append(life + form.life)
+                elif name == "keep_castable":
+                    out.append(self.keep_lost(per_class))
+                elif name == "keep_colors":
+                    if final:
+                        out.append(self.colors_lost(per_class))
+                    else:
+                        kept = 0
+                        gains = []
+                        in_modes = set()
+                        for i, md in enumerate(modes):
+                            if md.k < 0:
+                                continue
+                            in_modes.add(md.k)
+                            if decided[i]:
+                                if u[i]:
+                                    kept |= self.class_colors[md.k]
+                            else:
+                                gains.append(self.class_colors[md.k])
+                        for k in range(len(self.sup.classes)):
+                            if k not in in_modes:
+                                kept |= self.class_colors[k]
+                        out.append(self.colors_lost_bound(kept, gains, k_left))
+                elif name == "min_waste":
+                    out.append(0)
+                elif name == "prefer_lands":
+                    out.append(nonland)
+                elif name == "min_sources":
+                    out.append(sources)
+                elif name == "use_pool":
+                    out.append(pool_total - pool_used if final else 0)
+                elif name == "min_energy":
+                    out.append(form.energy)
+            out.append(tb)
+            if final and (ab_life > sup_life or (form.life and life + form.life > sup_life)):
+                return []
+            return out
+
+        def better(vec: list[int]) -> bool:
+            return self.best is None or tuple(vec) < self.best
+
+        def dfs(pos: int, k_left: int) -> bool:
+            self.nodes += 1
+            if self.nodes > NODE_BUDGET:
+                return False
+            for t in range(1, subsets):
+                if need[t] > full[t] - unused[t]:
+                    return True
+            if k_left == 0 or pos == nm:
+                if k_left:
+                    return True
+                saved = [(i, decided[i]) for i in range(nm)]
+                for i in range(nm):
+                    decided[i] = True
+                per_mode, per_class = used_lower(0)
+                counts = per_mode
+                ok_pool = self._pool_side_ok(form, x, [(counts[i], modes[i].masks[0])
+                                                       for i in range(nm) if modes[i].k < 0])
+                vec = score(per_mode, per_class, 0, True) if ok_pool else []
+                for i, d in saved:
+                    decided[i] = d
+                if vec and better(vec):
+                    self.best = tuple(vec)
+                    self.best_plan = (fi, list(counts))
+                return True
+            per_mode, per_class = used_lower(k_left)
+            lb = score(per_mode, per_class, k_left, False)
+            if self.best is not None and tuple(lb) >= self.best:
+                return True
+            i = order[pos]
+            decided[i] = True
+            ok = True
+            for n in range(min(caps[i], k_left), -1, -1):
+                u[i] = n
+                for t in range(1, subsets):
+                    unused[t] += rows[i][t] * n
+                ok = dfs(pos + 1, k_left - n)
+                for t in range(1, subsets):
+                    unused[t] -= rows[i][t] * n
+                if not ok:
+                    break
+            u[i] = 0
+            decided[i] = False
+            return ok
+
+        return dfs(0, spare)
+
+    def _pool_side_ok(self, form: Form, x: int, chosen: list[tuple[int, int]]) -> bool:
+        """Every chosen pool unit can be spent on the form (pool-side Hall)."""
+        chosen = [(n, m) for n, m in chosen if n]
+        g = form.generic(x)
+        for sub in range(1, 1 << len(chosen)):
+            units = mask = 0
+            for j, (n, m) in enumerate(chosen):
+                if sub >> j & 1:
+                    units += n
+                    mask |= m
+            if units > g + sum(c for m, c in form.demands if m & mask):
                 return False
         return True
 
@@ -274,10 +490,21 @@ class _Search:
 
         def vector(final: bool, i: int) -> tuple[int, ...]:
             more = 0  # activations still needed, at least (lower bound)
+            tb_more = 0
             if not final and i >= n_pool:
                 room = total_need - state["units"]
                 if room > 0 and suf_size[i]:
                     more = -(-room // suf_size[i])
+                    tb_more = tb_bound(i, more)
+                    # Each demand set still short must be covered by modes that can pay it.
+                    for t in range(1, subsets):
+                        d = need[t] - have[t]
+                        if d > 0:
+                            acts, cost = deficit_bound(i, t, d)
+                            if acts > more:
+                                more = acts
+                            if cost > tb_more:
+                                tb_more = cost
             out: list[int] = []
             for name in self.criteria:
                 if name == "no_sacrifice":
@@ -298,8 +525,30 @@ class _Search:
                     out.append(pool_total - pool_used if final or i >= n_pool else 0)
                 elif name == "min_energy":
                     out.append(form.energy)
-            out.append(state["tb"] + (tb_bound(i, more) if more else 0))
+            out.append(state["tb"] + tb_more)
             return tuple(out)
+
+        def deficit_bound(i: int, t: int, d: int) -> tuple[int, int]:
+            """At least how many activations, and how much tie-break weight, covering ``d``
+            more units of demand set ``t`` takes from the modes still undecided
+            (fractional, so a valid lower bound)."""
+            acts = 0
+            cost = 0.0
+            best_per = 0
+            for j in range(i, len(modes)):
+                c = contrib[j][t]
+                if not c or modes[j].k < 0 or not caps[j]:
+                    continue
+                best_per = max(best_per, c)
+                take = min(d, caps[j] * c)
+                cost += take * modes[j].weight / c
+                d -= take
+                if d <= 0:
+                    break
+            if d > 0:
+                return 1 << 30, 1 << 60  # cannot be covered: any bound prunes
+            acts = -(-(need[t] - have[t]) // best_per) if best_per else 0
+            return acts, int(cost)
 
         def tb_bound(i: int, more: int) -> int:
             """The least tie-break weight ``more`` further activations can add."""
