@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from manasolver.models.cost import ManaCost
 
-__all__ = ["Restriction", "Amount", "AbilityCost", "Production", "ManaAbility"]
+__all__ = ["AbilityCost", "Amount", "ManaAbility", "Production", "Restriction"]
 
 
 @dataclass(frozen=True, slots=True)

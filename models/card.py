@@ -14,7 +14,7 @@ from manasolver.models.abilities import ManaAbility
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import mask_letters
 
-__all__ = ["CARD_TYPES", "SUPERTYPES", "BASIC_LAND_TYPES", "TypeLine", "Card"]
+__all__ = ["BASIC_LAND_TYPES", "CARD_TYPES", "SUPERTYPES", "Card", "TypeLine"]
 
 #: Every card type (CR 300.1 / 205.2a); "tribal" is read as kindred (308.3).
 CARD_TYPES = ("artifact", "battle", "conspiracy", "creature", "dungeon", "enchantment", "instant",
@@ -34,7 +34,7 @@ class TypeLine:
     subtypes: tuple[str, ...] = ()
 
     @staticmethod
-    def parse(text: str) -> "TypeLine":
+    def parse(text: str) -> TypeLine:
         """Parse ``"Legendary Artifact Creature — Scarecrow"``; only the first face of ``//``."""
         front = text.split("//")[0]
         for dash in ("—", " - ", "--"):
@@ -84,7 +84,7 @@ class Card:
     mana_abilities: tuple[ManaAbility, ...] = ()
     unsupported: tuple[str, ...] = ()
     alternative_costs: tuple[tuple[str, ManaCost], ...] = ()
-    faces: tuple["Card", ...] = field(default=(), compare=False)
+    faces: tuple[Card, ...] = field(default=(), compare=False)
 
     @property
     def mana_value(self) -> int:

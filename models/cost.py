@@ -18,7 +18,11 @@ from functools import lru_cache
 
 from manasolver.models.errors import BadCost
 from manasolver.models.symbols import (
-    COLORS, ManaSymbol, iter_symbols, mask_letters, parse_symbol,
+    COLORS,
+    ManaSymbol,
+    iter_symbols,
+    mask_letters,
+    parse_symbol,
 )
 
 __all__ = ["ManaCost"]
@@ -37,7 +41,7 @@ class ManaCost:
 
     # -- construction -----------------------------------------------------
     @staticmethod
-    def parse(text: str, where: str = "cost", allow_empty: bool = False) -> "ManaCost":
+    def parse(text: str, where: str = "cost", allow_empty: bool = False) -> ManaCost:
         """Parse a cost in card notation; errors name the symbol and its position."""
         if not isinstance(text, str):
             raise BadCost(f"a cost must be a string of mana symbols, not {type(text).__name__}", where)
@@ -49,7 +53,7 @@ class ManaCost:
         return cost
 
     @staticmethod
-    def of(symbols: "list[ManaSymbol] | tuple[ManaSymbol, ...]") -> "ManaCost":
+    def of(symbols: list[ManaSymbol] | tuple[ManaSymbol, ...]) -> ManaCost:
         """Build a canonical cost from symbols in any order."""
         return ManaCost(_canonical(list(symbols)))
 
@@ -65,7 +69,7 @@ class ManaCost:
         return f"ManaCost.parse({self.format()!r})"
 
     # -- arithmetic ---------------------------------------------------------
-    def __add__(self, other: "ManaCost") -> "ManaCost":
+    def __add__(self, other: ManaCost) -> ManaCost:
         return ManaCost.of(self.symbols + other.symbols)
 
     def __bool__(self) -> bool:
@@ -132,7 +136,7 @@ class ManaCost:
                 counts[letter] += 1
         return {c: counts[c] for c in COLORS}
 
-    def with_x(self, x: int) -> "ManaCost":
+    def with_x(self, x: int) -> ManaCost:
         """This cost with every X, Y and Z replaced by ``x`` generic mana."""
         if not self.variables:
             return self
@@ -142,7 +146,7 @@ class ManaCost:
             rest.append(parse_symbol(str(extra)))
         return ManaCost.of(rest)
 
-    def without_special(self) -> "ManaCost":
+    def without_special(self) -> ManaCost:
         """The mana part only: drop ``{E}``, ``{T}`` and ``{Q}``."""
         return ManaCost.of([s for s in self.symbols if not s.special])
 

@@ -76,28 +76,28 @@ class CostEffect:
 
 _BOARD = re.compile(
     r"^(?:(?P<filter>[\w ,\-]+?) )?spells (?P<who>you cast |your opponents cast |)"
-    r"costs? (?P<cost>(?:\{[^}]+\})+) (?P<dir>more|less) to cast$", re.I)
+    r"costs? (?P<cost>(?:\{[^}]+\})+) (?P<dir>more|less) to cast$", re.IGNORECASE)
 _SELF_EACH = re.compile(
     r"^this spell costs (?P<cost>\{\d+\}) less to cast for each (?P<what>[\w ]+?)"
-    r" (?P<whose>you control|on the battlefield)$", re.I)
+    r" (?P<whose>you control|on the battlefield)$", re.IGNORECASE)
 _SELF_POWER = re.compile(
-    r"^this spell costs \{x\} less to cast, where x is the total power of creatures you control$", re.I)
+    r"^this spell costs \{x\} less to cast, where x is the total power of creatures you control$", re.IGNORECASE)
 _DOMAIN = re.compile(
     r"^this spell costs (?P<cost>\{\d+\}) less to cast for each basic land type among "
-    r"lands you control$", re.I)
+    r"lands you control$", re.IGNORECASE)
 _SELF_IF = re.compile(
     r"^this spell costs (?P<cost>\{\d+\}) less to cast if you control (?P<n>\w+) or more (?P<what>\w+?)s$",
-    re.I)
+    re.IGNORECASE)
 _ABILITY_WORD = re.compile(r"^[A-Z][\w' ]+ — ")
-_AFFINITY = re.compile(r"^affinity for (?P<what>\w+)$", re.I)
+_AFFINITY = re.compile(r"^affinity for (?P<what>\w+)$", re.IGNORECASE)
 _MINIMUM = re.compile(
     r"^(?P<cond>as long as ~ is untapped, )?each spell that would cost less than (?P<n>\w+) mana to cast "
-    r"costs (?P=n) mana to cast$", re.I)
+    r"costs (?P=n) mana to cast$", re.IGNORECASE)
 _ALTERNATIVE = re.compile(
     r"^you may pay (?P<n>\w+) (?P<sym>\{e\}) rather than pay the mana cost for (?P<filter>[\w ]*?) ?spells "
-    r"you cast$", re.I)
+    r"you cast$", re.IGNORECASE)
 _MENTION = re.compile(r"rather than pay the mana cost|\bcosts? (?:\{[^}]+\})+ (?:more|less) to cast|"
-                      r"costs? (?:\w+) mana to cast|^affinity for", re.I)
+                      r"costs? (?:\w+) mana to cast|^affinity for", re.IGNORECASE)
 
 
 def _clauses(text: str, name: str) -> list[str]:
@@ -173,7 +173,7 @@ def _cost(text: str) -> ManaCost | None:
 
 def _read_clause(clause: str) -> CostEffect | None:
     clause = _ABILITY_WORD.sub("", clause)
-    m = _BOARD.match(re.sub(r" spells and ", " and ", clause, flags=re.I))
+    m = _BOARD.match(re.sub(r" spells and ", " and ", clause, flags=re.IGNORECASE))
     if m:
         filt = _filter(m.group("filter") or "")
         cost = _cost(m.group("cost"))
@@ -192,10 +192,10 @@ def _read_clause(clause: str) -> CostEffect | None:
         return CostEffect("alternative", clause, cost=ManaCost.parse("{E}" * n), who="you", types=types)
     m = _MINIMUM.match(clause)
     if m:
-        n = _NUMBERS.get(m.group("n").lower())
-        if n is None:
+        minimum = _NUMBERS.get(m.group("n").lower())
+        if minimum is None:
             return None
-        return CostEffect("minimum", clause, minimum=n, who="all", while_untapped=bool(m.group("cond")))
+        return CostEffect("minimum", clause, minimum=minimum, who="all", while_untapped=bool(m.group("cond")))
     m = _AFFINITY.match(clause)
     if m:
         what = m.group("what").lower().rstrip("s")
@@ -209,7 +209,7 @@ def _read_clause(clause: str) -> CostEffect | None:
     m = _SELF_EACH.match(clause)
     if m:
         what = m.group("what").lower()
-        word = what[:-1] if what.endswith("s") else what
+        word = what.removesuffix("s")
         if word not in _TYPES:
             return None
         per = "count_you" if m.group("whose").lower() == "you control" else "count_all"

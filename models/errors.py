@@ -8,13 +8,13 @@ Every error of input is a :class:`ManasolverError` (a ``ValueError``) with a
 from __future__ import annotations
 
 __all__ = [
-    "ManasolverError",
     "BadCost",
+    "BadQuery",
     "BadState",
+    "ManasolverError",
     "UnknownCard",
     "UnknownField",
     "Unsupported",
-    "BadQuery",
 ]
 
 
@@ -28,7 +28,7 @@ class ManasolverError(ValueError):
         self.message = message
         self.where = where
 
-    def at(self, prefix: str) -> "ManasolverError":
+    def at(self, prefix: str) -> ManasolverError:
         """Return this error with ``prefix`` prepended to its location."""
         if not prefix:
             return self

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 
-__all__ = ["STEPS", "Permanent", "Player", "Turn", "GameState"]
+__all__ = ["STEPS", "GameState", "Permanent", "Player", "Turn"]
 
 #: Steps and phases in turn order (CR 500.1); "main1"/"main2" are the main phases.
 STEPS = ("untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers",

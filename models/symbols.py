@@ -16,15 +16,30 @@ Mana types are bits too: ``W=1, U=2, B=4, R=8, G=16`` and colorless ``C=32``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from manasolver.models.errors import BadCost
 
 __all__ = [
-    "W", "U", "B", "R", "G", "C", "ANY_COLOR", "ANY_TYPE", "COLORS", "TYPES",
-    "HYBRID_PAIRS", "MAX_GENERIC",
-    "ManaSymbol", "PaidAs", "parse_symbol", "type_bit", "mask_letters", "mask_from_letters",
+    "ANY_COLOR",
+    "ANY_TYPE",
+    "COLORS",
+    "HYBRID_PAIRS",
+    "MAX_GENERIC",
+    "TYPES",
+    "B",
+    "C",
+    "G",
+    "ManaSymbol",
+    "PaidAs",
+    "R",
+    "U",
+    "W",
     "iter_symbols",
+    "mask_from_letters",
+    "mask_letters",
+    "parse_symbol",
+    "type_bit",
 ]
 
 W, U, B, R, G, C = 1, 2, 4, 8, 16, 32
@@ -139,7 +154,7 @@ class ManaSymbol:
         return f"parse_symbol({self.text!r})"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _ways(sym: ManaSymbol) -> tuple[PaidAs, ...]:
     if sym.special == "E":
         return (PaidAs("energy"),)

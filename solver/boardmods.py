@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from manasolver.models.card import BASIC_LAND_TYPES, Card
-from manasolver.models.costmods import CostEffect, read_cost_effects
 from manasolver.models.cost import ManaCost
+from manasolver.models.costmods import CostEffect, read_cost_effects
 from manasolver.models.errors import Unsupported
 from manasolver.models.state import GameState, Permanent
 from manasolver.solver.request import Modifier, SpellInfo

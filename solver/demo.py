@@ -12,7 +12,7 @@ import time
 from importlib import resources
 from typing import Any
 
-__all__ = ["QUESTIONS", "main", "example_state"]
+__all__ = ["QUESTIONS", "example_state", "main"]
 
 #: (example board, question in words, protocol query without the state).
 QUESTIONS: list[tuple[str, str, dict[str, Any]]] = [

@@ -88,7 +88,7 @@ class Payment:
         return out
 
     @staticmethod
-    def from_json(obj: Any) -> "Payment":
+    def from_json(obj: Any) -> Payment:
         """Read a PAYMENT written by a caller; raises ``ValueError``/``KeyError``/``TypeError``
         on malformed input (the protocol turns these into ``bad_query`` answers)."""
         if not isinstance(obj, dict):

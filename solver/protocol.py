@@ -14,15 +14,20 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import (
-    BadCost, BadQuery, ManasolverError, UnknownField, Unsupported,
+    BadCost,
+    BadQuery,
+    ManasolverError,
+    UnknownField,
+    Unsupported,
 )
 from manasolver.models.symbols import mask_from_letters, mask_letters
 
-__all__ = ["QUERIES", "answer", "answer_line", "load_state_field", "build_request"]
+__all__ = ["QUERIES", "answer", "answer_line", "build_request", "load_state_field"]
 
 #: Every query of SPEC §5 and the fields each accepts besides the common ones.
 QUERIES: dict[str, frozenset[str]] = {
@@ -414,7 +419,7 @@ def _q_can_pay(query: dict[str, Any]) -> dict[str, Any]:
 
 
 def _q_payments(query: dict[str, Any]) -> dict[str, Any]:
-    limit = _int(query, "limit", 100, 1, _MAX_LIMIT)
+    limit = _int(query, "limit", 100, 1, _MAX_LIMIT) or 100
     req, reason = prepare(query)
     if reason is not None:
         return {"payments": [], "complete": True, "reason": reason}
@@ -439,7 +444,7 @@ def _q_options(query: dict[str, Any]) -> dict[str, Any]:
         raise Unsupported("the options query is not implemented yet (issue 4)", "query") from None
     state = load_state_field(query)
     player = _player(query, state)
-    limit = _int(query, "limit", 100, 1, _MAX_LIMIT)
+    limit = _int(query, "limit", 100, 1, _MAX_LIMIT) or 100
     detail = _bool(query, "detail") or False
     return _json(options_module.options(state, player, limit=limit, detail=detail))
 

@@ -13,7 +13,7 @@ from manasolver.models.abilities import ManaAbility, Production
 from manasolver.models.card import Card
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, mask_letters
 
-__all__ = ["describe_card", "card_text", "answer_text", "slot_text", "production_texts"]
+__all__ = ["answer_text", "card_text", "describe_card", "production_texts", "slot_text"]
 
 
 def slot_text(mask: int) -> str:

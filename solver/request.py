@@ -12,7 +12,7 @@ from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.state import GameState
 
-__all__ = ["SpellInfo", "Modifier", "Policy", "PaymentRequest", "DEFAULT_POLICY"]
+__all__ = ["DEFAULT_POLICY", "Modifier", "PaymentRequest", "Policy", "SpellInfo"]
 
 #: SPEC §6: the default lexicographic order of criteria.
 DEFAULT_POLICY = ("no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from manasolver.models.card import Card
 from manasolver.models.state import Turn
 
-__all__ = ["TimingVerdict", "check_timing", "NO_PRIORITY_STEPS", "MAIN_PHASES"]
+__all__ = ["MAIN_PHASES", "NO_PRIORITY_STEPS", "TimingVerdict", "check_timing"]
 
 NO_PRIORITY_STEPS = frozenset({"untap", "cleanup"})
 MAIN_PHASES = frozenset({"main1", "main2"})

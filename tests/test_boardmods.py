@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from manasolver.models.card import Card, TypeLine
 from manasolver.models.cost import ManaCost
 from manasolver.models.costmods import read_cost_effects

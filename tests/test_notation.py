@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
-
+from hypothesis import given
+from hypothesis import strategies as st
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadCost
 from manasolver.models.symbols import (
-    ANY_COLOR, B, C, G, HYBRID_PAIRS, R, U, W, parse_symbol,
+    ANY_COLOR,
+    HYBRID_PAIRS,
+    B,
+    C,
+    G,
+    R,
+    U,
+    W,
+    parse_symbol,
 )
 
 

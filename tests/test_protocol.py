@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from manasolver.solver.protocol import QUERIES, answer, answer_line
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,9 +22,8 @@ def test_readme_examples_run() -> None:
 
 
 def test_module_doctests() -> None:
-    import manasolver.models.cost as cost
-    import manasolver.models.symbols as symbols
-    import manasolver.solver.protocol as protocol
+    from manasolver.models import cost, symbols
+    from manasolver.solver import protocol
     for module in (symbols, cost, protocol):
         result = doctest.testmod(module)
         assert result.failed == 0, module.__name__

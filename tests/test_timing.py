@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from manasolver.models.card import Card, TypeLine
 from manasolver.models.state import Turn
 from manasolver.solver.timing import check_timing
