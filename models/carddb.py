@@ -427,6 +427,8 @@ class CardDB:
         self._zdict: bytes | None = None
         self._cache: dict[str, Card] = {}
         self._names: list[str] | None = None
+        self._index: dict[str, frozenset[str]] | None = None
+        self._display: dict[str, str] | None = None
 
     # -- storage ------------------------------------------------------------------------
     def _db(self) -> sqlite3.Connection:
@@ -507,42 +509,69 @@ class CardDB:
         return list(self._names)
 
     def suggest(self, name: str, n: int = 5) -> tuple[str, ...]:
-        """Up to ``n`` close names: a cheap trigram prefilter, then difflib."""
+        """Up to ``n`` close names, fast enough for one miss in a cold process.
+
+        Prefilter: names that contain one of the query's words (three letters or
+        more) or start like it; :mod:`difflib` ranks those.  When that finds
+        nothing (a misspelt single word), a trigram index over every name (built
+        once per database) picks the candidates instead.
+        """
         import difflib
 
         query = name.strip().lower()
         if not query:
             return ()
-        rows = self._db().execute("SELECT key, name FROM lookup").fetchall()
-        candidates = {k: v for k, v in rows}
-        for key, rec in self.overlay.items():
-            candidates[key] = str(rec["name"]) if key == str(rec["name"]).lower() else key
-        from manasolver.models.tokens import TOKEN_NAMES
-
-        candidates.update({t.lower(): t for t in TOKEN_NAMES})
-        grams = _trigrams(query)
-        scored = []
-        for key in candidates:
-            shared = len(grams & _trigrams(key))
-            if shared or query in key:
-                scored.append((shared + (5 if key.startswith(query) or query in key else 0), key))
-        scored.sort(key=lambda t: (-t[0], t[1]))
-        pool = [k for _, k in scored[:300]]
-        matcher = difflib.get_close_matches(query, pool, n=n, cutoff=0.5)
-        out = [candidates[k] for k in matcher]
-        if len(out) < n:
-            for _, key in scored:
-                if len(out) >= n:
+        display = self._display_names()
+        words = [w for w in re.findall(r"[a-z0-9']+", query) if len(w) >= 3 and w not in _STOP_WORDS]
+        pattern = re.compile("|".join(re.escape(w) for w in words)) if words else None
+        head = query[:2]
+        pool = [k for k in display if k.startswith(head) or (pattern is not None and pattern.search(k))]
+        if len(pool) > 4000:
+            pool = [k for k in pool if abs(len(k) - len(query)) <= max(4, len(query) // 2)]
+        close = difflib.get_close_matches(query, pool, n=n, cutoff=0.6)
+        if not close:
+            for key in self._trigram_candidates(query):
+                if len(close) >= n:
                     break
-                if (query in key) and candidates[key] not in out:
-                    out.append(candidates[key])
-        return tuple(dict.fromkeys(out))[:n]
+                if key not in close:
+                    close.append(key)
+        return tuple(dict.fromkeys(display[k] for k in close))[:n]
+
+    def _trigram_candidates(self, query: str) -> list[str]:
+        """Names ranked by difflib among the 300 sharing the most trigrams with ``query``."""
+        import difflib
+        import heapq
+
+        grams_of = self._suggestion_index()
+        grams = _trigrams(query)
+        scored = heapq.nlargest(300, ((len(grams & g), k) for k, g in grams_of.items() if not grams.isdisjoint(g)))
+        return difflib.get_close_matches(query, [k for _, k in scored], n=10, cutoff=0.5)
+
+    def _display_names(self) -> dict[str, str]:
+        """Every lookup key (bundled, overlay, tokens) with the name to show."""
+        if self._display is None:
+            from manasolver.models.tokens import TOKEN_NAMES
+
+            display = {k: v for k, v in self._db().execute("SELECT key, name FROM lookup")}
+            for key, rec in self.overlay.items():
+                display[key] = str(rec["name"]) if key == str(rec["name"]).lower() else key
+            display.update({t.lower(): t for t in TOKEN_NAMES})
+            self._display = display
+        return self._display
+
+    def _suggestion_index(self) -> dict[str, frozenset[str]]:
+        if self._index is None:
+            self._index = {k: frozenset(_trigrams(k)) for k in self._display_names()}
+        return self._index
 
     def close(self) -> None:
         """Close the database connection."""
         if self._con is not None:
             self._con.close()
             self._con = None
+
+
+_STOP_WORDS = frozenset({"the", "of", "and", "for", "from", "with", "into", "to"})
 
 
 def _trigrams(text: str) -> set[str]:
