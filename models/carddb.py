@@ -529,6 +529,10 @@ class CardDB:
         if len(pool) > 4000:
             pool = [k for k in pool if abs(len(k) - len(query)) <= max(4, len(query) // 2)]
         close = difflib.get_close_matches(query, pool, n=n, cutoff=0.6)
+        if len(close) < n:  # then names that contain the query, those starting with it first
+            contain = sorted((k for k in pool if query in k and k not in close),
+                             key=lambda k: (not k.startswith(query), len(k), k))
+            close += contain[:n - len(close)]
         if not close:
             for key in self._trigram_candidates(query):
                 if len(close) >= n:
