@@ -213,9 +213,10 @@ class PhaseDriver:
         with_med = statistics.median(with_times)
         return offered, with_med, max(0.0, with_med - statistics.median(without_times))
 
-    def cast(self, case: PhaseCase, x: int = 0) -> tuple[bool, float, list[str]]:
+    def cast(self, case: PhaseCase, x: int = 0) -> tuple[bool, float, list[str], int]:
         """Cast the spell with phase.rs's autotap: success, seconds spent in ``apply`` and
-        its prompts, and the names of the permanents it tapped.
+        its prompts, the names of the permanents it tapped, and how many mana it left
+        floating in the pool (produced and not spent).
 
         Phyrexian symbols are offered as mana first (as our default policy
         prefers); when that cast fails, the next choice (more life) is tried on
@@ -226,7 +227,7 @@ class PhaseDriver:
             game = self.engine.load_game(case.state)
             action = self._cast_action(game, case.spell_object)
             if action is None:
-                return False, elapsed, []
+                return False, elapsed, [], 0
             t0 = time.perf_counter()
             result = game.apply(0, action)
             elapsed += time.perf_counter() - t0
@@ -246,10 +247,11 @@ class PhaseDriver:
             if any(entry.get("id") == case.spell_object or f'"id": {case.spell_object},' in json.dumps(entry)
                    for entry in game.stack()):
                 tapped = [o["name"] for o in game.battlefield() if o.get("controller") == 0 and o.get("tapped")]
-                return True, elapsed, tapped
+                floating = len(game.player(0).get("mana_pool", {}).get("mana", []))
+                return True, elapsed, tapped, floating
             if not phyrexian:
                 break
-        return False, elapsed, []
+        return False, elapsed, [], 0
 
     @staticmethod
     def _answer_prompt(game: Any, kind: str, x: int, attempt: int) -> Any:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from manasolver.solver.bench import Case
 
-__all__ = ["TARGETS", "checks", "figures", "machine", "markdown", "write"]
+__all__ = ["TARGETS", "checks", "figures", "machine", "markdown", "quality", "write"]
 
 #: SPEC §8 targets per figure: (median ms, p99 ms, minimum ratio phase.rs/manasolver).
 TARGETS: dict[str, tuple[float | None, float | None, float | None]] = {
@@ -127,15 +127,37 @@ def figures(cases: list[Case], peer_cases: list[Case]) -> dict[str, dict[str, An
     return out
 
 
+def quality(cases: list[Case]) -> dict[str, Any]:
+    """How the two engines' payments compare where both paid: permanents tapped and mana
+    left floating (produced and not spent) — phase.rs's heuristic against our optimum."""
+    both = [c for c in cases if c.payable and c.tapped is not None and c.phase and c.phase.get("cast_ok")]
+    if not both:
+        return {"cases": 0}
+    phase_waste = [c for c in both if c.phase and c.phase["floating"] > (c.floating or 0)]
+    return {
+        "cases": len(both),
+        "tapped_mean": {"manasolver": round(statistics.mean(c.tapped or 0 for c in both), 2),
+                        "phase.rs": round(statistics.mean(c.phase["tapped"] for c in both if c.phase), 2)},
+        "floating_mean": {"manasolver": round(statistics.mean(c.floating or 0 for c in both), 2),
+                          "phase.rs": round(statistics.mean(c.phase["floating"] for c in both if c.phase), 2)},
+        "phase_wastes_more": len(phase_waste),
+        "examples": [{"board": c.label, "cost": c.cost, "manasolver_tapped": c.tapped,
+                      "manasolver_floating": c.floating, "phase_tapped": c.phase["tapped"],
+                      "phase_floating": c.phase["floating"]} for c in phase_waste[:5] if c.phase],
+    }
+
+
 def checks(cases: list[Case], slow_ms: float) -> dict[str, Any]:
     """Answer checks: errors, validation, agreement, time bounds, silent slow queries."""
     measured = [c for c in cases if c.payable is not None]
+    skipped = [c for c in cases if c.skipped]
     errors = [c for c in cases if c.error]
     invalid = [c for c in measured if c.valid is False]
     problems = [c for c in measured if c.problems]
     slow = [c for c in measured if not c.time_bound and max(c.can_pay_s + c.pay_s, default=0) * 1000 > slow_ms]
     return {
         "cases": len(cases), "answered": len(measured),
+        "skipped_for_time_budget": len(skipped),
         "payable": sum(1 for c in measured if c.payable), "unpayable": sum(1 for c in measured if not c.payable),
         "validated": sum(1 for c in measured if c.valid), "validate_unavailable":
             sum(1 for c in measured if c.payable and c.valid is None),
@@ -195,7 +217,8 @@ def markdown(results: dict[str, Any]) -> str:
         cards = ", ".join(d["cards"]) if isinstance(d["cards"], list) else d["cards"]
         lines.append(f"| {d['board']} | {cards} | `{d['cost']}` | {d['manasolver']} | "
                      f"{d['phase_castable']} | {d['phase_cast_ok']} |")
-    for key, title in (("batch", "Batch throughput (can_pay, each line its own 40-permanent board)"),
+    for key, title in (("quality", "Payments compared where both engines paid"),
+                       ("batch", "Batch throughput (can_pay, each line its own 40-permanent board)"),
                        ("startup", "Command-line start-up (cold process, to answer)"),
                        ("options", "options: three Cascading Cataracts and thirty lands")):
         if key in results:

@@ -111,8 +111,8 @@ def test_phase_driver_positions_boards_and_autotaps() -> None:
     pos = driver.position(board, "{W}{W/U}")
     offered, _, _ = driver.castable(pos, repeats=1)
     assert offered
-    ok, _, tapped = driver.cast(pos)
-    assert ok and sorted(tapped) == ["Island", "Plains"]
+    ok, _, tapped, floating = driver.cast(pos)
+    assert ok and sorted(tapped) == ["Island", "Plains"] and floating == 0
     # two lands can't pay three mana, and phase.rs agrees
     offered, _, _ = driver.castable(driver.position(board, "{3}"), repeats=1)
     assert not offered
@@ -128,7 +128,8 @@ def test_quick_bench_answers_every_case_and_every_payment_validates(tmp_path) ->
     status = bench.main(["--quick", "--out", str(tmp_path), "--no-plots", "--json"])
     results = json.loads((tmp_path / "results.json").read_text())
     checks = results["checks"]
-    assert checks["answered"] + checks["errors"] == checks["cases"]
+    assert checks["answered"] + checks["errors"] + checks["skipped_for_time_budget"] == checks["cases"]
+    assert checks["answered"] > 0
     assert checks["invalid"] == 0 and checks["with_problems"] == 0, checks["problems"]
     assert checks["validated"] + checks["validate_unavailable"] == checks["payable"]
     # every refusal case of PEERS.md is payable by the rules (CR 107.4e, 107.4f, 601.2f)
