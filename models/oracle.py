@@ -574,6 +574,10 @@ def _read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
                                                                      rest[0])):
         production = Production(options=_one_color_options(1), amount=_amount(m.group(1)))
         rest = rest[1:]
+    elif head == "Choose a player." and rest and rest[0] == "That player adds one mana of any color they choose.":
+        # the controller may choose themselves; mana given to another player never pays their costs
+        production = Production(options=((ANY_COLOR,),))
+        rest = rest[1:]
     else:
         production = _production(head)
     damage = 0
