@@ -1,0 +1,453 @@
+"""Reading one activated mana ability: its cost, what it adds, and the sentences after.
+
+:func:`read_ability` is the part of the oracle parser (:mod:`manasolver.models.oracle`)
+that turns ``cost: effect`` into a :class:`~manasolver.models.abilities.ManaAbility`,
+or raises :class:`Unreadable` for any wording it does not fully understand, so the
+caller reports the clause as unsupported instead of guessing (CR 605.1a, 602.1,
+106.6, 107.1b).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import lru_cache
+
+from manasolver.models.abilities import (
+    AbilityCost,
+    Amount,
+    ManaAbility,
+    Production,
+    Restriction,
+)
+from manasolver.models.card import CARD_TYPES, SUPERTYPES
+from manasolver.models.cost import ManaCost
+from manasolver.models.symbols import (
+    ANY_COLOR,
+    ANY_TYPE,
+    COLORS,
+    C,
+    iter_symbols,
+    type_bit,
+)
+
+__all__ = ["Unreadable", "read_ability", "sentences"]
+
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+            "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+_SYMBOLS = r"(?:\{[^}]+\})+"
+_PLURALS = {"elves": "elf", "dwarves": "dwarf", "wolves": "wolf", "plains": "plains", "lotuses": "lotus",
+            "allies": "ally", "faeries": "faerie", "zombies": "zombie", "sorceries": "sorcery",
+            "fungi": "fungus", "mice": "mouse", "myr": "myr", "sphinxes": "sphinx"}
+
+
+def sentences(text: str) -> list[str]:
+    """Split on sentence ends outside quotes."""
+    out: list[str] = []
+    start, quoted = 0, False
+    for i, ch in enumerate(text):
+        if ch in "\"“”":
+            quoted = not quoted
+        elif ch == "." and not quoted and (i + 1 == len(text) or text[i + 1] == " "):
+            out.append(text[start:i + 1].strip())
+            start = i + 1
+    if text[start:].strip():
+        out.append(text[start:].strip())
+    return out
+
+
+class Unreadable(Exception):
+    """Raised inside the parser for a clause it does not understand."""
+
+
+# ---------------------------------------------------------------------------------------------
+# costs
+
+
+def _number(word: str) -> int:
+    word = word.lower()
+    if word.isdigit():
+        return int(word)
+    if word in _NUMBERS:
+        return _NUMBERS[word]
+    raise Unreadable(word)
+
+
+def _singular(word: str) -> str:
+    w = word.lower()
+    if w in _PLURALS:
+        return _PLURALS[w]
+    if w.endswith("ies"):
+        return w[:-3] + "y"
+    if w.endswith(("ches", "shes", "sses", "xes")):
+        return w[:-2]
+    if w.endswith("s") and not w.endswith("ss"):
+        return w[:-1]
+    return w
+
+
+def _kind_word(word: str, plural: bool = True) -> str:
+    """A type or subtype named in a cost or count: ``"Forests"`` → ``"forest"``;
+    with ``plural=False`` the word is already singular (``"Locus"``)."""
+    w = _singular(word) if plural else word.lower()
+    if not re.fullmatch(r"[a-z][a-z'\-]*", w):
+        raise Unreadable(word)
+    return w
+
+
+def _parse_cost(text: str) -> AbilityCost:
+    tap = untap = False
+    mana: list[str] = []
+    life = energy = tap_creatures = 0
+    sac_self = False
+    sacrifice: list[str] = []
+    counters: list[tuple[str, int]] = []
+    for part in (p.strip() for p in text.split(",")):
+        low = part.lower()
+        if re.fullmatch(_SYMBOLS, part):
+            for sym in iter_symbols(part, "cost"):
+                if sym.special == "T":
+                    tap = True
+                elif sym.special == "Q":
+                    untap = True
+                elif sym.special == "E":
+                    energy += 1
+                elif sym.variable:
+                    raise Unreadable(part)
+                else:
+                    mana.append(sym.text)
+        elif m := re.fullmatch(r"pay (\d+|\w+) life", low):
+            life += _number(m.group(1))
+        elif m := re.fullmatch(r"pay ((?:\{e\})+)", low):
+            energy += m.group(1).count("{e}")
+        elif low == "sacrifice ~":
+            sac_self = True
+        elif m := re.fullmatch(r"sacrifice an? ([a-z][\w'\-]*)", part, re.IGNORECASE):
+            sacrifice.append(_kind_word(m.group(1), plural=False))
+        elif m := re.fullmatch(r"remove (an?|one|two|three|four|five|\d+) ([+\-−\d/\w]+) counters? from ~",
+                               low):
+            counters.append((m.group(2).replace("−", "-"), _number(m.group(1))))
+        elif m := re.fullmatch(r"tap (an|one|two|three|four|five) untapped creatures? you control", low):
+            tap_creatures += _number(m.group(1))
+        else:
+            raise Unreadable(part)
+    return AbilityCost(tap=tap, untap=untap,
+                       mana=ManaCost.parse("".join(mana), "cost", allow_empty=True),
+                       life=life, energy=energy, sacrifice_self=sac_self, sacrifice=tuple(sacrifice),
+                       remove_counters=tuple(counters), tap_creatures=tap_creatures)
+
+
+# ---------------------------------------------------------------------------------------------
+# amounts
+
+
+def _count_amount(text: str, plural: bool = False) -> Amount:
+    """``creature you control``, ``other Elf you control``, ``basic Swamp you control``,
+    ``Locus on the battlefield``, ``artifacts you control`` → a ``count`` Amount."""
+    m = re.fullmatch(r"(other )?((?:basic |snow |legendary )*)([A-Za-z'\-]+) "
+                     r"(you control|on the battlefield|your opponents control|an opponent controls)", text)
+    if not m:
+        raise Unreadable(text)
+    controller = {"you control": "you", "on the battlefield": "any",
+                  "your opponents control": "opponents", "an opponent controls": "opponents"}[m.group(4)]
+    kind = _kind_word(m.group(3), plural)
+    supers = frozenset(m.group(2).split())
+    if kind in SUPERTYPES:
+        raise Unreadable(text)
+    if kind == "permanent":
+        types: frozenset[str] = frozenset()
+        subs: frozenset[str] = frozenset()
+    elif kind in CARD_TYPES or kind == "tribal":
+        types, subs = frozenset({"kindred" if kind == "tribal" else kind}), frozenset()
+    elif m.group(3)[0].isupper():
+        types, subs = frozenset(), frozenset({kind})
+    else:
+        raise Unreadable(text)
+    if not types and not subs and not supers:
+        raise Unreadable(text)
+    return Amount("count", types=types, subtypes=subs, supertypes=supers, controller=controller,
+                  other=bool(m.group(1)))
+
+
+def _amount(text: str) -> Amount:
+    """The number in "for each …", "equal to …" and "where X is …" phrases."""
+    text = text.strip().rstrip(".")
+    if text in ("~'s power", "its power"):
+        return Amount("power")
+    if m := re.fullmatch(r"(?:the number of )?([\w+\-/−]+) counters? on ~", text):
+        return Amount("counters", counter=m.group(1).replace("−", "-"))
+    if m := re.fullmatch(r"your devotion to (\w+)(?: and (\w+))?", text):
+        mask = 0
+        for word in filter(None, m.groups()):
+            if word not in _COLOR_WORDS:
+                raise Unreadable(text)
+            mask |= type_bit(_COLOR_WORDS[word])
+        return Amount("devotion", colors=mask)
+    if m := re.fullmatch(r"the number of (.+)", text):
+        return _count_amount(m.group(1), plural=True)
+    return _count_amount(text)
+
+
+# ---------------------------------------------------------------------------------------------
+# productions
+
+_ALTERNATIVE_SPLIT = re.compile(r",? or |, ")
+
+
+def _symbol_option(text: str) -> tuple[int, ...]:
+    """``{U}{R}`` → ``(U, R)``; a numeral adds that much colorless (CR 106.10)."""
+    slots: list[int] = []
+    for sym in iter_symbols(text, "production"):
+        if sym.is_numeral:
+            slots.extend([C] * sym.generic)
+        elif sym.colorless and not sym.colors:
+            slots.append(C)
+        elif sym.colors and not (sym.colorless or sym.generic or sym.phyrexian or sym.snow):
+            if sym.colors.bit_count() != 1:
+                raise Unreadable(text)  # a hybrid symbol in production: not printed on cards
+            slots.append(sym.colors)
+        else:
+            raise Unreadable(text)
+    return tuple(slots)
+
+
+def _one_color_options(n: int) -> tuple[tuple[int, ...], ...]:
+    return tuple((type_bit(c),) * n for c in COLORS)
+
+
+def _options(text: str) -> tuple[tuple[tuple[int, ...], ...], str, bool, int]:
+    """Read what "Add …" adds, without a trailing amount phrase.
+
+    Returns (options, reference, colors_only, reference_count).
+    """
+    text = text.strip()
+    if m := re.fullmatch(r"(\w+) mana of any (color|type) that an? lands? (you control|an opponent controls) "
+                         r"could produce", text):
+        ref = "lands_you_control" if m.group(3) == "you control" else "lands_opponents_control"
+        return (), ref, m.group(2) == "color", _number(m.group(1))
+    if m := re.fullmatch(r"(\w+) mana of any type the sacrificed land could produce", text):
+        return (), "sacrificed_land", False, _number(m.group(1))
+    if m := re.fullmatch(r"(\w+) (\{[WUBRGC]\}) ?", text + " "):
+        return ((_symbol_option(m.group(2)) * _number(m.group(1))),), "", False, 1
+    if m := re.fullmatch(r"(\w+) mana of any one color", text):
+        return _one_color_options(_number(m.group(1))), "", False, 1
+    if m := re.fullmatch(r"(\w+) mana in any combination of colors", text):
+        return ((ANY_COLOR,) * _number(m.group(1)),), "", False, 1
+    if m := re.fullmatch(r"(\w+) mana in any combination of ((?:\{[WUBRGC]\}(?:, |,? and/or |,? or )?)+)", text):
+        mask = 0
+        for sym in re.findall(r"\{[WUBRGC]\}", m.group(2)):
+            mask |= _symbol_option(sym)[0]
+        return ((mask,) * _number(m.group(1)),), "", False, 1
+    if text == "two mana of different colors":
+        pairs = tuple((type_bit(a), type_bit(b)) for i, a in enumerate(COLORS) for b in COLORS[i + 1:])
+        return pairs, "", False, 1
+    options: list[tuple[int, ...]] = []
+    for alt in _ALTERNATIVE_SPLIT.split(text):
+        alt = alt.strip()
+        alt = alt.removeprefix("or ")
+        if re.fullmatch(_SYMBOLS, alt):
+            options.append(_symbol_option(alt))
+        elif m := re.fullmatch(r"(\w+) mana of any (color|type)", alt):
+            n = _number(m.group(1))
+            options.append((ANY_COLOR if m.group(2) == "color" else ANY_TYPE,) * n)
+        else:
+            raise Unreadable(text)
+    if not options or any(not o for o in options):
+        raise Unreadable(text)
+    return tuple(options), "", False, 1
+
+
+def _production(sentence: str) -> Production:
+    """Read one "Add …." sentence."""
+    body = sentence.strip().rstrip(".")
+    m = re.fullmatch(r"[Aa]dd (.+)", body)
+    if not m:
+        raise Unreadable(sentence)
+    body = m.group(1)
+    amount: Amount | None = None
+    if m := re.fullmatch(r"an amount of (\{[WUBRGC]\}|mana of any one color) equal to (.+)", body):
+        amount = _amount(m.group(2))
+        body = "one " + m.group(1) if m.group(1).startswith("{") else "one mana of any one color"
+    elif m := re.fullmatch(r"X (mana .+|\{[WUBRGC]\}), where X is (.+)", body):
+        amount = _amount(m.group(2))
+        body = "one " + m.group(1)
+    elif m := re.fullmatch(r"(.+?) for each (.+)", body):
+        amount = _amount(m.group(2))
+        body = m.group(1)
+    options, reference, colors_only, ref_count = _options(body)
+    if amount is not None and reference:
+        raise Unreadable(sentence)
+    return Production(options=options, amount=amount, reference=reference, colors_only=colors_only,
+                      reference_count=ref_count)
+
+
+# ---------------------------------------------------------------------------------------------
+# riders after the "Add" sentence
+
+
+def _restriction(sentence: str) -> Restriction:
+    """Read a spending restriction sentence (CR 106.6)."""
+    s = sentence.rstrip(".")
+    if s == "This mana can't be spent to cast nonartifact spells":
+        return Restriction(sentence, spell_types=frozenset({"artifact"}), any_ability=True)
+    m = re.fullmatch(r"Spend this mana only (to cast|to activate|on) (.+)", s)
+    if not m:
+        raise Unreadable(sentence)
+    rest = m.group(1) + " " + m.group(2)
+    if re.fullmatch(r"on costs that (?:contain|include) \{X\}", rest):
+        return Restriction(sentence, abilities=True, x_only=True)
+    if rest == "to activate abilities":
+        return Restriction(sentence, spells=False, abilities=True)
+    if m := re.fullmatch(r"to activate abilities of (.+)", rest):
+        types, subs, multi, colorless = _spell_spec(m.group(1), nouns=True)
+        return Restriction(sentence, spell_types=types, subtypes=subs, colorless=colorless, spells=False,
+                           abilities=True)
+    if rest == "to activate an ability or cast an artifact spell":
+        return Restriction(sentence, spell_types=frozenset({"artifact"}), any_ability=True)
+    if not rest.startswith("to cast "):
+        raise Unreadable(sentence)
+    rest = rest[len("to cast "):]
+    abilities = False
+    am = re.fullmatch(r"(.+?),? or (?:to )?activate (?:abilities|an ability) of (.+)", rest)
+    if am:
+        rest, owners = am.group(1), am.group(2)
+        abilities = True
+    spec = _spell_spec(rest)
+    if am and _spell_spec(owners, nouns=True) != spec:
+        raise Unreadable(sentence)
+    types, subs, multi, colorless = spec
+    return Restriction(sentence, spell_types=types, subtypes=subs, multicolored=multi, colorless=colorless,
+                       abilities=abilities)
+
+
+def _spell_spec(text: str, nouns: bool = False) -> tuple[frozenset[str], frozenset[str], bool, bool]:
+    """``creature spells``, ``an instant or sorcery spell``, ``a Dragon creature spell``,
+    ``a Cleric, Rogue, or Wizard spell``, ``colorless Eldrazi spells`` →
+    (types, subtypes, multicolored, colorless); the fields hold together (AND),
+    the words of an "or" list are alternatives within one field.  With ``nouns``
+    the text names permanents (``artifacts``, ``Dragons``, ``an Elemental``)."""
+    words = text.replace(",", " ,").split()
+    if not nouns:
+        if not words or _singular(words[-1]) != "spell":
+            raise Unreadable(text)
+        words = words[:-1]
+    if words and words[0] in ("a", "an"):
+        words = words[1:]
+    multi = colorless = False
+    if words and words[0] == "multicolored":
+        multi, words = True, words[1:]
+    elif words and words[0] == "colorless":
+        colorless, words = True, words[1:]
+    items: list[list[str]] = [[]]
+    for w in words:
+        if w in ("or", "and/or", ","):
+            if items[-1]:
+                items.append([])
+            continue
+        items[-1].append(w)
+    items = [i for i in items if i]
+    types: set[str] = set()
+    subs: set[str] = set()
+    if len(items) == 1:
+        for w in items[0]:
+            kind = _kind_word(w)
+            if kind in CARD_TYPES and w[0].islower():
+                types.add(kind)
+            elif w[0].isupper() and not types:
+                subs.add(kind)
+            else:
+                raise Unreadable(text)
+        if len(types) > 1:
+            raise Unreadable(text)
+    else:
+        for item in items:
+            if len(item) != 1:
+                raise Unreadable(text)
+            kind = _kind_word(item[0])
+            if kind in CARD_TYPES and item[0][0].islower():
+                types.add(kind)
+            elif item[0][0].isupper():
+                subs.add(kind)
+            else:
+                raise Unreadable(text)
+        if types and subs:
+            raise Unreadable(text)
+    if not (types or subs or multi or colorless):
+        raise Unreadable(text)
+    return frozenset(types), frozenset(subs), multi, colorless
+
+
+#: Sentences after the production that change neither what the ability adds nor what pays it.
+_HARMLESS_PATTERNS: tuple[str, ...] = (
+    r"~ doesn't untap during your next untap step\.",
+    r"Draw (?:a card|two cards)\.",
+    r"Draw a card at the beginning of the next turn's upkeep\.",
+    r"You gain \w+ life\.",
+    r"Put an? [\w+\-/]+ counter on ~\.",
+    r"If there are no [\w+\-/]+ counters on ~, sacrifice it\.",
+    (r"If this ability has been activated \w+ or more times this turn, sacrifice ~ at the beginning "
+     r"of the next end step\."),
+    r"Sacrifice ~ at the beginning of the next end step\.",
+    r"Activate only as an instant\.",
+    r"Until end of turn, you don't lose this mana as steps and phases end\.",
+    r"If that mana is spent on an? [\w ]+ spell, (?:that spell|that creature|it) [^.]+\.",
+    # riders on spending the mana (CR 106.6): they never change what may be paid
+    r"(?:When|Whenever) (?:you spend this mana|that mana is spent) [^.]+\.",
+    # delayed effects after the mana is added: they don't change this payment
+    r"An opponent gains control of ~ at the beginning of the next end step\.",
+    r"During your next untap step, as you untap your permanents, return ~ to its owner's hand\.",
+    r"When you cast your next spell this turn, [^.]+\.",
+    r"Until end of turn, you may cast that card without paying its mana cost\.",
+    r"Put each other card exiled this way on the bottom of your library in a random order\.",
+    r"If you control an? [\w, ]+, you gain \w+ life\.",
+    r"Each (?:player|opponent) (?:loses|gains) \w+ life\.",
+)
+
+
+@lru_cache(maxsize=1)
+def _harmless() -> tuple[re.Pattern[str], ...]:
+    """The compiled :data:`_HARMLESS_PATTERNS` (compiled on first use: a light import)."""
+    return tuple(re.compile(p) for p in _HARMLESS_PATTERNS)
+
+
+def read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
+    """Read one activated mana ability; raise :class:`Unreadable` for anything unclear."""
+    cost = _parse_cost(cost_text)
+    parts = sentences(effect)
+    if not parts:
+        raise Unreadable(effect)
+    head = parts[0]
+    rest = parts[1:]
+    if head == "Choose a color." and rest and rest[0].startswith("Add an amount"):
+        m = re.fullmatch(r"Add an amount of mana of that color equal to your devotion to that color\.", rest[0])
+        if not m:
+            raise Unreadable(effect)
+        production = Production(options=_one_color_options(1), amount=Amount("devotion", colors=0))
+        rest = rest[1:]
+    elif head == "Choose a color." and rest and (m := re.fullmatch(r"Add one mana of that color for each (.+)\.",
+                                                                     rest[0])):
+        production = Production(options=_one_color_options(1), amount=_amount(m.group(1)))
+        rest = rest[1:]
+    elif head == "Choose a player." and rest and rest[0] == "That player adds one mana of any color they choose.":
+        # the controller may choose themselves; mana given to another player never pays their costs
+        production = Production(options=((ANY_COLOR,),))
+        rest = rest[1:]
+    else:
+        production = _production(head)
+    damage = 0
+    extra: list[str] = []
+    for sentence in rest:
+        if m := re.fullmatch(r"~ deals (\d+) damage to you\.", sentence):
+            damage += int(m.group(1))
+        elif sentence.startswith(("Spend this mana", "This mana can't be spent")):
+            if production.restriction is not None:
+                raise Unreadable(sentence)
+            production = replace(production, restriction=_restriction(sentence))
+        elif sentence == "Activate only once each turn." and (cost.tap or cost.untap):
+            extra.append(sentence)  # a {T} ability can't be activated twice anyway
+        elif any(p.fullmatch(sentence) for p in _harmless()):
+            extra.append(sentence)
+        else:
+            raise Unreadable(sentence)
+    return ManaAbility(cost=cost, production=production, text=line, damage=damage, extra=tuple(extra))
