@@ -373,8 +373,10 @@ def value(p: Payment, req: PaymentRequest, criteria: Sequence[str]) -> tuple[int
 
 
 def brute(req: PaymentRequest, criteria: Sequence[str] = ("min_life", "min_waste", "min_sources"),
-          enumerate_all: bool = True) -> Result:
-    """Solve ``req`` by trying everything (see the module docstring)."""
+          enumerate_all: bool = True, irredundant: bool = True) -> Result:
+    """Solve ``req`` by trying everything (see the module docstring).  ``irredundant=False``
+    lists every legal payment, activations that only float mana included (for testing
+    the validator)."""
     state = req.state
     all_moves = moves(state, req.player)
     if len(all_moves) > MAX_SOURCES:
@@ -392,10 +394,10 @@ def brute(req: PaymentRequest, criteria: Sequence[str] = ("min_life", "min_waste
         need = total.generic + len(total.typed) + total.snow
         for combo in itertools.product(*([None, *ms] for ms in all_moves)):
             chosen = [m for m in combo if m is not None]
-            if len(chosen) > need + sum(_units(m) for m in chosen):
+            if irredundant and len(chosen) > need + sum(_units(m) for m in chosen):
                 continue  # more activations than units spent: some activation is redundant
             for pool_used, floating in _pays(req, total, chosen, pool):
-                if not _irredundant(req, total, chosen, pool_used):
+                if irredundant and not _irredundant(req, total, chosen, pool_used):
                     continue
                 p = _payment(req, total, chosen, pool_used, floating, x)
                 if p in payments:

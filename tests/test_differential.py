@@ -79,8 +79,8 @@ SPELLS = [SpellInfo(types=frozenset({"creature"}), colors=16), SpellInfo(types=f
 
 
 @st.composite
-def requests(draw: Any) -> PaymentRequest:
-    n = draw(st.integers(0, 5))
+def requests(draw: Any, max_sources: int = 5) -> PaymentRequest:
+    n = draw(st.integers(0, max_sources))
     perms = []
     for i in range(n):
         c = draw(st.sampled_from(PALETTE))
@@ -159,3 +159,72 @@ def test_backends_agree(r: PaymentRequest) -> None:
         check_valid(r, p, "csp")
     for p in b.payments:
         check_valid(r, p, "brute force")
+
+
+# -- the validator against the brute force: mutated payments ------------------------------------
+
+TYPE_TEXT = ["{W}", "{U}", "{B}", "{R}", "{G}", "{C}"]
+
+
+def _mutate(data: Any, r: PaymentRequest, p: Payment) -> Payment:
+    """One random change to a payment: sometimes still legal, mostly not."""
+    from dataclasses import replace
+
+    from manasolver.solver.payment import Activation, Choice
+
+    acts = list(p.activations)
+    kind = data.draw(st.sampled_from(["mana", "drop", "add", "floating", "choice", "life", "pool", "total"]))
+    if kind == "mana" and acts:
+        k = data.draw(st.integers(0, len(acts) - 1))
+        n = max(1, len(acts[k].mana) // 3)
+        acts[k] = replace(acts[k], mana="".join(data.draw(st.lists(st.sampled_from(TYPE_TEXT), min_size=n,
+                                                                     max_size=n))))
+        return replace(p, activations=tuple(acts))
+    if kind == "drop" and acts:
+        k = data.draw(st.integers(0, len(acts) - 1))
+        return replace(p, activations=tuple(acts[:k] + acts[k + 1:]))
+    if kind == "add":
+        perms = [q for q in r.state.battlefield if q.card.mana_abilities]
+        if perms:
+            q = data.draw(st.sampled_from(perms))
+            i = data.draw(st.integers(0, len(q.card.mana_abilities) - 1))
+            mana = "".join(data.draw(st.lists(st.sampled_from(TYPE_TEXT), max_size=2)))
+            ab = q.card.mana_abilities[i]
+            acts.append(Activation(q.id, i, tuple(ab.cost.parts()), mana))
+            return replace(p, activations=tuple(acts), floating=p.floating + mana,
+                           damage=p.damage + ab.damage, life=p.life + ab.cost.life)
+    if kind == "floating":
+        return replace(p, floating="".join(data.draw(st.lists(st.sampled_from(TYPE_TEXT), max_size=2))))
+    if kind == "choice" and p.choices:
+        k = data.draw(st.integers(0, len(p.choices) - 1))
+        sym = ManaCost.parse(p.choices[k].symbol).symbols[0]
+        way = data.draw(st.sampled_from([w.text for w in sym.ways_to_pay()] + ["{B}"]))
+        ch = list(p.choices)
+        ch[k] = Choice(ch[k].symbol, way)
+        return replace(p, choices=tuple(ch))
+    if kind == "life":
+        return replace(p, life=p.life + data.draw(st.sampled_from([-2, 2])))
+    if kind == "pool" and p.floating:
+        return replace(p, pool_used=p.pool_used + p.floating[:3], floating=p.floating[3:])
+    if kind == "total":
+        return replace(p, total=data.draw(st.sampled_from(["{0}", "{1}", "{G}", "{1}{W}", p.total + "{1}"])))
+    return p
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(requests(max_sources=4), st.data())
+def test_validate_agrees_with_brute_force(r: PaymentRequest, data: Any) -> None:
+    """validate says legal exactly when the brute force lists the payment among every legal one
+    (redundant activations included): checked on the brute force's own payments and on mutations."""
+    every = brute(r, ("min_sources",), irredundant=False)
+    legal = {canon(p) for p in every.payments}
+    base = sorted(every.payments, key=repr)
+    if not base:
+        return
+    for _ in range(3):
+        p = data.draw(st.sampled_from(base))
+        m = _mutate(data, r, p)
+        res = validate(r, m)
+        assert res.legal == (canon(m) in legal), (
+            f"validate says {'legal' if res.legal else 'illegal'} ({res.problems}) but the brute force "
+            f"{'lists' if canon(m) in legal else 'does not list'} {m.to_json()}: {describe(r)}")
