@@ -61,10 +61,10 @@ class Plan:
     budget_s: float  # per board size: cases left when it runs out are skipped and counted
 
 
-QUICK = Plan(boards={10: 2, 40: 2, 300: 1}, costs_per_board={10: 3, 40: 4, 300: 1},
+QUICK = Plan(boards={10: 2, 40: 2, 300: 1}, costs_per_board={10: 3, 40: 4, 300: 2},
              repeats={10: 3, 40: 3, 300: 1}, phase_cases={10: 1, 40: 1}, batch_lines=40,
              startup_runs=1, options=False, budget_s=10.0)
-FULL = Plan(boards={10: 5, 40: 10, 300: 5, 1000: 3}, costs_per_board={10: 10, 40: 20, 300: 3, 1000: 2},
+FULL = Plan(boards={10: 5, 40: 10, 300: 4, 1000: 3}, costs_per_board={10: 10, 40: 20, 300: 5, 1000: 3},
             repeats={10: 20, 40: 20, 300: 10, 1000: 5}, phase_cases={10: 20, 40: 40, 300: 6, 1000: 2},
             batch_lines=2000, startup_runs=7, options=True, budget_s=300.0)
 
@@ -137,10 +137,9 @@ def make_cases(plan: Plan) -> list[Case]:
             if size <= 40:
                 costs = [(c, "real") for c in bd.costs_for(1000 * size + seed, per)]
             else:
-                costs = [(bd.tight_cost(board, seed), "tight")]
-                if per > 1:
-                    costs.append((bd.over_cost(board, seed), "over"))
-                costs += [(c, "real") for c in bd.costs_for(1000 * size + seed, max(0, per - 2))]
+                costs = [(bd.generic_cost(board), "generic"), (bd.tight_cost(board, seed), "tight"),
+                         (bd.over_cost(board, seed), "over")][:per]
+                costs += [(c, "real") for c in bd.costs_for(1000 * size + seed, max(0, per - 3))]
             cases += [Case(size, label, board, cost, kind) for cost, kind in costs]
     for i, (cards, cost) in enumerate(bd.PEER_REFUSALS):
         board = {"players": [{"name": "you"}, {"name": "opponent"}],
@@ -269,31 +268,62 @@ def _peer_cards(cases: list[Case]) -> list[Any]:
     return out
 
 
-def measure_phase(cases: list[Case], log: Callable[[str], None]) -> str | None:
-    """Run the cases through phase.rs; returns why it was skipped, or ``None``."""
-    from manasolver.solver.benchphase import PeerPermanent, PhaseDriver, phase_missing
+def _phase_one(driver: Any, case: Case) -> dict[str, Any]:
+    """Position one case in phase.rs, time its castability check and its autotapped cast."""
+    from manasolver.solver.benchphase import PeerPermanent
+
+    board = [PeerPermanent(p["card"], bool(p.get("tapped")), bool(p.get("sick")))
+             for p in case.board["battlefield"]]
+    life = int(case.board["players"][0].get("life", 20))
+    try:
+        pos = driver.position(board, case.cost, life=life)
+    except Exception as exc:  # noqa: BLE001 - a peer failure is recorded, never fatal
+        return {"error": f"{type(exc).__name__}: {exc}"}
+    repeats = 5 if case.size <= 40 else (2 if case.size <= 300 else 1)
+    offered, raw, delta = driver.castable(pos, repeats=repeats)
+    cast_ok, cast_s, tapped, floating = driver.cast(pos) if offered else (False, 0.0, [], 0)
+    return {"castable": offered, "check_ms": _ms(delta), "check_raw_ms": _ms(raw),
+            "cast_ok": cast_ok, "cast_ms": _ms(cast_s) if offered else None,
+            "tapped": len(tapped), "floating": floating}
+
+
+def _phase_child(driver: Any, case: Case, queue: Any) -> None:
+    queue.put(_phase_one(driver, case))
+
+
+def _phase_bounded(driver: Any, case: Case, timeout: float) -> dict[str, Any]:
+    """:func:`_phase_one` in a forked child process, stopped after ``timeout`` seconds:
+    phase.rs's native calls cannot be interrupted otherwise."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_phase_child, args=(driver, case, queue), daemon=True)
+    child.start()
+    try:
+        result: dict[str, Any] = queue.get(timeout=timeout)
+    except Exception:  # noqa: BLE001 - queue.Empty: the peer ran past its bound
+        result = {"error": f"phase.rs did not finish within {timeout:.0f} s (stopped)", "timeout": True}
+    child.join(1.0)
+    if child.is_alive():
+        child.terminate()  # our own child, by its handle
+        child.join(5.0)
+    return result
+
+
+def measure_phase(cases: list[Case], log: Callable[[str], None], timeout: float = 300.0) -> str | None:
+    """Run the cases through phase.rs; returns why it was skipped, or ``None``.
+    Boards of more than 300 permanents run in a child process stopped after ``timeout`` s."""
+    from manasolver.solver.benchphase import PhaseDriver, phase_missing
 
     missing = phase_missing()
     if missing:
         return missing
     driver = PhaseDriver(_peer_cards(cases), [c.cost for c in cases])
     for case in cases:
-        board = [PeerPermanent(p["card"], bool(p.get("tapped")), bool(p.get("sick")))
-                 for p in case.board["battlefield"]]
-        life = int(case.board["players"][0].get("life", 20))
-        try:
-            pos = driver.position(board, case.cost, life=life)
-        except Exception as exc:  # noqa: BLE001 - a peer failure is recorded, never fatal
-            case.phase = {"error": f"{type(exc).__name__}: {exc}"}
-            continue
-        repeats = 5 if case.size <= 40 else 2
-        offered, raw, delta = driver.castable(pos, repeats=repeats)
-        cast_ok, cast_s, tapped, floating = driver.cast(pos) if offered else (False, 0.0, [], 0)
-        case.phase = {"castable": offered, "check_ms": _ms(delta), "check_raw_ms": _ms(raw),
-                      "cast_ok": cast_ok, "cast_ms": _ms(cast_s) if offered else None,
-                      "tapped": len(tapped), "floating": floating}
-        log(f"  phase.rs {case.label} {case.cost}: castable={offered} check={_ms(delta)} ms "
-            f"cast={_ms(cast_s)} ms")
+        bounded = case.size > 300 and sys.platform != "win32"
+        case.phase = _phase_bounded(driver, case, timeout) if bounded else _phase_one(driver, case)
+        log(f"  phase.rs {case.label} {case.cost[:40]}: {case.phase}")
     if driver.skipped:
         log(f"  phase.rs could not build: {driver.skipped}")
     return None
@@ -381,6 +411,13 @@ def measure_startup(runs: int) -> dict[str, Any]:
                     if "|" in line and line.split("|")[-1].strip().split(".")[0]
                     in ("ortools", "networkx", "constraint", "pandas", "numpy")})
     out["heavy_imports_for_card"] = heavy
+    rows = []
+    for line in proc.stderr.splitlines():
+        parts = line.split("|")
+        if len(parts) == 3 and parts[1].strip().isdigit():
+            rows.append((int(parts[1]), parts[2].rstrip()))
+    out["slowest_imports_for_card_ms"] = {name.strip(): round(us / 1000, 1)
+                                          for us, name in sorted(rows, reverse=True)[:6]}
     return out
 
 

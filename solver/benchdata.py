@@ -39,6 +39,7 @@ __all__ = [
     "cataracts_board",
     "commander_board",
     "costs_for",
+    "generic_cost",
     "lands_board",
     "over_cost",
     "permanent",
@@ -191,6 +192,16 @@ def tight_cost(board: dict[str, Any], seed: int = 0, slack: int = 2) -> str:
     pips = {c: (n * 85) // 100 for c, n in assigned.items()}
     generic = max(0, len(lands) - slack - sum(pips.values()))
     return _format(generic, pips)
+
+
+def generic_cost(board: dict[str, Any], slack: int = 2) -> str:
+    """A payable cost needing all but ``slack`` of a lands board's mana, almost all of it
+    generic: one symbol of each color the board can make, the rest generic (the shape of
+    PEERS.md's "cost that needs every land")."""
+    lands = [c for c in _land_colors(board) if c]
+    made = set("".join(lands))
+    pips = {c: 1 for c in "WUBRG" if c in made}
+    return _format(max(0, len(lands) - slack - len(pips)), pips)
 
 
 def over_cost(board: dict[str, Any], seed: int = 0) -> str:

@@ -104,6 +104,9 @@ def figures(cases: list[Case], peer_cases: list[Case]) -> dict[str, dict[str, An
                 if op == "pay" and not ph.get("cast_ok"):
                     continue
                 pairs.append((float(ph[key]), statistics.median(ours)))
+            stopped = [c for c in mine if id(c) in peer_ids and c.phase and c.phase.get("timeout")]
+            if stopped:
+                fig["phase_stopped"] = len(stopped)
             phase_ms = [p for p, _ in pairs]
             if pairs:
                 fig["phase_n"] = len(pairs)
@@ -181,6 +184,11 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+def _stopped(fig: dict[str, Any]) -> str:
+    n = fig.get("phase_stopped")
+    return f" ({n} case{'s' if n > 1 else ''} stopped at the time bound)" if n else ""
+
+
 def markdown(results: dict[str, Any]) -> str:
     """The results as a markdown report."""
     m = results["machine"]
@@ -200,7 +208,8 @@ def markdown(results: dict[str, Any]) -> str:
             f"≥ {t['ratio']:g}× phase.rs" if t["ratio"] is not None else "") if x)
         lines.append(f"| {name} | {f.get('n', 0)} | {_fmt(f.get('median_ms'))} | {_fmt(f.get('p99_ms'))} | "
                      f"{_fmt(f.get('max_ms'))} | {target} | {_fmt(f.get('met'))} | "
-                     f"{_fmt(f.get('phase_median_ms'))} | {_fmt(f.get('ours_on_phase_cases_median_ms'))} | "
+                     f"{_fmt(f.get('phase_median_ms'))}{_stopped(f)} | "
+                     f"{_fmt(f.get('ours_on_phase_cases_median_ms'))} | "
                      f"{_fmt(f.get('ratio'))} |")
         for kind, k in f.get("by_kind", {}).items():
             lines.append(f"| … {kind} costs | {k.get('n', 0)} | {_fmt(k.get('median_ms'))} | "
