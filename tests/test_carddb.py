@@ -69,6 +69,15 @@ def test_unknown_card_suggests_close_names(db: CardDB) -> None:
     assert "Llanowar Elves" in str(err) and err.where == "battlefield[1].card"
 
 
+def test_suggestions_include_names_containing_the_query(db: CardDB) -> None:
+    with pytest.raises(UnknownCard) as info:
+        db.get("Nykthos")
+    assert "Nykthos, Shrine to Nyx" in info.value.suggestions
+    with pytest.raises(UnknownCard) as info2:
+        db.get("xyzzy qwv")
+    assert len(info2.value.suggestions) <= 5
+
+
 def test_suggestion_is_fast(db: CardDB) -> None:
     start = time.perf_counter()
     with pytest.raises(UnknownCard) as info:

@@ -455,3 +455,12 @@ def test_leveler_abilities_are_not_always_there(db: CardDB) -> None:
     card = db.get("Joraga Treespeaker")
     assert card.mana_abilities == ()
     assert "{T}: Add {G}{G}." in card.unsupported
+
+
+def test_module_examples_run() -> None:
+    """The module docstrings' examples are executable documentation (STYLE practice 13)."""
+    import doctest
+
+    from manasolver.models import oracle
+
+    assert doctest.testmod(oracle).failed == 0
