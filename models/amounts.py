@@ -11,12 +11,13 @@ Overlord with a time counter is not a creature (``Permanent.types``).  Devotion
 (CR 700.5) counts the mana symbols of the mana costs of the controller's
 permanents, a hybrid symbol counting once for devotion to any of its colors
 (Nykthos ruling 2013-09-15).  Power is the card's printed power plus +1/+1 and
-minus -1/-1 counters; a power that is not a number (``*``) counts as 0.
+minus -1/-1 counters; a power that is not a number (``*``) is refused as unsupported.
 """
 
 from __future__ import annotations
 
 from manasolver.models.abilities import Amount, Production
+from manasolver.models.errors import Unsupported
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import COLORS, type_bit
 
@@ -45,12 +46,19 @@ def _creature_types_of(subtypes: tuple[str, ...], perm: Permanent) -> set[str]:
 
 
 def power_of(perm: Permanent) -> int:
-    """Power: printed power plus +1/+1 counters minus -1/-1 counters; ``*`` counts 0."""
-    raw = perm.card.power or "0"
-    try:
-        base = int(raw)
-    except ValueError:
-        base = 0
+    """Power: printed power plus +1/+1 counters minus -1/-1 counters.
+
+    A power set by a characteristic-defining ability (``*``) is not computed:
+    :class:`~manasolver.models.errors.Unsupported`, never a guess."""
+    raw = perm.card.power
+    if raw is None:
+        base = 0  # not a creature card: no power to read
+    else:
+        try:
+            base = int(raw)
+        except ValueError:
+            raise Unsupported(f"{perm.card.name} ({perm.id}) has power {raw!r}, which the engine cannot "
+                              f"evaluate", f"battlefield.{perm.id}") from None
     return base + perm.counter("+1/+1") - perm.counter("-1/-1")
 
 

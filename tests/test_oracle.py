@@ -12,7 +12,7 @@ from manasolver.models.abilities import ManaAbility
 from manasolver.models.amounts import concrete_options, evaluate_amount
 from manasolver.models.card import Card, TypeLine
 from manasolver.models.carddb import CardDB, card_from_record
-from manasolver.models.errors import ManasolverError
+from manasolver.models.errors import ManasolverError, Unsupported
 from manasolver.models.oracle import parse_oracle, self_reference, strip_reminder
 from manasolver.models.state import GameState, Permanent, Player, Turn
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, B, C, G, R, U, W
@@ -464,3 +464,13 @@ def test_module_examples_run() -> None:
     from manasolver.models import oracle
 
     assert doctest.testmod(oracle).failed == 0
+
+
+def test_star_power_is_not_guessed() -> None:
+    """A power set by a characteristic-defining ability is not computed: unsupported, never 0."""
+    card = card_from_record({"name": "Test Star Dork", "type_line": "Creature — Elf", "mana_cost": "{G}",
+                             "power": "*", "toughness": "1",
+                             "oracle_text": "{T}: Add an amount of {G} equal to Test Star Dork's power."})
+    perm = Permanent("d", card, "you")
+    with pytest.raises(Unsupported):
+        concrete_options(only(card).production, _state(perm), perm)
