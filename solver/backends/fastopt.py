@@ -16,8 +16,14 @@ one type mask) deciding how many members activate each mode, with:
 * a stop as soon as the chosen units cover the form (more activations can only
   be worse under every supported criterion).
 
-It answers only what it models exactly: free, exclusive options without
-energy costs; classes with only one-mana options or a single option; policies
+Activations that cost mana (filter lands, Signets) are modes whose choice adds
+demands; they are decided first.  A cover counts only when their costs can be
+paid by sources that cost nothing (then an order exists: free sources first); a
+cover that needs them to pay one another is remembered, and if it could beat the
+answer found the problem goes to CP-SAT, which models the order exactly.
+
+It answers only what it models exactly: exclusive options without energy
+costs; policies
 made of ``no_sacrifice``, ``min_life``, ``keep_castable``, ``keep_colors``,
 ``min_waste``, ``prefer_lands``, ``min_sources``, ``use_pool``, ``min_energy``
 (no caller weights, no ``spend_color``/``max_colors_spent``); fixed X.  Anything
@@ -36,10 +42,13 @@ from manasolver.solver.backends.base import Problem, Solution
 from manasolver.solver.backends.flow import UnitKind, hall_ok, solution_from_units
 from manasolver.solver.policy import keep_costs
 
-__all__ = ["NODE_BUDGET", "SUPPORTED", "FastOptBackend", "evaluate"]
+__all__ = ["COSTLY_NODE_BUDGET", "NODE_BUDGET", "SUPPORTED", "FastOptBackend", "evaluate"]
 
 #: Nodes explored before the search gives the problem to CP-SAT.
 NODE_BUDGET = 4000
+#: The same with activations that cost mana (Signets, filter lands): such boards are
+#: usually answered faster by CP-SAT than by a long search here.
+COSTLY_NODE_BUDGET = 600
 SUPPORTED = frozenset({"no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste",
                        "prefer_lands", "min_sources", "use_pool", "min_energy"})
 COLOR_BITS = (1, 2, 4, 8, 16)
@@ -56,6 +65,31 @@ class _Mode:
     ab_life: int            # life paid per activation (119.4 check)
     nonland: int
     weight: int             # tie-break weight (board position + 1)
+    costs: tuple[tuple[int, int], ...] = ()  # its activation's mana cost: (mask, n); mask -2 generic
+    pays_ability: bool = True  # its mana may pay an activation's mana cost
+
+
+def _pays_ability(opt: Any) -> bool:
+    """May this option's mana pay a mana ability's activation cost (as CP-SAT reads it)?"""
+    r = opt.restriction
+    return r is None or (r.abilities and not r.spell_types)
+
+
+def _cost_kinds(opt: Any) -> tuple[tuple[int, int], ...] | None:
+    """An option's mana cost as ``(mask, n)`` pairs (``-2``: generic), or None if unmodelled."""
+    out: dict[int, int] = {}
+    for sym in opt.mana_cost.symbols:
+        if sym.special:
+            continue
+        if sym.is_numeral:
+            if sym.generic:
+                out[-2] = out.get(-2, 0) + sym.generic
+            continue
+        if sym.phyrexian or sym.snow or sym.variable or sym.generic:
+            return None
+        mask = sym.colors | (32 if sym.colorless else 0)
+        out[mask] = out.get(mask, 0) + 1
+    return tuple(sorted(out.items()))
 
 
 class _Search:
@@ -68,6 +102,8 @@ class _Search:
         self.nodes = 0
         self.best: tuple[int, ...] | None = None
         self.best_plan: tuple[int, list[int]] | None = None
+        self.uncertain: tuple[int, ...] | None = None
+        self.budget = NODE_BUDGET
         self.modes: list[_Mode] = []
         self.class_cap: list[int] = [k.count for k in self.sup.classes]
         self._keep_cache: dict[tuple[int, ...], int] = {}
@@ -75,40 +111,54 @@ class _Search:
 
     # -- supply shape ---------------------------------------------------------------------
     def build_modes(self) -> bool:
-        """Turn the supply into modes; False when a class is outside the modelled shape."""
+        """Turn the supply into modes; False when a class is outside the modelled shape.
+
+        One-mana options with identical costs merge into one mode of their union mask;
+        every other option is a mode of its own; a class's modes share its members."""
         for bit, _n in self.sup.pool:
             self.modes.append(_Mode(-1, ((bit, -1),), (bit,), False, 0, 0, 0, 0, 0))
+        self.costly = False
         for k, cls in enumerate(self.sup.classes):
             ok = self.p.spell_ok[k]
             usable = [(o, opt) for o, opt in enumerate(cls.options) if ok[o]]
-            for _, opt in usable:
-                if not (opt.free and opt.exclusive) or opt.energy:
+            for o, opt in enumerate(cls.options):
+                if not opt.exclusive or opt.energy:
                     return False
+                if not ok[o] and _pays_ability(opt):
+                    self.restricted_ability_mana = True
             if not usable:
                 continue
             nonland = 0 if cls.kind == "land" else 1
             weight = cls.positions[0] + 1
-            if all(len(opt.slots) == 1 for _, opt in usable):
-                groups: dict[tuple[int, int, int], list[tuple[int, Any]]] = {}
-                for o, opt in usable:
-                    key = (int(opt.sacrifice), opt.life + opt.damage, opt.life)
+            groups: dict[tuple[int, int, int, bool], list[tuple[int, Any]]] = {}
+            for o, opt in usable:
+                if len(opt.slots) == 1 and opt.free:
+                    key = (int(opt.sacrifice), opt.life + opt.damage, opt.life, _pays_ability(opt))
                     groups.setdefault(key, []).append((o, opt))
-                for (sac, life, ab_life), members in sorted(groups.items()):
-                    mask = 0
-                    pick: list[tuple[int, int]] = []
-                    for o, opt in members:
-                        for b in (1, 2, 4, 8, 16, 32):
-                            if opt.slots[0] & b and not mask & b:
-                                pick.append((b, o))
-                        mask |= opt.slots[0]
-                    self.modes.append(_Mode(k, tuple(pick), (mask,), cls.snow, sac, life, ab_life,
-                                            nonland, weight))
-            elif len(usable) == 1:
-                o, opt = usable[0]
+                    continue
+                costs = _cost_kinds(opt)
+                if costs is None:
+                    return False
+                if costs:
+                    self.costly = True
                 self.modes.append(_Mode(k, ((0, o),), opt.slots, cls.snow, int(opt.sacrifice),
-                                        opt.life + opt.damage, opt.life, nonland, weight))
-            else:
-                return False
+                                        opt.life + opt.damage, opt.life, nonland, weight,
+                                        costs, _pays_ability(opt)))
+            for (sac, life, ab_life, pays), members in sorted(groups.items()):
+                mask = 0
+                pick: list[tuple[int, int]] = []
+                for o, opt in members:
+                    for b in (1, 2, 4, 8, 16, 32):
+                        if opt.slots[0] & b and not mask & b:
+                            pick.append((b, o))
+                    mask |= opt.slots[0]
+                self.modes.append(_Mode(k, tuple(pick), (mask,), cls.snow, sac, life, ab_life,
+                                        nonland, weight, (), pays))
+        if self.costly and getattr(self, "restricted_ability_mana", False):
+            return False  # restricted mana that could still pay activations: CP-SAT decides
+        # The pool first, then modes whose activation costs mana (so that every cost is
+        # known before the free sources are counted), then the rest in board order.
+        self.modes.sort(key=lambda md: (md.k >= 0, not md.costs, md.weight, len(md.masks)))
         return True
 
     # -- keep terms ---------------------------------------------------------------------
@@ -346,7 +396,7 @@ class _Search:
 
         def dfs(pos: int, k_left: int) -> bool:
             self.nodes += 1
-            if self.nodes > NODE_BUDGET:
+            if self.nodes > self.budget:
                 return False
             for t in range(1, subsets):
                 if need[t] > full[t] - unused[t]:
@@ -405,69 +455,91 @@ class _Search:
         return True
 
     def _search_form(self, fi: int, form: Form, x: int) -> bool:
-        kinds: list[tuple[int, int]] = list(form.demands)
+        """The forward search: how many members activate each mode (module docstring)."""
+        modes = self.modes
+        nm = len(modes)
+        # Demand kinds: the form's mask demands and snow, then the masks of activation costs
+        # (only mana that may pay abilities) and their generic part; ``need`` grows as
+        # activations with mana costs are chosen (filter lands, Signets).
+        kinds: list[tuple[int, bool]] = [(m, False) for m, _ in form.demands]
+        base: list[int] = [c for _, c in form.demands]
         if form.snow:
-            kinds.append((-1, form.snow))
+            kinds.append((-1, False))
+            base.append(form.snow)
+        cost_masks = sorted({m for md in modes for m, _ in md.costs})
+        for m in cost_masks:
+            kinds.append((m if m != -2 else -3, True))
+            base.append(0)
         nk = len(kinds)
         subsets = 1 << nk
-        need = [0] * subsets
-        smask = [0] * subsets
-        ssnow = [False] * subsets
-        for t in range(1, subsets):
-            for i in range(nk):
-                if t >> i & 1:
-                    m, c = kinds[i]
-                    need[t] += c
-                    if m == -1:
-                        ssnow[t] = True
-                    else:
-                        smask[t] |= m
-        total_need = form.mana_total(x)
-        modes = self.modes
-        # Contribution of one activation of each mode to each demand subset, and in total.
+        kind_of_cost = {m: nk - len(cost_masks) + j for j, m in enumerate(cost_masks)}
+
+        def pays(md: _Mode, unit: int, j: int, restricted: bool) -> bool:
+            m, ability = kinds[j]
+            if ability:
+                if not md.pays_ability or (restricted and md.costs):
+                    return False
+                return m == -3 or bool(unit & m)
+            return (md.snow if m == -1 else bool(unit & m))
+
         contrib: list[list[int]] = []
+        contrib_r: list[list[int]] = []
+        cost_row: list[list[int]] = []
+        cost_total: list[int] = []
         for md in modes:
             row = [0] * subsets
+            row_r = [0] * subsets
+            crow = [0] * subsets
             for t in range(1, subsets):
-                row[t] = sum(1 for m in md.masks if m & smask[t] or (ssnow[t] and md.snow))
+                js = [j for j in range(nk) if t >> j & 1]
+                row[t] = sum(1 for u in md.masks if any(pays(md, u, j, False) for j in js))
+                row_r[t] = sum(1 for u in md.masks if any(pays(md, u, j, True) for j in js))
+                crow[t] = sum(n for m, n in md.costs if t >> kind_of_cost[m] & 1)
             contrib.append(row)
+            contrib_r.append(row_r)
+            cost_row.append(crow)
+            cost_total.append(sum(n for _, n in md.costs))
+        need = [0] * subsets
+        for t in range(1, subsets):
+            need[t] = sum(base[j] for j in range(nk) if t >> j & 1)
         size = [len(md.masks) for md in modes]
-        caps = [self._mode_cap(i) for i in range(len(modes))]
-        # Capacity still undecided, per subset and in total (each class counted once: a
-        # class's modes share its members, so its best mode bounds it).
+        caps = [self._mode_cap(i) for i in range(nm)]
+        costly = any(cost_total)
         undecided = [0] * subsets
         und_total = 0
-        for i in range(len(modes)):
+        for i in range(nm):
             for t in range(1, subsets):
                 undecided[t] += contrib[i][t] * caps[i]
             und_total += size[i] * caps[i]
         have = [0] * subsets
-        counts = [0] * len(modes)
+        have_r = [0] * subsets
+        counts = [0] * nm
         used = [0] * len(self.sup.classes)
         pool_used = 0
         life_form = form.life
+        spell_total = form.mana_total(x)
         state = {"sac": 0, "life": life_form, "ab_life": 0, "nonland": 0, "sources": 0,
-                 "tb": 0, "units": 0, "waste": 0}
+                 "tb": 0, "units": 0, "need": spell_total}
         pool_total = self.sup.pool_total
         sup_life = self.sup.life
-
         n_pool = sum(1 for md in modes if md.k < 0)
         # Mana that may go unspent: at most all but one unit of each multi-mana activation.
-        slack = sum((size[i] - 1) * caps[i] for i in range(len(modes)) if size[i] > 1)
-        # Suffix bounds over the modes still to decide: the largest activation and the
-        # smallest tie-break weight (for the sources and tie-break lower bounds).
-        suf_size = [0] * (len(modes) + 1)
-        suf_weight = [1 << 60] * (len(modes) + 1)
-        for i in range(len(modes) - 1, -1, -1):
-            md = modes[i]
-            suf_size[i] = max(suf_size[i + 1], size[i] if md.k >= 0 and caps[i] else 0)
-            suf_weight[i] = min(suf_weight[i + 1], md.weight if md.k >= 0 and caps[i] else 1 << 60)
+        slack = sum((size[i] - 1) * caps[i] for i in range(nm) if size[i] > 1)
+        suf_size = [0] * (nm + 1)
+        for i in range(nm - 1, -1, -1):
+            suf_size[i] = max(suf_size[i + 1], size[i] if modes[i].k >= 0 and caps[i] else 0)
+        by_weight = sorted((i for i in range(nm) if modes[i].k >= 0 and caps[i]),
+                           key=lambda i: modes[i].weight)
+        by_unit_cost = [sorted((i for i in range(nm) if modes[i].k >= 0 and caps[i]
+                                and contrib[i][t]), key=lambda i: modes[i].weight / contrib[i][t])
+                        for t in range(subsets)]
         pool_modes = [(i, md.masks[0]) for i, md in enumerate(modes) if md.k < 0]
+        generic_spell = form.generic(x)
 
-        def covered() -> bool:
-            if state["units"] < total_need:
+        def covered(table: list[int]) -> bool:
+            if state["units"] < state["need"]:
                 return False
-            return all(need[t] <= have[t] for t in range(1, subsets))
+            return all(need[t] <= table[t] for t in range(1, subsets))
 
         def pool_fits() -> bool:
             """Every chosen pool unit can be spent (pool-side Hall; with the demand side
@@ -475,7 +547,8 @@ class _Search:
             chosen = [(counts[i], m) for i, m in pool_modes if counts[i]]
             if not chosen:
                 return True
-            g = form.generic(x)
+            generic = generic_spell + sum(counts[i] * n for i, md in enumerate(modes)
+                                          for m, n in md.costs if m == -2)
             for sub in range(1, 1 << len(chosen)):
                 units = 0
                 mask = 0
@@ -483,7 +556,9 @@ class _Search:
                     if sub >> j & 1:
                         units += n
                         mask |= m
-                room = g + sum(c for m, c in form.demands if m & mask)
+                room = generic + sum(c for m, c in form.demands if m & mask)
+                room += sum(counts[i] * n for i, md in enumerate(modes)
+                            for m, n in md.costs if m != -2 and m & mask)
                 if units > room:
                     return False
             return True
@@ -492,19 +567,16 @@ class _Search:
             more = 0  # activations still needed, at least (lower bound)
             tb_more = 0
             if not final and i >= n_pool:
-                room = total_need - state["units"]
+                room = state["need"] - state["units"]
                 if room > 0 and suf_size[i]:
                     more = -(-room // suf_size[i])
                     tb_more = tb_bound(i, more)
-                    # Each demand set still short must be covered by modes that can pay it.
                     for t in range(1, subsets):
                         d = need[t] - have[t]
                         if d > 0:
                             acts, cost = deficit_bound(i, t, d)
-                            if acts > more:
-                                more = acts
-                            if cost > tb_more:
-                                tb_more = cost
+                            more = max(more, acts)
+                            tb_more = max(tb_more, cost)
             out: list[int] = []
             for name in self.criteria:
                 if name == "no_sacrifice":
@@ -516,7 +588,7 @@ class _Search:
                 elif name == "keep_colors":
                     out.append(self.colors_lost(used))
                 elif name == "min_waste":
-                    out.append(state["units"] - total_need if final else 0)
+                    out.append(state["units"] - state["need"] if final else 0)
                 elif name == "prefer_lands":
                     out.append(state["nonland"])
                 elif name == "min_sources":
@@ -531,37 +603,36 @@ class _Search:
         def deficit_bound(i: int, t: int, d: int) -> tuple[int, int]:
             """At least how many activations, and how much tie-break weight, covering ``d``
             more units of demand set ``t`` takes from the modes still undecided
-            (fractional, so a valid lower bound)."""
-            acts = 0
+            (fractional, cheapest per unit first: a valid lower bound)."""
             cost = 0.0
             best_per = 0
-            for j in range(i, len(modes)):
-                c = contrib[j][t]
-                if not c or modes[j].k < 0 or not caps[j]:
+            left = d
+            for j in by_unit_cost[t]:
+                if j < i:
                     continue
+                c = contrib[j][t]
                 best_per = max(best_per, c)
-                take = min(d, caps[j] * c)
+                take = min(left, caps[j] * c)
                 cost += take * modes[j].weight / c
-                d -= take
-                if d <= 0:
+                left -= take
+                if left <= 0:
                     break
-            if d > 0:
+            if left > 0:
                 return 1 << 30, 1 << 60  # cannot be covered: any bound prunes
-            acts = -(-(need[t] - have[t]) // best_per) if best_per else 0
-            return acts, int(cost)
+            best_per = max((contrib[j][t] for j in range(i, nm) if modes[j].k >= 0), default=1)
+            return -(-d // max(1, best_per)), int(cost)
 
         def tb_bound(i: int, more: int) -> int:
             """The least tie-break weight ``more`` further activations can add."""
             total = 0
-            for j in range(i, len(modes)):
-                md = modes[j]
-                if md.k < 0 or not caps[j]:
+            for j in by_weight:
+                if j < i:
                     continue
                 take = min(more, caps[j])
-                total += take * md.weight
+                total += take * modes[j].weight
                 more -= take
                 if not more:
-                    return total
+                    break
             return total
 
         def no_better(vec: tuple[int, ...]) -> bool:
@@ -580,9 +651,14 @@ class _Search:
             nonlocal pool_used
             counts[i] += d
             row = contrib[i]
+            row_r = contrib_r[i]
+            crow = cost_row[i]
             for t in range(1, subsets):
                 have[t] += row[t] * d
+                have_r[t] += row_r[t] * d
+                need[t] += crow[t] * d
             state["units"] += size[i] * d
+            state["need"] += cost_total[i] * d
             if md.k < 0:
                 pool_used += d
                 return
@@ -602,27 +678,38 @@ class _Search:
         def dfs(i: int) -> bool:
             nonlocal und_total
             self.nodes += 1
-            if self.nodes > NODE_BUDGET:
+            if self.nodes > self.budget:
                 return False
-            if covered():
-                if pool_fits():
-                    vec = vector(True, i)
-                    if not no_better(vec):
-                        self.best = tuple(self.keep_lost(used) if v == -1 else v for v in vec)
-                        self.best_plan = (fi, list(counts))
-                return True
+            uncertain = False
+            if covered(have):
+                if not costly or covered(have_r):
+                    if pool_fits():
+                        vec = vector(True, i)
+                        if not no_better(vec):
+                            self.best = tuple(self.keep_lost(used) if v == -1 else v for v in vec)
+                            self.best_plan = (fi, list(counts))
+                    return True
+                # Covered only if activations with mana costs pay one another's costs: legal
+                # or not depending on an order this search does not model.  Remember its
+                # score (nothing built on it scores better); if it could beat the answer
+                # found, the problem goes to CP-SAT.
+                uncertain = True
+                vec = tuple(self.keep_lost(used) if v == -1 else v for v in vector(True, i))
+                if self.uncertain is None or vec < self.uncertain:
+                    self.uncertain = vec
             units = state["units"]
-            if i == len(modes) or units + und_total < total_need:
+            total_need = state["need"]
+            if i == nm or units + und_total < total_need:
                 return True
-            spare = total_need + slack - units
             for t in range(1, subsets):
                 if need[t] > have[t] + undecided[t]:
                     return True
                 # Every chosen unit is spent (up to the multi-mana overshoot): units that
-                # can't pay T must fit in the demands outside T.
-                if units - have[t] > total_need - need[t] + slack:
+                # can't pay T must fit in the demands outside T (not with mana costs to
+                # come: they add demands).
+                if not costly and units - have[t] > total_need - need[t] + slack:
                     return True
-            if spare < 0:
+            if not costly and total_need + slack - units < 0:
                 return True
             if no_better(vector(False, i)):
                 return True
@@ -633,10 +720,15 @@ class _Search:
             for t in range(1, subsets):
                 undecided[t] -= row[t] * cap_i
             und_total -= size[i] * cap_i
-            room = max(0, total_need - state["units"])
-            hi = min(left, -(-room // size[i]) if size[i] else 0)
+            room = max(0, total_need - units)
+            if uncertain:
+                room = max(1, max(need[t] - have_r[t] for t in range(1, subsets)))
+            net = size[i] - cost_total[i]
+            hi = left if net <= 0 else min(left, -(-room // net))
             ok = True
-            for n in range(hi, -1, -1):
+            # Modes with mana costs (decided first, before any free source) are tried from
+            # none upwards; the others from as many as are useful downwards.
+            for n in (range(hi + 1) if md.costs else range(hi, -1, -1)):
                 if n:
                     apply(i, md, n)
                     if life_ok():
@@ -676,18 +768,32 @@ class FastOptBackend:
         search = _Search(problem, criteria)
         if not search.build_modes() or not search.keep_shape_ok:
             return None
+        if search.costly:
+            search.budget = COSTLY_NODE_BUDGET
         if not search.run():
             return None
+        if search.uncertain is not None and (search.best is None or search.uncertain < search.best):
+            return None  # a circular-looking cover might be better: CP-SAT decides
         if search.best_plan is None:
             return False
         fi, counts = search.best_plan
         units: list[UnitKind] = []
+        cost_ok: list[bool] = []
+        extra: list[tuple[tuple[object, ...], int, int]] = []
+        forced: dict[tuple[int, int], int] = {}
         for md, n in zip(search.modes, counts):
             if not n:
                 continue
             for m in sorted(set(md.masks)):
                 units.append((m, md.snow, n * md.masks.count(m), md.k, md.options))
-        sol = solution_from_units(problem, units, fi, problem.x)
+                cost_ok.append(md.pays_ability and not md.costs)
+            if md.costs:
+                o = md.options[0][1]
+                forced[(md.k, o)] = n
+                for m, c in md.costs:
+                    extra.append((("cost", md.k, o, m), m, n * c))
+        sol = solution_from_units(problem, units, fi, problem.x, tuple(extra), tuple(cost_ok),
+                                  forced)
         if sol is None:  # pragma: no cover - the search checked Hall's condition
             return None
         sol.objective = search.best or ()

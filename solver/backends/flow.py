@@ -150,18 +150,24 @@ class FlowBackend:
 
 
 def transport(units: list[tuple[int, bool, int]], form: Form, x: int,
-              first: frozenset[int] = frozenset()) -> list[tuple[int, tuple[object, ...], int, int]] | None:
+              first: frozenset[int] = frozenset(),
+              extra: tuple[tuple[tuple[object, ...], int, int], ...] = (),
+              cost_ok: tuple[bool, ...] = ()) -> list[tuple[int, tuple[object, ...], int, int]] | None:
     """Assign grouped units ``(mask, snow, count)`` to the demands of ``form`` by an
     augmenting-path max-flow: ``(unit index, demand key, type bit, count)`` rows, or
     ``None`` when the units cannot cover the form.  Units in ``first`` (the pool) are
     routed in a first phase; augmenting paths never lower a source edge's flow, so
-    they stay as used as they can be."""
+    they stay as used as they can be.  ``extra`` adds demands ``(key, mask, count)``
+    (mask ``-2``: any type) that only units with ``cost_ok`` may pay: the mana costs of
+    activations, paid from sources that cost nothing (never circularly)."""
     dsts: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
     if form.snow:
         dsts.append((("snow",), -1, form.snow))
     g = form.generic(x)
     if g:
         dsts.append((("generic",), -2, g))
+    n_spell = len(dsts)
+    dsts.extend(extra)
     nu = len(units)
     sink = nu + len(dsts) + 1  # node 0 source, 1..nu units, then demands, then sink
     cap: dict[tuple[int, int], int] = {}
@@ -177,6 +183,8 @@ def transport(units: list[tuple[int, bool, int]], form: Form, x: int,
     for ui, (mask, snow, count) in enumerate(units):
         edge(0, 1 + ui, count if not first or ui in first else 0)
         for di, (_, m, _c) in enumerate(dsts):
+            if di >= n_spell and not (cost_ok and cost_ok[ui]):
+                continue
             if (m == -2) or (m == -1 and snow) or (m > 0 and mask & m):
                 edge(1 + ui, nu + 1 + di, count)
     for di, (_, _, c) in enumerate(dsts):
@@ -225,11 +233,17 @@ def _augment(adj: dict[int, list[int]], cap: dict[tuple[int, int], int], sink: i
     return flowed
 
 
-def solution_from_units(problem: Problem, units: list[UnitKind], fi: int, x: int) -> Solution | None:
+def solution_from_units(problem: Problem, units: list[UnitKind], fi: int, x: int,
+                        extra: tuple[tuple[tuple[object, ...], int, int], ...] = (),
+                        cost_ok: tuple[bool, ...] = (),
+                        forced: dict[tuple[int, int], int] | None = None) -> Solution | None:
     """A :class:`Solution` paying form ``fi`` from grouped units (``UnitKind`` rows, as
-    :func:`plain_units` makes them); members of a class are numbered across its unit kinds."""
+    :func:`plain_units` makes them); members of a class are numbered across its unit kinds.
+    ``extra``/``cost_ok`` are activation costs and who may pay them (see :func:`transport`);
+    ``forced`` fixes how many times a multi-mana option is activated (those with costs)."""
     pool = frozenset(i for i, u in enumerate(units) if u[3] < 0)
-    rows = transport([(u[0], u[1], u[2]) for u in units], problem.forms[fi], x, pool)
+    rows = transport([(u[0], u[1], u[2]) for u in units], problem.forms[fi], x, pool, extra,
+                     cost_ok)
     if rows is None:
         return None
     spend: list[tuple[tuple[object, ...], int, tuple[object, ...], int]] = []
@@ -263,6 +277,8 @@ def solution_from_units(problem: Problem, units: list[UnitKind], fi: int, x: int
                 member = next_member.get(k, 0)
                 acts.append((k, member, o))
                 next_member[k] = member + 1
+    for key, n in (forced or {}).items():
+        multi_need[key] = n
     for (k, o), need in sorted(multi_need.items()):
         for _ in range(need):
             member = next_member.get(k, 0)
