@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from manasolver.models.amounts import power_of
 from manasolver.models.card import BASIC_LAND_TYPES, Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.costmods import CostEffect, read_cost_effects
@@ -66,14 +67,6 @@ def _times(cost: ManaCost, n: int) -> ManaCost | None:
     return ManaCost.of(list(cost.symbols) * n) if n > 0 else None
 
 
-def _power(perm: Permanent) -> int:
-    raw = perm.card.power
-    if raw is None or not raw.lstrip("-").isdigit():
-        raise Unsupported(f"{perm.card.name} has power {raw!r}, which the engine can't evaluate",
-                          f"battlefield.{perm.id}")
-    return int(raw) + perm.counter("+1/+1") - perm.counter("-1/-1")
-
-
 def _count(effect: CostEffect, state: GameState, player: str) -> int:
     mine = state.controlled_by(player)
     if effect.per == "count_you":
@@ -84,7 +77,7 @@ def _count(effect: CostEffect, state: GameState, player: str) -> int:
     if effect.per == "count_all":
         return sum(1 for p in state.battlefield if effect.per_types & set(p.types))
     if effect.per == "total_power":
-        return sum(max(0, _power(p)) for p in mine if p.is_creature)
+        return sum(max(0, power_of(p)) for p in mine if p.is_creature)
     if effect.per == "domain":
         return len({t for p in mine if p.is_land for t in p.card.type_line.subtypes if t in BASIC_LAND_TYPES})
     return 1
