@@ -18,7 +18,7 @@ from manasolver.models.card import BASIC_LAND_TYPES, Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.costmods import CostEffect, read_cost_effects
 from manasolver.models.errors import Unsupported
-from manasolver.models.state import GameState, Permanent
+from manasolver.models.state import GameState
 from manasolver.solver.request import Modifier, SpellInfo
 
 __all__ = ["AppliedModifier", "board_modifiers", "order_modifiers", "spell_matches"]
