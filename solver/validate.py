@@ -33,7 +33,8 @@ What it checks, each failure a readable sentence naming where it is
   needs that much life left after those costs and pain-land damage), energy
   (107.14), and the totals the payment states for life, energy and damage.
 
-Conventions read from SPEC §5: ``Payment.life`` is all life paid (Phyrexian
+Conventions read from SPEC §5 and the protocol: ``req.cost`` is the cost being paid
+(the alternative cost when one was named); ``Payment.life`` is all life paid (Phyrexian
 symbols and "Pay N life" costs); ``damage`` is pain-land damage; an activation's
 ``mana`` is everything it added over its ``times`` activations.
 """
@@ -219,14 +220,7 @@ def _parse_total(text: str, problems: list[str]) -> _Total | None:
 def _announce(req: PaymentRequest, pay: Payment, problems: list[str]
               ) -> tuple[list[ManaSymbol], int, int]:
     """The announced plain symbols (601.2b), life from choices, energy from ``{E}``."""
-    cost = req.cost
-    if req.alternative:
-        card = req.spell.card if req.spell else None
-        alt = card.alternative_cost(req.alternative) if card else None
-        if alt is None:
-            problems.append(f"alternative: the spell has no alternative cost {req.alternative!r}")
-        else:
-            cost = alt
+    cost = req.cost  # already the alternative cost when one was named (solver.protocol)
     if pay.x < 0:
         problems.append(f"x: X must be 0 or more, not {pay.x}")
     if cost.variables:

@@ -367,3 +367,39 @@ def test_validate_never_raises_on_bad_text() -> None:
 def test_swamps(cost: str, acts: tuple[str, ...]) -> None:
     state = board(perm("s1", SWAMP), perm("s2", SWAMP))
     legal(req(state, cost), pay(cost, *(act(a, "{B}") for a in acts)))
+
+
+def test_improvise_and_delve() -> None:
+    # CR 702.126a (improvise: untapped artifacts pay generic only) and 702.66a (delve: graveyard cards).
+    from dataclasses import replace as dc_replace
+
+    state = board(perm("ms", MIND_STONE), perm("sr", SOL_RING), pool="{U}")
+    legal(req(state, "{1}{U}", improvise=True), pay("{1}{U}", pool_used="{U}", improvised=("ms",)))
+    illegal(req(state, "{U}", improvise=True), pay("{U}", improvised=("ms",)), "cannot pay")
+    illegal(req(state, "{1}", improvise=True), pay("{1}", act("ms", "{C}"), improvised=("ms",), floating="{C}"),
+            "tapped 2 times")
+    from manasolver.models.card import Card
+
+    grave = (Card("Opt"), Card("Opt"), Card("Shock"))
+    st2 = board(pool="{U}")
+    st2 = dc_replace(st2, players=(dc_replace(st2.players[0], graveyard=grave),) + st2.players[1:])
+    legal(req(st2, "{2}{U}", delve=True), pay("{2}{U}", pool_used="{U}", delved=("Opt", "Shock")))
+    illegal(req(st2, "{2}{U}", delve=True), pay("{2}{U}", pool_used="{U}", delved=("Shock", "Shock")),
+            "no (other) card named 'Shock'")
+    illegal(req(st2, "{U}{U}", delve=True), pay("{U}{U}", pool_used="{U}", delved=("Opt",)), "cannot pay")
+
+
+def test_springleaf_drum_taps_a_sick_creature() -> None:
+    # T89, Springleaf Drum ruling: tapping a creature as a cost ignores summoning sickness; one is needed.
+    from manasolver.models.abilities import AbilityCost
+
+    drum = card("Springleaf Drum", "Artifact", mk_ab(((31,),), cost=AbilityCost(tap=True, tap_creatures=1)),
+                mana_cost="{1}")
+    costs = ("{T}", "tap 1 untapped creature you control")
+    legal(req(board(perm("d", drum, sick=True), perm("e", ELVES, sick=True)), "{U}"),
+          pay("{U}", act("d", "{U}", costs=costs)))
+    illegal(req(board(perm("d", drum)), "{U}"), pay("{U}", act("d", "{U}", costs=costs)),
+            "untapped creatures must be tapped")
+    # The Elves tapped for their own mana can't also be tapped for the Drum.
+    illegal(req(board(perm("d", drum), perm("e", ELVES)), "{U}{G}"),
+            pay("{U}{G}", act("d", "{U}", costs=costs), act("e", "{G}")), "untapped creatures must be tapped")

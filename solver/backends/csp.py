@@ -30,7 +30,7 @@ Bounds, never a hang: at most ``limit`` payments; a ``time_limit`` checked insid
 the constraint, so the compiled search unwinds at once when it is reached
 (timer signals do not reach it, SPEC §8); ``complete`` is false whenever the
 list may miss payments — a bound hit, a permanent the supply model excluded,
-or a repeatable ability (not enumerated here).
+a repeatable ability, or convoke, delve or improvise allowed (not enumerated here).
 """
 
 from __future__ import annotations
@@ -351,7 +351,8 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
     sup = supply if supply is not None else build_supply(req.state, req.player)
     x = req.x or 0
     sources, whole = _productions(sup, req)
-    complete = whole and not sup.excluded
+    # Convoke, delve and improvise are other ways of paying that this backend does not list.
+    complete = whole and not sup.excluded and not (req.convoke or req.delve or req.improvise)
     pool = dict(sup.pool)
     found: dict[Payment, tuple[object, ...]] = {}
     timed_out = False
