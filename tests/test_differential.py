@@ -12,7 +12,11 @@ Phyrexian and X symbols, sometimes under cost modifiers.  On each:
 * CP-SAT's optimum equals the brute force's under the same policy, with the
   criterion values recomputed from each payment by tests/brute.py;
 * the csp enumeration lists exactly the brute force's payments;
-* every payment any backend returns passes the independent ``validate``.
+* every payment any backend returns passes the independent ``validate``;
+* ``validate`` says legal exactly when the brute force lists a (mutated) payment;
+* ``max_x`` equals the largest X the brute force can pay.
+
+Budget: about 45 s on two cores (250 + 300 + 80 examples, ``deadline=None``).
 
 A disagreement is a bug in someone's code: the assertion message carries the
 board and cost so it can be replayed.
@@ -121,7 +125,7 @@ def check_valid(r: PaymentRequest, p: Payment, who: str) -> None:
     assert res.legal, f"{who} returned an invalid payment {p.to_json()} for {describe(r)}: {res.problems}"
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(requests())
 def test_backends_agree(r: PaymentRequest) -> None:
     criteria = r.policy.criteria
@@ -228,3 +232,22 @@ def test_validate_agrees_with_brute_force(r: PaymentRequest, data: Any) -> None:
         assert res.legal == (canon(m) in legal), (
             f"validate says {'legal' if res.legal else 'illegal'} ({res.problems}) but the brute force "
             f"{'lists' if canon(m) in legal else 'does not list'} {m.to_json()}: {describe(r)}")
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(requests(max_sources=4))
+def test_max_x_agrees_with_brute_force(r: PaymentRequest) -> None:
+    """max_x (CP-SAT, by optimisation) equals the largest X the brute force can pay."""
+    from dataclasses import replace
+
+    cost = r.cost if r.cost.variables else r.cost + ManaCost.parse("{X}")
+    r = replace(r, cost=cost, x=None)
+    bound = 2 * len(r.state.battlefield) + 3
+    best = None
+    for x in range(bound + 1):
+        if brute(replace(r, x=x), ("min_sources",), enumerate_all=False).payable:
+            best = x
+    ans = queries.max_x(r)
+    assert ans.max_x == best, f"max_x says {ans.max_x}, the brute force {best}: {describe(r)}"
+    if ans.payment is not None:
+        check_valid(replace(r, x=ans.max_x), ans.payment, "max_x")
