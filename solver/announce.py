@@ -35,7 +35,13 @@ from dataclasses import dataclass
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery, Unsupported
-from manasolver.models.symbols import ANY_TYPE, C, ManaSymbol, mask_letters
+from manasolver.models.symbols import (
+    ANY_TYPE,
+    HYBRID_PAIRS,
+    C,
+    ManaSymbol,
+    mask_letters,
+)
 from manasolver.solver.request import Modifier
 
 __all__ = ["MAX_FORMS", "Announcement", "ChoiceWay", "Form", "announce", "mask_text"]
@@ -51,6 +57,10 @@ def mask_text(mask: int) -> str:
         return "{" + letters + "}"
     if mask & C and len(letters) == 2:
         return "{C/" + letters[0] + "}"
+    if len(letters) == 2:
+        for pair in HYBRID_PAIRS:  # the rules' order: {G/W}, not {W/G} (CR 107.4e)
+            if set(pair) == set(letters):
+                return "{" + pair[0] + "/" + pair[1] + "}"
     return "{" + "/".join(letters) + "}"
 
 

@@ -217,11 +217,30 @@ def _guard_excluded(supply: Supply, req: PaymentRequest) -> None:
 
 
 def _reason(req: PaymentRequest, mode: str, x: int | None) -> Reason:
-    """The REASON for an unpayable problem (see the module docstring)."""
+    """The REASON for an unpayable problem (see the module docstring): from the flow
+    bound on plain boards, else from CP-SAT with slack variables."""
+    problem = prepare(req, "feasible", x)
+    from manasolver.solver.backends.flow import FlowBackend
+    quick = FlowBackend().shortfall(problem)
+    if quick is not None:
+        short, life_short, energy_short = quick
+        if not short:
+            if energy_short:
+                return Reason("insufficient_energy", f"needs {energy_short} more energy than "
+                              f"the player has ({problem.supply.energy})")
+            return Reason("insufficient_life", f"needs {life_short} more life than the player "
+                          f"has ({problem.supply.life}) to pay life (CR 119.4)")
+        missing = _missing_text(short)
+        if energy_short:
+            return Reason("insufficient_energy", f"needs {energy_short} more energy, or {missing} "
+                          "more mana", missing)
+        if life_short:
+            return Reason("insufficient_life", f"needs {life_short} more life (CR 119.4), or "
+                          f"{missing} more mana", missing)
+        return Reason("insufficient_mana", f"{missing} more mana is needed", missing)
     from manasolver.solver.backends.cpsat import CpSatBackend
 
     cp = CpSatBackend()
-    problem = prepare(req, "feasible", x)
     first = cp.relaxed(problem)
     if first is None:
         loose = cp.relaxed(problem, relax_life=True, relax_energy=True)

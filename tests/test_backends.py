@@ -258,17 +258,18 @@ def _hand_board(rng: random.Random) -> object:
     counter = card("Counterspell", "Instant", mana_cost="{U}{U}")
     bolt = card("Lightning Bolt", "Instant", mana_cost="{R}")
     hand = tuple(rng.sample([counter, bolt, counter], rng.randint(0, 2)))
-    return board(*(perm(f"p{i}", rng.choice(CARDS), tapped=rng.random() < 0.1)
+    cards = CARDS + [SIGNET_WU, SIGNET_WU, MYSTIC_GATE, MYSTIC_GATE]
+    return board(*(perm(f"p{i}", rng.choice(cards), tapped=rng.random() < 0.1)
                    for i in range(rng.randint(0, 7))),
                  life=rng.choice([1, 2, 3, 20]), pool=rng.choice(["", "{G}", "{C}{U}"]), hand=hand)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.integers(0, 100_000), st.sampled_from(COSTS))
 def test_fastopt_optimum_equals_cpsat(seed: int, cost: str) -> None:
     """The plain-Python optimiser and CP-SAT reach the same lexicographic optimum under
-    the default policy (keep_castable from the hand, keep_colors, pool, life, damage),
-    and its payments pass validate."""
+    the default policy (keep_castable from the hand, keep_colors, pool, life, damage,
+    Signets and filter lands paid from other sources), and its payments pass validate."""
     from manasolver.solver.backends.fastopt import FastOptBackend, evaluate
     from manasolver.solver.request import DEFAULT_POLICY
     rng = random.Random(seed)
@@ -288,3 +289,28 @@ def test_fastopt_optimum_equals_cpsat(seed: int, cost: str) -> None:
     except ImportError:
         return
     assert validate(req, to_payment(problem, fast)).legal
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 100_000), st.sampled_from(COSTS + ["{E}{G}", "{E}{E}", "{W}{W}{W}{W}"]))
+def test_flow_reason_matches_cpsat(seed: int, cost: str) -> None:
+    """REASON from the flow bound and from CP-SAT slack: same code, same amount missing
+    (which colors may differ between equally small answers)."""
+    from manasolver.solver.backends import flow
+    rng = random.Random(seed)
+    state = board(*(perm(f"p{i}", rng.choice(CARDS)) for i in range(rng.randint(0, 4))),
+                  life=rng.choice([1, 2, 3, 20]), energy=rng.choice([0, 1]),
+                  pool=rng.choice(["", "{G}", "{C}{U}"]))
+    req = request(state, cost)
+    if queries.can_pay(req).payable:
+        return
+    fast = queries._reason(req, "feasible", 0)
+    original = flow.FlowBackend.shortfall
+    try:
+        flow.FlowBackend.shortfall = lambda self, p: None  # type: ignore[method-assign,assignment]
+        slow = queries._reason(req, "feasible", 0)
+    finally:
+        flow.FlowBackend.shortfall = original  # type: ignore[method-assign]
+    assert fast.code == slow.code
+    size = (lambda m: 0 if m is None else ManaCost.parse(m).mana_value())
+    assert size(fast.missing) == size(slow.missing)

@@ -102,8 +102,13 @@ def _x_upper(problem: Problem) -> int:
 
 
 def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
-                relax_energy: bool = False) -> Model:
-    """Build the CP-SAT model of ``problem`` (see the module docstring)."""
+                relax_energy: bool = False, chains: str = "ordered") -> Model:
+    """Build the CP-SAT model of ``problem`` (see the module docstring).
+
+    ``chains`` says how activations with mana costs may pay one another's costs:
+    ``"ordered"`` (exact: ranks make the payments acyclic), ``"none"`` (only free
+    sources and the pool pay them: a restriction, every answer legal) or ``"free"``
+    (any other activation pays them, order ignored: a relaxation, a lower bound)."""
     from ortools.sat.python import cp_model
 
     cp = cp_model.CpModel()
@@ -211,7 +216,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
             flows.append((s, dst, t, v))
             into[dst].append(v)
             out_of[si].append(v)
-            if dst[0] == "cost" and s.inst is not None:
+            if dst[0] == "cost" and s.inst is not None and chains == "ordered":
                 pair = (s.inst, (int(dst[1]), int(dst[2])))
                 if pair not in prec:
                     p = cp.new_bool_var(f"prec{pair}")
@@ -232,6 +237,8 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                     add_flow(si, s, dst, s.mask)
             else:  # ("cost", k, j, kind...)
                 if not s.pays_ability or (s.inst is not None and s.inst == (dst[1], dst[2])):
+                    continue
+                if s.inst is not None and chains == "none":
                     continue
                 dmask = int(dst[4]) if dst[3] == "mask" else s.mask
                 add_flow(si, s, dst, dmask)

@@ -535,6 +535,14 @@ class _Search:
                         for t in range(subsets)]
         pool_modes = [(i, md.masks[0]) for i, md in enumerate(modes) if md.k < 0]
         generic_spell = form.generic(x)
+        # The most units of each demand set one undecided activation can add (suffix max),
+        # and the demand sets the bounds look at (small ones: cheap, and still valid).
+        suf_best = [[0] * (nm + 1) for _ in range(subsets)]
+        for t in range(1, subsets):
+            for i in range(nm - 1, -1, -1):
+                c = contrib[i][t] if modes[i].k >= 0 else 0
+                suf_best[t][i] = max(suf_best[t][i + 1], c)
+        bound_sets = [t for t in range(1, subsets) if t.bit_count() <= 2 or t == subsets - 1]
 
         def covered(table: list[int]) -> bool:
             if state["units"] < state["need"]:
@@ -571,7 +579,7 @@ class _Search:
                 if room > 0 and suf_size[i]:
                     more = -(-room // suf_size[i])
                     tb_more = tb_bound(i, more)
-                    for t in range(1, subsets):
+                    for t in bound_sets:
                         d = need[t] - have[t]
                         if d > 0:
                             acts, cost = deficit_bound(i, t, d)
@@ -619,8 +627,7 @@ class _Search:
                     break
             if left > 0:
                 return 1 << 30, 1 << 60  # cannot be covered: any bound prunes
-            best_per = max((contrib[j][t] for j in range(i, nm) if modes[j].k >= 0), default=1)
-            return -(-d // max(1, best_per)), int(cost)
+            return -(-d // max(1, suf_best[t][i])), int(cost)
 
         def tb_bound(i: int, more: int) -> int:
             """The least tie-break weight ``more`` further activations can add."""

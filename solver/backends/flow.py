@@ -24,7 +24,7 @@ from collections import deque
 from manasolver.solver.announce import Form
 from manasolver.solver.backends.base import Problem, Solution, lowest_bit
 
-__all__ = ["FlowBackend", "hall_ok", "plain_units", "solution_from_units", "transport"]
+__all__ = ["FlowBackend", "deficits", "hall_ok", "plain_units", "solution_from_units", "transport"]
 
 #: A unit kind: (mask, snow, count, class index or -1 for the pool, option per type bit).
 UnitKind = tuple[int, bool, int, int, tuple[tuple[int, int], ...]]
@@ -113,6 +113,41 @@ class FlowBackend:
     """Exact feasibility for plain problems; declines (``None``) everything else."""
 
     name = "flow"
+
+    def shortfall(self, problem: Problem) -> tuple[dict[tuple[object, ...], int], int, int] | None:
+        """For an unpayable plain problem without restrictions: the least missing mana
+        per demand over the forms the player's life and energy allow (smallest total,
+        then most of it generic), and the life and energy a form with no missing mana
+        would still lack; ``None`` when it declines (same shapes as CP-SAT's answer)."""
+        if problem.x is None or problem.supply.restricted:
+            return None
+        units, partial = plain_units(problem)
+        sup = problem.supply
+        if partial or any(o.damage for k in sup.classes for o in k.options):
+            return None
+        light = [(u[0], u[1], u[2]) for u in units]
+        best: tuple[int, int, dict[tuple[object, ...], int]] | None = None
+        lacking: list[tuple[int, int]] = []  # (energy, life) short of forms with mana enough
+        beyond: list[tuple[int, int]] = []   # the same for every form beyond life or energy
+        for form in problem.forms:
+            short = deficits(light, form, problem.x)
+            if form.life > sup.life or form.energy > sup.energy:
+                gap = (max(0, form.energy - sup.energy), max(0, form.life - sup.life))
+                beyond.append(gap)
+                if not short:
+                    lacking.append(gap)
+                continue
+            total = sum(short.values())
+            colored = total - short.get(("generic",), 0)
+            if best is None or (total, colored) < best[:2]:
+                best = (total, colored, short)
+        if best is None:
+            energy_short, life_short = min(beyond)
+            return {}, life_short, energy_short
+        if lacking:
+            energy_short, life_short = min(lacking)
+            return best[2], life_short, energy_short
+        return best[2], 0, 0
 
     def feasible(self, problem: Problem) -> tuple[int, bool] | None:
         """``(form index, payable)`` for the first payable form, or ``None`` if declined."""
@@ -204,6 +239,51 @@ def transport(units: list[tuple[int, bool, int]], form: Form, x: int,
             if flow:
                 rows.append((ui, dkey, lowest_bit(mask & m if m > 0 else mask), flow))
     return rows
+
+
+def deficits(units: list[tuple[int, bool, int]], form: Form, x: int) -> dict[tuple[object, ...], int]:
+    """The least unmet demand when grouped units pay ``form``, per demand key
+    (``("spell", mask)``, ``("snow",)``, ``("generic",)``): a maximum flow that first
+    serves the colored, colorless, hybrid and snow demands and then generic, so the
+    shortfall is smallest in total and, among those, falls on generic (a flow never
+    gives back what reached the sink)."""
+    dsts: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
+    if form.snow:
+        dsts.append((("snow",), -1, form.snow))
+    g = form.generic(x)
+    nu = len(units)
+    sink = nu + len(dsts) + 2
+    gen_node = nu + len(dsts) + 1
+    cap: dict[tuple[int, int], int] = {}
+    adj: dict[int, list[int]] = {i: [] for i in range(sink + 1)}
+
+    def edge(a: int, b: int, c: int) -> None:
+        if (a, b) not in cap:
+            adj[a].append(b)
+            adj[b].append(a)
+            cap[(b, a)] = cap.get((b, a), 0)
+        cap[(a, b)] = cap.get((a, b), 0) + c
+
+    for ui, (mask, snow, count) in enumerate(units):
+        edge(0, 1 + ui, count)
+        for di, (_, m, _c) in enumerate(dsts):
+            if (m == -1 and snow) or (m > 0 and mask & m):
+                edge(1 + ui, nu + 1 + di, count)
+        edge(1 + ui, gen_node, count)
+    for di, (_, _, c) in enumerate(dsts):
+        edge(nu + 1 + di, sink, c)
+    edge(gen_node, sink, 0)
+    _augment(adj, cap, sink)
+    cap[(gen_node, sink)] += g
+    _augment(adj, cap, sink)
+    out: dict[tuple[object, ...], int] = {}
+    for di, (key, _m, c) in enumerate(dsts):
+        short = cap[(nu + 1 + di, sink)]
+        if short:
+            out[key] = short
+    if cap[(gen_node, sink)]:
+        out[("generic",)] = cap[(gen_node, sink)]
+    return out
 
 
 def _augment(adj: dict[int, list[int]], cap: dict[tuple[int, int], int], sink: int) -> int:
