@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from manasolver.models.abilities import ManaAbility, Restriction
+from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadState, Unsupported
 from manasolver.models.state import GameState, Permanent, Player
@@ -175,12 +176,17 @@ class Supply:
     @property
     def restricted(self) -> bool:
         """True when some option's mana has a spending restriction."""
-        return any(o.restriction is not None for k in self.classes for o in k.options)
+        return _flags(self)[0]
 
     @property
     def all_ok(self) -> tuple[tuple[bool, ...], ...]:
         """Every option allowed (the spell_ok of a supply without restrictions)."""
-        return tuple((True,) * len(k.options) for k in self.classes)
+        return _flags(self)[1]
+
+    @property
+    def has_damage(self) -> bool:
+        """True when some option deals damage to its controller (pain lands)."""
+        return _flags(self)[2]
 
     @property
     def pool_total(self) -> int:
@@ -193,6 +199,23 @@ class Supply:
         the shape the flow fast path decides exactly."""
         return all(o.free and o.exclusive and not (o.life or o.energy or o.damage)
                    for k in self.classes for o in k.options)
+
+
+_FLAGS: dict[int, tuple[Supply, tuple[bool, tuple[tuple[bool, ...], ...], bool]]] = {}
+
+
+def _flags(sup: Supply) -> tuple[bool, tuple[tuple[bool, ...], ...], bool]:
+    """(restricted, all_ok, has_damage) of a supply, computed once per supply object."""
+    hit = _FLAGS.get(id(sup))
+    if hit is not None and hit[0] is sup:
+        return hit[1]
+    restricted = any(o.restriction is not None for k in sup.classes for o in k.options)
+    all_ok = tuple((True,) * len(k.options) for k in sup.classes)
+    damage = any(o.damage for k in sup.classes for o in k.options)
+    if len(_FLAGS) > 512:
+        _FLAGS.clear()
+    _FLAGS[id(sup)] = (sup, (restricted, all_ok, damage))
+    return restricted, all_ok, damage
 
 
 def restriction_allows(r: Restriction | None, spell: SpellInfo | None, has_x: bool) -> bool:
@@ -342,9 +365,54 @@ def _options(state: GameState, perm: Permanent, player: Player,
     return tuple(out)
 
 
-def _needs_refs(state: GameState, player: str) -> bool:
-    return any(ab.production.reference for p in state.battlefield if p.controller == player
-               for ab in p.card.mana_abilities)
+#: Options of board-independent cards, by (card identity, tapped, sick, counters, life,
+#: energy): the same card in the same state always has the same options.
+_OPTIONS: dict[tuple[object, ...], tuple[Card, tuple[Option, ...]]] = {}
+
+
+def _cached_options(state: GameState, perm: Permanent, player: Player,
+                    refs: dict[str, int] | None) -> tuple[Option, ...]:
+    """:func:`_options`, remembered for cards whose options do not depend on the board."""
+    card = perm.card
+    board_dependent, pays, counters, _ = _card_info(card)
+    if board_dependent:
+        return _options(state, perm, player, refs)
+    key = (id(card), perm.tapped, perm.summoning_sick, perm.counters if counters else (),
+           (player.life, player.energy) if pays else ())
+    hit = _OPTIONS.get(key)
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    opts = _options(state, perm, player, refs)
+    if len(_OPTIONS) > 4096:
+        _OPTIONS.clear()
+    _OPTIONS[key] = (card, opts)
+    return opts
+
+
+_CARD_INFO: dict[int, tuple[Card, tuple[bool, bool, bool, bool]]] = {}
+
+
+def _card_info(card: Card) -> tuple[bool, bool, bool, bool]:
+    """(options depend on the board, costs life or energy, removes counters, refers to
+    what other permanents could produce) for a card, computed once per card object."""
+    hit = _CARD_INFO.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    board_dependent = pays = counters = reference = False
+    for ab in card.mana_abilities:
+        if ab.production.amount is not None or ab.production.reference:
+            board_dependent = True
+        if ab.production.reference:
+            reference = True
+        if ab.cost.life or ab.cost.energy:
+            pays = True
+        if ab.cost.remove_counters:
+            counters = True
+    info = (board_dependent, pays, counters, reference)
+    if len(_CARD_INFO) > 8192:
+        _CARD_INFO.clear()
+    _CARD_INFO[id(card)] = (card, info)
+    return info
 
 
 _CACHE: dict[tuple[int, str], tuple[GameState, Supply]] = {}
@@ -375,7 +443,8 @@ def _build(state: GameState, name: str) -> Supply:
         raise BadState(f"no player named {name!r}", "player") from None
     refs: dict[str, int] | None = None
     ref_error = ""
-    if _needs_refs(state, name):
+    mine = [(pos, perm) for pos, perm in enumerate(state.battlefield) if perm.controller == name]
+    if any(_card_info(perm.card)[3] for _, perm in mine):
         try:
             from manasolver.solver.graph import could_produce
             refs = could_produce(state)
@@ -386,9 +455,7 @@ def _build(state: GameState, name: str) -> Supply:
     groups: dict[tuple[object, ...], list[tuple[str, int]]] = {}
     meta: dict[tuple[object, ...], tuple[tuple[Option, ...], bool, str, str]] = {}
     excluded: list[Excluded] = []
-    for pos, perm in enumerate(state.battlefield):
-        if perm.controller != name:
-            continue
+    for pos, perm in mine:
         card = perm.card
         if card.unsupported:
             excluded.append(Excluded(perm.id, card.name, card.unsupported[0],
@@ -397,19 +464,21 @@ def _build(state: GameState, name: str) -> Supply:
         if not card.mana_abilities:
             continue
         try:
-            opts = _options(state, perm, pl, refs)
+            opts = _cached_options(state, perm, pl, refs)
         except _Skip as skip:
             excluded.append(Excluded(perm.id, card.name, skip.clause, skip.reason))
             continue
-        if ref_error and any(ab.production.reference for ab in card.mana_abilities):
+        if ref_error and _card_info(card)[3]:
             excluded.append(Excluded(perm.id, card.name, "could produce", ref_error))
             continue
         if not opts:
             continue
-        key = (opts, perm.is_snow, _kind(perm))
+        snow = perm.is_snow
+        kind = _kind(perm)
+        key = (id(opts), snow, kind)  # equal cached options are one object
         if key not in groups:
             groups[key] = []
-            meta[key] = (opts, perm.is_snow, _kind(perm), card.name)
+            meta[key] = (opts, snow, kind, card.name)
         groups[key].append((perm.id, pos))
     classes = []
     for key, members in groups.items():

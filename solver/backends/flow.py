@@ -23,6 +23,7 @@ from collections import deque
 
 from manasolver.solver.announce import Form
 from manasolver.solver.backends.base import Problem, Solution, lowest_bit
+from manasolver.solver.supply import Option
 
 __all__ = ["FlowBackend", "deficits", "hall_ok", "plain_units", "solution_from_units", "transport"]
 
@@ -48,35 +49,58 @@ def plain_units(problem: Problem) -> tuple[list[UnitKind], bool]:
     for bit, n in sup.pool:
         out.append((bit, False, n, -1, ()))
     for k, cls in enumerate(sup.classes):
-        usable = []
-        for o, opt in enumerate(cls.options):
-            if not problem.spell_ok[k][o]:
-                continue
-            if not (opt.free and opt.exclusive) or opt.life or opt.energy:
-                partial = True
-                continue
-            usable.append((o, opt))
-        if not usable:
-            continue
-        if all(len(opt.slots) == 1 for _, opt in usable):
-            mask = 0
-            pick: list[tuple[int, int]] = []
-            for o, opt in usable:
-                for b in (1, 2, 4, 8, 16, 32):
-                    if opt.slots[0] & b and not mask & b:
-                        pick.append((b, o))
-                mask |= opt.slots[0]
-            out.append((mask, cls.snow, cls.count, k, tuple(pick)))
-        elif len(usable) == 1:
-            o, opt = usable[0]
-            for mask in sorted(set(opt.slots)):
-                out.append((mask, cls.snow, cls.count * opt.slots.count(mask), k, ((0, o),)))
-        else:
-            partial = True
+        shape, part = _class_shape(cls.options, problem.spell_ok[k])
+        partial = partial or part
+        for mask, mult, pick in shape:
+            out.append((mask, cls.snow, cls.count * mult, k, pick))
     if len(_UNITS) > 256:
         _UNITS.clear()
     _UNITS[key] = (sup, (out, partial))
     return out, partial
+
+
+_SHAPES: dict[tuple[int, tuple[bool, ...]], tuple[object, tuple[tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...], bool]]] = {}
+
+
+def _class_shape(options: tuple[Option, ...], ok: tuple[bool, ...]
+                 ) -> tuple[tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...], bool]:
+    """What one member of a class supplies: ``(mask, units per member, pick)`` rows and
+    whether options were left out; remembered per options tuple (shared by the supply's
+    option cache across boards)."""
+    key = (id(options), ok)
+    hit = _SHAPES.get(key)
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    usable = []
+    partial = False
+    for o, opt in enumerate(options):
+        if not ok[o]:
+            continue
+        if not (opt.free and opt.exclusive) or opt.life or opt.energy:
+            partial = True
+            continue
+        usable.append((o, opt))
+    rows: list[tuple[int, int, tuple[tuple[int, int], ...]]] = []
+    if usable and all(len(opt.slots) == 1 for _, opt in usable):
+        mask = 0
+        pick: list[tuple[int, int]] = []
+        for o, opt in usable:
+            for b in (1, 2, 4, 8, 16, 32):
+                if opt.slots[0] & b and not mask & b:
+                    pick.append((b, o))
+            mask |= opt.slots[0]
+        rows.append((mask, 1, tuple(pick)))
+    elif len(usable) == 1:
+        o, opt = usable[0]
+        for mask in sorted(set(opt.slots)):
+            rows.append((mask, opt.slots.count(mask), ((0, o),)))
+    elif usable:
+        partial = True
+    result = (tuple(rows), partial)
+    if len(_SHAPES) > 4096:
+        _SHAPES.clear()
+    _SHAPES[key] = (options, result)
+    return result
 
 
 def hall_ok(units: list[UnitKind], form: Form, generic: int) -> bool:
@@ -155,7 +179,7 @@ class FlowBackend:
             return None
         units, partial = plain_units(problem)
         sup = problem.supply
-        damage = any(o.damage for k in sup.classes for o in k.options)
+        damage = sup.has_damage
         skipped = False
         for i, form in enumerate(problem.forms):
             if form.life and damage:
