@@ -67,12 +67,16 @@ def _ms(seconds: float) -> float:
     return round(seconds * 1000.0, 4)
 
 
-def _summary(samples: list[float]) -> dict[str, Any]:
+def _summary(samples: list[float], cpu: list[float] | None = None) -> dict[str, Any]:
     from manasolver.solver.bench import percentile
     if not samples:
         return {"n": 0}
-    return {"n": len(samples), "median_ms": _ms(statistics.median(samples)),
-            "p99_ms": _ms(percentile(samples, 99)), "max_ms": _ms(max(samples))}
+    out = {"n": len(samples), "median_ms": _ms(statistics.median(samples)),
+           "p99_ms": _ms(percentile(samples, 99)), "max_ms": _ms(max(samples))}
+    if cpu:
+        out["cpu_median_ms"] = _ms(statistics.median(cpu))
+        out["cpu_p99_ms"] = _ms(percentile(cpu, 99))
+    return out
 
 
 def figures(cases: list[Case], peer_cases: list[Case]) -> dict[str, dict[str, Any]]:
@@ -88,7 +92,8 @@ def figures(cases: list[Case], peer_cases: list[Case]) -> dict[str, dict[str, An
         for size in sizes:
             mine = [c for c in cases if c.size == size and c.kind != "refusal"]
             samples = [s for c in mine for s in (c.can_pay_s if op == "can_pay" else c.pay_s)]
-            fig: dict[str, Any] = _summary(samples)
+            cpu = [s for c in mine for s in (c.can_pay_cpu if op == "can_pay" else c.pay_cpu)]
+            fig: dict[str, Any] = _summary(samples, cpu)
             kinds = sorted({c.kind for c in mine})
             if len(kinds) > 1:
                 fig["by_kind"] = {k: _summary([s for c in mine if c.kind == k
@@ -207,13 +212,14 @@ def markdown(results: dict[str, Any]) -> str:
             f"p99 ≤ {t['p99_ms']}" if t["p99_ms"] is not None else "",
             f"≥ {t['ratio']:g}× phase.rs" if t["ratio"] is not None else "") if x)
         lines.append(f"| {name} | {f.get('n', 0)} | {_fmt(f.get('median_ms'))} | {_fmt(f.get('p99_ms'))} | "
-                     f"{_fmt(f.get('max_ms'))} | {target} | {_fmt(f.get('met'))} | "
+                     f"{_fmt(f.get('max_ms'))} | {_fmt(f.get('cpu_median_ms'))} / {_fmt(f.get('cpu_p99_ms'))} | "
+                     f"{target} | {_fmt(f.get('met'))} | "
                      f"{_fmt(f.get('phase_median_ms'))}{_stopped(f)} | "
                      f"{_fmt(f.get('ours_on_phase_cases_median_ms'))} | "
                      f"{_fmt(f.get('ratio'))} |")
         for kind, k in f.get("by_kind", {}).items():
             lines.append(f"| … {kind} costs | {k.get('n', 0)} | {_fmt(k.get('median_ms'))} | "
-                         f"{_fmt(k.get('p99_ms'))} | {_fmt(k.get('max_ms'))} | | | | | |")
+                         f"{_fmt(k.get('p99_ms'))} | {_fmt(k.get('max_ms'))} | | | | | | |")
     lines += ["", ("phase.rs castability is `actions()` with the spell in hand minus without it; its pay "
               "is the `CastSpell` apply with `payment_mode: Auto` and its prompts."), ""]
     c = results.get("checks", {})
