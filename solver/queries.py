@@ -63,12 +63,13 @@ class PayAnswer:
     payable: bool
     payment: Payment | None = None
     reason: Reason | None = None
+    time_bound: bool = False
 
     def to_json(self) -> dict[str, Any]:
         if self.payable:
             assert self.payment is not None
             out: dict[str, Any] = {"payable": True, "payment": self.payment.to_json()}
-            if dict(self.payment.extra).get("time_bound"):
+            if self.time_bound:
                 out["time_bound"] = True  # a time bound stopped the proof of optimality
             return out
         assert self.reason is not None
@@ -95,11 +96,15 @@ class MaxXAnswer:
     max_x: int | None
     payment: Payment | None = None
     reason: Reason | None = None
+    time_bound: bool = False
 
     def to_json(self) -> dict[str, Any]:
         if self.max_x is not None:
             assert self.payment is not None
-            return {"max_x": self.max_x, "payment": self.payment.to_json()}
+            out: dict[str, Any] = {"max_x": self.max_x, "payment": self.payment.to_json()}
+            if self.time_bound:
+                out["time_bound"] = True
+            return out
         assert self.reason is not None
         return {"max_x": None, "reason": self.reason.to_json()}
 
@@ -293,7 +298,7 @@ def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
         _guard_excluded(problem.supply, req)
         return PayAnswer(False, reason=_reason(req, "feasible", x))
     assert isinstance(result, Solution)
-    return PayAnswer(True, payment=to_payment(problem, result))
+    return PayAnswer(True, payment=to_payment(problem, result), time_bound=not result.optimal)
 
 
 def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
@@ -308,7 +313,7 @@ def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
         return MaxXAnswer(None, reason=Reason("no_legal_x", "even X=0 can't be paid: "
                                               + inner.message, inner.missing))
     assert isinstance(result, Solution)
-    return MaxXAnswer(result.x, payment=to_payment(problem, result))
+    return MaxXAnswer(result.x, payment=to_payment(problem, result), time_bound=not result.optimal)
 
 
 def payments(req: PaymentRequest, limit: int = 100) -> PaymentsAnswer:

@@ -403,3 +403,24 @@ def test_players_are_told_apart() -> None:
     state = GameState((Player("you"), Player("opponent")), Turn("you"),
                       (perm("f", FOREST, controller="opponent"),))
     assert not payable_everywhere(request(state, "{G}"))
+
+
+PAYMENT_KEYS = {"total", "choices", "x", "activations", "pool_used", "convoked", "delved",
+                "improvised", "life", "energy", "damage", "floating"}
+
+
+def test_answers_have_exactly_the_protocol_shapes() -> None:
+    """SPEC §5: pay, can_pay and max_x answers and PAYMENT carry exactly these fields."""
+    state = board(perm("f", FOREST), perm("i", ISLAND), pool="{C}")
+    paid = queries.pay(request(state, "{1}{U}{B/P}", mods=(reduce("{W/U}"),))).to_json()
+    assert set(paid) == {"payable", "payment"} and set(paid["payment"]) == PAYMENT_KEYS
+    act = paid["payment"]["activations"][0]
+    assert set(act) == {"permanent", "ability", "costs", "mana"}
+    assert queries.can_pay(request(state, "{1}")).to_json() == {"payable": True}
+    no = queries.can_pay(request(state, "{W}{W}")).to_json()
+    assert set(no) == {"payable", "reason"} and set(no["reason"]) == {"code", "message", "missing"}
+    mx = queries.max_x(request(state, "{X}{U}")).to_json()
+    assert set(mx) == {"max_x", "payment"} and mx["max_x"] == 2
+    assert set(mx["payment"]) == PAYMENT_KEYS
+    none = queries.max_x(request(state, "{X}{W}")).to_json()
+    assert none["max_x"] is None and none["reason"]["code"] == "no_legal_x"

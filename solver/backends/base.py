@@ -180,11 +180,6 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
         else:
             choices.append(Choice(way.symbol, "life"))
     opts = [supply.classes[k].options[o] for k, _m, o in sol.acts]
-    extra: list[tuple[str, object]] = []
-    if not sol.optimal:
-        extra.append(("time_bound", True))
-    if form.reduction_choices:
-        extra.append(("reductions", list(form.reduction_choices)))
     return Payment(
         total=form.total_text(sol.x, resolved),
         choices=tuple(choices),
@@ -195,6 +190,5 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
         energy=form.energy + sum(o.energy for o in opts),
         damage=sum(o.damage for o in opts),
         floating=mana_string(floating),
-        extra=tuple(extra),
     )
 
