@@ -412,7 +412,7 @@ PAYMENT_KEYS = {"total", "choices", "x", "activations", "pool_used", "convoked",
 def test_answers_have_exactly_the_protocol_shapes() -> None:
     """SPEC §5: pay, can_pay and max_x answers and PAYMENT carry exactly these fields."""
     state = board(perm("f", FOREST), perm("i", ISLAND), pool="{C}")
-    paid = queries.pay(request(state, "{1}{U}{B/P}", mods=(reduce("{W/U}"),))).to_json()
+    paid = queries.pay(request(state, "{2}{U}{B/P}", mods=(reduce("{W/U}"),))).to_json()
     assert set(paid) == {"payable", "payment"} and set(paid["payment"]) == PAYMENT_KEYS
     act = paid["payment"]["activations"][0]
     assert set(act) == {"permanent", "ability", "costs", "mana"}
