@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# mypy --strict over both packages. mypy can't follow the package-dir mapping of an editable
+# install, so lay the namespace out with symlinks in a temporary root and check it there.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(mktemp -d)"
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root/manasolver"
+cp "$repo/manasolver/__init__.py" "$root/manasolver/"
+ln -s "$repo/models" "$root/manasolver/models"
+ln -s "$repo/solver" "$root/manasolver/solver"
+cd "$root"
+python -m mypy --strict --ignore-missing-imports -p manasolver "$@"
