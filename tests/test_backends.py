@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from manasolver.models.cost import ManaCost
 from manasolver.solver import queries
-from manasolver.solver.backends.base import to_payment
+from manasolver.solver.backends.base import Solution, to_payment
 from manasolver.solver.backends.cpsat import CpSatBackend, build_model
 from manasolver.solver.backends.flow import FlowBackend
 from manasolver.solver.request import PaymentRequest, Policy
@@ -314,3 +314,18 @@ def test_flow_reason_matches_cpsat(seed: int, cost: str) -> None:
     assert fast.code == slow.code
     size = (lambda m: 0 if m is None else ManaCost.parse(m).mana_value())
     assert size(fast.missing) == size(slow.missing)
+
+
+def test_fastopt_complement_search_on_a_tight_cost() -> None:
+    """A cost needing all but two of 30 lands: the search over which lands stay untapped
+    finds CP-SAT's optimum (keep the most colors, then leave the latest permanents)."""
+    from manasolver.solver.backends.fastopt import FastOptBackend, evaluate
+    from manasolver.solver.request import DEFAULT_POLICY
+    cards = [FOREST, ISLAND, PLAINS, SWAMP, MOUNTAIN, TUNDRA, WASTES]
+    state = board(*(perm(f"p{i}", cards[(i * 3) % len(cards)]) for i in range(30)))
+    req = request(state, "{20}{G}{G}{U}{U}{W}{B}{R}{C}")
+    problem = queries.prepare(req, "optimal", 0)
+    fast = FastOptBackend().solve(problem)
+    exact = CpSatBackend().solve(problem)
+    assert isinstance(fast, Solution) and isinstance(exact, Solution)
+    assert evaluate(problem, fast, DEFAULT_POLICY) == evaluate(problem, exact, DEFAULT_POLICY)

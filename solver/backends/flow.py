@@ -1,20 +1,23 @@
 """The flow fast path: exact feasibility of plain payments in pure Python.
 
-"Plain" means: feasibility only; every usable option is free (no mana cost),
-exclusive (one activation per permanent) and pays no life or energy; a
-permanent either has only one-mana options (it supplies one unit of the union
-of their types: the type is chosen as the ability resolves) or exactly one
-option (it supplies every slot of it); damage (pain lands) is allowed only when
-no form of the cost pays life.  Anything else is declined (``None``) and goes
-to CP-SAT.
+"Plain" means: feasibility only; options that are free (no mana cost), exclusive
+(one activation per permanent) and pay no life or energy; a permanent either has
+only one-mana options (it supplies one unit of the union of their types: the type
+is chosen as the ability resolves) or exactly one option (it supplies every slot
+of it); damage (pain lands) matters only for forms that pay life.  When the
+board has other options too, the plain part alone still answers "payable"
+exactly (the rest only adds ways to pay); an "unpayable" is then declined
+(``None``) and goes to CP-SAT.
 
 Units are grouped by ``(type mask, snow)`` and demands by mask, so the check is
 Hall's condition for a transportation problem: the total is payable exactly
 when, for every set ``T`` of non-generic demands, the units able to pay some
 demand of ``T`` are at least the demand of ``T``, and all units cover the whole
 cost (every unit pays generic).  With at most a handful of demand kinds this is
-a few dozen additions; a small augmenting-path max-flow then writes an actual
-payment when one is asked for.  No networkx, no OR-Tools.
+a few dozen additions.  A small augmenting-path max-flow writes an actual payment
+when one is asked for (pool first), and gives the least missing mana of an
+unpayable cost (colored demands first, so the shortfall falls on generic).  No
+networkx, no OR-Tools.
 """
 
 from __future__ import annotations
