@@ -286,9 +286,9 @@ def announce(cost: ManaCost, x: int | None, modifiers: tuple[Modifier, ...] = ()
         g = generic
         life = 0
         assigned: dict[ManaSymbol, list[ChoiceWay]] = {}
-        for sym, ways, comp in zip(class_order, class_ways, combo):
+        for sym, sym_ways, comp in zip(class_order, class_ways, combo):
             lst: list[ChoiceWay] = []
-            for way, n in zip(ways, comp):
+            for way, n in zip(sym_ways, comp):
                 if not n:
                     continue
                 lst.extend([way] * n)

@@ -304,11 +304,11 @@ def _concrete(state: GameState, perm: Permanent, ab: ManaAbility,
     if prod.amount is None:
         return [tuple(o) for o in prod.options if o]
     try:
-        from manasolver.models.amounts import concrete_options  # type: ignore[import-not-found,unused-ignore]
+        from manasolver.models import amounts
     except ImportError:
-        concrete_options = None
-    if concrete_options is not None:
-        got: Any = concrete_options(prod, state, perm)
+        amounts = None  # type: ignore[assignment]
+    if amounts is not None and hasattr(amounts, "concrete_options"):
+        got: Any = amounts.concrete_options(prod, state, perm)
         return [tuple(int(s) for s in o) for o in got if o]
     try:
         from manasolver.solver.graph import amount_value
@@ -481,8 +481,8 @@ def _build(state: GameState, name: str) -> Supply:
             meta[key] = (opts, snow, kind, card.name)
         groups[key].append((perm.id, pos))
     classes = []
-    for key, members in groups.items():
-        opts, snow, kind, cname = meta[key]
+    for gkey, members in groups.items():
+        opts, snow, kind, cname = meta[gkey]
         classes.append(SourceClass(tuple(m for m, _ in members), tuple(p for _, p in members),
                                    opts, snow, kind, cname))
     classes.sort(key=lambda k: k.positions[0])
