@@ -366,6 +366,7 @@ def _keep_castable(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
     if not costs:
         return
     rem = _remaining(cp, problem, uses, inst)
+    shapes = _keep_shapes(problem)
     kept = []
     for ci, cost in enumerate(costs):
         try:
@@ -373,6 +374,9 @@ def _keep_castable(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
         except Unsupported:
             continue
         if not forms:
+            continue
+        if shapes is not None:
+            kept.append(_keep_by_hall(cp, ci, forms, rem, shapes))
             continue
         keep = cp.new_bool_var(f"keep_cost{ci}")
         kept.append(keep)
@@ -415,6 +419,64 @@ def _keep_castable(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
             cp.add(sum(into[d]) == amount)
     if kept:
         terms["keep_castable"] = (len(kept) - sum(kept), len(kept))
+
+
+def _keep_shapes(problem: Problem) -> list[list[tuple[int, bool, int]]] | None:
+    """What one untapped member of each class could add toward a kept cost — its free,
+    exclusive, unrestricted options as ``(mask, snow, units)`` rows (one-mana options merge
+    into their union; a single option gives its slots) — or ``None`` when some class has
+    several multi-mana options (then the flow model is used)."""
+    out: list[list[tuple[int, bool, int]]] = []
+    for cls in problem.supply.classes:
+        opts = [o for o in cls.options if o.free and o.exclusive and o.restriction is None]
+        if not opts:
+            out.append([])
+        elif all(len(o.slots) == 1 for o in opts):
+            m = 0
+            for o in opts:
+                m |= o.slots[0]
+            out.append([(m, cls.snow, 1)])
+        elif len(opts) == 1:
+            out.append([(m, cls.snow, opts[0].slots.count(m)) for m in sorted(set(opts[0].slots))])
+        else:
+            return None
+    return out
+
+
+def _keep_by_hall(cp: Any, ci: int, forms: list[Any], rem: list[tuple[int, Any, int]],
+                  shapes: list[list[tuple[int, bool, int]]]) -> Any:
+    """A Boolean "this cost stays payable" by Hall's condition on the members left
+    untapped: for every set of the form's non-generic demands, the units able to pay
+    one of them are enough, and all units cover the total (exact for grouped units,
+    and no flow variables)."""
+    keep = cp.new_bool_var(f"keep_cost{ci}")
+    ys = [cp.new_bool_var(f"kc{ci}_{i}") for i in range(len(forms))]
+    cp.add(sum(ys) == keep)
+    for i, f in enumerate(forms):
+        kinds: list[tuple[int, int]] = list(f.demands)
+        if f.snow:
+            kinds.append((-1, f.snow))
+        total = f.mana_total(0)
+        everything = [left * n for (_, left, _), rows in zip(rem, shapes) for (_, _, n) in rows]
+        cp.add(sum(everything) >= total).only_enforce_if(ys[i])
+        for t in range(1, 1 << len(kinds)):
+            mask = 0
+            snow = False
+            need = 0
+            for j, (m, c) in enumerate(kinds):
+                if t >> j & 1:
+                    need += c
+                    if m == -1:
+                        snow = True
+                    else:
+                        mask |= m
+            able = [left * n for (_, left, _), rows in zip(rem, shapes)
+                    for (m, sn, n) in rows if m & mask or (snow and sn)]
+            if not able:
+                cp.add_bool_or([ys[i].Not()])
+                break
+            cp.add(sum(able) >= need).only_enforce_if(ys[i])
+    return keep
 
 
 class CpSatBackend:
