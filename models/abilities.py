@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from manasolver.models.cost import ManaCost
 
-__all__ = ["AbilityCost", "Amount", "ManaAbility", "Production", "Restriction"]
+__all__ = ["AbilityCost", "Amount", "Condition", "ManaAbility", "Production", "Restriction"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +38,9 @@ class Restriction:
     ``any_ability``: it may also pay activated abilities of any source, whatever
     ``spell_types`` says (Powerstone: "can't be spent to cast nonartifact spells").
     ``text`` is the rules text, shown to the user.
+    ``chosen_type``: the subtype is the creature type chosen as the source entered
+    (Cavern of Souls); ``subtypes`` then holds the placeholder ``"chosen type"`` and
+    :func:`manasolver.models.amounts.ability_restriction` fills it in per permanent.
     """
 
     text: str
@@ -49,6 +52,7 @@ class Restriction:
     spells: bool = True
     x_only: bool = False
     any_ability: bool = False
+    chosen_type: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +68,20 @@ class Amount:
         on the source; ``"devotion"``: the controller's devotion to ``colors``
         (``colors == 0``: to the color of the option chosen, as Nykthos's "devotion
         to that color"; :func:`manasolver.models.amounts.concrete_options` evaluates it);
-      * ``"fixed"``: ``times`` alone.
-    The value is multiplied by ``times``; a negative value counts as 0.
+      * ``"fixed"``: ``times`` alone;
+      * ``"removed"``: the number of counters removed by a variable counter cost
+        (``AbilityCost.remove_any``; storage lands), chosen on activation;
+      * ``"max_power"`` / ``"total_power"``: the greatest / the total power among the
+        matching permanents (Selvala; Formidable);
+      * ``"life"``: the controller's life total; ``"domain"``: basic land types among
+        lands the controller controls (CR 305.6);
+      * ``"graveyard"`` / ``"hand"``: cards in the controller's graveyard / hand
+        matching ``types`` / ``subtypes``, ``colors`` (any of, when set) and ``min_power``.
+    Filters for ``count`` (and the power, graveyard and hand kinds): ``keywords``
+    (all of them: "creature with defender"), ``min_power`` ("with power 4 or
+    greater"), ``name`` ("artifact named ~"), ``all_subtypes`` (every one of them:
+    "an Urza's Mine" is a land with the subtypes Urza's and Mine, CR 205.3j).
+    The value is ``(value + plus) * times``; a negative value counts as 0.
     """
 
     kind: str
@@ -77,6 +93,29 @@ class Amount:
     counter: str = ""
     colors: int = 0
     times: int = 1
+    keywords: frozenset[str] = frozenset()
+    min_power: int | None = None
+    name: str = ""
+    all_subtypes: frozenset[str] = frozenset()
+    plus: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A condition read from the board: an activation condition ("Activate only if
+    you control a Swamp", CR 602.5b) or the condition of an "instead" production
+    (Urza's Tower).  It holds when every ``(amount, at_least)`` pair of ``counts``
+    has ``amount`` at least ``at_least`` (and at most ``at_most`` when that is set,
+    for leveler ranges), and, with ``your_turn``, it is the controller's turn before
+    the step ``before_step`` (Mana Cache).  Evaluated by
+    :func:`manasolver.models.amounts.condition_holds`.
+    """
+
+    text: str
+    counts: tuple[tuple[Amount, int], ...] = ()
+    at_most: int | None = None
+    your_turn: bool = False
+    before_step: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +128,12 @@ class AbilityCost:
     subtype (``"creature"``, ``"land"``, ``"artifact"``, ``"forest"``);
     ``remove_counters``: ``(kind, n)`` pairs removed from this permanent;
     ``tap_creatures``: untapped creatures you control to tap (Springleaf Drum).
+    ``remove_any``: a counter kind of which the player removes any number (or X)
+    on activation (storage lands, CR 107.3); the production's ``"removed"`` amount
+    counts them and :func:`manasolver.models.amounts.ability_options` gives one
+    option per number.  ``put_counters``: ``(kind, n)`` put on this permanent as a
+    cost (Wall of Roots' -0/-1 counter); ``exert``: exert it (CR 701.43; it only
+    stops the next untap).  ``discard_hand``: discard your hand (Lion's Eye Diamond).
     """
 
     tap: bool = False
@@ -100,6 +145,10 @@ class AbilityCost:
     sacrifice: tuple[str, ...] = ()
     remove_counters: tuple[tuple[str, int], ...] = ()
     tap_creatures: int = 0
+    remove_any: str = ""
+    put_counters: tuple[tuple[str, int], ...] = ()
+    exert: bool = False
+    discard_hand: bool = False
 
     def parts(self) -> list[str]:
         """The cost as the protocol prints it: ``["{T}", "sacrifice"]``."""
@@ -121,6 +170,13 @@ class AbilityCost:
         if self.tap_creatures:
             out.append(f"tap {self.tap_creatures} untapped creature"
                        f"{'s' if self.tap_creatures > 1 else ''} you control")
+        if self.remove_any:
+            out.append(f"remove any number of {self.remove_any} counters")
+        out.extend(f"put {n} {kind} counter{'s' if n > 1 else ''}" for kind, n in self.put_counters)
+        if self.exert:
+            out.append("exert")
+        if self.discard_hand:
+            out.append("discard your hand")
         return out
 
 
@@ -134,6 +190,19 @@ class Production:
     ``"sacrificed_land"``; ``colors_only`` drops colorless (Orchard, Fellwar).
     With a reference the activation adds ``reference_count`` mana of one such type.
     ``restriction``: the spending restriction of every mana produced.
+
+    Forms read from the board by :func:`manasolver.models.amounts.ability_options`
+    (``options`` then holds only the fixed alternatives, possibly none):
+    ``chosen``: one more option of ``chosen`` mana of the color chosen as the
+    permanent entered (Coldsteel Heart; Thriving lands: ``{B}`` or the chosen
+    color); ``commander``: one more option of ``commander`` mana of one color in the
+    commander's color identity (Command Tower, CR 903.4); ``colors_among``: one
+    mana of a color among ``"permanents_you_control"`` (Meteor Crater),
+    ``"legendary_creatures_planeswalkers"`` (Mox Amber) or ``"graveyard"``
+    (Corrupted Grafstone); ``instead``/``instead_options``: when the condition
+    holds, ``instead_options`` replace the options (Urza's Tower, Gemstone Caverns).
+    ``doubles_pool``: the ability doubles the amount of each type of unspent mana
+    (Doubling Cube); it adds no option of its own.
     """
 
     options: tuple[tuple[int, ...], ...] = ()
@@ -142,12 +211,19 @@ class Production:
     colors_only: bool = False
     reference_count: int = 1
     restriction: Restriction | None = None
+    chosen: int = 0
+    commander: int = 0
+    colors_among: str = ""
+    instead: Condition | None = None
+    instead_options: tuple[tuple[int, ...], ...] = ()
+    doubles_pool: bool = False
 
     def max_mana(self) -> int:
         """The most mana one option adds before ``amount`` (for bounds)."""
         if self.reference:
             return self.reference_count
-        return max((len(o) for o in self.options), default=0)
+        extra = [self.chosen, self.commander, 1 if self.colors_among else 0]
+        return max([len(o) for o in self.options + self.instead_options] + extra)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +234,11 @@ class ManaAbility:
     basic-land abilities first (SPEC §5 ``ability``); ``damage`` is damage the
     source deals to its controller on resolution (pain lands); ``text`` is the
     clause it was read from; ``intrinsic`` marks abilities granted by a basic
-    land type (CR 305.6).
+    land type (CR 305.6).  ``condition``: "Activate only if …" (CR 602.5b), evaluated
+    on the board by :func:`manasolver.models.amounts.ability_options` (None: the ability
+    can't be activated now).  ``per_turn``: "Activate only once each turn" (1) / "no
+    more than three times each turn" (3), 0 for no limit; the board has no history,
+    so it bounds the activations within one payment.
     """
 
     cost: AbilityCost
@@ -168,3 +248,5 @@ class ManaAbility:
     damage: int = 0
     intrinsic: bool = False
     extra: tuple[str, ...] = field(default=())
+    condition: Condition | None = None
+    per_turn: int = 0

@@ -16,6 +16,7 @@ from functools import lru_cache
 from manasolver.models.abilities import (
     AbilityCost,
     Amount,
+    Condition,
     ManaAbility,
     Production,
     Restriction,
@@ -103,6 +104,9 @@ def _parse_cost(text: str) -> AbilityCost:
     sac_self = False
     sacrifice: list[str] = []
     counters: list[tuple[str, int]] = []
+    remove_any = ""
+    put: list[tuple[str, int]] = []
+    exert = discard_hand = False
     for part in (p.strip() for p in text.split(",")):
         low = part.lower()
         if re.fullmatch(_SYMBOLS, part):
@@ -130,21 +134,64 @@ def _parse_cost(text: str) -> AbilityCost:
             counters.append((m.group(2).replace("−", "-"), _number(m.group(1))))
         elif m := re.fullmatch(r"tap (an|one|two|three|four|five) untapped creatures? you control", low):
             tap_creatures += _number(m.group(1))
+        elif (m := re.fullmatch(r"remove (?:any number of|x) ([\w+\-/]+) counters from ~", low)) and not remove_any:
+            remove_any = m.group(1)  # CR 107.3: the player chooses the number on activation
+        elif m := re.fullmatch(r"put an? ([+\-−\d/]+|\w+) counter on ~", low):
+            put.append((m.group(1).replace("−", "-"), 1))
+        elif low == "exert ~":
+            exert = True
+        elif low == "discard your hand":
+            discard_hand = True
         else:
             raise Unreadable(part)
     return AbilityCost(tap=tap, untap=untap,
                        mana=ManaCost.parse("".join(mana), "cost", allow_empty=True),
                        life=life, energy=energy, sacrifice_self=sac_self, sacrifice=tuple(sacrifice),
-                       remove_counters=tuple(counters), tap_creatures=tap_creatures)
+                       remove_counters=tuple(counters), tap_creatures=tap_creatures,
+                       remove_any=remove_any, put_counters=tuple(put), exert=exert,
+                       discard_hand=discard_hand)
 
 
 # ---------------------------------------------------------------------------------------------
 # amounts
 
 
+_QUALIFIERS = (
+    (re.compile(r" with power (\d+) or greater"), "min_power"),
+    (re.compile(r" with (defender|flying|reach|haste|vigilance|trample|flash)"), "keywords"),
+    (re.compile(r" named ~"), "name"),
+)
+
+
+def _qualified(text: str) -> tuple[str, dict[str, object]]:
+    """Take "with power 4 or greater", "with defender" and "named ~" out of a counted
+    phrase: (the rest, the Amount fields they set)."""
+    fields: dict[str, object] = {}
+    for pattern, key in _QUALIFIERS:
+        m = pattern.search(text)
+        if m is None:
+            continue
+        text = text[:m.start()] + text[m.end():]
+        if key == "min_power":
+            fields[key] = int(m.group(1))
+        elif key == "keywords":
+            fields[key] = frozenset({m.group(1)})
+        else:
+            fields[key] = "~"
+    return text, fields
+
+
 def _count_amount(text: str, plural: bool = False) -> Amount:
     """``creature you control``, ``other Elf you control``, ``basic Swamp you control``,
-    ``Locus on the battlefield``, ``artifacts you control`` → a ``count`` Amount."""
+    ``Locus on the battlefield``, ``artifacts you control`` → a ``count`` Amount;
+    ``creature with defender you control``, ``creature with power 4 or greater you
+    control`` and ``artifact you control named ~`` add filters."""
+    text, extra = _qualified(text)
+    base = _plain_count(text, plural)
+    return replace(base, **extra) if extra else base  # type: ignore[arg-type]
+
+
+def _plain_count(text: str, plural: bool) -> Amount:
     m = re.fullmatch(r"(other )?((?:basic |snow |legendary )*)([A-Za-z'\-]+) "
                      r"(you control|on the battlefield|your opponents control|an opponent controls)", text)
     if not m:
@@ -184,6 +231,21 @@ def _amount(text: str) -> Amount:
                 raise Unreadable(text)
             mask |= type_bit(_COLOR_WORDS[word])
         return Amount("devotion", colors=mask)
+    if re.fullmatch(r"[\w+\-/]+ counters? removed this way", text):
+        return Amount("removed")
+    if text == "your life total":
+        return Amount("life")
+    if text == "the number of basic land types among lands you control":
+        return Amount("domain")
+    if m := re.fullmatch(r"the greatest power among (creatures you control)", text):
+        return replace(_count_amount(m.group(1), plural=True), kind="max_power")
+    if m := re.fullmatch(r"(?:the number of )?(?:(white|blue|black|red|green) )?(\w+) cards? in your graveyard",
+                         text):
+        colors = type_bit(_COLOR_WORDS[m.group(1)]) if m.group(1) else 0
+        kind = _kind_word(m.group(2), plural=False)
+        if kind not in CARD_TYPES:
+            raise Unreadable(text)
+        return Amount("graveyard", types=frozenset({kind}), colors=colors)
     if m := re.fullmatch(r"the number of (.+)", text):
         return _count_amount(m.group(1), plural=True)
     return _count_amount(text)
@@ -258,14 +320,51 @@ def _options(text: str) -> tuple[tuple[tuple[int, ...], ...], str, bool, int]:
     return tuple(options), "", False, 1
 
 
-def _production(sentence: str) -> Production:
-    """Read one "Add …." sentence."""
+_CHOSEN = re.compile(r"(?:(.+?),? or )?(\w+) mana of the chosen color")
+_COMMANDER = re.compile(r"(\w+) mana of any color in your commander's color identity")
+_AMONG = {"one mana of any color among legendary creatures and planeswalkers you control":
+          "legendary_creatures_planeswalkers"}
+
+
+def _board_production(body: str) -> Production | None:
+    """The forms whose mana depends on a choice made as the permanent entered, the
+    commander or the colors of permanents (read by ``amounts.ability_options``)."""
+    if m := _CHOSEN.fullmatch(body):
+        options = _options(m.group(1))[0] if m.group(1) else ()
+        if m.group(1) and _options(m.group(1))[1]:
+            raise Unreadable(body)
+        return Production(options=options, chosen=_number(m.group(2)))
+    if m := _COMMANDER.fullmatch(body):
+        return Production(commander=_number(m.group(1)))
+    if body in _AMONG:
+        return Production(colors_among=_AMONG[body])
+    return None
+
+
+def _production(sentence: str, x_removed: bool = False) -> Production:
+    """Read one "Add …." sentence.  ``x_removed``: X is the number of counters
+    removed by the cost (``Remove X storage counters``)."""
     body = sentence.strip().rstrip(".")
     m = re.fullmatch(r"[Aa]dd (.+)", body)
     if not m:
         raise Unreadable(sentence)
     body = m.group(1)
+    board = _board_production(body)
+    if board is not None:
+        return board
     amount: Amount | None = None
+    if m := re.fullmatch(r"(\{[WUBRGC]\}), then add an additional \1 for each (.+)", body):
+        amount = _amount(m.group(2))
+        if amount.kind != "removed":
+            raise Unreadable(sentence)
+        return Production(options=(_symbol_option(m.group(1)),), amount=replace(amount, plus=1))
+    if x_removed and (m := re.fullmatch(r"X (mana .+)", body)) and ", where X" not in body:
+        options, reference, _, _ = _options("one " + m.group(1))
+        if reference:
+            raise Unreadable(sentence)
+        return Production(options=options, amount=Amount("removed"))
+    elif x_removed:
+        raise Unreadable(sentence)
     if m := re.fullmatch(r"an amount of (\{[WUBRGC]\}|mana of any one color) equal to (.+)", body):
         amount = _amount(m.group(2))
         body = "one " + m.group(1) if m.group(1).startswith("{") else "one mana of any one color"
@@ -286,11 +385,24 @@ def _production(sentence: str) -> Production:
 # riders after the "Add" sentence
 
 
+#: A chosen-type restriction names this placeholder subtype (it matches no real subtype, so a reader
+#: that does not know ``chosen_type`` allows nothing by it); ``amounts.ability_restriction`` fills it in.
+_CHOSEN_TYPE = frozenset({"chosen type"})
+
+
 def _restriction(sentence: str) -> Restriction:
     """Read a spending restriction sentence (CR 106.6)."""
     s = sentence.rstrip(".")
     if s == "This mana can't be spent to cast nonartifact spells":
         return Restriction(sentence, spell_types=frozenset({"artifact"}), any_ability=True)
+    chosen = "Spend this mana only to cast a creature spell of the chosen type"
+    if s in (chosen, chosen + ", and that spell can't be countered"):
+        # the "can't be countered" rider changes nothing a payment decides
+        return Restriction(sentence, spell_types=frozenset({"creature"}), subtypes=_CHOSEN_TYPE,
+                           chosen_type=True)
+    if s == chosen + " or activate an ability of a creature or creature card of the chosen type":
+        return Restriction(sentence, spell_types=frozenset({"creature"}), subtypes=_CHOSEN_TYPE, abilities=True,
+                           chosen_type=True)
     m = re.fullmatch(r"Spend this mana only (to cast|to activate|on) (.+)", s)
     if not m:
         raise Unreadable(sentence)
@@ -402,6 +514,7 @@ _HARMLESS_PATTERNS: tuple[str, ...] = (
     r"Put each other card exiled this way on the bottom of your library in a random order\.",
     r"If you control an? [\w, ]+, you gain \w+ life\.",
     r"Each (?:player|opponent) (?:loses|gains) \w+ life\.",
+    r"If you spend this mana to cast your commander, it enters [^.]+\.",
 )
 
 
@@ -411,31 +524,108 @@ def _harmless() -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(p) for p in _HARMLESS_PATTERNS)
 
 
+_ORDINAL_LIMITS = {"once": 1, "twice": 2}
+_CHOOSE_AMONG = {"Choose a color of a permanent you control.": "permanents_you_control",
+                 "Choose a color of a card in your graveyard.": "graveyard"}
+
+
+def _at_least(word: str) -> int:
+    """``a``/``an`` → 1, ``three or more`` → 3."""
+    return _number(word.removesuffix(" or more"))
+
+
+def _you_control(text: str) -> tuple[Amount, int]:
+    """``a Swamp`` / ``three or more artifacts`` / ``a creature with power 4 or greater``
+    / ``an Urza's Mine`` (after "you control") → (what is counted, at least how many)."""
+    m = re.fullmatch(r"(an?|\w+ or more) (.+)", text)
+    if not m:
+        raise Unreadable(text)
+    n = _at_least(m.group(1))
+    what = m.group(2)
+    if um := re.fullmatch(r"(Urza's) ([A-Z][\w\-]+)", what):
+        subs = frozenset({um.group(1).lower(), um.group(2).lower()})
+        return Amount("count", types=frozenset({"land"}), all_subtypes=subs), n
+    return _count_amount(what + " you control", plural=n > 1), n
+
+
+def _condition(text: str) -> Condition:
+    """An "if" clause evaluable on the board (CR 602.5b; "instead" amounts)."""
+    body = text.strip().rstrip(".")
+    if m := re.fullmatch(r"you control (.+?) and (an? .+)", body):
+        return Condition(text, counts=(_you_control(m.group(1)), _you_control(m.group(2))))
+    if m := re.fullmatch(r"you control (.+)", body):
+        return Condition(text, counts=(_you_control(m.group(1)),))
+    if m := re.fullmatch(r"there are (\w+) or more ([\w+\-/]+) counters on ~", body):
+        return Condition(text, counts=((Amount("counters", counter=m.group(2)), _number(m.group(1))),))
+    if m := re.fullmatch(r"~ has an? ([\w+\-/]+) counter on it", body):
+        return Condition(text, counts=((Amount("counters", counter=m.group(1)), 1),))
+    if m := re.fullmatch(r"creatures you control have total power (\d+) or greater", body):
+        return Condition(text, counts=((Amount("total_power", types=frozenset({"creature"})), int(m.group(1))),))
+    raise Unreadable(text)
+
+
+def _instead(sentence: str, production: Production) -> Production:
+    """"If <condition>, add … instead." / "If <condition>, instead add …." (Urza's Tower,
+    Gemstone Caverns): the options that replace the printed ones when it holds."""
+    m = (re.fullmatch(r"If (.+), add (.+) instead\.", sentence)
+         or re.fullmatch(r"If (.+), instead add (.+)\.", sentence))
+    if not m or production.instead is not None or production.amount is not None or production.reference:
+        raise Unreadable(sentence)
+    options, reference, _, _ = _options(m.group(2))
+    if reference:
+        raise Unreadable(sentence)
+    return replace(production, instead=_condition(m.group(1)), instead_options=options)
+
+
+def _head(head: str, rest: list[str], x_removed: bool) -> tuple[Production, list[str]]:
+    """The production sentence(s) at the start of the effect; returns the riders left."""
+    if head == "Choose a color." and rest and rest[0].startswith("Add an amount"):
+        m = re.fullmatch(r"Add an amount of mana of that color equal to your devotion to that color\.", rest[0])
+        if not m:
+            raise Unreadable(head)
+        return Production(options=_one_color_options(1), amount=Amount("devotion", colors=0)), rest[1:]
+    if head == "Choose a color." and rest and (m := re.fullmatch(r"Add one mana of that color for each (.+)\.",
+                                                                   rest[0])):
+        return Production(options=_one_color_options(1), amount=_amount(m.group(1))), rest[1:]
+    if head == "Choose a player." and rest and rest[0] == "That player adds one mana of any color they choose.":
+        # the controller may choose themselves; mana given to another player never pays their costs
+        return Production(options=((ANY_COLOR,),)), rest[1:]
+    if head in _CHOOSE_AMONG and rest and rest[0] == "Add one mana of that color.":
+        return Production(colors_among=_CHOOSE_AMONG[head]), rest[1:]
+    if (m := re.fullmatch(r"Reveal any number of (\w+) cards(?: with power (\d+) or greater)? (?:in|from) "
+                          r"your hand\.", head)) and rest:
+        # revealing is free and optional: one option per number of cards revealed (amounts.ability_options)
+        am = re.fullmatch(r"Add ((?:\{[WUBRGC]\})+) for each card revealed this way\.", rest[0])
+        kind = _kind_word(m.group(1))
+        if not am or kind not in CARD_TYPES:
+            raise Unreadable(head)
+        amount = Amount("hand", types=frozenset({kind}),
+                        min_power=int(m.group(2)) if m.group(2) else None)
+        return Production(options=(_symbol_option(am.group(1)),), amount=amount), rest[1:]
+    if (m := re.fullmatch(r"Put an? ([\w+\-/]+) counter on ~\.", head)) and rest:
+        # Empowered Autogenerator: the counter is put on first, then counted
+        production = _production(rest[0])
+        amount = production.amount
+        if amount is None or amount.kind != "counters" or amount.counter != m.group(1):
+            raise Unreadable(head)
+        return replace(production, amount=replace(amount, plus=amount.plus + 1)), rest[1:]
+    return _production(head, x_removed), rest
+
+
 def read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
     """Read one activated mana ability; raise :class:`Unreadable` for anything unclear."""
     cost = _parse_cost(cost_text)
     parts = sentences(effect)
     if not parts:
         raise Unreadable(effect)
-    head = parts[0]
-    rest = parts[1:]
-    if head == "Choose a color." and rest and rest[0].startswith("Add an amount"):
-        m = re.fullmatch(r"Add an amount of mana of that color equal to your devotion to that color\.", rest[0])
-        if not m:
-            raise Unreadable(effect)
-        production = Production(options=_one_color_options(1), amount=Amount("devotion", colors=0))
-        rest = rest[1:]
-    elif head == "Choose a color." and rest and (m := re.fullmatch(r"Add one mana of that color for each (.+)\.",
-                                                                     rest[0])):
-        production = Production(options=_one_color_options(1), amount=_amount(m.group(1)))
-        rest = rest[1:]
-    elif head == "Choose a player." and rest and rest[0] == "That player adds one mana of any color they choose.":
-        # the controller may choose themselves; mana given to another player never pays their costs
-        production = Production(options=((ANY_COLOR,),))
-        rest = rest[1:]
-    else:
-        production = _production(head)
+    x_removed = bool(re.search(r"\bremove x\b", cost_text.lower()))
+    production, rest = _head(parts[0], parts[1:], x_removed)
+    removed = production.amount is not None and production.amount.kind == "removed"
+    if removed != bool(cost.remove_any):
+        raise Unreadable(line)  # "removed this way" needs the variable cost, and the reverse
     damage = 0
+    per_turn = 0
+    condition: Condition | None = None
     extra: list[str] = []
     for sentence in rest:
         if m := re.fullmatch(r"~ deals (\d+) damage to you\.", sentence):
@@ -444,10 +634,29 @@ def read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
             if production.restriction is not None:
                 raise Unreadable(sentence)
             production = replace(production, restriction=_restriction(sentence))
-        elif sentence == "Activate only once each turn." and (cost.tap or cost.untap):
-            extra.append(sentence)  # a {T} ability can't be activated twice anyway
+        elif (m := re.fullmatch(r"Activate only (once|twice) each turn\.", sentence)
+              or re.fullmatch(r"Activate no more than (\w+) times each turn\.", sentence)):
+            if per_turn:
+                raise Unreadable(sentence)
+            word = m.group(1)
+            per_turn = _ORDINAL_LIMITS.get(word) or _number(word)
+            extra.append(sentence)
+        elif m := re.fullmatch(r"Activate only if (.+)\.", sentence):
+            if condition is not None:
+                raise Unreadable(sentence)
+            condition = _condition(m.group(1))
+        elif sentence == ("Any player may activate this ability but only during their turn before the "
+                          "end step."):
+            # only the controller's own activations matter to a payment (the solver uses its permanents)
+            if condition is not None:
+                raise Unreadable(sentence)
+            condition = Condition(sentence, your_turn=True, before_step="end")
+            extra.append(sentence)
+        elif sentence.startswith("If ") and "instead" in sentence:
+            production = _instead(sentence, production)
         elif any(p.fullmatch(sentence) for p in _harmless()):
             extra.append(sentence)
         else:
             raise Unreadable(sentence)
-    return ManaAbility(cost=cost, production=production, text=line, damage=damage, extra=tuple(extra))
+    return ManaAbility(cost=cost, production=production, text=line, damage=damage, extra=tuple(extra),
+                       condition=condition, per_turn=per_turn)

@@ -27,6 +27,7 @@ Three tiers of checking, as python-chess does:
 from __future__ import annotations
 
 import json
+import re
 import weakref
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -67,17 +68,21 @@ LIMITS = {
 }
 
 STATE_FIELDS = ("players", "turn", "battlefield")
-PLAYER_FIELDS = ("name", "life", "starting_life", "energy", "pool", "hand", "graveyard")
+PLAYER_FIELDS = ("name", "life", "starting_life", "energy", "pool", "hand", "graveyard", "commander")
 TURN_FIELDS = ("active", "step", "stack_empty")
 #: Fields that name or describe a card: ``card`` looks it up, the others are characteristics.
 CARD_FIELDS = ("card", "name", "type_line", "mana_cost", "oracle_text", "colors")
 PERMANENT_FIELDS = ("id", "controller", "tapped", "sick", "haste", "counters", "attached_to",
-                    "cast_for", "x", "token") + CARD_FIELDS
+                    "cast_for", "x", "token", "chosen") + CARD_FIELDS
+#: The fields of a permanent's ``chosen``: choices made as it entered (CR 614.12).
+CHOSEN_FIELDS = ("color", "type")
+_COLOR_NAMES = {"w": "W", "u": "U", "b": "B", "r": "R", "g": "G", "white": "W", "blue": "U", "black": "B",
+                "red": "R", "green": "G"}
 #: Accepted values of ``cast_for``: the alternative costs a permanent remembers (CR 702.176a).
 CAST_FOR = ("impending",)
 _CHARACTERISTICS = CARD_FIELDS[1:]
 _FIELD_SETS = {id(f): frozenset(f) for f in (STATE_FIELDS, PLAYER_FIELDS, TURN_FIELDS, CARD_FIELDS,
-                                             PERMANENT_FIELDS)}
+                                             PERMANENT_FIELDS, CHOSEN_FIELDS)}
 _SPLIT_LAYOUTS = ("split", "aftermath")
 _CHARACTERISTIC_SET = frozenset(_CHARACTERISTICS)
 
@@ -425,8 +430,14 @@ def _player(raw: object, where: str, cards: _Cards) -> Player:
     hand = _zone(obj["hand"], f"{where}.hand", "hand", cards) if "hand" in obj else ()
     grave = (_zone(obj["graveyard"], f"{where}.graveyard", "graveyard", cards)
              if "graveyard" in obj else ())
+    commander: tuple[Card, ...] = ()
+    if "commander" in obj:
+        commander = _zone(obj["commander"], f"{where}.commander", "commander", cards)
+        if len(commander) > 2:
+            raise BadState(f"commander names {len(commander)} cards; a player has at most two commanders "
+                           "(CR 903.3, partner 702.124)", f"{where}.commander")
     return Player(name=name, life=life, starting_life=start, energy=energy, pool=pool,
-                  hand=hand, graveyard=grave)
+                  hand=hand, graveyard=grave, commander=commander)
 
 
 def _pool(raw: object, where: str) -> ManaCost:
@@ -543,8 +554,30 @@ def _permanent(raw: object, where: str, names: tuple[str, ...], cards: _Cards) -
     x = None
     if obj.get("x") is not None:
         x = _int(obj["x"], f"{where}.x", "x", 0, LIMITS["x"])
+    color, ctype = _chosen(obj["chosen"], f"{where}.chosen") if obj.get("chosen") is not None else (None, None)
     return Permanent(pid, card, controller, tapped, sick, haste, counters, attached, cast_for, x,
-                     token)
+                     token, color, ctype)
+
+
+def _chosen(raw: object, where: str) -> tuple[str | None, str | None]:
+    """``{"color": "G", "type": "Elf"}``: the color (a letter or a color's name) and the
+    creature type chosen as the permanent entered (CR 614.12)."""
+    obj = _obj(raw, where, "chosen")
+    _fields(obj, CHOSEN_FIELDS, where, "chosen")
+    color = ctype = None
+    if obj.get("color") is not None:
+        text = _str(obj["color"], f"{where}.color", "a color", 16)
+        color = _COLOR_NAMES.get(text.strip().lower())
+        if color is None:
+            raise BadState(f"chosen color {_clip(text)!r} is not a color: one of W, U, B, R, G "
+                           "(colorless is not a color, CR 105.1)", f"{where}.color")
+    if obj.get("type") is not None:
+        text = _str(obj["type"], f"{where}.type", "a creature type", LIMITS["name"]).strip()
+        if not re.fullmatch(r"[A-Za-z][A-Za-z'\-]*(?: [A-Za-z][A-Za-z'\-]*)?", text):
+            raise BadState(f"chosen type {_clip(text)!r} is not a creature type (such as \"Elf\")",
+                           f"{where}.type")
+        ctype = text.lower()
+    return color, ctype
 
 
 def _counters(raw: object, where: str) -> tuple[tuple[str, int], ...]:
@@ -589,6 +622,8 @@ def state_to_json(state: GameState, db: CardDB | None = None) -> dict[str, Any]:
             entry["hand"] = [cards.zone_entry(c) for c in p.hand]
         if p.graveyard:
             entry["graveyard"] = [cards.zone_entry(c) for c in p.graveyard]
+        if p.commander:
+            entry["commander"] = [cards.zone_entry(c) for c in p.commander]
         players.append(entry)
     out: dict[str, Any] = {
         "players": players,
@@ -615,6 +650,9 @@ def state_to_json(state: GameState, db: CardDB | None = None) -> dict[str, Any]:
             entry["cast_for"] = perm.cast_for
         if perm.x is not None:
             entry["x"] = perm.x
+        chosen = {k: v for k, v in (("color", perm.chosen_color), ("type", perm.chosen_type)) if v is not None}
+        if chosen:
+            entry["chosen"] = chosen
         field.append(entry)
     if field:
         out["battlefield"] = field

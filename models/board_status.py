@@ -138,6 +138,34 @@ def _permanent_status(perm: Permanent, by_id: dict[str, Permanent], state: GameS
                    "graveyard (CR 704.5m); give attached_to")
     if "planeswalker" in types and perm.counter("loyalty") == 0:
         out.append(f"{card.name} is a planeswalker with no loyalty counters (CR 704.5i)")
+    out.extend(_choice_status(perm))
+    return out
+
+
+_CHOOSES_COLOR = re.compile(r"\bchoose a color\b(?!\.\s*Add)", re.IGNORECASE)
+_CHOOSES_TYPE = re.compile(r"\bchoose a creature type\b", re.IGNORECASE)
+_USES_CHOICE = re.compile(r"\bthe chosen (color|type)\b", re.IGNORECASE)
+
+
+def _choice_status(perm: Permanent) -> list[str]:
+    """A card that chooses a color or creature type as it enters and uses "the chosen
+    color/type" later, on a permanent without that ``chosen`` field: its mana of the
+    chosen color is undefined and adds nothing (CR 106.5), its chosen-type mana pays nothing."""
+    text = perm.card.oracle_text
+    uses = {m.group(1).lower() for m in _USES_CHOICE.finditer(text)}
+    out: list[str] = []
+    if "color" in uses and _CHOOSES_COLOR.search(text) and perm.chosen_color is None:
+        out.append(f"{perm.card.name} chooses a color as it enters, but no \"chosen\": {{\"color\": …}} is "
+                   "given: its mana of the chosen color is undefined and adds nothing (CR 106.5)")
+    if "type" in uses and _CHOOSES_TYPE.search(text) and perm.chosen_type is None:
+        out.append(f"{perm.card.name} chooses a creature type as it enters, but no \"chosen\": {{\"type\": …}} "
+                   "is given: mana restricted to the chosen type can pay for nothing")
+    if perm.chosen_color is not None and "color" not in uses:
+        out.append(f"chosen color {perm.chosen_color} is given, but {perm.card.name} uses no chosen color; "
+                   "harmless")
+    if perm.chosen_type is not None and "type" not in uses:
+        out.append(f"chosen type {perm.chosen_type!r} is given, but {perm.card.name} uses no chosen type; "
+                   "harmless")
     return out
 
 

@@ -25,6 +25,9 @@ class Permanent:
     ``sick``: not continuously controlled since its controller's most recent
     turn began (CR 302.6); it matters only for creatures without haste.
     ``counters``: ``(kind, n)`` pairs, sorted by kind.
+    ``chosen_color`` (a letter, ``"G"``) / ``chosen_type`` (a creature type, lower
+    case): the choices made as it entered ("As ~ enters, choose a color", CR 614.12);
+    None when not given.
     """
 
     id: str
@@ -38,6 +41,8 @@ class Permanent:
     cast_for: str | None = None
     x: int | None = None
     token: bool = False
+    chosen_color: str | None = None
+    chosen_type: str | None = None
 
     def counter(self, kind: str) -> int:
         """How many counters of ``kind`` it has."""
@@ -80,7 +85,10 @@ class Permanent:
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A player: life, energy counters, floating mana, hand and graveyard."""
+    """A player: life, energy counters, floating mana, hand and graveyard.
+
+    ``commander``: the player's commander(s) (CR 903.3; two with partner), for
+    "your commander's color identity" (903.4); empty when not given."""
 
     name: str
     life: int = 20
@@ -89,6 +97,7 @@ class Player:
     pool: ManaCost = ManaCost()
     hand: tuple[Card, ...] = ()
     graveyard: tuple[Card, ...] = ()
+    commander: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -419,9 +419,11 @@ def test_status_enchant_subtype_and_equipment() -> None:
     """CR 303.4d: Utopia Sprawl (Enchant Forest) on an Island is illegal; CR 301.5c: Equipment
     attached to a noncreature becomes unattached (704.5n)."""
     assert _one_status({"id": "f", "card": "Forest"},
-                       {"id": "u", "card": "Utopia Sprawl", "attached_to": "f"}) == []
+                       {"id": "u", "card": "Utopia Sprawl", "attached_to": "f",
+                        "chosen": {"color": "G"}}) == []
     (msg,) = _one_status({"id": "i", "card": "Island"},
-                         {"id": "u", "card": "Utopia Sprawl", "attached_to": "i"})
+                         {"id": "u", "card": "Utopia Sprawl", "attached_to": "i",
+                          "chosen": {"color": "G"}})
     assert "not a Forest" in msg
     (msg,) = _one_status({"id": "s", "card": "Sol Ring"},
                          {"id": "b", "card": "Bonesplitter", "attached_to": "s"})
@@ -570,3 +572,57 @@ def test_fuzzed_boards_never_crash(players: object, battlefield: object, turn: o
         else:
             status(state)
             assert load_state(state_to_json(state)) == state
+
+
+# -- choices made as a permanent entered, commanders (SPEC §4 extension; parser round 2) ---------------
+
+
+def _chosen_board(**perm: Any) -> dict[str, Any]:
+    return {"players": [{"name": "you"}], "battlefield": [dict({"id": "h", "card": "Coldsteel Heart"}, **perm)]}
+
+
+def test_chosen_color_and_type_load_and_round_trip() -> None:
+    """"chosen": {"color": "G"} / {"type": "Elf"} — choices made as the permanent entered (CR 614.12)."""
+    state = load_state({"players": [{"name": "you"}], "battlefield": [
+        {"id": "h", "card": "Coldsteel Heart", "chosen": {"color": "green"}},
+        {"id": "c", "card": "Cavern of Souls", "chosen": {"type": "Elf"}}]})
+    assert state.battlefield[0].chosen_color == "G" and state.battlefield[1].chosen_type == "elf"
+    assert load_state(state_to_json(state)) == state
+    assert status(state) == []
+
+
+@pytest.mark.parametrize("chosen, cls, where", [
+    ({"color": "C"}, BadState, "battlefield[0].chosen.color"),
+    ({"colour": "G"}, UnknownField, "battlefield[0].chosen.colour"),
+    ("G", BadState, "battlefield[0].chosen"),
+    ({"type": 7}, BadState, "battlefield[0].chosen.type"),
+])
+def test_chosen_errors(chosen: Any, cls: type[ManasolverError], where: str) -> None:
+    """A chosen color is one of the five colors (colorless is not a color, CR 105.1)."""
+    with pytest.raises(cls) as err:
+        load_state(_chosen_board(chosen=chosen))
+    assert err.value.where == where
+
+
+def test_status_names_a_missing_choice() -> None:
+    """Coldsteel Heart without "chosen": its mana of the chosen color is undefined (CR 106.5)."""
+    problems = status(load_state(_chosen_board()))
+    assert len(problems) == 1 and "battlefield[0] (h)" in problems[0] and "106.5" in problems[0]
+    cavern = load_state({"players": [{"name": "you"}], "battlefield": [{"id": "c", "card": "Cavern of Souls"}]})
+    assert any("creature type" in p for p in status(cavern))
+
+
+def test_commander_loads_and_round_trips() -> None:
+    """"commander": names or characteristics objects, as hand cards (CR 903.3); at most two (partner)."""
+    board = {"players": [{"name": "you", "commander": [
+        "Kenrith, the Returned King", {"name": "Homebrew Partner", "type_line": "Legendary Creature — Elf",
+                                       "mana_cost": "{G}{G}"}]}]}
+    state = load_state(board)
+    assert [c.name for c in state.players[0].commander] == ["Kenrith, the Returned King", "Homebrew Partner"]
+    assert load_state(state_to_json(state)) == state
+    with pytest.raises(BadState) as err:
+        load_state({"players": [{"name": "you", "commander": ["Forest", "Forest", "Forest"]}]})
+    assert err.value.where == "players[0].commander"
+    with pytest.raises(UnknownCard) as unknown:
+        load_state({"players": [{"name": "you", "commander": ["Kenrith the Returnd King"]}]})
+    assert unknown.value.where == "players[0].commander[0]"

@@ -9,7 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from manasolver.models.abilities import ManaAbility
-from manasolver.models.amounts import concrete_options, evaluate_amount
+from manasolver.models.amounts import (
+    ability_options,
+    ability_restriction,
+    commander_identity,
+    concrete_options,
+    condition_holds,
+    counters_removed,
+    evaluate_amount,
+)
 from manasolver.models.card import Card, TypeLine
 from manasolver.models.carddb import CardDB, card_from_record
 from manasolver.models.errors import ManasolverError, Unsupported
@@ -282,12 +290,6 @@ def test_restriction_with_abilities(db: CardDB) -> None:
     assert restriction.subtypes == frozenset({"eldrazi"}) and restriction.colorless and restriction.abilities
 
 
-def test_chosen_type_restriction_is_unsupported(db: CardDB) -> None:
-    """Cavern of Souls: the chosen creature type is not on the board: reported, never guessed."""
-    card = db.get("Cavern of Souls")
-    assert any("chosen type" in u for u in card.unsupported)
-
-
 # -- what is not a mana ability ------------------------------------------------------------------------
 
 
@@ -372,20 +374,14 @@ def test_token_makers_are_not_grants(db: CardDB) -> None:
 # -- never guessed -------------------------------------------------------------------------------------
 
 
-def test_tron_conditional_amount_is_unsupported(db: CardDB) -> None:
-    """Urza's Tower: "If you control an Urza's Mine and an Urza's Power-Plant, add {C}{C}{C} instead." (CR 106.5: never guessed)."""
-    card = db.get("Urza's Tower")
-    assert card.mana_abilities == ()
-    assert card.unsupported and "Urza's Mine" in card.unsupported[0]
+def test_paliano_draft_choice_is_unsupported(db: CardDB) -> None:
+    """Paliano, the High City: a color "chosen as you drafted" is not on the board: never guessed."""
+    assert db.get("Paliano, the High City").unsupported
 
 
-def test_chosen_color_is_unsupported(db: CardDB) -> None:
-    """Coldsteel Heart: "Add one mana of the chosen color." — the choice is not on the board."""
-    assert db.get("Coldsteel Heart").unsupported
-
-
-def test_storage_land_is_unsupported(db: CardDB) -> None:
-    assert db.get("Bottomless Vault").unsupported
+def test_river_of_tears_land_played_is_unsupported(db: CardDB) -> None:
+    """River of Tears: "If you played a land this turn" needs turn history the board does not hold."""
+    assert db.get("River of Tears").unsupported
 
 
 # -- text handling ----------------------------------------------------------------------------------
@@ -474,3 +470,286 @@ def test_star_power_is_not_guessed() -> None:
     perm = Permanent("d", card, "you")
     with pytest.raises(Unsupported):
         concrete_options(only(card).production, _state(perm), perm)
+
+
+# -- read from the board: choices, commander, conditions, variable costs (parser round 2) -------------
+
+
+def _perm(db: CardDB, pid: str, name: str, controller: str = "you", **kw: object) -> Permanent:
+    return Permanent(pid, db.get(name), controller, **kw)  # type: ignore[arg-type]
+
+
+def _board(*perms: Permanent, players: tuple[Player, ...] | None = None, turn: Turn | None = None) -> GameState:
+    return GameState(players or (Player("you"), Player("opp")), turn or Turn("you"), perms)
+
+
+def test_storage_land_one_option_per_counter_count(db: CardDB) -> None:
+    """Bottomless Vault: "{T}, Remove any number of storage counters from this land: Add {B} for each
+    storage counter removed this way." — CR 107.3 / 118: the player picks k = 1..n on activation."""
+    vault = _perm(db, "v", "Bottomless Vault", counters=(("storage", 3),))
+    ability = only(db.get("Bottomless Vault"))
+    assert ability.cost.remove_any == "storage" and ability.cost.tap
+    options = ability_options(ability, _board(vault), vault)
+    assert options == ((B,), (B, B), (B, B, B))
+    assert [counters_removed(ability, o) for o in options] == [1, 2, 3]
+    empty = _perm(db, "e", "Bottomless Vault")
+    assert ability_options(ability, _board(empty), empty) == ()
+    assert concrete_options(ability.production, _board(vault), vault) == ()  # needs ability_options
+
+
+def test_calciform_pools_remove_x(db: CardDB) -> None:
+    """Calciform Pools: "{1}, Remove X storage counters from this land: Add X mana in any combination of {W}
+    and/or {U}." (CR 107.3)."""
+    pools = _perm(db, "p", "Calciform Pools", counters=(("storage", 2),))
+    ability = pools.card.mana_abilities[1]
+    assert ability.cost.mana.format() == "{1}" and ability.cost.remove_any == "storage"
+    assert ability_options(ability, _board(pools), pools) == ((W | U,), (W | U, W | U))
+
+
+def test_mana_battery_adds_one_plus_removed(db: CardDB) -> None:
+    """Black Mana Battery: "Add {B}, then add an additional {B} for each charge counter removed this way."
+    — removing none still adds {B} (k = 0..n)."""
+    battery = _perm(db, "b", "Black Mana Battery", counters=(("charge", 2),))
+    ability = only(battery.card)
+    options = ability_options(ability, _board(battery), battery)
+    assert options == ((B,), (B, B), (B, B, B))
+    assert [counters_removed(ability, o) for o in options] == [0, 1, 2]
+
+
+def test_coldsteel_heart_chosen_color(db: CardDB) -> None:
+    """Coldsteel Heart: "As this artifact enters, choose a color." / "{T}: Add one mana of the chosen color."
+    — none chosen on the board: an undefined color adds no mana (CR 106.5)."""
+    ability = only(db.get("Coldsteel Heart"))
+    assert ability.production.chosen == 1 and ability.production.options == ()
+    heart = _perm(db, "h", "Coldsteel Heart", chosen_color="G")
+    assert ability_options(ability, _board(heart), heart) == ((G,),)
+    bare = _perm(db, "h", "Coldsteel Heart")
+    assert ability_options(ability, _board(bare), bare) == ()
+
+
+def test_thriving_moor_fixed_or_chosen(db: CardDB) -> None:
+    """Thriving Moor: "{T}: Add {B} or one mana of the chosen color." (CR 106.5 without a choice)."""
+    ability = db.get("Thriving Moor").mana_abilities[0]
+    moor = _perm(db, "m", "Thriving Moor", chosen_color="R")
+    assert ability_options(ability, _board(moor), moor) == ((B,), (R,))
+    bare = _perm(db, "m", "Thriving Moor")
+    assert ability_options(ability, _board(bare), bare) == ((B,),)
+
+
+def test_cavern_of_souls_chosen_type_restriction(db: CardDB) -> None:
+    """Cavern of Souls: "Spend this mana only to cast a creature spell of the chosen type, and that spell
+    can't be countered." (CR 106.6) — the restriction gets the permanent's chosen type; none chosen: it
+    pays nothing."""
+    ability = db.get("Cavern of Souls").mana_abilities[1]
+    restriction = ability.production.restriction
+    assert restriction is not None and restriction.chosen_type
+    assert restriction.subtypes == frozenset({"chosen type"})  # matches no real subtype
+    cavern = _perm(db, "c", "Cavern of Souls", chosen_type="Elf")
+    got = ability_restriction(ability, cavern)
+    assert got is not None and got.subtypes == frozenset({"elf"}) and got.spell_types == frozenset({"creature"})
+    bare = ability_restriction(ability, _perm(db, "c", "Cavern of Souls"))
+    assert bare is not None and not bare.spells and not bare.abilities
+
+
+def test_secluded_courtyard_chosen_type_abilities(db: CardDB) -> None:
+    """Secluded Courtyard: "... or activate an ability of a creature or creature card of the chosen type"."""
+    restriction = db.get("Secluded Courtyard").mana_abilities[1].production.restriction
+    assert restriction is not None and restriction.chosen_type and restriction.abilities
+
+
+def test_command_tower_commander_identity(db: CardDB) -> None:
+    """Command Tower: "{T}: Add one mana of any color in your commander's color identity." (CR 903.4);
+    no commander: undefined, no mana (903.4f)."""
+    ability = only(db.get("Command Tower"))
+    tower = _perm(db, "t", "Command Tower")
+    assert ability_options(ability, _board(tower), tower) == ()
+    kenrith = db.get("Kenrith, the Returned King")  # {4}{W} with {R}, {1}{G}, {2}{U}, {3}{B} abilities
+    players = (Player("you", commander=(kenrith,)), Player("opp"))
+    state = _board(tower, players=players)
+    assert commander_identity(state, "you") == W | U | B | R | G
+    assert ability_options(ability, state, tower) == ((W | U | B | R | G,),)
+
+
+def test_commander_identity_hybrid_and_partners(db: CardDB) -> None:
+    """CR 903.4: hybrid symbols count both colors; two commanders (partner) combine identities."""
+    players = (Player("you", commander=(db.get("Kitchen Finks"), db.get("Llanowar Elves"))),)
+    assert commander_identity(_board(players=players), "you") == W | G
+    devoid = (Player("you", commander=(db.get("Kozilek's Return"),)),)  # devoid, {2}{R}: colorless, red identity
+    assert commander_identity(_board(players=devoid), "you") == R
+
+
+def test_tainted_field_activation_condition(db: CardDB) -> None:
+    """Tainted Field: "Activate only if you control a Swamp." (CR 602.5b) — None when it can't be activated."""
+    ability = db.get("Tainted Field").mana_abilities[1]
+    field = _perm(db, "f", "Tainted Field")
+    assert ability.condition is not None
+    assert ability_options(ability, _board(field), field) is None
+    swamp = _perm(db, "s", "Watery Grave")  # Island Swamp
+    assert ability_options(ability, _board(field, swamp), field) == ((W,), (B,))
+    theirs = _perm(db, "s", "Swamp", "opp")
+    assert ability_options(ability, _board(field, theirs), field) is None
+
+
+def test_mox_opal_metalcraft(db: CardDB) -> None:
+    """Mox Opal: "Metalcraft — {T}: Add one mana of any color. Activate only if you control three or more
+    artifacts." — Mox Opal counts itself (CR 602.5b)."""
+    ability = only(db.get("Mox Opal"))
+    opal = _perm(db, "o", "Mox Opal")
+    two = _board(opal, _perm(db, "a", "Sol Ring"))
+    assert ability_options(ability, two, opal) is None
+    three = _board(opal, _perm(db, "a", "Sol Ring"), _perm(db, "b", "Mind Stone"))
+    assert ability_options(ability, three, opal) == ((ANY_COLOR,),)
+
+
+def test_temple_of_the_false_god_five_lands(db: CardDB) -> None:
+    """Temple of the False God: "Activate only if you control five or more lands." (CR 602.5b)."""
+    ability = only(db.get("Temple of the False God"))
+    temple = _perm(db, "t", "Temple of the False God")
+    forests = [_perm(db, f"f{i}", "Forest") for i in range(4)]
+    assert ability_options(ability, _board(temple, *forests[:3]), temple) is None
+    assert ability_options(ability, _board(temple, *forests), temple) == ((C, C),)
+
+
+def test_whisperer_and_circle_power_conditions(db: CardDB) -> None:
+    """Whisperer of the Wilds (Ferocious: a creature with power 4 or greater) and Circle of Elders
+    (Formidable: total power 8 or greater) — CR 602.5b, power with counters (CR 122.1a)."""
+    whisperer = _perm(db, "w", "Whisperer of the Wilds")
+    ferocious = whisperer.card.mana_abilities[1]
+    assert ability_options(ferocious, _board(whisperer), whisperer) is None
+    big = _perm(db, "b", "Grizzly Bears", counters=(("+1/+1", 2),))
+    assert ability_options(ferocious, _board(whisperer, big), whisperer) == ((G, G),)
+    circle = _perm(db, "c", "Circle of Elders")  # 2/4
+    formidable = only(circle.card)
+    assert ability_options(formidable, _board(circle, big), circle) is None  # 2 + 4
+    assert ability_options(formidable, _board(circle, big, _perm(db, "x", "Grizzly Bears")), circle) == \
+        ((C, C, C),)
+
+
+def test_pyramid_of_the_pantheon_counters_condition(db: CardDB) -> None:
+    """Pyramid of the Pantheon: "Activate only if there are three or more brick counters on it."."""
+    ability = db.get("Pyramid of the Pantheon").mana_abilities[1]
+    two = _perm(db, "p", "Pyramid of the Pantheon", counters=(("brick", 2),))
+    three = _perm(db, "p", "Pyramid of the Pantheon", counters=(("brick", 3),))
+    assert ability_options(ability, _board(two), two) is None
+    assert len(ability_options(ability, _board(three), three) or ()) == 5
+
+
+def test_urzas_tower_instead(db: CardDB) -> None:
+    """Urza's Tower: "If you control an Urza's Mine and an Urza's Power-Plant, add {C}{C}{C} instead."
+    — "an Urza's Mine" is a land with both subtypes Urza's and Mine (CR 205.3)."""
+    ability = only(db.get("Urza's Tower"))
+    tower = _perm(db, "t", "Urza's Tower")
+    mine = _perm(db, "m", "Urza's Mine")
+    plant = _perm(db, "p", "Urza's Power Plant")
+    assert ability_options(ability, _board(tower, mine), tower) == ((C,),)
+    assert ability_options(ability, _board(tower, mine, plant), tower) == ((C, C, C),)
+    assert ability_options(ability, _board(tower, mine, _perm(db, "q", "Urza's Power Plant", "opp")), tower) == \
+        ((C,),)
+
+
+def test_gemstone_caverns_luck_counter_instead(db: CardDB) -> None:
+    """Gemstone Caverns: "If this land has a luck counter on it, instead add one mana of any color."."""
+    ability = only(db.get("Gemstone Caverns"))
+    lucky = _perm(db, "g", "Gemstone Caverns", counters=(("luck", 1),))
+    plain = _perm(db, "g", "Gemstone Caverns")
+    assert ability_options(ability, _board(lucky), lucky) == ((ANY_COLOR,),)
+    assert ability_options(ability, _board(plain), plain) == ((C,),)
+
+
+def test_leafkin_druid_four_creatures_instead(db: CardDB) -> None:
+    """Leafkin Druid: "If you control four or more creatures, add {G}{G} instead."."""
+    druid = _perm(db, "d", "Leafkin Druid")
+    ability = only(druid.card)
+    bears = [_perm(db, f"b{i}", "Grizzly Bears") for i in range(3)]
+    assert ability_options(ability, _board(druid, *bears[:2]), druid) == ((G,),)
+    assert ability_options(ability, _board(druid, *bears), druid) == ((G, G),)
+
+
+def test_per_turn_limits(db: CardDB) -> None:
+    """Kozilek's Translator "Activate only once each turn." and Manaforge Cinder "Activate no more than three
+    times each turn." (CR 602.5b): ``per_turn`` bounds the activations within one payment."""
+    assert only(db.get("Kozilek's Translator")).per_turn == 1
+    assert only(db.get("Manaforge Cinder")).per_turn == 3
+    assert only(db.get("Llanowar Elves")).per_turn == 0
+    roots = only(db.get("Wall of Roots"))
+    assert roots.per_turn == 1 and roots.cost.put_counters == (("-0/-1", 1),) and not roots.cost.tap
+
+
+def test_mana_cache_only_during_your_turn(db: CardDB) -> None:
+    """Mana Cache: "Any player may activate this ability but only during their turn before the end step."."""
+    ability = only(db.get("Mana Cache"))
+    cache = _perm(db, "m", "Mana Cache", counters=(("charge", 1),))
+    assert ability_options(ability, _board(cache, turn=Turn("you", "main2")), cache) == ((C,),)
+    assert ability_options(ability, _board(cache, turn=Turn("you", "end")), cache) is None
+    assert ability_options(ability, _board(cache, turn=Turn("opp", "main1")), cache) is None
+
+
+def test_counted_with_filters(db: CardDB) -> None:
+    """Overgrown Battlement ("creature with defender"), Leafkin Avenger ("creature with power 4 or
+    greater"), Powerstone Shard ("artifact you control named ~") — CR 107.1b counts."""
+    battlement = _perm(db, "o", "Overgrown Battlement")
+    wall = _perm(db, "w", "Wall of Roots")
+    assert ability_options(only(battlement.card), _board(battlement, wall, _perm(db, "b", "Grizzly Bears")),
+                           battlement) == ((G, G),)
+    avenger = _perm(db, "a", "Leafkin Avenger")  # 7/6
+    assert ability_options(avenger.card.mana_abilities[0], _board(avenger, _perm(db, "b", "Grizzly Bears")),
+                           avenger) == ((G,),)
+    shard = _perm(db, "s", "Powerstone Shard")
+    state = _board(shard, _perm(db, "t", "Powerstone Shard"), _perm(db, "r", "Sol Ring"))
+    assert ability_options(only(shard.card), state, shard) == ((C, C),)
+
+
+def test_board_amounts_life_domain_power_graveyard(db: CardDB) -> None:
+    """Sanctum of the Sun (life total), Prismatic Geoscope (domain, CR 305.6), Selvala (greatest power),
+    Crypt of Agadeem (black creature cards in your graveyard)."""
+    sanctum = Permanent("s", db.get("Azor's Gateway").faces[1], "you")
+    ability = only(sanctum.card)
+    state = GameState((Player("you", life=3),), Turn("you"), (sanctum,))
+    assert ability_options(ability, state, sanctum) == tuple((bit,) * 3 for bit in (W, U, B, R, G))
+    geoscope = _perm(db, "g", "Prismatic Geoscope")
+    lands = (_perm(db, "t", "Tundra"), _perm(db, "f", "Forest"), _perm(db, "f2", "Forest"))
+    assert ability_options(only(geoscope.card), _board(geoscope, *lands), geoscope) == ((ANY_COLOR,) * 3,)
+    selvala = _perm(db, "v", "Selvala, Heart of the Wilds")  # 2/3
+    big = _perm(db, "b", "Grizzly Bears", counters=(("+1/+1", 3),))
+    assert ability_options(selvala.card.mana_abilities[0], _board(selvala, big), selvala) == ((ANY_COLOR,) * 5,)
+    crypt = _perm(db, "c", "Crypt of Agadeem")
+    grave = (db.get("Gravecrawler"), db.get("Grizzly Bears"), db.get("Dark Ritual"), db.get("Vampire Nighthawk"))
+    state = GameState((Player("you", graveyard=grave),), Turn("you"), (crypt,))
+    assert ability_options(crypt.card.mana_abilities[1], state, crypt) == ((B, B),)
+
+
+def test_colors_among(db: CardDB) -> None:
+    """Meteor Crater ("a color of a permanent you control"), Mox Amber ("any color among legendary creatures
+    and planeswalkers you control"; lands are colorless), Corrupted Grafstone (graveyard cards)."""
+    crater = _perm(db, "m", "Meteor Crater")
+    state = _board(crater, _perm(db, "e", "Llanowar Elves"), _perm(db, "k", "Kitchen Finks"))
+    assert ability_options(only(crater.card), state, crater) == ((W | G,),)
+    amber = _perm(db, "a", "Mox Amber")
+    assert ability_options(only(amber.card), _board(amber, _perm(db, "e", "Llanowar Elves")), amber) == ()
+    state = _board(amber, _perm(db, "k", "Kenrith, the Returned King"))
+    assert ability_options(only(amber.card), state, amber) == ((W,),)
+    graf = _perm(db, "g", "Corrupted Grafstone")
+    state = GameState((Player("you", graveyard=(db.get("Lightning Bolt"),)),), Turn("you"), (graf,))
+    assert ability_options(only(graf.card), state, graf) == ((R,),)
+
+
+def test_metalworker_reveal_any_number(db: CardDB) -> None:
+    """Metalworker: "Reveal any number of artifact cards in your hand. Add {C}{C} for each card revealed
+    this way." — one option per number of cards revealed."""
+    worker = _perm(db, "w", "Metalworker")
+    ability = only(worker.card)
+    hand = (db.get("Sol Ring"), db.get("Mind Stone"), db.get("Forest"))
+    state = GameState((Player("you", hand=hand),), Turn("you"), (worker,))
+    assert ability_options(ability, state, worker) == ((C, C), (C, C, C, C))
+
+
+def test_empowered_autogenerator_counts_the_new_counter(db: CardDB) -> None:
+    """Empowered Autogenerator: "Put a charge counter on this artifact. Add X mana of any one color, where X
+    is the number of charge counters on this artifact." — the counter is put on first."""
+    gen = _perm(db, "g", "Empowered Autogenerator", counters=(("charge", 1),))
+    assert ability_options(only(gen.card), _board(gen), gen) == tuple((b, b) for b in (W, U, B, R, G))
+
+
+def test_condition_holds_none() -> None:
+    """No condition always holds."""
+    assert condition_holds(None, _state(), Permanent("x", Card("X"), "you"))
