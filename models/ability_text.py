@@ -590,6 +590,9 @@ def _head(head: str, rest: list[str], x_removed: bool) -> tuple[Production, list
     if head == "Choose a player." and rest and rest[0] == "That player adds one mana of any color they choose.":
         # the controller may choose themselves; mana given to another player never pays their costs
         return Production(options=((ANY_COLOR,),)), rest[1:]
+    if head == "Double the amount of each type of unspent mana you have.":
+        # CR 106.6 example: the new mana has no restriction (RULES T117); read by the solver, not here
+        return Production(doubles_pool=True), rest
     if head in _CHOOSE_AMONG and rest and rest[0] == "Add one mana of that color.":
         return Production(colors_among=_CHOOSE_AMONG[head]), rest[1:]
     if (m := re.fullmatch(r"Reveal any number of (\w+) cards(?: with power (\d+) or greater)? (?:in|from) "

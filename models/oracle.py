@@ -82,6 +82,9 @@ _SELF_WORDS = re.compile(r"\bthis (?:artifact|creature|land|permanent|enchantmen
                          re.IGNORECASE)
 
 
+#: Doubling Cube's effect: a mana ability whose production is ``doubles_pool`` (RULES T117).
+_DOUBLES_POOL = "Double the amount of each type of unspent mana you have."
+
 _FLAT_REMINDER = re.compile(r"[ \t]*\([^()]*\)")
 
 
@@ -250,6 +253,12 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
         if parts is not None:
             cost_text, effect = parts
             unquoted = _QUOTED.sub("", effect)
+            if not _LOYALTY.match(cost_text) and effect == _DOUBLES_POOL:
+                try:  # Doubling Cube: a mana ability (it could add mana, no target, CR 605.1a)
+                    abilities.append(read_ability(cost_text, effect, line))
+                except (Unreadable, BadCost):
+                    unsupported.append(line)
+                continue
             if _LOYALTY.match(cost_text) or not _ADDS_MANA.search(unquoted):
                 continue  # loyalty abilities are never mana abilities (605.1a)
             if re.search(r"\btargets?\b", unquoted, re.IGNORECASE):

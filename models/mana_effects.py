@@ -1,0 +1,455 @@
+"""Effects on mana production, as structured data (RULES §11, §12; CR 106.12, 305.7, 605.1b, 614, 616).
+
+The oracle parser (:mod:`manasolver.models.oracle`) recognises these clauses and
+keeps them in ``Card.unsupported`` (so a solver that does not apply them refuses
+the card instead of answering wrongly).  This module reads them into frozen values
+that a solver can apply mechanically:
+
+* :class:`ManaMultiplier` — replacement: "If you tap a permanent for mana, it
+  produces twice / three times as much of that mana instead" (Mana Reflection ×2,
+  Nyxbloom Ancient ×3).  Only abilities with ``{T}`` in their cost (106.12);
+  restrictions and riders stay on all the mana (106.6a); the mana of triggered mana
+  abilities (Wild Growth) is not multiplied (Nyxbloom ruling).  The type is chosen
+  before multiplying: a Treasure under Nyxbloom gives three mana of *one* color.
+* :class:`ProducesInstead` — replacement: "If a land is tapped for mana, it produces
+  {B} instead of any other type and amount" (Contamination; ``keep_amount`` False)
+  or "… colorless mana instead of any other type" (Pale Moon; ``keep_amount`` True).
+* :class:`LandTypeChange` — layer 4 (613.1d): "Nonbasic lands are Mountains" (Blood
+  Moon, Magus of the Moon; ``sets``: the land loses its other land types and the
+  abilities of its rules text and gets only the intrinsic ``{T}: Add {R}``, 305.7),
+  "Enchanted land is an Island" (Spreading Seas), "Each land is a Swamp in addition
+  to its other land types" (Urborg; Yavimaya: a Forest), "Lands you control are every
+  basic land type in addition to their other types" (Prismatic Omen, Dryad of the
+  Ilysian Grove).  :func:`effective_land_types` and :func:`effective_mana_abilities`
+  apply them.
+* :class:`TriggeredMana` — triggered mana abilities (605.1b) that add mana when a land
+  is tapped for mana: Wild Growth, Fertile Ground, Overgrowth, Utopia Sprawl (the
+  enchanted land: ``attached_to``), Mana Flare, Heartbeat of Spring, Dictate of
+  Karametra (any player's land; that player adds it), Zendikar Resurgent, Vorinclex,
+  Mirari's Wake (your lands), Gauntlet of Power (a basic land tapped for the chosen
+  color), Caged Sun (a land's ability adding the chosen color, ``{T}`` or not).
+* Doubling Cube's ``{3}, {T}: Double the amount of each type of unspent mana you
+  have`` is a mana ability with ``Production.doubles_pool`` (read by the parser);
+  the new mana is unrestricted (106.6 example; RULES T117).
+
+Integration notes for the solver (not done here):
+
+* ``StructuredEffect.text`` equals the clause in ``Card.unsupported``; a solver that
+  applies every effect of :func:`mana_effects_of` may drop those clauses
+  (:func:`remaining_unsupported`).
+* :func:`active_effects` lists the effects of the battlefield whose source still has
+  its ability (an Urborg under Blood Moon has none, 613.8 dependency).
+* Replacement effects on one production event apply in an order the producing
+  player chooses (616.1); :func:`replacement_results` gives every distinct result.
+* Timestamps are not on the board: board order is taken as timestamp order
+  (613.7) where two layer-4 effects don't depend on each other.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from manasolver.models.abilities import AbilityCost, ManaAbility, Production
+from manasolver.models.card import BASIC_LAND_TYPES, Card
+from manasolver.models.state import GameState, Permanent
+from manasolver.models.symbols import ANY_COLOR, C, type_bit
+
+__all__ = [
+    "LandTypeChange",
+    "ManaMultiplier",
+    "ProducesInstead",
+    "StructuredEffect",
+    "TriggeredMana",
+    "active_effects",
+    "effective_land_types",
+    "effective_mana_abilities",
+    "is_tapped_for_mana",
+    "mana_effects_of",
+    "remaining_unsupported",
+    "replacement_results",
+]
+
+_BASIC_ORDER = ("plains", "island", "swamp", "mountain", "forest")
+
+
+@dataclass(frozen=True, slots=True)
+class ManaMultiplier:
+    """"If you tap a permanent for mana, it produces ``factor`` times as much of that mana
+    instead" (CR 106.12b, 614.1a).  ``tapper``: ``"you"`` (the effect's controller taps
+    it); ``what``: ``"permanent"`` (creatures and artifacts too, RULES T115).  Applies
+    only to mana abilities whose cost includes ``{T}`` (T113); keeps restrictions (T116)."""
+
+    text: str
+    factor: int
+    tapper: str = "you"
+    what: str = "permanent"
+
+
+@dataclass(frozen=True, slots=True)
+class ProducesInstead:
+    """"If a land is tapped for mana, it produces ``mana`` instead of any other type [and
+    amount]" (Contamination: one ``{B}``; Pale Moon: colorless, amount kept).
+    ``what``: ``"land"`` or ``"nonbasic_land"``; ``tapper``: ``"any"`` player."""
+
+    text: str
+    mana: int
+    keep_amount: bool = False
+    what: str = "land"
+    tapper: str = "any"
+
+
+@dataclass(frozen=True, slots=True)
+class LandTypeChange:
+    """A land-type change (CR 305.7, 613.1d).  ``affected``: ``"nonbasic_lands"``,
+    ``"each_land"``, ``"lands_you_control"`` or ``"enchanted_land"`` (the permanent the
+    source is attached to); ``types``: lower-case basic land types; ``sets``: the types
+    replace the land's land types and its rules-text abilities are lost (Blood Moon),
+    otherwise they are added ("in addition to its other land types")."""
+
+    text: str
+    affected: str
+    types: tuple[str, ...]
+    sets: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TriggeredMana:
+    """A triggered mana ability (CR 605.1b) that fires when a land is tapped for mana
+    (106.12a: the ability resolved and produced mana).
+
+    ``trigger``: ``"enchanted_land"`` (the permanent the source is attached to),
+    ``"your_land"`` (a land the source's controller taps), ``"any_land"`` (a land any
+    player taps), ``"basic_land"`` (any player's basic land, tapped for mana of the
+    chosen color: Gauntlet of Power) or ``"land_ability"`` (any ability of a land
+    the source's controller uses, ``{T}`` or not, adding the chosen color: Caged Sun).
+    ``options``: what it adds (slot masks, as :class:`Production`), or nothing with
+    ``produced_type`` (one mana of any type that land produced: Mana Flare; the
+    player picks among the types actually produced; no restriction is copied) or with
+    ``chosen`` (that many mana of the color chosen for the *source*: Utopia Sprawl,
+    Gauntlet, Caged Sun).  ``recipient``: ``"land_controller"`` (its controller / that
+    player) or ``"you"`` (the source's controller).  Replacement multipliers do not
+    apply to this mana (Nyxbloom ruling, RULES T111)."""
+
+    text: str
+    trigger: str
+    options: tuple[tuple[int, ...], ...] = ()
+    produced_type: bool = False
+    chosen: int = 0
+    recipient: str = "land_controller"
+
+
+StructuredEffect = ManaMultiplier | ProducesInstead | LandTypeChange | TriggeredMana
+
+_TIMES = {"twice": 2, "three times": 3, "four times": 4}
+_NUMBERS = {"one": 1, "two": 2, "three": 3}
+
+
+def _symbols(text: str) -> tuple[int, ...]:
+    """``{G}{G}`` → ``(G, G)``; only the six mana symbols."""
+    out: list[int] = []
+    for sym in re.findall(r"\{([WUBRGC])\}", text):
+        out.append(type_bit(sym))
+    if "".join(f"{{{s}}}" for s in re.findall(r"\{([WUBRGC])\}", text)) != text:
+        return ()
+    return tuple(out)
+
+
+def _added(text: str) -> tuple[tuple[tuple[int, ...], ...], bool, int] | None:
+    """What a trigger adds: (options, produced_type, chosen), or None when unreadable."""
+    if text == "one mana of any type that land produced":
+        return (), True, 0
+    if m := re.fullmatch(r"(?:an additional )?(one|two|three) mana of (?:the chosen color|that color)", text):
+        return (), False, _NUMBERS[m.group(1)]
+    if m := re.fullmatch(r"(?:an additional )?(one|two|three) mana of any color", text):
+        return ((ANY_COLOR,) * _NUMBERS[m.group(1)],), False, 0
+    m = re.fullmatch(r"(?:an additional )?((?:\{[WUBRGC]\})+)", text)
+    if m and (slots := _symbols(m.group(1))):
+        return (slots,), False, 0
+    return None
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple((re.compile(p), kind) for p, kind in (
+        ((r"If you tap a permanent for mana, it produces (twice|three times|four times) as much of that mana "
+         r"instead\."), "multiplier"),
+        (r"If a land is tapped for mana, it produces \{([WUBRGC])\} instead of any other type and amount\.",
+         "instead_amount"),
+        ((r"(?:Until end of turn, )?if a player taps a nonbasic land for mana, it produces colorless mana instead "
+         r"of any other type\."), "pale_moon"),
+        (r"Nonbasic lands are (Plains|Islands|Swamps|Mountains|Forests)\.", "moon"),
+        (r"Enchanted land is an? (Plains|Island|Swamp|Mountain|Forest)\.", "enchanted_type"),
+        (r"Each land is an? (Plains|Island|Swamp|Mountain|Forest) in addition to its other land types\.",
+         "each_land"),
+        (r"Lands you control are every basic land type in addition to their other types\.", "omen"),
+        ((r"Whenever enchanted (?:land|Forest|Plains|Island|Swamp|Mountain) is tapped for mana, its controller "
+         r"adds (.+)\."), "enchanted"),
+        (r"Whenever a player taps a land for mana, that player adds (.+)\.", "any_land"),
+        (r"Whenever you tap a land for mana, add (.+)\.", "your_land"),
+        (r"Whenever a basic land is tapped for mana of the chosen color, its controller adds (.+)\.", "basic_land"),
+        ((r"Whenever a land's ability causes you to add one or more mana of the chosen color, add one additional "
+         r"mana of that color\."), "caged_sun"),
+    ))
+
+
+_PLURAL_TYPES = {"plains": "plains", "islands": "island", "swamps": "swamp", "mountains": "mountain",
+                 "forests": "forest"}
+
+
+def _read(line: str) -> StructuredEffect | None:
+    """One clause (reminder text removed, the card's name as ``~``) → an effect, or None."""
+    for pattern, kind in _patterns():
+        m = pattern.fullmatch(line)
+        if m is None:
+            continue
+        if kind == "multiplier":
+            return ManaMultiplier(line, _TIMES[m.group(1)])
+        if kind == "instead_amount":
+            return ProducesInstead(line, type_bit(m.group(1)))
+        if kind == "pale_moon":
+            return ProducesInstead(line, C, keep_amount=True, what="nonbasic_land")
+        if kind == "moon":
+            return LandTypeChange(line, "nonbasic_lands", (_PLURAL_TYPES[m.group(1).lower()],), sets=True)
+        if kind == "enchanted_type":
+            return LandTypeChange(line, "enchanted_land", (m.group(1).lower(),), sets=True)
+        if kind == "each_land":
+            return LandTypeChange(line, "each_land", (m.group(1).lower(),))
+        if kind == "omen":
+            return LandTypeChange(line, "lands_you_control", _BASIC_ORDER)
+        if kind == "caged_sun":
+            return TriggeredMana(line, "land_ability", chosen=1, recipient="you")
+        added = _added(m.group(1))
+        if added is None:
+            return None
+        options, produced, chosen = added
+        if kind == "basic_land" and not chosen:
+            return None
+        recipient = "you" if kind == "your_land" else "land_controller"
+        return TriggeredMana(line, kind if kind != "enchanted" else "enchanted_land", options, produced, chosen,
+                             recipient)
+    return None
+
+
+def mana_effects_of(card: Card) -> tuple[StructuredEffect, ...]:
+    """The structured effects on mana production printed on ``card`` (its front face; the
+    other faces' effects are on those faces).  ``text`` of each effect is the clause as
+    the parser reports it in ``Card.unsupported`` (reminder text removed)."""
+    return _effects_of_text(card.oracle_text, card.name)
+
+
+@lru_cache(maxsize=512)
+def _effects_of_text(oracle_text: str, name: str) -> tuple[StructuredEffect, ...]:
+    from manasolver.models.oracle import self_reference, strip_reminder
+
+    out: list[StructuredEffect] = []
+    for raw in oracle_text.split("\n"):
+        line = strip_reminder(raw)
+        if not line or len(line) > 400:
+            continue
+        effect = _read(self_reference(line, name))
+        if effect is not None:
+            out.append(replace(effect, text=line))
+    return tuple(out)
+
+
+def remaining_unsupported(card: Card) -> tuple[str, ...]:
+    """``card.unsupported`` without the clauses :func:`mana_effects_of` reads: what is left
+    for a solver that applies every structured effect."""
+    done = {e.text for e in mana_effects_of(card)}
+    return tuple(u for u in card.unsupported if u not in done)
+
+
+# ---------------------------------------------------------------------------------------------
+# land types (CR 305.6, 305.7, 613.1d)
+
+
+def _printed_land_types(perm: Permanent) -> tuple[str, ...]:
+    return tuple(t for t in perm.card.type_line.subtypes if t in BASIC_LAND_TYPES)
+
+
+def _is_basic(perm: Permanent) -> bool:
+    return "basic" in perm.card.type_line.supertypes
+
+
+_BOARD_CACHE: dict[int, tuple[GameState, tuple[tuple[Permanent, LandTypeChange], ...]]] = {}
+
+
+def _type_changes(state: GameState) -> tuple[tuple[Permanent, LandTypeChange], ...]:
+    """The land-type changes printed on the battlefield, in board order (cached per
+    state: states are frozen, and every land of a board asks)."""
+    hit = _BOARD_CACHE.get(id(state))
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    found = tuple((perm, effect) for perm in state.battlefield for effect in mana_effects_of(perm.card)
+                  if isinstance(effect, LandTypeChange))
+    if len(_BOARD_CACHE) > 64:
+        _BOARD_CACHE.clear()
+    _BOARD_CACHE[id(state)] = (state, found)
+    return found
+
+
+def _setters(state: GameState) -> list[tuple[Permanent, LandTypeChange]]:
+    """Blood Moon-style effects of the battlefield, in board order (timestamps).
+    Their sources (Blood Moon, Magus of the Moon, Spreading Seas) are not lands, so no
+    setting effect removes another."""
+    return [(perm, effect) for perm, effect in _type_changes(state) if effect.sets]
+
+
+def _affects(effect: LandTypeChange, source: Permanent, land: Permanent) -> bool:
+    if not land.is_land:
+        return False
+    if effect.affected == "nonbasic_lands":
+        return not _is_basic(land)
+    if effect.affected == "enchanted_land":
+        return source.attached_to == land.id
+    if effect.affected == "lands_you_control":
+        return land.controller == source.controller
+    return True  # each_land
+
+
+def _loses_abilities(state: GameState, perm: Permanent) -> bool:
+    """True when a setting effect (Blood Moon, Spreading Seas) applies to land ``perm``:
+    it loses the abilities of its rules text (305.7).  Setting effects come from
+    non-land sources or from basic lands, so they never remove one another."""
+    return any(_affects(effect, source, perm) for source, effect in _setters(state))
+
+
+def _has_effect(state: GameState, source: Permanent, effect: StructuredEffect) -> bool:
+    """Whether ``source`` still has the ability that makes ``effect``: a land under a
+    setting effect has lost its rules-text abilities (Urborg under Blood Moon, 613.8
+    dependency: Blood Moon applies first)."""
+    return not (source.is_land and _loses_abilities(state, source))
+
+
+def active_effects(state: GameState) -> tuple[tuple[Permanent, StructuredEffect], ...]:
+    """Every structured effect on the battlefield whose source still has it, in board order."""
+    out: list[tuple[Permanent, StructuredEffect]] = []
+    for perm in state.battlefield:
+        for effect in mana_effects_of(perm.card):
+            if _has_effect(state, perm, effect):
+                out.append((perm, effect))
+    return tuple(out)
+
+
+def effective_land_types(state: GameState, permanent: Permanent) -> tuple[str, ...]:
+    """The basic land types ``permanent`` has now, in WUBRG order, after land-type changes.
+
+    Layer 4 (613.1d) in timestamp order, board order standing for timestamps (613.7):
+    a setting effect (Blood Moon) replaces the land types of the lands it affects
+    (305.7); an adding effect (Urborg, Prismatic Omen) adds to them.  An adding effect
+    whose source is a land that a setting effect reaches is gone (that land lost the
+    ability: Urborg under Blood Moon, dependency 613.8a), so Blood Moon applies first.
+    A non-land is returned its printed subtypes that are basic land types.
+    """
+    types = list(_printed_land_types(permanent))
+    if not permanent.is_land:
+        return tuple(types)
+    for source, effect in _type_changes(state):
+        if not _affects(effect, source, permanent):
+            continue
+        if effect.sets:
+            types = list(effect.types)
+        elif _has_effect(state, source, effect):
+            types.extend(t for t in effect.types if t not in types)
+    return tuple(t for t in _BASIC_ORDER if t in types)
+
+
+def _intrinsic(land_type: str) -> ManaAbility:
+    """The intrinsic ability of a basic land type: ``{T}: Add [symbol].`` (305.6)."""
+    letter = BASIC_LAND_TYPES[land_type]
+    return ManaAbility(cost=AbilityCost(tap=True), production=Production(options=((type_bit(letter),),)),
+                       text=f"{{T}}: Add {{{letter}}}.", intrinsic=True)
+
+
+def effective_mana_abilities(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...]:
+    """``permanent``'s mana abilities after land-type changes, indexed 0, 1, … (SPEC §5).
+
+    A land reached by a setting effect (Blood Moon, Spreading Seas) has only the
+    intrinsic abilities of its new types (305.7: it loses its rules-text abilities);
+    otherwise it keeps its printed abilities and has one intrinsic ability per
+    effective basic land type (305.6), intrinsic ones first in WUBRG order, as
+    ``Card.mana_abilities``.  A non-land keeps its abilities.
+    """
+    if not permanent.is_land:
+        return permanent.card.mana_abilities
+    types = effective_land_types(state, permanent)
+    intrinsic = [_intrinsic(t) for t in types]
+    printed = [] if _loses_abilities(state, permanent) else [a for a in permanent.card.mana_abilities
+                                                            if not a.intrinsic]
+    return tuple(replace(a, index=i) for i, a in enumerate(intrinsic + printed))
+
+
+# ---------------------------------------------------------------------------------------------
+# replacement effects on one production event (CR 614, 616.1)
+
+
+def is_tapped_for_mana(ability: ManaAbility) -> bool:
+    """Whether activating ``ability`` taps its source for mana (CR 106.12): its cost
+    includes ``{T}``.  Only then do "tapped for mana" replacements and triggers apply
+    (Ashnod's Altar under Nyxbloom Ancient: {C}{C}, RULES T113)."""
+    return ability.cost.tap
+
+
+def _single_types(option: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every choice of one type per slot, as sorted multisets (the type is chosen before a
+    multiplier applies: a Treasure under Nyxbloom gives three of one color, RULES T114)."""
+    per_slot = [[bit for bit in (1, 2, 4, 8, 16, 32) if slot & bit] for slot in option]
+    return sorted({tuple(sorted(combo)) for combo in itertools.product(*per_slot)})
+
+
+def replacement_results(option: tuple[int, ...],
+                        effects: tuple[ManaMultiplier | ProducesInstead, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every distinct mana one production event of ``option`` can give under ``effects``,
+    over every order the producing player may choose (616.1), each a sorted tuple of
+    single type bits.  ``effects`` are those that apply to this event (the caller
+    checks 106.12: ``{T}`` in the cost, who tapped what).
+
+    >>> from manasolver.models.symbols import G, B
+    >>> reflection = ManaMultiplier("If you tap a permanent for mana, …", 2)
+    >>> contamination = ProducesInstead("If a land is tapped for mana, …", B)
+    >>> replacement_results((G,), (reflection, contamination))
+    ((4,), (4, 4))
+    """
+    if not effects:
+        return (option,)
+    results: set[tuple[int, ...]] = set()
+    choices = _single_types(option)
+    for order in _distinct_orders(effects):
+        for mana in choices:
+            for effect in order:
+                if isinstance(effect, ManaMultiplier):
+                    mana = tuple(sorted(mana * effect.factor))
+                elif effect.keep_amount:
+                    mana = (effect.mana,) * len(mana)
+                else:
+                    mana = (effect.mana,)
+            results.add(mana)
+    return tuple(sorted(results, key=lambda m: (len(m), m)))
+
+
+def _distinct_orders(effects: tuple[ManaMultiplier | ProducesInstead, ...]
+                     ) -> list[tuple[ManaMultiplier | ProducesInstead, ...]]:
+    """The distinct orders of ``effects`` (equal effects are interchangeable), so three
+    Mana Reflections and Contamination give 4 orders, not 24."""
+    counts: dict[ManaMultiplier | ProducesInstead, int] = {}
+    for e in effects:
+        counts[e] = counts.get(e, 0) + 1
+    out: list[tuple[ManaMultiplier | ProducesInstead, ...]] = []
+
+    def walk(prefix: list[ManaMultiplier | ProducesInstead]) -> None:
+        if len(prefix) == len(effects):
+            out.append(tuple(prefix))
+            return
+        for e, n in counts.items():
+            if n:
+                counts[e] = n - 1
+                prefix.append(e)
+                walk(prefix)
+                prefix.pop()
+                counts[e] = n
+
+    walk([])
+    return out

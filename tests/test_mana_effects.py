@@ -1,0 +1,310 @@
+"""Structured effects on mana production (RULES §11–§12, §14 T100, T106–T117), read from real cards.
+
+Each test names the card, quotes its text and cites the rule or ruling.  The solver applies these
+effects; here they are parsed, and land types are changed (CR 305.6, 305.7, 613).
+"""
+
+from __future__ import annotations
+
+import pytest
+from manasolver.models.abilities import ManaAbility
+from manasolver.models.carddb import CardDB
+from manasolver.models.mana_effects import (
+    LandTypeChange,
+    ManaMultiplier,
+    ProducesInstead,
+    TriggeredMana,
+    active_effects,
+    effective_land_types,
+    effective_mana_abilities,
+    is_tapped_for_mana,
+    mana_effects_of,
+    remaining_unsupported,
+    replacement_results,
+)
+from manasolver.models.state import GameState, Permanent, Player, Turn
+from manasolver.models.symbols import ANY_COLOR, B, C, G, R, U, W
+
+
+@pytest.fixture(scope="module")
+def db() -> CardDB:
+    return CardDB()
+
+
+def _one(db: CardDB, name: str) -> object:
+    effects = mana_effects_of(db.get(name))
+    assert len(effects) == 1, effects
+    assert remaining_unsupported(db.get(name)) == (), name
+    return effects[0]
+
+
+def _board(*perms: Permanent) -> GameState:
+    return GameState((Player("you"), Player("opp")), Turn("you"), perms)
+
+
+def _perm(db: CardDB, pid: str, name: str, controller: str = "you", **kw: object) -> Permanent:
+    return Permanent(pid, db.get(name), controller, **kw)  # type: ignore[arg-type]
+
+
+def _adds(abilities: tuple[ManaAbility, ...]) -> list[tuple[tuple[int, ...], ...]]:
+    return [a.production.options for a in abilities]
+
+
+# -- replacement multipliers (CR 106.12b, 614, 616.1) --------------------------------------------------
+
+
+def test_mana_reflection_and_nyxbloom_parse(db: CardDB) -> None:
+    """Mana Reflection / Nyxbloom Ancient: "If you tap a permanent for mana, it produces twice / three times as
+    much of that mana instead." — replacement effects on permanents *you* tap."""
+    reflection = _one(db, "Mana Reflection")
+    nyxbloom = _one(db, "Nyxbloom Ancient")
+    assert isinstance(reflection, ManaMultiplier) and reflection.factor == 2 and reflection.tapper == "you"
+    assert isinstance(nyxbloom, ManaMultiplier) and nyxbloom.factor == 3 and nyxbloom.what == "permanent"
+
+
+def test_t106_t107_reflection_doubles_type_and_amount(db: CardDB) -> None:
+    """T106 Forest → {G}{G}; T107 a land making {W}{U} → {W}{W}{U}{U} (Mana Reflection ruling)."""
+    reflection = _one(db, "Mana Reflection")
+    assert isinstance(reflection, ManaMultiplier)
+    assert replacement_results((G,), (reflection,)) == ((G, G),)
+    assert replacement_results((W, U), (reflection,)) == ((W, W, U, U),)
+
+
+def test_t108_t109_t110_cumulative(db: CardDB) -> None:
+    """T108 three Reflections ×8, T109 Reflection + Nyxbloom ×6, T110 two Nyxblooms ×9 (616.1)."""
+    reflection = _one(db, "Mana Reflection")
+    nyxbloom = _one(db, "Nyxbloom Ancient")
+    assert isinstance(reflection, ManaMultiplier) and isinstance(nyxbloom, ManaMultiplier)
+    assert replacement_results((G,), (reflection,) * 3) == ((G,) * 8,)
+    assert replacement_results((G,), (reflection, nyxbloom)) == ((G,) * 6,)
+    assert replacement_results((G,), (nyxbloom, nyxbloom)) == ((G,) * 9,)
+
+
+def test_t111_wild_growth_mana_is_not_multiplied(db: CardDB) -> None:
+    """T111 Nyxbloom + Wild Growth on a Forest: {G}{G}{G} from the Forest plus the trigger's {G} (605.1b;
+    Nyxbloom ruling): the trigger is a separate ability whose mana no replacement multiplies."""
+    nyxbloom = _one(db, "Nyxbloom Ancient")
+    growth = _one(db, "Wild Growth")
+    assert isinstance(nyxbloom, ManaMultiplier) and isinstance(growth, TriggeredMana)
+    assert growth.trigger == "enchanted_land" and growth.options == ((G,),)
+    land = replacement_results((G,), (nyxbloom,))
+    assert [len(m) for m in land] == [3] and len(land[0]) + len(growth.options[0]) == 4
+
+
+def test_t112_reflection_and_contamination_in_either_order(db: CardDB) -> None:
+    """T112 Mana Reflection + Contamination on a Forest: {B} or {B}{B}, the player chooses the order
+    (616.1; Mana Reflection ruling 2008-05-01)."""
+    contamination = _one(db, "Contamination")
+    reflection = _one(db, "Mana Reflection")
+    assert isinstance(contamination, ProducesInstead) and contamination.mana == B
+    assert not contamination.keep_amount and contamination.what == "land"
+    assert isinstance(reflection, ManaMultiplier)
+    assert replacement_results((G,), (reflection, contamination)) == ((B,), (B, B))
+
+
+def test_t113_t115_only_abilities_with_tap(db: CardDB) -> None:
+    """T113 Ashnod's Altar ("Sacrifice a creature: Add {C}{C}") is not tapped for mana (106.12): no multiplier;
+    T115 Llanowar Elves is (any permanent)."""
+    assert not is_tapped_for_mana(db.get("Ashnod's Altar").mana_abilities[0])
+    assert is_tapped_for_mana(db.get("Llanowar Elves").mana_abilities[0])
+
+
+def test_t114_treasure_under_nyxbloom_one_color(db: CardDB) -> None:
+    """T114 Treasure ("{T}, Sacrifice this artifact: Add one mana of any color.") under Nyxbloom: three mana of
+    one chosen color — the type is chosen first, then tripled."""
+    nyxbloom = _one(db, "Nyxbloom Ancient")
+    assert isinstance(nyxbloom, ManaMultiplier)
+    treasure = db.get("Treasure").mana_abilities[0]
+    assert is_tapped_for_mana(treasure) and treasure.production.options == ((ANY_COLOR,),)
+    assert replacement_results((ANY_COLOR,), (nyxbloom,)) == tuple((c,) * 3 for c in (W, U, B, R, G))
+
+
+def test_t116_restriction_kept(db: CardDB) -> None:
+    """T116 Ancient Ziggurat under Mana Reflection: {R}{R}, both restricted (106.6a) — the multiplier changes
+    amounts only; the ability's restriction stays on all the mana."""
+    ziggurat = db.get("Ancient Ziggurat").mana_abilities[0]
+    reflection = _one(db, "Mana Reflection")
+    assert isinstance(reflection, ManaMultiplier)
+    assert ziggurat.production.restriction is not None and is_tapped_for_mana(ziggurat)
+    assert (R, R) in replacement_results((R,), (reflection,))
+
+
+def test_t117_doubling_cube_doubles_the_pool(db: CardDB) -> None:
+    """T117 Doubling Cube: "{3}, {T}: Double the amount of each type of unspent mana you have." — a mana
+    ability (605.1a) with the ``doubles_pool`` production; the new mana is unrestricted (106.6 example)."""
+    card = db.get("Doubling Cube")
+    assert card.unsupported == ()
+    (cube,) = card.mana_abilities
+    assert cube.production.doubles_pool and cube.production.options == ()
+    assert cube.cost.mana.format() == "{3}" and cube.cost.tap
+
+
+def test_pale_moon_keeps_the_amount(db: CardDB) -> None:
+    """Pale Moon: "... it produces colorless mana instead of any other type." — type only (nonbasic lands)."""
+    (moon,) = mana_effects_of(db.get("Pale Moon"))
+    assert isinstance(moon, ProducesInstead) and moon.keep_amount and moon.what == "nonbasic_land"
+    assert replacement_results((W, U), (moon,)) == ((C, C),)
+
+
+# -- triggered mana abilities (CR 605.1b, 106.12a) ---------------------------------------------------
+
+
+@pytest.mark.parametrize("name, options, chosen", [
+    ("Wild Growth", ((G,),), 0),
+    ("Fertile Ground", ((ANY_COLOR,),), 0),
+    ("Overgrowth", ((G, G),), 0),
+    ("Utopia Sprawl", (), 1),
+])
+def test_auras_on_the_enchanted_land(db: CardDB, name: str, options: tuple[tuple[int, ...], ...],
+                                     chosen: int) -> None:
+    """"Whenever enchanted land is tapped for mana, its controller adds an additional …" — the land the Aura
+    is ``attached_to``; Utopia Sprawl adds the Aura's chosen color."""
+    effect = _one(db, name)
+    assert isinstance(effect, TriggeredMana)
+    assert (effect.trigger, effect.options, effect.chosen, effect.recipient) == \
+        ("enchanted_land", options, chosen, "land_controller")
+
+
+@pytest.mark.parametrize("name, trigger, recipient", [
+    ("Mana Flare", "any_land", "land_controller"),
+    ("Heartbeat of Spring", "any_land", "land_controller"),
+    ("Dictate of Karametra", "any_land", "land_controller"),
+    ("Zendikar Resurgent", "your_land", "you"),
+    ("Vorinclex, Voice of Hunger", "your_land", "you"),
+    ("Mirari's Wake", "your_land", "you"),
+])
+def test_one_mana_of_a_type_that_land_produced(db: CardDB, name: str, trigger: str, recipient: str) -> None:
+    """"… adds one mana of any type that land produced" (Mana Flare rulings 2004-10-04, 2007-09-16): the player
+    picks among the types actually produced; no restriction is copied."""
+    effects = [e for e in mana_effects_of(db.get(name)) if isinstance(e, TriggeredMana)]
+    assert len(effects) == 1
+    effect = effects[0]
+    assert effect.produced_type and effect.options == () and (effect.trigger, effect.recipient) == (trigger, recipient)
+
+
+def test_caged_sun_and_gauntlet_of_power(db: CardDB) -> None:
+    """Caged Sun: "Whenever a land's ability causes you to add one or more mana of the chosen color, add one
+    additional mana of that color." (any land ability); Gauntlet of Power: a *basic* land tapped for the chosen
+    color, any player's."""
+    sun = _one(db, "Caged Sun")
+    gauntlet = _one(db, "Gauntlet of Power")
+    assert isinstance(sun, TriggeredMana) and (sun.trigger, sun.chosen, sun.recipient) == ("land_ability", 1, "you")
+    assert isinstance(gauntlet, TriggeredMana)
+    assert (gauntlet.trigger, gauntlet.chosen, gauntlet.recipient) == ("basic_land", 1, "land_controller")
+
+
+# -- land types (CR 305.6, 305.7, 613.1d) -------------------------------------------------------------------
+
+
+def test_t100_everywhere_under_blood_moon(db: CardDB) -> None:
+    """T100: the Everywhere token (all five basic land types, not basic) under Blood Moon ("Nonbasic lands are
+    Mountains.") is only a Mountain and makes only {R} (305.7; Blood Moon ruling)."""
+    moon = _one(db, "Blood Moon")
+    assert isinstance(moon, LandTypeChange) and moon.sets and moon.affected == "nonbasic_lands"
+    everywhere = _perm(db, "e", "Everywhere")
+    assert effective_land_types(_board(everywhere), everywhere) == ("plains", "island", "swamp", "mountain", "forest")
+    state = _board(everywhere, _perm(db, "m", "Blood Moon", "opp"))
+    assert effective_land_types(state, everywhere) == ("mountain",)
+    assert _adds(effective_mana_abilities(state, everywhere)) == [((R,),)]
+
+
+def test_blood_moon_removes_printed_abilities(db: CardDB) -> None:
+    """305.7: a nonbasic land under Magus of the Moon loses its rules-text abilities (Cavern of Souls has only
+    {T}: Add {R}); basic lands are not affected."""
+    cavern = _perm(db, "c", "Cavern of Souls")
+    forest = _perm(db, "f", "Forest")
+    state = _board(cavern, forest, _perm(db, "m", "Magus of the Moon", "opp"))
+    (ability,) = effective_mana_abilities(state, cavern)
+    assert ability.intrinsic and ability.production.options == ((R,),) and ability.index == 0
+    assert _adds(effective_mana_abilities(state, forest)) == [((G,),)]
+
+
+def test_urborg_makes_every_land_a_swamp(db: CardDB) -> None:
+    """Urborg, Tomb of Yawgmoth: "Each land is a Swamp in addition to its other land types." (ruling 2018-12-07):
+    a Forest also taps for {B}; abilities indexed with intrinsic ones first in WUBRG order."""
+    urborg = _perm(db, "u", "Urborg, Tomb of Yawgmoth")
+    forest = _perm(db, "f", "Forest")
+    theirs = _perm(db, "o", "Command Tower", "opp")
+    state = _board(urborg, forest, theirs)
+    assert effective_land_types(state, forest) == ("swamp", "forest")
+    assert _adds(effective_mana_abilities(state, forest)) == [((B,),), ((G,),)]
+    assert [a.index for a in effective_mana_abilities(state, forest)] == [0, 1]
+    assert effective_land_types(state, urborg) == ("swamp",)
+    assert effective_land_types(state, theirs) == ("swamp",)  # each land, whoever controls it
+
+
+def test_urborg_under_blood_moon_has_no_effect(db: CardDB) -> None:
+    """Blood Moon + Urborg: Urborg becomes a Mountain and loses its ability (dependency, 613.8a), so a Forest is
+    not a Swamp; the effect is not among the active effects."""
+    urborg = _perm(db, "u", "Urborg, Tomb of Yawgmoth")
+    forest = _perm(db, "f", "Forest")
+    state = _board(_perm(db, "m", "Blood Moon"), urborg, forest)
+    assert effective_land_types(state, forest) == ("forest",)
+    assert effective_land_types(state, urborg) == ("mountain",)
+    assert all(src.id != "u" for src, _ in active_effects(state))
+    assert len(active_effects(_board(urborg, forest))) == 1
+
+
+def test_yavimaya_and_prismatic_omen(db: CardDB) -> None:
+    """Yavimaya: each land is a Forest; Prismatic Omen: lands *you control* are every basic land type
+    (ruling 2008-05-01)."""
+    wastes = _perm(db, "w", "Wastes")
+    state = _board(wastes, _perm(db, "y", "Yavimaya, Cradle of Growth", "opp"))
+    assert _adds(effective_mana_abilities(state, wastes)) == [((G,),), ((C,),)]
+    omen = _perm(db, "p", "Prismatic Omen")
+    theirs = _perm(db, "o", "Wastes", "opp")
+    state = _board(omen, wastes, theirs)
+    assert _adds(effective_mana_abilities(state, wastes)) == [((W,),), ((U,),), ((B,),), ((R,),), ((G,),), ((C,),)]
+    assert _adds(effective_mana_abilities(state, theirs)) == [((C,),)]
+
+
+def test_blood_moon_and_omen_in_timestamp_order(db: CardDB) -> None:
+    """613.7: without dependency, layer-4 effects apply in timestamp order; board order stands for it.
+    Omen first, then Blood Moon: a nonbasic land is a Mountain; Blood Moon first, then Omen: all five."""
+    tower = _perm(db, "t", "Command Tower")
+    omen = _perm(db, "p", "Prismatic Omen")
+    moon = _perm(db, "m", "Blood Moon")
+    assert effective_land_types(_board(omen, moon, tower), tower) == ("mountain",)
+    late_omen = _board(moon, omen, tower)
+    assert len(effective_land_types(late_omen, tower)) == 5
+    # the printed ability is lost either way (Blood Moon reaches it, 305.7)
+    assert all(a.intrinsic for a in effective_mana_abilities(late_omen, tower))
+
+
+def test_spreading_seas_sets_the_enchanted_land(db: CardDB) -> None:
+    """Spreading Seas: "Enchanted land is an Island." (305.7): Tropical Island is only an Island."""
+    tropical = _perm(db, "t", "Tropical Island")
+    seas = _perm(db, "s", "Spreading Seas", "opp", attached_to="t")
+    other = _perm(db, "f", "Taiga")
+    state = _board(tropical, seas, other)
+    assert _adds(effective_mana_abilities(state, tropical)) == [((U,),)]
+    assert _adds(effective_mana_abilities(state, other)) == [((R,),), ((G,),)]
+
+
+def test_non_land_keeps_its_abilities(db: CardDB) -> None:
+    """Land-type changes touch lands only: Llanowar Elves under Urborg still has {T}: Add {G}."""
+    elves = _perm(db, "e", "Llanowar Elves")
+    state = _board(elves, _perm(db, "u", "Urborg, Tomb of Yawgmoth"))
+    assert effective_mana_abilities(state, elves) == elves.card.mana_abilities
+
+
+def test_module_doctest() -> None:
+    """The module's examples run (STYLE 13)."""
+    import doctest
+
+    import manasolver.models.mana_effects as module
+
+    assert doctest.testmod(module).failed == 0
+
+
+def test_large_board_land_types_are_fast(db: CardDB) -> None:
+    """1,000 lands under Urborg and Blood Moon: every land's abilities in well under a few seconds (the
+    board's type changes are gathered once per state)."""
+    import time
+
+    lands = tuple(_perm(db, f"l{i}", "Forest" if i % 2 else "Command Tower") for i in range(1000))
+    state = _board(_perm(db, "m", "Blood Moon"), _perm(db, "u", "Urborg, Tomb of Yawgmoth"), *lands)
+    start = time.perf_counter()
+    got = [effective_mana_abilities(state, p) for p in lands]
+    assert time.perf_counter() - start < 5.0
+    assert _adds(got[0]) == [((R,),)] and _adds(got[1]) == [((G,),)]
