@@ -74,7 +74,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import le, sub
+from operator import add, itemgetter, le, sub
 from typing import Any
 
 from manasolver.models.abilities import Restriction
@@ -102,6 +102,9 @@ _BITS = (1, 2, 4, 8, 16, 32)
 Rank = tuple[int, ...]  # 64 ranks, index = set of types as a bitmask
 _ZERO: Rank = (0,) * 64
 _SUBSETS = [tuple(t for t in range(64) if t & a == t) for a in range(64)]
+_ONES = (1,) * 64
+#: ``_WITH_BIT[b](f)`` is ``(f[T | b] for every T)``
+_WITH_BIT = {b: itemgetter(*[t | b for t in range(64)]) for b in (1, 2, 4, 8, 16, 32)}
 
 
 # -- polymatroid ranks -------------------------------------------------------------------------
@@ -115,7 +118,7 @@ def _unit_rank(masks: tuple[int, ...], times: int = 1) -> Rank:
 
 def _add(f: Rank, g: Rank) -> Rank:
     """Minkowski sum: every pool of one plus every pool of the other."""
-    return tuple(a + b for a, b in zip(f, g))
+    return tuple(map(add, f, g))
 
 
 def _truncate(f: Rank, generic: int) -> Rank | None:
@@ -125,19 +128,18 @@ def _truncate(f: Rank, generic: int) -> Rank | None:
         return None
     if r >= f[_E]:
         return f
-    return tuple(min(r, a) for a in f)
+    return tuple([a if a < r else r for a in f])
 
 
 def _remove(f: Rank, bit: int) -> Rank | None:
-    """Pay one mana of type ``bit``: the pools x with x + e_bit reachable, or None."""
+    """Pay one mana of type ``bit``: the pools x with x + e_bit reachable, or None.
+
+    The ranks ``min over S ⊇ T of f(S) - [bit ∈ S]`` reduce, as ``f`` is monotone, to
+    ``f(T) - 1`` when ``bit ∈ T`` and ``min(f(T), f(T ∪ bit) - 1)`` otherwise.
+    """
     if f[bit] < 1:
         return None
-    h = [a - 1 if t & bit else a for t, a in enumerate(f)]
-    for b in _BITS:  # min over supersets keeps it a rank function (monotone)
-        for t in range(64):
-            if not t & b and h[t | b] < h[t]:
-                h[t] = h[t | b]
-    return tuple(h)
+    return tuple(map(min, f, map(sub, _WITH_BIT[bit](f), _ONES)))
 
 
 def _leq(f: Rank, g: Rank) -> bool:
@@ -400,8 +402,7 @@ _State = tuple[tuple[int, ...], int, int, tuple[Rank, ...]]
 
 
 def _with(blocks: tuple[Rank, ...], blk: int, rank: Rank) -> tuple[Rank, ...]:
-    if blk >= len(blocks):
-        blocks = blocks + (_ZERO,) * (blk + 1 - len(blocks))
+    """``blocks`` with ``rank`` added to block ``blk`` (every state has all blocks)."""
     return blocks[:blk] + (_add(blocks[blk], rank),) + blocks[blk + 1:]
 
 
@@ -409,11 +410,7 @@ def _dominates(a: _State, b: _State) -> bool:
     """State ``a`` can do everything ``b`` can (same activations left)."""
     if a[0] != b[0] or a[1] < b[1] or a[2] < b[2]:
         return False
-    ab, bb = a[3], b[3]
-    n = max(len(ab), len(bb))
-    ab = ab + (_ZERO,) * (n - len(ab))
-    bb = bb + (_ZERO,) * (n - len(bb))
-    return all(_leq(y, x) for x, y in zip(ab, bb))
+    return all(map(_leq, b[3], a[3]))
 
 
 def _prune(states: list[_State]) -> list[_State]:
@@ -427,6 +424,24 @@ def _prune(states: list[_State]) -> list[_State]:
         if not any(_dominates(k, s) for k in kept):
             kept.append(s)
     return kept
+
+
+def _prune_grouped(search: _Search, states: list[_State]) -> list[_State]:
+    """Drop duplicate and dominated states, comparing only states with the same activations
+    left (the others are never comparable in :func:`_dominates`)."""
+    groups: dict[tuple[int, ...], list[_State]] = {}
+    for st in dict.fromkeys(states):
+        groups.setdefault(st[0], []).append(st)
+    out: list[_State] = []
+    for group in groups.values():
+        search.tick(len(group))
+        group.sort(key=lambda st: (-sum(r[_E] for r in st[3]), -sum(sum(r) for r in st[3])))
+        kept: list[_State] = []
+        for st in group:
+            if not any(_dominates(k, st) for k in kept):
+                kept.append(st)
+        out.extend(kept)
+    return out
 
 
 def _combine(search: _Search, states: list[_State], contribs: list[tuple[tuple[Rank, ...], int, int]],
@@ -595,7 +610,8 @@ def options(state: GameState, player: str | None = None, limit: int = 100, detai
     bounded = False
     finals: list[_State] = []
     try:
-        states: list[_State] = [((), pl.life, pl.energy, (pool_rank,))]
+        start: tuple[Rank, ...] = (pool_rank,) + (_ZERO,) * (len(search.blocks) - 1)
+        states: list[_State] = [((), pl.life, pl.energy, start)]
         for cls in supply.classes:
             free = [o for o in cls.options if o.exclusive and o.free]
             costly = [o for o in cls.options if o.exclusive and not o.free]
@@ -619,35 +635,31 @@ def options(state: GameState, player: str | None = None, limit: int = 100, detai
                 part = _combine(search, states, _class_contribs(search, choices, m))
                 out.extend(((*a, cls.count - m), li, en, bl) for a, li, en, bl in part)
             states = _prune(out)
-        # phase B: the activations that cost mana, in every order
-        seen: set[_State] = set()
-        stack = list(states)
-        while stack:
-            st = stack.pop()
-            if st in seen:
-                continue
-            seen.add(st)
-            finals.append(st)
-            search.tick()
-            avail, life, energy, blocks = st
-            for i, (_cls, costlies) in enumerate(mixed):
-                if not avail[i]:
-                    continue
-                nav = avail[:i] + (avail[i] - 1,) + avail[i + 1:]
-                for c in costlies:
-                    for form in c.forms:
-                        if form[2] > life or form[3] > energy:
-                            continue
-                        for paid in _pay(blocks, form, c.payers):
-                            for prod in c.productions:
-                                nst = (nav, life - form[2], energy - form[3],
-                                       _with(paid, c.block, prod))
-                                if nst not in seen:
-                                    stack.append(nst)
+        # phase B: the activations that cost mana, in every order, level by level (a level
+        # is the number done so far); a state another one of its level dominates is dropped
+        level = _prune(states)
+        while level:
+            finals.extend(level)
+            nxt: list[_State] = []
+            for avail, life, energy, blocks in level:
+                search.tick()
+                for i, (_cls, costlies) in enumerate(mixed):
+                    if not avail[i]:
+                        continue
+                    nav = avail[:i] + (avail[i] - 1,) + avail[i + 1:]
+                    for c in costlies:
+                        for form in c.forms:
+                            if form[2] > life or form[3] > energy:
+                                continue
+                            for paid in _pay(blocks, form, c.payers):
+                                for prod in c.productions:
+                                    nxt.append((nav, life - form[2], energy - form[3],
+                                                _with(paid, c.block, prod)))
+            level = _prune_grouped(search, nxt)
     except _Budget:
         bounded = True
         if not finals:
-            finals = [((), pl.life, pl.energy, (pool_rank,))]
+            finals = [((), pl.life, pl.energy, (pool_rank,) + (_ZERO,) * (len(search.blocks) - 1))]
 
     nblocks = max(len(s[3]) for s in finals)
     answer = _enumerate(search, finals, nblocks, limit, detail)
