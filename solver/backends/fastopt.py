@@ -438,7 +438,59 @@ class _Search:
             decided[i] = False
             return ok
 
+        self._complement_warm_start(fi, form, x, caps, rows, need, full, spare, order, u, decided,
+                                    used_lower, score)
         return dfs(0, spare)
+
+    def _complement_warm_start(self, fi: int, form: Form, x: int, caps: list[int],
+                               rows: list[list[int]], need: list[int], full: list[int],
+                               spare: int, order: list[int], u: list[int], decided: list[bool],
+                               used_lower: Any, score: Any) -> None:
+        """A first answer for the complement search, so its bounds bite early: leave
+        untapped, one unit at a time, the class adding the most colors still producible
+        (then the latest on the board), as long as the rest still pays the cost."""
+        modes = self.modes
+        nm = len(modes)
+        subsets = len(need)
+        unused = [0] * subsets
+        kept = 0
+        for k, cm in enumerate(self.class_colors):
+            if not any(md.k == k for md in modes):
+                kept |= cm
+        left = spare
+        while left > 0:
+            best_i = -1
+            best_key: tuple[int, int] | None = None
+            for i in order:
+                if u[i] >= caps[i]:
+                    continue
+                if any(need[t] > full[t] - unused[t] - rows[i][t] for t in range(1, subsets)):
+                    continue
+                gain = (self.class_colors[modes[i].k] & ~kept).bit_count() if modes[i].k >= 0 else -1
+                key = (gain, modes[i].weight)
+                if best_key is None or key > best_key:
+                    best_i, best_key = i, key
+            if best_i < 0:
+                break
+            u[best_i] += 1
+            for t in range(1, subsets):
+                unused[t] += rows[best_i][t]
+            if modes[best_i].k >= 0:
+                kept |= self.class_colors[modes[best_i].k]
+            left -= 1
+        if left == 0:
+            for i in range(nm):
+                decided[i] = True
+            per_mode, per_class = used_lower(0)
+            pool_ok = self._pool_side_ok(form, x, [(per_mode[i], modes[i].masks[0])
+                                                   for i in range(nm) if modes[i].k < 0])
+            vec = score(per_mode, per_class, 0, True) if pool_ok else []
+            if vec and (self.best is None or tuple(vec) < self.best):
+                self.best = tuple(vec)
+                self.best_plan = (fi, list(per_mode))
+        for i in range(nm):
+            u[i] = 0
+            decided[i] = False
 
     def _pool_side_ok(self, form: Form, x: int, chosen: list[tuple[int, int]]) -> bool:
         """Every chosen pool unit can be spent on the form (pool-side Hall)."""
