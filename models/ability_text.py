@@ -19,10 +19,14 @@ from manasolver.models.abilities import (
     Condition,
     ManaAbility,
     Production,
-    Restriction,
 )
 from manasolver.models.card import CARD_TYPES, SUPERTYPES
 from manasolver.models.cost import ManaCost
+from manasolver.models.restriction_text import (
+    Unreadable,
+    kind_word,
+    read_restriction,
+)
 from manasolver.models.symbols import (
     ANY_COLOR,
     ANY_TYPE,
@@ -38,9 +42,6 @@ _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 
             "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 _SYMBOLS = r"(?:\{[^}]+\})+"
-_PLURALS = {"elves": "elf", "dwarves": "dwarf", "wolves": "wolf", "plains": "plains", "lotuses": "lotus",
-            "allies": "ally", "faeries": "faerie", "zombies": "zombie", "sorceries": "sorcery",
-            "fungi": "fungus", "mice": "mouse", "myr": "myr", "sphinxes": "sphinx"}
 
 
 def sentences(text: str) -> list[str]:
@@ -58,8 +59,6 @@ def sentences(text: str) -> list[str]:
     return out
 
 
-class Unreadable(Exception):
-    """Raised inside the parser for a clause it does not understand."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -74,27 +73,6 @@ def _number(word: str) -> int:
         return _NUMBERS[word]
     raise Unreadable(word)
 
-
-def _singular(word: str) -> str:
-    w = word.lower()
-    if w in _PLURALS:
-        return _PLURALS[w]
-    if w.endswith("ies"):
-        return w[:-3] + "y"
-    if w.endswith(("ches", "shes", "sses", "xes")):
-        return w[:-2]
-    if w.endswith("s") and not w.endswith("ss"):
-        return w[:-1]
-    return w
-
-
-def _kind_word(word: str, plural: bool = True) -> str:
-    """A type or subtype named in a cost or count: ``"Forests"`` → ``"forest"``;
-    with ``plural=False`` the word is already singular (``"Locus"``)."""
-    w = _singular(word) if plural else word.lower()
-    if not re.fullmatch(r"[a-z][a-z'\-]*", w):
-        raise Unreadable(word)
-    return w
 
 
 def _parse_cost(text: str) -> AbilityCost:
@@ -128,7 +106,7 @@ def _parse_cost(text: str) -> AbilityCost:
         elif low == "sacrifice ~":
             sac_self = True
         elif m := re.fullmatch(r"sacrifice an? ([a-z][\w'\-]*)", part, re.IGNORECASE):
-            sacrifice.append(_kind_word(m.group(1), plural=False))
+            sacrifice.append(kind_word(m.group(1), plural=False))
         elif m := re.fullmatch(r"remove (an?|one|two|three|four|five|\d+) ([+\-−\d/\w]+) counters? from ~",
                                low):
             counters.append((m.group(2).replace("−", "-"), _number(m.group(1))))
@@ -198,7 +176,7 @@ def _plain_count(text: str, plural: bool) -> Amount:
         raise Unreadable(text)
     controller = {"you control": "you", "on the battlefield": "any",
                   "your opponents control": "opponents", "an opponent controls": "opponents"}[m.group(4)]
-    kind = _kind_word(m.group(3), plural)
+    kind = kind_word(m.group(3), plural)
     supers = frozenset(m.group(2).split())
     if kind in SUPERTYPES:
         raise Unreadable(text)
@@ -242,7 +220,7 @@ def _amount(text: str) -> Amount:
     if m := re.fullmatch(r"(?:the number of )?(?:(white|blue|black|red|green) )?(\w+) cards? in your graveyard",
                          text):
         colors = type_bit(_COLOR_WORDS[m.group(1)]) if m.group(1) else 0
-        kind = _kind_word(m.group(2), plural=False)
+        kind = kind_word(m.group(2), plural=False)
         if kind not in CARD_TYPES:
             raise Unreadable(text)
         return Amount("graveyard", types=frozenset({kind}), colors=colors)
@@ -385,109 +363,6 @@ def _production(sentence: str, x_removed: bool = False) -> Production:
 # riders after the "Add" sentence
 
 
-#: A chosen-type restriction names this placeholder subtype (it matches no real subtype, so a reader
-#: that does not know ``chosen_type`` allows nothing by it); ``amounts.ability_restriction`` fills it in.
-_CHOSEN_TYPE = frozenset({"chosen type"})
-
-
-def _restriction(sentence: str) -> Restriction:
-    """Read a spending restriction sentence (CR 106.6)."""
-    s = sentence.rstrip(".")
-    if s == "This mana can't be spent to cast nonartifact spells":
-        return Restriction(sentence, spell_types=frozenset({"artifact"}), any_ability=True)
-    chosen = "Spend this mana only to cast a creature spell of the chosen type"
-    if s in (chosen, chosen + ", and that spell can't be countered"):
-        # the "can't be countered" rider changes nothing a payment decides
-        return Restriction(sentence, spell_types=frozenset({"creature"}), subtypes=_CHOSEN_TYPE,
-                           chosen_type=True)
-    if s == chosen + " or activate an ability of a creature or creature card of the chosen type":
-        return Restriction(sentence, spell_types=frozenset({"creature"}), subtypes=_CHOSEN_TYPE, abilities=True,
-                           chosen_type=True)
-    m = re.fullmatch(r"Spend this mana only (to cast|to activate|on) (.+)", s)
-    if not m:
-        raise Unreadable(sentence)
-    rest = m.group(1) + " " + m.group(2)
-    if re.fullmatch(r"on costs that (?:contain|include) \{X\}", rest):
-        return Restriction(sentence, abilities=True, x_only=True)
-    if rest == "to activate abilities":
-        return Restriction(sentence, spells=False, abilities=True)
-    if m := re.fullmatch(r"to activate abilities of (.+)", rest):
-        types, subs, multi, colorless = _spell_spec(m.group(1), nouns=True)
-        return Restriction(sentence, spell_types=types, subtypes=subs, colorless=colorless, spells=False,
-                           abilities=True)
-    if rest == "to activate an ability or cast an artifact spell":
-        return Restriction(sentence, spell_types=frozenset({"artifact"}), any_ability=True)
-    if not rest.startswith("to cast "):
-        raise Unreadable(sentence)
-    rest = rest[len("to cast "):]
-    abilities = False
-    am = re.fullmatch(r"(.+?),? or (?:to )?activate (?:abilities|an ability) of (.+)", rest)
-    if am:
-        rest, owners = am.group(1), am.group(2)
-        abilities = True
-    spec = _spell_spec(rest)
-    if am and _spell_spec(owners, nouns=True) != spec:
-        raise Unreadable(sentence)
-    types, subs, multi, colorless = spec
-    return Restriction(sentence, spell_types=types, subtypes=subs, multicolored=multi, colorless=colorless,
-                       abilities=abilities)
-
-
-def _spell_spec(text: str, nouns: bool = False) -> tuple[frozenset[str], frozenset[str], bool, bool]:
-    """``creature spells``, ``an instant or sorcery spell``, ``a Dragon creature spell``,
-    ``a Cleric, Rogue, or Wizard spell``, ``colorless Eldrazi spells`` →
-    (types, subtypes, multicolored, colorless); the fields hold together (AND),
-    the words of an "or" list are alternatives within one field.  With ``nouns``
-    the text names permanents (``artifacts``, ``Dragons``, ``an Elemental``)."""
-    words = text.replace(",", " ,").split()
-    if not nouns:
-        if not words or _singular(words[-1]) != "spell":
-            raise Unreadable(text)
-        words = words[:-1]
-    if words and words[0] in ("a", "an"):
-        words = words[1:]
-    multi = colorless = False
-    if words and words[0] == "multicolored":
-        multi, words = True, words[1:]
-    elif words and words[0] == "colorless":
-        colorless, words = True, words[1:]
-    items: list[list[str]] = [[]]
-    for w in words:
-        if w in ("or", "and/or", ","):
-            if items[-1]:
-                items.append([])
-            continue
-        items[-1].append(w)
-    items = [i for i in items if i]
-    types: set[str] = set()
-    subs: set[str] = set()
-    if len(items) == 1:
-        for w in items[0]:
-            kind = _kind_word(w)
-            if kind in CARD_TYPES and w[0].islower():
-                types.add(kind)
-            elif w[0].isupper() and not types:
-                subs.add(kind)
-            else:
-                raise Unreadable(text)
-        if len(types) > 1:
-            raise Unreadable(text)
-    else:
-        for item in items:
-            if len(item) != 1:
-                raise Unreadable(text)
-            kind = _kind_word(item[0])
-            if kind in CARD_TYPES and item[0][0].islower():
-                types.add(kind)
-            elif item[0][0].isupper():
-                subs.add(kind)
-            else:
-                raise Unreadable(text)
-        if types and subs:
-            raise Unreadable(text)
-    if not (types or subs or multi or colorless):
-        raise Unreadable(text)
-    return frozenset(types), frozenset(subs), multi, colorless
 
 
 #: Sentences after the production that change neither what the ability adds nor what pays it.
@@ -599,19 +474,18 @@ def _head(head: str, rest: list[str], x_removed: bool) -> tuple[Production, list
                           r"your hand\.", head)) and rest:
         # revealing is free and optional: one option per number of cards revealed (amounts.ability_options)
         am = re.fullmatch(r"Add ((?:\{[WUBRGC]\})+) for each card revealed this way\.", rest[0])
-        kind = _kind_word(m.group(1))
+        kind = kind_word(m.group(1))
         if not am or kind not in CARD_TYPES:
             raise Unreadable(head)
-        amount = Amount("hand", types=frozenset({kind}),
-                        min_power=int(m.group(2)) if m.group(2) else None)
-        return Production(options=(_symbol_option(am.group(1)),), amount=amount), rest[1:]
+        shown = Amount("hand", types=frozenset({kind}), min_power=int(m.group(2)) if m.group(2) else None)
+        return Production(options=(_symbol_option(am.group(1)),), amount=shown), rest[1:]
     if (m := re.fullmatch(r"Put an? ([\w+\-/]+) counter on ~\.", head)) and rest:
         # Empowered Autogenerator: the counter is put on first, then counted
         production = _production(rest[0])
-        amount = production.amount
-        if amount is None or amount.kind != "counters" or amount.counter != m.group(1):
+        counted = production.amount
+        if counted is None or counted.kind != "counters" or counted.counter != m.group(1):
             raise Unreadable(head)
-        return replace(production, amount=replace(amount, plus=amount.plus + 1)), rest[1:]
+        return replace(production, amount=replace(counted, plus=counted.plus + 1)), rest[1:]
     return _production(head, x_removed), rest
 
 
@@ -636,7 +510,7 @@ def read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
         elif sentence.startswith(("Spend this mana", "This mana can't be spent")):
             if production.restriction is not None:
                 raise Unreadable(sentence)
-            production = replace(production, restriction=_restriction(sentence))
+            production = replace(production, restriction=read_restriction(sentence))
         elif (m := re.fullmatch(r"Activate only (once|twice) each turn\.", sentence)
               or re.fullmatch(r"Activate no more than (\w+) times each turn\.", sentence)):
             if per_turn:

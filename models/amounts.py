@@ -36,7 +36,7 @@ from manasolver.models.errors import Unsupported
 from manasolver.models.state import STEPS, GameState, Permanent
 from manasolver.models.symbols import ANY_COLOR, COLORS, type_bit
 
-__all__ = ["CHOSEN_TYPE", "MAX_REMOVED", "ability_options", "ability_restriction", "color_identity", "commander_identity",
+__all__ = ["MAX_REMOVED", "ability_options", "ability_restriction", "color_identity", "commander_identity",
            "concrete_options", "condition_holds", "counters_removed", "devotion", "evaluate_amount",
            "power_of"]
 
@@ -44,8 +44,6 @@ __all__ = ["CHOSEN_TYPE", "MAX_REMOVED", "ability_options", "ability_restriction
 MAX_REMOVED = 200
 #: Amount kinds that :func:`concrete_options` can't evaluate (they need :func:`ability_options`).
 _CHOICE_KINDS = ("removed", "hand")
-#: The subtype placeholder of a chosen-type restriction (never a real subtype: it has a space).
-CHOSEN_TYPE = "chosen type"
 
 
 def _matches(perm: Permanent, amount: Amount, source: Permanent | None = None) -> bool:
