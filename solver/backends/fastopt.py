@@ -42,13 +42,17 @@ from manasolver.solver.backends.base import Problem, Solution
 from manasolver.solver.backends.flow import UnitKind, hall_ok, solution_from_units
 from manasolver.solver.policy import keep_costs
 
-__all__ = ["COSTLY_NODE_BUDGET", "NODE_BUDGET", "SUPPORTED", "FastOptBackend", "evaluate"]
+__all__ = ["COSTLY_NODE_BUDGET", "MAX_COSTLY_KINDS", "NODE_BUDGET", "SUPPORTED", "FastOptBackend",
+           "evaluate"]
 
 #: Nodes explored before the search gives the problem to CP-SAT.
 NODE_BUDGET = 4000
 #: The same with activations that cost mana (Signets, filter lands): such boards are
 #: usually answered faster by CP-SAT than by a long search here.
 COSTLY_NODE_BUDGET = 600
+#: With activations that cost mana, the most demand kinds (the cost's and the activation
+#: costs') the search takes on.
+MAX_COSTLY_KINDS = 4
 SUPPORTED = frozenset({"no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste",
                        "prefer_lands", "min_sources", "use_pool", "min_energy"})
 COLOR_BITS = (1, 2, 4, 8, 16)
@@ -829,6 +833,10 @@ class FastOptBackend:
             return None
         if search.costly:
             search.budget = COSTLY_NODE_BUDGET
+            kinds = len({m for md in search.modes for m, _ in md.costs}) + max(
+                len(f.demands) + (1 if f.snow else 0) for f in problem.forms)
+            if kinds > MAX_COSTLY_KINDS:
+                return None  # 2^kinds demand sets per node: CP-SAT is faster here
         if not search.run():
             return None
         if search.uncertain is not None and (search.best is None or search.uncertain < search.best):
