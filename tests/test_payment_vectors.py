@@ -424,3 +424,20 @@ def test_answers_have_exactly_the_protocol_shapes() -> None:
     assert set(mx["payment"]) == PAYMENT_KEYS
     none = queries.max_x(request(state, "{X}{W}")).to_json()
     assert none["max_x"] is None and none["reason"]["code"] == "no_legal_x"
+
+
+def test_T41_x_is_chosen_before_reductions() -> None:
+    """CR 107.3b, 601.2f; Herald of Kozilek ruling: {X} with X=5 under {1} less → {4}."""
+    assert totals("{X}", reduce("{1}"), x=5) == {"{4}"}
+    req = request(lands("CCCC"), "{X}", x=5, mods=(reduce("{1}"),))
+    assert payable_everywhere(req)
+    assert best(req)["total"] == "{4}" and best(req)["x"] == 5
+
+
+def test_T45_mana_never_pays_energy() -> None:
+    """CR 107.14; energy rulings: {E}{E}{E}{E} with 3 energy and {R}{R}{R} floating."""
+    req = request(board(energy=3, pool="{R}{R}{R}"), "{E}{E}{E}{E}")
+    assert not payable_everywhere(req)
+    assert queries.pay(req).to_json()["reason"]["code"] == "insufficient_energy"
+    paid = best(request(board(energy=4), "{E}{E}{E}{E}"))
+    assert paid["energy"] == 4

@@ -22,7 +22,13 @@ pigeonhole-style impossible costs, SPEC §8):
   and ability costs happen during 601.2g, before 601.2h;
 * energy paid ≤ energy (107.14);
 * the policy's terms (:mod:`manasolver.solver.policy`) minimised stage by stage,
-  fixing each optimum.
+  fixing each optimum; ``keep_castable`` as one Boolean per kept cost, tied by
+  Hall's condition to the members left untapped (no flow variables of its own).
+
+Solver settings (:func:`_new_solver`): one worker, linearization level 2, no
+presolve, a time bound of :data:`TIME_LIMIT` seconds per stage; an answer whose
+optimality was not proven in time says so (``Solution.optimal`` false, and
+``"time_bound": true`` in the protocol answer).
 """
 
 from __future__ import annotations
