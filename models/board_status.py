@@ -139,6 +139,11 @@ def _permanent_status(perm: Permanent, by_id: dict[str, Permanent], state: GameS
     if "planeswalker" in types and perm.counter("loyalty") == 0:
         out.append(f"{card.name} is a planeswalker with no loyalty counters (CR 704.5i)")
     out.extend(_choice_status(perm))
+    if any(a.production.commander for a in card.mana_abilities):
+        owner = next((p for p in state.players if p.name == perm.controller), None)
+        if owner is not None and not owner.commander:
+            out.append(f"{card.name} adds mana of your commander's color identity, but {perm.controller} has no "
+                       "\"commander\": it is undefined and adds no mana (CR 903.4f)")
     return out
 
 

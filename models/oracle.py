@@ -56,6 +56,8 @@ class ManaEffect:
     ``"type_change"`` (it changes land types and so intrinsic mana abilities,
     CR 305.7: Blood Moon, Urborg, Spreading Seas) or ``"grant"`` (it gives other
     permanents a mana ability: Cryptolith Rite).  ``text`` is the clause.
+    The structured form of the effects the engine models is
+    :func:`manasolver.models.mana_effects.mana_effects_of`.
     """
 
     kind: str

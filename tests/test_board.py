@@ -626,3 +626,12 @@ def test_commander_loads_and_round_trips() -> None:
     with pytest.raises(UnknownCard) as unknown:
         load_state({"players": [{"name": "you", "commander": ["Kenrith the Returnd King"]}]})
     assert unknown.value.where == "players[0].commander[0]"
+
+
+def test_status_names_a_missing_commander() -> None:
+    """Command Tower without a commander: the color identity is undefined, no mana (CR 903.4f)."""
+    board = {"players": [{"name": "you"}], "battlefield": [{"id": "t", "card": "Command Tower"}]}
+    (problem,) = status(load_state(board))
+    assert problem.startswith("battlefield[0] (t)") and "903.4f" in problem
+    board["players"] = [{"name": "you", "commander": ["Kenrith, the Returned King"]}]
+    assert status(load_state(board)) == []

@@ -753,3 +753,17 @@ def test_empowered_autogenerator_counts_the_new_counter(db: CardDB) -> None:
 def test_condition_holds_none() -> None:
     """No condition always holds."""
     assert condition_holds(None, _state(), Permanent("x", Card("X"), "you"))
+
+
+def test_ability_notes_describe_board_forms(db: CardDB) -> None:
+    """What the renderer can show for the forms read from the board (module doctest included)."""
+    import doctest
+
+    import manasolver.models.ability_notes as notes
+
+    assert doctest.testmod(notes).failed == 0
+    tower = only(db.get("Urza's Tower"))
+    assert notes.ability_notes(tower) == ["instead {C}{C}{C} if you control an Urza's Mine and an Urza's Power-Plant"]
+    assert notes.ability_notes(only(db.get("Kozilek's Translator"))) == ["at most 1 activation each turn"]
+    assert notes.extra_production_texts(only(db.get("Coldsteel Heart")).production) == ["1 mana of the chosen color"]
+    assert notes.ability_notes(only(db.get("Bottomless Vault"))) == ["amount: counters removed"]
