@@ -84,14 +84,15 @@ SPELLS = [SpellInfo(types=frozenset({"creature"}), colors=16), SpellInfo(types=f
 
 
 @st.composite
-def requests(draw: Any, max_sources: int = 5) -> PaymentRequest:
+def requests(draw: Any, max_sources: int = 5, palette: list[Any] | None = None) -> PaymentRequest:
     n = draw(st.integers(0, max_sources))
     perms = []
     for i in range(n):
-        c = draw(st.sampled_from(PALETTE))
+        c = draw(st.sampled_from(palette or PALETTE))
         tapped = draw(st.integers(0, 9)) == 0
-        sick = c is BIRDS and draw(st.booleans())
-        perms.append(perm(f"p{i}", c, tapped=tapped, sick=sick))
+        sick = c.is_type("creature") and draw(st.booleans())
+        controller = "opponent" if c.is_type("land") and draw(st.integers(0, 5)) == 0 else "you"
+        perms.append(perm(f"p{i}", c, controller, tapped=tapped, sick=sick))
     pool = "".join(draw(st.lists(st.sampled_from(["{W}", "{U}", "{G}", "{C}"]), max_size=2)))
     life = draw(st.sampled_from([1, 2, 3, 20]))
     state = board(*perms, life=life, pool=pool)
@@ -253,3 +254,27 @@ def test_max_x_agrees_with_brute_force(r: PaymentRequest) -> None:
     assert ans.max_x == best, f"max_x says {ans.max_x}, the brute force {best}: {describe(r)}"
     if ans.payment is not None:
         check_valid(replace(r, x=ans.max_x), ans.payment, "max_x")
+
+
+REAL_NAMES = ["Forest", "Plains", "Island", "Swamp", "Wastes", "Snow-Covered Forest", "Tundra", "Bayou",
+              "Adarkar Wastes", "Talisman of Progress", "Sol Ring", "Birds of Paradise", "Llanowar Elves",
+              "Treasure", "Lotus Petal", "Mystic Gate", "Graven Cairns", "Azorius Signet", "Ancient Ziggurat",
+              "Reflecting Pool", "Exotic Orchard", "Fellwar Stone", "Everywhere", "Gaea's Cradle"]
+
+
+def _real_palette() -> list[Any]:
+    carddb = pytest.importorskip("manasolver.models.carddb", reason="A's card database is absent")
+    db = carddb.default_db()
+    return [db.get(n) for n in REAL_NAMES]
+
+
+def test_real_cards_agree() -> None:
+    """The same agreement on boards of real cards read by the oracle parser (A's card data)."""
+    palette = _real_palette()
+
+    @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(requests(max_sources=4, palette=palette))
+    def run(r: PaymentRequest) -> None:
+        test_backends_agree.hypothesis.inner_test(r)  # type: ignore[attr-defined]
+
+    run()
