@@ -122,9 +122,26 @@ class PaymentsAnswer:
 
 # -- plumbing ---------------------------------------------------------------------------------
 
-@lru_cache(maxsize=1024)
+_ANNOUNCED: dict[tuple[int, int], tuple[ManaCost, tuple[Modifier, ...], Announcement]] = {}
+
+
 def _announce(cost: ManaCost, modifiers: tuple[Modifier, ...]) -> Announcement:
-    return announce(cost, None, modifiers)
+    """:func:`announce`, remembered per cost object (hashing a long cost's symbols on
+    every query costs more than the Hall check itself), then per cost text."""
+    key = (id(cost), id(modifiers))
+    hit = _ANNOUNCED.get(key)
+    if hit is not None and hit[0] is cost and hit[1] is modifiers:
+        return hit[2]
+    ann = _announce_text(cost.format(), modifiers)
+    if len(_ANNOUNCED) > 1024:
+        _ANNOUNCED.clear()
+    _ANNOUNCED[key] = (cost, modifiers, ann)
+    return ann
+
+
+@lru_cache(maxsize=1024)
+def _announce_text(cost: str, modifiers: tuple[Modifier, ...]) -> Announcement:
+    return announce(ManaCost.parse(cost, allow_empty=True), None, modifiers)
 
 
 def backend_named(name: str) -> Any:

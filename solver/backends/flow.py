@@ -136,6 +136,57 @@ def hall_ok(units: list[UnitKind], form: Form, generic: int) -> bool:
     return True
 
 
+_COVER: dict[int, tuple[object, tuple[int, list[int], list[int]]]] = {}
+
+
+def _coverage(units: list[UnitKind]) -> tuple[int, list[int], list[int]]:
+    """For a unit list: the total, and for every type mask ``m`` how many units could pay
+    a demand of ``m`` (without and with snow demands): Hall's sums by table lookup."""
+    hit = _COVER.get(id(units))
+    if hit is not None and hit[0] is units:
+        return hit[1]
+    total = sum(u[2] for u in units)
+    plain = [0] * 64
+    snowy = [0] * 64
+    for m in range(64):
+        a = b = 0
+        for u in units:
+            if u[0] & m:
+                a += u[2]
+                b += u[2]
+            elif u[1]:
+                b += u[2]
+        plain[m] = a
+        snowy[m] = b
+    result = (total, plain, snowy)
+    if len(_COVER) > 256:
+        _COVER.clear()
+    _COVER[id(units)] = (units, result)
+    return result
+
+
+def _hall_fast(units: list[UnitKind], form: Form, generic: int) -> bool:
+    """:func:`hall_ok` with the sums looked up in :func:`_coverage`'s tables."""
+    total, plain, snowy = _coverage(units)
+    if generic + form.fixed_mana > total:
+        return False
+    demands = form.demands
+    n = len(demands)
+    snow = form.snow
+    for subset in range(1, 1 << n):
+        mask = need = 0
+        for i in range(n):
+            if subset >> i & 1:
+                m, c = demands[i]
+                mask |= m
+                need += c
+        if need > plain[mask]:
+            return False
+        if snow and need + snow > snowy[mask]:
+            return False
+    return not snow or snow <= snowy[0]
+
+
 class FlowBackend:
     """Exact feasibility for plain problems; declines (``None``) everything else."""
 
@@ -190,7 +241,7 @@ class FlowBackend:
                 continue
             if form.life > sup.life or form.energy > sup.energy:
                 continue
-            if hall_ok(units, form, form.generic(problem.x)):
+            if _hall_fast(units, form, form.generic(problem.x)):
                 return i, True
         if partial or skipped:
             return None
