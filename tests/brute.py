@@ -367,13 +367,20 @@ def _criteria(p: Payment, req: PaymentRequest, criteria: Sequence[str]) -> tuple
     return tuple(out)
 
 
+def weighted(p: Payment, req: PaymentRequest, weights: Sequence[tuple[str, int]]) -> tuple[int, ...]:
+    """A caller's weights (SPEC §6): one value, the weighted sum of the criteria."""
+    vals = _criteria(p, req, [n for n, _ in weights])
+    return (sum(w * v for (_, w), v in zip(weights, vals)),)
+
+
 def value(p: Payment, req: PaymentRequest, criteria: Sequence[str]) -> tuple[int, ...]:
     """The criterion vector of a payment (public: tests compare other backends' answers)."""
     return _criteria(p, req, criteria)
 
 
 def brute(req: PaymentRequest, criteria: Sequence[str] = ("min_life", "min_waste", "min_sources"),
-          enumerate_all: bool = True, irredundant: bool = True) -> Result:
+          enumerate_all: bool = True, irredundant: bool = True,
+          weights: Sequence[tuple[str, int]] = ()) -> Result:
     """Solve ``req`` by trying everything (see the module docstring).  ``irredundant=False``
     lists every legal payment, activations that only float mana included (for testing
     the validator)."""
@@ -403,7 +410,8 @@ def brute(req: PaymentRequest, criteria: Sequence[str] = ("min_life", "min_waste
                 if p in payments:
                     continue
                 payments.add(p)
-                v = _criteria(p, req, criteria) + (sum(m.position for m in chosen),)
+                v = ((weighted(p, req, weights) if weights else _criteria(p, req, criteria))
+                     + (sum(m.position for m in chosen),))
                 if best_v is None or v < best_v:
                     best, best_v = p, v
                 if not enumerate_all:

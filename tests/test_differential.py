@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from brute import brute, canon, value
+from brute import brute, canon, value, weighted
 from cards_d import (
     ADARKAR_WASTES,
     ANCIENT_ZIGGURAT,
@@ -80,6 +80,8 @@ POLICIES = [DEFAULT_POLICY, ("min_life", "min_waste", "min_sources"), ("use_pool
             ("prefer_lands", "no_sacrifice", "min_waste"), ("keep_colors", "min_sources", "min_life")]
 LIMIT = 400
 VALIDATE_EACH = 60
+#: A caller's own weights (SPEC §6), summed instead of compared in order.
+WEIGHTS = [(("min_sources", 3), ("min_waste", 2), ("min_life", 5)), (("use_pool", 1), ("prefer_lands", 2))]
 SPELLS = [SpellInfo(types=frozenset({"creature"}), colors=16), SpellInfo(types=frozenset({"instant"}), colors=8)]
 
 
@@ -109,7 +111,10 @@ def requests(draw: Any, max_sources: int = 5, palette: list[Any] | None = None) 
         mods = (Modifier("increase", ManaCost.parse("{1}")),)
     elif roll == 2:
         mods = (Modifier("minimum", amount=3),)
-    policy = Policy(criteria=draw(st.sampled_from(POLICIES)))
+    if draw(st.integers(0, 5)) == 0:
+        policy = Policy(weights=draw(st.sampled_from(WEIGHTS)))
+    else:
+        policy = Policy(criteria=draw(st.sampled_from(POLICIES)))
     return PaymentRequest(state, ManaCost.parse("".join(syms)), "you", spell=draw(st.sampled_from(SPELLS)),
                           x=x, modifiers=mods, policy=policy)
 
@@ -119,7 +124,8 @@ def describe(r: PaymentRequest) -> str:
     cards = [(p.id, p.card.name, "tapped" if p.tapped else "", "sick" if p.sick else "") for p in st_.battlefield]
     me = st_.players[0]
     return (f"cost={r.cost.format()} x={r.x} mods={r.modifiers} spell={sorted(r.spell.types) if r.spell else None} "
-            f"pool={me.pool.format()!r} life={me.life} policy={r.policy.criteria} board={cards}")
+            f"pool={me.pool.format()!r} life={me.life} policy={r.policy.weights or r.policy.criteria} "
+            f"board={cards}")
 
 
 def check_valid(r: PaymentRequest, p: Payment, who: str) -> None:
@@ -131,7 +137,7 @@ def check_valid(r: PaymentRequest, p: Payment, who: str) -> None:
 @given(requests())
 def test_backends_agree(r: PaymentRequest) -> None:
     criteria = r.policy.criteria
-    b = brute(r, criteria)
+    b = brute(r, criteria, weights=r.policy.weights)
     where = describe(r)
     # Payability: default can_pay (flow, else CP-SAT), CP-SAT, flow when it takes the problem.
     assert queries.can_pay(r).payable == b.payable, f"can_pay disagrees with brute force: {where}"
@@ -146,8 +152,9 @@ def test_backends_agree(r: PaymentRequest) -> None:
     assert ans.payable == b.payable, f"pay disagrees: {where}"
     if ans.payable:
         check_valid(r, ans.payment, "cpsat")
-        assert value(ans.payment, r, criteria) == b.best_value, (
-            f"CP-SAT's payment {ans.payment.to_json()} has value {value(ans.payment, r, criteria)}, the brute "
+        got_v = weighted(ans.payment, r, r.policy.weights) if r.policy.weights else value(ans.payment, r, criteria)
+        assert got_v == b.best_value, (
+            f"CP-SAT's payment {ans.payment.to_json()} has value {got_v}, the brute "
             f"force's optimum is {b.best_value} ({b.best.to_json() if b.best else None}): {where}")
     if flow:
         check_valid(r, queries.pay(r, backend="flow").payment, "flow")
