@@ -7,14 +7,16 @@ answer dataclass whose ``to_json()`` is exactly the protocol's shape.
 change: ``can_pay`` asks the flow fast path and falls back to CP-SAT when the
 fast path declines; ``pay`` asks the plain-Python exact optimiser
 (:mod:`~manasolver.solver.backends.fastopt`) and falls back to CP-SAT when it
-declines; ``max_x`` uses CP-SAT (optimal under the policy).  ``"fastopt"``
-forces the plain-Python optimiser.  ``"flow"`` forces the fast path (``pay`` then returns *a* payment, not
-an optimised one; a problem it cannot model is an ``Unsupported`` error),
-``"cpsat"`` forces CP-SAT, ``"csp"`` D's enumeration backend when present.
+declines; ``max_x`` uses CP-SAT (optimal under the policy).  Named backends:
+``"fastopt"`` (declining is an ``Unsupported`` error), ``"flow"`` (``pay`` then
+returns *a* payment, not an optimised one), ``"cpsat"``, and ``"csp"`` the
+enumeration backend (``pay`` then returns the first payment it lists; ``max_x``
+does not take it).
 
 Unpayable answers carry a REASON: ``insufficient_mana`` with ``missing`` (the
-smallest cost added sources would have to cover, from a CP-SAT model with one
-slack per demand, minimised: total first, then colored), ``insufficient_life``,
+smallest cost added sources would have to cover: from the flow bound on plain
+boards — a max-flow serving colored demands first — else from a CP-SAT model with
+one slack per demand, minimised: total first, then colored), ``insufficient_life``,
 ``insufficient_energy``, ``restricted_mana`` (payable if the restricted mana
 could be spent), ``no_legal_x`` (``max_x`` when even X=0 fails).  When the board
 holds permanents the supply could not model (unreadable mana text) and the cost
@@ -202,7 +204,10 @@ def _run(problem: Problem, backend: str | None, need_payment: bool = True) -> So
             if found is not None:
                 return found
         backend = "cpsat"
-    result = backend_named(backend).solve(problem)
+    chosen = backend_named(backend)
+    if not hasattr(chosen, "solve"):
+        raise Unsupported(f"the {backend} backend does not answer this query", "backend")
+    result = chosen.solve(problem)
     if result is None:
         raise Unsupported(f"the {backend} backend cannot answer this problem exactly; "
                           "use the default backend", "backend")
@@ -294,10 +299,27 @@ def _reason(req: PaymentRequest, mode: str, x: int | None) -> Reason:
 
 # -- the queries ------------------------------------------------------------------------------
 
+def _csp_first(req: PaymentRequest) -> Payment | None:
+    """One payment from the enumeration backend, ``None`` when it proved there is none;
+    an ``Unsupported`` error when its list was cut short (a bound, an excluded source)."""
+    found, complete = backend_named("csp").payments(req, 1)
+    if found:
+        return found[0]  # type: ignore[no-any-return]
+    if not complete:
+        raise Unsupported("the csp backend could not finish the enumeration (a time bound or "
+                          "a source it does not model); use the default backend", "backend")
+    return None
+
+
 def can_pay(req: PaymentRequest, backend: str | None = None) -> CanPayAnswer:
     """Can ``req``'s cost be paid now? Exact; default backend: flow, else CP-SAT."""
     x = _fixed_x(req)
     problem = prepare(req, "feasible", x)
+    if backend == "csp":
+        if _csp_first(req) is not None:
+            return CanPayAnswer(True)
+        _guard_excluded(problem.supply, req)
+        return CanPayAnswer(False, _reason(req, "feasible", x))
     result = _run(problem, backend, need_payment=False)
     if result is not False:
         return CanPayAnswer(True)
@@ -308,8 +330,14 @@ def can_pay(req: PaymentRequest, backend: str | None = None) -> CanPayAnswer:
 def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
     """The best payment of ``req``'s cost under its policy (SPEC §6), or why there is none."""
     x = _fixed_x(req)
-    mode = "feasible" if backend == "flow" else "optimal"
+    mode = "feasible" if backend in ("flow", "csp") else "optimal"
     problem = prepare(req, mode, x)
+    if backend == "csp":  # the first payment enumerated, not an optimised one
+        first = _csp_first(req)
+        if first is not None:
+            return PayAnswer(True, payment=first)
+        _guard_excluded(problem.supply, req)
+        return PayAnswer(False, reason=_reason(req, "feasible", x))
     result = _run(problem, backend)
     if result is False:
         _guard_excluded(problem.supply, req)

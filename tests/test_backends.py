@@ -329,3 +329,21 @@ def test_fastopt_complement_search_on_a_tight_cost() -> None:
     exact = CpSatBackend().solve(problem)
     assert isinstance(fast, Solution) and isinstance(exact, Solution)
     assert evaluate(problem, fast, DEFAULT_POLICY) == evaluate(problem, exact, DEFAULT_POLICY)
+
+
+def test_every_named_backend_answers_or_says_why() -> None:
+    """backend=None/flow/fastopt/cpsat/csp: payability agrees; a backend that can't take a
+    query says so with Unsupported (STYLE practice 8)."""
+    from manasolver.models.errors import Unsupported
+    state = board(perm("f", FOREST), perm("i", ISLAND), perm("s", SOL_RING))
+    for cost, expected in (("{1}{G}", True), ("{G}{G}", False), ("{2}{U}", True)):
+        req = request(state, cost)
+        for name in (None, "flow", "fastopt", "cpsat", "csp"):
+            assert queries.can_pay(req, backend=name).payable is expected, (cost, name)
+            try:
+                answer = queries.pay(req, backend=name)
+            except Unsupported:
+                continue
+            assert answer.payable is expected, (cost, name)
+    with pytest.raises(Unsupported):
+        queries.max_x(request(state, "{X}{G}"), backend="csp")
