@@ -403,3 +403,33 @@ def test_springleaf_drum_taps_a_sick_creature() -> None:
     # The Elves tapped for their own mana can't also be tapped for the Drum.
     illegal(req(board(perm("d", drum), perm("e", ELVES)), "{U}{G}"),
             pay("{U}{G}", act("d", "{U}", costs=costs), act("e", "{G}")), "untapped creatures must be tapped")
+
+
+def test_validate_never_raises_on_arbitrary_payments() -> None:
+    # SPEC §5: no input may crash the process; a payment written by a caller is input.
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    texts = st.sampled_from(["", "{G}", "{G}{G}", "{C}", "{W/U}", "{2/W}", "{B/P}", "life", "{X}", "{S}",
+                             "{0}", "{E}", "{T}", "{", "G", "{Q/Z}", "{1000001}", "{W}{U}{B}{R}{G}"])
+    state = board(perm("f", FOREST), perm("t", TREASURE), perm("g", MYSTIC_GATE), perm("rp", REFLECTING_POOL),
+                  perm("of", FOREST, controller="opponent"), pool="{G}{C}")
+    acts = st.builds(Activation, st.sampled_from(["f", "t", "g", "rp", "of", "zz", ""]), st.integers(-2, 4),
+                     st.lists(st.sampled_from(["{T}", "sacrifice", "{W/U}", "x"]), max_size=3).map(tuple), texts,
+                     st.integers(-1, 3))
+    payments = st.builds(Payment, texts, st.lists(st.builds(Choice, texts, texts), max_size=3).map(tuple),
+                         st.integers(-1, 3), st.lists(acts, max_size=4).map(tuple), texts,
+                         st.lists(st.sampled_from(["f", "t", "x"]), max_size=2).map(tuple),
+                         st.lists(st.sampled_from(["Opt", "f"]), max_size=2).map(tuple),
+                         st.lists(st.sampled_from(["t", "g"]), max_size=2).map(tuple),
+                         st.integers(-3, 30), st.integers(-1, 3), st.integers(-1, 3), texts)
+    costs = st.sampled_from(["{G}", "{1}{W/U}", "{X}{G}", "{2/W}{B/P}", "{S}{C}", "{E}{0}"])
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(costs, payments, st.booleans())
+    def run(cost: str, p: Payment, flags: bool) -> None:
+        r = req(state, cost, convoke=flags, delve=flags, improvise=flags, x=None if flags else 1)
+        res = validate(r, p)
+        assert res.legal == (not res.problems)
+
+    run()
