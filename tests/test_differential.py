@@ -285,3 +285,18 @@ def test_real_cards_agree() -> None:
         test_backends_agree.hypothesis.inner_test(r)  # type: ignore[attr-defined]
 
     run()
+
+
+@pytest.mark.xfail(strict=True, reason="disagreement found by D: C's CP-SAT/flow models ignore "
+                   "Restriction.any_ability (solver/backends/cpsat.py pays_ability), so Powerstone's mana "
+                   "cannot pay a Signet's {1}; brute force, csp and validate say it can")
+def test_powerstone_mana_pays_a_signet() -> None:
+    """Powerstone: "This mana can't be spent to cast nonartifact spells" — it may pay activated
+    abilities, a Signet's {1} included (CR 106.6, 605.1a); so {W}{U} is payable."""
+    db = pytest.importorskip("manasolver.models.carddb").default_db()
+    state = board(perm("ps", db.get("Powerstone")), perm("sg", db.get("Azorius Signet")))
+    r = PaymentRequest(state, ManaCost.parse("{W}{U}"), "you", spell=SPELLS[1])
+    assert brute(r).payable
+    assert csp.payments(r)[0]
+    assert queries.can_pay(r, backend="cpsat").payable
+    assert queries.can_pay(r).payable
