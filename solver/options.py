@@ -91,7 +91,7 @@ from manasolver.solver.supply import (
 __all__ = ["DEFAULT_BUDGET", "MAX_STATES", "ManaOption", "OptionsAnswer", "options"]
 
 #: Wall-clock bound of one query, in seconds: past it the answer says ``complete: false``.
-DEFAULT_BUDGET = 2.0
+DEFAULT_BUDGET = 1.0
 #: Bound on the number of search states kept (memory, and a second guard against hanging).
 MAX_STATES = 50_000
 #: Bound on the options examined when ``detail`` lists restricted mana separately.
@@ -128,7 +128,7 @@ def _truncate(f: Rank, generic: int) -> Rank | None:
         return None
     if r >= f[_E]:
         return f
-    return tuple([a if a < r else r for a in f])
+    return tuple(map(min, f, itertools.repeat(r, 64)))
 
 
 def _remove(f: Rank, bit: int) -> Rank | None:
@@ -426,6 +426,15 @@ def _prune(states: list[_State]) -> list[_State]:
     return kept
 
 
+def _flat(st: _State) -> tuple[int, ...]:
+    """Life, energy and every block's ranks in one tuple: ``a`` dominates ``b`` (same
+    activations left) exactly when ``_flat(b) ≤ _flat(a)`` pointwise."""
+    out: tuple[int, ...] = (st[1], st[2])
+    for r in st[3]:
+        out += r
+    return out
+
+
 def _prune_grouped(search: _Search, states: list[_State]) -> list[_State]:
     """Drop duplicate and dominated states, comparing only states with the same activations
     left (the others are never comparable in :func:`_dominates`)."""
@@ -435,12 +444,15 @@ def _prune_grouped(search: _Search, states: list[_State]) -> list[_State]:
     out: list[_State] = []
     for group in groups.values():
         search.tick(len(group))
-        group.sort(key=lambda st: (-sum(r[_E] for r in st[3]), -sum(sum(r) for r in st[3])))
-        kept: list[_State] = []
-        for st in group:
-            if not any(_dominates(k, st) for k in kept):
-                kept.append(st)
-        out.extend(kept)
+        flats = sorted(((_flat(st), st) for st in group), key=lambda p: -sum(p[0]))
+        kept: list[tuple[int, ...]] = []
+        for fl, st in flats:
+            for k in kept:
+                if all(map(le, fl, k)):
+                    break
+            else:
+                kept.append(fl)
+                out.append(st)
     return out
 
 
@@ -703,10 +715,13 @@ def _split(s: _State, nblocks: int) -> tuple[Rank, Rank]:
 
 
 def _maximal_ranks(ranks: list[Rank]) -> list[Rank]:
-    uniq = sorted(set(ranks), key=lambda f: -f[_E])
+    uniq = sorted(set(ranks), key=lambda f: (-f[_E], -sum(f)))
     kept: list[Rank] = []
     for f in uniq:
-        if not any(_leq(f, g) for g in kept):
+        for g in kept:
+            if all(map(le, f, g)):
+                break
+        else:
             kept.append(f)
     return kept
 
@@ -767,10 +782,20 @@ def _enumerate_detail(search: _Search, pairs: list[tuple[Rank, Rank]], limit: in
             break
 
     def below(u: tuple[int, ...], r: tuple[int, ...], j: int) -> bool:
+        # is there a split r = a + (r - a) with u + a a pool of fu and r - a one of fr?
         fu, fr = uniq[j]
         if fu[_E] == sum(u) and fu[_E] + fr[_E] == sum(u) + sum(r):
             return False  # only equal pairs could be above
-        for a in itertools.product(*(range(c + 1) for c in r)):
+        ranges = []
+        for i, c in enumerate(r):
+            lo = max(0, c - fr[1 << i])
+            hi = min(c, fu[1 << i] - u[i])
+            if lo > hi:
+                return False
+            ranges.append(range(lo, hi + 1))
+        for a in itertools.product(*ranges):
+            if time.perf_counter() > search.deadline:
+                raise _Budget
             if _contains(fu, tuple(x + y for x, y in zip(u, a))) and \
                     _contains(fr, tuple(x - y for x, y in zip(r, a))):
                 return True
@@ -785,8 +810,11 @@ def _enumerate_detail(search: _Search, pairs: list[tuple[Rank, Rank]], limit: in
         if (u, r) in seen:
             continue
         seen.add((u, r))
-        if any(below(u, r, j) for j in range(len(uniq)) if j != i):
-            continue
+        try:
+            if any(below(u, r, j) for j in range(len(uniq)) if j != i):
+                continue
+        except _Budget:
+            return found, True, True
         if len(found) == limit:
             more = True
             break

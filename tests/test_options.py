@@ -233,7 +233,9 @@ def test_options_vector(vector: dict[str, Any]) -> None:
     """Each data vector: exact option set (or count), completeness, and the brute force agreeing."""
     state = make_board(vector["board"])
     detail = vector.get("detail", False)
-    answer = options(state, vector.get("player"), limit=vector.get("limit", 100_000), detail=detail)
+    # a generous budget: a loaded test machine must not turn an exact answer into a bounded one
+    answer = options(state, vector.get("player"), limit=vector.get("limit", 100_000), detail=detail,
+                     budget=30)
     js = answer.to_json()
     if "options" in vector:
         got = js["options"]
@@ -275,7 +277,7 @@ def _board(*cards: str | dict[str, Any], pool: str = "", life: int = 20, energy:
 
 
 def _texts(state: GameState, **kw: Any) -> list[str]:
-    return list(options(state, limit=100_000, **kw).to_json()["options"])
+    return list(options(state, limit=100_000, budget=30, **kw).to_json()["options"])
 
 
 def test_options_sorted_largest_first_in_canonical_order() -> None:
@@ -426,10 +428,10 @@ def test_random_boards_match_brute_force(seed: int) -> None:
     rng = random.Random(seed)
     state = _random_board(rng)
     pairs = brute_options(state)
-    plain = options(state, limit=100_000)
+    plain = options(state, limit=100_000, budget=30)
     assert plain.complete
     assert {o.mana for o in plain.options} == maximal_totals(pairs), breakdown(state, plain)
-    detailed = options(state, limit=100_000, detail=True)
+    detailed = options(state, limit=100_000, detail=True, budget=30)
     assert {(o.mana, o.restricted) for o in detailed.options} == pairs, breakdown(state, detailed)
 
 
@@ -439,7 +441,7 @@ def test_small_cataracts_board_matches_brute_force() -> None:
     filtering, checked against the brute force (CR 605.3, 601.2g)."""
     state = _board("Cascading Cataracts", "Cascading Cataracts", "Plains", "Island", "Island",
                    "Forest", "Forest", "Forest")
-    answer = options(state, limit=100_000)
+    answer = options(state, limit=100_000, budget=30)
     want = maximal_totals(brute_options(state))
     assert {o.mana for o in answer.options} == want, breakdown(state, answer)
     assert answer.complete and len(answer.options) == len(want)
