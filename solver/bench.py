@@ -66,8 +66,8 @@ QUICK = Plan(boards={10: 2, 40: 2, 300: 1}, costs_per_board={10: 3, 40: 4, 300: 
              repeats={10: 3, 40: 3, 300: 1}, phase_cases={10: 1, 40: 1}, batch_lines=40,
              startup_runs=1, options=False, budget_s=3.0)
 FULL = Plan(boards={10: 5, 40: 10, 300: 4, 1000: 3}, costs_per_board={10: 10, 40: 20, 300: 5, 1000: 3},
-            repeats={10: 20, 40: 20, 300: 10, 1000: 5}, phase_cases={10: 20, 40: 40, 300: 6, 1000: 2},
-            batch_lines=2000, startup_runs=7, options=True, budget_s=300.0)
+            repeats={10: 5, 40: 5, 300: 5, 1000: 3}, phase_cases={10: 20, 40: 40, 300: 6, 1000: 2},
+            batch_lines=2000, startup_runs=7, options=True, budget_s=400.0)
 
 
 @dataclass(slots=True)
@@ -490,6 +490,8 @@ def run(plan: Plan, *, phase: bool = True, log: Callable[[str], None] = print) -
             t0 = time.perf_counter()
             measure_engine(case, 3 if case.kind == "refusal" else plan.repeats.get(case.size, 1))
             spent[key] = spent.get(key, 0.0) + time.perf_counter() - t0
+        for key, secs in sorted(spent.items()):
+            log(f"manasolver: {'refusals' if key < 0 else f'{key} permanents'}: {secs:.1f} s")
         log(f"manasolver: {len(cases)} cases measured")
     peer_cases = _phase_subset(cases, plan)
     results["phase"] = measure_phase(peer_cases, log) if phase else "skipped (--no-phase)"
@@ -527,7 +529,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-phase", action="store_true", help="do not run phase.rs")
     parser.add_argument("--no-plots", action="store_true")
     parser.add_argument("--json", action="store_true", help="print the results JSON")
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args([a for a in argv if a != "--"])  # `manasolver bench -- --out DIR`
     from manasolver.solver import benchreport
 
     plan = QUICK if args.quick else FULL
