@@ -117,7 +117,7 @@ def figures(cases: list[Case], peer_cases: list[Case]) -> dict[str, dict[str, An
                 fig["phase_n"] = len(pairs)
                 fig["phase_median_ms"] = round(statistics.median(phase_ms), 4)
                 fig["ours_on_phase_cases_median_ms"] = _ms(statistics.median([o for _, o in pairs]))
-                fig["ratio"] = round(fig["phase_median_ms"] / max(1e-6, fig["ours_on_phase_cases_median_ms"]), 1)
+                fig["ratio"] = round(fig["phase_median_ms"] / max(1e-6, fig["ours_on_phase_cases_median_ms"]), 3)
             name = f"{op} {size}"
             target = TARGETS.get(name)
             if target and samples:
@@ -130,6 +130,7 @@ def figures(cases: list[Case], peer_cases: list[Case]) -> dict[str, dict[str, An
                     met = met and fig["ratio"] >= ratio
                 fig["met"] = met
             fig["_samples"] = samples
+            fig["_cpu_samples"] = cpu
             fig["_phase_samples"] = [m / 1000.0 for m in phase_ms]
             out[name] = fig
     return out
@@ -294,11 +295,13 @@ def _plots(results: dict[str, Any], out: Path) -> list[Path]:
     paths = []
     for name, f in results.get("figures", {}).items():
         data = {"manasolver": [s * 1000 for s in f.get("_samples", [])]}
-        if f.get("_phase_samples"):
-            data["phase.rs"] = [s * 1000 for s in f["_phase_samples"]]
         if not data["manasolver"]:
             continue
-        fig, ax = plt.subplots(figsize=(6, 3.2))
+        if f.get("_cpu_samples"):
+            data["manasolver (CPU)"] = [s * 1000 for s in f["_cpu_samples"]]
+        if f.get("_phase_samples"):
+            data["phase.rs"] = [s * 1000 for s in f["_phase_samples"]]
+        fig, ax = plt.subplots(figsize=(6.4, 3.4))
         ax.boxplot(list(data.values()), orientation="horizontal", whis=(1, 99), showfliers=True)
         ax.set_yticks(range(1, len(data) + 1), list(data))
         ax.set_xscale("log")
@@ -307,7 +310,8 @@ def _plots(results: dict[str, Any], out: Path) -> list[Path]:
         if t and t.get("median_ms"):
             ax.axvline(t["median_ms"], color="green", linestyle="--", label="median target")
             ax.legend(loc="lower right", fontsize=8)
-        ax.set_title(f"{name} permanents: median {f.get('median_ms')} ms, p99 {f.get('p99_ms')} ms")
+        ax.set_title(f"{name} permanents: median {f['median_ms']:.3g} ms (CPU {f.get('cpu_median_ms', 0):.3g}),"
+                     f" p99 {f['p99_ms']:.3g} ms", fontsize=10)
         fig.tight_layout()
         path = out / f"{name.replace(' ', '_')}.png"
         fig.savefig(path, dpi=100)
