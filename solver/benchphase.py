@@ -172,6 +172,8 @@ class PhaseDriver:
                     obj["zone"] = "Battlefield"
                     obj["tapped"] = perm.tapped
                     obj["entered_battlefield_turn"] = state["turn_number"] if perm.sick else 0
+                    # phase.rs keeps summoning sickness in these two flags (as a cast creature has them)
+                    obj["summoning_sick"] = obj["has_summoning_sickness"] = perm.sick
                     state["battlefield"].append(oid)
                 else:
                     obj["zone"] = "Library"

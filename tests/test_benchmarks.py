@@ -122,6 +122,22 @@ def test_phase_driver_positions_boards_and_autotaps() -> None:
     assert not offered
 
 
+def test_phase_driver_carries_summoning_sickness() -> None:
+    """CR 302.6: a creature's {T} mana ability can't be activated unless its controller has
+    controlled it continuously since their most recent turn began; the driver must tell
+    phase.rs which creatures are sick, or the peer would be compared on a different board."""
+    benchphase = pytest.importorskip("manasolver.solver.benchphase")
+    if benchphase.phase_missing():
+        pytest.skip(benchphase.phase_missing())
+    cards = [benchphase.PeerCard("Forest", "", "Basic Land — Forest", "({T}: Add {G}.)"),
+             benchphase.PeerCard("Llanowar Elves", "{G}", "Creature — Elf Druid", "{T}: Add {G}.", ("G",), "1", "1")]
+    driver = benchphase.PhaseDriver(cards, ["{G}{G}"])
+    for sick, castable in ((False, True), (True, False)):
+        board = [benchphase.PeerPermanent("Forest"), benchphase.PeerPermanent("Llanowar Elves", sick=sick)]
+        offered, _, _ = driver.castable(driver.position(board, "{G}{G}"), repeats=1)
+        assert offered is castable
+
+
 def test_quick_bench_answers_every_case_and_every_payment_validates(tmp_path) -> None:  # type: ignore[no-untyped-def]
     if bench.engine_missing():
         pytest.skip(bench.engine_missing())
