@@ -30,12 +30,16 @@ import pytest
 from brute import brute, canon, value, weighted
 from cards_d import (
     ADARKAR_WASTES,
+    AETHER_HUB,
     ANCIENT_ZIGGURAT,
     AZORIUS_SIGNET,
     BAYOU,
     BIRDS,
+    CRADLE,
+    ELVES,
     FOREST,
     ISLAND,
+    LIFE_LAND,
     LLANOWAR_WASTES,
     MOUNTAIN,
     MYSTIC_GATE,
@@ -46,6 +50,8 @@ from cards_d import (
     SWAMP,
     TREASURE,
     TUNDRA,
+    UNTAPPER,
+    VIVID_CRAG,
     WASTES,
     board,
     perm,
@@ -71,9 +77,9 @@ csp = pytest.importorskip("manasolver.solver.backends.csp", reason="the csp back
 
 PALETTE = [FOREST, PLAINS, ISLAND, SWAMP, MOUNTAIN, WASTES, SNOW_FOREST, TUNDRA, BAYOU, ADARKAR_WASTES,
            LLANOWAR_WASTES, SOL_RING, BIRDS, TREASURE, MYSTIC_GATE, AZORIUS_SIGNET, ANCIENT_ZIGGURAT,
-           REFLECTING_POOL]
+           REFLECTING_POOL, LIFE_LAND, VIVID_CRAG, AETHER_HUB, UNTAPPER, CRADLE, ELVES]
 SYMBOLS = ["{W}", "{U}", "{B}", "{R}", "{G}", "{C}", "{S}", "{W/U}", "{B/G}", "{2/W}", "{G/P}",
-           "{W/U/P}", "{1}", "{2}"]
+           "{W/U/P}", "{1}", "{2}", "{E}", "{C/G}"]
 #: Policies compared with the brute force: the default one (keep_castable has nothing to keep:
 #: the hands are empty) and a few reorderings of SPEC §6 criteria.
 POLICIES = [DEFAULT_POLICY, ("min_life", "min_waste", "min_sources"), ("use_pool", "min_sources"),
@@ -94,10 +100,13 @@ def requests(draw: Any, max_sources: int = 5, palette: list[Any] | None = None) 
         tapped = draw(st.integers(0, 9)) == 0
         sick = c.is_type("creature") and draw(st.booleans())
         controller = "opponent" if c.is_type("land") and draw(st.integers(0, 5)) == 0 else "you"
-        perms.append(perm(f"p{i}", c, controller, tapped=tapped, sick=sick))
+        counters = (("charge", draw(st.integers(0, 1))),) if c is VIVID_CRAG else ()
+        if c is UNTAPPER:
+            tapped = draw(st.booleans())
+        perms.append(perm(f"p{i}", c, controller, tapped=tapped, sick=sick, counters=counters))
     pool = "".join(draw(st.lists(st.sampled_from(["{W}", "{U}", "{G}", "{C}"]), max_size=2)))
     life = draw(st.sampled_from([1, 2, 3, 20]))
-    state = board(*perms, life=life, pool=pool)
+    state = board(*perms, life=life, pool=pool, energy=draw(st.sampled_from([0, 0, 1, 2])))
     syms = draw(st.lists(st.sampled_from(SYMBOLS), min_size=1, max_size=4))
     x = None
     if draw(st.integers(0, 5)) == 0:
