@@ -316,7 +316,7 @@ def _phase_bounded(driver: Any, case: Case, timeout: float) -> dict[str, Any]:
     return result
 
 
-def measure_phase(cases: list[Case], log: Callable[[str], None], timeout: float = 300.0) -> str | None:
+def measure_phase(cases: list[Case], log: Callable[[str], None], timeout: float = 150.0) -> str | None:
     """Run the cases through phase.rs; returns why it was skipped, or ``None``.
     Boards of more than 300 permanents run in a child process stopped after ``timeout`` s."""
     from manasolver.solver.benchphase import PhaseDriver, phase_missing
