@@ -12,6 +12,9 @@ Overlord with a time counter is not a creature (``Permanent.types``).  Devotion
 permanents, a hybrid symbol counting once for devotion to any of its colors
 (Nykthos ruling 2013-09-15).  Power is the card's printed power plus +1/+1 and
 minus -1/-1 counters; a power that is not a number (``*``) is refused as unsupported.
+Land subtypes are counted after land-type changes on the board
+(:func:`manasolver.models.mana_effects.effective_subtypes`: a Forest under Urborg is
+a Swamp for Cabal Coffers; Urza's Tower under Blood Moon is no longer an Urza's Tower).
 
 :func:`ability_options` is the one function the solver calls for every ability: it
 applies, on top of the amounts, everything about an ability that is read from the
@@ -33,6 +36,7 @@ from manasolver.models.abilities import (
 )
 from manasolver.models.card import BASIC_LAND_TYPES, Card
 from manasolver.models.errors import Unsupported
+from manasolver.models.mana_effects import effective_subtypes
 from manasolver.models.state import STEPS, GameState, Permanent
 from manasolver.models.symbols import ANY_COLOR, COLORS, type_bit
 
@@ -46,11 +50,19 @@ MAX_REMOVED = 200
 _CHOICE_KINDS = ("removed", "hand")
 
 
-def _matches(perm: Permanent, amount: Amount, source: Permanent | None = None) -> bool:
+def _subtypes(perm: Permanent, state: GameState | None) -> tuple[str, ...]:
+    """Its subtypes now: a land's after land-type changes (Urborg, Blood Moon; CR 305.7)."""
+    if state is None or not perm.is_land:
+        return perm.card.type_line.subtypes
+    return effective_subtypes(state, perm)
+
+
+def _matches(perm: Permanent, amount: Amount, source: Permanent | None = None,
+             state: GameState | None = None) -> bool:
     card = perm.card
     if amount.types and not (set(amount.types) & set(perm.types)):
         return False
-    if amount.all_subtypes and not amount.all_subtypes <= set(card.type_line.subtypes):
+    if amount.all_subtypes and not amount.all_subtypes <= set(_subtypes(perm, state)):
         return False
     if amount.keywords and not amount.keywords <= card.keywords:
         return False
@@ -59,7 +71,7 @@ def _matches(perm: Permanent, amount: Amount, source: Permanent | None = None) -
     if amount.min_power is not None and not (perm.is_creature and power_of(perm) >= amount.min_power):
         return False
     if amount.subtypes:
-        subs = set(card.type_line.subtypes)
+        subs = set(_subtypes(perm, state))
         if "creature" not in perm.types and "kindred" not in perm.types:
             # creature types belong only to creatures and kindred (CR 205.1a, 205.3d)
             subs -= _creature_types_of(card.type_line.subtypes, perm)
@@ -143,7 +155,8 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
             pool = tuple(p for p in state.battlefield if p.controller != permanent.controller)
         else:
             pool = state.battlefield
-        found = [p for p in pool if _matches(p, amount, permanent) and not (amount.other and p.id == permanent.id)]
+        found = [p for p in pool
+                 if _matches(p, amount, permanent, state) and not (amount.other and p.id == permanent.id)]
         if kind == "count":
             value = len(found)
         else:
@@ -155,7 +168,7 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
         value = state.player(permanent.controller).life
     elif kind == "domain":
         value = len({t for p in state.controlled_by(permanent.controller) if p.is_land
-                     for t in p.card.type_line.subtypes if t in BASIC_LAND_TYPES})
+                     for t in _subtypes(p, state) if t in BASIC_LAND_TYPES})
     elif kind == "graveyard":
         value = sum(1 for c in state.player(permanent.controller).graveyard if _card_matches(c, amount))
     elif kind == "power":

@@ -66,6 +66,7 @@ __all__ = [
     "active_effects",
     "effective_land_types",
     "effective_mana_abilities",
+    "effective_subtypes",
     "is_tapped_for_mana",
     "mana_effects_of",
     "remaining_unsupported",
@@ -73,6 +74,9 @@ __all__ = [
 ]
 
 _BASIC_ORDER = ("plains", "island", "swamp", "mountain", "forest")
+#: Land types (CR 205.3i): a setting effect such as Blood Moon removes all of them (305.7).
+LAND_TYPES = frozenset({"cave", "cloud", "desert", "forest", "gate", "island", "lair", "locus", "mine", "mountain",
+                        "plains", "planet", "power-plant", "sphere", "swamp", "tower", "town", "urza's"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +359,22 @@ def effective_land_types(state: GameState, permanent: Permanent) -> tuple[str, .
         elif _has_effect(state, source, effect):
             types.extend(t for t in effect.types if t not in types)
     return tuple(t for t in _BASIC_ORDER if t in types)
+
+
+def effective_subtypes(state: GameState, permanent: Permanent) -> tuple[str, ...]:
+    """``permanent``'s subtypes now: for a land reached by a setting effect (Blood Moon)
+    every land type (Locus, Gate, Urza's … too) is replaced by the new ones (305.7),
+    other subtypes (Dryad Arbor's Dryad) stay; adding effects (Urborg) add theirs.
+    Without type changes on the board, the printed subtypes."""
+    printed = permanent.card.type_line.subtypes
+    if not permanent.is_land or not _type_changes(state):
+        return printed
+    basics = effective_land_types(state, permanent)
+    if _loses_abilities(state, permanent):
+        kept = [t for t in printed if t not in LAND_TYPES]
+    else:
+        kept = [t for t in printed if t not in BASIC_LAND_TYPES]
+    return tuple(kept) + basics
 
 
 def _intrinsic(land_type: str) -> ManaAbility:

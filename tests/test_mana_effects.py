@@ -308,3 +308,24 @@ def test_large_board_land_types_are_fast(db: CardDB) -> None:
     got = [effective_mana_abilities(state, p) for p in lands]
     assert time.perf_counter() - start < 5.0
     assert _adds(got[0]) == [((R,),)] and _adds(got[1]) == [((G,),)]
+
+
+def test_counts_use_effective_land_types(db: CardDB) -> None:
+    """Cabal Coffers ("Add {B} for each Swamp you control") under Urborg counts every land (Urborg ruling);
+    Tainted Field's "Activate only if you control a Swamp" holds with Urborg; under Blood Moon Urza's Tower is
+    no longer an Urza's Tower (305.7), so Urza's Mine adds only {C}."""
+    from manasolver.models.amounts import ability_options
+
+    coffers = _perm(db, "c", "Cabal Coffers")
+    state = _board(coffers, _perm(db, "u", "Urborg, Tomb of Yawgmoth"), _perm(db, "f", "Forest"))
+    assert ability_options(coffers.card.mana_abilities[0], state, coffers) == ((B, B, B),)
+    field = _perm(db, "t", "Tainted Field")
+    assert ability_options(field.card.mana_abilities[1], _board(field, _perm(db, "y", "Forest")), field) is None
+    with_urborg = _board(field, _perm(db, "u", "Urborg, Tomb of Yawgmoth"))
+    assert ability_options(field.card.mana_abilities[1], with_urborg, field) == ((W,), (B,))
+    mine = _perm(db, "m", "Urza's Mine")
+    tron = (mine, _perm(db, "t", "Urza's Tower"), _perm(db, "p", "Urza's Power Plant"))
+    assert ability_options(mine.card.mana_abilities[0], _board(*tron), mine) == ((C, C),)
+    mooned = _board(*tron, _perm(db, "b", "Blood Moon", "opp"))
+    assert effective_mana_abilities(mooned, mine)[0].production.options == ((R,),)
+    assert ability_options(mine.card.mana_abilities[0], mooned, mine) == ((C,),)
