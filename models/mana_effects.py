@@ -43,6 +43,14 @@ Integration notes for the solver (not done here):
   player chooses (616.1); :func:`replacement_results` gives every distinct result.
 * Timestamps are not on the board: board order is taken as timestamp order
   (613.7) where two layer-4 effects don't depend on each other.
+
+The mechanical recipe for one activation of ``ability`` of ``perm`` by its controller:
+abilities from :func:`effective_mana_abilities` (not ``card.mana_abilities``); its
+options from :func:`manasolver.models.amounts.ability_options`; for each option,
+:func:`replacement_results` with :func:`replacements_for` (each result keeps the
+ability's restriction); then, for the mana actually produced, one option of each
+entry of :func:`triggered_mana_for` (unrestricted, never multiplied).  For "could
+produce" (106.7): :func:`could_produce_types` on a permanent's base types.
 """
 
 from __future__ import annotations
@@ -64,6 +72,7 @@ __all__ = [
     "StructuredEffect",
     "TriggeredMana",
     "active_effects",
+    "could_produce_types",
     "effective_land_types",
     "effective_mana_abilities",
     "effective_subtypes",
@@ -71,6 +80,8 @@ __all__ = [
     "mana_effects_of",
     "remaining_unsupported",
     "replacement_results",
+    "replacements_for",
+    "triggered_mana_for",
 ]
 
 _BASIC_ORDER = ("plains", "island", "swamp", "mountain", "forest")
@@ -472,4 +483,93 @@ def _distinct_orders(effects: tuple[ManaMultiplier | ProducesInstead, ...]
                 counts[e] = n
 
     walk([])
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# which effects apply to one activation (the solver's entry points)
+
+
+def replacements_for(state: GameState, permanent: Permanent, ability: ManaAbility,
+                     tapper: str | None = None) -> tuple[ManaMultiplier | ProducesInstead, ...]:
+    """The replacement effects that apply when ``tapper`` (default: the controller)
+    activates ``ability`` of ``permanent``, in board order: none unless the ability taps
+    it for mana (106.12, RULES T113); multipliers whose controller is the tapper ("If
+    you tap", any permanent, T115); Contamination for a land, Pale Moon for a nonbasic
+    land.  Pass them to :func:`replacement_results`."""
+    if not is_tapped_for_mana(ability):
+        return ()
+    who = tapper if tapper is not None else permanent.controller
+    out: list[ManaMultiplier | ProducesInstead] = []
+    for source, effect in active_effects(state):
+        if isinstance(effect, ManaMultiplier):
+            if source.controller == who:
+                out.append(effect)
+        elif isinstance(effect, ProducesInstead) and permanent.is_land and (
+                effect.what == "land" or not _is_basic(permanent)):
+            out.append(effect)
+    return tuple(out)
+
+
+def _chosen_slot(source: Permanent) -> int:
+    return type_bit(source.chosen_color) if source.chosen_color else 0
+
+
+def triggered_mana_for(state: GameState, permanent: Permanent, ability: ManaAbility, produced: tuple[int, ...],
+                       tapper: str | None = None) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The triggered mana abilities (605.1b) that fire when ``tapper`` (default: the
+    controller) activates ``ability`` of ``permanent`` and it produced ``produced``
+    (single type bits, after replacements): for each trigger that adds mana to the
+    tapper, its options (the player picks one per trigger).  Nothing fires when no mana
+    was produced (106.12a, RULES T119).  Their mana is unrestricted and not multiplied
+    (T111); an undefined chosen color adds nothing (106.5)."""
+    if not produced or not permanent.is_land:
+        return ()
+    who = tapper if tapper is not None else permanent.controller
+    tapped = is_tapped_for_mana(ability)
+    kinds = tuple(dict.fromkeys(produced))
+    out: list[tuple[tuple[int, ...], ...]] = []
+    for source, effect in active_effects(state):
+        if not isinstance(effect, TriggeredMana):
+            continue
+        chosen = _chosen_slot(source)
+        trigger = effect.trigger
+        if trigger == "enchanted_land":
+            fires = tapped and source.attached_to == permanent.id and permanent.controller == who
+        elif trigger == "any_land":
+            fires = tapped
+        elif trigger == "your_land":
+            fires = tapped and source.controller == who
+        elif trigger == "basic_land":
+            fires = tapped and _is_basic(permanent) and bool(chosen) and chosen in kinds
+        elif trigger == "land_ability":
+            fires = source.controller == who and bool(chosen) and chosen in kinds
+        else:
+            fires = False
+        if not fires:
+            continue
+        if effect.produced_type:
+            out.append(tuple((k,) for k in kinds))
+        elif effect.chosen:
+            if chosen:
+                out.append(((chosen,) * effect.chosen,))
+        elif effect.options:
+            out.append(effect.options)
+    return tuple(out)
+
+
+def could_produce_types(mask: int, effects: tuple[ManaMultiplier | ProducesInstead, ...]) -> int:
+    """The types a permanent whose abilities would make ``mask`` could produce under
+    ``effects`` applied in any order (106.7, RULES §12): multipliers keep the types;
+    if any "produces … instead" effect applies, the last one applied decides, so the
+    result is the union of their types (Contamination and Pale Moon: {B} or {C});
+    no mana stays no mana."""
+    if not mask:
+        return 0
+    instead = [e.mana for e in effects if isinstance(e, ProducesInstead)]
+    if not instead:
+        return mask
+    out = 0
+    for bit in instead:
+        out |= bit
     return out

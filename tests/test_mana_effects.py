@@ -15,12 +15,15 @@ from manasolver.models.mana_effects import (
     ProducesInstead,
     TriggeredMana,
     active_effects,
+    could_produce_types,
     effective_land_types,
     effective_mana_abilities,
     is_tapped_for_mana,
     mana_effects_of,
     remaining_unsupported,
     replacement_results,
+    replacements_for,
+    triggered_mana_for,
 )
 from manasolver.models.state import GameState, Permanent, Player, Turn
 from manasolver.models.symbols import ANY_COLOR, B, C, G, R, U, W
@@ -329,3 +332,69 @@ def test_counts_use_effective_land_types(db: CardDB) -> None:
     mooned = _board(*tron, _perm(db, "b", "Blood Moon", "opp"))
     assert effective_mana_abilities(mooned, mine)[0].production.options == ((R,),)
     assert ability_options(mine.card.mana_abilities[0], mooned, mine) == ((C,),)
+
+
+# -- which effects apply to one activation --------------------------------------------------------------
+
+
+def test_replacements_for_only_tap_abilities_and_your_taps(db: CardDB) -> None:
+    """106.12: Ashnod's Altar is not tapped for mana (T113); Mana Reflection applies to permanents *its
+    controller* taps, Contamination to any land, neither to the Elves' {G} being a land's."""
+    from manasolver.models.symbols import G as GREEN
+
+    reflection = _perm(db, "r", "Mana Reflection")
+    contamination = _perm(db, "c", "Contamination", "opp")
+    forest = _perm(db, "f", "Forest")
+    elves = _perm(db, "e", "Llanowar Elves")
+    altar = _perm(db, "a", "Ashnod's Altar")
+    theirs = _perm(db, "o", "Forest", "opp")
+    state = _board(reflection, contamination, forest, elves, altar, theirs)
+    on_forest = replacements_for(state, forest, forest.card.mana_abilities[0])
+    assert [type(e).__name__ for e in on_forest] == ["ManaMultiplier", "ProducesInstead"]
+    assert replacement_results((GREEN,), on_forest) == ((B,), (B, B))  # T112
+    assert [type(e).__name__ for e in replacements_for(state, elves, elves.card.mana_abilities[0])] == \
+        ["ManaMultiplier"]
+    assert replacements_for(state, altar, altar.card.mana_abilities[0]) == ()
+    assert [type(e).__name__ for e in replacements_for(state, theirs, theirs.card.mana_abilities[0])] == \
+        ["ProducesInstead"]
+
+
+def test_t111_t118_t119_triggered_mana_for(db: CardDB) -> None:
+    """T111 Wild Growth on the Forest adds {G} beside the Forest's mana; T118 Mana Flare adds one of the types
+    produced; T119 nothing fires when nothing was produced (106.12a); Utopia Sprawl adds its chosen color."""
+    forest = _perm(db, "f", "Forest")
+    growth = _perm(db, "w", "Wild Growth", attached_to="f")
+    flare = _perm(db, "m", "Mana Flare", "opp")
+    sprawl = _perm(db, "u", "Utopia Sprawl", attached_to="f", chosen_color="U")
+    other = _perm(db, "o", "Island")
+    state = _board(forest, growth, flare, sprawl, other)
+    tap = forest.card.mana_abilities[0]
+    assert triggered_mana_for(state, forest, tap, (G,)) == (((G,),), ((G,),), ((U,),))
+    assert triggered_mana_for(state, forest, tap, ()) == ()
+    assert triggered_mana_for(state, other, other.card.mana_abilities[0], (U,)) == (((U,),),)  # Flare only
+
+
+def test_gauntlet_and_caged_sun_need_the_chosen_color(db: CardDB) -> None:
+    """Gauntlet of Power (red): a basic Mountain tapped for {R} adds {R}; a nonbasic land does not."""
+    gauntlet = _perm(db, "g", "Gauntlet of Power", chosen_color="R")
+    mountain = _perm(db, "m", "Mountain")
+    plateau = _perm(db, "p", "Plateau")
+    state = _board(gauntlet, mountain, plateau)
+    assert triggered_mana_for(state, mountain, mountain.card.mana_abilities[0], (R,)) == (((R,),),)
+    assert triggered_mana_for(state, plateau, plateau.card.mana_abilities[1], (R,)) == ()
+    unchosen = _board(_perm(db, "g", "Gauntlet of Power"), mountain)
+    assert triggered_mana_for(unchosen, mountain, mountain.card.mana_abilities[0], (R,)) == ()
+
+
+def test_t104_could_produce_under_contamination(db: CardDB) -> None:
+    """T104 / RULES §12: a Forest under Contamination could produce only {B}; with Pale Moon as well, {B} or {C}
+    (the order is the player's); multipliers keep the types."""
+    contamination = _one(db, "Contamination")
+    reflection = _one(db, "Mana Reflection")
+    (pale,) = mana_effects_of(db.get("Pale Moon"))
+    assert isinstance(contamination, ProducesInstead) and isinstance(reflection, ManaMultiplier)
+    assert isinstance(pale, ProducesInstead)
+    assert could_produce_types(G, (contamination,)) == B
+    assert could_produce_types(G, (contamination, pale)) == B | C
+    assert could_produce_types(G | U, (reflection,)) == G | U
+    assert could_produce_types(0, (contamination,)) == 0
