@@ -200,7 +200,9 @@ class Production:
     mana of a color among ``"permanents_you_control"`` (Meteor Crater),
     ``"legendary_creatures_planeswalkers"`` (Mox Amber) or ``"graveyard"``
     (Corrupted Grafstone); ``instead``/``instead_options``: when the condition
-    holds, ``instead_options`` replace the options (Urza's Tower, Gemstone Caverns).
+    holds, ``instead_options`` replace the options (Urza's Tower, Gemstone Caverns), or,
+    for a could-produce production, ``instead_reference_count`` replaces
+    ``reference_count`` (Incubation Druid: three mana of that type).
     ``doubles_pool``: the ability doubles the amount of each type of unspent mana
     (Doubling Cube); it adds no option of its own.
     """
@@ -216,6 +218,7 @@ class Production:
     colors_among: str = ""
     instead: Condition | None = None
     instead_options: tuple[tuple[int, ...], ...] = ()
+    instead_reference_count: int = 0
     doubles_pool: bool = False
 
     def max_mana(self) -> int:

@@ -441,11 +441,18 @@ def _condition(text: str) -> Condition:
 
 def _instead(sentence: str, production: Production) -> Production:
     """"If <condition>, add … instead." / "If <condition>, instead add …." (Urza's Tower,
-    Gemstone Caverns): the options that replace the printed ones when it holds."""
+    Gemstone Caverns): the options that replace the printed ones when it holds;
+    for a could-produce production, "add three mana of that type instead" (Incubation
+    Druid) replaces the number of mana."""
     m = (re.fullmatch(r"If (.+), add (.+) instead\.", sentence)
          or re.fullmatch(r"If (.+), instead add (.+)\.", sentence))
-    if not m or production.instead is not None or production.amount is not None or production.reference:
+    if not m or production.instead is not None or production.amount is not None:
         raise Unreadable(sentence)
+    if production.reference:
+        count = re.fullmatch(r"(\w+) mana of that type", m.group(2))
+        if not count:
+            raise Unreadable(sentence)
+        return replace(production, instead=_condition(m.group(1)), instead_reference_count=_number(count.group(1)))
     options, reference, _, _ = _options(m.group(2))
     if reference:
         raise Unreadable(sentence)

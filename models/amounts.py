@@ -42,7 +42,7 @@ from manasolver.models.symbols import ANY_COLOR, COLORS, type_bit
 
 __all__ = ["MAX_REMOVED", "ability_options", "ability_restriction", "color_identity", "commander_identity",
            "concrete_options", "condition_holds", "counters_removed", "devotion", "evaluate_amount",
-           "power_of"]
+           "power_of", "reference_count"]
 
 #: The most counters :func:`ability_options` expands a variable counter cost to (one option per number).
 MAX_REMOVED = 200
@@ -291,7 +291,7 @@ def _colors_among(kind: str, state: GameState, permanent: Permanent) -> int:
 def _base_options(production: Production, state: GameState,
                   permanent: Permanent) -> tuple[tuple[int, ...], ...]:
     """The options before amounts: printed, chosen color, commander, colors among, "instead"."""
-    if production.instead is not None and condition_holds(production.instead, state, permanent):
+    if production.instead_options and condition_holds(production.instead, state, permanent):
         return production.instead_options
     options = list(production.options)
     if production.chosen and permanent.chosen_color:
@@ -322,8 +322,18 @@ def _choice_limit(ability: ManaAbility, state: GameState, permanent: Permanent) 
     return low, n
 
 
-def ability_options(ability: ManaAbility, state: GameState,
-                    permanent: Permanent) -> tuple[tuple[int, ...], ...] | None:
+def reference_count(ability: ManaAbility, state: GameState, permanent: Permanent) -> int:
+    """How many mana of one type a could-produce production adds now: ``reference_count``,
+    or ``instead_reference_count`` when its "instead" condition holds (Incubation Druid
+    with a +1/+1 counter: three)."""
+    production = ability.production
+    if production.instead_reference_count and condition_holds(production.instead, state, permanent):
+        return production.instead_reference_count
+    return production.reference_count
+
+
+def ability_options(ability: ManaAbility, state: GameState, permanent: Permanent,
+                    ignore_condition: bool = False) -> tuple[tuple[int, ...], ...] | None:
     """The concrete production options of ``ability`` of ``permanent`` now, each a
     tuple of slot masks; None when it can't be activated now (its activation
     condition is false, CR 602.5b).
@@ -336,10 +346,12 @@ def ability_options(ability: ManaAbility, state: GameState,
     player may choose (``k`` = 1..n counters available; 0..n when the text adds a
     base amount, as the Mana Batteries), in increasing ``k`` (see
     :func:`counters_removed`).  A could-produce production (``reference``) and a
-    pool doubler (``doubles_pool``) have no options of their own: ().  Options that
-    add no mana are left out.
+    pool doubler (``doubles_pool``) have no options of their own: () (the number of
+    mana of a reference is :func:`reference_count`).  Options that add no mana are
+    left out.  ``ignore_condition``: for "could produce" (CR 106.7 asks what the
+    ability would add if it resolved now, whether or not it could be activated).
     """
-    if not condition_holds(ability.condition, state, permanent):
+    if not ignore_condition and not condition_holds(ability.condition, state, permanent):
         return None
     production = ability.production
     if production.reference or production.doubles_pool:

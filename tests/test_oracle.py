@@ -767,3 +767,27 @@ def test_ability_notes_describe_board_forms(db: CardDB) -> None:
     assert notes.ability_notes(only(db.get("Kozilek's Translator"))) == ["at most 1 activation each turn"]
     assert notes.extra_production_texts(only(db.get("Coldsteel Heart")).production) == ["1 mana of the chosen color"]
     assert notes.ability_notes(only(db.get("Bottomless Vault"))) == ["amount: counters removed"]
+
+
+def test_incubation_druid_reference_count_instead(db: CardDB) -> None:
+    """Incubation Druid: "{T}: Add one mana of any type that a land you control could produce. If this creature
+    has a +1/+1 counter on it, add three mana of that type instead." (CR 106.7; the type is mirrored, the
+    number read from the board)."""
+    from manasolver.models.amounts import reference_count
+
+    druid = only(db.get("Incubation Druid"))
+    assert druid.production.reference == "lands_you_control" and druid.production.instead_reference_count == 3
+    plain = _perm(db, "d", "Incubation Druid")
+    grown = _perm(db, "d", "Incubation Druid", counters=(("+1/+1", 1),))
+    assert reference_count(druid, _board(plain), plain) == 1
+    assert reference_count(druid, _board(grown), grown) == 3
+    assert ability_options(druid, _board(grown), grown) == ()
+
+
+def test_could_produce_ignores_the_activation_condition(db: CardDB) -> None:
+    """CR 106.7: what an ability would add if it resolved now — Tainted Field without a Swamp could produce
+    {W} or {B} for a Reflecting Pool, though it can't be activated."""
+    ability = db.get("Tainted Field").mana_abilities[1]
+    field = _perm(db, "f", "Tainted Field")
+    assert ability_options(ability, _board(field), field) is None
+    assert ability_options(ability, _board(field), field, ignore_condition=True) == ((W,), (B,))
