@@ -42,7 +42,7 @@ from manasolver.solver.backends.base import Problem, Solution, lowest_bit
 from manasolver.solver.policy import keep_costs, needs_types, stages
 from manasolver.solver.supply import Option, restriction_allows
 
-__all__ = ["TIME_LIMIT", "CpSatBackend", "build_model"]
+__all__ = ["MAX_CUT_ROUNDS", "TIME_LIMIT", "CpSatBackend", "build_model"]
 
 #: Seconds CP-SAT may spend on one stage before the answer says it hit its bound.
 TIME_LIMIT = 10.0
@@ -76,6 +76,8 @@ class Model:
     slack: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     life_slack: Any = 0
     energy_slack: Any = 0
+    pair_flows: dict[tuple[tuple[int, int], tuple[int, int]], list[Any]] = field(
+        default_factory=dict)
 
 
 def _cost_demands(opt: Option) -> list[tuple[tuple[Any, ...], int]]:
@@ -107,14 +109,21 @@ def _x_upper(problem: Problem) -> int:
     return (total + red) // k_x + 1
 
 
+Cut = tuple[tuple[int, int], ...]
+
+
 def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
-                relax_energy: bool = False, chains: str = "ordered") -> Model:
+                relax_energy: bool = False, chains: str = "ordered",
+                cuts: tuple[Cut, ...] = ()) -> Model:
     """Build the CP-SAT model of ``problem`` (see the module docstring).
 
     ``chains`` says how activations with mana costs may pay one another's costs:
     ``"ordered"`` (exact: ranks make the payments acyclic), ``"none"`` (only free
     sources and the pool pay them: a restriction, every answer legal) or ``"free"``
-    (any other activation pays them, order ignored: a relaxation, a lower bound)."""
+    (any other activation pays them, order ignored: a relaxation, a lower bound).
+    ``cuts`` (with ``"free"``): sets of activations (class, member) of which at least
+    one must get no mana from the others of the set (in a legal payment the first of
+    them activated is paid from elsewhere)."""
     from ortools.sat.python import cp_model
 
     cp = cp_model.CpModel()
@@ -203,6 +212,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     into: dict[tuple[Any, ...], list[Any]] = {d: [] for d in dst_amount}
     out_of: list[list[Any]] = [[] for _ in srcs]
     prec: dict[tuple[tuple[int, int], tuple[int, int]], Any] = {}
+    pair_flows: dict[tuple[tuple[int, int], tuple[int, int]], list[Any]] = {}
     ranks: dict[tuple[int, int], Any] = {}
     n_inst = len({(k, j) for k, j, _ in inst})
 
@@ -222,6 +232,8 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
             flows.append((s, dst, t, v))
             into[dst].append(v)
             out_of[si].append(v)
+            if dst[0] == "cost" and s.inst is not None and chains == "free":
+                pair_flows.setdefault((s.inst, (int(dst[1]), int(dst[2]))), []).append(v)
             if dst[0] == "cost" and s.inst is not None and chains == "ordered":
                 pair = (s.inst, (int(dst[1]), int(dst[2])))
                 if pair not in prec:
@@ -251,7 +263,17 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     for si, s in enumerate(srcs):
         if out_of[si]:
             cp.add(sum(out_of[si]) <= s.amount)
+    for ci, cut in enumerate(cuts):
+        fed = []
+        for node in cut:
+            z = cp.new_bool_var(f"cut{ci}_{len(fed)}")
+            inner = [v for other in cut if other != node for v in pair_flows.get((other, node), [])]
+            if inner:
+                cp.add(sum(inner) == 0).only_enforce_if(z.Not())
+            fed.append(z)
+        cp.add(sum(fed) <= len(cut) - 1)
     model = Model(cp, y, x, uses, inst, flows)
+    model.pair_flows = pair_flows
     for dst, amount in dst_amount.items():
         if slack and dst[0] != "cost":
             sv = cp.new_int_var(0, 10**6, f"slack{dst}")
@@ -492,10 +514,37 @@ class CpSatBackend:
 
     def solve(self, problem: Problem) -> Solution | bool:
         """The optimal :class:`Solution` under the problem's policy (``feasible`` mode:
-        any payment, still with an objective), or ``False`` when there is none."""
+        any payment, still with an objective), or ``False`` when there is none.
+
+        With activations that cost mana, it first solves the relaxation where they may
+        pay one another in any order, forbidding each cycle found and solving again
+        (a cycle-free optimum of the relaxation is legal, hence optimal); after
+        :data:`MAX_CUT_ROUNDS` rounds it solves the exact ordered model instead."""
+        lower: tuple[int, ...] = ()
+        if any(not k.free for k in problem.supply.classes):
+            cuts: list[Cut] = []
+            for _ in range(MAX_CUT_ROUNDS):
+                model = build_model(problem, chains="free", cuts=tuple(cuts))
+                result = self._solve_model(problem, model)
+                if result is False:
+                    return False
+                assert not isinstance(result, bool)
+                cycle = _payment_cycle(model, result[1])
+                if cycle is None:
+                    return result[0]
+                cuts.append(cycle)
+                if result[0].optimal:
+                    lower = result[0].objective  # the relaxation bounds the true optimum
+        result = self._solve_model(problem, build_model(problem), lower)
+        return False if isinstance(result, bool) else result[0]
+
+    def _solve_model(self, problem: Problem, model: Model,
+                     lower: tuple[int, ...] = ()) -> tuple[Solution, Any] | bool:
+        """Solve a built model stage by stage: the solution and the solver, or False.
+        ``lower``: proven lower bounds of the first stages' objectives (from a
+        relaxation), which let CP-SAT stop as soon as it reaches them."""
         from ortools.sat.python import cp_model
 
-        model = build_model(problem)
         cp = model.cp
         solver = _new_solver()
         objective_values: list[int] = []
@@ -513,6 +562,9 @@ class CpSatBackend:
                 expr: Any = -model.x
             else:
                 expr = sum(w * model.terms[name][0] for name, w in stage)
+            stage_index = len(objective_values)
+            if stage_index < len(lower):
+                cp.add(expr >= lower[stage_index])
             cp.minimize(expr)
             status = solver.solve(cp)
             if status == cp_model.INFEASIBLE:
@@ -530,7 +582,7 @@ class CpSatBackend:
             return False
         sol = _extract(problem, model, solver, tuple(objective_values))
         sol.optimal = proven
-        return sol
+        return sol, solver
 
     def relaxed(self, problem: Problem, relax_life: bool = False, relax_energy: bool = False,
                 mana_first: bool = False) -> tuple[dict[tuple[Any, ...], int], int, int] | None:
@@ -557,6 +609,42 @@ class CpSatBackend:
         life_short = int(solver.value(model.life_slack)) if relax_life else 0
         energy_short = int(solver.value(model.energy_slack)) if relax_energy else 0
         return slack, life_short, energy_short
+
+
+#: Rounds of "solve the relaxation, forbid the cycle found" before the ordered model.
+MAX_CUT_ROUNDS = 8
+
+
+def _payment_cycle(model: Model, solver: Any) -> Cut | None:
+    """The activations of a cycle of payments of one another's mana costs in this
+    solution, or None when the payments can be ordered."""
+    graph: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for (a, b), vs in model.pair_flows.items():
+        if any(solver.value(v) for v in vs):
+            graph.setdefault(a, []).append(b)
+    state: dict[tuple[int, int], int] = {}
+    stack: list[tuple[int, int]] = []
+
+    def visit(node: tuple[int, int]) -> list[tuple[int, int]] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in graph.get(node, []):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in list(graph):
+        if node not in state:
+            path = visit(node)
+            if path:
+                return tuple(sorted(set(path)))
+    return None
 
 
 def _new_solver() -> Any:
