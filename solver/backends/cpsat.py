@@ -45,7 +45,7 @@ from manasolver.solver.supply import Option, restriction_allows
 __all__ = ["MAX_CUT_ROUNDS", "TIME_LIMIT", "CpSatBackend", "build_model"]
 
 #: Seconds CP-SAT may spend on one stage before the answer says it hit its bound.
-TIME_LIMIT = 10.0
+TIME_LIMIT = 2.0
 COLOR_BITS = (1, 2, 4, 8, 16)
 
 
@@ -612,7 +612,7 @@ class CpSatBackend:
 
 
 #: Rounds of "solve the relaxation, forbid the cycle found" before the ordered model.
-MAX_CUT_ROUNDS = 8
+MAX_CUT_ROUNDS = 4
 
 
 def _payment_cycle(model: Model, solver: Any) -> Cut | None:
