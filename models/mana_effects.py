@@ -28,6 +28,11 @@ that a solver can apply mechanically:
   Karametra (any player's land; that player adds it), Zendikar Resurgent, Vorinclex,
   Mirari's Wake (your lands), Gauntlet of Power (a basic land tapped for the chosen
   color), Caged Sun (a land's ability adding the chosen color, ``{T}`` or not).
+* :class:`GrantedAbility` — layer 6 (613.1f): "Lands you control have "{T}: Add one
+  mana of any color."" (Chromatic Lantern; it survives Blood Moon, which acts in
+  layer 4), "Creatures you control have …" (Cryptolith Rite), "Enchanted land has …"
+  (Abundant Growth), "Elves you control have …"; :func:`effective_mana_abilities`
+  adds them.
 * Doubling Cube's ``{3}, {T}: Double the amount of each type of unspent mana you
   have`` is a mana ability with ``Production.doubles_pool`` (read by the parser);
   the new mana is unrestricted (106.6 example; RULES T117).
@@ -60,12 +65,13 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from manasolver.models.abilities import AbilityCost, ManaAbility, Production
+from manasolver.models.abilities import AbilityCost, Amount, ManaAbility, Production
 from manasolver.models.card import BASIC_LAND_TYPES, Card
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import ANY_COLOR, C, type_bit
 
 __all__ = [
+    "GrantedAbility",
     "LandTypeChange",
     "ManaMultiplier",
     "ProducesInstead",
@@ -156,7 +162,21 @@ class TriggeredMana:
     recipient: str = "land_controller"
 
 
-StructuredEffect = ManaMultiplier | ProducesInstead | LandTypeChange | TriggeredMana
+@dataclass(frozen=True, slots=True)
+class GrantedAbility:
+    """A mana ability given to other permanents (layer 6, CR 613.1f).  ``attached``: the
+    permanent the source is attached to ("Enchanted land has", "Equipped creature has";
+    ``who`` still names the kind it must be); otherwise every permanent matching ``who``
+    (an ``Amount`` of kind ``count``: types, subtypes, supertypes, controller relative to
+    the source, ``other``).  ``ability`` is the quoted ability, read as printed."""
+
+    text: str
+    ability: ManaAbility
+    who: Amount
+    attached: bool = False
+
+
+StructuredEffect = ManaMultiplier | ProducesInstead | LandTypeChange | TriggeredMana | GrantedAbility
 
 _TIMES = {"twice": 2, "three times": 3, "four times": 4}
 _NUMBERS = {"one": 1, "two": 2, "three": 3}
@@ -214,8 +234,46 @@ _PLURAL_TYPES = {"plains": "plains", "islands": "island", "swamps": "swamp", "mo
                  "forests": "forest"}
 
 
+_GRANT = re.compile(r"(.+?) (?:have|has) (?:[a-z, ]+ and )?\"([^\"]+)\"\.?")
+
+
+def _grant(line: str) -> GrantedAbility | None:
+    """"Lands you control have "{T}: Add one mana of any color."" and kin (layer 6)."""
+    from manasolver.models.ability_text import Unreadable, _count_amount, read_ability
+    from manasolver.models.errors import BadCost
+    from manasolver.models.oracle import activated_parts
+
+    m = _GRANT.fullmatch(line)
+    if m is None or "Add" not in m.group(2):
+        return None
+    who_text, quoted = m.group(1), m.group(2)
+    parts = activated_parts(quoted)
+    if parts is None:
+        return None
+    attached = re.fullmatch(r"(Enchanted|Equipped) (land|creature|permanent)", who_text)
+    try:
+        ability = read_ability(parts[0], parts[1], quoted)
+        if attached:
+            kind = attached.group(2)
+            types = frozenset() if kind == "permanent" else frozenset({kind})
+            return GrantedAbility(line, ability, Amount("count", types=types, controller="any"), attached=True)
+        phrase = who_text
+        if everyone := re.fullmatch(r"All (.+)", who_text):
+            phrase = f"{everyone.group(1)} on the battlefield"
+        elif not who_text.endswith(" you control"):
+            return None
+        return GrantedAbility(line, ability, _count_amount(phrase[0].lower() + phrase[1:]
+                                                           if phrase.split()[0] in ("Other", "Basic", "Legendary",
+                                                                                     "Lands", "Creatures", "Artifacts")
+                                                           else phrase, plural=True))
+    except (Unreadable, BadCost):
+        return None
+
+
 def _read(line: str) -> StructuredEffect | None:
     """One clause (reminder text removed, the card's name as ``~``) → an effect, or None."""
+    if '"' in line:
+        return _grant(line)
     for pattern, kind in _patterns():
         m = pattern.fullmatch(line)
         if m is None:
@@ -262,6 +320,8 @@ def _effects_of_text(oracle_text: str, name: str) -> tuple[StructuredEffect, ...
     out: list[StructuredEffect] = []
     for raw in oracle_text.split("\n"):
         line = strip_reminder(raw)
+        if re.fullmatch(r"LEVEL \d+(?:-\d+|\+)", line):
+            break  # what follows exists only at some levels (CR 711.2): left unsupported
         if not line or len(line) > 400:
             continue
         effect = _read(self_reference(line, name))
@@ -339,14 +399,41 @@ def _has_effect(state: GameState, source: Permanent, effect: StructuredEffect) -
     return not (source.is_land and _loses_abilities(state, source))
 
 
+_ACTIVE_CACHE: dict[int, tuple[GameState, tuple[tuple[Permanent, StructuredEffect], ...]]] = {}
+
+
 def active_effects(state: GameState) -> tuple[tuple[Permanent, StructuredEffect], ...]:
-    """Every structured effect on the battlefield whose source still has it, in board order."""
+    """Every structured effect on the battlefield whose source still has it, in board
+    order (cached per state)."""
+    hit = _ACTIVE_CACHE.get(id(state))
+    if hit is not None and hit[0] is state:
+        return hit[1]
     out: list[tuple[Permanent, StructuredEffect]] = []
     for perm in state.battlefield:
         for effect in mana_effects_of(perm.card):
             if _has_effect(state, perm, effect):
                 out.append((perm, effect))
-    return tuple(out)
+    found = tuple(out)
+    if len(_ACTIVE_CACHE) > 64:
+        _ACTIVE_CACHE.clear()
+    _ACTIVE_CACHE[id(state)] = (state, found)
+    return found
+
+
+def _granted_to(effect: GrantedAbility, source: Permanent, perm: Permanent, state: GameState) -> bool:
+    """Whether ``effect`` of ``source`` gives ``perm`` its ability now."""
+    from manasolver.models.amounts import _matches
+
+    who = effect.who
+    mine = perm.controller == source.controller
+    if effect.attached:
+        if source.attached_to != perm.id:
+            return False
+    elif (who.controller == "you" and not mine) or (who.controller == "opponents" and mine):
+        return False
+    if who.other and perm.id == source.id:
+        return False
+    return _matches(perm, replace(who, controller="any", other=False), source, state)
 
 
 def effective_land_types(state: GameState, permanent: Permanent) -> tuple[str, ...]:
@@ -396,21 +483,30 @@ def _intrinsic(land_type: str) -> ManaAbility:
 
 
 def effective_mana_abilities(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...]:
-    """``permanent``'s mana abilities after land-type changes, indexed 0, 1, … (SPEC §5).
+    """``permanent``'s mana abilities after land-type changes and granted abilities,
+    indexed 0, 1, … (SPEC §5).
 
     A land reached by a setting effect (Blood Moon, Spreading Seas) has only the
     intrinsic abilities of its new types (305.7: it loses its rules-text abilities);
     otherwise it keeps its printed abilities and has one intrinsic ability per
     effective basic land type (305.6), intrinsic ones first in WUBRG order, as
-    ``Card.mana_abilities``.  A non-land keeps its abilities.
+    ``Card.mana_abilities``.  Then the abilities granted to it (layer 6, after the
+    type changes of layer 4: Chromatic Lantern still gives a land under Blood Moon
+    "{T}: Add one mana of any color"), in board order.  A non-land keeps its
+    printed abilities and gets the granted ones.
     """
+    granted = [e.ability for src, e in active_effects(state)
+               if isinstance(e, GrantedAbility) and _granted_to(e, src, permanent, state)]
     if not permanent.is_land:
-        return permanent.card.mana_abilities
+        if not granted:
+            return permanent.card.mana_abilities
+        own = list(permanent.card.mana_abilities)
+        return tuple(replace(a, index=i) for i, a in enumerate(own + granted))
     types = effective_land_types(state, permanent)
     intrinsic = [_intrinsic(t) for t in types]
     printed = [] if _loses_abilities(state, permanent) else [a for a in permanent.card.mana_abilities
                                                             if not a.intrinsic]
-    return tuple(replace(a, index=i) for i, a in enumerate(intrinsic + printed))
+    return tuple(replace(a, index=i) for i, a in enumerate(intrinsic + printed + granted))
 
 
 # ---------------------------------------------------------------------------------------------

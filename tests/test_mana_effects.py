@@ -10,6 +10,7 @@ import pytest
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.carddb import CardDB
 from manasolver.models.mana_effects import (
+    GrantedAbility,
     LandTypeChange,
     ManaMultiplier,
     ProducesInstead,
@@ -398,3 +399,48 @@ def test_t104_could_produce_under_contamination(db: CardDB) -> None:
     assert could_produce_types(G, (contamination, pale)) == B | C
     assert could_produce_types(G | U, (reflection,)) == G | U
     assert could_produce_types(0, (contamination,)) == 0
+
+
+# -- granted abilities (layer 6, CR 613.1f) ------------------------------------------------------------
+
+
+def test_chromatic_lantern_grants_and_beats_blood_moon(db: CardDB) -> None:
+    """Chromatic Lantern: "Lands you control have "{T}: Add one mana of any color."" — layer 6 applies after
+    Blood Moon's layer 4, so a nonbasic land under Blood Moon taps for {R} or any color (Lantern ruling);
+    an opponent's lands get nothing."""
+    (grant,) = mana_effects_of(db.get("Chromatic Lantern"))
+    assert isinstance(grant, GrantedAbility) and remaining_unsupported(db.get("Chromatic Lantern")) == ()
+    tower = _perm(db, "t", "Command Tower")
+    lantern = _perm(db, "l", "Chromatic Lantern")
+    theirs = _perm(db, "o", "Wastes", "opp")
+    state = _board(lantern, tower, theirs, _perm(db, "m", "Blood Moon", "opp"))
+    assert _adds(effective_mana_abilities(state, tower)) == [((R,),), ((ANY_COLOR,),)]
+    assert _adds(effective_mana_abilities(state, theirs)) == [((C,),)]
+    assert _adds(effective_mana_abilities(state, lantern)) == [((ANY_COLOR,),)]  # an artifact, not a land
+
+
+def test_cryptolith_rite_and_enchanted_land_grants(db: CardDB) -> None:
+    """Cryptolith Rite ("Creatures you control have …") gives creatures a {T} ability (summoning sickness still
+    applies to it, 302.6); Abundant Growth ("Enchanted land has …") only the land it is attached to; Esika's
+    "Other legendary creatures you control" leaves Esika out."""
+    rite = _perm(db, "r", "Cryptolith Rite")
+    bears = _perm(db, "b", "Grizzly Bears")
+    forest = _perm(db, "f", "Forest")
+    growth = _perm(db, "g", "Abundant Growth", attached_to="f")
+    island = _perm(db, "i", "Island")
+    state = _board(rite, bears, forest, growth, island)
+    assert _adds(effective_mana_abilities(state, bears)) == [((ANY_COLOR,),)]
+    assert _adds(effective_mana_abilities(state, forest)) == [((G,),), ((ANY_COLOR,),)]
+    assert _adds(effective_mana_abilities(state, island)) == [((U,),)]
+    esika = _perm(db, "e", "Esika, God of the Tree")
+    kenrith = _perm(db, "k", "Kenrith, the Returned King")
+    state = _board(esika, kenrith)
+    assert len(effective_mana_abilities(state, kenrith)) == 1
+    assert effective_mana_abilities(state, esika) == esika.card.mana_abilities
+
+
+def test_conditional_and_leveled_grants_stay_unsupported(db: CardDB) -> None:
+    """The World Tree ("As long as you control six or more lands, …") and Joraga Treespeaker's LEVEL 5+ grant
+    are not read: they stay in ``remaining_unsupported`` (CR 711.2 for levels)."""
+    assert remaining_unsupported(db.get("The World Tree"))
+    assert mana_effects_of(db.get("Joraga Treespeaker")) == ()
