@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from functools import lru_cache
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery, Unsupported
@@ -50,6 +51,7 @@ __all__ = ["MAX_FORMS", "Announcement", "ChoiceWay", "Form", "announce", "mask_t
 MAX_FORMS = 20_000
 
 
+@lru_cache(maxsize=128)
 def mask_text(mask: int) -> str:
     """A demand mask as a cost symbol: ``W`` → ``{W}``, ``W|U`` → ``{W/U}``, ``C|W`` → ``{C/W}``."""
     letters = mask_letters(mask)

@@ -50,6 +50,8 @@ def lowest_bit(mask: int) -> int:
 
 def mana_string(bits: list[int]) -> str:
     """Units of mana (type bits) as text in W U B R G C order: ``[16, 1]`` → ``{W}{G}``."""
+    if len(bits) == 1:
+        return mask_text(bits[0])
     return "".join(mask_text(b) for b in sorted(bits, key=TYPE_ORDER.index))
 
 

@@ -46,7 +46,7 @@ __all__ = ["COSTLY_NODE_BUDGET", "MAX_COSTLY_KINDS", "NODE_BUDGET", "SUPPORTED",
            "evaluate"]
 
 #: Nodes explored before the search gives the problem to CP-SAT.
-NODE_BUDGET = 4000
+NODE_BUDGET = 1500
 #: The same with activations that cost mana (Signets, filter lands): such boards are
 #: usually answered faster by CP-SAT than by a long search here.
 COSTLY_NODE_BUDGET = 600
