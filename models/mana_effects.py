@@ -112,14 +112,18 @@ class ManaMultiplier:
 @dataclass(frozen=True, slots=True)
 class ProducesInstead:
     """"If a land is tapped for mana, it produces ``mana`` instead of any other type [and
-    amount]" (Contamination: one ``{B}``; Pale Moon: colorless, amount kept).
-    ``what``: ``"land"`` or ``"nonbasic_land"``; ``tapper``: ``"any"`` player."""
+    amount]" (Contamination: one ``{B}``; Pale Moon, Ritual of Subdual, Infernal
+    Darkness: the type only, amount kept).  ``what``: ``"land"`` or ``"nonbasic_land"``;
+    ``tapper``: ``"any"`` player; ``min_amount``: it applies only to an event of at least
+    that much mana (Damping Sphere: "tapped for two or more mana", so after a Mana
+    Reflection doubled a Forest's {G}, it applies)."""
 
     text: str
     mana: int
     keep_amount: bool = False
     what: str = "land"
     tapper: str = "any"
+    min_amount: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +156,11 @@ class TriggeredMana:
     ``chosen`` (that many mana of the color chosen for the *source*: Utopia Sprawl,
     Gauntlet, Caged Sun).  ``recipient``: ``"land_controller"`` (its controller / that
     player) or ``"you"`` (the source's controller).  Replacement multipliers do not
-    apply to this mana (Nyxbloom ruling, RULES T111)."""
+    apply to this mana (Nyxbloom ruling, RULES T111).  ``land_types``: the land must have
+    one of these (effective) land types (Crypt Ghast: a Swamp; Vernal Bloom: a Forest;
+    Keeper of Progenitus: a Mountain, Forest or Plains).  Two more triggers:
+    ``"your_creature"`` (a creature you tap for mana: Leyline of Abundance) and
+    ``"your_nonland"`` (a nonland permanent you tap for mana: Kinnan)."""
 
     text: str
     trigger: str
@@ -160,6 +168,7 @@ class TriggeredMana:
     produced_type: bool = False
     chosen: int = 0
     recipient: str = "land_controller"
+    land_types: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,8 +203,10 @@ def _symbols(text: str) -> tuple[int, ...]:
 
 def _added(text: str) -> tuple[tuple[tuple[int, ...], ...], bool, int] | None:
     """What a trigger adds: (options, produced_type, chosen), or None when unreadable."""
-    if text == "one mana of any type that land produced":
+    if text in ("one mana of any type that land produced", "one mana of any type that permanent produced"):
         return (), True, 0
+    if m := re.fullmatch(r"(?:an additional )?(one|two|three) mana in any combination of colors", text):
+        return ((ANY_COLOR,) * _NUMBERS[m.group(1)],), False, 0
     if m := re.fullmatch(r"(?:an additional )?(one|two|three) mana of (?:the chosen color|that color)", text):
         return (), False, _NUMBERS[m.group(1)]
     if m := re.fullmatch(r"(?:an additional )?(one|two|three) mana of any color", text):
@@ -227,6 +238,22 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
         (r"Whenever a basic land is tapped for mana of the chosen color, its controller adds (.+)\.", "basic_land"),
         ((r"Whenever a land's ability causes you to add one or more mana of the chosen color, add one additional "
          r"mana of that color\."), "caged_sun"),
+        (r"If a land is tapped for mana, it produces (\{[WUBRGC]\}|colorless mana) instead of any other type\.",
+         "instead_type"),
+        ((r"If a land is tapped for two or more mana, it produces \{([WUBRGC])\} instead of any other type and "
+          r"amount\."), "damping"),
+        (r"Enchanted land is an? (Plains|Island|Swamp|Mountain|Forest), (\w+), and (\w+)\.", "enchanted_types"),
+        (r"Enchanted land is every basic land type in addition to its other types\.", "enchanted_all"),
+        (r"Lands you control are (Plains|Islands|Swamps|Mountains|Forests)\.", "yours_are"),
+        (r"All lands are (Plains|Islands|Swamps|Mountains|Forests) in addition to their other types\.",
+         "all_lands_add"),
+        (r"Whenever you tap an? (Plains|Island|Swamp|Mountain|Forest) for mana, add (.+)\.", "your_typed"),
+        ((r"Whenever an? (Plains|Island|Swamp|Mountain|Forest) is tapped for mana, its controller adds (.+)\."),
+         "any_typed"),
+        ((r"Whenever a player taps an? ((?:Plains|Island|Swamp|Mountain|Forest)(?:, (?:or )?"
+          r"(?:Plains|Island|Swamp|Mountain|Forest))*) for mana, that player adds (.+)\."), "any_typed"),
+        (r"Whenever you tap a creature for mana, add (.+)\.", "your_creature"),
+        (r"Whenever you tap a nonland permanent for mana, add (.+)\.", "your_nonland"),
     ))
 
 
@@ -294,15 +321,35 @@ def _read(line: str) -> StructuredEffect | None:
             return LandTypeChange(line, "lands_you_control", _BASIC_ORDER)
         if kind == "caged_sun":
             return TriggeredMana(line, "land_ability", chosen=1, recipient="you")
-        added = _added(m.group(1))
+        if kind == "instead_type":
+            mana = C if m.group(1) == "colorless mana" else type_bit(m.group(1)[1])
+            return ProducesInstead(line, mana, keep_amount=True)
+        if kind == "damping":
+            return ProducesInstead(line, type_bit(m.group(1)), min_amount=2)
+        if kind == "enchanted_types":
+            types = tuple(t.lower() for t in m.groups())
+            if not set(types) <= set(_BASIC_ORDER):
+                return None
+            return LandTypeChange(line, "enchanted_land", tuple(t for t in _BASIC_ORDER if t in types), sets=True)
+        if kind == "enchanted_all":
+            return LandTypeChange(line, "enchanted_land", _BASIC_ORDER)
+        if kind == "yours_are":
+            return LandTypeChange(line, "lands_you_control", (_PLURAL_TYPES[m.group(1).lower()],), sets=True)
+        if kind == "all_lands_add":
+            return LandTypeChange(line, "each_land", (_PLURAL_TYPES[m.group(1).lower()],))
+        land_types: tuple[str, ...] = ()
+        if kind in ("your_typed", "any_typed"):
+            land_types = tuple(t.lower() for t in re.findall(r"Plains|Island|Swamp|Mountain|Forest", m.group(1)))
+        added = _added(m.group(m.lastindex or 1))
         if added is None:
             return None
         options, produced, chosen = added
         if kind == "basic_land" and not chosen:
             return None
-        recipient = "you" if kind == "your_land" else "land_controller"
-        return TriggeredMana(line, kind if kind != "enchanted" else "enchanted_land", options, produced, chosen,
-                             recipient)
+        recipient = "you" if kind in ("your_land", "your_typed", "your_creature", "your_nonland") \
+            else "land_controller"
+        trigger = {"enchanted": "enchanted_land", "your_typed": "your_land", "any_typed": "any_land"}.get(kind, kind)
+        return TriggeredMana(line, trigger, options, produced, chosen, recipient, land_types)
     return None
 
 
@@ -549,6 +596,8 @@ def replacement_results(option: tuple[int, ...],
             for effect in order:
                 if isinstance(effect, ManaMultiplier):
                     mana = tuple(sorted(mana * effect.factor))
+                elif len(mana) < effect.min_amount:
+                    continue  # Damping Sphere: not (yet) two or more mana
                 elif effect.keep_amount:
                     mana = (effect.mana,) * len(mana)
                 else:
@@ -619,7 +668,7 @@ def triggered_mana_for(state: GameState, permanent: Permanent, ability: ManaAbil
     tapper, its options (the player picks one per trigger).  Nothing fires when no mana
     was produced (106.12a, RULES T119).  Their mana is unrestricted and not multiplied
     (T111); an undefined chosen color adds nothing (106.5)."""
-    if not produced or not permanent.is_land:
+    if not produced:
         return ()
     who = tapper if tapper is not None else permanent.controller
     tapped = is_tapped_for_mana(ability)
@@ -630,6 +679,15 @@ def triggered_mana_for(state: GameState, permanent: Permanent, ability: ManaAbil
             continue
         chosen = _chosen_slot(source)
         trigger = effect.trigger
+        if trigger in ("your_creature", "your_nonland"):
+            kind_ok = permanent.is_creature if trigger == "your_creature" else not permanent.is_land
+            if tapped and kind_ok and source.controller == who:
+                _add_trigger(out, effect, kinds, chosen)
+            continue
+        if not permanent.is_land:
+            continue
+        if effect.land_types and not set(effect.land_types) & set(effective_land_types(state, permanent)):
+            continue
         if trigger == "enchanted_land":
             fires = tapped and source.attached_to == permanent.id and permanent.controller == who
         elif trigger == "any_land":
@@ -642,30 +700,34 @@ def triggered_mana_for(state: GameState, permanent: Permanent, ability: ManaAbil
             fires = source.controller == who and bool(chosen) and chosen in kinds
         else:
             fires = False
-        if not fires:
-            continue
-        if effect.produced_type:
-            out.append(tuple((k,) for k in kinds))
-        elif effect.chosen:
-            if chosen:
-                out.append(((chosen,) * effect.chosen,))
-        elif effect.options:
-            out.append(effect.options)
+        if fires:
+            _add_trigger(out, effect, kinds, chosen)
     return tuple(out)
 
 
-def could_produce_types(mask: int, effects: tuple[ManaMultiplier | ProducesInstead, ...]) -> int:
-    """The types a permanent whose abilities would make ``mask`` could produce under
-    ``effects`` applied in any order (106.7, RULES §12): multipliers keep the types;
-    if any "produces … instead" effect applies, the last one applied decides, so the
-    result is the union of their types (Contamination and Pale Moon: {B} or {C});
-    no mana stays no mana."""
-    if not mask:
+def _add_trigger(out: list[tuple[tuple[int, ...], ...]], effect: TriggeredMana, kinds: tuple[int, ...],
+                 chosen: int) -> None:
+    """Append what one trigger that fired adds (nothing for an undefined chosen color, 106.5)."""
+    if effect.produced_type:
+        out.append(tuple((k,) for k in kinds))
+    elif effect.chosen:
+        if chosen:
+            out.append(((chosen,) * effect.chosen,))
+    elif effect.options:
+        out.append(effect.options)
+
+
+def could_produce_types(mask: int, effects: tuple[ManaMultiplier | ProducesInstead, ...], amount: int = 1) -> int:
+    """The types a permanent whose abilities would make ``amount`` mana of the types in
+    ``mask`` could produce under ``effects`` applied in any order (106.7, RULES §12):
+    multipliers keep the types; a "produces … instead" effect that applies last decides
+    (Contamination and Pale Moon: {B} or {C}); no mana stays no mana."""
+    if not mask or amount <= 0:
         return 0
-    instead = [e.mana for e in effects if isinstance(e, ProducesInstead)]
-    if not instead:
-        return mask
     out = 0
-    for bit in instead:
-        out |= bit
+    for bit in (1, 2, 4, 8, 16, 32):
+        if mask & bit:
+            for mana in replacement_results((bit,) * amount, effects):
+                for got in mana:
+                    out |= got
     return out

@@ -444,3 +444,49 @@ def test_conditional_and_leveled_grants_stay_unsupported(db: CardDB) -> None:
     are not read: they stay in ``remaining_unsupported`` (CR 711.2 for levels)."""
     assert remaining_unsupported(db.get("The World Tree"))
     assert mana_effects_of(db.get("Joraga Treespeaker")) == ()
+
+
+# -- more printed forms -------------------------------------------------------------------------------
+
+
+def test_damping_sphere_after_reflection(db: CardDB) -> None:
+    """Damping Sphere: "If a land is tapped for two or more mana, it produces {C} instead of any other type and
+    amount." — a Forest's {G} is not two mana, unless Mana Reflection doubled it first (616.1 order)."""
+    sphere = _one(db, "Damping Sphere")
+    reflection = _one(db, "Mana Reflection")
+    assert isinstance(sphere, ProducesInstead) and sphere.min_amount == 2
+    assert isinstance(reflection, ManaMultiplier)
+    assert replacement_results((G,), (sphere,)) == ((G,),)
+    assert replacement_results((C, C), (sphere,)) == ((C,),)
+    assert replacement_results((G,), (reflection, sphere)) == ((C,), (G, G))
+    assert could_produce_types(G, (sphere, reflection)) == G | C
+
+
+def test_typed_land_triggers(db: CardDB) -> None:
+    """Crypt Ghast ("Whenever you tap a Swamp for mana, add an additional {B}.") sees Urborg's Swamps (305.7);
+    Vernal Bloom fires for any player's Forest; Leyline of Abundance for creatures you tap."""
+    ghast = _perm(db, "g", "Crypt Ghast")
+    forest = _perm(db, "f", "Forest")
+    tap = forest.card.mana_abilities[0]
+    assert triggered_mana_for(_board(ghast, forest), forest, tap, (G,)) == ()
+    urborg = _board(ghast, forest, _perm(db, "u", "Urborg, Tomb of Yawgmoth"))
+    assert triggered_mana_for(urborg, forest, tap, (G,)) == (((B,),),)
+    theirs = _perm(db, "o", "Forest", "opp")
+    bloom = _board(_perm(db, "v", "Vernal Bloom"), theirs)
+    assert triggered_mana_for(bloom, theirs, theirs.card.mana_abilities[0], (G,)) == (((G,),),)
+    elves = _perm(db, "e", "Llanowar Elves")
+    leyline = _board(_perm(db, "l", "Leyline of Abundance"), elves, forest)
+    assert triggered_mana_for(leyline, elves, elves.card.mana_abilities[0], (G,)) == (((G,),),)
+    assert triggered_mana_for(leyline, forest, tap, (G,)) == ()
+
+
+def test_more_land_type_changes(db: CardDB) -> None:
+    """Lush Growth ("Enchanted land is a Mountain, Forest, and Plains."), Nylea's Presence (every basic land
+    type in addition), Stormtide Leviathan (all lands are Islands in addition)."""
+    land = _perm(db, "w", "Wastes")
+    state = _board(land, _perm(db, "l", "Lush Growth", attached_to="w"))
+    assert _adds(effective_mana_abilities(state, land)) == [((W,),), ((R,),), ((G,),)]  # Wastes' {C} is lost
+    state = _board(land, _perm(db, "n", "Nylea's Presence", attached_to="w"))
+    assert len(effective_mana_abilities(state, land)) == 6
+    state = _board(land, _perm(db, "s", "Stormtide Leviathan", "opp"))
+    assert _adds(effective_mana_abilities(state, land)) == [((U,),), ((C,),)]
