@@ -87,6 +87,7 @@ def run(data: Path) -> dict[str, object]:
 
 #: What each failure needs, by the first pattern its clause matches (for the summary table).
 CATEGORIES: tuple[tuple[str, str], ...] = (
+    ("a payment rule (spend mana as though it were another type, CR 609.4b)", r"spend mana as though"),
     ("a choice made as it entered (chosen color or type)", r"chosen (?:color|type)|last noted|as you drafted"),
     ("a commander", r"commander"),
     ("a variable number of counters removed", r"any number of \S+ counters|Remove X "),
@@ -159,12 +160,14 @@ def report(result: dict[str, object]) -> str:
         "",
         "Why the rest stays unsupported: costs that use other zones or other permanents (discard, mill,",
         "exile from hand or graveyard, tap an untapped Elf/artifact, sacrifice X Goats, return to hand) need",
-        "the payment search to spend those resources; granted abilities need the static-effect layer",
-        "(issue 4); restrictions naming kicked, flashback, foretell, disturb, morph or cumulative-upkeep",
+        "the payment search to spend those resources; granted abilities are read into",
+        "`models/mana_effects.py` (`GrantedAbility`) but stay reported until the solver applies them",
+        "(issue 4; conditional and leveled grants are not read); restrictions naming kicked, flashback, foretell, disturb, morph or cumulative-upkeep",
         "payments, spells cast from a graveyard or the commander need request fields that do not exist;",
         "game history (life gained or cards drawn this turn, a land played, a draft choice, a last noted",
         "type, an imprinted card) is not on the board; could-produce references to basic lands or Gates",
-        "and an \"instead\" on a reference (Incubation Druid) need new solver references.",
+        "need new solver references; \"spend mana as though it were mana of any color\" (Chromatic Orrery)",
+        "is a payment rule the engine does not apply yet, so it is reported rather than ignored.",
         "",
         "## Unsupported clauses (card name as `~`), most frequent first",
         "",

@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 #: The kinds of :class:`ManaEffect`.
-MANA_EFFECT_KINDS = ("triggered", "replacement", "type_change", "grant")
+MANA_EFFECT_KINDS = ("triggered", "replacement", "type_change", "grant", "spend_as")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +54,10 @@ class ManaEffect:
     Mana Flare), ``"replacement"`` (an effect that changes what a mana ability
     produces, CR 106.12b / 614: Mana Reflection, Nyxbloom Ancient, Contamination),
     ``"type_change"`` (it changes land types and so intrinsic mana abilities,
-    CR 305.7: Blood Moon, Urborg, Spreading Seas) or ``"grant"`` (it gives other
-    permanents a mana ability: Cryptolith Rite).  ``text`` is the clause.
+    CR 305.7: Blood Moon, Urborg, Spreading Seas), ``"grant"`` (it gives other
+    permanents a mana ability: Cryptolith Rite) or ``"spend_as"`` (mana may be spent as
+    though it were another type, CR 609.4b: Mycosynth Lattice, Celestial Dawn,
+    Chromatic Orrery, Sunglasses of Urza).  ``text`` is the clause.
     The structured form of the effects the engine models is
     :func:`manasolver.models.mana_effects.mana_effects_of`.
     """
@@ -204,8 +206,13 @@ def _tapped_for_mana(sentence: str) -> bool:
     return re.search(r"\bmana\b", sentence[tap.end() + for_.end():]) is not None
 
 
+_SPEND_AS = re.compile(r"^(?:you|players) may spend [^.]*\bmana as though it were\b")
+
+
 def _classify_static(line: str, low: str) -> str | None:
     """The kind of :class:`ManaEffect` a non-activated line is, or None."""
+    if _SPEND_AS.search(low):
+        return "spend_as"  # changes what mana pays (609.4b): a payment rule the engine does not apply
     triggered = low.startswith(("when ", "whenever ", "at "))
     for_mana = any(_tapped_for_mana(sentence) for sentence in low.split("."))
     if triggered:

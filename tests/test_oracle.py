@@ -791,3 +791,15 @@ def test_could_produce_ignores_the_activation_condition(db: CardDB) -> None:
     field = _perm(db, "f", "Tainted Field")
     assert ability_options(ability, _board(field), field) is None
     assert ability_options(ability, _board(field), field, ignore_condition=True) == ((W,), (B,))
+
+
+def test_spend_as_though_is_reported(db: CardDB) -> None:
+    """CR 609.4b: "You may spend mana as though it were mana of any color." (Chromatic Orrery, Mycosynth
+    Lattice, Celestial Dawn, Sunglasses of Urza) changes what mana pays: reported, never ignored silently;
+    mana spent from exile-casting riders (Gonti) is not a general rule and stays silent."""
+    for name in ("Chromatic Orrery", "Mycosynth Lattice", "Celestial Dawn", "Sunglasses of Urza"):
+        card = db.get(name)
+        parsed = parse_oracle(card.oracle_text, card.type_line, card.name)
+        assert "spend_as" in [e.kind for e in parsed.mana_effects], name
+        assert card.unsupported, name
+    assert db.get("Gonti, Lord of Luxury").unsupported == ()
