@@ -346,10 +346,54 @@ def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
     return PayAnswer(True, payment=to_payment(problem, result), time_bound=not result.optimal)
 
 
+def _max_x_by_bisection(req: PaymentRequest) -> MaxXAnswer | None:
+    """On plain boards: bisect X with the exact flow check (payability only falls as X
+    grows: the generic part never shrinks), then the best payment at that X; ``None``
+    when the flow check declines somewhere (CP-SAT then optimises X directly)."""
+    import dataclasses
+
+    from manasolver.solver.backends.flow import FlowBackend
+
+    flow = FlowBackend()
+
+    def payable(x: int) -> bool | None:
+        verdict = flow.feasible(prepare(req, "feasible", x))
+        return None if verdict is None else verdict[1]
+
+    first = payable(0)
+    if not first:
+        return None
+    problem = prepare(req, "feasible", 0)
+    sup = problem.supply
+    units = sup.pool_total + sum(
+        k.count * max((o.produced * (1 if o.exclusive else o.repeat) for o in k.options), default=0)
+        for k in sup.classes)
+    slack = max(f.generic_reduction for f in problem.forms)
+    lo, hi = 0, (units + slack) // max(1, problem.announcement.x_count) + 1
+    while lo < hi:  # invariant: lo payable, hi + 1 not known payable
+        mid = (lo + hi + 1) // 2
+        verdict = payable(mid)
+        if verdict is None:
+            return None
+        if verdict:
+            lo = mid
+        else:
+            hi = mid - 1
+    answer = pay(dataclasses.replace(req, x=lo))
+    if not answer.payable or answer.payment is None:  # pragma: no cover - flow said payable
+        return None
+    return MaxXAnswer(lo, payment=answer.payment, time_bound=answer.time_bound)
+
+
 def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
-    """The largest X payable (by optimisation, never a linear probe), with its best payment."""
+    """The largest X payable, with its best payment: by bisection over the exact flow
+    check on plain boards, else by CP-SAT maximising X (never a linear probe)."""
     if not req.cost.variables:
         raise BadQuery("max_x needs a cost with {X}", "cost")
+    if backend is None:
+        quick = _max_x_by_bisection(req)
+        if quick is not None:
+            return quick
     problem = prepare(req, "max_x", None)
     result = _run(problem, backend or "cpsat")
     if result is False:

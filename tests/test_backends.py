@@ -347,3 +347,19 @@ def test_every_named_backend_answers_or_says_why() -> None:
             assert answer.payable is expected, (cost, name)
     with pytest.raises(Unsupported):
         queries.max_x(request(state, "{X}{G}"), backend="csp")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 100_000), st.sampled_from(["{X}", "{X}{G}", "{X}{X}{U}", "{X}{C}", "{X}{W/U}"]))
+def test_max_x_bisection_equals_cpsat(seed: int, cost: str) -> None:
+    """max_x: bisection over the exact flow check (the default on plain boards) and CP-SAT
+    maximising X agree, and the payment pays that X."""
+    rng = random.Random(seed)
+    state = board(*(perm(f"p{i}", rng.choice(CARDS)) for i in range(rng.randint(0, 6))),
+                  pool=rng.choice(["", "{G}", "{C}{U}"]))
+    req = request(state, cost)
+    quick = queries.max_x(req)
+    exact = queries.max_x(req, backend="cpsat")
+    assert quick.max_x == exact.max_x
+    if quick.payment is not None:
+        assert quick.payment.x == quick.max_x
