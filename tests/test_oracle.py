@@ -803,3 +803,41 @@ def test_spend_as_though_is_reported(db: CardDB) -> None:
         assert "spend_as" in [e.kind for e in parsed.mana_effects], name
         assert card.unsupported, name
     assert db.get("Gonti, Lord of Luxury").unsupported == ()
+
+
+def test_ilysian_caryatid_instead_any_one_color(db: CardDB) -> None:
+    """Ilysian Caryatid: "If you control a creature with power 4 or greater, add two mana of any one color
+    instead." — five options of two mana of one color."""
+    caryatid = _perm(db, "c", "Ilysian Caryatid")
+    ability = only(caryatid.card)
+    assert ability_options(ability, _board(caryatid), caryatid) == ((ANY_COLOR,),)
+    big = _perm(db, "b", "Grizzly Bears", counters=(("+1/+1", 2),))
+    assert ability_options(ability, _board(caryatid, big), caryatid) == tuple((c, c) for c in (W, U, B, R, G))
+
+
+def test_sacellum_godspeaker_reveals_big_creatures(db: CardDB) -> None:
+    """Sacellum Godspeaker: "Reveal any number of creature cards with power 5 or greater from your hand." —
+    only those count (one option per number revealed)."""
+    speaker = _perm(db, "s", "Sacellum Godspeaker")
+    hand = (db.get("Craw Wurm"), db.get("Grizzly Bears"), db.get("Colossal Dreadmaw"))
+    state = GameState((Player("you", hand=hand),), Turn("you"), (speaker,))
+    assert ability_options(only(speaker.card), state, speaker) == ((G,), (G, G))
+
+
+@pytest.mark.parametrize("name, check", [
+    ("Oasis Ritualist", lambda a: a.cost.exert and a.cost.tap),                      # CR 701.43: exert as a cost
+    ("Lion's Eye Diamond", lambda a: a.cost.discard_hand and a.cost.sacrifice_self),  # discard your hand
+    ("Opal Palace", lambda a: a.production.commander == 1 and a.cost.mana.format() == "{1}"),
+    ("Path of Ancestry", lambda a: a.production.commander == 1),
+    ("Spire of Industry", lambda a: a.condition is not None and a.cost.life == 1),     # CR 602.5b
+    ("Shrine of the Forsaken Gods", lambda a: a.condition is not None and a.production.restriction is not None),
+    ("Crucible of the Spirit Dragon", lambda a: a.cost.remove_any == "storage"
+     and a.production.restriction is not None and a.production.restriction.subtypes == frozenset({"dragon"})),
+    ("Mana Bloom", lambda a: a.per_turn == 1 and a.cost.remove_counters == (("charge", 1),)),
+    ("Ramos, Dragon Engine", lambda a: a.per_turn == 1 and a.cost.remove_counters == (("+1/+1", 5),)),
+])
+def test_round_two_forms_parse(db: CardDB, name: str, check: object) -> None:
+    """Each card's last mana ability reads fully, with the form named in the comment."""
+    card = db.get(name)
+    assert card.unsupported == (), card.unsupported
+    assert check(card.mana_abilities[-1])  # type: ignore[operator]
