@@ -149,6 +149,8 @@ def _permanent_status(perm: Permanent, by_id: dict[str, Permanent], state: GameS
 
 _CHOOSES_COLOR = re.compile(r"\bchoose a color\b(?!\.\s*Add)", re.IGNORECASE)
 _CHOOSES_TYPE = re.compile(r"\bchoose a creature type\b", re.IGNORECASE)
+_OTHER_THAN = re.compile(r"\bchoose a color other than (white|blue|black|red|green)\b", re.IGNORECASE)
+_COLOR_LETTERS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 _USES_CHOICE = re.compile(r"\bthe chosen (color|type)\b", re.IGNORECASE)
 
 
@@ -165,6 +167,10 @@ def _choice_status(perm: Permanent) -> list[str]:
     if "type" in uses and _CHOOSES_TYPE.search(text) and perm.chosen_type is None:
         out.append(f"{perm.card.name} chooses a creature type as it enters, but no \"chosen\": {{\"type\": …}} "
                    "is given: mana restricted to the chosen type can pay for nothing")
+    other = _OTHER_THAN.search(text)
+    if other and perm.chosen_color == _COLOR_LETTERS[other.group(1).lower()]:
+        out.append(f"chosen color {perm.chosen_color}, but {perm.card.name} chooses a color other than "
+                   f"{other.group(1).lower()}")
     if perm.chosen_color is not None and "color" not in uses:
         out.append(f"chosen color {perm.chosen_color} is given, but {perm.card.name} uses no chosen color; "
                    "harmless")

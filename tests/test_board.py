@@ -635,3 +635,13 @@ def test_status_names_a_missing_commander() -> None:
     assert problem.startswith("battlefield[0] (t)") and "903.4f" in problem
     board["players"] = [{"name": "you", "commander": ["Kenrith, the Returned King"]}]
     assert status(load_state(board)) == []
+
+
+def test_status_thriving_land_other_color() -> None:
+    """Thriving Moor: "As this land enters, choose a color other than black." — choosing black is named."""
+    board = {"players": [{"name": "you"}], "battlefield": [
+        {"id": "m", "card": "Thriving Moor", "chosen": {"color": "B"}}]}
+    (problem,) = status(load_state(board))
+    assert "other than black" in problem
+    board["battlefield"][0]["chosen"] = {"color": "R"}
+    assert status(load_state(board)) == []
