@@ -57,12 +57,14 @@ options from :func:`manasolver.models.amounts.ability_options`; for each option,
 ability's restriction); then, for the mana actually produced, one option of each
 entry of :func:`triggered_mana_for` (unrestricted, never multiplied).  For "could
 produce" (106.7): :func:`could_produce_types` on a permanent's base types.
+:func:`activation_results` composes all of it for one activation (the issue-4 board:
+Mana Reflection, Nyxbloom Ancient and Wild Growth on a Forest give 6 {G} + {G}).
 """
 
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
 from manasolver.models.card import BASIC_LAND_TYPES
@@ -79,15 +81,17 @@ from manasolver.models.mana_effect_text import (
     remaining_unsupported,
 )
 from manasolver.models.state import GameState, Permanent
-from manasolver.models.symbols import type_bit
+from manasolver.models.symbols import C, type_bit
 
 __all__ = [
+    "ActivationResult",
     "GrantedAbility",
     "LandTypeChange",
     "ManaMultiplier",
     "ProducesInstead",
     "StructuredEffect",
     "TriggeredMana",
+    "activation_results",
     "active_effects",
     "could_produce_types",
     "effective_land_types",
@@ -448,3 +452,65 @@ def could_produce_types(mask: int, effects: tuple[ManaMultiplier | ProducesInste
                 for got in mana:
                     out |= got
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# everything one activation can give, composed
+
+
+@dataclass(frozen=True, slots=True)
+class ActivationResult:
+    """One way an activation can resolve: ``mana`` from the ability itself (slot masks;
+    single types when a replacement or trigger made the choice matter), carrying the
+    ability's restriction (106.6a); ``extra`` from triggered mana abilities, unrestricted
+    and never multiplied (605.1b, RULES T111); ``removed``: counters its variable cost
+    removes (storage lands) or cards it reveals."""
+
+    mana: tuple[int, ...]
+    extra: tuple[int, ...] = ()
+    removed: int = 0
+
+
+def activation_results(state: GameState, permanent: Permanent, ability: ManaAbility, tapper: str | None = None,
+                       reference_mask: int = 0) -> tuple[ActivationResult, ...] | None:
+    """Every distinct result of one activation of ``ability`` (an effective ability of
+    ``permanent``) by ``tapper`` (default: its controller) now: the options of
+    :func:`manasolver.models.amounts.ability_options`, each through the replacement
+    effects in every order (:func:`replacements_for`, :func:`replacement_results`), then
+    one pick of each triggered mana ability that fires (:func:`triggered_mana_for`).
+    None when the ability can't be activated now (its condition is false).
+
+    A could-produce production (Reflecting Pool) needs ``reference_mask``, the types the
+    solver found it could mirror (106.7); without it, it adds nothing here.  A pool
+    doubler (Doubling Cube) adds no result of its own.
+    """
+    from manasolver.models.amounts import (
+        ability_options,
+        counters_removed,
+        reference_count,
+    )
+
+    options = ability_options(ability, state, permanent)
+    if options is None:
+        return None
+    production = ability.production
+    if production.reference:
+        mask = reference_mask & ~C if production.colors_only else reference_mask
+        n = reference_count(ability, state, permanent)
+        options = tuple((bit,) * n for bit in (1, 2, 4, 8, 16, 32) if mask & bit) if mask and n > 0 else ()
+    effects = replacements_for(state, permanent, ability, tapper)
+    out: dict[ActivationResult, None] = {}
+    for option in options:
+        removed = counters_removed(ability, option)
+        probe = triggered_mana_for(state, permanent, ability, tuple(b for b in (1, 2, 4, 8, 16, 32)
+                                                                    if any(s & b for s in option)), tapper)
+        if effects or probe:
+            results = [m for choice in _single_types(option) for m in replacement_results(choice, effects)]
+        else:
+            results = [option]
+        for mana in results:
+            triggers = triggered_mana_for(state, permanent, ability, mana, tapper) if probe else ()
+            for picks in itertools.product(*triggers):
+                extra = tuple(sorted(slot for pick in picks for slot in pick))
+                out[ActivationResult(tuple(mana), extra, removed)] = None
+    return tuple(out)

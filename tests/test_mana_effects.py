@@ -490,3 +490,52 @@ def test_more_land_type_changes(db: CardDB) -> None:
     assert len(effective_mana_abilities(state, land)) == 6
     state = _board(land, _perm(db, "s", "Stormtide Leviathan", "opp"))
     assert _adds(effective_mana_abilities(state, land)) == [((U,),), ((C,),)]
+
+
+# -- composed: one activation's results ---------------------------------------------------------------
+
+
+def test_issue4_board_reflection_nyxbloom_wild_growth(db: CardDB) -> None:
+    """Issue 4's board: Mana Reflection + Nyxbloom Ancient + Wild Growth on a Forest: tapping the Forest gives
+    6 {G} from the land (616.1, T109) and one {G} from Wild Growth, not multiplied (T111)."""
+    from manasolver.models.mana_effects import ActivationResult, activation_results
+
+    forest = _perm(db, "f", "Forest")
+    state = _board(_perm(db, "r", "Mana Reflection"), _perm(db, "n", "Nyxbloom Ancient"), forest,
+                   _perm(db, "w", "Wild Growth", attached_to="f"))
+    assert activation_results(state, forest, forest.card.mana_abilities[0]) == \
+        (ActivationResult((G,) * 6, (G,)),)
+
+
+def test_activation_results_treasure_pool_storage_and_conditions(db: CardDB) -> None:
+    """T114 a Treasure under Nyxbloom: three of one color; a Reflecting Pool given the mirrored types under
+    Mana Reflection; a storage land's counters removed; a Tainted land without a Swamp: None (602.5b)."""
+    from manasolver.models.mana_effects import ActivationResult, activation_results
+
+    treasure = _perm(db, "t", "Treasure")
+    pool = _perm(db, "p", "Reflecting Pool")
+    state = _board(_perm(db, "n", "Nyxbloom Ancient"), treasure)
+    got = activation_results(state, treasure, treasure.card.mana_abilities[0])
+    assert got == tuple(ActivationResult((c,) * 3) for c in (W, U, B, R, G))
+    state = _board(_perm(db, "r", "Mana Reflection"), pool)
+    assert activation_results(state, pool, pool.card.mana_abilities[0], reference_mask=G | C) == \
+        (ActivationResult((G, G)), ActivationResult((C, C)))
+    assert activation_results(state, pool, pool.card.mana_abilities[0]) == ()
+    vault = _perm(db, "v", "Bottomless Vault", counters=(("storage", 2),))
+    got = activation_results(_board(vault), vault, vault.card.mana_abilities[0])
+    assert got == (ActivationResult((B,), (), 1), ActivationResult((B, B), (), 2))
+    field = _perm(db, "f", "Tainted Field")
+    assert activation_results(_board(field), field, field.card.mana_abilities[1]) is None
+
+
+def test_activation_results_mana_flare_and_contamination(db: CardDB) -> None:
+    """T118 Mana Flare on a dual land: the extra mana is of the type produced; under Contamination the land
+    produces {B} and Mana Flare copies {B} (Contamination ruling 2004-10-04)."""
+    from manasolver.models.mana_effects import ActivationResult, activation_results
+
+    tundra = _perm(db, "t", "Tundra")
+    flare = _perm(db, "m", "Mana Flare", "opp")
+    state = _board(tundra, flare)
+    assert activation_results(state, tundra, tundra.card.mana_abilities[0]) == (ActivationResult((W,), (W,)),)
+    state = _board(tundra, flare, _perm(db, "c", "Contamination", "opp"))
+    assert activation_results(state, tundra, tundra.card.mana_abilities[1]) == (ActivationResult((B,), (B,)),)
