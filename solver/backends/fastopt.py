@@ -395,6 +395,76 @@ class _Search:
                 return []
             return out
 
+        sac_a = [md.sac for md in modes]
+        life_a = [md.life for md in modes]
+        nonland_a = [md.nonland for md in modes]
+        weight_a = [md.weight for md in modes]
+        act = [i for i in range(nm) if modes[i].k >= 0]
+        kept_static = 0
+        in_modes = {modes[i].k for i in act}
+        for k in range(len(self.sup.classes)):
+            if k not in in_modes:
+                kept_static |= self.class_colors[k]
+
+        def lb_components(k_left: int) -> Any:
+            """The lower-bound vector, one component at a time (computed lazily)."""
+            per_mode = [caps[i] - u[i] if decided[i] else max(0, caps[i] - k_left)
+                        for i in range(nm)]
+            per_class: list[int] | None = None
+
+            def classes() -> list[int]:
+                nonlocal per_class
+                if per_class is None:
+                    per_class = [0] * len(self.sup.classes)
+                    for i in act:
+                        per_class[modes[i].k] += per_mode[i]
+                return per_class
+
+            for name in self.criteria:
+                if name == "no_sacrifice":
+                    yield sum(sac_a[i] * per_mode[i] for i in act)
+                elif name == "min_life":
+                    yield sum(life_a[i] * per_mode[i] for i in act) + form.life
+                elif name == "keep_castable":
+                    yield self.keep_lost(classes())
+                elif name == "keep_colors":
+                    kept = kept_static
+                    gains = []
+                    for i in act:
+                        if decided[i]:
+                            if u[i]:
+                                kept |= self.class_colors[modes[i].k]
+                        else:
+                            gains.append(self.class_colors[modes[i].k])
+                    yield self.colors_lost_bound(kept, gains, k_left)
+                elif name == "prefer_lands":
+                    yield sum(nonland_a[i] * per_mode[i] for i in act)
+                elif name == "min_sources":
+                    yield sum(per_mode[i] for i in act)
+                elif name == "min_energy":
+                    yield form.energy
+                else:  # min_waste (none here) and use_pool (only known at the end)
+                    yield 0
+            tb = sum(weight_a[i] * per_mode[i] for i in act)
+            budget = k_left
+            for i in order:  # heaviest first: the unused units come off the heaviest
+                if decided[i] or modes[i].k < 0:
+                    continue
+                rest = caps[i] - per_mode[i]
+                off = min(rest, budget)
+                tb += (rest - off) * modes[i].weight
+                budget -= off
+            yield tb
+
+        def lb_no_better(k_left: int) -> bool:
+            best = self.best
+            if best is None:
+                return False
+            for j, v in enumerate(lb_components(k_left)):
+                if v != best[j]:
+                    return bool(v > best[j])
+            return True
+
         def better(vec: list[int]) -> bool:
             return self.best is None or tuple(vec) < self.best
 
@@ -422,9 +492,7 @@ class _Search:
                     self.best = tuple(vec)
                     self.best_plan = (fi, list(counts))
                 return True
-            per_mode, per_class = used_lower(k_left)
-            lb = score(per_mode, per_class, k_left, False)
-            if self.best is not None and tuple(lb) >= self.best:
+            if lb_no_better(k_left):
                 return True
             i = order[pos]
             decided[i] = True
