@@ -417,26 +417,6 @@ def _with(blocks: tuple[Rank, ...], blk: int, rank: Rank) -> tuple[Rank, ...]:
     return blocks[:blk] + (_add(blocks[blk], rank),) + blocks[blk + 1:]
 
 
-def _dominates(a: _State, b: _State) -> bool:
-    """State ``a`` can do everything ``b`` can (same activations left)."""
-    if a[0] != b[0] or a[1] < b[1] or a[2] < b[2]:
-        return False
-    return all(map(_leq, b[3], a[3]))
-
-
-def _prune(states: list[_State]) -> list[_State]:
-    """Drop duplicate and dominated states."""
-    uniq = list(dict.fromkeys(states))
-    if len(uniq) > 2000:  # pairwise pruning would cost more than it saves
-        return uniq
-    uniq.sort(key=lambda s: -sum(r[_E] for r in s[3]))
-    kept: list[_State] = []
-    for s in uniq:
-        if not any(_dominates(k, s) for k in kept):
-            kept.append(s)
-    return kept
-
-
 def _flat(st: _State) -> tuple[int, ...]:
     """Life, energy and every block's ranks in one tuple: ``a`` dominates ``b`` (same
     activations left) exactly when ``_flat(b) ≤ _flat(a)`` pointwise."""
@@ -448,7 +428,8 @@ def _flat(st: _State) -> tuple[int, ...]:
 
 def _prune_grouped(search: _Search, states: list[_State]) -> list[_State]:
     """Drop duplicate and dominated states, comparing only states with the same activations
-    left (the others are never comparable in :func:`_dominates`)."""
+    left: one dominates another when it has at least as much life and energy left and
+    its ranks are pointwise at least as large in every block (it can do all the other can)."""
     groups: dict[tuple[int, ...], list[_State]] = {}
     for st in dict.fromkeys(states):
         groups.setdefault(st[0], []).append(st)
@@ -481,7 +462,7 @@ def _combine(search: _Search, states: list[_State], contribs: list[tuple[tuple[R
                     nb = _with(nb, blk, r)
             out.append((avail, life - dl, energy - de, nb))
         search.tick(len(contribs))
-    return _prune(out)
+    return _prune_grouped(search, out)
 
 
 def _class_contribs(search: _Search, choices: list[_Choice], n: int
