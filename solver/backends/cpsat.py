@@ -264,7 +264,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
         if out_of[si]:
             cp.add(sum(out_of[si]) <= s.amount)
     for ci, cut in enumerate(cuts):
-        fed = []
+        fed: list[Any] = []
         for node in cut:
             z = cp.new_bool_var(f"cut{ci}_{len(fed)}")
             inner = [v for other in cut if other != node for v in pair_flows.get((other, node), [])]
