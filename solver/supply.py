@@ -81,7 +81,9 @@ class Option:
     sacrificed; ``tap``: the permanent becomes tapped (``{T}``);
     ``exclusive``: at most one exclusive option per permanent per payment;
     ``repeat``: for a non-exclusive option, how many times one permanent may
-    activate it; ``restriction``: the spending restriction of its mana (CR 106.6).
+    activate it; ``restriction``: the spending restriction of its mana (CR 106.6);
+    ``tap_creatures``: untapped creatures the player must tap as part of the cost
+    (Springleaf Drum; summoning sickness does not matter for them, Drum ruling).
     """
 
     ability: int
@@ -96,6 +98,7 @@ class Option:
     exclusive: bool = True
     repeat: int = 1
     restriction: Restriction | None = None
+    tap_creatures: int = 0
 
     @property
     def free(self) -> bool:
@@ -125,7 +128,8 @@ class SourceClass:
     member can do (:class:`Option`); ``snow``: its mana is snow (CR 107.4h);
     ``kind``: ``land``, ``creature``, ``artifact`` or ``other`` (land wins over
     creature for land creatures) for the ``prefer_lands`` policy; ``name``: the
-    card name, for messages.
+    card name, for messages; ``creature``: its members are creatures (one tapped for
+    its own ``{T}`` ability can't also be tapped for Springleaf Drum).
     """
 
     members: tuple[str, ...]
@@ -134,6 +138,7 @@ class SourceClass:
     snow: bool
     kind: str
     name: str
+    creature: bool = False
 
     @property
     def count(self) -> int:
@@ -163,7 +168,8 @@ class Supply:
     ``pool``: floating mana as ``(type bit, count)`` pairs (unrestricted, non-snow);
     ``classes``: the grouped sources, in order of their first member on the board;
     ``excluded``: permanents left out (see the module docstring); ``life``,
-    ``energy``: the player's totals.
+    ``energy``: the player's totals; ``creatures``: the untapped creatures the player
+    controls (what "tap an untapped creature you control" costs draw on).
     """
 
     player: str
@@ -172,6 +178,7 @@ class Supply:
     excluded: tuple[Excluded, ...]
     life: int
     energy: int
+    creatures: int = 0
 
     @property
     def restricted(self) -> bool:
@@ -326,8 +333,8 @@ def _options(state: GameState, perm: Permanent, player: Player,
     for ab in perm.card.mana_abilities:
         cost = ab.cost
         text = ab.text or f"mana ability {ab.index}"
-        if cost.sacrifice or cost.tap_creatures:
-            raise _Skip(text, "costs that sacrifice or tap other permanents are not modelled yet")
+        if cost.sacrifice:
+            raise _Skip(text, "costs that sacrifice other permanents are not modelled yet")
         if cost.tap and cost.untap:
             continue
         if cost.tap and (perm.tapped or sick):
@@ -342,6 +349,8 @@ def _options(state: GameState, perm: Permanent, player: Player,
             continue  # 118.3
         exclusive = cost.tap or cost.untap or cost.sacrifice_self
         repeat = 1
+        if cost.tap_creatures and not exclusive:
+            raise _Skip(text, "a repeatable ability that taps creatures is not modelled yet")
         if not exclusive:
             if cost.mana:
                 raise _Skip(text, "a repeatable mana ability with a mana cost is not modelled yet")
@@ -361,7 +370,7 @@ def _options(state: GameState, perm: Permanent, player: Player,
                 continue
             out.append(Option(ab.index, tuple(slots), parts, cost.mana, cost.life, cost.energy,
                               ab.damage, cost.sacrifice_self, cost.tap, bool(exclusive), repeat,
-                              ab.production.restriction))
+                              ab.production.restriction, cost.tap_creatures))
     return tuple(out)
 
 
@@ -453,7 +462,7 @@ def _build(state: GameState, name: str) -> Supply:
         except Unsupported as err:
             ref_error = err.message
     groups: dict[tuple[object, ...], list[tuple[str, int]]] = {}
-    meta: dict[tuple[object, ...], tuple[tuple[Option, ...], bool, str, str]] = {}
+    meta: dict[tuple[object, ...], tuple[tuple[Option, ...], bool, str, str, bool]] = {}
     excluded: list[Excluded] = []
     for pos, perm in mine:
         card = perm.card
@@ -475,15 +484,18 @@ def _build(state: GameState, name: str) -> Supply:
             continue
         snow = perm.is_snow
         kind = _kind(perm)
-        key = (id(opts), snow, kind)  # equal cached options are one object
+        creature = perm.is_creature
+        key = (id(opts), snow, kind, creature)  # equal cached options are one object
         if key not in groups:
             groups[key] = []
-            meta[key] = (opts, snow, kind, card.name)
+            meta[key] = (opts, snow, kind, card.name, creature)
         groups[key].append((perm.id, pos))
     classes = []
     for gkey, members in groups.items():
-        opts, snow, kind, cname = meta[gkey]
+        opts, snow, kind, cname, creature = meta[gkey]
         classes.append(SourceClass(tuple(m for m, _ in members), tuple(p for _, p in members),
-                                   opts, snow, kind, cname))
+                                   opts, snow, kind, cname, creature))
     classes.sort(key=lambda k: k.positions[0])
-    return Supply(name, pool_units(pl), tuple(classes), tuple(excluded), pl.life, pl.energy)
+    creatures = sum(1 for _, perm in mine if perm.is_creature and not perm.tapped)
+    return Supply(name, pool_units(pl), tuple(classes), tuple(excluded), pl.life, pl.energy,
+                  creatures)

@@ -337,15 +337,21 @@ def test_T88_untap_ability_of_new_creature() -> None:
     assert not payable_everywhere(request(board(perm("q", q_creature)), "{G}"))
 
 
-def test_T89_springleaf_drum_is_refused_not_guessed() -> None:
-    """Springleaf Drum ruling: tapping another creature as a cost is not modelled yet, so an
-    otherwise unpayable cost is an Unsupported error, never a wrong "no"."""
+def test_T89_springleaf_drum_taps_a_summoning_sick_creature() -> None:
+    """Springleaf Drum ruling, CR 302.6: "{T}, Tap an untapped creature you control" may
+    tap a creature that entered this turn; one creature pays one cost (118.10), so an
+    Elves tapped for {G} can't also be tapped for the Drum."""
     drum = card("Springleaf Drum", "Artifact", ManaAbility(
         AbilityCost(tap=True, tap_creatures=1), Production(((31,),)),
         "{T}, Tap an untapped creature you control: Add one mana of any color."), mana_cost="{1}")
     req = request(board(perm("d", drum, sick=True), perm("e", ELVES, sick=True)), "{W}")
-    with pytest.raises(Unsupported):
-        queries.can_pay(req)
+    assert payable_everywhere(req)
+    paid = best(req)
+    assert paid["activations"][0]["costs"] == ["{T}", "tap 1 untapped creature you control"]
+    both = request(board(perm("d", drum), perm("e", ELVES)), "{W}{G}")
+    assert not queries.pay(both).payable
+    assert queries.pay(request(board(perm("d", drum), perm("e", ELVES), perm("b", BIRDS)),
+                               "{W}{G}")).payable
 
 
 def test_T90_tapped_forest() -> None:

@@ -300,6 +300,14 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
         model.energy_slack = energy_slack
     form_energy = sum(y[i] * f.energy for i, f in enumerate(forms) if f.energy)
     cp.add(form_energy + ab_energy <= sup.energy + energy_slack)
+    # -- "tap an untapped creature you control" (Springleaf Drum) -------------------
+    drum = [opts[ko].tap_creatures * v for ko, v in uses.items() if opts[ko].tap_creatures]
+    if drum:
+        # One creature pays one cost (118.10): those tapped for their own {T} abilities
+        # are not available; summoning sickness does not matter here (Drum ruling).
+        own = [v for (k, o), v in uses.items()
+               if sup.classes[k].creature and opts[(k, o)].tap]
+        cp.add(sum(drum) + sum(own) <= sup.creatures)
     # -- spend_color constraints (adamant) ------------------------------------------
     spent_of: dict[int, list[Any]] = {b: [] for b in COLOR_BITS}
     if typed:

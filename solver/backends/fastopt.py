@@ -126,7 +126,7 @@ class _Search:
             ok = self.p.spell_ok[k]
             usable = [(o, opt) for o, opt in enumerate(cls.options) if ok[o]]
             for o, opt in enumerate(cls.options):
-                if not opt.exclusive or opt.energy:
+                if not opt.exclusive or opt.energy or opt.tap_creatures:
                     return False
                 if not ok[o] and _pays_ability(opt):
                     self.restricted_ability_mana = True

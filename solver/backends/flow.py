@@ -79,7 +79,7 @@ def _class_shape(options: tuple[Option, ...], ok: tuple[bool, ...]
     for o, opt in enumerate(options):
         if not ok[o]:
             continue
-        if not (opt.free and opt.exclusive) or opt.life or opt.energy:
+        if not (opt.free and opt.exclusive) or opt.life or opt.energy or opt.tap_creatures:
             partial = True
             continue
         usable.append((o, opt))
