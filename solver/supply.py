@@ -18,6 +18,9 @@ What is and is not usable, by rule:
   totals are checked by the solvers;
 * counters removed as a cost must be there (118.3);
 * sacrifice and damage (pain lands) are recorded for policies;
+* "tap an untapped creature you control" (Springleaf Drum) is recorded per option
+  (:attr:`Option.tap_creatures`) against :attr:`Supply.creatures`; a creature
+  tapped for its own ``{T}`` ability can't pay it too (118.10);
 * abilities whose cost includes mana (filter lands, Signets) are kept with their
   mana cost: the solvers pay it from *other* activations that come before it in
   an order (never circularly, CR 601.2g, 605.3);
@@ -29,8 +32,8 @@ What is and is not usable, by rule:
 
 A permanent whose card has clauses the parser could not read
 (``card.unsupported``), or an ability this model does not cover (sacrificing
-other permanents, tapping other creatures, a repeatable ability with a mana
-cost), is left out and listed in :attr:`Supply.excluded`; the queries then
+other permanents, a repeatable ability with a mana cost or that taps creatures),
+is left out and listed in :attr:`Supply.excluded`; the queries then
 refuse to call a cost unpayable that such a permanent might have paid, raising
 :class:`~manasolver.models.errors.Unsupported` instead.
 
