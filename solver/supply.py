@@ -330,14 +330,32 @@ def _concrete(state: GameState, perm: Permanent, ab: ManaAbility,
 
 def _options(state: GameState, perm: Permanent, player: Player,
              refs: dict[str, int] | None) -> tuple[Option, ...]:
-    """Every usable activation option of one permanent, or raise :class:`_Skip`."""
+    """Every usable activation option of one permanent, or raise :class:`_Skip`.
+
+    The abilities are the permanent's effective ones (land-type changes such as Blood
+    Moon and Urborg, granted abilities such as Chromatic Lantern's, CR 305.7, 613);
+    each activation's results come from
+    :func:`manasolver.models.mana_effects.activation_results`: the ability's options
+    now (conditions, chosen colors, commander identity, board amounts, variable
+    counter costs), through replacement effects in every order (Mana Reflection,
+    Nyxbloom Ancient, Contamination; 616.1) and with triggered mana (Wild Growth,
+    Mana Flare; 605.1b) added.
+    """
+    from manasolver.models.amounts import ability_restriction
+    from manasolver.models.mana_effects import activation_results, effective_mana_abilities
     out: list[Option] = []
     sick = perm.summoning_sick
-    for ab in perm.card.mana_abilities:
+    from manasolver.models.mana_effects import active_effects
+    abilities = effective_mana_abilities(state, perm) if active_effects(state) else perm.card.mana_abilities
+    for ab in abilities:
         cost = ab.cost
         text = ab.text or f"mana ability {ab.index}"
         if cost.sacrifice:
             raise _Skip(text, "costs that sacrifice other permanents are not modelled yet")
+        if ab.production.doubles_pool:
+            raise _Skip(text, "abilities that double the mana pool are not modelled yet")
+        if cost.discard_hand:
+            raise _Skip(text, "costs that discard the hand are not modelled yet")
         if cost.tap and cost.untap:
             continue
         if cost.tap and (perm.tapped or sick):
@@ -357,6 +375,8 @@ def _options(state: GameState, perm: Permanent, player: Player,
         if not exclusive:
             if cost.mana:
                 raise _Skip(text, "a repeatable mana ability with a mana cost is not modelled yet")
+            if cost.remove_any or cost.put_counters:
+                raise _Skip(text, "a repeatable ability with a variable counter cost is not modelled yet")
             bounds = [MAX_REPEAT]
             if cost.life:
                 bounds.append(player.life // cost.life)
@@ -365,15 +385,30 @@ def _options(state: GameState, perm: Permanent, player: Player,
             for k, n in cost.remove_counters:
                 bounds.append(perm.counter(k) // n)
             repeat = min(bounds)
-            if repeat <= 0:
-                continue
+        if ab.per_turn:
+            repeat = min(repeat, ab.per_turn)  # "activate only once each turn"
+        if repeat <= 0:
+            continue
+        reference_mask = 0
+        if ab.production.reference:
+            if refs is None:
+                raise _Skip(ab.text or ab.production.reference,
+                            "could-produce references need manasolver.solver.graph")
+            reference_mask = refs.get(perm.id, 0)
+        results = activation_results(state, perm, ab, reference_mask=reference_mask)
+        if results is None:
+            continue  # its activation condition is false now (602.5b)
+        restriction = ability_restriction(ab, perm)
         parts = tuple(cost.parts())
-        for slots in _concrete(state, perm, ab, refs):
-            if any(not (s & ANY_TYPE) for s in slots):
+        for result in results:
+            slots = tuple(result.mana) + tuple(result.extra)
+            if not slots or any(not (s & ANY_TYPE) for s in slots):
                 continue
-            out.append(Option(ab.index, tuple(slots), parts, cost.mana, cost.life, cost.energy,
+            if result.extra and restriction is not None:
+                raise _Skip(text, "restricted mana with unrestricted triggered mana is not modelled yet")
+            out.append(Option(ab.index, slots, parts, cost.mana, cost.life, cost.energy,
                               ab.damage, cost.sacrifice_self, cost.tap, bool(exclusive), repeat,
-                              ab.production.restriction, cost.tap_creatures))
+                              restriction, cost.tap_creatures))
     return tuple(out)
 
 
@@ -387,7 +422,8 @@ def _cached_options(state: GameState, perm: Permanent, player: Player,
     """:func:`_options`, remembered for cards whose options do not depend on the board."""
     card = perm.card
     board_dependent, pays, counters, _ = _card_info(card)
-    if board_dependent:
+    from manasolver.models.mana_effects import active_effects
+    if board_dependent or active_effects(state):
         return _options(state, perm, player, refs)
     key = (id(card), perm.tapped, perm.summoning_sick, perm.counters if counters else (),
            (player.life, player.energy) if pays else ())
@@ -412,7 +448,9 @@ def _card_info(card: Card) -> tuple[bool, bool, bool, bool]:
         return hit[1]
     board_dependent = pays = counters = reference = False
     for ab in card.mana_abilities:
-        if ab.production.amount is not None or ab.production.reference:
+        if (ab.production.amount is not None or ab.production.reference or ab.condition is not None
+                or ab.production.chosen or ab.production.commander or ab.production.colors_among
+                or ab.production.instead or ab.cost.remove_any):
             board_dependent = True
         if ab.production.reference:
             reference = True
@@ -464,16 +502,19 @@ def _build(state: GameState, name: str) -> Supply:
             ref_error = "manasolver.solver.graph is not available"
         except Unsupported as err:
             ref_error = err.message
+    from manasolver.models.mana_effects import active_effects, remaining_unsupported
+    effects = active_effects(state)
     groups: dict[tuple[object, ...], list[tuple[str, int]]] = {}
     meta: dict[tuple[object, ...], tuple[tuple[Option, ...], bool, str, str, bool]] = {}
     excluded: list[Excluded] = []
     for pos, perm in mine:
         card = perm.card
-        if card.unsupported:
-            excluded.append(Excluded(perm.id, card.name, card.unsupported[0],
+        unread = remaining_unsupported(card) if card.unsupported else ()
+        if unread:
+            excluded.append(Excluded(perm.id, card.name, unread[0],
                                      "the card has mana text the parser could not read"))
             continue
-        if not card.mana_abilities:
+        if not card.mana_abilities and not effects:
             continue
         try:
             opts = _cached_options(state, perm, pl, refs)
