@@ -52,11 +52,16 @@ def production_texts(prod: Production) -> list[str]:
 
 
 def _ability_json(ab: ManaAbility) -> dict[str, Any]:
+    from manasolver.models.ability_notes import ability_notes, extra_production_texts
+    produces = [t for t in production_texts(ab.production) if t] + extra_production_texts(ab.production)
     out: dict[str, Any] = {
         "index": ab.index,
         "cost": ab.cost.parts(),
-        "produces": production_texts(ab.production),
+        "produces": produces,
     }
+    notes = ability_notes(ab)
+    if notes:
+        out["notes"] = notes
     if ab.damage:
         out["damage_to_you"] = ab.damage
     if ab.production.restriction is not None:
@@ -107,6 +112,8 @@ def card_text(info: dict[str, Any]) -> str:
                 lines.append(f"        deals {ab['damage_to_you']} damage to you")
             if ab.get("restriction"):
                 lines.append(f"        restriction: {ab['restriction']}")
+            for note in ab.get("notes", []):
+                lines.append(f"        {note}")
     else:
         lines.append("  no mana abilities")
     for clause in info.get("unsupported", []):
