@@ -238,11 +238,22 @@ class _Search:
         sure and at most ``k_left`` more classes, with color masks ``gains``, stay untapped."""
         able = self.able_colors
         kept = decided_kept & able
-        extra = sorted(((g & able & ~kept).bit_count() for g in gains), reverse=True)[:k_left]
+        fresh = {g & able & ~kept for g in gains} - {0}
+        if k_left <= 2 and len(fresh) <= 40:
+            # Few units left to keep: the best one or two classes, exactly.
+            best = 0
+            opts = list(fresh)
+            for i, a in enumerate(opts):
+                best = max(best, a.bit_count())
+                if k_left == 2:
+                    for b in opts[i + 1:]:
+                        best = max(best, (a | b).bit_count())
+            return max(0, able.bit_count() - kept.bit_count() - best)
+        extra = sorted((g.bit_count() for g in fresh), reverse=True)[:k_left]
         union = 0
-        for g in gains:
+        for g in fresh:
             union |= g
-        ub = kept.bit_count() + min(sum(extra), (union & able & ~kept).bit_count())
+        ub = kept.bit_count() + min(sum(extra), union.bit_count())
         return max(0, able.bit_count() - ub)
 
     def colors_lost(self, used: list[int]) -> int:
