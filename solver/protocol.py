@@ -381,6 +381,25 @@ def prepare(query: dict[str, Any]) -> tuple[Any, dict[str, Any] | None]:
     return req, timing_reason(query, req)
 
 
+def refuse_unmodelled_assists(req: Any) -> None:
+    """Convoke, delve and improvise are not in the optimisation yet (issue 4): an optimal
+    payment or an X that ignored them could be wrong, so refuse when they could matter
+    (the player has an untapped creature, a graveyard card, an untapped artifact).
+    ``can_pay`` needs no refusal: a payment without them is a payment."""
+    player = req.state.player(req.player)
+    mine = req.state.controlled_by(req.player)
+    usable = {
+        "convoke": any(p.is_creature and not p.tapped for p in mine),
+        "delve": bool(player.graveyard),
+        "improvise": any(p.is_artifact and not p.tapped for p in mine),
+    }
+    for flag, present in usable.items():
+        if getattr(req, flag) and present:
+            raise Unsupported(f"{flag} is not in the payment optimisation yet, so the best payment "
+                              f"can't be promised; ask can_pay, or set \"{flag}\": false to pay "
+                              f"with mana only", flag)
+
+
 def timing_reason(query: dict[str, Any], req: Any) -> dict[str, Any] | None:
     """The ``timing`` reason when the spell is a known card that can't be cast now.
 
@@ -406,6 +425,7 @@ def _q_pay(query: dict[str, Any]) -> dict[str, Any]:
     req, reason = prepare(query)
     if reason is not None:
         return {"payable": False, "reason": reason}
+    refuse_unmodelled_assists(req)
     from manasolver.solver import queries
     return _json(queries.pay(req, backend=_backend(query)))
 
@@ -423,6 +443,7 @@ def _q_payments(query: dict[str, Any]) -> dict[str, Any]:
     req, reason = prepare(query)
     if reason is not None:
         return {"payments": [], "complete": True, "reason": reason}
+    refuse_unmodelled_assists(req)
     from manasolver.solver import queries
     return _json(queries.payments(req, limit=limit))
 
@@ -433,6 +454,7 @@ def _q_max_x(query: dict[str, Any]) -> dict[str, Any]:
         return {"max_x": None, "reason": reason}
     if not req.cost.variables:
         raise BadQuery("max_x needs a cost with {X}", "cost")
+    refuse_unmodelled_assists(req)
     from manasolver.solver import queries
     return _json(queries.max_x(req, backend=_backend(query)))
 

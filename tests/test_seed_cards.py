@@ -235,3 +235,25 @@ def test_energy_never_paid_with_mana() -> None:
     """T45 (107.14): three energy and {R}{R}{R} floating can't pay four {E}."""
     result = ask("pay", board(energy=3, pool="{R}{R}{R}"), cost="{E}{E}{E}{E}")
     assert result["payable"] is False and result["reason"]["code"] == "insufficient_energy"
+
+
+# --- Chord of Calling and Treasure Cruise: convoke and delve are refused until modelled -------
+
+def test_chord_of_calling_convoke_is_refused_not_ignored() -> None:
+    """RULES §13.2: convoke must be decided with the mana; until the optimiser has it, an
+    optimal payment ignoring the creatures would be a wrong answer, so it is unsupported."""
+    state = board("Llanowar Elves", "Forest", "Forest", "Forest")
+    result = answer({"query": "pay", "state": state, "spell": {"card": "Chord of Calling"}})
+    assert result["error"]["code"] == "unsupported" and result["error"]["where"] == "convoke"
+    assert ask("can_pay", state, spell={"card": "Chord of Calling"})["payable"] is True
+    mana_only = pay(state, spell={"card": "Chord of Calling"}, convoke=False)
+    assert mana_only["payable"] is True and mana_only["payment"]["convoked"] == []
+
+
+def test_treasure_cruise_delve_is_refused_with_a_graveyard() -> None:
+    """RULES §13.3: with cards in the graveyard, delve could pay; refused until modelled."""
+    state = board("Island", graveyard=["Forest"] * 7)
+    result = answer({"query": "pay", "state": state, "spell": {"card": "Treasure Cruise"}})
+    assert result["error"]["code"] == "unsupported" and result["error"]["where"] == "delve"
+    empty = board(*["Island"] * 8)
+    assert pay(empty, spell={"card": "Treasure Cruise"})["payable"] is True
