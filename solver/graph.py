@@ -58,9 +58,30 @@ __all__ = [
 REFERENCES = ("lands_you_control", "lands_opponents_control", "sacrificed_land")
 
 
+def _models() -> tuple[Any, Any] | None:
+    """A's board-effect models (land-type changes, granted abilities, replacement effects,
+    board-read options), when present."""
+    try:
+        from manasolver.models import amounts, mana_effects
+    except ImportError:  # pragma: no cover - they ship with the package
+        return None
+    if not hasattr(mana_effects, "effective_mana_abilities") or not hasattr(amounts, "ability_options"):
+        return None  # pragma: no cover
+    return mana_effects, amounts
+
+
+def abilities_of(state: GameState, perm: Permanent) -> tuple[ManaAbility, ...]:
+    """A permanent's mana abilities now: after land-type changes (Blood Moon, Urborg) and
+    granted abilities (Chromatic Lantern), indexed as SPEC §5 ``ability``."""
+    mods = _models()
+    if mods is not None and mods[0].active_effects(state):
+        return tuple(mods[0].effective_mana_abilities(state, perm))
+    return perm.card.mana_abilities
+
+
 def mana_permanents(state: GameState) -> tuple[Permanent, ...]:
-    """The permanents with at least one mana ability, in board order."""
-    return tuple(p for p in state.battlefield if p.card.mana_abilities)
+    """The permanents with at least one mana ability now, in board order."""
+    return tuple(p for p in state.battlefield if abilities_of(state, p))
 
 
 # -- amounts (CR 107.1b, 107.2) ---------------------------------------------------------------
@@ -143,14 +164,43 @@ def _option_types(production: Production) -> int:
     return mask & ANY_TYPE
 
 
+def _replaced(state: GameState, perm: Permanent, ability: ManaAbility, mask: int, amount: int) -> int:
+    """The types ``amount`` mana of the types in ``mask`` become under the replacement
+    effects that apply to this activation, in every order (616.1; Contamination)."""
+    mods = _models()
+    if mods is None or not mask or amount <= 0:
+        return mask if amount > 0 else 0
+    effects = mods[0].replacements_for(state, perm, ability)
+    if not effects:
+        return mask
+    return int(mods[0].could_produce_types(mask, effects, amount))
+
+
 def base_types(state: GameState, perm: Permanent, ability: ManaAbility) -> int:
-    """Types a non-referential ability would add if it resolved now (costs ignored)."""
+    """Types a non-referential ability would add if it resolved now (costs and activation
+    conditions ignored, 106.7; board amounts, chosen colors and replacement effects applied)."""
     production = ability.production
     if production.reference:
         return 0
-    if amount_value(production.amount, state, perm) <= 0:
-        return 0
-    return _option_types(production)
+    mods = _models()
+    if mods is None:
+        if amount_value(production.amount, state, perm) <= 0:
+            return 0
+        return _option_types(production)
+    options = mods[1].ability_options(ability, state, perm, ignore_condition=True) or ()
+    mask = 0
+    for option in options:
+        union = 0
+        for slot in option:
+            union |= slot
+        mask |= _replaced(state, perm, ability, union & ANY_TYPE, len(option))
+    return mask & ANY_TYPE
+
+
+def _reference_count(state: GameState, perm: Permanent, ability: ManaAbility) -> int:
+    mods = _models()
+    n = mods[1].reference_count(ability, state, perm) if mods is not None else ability.production.reference_count
+    return int(n) * amount_value(ability.production.amount, state, perm)
 
 
 def _filter(production: Production, mask: int) -> int:
@@ -169,13 +219,19 @@ def harmless_clause(clause: str) -> bool:
     return bool(_HARMLESS.search(clause.strip()))
 
 
+def _unread(perm: Permanent) -> tuple[str, ...]:
+    """Clauses of its card that nothing in the engine reads (A's structured effects are read)."""
+    if not perm.card.unsupported:
+        return ()
+    mods = _models()
+    left = mods[0].remaining_unsupported(perm.card) if mods is not None else perm.card.unsupported
+    return tuple(c for c in left if not harmless_clause(c))
+
+
 def _check_supported(state: GameState) -> None:
-    bad = [p for p in state.battlefield
-           if any(not harmless_clause(c) for c in p.card.unsupported)]
+    bad = [p for p in state.battlefield if _unread(p)]
     if bad:
-        names = ", ".join(f"{p.card.name} ({p.id}): "
-                          f"{next(c for c in p.card.unsupported if not harmless_clause(c))!r}"
-                          for p in bad[:3])
+        names = ", ".join(f"{p.card.name} ({p.id}): {_unread(p)[0]!r}" for p in bad[:3])
         raise Unsupported("could-produce depends on text the engine cannot read: " + names,
                           f"battlefield.{bad[0].id}")
 
@@ -193,28 +249,30 @@ def could_produce(state: GameState, strict: bool = True) -> dict[str, int]:
         _check_supported(state)
     perms = mana_permanents(state)
     cp: dict[str, int] = {}
-    # edges: referenced id -> list of (referencing id, production)
-    users: dict[str, list[tuple[str, Production]]] = {}
+    # edges: referenced id -> list of (referencing permanent, its ability, amount)
+    users: dict[str, list[tuple[Permanent, ManaAbility, int]]] = {}
     for p in perms:
         mask = 0
-        for ab in p.card.mana_abilities:
+        for ab in abilities_of(state, p):
             prod = ab.production
             if prod.reference:
-                if amount_value(prod.amount, state, p) <= 0 or prod.reference_count <= 0:
+                n = _reference_count(state, p, ab)
+                if n <= 0:
                     continue
                 for q in referenced(state, p, prod):
-                    users.setdefault(q.id, []).append((p.id, prod))
+                    users.setdefault(q.id, []).append((p, ab, n))
             else:
                 mask |= base_types(state, p, ab)
         cp[p.id] = mask
     work = [pid for pid, m in cp.items() if m]
     while work:
         qid = work.pop()
-        for pid, prod in users.get(qid, ()):
-            new = cp[pid] | _filter(prod, cp[qid])
-            if new != cp[pid]:
-                cp[pid] = new
-                work.append(pid)
+        for p, ab, n in users.get(qid, ()):
+            seen = _filter(ab.production, cp[qid])
+            new = cp[p.id] | _replaced(state, p, ab, seen, n)
+            if new != cp[p.id]:
+                cp[p.id] = new
+                work.append(p.id)
     return cp
 
 
@@ -224,14 +282,27 @@ def ability_types(state: GameState, perm: Permanent, ability: ManaAbility,
     prod = ability.production
     if not prod.reference:
         return base_types(state, perm, ability)
-    if amount_value(prod.amount, state, perm) <= 0 or prod.reference_count <= 0:
+    n = _reference_count(state, perm, ability)
+    if n <= 0:
         return 0
     if cp is None:
         cp = could_produce(state, strict=False)
     mask = 0
     for q in referenced(state, perm, prod):
         mask |= cp.get(q.id, 0)
-    return _filter(prod, mask)
+    return _replaced(state, perm, ability, _filter(prod, mask), n)
+
+
+def reference_mask(state: GameState, perm: Permanent, ability: ManaAbility,
+                   cp: Mapping[str, int] | None = None) -> int:
+    """The types a could-produce ability mirrors (before its own replacement effects):
+    what :func:`manasolver.models.mana_effects.activation_results` takes as ``reference_mask``."""
+    if cp is None:
+        cp = could_produce(state, strict=False)
+    mask = 0
+    for q in referenced(state, perm, ability.production):
+        mask |= cp.get(q.id, 0)
+    return mask
 
 
 def could_produce_letters(state: GameState, strict: bool = True) -> dict[str, list[str]]:
@@ -298,11 +369,11 @@ def source_graph(state: GameState, strict: bool = False) -> SourceGraph:
     perms = mana_permanents(state)
     for p in perms:
         base = 0
-        for ab in p.card.mana_abilities:
+        for ab in abilities_of(state, p):
             base |= base_types(state, p, ab)
         g.add_node(p.id, permanent=p, base=base, could_produce=cp[p.id])
     for p in perms:
-        for ab in p.card.mana_abilities:
+        for ab in abilities_of(state, p):
             prod = ab.production
             if prod.reference:
                 for q in referenced(state, p, prod):

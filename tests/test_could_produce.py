@@ -1,9 +1,9 @@
 """Could-produce (CR 106.7, RULES §12): the least fixed point, vectors T91–T105.
 
 Boards are built from hand-made cards (tests/cards_d.py) so that these tests pin
-the fixed point, not the oracle parser.  Vectors that need replacement effects
-or card text the data model cannot express (Meteor Crater T91, Blood Moon T100,
-Contamination T104) are skipped with the reason.
+the fixed point, not the oracle parser; the vectors that need replacement and
+type-changing effects (T91 Meteor Crater, T100 Blood Moon, T104 Contamination)
+run on the bundled card data, whose effects A's models read.
 """
 
 from __future__ import annotations
@@ -164,16 +164,6 @@ def test_unreadable_text_is_refused_not_guessed() -> None:
     assert could_produce(state, strict=False) == {"f": 16}
 
 
-@pytest.mark.skip(reason="T91 Meteor Crater: 'a color of a permanent you control' has no Production "
-                         "reference in models/abilities.py")
-def test_t91_meteor_crater() -> None:  # pragma: no cover
-    pass
-
-
-@pytest.mark.skip(reason="T100 Blood Moon and T104 Contamination: replacement and type-changing effects "
-                         "are not modelled in the state yet (the strict mode refuses them instead)")
-def test_t100_t104_replacement_effects() -> None:  # pragma: no cover
-    pass
 
 
 # -- the same vectors with real card data (A's parser), when it is available ----------------------
@@ -220,9 +210,33 @@ def test_real_cards_t102_wild_growth_trigger_is_not_could_produce() -> None:
     assert letters(state, "rp") == "C"
 
 
-def test_real_cards_t100_t104_replacement_effects_are_refused() -> None:
-    # T100 (Blood Moon) and T104 (Contamination): not modelled, so refused rather than answered wrongly.
-    for name in ("Contamination", "Blood Moon"):
-        state = _real_board(("fs", "Fellwar Stone", "you"), ("f", "Forest", "opponent"), ("x", name, "opponent"))
-        with pytest.raises(Unsupported):
-            could_produce(state)
+def test_real_cards_t100_blood_moon_everywhere_makes_only_red() -> None:
+    # T100, CR 305.7 and the Blood Moon ruling: a nonbasic land becomes a Mountain with only {T}: Add {R}.
+    state = _real_board(("ev", "Everywhere", "you"), ("bm", "Blood Moon", "opponent"))
+    assert letters(state, "ev") == "R"
+    state = _real_board(("rp", "Reflecting Pool", "you"), ("ev", "Everywhere", "you"), ("bm", "Blood Moon", "you"))
+    assert letters(state, "rp") == "R"  # the Pool itself is a Mountain now
+
+
+def test_real_cards_t104_fellwar_stone_under_contamination() -> None:
+    # T104, Fellwar ruling + Contamination [derived]: the opponent's Forest could produce only {B}.
+    state = _real_board(("fs", "Fellwar Stone", "you"), ("f", "Forest", "opponent"),
+                        ("c", "Contamination", "opponent"))
+    assert letters(state, "fs") == "B"
+    # A Reflecting Pool is a land: Contamination replaces its own mana too.
+    state = _real_board(("rp", "Reflecting Pool", "you"), ("i", "Island", "you"), ("c", "Contamination", "you"))
+    assert letters(state, "rp") == "B"
+
+
+def test_real_cards_mana_reflection_keeps_types() -> None:
+    # RULES §12: multipliers change amounts, not types.
+    state = _real_board(("rp", "Reflecting Pool", "you"), ("f", "Forest", "you"), ("mr", "Mana Reflection", "you"))
+    assert letters(state, "rp") == "G"
+
+
+def test_real_cards_t91_meteor_crater() -> None:
+    # T91, CR 106.5: Meteor Crater with no colored permanent makes nothing; with a green one, {G}.
+    state = _real_board(("mc", "Meteor Crater", "you"), ("f", "Forest", "you"))
+    assert letters(state, "mc") == ""
+    state = _real_board(("mc", "Meteor Crater", "you"), ("e", "Llanowar Elves", "you"))
+    assert letters(state, "mc") == "G"
