@@ -279,9 +279,10 @@ def _phase_one(driver: Any, case: Case) -> dict[str, Any]:
 
     board = [PeerPermanent(p["card"], bool(p.get("tapped")), bool(p.get("sick")))
              for p in case.board["battlefield"]]
-    life = int(case.board["players"][0].get("life", 20))
+    you = case.board["players"][0]
+    life = int(you.get("life", 20))
     try:
-        pos = driver.position(board, case.cost, life=life)
+        pos = driver.position(board, case.cost, life=life, commander=tuple(you.get("commander", ())))
     except Exception as exc:  # noqa: BLE001 - a peer failure is recorded, never fatal
         return {"error": f"{type(exc).__name__}: {exc}"}
     repeats = 5 if case.size <= 40 else (2 if case.size <= 300 else 1)

@@ -26,6 +26,7 @@ from typing import Any
 __all__ = [
     "BASICS",
     "COLOR_OF_BASIC",
+    "COMMANDER",
     "DORKS",
     "DUALS",
     "FILTER_LANDS",
@@ -64,6 +65,9 @@ DORKS = ("Llanowar Elves", "Birds of Paradise", "Elvish Mystic", "Avacyn's Pilgr
 #: Permanents without mana abilities, as a real board has them.
 OTHERS = ("Rhystic Study", "Serra Angel", "Grizzly Bears", "Consecrated Sphinx", "Thragtusk")
 HAND = ("Counterspell", "Cultivate", "Swords to Plowshares")
+#: The Commander board's commander: its color identity is all five colors (CR 903.4), so
+#: Command Tower and Arcane Signet make any color.
+COMMANDER = "Kenrith, the Returned King"
 
 #: Real cards and their printed mana costs (tests check them against the card database).
 SPELL_COSTS: tuple[tuple[str, str], ...] = (
@@ -108,11 +112,13 @@ def permanent(pid: str, card: str, **fields: Any) -> dict[str, Any]:
     return out
 
 
-def _board(perms: list[dict[str, Any]], hand: tuple[str, ...] = (), life: int = 20) -> dict[str, Any]:
-    return {
-        "players": [{"name": "you", "life": life, "hand": list(hand)}, {"name": "opponent", "life": 20}],
-        "battlefield": perms,
-    }
+def _board(perms: list[dict[str, Any]], hand: tuple[str, ...] = (), life: int = 20,
+           commander: tuple[str, ...] = ()) -> dict[str, Any]:
+    you: dict[str, Any] = {"name": "you", "life": life, "hand": list(hand)}
+    if commander:
+        you["commander"] = list(commander)
+        you["starting_life"] = life
+    return {"players": [you, {"name": "opponent", "life": life}], "battlefield": perms}
 
 
 def commander_board(seed: int = 0, size: int = 40) -> dict[str, Any]:
@@ -121,7 +127,9 @@ def commander_board(seed: int = 0, size: int = 40) -> dict[str, Any]:
     Composition at 40: 13 basics, 6 original duals, 4 pain lands, 3 filter
     lands, Command Tower, Sol Ring, Arcane Signet, 3 Signets, 3 mana creatures
     (one of them summoning sick), a Treasure and 4 permanents without mana
-    abilities; a hand of three real cards (what ``keep_castable`` keeps).
+    abilities; a hand of three real cards (what ``keep_castable`` keeps); 40 life
+    and Kenrith, the Returned King as the commander (its identity is all five
+    colors, so Command Tower and Arcane Signet make any color, CR 903.4).
     """
     rng = random.Random(seed)
     names: list[str] = []
@@ -141,7 +149,7 @@ def commander_board(seed: int = 0, size: int = 40) -> dict[str, Any]:
         perms = rng.sample(perms, size)
     while len(perms) < size:
         perms.append(permanent(f"b{len(perms)}", rng.choice(BASICS)))
-    return _board(perms, HAND)
+    return _board(perms, HAND, life=40, commander=(COMMANDER,))
 
 
 def small_board(seed: int = 0) -> dict[str, Any]:
@@ -235,6 +243,7 @@ def board_cards(board: dict[str, Any]) -> list[str]:
     """Every card name a board mentions (battlefield, hands, graveyards)."""
     names = [p["card"] for p in board["battlefield"] if "card" in p]
     for player in board["players"]:
+        names += [c for c in player.get("commander", []) if isinstance(c, str)]
         names += [c for c in player.get("hand", []) if isinstance(c, str)]
         names += [c for c in player.get("graveyard", []) if isinstance(c, str)]
     return names

@@ -16,6 +16,7 @@ the engine imports this module.
 from __future__ import annotations
 
 import json
+import re
 import statistics
 import time
 from collections.abc import Iterable, Sequence
@@ -64,11 +65,14 @@ class PeerCard:
         left, _, right = self.type_line.partition("—")
         words = left.split()
         colors = [c for c in "WUBRG" if c in self.colors]
+        # color identity (CR 903.4): colors plus every mana symbol in the cost and the rules text
+        symbols = "".join(re.findall(r"\{([^}]*)\}", self.mana_cost + self.oracle_text)).upper()
+        identity = [c for c in "WUBRG" if c in colors or c in symbols]
         out: dict[str, Any] = {
             "name": self.name, "manaCost": self.mana_cost or None, "type": self.type_line,
             "types": [w for w in words if w not in _SUPERTYPES],
             "subtypes": right.split(), "supertypes": [w for w in words if w in _SUPERTYPES],
-            "text": self.oracle_text, "colors": colors, "colorIdentity": colors,
+            "text": self.oracle_text, "colors": colors, "colorIdentity": identity,
             "identifiers": {}, "manaValue": 0, "layout": "normal",
             "legalities": {"commander": "Legal", "standard": "Legal"},
         }
@@ -128,8 +132,14 @@ class PhaseDriver:
         self.known = set(faces)
 
     # -- positioning ------------------------------------------------------
-    def _main_phase(self, deck: list[str], seed: int) -> Any:
-        game = self.engine.new_game(player=deck, opponent=[_FILLER] * 60, seed=seed, first_player=0)
+    def _main_phase(self, deck: list[str], seed: int, commander: Sequence[str] = ()) -> Any:
+        if commander:  # a Commander game, so "your commander's color identity" means something
+            game = self.engine.new_game(
+                player={"main_deck": deck, "commander": list(commander)},
+                opponent={"main_deck": [_FILLER] * 99, "commander": list(commander)},
+                seed=seed, first_player=0, format="Commander")
+        else:
+            game = self.engine.new_game(player=deck, opponent=[_FILLER] * 60, seed=seed, first_player=0)
         for _ in range(200):
             wait = game.waiting_for()
             if wait["type"] == "Priority" and game.state()["state"]["phase"] == "PreCombatMain":
@@ -144,15 +154,16 @@ class PhaseDriver:
         raise RuntimeError("phase.rs game never reached the first main phase")
 
     def position(self, board: Sequence[PeerPermanent], cost: str, life: int = 20,
-                 seed: int = 1) -> PhaseCase:
+                 seed: int = 1, commander: Sequence[str] = ()) -> PhaseCase:
         """Player 0's first main phase with ``board`` on the battlefield and a sorcery
-        costing ``cost`` as the only card in hand."""
+        costing ``cost`` as the only card in hand; with ``commander``, a Commander game
+        in which player 0's commander is that card."""
         spell = self.spell_names[cost]
         missing = sorted({p.name for p in board if p.name.lower() not in self.known})
         if missing:
             raise ValueError(f"phase.rs cannot build {', '.join(missing)}")
         deck = [p.name for p in board] + [spell] + [_FILLER] * 8
-        game = self._main_phase(deck, seed)
+        game = self._main_phase(deck, seed, commander)
         exported = game.state()
         state = exported["state"]
         me = state["players"][0]

@@ -174,3 +174,36 @@ def test_report_writes_json_markdown_and_plots(tmp_path) -> None:  # type: ignor
     saved = json.loads((tmp_path / "results.json").read_text())
     assert saved["figures"]["pay 40"]["median_ms"] == 1.5 and "_samples" not in saved["figures"]["pay 40"]
     assert "Xeon" in saved["machine"]["cpu"] or saved["machine"]["cpu"]
+
+
+def test_commander_board_names_a_five_color_commander(db) -> None:  # type: ignore[no-untyped-def]
+    """CR 903.4: Command Tower and Arcane Signet make mana of the commander's color identity,
+    so the Commander board names one (Kenrith: {R}, {G}, {W}, {U}, {B} in its abilities)."""
+    board = bd.commander_board(0)
+    you = board["players"][0]
+    assert you["commander"] == [bd.COMMANDER] and you["life"] == 40
+    state = board_mod.load_state(board, db)
+    assert [c.name for c in state.players[0].commander] == [bd.COMMANDER]
+    assert bd.COMMANDER in bd.board_cards(board)
+
+
+def test_phase_driver_plays_commander_for_command_tower() -> None:
+    """phase.rs reads the commander's color identity from the card (CR 903.4), cost and rules
+    text both; without a commander, Command Tower adds nothing (CR 903.4f)."""
+    benchphase = pytest.importorskip("manasolver.solver.benchphase")
+    if benchphase.phase_missing():
+        pytest.skip(benchphase.phase_missing())
+    kenrith = benchphase.PeerCard(
+        "Kenrith, the Returned King", "{4}{W}", "Legendary Creature — Human Noble",
+        "{R}: All creatures gain trample and haste until end of turn.\n{1}{G}: Put a +1/+1 counter on "
+        "target creature.\n{3}{U}: Target player draws a card.\n{4}{B}: Put target creature card from a "
+        "graveyard onto the battlefield under its owner's control.", ("W",), "5", "5")
+    assert kenrith.mtgjson()["colorIdentity"] == ["W", "U", "B", "R", "G"]
+    tower = benchphase.PeerCard("Command Tower", "", "Land",
+                                "{T}: Add one mana of any color in your commander's color identity.")
+    forest = benchphase.PeerCard("Forest", "", "Basic Land — Forest", "({T}: Add {G}.)")
+    driver = benchphase.PhaseDriver([kenrith, tower, forest], ["{U}{G}"])
+    board = [benchphase.PeerPermanent("Forest"), benchphase.PeerPermanent("Command Tower")]
+    with_commander = driver.position(board, "{U}{G}", life=40, commander=(kenrith.name,))
+    assert driver.castable(with_commander, repeats=1)[0]
+    assert not driver.castable(driver.position(board, "{U}{G}"), repeats=1)[0]
