@@ -58,7 +58,13 @@ from manasolver.models.symbols import (
     mask_letters,
     parse_symbol,
 )
-from manasolver.solver.graph import ability_types, amount_value, could_produce
+from manasolver.solver.graph import (
+    abilities_of,
+    ability_types,
+    amount_value,
+    could_produce,
+    reference_mask,
+)
 from manasolver.solver.payment import Payment
 from manasolver.solver.request import PaymentRequest, SpellInfo
 
@@ -292,7 +298,43 @@ def _hall(units: Counter[int], slots: Sequence[int]) -> bool:
 
 def _production_ok(state: GameState, perm: Permanent, ab: ManaAbility, units: Counter[int], times: int,
                    cp: dict[str, int]) -> str:
-    """Empty string when ``units`` is a legal result of ``times`` activations, else why not."""
+    """Empty string when ``units`` is a legal result of ``times`` activations, else why not.
+
+    With A's board-effect models, the legal results are
+    :func:`manasolver.models.mana_effects.activation_results` (board-read options,
+    replacement effects in every order, triggered mana); otherwise the ability's own
+    options and amounts."""
+    try:
+        from manasolver.models.mana_effects import activation_results
+    except ImportError:  # pragma: no cover - shipped with the package
+        return _production_ok_plain(state, perm, ab, units, times, cp)
+    ref = reference_mask(state, perm, ab, cp) if ab.production.reference else 0
+    results = activation_results(state, perm, ab, reference_mask=ref)
+    if results is None:
+        return "its activation condition does not hold now (CR 602.5b)"
+    ways = list(dict.fromkeys(tuple(s & ANY_TYPE for s in r.mana + r.extra) for r in results))
+    if not ways:
+        if not units:
+            return ""
+        return ("it could produce no mana now (CR 106.7)" if ab.production.reference
+                else "it adds no mana now (CR 106.5, 107.1b)")
+    if len(ways) > 1 and times > 8:
+        return f"cannot check {times} activations of an ability with {len(ways)} results"
+    for combo in itertools.combinations_with_replacement(ways, times):
+        if _hall(units, [s for w in combo for s in w]):
+            return ""
+    if ab.production.reference:
+        mask = 0
+        for w in ways:
+            for slot in w:
+                mask |= slot
+        return f"it could produce only {{{'}{'.join(mask_letters(mask))}}} now (CR 106.7)"
+    shown = ", ".join("".join("{" + "/".join(mask_letters(s)) + "}" for s in w) for w in ways[:6])
+    return f"it adds one of {shown}"
+
+
+def _production_ok_plain(state: GameState, perm: Permanent, ab: ManaAbility, units: Counter[int], times: int,
+                         cp: dict[str, int]) -> str:
     prod: Production = ab.production
     k = amount_value(prod.amount, state, perm)
     if prod.reference:
@@ -341,6 +383,16 @@ def _mana_units(text: str, where: str, problems: list[str]) -> Counter[int] | No
 
 
 # -- the matching ---------------------------------------------------------------------------
+
+
+def _restriction(ab: ManaAbility, perm: Permanent) -> Restriction | None:
+    """The spending restriction of an activation's mana (a chosen creature type filled in)."""
+    try:
+        from manasolver.models.amounts import ability_restriction
+    except ImportError:  # pragma: no cover
+        return ab.production.restriction
+    r: Restriction | None = ability_restriction(ab, perm)
+    return r
 
 
 def _max_flow(cap: dict[object, dict[object, int]], s: object, t: object) -> int:
@@ -524,7 +576,7 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
         if perm.controller != me:
             problems.append(f"{where}: {_who(perm)} is controlled by {perm.controller}, not {me}")
             continue
-        abilities = perm.card.mana_abilities
+        abilities = abilities_of(state, perm)  # effective: Blood Moon, Urborg, granted (613)
         if not 0 <= act.ability < len(abilities):
             problems.append(f"{where}: {_who(perm)} has no mana ability {act.ability} "
                             f"(it has {len(abilities)})")
@@ -581,8 +633,9 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
             # Only mana of activations that cost mana needs its maker (for the order check);
             # the rest is grouped by class so the flow stays small on big boards.
             maker = i if cost.mana else -1
+            restriction = _restriction(ab, perm)
             for bit, k in made.items():
-                units[_Unit("made", bit, snow, ab.production.restriction, maker)] += k
+                units[_Unit("made", bit, snow, restriction, maker)] += k
         # Its mana cost, paid from mana made before it.
         if cost.mana:
             sources[i] = perm

@@ -28,9 +28,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from manasolver.models.abilities import ManaAbility, Restriction
+from manasolver.models.amounts import ability_restriction
+from manasolver.models.mana_effects import activation_results
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import ANY_COLOR, C, ManaSymbol, mask_letters
-from manasolver.solver.graph import ability_types, amount_value, could_produce
+from manasolver.solver.graph import abilities_of, could_produce, reference_mask
 from manasolver.solver.payment import Activation, Choice, Payment
 from manasolver.solver.request import PaymentRequest, SpellInfo
 
@@ -46,6 +48,7 @@ class Move:
     position: int
     ability: ManaAbility
     mana: tuple[int, ...]
+    restriction: Restriction | None = None
 
     @property
     def costs_mana(self) -> bool:
@@ -80,11 +83,11 @@ def moves(state: GameState, player: str) -> list[list[Move]]:
     cp = could_produce(state, strict=False)
     out: list[list[Move]] = []
     for pos, perm in enumerate(state.battlefield):
-        if perm.controller != me.name or not perm.card.mana_abilities:
+        if perm.controller != me.name or not abilities_of(state, perm):
             continue
         sick = perm.sick and perm.is_creature and not perm.has_haste
         mine: list[Move] = []
-        for ab in perm.card.mana_abilities:
+        for ab in abilities_of(state, perm):
             cost = ab.cost
             if cost.tap and (perm.tapped or sick):
                 continue  # 107.5, 302.6
@@ -96,21 +99,20 @@ def moves(state: GameState, player: str) -> list[list[Move]]:
                 continue
             if cost.sacrifice or cost.tap_creatures:
                 raise NotImplementedError("brute force: sacrifice-other or tap-other costs")
-            prod = ab.production
-            k = amount_value(prod.amount, state, perm)
+            # What one activation adds now: A's board-effect models (board-read options,
+            # replacement effects in every order, triggered mana), then every type per slot.
+            ref = reference_mask(state, perm, ab, cp) if ab.production.reference else 0
+            got = activation_results(state, perm, ab, reference_mask=ref)
+            if got is None:
+                continue  # its activation condition is false (602.5b)
             results: set[tuple[int, ...]] = set()
-            if prod.reference:
-                mask = ability_types(state, perm, ab, cp)
-                n = prod.reference_count * k
-                results = {(b,) * n for b in TYPES if mask & b} if mask and n else {()}
-            else:
-                opts = [o for o in prod.options if o]
-                if not opts or k == 0:
-                    results = {()}
-                for o in opts:
-                    results |= _concrete([s for s in o for _ in range(k)])
+            for res in got:
+                results |= _concrete(tuple(res.mana) + tuple(res.extra))
+            if not got:
+                results = {()}
+            restriction = ability_restriction(ab, perm)
             for mana in sorted(results):
-                mine.append(Move(perm, pos, ab, mana))
+                mine.append(Move(perm, pos, ab, mana, restriction))
         out.append(mine)
     return out
 
@@ -292,7 +294,7 @@ def _pays(req: PaymentRequest, total: Total, chosen: list[Move], pool: list[int]
         return  # 119.4: damage and ability life happen in 601.2g, before 601.2h
     units = [_U(b, False, None, -1) for b in pool]
     for i, m in enumerate(chosen):
-        units += [_U(b, m.perm.is_snow, m.ability.production.restriction, i) for b in m.mana]
+        units += [_U(b, m.perm.is_snow, m.restriction, i) for b in m.mana]
     demands: list[tuple[str, int, int]] = [("t", b, -1) for b in total.typed]
     demands += [("s", 0, -1)] * total.snow + [("g", 0, -1)] * total.generic
     costly = [i for i, m in enumerate(chosen) if m.costs_mana]

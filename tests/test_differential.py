@@ -275,7 +275,10 @@ def test_max_x_agrees_with_brute_force(r: PaymentRequest) -> None:
 REAL_NAMES = ["Forest", "Plains", "Island", "Swamp", "Wastes", "Snow-Covered Forest", "Tundra", "Bayou",
               "Adarkar Wastes", "Talisman of Progress", "Sol Ring", "Birds of Paradise", "Llanowar Elves",
               "Treasure", "Lotus Petal", "Mystic Gate", "Graven Cairns", "Azorius Signet", "Ancient Ziggurat",
-              "Reflecting Pool", "Exotic Orchard", "Fellwar Stone", "Everywhere", "Gaea's Cradle"]
+              "Reflecting Pool", "Exotic Orchard", "Fellwar Stone", "Everywhere", "Gaea's Cradle",
+              # board effects A's models read: replacement, type-changing, granted, board-read options
+              "Mana Reflection", "Contamination", "Blood Moon", "Urborg, Tomb of Yawgmoth", "Chromatic Lantern",
+              "Meteor Crater"]  # Powerstone: see test_powerstone_mana_pays_a_signet
 
 
 def _real_palette() -> list[Any]:
