@@ -207,7 +207,7 @@ class Supply:
     def plain(self) -> bool:
         """True when every option is free and exclusive and has no life, energy or damage:
         the shape the flow fast path decides exactly."""
-        return all(o.free and o.exclusive and not (o.life or o.energy or o.damage)
+        return all(o.free and o.exclusive and not (o.life or o.energy or o.damage or o.tap_creatures)
                    for k in self.classes for o in k.options)
 
 
@@ -342,7 +342,10 @@ def _options(state: GameState, perm: Permanent, player: Player,
     Mana Flare; 605.1b) added.
     """
     from manasolver.models.amounts import ability_restriction
-    from manasolver.models.mana_effects import activation_results, effective_mana_abilities
+    from manasolver.models.mana_effects import (
+        activation_results,
+        effective_mana_abilities,
+    )
     out: list[Option] = []
     sick = perm.summoning_sick
     from manasolver.models.mana_effects import active_effects
