@@ -40,6 +40,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from manasolver.models.errors import BadQuery, Unsupported
 from manasolver.models.symbols import C, ManaSymbol, PaidAs
@@ -336,12 +337,7 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
              supply: Supply | None = None) -> tuple[list[Payment], bool]:
     """Every distinct irredundant payment of ``req`` (at most ``limit``) and whether the list
     is complete.  X is ``req.x`` (0 when unset, the smallest legal X of SPEC §5)."""
-    from constraint import (
-        FunctionConstraint,
-        OptimizedBacktrackingSolver,
-        Problem,
-        Unassigned,
-    )
+    from constraint import FunctionConstraint, OptimizedBacktrackingSolver, Problem
 
     if limit < 0:
         raise BadQuery(f"limit must be 0 or more, not {limit}", "limit")
@@ -367,87 +363,47 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
         names = [f"src{i}" for i in range(len(sources))]
         pool_names = [f"pool{b}" for b in pool]
         problem = Problem(OptimizedBacktrackingSolver())
+        costly_names = []
         for name, (_, _, prods) in zip(names, sources):
-            problem.addVariable(name, list(range(-1, len(prods))))
+            if any(pr.opt.mana_cost for pr in prods):
+                # Sources whose abilities cost mana (Signets, filter lands) are decided first and
+                # "not activated" is tried first (the solver pops values from the end): while they
+                # are unassigned, the bound below must allow for their costs and is weak.
+                problem.addVariable(name, list(range(len(prods))) + [-1])
+                costly_names.append(name)
+            else:
+                problem.addVariable(name, list(range(-1, len(prods))))
         for name, b in zip(pool_names, pool):
             problem.addVariable(name, list(range(pool[b] + 1)))
-        typed = dict(total.typed)
-        best: list[dict[int, int]] = []  # per source: the most of each type (and snow) it can add
+        tbits = [b for b, _ in total.typed]
+        tneed = [n for _, n in total.typed]
+        k_t = len(tbits)
+        # Per source and value: (cost units, units, snow units, life, energy, damage, typed counts);
+        # per source: the optimistic bound while unassigned (the most of each).
+        info: list[list[tuple[int, int, int, int, int, int, tuple[int, ...]]]] = []
+        opt_b: list[tuple[int, int, int, tuple[int, ...]]] = []
         for _, _, prods in sources:
-            m: dict[int, int] = {}
+            rows = []
             for p in prods:
-                c = Counter(p.mana)
-                for b, n in c.items():
-                    m[b] = max(m.get(b, 0), n)
-                if p.snow:
-                    m[0] = max(m.get(0, 0), len(p.mana))
-                m[-1] = max(m.get(-1, 0), len(p.mana))
-                m[-2] = max(m.get(-2, 0), p.cost_units)
-            best.append(m)
-        state = {"timed_out": False}
-
-        def prune(*values: object, _total: _Total = total, _typed: dict[int, int] = typed,
-                  _best: list[dict[int, int]] = best, _state: dict[str, bool] = state) -> bool:
-            if _state["timed_out"]:
-                return False
-            if time.monotonic() > deadline:
-                _state["timed_out"] = True
-                return False
-            n_src = len(sources)
-            acts = 0
-            need = _total.units
-            have = 0
-            life = energy = damage = 0
-            got: Counter[int] = Counter()
-            optimistic: Counter[int] = Counter()
-            snow_have = future_cost = 0
-            for i in range(n_src):
-                v = values[i]
-                if v is Unassigned:
-                    bm = _best[i]
-                    future_cost += bm.get(-2, 0)
-                    have += bm.get(-1, 0)
-                    snow_have += bm.get(0, 0)
-                    for b in _typed:
-                        optimistic[b] += bm.get(b, 0)
-                    continue
-                assert isinstance(v, int)
-                if v < 0:
-                    continue
-                p = sources[i][2][v]
-                acts += 1
-                need += p.cost_units
-                have += len(p.mana)
-                if p.snow:
-                    snow_have += len(p.mana)
-                for b in p.mana:
-                    got[b] += 1
-                life += p.opt.life
-                energy += p.opt.energy
-                damage += p.opt.damage
-            assigned = Counter(got)
-            for k, b in enumerate(pool):
-                v = values[n_src + k]
-                n = pool[b] if v is Unassigned else int(v)  # type: ignore[call-overload]
-                have += n
-                got[b] += n
-            if acts > need or have < need:
-                return False
-            # Every activation of an irredundant payment spends at least one unit, and the typed
-            # demands the assigned activations cannot cover need units of their own.
-            # (Units spent >= one per assigned activation + typed demands they cannot cover.)
-            uncovered = sum(max(0, n - assigned[b]) for b, n in _typed.items())
-            if acts + uncovered > need + future_cost:
-                return False
-            if any(got[b] + optimistic[b] < n for b, n in _typed.items()) or snow_have < _total.snow:
-                return False
-            if life > sup.life or energy + _total.energy > sup.energy:
-                return False
-            return not (_total.life and sup.life - life - damage < _total.life)
+                cnt = tuple(p.mana.count(b) for b in tbits)
+                rows.append((p.cost_units, len(p.mana), len(p.mana) if p.snow else 0, p.opt.life,
+                             p.opt.energy, p.opt.damage, cnt))
+            info.append(rows)
+            opt_b.append((max(r[0] for r in rows), max(r[1] for r in rows), max(r[2] for r in rows),
+                          tuple(max(r[6][j] for r in rows) for j in range(k_t))))
+        budget = _budget_class()(total, info, opt_b, tneed, names, pool, pool_names, sup.life, sup.energy,
+                                 deadline)
 
         all_names = names + pool_names
         if all_names:
-            problem.addConstraint(FunctionConstraint(prune, assigned=False), all_names)
+            problem.addConstraint(budget, all_names)
+        if costly_names and len(all_names) > 1:
+            # A second (always true) constraint raises their degree: python-constraint's solver
+            # orders variables by degree first, so these are assigned before the others.  (A
+            # one-variable constraint would be folded into the domain by preProcess.)
+            extra = costly_names if len(costly_names) > 1 else costly_names + [
+                next(n for n in all_names if n != costly_names[0])]
+            problem.addConstraint(FunctionConstraint(_always), extra)
         solutions = problem.getSolutionIter() if all_names else iter([{}])
         for sol in solutions:
             chosen = [sources[i][2][sol[n]] for i, n in enumerate(names) if sol[n] >= 0]
@@ -459,12 +415,134 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
                         break
             if len(found) > limit or time.monotonic() > deadline:
                 break
-        if state["timed_out"] or time.monotonic() > deadline:
+        if budget.timed_out or time.monotonic() > deadline:
             timed_out = True
     out = list(found)[:limit]
     complete = complete and not timed_out and len(found) <= limit
     out.sort(key=_order_key)
     return out, complete
+
+
+def _always(*_values: object) -> bool:
+    return True
+
+
+_BUDGET: list[Any] = []
+
+
+def _budget_class() -> Any:
+    """The pruning constraint, a subclass of python-constraint's ``Constraint`` (imported lazily)."""
+    if _BUDGET:
+        return _BUDGET[0]
+    from constraint import Constraint
+
+    class Budget(Constraint):  # type: ignore[misc]
+        """Necessary conditions on partial assignments, with forward checking (STYLE practice:
+        constraints that prune their own domains): activations may not outnumber the units they
+        must spend (each activation of an irredundant payment spends at least one), every typed
+        and snow demand stays coverable, life and energy stay payable (119.4, 107.14).  Values of
+        unassigned sources that would break these are hidden from their domains."""
+
+        def __init__(self, total: _Total, info: list[list[tuple[int, int, int, int, int, int, tuple[int, ...]]]],
+                     opt: list[tuple[int, int, int, tuple[int, ...]]], tneed: list[int], names: list[str],
+                     pool: dict[int, int], pool_names: list[str], life: int, energy: int,
+                     deadline: float) -> None:
+            self.total, self.info, self.opt, self.tneed = total, info, opt, tneed
+            self.names, self.pool, self.pool_names = names, pool, pool_names
+            self.life, self.energy, self.deadline = life, energy, deadline
+            self.k = len(tneed)
+            self.fc = sum(o[0] for o in opt)
+            self.have = sum(o[1] for o in opt)
+            self.snow = sum(o[2] for o in opt)
+            self.typed = [sum(o[3][j] for o in opt) for j in range(self.k)]
+            bits = [b for b, _ in total.typed]
+            self.pool_t = [[1 if b == tb else 0 for tb in bits] for b in pool]
+            self.calls = 0
+            self.timed_out = False
+
+        def __call__(self, variables: Any, domains: Any, assignments: Any, forwardcheck: Any = False) -> bool:
+            if self.timed_out:
+                return False
+            self.calls += 1
+            if self.calls & 63 == 0 and time.monotonic() > self.deadline:
+                self.timed_out = True
+                return False
+            k, tneed = self.k, self.tneed
+            acts = life = energy = damage = 0
+            need = self.total.units
+            future_cost, have, snow_have = self.fc, self.have, self.snow
+            optimistic = list(self.typed)
+            got = [0] * k
+            free: list[int] = []
+            for i, name in enumerate(self.names):
+                v = assignments.get(name)
+                if v is None:
+                    free.append(i)
+                    continue
+                o = self.opt[i]
+                future_cost -= o[0]
+                have -= o[1]
+                snow_have -= o[2]
+                for j in range(k):
+                    optimistic[j] -= o[3][j]
+                if v < 0:
+                    continue
+                c, u, sn, lf, en, dm, cnt = self.info[i][v]
+                acts += 1
+                need += c
+                have += u
+                snow_have += sn
+                life += lf
+                energy += en
+                damage += dm
+                for j in range(k):
+                    got[j] += cnt[j]
+            pool_got = [0] * k
+            for kk, name in enumerate(self.pool_names):
+                v = assignments.get(name)
+                n = self.pool[list(self.pool)[kk]] if v is None else v
+                have += n
+                for j in range(k):
+                    if self.pool_t[kk][j]:
+                        pool_got[j] += n
+            if acts > need or have < need:
+                return False
+            uncovered = 0
+            for j in range(k):
+                if tneed[j] > got[j]:
+                    uncovered += tneed[j] - got[j]
+                if got[j] + pool_got[j] + optimistic[j] < tneed[j]:
+                    return False
+            if acts + uncovered > need + future_cost or snow_have < self.total.snow:
+                return False
+            tl = self.total.life
+            if life > self.life or energy + self.total.energy > self.energy:
+                return False
+            if tl and self.life - life - damage < tl:
+                return False
+            if forwardcheck:
+                for i in free:
+                    dom = domains[self.names[i]]
+                    fc2 = future_cost - self.opt[i][0]
+                    for v in dom[:]:
+                        if v < 0:
+                            continue
+                        c, u, sn, lf, en, dm, cnt = self.info[i][v]
+                        unc = 0
+                        for j in range(k):
+                            left = tneed[j] - got[j] - cnt[j]
+                            if left > 0:
+                                unc += left
+                        if (acts + 1 + unc > need + c + fc2 or life + lf > self.life
+                                or energy + en + self.total.energy > self.energy
+                                or (tl and self.life - life - lf - damage - dm < tl)):
+                            dom.hideValue(v)
+                    if not dom:
+                        return False
+            return True
+
+    _BUDGET.append(Budget)
+    return Budget
 
 
 def _order_key(p: Payment) -> tuple[object, ...]:
