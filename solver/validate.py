@@ -710,11 +710,11 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
     # Delve: cards from the graveyard, generic only.
     grave = Counter(c.name.lower() for c in player.graveyard)
     for j, name in enumerate(pay.delved):
-        key = name.lower()
-        if grave[key] <= 0:
+        lname = name.lower()
+        if grave[lname] <= 0:
             problems.append(f"delved[{j}]: no (other) card named {name!r} in {me}'s graveyard")
             continue
-        grave[key] -= 1
+        grave[lname] -= 1
         units[_Unit("delve", 0)] += 1
 
     # Pool mana used.

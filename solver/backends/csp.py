@@ -408,9 +408,9 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
         for sol in solutions:
             chosen = [sources[i][2][sol[n]] for i, n in enumerate(names) if sol[n] >= 0]
             used = Counter({b: sol[n] for b, n in zip(pool, pool_names) if sol[n]})
-            for p in _payments_of(total, chosen, used, sources, x):
-                if p not in found:
-                    found[p] = ()
+            for pay in _payments_of(total, chosen, used, sources, x):
+                if pay not in found:
+                    found[pay] = ()
                     if len(found) > limit:
                         break
             if len(found) > limit or time.monotonic() > deadline:
