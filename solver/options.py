@@ -69,8 +69,9 @@ mana-costing ability that needs ``{S}`` or ``{X}`` raises
 does not limit pools here (life payments can be made before it), except in the
 rare case where a life-costing ability must be paid with a pain land's mana
 while life would run out.  Replacement effects and triggered mana abilities
-(Mana Reflection, Wild Growth) and pool doublers (Doubling Cube) are outside
-the ability model and are not applied.
+(Mana Reflection, Nyxbloom Ancient, Wild Growth, Mana Flare) arrive already
+applied in the supply's activation options; pool doublers (Doubling Cube) have
+no place in the ability model yet and are reported, not applied.
 
 >>> from manasolver.solver.options import _bases, _unit_rank
 >>> sorted(_bases(_unit_rank((32 | 1 | 2,) * 3)))[:3]   # three Adarkar Wastes
