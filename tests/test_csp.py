@@ -122,3 +122,23 @@ def test_backend_object_and_query_hook() -> None:
     assert ans.complete and len(ans.payments) == 1
     assert ans.to_json()["payments"][0]["activations"] == [
         {"permanent": "f", "ability": 0, "costs": ["{T}"], "mana": "{G}"}]
+
+
+def test_commander_board_lists_a_hundred_valid_payments_fast() -> None:
+    # SPEC §8: enumeration on a real 43-permanent board stays bounded and useful: the forward-checking
+    # constraint finds 100 payments well inside the time bound, and every one is legal.
+    import json
+    from pathlib import Path
+
+    protocol = pytest.importorskip("manasolver.solver.protocol")
+    path = Path(protocol.__file__).parent / "examples" / "commander.json"
+    if not path.exists():
+        pytest.skip("the bundled commander example is absent")
+    state = json.loads(path.read_text())
+    r = protocol.build_request({"query": "payments", "state": state, "cost": "{W}{U}{B}{R}{G}"})
+    t = time.monotonic()
+    got, complete = payments(r, limit=100, time_limit=5.0)
+    assert len(got) == 100 and not complete
+    assert time.monotonic() - t < 5.0
+    for p in got[:25]:
+        assert validate(r, p).legal
