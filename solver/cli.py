@@ -80,7 +80,7 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--spell", metavar="CARD", help="the card being cast (restrictions, modifiers)")
         p.add_argument("--modifier", action="append", default=[], metavar="KIND=VALUE",
                        help="increase={1}, reduce={W} or minimum=3; repeatable, in order")
-        p.add_argument("--backend", choices=["flow", "cpsat", "csp"], help="force a backend")
+        p.add_argument("--backend", choices=["flow", "fastopt", "cpsat", "csp"], help="force a backend")
 
     costed(sub.add_parser("pay", help="the best payment of a cost"))
     costed(sub.add_parser("can-pay", help="whether a cost can be paid"))

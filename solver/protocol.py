@@ -364,8 +364,8 @@ def build_request(query: dict[str, Any], cost_required: bool = True) -> Any:
 
 def _backend(query: dict[str, Any]) -> str | None:
     raw = query.get("backend")
-    if raw is not None and raw not in ("flow", "cpsat", "csp"):
-        raise BadQuery("backend must be one of flow, cpsat, csp", "backend")
+    if raw is not None and raw not in ("flow", "fastopt", "cpsat", "csp"):
+        raise BadQuery("backend must be one of flow, fastopt, cpsat, csp", "backend")
     return raw
 
 
