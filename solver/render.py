@@ -151,6 +151,8 @@ def answer_text(result: dict[str, Any]) -> str:
     lines: list[str] = []
     if "payable" in result:
         lines.append("payable" if result["payable"] else "not payable")
+        if result.get("time_bound"):
+            lines.append("  (the optimiser hit its time bound: a legal payment, optimality not proven)")
         if "payment" in result:
             lines.extend(_payment_lines(result["payment"]))
         if "reason" in result:
