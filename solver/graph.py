@@ -19,6 +19,14 @@ an amount that evaluates to 0 now gives no type (107.1b, 106.7 "wouldn't
 produce any mana"); "any color" never includes colorless (106.1b); triggered
 add-ons such as Wild Growth are not abilities of the land and never appear here.
 
+The abilities are the permanents' effective ones and their productions are read
+from the board through A's models (:mod:`manasolver.models.mana_effects`,
+:mod:`manasolver.models.amounts`): land-type changes (Blood Moon makes a nonbasic
+land a Mountain, 305.7; Urborg), granted abilities (Chromatic Lantern), chosen
+colors, commander identity, colors among permanents (Meteor Crater), and the
+replacement effects of the production in every order (Contamination, Pale Moon;
+multipliers keep the types), RULES §12.
+
 This module is board semantics, not a solver: :mod:`manasolver.solver.validate`
 uses it, and it imports nothing from the backends.  networkx is imported only by
 :func:`source_graph`, which builds the graph for explanations.

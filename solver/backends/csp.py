@@ -18,10 +18,12 @@ may); the sources come from C's grouped
 supply (:func:`manasolver.solver.supply.build_supply`), one CSP variable per
 permanent (its domain: nothing, or one concrete production of one of its
 options) and one per type of floating mana (how much of it is used).  A
-constraint that sees partial assignments prunes: activations may not outnumber
-the mana they must pay, every typed and snow demand must stay coverable by what
-is assigned plus the best the unassigned sources could still add, life and
-energy must stay payable (119.4, 107.14).  Each complete assignment is checked
+constraint that sees partial assignments prunes, and hides the values of
+unassigned sources that would break it (forward checking): activations may not
+outnumber the mana they must spend, every typed and snow demand must stay
+coverable by what is assigned plus the best the unassigned sources could still
+add, life and energy must stay payable (119.4, 107.14).  Sources whose abilities
+cost mana are decided first, "not activated" first.  Each complete assignment is checked
 by an exact matching of units to demands (``{C}`` only colorless, ``{S}`` only
 snow, restrictions, an activation's mana cost only from mana made before it),
 then for irredundancy.
