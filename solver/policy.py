@@ -10,11 +10,17 @@ this module decides how the terms are combined:
   :data:`WEIGHT_LIMIT`, so a lexicographic policy is usually one solve; beyond it
   a new *stage* starts (solve, fix the optimum, go on) — exact either way;
 * a caller's ``weights`` replace the order by one weighted sum;
+* ``min_convoke``, ``min_improvise``, ``min_delve`` (when convoke, improvise or delve
+  can be used) refine ties after the named criteria unless the policy names them
+  earlier (:data:`ASSIST_CRITERIA`); under SPEC §6's default a convoked creature, an
+  improvised artifact or a delved card also counts as a non-land source for
+  ``prefer_lands`` and ``min_sources``, so lands pay first and assists are used when
+  mana falls short or when they save what comes earlier (life, kept spells, colors);
 * the last stage is always the tie-break by permanent order (earlier permanents
   first), so equal payments come out the same every time.
 
 >>> [[name for name, _ in st] for st in stages(Policy(), {c: 10 for c in CRITERIA})][:1]
-[['no_sacrifice', 'min_life', 'keep_castable', 'keep_colors', 'min_waste', 'prefer_lands', 'min_sources', 'use_pool', 'tiebreak']]
+[['no_sacrifice', 'min_life', 'keep_castable', 'keep_colors', 'min_waste', 'prefer_lands', 'min_sources', 'use_pool', 'min_convoke', 'min_improvise', 'min_delve']]
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from manasolver.models.errors import BadQuery
 from manasolver.models.state import GameState
 from manasolver.solver.request import DEFAULT_POLICY, Policy
 
-__all__ = ["CRITERIA", "WEIGHT_LIMIT", "check_policy", "keep_costs", "needs_types", "stages"]
+__all__ = ["ASSIST_CRITERIA", "CRITERIA", "WEIGHT_LIMIT", "check_policy", "keep_costs", "needs_types", "stages"]
 
 #: Every criterion a policy may name, and what its term counts (all minimised).
 CRITERIA: dict[str, str] = {
@@ -38,8 +44,14 @@ CRITERIA: dict[str, str] = {
     "use_pool": "floating mana left unspent",
     "max_colors_spent": "colors (of W U B R G) not among the mana spent on the cost (converge, sunburst)",
     "min_energy": "energy paid",
+    "min_convoke": "creatures tapped for convoke (CR 702.51)",
+    "min_improvise": "artifacts tapped for improvise (CR 702.126)",
+    "min_delve": "cards exiled from the graveyard for delve (CR 702.66)",
     "tiebreak": "board positions of the permanents used (earlier first)",
 }
+
+#: Criteria appended after a policy's own (before the tie-break) when not named in it.
+ASSIST_CRITERIA = ("min_convoke", "min_improvise", "min_delve")
 
 #: The largest merged weight: beyond it the policy is solved in sequential stages.
 WEIGHT_LIMIT = 1 << 40
@@ -84,7 +96,8 @@ def stages(policy: Policy, bounds: dict[str, int]) -> list[list[tuple[str, int]]
         weighted = [(n, w) for n, w in policy.weights if w and n in bounds]
         out = [weighted] if weighted else []
         return out + [[("tiebreak", 1)]]
-    names = [n for n in policy.criteria if n in bounds] + ["tiebreak"]
+    names = [n for n in policy.criteria if n in bounds]
+    names += [n for n in ASSIST_CRITERIA if n in bounds and n not in names] + ["tiebreak"]
     if "tiebreak" not in bounds:
         names.pop()
     result: list[list[str]] = []

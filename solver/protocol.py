@@ -382,22 +382,10 @@ def prepare(query: dict[str, Any]) -> tuple[Any, dict[str, Any] | None]:
 
 
 def refuse_unmodelled_assists(req: Any) -> None:
-    """Convoke, delve and improvise are not in the optimisation yet (issue 4): an optimal
-    payment or an X that ignored them could be wrong, so refuse when they could matter
-    (the player has an untapped creature, a graveyard card, an untapped artifact).
-    ``can_pay`` needs no refusal: a payment without them is a payment."""
-    player = req.state.player(req.player)
-    mine = req.state.controlled_by(req.player)
-    usable = {
-        "convoke": any(p.is_creature and not p.tapped for p in mine),
-        "delve": bool(player.graveyard),
-        "improvise": any(p.is_artifact and not p.tapped for p in mine),
-    }
-    for flag, present in usable.items():
-        if getattr(req, flag) and present:
-            raise Unsupported(f"{flag} is not in the payment optimisation yet, so the best payment "
-                              f"can't be promised; ask can_pay, or set \"{flag}\": false to pay "
-                              f"with mana only", flag)
+    """Convoke, delve and improvise are decided inside the payment optimisation (issue 4,
+    :func:`manasolver.solver.backends.cpsat.build_model`), so nothing is refused any more;
+    kept so that the call sites stay unchanged."""
+    del req
 
 
 def timing_reason(query: dict[str, Any], req: Any) -> dict[str, Any] | None:

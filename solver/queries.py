@@ -13,6 +13,11 @@ returns *a* payment, not an optimised one), ``"cpsat"``, and ``"csp"`` the
 enumeration backend (``pay`` then returns the first payment it lists; ``max_x``
 does not take it).
 
+Convoke, improvise and delve (when the request allows them and the player has an
+untapped creature, an untapped artifact or a graveyard card) are decided by CP-SAT
+inside the same optimisation as the mana (RULES §13.2–13.4): the flow and fastopt
+fast paths decline such problems (:attr:`Problem.has_assists`).
+
 Unpayable answers carry a REASON: ``insufficient_mana`` with ``missing`` (the
 smallest cost added sources would have to cover: from the flow bound on plain
 boards — a max-flow serving colored demands first — else from a CP-SAT model with
@@ -237,10 +242,6 @@ def _guard_excluded(supply: Supply, req: PaymentRequest) -> None:
         e = supply.excluded[0]
         raise Unsupported(f"{e.name} ({e.permanent}) might help pay this, but its mana ability is "
                           f"not supported: {e.clause!r} ({e.reason})", f"battlefield.{e.permanent}")
-    for flag in ("convoke", "delve", "improvise"):
-        if getattr(req, flag):
-            raise Unsupported(f"{flag} is not modelled yet, and the cost is not payable without it",
-                              flag)
 
 
 def _reason(req: PaymentRequest, mode: str, x: int | None) -> Reason:

@@ -37,6 +37,11 @@ is left out and listed in :attr:`Supply.excluded`; the queries then
 refuse to call a cost unpayable that such a permanent might have paid, raising
 :class:`~manasolver.models.errors.Unsupported` instead.
 
+Convoke, improvise and delve (702.51, 702.126, 702.66) use permanents and cards
+that are not mana sources: :func:`build_assists` groups the untapped creatures and
+artifacts by colors, types and supply class (a member of a class taps once: for its
+mana ability or to assist) and lists the graveyard, for CP-SAT to decide with the mana.
+
 Activation model (a simplification stated, not hidden): each permanent makes at
 most one activation among its *exclusive* options (those whose cost has
 ``{T}``, ``{Q}`` or "sacrifice this"); options without any of those are
@@ -58,10 +63,13 @@ from manasolver.solver.request import SpellInfo
 
 __all__ = [
     "MAX_REPEAT",
+    "AssistGroup",
+    "Assists",
     "Excluded",
     "Option",
     "SourceClass",
     "Supply",
+    "build_assists",
     "build_supply",
     "pool_units",
     "restriction_allows",
@@ -546,3 +554,81 @@ def _build(state: GameState, name: str) -> Supply:
     creatures = sum(1 for _, perm in mine if perm.is_creature and not perm.tapped)
     return Supply(name, pool_units(pl), tuple(classes), tuple(excluded), pl.life, pl.energy,
                   creatures)
+
+
+# -- convoke, improvise, delve (CR 702.51, 702.126, 702.66) ----------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AssistGroup:
+    """Untapped permanents that may convoke and/or improvise, interchangeable among themselves.
+
+    ``members``/``positions``: ids and battlefield indices; ``colors``: their color mask
+    (what a convoking member may pay besides generic, 702.51a); ``creature``: may convoke;
+    ``artifact``: may improvise; ``cls``: the supply class they belong to (their mana
+    abilities), or -1 when they have none.  A member taps once at most (118.10): for its
+    own ``{T}`` ability, for Springleaf Drum, to convoke, or to improvise.
+    """
+
+    members: tuple[str, ...]
+    positions: tuple[int, ...]
+    colors: int
+    creature: bool
+    artifact: bool
+    cls: int = -1
+
+    @property
+    def count(self) -> int:
+        """How many members the group holds."""
+        return len(self.members)
+
+
+@dataclass(frozen=True, slots=True)
+class Assists:
+    """What convoke, improvise and delve may use (only the keywords the request allows).
+
+    ``groups``: untapped creatures (convoke) and artifacts (improvise) grouped by
+    colors, types and supply class; ``graveyard``: the names of the cards delve may
+    exile, in graveyard order; ``class_untapped``: per supply class, its untapped members
+    (a class's taps and assists together can't exceed them).
+    """
+
+    groups: tuple[AssistGroup, ...] = ()
+    graveyard: tuple[str, ...] = ()
+    class_untapped: tuple[int, ...] = ()
+
+    @property
+    def usable(self) -> bool:
+        """True when some assist could pay part of a cost."""
+        return bool(self.groups or self.graveyard)
+
+
+def build_assists(state: GameState, supply: Supply, convoke: bool, improvise: bool,
+                  delve: bool) -> Assists:
+    """The resources convoke/improvise/delve may use for ``supply.player`` (see :class:`Assists`).
+
+    Summoning-sick creatures may convoke (Siege Wurm ruling; 302.6 limits only a
+    creature's own ``{T}`` abilities); tapped permanents may not (702.51a, 702.126a).
+    """
+    if not (convoke or improvise or delve):
+        return Assists()
+    player = state.player(supply.player)
+    class_of = {m: k for k, cls in enumerate(supply.classes) for m in cls.members}
+    groups: dict[tuple[int, int, bool, bool], list[tuple[str, int]]] = {}
+    for pos, perm in enumerate(state.battlefield):
+        if perm.controller != supply.player or perm.tapped:
+            continue
+        creature = convoke and perm.is_creature
+        artifact = improvise and perm.is_artifact
+        if not (creature or artifact):
+            continue
+        colors = perm.card.colors & ANY_COLOR if creature else 0
+        key = (class_of.get(perm.id, -1), colors, creature, artifact)
+        groups.setdefault(key, []).append((perm.id, pos))
+    out = [AssistGroup(tuple(m for m, _ in ms), tuple(p for _, p in ms), colors, creature,
+                       artifact, k) for (k, colors, creature, artifact), ms in groups.items()]
+    out.sort(key=lambda g: g.positions[0])
+    by_id = {p.id: p for p in state.battlefield}
+    untapped = tuple(sum(1 for m in cls.members if not by_id[m].tapped) for cls in supply.classes)
+    grave = tuple(c.name for c in player.graveyard) if delve else ()
+    return Assists(tuple(out), grave, untapped)

@@ -239,21 +239,30 @@ def test_energy_never_paid_with_mana() -> None:
 
 # --- Chord of Calling and Treasure Cruise: convoke and delve are refused until modelled -------
 
-def test_chord_of_calling_convoke_is_refused_not_ignored() -> None:
-    """RULES §13.2: convoke must be decided with the mana; until the optimiser has it, an
-    optimal payment ignoring the creatures would be a wrong answer, so it is unsupported."""
-    state = board("Llanowar Elves", "Forest", "Forest", "Forest")
-    result = answer({"query": "pay", "state": state, "spell": {"card": "Chord of Calling"}})
-    assert result["error"]["code"] == "unsupported" and result["error"]["where"] == "convoke"
-    assert ask("can_pay", state, spell={"card": "Chord of Calling"})["payable"] is True
-    mana_only = pay(state, spell={"card": "Chord of Calling"}, convoke=False)
-    assert mana_only["payable"] is True and mana_only["payment"]["convoked"] == []
+def test_chord_of_calling_convoke_is_decided_with_the_mana() -> None:
+    """RULES §13.2 (702.51a, Chord of Calling ruling): convoke is decided inside the payment.
+
+    Llanowar Elves and one Forest can't pay {G}{G}{G} with mana; a summoning-sick Grizzly
+    Bears convokes for the third {G} (the Elves either taps for {G} or convokes: one tap)."""
+    state = board("Llanowar Elves", "Forest", {"card": "Grizzly Bears", "sick": True})
+    result = pay(state, spell={"card": "Chord of Calling"})
+    assert result["payable"] is True
+    payment = result["payment"]
+    used = sorted(payment["convoked"] + [a["permanent"] for a in payment["activations"]])
+    assert "p2" in payment["convoked"] and used == ["p0", "p1", "p2"]
+    assert pay(state, spell={"card": "Chord of Calling"}, convoke=False)["payable"] is False
+    # With enough lands the default policy pays with lands and convokes nothing.
+    lands = board("Llanowar Elves", "Forest", "Forest", "Forest")
+    mana_first = pay(lands, spell={"card": "Chord of Calling"})
+    assert mana_first["payable"] is True and mana_first["payment"]["convoked"] == []
 
 
-def test_treasure_cruise_delve_is_refused_with_a_graveyard() -> None:
-    """RULES §13.3: with cards in the graveyard, delve could pay; refused until modelled."""
+def test_treasure_cruise_delve_exiles_seven_and_pays_u() -> None:
+    """RULES §13.3, T76/T77 (702.66a, Treasure Cruise ruling): exile 7 and pay {U}; delve can't pay {U}."""
     state = board("Island", graveyard=["Forest"] * 7)
-    result = answer({"query": "pay", "state": state, "spell": {"card": "Treasure Cruise"}})
-    assert result["error"]["code"] == "unsupported" and result["error"]["where"] == "delve"
+    result = pay(state, spell={"card": "Treasure Cruise"})
+    assert result["payable"] is True
+    assert result["payment"]["delved"] == ["Forest"] * 7
+    assert pay(board(graveyard=["Forest"] * 10), spell={"card": "Treasure Cruise"})["payable"] is False
     empty = board(*["Island"] * 8)
     assert pay(empty, spell={"card": "Treasure Cruise"})["payable"] is True

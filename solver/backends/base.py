@@ -24,7 +24,14 @@ from typing import Protocol
 from manasolver.solver.announce import Announcement, Form, mask_text
 from manasolver.solver.payment import Activation, Choice, Payment
 from manasolver.solver.request import PaymentRequest, Policy
-from manasolver.solver.supply import Option, SourceClass, Supply, restriction_allows
+from manasolver.solver.supply import (
+    Assists,
+    Option,
+    SourceClass,
+    Supply,
+    build_assists,
+    restriction_allows,
+)
 
 __all__ = [
     "TYPE_ORDER",
@@ -63,7 +70,8 @@ class Problem:
     ``max_x`` (largest X, then best); ``x``: fixed X (``None`` only in ``max_x``
     mode); ``spell_ok``: for each class and option, whether its mana may pay this
     spell (restrictions, CR 106.6); ``ignore_restrictions`` lifts them (used to
-    tell ``restricted_mana`` apart).
+    tell ``restricted_mana`` apart); ``assists``: what convoke, improvise and delve may
+    use when the request allows them (702.51, 702.126, 702.66), empty otherwise.
     """
 
     req: PaymentRequest
@@ -73,6 +81,7 @@ class Problem:
     x: int | None
     policy: Policy
     spell_ok: tuple[tuple[bool, ...], ...]
+    assists: Assists = Assists()  # noqa: RUF009 (frozen, so a shared default is safe)
 
     @staticmethod
     def build(req: PaymentRequest, supply: Supply, ann: Announcement, mode: str, x: int | None,
@@ -83,7 +92,14 @@ class Problem:
         else:
             ok = tuple(tuple(restriction_allows(o.restriction, req.spell, has_x)
                              for o in k.options) for k in supply.classes)
-        return Problem(req, supply, ann, mode, x, req.policy, ok)
+        assists = build_assists(req.state, supply, req.convoke, req.improvise, req.delve)
+        return Problem(req, supply, ann, mode, x, req.policy, ok, assists)
+
+    @property
+    def has_assists(self) -> bool:
+        """True when convoke, improvise or delve is allowed and has something to use:
+        the fast paths then decline, so that CP-SAT decides them with the mana."""
+        return self.assists.usable
 
     @property
     def forms(self) -> tuple[Form, ...]:
@@ -98,7 +114,11 @@ class Solution:
     entry per activation (a repeatable option activated twice appears twice);
     ``spend``: ``(source, type bit, destination, count)`` (keys in the module
     docstring); ``objective``: the backend's objective values, for tests; ``optimal``:
-    false when a time bound stopped the search before optimality was proven.
+    false when a time bound stopped the search before optimality was proven;
+    ``assists``: ``(kind, group index, count)`` with kind ``convoke`` or ``improvise``
+    (groups of :attr:`Problem.assists`); ``delved``: graveyard cards exiled by delve.
+    A convoked creature paying a colored symbol also appears in ``spend`` with source
+    ``("convoke", group)``, so hybrid symbols show the color it paid.
     """
 
     form: int
@@ -107,6 +127,8 @@ class Solution:
     spend: list[tuple[SrcKey, int, DstKey, int]]
     objective: tuple[int, ...] = field(default=())
     optimal: bool = True
+    assists: list[tuple[str, int, int]] = field(default_factory=list)
+    delved: int = 0
 
 
 class Backend(Protocol):
@@ -148,11 +170,18 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
             rest = [lowest_bit(mask)] * (total - len(used))
             floating.extend(rest)
             realized[(k, o, mask)] = used + rest
-    # Activations in board order, each taking its slots' units in turn.
+    convoked, improvised, taken = _assist_members(problem, sol)
+    # Activations in board order, each taking its slots' units in turn; exclusive
+    # activations of a class use the members no assist tapped.
+    free_members: dict[int, list[int]] = {}
     acts: list[tuple[int, Activation]] = []
     cursor: dict[tuple[int, int, int], int] = {}
     for k, m, o in sol.acts:
         cls: SourceClass = supply.classes[k]
+        if taken.get(k) and cls.options[o].exclusive:
+            if k not in free_members:
+                free_members[k] = [i for i in range(cls.count) if i not in taken[k]]
+            m = free_members[k].pop(0)
         opt = cls.options[o]
         bits: list[int] = []
         for mask in opt.slots:
@@ -192,5 +221,30 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
         energy=form.energy + sum(o.energy for o in opts),
         damage=sum(o.damage for o in opts),
         floating=mana_string(floating),
+        convoked=convoked,
+        improvised=improvised,
+        delved=problem.assists.graveyard[:sol.delved],
     )
+
+
+def _assist_members(problem: Problem, sol: Solution) -> tuple[tuple[str, ...], tuple[str, ...],
+                                                             dict[int, set[int]]]:
+    """Which permanents convoke and improvise (each group's members in board order), and
+    per supply class the member indices they take away from its activations."""
+    groups = problem.assists.groups
+    used: dict[int, int] = {}
+    picked: list[tuple[int, str, str]] = []
+    taken: dict[int, set[int]] = {}
+    for kind, g, n in sorted(sol.assists, key=lambda t: (t[1], t[0])):
+        grp = groups[g]
+        start = used.get(g, 0)
+        for i in range(start, start + n):
+            picked.append((grp.positions[i], kind, grp.members[i]))
+            if grp.cls >= 0:
+                members = problem.supply.classes[grp.cls].members
+                taken.setdefault(grp.cls, set()).add(members.index(grp.members[i]))
+        used[g] = start + n
+    picked.sort()
+    return (tuple(pid for _, kind, pid in picked if kind == "convoke"),
+            tuple(pid for _, kind, pid in picked if kind == "improvise"), taken)
 

@@ -21,6 +21,9 @@ pigeonhole-style impossible costs, SPEC §8):
   symbols needs its life plus ability life plus damage taken ≤ life, since damage
   and ability costs happen during 601.2g, before 601.2h;
 * energy paid ≤ energy (107.14);
+* convoke, improvise and delve (when the request allows them) as integers per assist
+  group paying the locked total's generic and (convoke) colored demands, sharing each
+  permanent's one tap with its mana abilities and Springleaf Drum (:func:`_assists`);
 * the policy's terms (:mod:`manasolver.solver.policy`) minimised stage by stage,
   fixing each optimum; ``keep_castable`` as one Boolean per kept cost, tied by
   Hall's condition to the members left untapped (no flow variables of its own).
@@ -78,6 +81,9 @@ class Model:
     energy_slack: Any = 0
     pair_flows: dict[tuple[tuple[int, int], tuple[int, int]], list[Any]] = field(
         default_factory=dict)
+    assist_vars: dict[tuple[str, int], Any] = field(default_factory=dict)
+    assist_flows: list[tuple[int, tuple[Any, ...], int, Any]] = field(default_factory=list)
+    delve: Any = 0
 
 
 def _cost_demands(opt: Option) -> list[tuple[tuple[Any, ...], int]]:
@@ -98,12 +104,14 @@ def _cost_demands(opt: Option) -> list[tuple[tuple[Any, ...], int]]:
 
 
 def _x_upper(problem: Problem) -> int:
-    """A bound on X: every unit the board could make, plus reductions, per X symbol."""
+    """A bound on X: every unit the board could make or assist with (convoke, improvise,
+    delve), plus reductions, per X symbol."""
     sup = problem.supply
     total = sup.pool_total
     for k in sup.classes:
         best = max((o.produced * (o.repeat if not o.exclusive else 1) for o in k.options), default=0)
         total += best * k.count
+    total += sum(g.count for g in problem.assists.groups) + len(problem.assists.graveyard)
     red = max((f.generic_reduction for f in problem.forms), default=0)
     k_x = max(1, problem.announcement.x_count)
     return (total + red) // k_x + 1
@@ -274,6 +282,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
         cp.add(sum(fed) <= len(cut) - 1)
     model = Model(cp, y, x, uses, inst, flows)
     model.pair_flows = pair_flows
+    class_assists = _assists(cp, problem, model, dst_amount, into)
     for dst, amount in dst_amount.items():
         if slack and dst[0] != "cost":
             sv = cp.new_int_var(0, 10**6, f"slack{dst}")
@@ -307,6 +316,8 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
         # are not available; summoning sickness does not matter here (Drum ruling).
         own = [v for (k, o), v in uses.items()
                if sup.classes[k].creature and opts[(k, o)].tap]
+        own += [v for (_, g), v in model.assist_vars.items()
+                if problem.assists.groups[g].creature]
         cp.add(sum(drum) + sum(own) <= sup.creatures)
     # -- spend_color constraints (adamant) ------------------------------------------
     spent_of: dict[int, list[Any]] = {b: [] for b in COLOR_BITS}
@@ -338,8 +349,20 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     all_uses = list(uses.values())
     use_ub = sum(k.count * max((1 if o.exclusive else o.repeat) for o in k.options)
                  for k in sup.classes) if sup.classes else 0
-    terms["prefer_lands"] = (sum(nonland), use_ub)
-    terms["min_sources"] = (sum(all_uses), use_ub)
+    # A convoked creature, an improvised artifact and a delved card count as non-land
+    # sources used (see _assists): the default policy pays with lands first.
+    assist_all = list(model.assist_vars.values()) + [model.delve]
+    assist_ub = sum(problem.assists.groups[g].count for (_, g) in model.assist_vars) + len(
+        problem.assists.graveyard)
+    terms["prefer_lands"] = (sum(nonland) + sum(assist_all), use_ub + assist_ub)
+    terms["min_sources"] = (sum(all_uses) + sum(assist_all), use_ub + assist_ub)
+    for kind in ("convoke", "improvise"):
+        vs = [(v, problem.assists.groups[g].count) for (kd, g), v in model.assist_vars.items()
+              if kd == kind]
+        if vs:
+            terms["min_" + kind] = (sum(v for v, _ in vs), sum(n for _, n in vs))
+    if problem.assists.graveyard and not isinstance(model.delve, int):
+        terms["min_delve"] = (model.delve, len(problem.assists.graveyard))
     pool_flows = [v for s, _, _, v in flows if not s.from_activation]
     terms["use_pool"] = (sup.pool_total - sum(pool_flows), sup.pool_total)
     tb = []
@@ -348,10 +371,14 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
         w = sup.classes[k].positions[0] + 1
         tb.append(w * v)
         tb_ub += w * sup.classes[k].count * (1 if opts[(k, o)].exclusive else opts[(k, o)].repeat)
+    for akey, av in model.assist_vars.items():
+        grp = problem.assists.groups[akey[1]]
+        tb.append((grp.positions[0] + 1) * av)
+        tb_ub += (grp.positions[0] + 1) * grp.count
     terms["tiebreak"] = (sum(tb), tb_ub)
     names = set(problem.policy.criteria) | {n for n, _ in problem.policy.weights}
     if "keep_colors" in names:
-        _keep_colors(cp, problem, uses, inst, terms)
+        _keep_colors(cp, problem, uses, inst, terms, class_assists)
     if "max_colors_spent" in names:
         cs = []
         for bit in COLOR_BITS:
@@ -360,24 +387,92 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
             cs.append(b)
         terms["max_colors_spent"] = (5 - sum(cs), 5)
     if "keep_castable" in names:
-        _keep_castable(cp, problem, uses, inst, terms)
+        _keep_castable(cp, problem, uses, inst, terms, class_assists)
     return model
 
 
 def _remaining(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
-               inst: dict[tuple[int, int, int], Any]) -> list[tuple[int, Any, int]]:
-    """For each class: ``(k, members left untapped, count)`` after this payment."""
+               inst: dict[tuple[int, int, int], Any],
+               class_assists: dict[int, Any] | None = None) -> list[tuple[int, Any, int]]:
+    """For each class: ``(k, members left untapped, count)`` after this payment (members
+    that convoked or improvised are tapped too)."""
     out = []
     for k, cls in enumerate(problem.supply.classes):
         used = [uses[(k, o)] for o, opt in enumerate(cls.options) if opt.exclusive]
+        if class_assists and k in class_assists:
+            used.append(class_assists[k])
         out.append((k, cls.count - sum(used), cls.count))
     return out
 
 
+def _assists(cp: Any, problem: Problem, model: Model, dst_amount: dict[tuple[Any, ...], Any],
+             into: dict[tuple[Any, ...], list[Any]]) -> dict[int, Any]:
+    """Convoke, improvise and delve inside the model (702.51, 702.126, 702.66), after the
+    total is locked (the demands are the form's, so modifiers already applied).
+
+    Per assist group and kind an integer (members used); each member pays one generic or,
+    convoking, one colored symbol of a color it has (never ``{C}``, snow, life, energy);
+    a group's convokes plus improvises fit its members (an artifact creature does one);
+    per supply class, its ``{T}`` activations plus its members' assists fit its untapped
+    members and all its exclusive activations plus assists fit its count (118.10); delve
+    exiles at most the graveyard and pays generic only, so never more than the generic
+    amount.  Returns the assists per supply class (for what stays untapped)."""
+    assists = problem.assists
+    sup = problem.supply
+    per_class: dict[int, list[Any]] = {}
+    if not assists.usable:
+        return {}
+    generic = ("generic",) in dst_amount
+    for g, grp in enumerate(assists.groups):
+        kinds = (["convoke"] if grp.creature else []) + (["improvise"] if grp.artifact else [])
+        vs = []
+        for kind in kinds:
+            v = cp.new_int_var(0, grp.count, f"{kind}{g}")
+            model.assist_vars[(kind, g)] = v
+            vs.append(v)
+            outs = []
+            if generic:
+                f = cp.new_int_var(0, grp.count, f"{kind}{g}_generic")
+                into[("generic",)].append(f)
+                outs.append(f)
+                if kind == "convoke":
+                    model.assist_flows.append((g, ("generic",), 0, f))
+            if kind == "convoke" and grp.colors:
+                for dst in dst_amount:
+                    if dst[0] != "spell":
+                        continue
+                    inter = int(dst[1]) & grp.colors
+                    if not inter or int(dst[1]) == C:
+                        continue
+                    f = cp.new_int_var(0, grp.count, f"{kind}{g}_{dst[1]}")
+                    into[dst].append(f)
+                    outs.append(f)
+                    model.assist_flows.append((g, dst, lowest_bit(inter), f))
+            if outs:
+                cp.add(sum(outs) == v)
+            else:
+                cp.add(v == 0)
+        cp.add(sum(vs) <= grp.count)
+        if grp.cls >= 0:
+            per_class.setdefault(grp.cls, []).extend(vs)
+    for k, vs in per_class.items():
+        cls = sup.classes[k]
+        taps = [model.uses[(k, o)] for o, opt in enumerate(cls.options) if opt.exclusive and opt.tap]
+        excl = [model.uses[(k, o)] for o, opt in enumerate(cls.options) if opt.exclusive]
+        cp.add(sum(taps) + sum(vs) <= assists.class_untapped[k])
+        cp.add(sum(excl) + sum(vs) <= cls.count)
+    if assists.graveyard and generic:
+        d = cp.new_int_var(0, len(assists.graveyard), "delve")
+        into[("generic",)].append(d)
+        model.delve = d
+    return {k: sum(vs) for k, vs in per_class.items()}
+
+
 def _keep_colors(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
-                 inst: dict[tuple[int, int, int], Any], terms: dict[str, tuple[Any, int]]) -> None:
+                 inst: dict[tuple[int, int, int], Any], terms: dict[str, tuple[Any, int]],
+                 class_assists: dict[int, Any] | None = None) -> None:
     """keep_colors: colors some free option of an unused member could still make."""
-    rem = _remaining(cp, problem, uses, inst)
+    rem = _remaining(cp, problem, uses, inst, class_assists)
     kept = []
     for bit in COLOR_BITS:
         able = [left for (k, left, _), cls in zip(rem, problem.supply.classes)
@@ -392,7 +487,8 @@ def _keep_colors(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
 
 
 def _keep_castable(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
-                   inst: dict[tuple[int, int, int], Any], terms: dict[str, tuple[Any, int]]) -> None:
+                   inst: dict[tuple[int, int, int], Any], terms: dict[str, tuple[Any, int]],
+                   class_assists: dict[int, Any] | None = None) -> None:
     """keep_castable: for each listed cost a Boolean "still payable" with its own flow
     over the members left untapped (their free options; the pool empties, 106.4)."""
     from manasolver.solver.announce import announce
@@ -401,7 +497,7 @@ def _keep_castable(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
     costs = keep_costs(problem.policy, problem.req.state, sup.player)
     if not costs:
         return
-    rem = _remaining(cp, problem, uses, inst)
+    rem = _remaining(cp, problem, uses, inst, class_assists)
     shapes = _keep_shapes(problem)
     kept = []
     for ci, cost in enumerate(costs):
@@ -676,7 +772,7 @@ def _hint(cp: Any, solver: Any, model: Model) -> None:
     cp.clear_hints()
     for v in model.y:
         cp.add_hint(v, solver.value(v))
-    for v in model.uses.values():
+    for v in list(model.uses.values()) + list(model.assist_vars.values()):
         if hasattr(v, "index") and not isinstance(v, int):
             try:
                 cp.add_hint(v, solver.value(v))
@@ -715,7 +811,14 @@ def _extract(problem: Problem, model: Model, solver: Any, objective: tuple[int, 
             continue
         key = s.key if s.key[0] != "inst" else ("act", s.key[1], s.key[3], s.key[4])
         spend.append((key, t, dst, n))
-    return Solution(form, x, acts, spend, objective)
+    for g, dst, t, v in model.assist_flows:
+        n = int(solver.value(v))
+        if n and dst[0] == "spell":
+            spend.append((("convoke", g), t, dst, n))
+    assists = [(kind, g, int(solver.value(v))) for (kind, g), v in model.assist_vars.items()
+               if solver.value(v)]
+    delved = int(solver.value(model.delve)) if not isinstance(model.delve, int) else 0
+    return Solution(form, x, acts, spend, objective, assists=assists, delved=delved)
 
 
 _ = ANY_COLOR, restriction_allows

@@ -592,8 +592,8 @@ class FastOptBackend:
     name = "fastopt"
 
     def solve(self, problem: Problem) -> Solution | bool | None:
-        if problem.mode not in ("optimal", "feasible") or problem.x is None:
-            return None
+        if problem.mode not in ("optimal", "feasible") or problem.x is None or problem.has_assists:
+            return None  # convoke/improvise/delve: CP-SAT decides them with the mana
         pol = problem.policy
         if pol.weights or pol.spend_color or any(c not in SUPPORTED for c in pol.criteria):
             return None

@@ -197,8 +197,8 @@ class FlowBackend:
         per demand over the forms the player's life and energy allow (smallest total,
         then most of it generic), and the life and energy a form with no missing mana
         would still lack; ``None`` when it declines (same shapes as CP-SAT's answer)."""
-        if problem.x is None or problem.supply.restricted:
-            return None
+        if problem.x is None or problem.supply.restricted or problem.has_assists:
+            return None  # convoke/improvise/delve: CP-SAT decides them with the mana
         units, partial = plain_units(problem)
         sup = problem.supply
         if partial or any(o.damage for k in sup.classes for o in k.options):
@@ -229,8 +229,8 @@ class FlowBackend:
 
     def feasible(self, problem: Problem) -> tuple[int, bool] | None:
         """``(form index, payable)`` for the first payable form, or ``None`` if declined."""
-        if problem.mode != "feasible" or problem.x is None:
-            return None
+        if problem.mode != "feasible" or problem.x is None or problem.has_assists:
+            return None  # convoke/improvise/delve: CP-SAT decides them with the mana
         units, partial = plain_units(problem)
         sup = problem.supply
         damage = sup.has_damage
