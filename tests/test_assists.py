@@ -387,3 +387,16 @@ def test_to_payment_gives_activations_the_members_no_assist_tapped_118_10() -> N
     assert payment.convoked == ("p0",)
     assert [a.permanent for a in payment.activations] == ["p1"]
     assert validate(req, payment).legal
+
+
+def test_convoke_is_not_mana_spent_for_adamant_or_converge_702_51a() -> None:
+    """702.51a: a convoking creature is tapped "rather than pay that mana", so it spends no
+    mana: adamant (spend_color) and converge (max_colors_spent) count only real mana."""
+    state = board("Forest", "Forest", "Grizzly Bears")
+    adamant = ask("pay", state, cost="{G}{G}{G}", convoke=True, policy={"spend_color": {"G": 3}})
+    assert adamant["payable"] is False
+    assert pay(state, cost="{G}{G}{G}", convoke=True)["payable"] is True
+    colors = board("Forest", "Judge's Familiar", "Plains")
+    result = pay(colors, cost="{2}", convoke=True, policy=["max_colors_spent"])
+    payment = result["payment"]
+    assert payment["convoked"] == [] and len(payment["activations"]) == 2  # {G} and {W} spent
