@@ -213,6 +213,9 @@ def test_t78_reduction_then_delve_at_most_six_702_66b_601_2f() -> None:
     assert len(result["payment"]["delved"]) == 6
     many = pay(state, **fields, policy=["min_waste"])  # no criterion can ask for a seventh card
     assert len(many["payment"]["delved"]) == 6
+    on_board = board("Goblin Electromancer", pool="{U}", graveyard=("Forest",) * 10)
+    derived = pay(on_board, spell=CRUISE)  # the reduction read from the battlefield (601.2f)
+    assert derived["payment"]["total"] == "{6}{U}" and len(derived["payment"]["delved"]) == 6
 
 
 def test_delve_names_graveyard_cards_in_order_702_66a() -> None:
