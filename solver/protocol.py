@@ -381,13 +381,6 @@ def prepare(query: dict[str, Any]) -> tuple[Any, dict[str, Any] | None]:
     return req, timing_reason(query, req)
 
 
-def refuse_unmodelled_assists(req: Any) -> None:
-    """Convoke, delve and improvise are decided inside the payment optimisation (issue 4,
-    :func:`manasolver.solver.backends.cpsat.build_model`), so nothing is refused any more;
-    kept so that the call sites stay unchanged."""
-    del req
-
-
 def timing_reason(query: dict[str, Any], req: Any) -> dict[str, Any] | None:
     """The ``timing`` reason when the spell is a known card that can't be cast now.
 
@@ -413,7 +406,6 @@ def _q_pay(query: dict[str, Any]) -> dict[str, Any]:
     req, reason = prepare(query)
     if reason is not None:
         return {"payable": False, "reason": reason}
-    refuse_unmodelled_assists(req)
     from manasolver.solver import queries
     return _json(queries.pay(req, backend=_backend(query)))
 
@@ -431,7 +423,6 @@ def _q_payments(query: dict[str, Any]) -> dict[str, Any]:
     req, reason = prepare(query)
     if reason is not None:
         return {"payments": [], "complete": True, "reason": reason}
-    refuse_unmodelled_assists(req)
     from manasolver.solver import queries
     return _json(queries.payments(req, limit=limit))
 
@@ -442,7 +433,6 @@ def _q_max_x(query: dict[str, Any]) -> dict[str, Any]:
         return {"max_x": None, "reason": reason}
     if not req.cost.variables:
         raise BadQuery("max_x needs a cost with {X}", "cost")
-    refuse_unmodelled_assists(req)
     from manasolver.solver import queries
     return _json(queries.max_x(req, backend=_backend(query)))
 

@@ -73,6 +73,7 @@ __all__ = [
     "build_supply",
     "pool_units",
     "restriction_allows",
+    "restriction_pays_abilities",
 ]
 
 #: Upper bound on activations of one repeatable ability per permanent.
@@ -234,6 +235,15 @@ def _flags(sup: Supply) -> tuple[bool, tuple[tuple[bool, ...], ...], bool]:
         _FLAGS.clear()
     _FLAGS[id(sup)] = (sup, (restricted, all_ok, damage))
     return restricted, all_ok, damage
+
+
+def restriction_pays_abilities(r: Restriction | None) -> bool:
+    """May mana with restriction ``r`` pay a mana ability's activation cost (a Signet's {1})?
+
+    Unrestricted mana may; so may mana that "can't be spent to cast nonartifact spells"
+    (Powerstone: any activated ability, ``any_ability``) and mana restricted to abilities
+    without naming a type of spell."""
+    return r is None or r.any_ability or (r.abilities and not r.spell_types)
 
 
 def restriction_allows(r: Restriction | None, spell: SpellInfo | None, has_x: bool) -> bool:

@@ -278,7 +278,7 @@ REAL_NAMES = ["Forest", "Plains", "Island", "Swamp", "Wastes", "Snow-Covered For
               "Reflecting Pool", "Exotic Orchard", "Fellwar Stone", "Everywhere", "Gaea's Cradle",
               # board effects A's models read: replacement, type-changing, granted, board-read options
               "Mana Reflection", "Contamination", "Blood Moon", "Urborg, Tomb of Yawgmoth", "Chromatic Lantern",
-              "Meteor Crater"]  # Powerstone: see test_powerstone_mana_pays_a_signet
+              "Meteor Crater", "Powerstone"]
 
 
 def _real_palette() -> list[Any]:
@@ -299,9 +299,6 @@ def test_real_cards_agree() -> None:
     run()
 
 
-@pytest.mark.xfail(strict=True, reason="disagreement found by D: C's CP-SAT/flow models ignore "
-                   "Restriction.any_ability (solver/backends/cpsat.py pays_ability), so Powerstone's mana "
-                   "cannot pay a Signet's {1}; brute force, csp and validate say it can")
 def test_powerstone_mana_pays_a_signet() -> None:
     """Powerstone: "This mana can't be spent to cast nonartifact spells" — it may pay activated
     abilities, a Signet's {1} included (CR 106.6, 605.1a); so {W}{U} is payable."""

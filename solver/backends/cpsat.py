@@ -43,7 +43,7 @@ from manasolver.models.errors import Unsupported
 from manasolver.models.symbols import ANY_COLOR, C
 from manasolver.solver.backends.base import Problem, Solution, lowest_bit
 from manasolver.solver.policy import keep_costs, needs_types, stages
-from manasolver.solver.supply import Option, restriction_allows
+from manasolver.solver.supply import Option, restriction_allows, restriction_pays_abilities
 
 __all__ = ["MAX_CUT_ROUNDS", "TIME_LIMIT", "CpSatBackend", "build_model"]
 
@@ -161,8 +161,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                 uses[(k, o)] = v
                 if opt.exclusive:
                     excl.append(v)
-                pays_ability = opt.restriction is None or (
-                    opt.restriction.abilities and not opt.restriction.spell_types)
+                pays_ability = restriction_pays_abilities(opt.restriction)
                 for mask in sorted(set(opt.slots)):
                     mult = opt.slots.count(mask)
                     srcs.append(_Src(("act", k, o, mask), mask, cls.snow, ok[o], pays_ability,
@@ -178,8 +177,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                     b = cp.new_bool_var(f"b{k}_{j}_{o}")
                     inst[(k, j, o)] = b
                     bs.append(b)
-                    pays_ability = opt.restriction is None or (
-                        opt.restriction.abilities and not opt.restriction.spell_types)
+                    pays_ability = restriction_pays_abilities(opt.restriction)
                     for mask in sorted(set(opt.slots)):
                         mult = opt.slots.count(mask)
                         srcs.append(_Src(("inst", k, j, o, mask), mask, cls.snow, ok[o],

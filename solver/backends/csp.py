@@ -49,7 +49,7 @@ from manasolver.models.symbols import C, ManaSymbol, PaidAs
 from manasolver.solver.announce import mask_text
 from manasolver.solver.payment import Activation, Choice, Payment
 from manasolver.solver.request import PaymentRequest
-from manasolver.solver.supply import Option, Supply, build_supply, restriction_allows
+from manasolver.solver.supply import Option, Supply, build_supply, restriction_allows, restriction_pays_abilities
 
 __all__ = ["DEFAULT_LIMIT", "DEFAULT_TIME_LIMIT", "CspBackend", "payments"]
 
@@ -235,8 +235,7 @@ def _productions(supply: Supply, req: PaymentRequest) -> tuple[list[tuple[str, i
 
 
 def _pays_ability(p: _Prod) -> bool:
-    r = p.opt.restriction
-    return r is None or r.any_ability or (r.abilities and not r.spell_types)
+    return restriction_pays_abilities(p.opt.restriction)
 
 
 def _cover(total: _Total, chosen: list[_Prod], pool_used: Counter[int],

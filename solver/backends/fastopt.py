@@ -42,6 +42,7 @@ from manasolver.solver.backends.base import Problem, Solution
 from manasolver.solver.backends.complement import ComplementSearch
 from manasolver.solver.backends.flow import UnitKind, hall_ok, solution_from_units
 from manasolver.solver.policy import keep_costs
+from manasolver.solver.supply import restriction_pays_abilities
 
 __all__ = ["COSTLY_NODE_BUDGET", "MAX_COSTLY_KINDS", "NODE_BUDGET", "SUPPORTED", "FastOptBackend",
            "evaluate"]
@@ -76,8 +77,7 @@ class _Mode:
 
 def _pays_ability(opt: Any) -> bool:
     """May this option's mana pay a mana ability's activation cost (as CP-SAT reads it)?"""
-    r = opt.restriction
-    return r is None or (r.abilities and not r.spell_types)
+    return restriction_pays_abilities(opt.restriction)
 
 
 def _cost_kinds(opt: Any) -> tuple[tuple[int, int], ...] | None:
