@@ -43,7 +43,11 @@ from manasolver.models.errors import Unsupported
 from manasolver.models.symbols import ANY_COLOR, C
 from manasolver.solver.backends.base import Problem, Solution, lowest_bit
 from manasolver.solver.policy import keep_costs, needs_types, stages
-from manasolver.solver.supply import Option, restriction_allows, restriction_pays_abilities
+from manasolver.solver.supply import (
+    Option,
+    restriction_allows,
+    restriction_pays_abilities,
+)
 
 __all__ = ["MAX_CUT_ROUNDS", "TIME_LIMIT", "CpSatBackend", "build_model"]
 

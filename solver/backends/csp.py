@@ -49,7 +49,13 @@ from manasolver.models.symbols import C, ManaSymbol, PaidAs
 from manasolver.solver.announce import mask_text
 from manasolver.solver.payment import Activation, Choice, Payment
 from manasolver.solver.request import PaymentRequest
-from manasolver.solver.supply import Option, Supply, build_supply, restriction_allows, restriction_pays_abilities
+from manasolver.solver.supply import (
+    Option,
+    Supply,
+    build_supply,
+    restriction_allows,
+    restriction_pays_abilities,
+)
 
 __all__ = ["DEFAULT_LIMIT", "DEFAULT_TIME_LIMIT", "CspBackend", "payments"]
 
