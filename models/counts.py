@@ -107,9 +107,12 @@ def domain(state: GameState, player: str | None = None) -> int:
     """Basic land types among the lands ``player`` controls (0–5)."""
     name = _player_name(state, player)
     found: set[str] = set()
+    from manasolver.models.mana_effects import active_effects, effective_land_types
+    changed = bool(active_effects(state))
     for perm in state.controlled_by(name):
         if perm.is_land:
-            found.update(t for t in perm.card.type_line.subtypes if t in BASIC_LAND_TYPES)
+            types = effective_land_types(state, perm) if changed else perm.card.type_line.subtypes
+            found.update(t for t in types if t in BASIC_LAND_TYPES)
     return len(found)
 
 
@@ -125,6 +128,8 @@ def counts(state: GameState, player: str | None = None) -> dict[str, Any]:
     lands: set[str] = set()
     dev = [0, 0, 0, 0, 0]
     seen: dict[int, tuple[int, ...]] = {}
+    from manasolver.models.mana_effects import active_effects, effective_land_types
+    changed = bool(active_effects(state))  # Blood Moon, Urborg, Prismatic Omen (CR 305.7, 613)
     for perm in state.battlefield:
         if perm.controller != name:
             continue
@@ -133,7 +138,7 @@ def counts(state: GameState, player: str | None = None) -> dict[str, Any]:
         types = perm.types
         found.update(types)
         if "land" in types:
-            lands.update(card.type_line.subtypes)
+            lands.update(effective_land_types(state, perm) if changed else card.type_line.subtypes)
         per = seen.get(id(card))
         if per is None:
             per = seen[id(card)] = _devotion_of(card.mana_cost)

@@ -95,7 +95,7 @@ def board_modifiers(state: GameState, player: str, spell: SpellInfo) -> list[App
     """Every modifier the board and the spell's own text put on casting ``spell``."""
     out: list[AppliedModifier] = []
     for i, perm in enumerate(state.battlefield):
-        for effect in _effects(perm.card, f"state.battlefield[{i}]"):
+        for effect in _effects(perm.card, f"battlefield[{i}]"):
             if effect.scope != "board" or effect.kind == "alternative" or not spell_matches(effect, spell):
                 continue
             if effect.who == "you" and perm.controller != player:

@@ -152,7 +152,7 @@ def _query(args: argparse.Namespace) -> dict[str, Any]:
 
 def _emit(result: dict[str, Any], as_json: bool, text: str | None = None) -> int:
     if as_json:
-        print(json.dumps(result, ensure_ascii=False))
+        print(json.dumps(result))
     else:
         if text is None:
             from manasolver.solver.render import answer_text
@@ -188,7 +188,7 @@ def _batch() -> int:
     for number, line in enumerate(sys.stdin, 1):
         if not line.strip():
             continue
-        out.write(json.dumps(answer_line(line, number), ensure_ascii=False) + "\n")
+        out.write(json.dumps(answer_line(line, number)) + "\n")
         out.flush()
     return 0
 

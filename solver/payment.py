@@ -94,10 +94,27 @@ class Payment:
         if not isinstance(obj, dict):
             raise TypeError("payment must be an object")
         acts = []
-        for a in obj.get("activations", []):
+        activations = obj.get("activations", [])
+        if not isinstance(activations, list) or len(activations) > 10_000:
+            raise ValueError("activations must be a list of at most 10,000 activations")
+        for i, a in enumerate(activations):
+            if not isinstance(a, dict):
+                raise ValueError(f"activations[{i}] must be an object")
+            times = a.get("times", 1)
+            if isinstance(times, bool) or not isinstance(times, int) or not 1 <= times <= 1000:
+                raise ValueError(f"activations[{i}].times must be an integer from 1 to 1000")
             acts.append(Activation(str(a["permanent"]), int(a.get("ability", 0)),
                                    tuple(str(c) for c in a.get("costs", [])), str(a.get("mana", "")),
-                                   int(a.get("times", 1))))
+                                   times))
+        for key in ("x", "life", "energy", "damage"):
+            value = obj.get(key, 0)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{key} must be an integer")
+        unknown = set(obj) - {"total", "choices", "x", "activations", "pool_used", "convoked", "delved",
+                              "improvised", "life", "energy", "damage", "floating"}
+        if unknown:
+            raise ValueError(f"unknown payment field {sorted(unknown)[0]!r} (give the PAYMENT object, "
+                             f"not the whole answer)")
         choices = tuple(Choice(str(c["symbol"]), str(c["paid_as"])) for c in obj.get("choices", []))
         return Payment(
             total=str(obj.get("total", "")),

@@ -72,12 +72,23 @@ def answer_line(line: str, number: int | None = None) -> dict[str, Any]:
     """Answer one line of ``batch`` input: JSON errors become ``bad_query`` answers."""
     where = f"line {number}" if number is not None else ""
     try:
-        obj = json.loads(line)
+        obj = json.loads(line, parse_constant=_no_constant, parse_float=_finite_float)
     except (ValueError, RecursionError) as err:
         return BadQuery(f"not valid JSON: {err}", where).to_json()
     if not isinstance(obj, dict):
         return BadQuery("a query must be a JSON object", where).to_json()
     return answer(obj)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"number {text} is too large")
+    return value
 
 
 # -- dispatch ---------------------------------------------------------------------------------
@@ -110,14 +121,15 @@ def _db(query: dict[str, Any]) -> Any:
 
 
 def load_state_field(query: dict[str, Any]) -> Any:
-    """The ``state`` of a query, loaded; errors carry the ``state.`` prefix."""
+    """The ``state`` of a query, loaded; errors name the path inside the board."""
     from manasolver.models.board import load_state
     if "state" not in query:
         raise BadQuery('missing "state" (the board)', "state")
     try:
         return load_state(query["state"], _db(query))
     except ManasolverError as err:
-        raise err.at("state") from None
+        # paths inside the board are written as SPEC §5 does: battlefield[3].card
+        raise (err if err.where else err.at("state")) from None
 
 
 def _player(query: dict[str, Any], state: Any) -> str:
@@ -454,8 +466,8 @@ def _q_could_produce(query: dict[str, Any]) -> dict[str, Any]:
     state = load_state_field(query)
     masks = could_produce(state)
     out = {}
-    for perm in state.battlefield:
-        if perm.card.mana_abilities and perm.id in masks:
+    for perm in state.battlefield:  # every permanent with a mana ability, granted ones included
+        if perm.id in masks:
             out[perm.id] = list(mask_letters(masks[perm.id]))
     return {"could_produce": out}
 

@@ -240,8 +240,10 @@ def _guard_excluded(supply: Supply, req: PaymentRequest) -> None:
     """Refuse to call a cost unpayable when unmodelled sources or ways of paying exist."""
     if supply.excluded:
         e = supply.excluded[0]
+        index = next((i for i, p in enumerate(req.state.battlefield) if p.id == e.permanent), None)
         raise Unsupported(f"{e.name} ({e.permanent}) might help pay this, but its mana ability is "
-                          f"not supported: {e.clause!r} ({e.reason})", f"battlefield.{e.permanent}")
+                          f"not supported: {e.clause!r} ({e.reason})",
+                          f"battlefield[{index}]" if index is not None else "battlefield")
 
 
 def _reason(req: PaymentRequest, mode: str, x: int | None) -> Reason:

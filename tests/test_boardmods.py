@@ -101,7 +101,7 @@ def test_unknown_cost_modifier_is_unsupported_not_ignored() -> None:
                "Spells your opponents cast that target a Merfolk you control cost {2} more to cast.")
     with pytest.raises(Unsupported) as err:
         board_modifiers(state(("k", odd, "opp")), "you", BOLT)
-    assert err.value.where == "state.battlefield[0]"
+    assert err.value.where == "battlefield[0]"
 
 
 def test_order_is_increases_reductions_minimums() -> None:

@@ -99,7 +99,7 @@ def test_unicode_and_wrong_types_are_answers(tmp_path: Path) -> None:
     path.write_text(json.dumps(board), encoding="utf-8")
     code, out = run_json("counts", str(path))
     assert code == 1
-    assert out["error"]["where"] == "state.players[0].life"
+    assert out["error"]["where"] == "players[0].life"
 
 
 def test_batch_keeps_going_and_echoes_ids() -> None:
@@ -150,3 +150,17 @@ def test_demo_answers_every_question() -> None:
     assert proc.returncode == 0, proc.stdout
     assert proc.stdout.count("== ") >= 8
     assert "error [" not in proc.stdout
+
+
+def test_batch_survives_lone_surrogates_and_non_finite_numbers() -> None:
+    """SPEC §5: batch keeps going after a bad line; output stays valid JSON."""
+    lines = ('{"query":"mana_value","cost":"{\\ud800}","id":1}\n'
+             '{"query":"mana_value","cost":"{W}","id":NaN}\n'
+             '{"query":"mana_value","cost":"{W}","id":1e999}\n'
+             '{"query":"mana_value","cost":"{W}","id":4}\n')
+    proc = run("batch", stdin=lines)
+    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [a.get("id") for a in answers] == [1, None, None, 4]
+    assert answers[0]["error"]["code"] == "bad_cost"
+    assert answers[1]["error"]["code"] == answers[2]["error"]["code"] == "bad_query"
+    assert answers[3] == {"id": 4, "mana_value": 1, "colors": ["W"]}

@@ -292,7 +292,7 @@ def test_counts_through_the_protocol_and_batch() -> None:
     first, second = (json.loads(line) for line in run.stdout.splitlines())
     assert first == {"id": 1, **expected}
     assert second["error"]["code"] == "unknown_card"
-    assert second["error"]["where"] == "state.battlefield[0].card"
+    assert second["error"]["where"] == "battlefield[0].card"
 
 
 def test_module_examples_run() -> None:

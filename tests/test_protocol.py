@@ -42,9 +42,9 @@ def test_every_query_of_the_spec_is_known() -> None:
     ({"query": "mana_value", "cost": 5}, "bad_cost", "cost"),
     ({"query": "mana_value", "cost": "{2}", "zone": "moon"}, "bad_query", "zone"),
     ({"query": "mana_value", "card": "Forrest"}, "unknown_card", "card"),
-    ({"query": "counts", "state": {"players": []}}, "bad_state", "state.players"),
+    ({"query": "counts", "state": {"players": []}}, "bad_state", "players"),
     ({"query": "counts", "state": {"players": [{"name": "a"}], "battlefield": [{"id": "x", "card": "Nope Nope"}]}},
-     "unknown_card", "state.battlefield[0].card"),
+     "unknown_card", "battlefield[0].card"),
     ({"query": "pay", "cost": "{1}", "state": {"players": [{"name": "a"}]}, "modifiers": [{"shrink": "{1}"}]},
      "unknown_field", "modifiers[0]"),
     ({"query": "pay", "cost": "{1}", "state": {"players": [{"name": "a"}]}, "policy": ["min_lfe"]},
@@ -103,3 +103,21 @@ def test_fuzzed_queries_always_answer(name: str, body: dict[str, Any]) -> None:
         assert result["error"]["code"] in ("bad_cost", "bad_state", "unknown_card", "unknown_field",
                                            "unsupported", "bad_query")
         assert "internal error" not in result["error"]["message"], result
+
+
+def test_validate_refuses_absurd_times_quickly() -> None:
+    """A caller's payment with times=10^9 is a bad query, answered at once, never a hang."""
+    state = {"players": [{"name": "you"}], "battlefield": [{"id": "f", "card": "Forest"}]}
+    payment = {"total": "{G}", "activations": [{"permanent": "f", "ability": 0, "costs": ["{T}"], "mana": "{G}",
+                                                  "times": 1_000_000_000}]}
+    result = answer({"query": "validate", "state": state, "cost": "{G}", "payment": payment})
+    assert result["error"]["code"] == "bad_query" and result["error"]["where"] == "payment"
+
+
+def test_validate_refuses_a_whole_answer_as_payment() -> None:
+    state = {"players": [{"name": "you"}], "battlefield": [{"id": "f", "card": "Forest"}]}
+    paid = answer({"query": "pay", "state": state, "cost": "{G}"})
+    result = answer({"query": "validate", "state": state, "cost": "{G}", "payment": paid})
+    assert result["error"]["code"] == "bad_query" and "PAYMENT" in result["error"]["message"]
+    assert answer({"query": "validate", "state": state, "cost": "{G}", "payment": paid["payment"]}) == {
+        "legal": True, "problems": []}

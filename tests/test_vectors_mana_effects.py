@@ -134,3 +134,31 @@ def test_issue_4_board_reflection_nyxbloom_wild_growth_and_pool() -> None:
     assert not can_pay(state, "{G}" * 14)
     options = answer({"query": "options", "state": state})
     assert options == {"options": ["{G}" * 13], "complete": True}
+
+
+@pytest.mark.parametrize("cards,domain", [
+    (("Tropical Island", "Blood Moon"), 1),                 # 305.7: only a Mountain
+    (("Tropical Island", "Urborg, Tomb of Yawgmoth"), 3),   # each land is also a Swamp
+    (("Forest", "Prismatic Omen"), 5),                      # every basic land type
+])
+def test_domain_counts_land_types_after_type_changes(cards: tuple[str, ...], domain: int) -> None:
+    """Domain reads the land types the lands have now (CR 305.7, 613.1d), not the printed ones."""
+    assert answer({"query": "counts", "state": board(*cards)})["domain"] == domain
+
+
+def test_cavern_of_souls_choice_is_per_permanent() -> None:
+    """CR 106.6: Cavern's mana pays only spells of its chosen type, whatever an earlier board chose."""
+    elf = {"types": ["creature"], "subtypes": ["elf"], "colors": ["G"]}
+    chose_elf = board({"card": "Cavern of Souls", "chosen": {"type": "Elf"}})
+    chose_goblin = board({"card": "Cavern of Souls", "chosen": {"type": "Goblin"}})
+    assert can_pay(chose_elf, "{G}", spell=elf)
+    result = answer({"query": "can_pay", "state": chose_goblin, "cost": "{G}", "spell": elf})
+    assert result["payable"] is False and result["reason"]["code"] == "restricted_mana"
+
+
+def test_wild_growth_mana_on_a_snow_forest_is_not_snow() -> None:
+    """CR 106.3, 107.4h: Wild Growth's extra {G} has Wild Growth as its source, which is not snow.
+    Until mana carries its own snow flag the engine refuses rather than call it snow."""
+    state = board("Snow-Covered Forest", {"card": "Wild Growth", "attached_to": "p0"})
+    result = answer({"query": "can_pay", "state": state, "cost": "{S}{S}"})
+    assert result["error"]["code"] == "unsupported" and result["error"]["where"] == "battlefield[0]"
