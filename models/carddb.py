@@ -169,12 +169,15 @@ def _color_mask(value: Any, where: str) -> int:
 
 
 def intrinsic_abilities(type_line: TypeLine) -> tuple[ManaAbility, ...]:
-    """The intrinsic ``{T}: Add [symbol]`` of each basic land type (CR 305.6), W U B R G order."""
+    """The intrinsic ``{T}: Add [symbol]`` of each basic land type (CR 305.6), in the order
+    the type line prints them: Savannah, "Land — Forest Plains", has {G} then {W}, as its
+    reminder text "({T}: Add {G} or {W}.)" reads (SPEC §5: abilities in printed order)."""
     from manasolver.models.abilities import AbilityCost, Production
 
     out: list[ManaAbility] = []
-    for land_type, letter in BASIC_LAND_TYPES.items():
-        if land_type in type_line.subtypes:
+    for land_type in dict.fromkeys(type_line.subtypes):
+        letter = BASIC_LAND_TYPES.get(land_type)
+        if letter is not None:
             out.append(ManaAbility(cost=AbilityCost(tap=True),
                                    production=Production(options=((mask_from_letters(letter),),)),
                                    text=f"{{T}}: Add {{{letter}}}.", intrinsic=True))

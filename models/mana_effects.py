@@ -205,7 +205,7 @@ def _granted_to(effect: GrantedAbility, source: Permanent, perm: Permanent, stat
 
 
 def effective_land_types(state: GameState, permanent: Permanent) -> tuple[str, ...]:
-    """The basic land types ``permanent`` has now, in WUBRG order, after land-type changes.
+    """The basic land types ``permanent`` has now, printed order first, after land-type changes.
 
     Layer 4 (613.1d) in timestamp order, board order standing for timestamps (613.7):
     a setting effect (Blood Moon) replaces the land types of the lands it affects
@@ -224,7 +224,7 @@ def effective_land_types(state: GameState, permanent: Permanent) -> tuple[str, .
             types = list(effect.types)
         elif _has_effect(state, source, effect):
             types.extend(t for t in effect.types if t not in types)
-    return tuple(t for t in BASIC_ORDER if t in types)
+    return tuple(dict.fromkeys(types))  # printed order, then the types effects add
 
 
 def effective_subtypes(state: GameState, permanent: Permanent) -> tuple[str, ...]:
@@ -257,7 +257,7 @@ def effective_mana_abilities(state: GameState, permanent: Permanent) -> tuple[Ma
     A land reached by a setting effect (Blood Moon, Spreading Seas) has only the
     intrinsic abilities of its new types (305.7: it loses its rules-text abilities);
     otherwise it keeps its printed abilities and has one intrinsic ability per
-    effective basic land type (305.6), intrinsic ones first in WUBRG order, as
+    effective basic land type (305.6), intrinsic ones first in type-line order, as
     ``Card.mana_abilities``.  Then the abilities granted to it (layer 6, after the
     type changes of layer 4: Chromatic Lantern still gives a land under Blood Moon
     "{T}: Add one mana of any color"), in board order.  A non-land keeps its

@@ -225,13 +225,14 @@ def test_blood_moon_removes_printed_abilities(db: CardDB) -> None:
 
 def test_urborg_makes_every_land_a_swamp(db: CardDB) -> None:
     """Urborg, Tomb of Yawgmoth: "Each land is a Swamp in addition to its other land types." (ruling 2018-12-07):
-    a Forest also taps for {B}; abilities indexed with intrinsic ones first in WUBRG order."""
+    a Forest also taps for {B}; intrinsic abilities first, printed types before added ones, so the
+    Forest's own {G} keeps index 0 when Urborg arrives."""
     urborg = _perm(db, "u", "Urborg, Tomb of Yawgmoth")
     forest = _perm(db, "f", "Forest")
     theirs = _perm(db, "o", "Command Tower", "opp")
     state = _board(urborg, forest, theirs)
-    assert effective_land_types(state, forest) == ("swamp", "forest")
-    assert _adds(effective_mana_abilities(state, forest)) == [((B,),), ((G,),)]
+    assert effective_land_types(state, forest) == ("forest", "swamp")
+    assert _adds(effective_mana_abilities(state, forest)) == [((G,),), ((B,),)]
     assert [a.index for a in effective_mana_abilities(state, forest)] == [0, 1]
     assert effective_land_types(state, urborg) == ("swamp",)
     assert effective_land_types(state, theirs) == ("swamp",)  # each land, whoever controls it
