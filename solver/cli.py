@@ -107,7 +107,10 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("batch", help="answer one JSON query per line of stdin")
     p = sub.add_parser("bench", help="run the benchmarks")
     p.add_argument("--quick", action="store_true", help="a CI-sized run")
-    p.add_argument("rest", nargs=argparse.REMAINDER)
+    p.add_argument("--out", metavar="DIR", help="where results and plots go (default benchmarks/results)")
+    p.add_argument("--no-phase", action="store_true", help="skip the phase.rs comparison")
+    p.add_argument("--no-plots", action="store_true", help="write no plots")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
     sub.add_parser("demo", help="answer real questions on the bundled example boards")
     return parser
 
@@ -209,7 +212,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _batch()
         if args.command == "bench":
             from manasolver.solver.bench import main as bench_main
-            return bench_main((["--quick"] if args.quick else []) + list(args.rest))
+            forwarded = [flag for flag, on in (("--quick", args.quick), ("--no-phase", args.no_phase),
+                                               ("--no-plots", args.no_plots), ("--json", args.json)) if on]
+            if args.out:
+                forwarded += ["--out", args.out]
+            return bench_main(forwarded)
         if args.command == "demo":
             from manasolver.solver.demo import main as demo_main
             return demo_main()
