@@ -766,6 +766,46 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
     return ValidationResult(not problems, problems)
 
 
+def _greedy_order(units: Counter[_Unit], demands: Counter[_Demand], costly: list[int]) -> list[int] | None:
+    """A likely order of the activations that cost mana (filter-land chains): repeatedly the
+    first one whose cost the mana made so far can pay, narrowest demands first.  Only a
+    candidate: :func:`_covers` decides; the permutations remain the fallback."""
+    available: Counter[int] = Counter()
+    for u, n in units.items():
+        if u.maker < 0:
+            available[u.mask] += n
+    left = list(costly)
+    order: list[int] = []
+    while left:
+        for i in left:
+            need = sorted(((d.mask, n) for d, n in demands.items() if d.payer == i),
+                          key=lambda mn: bin(mn[0]).count("1"))
+            trial = Counter(available)
+            ok = True
+            for mask, n in need:
+                for have in sorted(trial, key=lambda m: bin(m).count("1")):
+                    if not n:
+                        break
+                    if have & mask:
+                        take = min(n, trial[have])
+                        trial[have] -= take
+                        n -= take
+                if n:
+                    ok = False
+                    break
+            if ok:
+                available = +trial
+                for u, k in units.items():
+                    if u.maker == i:
+                        available[u.mask] += k
+                order.append(i)
+                left.remove(i)
+                break
+        else:
+            return None
+    return order
+
+
 def _check_cover(units: Counter[_Unit], demands: Counter[_Demand], costly: list[int], pay: Payment,
                  spell: SpellInfo | None, has_x: bool, sources: dict[int, Permanent],
                  problems: list[str]) -> None:
@@ -779,6 +819,9 @@ def _check_cover(units: Counter[_Unit], demands: Counter[_Demand], costly: list[
         return
     spell_ok = {u: _allows_spell(u.restriction, spell, has_x) for u in units}
     seen: set[tuple[object, ...]] = set()
+    greedy = _greedy_order(units, demands, costly)
+    if greedy is not None and _covers(units, demands, {i: k for k, i in enumerate(greedy)}, spell_ok, sources):
+        return
     orders = itertools.permutations(costly)
     for count, order in enumerate(orders):
         if count >= MAX_ORDERS:

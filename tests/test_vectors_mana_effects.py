@@ -6,6 +6,7 @@ has to use it: every payment is checked by ``validate``.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -162,3 +163,15 @@ def test_wild_growth_mana_on_a_snow_forest_is_not_snow() -> None:
     state = board("Snow-Covered Forest", {"card": "Wild Growth", "attached_to": "p0"})
     result = answer({"query": "can_pay", "state": state, "cost": "{S}{S}"})
     assert result["error"]["code"] == "unsupported" and result["error"]["where"] == "battlefield[0]"
+
+
+def test_validate_finds_the_order_of_a_long_filter_land_chain() -> None:
+    """601.2g: an Island feeding eight filter lands in a chain is legal, listed in board order."""
+    lands = ["Graven Cairns", "Sunken Ruins", "Fetid Heath", "Wooded Bastion", "Flooded Grove",
+             "Cascade Bluffs", "Rugged Prairie", "Mystic Gate"]
+    state = board("Island", *lands)
+    cost = "{W}{W}{U}{U}{B}{R}{R}{R}{G}"
+    payment = json.loads(json.dumps(answer({"query": "pay", "state": state, "cost": cost})["payment"]))
+    assert len(payment["activations"]) == 9
+    assert answer({"query": "validate", "state": state, "cost": cost, "payment": payment}) == {
+        "legal": True, "problems": []}
