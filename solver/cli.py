@@ -24,6 +24,10 @@ class _Usage(Exception):
     """A usage error: exit status 2."""
 
 
+class _BadStateFile(Exception):
+    """A state file that is not JSON: answered as a ``bad_state`` error (exit status 1)."""
+
+
 def read_state(spec: str) -> Any:
     """Read STATE: a path, ``-`` for standard input, or ``example:NAME``."""
     if spec == "-":
@@ -56,7 +60,7 @@ def read_state(spec: str) -> Any:
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as err:
-        raise _Usage(f"{source} is not valid JSON: {err}") from None
+        raise _BadStateFile(f"{source} is not valid JSON: {err}") from None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -189,8 +193,7 @@ def _batch() -> int:
     from manasolver.solver.protocol import answer_line
     out = sys.stdout
     for number, line in enumerate(sys.stdin, 1):
-        if not line.strip():
-            continue
+        # every line gets its answer, a blank one too, so answers stay aligned with the input
         out.write(json.dumps(answer_line(line, number)) + "\n")
         out.flush()
     return 0
@@ -225,6 +228,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _Usage as err:
         print(f"manasolver: error: {err}", file=sys.stderr)
         return 2
+    except _BadStateFile as err:
+        return _emit({"error": {"code": "bad_state", "message": str(err), "where": "state"}},
+                     bool(getattr(args, "json", False)))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -71,6 +71,8 @@ def answer(query: Any) -> dict[str, Any]:
 def answer_line(line: str, number: int | None = None) -> dict[str, Any]:
     """Answer one line of ``batch`` input: JSON errors become ``bad_query`` answers."""
     where = f"line {number}" if number is not None else ""
+    if not line.strip():
+        return BadQuery("empty line: one JSON query per line", where).to_json()
     try:
         obj = json.loads(line, parse_constant=_no_constant, parse_float=_finite_float)
     except (ValueError, RecursionError) as err:
