@@ -30,8 +30,16 @@ from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import COLORS, mask_letters
 
 __all__ = [
-    "ZONES", "counts", "colors_among_permanents", "card_types", "devotion", "domain",
-    "permanent_card_types", "card_types_of", "mana_value", "happily_ever_after",
+    "ZONES",
+    "card_types",
+    "card_types_of",
+    "colors_among_permanents",
+    "counts",
+    "devotion",
+    "domain",
+    "happily_ever_after",
+    "mana_value",
+    "permanent_card_types",
 ]
 
 #: Zones a mana-value question may name; X counts only on the stack (CR 202.3e).

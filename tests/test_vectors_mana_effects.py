@@ -10,7 +10,6 @@ import json
 from typing import Any
 
 import pytest
-
 from manasolver.solver.protocol import answer
 
 
