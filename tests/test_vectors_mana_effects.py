@@ -174,3 +174,10 @@ def test_validate_finds_the_order_of_a_long_filter_land_chain() -> None:
     assert len(payment["activations"]) == 9
     assert answer({"query": "validate", "state": state, "cost": cost, "payment": payment}) == {
         "legal": True, "problems": []}
+
+
+def test_t119_mana_flare_does_not_trigger_when_nothing_was_produced() -> None:
+    """T119 (106.12a): two Reflecting Pools make nothing, so Mana Flare adds nothing either."""
+    state = board("Mana Flare", "Reflecting Pool", "Reflecting Pool")
+    result = answer({"query": "can_pay", "state": state, "cost": "{1}"})
+    assert result["payable"] is False and result["reason"]["missing"] == "{1}"
