@@ -50,7 +50,8 @@ class Payment:
 
     ``total``: the mana part of the locked total cost after choices and
     modifiers; ``floating``: mana produced and not spent; ``extra``: further
-    fields for the answer (for example the colors spent, for converge).
+    fields for the answer: ``spent`` (the mana that paid the total, convoke excluded)
+    and ``colors_spent`` (for converge and sunburst, adamant checks).
     """
 
     total: str
@@ -111,7 +112,8 @@ class Payment:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ValueError(f"{key} must be an integer")
         unknown = set(obj) - {"total", "choices", "x", "activations", "pool_used", "convoked", "delved",
-                              "improvised", "life", "energy", "damage", "floating"}
+                              "improvised", "life", "energy", "damage", "floating",
+                              "spent", "colors_spent"}  # the last two are reports, not checked
         if unknown:
             raise ValueError(f"unknown payment field {sorted(unknown)[0]!r} (give the PAYMENT object, "
                              f"not the whole answer)")

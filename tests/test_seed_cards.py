@@ -266,3 +266,12 @@ def test_treasure_cruise_delve_exiles_seven_and_pays_u() -> None:
     assert pay(board(graveyard=["Forest"] * 10), spell={"card": "Treasure Cruise"})["payable"] is False
     empty = board(*["Island"] * 8)
     assert pay(empty, spell={"card": "Treasure Cruise"})["payable"] is True
+
+
+def test_converge_colors_spent_are_reported_and_maximised() -> None:
+    """Issue 4 item 7 (converge, sunburst): max_colors_spent picks three colors for {3} and the
+    payment reports them (only when the policy asks about colors spent)."""
+    state = board("Plains", "Island", "Forest", "Wastes")
+    payment = pay(state, cost="{3}", policy=["max_colors_spent"])["payment"]
+    assert payment["colors_spent"] == ["W", "U", "G"] and payment["spent"] == "{W}{U}{G}"
+    assert "colors_spent" not in pay(state, cost="{3}")["payment"]

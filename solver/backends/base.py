@@ -153,10 +153,13 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
     spent_by_src: dict[SrcKey, list[int]] = {}
     spell_units: dict[int, list[int]] = {}
     pool_used: list[int] = []
+    spent: list[int] = []  # mana that paid the spell's total (convoke is not mana, 702.51a)
     for src, bit, dst, n in sol.spend:
         if n <= 0:
             continue
         spent_by_src.setdefault(src, []).extend([bit] * n)
+        if dst[0] in ("spell", "generic", "snow") and src[0] in ("pool", "act", "inst"):
+            spent.extend([bit] * n)
         if src[0] == "pool":
             pool_used.extend([bit] * n)
         if dst[0] == "spell":
@@ -224,7 +227,17 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
         convoked=convoked,
         improvised=improvised,
         delved=problem.assists.graveyard[:sol.delved],
+        extra=_spent_report(problem.policy, spent),
     )
+
+
+def _spent_report(policy: Policy, spent: list[int]) -> tuple[tuple[str, object], ...]:
+    """``spent`` and ``colors_spent`` (converge, sunburst, adamant), added to the PAYMENT only
+    when the policy asks about colors spent, so the SPEC §5 shape is unchanged otherwise."""
+    if "max_colors_spent" not in policy.criteria and not policy.spend_color:
+        return ()
+    colors = [c for i, c in enumerate("WUBRG") if any(b == 1 << i for b in spent)]
+    return (("spent", mana_string(spent)), ("colors_spent", colors))
 
 
 def _assist_members(problem: Problem, sol: Solution) -> tuple[tuple[str, ...], tuple[str, ...],
