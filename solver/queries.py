@@ -249,6 +249,13 @@ def _guard_excluded(supply: Supply, req: PaymentRequest) -> None:
 def _reason(req: PaymentRequest, mode: str, x: int | None) -> Reason:
     """The REASON for an unpayable problem (see the module docstring): from the flow
     bound on plain boards, else from CP-SAT with slack variables."""
+    if req.policy.spend_color:
+        import dataclasses
+        free = dataclasses.replace(req, policy=dataclasses.replace(req.policy, spend_color=()))
+        if _run(prepare(free, "feasible", x), None, need_payment=False) is not False:
+            need = " and ".join(f"{n} {{{c}}}" for c, n in req.policy.spend_color)
+            return Reason("insufficient_mana", f"payable, but not while spending at least {need} "
+                          f"(the policy's spend_color requirement)")
     problem = prepare(req, "feasible", x)
     from manasolver.solver.backends.flow import FlowBackend
     quick = FlowBackend().shortfall(problem)

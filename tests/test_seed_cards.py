@@ -275,3 +275,10 @@ def test_converge_colors_spent_are_reported_and_maximised() -> None:
     payment = pay(state, cost="{3}", policy=["max_colors_spent"])["payment"]
     assert payment["colors_spent"] == ["W", "U", "G"] and payment["spent"] == "{W}{U}{G}"
     assert "colors_spent" not in pay(state, cost="{3}")["payment"]
+
+
+def test_adamant_requirement_that_cannot_be_met_is_a_mana_reason() -> None:
+    """spend_color (adamant): one Forest pays {1} but can't spend three {G}; the reason says so."""
+    result = ask("pay", board("Forest"), cost="{1}", policy={"criteria": ["min_sources"], "spend_color": {"G": 3}})
+    assert result["payable"] is False
+    assert result["reason"]["code"] == "insufficient_mana" and "spend_color" in result["reason"]["message"]
