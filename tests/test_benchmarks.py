@@ -11,13 +11,12 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+import manasolver.models.board as board_mod
+import manasolver.models.carddb as db_mod
 import pytest
 from manasolver.models.cost import ManaCost
 from manasolver.solver import bench
 from manasolver.solver import benchdata as bd
-
-db_mod = pytest.importorskip("manasolver.models.carddb")
-board_mod = pytest.importorskip("manasolver.models.board")
 
 
 @pytest.fixture(scope="module")

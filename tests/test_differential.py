@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from brute import brute, canon, value, weighted
 from cards_d import (
     ADARKAR_WASTES,
@@ -61,6 +60,8 @@ from hypothesis import strategies as st
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import Unsupported
 from manasolver.models.state import GameState
+from manasolver.solver import queries
+from manasolver.solver.backends import csp
 from manasolver.solver.payment import Payment
 from manasolver.solver.request import (
     DEFAULT_POLICY,
@@ -70,10 +71,6 @@ from manasolver.solver.request import (
     SpellInfo,
 )
 from manasolver.solver.validate import validate
-
-queries = pytest.importorskip("manasolver.solver.queries",
-                              reason="C's solver/queries.py (pay, can_pay) is not committed yet")
-csp = pytest.importorskip("manasolver.solver.backends.csp", reason="the csp backend is absent")
 
 PALETTE = [FOREST, PLAINS, ISLAND, SWAMP, MOUNTAIN, WASTES, SNOW_FOREST, TUNDRA, BAYOU, ADARKAR_WASTES,
            LLANOWAR_WASTES, SOL_RING, BIRDS, TREASURE, MYSTIC_GATE, AZORIUS_SIGNET, ANCIENT_ZIGGURAT,
@@ -282,7 +279,7 @@ REAL_NAMES = ["Forest", "Plains", "Island", "Swamp", "Wastes", "Snow-Covered For
 
 
 def _real_palette() -> list[Any]:
-    carddb = pytest.importorskip("manasolver.models.carddb", reason="A's card database is absent")
+    from manasolver.models import carddb
     db = carddb.default_db()
     return [db.get(n) for n in REAL_NAMES]
 
@@ -302,7 +299,8 @@ def test_real_cards_agree() -> None:
 def test_powerstone_mana_pays_a_signet() -> None:
     """Powerstone: "This mana can't be spent to cast nonartifact spells" — it may pay activated
     abilities, a Signet's {1} included (CR 106.6, 605.1a); so {W}{U} is payable."""
-    db = pytest.importorskip("manasolver.models.carddb").default_db()
+    from manasolver.models import carddb
+    db = carddb.default_db()
     state = board(perm("ps", db.get("Powerstone")), perm("sg", db.get("Azorius Signet")))
     r = PaymentRequest(state, ManaCost.parse("{W}{U}"), "you", spell=SPELLS[1])
     assert brute(r).payable

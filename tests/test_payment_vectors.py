@@ -179,7 +179,6 @@ def test_T38_zero_cost() -> None:
 def test_T39_no_mana_cost_is_unpayable() -> None:
     """CR 118.6, 202.1b: a card with no mana cost can't be cast by paying it (protocol)."""
     from manasolver.solver import protocol
-    pytest.importorskip("manasolver.models.carddb")
     out = protocol.answer({"query": "can_pay", "state": {"players": [{"name": "you"}],
                                                           "battlefield": []},
                            "spell": {"card": "Ancestral Vision"}})
@@ -379,7 +378,6 @@ def test_T125_no_snow_source() -> None:
 def test_T126_reflecting_pool_mana_is_not_snow() -> None:
     """CR 106.3, 107.4h [derived]: Reflecting Pool beside a Snow-Covered Forest makes
     {G}, but not snow mana."""
-    pytest.importorskip("manasolver.solver.graph")
     pool_card = card("Reflecting Pool", "Land", ManaAbility(
         TAP, Production(reference="lands_you_control"),
         "{T}: Add one mana of any type that a land you control could produce."))
