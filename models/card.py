@@ -70,6 +70,8 @@ class Card:
     ``unsupported`` lists clauses about mana that the parser could not read;
     the engine refuses to answer where they could matter.
     ``alternative_costs`` maps a name (``"impending"``) to its mana cost.
+    ``front_mana_cost``: for the back face of a transforming card, the front face's mana
+    cost, which gives the back face its mana value (CR 712.8e).
     """
 
     name: str
@@ -85,11 +87,14 @@ class Card:
     unsupported: tuple[str, ...] = ()
     alternative_costs: tuple[tuple[str, ManaCost], ...] = ()
     faces: tuple[Card, ...] = field(default=(), compare=False)
+    front_mana_cost: ManaCost | None = None
 
     @property
     def mana_value(self) -> int:
-        """Mana value off the stack (CR 202.3): X counts 0; no mana cost is 0."""
-        return self.mana_cost.mana_value() if self.mana_cost is not None else 0
+        """Mana value off the stack (CR 202.3): X counts 0; no mana cost is 0.  The back face
+        of a transforming double-faced card uses its front face's mana cost (CR 712.8e)."""
+        cost = self.mana_cost if self.front_mana_cost is None else self.front_mana_cost
+        return cost.mana_value() if cost is not None else 0
 
     @property
     def color_letters(self) -> list[str]:

@@ -212,7 +212,16 @@ def _face(record: dict[str, Any], where: str, layout: str) -> Card:
         toughness=str(toughness) if toughness is not None else None,
         keywords=keywords, mana_abilities=abilities, unsupported=parsed.unsupported,
         alternative_costs=_alternative_costs(oracle, where),
+        front_mana_cost=_front_cost(record, where),
     )
+
+
+def _front_cost(record: dict[str, Any], where: str) -> ManaCost | None:
+    """The front face's mana cost given to a transforming back face (CR 712.8e)."""
+    text = record.get("front_mana_cost")
+    if not isinstance(text, str) or not text:
+        return None
+    return _cost(text, f"{where}.front_mana_cost" if where else "front_mana_cost")
 
 
 def card_from_record(record: dict[str, Any], where: str = "") -> Card:
@@ -475,6 +484,8 @@ class CardDB:
         if face > 0:
             sub = dict(rec["faces"][face])
             sub["layout"] = rec.get("layout", "normal")
+            if sub["layout"] == "transform":  # CR 712.8e: the front face's mana value
+                sub["front_mana_cost"] = rec["faces"][0].get("mana_cost", "")
             return sub
         return rec
 

@@ -499,7 +499,8 @@ def _q_mana_value(query: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(query["card"], str):
             raise BadQuery("card must be a card name", "card")
         card = _db(query).get(query["card"], "card")
-        cost = card.mana_cost
+        # a transforming back face uses its front face's mana cost (CR 712.8e)
+        cost = card.front_mana_cost if card.front_mana_cost is not None else card.mana_cost
         colors = card.color_letters
     else:
         cost = _cost(query)

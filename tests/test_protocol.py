@@ -121,3 +121,10 @@ def test_validate_refuses_a_whole_answer_as_payment() -> None:
     assert result["error"]["code"] == "bad_query" and "PAYMENT" in result["error"]["message"]
     assert answer({"query": "validate", "state": state, "cost": "{G}", "payment": paid["payment"]}) == {
         "legal": True, "problems": []}
+
+
+def test_cr_712_8e_transformed_back_face_has_the_front_faces_mana_value() -> None:
+    """CR 712.8e: Insectile Aberration (back of Delver of Secrets {U}) has mana value 1; an
+    adventure (Stomp {1}{R}) keeps its own."""
+    assert answer({"query": "mana_value", "card": "Insectile Aberration"}) == {"mana_value": 1, "colors": ["U"]}
+    assert answer({"query": "mana_value", "card": "Stomp"})["mana_value"] == 2
