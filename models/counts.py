@@ -189,7 +189,8 @@ def mana_value(subject: ManaCost | Card | str | None, x: int | None = None,
         raise BadQuery(f"x must be a non-negative integer, not {x!r}", "x")
     on_stack = zone == "stack"
     if isinstance(subject, Card):
-        cost = subject.mana_cost
+        # a transforming back face uses its front face's mana cost (CR 712.8e)
+        cost = subject.front_mana_cost if subject.front_mana_cost is not None else subject.mana_cost
         colors = subject.color_letters
     elif isinstance(subject, str):
         cost = ManaCost.parse(subject)

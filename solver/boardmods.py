@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from manasolver.models.amounts import power_of
-from manasolver.models.card import BASIC_LAND_TYPES, Card
+from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.costmods import CostEffect, read_cost_effects
 from manasolver.models.errors import Unsupported
@@ -79,7 +79,8 @@ def _count(effect: CostEffect, state: GameState, player: str) -> int:
     if effect.per == "total_power":
         return sum(max(0, power_of(p)) for p in mine if p.is_creature)
     if effect.per == "domain":
-        return len({t for p in mine if p.is_land for t in p.card.type_line.subtypes if t in BASIC_LAND_TYPES})
+        from manasolver.models.counts import domain
+        return domain(state, player)  # land types after Blood Moon, Urborg (CR 305.7)
     return 1
 
 

@@ -40,7 +40,7 @@ uses it, and it imports nothing from the backends.  networkx is imported only by
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,59 +95,11 @@ def mana_permanents(state: GameState) -> tuple[Permanent, ...]:
 # -- amounts (CR 107.1b, 107.2) ---------------------------------------------------------------
 
 
-def _power(perm: Permanent) -> int:
-    text = perm.card.power
-    if text is None:
-        return 0
-    try:
-        base = int(text)
-    except ValueError:
-        raise Unsupported(f"{perm.card.name} ({perm.id}) has power {text!r}, which the engine "
-                          f"cannot evaluate", f"battlefield.{perm.id}.power") from None
-    return base + perm.counter("+1/+1") - perm.counter("-1/-1")
-
-
-def _matches(perm: Permanent, amount: Amount) -> bool:
-    tl = perm.card.type_line
-    if amount.types and not set(amount.types) & set(perm.types):
-        return False
-    if amount.subtypes and not set(amount.subtypes) & set(tl.subtypes):
-        return False
-    return not (amount.supertypes and not set(amount.supertypes) & set(tl.supertypes))
-
-
 def amount_value(amount: Amount | None, state: GameState, perm: Permanent) -> int:
-    """How many times an ability's chosen option is added now (``None``: once).
-
-    A negative or undefined number counts as 0 (CR 107.1b, 107.2).
-    """
-    if amount is None:
-        return 1
-    you = perm.controller
-    if amount.kind == "fixed":
-        value = 1
-    elif amount.kind == "count":
-        if amount.controller == "you":
-            pool: Iterable[Permanent] = state.controlled_by(you)
-        elif amount.controller == "opponents":
-            pool = (p for p in state.battlefield if p.controller != you)
-        elif amount.controller == "any":
-            pool = state.battlefield
-        else:
-            raise Unsupported(f"unknown amount controller {amount.controller!r}", perm.id)
-        value = sum(1 for p in pool if _matches(p, amount) and not (amount.other and p.id == perm.id))
-    elif amount.kind == "power":
-        value = _power(perm)
-    elif amount.kind == "counters":
-        value = perm.counter(amount.counter)
-    elif amount.kind == "devotion":
-        value = 0
-        for p in state.controlled_by(you):
-            if p.card.mana_cost is not None:
-                value += sum(1 for s in p.card.mana_cost.symbols if s.colors & amount.colors)
-    else:
-        raise Unsupported(f"unknown amount kind {amount.kind!r} on {perm.card.name}", perm.id)
-    return max(0, value * amount.times)
+    """How many times an ability's chosen option is added now (``None``: once); negative or
+    undefined numbers count as 0 (CR 107.1b, 107.2).  The board models' evaluator."""
+    from manasolver.models.amounts import evaluate_amount
+    return evaluate_amount(amount, state, perm)
 
 
 # -- the fixed point --------------------------------------------------------------------------

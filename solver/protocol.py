@@ -489,26 +489,15 @@ def _q_validate(query: dict[str, Any]) -> dict[str, Any]:
 
 
 def _q_mana_value(query: dict[str, Any]) -> dict[str, Any]:
-    zone = query.get("zone")
-    if zone is not None and zone not in ("stack", "hand", "battlefield", "graveyard", "library", "exile"):
-        raise BadQuery(f"unknown zone {zone!r}", "zone")
+    from manasolver.models.counts import mana_value
     x = _int(query, "x", None)
     if "card" in query:
         if "cost" in query:
             raise BadQuery("give either cost or card, not both", "cost")
         if not isinstance(query["card"], str):
             raise BadQuery("card must be a card name", "card")
-        card = _db(query).get(query["card"], "card")
-        # a transforming back face uses its front face's mana cost (CR 712.8e)
-        cost = card.front_mana_cost if card.front_mana_cost is not None else card.mana_cost
-        colors = card.color_letters
-    else:
-        cost = _cost(query)
-        assert cost is not None
-        colors = cost.color_letters
-    if cost is None:
-        return {"mana_value": 0, "colors": colors}
-    return {"mana_value": cost.mana_value(x if zone == "stack" else None), "colors": colors}
+        return mana_value(_db(query).get(query["card"], "card"), x=x, zone=query.get("zone"))
+    return mana_value(_cost(query), x=x, zone=query.get("zone"))
 
 
 def _q_counts(query: dict[str, Any]) -> dict[str, Any]:

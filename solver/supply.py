@@ -24,9 +24,9 @@ What is and is not usable, by rule:
 * abilities whose cost includes mana (filter lands, Signets) are kept with their
   mana cost: the solvers pay it from *other* activations that come before it in
   an order (never circularly, CR 601.2g, 605.3);
-* board-dependent amounts come from :func:`manasolver.models.amounts.concrete_options`
-  when that module exists (else :func:`manasolver.solver.graph.amount_value`);
-  "could produce" references (Reflecting Pool, Exotic Orchard) from
+* what each activation adds comes from
+  :func:`manasolver.models.mana_effects.activation_results` (board amounts, chosen
+  colors, replacement and triggered mana); "could produce" references (Reflecting Pool, Exotic Orchard) from
   :func:`manasolver.solver.graph.could_produce`.  When neither is importable the
   permanent is left out and listed in :attr:`Supply.excluded`.
 
@@ -51,9 +51,8 @@ most one activation among its *exclusive* options (those whose cost has
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from manasolver.models.abilities import ManaAbility, Restriction
+from manasolver.models.abilities import Restriction
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadState, Unsupported
@@ -312,42 +311,8 @@ def _kind(perm: Permanent) -> str:
     return "other"
 
 
-def _concrete(state: GameState, perm: Permanent, ab: ManaAbility,
-              refs: dict[str, int] | None) -> list[tuple[int, ...]]:
-    """The concrete production options of one ability now (slots after amounts/references)."""
-    prod = ab.production
-    if prod.reference:
-        if refs is None:
-            raise _Skip(ab.text or prod.reference,
-                        "could-produce references need manasolver.solver.graph")
-        mask = refs.get(perm.id, 0)
-        if prod.colors_only:
-            mask &= ANY_COLOR
-        n = prod.reference_count
-        if not mask or n <= 0:
-            return []  # legal to activate, adds nothing (106.7, 106.5)
-        if n == 1:
-            return [(mask,)]
-        return [(bit,) * n for bit in (1, 2, 4, 8, 16, 32) if mask & bit]
-    if prod.amount is None:
-        return [tuple(o) for o in prod.options if o]
-    try:
-        from manasolver.models import amounts
-    except ImportError:
-        amounts = None  # type: ignore[assignment]
-    if amounts is not None and hasattr(amounts, "concrete_options"):
-        got: Any = amounts.concrete_options(prod, state, perm)
-        return [tuple(int(s) for s in o) for o in got if o]
-    try:
-        from manasolver.solver.graph import amount_value
-    except ImportError:
-        raise _Skip(ab.text, "board-dependent amounts need manasolver.models.amounts") from None
-    times = amount_value(prod.amount, state, perm)
-    return [tuple(o) * times for o in prod.options if o and times > 0]
-
-
 def _options(state: GameState, perm: Permanent, player: Player,
-             refs: dict[str, int] | None) -> tuple[Option, ...]:
+             refs: dict[str, int] | None, effects: bool) -> tuple[Option, ...]:
     """Every usable activation option of one permanent, or raise :class:`_Skip`.
 
     The abilities are the permanent's effective ones (land-type changes such as Blood
@@ -366,8 +331,7 @@ def _options(state: GameState, perm: Permanent, player: Player,
     )
     out: list[Option] = []
     sick = perm.summoning_sick
-    from manasolver.models.mana_effects import active_effects
-    abilities = effective_mana_abilities(state, perm) if active_effects(state) else perm.card.mana_abilities
+    abilities = effective_mana_abilities(state, perm) if effects else perm.card.mana_abilities
     for ab in abilities:
         cost = ab.cost
         text = ab.text or f"mana ability {ab.index}"
@@ -442,20 +406,19 @@ _OPTIONS: dict[tuple[object, ...], tuple[Card, tuple[Option, ...]]] = {}
 
 
 def _cached_options(state: GameState, perm: Permanent, player: Player,
-                    refs: dict[str, int] | None) -> tuple[Option, ...]:
+                    refs: dict[str, int] | None, effects: bool) -> tuple[Option, ...]:
     """:func:`_options`, remembered for cards whose options do not depend on the board."""
     card = perm.card
     board_dependent, pays, counters, _ = _card_info(card)
-    from manasolver.models.mana_effects import active_effects
-    if board_dependent or active_effects(state):
-        return _options(state, perm, player, refs)
+    if board_dependent or effects:
+        return _options(state, perm, player, refs, effects)
     key = (id(card), perm.tapped, perm.summoning_sick, perm.chosen_color, perm.chosen_type,
            perm.counters if counters else (),
            (player.life, player.energy) if pays else ())
     hit = _OPTIONS.get(key)
     if hit is not None and hit[0] is card:
         return hit[1]
-    opts = _options(state, perm, player, refs)
+    opts = _options(state, perm, player, refs, effects)
     if len(_OPTIONS) > 4096:
         _OPTIONS.clear()
     _OPTIONS[key] = (card, opts)
@@ -542,7 +505,7 @@ def _build(state: GameState, name: str) -> Supply:
         if not card.mana_abilities and not effects:
             continue
         try:
-            opts = _cached_options(state, perm, pl, refs)
+            opts = _cached_options(state, perm, pl, refs, bool(effects))
         except _Skip as skip:
             excluded.append(Excluded(perm.id, card.name, skip.clause, skip.reason))
             continue

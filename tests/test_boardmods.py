@@ -53,11 +53,12 @@ def test_t60_thalia_and_electromancer_on_bolt() -> None:
 
 
 def test_electromancer_reduces_only_its_controllers_spells() -> None:
-    """"Spells you cast": an opponent's Electromancer does nothing for you."""
+    """CR 601.2f: "spells you cast" — an opponent's Electromancer does nothing for you."""
     assert board_modifiers(state(("g", ELECTROMANCER, "opp")), "you", BOLT) == []
 
 
 def test_thalia_does_not_touch_creature_spells() -> None:
+    """CR 601.2f; Thalia ruling: "noncreature spells" excludes creature spells."""
     creature = SpellInfo(types=frozenset({"creature"}))
     assert board_modifiers(state(("t", THALIA, "opp")), "you", creature) == []
 
@@ -119,6 +120,7 @@ def test_order_is_increases_reductions_minimums() -> None:
     "Goblin spells you cast cost {1} less to cast.",                   # Goblin Warchief
 ])
 def test_board_effects_are_read(text: str) -> None:
+    """CR 601.2f, 118.7: each common wording of a board cost effect is read, none left unknown."""
     effects, unknown = read_cost_effects(text, "X")
     assert len(effects) == 1 and unknown == ()
 
@@ -147,6 +149,6 @@ def test_domain_reduction_counts_basic_land_types() -> None:
 
 
 def test_two_color_board_reduction() -> None:
-    """Thunderscape Familiar: "Black spells and green spells you cast cost {1} less"."""
+    """CR 118.7a; Thunderscape Familiar: "Black spells and green spells you cast cost {1} less"."""
     effects, _ = read_cost_effects("Black spells and green spells you cast cost {1} less to cast.", "X")
     assert effects[0].colors == 4 | 16
