@@ -36,7 +36,7 @@ from manasolver.models.symbols import (
     type_bit,
 )
 
-__all__ = ["Unreadable", "read_ability", "sentences"]
+__all__ = ["Unreadable", "read_ability", "read_production", "sentences"]
 
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
             "seven": 7, "eight": 8, "nine": 9, "ten": 10}
@@ -357,6 +357,14 @@ def _production(sentence: str, x_removed: bool = False) -> Production:
         raise Unreadable(sentence)
     return Production(options=options, amount=amount, reference=reference, colors_only=colors_only,
                       reference_count=ref_count)
+
+
+def read_production(sentence: str) -> Production:
+    """Read one "Add …." sentence (either case of "add") outside an activated ability: the
+    effect of a triggered ability such as Lotus Cobra's landfall or Burning-Tree Emissary's
+    ETB (:mod:`manasolver.models.triggers`).  Raises :class:`Unreadable` when unclear."""
+    text = sentence.strip()
+    return _production(text[:1].upper() + text[1:])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -86,6 +86,12 @@ _SELF_WORDS = re.compile(r"\bthis (?:artifact|creature|land|permanent|enchantmen
                          re.IGNORECASE)
 
 
+#: "Whenever ~ becomes tapped, it deals N damage to you." (City of Brass).  Tapping it for mana
+#: (a {T} cost) is one way it becomes tapped, so the trigger's damage is charged to every {T}
+#: mana ability, as a pain land's rider is: the trigger uses the stack (it adds no mana,
+#: CR 605.5a), but the damage follows from the payment all the same (policy ``min_life``).
+_TAP_DAMAGE = re.compile(r"Whenever ~ becomes tapped, (?:it|~) deals (\d+) damage to you\.")
+
 #: Doubling Cube's effect: a mana ability whose production is ``doubles_pool`` (RULES T117).
 _DOUBLES_POOL = "Double the amount of each type of unspent mana you have."
 
@@ -245,6 +251,7 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
     effects: list[ManaEffect] = []
     is_spell = any(t in type_line.types for t in ("instant", "sorcery"))
     leveled = False
+    tap_damage = 0
     legendary = "legendary" in type_line.supertypes and bool({"creature", "planeswalker"} & set(type_line.types))
     for raw in (oracle_text or "").split("\n"):
         if len(raw) > MAX_LINE:
@@ -282,10 +289,15 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
             continue
         if is_spell:
             continue
+        if m := _TAP_DAMAGE.fullmatch(text):
+            tap_damage += int(m.group(1))  # City of Brass: put on each {T} ability below
+            continue
         kind = _classify_static(text, text.lower())
         if kind is not None:
             effects.append(ManaEffect(kind, line))
             unsupported.append(line)
+    if tap_damage:
+        abilities = [replace(a, damage=a.damage + tap_damage) if a.cost.tap else a for a in abilities]
     return ParsedText(tuple(abilities), tuple(unsupported), tuple(effects))
 
 
