@@ -16,16 +16,18 @@ changes (118.9c).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.costmods import read_cost_effects
 from manasolver.models.errors import BadQuery
+from manasolver.models.keyword_costs import keyword_cost, keyword_costs
 from manasolver.models.state import GameState
 from manasolver.solver.boardmods import spell_matches
 from manasolver.solver.request import SpellInfo
 
-__all__ = ["FREE", "GRANTED", "NotCastable", "alternative_cost"]
+__all__ = ["FREE", "GRANTED", "NotCastable", "additional_costs", "alternative_cost", "cast_as"]
 
 FREE = "without_paying_mana_cost"
 GRANTED = "energy"
@@ -65,10 +67,13 @@ def alternative_cost(state: GameState, player: str, spell: SpellInfo | None, nam
         printed = card.alternative_cost(name)
         assert printed is not None
         result = AlternativeCost(name, printed, "spell")
+    elif (keyword := keyword_cost(card, name, "alternative")) is not None:
+        result = AlternativeCost(name, keyword.cost, "spell")
     elif name == GRANTED:
         result = _granted(state, player, spell)
     else:
-        printed_names = [k for k, _ in card.alternative_costs]
+        printed_names = [k for k, _ in card.alternative_costs] + \
+            [k.name for k in keyword_costs(card) if k.kind == "alternative"]
         known = printed_names + [FREE, GRANTED]
         raise BadQuery(f"{card.name} has no alternative cost {name!r}; known here: {', '.join(known)}",
                        "alternative")
@@ -87,3 +92,55 @@ def _granted(state: GameState, player: str, spell: SpellInfo | None) -> Alternat
                 return AlternativeCost(GRANTED, effect.cost, perm.id)
     raise NotCastable(f"no permanent you control lets you pay energy rather than the mana cost of "
                       f"{spell.card.name}")
+
+
+def cast_as(spell: SpellInfo | None, alternative: str) -> SpellInfo | None:
+    """The spell as it is cast for ``alternative``: bestowed, it is an Aura enchantment
+    spell, not a creature spell (CR 702.103b), so creature-only mana and reductions don't
+    apply; disturbed, it is its back face (CR 702.146a)."""
+    if spell is None or spell.card is None:
+        return spell
+    if alternative == "bestow":
+        return dataclasses.replace(spell, types=frozenset({"enchantment"}),
+                                   subtypes=frozenset({"aura"}))
+    if alternative == "disturb" and len(spell.card.faces) > 1:
+        back = spell.card.faces[1]
+        return dataclasses.replace(spell, types=frozenset(back.type_line.types),
+                                   subtypes=frozenset(back.type_line.subtypes), colors=back.colors)
+    return spell
+
+
+def additional_costs(spell: SpellInfo | None, raw: object) -> ManaCost:
+    """The mana of the additional costs a query names (CR 118.8, 601.2b, 601.2f):
+    ``["kicker"]``, ``[{"name": "multikicker", "times": 3}]``; names are keyword costs
+    printed on the spell's card (:mod:`manasolver.models.keyword_costs`)."""
+    card = spell.card if spell is not None else None
+    if card is None:
+        raise BadQuery('additional costs need the spell: give "spell": {"card": NAME}', "additional")
+    if not isinstance(raw, list):
+        raise BadQuery('additional must be a list such as ["kicker"]', "additional")
+    known = [k for k in keyword_costs(card) if k.kind == "additional"]
+    total = ManaCost()
+    seen: set[str] = set()
+    for i, item in enumerate(raw):
+        where = f"additional[{i}]"
+        name, times = (item, 1) if isinstance(item, str) else _named_times(item, where)
+        found = next((k for k in known if k.name == name), None)
+        if found is None:
+            names = ", ".join(k.name for k in known) or "none"
+            raise BadQuery(f"{card.name} has no additional cost {name!r}; its additional costs: {names}", where)
+        if (times > 1 or name in seen) and not found.repeatable:
+            raise BadQuery(f"{card.name}'s {name} cost can be paid only once (CR 702.33a)", where)
+        seen.add(name)
+        for _ in range(times):
+            total = total + found.cost
+    return total
+
+
+def _named_times(item: object, where: str) -> tuple[str, int]:
+    if not isinstance(item, dict) or set(item) - {"name", "times"} or not isinstance(item.get("name"), str):
+        raise BadQuery('an additional cost is a name or {"name": NAME, "times": N}', where)
+    times = item.get("times", 1)
+    if isinstance(times, bool) or not isinstance(times, int) or not 0 <= times <= 100:
+        raise BadQuery("times must be a whole number from 0 to 100", f"{where}.times")
+    return str(item["name"]), times

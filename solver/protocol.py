@@ -32,17 +32,17 @@ __all__ = ["QUERIES", "answer", "answer_line", "build_request", "load_state_fiel
 #: Every query of SPEC §5 and the fields each accepts besides the common ones.
 QUERIES: dict[str, frozenset[str]] = {
     "pay": frozenset({"cost", "state", "spell", "x", "modifiers", "alternative", "convoke", "delve",
-                      "improvise", "policy", "backend"}),
+                      "improvise", "policy", "backend", "additional"}),
     "can_pay": frozenset({"cost", "state", "spell", "x", "modifiers", "alternative", "convoke", "delve",
-                          "improvise", "policy", "backend"}),
+                          "improvise", "policy", "backend", "additional"}),
     "payments": frozenset({"cost", "state", "spell", "x", "modifiers", "alternative", "convoke", "delve",
-                           "improvise", "policy", "limit", "backend"}),
+                           "improvise", "policy", "limit", "backend", "additional"}),
     "max_x": frozenset({"cost", "state", "spell", "modifiers", "alternative", "convoke", "delve",
-                        "improvise", "policy", "backend"}),
+                        "improvise", "policy", "backend", "additional"}),
     "options": frozenset({"state", "limit", "detail"}),
     "could_produce": frozenset({"state"}),
     "validate": frozenset({"cost", "state", "spell", "x", "modifiers", "alternative", "convoke", "delve",
-                           "improvise", "payment"}),
+                           "improvise", "payment", "additional"}),
     "mana_value": frozenset({"cost", "card", "zone", "x"}),
     "counts": frozenset({"state"}),
 }
@@ -332,6 +332,9 @@ def build_request(query: dict[str, Any], cost_required: bool = True) -> Any:
     from manasolver.solver.request import PaymentRequest
     state = load_state_field(query)
     player = _player(query, state)
+    from manasolver.solver.activation import names_ability
+    if names_ability(query.get("spell")):
+        return _ability_request(query, state, player)
     spell = _spell(query)
     cost = _cost(query, required=False)
     x = _int(query, "x", None)
@@ -341,9 +344,10 @@ def build_request(query: dict[str, Any], cost_required: bool = True) -> Any:
         if cost is not None:
             raise BadQuery("give either a cost or an alternative cost of the spell's card, not both",
                            "alternative")
-        from manasolver.solver.alternatives import alternative_cost
+        from manasolver.solver.alternatives import alternative_cost, cast_as
         alt = alternative_cost(state, player, spell, alternative, x)
         cost, alt_name = alt.cost, alt.name
+        spell = cast_as(spell, alt_name)
     elif cost is None:
         card = spell.card if spell is not None else None
         if card is None:
@@ -357,6 +361,9 @@ def build_request(query: dict[str, Any], cost_required: bool = True) -> Any:
                               f"without_paying_mana_cost can (118.6a)")
         else:
             cost = card.mana_cost
+    if "additional" in query:
+        from manasolver.solver.alternatives import additional_costs
+        cost = cost + additional_costs(spell, query["additional"])
     modifiers = list(_modifiers(query))
     if spell is not None and spell.card is not None:
         from manasolver.solver.boardmods import board_modifiers
@@ -376,6 +383,27 @@ def build_request(query: dict[str, Any], cost_required: bool = True) -> Any:
     )
 
 
+def _ability_request(query: dict[str, Any], state: Any, player: str) -> Any:
+    """The request for activating the ability that ``spell`` names (solver/activation.py)."""
+    from manasolver.solver.activation import activation
+    from manasolver.solver.request import PaymentRequest
+    for key in ("cost", "alternative", "additional"):
+        if key in query:
+            raise BadQuery(f"an activated ability's cost is read from the card: drop {key!r}", key)
+    if any(key not in ("permanent", "card", "ability") for key in query["spell"]):
+        bad = next(k for k in query["spell"] if k not in ("permanent", "card", "ability"))
+        raise UnknownField(f"unknown field {bad!r} of spell naming an ability", f"spell.{bad}")
+    act = activation(query["spell"], state, player, lambda name: _db(query).get(name, "spell.card"))
+    flags = {k: _bool(query, k) for k in ("convoke", "delve", "improvise")}
+    if any(flags.values()):
+        raise BadQuery("convoke, delve and improvise pay for spells, not abilities (CR 702.51a, "
+                       "702.66a, 702.126a)", next(k for k, v in flags.items() if v))
+    from manasolver.solver.boardmods import order_modifiers
+    return PaymentRequest(state=act.state, cost=act.cost, player=player, spell=act.spell,
+                          x=_int(query, "x", None), modifiers=order_modifiers(list(_modifiers(query))),
+                          policy=_policy(query), activation=act)
+
+
 def _backend(query: dict[str, Any]) -> str | None:
     raw = query.get("backend")
     if raw is not None and raw not in ("flow", "fastopt", "cpsat", "csp"):
@@ -387,26 +415,35 @@ def prepare(query: dict[str, Any]) -> tuple[Any, dict[str, Any] | None]:
     """The request of a payment query, and the reason it can't be cast at all, if any
     (``not_castable``: no mana cost, two alternative costs, X with an alternative cost;
     ``timing``: not now)."""
+    from manasolver.solver.activation import NotActivatable
     from manasolver.solver.alternatives import NotCastable
     try:
         req = build_request(query)
     except NotCastable as err:
         return None, {"code": "not_castable", "message": str(err)}
+    except NotActivatable as err:
+        return None, {"code": err.code, "message": str(err)}
     return req, timing_reason(query, req)
 
 
 def timing_reason(query: dict[str, Any], req: Any) -> dict[str, Any] | None:
     """The ``timing`` reason when the spell is a known card that can't be cast now.
 
-    Checked only when the state gives a ``turn`` (SPEC §4 makes it optional) and the
-    spell is a known card; an activated ability is not checked here.
+    Checked only when the state gives a ``turn`` (SPEC §4 makes it optional), for a known
+    card cast as a spell or for an ability named by ``spell`` (solver/activation.py).
     """
     spell = req.spell
     state_json = query.get("state")
-    if spell is None or spell.card is None or spell.ability:
-        return None
     if not isinstance(state_json, dict) or "turn" not in state_json:
         return None
+    if req.activation is not None:
+        from manasolver.solver.activation import activation_timing
+        message = activation_timing(req.activation, req.state.turn, req.player)
+        return None if message is None else {"code": "timing", "message": message}
+    if spell is None or spell.card is None or spell.ability:
+        return None
+    if req.alternative in ("madness", "miracle"):
+        return None  # cast while its trigger resolves, ignoring timing permissions (CR 702.35a, 702.94a)
     from manasolver.solver.timing import check_timing
     verdict = check_timing(spell.card, req.state.turn, req.player, req.alternative)
     if verdict.allowed:
@@ -421,7 +458,7 @@ def _q_pay(query: dict[str, Any]) -> dict[str, Any]:
     if reason is not None:
         return {"payable": False, "reason": reason}
     from manasolver.solver import queries
-    return _json(queries.pay(req, backend=_backend(query)))
+    return _activated(req, _json(queries.pay(req, backend=_backend(query))))
 
 
 def _q_can_pay(query: dict[str, Any]) -> dict[str, Any]:
@@ -429,7 +466,7 @@ def _q_can_pay(query: dict[str, Any]) -> dict[str, Any]:
     if reason is not None:
         return {"payable": False, "reason": reason}
     from manasolver.solver import queries
-    return _json(queries.can_pay(req, backend=_backend(query)))
+    return _activated(req, _json(queries.can_pay(req, backend=_backend(query))))
 
 
 def _q_payments(query: dict[str, Any]) -> dict[str, Any]:
@@ -438,7 +475,7 @@ def _q_payments(query: dict[str, Any]) -> dict[str, Any]:
     if reason is not None:
         return {"payments": [], "complete": True, "reason": reason}
     from manasolver.solver import queries
-    return _json(queries.payments(req, limit=limit))
+    return _activated(req, _json(queries.payments(req, limit=limit)))
 
 
 def _q_max_x(query: dict[str, Any]) -> dict[str, Any]:
@@ -448,7 +485,7 @@ def _q_max_x(query: dict[str, Any]) -> dict[str, Any]:
     if not req.cost.variables:
         raise BadQuery("max_x needs a cost with {X}", "cost")
     from manasolver.solver import queries
-    return _json(queries.max_x(req, backend=_backend(query)))
+    return _activated(req, _json(queries.max_x(req, backend=_backend(query))))
 
 
 def _q_options(query: dict[str, Any]) -> dict[str, Any]:
@@ -504,6 +541,17 @@ def _q_counts(query: dict[str, Any]) -> dict[str, Any]:
     from manasolver.models.counts import counts
     state = load_state_field(query)
     return dict(counts(state, _player(query, state)))
+
+
+def _activated(req: Any, out: dict[str, Any]) -> dict[str, Any]:
+    """An answer about an activated ability: the ability is shown under ``activating``
+    and its life payment added to each payment's ``life``."""
+    act = req.activation
+    if act is None:
+        return out
+    for payment in ([out["payment"]] if isinstance(out.get("payment"), dict) else []) + out.get("payments", []):
+        payment["life"] = payment.get("life", 0) + act.life
+    return {**out, "activating": act.describe()}
 
 
 def _json(result: Any) -> dict[str, Any]:

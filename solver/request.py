@@ -7,10 +7,14 @@ The protocol (:mod:`manasolver.solver.protocol`) reads JSON into a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.state import GameState
+
+if TYPE_CHECKING:
+    from manasolver.solver.activation import Activation
 
 __all__ = ["DEFAULT_POLICY", "Modifier", "PaymentRequest", "Policy", "SpellInfo"]
 
@@ -77,3 +81,6 @@ class PaymentRequest:
     delve: bool = False
     improvise: bool = False
     policy: Policy = field(default_factory=Policy)
+    #: The ability being activated, when the query names one (solver/activation.py): its
+    #: life payment is already taken from ``state`` and is added to the payment's ``life``.
+    activation: Activation | None = None
