@@ -83,8 +83,23 @@ def describe_card(card: Card) -> dict[str, Any]:
         "type_line": card.type_line.text,
         "mana_abilities": [_ability_json(a) for a in card.mana_abilities],
     }
-    if card.alternative_costs:
-        out["alternative_costs"] = {k: v.format() for k, v in card.alternative_costs}
+    from manasolver.models.activated import activated_abilities
+    from manasolver.models.keyword_costs import keyword_costs
+    alternatives = {k: v.format() for k, v in card.alternative_costs}
+    alternatives.update({k.name: k.cost.format() for k in keyword_costs(card) if k.kind == "alternative"})
+    if alternatives:
+        out["alternative_costs"] = alternatives
+    additional = {k.name: k.cost.format() for k in keyword_costs(card) if k.kind == "additional"}
+    if additional:
+        out["additional_costs"] = additional
+    activated = [{"index": a.index, "text": a.text, "zone": a.zone,
+                  "costs": (a.cost.parts() if a.cost else []) + list(a.extra),
+                  **({"keyword": a.keyword} if a.keyword else {}),
+                  **({"sorcery_speed": True} if a.sorcery_speed else {}),
+                  **({"unsupported_cost": a.unread} if a.cost is None else {})}
+                 for a in activated_abilities(card)]
+    if activated:
+        out["activated_abilities"] = activated
     if card.keywords:
         out["keywords"] = sorted(card.keywords)
     if card.unsupported:
@@ -116,6 +131,14 @@ def card_text(info: dict[str, Any]) -> str:
                 lines.append(f"        {note}")
     else:
         lines.append("  no mana abilities")
+    if info.get("additional_costs"):
+        lines.append("  additional costs: " + ", ".join(f"{k} {v}" for k, v in info["additional_costs"].items()))
+    if info.get("activated_abilities"):
+        lines.append("  other activated abilities (spell.ability):")
+        for ab in info["activated_abilities"]:
+            where = "" if ab["zone"] == "battlefield" else f" (from the {ab['zone']})"
+            speed = " (only as a sorcery)" if ab.get("sorcery_speed") else ""
+            lines.append(f"    [{ab['index']}] {ab['text']}{where}{speed}")
     for clause in info.get("unsupported", []):
         lines.append(f"  unsupported: {clause}")
     return "\n".join(lines)
