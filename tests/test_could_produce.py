@@ -240,3 +240,31 @@ def test_real_cards_t91_meteor_crater() -> None:
     assert letters(state, "mc") == ""
     state = _real_board(("mc", "Meteor Crater", "you"), ("e", "Llanowar Elves", "you"))
     assert letters(state, "mc") == "G"
+
+
+def test_real_cards_nykthos_could_produce_the_colors_of_its_devotion() -> None:
+    # CR 106.7, 700.5; Nykthos ruling 2013-09-15: "{2}, {T}: Choose a color. Add an amount of mana
+    # of that color equal to your devotion to that color." could produce each color whose devotion
+    # is above 0 (the choice is evaluated per color); {C} comes from its "{T}: Add {C}.".
+    # Kitchen Finks {1}{G/W}{G/W}: devotion 2 to G and to W (hybrid counts for both).
+    state = _real_board(("n", "Nykthos, Shrine to Nyx", "you"), ("k", "Kitchen Finks", "you"))
+    assert letters(state, "n") == "WGC"
+    # No devotion: a color chosen would add no mana (107.1b), so only {C}.
+    assert letters(_real_board(("n", "Nykthos, Shrine to Nyx", "you")), "n") == "C"
+    # The opponent's permanents are not in your devotion.
+    state = _real_board(("n", "Nykthos, Shrine to Nyx", "you"), ("k", "Kitchen Finks", "opponent"))
+    assert letters(state, "n") == "C"
+    # Reflecting Pool mirrors what Nykthos could produce (lands you control).
+    state = _real_board(("rp", "Reflecting Pool", "you"), ("n", "Nykthos, Shrine to Nyx", "you"),
+                        ("e", "Llanowar Elves", "you"))
+    assert letters(state, "rp") == "GC"
+
+
+def test_nykthos_could_produce_through_the_protocol() -> None:
+    # SPEC §5 could_produce: the answer lists the devotion colors in WUBRG order, then C.
+    from manasolver.solver.protocol import answer
+    state = {"players": [{"name": "you"}, {"name": "opp"}],
+             "battlefield": [{"id": "n", "card": "Nykthos, Shrine to Nyx"},
+                             {"id": "k", "card": "Kitchen Finks"},
+                             {"id": "b", "card": "Bloodghast", "controller": "opp"}]}
+    assert answer({"query": "could_produce", "state": state})["could_produce"] == {"n": ["W", "G", "C"]}
