@@ -96,6 +96,22 @@ class TriggerEffect:
     who: str = "you"
     production: Production | None = None
 
+    def to_json(self) -> dict[str, object]:
+        """The protocol form: the kind and the fields that apply to it."""
+        out: dict[str, object] = {"kind": self.kind}
+        if self.kind in ("energy", "damage", "life", "token"):
+            out["amount"] = self.amount
+        if self.kind == "token":
+            out["token"] = self.token
+            out["tapped"] = self.tapped
+        if self.kind == "life":
+            out["who"] = self.who
+        if self.kind == "mana" and self.production is not None:
+            from manasolver.models.symbols import mask_letters
+            out["options"] = ["".join("{" + "|".join(mask_letters(s)) + "}" for s in option)
+                              for option in self.production.options]
+        return out
+
 
 @dataclass(frozen=True, slots=True)
 class Trigger:
@@ -103,7 +119,8 @@ class Trigger:
     (one of :data:`CONDITIONS`' names, "" for none) and its ``effects``.
 
     ``unsupported`` is "" for a trigger the engine can resolve; otherwise it says what
-    was not understood and ``effects`` may be incomplete.  ``text`` is the line.
+    was not understood and ``effects`` may be incomplete.  ``text`` is the line as printed,
+    without reminder text.
     """
 
     event: str
@@ -112,6 +129,20 @@ class Trigger:
     condition: str = ""
     also_attacks: bool = False
     unsupported: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        """The protocol form (for ``card`` answers): event, text, effects, and what was not read."""
+        out: dict[str, object] = {"event": self.event, "text": self.text,
+                                  "effects": [e.to_json() for e in self.effects]}
+        if self.condition:
+            out["condition"] = self.condition
+        if self.also_attacks:
+            out["also_attacks"] = True
+        if self.adds_mana:
+            out["mana_ability"] = self.is_mana_ability
+        if self.unsupported:
+            out["unsupported"] = self.unsupported
+        return out
 
     @property
     def supported(self) -> bool:
@@ -231,9 +262,10 @@ def _condition(body: str) -> tuple[str, str, str]:
     return "", body, body.split(",")[0]
 
 
-def _trigger(line: str) -> Trigger | None:
-    """The trigger a (self-referenced, reminder-free) line holds, or None when it is none."""
-    bare = _ABILITY_WORD.sub("", line, count=1)
+def _trigger(referenced: str, line: str) -> Trigger | None:
+    """The trigger a reminder-free ``line`` holds (read in its self-``referenced`` form, ~ for
+    the card's name), or None when it is none."""
+    bare = _ABILITY_WORD.sub("", referenced, count=1)
     if not _TRIGGER_START.match(bare):
         return None
     for pattern, event in _HEADS:
@@ -262,8 +294,8 @@ def parse_triggers(oracle_text: str, type_line: TypeLine, name: str) -> tuple[Tr
     for raw in (oracle_text or "").split("\n"):
         if len(raw) > MAX_LINE:
             continue
-        line = self_reference(strip_reminder(raw), name, legendary)
-        trigger = _trigger(line)
+        line = strip_reminder(raw)
+        trigger = _trigger(self_reference(line, name, legendary), line)
         if trigger is not None:
             out.append(trigger)
     return tuple(out)

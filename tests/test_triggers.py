@@ -242,3 +242,15 @@ def test_every_triggered_line_of_the_card_data_is_returned() -> None:
     # 40 energy, 21 token, 7 mana effects among them
     assert events["enters"] > 100 and events["landfall"] >= 5 and events["becomes_tapped"] >= 1
     assert events["energy"] >= 35 and events["token"] >= 20 and events["mana"] >= 5
+
+
+def test_trigger_to_json_for_the_card_answer(db: CardDB) -> None:
+    """The protocol form keeps the printed text and says a mana trigger is no mana ability (T120)."""
+    (cobra,) = [t.to_json() for t in triggers_of(db.get("Lotus Cobra"))]
+    assert cobra == {"event": "landfall",
+                     "text": "Landfall — Whenever a land enters the battlefield under your control, "
+                             "add one mana of any color.",
+                     "effects": [{"kind": "mana", "options": ["{W|U|B|R|G}"]}], "mana_ability": False}
+    (overlord,) = [t.to_json() for t in triggers_of(db.get("Overlord of the Hauntwoods"))]
+    assert overlord["effects"] == [{"kind": "token", "amount": 1, "token": "Everywhere", "tapped": True}]
+    assert overlord["also_attacks"] is True
