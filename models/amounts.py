@@ -231,11 +231,25 @@ def condition_holds(condition: Condition | None, state: GameState, permanent: Pe
 _SYMBOL = re.compile(r"\{([^{}]{1,12})\}")
 
 
+_IDENTITY_CACHE: dict[tuple[object, ...], int] = {}
+
+
 def color_identity(card: Card) -> int:
     """A card's color identity (CR 903.4): its colors (color indicator and
     characteristic-defining abilities included, 903.4a), the colors of the mana
     symbols in its mana cost and in its rules text (reminder text excluded, 903.4b),
-    over every face (903.4d)."""
+    over every face (903.4d).  Cached by the characteristics it reads: a batch asks it
+    for the same commander on every line."""
+    key = (card.name, card.oracle_text, card.mana_cost, card.colors, len(card.faces))
+    found = _IDENTITY_CACHE.get(key)
+    if found is None:
+        if len(_IDENTITY_CACHE) > 4096:
+            _IDENTITY_CACHE.clear()
+        found = _IDENTITY_CACHE[key] = _color_identity(card)
+    return found
+
+
+def _color_identity(card: Card) -> int:
     from manasolver.models.errors import ManasolverError
     from manasolver.models.oracle import strip_reminder
     from manasolver.models.symbols import iter_symbols
