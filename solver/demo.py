@@ -22,6 +22,9 @@ QUESTIONS: list[tuple[str, str, dict[str, Any]]] = [
      {"query": "max_x", "cost": "{X}{G}{G}"}),
     ("commander", "Can it pay {W}{U}{B}{R}{G}{C}{C} this turn?",
      {"query": "can_pay", "cost": "{W}{U}{B}{R}{G}{C}{C}"}),
+    ("commander", "Crack Mind Stone ({1}, {T}, sacrifice it: draw a card): tapped for its own cost, it "
+                  "can't also tap for the {1} (CR 602.2b, 601.2h)",
+     {"query": "pay", "spell": {"permanent": "mindstone", "ability": 0}}),
     ("reaper", "Reaper King under Etherium Sculptor, Foundry Inspector, Helm of Awakening and Heartless "
                "Summoning: the generic reductions need halves announced as {2} (Reaper King ruling)",
      {"query": "pay", "spell": {"card": "Reaper King"}}),

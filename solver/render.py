@@ -172,6 +172,10 @@ def answer_text(result: dict[str, Any]) -> str:
         where = f" (at {e['where']})" if e.get("where") else ""
         return f"error [{e['code']}]{where}: {e['message']}"
     lines: list[str] = []
+    if "activating" in result:
+        act = result["activating"]
+        source = act.get("permanent") or f"{act.get('card')} (in the {act.get('zone')})"
+        lines.append(f"activating {source}: {act['text']}")
     if "payable" in result:
         lines.append("payable" if result["payable"] else "not payable")
         if result.get("time_bound"):
