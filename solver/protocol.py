@@ -521,6 +521,12 @@ def _q_validate(query: dict[str, Any]) -> dict[str, Any]:
         payment = Payment.from_json(query["payment"])
     except (KeyError, TypeError, ValueError) as err:
         raise BadQuery(f"malformed payment: {err}", "payment") from None
+    act = req.activation
+    if act is not None and act.life:
+        if payment.life < act.life:
+            return {"legal": False, "problems": [f"the ability's cost includes paying {act.life} life; "
+                                                 f"the payment's life is {payment.life}"]}
+        payment = dataclasses.replace(payment, life=payment.life - act.life)  # the ability's own life
     # The request's cost is already the alternative cost when one was named.
     return _json(validate(dataclasses.replace(req, alternative=None), payment))
 

@@ -246,3 +246,25 @@ def test_keyword_costs_read_from_oracle_text() -> None:
     assert [(k.name, k.kind, k.zone) for k in keyword_costs(db.get("Lingering Souls"))] == \
         [("flashback", "alternative", "graveyard")]
     assert keyword_costs(db.get("Grizzly Bears")) == ()
+
+
+def test_validate_an_ability_payment() -> None:
+    """CR 602.2b, 601.2h: a payment for Gavony Township's ability that taps the Township for
+    mana is illegal (it is tapped for the cost); the engine's own payment validates, and the
+    ability's "Pay N life" counts in the payment's life (CR 119.4)."""
+    lands = [{"id": "p", "card": "Plains"}, {"id": "f", "card": "Forest"}, {"id": "w", "card": "Wastes"},
+             {"id": "w2", "card": "Wastes"}]
+    st = state({"id": "gt", "card": "Gavony Township"}, *lands)
+    spell = {"permanent": "gt", "ability": 0}
+    paid = ask("pay", st, spell=spell)["payment"]
+    assert ask("validate", st, spell=spell, payment=paid)["legal"] is True
+    cheat = {**paid, "activations": [a for a in paid["activations"] if a["permanent"] != "w2"]
+             + [{"permanent": "gt", "ability": 0, "costs": ["{T}"], "mana": "{C}"}]}
+    assert ask("validate", st, spell=spell, payment=cheat)["legal"] is False
+    shrine = {"id": "c", "name": "Test Shrine", "type_line": "Artifact", "mana_cost": "{1}",
+              "oracle_text": "{1}, Pay 3 life: Draw a card."}
+    st = state(shrine, {"id": "w", "card": "Wastes"})
+    spell = {"permanent": "c", "ability": 0}
+    paid = ask("pay", st, spell=spell)["payment"]
+    assert ask("validate", st, spell=spell, payment=paid)["legal"] is True
+    assert ask("validate", st, spell=spell, payment={**paid, "life": 0})["legal"] is False
