@@ -107,6 +107,11 @@ def activation(raw: dict[str, Any], state: GameState, player: str, card_lookup: 
         if "card" in raw:
             raise BadQuery("give spell.permanent or spell.card, not both", "spell.card")
         pid = raw["permanent"]
+        if type(pid) is int:
+            pid = str(pid)  # numeric ids are read as text, as on the board (SPEC §4)
+        if not isinstance(pid, str):
+            raise BadQuery("spell.permanent must be the id of a permanent", "spell.permanent")
+        pid = pid[:100]
         permanent = next((p for p in state.battlefield if p.id == pid), None)
         if permanent is None:
             raise BadQuery(f"no permanent with id {pid!r} on the battlefield", "spell.permanent")
@@ -140,7 +145,7 @@ def _pick(card: Card, which: Any) -> ActivatedAbility:
         return abilities[which]
     found = next((a for a in abilities if a.keyword == which.lower()), None)
     if found is None:
-        raise BadQuery(f"{card.name} has no {which!r} ability; its abilities: {listing}", "spell.ability")
+        raise BadQuery(f"{card.name} has no {which[:40]!r} ability; its abilities: {listing}", "spell.ability")
     return found
 
 

@@ -75,7 +75,7 @@ def alternative_cost(state: GameState, player: str, spell: SpellInfo | None, nam
         printed_names = [k for k, _ in card.alternative_costs] + \
             [k.name for k in keyword_costs(card) if k.kind == "alternative"]
         known = printed_names + [FREE, GRANTED]
-        raise BadQuery(f"{card.name} has no alternative cost {name!r}; known here: {', '.join(known)}",
+        raise BadQuery(f"{card.name} has no alternative cost {name[:40]!r}; known here: {', '.join(known)}",
                        "alternative")
     if x and not result.cost.variables and card.mana_cost is not None and card.mana_cost.variables:
         raise NotCastable(f"X must be 0 when {card.name} is cast for an alternative cost without X "
@@ -128,7 +128,8 @@ def additional_costs(spell: SpellInfo | None, raw: object) -> ManaCost:
         found = next((k for k in known if k.name == name), None)
         if found is None:
             names = ", ".join(k.name for k in known) or "none"
-            raise BadQuery(f"{card.name} has no additional cost {name!r}; its additional costs: {names}", where)
+            raise BadQuery(f"{card.name} has no additional cost {name[:40]!r}; its additional costs: {names}",
+                           where)
         if (times > 1 or name in seen) and not found.repeatable:
             raise BadQuery(f"{card.name}'s {name} cost can be paid only once (CR 702.33a)", where)
         seen.add(name)
