@@ -32,20 +32,34 @@ import weakref
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from manasolver.models.board_status import PREDEFINED_TOKENS, is_token_card, status
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import (
-    BadCost, BadState, ManasolverError, UnknownField, Unsupported,
+    BadCost,
+    BadState,
+    ManasolverError,
+    UnknownField,
+    Unsupported,
 )
-from manasolver.models.board_status import PREDEFINED_TOKENS, is_token_card, status
 from manasolver.models.state import STEPS, GameState, Permanent, Player, Turn
 
 if TYPE_CHECKING:  # carddb is imported lazily: only boards that name cards need it
     from manasolver.models.carddb import CardDB
 
 __all__ = [
-    "LIMITS", "PREDEFINED_TOKENS", "STATE_FIELDS", "PLAYER_FIELDS", "TURN_FIELDS", "CARD_FIELDS",
-    "PERMANENT_FIELDS", "CAST_FOR", "load_state", "status", "state_to_json", "is_token_card",
+    "CARD_FIELDS",
+    "CAST_FOR",
+    "LIMITS",
+    "PERMANENT_FIELDS",
+    "PLAYER_FIELDS",
+    "PREDEFINED_TOKENS",
+    "STATE_FIELDS",
+    "TURN_FIELDS",
+    "is_token_card",
+    "load_state",
+    "state_to_json",
+    "status",
 ]
 
 #: Bounds on hostile input; anything larger is refused with a BadState naming the limit.
@@ -165,7 +179,7 @@ def _fields(obj: Mapping[str, Any], allowed: Iterable[str], where: str, what: st
             continue
         name = key if isinstance(key, str) else repr(key)
         path = f"{where}.{name}" if where else name
-        import difflib   # only on errors: it is slow to import
+        import difflib  # only on errors: it is slow to import
 
         close = difflib.get_close_matches(name.lower(), allowed, n=1, cutoff=0.5)
         hint = f"; did you mean {close[0]!r}?" if close else f"; the fields are {', '.join(allowed)}"
@@ -402,7 +416,7 @@ def load_state(obj: object, db: CardDB | None = None) -> GameState:
         raw_field = _list(board["battlefield"], "battlefield", "battlefield", LIMITS["permanents"])
         ids: dict[str, int] = {}
         for i, raw in enumerate(raw_field):
-            perm = _permanent(raw, f"battlefield[{i}]", names, cards)
+            perm = _cached_permanent(raw, i, names, cards)
             if perm.id in ids:
                 raise BadState(f"duplicate id {_clip(perm.id)!r} (first used by "
                                f"battlefield[{ids[perm.id]}])", f"battlefield[{i}].id")
@@ -507,6 +521,29 @@ def _suggest(name: str, choices: Iterable[str]) -> str:
 
     close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.5)
     return f"; did you mean {close[0]!r}?" if close else ""
+
+
+#: Per card database, permanents already built from the same flat JSON object (the same fields
+#: with the same values and types) and the same player names: a stream of boards (``batch``)
+#: builds each distinct permanent once.  Objects with nested values (counters) are not cached.
+_PERMANENT_CACHE: weakref.WeakKeyDictionary[CardDB, dict[object, Permanent]] = weakref.WeakKeyDictionary()
+
+
+def _cached_permanent(raw: object, index: int, names: tuple[str, ...], cards: _Cards) -> Permanent:
+    if type(raw) is not dict or "card" not in raw:
+        return _permanent(raw, f"battlefield[{index}]", names, cards)
+    try:
+        key = (names, tuple((k, v, type(v)) for k, v in raw.items()))
+        cache = _PERMANENT_CACHE.setdefault(cards.db, {})
+        hit = cache.get(key)
+    except TypeError:  # a nested value (counters, chosen): not hashable
+        return _permanent(raw, f"battlefield[{index}]", names, cards)
+    if hit is None:
+        hit = _permanent(raw, f"battlefield[{index}]", names, cards)
+        if len(cache) >= _NAME_CACHE_SIZE:
+            cache.clear()
+        cache[key] = hit
+    return hit
 
 
 def _permanent(raw: object, where: str, names: tuple[str, ...], cards: _Cards) -> Permanent:

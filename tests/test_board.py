@@ -14,12 +14,19 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from manasolver.models.board import (
-    LIMITS, load_state, state_to_json, status,
+    LIMITS,
+    load_state,
+    state_to_json,
+    status,
 )
 from manasolver.models.errors import (
-    BadCost, BadState, ManasolverError, UnknownCard, UnknownField, Unsupported,
+    BadCost,
+    BadState,
+    ManasolverError,
+    UnknownCard,
+    UnknownField,
+    Unsupported,
 )
 from manasolver.models.state import GameState
 
@@ -645,3 +652,19 @@ def test_status_thriving_land_other_color() -> None:
     assert "other than black" in problem
     board["battlefield"][0]["chosen"] = {"color": "R"}
     assert status(load_state(board)) == []
+
+
+def test_permanent_cache_never_turns_an_error_into_an_answer() -> None:
+    """A stream of boards reuses permanents built from identical JSON; a value equal in
+    Python but of another type (1 for true) is still the error it would be alone."""
+    from manasolver.models.board import load_state
+    from manasolver.models.errors import BadState
+    good = {"players": [{"name": "you"}], "battlefield": [{"id": "a", "card": "Forest", "tapped": True}]}
+    first, second = load_state(good), load_state(good)
+    assert first.battlefield[0].tapped and second.battlefield[0] == first.battlefield[0]
+    bad = {"players": [{"name": "you"}], "battlefield": [{"id": "a", "card": "Forest", "tapped": 1}]}
+    with pytest.raises(BadState) as err:
+        load_state(bad)
+    assert err.value.where == "battlefield[0].tapped"
+    other_player = {"players": [{"name": "me"}], "battlefield": [{"id": "a", "card": "Forest", "tapped": True}]}
+    assert load_state(other_player).battlefield[0].controller == "me"
