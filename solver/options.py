@@ -70,8 +70,18 @@ does not limit pools here (life payments can be made before it), except in the
 rare case where a life-costing ability must be paid with a pain land's mana
 while life would run out.  Replacement effects and triggered mana abilities
 (Mana Reflection, Nyxbloom Ancient, Wild Growth, Mana Flare) arrive already
-applied in the supply's activation options; pool doublers (Doubling Cube) have
-no place in the ability model yet and are reported, not applied.
+applied in the supply's activation options.
+
+Pool doublers (Doubling Cube: "{3}, {T}: Double the amount of each type of
+unspent mana you have", :mod:`manasolver.solver.doublers`) are searched with
+the mana-costing activations, in every order (a filter activated after the
+doubling can give what no other order gives).  Doubling needs the types fixed,
+so a state's polymatroid gives way to its bases (everything after is monotone
+in the pool) and each becomes a point: the originals keep their restriction,
+the copies are unrestricted (CR 106.6 example, RULES T117).  The phantom {C}
+is off then (a doubler would double a {C} that is not there yet).  A doubler
+under a replacement or trigger effect on its activation (Mana Reflection), or
+with costs other than mana and {T}, is reported, not applied.
 
 >>> from manasolver.solver.options import _bases, _unit_rank
 >>> sorted(_bases(_unit_rank((32 | 1 | 2,) * 3)))[:3]   # three Adarkar Wastes
@@ -90,9 +100,11 @@ from operator import add, itemgetter, le, sub
 from typing import Any
 
 from manasolver.models.abilities import Restriction
+from manasolver.models.cost import ManaCost
 from manasolver.models.errors import Unsupported
-from manasolver.models.state import GameState
+from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import TYPES
+from manasolver.solver.doublers import Doubler, find_doublers
 from manasolver.solver.supply import (
     Option,
     SourceClass,
@@ -314,6 +326,7 @@ class _Costly:
     productions: tuple[Rank, ...]
     block: int
     payers: frozenset[int]  # blocks whose mana may pay it
+    doubles: bool = False  # a pool doubler: the pool is doubled instead of adding productions
 
 
 @dataclass
@@ -491,37 +504,41 @@ def _class_contribs(search: _Search, choices: list[_Choice], n: int
     return out
 
 
-def _costly(search: _Search, cls: SourceClass, o: Option) -> _Costly:
-    """The payment forms and productions of one mana-costing activation."""
+def _forms(search: _Search, cost: ManaCost, life: int, energy: int, name: str, where: str
+           ) -> tuple[tuple[tuple[int, ...], int, int, int], ...]:
+    """Every way to pay one activation's mana cost: (colored bits, generic, life, energy)."""
     per_symbol = []
-    for sym in o.mana_cost.symbols:
+    for sym in cost.symbols:
         ways = sym.ways_to_pay()
         if sym.variable or any(w.kind == "snow" for w in ways):
-            raise Unsupported(f"{cls.name}: a mana ability whose cost has {sym.text} is not modelled "
-                              f"by the options query", f"battlefield.{cls.members[0]}")
+            raise Unsupported(f"{name}: a mana ability whose cost has {sym.text} is not modelled "
+                              f"by the options query", where)
         per_symbol.append(ways)
     forms = set()
     for combo in itertools.product(*per_symbol):
         colored: list[int] = []
         generic = 0
-        life = o.life
-        energy = o.energy
+        paid_life = life
+        paid_energy = energy
         for w in combo:
             if w.kind == "mana":
                 colored.append(w.mask)
             elif w.kind == "generic":
                 generic += w.amount
             elif w.kind == "life":
-                life += w.amount
+                paid_life += w.amount
             elif w.kind == "energy":
-                energy += 1
+                paid_energy += 1
         if not search.life_binding:
-            life = 0
+            paid_life = 0
         if not search.energy_binding:
-            energy = 0
-        forms.add((tuple(sorted(colored)), generic, life, energy))
-    prods = tuple(dict.fromkeys(_unit_rank(s) for s in _merge_slots([o.slots])))
-    perm = search.state.permanent(cls.members[0])
+            paid_energy = 0
+        forms.add((tuple(sorted(colored)), generic, paid_life, paid_energy))
+    return tuple(sorted(forms))
+
+
+def _payers(search: _Search, perm: Permanent) -> frozenset[int]:
+    """The blocks whose mana may pay an activated ability of ``perm`` (CR 106.6)."""
     from manasolver.solver.request import SpellInfo
     source = SpellInfo(types=frozenset(perm.types), subtypes=frozenset(perm.card.type_line.subtypes),
                        colors=perm.card.colors, card=perm.card, ability=True)
@@ -529,7 +546,54 @@ def _costly(search: _Search, cls: SourceClass, o: Option) -> _Costly:
     for r, blk in list(search.blocks.items()):
         if r is not None and (r.any_ability or restriction_allows(r, source, False)):
             payers.add(blk)
-    return _Costly(tuple(sorted(forms)), prods, search.block(o.restriction), frozenset(payers))
+    return frozenset(payers)
+
+
+def _costly(search: _Search, cls: SourceClass, o: Option) -> _Costly:
+    """The payment forms and productions of one mana-costing activation."""
+    forms = _forms(search, o.mana_cost, o.life, o.energy, cls.name, f"battlefield.{cls.members[0]}")
+    prods = tuple(dict.fromkeys(_unit_rank(s) for s in _merge_slots([o.slots])))
+    perm = search.state.permanent(cls.members[0])
+    return _Costly(forms, prods, search.block(o.restriction), _payers(search, perm))
+
+
+def _doubler_costly(search: _Search, d: Doubler) -> list[_Costly]:
+    """A pool doubler's activations: forms and payers, no productions (``doubles``)."""
+    perm = search.state.battlefield[d.position]
+    where = f"battlefield[{d.position}]"
+    return [_Costly(_forms(search, ab.cost.mana, ab.cost.life, ab.cost.energy, d.name, where), (), 0,
+                    _payers(search, perm), doubles=True)
+            for ab in d.abilities if not ab.cost.tap or not (perm.tapped or perm.summoning_sick)]
+
+
+def _double(search: _Search, blocks: tuple[Rank, ...]) -> list[tuple[Rank, ...]]:
+    """The states after doubling the pool (CR 106.6 example, RULES T117).
+
+    The types of the mana must be fixed before it is doubled, so each block's
+    polymatroid gives way to its maximal points (bases): everything after is
+    monotone in the pool, so a smaller pool of the same block never does better.
+    Each combination of bases becomes a point state: each restricted block keeps its
+    mana, and block 0 (unrestricted) gets its own mana twice plus one copy of every
+    restricted block's (the copies carry no restriction).
+    """
+    per_block: list[list[tuple[int, ...]]] = []
+    for r in blocks:
+        if not r[_E]:
+            per_block.append([(0,) * 6])
+            continue
+        bases = []
+        for v in _bases(r):
+            bases.append(v)
+            search.tick()
+        per_block.append(bases)
+    out = []
+    for combo in itertools.product(*per_block):
+        total = [2 * c for c in combo[0]]
+        for v in combo[1:]:
+            total = [a + b for a, b in zip(total, v)]
+        out.append((tuple(_sums(tuple(total))),) + tuple(tuple(_sums(v)) for v in combo[1:]))
+        search.tick()
+    return out
 
 
 def _pay(blocks: tuple[Rank, ...], form: tuple[tuple[int, ...], int, int, int],
@@ -585,8 +649,16 @@ def options(state: GameState, player: str | None = None, limit: int = 100, detai
     deadline = time.perf_counter() + budget
     supply = build_supply(state, player)
     pl = state.player(supply.player)
-    unsupported = tuple((e.permanent, f"{e.name}: {e.reason} ({e.clause})") for e in supply.excluded)
-    unsupported += _unmodelled_effects(state, supply.player, {p for p, _ in unsupported})
+    # pool doublers (Doubling Cube) are left out of the supply and applied here
+    doublers = find_doublers(state, supply.player)
+    applied = [d for d in doublers if d.only and d.ready and not d.unmodelled]
+    handled = {d.permanent for d in doublers if d.only}
+    unsupported = tuple((e.permanent, f"{e.name}: {e.reason} ({e.clause})") for e in supply.excluded
+                        if e.permanent not in handled)
+    unsupported += tuple((d.permanent, f"{d.name}: {d.unmodelled}") for d in doublers
+                         if d.only and d.ready and d.unmodelled)
+    unsupported += _unmodelled_effects(state, supply.player,
+                                       {p for p, _ in unsupported} | {d.permanent for d in doublers})
 
     # Life and energy only constrain when the most that could ever be paid exceeds what is there.
     life_demand = energy_demand = 0
@@ -611,15 +683,16 @@ def options(state: GameState, player: str | None = None, limit: int = 100, detai
         for o in cls.options:
             search.block(o.restriction)
 
-    mixed: list[tuple[SourceClass, list[_Costly], int]] = []
+    mixed: list[tuple[SourceClass | None, list[_Costly], int]] = []
     # Phantom {C}: a permanent whose only free choice is {C} (filter lands, Cascading
     # Cataracts) starts with its {C} in the pool, and its mana-costing ability also pays
     # one {C} back.  Exact while no mana-costing ability produces {C}: {C} is then never
     # produced later, so a plan that spent the phantom early can always have spent another
     # {C} (see the module docstring); it saves branching on which permanents wait.
     unit_c = _unit_rank((_BITS[5],))
-    phantom_ok = not any(o.union & _BITS[5] for cls in supply.classes for o in cls.options
-                         if o.exclusive and not o.free)
+    # (and while no doubler can double a phantom that is not there yet)
+    phantom_ok = not applied and not any(o.union & _BITS[5] for cls in supply.classes
+                                         for o in cls.options if o.exclusive and not o.free)
     bounded = False
     finals: list[_State] = []
     try:
@@ -654,6 +727,13 @@ def options(state: GameState, player: str | None = None, limit: int = 100, detai
                 part = _combine(search, states, _class_contribs(search, choices, m))
                 out.extend(((*a, cls.count - m), li, en, bl) for a, li, en, bl in part)
             states = _prune_grouped(search, out)
+        # pool doublers wait for phase B (identical ones in one entry)
+        kinds: dict[tuple[str, tuple[str, ...]], list[Doubler]] = {}
+        for d in applied:
+            kinds.setdefault((d.name, tuple(a.text for a in d.abilities)), []).append(d)
+        for same in kinds.values():
+            mixed.append((None, _doubler_costly(search, same[0]), 0))
+            states = [((*a, len(same)), li, en, bl) for a, li, en, bl in states]
         # phase B: the activations that cost mana, in every order, level by level (a level
         # is the number done so far); a state another one of its level dominates is dropped
         level = _prune_grouped(search, states)
@@ -677,6 +757,9 @@ def options(state: GameState, player: str | None = None, limit: int = 100, detai
                             if form[2] > life or form[3] > energy:
                                 continue
                             for paid in _pay(before, form, c.payers):
+                                if c.doubles:
+                                    nxt.extend((nav, life - form[2], energy - form[3], dbl)
+                                               for dbl in _double(search, paid))
                                 for prod in c.productions:
                                     nxt.append((nav, life - form[2], energy - form[3],
                                                 _with(paid, c.block, prod)))
@@ -700,9 +783,9 @@ def _unmodelled_effects(state: GameState, player: str, known: set[str]
 
     Clauses of any player's cards that neither the parser nor the supply's mana
     effects read (the supply applies Mana Reflection, Wild Growth, Mana Flare,
-    Contamination, Blood Moon: CR 106.12, 605.1b, 614) are reported; pool doublers (Doubling Cube: "double the amount of each type of
-    unspent mana", CR 106.6 example) have no field in
-    :class:`~manasolver.models.abilities.Production` yet.
+    Contamination, Blood Moon: CR 106.12, 605.1b, 614) are reported, and so is a card of
+    the player's that speaks of doubling unspent mana but was not read as a pool doubler
+    (the ones read are applied, or reported, by :func:`options`).
     """
     # the clauses the supply applies (Mana Flare, Contamination, Blood Moon, ...) are read
     from manasolver.models.mana_effect_text import remaining_unsupported
@@ -711,7 +794,8 @@ def _unmodelled_effects(state: GameState, player: str, known: set[str]
         if perm.id in known:
             continue
         card = perm.card
-        if "unspent mana" in card.oracle_text.lower() and perm.controller == player:
+        if "double the amount of each type of unspent mana" in card.oracle_text.lower() \
+                and perm.controller == player:
             reason = f"{card.name}: effects on mana already in the pool (pool doublers) are not modelled"
             out.append((perm.id, reason))
         elif card.unsupported and perm.controller != player:

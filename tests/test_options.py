@@ -155,8 +155,9 @@ def brute_options(state: GameState, player: str = "you") -> set[tuple[Vec, Vec]]
     restricted mana (106.6) pays an ability only when its restriction allows any
     ability (Powerstone), never otherwise (Ancient Ziggurat).  Mana is tracked as
     18 counts: six types for each of unrestricted, restricted-but-pays-abilities,
-    restricted-and-does-not.  Returns maximal pairs under "unrestricted counts ≤
-    and total counts ≤".
+    restricted-and-does-not.  A pool doubler (Doubling Cube, CR 106.6 example) adds
+    one unrestricted mana per mana of each type in the pool.  Returns maximal pairs
+    under "unrestricted counts ≤ and total counts ≤".
     """
     pl = state.player(player)
     perms = [p for p in state.battlefield if p.controller == player]
@@ -169,7 +170,7 @@ def brute_options(state: GameState, player: str = "you") -> set[tuple[Vec, Vec]]
     seen: set[tuple[Any, Vec, int, int]] = set()
     pools: set[Vec] = set()
 
-    def activations(perm: Permanent) -> list[tuple[Any, list[tuple[int, ...]], int]]:
+    def activations(perm: Permanent) -> list[tuple[Any, list[tuple[int, ...]] | None, int]]:
         out = []
         for ab in perm.card.mana_abilities:
             c = ab.cost
@@ -178,6 +179,9 @@ def brute_options(state: GameState, player: str = "you") -> set[tuple[Vec, Vec]]
             if c.tap and (perm.tapped or perm.summoning_sick):
                 continue
             prod = ab.production
+            if prod.doubles_pool:  # Doubling Cube: no options, the pool is doubled
+                out.append((c, None, 0))
+                continue
             if prod.reference:
                 mask = _could_produce_simple(state, perm)
                 opts: list[tuple[int, ...]] = [(mask,)] if mask else [()]
@@ -210,6 +214,12 @@ def brute_options(state: GameState, player: str = "you") -> set[tuple[Vec, Vec]]
                 if cost.energy and energy < cost.energy:
                     continue
                 for paid in _payments(pool, list(cost.mana.symbols)):
+                    if opts is None:  # the copies are unrestricted (CR 106.6 example)
+                        q = list(paid)
+                        for t in range(6):
+                            q[t] += paid[t] + paid[6 + t] + paid[12 + t]
+                        rec(used | {i}, tuple(q), life - cost.life, energy - cost.energy)
+                        continue
                     for opt in opts:
                         for pick in _picks(opt):
                             q = list(paid)
@@ -372,12 +382,16 @@ def test_reflecting_pool_sees_tapped_forest() -> None:
     assert _texts(_board("Reflecting Pool", {"card": "Forest", "tapped": True})) == ["{G}"]
 
 
-def test_doubling_cube_reported_not_guessed() -> None:
-    """CR 106.6 example (Doubling Cube doubles mana in the pool): not representable in the
-    ability model yet, so the answer says it is incomplete and names the card."""
-    js = options(_board("Doubling Cube", "Forest")).to_json()
-    assert js["complete"] is False
-    assert js["unsupported"][0]["permanent"] == "p0"
+def test_doubling_cube_applied_exactly() -> None:
+    """CR 106.6 example (Doubling Cube: "{3}, {T}: Double the amount of each type of unspent
+    mana you have"): one Forest can't pay {3}, so the pool is {G}, complete; four Forests
+    pay {3} and double the fourth: {G}{G} is not more than {G}{G}{G}{G}, which stays.
+    (tests/test_doublers.py has T117 and the brute-force comparison.)"""
+    assert options(_board("Doubling Cube", "Forest")).to_json() == {"options": ["{G}"], "complete": True}
+    assert options(_board("Doubling Cube", *["Forest"] * 6)).to_json() == {
+        "options": ["{G}" * 6], "complete": True}
+    assert options(_board("Doubling Cube", *["Forest"] * 7)).to_json() == {
+        "options": ["{G}" * 8], "complete": True}
 
 
 def test_opponents_mana_flare_applies() -> None:
