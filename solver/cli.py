@@ -78,10 +78,18 @@ def _parser() -> argparse.ArgumentParser:
 
     def costed(p: argparse.ArgumentParser) -> None:
         common(p)
-        p.add_argument("cost", metavar="COST", help='a cost such as "{2}{W/U}{B/P}"')
+        p.add_argument("cost", metavar="COST", nargs="?",
+                       help='a cost such as "{2}{W/U}{B/P}"; may be left out with --spell or --activate')
         p.add_argument("--policy", help="criteria in order, e.g. min_life,keep_colors")
         p.add_argument("--x", type=int, help="a fixed value for X")
         p.add_argument("--spell", metavar="CARD", help="the card being cast (restrictions, modifiers)")
+        p.add_argument("--alternative", metavar="NAME", help="an alternative cost of --spell (impending, "
+                                                              "flashback, without_paying_mana_cost, ...)")
+        p.add_argument("--additional", action="append", default=[], metavar="NAME",
+                       help="an additional cost of --spell (kicker, buyback, ...); repeatable")
+        p.add_argument("--activate", metavar="ID[:N]",
+                       help="activate ability N (an index, or a keyword such as equip) of permanent ID; "
+                            "with --spell CARD, the keyword ability (unearth, cycling) of that card")
         p.add_argument("--modifier", action="append", default=[], metavar="KIND=VALUE",
                        help="increase={1}, reduce={W} or minimum=3; repeatable, in order")
         p.add_argument("--backend", choices=["flow", "fastopt", "cpsat", "csp"], help="force a backend")
@@ -131,13 +139,22 @@ def _query(args: argparse.Namespace) -> dict[str, Any]:
     if args.player:
         query["player"] = args.player
     if hasattr(args, "cost"):
-        query["cost"] = args.cost
+        if args.cost is not None:
+            query["cost"] = args.cost
+        elif not (args.spell or args.activate):
+            raise _Usage("give a COST, or --spell CARD, or --activate ID[:N]")
         if args.policy:
             query["policy"] = args.policy
         if args.x is not None:
             query["x"] = args.x
         if args.spell:
             query["spell"] = {"card": args.spell}
+        if args.activate:
+            query["spell"] = _activate(args.activate, args.spell)
+        if args.alternative:
+            query["alternative"] = args.alternative
+        if args.additional:
+            query["additional"] = args.additional
         if args.backend:
             query["backend"] = args.backend
         mods = []
@@ -155,6 +172,16 @@ def _query(args: argparse.Namespace) -> dict[str, Any]:
     if args.command == "max-x":
         query.pop("x", None)
     return query
+
+
+def _activate(text: str, card: str | None) -> dict[str, Any]:
+    """``--activate``: ``ID`` or ``ID:N`` / ``ID:equip`` for a permanent's ability; with
+    ``--spell CARD``, the keyword (``unearth``) of that card's ability."""
+    if card:
+        return {"card": card, "ability": text}
+    pid, _, which = text.partition(":")
+    ability: int | str = int(which) if which.isdigit() else (which or 0)
+    return {"permanent": pid, "ability": ability}
 
 
 def _emit(result: dict[str, Any], as_json: bool, text: str | None = None) -> int:

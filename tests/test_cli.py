@@ -164,3 +164,23 @@ def test_batch_survives_lone_surrogates_and_non_finite_numbers() -> None:
     assert answers[0]["error"]["code"] == "bad_cost"
     assert answers[1]["error"]["code"] == answers[2]["error"]["code"] == "bad_query"
     assert answers[3] == {"id": 4, "mana_value": 1, "colors": ["W"]}
+
+
+def test_activate_kicker_and_alternative_flags() -> None:
+    """CR 602.2b: --activate pays Mind Stone's draw ability without tapping Mind Stone for mana;
+    --additional kicker (CR 118.8) and --alternative flashback (CR 702.34a) change the total."""
+    code, out = run_json("pay", "example:commander", "--activate", "mindstone", "--json")
+    assert code == 0 and out["payable"] is True
+    assert out["activating"]["permanent"] == "mindstone"
+    assert "mindstone" not in {a["permanent"] for a in out["payment"]["activations"]}
+    code, out = run_json("pay", "example:commander", "--spell", "Goblin Bushwhacker", "--additional", "kicker",
+                         "--json")
+    assert code == 0 and out["payment"]["total"] == "{R}{R}"
+    code, out = run_json("can-pay", "example:commander", "--spell", "Dregscape Zombie", "--activate", "unearth",
+                         "--json")
+    assert code == 0 and out["payable"] is True and out["activating"]["zone"] == "graveyard"
+    code, out = run_json("pay", "example:commander", "--spell", "Lingering Souls", "--alternative", "flashback",
+                         "--json")
+    assert code == 0 and out["payment"]["total"] == "{1}{B}"
+    proc = run("pay", "example:commander")
+    assert proc.returncode == 2 and "COST" in proc.stderr
