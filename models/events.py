@@ -49,9 +49,11 @@ __all__ = [
     "EnterResult",
     "Happening",
     "IfOutcome",
+    "TapDamage",
     "Unresolved",
     "advance_step",
     "condition_holds",
+    "damage_when_tapped",
     "enter",
     "intervening_if",
     "wins_at_upkeep",
@@ -93,7 +95,7 @@ class Happening:
 
     ``kind``: ``"enters"`` (``permanent`` entered, ``tapped`` or not; ``source`` is the
     trigger that created it, "" for the permanent put onto the battlefield), ``"energy"``,
-    ``"damage"``, ``"life"`` (``amount`` for ``player``), ``"mana"`` (``mana`` added to
+    ``"damage"``, ``"lose_life"``, ``"life"`` (``amount`` for ``player``), ``"mana"`` (``mana`` added to
     ``player``'s pool) or ``"win"``.  ``source`` is the id of the permanent whose
     trigger did it; ``text`` the effect's sentence.
     """
@@ -292,9 +294,11 @@ class _Run:
         if kind == "energy":
             self._player(you, energy=self.players[you].energy + effect.amount)
             self.happened.append(Happening("energy", source.id, you, effect.amount, text=effect.text))
-        elif kind == "damage":
+        elif kind in ("damage", "lose_life") and effect.who != "you":  # pragma: no cover - not on entering
+            self.unresolved.append(Unresolved(source.id, self.current, "damage to another player"))
+        elif kind in ("damage", "lose_life"):
             self._player(you, life=self.players[you].life - effect.amount)
-            self.happened.append(Happening("damage", source.id, you, effect.amount, text=effect.text))
+            self.happened.append(Happening(kind, source.id, you, effect.amount, text=effect.text))
         elif kind == "life":
             for name in (self.order if effect.who == "each" else [you]):
                 self._player(name, life=self.players[name].life + effect.amount)
@@ -336,7 +340,7 @@ def _entering(run: _Run, permanent: Permanent | str | Card, player: str, cast_fo
             raise BadState(f"a permanent with id {permanent.id!r} is already on the battlefield", "permanent")
         if permanent.controller not in run.players:
             raise BadQuery(f"{permanent.controller!r} is not a player of the state", "permanent.controller")
-        perm = replace(permanent, sick=True)
+        perm = replace(permanent, sick=True, tapped=permanent.tapped or tapped)
         cast_for = cast_for or perm.cast_for
     else:
         if isinstance(permanent, Card):
@@ -389,6 +393,53 @@ def enter(state: GameState, permanent: Permanent | Card | str, player: str | Non
         source, trig = run.stack.pop()
         run.resolve(source, trig)
     return EnterResult(run.state(), tuple(run.happened), tuple(run.unresolved))
+
+
+# -- becoming tapped ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TapDamage:
+    """What tapping a permanent costs its controller in life through triggers: ``amount``
+    (damage plus life loss), the ids of the ``sources`` whose triggers deal it, and the
+    triggers about permanents becoming tapped that the engine could not read."""
+
+    amount: int = 0
+    sources: tuple[str, ...] = ()
+    unresolved: tuple[Unresolved, ...] = ()
+
+
+def damage_when_tapped(state: GameState, permanent: str, include_self: bool = False) -> TapDamage:
+    """Life the controller of ``permanent`` (an id) loses when it becomes tapped (CR 603.2):
+    Auras attached to it ("Whenever enchanted land becomes tapped, its controller loses 2
+    life.": Contaminated Ground, Pooling Venom, Psychic Venom; creatures: Insolence).  Its own
+    "Whenever ~ becomes tapped, it deals 1 damage to you." (City of Brass) is already the
+    ``damage`` of its {T} mana abilities, so it counts only with ``include_self``.  Any other
+    trigger on the board that mentions becoming tapped (Royal Decree, Artifact Possession,
+    Seizures' "unless that player pays {3}") is returned in ``unresolved``, not guessed."""
+    try:
+        perm = state.permanent(permanent)
+    except KeyError:
+        raise BadQuery(f"no permanent with id {permanent!r} on the battlefield", "permanent") from None
+    amount = 0
+    sources: list[str] = []
+    unresolved: list[Unresolved] = []
+    for q in state.battlefield:
+        for trig in triggers_of(q.card):
+            applies = ((trig.event == "enchanted_tapped" and q.attached_to == perm.id)
+                       or (trig.event == "becomes_tapped" and q.id == perm.id and include_self))
+            if not applies:
+                if trig.event == "other" and "becomes tapped" in trig.text:
+                    unresolved.append(Unresolved(q.id, trig.text, trig.unsupported))
+                continue
+            if not trig.supported or trig.condition:
+                unresolved.append(Unresolved(q.id, trig.text, trig.unsupported or "a condition"))
+                continue
+            hurt = sum(e.amount for e in trig.effects if e.kind in ("damage", "lose_life"))
+            if hurt:
+                amount += hurt
+                sources.append(q.id)
+    return TapDamage(amount, tuple(sources), tuple(unresolved))
 
 
 # -- steps --------------------------------------------------------------------------------------

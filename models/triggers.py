@@ -14,6 +14,9 @@ Events read (old "enters the battlefield" wording and the current "enters" both)
 * ``"landfall"``: "Landfall — Whenever a land you control enters, …", "Whenever a
   land enters the battlefield under your control, …" (Lotus Cobra, Nissa);
 * ``"becomes_tapped"``: "Whenever ~ becomes tapped, …" (City of Brass);
+* ``"enchanted_tapped"``: an Aura's "Whenever enchanted land becomes tapped, its controller
+  loses 2 life." (Contaminated Ground) or "… ~ deals 2 damage to that land's controller."
+  (Psychic Venom): the effect's ``who`` is ``"enchanted"``, the enchanted permanent's controller;
 * ``"your_upkeep"``: "At the beginning of your upkeep, …" (Happily Ever After).
 
 Effects read: "you get {E}{E}" (energy, CR 107.14), "create a [tapped] Treasure
@@ -60,9 +63,9 @@ __all__ = [
 ]
 
 #: The events a :class:`Trigger` may have; ``"other"`` is a trigger the engine does not read.
-EVENTS = ("enters", "landfall", "becomes_tapped", "your_upkeep", "other")
+EVENTS = ("enters", "landfall", "becomes_tapped", "enchanted_tapped", "your_upkeep", "other")
 #: The kinds of :class:`TriggerEffect`.
-EFFECT_KINDS = ("energy", "token", "damage", "life", "mana", "win")
+EFFECT_KINDS = ("energy", "token", "damage", "lose_life", "life", "mana", "win")
 
 #: Intervening-if conditions the engine evaluates (CR 603.4), by their oracle wording, to a
 #: name :func:`manasolver.models.events.condition_holds` knows.
@@ -82,7 +85,8 @@ class TriggerEffect:
 
     ``kind``: ``"energy"`` (``amount`` {E} to the controller), ``"token"`` (``amount``
     tokens named ``token``, one of :data:`manasolver.models.tokens.TOKENS`, ``tapped``
-    or not), ``"damage"`` (``amount`` damage to the controller), ``"life"``
+    or not), ``"damage"`` / ``"lose_life"`` (``amount`` damage to / life lost by the
+    controller, or with ``who == "enchanted"`` the enchanted permanent's controller), ``"life"``
     (``amount`` life gained by ``who``: ``"you"`` or ``"each"`` player), ``"mana"``
     (``production`` added to the controller's pool; not a mana ability) or
     ``"win"`` (the controller wins the game).  ``text``: the sentence.
@@ -99,12 +103,12 @@ class TriggerEffect:
     def to_json(self) -> dict[str, object]:
         """The protocol form: the kind and the fields that apply to it."""
         out: dict[str, object] = {"kind": self.kind}
-        if self.kind in ("energy", "damage", "life", "token"):
+        if self.kind in ("energy", "damage", "lose_life", "life", "token"):
             out["amount"] = self.amount
         if self.kind == "token":
             out["token"] = self.token
             out["tapped"] = self.tapped
-        if self.kind == "life":
+        if self.kind in ("life", "damage", "lose_life") and self.who != "you":
             out["who"] = self.who
         if self.kind == "mana" and self.production is not None:
             from manasolver.models.symbols import mask_letters
@@ -176,6 +180,7 @@ _HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"Whenever a land (?:you control {_ENTERS}|{_ENTERS} under your control)(), (.+)"),
      "landfall"),
     (re.compile(r"Whenever ~ becomes tapped(), (.+)"), "becomes_tapped"),
+    (re.compile(r"Whenever enchanted (?:land|creature|artifact) becomes tapped(), (.+)"), "enchanted_tapped"),
     (re.compile(r"At the beginning of your upkeep(), (.+)"), "your_upkeep"),
 )
 _TRIGGER_START = re.compile(r"^(?:When|Whenever|At)\b")
@@ -215,6 +220,10 @@ def _effect(sentence: str) -> TriggerEffect | None:
         return TriggerEffect("token", sentence, amount=n, token="Eldrazi Spawn")
     if m := re.fullmatch(r"(?:it|~) deals (\d+) damage to you\.", sentence):
         return TriggerEffect("damage", sentence, amount=int(m.group(1)))
+    if m := re.fullmatch(r"~ deals (\d+) damage to that (?:land|creature|artifact)'s controller\.", sentence):
+        return TriggerEffect("damage", sentence, amount=int(m.group(1)), who="enchanted")
+    if m := re.fullmatch(r"its controller loses (\d+) life\.", sentence):
+        return TriggerEffect("lose_life", sentence, amount=int(m.group(1)), who="enchanted")
     if (m := re.fullmatch(r"(you|each player) gains? (\w+) life\.", sentence)) and _number(m.group(2)):
         return TriggerEffect("life", sentence, amount=_number(m.group(2)) or 0,
                              who="you" if m.group(1) == "you" else "each")

@@ -241,3 +241,43 @@ def test_module_examples_run() -> None:
     for module in (events, triggers):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__
+
+
+# -- Auras that punish tapping (CR 603.2) --------------------------------------------------------
+
+
+def test_auras_on_a_land_cost_life_when_it_becomes_tapped() -> None:
+    """Contaminated Ground ("Whenever enchanted land becomes tapped, its controller loses 2 life.")
+    and Psychic Venom ("… deals 2 damage to that land's controller.") on one Forest: tapping it
+    costs 4; an unenchanted Forest costs nothing; City of Brass's own 1 is already on its {T}
+    ability and counts here only with include_self."""
+    raw = {"players": [{"name": "you"}, {"name": "opp"}],
+           "battlefield": [{"id": "f", "card": "Forest"}, {"id": "g", "card": "Forest"},
+                           {"id": "cg", "card": "Contaminated Ground", "controller": "opp", "attached_to": "f"},
+                           {"id": "pv", "card": "Psychic Venom", "controller": "opp", "attached_to": "f"},
+                           {"id": "cb", "card": "City of Brass"}]}
+    from manasolver.models.events import damage_when_tapped
+    state = load_state(raw)
+    hurt = damage_when_tapped(state, "f")
+    assert (hurt.amount, hurt.sources, hurt.unresolved) == (4, ("cg", "pv"), ())
+    assert damage_when_tapped(state, "g").amount == 0
+    assert damage_when_tapped(state, "cb").amount == 0
+    assert damage_when_tapped(state, "cb", include_self=True).amount == 1
+    with pytest.raises(BadQuery):
+        damage_when_tapped(state, "nothing")
+
+
+def test_unread_tap_triggers_are_reported() -> None:
+    """Seizures ("… unless that player pays {3}") and Royal Decree (a Mountain becoming tapped)
+    are not guessed: reported with their text."""
+    raw = {"players": [{"name": "you"}, {"name": "opp"}],
+           "battlefield": [{"id": "m", "card": "Mountain"}, {"id": "rd", "card": "Royal Decree",
+                                                            "controller": "opp"}]}
+    from manasolver.models.events import damage_when_tapped
+    hurt = damage_when_tapped(load_state(raw), "m")
+    assert hurt.amount == 0 and [u.source for u in hurt.unresolved] == ["rd"]
+    raw["battlefield"] = [{"id": "e", "card": "Llanowar Elves"},
+                          {"id": "sz", "card": "Seizures", "controller": "opp", "attached_to": "e"}]
+    hurt = damage_when_tapped(load_state(raw), "e")
+    assert hurt.amount == 0 and [u.source for u in hurt.unresolved] == ["sz"]
+    assert "unless that player pays" in hurt.unresolved[0].reason
