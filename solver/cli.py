@@ -108,6 +108,9 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="check a proposed payment")
     costed(p)
     p.add_argument("payment", metavar="PAYMENT.json")
+    p = sub.add_parser("serve", help="answer protocol queries POSTed over HTTP (127.0.0.1 by default)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8765, help="0 picks a free port (printed on the first line)")
     p = sub.add_parser("card", help="a card as the engine understands it")
     p.add_argument("name", metavar="NAME")
     p.add_argument("--json", action="store_true")
@@ -247,6 +250,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.out:
                 forwarded += ["--out", args.out]
             return bench_main(forwarded)
+        if args.command == "serve":
+            from manasolver.solver.serve import serve
+            return serve(args.host, args.port)
         if args.command == "demo":
             from manasolver.solver.demo import main as demo_main
             return demo_main()

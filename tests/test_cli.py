@@ -184,3 +184,40 @@ def test_activate_kicker_and_alternative_flags() -> None:
     assert code == 0 and out["payment"]["total"] == "{1}{B}"
     proc = run("pay", "example:commander")
     assert proc.returncode == 2 and "COST" in proc.stderr
+
+
+def test_serve_answers_queries_over_http() -> None:
+    """SPEC §5: `manasolver serve` answers the same query objects over HTTP."""
+    import urllib.error
+    import urllib.request
+    proc = subprocess.Popen([*CLI, "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert first.startswith("manasolver serving on http://127.0.0.1:"), first
+        url = first.split(" on ", 1)[1].strip()
+
+        def post(body: bytes) -> tuple[int, Any]:
+            request = urllib.request.Request(url, data=body, method="POST",
+                                             headers={"Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(request, timeout=60) as response:
+                    return response.status, json.loads(response.read())
+            except urllib.error.HTTPError as err:
+                return err.code, json.loads(err.read())
+
+        from manasolver.solver.demo import example_state
+        board = example_state("commander")
+        query = {"query": "can_pay", "state": board, "cost": "{W}{U}{B}{R}{G}"}
+        status, out = post(json.dumps(query).encode())
+        assert status == 200 and out == {"payable": True}
+        status, out = post(b"{not json")
+        assert status == 400 and out["error"]["code"] == "bad_query"
+        status, out = post(json.dumps({"query": "pay", "state": board, "cost": "{Q/W}"}).encode())
+        assert status == 200 and out["error"]["code"] == "bad_cost"
+        with urllib.request.urlopen(url + "health", timeout=30) as response:
+            assert json.loads(response.read()) == {"ok": True}
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
