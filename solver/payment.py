@@ -16,19 +16,38 @@ __all__ = ["Activation", "Choice", "Payment"]
 @dataclass(frozen=True, slots=True)
 class Activation:
     """One activation of a mana ability: which permanent, which ability (index
-    among its mana abilities), the cost parts paid, and the mana it added."""
+    among its mana abilities), the cost parts paid, and the mana it added.
+
+    Optional fields, written only when used (SPEC §5's shape is otherwise unchanged):
+    ``sacrificed``: the other permanents its cost sacrificed (Ashnod's Altar: "Sacrifice a
+    creature"), one id per sacrifice; ``tapped``: the untapped permanents its cost tapped
+    (Springleaf Drum, Heritage Druid); ``hand``: for an ability activated from the hand
+    (Simian Spirit Guide), the card's index in the player's hand, with ``card`` its name
+    and ``permanent`` empty.
+    """
 
     permanent: str
     ability: int
     costs: tuple[str, ...]
     mana: str
     times: int = 1
+    sacrificed: tuple[str, ...] = ()
+    tapped: tuple[str, ...] = ()
+    hand: int | None = None
+    card: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"permanent": self.permanent, "ability": self.ability,
-                               "costs": list(self.costs), "mana": self.mana}
+        if self.hand is not None:
+            out: dict[str, Any] = {"hand": self.hand, "card": self.card}
+        else:
+            out = {"permanent": self.permanent}
+        out.update({"ability": self.ability, "costs": list(self.costs), "mana": self.mana})
         if self.times != 1:
             out["times"] = self.times
+        if self.sacrificed:
+            out["sacrificed"] = list(self.sacrificed)
+        if self.tapped:
+            out["tapped"] = list(self.tapped)
         return out
 
 
@@ -104,9 +123,18 @@ class Payment:
             times = a.get("times", 1)
             if isinstance(times, bool) or not isinstance(times, int) or not 1 <= times <= 1000:
                 raise ValueError(f"activations[{i}].times must be an integer from 1 to 1000")
-            acts.append(Activation(str(a["permanent"]), int(a.get("ability", 0)),
+            hand = a.get("hand")
+            if hand is not None and (isinstance(hand, bool) or not isinstance(hand, int)):
+                raise ValueError(f"activations[{i}].hand must be an index into the hand")
+            for key in ("sacrificed", "tapped"):
+                if not isinstance(a.get(key, []), list):
+                    raise TypeError(f"activations[{i}].{key} must be a list of permanent ids")
+            acts.append(Activation("" if hand is not None else str(a["permanent"]),
+                                   int(a.get("ability", 0)),
                                    tuple(str(c) for c in a.get("costs", [])), str(a.get("mana", "")),
-                                   times))
+                                   times, tuple(str(s) for s in a.get("sacrificed", [])),
+                                   tuple(str(s) for s in a.get("tapped", [])), hand,
+                                   str(a.get("card", ""))))
         for key in ("x", "life", "energy", "damage"):
             value = obj.get(key, 0)
             if isinstance(value, bool) or not isinstance(value, int):

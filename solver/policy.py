@@ -34,7 +34,7 @@ __all__ = ["ASSIST_CRITERIA", "CRITERIA", "WEIGHT_LIMIT", "check_policy", "keep_
 
 #: Every criterion a policy may name, and what its term counts (all minimised).
 CRITERIA: dict[str, str] = {
-    "no_sacrifice": "permanents sacrificed (Treasures, Lotus Petal)",
+    "no_sacrifice": "permanents sacrificed (Treasures, Lotus Petal, an Altar's fodder)",
     "min_life": "life paid (Phyrexian symbols, life costs) plus damage taken (pain lands)",
     "keep_castable": "listed costs (default: the cards in hand) no longer payable from what stays untapped",
     "keep_colors": "colors (of W U B R G) no longer producible by what stays untapped",

@@ -203,7 +203,9 @@ def _run(problem: Problem, backend: str | None, need_payment: bool = True) -> So
                 verdict = FlowBackend().feasible(problem)
                 if verdict is not None:
                     return verdict[1]
-        if problem.mode == "optimal":
+        if problem.mode == "optimal" and not problem.supply.resource_costs:
+            # Costs that sacrifice other permanents (Altars) are modelled by CP-SAT and the
+            # enumeration only: the fast optimiser is never asked about them.
             from manasolver.solver.backends.fastopt import FastOptBackend
             found = FastOptBackend().solve(problem)
             if found is not None:

@@ -18,6 +18,10 @@ What is and is not usable, by rule:
   totals are checked by the solvers;
 * counters removed as a cost must be there (118.3);
 * sacrifice and damage (pain lands) are recorded for policies;
+* "sacrifice a creature/artifact/…" costs (Ashnod's Altar, Krark-Clan Ironworks) are
+  recorded per option (:attr:`Option.sacrifice_other`); the permanents they may take
+  are grouped in :attr:`Supply.fodder` and the solvers choose which are sacrificed
+  (each at most once; one tapped for mana first may still be sacrificed, 605.3a);
 * "tap an untapped creature you control" (Springleaf Drum) is recorded per option
   (:attr:`Option.tap_creatures`) against :attr:`Supply.creatures`; a creature
   tapped for its own ``{T}`` ability can't pay it too (118.10);
@@ -31,8 +35,9 @@ What is and is not usable, by rule:
   permanent is left out and listed in :attr:`Supply.excluded`.
 
 A permanent whose card has clauses the parser could not read
-(``card.unsupported``), or an ability this model does not cover (sacrificing
-other permanents, a repeatable ability with a mana cost or that taps creatures),
+(``card.unsupported``), or an ability this model does not cover (sacrificing a
+permanent whose own mana ability costs mana, a repeatable ability with a mana cost or
+that taps creatures),
 is left out and listed in :attr:`Supply.excluded`; the queries then
 refuse to call a cost unpayable that such a permanent might have paid, raising
 :class:`~manasolver.models.errors.Unsupported` instead.
@@ -53,7 +58,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from manasolver.models.abilities import Restriction
-from manasolver.models.card import Card
+from manasolver.models.card import CARD_TYPES, Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadState, Unsupported
 from manasolver.models.state import GameState, Permanent, Player
@@ -65,6 +70,7 @@ __all__ = [
     "AssistGroup",
     "Assists",
     "Excluded",
+    "FodderGroup",
     "Option",
     "SourceClass",
     "Supply",
@@ -95,6 +101,9 @@ class Option:
     activate it; ``restriction``: the spending restriction of its mana (CR 106.6);
     ``tap_creatures``: untapped creatures the player must tap as part of the cost
     (Springleaf Drum; summoning sickness does not matter for them, Drum ruling).
+    ``sacrifice_other``: for each other permanent the cost sacrifices, the type or
+    subtype it must have (Ashnod's Altar: ``("creature",)``); which permanent is
+    sacrificed is decided by the solvers from :attr:`Supply.fodder`.
     """
 
     ability: int
@@ -110,6 +119,7 @@ class Option:
     repeat: int = 1
     restriction: Restriction | None = None
     tap_creatures: int = 0
+    sacrifice_other: tuple[str, ...] = ()
 
     @property
     def free(self) -> bool:
@@ -163,6 +173,35 @@ class SourceClass:
 
 
 @dataclass(frozen=True, slots=True)
+class FodderGroup:
+    """Permanents a "sacrifice a <type>" cost may take, interchangeable among themselves.
+
+    ``members``/``positions``: ids and battlefield indices, in board order; ``matches``:
+    the sacrifice types (of the supply's options) each member has; ``cls``: the supply
+    class the members belong to (their own mana abilities), -1 when none; ``untapped``,
+    ``creature``, ``artifact``, ``colors``: what decides the convoke/improvise group they
+    fall in (:func:`build_assists`), so a fodder group lies inside one assist group.
+    A member is sacrificed at most once (CR 118.3, 701.21a); one that convoked or
+    improvised (601.2h, after the mana abilities of 601.2g) or sacrificed itself for
+    mana can't be sacrificed; one tapped for its own mana ability first can (605.3a).
+    """
+
+    members: tuple[str, ...]
+    positions: tuple[int, ...]
+    matches: frozenset[str]
+    cls: int = -1
+    untapped: bool = True
+    creature: bool = False
+    artifact: bool = False
+    colors: int = 0
+
+    @property
+    def count(self) -> int:
+        """How many members the group holds."""
+        return len(self.members)
+
+
+@dataclass(frozen=True, slots=True)
 class Excluded:
     """A permanent left out of the supply: its id, the clause, and why."""
 
@@ -190,6 +229,14 @@ class Supply:
     life: int
     energy: int
     creatures: int = 0
+    fodder: tuple[FodderGroup, ...] = ()
+
+    @property
+    def resource_costs(self) -> bool:
+        """True when some option's cost spends another resource than mana, life, energy or
+        its own permanent (sacrificing other permanents): only CP-SAT and the enumeration
+        model these, so the fast optimiser is never asked (:func:`solver.queries._run`)."""
+        return any(o.sacrifice_other for k in self.classes for o in k.options)
 
     @property
     def restricted(self) -> bool:
@@ -335,8 +382,6 @@ def _options(state: GameState, perm: Permanent, player: Player,
     for ab in abilities:
         cost = ab.cost
         text = ab.text or f"mana ability {ab.index}"
-        if cost.sacrifice:
-            raise _Skip(text, "costs that sacrifice other permanents are not modelled yet")
         if ab.production.doubles_pool:
             raise _Skip(text, "abilities that double the mana pool are not modelled yet")
         if cost.discard_hand:
@@ -379,7 +424,10 @@ def _options(state: GameState, perm: Permanent, player: Player,
             if refs is None:
                 raise _Skip(ab.text or ab.production.reference,
                             "could-produce references need manasolver.solver.graph")
-            reference_mask = refs.get(perm.id, 0)
+            from manasolver.solver.graph import reference_mask as mirrored
+            # What the referenced permanents could produce, not the permanent's own total
+            # (an Exotic Orchard that Urborg made a Swamp does not mirror its own {B}).
+            reference_mask = mirrored(state, perm, ab, refs)
         results = activation_results(state, perm, ab, reference_mask=reference_mask)
         if results is None:
             continue  # its activation condition is false now (602.5b)
@@ -396,7 +444,7 @@ def _options(state: GameState, perm: Permanent, player: Player,
                 raise _Skip(text, "restricted mana with unrestricted triggered mana is not modelled yet")
             out.append(Option(ab.index, slots, parts, cost.mana, cost.life, cost.energy,
                               ab.damage, cost.sacrifice_self, cost.tap, bool(exclusive), repeat,
-                              restriction, cost.tap_creatures))
+                              restriction, cost.tap_creatures, tuple(cost.sacrifice)))
     return tuple(out)
 
 
@@ -495,6 +543,7 @@ def _build(state: GameState, name: str) -> Supply:
     groups: dict[tuple[object, ...], list[tuple[str, int]]] = {}
     meta: dict[tuple[object, ...], tuple[tuple[Option, ...], bool, str, str, bool]] = {}
     excluded: list[Excluded] = []
+    usable: list[tuple[int, Permanent, tuple[Option, ...]]] = []
     for pos, perm in mine:
         card = perm.card
         unread = remaining_unsupported(card) if card.unsupported else ()
@@ -512,12 +561,22 @@ def _build(state: GameState, name: str) -> Supply:
         if ref_error and _card_info(card)[3]:
             excluded.append(Excluded(perm.id, card.name, "could produce", ref_error))
             continue
-        if not opts:
-            continue
+        if opts:
+            usable.append((pos, perm, opts))
+    sac_types = sorted({t for _, _, opts in usable for o in opts for t in o.sacrifice_other})
+    signature: dict[str, frozenset[str]] = {}
+    if sac_types:
+        usable = _drop_unmodelled_altars(usable, sac_types, excluded)
+        sac_types = sorted({t for _, _, opts in usable for o in opts for t in o.sacrifice_other})
+        signature = {perm.id: frozenset(t for t in sac_types if sacrificeable(perm, t))
+                     for _, perm in mine}
+    for pos, perm, opts in usable:
         snow = perm.is_snow
         kind = _kind(perm)
         creature = perm.is_creature
-        key = (id(opts), snow, kind, creature)  # equal cached options are one object
+        # Equal cached options are one object; with sacrifice costs on the board, what a member
+        # may be sacrificed as splits classes too.
+        key: tuple[object, ...] = (id(opts), snow, kind, creature, signature.get(perm.id))
         if key not in groups:
             groups[key] = []
             meta[key] = (opts, snow, kind, card.name, creature)
@@ -529,8 +588,57 @@ def _build(state: GameState, name: str) -> Supply:
                                    opts, snow, kind, cname, creature))
     classes.sort(key=lambda k: k.positions[0])
     creatures = sum(1 for _, perm in mine if perm.is_creature and not perm.tapped)
+    fodder = _fodder(mine, classes, signature) if signature else ()
     return Supply(name, pool_units(pl), tuple(classes), tuple(excluded), pl.life, pl.energy,
-                  creatures)
+                  creatures, fodder)
+
+
+def sacrificeable(perm: Permanent, what: str) -> bool:
+    """Does ``perm`` have the type or subtype ``what`` a sacrifice cost names (lower case)?"""
+    if what in CARD_TYPES:
+        return what in perm.types
+    return perm.card.type_line.has(what)
+
+
+def _drop_unmodelled_altars(usable: list[tuple[int, Permanent, tuple[Option, ...]]],
+                            sac_types: list[str], excluded: list[Excluded]) -> list[tuple[int, Permanent, tuple[Option, ...]]]:
+    """Leave out (and list in ``excluded``) the permanents whose costs sacrifice a type that a
+    permanent with a mana-costing mana ability has: its own activation would have to come before
+    the sacrifice and the Altar's mana after it (601.2g), an order this model does not track."""
+    costly = [perm for _, perm, opts in usable if any(not o.free for o in opts)]
+    bad = {t for t in sac_types if any(sacrificeable(p, t) for p in costly)}
+    if not bad:
+        return usable
+    out = []
+    for pos, perm, opts in usable:
+        hit = next((o for o in opts if bad & set(o.sacrifice_other)), None)
+        if hit is None:
+            out.append((pos, perm, opts))
+            continue
+        excluded.append(Excluded(perm.id, perm.card.name, " ".join(hit.costs),
+                                 "sacrificing a permanent whose own mana ability costs mana is not "
+                                 "modelled yet"))
+    return out
+
+
+def _fodder(mine: list[tuple[int, Permanent]], classes: list[SourceClass],
+            signature: dict[str, frozenset[str]]) -> tuple[FodderGroup, ...]:
+    """The player's permanents that some sacrifice cost could take, grouped (see
+    :class:`FodderGroup`); group keys refine both supply classes and assist groups."""
+    class_of = {m: k for k, cls in enumerate(classes) for m in cls.members}
+    groups: dict[tuple[int, frozenset[str], bool, bool, bool, int], list[tuple[str, int]]] = {}
+    for pos, perm in mine:
+        sig = signature.get(perm.id, frozenset())
+        if not sig:
+            continue
+        key = (class_of.get(perm.id, -1), sig, not perm.tapped, perm.is_creature, perm.is_artifact,
+               perm.card.colors & ANY_COLOR)
+        groups.setdefault(key, []).append((perm.id, pos))
+    out = [FodderGroup(tuple(m for m, _ in ms), tuple(p for _, p in ms), sig, k, untapped, creature,
+                       artifact, colors)
+           for (k, sig, untapped, creature, artifact, colors), ms in groups.items()]
+    out.sort(key=lambda g: g.positions[0])
+    return tuple(out)
 
 
 # -- convoke, improvise, delve (CR 702.51, 702.126, 702.66) ----------------------------------

@@ -437,6 +437,7 @@ class _Unit:
     snow: bool = False
     restriction: Restriction | None = None
     maker: int = -1
+    source: int = -1  # an activation that named sacrificed permanents (for the order check)
 
 
 @dataclass(frozen=True)
@@ -556,6 +557,7 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
     first_use: dict[str, int] = {}
     sac_self: Counter[str] = Counter()
     sac_other: list[tuple[int, str]] = []
+    named_sac: list[tuple[int, str, str]] = []
     tap_others = 0
     counters: dict[tuple[str, str], int] = {}
     life_costs = energy_costs = damage = 0
@@ -604,7 +606,14 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
         untaps[perm.id] += n if cost.untap else 0
         if cost.sacrifice_self:
             sac_self[perm.id] += n
-        sac_other.extend((i, what) for what in cost.sacrifice for _ in range(n))
+        if act.sacrificed:
+            if len(act.sacrificed) != len(cost.sacrifice) * n:
+                problems.append(f"{where}: it names {len(act.sacrificed)} sacrificed permanents, but "
+                                f"its cost sacrifices {len(cost.sacrifice) * n}")
+            whats = [what for _ in range(n) for what in cost.sacrifice]
+            named_sac.extend((i, what, pid) for what, pid in zip(whats, act.sacrificed))
+        else:
+            sac_other.extend((i, what) for what in cost.sacrifice for _ in range(n))
         tap_others += cost.tap_creatures * n
         for kind, k in cost.remove_counters:
             counters[(perm.id, kind)] = counters.get((perm.id, kind), 0) + k * n
@@ -634,8 +643,9 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
             # the rest is grouped by class so the flow stays small on big boards.
             maker = i if cost.mana else -1
             restriction = _restriction(ab, perm)
+            source = i if cost.sacrifice and act.sacrificed else -1
             for bit, k in made.items():
-                units[_Unit("made", bit, snow, restriction, maker)] += k
+                units[_Unit("made", bit, snow, restriction, maker, source)] += k
         # Its mana cost, paid from mana made before it.
         if cost.mana:
             sources[i] = perm
@@ -705,7 +715,15 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
         if have < k:
             problems.append(f"activations[{first_use[pid]}]: {_who(by_id[pid])} has {have} {kind} "
                             f"counter{'s' if have != 1 else ''}, {k} removed (CR 118.3)")
-    _check_other_costs(state, me, sac_other, tap_others, sac_self, taps, extra_taps, problems)
+    sacrificed = _check_named_sacrifices(state, me, named_sac, sac_self, extra_taps, problems)
+    after = _sacrifice_order(pay, named_sac, costly, problems)
+    for i in after:  # its mana comes after the sacrificed permanent's mana-costing activations
+        for u in [u for u in units if u.kind == "made" and u.maker == -1 and u.source == i]:
+            units[_Unit("made", u.mask, u.snow, u.restriction, i, i)] += units.pop(u)
+        costly.append(i)
+        sources.setdefault(i, by_id[pay.activations[i].permanent])
+    _check_other_costs(state, me, sac_other, tap_others, sac_self + sacrificed, taps, extra_taps,
+                       problems)
 
     # Delve: cards from the graveyard, generic only.
     grave = Counter(c.name.lower() for c in player.graveyard)
@@ -762,7 +780,7 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
             demands[_Demand("snow")] += total.snow
         for bit, k in floating.items():
             demands[_Demand("float", bit)] += k
-        _check_cover(units, demands, costly, pay, req.spell, has_x, sources, problems)
+        _check_cover(units, demands, costly, pay, req.spell, has_x, sources, problems, after)
     return ValidationResult(not problems, problems)
 
 
@@ -808,7 +826,7 @@ def _greedy_order(units: Counter[_Unit], demands: Counter[_Demand], costly: list
 
 def _check_cover(units: Counter[_Unit], demands: Counter[_Demand], costly: list[int], pay: Payment,
                  spell: SpellInfo | None, has_x: bool, sources: dict[int, Permanent],
-                 problems: list[str]) -> None:
+                 problems: list[str], after: dict[int, set[int]] | None = None) -> None:
     supply = sum(units.values())
     need = sum(demands.values())
     if supply != need:
@@ -819,21 +837,29 @@ def _check_cover(units: Counter[_Unit], demands: Counter[_Demand], costly: list[
         return
     spell_ok = {u: _allows_spell(u.restriction, spell, has_x) for u in units}
     seen: set[tuple[object, ...]] = set()
+    after = after or {}
+
+    def follows(rank: dict[int, int]) -> bool:
+        return all(rank[j] < rank[i] for i, js in after.items() for j in js)
+
     greedy = _greedy_order(units, demands, costly)
-    if greedy is not None and _covers(units, demands, {i: k for k, i in enumerate(greedy)}, spell_ok, sources):
-        return
+    if greedy is not None:
+        rank0 = {i: k for k, i in enumerate(greedy)}
+        if follows(rank0) and _covers(units, demands, rank0, spell_ok, sources):
+            return
     orders = itertools.permutations(costly)
     for count, order in enumerate(orders):
         if count >= MAX_ORDERS:
             problems.append(f"mana: could not find an order for {len(costly)} activations with mana costs "
                             f"within {MAX_ORDERS} tries")
             return
-        sig = tuple((pay.activations[i].permanent, pay.activations[i].mana) for i in order)
+        sig = tuple((pay.activations[i].permanent, pay.activations[i].mana, pay.activations[i].sacrificed)
+                    for i in order)
         if sig in seen and len(costly) > 1:
             continue
         seen.add(sig)
         rank = {i: k for k, i in enumerate(order)}
-        if _covers(units, demands, rank, spell_ok, sources):
+        if follows(rank) and _covers(units, demands, rank, spell_ok, sources):
             return
     if any(not ok for ok in spell_ok.values()):
         problems.append("mana: the mana cannot pay the total exactly: restricted mana "
@@ -842,6 +868,90 @@ def _check_cover(units: Counter[_Unit], demands: Counter[_Demand], costly: list[
         problems.append("mana: the mana produced and used cannot pay the total, the activations' mana "
                         "costs and the floating mana exactly ({C} takes only colorless, {S} only snow "
                         "mana, an activation's cost only mana made before it)")
+
+
+def _is_a(perm: Permanent, what: str) -> bool:
+    """Does ``perm`` have the card type, subtype or supertype ``what`` (lower case)?"""
+    from manasolver.models.card import CARD_TYPES
+    return what in perm.types if what in CARD_TYPES else perm.card.type_line.has(what)
+
+
+def _check_named_sacrifices(state: GameState, me: str, named: list[tuple[int, str, str]],
+                            sac_self: Counter[str], extra_taps: Counter[str],
+                            problems: list[str]) -> Counter[str]:
+    """The permanents an activation says it sacrificed ("sacrificed": [...]): each one the
+    player controls, of the type the cost names, sacrificed once in the whole payment (by an
+    Altar or by its own ability), and not convoked or improvised (601.2h comes after the mana
+    abilities of 601.2g, when it is gone).  Returns how often each was named."""
+    by_id = {p.id: p for p in state.battlefield}
+    seen: Counter[str] = Counter()
+    for i, what, pid in named:
+        where = f"activations[{i}]"
+        perm = by_id.get(pid)
+        if perm is None or perm.controller != me:
+            problems.append(f"{where}: {pid!r} is not a permanent {me} controls, so it cannot be "
+                            f"sacrificed (CR 701.21a)")
+            continue
+        if not _is_a(perm, what):
+            problems.append(f"{where}: {_who(perm)} is not a {what}, so it cannot pay "
+                            f"\"sacrifice a {what}\"")
+        seen[pid] += 1
+        if seen[pid] == 2 or (seen[pid] == 1 and sac_self[pid]):
+            problems.append(f"{where}: {_who(perm)} is sacrificed more than once (CR 701.21a)")
+        if seen[pid] == 1 and extra_taps[pid]:
+            problems.append(f"{where}: {_who(perm)} was sacrificed for mana, so it cannot convoke or "
+                            f"improvise afterwards (CR 601.2g-h)")
+    return seen
+
+
+def _sacrifice_order(pay: Payment, named: list[tuple[int, str, str]], costly: list[int],
+                     problems: list[str]) -> dict[int, set[int]]:
+    """An activation that sacrifices a permanent comes after that permanent's own activations
+    (it is gone afterwards): such orders must not be circular.  Returns, per sacrificing
+    activation, the mana-costing activations it must follow (the mana check orders them)."""
+    if not named:
+        return {}
+    acts = pay.activations
+    by_perm: dict[str, list[int]] = {}
+    for j, a in enumerate(acts):
+        by_perm.setdefault(a.permanent, []).append(j)
+    before: dict[int, set[int]] = {}
+    for i, _what, pid in named:
+        before.setdefault(i, set()).update(j for j in by_perm.get(pid, []) if j != i)
+    # Kahn's algorithm over the activations involved.
+    nodes = set(before) | {j for js in before.values() for j in js}
+    done: set[int] = set()
+    while True:
+        ready = [v for v in nodes - done if before.get(v, set()) <= done]
+        if not ready:
+            break
+        done.update(ready)
+    if done != nodes:
+        stuck = sorted(nodes - done)
+        problems.append(f"activations[{stuck[0]}]: the sacrifices are circular: each of activations "
+                        f"{stuck} sacrifices a permanent whose activation must come first")
+        return {}
+    costly_set = set(costly)
+    out: dict[int, set[int]] = {}
+    for i in before:
+        need = _closure(i, before) & costly_set
+        if need and i not in costly_set:
+            out[i] = need
+    for i in out:  # and after the sacrificing activations it follows that are ordered too
+        out[i] |= _closure(i, before) & set(out)
+    return out
+
+
+def _closure(i: int, before: dict[int, set[int]]) -> set[int]:
+    """Every activation that must come before ``i`` (transitively)."""
+    out: set[int] = set()
+    stack = list(before.get(i, ()))
+    while stack:
+        j = stack.pop()
+        if j not in out:
+            out.add(j)
+            stack.extend(before.get(j, ()))
+    return out
 
 
 def _check_other_costs(state: GameState, me: str, sac_other: list[tuple[int, str]], tap_others: int,

@@ -16,8 +16,18 @@ float mana is not "a way to pay").  Payments are compared as
 order, so two payments differ exactly when their activations, productions,
 choices, pool mana used or totals differ.
 
-Limits, stated: at most one activation per permanent; no convoke, delve or
-improvise; no sacrifice-other or tap-other costs.
+"Sacrifice a creature/artifact: add …" (Ashnod's Altar, Krark-Clan Ironworks; CR 118.3,
+701.21a): every permanent the player controls of that type is a *fodder slot*: nothing,
+or one activation of one such ability that sacrifices it (so each permanent is
+sacrificed once, and an Altar activates as often as it has fodder).  A permanent that
+sacrificed itself (Treasure) can't be sacrificed again; one tapped for mana first may
+(605.3a); an activation that sacrifices a permanent comes after that permanent's own
+activations, so sacrifices that need each other first are refused (circular).
+
+Limits, stated: at most one activation per permanent (plus its fodder slot); no
+convoke, delve or improvise; no tap-other costs; a sacrifice cost must be the
+ability's only cost besides nothing, sacrifice one permanent, and its fodder must not
+have mana abilities that cost mana (the solvers exclude that case too).
 """
 
 from __future__ import annotations
@@ -25,7 +35,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from manasolver.models.abilities import ManaAbility, Restriction
 from manasolver.models.amounts import ability_restriction
@@ -49,6 +59,7 @@ class Move:
     ability: ManaAbility
     mana: tuple[int, ...]
     restriction: Restriction | None = None
+    sacrificed: str = ""
 
     @property
     def costs_mana(self) -> bool:
@@ -77,11 +88,20 @@ def _concrete(slots: Sequence[int]) -> set[tuple[int, ...]]:
     return {tuple(sorted(c)) for c in itertools.product(*choices)}
 
 
+def _is_a(perm: Permanent, what: str) -> bool:
+    """Has ``perm`` the type or subtype ``what``?  (Card types from its current types.)"""
+    if what in ("artifact", "creature", "land", "enchantment", "planeswalker", "battle"):
+        return what in perm.types
+    return perm.card.type_line.has(what)
+
+
 def moves(state: GameState, player: str) -> list[list[Move]]:
-    """For each permanent of ``player`` with a mana ability, its possible activations."""
+    """For each permanent of ``player`` with a mana ability, its possible activations; then
+    for each permanent some "sacrifice a <type>" ability could take, its fodder slot."""
     me = state.player(player)
     cp = could_produce(state, strict=False)
     out: list[list[Move]] = []
+    altars: list[tuple[str, list[Move]]] = []  # (type sacrificed, activations without fodder)
     for pos, perm in enumerate(state.battlefield):
         if perm.controller != me.name or not abilities_of(state, perm):
             continue
@@ -97,8 +117,11 @@ def moves(state: GameState, player: str) -> list[list[Move]]:
                 continue  # 119.4, 107.14
             if any(perm.counter(k) < n for k, n in cost.remove_counters):
                 continue
-            if cost.sacrifice or cost.tap_creatures:
-                raise NotImplementedError("brute force: sacrifice-other or tap-other costs")
+            if cost.tap_creatures:
+                raise NotImplementedError("brute force: tap-other costs")
+            if cost.sacrifice and (len(cost.sacrifice) > 1 or cost.tap or cost.untap or cost.mana
+                                   or cost.life or cost.energy or cost.sacrifice_self):
+                raise NotImplementedError("brute force: a sacrifice cost with other costs")
             # What one activation adds now: A's board-effect models (board-read options,
             # replacement effects in every order, triggered mana), then every type per slot.
             ref = reference_mask(state, perm, ab, cp) if ab.production.reference else 0
@@ -111,10 +134,45 @@ def moves(state: GameState, player: str) -> list[list[Move]]:
             if not got:
                 results = {()}
             restriction = ability_restriction(ab, perm)
-            for mana in sorted(results):
-                mine.append(Move(perm, pos, ab, mana, restriction))
+            these = [Move(perm, pos, ab, mana, restriction) for mana in sorted(results)]
+            if cost.sacrifice:
+                altars.append((cost.sacrifice[0], these))
+            else:
+                mine.extend(these)
         out.append(mine)
+    if altars:
+        for pos, perm in enumerate(state.battlefield):
+            if perm.controller != me.name:
+                continue
+            slot = [replace(m, sacrificed=perm.id) for what, ms in altars if _is_a(perm, what) for m in ms]
+            if not slot:
+                continue
+            if any(a.cost.mana for a in abilities_of(state, perm)):
+                raise NotImplementedError("brute force: sacrificing a permanent whose ability costs mana")
+            out.append(slot)
     return out
+
+
+def sacrifices_legal(chosen: Sequence[Move]) -> bool:
+    """No permanent sacrificed twice (by itself and by an Altar), and an order exists where
+    each sacrificed permanent's own activations come before the activation sacrificing it."""
+    gone = [m.sacrificed for m in chosen if m.sacrificed]
+    if not gone:
+        return True
+    if any(m.ability.cost.sacrifice_self and m.perm.id in gone for m in chosen):
+        return False
+    # Repeatedly take an activation whose prerequisites are taken (Kahn).
+    left = list(range(len(chosen)))
+    while left:
+        for i in left:
+            m = chosen[i]
+            if not m.sacrificed or all(j == i or j not in left or chosen[j].perm.id != m.sacrificed
+                                       for j in range(len(chosen))):
+                left.remove(i)
+                break
+        else:
+            return False
+    return True
 
 
 # -- announcement and totals (601.2b, 601.2f) ---------------------------------------------------
@@ -331,7 +389,8 @@ def _criteria(p: Payment, req: PaymentRequest, criteria: Sequence[str]) -> tuple
     out = []
     for c in criteria:
         if c == "no_sacrifice":
-            out.append(sum(1 for a in p.activations if "sacrifice" in a.costs))
+            out.append(sum(1 for a in p.activations if "sacrifice" in a.costs)
+                       + sum(len(a.sacrificed) for a in p.activations))
         elif c == "min_life":
             out.append(p.life + p.damage)
         elif c == "min_waste":
@@ -351,9 +410,9 @@ def _criteria(p: Payment, req: PaymentRequest, criteria: Sequence[str]) -> tuple
             colors: dict[str, int] = {}
             for ms in moves(state, req.player):
                 for m in ms:
-                    if m.mana and not m.costs_mana:
+                    if m.mana and not m.costs_mana and not m.sacrificed:
                         colors[m.perm.id] = colors.get(m.perm.id, 0) | (sum(set(m.mana)) & ANY_COLOR)
-            used = {a.permanent for a in p.activations}
+            used = {a.permanent for a in p.activations} | {s for a in p.activations for s in a.sacrificed}
             before = after = 0
             for pid, mask in colors.items():
                 before |= mask
@@ -405,6 +464,8 @@ def brute(req: PaymentRequest, criteria: Sequence[str] = ("min_life", "min_waste
             chosen = [m for m in combo if m is not None]
             if irredundant and len(chosen) > need + sum(_units(m) for m in chosen):
                 continue  # more activations than units spent: some activation is redundant
+            if not sacrifices_legal(chosen):
+                continue
             for pool_used, floating in _pays(req, total, chosen, pool):
                 if irredundant and not _irredundant(req, total, chosen, pool_used):
                     continue
@@ -430,7 +491,8 @@ def canon(p: Payment) -> tuple[object, ...]:
     mana strings as sorted type multisets (so any backend's writing compares)."""
     def bag(t: str) -> tuple[str, ...]:
         return tuple(sorted(t.replace("}", "").split("{")[1:]))
-    acts = tuple(sorted((a.permanent, a.ability, bag(a.mana), a.times) for a in p.activations))
+    acts = tuple(sorted((a.permanent, a.ability, bag(a.mana), a.times, tuple(sorted(a.sacrificed)))
+                        for a in p.activations))
     choices = tuple(sorted((c.symbol, c.paid_as) for c in p.choices))
     return (bag(p.total if p.total != "{0}" else ""), choices, p.x, acts, bag(p.pool_used), p.life,
             p.energy, p.damage, bag(p.floating), p.convoked, p.delved, p.improvised)
@@ -448,7 +510,8 @@ def _irredundant(req: PaymentRequest, total: Total, chosen: list[Move], pool_use
 
 def _payment(req: PaymentRequest, total: Total, chosen: list[Move], pool_used: tuple[int, ...],
              floating: tuple[int, ...], x: int) -> Payment:
-    acts = tuple(Activation(m.perm.id, m.ability.index, tuple(m.ability.cost.parts()), text(m.mana))
+    acts = tuple(Activation(m.perm.id, m.ability.index, tuple(m.ability.cost.parts()), text(m.mana),
+                            sacrificed=(m.sacrificed,) if m.sacrificed else ())
                  for m in sorted(chosen, key=lambda m: m.position))
     return Payment(
         total=total.text(), choices=total.choices, x=x, activations=acts, pool_used=text(pool_used),

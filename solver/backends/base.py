@@ -40,6 +40,7 @@ __all__ = [
     "Solution",
     "lowest_bit",
     "mana_string",
+    "sacrifices_last",
     "to_payment",
 ]
 
@@ -116,7 +117,9 @@ class Solution:
     docstring); ``objective``: the backend's objective values, for tests; ``optimal``:
     false when a time bound stopped the search before optimality was proven;
     ``assists``: ``(kind, group index, count)`` with kind ``convoke`` or ``improvise``
-    (groups of :attr:`Problem.assists`); ``delved``: graveyard cards exiled by delve.
+    (groups of :attr:`Problem.assists`); ``delved``: graveyard cards exiled by delve;
+    ``sacrifices``: ``(class, option, sacrifice part, fodder group, count)``: how many members
+    of a fodder group (:attr:`Supply.fodder`) the activations of that option sacrificed.
     A convoked creature paying a colored symbol also appears in ``spend`` with source
     ``("convoke", group)``, so hybrid symbols show the color it paid.
     """
@@ -129,6 +132,7 @@ class Solution:
     optimal: bool = True
     assists: list[tuple[str, int, int]] = field(default_factory=list)
     delved: int = 0
+    sacrifices: list[tuple[int, int, int, int, int]] = field(default_factory=list)
 
 
 class Backend(Protocol):
@@ -174,27 +178,25 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
             floating.extend(rest)
             realized[(k, o, mask)] = used + rest
     convoked, improvised, taken = _assist_members(problem, sol)
-    # Activations in board order, each taking its slots' units in turn; exclusive
-    # activations of a class use the members no assist tapped.
-    free_members: dict[int, list[int]] = {}
+    sacrificed, queues = _sacrificed_members(problem, sol, set(convoked) | set(improvised))
+    members = _exclusive_members(problem, sol, taken, sacrificed)
+    # Activations in board order, each taking its slots' units in turn.
     acts: list[tuple[int, Activation]] = []
     cursor: dict[tuple[int, int, int], int] = {}
-    for k, m, o in sol.acts:
+    for a, (k, m, o) in enumerate(sol.acts):
         cls: SourceClass = supply.classes[k]
-        if taken.get(k) and cls.options[o].exclusive:
-            if k not in free_members:
-                free_members[k] = [i for i in range(cls.count) if i not in taken[k]]
-            m = free_members[k].pop(0)
+        m = members.get(a, m)
         opt = cls.options[o]
         bits: list[int] = []
         for mask in opt.slots:
             i = cursor.get((k, o, mask), 0)
             bits.append(realized[(k, o, mask)][i])
             cursor[(k, o, mask)] = i + 1
+        gone = tuple(queues[(k, o, p)].pop(0) for p in range(len(opt.sacrifice_other)))
         acts.append((cls.positions[m], Activation(cls.members[m], opt.ability, opt.costs,
-                                                  mana_string(bits))))
+                                                  mana_string(bits), sacrificed=gone)))
     acts.sort(key=lambda t: t[0])
-    merged = [a for _, a in acts]
+    merged = sacrifices_last([a for _, a in acts])
     # Choices: a merged mask is shown as the type that paid it.
     resolved = {mask: list(units) for mask, units in spell_units.items()}
     take = {mask: 0 for mask in resolved}
@@ -238,6 +240,75 @@ def _spent_report(policy: Policy, spent: list[int]) -> tuple[tuple[str, object],
         return ()
     colors = [c for i, c in enumerate("WUBRG") if any(b == 1 << i for b in spent)]
     return (("spent", mana_string(spent)), ("colors_spent", colors))
+
+
+def sacrifices_last(acts: list[Activation]) -> list[Activation]:
+    """Activations in an order a player can follow: board order, except that an activation
+    sacrificing a permanent comes after that permanent's own activations (it is gone after,
+    CR 701.21a); a stable topological order."""
+    if not any(a.sacrificed for a in acts):
+        return acts
+    by_perm: dict[str, list[int]] = {}
+    for i, a in enumerate(acts):
+        by_perm.setdefault(a.permanent, []).append(i)
+    before: list[set[int]] = [set() for _ in acts]
+    for i, a in enumerate(acts):
+        for pid in a.sacrificed:
+            before[i].update(j for j in by_perm.get(pid, []) if j != i)
+    out: list[int] = []
+    done: set[int] = set()
+    while len(out) < len(acts):
+        ready = next((i for i in range(len(acts)) if i not in done and before[i] <= done), None)
+        if ready is None:  # pragma: no cover - the solvers never sacrifice in a cycle
+            return acts
+        out.append(ready)
+        done.add(ready)
+    return [acts[i] for i in out]
+
+
+def _sacrificed_members(problem: Problem, sol: Solution, assisted: set[str]
+                        ) -> tuple[set[str], dict[tuple[int, int, int], list[str]]]:
+    """Which permanents the "sacrifice a <type>" costs take: per fodder group its first
+    members in board order that did not convoke or improvise; and per (class, option,
+    sacrifice part) the ids in the order its activations take them."""
+    fodder = problem.supply.fodder
+    left = {f: [m for m in grp.members if m not in assisted] for f, grp in enumerate(fodder)}
+    queues: dict[tuple[int, int, int], list[str]] = {}
+    chosen: set[str] = set()
+    for k, o, p, f, n in sorted(sol.sacrifices):
+        ids = left[f][:n]
+        left[f] = left[f][n:]
+        queues.setdefault((k, o, p), []).extend(ids)
+        chosen.update(ids)
+    return chosen, queues
+
+
+def _exclusive_members(problem: Problem, sol: Solution, taken: dict[int, set[int]],
+                       sacrificed: set[str]) -> dict[int, int]:
+    """The member each exclusive activation uses (by index into ``sol.acts``): never one that
+    convoked or improvised; one sacrificing itself never one an Altar sacrificed; the others
+    preferring members an Altar sacrificed (tapped for mana first, 605.3a), so that the most
+    permanents stay untapped.  Without assists or sacrifices the solution's own numbering."""
+    out: dict[int, int] = {}
+    if not taken and not sacrificed:
+        return out
+    supply = problem.supply
+    pools: dict[int, tuple[list[int], list[int]]] = {}
+    order = sorted(range(len(sol.acts)), key=lambda a: not supply.classes[sol.acts[a][0]]
+                   .options[sol.acts[a][2]].sacrifice)
+    for a in order:
+        k, _m, o = sol.acts[a]
+        cls = supply.classes[k]
+        opt = cls.options[o]
+        if not opt.exclusive:
+            continue
+        if k not in pools:
+            avail = [i for i in range(cls.count) if i not in taken.get(k, set())]
+            pools[k] = ([i for i in avail if cls.members[i] in sacrificed],
+                        [i for i in avail if cls.members[i] not in sacrificed])
+        gone, kept = pools[k]
+        out[a] = kept.pop(0) if opt.sacrifice or not gone else gone.pop(0)
+    return out
 
 
 def _assist_members(problem: Problem, sol: Solution) -> tuple[tuple[str, ...], tuple[str, ...],

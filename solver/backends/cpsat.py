@@ -88,6 +88,8 @@ class Model:
     assist_vars: dict[tuple[str, int], Any] = field(default_factory=dict)
     assist_flows: list[tuple[int, tuple[Any, ...], int, Any]] = field(default_factory=list)
     delve: Any = 0
+    sac_vars: dict[tuple[int, int, int, int], Any] = field(default_factory=dict)
+    class_gone: dict[int, Any] = field(default_factory=dict)
 
 
 def _cost_demands(opt: Option) -> list[tuple[tuple[Any, ...], int]]:
@@ -285,6 +287,10 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     model = Model(cp, y, x, uses, inst, flows)
     model.pair_flows = pair_flows
     class_assists = _assists(cp, problem, model, dst_amount, into)
+    _sacrifices(cp, problem, model, class_assists)
+    consumed = dict(class_assists)  # members no longer untapped on the battlefield afterwards
+    for k, expr in model.class_gone.items():
+        consumed[k] = consumed.get(k, 0) + expr
     for dst, amount in dst_amount.items():
         if slack and dst[0] != "cost":
             sv = cp.new_int_var(0, 10**6, f"slack{dst}")
@@ -333,9 +339,11 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     # -- policy terms ------------------------------------------------------------------
     terms = model.terms
     sac = [v for ko, v in uses.items() if opts[ko].sacrifice]
+    sac_ub = sum(sup.classes[k].count for (k, o) in uses if opts[(k, o)].sacrifice)
+    sac += list(model.sac_vars.values())  # other permanents sacrificed (Ashnod's Altar)
+    sac_ub += sum(sup.fodder[f].count for (_, _, _, f) in model.sac_vars)
     if sac:
-        terms["no_sacrifice"] = (sum(sac), sum(sup.classes[k].count for (k, o) in uses
-                                              if opts[(k, o)].sacrifice))
+        terms["no_sacrifice"] = (sum(sac), sac_ub)
     life_ub = sup.life + max((f.life for f in forms), default=0) + sum(
         (o.damage + o.life) * sup.classes[k].count * (1 if o.exclusive else o.repeat)
         for (k, _), o in opts.items())
@@ -377,10 +385,14 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
         grp = problem.assists.groups[akey[1]]
         tb.append((grp.positions[0] + 1) * av)
         tb_ub += (grp.positions[0] + 1) * grp.count
+    for skey, sv in model.sac_vars.items():
+        fod = sup.fodder[skey[3]]
+        tb.append((fod.positions[0] + 1) * sv)
+        tb_ub += (fod.positions[0] + 1) * fod.count
     terms["tiebreak"] = (sum(tb), tb_ub)
     names = set(problem.policy.criteria) | {n for n, _ in problem.policy.weights}
     if "keep_colors" in names:
-        _keep_colors(cp, problem, uses, inst, terms, class_assists)
+        _keep_colors(cp, problem, uses, inst, terms, consumed)
     if "max_colors_spent" in names:
         cs = []
         for bit in COLOR_BITS:
@@ -389,7 +401,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
             cs.append(b)
         terms["max_colors_spent"] = (5 - sum(cs), 5)
     if "keep_castable" in names:
-        _keep_castable(cp, problem, uses, inst, terms, class_assists)
+        _keep_castable(cp, problem, uses, inst, terms, consumed)
     return model
 
 
@@ -402,9 +414,70 @@ def _remaining(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
     for k, cls in enumerate(problem.supply.classes):
         used = [uses[(k, o)] for o, opt in enumerate(cls.options) if opt.exclusive]
         if class_assists and k in class_assists:
-            used.append(class_assists[k])
+            used.append(class_assists[k])  # convoked, improvised, or sacrificed untapped
         out.append((k, cls.count - sum(used), cls.count))
     return out
+
+
+def _sacrifices(cp: Any, problem: Problem, model: Model, class_assists: dict[int, Any]) -> None:
+    """"Sacrifice a creature/artifact" costs (Ashnod's Altar, Krark-Clan Ironworks; CR 118.3,
+    701.21a): per sacrifice of an option and fodder group an integer (members it takes).
+
+    Each activation sacrifices one permanent per sacrifice part; a permanent is sacrificed at
+    most once.  Per supply class, members sacrificing themselves (Treasure), members assisting
+    (convoke, improvise: 601.2h, after the mana abilities) and members sacrificed to an Altar
+    are different permanents; per assist group, assists and sacrifices are too.  A member
+    tapped for its own mana ability may then be sacrificed (605.3a: mana abilities in any
+    order; the Altar's mana is free, so it may come last): for what stays untapped
+    (keep_colors, keep_castable) a class loses ``sacrificed - overlap`` more members, with
+    the overlap at most the members tapped for their other exclusive abilities."""
+    sup = problem.supply
+    if not sup.fodder:
+        for (k, o), v in model.uses.items():
+            if sup.classes[k].options[o].sacrifice_other:
+                cp.add(v == 0)
+        return
+    per_fodder: dict[int, list[Any]] = {}
+    for (k, o), v in model.uses.items():
+        opt = sup.classes[k].options[o]
+        for p, what in enumerate(opt.sacrifice_other):
+            takes = []
+            for f, fod in enumerate(sup.fodder):
+                if what not in fod.matches:
+                    continue
+                z = cp.new_int_var(0, fod.count, f"sac{k}_{o}_{p}_{f}")
+                model.sac_vars[(k, o, p, f)] = z
+                per_fodder.setdefault(f, []).append(z)
+                takes.append(z)
+            cp.add(sum(takes) == v)
+    # Assist groups each hold whole fodder groups (same class, colors, types, untapped).
+    group_of = {m: g for g, grp in enumerate(problem.assists.groups) for m in grp.members}
+    per_group: dict[int, list[Any]] = {}
+    per_class: dict[int, list[Any]] = {}
+    for f, zs in per_fodder.items():
+        fod = sup.fodder[f]
+        cp.add(sum(zs) <= fod.count)
+        g = group_of.get(fod.members[0])
+        if g is not None:
+            per_group.setdefault(g, []).extend(zs)
+        if fod.cls >= 0:
+            per_class.setdefault(fod.cls, []).extend(zs)
+    for g, zs in per_group.items():
+        assisting = [v for (_, gg), v in model.assist_vars.items() if gg == g]
+        cp.add(sum(zs) + sum(assisting) <= problem.assists.groups[g].count)
+    gone: dict[int, Any] = {}
+    for k, zs in per_class.items():
+        cls = sup.classes[k]
+        self_sac = [model.uses[(k, o)] for o, opt in enumerate(cls.options) if opt.exclusive and opt.sacrifice]
+        others = [model.uses[(k, o)] for o, opt in enumerate(cls.options)
+                  if opt.exclusive and not opt.sacrifice]
+        assisting = [class_assists[k]] if k in class_assists else []
+        cp.add(sum(zs) + sum(self_sac) + sum(assisting) <= cls.count)
+        overlap = cp.new_int_var(0, cls.count, f"sac_overlap{k}")
+        cp.add(overlap <= sum(zs))
+        cp.add(overlap <= sum(others))
+        gone[k] = sum(zs) - overlap
+    model.class_gone = gone
 
 
 def _assists(cp: Any, problem: Problem, model: Model, dst_amount: dict[tuple[Any, ...], Any],
@@ -473,12 +546,13 @@ def _assists(cp: Any, problem: Problem, model: Model, dst_amount: dict[tuple[Any
 def _keep_colors(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
                  inst: dict[tuple[int, int, int], Any], terms: dict[str, tuple[Any, int]],
                  class_assists: dict[int, Any] | None = None) -> None:
-    """keep_colors: colors some free option of an unused member could still make."""
+    """keep_colors: colors some free option of an unused member could still make (options
+    that sacrifice other permanents do not count: they make mana only by consuming another)."""
     rem = _remaining(cp, problem, uses, inst, class_assists)
     kept = []
     for bit in COLOR_BITS:
         able = [left for (k, left, _), cls in zip(rem, problem.supply.classes)
-                if any(o.free and o.union & bit for o in cls.options)]
+                if any(o.free and not o.sacrifice_other and o.union & bit for o in cls.options)]
         if not able:
             continue
         b = cp.new_bool_var(f"keep{bit}")
@@ -820,7 +894,10 @@ def _extract(problem: Problem, model: Model, solver: Any, objective: tuple[int, 
     assists = [(kind, g, int(solver.value(v))) for (kind, g), v in model.assist_vars.items()
                if solver.value(v)]
     delved = int(solver.value(model.delve)) if not isinstance(model.delve, int) else 0
-    return Solution(form, x, acts, spend, objective, assists=assists, delved=delved)
+    sacrifices = [(k, o, p, f, int(solver.value(v))) for (k, o, p, f), v in model.sac_vars.items()
+                  if solver.value(v)]
+    return Solution(form, x, acts, spend, objective, assists=assists, delved=delved,
+                    sacrifices=sacrifices)
 
 
 _ = ANY_COLOR, restriction_allows

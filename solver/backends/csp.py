@@ -17,7 +17,9 @@ same total (the optimisers' :mod:`~manasolver.solver.announce` merges those, as 
 may); the sources come from C's grouped
 supply (:func:`manasolver.solver.supply.build_supply`), one CSP variable per
 permanent (its domain: nothing, or one concrete production of one of its
-options) and one per type of floating mana (how much of it is used).  A
+options) and one per type of floating mana (how much of it is used); each permanent a
+"sacrifice a creature/artifact" option may take gets one more variable, its *fodder slot*
+(nothing, or one such activation sacrificing it: CR 701.21a, once each).  A
 constraint that sees partial assignments prunes, and hides the values of
 unassigned sources that would break it (forward checking): activations may not
 outnumber the mana they must spend, every typed and snow demand must stay
@@ -37,6 +39,7 @@ a repeatable ability, or convoke, delve or improvise allowed (not enumerated her
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import time
 from collections import Counter
@@ -47,6 +50,7 @@ from typing import Any
 from manasolver.models.errors import BadQuery, Unsupported
 from manasolver.models.symbols import C, ManaSymbol, PaidAs
 from manasolver.solver.announce import mask_text
+from manasolver.solver.backends.base import sacrifices_last
 from manasolver.solver.payment import Activation, Choice, Payment
 from manasolver.solver.request import PaymentRequest
 from manasolver.solver.supply import (
@@ -206,35 +210,82 @@ class _Prod:
     mana: tuple[int, ...]
     snow: bool
     spell_ok: bool
+    sacrificed: str = ""
 
     @property
     def cost_units(self) -> int:
         return sum(s.generic if s.is_numeral else 1 for s in self.opt.mana_cost.symbols if not s.special)
 
 
+def _concrete(k: int, j: int, o: int, opt: Option, snow: bool, ok: bool) -> list[_Prod]:
+    """Every concrete production of one option of member ``j`` of class ``k``."""
+    out: list[_Prod] = []
+    seen: set[tuple[int, ...]] = set()
+    for bits in itertools.product(*(_bits(s) for s in opt.slots)):
+        key = tuple(sorted(bits, key=TYPES.index))
+        if key not in seen:
+            seen.add(key)
+            out.append(_Prod(k, j, o, opt, key, snow, ok))
+    return out
+
+
 def _productions(supply: Supply, req: PaymentRequest) -> tuple[list[tuple[str, int, list[_Prod]]], bool]:
-    """Per permanent: (id, board position, concrete productions); and whether every option was taken."""
+    """Per permanent: (id, board position, concrete productions); and whether every option was taken.
+
+    A permanent a "sacrifice a <type>" option may take (:attr:`Supply.fodder`) gets one more
+    entry, its *fodder slot*: nothing, or one activation of such an option (by any member of
+    any class having it) that sacrifices it — so each is sacrificed at most once and an Altar
+    activates once per permanent it sacrifices (CR 701.21a)."""
     has_x = bool(req.cost.variables)
     out: list[tuple[str, int, list[_Prod]]] = []
     whole = True
+    altar: dict[str, list[_Prod]] = {}  # sacrifice type -> activations without their fodder
     for k, cls in enumerate(supply.classes):
         for j, pid in enumerate(cls.members):
             prods: list[_Prod] = []
             for o, opt in enumerate(cls.options):
+                ok = restriction_allows(opt.restriction, req.spell, has_x)
+                if opt.sacrifice_other:
+                    if opt.exclusive or len(opt.sacrifice_other) > 1:
+                        whole = False  # not enumerated: {T} with a sacrifice, several sacrifices
+                        continue
+                    altar.setdefault(opt.sacrifice_other[0], []).extend(
+                        _concrete(k, j, o, opt, cls.snow, ok))
+                    continue
                 if not opt.exclusive:
                     whole = False  # repeatable abilities are not enumerated
                     continue
-                ok = restriction_allows(opt.restriction, req.spell, has_x)
-                seen: set[tuple[int, ...]] = set()
-                for bits in itertools.product(*(_bits(s) for s in opt.slots)):
-                    key = tuple(sorted(bits, key=TYPES.index))
-                    if key not in seen:
-                        seen.add(key)
-                        prods.append(_Prod(k, j, o, opt, key, cls.snow, ok))
+                prods.extend(_concrete(k, j, o, opt, cls.snow, ok))
             if prods:
                 out.append((pid, cls.positions[j], prods))
-    out.sort(key=lambda t: t[1])
+    for grp in supply.fodder:
+        for pid, pos in zip(grp.members, grp.positions):
+            slot = [dataclasses.replace(p, sacrificed=pid) for what in sorted(grp.matches)
+                    for p in altar.get(what, [])]
+            if slot:
+                out.append((pid, pos, slot))
+    out.sort(key=lambda t: (t[1], bool(t[2][0].sacrificed)))
     return out, whole
+
+
+def _sacrifices_ok(chosen: list[_Prod], ids: dict[tuple[int, int], str]) -> bool:
+    """No permanent sacrificed by itself and by an Altar, and no circle of sacrifices: each
+    sacrificed permanent's own activations must come before the one sacrificing it."""
+    gone = {p.sacrificed for p in chosen if p.sacrificed}
+    if not gone:
+        return True
+    if any(p.opt.sacrifice and ids[(p.k, p.member)] in gone for p in chosen):
+        return False
+    left = list(range(len(chosen)))
+    while left:
+        for i in left:
+            who = chosen[i].sacrificed
+            if not who or all(j == i or ids[(chosen[j].k, chosen[j].member)] != who for j in left):
+                left.remove(i)
+                break
+        else:
+            return False
+    return True
 
 
 # -- exact cover ------------------------------------------------------------------------------
@@ -354,6 +405,8 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
     sup = supply if supply is not None else build_supply(req.state, req.player)
     x = req.x or 0
     sources, whole = _productions(sup, req)
+    ids = {(k, j): m for k, cls in enumerate(sup.classes) for j, m in enumerate(cls.members)}
+    pos = {(k, j): p for k, cls in enumerate(sup.classes) for j, p in enumerate(cls.positions)}
     # Convoke, delve and improvise are other ways of paying that this backend does not list.
     complete = whole and not sup.excluded and not (req.convoke or req.delve or req.improvise)
     pool = dict(sup.pool)
@@ -415,7 +468,9 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
         for sol in solutions:
             chosen = [sources[i][2][sol[n]] for i, n in enumerate(names) if sol[n] >= 0]
             used = Counter({b: sol[n] for b, n in zip(pool, pool_names) if sol[n]})
-            for pay in _payments_of(total, chosen, used, sources, x):
+            if not _sacrifices_ok(chosen, ids):
+                continue
+            for pay in _payments_of(total, chosen, used, ids, pos, x):
                 if pay not in found:
                     found[pay] = ()
                     if len(found) > limit:
@@ -558,8 +613,8 @@ def _order_key(p: Payment) -> tuple[object, ...]:
             tuple((c.symbol, c.paid_as) for c in p.choices), p.pool_used, p.floating)
 
 
-def _payments_of(total: _Total, chosen: list[_Prod], used: Counter[int],
-                 sources: list[tuple[str, int, list[_Prod]]], x: int) -> Iterator[Payment]:
+def _payments_of(total: _Total, chosen: list[_Prod], used: Counter[int], ids: dict[tuple[int, int], str],
+                 pos: dict[tuple[int, int], int], x: int) -> Iterator[Payment]:
     """The payments with exactly these activations and pool mana: one per floating multiset."""
     if not _cover(total, chosen, used, None):
         return
@@ -572,16 +627,16 @@ def _payments_of(total: _Total, chosen: list[_Prod], used: Counter[int],
         return
     types = sorted(produced)
     ranges = [range(min(produced[b], n_float) + 1) for b in types]
-    ids = {(p.k, p.member): pid for pid, _, prods in sources for p in prods[:1]}
-    pos = {(p.k, p.member): position for _, position, prods in sources for p in prods[:1]}
     for counts in itertools.product(*ranges):
         if sum(counts) != n_float:
             continue
         fl = Counter({b: n for b, n in zip(types, counts) if n})
         if not _cover(total, chosen, used, fl):
             continue
-        acts = tuple(Activation(ids[(p.k, p.member)], p.opt.ability, p.opt.costs, _text(p.mana))
-                     for p in sorted(chosen, key=lambda p: pos[(p.k, p.member)]))
+        acts = tuple(sacrifices_last([
+            Activation(ids[(p.k, p.member)], p.opt.ability, p.opt.costs, _text(p.mana),
+                       sacrificed=(p.sacrificed,) if p.sacrificed else ())
+            for p in sorted(chosen, key=lambda p: pos[(p.k, p.member)])]))
         yield Payment(
             total=total.text(), choices=total.choices, x=x, activations=acts,
             pool_used=_text([b for b, n in used.items() for _ in range(n)]),

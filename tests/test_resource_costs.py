@@ -1,0 +1,388 @@
+"""Mana abilities whose costs spend other resources (issue 4): sacrificing other permanents.
+
+Ashnod's Altar ("Sacrifice a creature: Add {C}{C}."), Phyrexian Altar ("Sacrifice a
+creature: Add one mana of any color."), Krark-Clan Ironworks ("Sacrifice an artifact: Add
+{C}{C}.").  Rules: mana abilities are activated during 601.2g, before costs are paid
+(601.2h), in any order (605.3a); a creature may be tapped for mana and then sacrificed; a
+sacrificed permanent is gone (701.21a): it can't be sacrificed again, nor convoke or
+improvise (601.2h comes after).  Each scenario's payment passes the independent checker
+(solver/validate.py); on small random boards CP-SAT's optimum and the csp enumeration
+agree with the brute force of tests/brute.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from brute import brute, canon, value
+from cards_d import (
+    ASHNODS_ALTAR,
+    BIRDS,
+    ELVES,
+    FOREST,
+    PLAINS,
+    SNOW_FOREST,
+    SOL_RING,
+    TREASURE,
+    ab,
+    board,
+    card,
+    perm,
+)
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from manasolver.models.abilities import AbilityCost
+from manasolver.models.cost import ManaCost
+from manasolver.models.errors import Unsupported
+from manasolver.models.state import GameState
+from manasolver.models.symbols import ANY_COLOR, C
+from manasolver.solver import queries
+from manasolver.solver.backends import csp
+from manasolver.solver.payment import Activation, Payment
+from manasolver.solver.request import DEFAULT_POLICY, PaymentRequest, Policy
+from manasolver.solver.supply import build_supply
+from manasolver.solver.validate import validate
+
+# "Sacrifice a creature: Add one mana of any color." (Phyrexian Altar)
+PHYREXIAN_ALTAR = card("Phyrexian Altar", "Artifact",
+                       ab(((ANY_COLOR,),), cost=AbilityCost(sacrifice=("creature",))), mana_cost="{3}")
+# "Sacrifice an artifact: Add {C}{C}." (Krark-Clan Ironworks)
+KCI = card("Krark-Clan Ironworks", "Artifact", ab(((C, C),), cost=AbilityCost(sacrifice=("artifact",))),
+           mana_cost="{4}")
+#: The protocol's cost parts of Ironworks' ability, as :meth:`AbilityCost.parts` writes them.
+KCI_COSTS = tuple(KCI.mana_abilities[0].cost.parts())
+BEAR = card("Grizzly Bears", "Creature — Bear", mana_cost="{1}{G}", power="2")
+ORNITHOPTER = card("Ornithopter", "Artifact Creature — Thopter", mana_cost="{0}", power="0")
+
+
+def req(state: GameState, cost: str, **kw: Any) -> PaymentRequest:
+    return PaymentRequest(state, ManaCost.parse(cost), "you", **kw)
+
+
+def paid(r: PaymentRequest, backend: str | None = None) -> Payment:
+    """The payment ``pay`` answers, checked by the independent validator."""
+    ans = queries.pay(r, backend=backend)
+    assert ans.payable, ans.to_json()
+    assert ans.payment is not None
+    verdict = validate(r, ans.payment)
+    assert verdict.legal, (ans.payment.to_json(), verdict.problems)
+    return ans.payment
+
+
+def sacrificed(p: Payment) -> list[str]:
+    return sorted(s for a in p.activations for s in a.sacrificed)
+
+
+# -- scenarios ---------------------------------------------------------------------------------
+
+
+def test_cr_605_3a_ashnods_altar_pays_with_a_sacrificed_creature() -> None:
+    """Ashnod's Altar and a Grizzly Bears pay {2}: the Bears is sacrificed (named in the
+    activation, SPEC §5 shape plus ``sacrificed``)."""
+    r = req(board(perm("alt", ASHNODS_ALTAR), perm("bear", BEAR)), "{2}")
+    p = paid(r)
+    assert [a.to_json() for a in p.activations] == [
+        {"permanent": "alt", "ability": 0, "costs": ["sacrifice a creature"], "mana": "{C}{C}",
+         "sacrificed": ["bear"]}]
+
+
+def test_cr_605_3a_tap_a_creature_for_mana_then_sacrifice_it() -> None:
+    """Llanowar Elves taps for {G}, then is sacrificed to Ashnod's Altar for {C}{C}: one
+    permanent pays {2}{G} (605.3a: mana abilities in any order during 601.2g)."""
+    r = req(board(perm("alt", ASHNODS_ALTAR), perm("elf", ELVES)), "{2}{G}")
+    p = paid(r)
+    assert sacrificed(p) == ["elf"]
+    order = [(a.permanent, a.sacrificed) for a in p.activations]
+    assert order == [("elf", ()), ("alt", ("elf",))]  # the tap is listed before the sacrifice
+
+
+def test_cr_701_21a_each_activation_sacrifices_a_different_creature() -> None:
+    """Two creatures give two activations of the Altar, never three: {4} is payable, {6} is not."""
+    state = board(perm("alt", ASHNODS_ALTAR), perm("b1", BEAR), perm("b2", BEAR, sick=True))
+    assert sacrificed(paid(req(state, "{4}"))) == ["b1", "b2"]
+    ans = queries.pay(req(state, "{6}"))
+    assert not ans.payable and ans.reason is not None and ans.reason.code == "insufficient_mana"
+
+
+def test_cr_302_6_summoning_sick_creatures_can_be_sacrificed() -> None:
+    """Summoning sickness limits only {T}/{Q} abilities of the creature itself (302.6)."""
+    r = req(board(perm("alt", PHYREXIAN_ALTAR), perm("bear", BEAR, sick=True)), "{R}")
+    assert sacrificed(paid(r)) == ["bear"]
+
+
+def test_cr_118_3_an_opponents_creature_is_not_fodder() -> None:
+    """Only permanents the player controls can be sacrificed for its costs."""
+    r = req(board(perm("alt", ASHNODS_ALTAR), perm("bear", BEAR, "opponent")), "{1}")
+    assert not queries.can_pay(r).payable
+
+
+def test_cr_701_21a_ironworks_may_sacrifice_itself_last() -> None:
+    """Krark-Clan Ironworks is an artifact: it may sacrifice Sol Ring (tapped first) and then
+    itself, {C}{C} each: with Sol Ring's {C}{C} that is six mana."""
+    state = board(perm("kci", KCI), perm("ring", SOL_RING))
+    p = paid(req(state, "{6}"))
+    assert sacrificed(p) == ["kci", "ring"]
+    assert p.activations[-1].sacrificed == ("kci",)  # sacrificing itself comes last
+    assert not queries.can_pay(req(state, "{7}")).payable
+
+
+def test_ashnods_altar_is_not_an_artifact_sacrifice() -> None:
+    """"Sacrifice a creature" takes creatures only: Ashnod's Altar can't sacrifice Sol Ring."""
+    r = req(board(perm("alt", ASHNODS_ALTAR), perm("ring", SOL_RING)), "{3}")
+    assert not queries.can_pay(r).payable
+
+
+def test_no_sacrifice_policy_counts_every_sacrificed_permanent() -> None:
+    """SPEC §6 no_sacrifice: with a Forest available, {1} is paid by the Forest, not the Altar;
+    {3} needs exactly one creature."""
+    state = board(perm("alt", ASHNODS_ALTAR), perm("b1", BEAR), perm("b2", BEAR), perm("f", FOREST))
+    assert sacrificed(paid(req(state, "{1}"))) == []
+    assert len(sacrificed(paid(req(state, "{3}")))) == 1
+
+
+def test_tiebreak_sacrifices_the_earlier_permanent() -> None:
+    """Ties are broken by board order (SPEC §6): of two equal Bears, the first is sacrificed."""
+    state = board(perm("alt", ASHNODS_ALTAR), perm("b1", BEAR), perm("b2", BEAR))
+    assert sacrificed(paid(req(state, "{2}"))) == ["b1"]
+    assert paid(req(state, "{2}")) == paid(req(state, "{2}"))
+
+
+def test_keep_colors_sacrifices_the_creature_already_tapped() -> None:
+    """keep_colors: Birds of Paradise tapped for {W} and then sacrificed keeps Llanowar
+    Elves untapped (green stays available); the Altar's mana pays the rest."""
+    state = board(perm("alt", ASHNODS_ALTAR), perm("birds", BIRDS), perm("elf", ELVES))
+    p = paid(req(state, "{2}{W}", policy=Policy(criteria=("keep_colors", "min_sources"))))
+    assert sacrificed(p) == ["birds"]
+    assert {a.permanent for a in p.activations} == {"alt", "birds"}
+
+
+def test_cr_601_2h_a_sacrificed_creature_can_not_convoke() -> None:
+    """Convoke comes after the mana abilities (601.2h): one Bears can't both be sacrificed
+    for {C}{C} and convoke.  {3}: Altar ({C}{C}) + convoke the other Bears."""
+    state = board(perm("alt", ASHNODS_ALTAR), perm("b1", BEAR), perm("b2", BEAR))
+    r = req(state, "{3}", convoke=True)
+    p = paid(r)
+    assert len(sacrificed(p)) == 1 and len(p.convoked) == 1 and set(sacrificed(p)) != set(p.convoked)
+    assert not queries.can_pay(req(state, "{5}", convoke=True)).payable
+
+
+def test_treasure_sacrificed_by_itself_is_not_fodder_too() -> None:
+    """A Treasure sacrificed for its own mana can't also be sacrificed to Ironworks (701.21a):
+    Ironworks sacrificing the Treasure and then itself makes {C}{C}{C}{C}; five mana would need
+    the Treasure's own mana too, so {5} is not payable."""
+    state = board(perm("kci", KCI), perm("t", TREASURE))
+    assert sacrificed(paid(req(state, "{4}"))) == ["kci", "t"]
+    assert not queries.can_pay(req(state, "{5}")).payable
+
+
+def test_t113_nyxbloom_does_not_triple_the_altar() -> None:
+    """RULES T113 (106.12): Nyxbloom Ancient triples mana from tapping a permanent; the Altar's
+    ability has no {T}, so each activation still adds {C}{C}: the Bears and the (creature)
+    Nyxbloom itself give four mana, not twelve."""
+    from manasolver.models.carddb import default_db
+    db = default_db()
+    state = board(perm("nyx", db.get("Nyxbloom Ancient")), perm("alt", db.get("Ashnod's Altar")),
+                  perm("bear", BEAR))
+    assert not queries.can_pay(req(state, "{5}")).payable
+    p = paid(req(state, "{2}"))
+    assert [a.mana for a in p.activations] == ["{C}{C}"]
+    assert [a.mana for a in paid(req(state, "{4}")).activations] == ["{C}{C}", "{C}{C}"]
+
+
+def test_real_cards_from_the_database() -> None:
+    """The parsed real cards: Phyrexian Altar and Krark-Clan Ironworks pay, by their oracle text."""
+    from manasolver.models.carddb import default_db
+    db = default_db()
+    state = board(perm("pa", db.get("Phyrexian Altar")), perm("kci", db.get("Krark-Clan Ironworks")),
+                  perm("orn", db.get("Ornithopter")), perm("elf", db.get("Llanowar Elves")))
+    p = paid(req(state, "{G}{G}{B}"))
+    assert sacrificed(p) == ["elf", "orn"] or sacrificed(p) == ["elf", "orn"][::-1]
+
+
+# -- validate: the sacrificed permanents named ------------------------------------------------
+
+
+def _altar_payment(sac: tuple[str, ...], costs: tuple[str, ...] = ("sacrifice a creature",)) -> Payment:
+    return Payment(total="{2}", activations=(Activation("alt", 0, costs, "{C}{C}", sacrificed=sac),))
+
+
+@pytest.mark.parametrize(("sac", "problem"), [
+    (("bear",), None),
+    (("ring",), "is not a creature"),
+    (("opp_bear",), "is not a permanent you controls"),
+    (("nobody",), "is not a permanent"),
+    (("bear", "bear"), "names 2 sacrificed permanents"),
+])
+def test_cr_701_21a_validate_checks_the_sacrificed_permanent(sac: tuple[str, ...], problem: str | None) -> None:
+    """validate checks each named sacrifice: type, controller, count."""
+    state = board(perm("alt", ASHNODS_ALTAR), perm("bear", BEAR), perm("ring", SOL_RING),
+                  perm("opp_bear", BEAR, "opponent"))
+    res = validate(req(state, "{2}"), _altar_payment(sac))
+    if problem is None:
+        assert res.legal, res.problems
+    else:
+        assert not res.legal and any(problem in p for p in res.problems), res.problems
+
+
+def test_cr_701_21a_validate_refuses_a_permanent_sacrificed_twice() -> None:
+    state = board(perm("alt", ASHNODS_ALTAR), perm("bear", BEAR))
+    two = Payment(total="{4}", activations=(
+        Activation("alt", 0, ("sacrifice a creature",), "{C}{C}", sacrificed=("bear",)),
+        Activation("alt", 0, ("sacrifice a creature",), "{C}{C}", sacrificed=("bear",))))
+    res = validate(req(state, "{4}"), two)
+    assert not res.legal and any("more than once" in p for p in res.problems)
+
+
+def test_cr_601_2h_validate_refuses_convoking_a_sacrificed_creature() -> None:
+    state = board(perm("alt", ASHNODS_ALTAR), perm("bear", BEAR))
+    p = Payment(total="{3}", convoked=("bear",), activations=(
+        Activation("alt", 0, ("sacrifice a creature",), "{C}{C}", sacrificed=("bear",)),))
+    res = validate(req(state, "{3}", convoke=True), p)
+    assert not res.legal and any("cannot convoke" in q for q in res.problems)
+
+
+def test_validate_refuses_circular_sacrifices() -> None:
+    """Two Ironworks each sacrificing the other: whichever goes first, the other is gone."""
+    state = board(perm("k1", KCI), perm("k2", KCI))
+    p = Payment(total="{4}", activations=(
+        Activation("k1", 0, KCI_COSTS, "{C}{C}", sacrificed=("k2",)),
+        Activation("k2", 0, KCI_COSTS, "{C}{C}", sacrificed=("k1",))))
+    res = validate(req(state, "{4}"), p)
+    assert not res.legal and any("circular" in q for q in res.problems)
+    ok = Payment(total="{4}", activations=(
+        Activation("k1", 0, KCI_COSTS, "{C}{C}", sacrificed=("k2",)),
+        Activation("k1", 0, KCI_COSTS, "{C}{C}", sacrificed=("k1",))))
+    assert validate(req(state, "{4}"), ok).legal
+
+
+def test_cr_601_2g_validate_orders_a_sacrifice_after_the_victims_mana_costing_ability() -> None:
+    """A Signet (artifact) pays {1}, taps for {W}{U}, then Ironworks sacrifices it for {C}{C}:
+    that {C}{C} can't have paid the Signet's own {1} (it comes after), but may pay the spell."""
+    from cards_d import AZORIUS_SIGNET
+    state = board(perm("kci", KCI), perm("sg", AZORIUS_SIGNET), perm("f", FOREST))
+    legal = Payment(total="{2}{W}{U}", activations=(
+        Activation("f", 0, ("{T}",), "{G}"),
+        Activation("sg", 0, ("{1}", "{T}"), "{W}{U}"),
+        Activation("kci", 0, KCI_COSTS, "{C}{C}", sacrificed=("sg",))))
+    assert validate(req(state, "{2}{W}{U}"), legal).legal
+    # Here the Forest's {G} floats, so only Ironworks' {C} could pay the Signet's {1}: illegal.
+    circular = Payment(total="{2}{W}{U}", floating="{G}", activations=(
+        Activation("f", 0, ("{T}",), "{G}"),
+        Activation("sg", 0, ("{1}", "{T}"), "{W}{U}"),
+        Activation("kci", 0, KCI_COSTS, "{C}{C}", sacrificed=("sg",))))
+    res = validate(req(state, "{1}{W}{U}"), circular)
+    assert not res.legal
+
+
+def test_sacrificing_a_signet_is_refused_as_unsupported_not_guessed() -> None:
+    """The solvers do not order an Altar after a mana-costing ability of its victim: Ironworks
+    with a Signet is left out of the supply and an unpayable answer says so (Unsupported)."""
+    from cards_d import AZORIUS_SIGNET
+    state = board(perm("kci", KCI), perm("sg", AZORIUS_SIGNET))
+    sup = build_supply(state)
+    assert [e.permanent for e in sup.excluded] == ["kci"]
+    with pytest.raises(Unsupported):
+        queries.can_pay(req(state, "{5}"))
+
+
+def test_fastopt_is_never_asked_about_sacrifice_costs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default ``pay`` goes straight to CP-SAT when a cost sacrifices other permanents."""
+    from manasolver.solver.backends import fastopt
+
+    def refuse(self: object, problem: object) -> None:
+        raise AssertionError("fastopt was asked")
+
+    monkeypatch.setattr(fastopt.FastOptBackend, "solve", refuse)
+    state = board(perm("alt", ASHNODS_ALTAR), perm("bear", BEAR), perm("f", FOREST))
+    assert sacrificed(paid(req(state, "{3}"))) == ["bear"]
+
+
+# -- differential: CP-SAT and the csp enumeration against the brute force ------------------------
+
+PALETTE = [FOREST, PLAINS, SNOW_FOREST, ELVES, BIRDS, TREASURE, SOL_RING, ASHNODS_ALTAR, PHYREXIAN_ALTAR,
+           KCI, BEAR, ORNITHOPTER]
+ALTARS = [ASHNODS_ALTAR, PHYREXIAN_ALTAR, KCI]
+SYMBOLS = ["{W}", "{G}", "{R}", "{C}", "{S}", "{1}", "{2}", "{G/W}", "{W/P}"]
+POLICIES = [DEFAULT_POLICY, ("min_life", "min_waste", "min_sources"), ("keep_colors", "min_sources"),
+            ("prefer_lands", "no_sacrifice", "min_waste"), ("min_sources", "no_sacrifice")]
+
+
+@st.composite
+def requests(draw: Any, max_sources: int = 4) -> PaymentRequest:
+    n = draw(st.integers(1, max_sources))
+    perms = []
+    for i in range(n):
+        c = draw(st.sampled_from(ALTARS if i == 0 and draw(st.booleans()) else PALETTE))
+        tapped = draw(st.integers(0, 6)) == 0
+        sick = c.type_line.has("creature") and draw(st.booleans())
+        controller = "opponent" if draw(st.integers(0, 7)) == 0 else "you"
+        perms.append(perm(f"p{i}", c, controller, tapped=tapped, sick=sick))
+    pool = "".join(draw(st.lists(st.sampled_from(["{W}", "{G}", "{C}"]), max_size=1)))
+    state = board(*perms, life=draw(st.sampled_from([1, 20])), pool=pool)
+    syms = draw(st.lists(st.sampled_from(SYMBOLS), min_size=1, max_size=4))
+    policy = Policy(criteria=draw(st.sampled_from(POLICIES)))
+    return PaymentRequest(state, ManaCost.parse("".join(syms)), "you", policy=policy)
+
+
+def describe(r: PaymentRequest) -> str:
+    cards = [(p.id, p.card.name, p.controller, "tapped" if p.tapped else "", "sick" if p.sick else "")
+             for p in r.state.battlefield]
+    return f"cost={r.cost.format()} policy={r.policy.criteria} pool={r.state.players[0].pool.format()} {cards}"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(requests())
+def test_sacrifice_boards_cpsat_and_csp_agree_with_brute_force(r: PaymentRequest) -> None:
+    """CP-SAT's payability and optimum (criteria recomputed from its payment by the brute
+    force), the default queries, and the csp enumeration's list equal the brute force's; every
+    payment passes validate."""
+    assume(not build_supply(r.state).excluded)
+    b = brute(r, r.policy.criteria)
+    where = describe(r)
+    assert queries.can_pay(r).payable == b.payable, where
+    ans = queries.pay(r, backend="cpsat")
+    assert ans.payable == b.payable, where
+    if ans.payable:
+        assert ans.payment is not None
+        res = validate(r, ans.payment)
+        assert res.legal, (ans.payment.to_json(), res.problems, where)
+        got = value(ans.payment, r, r.policy.criteria)
+        assert got == b.best_value, (ans.payment.to_json(), got, b.best_value,
+                                     b.best.to_json() if b.best else None, where)
+        default = queries.pay(r)
+        assert default.payment is not None
+        assert value(default.payment, r, r.policy.criteria) == b.best_value, where
+    listed, complete = csp.payments(r, limit=500, time_limit=20.0)
+    assert complete, where
+    mine, theirs = {canon(p) for p in listed}, {canon(p) for p in b.payments}
+    assert mine == theirs, (where, [p.to_json() for p in listed if canon(p) not in theirs][:2],
+                            [p.to_json() for p in b.payments if canon(p) not in mine][:2])
+    for p in listed[:40]:
+        res = validate(r, p)
+        assert res.legal, (p.to_json(), res.problems, where)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(requests(), st.data())
+def test_validate_agrees_with_brute_force_on_sacrifices(r: PaymentRequest, data: Any) -> None:
+    """validate says legal exactly when the brute force lists the payment (redundant activations
+    included), on the brute force's own payments and on ones whose sacrificed permanent changed."""
+    assume(not build_supply(r.state).excluded)
+    every = brute(r, ("min_sources",), irredundant=False)
+    legal = {canon(p) for p in every.payments}
+    base = sorted(every.payments, key=repr)
+    if not base:
+        return
+    ids = [p.id for p in r.state.battlefield]
+    for _ in range(3):
+        p = data.draw(st.sampled_from(base))
+        acts = list(p.activations)
+        sac = [i for i, a in enumerate(acts) if a.sacrificed]
+        if sac and data.draw(st.booleans()):
+            i = data.draw(st.sampled_from(sac))
+            acts[i] = replace(acts[i], sacrificed=(data.draw(st.sampled_from(ids)),))
+            p = replace(p, activations=tuple(acts))
+        res = validate(r, p)
+        assert res.legal == (canon(p) in legal), (res.problems, p.to_json(), describe(r))
