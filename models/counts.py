@@ -38,6 +38,7 @@ __all__ = [
     "devotion",
     "domain",
     "happily_ever_after",
+    "happily_ever_after_conditions",
     "mana_value",
     "permanent_card_types",
 ]
@@ -205,14 +206,22 @@ def mana_value(subject: ManaCost | Card | str | None, x: int | None = None,
     return {"mana_value": cost.mana_value(x if on_stack else None), "colors": colors}
 
 
+def happily_ever_after_conditions(state: GameState, player: str | None = None) -> dict[str, bool]:
+    """The three parts of Happily Ever After's intervening "if" for ``player``, each on its
+    own, so an answer can say which one failed (rulings 2019-10-04; RULES T23, T24):
+    ``five_colors`` among permanents they control, ``six_card_types`` among their
+    permanents and graveyard cards, ``life`` at least their starting life total."""
+    name = _player_name(state, player)
+    who = state.player(name)
+    return {"five_colors": len(colors_among_permanents(state, name)) == 5,
+            "six_card_types": len(card_types(state, name)) >= 6,
+            "life": who.life >= who.starting_life}
+
+
 def happily_ever_after(state: GameState, player: str | None = None) -> bool:
     """Happily Ever After's win condition for ``player`` (rulings 2019-10-04, CR 603.4).
 
     Five colors among permanents they control, six or more card types among their
     permanents and graveyard cards, and life at least their starting life total.
     """
-    name = _player_name(state, player)
-    who = state.player(name)
-    return (len(colors_among_permanents(state, name)) == 5
-            and len(card_types(state, name)) >= 6
-            and who.life >= who.starting_life)
+    return all(happily_ever_after_conditions(state, player).values())

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
@@ -43,6 +43,9 @@ from manasolver.models.triggers import (
     triggers_of,
 )
 
+if TYPE_CHECKING:  # the card database is imported only when a card is named
+    from manasolver.models.carddb import CardDB
+
 __all__ = [
     "CONDITION_TESTS",
     "MAX_EVENTS",
@@ -53,6 +56,7 @@ __all__ = [
     "Unresolved",
     "advance_step",
     "condition_holds",
+    "condition_parts",
     "damage_when_tapped",
     "enter",
     "intervening_if",
@@ -64,26 +68,32 @@ __all__ = [
 MAX_EVENTS = 10_000
 
 
-def _happily_ever_after(state: GameState, player: str) -> bool:
-    from manasolver.models.counts import happily_ever_after
-    return happily_ever_after(state, player)
+def _happily_ever_after(state: GameState, player: str) -> dict[str, bool]:
+    from manasolver.models.counts import happily_ever_after_conditions
+    return happily_ever_after_conditions(state, player)
 
 
-#: Evaluators of the intervening conditions :data:`manasolver.models.triggers.CONDITIONS` names.
-CONDITION_TESTS: dict[str, Callable[[GameState, str], bool]] = {
+#: Evaluators of the intervening conditions :data:`manasolver.models.triggers.CONDITIONS` names:
+#: each gives its parts by name, and the condition holds when every part does.
+CONDITION_TESTS: dict[str, Callable[[GameState, str], dict[str, bool]]] = {
     "happily_ever_after": _happily_ever_after,
 }
 
 
-def condition_holds(condition: str, state: GameState, player: str) -> bool:
-    """Whether the intervening condition ``condition`` (a name of
-    :data:`CONDITION_TESTS`; "" is none) holds for ``player`` on ``state``."""
+def condition_parts(condition: str, state: GameState, player: str) -> dict[str, bool]:
+    """The parts of the intervening condition ``condition`` (a name of
+    :data:`CONDITION_TESTS`; "" is none, with no parts) for ``player`` on ``state``."""
     if not condition:
-        return True
+        return {}
     test = CONDITION_TESTS.get(condition)
     if test is None:
         raise Unsupported(f"the condition {condition!r} is not one the engine evaluates", "condition")
     return test(state, player)
+
+
+def condition_holds(condition: str, state: GameState, player: str) -> bool:
+    """Whether the intervening condition ``condition`` holds for ``player`` on ``state``."""
+    return all(condition_parts(condition, state, player).values())
 
 
 # -- results ------------------------------------------------------------------------------------
@@ -333,7 +343,7 @@ class _Run:
 
 
 def _entering(run: _Run, permanent: Permanent | str | Card, player: str, cast_for: str | None,
-              tapped: bool) -> Permanent:
+              tapped: bool, db: CardDB | None) -> Permanent:
     """The permanent that enters: a given Permanent, or a new one for a card or card name."""
     if isinstance(permanent, Permanent):
         if permanent.id in run.ids:
@@ -350,8 +360,10 @@ def _entering(run: _Run, permanent: Permanent | str | Card, player: str, cast_fo
             if token_record(permanent) is not None:
                 card = _token(token_record(permanent)["name"])  # type: ignore[index]
             else:
-                from manasolver.models.carddb import default_db
-                card = default_db().get(permanent.strip(), where="permanent")
+                if db is None:
+                    from manasolver.models.carddb import default_db
+                    db = default_db()
+                card = db.get(permanent.strip(), where="permanent")
         else:
             raise BadQuery("the permanent must be a Permanent, a Card or a card name", "permanent")
         perm = Permanent(run.fresh_id(card.name), card, player, tapped=tapped, sick=True,
@@ -369,13 +381,13 @@ def _entering(run: _Run, permanent: Permanent | str | Card, player: str, cast_fo
 
 
 def enter(state: GameState, permanent: Permanent | Card | str, player: str | None = None, *,
-          cast_for: str | None = None, tapped: bool = False) -> EnterResult:
+          cast_for: str | None = None, tapped: bool = False, db: CardDB | None = None) -> EnterResult:
     """Put ``permanent`` onto the battlefield under ``player`` (default: the first player;
     a given :class:`Permanent` keeps its controller and id) and resolve every trigger it
     causes, recursively and deterministically (see the module docstring).
 
     ``permanent`` is a :class:`Permanent`, a :class:`Card`, or a card name (the bundled
-    card data; the predefined token names of SPEC §4 too).  ``cast_for="impending"``:
+    card data, or ``db``; the predefined token names of SPEC §4 too).  ``cast_for="impending"``:
     it was cast for its impending cost and enters with its N time counters, a
     noncreature permanent (CR 702.176a; RULES T47).  ``tapped``: it enters tapped
     (its own "enters tapped" text also applies).  Every entering permanent is
@@ -387,7 +399,7 @@ def enter(state: GameState, permanent: Permanent | Card | str, player: str | Non
         player = state.players[0].name
     elif player not in run.players:
         raise BadQuery(f"player {player!r} is not a player of the state", "player")
-    perm = _entering(run, permanent, player, cast_for, tapped)
+    perm = _entering(run, permanent, player, cast_for, tapped, db)
     run.put(perm, "")
     while run.stack:
         source, trig = run.stack.pop()
@@ -481,9 +493,13 @@ class IfOutcome:
     triggers: bool
     resolves: bool
     text: str = ""
+    failed: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"triggers": self.triggers, "resolves": self.resolves, "text": self.text}
+        """The protocol form; ``failed`` names the parts of the condition that were false
+        (as it would trigger, or else on resolution)."""
+        return {"triggers": self.triggers, "resolves": self.resolves, "text": self.text,
+                "failed": list(self.failed)}
 
 
 def intervening_if(at_trigger: GameState, at_resolution: GameState, source: str,
@@ -505,11 +521,14 @@ def intervening_if(at_trigger: GameState, at_resolution: GameState, source: str,
     you = perm.controller
     if event == "your_upkeep" and at_trigger.turn.active != you:
         return IfOutcome(False, False, trig.text)
-    if not condition_holds(trig.condition, at_trigger, you):
-        return IfOutcome(False, False, trig.text)
+    parts = condition_parts(trig.condition, at_trigger, you)
+    if not all(parts.values()):
+        return IfOutcome(False, False, trig.text, tuple(k for k, ok in parts.items() if not ok))
     if not any(p.name == you for p in at_resolution.players):
         raise BadQuery(f"the resolution board has no player {you!r}", "at_resolution")
-    return IfOutcome(True, condition_holds(trig.condition, at_resolution, you), trig.text)
+    parts = condition_parts(trig.condition, at_resolution, you)
+    failed = tuple(k for k, ok in parts.items() if not ok)
+    return IfOutcome(True, not failed, trig.text, failed)
 
 
 def wins_at_upkeep(at_trigger: GameState, at_resolution: GameState, player: str | None = None) -> bool:

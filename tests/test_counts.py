@@ -306,3 +306,17 @@ def test_module_examples_run() -> None:
     for module in (board, board_status, counts_module):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__
+
+
+def test_happily_ever_after_conditions_name_each_part() -> None:
+    """Happily Ever After rulings 2019-10-04 (RULES T23, T24): the three parts of its intervening
+    "if" apart; the win condition is all three."""
+    from manasolver.models.counts import happily_ever_after_conditions
+    raw = {"players": [{"name": "you", "life": 19, "graveyard": ["Lightning Bolt"]}],
+           "battlefield": [{"id": "h", "card": "Happily Ever After"}, {"id": "r", "card": "Reaper King"},
+                           {"id": "f", "card": "Forest"}]}
+    state = load_state(raw)
+    assert happily_ever_after_conditions(state) == {"five_colors": True, "six_card_types": False, "life": False}
+    assert happily_ever_after(state) is False
+    raw["players"] = [{"name": "you", "graveyard": ["Lightning Bolt", "Divination"]}]
+    assert happily_ever_after(load_state(raw)) is True

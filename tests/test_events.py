@@ -206,7 +206,7 @@ def test_t23_happily_ever_after_life_drops_before_resolution_no_win() -> None:
     triggers; P's life drops below the starting life before it resolves: it does nothing."""
     begin, later = _hea(), _hea(life=19)
     outcome = intervening_if(begin, later, "p0")
-    assert outcome.triggers is True and outcome.resolves is False
+    assert outcome.triggers is True and outcome.resolves is False and outcome.failed == ("life",)
     assert wins_at_upkeep(begin, later) is False
     assert wins_at_upkeep(begin, begin) is True
 
@@ -216,7 +216,7 @@ def test_t24_happily_ever_after_sixth_type_in_response_does_not_trigger() -> Non
     graveyard); a sixth appearing in response changes nothing: it never triggered."""
     begin, later = _hea(graveyard=("Lightning Bolt",)), _hea()
     outcome = intervening_if(begin, later, "p0")
-    assert outcome.triggers is False and outcome.resolves is False
+    assert outcome.triggers is False and outcome.resolves is False and outcome.failed == ("six_card_types",)
     assert wins_at_upkeep(begin, later) is False
 
 
