@@ -25,8 +25,9 @@
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +35,7 @@ from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery, BadState, Unsupported
 from manasolver.models.state import STEPS, GameState, Permanent
-from manasolver.models.symbols import mask_letters
+from manasolver.models.symbols import mask_letters, type_bit
 from manasolver.models.triggers import (
     Trigger,
     TriggerEffect,
@@ -225,7 +226,8 @@ def _triggers_on_entering(trig: Trigger, source: Permanent, entering: Permanent)
 class _Run:
     """One resolution of :func:`enter`: the board so far, the stack, what happened."""
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState, choices: Mapping[str, str] | None = None) -> None:
+        self.choices = dict(choices or {})
         self.players = {p.name: p for p in state.players}
         self.order = [p.name for p in state.players]
         self.turn = state.turn
@@ -331,15 +333,40 @@ class _Run:
         (one mana of any color) is the player's, so it is reported, not made."""
         production = effect.production
         options = production.options if production is not None else ()
-        if len(options) != 1 or any(slot & (slot - 1) for slot in options[0]):  # one type per slot
+        if source.id in self.choices:
+            mana = _chosen_mana(self.choices[source.id], options, source.id)
+        elif len(options) != 1 or any(slot & (slot - 1) for slot in options[0]):  # one type per slot
             self.unresolved.append(Unresolved(source.id, self.current, "the player chooses the mana it adds; "
-                                              "add it to the pool with that choice"))
+                                              "give it in choices"))
             return
-        text = "".join("{" + mask_letters(slot) + "}" for slot in options[0])
-        mana = ManaCost.parse(text)
+        else:
+            mana = ManaCost.parse("".join("{" + mask_letters(slot) + "}" for slot in options[0]))
         self._player(you, pool=self.players[you].pool + mana)
-        self.happened.append(Happening("mana", source.id, you, len(options[0]), mana=mana.format(),
+        self.happened.append(Happening("mana", source.id, you, len(mana), mana=mana.format(),
                                        text=effect.text))
+
+
+def _chosen_mana(text: str, options: tuple[tuple[int, ...], ...], source: str) -> ManaCost:
+    """The mana a player chose for a trigger's "add …" (``choices[source]``), checked against
+    the trigger's options: one mana of a type each slot allows (CR 106.1)."""
+    where = f"choices.{source}"
+    mana = ManaCost.parse(text, where=where) if isinstance(text, str) else None
+    if mana is None:
+        raise BadQuery("a mana choice is a string of mana symbols such as \"{G}\"", where)
+    bits = []
+    for sym in mana.symbols:
+        if sym.colorless and not sym.colors and not sym.generic:
+            bits.append(type_bit("C"))
+        elif sym.colors and not (sym.colors & (sym.colors - 1)) and not sym.generic and not sym.phyrexian:
+            bits.append(sym.colors)
+        else:
+            raise BadQuery(f"{sym.text} is not one mana of one type", where)
+    for option in options:
+        if len(option) == len(bits) and any(all(b & slot for b, slot in zip(order, option))
+                                            for order in itertools.permutations(bits)):
+            return mana
+    shown = " or ".join("".join("{" + "|".join(mask_letters(s)) + "}" for s in o) for o in options)
+    raise BadQuery(f"{text} is not what the trigger adds ({shown})", where)
 
 
 def _entering(run: _Run, permanent: Permanent | str | Card, player: str, cast_for: str | None,
@@ -381,7 +408,8 @@ def _entering(run: _Run, permanent: Permanent | str | Card, player: str, cast_fo
 
 
 def enter(state: GameState, permanent: Permanent | Card | str, player: str | None = None, *,
-          cast_for: str | None = None, tapped: bool = False, db: CardDB | None = None) -> EnterResult:
+          cast_for: str | None = None, tapped: bool = False, db: CardDB | None = None,
+          choices: Mapping[str, str] | None = None) -> EnterResult:
     """Put ``permanent`` onto the battlefield under ``player`` (default: the first player;
     a given :class:`Permanent` keeps its controller and id) and resolve every trigger it
     causes, recursively and deterministically (see the module docstring).
@@ -392,9 +420,11 @@ def enter(state: GameState, permanent: Permanent | Card | str, player: str | Non
     noncreature permanent (CR 702.176a; RULES T47).  ``tapped``: it enters tapped
     (its own "enters tapped" text also applies).  Every entering permanent is
     summoning-sick (``sick``: not controlled since the turn began, CR 302.6).
+    ``choices``: the mana a player chooses for a trigger that adds a choice of mana, by the
+    source's id (``{"cobra": "{G}"}`` for Lotus Cobra); without one it is reported unresolved.
     Raises :class:`BadQuery` / :class:`BadState` / :class:`UnknownCard` on bad input.
     """
-    run = _Run(state)
+    run = _Run(state, choices)
     if player is None:
         player = state.players[0].name
     elif player not in run.players:

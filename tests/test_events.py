@@ -12,7 +12,13 @@ from typing import Any
 
 import pytest
 from manasolver.models.board import load_state
-from manasolver.models.errors import BadQuery, BadState, UnknownCard, Unsupported
+from manasolver.models.errors import (
+    BadCost,
+    BadQuery,
+    BadState,
+    UnknownCard,
+    Unsupported,
+)
 from manasolver.models.events import (
     advance_step,
     enter,
@@ -97,6 +103,16 @@ def test_t120_lotus_cobra_mana_is_a_choice_reported_not_made() -> None:
     assert result.state.player("you").pool.format() == ""
     (unresolved,) = result.unresolved
     assert unresolved.source == "p0" and "any color" in unresolved.text and "chooses" in unresolved.reason
+
+
+def test_t120_lotus_cobra_with_the_players_choice() -> None:
+    """T120: with the color chosen (``choices``), the trigger's mana goes to the pool as it
+    resolves; a choice the trigger can't make is an error, not a guess."""
+    result = enter(board("Lotus Cobra"), "Forest", choices={"p0": "{G}"})
+    assert result.state.player("you").pool.format() == "{G}" and result.complete
+    for bad in ("{C}", "{G}{G}", "{2}", "{W/U}", "G"):
+        with pytest.raises((BadQuery, BadCost)):
+            enter(board("Lotus Cobra"), "Forest", choices={"p0": bad})
 
 
 def test_t121_burning_tree_emissary_adds_rg_when_its_trigger_resolves() -> None:
