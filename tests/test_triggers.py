@@ -14,6 +14,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from manasolver.models.card import TypeLine
 from manasolver.models.carddb import CardDB, card_from_record
 from manasolver.models.symbols import G, R
@@ -254,3 +256,42 @@ def test_trigger_to_json_for_the_card_answer(db: CardDB) -> None:
     (overlord,) = [t.to_json() for t in triggers_of(db.get("Overlord of the Hauntwoods"))]
     assert overlord["effects"] == [{"kind": "token", "amount": 1, "token": "Everywhere", "tapped": True}]
     assert overlord["also_attacks"] is True
+
+
+_FRAGMENTS = ["When ~ enters, ", "Whenever a land you control enters, ", "At the beginning of your upkeep, ",
+              "Whenever ~ becomes tapped, ", "Landfall — ", "if ", "you get {E}", "{E}", "create a ",
+              "tapped ", "Treasure token", "add ", "{R}", "one mana of any color", ".", ", ", " and ",
+              "it deals 1 damage to you", "you gain 2 life", "(", ")", "\"", "named Everywhere ", "{", "}"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=14), st.text(max_size=40))
+def test_parse_triggers_never_raises(parts: list[str], noise: str) -> None:
+    """STYLE 4 / SPEC §5: any text, however malformed, is read or reported, never a traceback;
+    every trigger is either supported with effects of known kinds or says why not."""
+    from manasolver.models.triggers import EFFECT_KINDS, EVENTS
+    text = "".join(parts) + noise
+    for trig in parse_triggers(text, TypeLine.parse("Creature — Test"), "Test"):
+        assert trig.event in EVENTS
+        assert trig.supported or trig.unsupported
+        assert all(e.kind in EFFECT_KINDS for e in trig.effects)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=14), st.booleans())
+def test_entering_any_text_never_crashes(parts: list[str], land: bool) -> None:
+    """A permanent with any trigger text enters, on a board with Nissa: the answer is a result
+    (what happened, what was not resolved) or an input error, never another exception."""
+    from manasolver.models.errors import ManasolverError
+    from manasolver.models.events import enter
+    from manasolver.models.state import GameState, Permanent, Player, Turn
+    record = {"name": "Test Thing", "type_line": "Land" if land else "Creature — Test", "mana_cost": "",
+              "oracle_text": "".join(parts)}
+    nissa = card_from_record(NISSA)
+    state = GameState((Player("you"),), Turn("you"), (Permanent("n", nissa, "you"),))
+    try:
+        card = card_from_record(record)
+        result = enter(state, card)
+    except ManasolverError:
+        return
+    assert result.state.player("you").energy >= (2 if land else 0)
