@@ -59,6 +59,7 @@ __all__ = [
     "enters_tapped",
     "impending_counters",
     "parse_triggers",
+    "self_tap_damage",
     "triggers_of",
 ]
 
@@ -324,6 +325,16 @@ def triggers_of(card: Card) -> tuple[Trigger, ...]:
     """The triggered abilities of a card on the battlefield (its front face), cached."""
     face = _face(card)
     return _cached(face.oracle_text, face.type_line.text, face.name)
+
+
+def self_tap_damage(card: Card) -> int:
+    """Damage its own "Whenever ~ becomes tapped, it deals N damage to you." deals its controller
+    each time it becomes tapped (City of Brass: 1).  The parser already puts it on the card's
+    printed {T} mana abilities (``ManaAbility.damage``); a {T} ability the permanent gets from a
+    basic land type (Urborg) or a grant (Chromatic Lantern) taps it just the same, so whoever
+    builds those abilities adds this to them while the permanent keeps its own abilities."""
+    return sum(e.amount for t in triggers_of(card) if t.event == "becomes_tapped" and t.supported
+               for e in t.effects if e.kind == "damage" and e.who == "you")
 
 
 def enters_tapped(card: Card) -> bool | None:

@@ -295,3 +295,21 @@ def test_entering_any_text_never_crashes(parts: list[str], land: bool) -> None:
     except ManasolverError:
         return
     assert result.state.player("you").energy >= (2 if land else 0)
+
+
+def test_self_tap_damage(db: CardDB) -> None:
+    """City of Brass deals 1 each time it becomes tapped; a Forest 0; Sorrow's Path's trigger is
+    not read (it also hurts creatures), so 0 here and reported by triggers_of."""
+    from manasolver.models.triggers import self_tap_damage
+    assert self_tap_damage(db.get("City of Brass")) == 1
+    assert self_tap_damage(db.get("Forest")) == 0
+    assert self_tap_damage(db.get("Sorrow's Path")) == 0
+
+
+@pytest.mark.xfail(strict=True, reason="known gap (not T's file): mana_effects.effective_mana_abilities "
+                   "builds intrinsic and granted {T} abilities without triggers.self_tap_damage")
+def test_city_of_brass_under_urborg_still_hurts() -> None:
+    """Urborg, Tomb of Yawgmoth makes City of Brass a Swamp too; tapping it for {B} with that
+    intrinsic ability still makes it become tapped: 1 damage (CR 305.6, 603.2)."""
+    payment = _pay("City of Brass", "Urborg, Tomb of Yawgmoth", cost="{B}{B}")
+    assert payment["damage"] == 1
