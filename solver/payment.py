@@ -125,7 +125,7 @@ class Payment:
                 raise ValueError(f"activations[{i}].times must be an integer from 1 to 1000")
             hand = a.get("hand")
             if hand is not None and (isinstance(hand, bool) or not isinstance(hand, int)):
-                raise ValueError(f"activations[{i}].hand must be an index into the hand")
+                raise TypeError(f"activations[{i}].hand must be an index into the hand")
             for key in ("sacrificed", "tapped"):
                 if not isinstance(a.get(key, []), list):
                     raise TypeError(f"activations[{i}].{key} must be a list of permanent ids")

@@ -181,7 +181,7 @@ def prepare(req: PaymentRequest, mode: str, x: int | None = 0,
     if req.x is not None and req.x < 0:
         raise BadQuery(f"x must be 0 or more, not {req.x}", "x")
     check_policy(req.policy)
-    supply = build_supply(req.state, req.player)
+    supply = build_supply(req.state, req.player, resources=True)
     ann = _announce(req.cost, req.modifiers)
     return Problem.build(req, supply, ann, mode, x, ignore_restrictions)
 
@@ -442,7 +442,7 @@ def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
     check on plain boards, else by CP-SAT maximising X (never a linear probe)."""
     if not req.cost.variables:
         raise BadQuery("max_x needs a cost with {X}", "cost")
-    supply = guard_doublers(req)
+    supply = guard_doublers(req, build_supply(req.state, req.player, resources=True))
     if backend is None:
         quick = _max_x_by_bisection(req)
         if quick is not None:

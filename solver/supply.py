@@ -150,7 +150,10 @@ class SourceClass:
     ``kind``: ``land``, ``creature``, ``artifact`` or ``other`` (land wins over
     creature for land creatures) for the ``prefer_lands`` policy; ``name``: the
     card name, for messages; ``creature``: its members are creatures (one tapped for
-    its own ``{T}`` ability can't also be tapped for Springleaf Drum).
+    its own ``{T}`` ability can't also be tapped for Springleaf Drum).  ``hand``: for
+    cards in the player's hand with a mana ability activated from there (Simian Spirit
+    Guide), each member's index in the hand; its members are then ``"hand:<index>"``,
+    its positions come after the battlefield's and its kind is ``"hand"``.
     """
 
     members: tuple[str, ...]
@@ -160,6 +163,7 @@ class SourceClass:
     kind: str
     name: str
     creature: bool = False
+    hand: tuple[int, ...] = ()
 
     @property
     def count(self) -> int:
@@ -234,9 +238,9 @@ class Supply:
     @property
     def resource_costs(self) -> bool:
         """True when some option's cost spends another resource than mana, life, energy or
-        its own permanent (sacrificing other permanents): only CP-SAT and the enumeration
+        its own permanent (sacrificing other permanents, cards in the hand): only CP-SAT and the enumeration
         model these, so the fast optimiser is never asked (:func:`solver.queries._run`)."""
-        return any(o.sacrifice_other for k in self.classes for o in k.options)
+        return any(k.hand or any(o.sacrifice_other for o in k.options) for k in self.classes)
 
     @property
     def restricted(self) -> bool:
@@ -359,7 +363,7 @@ def _kind(perm: Permanent) -> str:
 
 
 def _options(state: GameState, perm: Permanent, player: Player,
-             refs: dict[str, int] | None, effects: bool) -> tuple[Option, ...]:
+             refs: dict[str, int] | None, effects: bool, resources: bool = True) -> tuple[Option, ...]:
     """Every usable activation option of one permanent, or raise :class:`_Skip`.
 
     The abilities are the permanent's effective ones (land-type changes such as Blood
@@ -382,6 +386,9 @@ def _options(state: GameState, perm: Permanent, player: Player,
     for ab in abilities:
         cost = ab.cost
         text = ab.text or f"mana ability {ab.index}"
+        if cost.sacrifice and not resources:
+            raise _Skip(text, "costs that sacrifice other permanents are modelled only by the "
+                              "payment queries (pay, can_pay, max_x, payments)")
         if ab.production.doubles_pool:
             raise _Skip(text, "abilities that double the mana pool are not modelled yet")
         if cost.discard_hand:
@@ -454,19 +461,19 @@ _OPTIONS: dict[tuple[object, ...], tuple[Card, tuple[Option, ...]]] = {}
 
 
 def _cached_options(state: GameState, perm: Permanent, player: Player,
-                    refs: dict[str, int] | None, effects: bool) -> tuple[Option, ...]:
+                    refs: dict[str, int] | None, effects: bool, resources: bool) -> tuple[Option, ...]:
     """:func:`_options`, remembered for cards whose options do not depend on the board."""
     card = perm.card
     board_dependent, pays, counters, _ = _card_info(card)
     if board_dependent or effects:
-        return _options(state, perm, player, refs, effects)
-    key = (id(card), perm.tapped, perm.summoning_sick, perm.chosen_color, perm.chosen_type,
+        return _options(state, perm, player, refs, effects, resources)
+    key = (id(card), resources, perm.tapped, perm.summoning_sick, perm.chosen_color, perm.chosen_type,
            perm.counters if counters else (),
            (player.life, player.energy) if pays else ())
     hit = _OPTIONS.get(key)
     if hit is not None and hit[0] is card:
         return hit[1]
-    opts = _options(state, perm, player, refs, effects)
+    opts = _options(state, perm, player, refs, effects, resources)
     if len(_OPTIONS) > 4096:
         _OPTIONS.clear()
     _OPTIONS[key] = (card, opts)
@@ -501,28 +508,31 @@ def _card_info(card: Card) -> tuple[bool, bool, bool, bool]:
     return info
 
 
-_CACHE: dict[tuple[int, str], tuple[GameState, Supply]] = {}
+_CACHE: dict[tuple[int, str, bool], tuple[GameState, Supply]] = {}
 
 
-def build_supply(state: GameState, player: str | None = None) -> Supply:
+def build_supply(state: GameState, player: str | None = None, resources: bool = False) -> Supply:
     """The grouped supply of ``player`` (default: the first player) in ``state``.
 
     Cached per state object (states are frozen), so repeated queries on one board
-    pay for grouping once.
+    pay for grouping once.  ``resources``: model the mana abilities whose costs spend
+    other resources (sacrificing other permanents, cards in the hand), which only the
+    payment queries' CP-SAT and enumeration backends read; without it (the default,
+    for other readers such as ``options``) those sources are listed in ``excluded``.
     """
     name = state.player(player).name if player is not None else state.players[0].name
-    key = (id(state), name)
+    key = (id(state), name, resources)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is state:
         return hit[1]
-    supply = _build(state, name)
+    supply = _build(state, name, resources)
     if len(_CACHE) > 256:
         _CACHE.clear()
     _CACHE[key] = (state, supply)
     return supply
 
 
-def _build(state: GameState, name: str) -> Supply:
+def _build(state: GameState, name: str, resources: bool) -> Supply:
     try:
         pl = state.player(name)
     except KeyError:
@@ -538,6 +548,7 @@ def _build(state: GameState, name: str) -> Supply:
             ref_error = "manasolver.solver.graph is not available"
         except Unsupported as err:
             ref_error = err.message
+    from manasolver.models.hand_mana import is_hand_clause
     from manasolver.models.mana_effects import active_effects, remaining_unsupported
     effects = active_effects(state)
     groups: dict[tuple[object, ...], list[tuple[str, int]]] = {}
@@ -547,6 +558,8 @@ def _build(state: GameState, name: str) -> Supply:
     for pos, perm in mine:
         card = perm.card
         unread = remaining_unsupported(card) if card.unsupported else ()
+        if unread:  # a Spirit Guide's "exile from your hand" does nothing on the battlefield
+            unread = tuple(u for u in unread if not is_hand_clause(card, u))
         if unread:
             excluded.append(Excluded(perm.id, card.name, unread[0],
                                      "the card has mana text the parser could not read"))
@@ -554,7 +567,7 @@ def _build(state: GameState, name: str) -> Supply:
         if not card.mana_abilities and not effects:
             continue
         try:
-            opts = _cached_options(state, perm, pl, refs, bool(effects))
+            opts = _cached_options(state, perm, pl, refs, bool(effects), resources)
         except _Skip as skip:
             excluded.append(Excluded(perm.id, card.name, skip.clause, skip.reason))
             continue
@@ -587,10 +600,39 @@ def _build(state: GameState, name: str) -> Supply:
         classes.append(SourceClass(tuple(m for m, _ in members), tuple(p for _, p in members),
                                    opts, snow, kind, cname, creature))
     classes.sort(key=lambda k: k.positions[0])
+    if resources:
+        classes.extend(_hand_classes(pl, len(state.battlefield)))
     creatures = sum(1 for _, perm in mine if perm.is_creature and not perm.tapped)
     fodder = _fodder(mine, classes, signature) if signature else ()
     return Supply(name, pool_units(pl), tuple(classes), tuple(excluded), pl.life, pl.energy,
                   creatures, fodder)
+
+
+def _hand_classes(player: Player, after: int) -> list[SourceClass]:
+    """The cards in ``player``'s hand with mana abilities activated from there (Simian and
+    Elvish Spirit Guide, :mod:`manasolver.models.hand_mana`), identical cards grouped.  Each
+    activation exiles its card (an exclusive option; ``sacrifice`` is set so that the
+    ``no_sacrifice`` policy counts the card lost, SPEC §6); board positions ``after + index``
+    put them after every permanent for the tie-break."""
+    from manasolver.models.hand_mana import HAND_COST, hand_abilities
+
+    groups: dict[tuple[str, str], list[int]] = {}
+    cards: dict[tuple[str, str], Card] = {}
+    for i, card in enumerate(player.hand):
+        if not hand_abilities(card):
+            continue
+        key = (card.name, card.oracle_text)
+        groups.setdefault(key, []).append(i)
+        cards[key] = card
+    out = []
+    for key, idx in groups.items():
+        card = cards[key]
+        opts = tuple(Option(ab.index, slots, (HAND_COST,), sacrifice=True)
+                     for ab in hand_abilities(card) for slots in ab.production.options)
+        out.append(SourceClass(tuple(f"hand:{i}" for i in idx), tuple(after + i for i in idx), opts,
+                               "snow" in card.type_line.supertypes, "hand", card.name,
+                               hand=tuple(idx)))
+    return out
 
 
 def sacrificeable(perm: Permanent, what: str) -> bool:
@@ -714,6 +756,7 @@ def build_assists(state: GameState, supply: Supply, convoke: bool, improvise: bo
                        artifact, k) for (k, colors, creature, artifact), ms in groups.items()]
     out.sort(key=lambda g: g.positions[0])
     by_id = {p.id: p for p in state.battlefield}
-    untapped = tuple(sum(1 for m in cls.members if not by_id[m].tapped) for cls in supply.classes)
+    untapped = tuple(sum(1 for m in cls.members if m in by_id and not by_id[m].tapped)
+                     for cls in supply.classes)
     grave = tuple(c.name for c in player.graveyard) if delve else ()
     return Assists(tuple(out), grave, untapped)

@@ -65,7 +65,7 @@ from manasolver.solver.graph import (
     could_produce,
     reference_mask,
 )
-from manasolver.solver.payment import Payment
+from manasolver.solver.payment import Activation, Payment
 from manasolver.solver.request import PaymentRequest, SpellInfo
 
 __all__ = ["MAX_ORDERS", "ValidationResult", "validate"]
@@ -569,8 +569,12 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
     parts_cache: dict[object, list[str]] = {}
     units_cache: dict[str, Counter[int]] = {}
     ok_cache: dict[tuple[object, str, int], str] = {}
+    exiled: set[int] = set()
     for i, act in enumerate(pay.activations):
         where = f"activations[{i}]"
+        if act.hand is not None:
+            _check_hand_activation(where, act, player, exiled, units, problems)
+            continue
         perm = by_id.get(act.permanent)
         if perm is None:
             problems.append(f"{where}: there is no permanent {act.permanent!r} on the battlefield")
@@ -868,6 +872,47 @@ def _check_cover(units: Counter[_Unit], demands: Counter[_Demand], costly: list[
         problems.append("mana: the mana produced and used cannot pay the total, the activations' mana "
                         "costs and the floating mana exactly ({C} takes only colorless, {S} only snow "
                         "mana, an activation's cost only mana made before it)")
+
+
+def _check_hand_activation(where: str, act: Activation, player: Player, exiled: set[int],
+                           units: Counter[_Unit], problems: list[str]) -> None:
+    """An ability activated from the hand (Simian Spirit Guide, CR 602.2a): the card is at that
+    index of the hand, has that ability, is exiled once (it is gone after), and adds what the
+    ability says."""
+    from manasolver.models.hand_mana import HAND_COST, hand_abilities
+
+    idx = act.hand
+    assert idx is not None
+    if not 0 <= idx < len(player.hand):
+        problems.append(f"{where}: {player.name}'s hand has no card {idx}")
+        return
+    card = player.hand[idx]
+    if act.card and act.card.lower() != card.name.lower():
+        problems.append(f"{where}: card {idx} of {player.name}'s hand is {card.name}, not {act.card}")
+        return
+    abilities = hand_abilities(card)
+    if not 0 <= act.ability < len(abilities):
+        problems.append(f"{where}: {card.name} has no mana ability {act.ability} that works from the hand")
+        return
+    if act.times != 1 or idx in exiled:
+        problems.append(f"{where}: {card.name} (hand {idx}) is exiled more than once")
+        return
+    exiled.add(idx)
+    if list(act.costs) != [HAND_COST]:
+        problems.append(f"{where}: costs {list(act.costs)} are not the ability's costs {[HAND_COST]}")
+    made = _mana_units(act.mana, f"{where}.mana", problems)
+    if made is None:
+        return
+    got = sorted(b for b, n in made.items() for _ in range(n))
+    options = abilities[act.ability].production.options
+    if not any(len(o) == len(got) and any(all(b & s for b, s in zip(got, perm_slots))
+                                          for perm_slots in itertools.permutations(o))
+               for o in options):
+        problems.append(f"{where}: {card.name} cannot add {act.mana or 'nothing'}")
+        return
+    snow = "snow" in card.type_line.supertypes
+    for bit, k in made.items():
+        units[_Unit("made", bit, snow)] += k
 
 
 def _is_a(perm: Permanent, what: str) -> bool:

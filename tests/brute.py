@@ -24,6 +24,9 @@ sacrificed itself (Treasure) can't be sacrificed again; one tapped for mana firs
 (605.3a); an activation that sacrifices a permanent comes after that permanent's own
 activations, so sacrifices that need each other first are refused (circular).
 
+A card in the hand with "Exile ~ from your hand: Add …" (Simian Spirit Guide, 602.2a)
+is a slot too: nothing, or its one activation (the card is exiled).
+
 Limits, stated: at most one activation per permanent (plus its fodder slot); no
 convoke, delve or improvise; no tap-other costs; a sacrifice cost must be the
 ability's only cost besides nothing, sacrifice one permanent, and its fodder must not
@@ -39,6 +42,7 @@ from dataclasses import dataclass, replace
 
 from manasolver.models.abilities import ManaAbility, Restriction
 from manasolver.models.amounts import ability_restriction
+from manasolver.models.hand_mana import HAND_COST, hand_abilities
 from manasolver.models.mana_effects import activation_results
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import ANY_COLOR, C, ManaSymbol, mask_letters
@@ -46,7 +50,7 @@ from manasolver.solver.graph import abilities_of, could_produce, reference_mask
 from manasolver.solver.payment import Activation, Choice, Payment
 from manasolver.solver.request import PaymentRequest, SpellInfo
 
-MAX_SOURCES = 8
+MAX_SOURCES = 10
 TYPES = (1, 2, 4, 8, 16, 32)
 
 
@@ -60,6 +64,7 @@ class Move:
     mana: tuple[int, ...]
     restriction: Restriction | None = None
     sacrificed: str = ""
+    hand: int = -1  # a card in the hand (Simian Spirit Guide): its index; ``perm`` stands in for it
 
     @property
     def costs_mana(self) -> bool:
@@ -140,6 +145,12 @@ def moves(state: GameState, player: str) -> list[list[Move]]:
             else:
                 mine.extend(these)
         out.append(mine)
+    for i, c in enumerate(me.hand):  # "Exile ~ from your hand: Add {R}." (602.2a): once each
+        stand_in = Permanent(f"hand:{i}", c, me.name)
+        slot = [Move(stand_in, len(state.battlefield) + i, ab, mana, None, hand=i)
+                for ab in hand_abilities(c) for opt in ab.production.options for mana in sorted(_concrete(opt))]
+        if slot:
+            out.append(slot)
     if altars:
         for pos, perm in enumerate(state.battlefield):
             if perm.controller != me.name:
@@ -388,15 +399,16 @@ def _criteria(p: Payment, req: PaymentRequest, criteria: Sequence[str]) -> tuple
     pool_total = sum(s.generic if s.is_numeral else 1 for s in state.player(req.player).pool.symbols)
     out = []
     for c in criteria:
-        if c == "no_sacrifice":
-            out.append(sum(1 for a in p.activations if "sacrifice" in a.costs)
+        if c == "no_sacrifice":  # permanents sacrificed and cards exiled from the hand
+            out.append(sum(1 for a in p.activations if "sacrifice" in a.costs or a.hand is not None)
                        + sum(len(a.sacrificed) for a in p.activations))
         elif c == "min_life":
             out.append(p.life + p.damage)
         elif c == "min_waste":
             out.append(len(p.floating) // 3)
         elif c == "prefer_lands":
-            out.append(sum(1 for a in p.activations if not state.permanent(a.permanent).is_land))
+            out.append(sum(1 for a in p.activations
+                           if a.hand is not None or not state.permanent(a.permanent).is_land))
         elif c == "min_sources":
             out.append(len(p.activations))
         elif c == "use_pool":
@@ -412,7 +424,8 @@ def _criteria(p: Payment, req: PaymentRequest, criteria: Sequence[str]) -> tuple
                 for m in ms:
                     if m.mana and not m.costs_mana and not m.sacrificed:
                         colors[m.perm.id] = colors.get(m.perm.id, 0) | (sum(set(m.mana)) & ANY_COLOR)
-            used = {a.permanent for a in p.activations} | {s for a in p.activations for s in a.sacrificed}
+            used = ({a.permanent if a.hand is None else f"hand:{a.hand}" for a in p.activations}
+                    | {s for a in p.activations for s in a.sacrificed})
             before = after = 0
             for pid, mask in colors.items():
                 before |= mask
@@ -491,8 +504,8 @@ def canon(p: Payment) -> tuple[object, ...]:
     mana strings as sorted type multisets (so any backend's writing compares)."""
     def bag(t: str) -> tuple[str, ...]:
         return tuple(sorted(t.replace("}", "").split("{")[1:]))
-    acts = tuple(sorted((a.permanent, a.ability, bag(a.mana), a.times, tuple(sorted(a.sacrificed)))
-                        for a in p.activations))
+    acts = tuple(sorted((a.permanent, a.ability, bag(a.mana), a.times, tuple(sorted(a.sacrificed)),
+                         -1 if a.hand is None else a.hand) for a in p.activations))
     choices = tuple(sorted((c.symbol, c.paid_as) for c in p.choices))
     return (bag(p.total if p.total != "{0}" else ""), choices, p.x, acts, bag(p.pool_used), p.life,
             p.energy, p.damage, bag(p.floating), p.convoked, p.delved, p.improvised)
@@ -512,6 +525,8 @@ def _payment(req: PaymentRequest, total: Total, chosen: list[Move], pool_used: t
              floating: tuple[int, ...], x: int) -> Payment:
     acts = tuple(Activation(m.perm.id, m.ability.index, tuple(m.ability.cost.parts()), text(m.mana),
                             sacrificed=(m.sacrificed,) if m.sacrificed else ())
+                 if m.hand < 0 else
+                 Activation("", m.ability.index, (HAND_COST,), text(m.mana), hand=m.hand, card=m.perm.card.name)
                  for m in sorted(chosen, key=lambda m: m.position))
     return Payment(
         total=total.text(), choices=total.choices, x=x, activations=acts, pool_used=text(pool_used),

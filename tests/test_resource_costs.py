@@ -34,6 +34,7 @@ from cards_d import (
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from manasolver.models.abilities import AbilityCost
+from manasolver.models.card import Card, TypeLine
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import Unsupported
 from manasolver.models.state import GameState
@@ -201,6 +202,108 @@ def test_real_cards_from_the_database() -> None:
     assert sacrificed(p) == ["elf", "orn"] or sacrificed(p) == ["elf", "orn"][::-1]
 
 
+# -- cards in the hand: Simian and Elvish Spirit Guide -----------------------------------------
+
+
+def _guide(name: str, letter: str) -> Card:
+    # "Exile <name> from your hand: Add {R}." (the clause the oracle parser leaves unread)
+    return Card(name, ManaCost.parse(f"{{2}}{{{letter}}}"), TypeLine.parse("Creature — Ape Spirit"),
+                oracle_text=f"Exile {name} from your hand: Add {{{letter}}}.")
+
+
+SIMIAN = _guide("Simian Spirit Guide", "R")
+ELVISH = _guide("Elvish Spirit Guide", "G")
+
+
+def with_hand(state: GameState, *cards: Card) -> GameState:
+    me = replace(state.players[0], hand=tuple(cards))
+    return replace(state, players=(me, *state.players[1:]))
+
+
+def test_parser_leaves_the_spirit_guide_clause_unread() -> None:
+    """models/oracle.py reports the clause as unsupported (it reads permanents' abilities);
+    models/hand_mana.py reads it instead."""
+    from manasolver.models.carddb import default_db
+    from manasolver.models.hand_mana import hand_abilities
+    card_ = default_db().get("Simian Spirit Guide")
+    assert card_.unsupported == ("Exile Simian Spirit Guide from your hand: Add {R}.",)
+    assert [a.production.options for a in hand_abilities(card_)] == [((8,),)]
+
+
+def test_cr_602_2a_simian_spirit_guide_pays_from_the_hand() -> None:
+    """A Forest and a Simian Spirit Guide in hand pay {R}{G}: the activation names the card by
+    its index in the hand (SPEC §4 ``hand``) instead of a permanent."""
+    state = with_hand(board(perm("f", FOREST)), BEAR, SIMIAN)
+    p = paid(req(state, "{R}{G}", policy=Policy(criteria=("no_sacrifice", "min_sources"))))
+    assert [a.to_json() for a in p.activations] == [
+        {"permanent": "f", "ability": 0, "costs": ["{T}"], "mana": "{G}"},
+        {"hand": 1, "card": "Simian Spirit Guide", "ability": 0,
+         "costs": ["exile this card from your hand"], "mana": "{R}"}]
+    assert Payment.from_json(p.to_json()) == p
+
+
+def test_no_sacrifice_counts_a_card_exiled_from_the_hand() -> None:
+    """SPEC §6 no_sacrifice: with a Forest untapped, {G} is paid by the Forest, not the Guide."""
+    state = with_hand(board(perm("f", FOREST)), ELVISH)
+    p = paid(req(state, "{G}"))
+    assert [a.permanent for a in p.activations] == ["f"]
+    assert len(paid(req(state, "{G}{G}")).activations) == 2
+
+
+def test_two_guides_exile_two_cards_never_one_twice() -> None:
+    state = with_hand(board(), SIMIAN, SIMIAN)
+    assert sorted(a.hand for a in paid(req(state, "{R}{R}")).activations) == [0, 1]
+    assert not queries.can_pay(req(state, "{R}{R}{R}")).payable
+
+
+def test_keep_castable_does_not_count_the_exiled_guide() -> None:
+    """keep_castable's default list is the cards in hand (SPEC §6): a Guide exiled for mana is
+    no longer in hand, so its own {2}{R} is not counted as a spell lost.
+
+    Hand: Simian Spirit Guide, Lightning Bolt ({R}); board: a Mountain; paying {R}.  With the
+    Mountain, Bolt stays castable (by the Guide) but the Guide's {2}{R} is not: one lost.  With
+    the Guide, Bolt stays castable (by the Mountain) and the Guide is gone: none lost.  The
+    default policy puts no_sacrifice first, so the Mountain pays; keep_castable first exiles
+    the Guide."""
+    from cards_d import MOUNTAIN
+    bolt = Card("Lightning Bolt", ManaCost.parse("{R}"), TypeLine.parse("Instant"))
+    state = with_hand(board(perm("m", MOUNTAIN)), SIMIAN, bolt)
+    assert [a.permanent for a in paid(req(state, "{R}")).activations] == ["m"]
+    p = paid(req(state, "{R}", policy=Policy(criteria=("keep_castable", "no_sacrifice"))))
+    assert [a.hand for a in p.activations] == [0]
+    ans = queries.pay(req(state, "{R}", policy=Policy(criteria=("keep_castable", "no_sacrifice"))),
+                      backend="cpsat")
+    assert ans.payment == p
+
+
+def test_a_spirit_guide_on_the_battlefield_is_not_a_source_nor_unsupported() -> None:
+    """On the battlefield the hand ability does nothing: the permanent is not excluded, so an
+    unpayable cost is answered as such (not Unsupported)."""
+    from manasolver.models.carddb import default_db
+    state = board(perm("g", default_db().get("Simian Spirit Guide")))
+    assert not build_supply(state, resources=True).excluded
+    assert not queries.can_pay(req(state, "{R}")).payable
+
+
+def test_validate_checks_hand_activations() -> None:
+    state = with_hand(board(), SIMIAN, BEAR)
+    r = req(state, "{R}")
+    ok = Payment(total="{R}", activations=(
+        Activation("", 0, ("exile this card from your hand",), "{R}", hand=0, card="Simian Spirit Guide"),))
+    assert validate(r, ok).legal
+    for bad, why in [
+        (replace(ok.activations[0], hand=1, card="Grizzly Bears"), "no mana ability"),
+        (replace(ok.activations[0], hand=5), "has no card 5"),
+        (replace(ok.activations[0], card="Elvish Spirit Guide"), "not Elvish Spirit Guide"),
+        (replace(ok.activations[0], mana="{G}"), "cannot add {G}"),
+    ]:
+        res = validate(r, replace(ok, activations=(bad,)))
+        assert not res.legal and any(why in q for q in res.problems), (why, res.problems)
+    twice = Payment(total="{R}{R}", activations=(ok.activations[0], ok.activations[0]))
+    res = validate(req(state, "{R}{R}"), twice)
+    assert not res.legal and any("more than once" in q for q in res.problems)
+
+
 # -- validate: the sacrificed permanents named ------------------------------------------------
 
 
@@ -281,7 +384,7 @@ def test_sacrificing_a_signet_is_refused_as_unsupported_not_guessed() -> None:
     with a Signet is left out of the supply and an unpayable answer says so (Unsupported)."""
     from cards_d import AZORIUS_SIGNET
     state = board(perm("kci", KCI), perm("sg", AZORIUS_SIGNET))
-    sup = build_supply(state)
+    sup = build_supply(state, resources=True)
     assert [e.permanent for e in sup.excluded] == ["kci"]
     with pytest.raises(Unsupported):
         queries.can_pay(req(state, "{5}"))
@@ -321,15 +424,21 @@ def requests(draw: Any, max_sources: int = 4) -> PaymentRequest:
         perms.append(perm(f"p{i}", c, controller, tapped=tapped, sick=sick))
     pool = "".join(draw(st.lists(st.sampled_from(["{W}", "{G}", "{C}"]), max_size=1)))
     state = board(*perms, life=draw(st.sampled_from([1, 20])), pool=pool)
+    hand = draw(st.lists(st.sampled_from([SIMIAN, ELVISH, BEAR]), max_size=2))
+    state = with_hand(state, *hand)
     syms = draw(st.lists(st.sampled_from(SYMBOLS), min_size=1, max_size=4))
-    policy = Policy(criteria=draw(st.sampled_from(POLICIES)))
+    # The brute force does not compute keep_castable, whose default list is the hand.
+    policies = [p for p in POLICIES if not hand or "keep_castable" not in p]
+    policy = Policy(criteria=draw(st.sampled_from(policies)))
     return PaymentRequest(state, ManaCost.parse("".join(syms)), "you", policy=policy)
 
 
 def describe(r: PaymentRequest) -> str:
     cards = [(p.id, p.card.name, p.controller, "tapped" if p.tapped else "", "sick" if p.sick else "")
              for p in r.state.battlefield]
-    return f"cost={r.cost.format()} policy={r.policy.criteria} pool={r.state.players[0].pool.format()} {cards}"
+    me = r.state.players[0]
+    return (f"cost={r.cost.format()} policy={r.policy.criteria} pool={me.pool.format()} "
+            f"hand={[c.name for c in me.hand]} {cards}")
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -338,7 +447,7 @@ def test_sacrifice_boards_cpsat_and_csp_agree_with_brute_force(r: PaymentRequest
     """CP-SAT's payability and optimum (criteria recomputed from its payment by the brute
     force), the default queries, and the csp enumeration's list equal the brute force's; every
     payment passes validate."""
-    assume(not build_supply(r.state).excluded)
+    assume(not build_supply(r.state, resources=True).excluded)
     b = brute(r, r.policy.criteria)
     where = describe(r)
     assert queries.can_pay(r).payable == b.payable, where
@@ -369,7 +478,7 @@ def test_sacrifice_boards_cpsat_and_csp_agree_with_brute_force(r: PaymentRequest
 def test_validate_agrees_with_brute_force_on_sacrifices(r: PaymentRequest, data: Any) -> None:
     """validate says legal exactly when the brute force lists the payment (redundant activations
     included), on the brute force's own payments and on ones whose sacrificed permanent changed."""
-    assume(not build_supply(r.state).excluded)
+    assume(not build_supply(r.state, resources=True).excluded)
     every = brute(r, ("min_sources",), irredundant=False)
     legal = {canon(p) for p in every.payments}
     base = sorted(every.payments, key=repr)
@@ -386,3 +495,13 @@ def test_validate_agrees_with_brute_force_on_sacrifices(r: PaymentRequest, data:
             p = replace(p, activations=tuple(acts))
         res = validate(r, p)
         assert res.legal == (canon(p) in legal), (res.problems, p.to_json(), describe(r))
+
+
+def test_options_still_refuses_the_altar_rather_than_guess() -> None:
+    """``options`` (another reader of the supply) does not model sacrifice costs: it lists the
+    Altar as unsupported instead of counting it as repeatable {C}{C} without fodder limits."""
+    from manasolver.solver.options import options
+    state = board(perm("alt", ASHNODS_ALTAR), perm("bear", BEAR), perm("f", FOREST))
+    ans = options(state)
+    assert [pid for pid, _ in ans.unsupported] == ["alt"]
+    assert build_supply(state).excluded and not build_supply(state, resources=True).excluded

@@ -38,6 +38,7 @@ __all__ = [
     "Backend",
     "Problem",
     "Solution",
+    "activation_of",
     "lowest_bit",
     "mana_string",
     "sacrifices_last",
@@ -193,8 +194,7 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
             bits.append(realized[(k, o, mask)][i])
             cursor[(k, o, mask)] = i + 1
         gone = tuple(queues[(k, o, p)].pop(0) for p in range(len(opt.sacrifice_other)))
-        acts.append((cls.positions[m], Activation(cls.members[m], opt.ability, opt.costs,
-                                                  mana_string(bits), sacrificed=gone)))
+        acts.append((cls.positions[m], activation_of(cls, m, opt, mana_string(bits), gone)))
     acts.sort(key=lambda t: t[0])
     merged = sacrifices_last([a for _, a in acts])
     # Choices: a merged mask is shown as the type that paid it.
@@ -240,6 +240,15 @@ def _spent_report(policy: Policy, spent: list[int]) -> tuple[tuple[str, object],
         return ()
     colors = [c for i, c in enumerate("WUBRG") if any(b == 1 << i for b in spent)]
     return (("spent", mana_string(spent)), ("colors_spent", colors))
+
+
+def activation_of(cls: SourceClass, m: int, opt: Option, mana: str,
+                  sacrificed: tuple[str, ...] = ()) -> Activation:
+    """The PAYMENT activation of option ``opt`` by member ``m`` of ``cls``: a permanent's,
+    or for a card in the hand (Simian Spirit Guide) ``{"hand": index, "card": name}``."""
+    if cls.hand:
+        return Activation("", opt.ability, opt.costs, mana, hand=cls.hand[m], card=cls.name)
+    return Activation(cls.members[m], opt.ability, opt.costs, mana, sacrificed=sacrificed)
 
 
 def sacrifices_last(acts: list[Activation]) -> list[Activation]:

@@ -576,6 +576,7 @@ def _keep_castable(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
     rem = _remaining(cp, problem, uses, inst, class_assists)
     shapes = _keep_shapes(problem)
     kept = []
+    kept_ci: list[int] = []
     for ci, cost in enumerate(costs):
         try:
             forms = [f for f in announce(cost, 0).forms if f.life <= sup.life and not f.energy]
@@ -583,6 +584,7 @@ def _keep_castable(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
             continue
         if not forms:
             continue
+        kept_ci.append(ci)
         if shapes is not None:
             kept.append(_keep_by_hall(cp, ci, forms, rem, shapes))
             continue
@@ -626,7 +628,34 @@ def _keep_castable(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
         for d, amount in dsts.items():
             cp.add(sum(into[d]) == amount)
     if kept:
+        kept = _excuse_exiled(cp, problem, uses, kept, kept_ci)
         terms["keep_castable"] = (len(kept) - sum(kept), len(kept))
+
+
+def _excuse_exiled(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any], kept: list[Any],
+                   kept_ci: list[int]) -> list[Any]:
+    """keep_castable's default list is the cards in hand: a card exiled from the hand for mana
+    (Simian Spirit Guide) is no longer there, so its own cost is not counted as lost."""
+    sup = problem.supply
+    if problem.policy.keep_castable is not None or not any(k.hand for k in sup.classes):
+        return kept
+    hand = problem.req.state.player(sup.player).hand
+    cost_card = [i for i, c in enumerate(hand) if c.mana_cost is not None and c.mana_cost.symbols]
+    out = list(kept)
+    for k, cls in enumerate(sup.classes):
+        if not cls.hand:
+            continue
+        mine = [n for n, ci in enumerate(kept_ci) if cost_card[ci] in cls.hand]
+        if not mine:
+            continue
+        exiled = sum(uses[(k, o)] for o in range(len(cls.options)))
+        gone = [cp.new_bool_var(f"exiled_cost{k}_{n}") for n in mine]
+        cp.add(sum(gone) <= exiled)
+        for n, g in zip(mine, gone):
+            counted = cp.new_bool_var(f"kept_or_exiled{n}")
+            cp.add(counted <= kept[n] + g)
+            out[n] = counted
+    return out
 
 
 def _keep_shapes(problem: Problem) -> list[list[tuple[int, bool, int]]] | None:

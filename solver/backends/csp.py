@@ -50,11 +50,12 @@ from typing import Any
 from manasolver.models.errors import BadQuery, Unsupported
 from manasolver.models.symbols import C, ManaSymbol, PaidAs
 from manasolver.solver.announce import mask_text
-from manasolver.solver.backends.base import sacrifices_last
-from manasolver.solver.payment import Activation, Choice, Payment
+from manasolver.solver.backends.base import activation_of, sacrifices_last
+from manasolver.solver.payment import Choice, Payment
 from manasolver.solver.request import PaymentRequest
 from manasolver.solver.supply import (
     Option,
+    SourceClass,
     Supply,
     build_supply,
     restriction_allows,
@@ -402,7 +403,7 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
     if req.x is not None and req.x < 0:
         raise BadQuery(f"x must be 0 or more, not {req.x}", "x")
     deadline = time.monotonic() + time_limit
-    sup = supply if supply is not None else build_supply(req.state, req.player)
+    sup = supply if supply is not None else build_supply(req.state, req.player, resources=True)
     x = req.x or 0
     sources, whole = _productions(sup, req)
     ids = {(k, j): m for k, cls in enumerate(sup.classes) for j, m in enumerate(cls.members)}
@@ -470,7 +471,7 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
             used = Counter({b: sol[n] for b, n in zip(pool, pool_names) if sol[n]})
             if not _sacrifices_ok(chosen, ids):
                 continue
-            for pay in _payments_of(total, chosen, used, ids, pos, x):
+            for pay in _payments_of(total, chosen, used, sup.classes, pos, x):
                 if pay not in found:
                     found[pay] = ()
                     if len(found) > limit:
@@ -613,7 +614,7 @@ def _order_key(p: Payment) -> tuple[object, ...]:
             tuple((c.symbol, c.paid_as) for c in p.choices), p.pool_used, p.floating)
 
 
-def _payments_of(total: _Total, chosen: list[_Prod], used: Counter[int], ids: dict[tuple[int, int], str],
+def _payments_of(total: _Total, chosen: list[_Prod], used: Counter[int], classes: Sequence[SourceClass],
                  pos: dict[tuple[int, int], int], x: int) -> Iterator[Payment]:
     """The payments with exactly these activations and pool mana: one per floating multiset."""
     if not _cover(total, chosen, used, None):
@@ -634,8 +635,8 @@ def _payments_of(total: _Total, chosen: list[_Prod], used: Counter[int], ids: di
         if not _cover(total, chosen, used, fl):
             continue
         acts = tuple(sacrifices_last([
-            Activation(ids[(p.k, p.member)], p.opt.ability, p.opt.costs, _text(p.mana),
-                       sacrificed=(p.sacrificed,) if p.sacrificed else ())
+            activation_of(classes[p.k], p.member, p.opt, _text(p.mana),
+                          (p.sacrificed,) if p.sacrificed else ())
             for p in sorted(chosen, key=lambda p: pos[(p.k, p.member)])]))
         yield Payment(
             total=total.text(), choices=total.choices, x=x, activations=acts,
