@@ -82,6 +82,7 @@ from manasolver.models.mana_effect_text import (
 )
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import C, type_bit
+from manasolver.models.triggers import self_tap_damage, triggers_of
 
 __all__ = [
     "ActivationResult",
@@ -265,16 +266,69 @@ def effective_mana_abilities(state: GameState, permanent: Permanent) -> tuple[Ma
     """
     granted = [e.ability for src, e in active_effects(state)
                if isinstance(e, GrantedAbility) and _granted_to(e, src, permanent, state)]
+    aura = tap_damage_from_attachments(state).get(permanent.id, 0)
     if not permanent.is_land:
-        if not granted:
+        if not granted and not aura:
             return permanent.card.mana_abilities
         own = list(permanent.card.mana_abilities)
-        return tuple(replace(a, index=i) for i, a in enumerate(own + granted))
+        granted = _hurting(granted, self_tap_damage(permanent.card))
+        return tuple(replace(a, index=i) for i, a in enumerate(_hurting(own + granted, aura)))
     types = effective_land_types(state, permanent)
     intrinsic = [_intrinsic(t) for t in types]
-    printed = [] if _loses_abilities(state, permanent) else [a for a in permanent.card.mana_abilities
-                                                            if not a.intrinsic]
-    return tuple(replace(a, index=i) for i, a in enumerate(intrinsic + printed + granted))
+    keeps = not _loses_abilities(state, permanent)
+    printed = [a for a in permanent.card.mana_abilities if not a.intrinsic] if keeps else []
+    if keeps:  # City of Brass under Urborg: its own trigger hurts whatever {T} ability taps it
+        own_damage = self_tap_damage(permanent.card)
+        intrinsic, granted = _hurting(intrinsic, own_damage), _hurting(granted, own_damage)
+    return tuple(replace(a, index=i) for i, a in enumerate(_hurting(intrinsic + printed + granted, aura)))
+
+
+def _hurting(abilities: list[ManaAbility], damage: int) -> list[ManaAbility]:
+    """``abilities`` with ``damage`` more on each one whose cost taps the permanent."""
+    if not damage:
+        return abilities
+    return [replace(a, damage=a.damage + damage) if a.cost.tap else a for a in abilities]
+
+
+_TAP_DAMAGE_CACHE: dict[int, tuple[GameState, dict[str, int]]] = {}
+
+
+def tap_damage_from_attachments(state: GameState) -> dict[str, int]:
+    """Per permanent id, the damage or life loss its controller takes each time it becomes
+    tapped because of an Aura attached to it (Contaminated Ground, Psychic Venom, Insolence:
+    "Whenever enchanted land becomes tapped, …", CR 603.2); cached per state.  Such triggers
+    whose amount is not read are left to :func:`unread_tap_triggers`."""
+    hit = _TAP_DAMAGE_CACHE.get(id(state))
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    out: dict[str, int] = {}
+    for perm in state.battlefield:
+        if perm.attached_to is None:
+            continue
+        for trig in triggers_of(perm.card):
+            if trig.event == "enchanted_tapped" and trig.supported and not trig.condition:
+                hurt = sum(e.amount for e in trig.effects if e.kind in ("damage", "lose_life"))
+                if hurt:
+                    out[perm.attached_to] = out.get(perm.attached_to, 0) + hurt
+    if len(_TAP_DAMAGE_CACHE) > 64:
+        _TAP_DAMAGE_CACHE.clear()
+    _TAP_DAMAGE_CACHE[id(state)] = (state, out)
+    return out
+
+
+def unread_tap_triggers(state: GameState) -> list[tuple[Permanent, str]]:
+    """Triggers on the battlefield about permanents becoming tapped that the engine does not
+    apply to payments (Royal Decree, Seizures, an Aura with a condition): the permanent and
+    the trigger's text.  Payments on such boards may misstate life and damage."""
+    out: list[tuple[Permanent, str]] = []
+    for perm in state.battlefield:
+        for trig in triggers_of(perm.card):
+            applied = trig.supported and not trig.condition and (
+                trig.event == "becomes_tapped" or (trig.event == "enchanted_tapped" and perm.attached_to))
+            low = trig.text.lower()
+            if not applied and "becomes tapped" in low and ("damage" in low or "life" in low or "unless" in low):
+                out.append((perm, trig.text))
+    return out
 
 
 # ---------------------------------------------------------------------------------------------

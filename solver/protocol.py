@@ -457,6 +457,7 @@ def _q_pay(query: dict[str, Any]) -> dict[str, Any]:
     req, reason = prepare(query)
     if reason is not None:
         return {"payable": False, "reason": reason}
+    _guard_tap_triggers(req)
     from manasolver.solver import queries
     return _activated(req, _json(queries.pay(req, backend=_backend(query))))
 
@@ -474,6 +475,7 @@ def _q_payments(query: dict[str, Any]) -> dict[str, Any]:
     req, reason = prepare(query)
     if reason is not None:
         return {"payments": [], "complete": True, "reason": reason}
+    _guard_tap_triggers(req)
     from manasolver.solver import queries
     return _activated(req, _json(queries.payments(req, limit=limit)))
 
@@ -484,6 +486,7 @@ def _q_max_x(query: dict[str, Any]) -> dict[str, Any]:
         return {"max_x": None, "reason": reason}
     if not req.cost.variables:
         raise BadQuery("max_x needs a cost with {X}", "cost")
+    _guard_tap_triggers(req)
     from manasolver.solver import queries
     return _activated(req, _json(queries.max_x(req, backend=_backend(query))))
 
@@ -547,6 +550,19 @@ def _q_counts(query: dict[str, Any]) -> dict[str, Any]:
     from manasolver.models.counts import counts
     state = load_state_field(query)
     return dict(counts(state, _player(query, state)))
+
+
+def _guard_tap_triggers(req: Any) -> None:
+    """Refuse a payment answer on a board with a trigger on becoming tapped that payments do
+    not apply (Seizures, Royal Decree): its damage or life loss would be missing."""
+    from manasolver.models.mana_effects import unread_tap_triggers
+    found = unread_tap_triggers(req.state)
+    if found:
+        perm, text = found[0]
+        index = next(i for i, p in enumerate(req.state.battlefield) if p.id == perm.id)
+        raise Unsupported(f"{perm.card.name} ({perm.id}): {text!r} is a trigger on becoming tapped that "
+                          f"payments do not apply yet; the damage or life it costs would be missing",
+                          f"battlefield[{index}]")
 
 
 def _activated(req: Any, out: dict[str, Any]) -> dict[str, Any]:

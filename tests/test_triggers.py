@@ -306,10 +306,34 @@ def test_self_tap_damage(db: CardDB) -> None:
     assert self_tap_damage(db.get("Sorrow's Path")) == 0
 
 
-@pytest.mark.xfail(strict=True, reason="known gap (not T's file): mana_effects.effective_mana_abilities "
-                   "builds intrinsic and granted {T} abilities without triggers.self_tap_damage")
 def test_city_of_brass_under_urborg_still_hurts() -> None:
     """Urborg, Tomb of Yawgmoth makes City of Brass a Swamp too; tapping it for {B} with that
     intrinsic ability still makes it become tapped: 1 damage (CR 305.6, 603.2)."""
     payment = _pay("City of Brass", "Urborg, Tomb of Yawgmoth", cost="{B}{B}")
     assert payment["damage"] == 1
+
+
+def test_aura_tap_damage_is_in_the_payment() -> None:
+    """CR 603.2: Contaminated Ground ("Whenever enchanted land becomes tapped, its controller
+    loses 2 life") makes tapping the enchanted land cost life: the payment says so, and
+    min_life taps another land when one will do."""
+    from manasolver.solver.protocol import answer
+    state = {"players": [{"name": "you"}],
+             "battlefield": [{"id": "s1", "card": "Swamp"}, {"id": "s2", "card": "Swamp"},
+                             {"id": "cg", "card": "Contaminated Ground", "attached_to": "s1"}]}
+    out = answer({"query": "pay", "state": state, "cost": "{B}"})
+    assert [a["permanent"] for a in out["payment"]["activations"]] == ["s2"]
+    out = answer({"query": "pay", "state": state, "cost": "{B}{B}"})
+    assert out["payment"]["damage"] + out["payment"]["life"] == 2
+
+
+def test_unread_tap_triggers_refuse_payments() -> None:
+    """A trigger on becoming tapped that payments don't apply (Seizures: 3 damage unless its
+    controller pays {3}) is reported as unsupported by pay, never left out of the answer."""
+    from manasolver.solver.protocol import answer
+    state = {"players": [{"name": "you"}],
+             "battlefield": [{"id": "c", "card": "Grizzly Bears"}, {"id": "s1", "card": "Swamp"},
+                             {"id": "z", "card": "Seizures", "attached_to": "c"}]}
+    out = answer({"query": "pay", "state": state, "cost": "{B}"})
+    assert out["error"]["code"] == "unsupported" and out["error"]["where"] == "battlefield[2]"
+    assert answer({"query": "can_pay", "state": state, "cost": "{B}"}) == {"payable": True}
