@@ -100,6 +100,10 @@ def describe_card(card: Card) -> dict[str, Any]:
                  for a in activated_abilities(card)]
     if activated:
         out["activated_abilities"] = activated
+    from manasolver.models.triggers import triggers_of
+    triggers = [t.to_json() for t in triggers_of(card)]
+    if triggers:
+        out["triggers"] = triggers
     if card.keywords:
         out["keywords"] = sorted(card.keywords)
     if card.unsupported:
@@ -139,6 +143,11 @@ def card_text(info: dict[str, Any]) -> str:
             where = "" if ab["zone"] == "battlefield" else f" (from the {ab['zone']})"
             speed = " (only as a sorcery)" if ab.get("sorcery_speed") else ""
             lines.append(f"    [{ab['index']}] {ab['text']}{where}{speed}")
+    for trig in info.get("triggers", []):
+        note = "" if trig.get("effects") and not trig.get("unsupported") else " (not read)"
+        if trig.get("mana_ability") is False:
+            note += " (uses the stack: not a mana ability, CR 605.5a)"
+        lines.append(f"  trigger: {trig['text']}{note}")
     for clause in info.get("unsupported", []):
         lines.append(f"  unsupported: {clause}")
     return "\n".join(lines)
