@@ -123,6 +123,7 @@ MAX_DETAIL_CANDIDATES = 200_000
 
 _E = 63  # every type: W U B R G C
 _BITS = (1, 2, 4, 8, 16, 32)
+_BIT_SET = frozenset(_BITS)
 Rank = tuple[int, ...]  # 64 ranks, index = set of types as a bitmask
 _ZERO: Rank = (0,) * 64
 _SUBSETS = [tuple(t for t in range(64) if t & a == t) for a in range(64)]
@@ -164,6 +165,23 @@ def _remove(f: Rank, bit: int) -> Rank | None:
     if f[bit] < 1:
         return None
     return tuple(map(min, f, map(sub, _WITH_BIT[bit](f), _ONES)))
+
+
+def _remove_mask(f: Rank, mask: int) -> Rank | None:
+    """Pay one mana of any type of ``mask`` (a hybrid symbol's colored halves), or None.
+
+    The pools left are the union over the types ``t`` of ``mask`` of :func:`_remove`
+    ``(f, t)``; that union is again a polymatroid (paying one mana through a network
+    keeps the bases M-convex: network induction, Murota, *Discrete Convex Analysis*,
+    9.6), so its ranks are the pointwise maximum of the parts'.  One state instead
+    of one per type: Shadowmoor filter lands ("{U/B}, {T}: ...") no longer branch.
+    """
+    if mask in _BIT_SET:
+        return _remove(f, mask)
+    parts = [r for r in (_remove(f, b) for b in _BITS if mask & b) if r is not None]
+    if len(parts) <= 1:
+        return parts[0] if parts else None
+    return tuple(map(max, *parts))
 
 
 def _leq(f: Rank, g: Rank) -> bool:
@@ -513,21 +531,27 @@ def _forms(search: _Search, cost: ManaCost, life: int, energy: int, name: str, w
         if sym.variable or any(w.kind == "snow" for w in ways):
             raise Unsupported(f"{name}: a mana ability whose cost has {sym.text} is not modelled "
                               f"by the options query", where)
-        per_symbol.append(ways)
+        # the colored halves of a hybrid symbol are one way: one mana of the mask (_remove_mask)
+        mask = 0
+        for w in ways:
+            if w.kind == "mana":
+                mask |= w.mask
+        merged = [(w.kind, w.amount) for w in ways if w.kind != "mana"]
+        per_symbol.append(([("mana", mask)] if mask else []) + merged)
     forms = set()
     for combo in itertools.product(*per_symbol):
         colored: list[int] = []
         generic = 0
         paid_life = life
         paid_energy = energy
-        for w in combo:
-            if w.kind == "mana":
-                colored.append(w.mask)
-            elif w.kind == "generic":
-                generic += w.amount
-            elif w.kind == "life":
-                paid_life += w.amount
-            elif w.kind == "energy":
+        for kind, n in combo:
+            if kind == "mana":
+                colored.append(n)
+            elif kind == "generic":
+                generic += n
+            elif kind == "life":
+                paid_life += n
+            elif kind == "energy":
                 paid_energy += 1
         if not search.life_binding:
             paid_life = 0
@@ -606,7 +630,7 @@ def _pay(blocks: tuple[Rank, ...], form: tuple[tuple[int, ...], int, int, int],
         nxt = []
         for bl in results:
             for b in usable:
-                r = _remove(bl[b], bit)
+                r = _remove_mask(bl[b], bit)
                 if r is not None:
                     nxt.append(bl[:b] + (r,) + bl[b + 1:])
         results = list(dict.fromkeys(nxt))
@@ -815,7 +839,16 @@ def _split(s: _State, nblocks: int) -> tuple[Rank, Rank]:
 
 
 def _maximal_ranks(ranks: list[Rank]) -> list[Rank]:
+    """The ranks no other one contains (fewer streams to merge), largest first.
+
+    When all have the same total, a contained state's bases are bases of the one
+    containing it, and the merge in :func:`_enumerate` drops repeated pools: the
+    quadratic test is then skipped (filter-land boards end with thousands of states,
+    every one of the same total, and the test cost more than the bases).
+    """
     uniq = sorted(set(ranks), key=lambda f: (-f[_E], -sum(f)))
+    if len(uniq) > 64 and uniq[0][_E] == uniq[-1][_E]:
+        return uniq
     kept: list[Rank] = []
     for f in uniq:
         for g in kept:
