@@ -866,6 +866,8 @@ def _enumerate(search: _Search, finals: list[_State], nblocks: int, limit: int, 
     if detail and any(r[_E] for _, r in pairs):
         return _enumerate_detail(search, pairs, limit)
     polys = _maximal_ranks([_add(u, r) for u, r in pairs])
+    if len(polys) > 64 and polys[0][_E] == polys[-1][_E]:
+        return _enumerate_flat(search, polys, limit)
 
     def stream(i: int) -> Iterator[tuple[int, tuple[int, ...], int]]:
         size = polys[i][_E]
@@ -889,6 +891,20 @@ def _enumerate(search: _Search, finals: list[_State], nblocks: int, limit: int, 
             return found, True, hit
         found.append(ManaOption(v))
     return found, False, hit
+
+
+def _enumerate_flat(search: _Search, polys: list[Rank], limit: int
+                    ) -> tuple[list[ManaOption], bool, bool]:
+    """:func:`_enumerate` for many states of one total (filter lands): no pool of one can
+    contain a different pool of another, so the answer is the union of their bases, in
+    the answer's order; a set is cheaper than merging thousands of sorted streams."""
+    seen: set[tuple[int, ...]] = set()
+    for k, f in enumerate(polys):
+        seen.update(_bases(f))
+        if k & 63 == 0 and time.perf_counter() > search.deadline:
+            return [ManaOption(v) for v in sorted(seen, reverse=True)[:limit]], True, True
+    ordered = sorted(seen, reverse=True)
+    return [ManaOption(v) for v in ordered[:limit]], len(ordered) > limit, False
 
 
 def _enumerate_detail(search: _Search, pairs: list[tuple[Rank, Rank]], limit: int
