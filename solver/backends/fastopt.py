@@ -33,6 +33,8 @@ and goes to CP-SAT.  Tests check its optimum against CP-SAT's on random boards.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,10 +44,10 @@ from manasolver.solver.backends.base import Problem, Solution
 from manasolver.solver.backends.complement import ComplementSearch
 from manasolver.solver.backends.flow import UnitKind, hall_ok, solution_from_units
 from manasolver.solver.policy import keep_costs
-from manasolver.solver.supply import restriction_pays_abilities
+from manasolver.solver.supply import Supply, restriction_pays_abilities
 
-__all__ = ["COSTLY_NODE_BUDGET", "MAX_COSTLY_KINDS", "NODE_BUDGET", "SUPPORTED", "FastOptBackend",
-           "evaluate"]
+__all__ = ["COSTLY_NODE_BUDGET", "KNOWN_FIELDS", "MAX_COSTLY_KINDS", "NODE_BUDGET", "SUPPORTED",
+           "FastOptBackend", "evaluate", "shape_known"]
 
 #: Nodes explored before the search gives the problem to CP-SAT.
 NODE_BUDGET = 1500
@@ -58,6 +60,31 @@ MAX_COSTLY_KINDS = 4
 SUPPORTED = frozenset({"no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste",
                        "prefer_lands", "min_sources", "use_pool", "min_energy"})
 COLOR_BITS = (1, 2, 4, 8, 16)
+#: Criteria counted per activation (sacrifices, life, non-lands, activations); with the
+#: tie-break they form the digits of one integer the search bounds as a whole.
+LINEAR = ("no_sacrifice", "min_life", "prefer_lands", "min_sources")
+#: The base of those digits: above any one criterion's value on any board.
+DIGIT = 1 << 48
+
+
+def _lcm_upto(n: int) -> int:
+    """The least common multiple of 1..n: exact integer per-unit costs for sizes up to n."""
+    out = 1
+    for k in range(2, n + 1):
+        out = out * k // math.gcd(out, k)
+    return out
+
+
+def _lin_digits(value: int, n: int) -> list[int]:
+    """``value`` as ``n`` base-:data:`DIGIT` digits, most significant first.
+
+    Digit order is lexicographic order: a lower bound on the integer is a lexicographic
+    lower bound on the criteria it packs, even when rounded up from a fraction."""
+    out = [0] * n
+    for j in range(n - 1, 0, -1):
+        value, out[j] = divmod(value, DIGIT)
+    out[0] = value
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +124,92 @@ def _cost_kinds(opt: Any) -> tuple[tuple[int, int], ...] | None:
     return tuple(sorted(out.items()))
 
 
+#: The fields of the supply model this optimiser reads.  Any other field (a kind of cost
+#: or source added later: sacrificing other permanents, cards in the hand, tapping
+#: other creatures, per-unit snow) must hold its default, or the problem is declined
+#: and goes to CP-SAT: the search never guesses at what a new field means.
+KNOWN_FIELDS = {
+    "Option": frozenset({"ability", "slots", "costs", "mana_cost", "life", "energy", "damage",
+                         "sacrifice", "tap", "exclusive", "repeat", "restriction",
+                         "tap_creatures"}),
+    "SourceClass": frozenset({"members", "positions", "options", "snow", "kind", "name",
+                              "creature"}),
+    "Supply": frozenset({"player", "pool", "classes", "excluded", "life", "energy", "creatures"}),
+}
+#: Source kinds the ``prefer_lands`` term knows (lands count 0, the others 1).
+KNOWN_KINDS = frozenset({"land", "creature", "artifact", "other"})
+
+
+def _at_default(obj: Any) -> bool:
+    """True when every field of ``obj`` outside :data:`KNOWN_FIELDS` holds its default."""
+    known = KNOWN_FIELDS[type(obj).__name__]
+    for f in dataclasses.fields(obj):
+        if f.name in known:
+            continue
+        if f.default is not dataclasses.MISSING:
+            default = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        else:
+            return False  # a new required field: unknown meaning
+        if getattr(obj, f.name) != default:
+            return False
+    return True
+
+
+_SHAPES: dict[int, tuple[Supply, bool]] = {}
+
+
+def shape_known(sup: Supply) -> bool:
+    """Does ``sup`` use only what this optimiser models (:data:`KNOWN_FIELDS`)?  Cached per
+    supply object (supplies are cached per state)."""
+    hit = _SHAPES.get(id(sup))
+    if hit is not None and hit[0] is sup:
+        return hit[1]
+    ok = _at_default(sup) and all(
+        _at_default(k) and k.kind in KNOWN_KINDS and all(_at_default(o) for o in k.options)
+        for k in sup.classes)
+    if len(_SHAPES) > 512:
+        _SHAPES.clear()
+    _SHAPES[id(sup)] = (sup, ok)
+    return ok
+
+
+@dataclass(slots=True)
+class _Tables:
+    """The precomputed part of one forward search (see :meth:`_Search._tables`): demand
+    kinds and their subsets, what each mode adds to each subset (freely / without paying
+    activation costs), activation costs per subset, the initial demand and undecided
+    totals, sizes and caps, the relaxation's orders and the greedy plan."""
+
+    kinds: list[tuple[int, bool]]
+    base: list[int]
+    nk: int
+    subsets: int
+    contrib: list[list[int]]
+    contrib_r: list[list[int]]
+    cost_row: list[list[int]]
+    cost_total: list[int]
+    need: list[int]
+    size: list[int]
+    caps: list[int]
+    costly: bool
+    undecided: list[int]
+    und_total: int
+    n_pool: int
+    slack: int
+    pool_modes: list[tuple[int, int]]
+    bound_sets: list[int]
+    contrib_t: dict[int, list[int]]
+    reach: list[int]
+    act_cost: list[int]
+    scale: int
+    by_unit_total: list[int]
+    by_unit_set: dict[int, list[int]]
+    plan: list[int]
+    first_free: int
+
+
 class _Search(ComplementSearch):
     """The branch and bound for one problem (see the module docstring)."""
 
@@ -113,6 +226,26 @@ class _Search(ComplementSearch):
         self.class_cap: list[int] = [k.count for k in self.sup.classes]
         self._keep_cache: dict[tuple[int, ...], int] = {}
         self._prepare_keep()
+        self.lin_names = [n for n in criteria if n in LINEAR] + ["tiebreak"]
+        self.place = {n: DIGIT ** (len(self.lin_names) - 1 - j) for j, n in enumerate(self.lin_names)}
+        self.best_modes: list[_Mode] = []
+        self.modes_all: list[_Mode] = []
+        self.skip_free_only = False
+        self._act_costs: dict[int, int] = {}  # by id of a mode of self.modes_all (kept alive)
+        self._relax_rows: dict[tuple[int, int], Any] = {}
+        self._table_cache: dict[tuple[object, ...], tuple[Form, _Tables]] = {}
+
+    def reset(self, problem: Problem) -> None:
+        """Ready this search for a new query on the same board (see :func:`_search_for`)."""
+        self.p = problem
+        self.nodes = 0
+        self.best = None
+        self.best_plan = None
+        self.best_modes = []
+        self.uncertain = None
+        self.budget = NODE_BUDGET
+        self.modes = list(self.modes_all)
+        self.skip_free_only = False
 
     # -- supply shape ---------------------------------------------------------------------
     def build_modes(self) -> bool:
@@ -164,6 +297,7 @@ class _Search(ComplementSearch):
         # The pool first, then modes whose activation costs mana (so that every cost is
         # known before the free sources are counted), then the rest in board order.
         self.modes.sort(key=lambda md: (md.k >= 0, not md.costs, md.weight, len(md.masks)))
+        self.modes_all = list(self.modes)
         return True
 
     # -- keep terms ---------------------------------------------------------------------
@@ -263,22 +397,160 @@ class _Search(ComplementSearch):
 
     # -- search ------------------------------------------------------------------------------
     def run(self) -> bool:
-        """Search every form; False when the node budget ran out."""
+        """Search every form; False when the node budget ran out.
+
+        First without the modes whose activation costs mana (small demand tables, and
+        usually the answer); then each such mode is kept only if a relaxation says a
+        payment using it could beat that answer, and the survivors are searched with the
+        free modes, skipping the part already searched (no costly activation)."""
         sup = self.sup
         x = self.p.x
         assert x is not None
-        for fi, form in enumerate(self.p.forms):
-            if form.life > sup.life or form.energy > sup.energy:
-                continue
-            if self._complement_fits(form, x):
+        every = self.modes
+        forms = [(fi, f) for fi, f in enumerate(self.p.forms)
+                 if f.life <= sup.life and f.energy <= sup.energy]
+        self.modes = [md for md in every if not md.costs]
+        self.skip_free_only = False
+        if not self._pass(forms, x):
+            return False
+        costly = [md for md in every if md.costs]
+        if costly:
+            keep = [md for md in costly
+                    if any(self._costly_may_win(form, x, md) for _, form in forms)]
+            if keep:
+                kinds = len({m for md in keep for m, _ in md.costs}) + max(
+                    len(f.demands) + (1 if f.snow else 0) for _, f in forms)
+                if kinds > MAX_COSTLY_KINDS:
+                    return False  # 2^kinds demand sets per node: CP-SAT is faster here
+                self.budget = self.nodes + COSTLY_NODE_BUDGET
+                self.modes = [md for md in every if not md.costs or any(md is c for c in keep)]
+                self.skip_free_only = True
+                if not self._pass(forms, x):
+                    return False
+        self.modes = every
+        return True
+
+    def _pass(self, forms: list[tuple[int, Form]], x: int) -> bool:
+        """One search of every form over :attr:`modes`."""
+        before = self.best_plan
+        for fi, form in forms:
+            if not self.skip_free_only and self._complement_fits(form, x):
                 if not self._complement_form(fi, form, x):
                     return False
             elif not self._search_form(fi, form, x):
                 return False
+        if self.best_plan is not before:
+            self.best_modes = list(self.modes)
         return True
 
-    def _search_form(self, fi: int, form: Form, x: int) -> bool:
-        """The forward search: how many members activate each mode (module docstring)."""
+    def act_cost(self, md: _Mode) -> int:
+        """One activation of ``md`` as the linear criteria's packed integer (:data:`LINEAR`)."""
+        hit = self._act_costs.get(id(md))
+        if hit is not None:
+            return hit
+        place = self.place
+        cost = (md.sac * place.get("no_sacrifice", 0) + md.life * place.get("min_life", 0)
+                + md.nonland * place.get("prefer_lands", 0) + place.get("min_sources", 0)
+                + md.weight)
+        self._act_costs[id(md)] = cost
+        return cost
+
+    def _costly_may_win(self, form: Form, x: int, md: _Mode) -> bool:
+        """Could a payment of ``form`` that activates ``md`` (an ability with a mana cost)
+        beat the answer found?  A relaxation: every mode gives its units at its cost per
+        unit (net of its own activation cost for the total), ``md``'s member is taken; the
+        total and each demand kind alone must be covered; ``md``'s own cost needs one unit
+        more; the pool pays anything."""
+        best = self.best
+        if best is None:
+            return True
+        key = (id(form), x)
+        hit = self._relax_rows.get(key)
+        if hit is None or hit[0] is not form:
+            if len(self._relax_rows) > 256:
+                self._relax_rows.clear()
+            hit = self._relax_rows[key] = (form, self._rows_for(form))
+        rows = hit[1]
+        scale, total_rows, kind_rows = rows
+        cap = self.class_cap
+        pool = self.sup.pool_total
+
+        def relax(d: int, table: list[tuple[int, int, int, _Mode]]) -> int:
+            num = 0
+            for unit_cost, per, k, m in table:
+                if m is md:
+                    continue
+                left = cap[k] - 1 if k == md.k else cap[k]
+                if left <= 0:
+                    continue
+                take = min(d, left * per)
+                num += take * unit_cost
+                d -= take
+                if d <= 0:
+                    return -(-num // scale)
+            return -1
+
+        total = form.mana_total(x) + sum(n for _, n in md.costs) - len(md.masks) - pool
+        extra = relax(total, total_rows) if total > 0 else 0
+        if extra < 0:
+            return False
+        for mask, n, table in kind_rows:
+            d = n - sum(1 for u in md.masks if (u & mask if mask > 0 else md.snow))
+            d -= pool if mask > 0 else 0
+            if d > 0:
+                got = relax(d, table)
+                if got < 0:
+                    return False
+                extra = max(extra, got)
+        used = [0] * len(self.sup.classes)
+        used[md.k] += 1
+        base = self.act_cost(md) + form.life * self.place.get("min_life", 0)
+        digits = _lin_digits(base + extra, len(self.lin_names))
+        vec: list[int] = []
+        for name in self.criteria:
+            if name in self.place:
+                vec.append(digits[self.lin_names.index(name)])
+            elif name == "keep_castable":
+                vec.append(self.keep_lost(used))
+            elif name == "keep_colors":
+                vec.append(self.colors_lost(used))
+            elif name == "min_energy":
+                vec.append(form.energy)
+            else:  # min_waste, use_pool: at least 0
+                vec.append(0)
+        vec.append(digits[-1])
+        return tuple(vec) < best
+
+    def _rows_for(self, form: Form) -> tuple[int, list[tuple[int, int, int, _Mode]],
+                                              list[tuple[int, int, list[tuple[int, int, int, _Mode]]]]]:
+        """The relaxation's tables for one form: every mode's units as
+        ``(cost per unit × scale, units per activation, class, mode)``, cheapest first, for
+        the total (net of activation costs) and for each demand kind."""
+        modes = [m for m in self.modes_all if m.k >= 0]
+        scale = _lcm_upto(max((len(m.masks) for m in modes), default=1))
+
+        def table(per_of: Any) -> list[tuple[int, int, int, _Mode]]:
+            out = []
+            for m in modes:
+                per = per_of(m)
+                if per > 0:
+                    out.append((self.act_cost(m) * (scale // per), per, m.k, m))
+            out.sort(key=lambda r: r[0])
+            return out
+
+        total_rows = table(lambda m: len(m.masks) - sum(n for _, n in m.costs))
+        kinds = list(form.demands) + ([(-1, form.snow)] if form.snow else [])
+        kind_rows = [(mask, n, table(lambda m, mask=mask: sum(
+            1 for u in m.masks if (u & mask if mask > 0 else m.snow)))) for mask, n in kinds]
+        return scale, total_rows, kind_rows
+
+    def _tables(self, form: Form, x: int) -> _Tables:
+        """What the forward search of ``form`` over :attr:`modes` precomputes, cached per
+        (modes, form, X): the search object lives as long as its supply (:func:`_search_for`)."""
+        key = (tuple(id(md) for md in self.modes), id(form), x)
+        hit = self._table_cache.get(key)
+        if hit is not None and hit[0] is form:
+            return hit[1]
         modes = self.modes
         nm = len(modes)
         # Demand kinds: the form's mask demands and snow, then the masks of activation costs
@@ -310,14 +582,18 @@ class _Search(ComplementSearch):
         cost_row: list[list[int]] = []
         cost_total: list[int] = []
         for md in modes:
+            # Per unit, the demand kinds it can pay (as a bit set), freely and without
+            # paying another activation's cost (the no-chain reading).
+            ub = [sum(1 << j for j in range(nk) if pays(md, u, j, False)) for u in md.masks]
+            ub_r = [sum(1 << j for j in range(nk) if pays(md, u, j, True)) for u in md.masks]
+            cb = [(1 << kind_of_cost[m], n) for m, n in md.costs]
             row = [0] * subsets
             row_r = [0] * subsets
             crow = [0] * subsets
             for t in range(1, subsets):
-                js = [j for j in range(nk) if t >> j & 1]
-                row[t] = sum(1 for u in md.masks if any(pays(md, u, j, False) for j in js))
-                row_r[t] = sum(1 for u in md.masks if any(pays(md, u, j, True) for j in js))
-                crow[t] = sum(n for m, n in md.costs if t >> kind_of_cost[m] & 1)
+                row[t] = sum(1 for b in ub if b & t)
+                row_r[t] = sum(1 for b in ub_r if b & t)
+                crow[t] = sum(n for b, n in cb if b & t)
             contrib.append(row)
             contrib_r.append(row_r)
             cost_row.append(crow)
@@ -334,6 +610,50 @@ class _Search(ComplementSearch):
             for t in range(1, subsets):
                 undecided[t] += contrib[i][t] * caps[i]
             und_total += size[i] * caps[i]
+        n_pool = sum(1 for md in modes if md.k < 0)
+        # Mana that may go unspent: at most all but one unit of each multi-mana activation.
+        slack = sum((size[i] - 1) * caps[i] for i in range(nm) if size[i] > 1)
+        pool_modes = [(i, md.masks[0]) for i, md in enumerate(modes) if md.k < 0]
+        bound_sets = [t for t in range(1, subsets) if t.bit_count() <= 2 or t == subsets - 1]
+        contrib_t = {t: [contrib[j][t] for j in range(nm)] for t in bound_sets}
+        reach = [sum(1 << kk for kk in range(nk) if contrib[j][1 << kk]) for j in range(nm)]
+
+        act_cost = [0 if md.k < 0 else self.act_cost(md) for md in modes]
+        scale = _lcm_upto(max(size, default=1))  # every per-activation unit count divides it
+        by_unit_total = sorted((j for j in range(nm) if modes[j].k >= 0 and caps[j] and size[j]),
+                               key=lambda j: act_cost[j] * (scale // size[j]))
+        by_unit_set = {t: sorted((j for j in range(nm) if modes[j].k >= 0 and caps[j]
+                                  and contrib[j][t]), key=lambda j: act_cost[j] * (scale // contrib[j][t]))
+                       for t in bound_sets}
+        plan = self._greedy_plan(form, x, kinds, base, contrib, size, caps, act_cost)
+        first_free = next((j for j in range(nm) if modes[j].k >= 0 and not modes[j].costs), nm)
+        tab = _Tables(kinds, base, nk, subsets, contrib, contrib_r, cost_row, cost_total, need,
+                      size, caps, costly, undecided, und_total, n_pool, slack, pool_modes,
+                      bound_sets, contrib_t, reach, act_cost, scale, by_unit_total, by_unit_set,
+                      plan, first_free)
+        if len(self._table_cache) > 64:
+            self._table_cache.clear()
+        self._table_cache[key] = (form, tab)
+        return tab
+
+    def _search_form(self, fi: int, form: Form, x: int) -> bool:
+        """The forward search: how many members activate each mode (module docstring)."""
+        modes = self.modes
+        nm = len(modes)
+        tab = self._tables(form, x)
+        (subsets, contrib, contrib_r, cost_row, cost_total, size, caps, costly,
+         n_pool, slack, pool_modes, bound_sets, contrib_t, reach, act_cost, scale,
+         by_unit_total, by_unit_set, plan, first_free) = (
+            tab.subsets, tab.contrib, tab.contrib_r, tab.cost_row,
+            tab.cost_total, tab.size, tab.caps, tab.costly, tab.n_pool, tab.slack,
+            tab.pool_modes, tab.bound_sets, tab.contrib_t, tab.reach, tab.act_cost, tab.scale,
+            tab.by_unit_total, tab.by_unit_set, tab.plan, tab.first_free)
+        need = list(tab.need)
+        undecided = list(tab.undecided)
+        und_total = tab.und_total
+        generic_spell = form.generic(x)
+        pool_total = self.sup.pool_total
+        sup_life = self.sup.life
         have = [0] * subsets
         have_r = [0] * subsets
         counts = [0] * nm
@@ -343,30 +663,6 @@ class _Search(ComplementSearch):
         spell_total = form.mana_total(x)
         state = {"sac": 0, "life": life_form, "ab_life": 0, "nonland": 0, "sources": 0,
                  "tb": 0, "units": 0, "need": spell_total, "overshoot": 0}
-        pool_total = self.sup.pool_total
-        sup_life = self.sup.life
-        n_pool = sum(1 for md in modes if md.k < 0)
-        # Mana that may go unspent: at most all but one unit of each multi-mana activation.
-        slack = sum((size[i] - 1) * caps[i] for i in range(nm) if size[i] > 1)
-        suf_size = [0] * (nm + 1)
-        for i in range(nm - 1, -1, -1):
-            suf_size[i] = max(suf_size[i + 1], size[i] if modes[i].k >= 0 and caps[i] else 0)
-        by_weight = sorted((i for i in range(nm) if modes[i].k >= 0 and caps[i]),
-                           key=lambda i: modes[i].weight)
-        by_unit_cost = [sorted((i for i in range(nm) if modes[i].k >= 0 and caps[i]
-                                and contrib[i][t]), key=lambda i: modes[i].weight / contrib[i][t])
-                        for t in range(subsets)]
-        pool_modes = [(i, md.masks[0]) for i, md in enumerate(modes) if md.k < 0]
-        generic_spell = form.generic(x)
-        # The most units of each demand set one undecided activation can add (suffix max),
-        # and the demand sets the bounds look at (small ones: cheap, and still valid).
-        suf_best = [[0] * (nm + 1) for _ in range(subsets)]
-        for t in range(1, subsets):
-            for i in range(nm - 1, -1, -1):
-                c = contrib[i][t] if modes[i].k >= 0 else 0
-                suf_best[t][i] = max(suf_best[t][i + 1], c)
-        bound_sets = [t for t in range(1, subsets) if t.bit_count() <= 2 or t == subsets - 1]
-
         def covered(table: list[int]) -> bool:
             if state["units"] < state["need"]:
                 return False
@@ -394,79 +690,74 @@ class _Search(ComplementSearch):
                     return False
             return True
 
-        def vector(final: bool, i: int) -> tuple[int, ...]:
-            more = 0  # activations still needed, at least (lower bound)
-            tb_more = 0
+        # The linear criteria (counted per activation) as digits of one integer, in the
+        # policy's order, the tie-break last: a fractional relaxation of that integer is a
+        # lexicographic lower bound (see _lin_digits).
+        lin_names = self.lin_names
+        nd = len(lin_names)
+        place = self.place
+        lin0 = life_form * place.get("min_life", 0)
+        lin_state = [lin0]
+
+        def relax(i: int, order: list[int], per: list[int], d: int) -> int:
+            """The least linear cost of ``d`` more units from the modes from ``i`` on, each
+            giving ``per[j]`` units per activation (fractional: a lower bound)."""
+            num = 0  # in 1/scale units: activations × act_cost × scale / per
+            for j in order:
+                if j < i:
+                    continue
+                md = modes[j]
+                left = min(caps[j], self.class_cap[md.k] - used[md.k])
+                if left <= 0:
+                    continue
+                give = per[j]
+                take = min(d, left * give)
+                num += take * act_cost[j] * scale // give
+                d -= take
+                if d <= 0:
+                    return -(-num // scale)
+            return -1  # cannot be covered
+
+        def vector(final: bool, i: int) -> tuple[int, ...] | None:
+            lin = lin_state[0]
             if not final and i >= n_pool:
                 room = state["need"] - state["units"]
-                if room > 0 and suf_size[i]:
-                    more = -(-room // suf_size[i])
-                    tb_more = tb_bound(i, more)
-                    for t in bound_sets:
-                        d = need[t] - have[t]
-                        if d > 0:
-                            acts, cost = deficit_bound(i, t, d)
-                            more = max(more, acts)
-                            tb_more = max(tb_more, cost)
+                extra = 0
+                if room > 0:
+                    extra = relax(i, by_unit_total, size, room)
+                    if extra < 0:
+                        return None
+                for t in bound_sets:
+                    d = need[t] - have[t]
+                    if d > 0:
+                        got = relax(i, by_unit_set[t], contrib_t[t], d)
+                        if got < 0:
+                            return None
+                        extra = max(extra, got)
+                lin += extra
+            digits = _lin_digits(lin, nd)
             out: list[int] = []
             for name in self.criteria:
-                if name == "no_sacrifice":
-                    out.append(state["sac"])
-                elif name == "min_life":
-                    out.append(state["life"])
+                if name in place:
+                    out.append(digits[lin_names.index(name)])
                 elif name == "keep_castable":
                     out.append(-1)  # computed lazily, only when earlier terms tie
                 elif name == "keep_colors":
                     out.append(self.colors_lost(used))
                 elif name == "min_waste":
                     out.append(state["units"] - state["need"] if final else 0)
-                elif name == "prefer_lands":
-                    out.append(state["nonland"])
-                elif name == "min_sources":
-                    out.append(state["sources"] + more)
                 elif name == "use_pool":
                     out.append(pool_total - pool_used if final or i >= n_pool else 0)
                 elif name == "min_energy":
                     out.append(form.energy)
-            out.append(state["tb"] + tb_more)
+            out.append(digits[-1])
             return tuple(out)
 
-        def deficit_bound(i: int, t: int, d: int) -> tuple[int, int]:
-            """At least how many activations, and how much tie-break weight, covering ``d``
-            more units of demand set ``t`` takes from the modes still undecided
-            (fractional, cheapest per unit first: a valid lower bound)."""
-            cost = 0.0
-            best_per = 0
-            left = d
-            for j in by_unit_cost[t]:
-                if j < i:
-                    continue
-                c = contrib[j][t]
-                best_per = max(best_per, c)
-                take = min(left, caps[j] * c)
-                cost += take * modes[j].weight / c
-                left -= take
-                if left <= 0:
-                    break
-            if left > 0:
-                return 1 << 30, 1 << 60  # cannot be covered: any bound prunes
-            return -(-d // max(1, suf_best[t][i])), int(cost)
-
-        def tb_bound(i: int, more: int) -> int:
-            """The least tie-break weight ``more`` further activations can add."""
-            total = 0
-            for j in by_weight:
-                if j < i:
-                    continue
-                take = min(more, caps[j])
-                total += take * modes[j].weight
-                more -= take
-                if not more:
-                    break
-            return total
-
-        def no_better(vec: tuple[int, ...]) -> bool:
-            """Is this (lower bound) vector no better than the incumbent, lexicographically?"""
+        def no_better(vec: tuple[int, ...] | None) -> bool:
+            """Is this (lower bound) vector no better than the incumbent, lexicographically?
+            (``None``: nothing below this node covers the cost.)"""
+            if vec is None:
+                return True
             best = self.best
             if best is None:
                 return False
@@ -500,22 +791,28 @@ class _Search(ComplementSearch):
             state["nonland"] += md.nonland * d
             state["sources"] += d
             state["tb"] += md.weight * d
+            lin_state[0] += act_cost[i] * d
 
         def life_ok() -> bool:
             if state["ab_life"] > sup_life:
                 return False  # 119.4
             return not (life_form and state["life"] > sup_life)
 
+        skip = self.skip_free_only
+
         def dfs(i: int) -> bool:
             nonlocal und_total
             self.nodes += 1
             if self.nodes > self.budget:
                 return False
+            if skip and i == first_free and not any(counts[j] for j in range(n_pool, first_free)):
+                return True  # no costly activation: the first pass searched this
             uncertain = False
             if covered(have):
                 if not costly or covered(have_r):
                     if pool_fits():
                         vec = vector(True, i)
+                        assert vec is not None
                         if not no_better(vec):
                             self.best = tuple(self.keep_lost(used) if v == -1 else v for v in vec)
                             self.best_plan = (fi, list(counts))
@@ -525,7 +822,9 @@ class _Search(ComplementSearch):
                 # score (nothing built on it scores better); if it could beat the answer
                 # found, the problem goes to CP-SAT.
                 uncertain = True
-                vec = tuple(self.keep_lost(used) if v == -1 else v for v in vector(True, i))
+                leaf = vector(True, i)
+                assert leaf is not None
+                vec = tuple(self.keep_lost(used) if v == -1 else v for v in leaf)
                 if self.uncertain is None or vec < self.uncertain:
                     self.uncertain = vec
             units = state["units"]
@@ -558,10 +857,20 @@ class _Search(ComplementSearch):
                 room = max(1, max(need[t] - have_r[t] for t in range(1, subsets)))
             net = size[i] - cost_total[i]
             hi = left if net <= 0 else min(left, -(-room // net))
+            # Each activation of an optimal payment spends at least one of its units (one
+            # that spends none only adds waste, sources and tie-break weight), on a demand
+            # it can pay: the form's generic part or a demand kind of its own.
+            # (Known only once every activation cost is: after the modes with mana costs.)
+            if i >= first_free:
+                hi = min(hi, need[reach[i]] + generic_spell)
             ok = True
             # Modes with mana costs (decided first, before any free source) are tried from
             # none upwards; the others from as many as are useful downwards.
-            for n in (range(hi + 1) if md.costs else range(hi, -1, -1)):
+            tries = list(range(hi + 1) if md.costs else range(hi, -1, -1))
+            if plan[i] <= hi:  # the greedy plan first: an incumbent on the first dive
+                tries.remove(plan[i])
+                tries.insert(0, plan[i])
+            for n in tries:
                 if n:
                     apply(i, md, n)
                     if life_ok():
@@ -577,6 +886,62 @@ class _Search(ComplementSearch):
             return ok
 
         return dfs(0)
+
+    def _greedy_plan(self, form: Form, x: int, kinds: list[tuple[int, bool]], base: list[int],
+                     contrib: list[list[int]], size: list[int], caps: list[int],
+                     act_cost: list[int]) -> list[int]:
+        """Activations per mode of a cheap cover, tried first by the search so that its
+        first leaf is a good incumbent: the pool first, then each demand kind (fewest able
+        units first) from the cheapest units per mana able to pay it, then the generic
+        part; modes with mana costs are left out.  Only an order: never assumed feasible."""
+        modes = self.modes
+        nm = len(modes)
+        plan = [0] * nm
+        left = list(self.class_cap)
+        pool_left = {i: caps[i] for i in range(nm) if modes[i].k < 0}
+        spare: dict[int, int] = {}  # units made but not yet assigned, per mode
+
+        def avail(i: int) -> int:
+            return pool_left[i] if modes[i].k < 0 else left[modes[i].k]
+
+        def take(i: int, want: int, per: int) -> int:
+            """Activate mode ``i`` for up to ``want`` units it gives ``per`` of each time."""
+            got = 0
+            while got < want and avail(i) > 0:
+                if modes[i].k < 0:
+                    pool_left[i] -= 1
+                else:
+                    left[modes[i].k] -= 1
+                plan[i] += 1
+                got += per
+                spare[i] = spare.get(i, 0) + size[i] - per
+            if got > want:
+                spare[i] = spare.get(i, 0) + got - want
+                got = want
+            return got
+
+        free = [i for i in range(nm) if not modes[i].costs and size[i]]
+        spell_kinds = [j for j in range(len(kinds)) if not kinds[j][1] and base[j] > 0]
+        spell_kinds.sort(key=lambda j: sum(caps[i] * contrib[i][1 << j] for i in free))
+        for j in spell_kinds:
+            want = base[j]
+            for i in list(spare):
+                if want and contrib[i][1 << j]:
+                    use = min(want, spare[i])
+                    spare[i] -= use
+                    want -= use
+            order = sorted((i for i in free if contrib[i][1 << j]),
+                           key=lambda i: (modes[i].k >= 0, act_cost[i] / contrib[i][1 << j]))
+            for i in order:
+                if want <= 0:
+                    break
+                want -= take(i, want, contrib[i][1 << j])
+        want = form.generic(x) - sum(spare.values())
+        for i in sorted(free, key=lambda i: (modes[i].k >= 0, act_cost[i] / size[i])):
+            if want <= 0:
+                break
+            want -= take(i, want, size[i])
+        return plan
 
     def _mode_cap(self, i: int) -> int:
         md = self.modes[i]
@@ -597,16 +962,12 @@ class FastOptBackend:
         pol = problem.policy
         if pol.weights or pol.spend_color or any(c not in SUPPORTED for c in pol.criteria):
             return None
-        criteria = pol.criteria if problem.mode == "optimal" else ("min_sources",)
-        search = _Search(problem, criteria)
-        if not search.build_modes() or not search.keep_shape_ok:
+        if not shape_known(problem.supply):
             return None
-        if search.costly:
-            search.budget = COSTLY_NODE_BUDGET
-            kinds = len({m for md in search.modes for m, _ in md.costs}) + max(
-                len(f.demands) + (1 if f.snow else 0) for f in problem.forms)
-            if kinds > MAX_COSTLY_KINDS:
-                return None  # 2^kinds demand sets per node: CP-SAT is faster here
+        criteria = pol.criteria if problem.mode == "optimal" else ("min_sources",)
+        search = _search_for(problem, criteria)
+        if search is None:
+            return None
         if not search.run():
             return None
         if search.uncertain is not None and (search.best is None or search.uncertain < search.best):
@@ -618,7 +979,7 @@ class FastOptBackend:
         cost_ok: list[bool] = []
         extra: list[tuple[tuple[object, ...], int, int]] = []
         forced: dict[tuple[int, int], int] = {}
-        for md, n in zip(search.modes, counts):
+        for md, n in zip(search.best_modes, counts):
             if not n:
                 continue
             for m in sorted(set(md.masks)):
@@ -635,6 +996,31 @@ class FastOptBackend:
             return None
         sol.objective = search.best or ()
         return sol
+
+
+_SEARCHES: dict[tuple[object, ...], tuple[Problem, _Search | None]] = {}
+
+
+def _search_for(problem: Problem, criteria: tuple[str, ...]) -> _Search | None:
+    """A search for ``problem``, ready to run; ``None`` when its supply is outside the
+    modelled shape.  What depends only on the supply, the spell's restrictions, the
+    criteria and the kept costs (modes, keep_castable's forms and cache, the search
+    tables) is reused across queries on one board: supplies are cached per state."""
+    sup = problem.supply
+    key = (id(sup), id(problem.req.state), problem.spell_ok, criteria, problem.policy.keep_castable)
+    hit = _SEARCHES.get(key)
+    if hit is not None and hit[0].supply is sup and hit[0].req.state is problem.req.state:
+        search = hit[1]
+    else:
+        search = _Search(problem, criteria)
+        if not search.build_modes() or not search.keep_shape_ok:
+            search = None
+        if len(_SEARCHES) > 256:
+            _SEARCHES.clear()
+        _SEARCHES[key] = (problem, search)
+    if search is not None:
+        search.reset(problem)
+    return search
 
 
 def evaluate(problem: Problem, sol: Solution, criteria: tuple[str, ...]) -> tuple[int, ...]:
