@@ -470,7 +470,9 @@ def _prune_grouped(search: _Search, states: list[_State]) -> list[_State]:
         search.tick(len(group))
         flats = sorted(((_flat(st), st) for st in group), key=lambda p: -sum(p[0]))
         kept: list[tuple[int, ...]] = []
-        for fl, st in flats:
+        for i, (fl, st) in enumerate(flats):
+            if i & 127 == 127 and time.perf_counter() > search.deadline:
+                raise _Budget  # the test is quadratic in the group's size
             for k in kept:
                 if all(map(le, fl, k)):
                     break
@@ -838,25 +840,29 @@ def _split(s: _State, nblocks: int) -> tuple[Rank, Rank]:
     return blocks[0], rest
 
 
-def _maximal_ranks(ranks: list[Rank]) -> list[Rank]:
+def _maximal_ranks(ranks: list[Rank], deadline: float = float("inf")) -> tuple[list[Rank], bool]:
     """The ranks no other one contains (fewer streams to merge), largest first.
 
     When all have the same total, a contained state's bases are bases of the one
     containing it, and the merge in :func:`_enumerate` drops repeated pools: the
     quadratic test is then skipped (filter-land boards end with thousands of states,
-    every one of the same total, and the test cost more than the bases).
+    every one of the same total, and the test cost more than the bases).  Past
+    ``deadline`` the rest is dropped and the second value says so: the ones kept
+    are the largest, so their bases that no kept state contains are still maximal.
     """
     uniq = sorted(set(ranks), key=lambda f: (-f[_E], -sum(f)))
     if len(uniq) > 64 and uniq[0][_E] == uniq[-1][_E]:
-        return uniq
+        return uniq, False
     kept: list[Rank] = []
-    for f in uniq:
+    for i, f in enumerate(uniq):
+        if i & 127 == 127 and time.perf_counter() > deadline:
+            return kept, True
         for g in kept:
             if all(map(le, f, g)):
                 break
         else:
             kept.append(f)
-    return kept
+    return kept, False
 
 
 def _enumerate(search: _Search, finals: list[_State], nblocks: int, limit: int, detail: bool
@@ -865,7 +871,7 @@ def _enumerate(search: _Search, finals: list[_State], nblocks: int, limit: int, 
     pairs = [_split(s, nblocks) for s in finals]
     if detail and any(r[_E] for _, r in pairs):
         return _enumerate_detail(search, pairs, limit)
-    polys = _maximal_ranks([_add(u, r) for u, r in pairs])
+    polys, cut = _maximal_ranks([_add(u, r) for u, r in pairs], search.deadline + 0.05)
     if len(polys) > 64 and polys[0][_E] == polys[-1][_E]:
         return _enumerate_flat(search, polys, limit)
 
@@ -888,9 +894,9 @@ def _enumerate(search: _Search, finals: list[_State], nblocks: int, limit: int, 
             continue
         last = v
         if len(found) == limit:
-            return found, True, hit
+            return found, True, hit or cut
         found.append(ManaOption(v))
-    return found, False, hit
+    return found, False, hit or cut
 
 
 def _enumerate_flat(search: _Search, polys: list[Rank], limit: int
@@ -899,9 +905,11 @@ def _enumerate_flat(search: _Search, polys: list[Rank], limit: int
     contain a different pool of another, so the answer is the union of their bases, in
     the answer's order; a set is cheaper than merging thousands of sorted streams."""
     seen: set[tuple[int, ...]] = set()
-    for k, f in enumerate(polys):
+    for f in polys:
         seen.update(_bases(f))
-        if k & 63 == 0 and time.perf_counter() > search.deadline:
+        now = time.perf_counter()
+        # past the bound: stop once a first page is listed, or a moment later at most
+        if now > search.deadline and (len(seen) >= min(limit, 1024) or now > search.deadline + 0.05):
             return [ManaOption(v) for v in sorted(seen, reverse=True)[:limit]], True, True
     ordered = sorted(seen, reverse=True)
     return [ManaOption(v) for v in ordered[:limit]], len(ordered) > limit, False
