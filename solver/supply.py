@@ -22,9 +22,11 @@ What is and is not usable, by rule:
   recorded per option (:attr:`Option.sacrifice_other`); the permanents they may take
   are grouped in :attr:`Supply.fodder` and the solvers choose which are sacrificed
   (each at most once; one tapped for mana first may still be sacrificed, 605.3a);
-* "tap an untapped creature you control" (Springleaf Drum) is recorded per option
-  (:attr:`Option.tap_creatures`) against :attr:`Supply.creatures`; a creature
-  tapped for its own ``{T}`` ability can't pay it too (118.10);
+* "tap an untapped creature/Elf/artifact you control" (Springleaf Drum; Heritage Druid,
+  Urza, read by :mod:`manasolver.models.tap_cost_text` since the parser leaves them
+  unread) is recorded per option (:attr:`Option.tap_creatures`, :attr:`Option.tap_types`);
+  the permanents it may tap are grouped in :attr:`Supply.tappable`; one tapped for its
+  own ``{T}`` ability can't pay it too (118.10), a summoning-sick one can (302.6);
 * abilities whose cost includes mana (filter lands, Signets) are kept with their
   mana cost: the solvers pay it from *other* activations that come before it in
   an order (never circularly, CR 601.2g, 605.3);
@@ -57,7 +59,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from manasolver.models.abilities import Restriction
+from manasolver.models.abilities import ManaAbility, Restriction
 from manasolver.models.card import CARD_TYPES, Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadState, Unsupported
@@ -103,7 +105,10 @@ class Option:
     (Springleaf Drum; summoning sickness does not matter for them, Drum ruling).
     ``sacrifice_other``: for each other permanent the cost sacrifices, the type or
     subtype it must have (Ashnod's Altar: ``("creature",)``); which permanent is
-    sacrificed is decided by the solvers from :attr:`Supply.fodder`.
+    sacrificed is decided by the solvers from :attr:`Supply.fodder`.  ``tap_types``: with
+    ``tap_creatures``, the types any of which each permanent the cost taps must have
+    (Springleaf Drum ``("creature",)``, Heritage Druid ``("elf",)`` and three of them,
+    Urza ``("artifact",)``); which are tapped is decided from :attr:`Supply.tappable`.
     """
 
     ability: int
@@ -120,6 +125,7 @@ class Option:
     restriction: Restriction | None = None
     tap_creatures: int = 0
     sacrifice_other: tuple[str, ...] = ()
+    tap_types: tuple[str, ...] = ()
 
     @property
     def free(self) -> bool:
@@ -223,7 +229,9 @@ class Supply:
     ``classes``: the grouped sources, in order of their first member on the board;
     ``excluded``: permanents left out (see the module docstring); ``life``,
     ``energy``: the player's totals; ``creatures``: the untapped creatures the player
-    controls (what "tap an untapped creature you control" costs draw on).
+    controls; ``fodder``: what "sacrifice a <type>" costs may take; ``tappable``: the
+    untapped permanents "tap an untapped <type> you control" costs may tap (grouped as
+    :class:`FodderGroup`, ``matches`` holding the tap types they have).
     """
 
     player: str
@@ -234,13 +242,15 @@ class Supply:
     energy: int
     creatures: int = 0
     fodder: tuple[FodderGroup, ...] = ()
+    tappable: tuple[FodderGroup, ...] = ()
 
     @property
     def resource_costs(self) -> bool:
         """True when some option's cost spends another resource than mana, life, energy or
         its own permanent (sacrificing other permanents, cards in the hand): only CP-SAT and the enumeration
         model these, so the fast optimiser is never asked (:func:`solver.queries._run`)."""
-        return any(k.hand or any(o.sacrifice_other for o in k.options) for k in self.classes)
+        return any(k.hand or any(o.sacrifice_other or o.tap_creatures for o in k.options)
+                   for k in self.classes)
 
     @property
     def restricted(self) -> bool:
@@ -383,7 +393,15 @@ def _options(state: GameState, perm: Permanent, player: Player,
     out: list[Option] = []
     sick = perm.summoning_sick
     abilities = effective_mana_abilities(state, perm) if effects else perm.card.mana_abilities
-    for ab in abilities:
+    # (ability, types any of which a permanent its cost taps must have, how many, cost parts)
+    readings: list[tuple[ManaAbility, tuple[str, ...], int, tuple[str, ...]]] = [
+        (ab, ("creature",) if ab.cost.tap_creatures else (), ab.cost.tap_creatures,
+         tuple(ab.cost.parts())) for ab in abilities]
+    if resources and perm.card.unsupported:
+        from manasolver.models.tap_cost_text import tap_costs_after
+        readings += [(t.ability, t.types, t.count, t.parts)
+                     for t in tap_costs_after(perm.card, len(abilities))]
+    for ab, tap_types, tap_count, parts in readings:
         cost = ab.cost
         text = ab.text or f"mana ability {ab.index}"
         if cost.sacrifice and not resources:
@@ -407,8 +425,9 @@ def _options(state: GameState, perm: Permanent, player: Player,
             continue  # 118.3
         exclusive = cost.tap or cost.untap or cost.sacrifice_self
         repeat = 1
-        if cost.tap_creatures and not exclusive:
-            raise _Skip(text, "a repeatable ability that taps creatures is not modelled yet")
+        if tap_count and not exclusive and not resources:
+            raise _Skip(text, "a repeatable ability that taps other permanents is modelled only by "
+                              "the payment queries (pay, can_pay, max_x, payments)")
         if not exclusive:
             if cost.mana:
                 raise _Skip(text, "a repeatable mana ability with a mana cost is not modelled yet")
@@ -439,7 +458,6 @@ def _options(state: GameState, perm: Permanent, player: Player,
         if results is None:
             continue  # its activation condition is false now (602.5b)
         restriction = ability_restriction(ab, perm)
-        parts = tuple(cost.parts())
         for result in results:
             slots = tuple(result.mana) + tuple(result.extra)
             if not slots or any(not (s & ANY_TYPE) for s in slots):
@@ -451,7 +469,7 @@ def _options(state: GameState, perm: Permanent, player: Player,
                 raise _Skip(text, "restricted mana with unrestricted triggered mana is not modelled yet")
             out.append(Option(ab.index, slots, parts, cost.mana, cost.life, cost.energy,
                               ab.damage, cost.sacrifice_self, cost.tap, bool(exclusive), repeat,
-                              restriction, cost.tap_creatures, tuple(cost.sacrifice)))
+                              restriction, tap_count, tuple(cost.sacrifice), tap_types))
     return tuple(out)
 
 
@@ -560,11 +578,14 @@ def _build(state: GameState, name: str, resources: bool) -> Supply:
         unread = remaining_unsupported(card) if card.unsupported else ()
         if unread:  # a Spirit Guide's "exile from your hand" does nothing on the battlefield
             unread = tuple(u for u in unread if not is_hand_clause(card, u))
+        if unread and resources:  # Heritage Druid, Urza: read by models/tap_cost_text.py
+            from manasolver.models.tap_cost_text import is_tap_cost_clause
+            unread = tuple(u for u in unread if not is_tap_cost_clause(u))
         if unread:
             excluded.append(Excluded(perm.id, card.name, unread[0],
                                      "the card has mana text the parser could not read"))
             continue
-        if not card.mana_abilities and not effects:
+        if not card.mana_abilities and not effects and not (resources and card.unsupported):
             continue
         try:
             opts = _cached_options(state, perm, pl, refs, bool(effects), resources)
@@ -583,16 +604,25 @@ def _build(state: GameState, name: str, resources: bool) -> Supply:
         sac_types = sorted({t for _, _, opts in usable for o in opts for t in o.sacrifice_other})
         signature = {perm.id: frozenset(t for t in sac_types if sacrificeable(perm, t))
                      for _, perm in mine}
+    tap_types = sorted({t for _, _, opts in usable for o in opts for t in o.tap_types})
+    tap_sig: dict[str, frozenset[str]] = {}
+    if tap_types:
+        tap_sig = {perm.id: frozenset(t for t in tap_types if sacrificeable(perm, t))
+                   for _, perm in mine if not perm.tapped}
+        if any(signature.get(pid) for pid, sig in tap_sig.items() if sig):
+            usable = _drop_altars(usable, excluded)
+            signature = {}
     for pos, perm, opts in usable:
         snow = perm.is_snow
         kind = _kind(perm)
         creature = perm.is_creature
         # Equal cached options are one object; with sacrifice costs on the board, what a member
         # may be sacrificed as splits classes too.
-        key: tuple[object, ...] = (id(opts), snow, kind, creature, signature.get(perm.id))
+        key: tuple[object, ...] = (id(opts), snow, kind, creature, signature.get(perm.id),
+                                   tap_sig.get(perm.id))
         if key not in groups:
             groups[key] = []
-            meta[key] = (opts, snow, kind, card.name, creature)
+            meta[key] = (opts, snow, kind, perm.card.name, creature)
         groups[key].append((perm.id, pos))
     classes = []
     for gkey, members in groups.items():
@@ -604,8 +634,26 @@ def _build(state: GameState, name: str, resources: bool) -> Supply:
         classes.extend(_hand_classes(pl, len(state.battlefield)))
     creatures = sum(1 for _, perm in mine if perm.is_creature and not perm.tapped)
     fodder = _fodder(mine, classes, signature) if signature else ()
+    tappable = _fodder(mine, classes, tap_sig) if tap_sig else ()
     return Supply(name, pool_units(pl), tuple(classes), tuple(excluded), pl.life, pl.energy,
-                  creatures, fodder)
+                  creatures, fodder, tappable)
+
+
+def _drop_altars(usable: list[tuple[int, Permanent, tuple[Option, ...]]],
+                 excluded: list[Excluded]) -> list[tuple[int, Permanent, tuple[Option, ...]]]:
+    """Leave out the permanents whose costs sacrifice others when some permanent could be both
+    sacrificed and tapped for a cost (Ashnod's Altar with Heritage Druid's Elves): the model
+    does not count one permanent tapped for a cost and then sacrificed."""
+    out = []
+    for pos, perm, opts in usable:
+        hit = next((o for o in opts if o.sacrifice_other), None)
+        if hit is None:
+            out.append((pos, perm, opts))
+        else:
+            excluded.append(Excluded(perm.id, perm.card.name, " ".join(hit.costs),
+                                     "a permanent that could be tapped for another cost and then "
+                                     "sacrificed is not modelled yet"))
+    return out
 
 
 def _hand_classes(player: Player, after: int) -> list[SourceClass]:

@@ -58,6 +58,7 @@ from manasolver.models.symbols import (
     mask_letters,
     parse_symbol,
 )
+from manasolver.models.tap_cost_text import tap_costs_after
 from manasolver.solver.graph import (
     abilities_of,
     ability_types,
@@ -558,7 +559,8 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
     sac_self: Counter[str] = Counter()
     sac_other: list[tuple[int, str]] = []
     named_sac: list[tuple[int, str, str]] = []
-    tap_others = 0
+    named_taps: list[tuple[int, tuple[str, ...], str]] = []
+    anon_taps: list[tuple[int, tuple[str, ...]]] = []
     counters: dict[tuple[str, str], int] = {}
     life_costs = energy_costs = damage = 0
     units: Counter[_Unit] = Counter()
@@ -583,20 +585,30 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
             problems.append(f"{where}: {_who(perm)} is controlled by {perm.controller}, not {me}")
             continue
         abilities = abilities_of(state, perm)  # effective: Blood Moon, Urborg, granted (613)
-        if not 0 <= act.ability < len(abilities):
+        # Abilities whose cost taps other permanents, which the parser leaves unread (Heritage
+        # Druid, Urza), come after them (models/tap_cost_text.py).
+        tapping = tap_costs_after(perm.card, len(abilities)) if perm.card.unsupported else ()
+        if not 0 <= act.ability < len(abilities) + len(tapping):
             problems.append(f"{where}: {_who(perm)} has no mana ability {act.ability} "
-                            f"(it has {len(abilities)})")
+                            f"(it has {len(abilities) + len(tapping)})")
             continue
         if act.times < 1:
             problems.append(f"{where}: times must be 1 or more, not {act.times}")
             continue
-        ab = abilities[act.ability]
-        cost = ab.cost
         n = act.times
+        if act.ability < len(abilities):
+            ab = abilities[act.ability]
+            tap_types: tuple[str, ...] = ("creature",)
+            tap_n = ab.cost.tap_creatures
+            expected_parts = parts_cache.get(ab.cost)
+            if expected_parts is None:
+                expected_parts = parts_cache[ab.cost] = ab.cost.parts()
+        else:
+            reading = tapping[act.ability - len(abilities)]
+            ab, tap_types, tap_n = reading.ability, reading.types, reading.count
+            expected_parts = list(reading.parts)
+        cost = ab.cost
         first_use.setdefault(perm.id, i)
-        expected_parts = parts_cache.get(cost)
-        if expected_parts is None:
-            expected_parts = parts_cache[cost] = cost.parts()
         if list(act.costs) != expected_parts and sorted(act.costs) != sorted(expected_parts):
             problems.append(f"{where}: costs {list(act.costs)} are not the ability's costs {expected_parts}")
         sick = perm.sick and not perm.has_haste and perm.is_creature
@@ -618,7 +630,13 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
             named_sac.extend((i, what, pid) for what, pid in zip(whats, act.sacrificed))
         else:
             sac_other.extend((i, what) for what in cost.sacrifice for _ in range(n))
-        tap_others += cost.tap_creatures * n
+        if tap_n and act.tapped:
+            if len(act.tapped) != tap_n * n:
+                problems.append(f"{where}: it names {len(act.tapped)} tapped permanents, but its cost "
+                                f"taps {tap_n * n}")
+            named_taps.extend((i, tap_types, pid) for pid in act.tapped)
+        elif tap_n:
+            anon_taps.extend((i, tap_types) for _ in range(tap_n * n))
         for kind, k in cost.remove_counters:
             counters[(perm.id, kind)] = counters.get((perm.id, kind), 0) + k * n
         life_costs += cost.life * n
@@ -692,9 +710,10 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
                 problems.append(f"{label}[{j}]: {_who(perm)} was sacrificed for mana (CR 601.2g)")
             unit_mask = perm.card.colors & ANY_COLOR if label == "convoked" else 0
             units[_Unit("convoke" if label == "convoked" else "improvise", unit_mask)] += 1
-    for pid in set(taps) | set(untaps) | set(extra_taps):
+    cost_taps = _check_named_taps(state, me, named_taps, problems)
+    for pid in set(taps) | set(untaps) | set(extra_taps) | set(cost_taps):
         perm = by_id[pid]
-        t, q = taps[pid] + extra_taps[pid], untaps[pid]
+        t, q = taps[pid] + extra_taps[pid] + cost_taps[pid], untaps[pid]
         i = first_use.get(pid, -1)
         where = f"activations[{i}]" if i >= 0 else "convoked/improvised"
         if perm.tapped:
@@ -726,8 +745,8 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
             units[_Unit("made", u.mask, u.snow, u.restriction, i, i)] += units.pop(u)
         costly.append(i)
         sources.setdefault(i, by_id[pay.activations[i].permanent])
-    _check_other_costs(state, me, sac_other, tap_others, sac_self + sacrificed, taps, extra_taps,
-                       problems)
+    _check_other_costs(state, me, sac_other, anon_taps, sac_self + sacrificed, taps,
+                       extra_taps + cost_taps, problems)
 
     # Delve: cards from the graveyard, generic only.
     grave = Counter(c.name.lower() for c in player.graveyard)
@@ -999,7 +1018,31 @@ def _closure(i: int, before: dict[int, set[int]]) -> set[int]:
     return out
 
 
-def _check_other_costs(state: GameState, me: str, sac_other: list[tuple[int, str]], tap_others: int,
+def _check_named_taps(state: GameState, me: str, named: list[tuple[int, tuple[str, ...], str]],
+                      problems: list[str]) -> Counter[str]:
+    """The permanents an activation says its cost tapped ("tapped": [...]; Springleaf Drum,
+    Heritage Druid): each one the player controls with one of the types the cost names.
+    Returns how often each was tapped, for the tapped/untapped consistency check (an
+    untapped permanent taps once; summoning sickness does not matter, CR 302.6)."""
+    by_id = {p.id: p for p in state.battlefield}
+    out: Counter[str] = Counter()
+    for i, types, pid in named:
+        where = f"activations[{i}]"
+        perm = by_id.get(pid)
+        if perm is None or perm.controller != me:
+            problems.append(f"{where}: {pid!r} is not a permanent {me} controls, so its cost cannot "
+                            f"tap it")
+            continue
+        if not any(_is_a(perm, t) for t in types):
+            problems.append(f"{where}: {_who(perm)} is not {' or '.join(types)}, so its cost cannot "
+                            f"tap it")
+            continue
+        out[pid] += 1
+    return out
+
+
+def _check_other_costs(state: GameState, me: str, sac_other: list[tuple[int, str]],
+                       tap_others: list[tuple[int, tuple[str, ...]]],
                        sac_self: Counter[str], taps: Counter[str], extra_taps: Counter[str],
                        problems: list[str]) -> None:
     """"Sacrifice a creature" and "tap an untapped creature you control" costs: enough
@@ -1025,8 +1068,22 @@ def _check_other_costs(state: GameState, me: str, sac_other: list[tuple[int, str
             if not augment(k, set()):
                 problems.append(f"activations[{i}]: no (other) {what} to sacrifice (CR 118.10)")
     if tap_others:
-        free = [p for p in mine if p.is_creature and not p.tapped and not taps[p.id]
-                and not extra_taps[p.id]]
-        if len(free) < tap_others:
-            problems.append(f"activations: {tap_others} untapped creatures must be tapped as costs, "
-                            f"but player {me} has {len(free)} that are not otherwise tapped")
+        # The same matching for "tap an untapped <type> you control" costs that name nothing.
+        tap_cands = [[p.id for p in mine if not p.tapped and not taps[p.id] and not extra_taps[p.id]
+                      and any(_is_a(p, t) for t in types)] for _, types in tap_others]
+        holder: dict[str, int] = {}
+
+        def take(k: int, seen: set[str]) -> bool:
+            for pid in tap_cands[k]:
+                if pid in seen:
+                    continue
+                seen.add(pid)
+                if pid not in holder or take(holder[pid], seen):
+                    holder[pid] = k
+                    return True
+            return False
+
+        for k, (i, types) in enumerate(tap_others):
+            if not take(k, set()):
+                problems.append(f"activations[{i}]: player {me} has no (other) untapped "
+                                f"{' or '.join(types)} to tap for its cost (CR 118.3)")

@@ -45,6 +45,7 @@ from manasolver.models.amounts import ability_restriction
 from manasolver.models.hand_mana import HAND_COST, hand_abilities
 from manasolver.models.mana_effects import activation_results
 from manasolver.models.state import GameState, Permanent
+from manasolver.models.tap_cost_text import tap_costs_after
 from manasolver.models.symbols import ANY_COLOR, C, ManaSymbol, mask_letters
 from manasolver.solver.graph import abilities_of, could_produce, reference_mask
 from manasolver.solver.payment import Activation, Choice, Payment
@@ -65,6 +66,9 @@ class Move:
     restriction: Restriction | None = None
     sacrificed: str = ""
     hand: int = -1  # a card in the hand (Simian Spirit Guide): its index; ``perm`` stands in for it
+    tapped: tuple[str, ...] = ()  # permanents its cost tapped (Springleaf Drum, Heritage Druid)
+    parts: tuple[str, ...] | None = None  # cost parts when not the ability's own (tap-cost readings)
+    slot: int = 0  # which activation of a repeatable tapping ability (Heritage Druid) it is
 
     @property
     def costs_mana(self) -> bool:
@@ -107,12 +111,16 @@ def moves(state: GameState, player: str) -> list[list[Move]]:
     cp = could_produce(state, strict=False)
     out: list[list[Move]] = []
     altars: list[tuple[str, list[Move]]] = []  # (type sacrificed, activations without fodder)
+    tappers: list[tuple[tuple[str, ...], int, list[Move]]] = []  # repeatable: types, count, moves
     for pos, perm in enumerate(state.battlefield):
-        if perm.controller != me.name or not abilities_of(state, perm):
+        base = abilities_of(state, perm)
+        readings = [(ab, ("creature",), ab.cost.tap_creatures, None) for ab in base]
+        readings += [(t.ability, t.types, t.count, t.parts) for t in tap_costs_after(perm.card, len(base))]
+        if perm.controller != me.name or not readings:
             continue
         sick = perm.sick and perm.is_creature and not perm.has_haste
         mine: list[Move] = []
-        for ab in abilities_of(state, perm):
+        for ab, tap_types, tap_n, parts in readings:
             cost = ab.cost
             if cost.tap and (perm.tapped or sick):
                 continue  # 107.5, 302.6
@@ -122,8 +130,6 @@ def moves(state: GameState, player: str) -> list[list[Move]]:
                 continue  # 119.4, 107.14
             if any(perm.counter(k) < n for k, n in cost.remove_counters):
                 continue
-            if cost.tap_creatures:
-                raise NotImplementedError("brute force: tap-other costs")
             if cost.sacrifice and (len(cost.sacrifice) > 1 or cost.tap or cost.untap or cost.mana
                                    or cost.life or cost.energy or cost.sacrifice_self):
                 raise NotImplementedError("brute force: a sacrifice cost with other costs")
@@ -139,12 +145,22 @@ def moves(state: GameState, player: str) -> list[list[Move]]:
             if not got:
                 results = {()}
             restriction = ability_restriction(ab, perm)
-            these = [Move(perm, pos, ab, mana, restriction) for mana in sorted(results)]
+            these = [Move(perm, pos, ab, mana, restriction, parts=parts) for mana in sorted(results)]
             if cost.sacrifice:
                 altars.append((cost.sacrifice[0], these))
+            elif tap_n and (cost.tap or cost.untap):  # Springleaf Drum: one activation, with its taps
+                mine.extend(replace(m, tapped=group) for m in these
+                            for group in itertools.combinations(_tappable(state, me.name, tap_types), tap_n))
+            elif tap_n:
+                tappers.append((tap_types, tap_n, these))
             else:
                 mine.extend(these)
         out.append(mine)
+    for tap_types, tap_n, these in tappers:  # Heritage Druid: as many activations as triples
+        able = _tappable(state, me.name, tap_types)
+        groups = list(itertools.combinations(able, tap_n))
+        for k in range(len(able) // tap_n):
+            out.append([replace(m, tapped=group, slot=k) for m in these for group in groups])
     for i, c in enumerate(me.hand):  # "Exile ~ from your hand: Add {R}." (602.2a): once each
         stand_in = Permanent(f"hand:{i}", c, me.name)
         slot = [Move(stand_in, len(state.battlefield) + i, ab, mana, None, hand=i)
@@ -162,6 +178,33 @@ def moves(state: GameState, player: str) -> list[list[Move]]:
                 raise NotImplementedError("brute force: sacrificing a permanent whose ability costs mana")
             out.append(slot)
     return out
+
+
+def _tappable(state: GameState, me: str, types: tuple[str, ...]) -> list[str]:
+    """Ids of the untapped permanents ``me`` controls with one of ``types`` (summoning sick
+    ones included: CR 302.6 restricts only a creature's own {T} abilities)."""
+    return [p.id for p in state.battlefield
+            if p.controller == me and not p.tapped and any(_is_a(p, t) for t in types)]
+
+
+def taps_legal(chosen: Sequence[Move]) -> bool:
+    """Each permanent tapped once: by its own {T} ability or for one cost; the activations of
+    one repeatable tapping ability listed once (slots filled in order, groups increasing)."""
+    seen: set[str] = set()
+    for m in chosen:
+        for pid in m.tapped + ((m.perm.id,) if m.ability.cost.tap else ()):
+            if pid in seen:
+                return False
+            seen.add(pid)
+    last: dict[tuple[str, int], tuple[int, tuple[str, ...]]] = {}
+    for m in chosen:
+        if m.tapped and not (m.ability.cost.tap or m.ability.cost.untap):
+            key = (m.perm.id, m.ability.index)
+            prev = last.get(key, (-1, ()))
+            if m.slot != prev[0] + 1 or (prev[1] and m.tapped <= prev[1]):
+                return False
+            last[key] = (m.slot, m.tapped)
+    return True
 
 
 def sacrifices_legal(chosen: Sequence[Move]) -> bool:
@@ -422,10 +465,10 @@ def _criteria(p: Payment, req: PaymentRequest, criteria: Sequence[str]) -> tuple
             colors: dict[str, int] = {}
             for ms in moves(state, req.player):
                 for m in ms:
-                    if m.mana and not m.costs_mana and not m.sacrificed:
+                    if m.mana and not m.costs_mana and not m.sacrificed and not m.tapped:
                         colors[m.perm.id] = colors.get(m.perm.id, 0) | (sum(set(m.mana)) & ANY_COLOR)
             used = ({a.permanent if a.hand is None else f"hand:{a.hand}" for a in p.activations}
-                    | {s for a in p.activations for s in a.sacrificed})
+                    | {s for a in p.activations for s in a.sacrificed + a.tapped})
             before = after = 0
             for pid, mask in colors.items():
                 before |= mask
@@ -477,7 +520,7 @@ def brute(req: PaymentRequest, criteria: Sequence[str] = ("min_life", "min_waste
             chosen = [m for m in combo if m is not None]
             if irredundant and len(chosen) > need + sum(_units(m) for m in chosen):
                 continue  # more activations than units spent: some activation is redundant
-            if not sacrifices_legal(chosen):
+            if not sacrifices_legal(chosen) or not taps_legal(chosen):
                 continue
             for pool_used, floating in _pays(req, total, chosen, pool):
                 if irredundant and not _irredundant(req, total, chosen, pool_used):
@@ -505,7 +548,7 @@ def canon(p: Payment) -> tuple[object, ...]:
     def bag(t: str) -> tuple[str, ...]:
         return tuple(sorted(t.replace("}", "").split("{")[1:]))
     acts = tuple(sorted((a.permanent, a.ability, bag(a.mana), a.times, tuple(sorted(a.sacrificed)),
-                         -1 if a.hand is None else a.hand) for a in p.activations))
+                         -1 if a.hand is None else a.hand, tuple(sorted(a.tapped))) for a in p.activations))
     choices = tuple(sorted((c.symbol, c.paid_as) for c in p.choices))
     return (bag(p.total if p.total != "{0}" else ""), choices, p.x, acts, bag(p.pool_used), p.life,
             p.energy, p.damage, bag(p.floating), p.convoked, p.delved, p.improvised)
@@ -523,8 +566,9 @@ def _irredundant(req: PaymentRequest, total: Total, chosen: list[Move], pool_use
 
 def _payment(req: PaymentRequest, total: Total, chosen: list[Move], pool_used: tuple[int, ...],
              floating: tuple[int, ...], x: int) -> Payment:
-    acts = tuple(Activation(m.perm.id, m.ability.index, tuple(m.ability.cost.parts()), text(m.mana),
-                            sacrificed=(m.sacrificed,) if m.sacrificed else ())
+    acts = tuple(Activation(m.perm.id, m.ability.index,
+                            m.parts if m.parts is not None else tuple(m.ability.cost.parts()), text(m.mana),
+                            sacrificed=(m.sacrificed,) if m.sacrificed else (), tapped=m.tapped)
                  if m.hand < 0 else
                  Activation("", m.ability.index, (HAND_COST,), text(m.mana), hand=m.hand, card=m.perm.card.name)
                  for m in sorted(chosen, key=lambda m: m.position))

@@ -399,10 +399,10 @@ def test_springleaf_drum_taps_a_sick_creature() -> None:
     legal(req(board(perm("d", drum, sick=True), perm("e", ELVES, sick=True)), "{U}"),
           pay("{U}", act("d", "{U}", costs=costs)))
     illegal(req(board(perm("d", drum)), "{U}"), pay("{U}", act("d", "{U}", costs=costs)),
-            "untapped creatures must be tapped")
+            "untapped creature to tap for its cost")
     # The Elves tapped for their own mana can't also be tapped for the Drum.
     illegal(req(board(perm("d", drum), perm("e", ELVES)), "{U}{G}"),
-            pay("{U}{G}", act("d", "{U}", costs=costs), act("e", "{G}")), "untapped creatures must be tapped")
+            pay("{U}{G}", act("d", "{U}", costs=costs), act("e", "{G}")), "untapped creature to tap for its cost")
 
 
 def test_validate_never_raises_on_arbitrary_payments() -> None:

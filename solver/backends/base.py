@@ -120,7 +120,9 @@ class Solution:
     ``assists``: ``(kind, group index, count)`` with kind ``convoke`` or ``improvise``
     (groups of :attr:`Problem.assists`); ``delved``: graveyard cards exiled by delve;
     ``sacrifices``: ``(class, option, sacrifice part, fodder group, count)``: how many members
-    of a fodder group (:attr:`Supply.fodder`) the activations of that option sacrificed.
+    of a fodder group (:attr:`Supply.fodder`) the activations of that option sacrificed;
+    ``taps``: ``(class, option, tappable group, count)``: how many members of a group of
+    :attr:`Supply.tappable` the activations of that option tapped as a cost.
     A convoked creature paying a colored symbol also appears in ``spend`` with source
     ``("convoke", group)``, so hybrid symbols show the color it paid.
     """
@@ -134,6 +136,7 @@ class Solution:
     assists: list[tuple[str, int, int]] = field(default_factory=list)
     delved: int = 0
     sacrifices: list[tuple[int, int, int, int, int]] = field(default_factory=list)
+    taps: list[tuple[int, int, int, int]] = field(default_factory=list)
 
 
 class Backend(Protocol):
@@ -179,8 +182,10 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
             floating.extend(rest)
             realized[(k, o, mask)] = used + rest
     convoked, improvised, taken = _assist_members(problem, sol)
-    sacrificed, queues = _sacrificed_members(problem, sol, set(convoked) | set(improvised))
-    members = _exclusive_members(problem, sol, taken, sacrificed)
+    assisted = set(convoked) | set(improvised)
+    sacrificed, queues = _sacrificed_members(problem, sol, assisted)
+    tapped, tap_queues = _tapped_members(problem, sol, assisted)
+    members = _exclusive_members(problem, sol, taken, sacrificed, tapped)
     # Activations in board order, each taking its slots' units in turn.
     acts: list[tuple[int, Activation]] = []
     cursor: dict[tuple[int, int, int], int] = {}
@@ -194,7 +199,8 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
             bits.append(realized[(k, o, mask)][i])
             cursor[(k, o, mask)] = i + 1
         gone = tuple(queues[(k, o, p)].pop(0) for p in range(len(opt.sacrifice_other)))
-        acts.append((cls.positions[m], activation_of(cls, m, opt, mana_string(bits), gone)))
+        taps = tuple(tap_queues[(k, o)].pop(0) for _ in range(opt.tap_creatures))
+        acts.append((cls.positions[m], activation_of(cls, m, opt, mana_string(bits), gone, taps)))
     acts.sort(key=lambda t: t[0])
     merged = sacrifices_last([a for _, a in acts])
     # Choices: a merged mask is shown as the type that paid it.
@@ -243,19 +249,19 @@ def _spent_report(policy: Policy, spent: list[int]) -> tuple[tuple[str, object],
 
 
 def activation_of(cls: SourceClass, m: int, opt: Option, mana: str,
-                  sacrificed: tuple[str, ...] = ()) -> Activation:
+                  sacrificed: tuple[str, ...] = (), tapped: tuple[str, ...] = ()) -> Activation:
     """The PAYMENT activation of option ``opt`` by member ``m`` of ``cls``: a permanent's,
     or for a card in the hand (Simian Spirit Guide) ``{"hand": index, "card": name}``."""
     if cls.hand:
         return Activation("", opt.ability, opt.costs, mana, hand=cls.hand[m], card=cls.name)
-    return Activation(cls.members[m], opt.ability, opt.costs, mana, sacrificed=sacrificed)
+    return Activation(cls.members[m], opt.ability, opt.costs, mana, sacrificed=sacrificed, tapped=tapped)
 
 
 def sacrifices_last(acts: list[Activation]) -> list[Activation]:
     """Activations in an order a player can follow: board order, except that an activation
     sacrificing a permanent comes after that permanent's own activations (it is gone after,
     CR 701.21a); a stable topological order."""
-    if not any(a.sacrificed for a in acts):
+    if not any(a.sacrificed or a.tapped for a in acts):
         return acts
     by_perm: dict[str, list[int]] = {}
     for i, a in enumerate(acts):
@@ -264,6 +270,10 @@ def sacrifices_last(acts: list[Activation]) -> list[Activation]:
     for i, a in enumerate(acts):
         for pid in a.sacrificed:
             before[i].update(j for j in by_perm.get(pid, []) if j != i)
+        for pid in a.tapped:  # tapped for this cost before it sacrifices itself for mana
+            for j in by_perm.get(pid, []):
+                if j != i and any(c.startswith("sacrifice") for c in acts[j].costs):
+                    before[j].add(i)
     out: list[int] = []
     done: set[int] = set()
     while len(out) < len(acts):
@@ -292,31 +302,55 @@ def _sacrificed_members(problem: Problem, sol: Solution, assisted: set[str]
     return chosen, queues
 
 
+def _tapped_members(problem: Problem, sol: Solution, assisted: set[str]
+                    ) -> tuple[set[str], dict[tuple[int, int], list[str]]]:
+    """Which permanents "tap an untapped <type> you control" costs tap: per tappable group
+    its first members in board order that did not convoke or improvise; and per (class,
+    option) the ids in the order its activations take them."""
+    groups = problem.supply.tappable
+    left = {f: [m for m in grp.members if m not in assisted] for f, grp in enumerate(groups)}
+    queues: dict[tuple[int, int], list[str]] = {}
+    chosen: set[str] = set()
+    for k, o, f, n in sorted(sol.taps):
+        ids = left[f][:n]
+        left[f] = left[f][n:]
+        queues.setdefault((k, o), []).extend(ids)
+        chosen.update(ids)
+    return chosen, queues
+
+
 def _exclusive_members(problem: Problem, sol: Solution, taken: dict[int, set[int]],
-                       sacrificed: set[str]) -> dict[int, int]:
+                       sacrificed: set[str], tapped: set[str]) -> dict[int, int]:
     """The member each exclusive activation uses (by index into ``sol.acts``): never one that
-    convoked or improvised; one sacrificing itself never one an Altar sacrificed; the others
-    preferring members an Altar sacrificed (tapped for mana first, 605.3a), so that the most
-    permanents stay untapped.  Without assists or sacrifices the solution's own numbering."""
+    convoked or improvised; one sacrificing itself never one an Altar sacrificed; one tapping
+    itself never one tapped for another's cost; otherwise preferring members already
+    sacrificed or tapped for a cost (605.3a: in either order), so that the most permanents
+    stay untapped.  Without assists, sacrifices or taps: the solution's own numbering."""
     out: dict[int, int] = {}
-    if not taken and not sacrificed:
+    if not taken and not sacrificed and not tapped:
         return out
     supply = problem.supply
-    pools: dict[int, tuple[list[int], list[int]]] = {}
-    order = sorted(range(len(sol.acts)), key=lambda a: not supply.classes[sol.acts[a][0]]
-                   .options[sol.acts[a][2]].sacrifice)
-    for a in order:
+    free: dict[int, list[int]] = {}
+
+    def strictness(a: int) -> int:
+        opt = supply.classes[sol.acts[a][0]].options[sol.acts[a][2]]
+        return -(int(opt.sacrifice) + int(opt.tap))
+
+    for a in sorted(range(len(sol.acts)), key=strictness):
         k, _m, o = sol.acts[a]
         cls = supply.classes[k]
         opt = cls.options[o]
         if not opt.exclusive:
             continue
-        if k not in pools:
-            avail = [i for i in range(cls.count) if i not in taken.get(k, set())]
-            pools[k] = ([i for i in avail if cls.members[i] in sacrificed],
-                        [i for i in avail if cls.members[i] not in sacrificed])
-        gone, kept = pools[k]
-        out[a] = kept.pop(0) if opt.sacrifice or not gone else gone.pop(0)
+        if k not in free:
+            free[k] = [i for i in range(cls.count) if i not in taken.get(k, set())]
+        avail = free[k]
+        ok = [i for i in avail if not (opt.sacrifice and cls.members[i] in sacrificed)
+              and not (opt.tap and cls.members[i] in tapped)]
+        used = [i for i in ok if cls.members[i] in sacrificed or cls.members[i] in tapped]
+        pick = (used or ok)[0]
+        avail.remove(pick)
+        out[a] = pick
     return out
 
 

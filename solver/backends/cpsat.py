@@ -90,6 +90,7 @@ class Model:
     delve: Any = 0
     sac_vars: dict[tuple[int, int, int, int], Any] = field(default_factory=dict)
     class_gone: dict[int, Any] = field(default_factory=dict)
+    tap_vars: dict[tuple[int, int, int], Any] = field(default_factory=dict)
 
 
 def _cost_demands(opt: Option) -> list[tuple[tuple[Any, ...], int]]:
@@ -288,9 +289,11 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     model.pair_flows = pair_flows
     class_assists = _assists(cp, problem, model, dst_amount, into)
     _sacrifices(cp, problem, model, class_assists)
+    tapped_away = _taps(cp, problem, model, class_assists)
     consumed = dict(class_assists)  # members no longer untapped on the battlefield afterwards
-    for k, expr in model.class_gone.items():
-        consumed[k] = consumed.get(k, 0) + expr
+    for gone in (model.class_gone, tapped_away):
+        for k, expr in gone.items():
+            consumed[k] = consumed.get(k, 0) + expr
     for dst, amount in dst_amount.items():
         if slack and dst[0] != "cost":
             sv = cp.new_int_var(0, 10**6, f"slack{dst}")
@@ -317,16 +320,6 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
         model.energy_slack = energy_slack
     form_energy = sum(y[i] * f.energy for i, f in enumerate(forms) if f.energy)
     cp.add(form_energy + ab_energy <= sup.energy + energy_slack)
-    # -- "tap an untapped creature you control" (Springleaf Drum) -------------------
-    drum = [opts[ko].tap_creatures * v for ko, v in uses.items() if opts[ko].tap_creatures]
-    if drum:
-        # One creature pays one cost (118.10): those tapped for their own {T} abilities
-        # are not available; summoning sickness does not matter here (Drum ruling).
-        own = [v for (k, o), v in uses.items()
-               if sup.classes[k].creature and opts[(k, o)].tap]
-        own += [v for (_, g), v in model.assist_vars.items()
-                if problem.assists.groups[g].creature]
-        cp.add(sum(drum) + sum(own) <= sup.creatures)
     # -- spend_color constraints (adamant) ------------------------------------------
     spent_of: dict[int, list[Any]] = {b: [] for b in COLOR_BITS}
     if typed:
@@ -389,6 +382,10 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
         fod = sup.fodder[skey[3]]
         tb.append((fod.positions[0] + 1) * sv)
         tb_ub += (fod.positions[0] + 1) * fod.count
+    for tkey, tv in model.tap_vars.items():
+        tgrp = sup.tappable[tkey[2]]
+        tb.append((tgrp.positions[0] + 1) * tv)
+        tb_ub += (tgrp.positions[0] + 1) * tgrp.count
     terms["tiebreak"] = (sum(tb), tb_ub)
     names = set(problem.policy.criteria) | {n for n, _ in problem.policy.weights}
     if "keep_colors" in names:
@@ -416,6 +413,64 @@ def _remaining(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
         if class_assists and k in class_assists:
             used.append(class_assists[k])  # convoked, improvised, or sacrificed untapped
         out.append((k, cls.count - sum(used), cls.count))
+    return out
+
+
+def _taps(cp: Any, problem: Problem, model: Model, class_assists: dict[int, Any]) -> dict[int, Any]:
+    """"Tap an untapped <type> you control" costs (Springleaf Drum, Heritage Druid, Urza; CR
+    118.3, 302.6): per option and tappable group an integer (members it taps).
+
+    Each activation taps ``tap_creatures`` permanents with one of the option's ``tap_types``;
+    a permanent is tapped once in the whole payment: per supply class, its ``{T}``
+    activations, its members tapped for other costs and its assists fit its untapped
+    members; per assist group, assists and members tapped for costs fit its members.
+    Summoning sickness does not matter (302.6 restricts only the creature's own {T}).
+    Returns per class the members tapped for costs beyond those that also made a non-{T}
+    exclusive activation (what no longer stays untapped, for keep_colors/keep_castable)."""
+    sup = problem.supply
+    per_group: dict[int, list[Any]] = {}
+    for (k, o), v in model.uses.items():
+        opt = sup.classes[k].options[o]
+        if not opt.tap_creatures:
+            continue
+        takes = []
+        for f, grp in enumerate(sup.tappable):
+            if not set(opt.tap_types) & grp.matches:
+                continue
+            w = cp.new_int_var(0, grp.count, f"tap{k}_{o}_{f}")
+            model.tap_vars[(k, o, f)] = w
+            per_group.setdefault(f, []).append(w)
+            takes.append(w)
+        cp.add(sum(takes) == opt.tap_creatures * v)
+    if not per_group:
+        return {}
+    group_of = {m: g for g, grp in enumerate(problem.assists.groups) for m in grp.members}
+    per_assist: dict[int, list[Any]] = {}
+    per_class: dict[int, list[Any]] = {}
+    for f, ws in per_group.items():
+        grp = sup.tappable[f]
+        cp.add(sum(ws) <= grp.count)
+        g = group_of.get(grp.members[0])
+        if g is not None:
+            per_assist.setdefault(g, []).extend(ws)
+        if grp.cls >= 0:
+            per_class.setdefault(grp.cls, []).extend(ws)
+    for g, ws in per_assist.items():
+        assisting = [v for (_, gg), v in model.assist_vars.items() if gg == g]
+        cp.add(sum(ws) + sum(assisting) <= problem.assists.groups[g].count)
+    by_id = {p.id: p for p in problem.req.state.battlefield}
+    out: dict[int, Any] = {}
+    for k, ws in per_class.items():
+        cls = sup.classes[k]
+        untapped = sum(1 for m in cls.members if m in by_id and not by_id[m].tapped)
+        own_taps = [model.uses[(k, o)] for o, opt in enumerate(cls.options) if opt.exclusive and opt.tap]
+        others = [model.uses[(k, o)] for o, opt in enumerate(cls.options) if opt.exclusive and not opt.tap]
+        assisting = [class_assists[k]] if k in class_assists else []
+        cp.add(sum(ws) + sum(own_taps) + sum(assisting) <= untapped)
+        overlap = cp.new_int_var(0, cls.count, f"tap_overlap{k}")
+        cp.add(overlap <= sum(ws))
+        cp.add(overlap <= sum(others))
+        out[k] = sum(ws) - overlap
     return out
 
 
@@ -547,12 +602,13 @@ def _keep_colors(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
                  inst: dict[tuple[int, int, int], Any], terms: dict[str, tuple[Any, int]],
                  class_assists: dict[int, Any] | None = None) -> None:
     """keep_colors: colors some free option of an unused member could still make (options
-    that sacrifice other permanents do not count: they make mana only by consuming another)."""
+    that sacrifice or tap other permanents do not count: they make mana only by using another)."""
     rem = _remaining(cp, problem, uses, inst, class_assists)
     kept = []
     for bit in COLOR_BITS:
         able = [left for (k, left, _), cls in zip(rem, problem.supply.classes)
-                if any(o.free and not o.sacrifice_other and o.union & bit for o in cls.options)]
+                if any(o.free and not (o.sacrifice_other or o.tap_creatures) and o.union & bit
+                       for o in cls.options)]
         if not able:
             continue
         b = cp.new_bool_var(f"keep{bit}")
@@ -925,8 +981,9 @@ def _extract(problem: Problem, model: Model, solver: Any, objective: tuple[int, 
     delved = int(solver.value(model.delve)) if not isinstance(model.delve, int) else 0
     sacrifices = [(k, o, p, f, int(solver.value(v))) for (k, o, p, f), v in model.sac_vars.items()
                   if solver.value(v)]
+    taps = [(k, o, f, int(solver.value(v))) for (k, o, f), v in model.tap_vars.items() if solver.value(v)]
     return Solution(form, x, acts, spend, objective, assists=assists, delved=delved,
-                    sacrifices=sacrifices)
+                    sacrifices=sacrifices, taps=taps)
 
 
 _ = ANY_COLOR, restriction_allows

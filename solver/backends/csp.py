@@ -212,6 +212,8 @@ class _Prod:
     snow: bool
     spell_ok: bool
     sacrificed: str = ""
+    tapped: tuple[str, ...] = ()
+    slot: int = 0
 
     @property
     def cost_units(self) -> int:
@@ -241,11 +243,24 @@ def _productions(supply: Supply, req: PaymentRequest) -> tuple[list[tuple[str, i
     out: list[tuple[str, int, list[_Prod]]] = []
     whole = True
     altar: dict[str, list[_Prod]] = {}  # sacrifice type -> activations without their fodder
+    tappers: list[tuple[str, int, list[_Prod], list[str]]] = []  # id, position, activations, able
+
+    def able(opt: Option) -> list[str]:
+        return [m for g in supply.tappable if set(opt.tap_types) & g.matches for m in g.members]
+
     for k, cls in enumerate(supply.classes):
         for j, pid in enumerate(cls.members):
             prods: list[_Prod] = []
             for o, opt in enumerate(cls.options):
                 ok = restriction_allows(opt.restriction, req.spell, has_x)
+                if opt.tap_creatures:
+                    these = _concrete(k, j, o, opt, cls.snow, ok)
+                    if opt.exclusive:  # Springleaf Drum: its one activation, with what it taps
+                        prods.extend(dataclasses.replace(p, tapped=group) for p in these
+                                     for group in itertools.combinations(sorted(able(opt)), opt.tap_creatures))
+                    else:  # Heritage Druid: one slot per activation it could make
+                        tappers.append((pid, cls.positions[j], these, sorted(able(opt))))
+                    continue
                 if opt.sacrifice_other:
                     if opt.exclusive or len(opt.sacrifice_other) > 1:
                         whole = False  # not enumerated: {T} with a sacrifice, several sacrifices
@@ -265,8 +280,33 @@ def _productions(supply: Supply, req: PaymentRequest) -> tuple[list[tuple[str, i
                     for p in altar.get(what, [])]
             if slot:
                 out.append((pid, pos, slot))
-    out.sort(key=lambda t: (t[1], bool(t[2][0].sacrificed)))
+    for pid, pos, these, ids in tappers:
+        n = these[0].opt.tap_creatures
+        groups = list(itertools.combinations(ids, n))
+        for a in range(len(ids) // n):
+            out.append((pid, pos, [dataclasses.replace(p, tapped=g, slot=a) for p in these for g in groups]))
+    out.sort(key=lambda t: (t[1], bool(t[2][0].sacrificed), t[2][0].slot))
     return out, whole
+
+
+def _taps_ok(chosen: list[_Prod], ids: dict[tuple[int, int], str]) -> bool:
+    """Each permanent tapped once (its own {T} or one cost), and the activations of one
+    repeatable tapping ability counted once (slots filled in order, tapped groups increasing)."""
+    seen: set[str] = set()
+    last: dict[tuple[int, int, int], tuple[int, tuple[str, ...]]] = {}
+    for p in chosen:
+        own = (ids[(p.k, p.member)],) if p.opt.tap else ()
+        for pid in p.tapped + own:
+            if pid in seen:
+                return False
+            seen.add(pid)
+        if p.tapped and not p.opt.exclusive:
+            key = (p.k, p.member, p.o)
+            prev = last.get(key, (-1, ()))
+            if p.slot != prev[0] + 1 or (prev[1] and p.tapped <= prev[1]):
+                return False
+            last[key] = (p.slot, p.tapped)
+    return True
 
 
 def _sacrifices_ok(chosen: list[_Prod], ids: dict[tuple[int, int], str]) -> bool:
@@ -469,7 +509,7 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
         for sol in solutions:
             chosen = [sources[i][2][sol[n]] for i, n in enumerate(names) if sol[n] >= 0]
             used = Counter({b: sol[n] for b, n in zip(pool, pool_names) if sol[n]})
-            if not _sacrifices_ok(chosen, ids):
+            if not _sacrifices_ok(chosen, ids) or not _taps_ok(chosen, ids):
                 continue
             for pay in _payments_of(total, chosen, used, sup.classes, pos, x):
                 if pay not in found:
@@ -636,7 +676,7 @@ def _payments_of(total: _Total, chosen: list[_Prod], used: Counter[int], classes
             continue
         acts = tuple(sacrifices_last([
             activation_of(classes[p.k], p.member, p.opt, _text(p.mana),
-                          (p.sacrificed,) if p.sacrificed else ())
+                          (p.sacrificed,) if p.sacrificed else (), p.tapped)
             for p in sorted(chosen, key=lambda p: pos[(p.k, p.member)])]))
         yield Payment(
             total=total.text(), choices=total.choices, x=x, activations=acts,
