@@ -32,10 +32,10 @@ class Doubler:
     ``position``: its index in ``state.battlefield`` (for ``battlefield[i]`` paths);
     ``abilities``: its doubling abilities (effective ones, CR 613); ``only``: every
     mana ability it has doubles the pool (otherwise its other abilities are left
-    out with it, and it can't be modelled as a doubler alone); ``ready``: the
-    non-mana parts of some doubling ability's cost can be paid now (untapped for
-    ``{T}``, not summoning sick, life, energy and counters: CR 107.5, 302.6,
-    119.4, 118.3) — whether its mana cost can be paid is the caller's question;
+    out with it, and it can't be modelled as a doubler alone); ``usable``: the doubling
+    abilities whose non-mana costs can be paid now (untapped for ``{T}``, not
+    summoning sick, life, energy and counters: CR 107.5, 302.6, 119.4, 118.3) —
+    whether their mana cost can be paid is the caller's question; ``ready``: some is;
     ``unmodelled``: why the ``options`` query can't apply it exactly (empty when it
     can): replacement or triggered effects on its activation, costs other than
     mana and ``{T}``, a second ability.
@@ -46,8 +46,13 @@ class Doubler:
     name: str
     abilities: tuple[ManaAbility, ...]
     only: bool
-    ready: bool
+    usable: tuple[ManaAbility, ...]
     unmodelled: str = ""
+
+    @property
+    def ready(self) -> bool:
+        """Some doubling ability can be activated now, mana cost aside."""
+        return bool(self.usable)
 
 
 def _ready(state: GameState, perm: Permanent, player: str, ab: ManaAbility) -> bool:
@@ -107,9 +112,9 @@ def find_doublers(state: GameState, player: str) -> tuple[Doubler, ...]:
         if not doubling:
             continue
         only = len(doubling) == len(abilities)
-        ready = [a for a in doubling if _ready(state, perm, player, a)]
+        usable = tuple(a for a in doubling if _ready(state, perm, player, a))
         why = ""
         for a in doubling:
             why = why or _unmodelled(state, perm, a, only)
-        out.append(Doubler(perm.id, i, perm.card.name, doubling, only, bool(ready), why))
+        out.append(Doubler(perm.id, i, perm.card.name, doubling, only, usable, why))
     return tuple(out)

@@ -589,7 +589,7 @@ def _doubler_costly(search: _Search, d: Doubler) -> list[_Costly]:
     where = f"battlefield[{d.position}]"
     return [_Costly(_forms(search, ab.cost.mana, ab.cost.life, ab.cost.energy, d.name, where), (), 0,
                     _payers(search, perm), doubles=True)
-            for ab in d.abilities if not ab.cost.tap or not (perm.tapped or perm.summoning_sick)]
+            for ab in d.usable]
 
 
 def _double(search: _Search, blocks: tuple[Rank, ...]) -> list[tuple[Rank, ...]]:

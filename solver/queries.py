@@ -272,7 +272,7 @@ def guard_doublers(req: PaymentRequest, supply: Supply | None = None) -> Supply:
     idle: set[str] = set()
     for d in find_doublers(req.state, supply.player):
         perm = req.state.battlefield[d.position]
-        for ab in d.abilities if d.ready else ():
+        for ab in d.usable:
             source = SpellInfo(types=frozenset(perm.types), subtypes=frozenset(perm.card.type_line.subtypes),
                                colors=perm.card.colors, card=perm.card, ability=True)
             sub = PaymentRequest(req.state, ab.cost.mana, supply.player, spell=source)
