@@ -12,6 +12,7 @@ Phyrexian and X symbols, sometimes under cost modifiers.  On each:
 * CP-SAT's optimum equals the brute force's under the same policy, with the
   criterion values recomputed from each payment by tests/brute.py;
 * the csp enumeration lists exactly the brute force's payments;
+* the fast optimiser (fastopt), where it answers, has the brute force's optimum too;
 * every payment any backend returns passes the independent ``validate``;
 * ``validate`` says legal exactly when the brute force lists a (mutated) payment;
 * ``max_x`` equals the largest X the brute force can pay.
@@ -179,6 +180,32 @@ def test_backends_agree(r: PaymentRequest) -> None:
         check_valid(r, p, "csp")
     for p in sorted(b.payments, key=repr)[:VALIDATE_EACH]:
         check_valid(r, p, "brute force")
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(requests())
+def test_fastopt_agrees_with_brute_force(r: PaymentRequest) -> None:
+    """The plain-Python optimiser (the default for ``pay``) on the same boards: where it
+    answers rather than declining to CP-SAT, payability equals the brute force's and its
+    payment is legal and has the brute force's optimal criterion values (pools, Signets,
+    filter lands, pain lands, Treasures, restrictions, X, modifiers)."""
+    from manasolver.solver.backends.base import to_payment
+    from manasolver.solver.backends.fastopt import FastOptBackend
+    problem = queries.prepare(r, "optimal", r.x or 0)
+    fast = FastOptBackend().solve(problem)
+    if fast is None:
+        return  # declined: CP-SAT answers (checked above)
+    b = brute(r, r.policy.criteria)
+    where = describe(r)
+    assert (fast is not False) == b.payable, f"fastopt disagrees on payability: {where}"
+    if fast is False:
+        return
+    payment = to_payment(problem, fast)
+    check_valid(r, payment, "fastopt")
+    got_v = value(payment, r, r.policy.criteria)
+    assert got_v == b.best_value, (
+        f"fastopt's payment {payment.to_json()} has value {got_v}, the brute force's optimum is "
+        f"{b.best_value} ({b.best.to_json() if b.best else None}): {where}")
 
 
 # -- the validator against the brute force: mutated payments ------------------------------------

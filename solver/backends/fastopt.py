@@ -56,7 +56,7 @@ NODE_BUDGET = 1500
 COSTLY_NODE_BUDGET = 600
 #: With activations that cost mana, the most demand kinds (the cost's and the activation
 #: costs') the search takes on.
-MAX_COSTLY_KINDS = 4
+MAX_COSTLY_KINDS = 6
 SUPPORTED = frozenset({"no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste",
                        "prefer_lands", "min_sources", "use_pool", "min_energy"})
 COLOR_BITS = (1, 2, 4, 8, 16)
@@ -210,6 +210,11 @@ class _Tables:
     first_free: int
 
 
+def kind_rows_masks(form: Form) -> list[tuple[int, int]]:
+    """A form's demand kinds as ``(mask, count)``, snow as mask -1."""
+    return list(form.demands) + ([(-1, form.snow)] if form.snow else [])
+
+
 class _Search(ComplementSearch):
     """The branch and bound for one problem (see the module docstring)."""
 
@@ -233,6 +238,7 @@ class _Search(ComplementSearch):
         self.skip_free_only = False
         self._act_costs: dict[int, int] = {}  # by id of a mode of self.modes_all (kept alive)
         self._relax_rows: dict[tuple[int, int], Any] = {}
+        self._lower_memo: dict[tuple[int, int, int], tuple[Form, tuple[int, ...] | None]] = {}
         self._table_cache: dict[tuple[object, ...], tuple[Form, _Tables]] = {}
 
     def reset(self, problem: Problem) -> None:
@@ -433,7 +439,17 @@ class _Search(ComplementSearch):
     def _pass(self, forms: list[tuple[int, Form]], x: int) -> bool:
         """One search of every form over :attr:`modes`."""
         before = self.best_plan
+        lows: dict[int, tuple[int, ...] | None] = {}
+        if len(forms) > 1:
+            # Most promising forms first (Reaper King has 32); a form whose relaxation
+            # can't beat the answer found is not searched.
+            lows = {fi: self._lower_vector(form, x, None) for fi, form in forms}
+            forms = sorted((ff for ff in forms if lows[ff[0]] is not None),
+                           key=lambda ff: (lows[ff[0]], ff[0]))
         for fi, form in forms:
+            low = lows.get(fi)
+            if low is not None and self.best is not None and low >= self.best:
+                continue
             if not self.skip_free_only and self._complement_fits(form, x):
                 if not self._complement_form(fi, form, x):
                     return False
@@ -457,13 +473,19 @@ class _Search(ComplementSearch):
 
     def _costly_may_win(self, form: Form, x: int, md: _Mode) -> bool:
         """Could a payment of ``form`` that activates ``md`` (an ability with a mana cost)
-        beat the answer found?  A relaxation: every mode gives its units at its cost per
-        unit (net of its own activation cost for the total), ``md``'s member is taken; the
-        total and each demand kind alone must be covered; ``md``'s own cost needs one unit
-        more; the pool pays anything."""
+        beat the answer found?  (:meth:`_lower_vector`.)"""
         best = self.best
         if best is None:
             return True
+        low = self._lower_vector(form, x, md)
+        return low is not None and low < best
+
+    def _lower_vector(self, form: Form, x: int, md: _Mode | None) -> tuple[int, ...] | None:
+        """A lexicographic lower bound on every payment of ``form`` (that activates ``md``
+        when given), or None when none exists.  A relaxation: every mode gives its units at
+        its cost per unit (net of its own activation cost for the total), ``md``'s member is
+        taken; the total and each demand kind alone must be covered; ``md``'s own cost
+        needs one unit more; the pool pays anything."""
         key = (id(form), x)
         hit = self._relax_rows.get(key)
         if hit is None or hit[0] is not form:
@@ -471,16 +493,30 @@ class _Search(ComplementSearch):
                 self._relax_rows.clear()
             hit = self._relax_rows[key] = (form, self._rows_for(form))
         rows = hit[1]
+        memo_key = (id(form), x, id(md))
+        memo = self._lower_memo.get(memo_key)
+        if memo is not None and memo[0] is form:
+            return memo[1]
+        low = self._lower_vector_of(form, x, md, rows)
+        if len(self._lower_memo) > 4096:
+            self._lower_memo.clear()
+        self._lower_memo[memo_key] = (form, low)
+        return low
+
+    def _lower_vector_of(self, form: Form, x: int, md: _Mode | None,
+                         rows: Any) -> tuple[int, ...] | None:
+        """:meth:`_lower_vector`, computed."""
         scale, total_rows, kind_rows = rows
         cap = self.class_cap
         pool = self.sup.pool_total
+        taken = md.k if md is not None else -2
 
         def relax(d: int, table: list[tuple[int, int, int, _Mode]]) -> int:
             num = 0
             for unit_cost, per, k, m in table:
                 if m is md:
                     continue
-                left = cap[k] - 1 if k == md.k else cap[k]
+                left = cap[k] - 1 if k == taken else cap[k]
                 if left <= 0:
                     continue
                 take = min(d, left * per)
@@ -490,21 +526,36 @@ class _Search(ComplementSearch):
                     return -(-num // scale)
             return -1
 
-        total = form.mana_total(x) + sum(n for _, n in md.costs) - len(md.masks) - pool
+        own = md.masks if md is not None else ()
+        base = form.life * self.place.get("min_life", 0)
+        if md is not None and not form.generic(x) and not any(
+                u & mask if mask > 0 else md.snow for u in own for mask, _ in kind_rows_masks(form)):
+            # Its mana pays nothing of the form: only another activation's cost, so a
+            # payment using it activates another costly mode too.
+            others = [self.act_cost(m) for m in self.modes_all
+                      if m.costs and m is not md and (m.k != md.k or cap[m.k] > 1)]
+            if not others:
+                return None
+            base += min(others)
+            own = ()
+        total = form.mana_total(x) - len(own) - pool
+        if md is not None:
+            total += sum(n for _, n in md.costs)
         extra = relax(total, total_rows) if total > 0 else 0
         if extra < 0:
-            return False
+            return None
         for mask, n, table in kind_rows:
-            d = n - sum(1 for u in md.masks if (u & mask if mask > 0 else md.snow))
+            d = n - sum(1 for u in own if (u & mask if mask > 0 else md is not None and md.snow))
             d -= pool if mask > 0 else 0
             if d > 0:
                 got = relax(d, table)
                 if got < 0:
-                    return False
+                    return None
                 extra = max(extra, got)
         used = [0] * len(self.sup.classes)
-        used[md.k] += 1
-        base = self.act_cost(md) + form.life * self.place.get("min_life", 0)
+        if md is not None:
+            used[md.k] += 1
+            base += self.act_cost(md)
         digits = _lin_digits(base + extra, len(self.lin_names))
         vec: list[int] = []
         for name in self.criteria:
@@ -519,7 +570,7 @@ class _Search(ComplementSearch):
             else:  # min_waste, use_pool: at least 0
                 vec.append(0)
         vec.append(digits[-1])
-        return tuple(vec) < best
+        return tuple(vec)
 
     def _rows_for(self, form: Form) -> tuple[int, list[tuple[int, int, int, _Mode]],
                                               list[tuple[int, int, list[tuple[int, int, int, _Mode]]]]]:
@@ -529,19 +580,35 @@ class _Search(ComplementSearch):
         modes = [m for m in self.modes_all if m.k >= 0]
         scale = _lcm_upto(max((len(m.masks) for m in modes), default=1))
 
-        def table(per_of: Any) -> list[tuple[int, int, int, _Mode]]:
+        # An activation with a mana cost also spends the units paying it: at least the
+        # cheapest cost per unit of any mode each (0 with floating mana), rounded down.
+        payer = 0 if self.sup.pool_total else min(
+            (self.act_cost(m) // len(m.masks) for m in modes if m.masks), default=0)
+
+        def table(per_of: Any, net: bool) -> list[tuple[int, int, int, _Mode]]:
+            """Rows cheapest first.  For the total (``net``) a unit costs the activation's
+            cost plus its payers' over the units it adds beyond its own cost; for a demand
+            kind, the unit's share of the activation (1/size) plus the payers' over the
+            units of that kind (shares of one payment never overlap)."""
             out = []
             for m in modes:
                 per = per_of(m)
-                if per > 0:
-                    out.append((self.act_cost(m) * (scale // per), per, m.k, m))
+                if per <= 0:
+                    continue
+                paid = payer * sum(n for _, n in m.costs)
+                if net:
+                    cost = (self.act_cost(m) + paid) * (scale // per)
+                else:
+                    cost = self.act_cost(m) * (scale // len(m.masks)) + paid * (scale // per)
+                out.append((cost, per, m.k, m))
             out.sort(key=lambda r: r[0])
             return out
 
-        total_rows = table(lambda m: len(m.masks) - sum(n for _, n in m.costs))
+        total_rows = table(lambda m: len(m.masks) - sum(n for _, n in m.costs), True)
         kinds = list(form.demands) + ([(-1, form.snow)] if form.snow else [])
         kind_rows = [(mask, n, table(lambda m, mask=mask: sum(
-            1 for u in m.masks if (u & mask if mask > 0 else m.snow)))) for mask, n in kinds]
+            1 for u in m.masks if (u & mask if mask > 0 else m.snow)), False))
+            for mask, n in kinds]
         return scale, total_rows, kind_rows
 
     def _tables(self, form: Form, x: int) -> _Tables:
@@ -799,6 +866,9 @@ class _Search(ComplementSearch):
             return not (life_form and state["life"] > sup_life)
 
         skip = self.skip_free_only
+        crit = self.criteria
+        pool_sink = pool_total > 0 and "use_pool" in crit and all(
+            crit.index("use_pool") < crit.index(c) for c in ("min_waste", "min_sources") if c in crit)
 
         def dfs(i: int) -> bool:
             nonlocal und_total
@@ -816,7 +886,12 @@ class _Search(ComplementSearch):
                         if not no_better(vec):
                             self.best = tuple(self.keep_lost(used) if v == -1 else v for v in vec)
                             self.best_plan = (fi, list(counts))
-                    return True
+                        if not (pool_sink and costly and i < first_free):
+                            return True
+                    elif not (costly and i < first_free):
+                        return True
+                    # Floating mana chosen that the cost can't absorb: an activation cost
+                    # still to be decided may.
                 # Covered only if activations with mana costs pay one another's costs: legal
                 # or not depending on an order this search does not model.  Remember its
                 # score (nothing built on it scores better); if it could beat the answer
@@ -857,6 +932,11 @@ class _Search(ComplementSearch):
                 room = max(1, max(need[t] - have_r[t] for t in range(1, subsets)))
             net = size[i] - cost_total[i]
             hi = left if net <= 0 else min(left, -(-room // net))
+            if (md.k < 0 and costly) or (md.costs and pool_sink):
+                # The pool may pay activation costs not chosen yet (decided after it); and
+                # with use_pool before min_waste and min_sources, an activation may be
+                # worth making only to spend floating mana on its cost.
+                hi = left
             # Each activation of an optimal payment spends at least one of its units (one
             # that spends none only adds waste, sources and tie-break weight), on a demand
             # it can pay: the form's generic part or a demand kind of its own.
