@@ -34,6 +34,7 @@ and goes to CP-SAT.  Tests check its optimum against CP-SAT's on random boards.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -408,7 +409,10 @@ class _Search(ComplementSearch):
         First without the modes whose activation costs mana (small demand tables, and
         usually the answer); then each such mode is kept only if a relaxation says a
         payment using it could beat that answer, and the survivors are searched with the
-        free modes, skipping the part already searched (no costly activation)."""
+        free modes, skipping the part already searched (no costly activation).  When the
+        relaxation also rules out every pair of survivors (so a better payment has at most
+        one costly activation), each survivor's class is searched on its own: fewer
+        demand kinds than all of them together."""
         sup = self.sup
         x = self.p.x
         assert x is not None
@@ -424,15 +428,19 @@ class _Search(ComplementSearch):
             keep = [md for md in costly
                     if any(self._costly_may_win(form, x, md) for _, form in forms)]
             if keep:
-                kinds = len({m for md in keep for m, _ in md.costs}) + max(
-                    len(f.demands) + (1 if f.snow else 0) for _, f in forms)
-                if kinds > MAX_COSTLY_KINDS:
-                    return False  # 2^kinds demand sets per node: CP-SAT is faster here
                 self.budget = self.nodes + COSTLY_NODE_BUDGET
-                self.modes = [md for md in every if not md.costs or any(md is c for c in keep)]
                 self.skip_free_only = True
-                if not self._pass(forms, x):
-                    return False
+                groups = [keep]
+                if len({md.k for md in keep}) > 1 and not self._pairs_may_win(forms, x, keep):
+                    groups = [[md for md in keep if md.k == k] for k in sorted({md.k for md in keep})]
+                width = max(len(f.demands) + (1 if f.snow else 0) for _, f in forms)
+                for group in groups:
+                    if len({m for md in group for m, _ in md.costs}) + width > MAX_COSTLY_KINDS:
+                        return False  # 2^kinds demand sets per node: CP-SAT is faster here
+                for group in groups:
+                    self.modes = [md for md in every if not md.costs or any(md is c for c in group)]
+                    if not self._pass(forms, x):
+                        return False
         self.modes = every
         return True
 
@@ -443,7 +451,7 @@ class _Search(ComplementSearch):
         if len(forms) > 1:
             # Most promising forms first (Reaper King has 32); a form whose relaxation
             # can't beat the answer found is not searched.
-            lows = {fi: self._lower_vector(form, x, None) for fi, form in forms}
+            lows = {fi: self._lower_vector(form, x) for fi, form in forms}
             forms = sorted((ff for ff in forms if lows[ff[0]] is not None),
                            key=lambda ff: (lows[ff[0]], ff[0]))
         for fi, form in forms:
@@ -471,21 +479,37 @@ class _Search(ComplementSearch):
         self._act_costs[id(md)] = cost
         return cost
 
+    def _pairs_may_win(self, forms: list[tuple[int, Form]], x: int, keep: list[_Mode]) -> bool:
+        """Could a payment with two or more costly activations (two of ``keep``) beat the
+        answer found?  The relaxation of :meth:`_lower_vector` with both taken."""
+        best = self.best
+        if best is None:
+            return True
+        for a, b in itertools.combinations_with_replacement(keep, 2):
+            if a.k == b.k and self.class_cap[a.k] < 2:
+                continue  # one member makes one exclusive activation
+            for _, form in forms:
+                low = self._lower_vector(form, x, (a, b))
+                if low is not None and low < best:
+                    return True
+        return False
+
     def _costly_may_win(self, form: Form, x: int, md: _Mode) -> bool:
         """Could a payment of ``form`` that activates ``md`` (an ability with a mana cost)
         beat the answer found?  (:meth:`_lower_vector`.)"""
         best = self.best
         if best is None:
             return True
-        low = self._lower_vector(form, x, md)
+        low = self._lower_vector(form, x, (md,))
         return low is not None and low < best
 
-    def _lower_vector(self, form: Form, x: int, md: _Mode | None) -> tuple[int, ...] | None:
-        """A lexicographic lower bound on every payment of ``form`` (that activates ``md``
-        when given), or None when none exists.  A relaxation: every mode gives its units at
-        its cost per unit (net of its own activation cost for the total), ``md``'s member is
-        taken; the total and each demand kind alone must be covered; ``md``'s own cost
-        needs one unit more; the pool pays anything."""
+    def _lower_vector(self, form: Form, x: int,
+                      mds: tuple[_Mode, ...] = ()) -> tuple[int, ...] | None:
+        """A lexicographic lower bound on every payment of ``form`` (that makes the
+        activations ``mds``), or None when none exists.  A relaxation: every mode gives its
+        units at its cost per unit (net of its own activation cost for the total), the
+        members of ``mds`` are taken; the total and each demand kind alone must be covered;
+        the costs of ``mds`` need their units more; the pool pays anything."""
         key = (id(form), x)
         hit = self._relax_rows.get(key)
         if hit is None or hit[0] is not form:
@@ -493,30 +517,32 @@ class _Search(ComplementSearch):
                 self._relax_rows.clear()
             hit = self._relax_rows[key] = (form, self._rows_for(form))
         rows = hit[1]
-        memo_key = (id(form), x, id(md))
+        memo_key = (id(form), x) + tuple(id(md) for md in mds)
         memo = self._lower_memo.get(memo_key)
         if memo is not None and memo[0] is form:
             return memo[1]
-        low = self._lower_vector_of(form, x, md, rows)
+        low = self._lower_vector_of(form, x, mds, rows)
         if len(self._lower_memo) > 4096:
             self._lower_memo.clear()
         self._lower_memo[memo_key] = (form, low)
         return low
 
-    def _lower_vector_of(self, form: Form, x: int, md: _Mode | None,
+    def _lower_vector_of(self, form: Form, x: int, mds: tuple[_Mode, ...],
                          rows: Any) -> tuple[int, ...] | None:
         """:meth:`_lower_vector`, computed."""
         scale, total_rows, kind_rows = rows
         cap = self.class_cap
         pool = self.sup.pool_total
-        taken = md.k if md is not None else -2
+        taken: dict[int, int] = {}
+        for md in mds:
+            taken[md.k] = taken.get(md.k, 0) + 1
+        if any(cap[k] < n for k, n in taken.items()):
+            return None
 
         def relax(d: int, table: list[tuple[int, int, int, _Mode]]) -> int:
             num = 0
-            for unit_cost, per, k, m in table:
-                if m is md:
-                    continue
-                left = cap[k] - 1 if k == taken else cap[k]
+            for unit_cost, per, k, _m in table:
+                left = cap[k] - taken.get(k, 0)
                 if left <= 0:
                     continue
                 take = min(d, left * per)
@@ -526,26 +552,26 @@ class _Search(ComplementSearch):
                     return -(-num // scale)
             return -1
 
-        own = md.masks if md is not None else ()
+        own = [(u, md.snow) for md in mds for u in md.masks]
         base = form.life * self.place.get("min_life", 0)
-        if md is not None and not form.generic(x) and not any(
-                u & mask if mask > 0 else md.snow for u in own for mask, _ in kind_rows_masks(form)):
+        if len(mds) == 1 and not form.generic(x) and not any(
+                u & mask if mask > 0 else snow for u, snow in own
+                for mask, _ in kind_rows_masks(form)):
             # Its mana pays nothing of the form: only another activation's cost, so a
             # payment using it activates another costly mode too.
+            md = mds[0]
             others = [self.act_cost(m) for m in self.modes_all
                       if m.costs and m is not md and (m.k != md.k or cap[m.k] > 1)]
             if not others:
                 return None
             base += min(others)
-            own = ()
-        total = form.mana_total(x) - len(own) - pool
-        if md is not None:
-            total += sum(n for _, n in md.costs)
+            own = []
+        total = form.mana_total(x) - len(own) - pool + sum(n for md in mds for _, n in md.costs)
         extra = relax(total, total_rows) if total > 0 else 0
         if extra < 0:
             return None
         for mask, n, table in kind_rows:
-            d = n - sum(1 for u in own if (u & mask if mask > 0 else md is not None and md.snow))
+            d = n - sum(1 for u, snow in own if (u & mask if mask > 0 else snow))
             d -= pool if mask > 0 else 0
             if d > 0:
                 got = relax(d, table)
@@ -553,7 +579,7 @@ class _Search(ComplementSearch):
                     return None
                 extra = max(extra, got)
         used = [0] * len(self.sup.classes)
-        if md is not None:
+        for md in mds:
             used[md.k] += 1
             base += self.act_cost(md)
         digits = _lin_digits(base + extra, len(self.lin_names))
