@@ -109,6 +109,8 @@ class Option:
     ``tap_creatures``, the types any of which each permanent the cost taps must have
     (Springleaf Drum ``("creature",)``, Heritage Druid ``("elf",)`` and three of them,
     Urza ``("artifact",)``); which are tapped is decided from :attr:`Supply.tappable`.
+    ``nonsnow_tail``: how many of the last slots are triggered mana from a nonsnow source
+    although the permanent is snow (:meth:`slot_snow`); 0 otherwise.
     """
 
     ability: int
@@ -126,6 +128,21 @@ class Option:
     tap_creatures: int = 0
     sacrifice_other: tuple[str, ...] = ()
     tap_types: tuple[str, ...] = ()
+    nonsnow_tail: int = 0
+
+    def slot_snow(self, i: int, class_snow: bool) -> bool:
+        """Is the mana of slot ``i`` snow, for a member of a class whose snow flag is
+        ``class_snow``?  The last :attr:`nonsnow_tail` slots are triggered mana whose source
+        is a nonsnow permanent (Wild Growth on a snow land, CR 107.4h, 605.1b)."""
+        return class_snow and i < len(self.slots) - self.nonsnow_tail
+
+    def slot_groups(self, class_snow: bool) -> list[tuple[int, bool, int]]:
+        """Its slots as ``(mask, snow, how many)`` rows, in mask order, snow before nonsnow."""
+        count: dict[tuple[int, bool], int] = {}
+        for i, m in enumerate(self.slots):
+            key = (m, self.slot_snow(i, class_snow))
+            count[key] = count.get(key, 0) + 1
+        return [(m, sn, n) for (m, sn), n in sorted(count.items(), key=lambda t: (t[0][0], not t[0][1]))]
 
     @property
     def free(self) -> bool:
@@ -247,10 +264,11 @@ class Supply:
     @property
     def resource_costs(self) -> bool:
         """True when some option's cost spends another resource than mana, life, energy or
-        its own permanent (sacrificing other permanents, cards in the hand): only CP-SAT and the enumeration
+        its own permanent (sacrificing or tapping other permanents, cards in the hand), or a
+        snow member's option adds nonsnow triggered mana: only CP-SAT and the enumeration
         model these, so the fast optimiser is never asked (:func:`solver.queries._run`)."""
-        return any(k.hand or any(o.sacrifice_other or o.tap_creatures for o in k.options)
-                   for k in self.classes)
+        return any(k.hand or any(o.sacrifice_other or o.tap_creatures or (k.snow and o.nonsnow_tail)
+                                 for o in k.options) for k in self.classes)
 
     @property
     def restricted(self) -> bool:
@@ -462,15 +480,23 @@ def _options(state: GameState, perm: Permanent, player: Player,
             slots = tuple(result.mana) + tuple(result.extra)
             if not slots or any(not (s & ANY_TYPE) for s in slots):
                 continue
-            if result.extra and perm.is_snow:
-                raise _Skip(text, "a snow source whose tap also triggers non-snow mana (Wild Growth) is "
-                                  "not modelled yet: the class-wide snow flag would call that mana snow")
+            nonsnow = 0
+            if result.extra and (perm.is_snow or _snow_triggers(state)):
+                if _snow_triggers(state):
+                    raise _Skip(text, "triggered mana from a snow source is not modelled yet")
+                nonsnow = len(result.extra)  # Wild Growth's mana is not snow (107.4h)
             if result.extra and restriction is not None:
                 raise _Skip(text, "restricted mana with unrestricted triggered mana is not modelled yet")
             out.append(Option(ab.index, slots, parts, cost.mana, cost.life, cost.energy,
                               ab.damage, cost.sacrifice_self, cost.tap, bool(exclusive), repeat,
-                              restriction, tap_count, tuple(cost.sacrifice), tap_types))
+                              restriction, tap_count, tuple(cost.sacrifice), tap_types, nonsnow))
     return tuple(out)
+
+
+def _snow_triggers(state: GameState) -> bool:
+    """Is some triggered mana ability on the battlefield (605.1b) on a snow permanent?"""
+    from manasolver.models.mana_effects import TriggeredMana, active_effects
+    return any(src.is_snow for src, eff in active_effects(state) if isinstance(eff, TriggeredMana))
 
 
 #: Options of board-independent cards, by (card identity, tapped, sick, counters, life,

@@ -560,6 +560,7 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
     sac_other: list[tuple[int, str]] = []
     named_sac: list[tuple[int, str, str]] = []
     named_taps: list[tuple[int, tuple[str, ...], str]] = []
+    split_choices: list[list[Counter[_Unit]]] = []  # activations whose snow units are ambiguous
     anon_taps: list[tuple[int, tuple[str, ...]]] = []
     counters: dict[tuple[str, str], int] = {}
     life_costs = energy_costs = damage = 0
@@ -666,6 +667,18 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
             maker = i if cost.mana else -1
             restriction = _restriction(ab, perm)
             source = i if cost.sacrifice and act.sacrificed else -1
+            splits = _snow_splits(state, perm, ab, made, n, cp) if snow and not why else None
+            if splits is not None and len(splits) != 1:
+                if not splits:
+                    problems.append(f"{where}: {_who(perm)}: cannot tell its snow mana from the "
+                                    f"triggered mana of {act.times} activations")
+                split_choices.append([Counter({_Unit("made", b, sn, restriction, maker, source): k
+                                               for (b, sn), k in sp.items()}) for sp in splits])
+                made = Counter()
+            elif splits is not None:  # Wild Growth's {G} on a snow land is not snow (107.4h)
+                for (bit, sn), k in splits[0].items():
+                    units[_Unit("made", bit, sn, restriction, maker, source)] += k
+                made = Counter()
             for bit, k in made.items():
                 units[_Unit("made", bit, snow, restriction, maker, source)] += k
         # Its mana cost, paid from mana made before it.
@@ -803,8 +816,49 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
             demands[_Demand("snow")] += total.snow
         for bit, k in floating.items():
             demands[_Demand("float", bit)] += k
-        _check_cover(units, demands, costly, pay, req.spell, has_x, sources, problems, after)
+        first: list[str] | None = None
+        for picks in itertools.islice(itertools.product(*split_choices), MAX_ORDERS):
+            trial = Counter(units)
+            for pick in picks:
+                trial.update(pick)
+            found: list[str] = []
+            _check_cover(trial, demands, costly, pay, req.spell, has_x, sources, found, after)
+            if not found:
+                first = []
+                break
+            if first is None:
+                first = found
+        problems.extend(first or [])
     return ValidationResult(not problems, problems)
+
+
+def _snow_splits(state: GameState, perm: Permanent, ab: ManaAbility, made: Counter[int], times: int,
+                 cp: dict[str, int]) -> list[Counter[tuple[int, bool]]] | None:
+    """For a snow permanent whose activation also adds triggered mana (Wild Growth, Fertile
+    Ground, Mana Flare: their source is the nonsnow Aura or enchantment, CR 107.4h, 605.1b):
+    the distinct ways the claimed mana ``made`` splits into the ability's own (snow) mana and
+    the triggered (nonsnow) mana, as ``(type bit, snow)`` counts; None when no triggered mana
+    is involved (then all of it is snow); an empty list for several activations at once."""
+    from manasolver.models.mana_effects import activation_results
+
+    ref = reference_mask(state, perm, ab, cp) if ab.production.reference else 0
+    results = activation_results(state, perm, ab, reference_mask=ref) or ()
+    if not any(r.extra for r in results):
+        return None
+    if times != 1:
+        return []
+    out: list[Counter[tuple[int, bool]]] = []
+    for r in results:
+        for own in itertools.product(*([b for b in _TYPES if s & b] for s in r.mana)):
+            mine = Counter(own)
+            rest = made - mine
+            if mine - made or sum(rest.values()) != len(r.extra) or not _hall(rest, list(r.extra)):
+                continue
+            split: Counter[tuple[int, bool]] = Counter({(b, True): k for b, k in mine.items()})
+            split.update({(b, False): k for b, k in rest.items()})
+            if split not in out:
+                out.append(split)
+    return out
 
 
 def _greedy_order(units: Counter[_Unit], demands: Counter[_Demand], costly: list[int]) -> list[int] | None:

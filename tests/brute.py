@@ -43,10 +43,14 @@ from dataclasses import dataclass, replace
 from manasolver.models.abilities import ManaAbility, Restriction
 from manasolver.models.amounts import ability_restriction
 from manasolver.models.hand_mana import HAND_COST, hand_abilities
-from manasolver.models.mana_effects import activation_results
+from manasolver.models.mana_effects import (
+    TriggeredMana,
+    activation_results,
+    active_effects,
+)
 from manasolver.models.state import GameState, Permanent
-from manasolver.models.tap_cost_text import tap_costs_after
 from manasolver.models.symbols import ANY_COLOR, C, ManaSymbol, mask_letters
+from manasolver.models.tap_cost_text import tap_costs_after
 from manasolver.solver.graph import abilities_of, could_produce, reference_mask
 from manasolver.solver.payment import Activation, Choice, Payment
 from manasolver.solver.request import PaymentRequest, SpellInfo
@@ -69,6 +73,7 @@ class Move:
     tapped: tuple[str, ...] = ()  # permanents its cost tapped (Springleaf Drum, Heritage Druid)
     parts: tuple[str, ...] | None = None  # cost parts when not the ability's own (tap-cost readings)
     slot: int = 0  # which activation of a repeatable tapping ability (Heritage Druid) it is
+    nonsnow: tuple[int, ...] = ()  # units of ``mana`` from triggered mana (Wild Growth): not snow
 
     @property
     def costs_mana(self) -> bool:
@@ -139,13 +144,21 @@ def moves(state: GameState, player: str) -> list[list[Move]]:
             got = activation_results(state, perm, ab, reference_mask=ref)
             if got is None:
                 continue  # its activation condition is false (602.5b)
-            results: set[tuple[int, ...]] = set()
+            # Triggered mana (Wild Growth, Mana Flare) comes from the trigger's source, a nonsnow
+            # Aura or enchantment (107.4h): kept apart so that it never pays {S}.
+            if any(res.extra for res in got) and any(
+                    src.is_snow for src, eff in active_effects(state) if isinstance(eff, TriggeredMana)):
+                raise NotImplementedError("brute force: triggered mana from a snow source")
+            results: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
             for res in got:
-                results |= _concrete(tuple(res.mana) + tuple(res.extra))
+                for own in _concrete(tuple(res.mana)):
+                    for extra in _concrete(tuple(res.extra)):
+                        results.add((tuple(sorted(own + extra, key=TYPES.index)), extra))
             if not got:
-                results = {()}
+                results = {((), ())}
             restriction = ability_restriction(ab, perm)
-            these = [Move(perm, pos, ab, mana, restriction, parts=parts) for mana in sorted(results)]
+            these = [Move(perm, pos, ab, mana, restriction, parts=parts, nonsnow=extra)
+                     for mana, extra in sorted(results)]
             if cost.sacrifice:
                 altars.append((cost.sacrifice[0], these))
             elif tap_n and (cost.tap or cost.untap):  # Springleaf Drum: one activation, with its taps
@@ -406,7 +419,12 @@ def _pays(req: PaymentRequest, total: Total, chosen: list[Move], pool: list[int]
         return  # 119.4: damage and ability life happen in 601.2g, before 601.2h
     units = [_U(b, False, None, -1) for b in pool]
     for i, m in enumerate(chosen):
-        units += [_U(b, m.perm.is_snow, m.restriction, i) for b in m.mana]
+        plain = Counter(m.nonsnow)
+        for b in m.mana:
+            snow = m.perm.is_snow and not plain[b]
+            if plain[b]:
+                plain[b] -= 1
+            units.append(_U(b, snow, m.restriction, i))
     demands: list[tuple[str, int, int]] = [("t", b, -1) for b in total.typed]
     demands += [("s", 0, -1)] * total.snow + [("g", 0, -1)] * total.generic
     costly = [i for i, m in enumerate(chosen) if m.costs_mana]

@@ -646,3 +646,85 @@ def test_options_still_refuses_the_altar_rather_than_guess() -> None:
     ans = options(state)
     assert [pid for pid, _ in ans.unsupported] == ["alt"]
     assert build_supply(state).excluded and not build_supply(state, resources=True).excluded
+
+
+# -- snow per unit of mana (CR 107.4h): triggered mana from a nonsnow Aura is not snow ----------
+
+
+def _db_card(name: str) -> Card:
+    from manasolver.models.carddb import default_db
+    return default_db().get(name)
+
+
+def test_cr_107_4h_wild_growth_on_a_snow_forest_pays_g_not_s() -> None:
+    """Snow-Covered Forest enchanted with Wild Growth taps for {G} (snow) + {G} (Wild Growth's,
+    not snow): {S}{G} is payable by the one tap, {S}{S} is not."""
+    state = board(perm("sf", _db_card("Snow-Covered Forest")),
+                  perm("wg", _db_card("Wild Growth"), attached_to="sf"))
+    p = paid(req(state, "{S}{G}"))
+    assert [(a.permanent, a.mana) for a in p.activations] == [("sf", "{G}{G}")]
+    assert not queries.can_pay(req(state, "{S}{S}")).payable
+    assert not queries.can_pay(req(state, "{S}{S}"), backend="cpsat").payable
+    listed, complete = csp.payments(req(state, "{S}{S}"))
+    assert listed == [] and complete
+    lie = Payment(total="{S}{S}", activations=(Activation("sf", 0, ("{T}",), "{G}{G}"),))
+    res = validate(req(state, "{S}{S}"), lie)
+    assert not res.legal
+
+
+def test_cr_107_4h_mana_flare_on_a_snow_land_is_not_snow() -> None:
+    """Mana Flare's extra mana has Mana Flare as its source (a nonsnow enchantment)."""
+    state = board(perm("si", _db_card("Snow-Covered Island")), perm("mf", _db_card("Mana Flare")))
+    assert queries.can_pay(req(state, "{S}{U}")).payable
+    assert not queries.can_pay(req(state, "{S}{S}")).payable
+
+
+def test_cr_107_4h_validate_tries_each_split_of_own_and_triggered_mana() -> None:
+    """Arctic Treeline (snow, {G} or {W}) with Fertile Ground (one more mana of any color): a tap
+    claiming {G}{W} is legal for {S}{W} (own {G} is the snow one) and for {S}{G} (own {W})."""
+    state = board(perm("at", _db_card("Arctic Treeline")), perm("fg", _db_card("Fertile Ground"),
+                                                                 attached_to="at"))
+    for total in ("{S}{W}", "{S}{G}"):
+        for ability in (0, 1):
+            own = "{G}" if ability == 0 else "{W}"
+            if (own == "{G}") != (total == "{S}{W}"):
+                continue
+            p = Payment(total=total, activations=(Activation("at", ability, ("{T}",), "{W}{G}"),))
+            res = validate(req(state, total), p)
+            assert res.legal, (total, ability, res.problems)
+    assert not queries.can_pay(req(state, "{S}{S}")).payable
+    assert queries.can_pay(req(state, "{S}{R}")).payable
+
+
+SNOW_LANDS = ["Snow-Covered Forest", "Snow-Covered Island", "Arctic Treeline", "Forest", "Plains"]
+AURAS = ["Wild Growth", "Fertile Ground"]
+
+
+@st.composite
+def snow_requests(draw: Any) -> PaymentRequest:
+    lands = draw(st.lists(st.sampled_from(SNOW_LANDS), min_size=1, max_size=3))
+    perms = [perm(f"l{i}", _db_card(n), tapped=draw(st.integers(0, 6)) == 0) for i, n in enumerate(lands)]
+    for j, aura in enumerate(draw(st.lists(st.sampled_from(AURAS), max_size=2))):
+        perms.append(perm(f"a{j}", _db_card(aura), attached_to=f"l{draw(st.integers(0, len(lands) - 1))}"))
+    if draw(st.integers(0, 3)) == 0:
+        perms.append(perm("mf", _db_card("Mana Flare")))
+    syms = draw(st.lists(st.sampled_from(["{S}", "{S}", "{G}", "{W}", "{U}", "{1}", "{G/W}"]), min_size=1,
+                         max_size=4))
+    policy = Policy(criteria=draw(st.sampled_from(POLICIES)))
+    return PaymentRequest(board(*perms), ManaCost.parse("".join(syms)), "you", policy=policy)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(snow_requests())
+def test_snow_per_unit_boards_agree_with_brute_force(r: PaymentRequest) -> None:
+    """Snow lands with Wild Growth, Fertile Ground and Mana Flare: CP-SAT, the default queries and
+    the csp enumeration agree with the brute force, and every payment passes validate (CR 107.4h)."""
+    test_sacrifice_boards_cpsat_and_csp_agree_with_brute_force.hypothesis.inner_test(r)  # type: ignore[attr-defined]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(snow_requests(), st.data())
+def test_validate_agrees_with_brute_force_on_snow_per_unit(r: PaymentRequest, data: Any) -> None:
+    """validate (which splits a snow land's own mana from Wild Growth's) says legal exactly when
+    the brute force lists the payment, redundant activations included."""
+    test_validate_agrees_with_brute_force_on_sacrifices.hypothesis.inner_test(r, data)  # type: ignore[attr-defined]

@@ -156,11 +156,12 @@ def test_cavern_of_souls_choice_is_per_permanent() -> None:
 
 
 def test_wild_growth_mana_on_a_snow_forest_is_not_snow() -> None:
-    """CR 106.3, 107.4h: Wild Growth's extra {G} has Wild Growth as its source, which is not snow.
-    Until mana carries its own snow flag the engine refuses rather than call it snow."""
+    """CR 106.3, 107.4h: Wild Growth's extra {G} has Wild Growth as its source, which is not snow:
+    the Forest's own {G} pays {S}, Wild Growth's pays {G}, and {S}{S} can't be paid."""
     state = board("Snow-Covered Forest", {"card": "Wild Growth", "attached_to": "p0"})
     result = answer({"query": "can_pay", "state": state, "cost": "{S}{S}"})
-    assert result["error"]["code"] == "unsupported" and result["error"]["where"] == "battlefield[0]"
+    assert result["payable"] is False
+    assert len(pay(state, "{S}{G}")["activations"]) == 1
 
 
 def test_validate_finds_the_order_of_a_long_filter_land_chain() -> None:

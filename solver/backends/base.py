@@ -10,7 +10,8 @@ the way answers are written and nothing else.
 Unit and demand keys used in :attr:`Solution.spend`:
 
 * sources: ``("pool", bit)`` for floating mana of one type; ``("act", k, o, mask)``
-  for the slots of mask ``mask`` of option ``o`` of class ``k``;
+  for the slots of mask ``mask`` of option ``o`` of class ``k`` (``("act", k, o, mask,
+  "nonsnow")`` for a snow member's nonsnow triggered mana, Wild Growth on a snow land);
 * destinations: ``("spell", mask)`` a colored/colorless/hybrid demand of the
   total, ``("generic",)``, ``("snow",)``, and ``("cost", k, member, o)`` for the
   mana cost of one activation (filter lands, Signets).
@@ -178,6 +179,7 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
         for mask in sorted(set(opt.slots)):
             total = n * opt.slots.count(mask)
             used = list(spent_by_src.get(("act", k, o, mask), []))
+            used += spent_by_src.get(("act", k, o, mask, "nonsnow"), [])  # Wild Growth on snow
             rest = [lowest_bit(mask)] * (total - len(used))
             floating.extend(rest)
             realized[(k, o, mask)] = used + rest

@@ -110,6 +110,12 @@ def _cost_demands(opt: Option) -> list[tuple[tuple[Any, ...], int]]:
     return sorted(out.items())
 
 
+def _tail(class_snow: bool, snow: bool) -> tuple[str, ...]:
+    """The source-key suffix of a snow member's nonsnow triggered mana (Wild Growth on a snow
+    land): ``("act", k, o, mask, "nonsnow")`` beside the snow ``("act", k, o, mask)``."""
+    return ("nonsnow",) if class_snow and not snow else ()
+
+
 def _x_upper(problem: Problem) -> int:
     """A bound on X: every unit the board could make or assist with (convoke, improvise,
     delve), plus reductions, per X symbol."""
@@ -169,10 +175,9 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                 if opt.exclusive:
                     excl.append(v)
                 pays_ability = restriction_pays_abilities(opt.restriction)
-                for mask in sorted(set(opt.slots)):
-                    mult = opt.slots.count(mask)
-                    srcs.append(_Src(("act", k, o, mask), mask, cls.snow, ok[o], pays_ability,
-                                     mult * v, mult * ub))
+                for mask, snow, mult in opt.slot_groups(cls.snow):
+                    srcs.append(_Src(("act", k, o, mask) + _tail(cls.snow, snow), mask, snow, ok[o],
+                                     pays_ability, mult * v, mult * ub))
             if excl:
                 cp.add(sum(excl) <= cls.count)
         else:
@@ -185,10 +190,9 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                     inst[(k, j, o)] = b
                     bs.append(b)
                     pays_ability = restriction_pays_abilities(opt.restriction)
-                    for mask in sorted(set(opt.slots)):
-                        mult = opt.slots.count(mask)
-                        srcs.append(_Src(("inst", k, j, o, mask), mask, cls.snow, ok[o],
-                                         pays_ability, mult * b, mult, inst=(k, j)))
+                    for mask, snow, mult in opt.slot_groups(cls.snow):
+                        srcs.append(_Src(("inst", k, j, o, mask) + _tail(cls.snow, snow), mask, snow,
+                                         ok[o], pays_ability, mult * b, mult, inst=(k, j)))
                 cp.add_at_most_one(bs)
             for o in range(len(cls.options)):
                 uses[(k, o)] = sum(inst[(k, j, o)] for j in range(cls.count))
@@ -656,9 +660,8 @@ def _keep_castable(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
                     continue
                 r = cp.new_int_var(0, count, f"kc{ci}_r{k}_{o}")
                 rs.append(r)
-                for mask in sorted(set(opt.slots)):
-                    mult = opt.slots.count(mask)
-                    units.append((mask, cls.snow, mult * r, mult * count))
+                for mask, snow, mult in opt.slot_groups(cls.snow):
+                    units.append((mask, snow, mult * r, mult * count))
             if rs:
                 cp.add(sum(rs) <= left)
         masks = sorted({m for f in forms for m, _ in f.demands})
@@ -722,6 +725,8 @@ def _keep_shapes(problem: Problem) -> list[list[tuple[int, bool, int]]] | None:
     out: list[list[tuple[int, bool, int]]] = []
     for cls in problem.supply.classes:
         opts = [o for o in cls.options if o.free and o.exclusive and o.restriction is None]
+        if cls.snow and any(o.nonsnow_tail for o in opts):
+            return None  # snow and nonsnow mana from one member: the flow model counts them apart
         if not opts:
             out.append([])
         elif all(len(o.slots) == 1 for o in opts):
@@ -970,7 +975,7 @@ def _extract(problem: Problem, model: Model, solver: Any, objective: tuple[int, 
         n = int(solver.value(v))
         if not n:
             continue
-        key = s.key if s.key[0] != "inst" else ("act", s.key[1], s.key[3], s.key[4])
+        key = s.key if s.key[0] != "inst" else ("act", s.key[1], s.key[3], s.key[4]) + s.key[5:]
         spend.append((key, t, dst, n))
     for g, dst, t, v in model.assist_flows:
         n = int(solver.value(v))

@@ -209,7 +209,7 @@ class _Prod:
     o: int
     opt: Option
     mana: tuple[int, ...]
-    snow: bool
+    snow: tuple[bool, ...]  # per unit of ``mana``: is it snow (107.4h; Wild Growth's is not)
     spell_ok: bool
     sacrificed: str = ""
     tapped: tuple[str, ...] = ()
@@ -221,14 +221,16 @@ class _Prod:
 
 
 def _concrete(k: int, j: int, o: int, opt: Option, snow: bool, ok: bool) -> list[_Prod]:
-    """Every concrete production of one option of member ``j`` of class ``k``."""
+    """Every concrete production of one option of member ``j`` of class ``k`` (``snow``: the
+    class's flag; a snow member's nonsnow triggered mana keeps its own flag per unit)."""
     out: list[_Prod] = []
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[tuple[int, bool], ...]] = set()
+    flags = [opt.slot_snow(i, snow) for i in range(len(opt.slots))]
     for bits in itertools.product(*(_bits(s) for s in opt.slots)):
-        key = tuple(sorted(bits, key=TYPES.index))
+        key = tuple(sorted(zip(bits, flags), key=lambda u: (TYPES.index(u[0]), not u[1])))
         if key not in seen:
             seen.add(key)
-            out.append(_Prod(k, j, o, opt, key, snow, ok))
+            out.append(_Prod(k, j, o, opt, tuple(b for b, _ in key), tuple(f for _, f in key), ok))
     return out
 
 
@@ -346,7 +348,7 @@ def _cover(total: _Total, chosen: list[_Prod], pool_used: Counter[int],
     for b, n in pool_used.items():
         units += [(b, False, True, True, -1)] * n
     for i, p in enumerate(chosen):
-        units += [(b, p.snow, p.spell_ok, _pays_ability(p), i) for b in p.mana]
+        units += [(b, sn, p.spell_ok, _pays_ability(p), i) for b, sn in zip(p.mana, p.snow)]
     demands: list[tuple[str, int, int]] = []
     for b, n in total.typed:
         demands += [("t", b, -1)] * n
@@ -487,7 +489,7 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
             rows = []
             for p in prods:
                 cnt = tuple(p.mana.count(b) for b in tbits)
-                rows.append((p.cost_units, len(p.mana), len(p.mana) if p.snow else 0, p.opt.life,
+                rows.append((p.cost_units, len(p.mana), sum(p.snow), p.opt.life,
                              p.opt.energy, p.opt.damage, cnt))
             info.append(rows)
             opt_b.append((max(r[0] for r in rows), max(r[1] for r in rows), max(r[2] for r in rows),

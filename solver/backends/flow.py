@@ -79,7 +79,8 @@ def _class_shape(options: tuple[Option, ...], ok: tuple[bool, ...]
     for o, opt in enumerate(options):
         if not ok[o]:
             continue
-        if not (opt.free and opt.exclusive) or opt.life or opt.energy or opt.tap_creatures:
+        if (not (opt.free and opt.exclusive) or opt.life or opt.energy or opt.tap_creatures
+                or opt.nonsnow_tail):  # a snow land's nonsnow Wild Growth mana: CP-SAT counts it
             partial = True
             continue
         usable.append((o, opt))
