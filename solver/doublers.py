@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from manasolver.models.abilities import ManaAbility
+from manasolver.models.card import Card
 from manasolver.models.state import GameState, Permanent
 
 __all__ = ["Doubler", "find_doublers"]
@@ -99,13 +100,50 @@ def _unmodelled(state: GameState, perm: Permanent, ab: ManaAbility, only: bool) 
     return ""
 
 
+#: Per card object: (a printed mana ability doubles the pool, its text speaks of unspent mana).
+_INFO: dict[int, tuple[Card, bool, bool]] = {}
+
+
+def _card_info(card: Card) -> tuple[bool, bool]:
+    """What :func:`find_doublers` needs to know about a card, remembered per card object."""
+    hit = _INFO.get(id(card))
+    if hit is None or hit[0] is not card:
+        if len(_INFO) > 4096:
+            _INFO.clear()
+        hit = (card, any(a.production.doubles_pool for a in card.mana_abilities),
+               "unspent mana" in card.oracle_text.lower())
+        _INFO[id(card)] = hit
+    return hit[1], hit[2]
+
+
 def find_doublers(state: GameState, player: str) -> tuple[Doubler, ...]:
-    """Every permanent ``player`` controls with a pool-doubling mana ability, in board order."""
+    """Every permanent ``player`` controls with a pool-doubling mana ability, in board order
+    (the state is frozen: the last answer per player is reused for the same state object)."""
+    last = _LAST.get(player)
+    if last is not None and last[0] is state:
+        return last[1]
+    found = _find(state, player)
+    _LAST[player] = (state, found)
+    return found
+
+
+#: The last answer per player (a board is asked many questions in a row).
+_LAST: dict[str, tuple[GameState, tuple[Doubler, ...]]] = {}
+
+
+def _find(state: GameState, player: str) -> tuple[Doubler, ...]:
+    """:func:`find_doublers`, computed."""
     from manasolver.models.mana_effects import effective_mana_abilities
 
+    # cheap first: a doubling ability is printed on the card, or granted by a card whose
+    # text speaks of unspent mana (no card grants one today); most boards have neither
+    infos = [_card_info(p.card) for p in state.battlefield]
+    granting = any(mentions and not printed for printed, mentions in infos)
     out = []
     for i, perm in enumerate(state.battlefield):
         if perm.controller != player:
+            continue
+        if not granting and not infos[i][0]:
             continue
         abilities = effective_mana_abilities(state, perm)
         doubling = tuple(a for a in abilities if a.production.doubles_pool)
