@@ -101,7 +101,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import add, itemgetter, le, sub
+from operator import add, gt, itemgetter, le, or_, sub
 from typing import Any
 
 from manasolver.models.abilities import Restriction
@@ -129,6 +129,7 @@ MAX_DETAIL_CANDIDATES = 200_000
 _E = 63  # every type: W U B R G C
 _BITS = (1, 2, 4, 8, 16, 32)
 _BIT_SET = frozenset(_BITS)
+_MASK_BITS = [tuple(b for b in _BITS if m & b) for m in range(64)]
 Rank = tuple[int, ...]  # 64 ranks, index = set of types as a bitmask
 _ZERO: Rank = (0,) * 64
 _SUBSETS = [tuple(t for t in range(64) if t & a == t) for a in range(64)]
@@ -180,13 +181,20 @@ def _remove_mask(f: Rank, mask: int) -> Rank | None:
     keeps the bases M-convex: network induction, Murota, *Discrete Convex Analysis*,
     9.6), so its ranks are the pointwise maximum of the parts'.  One state instead
     of one per type: Shadowmoor filter lands ("{U/B}, {T}: ...") no longer branch.
+    That maximum is ``f(T) - 1``, plus one when some type ``t`` of the mask adds to
+    the rank (``f(T ∪ t) > f(T)``; never when ``t ∈ T``, nor when ``f(t) = 0``).
     """
     if mask in _BIT_SET:
         return _remove(f, mask)
-    parts = [r for r in (_remove(f, b) for b in _BITS if mask & b) if r is not None]
-    if len(parts) <= 1:
-        return parts[0] if parts else None
-    return tuple(map(max, *parts))
+    bits = _MASK_BITS[mask]
+    if not any(f[b] for b in bits):
+        return None
+    inc: Iterator[bool] | None = None
+    for b in bits:
+        grows = map(gt, _WITH_BIT[b](f), f)
+        inc = grows if inc is None else map(or_, inc, grows)
+    assert inc is not None
+    return tuple(map(add, f, map(sub, inc, _ONES)))
 
 
 def _leq(f: Rank, g: Rank) -> bool:
