@@ -52,7 +52,7 @@ and Forest, there are 35,366 maximal pools, listed in about 0.35-0.6 s):
   number of *distinct* mana-costing classes (identical ones cost nothing more),
   as the union over orders is not one polymatroid (filters feeding each other):
   measured with two of each basic, 5 distinct Shadowmoor filters answer exactly in
-  0.55 s (1,852 pools), 6 in 2.1 s, 7 in 9 s, 8 in 41 s (CPU; about 4x per filter);
+  0.4 s (1,852 pools), 6 in 1.7 s, 7 in 9 s, 8 in 41 s (CPU; about 4x per filter);
   past the budget the answer says ``complete: false``.
 * **Maximal pools.**  The answer is the set of maximal points of the union of
   the final states.  A polymatroid's maximal points (its bases) are enumerated
