@@ -181,3 +181,21 @@ def test_t117_random_boards_with_cubes_match_brute_force(seed: int) -> None:
     assert {o.mana for o in plain.options} == maximal_totals(pairs)
     detailed = _options(state, detail=True)
     assert {(o.mana, o.restricted) for o in detailed.options} == pairs
+
+
+@pytest.mark.parametrize("forests", range(5))
+@pytest.mark.parametrize("tapped", [False, True])
+@pytest.mark.parametrize("pool", ["", "{C}"])
+def test_guard_t117_refuses_exactly_when_the_cube_can_be_activated(forests: int, tapped: bool,
+                                                                    pool: str) -> None:
+    """T117 / CR 602.2b: pay {1} is refused exactly when the Cube is untapped (107.5) and the
+    rest of the board (Forests, floating {C}) can pay its {3}; otherwise it is answered."""
+    state = _state(*["Forest"] * forests, {"id": "cube", "card": "Doubling Cube", "tapped": tapped},
+                   pool=pool)
+    can_activate = not tapped and forests + len(pool) // 3 >= 3
+    if can_activate:
+        with pytest.raises(Unsupported):
+            queries.pay(_req(state, "{1}"))
+    else:
+        answer = queries.pay(_req(state, "{1}"))
+        assert answer.payable == (forests + len(pool) // 3 >= 1)
