@@ -7,28 +7,46 @@ one type mask) deciding how many members activate each mode, with:
 * the objective as the same lexicographic vector CP-SAT minimises (the policy's
   criteria in order, then the tie-break by board position), computed exactly
   at each leaf;
-* component-wise lower bounds at every node (all terms only grow as more
-  permanents are used), compared lexicographically against the incumbent, the
-  costly ones (``keep_castable``) computed only when the earlier components tie;
+* the criteria counted per activation (sacrifices, life and damage, non-lands,
+  activations) and the tie-break packed as the digits of one integer
+  (:data:`LINEAR`, :func:`_lin_digits`), so that one fractional relaxation (the
+  cheapest units per mana, for the whole cost and for small sets of its demand
+  kinds) bounds all of them lexicographically at once; ``keep_castable`` and
+  ``keep_colors`` are bounded by what is already used, ``keep_castable`` only
+  computed when the earlier components tie;
 * a Hall-condition feasibility bound per node (chosen units plus everything
   still undecided must be able to cover the form), kept incrementally over the
   subsets of the form's demand kinds;
+* a first dive along a greedy cover (:meth:`_Search._greedy_plan`), so the
+  bounds bite from the start;
 * a stop as soon as the chosen units cover the form (more activations can only
-  be worse under every supported criterion).
+  be worse, except that with ``use_pool`` before ``min_waste`` and
+  ``min_sources`` floating mana may be sunk into activation costs).
 
-Activations that cost mana (filter lands, Signets) are modes whose choice adds
-demands; they are decided first.  A cover counts only when their costs can be
-paid by sources that cost nothing (then an order exists: free sources first); a
-cover that needs them to pay one another is remembered, and if it could beat the
-answer found the problem goes to CP-SAT, which models the order exactly.
+Activations that cost mana (filter lands, Signets) are searched in a second
+pass: the first leaves them out (small demand tables, and usually the answer);
+then a relaxation (:meth:`_Search._lower_vector`) drops every such mode that
+can't beat that answer, and the survivors are searched with the free modes —
+each survivor's class alone when the relaxation also rules out every pair.  A
+cover counts only when their costs are paid by sources that cost nothing or by
+the pool (then an order exists: those first); a cover that needs them to pay
+one another is remembered, and if it could beat the answer found the problem
+goes to CP-SAT, which models the order exactly.  Forms of the cost (hybrid and
+Phyrexian choices) are searched best bound first, and skipped when their bound
+can't beat the answer.
 
 It answers only what it models exactly: exclusive options without energy
-costs; policies
-made of ``no_sacrifice``, ``min_life``, ``keep_castable``, ``keep_colors``,
-``min_waste``, ``prefer_lands``, ``min_sources``, ``use_pool``, ``min_energy``
-(no caller weights, no ``spend_color``/``max_colors_spent``); fixed X.  Anything
-else, or a search longer than :data:`NODE_BUDGET` nodes, is declined (``None``)
-and goes to CP-SAT.  Tests check its optimum against CP-SAT's on random boards.
+costs; policies made of ``no_sacrifice``, ``min_life``, ``keep_castable``,
+``keep_colors``, ``min_waste``, ``prefer_lands``, ``min_sources``, ``use_pool``,
+``min_energy`` (no caller weights, no ``spend_color``/``max_colors_spent``);
+fixed X; supplies whose fields outside :data:`KNOWN_FIELDS` hold their defaults
+(a kind of cost or source added later is never guessed at).  Anything else, or
+a search longer than its node budget, is declined (``None``) and goes to CP-SAT.
+
+What depends only on the board (modes, keep_castable's forms and results, the
+search tables per form, the relaxation's bounds) is kept with the search object,
+cached per supply (:func:`_search_for`): queries on one board reuse it.  Tests
+check its optimum against CP-SAT's and the brute force's on random boards.
 """
 
 from __future__ import annotations
@@ -239,7 +257,8 @@ class _Search(ComplementSearch):
         self.skip_free_only = False
         self._act_costs: dict[int, int] = {}  # by id of a mode of self.modes_all (kept alive)
         self._relax_rows: dict[tuple[int, int], Any] = {}
-        self._lower_memo: dict[tuple[int, int, int], tuple[Form, tuple[int, ...] | None]] = {}
+        self._kind_tables: dict[int | str, list[tuple[int, int, int, _Mode]]] = {}
+        self._lower_memo: dict[tuple[int, ...], tuple[Form, tuple[int, ...] | None]] = {}
         self._table_cache: dict[tuple[object, ...], tuple[Form, _Tables]] = {}
 
     def reset(self, problem: Problem) -> None:
@@ -630,12 +649,18 @@ class _Search(ComplementSearch):
             out.sort(key=lambda r: r[0])
             return out
 
-        total_rows = table(lambda m: len(m.masks) - sum(n for _, n in m.costs), True)
-        kinds = list(form.demands) + ([(-1, form.snow)] if form.snow else [])
-        kind_rows = [(mask, n, table(lambda m, mask=mask: sum(
-            1 for u in m.masks if (u & mask if mask > 0 else m.snow)), False))
-            for mask, n in kinds]
-        return scale, total_rows, kind_rows
+        # The tables depend on the board and a demand kind's mask, not on the form: kept
+        # per mask (Reaper King's 32 forms share five masks).
+        memo = self._kind_tables
+        if "total" not in memo:
+            memo["total"] = table(lambda m: len(m.masks) - sum(n for _, n in m.costs), True)
+        kind_rows = []
+        for mask, n in kind_rows_masks(form):
+            if mask not in memo:
+                memo[mask] = table(lambda m, mask=mask: sum(
+                    1 for u in m.masks if (u & mask if mask > 0 else m.snow)), False)
+            kind_rows.append((mask, n, memo[mask]))
+        return scale, memo["total"], kind_rows
 
     def _tables(self, form: Form, x: int) -> _Tables:
         """What the forward search of ``form`` over :attr:`modes` precomputes, cached per
@@ -836,7 +861,7 @@ class _Search(ComplementSearch):
                 elif name == "keep_castable":
                     out.append(-1)  # computed lazily, only when earlier terms tie
                 elif name == "keep_colors":
-                    out.append(self.colors_lost(used))
+                    out.append(-2)  # computed lazily too
                 elif name == "min_waste":
                     out.append(state["units"] - state["need"] if final else 0)
                 elif name == "use_pool":
@@ -855,11 +880,17 @@ class _Search(ComplementSearch):
             if best is None:
                 return False
             for j, v in enumerate(vec):
-                if v == -1:
-                    v = self.keep_lost(used)
+                if v < 0:
+                    v = self.keep_lost(used) if v == -1 else self.colors_lost(used)
                 if v != best[j]:
                     return v > best[j]
             return True
+
+        def resolve(v: int) -> int:
+            """A vector component, the lazy ones (-1, -2) computed."""
+            if v >= 0:
+                return v
+            return self.keep_lost(used) if v == -1 else self.colors_lost(used)
 
         def apply(i: int, md: _Mode, d: int) -> None:
             nonlocal pool_used
@@ -910,7 +941,7 @@ class _Search(ComplementSearch):
                         vec = vector(True, i)
                         assert vec is not None
                         if not no_better(vec):
-                            self.best = tuple(self.keep_lost(used) if v == -1 else v for v in vec)
+                            self.best = tuple(resolve(v) for v in vec)
                             self.best_plan = (fi, list(counts))
                         if not (pool_sink and costly and i < first_free):
                             return True
@@ -925,7 +956,7 @@ class _Search(ComplementSearch):
                 uncertain = True
                 leaf = vector(True, i)
                 assert leaf is not None
-                vec = tuple(self.keep_lost(used) if v == -1 else v for v in leaf)
+                vec = tuple(resolve(v) for v in leaf)
                 if self.uncertain is None or vec < self.uncertain:
                     self.uncertain = vec
             units = state["units"]
@@ -958,10 +989,12 @@ class _Search(ComplementSearch):
                 room = max(1, max(need[t] - have_r[t] for t in range(1, subsets)))
             net = size[i] - cost_total[i]
             hi = left if net <= 0 else min(left, -(-room // net))
-            if (md.k < 0 and costly) or (md.costs and pool_sink):
-                # The pool may pay activation costs not chosen yet (decided after it); and
-                # with use_pool before min_waste and min_sources, an activation may be
-                # worth making only to spend floating mana on its cost.
+            if (md.k < 0 and costly) or md.costs:
+                # The pool may pay activation costs not chosen yet (decided after it); an
+                # activation with a mana cost may be worth making with enough mana chosen
+                # already: to turn floating mana into colors the cost needs (Mystic Gate
+                # paid with {W} from the pool for {W}{U}), or, with use_pool before
+                # min_waste and min_sources, only to spend floating mana on its cost.
                 hi = left
             # Each activation of an optimal payment spends at least one of its units (one
             # that spends none only adds waste, sources and tie-break weight), on a demand
