@@ -199,3 +199,17 @@ def test_default_pay_uses_fastopt_on_a_commander_board() -> None:
     assert default == named
     assert validate(req, queries.pay(req).payment).legal  # type: ignore[arg-type]
     assert ManaCost.parse(default["payment"]["total"]).mana_value() >= 1
+
+
+@pytest.mark.parametrize("slack", [1, 2, 3, 4])
+def test_costs_needing_nearly_every_land(slack: int) -> None:
+    """A cost needing all but ``slack`` lands of 60 (basics and duals): which lands stay
+    untapped decides keep_colors and the tie-break.  Up to two left over, every choice is
+    scored (answered always); more, the complement search bounds them (within its node
+    budget, else CP-SAT answers): both reach CP-SAT's optimum."""
+    board_json = bd.lands_board(60, seed=slack)
+    for cost in (bd.tight_cost(board_json, seed=slack, slack=slack),
+                 bd.generic_cost(board_json, slack=slack)):
+        req = protocol.build_request({"query": "pay", "state": board_json, "cost": cost})
+        answered = _compare(req) is not None
+        assert answered or slack > 2, f"declined {cost}"

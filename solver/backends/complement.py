@@ -13,13 +13,17 @@ makes the bounds bite from the start.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from manasolver.solver.announce import Form
 from manasolver.solver.backends.base import Problem
 from manasolver.solver.supply import Supply
 
-__all__ = ["ComplementSearch"]
+__all__ = ["SMALL_SPARE", "ComplementSearch"]
+
+#: Up to this many units left unused, every choice of them is scored (no search).
+SMALL_SPARE = 2
 
 
 class ComplementSearch:
@@ -293,9 +297,91 @@ class ComplementSearch:
             decided[i] = False
             return ok
 
+        if spare <= SMALL_SPARE:
+            return self._complement_enumerate(fi, form, x, caps, rows, need, full, spare, order)
         self._complement_warm_start(fi, form, x, caps, rows, need, full, spare, order, u, decided,
                                     used_lower, score)
         return dfs(0, spare)
+
+    def _complement_enumerate(self, fi: int, form: Form, x: int, caps: list[int],
+                              rows: list[list[int]], need: list[int], full: list[int],
+                              spare: int, order: list[int]) -> bool:
+        """Every way to leave ``spare`` (at most :data:`SMALL_SPARE`) units unused, scored
+        exactly: for a cost that needs all but one or two units of a large board this is
+        fewer steps than a search proving its bounds (the tie-break rarely bounds well).
+        Each choice is scored as the totals of using everything minus what it leaves."""
+        modes = self.modes
+        nm = len(modes)
+        subsets = len(need)
+        # Demand sets with less room than ``spare`` units: only these can fail Hall's test.
+        tight = [t for t in range(1, subsets) if full[t] - need[t] < spare]
+        totals = {"sac": 0, "life": 0, "ab_life": 0, "nonland": 0, "sources": 0, "tb": 0,
+                  "pool": 0}
+        used_all = [0] * len(self.sup.classes)
+        for i, md in enumerate(modes):
+            n = caps[i]
+            if md.k < 0:
+                totals["pool"] += n
+                continue
+            used_all[md.k] += n
+            totals["sac"] += md.sac * n
+            totals["life"] += md.life * n
+            totals["ab_life"] += md.ab_life * n
+            totals["nonland"] += md.nonland * n
+            totals["sources"] += n
+            totals["tb"] += md.weight * n
+        sup_life = self.sup.life
+        pool_total = self.sup.pool_total
+        # Latest permanents first: the first best of equal vectors wins, as in the search.
+        for combo in itertools.combinations_with_replacement(order, spare):
+            self.nodes += 1
+            if self.nodes > self.budget:
+                return False
+            if spare == 2 and combo[0] == combo[1] and caps[combo[0]] < 2:
+                continue
+            if any(sum(rows[i][t] for i in combo) > full[t] - need[t] for t in tight):
+                continue
+            off = [m for m in (modes[i] for i in combo)]
+            pool_left = sum(1 for md in off if md.k < 0)
+            if pool_left:
+                per_pool = [(caps[i] - combo.count(i), modes[i].masks[0])
+                            for i in range(nm) if modes[i].k < 0]
+                if not self._pool_side_ok(form, x, per_pool):
+                    continue
+            sac = totals["sac"] - sum(md.sac for md in off if md.k >= 0)
+            life = totals["life"] - sum(md.life for md in off if md.k >= 0)
+            ab_life = totals["ab_life"] - sum(md.ab_life for md in off if md.k >= 0)
+            if ab_life > sup_life or (form.life and life + form.life > sup_life):
+                continue
+            used = list(used_all)
+            for md in off:
+                if md.k >= 0:
+                    used[md.k] -= 1
+            vec: list[int] = []
+            for name in self.criteria:
+                if name == "no_sacrifice":
+                    vec.append(sac)
+                elif name == "min_life":
+                    vec.append(life + form.life)
+                elif name == "keep_castable":
+                    vec.append(self.keep_lost(used))
+                elif name == "keep_colors":
+                    vec.append(self.colors_lost(used))
+                elif name == "min_waste":
+                    vec.append(0)
+                elif name == "prefer_lands":
+                    vec.append(totals["nonland"] - sum(md.nonland for md in off if md.k >= 0))
+                elif name == "min_sources":
+                    vec.append(totals["sources"] - sum(1 for md in off if md.k >= 0))
+                elif name == "use_pool":
+                    vec.append(pool_total - totals["pool"] + pool_left)
+                elif name == "min_energy":
+                    vec.append(form.energy)
+            vec.append(totals["tb"] - sum(md.weight for md in off if md.k >= 0))
+            if self.best is None or tuple(vec) < self.best:
+                self.best = tuple(vec)
+                self.best_plan = (fi, [caps[i] - combo.count(i) for i in range(nm)])
+        return True
 
     def _complement_warm_start(self, fi: int, form: Form, x: int, caps: list[int],
                                rows: list[list[int]], need: list[int], full: list[int],
