@@ -900,7 +900,7 @@ def _enumerate(search: _Search, finals: list[_State], nblocks: int, limit: int, 
     count = 0
     for size, v, i in heapq.merge(*(stream(i) for i in range(len(polys))), reverse=True):
         count += 1
-        if count & 1023 == 0 and time.perf_counter() > search.deadline:
+        if count & 255 == 0 and _stop(search, len(found), limit):
             hit = True
             break
         if v == last:
@@ -912,6 +912,13 @@ def _enumerate(search: _Search, finals: list[_State], nblocks: int, limit: int, 
     return found, False, hit or cut
 
 
+def _stop(search: _Search, listed: int, limit: int) -> bool:
+    """Past the time bound, the listing stops once a first page (``limit``, at most 1,024)
+    is listed, or 50 ms later at most: a bounded answer still lists what it can."""
+    now = time.perf_counter()
+    return now > search.deadline and (listed >= min(limit, 1024) or now > search.deadline + 0.05)
+
+
 def _enumerate_flat(search: _Search, polys: list[Rank], limit: int
                     ) -> tuple[list[ManaOption], bool, bool]:
     """:func:`_enumerate` for many states of one total (filter lands): no pool of one can
@@ -920,9 +927,7 @@ def _enumerate_flat(search: _Search, polys: list[Rank], limit: int
     seen: set[tuple[int, ...]] = set()
     for f in polys:
         seen.update(_bases(f))
-        now = time.perf_counter()
-        # past the bound: stop once a first page is listed, or a moment later at most
-        if now > search.deadline and (len(seen) >= min(limit, 1024) or now > search.deadline + 0.05):
+        if _stop(search, len(seen), limit):
             return [ManaOption(v) for v in sorted(seen, reverse=True)[:limit]], True, True
     ordered = sorted(seen, reverse=True)
     return [ManaOption(v) for v in ordered[:limit]], len(ordered) > limit, False
