@@ -455,3 +455,16 @@ def test_validate_of_an_ability_that_can_not_be_activated_is_an_answer() -> None
     two = answer({"query": "validate", "state": board, "spell": {"card": "Boon Satyr"},
                   "alternative": ["bestow", "dash"], "payment": empty})
     assert ability.get("legal") is False and two.get("legal") is False, (ability, two)
+
+
+@pytest.mark.xfail(strict=False, reason="_ability_request applies no board modifier and no prohibition")
+def test_board_effects_on_activated_abilities_apply_or_are_refused() -> None:
+    """Suppression Field: "Activated abilities cost {2} more to activate unless they're mana
+    abilities" (CR 601.2f via 602.2b): Bonesplitter's equip {1} costs {3}, one Forest is not
+    enough.  Stony Silence: "Activated abilities of artifacts can't be activated" (CR 602.5):
+    equip can't be activated at all."""
+    gear = [{"id": "bs", "card": "Bonesplitter"}, {"id": "f", "card": "Forest"}]
+    field = _pay([*gear, {"id": "sf", "card": "Suppression Field"}], spell={"permanent": "bs", "ability": "equip"})
+    silence = _pay([*gear, {"id": "ss", "card": "Stony Silence"}], spell={"permanent": "bs", "ability": "equip"})
+    assert (_refused(field) or field.get("payable") is False) and \
+        (_refused(silence) or silence.get("payable") is False), (field, silence)
