@@ -224,14 +224,20 @@ def check_payment(base: dict[str, Any], out: dict[str, Any], payment: dict[str, 
     an activated ability whose cost taps or sacrifices it is not also spent for mana."""
     assert payment["damage"] == expected_damage(base["state"], payment), (base, payment)
     act = out.get("activating")
-    if isinstance(act, dict) and "permanent" in act and any(
-            c in ("{T}", "{Q}", "sacrifice") for c in act["costs"]):
-        source = act["permanent"]
+    if not isinstance(act, dict) or "permanent" not in act:
+        return
+    source, costs = act["permanent"], act["costs"]
+    if "{T}" in costs or "{Q}" in costs:
+        # tapped (or still tapped) for its own cost: no tapping it for mana or another cost (602.2b)
         for used in payment["activations"]:
-            assert used.get("permanent") != source, (base, payment)
-            assert not KNOWN or source not in used.get("sacrificed", []), (base, payment)
+            assert used.get("permanent") != source or "{T}" not in used["costs"], (base, payment)
             assert source not in used.get("tapped", []), (base, payment)
         assert source not in payment["convoked"] + payment["improvised"], (base, payment)
+    if "{T}" in costs or "{Q}" in costs or "sacrifice" in costs:
+        # tapping it for mana first is fine when the cost only sacrifices it (Urza tapping Pyrite
+        # Spellbomb), but a permanent sacrificed for mana is gone before the cost is paid (601.2g-h)
+        for used in payment["activations"]:
+            assert not KNOWN or source not in used.get("sacrificed", []), (base, payment)
 
 
 def no_slow(slow: list[tuple[float, dict[str, Any]]]) -> None:
