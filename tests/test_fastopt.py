@@ -213,3 +213,17 @@ def test_costs_needing_nearly_every_land(slack: int) -> None:
         req = protocol.build_request({"query": "pay", "state": board_json, "cost": cost})
         answered = _compare(req) is not None
         assert answered or slack > 2, f"declined {cost}"
+
+
+def test_signet_paid_by_a_forest_beats_a_bird() -> None:
+    """Regression (hypothesis): {1}{U/P} from Azorius Signet, Birds of Paradise, a Treasure
+    and a Forest at 2 life: the Forest pays the Signet's {1} and {W}{U} pays the cost (two
+    activations, the Signet earlier on the board than the Birds).  The relaxation that
+    bounds forms once counted the Signet as one mana net *and* charged it for its payer,
+    and skipped the form."""
+    from payment_fixtures import BIRDS as BIRD
+    state = board(perm("s", SIGNET_WU), perm("b", BIRD), perm("t", TREASURE), perm("f", FOREST),
+                  life=2)
+    sol = _compare(request(state, "{1}{U/P}"))
+    assert sol is not None
+    assert sorted(k for k, _m, _o in sol.acts) == [0, 3]  # the Signet and the Forest

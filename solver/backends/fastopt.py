@@ -258,6 +258,7 @@ class _Search(ComplementSearch):
         self._act_costs: dict[int, int] = {}  # by id of a mode of self.modes_all (kept alive)
         self._relax_rows: dict[tuple[int, int], Any] = {}
         self._kind_tables: dict[int | str, list[tuple[int, int, int, _Mode]]] = {}
+        self._payer = 0  # set with the tables (_rows_for)
         self._lower_memo: dict[tuple[int, ...], tuple[Form, tuple[int, ...] | None]] = {}
         self._table_cache: dict[tuple[object, ...], tuple[Form, _Tables]] = {}
 
@@ -519,8 +520,32 @@ class _Search(ComplementSearch):
         best = self.best
         if best is None:
             return True
+        if self._vector_of(form, self.act_cost(md), [md]) >= best:
+            return False  # its own activation already costs too much: no tables needed
         low = self._lower_vector(form, x, (md,))
         return low is not None and low < best
+
+    def _vector_of(self, form: Form, lin: int, mds: list[_Mode]) -> tuple[int, ...]:
+        """The criteria vector of the packed linear cost ``lin`` (plus the form's life),
+        keep terms counted with the members of ``mds`` used, waste and pool at 0."""
+        used = [0] * len(self.sup.classes)
+        for md in mds:
+            used[md.k] += 1
+        digits = _lin_digits(lin + form.life * self.place.get("min_life", 0), len(self.lin_names))
+        vec: list[int] = []
+        for name in self.criteria:
+            if name in self.place:
+                vec.append(digits[self.lin_names.index(name)])
+            elif name == "keep_castable":
+                vec.append(self.keep_lost(used))
+            elif name == "keep_colors":
+                vec.append(self.colors_lost(used))
+            elif name == "min_energy":
+                vec.append(form.energy)
+            else:  # min_waste, use_pool: at least 0
+                vec.append(0)
+        vec.append(digits[-1])
+        return tuple(vec)
 
     def _lower_vector(self, form: Form, x: int,
                       mds: tuple[_Mode, ...] = ()) -> tuple[int, ...] | None:
@@ -572,23 +597,31 @@ class _Search(ComplementSearch):
             return -1
 
         own = [(u, md.snow) for md in mds for u in md.masks]
-        base = form.life * self.place.get("min_life", 0)
+        base = 0  # packed linear cost (the form's life is added by _vector_of)
         if len(mds) == 1 and not form.generic(x) and not any(
                 u & mask if mask > 0 else snow for u, snow in own
                 for mask, _ in kind_rows_masks(form)):
-            # Its mana pays nothing of the form: only another activation's cost, so a
-            # payment using it activates another costly mode too.
+            # Its mana pays nothing of the form: only another activation's cost (a
+            # payment using it activates another costly mode too, if there is one).
             md = mds[0]
-            others = [self.act_cost(m) for m in self.modes_all
-                      if m.costs and m is not md and (m.k != md.k or cap[m.k] > 1)]
-            if not others:
+            if not any(m.costs and m is not md and (m.k != md.k or cap[m.k] > 1)
+                       for m in self.modes_all):
                 return None
-            base += min(others)
             own = []
-        total = form.mana_total(x) - len(own) - pool + sum(n for md in mds for _, n in md.costs)
-        extra = relax(total, total_rows) if total > 0 else 0
-        if extra < 0:
+        # Two bounds on the mana still to find: the mana paying the costs of ``mds`` charged
+        # at ``payer`` per unit and every unit counted (total_rows), or those costs asked
+        # for and each activation counted net of its own cost (the "net" rows).
+        costs = sum(n for md in mds for _, n in md.costs)
+        paid = self._payer * costs
+        total = form.mana_total(x) - len(own) - pool
+        extra = relax(total, total_rows) + paid if total > 0 else paid
+        if total > 0 and extra < paid:
             return None
+        if total + costs > 0:
+            net = relax(total + costs, self._kind_tables["net"])
+            if net < 0:
+                return None
+            extra = max(extra, net)
         for mask, n, table in kind_rows:
             d = n - sum(1 for u, snow in own if (u & mask if mask > 0 else snow))
             d -= pool if mask > 0 else 0
@@ -596,26 +629,9 @@ class _Search(ComplementSearch):
                 got = relax(d, table)
                 if got < 0:
                     return None
-                extra = max(extra, got)
-        used = [0] * len(self.sup.classes)
-        for md in mds:
-            used[md.k] += 1
-            base += self.act_cost(md)
-        digits = _lin_digits(base + extra, len(self.lin_names))
-        vec: list[int] = []
-        for name in self.criteria:
-            if name in self.place:
-                vec.append(digits[self.lin_names.index(name)])
-            elif name == "keep_castable":
-                vec.append(self.keep_lost(used))
-            elif name == "keep_colors":
-                vec.append(self.colors_lost(used))
-            elif name == "min_energy":
-                vec.append(form.energy)
-            else:  # min_waste, use_pool: at least 0
-                vec.append(0)
-        vec.append(digits[-1])
-        return tuple(vec)
+                extra = max(extra, got + paid)
+        base += sum(self.act_cost(md) for md in mds)
+        return self._vector_of(form, base + extra, list(mds))
 
     def _rows_for(self, form: Form) -> tuple[int, list[tuple[int, int, int, _Mode]],
                                               list[tuple[int, int, list[tuple[int, int, int, _Mode]]]]]:
@@ -627,24 +643,21 @@ class _Search(ComplementSearch):
 
         # An activation with a mana cost also spends the units paying it: at least the
         # cheapest cost per unit of any mode each (0 with floating mana), rounded down.
-        payer = 0 if self.sup.pool_total else min(
+        payer = self._payer = 0 if self.sup.pool_total else min(
             (self.act_cost(m) // len(m.masks) for m in modes if m.masks), default=0)
 
-        def table(per_of: Any, net: bool) -> list[tuple[int, int, int, _Mode]]:
-            """Rows cheapest first.  For the total (``net``) a unit costs the activation's
-            cost plus its payers' over the units it adds beyond its own cost; for a demand
-            kind, the unit's share of the activation (1/size) plus the payers' over the
-            units of that kind (shares of one payment never overlap)."""
+        def table(per_of: Any) -> list[tuple[int, int, int, _Mode]]:
+            """Rows cheapest first: a unit costs its share of the activation (1/size) plus
+            the units paying the activation's cost (``payer`` each) over the units it
+            gives of the kind; the mana paying activation costs is not counted as given
+            (shares of one payment never overlap, so this bounds its linear cost)."""
             out = []
             for m in modes:
                 per = per_of(m)
                 if per <= 0:
                     continue
                 paid = payer * sum(n for _, n in m.costs)
-                if net:
-                    cost = (self.act_cost(m) + paid) * (scale // per)
-                else:
-                    cost = self.act_cost(m) * (scale // len(m.masks)) + paid * (scale // per)
+                cost = self.act_cost(m) * (scale // len(m.masks)) + paid * (scale // per)
                 out.append((cost, per, m.k, m))
             out.sort(key=lambda r: r[0])
             return out
@@ -653,12 +666,20 @@ class _Search(ComplementSearch):
         # per mask (Reaper King's 32 forms share five masks).
         memo = self._kind_tables
         if "total" not in memo:
-            memo["total"] = table(lambda m: len(m.masks) - sum(n for _, n in m.costs), True)
+            memo["total"] = table(lambda m: len(m.masks))
+            # Each activation's units net of its own cost, at its own cost only.
+            net_rows = []
+            for m in modes:
+                per = len(m.masks) - sum(n for _, n in m.costs)
+                if per > 0:
+                    net_rows.append((self.act_cost(m) * (scale // per), per, m.k, m))
+            net_rows.sort(key=lambda r: r[0])
+            memo["net"] = net_rows
         kind_rows = []
         for mask, n in kind_rows_masks(form):
             if mask not in memo:
                 memo[mask] = table(lambda m, mask=mask: sum(
-                    1 for u in m.masks if (u & mask if mask > 0 else m.snow)), False)
+                    1 for u in m.masks if (u & mask if mask > 0 else m.snow)))
             kind_rows.append((mask, n, memo[mask]))
         return scale, memo["total"], kind_rows
 
