@@ -26,7 +26,9 @@ What is and is not usable, by rule:
   Urza, read by :mod:`manasolver.models.tap_cost_text` since the parser leaves them
   unread) is recorded per option (:attr:`Option.tap_creatures`, :attr:`Option.tap_types`);
   the permanents it may tap are grouped in :attr:`Supply.tappable`; one tapped for its
-  own ``{T}`` ability can't pay it too (118.10), a summoning-sick one can (302.6);
+  own ``{T}`` ability can't pay it too (118.10), a summoning-sick one can (302.6); one
+  tapped for a cost may then be sacrificed (:func:`member_groups` joins both kinds of
+  group, and CP-SAT decides every member's roles together);
 * abilities whose cost includes mana (filter lands, Signets) are kept with their
   mana cost: the solvers pay it from *other* activations that come before it in
   an order (never circularly, CR 601.2g, 605.3);
@@ -73,11 +75,13 @@ __all__ = [
     "Assists",
     "Excluded",
     "FodderGroup",
+    "MemberGroup",
     "Option",
     "SourceClass",
     "Supply",
     "build_assists",
     "build_supply",
+    "member_groups",
     "pool_units",
     "restriction_allows",
     "restriction_pays_abilities",
@@ -635,9 +639,6 @@ def _build(state: GameState, name: str, resources: bool) -> Supply:
     if tap_types:
         tap_sig = {perm.id: frozenset(t for t in tap_types if sacrificeable(perm, t))
                    for _, perm in mine if not perm.tapped}
-        if any(signature.get(pid) for pid, sig in tap_sig.items() if sig):
-            usable = _drop_altars(usable, excluded)
-            signature = {}
     for pos, perm, opts in usable:
         snow = perm.is_snow
         kind = _kind(perm)
@@ -659,27 +660,10 @@ def _build(state: GameState, name: str, resources: bool) -> Supply:
     if resources:
         classes.extend(_hand_classes(pl, len(state.battlefield)))
     creatures = sum(1 for _, perm in mine if perm.is_creature and not perm.tapped)
-    fodder = _fodder(mine, classes, signature) if signature else ()
-    tappable = _fodder(mine, classes, tap_sig) if tap_sig else ()
+    fodder = _fodder(mine, classes, signature, tap_sig, False) if signature else ()
+    tappable = _fodder(mine, classes, signature, tap_sig, True) if tap_sig else ()
     return Supply(name, pool_units(pl), tuple(classes), tuple(excluded), pl.life, pl.energy,
                   creatures, fodder, tappable)
-
-
-def _drop_altars(usable: list[tuple[int, Permanent, tuple[Option, ...]]],
-                 excluded: list[Excluded]) -> list[tuple[int, Permanent, tuple[Option, ...]]]:
-    """Leave out the permanents whose costs sacrifice others when some permanent could be both
-    sacrificed and tapped for a cost (Ashnod's Altar with Heritage Druid's Elves): the model
-    does not count one permanent tapped for a cost and then sacrificed."""
-    out = []
-    for pos, perm, opts in usable:
-        hit = next((o for o in opts if o.sacrifice_other), None)
-        if hit is None:
-            out.append((pos, perm, opts))
-        else:
-            excluded.append(Excluded(perm.id, perm.card.name, " ".join(hit.costs),
-                                     "a permanent that could be tapped for another cost and then "
-                                     "sacrificed is not modelled yet"))
-    return out
 
 
 def _hand_classes(player: Player, after: int) -> list[SourceClass]:
@@ -737,24 +721,60 @@ def _drop_unmodelled_altars(usable: list[tuple[int, Permanent, tuple[Option, ...
     return out
 
 
-def _fodder(mine: list[tuple[int, Permanent]], classes: list[SourceClass],
-            signature: dict[str, frozenset[str]]) -> tuple[FodderGroup, ...]:
-    """The player's permanents that some sacrifice cost could take, grouped (see
-    :class:`FodderGroup`); group keys refine both supply classes and assist groups."""
+def _fodder(mine: list[tuple[int, Permanent]], classes: list[SourceClass], sac_sig: dict[str, frozenset[str]],
+            tap_sig: dict[str, frozenset[str]], tapping: bool) -> tuple[FodderGroup, ...]:
+    """The player's permanents that some sacrifice cost (``tapping`` false) or tapping cost
+    (true) could take, grouped (see :class:`FodderGroup`).  Both use one grouping key, so a
+    group of :attr:`Supply.fodder` and one of :attr:`Supply.tappable` hold the same members
+    or none in common; keys refine both supply classes and assist groups."""
     class_of = {m: k for k, cls in enumerate(classes) for m in cls.members}
-    groups: dict[tuple[int, frozenset[str], bool, bool, bool, int], list[tuple[str, int]]] = {}
+    groups: dict[tuple[int, frozenset[str], frozenset[str], bool, bool, bool, int],
+                 list[tuple[str, int]]] = {}
     for pos, perm in mine:
-        sig = signature.get(perm.id, frozenset())
-        if not sig:
+        sac = sac_sig.get(perm.id, frozenset())
+        tap = tap_sig.get(perm.id, frozenset())
+        if not (tap if tapping else sac):
             continue
-        key = (class_of.get(perm.id, -1), sig, not perm.tapped, perm.is_creature, perm.is_artifact,
+        key = (class_of.get(perm.id, -1), sac, tap, not perm.tapped, perm.is_creature, perm.is_artifact,
                perm.card.colors & ANY_COLOR)
         groups.setdefault(key, []).append((perm.id, pos))
-    out = [FodderGroup(tuple(m for m, _ in ms), tuple(p for _, p in ms), sig, k, untapped, creature,
-                       artifact, colors)
-           for (k, sig, untapped, creature, artifact, colors), ms in groups.items()]
+    out = [FodderGroup(tuple(m for m, _ in ms), tuple(p for _, p in ms), tap if tapping else sac, k,
+                       untapped, creature, artifact, colors)
+           for (k, sac, tap, untapped, creature, artifact, colors), ms in groups.items()]
     out.sort(key=lambda g: g.positions[0])
     return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class MemberGroup:
+    """Permanents that sacrifice or tapping costs may take, as one group for the roles a
+    member can play in one payment: ``fodder`` and ``tappable`` index the group of
+    :attr:`Supply.fodder` / :attr:`Supply.tappable` holding the same members (-1: none);
+    ``cls``: their supply class (-1: none)."""
+
+    members: tuple[str, ...]
+    positions: tuple[int, ...]
+    cls: int
+    untapped: bool
+    fodder: int = -1
+    tappable: int = -1
+
+    @property
+    def count(self) -> int:
+        """How many members the group holds."""
+        return len(self.members)
+
+
+def member_groups(supply: Supply) -> tuple[MemberGroup, ...]:
+    """The groups of :attr:`Supply.fodder` and :attr:`Supply.tappable` merged by members."""
+    out: dict[tuple[str, ...], MemberGroup] = {}
+    for f, g in enumerate(supply.fodder):
+        out[g.members] = MemberGroup(g.members, g.positions, g.cls, g.untapped, fodder=f)
+    for t, g in enumerate(supply.tappable):
+        had = out.get(g.members)
+        out[g.members] = (MemberGroup(g.members, g.positions, g.cls, g.untapped, tappable=t) if had is None
+                          else MemberGroup(had.members, had.positions, had.cls, had.untapped, had.fodder, t))
+    return tuple(sorted(out.values(), key=lambda g: g.positions[0]))
 
 
 # -- convoke, improvise, delve (CR 702.51, 702.126, 702.66) ----------------------------------

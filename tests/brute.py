@@ -180,6 +180,7 @@ def moves(state: GameState, player: str) -> list[list[Move]]:
                 for ab in hand_abilities(c) for opt in ab.production.options for mana in sorted(_concrete(opt))]
         if slot:
             out.append(slot)
+    costly = {m.perm.id for ms in out for m in ms if m.costs_mana}  # activations it could make now
     if altars:
         for pos, perm in enumerate(state.battlefield):
             if perm.controller != me.name:
@@ -187,7 +188,7 @@ def moves(state: GameState, player: str) -> list[list[Move]]:
             slot = [replace(m, sacrificed=perm.id) for what, ms in altars if _is_a(perm, what) for m in ms]
             if not slot:
                 continue
-            if any(a.cost.mana for a in abilities_of(state, perm)):
+            if perm.id in costly:
                 raise NotImplementedError("brute force: sacrificing a permanent whose ability costs mana")
             out.append(slot)
     return out

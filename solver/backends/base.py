@@ -123,7 +123,10 @@ class Solution:
     ``sacrifices``: ``(class, option, sacrifice part, fodder group, count)``: how many members
     of a fodder group (:attr:`Supply.fodder`) the activations of that option sacrificed;
     ``taps``: ``(class, option, tappable group, count)``: how many members of a group of
-    :attr:`Supply.tappable` the activations of that option tapped as a cost.
+    :attr:`Supply.tappable` the activations of that option tapped as a cost; ``roles``:
+    ``(member group, role, count)`` (:func:`manasolver.solver.supply.member_groups`, roles as
+    :func:`manasolver.solver.backends.cpsat.member_roles` lists them): how many members of
+    a group play each combination of assisting, own activation, tapped and sacrificed.
     A convoked creature paying a colored symbol also appears in ``spend`` with source
     ``("convoke", group)``, so hybrid symbols show the color it paid.
     """
@@ -138,6 +141,7 @@ class Solution:
     delved: int = 0
     sacrifices: list[tuple[int, int, int, int, int]] = field(default_factory=list)
     taps: list[tuple[int, int, int, int]] = field(default_factory=list)
+    roles: list[tuple[int, tuple[object, ...], int]] = field(default_factory=list)
 
 
 class Backend(Protocol):
@@ -183,11 +187,12 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
             rest = [lowest_bit(mask)] * (total - len(used))
             floating.extend(rest)
             realized[(k, o, mask)] = used + rest
-    convoked, improvised, taken = _assist_members(problem, sol)
-    assisted = set(convoked) | set(improvised)
-    sacrificed, queues = _sacrificed_members(problem, sol, assisted)
-    tapped, tap_queues = _tapped_members(problem, sol, assisted)
-    members = _exclusive_members(problem, sol, taken, sacrificed, tapped)
+    if sol.roles:
+        convoked, improvised, queues, tap_queues, members = _role_plan(problem, sol)
+    else:
+        convoked, improvised, taken = _assist_members(problem, sol)
+        queues, tap_queues = {}, {}
+        members = _exclusive_members(problem, sol, taken)
     # Activations in board order, each taking its slots' units in turn.
     acts: list[tuple[int, Activation]] = []
     cursor: dict[tuple[int, int, int], int] = {}
@@ -261,17 +266,21 @@ def activation_of(cls: SourceClass, m: int, opt: Option, mana: str,
 
 def sacrifices_last(acts: list[Activation]) -> list[Activation]:
     """Activations in an order a player can follow: board order, except that an activation
-    sacrificing a permanent comes after that permanent's own activations (it is gone after,
-    CR 701.21a); a stable topological order."""
+    sacrificing a permanent comes after that permanent's own activations and after the
+    activations whose costs tap it (it is gone after, CR 701.21a); a stable topological order."""
     if not any(a.sacrificed or a.tapped for a in acts):
         return acts
     by_perm: dict[str, list[int]] = {}
     for i, a in enumerate(acts):
         by_perm.setdefault(a.permanent, []).append(i)
     before: list[set[int]] = [set() for _ in acts]
+    tapping: dict[str, list[int]] = {}
     for i, a in enumerate(acts):
-        for pid in a.sacrificed:
-            before[i].update(j for j in by_perm.get(pid, []) if j != i)
+        for pid in a.tapped:
+            tapping.setdefault(pid, []).append(i)
+    for i, a in enumerate(acts):
+        for pid in a.sacrificed:  # after its own activations and after being tapped for a cost
+            before[i].update(j for j in by_perm.get(pid, []) + tapping.get(pid, []) if j != i)
         for pid in a.tapped:  # tapped for this cost before it sacrifices itself for mana
             for j in by_perm.get(pid, []):
                 if j != i and any(c.startswith("sacrifice") for c in acts[j].costs):
@@ -287,91 +296,99 @@ def sacrifices_last(acts: list[Activation]) -> list[Activation]:
     return [acts[i] for i in out]
 
 
-def _sacrificed_members(problem: Problem, sol: Solution, assisted: set[str]
-                        ) -> tuple[set[str], dict[tuple[int, int, int], list[str]]]:
-    """Which permanents the "sacrifice a <type>" costs take: per fodder group its first
-    members in board order that did not convoke or improvise; and per (class, option,
-    sacrifice part) the ids in the order its activations take them."""
-    fodder = problem.supply.fodder
-    left = {f: [m for m in grp.members if m not in assisted] for f, grp in enumerate(fodder)}
+def _role_plan(problem: Problem, sol: Solution) -> tuple[
+        tuple[str, ...], tuple[str, ...], dict[tuple[int, int, int], list[str]],
+        dict[tuple[int, int], list[str]], dict[int, int]]:
+    """Members for each role of a solution with sacrifice or tapping costs: each member group's
+    members take its role counts in board order; then the assists (a group's assisting members
+    first, then its members outside member groups), the ids each sacrifice part and each tapping
+    option takes (per (class, option, part) and (class, option), in the order the activations
+    take them), and the member each exclusive activation uses (by index into ``sol.acts``)."""
+    from manasolver.solver.supply import member_groups
+
+    supply = problem.supply
+    groups = member_groups(supply)
+    by_role: dict[tuple[int, tuple[object, ...]], list[str]] = {}
+    for u, role, n in sorted(sol.roles, key=lambda t: (t[0], repr(t[1]))):
+        start = sum(len(v) for (uu, _), v in by_role.items() if uu == u)
+        by_role[(u, role)] = list(groups[u].members[start:start + n])
+    grouped = {m for g in groups for m in g.members}
+    order: dict[int, list[str]] = {}
+    assist_of = {m: g for g, grp in enumerate(problem.assists.groups) for m in grp.members}
+    for (u, role), ids in sorted(by_role.items(), key=lambda t: (t[0][0], repr(t[0][1]))):
+        if role == ("A",):
+            order.setdefault(assist_of[ids[0]], []).extend(ids)
+    for g, grp in enumerate(problem.assists.groups):
+        order.setdefault(g, []).extend(m for m in grp.members if m not in grouped)
+    convoked, improvised, taken = _assist_members(problem, sol, order)
+    sac_left: dict[int, list[str]] = {}
+    tap_left: dict[int, list[str]] = {}
+    own: dict[tuple[int, int], list[int]] = {}
+    for (u, role), ids in sorted(by_role.items(), key=lambda t: (t[0][0], repr(t[0][1]))):
+        mg = groups[u]
+        if "S" in role:
+            sac_left.setdefault(mg.fodder, []).extend(ids)
+        if "T" in role:
+            tap_left.setdefault(mg.tappable, []).extend(ids)
+        if role and isinstance(role[0], tuple):
+            cls = supply.classes[mg.cls]
+            own.setdefault((mg.cls, int(role[0][1])), []).extend(cls.members.index(m) for m in ids)
+    for v in list(sac_left.values()) + list(tap_left.values()):
+        v.sort(key=lambda m: next(p for g in groups for mm, p in zip(g.members, g.positions) if mm == m))
     queues: dict[tuple[int, int, int], list[str]] = {}
-    chosen: set[str] = set()
     for k, o, p, f, n in sorted(sol.sacrifices):
-        ids = left[f][:n]
-        left[f] = left[f][n:]
-        queues.setdefault((k, o, p), []).extend(ids)
-        chosen.update(ids)
-    return chosen, queues
-
-
-def _tapped_members(problem: Problem, sol: Solution, assisted: set[str]
-                    ) -> tuple[set[str], dict[tuple[int, int], list[str]]]:
-    """Which permanents "tap an untapped <type> you control" costs tap: per tappable group
-    its first members in board order that did not convoke or improvise; and per (class,
-    option) the ids in the order its activations take them."""
-    groups = problem.supply.tappable
-    left = {f: [m for m in grp.members if m not in assisted] for f, grp in enumerate(groups)}
-    queues: dict[tuple[int, int], list[str]] = {}
-    chosen: set[str] = set()
+        queues.setdefault((k, o, p), []).extend(sac_left[f][:n])
+        sac_left[f] = sac_left[f][n:]
+    tap_queues: dict[tuple[int, int], list[str]] = {}
     for k, o, f, n in sorted(sol.taps):
-        ids = left[f][:n]
-        left[f] = left[f][n:]
-        queues.setdefault((k, o), []).extend(ids)
-        chosen.update(ids)
-    return chosen, queues
+        tap_queues.setdefault((k, o), []).extend(tap_left[f][:n])
+        tap_left[f] = tap_left[f][n:]
+    members: dict[int, int] = {}
+    rest = _exclusive_members(problem, sol, taken)
+    for a, (k, _m, o) in enumerate(sol.acts):
+        if (k, o) in own:
+            members[a] = own[(k, o)].pop(0)
+        elif a in rest:
+            members[a] = rest[a]
+    return convoked, improvised, queues, tap_queues, members
 
 
-def _exclusive_members(problem: Problem, sol: Solution, taken: dict[int, set[int]],
-                       sacrificed: set[str], tapped: set[str]) -> dict[int, int]:
-    """The member each exclusive activation uses (by index into ``sol.acts``): never one that
-    convoked or improvised; one sacrificing itself never one an Altar sacrificed; one tapping
-    itself never one tapped for another's cost; otherwise preferring members already
-    sacrificed or tapped for a cost (605.3a: in either order), so that the most permanents
-    stay untapped.  Without assists, sacrifices or taps: the solution's own numbering."""
+def _exclusive_members(problem: Problem, sol: Solution, taken: dict[int, set[int]]) -> dict[int, int]:
+    """The member each exclusive activation uses (by index into ``sol.acts``), never one that
+    convoked or improvised; without assists, the solution's own numbering."""
     out: dict[int, int] = {}
-    if not taken and not sacrificed and not tapped:
+    if not taken:
         return out
     supply = problem.supply
     free: dict[int, list[int]] = {}
-
-    def strictness(a: int) -> int:
-        opt = supply.classes[sol.acts[a][0]].options[sol.acts[a][2]]
-        return -(int(opt.sacrifice) + int(opt.tap))
-
-    for a in sorted(range(len(sol.acts)), key=strictness):
-        k, _m, o = sol.acts[a]
+    for a, (k, _m, o) in enumerate(sol.acts):
         cls = supply.classes[k]
-        opt = cls.options[o]
-        if not opt.exclusive:
+        if not cls.options[o].exclusive or not taken.get(k):
             continue
         if k not in free:
-            free[k] = [i for i in range(cls.count) if i not in taken.get(k, set())]
-        avail = free[k]
-        ok = [i for i in avail if not (opt.sacrifice and cls.members[i] in sacrificed)
-              and not (opt.tap and cls.members[i] in tapped)]
-        used = [i for i in ok if cls.members[i] in sacrificed or cls.members[i] in tapped]
-        pick = (used or ok)[0]
-        avail.remove(pick)
-        out[a] = pick
+            free[k] = [i for i in range(cls.count) if i not in taken[k]]
+        out[a] = free[k].pop(0)
     return out
 
 
-def _assist_members(problem: Problem, sol: Solution) -> tuple[tuple[str, ...], tuple[str, ...],
-                                                             dict[int, set[int]]]:
-    """Which permanents convoke and improvise (each group's members in board order), and
-    per supply class the member indices they take away from its activations."""
+def _assist_members(problem: Problem, sol: Solution, order: dict[int, list[str]] | None = None
+                    ) -> tuple[tuple[str, ...], tuple[str, ...], dict[int, set[int]]]:
+    """Which permanents convoke and improvise (each group's members in board order, or in
+    ``order`` when given), and per supply class the member indices they take away from its
+    activations."""
     groups = problem.assists.groups
     used: dict[int, int] = {}
     picked: list[tuple[int, str, str]] = []
     taken: dict[int, set[int]] = {}
     for kind, g, n in sorted(sol.assists, key=lambda t: (t[1], t[0])):
         grp = groups[g]
+        ids = order[g] if order is not None and g in order else list(grp.members)
         start = used.get(g, 0)
-        for i in range(start, start + n):
-            picked.append((grp.positions[i], kind, grp.members[i]))
+        for pid in ids[start:start + n]:
+            picked.append((grp.positions[grp.members.index(pid)], kind, pid))
             if grp.cls >= 0:
                 members = problem.supply.classes[grp.cls].members
-                taken.setdefault(grp.cls, set()).add(members.index(grp.members[i]))
+                taken.setdefault(grp.cls, set()).add(members.index(pid))
         used[g] = start + n
     picked.sort()
     return (tuple(pid for _, kind, pid in picked if kind == "convoke"),

@@ -45,6 +45,7 @@ from manasolver.solver.backends.base import Problem, Solution, lowest_bit
 from manasolver.solver.policy import keep_costs, needs_types, stages
 from manasolver.solver.supply import (
     Option,
+    member_groups,
     restriction_allows,
     restriction_pays_abilities,
 )
@@ -89,8 +90,8 @@ class Model:
     assist_flows: list[tuple[int, tuple[Any, ...], int, Any]] = field(default_factory=list)
     delve: Any = 0
     sac_vars: dict[tuple[int, int, int, int], Any] = field(default_factory=dict)
-    class_gone: dict[int, Any] = field(default_factory=dict)
     tap_vars: dict[tuple[int, int, int], Any] = field(default_factory=dict)
+    role_vars: dict[tuple[int, Role], Any] = field(default_factory=dict)
 
 
 def _cost_demands(opt: Option) -> list[tuple[tuple[Any, ...], int]]:
@@ -292,12 +293,11 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     model = Model(cp, y, x, uses, inst, flows)
     model.pair_flows = pair_flows
     class_assists = _assists(cp, problem, model, dst_amount, into)
-    _sacrifices(cp, problem, model, class_assists)
-    tapped_away = _taps(cp, problem, model, class_assists)
+    _sacrifices(cp, problem, model)
+    _taps(cp, problem, model)
     consumed = dict(class_assists)  # members no longer untapped on the battlefield afterwards
-    for gone in (model.class_gone, tapped_away):
-        for k, expr in gone.items():
-            consumed[k] = consumed.get(k, 0) + expr
+    for k, expr in _roles(cp, problem, model).items():
+        consumed[k] = consumed.get(k, 0) + expr
     for dst, amount in dst_amount.items():
         if slack and dst[0] != "cost":
             sv = cp.new_int_var(0, 10**6, f"slack{dst}")
@@ -420,123 +420,129 @@ def _remaining(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
     return out
 
 
-def _taps(cp: Any, problem: Problem, model: Model, class_assists: dict[int, Any]) -> dict[int, Any]:
+def _taps(cp: Any, problem: Problem, model: Model) -> None:
     """"Tap an untapped <type> you control" costs (Springleaf Drum, Heritage Druid, Urza; CR
-    118.3, 302.6): per option and tappable group an integer (members it taps).
-
-    Each activation taps ``tap_creatures`` permanents with one of the option's ``tap_types``;
-    a permanent is tapped once in the whole payment: per supply class, its ``{T}``
-    activations, its members tapped for other costs and its assists fit its untapped
-    members; per assist group, assists and members tapped for costs fit its members.
-    Summoning sickness does not matter (302.6 restricts only the creature's own {T}).
-    Returns per class the members tapped for costs beyond those that also made a non-{T}
-    exclusive activation (what no longer stays untapped, for keep_colors/keep_castable)."""
+    118.3, 302.6): per option and tappable group an integer (members it taps), each
+    activation tapping ``tap_creatures`` permanents with one of the option's ``tap_types``.
+    Which members may be tapped is decided with their other roles (:func:`_roles`)."""
     sup = problem.supply
-    per_group: dict[int, list[Any]] = {}
     for (k, o), v in model.uses.items():
         opt = sup.classes[k].options[o]
         if not opt.tap_creatures:
             continue
         takes = []
         for f, grp in enumerate(sup.tappable):
-            if not set(opt.tap_types) & grp.matches:
-                continue
-            w = cp.new_int_var(0, grp.count, f"tap{k}_{o}_{f}")
-            model.tap_vars[(k, o, f)] = w
-            per_group.setdefault(f, []).append(w)
-            takes.append(w)
+            if set(opt.tap_types) & grp.matches:
+                w = cp.new_int_var(0, grp.count, f"tap{k}_{o}_{f}")
+                model.tap_vars[(k, o, f)] = w
+                takes.append(w)
         cp.add(sum(takes) == opt.tap_creatures * v)
-    if not per_group:
-        return {}
-    group_of = {m: g for g, grp in enumerate(problem.assists.groups) for m in grp.members}
-    per_assist: dict[int, list[Any]] = {}
-    per_class: dict[int, list[Any]] = {}
-    for f, ws in per_group.items():
-        grp = sup.tappable[f]
-        cp.add(sum(ws) <= grp.count)
-        g = group_of.get(grp.members[0])
-        if g is not None:
-            per_assist.setdefault(g, []).extend(ws)
-        if grp.cls >= 0:
-            per_class.setdefault(grp.cls, []).extend(ws)
-    for g, ws in per_assist.items():
-        assisting = [v for (_, gg), v in model.assist_vars.items() if gg == g]
-        cp.add(sum(ws) + sum(assisting) <= problem.assists.groups[g].count)
-    by_id = {p.id: p for p in problem.req.state.battlefield}
-    out: dict[int, Any] = {}
-    for k, ws in per_class.items():
-        cls = sup.classes[k]
-        untapped = sum(1 for m in cls.members if m in by_id and not by_id[m].tapped)
-        own_taps = [model.uses[(k, o)] for o, opt in enumerate(cls.options) if opt.exclusive and opt.tap]
-        others = [model.uses[(k, o)] for o, opt in enumerate(cls.options) if opt.exclusive and not opt.tap]
-        assisting = [class_assists[k]] if k in class_assists else []
-        cp.add(sum(ws) + sum(own_taps) + sum(assisting) <= untapped)
-        overlap = cp.new_int_var(0, cls.count, f"tap_overlap{k}")
-        cp.add(overlap <= sum(ws))
-        cp.add(overlap <= sum(others))
-        out[k] = sum(ws) - overlap
-    return out
 
 
-def _sacrifices(cp: Any, problem: Problem, model: Model, class_assists: dict[int, Any]) -> None:
+def _sacrifices(cp: Any, problem: Problem, model: Model) -> None:
     """"Sacrifice a creature/artifact" costs (Ashnod's Altar, Krark-Clan Ironworks; CR 118.3,
-    701.21a): per sacrifice of an option and fodder group an integer (members it takes).
-
-    Each activation sacrifices one permanent per sacrifice part; a permanent is sacrificed at
-    most once.  Per supply class, members sacrificing themselves (Treasure), members assisting
-    (convoke, improvise: 601.2h, after the mana abilities) and members sacrificed to an Altar
-    are different permanents; per assist group, assists and sacrifices are too.  A member
-    tapped for its own mana ability may then be sacrificed (605.3a: mana abilities in any
-    order; the Altar's mana is free, so it may come last): for what stays untapped
-    (keep_colors, keep_castable) a class loses ``sacrificed - overlap`` more members, with
-    the overlap at most the members tapped for their other exclusive abilities."""
+    701.21a): per sacrifice part of an option and fodder group an integer (members it takes),
+    each activation sacrificing one permanent per part.  Which members may be sacrificed is
+    decided with their other roles (:func:`_roles`)."""
     sup = problem.supply
-    if not sup.fodder:
-        for (k, o), v in model.uses.items():
-            if sup.classes[k].options[o].sacrifice_other:
-                cp.add(v == 0)
-        return
-    per_fodder: dict[int, list[Any]] = {}
     for (k, o), v in model.uses.items():
         opt = sup.classes[k].options[o]
         for p, what in enumerate(opt.sacrifice_other):
             takes = []
             for f, fod in enumerate(sup.fodder):
-                if what not in fod.matches:
-                    continue
-                z = cp.new_int_var(0, fod.count, f"sac{k}_{o}_{p}_{f}")
-                model.sac_vars[(k, o, p, f)] = z
-                per_fodder.setdefault(f, []).append(z)
-                takes.append(z)
+                if what in fod.matches:
+                    z = cp.new_int_var(0, fod.count, f"sac{k}_{o}_{p}_{f}")
+                    model.sac_vars[(k, o, p, f)] = z
+                    takes.append(z)
             cp.add(sum(takes) == v)
-    # Assist groups each hold whole fodder groups (same class, colors, types, untapped).
-    group_of = {m: g for g, grp in enumerate(problem.assists.groups) for m in grp.members}
-    per_group: dict[int, list[Any]] = {}
-    per_class: dict[int, list[Any]] = {}
-    for f, zs in per_fodder.items():
-        fod = sup.fodder[f]
-        cp.add(sum(zs) <= fod.count)
-        g = group_of.get(fod.members[0])
-        if g is not None:
-            per_group.setdefault(g, []).extend(zs)
-        if fod.cls >= 0:
-            per_class.setdefault(fod.cls, []).extend(zs)
-    for g, zs in per_group.items():
+
+
+#: A member's roles in one payment: ("A",) assists (convoke/improvise), else any of "T"
+#: (tapped for another's cost), "S" (sacrificed to another's cost) and ("E", option) (an
+#: exclusive activation of its own).
+Role = tuple[object, ...]
+
+
+def member_roles(opts: tuple[Option, ...], untapped: bool, tappable: bool, fodder: bool,
+                 assists: bool) -> list[Role]:
+    """Every role combination one member of a :class:`MemberGroup` may play in one payment,
+    by the rules (CR 601.2g-h, 605.3a, 118.3): an assisting member does nothing else (601.2h
+    comes after the mana abilities, and it must still be there, untapped); a member taps once
+    (its own {T} or another's cost, and only while untapped); it is sacrificed once (by itself
+    or by another's cost); tapping and then sacrificing it is legal in either role order."""
+    out: list[Role] = []
+    if assists and untapped:
+        out.append(("A",))
+    for e in [None, *[o for o, opt in enumerate(opts) if opt.exclusive]]:
+        opt = opts[e] if e is not None else None
+        for t in (False, True):
+            if t and not (tappable and untapped and not (opt is not None and opt.tap)):
+                continue
+            for sac in (False, True):
+                if sac and not (fodder and not (opt is not None and opt.sacrifice)):
+                    continue
+                role: Role = (("E", e),) if e is not None else ()
+                role += ("T",) if t else ()
+                role += ("S",) if sac else ()
+                if role:
+                    out.append(role)
+    return out
+
+
+def _roles(cp: Any, problem: Problem, model: Model) -> dict[int, Any]:
+    """Which member of each :class:`MemberGroup` plays which roles (:func:`member_roles`): one
+    integer per group and role combination, so that the members sacrificed and tapped for
+    costs, the class's exclusive activations and the assists all fit the same permanents
+    exactly.  Returns per class the members consumed besides their exclusive activations and
+    assists (tapped or sacrificed for a cost only), for what stays untapped (keep_*)."""
+    sup = problem.supply
+    groups = member_groups(sup)
+    if not groups or not (model.sac_vars or model.tap_vars):
+        return {}
+    assist_of = {m: g for g, grp in enumerate(problem.assists.groups) for m in grp.members}
+    s_by: dict[int, list[Any]] = {}
+    t_by: dict[int, list[Any]] = {}
+    for (_, _, _, f), z in model.sac_vars.items():
+        s_by.setdefault(f, []).append(z)
+    for (_, _, f), w in model.tap_vars.items():
+        t_by.setdefault(f, []).append(w)
+    e_by: dict[tuple[int, int], list[Any]] = {}
+    a_by: dict[int, list[Any]] = {}
+    grouped: set[str] = set()
+    consumed: dict[int, list[Any]] = {}
+    for u, grp in enumerate(groups):
+        grouped.update(grp.members)
+        opts = sup.classes[grp.cls].options if grp.cls >= 0 else ()
+        g = assist_of.get(grp.members[0], -1)
+        n: dict[Role, Any] = {}
+        for role in member_roles(opts, grp.untapped, grp.tappable >= 0, grp.fodder >= 0, g >= 0):
+            n[role] = cp.new_int_var(0, grp.count, f"role{u}_{len(n)}")
+            model.role_vars[(u, role)] = n[role]
+        cp.add(sum(n.values()) <= grp.count)
+        taps = t_by.get(grp.tappable, []) if grp.tappable >= 0 else []
+        sacs = s_by.get(grp.fodder, []) if grp.fodder >= 0 else []
+        cp.add(sum(v for r, v in n.items() if "T" in r) == sum(taps))
+        cp.add(sum(v for r, v in n.items() if "S" in r) == sum(sacs))
+        if g >= 0:
+            a_by.setdefault(g, []).extend(v for r, v in n.items() if r == ("A",))
+        for r, v in n.items():
+            if r and isinstance(r[0], tuple):
+                e_by.setdefault((grp.cls, int(r[0][1])), []).append(v)
+            elif r != ("A",) and grp.cls >= 0:
+                consumed.setdefault(grp.cls, []).append(v)
+    for k in {grp.cls for grp in groups if grp.cls >= 0}:
+        for o, opt in enumerate(sup.classes[k].options):
+            if opt.exclusive:  # every member of the class is in its member groups
+                cp.add(sum(e_by.get((k, o), [])) == model.uses[(k, o)])
+    for g, agrp in enumerate(problem.assists.groups):
         assisting = [v for (_, gg), v in model.assist_vars.items() if gg == g]
-        cp.add(sum(zs) + sum(assisting) <= problem.assists.groups[g].count)
-    gone: dict[int, Any] = {}
-    for k, zs in per_class.items():
-        cls = sup.classes[k]
-        self_sac = [model.uses[(k, o)] for o, opt in enumerate(cls.options) if opt.exclusive and opt.sacrifice]
-        others = [model.uses[(k, o)] for o, opt in enumerate(cls.options)
-                  if opt.exclusive and not opt.sacrifice]
-        assisting = [class_assists[k]] if k in class_assists else []
-        cp.add(sum(zs) + sum(self_sac) + sum(assisting) <= cls.count)
-        overlap = cp.new_int_var(0, cls.count, f"sac_overlap{k}")
-        cp.add(overlap <= sum(zs))
-        cp.add(overlap <= sum(others))
-        gone[k] = sum(zs) - overlap
-    model.class_gone = gone
+        inside = a_by.get(g, [])
+        if not inside and not any(m in grouped for m in agrp.members):
+            continue
+        rest = sum(1 for m in agrp.members if m not in grouped)
+        cp.add(sum(assisting) - sum(inside) >= 0)
+        cp.add(sum(assisting) - sum(inside) <= rest)
+    return {k: sum(vs) for k, vs in consumed.items()}
 
 
 def _assists(cp: Any, problem: Problem, model: Model, dst_amount: dict[tuple[Any, ...], Any],
@@ -987,8 +993,9 @@ def _extract(problem: Problem, model: Model, solver: Any, objective: tuple[int, 
     sacrifices = [(k, o, p, f, int(solver.value(v))) for (k, o, p, f), v in model.sac_vars.items()
                   if solver.value(v)]
     taps = [(k, o, f, int(solver.value(v))) for (k, o, f), v in model.tap_vars.items() if solver.value(v)]
+    roles = [(u, role, int(solver.value(v))) for (u, role), v in model.role_vars.items() if solver.value(v)]
     return Solution(form, x, acts, spend, objective, assists=assists, delved=delved,
-                    sacrifices=sacrifices, taps=taps)
+                    sacrifices=sacrifices, taps=taps, roles=roles)
 
 
 _ = ANY_COLOR, restriction_allows
