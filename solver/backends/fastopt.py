@@ -159,8 +159,24 @@ KNOWN_FIELDS = {
 KNOWN_KINDS = frozenset({"land", "creature", "artifact", "other"})
 
 
+_DEFAULTS: dict[int, tuple[Any, bool]] = {}
+
+
 def _at_default(obj: Any) -> bool:
-    """True when every field of ``obj`` outside :data:`KNOWN_FIELDS` holds its default."""
+    """True when every field of ``obj`` outside :data:`KNOWN_FIELDS` holds its default
+    (remembered per object: options are shared by every permanent of a card)."""
+    hit = _DEFAULTS.get(id(obj))
+    if hit is not None and hit[0] is obj:
+        return hit[1]
+    ok = _fields_at_default(obj)
+    if len(_DEFAULTS) > 8192:
+        _DEFAULTS.clear()
+    _DEFAULTS[id(obj)] = (obj, ok)
+    return ok
+
+
+def _fields_at_default(obj: Any) -> bool:
+    """:func:`_at_default`, computed."""
     known = KNOWN_FIELDS[type(obj).__name__]
     for f in dataclasses.fields(obj):
         if f.name in known:
@@ -249,6 +265,7 @@ class _Search(ComplementSearch):
         self.modes: list[_Mode] = []
         self.class_cap: list[int] = [k.count for k in self.sup.classes]
         self._keep_cache: dict[tuple[int, ...], int] = {}
+        self._colors_cache: dict[tuple[int, ...], int] = {}
         self._prepare_keep()
         self.lin_names = [n for n in criteria if n in LINEAR] + ["tiebreak"]
         self.place = {n: DIGIT ** (len(self.lin_names) - 1 - j) for j, n in enumerate(self.lin_names)}
@@ -419,8 +436,16 @@ class _Search(ComplementSearch):
         return max(0, able.bit_count() - ub)
 
     def colors_lost(self, used: list[int]) -> int:
-        return sum(1 for makers in self.color_makers
-                   if all(used[k] >= self.class_cap[k] for k in makers))
+        """How many colors no member left unused can make any more (keep_colors)."""
+        key = tuple(used)
+        hit = self._colors_cache.get(key)
+        if hit is None:
+            hit = sum(1 for makers in self.color_makers
+                      if all(used[k] >= self.class_cap[k] for k in makers))
+            if len(self._colors_cache) > 4096:
+                self._colors_cache.clear()
+            self._colors_cache[key] = hit
+        return hit
 
     # -- search ------------------------------------------------------------------------------
     def run(self) -> bool:
@@ -720,19 +745,26 @@ class _Search(ComplementSearch):
         contrib_r: list[list[int]] = []
         cost_row: list[list[int]] = []
         cost_total: list[int] = []
+        # Rows are shared by modes with the same per-unit demand kinds (most lands of a
+        # color): the search only reads them.
+        shared: dict[tuple[object, ...], tuple[list[int], list[int], list[int]]] = {}
         for md in modes:
             # Per unit, the demand kinds it can pay (as a bit set), freely and without
             # paying another activation's cost (the no-chain reading).
-            ub = [sum(1 << j for j in range(nk) if pays(md, u, j, False)) for u in md.masks]
-            ub_r = [sum(1 << j for j in range(nk) if pays(md, u, j, True)) for u in md.masks]
-            cb = [(1 << kind_of_cost[m], n) for m, n in md.costs]
-            row = [0] * subsets
-            row_r = [0] * subsets
-            crow = [0] * subsets
-            for t in range(1, subsets):
-                row[t] = sum(1 for b in ub if b & t)
-                row_r[t] = sum(1 for b in ub_r if b & t)
-                crow[t] = sum(n for b, n in cb if b & t)
+            ub = tuple(sum(1 << j for j in range(nk) if pays(md, u, j, False)) for u in md.masks)
+            ub_r = tuple(sum(1 << j for j in range(nk) if pays(md, u, j, True)) for u in md.masks)
+            cb = tuple((1 << kind_of_cost[m], n) for m, n in md.costs)
+            sig = (ub, ub_r, cb)
+            if sig not in shared:
+                row = [0] * subsets
+                row_r = [0] * subsets
+                crow = [0] * subsets
+                for t in range(1, subsets):
+                    row[t] = sum(1 for b in ub if b & t)
+                    row_r[t] = sum(1 for b in ub_r if b & t)
+                    crow[t] = sum(n for b, n in cb if b & t)
+                shared[sig] = (row, row_r, crow)
+            row, row_r, crow = shared[sig]
             contrib.append(row)
             contrib_r.append(row_r)
             cost_row.append(crow)
@@ -745,10 +777,15 @@ class _Search(ComplementSearch):
         costly = any(cost_total)
         undecided = [0] * subsets
         und_total = 0
+        weight_of: dict[int, int] = {}  # caps per shared row
         for i in range(nm):
-            for t in range(1, subsets):
-                undecided[t] += contrib[i][t] * caps[i]
+            weight_of[id(contrib[i])] = weight_of.get(id(contrib[i]), 0) + caps[i]
             und_total += size[i] * caps[i]
+        for row, _r, _c in shared.values():
+            w = weight_of.get(id(row), 0)
+            if w:
+                for t in range(1, subsets):
+                    undecided[t] += row[t] * w
         n_pool = sum(1 for md in modes if md.k < 0)
         # Mana that may go unspent: at most all but one unit of each multi-mana activation.
         slack = sum((size[i] - 1) * caps[i] for i in range(nm) if size[i] > 1)
@@ -1161,6 +1198,20 @@ class FastOptBackend:
 _SEARCHES: dict[tuple[object, ...], tuple[Problem, _Search | None]] = {}
 
 
+_BY_CONTENT: dict[tuple[object, ...], _Search | None] = {}
+
+
+def _content_key(problem: Problem, criteria: tuple[str, ...]) -> tuple[object, ...]:
+    """What a search depends on, by content: equal keys, interchangeable searches (the
+    options are frozen values, compared by value)."""
+    sup = problem.supply
+    classes = tuple((c.options, c.members, c.positions, c.snow, c.kind, c.creature)
+                    for c in sup.classes)
+    kept = tuple(c.format() for c in keep_costs(problem.policy, problem.req.state, sup.player))
+    return (classes, sup.pool, sup.life, sup.energy, sup.player, problem.spell_ok, criteria,
+            kept, problem.policy.keep_castable is None)
+
+
 def _search_for(problem: Problem, criteria: tuple[str, ...]) -> _Search | None:
     """A search for ``problem``, ready to run; ``None`` when its supply is outside the
     modelled shape.  What depends only on the supply, the spell's restrictions, the
@@ -1172,9 +1223,20 @@ def _search_for(problem: Problem, criteria: tuple[str, ...]) -> _Search | None:
     if hit is not None and hit[0].supply is sup and hit[0].req.state is problem.req.state:
         search = hit[1]
     else:
-        search = _Search(problem, criteria)
-        if not search.build_modes() or not search.keep_shape_ok:
-            search = None
+        # The same board sent again as a new state (a client's next query, a batch line):
+        # equal content — the classes' option objects (shared per card and state), members,
+        # positions, pool, life, energy, kept costs — gives the same search.
+        same = _content_key(problem, criteria)
+        found = _BY_CONTENT.get(same)
+        if found is not None:
+            search = found
+        else:
+            search = _Search(problem, criteria)
+            if not search.build_modes() or not search.keep_shape_ok:
+                search = None
+            if len(_BY_CONTENT) > 256:
+                _BY_CONTENT.clear()
+            _BY_CONTENT[same] = search
         if len(_SEARCHES) > 256:
             _SEARCHES.clear()
         _SEARCHES[key] = (problem, search)
