@@ -65,7 +65,7 @@ KEYWORD_ABILITIES: dict[str, _Keyword] = {
                                                "return an unblocked attacker you control to its owner's hand")),
 }
 _KEYWORD_LINE = re.compile(
-    rf"^(?P<kw>[A-Z][a-z]*(?:cycling)?|Level up)(?: [a-z ]+?)?(?: \d+)?(?: |—)(?P<cost>{_SYMBOLS})\s*$")
+    rf"^(?P<kw>Level up|Basic landcycling|[A-Z][a-z]*)(?: [a-z ]+?)?(?: \d+)?(?: |—)(?P<cost>{_SYMBOLS})\s*$")
 _LOYALTY = re.compile(r"^[+−\-–]?(?:\d+|X)$")
 _ADDS_MANA = re.compile(r"\badds?\b[^.]*?(?:\{[^}]+\}|\bmana\b)", re.IGNORECASE)
 _TARGET = re.compile(r"\btargets?\b", re.IGNORECASE)

@@ -64,6 +64,7 @@ Mana Reflection, Nyxbloom Ancient and Wild Growth on a Forest give 6 {G} + {G}).
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, replace
 
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
@@ -316,19 +317,32 @@ def tap_damage_from_attachments(state: GameState) -> dict[str, int]:
     return out
 
 
+_TAPS_FOR_MANA_HURTS = re.compile(r"\btaps? (?:a|an)\b[^.]*\bfor mana\b[^.]*\b(?:damage to (?:that player|you)|"
+                                  r"(?:that player|you) loses?\b[^.]*\blife)", re.IGNORECASE)
+
+
 def unread_tap_triggers(state: GameState) -> list[tuple[Permanent, str]]:
-    """Triggers on the battlefield about permanents becoming tapped that the engine does not
-    apply to payments (Royal Decree, Seizures, an Aura with a condition): the permanent and
-    the trigger's text.  Payments on such boards may misstate life and damage."""
+    """Triggers on the battlefield about permanents becoming tapped, or lands tapped for mana,
+    that the engine does not apply to payments (Royal Decree, Seizures, Manabarbs, Burning
+    Earth, an Aura with a condition): the permanent and the trigger's text.  Payments on
+    such boards would misstate life and damage."""
     out: list[tuple[Permanent, str]] = []
     for perm in state.battlefield:
         for trig in triggers_of(perm.card):
             applied = trig.supported and not trig.condition and (
                 trig.event == "becomes_tapped" or (trig.event == "enchanted_tapped" and perm.attached_to))
             low = trig.text.lower()
-            if not applied and "becomes tapped" in low and ("damage" in low or "life" in low or "unless" in low):
+            hurts_on_tap = "becomes tapped" in low and ("damage" in low or "life" in low or "unless" in low)
+            if not applied and (hurts_on_tap or _TAPS_FOR_MANA_HURTS.search(trig.text)):
                 out.append((perm, trig.text))
     return out
+
+
+def loses_rules_text(state: GameState, permanent: Permanent) -> bool:
+    """Whether ``permanent`` is a land that has lost its rules-text abilities to a
+    land-type-setting effect (Blood Moon, Spreading Seas: CR 305.7), activated ones
+    included."""
+    return permanent.is_land and _loses_abilities(state, permanent)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ mana engine (discard this card, exile it from the graveyard) are listed in
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +44,8 @@ from manasolver.solver.request import SpellInfo
 from manasolver.solver.timing import MAIN_PHASES, NO_PRIORITY_STEPS
 
 __all__ = ["Activation", "NotActivatable", "activation", "activation_timing"]
+
+_AFTER_BLOCKERS = frozenset({"declare_blockers", "combat_damage", "end_of_combat"})
 
 
 class NotActivatable(Exception):
@@ -120,6 +123,13 @@ def activation(raw: dict[str, Any], state: GameState, player: str, card_lookup: 
         card = card_lookup(raw["card"])
     else:
         raise BadQuery('an ability needs spell.permanent (an id) or spell.card (a name)', "spell")
+    if permanent is not None:
+        from manasolver.models.mana_effects import loses_rules_text
+        if loses_rules_text(state, permanent):
+            raise BadQuery(f"{card.name} ({permanent.id}) has lost its rules-text abilities to a land-type "
+                           f"change (CR 305.7, Blood Moon): it has no activated ability but its basic land "
+                           f"types' mana abilities", "spell.ability")
+        _guard_board_effects(state, permanent)
     ability = _pick(card, raw.get("ability", 0))
     if permanent is None and ability.zone == "battlefield":
         raise BadQuery(f"{card.name}'s {ability.text!r} is activated on the battlefield: "
@@ -130,7 +140,36 @@ def activation(raw: dict[str, Any], state: GameState, player: str, card_lookup: 
     if ability.cost is None:
         raise Unsupported(f"{card.name}: the cost of {ability.text!r} is not understood "
                           f"({ability.unread})", "spell.ability")
+    condition = _ONLY_IF.search(ability.text)
+    if condition:
+        raise Unsupported(f"{card.name}: {condition.group(0)!r} is a condition on activating it that this "
+                          f"engine does not check yet (CR 602.5b)", "spell.ability")
+    if permanent is None:
+        holder = next(p for p in state.players if p.name == player)
+        zone = holder.hand if ability.zone == "hand" else holder.graveyard if ability.zone == "graveyard" else None
+        if zone is not None and all(c.name != card.name for c in zone):
+            raise NotActivatable(f"{card.name} is not in {player}'s {ability.zone}, where its "
+                                 f"{ability.keyword or 'ability'} is activated from (CR 113.6, 602.2)")
     return _prepare(ability, card, state, player, permanent)
+
+
+_ONLY_IF = re.compile(r"Activate (?:this ability )?only (?:if|during|before|when|while)\b[^.]*\.?")
+
+
+_ABOUT_ACTIVATION = re.compile(r"\bactivated abilities\b|\babilities (?:of|that)\b[^.]*\bcan't be activated|"
+                               r"\bcan't be activated\b", re.IGNORECASE)
+
+
+def _guard_board_effects(state: GameState, source: Permanent) -> None:
+    """Refuse when a permanent's text changes what activating abilities costs or whether
+    they can be activated (Suppression Field, Stony Silence, Pithing Needle: CR 601.2f via
+    602.2b, 602.5): this engine applies no such effect to abilities yet."""
+    for i, perm in enumerate(state.battlefield):
+        text = perm.card.oracle_text or ""
+        if perm is not source and _ABOUT_ACTIVATION.search(text):
+            line = next(x for x in text.split("\n") if _ABOUT_ACTIVATION.search(x))
+            raise Unsupported(f"{perm.card.name} ({perm.id}): {line[:160]!r} affects activated abilities, "
+                              f"which this engine does not apply yet", f"battlefield[{i}]")
 
 
 def _pick(card: Card, which: Any) -> ActivatedAbility:
@@ -200,6 +239,9 @@ def activation_timing(act: Activation, turn: Turn, player: str) -> str | None:
     if turn.step in NO_PRIORITY_STEPS:
         return (f"no player gets priority during the {turn.step} step "
                 f"(CR {'502.4' if turn.step == 'untap' else '514.3'}), so no ability can be activated")
+    if act.ability.keyword == "ninjutsu" and (turn.active != player or turn.step not in _AFTER_BLOCKERS):
+        return (f"{act.card.name}'s ninjutsu needs an unblocked attacker {player} controls (CR 702.49a): "
+                f"only in {player}'s combat, from the declare blockers step on")
     if not act.ability.sorcery_speed:
         return None
     what = f"{act.card.name}'s {act.ability.keyword or 'ability'} can be activated only as a sorcery (CR 602.5d)"

@@ -69,6 +69,9 @@ def alternative_cost(state: GameState, player: str, spell: SpellInfo | None, nam
         result = AlternativeCost(name, printed, "spell")
     elif (keyword := keyword_cost(card, name, "alternative")) is not None:
         result = AlternativeCost(name, keyword.cost, "spell")
+        if keyword.zone == "graveyard" and all(c.name != card.name for c in state.player(player).graveyard):
+            raise NotCastable(f"{card.name} is not in {player}'s graveyard, where {name} casts it from "
+                              f"(CR 702.34a, 702.146a)")
     elif name == GRANTED:
         result = _granted(state, player, spell)
     else:

@@ -515,9 +515,17 @@ def _q_could_produce(query: dict[str, Any]) -> dict[str, Any]:
 
 
 def _q_validate(query: dict[str, Any]) -> dict[str, Any]:
+    from manasolver.solver.activation import NotActivatable
+    from manasolver.solver.alternatives import NotCastable
     from manasolver.solver.payment import Payment
     from manasolver.solver.validate import validate
-    req = build_request(query)
+    try:
+        req = build_request(query)
+    except (NotCastable, NotActivatable) as err:
+        return {"legal": False, "problems": [str(err)]}
+    timing = timing_reason(query, req)
+    if timing is not None:
+        return {"legal": False, "problems": [timing["message"]]}
     if "payment" not in query:
         raise BadQuery('missing "payment" to validate', "payment")
     try:
@@ -557,12 +565,35 @@ def _guard_tap_triggers(req: Any) -> None:
     not apply (Seizures, Royal Decree): its damage or life loss would be missing."""
     from manasolver.models.mana_effects import unread_tap_triggers
     found = unread_tap_triggers(req.state)
+    found += _tap_damage_beyond_mana(req)
     if found:
         perm, text = found[0]
         index = next(i for i, p in enumerate(req.state.battlefield) if p.id == perm.id)
         raise Unsupported(f"{perm.card.name} ({perm.id}): {text!r} is a trigger on becoming tapped that "
                           f"payments do not apply yet; the damage or life it costs would be missing",
                           f"battlefield[{index}]")
+
+
+def _tap_damage_beyond_mana(req: Any) -> list[tuple[Any, str]]:
+    """Auras that hurt when a creature or artifact becomes tapped (Insolence) count on its
+    mana abilities only; convoke, improvise, Springleaf Drum or Heritage Druid would tap it
+    without them (CR 603.2, 701.26a): refused rather than answered without the damage."""
+    from manasolver.models.mana_effects import tap_damage_from_attachments
+    hurt = tap_damage_from_attachments(req.state)
+    if not hurt:
+        return []
+    by_id = {p.id: p for p in req.state.battlefield}
+    tappers = req.convoke or req.improvise or any(
+        a.cost.tap_creatures for p in req.state.battlefield for a in p.card.mana_abilities) or any(
+        "untapped" in u.lower() for p in req.state.battlefield for u in p.card.unsupported)
+    out = []
+    for pid in hurt:
+        perm = by_id.get(pid)
+        if perm is not None and tappers and (perm.is_creature or perm.is_artifact):
+            aura = next(p for p in req.state.battlefield if p.attached_to == pid)
+            out.append((aura, f"damage when {perm.card.name} ({pid}) becomes tapped by a cost or by "
+                              f"convoke/improvise"))
+    return out
 
 
 def _activated(req: Any, out: dict[str, Any]) -> dict[str, Any]:

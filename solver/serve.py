@@ -29,6 +29,7 @@ def _error(code: str, message: str, where: str = "") -> dict[str, Any]:
 
 class _Handler(BaseHTTPRequestHandler):
     server_version = "manasolver"
+    timeout = 30  # seconds a client may take to send its request: a short body can't hold a thread
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: a client asking thousands of questions should not fill the terminal."""
@@ -56,7 +57,10 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             self._send(411, _error("bad_query", "a Content-Length header is required"))
             return
-        if length < 0 or length > MAX_BODY:
+        if length < 0:
+            self._send(400, _error("bad_query", f"Content-Length must not be negative ({length})"))
+            return
+        if length > MAX_BODY:
             self._send(413, _error("bad_query", f"the body has {length} bytes; at most {MAX_BODY} are accepted"))
             return
         raw = self.rfile.read(length)

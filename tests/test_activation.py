@@ -158,9 +158,10 @@ def test_T123_ziggurat_cannot_pay_a_noncreature_spell_kicked_or_not() -> None:
 
 def test_T123_ziggurat_cannot_pay_unearth() -> None:
     """T123 (CR 106.6, 702.84a): unearth is an activated ability, not a creature spell."""
-    out = ask("can_pay", state(ZIGGURAT), spell={"card": "Dregscape Zombie", "ability": "unearth"})
+    grave = ["Dregscape Zombie"]
+    out = ask("can_pay", state(ZIGGURAT, graveyard=grave), spell={"card": "Dregscape Zombie", "ability": "unearth"})
     assert out["payable"] is False
-    out = ask("pay", state(ZIGGURAT, {"id": "s", "card": "Swamp"}),
+    out = ask("pay", state(ZIGGURAT, {"id": "s", "card": "Swamp"}, graveyard=grave),
               spell={"card": "Dregscape Zombie", "ability": "unearth"})
     assert out["payable"] is True
     assert out["activating"]["zone"] == "graveyard"
@@ -181,9 +182,45 @@ def test_multikicker_times_and_single_kicker_once() -> None:
 
 def test_flashback_alternative_cost() -> None:
     """CR 702.34a, 118.9: Lingering Souls for its flashback cost {1}{B}."""
-    out = ask("pay", state({"id": "s", "card": "Swamp"}, {"id": "p", "card": "Plains"}),
-              spell={"card": "Lingering Souls"}, alternative="flashback")
+    lands = ({"id": "s", "card": "Swamp"}, {"id": "p", "card": "Plains"})
+    out = ask("pay", state(*lands, graveyard=["Lingering Souls"]), spell={"card": "Lingering Souls"},
+              alternative="flashback")
     assert out["payable"] is True and out["payment"]["total"] == "{1}{B}"
+    out = ask("pay", state(*lands), spell={"card": "Lingering Souls"}, alternative="flashback")
+    assert out["reason"]["code"] == "not_castable" and "graveyard" in out["reason"]["message"]
+
+
+def test_abilities_from_the_hand_or_graveyard_need_the_card_there() -> None:
+    """CR 702.84a (unearth from the graveyard), 702.29a (cycling from the hand): the card must
+    be in that zone; the spell being cast has left the hand (CR 601.2a) and can't exile itself."""
+    swamp = {"id": "s", "card": "Swamp"}
+    out = ask("can_pay", state(swamp), spell={"card": "Dregscape Zombie", "ability": "unearth"})
+    assert out["reason"]["code"] == "not_castable"
+    out = ask("can_pay", state({"id": "p", "card": "Plains"}, hand=["Akroma's Blessing"]),
+              spell={"card": "Akroma's Blessing", "ability": "cycling"})
+    assert out["payable"] is True
+    mountains = [{"id": f"m{i}", "card": "Mountain"} for i in range(2)]
+    out = ask("can_pay", state(*mountains, hand=["Elvish Spirit Guide"]), spell={"card": "Elvish Spirit Guide"})
+    assert out["payable"] is False
+    out = ask("can_pay", state(*mountains, hand=["Elvish Spirit Guide", "Elvish Spirit Guide"]),
+              spell={"card": "Elvish Spirit Guide"})
+    assert out["payable"] is True
+
+
+def test_activation_conditions_and_ninjutsu_timing() -> None:
+    """CR 602.5b: "Activate only if …" is refused, not ignored; CR 702.49a: ninjutsu needs an
+    unblocked attacker, so only from the declare blockers step of the player's own turn."""
+    keeper = {"id": "k", "card": "Bloodline Keeper"}
+    out = ask("pay", state(keeper, {"id": "s", "card": "Swamp"}), spell={"permanent": "k", "ability": 1})
+    assert out["error"]["code"] == "unsupported" and "602.5b" in out["error"]["message"]
+    islands = [{"id": f"i{i}", "card": "Island"} for i in range(2)]
+    hand = ["Ninja of the Deep Hours"]
+    spell = {"card": "Ninja of the Deep Hours", "ability": "ninjutsu"}
+    out = ask("can_pay", state(*islands, hand=hand, turn=MAIN), spell=spell)
+    assert out["reason"]["code"] == "timing"
+    out = ask("can_pay", state(*islands, hand=hand, turn={**MAIN, "step": "declare_blockers", "stack_empty": False}),
+              spell=spell)
+    assert out["payable"] is True
 
 
 def test_bestowed_spell_is_not_a_creature_spell() -> None:

@@ -176,11 +176,14 @@ def test_activate_kicker_and_alternative_flags() -> None:
     code, out = run_json("pay", "example:commander", "--spell", "Goblin Bushwhacker", "--additional", "kicker",
                          "--json")
     assert code == 0 and out["payment"]["total"] == "{R}{R}"
-    code, out = run_json("can-pay", "example:commander", "--spell", "Dregscape Zombie", "--activate", "unearth",
-                         "--json")
+    from manasolver.solver.demo import example_state
+    board = example_state("commander")
+    board["players"][0]["graveyard"] += ["Dregscape Zombie", "Lingering Souls"]
+    code, out = run_json("can-pay", "-", "--spell", "Dregscape Zombie", "--activate", "unearth", "--json",
+                         stdin=json.dumps(board))
     assert code == 0 and out["payable"] is True and out["activating"]["zone"] == "graveyard"
-    code, out = run_json("pay", "example:commander", "--spell", "Lingering Souls", "--alternative", "flashback",
-                         "--json")
+    code, out = run_json("pay", "-", "--spell", "Lingering Souls", "--alternative", "flashback", "--json",
+                         stdin=json.dumps(board))
     assert code == 0 and out["payment"]["total"] == "{1}{B}"
     proc = run("pay", "example:commander")
     assert proc.returncode == 2 and "COST" in proc.stderr
