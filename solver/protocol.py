@@ -535,8 +535,8 @@ def _q_validate(query: dict[str, Any]) -> dict[str, Any]:
     act = req.activation
     if act is not None and act.life:
         if payment.life < act.life:
-            return {"legal": False, "problems": [f"the ability's cost includes paying {act.life} life; "
-                                                 f"the payment's life is {payment.life}"]}
+            problem = f"the ability's cost includes paying {act.life} life; the payment's life is {payment.life}"
+            return {"legal": False, "problems": [problem]}
         payment = dataclasses.replace(payment, life=payment.life - act.life)  # the ability's own life
     # The request's cost is already the alternative cost when one was named.
     return _json(validate(dataclasses.replace(req, alternative=None), payment))
@@ -591,8 +591,8 @@ def _tap_damage_beyond_mana(req: Any) -> list[tuple[Any, str]]:
         perm = by_id.get(pid)
         if perm is not None and tappers and (perm.is_creature or perm.is_artifact):
             aura = next(p for p in req.state.battlefield if p.attached_to == pid)
-            out.append((aura, f"damage when {perm.card.name} ({pid}) becomes tapped by a cost or by "
-                              f"convoke/improvise"))
+            why = f"damage when {perm.card.name} ({pid}) becomes tapped by a cost or by convoke/improvise"
+            out.append((aura, why))
     return out
 
 
