@@ -85,6 +85,7 @@ __all__ = [
     "pool_units",
     "restriction_allows",
     "restriction_pays_abilities",
+    "without_cast_card",
 ]
 
 #: Upper bound on activations of one repeatable ability per permanent.
@@ -664,6 +665,27 @@ def _build(state: GameState, name: str, resources: bool) -> Supply:
     tappable = _fodder(mine, classes, signature, tap_sig, True) if tap_sig else ()
     return Supply(name, pool_units(pl), tuple(classes), tuple(excluded), pl.life, pl.energy,
                   creatures, fodder, tappable)
+
+
+def without_cast_card(supply: Supply, spell: SpellInfo | None) -> Supply:
+    """``supply`` without the card being cast (CR 601.2a: it moves from the hand to the stack
+    first, so it can't also be exiled for mana in 601.2g): when ``spell`` is a known card (not
+    an ability) of which a copy is a hand source, the first such copy is taken out."""
+    if spell is None or spell.ability or spell.card is None or not any(k.hand for k in supply.classes):
+        return supply
+    import dataclasses
+
+    name = spell.card.name.lower()
+    classes = list(supply.classes)
+    for k, cls in enumerate(classes):
+        if cls.hand and cls.name.lower() == name:
+            if cls.count == 1:
+                del classes[k]
+            else:
+                classes[k] = dataclasses.replace(cls, members=cls.members[1:], positions=cls.positions[1:],
+                                                 hand=cls.hand[1:])
+            return dataclasses.replace(supply, classes=tuple(classes))
+    return supply
 
 
 def _hand_classes(player: Player, after: int) -> list[SourceClass]:

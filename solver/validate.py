@@ -573,10 +573,14 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
     units_cache: dict[str, Counter[int]] = {}
     ok_cache: dict[tuple[object, str, int], str] = {}
     exiled: set[int] = set()
+    # The card being cast is on the stack (601.2a), not in the hand: one copy fewer to exile.
+    cast = (req.spell.card.name.lower() if req.spell is not None and req.spell.card is not None
+            and not req.spell.ability else "")
+    in_hand = {cast: sum(1 for c in player.hand if c.name.lower() == cast) - 1} if cast else {}
     for i, act in enumerate(pay.activations):
         where = f"activations[{i}]"
         if act.hand is not None:
-            _check_hand_activation(where, act, player, exiled, units, problems)
+            _check_hand_activation(where, act, player, exiled, units, problems, in_hand)
             continue
         perm = by_id.get(act.permanent)
         if perm is None:
@@ -948,7 +952,7 @@ def _check_cover(units: Counter[_Unit], demands: Counter[_Demand], costly: list[
 
 
 def _check_hand_activation(where: str, act: Activation, player: Player, exiled: set[int],
-                           units: Counter[_Unit], problems: list[str]) -> None:
+                           units: Counter[_Unit], problems: list[str], in_hand: dict[str, int]) -> None:
     """An ability activated from the hand (Simian Spirit Guide, CR 602.2a): the card is at that
     index of the hand, has that ability, is exiled once (it is gone after), and adds what the
     ability says."""
@@ -971,6 +975,12 @@ def _check_hand_activation(where: str, act: Activation, player: Player, exiled: 
         problems.append(f"{where}: {card.name} (hand {idx}) is exiled more than once")
         return
     exiled.add(idx)
+    name = card.name.lower()
+    if name in in_hand:
+        if in_hand[name] <= 0:
+            problems.append(f"{where}: {card.name} is the card being cast, on the stack and no longer "
+                            f"in the hand to exile (CR 601.2a)")
+        in_hand[name] -= 1
     if list(act.costs) != [HAND_COST]:
         problems.append(f"{where}: costs {list(act.costs)} are not the ability's costs {[HAND_COST]}")
     made = _mana_units(act.mana, f"{where}.mana", problems)

@@ -109,7 +109,7 @@ def _is_a(perm: Permanent, what: str) -> bool:
     return perm.card.type_line.has(what)
 
 
-def moves(state: GameState, player: str) -> list[list[Move]]:
+def moves(state: GameState, player: str, cast: str = "") -> list[list[Move]]:
     """For each permanent of ``player`` with a mana ability, its possible activations; then
     for each permanent some "sacrifice a <type>" ability could take, its fodder slot."""
     me = state.player(player)
@@ -174,7 +174,10 @@ def moves(state: GameState, player: str) -> list[list[Move]]:
         groups = list(itertools.combinations(able, tap_n))
         for k in range(len(able) // tap_n):
             out.append([replace(m, tapped=group, slot=k) for m in these for group in groups])
+    skip = next((i for i, c in enumerate(me.hand) if c.name.lower() == cast.lower()), -1) if cast else -1
     for i, c in enumerate(me.hand):  # "Exile ~ from your hand: Add {R}." (602.2a): once each
+        if i == skip:
+            continue  # the card being cast is on the stack (601.2a): its first copy, by convention
         stand_in = Permanent(f"hand:{i}", c, me.name)
         slot = [Move(stand_in, len(state.battlefield) + i, ab, mana, None, hand=i)
                 for ab in hand_abilities(c) for opt in ab.production.options for mana in sorted(_concrete(opt))]
@@ -521,7 +524,8 @@ def brute(req: PaymentRequest, criteria: Sequence[str] = ("min_life", "min_waste
     lists every legal payment, activations that only float mana included (for testing
     the validator)."""
     state = req.state
-    all_moves = moves(state, req.player)
+    cast = req.spell.card.name if req.spell and req.spell.card and not req.spell.ability else ""
+    all_moves = moves(state, req.player, cast)
     if len(all_moves) > MAX_SOURCES:
         raise ValueError(f"brute force takes at most {MAX_SOURCES} sources, not {len(all_moves)}")
     me = state.player(req.player)

@@ -42,7 +42,7 @@ from manasolver.models.symbols import ANY_COLOR, C
 from manasolver.solver import queries
 from manasolver.solver.backends import csp
 from manasolver.solver.payment import Activation, Payment
-from manasolver.solver.request import DEFAULT_POLICY, PaymentRequest, Policy
+from manasolver.solver.request import DEFAULT_POLICY, PaymentRequest, Policy, SpellInfo
 from manasolver.solver.supply import build_supply
 from manasolver.solver.validate import validate
 
@@ -274,6 +274,25 @@ def test_keep_castable_does_not_count_the_exiled_guide() -> None:
     ans = queries.pay(req(state, "{R}", policy=Policy(criteria=("keep_castable", "no_sacrifice"))),
                       backend="cpsat")
     assert ans.payment == p
+
+
+def test_cr_601_2a_a_spirit_guide_being_cast_can_not_exile_itself() -> None:
+    """Casting Elvish Spirit Guide moves it to the stack first (601.2a): it can't be exiled from
+    the hand for {G} (601.2g) — but a second copy in the hand can."""
+    from cards_d import MOUNTAIN
+    spell = SpellInfo(types=frozenset({"creature"}), colors=16, card=ELVISH)
+    one = with_hand(board(perm("m1", MOUNTAIN), perm("m2", MOUNTAIN)), ELVISH)
+    assert not queries.can_pay(req(one, "{2}{G}", spell=spell)).payable
+    assert not csp.payments(req(one, "{2}{G}", spell=spell))[0]
+    two = with_hand(board(perm("m1", MOUNTAIN), perm("m2", MOUNTAIN)), ELVISH, ELVISH)
+    p = paid(req(two, "{2}{G}", spell=spell))
+    assert [a.hand for a in p.activations if a.hand is not None] == [1]
+    cheat = Payment(total="{2}{G}", activations=(
+        Activation("m1", 0, ("{T}",), "{R}"), Activation("m2", 0, ("{T}",), "{R}"),
+        Activation("", 0, ("exile this card from your hand",), "{G}", hand=0, card="Elvish Spirit Guide")))
+    res = validate(req(one, "{2}{G}", spell=spell), cheat)
+    assert not res.legal and any("being cast" in q for q in res.problems)
+    assert validate(req(two, "{2}{G}", spell=spell), cheat).legal  # either copy may be the one cast
 
 
 def test_a_spirit_guide_on_the_battlefield_is_not_a_source_nor_unsupported() -> None:
@@ -567,7 +586,11 @@ def requests(draw: Any, max_sources: int = 4, palette: list[Card] | None = None,
     # The brute force does not compute keep_castable, whose default list is the hand.
     policies = [p for p in POLICIES if not hand or "keep_castable" not in p]
     policy = Policy(criteria=draw(st.sampled_from(policies)))
-    return PaymentRequest(state, ManaCost.parse("".join(syms)), "you", policy=policy)
+    spell = None
+    if hand and draw(st.booleans()):  # casting a card of the hand: it is on the stack (601.2a)
+        cast = draw(st.sampled_from(hand))
+        spell = SpellInfo(types=frozenset(cast.type_line.types), colors=cast.colors, card=cast)
+    return PaymentRequest(state, ManaCost.parse("".join(syms)), "you", policy=policy, spell=spell)
 
 
 def describe(r: PaymentRequest) -> str:

@@ -60,6 +60,7 @@ from manasolver.solver.supply import (
     build_supply,
     restriction_allows,
     restriction_pays_abilities,
+    without_cast_card,
 )
 
 __all__ = ["DEFAULT_LIMIT", "DEFAULT_TIME_LIMIT", "CspBackend", "payments"]
@@ -445,7 +446,8 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
     if req.x is not None and req.x < 0:
         raise BadQuery(f"x must be 0 or more, not {req.x}", "x")
     deadline = time.monotonic() + time_limit
-    sup = supply if supply is not None else build_supply(req.state, req.player, resources=True)
+    sup = supply if supply is not None else without_cast_card(build_supply(req.state, req.player, resources=True),
+                                                              req.spell)
     x = req.x or 0
     sources, whole = _productions(sup, req)
     ids = {(k, j): m for k, cls in enumerate(sup.classes) for j, m in enumerate(cls.members)}
