@@ -42,7 +42,12 @@ from manasolver.solver.backends.base import Problem, Solution, to_payment
 from manasolver.solver.payment import Payment
 from manasolver.solver.policy import check_policy
 from manasolver.solver.request import Modifier, PaymentRequest
-from manasolver.solver.supply import Supply, build_supply, without_cast_card
+from manasolver.solver.supply import (
+    Supply,
+    build_supply,
+    reserved_ids,
+    without_cast_card,
+)
 
 __all__ = ["CanPayAnswer", "MaxXAnswer", "PayAnswer", "PaymentsAnswer", "Reason", "backend_named",
            "can_pay", "guard_doublers", "max_x", "pay", "payments", "prepare"]
@@ -181,7 +186,8 @@ def prepare(req: PaymentRequest, mode: str, x: int | None = 0,
     if req.x is not None and req.x < 0:
         raise BadQuery(f"x must be 0 or more, not {req.x}", "x")
     check_policy(req.policy)
-    supply = without_cast_card(build_supply(req.state, req.player, resources=True), req.spell)
+    supply = without_cast_card(build_supply(req.state, req.player, resources=True,
+                                            reserved=reserved_ids(req)), req.spell)
     ann = _announce(req.cost, req.modifiers)
     return Problem.build(req, supply, ann, mode, x, ignore_restrictions)
 

@@ -67,7 +67,7 @@ from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadState, Unsupported
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, C
-from manasolver.solver.request import SpellInfo
+from manasolver.solver.request import PaymentRequest, SpellInfo
 
 __all__ = [
     "MAX_REPEAT",
@@ -83,6 +83,7 @@ __all__ = [
     "build_supply",
     "member_groups",
     "pool_units",
+    "reserved_ids",
     "restriction_allows",
     "restriction_pays_abilities",
     "without_cast_card",
@@ -557,10 +558,11 @@ def _card_info(card: Card) -> tuple[bool, bool, bool, bool]:
     return info
 
 
-_CACHE: dict[tuple[int, str, bool], tuple[GameState, Supply]] = {}
+_CACHE: dict[tuple[int, str, bool, frozenset[str]], tuple[GameState, Supply]] = {}
 
 
-def build_supply(state: GameState, player: str | None = None, resources: bool = False) -> Supply:
+def build_supply(state: GameState, player: str | None = None, resources: bool = False,
+                 reserved: frozenset[str] = frozenset()) -> Supply:
     """The grouped supply of ``player`` (default: the first player) in ``state``.
 
     Cached per state object (states are frozen), so repeated queries on one board
@@ -568,20 +570,23 @@ def build_supply(state: GameState, player: str | None = None, resources: bool = 
     other resources (sacrificing other permanents, cards in the hand), which only the
     payment queries' CP-SAT and enumeration backends read; without it (the default,
     for other readers such as ``options``) those sources are listed in ``excluded``.
+    ``reserved``: permanents no other cost may sacrifice (the source of an activated
+    ability whose cost sacrifices it: Mind Stone's "{1}, {T}, Sacrifice Mind Stone", CR
+    602.2b; its cost is paid in 601.2h, after the mana abilities).
     """
     name = state.player(player).name if player is not None else state.players[0].name
-    key = (id(state), name, resources)
+    key = (id(state), name, resources, reserved)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is state:
         return hit[1]
-    supply = _build(state, name, resources)
+    supply = _build(state, name, resources, reserved)
     if len(_CACHE) > 256:
         _CACHE.clear()
     _CACHE[key] = (state, supply)
     return supply
 
 
-def _build(state: GameState, name: str, resources: bool) -> Supply:
+def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str] = frozenset()) -> Supply:
     try:
         pl = state.player(name)
     except KeyError:
@@ -634,7 +639,7 @@ def _build(state: GameState, name: str, resources: bool) -> Supply:
         usable = _drop_unmodelled_altars(usable, sac_types, excluded)
         sac_types = sorted({t for _, _, opts in usable for o in opts for t in o.sacrifice_other})
         signature = {perm.id: frozenset(t for t in sac_types if sacrificeable(perm, t))
-                     for _, perm in mine}
+                     for _, perm in mine if perm.id not in reserved}
     tap_types = sorted({t for _, _, opts in usable for o in opts for t in o.tap_types})
     tap_sig: dict[str, frozenset[str]] = {}
     if tap_types:
@@ -665,6 +670,15 @@ def _build(state: GameState, name: str, resources: bool) -> Supply:
     tappable = _fodder(mine, classes, signature, tap_sig, True) if tap_sig else ()
     return Supply(name, pool_units(pl), tuple(classes), tuple(excluded), pl.life, pl.energy,
                   creatures, fodder, tappable)
+
+
+def reserved_ids(req: PaymentRequest) -> frozenset[str]:
+    """The permanents the cost being paid sacrifices itself (an activated ability of a
+    permanent with "Sacrifice ~" in its cost): no mana ability's cost may sacrifice them."""
+    act = req.activation
+    if act is None or act.permanent is None or act.ability.cost is None or not act.ability.cost.sacrifice_self:
+        return frozenset()
+    return frozenset({act.permanent.id})
 
 
 def without_cast_card(supply: Supply, spell: SpellInfo | None) -> Supply:

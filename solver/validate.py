@@ -755,6 +755,19 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
         if have < k:
             problems.append(f"activations[{first_use[pid]}]: {_who(by_id[pid])} has {have} {kind} "
                             f"counter{'s' if have != 1 else ''}, {k} removed (CR 118.3)")
+    # The source of the ability being paid for, when its cost sacrifices it (Mind Stone), is
+    # sacrificed in 601.2h: no mana ability's cost may sacrifice it first.
+    act_src = req.activation.permanent if req.activation is not None else None
+    act_cost = req.activation.ability.cost if req.activation is not None else None
+    if act_src is not None and act_cost is not None and act_cost.sacrifice_self:
+        sac_self[act_src.id] += 1
+        if sac_self[act_src.id] > 1:
+            problems.append(f"activations[{first_use[act_src.id]}]: {_who(act_src)} is sacrificed for "
+                            f"mana and for the ability being paid for")
+        for i, _what, pid in named_sac:
+            if pid == act_src.id:
+                problems.append(f"activations[{i}]: {_who(act_src)} is sacrificed for the ability being "
+                                f"paid for (CR 602.2b, 601.2h), so no other cost can sacrifice it")
     sacrificed = _check_named_sacrifices(state, me, named_sac, sac_self, extra_taps, problems)
     after = _sacrifice_order(pay, named_sac, costly, problems)
     for i in after:  # its mana comes after the sacrificed permanent's mana-costing activations

@@ -109,7 +109,7 @@ def _is_a(perm: Permanent, what: str) -> bool:
     return perm.card.type_line.has(what)
 
 
-def moves(state: GameState, player: str, cast: str = "") -> list[list[Move]]:
+def moves(state: GameState, player: str, cast: str = "", reserved: frozenset[str] = frozenset()) -> list[list[Move]]:
     """For each permanent of ``player`` with a mana ability, its possible activations; then
     for each permanent some "sacrifice a <type>" ability could take, its fodder slot."""
     me = state.player(player)
@@ -186,8 +186,8 @@ def moves(state: GameState, player: str, cast: str = "") -> list[list[Move]]:
     costly = {m.perm.id for ms in out for m in ms if m.costs_mana}  # activations it could make now
     if altars:
         for pos, perm in enumerate(state.battlefield):
-            if perm.controller != me.name:
-                continue
+            if perm.controller != me.name or perm.id in reserved:
+                continue  # an ability being paid for that sacrifices its source keeps it (601.2h)
             slot = [replace(m, sacrificed=perm.id) for what, ms in altars if _is_a(perm, what) for m in ms]
             if not slot:
                 continue
@@ -525,7 +525,10 @@ def brute(req: PaymentRequest, criteria: Sequence[str] = ("min_life", "min_waste
     the validator)."""
     state = req.state
     cast = req.spell.card.name if req.spell and req.spell.card and not req.spell.ability else ""
-    all_moves = moves(state, req.player, cast)
+    act = req.activation
+    reserved = frozenset({act.permanent.id}) if (act is not None and act.permanent is not None and act.ability.cost
+                                                 and act.ability.cost.sacrifice_self) else frozenset()
+    all_moves = moves(state, req.player, cast, reserved)
     if len(all_moves) > MAX_SOURCES:
         raise ValueError(f"brute force takes at most {MAX_SOURCES} sources, not {len(all_moves)}")
     me = state.player(req.player)

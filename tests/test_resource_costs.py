@@ -812,3 +812,24 @@ def test_convoke_and_improvise_with_resource_costs_give_legal_payments(r: Paymen
         assert res.legal, (ans.payment.to_json(), res.problems, describe(r2))
     if queries.can_pay(r, backend="cpsat").payable:
         assert ans.payable, describe(r2)
+
+
+def test_cr_602_2b_the_source_an_ability_sacrifices_is_not_altar_fodder() -> None:
+    """Mind Stone's "{1}, {T}, Sacrifice Mind Stone: Draw a card.": its costs are paid in 601.2h,
+    after the mana abilities, so Krark-Clan Ironworks can't sacrifice Mind Stone for the {1}
+    (it would be gone); Ironworks may sacrifice itself instead."""
+    from manasolver.solver.protocol import answer
+    board_ = {"players": [{"name": "you"}], "battlefield": [{"id": "ms", "card": "Mind Stone"},
+                                                           {"id": "k", "card": "Krark-Clan Ironworks"}]}
+    query = {"state": board_, "spell": {"permanent": "ms", "ability": 0}}
+    out = answer({"query": "pay", **query})
+    assert out["payable"] is True, out
+    assert [a["sacrificed"] for a in out["payment"]["activations"]] == [["k"]]
+    cheat = {"total": "{1}", "activations": [{"permanent": "k", "ability": 0, "costs": list(KCI_COSTS),
+                                              "mana": "{C}{C}", "sacrificed": ["ms"]}], "floating": "{C}"}
+    out = answer({"query": "validate", **query, "payment": cheat})
+    assert out["legal"] is False and any("ability being paid for" in p for p in out["problems"]), out
+    alone = {"players": [{"name": "you"}], "battlefield": [{"id": "ms", "card": "Mind Stone"},
+                                                          {"id": "a", "card": "Ashnod's Altar"}]}
+    out = answer({"query": "can_pay", "state": alone, "spell": {"permanent": "ms", "ability": 0}})
+    assert out["payable"] is False, out

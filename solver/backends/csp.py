@@ -58,6 +58,7 @@ from manasolver.solver.supply import (
     SourceClass,
     Supply,
     build_supply,
+    reserved_ids,
     restriction_allows,
     restriction_pays_abilities,
     without_cast_card,
@@ -446,8 +447,8 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
     if req.x is not None and req.x < 0:
         raise BadQuery(f"x must be 0 or more, not {req.x}", "x")
     deadline = time.monotonic() + time_limit
-    sup = supply if supply is not None else without_cast_card(build_supply(req.state, req.player, resources=True),
-                                                              req.spell)
+    sup = supply if supply is not None else without_cast_card(
+        build_supply(req.state, req.player, resources=True, reserved=reserved_ids(req)), req.spell)
     x = req.x or 0
     sources, whole = _productions(sup, req)
     ids = {(k, j): m for k, cls in enumerate(sup.classes) for j, m in enumerate(cls.members)}
