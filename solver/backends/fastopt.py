@@ -83,7 +83,8 @@ COLOR_BITS = (1, 2, 4, 8, 16)
 #: tie-break they form the digits of one integer the search bounds as a whole.
 LINEAR = ("no_sacrifice", "min_life", "prefer_lands", "min_sources")
 #: The base of those digits: above any one criterion's value on any board.
-DIGIT = 1 << 48
+DIGIT_BITS = 48
+DIGIT = 1 << DIGIT_BITS
 
 
 def _lcm_upto(n: int) -> int:
@@ -268,7 +269,8 @@ class _Search(ComplementSearch):
         self._colors_cache: dict[tuple[int, ...], int] = {}
         self._prepare_keep()
         self.lin_names = [n for n in criteria if n in LINEAR] + ["tiebreak"]
-        self.place = {n: DIGIT ** (len(self.lin_names) - 1 - j) for j, n in enumerate(self.lin_names)}
+        self.place: dict[str, int] = {n: 1 << (DIGIT_BITS * (len(self.lin_names) - 1 - j))
+                                      for j, n in enumerate(self.lin_names)}
         self.best_modes: list[_Mode] = []
         self.modes_all: list[_Mode] = []
         self.skip_free_only = False
@@ -599,7 +601,9 @@ class _Search(ComplementSearch):
     def _lower_vector_of(self, form: Form, x: int, mds: tuple[_Mode, ...],
                          rows: Any) -> tuple[int, ...] | None:
         """:meth:`_lower_vector`, computed."""
-        scale, total_rows, kind_rows = rows
+        scale: int = rows[0]
+        total_rows: list[tuple[int, int, int, _Mode]] = rows[1]
+        kind_rows: list[tuple[int, int, list[tuple[int, int, int, _Mode]]]] = rows[2]
         cap = self.class_cap
         pool = self.sup.pool_total
         taken: dict[int, int] = {}
