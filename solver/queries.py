@@ -24,9 +24,17 @@ boards — a max-flow serving colored demands first — else from a CP-SAT model
 one slack per demand, minimised: total first, then colored), ``insufficient_life``,
 ``insufficient_energy``, ``restricted_mana`` (payable if the restricted mana
 could be spent), ``no_legal_x`` (``max_x`` when even X=0 fails).  When the board
-holds permanents the supply could not model (unreadable mana text) and the cost
-is unpayable without them, the answer is an ``Unsupported`` error naming the
-permanent and clause, never a wrong "unpayable".
+holds permanents the supply could not model (unreadable mana text; an Altar whose
+fodder has a usable mana ability that costs mana; triggered mana from a snow source)
+and the cost is unpayable without them, the answer is an ``Unsupported`` error naming
+the permanent and clause, never a wrong "unpayable".
+
+Costs that spend other resources (sacrificing other permanents: Ashnod's Altar;
+tapping other permanents: Heritage Druid, Springleaf Drum; cards in the hand: Simian
+Spirit Guide) and snow lands whose triggered mana is not snow (Wild Growth) are
+modelled by CP-SAT and the enumeration: the supply is built with
+``build_supply(resources=True)`` and ``pay`` never asks fastopt when
+:attr:`Supply.resource_costs` is set (:func:`_run`).
 """
 
 from __future__ import annotations
@@ -217,6 +225,10 @@ def _run(problem: Problem, backend: str | None, need_payment: bool = True) -> So
             if found is not None:
                 return found
         backend = "cpsat"
+    if backend == "fastopt" and problem.supply.resource_costs:
+        raise Unsupported("the fastopt backend does not model costs that sacrifice or tap other "
+                          "permanents, cards in the hand or nonsnow triggered mana on snow lands; "
+                          "use the default backend", "backend")
     chosen = backend_named(backend)
     if not hasattr(chosen, "solve"):
         raise Unsupported(f"the {backend} backend does not answer this query", "backend")
@@ -245,7 +257,8 @@ def _missing_text(slack: dict[tuple[Any, ...], int]) -> str:
 
 
 def _guard_excluded(supply: Supply, req: PaymentRequest) -> None:
-    """Refuse to call a cost unpayable when unmodelled sources or ways of paying exist."""
+    """Refuse to call a cost unpayable when unmodelled sources or ways of paying exist
+    (``supply.excluded``: what the supply model still leaves out, see the module docstring)."""
     if supply.excluded:
         e = supply.excluded[0]
         index = next((i for i, p in enumerate(req.state.battlefield) if p.id == e.permanent), None)

@@ -27,10 +27,16 @@ activations, so sacrifices that need each other first are refused (circular).
 A card in the hand with "Exile ~ from your hand: Add …" (Simian Spirit Guide, 602.2a)
 is a slot too: nothing, or its one activation (the card is exiled).
 
-Limits, stated: at most one activation per permanent (plus its fodder slot); no
-convoke, delve or improvise; no tap-other costs; a sacrifice cost must be the
-ability's only cost besides nothing, sacrifice one permanent, and its fodder must not
-have mana abilities that cost mana (the solvers exclude that case too).
+"Tap an untapped <type> you control" (Springleaf Drum, Heritage Druid, Urza): a {T}
+ability lists one move per group of permanents it may tap; a repeatable one gets a slot
+per activation it could make.  Each permanent taps once (its own {T} or one cost);
+tapping it for a cost and then sacrificing it is legal.
+
+Limits, stated: at most one activation per permanent (plus its fodder and tapping
+slots); no convoke, delve or improvise; a sacrifice cost must be the ability's only
+cost and sacrifice one permanent, and its fodder must not have a usable mana ability
+that costs mana (the solvers exclude that case too); triggered mana from a snow source
+is refused.
 """
 
 from __future__ import annotations

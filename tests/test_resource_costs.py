@@ -555,6 +555,14 @@ def test_fastopt_is_never_asked_about_sacrifice_costs(monkeypatch: pytest.Monkey
     monkeypatch.setattr(fastopt.FastOptBackend, "solve", refuse)
     state = board(perm("alt", ASHNODS_ALTAR), perm("bear", BEAR), perm("f", FOREST))
     assert sacrificed(paid(req(state, "{3}"))) == ["bear"]
+    with pytest.raises(Unsupported):  # named explicitly, it declines before being asked
+        queries.pay(req(state, "{3}"), backend="fastopt")
+    druid = board(perm("hd", HERITAGE_DRUID), perm("e1", ELF), perm("e2", ELF))
+    assert tapped_ids(paid(req(druid, "{G}{G}{G}"))) == ["e1", "e2", "hd"]
+    guide = with_hand(board(perm("f", FOREST)), SIMIAN)
+    assert len(paid(req(guide, "{R}{G}")).activations) == 2
+    snow = board(perm("sf", _db_card("Snow-Covered Forest")), perm("wg", _db_card("Wild Growth"), attached_to="sf"))
+    assert len(paid(req(snow, "{S}{G}")).activations) == 1
 
 
 # -- differential: CP-SAT and the csp enumeration against the brute force ------------------------

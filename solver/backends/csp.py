@@ -34,7 +34,10 @@ Bounds, never a hang: at most ``limit`` payments; a ``time_limit`` checked insid
 the constraint, so the compiled search unwinds at once when it is reached
 (timer signals do not reach it, SPEC §8); ``complete`` is false whenever the
 list may miss payments — a bound hit, a permanent the supply model excluded,
-a repeatable ability, or convoke, delve or improvise allowed (not enumerated here).
+a repeatable ability (except Altars and tapping costs such as Heritage Druid's, which
+get one slot per activation), or convoke, delve or improvise allowed (not enumerated
+here).  Cards in the hand with "Exile ~ from your hand: Add …" are sources like
+permanents (the card being cast excepted, 601.2a).
 """
 
 from __future__ import annotations
