@@ -391,14 +391,19 @@ def test_manabarbs_damage_is_paid_or_refused() -> None:
     assert _refused(out) or out["payment"]["damage"] == 1, out
 
 
-@pytest.mark.xfail(strict=False, reason="the ability's own source is fodder for Krark-Clan Ironworks")
 def test_mind_stone_can_not_be_sacrificed_to_ironworks_to_pay_its_own_ability() -> None:
     """Mind Stone's "{1}, {T}, Sacrifice Mind Stone: Draw a card.": mana abilities come before
     the costs are paid (CR 602.2b, 601.2g-h); Mind Stone sacrificed to Krark-Clan Ironworks for
-    {C}{C} can't then be tapped and sacrificed for its own cost: nothing else pays the {1}."""
+    {C}{C} can't then be tapped and sacrificed for its own cost.  Ironworks may sacrifice
+    itself ("Sacrifice an artifact"), so {1} is payable that way, never with Mind Stone."""
     out = _pay([{"id": "ms", "card": "Mind Stone"}, {"id": "k", "card": "Krark-Clan Ironworks"}],
                spell={"permanent": "ms", "ability": 0})
-    assert out["payable"] is False, out
+    assert out["payable"] is True, out
+    assert [a.get("sacrificed") for a in out["payment"]["activations"]] == [["k"]], out
+    alone = _pay([{"id": "ms", "card": "Mind Stone"}, {"id": "k", "card": "Krark-Clan Ironworks", "tapped": True},
+                  {"id": "o", "card": "Ornithopter"}], spell={"permanent": "ms", "ability": 0})
+    assert alone["payable"] is True
+    assert all("ms" not in (a.get("sacrificed") or []) for a in alone["payment"]["activations"]), alone
 
 
 def test_a_spirit_guide_being_cast_can_not_exile_itself_to_pay() -> None:
