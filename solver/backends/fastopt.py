@@ -898,6 +898,46 @@ class _Search(ComplementSearch):
                     return -(-num // scale)
             return -1  # cannot be covered
 
+        def nested(i: int, t: int, d: int, room: int) -> int:
+            """The least linear cost of ``d`` more units able to pay demand set ``t`` among
+            ``room`` more units in all, each unit at its share of its activation (the
+            covering problem is nested, so cheapest first is exact for it: a lower bound)."""
+            num = 0
+            taken: dict[int, int] = {}
+            want = d
+            for j in by_unit_total:
+                if j < i or not contrib[j][t]:
+                    continue
+                md = modes[j]
+                left = min(caps[j], self.class_cap[md.k] - used[md.k])
+                if left <= 0:
+                    continue
+                take = min(want, left * contrib[j][t])
+                num += take * act_cost[j] * (scale // size[j])
+                taken[j] = take
+                want -= take
+                if want <= 0:
+                    break
+            if want > 0:
+                return -1
+            want = room - d
+            for j in by_unit_total:
+                if want <= 0:
+                    break
+                if j < i:
+                    continue
+                md = modes[j]
+                left = min(caps[j], self.class_cap[md.k] - used[md.k])
+                pieces = left * size[j] - taken.get(j, 0)
+                if pieces <= 0:
+                    continue
+                take = min(want, pieces)
+                num += take * act_cost[j] * (scale // size[j])
+                want -= take
+            if want > 0:
+                return -1
+            return -(-num // scale)
+
         def vector(final: bool, i: int) -> tuple[int, ...] | None:
             lin = lin_state[0]
             if not final and i >= n_pool:
@@ -914,6 +954,11 @@ class _Search(ComplementSearch):
                         if got < 0:
                             return None
                         extra = max(extra, got)
+                        if room > d:
+                            got = nested(i, t, d, room)
+                            if got < 0:
+                                return None
+                            extra = max(extra, got)
                 lin += extra
             digits = _lin_digits(lin, nd)
             out: list[int] = []
