@@ -82,7 +82,7 @@ def abilities_of(state: GameState, perm: Permanent) -> tuple[ManaAbility, ...]:
     """A permanent's mana abilities now: after land-type changes (Blood Moon, Urborg) and
     granted abilities (Chromatic Lantern), indexed as SPEC §5 ``ability``."""
     mods = _models()
-    if mods is not None and mods[0].active_effects(state):
+    if mods is not None and (mods[0].active_effects(state) or mods[0].tap_damage_from_attachments(state)):
         return tuple(mods[0].effective_mana_abilities(state, perm))
     return perm.card.mana_abilities
 

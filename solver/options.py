@@ -107,7 +107,7 @@ from typing import Any
 from manasolver.models.abilities import Restriction
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import Unsupported
-from manasolver.models.state import GameState, Permanent
+from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import TYPES
 from manasolver.solver.doublers import Doubler, find_doublers
 from manasolver.solver.supply import (
@@ -698,6 +698,7 @@ def options(state: GameState, player: str | None = None, limit: int = 100, detai
                          if d.only and d.ready and d.unmodelled)
     unsupported += _unmodelled_effects(state, supply.player,
                                        {p for p, _ in unsupported} | {d.permanent for d in doublers})
+    unsupported += _hand_sources(pl)
 
     # Life and energy only constrain when the most that could ever be paid exceeds what is there.
     life_demand = energy_demand = 0
@@ -814,6 +815,14 @@ def options(state: GameState, player: str | None = None, limit: int = 100, detai
     bounded = bounded or hit
     return OptionsAnswer(tuple(opts), complete=not (more or bounded or unsupported), detail=detail,
                          bounded=bounded, unsupported=unsupported, states=search.states)
+
+
+def _hand_sources(player: Player) -> tuple[tuple[str, str], ...]:
+    """Cards in the hand with mana abilities (Spirit Guides): the payment queries spend them,
+    this enumeration does not yet, so the answer says it is incomplete (named ``hand[i]``)."""
+    from manasolver.models.hand_mana import hand_abilities
+    return tuple((f"hand[{i}]", f"{card.name}: mana abilities activated from the hand are modelled only by "
+                                f"the payment queries") for i, card in enumerate(player.hand) if hand_abilities(card))
 
 
 def _unmodelled_effects(state: GameState, player: str, known: set[str]

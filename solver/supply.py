@@ -603,8 +603,10 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
         except Unsupported as err:
             ref_error = err.message
     from manasolver.models.hand_mana import is_hand_clause
-    from manasolver.models.mana_effects import active_effects, remaining_unsupported
+    from manasolver.models.mana_effects import active_effects, remaining_unsupported, tap_damage_from_attachments
     effects = active_effects(state)
+    # Board-dependent abilities: effects on mana, or Auras that hurt when what they enchant taps.
+    changed = bool(effects) or bool(tap_damage_from_attachments(state))
     groups: dict[tuple[object, ...], list[tuple[str, int]]] = {}
     meta: dict[tuple[object, ...], tuple[tuple[Option, ...], bool, str, str, bool]] = {}
     excluded: list[Excluded] = []
@@ -624,7 +626,7 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
         if not card.mana_abilities and not effects and not (resources and card.unsupported):
             continue
         try:
-            opts = _cached_options(state, perm, pl, refs, bool(effects), resources)
+            opts = _cached_options(state, perm, pl, refs, changed, resources)
         except _Skip as skip:
             excluded.append(Excluded(perm.id, card.name, skip.clause, skip.reason))
             continue

@@ -360,8 +360,6 @@ def _pay(battlefield: list[dict[str, Any]], hand: list[str] | None = None, **fie
     return answer({"query": "pay", "state": board, **fields})
 
 
-@pytest.mark.xfail(strict=False, reason="tap damage of an Aura is applied only when some other static "
-                   "effect is on the board (supply reads effective_mana_abilities only then)")
 def test_psychic_venom_and_insolence_hurt_when_their_permanent_taps_for_mana() -> None:
     """Psychic Venom: "Whenever enchanted land becomes tapped, Psychic Venom deals 2 damage to
     that land's controller"; Insolence, the same for a creature (CR 603.2): tapping the

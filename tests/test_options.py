@@ -588,3 +588,16 @@ def test_four_shadowmoor_filters_and_two_basics_match_brute_force() -> None:
     answer = options(state, limit=100_000, budget=30)
     assert answer.complete
     assert {o.mana for o in answer.options} == maximal_totals(pairs), breakdown(state, answer)
+
+
+def test_spirit_guides_in_hand_make_options_incomplete() -> None:
+    """A Spirit Guide in the hand can add mana now (CR 605.1a, 605.3a): until options counts it,
+    the answer says it is incomplete and names the card, rather than leaving it out silently."""
+    from manasolver.solver.protocol import answer
+    board = {"players": [{"name": "you", "hand": ["Lightning Bolt", "Simian Spirit Guide"]}],
+             "battlefield": [{"id": "f", "card": "Forest"}]}
+    out = answer({"query": "options", "state": board})
+    assert out["complete"] is False
+    assert {"permanent": "hand[1]", "reason": out["unsupported"][0]["reason"]} == out["unsupported"][0]
+    board["players"][0]["hand"] = ["Lightning Bolt"]
+    assert answer({"query": "options", "state": board}) == {"options": ["{G}"], "complete": True}
