@@ -183,9 +183,23 @@ def _unread(perm: Permanent) -> tuple[str, ...]:
     """Clauses of its card that nothing in the engine reads (A's structured effects are read)."""
     if not perm.card.unsupported:
         return ()
+    from manasolver.models.hand_mana import is_hand_clause
+    from manasolver.models.tap_cost_text import is_tap_cost_clause
     mods = _models()
     left = mods[0].remaining_unsupported(perm.card) if mods is not None else perm.card.unsupported
-    return tuple(c for c in left if not harmless_clause(c))
+    # read elsewhere: a Spirit Guide's hand ability (nothing on the battlefield), Heritage Druid's cost
+    return tuple(c for c in left if not harmless_clause(c) and not is_hand_clause(perm.card, c)
+                 and not is_tap_cost_clause(c))
+
+
+def _producing_abilities(state: GameState, perm: Permanent) -> tuple[ManaAbility, ...]:
+    """Its mana abilities now, and those whose cost taps other permanents (Heritage Druid,
+    Urza: read by ``models/tap_cost_text.py``); could-produce ignores costs (CR 106.7)."""
+    own = abilities_of(state, perm)
+    if not perm.card.unsupported:
+        return own
+    from manasolver.models.tap_cost_text import tap_costs_after
+    return own + tuple(t.ability for t in tap_costs_after(perm.card, len(own)))
 
 
 def _check_supported(state: GameState) -> None:
@@ -207,13 +221,13 @@ def could_produce(state: GameState, strict: bool = True) -> dict[str, int]:
     """
     if strict:
         _check_supported(state)
-    perms = mana_permanents(state)
+    perms = tuple(p for p in state.battlefield if _producing_abilities(state, p))
     cp: dict[str, int] = {}
     # edges: referenced id -> list of (referencing permanent, its ability, amount)
     users: dict[str, list[tuple[Permanent, ManaAbility, int]]] = {}
     for p in perms:
         mask = 0
-        for ab in abilities_of(state, p):
+        for ab in _producing_abilities(state, p):
             prod = ab.production
             if prod.reference:
                 n = _reference_count(state, p, ab)

@@ -268,3 +268,15 @@ def test_nykthos_could_produce_through_the_protocol() -> None:
                              {"id": "k", "card": "Kitchen Finks"},
                              {"id": "b", "card": "Bloodghast", "controller": "opp"}]}
     assert answer({"query": "could_produce", "state": state})["could_produce"] == {"n": ["W", "G", "C"]}
+
+
+def test_tap_cost_sources_and_battlefield_spirit_guides() -> None:
+    """CR 106.7 (could produce ignores costs): Heritage Druid could produce {G}, Urza {U},
+    Birchlore Rangers any color; a Spirit Guide on the battlefield produces nothing there
+    (its ability works from the hand) and no longer makes the query unsupported."""
+    from manasolver.solver.protocol import answer
+    board = {"players": [{"name": "you"}],
+             "battlefield": [{"id": "h", "card": "Heritage Druid"}, {"id": "u", "card": "Urza, Lord High Artificer"},
+                             {"id": "b", "card": "Birchlore Rangers"}, {"id": "s", "card": "Simian Spirit Guide"}]}
+    out = answer({"query": "could_produce", "state": board})["could_produce"]
+    assert out == {"h": ["G"], "u": ["U"], "b": ["W", "U", "B", "R", "G"]}
