@@ -66,6 +66,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
 from manasolver.models.card import BASIC_LAND_TYPES
@@ -582,3 +583,36 @@ def activation_results(state: GameState, permanent: Permanent, ability: ManaAbil
                 extra = tuple(sorted(slot for pick in picks for slot in pick))
                 out[ActivationResult(tuple(mana), extra, removed)] = None
     return tuple(out)
+
+
+_PROHIBITION = re.compile(r"Activated abilities of (?P<what>[^.]*?) can't be activated(?P<unless> unless "
+                          r"they're mana abilities)?\.", re.IGNORECASE)
+
+
+def mana_prohibitions(state: GameState, player: str) -> list[tuple[Permanent, str]]:
+    """Permanents whose text stops ``player``'s mana abilities from being activated (Null Rod,
+    Stony Silence, Cursed Totem, Linvala, Phyrexian Revoker: CR 602.5, 605.3), with the
+    clause, when ``player`` controls a permanent with a mana ability of the kind they name.
+    The payment engine does not apply them yet: its callers refuse instead.  Prohibitions
+    that spare mana abilities (Pithing Needle, Damping Matrix) are not listed."""
+    out: list[tuple[Permanent, str]] = []
+    mine: list[Permanent] | None = None
+    for perm in state.battlefield:
+        for clause, what in _prohibitions_in(perm.card.oracle_text or ""):
+            if mine is None:
+                mine = [p for p in state.battlefield if p.controller == player and p.card.mana_abilities]
+            if "opponents control" in what and perm.controller == player:
+                continue
+            kinds = [k for k in ("artifact", "creature") if k in what]
+            hit = [p for p in mine if not kinds or any(k in p.types for k in kinds)]
+            if hit:
+                out.append((perm, clause))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _prohibitions_in(text: str) -> tuple[tuple[str, str], ...]:
+    """The prohibitions of one card's text that reach mana abilities: (clause, what it names)."""
+    if "can't be activated" not in text:
+        return ()
+    return tuple((m.group(0), m.group("what").lower()) for m in _PROHIBITION.finditer(text) if not m.group("unless"))

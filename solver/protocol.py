@@ -457,6 +457,7 @@ def _q_pay(query: dict[str, Any]) -> dict[str, Any]:
     req, reason = prepare(query)
     if reason is not None:
         return {"payable": False, "reason": reason}
+    _guard_prohibitions(req.state, req.player)
     _guard_tap_triggers(req)
     from manasolver.solver import queries
     return _activated(req, _json(queries.pay(req, backend=_backend(query))))
@@ -466,6 +467,7 @@ def _q_can_pay(query: dict[str, Any]) -> dict[str, Any]:
     req, reason = prepare(query)
     if reason is not None:
         return {"payable": False, "reason": reason}
+    _guard_prohibitions(req.state, req.player)
     from manasolver.solver import queries
     return _activated(req, _json(queries.can_pay(req, backend=_backend(query))))
 
@@ -475,6 +477,7 @@ def _q_payments(query: dict[str, Any]) -> dict[str, Any]:
     req, reason = prepare(query)
     if reason is not None:
         return {"payments": [], "complete": True, "reason": reason}
+    _guard_prohibitions(req.state, req.player)
     _guard_tap_triggers(req)
     from manasolver.solver import queries
     return _activated(req, _json(queries.payments(req, limit=limit)))
@@ -486,6 +489,7 @@ def _q_max_x(query: dict[str, Any]) -> dict[str, Any]:
         return {"max_x": None, "reason": reason}
     if not req.cost.variables:
         raise BadQuery("max_x needs a cost with {X}", "cost")
+    _guard_prohibitions(req.state, req.player)
     _guard_tap_triggers(req)
     from manasolver.solver import queries
     return _activated(req, _json(queries.max_x(req, backend=_backend(query))))
@@ -498,6 +502,7 @@ def _q_options(query: dict[str, Any]) -> dict[str, Any]:
         raise Unsupported("the options query is not implemented yet (issue 4)", "query") from None
     state = load_state_field(query)
     player = _player(query, state)
+    _guard_prohibitions(state, player)
     limit = _int(query, "limit", 100, 1, _MAX_LIMIT) or 100
     detail = _bool(query, "detail") or False
     return _json(options_module.options(state, player, limit=limit, detail=detail))
@@ -558,6 +563,18 @@ def _q_counts(query: dict[str, Any]) -> dict[str, Any]:
     from manasolver.models.counts import counts
     state = load_state_field(query)
     return dict(counts(state, _player(query, state)))
+
+
+def _guard_prohibitions(state: Any, player: str) -> None:
+    """Refuse when a permanent stops some of the player's mana abilities (Null Rod, Cursed
+    Totem, CR 602.5): the payment engine does not apply it yet and would use them."""
+    from manasolver.models.mana_effects import mana_prohibitions
+    found = mana_prohibitions(state, player)
+    if found:
+        perm, text = found[0]
+        index = next(i for i, p in enumerate(state.battlefield) if p.id == perm.id)
+        raise Unsupported(f"{perm.card.name} ({perm.id}): {text!r} stops mana abilities this engine would "
+                          f"otherwise use; it is not applied yet", f"battlefield[{index}]")
 
 
 def _guard_tap_triggers(req: Any) -> None:

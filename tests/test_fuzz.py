@@ -466,3 +466,22 @@ def test_board_effects_on_activated_abilities_apply_or_are_refused() -> None:
     silence = _pay([*gear, {"id": "ss", "card": "Stony Silence"}], spell={"permanent": "bs", "ability": "equip"})
     assert (_refused(field) or field.get("payable") is False) and \
         (_refused(silence) or silence.get("payable") is False), (field, silence)
+
+
+def test_null_rod_and_cursed_totem_refuse_payments_they_would_change() -> None:
+    """CR 602.5, 605.3: Null Rod stops Sol Ring's mana ability, Cursed Totem Llanowar Elves';
+    until the engine applies them, payment queries refuse rather than tap those sources.
+    Pithing Needle spares mana abilities; Linvala stops only her opponents' creatures."""
+    base = [{"id": "s", "card": "Sol Ring"}, {"id": "e", "card": "Llanowar Elves"}, {"id": "f", "card": "Forest"}]
+    for card in ("Null Rod", "Cursed Totem", "Stony Silence"):
+        for query in ("pay", "can_pay", "options"):
+            out = answer({"query": query, "state": {"players": [{"name": "you"}, {"name": "them"}],
+                                                    "battlefield": [*base, {"id": "n", "card": card}]},
+                          **({"cost": "{2}"} if query != "options" else {})})
+            assert out.get("error", {}).get("code") == "unsupported", (card, query, out)
+            assert out["error"]["where"] == "battlefield[3]"
+    for extra in ({"id": "n", "card": "Pithing Needle"},
+                  {"id": "n", "card": "Linvala, Keeper of Silence"}):
+        out = answer({"query": "can_pay", "state": {"players": [{"name": "you"}, {"name": "them"}],
+                                                    "battlefield": [*base, extra]}, "cost": "{2}"})
+        assert out == {"payable": True}, (extra, out)

@@ -1211,6 +1211,8 @@ class FastOptBackend:
         if not shape_known(problem.supply):
             return None
         criteria = pol.criteria if problem.mode == "optimal" else ("min_sources",)
+        if _pool_may_sink(problem, criteria):
+            return None
         search = _search_for(problem, criteria)
         if search is None:
             return None
@@ -1322,3 +1324,15 @@ def evaluate(problem: Problem, sol: Solution, criteria: tuple[str, ...]) -> tupl
         }[name])
     out.append(tb)
     return tuple(out)
+
+
+def _pool_may_sink(problem: Problem, criteria: tuple[str, ...]) -> bool:
+    """Floating mana, abilities that cost mana, and ``use_pool`` ranked before ``min_waste`` or
+    ``min_sources``: the best payment may spend the pool on an activation it does not need
+    (a Signet's {1}), which the search's bounds do not cover (hypothesis found {B} with pool
+    {W}, Bayou and Azorius Signet under (use_pool, min_sources)); CP-SAT decides those."""
+    if problem.supply.pool_total <= 0 or "use_pool" not in criteria:
+        return False
+    if not any(c in criteria and criteria.index("use_pool") < criteria.index(c) for c in ("min_waste", "min_sources")):
+        return False
+    return any(opt.mana_cost for cls in problem.supply.classes for opt in cls.options)
