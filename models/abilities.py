@@ -165,7 +165,7 @@ class AbilityCost:
             out.append("{E}" * self.energy)
         if self.sacrifice_self:
             out.append("sacrifice")
-        out.extend(f"sacrifice a {what}" for what in self.sacrifice)
+        out.extend(f"sacrifice {'an' if what[:1] in 'aeiou' else 'a'} {what}" for what in self.sacrifice)
         out.extend(f"remove {n} {kind} counter{'s' if n > 1 else ''}" for kind, n in self.remove_counters)
         if self.tap_creatures:
             out.append(f"tap {self.tap_creatures} untapped creature"
