@@ -135,6 +135,11 @@ def additional_costs(spell: SpellInfo | None, raw: object) -> ManaCost:
                            where)
         if (times > 1 or name in seen) and not found.repeatable:
             raise BadQuery(f"{card.name}'s {name} cost can be paid only once (CR 702.33a)", where)
+        if name == "escalate":
+            modes = sum(1 for line in card.oracle_text.split("\n") if line.lstrip().startswith("•"))
+            if modes and times > modes - 1:
+                raise BadQuery(f"{card.name} has {modes} modes: escalate is paid once per mode beyond the "
+                               f"first, at most {modes - 1} times (CR 702.120a)", where)
         seen.add(name)
         for _ in range(times):
             total = total + found.cost

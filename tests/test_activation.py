@@ -305,3 +305,14 @@ def test_validate_an_ability_payment() -> None:
     paid = ask("pay", st, spell=spell)["payment"]
     assert ask("validate", st, spell=spell, payment=paid)["legal"] is True
     assert ask("validate", st, spell=spell, payment={**paid, "life": 0})["legal"] is False
+
+
+def test_escalate_at_most_once_per_mode_beyond_the_first() -> None:
+    """CR 702.120a: Blessed Alliance has three modes, so escalate is paid at most twice."""
+    plains = [{"id": f"p{i}", "card": "Plains"} for i in range(6)]
+    out = ask("pay", state(*plains), spell={"card": "Blessed Alliance"},
+              additional=[{"name": "escalate", "times": 2}])
+    assert out["payable"] is True and out["payment"]["total"] == "{5}{W}"
+    out = ask("pay", state(*plains), spell={"card": "Blessed Alliance"},
+              additional=[{"name": "escalate", "times": 3}])
+    assert out["error"]["where"] == "additional[0]" and "702.120a" in out["error"]["message"]
