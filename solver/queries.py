@@ -39,6 +39,7 @@ modelled by CP-SAT and the enumeration: the supply is built with
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -84,6 +85,9 @@ class PayAnswer:
     payment: Payment | None = None
     reason: Reason | None = None
     time_bound: bool = False
+    #: Sources left out as unsupported (permanent, why): the payment is legal, but one using
+    #: them might be better under the policy, so the answer says so.
+    unsupported: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         if self.payable:
@@ -91,6 +95,8 @@ class PayAnswer:
             out: dict[str, Any] = {"payable": True, "payment": self.payment.to_json()}
             if self.time_bound:
                 out["time_bound"] = True  # a time bound stopped the proof of optimality
+            if self.unsupported:
+                out["unsupported"] = [{"permanent": p, "reason": r} for p, r in self.unsupported]
             return out
         assert self.reason is not None
         return {"payable": False, "reason": self.reason.to_json()}
@@ -414,7 +420,10 @@ def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
         _guard_excluded(supply, req)
         return PayAnswer(False, reason=_reason(req, "feasible", x))
     assert isinstance(result, Solution)
-    return PayAnswer(True, payment=to_payment(problem, result), time_bound=not result.optimal)
+    ignored = tuple((e.permanent, f"{e.name}: left out ({e.reason}: {e.clause}); the payment is legal, its "
+                                  f"optimality is proven only without it") for e in supply.excluded)
+    return PayAnswer(True, payment=to_payment(problem, result), time_bound=not result.optimal,
+                     unsupported=ignored)
 
 
 def _max_x_by_bisection(req: PaymentRequest) -> MaxXAnswer | None:
@@ -462,6 +471,7 @@ def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
     if not req.cost.variables:
         raise BadQuery("max_x needs a cost with {X}", "cost")
     supply = guard_doublers(req, build_supply(req.state, req.player, resources=True))
+    _guard_excluded(supply, req)  # an unmodelled source could make X larger: refuse, never understate
     if backend is None:
         quick = _max_x_by_bisection(req)
         if quick is not None:
@@ -490,6 +500,10 @@ def payments(req: PaymentRequest, limit: int = 100) -> PaymentsAnswer:
     if fn is None:
         raise Unsupported("the csp backend has no payments() function", "query")
     out = fn(req, limit)
+    if build_supply(req.state, req.player, resources=True).excluded:
+        # payments using an unmodelled source are missing from the list
+        out = PaymentsAnswer(tuple(out[0]), False) if isinstance(out, tuple) else dataclasses.replace(
+            out, complete=False)
     if isinstance(out, PaymentsAnswer):
         return out
     if isinstance(out, tuple) and len(out) == 2:

@@ -316,3 +316,17 @@ def test_escalate_at_most_once_per_mode_beyond_the_first() -> None:
     out = ask("pay", state(*plains), spell={"card": "Blessed Alliance"},
               additional=[{"name": "escalate", "times": 3}])
     assert out["error"]["where"] == "additional[0]" and "702.120a" in out["error"]["message"]
+
+
+def test_unmodelled_sources_are_named_never_silently_ignored() -> None:
+    """SPEC §5 (never answer wrongly without saying so): Grand Architect's "Tap an untapped blue
+    creature" is not modelled.  pay still gives a legal payment and names it under
+    ``unsupported``; max_x refuses (it could make X larger); payments says it is incomplete."""
+    board = state({"id": "g", "card": "Grand Architect"}, {"id": "f", "card": "Forest"})
+    out = ask("pay", board, cost="{G}")
+    assert out["payable"] is True and [u["permanent"] for u in out["unsupported"]] == ["g"]
+    assert ask("max_x", board, cost="{X}")["error"]["code"] == "unsupported"
+    assert ask("payments", board, cost="{G}")["complete"] is False
+    plain = state({"id": "f", "card": "Forest"})
+    assert "unsupported" not in ask("pay", plain, cost="{G}")
+    assert ask("payments", plain, cost="{G}")["complete"] is True
