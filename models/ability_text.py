@@ -36,7 +36,7 @@ from manasolver.models.symbols import (
     type_bit,
 )
 
-__all__ = ["Unreadable", "read_ability", "read_production", "sentences"]
+__all__ = ["Unreadable", "parse_cost", "read_ability", "read_production", "sentences"]
 
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
             "seven": 7, "eight": 8, "nine": 9, "ten": 10}
@@ -75,6 +75,12 @@ def _number(word: str) -> int:
 
 
 
+def parse_cost(text: str) -> AbilityCost:
+    """An activation cost (``{2}, {T}, Pay six {E}``) as an :class:`AbilityCost`; raises
+    :class:`Unreadable` for a part it does not understand."""
+    return _parse_cost(text)
+
+
 def _parse_cost(text: str) -> AbilityCost:
     tap = untap = False
     mana: list[str] = []
@@ -103,6 +109,8 @@ def _parse_cost(text: str) -> AbilityCost:
             life += _number(m.group(1))
         elif m := re.fullmatch(r"pay ((?:\{e\})+)", low):
             energy += m.group(1).count("{e}")
+        elif m := re.fullmatch(r"pay (\w+) \{e\}", low):  # "Pay six {E}" (Roil Cartographer)
+            energy += _number(m.group(1))
         elif low == "sacrifice ~":
             sac_self = True
         elif m := re.fullmatch(r"sacrifice an? ([a-z][\w'\-]*)", part, re.IGNORECASE):

@@ -23,10 +23,16 @@ import re
 from dataclasses import dataclass
 
 from manasolver.models.abilities import AbilityCost
-from manasolver.models.ability_text import Unreadable, _parse_cost
+from manasolver.models.ability_text import Unreadable, parse_cost
 from manasolver.models.card import Card
 from manasolver.models.errors import BadCost
-from manasolver.models.oracle import activated_parts, self_reference, strip_reminder
+from manasolver.models.oracle import (
+    activated_parts,
+    is_loyalty_cost,
+    is_mana_ability,
+    self_reference,
+    strip_reminder,
+)
 
 __all__ = ["KEYWORD_ABILITIES", "ActivatedAbility", "activated_abilities"]
 
@@ -66,12 +72,6 @@ KEYWORD_ABILITIES: dict[str, _Keyword] = {
 }
 _KEYWORD_LINE = re.compile(
     rf"^(?P<kw>Level up|Basic landcycling|[A-Z][a-z]*)(?: [a-z ]+?)?(?: \d+)?(?: |—)(?P<cost>{_SYMBOLS})\s*$")
-_LOYALTY = re.compile(r"^[+−\-–]?(?:\d+|X)$")
-_ADDS_MANA = re.compile(r"\badds?\b[^.]*?(?:\{[^}]+\}|\bmana\b)", re.IGNORECASE)
-_TARGET = re.compile(r"\btargets?\b", re.IGNORECASE)
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
-_NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-           "nine": 9, "ten": 10}
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,12 +104,8 @@ def activated_abilities(card: Card) -> tuple[ActivatedAbility, ...]:
         if parts is None:
             continue
         cost_text, effect = parts
-        if _LOYALTY.match(cost_text):
-            continue  # loyalty abilities follow CR 606, not this engine's payments
-        unquoted = _QUOTED.sub("", effect)
-        if (_ADDS_MANA.search(unquoted) and not _TARGET.search(unquoted)) or \
-                effect.startswith("Double the amount of each type of unspent mana"):
-            continue  # a mana ability (CR 605.1a): listed among the card's mana abilities
+        if is_loyalty_cost(cost_text) or is_mana_ability(cost_text, effect):
+            continue  # loyalty abilities follow CR 606; mana abilities are listed apart (605.1a)
         out.append(_ability(len(out), line, cost_text, effect))
     return tuple(out)
 
@@ -149,13 +145,10 @@ def _ability(index: int, line: str, cost_text: str, effect: str) -> ActivatedAbi
         elif low == "exile ~ from your graveyard":
             zone = "graveyard"
             extra.append("exile this card from your graveyard")
-        elif m := re.fullmatch(r"pay (\w+) \{e\}", low):
-            n = _NUMBER.get(m.group(1)) or (int(m.group(1)) if m.group(1).isdigit() else 0)
-            readable.append("{E}" * n if n else part)
         else:
             readable.append(part)
     try:
-        cost: AbilityCost | None = _parse_cost(", ".join(readable)) if readable else AbilityCost()
+        cost: AbilityCost | None = parse_cost(", ".join(readable)) if readable else AbilityCost()
         unread = ""
     except (Unreadable, BadCost) as err:
         cost, unread = None, str(err) or cost_text

@@ -40,6 +40,7 @@ from manasolver.models.triggers import (
     Trigger,
     TriggerEffect,
     enters_tapped,
+    hurt_when_tapped,
     impending_counters,
     triggers_of,
 )
@@ -474,10 +475,10 @@ def damage_when_tapped(state: GameState, permanent: str, include_self: bool = Fa
                 if trig.event == "other" and "becomes tapped" in trig.text:
                     unresolved.append(Unresolved(q.id, trig.text, trig.unsupported))
                 continue
-            if not trig.supported or trig.condition:
+            hurt = hurt_when_tapped(trig)
+            if hurt is None:
                 unresolved.append(Unresolved(q.id, trig.text, trig.unsupported or "a condition"))
                 continue
-            hurt = sum(e.amount for e in trig.effects if e.kind in ("damage", "lose_life"))
             if hurt:
                 amount += hurt
                 sources.append(q.id)

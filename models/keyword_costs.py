@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
@@ -66,8 +67,13 @@ def keyword_costs(card: Card) -> tuple[KeywordCost, ...]:
     Costs that are not mana (``Kicker—Sacrifice a creature``) are not listed: the
     engine pays mana, and a request naming them is refused as unknown.
     """
+    return _keyword_costs(card.oracle_text or "")
+
+
+@lru_cache(maxsize=2048)
+def _keyword_costs(oracle_text: str) -> tuple[KeywordCost, ...]:
     out: list[KeywordCost] = []
-    for line in (card.oracle_text or "").split("\n"):
+    for line in oracle_text.split("\n"):
         m = _LINE.match(line.strip())
         if not m:
             continue

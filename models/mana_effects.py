@@ -71,7 +71,6 @@ from functools import lru_cache
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
 from manasolver.models.card import BASIC_LAND_TYPES
 from manasolver.models.mana_effect_text import (
-    BASIC_ORDER,
     LAND_TYPES,
     GrantedAbility,
     LandTypeChange,
@@ -84,7 +83,7 @@ from manasolver.models.mana_effect_text import (
 )
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import C, type_bit
-from manasolver.models.triggers import self_tap_damage, triggers_of
+from manasolver.models.triggers import hurt_when_tapped, self_tap_damage, triggers_of
 
 __all__ = [
     "ActivationResult",
@@ -308,10 +307,9 @@ def tap_damage_from_attachments(state: GameState) -> dict[str, int]:
         if perm.attached_to is None:
             continue
         for trig in triggers_of(perm.card):
-            if trig.event == "enchanted_tapped" and trig.supported and not trig.condition:
-                hurt = sum(e.amount for e in trig.effects if e.kind in ("damage", "lose_life"))
-                if hurt:
-                    out[perm.attached_to] = out.get(perm.attached_to, 0) + hurt
+            hurt = hurt_when_tapped(trig) if trig.event == "enchanted_tapped" else None
+            if hurt:
+                out[perm.attached_to] = out.get(perm.attached_to, 0) + hurt
     if len(_TAP_DAMAGE_CACHE) > 64:
         _TAP_DAMAGE_CACHE.clear()
     _TAP_DAMAGE_CACHE[id(state)] = (state, out)

@@ -36,6 +36,8 @@ __all__ = [
     "ManaEffect",
     "ParsedText",
     "activated_parts",
+    "is_loyalty_cost",
+    "is_mana_ability",
     "parse_oracle",
     "reindex",
     "self_reference",
@@ -159,6 +161,23 @@ def self_reference(text: str, name: str, legendary: bool = False) -> str:
         if short and short in text:
             text = _replace_word(text, short, ",'")
     return _SELF_WORDS.sub("~", text) if "this " in text.lower() else text
+
+
+def is_loyalty_cost(cost_text: str) -> bool:
+    """``+1``, ``−2``, ``X``: a planeswalker's loyalty ability (CR 606), never a mana ability."""
+    return bool(_LOYALTY.match(cost_text))
+
+
+def is_mana_ability(cost_text: str, effect: str) -> bool:
+    """Whether the activated ability ``cost_text: effect`` is a mana ability (CR 605.1a):
+    not a loyalty ability, no target, and it could add mana (quoted text, which grants
+    abilities to others, does not count); Doubling Cube's pool doubling is one too."""
+    if is_loyalty_cost(cost_text):
+        return False
+    if effect == _DOUBLES_POOL:
+        return True
+    unquoted = _QUOTED.sub("", effect)
+    return bool(_ADDS_MANA.search(unquoted)) and not re.search(r"\btargets?\b", unquoted, re.IGNORECASE)
 
 
 def activated_parts(line: str) -> tuple[str, str] | None:

@@ -57,6 +57,7 @@ __all__ = [
     "Trigger",
     "TriggerEffect",
     "enters_tapped",
+    "hurt_when_tapped",
     "impending_counters",
     "parse_triggers",
     "self_tap_damage",
@@ -325,6 +326,15 @@ def triggers_of(card: Card) -> tuple[Trigger, ...]:
     """The triggered abilities of a card on the battlefield (its front face), cached."""
     face = _face(card)
     return _cached(face.oracle_text, face.type_line.text, face.name)
+
+
+def hurt_when_tapped(trig: Trigger) -> int | None:
+    """The damage plus life loss a read trigger deals its victim each time (Contaminated
+    Ground: 2); ``None`` when the trigger is not read in full or has a condition, so callers
+    report it instead of counting it."""
+    if not trig.supported or trig.condition:
+        return None
+    return sum(e.amount for e in trig.effects if e.kind in ("damage", "lose_life"))
 
 
 def self_tap_damage(card: Card) -> int:

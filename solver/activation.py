@@ -227,10 +227,7 @@ def _prepare(ability: ActivatedAbility, card: Card, state: GameState, player: st
                         for p in state.players)
         new_state = dataclasses.replace(new_state, players=players)
     mana = cost.mana + ManaCost.parse("{E}" * cost.energy, "cost", allow_empty=True)
-    types = permanent.types if permanent is not None else card.type_line.types
-    spell = SpellInfo(types=frozenset(types), subtypes=frozenset(card.type_line.subtypes),
-                      supertypes=frozenset(card.type_line.supertypes), colors=card.colors, card=card,
-                      ability=True)
+    spell = SpellInfo.of_ability(card, permanent.types if permanent is not None else None)
     return Activation(ability, card, new_state, mana, spell, cost.life, permanent)
 
 

@@ -600,9 +600,10 @@ def _tap_damage_beyond_mana(req: Any) -> list[tuple[Any, str]]:
     if not hurt:
         return []
     by_id = {p.id: p for p in req.state.battlefield}
+    from manasolver.models.tap_cost_text import tap_costs
     tappers = req.convoke or req.improvise or any(
-        a.cost.tap_creatures for p in req.state.battlefield for a in p.card.mana_abilities) or any(
-        "untapped" in u.lower() for p in req.state.battlefield for u in p.card.unsupported)
+        any(a.cost.tap_creatures for a in p.card.mana_abilities) or tap_costs(p.card)
+        for p in req.state.battlefield)
     out = []
     for pid in hurt:
         perm = by_id.get(pid)

@@ -298,8 +298,7 @@ def guard_doublers(req: PaymentRequest, supply: Supply | None = None) -> Supply:
     for d in find_doublers(req.state, supply.player):
         perm = req.state.battlefield[d.position]
         for ab in d.usable:
-            source = SpellInfo(types=frozenset(perm.types), subtypes=frozenset(perm.card.type_line.subtypes),
-                               colors=perm.card.colors, card=perm.card, ability=True)
+            source = SpellInfo.of_ability(perm.card, perm.types)
             sub = PaymentRequest(req.state, ab.cost.mana, supply.player, spell=source)
             if not ab.cost.mana or _run(prepare(sub, "feasible", 0), None, need_payment=False) is not False:
                 raise Unsupported(f"{d.name} ({d.permanent}) could be activated now "
@@ -420,8 +419,8 @@ def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
         _guard_excluded(supply, req)
         return PayAnswer(False, reason=_reason(req, "feasible", x))
     assert isinstance(result, Solution)
-    ignored = tuple((e.permanent, f"{e.name}: left out ({e.reason}: {e.clause}); the payment is legal, its "
-                                  f"optimality is proven only without it") for e in supply.excluded)
+    why = "the payment is legal, its optimality is proven only without it"
+    ignored = tuple((e.permanent, f"{e.name}: left out ({e.reason}: {e.clause}); {why}") for e in supply.excluded)
     return PayAnswer(True, payment=to_payment(problem, result), time_bound=not result.optimal,
                      unsupported=ignored)
 
@@ -490,7 +489,7 @@ def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
 def payments(req: PaymentRequest, limit: int = 100) -> PaymentsAnswer:
     """Every distinct payment, up to ``limit``: delegated to the enumeration backend
     (:mod:`manasolver.solver.backends.csp`)."""
-    guard_doublers(req)
+    supply = guard_doublers(req, build_supply(req.state, req.player, resources=True))
     try:
         from manasolver.solver.backends import csp
     except ImportError:
@@ -500,7 +499,7 @@ def payments(req: PaymentRequest, limit: int = 100) -> PaymentsAnswer:
     if fn is None:
         raise Unsupported("the csp backend has no payments() function", "query")
     out = fn(req, limit)
-    if build_supply(req.state, req.player, resources=True).excluded:
+    if supply.excluded:
         # payments using an unmodelled source are missing from the list
         out = PaymentsAnswer(tuple(out[0]), False) if isinstance(out, tuple) else dataclasses.replace(
             out, complete=False)

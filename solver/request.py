@@ -39,6 +39,14 @@ class SpellInfo:
     card: Card | None = None
     ability: bool = False
 
+    @staticmethod
+    def of_ability(card: Card, types: tuple[str, ...] | None = None) -> SpellInfo:
+        """An activated ability of ``card``, as restrictions see it (CR 106.6): the source's
+        types (``types``: its current ones on the battlefield), subtypes and colors."""
+        line = card.type_line
+        return SpellInfo(types=frozenset(line.types if types is None else types), subtypes=frozenset(line.subtypes),
+                         supertypes=frozenset(line.supertypes), colors=card.colors, card=card, ability=True)
+
 
 @dataclass(frozen=True, slots=True)
 class Modifier:

@@ -1011,6 +1011,25 @@ def _check_hand_activation(where: str, act: Activation, player: Player, exiled: 
         units[_Unit("made", bit, snow)] += k
 
 
+def _unmatched(cands: list[list[str]]) -> list[int]:
+    """The costs (indices into ``cands``, each a list of the permanent ids that could pay it)
+    left without a distinct permanent by a maximum matching (augmenting paths; CR 118.10: one
+    permanent pays one cost)."""
+    owner: dict[str, int] = {}
+
+    def augment(k: int, seen: set[str]) -> bool:
+        for pid in cands[k]:
+            if pid in seen:
+                continue
+            seen.add(pid)
+            if pid not in owner or augment(owner[pid], seen):
+                owner[pid] = k
+                return True
+        return False
+
+    return [k for k in range(len(cands)) if not augment(k, set())]
+
+
 def _is_a(perm: Permanent, what: str) -> bool:
     """Does ``perm`` have the card type, subtype or supertype ``what`` (lower case)?"""
     from manasolver.models.card import CARD_TYPES
@@ -1126,41 +1145,17 @@ def _check_other_costs(state: GameState, me: str, sac_other: list[tuple[int, str
     distinct permanents must exist (118.10: one permanent pays one cost)."""
     mine = [p for p in state.battlefield if p.controller == me]
     if sac_other:
-        # Simple augmenting-path matching of sacrifice costs to permanents.
+        # A matching of sacrifice costs to distinct permanents.
         cands = [[p.id for p in mine if not sac_self[p.id] and not extra_taps[p.id]
                   and (what in p.types or p.card.type_line.has(what))] for _, what in sac_other]
-        owner: dict[str, int] = {}
-
-        def augment(k: int, seen: set[str]) -> bool:
-            for pid in cands[k]:
-                if pid in seen:
-                    continue
-                seen.add(pid)
-                if pid not in owner or augment(owner[pid], seen):
-                    owner[pid] = k
-                    return True
-            return False
-
-        for k, (i, what) in enumerate(sac_other):
-            if not augment(k, set()):
-                problems.append(f"activations[{i}]: no (other) {what} to sacrifice (CR 118.10)")
+        for k in _unmatched(cands):
+            i, what = sac_other[k]
+            problems.append(f"activations[{i}]: no (other) {what} to sacrifice (CR 118.10)")
     if tap_others:
         # The same matching for "tap an untapped <type> you control" costs that name nothing.
         tap_cands = [[p.id for p in mine if not p.tapped and not taps[p.id] and not extra_taps[p.id]
                       and any(_is_a(p, t) for t in types)] for _, types in tap_others]
-        holder: dict[str, int] = {}
-
-        def take(k: int, seen: set[str]) -> bool:
-            for pid in tap_cands[k]:
-                if pid in seen:
-                    continue
-                seen.add(pid)
-                if pid not in holder or take(holder[pid], seen):
-                    holder[pid] = k
-                    return True
-            return False
-
-        for k, (i, types) in enumerate(tap_others):
-            if not take(k, set()):
-                problems.append(f"activations[{i}]: player {me} has no (other) untapped "
-                                f"{' or '.join(types)} to tap for its cost (CR 118.3)")
+        for k in _unmatched(tap_cands):
+            i, types = tap_others[k]
+            problems.append(f"activations[{i}]: player {me} has no (other) untapped "
+                            f"{' or '.join(types)} to tap for its cost (CR 118.3)")

@@ -13,7 +13,9 @@ makes the bounds bite from the start.
 
 from __future__ import annotations
 
+import functools
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 from manasolver.solver.announce import Form
@@ -52,6 +54,32 @@ class ComplementSearch:
 
     def _mode_cap(self, i: int) -> int:  # pragma: no cover - provided by the search
         raise NotImplementedError
+
+    def _criteria_vector(self, form: Form, sac: int, life: int, used: list[int], colors: Callable[[], int],
+                         nonland: int, sources: int, pool_unused: int) -> list[int]:
+        """The policy's criteria in order for a payment's totals (SPEC §6); ``used``: members
+        used per class; ``colors``: the colors lost, computed only when asked for."""
+        out: list[int] = []
+        for name in self.criteria:
+            if name == "no_sacrifice":
+                out.append(sac)
+            elif name == "min_life":
+                out.append(life + form.life)
+            elif name == "keep_castable":
+                out.append(self.keep_lost(used))
+            elif name == "keep_colors":
+                out.append(colors())
+            elif name == "min_waste":
+                out.append(0)
+            elif name == "prefer_lands":
+                out.append(nonland)
+            elif name == "min_sources":
+                out.append(sources)
+            elif name == "use_pool":
+                out.append(pool_unused)
+            elif name == "min_energy":
+                out.append(form.energy)
+        return out
 
     def _complement_fits(self, form: Form, x: int) -> bool:
         """Search the unused units instead of the used ones when they are fewer (costs that
@@ -139,44 +167,28 @@ class ComplementSearch:
                     off = min(rest, budget)
                     tb += (rest - off) * modes[i].weight
                     budget -= off
-            out: list[int] = []
-            for name in self.criteria:
-                if name == "no_sacrifice":
-                    out.append(sac)
-                elif name == "min_life":
-                    out.append(life + form.life)
-                elif name == "keep_castable":
-                    out.append(self.keep_lost(per_class))
-                elif name == "keep_colors":
-                    if final:
-                        out.append(self.colors_lost(per_class))
+            def colors() -> int:
+                if final:
+                    return self.colors_lost(per_class)
+                kept = 0
+                gains = []
+                in_modes = set()
+                for i, md in enumerate(modes):
+                    if md.k < 0:
+                        continue
+                    in_modes.add(md.k)
+                    if decided[i]:
+                        if u[i]:
+                            kept |= self.class_colors[md.k]
                     else:
-                        kept = 0
-                        gains = []
-                        in_modes = set()
-                        for i, md in enumerate(modes):
-                            if md.k < 0:
-                                continue
-                            in_modes.add(md.k)
-                            if decided[i]:
-                                if u[i]:
-                                    kept |= self.class_colors[md.k]
-                            else:
-                                gains.append(self.class_colors[md.k])
-                        for k in range(len(self.sup.classes)):
-                            if k not in in_modes:
-                                kept |= self.class_colors[k]
-                        out.append(self.colors_lost_bound(kept, gains, k_left))
-                elif name == "min_waste":
-                    out.append(0)
-                elif name == "prefer_lands":
-                    out.append(nonland)
-                elif name == "min_sources":
-                    out.append(sources)
-                elif name == "use_pool":
-                    out.append(pool_total - pool_used if final else 0)
-                elif name == "min_energy":
-                    out.append(form.energy)
+                        gains.append(self.class_colors[md.k])
+                for k in range(len(self.sup.classes)):
+                    if k not in in_modes:
+                        kept |= self.class_colors[k]
+                return self.colors_lost_bound(kept, gains, k_left)
+
+            out = self._criteria_vector(form, sac, life, per_class, colors, nonland, sources,
+                                        pool_total - pool_used if final else 0)
             out.append(tb)
             if final and (ab_life > sup_life or (form.life and life + form.life > sup_life)):
                 return []
@@ -357,26 +369,10 @@ class ComplementSearch:
             for md in off:
                 if md.k >= 0:
                     used[md.k] -= 1
-            vec: list[int] = []
-            for name in self.criteria:
-                if name == "no_sacrifice":
-                    vec.append(sac)
-                elif name == "min_life":
-                    vec.append(life + form.life)
-                elif name == "keep_castable":
-                    vec.append(self.keep_lost(used))
-                elif name == "keep_colors":
-                    vec.append(self.colors_lost(used))
-                elif name == "min_waste":
-                    vec.append(0)
-                elif name == "prefer_lands":
-                    vec.append(totals["nonland"] - sum(md.nonland for md in off if md.k >= 0))
-                elif name == "min_sources":
-                    vec.append(totals["sources"] - sum(1 for md in off if md.k >= 0))
-                elif name == "use_pool":
-                    vec.append(pool_total - totals["pool"] + pool_left)
-                elif name == "min_energy":
-                    vec.append(form.energy)
+            vec = self._criteria_vector(
+                form, sac, life, used, functools.partial(self.colors_lost, used),
+                totals["nonland"] - sum(md.nonland for md in off if md.k >= 0),
+                totals["sources"] - sum(1 for md in off if md.k >= 0), pool_total - totals["pool"] + pool_left)
             vec.append(totals["tb"] - sum(md.weight for md in off if md.k >= 0))
             if self.best is None or tuple(vec) < self.best:
                 self.best = tuple(vec)

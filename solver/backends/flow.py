@@ -263,6 +263,15 @@ class FlowBackend:
         return sol
 
 
+def _edge(adj: dict[int, list[int]], cap: dict[tuple[int, int], int], a: int, b: int, c: int) -> None:
+    """Add capacity ``c`` from ``a`` to ``b`` in a residual network (the reverse arc at 0)."""
+    if (a, b) not in cap:
+        adj[a].append(b)
+        adj[b].append(a)
+        cap[(b, a)] = cap.get((b, a), 0)
+    cap[(a, b)] = cap.get((a, b), 0) + c
+
+
 def transport(units: list[tuple[int, bool, int]], form: Form, x: int,
               first: frozenset[int] = frozenset(),
               extra: tuple[tuple[tuple[object, ...], int, int], ...] = (),
@@ -288,11 +297,7 @@ def transport(units: list[tuple[int, bool, int]], form: Form, x: int,
     adj: dict[int, list[int]] = {i: [] for i in range(sink + 1)}
 
     def edge(a: int, b: int, c: int) -> None:
-        if (a, b) not in cap:
-            adj[a].append(b)
-            adj[b].append(a)
-            cap[(b, a)] = cap.get((b, a), 0)
-        cap[(a, b)] = cap.get((a, b), 0) + c
+        _edge(adj, cap, a, b, c)
 
     for ui, (mask, snow, count) in enumerate(units):
         edge(0, 1 + ui, count if not first or ui in first else 0)
@@ -337,11 +342,7 @@ def deficits(units: list[tuple[int, bool, int]], form: Form, x: int) -> dict[tup
     adj: dict[int, list[int]] = {i: [] for i in range(sink + 1)}
 
     def edge(a: int, b: int, c: int) -> None:
-        if (a, b) not in cap:
-            adj[a].append(b)
-            adj[b].append(a)
-            cap[(b, a)] = cap.get((b, a), 0)
-        cap[(a, b)] = cap.get((a, b), 0) + c
+        _edge(adj, cap, a, b, c)
 
     for ui, (mask, snow, count) in enumerate(units):
         edge(0, 1 + ui, count)
