@@ -9,7 +9,7 @@ face's rules text (reminder text removed, quoted text removed): a line of the fo
 the effect says "Add {…" / "Add one/two/X … mana" / "mana of any", and names no
 target (CR 605.1a).  Silver-bordered (funny) cards are left out.
 
-A card *parses fully* when :func:`~manasolver.models.oracle.parse_oracle` reports
+A card *parses fully* when :func:`~manasolver.models.text.oracle.parse_oracle` reports
 no unsupported clause for any of its faces.  Failures are grouped by clause, with
 the card's name replaced by ``~``, and listed with the card names.
 """
@@ -26,7 +26,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from manasolver.models.card import Card, TypeLine
-from manasolver.models.oracle import parse_oracle
+from manasolver.models.text.oracle import parse_oracle
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "cards.jsonl.gz"
@@ -95,13 +95,13 @@ def run(data: Path) -> dict[str, object]:
 
 def engine_reads(card: Card, clause: str) -> bool:
     """Whether a clause the oracle parser leaves unread is read by another part of the
-    engine: a mana ability used from the hand (``models/hand_mana.py``), a cost that taps
-    other permanents (``models/tap_cost_text.py``), or an effect on mana production that
-    the payment engine applies (``models/mana_effect_text.py``: Chromatic Lantern's grant,
+    engine: a mana ability used from the hand (``models/text/hand.py``), a cost that taps
+    other permanents (``models/text/tap_costs.py``), or an effect on mana production that
+    the payment engine applies (``models/text/mana_effects.py``: Chromatic Lantern's grant,
     Mana Reflection, Blood Moon)."""
-    from manasolver.models.hand_mana import is_hand_clause
-    from manasolver.models.mana_effect_text import mana_effects_of
-    from manasolver.models.tap_cost_text import is_tap_cost_clause
+    from manasolver.models.text.hand import is_hand_clause
+    from manasolver.models.text.mana_effects import mana_effects_of
+    from manasolver.models.text.tap_costs import is_tap_cost_clause
     if is_hand_clause(card, clause) or is_tap_cost_clause(clause):
         return True
     return any(effect.text == clause for effect in mana_effects_of(card))
@@ -139,6 +139,7 @@ def report(result: dict[str, object]) -> str:
     total = int(result["total"])  # type: ignore[call-overload]
     full = int(result["full"])  # type: ignore[call-overload]
     failures: dict[str, list[str]] = result["failures"]  # type: ignore[assignment]
+    engine = int(result["engine"])  # type: ignore[call-overload]
     pct = 100.0 * full / total if total else 0.0
     lines = [
         "# Oracle parser coverage",
@@ -153,7 +154,7 @@ def report(result: dict[str, object]) -> str:
         f"- not fully: {total - full}",
         f"- answered by the engine (every clause about mana read, by the parser or by the readers of",
         f"  hand abilities, tap-other-permanents costs and effects on mana production): "
-        f"**{int(result['engine'])}** ({100.0 * int(result['engine']) / max(1, total):.1f}%)",
+        f"**{engine}** ({100.0 * engine / max(1, total):.1f}%)",
         "",
         "## What the failures need",
         "",
@@ -170,11 +171,11 @@ def report(result: dict[str, object]) -> str:
     counts: dict[str, int] = defaultdict(int)
     for label in by_card.values():
         counts[label] += 1
-    for label, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-        lines.append(f"| {label} | {n} |")
+    for label, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        lines.append(f"| {label} | {count} |")
     lines += [
         "",
-        "Read from the board since parser round 2 (`models/amounts.py`, `ability_options`): the color or",
+        "Read from the board since parser round 2 (`models/rules/amounts.py`, `ability_options`): the color or",
         "creature type chosen as a permanent entered (board `chosen`), the commander's color identity",
         "(player `commander`, CR 903.4), variable counter costs (storage lands, Mana Batteries: one option per",
         "number removed), activation conditions (Tainted lands, metalcraft, Temple of the False God,",
@@ -184,9 +185,9 @@ def report(result: dict[str, object]) -> str:
         "power and graveyard cards.",
         "",
         "Read outside the parser (the second figure above; listed at the end): Spirit Guides' \"Exile ~ from",
-        "your hand\" (`models/hand_mana.py`, the hand as a source), \"Tap an untapped Elf/artifact you",
-        "control\" costs (`models/tap_cost_text.py`), and granted abilities and other effects on mana",
-        "production (`models/mana_effect_text.py`: Chromatic Lantern, Esika), which the payment engine applies.",
+        "your hand\" (`models/text/hand.py`, the hand as a source), \"Tap an untapped Elf/artifact you",
+        "control\" costs (`models/text/tap_costs.py`), and granted abilities and other effects on mana",
+        "production (`models/text/mana_effects.py`: Chromatic Lantern, Esika), which the payment engine applies.",
         "",
         "Why the rest stays unsupported: costs that use other zones or resources (discard, mill, exile from a",
         "graveyard, sacrifice X Goats or a named token, return to hand) need the payment search to spend",

@@ -1,6 +1,6 @@
 """Mana abilities as data: what an activation costs and what it produces.
 
-The oracle parser (:mod:`manasolver.models.oracle`) builds these from card text;
+The oracle parser (:mod:`manasolver.models.text.oracle`) builds these from card text;
 the solvers read them.  Nothing here knows how a payment is searched.
 
 Production is a list of *options* (the player picks one when the ability
@@ -40,7 +40,7 @@ class Restriction:
     ``text`` is the rules text, shown to the user.
     ``chosen_type``: the subtype is the creature type chosen as the source entered
     (Cavern of Souls); ``subtypes`` then holds the placeholder ``"chosen type"`` and
-    :func:`manasolver.models.amounts.ability_restriction` fills it in per permanent.
+    :func:`manasolver.models.rules.amounts.ability_restriction` fills it in per permanent.
     """
 
     text: str
@@ -67,7 +67,7 @@ class Amount:
       * ``"power"``: the source's power; ``"counters"``: counters of kind ``counter``
         on the source; ``"devotion"``: the controller's devotion to ``colors``
         (``colors == 0``: to the color of the option chosen, as Nykthos's "devotion
-        to that color"; :func:`manasolver.models.amounts.concrete_options` evaluates it);
+        to that color"; :func:`manasolver.models.rules.amounts.concrete_options` evaluates it);
       * ``"fixed"``: ``times`` alone;
       * ``"removed"``: the number of counters removed by a variable counter cost
         (``AbilityCost.remove_any``; storage lands), chosen on activation;
@@ -108,7 +108,7 @@ class Condition:
     has ``amount`` at least ``at_least`` (and at most ``at_most`` when that is set,
     for leveler ranges), and, with ``your_turn``, it is the controller's turn before
     the step ``before_step`` (Mana Cache).  Evaluated by
-    :func:`manasolver.models.amounts.condition_holds`.
+    :func:`manasolver.models.rules.amounts.condition_holds`.
     """
 
     text: str
@@ -130,7 +130,7 @@ class AbilityCost:
     ``tap_creatures``: untapped creatures you control to tap (Springleaf Drum).
     ``remove_any``: a counter kind of which the player removes any number (or X)
     on activation (storage lands, CR 107.3); the production's ``"removed"`` amount
-    counts them and :func:`manasolver.models.amounts.ability_options` gives one
+    counts them and :func:`manasolver.models.rules.amounts.ability_options` gives one
     option per number.  ``put_counters``: ``(kind, n)`` put on this permanent as a
     cost (Wall of Roots' -0/-1 counter); ``exert``: exert it (CR 701.43; it only
     stops the next untap).  ``discard_hand``: discard your hand (Lion's Eye Diamond).
@@ -191,7 +191,7 @@ class Production:
     With a reference the activation adds ``reference_count`` mana of one such type.
     ``restriction``: the spending restriction of every mana produced.
 
-    Forms read from the board by :func:`manasolver.models.amounts.ability_options`
+    Forms read from the board by :func:`manasolver.models.rules.amounts.ability_options`
     (``options`` then holds only the fixed alternatives, possibly none):
     ``chosen``: one more option of ``chosen`` mana of the color chosen as the
     permanent entered (Coldsteel Heart; Thriving lands: ``{B}`` or the chosen
@@ -238,7 +238,7 @@ class ManaAbility:
     source deals to its controller on resolution (pain lands); ``text`` is the
     clause it was read from; ``intrinsic`` marks abilities granted by a basic
     land type (CR 305.6).  ``condition``: "Activate only if …" (CR 602.5b), evaluated
-    on the board by :func:`manasolver.models.amounts.ability_options` (None: the ability
+    on the board by :func:`manasolver.models.rules.amounts.ability_options` (None: the ability
     can't be activated now).  ``per_turn``: "Activate only once each turn" (1) / "no
     more than three times each turn" (3), 0 for no limit; the board has no history,
     so it bounds the activations within one payment.

@@ -97,7 +97,7 @@ _FIRST_WORD = re.compile(r"[A-Za-z]+")
 def _keywords(oracle: str) -> frozenset[str]:
     """Lower-case keywords read from keyword lines (``Flying, haste``), with
     "affinity for artifacts" kept whole and "Impending 4—{1}{G}{G}" as "impending"."""
-    from manasolver.models.oracle import strip_reminder
+    from manasolver.models.text.oracle import strip_reminder
 
     found: set[str] = set()
     for raw in oracle.split("\n"):
@@ -143,7 +143,7 @@ def _colors(record: dict[str, Any], cost: ManaCost | None, keywords: frozenset[s
         return 0
     if "colors" not in oracle and "colorless" not in oracle:
         return mask
-    from manasolver.models.oracle import self_reference, strip_reminder
+    from manasolver.models.text.oracle import self_reference, strip_reminder
 
     text = self_reference(strip_reminder(oracle), name)
     if re.search(r"(?:^|\n|\. )~ is all colors", text):
@@ -198,7 +198,7 @@ def _face(record: dict[str, Any], where: str, layout: str) -> Card:
     if isinstance(extra_kw, list):
         keywords |= frozenset(str(k).lower() for k in extra_kw if isinstance(k, str)
                               and str(k).lower() != "affinity")
-    from manasolver.models.oracle import parse_oracle, reindex
+    from manasolver.models.text.oracle import parse_oracle, reindex
 
     parsed = parse_oracle(oracle, type_line, name)
     abilities = reindex(intrinsic_abilities(type_line) + parsed.mana_abilities)
@@ -273,7 +273,7 @@ def card_from_record(record: dict[str, Any], where: str = "") -> Card:
 
 def reindex_all(faces: Iterable[Card]) -> tuple[ManaAbility, ...]:
     """The mana abilities of several faces, numbered in order."""
-    from manasolver.models.oracle import reindex
+    from manasolver.models.text.oracle import reindex
 
     return reindex([a for f in faces for a in f.mana_abilities])
 

@@ -1,6 +1,6 @@
 """The game state a question is asked about (SPEC §4): players, turn, battlefield.
 
-These are frozen values.  :func:`manasolver.models.board.load_state` builds them
+These are frozen values.  :func:`manasolver.models.board.load.load_state` builds them
 from board JSON with errors that name the path of the bad field.
 """
 

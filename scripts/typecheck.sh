@@ -8,5 +8,6 @@ trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/manasolver"
 ln -s "$repo/models" "$root/manasolver/models"
 ln -s "$repo/solver" "$root/manasolver/solver"
+ln -s "$repo/benchmarks" "$root/manasolver/benchmarks"
 cd "$root"
-python -m mypy --strict --ignore-missing-imports --namespace-packages -p manasolver.models -p manasolver.solver "$@"
+python -m mypy --strict --ignore-missing-imports --namespace-packages -p manasolver.models -p manasolver.solver -p manasolver.benchmarks "$@"

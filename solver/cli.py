@@ -244,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "batch":
             return _batch()
         if args.command == "bench":
-            from manasolver.solver.bench import main as bench_main
+            from manasolver.benchmarks.runner import main as bench_main
             forwarded = [flag for flag, on in (("--quick", args.quick), ("--no-phase", args.no_phase),
                                                ("--no-plots", args.no_plots), ("--json", args.json)) if on]
             if args.out:

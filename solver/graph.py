@@ -20,8 +20,8 @@ produce any mana"); "any color" never includes colorless (106.1b); triggered
 add-ons such as Wild Growth are not abilities of the land and never appear here.
 
 The abilities are the permanents' effective ones and their productions are read
-from the board through A's models (:mod:`manasolver.models.mana_effects`,
-:mod:`manasolver.models.amounts`): land-type changes (Blood Moon makes a nonbasic
+from the board through A's models (:mod:`manasolver.models.rules.production`,
+:mod:`manasolver.models.rules.amounts`): land-type changes (Blood Moon makes a nonbasic
 land a Mountain, 305.7; Urborg), granted abilities (Chromatic Lantern), chosen
 colors, commander identity, colors among permanents (Meteor Crater), and the
 replacement effects of the production in every order (Contamination, Pale Moon;
@@ -70,7 +70,8 @@ def _models() -> tuple[Any, Any] | None:
     """A's board-effect models (land-type changes, granted abilities, replacement effects,
     board-read options), when present."""
     try:
-        from manasolver.models import amounts, mana_effects
+        from manasolver.models.rules import amounts
+        from manasolver.models.rules import production as mana_effects
     except ImportError:  # pragma: no cover - they ship with the package
         return None
     if not hasattr(mana_effects, "effective_mana_abilities") or not hasattr(amounts, "ability_options"):
@@ -98,7 +99,7 @@ def mana_permanents(state: GameState) -> tuple[Permanent, ...]:
 def amount_value(amount: Amount | None, state: GameState, perm: Permanent) -> int:
     """How many times an ability's chosen option is added now (``None``: once); negative or
     undefined numbers count as 0 (CR 107.1b, 107.2).  The board models' evaluator."""
-    from manasolver.models.amounts import evaluate_amount
+    from manasolver.models.rules.amounts import evaluate_amount
     return evaluate_amount(amount, state, perm)
 
 
@@ -183,8 +184,8 @@ def _unread(perm: Permanent) -> tuple[str, ...]:
     """Clauses of its card that nothing in the engine reads (A's structured effects are read)."""
     if not perm.card.unsupported:
         return ()
-    from manasolver.models.hand_mana import is_hand_clause
-    from manasolver.models.tap_cost_text import is_tap_cost_clause
+    from manasolver.models.text.hand import is_hand_clause
+    from manasolver.models.text.tap_costs import is_tap_cost_clause
     mods = _models()
     left = mods[0].remaining_unsupported(perm.card) if mods is not None else perm.card.unsupported
     # read elsewhere: a Spirit Guide's hand ability (nothing on the battlefield), Heritage Druid's cost
@@ -194,11 +195,11 @@ def _unread(perm: Permanent) -> tuple[str, ...]:
 
 def _producing_abilities(state: GameState, perm: Permanent) -> tuple[ManaAbility, ...]:
     """Its mana abilities now, and those whose cost taps other permanents (Heritage Druid,
-    Urza: read by ``models/tap_cost_text.py``); could-produce ignores costs (CR 106.7)."""
+    Urza: read by ``models/text/tap_costs.py``); could-produce ignores costs (CR 106.7)."""
     own = abilities_of(state, perm)
     if not perm.card.unsupported:
         return own
-    from manasolver.models.tap_cost_text import tap_costs_after
+    from manasolver.models.text.tap_costs import tap_costs_after
     return own + tuple(t.ability for t in tap_costs_after(perm.card, len(own)))
 
 
@@ -270,7 +271,7 @@ def ability_types(state: GameState, perm: Permanent, ability: ManaAbility,
 def reference_mask(state: GameState, perm: Permanent, ability: ManaAbility,
                    cp: Mapping[str, int] | None = None) -> int:
     """The types a could-produce ability mirrors (before its own replacement effects):
-    what :func:`manasolver.models.mana_effects.activation_results` takes as ``reference_mask``."""
+    what :func:`manasolver.models.rules.production.activation_results` takes as ``reference_mask``."""
     if cp is None:
         cp = could_produce(state, strict=False)
     mask = 0

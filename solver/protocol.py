@@ -124,7 +124,7 @@ def _db(query: dict[str, Any]) -> Any:
 
 def load_state_field(query: dict[str, Any]) -> Any:
     """The ``state`` of a query, loaded; errors name the path inside the board."""
-    from manasolver.models.board import load_state
+    from manasolver.models.board.load import load_state
     if "state" not in query:
         raise BadQuery('missing "state" (the board)', "state")
     try:
@@ -332,7 +332,7 @@ def build_request(query: dict[str, Any], cost_required: bool = True) -> Any:
     from manasolver.solver.request import PaymentRequest
     state = load_state_field(query)
     player = _player(query, state)
-    from manasolver.solver.activation import names_ability
+    from manasolver.solver.casting.abilities import names_ability
     if names_ability(query.get("spell")):
         return _ability_request(query, state, player)
     spell = _spell(query)
@@ -344,7 +344,7 @@ def build_request(query: dict[str, Any], cost_required: bool = True) -> Any:
         if cost is not None:
             raise BadQuery("give either a cost or an alternative cost of the spell's card, not both",
                            "alternative")
-        from manasolver.solver.alternatives import alternative_cost, cast_as
+        from manasolver.solver.casting.alternatives import alternative_cost, cast_as
         alt = alternative_cost(state, player, spell, alternative, x)
         cost, alt_name = alt.cost, alt.name
         spell = cast_as(spell, alt_name)
@@ -355,20 +355,20 @@ def build_request(query: dict[str, Any], cost_required: bool = True) -> Any:
                 raise BadQuery('missing "cost" (or a "spell" naming a card)', "cost")
             cost = ManaCost.parse("{0}")
         elif card.mana_cost is None:
-            from manasolver.solver.alternatives import NotCastable
+            from manasolver.solver.casting.alternatives import NotCastable
             raise NotCastable(f"{card.name} has no mana cost, so it can't be cast by paying one "
                               f"(CR 118.6, 202.1b); an alternative cost such as "
                               f"without_paying_mana_cost can (118.6a)")
         else:
             cost = card.mana_cost
     if "additional" in query:
-        from manasolver.solver.alternatives import additional_costs
+        from manasolver.solver.casting.alternatives import additional_costs
         cost = cost + additional_costs(spell, query["additional"])
     modifiers = list(_modifiers(query))
     if spell is not None and spell.card is not None:
-        from manasolver.solver.boardmods import board_modifiers
+        from manasolver.solver.casting.modifiers import board_modifiers
         modifiers = [m.modifier for m in board_modifiers(state, player, spell)] + modifiers
-    from manasolver.solver.boardmods import order_modifiers
+    from manasolver.solver.casting.modifiers import order_modifiers
     flags = {k: _bool(query, k) for k in ("convoke", "delve", "improvise")}
     keywords = spell.card.keywords if spell is not None and spell.card is not None else frozenset()
     return PaymentRequest(
@@ -384,8 +384,8 @@ def build_request(query: dict[str, Any], cost_required: bool = True) -> Any:
 
 
 def _ability_request(query: dict[str, Any], state: Any, player: str) -> Any:
-    """The request for activating the ability that ``spell`` names (solver/activation.py)."""
-    from manasolver.solver.activation import activation
+    """The request for activating the ability that ``spell`` names (solver/casting/abilities.py)."""
+    from manasolver.solver.casting.abilities import activation
     from manasolver.solver.request import PaymentRequest
     for key in ("cost", "alternative", "additional"):
         if key in query:
@@ -398,7 +398,7 @@ def _ability_request(query: dict[str, Any], state: Any, player: str) -> Any:
     if any(flags.values()):
         raise BadQuery("convoke, delve and improvise pay for spells, not abilities (CR 702.51a, "
                        "702.66a, 702.126a)", next(k for k, v in flags.items() if v))
-    from manasolver.solver.boardmods import order_modifiers
+    from manasolver.solver.casting.modifiers import order_modifiers
     return PaymentRequest(state=act.state, cost=act.cost, player=player, spell=act.spell,
                           x=_int(query, "x", None), modifiers=order_modifiers(list(_modifiers(query))),
                           policy=_policy(query), activation=act)
@@ -415,8 +415,8 @@ def prepare(query: dict[str, Any]) -> tuple[Any, dict[str, Any] | None]:
     """The request of a payment query, and the reason it can't be cast at all, if any
     (``not_castable``: no mana cost, two alternative costs, X with an alternative cost;
     ``timing``: not now)."""
-    from manasolver.solver.activation import NotActivatable
-    from manasolver.solver.alternatives import NotCastable
+    from manasolver.solver.casting.abilities import NotActivatable
+    from manasolver.solver.casting.alternatives import NotCastable
     try:
         req = build_request(query)
     except NotCastable as err:
@@ -430,21 +430,21 @@ def timing_reason(query: dict[str, Any], req: Any) -> dict[str, Any] | None:
     """The ``timing`` reason when the spell is a known card that can't be cast now.
 
     Checked only when the state gives a ``turn`` (SPEC §4 makes it optional), for a known
-    card cast as a spell or for an ability named by ``spell`` (solver/activation.py).
+    card cast as a spell or for an ability named by ``spell`` (solver/casting/abilities.py).
     """
     spell = req.spell
     state_json = query.get("state")
     if not isinstance(state_json, dict) or "turn" not in state_json:
         return None
     if req.activation is not None:
-        from manasolver.solver.activation import activation_timing
+        from manasolver.solver.casting.abilities import activation_timing
         message = activation_timing(req.activation, req.state.turn, req.player)
         return None if message is None else {"code": "timing", "message": message}
     if spell is None or spell.card is None or spell.ability:
         return None
     if req.alternative in ("madness", "miracle"):
         return None  # cast while its trigger resolves, ignoring timing permissions (CR 702.35a, 702.94a)
-    from manasolver.solver.timing import check_timing
+    from manasolver.solver.casting.timing import check_timing
     verdict = check_timing(spell.card, req.state.turn, req.player, req.alternative)
     if verdict.allowed:
         return None
@@ -497,7 +497,7 @@ def _q_max_x(query: dict[str, Any]) -> dict[str, Any]:
 
 def _q_options(query: dict[str, Any]) -> dict[str, Any]:
     try:
-        from manasolver.solver import options as options_module
+        from manasolver.solver.pools import options as options_module
     except ImportError:
         raise Unsupported("the options query is not implemented yet (issue 4)", "query") from None
     state = load_state_field(query)
@@ -520,8 +520,8 @@ def _q_could_produce(query: dict[str, Any]) -> dict[str, Any]:
 
 
 def _q_validate(query: dict[str, Any]) -> dict[str, Any]:
-    from manasolver.solver.activation import NotActivatable
-    from manasolver.solver.alternatives import NotCastable
+    from manasolver.solver.casting.abilities import NotActivatable
+    from manasolver.solver.casting.alternatives import NotCastable
     from manasolver.solver.payment import Payment
     from manasolver.solver.validate import validate
     try:
@@ -548,7 +548,7 @@ def _q_validate(query: dict[str, Any]) -> dict[str, Any]:
 
 
 def _q_mana_value(query: dict[str, Any]) -> dict[str, Any]:
-    from manasolver.models.counts import mana_value
+    from manasolver.models.rules.counts import mana_value
     x = _int(query, "x", None)
     if "card" in query:
         if "cost" in query:
@@ -560,7 +560,7 @@ def _q_mana_value(query: dict[str, Any]) -> dict[str, Any]:
 
 
 def _q_counts(query: dict[str, Any]) -> dict[str, Any]:
-    from manasolver.models.counts import counts
+    from manasolver.models.rules.counts import counts
     state = load_state_field(query)
     return dict(counts(state, _player(query, state)))
 
@@ -568,7 +568,7 @@ def _q_counts(query: dict[str, Any]) -> dict[str, Any]:
 def _guard_prohibitions(state: Any, player: str) -> None:
     """Refuse when a permanent stops some of the player's mana abilities (Null Rod, Cursed
     Totem, CR 602.5): the payment engine does not apply it yet and would use them."""
-    from manasolver.models.mana_effects import mana_prohibitions
+    from manasolver.models.rules.production import mana_prohibitions
     found = mana_prohibitions(state, player)
     if found:
         perm, text = found[0]
@@ -580,7 +580,7 @@ def _guard_prohibitions(state: Any, player: str) -> None:
 def _guard_tap_triggers(req: Any) -> None:
     """Refuse a payment answer on a board with a trigger on becoming tapped that payments do
     not apply (Seizures, Royal Decree): its damage or life loss would be missing."""
-    from manasolver.models.mana_effects import unread_tap_triggers
+    from manasolver.models.rules.production import unread_tap_triggers
     found = unread_tap_triggers(req.state)
     found += _tap_damage_beyond_mana(req)
     if found:
@@ -595,12 +595,12 @@ def _tap_damage_beyond_mana(req: Any) -> list[tuple[Any, str]]:
     """Auras that hurt when a creature or artifact becomes tapped (Insolence) count on its
     mana abilities only; convoke, improvise, Springleaf Drum or Heritage Druid would tap it
     without them (CR 603.2, 701.26a): refused rather than answered without the damage."""
-    from manasolver.models.mana_effects import tap_damage_from_attachments
+    from manasolver.models.rules.production import tap_damage_from_attachments
     hurt = tap_damage_from_attachments(req.state)
     if not hurt:
         return []
     by_id = {p.id: p for p in req.state.battlefield}
-    from manasolver.models.tap_cost_text import tap_costs
+    from manasolver.models.text.tap_costs import tap_costs
     tappers = req.convoke or req.improvise or any(
         any(a.cost.tap_creatures for a in p.card.mana_abilities) or tap_costs(p.card)
         for p in req.state.battlefield)

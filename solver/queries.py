@@ -46,12 +46,12 @@ from typing import Any
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery, Unsupported
-from manasolver.solver.announce import Announcement, announce, mask_text
-from manasolver.solver.backends.base import Problem, Solution, to_payment
+from manasolver.solver.casting.announce import Announcement, announce, mask_text
+from manasolver.solver.backends.problem import Problem, Solution, to_payment
 from manasolver.solver.payment import Payment
 from manasolver.solver.policy import check_policy
 from manasolver.solver.request import Modifier, PaymentRequest
-from manasolver.solver.supply import (
+from manasolver.solver.supply.build import (
     Supply,
     build_supply,
     reserved_ids,
@@ -289,7 +289,7 @@ def guard_doublers(req: PaymentRequest, supply: Supply | None = None) -> Supply:
     """
     import dataclasses
 
-    from manasolver.solver.doublers import find_doublers
+    from manasolver.solver.pools.doublers import find_doublers
     from manasolver.solver.request import SpellInfo
 
     if supply is None:

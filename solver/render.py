@@ -52,7 +52,7 @@ def production_texts(prod: Production) -> list[str]:
 
 
 def _ability_json(ab: ManaAbility) -> dict[str, Any]:
-    from manasolver.models.ability_notes import ability_notes, extra_production_texts
+    from manasolver.models.text.describe import ability_notes, extra_production_texts
     produces = [t for t in production_texts(ab.production) if t] + extra_production_texts(ab.production)
     out: dict[str, Any] = {
         "index": ab.index,
@@ -83,8 +83,8 @@ def describe_card(card: Card) -> dict[str, Any]:
         "type_line": card.type_line.text,
         "mana_abilities": [_ability_json(a) for a in card.mana_abilities],
     }
-    from manasolver.models.activated import activated_abilities
-    from manasolver.models.keyword_costs import keyword_costs
+    from manasolver.models.text.activated import activated_abilities
+    from manasolver.models.text.keyword_costs import keyword_costs
     alternatives = {k: v.format() for k, v in card.alternative_costs}
     alternatives.update({k.name: k.cost.format() for k in keyword_costs(card) if k.kind == "alternative"})
     if alternatives:
@@ -100,7 +100,7 @@ def describe_card(card: Card) -> dict[str, Any]:
                  for a in activated_abilities(card)]
     if activated:
         out["activated_abilities"] = activated
-    from manasolver.models.triggers import triggers_of
+    from manasolver.models.text.triggers import triggers_of
     triggers = [t.to_json() for t in triggers_of(card)]
     if triggers:
         out["triggers"] = triggers

@@ -14,7 +14,7 @@ from manasolver.models.cost import ManaCost
 from manasolver.models.state import GameState
 
 if TYPE_CHECKING:
-    from manasolver.solver.activation import Activation
+    from manasolver.solver.casting.abilities import Activation
 
 __all__ = ["DEFAULT_POLICY", "Modifier", "PaymentRequest", "Policy", "SpellInfo"]
 
@@ -89,6 +89,6 @@ class PaymentRequest:
     delve: bool = False
     improvise: bool = False
     policy: Policy = field(default_factory=Policy)
-    #: The ability being activated, when the query names one (solver/activation.py): its
+    #: The ability being activated, when the query names one (solver/casting/abilities.py): its
     #: life payment is already taken from ``state`` and is added to the payment's ``life``.
     activation: Activation | None = None

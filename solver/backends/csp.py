@@ -13,9 +13,9 @@ mana for nothing; otherwise the list would grow with every untapped land.
 
 How: every announcement of the cost (601.2b) is expanded with every way the
 modifiers apply (601.2f), keeping different choices apart even when they reach the
-same total (the optimisers' :mod:`~manasolver.solver.announce` merges those, as it
+same total (the optimisers' :mod:`~manasolver.solver.casting.announce` merges those, as it
 may); the sources come from C's grouped
-supply (:func:`manasolver.solver.supply.build_supply`), one CSP variable per
+supply (:func:`manasolver.solver.supply.build.build_supply`), one CSP variable per
 permanent (its domain: nothing, or one concrete production of one of its
 options) and one per type of floating mana (how much of it is used); each permanent a
 "sacrifice a creature/artifact" option may take gets one more variable, its *fodder slot*
@@ -52,11 +52,11 @@ from typing import Any
 
 from manasolver.models.errors import BadQuery, Unsupported
 from manasolver.models.symbols import C, ManaSymbol, PaidAs
-from manasolver.solver.announce import mask_text
-from manasolver.solver.backends.base import activation_of, sacrifices_last
+from manasolver.solver.casting.announce import mask_text
+from manasolver.solver.backends.problem import activation_of, sacrifices_last
 from manasolver.solver.payment import Choice, Payment
 from manasolver.solver.request import PaymentRequest
-from manasolver.solver.supply import (
+from manasolver.solver.supply.build import (
     Option,
     SourceClass,
     Supply,

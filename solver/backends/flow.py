@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from collections import deque
 
-from manasolver.solver.announce import Form
-from manasolver.solver.backends.base import Problem, Solution, lowest_bit
-from manasolver.solver.supply import Option
+from manasolver.solver.casting.announce import Form
+from manasolver.solver.backends.problem import Problem, Solution, lowest_bit
+from manasolver.solver.supply.build import Option
 
 __all__ = ["FlowBackend", "deficits", "hall_ok", "plain_units", "solution_from_units", "transport"]
 

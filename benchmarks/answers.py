@@ -1,0 +1,106 @@
+"""A snapshot of the engine's answers, to compare two versions of the code.
+
+``python -m manasolver.benchmarks.answers --out FILE`` asks every query kind on the
+bundled example boards and every ``pay``/``can_pay`` of the full benchmark plan's
+cases through :func:`manasolver.solver.protocol.answer`, and writes the answers as
+JSON lines; ``--compare FILE`` asks again and prints each answer that differs.  A
+change that should keep behaviour (a move, a split, a faster path) must compare
+equal.  Answers that hit a time bound are machine-dependent and compared only on
+their payability.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+__all__ = ["queries", "snapshot", "main"]
+
+_COSTS = ("{2}{W/U}{B/P}", "{X}{G}{G}", "{1}{B/P}{B/P}", "{W}{W}{W}", "{2/W}{2/U}", "{C}", "{G}",
+          "{5}{R}{R}", "{U}{U}{R}{R}", "{W}{U}{B}{R}{G}", "{X}{X}{R}")
+_EXAMPLES = ("commander", "reaper", "pools", "phyrexian", "filters", "basics")
+
+
+def queries() -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every (label, query) of the snapshot, in a fixed order."""
+    from manasolver.solver.demo import QUESTIONS, example_state
+
+    for i, (board, _title, query) in enumerate(QUESTIONS):
+        yield f"demo-{i}", {**query, "state": example_state(board)}
+    for name in _EXAMPLES:
+        state = example_state(name)
+        yield f"{name}-could_produce", {"query": "could_produce", "state": state}
+        yield f"{name}-counts", {"query": "counts", "state": state}
+        for cost in _COSTS:
+            for kind in ("pay", "can_pay"):
+                yield f"{name}-{kind}-{cost}", {"query": kind, "state": state, "cost": cost}
+            if "X" in cost:
+                yield f"{name}-max_x-{cost}", {"query": "max_x", "state": state, "cost": cost}
+            else:
+                yield f"{name}-payments-{cost}", {"query": "payments", "state": state, "cost": cost,
+                                                  "limit": 25}
+            for policy in (["min_life", "min_sources"], ["keep_colors"], ["min_waste", "use_pool"]):
+                yield f"{name}-pay-{cost}-{policy}", {"query": "pay", "state": state, "cost": cost,
+                                                      "policy": policy}
+    for cost in ("{W}{U}", "{5}", "{G}{G}{G}"):
+        yield f"commander-options-{cost}", {"query": "options", "state": example_state("commander"),
+                                             "cost": cost}
+    yield from _bench_cases()
+
+
+def _bench_cases() -> Iterator[tuple[str, dict[str, Any]]]:
+    from manasolver.benchmarks.runner import FULL, make_cases
+
+    for i, case in enumerate(make_cases(FULL)):
+        for kind in ("pay", "can_pay"):
+            yield f"bench-{i}-{case.label}-{kind}-{case.cost}", {"query": kind, "state": case.board,
+                                                                  "cost": case.cost}
+
+
+def _canonical(result: dict[str, Any]) -> dict[str, Any]:
+    if result.get("time_bound"):
+        return {"time_bound": True, "payable": result.get("payable")}
+    return result
+
+
+def snapshot() -> Iterator[tuple[str, dict[str, Any]]]:
+    """(label, answer) for every query of :func:`queries`."""
+    from manasolver.solver.protocol import answer
+
+    for label, query in queries():
+        yield label, _canonical(answer(query))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write (``--out``) or compare (``--compare``) the snapshot; exit 1 on a difference."""
+    parser = argparse.ArgumentParser(prog="answers", description=__doc__.splitlines()[0])
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--out", help="write the snapshot to this file")
+    group.add_argument("--compare", help="compare with the snapshot in this file")
+    args = parser.parse_args(argv)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            for n, (label, result) in enumerate(snapshot(), 1):
+                fh.write(json.dumps({"label": label, "answer": result}, sort_keys=True) + "\n")
+        print(f"{n} answers written to {args.out}")
+        return 0
+    with open(args.compare, encoding="utf-8") as fh:
+        before = {row["label"]: row["answer"] for row in map(json.loads, fh)}
+    differ = 0
+    seen = 0
+    for label, result in snapshot():
+        seen += 1
+        old = before.get(label)
+        if json.loads(json.dumps(result, sort_keys=True)) != old:
+            differ += 1
+            print(f"DIFFERS {label}\n  before: {json.dumps(old)[:600]}\n  after:  {json.dumps(result)[:600]}")
+    missing = len(set(before) - {label for label, _ in queries()})
+    print(f"{seen} answers compared: {differ} differ, {missing} of the snapshot not asked")
+    return 1 if differ or missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,408 @@
+"""Board-dependent amounts of mana (CR 107.1b, 107.2) and the concrete options they give.
+
+:func:`evaluate_amount` reads an :class:`~manasolver.models.abilities.Amount`
+off a :class:`~manasolver.models.state.GameState` for one permanent (the
+ability's source); :func:`concrete_options` turns a
+:class:`~manasolver.models.abilities.Production` into the options one
+activation can really add now, each option's slots repeated ``amount`` times.
+
+Counting follows the permanents' current characteristics: an impending
+Overlord with a time counter is not a creature (``Permanent.types``).  Devotion
+(CR 700.5) counts the mana symbols of the mana costs of the controller's
+permanents, a hybrid symbol counting once for devotion to any of its colors
+(Nykthos ruling 2013-09-15).  Power is the card's printed power plus +1/+1 and
+minus -1/-1 counters; a power that is not a number (``*``) is refused as unsupported.
+Land subtypes are counted after land-type changes on the board
+(:func:`manasolver.models.rules.production.effective_subtypes`: a Forest under Urborg is
+a Swamp for Cabal Coffers; Urza's Tower under Blood Moon is no longer an Urza's Tower).
+
+:func:`ability_options` is the one function the solver calls for every ability: it
+applies, on top of the amounts, everything about an ability that is read from the
+board (chosen color, commander identity, colors among permanents, activation
+conditions, "instead" productions, variable counter costs).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from manasolver.models.abilities import (
+    Amount,
+    Condition,
+    ManaAbility,
+    Production,
+    Restriction,
+)
+from manasolver.models.card import BASIC_LAND_TYPES, Card
+from manasolver.models.errors import Unsupported
+from manasolver.models.rules.production import effective_subtypes
+from manasolver.models.state import STEPS, GameState, Permanent
+from manasolver.models.symbols import ANY_COLOR, COLORS, type_bit
+
+__all__ = ["MAX_REMOVED", "ability_options", "ability_restriction", "color_identity", "commander_identity",
+           "concrete_options", "condition_holds", "counters_removed", "devotion", "evaluate_amount",
+           "power_of", "reference_count"]
+
+#: The most counters :func:`ability_options` expands a variable counter cost to (one option per number).
+MAX_REMOVED = 200
+#: Amount kinds that :func:`concrete_options` can't evaluate (they need :func:`ability_options`).
+_CHOICE_KINDS = ("removed", "hand")
+
+
+def _subtypes(perm: Permanent, state: GameState | None) -> tuple[str, ...]:
+    """Its subtypes now: a land's after land-type changes (Urborg, Blood Moon; CR 305.7)."""
+    if state is None or not perm.is_land:
+        return perm.card.type_line.subtypes
+    return effective_subtypes(state, perm)
+
+
+def _matches(perm: Permanent, amount: Amount, source: Permanent | None = None,
+             state: GameState | None = None) -> bool:
+    card = perm.card
+    if amount.types and not (set(amount.types) & set(perm.types)):
+        return False
+    if amount.all_subtypes and not amount.all_subtypes <= set(_subtypes(perm, state)):
+        return False
+    if amount.keywords and not amount.keywords <= card.keywords:
+        return False
+    if amount.name and card.name != (source.card.name if amount.name == "~" and source else amount.name):
+        return False
+    if amount.min_power is not None and not (perm.is_creature and power_of(perm) >= amount.min_power):
+        return False
+    if amount.subtypes:
+        subs = set(_subtypes(perm, state))
+        if "creature" not in perm.types and "kindred" not in perm.types:
+            # creature types belong only to creatures and kindred (CR 205.1a, 205.3d)
+            subs -= _creature_types_of(card.type_line.subtypes, perm)
+        if not (set(amount.subtypes) & subs):
+            return False
+    return not (amount.supertypes and not set(amount.supertypes) <= set(card.type_line.supertypes))
+
+
+def _creature_types_of(subtypes: tuple[str, ...], perm: Permanent) -> set[str]:
+    """The subtypes that were creature types: those of a creature card that is no longer one."""
+    if "creature" in perm.card.type_line.types or "kindred" in perm.card.type_line.types:
+        return set(subtypes)
+    return set()
+
+
+def power_of(perm: Permanent) -> int:
+    """Power: printed power plus +1/+1 counters minus -1/-1 counters.
+
+    A power set by a characteristic-defining ability (``*``) is not computed:
+    :class:`~manasolver.models.errors.Unsupported`, never a guess."""
+    raw = perm.card.power
+    if raw is None:
+        base = 0  # not a creature card: no power to read
+    else:
+        try:
+            base = int(raw)
+        except ValueError:
+            raise Unsupported(f"{perm.card.name} ({perm.id}) has power {raw!r}, which the engine cannot "
+                              f"evaluate", f"battlefield.{perm.id}") from None
+    return base + perm.counter("+1/+1") - perm.counter("-1/-1")
+
+
+def devotion(state: GameState, controller: str, colors: int) -> int:
+    """Mana symbols among the mana costs of ``controller``'s permanents that are any of ``colors``."""
+    total = 0
+    for perm in state.controlled_by(controller):
+        cost = perm.card.mana_cost
+        if cost is None:
+            continue
+        total += sum(1 for s in cost.symbols if s.colors & colors)
+    return total
+
+
+def _card_matches(card: Card, amount: Amount) -> bool:
+    """A card in a hand or graveyard: types, subtypes, colors (any of) and power."""
+    if amount.types and not (set(amount.types) & set(card.type_line.types)):
+        return False
+    if amount.subtypes and not (set(amount.subtypes) & set(card.type_line.subtypes)):
+        return False
+    if amount.colors and not card.colors & amount.colors:
+        return False
+    if amount.min_power is not None:
+        if card.power is None:
+            return False
+        try:
+            power = int(card.power)
+        except ValueError:
+            raise Unsupported(f"{card.name} has power {card.power!r}, which the engine cannot evaluate",
+                              "hand") from None
+        return power >= amount.min_power
+    return True
+
+
+def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanent,
+                    option_colors: int = 0, removed: int = 0) -> int:
+    """The value of ``amount`` for ``permanent``'s ability now; negative values give 0.
+
+    ``option_colors``: for devotion to "that color" (``Amount.colors == 0``,
+    Nykthos), the color of the option chosen.  ``removed``: for the ``"removed"``
+    and ``"hand"`` kinds, the number the player chose.  None means 1.
+    """
+    if amount is None:
+        return 1
+    kind = amount.kind
+    if kind == "fixed":
+        value = 1
+    elif kind in ("count", "max_power", "total_power"):
+        if amount.controller == "you":
+            pool = state.controlled_by(permanent.controller)
+        elif amount.controller == "opponents":
+            pool = tuple(p for p in state.battlefield if p.controller != permanent.controller)
+        else:
+            pool = state.battlefield
+        found = [p for p in pool
+                 if _matches(p, amount, permanent, state) and not (amount.other and p.id == permanent.id)]
+        if kind == "count":
+            value = len(found)
+        else:
+            powers = [power_of(p) for p in found if p.is_creature]
+            value = (max(powers, default=0) if kind == "max_power" else sum(powers))
+    elif kind in ("removed", "hand"):
+        value = removed
+    elif kind == "life":
+        value = state.player(permanent.controller).life
+    elif kind == "domain":
+        value = len({t for p in state.controlled_by(permanent.controller) if p.is_land
+                     for t in _subtypes(p, state) if t in BASIC_LAND_TYPES})
+    elif kind == "graveyard":
+        value = sum(1 for c in state.player(permanent.controller).graveyard if _card_matches(c, amount))
+    elif kind == "power":
+        value = power_of(permanent)
+    elif kind == "counters":
+        value = permanent.counter(amount.counter)
+    elif kind == "devotion":
+        colors = amount.colors or option_colors
+        value = devotion(state, permanent.controller, colors) if colors else 0
+    else:
+        raise ValueError(f"unknown amount kind {kind!r}")
+    return max(0, (value + amount.plus) * amount.times)
+
+
+def concrete_options(production: Production, state: GameState,
+                     permanent: Permanent) -> tuple[tuple[int, ...], ...]:
+    """The options one activation adds now: each option's slots repeated ``amount``
+    times; options that would add no mana are left out (CR 106.5, 107.1b).
+
+    A "could produce" production (``reference``) has no options of its own: the
+    solver resolves it against the other permanents (CR 106.7); this returns ().
+    Amounts chosen on activation (``"removed"``, ``"hand"``) need
+    :func:`ability_options`; here they give () (nothing assumed).
+    """
+    if production.amount is not None and production.amount.kind in _CHOICE_KINDS:
+        return ()
+    out: list[tuple[int, ...]] = []
+    for option in production.options:
+        colors = 0
+        if production.amount is not None and production.amount.kind == "devotion" and not production.amount.colors:
+            for slot in option:
+                colors |= slot
+            colors &= sum(type_bit(c) for c in COLORS)
+        n = evaluate_amount(production.amount, state, permanent, colors)
+        if n > 0 and option:
+            out.append(option * n)
+    return tuple(dict.fromkeys(out))
+
+
+# ---------------------------------------------------------------------------------------------
+# everything read from the board about one ability
+
+
+def condition_holds(condition: Condition | None, state: GameState, permanent: Permanent) -> bool:
+    """Whether ``condition`` holds now for ``permanent``'s ability (CR 602.5b): every
+    counted amount at least its bound (at most ``at_most`` when set), and the turn
+    part (``your_turn``, ``before_step``).  None holds."""
+    if condition is None:
+        return True
+    for amount, at_least in condition.counts:
+        value = evaluate_amount(amount, state, permanent)
+        if value < at_least or (condition.at_most is not None and value > condition.at_most):
+            return False
+    if condition.your_turn and state.turn.active != permanent.controller:
+        return False
+    return not (condition.before_step and state.turn.step in STEPS
+                and STEPS.index(state.turn.step) >= STEPS.index(condition.before_step))
+
+
+_SYMBOL = re.compile(r"\{([^{}]{1,12})\}")
+
+
+_IDENTITY_CACHE: dict[tuple[object, ...], int] = {}
+
+
+def color_identity(card: Card) -> int:
+    """A card's color identity (CR 903.4): its colors (color indicator and
+    characteristic-defining abilities included, 903.4a), the colors of the mana
+    symbols in its mana cost and in its rules text (reminder text excluded, 903.4b),
+    over every face (903.4d).  Cached by the characteristics it reads: a batch asks it
+    for the same commander on every line."""
+    key = (card.name, card.oracle_text, card.mana_cost, card.colors, len(card.faces))
+    found = _IDENTITY_CACHE.get(key)
+    if found is None:
+        if len(_IDENTITY_CACHE) > 4096:
+            _IDENTITY_CACHE.clear()
+        found = _IDENTITY_CACHE[key] = _color_identity(card)
+    return found
+
+
+def _color_identity(card: Card) -> int:
+    from manasolver.models.errors import ManasolverError
+    from manasolver.models.text.oracle import strip_reminder
+    from manasolver.models.symbols import iter_symbols
+
+    mask = card.colors
+    if card.mana_cost is not None:
+        mask |= card.mana_cost.colors
+    for line in card.oracle_text.split("\n"):
+        for m in _SYMBOL.finditer(strip_reminder(line)):
+            try:
+                symbols = list(iter_symbols(m.group(0), "oracle_text"))
+            except ManasolverError:
+                symbols = []  # a symbol that is not mana ({TK}, {A}) has no color
+            for sym in symbols:
+                mask |= sym.colors
+    for face in card.faces:
+        if face is not card:
+            mask |= color_identity(face)
+    return mask & ANY_COLOR
+
+
+def commander_identity(state: GameState, player_name: str) -> int:
+    """The color identity of ``player_name``'s commander(s) as a color mask
+    (CR 903.4; two commanders: both identities together, 903.4c).  0 without a
+    commander: "your commander's color identity" is then undefined and such
+    abilities add no mana (903.4f)."""
+    try:
+        player = state.player(player_name)
+    except KeyError:
+        return 0
+    mask = 0
+    for card in player.commander:
+        mask |= color_identity(card)
+    return mask
+
+
+def _colors_among(kind: str, state: GameState, permanent: Permanent) -> int:
+    """The colors a ``colors_among`` production may add (Meteor Crater, Mox Amber, Corrupted Grafstone)."""
+    mask = 0
+    if kind == "graveyard":
+        for card in state.player(permanent.controller).graveyard:
+            mask |= card.colors
+        return mask & ANY_COLOR
+    for p in state.controlled_by(permanent.controller):
+        if kind == "legendary_creatures_planeswalkers" and not (
+                "legendary" in p.card.type_line.supertypes
+                and ({"creature", "planeswalker"} & set(p.types))):
+            continue
+        mask |= p.card.colors
+    return mask & ANY_COLOR
+
+
+def _base_options(production: Production, state: GameState,
+                  permanent: Permanent) -> tuple[tuple[int, ...], ...]:
+    """The options before amounts: printed, chosen color, commander, colors among, "instead"."""
+    if production.instead_options and condition_holds(production.instead, state, permanent):
+        return production.instead_options
+    options = list(production.options)
+    if production.chosen and permanent.chosen_color:
+        options.append((type_bit(permanent.chosen_color),) * production.chosen)
+    if production.commander:
+        mask = commander_identity(state, permanent.controller)
+        if mask:
+            options.append((mask,) * production.commander)
+    if production.colors_among:
+        mask = _colors_among(production.colors_among, state, permanent)
+        if mask:
+            options.append((mask,))
+    return tuple(options)
+
+
+def _choice_limit(ability: ManaAbility, state: GameState, permanent: Permanent) -> tuple[int, int]:
+    """The numbers the player may choose for a ``removed``/``hand`` amount: (lowest, highest)."""
+    amount = ability.production.amount
+    assert amount is not None
+    if amount.kind == "removed":
+        n = permanent.counter(ability.cost.remove_any)
+    else:
+        n = sum(1 for c in state.player(permanent.controller).hand if _card_matches(c, amount))
+    if n > MAX_REMOVED:
+        raise Unsupported(f"{permanent.card.name} ({permanent.id}) would give one option per number up to {n}; "
+                          f"at most {MAX_REMOVED} are expanded", f"battlefield.{permanent.id}")
+    low = 0 if amount.plus > 0 else 1  # removing none adds nothing unless the text adds a base amount
+    return low, n
+
+
+def reference_count(ability: ManaAbility, state: GameState, permanent: Permanent) -> int:
+    """How many mana of one type a could-produce production adds now: ``reference_count``,
+    or ``instead_reference_count`` when its "instead" condition holds (Incubation Druid
+    with a +1/+1 counter: three)."""
+    production = ability.production
+    if production.instead_reference_count and condition_holds(production.instead, state, permanent):
+        return production.instead_reference_count
+    return production.reference_count
+
+
+def ability_options(ability: ManaAbility, state: GameState, permanent: Permanent,
+                    ignore_condition: bool = False) -> tuple[tuple[int, ...], ...] | None:
+    """The concrete production options of ``ability`` of ``permanent`` now, each a
+    tuple of slot masks; None when it can't be activated now (its activation
+    condition is false, CR 602.5b).
+
+    Applies: board amounts (as :func:`concrete_options`); the color chosen as the
+    permanent entered (none chosen: no such option, CR 106.5); the commander's color
+    identity (no commander: none, 903.4f); colors among permanents or graveyard
+    cards; "instead" productions whose condition holds (Urza's Tower); variable
+    counter costs and free reveals, expanded into one option per number ``k`` the
+    player may choose (``k`` = 1..n counters available; 0..n when the text adds a
+    base amount, as the Mana Batteries), in increasing ``k`` (see
+    :func:`counters_removed`).  A could-produce production (``reference``) and a
+    pool doubler (``doubles_pool``) have no options of their own: () (the number of
+    mana of a reference is :func:`reference_count`).  Options that add no mana are
+    left out.  ``ignore_condition``: for "could produce" (CR 106.7 asks what the
+    ability would add if it resolved now, whether or not it could be activated).
+    """
+    if not ignore_condition and not condition_holds(ability.condition, state, permanent):
+        return None
+    production = ability.production
+    if production.reference or production.doubles_pool:
+        return ()
+    base = _base_options(production, state, permanent)
+    amount = production.amount
+    if amount is not None and amount.kind in _CHOICE_KINDS:
+        low, high = _choice_limit(ability, state, permanent)
+        out: list[tuple[int, ...]] = []
+        for k in range(low, high + 1):
+            n = evaluate_amount(amount, state, permanent, removed=k)
+            out.extend(option * n for option in base if option and n > 0)
+        return tuple(out)
+    return concrete_options(replace(production, options=base), state, permanent)
+
+
+def counters_removed(ability: ManaAbility, option: tuple[int, ...]) -> int:
+    """How many counters the variable cost of ``ability`` removes (or cards it
+    reveals) for ``option``, one of :func:`ability_options`' options; 0 for an
+    ability without a ``"removed"``/``"hand"`` amount.  Every printed option of such
+    abilities has the same length, so ``k = len(option) / (len(base) * times) - plus``."""
+    amount = ability.production.amount
+    if amount is None or amount.kind not in _CHOICE_KINDS:
+        return 0
+    base = ability.production.options[0] if ability.production.options else ()
+    per = max(1, len(base) * amount.times)
+    return len(option) // per - amount.plus
+
+
+def ability_restriction(ability: ManaAbility, permanent: Permanent) -> Restriction | None:
+    """The spending restriction of the mana ``ability`` of ``permanent`` adds: a
+    chosen-type restriction (Cavern of Souls) gets the permanent's chosen creature
+    type; with no type chosen the mana can be spent on nothing that restriction
+    names (CR 106.6: it can't be spent on anything)."""
+    r = ability.production.restriction
+    if r is None or not r.chosen_type:
+        return r
+    if permanent.chosen_type:
+        return replace(r, subtypes=frozenset({permanent.chosen_type.lower()}))
+    return replace(r, spells=False, abilities=False, any_ability=False)

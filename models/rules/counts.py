@@ -1,0 +1,227 @@
+"""Board counts that need no solver (SPEC §5 ``counts``, RULES §3–§5).
+
+* colors among permanents (CR 105.2, 202.2): lands and most tokens have no mana
+  cost and are colorless; Reaper King is all five colors;
+* card types among permanents and graveyard cards (CR 205.2a; supertypes and
+  subtypes are not card types, 205.4a; an adventurer card outside the stack is
+  only its main type, 715.4; a double-faced card in the graveyard is its front
+  face, 712.8a; a split card off the stack has both halves' types, 709.4; an
+  impending permanent with a time counter is not a creature, 702.176a);
+* devotion (CR 700.5): mana symbols among the mana costs of the permanents a
+  player controls, hybrid and Phyrexian symbols counting for each of their
+  colors (Nykthos ruling 2013-09-15);
+* domain: basic land types among the lands a player controls (the Everywhere
+  token has all five).
+
+>>> from manasolver.models.cost import ManaCost
+>>> mana_value(ManaCost.parse("{X}{G}{G}{G}"), x=4, zone="stack")
+{'mana_value': 7, 'colors': ['G']}
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from manasolver.models.card import BASIC_LAND_TYPES, CARD_TYPES, Card, TypeLine
+from manasolver.models.cost import ManaCost
+from manasolver.models.errors import BadQuery
+from manasolver.models.state import GameState, Permanent
+from manasolver.models.symbols import COLORS, mask_letters
+
+__all__ = [
+    "ZONES",
+    "card_types",
+    "card_types_of",
+    "colors_among_permanents",
+    "counts",
+    "devotion",
+    "domain",
+    "happily_ever_after",
+    "happily_ever_after_conditions",
+    "mana_value",
+    "permanent_card_types",
+]
+
+#: Zones a mana-value question may name; X counts only on the stack (CR 202.3e).
+ZONES = ("library", "hand", "battlefield", "graveyard", "exile", "stack", "command")
+#: Layouts whose two halves are one card with both halves' characteristics off the stack (709.4).
+_SPLIT_LAYOUTS = frozenset({"split", "aftermath"})
+
+
+def _player_name(state: GameState, player: str | None) -> str:
+    if player is None:
+        return state.players[0].name
+    if not any(p.name == player for p in state.players):
+        raise BadQuery(f"player {player!r} is not a player of the state", "player")
+    return player
+
+
+def colors_among_permanents(state: GameState, player: str | None = None) -> list[str]:
+    """Colors among the permanents ``player`` controls, in WUBRG order (CR 105.2)."""
+    name = _player_name(state, player)
+    mask = 0
+    for perm in state.controlled_by(name):
+        mask |= perm.card.colors
+    return list(mask_letters(mask))
+
+
+def card_types_of(card: Card) -> tuple[str, ...]:
+    """The card types of a card outside the battlefield and the stack, in CR 205.2a order.
+
+    Front face only for double-faced, flip and adventurer cards (712.8a, 715.4);
+    both halves for split and aftermath cards (709.4).
+    """
+    if card.layout in _SPLIT_LAYOUTS:
+        found: set[str] = set()
+        for half in card.type_line.text.split("//"):
+            found.update(TypeLine.parse(half).types)
+        return tuple(t for t in CARD_TYPES if t in found)
+    return tuple(t for t in CARD_TYPES if t in card.type_line.types)
+
+
+def permanent_card_types(perm: Permanent) -> tuple[str, ...]:
+    """A permanent's card types now: an impending one with time counters is no creature."""
+    types = set(perm.types)
+    return tuple(t for t in CARD_TYPES if t in types)
+
+
+def card_types(state: GameState, player: str | None = None) -> list[str]:
+    """Card types among the permanents ``player`` controls and the cards in their graveyard.
+
+    Lower case, in the order of CR 205.2a; supertypes (basic, legendary, snow)
+    are not card types (205.4a).
+    """
+    name = _player_name(state, player)
+    found: set[str] = set()
+    for perm in state.controlled_by(name):
+        found.update(permanent_card_types(perm))
+    for card in state.player(name).graveyard:
+        found.update(card_types_of(card))
+    return [t for t in CARD_TYPES if t in found]
+
+
+def devotion(state: GameState, player: str | None = None) -> dict[str, int]:
+    """Devotion to each color: colored mana symbols among the mana costs of ``player``'s
+    permanents; a hybrid or Phyrexian symbol counts for each of its colors (CR 700.5)."""
+    name = _player_name(state, player)
+    total = Counter[str]()
+    for perm in state.controlled_by(name):
+        if perm.card.mana_cost is not None:
+            total.update(perm.card.mana_cost.devotion())
+    return {c: total[c] for c in COLORS}
+
+
+def domain(state: GameState, player: str | None = None) -> int:
+    """Basic land types among the lands ``player`` controls (0–5)."""
+    name = _player_name(state, player)
+    found: set[str] = set()
+    from manasolver.models.rules.production import active_effects, effective_land_types
+    changed = bool(active_effects(state))
+    for perm in state.controlled_by(name):
+        if perm.is_land:
+            types = effective_land_types(state, perm) if changed else perm.card.type_line.subtypes
+            found.update(t for t in types if t in BASIC_LAND_TYPES)
+    return len(found)
+
+
+def counts(state: GameState, player: str | None = None) -> dict[str, Any]:
+    """The ``counts`` answer of SPEC §5 for ``player`` (default: the first player).
+
+    One pass over the board; each distinct card is examined once (the loader shares
+    one :class:`Card` object between permanents of the same name).
+    """
+    name = _player_name(state, player)
+    colors = 0
+    found: set[str] = set()
+    lands: set[str] = set()
+    dev = [0, 0, 0, 0, 0]
+    seen: dict[int, tuple[int, ...]] = {}
+    from manasolver.models.rules.production import active_effects, effective_land_types
+    changed = bool(active_effects(state))  # Blood Moon, Urborg, Prismatic Omen (CR 305.7, 613)
+    for perm in state.battlefield:
+        if perm.controller != name:
+            continue
+        card = perm.card
+        colors |= card.colors
+        types = perm.types
+        found.update(types)
+        if "land" in types:
+            lands.update(effective_land_types(state, perm) if changed else card.type_line.subtypes)
+        per = seen.get(id(card))
+        if per is None:
+            per = seen[id(card)] = _devotion_of(card.mana_cost)
+        for i in range(5):
+            dev[i] += per[i]
+    for card in state.player(name).graveyard:
+        found.update(card_types_of(card))
+    return {
+        "colors_among_permanents": list(mask_letters(colors)),
+        "card_types": [t for t in CARD_TYPES if t in found],
+        "devotion": dict(zip(COLORS, dev)),
+        "domain": sum(1 for t in BASIC_LAND_TYPES if t in lands),
+    }
+
+
+def _devotion_of(cost: ManaCost | None) -> tuple[int, ...]:
+    """Colored symbols of a mana cost per color, WUBRG; a hybrid counts for each color."""
+    if cost is None:
+        return (0, 0, 0, 0, 0)
+    out = [0, 0, 0, 0, 0]
+    for sym in cost.symbols:
+        mask = sym.colors
+        for i in range(5):
+            if mask >> i & 1:
+                out[i] += 1
+    return tuple(out)
+
+
+def mana_value(subject: ManaCost | Card | str | None, x: int | None = None,
+               zone: str | None = None) -> dict[str, Any]:
+    """``{"mana_value": n, "colors": [...]}`` of a cost, a cost string or a card.
+
+    X counts as ``x`` only on the stack (CR 202.3e, 107.3g); elsewhere, and when
+    ``x`` is not given, it counts 0.  A card without a mana cost has mana value 0
+    (202.3a); a card's colors include its color indicator and devoid (202.2).
+    """
+    if zone is not None and zone not in ZONES:
+        raise BadQuery(f"unknown zone {zone!r}; the zones are {', '.join(ZONES)}", "zone")
+    if x is not None and (isinstance(x, bool) or not isinstance(x, int) or x < 0):
+        raise BadQuery(f"x must be a non-negative integer, not {x!r}", "x")
+    on_stack = zone == "stack"
+    if isinstance(subject, Card):
+        # a transforming back face uses its front face's mana cost (CR 712.8e)
+        cost = subject.front_mana_cost if subject.front_mana_cost is not None else subject.mana_cost
+        colors = subject.color_letters
+    elif isinstance(subject, str):
+        cost = ManaCost.parse(subject)
+        colors = cost.color_letters
+    elif subject is None:
+        cost, colors = None, []
+    else:
+        cost = subject
+        colors = cost.color_letters
+    if cost is None:
+        return {"mana_value": 0, "colors": colors}
+    return {"mana_value": cost.mana_value(x if on_stack else None), "colors": colors}
+
+
+def happily_ever_after_conditions(state: GameState, player: str | None = None) -> dict[str, bool]:
+    """The three parts of Happily Ever After's intervening "if" for ``player``, each on its
+    own, so an answer can say which one failed (rulings 2019-10-04; RULES T23, T24):
+    ``five_colors`` among permanents they control, ``six_card_types`` among their
+    permanents and graveyard cards, ``life`` at least their starting life total."""
+    name = _player_name(state, player)
+    who = state.player(name)
+    return {"five_colors": len(colors_among_permanents(state, name)) == 5,
+            "six_card_types": len(card_types(state, name)) >= 6,
+            "life": who.life >= who.starting_life}
+
+
+def happily_ever_after(state: GameState, player: str | None = None) -> bool:
+    """Happily Ever After's win condition for ``player`` (rulings 2019-10-04, CR 603.4).
+
+    Five colors among permanents they control, six or more card types among their
+    permanents and graveyard cards, and life at least their starting life total.
+    """
+    return all(happily_ever_after_conditions(state, player).values())

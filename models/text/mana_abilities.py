@@ -1,0 +1,562 @@
+"""Reading one activated mana ability: its cost, what it adds, and the sentences after.
+
+:func:`read_ability` is the part of the oracle parser (:mod:`manasolver.models.text.oracle`)
+that turns ``cost: effect`` into a :class:`~manasolver.models.abilities.ManaAbility`,
+or raises :class:`Unreadable` for any wording it does not fully understand, so the
+caller reports the clause as unsupported instead of guessing (CR 605.1a, 602.1,
+106.6, 107.1b).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import lru_cache
+
+from manasolver.models.abilities import (
+    AbilityCost,
+    Amount,
+    Condition,
+    ManaAbility,
+    Production,
+)
+from manasolver.models.card import CARD_TYPES, SUPERTYPES
+from manasolver.models.cost import ManaCost
+from manasolver.models.text.restrictions import (
+    Unreadable,
+    kind_word,
+    read_restriction,
+)
+from manasolver.models.symbols import (
+    ANY_COLOR,
+    ANY_TYPE,
+    COLORS,
+    C,
+    iter_symbols,
+    type_bit,
+)
+
+__all__ = ["Unreadable", "parse_cost", "read_ability", "read_production", "sentences"]
+
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+            "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+_SYMBOLS = r"(?:\{[^}]+\})+"
+
+
+def sentences(text: str) -> list[str]:
+    """Split on sentence ends outside quotes."""
+    out: list[str] = []
+    start, quoted = 0, False
+    for i, ch in enumerate(text):
+        if ch in "\"“”":
+            quoted = not quoted
+        elif ch == "." and not quoted and (i + 1 == len(text) or text[i + 1] == " "):
+            out.append(text[start:i + 1].strip())
+            start = i + 1
+    if text[start:].strip():
+        out.append(text[start:].strip())
+    return out
+
+
+
+
+# ---------------------------------------------------------------------------------------------
+# costs
+
+
+def _number(word: str) -> int:
+    word = word.lower()
+    if word.isdigit():
+        return int(word)
+    if word in _NUMBERS:
+        return _NUMBERS[word]
+    raise Unreadable(word)
+
+
+
+def parse_cost(text: str) -> AbilityCost:
+    """An activation cost (``{2}, {T}, Pay six {E}``) as an :class:`AbilityCost`; raises
+    :class:`Unreadable` for a part it does not understand."""
+    return _parse_cost(text)
+
+
+def _parse_cost(text: str) -> AbilityCost:
+    tap = untap = False
+    mana: list[str] = []
+    life = energy = tap_creatures = 0
+    sac_self = False
+    sacrifice: list[str] = []
+    counters: list[tuple[str, int]] = []
+    remove_any = ""
+    put: list[tuple[str, int]] = []
+    exert = discard_hand = False
+    for part in (p.strip() for p in text.split(",")):
+        low = part.lower()
+        if re.fullmatch(_SYMBOLS, part):
+            for sym in iter_symbols(part, "cost"):
+                if sym.special == "T":
+                    tap = True
+                elif sym.special == "Q":
+                    untap = True
+                elif sym.special == "E":
+                    energy += 1
+                elif sym.variable:
+                    raise Unreadable(part)
+                else:
+                    mana.append(sym.text)
+        elif m := re.fullmatch(r"pay (\d+|\w+) life", low):
+            life += _number(m.group(1))
+        elif m := re.fullmatch(r"pay ((?:\{e\})+)", low):
+            energy += m.group(1).count("{e}")
+        elif m := re.fullmatch(r"pay (\w+) \{e\}", low):  # "Pay six {E}" (Roil Cartographer)
+            energy += _number(m.group(1))
+        elif low == "sacrifice ~":
+            sac_self = True
+        elif m := re.fullmatch(r"sacrifice an? ([a-z][\w'\-]*)", part, re.IGNORECASE):
+            sacrifice.append(kind_word(m.group(1), plural=False))
+        elif m := re.fullmatch(r"remove (an?|one|two|three|four|five|\d+) ([+\-−\d/\w]+) counters? from ~",
+                               low):
+            counters.append((m.group(2).replace("−", "-"), _number(m.group(1))))
+        elif m := re.fullmatch(r"tap (an|one|two|three|four|five) untapped creatures? you control", low):
+            tap_creatures += _number(m.group(1))
+        elif (m := re.fullmatch(r"remove (?:any number of|x) ([\w+\-/]+) counters from ~", low)) and not remove_any:
+            remove_any = m.group(1)  # CR 107.3: the player chooses the number on activation
+        elif m := re.fullmatch(r"put an? ([+\-−\d/]+|\w+) counter on ~", low):
+            put.append((m.group(1).replace("−", "-"), 1))
+        elif low == "exert ~":
+            exert = True
+        elif low == "discard your hand":
+            discard_hand = True
+        else:
+            raise Unreadable(part)
+    return AbilityCost(tap=tap, untap=untap,
+                       mana=ManaCost.parse("".join(mana), "cost", allow_empty=True),
+                       life=life, energy=energy, sacrifice_self=sac_self, sacrifice=tuple(sacrifice),
+                       remove_counters=tuple(counters), tap_creatures=tap_creatures,
+                       remove_any=remove_any, put_counters=tuple(put), exert=exert,
+                       discard_hand=discard_hand)
+
+
+# ---------------------------------------------------------------------------------------------
+# amounts
+
+
+_QUALIFIERS = (
+    (re.compile(r" with power (\d+) or greater"), "min_power"),
+    (re.compile(r" with (defender|flying|reach|haste|vigilance|trample|flash)"), "keywords"),
+    (re.compile(r" named ~"), "name"),
+)
+
+
+def _qualified(text: str) -> tuple[str, dict[str, object]]:
+    """Take "with power 4 or greater", "with defender" and "named ~" out of a counted
+    phrase: (the rest, the Amount fields they set)."""
+    fields: dict[str, object] = {}
+    for pattern, key in _QUALIFIERS:
+        m = pattern.search(text)
+        if m is None:
+            continue
+        text = text[:m.start()] + text[m.end():]
+        if key == "min_power":
+            fields[key] = int(m.group(1))
+        elif key == "keywords":
+            fields[key] = frozenset({m.group(1)})
+        else:
+            fields[key] = "~"
+    return text, fields
+
+
+def _count_amount(text: str, plural: bool = False) -> Amount:
+    """``creature you control``, ``other Elf you control``, ``basic Swamp you control``,
+    ``Locus on the battlefield``, ``artifacts you control`` → a ``count`` Amount;
+    ``creature with defender you control``, ``creature with power 4 or greater you
+    control`` and ``artifact you control named ~`` add filters."""
+    text, extra = _qualified(text)
+    base = _plain_count(text, plural)
+    return replace(base, **extra) if extra else base  # type: ignore[arg-type]
+
+
+def _plain_count(text: str, plural: bool) -> Amount:
+    m = re.fullmatch(r"(other )?((?:basic |snow |legendary )*)([A-Za-z'\-]+) "
+                     r"(you control|on the battlefield|your opponents control|an opponent controls)", text)
+    if not m:
+        raise Unreadable(text)
+    controller = {"you control": "you", "on the battlefield": "any",
+                  "your opponents control": "opponents", "an opponent controls": "opponents"}[m.group(4)]
+    kind = kind_word(m.group(3), plural)
+    supers = frozenset(m.group(2).split())
+    if kind in SUPERTYPES:
+        raise Unreadable(text)
+    if kind == "permanent":
+        types: frozenset[str] = frozenset()
+        subs: frozenset[str] = frozenset()
+    elif kind in CARD_TYPES or kind == "tribal":
+        types, subs = frozenset({"kindred" if kind == "tribal" else kind}), frozenset()
+    elif m.group(3)[0].isupper():
+        types, subs = frozenset(), frozenset({kind})
+    else:
+        raise Unreadable(text)
+    if not types and not subs and not supers:
+        raise Unreadable(text)
+    return Amount("count", types=types, subtypes=subs, supertypes=supers, controller=controller,
+                  other=bool(m.group(1)))
+
+
+def _amount(text: str) -> Amount:
+    """The number in "for each …", "equal to …" and "where X is …" phrases."""
+    text = text.strip().rstrip(".")
+    if text in ("~'s power", "its power"):
+        return Amount("power")
+    if m := re.fullmatch(r"(?:the number of )?([\w+\-/−]+) counters? on ~", text):
+        return Amount("counters", counter=m.group(1).replace("−", "-"))
+    if m := re.fullmatch(r"your devotion to (\w+)(?: and (\w+))?", text):
+        mask = 0
+        for word in filter(None, m.groups()):
+            if word not in _COLOR_WORDS:
+                raise Unreadable(text)
+            mask |= type_bit(_COLOR_WORDS[word])
+        return Amount("devotion", colors=mask)
+    if re.fullmatch(r"[\w+\-/]+ counters? removed this way", text):
+        return Amount("removed")
+    if text == "your life total":
+        return Amount("life")
+    if text == "the number of basic land types among lands you control":
+        return Amount("domain")
+    if m := re.fullmatch(r"the greatest power among (creatures you control)", text):
+        return replace(_count_amount(m.group(1), plural=True), kind="max_power")
+    if m := re.fullmatch(r"(?:the number of )?(?:(white|blue|black|red|green) )?(\w+) cards? in your graveyard",
+                         text):
+        colors = type_bit(_COLOR_WORDS[m.group(1)]) if m.group(1) else 0
+        kind = kind_word(m.group(2), plural=False)
+        if kind not in CARD_TYPES:
+            raise Unreadable(text)
+        return Amount("graveyard", types=frozenset({kind}), colors=colors)
+    if m := re.fullmatch(r"the number of (.+)", text):
+        return _count_amount(m.group(1), plural=True)
+    return _count_amount(text)
+
+
+# ---------------------------------------------------------------------------------------------
+# productions
+
+_ALTERNATIVE_SPLIT = re.compile(r",? or |, ")
+
+
+def _symbol_option(text: str) -> tuple[int, ...]:
+    """``{U}{R}`` → ``(U, R)``; a numeral adds that much colorless (CR 106.10)."""
+    slots: list[int] = []
+    for sym in iter_symbols(text, "production"):
+        if sym.is_numeral:
+            slots.extend([C] * sym.generic)
+        elif sym.colorless and not sym.colors:
+            slots.append(C)
+        elif sym.colors and not (sym.colorless or sym.generic or sym.phyrexian or sym.snow):
+            if sym.colors.bit_count() != 1:
+                raise Unreadable(text)  # a hybrid symbol in production: not printed on cards
+            slots.append(sym.colors)
+        else:
+            raise Unreadable(text)
+    return tuple(slots)
+
+
+def _one_color_options(n: int) -> tuple[tuple[int, ...], ...]:
+    return tuple((type_bit(c),) * n for c in COLORS)
+
+
+def _options(text: str) -> tuple[tuple[tuple[int, ...], ...], str, bool, int]:
+    """Read what "Add …" adds, without a trailing amount phrase.
+
+    Returns (options, reference, colors_only, reference_count).
+    """
+    text = text.strip()
+    if m := re.fullmatch(r"(\w+) mana of any (color|type) that an? lands? (you control|an opponent controls) "
+                         r"could produce", text):
+        ref = "lands_you_control" if m.group(3) == "you control" else "lands_opponents_control"
+        return (), ref, m.group(2) == "color", _number(m.group(1))
+    if m := re.fullmatch(r"(\w+) mana of any type the sacrificed land could produce", text):
+        return (), "sacrificed_land", False, _number(m.group(1))
+    if m := re.fullmatch(r"(\w+) (\{[WUBRGC]\}) ?", text + " "):
+        return ((_symbol_option(m.group(2)) * _number(m.group(1))),), "", False, 1
+    if m := re.fullmatch(r"(\w+) mana of any one color", text):
+        return _one_color_options(_number(m.group(1))), "", False, 1
+    if m := re.fullmatch(r"(\w+) mana in any combination of colors", text):
+        return ((ANY_COLOR,) * _number(m.group(1)),), "", False, 1
+    if m := re.fullmatch(r"(\w+) mana in any combination of ((?:\{[WUBRGC]\}(?:, |,? and/or |,? or )?)+)", text):
+        mask = 0
+        for sym in re.findall(r"\{[WUBRGC]\}", m.group(2)):
+            mask |= _symbol_option(sym)[0]
+        return ((mask,) * _number(m.group(1)),), "", False, 1
+    if text == "two mana of different colors":
+        pairs = tuple((type_bit(a), type_bit(b)) for i, a in enumerate(COLORS) for b in COLORS[i + 1:])
+        return pairs, "", False, 1
+    options: list[tuple[int, ...]] = []
+    for alt in _ALTERNATIVE_SPLIT.split(text):
+        alt = alt.strip()
+        alt = alt.removeprefix("or ")
+        if re.fullmatch(_SYMBOLS, alt):
+            options.append(_symbol_option(alt))
+        elif m := re.fullmatch(r"(\w+) mana of any (color|type)", alt):
+            n = _number(m.group(1))
+            options.append((ANY_COLOR if m.group(2) == "color" else ANY_TYPE,) * n)
+        else:
+            raise Unreadable(text)
+    if not options or any(not o for o in options):
+        raise Unreadable(text)
+    return tuple(options), "", False, 1
+
+
+_CHOSEN = re.compile(r"(?:(.+?),? or )?(\w+) mana of the chosen color")
+_COMMANDER = re.compile(r"(\w+) mana of any color in your commander's color identity")
+_AMONG = {"one mana of any color among legendary creatures and planeswalkers you control":
+          "legendary_creatures_planeswalkers"}
+
+
+def _board_production(body: str) -> Production | None:
+    """The forms whose mana depends on a choice made as the permanent entered, the
+    commander or the colors of permanents (read by ``amounts.ability_options``)."""
+    if m := _CHOSEN.fullmatch(body):
+        options = _options(m.group(1))[0] if m.group(1) else ()
+        if m.group(1) and _options(m.group(1))[1]:
+            raise Unreadable(body)
+        return Production(options=options, chosen=_number(m.group(2)))
+    if m := _COMMANDER.fullmatch(body):
+        return Production(commander=_number(m.group(1)))
+    if body in _AMONG:
+        return Production(colors_among=_AMONG[body])
+    return None
+
+
+def _production(sentence: str, x_removed: bool = False) -> Production:
+    """Read one "Add …." sentence.  ``x_removed``: X is the number of counters
+    removed by the cost (``Remove X storage counters``)."""
+    body = sentence.strip().rstrip(".")
+    m = re.fullmatch(r"[Aa]dd (.+)", body)
+    if not m:
+        raise Unreadable(sentence)
+    body = m.group(1)
+    board = _board_production(body)
+    if board is not None:
+        return board
+    amount: Amount | None = None
+    if m := re.fullmatch(r"(\{[WUBRGC]\}), then add an additional \1 for each (.+)", body):
+        amount = _amount(m.group(2))
+        if amount.kind != "removed":
+            raise Unreadable(sentence)
+        return Production(options=(_symbol_option(m.group(1)),), amount=replace(amount, plus=1))
+    if x_removed and (m := re.fullmatch(r"X (mana .+)", body)) and ", where X" not in body:
+        options, reference, _, _ = _options("one " + m.group(1))
+        if reference:
+            raise Unreadable(sentence)
+        return Production(options=options, amount=Amount("removed"))
+    elif x_removed:
+        raise Unreadable(sentence)
+    if m := re.fullmatch(r"an amount of (\{[WUBRGC]\}|mana of any one color) equal to (.+)", body):
+        amount = _amount(m.group(2))
+        body = "one " + m.group(1) if m.group(1).startswith("{") else "one mana of any one color"
+    elif m := re.fullmatch(r"X (mana .+|\{[WUBRGC]\}), where X is (.+)", body):
+        amount = _amount(m.group(2))
+        body = "one " + m.group(1)
+    elif m := re.fullmatch(r"(.+?) for each (.+)", body):
+        amount = _amount(m.group(2))
+        body = m.group(1)
+    options, reference, colors_only, ref_count = _options(body)
+    if amount is not None and reference:
+        raise Unreadable(sentence)
+    return Production(options=options, amount=amount, reference=reference, colors_only=colors_only,
+                      reference_count=ref_count)
+
+
+def read_production(sentence: str) -> Production:
+    """Read one "Add …." sentence (either case of "add") outside an activated ability: the
+    effect of a triggered ability such as Lotus Cobra's landfall or Burning-Tree Emissary's
+    ETB (:mod:`manasolver.models.text.triggers`).  Raises :class:`Unreadable` when unclear."""
+    text = sentence.strip()
+    return _production(text[:1].upper() + text[1:])
+
+
+# ---------------------------------------------------------------------------------------------
+# riders after the "Add" sentence
+
+
+
+
+#: Sentences after the production that change neither what the ability adds nor what pays it.
+_HARMLESS_PATTERNS: tuple[str, ...] = (
+    r"~ doesn't untap during your next untap step\.",
+    r"Draw (?:a card|two cards)\.",
+    r"Draw a card at the beginning of the next turn's upkeep\.",
+    r"You gain \w+ life\.",
+    r"Put an? [\w+\-/]+ counter on ~\.",
+    r"If there are no [\w+\-/]+ counters on ~, sacrifice it\.",
+    (r"If this ability has been activated \w+ or more times this turn, sacrifice ~ at the beginning "
+     r"of the next end step\."),
+    r"Sacrifice ~ at the beginning of the next end step\.",
+    r"Activate only as an instant\.",
+    r"Until end of turn, you don't lose this mana as steps and phases end\.",
+    r"If that mana is spent on an? [\w ]+ spell, (?:that spell|that creature|it) [^.]+\.",
+    # riders on spending the mana (CR 106.6): they never change what may be paid
+    r"(?:When|Whenever) (?:you spend this mana|that mana is spent) [^.]+\.",
+    # delayed effects after the mana is added: they don't change this payment
+    r"An opponent gains control of ~ at the beginning of the next end step\.",
+    r"During your next untap step, as you untap your permanents, return ~ to its owner's hand\.",
+    r"When you cast your next spell this turn, [^.]+\.",
+    r"Until end of turn, you may cast that card without paying its mana cost\.",
+    r"Put each other card exiled this way on the bottom of your library in a random order\.",
+    r"If you control an? [\w, ]+, you gain \w+ life\.",
+    r"Each (?:player|opponent) (?:loses|gains) \w+ life\.",
+    r"If you spend this mana to cast your commander, it enters [^.]+\.",
+)
+
+
+@lru_cache(maxsize=1)
+def _harmless() -> tuple[re.Pattern[str], ...]:
+    """The compiled :data:`_HARMLESS_PATTERNS` (compiled on first use: a light import)."""
+    return tuple(re.compile(p) for p in _HARMLESS_PATTERNS)
+
+
+_ORDINAL_LIMITS = {"once": 1, "twice": 2}
+_CHOOSE_AMONG = {"Choose a color of a permanent you control.": "permanents_you_control",
+                 "Choose a color of a card in your graveyard.": "graveyard"}
+
+
+def _at_least(word: str) -> int:
+    """``a``/``an`` → 1, ``three or more`` → 3."""
+    return _number(word.removesuffix(" or more"))
+
+
+def _you_control(text: str) -> tuple[Amount, int]:
+    """``a Swamp`` / ``three or more artifacts`` / ``a creature with power 4 or greater``
+    / ``an Urza's Mine`` (after "you control") → (what is counted, at least how many)."""
+    m = re.fullmatch(r"(an?|\w+ or more) (.+)", text)
+    if not m:
+        raise Unreadable(text)
+    n = _at_least(m.group(1))
+    what = m.group(2)
+    if um := re.fullmatch(r"(Urza's) ([A-Z][\w\-]+)", what):
+        subs = frozenset({um.group(1).lower(), um.group(2).lower()})
+        return Amount("count", types=frozenset({"land"}), all_subtypes=subs), n
+    return _count_amount(what + " you control", plural=n > 1), n
+
+
+def _condition(text: str) -> Condition:
+    """An "if" clause evaluable on the board (CR 602.5b; "instead" amounts)."""
+    body = text.strip().rstrip(".")
+    if m := re.fullmatch(r"you control (.+?) and (an? .+)", body):
+        return Condition(text, counts=(_you_control(m.group(1)), _you_control(m.group(2))))
+    if m := re.fullmatch(r"you control (.+)", body):
+        return Condition(text, counts=(_you_control(m.group(1)),))
+    if m := re.fullmatch(r"there are (\w+) or more ([\w+\-/]+) counters on ~", body):
+        return Condition(text, counts=((Amount("counters", counter=m.group(2)), _number(m.group(1))),))
+    if m := re.fullmatch(r"~ has an? ([\w+\-/]+) counter on it", body):
+        return Condition(text, counts=((Amount("counters", counter=m.group(1)), 1),))
+    if m := re.fullmatch(r"creatures you control have total power (\d+) or greater", body):
+        return Condition(text, counts=((Amount("total_power", types=frozenset({"creature"})), int(m.group(1))),))
+    raise Unreadable(text)
+
+
+def _instead(sentence: str, production: Production) -> Production:
+    """"If <condition>, add … instead." / "If <condition>, instead add …." (Urza's Tower,
+    Gemstone Caverns): the options that replace the printed ones when it holds;
+    for a could-produce production, "add three mana of that type instead" (Incubation
+    Druid) replaces the number of mana."""
+    m = (re.fullmatch(r"If (.+), add (.+) instead\.", sentence)
+         or re.fullmatch(r"If (.+), instead add (.+)\.", sentence))
+    if not m or production.instead is not None or production.amount is not None:
+        raise Unreadable(sentence)
+    if production.reference:
+        count = re.fullmatch(r"(\w+) mana of that type", m.group(2))
+        if not count:
+            raise Unreadable(sentence)
+        return replace(production, instead=_condition(m.group(1)), instead_reference_count=_number(count.group(1)))
+    options, reference, _, _ = _options(m.group(2))
+    if reference:
+        raise Unreadable(sentence)
+    return replace(production, instead=_condition(m.group(1)), instead_options=options)
+
+
+def _head(head: str, rest: list[str], x_removed: bool) -> tuple[Production, list[str]]:
+    """The production sentence(s) at the start of the effect; returns the riders left."""
+    if head == "Choose a color." and rest and rest[0].startswith("Add an amount"):
+        m = re.fullmatch(r"Add an amount of mana of that color equal to your devotion to that color\.", rest[0])
+        if not m:
+            raise Unreadable(head)
+        return Production(options=_one_color_options(1), amount=Amount("devotion", colors=0)), rest[1:]
+    if head == "Choose a color." and rest and (m := re.fullmatch(r"Add one mana of that color for each (.+)\.",
+                                                                   rest[0])):
+        return Production(options=_one_color_options(1), amount=_amount(m.group(1))), rest[1:]
+    if head == "Choose a player." and rest and rest[0] == "That player adds one mana of any color they choose.":
+        # the controller may choose themselves; mana given to another player never pays their costs
+        return Production(options=((ANY_COLOR,),)), rest[1:]
+    if head == "Double the amount of each type of unspent mana you have.":
+        # CR 106.6 example: the new mana has no restriction (RULES T117); read by the solver, not here
+        return Production(doubles_pool=True), rest
+    if head in _CHOOSE_AMONG and rest and rest[0] == "Add one mana of that color.":
+        return Production(colors_among=_CHOOSE_AMONG[head]), rest[1:]
+    if (m := re.fullmatch(r"Reveal any number of (\w+) cards(?: with power (\d+) or greater)? (?:in|from) "
+                          r"your hand\.", head)) and rest:
+        # revealing is free and optional: one option per number of cards revealed (amounts.ability_options)
+        am = re.fullmatch(r"Add ((?:\{[WUBRGC]\})+) for each card revealed this way\.", rest[0])
+        kind = kind_word(m.group(1))
+        if not am or kind not in CARD_TYPES:
+            raise Unreadable(head)
+        shown = Amount("hand", types=frozenset({kind}), min_power=int(m.group(2)) if m.group(2) else None)
+        return Production(options=(_symbol_option(am.group(1)),), amount=shown), rest[1:]
+    if (m := re.fullmatch(r"Put an? ([\w+\-/]+) counter on ~\.", head)) and rest:
+        # Empowered Autogenerator: the counter is put on first, then counted
+        production = _production(rest[0])
+        counted = production.amount
+        if counted is None or counted.kind != "counters" or counted.counter != m.group(1):
+            raise Unreadable(head)
+        return replace(production, amount=replace(counted, plus=counted.plus + 1)), rest[1:]
+    return _production(head, x_removed), rest
+
+
+def read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
+    """Read one activated mana ability; raise :class:`Unreadable` for anything unclear."""
+    cost = _parse_cost(cost_text)
+    parts = sentences(effect)
+    if not parts:
+        raise Unreadable(effect)
+    x_removed = bool(re.search(r"\bremove x\b", cost_text.lower()))
+    production, rest = _head(parts[0], parts[1:], x_removed)
+    removed = production.amount is not None and production.amount.kind == "removed"
+    if removed != bool(cost.remove_any):
+        raise Unreadable(line)  # "removed this way" needs the variable cost, and the reverse
+    damage = 0
+    per_turn = 0
+    condition: Condition | None = None
+    extra: list[str] = []
+    for sentence in rest:
+        if m := re.fullmatch(r"~ deals (\d+) damage to you\.", sentence):
+            damage += int(m.group(1))
+        elif sentence.startswith(("Spend this mana", "This mana can't be spent")):
+            if production.restriction is not None:
+                raise Unreadable(sentence)
+            production = replace(production, restriction=read_restriction(sentence))
+        elif (m := re.fullmatch(r"Activate only (once|twice) each turn\.", sentence)
+              or re.fullmatch(r"Activate no more than (\w+) times each turn\.", sentence)):
+            if per_turn:
+                raise Unreadable(sentence)
+            word = m.group(1)
+            per_turn = _ORDINAL_LIMITS.get(word) or _number(word)
+            extra.append(sentence)
+        elif m := re.fullmatch(r"Activate only if (.+)\.", sentence):
+            if condition is not None:
+                raise Unreadable(sentence)
+            condition = _condition(m.group(1))
+        elif sentence == ("Any player may activate this ability but only during their turn before the "
+                          "end step."):
+            # only the controller's own activations matter to a payment (the solver uses its permanents)
+            if condition is not None:
+                raise Unreadable(sentence)
+            condition = Condition(sentence, your_turn=True, before_step="end")
+            extra.append(sentence)
+        elif sentence.startswith("If ") and "instead" in sentence:
+            production = _instead(sentence, production)
+        elif any(p.fullmatch(sentence) for p in _harmless()):
+            extra.append(sentence)
+        else:
+            raise Unreadable(sentence)
+    return ManaAbility(cost=cost, production=production, text=line, damage=damage, extra=tuple(extra),
+                       condition=condition, per_turn=per_turn)

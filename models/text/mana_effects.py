@@ -1,0 +1,322 @@
+"""Reading effects on mana production from oracle text into frozen values (RULES §11–§12).
+
+The values and what they mean are documented in :mod:`manasolver.models.rules.production`,
+which re-exports everything here and applies the effects to a board.  This module
+only reads text: :func:`mana_effects_of` (one card) and :func:`remaining_unsupported`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from manasolver.models.abilities import Amount, ManaAbility
+from manasolver.models.card import Card
+from manasolver.models.symbols import ANY_COLOR, C, type_bit
+
+__all__ = [
+    "BASIC_ORDER",
+    "LAND_TYPES",
+    "GrantedAbility",
+    "LandTypeChange",
+    "ManaMultiplier",
+    "ProducesInstead",
+    "StructuredEffect",
+    "TriggeredMana",
+    "mana_effects_of",
+    "remaining_unsupported",
+]
+
+BASIC_ORDER = ("plains", "island", "swamp", "mountain", "forest")
+#: Land types (CR 205.3i): a setting effect such as Blood Moon removes all of them (305.7).
+LAND_TYPES = frozenset({"cave", "cloud", "desert", "forest", "gate", "island", "lair", "locus", "mine", "mountain",
+                        "plains", "planet", "power-plant", "sphere", "swamp", "tower", "town", "urza's"})
+
+
+@dataclass(frozen=True, slots=True)
+class ManaMultiplier:
+    """"If you tap a permanent for mana, it produces ``factor`` times as much of that mana
+    instead" (CR 106.12b, 614.1a).  ``tapper``: ``"you"`` (the effect's controller taps
+    it); ``what``: ``"permanent"`` (creatures and artifacts too, RULES T115).  Applies
+    only to mana abilities whose cost includes ``{T}`` (T113); keeps restrictions (T116)."""
+
+    text: str
+    factor: int
+    tapper: str = "you"
+    what: str = "permanent"
+
+
+@dataclass(frozen=True, slots=True)
+class ProducesInstead:
+    """"If a land is tapped for mana, it produces ``mana`` instead of any other type [and
+    amount]" (Contamination: one ``{B}``; Pale Moon, Ritual of Subdual, Infernal
+    Darkness: the type only, amount kept).  ``what``: ``"land"`` or ``"nonbasic_land"``;
+    ``tapper``: ``"any"`` player; ``min_amount``: it applies only to an event of at least
+    that much mana (Damping Sphere: "tapped for two or more mana", so after a Mana
+    Reflection doubled a Forest's {G}, it applies)."""
+
+    text: str
+    mana: int
+    keep_amount: bool = False
+    what: str = "land"
+    tapper: str = "any"
+    min_amount: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LandTypeChange:
+    """A land-type change (CR 305.7, 613.1d).  ``affected``: ``"nonbasic_lands"``,
+    ``"each_land"``, ``"lands_you_control"`` or ``"enchanted_land"`` (the permanent the
+    source is attached to); ``types``: lower-case basic land types; ``sets``: the types
+    replace the land's land types and its rules-text abilities are lost (Blood Moon),
+    otherwise they are added ("in addition to its other land types")."""
+
+    text: str
+    affected: str
+    types: tuple[str, ...]
+    sets: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TriggeredMana:
+    """A triggered mana ability (CR 605.1b) that fires when a land is tapped for mana
+    (106.12a: the ability resolved and produced mana).
+
+    ``trigger``: ``"enchanted_land"`` (the permanent the source is attached to),
+    ``"your_land"`` (a land the source's controller taps), ``"any_land"`` (a land any
+    player taps), ``"basic_land"`` (any player's basic land, tapped for mana of the
+    chosen color: Gauntlet of Power) or ``"land_ability"`` (any ability of a land
+    the source's controller uses, ``{T}`` or not, adding the chosen color: Caged Sun).
+    ``options``: what it adds (slot masks, as :class:`Production`), or nothing with
+    ``produced_type`` (one mana of any type that land produced: Mana Flare; the
+    player picks among the types actually produced; no restriction is copied) or with
+    ``chosen`` (that many mana of the color chosen for the *source*: Utopia Sprawl,
+    Gauntlet, Caged Sun).  ``recipient``: ``"land_controller"`` (its controller / that
+    player) or ``"you"`` (the source's controller).  Replacement multipliers do not
+    apply to this mana (Nyxbloom ruling, RULES T111).  ``land_types``: the land must have
+    one of these (effective) land types (Crypt Ghast: a Swamp; Vernal Bloom: a Forest;
+    Keeper of Progenitus: a Mountain, Forest or Plains).  Two more triggers:
+    ``"your_creature"`` (a creature you tap for mana: Leyline of Abundance) and
+    ``"your_nonland"`` (a nonland permanent you tap for mana: Kinnan)."""
+
+    text: str
+    trigger: str
+    options: tuple[tuple[int, ...], ...] = ()
+    produced_type: bool = False
+    chosen: int = 0
+    recipient: str = "land_controller"
+    land_types: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GrantedAbility:
+    """A mana ability given to other permanents (layer 6, CR 613.1f).  ``attached``: the
+    permanent the source is attached to ("Enchanted land has", "Equipped creature has";
+    ``who`` still names the kind it must be); otherwise every permanent matching ``who``
+    (an ``Amount`` of kind ``count``: types, subtypes, supertypes, controller relative to
+    the source, ``other``).  ``ability`` is the quoted ability, read as printed."""
+
+    text: str
+    ability: ManaAbility
+    who: Amount
+    attached: bool = False
+
+
+StructuredEffect = ManaMultiplier | ProducesInstead | LandTypeChange | TriggeredMana | GrantedAbility
+
+_TIMES = {"twice": 2, "three times": 3, "four times": 4}
+_NUMBERS = {"one": 1, "two": 2, "three": 3}
+
+
+def _symbols(text: str) -> tuple[int, ...]:
+    """``{G}{G}`` → ``(G, G)``; only the six mana symbols."""
+    out: list[int] = []
+    for sym in re.findall(r"\{([WUBRGC])\}", text):
+        out.append(type_bit(sym))
+    if "".join(f"{{{s}}}" for s in re.findall(r"\{([WUBRGC])\}", text)) != text:
+        return ()
+    return tuple(out)
+
+
+def _added(text: str) -> tuple[tuple[tuple[int, ...], ...], bool, int] | None:
+    """What a trigger adds: (options, produced_type, chosen), or None when unreadable."""
+    if text in ("one mana of any type that land produced", "one mana of any type that permanent produced"):
+        return (), True, 0
+    if m := re.fullmatch(r"(?:an additional )?(one|two|three) mana in any combination of colors", text):
+        return ((ANY_COLOR,) * _NUMBERS[m.group(1)],), False, 0
+    if m := re.fullmatch(r"(?:an additional )?(one|two|three) mana of (?:the chosen color|that color)", text):
+        return (), False, _NUMBERS[m.group(1)]
+    if m := re.fullmatch(r"(?:an additional )?(one|two|three) mana of any color", text):
+        return ((ANY_COLOR,) * _NUMBERS[m.group(1)],), False, 0
+    m = re.fullmatch(r"(?:an additional )?((?:\{[WUBRGC]\})+)", text)
+    if m and (slots := _symbols(m.group(1))):
+        return (slots,), False, 0
+    return None
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple((re.compile(p), kind) for p, kind in (
+        ((r"If you tap a permanent for mana, it produces (twice|three times|four times) as much of that mana "
+         r"instead\."), "multiplier"),
+        (r"If a land is tapped for mana, it produces \{([WUBRGC])\} instead of any other type and amount\.",
+         "instead_amount"),
+        ((r"(?:Until end of turn, )?if a player taps a nonbasic land for mana, it produces colorless mana instead "
+         r"of any other type\."), "pale_moon"),
+        (r"Nonbasic lands are (Plains|Islands|Swamps|Mountains|Forests)\.", "moon"),
+        (r"Enchanted land is an? (Plains|Island|Swamp|Mountain|Forest)\.", "enchanted_type"),
+        (r"Each land is an? (Plains|Island|Swamp|Mountain|Forest) in addition to its other land types\.",
+         "each_land"),
+        (r"Lands you control are every basic land type in addition to their other types\.", "omen"),
+        ((r"Whenever enchanted (?:land|Forest|Plains|Island|Swamp|Mountain) is tapped for mana, its controller "
+         r"adds (.+)\."), "enchanted"),
+        (r"Whenever a player taps a land for mana, that player adds (.+)\.", "any_land"),
+        (r"Whenever you tap a land for mana, add (.+)\.", "your_land"),
+        (r"Whenever a basic land is tapped for mana of the chosen color, its controller adds (.+)\.", "basic_land"),
+        ((r"Whenever a land's ability causes you to add one or more mana of the chosen color, add one additional "
+         r"mana of that color\."), "caged_sun"),
+        (r"If a land is tapped for mana, it produces (\{[WUBRGC]\}|colorless mana) instead of any other type\.",
+         "instead_type"),
+        ((r"If a land is tapped for two or more mana, it produces \{([WUBRGC])\} instead of any other type and "
+          r"amount\."), "damping"),
+        (r"Enchanted land is an? (Plains|Island|Swamp|Mountain|Forest), (\w+), and (\w+)\.", "enchanted_types"),
+        (r"Enchanted land is every basic land type in addition to its other types\.", "enchanted_all"),
+        (r"Lands you control are (Plains|Islands|Swamps|Mountains|Forests)\.", "yours_are"),
+        (r"All lands are (Plains|Islands|Swamps|Mountains|Forests) in addition to their other types\.",
+         "all_lands_add"),
+        (r"Whenever you tap an? (Plains|Island|Swamp|Mountain|Forest) for mana, add (.+)\.", "your_typed"),
+        ((r"Whenever an? (Plains|Island|Swamp|Mountain|Forest) is tapped for mana, its controller adds (.+)\."),
+         "any_typed"),
+        ((r"Whenever a player taps an? ((?:Plains|Island|Swamp|Mountain|Forest)(?:, (?:or )?"
+          r"(?:Plains|Island|Swamp|Mountain|Forest))*) for mana, that player adds (.+)\."), "any_typed"),
+        (r"Whenever you tap a creature for mana, add (.+)\.", "your_creature"),
+        (r"Whenever you tap a nonland permanent for mana, add (.+)\.", "your_nonland"),
+    ))
+
+
+_PLURAL_TYPES = {"plains": "plains", "islands": "island", "swamps": "swamp", "mountains": "mountain",
+                 "forests": "forest"}
+
+
+_GRANT = re.compile(r"(.+?) (?:have|has) (?:[a-z, ]+ and )?\"([^\"]+)\"\.?")
+
+
+def _grant(line: str) -> GrantedAbility | None:
+    """"Lands you control have "{T}: Add one mana of any color."" and kin (layer 6)."""
+    from manasolver.models.text.mana_abilities import Unreadable, _count_amount, read_ability
+    from manasolver.models.errors import BadCost
+    from manasolver.models.text.oracle import activated_parts
+
+    m = _GRANT.fullmatch(line)
+    if m is None or "Add" not in m.group(2):
+        return None
+    who_text, quoted = m.group(1), m.group(2)
+    parts = activated_parts(quoted)
+    if parts is None:
+        return None
+    attached = re.fullmatch(r"(Enchanted|Equipped) (land|creature|permanent)", who_text)
+    try:
+        ability = read_ability(parts[0], parts[1], quoted)
+        if attached:
+            kind = attached.group(2)
+            types = frozenset() if kind == "permanent" else frozenset({kind})
+            return GrantedAbility(line, ability, Amount("count", types=types, controller="any"), attached=True)
+        phrase = who_text
+        if everyone := re.fullmatch(r"All (.+)", who_text):
+            phrase = f"{everyone.group(1)} on the battlefield"
+        elif not who_text.endswith(" you control"):
+            return None
+        return GrantedAbility(line, ability, _count_amount(phrase[0].lower() + phrase[1:]
+                                                           if phrase.split()[0] in ("Other", "Basic", "Legendary",
+                                                                                     "Lands", "Creatures", "Artifacts")
+                                                           else phrase, plural=True))
+    except (Unreadable, BadCost):
+        return None
+
+
+def _read(line: str) -> StructuredEffect | None:
+    """One clause (reminder text removed, the card's name as ``~``) → an effect, or None."""
+    if '"' in line:
+        return _grant(line)
+    for pattern, kind in _patterns():
+        m = pattern.fullmatch(line)
+        if m is None:
+            continue
+        if kind == "multiplier":
+            return ManaMultiplier(line, _TIMES[m.group(1)])
+        if kind == "instead_amount":
+            return ProducesInstead(line, type_bit(m.group(1)))
+        if kind == "pale_moon":
+            return ProducesInstead(line, C, keep_amount=True, what="nonbasic_land")
+        if kind == "moon":
+            return LandTypeChange(line, "nonbasic_lands", (_PLURAL_TYPES[m.group(1).lower()],), sets=True)
+        if kind == "enchanted_type":
+            return LandTypeChange(line, "enchanted_land", (m.group(1).lower(),), sets=True)
+        if kind == "each_land":
+            return LandTypeChange(line, "each_land", (m.group(1).lower(),))
+        if kind == "omen":
+            return LandTypeChange(line, "lands_you_control", BASIC_ORDER)
+        if kind == "caged_sun":
+            return TriggeredMana(line, "land_ability", chosen=1, recipient="you")
+        if kind == "instead_type":
+            mana = C if m.group(1) == "colorless mana" else type_bit(m.group(1)[1])
+            return ProducesInstead(line, mana, keep_amount=True)
+        if kind == "damping":
+            return ProducesInstead(line, type_bit(m.group(1)), min_amount=2)
+        if kind == "enchanted_types":
+            types = tuple(t.lower() for t in m.groups())
+            if not set(types) <= set(BASIC_ORDER):
+                return None
+            return LandTypeChange(line, "enchanted_land", tuple(t for t in BASIC_ORDER if t in types), sets=True)
+        if kind == "enchanted_all":
+            return LandTypeChange(line, "enchanted_land", BASIC_ORDER)
+        if kind == "yours_are":
+            return LandTypeChange(line, "lands_you_control", (_PLURAL_TYPES[m.group(1).lower()],), sets=True)
+        if kind == "all_lands_add":
+            return LandTypeChange(line, "each_land", (_PLURAL_TYPES[m.group(1).lower()],))
+        land_types: tuple[str, ...] = ()
+        if kind in ("your_typed", "any_typed"):
+            land_types = tuple(t.lower() for t in re.findall(r"Plains|Island|Swamp|Mountain|Forest", m.group(1)))
+        added = _added(m.group(m.lastindex or 1))
+        if added is None:
+            return None
+        options, produced, chosen = added
+        if kind == "basic_land" and not chosen:
+            return None
+        recipient = "you" if kind in ("your_land", "your_typed", "your_creature", "your_nonland") \
+            else "land_controller"
+        trigger = {"enchanted": "enchanted_land", "your_typed": "your_land", "any_typed": "any_land"}.get(kind, kind)
+        return TriggeredMana(line, trigger, options, produced, chosen, recipient, land_types)
+    return None
+
+
+def mana_effects_of(card: Card) -> tuple[StructuredEffect, ...]:
+    """The structured effects on mana production printed on ``card`` (its front face; the
+    other faces' effects are on those faces).  ``text`` of each effect is the clause as
+    the parser reports it in ``Card.unsupported`` (reminder text removed)."""
+    return _effects_of_text(card.oracle_text, card.name)
+
+
+@lru_cache(maxsize=512)
+def _effects_of_text(oracle_text: str, name: str) -> tuple[StructuredEffect, ...]:
+    from manasolver.models.text.oracle import self_reference, strip_reminder
+
+    out: list[StructuredEffect] = []
+    for raw in oracle_text.split("\n"):
+        line = strip_reminder(raw)
+        if re.fullmatch(r"LEVEL \d+(?:-\d+|\+)", line):
+            break  # what follows exists only at some levels (CR 711.2): left unsupported
+        if not line or len(line) > 400:
+            continue
+        effect = _read(self_reference(line, name))
+        if effect is not None:
+            out.append(replace(effect, text=line))
+    return tuple(out)
+
+
+def remaining_unsupported(card: Card) -> tuple[str, ...]:
+    """``card.unsupported`` without the clauses :func:`mana_effects_of` reads: what is left
+    for a solver that applies every structured effect."""
+    done = {e.text for e in mana_effects_of(card)}
+    return tuple(u for u in card.unsupported if u not in done)

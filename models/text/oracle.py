@@ -1,0 +1,325 @@
+"""The oracle-text parser for mana abilities (CR 605).
+
+:func:`parse_oracle` reads a card's rules text and returns its *printed*
+activated mana abilities as :class:`~manasolver.models.abilities.ManaAbility`
+values, the clauses about mana it could not read (``unsupported``, verbatim,
+never guessed), and the effects on mana production that a later part of the
+engine will implement (``mana_effects``: triggered mana abilities, replacement
+effects on mana, land-type changes, granted mana abilities).
+
+What counts (CR 605.1a): an activated ability, with no target, that could add
+mana, and that is not a loyalty ability.  Not mana abilities, and so ignored:
+spells (Dark Ritual, 605.5b), triggered abilities that add mana but don't
+trigger from mana abilities (Lotus Cobra's landfall, Burning-Tree Emissary's
+ETB, 605.5a), abilities with a target, loyalty abilities, and abilities that
+merely create tokens with mana abilities (the token has them, not the card).
+The intrinsic abilities of basic land types (305.6) are added by the card
+builder, not here.
+
+>>> [a.cost.parts() for a in parse_oracle("{T}: Add {C}.\\n{U/R}, {T}: Add {U}{U}, {U}{R}, or {R}{R}.",
+...                                       TypeLine.parse("Land"), "Cascade Bluffs").mana_abilities]
+[['{T}'], ['{U/R}', '{T}']]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from manasolver.models.abilities import ManaAbility
+from manasolver.models.text.mana_abilities import Unreadable, read_ability
+from manasolver.models.card import TypeLine
+from manasolver.models.errors import BadCost
+
+__all__ = [
+    "MANA_EFFECT_KINDS",
+    "ManaEffect",
+    "ParsedText",
+    "activated_parts",
+    "is_loyalty_cost",
+    "is_mana_ability",
+    "parse_oracle",
+    "reindex",
+    "self_reference",
+    "strip_reminder",
+]
+
+#: The kinds of :class:`ManaEffect`.
+MANA_EFFECT_KINDS = ("triggered", "replacement", "type_change", "grant", "spend_as")
+
+
+@dataclass(frozen=True, slots=True)
+class ManaEffect:
+    """An effect on mana production that this parser recognises but does not model yet.
+
+    ``kind``: ``"triggered"`` (a triggered mana ability, CR 605.1b: Wild Growth,
+    Mana Flare), ``"replacement"`` (an effect that changes what a mana ability
+    produces, CR 106.12b / 614: Mana Reflection, Nyxbloom Ancient, Contamination),
+    ``"type_change"`` (it changes land types and so intrinsic mana abilities,
+    CR 305.7: Blood Moon, Urborg, Spreading Seas), ``"grant"`` (it gives other
+    permanents a mana ability: Cryptolith Rite) or ``"spend_as"`` (mana may be spent as
+    though it were another type, CR 609.4b: Mycosynth Lattice, Celestial Dawn,
+    Chromatic Orrery, Sunglasses of Urza).  ``text`` is the clause.
+    The structured form of the effects the engine models is
+    :func:`manasolver.models.rules.production.mana_effects_of`.
+    """
+
+    kind: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.text}"
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedText:
+    """What the parser read from one face's rules text."""
+
+    mana_abilities: tuple[ManaAbility, ...] = ()
+    unsupported: tuple[str, ...] = ()
+    mana_effects: tuple[ManaEffect, ...] = ()
+
+
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
+_ADDS_MANA = re.compile(r"\badds?\b[^.]*?(?:\{[^}]+\}|\bmana\b)", re.IGNORECASE)
+_ABILITY_WORD = re.compile(r"^([A-Z][a-z']+(?: [a-z']+)*) — (?=.*:)")
+_LOYALTY = re.compile(r"^[+−\-–]?(?:\d+|X)$")
+_SELF_WORDS = re.compile(r"\bthis (?:artifact|creature|land|permanent|enchantment|card|token|vehicle)\b",
+                         re.IGNORECASE)
+
+
+#: "Whenever ~ becomes tapped, it deals N damage to you." (City of Brass).  Tapping it for mana
+#: (a {T} cost) is one way it becomes tapped, so the trigger's damage is charged to every {T}
+#: mana ability, as a pain land's rider is: the trigger uses the stack (it adds no mana,
+#: CR 605.5a), but the damage follows from the payment all the same (policy ``min_life``).
+_TAP_DAMAGE = re.compile(r"Whenever ~ becomes tapped, (?:it|~) deals (\d+) damage to you\.")
+
+#: Doubling Cube's effect: a mana ability whose production is ``doubles_pool`` (RULES T117).
+_DOUBLES_POOL = "Double the amount of each type of unspent mana you have."
+
+_FLAT_REMINDER = re.compile(r"[ \t]*\([^()]*\)")
+
+
+def strip_reminder(text: str) -> str:
+    """Remove reminder text: every parenthesised part, nested ones included (CR 207.2),
+    with the spaces before it.  Linear: one regex pass for the usual flat case, one
+    character scan when parentheses nest; an unbalanced ")" is kept."""
+    if "(" not in text:
+        return text.strip()
+    flat = _FLAT_REMINDER.sub("", text)
+    if "(" not in flat:
+        return flat.strip()
+    out: list[str] = []
+    depth = 0
+    for ch in text:
+        if ch == "(":
+            if depth == 0:
+                while out and out[-1] in " \t":
+                    out.pop()
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out).strip()
+
+
+def _replace_word(text: str, word: str, also_after: str) -> str:
+    """Replace ``word`` by ``~`` where it stands alone: no word character (or
+    apostrophe) before it, none (nor a character of ``also_after``) after it."""
+    out: list[str] = []
+    i = 0
+    n = len(word)
+    while True:
+        j = text.find(word, i)
+        if j < 0:
+            out.append(text[i:])
+            return "".join(out)
+        before = text[j - 1] if j else " "
+        after = text[j + n] if j + n < len(text) else " "
+        if (before.isalnum() or before in "_'") or (after.isalnum() or after == "_" or after in also_after):
+            out.append(text[i:j + n])
+        else:
+            out.append(text[i:j])
+            out.append("~")
+        i = j + n
+
+
+def self_reference(text: str, name: str, legendary: bool = False) -> str:
+    """Replace the card's own name, its short name (the part before a comma of a
+    legendary name; with ``legendary``, also the first word of a legendary
+    creature's name, as "Rasputin" for Rasputin Dreamweaver) and "this
+    artifact/creature/land/permanent" by ``~``."""
+    if name and name in text:
+        text = _replace_word(text, name, "")
+    if name:
+        short = ""
+        if ", " in name:
+            short = name.split(", ")[0]
+        elif legendary and " " in name and len(name.split()[0]) >= 4:
+            short = name.split()[0]
+        if short and short in text:
+            text = _replace_word(text, short, ",'")
+    return _SELF_WORDS.sub("~", text) if "this " in text.lower() else text
+
+
+def is_loyalty_cost(cost_text: str) -> bool:
+    """``+1``, ``−2``, ``X``: a planeswalker's loyalty ability (CR 606), never a mana ability."""
+    return bool(_LOYALTY.match(cost_text))
+
+
+def is_mana_ability(cost_text: str, effect: str) -> bool:
+    """Whether the activated ability ``cost_text: effect`` is a mana ability (CR 605.1a):
+    not a loyalty ability, no target, and it could add mana (quoted text, which grants
+    abilities to others, does not count); Doubling Cube's pool doubling is one too."""
+    if is_loyalty_cost(cost_text):
+        return False
+    if effect == _DOUBLES_POOL:
+        return True
+    unquoted = _QUOTED.sub("", effect)
+    return bool(_ADDS_MANA.search(unquoted)) and not re.search(r"\btargets?\b", unquoted, re.IGNORECASE)
+
+
+def activated_parts(line: str) -> tuple[str, str] | None:
+    """Split ``cost: effect`` at the first colon outside quotes; None when the line
+    is not an activated ability (the part before the colon must hold no sentence
+    and no quote).  An ability word prefix (``Formidable — ``) is dropped."""
+    line = _ABILITY_WORD.sub("", line, count=1)
+    depth = False
+    for i, ch in enumerate(line):
+        if ch in "\"“”":
+            depth = not depth
+        elif ch == ":" and not depth:
+            cost = line[:i].strip()
+            if not cost or "." in cost or "\"" in cost or len(cost) > 150:
+                return None
+            return cost, line[i + 1:].strip()
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# effects that are not activated mana abilities
+
+_TYPE_WORDS = re.compile(
+    r"\b(?:is|are|becomes?)(?: an?| the)? (?:every basic land type|basic land types?|land types?|Plains|Islands?|"
+    r"Swamps?|Mountains?|Forests?)\b")
+_LAND_WORD = re.compile(r"\blands?\b", re.IGNORECASE)
+#: Lines longer than this are not oracle text (the longest real one has 645 characters).
+MAX_LINE = 2000
+
+
+def _changes_land_types(line: str) -> bool:
+    """"Nonbasic lands are Mountains", "Enchanted land is an Island", "Each land is a
+    Swamp in addition …", "… lose all land types …" (CR 305.7)."""
+    if re.search(r"\blose(?:s)? all land types\b", line):
+        return True
+    for sentence in line.split("."):
+        m = _TYPE_WORDS.search(sentence)
+        if m and _LAND_WORD.search(sentence[:m.start()]):
+            return True
+    return False
+
+
+def _tapped_for_mana(sentence: str) -> bool:
+    """"tap(s/ped) … for … mana" in one sentence, found in linear time."""
+    tap = re.search(r"\btap(?:s|ped)?\b", sentence)
+    if not tap:
+        return False
+    for_ = re.search(r"\bfor\b", sentence[tap.end():])
+    if for_ is None:
+        return False
+    return re.search(r"\bmana\b", sentence[tap.end() + for_.end():]) is not None
+
+
+_SPEND_AS = re.compile(r"^(?:you|players) may spend [^.]*\bmana as though it were\b")
+
+
+def _classify_static(line: str, low: str) -> str | None:
+    """The kind of :class:`ManaEffect` a non-activated line is, or None."""
+    if _SPEND_AS.search(low):
+        return "spend_as"  # changes what mana pays (609.4b): a payment rule the engine does not apply
+    triggered = low.startswith(("when ", "whenever ", "at "))
+    for_mana = any(_tapped_for_mana(sentence) for sentence in low.split("."))
+    if triggered:
+        if for_mana and _ADDS_MANA.search(low):
+            return "triggered"
+        if ("mana ability" in low or "causes you to add" in low) and _ADDS_MANA.search(low):
+            return "triggered"
+        return None
+    if for_mana and ("produce" in low or "instead" in low or _ADDS_MANA.search(low)):
+        return "replacement" if ("produce" in low or "instead" in low) else "triggered"
+    if re.search(r"\bwould (?:add|produce)\b", low) and "mana" in low:
+        return "replacement"
+    if "create" not in low and _changes_land_types(line):
+        return "type_change"
+    if "create" not in low and re.search(r"\b(?:has|have|gains?)\b[^\"]*\"[^\"]*:[^\"]*\badd\b", low):
+        return "grant"
+    return None
+
+
+def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText:
+    """Read the printed mana abilities of one face's rules text.
+
+    ``type_line`` tells spells (instant, sorcery) from permanents: a spell's
+    "Add …" is its effect, not an ability (CR 605.5b).  ``name`` is replaced by
+    a self reference.  Clauses the parser does not understand that are about
+    mana abilities or mana production come back in ``unsupported``, verbatim.
+    """
+    abilities: list[ManaAbility] = []
+    unsupported: list[str] = []
+    effects: list[ManaEffect] = []
+    is_spell = any(t in type_line.types for t in ("instant", "sorcery"))
+    leveled = False
+    tap_damage = 0
+    legendary = "legendary" in type_line.supertypes and bool({"creature", "planeswalker"} & set(type_line.types))
+    for raw in (oracle_text or "").split("\n"):
+        if len(raw) > MAX_LINE:
+            if "mana" in raw.lower() or _ADDS_MANA.search(raw):
+                unsupported.append(raw[:200] + "…")
+            continue
+        line = strip_reminder(raw)
+        if not line or line == "//":
+            continue
+        if re.fullmatch(r"LEVEL \d+(?:-\d+|\+)", line):
+            leveled = True  # the abilities below exist only at some levels (CR 711.2)
+            continue
+        text = self_reference(line, name, legendary)
+        parts = activated_parts(text)
+        if parts is not None:
+            cost_text, effect = parts
+            unquoted = _QUOTED.sub("", effect)
+            if not _LOYALTY.match(cost_text) and effect == _DOUBLES_POOL:
+                try:  # Doubling Cube: a mana ability (it could add mana, no target, CR 605.1a)
+                    abilities.append(read_ability(cost_text, effect, line))
+                except (Unreadable, BadCost):
+                    unsupported.append(line)
+                continue
+            if _LOYALTY.match(cost_text) or not _ADDS_MANA.search(unquoted):
+                continue  # loyalty abilities are never mana abilities (605.1a)
+            if re.search(r"\btargets?\b", unquoted, re.IGNORECASE):
+                continue  # an ability with a target is not a mana ability (605.1a, 605.5a)
+            try:
+                ability = read_ability(cost_text, effect, line)
+                if leveled:
+                    raise Unreadable(line)
+                abilities.append(ability)
+            except (Unreadable, BadCost):
+                unsupported.append(line)
+            continue
+        if is_spell:
+            continue
+        if m := _TAP_DAMAGE.fullmatch(text):
+            tap_damage += int(m.group(1))  # City of Brass: put on each {T} ability below
+            continue
+        kind = _classify_static(text, text.lower())
+        if kind is not None:
+            effects.append(ManaEffect(kind, line))
+            unsupported.append(line)
+    if tap_damage:
+        abilities = [replace(a, damage=a.damage + tap_damage) if a.cost.tap else a for a in abilities]
+    return ParsedText(tuple(abilities), tuple(unsupported), tuple(effects))
+
+
+def reindex(abilities: list[ManaAbility] | tuple[ManaAbility, ...]) -> tuple[ManaAbility, ...]:
+    """Number abilities 0, 1, … in order (SPEC §5 ``ability``)."""
+    return tuple(replace(a, index=i) for i, a in enumerate(abilities))

@@ -1,0 +1,396 @@
+"""One interface for every payment backend (STYLE practice 8).
+
+A backend receives a :class:`Problem` (the request, the grouped supply, the
+announced forms of the cost) and returns a :class:`Solution` (which form, which
+activations, which mana paid what), or ``None`` when it cannot model the
+problem exactly.  :func:`to_payment` turns any backend's solution into the one
+result type, :class:`~manasolver.solver.payment.Payment`, so the backends share
+the way answers are written and nothing else.
+
+Unit and demand keys used in :attr:`Solution.spend`:
+
+* sources: ``("pool", bit)`` for floating mana of one type; ``("act", k, o, mask)``
+  for the slots of mask ``mask`` of option ``o`` of class ``k`` (``("act", k, o, mask,
+  "nonsnow")`` for a snow member's nonsnow triggered mana, Wild Growth on a snow land);
+* destinations: ``("spell", mask)`` a colored/colorless/hybrid demand of the
+  total, ``("generic",)``, ``("snow",)``, and ``("cost", k, member, o)`` for the
+  mana cost of one activation (filter lands, Signets).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from manasolver.solver.casting.announce import Announcement, Form, mask_text
+from manasolver.solver.payment import Activation, Choice, Payment
+from manasolver.solver.request import PaymentRequest, Policy
+from manasolver.solver.supply.build import (
+    Assists,
+    Option,
+    SourceClass,
+    Supply,
+    build_assists,
+    restriction_allows,
+)
+
+__all__ = [
+    "TYPE_ORDER",
+    "Backend",
+    "Problem",
+    "Solution",
+    "activation_of",
+    "lowest_bit",
+    "mana_string",
+    "sacrifices_last",
+    "to_payment",
+]
+
+#: Bits in the order mana is written: W U B R G C.
+TYPE_ORDER = (1, 2, 4, 8, 16, 32)
+
+SrcKey = tuple[object, ...]
+DstKey = tuple[object, ...]
+
+
+def lowest_bit(mask: int) -> int:
+    """The first type of a mask in W U B R G C order (a deterministic realization)."""
+    return mask & -mask
+
+
+def mana_string(bits: list[int]) -> str:
+    """Units of mana (type bits) as text in W U B R G C order: ``[16, 1]`` → ``{W}{G}``."""
+    if len(bits) == 1:
+        return mask_text(bits[0])
+    return "".join(mask_text(b) for b in sorted(bits, key=TYPE_ORDER.index))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A payment question ready for a backend.
+
+    ``mode``: ``feasible`` (is it payable), ``optimal`` (best under ``policy``) or
+    ``max_x`` (largest X, then best); ``x``: fixed X (``None`` only in ``max_x``
+    mode); ``spell_ok``: for each class and option, whether its mana may pay this
+    spell (restrictions, CR 106.6); ``ignore_restrictions`` lifts them (used to
+    tell ``restricted_mana`` apart); ``assists``: what convoke, improvise and delve may
+    use when the request allows them (702.51, 702.126, 702.66), empty otherwise.
+    """
+
+    req: PaymentRequest
+    supply: Supply
+    announcement: Announcement
+    mode: str
+    x: int | None
+    policy: Policy
+    spell_ok: tuple[tuple[bool, ...], ...]
+    assists: Assists = Assists()  # noqa: RUF009 (frozen, so a shared default is safe)
+
+    @staticmethod
+    def build(req: PaymentRequest, supply: Supply, ann: Announcement, mode: str, x: int | None,
+              ignore_restrictions: bool = False) -> Problem:
+        has_x = ann.x_count > 0
+        if ignore_restrictions or not supply.restricted:
+            ok = supply.all_ok
+        else:
+            ok = tuple(tuple(restriction_allows(o.restriction, req.spell, has_x)
+                             for o in k.options) for k in supply.classes)
+        assists = build_assists(req.state, supply, req.convoke, req.improvise, req.delve)
+        return Problem(req, supply, ann, mode, x, req.policy, ok, assists)
+
+    @property
+    def has_assists(self) -> bool:
+        """True when convoke, improvise or delve is allowed and has something to use:
+        the fast paths then decline, so that CP-SAT decides them with the mana."""
+        return self.assists.usable
+
+    @property
+    def forms(self) -> tuple[Form, ...]:
+        return self.announcement.forms
+
+
+@dataclass
+class Solution:
+    """A backend's answer: the form paid, X, the activations and where each mana went.
+
+    ``acts``: ``(class index, member index, option index)`` per activation, one
+    entry per activation (a repeatable option activated twice appears twice);
+    ``spend``: ``(source, type bit, destination, count)`` (keys in the module
+    docstring); ``objective``: the backend's objective values, for tests; ``optimal``:
+    false when a time bound stopped the search before optimality was proven;
+    ``assists``: ``(kind, group index, count)`` with kind ``convoke`` or ``improvise``
+    (groups of :attr:`Problem.assists`); ``delved``: graveyard cards exiled by delve;
+    ``sacrifices``: ``(class, option, sacrifice part, fodder group, count)``: how many members
+    of a fodder group (:attr:`Supply.fodder`) the activations of that option sacrificed;
+    ``taps``: ``(class, option, tappable group, count)``: how many members of a group of
+    :attr:`Supply.tappable` the activations of that option tapped as a cost; ``roles``:
+    ``(member group, role, count)`` (:func:`manasolver.solver.supply.build.member_groups`, roles as
+    :func:`manasolver.solver.backends.cpsat.member_roles` lists them): how many members of
+    a group play each combination of assisting, own activation, tapped and sacrificed.
+    A convoked creature paying a colored symbol also appears in ``spend`` with source
+    ``("convoke", group)``, so hybrid symbols show the color it paid.
+    """
+
+    form: int
+    x: int
+    acts: list[tuple[int, int, int]]
+    spend: list[tuple[SrcKey, int, DstKey, int]]
+    objective: tuple[int, ...] = field(default=())
+    optimal: bool = True
+    assists: list[tuple[str, int, int]] = field(default_factory=list)
+    delved: int = 0
+    sacrifices: list[tuple[int, int, int, int, int]] = field(default_factory=list)
+    taps: list[tuple[int, int, int, int]] = field(default_factory=list)
+    roles: list[tuple[int, tuple[object, ...], int]] = field(default_factory=list)
+
+
+class Backend(Protocol):
+    """What every backend provides: ``solve`` returns a :class:`Solution`, ``False``
+    when the problem has no solution, or ``None`` when it declines the problem."""
+
+    name: str
+
+    def solve(self, problem: Problem) -> Solution | bool | None:
+        ...
+
+
+def to_payment(problem: Problem, sol: Solution) -> Payment:
+    """Write a solution as the protocol's PAYMENT (SPEC §5)."""
+    supply = problem.supply
+    form = problem.forms[sol.form]
+    # Units produced by each (class, option, slot mask), realized per spend.
+    realized: dict[tuple[int, int, int], list[int]] = {}
+    counts: dict[tuple[int, int], int] = {}
+    for k, _m, o in sol.acts:
+        counts[(k, o)] = counts.get((k, o), 0) + 1
+    spent_by_src: dict[SrcKey, list[int]] = {}
+    spell_units: dict[int, list[int]] = {}
+    pool_used: list[int] = []
+    spent: list[int] = []  # mana that paid the spell's total (convoke is not mana, 702.51a)
+    for src, bit, dst, n in sol.spend:
+        if n <= 0:
+            continue
+        spent_by_src.setdefault(src, []).extend([bit] * n)
+        if dst[0] in ("spell", "generic", "snow") and src[0] in ("pool", "act", "inst"):
+            spent.extend([bit] * n)
+        if src[0] == "pool":
+            pool_used.extend([bit] * n)
+        if dst[0] == "spell":
+            spell_units.setdefault(int(dst[1]), []).extend([bit] * n)  # type: ignore[call-overload]
+    floating: list[int] = []
+    for (k, o), n in counts.items():
+        opt: Option = supply.classes[k].options[o]
+        for mask in sorted(set(opt.slots)):
+            total = n * opt.slots.count(mask)
+            used = list(spent_by_src.get(("act", k, o, mask), []))
+            used += spent_by_src.get(("act", k, o, mask, "nonsnow"), [])  # Wild Growth on snow
+            rest = [lowest_bit(mask)] * (total - len(used))
+            floating.extend(rest)
+            realized[(k, o, mask)] = used + rest
+    if sol.roles:
+        convoked, improvised, queues, tap_queues, members = _role_plan(problem, sol)
+    else:
+        convoked, improvised, taken = _assist_members(problem, sol)
+        queues, tap_queues = {}, {}
+        members = _exclusive_members(problem, sol, taken)
+    # Activations in board order, each taking its slots' units in turn.
+    acts: list[tuple[int, Activation]] = []
+    cursor: dict[tuple[int, int, int], int] = {}
+    for a, (k, m, o) in enumerate(sol.acts):
+        cls: SourceClass = supply.classes[k]
+        m = members.get(a, m)
+        opt = cls.options[o]
+        bits: list[int] = []
+        for mask in opt.slots:
+            i = cursor.get((k, o, mask), 0)
+            bits.append(realized[(k, o, mask)][i])
+            cursor[(k, o, mask)] = i + 1
+        gone = tuple(queues[(k, o, p)].pop(0) for p in range(len(opt.sacrifice_other)))
+        taps = tuple(tap_queues[(k, o)].pop(0) for _ in range(opt.tap_creatures))
+        acts.append((cls.positions[m], activation_of(cls, m, opt, mana_string(bits), gone, taps)))
+    acts.sort(key=lambda t: t[0])
+    merged = sacrifices_last([a for _, a in acts])
+    # Choices: a merged mask is shown as the type that paid it.
+    resolved = {mask: list(units) for mask, units in spell_units.items()}
+    take = {mask: 0 for mask in resolved}
+    choices: list[Choice] = []
+    for way in form.choices:
+        if way.kind == "mana":
+            if way.mask & (way.mask - 1):
+                got = resolved.get(way.mask, [])
+                i = take.get(way.mask, 0)
+                bit = got[i] if i < len(got) else lowest_bit(way.mask)
+                take[way.mask] = i + 1
+                choices.append(Choice(way.symbol, mask_text(bit)))
+            else:
+                choices.append(Choice(way.symbol, mask_text(way.mask)))
+        elif way.kind == "generic":
+            choices.append(Choice(way.symbol, "{" + str(way.amount) + "}"))
+        else:
+            choices.append(Choice(way.symbol, "life"))
+    opts = [supply.classes[k].options[o] for k, _m, o in sol.acts]
+    return Payment(
+        total=form.total_text(sol.x, resolved),
+        choices=tuple(choices),
+        x=sol.x,
+        activations=tuple(merged),
+        pool_used=mana_string(pool_used),
+        life=form.life + sum(o.life for o in opts),
+        energy=form.energy + sum(o.energy for o in opts),
+        damage=sum(o.damage for o in opts),
+        floating=mana_string(floating),
+        convoked=convoked,
+        improvised=improvised,
+        delved=problem.assists.graveyard[:sol.delved],
+        extra=_spent_report(problem.policy, spent),
+    )
+
+
+def _spent_report(policy: Policy, spent: list[int]) -> tuple[tuple[str, object], ...]:
+    """``spent`` and ``colors_spent`` (converge, sunburst, adamant), added to the PAYMENT only
+    when the policy asks about colors spent, so the SPEC §5 shape is unchanged otherwise."""
+    if "max_colors_spent" not in policy.criteria and not policy.spend_color:
+        return ()
+    colors = [c for i, c in enumerate("WUBRG") if any(b == 1 << i for b in spent)]
+    return (("spent", mana_string(spent)), ("colors_spent", colors))
+
+
+def activation_of(cls: SourceClass, m: int, opt: Option, mana: str,
+                  sacrificed: tuple[str, ...] = (), tapped: tuple[str, ...] = ()) -> Activation:
+    """The PAYMENT activation of option ``opt`` by member ``m`` of ``cls``: a permanent's,
+    or for a card in the hand (Simian Spirit Guide) ``{"hand": index, "card": name}``."""
+    if cls.hand:
+        return Activation("", opt.ability, opt.costs, mana, hand=cls.hand[m], card=cls.name)
+    return Activation(cls.members[m], opt.ability, opt.costs, mana, sacrificed=sacrificed, tapped=tapped)
+
+
+def sacrifices_last(acts: list[Activation]) -> list[Activation]:
+    """Activations in an order a player can follow: board order, except that an activation
+    sacrificing a permanent comes after that permanent's own activations and after the
+    activations whose costs tap it (it is gone after, CR 701.21a); a stable topological order."""
+    if not any(a.sacrificed or a.tapped for a in acts):
+        return acts
+    by_perm: dict[str, list[int]] = {}
+    for i, a in enumerate(acts):
+        by_perm.setdefault(a.permanent, []).append(i)
+    before: list[set[int]] = [set() for _ in acts]
+    tapping: dict[str, list[int]] = {}
+    for i, a in enumerate(acts):
+        for pid in a.tapped:
+            tapping.setdefault(pid, []).append(i)
+    for i, a in enumerate(acts):
+        for pid in a.sacrificed:  # after its own activations and after being tapped for a cost
+            before[i].update(j for j in by_perm.get(pid, []) + tapping.get(pid, []) if j != i)
+        for pid in a.tapped:  # tapped for this cost before it sacrifices itself for mana
+            for j in by_perm.get(pid, []):
+                if j != i and any(c.startswith("sacrifice") for c in acts[j].costs):
+                    before[j].add(i)
+    out: list[int] = []
+    done: set[int] = set()
+    while len(out) < len(acts):
+        ready = next((i for i in range(len(acts)) if i not in done and before[i] <= done), None)
+        if ready is None:  # pragma: no cover - the solvers never sacrifice in a cycle
+            return acts
+        out.append(ready)
+        done.add(ready)
+    return [acts[i] for i in out]
+
+
+def _role_plan(problem: Problem, sol: Solution) -> tuple[
+        tuple[str, ...], tuple[str, ...], dict[tuple[int, int, int], list[str]],
+        dict[tuple[int, int], list[str]], dict[int, int]]:
+    """Members for each role of a solution with sacrifice or tapping costs: each member group's
+    members take its role counts in board order; then the assists (a group's assisting members
+    first, then its members outside member groups), the ids each sacrifice part and each tapping
+    option takes (per (class, option, part) and (class, option), in the order the activations
+    take them), and the member each exclusive activation uses (by index into ``sol.acts``)."""
+    from manasolver.solver.supply.build import member_groups
+
+    supply = problem.supply
+    groups = member_groups(supply)
+    by_role: dict[tuple[int, tuple[object, ...]], list[str]] = {}
+    for u, role, n in sorted(sol.roles, key=lambda t: (t[0], repr(t[1]))):
+        start = sum(len(v) for (uu, _), v in by_role.items() if uu == u)
+        by_role[(u, role)] = list(groups[u].members[start:start + n])
+    grouped = {m for g in groups for m in g.members}
+    order: dict[int, list[str]] = {}
+    assist_of = {m: g for g, grp in enumerate(problem.assists.groups) for m in grp.members}
+    for (u, role), ids in sorted(by_role.items(), key=lambda t: (t[0][0], repr(t[0][1]))):
+        if role == ("A",):
+            order.setdefault(assist_of[ids[0]], []).extend(ids)
+    for g, grp in enumerate(problem.assists.groups):
+        order.setdefault(g, []).extend(m for m in grp.members if m not in grouped)
+    convoked, improvised, taken = _assist_members(problem, sol, order)
+    sac_left: dict[int, list[str]] = {}
+    tap_left: dict[int, list[str]] = {}
+    own: dict[tuple[int, int], list[int]] = {}
+    for (u, role), ids in sorted(by_role.items(), key=lambda t: (t[0][0], repr(t[0][1]))):
+        mg = groups[u]
+        if "S" in role:
+            sac_left.setdefault(mg.fodder, []).extend(ids)
+        if "T" in role:
+            tap_left.setdefault(mg.tappable, []).extend(ids)
+        if role and isinstance(role[0], tuple):
+            cls = supply.classes[mg.cls]
+            own.setdefault((mg.cls, int(role[0][1])), []).extend(cls.members.index(m) for m in ids)
+    for v in list(sac_left.values()) + list(tap_left.values()):
+        v.sort(key=lambda m: next(p for g in groups for mm, p in zip(g.members, g.positions) if mm == m))
+    queues: dict[tuple[int, int, int], list[str]] = {}
+    for k, o, p, f, n in sorted(sol.sacrifices):
+        queues.setdefault((k, o, p), []).extend(sac_left[f][:n])
+        sac_left[f] = sac_left[f][n:]
+    tap_queues: dict[tuple[int, int], list[str]] = {}
+    for k, o, f, n in sorted(sol.taps):
+        tap_queues.setdefault((k, o), []).extend(tap_left[f][:n])
+        tap_left[f] = tap_left[f][n:]
+    members: dict[int, int] = {}
+    rest = _exclusive_members(problem, sol, taken)
+    for a, (k, _m, o) in enumerate(sol.acts):
+        if (k, o) in own:
+            members[a] = own[(k, o)].pop(0)
+        elif a in rest:
+            members[a] = rest[a]
+    return convoked, improvised, queues, tap_queues, members
+
+
+def _exclusive_members(problem: Problem, sol: Solution, taken: dict[int, set[int]]) -> dict[int, int]:
+    """The member each exclusive activation uses (by index into ``sol.acts``), never one that
+    convoked or improvised; without assists, the solution's own numbering."""
+    out: dict[int, int] = {}
+    if not taken:
+        return out
+    supply = problem.supply
+    free: dict[int, list[int]] = {}
+    for a, (k, _m, o) in enumerate(sol.acts):
+        cls = supply.classes[k]
+        if not cls.options[o].exclusive or not taken.get(k):
+            continue
+        if k not in free:
+            free[k] = [i for i in range(cls.count) if i not in taken[k]]
+        out[a] = free[k].pop(0)
+    return out
+
+
+def _assist_members(problem: Problem, sol: Solution, order: dict[int, list[str]] | None = None
+                    ) -> tuple[tuple[str, ...], tuple[str, ...], dict[int, set[int]]]:
+    """Which permanents convoke and improvise (each group's members in board order, or in
+    ``order`` when given), and per supply class the member indices they take away from its
+    activations."""
+    groups = problem.assists.groups
+    used: dict[int, int] = {}
+    picked: list[tuple[int, str, str]] = []
+    taken: dict[int, set[int]] = {}
+    for kind, g, n in sorted(sol.assists, key=lambda t: (t[1], t[0])):
+        grp = groups[g]
+        ids = order[g] if order is not None and g in order else list(grp.members)
+        start = used.get(g, 0)
+        for pid in ids[start:start + n]:
+            picked.append((grp.positions[grp.members.index(pid)], kind, pid))
+            if grp.cls >= 0:
+                members = problem.supply.classes[grp.cls].members
+                taken.setdefault(grp.cls, set()).add(members.index(pid))
+        used[g] = start + n
+    picked.sort()
+    return (tuple(pid for _, kind, pid in picked if kind == "convoke"),
+            tuple(pid for _, kind, pid in picked if kind == "improvise"), taken)
+

@@ -1,0 +1,119 @@
+"""Cost modifiers that come from the board and from the spell itself (CR 601.2f).
+
+When the spell is a known card, the cost effects of permanents on the
+battlefield (Thalia, Goblin Electromancer, Sphere of Resistance, Trinisphere,
+Heartless Summoning, Ugin the Ineffable, …) and the spell's own reductions
+(affinity, "for each artifact you control", Ghalta) become
+:class:`~manasolver.solver.request.Modifier` values, ordered as 601.2f wants:
+increases, then reductions, then minimums.  Counts are read while the total is
+determined, before any mana ability is activated (Stoic Rebuttal ruling).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from manasolver.models.rules.amounts import power_of
+from manasolver.models.card import Card
+from manasolver.models.cost import ManaCost
+from manasolver.models.text.cost_modifiers import CostEffect, read_cost_effects
+from manasolver.models.errors import Unsupported
+from manasolver.models.state import GameState
+from manasolver.solver.request import Modifier, SpellInfo
+
+__all__ = ["AppliedModifier", "board_modifiers", "order_modifiers", "spell_matches"]
+
+_ORDER = {"increase": 0, "reduce": 1, "minimum": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class AppliedModifier:
+    """A modifier and where it came from (a permanent id, ``spell`` or ``query``)."""
+
+    modifier: Modifier
+    source: str
+    text: str
+
+    def to_json(self) -> dict[str, object]:
+        m = self.modifier
+        value: object = m.amount if m.kind == "minimum" else (m.cost.format() if m.cost else "{0}")
+        return {"source": self.source, m.kind: value, "text": self.text}
+
+
+def order_modifiers(mods: list[Modifier]) -> tuple[Modifier, ...]:
+    """Increases first, then reductions, then minimums; stable within each (601.2f)."""
+    return tuple(sorted(mods, key=lambda m: _ORDER.get(m.kind, 3)))
+
+
+def spell_matches(effect: CostEffect, spell: SpellInfo) -> bool:
+    """True when ``spell`` has the characteristics ``effect`` names."""
+    if effect.types and not effect.types & spell.types:
+        return False
+    if effect.not_types & spell.types:
+        return False
+    if effect.colors and not effect.colors & spell.colors:
+        return False
+    if effect.colorless and spell.colors:
+        return False
+    if effect.subtypes and not effect.subtypes & spell.subtypes:
+        return False
+    if effect.supertypes and not effect.supertypes & spell.supertypes:
+        return False
+    return True
+
+
+def _times(cost: ManaCost, n: int) -> ManaCost | None:
+    """``n`` copies of ``cost`` (numerals merge), or ``None`` for none."""
+    return ManaCost.of(list(cost.symbols) * n) if n > 0 else None
+
+
+def _count(effect: CostEffect, state: GameState, player: str) -> int:
+    mine = state.controlled_by(player)
+    if effect.per == "count_you":
+        return sum(1 for p in mine if effect.per_types & set(p.types))
+    if effect.per == "if_count_you":
+        have = sum(1 for p in mine if effect.per_types & set(p.types))
+        return 1 if have >= effect.threshold else 0
+    if effect.per == "count_all":
+        return sum(1 for p in state.battlefield if effect.per_types & set(p.types))
+    if effect.per == "total_power":
+        return sum(max(0, power_of(p)) for p in mine if p.is_creature)
+    if effect.per == "domain":
+        from manasolver.models.rules.counts import domain
+        return domain(state, player)  # land types after Blood Moon, Urborg (CR 305.7)
+    return 1
+
+
+def _effects(card: Card, where: str) -> tuple[CostEffect, ...]:
+    effects, unknown = read_cost_effects(card.oracle_text, card.name)
+    if unknown:
+        raise Unsupported(f"{card.name}: the engine does not understand the cost modifier "
+                          f"\"{unknown[0]}\"", where)
+    return effects
+
+
+def board_modifiers(state: GameState, player: str, spell: SpellInfo) -> list[AppliedModifier]:
+    """Every modifier the board and the spell's own text put on casting ``spell``."""
+    out: list[AppliedModifier] = []
+    for i, perm in enumerate(state.battlefield):
+        for effect in _effects(perm.card, f"battlefield[{i}]"):
+            if effect.scope != "board" or effect.kind == "alternative" or not spell_matches(effect, spell):
+                continue
+            if effect.who == "you" and perm.controller != player:
+                continue
+            if effect.who == "opponents" and perm.controller == player:
+                continue
+            if effect.while_untapped and perm.tapped:
+                continue
+            if effect.kind == "minimum":
+                out.append(AppliedModifier(Modifier("minimum", amount=effect.minimum), perm.id, effect.text))
+            elif effect.cost is not None:
+                out.append(AppliedModifier(Modifier(effect.kind, cost=effect.cost), perm.id, effect.text))
+    if spell.card is not None:
+        for effect in _effects(spell.card, "spell.card"):
+            if effect.scope != "self" or effect.cost is None:
+                continue
+            cost = _times(effect.cost, _count(effect, state, player))
+            if cost is not None:
+                out.append(AppliedModifier(Modifier(effect.kind, cost=cost), "spell", effect.text))
+    return out

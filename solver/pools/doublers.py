@@ -1,0 +1,158 @@
+"""Pool doublers on the board: which permanents double the mana pool, and can they now.
+
+Doubling Cube's "{3}, {T}: Double the amount of each type of unspent mana you
+have." is a mana ability (CR 605.1a) whose production is
+:attr:`~manasolver.models.abilities.Production.doubles_pool`: it adds no mana of
+its own but, as it resolves, one more mana of each type for each mana of that
+type in the pool.  The new mana carries no spending restriction (CR 106.6
+example, Doubling Cube ruling 2004-12-01; RULES §1.4, T117).
+
+The supply (:func:`manasolver.solver.supply.build.build_supply`) leaves such
+permanents out (its classes add mana, they don't transform the pool); the
+``options`` query (:mod:`manasolver.solver.pools.options`) applies them itself, and
+the payment queries refuse to answer when one could be activated
+(:func:`manasolver.solver.queries.guard_doublers`), because their optimisers do
+not model them.  This module is what both read: nothing here searches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from manasolver.models.abilities import ManaAbility
+from manasolver.models.card import Card
+from manasolver.models.state import GameState, Permanent
+
+__all__ = ["Doubler", "find_doublers"]
+
+
+@dataclass(frozen=True, slots=True)
+class Doubler:
+    """A permanent of ``player`` with a pool-doubling mana ability.
+
+    ``position``: its index in ``state.battlefield`` (for ``battlefield[i]`` paths);
+    ``abilities``: its doubling abilities (effective ones, CR 613); ``only``: every
+    mana ability it has doubles the pool (otherwise its other abilities are left
+    out with it, and it can't be modelled as a doubler alone); ``usable``: the doubling
+    abilities whose non-mana costs can be paid now (untapped for ``{T}``, not
+    summoning sick, life, energy and counters: CR 107.5, 302.6, 119.4, 118.3) —
+    whether their mana cost can be paid is the caller's question; ``ready``: some is;
+    ``unmodelled``: why the ``options`` query can't apply it exactly (empty when it
+    can): replacement or triggered effects on its activation, costs other than
+    mana and ``{T}``, a second ability.
+    """
+
+    permanent: str
+    position: int
+    name: str
+    abilities: tuple[ManaAbility, ...]
+    only: bool
+    usable: tuple[ManaAbility, ...]
+    unmodelled: str = ""
+
+    @property
+    def ready(self) -> bool:
+        """Some doubling ability can be activated now, mana cost aside."""
+        return bool(self.usable)
+
+
+def _ready(state: GameState, perm: Permanent, player: str, ab: ManaAbility) -> bool:
+    """Can the non-mana parts of ``ab``'s cost be paid now?"""
+    cost = ab.cost
+    pl = state.player(player)
+    if cost.tap and cost.untap:
+        return False
+    if cost.tap and (perm.tapped or perm.summoning_sick):
+        return False  # 107.5, 302.6
+    if cost.untap and (not perm.tapped or perm.summoning_sick):
+        return False  # 107.6, 302.6
+    if cost.life and pl.life < cost.life:
+        return False  # 119.4
+    if cost.energy and pl.energy < cost.energy:
+        return False  # 107.14
+    if any(perm.counter(k) < n for k, n in cost.remove_counters):
+        return False  # 118.3
+    return not cost.tap_creatures or any(
+        q.controller == player and q.is_creature and not q.tapped and q.id != perm.id
+        for q in state.battlefield)
+
+
+def _unmodelled(state: GameState, perm: Permanent, ab: ManaAbility, only: bool) -> str:
+    """Why the options query can't apply this doubling ability exactly ('' when it can)."""
+    from manasolver.models.rules.production import replacements_for, triggered_mana_for
+
+    cost = ab.cost
+    if not only:
+        return "a permanent with a pool-doubling ability and other mana abilities is not modelled"
+    if not (cost.tap or cost.sacrifice_self):
+        return "a repeatable pool-doubling ability (no {T}) is not modelled"
+    if (cost.untap or cost.life or cost.energy or cost.sacrifice or cost.remove_counters
+            or cost.tap_creatures or cost.remove_any or cost.put_counters or cost.discard_hand):
+        return "a pool-doubling ability with costs other than mana and {T} is not modelled"
+    if any(s.variable or any(w.kind == "snow" for w in s.ways_to_pay()) for s in cost.mana.symbols):
+        return "a pool-doubling ability whose cost has {X} or {S} is not modelled"
+    if ab.condition is not None:
+        return "a pool-doubling ability with an activation condition is not modelled"
+    if replacements_for(state, perm, ab):
+        return "replacement effects on a pool doubler's mana (Mana Reflection) are not modelled"
+    if triggered_mana_for(state, perm, ab, (1, 2, 4, 8, 16, 32)):
+        return "triggered mana on a pool doubler's activation is not modelled"
+    return ""
+
+
+#: Per card object: (a printed mana ability doubles the pool, its text speaks of unspent mana).
+_INFO: dict[int, tuple[Card, bool, bool]] = {}
+
+
+def _card_info(card: Card) -> tuple[bool, bool]:
+    """What :func:`find_doublers` needs to know about a card, remembered per card object."""
+    hit = _INFO.get(id(card))
+    if hit is None or hit[0] is not card:
+        if len(_INFO) > 4096:
+            _INFO.clear()
+        hit = (card, any(a.production.doubles_pool for a in card.mana_abilities),
+               "unspent mana" in card.oracle_text.lower())
+        _INFO[id(card)] = hit
+    return hit[1], hit[2]
+
+
+def find_doublers(state: GameState, player: str) -> tuple[Doubler, ...]:
+    """Every permanent ``player`` controls with a pool-doubling mana ability, in board order
+    (the state is frozen: the last answer per player is reused for the same state object)."""
+    last = _LAST.get(player)
+    if last is not None and last[0] is state:
+        return last[1]
+    found = _find(state, player)
+    _LAST[player] = (state, found)
+    return found
+
+
+#: The last answer per player (a board is asked many questions in a row).
+_LAST: dict[str, tuple[GameState, tuple[Doubler, ...]]] = {}
+
+
+def _find(state: GameState, player: str) -> tuple[Doubler, ...]:
+    """:func:`find_doublers`, computed."""
+    from manasolver.models.rules.production import effective_mana_abilities
+
+    # cheap first: a doubling ability is printed on the card, or granted by a card whose
+    # text speaks of unspent mana (no card grants one today); most boards have neither
+    infos = [_card_info(p.card) for p in state.battlefield]
+    granting = any(mentions and not printed for printed, mentions in infos)
+    out = []
+    for i, perm in enumerate(state.battlefield):
+        if perm.controller != player:
+            continue
+        if not granting and not infos[i][0]:
+            continue
+        abilities = effective_mana_abilities(state, perm)
+        doubling = tuple(a for a in abilities if a.production.doubles_pool)
+        if not doubling:
+            continue
+        only = len(doubling) == len(abilities)
+        usable = tuple(a for a in doubling if _ready(state, perm, player, a))
+        why = ""
+        for a in doubling:
+            why = why or _unmodelled(state, perm, a, only)
+        out.append(Doubler(perm.id, i, perm.card.name, doubling, only, usable, why))
+    return tuple(out)

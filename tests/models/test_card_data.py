@@ -1,0 +1,141 @@
+"""Every card of the real card data (../shared/data/cards.jsonl.gz): builds, and its costs parse.
+
+Failures are failures, never skips: a missing data file fails too (the tests
+read the shared data by a path relative to the repository).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from manasolver.models.carddb import card_from_record
+from manasolver.models.cost import ManaCost
+from manasolver.models.errors import BadCost
+from manasolver.models.text.oracle import activated_parts, self_reference, strip_reminder
+from paths import SHARED_DATA
+
+DATA = SHARED_DATA / "cards.jsonl.gz"
+
+
+@lru_cache(maxsize=1)
+def records() -> tuple[dict[str, Any], ...]:
+    assert DATA.exists(), f"the shared card data is missing: {DATA}"
+    with gzip.open(DATA, "rt", encoding="utf-8") as fh:
+        return tuple(json.loads(line) for line in fh if line.strip())
+
+
+def faces(rec: dict[str, Any]) -> list[dict[str, Any]]:
+    return [rec, *rec.get("faces", [])]
+
+
+def test_the_data_is_there() -> None:
+    assert len(records()) > 23000
+
+
+def test_every_card_builds() -> None:
+    """Every non-funny card builds into a Card; a funny card either builds or is refused with BadCost."""
+    failures: list[str] = []
+    for rec in records():
+        try:
+            card_from_record(rec, rec["name"])
+        except BadCost as exc:
+            if not rec.get("funny"):
+                failures.append(f"{rec['name']}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - any crash is the failure being tested
+            failures.append(f"{rec['name']}: {type(exc).__name__}: {exc}")
+    assert failures == []
+
+
+def test_every_mana_cost_round_trips() -> None:
+    """SPEC §3: ``ManaCost.parse(s).format()`` is canonical and a fixed point, for every cost
+    of every non-funny card and face; the canonical form has the same mana value (CR 202.3)."""
+    failures: list[str] = []
+    for rec in records():
+        if rec.get("funny"):
+            continue
+        for face in faces(rec):
+            text = face.get("mana_cost", "")
+            if not text:
+                continue
+            for part in text.split(" // "):
+                try:
+                    cost = ManaCost.parse(part)
+                    canonical = cost.format()
+                    again = ManaCost.parse(canonical)
+                    if again.format() != canonical or again != cost:
+                        failures.append(f"{face['name']}: {part} -> {canonical} -> {again.format()}")
+                    if cost.mana_value() != ManaCost.parse(canonical).mana_value():
+                        failures.append(f"{face['name']}: {part} changed mana value")
+                except BadCost as exc:
+                    failures.append(f"{face['name']}: {part}: {exc}")
+    assert failures == []
+
+
+def test_mana_value_matches_the_data() -> None:
+    """CR 202.3: the mana value we compute equals the data's for single-faced non-funny cards."""
+    failures = []
+    for rec in records():
+        if rec.get("funny") or rec.get("faces") or not rec.get("mana_cost"):
+            continue
+        got = ManaCost.parse(rec["mana_cost"]).mana_value()
+        if got != rec["mana_value"]:
+            failures.append(f"{rec['name']}: {got} != {rec['mana_value']}")
+    assert failures == []
+
+
+def test_derived_colors_match_the_data() -> None:
+    """CR 202.2, 204, 702.114: colors derived from cost, color indicator, devoid and "is all colors"
+    agree with the data's colors (cards built without their ``colors`` field)."""
+    failures = []
+    for rec in records():
+        if rec.get("funny") or rec.get("faces"):
+            continue
+        bare = {k: v for k, v in rec.items() if k != "colors"}
+        card = card_from_record(bare)
+        if card.color_letters != [c for c in "WUBRG" if c in rec["colors"]]:
+            failures.append(f"{rec['name']}: {card.color_letters} != {rec['colors']}")
+    assert failures == []
+
+
+def test_funny_half_mana_is_refused_clearly() -> None:
+    """SPEC §3: half mana and other silver-bordered symbols are refused with a clear message."""
+    little_girl = next(r for r in records() if r["name"] == "Little Girl")
+    with pytest.raises(BadCost) as info:
+        card_from_record(little_girl)
+    assert "silver-bordered" in str(info.value)
+    for text in ("{½}", "{∞}", "{HW}"):
+        with pytest.raises(BadCost) as info2:
+            ManaCost.parse(text)
+        assert "silver-bordered" in str(info2.value)
+
+
+_SYMBOL_RUN = re.compile(r"(?:\{[^}]+\})+")
+
+
+def test_every_activation_cost_parses_its_mana_symbols() -> None:
+    """CR 602.1: the mana symbols in the cost before ':' of every activated ability parse
+    (non-funny cards; reminder text removed; loyalty costs have no symbols)."""
+    failures: list[str] = []
+    checked = 0
+    for rec in records():
+        if rec.get("funny"):
+            continue
+        for face in (rec.get("faces") or [rec]):
+            for line in face.get("oracle_text", "").split("\n"):
+                parts = activated_parts(self_reference(strip_reminder(line), face["name"]))
+                if parts is None:
+                    continue
+                for run in _SYMBOL_RUN.findall(parts[0]):
+                    checked += 1
+                    try:
+                        ManaCost.parse(run, allow_empty=True)
+                    except BadCost as exc:
+                        failures.append(f"{face['name']}: {run}: {exc}")
+    assert checked > 5000
+    assert failures == []
