@@ -21,6 +21,7 @@ from functools import cache, lru_cache
 from manasolver.models.errors import BadCost
 
 __all__ = [
+    "TYPE_BITS",
     "ANY_COLOR",
     "ANY_TYPE",
     "COLORS",
@@ -47,6 +48,8 @@ ANY_COLOR = W | U | B | R | G
 ANY_TYPE = ANY_COLOR | C
 COLORS = "WUBRG"
 TYPES = "WUBRGC"
+#: The six mana type bits in WUBRGC order: iterate these, never a literal tuple.
+TYPE_BITS = (W, U, B, R, G, C)
 #: The rules' canonical order of the ten two-color pairs (CR 107.4e).
 HYBRID_PAIRS = ("WU", "UB", "BR", "RG", "GW", "WB", "UR", "BG", "RW", "GU")
 #: The largest numeral accepted: bigger ones are refused rather than modelled.

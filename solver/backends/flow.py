@@ -22,16 +22,17 @@ networkx, no OR-Tools.
 
 from __future__ import annotations
 
-from collections import deque
-
-from manasolver.solver.casting.announce import Form
-from manasolver.solver.backends.problem import Problem, Solution, lowest_bit
+from manasolver.solver.backends.matching import (
+    UnitKind,
+    deficits,
+    hall_fast,
+    solution_from_units,
+)
+from manasolver.solver.backends.problem import Problem, Solution
 from manasolver.solver.supply.build import Option
 
-__all__ = ["FlowBackend", "deficits", "hall_ok", "plain_units", "solution_from_units", "transport"]
+__all__ = ["FlowBackend", "plain_units"]
 
-#: A unit kind: (mask, snow, count, class index or -1 for the pool, option per type bit).
-UnitKind = tuple[int, bool, int, int, tuple[tuple[int, int], ...]]
 
 _UNITS: dict[tuple[int, tuple[tuple[bool, ...], ...]], tuple[object, object]] = {}
 
@@ -107,87 +108,6 @@ def _class_shape(options: tuple[Option, ...], ok: tuple[bool, ...]
     return result
 
 
-def hall_ok(units: list[UnitKind], form: Form, generic: int) -> bool:
-    """Hall's condition over the form's non-generic demands (exact for grouped units)."""
-    need_total = generic + form.fixed_mana
-    if need_total > sum(u[2] for u in units):
-        return False
-    kinds = list(form.demands)
-    if form.snow:
-        kinds.append((-1, form.snow))  # -1 marks the snow demand
-    n = len(kinds)
-    for subset in range(1, 1 << n):
-        mask = 0
-        snow = False
-        need = 0
-        for i in range(n):
-            if subset >> i & 1:
-                m, c = kinds[i]
-                need += c
-                if m == -1:
-                    snow = True
-                else:
-                    mask |= m
-        have = 0
-        for u in units:
-            if u[0] & mask or (snow and u[1]):
-                have += u[2]
-        if need > have:
-            return False
-    return True
-
-
-_COVER: dict[int, tuple[object, tuple[int, list[int], list[int]]]] = {}
-
-
-def _coverage(units: list[UnitKind]) -> tuple[int, list[int], list[int]]:
-    """For a unit list: the total, and for every type mask ``m`` how many units could pay
-    a demand of ``m`` (without and with snow demands): Hall's sums by table lookup."""
-    hit = _COVER.get(id(units))
-    if hit is not None and hit[0] is units:
-        return hit[1]
-    total = sum(u[2] for u in units)
-    plain = [0] * 64
-    snowy = [0] * 64
-    for m in range(64):
-        a = b = 0
-        for u in units:
-            if u[0] & m:
-                a += u[2]
-                b += u[2]
-            elif u[1]:
-                b += u[2]
-        plain[m] = a
-        snowy[m] = b
-    result = (total, plain, snowy)
-    if len(_COVER) > 256:
-        _COVER.clear()
-    _COVER[id(units)] = (units, result)
-    return result
-
-
-def _hall_fast(units: list[UnitKind], form: Form, generic: int) -> bool:
-    """:func:`hall_ok` with the sums looked up in :func:`_coverage`'s tables."""
-    total, plain, snowy = _coverage(units)
-    if generic + form.fixed_mana > total:
-        return False
-    demands = form.demands
-    n = len(demands)
-    snow = form.snow
-    for subset in range(1, 1 << n):
-        mask = need = 0
-        for i in range(n):
-            if subset >> i & 1:
-                m, c = demands[i]
-                mask |= m
-                need += c
-        if need > plain[mask]:
-            return False
-        if snow and need + snow > snowy[mask]:
-            return False
-    return not snow or snow <= snowy[0]
-
-
 class FlowBackend:
     """Exact feasibility for plain problems; declines (``None``) everything else."""
 
@@ -242,7 +162,7 @@ class FlowBackend:
                 continue
             if form.life > sup.life or form.energy > sup.energy:
                 continue
-            if _hall_fast(units, form, form.generic(problem.x)):
+            if hall_fast(units, form, form.generic(problem.x)):
                 return i, True
         if partial or skipped:
             return None
@@ -263,193 +183,3 @@ class FlowBackend:
         return sol
 
 
-def _edge(adj: dict[int, list[int]], cap: dict[tuple[int, int], int], a: int, b: int, c: int) -> None:
-    """Add capacity ``c`` from ``a`` to ``b`` in a residual network (the reverse arc at 0)."""
-    if (a, b) not in cap:
-        adj[a].append(b)
-        adj[b].append(a)
-        cap[(b, a)] = cap.get((b, a), 0)
-    cap[(a, b)] = cap.get((a, b), 0) + c
-
-
-def transport(units: list[tuple[int, bool, int]], form: Form, x: int,
-              first: frozenset[int] = frozenset(),
-              extra: tuple[tuple[tuple[object, ...], int, int], ...] = (),
-              cost_ok: tuple[bool, ...] = ()) -> list[tuple[int, tuple[object, ...], int, int]] | None:
-    """Assign grouped units ``(mask, snow, count)`` to the demands of ``form`` by an
-    augmenting-path max-flow: ``(unit index, demand key, type bit, count)`` rows, or
-    ``None`` when the units cannot cover the form.  Units in ``first`` (the pool) are
-    routed in a first phase; augmenting paths never lower a source edge's flow, so
-    they stay as used as they can be.  ``extra`` adds demands ``(key, mask, count)``
-    (mask ``-2``: any type) that only units with ``cost_ok`` may pay: the mana costs of
-    activations, paid from sources that cost nothing (never circularly)."""
-    dsts: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
-    if form.snow:
-        dsts.append((("snow",), -1, form.snow))
-    g = form.generic(x)
-    if g:
-        dsts.append((("generic",), -2, g))
-    n_spell = len(dsts)
-    dsts.extend(extra)
-    nu = len(units)
-    sink = nu + len(dsts) + 1  # node 0 source, 1..nu units, then demands, then sink
-    cap: dict[tuple[int, int], int] = {}
-    adj: dict[int, list[int]] = {i: [] for i in range(sink + 1)}
-
-    def edge(a: int, b: int, c: int) -> None:
-        _edge(adj, cap, a, b, c)
-
-    for ui, (mask, snow, count) in enumerate(units):
-        edge(0, 1 + ui, count if not first or ui in first else 0)
-        for di, (_, m, _c) in enumerate(dsts):
-            if di >= n_spell and not (cost_ok and cost_ok[ui]):
-                continue
-            if (m == -2) or (m == -1 and snow) or (m > 0 and mask & m):
-                edge(1 + ui, nu + 1 + di, count)
-    for di, (_, _, c) in enumerate(dsts):
-        edge(nu + 1 + di, sink, c)
-    flowed = _augment(adj, cap, sink)
-    if first:
-        for ui, (_mask, _snow, count) in enumerate(units):
-            if ui not in first:
-                cap[(0, 1 + ui)] += count
-        flowed += _augment(adj, cap, sink)
-    if flowed < sum(c for _, _, c in dsts):
-        return None
-    rows: list[tuple[int, tuple[object, ...], int, int]] = []
-    for ui, (mask, _snow, _count) in enumerate(units):
-        for di, (dkey, m, _c) in enumerate(dsts):
-            flow = cap.get((nu + 1 + di, 1 + ui), 0)
-            if flow:
-                rows.append((ui, dkey, lowest_bit(mask & m if m > 0 else mask), flow))
-    return rows
-
-
-def deficits(units: list[tuple[int, bool, int]], form: Form, x: int) -> dict[tuple[object, ...], int]:
-    """The least unmet demand when grouped units pay ``form``, per demand key
-    (``("spell", mask)``, ``("snow",)``, ``("generic",)``): a maximum flow that first
-    serves the colored, colorless, hybrid and snow demands and then generic, so the
-    shortfall is smallest in total and, among those, falls on generic (a flow never
-    gives back what reached the sink)."""
-    dsts: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
-    if form.snow:
-        dsts.append((("snow",), -1, form.snow))
-    g = form.generic(x)
-    nu = len(units)
-    sink = nu + len(dsts) + 2
-    gen_node = nu + len(dsts) + 1
-    cap: dict[tuple[int, int], int] = {}
-    adj: dict[int, list[int]] = {i: [] for i in range(sink + 1)}
-
-    def edge(a: int, b: int, c: int) -> None:
-        _edge(adj, cap, a, b, c)
-
-    for ui, (mask, snow, count) in enumerate(units):
-        edge(0, 1 + ui, count)
-        for di, (_, m, _c) in enumerate(dsts):
-            if (m == -1 and snow) or (m > 0 and mask & m):
-                edge(1 + ui, nu + 1 + di, count)
-        edge(1 + ui, gen_node, count)
-    for di, (_, _, c) in enumerate(dsts):
-        edge(nu + 1 + di, sink, c)
-    edge(gen_node, sink, 0)
-    _augment(adj, cap, sink)
-    cap[(gen_node, sink)] += g
-    _augment(adj, cap, sink)
-    out: dict[tuple[object, ...], int] = {}
-    for di, (key, _m, c) in enumerate(dsts):
-        short = cap[(nu + 1 + di, sink)]
-        if short:
-            out[key] = short
-    if cap[(gen_node, sink)]:
-        out[("generic",)] = cap[(gen_node, sink)]
-    return out
-
-
-def _augment(adj: dict[int, list[int]], cap: dict[tuple[int, int], int], sink: int) -> int:
-    """Push flow along shortest augmenting paths from node 0 until none is left."""
-    flowed = 0
-    while True:
-        prev = {0: 0}
-        q = deque([0])
-        while q and sink not in prev:
-            a = q.popleft()
-            for b in adj[a]:
-                if b not in prev and cap[(a, b)] > 0:
-                    prev[b] = a
-                    q.append(b)
-        if sink not in prev:
-            break
-        path = []
-        b = sink
-        while b != 0:
-            path.append((prev[b], b))
-            b = prev[b]
-        push = min(cap[e] for e in path)
-        flowed += push
-        for a, b in path:
-            cap[(a, b)] -= push
-            cap[(b, a)] += push
-    return flowed
-
-
-def solution_from_units(problem: Problem, units: list[UnitKind], fi: int, x: int,
-                        extra: tuple[tuple[tuple[object, ...], int, int], ...] = (),
-                        cost_ok: tuple[bool, ...] = (),
-                        forced: dict[tuple[int, int], int] | None = None) -> Solution | None:
-    """A :class:`Solution` paying form ``fi`` from grouped units (``UnitKind`` rows, as
-    :func:`plain_units` makes them); members of a class are numbered across its unit kinds.
-    ``extra``/``cost_ok`` are activation costs and who may pay them (see :func:`transport`);
-    ``forced`` fixes how many times a multi-mana option is activated (those with costs)."""
-    pool = frozenset(i for i, u in enumerate(units) if u[3] < 0)
-    rows = transport([(u[0], u[1], u[2]) for u in units], problem.forms[fi], x, pool, extra,
-                     cost_ok)
-    if rows is None:
-        return None
-    spend: list[tuple[tuple[object, ...], int, tuple[object, ...], int]] = []
-    used: dict[int, dict[int, int]] = {}
-    for ui, dkey, bit, n in rows:
-        mask, _snow, _count, k, pick = units[ui]
-        used.setdefault(ui, {})
-        used[ui][bit] = used[ui].get(bit, 0) + n
-        if k < 0:
-            spend.append((("pool", mask), bit, dkey, n))
-            continue
-        o = _option_for(pick, bit)
-        slot = mask if pick[0][0] == 0 else problem.supply.classes[k].options[o].slots[0]
-        spend.append((("act", k, o, slot), bit, dkey, n))
-    acts: list[tuple[int, int, int]] = []
-    next_member: dict[int, int] = {}
-    multi_need: dict[tuple[int, int], int] = {}
-    for ui, per_bit in sorted(used.items()):
-        mask, _snow, _count, k, pick = units[ui]
-        if k < 0:
-            continue
-        if pick[0][0] == 0:  # one option with several slots: an activation gives them all
-            o = pick[0][1]
-            mult = problem.supply.classes[k].options[o].slots.count(mask)
-            need = -(-sum(per_bit.values()) // mult)
-            multi_need[(k, o)] = max(multi_need.get((k, o), 0), need)
-            continue
-        for bit, n in sorted(per_bit.items()):
-            o = _option_for(pick, bit)
-            for _ in range(n):
-                member = next_member.get(k, 0)
-                acts.append((k, member, o))
-                next_member[k] = member + 1
-    for key, n in (forced or {}).items():
-        multi_need[key] = n
-    for (k, o), need in sorted(multi_need.items()):
-        for _ in range(need):
-            member = next_member.get(k, 0)
-            acts.append((k, member, o))
-            next_member[k] = member + 1
-    return Solution(fi, x, acts, spend)
-
-
-def _option_for(pick: tuple[tuple[int, int], ...], bit: int) -> int:
-    """The first option of a class that can make type ``bit``."""
-    for b, o in pick:
-        if b == bit or b == 0:
-            return o
-    return pick[0][1]

@@ -61,7 +61,7 @@ from manasolver.models.errors import Unsupported
 from manasolver.solver.casting.announce import Form, announce
 from manasolver.solver.backends.problem import Problem, Solution
 from manasolver.solver.backends.fastopt.complement import ComplementSearch
-from manasolver.solver.backends.flow import UnitKind, hall_ok, solution_from_units
+from manasolver.solver.backends.matching import UnitKind, hall_ok, solution_from_units
 from manasolver.solver.policy import keep_costs
 from manasolver.solver.supply.build import Supply, restriction_pays_abilities
 
