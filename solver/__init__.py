@@ -1,2 +1,23 @@
-"""The upper floors of manasolver: the source graph, the payment backends,
-policies, queries, the JSON protocol and the command line."""
+"""Questions about a board: the source graph, casting, the supply, the payment backends, policies,
+the queries, the JSON protocol and the front ends (CLI, HTTP service, demo).
+
+The public entry points are :func:`answer` (one decoded protocol query in, one answer object out; it
+never raises) and :func:`answer_line` (one JSON line in, one JSON line out).  They are loaded on first
+use, so importing a submodule does not load the protocol.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__all__ = ["answer", "answer_line"]
+
+if TYPE_CHECKING:
+    from manasolver.solver.protocol import answer, answer_line
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from manasolver.solver import protocol
+        return getattr(protocol, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -20,7 +20,7 @@ produce any mana"); "any color" never includes colorless (106.1b); triggered
 add-ons such as Wild Growth are not abilities of the land and never appear here.
 
 The abilities are the permanents' effective ones and their productions are read
-from the board through A's models (:mod:`manasolver.models.rules.production`,
+from the board through the models (:mod:`manasolver.models.rules.production`,
 :mod:`manasolver.models.rules.amounts`): land-type changes (Blood Moon makes a nonbasic
 land a Mountain, 305.7; Urborg), granted abilities (Chromatic Lantern), chosen
 colors, commander identity, colors among permanents (Meteor Crater), and the
@@ -46,6 +46,15 @@ from typing import Any
 
 from manasolver.models.abilities import Amount, ManaAbility, Production
 from manasolver.models.errors import Unsupported
+from manasolver.models.rules.amounts import ability_options, reference_count
+from manasolver.models.rules.production import (
+    active_effects,
+    could_produce_types,
+    effective_mana_abilities,
+    remaining_unsupported,
+    replacements_for,
+    tap_damage_from_attachments,
+)
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import ANY_TYPE, C, mask_letters
 
@@ -66,25 +75,11 @@ __all__ = [
 REFERENCES = ("lands_you_control", "lands_opponents_control", "sacrificed_land")
 
 
-def _models() -> tuple[Any, Any] | None:
-    """A's board-effect models (land-type changes, granted abilities, replacement effects,
-    board-read options), when present."""
-    try:
-        from manasolver.models.rules import amounts
-        from manasolver.models.rules import production as mana_effects
-    except ImportError:  # pragma: no cover - they ship with the package
-        return None
-    if not hasattr(mana_effects, "effective_mana_abilities") or not hasattr(amounts, "ability_options"):
-        return None  # pragma: no cover
-    return mana_effects, amounts
-
-
 def abilities_of(state: GameState, perm: Permanent) -> tuple[ManaAbility, ...]:
     """A permanent's mana abilities now: after land-type changes (Blood Moon, Urborg) and
     granted abilities (Chromatic Lantern), indexed as SPEC §5 ``ability``."""
-    mods = _models()
-    if mods is not None and (mods[0].active_effects(state) or mods[0].tap_damage_from_attachments(state)):
-        return tuple(mods[0].effective_mana_abilities(state, perm))
+    if active_effects(state) or tap_damage_from_attachments(state):
+        return tuple(effective_mana_abilities(state, perm))
     return perm.card.mana_abilities
 
 
@@ -117,24 +112,15 @@ def referenced(state: GameState, perm: Permanent, production: Production) -> tup
                       f"the engine does not know", perm.id)
 
 
-def _option_types(production: Production) -> int:
-    mask = 0
-    for option in production.options:
-        for slot in option:
-            mask |= slot
-    return mask & ANY_TYPE
-
-
 def _replaced(state: GameState, perm: Permanent, ability: ManaAbility, mask: int, amount: int) -> int:
     """The types ``amount`` mana of the types in ``mask`` become under the replacement
     effects that apply to this activation, in every order (616.1; Contamination)."""
-    mods = _models()
-    if mods is None or not mask or amount <= 0:
+    if not mask or amount <= 0:
         return mask if amount > 0 else 0
-    effects = mods[0].replacements_for(state, perm, ability)
+    effects = replacements_for(state, perm, ability)
     if not effects:
         return mask
-    return int(mods[0].could_produce_types(mask, effects, amount))
+    return int(could_produce_types(mask, effects, amount))
 
 
 def base_types(state: GameState, perm: Permanent, ability: ManaAbility) -> int:
@@ -143,12 +129,7 @@ def base_types(state: GameState, perm: Permanent, ability: ManaAbility) -> int:
     production = ability.production
     if production.reference:
         return 0
-    mods = _models()
-    if mods is None:
-        if amount_value(production.amount, state, perm) <= 0:
-            return 0
-        return _option_types(production)
-    options = mods[1].ability_options(ability, state, perm, ignore_condition=True) or ()
+    options = ability_options(ability, state, perm, ignore_condition=True) or ()
     mask = 0
     for option in options:
         union = 0
@@ -159,8 +140,7 @@ def base_types(state: GameState, perm: Permanent, ability: ManaAbility) -> int:
 
 
 def _reference_count(state: GameState, perm: Permanent, ability: ManaAbility) -> int:
-    mods = _models()
-    n = mods[1].reference_count(ability, state, perm) if mods is not None else ability.production.reference_count
+    n = reference_count(ability, state, perm)
     return int(n) * amount_value(ability.production.amount, state, perm)
 
 
@@ -181,13 +161,12 @@ def harmless_clause(clause: str) -> bool:
 
 
 def _unread(perm: Permanent) -> tuple[str, ...]:
-    """Clauses of its card that nothing in the engine reads (A's structured effects are read)."""
+    """Clauses of its card that nothing in the engine reads (the structured effects are read)."""
     if not perm.card.unsupported:
         return ()
     from manasolver.models.text.hand import is_hand_clause
     from manasolver.models.text.tap_costs import is_tap_cost_clause
-    mods = _models()
-    left = mods[0].remaining_unsupported(perm.card) if mods is not None else perm.card.unsupported
+    left = remaining_unsupported(perm.card)
     # read elsewhere: a Spirit Guide's hand ability (nothing on the battlefield), Heritage Druid's cost
     return tuple(c for c in left if not harmless_clause(c) and not is_hand_clause(perm.card, c)
                  and not is_tap_cost_clause(c))
