@@ -57,9 +57,10 @@ from manasolver.solver.supply.build import (
     reserved_ids,
     without_cast_card,
 )
+from manasolver.solver.supply.unmodelled import guard_doublers, guard_excluded
 
 __all__ = ["CanPayAnswer", "MaxXAnswer", "PayAnswer", "PaymentsAnswer", "Reason", "backend_named",
-           "can_pay", "guard_doublers", "max_x", "pay", "payments", "prepare"]
+           "can_pay", "max_x", "pay", "payments", "prepare"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,53 +263,14 @@ def _missing_text(slack: dict[tuple[Any, ...], int]) -> str:
     return "".join(parts) or "{0}"
 
 
-def _guard_excluded(supply: Supply, req: PaymentRequest) -> None:
-    """Refuse to call a cost unpayable when unmodelled sources or ways of paying exist
-    (``supply.excluded``: what the supply model still leaves out, see the module docstring)."""
-    if supply.excluded:
-        e = supply.excluded[0]
-        index = next((i for i, p in enumerate(req.state.battlefield) if p.id == e.permanent), None)
-        raise Unsupported(f"{e.name} ({e.permanent}) might help pay this, but its mana ability is "
-                          f"not supported: {e.clause!r} ({e.reason})",
-                          f"battlefield[{index}]" if index is not None else "battlefield")
+def _payable(sub: PaymentRequest) -> bool:
+    """Is ``sub``'s cost payable (at X=0)? The sub-problem :func:`guard_doublers` asks."""
+    return _run(prepare(sub, "feasible", 0), None, need_payment=False) is not False
 
 
-def guard_doublers(req: PaymentRequest, supply: Supply | None = None) -> Supply:
-    """Refuse a payment answer that a pool doubler (Doubling Cube) could change.
-
-    The optimisers do not model "double the amount of each type of unspent mana"
-    (RULES §1.4, T117), so when ``req``'s player has a doubler that could be
-    activated now (the non-mana parts of its cost payable: untapped, not summoning
-    sick; its mana cost payable by the rest of the board) an answer ignoring it may
-    be wrong (unpayable) or not optimal (8 Forests and a Cube pay {8} leaving a
-    Forest untapped): this raises :class:`Unsupported` naming it and its
-    ``battlefield[i]`` position.  Otherwise the doublers can't matter, and the
-    supply is returned without them in ``excluded`` (a tapped Cube does not make an
-    unpayable answer unsupported).  ``can_pay`` calls this only when its answer is
-    false: a payment found without the doubler is a payment.
-    """
-    import dataclasses
-
-    from manasolver.solver.pools.doublers import find_doublers
-    from manasolver.solver.request import SpellInfo
-
-    if supply is None:
-        supply = build_supply(req.state, req.player)
-    idle: set[str] = set()
-    for d in find_doublers(req.state, supply.player):
-        perm = req.state.battlefield[d.position]
-        for ab in d.usable:
-            source = SpellInfo.of_ability(perm.card, perm.types)
-            sub = PaymentRequest(req.state, ab.cost.mana, supply.player, spell=source)
-            if not ab.cost.mana or _run(prepare(sub, "feasible", 0), None, need_payment=False) is not False:
-                raise Unsupported(f"{d.name} ({d.permanent}) could be activated now "
-                                  f"({ab.text or 'doubles the mana pool'}); payments with a pool "
-                                  "doubler are not modelled (RULES T117)", f"battlefield[{d.position}]")
-        if d.only:
-            idle.add(d.permanent)
-    if not idle:
-        return supply
-    return dataclasses.replace(supply, excluded=tuple(e for e in supply.excluded if e.permanent not in idle))
+def _guard_doublers(req: PaymentRequest, supply: Supply) -> Supply:
+    """:func:`~manasolver.solver.supply.unmodelled.guard_doublers` with this module's payability."""
+    return guard_doublers(req, supply, _payable)
 
 
 def _reason(req: PaymentRequest, mode: str, x: int | None) -> Reason:
@@ -393,12 +355,12 @@ def can_pay(req: PaymentRequest, backend: str | None = None) -> CanPayAnswer:
     if backend == "csp":
         if _csp_first(req) is not None:
             return CanPayAnswer(True)
-        _guard_excluded(guard_doublers(req, problem.supply), req)
+        guard_excluded(_guard_doublers(req, problem.supply), req)
         return CanPayAnswer(False, _reason(req, "feasible", x))
     result = _run(problem, backend, need_payment=False)
     if result is not False:
         return CanPayAnswer(True)
-    _guard_excluded(guard_doublers(req, problem.supply), req)
+    guard_excluded(_guard_doublers(req, problem.supply), req)
     return CanPayAnswer(False, _reason(req, "feasible", x))
 
 
@@ -407,16 +369,16 @@ def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
     x = _fixed_x(req)
     mode = "feasible" if backend in ("flow", "csp") else "optimal"
     problem = prepare(req, mode, x)
-    supply = guard_doublers(req, problem.supply)
+    supply = _guard_doublers(req, problem.supply)
     if backend == "csp":  # the first payment enumerated, not an optimised one
         first = _csp_first(req)
         if first is not None:
             return PayAnswer(True, payment=first)
-        _guard_excluded(supply, req)
+        guard_excluded(supply, req)
         return PayAnswer(False, reason=_reason(req, "feasible", x))
     result = _run(problem, backend)
     if result is False:
-        _guard_excluded(supply, req)
+        guard_excluded(supply, req)
         return PayAnswer(False, reason=_reason(req, "feasible", x))
     assert isinstance(result, Solution)
     why = "the payment is legal, its optimality is proven only without it"
@@ -469,8 +431,8 @@ def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
     check on plain boards, else by CP-SAT maximising X (never a linear probe)."""
     if not req.cost.variables:
         raise BadQuery("max_x needs a cost with {X}", "cost")
-    supply = guard_doublers(req, build_supply(req.state, req.player, resources=True))
-    _guard_excluded(supply, req)  # an unmodelled source could make X larger: refuse, never understate
+    supply = _guard_doublers(req, build_supply(req.state, req.player, resources=True))
+    guard_excluded(supply, req)  # an unmodelled source could make X larger: refuse, never understate
     if backend is None:
         quick = _max_x_by_bisection(req)
         if quick is not None:
@@ -478,7 +440,7 @@ def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
     problem = prepare(req, "max_x", None)
     result = _run(problem, backend or "cpsat")
     if result is False:
-        _guard_excluded(supply, req)
+        guard_excluded(supply, req)
         inner = _reason(req, "feasible", 0)
         return MaxXAnswer(None, reason=Reason("no_legal_x", "even X=0 can't be paid: "
                                               + inner.message, inner.missing))
@@ -489,7 +451,7 @@ def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
 def payments(req: PaymentRequest, limit: int = 100) -> PaymentsAnswer:
     """Every distinct payment, up to ``limit``: delegated to the enumeration backend
     (:mod:`manasolver.solver.backends.csp`)."""
-    supply = guard_doublers(req, build_supply(req.state, req.player, resources=True))
+    supply = _guard_doublers(req, build_supply(req.state, req.player, resources=True))
     try:
         from manasolver.solver.backends import csp
     except ImportError:

@@ -11,7 +11,7 @@ The supply (:func:`manasolver.solver.supply.build.build_supply`) leaves such
 permanents out (its classes add mana, they don't transform the pool); the
 ``options`` query (:mod:`manasolver.solver.pools.options`) applies them itself, and
 the payment queries refuse to answer when one could be activated
-(:func:`manasolver.solver.queries.guard_doublers`), because their optimisers do
+(:func:`manasolver.solver.supply.unmodelled.guard_doublers`), because their optimisers do
 not model them.  This module is what both read: nothing here searches.
 """
 
