@@ -52,7 +52,7 @@ def queries() -> Iterator[tuple[str, dict[str, Any]]]:
 
 
 def _bench_cases() -> Iterator[tuple[str, dict[str, Any]]]:
-    from manasolver.benchmarks.runner import FULL, make_cases
+    from manasolver.benchmarks.cases import FULL, make_cases
 
     for i, case in enumerate(make_cases(FULL)):
         for kind in ("pay", "can_pay"):

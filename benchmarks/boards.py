@@ -1,4 +1,4 @@
-"""Benchmark boards and costs of real cards (SPEC §8, issue 3 item 9).
+"""Benchmark boards and costs of real cards (SPEC §8).
 
 Every board is board JSON as SPEC §4 defines it, naming cards of the bundled
 card database; every cost is the printed mana cost of a real card, or a cost
@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["write_boards", 
+__all__ = [
     "BASICS",
     "COLOR_OF_BASIC",
     "COMMANDER",
@@ -49,6 +49,7 @@ __all__ = ["write_boards",
     "permanent",
     "small_board",
     "tight_cost",
+    "write_boards",
 ]
 
 COLOR_OF_BASIC = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}

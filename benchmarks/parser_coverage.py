@@ -152,7 +152,7 @@ def report(result: dict[str, object]) -> str:
         f"- cards with a mana ability: **{total}**",
         f"- parsed fully: **{full}** ({pct:.1f}%)",
         f"- not fully: {total - full}",
-        f"- answered by the engine (every clause about mana read, by the parser or by the readers of",
+        "- answered by the engine (every clause about mana read, by the parser or by the readers of",
         f"  hand abilities, tap-other-permanents costs and effects on mana production): "
         f"**{engine}** ({100.0 * engine / max(1, total):.1f}%)",
         "",
@@ -175,7 +175,7 @@ def report(result: dict[str, object]) -> str:
         lines.append(f"| {label} | {count} |")
     lines += [
         "",
-        "Read from the board since parser round 2 (`models/rules/amounts.py`, `ability_options`): the color or",
+        "Read from the board (`models/rules/amounts.py`, `ability_options`): the color or",
         "creature type chosen as a permanent entered (board `chosen`), the commander's color identity",
         "(player `commander`, CR 903.4), variable counter costs (storage lands, Mana Batteries: one option per",
         "number removed), activation conditions (Tainted lands, metalcraft, Temple of the False God,",

@@ -15,10 +15,9 @@ import statistics
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from manasolver.benchmarks.runner import Case
+from manasolver.benchmarks.cases import Case, ms, percentile
 
 __all__ = ["TARGETS", "checks", "figures", "machine", "markdown", "quality", "write"]
 
@@ -63,19 +62,14 @@ def machine() -> dict[str, Any]:
     }
 
 
-def _ms(seconds: float) -> float:
-    return round(seconds * 1000.0, 4)
-
-
 def _summary(samples: list[float], cpu: list[float] | None = None) -> dict[str, Any]:
-    from manasolver.benchmarks.runner import percentile
     if not samples:
         return {"n": 0}
-    out = {"n": len(samples), "median_ms": _ms(statistics.median(samples)),
-           "p99_ms": _ms(percentile(samples, 99)), "max_ms": _ms(max(samples))}
+    out = {"n": len(samples), "median_ms": ms(statistics.median(samples)),
+           "p99_ms": ms(percentile(samples, 99)), "max_ms": ms(max(samples))}
     if cpu:
-        out["cpu_median_ms"] = _ms(statistics.median(cpu))
-        out["cpu_p99_ms"] = _ms(percentile(cpu, 99))
+        out["cpu_median_ms"] = ms(statistics.median(cpu))
+        out["cpu_p99_ms"] = ms(percentile(cpu, 99))
     return out
 
 
@@ -116,7 +110,7 @@ def figures(cases: list[Case], peer_cases: list[Case]) -> dict[str, dict[str, An
             if pairs:
                 fig["phase_n"] = len(pairs)
                 fig["phase_median_ms"] = round(statistics.median(phase_ms), 4)
-                fig["ours_on_phase_cases_median_ms"] = _ms(statistics.median([o for _, o in pairs]))
+                fig["ours_on_phase_cases_median_ms"] = ms(statistics.median([o for _, o in pairs]))
                 fig["ratio"] = round(fig["phase_median_ms"] / max(1e-6, fig["ours_on_phase_cases_median_ms"]), 3)
             name = f"{op} {size}"
             target = TARGETS.get(name)
@@ -179,8 +173,8 @@ def checks(cases: list[Case], slow_ms: float) -> dict[str, Any]:
         "time_bound_hits": sum(1 for c in measured if c.time_bound),
         "over_50ms_without_time_bound": len(slow),
         "over_50ms_cpu_without_time_bound": len(slow_cpu),
-        "slow_samples": [{"board": c.label, "cost": c.cost, "max_ms": _ms(max(c.can_pay_s + c.pay_s)),
-                          "max_cpu_ms": _ms(max(c.can_pay_cpu + c.pay_cpu))}
+        "slow_samples": [{"board": c.label, "cost": c.cost, "max_ms": ms(max(c.can_pay_s + c.pay_s)),
+                          "max_cpu_ms": ms(max(c.can_pay_cpu + c.pay_cpu))}
                          for c in sorted(slow, key=lambda c: -max(c.can_pay_cpu + c.pay_cpu))[:10]],
         "failed_checks": len(invalid) + len(problems),
     }

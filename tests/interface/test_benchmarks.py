@@ -15,8 +15,9 @@ import manasolver.models.board.load as board_mod
 import manasolver.models.carddb as db_mod
 import pytest
 from manasolver.models.cost import ManaCost
-from manasolver.benchmarks import runner as bench
 from manasolver.benchmarks import boards as bd
+from manasolver.benchmarks import cases as bcases
+from manasolver.benchmarks import runner as bench
 
 
 @pytest.fixture(scope="module")
@@ -93,10 +94,10 @@ def test_tight_cost_needs_all_but_two_lands_and_over_cost_breaks_hall() -> None:
 
 def test_percentile_is_nearest_rank() -> None:
     samples = [float(i) for i in range(1, 101)]
-    assert bench.percentile(samples, 50) == 50.0
-    assert bench.percentile(samples, 99) == 99.0
-    assert bench.percentile([3.0], 99) == 3.0
-    assert bench.percentile([], 99) == 0.0
+    assert bcases.percentile(samples, 50) == 50.0
+    assert bcases.percentile(samples, 99) == 99.0
+    assert bcases.percentile([3.0], 99) == 3.0
+    assert bcases.percentile([], 99) == 0.0
 
 
 def test_phase_driver_positions_boards_and_autotaps() -> None:
@@ -138,8 +139,6 @@ def test_phase_driver_carries_summoning_sickness() -> None:
 
 
 def test_quick_bench_answers_every_case_and_every_payment_validates(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    if bench.engine_missing():
-        pytest.skip(bench.engine_missing())
     status = bench.main(["--quick", "--out", str(tmp_path), "--no-plots", "--json"])
     results = json.loads((tmp_path / "results.json").read_text())
     checks = results["checks"]
@@ -160,7 +159,7 @@ def test_quick_bench_answers_every_case_and_every_payment_validates(tmp_path) ->
 
 def test_report_writes_json_markdown_and_plots(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from manasolver.benchmarks import report as benchreport
-    case = bench.Case(40, "commander-0", bd.commander_board(0), "{1}{U}", "real", payable=True, valid=True,
+    case = bcases.Case(40, "commander-0", bd.commander_board(0), "{1}{U}", "real", payable=True, valid=True,
                       can_pay_s=[1e-4, 2e-4], pay_s=[1e-3, 2e-3])
     results = {"machine": benchreport.machine(), "engine": "ok", "phase": "skipped",
                "cases": [case.summary()], "disagreements": [],
