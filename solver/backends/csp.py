@@ -11,11 +11,9 @@ payment with an activation that could be dropped (same total, choices and pool
 mana used) and still pay is not "a way to pay" but a way to pay plus floating
 mana for nothing; otherwise the list would grow with every untapped land.
 
-How: every announcement of the cost (601.2b) is expanded with every way the
-modifiers apply (601.2f), keeping different choices apart even when they reach the
-same total (the optimisers' :mod:`~manasolver.solver.casting.announce` merges those, as it
-may); the sources come from C's grouped
-supply (:func:`manasolver.solver.supply.build.build_supply`), one CSP variable per
+How: for each concrete total of the request (:mod:`~manasolver.solver.backends.csp_totals`:
+every announcement times every way the modifiers apply, choices kept apart), the sources come
+from the grouped supply (:func:`manasolver.solver.supply.build.build_supply`), one CSP variable per
 permanent (its domain: nothing, or one concrete production of one of its
 options) and one per type of floating mana (how much of it is used); each permanent a
 "sacrifice a creature/artifact" option may take gets one more variable, its *fodder slot*
@@ -50,156 +48,33 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from manasolver.models.errors import BadQuery, Unsupported
-from manasolver.models.symbols import C, ManaSymbol, PaidAs
-from manasolver.solver.casting.announce import mask_text
+from manasolver.models.errors import BadQuery
+from manasolver.models.symbols import TYPE_BITS, C
+from manasolver.solver.backends.csp_totals import Total, concrete_totals, type_text
 from manasolver.solver.backends.problem import activation_of, sacrifices_last
-from manasolver.solver.payment import Choice, Payment
+from manasolver.solver.payment import Payment
 from manasolver.solver.request import PaymentRequest
-from manasolver.solver.supply.build import (
+from manasolver.solver.supply.build import build_supply
+from manasolver.solver.supply.model import (
     Option,
     SourceClass,
     Supply,
-    build_supply,
-    reserved_ids,
     restriction_allows,
     restriction_pays_abilities,
-    without_cast_card,
 )
+from manasolver.solver.supply.resources import reserved_ids, without_cast_card
 
 __all__ = ["DEFAULT_LIMIT", "DEFAULT_TIME_LIMIT", "CspBackend", "payments"]
 
 DEFAULT_LIMIT = 100
 #: Seconds the enumeration may run before it stops and says ``complete: false``.
 DEFAULT_TIME_LIMIT = 2.0
-TYPES = (1, 2, 4, 8, 16, 32)
 
 
 def _bits(mask: int) -> list[int]:
-    return [b for b in TYPES if mask & b]
+    return [b for b in TYPE_BITS if mask & b]
 
 
-def _text(bits: Sequence[int]) -> str:
-    return "".join(mask_text(b) for b in sorted(bits, key=TYPES.index))
-
-
-@dataclass(frozen=True)
-class _Total:
-    """One concrete total: typed demands per bit, generic, snow, and the choices that gave it."""
-
-    typed: tuple[tuple[int, int], ...]
-    generic: int
-    snow: int
-    life: int
-    energy: int
-    choices: tuple[Choice, ...]
-
-    @property
-    def units(self) -> int:
-        return sum(n for _, n in self.typed) + self.generic + self.snow
-
-    def text(self) -> str:
-        out = "{" + str(self.generic) + "}" if self.generic else ""
-        out += _text([b for b, n in self.typed for _ in range(n)]) + "{S}" * self.snow
-        return out or "{0}"
-
-
-#: More announcement and reduction combinations than this is refused, never guessed.
-MAX_ANNOUNCEMENTS = 20_000
-
-
-def _reduction_ways(sym: ManaSymbol) -> list[tuple[str, int]]:
-    """How one reduction symbol may apply (CR 118.7): ("generic", n) or ("type", bit)."""
-    if sym.special or sym.variable:
-        raise Unsupported(f"a cost reduction by {sym.text} is not supported", "modifiers")
-    if sym.is_numeral:
-        return [("generic", sym.generic)]
-    if sym.snow:
-        return [("generic", 1)]  # 118.7g
-    ways = [("type", b) for b in TYPES[:5] if sym.colors & b]
-    if sym.colorless:
-        ways.insert(0, ("type", C))
-    if sym.generic and not sym.phyrexian:
-        ways.append(("generic", sym.generic))  # 118.7e: the {2} half of {2/W}
-    return ways  # a Phyrexian symbol reduces one mana of its color (118.7f)
-
-
-def _concrete_totals(req: PaymentRequest, x: int) -> list[_Total]:
-    """Every distinct (choices, total) pair: each hybrid, monocolored-hybrid and Phyrexian
-    symbol announced as each of its halves (601.2b), then increases, reductions in every
-    way they may apply (118.7), and the minimum (601.2f).  Unlike the optimisers' forms,
-    totals reached by different choices are kept apart: the choices are part of a payment."""
-    symbols: list[ManaSymbol] = list(req.cost.symbols)
-    for m in req.modifiers:
-        if m.kind == "increase" and m.cost is not None:
-            symbols.extend(m.cost.symbols)
-    minimum = max((m.amount for m in req.modifiers if m.kind == "minimum"), default=0)
-    red = [_reduction_ways(s) for m in req.modifiers if m.kind == "reduce" and m.cost is not None
-           for s in m.cost.symbols]
-    typed0: Counter[int] = Counter()
-    generic0 = snow = energy = 0
-    classes: dict[ManaSymbol, int] = {}
-    order: list[ManaSymbol] = []
-    for s in symbols:
-        if s.special == "E":
-            energy += 1
-        elif s.special:
-            continue
-        elif s.variable:
-            generic0 += x
-        elif s.snow:
-            snow += 1
-        elif s.is_numeral:
-            generic0 += s.generic
-        elif len(s.ways_to_pay()) > 1:
-            classes[s] = classes.get(s, 0) + 1
-            order.append(s)
-        else:
-            typed0[C if s.colorless else s.colors] += 1
-    per_class = [list(itertools.combinations_with_replacement(s.ways_to_pay(), n))
-                 for s, n in classes.items()]
-    count = 1
-    for opts in per_class + red:
-        count *= len(opts)
-    if count > MAX_ANNOUNCEMENTS:
-        raise Unsupported(f"the cost has {count} combinations of announcements and reductions, more "
-                          f"than the {MAX_ANNOUNCEMENTS} the enumeration takes", "cost")
-    out: dict[_Total, None] = {}
-    for combo in itertools.product(*per_class):
-        typed = Counter(typed0)
-        g = generic0
-        life = 0
-        assigned: dict[ManaSymbol, list[PaidAs]] = {}
-        for sym, ways in zip(classes, combo):
-            assigned[sym] = list(ways)
-            for w in ways:
-                if w.kind == "mana":
-                    typed[w.mask] += 1
-                elif w.kind == "generic":
-                    g += w.amount
-                else:
-                    life += w.amount
-        cursor = dict.fromkeys(classes, 0)
-        choices = []
-        for sym in order:
-            choices.append(Choice(sym.text, assigned[sym][cursor[sym]].text))
-            cursor[sym] += 1
-        for rcombo in itertools.product(*red):
-            t = Counter(typed)
-            cut = 0
-            for kind, v in rcombo:
-                if kind == "generic":
-                    cut += v
-                elif t[v]:
-                    t[v] -= 1
-                else:
-                    cut += 1  # 118.7b-d: the excess comes off generic
-            fixed = sum(t.values()) + snow
-            gen = max(0, g - cut, minimum - fixed)
-            total = _Total(tuple(sorted((b, n) for b, n in t.items() if n)), gen, snow, life, energy,
-                           tuple(choices))
-            out[total] = None
-    return list(out)
 
 
 # -- sources --------------------------------------------------------------------------------
@@ -232,7 +107,7 @@ def _concrete(k: int, j: int, o: int, opt: Option, snow: bool, ok: bool) -> list
     seen: set[tuple[tuple[int, bool], ...]] = set()
     flags = [opt.slot_snow(i, snow) for i in range(len(opt.slots))]
     for bits in itertools.product(*(_bits(s) for s in opt.slots)):
-        key = tuple(sorted(zip(bits, flags), key=lambda u: (TYPES.index(u[0]), not u[1])))
+        key = tuple(sorted(zip(bits, flags), key=lambda u: (TYPE_BITS.index(u[0]), not u[1])))
         if key not in seen:
             seen.add(key)
             out.append(_Prod(k, j, o, opt, tuple(b for b, _ in key), tuple(f for _, f in key), ok))
@@ -343,7 +218,7 @@ def _pays_ability(p: _Prod) -> bool:
     return restriction_pays_abilities(p.opt.restriction)
 
 
-def _cover(total: _Total, chosen: list[_Prod], pool_used: Counter[int],
+def _cover(total: Total, chosen: list[_Prod], pool_used: Counter[int],
            floating: Counter[int] | None) -> bool:
     """Is there an exact assignment: every demand (the total, every activation's mana cost,
     and ``floating`` when given) takes a distinct unit, every pool unit is used, and every
@@ -461,7 +336,7 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
     pool = dict(sup.pool)
     found: dict[Payment, tuple[object, ...]] = {}
     timed_out = False
-    totals = _concrete_totals(req, x)
+    totals = concrete_totals(req, x)
     for total in totals:
         if timed_out or len(found) > limit:
             break
@@ -554,7 +429,7 @@ def _budget_class() -> Any:
         and snow demand stays coverable, life and energy stay payable (119.4, 107.14).  Values of
         unassigned sources that would break these are hidden from their domains."""
 
-        def __init__(self, total: _Total, info: list[list[tuple[int, int, int, int, int, int, tuple[int, ...]]]],
+        def __init__(self, total: Total, info: list[list[tuple[int, int, int, int, int, int, tuple[int, ...]]]],
                      opt: list[tuple[int, int, int, tuple[int, ...]]], tneed: list[int], names: list[str],
                      pool: dict[int, int], pool_names: list[str], life: int, energy: int,
                      deadline: float) -> None:
@@ -662,7 +537,7 @@ def _order_key(p: Payment) -> tuple[object, ...]:
             tuple((c.symbol, c.paid_as) for c in p.choices), p.pool_used, p.floating)
 
 
-def _payments_of(total: _Total, chosen: list[_Prod], used: Counter[int], classes: Sequence[SourceClass],
+def _payments_of(total: Total, chosen: list[_Prod], used: Counter[int], classes: Sequence[SourceClass],
                  pos: dict[tuple[int, int], int], x: int) -> Iterator[Payment]:
     """The payments with exactly these activations and pool mana: one per floating multiset."""
     if not _cover(total, chosen, used, None):
@@ -683,16 +558,16 @@ def _payments_of(total: _Total, chosen: list[_Prod], used: Counter[int], classes
         if not _cover(total, chosen, used, fl):
             continue
         acts = tuple(sacrifices_last([
-            activation_of(classes[p.k], p.member, p.opt, _text(p.mana),
+            activation_of(classes[p.k], p.member, p.opt, type_text(p.mana),
                           (p.sacrificed,) if p.sacrificed else (), p.tapped)
             for p in sorted(chosen, key=lambda p: pos[(p.k, p.member)])]))
         yield Payment(
             total=total.text(), choices=total.choices, x=x, activations=acts,
-            pool_used=_text([b for b, n in used.items() for _ in range(n)]),
+            pool_used=type_text([b for b, n in used.items() for _ in range(n)]),
             life=total.life + sum(p.opt.life for p in chosen),
             energy=total.energy + sum(p.opt.energy for p in chosen),
             damage=sum(p.opt.damage for p in chosen),
-            floating=_text([b for b, n in fl.items() for _ in range(n)]))
+            floating=type_text([b for b, n in fl.items() for _ in range(n)]))
 
 
 class CspBackend:

@@ -22,6 +22,8 @@ networkx, no OR-Tools.
 
 from __future__ import annotations
 
+from manasolver.models._memo import KeyMemo
+from manasolver.models.symbols import TYPE_BITS
 from manasolver.solver.backends.matching import (
     UnitKind,
     deficits,
@@ -29,12 +31,13 @@ from manasolver.solver.backends.matching import (
     solution_from_units,
 )
 from manasolver.solver.backends.problem import Problem, Solution
-from manasolver.solver.supply.build import Option
+from manasolver.solver.supply.model import Option
 
 __all__ = ["FlowBackend", "plain_units"]
 
 
-_UNITS: dict[tuple[int, tuple[tuple[bool, ...], ...]], tuple[object, object]] = {}
+#: Grouped units per supply object and restriction flags (see :func:`plain_units`).
+_UNITS: KeyMemo[tuple[int, tuple[tuple[bool, ...], ...]], tuple[list[UnitKind], bool]] = KeyMemo(257)
 
 
 def plain_units(problem: Problem) -> tuple[list[UnitKind], bool]:
@@ -45,9 +48,9 @@ def plain_units(problem: Problem) -> tuple[list[UnitKind], bool]:
     adds ways to pay) and an "unpayable" is declined."""
     sup = problem.supply
     key = (id(sup), problem.spell_ok)
-    hit = _UNITS.get(key)
-    if hit is not None and hit[0] is sup:
-        return hit[1]  # type: ignore[return-value]
+    hit = _UNITS.get(key, sup)
+    if hit is not None:
+        return hit
     out: list[UnitKind] = []
     partial = False
     for bit, n in sup.pool:
@@ -57,24 +60,23 @@ def plain_units(problem: Problem) -> tuple[list[UnitKind], bool]:
         partial = partial or part
         for mask, mult, pick in shape:
             out.append((mask, cls.snow, cls.count * mult, k, pick))
-    if len(_UNITS) > 256:
-        _UNITS.clear()
-    _UNITS[key] = (sup, (out, partial))
-    return out, partial
+    return _UNITS.put(key, sup, (out, partial))
 
 
-_SHAPES: dict[tuple[int, tuple[bool, ...]], tuple[object, tuple[tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...], bool]]] = {}
+#: A class member's supply rows: ``(mask, units per member, pick)``.
+ShapeRows = tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]
+#: Shapes per options tuple and restriction flags (see :func:`_class_shape`).
+_SHAPES: KeyMemo[tuple[int, tuple[bool, ...]], tuple[ShapeRows, bool]] = KeyMemo(4097)
 
 
-def _class_shape(options: tuple[Option, ...], ok: tuple[bool, ...]
-                 ) -> tuple[tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...], bool]:
+def _class_shape(options: tuple[Option, ...], ok: tuple[bool, ...]) -> tuple[ShapeRows, bool]:
     """What one member of a class supplies: ``(mask, units per member, pick)`` rows and
     whether options were left out; remembered per options tuple (shared by the supply's
     option cache across boards)."""
     key = (id(options), ok)
-    hit = _SHAPES.get(key)
-    if hit is not None and hit[0] is options:
-        return hit[1]
+    hit = _SHAPES.get(key, options)
+    if hit is not None:
+        return hit
     usable = []
     partial = False
     for o, opt in enumerate(options):
@@ -90,7 +92,7 @@ def _class_shape(options: tuple[Option, ...], ok: tuple[bool, ...]
         mask = 0
         pick: list[tuple[int, int]] = []
         for o, opt in usable:
-            for b in (1, 2, 4, 8, 16, 32):
+            for b in TYPE_BITS:
                 if opt.slots[0] & b and not mask & b:
                     pick.append((b, o))
             mask |= opt.slots[0]
@@ -101,11 +103,7 @@ def _class_shape(options: tuple[Option, ...], ok: tuple[bool, ...]
             rows.append((mask, opt.slots.count(mask), ((0, o),)))
     elif usable:
         partial = True
-    result = (tuple(rows), partial)
-    if len(_SHAPES) > 4096:
-        _SHAPES.clear()
-    _SHAPES[key] = (options, result)
-    return result
+    return _SHAPES.put(key, options, (tuple(rows), partial))
 
 
 class FlowBackend:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from manasolver.models._memo import IdentityMemo
 from manasolver.solver.backends.problem import Problem, Solution, lowest_bit
 from manasolver.solver.casting.announce import Form
 
@@ -56,15 +57,16 @@ def hall_ok(units: list[UnitKind], form: Form, generic: int) -> bool:
     return True
 
 
-_COVER: dict[int, tuple[object, tuple[int, list[int], list[int]]]] = {}
+#: Hall's sums per unit list (see :func:`coverage`).
+_COVER: IdentityMemo[list[UnitKind], tuple[int, list[int], list[int]]] = IdentityMemo(257)
 
 
 def coverage(units: list[UnitKind]) -> tuple[int, list[int], list[int]]:
     """For a unit list: the total, and for every type mask ``m`` how many units could pay
     a demand of ``m`` (without and with snow demands): Hall's sums by table lookup."""
-    hit = _COVER.get(id(units))
-    if hit is not None and hit[0] is units:
-        return hit[1]
+    hit = _COVER.get(units)
+    if hit is not None:
+        return hit
     total = sum(u[2] for u in units)
     plain = [0] * 64
     snowy = [0] * 64
@@ -78,11 +80,7 @@ def coverage(units: list[UnitKind]) -> tuple[int, list[int], list[int]]:
                 b += u[2]
         plain[m] = a
         snowy[m] = b
-    result = (total, plain, snowy)
-    if len(_COVER) > 256:
-        _COVER.clear()
-    _COVER[id(units)] = (units, result)
-    return result
+    return _COVER.put(units, (total, plain, snowy))
 
 
 def hall_fast(units: list[UnitKind], form: Form, generic: int) -> bool:

@@ -22,21 +22,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from manasolver.models.symbols import TYPE_BITS
 from manasolver.solver.casting.announce import Announcement, Form, mask_text
 from manasolver.solver.payment import Activation, Choice, Payment
 from manasolver.solver.request import PaymentRequest, Policy
-from manasolver.solver.supply.build import (
-    Assists,
-    Option,
-    SourceClass,
-    Supply,
-    build_assists,
-    restriction_allows,
-)
+from manasolver.solver.supply.model import Option, SourceClass, Supply, restriction_allows
+from manasolver.solver.supply.resources import Assists, build_assists
 
 __all__ = [
-    "TYPE_ORDER",
-    "Backend",
     "Problem",
     "Solution",
     "activation_of",
@@ -45,9 +38,6 @@ __all__ = [
     "sacrifices_last",
     "to_payment",
 ]
-
-#: Bits in the order mana is written: W U B R G C.
-TYPE_ORDER = (1, 2, 4, 8, 16, 32)
 
 SrcKey = tuple[object, ...]
 DstKey = tuple[object, ...]
@@ -62,7 +52,7 @@ def mana_string(bits: list[int]) -> str:
     """Units of mana (type bits) as text in W U B R G C order: ``[16, 1]`` → ``{W}{G}``."""
     if len(bits) == 1:
         return mask_text(bits[0])
-    return "".join(mask_text(b) for b in sorted(bits, key=TYPE_ORDER.index))
+    return "".join(mask_text(b) for b in sorted(bits, key=TYPE_BITS.index))
 
 
 @dataclass(frozen=True)
@@ -124,7 +114,7 @@ class Solution:
     of a fodder group (:attr:`Supply.fodder`) the activations of that option sacrificed;
     ``taps``: ``(class, option, tappable group, count)``: how many members of a group of
     :attr:`Supply.tappable` the activations of that option tapped as a cost; ``roles``:
-    ``(member group, role, count)`` (:func:`manasolver.solver.supply.build.member_groups`, roles as
+    ``(member group, role, count)`` (:func:`manasolver.solver.supply.resources.member_groups`, roles as
     :func:`manasolver.solver.backends.cpsat.member_roles` lists them): how many members of
     a group play each combination of assisting, own activation, tapped and sacrificed.
     A convoked creature paying a colored symbol also appears in ``spend`` with source
@@ -304,7 +294,7 @@ def _role_plan(problem: Problem, sol: Solution) -> tuple[
     first, then its members outside member groups), the ids each sacrifice part and each tapping
     option takes (per (class, option, part) and (class, option), in the order the activations
     take them), and the member each exclusive activation uses (by index into ``sol.acts``)."""
-    from manasolver.solver.supply.build import member_groups
+    from manasolver.solver.supply.resources import member_groups
 
     supply = problem.supply
     groups = member_groups(supply)

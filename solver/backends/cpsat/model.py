@@ -1,0 +1,290 @@
+"""The CP-SAT model of a payment problem (OR-Tools, imported lazily).
+
+The model (built once per problem; solved by :mod:`~manasolver.solver.backends.cpsat.solve`):
+
+* one Boolean per announced :class:`~manasolver.solver.casting.announce.Form`,
+  ``add_exactly_one``: the announcement (601.2b) and the modifiers' effect
+  (601.2f) are chosen inside the optimisation, never fixed greedily;
+* X an integer (fixed, or free for ``max_x``); the generic part of each form is
+  ``max(0, base + k·X − reduction, minimum − fixed mana)``;
+* for each free source class an integer per option (how many members activate it),
+  at most the class's count in total over its exclusive options; classes with an
+  ability that costs mana (filter lands, Signets) are expanded to one Boolean per
+  member and option;
+* integer flows from units (pool mana; slots of each option) to demands (each
+  mask of the total, generic, snow, and each activation's own mana cost), with a
+  unit paying a demand only when its types, snow flag and restriction allow it;
+* mana paying an activation's cost must come from the pool, a free source, or an
+  activation *ranked earlier* (integer ranks): never circularly (601.2g, 605.3);
+* life: ability life ≤ life (119.4), and a form that pays life for Phyrexian
+  symbols needs its life plus ability life plus damage taken ≤ life, since damage
+  and ability costs happen during 601.2g, before 601.2h;
+* energy paid ≤ energy (107.14); the policy's ``spend_color`` as lower bounds on the
+  mana of each color spent;
+* convoke, improvise and delve, sacrifice and tapping costs
+  (:mod:`~manasolver.solver.backends.cpsat.resources`);
+* the policy's terms (:mod:`~manasolver.solver.backends.cpsat.terms`).
+
+With ``slack`` every demand of the total gets a slack variable, and life and energy may be
+relaxed: the model behind the ``missing`` mana of an unpayable cost.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from manasolver.models.errors import Unsupported
+from manasolver.models.symbols import C, TYPE_BITS
+from manasolver.solver.backends.cpsat.resources import add_assists, add_roles, add_sacrifices, add_taps
+from manasolver.solver.backends.cpsat.terms import add_terms
+from manasolver.solver.backends.cpsat.variables import Cut, Model, Src
+from manasolver.solver.backends.problem import Problem, lowest_bit
+from manasolver.solver.policy import needs_types
+from manasolver.solver.supply.model import Option, restriction_pays_abilities
+
+__all__ = ["Chains", "build_model", "x_upper"]
+
+#: How activations with mana costs may pay one another's costs (see :func:`build_model`).
+Chains = Literal["ordered", "none", "free"]
+
+
+def _cost_demands(opt: Option) -> list[tuple[tuple[Any, ...], int]]:
+    """An activation's mana cost as demands: ``(("mask", m) | ("generic",), amount)``."""
+    out: dict[tuple[Any, ...], int] = {}
+    for s in opt.mana_cost.symbols:
+        if s.special:
+            continue
+        if s.is_numeral:
+            if s.generic:
+                out[("generic",)] = out.get(("generic",), 0) + s.generic
+            continue
+        if s.phyrexian or s.snow or s.variable or (s.generic and not s.is_numeral):
+            raise Unsupported(f"an activation cost of {s.text} is not modelled", "supply")
+        mask = s.colors | (C if s.colorless else 0)
+        out[("mask", mask)] = out.get(("mask", mask), 0) + 1
+    return sorted(out.items())
+
+
+def _tail(class_snow: bool, snow: bool) -> tuple[str, ...]:
+    """The source-key suffix of a snow member's nonsnow triggered mana (Wild Growth on a snow
+    land): ``("act", k, o, mask, "nonsnow")`` beside the snow ``("act", k, o, mask)``."""
+    return ("nonsnow",) if class_snow and not snow else ()
+
+
+def x_upper(problem: Problem) -> int:
+    """A bound on X: every unit the board could make or assist with (convoke, improvise,
+    delve), plus reductions, per X symbol."""
+    sup = problem.supply
+    total = sup.pool_total
+    for k in sup.classes:
+        best = max((o.produced * (o.repeat if not o.exclusive else 1) for o in k.options), default=0)
+        total += best * k.count
+    total += sum(g.count for g in problem.assists.groups) + len(problem.assists.graveyard)
+    red = max((f.generic_reduction for f in problem.forms), default=0)
+    k_x = max(1, problem.announcement.x_count)
+    return (total + red) // k_x + 1
+
+
+
+def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
+                relax_energy: bool = False, chains: Chains = "ordered",
+                cuts: tuple[Cut, ...] = ()) -> Model:
+    """Build the CP-SAT model of ``problem`` (see the module docstring).
+
+    ``chains`` says how activations with mana costs may pay one another's costs:
+    ``"ordered"`` (exact: ranks make the payments acyclic), ``"none"`` (only free
+    sources and the pool pay them: a restriction, every answer legal) or ``"free"``
+    (any other activation pays them, order ignored: a relaxation, a lower bound).
+    ``cuts`` (with ``"free"``): sets of activations (class, member) of which at least
+    one must get no mana from the others of the set (in a legal payment the first of
+    them activated is paid from elsewhere)."""
+    from ortools.sat.python import cp_model
+
+    cp = cp_model.CpModel()
+    sup = problem.supply
+    forms = problem.forms
+    typed = needs_types(problem.policy)
+    # -- announcement and X ------------------------------------------------------------
+    y = [cp.new_bool_var(f"form{i}") for i in range(len(forms))]
+    cp.add_exactly_one(y)
+    if problem.x is None:
+        x: Any = cp.new_int_var(0, x_upper(problem), "x")
+    else:
+        x = problem.x
+    # -- activations -----------------------------------------------------------------
+    uses: dict[tuple[int, int], Any] = {}
+    inst: dict[tuple[int, int, int], Any] = {}
+    srcs: list[Src] = []
+    for bit, n in sup.pool:
+        srcs.append(Src(("pool", bit), bit, False, True, True, n, n, from_activation=False))
+    for k, cls in enumerate(sup.classes):
+        ok = problem.spell_ok[k]
+        if cls.free:
+            excl = []
+            for o, opt in enumerate(cls.options):
+                ub = cls.count if opt.exclusive else cls.count * opt.repeat
+                v = cp.new_int_var(0, ub, f"n{k}_{o}")
+                uses[(k, o)] = v
+                if opt.exclusive:
+                    excl.append(v)
+                pays_ability = restriction_pays_abilities(opt.restriction)
+                for mask, snow, mult in opt.slot_groups(cls.snow):
+                    srcs.append(Src(("act", k, o, mask) + _tail(cls.snow, snow), mask, snow, ok[o],
+                                     pays_ability, mult * v, mult * ub))
+            if excl:
+                cp.add(sum(excl) <= cls.count)
+        else:
+            for j in range(cls.count):
+                bs = []
+                for o, opt in enumerate(cls.options):
+                    if not opt.exclusive:  # pragma: no cover - supply refuses these
+                        raise Unsupported("repeatable ability with a mana cost", cls.members[j])
+                    b = cp.new_bool_var(f"b{k}_{j}_{o}")
+                    inst[(k, j, o)] = b
+                    bs.append(b)
+                    pays_ability = restriction_pays_abilities(opt.restriction)
+                    for mask, snow, mult in opt.slot_groups(cls.snow):
+                        srcs.append(Src(("inst", k, j, o, mask) + _tail(cls.snow, snow), mask, snow,
+                                         ok[o], pays_ability, mult * b, mult, inst=(k, j)))
+                cp.add_at_most_one(bs)
+            for o in range(len(cls.options)):
+                uses[(k, o)] = sum(inst[(k, j, o)] for j in range(cls.count))
+    # -- demands ---------------------------------------------------------------------
+    masks = sorted({m for f in forms for m, _ in f.demands})
+    dst_amount: dict[tuple[Any, ...], Any] = {}
+    for m in masks:
+        dst_amount[("spell", m)] = sum(y[i] * dict(f.demands).get(m, 0) for i, f in enumerate(forms))
+    if any(f.snow for f in forms):
+        dst_amount[("snow",)] = sum(y[i] * f.snow for i, f in enumerate(forms))
+    if problem.x is None:
+        gen_ub = max(f.generic(x_upper(problem)) for f in forms)
+        g = cp.new_int_var(0, gen_ub, "generic")
+        for i, f in enumerate(forms):
+            gi = cp.new_int_var(0, gen_ub, f"generic{i}")
+            cp.add_max_equality(gi, [0, f.generic_base - f.generic_reduction + f.x_count * x,
+                                     f.minimum - f.fixed_mana])
+            cp.add(g == gi).only_enforce_if(y[i])
+        dst_amount[("generic",)] = g
+    else:
+        gens = [f.generic(problem.x) for f in forms]
+        if any(gens):
+            dst_amount[("generic",)] = sum(y[i] * gens[i] for i in range(len(forms)))
+    cost_dsts: list[tuple[tuple[Any, ...], int, int]] = []  # (dst key, k, j)
+    for (k, j, o), b in inst.items():
+        opt = sup.classes[k].options[o]
+        for dkey, amt in _cost_demands(opt):
+            key = ("cost", k, j) + dkey
+            dst_amount[key] = dst_amount.get(key, 0) + amt * b
+            if (key, k, j) not in cost_dsts:
+                cost_dsts.append((key, k, j))
+    # -- flows -----------------------------------------------------------------------
+    flows: list[tuple[Src, tuple[Any, ...], int, Any]] = []
+    into: dict[tuple[Any, ...], list[Any]] = {d: [] for d in dst_amount}
+    out_of: list[list[Any]] = [[] for _ in srcs]
+    prec: dict[tuple[tuple[int, int], tuple[int, int]], Any] = {}
+    pair_flows: dict[tuple[tuple[int, int], tuple[int, int]], list[Any]] = {}
+    ranks: dict[tuple[int, int], Any] = {}
+    n_inst = len({(k, j) for k, j, _ in inst})
+
+    def rank(key: tuple[int, int]) -> Any:
+        if key not in ranks:
+            ranks[key] = cp.new_int_var(0, max(0, n_inst - 1), f"rank{key[0]}_{key[1]}")
+        return ranks[key]
+
+    def add_flow(si: int, s: Src, dst: tuple[Any, ...], dmask: int) -> None:
+        inter = s.mask & dmask
+        if not inter:
+            return
+        bits = [b for b in TYPE_BITS if inter & b] if typed and dst[0] != "cost" \
+            else [lowest_bit(inter)]
+        for t in bits:
+            v = cp.new_int_var(0, s.ub, f"f{si}_{len(flows)}")
+            flows.append((s, dst, t, v))
+            into[dst].append(v)
+            out_of[si].append(v)
+            if dst[0] == "cost" and s.inst is not None and chains == "free":
+                pair_flows.setdefault((s.inst, (int(dst[1]), int(dst[2]))), []).append(v)
+            if dst[0] == "cost" and s.inst is not None and chains == "ordered":
+                pair = (s.inst, (int(dst[1]), int(dst[2])))
+                if pair not in prec:
+                    p = cp.new_bool_var(f"prec{pair}")
+                    prec[pair] = p
+                    cp.add(rank(pair[0]) + 1 <= rank(pair[1])).only_enforce_if(p)
+                cp.add(v == 0).only_enforce_if(prec[pair].Not())
+
+    for si, s in enumerate(srcs):
+        for dst in dst_amount:
+            if dst[0] == "spell":
+                if s.pays_spell:
+                    add_flow(si, s, dst, int(dst[1]))
+            elif dst[0] == "generic":
+                if s.pays_spell:
+                    add_flow(si, s, dst, s.mask)
+            elif dst[0] == "snow":
+                if s.pays_spell and s.snow:
+                    add_flow(si, s, dst, s.mask)
+            else:  # ("cost", k, j, kind...)
+                if not s.pays_ability or (s.inst is not None and s.inst == (dst[1], dst[2])):
+                    continue
+                if s.inst is not None and chains == "none":
+                    continue
+                dmask = int(dst[4]) if dst[3] == "mask" else s.mask
+                add_flow(si, s, dst, dmask)
+    for si, s in enumerate(srcs):
+        if out_of[si]:
+            cp.add(sum(out_of[si]) <= s.amount)
+    for ci, cut in enumerate(cuts):
+        fed: list[Any] = []
+        for node in cut:
+            z = cp.new_bool_var(f"cut{ci}_{len(fed)}")
+            inner = [v for other in cut if other != node for v in pair_flows.get((other, node), [])]
+            if inner:
+                cp.add(sum(inner) == 0).only_enforce_if(z.Not())
+            fed.append(z)
+        cp.add(sum(fed) <= len(cut) - 1)
+    model = Model(cp, y, x, uses, inst, flows)
+    model.pair_flows = pair_flows
+    class_assists = add_assists(cp, problem, model, dst_amount, into)
+    add_sacrifices(cp, problem, model)
+    add_taps(cp, problem, model)
+    consumed = dict(class_assists)  # members no longer untapped on the battlefield afterwards
+    for k, expr in add_roles(cp, problem, model).items():
+        consumed[k] = consumed.get(k, 0) + expr
+    for dst, amount in dst_amount.items():
+        if slack and dst[0] != "cost":
+            sv = cp.new_int_var(0, 10**6, f"slack{dst}")
+            model.slack[dst] = sv
+            cp.add(sum(into[dst]) + sv == amount)
+        else:
+            cp.add(sum(into[dst]) == amount)
+    # -- life, damage, energy --------------------------------------------------------
+    opts = {(k, o): sup.classes[k].options[o] for (k, o) in uses}
+    ab_life = sum(opts[ko].life * v for ko, v in uses.items() if opts[ko].life)
+    damage = sum(opts[ko].damage * v for ko, v in uses.items() if opts[ko].damage)
+    ab_energy = sum(opts[ko].energy * v for ko, v in uses.items() if opts[ko].energy)
+    life_slack: Any = 0
+    if relax_life:
+        life_slack = cp.new_int_var(0, 10**6, "life_slack")
+        model.life_slack = life_slack
+    cp.add(ab_life <= sup.life + life_slack)
+    for i, f in enumerate(forms):
+        if f.life:
+            cp.add(f.life + ab_life + damage <= sup.life + life_slack).only_enforce_if(y[i])
+    energy_slack: Any = 0
+    if relax_energy:
+        energy_slack = cp.new_int_var(0, 10**6, "energy_slack")
+        model.energy_slack = energy_slack
+    form_energy = sum(y[i] * f.energy for i, f in enumerate(forms) if f.energy)
+    cp.add(form_energy + ab_energy <= sup.energy + energy_slack)
+    # -- spend_color constraints (adamant) ------------------------------------------
+    spent_of: dict[int, list[Any]] = {b: [] for b in TYPE_BITS[:5]}
+    if typed:
+        for s, dst, t, v in flows:
+            if dst[0] != "cost" and t in spent_of:
+                spent_of[t].append(v)
+        for color, n in problem.policy.spend_color:
+            bit = 1 << "WUBRG".index(color)
+            cp.add(sum(spent_of[bit]) >= n)
+    life_term = ab_life + damage + sum(y[i] * f.life for i, f in enumerate(forms) if f.life)
+    add_terms(cp, problem, model, srcs, opts, life_term, form_energy + ab_energy, spent_of, consumed)
+    return model

@@ -1,0 +1,245 @@
+"""Solving the CP-SAT model: payments stage by stage, the cycle cuts, the slack model of REASON.
+
+:class:`CpSatBackend` builds the model of a problem
+(:func:`~manasolver.solver.backends.cpsat.model.build_model`) and minimises the policy's terms
+stage by stage, fixing each optimum (one worker, always with an objective: CP-SAT stalls without
+one on pigeonhole-style impossible costs, SPEC §8).  With activations that cost mana it first
+solves the relaxation where they may pay one another in any order, forbidding each cycle found;
+:meth:`CpSatBackend.relaxed` minimises the slack of every demand, the ``missing`` mana of an
+unpayable cost.
+
+Solver settings (:func:`_new_solver`): one worker, linearization level 2, no presolve, a time
+bound of :data:`TIME_LIMIT` seconds per stage; an answer whose optimality was not proven in time
+says so (``Solution.optimal`` false, and ``"time_bound": true`` in the protocol answer).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from manasolver.models.errors import Unsupported
+from manasolver.solver.backends.cpsat.model import build_model
+from manasolver.solver.backends.cpsat.variables import Cut, Model
+from manasolver.solver.backends.problem import Problem, Solution
+from manasolver.solver.policy import stages
+
+__all__ = ["MAX_CUT_ROUNDS", "TIME_LIMIT", "CpSatBackend"]
+
+#: Seconds CP-SAT may spend on one stage before the answer says it hit its bound.
+TIME_LIMIT = 2.0
+
+
+class CpSatBackend:
+    """Exact optimal payments, max X and every case the fast path declines."""
+
+    name = "cpsat"
+
+    def solve(self, problem: Problem) -> Solution | bool:
+        """The optimal :class:`Solution` under the problem's policy (``feasible`` mode:
+        any payment, still with an objective), or ``False`` when there is none.
+
+        With activations that cost mana, it first solves the relaxation where they may
+        pay one another in any order, forbidding each cycle found and solving again
+        (a cycle-free optimum of the relaxation is legal, hence optimal); after
+        :data:`MAX_CUT_ROUNDS` rounds it solves the exact ordered model instead."""
+        lower: tuple[int, ...] = ()
+        if any(not k.free for k in problem.supply.classes):
+            cuts: list[Cut] = []
+            for _ in range(MAX_CUT_ROUNDS):
+                model = build_model(problem, chains="free", cuts=tuple(cuts))
+                result = self._solve_model(problem, model)
+                if result is False:
+                    return False
+                assert not isinstance(result, bool)
+                cycle = _payment_cycle(model, result[1])
+                if cycle is None:
+                    return result[0]
+                cuts.append(cycle)
+                if result[0].optimal:
+                    lower = result[0].objective  # the relaxation bounds the true optimum
+        result = self._solve_model(problem, build_model(problem), lower)
+        return False if isinstance(result, bool) else result[0]
+
+    def _solve_model(self, problem: Problem, model: Model,
+                     lower: tuple[int, ...] = ()) -> tuple[Solution, Any] | bool:
+        """Solve a built model stage by stage: the solution and the solver, or False.
+        ``lower``: proven lower bounds of the first stages' objectives (from a
+        relaxation), which let CP-SAT stop as soon as it reaches them."""
+        from ortools.sat.python import cp_model
+
+        cp = model.cp
+        solver = _new_solver()
+        objective_values: list[int] = []
+        if problem.mode == "feasible":
+            plan = [[("min_sources", 1)]]
+        else:
+            bounds = {name: ub for name, (_, ub) in model.terms.items()}
+            plan = stages(problem.policy, bounds)
+            if problem.mode == "max_x":
+                plan = [[("max_x", 1)]] + plan
+        status = None
+        proven = True
+        for stage in plan:
+            if stage[0][0] == "max_x":
+                expr: Any = -model.x
+            else:
+                expr = sum(w * model.terms[name][0] for name, w in stage)
+            stage_index = len(objective_values)
+            if stage_index < len(lower):
+                cp.add(expr >= lower[stage_index])
+            cp.minimize(expr)
+            status = solver.solve(cp)
+            if status == cp_model.INFEASIBLE:
+                return False
+            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                raise Unsupported("the CP-SAT solver hit its time bound "
+                                  f"({TIME_LIMIT} s) without an answer", "cost")
+            if status == cp_model.FEASIBLE:
+                proven = False
+            value = round(solver.objective_value)
+            objective_values.append(value)
+            cp.add(expr == value)
+            _hint(cp, solver, model)
+        if status is None:  # pragma: no cover
+            return False
+        sol = _extract(problem, model, solver, tuple(objective_values))
+        sol.optimal = proven
+        return sol, solver
+
+    def relaxed(self, problem: Problem, relax_life: bool = False, relax_energy: bool = False,
+                mana_first: bool = False) -> tuple[dict[tuple[Any, ...], int], int, int] | None:
+        """Minimum slack per demand (the ``missing`` mana) with life/energy relaxed on
+        request: ``(slack per demand, life short, energy short)``, or ``None``.
+        ``mana_first`` minimises the missing mana before the missing life/energy."""
+        from ortools.sat.python import cp_model
+
+        model = build_model(problem, slack=True, relax_life=relax_life, relax_energy=relax_energy)
+        cp = model.cp
+        solver = _new_solver()
+        total = sum(model.slack.values()) if model.slack else 0
+        colored = sum(v for d, v in model.slack.items() if d[0] != "generic") if model.slack else 0
+        short: Any = model.life_slack + model.energy_slack
+        big = 1 << 20
+        if mana_first:
+            cp.minimize((total * big + colored) * big + short)
+        else:
+            cp.minimize(short * big * big + total * big + colored)
+        status = solver.solve(cp)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return None
+        slack = {d: int(solver.value(v)) for d, v in model.slack.items() if solver.value(v)}
+        life_short = int(solver.value(model.life_slack)) if relax_life else 0
+        energy_short = int(solver.value(model.energy_slack)) if relax_energy else 0
+        return slack, life_short, energy_short
+
+
+#: Rounds of "solve the relaxation, forbid the cycle found" before the ordered model.
+MAX_CUT_ROUNDS = 4
+
+
+def _payment_cycle(model: Model, solver: Any) -> Cut | None:
+    """The activations of a cycle of payments of one another's mana costs in this
+    solution, or None when the payments can be ordered."""
+    graph: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for (a, b), vs in model.pair_flows.items():
+        if any(solver.value(v) for v in vs):
+            graph.setdefault(a, []).append(b)
+    state: dict[tuple[int, int], int] = {}
+    stack: list[tuple[int, int]] = []
+
+    def visit(node: tuple[int, int]) -> list[tuple[int, int]] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in graph.get(node, []):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in list(graph):
+        if node not in state:
+            path = visit(node)
+            if path:
+                return tuple(sorted(set(path)))
+    return None
+
+
+def _new_solver() -> Any:
+    """A CP-SAT solver as this backend uses it: one worker (SPEC §8: the default two add
+    ~2 ms), a time bound, linearization level 2, whose LP relaxation of the flows turns
+    multi-second proofs of optimality (Signets, filter lands) into tens of ms, and no
+    presolve, which on these small models costs more than it saves (Commander boards:
+    median 156 -> 101 ms on the development machine)."""
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = TIME_LIMIT
+    solver.parameters.linearization_level = 2
+    solver.parameters.cp_model_presolve = False
+    return solver
+
+
+def _hint(cp: Any, solver: Any, model: Model) -> None:
+    """Seed the next stage with this stage's solution (it stays feasible)."""
+    cp.clear_hints()
+    for v in model.y:
+        cp.add_hint(v, solver.value(v))
+    for v in list(model.uses.values()) + list(model.assist_vars.values()):
+        if hasattr(v, "index") and not isinstance(v, int):
+            try:
+                cp.add_hint(v, solver.value(v))
+            except (TypeError, AttributeError):
+                pass
+
+
+def _extract(problem: Problem, model: Model, solver: Any, objective: tuple[int, ...]) -> Solution:
+    sup = problem.supply
+    form = next(i for i, v in enumerate(model.y) if solver.value(v))
+    x = int(solver.value(model.x)) if problem.x is None else problem.x
+    acts: list[tuple[int, int, int]] = []
+    for k, cls in enumerate(sup.classes):
+        if cls.free:
+            member = 0
+            for o, opt in enumerate(cls.options):
+                n = int(solver.value(model.uses[(k, o)]))
+                if opt.exclusive:
+                    for _ in range(n):
+                        acts.append((k, member, o))
+                        member += 1
+            for o, opt in enumerate(cls.options):
+                if opt.exclusive:
+                    continue
+                n = int(solver.value(model.uses[(k, o)]))
+                for i in range(n):
+                    acts.append((k, i // opt.repeat, o))
+        else:
+            for (kk, j, o), b in model.inst.items():
+                if kk == k and solver.value(b):
+                    acts.append((k, j, o))
+    spend: list[tuple[tuple[object, ...], int, tuple[object, ...], int]] = []
+    for s, dst, t, v in model.flows:
+        n = int(solver.value(v))
+        if not n:
+            continue
+        key = s.key if s.key[0] != "inst" else ("act", s.key[1], s.key[3], s.key[4]) + s.key[5:]
+        spend.append((key, t, dst, n))
+    for g, dst, t, v in model.assist_flows:
+        n = int(solver.value(v))
+        if n and dst[0] == "spell":
+            spend.append((("convoke", g), t, dst, n))
+    assists = [(kind, g, int(solver.value(v))) for (kind, g), v in model.assist_vars.items()
+               if solver.value(v)]
+    delved = int(solver.value(model.delve)) if not isinstance(model.delve, int) else 0
+    sacrifices = [(k, o, p, f, int(solver.value(v))) for (k, o, p, f), v in model.sac_vars.items()
+                  if solver.value(v)]
+    taps = [(k, o, f, int(solver.value(v))) for (k, o, f), v in model.tap_vars.items() if solver.value(v)]
+    roles = [(u, role, int(solver.value(v))) for (u, role), v in model.role_vars.items() if solver.value(v)]
+    return Solution(form, x, acts, spend, objective, assists=assists, delved=delved,
+                    sacrifices=sacrifices, taps=taps, roles=roles)
+

@@ -1,0 +1,63 @@
+"""The handles of a built CP-SAT payment model: sources, the model's variables, roles, cuts.
+
+:func:`~manasolver.solver.backends.cpsat.model.build_model` fills a :class:`Model`; the policy
+terms (:mod:`~manasolver.solver.backends.cpsat.terms`), the resources a payment uses
+(:mod:`~manasolver.solver.backends.cpsat.resources`) and the solve loop
+(:mod:`~manasolver.solver.backends.cpsat.solve`) read and extend it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Cut", "Model", "Role", "Src"]
+
+
+@dataclass
+class Src:
+    """One source of units in the model: pool mana of one type, or the slots of one mask of an
+    option (per class, or per member for classes whose abilities cost mana)."""
+
+    key: tuple[Any, ...]        # ("pool", bit) | ("act", k, o, mask) | ("inst", k, j, o, mask)
+    mask: int
+    snow: bool
+    pays_spell: bool
+    pays_ability: bool
+    amount: Any                 # int or linear expression
+    ub: int
+    inst: tuple[int, int] | None = None
+    from_activation: bool = True
+
+
+#: A member's roles in one payment: ("A",) assists (convoke/improvise), else any of "T"
+#: (tapped for another's cost), "S" (sacrificed to another's cost) and ("E", option) (an
+#: exclusive activation of its own).
+Role = tuple[object, ...]
+
+#: A set of activations (class, member) of which at least one gets no mana from the others.
+Cut = tuple[tuple[int, int], ...]
+
+
+@dataclass
+class Model:
+    """The built CP-SAT model and handles to its variables (also used by tests)."""
+
+    cp: Any
+    y: list[Any]
+    x: Any
+    uses: dict[tuple[int, int], Any]
+    inst: dict[tuple[int, int, int], Any]
+    flows: list[tuple[Src, tuple[Any, ...], int, Any]]
+    terms: dict[str, tuple[Any, int]] = field(default_factory=dict)
+    slack: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    life_slack: Any = 0
+    energy_slack: Any = 0
+    pair_flows: dict[tuple[tuple[int, int], tuple[int, int]], list[Any]] = field(
+        default_factory=dict)
+    assist_vars: dict[tuple[str, int], Any] = field(default_factory=dict)
+    assist_flows: list[tuple[int, tuple[Any, ...], int, Any]] = field(default_factory=list)
+    delve: Any = 0
+    sac_vars: dict[tuple[int, int, int, int], Any] = field(default_factory=dict)
+    tap_vars: dict[tuple[int, int, int], Any] = field(default_factory=dict)
+    role_vars: dict[tuple[int, Role], Any] = field(default_factory=dict)
