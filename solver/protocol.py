@@ -457,8 +457,9 @@ def _q_pay(query: dict[str, Any]) -> dict[str, Any]:
     req, reason = prepare(query)
     if reason is not None:
         return {"payable": False, "reason": reason}
-    _guard_prohibitions(req.state, req.player)
-    _guard_tap_triggers(req)
+    from manasolver.solver.supply import unmodelled
+    unmodelled.guard_prohibitions(req.state, req.player)
+    unmodelled.guard_tap_triggers(req)
     from manasolver.solver import queries
     return _activated(req, _json(queries.pay(req, backend=_backend(query))))
 
@@ -467,7 +468,8 @@ def _q_can_pay(query: dict[str, Any]) -> dict[str, Any]:
     req, reason = prepare(query)
     if reason is not None:
         return {"payable": False, "reason": reason}
-    _guard_prohibitions(req.state, req.player)
+    from manasolver.solver.supply import unmodelled
+    unmodelled.guard_prohibitions(req.state, req.player)
     from manasolver.solver import queries
     return _activated(req, _json(queries.can_pay(req, backend=_backend(query))))
 
@@ -477,8 +479,9 @@ def _q_payments(query: dict[str, Any]) -> dict[str, Any]:
     req, reason = prepare(query)
     if reason is not None:
         return {"payments": [], "complete": True, "reason": reason}
-    _guard_prohibitions(req.state, req.player)
-    _guard_tap_triggers(req)
+    from manasolver.solver.supply import unmodelled
+    unmodelled.guard_prohibitions(req.state, req.player)
+    unmodelled.guard_tap_triggers(req)
     from manasolver.solver import queries
     return _activated(req, _json(queries.payments(req, limit=limit)))
 
@@ -489,8 +492,9 @@ def _q_max_x(query: dict[str, Any]) -> dict[str, Any]:
         return {"max_x": None, "reason": reason}
     if not req.cost.variables:
         raise BadQuery("max_x needs a cost with {X}", "cost")
-    _guard_prohibitions(req.state, req.player)
-    _guard_tap_triggers(req)
+    from manasolver.solver.supply import unmodelled
+    unmodelled.guard_prohibitions(req.state, req.player)
+    unmodelled.guard_tap_triggers(req)
     from manasolver.solver import queries
     return _activated(req, _json(queries.max_x(req, backend=_backend(query))))
 
@@ -502,7 +506,8 @@ def _q_options(query: dict[str, Any]) -> dict[str, Any]:
         raise Unsupported("the options query is not implemented yet (issue 4)", "query") from None
     state = load_state_field(query)
     player = _player(query, state)
-    _guard_prohibitions(state, player)
+    from manasolver.solver.supply import unmodelled
+    unmodelled.guard_prohibitions(state, player)
     limit = _int(query, "limit", 100, 1, _MAX_LIMIT) or 100
     detail = _bool(query, "detail") or False
     return _json(options_module.options(state, player, limit=limit, detail=detail))
@@ -563,55 +568,6 @@ def _q_counts(query: dict[str, Any]) -> dict[str, Any]:
     from manasolver.models.rules.counts import counts
     state = load_state_field(query)
     return dict(counts(state, _player(query, state)))
-
-
-def _guard_prohibitions(state: Any, player: str) -> None:
-    """Refuse when a permanent stops some of the player's mana abilities (Null Rod, Cursed
-    Totem, CR 602.5): the payment engine does not apply it yet and would use them."""
-    from manasolver.models.rules.production import mana_prohibitions
-    found = mana_prohibitions(state, player)
-    if found:
-        perm, text = found[0]
-        index = next(i for i, p in enumerate(state.battlefield) if p.id == perm.id)
-        raise Unsupported(f"{perm.card.name} ({perm.id}): {text!r} stops mana abilities this engine would "
-                          f"otherwise use; it is not applied yet", f"battlefield[{index}]")
-
-
-def _guard_tap_triggers(req: Any) -> None:
-    """Refuse a payment answer on a board with a trigger on becoming tapped that payments do
-    not apply (Seizures, Royal Decree): its damage or life loss would be missing."""
-    from manasolver.models.rules.production import unread_tap_triggers
-    found = unread_tap_triggers(req.state)
-    found += _tap_damage_beyond_mana(req)
-    if found:
-        perm, text = found[0]
-        index = next(i for i, p in enumerate(req.state.battlefield) if p.id == perm.id)
-        raise Unsupported(f"{perm.card.name} ({perm.id}): {text!r} is a trigger on becoming tapped that "
-                          f"payments do not apply yet; the damage or life it costs would be missing",
-                          f"battlefield[{index}]")
-
-
-def _tap_damage_beyond_mana(req: Any) -> list[tuple[Any, str]]:
-    """Auras that hurt when a creature or artifact becomes tapped (Insolence) count on its
-    mana abilities only; convoke, improvise, Springleaf Drum or Heritage Druid would tap it
-    without them (CR 603.2, 701.26a): refused rather than answered without the damage."""
-    from manasolver.models.rules.production import tap_damage_from_attachments
-    hurt = tap_damage_from_attachments(req.state)
-    if not hurt:
-        return []
-    by_id = {p.id: p for p in req.state.battlefield}
-    from manasolver.models.text.tap_costs import tap_costs
-    tappers = req.convoke or req.improvise or any(
-        any(a.cost.tap_creatures for a in p.card.mana_abilities) or tap_costs(p.card)
-        for p in req.state.battlefield)
-    out = []
-    for pid in hurt:
-        perm = by_id.get(pid)
-        if perm is not None and tappers and (perm.is_creature or perm.is_artifact):
-            aura = next(p for p in req.state.battlefield if p.attached_to == pid)
-            why = f"damage when {perm.card.name} ({pid}) becomes tapped by a cost or by convoke/improvise"
-            out.append((aura, why))
-    return out
 
 
 def _activated(req: Any, out: dict[str, Any]) -> dict[str, Any]:

@@ -51,12 +51,9 @@ from manasolver.solver.backends.problem import Problem, Solution, to_payment
 from manasolver.solver.payment import Payment
 from manasolver.solver.policy import check_policy
 from manasolver.solver.request import Modifier, PaymentRequest
-from manasolver.solver.supply.build import (
-    Supply,
-    build_supply,
-    reserved_ids,
-    without_cast_card,
-)
+from manasolver.solver.supply.build import build_supply
+from manasolver.solver.supply.model import Supply
+from manasolver.solver.supply.resources import reserved_ids, without_cast_card
 from manasolver.solver.supply.unmodelled import guard_doublers, guard_excluded
 
 __all__ = ["CanPayAnswer", "MaxXAnswer", "PayAnswer", "PaymentsAnswer", "Reason", "backend_named",

@@ -31,17 +31,17 @@ mana engine (discard this card, exile it from the graveyard) are listed in
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from manasolver.models.text.activated import ActivatedAbility, activated_abilities
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
-from manasolver.models.errors import BadQuery, Unsupported
+from manasolver.models.errors import BadQuery
 from manasolver.models.state import GameState, Permanent, Turn
 from manasolver.solver.request import SpellInfo
 from manasolver.solver.casting.timing import MAIN_PHASES, NO_PRIORITY_STEPS
+from manasolver.solver.supply.unmodelled import guard_ability_cost, guard_ability_effects, guard_activation
 
 __all__ = ["Activation", "NotActivatable", "activation", "activation_timing"]
 
@@ -129,7 +129,7 @@ def activation(raw: dict[str, Any], state: GameState, player: str, card_lookup: 
             raise BadQuery(f"{card.name} ({permanent.id}) has lost its rules-text abilities to a land-type "
                            f"change (CR 305.7, Blood Moon): it has no activated ability but its basic land "
                            f"types' mana abilities", "spell.ability")
-        _guard_board_effects(state, permanent)
+        guard_ability_effects(state, permanent)
     ability = _pick(card, raw.get("ability", 0))
     if permanent is None and ability.zone == "battlefield":
         raise BadQuery(f"{card.name}'s {ability.text!r} is activated on the battlefield: "
@@ -137,13 +137,7 @@ def activation(raw: dict[str, Any], state: GameState, player: str, card_lookup: 
     if permanent is not None and ability.zone != "battlefield":
         raise BadQuery(f"{card.name}'s {ability.text!r} is activated from the {ability.zone}, not from "
                        f"the battlefield: give spell.card instead", "spell.ability")
-    if ability.cost is None:
-        raise Unsupported(f"{card.name}: the cost of {ability.text!r} is not understood "
-                          f"({ability.unread})", "spell.ability")
-    condition = _ONLY_IF.search(ability.text)
-    if condition:
-        raise Unsupported(f"{card.name}: {condition.group(0)!r} is a condition on activating it that this "
-                          f"engine does not check yet (CR 602.5b)", "spell.ability")
+    guard_activation(card, ability)
     if permanent is None:
         holder = next(p for p in state.players if p.name == player)
         zone = holder.hand if ability.zone == "hand" else holder.graveyard if ability.zone == "graveyard" else None
@@ -151,25 +145,6 @@ def activation(raw: dict[str, Any], state: GameState, player: str, card_lookup: 
             raise NotActivatable(f"{card.name} is not in {player}'s {ability.zone}, where its "
                                  f"{ability.keyword or 'ability'} is activated from (CR 113.6, 602.2)")
     return _prepare(ability, card, state, player, permanent)
-
-
-_ONLY_IF = re.compile(r"Activate (?:this ability )?only (?:if|during|before|when|while)\b[^.]*\.?")
-
-
-_ABOUT_ACTIVATION = re.compile(r"\bactivated abilities\b|\babilities (?:of|that)\b[^.]*\bcan't be activated|"
-                               r"\bcan't be activated\b", re.IGNORECASE)
-
-
-def _guard_board_effects(state: GameState, source: Permanent) -> None:
-    """Refuse when a permanent's text changes what activating abilities costs or whether
-    they can be activated (Suppression Field, Stony Silence, Pithing Needle: CR 601.2f via
-    602.2b, 602.5): this engine applies no such effect to abilities yet."""
-    for i, perm in enumerate(state.battlefield):
-        text = perm.card.oracle_text or ""
-        if perm is not source and _ABOUT_ACTIVATION.search(text):
-            line = next(x for x in text.split("\n") if _ABOUT_ACTIVATION.search(x))
-            raise Unsupported(f"{perm.card.name} ({perm.id}): {line[:160]!r} affects activated abilities, "
-                              f"which this engine does not apply yet", f"battlefield[{i}]")
 
 
 def _pick(card: Card, which: Any) -> ActivatedAbility:
@@ -193,9 +168,7 @@ def _prepare(ability: ActivatedAbility, card: Card, state: GameState, player: st
     cost = ability.cost
     assert cost is not None
     name = f"{card.name} ({permanent.id})" if permanent is not None else card.name
-    if cost.sacrifice or cost.tap_creatures or cost.discard_hand:
-        raise Unsupported(f"{name}: paying {', '.join(cost.parts())} needs other permanents or cards, "
-                          f"which this engine does not spend for abilities yet", "spell.ability")
+    guard_ability_cost(name, cost)
     if permanent is not None:
         if permanent.controller != player:
             raise NotActivatable(f"{name} is controlled by {permanent.controller}: only a permanent's "

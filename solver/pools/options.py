@@ -110,12 +110,8 @@ from manasolver.models.errors import Unsupported
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import TYPES
 from manasolver.solver.pools.doublers import Doubler, find_doublers
-from manasolver.solver.supply.build import (
-    Option,
-    SourceClass,
-    build_supply,
-    restriction_allows,
-)
+from manasolver.solver.supply.build import build_supply
+from manasolver.solver.supply.model import Option, SourceClass, restriction_allows
 
 __all__ = ["DEFAULT_BUDGET", "MAX_STATES", "ManaOption", "OptionsAnswer", "options"]
 

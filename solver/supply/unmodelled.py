@@ -7,20 +7,35 @@ and clause and a ``where`` path (``battlefield[i]``, ``hand[i]``, ``cost``, ``sp
 - :func:`guard_excluded`: sources the supply model leaves out (``Supply.excluded``: unreadable mana
   text, an Altar whose fodder has a usable mana ability that costs mana, triggered mana from a snow
   source) when the cost is unpayable without them;
-- :func:`guard_doublers`: a pool doubler (Doubling Cube, RULES T117) that could be activated now.
+- :func:`guard_doublers`: a pool doubler (Doubling Cube, RULES T117) that could be activated now;
+- :func:`guard_prohibitions`: a permanent that stops some of the player's mana abilities (Null
+  Rod, Cursed Totem, CR 602.5);
+- :func:`guard_tap_triggers`: a trigger on becoming tapped that payments do not apply (Seizures,
+  Royal Decree), or an Aura's tap damage when a cost or convoke/improvise could tap its creature;
+- :func:`guard_ability_effects`, :func:`guard_activation`, :func:`guard_ability_cost`: activating
+  an ability whose cost, condition or board effects this engine does not apply;
+- :func:`drop_unmodelled_altars`: while the supply is built, Altars whose fodder has a mana
+  ability that costs mana are left out (listed in ``Supply.excluded``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 
+from manasolver.models.abilities import AbilityCost
+from manasolver.models.card import Card
 from manasolver.models.errors import Unsupported
+from manasolver.models.state import GameState, Permanent
+from manasolver.models.text.activated import ActivatedAbility
 from manasolver.solver.pools.doublers import find_doublers
 from manasolver.solver.request import PaymentRequest, SpellInfo
-from manasolver.solver.supply.build import Supply
+from manasolver.solver.supply.model import Excluded, Option, Supply
+from manasolver.solver.supply.resources import sacrificeable
 
-__all__ = ["guard_doublers", "guard_excluded"]
+__all__ = ["drop_unmodelled_altars", "guard_ability_cost", "guard_ability_effects", "guard_activation",
+           "guard_doublers", "guard_excluded", "guard_prohibitions", "guard_tap_triggers"]
 
 
 def guard_excluded(supply: Supply, req: PaymentRequest) -> None:
@@ -65,3 +80,113 @@ def guard_doublers(req: PaymentRequest, supply: Supply,
     if not idle:
         return supply
     return dataclasses.replace(supply, excluded=tuple(e for e in supply.excluded if e.permanent not in idle))
+
+
+def drop_unmodelled_altars(usable: list[tuple[int, Permanent, tuple[Option, ...]]], sac_types: list[str],
+                           excluded: list[Excluded]) -> list[tuple[int, Permanent, tuple[Option, ...]]]:
+    """Leave out (and list in ``excluded``) the permanents whose costs sacrifice a type that a
+    permanent with a mana-costing mana ability has: its own activation would have to come before
+    the sacrifice and the Altar's mana after it (601.2g), an order this model does not track."""
+    costly = [perm for _, perm, opts in usable if any(not o.free for o in opts)]
+    bad = {t for t in sac_types if any(sacrificeable(p, t) for p in costly)}
+    if not bad:
+        return usable
+    out = []
+    for pos, perm, opts in usable:
+        hit = next((o for o in opts if bad & set(o.sacrifice_other)), None)
+        if hit is None:
+            out.append((pos, perm, opts))
+            continue
+        excluded.append(Excluded(perm.id, perm.card.name, " ".join(hit.costs),
+                                 "sacrificing a permanent whose own mana ability costs mana is not "
+                                 "modelled yet"))
+    return out
+
+
+def guard_prohibitions(state: GameState, player: str) -> None:
+    """Refuse when a permanent stops some of the player's mana abilities (Null Rod, Cursed
+    Totem, CR 602.5): the payment engine does not apply it yet and would use them."""
+    from manasolver.models.rules.production import mana_prohibitions
+    found = mana_prohibitions(state, player)
+    if found:
+        perm, text = found[0]
+        index = next(i for i, p in enumerate(state.battlefield) if p.id == perm.id)
+        raise Unsupported(f"{perm.card.name} ({perm.id}): {text!r} stops mana abilities this engine would "
+                          f"otherwise use; it is not applied yet", f"battlefield[{index}]")
+
+
+def guard_tap_triggers(req: PaymentRequest) -> None:
+    """Refuse a payment answer on a board with a trigger on becoming tapped that payments do
+    not apply (Seizures, Royal Decree): its damage or life loss would be missing."""
+    from manasolver.models.rules.production import unread_tap_triggers
+    found = unread_tap_triggers(req.state)
+    found += _tap_damage_beyond_mana(req)
+    if found:
+        perm, text = found[0]
+        index = next(i for i, p in enumerate(req.state.battlefield) if p.id == perm.id)
+        raise Unsupported(f"{perm.card.name} ({perm.id}): {text!r} is a trigger on becoming tapped that "
+                          f"payments do not apply yet; the damage or life it costs would be missing",
+                          f"battlefield[{index}]")
+
+
+def _tap_damage_beyond_mana(req: PaymentRequest) -> list[tuple[Permanent, str]]:
+    """Auras that hurt when a creature or artifact becomes tapped (Insolence) count on its
+    mana abilities only; convoke, improvise, Springleaf Drum or Heritage Druid would tap it
+    without them (CR 603.2, 701.26a): refused rather than answered without the damage."""
+    from manasolver.models.rules.production import tap_damage_from_attachments
+    hurt = tap_damage_from_attachments(req.state)
+    if not hurt:
+        return []
+    by_id = {p.id: p for p in req.state.battlefield}
+    from manasolver.models.text.tap_costs import tap_costs
+    tappers = req.convoke or req.improvise or any(
+        any(a.cost.tap_creatures for a in p.card.mana_abilities) or tap_costs(p.card)
+        for p in req.state.battlefield)
+    out = []
+    for pid in hurt:
+        perm = by_id.get(pid)
+        if perm is not None and tappers and (perm.is_creature or perm.is_artifact):
+            aura = next(p for p in req.state.battlefield if p.attached_to == pid)
+            why = f"damage when {perm.card.name} ({pid}) becomes tapped by a cost or by convoke/improvise"
+            out.append((aura, why))
+    return out
+
+
+# -- activating abilities (CR 602) ----------------------------------------------------------
+
+_ONLY_IF = re.compile(r"Activate (?:this ability )?only (?:if|during|before|when|while)\b[^.]*\.?")
+
+_ABOUT_ACTIVATION = re.compile(r"\bactivated abilities\b|\babilities (?:of|that)\b[^.]*\bcan't be activated|"
+                               r"\bcan't be activated\b", re.IGNORECASE)
+
+
+def guard_ability_effects(state: GameState, source: Permanent) -> None:
+    """Refuse when a permanent's text changes what activating abilities costs or whether
+    they can be activated (Suppression Field, Stony Silence, Pithing Needle: CR 601.2f via
+    602.2b, 602.5): this engine applies no such effect to abilities yet."""
+    for i, perm in enumerate(state.battlefield):
+        text = perm.card.oracle_text or ""
+        if perm is not source and _ABOUT_ACTIVATION.search(text):
+            line = next(x for x in text.split("\n") if _ABOUT_ACTIVATION.search(x))
+            raise Unsupported(f"{perm.card.name} ({perm.id}): {line[:160]!r} affects activated abilities, "
+                              f"which this engine does not apply yet", f"battlefield[{i}]")
+
+
+def guard_activation(card: Card, ability: ActivatedAbility) -> None:
+    """Refuse an ability whose cost was not read, or with a condition on activating it that
+    this engine does not check (CR 602.5b)."""
+    if ability.cost is None:
+        raise Unsupported(f"{card.name}: the cost of {ability.text!r} is not understood "
+                          f"({ability.unread})", "spell.ability")
+    condition = _ONLY_IF.search(ability.text)
+    if condition:
+        raise Unsupported(f"{card.name}: {condition.group(0)!r} is a condition on activating it that this "
+                          f"engine does not check yet (CR 602.5b)", "spell.ability")
+
+
+def guard_ability_cost(name: str, cost: AbilityCost) -> None:
+    """Refuse an ability's cost that spends other permanents or cards (sacrifice another
+    permanent, tap other creatures, discard the hand): not spent for abilities."""
+    if cost.sacrifice or cost.tap_creatures or cost.discard_hand:
+        raise Unsupported(f"{name}: paying {', '.join(cost.parts())} needs other permanents or cards, "
+                          f"which this engine does not spend for abilities yet", "spell.ability")

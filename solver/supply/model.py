@@ -1,0 +1,320 @@
+"""The supply model every payment backend reads: options, source classes, groups, the supply.
+
+A player's mana sources become *activation options* (:class:`Option`: one way to activate one
+mana ability once, the mana slots it adds and everything the activation costs), and identical
+permanents are grouped into :class:`SourceClass` values with a member list, so that the solvers
+work with counts and their work stops growing with the board (SPEC §8).  Permanents that other
+costs may take (sacrifice, tapping, convoke, improvise) are grouped likewise as :class:`Group`
+values.  :class:`Supply` holds it all for one player, with the floating pool and the permanents
+left out (:class:`Excluded`).
+
+Activation model (a simplification stated, not hidden): each permanent makes at most one
+activation among its *exclusive* options (those whose cost has ``{T}``, ``{Q}`` or "sacrifice
+this"); options without any of those are *repeatable*, up to :attr:`Option.repeat` times per
+permanent.
+
+Which restricted mana may pay what (CR 106.6) is decided here too, once for every backend:
+:func:`restriction_allows`, :func:`restriction_pays_abilities`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from manasolver.models._memo import IdentityMemo
+from manasolver.models.abilities import Restriction
+from manasolver.models.cost import ManaCost
+from manasolver.models.symbols import ANY_COLOR
+from manasolver.solver.request import SpellInfo
+
+__all__ = [
+    "MAX_REPEAT",
+    "Excluded",
+    "Group",
+    "Option",
+    "SourceClass",
+    "Supply",
+    "restriction_allows",
+    "restriction_pays_abilities",
+]
+
+#: Upper bound on activations of one repeatable ability per permanent.
+MAX_REPEAT = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One way to activate one mana ability of a permanent once.
+
+    ``ability``: the ability's index among the permanent's mana abilities (SPEC §5);
+    ``slots``: what it adds, one mask per mana (the mana is one type of the mask,
+    chosen as it resolves); ``costs``: the protocol's cost parts
+    (:meth:`AbilityCost.parts`); ``mana_cost``: mana paid to activate it (empty when
+    free); ``life``, ``energy``: paid on activation; ``damage``: dealt to the
+    controller as it resolves (pain lands); ``sacrifice``: the permanent is
+    sacrificed; ``tap``: the permanent becomes tapped (``{T}``);
+    ``exclusive``: at most one exclusive option per permanent per payment;
+    ``repeat``: for a non-exclusive option, how many times one permanent may
+    activate it; ``restriction``: the spending restriction of its mana (CR 106.6);
+    ``tap_creatures``: untapped creatures the player must tap as part of the cost
+    (Springleaf Drum; summoning sickness does not matter for them, Drum ruling).
+    ``sacrifice_other``: for each other permanent the cost sacrifices, the type or
+    subtype it must have (Ashnod's Altar: ``("creature",)``); which permanent is
+    sacrificed is decided by the solvers from :attr:`Supply.fodder`.  ``tap_types``: with
+    ``tap_creatures``, the types any of which each permanent the cost taps must have
+    (Springleaf Drum ``("creature",)``, Heritage Druid ``("elf",)`` and three of them,
+    Urza ``("artifact",)``); which are tapped is decided from :attr:`Supply.tappable`.
+    ``nonsnow_tail``: how many of the last slots are triggered mana from a nonsnow source
+    although the permanent is snow (:meth:`slot_snow`); 0 otherwise.
+    """
+
+    ability: int
+    slots: tuple[int, ...]
+    costs: tuple[str, ...]
+    mana_cost: ManaCost = ManaCost()  # noqa: RUF009 (frozen, so a shared default is safe)
+    life: int = 0
+    energy: int = 0
+    damage: int = 0
+    sacrifice: bool = False
+    tap: bool = False
+    exclusive: bool = True
+    repeat: int = 1
+    restriction: Restriction | None = None
+    tap_creatures: int = 0
+    sacrifice_other: tuple[str, ...] = ()
+    tap_types: tuple[str, ...] = ()
+    nonsnow_tail: int = 0
+
+    def slot_snow(self, i: int, class_snow: bool) -> bool:
+        """Is the mana of slot ``i`` snow, for a member of a class whose snow flag is
+        ``class_snow``?  The last :attr:`nonsnow_tail` slots are triggered mana whose source
+        is a nonsnow permanent (Wild Growth on a snow land, CR 107.4h, 605.1b)."""
+        return class_snow and i < len(self.slots) - self.nonsnow_tail
+
+    def slot_groups(self, class_snow: bool) -> list[tuple[int, bool, int]]:
+        """Its slots as ``(mask, snow, how many)`` rows, in mask order, snow before nonsnow."""
+        count: dict[tuple[int, bool], int] = {}
+        for i, m in enumerate(self.slots):
+            key = (m, self.slot_snow(i, class_snow))
+            count[key] = count.get(key, 0) + 1
+        return [(m, sn, n) for (m, sn), n in sorted(count.items(), key=lambda t: (t[0][0], not t[0][1]))]
+
+    @property
+    def free(self) -> bool:
+        """True when activating it costs no mana."""
+        return not self.mana_cost
+
+    @property
+    def produced(self) -> int:
+        """How much mana one activation adds."""
+        return len(self.slots)
+
+    @property
+    def union(self) -> int:
+        """Every type any of its slots may be."""
+        m = 0
+        for s in self.slots:
+            m |= s
+        return m
+
+
+@dataclass(frozen=True, slots=True)
+class SourceClass:
+    """Identical permanents (same options, snow and kind) grouped with their count.
+
+    ``members``: permanent ids in board order; ``positions``: each member's index in
+    the state's battlefield (for deterministic tie-breaks); ``options``: what each
+    member can do (:class:`Option`); ``snow``: its mana is snow (CR 107.4h);
+    ``kind``: ``land``, ``creature``, ``artifact`` or ``other`` (land wins over
+    creature for land creatures) for the ``prefer_lands`` policy; ``name``: the
+    card name, for messages; ``creature``: its members are creatures (one tapped for
+    its own ``{T}`` ability can't also be tapped for Springleaf Drum).  ``hand``: for
+    cards in the player's hand with a mana ability activated from there (Simian Spirit
+    Guide), each member's index in the hand; its members are then ``"hand:<index>"``,
+    its positions come after the battlefield's and its kind is ``"hand"``.
+    """
+
+    members: tuple[str, ...]
+    positions: tuple[int, ...]
+    options: tuple[Option, ...]
+    snow: bool
+    kind: str
+    name: str
+    creature: bool = False
+    hand: tuple[int, ...] = ()
+
+    @property
+    def count(self) -> int:
+        """How many permanents the class holds."""
+        return len(self.members)
+
+    @property
+    def free(self) -> bool:
+        """True when no option costs mana."""
+        return all(o.free for o in self.options)
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Permanents that some cost or keyword may take, interchangeable among themselves.
+
+    ``members``/``positions``: ids and battlefield indices, in board order; ``cls``: the supply
+    class the members belong to (their own mana abilities), -1 when none.  One type serves four
+    groupings, each reading its own fields:
+
+    * :attr:`Supply.fodder`, what "sacrifice a <type>" costs may take: ``matches`` holds the
+      sacrifice types (of the supply's options) each member has; ``untapped``, ``creature``,
+      ``artifact``, ``colors`` decide the convoke/improvise group they fall in
+      (:func:`~manasolver.solver.supply.resources.build_assists`), so a fodder group lies inside
+      one assist group.  A member is sacrificed at most once (CR 118.3, 701.21a); one that
+      convoked or improvised (601.2h, after the mana abilities of 601.2g) or sacrificed itself
+      for mana can't be sacrificed; one tapped for its own mana ability first can (605.3a);
+    * :attr:`Supply.tappable`, the untapped permanents "tap an untapped <type> you control"
+      costs may tap: the same fields, ``matches`` holding the tap types they have;
+    * the member groups (:func:`~manasolver.solver.supply.resources.member_groups`): the fodder
+      and tappable groups merged by members, for the roles a member can play in one payment;
+      ``fodder`` and ``tappable`` index the group of :attr:`Supply.fodder` /
+      :attr:`Supply.tappable` holding the same members (-1: none);
+    * the assist groups (:class:`~manasolver.solver.supply.resources.Assists`): untapped
+      permanents that may convoke (``creature``) and/or improvise (``artifact``); ``colors``:
+      their color mask (what a convoking member may pay besides generic, 702.51a).  A member
+      taps once at most (118.10): for its own ``{T}`` ability, for Springleaf Drum, to convoke,
+      or to improvise.
+    """
+
+    members: tuple[str, ...]
+    positions: tuple[int, ...]
+    cls: int = -1
+    matches: frozenset[str] = frozenset()
+    untapped: bool = True
+    creature: bool = False
+    artifact: bool = False
+    colors: int = 0
+    fodder: int = -1
+    tappable: int = -1
+
+    @property
+    def count(self) -> int:
+        """How many members the group holds."""
+        return len(self.members)
+
+
+@dataclass(frozen=True, slots=True)
+class Excluded:
+    """A permanent left out of the supply: its id, the clause, and why."""
+
+    permanent: str
+    name: str
+    clause: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Supply:
+    """Everything ``player`` can put toward a payment right now.
+
+    ``pool``: floating mana as ``(type bit, count)`` pairs (unrestricted, non-snow);
+    ``classes``: the grouped sources, in order of their first member on the board;
+    ``excluded``: permanents left out (see :mod:`~manasolver.solver.supply.build`); ``life``,
+    ``energy``: the player's totals; ``creatures``: the untapped creatures the player
+    controls; ``fodder``: what "sacrifice a <type>" costs may take; ``tappable``: the
+    untapped permanents "tap an untapped <type> you control" costs may tap (grouped as
+    :class:`Group`, ``matches`` holding the tap types they have).
+    """
+
+    player: str
+    pool: tuple[tuple[int, int], ...]
+    classes: tuple[SourceClass, ...]
+    excluded: tuple[Excluded, ...]
+    life: int
+    energy: int
+    creatures: int = 0
+    fodder: tuple[Group, ...] = ()
+    tappable: tuple[Group, ...] = ()
+
+    @property
+    def resource_costs(self) -> bool:
+        """True when some option's cost spends another resource than mana, life, energy or
+        its own permanent (sacrificing or tapping other permanents, cards in the hand), or a
+        snow member's option adds nonsnow triggered mana: only CP-SAT and the enumeration
+        model these, so the fast optimiser is never asked (:func:`manasolver.solver.queries._run`)."""
+        return any(k.hand or any(o.sacrifice_other or o.tap_creatures or (k.snow and o.nonsnow_tail)
+                                 for o in k.options) for k in self.classes)
+
+    @property
+    def restricted(self) -> bool:
+        """True when some option's mana has a spending restriction."""
+        return _flags(self)[0]
+
+    @property
+    def all_ok(self) -> tuple[tuple[bool, ...], ...]:
+        """Every option allowed (the spell_ok of a supply without restrictions)."""
+        return _flags(self)[1]
+
+    @property
+    def has_damage(self) -> bool:
+        """True when some option deals damage to its controller (pain lands)."""
+        return _flags(self)[2]
+
+    @property
+    def pool_total(self) -> int:
+        """How much mana is floating."""
+        return sum(n for _, n in self.pool)
+
+    @property
+    def plain(self) -> bool:
+        """True when every option is free and exclusive and has no life, energy or damage:
+        the shape the flow fast path decides exactly."""
+        return all(o.free and o.exclusive and not (o.life or o.energy or o.damage or o.tap_creatures)
+                   for k in self.classes for o in k.options)
+
+
+#: (restricted, all_ok, has_damage) per supply object.
+_FLAGS: IdentityMemo[Supply, tuple[bool, tuple[tuple[bool, ...], ...], bool]] = IdentityMemo(513)
+
+
+def _flags(sup: Supply) -> tuple[bool, tuple[tuple[bool, ...], ...], bool]:
+    """(restricted, all_ok, has_damage) of a supply, computed once per supply object."""
+    hit = _FLAGS.get(sup)
+    if hit is not None:
+        return hit
+    restricted = any(o.restriction is not None for k in sup.classes for o in k.options)
+    all_ok = tuple((True,) * len(k.options) for k in sup.classes)
+    damage = any(o.damage for k in sup.classes for o in k.options)
+    return _FLAGS.put(sup, (restricted, all_ok, damage))
+
+
+def restriction_pays_abilities(r: Restriction | None) -> bool:
+    """May mana with restriction ``r`` pay a mana ability's activation cost (a Signet's {1})?
+
+    Unrestricted mana may; so may mana that "can't be spent to cast nonartifact spells"
+    (Powerstone: any activated ability, ``any_ability``) and mana restricted to abilities
+    without naming a type of spell."""
+    return r is None or r.any_ability or (r.abilities and not r.spell_types)
+
+
+def restriction_allows(r: Restriction | None, spell: SpellInfo | None, has_x: bool) -> bool:
+    """May mana with restriction ``r`` pay for ``spell`` (CR 106.6; Ancient Ziggurat rulings)?
+
+    Without spell information a restriction is never assumed to be met.
+    """
+    if r is None:
+        return True
+    if spell is None:
+        return False
+    if r.x_only and not has_x:
+        return False
+    if spell.ability:
+        if not r.abilities:
+            return False
+        return not r.spell_types or bool(r.spell_types & spell.types)
+    if not r.spells:
+        return False
+    if r.spell_types and not (r.spell_types & spell.types):
+        return False
+    if r.subtypes and not (r.subtypes & spell.subtypes):
+        return False
+    if r.multicolored and (spell.colors & ANY_COLOR).bit_count() < 2:
+        return False
+    return not (r.colorless and spell.colors & ANY_COLOR)
+

@@ -1,0 +1,202 @@
+"""Resources other than mana sources that a payment may spend: fodder, tapping, hand cards, assists.
+
+* "sacrifice a creature/artifact/…" costs (Ashnod's Altar, Krark-Clan Ironworks) are recorded
+  per option (:attr:`Option.sacrifice_other`); the permanents they may take are grouped in
+  :attr:`Supply.fodder` (:func:`fodder_groups`) and the solvers choose which are sacrificed (each at
+  most once; one tapped for mana first may still be sacrificed, CR 605.3a).  The source of an
+  activated ability that sacrifices itself is reserved (:func:`reserved_ids`);
+* "tap an untapped creature/Elf/artifact you control" (Springleaf Drum; Heritage Druid, Urza,
+  read by :mod:`manasolver.models.text.tap_costs`) is recorded per option
+  (:attr:`Option.tap_creatures`, :attr:`Option.tap_types`); the permanents it may tap are
+  grouped in :attr:`Supply.tappable`; one tapped for its own ``{T}`` ability can't pay it too
+  (118.10), a summoning-sick one can (302.6); one tapped for a cost may then be sacrificed
+  (:func:`member_groups` joins both kinds of group, and CP-SAT decides every member's roles
+  together);
+* cards in the hand with a mana ability activated from there (Simian Spirit Guide) are source
+  classes of their own (:func:`hand_classes`); the card being cast is not one of them
+  (:func:`without_cast_card`, CR 601.2a);
+* convoke, improvise and delve (702.51, 702.126, 702.66) use permanents and cards that are not
+  mana sources: :func:`build_assists` groups the untapped creatures and artifacts by colors,
+  types and supply class (a member of a class taps once: for its mana ability or to assist) and
+  lists the graveyard, for CP-SAT to decide with the mana.
+
+Every grouping key refines the supply classes, so a group's members are interchangeable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from manasolver.models.card import CARD_TYPES, Card
+from manasolver.models.state import GameState, Permanent, Player
+from manasolver.models.symbols import ANY_COLOR
+from manasolver.solver.request import PaymentRequest, SpellInfo
+from manasolver.solver.supply.model import Group, Option, SourceClass, Supply
+
+__all__ = [
+    "Assists",
+    "build_assists",
+    "fodder_groups",
+    "hand_classes",
+    "member_groups",
+    "reserved_ids",
+    "sacrificeable",
+    "without_cast_card",
+]
+
+
+def reserved_ids(req: PaymentRequest) -> frozenset[str]:
+    """The permanents the cost being paid sacrifices itself (an activated ability of a
+    permanent with "Sacrifice ~" in its cost): no mana ability's cost may sacrifice them."""
+    act = req.activation
+    if act is None or act.permanent is None or act.ability.cost is None or not act.ability.cost.sacrifice_self:
+        return frozenset()
+    return frozenset({act.permanent.id})
+
+
+def without_cast_card(supply: Supply, spell: SpellInfo | None) -> Supply:
+    """``supply`` without the card being cast (CR 601.2a: it moves from the hand to the stack
+    first, so it can't also be exiled for mana in 601.2g): when ``spell`` is a known card (not
+    an ability) of which a copy is a hand source, the first such copy is taken out."""
+    if spell is None or spell.ability or spell.card is None or not any(k.hand for k in supply.classes):
+        return supply
+    name = spell.card.name.lower()
+    classes = list(supply.classes)
+    for k, cls in enumerate(classes):
+        if cls.hand and cls.name.lower() == name:
+            if cls.count == 1:
+                del classes[k]
+            else:
+                classes[k] = dataclasses.replace(cls, members=cls.members[1:], positions=cls.positions[1:],
+                                                 hand=cls.hand[1:])
+            return dataclasses.replace(supply, classes=tuple(classes))
+    return supply
+
+
+def hand_classes(player: Player, after: int) -> list[SourceClass]:
+    """The cards in ``player``'s hand with mana abilities activated from there (Simian and
+    Elvish Spirit Guide, :mod:`manasolver.models.text.hand`), identical cards grouped.  Each
+    activation exiles its card (an exclusive option; ``sacrifice`` is set so that the
+    ``no_sacrifice`` policy counts the card lost, SPEC §6); board positions ``after + index``
+    put them after every permanent for the tie-break."""
+    from manasolver.models.text.hand import HAND_COST, hand_abilities
+
+    groups: dict[tuple[str, str], list[int]] = {}
+    cards: dict[tuple[str, str], Card] = {}
+    for i, card in enumerate(player.hand):
+        if not hand_abilities(card):
+            continue
+        key = (card.name, card.oracle_text)
+        groups.setdefault(key, []).append(i)
+        cards[key] = card
+    out = []
+    for key, idx in groups.items():
+        card = cards[key]
+        opts = tuple(Option(ab.index, slots, (HAND_COST,), sacrifice=True)
+                     for ab in hand_abilities(card) for slots in ab.production.options)
+        out.append(SourceClass(tuple(f"hand:{i}" for i in idx), tuple(after + i for i in idx), opts,
+                               "snow" in card.type_line.supertypes, "hand", card.name,
+                               hand=tuple(idx)))
+    return out
+
+
+def sacrificeable(perm: Permanent, what: str) -> bool:
+    """Does ``perm`` have the type or subtype ``what`` a sacrifice cost names (lower case)?"""
+    if what in CARD_TYPES:
+        return what in perm.types
+    return perm.card.type_line.has(what)
+
+
+def fodder_groups(mine: list[tuple[int, Permanent]], classes: list[SourceClass], sac_sig: dict[str, frozenset[str]],
+                  tap_sig: dict[str, frozenset[str]], tapping: bool) -> tuple[Group, ...]:
+    """The player's permanents that some sacrifice cost (``tapping`` false) or tapping cost
+    (true) could take, grouped (see :class:`~manasolver.solver.supply.model.Group`).  Both use
+    one grouping key, so a group of :attr:`Supply.fodder` and one of :attr:`Supply.tappable`
+    hold the same members or none in common; keys refine both supply classes and assist groups."""
+    class_of = {m: k for k, cls in enumerate(classes) for m in cls.members}
+    groups: dict[tuple[int, frozenset[str], frozenset[str], bool, bool, bool, int],
+                 list[tuple[str, int]]] = {}
+    for pos, perm in mine:
+        sac = sac_sig.get(perm.id, frozenset())
+        tap = tap_sig.get(perm.id, frozenset())
+        if not (tap if tapping else sac):
+            continue
+        key = (class_of.get(perm.id, -1), sac, tap, not perm.tapped, perm.is_creature, perm.is_artifact,
+               perm.card.colors & ANY_COLOR)
+        groups.setdefault(key, []).append((perm.id, pos))
+    out = [Group(tuple(m for m, _ in ms), tuple(p for _, p in ms), k, tap if tapping else sac,
+                 untapped, creature, artifact, colors)
+           for (k, sac, tap, untapped, creature, artifact, colors), ms in groups.items()]
+    out.sort(key=lambda g: g.positions[0])
+    return tuple(out)
+
+
+def member_groups(supply: Supply) -> tuple[Group, ...]:
+    """The groups of :attr:`Supply.fodder` and :attr:`Supply.tappable` merged by members: one
+    group for the roles a member can play in one payment, its ``fodder`` and ``tappable``
+    indexing the group of each holding the same members (-1: none)."""
+    out: dict[tuple[str, ...], Group] = {}
+    for f, g in enumerate(supply.fodder):
+        out[g.members] = Group(g.members, g.positions, g.cls, untapped=g.untapped, fodder=f)
+    for t, g in enumerate(supply.tappable):
+        had = out.get(g.members)
+        out[g.members] = (Group(g.members, g.positions, g.cls, untapped=g.untapped, tappable=t) if had is None
+                          else Group(had.members, had.positions, had.cls, untapped=had.untapped,
+                                     fodder=had.fodder, tappable=t))
+    return tuple(sorted(out.values(), key=lambda g: g.positions[0]))
+
+
+# -- convoke, improvise, delve (CR 702.51, 702.126, 702.66) ----------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Assists:
+    """What convoke, improvise and delve may use (only the keywords the request allows).
+
+    ``groups``: untapped creatures (convoke) and artifacts (improvise) grouped by
+    colors, types and supply class; ``graveyard``: the names of the cards delve may
+    exile, in graveyard order; ``class_untapped``: per supply class, its untapped members
+    (a class's taps and assists together can't exceed them).
+    """
+
+    groups: tuple[Group, ...] = ()
+    graveyard: tuple[str, ...] = ()
+    class_untapped: tuple[int, ...] = ()
+
+    @property
+    def usable(self) -> bool:
+        """True when some assist could pay part of a cost."""
+        return bool(self.groups or self.graveyard)
+
+
+def build_assists(state: GameState, supply: Supply, convoke: bool, improvise: bool,
+                  delve: bool) -> Assists:
+    """The resources convoke/improvise/delve may use for ``supply.player`` (see :class:`Assists`).
+
+    Summoning-sick creatures may convoke (Siege Wurm ruling; 302.6 limits only a
+    creature's own ``{T}`` abilities); tapped permanents may not (702.51a, 702.126a).
+    """
+    if not (convoke or improvise or delve):
+        return Assists()
+    player = state.player(supply.player)
+    class_of = {m: k for k, cls in enumerate(supply.classes) for m in cls.members}
+    groups: dict[tuple[int, int, bool, bool], list[tuple[str, int]]] = {}
+    for pos, perm in enumerate(state.battlefield):
+        if perm.controller != supply.player or perm.tapped:
+            continue
+        creature = convoke and perm.is_creature
+        artifact = improvise and perm.is_artifact
+        if not (creature or artifact):
+            continue
+        colors = perm.card.colors & ANY_COLOR if creature else 0
+        key = (class_of.get(perm.id, -1), colors, creature, artifact)
+        groups.setdefault(key, []).append((perm.id, pos))
+    out = [Group(tuple(m for m, _ in ms), tuple(p for _, p in ms), k, colors=colors, creature=creature,
+                 artifact=artifact) for (k, colors, creature, artifact), ms in groups.items()]
+    out.sort(key=lambda g: g.positions[0])
+    by_id = {p.id: p for p in state.battlefield}
+    untapped = tuple(sum(1 for m in cls.members if m in by_id and not by_id[m].tapped)
+                     for cls in supply.classes)
+    grave = tuple(c.name for c in player.graveyard) if delve else ()
+    return Assists(tuple(out), grave, untapped)
