@@ -1,9 +1,9 @@
 """A card's characteristics: name, mana cost, type line, colors, abilities.
 
 :class:`Card` is built from a card-data record (see ``../shared/data/SOURCE.md``)
-by :func:`manasolver.models.carddb.card_from_record`, which also runs the
-oracle-text parser.  A card without a mana cost has ``mana_cost = None``
-(CR 202.1b), distinct from ``{0}``.
+by :func:`manasolver.models.card_build.card_from_record`, which also runs every
+oracle-text reader once and keeps what they read (``Card.text``).  A card without a
+mana cost has ``mana_cost = None`` (CR 202.1b), distinct from ``{0}``.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from manasolver.models.abilities import ManaAbility
+from manasolver.models.card_text import CardText
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import mask_letters
 
@@ -72,6 +73,10 @@ class Card:
     ``alternative_costs`` maps a name (``"impending"``) to its mana cost.
     ``front_mana_cost``: for the back face of a transforming card, the front face's mana
     cost, which gives the back face its mana value (CR 712.8e).
+    ``text``: what the oracle-text readers read from it, stored when the card was built
+    (:func:`manasolver.models.text.read.read_card_text`); ``None`` for a card built by hand,
+    whose readers then read ``oracle_text`` when asked.  It is not compared: it follows from
+    the other characteristics.
     """
 
     name: str
@@ -88,6 +93,7 @@ class Card:
     alternative_costs: tuple[tuple[str, ManaCost], ...] = ()
     faces: tuple[Card, ...] = field(default=(), compare=False)
     front_mana_cost: ManaCost | None = None
+    text: CardText | None = field(default=None, compare=False, repr=False)
 
     @property
     def mana_value(self) -> int:

@@ -1,4 +1,4 @@
-"""The card database: bundled card data, a user's newer card file, and building cards.
+"""The card database: bundled card data and a user's newer card file, looked up by name.
 
 The bundled data is ``models/data/cards.sqlite`` (built by ``scripts/build_carddb.py``
 from ``../shared/data/cards.jsonl.gz``); it is opened lazily with the stdlib
@@ -19,7 +19,9 @@ Name resolution (case-insensitive, exact), in this order:
    (``"Stomp"``, which gives that face alone).
 
 A miss raises :class:`~manasolver.models.errors.UnknownCard` with up to five
-close names.
+close names.  A record becomes a :class:`~manasolver.models.card.Card` in
+:mod:`manasolver.models.card_build` (its text read once), when it is first looked up;
+the database keeps each card it built.
 """
 
 from __future__ import annotations
@@ -29,25 +31,19 @@ import os
 import re
 import sqlite3
 import zlib
-from collections.abc import Iterable
-from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from manasolver.models.abilities import ManaAbility
-from manasolver.models.card import BASIC_LAND_TYPES, CARD_TYPES, Card, TypeLine
-from manasolver.models.cost import ManaCost
+from manasolver.models.card import Card
+from manasolver.models.card_build import SPLIT_LAYOUTS, card_from_record, color_mask, str_field
 from manasolver.models.errors import BadState, ManasolverError, UnknownCard
-from manasolver.models.symbols import ANY_COLOR, mask_from_letters, type_bit
 
 __all__ = [
     "DB_PATH",
     "ENV_VAR",
     "CardDB",
-    "card_from_record",
     "default_db",
-    "intrinsic_abilities",
     "load_card_file",
     "scryfall_to_record",
 ]
@@ -55,227 +51,10 @@ __all__ = [
 DB_PATH = Path(__file__).resolve().parent / "data" / "cards.sqlite"
 ENV_VAR = "MANASOLVER_CARDS"
 
-#: Keywords the engine reads, found at the start of a keyword line.
-_KEYWORDS = ("haste", "flash", "convoke", "delve", "improvise", "devoid", "affinity", "impending",
-             "flying", "vigilance", "trample", "reach", "defender", "changeling", "indestructible",
-             "lifelink", "deathtouch", "first strike", "double strike", "menace", "hexproof", "shroud")
 #: The key under which a user file's records keep their position (file:line or file[index]).
 _WHERE = "_where"
 #: Scryfall layouts that are not cards.
 _NOT_CARDS = {"token", "double_faced_token", "emblem", "art_series"}
-#: Layouts whose halves share one face: the card has both halves' characteristics (CR 709.4).
-_SPLIT = {"split", "aftermath"}
-
-
-# ---------------------------------------------------------------------------------------------
-# building a Card
-
-
-def _str_field(record: dict[str, Any], key: str, where: str, required: bool = False) -> str:
-    value = record.get(key)
-    if value is None:
-        if required:
-            raise BadState(f"a card needs a {key!r}", f"{where}.{key}" if where else key)
-        return ""
-    if not isinstance(value, str):
-        raise BadState(f"{key!r} must be a string, not {type(value).__name__}",
-                       f"{where}.{key}" if where else key)
-    return value
-
-
-def _cost(text: str, where: str) -> ManaCost | None:
-    """The mana cost, or None for a card without one (CR 202.1b)."""
-    if not text.strip():
-        return None
-    return ManaCost.parse(text, where)
-
-
-_KEYWORD_FIRST = frozenset(k.split()[0] for k in _KEYWORDS)
-_FIRST_WORD = re.compile(r"[A-Za-z]+")
-
-
-def _keywords(oracle: str) -> frozenset[str]:
-    """Lower-case keywords read from keyword lines (``Flying, haste``), with
-    "affinity for artifacts" kept whole and "Impending 4—{1}{G}{G}" as "impending"."""
-    from manasolver.models.text.oracle import strip_reminder
-
-    found: set[str] = set()
-    for raw in oracle.split("\n"):
-        first = _FIRST_WORD.match(raw)
-        if not first or first.group(0).lower() not in _KEYWORD_FIRST:
-            continue  # a keyword line starts with a keyword
-        line = strip_reminder(raw).rstrip(".")
-        for part in re.split(r"[,;] ", line):
-            low = part.strip().lower()
-            for kw in _KEYWORDS:
-                if low == kw or low.startswith((kw + " ", kw + "—")):
-                    if kw == "affinity":
-                        m = re.match(r"affinity for [a-z' ]+", low)
-                        if m:
-                            found.add(m.group(0).strip())
-                    elif low == kw or kw == "impending" and re.match(r"impending \d+—", low):
-                        found.add(kw)
-                    break
-    return frozenset(found)
-
-
-def _alternative_costs(oracle: str, where: str) -> tuple[tuple[str, ManaCost], ...]:
-    """Alternative costs printed as keywords: "Impending N—{cost}" (CR 702.176)."""
-    out: list[tuple[str, ManaCost]] = []
-    for m in re.finditer(r"^Impending \d+—((?:\{[^}]+\})+)", oracle, re.MULTILINE):
-        out.append(("impending", ManaCost.parse(m.group(1), f"{where}.oracle_text")))
-    return tuple(out)
-
-
-def _colors(record: dict[str, Any], cost: ManaCost | None, keywords: frozenset[str], oracle: str,
-            name: str, where: str) -> int:
-    """Colors by CR 202.2 / 204: the cost (hybrid halves included), the color
-    indicator, devoid (colorless), "is all colors", "is colorless"; a given
-    ``colors`` field overrides."""
-    given = record.get("colors")
-    if given is not None:
-        return _color_mask(given, f"{where}.colors" if where else "colors")
-    mask = cost.colors if cost is not None else 0
-    indicator = record.get("color_indicator")
-    if indicator is not None:
-        mask |= _color_mask(indicator, f"{where}.color_indicator" if where else "color_indicator")
-    if "devoid" in keywords:
-        return 0
-    if "colors" not in oracle and "colorless" not in oracle:
-        return mask
-    from manasolver.models.text.oracle import self_reference, strip_reminder
-
-    text = self_reference(strip_reminder(oracle), name)
-    if re.search(r"(?:^|\n|\. )~ is all colors", text):
-        return ANY_COLOR
-    if re.search(r"(?:^|\n|\. )~ is colorless", text):
-        return 0
-    return mask
-
-
-def _color_mask(value: Any, where: str) -> int:
-    letters = value if isinstance(value, (list, tuple)) else [value] if isinstance(value, str) else None
-    if letters is None:
-        raise BadState(f"colors must be a list of letters such as [\"W\", \"G\"], not {value!r}", where)
-    mask = 0
-    for i, letter in enumerate(letters):
-        if not isinstance(letter, str):
-            raise BadState(f"a color is a letter W, U, B, R or G, not {letter!r}", f"{where}[{i}]")
-        for ch in letter.strip().upper():
-            if ch not in "WUBRG":
-                raise BadState(f"unknown color {letter!r}: use W, U, B, R or G", f"{where}[{i}]")
-            mask |= type_bit(ch)
-    return mask
-
-
-def intrinsic_abilities(type_line: TypeLine) -> tuple[ManaAbility, ...]:
-    """The intrinsic ``{T}: Add [symbol]`` of each basic land type (CR 305.6), in the order
-    the type line prints them: Savannah, "Land — Forest Plains", has {G} then {W}, as its
-    reminder text "({T}: Add {G} or {W}.)" reads (SPEC §5: abilities in printed order)."""
-    from manasolver.models.abilities import AbilityCost, Production
-
-    out: list[ManaAbility] = []
-    for land_type in dict.fromkeys(type_line.subtypes):
-        letter = BASIC_LAND_TYPES.get(land_type)
-        if letter is not None:
-            out.append(ManaAbility(cost=AbilityCost(tap=True),
-                                   production=Production(options=((mask_from_letters(letter),),)),
-                                   text=f"{{T}}: Add {{{letter}}}.", intrinsic=True))
-    return tuple(out)
-
-
-def _face(record: dict[str, Any], where: str, layout: str) -> Card:
-    """One face (or a single-faced card) as a Card."""
-    name = _str_field(record, "name", where, required=True)
-    if not name.strip():
-        raise BadState("a card's name can't be empty", f"{where}.name" if where else "name")
-    type_text = _str_field(record, "type_line", where)
-    oracle = _str_field(record, "oracle_text", where)
-    cost = _cost(_str_field(record, "mana_cost", where), f"{where}.mana_cost" if where else "mana_cost")
-    type_line = TypeLine.parse(type_text)
-    keywords = _keywords(oracle)
-    extra_kw = record.get("keywords")
-    if isinstance(extra_kw, list):
-        keywords |= frozenset(str(k).lower() for k in extra_kw if isinstance(k, str)
-                              and str(k).lower() != "affinity")
-    from manasolver.models.text.oracle import parse_oracle, reindex
-
-    parsed = parse_oracle(oracle, type_line, name)
-    abilities = reindex(intrinsic_abilities(type_line) + parsed.mana_abilities)
-    power = record.get("power")
-    toughness = record.get("toughness")
-    return Card(
-        name=name, mana_cost=cost, type_line=type_line,
-        colors=_colors(record, cost, keywords, oracle, name, where),
-        oracle_text=oracle, layout=layout,
-        power=str(power) if power is not None else None,
-        toughness=str(toughness) if toughness is not None else None,
-        keywords=keywords, mana_abilities=abilities, unsupported=parsed.unsupported,
-        alternative_costs=_alternative_costs(oracle, where),
-        front_mana_cost=_front_cost(record, where),
-    )
-
-
-def _front_cost(record: dict[str, Any], where: str) -> ManaCost | None:
-    """The front face's mana cost given to a transforming back face (CR 712.8e)."""
-    text = record.get("front_mana_cost")
-    if not isinstance(text, str) or not text:
-        return None
-    return _cost(text, f"{where}.front_mana_cost" if where else "front_mana_cost")
-
-
-def card_from_record(record: dict[str, Any], where: str = "") -> Card:
-    """Build a :class:`Card` from a card-data record or a board's inline characteristics.
-
-    Inline characteristics are ``name``, ``type_line``, ``mana_cost``,
-    ``oracle_text`` and optional ``colors``.  A multi-face record gives its front
-    face (CR 712.8a, 715.4: an adventurer is its creature; a flip card its
-    unflipped half) with ``faces`` holding every face; a split card (``split``,
-    ``aftermath``) has both halves' characteristics at once (CR 709.4): its full
-    name, the sum of the halves' mana costs (so mana value and colors combine,
-    202.3d) and both halves' types.  Errors (a non-string field, a bad cost)
-    name ``where``.
-    """
-    if not isinstance(record, dict):
-        raise BadState(f"a card must be an object, not {type(record).__name__}", where)
-    layout = record.get("layout") or "normal"
-    if not isinstance(layout, str):
-        raise BadState("'layout' must be a string", f"{where}.layout" if where else "layout")
-    raw_faces = record.get("faces")
-    if not raw_faces:
-        return _face(record, where, layout)
-    if not isinstance(raw_faces, list) or not all(isinstance(f, dict) for f in raw_faces):
-        raise BadState("'faces' must be a list of objects", f"{where}.faces" if where else "faces")
-    faces = tuple(_face(f, f"{where}.faces[{i}]" if where else f"faces[{i}]", layout)
-                  for i, f in enumerate(raw_faces))
-    front = faces[0]
-    if layout in _SPLIT:
-        cost: ManaCost | None = None
-        for f in faces:
-            if f.mana_cost is not None:
-                cost = f.mana_cost if cost is None else cost + f.mana_cost
-        types = tuple(t for t in CARD_TYPES if any(t in f.type_line.types for f in faces))
-        type_line = TypeLine(_str_field(record, "type_line", where), front.type_line.supertypes, types,
-                             tuple(dict.fromkeys(s for f in faces for s in f.type_line.subtypes)))
-        colors = 0
-        for f in faces:
-            colors |= f.colors
-        if record.get("colors") is not None:
-            colors = _color_mask(record["colors"], f"{where}.colors" if where else "colors")
-        abilities = reindex_all(faces)
-        unsupported = tuple(u for f in faces for u in f.unsupported)
-        return replace(front, name=_str_field(record, "name", where, required=True), mana_cost=cost,
-                       type_line=type_line, colors=colors, mana_abilities=abilities,
-                       unsupported=unsupported, faces=faces,
-                       keywords=frozenset().union(*(f.keywords for f in faces)))
-    return replace(front, faces=faces)
-
-
-def reindex_all(faces: Iterable[Card]) -> tuple[ManaAbility, ...]:
-    """The mana abilities of several faces, numbered in order."""
-    from manasolver.models.text.oracle import reindex
-
-    return reindex([a for f in faces for a in f.mana_abilities])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -332,7 +111,7 @@ def scryfall_to_record(card: dict[str, Any], where: str = "") -> dict[str, Any] 
             for f in recs:
                 letters.update(f.get("colors") or [])
             record["colors"] = [c for c in "WUBRG" if c in letters]
-        if record["layout"] not in _SPLIT:
+        if record["layout"] not in SPLIT_LAYOUTS:
             record["mana_cost"] = recs[0]["mana_cost"]
     return record
 
@@ -409,11 +188,11 @@ def _check_fields(record: dict[str, Any], where: str) -> None:
     if not isinstance(name, str) or not name.strip():
         raise BadState("a card record needs a non-empty 'name' string", f"{where}.name")
     for key in ("type_line", "oracle_text", "layout"):
-        _str_field(record, key, where)
-    _str_field(record, "mana_cost", where)
+        str_field(record, key, where)
+    str_field(record, "mana_cost", where)
     for key in ("colors", "color_indicator"):
         if record.get(key) is not None:
-            _color_mask(record[key], f"{where}.{key}")
+            color_mask(record[key], f"{where}.{key}")
 
 
 def _keys(record: dict[str, Any]) -> list[str]:

@@ -273,7 +273,7 @@ class _Cards:
             if self._text > LIMITS["inline_text"]:
                 raise BadState(f"the board's inline cards have more than {LIMITS['inline_text']} "
                                "characters of distinct oracle_text in all", where)
-            from manasolver.models.carddb import card_from_record
+            from manasolver.models.card_build import card_from_record
             try:
                 card = card_from_record(record, where=where)
             except ManasolverError as err:

@@ -13,7 +13,7 @@ permanents, a hybrid symbol counting once for devotion to any of its colors
 (Nykthos ruling 2013-09-15).  Power is the card's printed power plus +1/+1 and
 minus -1/-1 counters; a power that is not a number (``*``) is refused as unsupported.
 Land subtypes are counted after land-type changes on the board
-(:func:`manasolver.models.rules.production.effective_subtypes`: a Forest under Urborg is
+(:func:`manasolver.models.rules.land_types.effective_subtypes`: a Forest under Urborg is
 a Swamp for Cabal Coffers; Urza's Tower under Blood Moon is no longer an Urza's Tower).
 
 :func:`ability_options` is the one function the solver calls for every ability: it
@@ -36,13 +36,13 @@ from manasolver.models.abilities import (
 )
 from manasolver.models.card import BASIC_LAND_TYPES, Card
 from manasolver.models.errors import Unsupported
-from manasolver.models.rules.production import effective_subtypes
+from manasolver.models.rules.land_types import effective_subtypes
 from manasolver.models.state import STEPS, GameState, Permanent
 from manasolver.models.symbols import ANY_COLOR, COLORS, type_bit
 
 __all__ = ["MAX_REMOVED", "ability_options", "ability_restriction", "color_identity", "commander_identity",
            "concrete_options", "condition_holds", "counters_removed", "devotion", "evaluate_amount",
-           "power_of", "reference_count"]
+           "permanent_matches", "power_of", "reference_count"]
 
 #: The most counters :func:`ability_options` expands a variable counter cost to (one option per number).
 MAX_REMOVED = 200
@@ -57,8 +57,10 @@ def _subtypes(perm: Permanent, state: GameState | None) -> tuple[str, ...]:
     return effective_subtypes(state, perm)
 
 
-def _matches(perm: Permanent, amount: Amount, source: Permanent | None = None,
-             state: GameState | None = None) -> bool:
+def permanent_matches(perm: Permanent, amount: Amount, source: Permanent | None = None,
+                      state: GameState | None = None) -> bool:
+    """Whether permanent ``perm`` is one that ``amount`` counts: its types, subtypes now (after
+    land-type changes), keywords, name (``~``: the ``source``'s), power and supertypes."""
     card = perm.card
     if amount.types and not (set(amount.types) & set(perm.types)):
         return False
@@ -156,7 +158,7 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
         else:
             pool = state.battlefield
         found = [p for p in pool
-                 if _matches(p, amount, permanent, state) and not (amount.other and p.id == permanent.id)]
+                 if permanent_matches(p, amount, permanent, state) and not (amount.other and p.id == permanent.id)]
         if kind == "count":
             value = len(found)
         else:

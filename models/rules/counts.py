@@ -25,7 +25,10 @@ from typing import Any
 
 from manasolver.models.card import BASIC_LAND_TYPES, CARD_TYPES, Card, TypeLine
 from manasolver.models.cost import ManaCost
+from manasolver.models._memo import IdentityMemo
 from manasolver.models.errors import BadQuery
+from manasolver.models.rules.board_effects import active_effects
+from manasolver.models.rules.land_types import effective_land_types
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import COLORS, mask_letters
 
@@ -116,7 +119,6 @@ def domain(state: GameState, player: str | None = None) -> int:
     """Basic land types among the lands ``player`` controls (0–5)."""
     name = _player_name(state, player)
     found: set[str] = set()
-    from manasolver.models.rules.production import active_effects, effective_land_types
     changed = bool(active_effects(state))
     for perm in state.controlled_by(name):
         if perm.is_land:
@@ -136,8 +138,7 @@ def counts(state: GameState, player: str | None = None) -> dict[str, Any]:
     found: set[str] = set()
     lands: set[str] = set()
     dev = [0, 0, 0, 0, 0]
-    seen: dict[int, tuple[int, ...]] = {}
-    from manasolver.models.rules.production import active_effects, effective_land_types
+    seen: IdentityMemo[Card, tuple[int, ...]] = IdentityMemo(len(state.battlefield) + 1)
     changed = bool(active_effects(state))  # Blood Moon, Urborg, Prismatic Omen (CR 305.7, 613)
     for perm in state.battlefield:
         if perm.controller != name:
@@ -148,9 +149,9 @@ def counts(state: GameState, player: str | None = None) -> dict[str, Any]:
         found.update(types)
         if "land" in types:
             lands.update(effective_land_types(state, perm) if changed else card.type_line.subtypes)
-        per = seen.get(id(card))
+        per = seen.get(card)
         if per is None:
-            per = seen[id(card)] = _devotion_of(card.mana_cost)
+            per = seen.put(card, _devotion_of(card.mana_cost))
         for i in range(5):
             dev[i] += per[i]
     for card in state.player(name).graveyard:

@@ -198,7 +198,7 @@ def _slug(name: str) -> str:
 
 
 def _token_card(name: str) -> Card:
-    from manasolver.models.carddb import card_from_record
+    from manasolver.models.card_build import card_from_record
     from manasolver.models.tokens import token_record
     record = token_record(name)
     if record is None:  # pragma: no cover - triggers only name predefined tokens

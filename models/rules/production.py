@@ -3,8 +3,8 @@
 The oracle parser (:mod:`manasolver.models.text.oracle`) recognises these clauses and
 keeps them in ``Card.unsupported`` (so a solver that does not apply them refuses
 the card instead of answering wrongly).  :mod:`manasolver.models.text.mana_effects` reads
-them (re-exported here) into frozen values
-that a solver can apply mechanically:
+them, once per card, into the frozen values of :mod:`manasolver.models.card_text`
+(re-exported here) that a solver can apply mechanically:
 
 * :class:`ManaMultiplier` — replacement: "If you tap a permanent for mana, it
   produces twice / three times as much of that mana instead" (Mana Reflection ×2,
@@ -22,7 +22,7 @@ that a solver can apply mechanically:
   to its other land types" (Urborg; Yavimaya: a Forest), "Lands you control are every
   basic land type in addition to their other types" (Prismatic Omen, Dryad of the
   Ilysian Grove).  :func:`effective_land_types` and :func:`effective_mana_abilities`
-  apply them.
+  apply them (:mod:`manasolver.models.rules.land_types`, :mod:`manasolver.models.rules.board_effects`).
 * :class:`TriggeredMana` — triggered mana abilities (605.1b) that add mana when a land
   is tapped for mana: Wild Growth, Fertile Ground, Overgrowth, Utopia Sprawl (the
   enchanted land: ``attached_to``), Mana Flare, Heartbeat of Spring, Dictate of
@@ -38,7 +38,11 @@ that a solver can apply mechanically:
   have`` is a mana ability with ``Production.doubles_pool`` (read by the parser);
   the new mana is unrestricted (106.6 example; RULES T117).
 
-Integration notes for the solver (not done here):
+This module is the entry point of the board's effects on mana: it holds what one
+activation produces under them (replacement effects, 614 and 616.1; triggered mana
+abilities, 605.1b) and re-exports the layer 4 and layer 6 functions and the effects in force.
+
+Notes for the solver:
 
 * ``StructuredEffect.text`` equals the clause in ``Card.unsupported``; a solver that
   applies every effect of :func:`mana_effects_of` may drop those clauses
@@ -57,33 +61,41 @@ options from :func:`manasolver.models.rules.amounts.ability_options`; for each o
 ability's restriction); then, for the mana actually produced, one option of each
 entry of :func:`triggered_mana_for` (unrestricted, never multiplied).  For "could
 produce" (106.7): :func:`could_produce_types` on a permanent's base types.
-:func:`activation_results` composes all of it for one activation (the issue-4 board:
-Mana Reflection, Nyxbloom Ancient and Wild Growth on a Forest give 6 {G} + {G}).
+:func:`activation_results` composes all of it for one activation (Mana Reflection,
+Nyxbloom Ancient and Wild Growth on a Forest give 6 {G} + {G}).
 """
 
 from __future__ import annotations
 
 import itertools
-import re
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from dataclasses import dataclass
 
-from manasolver.models.abilities import AbilityCost, ManaAbility, Production
-from manasolver.models.card import BASIC_LAND_TYPES
-from manasolver.models.text.mana_effects import (
-    LAND_TYPES,
+from manasolver.models.abilities import ManaAbility
+from manasolver.models.card_text import (
     GrantedAbility,
     LandTypeChange,
     ManaMultiplier,
     ProducesInstead,
     StructuredEffect,
     TriggeredMana,
-    mana_effects_of,
-    remaining_unsupported,
+)
+from manasolver.models.rules.amounts import ability_options, counters_removed, reference_count
+from manasolver.models.rules.board_effects import (
+    active_effects,
+    effective_mana_abilities,
+    mana_prohibitions,
+    tap_damage_from_attachments,
+    unread_tap_triggers,
+)
+from manasolver.models.rules.land_types import (
+    effective_land_types,
+    effective_subtypes,
+    is_basic,
+    loses_rules_text,
 )
 from manasolver.models.state import GameState, Permanent
-from manasolver.models.symbols import C, type_bit
-from manasolver.models.text.triggers import hurt_when_tapped, self_tap_damage, triggers_of
+from manasolver.models.symbols import TYPE_BITS, C, type_bit
+from manasolver.models.text.mana_effects import mana_effects_of, remaining_unsupported
 
 __all__ = [
     "ActivationResult",
@@ -100,248 +112,16 @@ __all__ = [
     "effective_mana_abilities",
     "effective_subtypes",
     "is_tapped_for_mana",
+    "loses_rules_text",
     "mana_effects_of",
+    "mana_prohibitions",
     "remaining_unsupported",
     "replacement_results",
     "replacements_for",
+    "tap_damage_from_attachments",
     "triggered_mana_for",
+    "unread_tap_triggers",
 ]
-
-# ---------------------------------------------------------------------------------------------
-# land types (CR 305.6, 305.7, 613.1d)
-
-
-def _printed_land_types(perm: Permanent) -> tuple[str, ...]:
-    return tuple(t for t in perm.card.type_line.subtypes if t in BASIC_LAND_TYPES)
-
-
-def _is_basic(perm: Permanent) -> bool:
-    return "basic" in perm.card.type_line.supertypes
-
-
-_BOARD_CACHE: dict[int, tuple[GameState, tuple[tuple[Permanent, LandTypeChange], ...]]] = {}
-
-
-def _type_changes(state: GameState) -> tuple[tuple[Permanent, LandTypeChange], ...]:
-    """The land-type changes printed on the battlefield, in board order (cached per
-    state: states are frozen, and every land of a board asks)."""
-    hit = _BOARD_CACHE.get(id(state))
-    if hit is not None and hit[0] is state:
-        return hit[1]
-    found = tuple((perm, effect) for perm in state.battlefield for effect in mana_effects_of(perm.card)
-                  if isinstance(effect, LandTypeChange))
-    if len(_BOARD_CACHE) > 64:
-        _BOARD_CACHE.clear()
-    _BOARD_CACHE[id(state)] = (state, found)
-    return found
-
-
-def _setters(state: GameState) -> list[tuple[Permanent, LandTypeChange]]:
-    """Blood Moon-style effects of the battlefield, in board order (timestamps).
-    Their sources (Blood Moon, Magus of the Moon, Spreading Seas) are not lands, so no
-    setting effect removes another."""
-    return [(perm, effect) for perm, effect in _type_changes(state) if effect.sets]
-
-
-def _affects(effect: LandTypeChange, source: Permanent, land: Permanent) -> bool:
-    if not land.is_land:
-        return False
-    if effect.affected == "nonbasic_lands":
-        return not _is_basic(land)
-    if effect.affected == "enchanted_land":
-        return source.attached_to == land.id
-    if effect.affected == "lands_you_control":
-        return land.controller == source.controller
-    return True  # each_land
-
-
-def _loses_abilities(state: GameState, perm: Permanent) -> bool:
-    """True when a setting effect (Blood Moon, Spreading Seas) applies to land ``perm``:
-    it loses the abilities of its rules text (305.7).  Setting effects come from
-    non-land sources or from basic lands, so they never remove one another."""
-    return any(_affects(effect, source, perm) for source, effect in _setters(state))
-
-
-def _has_effect(state: GameState, source: Permanent, effect: StructuredEffect) -> bool:
-    """Whether ``source`` still has the ability that makes ``effect``: a land under a
-    setting effect has lost its rules-text abilities (Urborg under Blood Moon, 613.8
-    dependency: Blood Moon applies first)."""
-    return not (source.is_land and _loses_abilities(state, source))
-
-
-_ACTIVE_CACHE: dict[int, tuple[GameState, tuple[tuple[Permanent, StructuredEffect], ...]]] = {}
-
-
-def active_effects(state: GameState) -> tuple[tuple[Permanent, StructuredEffect], ...]:
-    """Every structured effect on the battlefield whose source still has it, in board
-    order (cached per state)."""
-    hit = _ACTIVE_CACHE.get(id(state))
-    if hit is not None and hit[0] is state:
-        return hit[1]
-    out: list[tuple[Permanent, StructuredEffect]] = []
-    for perm in state.battlefield:
-        for effect in mana_effects_of(perm.card):
-            if _has_effect(state, perm, effect):
-                out.append((perm, effect))
-    found = tuple(out)
-    if len(_ACTIVE_CACHE) > 64:
-        _ACTIVE_CACHE.clear()
-    _ACTIVE_CACHE[id(state)] = (state, found)
-    return found
-
-
-def _granted_to(effect: GrantedAbility, source: Permanent, perm: Permanent, state: GameState) -> bool:
-    """Whether ``effect`` of ``source`` gives ``perm`` its ability now."""
-    from manasolver.models.rules.amounts import _matches
-
-    who = effect.who
-    mine = perm.controller == source.controller
-    if effect.attached:
-        if source.attached_to != perm.id:
-            return False
-    elif (who.controller == "you" and not mine) or (who.controller == "opponents" and mine):
-        return False
-    if who.other and perm.id == source.id:
-        return False
-    return _matches(perm, replace(who, controller="any", other=False), source, state)
-
-
-def effective_land_types(state: GameState, permanent: Permanent) -> tuple[str, ...]:
-    """The basic land types ``permanent`` has now, printed order first, after land-type changes.
-
-    Layer 4 (613.1d) in timestamp order, board order standing for timestamps (613.7):
-    a setting effect (Blood Moon) replaces the land types of the lands it affects
-    (305.7); an adding effect (Urborg, Prismatic Omen) adds to them.  An adding effect
-    whose source is a land that a setting effect reaches is gone (that land lost the
-    ability: Urborg under Blood Moon, dependency 613.8a), so Blood Moon applies first.
-    A non-land is returned its printed subtypes that are basic land types.
-    """
-    types = list(_printed_land_types(permanent))
-    if not permanent.is_land:
-        return tuple(types)
-    for source, effect in _type_changes(state):
-        if not _affects(effect, source, permanent):
-            continue
-        if effect.sets:
-            types = list(effect.types)
-        elif _has_effect(state, source, effect):
-            types.extend(t for t in effect.types if t not in types)
-    return tuple(dict.fromkeys(types))  # printed order, then the types effects add
-
-
-def effective_subtypes(state: GameState, permanent: Permanent) -> tuple[str, ...]:
-    """``permanent``'s subtypes now: for a land reached by a setting effect (Blood Moon)
-    every land type (Locus, Gate, Urza's … too) is replaced by the new ones (305.7),
-    other subtypes (Dryad Arbor's Dryad) stay; adding effects (Urborg) add theirs.
-    Without type changes on the board, the printed subtypes."""
-    printed = permanent.card.type_line.subtypes
-    if not permanent.is_land or not _type_changes(state):
-        return printed
-    basics = effective_land_types(state, permanent)
-    if _loses_abilities(state, permanent):
-        kept = [t for t in printed if t not in LAND_TYPES]
-    else:
-        kept = [t for t in printed if t not in BASIC_LAND_TYPES]
-    return tuple(kept) + basics
-
-
-def _intrinsic(land_type: str) -> ManaAbility:
-    """The intrinsic ability of a basic land type: ``{T}: Add [symbol].`` (305.6)."""
-    letter = BASIC_LAND_TYPES[land_type]
-    return ManaAbility(cost=AbilityCost(tap=True), production=Production(options=((type_bit(letter),),)),
-                       text=f"{{T}}: Add {{{letter}}}.", intrinsic=True)
-
-
-def effective_mana_abilities(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...]:
-    """``permanent``'s mana abilities after land-type changes and granted abilities,
-    indexed 0, 1, … (SPEC §5).
-
-    A land reached by a setting effect (Blood Moon, Spreading Seas) has only the
-    intrinsic abilities of its new types (305.7: it loses its rules-text abilities);
-    otherwise it keeps its printed abilities and has one intrinsic ability per
-    effective basic land type (305.6), intrinsic ones first in type-line order, as
-    ``Card.mana_abilities``.  Then the abilities granted to it (layer 6, after the
-    type changes of layer 4: Chromatic Lantern still gives a land under Blood Moon
-    "{T}: Add one mana of any color"), in board order.  A non-land keeps its
-    printed abilities and gets the granted ones.
-    """
-    granted = [e.ability for src, e in active_effects(state)
-               if isinstance(e, GrantedAbility) and _granted_to(e, src, permanent, state)]
-    aura = tap_damage_from_attachments(state).get(permanent.id, 0)
-    if not permanent.is_land:
-        if not granted and not aura:
-            return permanent.card.mana_abilities
-        own = list(permanent.card.mana_abilities)
-        granted = _hurting(granted, self_tap_damage(permanent.card))
-        return tuple(replace(a, index=i) for i, a in enumerate(_hurting(own + granted, aura)))
-    types = effective_land_types(state, permanent)
-    intrinsic = [_intrinsic(t) for t in types]
-    keeps = not _loses_abilities(state, permanent)
-    printed = [a for a in permanent.card.mana_abilities if not a.intrinsic] if keeps else []
-    if keeps:  # City of Brass under Urborg: its own trigger hurts whatever {T} ability taps it
-        own_damage = self_tap_damage(permanent.card)
-        intrinsic, granted = _hurting(intrinsic, own_damage), _hurting(granted, own_damage)
-    return tuple(replace(a, index=i) for i, a in enumerate(_hurting(intrinsic + printed + granted, aura)))
-
-
-def _hurting(abilities: list[ManaAbility], damage: int) -> list[ManaAbility]:
-    """``abilities`` with ``damage`` more on each one whose cost taps the permanent."""
-    if not damage:
-        return abilities
-    return [replace(a, damage=a.damage + damage) if a.cost.tap else a for a in abilities]
-
-
-_TAP_DAMAGE_CACHE: dict[int, tuple[GameState, dict[str, int]]] = {}
-
-
-def tap_damage_from_attachments(state: GameState) -> dict[str, int]:
-    """Per permanent id, the damage or life loss its controller takes each time it becomes
-    tapped because of an Aura attached to it (Contaminated Ground, Psychic Venom, Insolence:
-    "Whenever enchanted land becomes tapped, …", CR 603.2); cached per state.  Such triggers
-    whose amount is not read are left to :func:`unread_tap_triggers`."""
-    hit = _TAP_DAMAGE_CACHE.get(id(state))
-    if hit is not None and hit[0] is state:
-        return hit[1]
-    out: dict[str, int] = {}
-    for perm in state.battlefield:
-        if perm.attached_to is None:
-            continue
-        for trig in triggers_of(perm.card):
-            hurt = hurt_when_tapped(trig) if trig.event == "enchanted_tapped" else None
-            if hurt:
-                out[perm.attached_to] = out.get(perm.attached_to, 0) + hurt
-    if len(_TAP_DAMAGE_CACHE) > 64:
-        _TAP_DAMAGE_CACHE.clear()
-    _TAP_DAMAGE_CACHE[id(state)] = (state, out)
-    return out
-
-
-_TAPS_FOR_MANA_HURTS = re.compile(r"\btaps? (?:a|an)\b[^.]*\bfor mana\b[^.]*\b(?:damage to (?:that player|you)|"
-                                  r"(?:that player|you) loses?\b[^.]*\blife)", re.IGNORECASE)
-
-
-def unread_tap_triggers(state: GameState) -> list[tuple[Permanent, str]]:
-    """Triggers on the battlefield about permanents becoming tapped, or lands tapped for mana,
-    that the engine does not apply to payments (Royal Decree, Seizures, Manabarbs, Burning
-    Earth, an Aura with a condition): the permanent and the trigger's text.  Payments on
-    such boards would misstate life and damage."""
-    out: list[tuple[Permanent, str]] = []
-    for perm in state.battlefield:
-        for trig in triggers_of(perm.card):
-            applied = trig.supported and not trig.condition and (
-                trig.event == "becomes_tapped" or (trig.event == "enchanted_tapped" and perm.attached_to))
-            low = trig.text.lower()
-            hurts_on_tap = "becomes tapped" in low and ("damage" in low or "life" in low or "unless" in low)
-            if not applied and (hurts_on_tap or _TAPS_FOR_MANA_HURTS.search(trig.text)):
-                out.append((perm, trig.text))
-    return out
-
-
-def loses_rules_text(state: GameState, permanent: Permanent) -> bool:
-    """Whether ``permanent`` is a land that has lost its rules-text abilities to a
-    land-type-setting effect (Blood Moon, Spreading Seas: CR 305.7), activated ones
-    included."""
-    return permanent.is_land and _loses_abilities(state, permanent)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -358,7 +138,7 @@ def is_tapped_for_mana(ability: ManaAbility) -> bool:
 def _single_types(option: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Every choice of one type per slot, as sorted multisets (the type is chosen before a
     multiplier applies: a Treasure under Nyxbloom gives three of one color, RULES T114)."""
-    per_slot = [[bit for bit in (1, 2, 4, 8, 16, 32) if slot & bit] for slot in option]
+    per_slot = [[bit for bit in TYPE_BITS if slot & bit] for slot in option]
     return sorted({tuple(sorted(combo)) for combo in itertools.product(*per_slot)})
 
 
@@ -439,7 +219,7 @@ def replacements_for(state: GameState, permanent: Permanent, ability: ManaAbilit
             if source.controller == who:
                 out.append(effect)
         elif isinstance(effect, ProducesInstead) and permanent.is_land and (
-                effect.what == "land" or not _is_basic(permanent)):
+                effect.what == "land" or not is_basic(permanent)):
             out.append(effect)
     return tuple(out)
 
@@ -483,7 +263,7 @@ def triggered_mana_for(state: GameState, permanent: Permanent, ability: ManaAbil
         elif trigger == "your_land":
             fires = tapped and source.controller == who
         elif trigger == "basic_land":
-            fires = tapped and _is_basic(permanent) and bool(chosen) and chosen in kinds
+            fires = tapped and is_basic(permanent) and bool(chosen) and chosen in kinds
         elif trigger == "land_ability":
             fires = source.controller == who and bool(chosen) and chosen in kinds
         else:
@@ -513,7 +293,7 @@ def could_produce_types(mask: int, effects: tuple[ManaMultiplier | ProducesInste
     if not mask or amount <= 0:
         return 0
     out = 0
-    for bit in (1, 2, 4, 8, 16, 32):
+    for bit in TYPE_BITS:
         if mask & bit:
             for mana in replacement_results((bit,) * amount, effects):
                 for got in mana:
@@ -551,12 +331,6 @@ def activation_results(state: GameState, permanent: Permanent, ability: ManaAbil
     solver found it could mirror (106.7); without it, it adds nothing here.  A pool
     doubler (Doubling Cube) adds no result of its own.
     """
-    from manasolver.models.rules.amounts import (
-        ability_options,
-        counters_removed,
-        reference_count,
-    )
-
     options = ability_options(ability, state, permanent)
     if options is None:
         return None
@@ -564,12 +338,12 @@ def activation_results(state: GameState, permanent: Permanent, ability: ManaAbil
     if production.reference:
         mask = reference_mask & ~C if production.colors_only else reference_mask
         n = reference_count(ability, state, permanent)
-        options = tuple((bit,) * n for bit in (1, 2, 4, 8, 16, 32) if mask & bit) if mask and n > 0 else ()
+        options = tuple((bit,) * n for bit in TYPE_BITS if mask & bit) if mask and n > 0 else ()
     effects = replacements_for(state, permanent, ability, tapper)
     out: dict[ActivationResult, None] = {}
     for option in options:
         removed = counters_removed(ability, option)
-        probe = triggered_mana_for(state, permanent, ability, tuple(b for b in (1, 2, 4, 8, 16, 32)
+        probe = triggered_mana_for(state, permanent, ability, tuple(b for b in TYPE_BITS
                                                                     if any(s & b for s in option)), tapper)
         if effects or probe:
             results = [m for choice in _single_types(option) for m in replacement_results(choice, effects)]
@@ -582,35 +356,3 @@ def activation_results(state: GameState, permanent: Permanent, ability: ManaAbil
                 out[ActivationResult(tuple(mana), extra, removed)] = None
     return tuple(out)
 
-
-_PROHIBITION = re.compile(r"Activated abilities of (?P<what>[^.]*?) can't be activated(?P<unless> unless "
-                          r"they're mana abilities)?\.", re.IGNORECASE)
-
-
-def mana_prohibitions(state: GameState, player: str) -> list[tuple[Permanent, str]]:
-    """Permanents whose text stops ``player``'s mana abilities from being activated (Null Rod,
-    Stony Silence, Cursed Totem, Linvala, Phyrexian Revoker: CR 602.5, 605.3), with the
-    clause, when ``player`` controls a permanent with a mana ability of the kind they name.
-    The payment engine does not apply them yet: its callers refuse instead.  Prohibitions
-    that spare mana abilities (Pithing Needle, Damping Matrix) are not listed."""
-    out: list[tuple[Permanent, str]] = []
-    mine: list[Permanent] | None = None
-    for perm in state.battlefield:
-        for clause, what in _prohibitions_in(perm.card.oracle_text or ""):
-            if mine is None:
-                mine = [p for p in state.battlefield if p.controller == player and p.card.mana_abilities]
-            if "opponents control" in what and perm.controller == player:
-                continue
-            kinds = [k for k in ("artifact", "creature") if k in what]
-            hit = [p for p in mine if not kinds or any(k in p.types for k in kinds)]
-            if hit:
-                out.append((perm, clause))
-    return out
-
-
-@lru_cache(maxsize=4096)
-def _prohibitions_in(text: str) -> tuple[tuple[str, str], ...]:
-    """The prohibitions of one card's text that reach mana abilities: (clause, what it names)."""
-    if "can't be activated" not in text:
-        return ()
-    return tuple((m.group(0), m.group("what").lower()) for m in _PROHIBITION.finditer(text) if not m.group("unless"))

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from manasolver.models.abilities import AbilityCost
+from manasolver.models.card_text import ActivatedAbility
 from manasolver.models.text.mana_abilities import Unreadable, parse_cost
 from manasolver.models.card import Card
 from manasolver.models.errors import BadCost
@@ -34,7 +35,7 @@ from manasolver.models.text.oracle import (
     strip_reminder,
 )
 
-__all__ = ["KEYWORD_ABILITIES", "ActivatedAbility", "activated_abilities"]
+__all__ = ["KEYWORD_ABILITIES", "ActivatedAbility", "activated_abilities", "read_activated"]
 
 _SYMBOLS = r"(?:\{[^}\s]+\})+"
 
@@ -74,23 +75,19 @@ _KEYWORD_LINE = re.compile(
     rf"^(?P<kw>Level up|Basic landcycling|[A-Z][a-z]*)(?: [a-z ]+?)?(?: \d+)?(?: |—)(?P<cost>{_SYMBOLS})\s*$")
 
 
-@dataclass(frozen=True, slots=True)
-class ActivatedAbility:
-    """One non-mana activated ability of a card (see the module docstring)."""
-
-    index: int
-    text: str
-    cost: AbilityCost | None
-    keyword: str = ""
-    zone: str = "battlefield"
-    sorcery_speed: bool = False
-    per_turn: int = 0
-    extra: tuple[str, ...] = ()
-    unread: str = ""
 
 
 def activated_abilities(card: Card) -> tuple[ActivatedAbility, ...]:
-    """The card's non-mana activated abilities in printed order (see the module docstring)."""
+    """The card's non-mana activated abilities in printed order (see the module docstring): the
+    reading stored on the card when it was built; a card built by hand is read here."""
+    text = card.text
+    if text is not None:
+        return text.activated
+    return read_activated(card)
+
+
+def read_activated(card: Card) -> tuple[ActivatedAbility, ...]:
+    """The card's non-mana activated abilities in printed order, read now."""
     legendary = "legendary" in card.type_line.supertypes
     out: list[ActivatedAbility] = []
     for raw in (card.oracle_text or "").split("\n"):

@@ -20,14 +20,15 @@ turn", a chosen type, other zones) is returned as unsupported, never guessed.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
+from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
+from manasolver.models.card_text import CostEffect
 from manasolver.models.errors import BadCost
 from manasolver.models.symbols import type_bit
 
-__all__ = ["CostEffect", "read_cost_effects"]
+__all__ = ["CostEffect", "cost_effects_in", "cost_effects_of", "read_cost_effects"]
 
 _TYPES = {"artifact", "creature", "enchantment", "instant", "sorcery", "planeswalker", "battle", "land",
           "kindred", "tribal"}
@@ -37,41 +38,6 @@ _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "sev
             "nine": 9, "ten": 10}
 
 
-@dataclass(frozen=True, slots=True)
-class CostEffect:
-    """One cost modifier.
-
-    ``kind``: ``increase``, ``reduce``, ``minimum`` or ``alternative`` (a cost that
-    may be paid instead of the mana cost, such as Nissa's eight ``{E}``); ``cost`` the amount for the
-    first two (per counted object when ``per`` is set), ``minimum`` the total for
-    the last.  ``scope``: ``board`` (an effect of a permanent on spells) or
-    ``self`` (the spell's own).  ``who``: whose spells a board effect touches:
-    ``you`` (its controller's), ``opponents`` or ``all``.  The spell must have one
-    of ``types`` (when given), none of ``not_types``, one of ``colors`` (bitmask,
-    when given), one of ``subtypes``/``supertypes`` (when given), and be
-    colorless when ``colorless``.  ``per``: what is counted for "for each …"
-    (``artifacts you control``, ``total power``, ``domain`` …);
-    ``while_untapped``: the source must be untapped (Trinisphere); ``threshold``:
-    for ``per == "if_count_you"``, the count needed for the reduction to apply
-    once (metalcraft).
-    """
-
-    kind: str
-    text: str
-    cost: ManaCost | None = None
-    minimum: int = 0
-    scope: str = "board"
-    who: str = "all"
-    types: frozenset[str] = frozenset()
-    not_types: frozenset[str] = frozenset()
-    colors: int = 0
-    colorless: bool = False
-    subtypes: frozenset[str] = frozenset()
-    supertypes: frozenset[str] = frozenset()
-    per: str = ""
-    per_types: frozenset[str] = frozenset()
-    while_untapped: bool = False
-    threshold: int = 0
 
 
 _BOARD = re.compile(
@@ -148,8 +114,16 @@ def _filter(words: str) -> dict[str, object] | None:
             "colorless": colorless, "subtypes": frozenset(subtypes), "supertypes": frozenset(supertypes)}
 
 
-@lru_cache(maxsize=4096)
-def read_cost_effects(oracle_text: str, name: str = "") -> tuple[tuple[CostEffect, ...], tuple[str, ...]]:
+def cost_effects_of(card: Card) -> tuple[tuple[CostEffect, ...], tuple[str, ...]]:
+    """The cost effects printed on ``card`` and its cost-modifying clauses not understood: the
+    reading stored on the card when it was built; a card built by hand is read here (cached)."""
+    text = card.text
+    if text is not None:
+        return text.cost_effects, text.cost_unknown
+    return read_cost_effects(card.oracle_text, card.name)
+
+
+def cost_effects_in(oracle_text: str, name: str = "") -> tuple[tuple[CostEffect, ...], tuple[str, ...]]:
     """The cost effects in a card's text, and the cost-modifying clauses not understood."""
     effects: list[CostEffect] = []
     unknown: list[str] = []
@@ -162,6 +136,10 @@ def read_cost_effects(oracle_text: str, name: str = "") -> tuple[tuple[CostEffec
         else:
             effects.append(effect)
     return tuple(effects), tuple(unknown)
+
+
+#: :func:`cost_effects_in`, cached by text and name.
+read_cost_effects = lru_cache(maxsize=4096)(cost_effects_in)
 
 
 def _cost(text: str) -> ManaCost | None:

@@ -23,7 +23,7 @@ from manasolver.models.abilities import AbilityCost, ManaAbility, Production
 from manasolver.models.card import Card
 from manasolver.models.symbols import ANY_COLOR, C, mask_from_letters
 
-__all__ = ["HAND_COST", "hand_abilities", "is_hand_clause"]
+__all__ = ["HAND_COST", "hand_abilities", "is_hand_clause", "read_hand_abilities"]
 
 #: The cost part a payment lists for exiling the card from the hand (SPEC §5 ``costs``).
 HAND_COST = "exile this card from your hand"
@@ -56,12 +56,16 @@ def is_hand_clause(card: Card, clause: str) -> bool:
 
 
 def hand_abilities(card: Card) -> tuple[ManaAbility, ...]:
-    """The mana abilities ``card`` has while in its owner's hand, indexed in printed order."""
+    """The mana abilities ``card`` has while in its owner's hand, indexed in printed order
+    (stored on the card when it was built; a card built by hand is read here, cached)."""
+    text = card.text
+    if text is not None:
+        return text.hand_abilities
     return _cached(card.name, card.oracle_text)
 
 
-@lru_cache(maxsize=1024)
-def _cached(name: str, oracle_text: str) -> tuple[ManaAbility, ...]:
+def read_hand_abilities(name: str, oracle_text: str) -> tuple[ManaAbility, ...]:
+    """The hand mana abilities of the card ``name`` with rules text ``oracle_text``."""
     card = Card(name, oracle_text=oracle_text)
     out: list[ManaAbility] = []
     for line in oracle_text.splitlines():
@@ -69,3 +73,6 @@ def _cached(name: str, oracle_text: str) -> tuple[ManaAbility, ...]:
         if ab is not None:
             out.append(ab)
     return tuple(out)
+
+
+_cached = lru_cache(maxsize=1024)(read_hand_abilities)

@@ -23,13 +23,13 @@ not hold: naming the alternative cost asserts it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from manasolver.models.card import Card
+from manasolver.models.card_text import KeywordCost
 from manasolver.models.cost import ManaCost
 
-__all__ = ["ADDITIONAL", "ALTERNATIVE", "KeywordCost", "keyword_costs"]
+__all__ = ["ADDITIONAL", "ALTERNATIVE", "KeywordCost", "keyword_cost", "keyword_costs", "read_keyword_costs"]
 
 #: Additional-cost keywords and whether they may be paid more than once.
 ADDITIONAL = {"kicker": False, "multikicker": True, "buyback": False, "entwine": False,
@@ -45,33 +45,24 @@ _LINE = re.compile(rf"^(?P<kw>[A-Z][a-z]+)(?: \d+)?(?: |—)(?P<cost>{_SYMBOLS})
                    rf"(?: and/or (?P<second>{_SYMBOLS}))?(?:\s*\(.*\))?\s*$")
 
 
-@dataclass(frozen=True, slots=True)
-class KeywordCost:
-    """One keyword cost printed on a card.
-
-    ``kind``: ``"additional"`` or ``"alternative"``; ``repeatable``: it may be
-    paid any number of times (multikicker, replicate, escalate, squad);
-    ``zone``: where the card is cast from when this cost is used.
-    """
-
-    name: str
-    kind: str
-    cost: ManaCost
-    repeatable: bool = False
-    zone: str = "hand"
 
 
 def keyword_costs(card: Card) -> tuple[KeywordCost, ...]:
     """The keyword additional and alternative costs printed on ``card``, in printed order.
 
     Costs that are not mana (``Kicker—Sacrifice a creature``) are not listed: the
-    engine pays mana, and a request naming them is refused as unknown.
+    engine pays mana, and a request naming them is refused as unknown.  The reading stored
+    on the card when it was built; a card built by hand (or whose text could not be read,
+    which raises here) is read here, cached.
     """
+    text = card.text
+    if text is not None and text.keyword_costs is not None:
+        return text.keyword_costs
     return _keyword_costs(card.oracle_text or "")
 
 
-@lru_cache(maxsize=2048)
-def _keyword_costs(oracle_text: str) -> tuple[KeywordCost, ...]:
+def read_keyword_costs(oracle_text: str) -> tuple[KeywordCost, ...]:
+    """The keyword costs of one rules text, in printed order."""
     out: list[KeywordCost] = []
     for line in oracle_text.split("\n"):
         m = _LINE.match(line.strip())
@@ -89,6 +80,9 @@ def _keyword_costs(oracle_text: str) -> tuple[KeywordCost, ...]:
         elif kw in ALTERNATIVE:
             out.append(KeywordCost(kw, "alternative", cost, zone=ALTERNATIVE[kw]))
     return tuple(out)
+
+
+_keyword_costs = lru_cache(maxsize=2048)(read_keyword_costs)
 
 
 def keyword_cost(card: Card, name: str, kind: str) -> KeywordCost | None:

@@ -8,10 +8,18 @@ only reads text: :func:`mana_effects_of` (one card) and :func:`remaining_unsuppo
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 
-from manasolver.models.abilities import Amount, ManaAbility
+from manasolver.models.abilities import Amount
+from manasolver.models.card_text import (
+    GrantedAbility,
+    LandTypeChange,
+    ManaMultiplier,
+    ProducesInstead,
+    StructuredEffect,
+    TriggeredMana,
+)
 from manasolver.models.card import Card
 from manasolver.models.symbols import ANY_COLOR, C, type_bit
 
@@ -25,6 +33,7 @@ __all__ = [
     "StructuredEffect",
     "TriggeredMana",
     "mana_effects_of",
+    "read_mana_effects",
     "remaining_unsupported",
 ]
 
@@ -34,96 +43,6 @@ LAND_TYPES = frozenset({"cave", "cloud", "desert", "forest", "gate", "island", "
                         "plains", "planet", "power-plant", "sphere", "swamp", "tower", "town", "urza's"})
 
 
-@dataclass(frozen=True, slots=True)
-class ManaMultiplier:
-    """"If you tap a permanent for mana, it produces ``factor`` times as much of that mana
-    instead" (CR 106.12b, 614.1a).  ``tapper``: ``"you"`` (the effect's controller taps
-    it); ``what``: ``"permanent"`` (creatures and artifacts too, RULES T115).  Applies
-    only to mana abilities whose cost includes ``{T}`` (T113); keeps restrictions (T116)."""
-
-    text: str
-    factor: int
-    tapper: str = "you"
-    what: str = "permanent"
-
-
-@dataclass(frozen=True, slots=True)
-class ProducesInstead:
-    """"If a land is tapped for mana, it produces ``mana`` instead of any other type [and
-    amount]" (Contamination: one ``{B}``; Pale Moon, Ritual of Subdual, Infernal
-    Darkness: the type only, amount kept).  ``what``: ``"land"`` or ``"nonbasic_land"``;
-    ``tapper``: ``"any"`` player; ``min_amount``: it applies only to an event of at least
-    that much mana (Damping Sphere: "tapped for two or more mana", so after a Mana
-    Reflection doubled a Forest's {G}, it applies)."""
-
-    text: str
-    mana: int
-    keep_amount: bool = False
-    what: str = "land"
-    tapper: str = "any"
-    min_amount: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class LandTypeChange:
-    """A land-type change (CR 305.7, 613.1d).  ``affected``: ``"nonbasic_lands"``,
-    ``"each_land"``, ``"lands_you_control"`` or ``"enchanted_land"`` (the permanent the
-    source is attached to); ``types``: lower-case basic land types; ``sets``: the types
-    replace the land's land types and its rules-text abilities are lost (Blood Moon),
-    otherwise they are added ("in addition to its other land types")."""
-
-    text: str
-    affected: str
-    types: tuple[str, ...]
-    sets: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class TriggeredMana:
-    """A triggered mana ability (CR 605.1b) that fires when a land is tapped for mana
-    (106.12a: the ability resolved and produced mana).
-
-    ``trigger``: ``"enchanted_land"`` (the permanent the source is attached to),
-    ``"your_land"`` (a land the source's controller taps), ``"any_land"`` (a land any
-    player taps), ``"basic_land"`` (any player's basic land, tapped for mana of the
-    chosen color: Gauntlet of Power) or ``"land_ability"`` (any ability of a land
-    the source's controller uses, ``{T}`` or not, adding the chosen color: Caged Sun).
-    ``options``: what it adds (slot masks, as :class:`Production`), or nothing with
-    ``produced_type`` (one mana of any type that land produced: Mana Flare; the
-    player picks among the types actually produced; no restriction is copied) or with
-    ``chosen`` (that many mana of the color chosen for the *source*: Utopia Sprawl,
-    Gauntlet, Caged Sun).  ``recipient``: ``"land_controller"`` (its controller / that
-    player) or ``"you"`` (the source's controller).  Replacement multipliers do not
-    apply to this mana (Nyxbloom ruling, RULES T111).  ``land_types``: the land must have
-    one of these (effective) land types (Crypt Ghast: a Swamp; Vernal Bloom: a Forest;
-    Keeper of Progenitus: a Mountain, Forest or Plains).  Two more triggers:
-    ``"your_creature"`` (a creature you tap for mana: Leyline of Abundance) and
-    ``"your_nonland"`` (a nonland permanent you tap for mana: Kinnan)."""
-
-    text: str
-    trigger: str
-    options: tuple[tuple[int, ...], ...] = ()
-    produced_type: bool = False
-    chosen: int = 0
-    recipient: str = "land_controller"
-    land_types: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class GrantedAbility:
-    """A mana ability given to other permanents (layer 6, CR 613.1f).  ``attached``: the
-    permanent the source is attached to ("Enchanted land has", "Equipped creature has";
-    ``who`` still names the kind it must be); otherwise every permanent matching ``who``
-    (an ``Amount`` of kind ``count``: types, subtypes, supertypes, controller relative to
-    the source, ``other``).  ``ability`` is the quoted ability, read as printed."""
-
-    text: str
-    ability: ManaAbility
-    who: Amount
-    attached: bool = False
-
-
-StructuredEffect = ManaMultiplier | ProducesInstead | LandTypeChange | TriggeredMana | GrantedAbility
 
 _TIMES = {"twice": 2, "three times": 3, "four times": 4}
 _NUMBERS = {"one": 1, "two": 2, "three": 3}
@@ -294,12 +213,16 @@ def _read(line: str) -> StructuredEffect | None:
 def mana_effects_of(card: Card) -> tuple[StructuredEffect, ...]:
     """The structured effects on mana production printed on ``card`` (its front face; the
     other faces' effects are on those faces).  ``text`` of each effect is the clause as
-    the parser reports it in ``Card.unsupported`` (reminder text removed)."""
+    the parser reports it in ``Card.unsupported`` (reminder text removed).  The reading
+    stored on the card when it was built; a card built by hand is read here (cached)."""
+    text = card.text
+    if text is not None:
+        return text.mana_effects
     return _effects_of_text(card.oracle_text, card.name)
 
 
-@lru_cache(maxsize=512)
-def _effects_of_text(oracle_text: str, name: str) -> tuple[StructuredEffect, ...]:
+def read_mana_effects(oracle_text: str, name: str) -> tuple[StructuredEffect, ...]:
+    """The structured effects of one face's rules text (``name`` read as a self reference)."""
     from manasolver.models.text.oracle import self_reference, strip_reminder
 
     out: list[StructuredEffect] = []
@@ -313,6 +236,9 @@ def _effects_of_text(oracle_text: str, name: str) -> tuple[StructuredEffect, ...
         if effect is not None:
             out.append(replace(effect, text=line))
     return tuple(out)
+
+
+_effects_of_text = lru_cache(maxsize=512)(read_mana_effects)
 
 
 def remaining_unsupported(card: Card) -> tuple[str, ...]:

@@ -25,14 +25,14 @@ blue creature", Grand Architect) or a spending restriction stays unread.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
+from manasolver.models.card_text import TapCost
 from manasolver.models.card import Card
 from manasolver.models.symbols import ANY_COLOR, mask_from_letters
 
-__all__ = ["TapCost", "is_tap_cost_clause", "tap_costs", "tap_costs_after"]
+__all__ = ["TapCost", "is_tap_cost_clause", "read_tap_costs", "tap_costs", "tap_costs_after"]
 
 _COUNTS = {"an": 1, "a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 #: Plural and singular spellings of the filters read, to the lower-case type or subtype.
@@ -44,17 +44,6 @@ _CLAUSE = re.compile(
     r"Add (?P<mana>(?:\{[WUBRGC]\})+|one mana of any color)\.$")
 
 
-@dataclass(frozen=True, slots=True)
-class TapCost:
-    """A mana ability whose cost taps ``count`` other untapped permanents the player controls,
-    each with one of ``types`` (lower case).  ``ability``: the ability with the rest of its
-    cost (``{T}`` of the source itself for Moonsnare Prototype, nothing for Heritage Druid);
-    ``parts``: the cost as the protocol prints it (SPEC §5 ``costs``)."""
-
-    ability: ManaAbility
-    types: tuple[str, ...]
-    count: int
-    parts: tuple[str, ...]
 
 
 def _read(clause: str, index: int) -> TapCost | None:
@@ -91,15 +80,26 @@ def tap_costs(card: Card) -> tuple[TapCost, ...]:
 
 def tap_costs_after(card: Card, first_index: int) -> tuple[TapCost, ...]:
     """As :func:`tap_costs`, indexed from ``first_index`` (after the permanent's effective
-    mana abilities, which land-type changes and granted abilities may lengthen)."""
+    mana abilities, which land-type changes and granted abilities may lengthen).  The
+    reading stored on the card is indexed after ``card.mana_abilities``; another
+    ``first_index`` is read here (cached)."""
+    text = card.text
+    if text is not None:
+        stored = text.tap_costs
+        if not stored or stored[0].ability.index == first_index:
+            return stored
     return _cached(card.unsupported, first_index)
 
 
-@lru_cache(maxsize=1024)
-def _cached(clauses: tuple[str, ...], first_index: int) -> tuple[TapCost, ...]:
+def read_tap_costs(clauses: tuple[str, ...], first_index: int) -> tuple[TapCost, ...]:
+    """The tapping mana abilities among ``clauses`` (a card's unread clauses), indexed from
+    ``first_index``."""
     out: list[TapCost] = []
     for clause in clauses:
         got = _read(clause, first_index + len(out))
         if got is not None:
             out.append(got)
     return tuple(out)
+
+
+_cached = lru_cache(maxsize=1024)(read_tap_costs)

@@ -44,10 +44,9 @@ stack (605.5a): ``is_mana_ability`` is False and ``uses_stack`` True.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
-from manasolver.models.abilities import Production
+from manasolver.models.card_text import Trigger, TriggerEffect
 from manasolver.models.card import Card, TypeLine
 
 __all__ = [
@@ -60,6 +59,7 @@ __all__ = [
     "hurt_when_tapped",
     "impending_counters",
     "parse_triggers",
+    "read_triggers",
     "self_tap_damage",
     "triggers_of",
 ]
@@ -81,96 +81,6 @@ _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 
             "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
 
-@dataclass(frozen=True, slots=True)
-class TriggerEffect:
-    """One effect of a triggered ability, in the order printed.
-
-    ``kind``: ``"energy"`` (``amount`` {E} to the controller), ``"token"`` (``amount``
-    tokens named ``token``, one of :data:`manasolver.models.tokens.TOKENS`, ``tapped``
-    or not), ``"damage"`` / ``"lose_life"`` (``amount`` damage to / life lost by the
-    controller, or with ``who == "enchanted"`` the enchanted permanent's controller), ``"life"``
-    (``amount`` life gained by ``who``: ``"you"`` or ``"each"`` player), ``"mana"``
-    (``production`` added to the controller's pool; not a mana ability) or
-    ``"win"`` (the controller wins the game).  ``text``: the sentence.
-    """
-
-    kind: str
-    text: str
-    amount: int = 0
-    token: str = ""
-    tapped: bool = False
-    who: str = "you"
-    production: Production | None = None
-
-    def to_json(self) -> dict[str, object]:
-        """The protocol form: the kind and the fields that apply to it."""
-        out: dict[str, object] = {"kind": self.kind}
-        if self.kind in ("energy", "damage", "lose_life", "life", "token"):
-            out["amount"] = self.amount
-        if self.kind == "token":
-            out["token"] = self.token
-            out["tapped"] = self.tapped
-        if self.kind in ("life", "damage", "lose_life") and self.who != "you":
-            out["who"] = self.who
-        if self.kind == "mana" and self.production is not None:
-            from manasolver.models.symbols import mask_letters
-            out["options"] = ["".join("{" + "|".join(mask_letters(s)) + "}" for s in option)
-                              for option in self.production.options]
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class Trigger:
-    """A triggered ability (CR 603.1): when it triggers, the intervening ``condition``
-    (one of :data:`CONDITIONS`' names, "" for none) and its ``effects``.
-
-    ``unsupported`` is "" for a trigger the engine can resolve; otherwise it says what
-    was not understood and ``effects`` may be incomplete.  ``text`` is the line as printed,
-    without reminder text.
-    """
-
-    event: str
-    text: str
-    effects: tuple[TriggerEffect, ...] = ()
-    condition: str = ""
-    also_attacks: bool = False
-    unsupported: str = ""
-
-    def to_json(self) -> dict[str, object]:
-        """The protocol form (for ``card`` answers): event, text, effects, and what was not read."""
-        out: dict[str, object] = {"event": self.event, "text": self.text,
-                                  "effects": [e.to_json() for e in self.effects]}
-        if self.condition:
-            out["condition"] = self.condition
-        if self.also_attacks:
-            out["also_attacks"] = True
-        if self.adds_mana:
-            out["mana_ability"] = self.is_mana_ability
-        if self.unsupported:
-            out["unsupported"] = self.unsupported
-        return out
-
-    @property
-    def supported(self) -> bool:
-        """True when every part of it was understood."""
-        return not self.unsupported
-
-    @property
-    def adds_mana(self) -> bool:
-        """True when one of its effects adds mana."""
-        return any(e.kind == "mana" for e in self.effects)
-
-    @property
-    def is_mana_ability(self) -> bool:
-        """Always False for the events read here: they don't trigger from a mana ability or
-        from mana being added (CR 605.1b), so a trigger that adds mana is not a mana ability
-        (605.5a; Lotus Cobra ruling 2017-11-17, RULES T120; Burning-Tree Emissary, T121)."""
-        return False
-
-    @property
-    def uses_stack(self) -> bool:
-        """True: every trigger read here goes on the stack and can be responded to (605.5a)."""
-        return not self.is_mana_ability
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -317,13 +227,23 @@ def _cached(oracle_text: str, type_line: str, name: str) -> tuple[Trigger, ...]:
     return parse_triggers(oracle_text, TypeLine.parse(type_line), name)
 
 
+def read_triggers(card: Card) -> tuple[Trigger, ...]:
+    """The triggered abilities of the face ``card`` has on the battlefield, read now."""
+    face = _face(card)
+    return parse_triggers(face.oracle_text, TypeLine.parse(face.type_line.text), face.name)
+
+
 def _face(card: Card) -> Card:
     """The face a permanent has on the battlefield: the front face of a multi-face card."""
     return card.faces[0] if card.faces and card.layout not in ("split", "aftermath") else card
 
 
 def triggers_of(card: Card) -> tuple[Trigger, ...]:
-    """The triggered abilities of a card on the battlefield (its front face), cached."""
+    """The triggered abilities of a card on the battlefield (its front face): the reading stored
+    on the card when it was built; a card built by hand is read here (cached)."""
+    text = card.text
+    if text is not None:
+        return text.triggers
     face = _face(card)
     return _cached(face.oracle_text, face.type_line.text, face.name)
 

@@ -10,11 +10,10 @@ import gzip
 import json
 import re
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import pytest
-from manasolver.models.carddb import card_from_record
+from manasolver.models.card_build import card_from_record
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadCost
 from manasolver.models.text.oracle import activated_parts, self_reference, strip_reminder

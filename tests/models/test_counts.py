@@ -279,7 +279,6 @@ def test_counts_through_the_protocol_and_batch() -> None:
     import json
     import subprocess
     import sys
-    from pathlib import Path
 
     from manasolver.solver.protocol import answer
 

@@ -19,7 +19,8 @@ from manasolver.models.rules.amounts import (
     evaluate_amount,
 )
 from manasolver.models.card import Card, TypeLine
-from manasolver.models.carddb import CardDB, card_from_record
+from manasolver.models.card_build import card_from_record
+from manasolver.models.carddb import CardDB
 from manasolver.models.errors import ManasolverError, Unsupported
 from manasolver.models.text.oracle import parse_oracle, self_reference, strip_reminder
 from manasolver.models.state import GameState, Permanent, Player, Turn

@@ -11,14 +11,14 @@ import gzip
 import json
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from paths import SHARED_DATA
 from manasolver.models.card import TypeLine
-from manasolver.models.carddb import CardDB, card_from_record
+from manasolver.models.card_build import card_from_record
+from manasolver.models.carddb import CardDB
 from manasolver.models.symbols import G, R
 from manasolver.models.text.triggers import (
     Trigger,
