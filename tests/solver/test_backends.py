@@ -20,7 +20,7 @@ from manasolver.solver.backends.problem import Solution, to_payment
 from manasolver.solver.backends.cpsat import CpSatBackend, build_model
 from manasolver.solver.backends.flow import FlowBackend
 from manasolver.solver.request import PaymentRequest, Policy
-from fixtures import (
+from cards import (
     ADARKAR_WASTES,
     BIRDS,
     CITY_OF_BRASS,
@@ -31,7 +31,7 @@ from fixtures import (
     MOUNTAIN,
     MYSTIC_GATE,
     PLAINS,
-    SIGNET_WU,
+    AZORIUS_SIGNET as SIGNET_WU,
     SNOW_FOREST,
     SOL_RING,
     SWAMP,
@@ -254,7 +254,7 @@ def test_reduction_forms_agree() -> None:
 
 
 def _hand_board(rng: random.Random) -> object:
-    from fixtures import card
+    from cards import card
     counter = card("Counterspell", "Instant", mana_cost="{U}{U}")
     bolt = card("Lightning Bolt", "Instant", mana_cost="{R}")
     hand = tuple(rng.sample([counter, bolt, counter], rng.randint(0, 2)))

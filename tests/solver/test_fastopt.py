@@ -30,7 +30,7 @@ from manasolver.solver.backends.cpsat import CpSatBackend
 from manasolver.solver.backends.fastopt import DIGIT, FastOptBackend, evaluate
 from manasolver.solver.request import DEFAULT_POLICY, PaymentRequest, Policy
 from manasolver.solver.validate import validate
-from fixtures import (
+from cards import (
     ADARKAR_WASTES,
     BIRDS,
     ELVES,
@@ -38,7 +38,7 @@ from fixtures import (
     ISLAND,
     MYSTIC_GATE,
     PLAINS,
-    SIGNET_WU,
+    AZORIUS_SIGNET as SIGNET_WU,
     SOL_RING,
     SWAMP,
     TREASURE,
@@ -221,7 +221,7 @@ def test_signet_paid_by_a_forest_beats_a_bird() -> None:
     activations, the Signet earlier on the board than the Birds).  The relaxation that
     bounds forms once counted the Signet as one mana net *and* charged it for its payer,
     and skipped the form."""
-    from fixtures import BIRDS as BIRD
+    from cards import BIRDS as BIRD
     state = board(perm("s", SIGNET_WU), perm("b", BIRD), perm("t", TREASURE), perm("f", FOREST),
                   life=2)
     sol = _compare(request(state, "{1}{U/P}"))

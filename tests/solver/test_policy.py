@@ -9,7 +9,7 @@ from manasolver.models.errors import BadQuery
 from manasolver.solver import queries
 from manasolver.solver.policy import stages
 from manasolver.solver.request import Policy
-from fixtures import (
+from cards import (
     ADARKAR_WASTES,
     BIRDS,
     CITY_OF_BRASS,
