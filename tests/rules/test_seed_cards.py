@@ -269,7 +269,7 @@ def test_treasure_cruise_delve_exiles_seven_and_pays_u() -> None:
 
 
 def test_converge_colors_spent_are_reported_and_maximised() -> None:
-    """Issue 4 item 7 (converge, sunburst): max_colors_spent picks three colors for {3} and the
+    """Converge and sunburst (CR 702.44a) count the colors spent: max_colors_spent picks three colors for {3} and the
     payment reports them (only when the policy asks about colors spent)."""
     state = board("Plains", "Island", "Forest", "Wastes")
     payment = pay(state, cost="{3}", policy=["max_colors_spent"])["payment"]
