@@ -118,8 +118,10 @@ def make_cases(plan: Plan) -> list[Case]:
             if size <= 40:
                 costs = [(c, "real") for c in bd.costs_for(1000 * size + seed, per)]
             else:
-                costs = [(bd.generic_cost(board), "generic"), (bd.tight_cost(board, seed), "tight"),
-                         (bd.over_cost(board, seed), "over")][:per]
+                sized: list[tuple[str, CaseKind]] = [(bd.generic_cost(board), "generic"),
+                                                     (bd.tight_cost(board, seed), "tight"),
+                                                     (bd.over_cost(board, seed), "over")]
+                costs = sized[:per]
                 costs += [(c, "real") for c in bd.costs_for(1000 * size + seed, max(0, per - 3))]
             cases += [Case(size, label, board, cost, kind) for cost, kind in costs]
     for i, (cards, cost) in enumerate(bd.PEER_REFUSALS):

@@ -269,8 +269,8 @@ def test_treasure_cruise_delve_exiles_seven_and_pays_u() -> None:
 
 
 def test_converge_colors_spent_are_reported_and_maximised() -> None:
-    """Converge and sunburst (CR 702.44a) count the colors spent: max_colors_spent picks three colors for {3} and the
-    payment reports them (only when the policy asks about colors spent)."""
+    """Converge and sunburst (CR 702.44a) count the colors spent: max_colors_spent picks three
+    colors for {3} and the payment reports them (only when the policy asks about colors spent)."""
     state = board("Plains", "Island", "Forest", "Wastes")
     payment = pay(state, cost="{3}", policy=["max_colors_spent"])["payment"]
     assert payment["colors_spent"] == ["W", "U", "G"] and payment["spent"] == "{W}{U}{G}"
