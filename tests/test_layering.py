@@ -11,7 +11,7 @@ count.  The tests check
 * the dependency rules of DESIGN.md (models never imports solver or benchmarks; solver never
   imports benchmarks but for the command line's lazy ``bench``; only the front ends import the
   protocol; a backend never imports another backend; ``validate`` imports only models, graph,
-  request and payment; within models, ``text`` never imports ``rules``, ``board`` or
+  request and payment; within models, ``text`` never imports ``rules``, ``board``, ``carddb`` or
   ``card_build``, and the value modules import none of ``text``, ``rules``, ``board``);
 * that the README's architecture map (its ``## Architecture`` section) names every module file,
   and that every path it names exists.
@@ -239,7 +239,8 @@ VALIDATE_MAY_IMPORT = ("manasolver.models", "manasolver.solver.graph", "manasolv
 VALUES = tuple(f"manasolver.models.{m}" for m in
                ("symbols", "cost", "abilities", "card", "state", "tokens", "errors", "_memo"))
 MODELS_TEXT = "manasolver.models.text"
-MODELS_ABOVE_TEXT = ("manasolver.models.rules", "manasolver.models.board", "manasolver.models.card_build")
+MODELS_ABOVE_TEXT = ("manasolver.models.rules", "manasolver.models.board", "manasolver.models.carddb",
+                     "manasolver.models.card_build")
 
 
 def _backend_of(name: str) -> str | None:
@@ -263,7 +264,7 @@ def _rule_breaks(edge: Edge) -> str | None:
     if _in(src, "manasolver.solver.validate") and not _in(dst, *VALIDATE_MAY_IMPORT):
         return "solver/validate imports only models, solver.graph, solver.request and solver.payment"
     if _in(src, MODELS_TEXT) and _in(dst, *MODELS_ABOVE_TEXT):
-        return "models/text never imports models/rules, models/board or models/card_build"
+        return "models/text never imports models/rules, models/board, models/carddb or models/card_build"
     if _in(src, *VALUES) and _in(dst, MODELS_TEXT, "manasolver.models.rules", "manasolver.models.board"):
         return "the value modules of models never import models/text, models/rules or models/board"
     return None
