@@ -5,6 +5,13 @@
 engine does not support.  The CLI, ``batch`` and the Python API all go through
 it.  Heavy modules (the solvers) are imported only by the queries that need them.
 
+A payment query travels one way: its fields are decoded (:mod:`~manasolver.solver.decode`),
+the spell is cast or the ability activated up to its payment
+(:mod:`~manasolver.solver.casting.build`; a spell that can't be cast at all, or not now, is
+answered with its reason), what the engine does not model is refused
+(:mod:`~manasolver.solver.supply.unmodelled`), the query is asked
+(:mod:`~manasolver.solver.queries`) and its answer encoded.
+
 >>> answer({"query": "mana_value", "cost": "{2/W}{2/U}{2/B}{2/R}{2/G}"})
 {'mana_value': 10, 'colors': ['W', 'U', 'B', 'R', 'G']}
 """
@@ -15,17 +22,15 @@ import dataclasses
 import difflib
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from manasolver.models.cost import ManaCost
-from manasolver.models.errors import (
-    BadCost,
-    BadQuery,
-    ManasolverError,
-    UnknownField,
-    Unsupported,
-)
-from manasolver.models.symbols import mask_from_letters, mask_letters
+from manasolver.models.errors import BadQuery, ManasolverError, UnknownField, Unsupported
+from manasolver.models.symbols import mask_letters
+from manasolver.solver import decode
+from manasolver.solver.decode import load_state_field
+
+if TYPE_CHECKING:
+    from manasolver.solver.request import PaymentRequest
 
 __all__ = ["QUERIES", "answer", "answer_line", "build_request", "load_state_field"]
 
@@ -114,402 +119,107 @@ def _dispatch(query: Any) -> dict[str, Any]:
     return _HANDLERS[name](query)
 
 
-def _db(query: dict[str, Any]) -> Any:
-    from manasolver.models.carddb import default_db
-    cards = query.get("cards")
-    if cards is not None and not isinstance(cards, str):
-        raise BadQuery('"cards" must be the path of a card file', "cards")
-    return default_db(cards)
+def build_request(query: dict[str, Any]) -> PaymentRequest:
+    """Turn a payment query into a :class:`~manasolver.solver.request.PaymentRequest`: its
+    fields decoded (:mod:`~manasolver.solver.decode`), then the spell cast or the ability
+    activated up to the payment (:mod:`~manasolver.solver.casting.build`)."""
+    from manasolver.solver.casting import build
+    state = decode.load_state_field(query)
+    player = decode.player(query, state)
+    if decode.names_ability(query.get("spell")):
+        ability = decode.ability_spell(query)
+        return build.build_activation(state, player, ability,
+                                      lambda name: decode.card_db(query).get(name, "spell.card"),
+                                      decode.integer(query, "x", None), decode.modifiers(query),
+                                      decode.policy(query), **_assists(query))
+    spell = decode.spell(query)
+    cost = decode.cost(query, required=False)
+    x = decode.integer(query, "x", None)
+    return build.build_request(state, player, spell, cost, x, decode.modifiers(query), decode.policy(query),
+                               alternative=query.get("alternative"),
+                               additional=query["additional"] if "additional" in query else build.NOT_GIVEN,
+                               **_assists(query))
 
 
-def load_state_field(query: dict[str, Any]) -> Any:
-    """The ``state`` of a query, loaded; errors name the path inside the board."""
-    from manasolver.models.board.load import load_state
-    if "state" not in query:
-        raise BadQuery('missing "state" (the board)', "state")
-    try:
-        return load_state(query["state"], _db(query))
-    except ManasolverError as err:
-        # paths inside the board are written as SPEC §5 does: battlefield[3].card
-        raise (err if err.where else err.at("state")) from None
+def _assists(query: dict[str, Any]) -> dict[str, bool | None]:
+    return {k: decode.flag(query, k) for k in ("convoke", "delve", "improvise")}
 
 
-def _player(query: dict[str, Any], state: Any) -> str:
-    name = query.get("player")
-    if name is None:
-        return str(state.players[0].name)
-    if not isinstance(name, str) or name not in {p.name for p in state.players}:
-        raise BadQuery(f"player {name!r} is not a player of the state", "player")
-    return name
-
-
-def _cost(query: dict[str, Any], required: bool = True) -> ManaCost | None:
-    raw = query.get("cost")
-    if raw is None:
-        if required:
-            raise BadQuery('missing "cost"', "cost")
-        return None
-    if not isinstance(raw, str):
-        raise BadCost("cost must be a string such as \"{2}{W/U}\"", "cost")
-    return ManaCost.parse(raw, "cost")
-
-
-def _int(query: dict[str, Any], key: str, default: int | None, lo: int = 0, hi: int = 10**6) -> int | None:
-    raw = query.get(key, default)
-    if raw is None:
-        return None
-    if isinstance(raw, bool) or not isinstance(raw, int):
-        raise BadQuery(f"{key} must be an integer", key)
-    if not lo <= raw <= hi:
-        raise BadQuery(f"{key} must be between {lo} and {hi}", key)
-    return raw
-
-
-def _bool(query: dict[str, Any], key: str) -> bool | None:
-    raw = query.get(key)
-    if raw is None:
-        return None
-    if not isinstance(raw, bool):
-        raise BadQuery(f"{key} must be true or false", key)
-    return raw
-
-
-def _spell(query: dict[str, Any]) -> Any:
-    from manasolver.solver.request import SpellInfo
-    raw = query.get("spell")
-    if raw is None:
-        return None
-    if not isinstance(raw, dict):
-        raise BadQuery('spell must be an object such as {"card": "Reaper King"}', "spell")
-    allowed = {"card", "types", "subtypes", "supertypes", "colors", "ability"}
-    for key in raw:
-        if key not in allowed:
-            raise UnknownField(f"unknown field {key!r} of spell", f"spell.{key}")
-    card = None
-    if "card" in raw:
-        if not isinstance(raw["card"], str):
-            raise BadQuery("spell.card must be a card name", "spell.card")
-        try:
-            card = _db(query).get(raw["card"], "card")
-        except ManasolverError as err:
-            raise err.at("spell") from None
-    types = _words(raw, "types", card.type_line.types if card else ())
-    subtypes = _words(raw, "subtypes", card.type_line.subtypes if card else ())
-    supertypes = _words(raw, "supertypes", card.type_line.supertypes if card else ())
-    colors = card.colors if card else 0
-    if "colors" in raw:
-        letters = raw["colors"]
-        if not isinstance(letters, list) or not all(isinstance(c, str) and c.upper() in "WUBRG"
-                                                     and len(c) == 1 for c in letters):
-            raise BadQuery('spell.colors must be a list of color letters such as ["R"]', "spell.colors")
-        colors = mask_from_letters("".join(letters).upper())
-    ability = raw.get("ability", False)
-    if not isinstance(ability, bool):
-        raise BadQuery("spell.ability must be true or false", "spell.ability")
-    return SpellInfo(types=frozenset(types), subtypes=frozenset(subtypes), supertypes=frozenset(supertypes),
-                     colors=colors, card=card, ability=ability)
-
-
-def _words(raw: dict[str, Any], key: str, default: tuple[str, ...]) -> tuple[str, ...]:
-    if key not in raw:
-        return default
-    value = raw[key]
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise BadQuery(f"spell.{key} must be a list of strings", f"spell.{key}")
-    return tuple(v.lower() for v in value)
-
-
-def _modifiers(query: dict[str, Any]) -> tuple[Any, ...]:
-    from manasolver.solver.request import Modifier
-    raw = query.get("modifiers", [])
-    if not isinstance(raw, list):
-        raise BadQuery("modifiers must be a list", "modifiers")
-    if len(raw) > 1000:
-        raise BadQuery("too many modifiers (at most 1000)", "modifiers")
-    out = []
-    for i, item in enumerate(raw):
-        where = f"modifiers[{i}]"
-        if not isinstance(item, dict) or len(item) != 1:
-            raise BadQuery('each modifier is one of {"increase": COST}, {"reduce": COST}, {"minimum": N}',
-                           where)
-        (kind, value), = item.items()
-        if kind in ("increase", "reduce"):
-            if not isinstance(value, str):
-                raise BadCost(f"{kind} must be a cost string", f"{where}.{kind}")
-            out.append(Modifier(kind, cost=ManaCost.parse(value, f"{where}.{kind}")))
-        elif kind == "minimum":
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1000:
-                raise BadQuery("minimum must be an integer from 0 to 1000", f"{where}.minimum")
-            out.append(Modifier("minimum", amount=value))
-        else:
-            raise UnknownField(f"unknown modifier {kind!r}: use increase, reduce or minimum", where)
-    return tuple(out)
-
-
-def _policy(query: dict[str, Any]) -> Any:
-    from manasolver.solver.request import DEFAULT_POLICY, Policy
-    raw = query.get("policy")
-    if raw is None:
-        return Policy()
-    known = set(DEFAULT_POLICY) | {"max_colors_spent", "min_energy", "spend_color", "min_convoke",
-                                    "min_delve", "min_improvise"}
-    keep: tuple[ManaCost, ...] | None = None
-    spend: list[tuple[str, int]] = []
-    weights: list[tuple[str, int]] = []
-    items: list[Any]
-    if isinstance(raw, str):
-        items = [s.strip() for s in raw.split(",") if s.strip()]
-    elif isinstance(raw, list):
-        items = raw
-    elif isinstance(raw, dict):
-        for key in raw:
-            if key not in ("criteria", "keep_castable", "spend_color", "weights"):
-                raise UnknownField(f"unknown policy field {key!r}", f"policy.{key}")
-        items = raw.get("criteria", list(DEFAULT_POLICY))
-        if not isinstance(items, list):
-            raise BadQuery("policy.criteria must be a list of criterion names", "policy.criteria")
-        if "keep_castable" in raw:
-            kc = raw["keep_castable"]
-            if not isinstance(kc, list):
-                raise BadQuery("policy.keep_castable must be a list of costs", "policy.keep_castable")
-            keep = tuple(_cost_string(c, f"policy.keep_castable[{i}]") for i, c in enumerate(kc))
-        if "spend_color" in raw:
-            spend.extend(_spend_color(raw["spend_color"], "policy.spend_color"))
-        if "weights" in raw:
-            w = raw["weights"]
-            if not isinstance(w, dict):
-                raise BadQuery("policy.weights must map criteria to integers", "policy.weights")
-            for key, value in w.items():
-                if key not in known or isinstance(value, bool) or not isinstance(value, int):
-                    raise BadQuery(f"bad weight {key!r}: {value!r}", f"policy.weights.{key}")
-                weights.append((key, value))
-    else:
-        raise BadQuery("policy must be a list of criteria, a comma-separated string or an object", "policy")
-    criteria: list[str] = []
-    for i, item in enumerate(items):
-        where = f"policy[{i}]"
-        if isinstance(item, dict) and set(item) == {"spend_color"}:
-            spend.extend(_spend_color(item["spend_color"], where))
-            continue
-        if isinstance(item, str) and item.startswith("spend_color:"):
-            try:
-                spend.extend(_spend_color(json.loads(item.split(":", 1)[1]), where))
-            except ValueError:
-                raise BadQuery('write spend_color as spend_color:{"G":3}', where) from None
-            continue
-        if not isinstance(item, str) or item not in known:
-            close = difflib.get_close_matches(str(item), sorted(known), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise BadQuery(f"unknown policy criterion {item!r}{hint}", where)
-        criteria.append(item)
-    return Policy(criteria=tuple(criteria), keep_castable=keep, spend_color=tuple(spend),
-                  weights=tuple(weights))
-
-
-def _cost_string(value: Any, where: str) -> ManaCost:
-    if not isinstance(value, str):
-        raise BadCost("expected a cost string such as \"{1}{U}\"", where)
-    return ManaCost.parse(value, where)
-
-
-def _spend_color(value: Any, where: str) -> list[tuple[str, int]]:
-    if not isinstance(value, dict):
-        raise BadQuery('spend_color maps colors to counts, e.g. {"G": 3}', where)
-    out = []
-    for color, n in value.items():
-        if color not in ("W", "U", "B", "R", "G") or isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise BadQuery(f"bad spend_color entry {color!r}: {n!r}", f"{where}.{color}")
-        out.append((color, n))
-    return out
-
-
-def build_request(query: dict[str, Any], cost_required: bool = True) -> Any:
-    """Turn a payment query into a :class:`~manasolver.solver.request.PaymentRequest`.
-
-    When ``cost`` is missing but ``spell`` names a card, the card's mana cost is the
-    cost (or the named ``alternative`` cost printed on it).
-    """
-    from manasolver.solver.request import PaymentRequest
-    state = load_state_field(query)
-    player = _player(query, state)
-    from manasolver.solver.casting.abilities import names_ability
-    if names_ability(query.get("spell")):
-        return _ability_request(query, state, player)
-    spell = _spell(query)
-    cost = _cost(query, required=False)
-    x = _int(query, "x", None)
-    alternative = query.get("alternative")
-    alt_name: str | None = None
-    if alternative is not None:
-        if cost is not None:
-            raise BadQuery("give either a cost or an alternative cost of the spell's card, not both",
-                           "alternative")
-        from manasolver.solver.casting.alternatives import alternative_cost, cast_as
-        alt = alternative_cost(state, player, spell, alternative, x)
-        cost, alt_name = alt.cost, alt.name
-        spell = cast_as(spell, alt_name)
-    elif cost is None:
-        card = spell.card if spell is not None else None
-        if card is None:
-            if cost_required:
-                raise BadQuery('missing "cost" (or a "spell" naming a card)', "cost")
-            cost = ManaCost.parse("{0}")
-        elif card.mana_cost is None:
-            from manasolver.solver.casting.alternatives import NotCastable
-            raise NotCastable(f"{card.name} has no mana cost, so it can't be cast by paying one "
-                              f"(CR 118.6, 202.1b); an alternative cost such as "
-                              f"without_paying_mana_cost can (118.6a)")
-        else:
-            cost = card.mana_cost
-    if "additional" in query:
-        from manasolver.solver.casting.alternatives import additional_costs
-        cost = cost + additional_costs(spell, query["additional"])
-    modifiers = list(_modifiers(query))
-    if spell is not None and spell.card is not None:
-        from manasolver.solver.casting.modifiers import board_modifiers
-        modifiers = [m.modifier for m in board_modifiers(state, player, spell)] + modifiers
-    from manasolver.solver.casting.modifiers import order_modifiers
-    flags = {k: _bool(query, k) for k in ("convoke", "delve", "improvise")}
-    keywords = spell.card.keywords if spell is not None and spell.card is not None else frozenset()
-    return PaymentRequest(
-        state=state, cost=cost, player=player, spell=spell,
-        x=x,
-        modifiers=order_modifiers(modifiers),
-        alternative=alt_name,
-        convoke=flags["convoke"] if flags["convoke"] is not None else "convoke" in keywords,
-        delve=flags["delve"] if flags["delve"] is not None else "delve" in keywords,
-        improvise=flags["improvise"] if flags["improvise"] is not None else "improvise" in keywords,
-        policy=_policy(query),
-    )
-
-
-def _ability_request(query: dict[str, Any], state: Any, player: str) -> Any:
-    """The request for activating the ability that ``spell`` names (solver/casting/abilities.py)."""
-    from manasolver.solver.casting.abilities import activation
-    from manasolver.solver.request import PaymentRequest
-    for key in ("cost", "alternative", "additional"):
-        if key in query:
-            raise BadQuery(f"an activated ability's cost is read from the card: drop {key!r}", key)
-    if any(key not in ("permanent", "card", "ability") for key in query["spell"]):
-        bad = next(k for k in query["spell"] if k not in ("permanent", "card", "ability"))
-        raise UnknownField(f"unknown field {bad!r} of spell naming an ability", f"spell.{bad}")
-    act = activation(query["spell"], state, player, lambda name: _db(query).get(name, "spell.card"))
-    flags = {k: _bool(query, k) for k in ("convoke", "delve", "improvise")}
-    if any(flags.values()):
-        raise BadQuery("convoke, delve and improvise pay for spells, not abilities (CR 702.51a, "
-                       "702.66a, 702.126a)", next(k for k, v in flags.items() if v))
-    from manasolver.solver.casting.modifiers import order_modifiers
-    return PaymentRequest(state=act.state, cost=act.cost, player=player, spell=act.spell,
-                          x=_int(query, "x", None), modifiers=order_modifiers(list(_modifiers(query))),
-                          policy=_policy(query), activation=act)
-
-
-def _backend(query: dict[str, Any]) -> str | None:
-    raw = query.get("backend")
-    if raw is not None and raw not in ("flow", "fastopt", "cpsat", "csp"):
-        raise BadQuery("backend must be one of flow, fastopt, cpsat, csp", "backend")
-    return raw
-
-
-def prepare(query: dict[str, Any]) -> tuple[Any, dict[str, Any] | None]:
-    """The request of a payment query, and the reason it can't be cast at all, if any
+def prepare(query: dict[str, Any]) -> PaymentRequest | dict[str, Any]:
+    """The request of a payment query, or the reason it can't be cast
     (``not_castable``: no mana cost, two alternative costs, X with an alternative cost;
-    ``timing``: not now)."""
+    ``insufficient_life`` for an ability's life payment; ``timing``: not now)."""
     from manasolver.solver.casting.abilities import NotActivatable
     from manasolver.solver.casting.alternatives import NotCastable
     try:
         req = build_request(query)
     except NotCastable as err:
-        return None, {"code": "not_castable", "message": str(err)}
+        return {"code": "not_castable", "message": str(err)}
     except NotActivatable as err:
-        return None, {"code": err.code, "message": str(err)}
-    return req, timing_reason(query, req)
+        return {"code": err.code, "message": str(err)}
+    return timing_reason(query, req) or req
 
 
-def timing_reason(query: dict[str, Any], req: Any) -> dict[str, Any] | None:
-    """The ``timing`` reason when the spell is a known card that can't be cast now.
-
-    Checked only when the state gives a ``turn`` (SPEC §4 makes it optional), for a known
-    card cast as a spell or for an ability named by ``spell`` (solver/casting/abilities.py).
-    """
-    spell = req.spell
-    state_json = query.get("state")
-    if not isinstance(state_json, dict) or "turn" not in state_json:
+def timing_reason(query: dict[str, Any], req: PaymentRequest) -> dict[str, Any] | None:
+    """The ``timing`` reason when the spell or ability can't be cast or activated now
+    (:func:`~manasolver.solver.casting.build.timing_refusal`), checked only when the state
+    gives a ``turn`` (SPEC §4 makes it optional)."""
+    if not decode.turn_given(query):
         return None
-    if req.activation is not None:
-        from manasolver.solver.casting.abilities import activation_timing
-        message = activation_timing(req.activation, req.state.turn, req.player)
-        return None if message is None else {"code": "timing", "message": message}
-    if spell is None or spell.card is None or spell.ability:
-        return None
-    if req.alternative in ("madness", "miracle"):
-        return None  # cast while its trigger resolves, ignoring timing permissions (CR 702.35a, 702.94a)
-    from manasolver.solver.casting.timing import check_timing
-    verdict = check_timing(spell.card, req.state.turn, req.player, req.alternative)
-    if verdict.allowed:
-        return None
-    return {"code": "timing", "message": verdict.message}
+    from manasolver.solver.casting.build import timing_refusal
+    message = timing_refusal(req)
+    return None if message is None else {"code": "timing", "message": message}
 
 
 # -- handlers -----------------------------------------------------------------------------------
 
 def _q_pay(query: dict[str, Any]) -> dict[str, Any]:
-    req, reason = prepare(query)
-    if reason is not None:
-        return {"payable": False, "reason": reason}
-    from manasolver.solver.supply import unmodelled
-    unmodelled.guard_prohibitions(req.state, req.player)
-    unmodelled.guard_tap_triggers(req)
+    req = prepare(query)
+    if isinstance(req, dict):
+        return {"payable": False, "reason": req}
+    _refuse_unmodelled(req)
     from manasolver.solver import queries
-    return _activated(req, _json(queries.pay(req, backend=_backend(query))))
+    return _activated(req, _json(queries.pay(req, backend=decode.backend(query))))
 
 
 def _q_can_pay(query: dict[str, Any]) -> dict[str, Any]:
-    req, reason = prepare(query)
-    if reason is not None:
-        return {"payable": False, "reason": reason}
-    from manasolver.solver.supply import unmodelled
-    unmodelled.guard_prohibitions(req.state, req.player)
+    req = prepare(query)
+    if isinstance(req, dict):
+        return {"payable": False, "reason": req}
+    _refuse_unmodelled(req, tap_triggers=False)
     from manasolver.solver import queries
-    return _activated(req, _json(queries.can_pay(req, backend=_backend(query))))
+    return _activated(req, _json(queries.can_pay(req, backend=decode.backend(query))))
 
 
 def _q_payments(query: dict[str, Any]) -> dict[str, Any]:
-    limit = _int(query, "limit", 100, 1, _MAX_LIMIT) or 100
-    req, reason = prepare(query)
-    if reason is not None:
-        return {"payments": [], "complete": True, "reason": reason}
-    from manasolver.solver.supply import unmodelled
-    unmodelled.guard_prohibitions(req.state, req.player)
-    unmodelled.guard_tap_triggers(req)
+    limit = decode.integer(query, "limit", 100, 1, _MAX_LIMIT) or 100
+    req = prepare(query)
+    if isinstance(req, dict):
+        return {"payments": [], "complete": True, "reason": req}
+    _refuse_unmodelled(req)
     from manasolver.solver import queries
     return _activated(req, _json(queries.payments(req, limit=limit)))
 
 
 def _q_max_x(query: dict[str, Any]) -> dict[str, Any]:
-    req, reason = prepare(query)
-    if reason is not None:
-        return {"max_x": None, "reason": reason}
+    req = prepare(query)
+    if isinstance(req, dict):
+        return {"max_x": None, "reason": req}
     if not req.cost.variables:
         raise BadQuery("max_x needs a cost with {X}", "cost")
-    from manasolver.solver.supply import unmodelled
-    unmodelled.guard_prohibitions(req.state, req.player)
-    unmodelled.guard_tap_triggers(req)
+    _refuse_unmodelled(req)
     from manasolver.solver import queries
-    return _activated(req, _json(queries.max_x(req, backend=_backend(query))))
+    return _activated(req, _json(queries.max_x(req, backend=decode.backend(query))))
 
 
 def _q_options(query: dict[str, Any]) -> dict[str, Any]:
-    try:
-        from manasolver.solver.pools import options as options_module
-    except ImportError:
-        raise Unsupported("the options query is not implemented yet (issue 4)", "query") from None
+    from manasolver.solver.pools import options as options_module
     state = load_state_field(query)
-    player = _player(query, state)
+    player = decode.player(query, state)
     from manasolver.solver.supply import unmodelled
     unmodelled.guard_prohibitions(state, player)
-    limit = _int(query, "limit", 100, 1, _MAX_LIMIT) or 100
-    detail = _bool(query, "detail") or False
+    limit = decode.integer(query, "limit", 100, 1, _MAX_LIMIT) or 100
+    detail = decode.flag(query, "detail") or False
     return _json(options_module.options(state, player, limit=limit, detail=detail))
 
 
@@ -554,23 +264,33 @@ def _q_validate(query: dict[str, Any]) -> dict[str, Any]:
 
 def _q_mana_value(query: dict[str, Any]) -> dict[str, Any]:
     from manasolver.models.rules.counts import mana_value
-    x = _int(query, "x", None)
+    x = decode.integer(query, "x", None)
     if "card" in query:
         if "cost" in query:
             raise BadQuery("give either cost or card, not both", "cost")
         if not isinstance(query["card"], str):
             raise BadQuery("card must be a card name", "card")
-        return mana_value(_db(query).get(query["card"], "card"), x=x, zone=query.get("zone"))
-    return mana_value(_cost(query), x=x, zone=query.get("zone"))
+        return mana_value(decode.card_db(query).get(query["card"], "card"), x=x, zone=query.get("zone"))
+    return mana_value(decode.cost(query), x=x, zone=query.get("zone"))
 
 
 def _q_counts(query: dict[str, Any]) -> dict[str, Any]:
     from manasolver.models.rules.counts import counts
     state = load_state_field(query)
-    return dict(counts(state, _player(query, state)))
+    return dict(counts(state, decode.player(query, state)))
 
 
-def _activated(req: Any, out: dict[str, Any]) -> dict[str, Any]:
+def _refuse_unmodelled(req: PaymentRequest, tap_triggers: bool = True) -> None:
+    """Refuse what the payment engine does not model on this board
+    (:mod:`~manasolver.solver.supply.unmodelled`): prohibitions on mana abilities, and for
+    answers that state life and damage, triggers on becoming tapped."""
+    from manasolver.solver.supply import unmodelled
+    unmodelled.guard_prohibitions(req.state, req.player)
+    if tap_triggers:
+        unmodelled.guard_tap_triggers(req)
+
+
+def _activated(req: PaymentRequest, out: dict[str, Any]) -> dict[str, Any]:
     """An answer about an activated ability: the ability is shown under ``activating``
     and its life payment added to each payment's ``life``."""
     act = req.activation

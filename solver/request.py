@@ -1,22 +1,23 @@
-"""A payment question in domain terms: what the protocol hands the queries.
+"""A payment question in domain terms: what casting hands the queries.
 
-The protocol (:mod:`manasolver.solver.protocol`) reads JSON into a
+Casting (:func:`manasolver.solver.casting.build.build_request`) turns a decoded query into a
 :class:`PaymentRequest`; the queries and backends read only this.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.state import GameState
 
 if TYPE_CHECKING:
-    from manasolver.solver.casting.abilities import Activation
+    from manasolver.models.state import Permanent
+    from manasolver.models.text.activated import ActivatedAbility
 
-__all__ = ["DEFAULT_POLICY", "Modifier", "PaymentRequest", "Policy", "SpellInfo"]
+__all__ = ["DEFAULT_POLICY", "AbilityActivation", "Modifier", "PaymentRequest", "Policy", "SpellInfo"]
 
 #: SPEC §6: the default lexicographic order of criteria.
 DEFAULT_POLICY = ("no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste",
@@ -75,6 +76,38 @@ class Policy:
 
 
 @dataclass(frozen=True, slots=True)
+class AbilityActivation:
+    """An activated ability chosen for activation and what paying for it means (CR 602.2).
+
+    ``state``: the board for the mana payment (the source tapped when ``{T}`` is
+    part of the cost; life already reduced by ``life``); ``cost``: mana and
+    ``{E}`` symbols; ``life``: life paid as a cost; ``spell``: what restrictions
+    see; ``permanent``: the source on the battlefield, if any.
+    """
+
+    ability: ActivatedAbility
+    card: Card
+    state: GameState
+    cost: ManaCost
+    spell: SpellInfo
+    life: int = 0
+    permanent: Permanent | None = None
+
+    def describe(self) -> dict[str, Any]:
+        """The ability as answers show it."""
+        cost = self.ability.cost
+        out: dict[str, Any] = {"ability": self.ability.index, "text": self.ability.text,
+                               "costs": (cost.parts() if cost else []) + list(self.ability.extra)}
+        if self.permanent is not None:
+            out = {"permanent": self.permanent.id, **out}
+        else:
+            out = {"card": self.card.name, "zone": self.ability.zone, **out}
+        if self.ability.keyword:
+            out["keyword"] = self.ability.keyword
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class PaymentRequest:
     """Everything a payment query needs (SPEC §5 common fields and cost context)."""
 
@@ -89,6 +122,6 @@ class PaymentRequest:
     delve: bool = False
     improvise: bool = False
     policy: Policy = field(default_factory=Policy)
-    #: The ability being activated, when the query names one (solver/casting/abilities.py): its
-    #: life payment is already taken from ``state`` and is added to the payment's ``life``.
-    activation: Activation | None = None
+    #: The ability being activated, when the query names one (:mod:`~manasolver.solver.casting.abilities`):
+    #: its life payment is already taken from ``state`` and is added to the payment's ``life``.
+    activation: AbilityActivation | None = None

@@ -31,7 +31,6 @@ mana engine (discard this card, exile it from the graveyard) are listed in
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Any
 
 from manasolver.models.text.activated import ActivatedAbility, activated_abilities
@@ -39,11 +38,11 @@ from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery
 from manasolver.models.state import GameState, Permanent, Turn
-from manasolver.solver.request import SpellInfo
+from manasolver.solver.request import AbilityActivation, SpellInfo
 from manasolver.solver.casting.timing import MAIN_PHASES, NO_PRIORITY_STEPS
 from manasolver.solver.supply.unmodelled import guard_ability_cost, guard_ability_effects, guard_activation
 
-__all__ = ["Activation", "NotActivatable", "activation", "activation_timing"]
+__all__ = ["NotActivatable", "activation", "activation_timing"]
 
 _AFTER_BLOCKERS = frozenset({"declare_blockers", "combat_damage", "end_of_combat"})
 
@@ -57,49 +56,9 @@ class NotActivatable(Exception):
         self.code = code
 
 
-@dataclass(frozen=True, slots=True)
-class Activation:
-    """An ability chosen for activation and what paying for it means.
-
-    ``state``: the board for the mana payment (the source tapped when ``{T}`` is
-    part of the cost; life already reduced by ``life``); ``cost``: mana and
-    ``{E}`` symbols; ``life``: life paid as a cost; ``spell``: what restrictions
-    see; ``permanent``: the source on the battlefield, if any.
-    """
-
-    ability: ActivatedAbility
-    card: Card
-    state: GameState
-    cost: ManaCost
-    spell: SpellInfo
-    life: int = 0
-    permanent: Permanent | None = None
-
-    def describe(self) -> dict[str, Any]:
-        """The ability as answers show it."""
-        cost = self.ability.cost
-        out: dict[str, Any] = {"ability": self.ability.index, "text": self.ability.text,
-                               "costs": (cost.parts() if cost else []) + list(self.ability.extra)}
-        if self.permanent is not None:
-            out = {"permanent": self.permanent.id, **out}
-        else:
-            out = {"card": self.card.name, "zone": self.ability.zone, **out}
-        if self.ability.keyword:
-            out["keyword"] = self.ability.keyword
-        return out
-
-
-def names_ability(raw: Any) -> bool:
-    """True when a query's ``spell`` object names an ability to activate (not just
-    ``"ability": true``, which marks a caller-given cost as an ability's)."""
-    if not isinstance(raw, dict):
-        return False
-    ability = raw.get("ability")
-    return "permanent" in raw or (isinstance(ability, (int, str)) and not isinstance(ability, bool))
-
-
-def activation(raw: dict[str, Any], state: GameState, player: str, card_lookup: Any) -> Activation:
-    """Resolve a ``spell`` object that names an ability (see :func:`names_ability`).
+def activation(raw: dict[str, Any], state: GameState, player: str, card_lookup: Any) -> AbilityActivation:
+    """Resolve a ``spell`` object that names an ability (see
+    :func:`manasolver.solver.decode.names_ability`).
 
     ``card_lookup(name)`` returns a card of the card database.  Raises
     :class:`NotActivatable` when the ability can't be activated now and
@@ -164,7 +123,7 @@ def _pick(card: Card, which: Any) -> ActivatedAbility:
 
 
 def _prepare(ability: ActivatedAbility, card: Card, state: GameState, player: str,
-             permanent: Permanent | None) -> Activation:
+             permanent: Permanent | None) -> AbilityActivation:
     cost = ability.cost
     assert cost is not None
     name = f"{card.name} ({permanent.id})" if permanent is not None else card.name
@@ -201,10 +160,10 @@ def _prepare(ability: ActivatedAbility, card: Card, state: GameState, player: st
         new_state = dataclasses.replace(new_state, players=players)
     mana = cost.mana + ManaCost.parse("{E}" * cost.energy, "cost", allow_empty=True)
     spell = SpellInfo.of_ability(card, permanent.types if permanent is not None else None)
-    return Activation(ability, card, new_state, mana, spell, cost.life, permanent)
+    return AbilityActivation(ability, card, new_state, mana, spell, cost.life, permanent)
 
 
-def activation_timing(act: Activation, turn: Turn, player: str) -> str | None:
+def activation_timing(act: AbilityActivation, turn: Turn, player: str) -> str | None:
     """Why the ability can't be activated in ``turn`` (a sentence), or None when it can."""
     if turn.step in NO_PRIORITY_STEPS:
         return (f"no player gets priority during the {turn.step} step "

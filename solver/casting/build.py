@@ -1,0 +1,110 @@
+"""The request of a payment query: casting a spell or activating an ability up to its payment.
+
+:func:`build_request` follows CR 601.2a-f for a spell: the cost is the caller's, or the card's
+mana cost, or an alternative cost printed on the card or granted by the board (601.2b,
+118.9; :mod:`~manasolver.solver.casting.alternatives`), plus the additional costs chosen
+(601.2b, 601.2f), with the caller's modifiers after the board's (601.2f;
+:mod:`~manasolver.solver.casting.modifiers`) and convoke, delve and improvise allowed by the
+card's keywords unless the caller says otherwise.  :func:`build_activation` does the same for an
+activated ability (602.2; :mod:`~manasolver.solver.casting.abilities`).  Both raise
+:class:`~manasolver.solver.casting.alternatives.NotCastable` or
+:class:`~manasolver.solver.casting.abilities.NotActivatable` when the spell or ability can't
+be cast or activated whatever mana there is; :func:`timing_refusal` says when it can't be now
+(117, 307.1, 602.5d).  The inputs are already decoded (:mod:`manasolver.solver.decode`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from manasolver.models.card import Card
+from manasolver.models.cost import ManaCost
+from manasolver.models.errors import BadQuery
+from manasolver.models.state import GameState
+from manasolver.solver.casting.abilities import activation, activation_timing
+from manasolver.solver.casting.alternatives import NotCastable, additional_costs, alternative_cost, cast_as
+from manasolver.solver.casting.modifiers import board_modifiers, order_modifiers
+from manasolver.solver.casting.timing import check_timing
+from manasolver.solver.request import Modifier, PaymentRequest, Policy, SpellInfo
+
+__all__ = ["NOT_GIVEN", "build_activation", "build_request", "timing_refusal"]
+
+#: ``additional`` when the query does not give it (``null`` is given, and refused).
+NOT_GIVEN: Final = object()
+
+
+def build_request(state: GameState, player: str, spell: SpellInfo | None, cost: ManaCost | None,
+                  x: int | None, modifiers: tuple[Modifier, ...], policy: Policy, *,
+                  alternative: object = None, additional: object = NOT_GIVEN,
+                  convoke: bool | None = None, delve: bool | None = None,
+                  improvise: bool | None = None) -> PaymentRequest:
+    """The request for casting ``spell`` (or paying a caller's ``cost``).
+
+    When ``cost`` is missing but ``spell`` names a card, the card's mana cost is the
+    cost (or the named ``alternative`` cost printed on it).  ``convoke``, ``delve``,
+    ``improvise``: ``None`` means "as the card's keywords say".
+    """
+    alt_name: str | None = None
+    if alternative is not None:
+        if cost is not None:
+            raise BadQuery("give either a cost or an alternative cost of the spell's card, not both",
+                           "alternative")
+        alt = alternative_cost(state, player, spell, alternative, x)
+        cost, alt_name = alt.cost, alt.name
+        spell = cast_as(spell, alt_name)
+    elif cost is None:
+        card = spell.card if spell is not None else None
+        if card is None:
+            raise BadQuery('missing "cost" (or a "spell" naming a card)', "cost")
+        if card.mana_cost is None:
+            raise NotCastable(f"{card.name} has no mana cost, so it can't be cast by paying one "
+                              f"(CR 118.6, 202.1b); an alternative cost such as "
+                              f"without_paying_mana_cost can (118.6a)")
+        cost = card.mana_cost
+    if additional is not NOT_GIVEN:
+        cost = cost + additional_costs(spell, additional)
+    mods = list(modifiers)
+    if spell is not None and spell.card is not None:
+        mods = [m.modifier for m in board_modifiers(state, player, spell)] + mods
+    keywords = spell.card.keywords if spell is not None and spell.card is not None else frozenset()
+    return PaymentRequest(
+        state=state, cost=cost, player=player, spell=spell,
+        x=x,
+        modifiers=order_modifiers(mods),
+        alternative=alt_name,
+        convoke=convoke if convoke is not None else "convoke" in keywords,
+        delve=delve if delve is not None else "delve" in keywords,
+        improvise=improvise if improvise is not None else "improvise" in keywords,
+        policy=policy,
+    )
+
+
+def build_activation(state: GameState, player: str, ability: dict[str, Any], card_lookup: Callable[[str], Card],
+                     x: int | None, modifiers: tuple[Modifier, ...], policy: Policy, *,
+                     convoke: bool | None = None, delve: bool | None = None,
+                     improvise: bool | None = None) -> PaymentRequest:
+    """The request for activating the ability that the ``spell`` object ``ability`` names
+    (:func:`~manasolver.solver.casting.abilities.activation`).  Convoke, delve and improvise
+    pay for spells only."""
+    act = activation(ability, state, player, card_lookup)
+    flags = {"convoke": convoke, "delve": delve, "improvise": improvise}
+    if any(flags.values()):
+        raise BadQuery("convoke, delve and improvise pay for spells, not abilities (CR 702.51a, "
+                       "702.66a, 702.126a)", next(k for k, v in flags.items() if v))
+    return PaymentRequest(state=act.state, cost=act.cost, player=player, spell=act.spell,
+                          x=x, modifiers=order_modifiers(list(modifiers)), policy=policy, activation=act)
+
+
+def timing_refusal(req: PaymentRequest) -> str | None:
+    """Why the spell or ability of ``req`` can't be cast or activated now (a sentence), or
+    ``None``: for a known card cast as a spell, or an ability named by the query."""
+    if req.activation is not None:
+        return activation_timing(req.activation, req.state.turn, req.player)
+    spell = req.spell
+    if spell is None or spell.card is None or spell.ability:
+        return None
+    if req.alternative in ("madness", "miracle"):
+        return None  # cast while its trigger resolves, ignoring timing permissions (CR 702.35a, 702.94a)
+    verdict = check_timing(spell.card, req.state.turn, req.player, req.alternative)
+    return None if verdict.allowed else verdict.message

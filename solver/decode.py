@@ -1,0 +1,282 @@
+"""Decoding the fields of a protocol query (SPEC §5): JSON values to typed values, no rules.
+
+Each function reads one field of a decoded JSON query object and returns its typed value
+(:class:`~manasolver.models.cost.ManaCost`, :class:`~manasolver.solver.request.SpellInfo`,
+:class:`~manasolver.solver.request.Modifier`, :class:`~manasolver.solver.request.Policy`, …)
+or raises a :class:`~manasolver.models.errors.ManasolverError` whose ``where`` names the field
+(``spell.colors``, ``modifiers[2].reduce``, ``policy.weights.min_life``).  The solver modules are
+imported only by the fields that need them, so that light queries stay light.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import TYPE_CHECKING, Any
+
+from manasolver.models.cost import ManaCost
+from manasolver.models.errors import BadCost, BadQuery, ManasolverError, UnknownField
+from manasolver.models.symbols import mask_from_letters
+
+if TYPE_CHECKING:
+    from manasolver.models.carddb import CardDB
+    from manasolver.models.state import GameState
+    from manasolver.solver.request import Modifier, Policy, SpellInfo
+
+__all__ = ["ability_spell", "backend", "card_db", "cost", "flag", "integer", "load_state_field", "modifiers",
+           "names_ability", "player", "policy", "spell", "turn_given"]
+
+
+def card_db(query: dict[str, Any]) -> CardDB:
+    """The card database of the query: the bundled one, or the card file its ``cards`` names."""
+    from manasolver.models.carddb import default_db
+    cards = query.get("cards")
+    if cards is not None and not isinstance(cards, str):
+        raise BadQuery('"cards" must be the path of a card file', "cards")
+    return default_db(cards)
+
+
+def load_state_field(query: dict[str, Any]) -> GameState:
+    """The ``state`` of a query, loaded; errors name the path inside the board."""
+    from manasolver.models.board.load import load_state
+    if "state" not in query:
+        raise BadQuery('missing "state" (the board)', "state")
+    try:
+        return load_state(query["state"], card_db(query))
+    except ManasolverError as err:
+        # paths inside the board are written as SPEC §5 does: battlefield[3].card
+        raise (err if err.where else err.at("state")) from None
+
+
+def player(query: dict[str, Any], state: GameState) -> str:
+    """The ``player`` the query asks about (default: the state's first player)."""
+    name = query.get("player")
+    if name is None:
+        return str(state.players[0].name)
+    if not isinstance(name, str) or name not in {p.name for p in state.players}:
+        raise BadQuery(f"player {name!r} is not a player of the state", "player")
+    return name
+
+
+def cost(query: dict[str, Any], required: bool = True) -> ManaCost | None:
+    """The ``cost``, parsed; ``None`` when it is missing and not ``required``."""
+    raw = query.get("cost")
+    if raw is None:
+        if required:
+            raise BadQuery('missing "cost"', "cost")
+        return None
+    if not isinstance(raw, str):
+        raise BadCost("cost must be a string such as \"{2}{W/U}\"", "cost")
+    return ManaCost.parse(raw, "cost")
+
+
+def integer(query: dict[str, Any], key: str, default: int | None, lo: int = 0, hi: int = 10**6) -> int | None:
+    """The integer field ``key`` (``x``, ``limit``) between ``lo`` and ``hi``, or ``default``."""
+    raw = query.get(key, default)
+    if raw is None:
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        raise BadQuery(f"{key} must be an integer", key)
+    if not lo <= raw <= hi:
+        raise BadQuery(f"{key} must be between {lo} and {hi}", key)
+    return raw
+
+
+def flag(query: dict[str, Any], key: str) -> bool | None:
+    """The boolean field ``key`` (``convoke``, ``detail``), ``None`` when it is missing."""
+    raw = query.get(key)
+    if raw is None:
+        return None
+    if not isinstance(raw, bool):
+        raise BadQuery(f"{key} must be true or false", key)
+    return raw
+
+
+def spell(query: dict[str, Any]) -> SpellInfo | None:
+    """The ``spell`` object: what is cast, from a named card and/or its given characteristics."""
+    from manasolver.solver.request import SpellInfo
+    raw = query.get("spell")
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise BadQuery('spell must be an object such as {"card": "Reaper King"}', "spell")
+    allowed = {"card", "types", "subtypes", "supertypes", "colors", "ability"}
+    for key in raw:
+        if key not in allowed:
+            raise UnknownField(f"unknown field {key!r} of spell", f"spell.{key}")
+    card = None
+    if "card" in raw:
+        if not isinstance(raw["card"], str):
+            raise BadQuery("spell.card must be a card name", "spell.card")
+        try:
+            card = card_db(query).get(raw["card"], "card")
+        except ManasolverError as err:
+            raise err.at("spell") from None
+    types = _words(raw, "types", card.type_line.types if card else ())
+    subtypes = _words(raw, "subtypes", card.type_line.subtypes if card else ())
+    supertypes = _words(raw, "supertypes", card.type_line.supertypes if card else ())
+    colors = card.colors if card else 0
+    if "colors" in raw:
+        letters = raw["colors"]
+        if not isinstance(letters, list) or not all(isinstance(c, str) and c.upper() in "WUBRG"
+                                                     and len(c) == 1 for c in letters):
+            raise BadQuery('spell.colors must be a list of color letters such as ["R"]', "spell.colors")
+        colors = mask_from_letters("".join(letters).upper())
+    ability = raw.get("ability", False)
+    if not isinstance(ability, bool):
+        raise BadQuery("spell.ability must be true or false", "spell.ability")
+    return SpellInfo(types=frozenset(types), subtypes=frozenset(subtypes), supertypes=frozenset(supertypes),
+                     colors=colors, card=card, ability=ability)
+
+
+def _words(raw: dict[str, Any], key: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    if key not in raw:
+        return default
+    value = raw[key]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise BadQuery(f"spell.{key} must be a list of strings", f"spell.{key}")
+    return tuple(v.lower() for v in value)
+
+
+def modifiers(query: dict[str, Any]) -> tuple[Modifier, ...]:
+    """The caller's cost ``modifiers`` (CR 601.2f): increases, reductions and minimums, in order."""
+    from manasolver.solver.request import Modifier
+    raw = query.get("modifiers", [])
+    if not isinstance(raw, list):
+        raise BadQuery("modifiers must be a list", "modifiers")
+    if len(raw) > 1000:
+        raise BadQuery("too many modifiers (at most 1000)", "modifiers")
+    out = []
+    for i, item in enumerate(raw):
+        where = f"modifiers[{i}]"
+        if not isinstance(item, dict) or len(item) != 1:
+            raise BadQuery('each modifier is one of {"increase": COST}, {"reduce": COST}, {"minimum": N}',
+                           where)
+        (kind, value), = item.items()
+        if kind in ("increase", "reduce"):
+            if not isinstance(value, str):
+                raise BadCost(f"{kind} must be a cost string", f"{where}.{kind}")
+            out.append(Modifier(kind, cost=ManaCost.parse(value, f"{where}.{kind}")))
+        elif kind == "minimum":
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1000:
+                raise BadQuery("minimum must be an integer from 0 to 1000", f"{where}.minimum")
+            out.append(Modifier("minimum", amount=value))
+        else:
+            raise UnknownField(f"unknown modifier {kind!r}: use increase, reduce or minimum", where)
+    return tuple(out)
+
+
+def policy(query: dict[str, Any]) -> Policy:
+    """The ``policy`` (SPEC §6): a list of criteria, a comma-separated string or an object."""
+    from manasolver.solver.request import DEFAULT_POLICY, Policy
+    raw = query.get("policy")
+    if raw is None:
+        return Policy()
+    known = set(DEFAULT_POLICY) | {"max_colors_spent", "min_energy", "spend_color", "min_convoke",
+                                    "min_delve", "min_improvise"}
+    keep: tuple[ManaCost, ...] | None = None
+    spend: list[tuple[str, int]] = []
+    weights: list[tuple[str, int]] = []
+    items: list[Any]
+    if isinstance(raw, str):
+        items = [s.strip() for s in raw.split(",") if s.strip()]
+    elif isinstance(raw, list):
+        items = raw
+    elif isinstance(raw, dict):
+        for key in raw:
+            if key not in ("criteria", "keep_castable", "spend_color", "weights"):
+                raise UnknownField(f"unknown policy field {key!r}", f"policy.{key}")
+        items = raw.get("criteria", list(DEFAULT_POLICY))
+        if not isinstance(items, list):
+            raise BadQuery("policy.criteria must be a list of criterion names", "policy.criteria")
+        if "keep_castable" in raw:
+            kc = raw["keep_castable"]
+            if not isinstance(kc, list):
+                raise BadQuery("policy.keep_castable must be a list of costs", "policy.keep_castable")
+            keep = tuple(_cost_string(c, f"policy.keep_castable[{i}]") for i, c in enumerate(kc))
+        if "spend_color" in raw:
+            spend.extend(_spend_color(raw["spend_color"], "policy.spend_color"))
+        if "weights" in raw:
+            w = raw["weights"]
+            if not isinstance(w, dict):
+                raise BadQuery("policy.weights must map criteria to integers", "policy.weights")
+            for key, value in w.items():
+                if key not in known or isinstance(value, bool) or not isinstance(value, int):
+                    raise BadQuery(f"bad weight {key!r}: {value!r}", f"policy.weights.{key}")
+                weights.append((key, value))
+    else:
+        raise BadQuery("policy must be a list of criteria, a comma-separated string or an object", "policy")
+    criteria: list[str] = []
+    for i, item in enumerate(items):
+        where = f"policy[{i}]"
+        if isinstance(item, dict) and set(item) == {"spend_color"}:
+            spend.extend(_spend_color(item["spend_color"], where))
+            continue
+        if isinstance(item, str) and item.startswith("spend_color:"):
+            try:
+                spend.extend(_spend_color(json.loads(item.split(":", 1)[1]), where))
+            except ValueError:
+                raise BadQuery('write spend_color as spend_color:{"G":3}', where) from None
+            continue
+        if not isinstance(item, str) or item not in known:
+            close = difflib.get_close_matches(str(item), sorted(known), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise BadQuery(f"unknown policy criterion {item!r}{hint}", where)
+        criteria.append(item)
+    return Policy(criteria=tuple(criteria), keep_castable=keep, spend_color=tuple(spend),
+                  weights=tuple(weights))
+
+
+def _cost_string(value: Any, where: str) -> ManaCost:
+    if not isinstance(value, str):
+        raise BadCost("expected a cost string such as \"{1}{U}\"", where)
+    return ManaCost.parse(value, where)
+
+
+def _spend_color(value: Any, where: str) -> list[tuple[str, int]]:
+    if not isinstance(value, dict):
+        raise BadQuery('spend_color maps colors to counts, e.g. {"G": 3}', where)
+    out = []
+    for color, n in value.items():
+        if color not in ("W", "U", "B", "R", "G") or isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise BadQuery(f"bad spend_color entry {color!r}: {n!r}", f"{where}.{color}")
+        out.append((color, n))
+    return out
+
+
+def backend(query: dict[str, Any]) -> str | None:
+    """The ``backend`` named, if any."""
+    raw = query.get("backend")
+    if raw is not None and raw not in ("flow", "fastopt", "cpsat", "csp"):
+        raise BadQuery("backend must be one of flow, fastopt, cpsat, csp", "backend")
+    return raw
+
+
+def names_ability(raw: Any) -> bool:
+    """True when a query's ``spell`` object names an ability to activate (not just
+    ``"ability": true``, which marks a caller-given cost as an ability's)."""
+    if not isinstance(raw, dict):
+        return False
+    ability = raw.get("ability")
+    return "permanent" in raw or (isinstance(ability, (int, str)) and not isinstance(ability, bool))
+
+
+def ability_spell(query: dict[str, Any]) -> dict[str, Any]:
+    """The ``spell`` object of a query that names an ability (:func:`names_ability`): the
+    ability's cost is read from the card, so ``cost``, ``alternative`` and ``additional`` are
+    refused, and so are fields other than ``permanent``, ``card`` and ``ability``."""
+    for key in ("cost", "alternative", "additional"):
+        if key in query:
+            raise BadQuery(f"an activated ability's cost is read from the card: drop {key!r}", key)
+    raw: dict[str, Any] = query["spell"]
+    if any(key not in ("permanent", "card", "ability") for key in raw):
+        bad = next(k for k in raw if k not in ("permanent", "card", "ability"))
+        raise UnknownField(f"unknown field {bad!r} of spell naming an ability", f"spell.{bad}")
+    return raw
+
+
+def turn_given(query: dict[str, Any]) -> bool:
+    """Does the query's board give a ``turn``? Timing is checked only then (SPEC §4 makes it
+    optional)."""
+    state_json = query.get("state")
+    return isinstance(state_json, dict) and "turn" in state_json
