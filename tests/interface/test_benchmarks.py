@@ -17,6 +17,8 @@ import pytest
 from manasolver.models.cost import ManaCost
 from manasolver.benchmarks import boards as bd
 from manasolver.benchmarks import cases as bcases
+from manasolver.benchmarks import phase as benchphase
+from manasolver.benchmarks import report as benchreport
 from manasolver.benchmarks import runner as bench
 
 
@@ -101,7 +103,6 @@ def test_percentile_is_nearest_rank() -> None:
 
 
 def test_phase_driver_positions_boards_and_autotaps() -> None:
-    benchphase = pytest.importorskip("manasolver.benchmarks.phase")
     if benchphase.phase_missing():
         pytest.skip(benchphase.phase_missing())
     cards = [benchphase.PeerCard("Plains", "", "Basic Land — Plains", "({T}: Add {W}.)"),
@@ -126,7 +127,6 @@ def test_phase_driver_carries_summoning_sickness() -> None:
     """CR 302.6: a creature's {T} mana ability can't be activated unless its controller has
     controlled it continuously since their most recent turn began; the driver must tell
     phase.rs which creatures are sick, or the peer would be compared on a different board."""
-    benchphase = pytest.importorskip("manasolver.benchmarks.phase")
     if benchphase.phase_missing():
         pytest.skip(benchphase.phase_missing())
     cards = [benchphase.PeerCard("Forest", "", "Basic Land — Forest", "({T}: Add {G}.)"),
@@ -158,7 +158,6 @@ def test_quick_bench_answers_every_case_and_every_payment_validates(tmp_path) ->
 
 
 def test_report_writes_json_markdown_and_plots(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from manasolver.benchmarks import report as benchreport
     case = bcases.Case(40, "commander-0", bd.commander_board(0), "{1}{U}", "real", payable=True, valid=True,
                       can_pay_s=[1e-4, 2e-4], pay_s=[1e-3, 2e-3])
     results = {"machine": benchreport.machine(), "engine": "ok", "phase": "skipped",
@@ -188,7 +187,6 @@ def test_commander_board_names_a_five_color_commander(db) -> None:  # type: igno
 def test_phase_driver_plays_commander_for_command_tower() -> None:
     """phase.rs reads the commander's color identity from the card (CR 903.4), cost and rules
     text both; without a commander, Command Tower adds nothing (CR 903.4f)."""
-    benchphase = pytest.importorskip("manasolver.benchmarks.phase")
     if benchphase.phase_missing():
         pytest.skip(benchphase.phase_missing())
     kenrith = benchphase.PeerCard(
