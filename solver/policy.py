@@ -25,12 +25,15 @@ this module decides how the terms are combined:
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery
 from manasolver.models.state import GameState
 from manasolver.solver.request import DEFAULT_POLICY, Policy
 
-__all__ = ["ASSIST_CRITERIA", "CRITERIA", "WEIGHT_LIMIT", "check_policy", "keep_costs", "needs_types", "stages"]
+__all__ = ["ASSIST_CRITERIA", "CRITERIA", "WEIGHT_LIMIT", "check_policy", "criteria_vector", "keep_costs",
+           "needs_types", "stages"]
 
 #: Every criterion a policy may name, and what its term counts (all minimised).
 CRITERIA: dict[str, str] = {
@@ -86,6 +89,18 @@ def keep_costs(policy: Policy, state: GameState, player: str) -> tuple[ManaCost,
         return policy.keep_castable
     hand = state.player(player).hand
     return tuple(c.mana_cost for c in hand if c.mana_cost is not None and c.mana_cost.symbols)
+
+
+def criteria_vector(terms: Mapping[str, int], criteria: Sequence[str]) -> tuple[int, ...]:
+    """The lexicographic vector of a payment under a policy: the value of each criterion of
+    ``criteria`` in order, then the tie-break, read from ``terms`` (each criterion's term as
+    :data:`CRITERIA` describes it, and ``"tiebreak"``).  Comparing two such vectors with ``<``
+    compares the payments as the policy does; every criterion named must be in ``terms``.
+
+    >>> criteria_vector({"min_life": 2, "min_sources": 3, "tiebreak": 7}, ("min_sources", "min_life"))
+    (3, 2, 7)
+    """
+    return (*[terms[name] for name in criteria], terms["tiebreak"])
 
 
 def stages(policy: Policy, bounds: dict[str, int]) -> list[list[tuple[str, int]]]:

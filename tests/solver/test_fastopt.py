@@ -1,4 +1,4 @@
-"""The plain-Python exact optimiser (solver/backends/fastopt/__init__.py) against CP-SAT.
+"""The plain-Python exact optimiser (solver/backends/fastopt/) against CP-SAT.
 
 Optimal means the same objective vector as CP-SAT's answer under the policy (SPEC §6:
 no_sacrifice, min_life, keep_castable, keep_colors, min_waste, prefer_lands, min_sources,
@@ -28,6 +28,7 @@ from manasolver.solver.backends import fastopt
 from manasolver.solver.backends.problem import Solution, to_payment
 from manasolver.solver.backends.cpsat import CpSatBackend
 from manasolver.solver.backends.fastopt import DIGIT, FastOptBackend, evaluate
+from manasolver.solver.backends.fastopt.linear import lin_digits
 from manasolver.solver.request import DEFAULT_POLICY, PaymentRequest, Policy
 from manasolver.solver.validate import validate
 from cards import (
@@ -185,7 +186,7 @@ def test_packed_criteria_keep_lexicographic_order(a: list[int], b: list[int]) ->
     """Criteria packed as base-DIGIT digits compare as the vectors do, and unpack back."""
     pack = [sum(v * DIGIT ** (2 - j) for j, v in enumerate(vec)) for vec in (a, b)]
     assert (pack[0] < pack[1]) == (a < b)
-    assert fastopt._lin_digits(pack[0], 3) == a
+    assert lin_digits(pack[0], 3) == a
 
 
 def test_default_pay_uses_fastopt_on_a_commander_board() -> None:

@@ -1,0 +1,75 @@
+"""The linear criteria packed as the digits of one integer.
+
+The criteria counted per activation (sacrifices, life and damage, non-lands, activations:
+:data:`LINEAR`) and the tie-break by board position are packed, in the policy's order, as
+the base-:data:`DIGIT` digits of one integer.  Digit order is lexicographic order, so one
+fractional relaxation of that integer (the cheapest units per mana) bounds all of them
+lexicographically at once, even when rounded up from a fraction.  :class:`LinearCosts`
+holds the place value of each digit under one policy and the packed cost of one
+activation of each mode.
+"""
+
+from __future__ import annotations
+
+import math
+
+from manasolver.models._memo import IdentityMemo
+from manasolver.solver.backends.fastopt.modes import Mode
+
+__all__ = ["DIGIT", "DIGIT_BITS", "LINEAR", "LinearCosts", "lcm_upto", "lin_digits"]
+
+#: Criteria counted per activation (sacrifices, life, non-lands, activations); with the
+#: tie-break they form the digits of one integer the search bounds as a whole.
+LINEAR = ("no_sacrifice", "min_life", "prefer_lands", "min_sources")
+#: The base of those digits: above any one criterion's value on any board.
+DIGIT_BITS = 48
+DIGIT = 1 << DIGIT_BITS
+
+
+def lcm_upto(n: int) -> int:
+    """The least common multiple of 1..n: exact integer per-unit costs for sizes up to n."""
+    out = 1
+    for k in range(2, n + 1):
+        out = out * k // math.gcd(out, k)
+    return out
+
+
+def lin_digits(value: int, n: int) -> list[int]:
+    """``value`` as ``n`` base-:data:`DIGIT` digits, most significant first.
+
+    Digit order is lexicographic order: a lower bound on the integer is a lexicographic
+    lower bound on the criteria it packs, even when rounded up from a fraction."""
+    out = [0] * n
+    for j in range(n - 1, 0, -1):
+        value, out[j] = divmod(value, DIGIT)
+    out[0] = value
+    return out
+
+
+class LinearCosts:
+    """The packing of the linear criteria of one policy: ``names`` (the policy's linear
+    criteria in order, then ``tiebreak``), the place value of each, and the packed cost of
+    one activation of a mode (remembered per mode object)."""
+
+    __slots__ = ("_act_costs", "names", "place")
+
+    def __init__(self, criteria: tuple[str, ...]) -> None:
+        self.names = [n for n in criteria if n in LINEAR] + ["tiebreak"]
+        self.place: dict[str, int] = {n: 1 << (DIGIT_BITS * (len(self.names) - 1 - j))
+                                      for j, n in enumerate(self.names)}
+        self._act_costs: IdentityMemo[Mode, int] = IdentityMemo()
+
+    def act_cost(self, md: Mode) -> int:
+        """One activation of ``md`` as the linear criteria's packed integer."""
+        hit = self._act_costs.get(md)
+        if hit is not None:
+            return hit
+        place = self.place
+        cost = (md.sac * place.get("no_sacrifice", 0) + md.life * place.get("min_life", 0)
+                + md.nonland * place.get("prefer_lands", 0) + place.get("min_sources", 0)
+                + md.weight)
+        return self._act_costs.put(md, cost)
+
+    def digits(self, value: int) -> list[int]:
+        """``value`` unpacked: one digit per name of :attr:`names`."""
+        return lin_digits(value, len(self.names))

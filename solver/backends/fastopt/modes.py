@@ -1,0 +1,130 @@
+"""Modes: the ways a class of identical permanents (or the pool) can be used.
+
+A *mode* is one way to activate a member of a source class: one option, or several
+one-mana options of the class with identical costs merged into one unit of their union
+type mask (a dual land's two abilities are one mode making ``{W}`` or ``{U}``).  Each
+floating mana type of the pool is a mode of its own (class ``-1``).  The search decides
+how many members activate each mode; a class's modes share its members.
+
+:func:`build_modes` turns a supply into modes in search order: the pool first, then the
+modes whose activation costs mana (so that every activation cost is known before the free
+sources are counted), then the rest in board order.  It declines (``None``) what the
+search does not model exactly: non-exclusive options, energy or creature-tapping costs,
+activation costs with Phyrexian, snow, variable or hybrid-generic symbols, and restricted
+mana that could still pay activation costs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from manasolver.models.symbols import C, TYPE_BITS
+from manasolver.solver.backends.problem import Problem
+from manasolver.solver.supply.model import Option, Supply, restriction_pays_abilities
+
+__all__ = ["GENERIC_COST", "Mode", "build_modes", "cost_kinds", "mode_cap", "pays_ability"]
+
+#: The mask standing for the generic part of an activation's mana cost in :attr:`Mode.costs`.
+GENERIC_COST = -2
+
+
+@dataclass(frozen=True, slots=True)
+class Mode:
+    """One way to activate members of class ``k`` (``-1``: a floating mana type)."""
+
+    k: int                 # class index (-1: the pool)
+    options: tuple[tuple[int, int], ...]   # (type bit or 0, option index): which option makes a type
+    masks: tuple[int, ...]  # unit masks one activation adds
+    snow: bool
+    sac: int
+    life: int               # life paid plus damage taken per activation
+    ab_life: int            # life paid per activation (119.4 check)
+    nonland: int
+    weight: int             # tie-break weight (board position + 1)
+    costs: tuple[tuple[int, int], ...] = ()  # its activation's mana cost: (mask, n); mask -2 generic
+    pays_ability: bool = True  # its mana may pay an activation's mana cost
+
+
+def pays_ability(opt: Option) -> bool:
+    """May this option's mana pay a mana ability's activation cost (as CP-SAT reads it)?"""
+    return restriction_pays_abilities(opt.restriction)
+
+
+def cost_kinds(opt: Option) -> tuple[tuple[int, int], ...] | None:
+    """An option's mana cost as ``(mask, n)`` pairs (:data:`GENERIC_COST`: generic), or
+    None if unmodelled."""
+    out: dict[int, int] = {}
+    for sym in opt.mana_cost.symbols:
+        if sym.special:
+            continue
+        if sym.is_numeral:
+            if sym.generic:
+                out[GENERIC_COST] = out.get(GENERIC_COST, 0) + sym.generic
+            continue
+        if sym.phyrexian or sym.snow or sym.variable or sym.generic:
+            return None
+        mask = sym.colors | (C if sym.colorless else 0)
+        out[mask] = out.get(mask, 0) + 1
+    return tuple(sorted(out.items()))
+
+
+def mode_cap(md: Mode, sup: Supply) -> int:
+    """How many times ``md`` can be activated at most: its class's members, or the
+    floating mana of its type."""
+    if md.k < 0:
+        return dict(sup.pool)[md.masks[0]]
+    return sup.classes[md.k].count
+
+
+def build_modes(problem: Problem) -> tuple[list[Mode], bool] | None:
+    """The supply's modes in search order and whether any activation costs mana; ``None``
+    when a class is outside the modelled shape (see the module docstring).
+
+    One-mana options with identical costs merge into one mode of their union mask;
+    every other option is a mode of its own."""
+    sup = problem.supply
+    modes: list[Mode] = []
+    for bit, _n in sup.pool:
+        modes.append(Mode(-1, ((bit, -1),), (bit,), False, 0, 0, 0, 0, 0))
+    costly = False
+    restricted_ability_mana = False
+    for k, cls in enumerate(sup.classes):
+        ok = problem.spell_ok[k]
+        usable = [(o, opt) for o, opt in enumerate(cls.options) if ok[o]]
+        for o, opt in enumerate(cls.options):
+            if not opt.exclusive or opt.energy or opt.tap_creatures:
+                return None
+            if not ok[o] and pays_ability(opt):
+                restricted_ability_mana = True
+        if not usable:
+            continue
+        nonland = 0 if cls.kind == "land" else 1
+        weight = cls.positions[0] + 1
+        groups: dict[tuple[int, int, int, bool], list[tuple[int, Option]]] = {}
+        for o, opt in usable:
+            if len(opt.slots) == 1 and opt.free:
+                key = (int(opt.sacrifice), opt.life + opt.damage, opt.life, pays_ability(opt))
+                groups.setdefault(key, []).append((o, opt))
+                continue
+            costs = cost_kinds(opt)
+            if costs is None:
+                return None
+            if costs:
+                costly = True
+            modes.append(Mode(k, ((0, o),), opt.slots, cls.snow, int(opt.sacrifice),
+                              opt.life + opt.damage, opt.life, nonland, weight,
+                              costs, pays_ability(opt)))
+        for (sac, life, ab_life, pays), members in sorted(groups.items()):
+            mask = 0
+            pick: list[tuple[int, int]] = []
+            for o, opt in members:
+                for b in TYPE_BITS:
+                    if opt.slots[0] & b and not mask & b:
+                        pick.append((b, o))
+                mask |= opt.slots[0]
+            modes.append(Mode(k, tuple(pick), (mask,), cls.snow, sac, life, ab_life,
+                              nonland, weight, (), pays))
+    if costly and restricted_ability_mana:
+        return None  # restricted mana that could still pay activations: CP-SAT decides
+    modes.sort(key=lambda md: (md.k >= 0, not md.costs, md.weight, len(md.masks)))
+    return modes, costly

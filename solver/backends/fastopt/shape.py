@@ -1,0 +1,69 @@
+"""The supply shape the fast optimiser models: a whitelist of the supply model's fields.
+
+The optimiser reads only the fields named in :data:`KNOWN_FIELDS`.  Any other field of an
+option, a source class or the supply (a kind of cost or source added later: sacrificing
+other permanents, cards in the hand, tapping other creatures, per-unit snow) must hold its
+default, or :func:`shape_known` is False and the problem goes to CP-SAT: the search never
+guesses at what a new field means.  Both checks are remembered per object (options are
+shared by every permanent of a card, supplies are cached per state).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from manasolver.models._memo import IdentityMemo
+from manasolver.solver.supply.model import Supply
+
+__all__ = ["KNOWN_FIELDS", "KNOWN_KINDS", "shape_known"]
+
+#: The fields of the supply model this optimiser reads.
+KNOWN_FIELDS = {
+    "Option": frozenset({"ability", "slots", "costs", "mana_cost", "life", "energy", "damage",
+                         "sacrifice", "tap", "exclusive", "repeat", "restriction",
+                         "tap_creatures"}),
+    "SourceClass": frozenset({"members", "positions", "options", "snow", "kind", "name",
+                              "creature"}),
+    "Supply": frozenset({"player", "pool", "classes", "excluded", "life", "energy", "creatures"}),
+}
+#: Source kinds the ``prefer_lands`` term knows (lands count 0, the others 1).
+KNOWN_KINDS = frozenset({"land", "creature", "artifact", "other"})
+
+_DEFAULTS: IdentityMemo[Any, bool] = IdentityMemo(limit=8192)
+_SHAPES: IdentityMemo[Supply, bool] = IdentityMemo(limit=512)
+
+
+def _at_default(obj: Any) -> bool:
+    """True when every field of ``obj`` outside :data:`KNOWN_FIELDS` holds its default
+    (remembered per object)."""
+    return _DEFAULTS.get_or(obj, _fields_at_default)
+
+
+def _fields_at_default(obj: Any) -> bool:
+    """:func:`_at_default`, computed."""
+    known = KNOWN_FIELDS[type(obj).__name__]
+    for f in dataclasses.fields(obj):
+        if f.name in known:
+            continue
+        if f.default is not dataclasses.MISSING:
+            default = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        else:
+            return False  # a new required field: unknown meaning
+        if getattr(obj, f.name) != default:
+            return False
+    return True
+
+
+def _shape_of(sup: Supply) -> bool:
+    """:func:`shape_known`, computed."""
+    return _at_default(sup) and all(
+        _at_default(k) and k.kind in KNOWN_KINDS and all(_at_default(o) for o in k.options)
+        for k in sup.classes)
+
+
+def shape_known(sup: Supply) -> bool:
+    """Does ``sup`` use only what this optimiser models (:data:`KNOWN_FIELDS`)?"""
+    return _SHAPES.get_or(sup, _shape_of)
