@@ -9,13 +9,23 @@ mana cost has ``mana_cost = None`` (CR 202.1b), distinct from ``{0}``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from manasolver.models.abilities import ManaAbility
-from manasolver.models.card_text import CardText
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import mask_letters
 
-__all__ = ["BASIC_LAND_TYPES", "CARD_TYPES", "SUPERTYPES", "Card", "TypeLine"]
+if TYPE_CHECKING:  # the reading's values are imported by the readers that make them
+    from manasolver.models.card_text import (
+        ActivatedAbility,
+        CostEffect,
+        KeywordCost,
+        StructuredEffect,
+        TapCost,
+        Trigger,
+    )
+
+__all__ = ["BASIC_LAND_TYPES", "CARD_TYPES", "SPLIT_LAYOUTS", "SUPERTYPES", "Card", "CardText", "TypeLine"]
 
 #: Every card type (CR 300.1 / 205.2a); "tribal" is read as kindred (308.3).
 CARD_TYPES = ("artifact", "battle", "conspiracy", "creature", "dungeon", "enchantment", "instant",
@@ -23,6 +33,8 @@ CARD_TYPES = ("artifact", "battle", "conspiracy", "creature", "dungeon", "enchan
 SUPERTYPES = ("basic", "legendary", "ongoing", "snow", "world", "elite", "host")
 #: Basic land types and the mana their intrinsic ability adds (CR 305.6).
 BASIC_LAND_TYPES = {"plains": "W", "island": "U", "swamp": "B", "mountain": "R", "forest": "G"}
+#: Layouts whose halves share one face: the card has both halves' characteristics (CR 709.4).
+SPLIT_LAYOUTS = frozenset({"split", "aftermath"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +71,35 @@ class TypeLine:
     def has(self, kind: str) -> bool:
         """True when ``kind`` (lower case) is one of its supertypes, types or subtypes."""
         return kind in self.types or kind in self.subtypes or kind in self.supertypes
+
+
+@dataclass(frozen=True, slots=True)
+class CardText:
+    """Everything the readers of :mod:`manasolver.models.text` read from one card, read once when the
+    card is built (:func:`manasolver.models.text.read.read_card_text`).
+
+    ``mana_effects``: effects on mana production; ``triggers``: the triggered abilities of the face
+    it has on the battlefield; ``activated``: non-mana activated abilities; ``hand_abilities``: mana
+    abilities activated from the hand; ``tap_costs``: mana abilities that tap other permanents,
+    indexed after the card's mana abilities; ``cost_effects`` and ``cost_unknown``: cost modifiers
+    read and cost-modifying clauses not understood; ``keyword_costs``: keyword additional and
+    alternative costs (``None`` when their text could not be read, so that asking reads it again
+    and reports the error); ``prohibitions``: "Activated abilities of … can't be activated" clauses
+    that reach mana abilities, with what they name (lower case); ``unread``: the clauses of
+    ``Card.unsupported`` that none of the readers reads.  Built by
+    :func:`manasolver.models.text.read.read_card_text`.
+    """
+
+    mana_effects: tuple[StructuredEffect, ...] = ()
+    triggers: tuple[Trigger, ...] = ()
+    activated: tuple[ActivatedAbility, ...] = ()
+    hand_abilities: tuple[ManaAbility, ...] = ()
+    tap_costs: tuple[TapCost, ...] = ()
+    cost_effects: tuple[CostEffect, ...] = ()
+    cost_unknown: tuple[str, ...] = ()
+    keyword_costs: tuple[KeywordCost, ...] | None = ()
+    prohibitions: tuple[tuple[str, str], ...] = ()
+    unread: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +147,12 @@ class Card:
     def color_letters(self) -> list[str]:
         """Colors in WUBRG order."""
         return list(mask_letters(self.colors))
+
+    @property
+    def battlefield_face(self) -> Card:
+        """The face it has on the battlefield: the front face of a multi-face card (CR 712.8a);
+        a split card is one object with both halves' characteristics (709.4)."""
+        return self.faces[0] if self.faces and self.layout not in SPLIT_LAYOUTS else self
 
     def is_type(self, card_type: str) -> bool:
         """True when ``card_type`` (lower case) is one of its card types."""

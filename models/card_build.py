@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
-from manasolver.models.card import BASIC_LAND_TYPES, CARD_TYPES, Card, TypeLine
+from manasolver.models.card import BASIC_LAND_TYPES, CARD_TYPES, SPLIT_LAYOUTS, Card, TypeLine
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadState
 from manasolver.models.symbols import ANY_COLOR, mask_from_letters, type_bit
@@ -32,8 +32,6 @@ __all__ = ["SPLIT_LAYOUTS", "card_from_record", "color_mask", "intrinsic_abiliti
 _KEYWORDS = ("haste", "flash", "convoke", "delve", "improvise", "devoid", "affinity", "impending",
              "flying", "vigilance", "trample", "reach", "defender", "changeling", "indestructible",
              "lifelink", "deathtouch", "first strike", "double strike", "menace", "hexproof", "shroud")
-#: Layouts whose halves share one face: the card has both halves' characteristics (CR 709.4).
-SPLIT_LAYOUTS = frozenset({"split", "aftermath"})
 
 
 def str_field(record: dict[str, Any], key: str, where: str, required: bool = False) -> str:

@@ -1,10 +1,9 @@
-"""What the oracle-text readers read from a card, as frozen values, and :class:`CardText`, which
-holds all of it for one card.
+"""What the oracle-text readers read from a card, as frozen values.
 
 The readers live in :mod:`manasolver.models.text` (one module per clause family); this module holds
 only the values they produce, so that a :class:`~manasolver.models.card.Card` can carry its reading
-without the value layer importing the parser.  :func:`manasolver.models.text.read.read_card_text`
-runs every reader once when a card is built; later code asks the stored :class:`CardText`.
+(:class:`~manasolver.models.card.CardText`) without the value layer importing the parser.
+:func:`manasolver.models.text.read.read_card_text` runs every reader once when a card is built.
 
 * effects on mana production (RULES §11–§12): :class:`ManaMultiplier`, :class:`ProducesInstead`,
   :class:`LandTypeChange`, :class:`TriggeredMana`, :class:`GrantedAbility`
@@ -27,7 +26,6 @@ from manasolver.models.symbols import mask_letters
 
 __all__ = [
     "ActivatedAbility",
-    "CardText",
     "CostEffect",
     "GrantedAbility",
     "KeywordCost",
@@ -312,31 +310,3 @@ class KeywordCost:
     cost: ManaCost
     repeatable: bool = False
     zone: str = "hand"
-
-
-@dataclass(frozen=True, slots=True)
-class CardText:
-    """Everything the readers of :mod:`manasolver.models.text` read from one card, read once when the
-    card is built (:func:`manasolver.models.text.read.read_card_text`).
-
-    ``mana_effects``: effects on mana production; ``triggers``: the triggered abilities of the face
-    it has on the battlefield; ``activated``: non-mana activated abilities; ``hand_abilities``: mana
-    abilities activated from the hand; ``tap_costs``: mana abilities that tap other permanents,
-    indexed after the card's mana abilities; ``cost_effects`` and ``cost_unknown``: cost modifiers
-    read and cost-modifying clauses not understood; ``keyword_costs``: keyword additional and
-    alternative costs (``None`` when their text could not be read, so that asking reads it again
-    and reports the error); ``prohibitions``: "Activated abilities of … can't be activated" clauses
-    that reach mana abilities, with what they name (lower case); ``unread``: the clauses of
-    ``Card.unsupported`` that none of the readers reads.
-    """
-
-    mana_effects: tuple[StructuredEffect, ...] = ()
-    triggers: tuple[Trigger, ...] = ()
-    activated: tuple[ActivatedAbility, ...] = ()
-    hand_abilities: tuple[ManaAbility, ...] = ()
-    tap_costs: tuple[TapCost, ...] = ()
-    cost_effects: tuple[CostEffect, ...] = ()
-    cost_unknown: tuple[str, ...] = ()
-    keyword_costs: tuple[KeywordCost, ...] | None = ()
-    prohibitions: tuple[tuple[str, str], ...] = ()
-    unread: tuple[str, ...] = ()

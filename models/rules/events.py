@@ -182,7 +182,7 @@ class EnterResult:
 
     def to_json(self) -> dict[str, Any]:
         """``happened`` and ``unresolved`` as the protocol would print them (the board is the
-        caller's: :func:`manasolver.models.board.load.state_to_json`)."""
+        caller's: :func:`manasolver.models.board.dump.state_to_json`)."""
         return {"happened": [h.to_json() for h in self.happened],
                 "unresolved": [u.to_json() for u in self.unresolved],
                 "complete": self.complete}

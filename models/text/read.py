@@ -7,9 +7,14 @@ every card and face it builds, after the oracle parser has read the mana abiliti
 effects on mana production, the triggered abilities of the face it has on the battlefield, the
 non-mana activated abilities, the mana abilities activated from the hand, the mana abilities
 that tap other permanents, cost modifiers, keyword costs and prohibitions — and returns them as
-one :class:`~manasolver.models.card_text.CardText`, which the card keeps (``Card.text``).  The
+one :class:`~manasolver.models.card.CardText`, which the card keeps (``Card.text``).  The
 accessors of each reader (``triggers_of``, ``mana_effects_of``, ``hand_abilities`` …) return the
 stored reading, and read a card built by hand (without ``text``) themselves.
+
+A reader runs only on text that holds the words every clause it reads must contain (checked on
+the text without reminder text, as the readers see it): a reader that could find nothing is not
+run, nor its module imported, so that a card such as Forest is built as fast as before any
+reader existed.  Skipping it gives the same empty reading it would return.
 
 ``CardText.unread`` is what is left of ``Card.unsupported`` when the clauses that the readers of
 mana effects, hand abilities and tapping costs read are taken out.
@@ -17,49 +22,105 @@ mana effects, hand abilities and tapping costs read are taken out.
 
 from __future__ import annotations
 
-from manasolver.models.card import Card
-from manasolver.models.card_text import CardText
+import re
+from typing import TYPE_CHECKING
+
+from manasolver.models.abilities import ManaAbility
+from manasolver.models.card import Card, CardText
 from manasolver.models.errors import ManasolverError
-from manasolver.models.text.activated import read_activated
-from manasolver.models.text.cost_modifiers import cost_effects_in
-from manasolver.models.text.hand import is_hand_clause, read_hand_abilities
-from manasolver.models.text.keyword_costs import KeywordCost, read_keyword_costs
-from manasolver.models.text.mana_effects import read_mana_effects
-from manasolver.models.text.prohibitions import read_prohibitions
-from manasolver.models.text.tap_costs import is_tap_cost_clause, read_tap_costs
-from manasolver.models.text.triggers import read_triggers
+from manasolver.models.text.oracle import strip_reminder
+
+if TYPE_CHECKING:  # each reader's module is imported when its words are in the text
+    from manasolver.models.card_text import (
+        ActivatedAbility,
+        CostEffect,
+        KeywordCost,
+        StructuredEffect,
+        TapCost,
+        Trigger,
+    )
 
 __all__ = ["read_card_text", "unread_clauses"]
+
+#: Words one of which every clause that :mod:`~manasolver.models.text.mana_effects` reads holds.
+_MANA_EFFECT_WORDS = re.compile(r"\"|If |if a player|Nonbasic lands are|Enchanted land is|Each land is|"
+                                r"Lands you control are|Whenever|All lands are")
+#: A trigger starts "When", "Whenever" or "At" (:mod:`~manasolver.models.text.triggers`).
+_TRIGGER_WORDS = re.compile(r"When|At")
+#: A keyword line with a mana cost: "Kicker {2}", "Flashback—{1}{R}" (:mod:`~manasolver.models.text.keyword_costs`).
+_KEYWORD_COST_LINE = re.compile(r"^\s*[A-Z][a-z]+(?: \d+)?(?: |—)\{", re.MULTILINE)
+_HAND_WORDS = "from your hand: Add"
+_TAP_WORDS = "untapped"
+
+
+def _without_reminders(text: str) -> str:
+    return "\n".join(strip_reminder(raw) for raw in text.split("\n"))
 
 
 def read_card_text(card: Card) -> CardText:
     """Everything the readers read from ``card`` (see the module docstring)."""
     oracle = card.oracle_text
-    effects = read_mana_effects(oracle, card.name)
-    cost_effects, cost_unknown = cost_effects_in(oracle, card.name)
-    keyword_costs: tuple[KeywordCost, ...] | None
-    try:
-        keyword_costs = read_keyword_costs(oracle or "")
-    except ManasolverError:
-        keyword_costs = None  # read again, and the error raised, when they are asked for
+    plain = _without_reminders(oracle) if "(" in oracle else oracle
+    effects: tuple[StructuredEffect, ...] = ()
+    if _MANA_EFFECT_WORDS.search(plain):
+        from manasolver.models.text.mana_effects import read_mana_effects
+        effects = read_mana_effects(oracle, card.name)
+    triggers: tuple[Trigger, ...] = ()
+    face = card.battlefield_face
+    face_plain = plain if face is card else _without_reminders(face.oracle_text)
+    if _TRIGGER_WORDS.search(face_plain):
+        from manasolver.models.text.triggers import read_triggers
+        triggers = read_triggers(card)
+    activated: tuple[ActivatedAbility, ...] = ()
+    if ":" in plain or "{" in plain:
+        from manasolver.models.text.activated import read_activated
+        activated = read_activated(card)
+    hand: tuple[ManaAbility, ...] = ()
+    if _HAND_WORDS in oracle:
+        from manasolver.models.text.hand import read_hand_abilities
+        hand = read_hand_abilities(card.name, oracle)
     unsupported = card.unsupported
+    tap_costs: tuple[TapCost, ...] = ()
+    if any(_TAP_WORDS in u for u in unsupported):
+        from manasolver.models.text.tap_costs import read_tap_costs
+        tap_costs = read_tap_costs(unsupported, len(card.mana_abilities))
+    cost_effects: tuple[CostEffect, ...] = ()
+    cost_unknown: tuple[str, ...] = ()
+    low = re.sub(r"\([^)]*\)", "", oracle).lower() if "(" in oracle else oracle.lower()
+    if "cost" in low or "affinity for" in low:
+        from manasolver.models.text.cost_modifiers import cost_effects_in
+        cost_effects, cost_unknown = cost_effects_in(oracle, card.name)
+    keyword_costs: tuple[KeywordCost, ...] | None = ()
+    if _KEYWORD_COST_LINE.search(oracle):
+        from manasolver.models.text.keyword_costs import read_keyword_costs
+        try:
+            keyword_costs = read_keyword_costs(oracle or "")
+        except ManasolverError:
+            keyword_costs = None  # read again, and the error raised, when they are asked for
+    prohibitions: tuple[tuple[str, str], ...] = ()
+    if "can't be activated" in oracle:
+        from manasolver.models.text.prohibitions import read_prohibitions
+        prohibitions = read_prohibitions(oracle or "")
     unread: tuple[str, ...] = ()
     if unsupported:
         done = {e.text for e in effects}
-        unread = tuple(u for u in unsupported
-                       if u not in done and not is_hand_clause(card, u) and not is_tap_cost_clause(u))
-    return CardText(
-        mana_effects=effects,
-        triggers=read_triggers(card),
-        activated=read_activated(card),
-        hand_abilities=read_hand_abilities(card.name, oracle),
-        tap_costs=read_tap_costs(unsupported, len(card.mana_abilities)),
-        cost_effects=cost_effects,
-        cost_unknown=cost_unknown,
-        keyword_costs=keyword_costs,
-        prohibitions=read_prohibitions(oracle or ""),
-        unread=unread,
-    )
+        unread = tuple(u for u in unsupported if u not in done and not _hand_clause(card, u) and not _tap_clause(u))
+    return CardText(effects, triggers, activated, hand, tap_costs, cost_effects, cost_unknown, keyword_costs,
+                    prohibitions, unread)
+
+
+def _hand_clause(card: Card, clause: str) -> bool:
+    if _HAND_WORDS not in clause:
+        return False
+    from manasolver.models.text.hand import is_hand_clause
+    return is_hand_clause(card, clause)
+
+
+def _tap_clause(clause: str) -> bool:
+    if _TAP_WORDS not in clause:
+        return False
+    from manasolver.models.text.tap_costs import is_tap_cost_clause
+    return is_tap_cost_clause(clause)
 
 
 def unread_clauses(card: Card) -> tuple[str, ...]:

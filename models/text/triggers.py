@@ -235,7 +235,7 @@ def read_triggers(card: Card) -> tuple[Trigger, ...]:
 
 def _face(card: Card) -> Card:
     """The face a permanent has on the battlefield: the front face of a multi-face card."""
-    return card.faces[0] if card.faces and card.layout not in ("split", "aftermath") else card
+    return card.battlefield_face
 
 
 def triggers_of(card: Card) -> tuple[Trigger, ...]:

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from manasolver.models.board.dump import state_to_json
 from manasolver.models.board.load import (
     LIMITS,
     load_state,
-    state_to_json,
     status,
 )
 from manasolver.models.errors import (
