@@ -116,9 +116,9 @@ class CardResolver:
     def _base_record(self, base: Card, name: str) -> dict[str, Any]:
         """The database record under ``base``, as one face, to lay given characteristics over."""
         raw = None
-        record_of = getattr(self.db, "record", None)
-        if callable(record_of):
-            raw = record_of(name)
+        lookup = getattr(self.db, "record", None)
+        if callable(lookup):
+            raw = lookup(name)
         if not isinstance(raw, dict) or raw.get("layout") in _SPLIT_LAYOUTS:
             return record_of(base)       # a split card: both halves' characteristics at once
         record = dict(raw)
