@@ -1,14 +1,18 @@
-"""Text for the parts of a mana ability that are read from the board (parser round 2).
+"""Text for the parts of a mana ability that are read from the board.
 
 The renderer (``solver/render.py``) prints ``Production.options`` and ``amount``;
 these two functions give the text for the rest, so a card such as Command Tower or
 Tainted Field shows what it really does:
 
->>> from manasolver.models.carddb import CardDB
->>> tower = CardDB().get("Command Tower").mana_abilities[0]
+>>> from manasolver.models.card import TypeLine
+>>> from manasolver.models.text.oracle import parse_oracle
+>>> land = TypeLine.parse("Land")
+>>> tower = parse_oracle("{T}: Add one mana of any color in your commander's color identity.", land,
+...                      "Command Tower").mana_abilities[0]
 >>> extra_production_texts(tower.production)
 ["1 mana of one color in your commander's color identity"]
->>> ability_notes(CardDB().get("Tainted Field").mana_abilities[1])
+>>> field = parse_oracle("{T}: Add {W} or {B}. Activate only if you control a Swamp.", land, "Tainted Field")
+>>> ability_notes(field.mana_abilities[0])
 ['activate only if you control a Swamp']
 """
 

@@ -118,6 +118,16 @@ def test_characteristics_override_the_database() -> None:
     assert elves.color_letters == ["U"]             # colors follow the new cost
 
 
+def test_characteristics_override_a_split_card() -> None:
+    """A split card (CR 709.4) with a given characteristic: both halves' characteristics are the base,
+    the given mana cost replaces their sum, and the colors follow it."""
+    state = load_state({"players": [{"name": "you", "hand": [{"card": "Fire // Ice", "mana_cost": "{2}{U}"}]}]})
+    card = state.players[0].hand[0]
+    assert card.name == "Fire // Ice" and card.type_line.types == ("instant",)
+    assert card.mana_cost is not None and card.mana_cost.format() == "{2}{U}"
+    assert card.color_letters == ["U"]
+
+
 def test_predefined_tokens_are_tokens_by_default() -> None:
     state = load_state(board({"id": "t", "card": "Treasure"}, {"id": "e", "card": "Everywhere"},
                              {"id": "g", "card": "gold"}))
@@ -582,7 +592,7 @@ def test_fuzzed_boards_never_crash(players: object, battlefield: object, turn: o
             assert load_state(state_to_json(state)) == state
 
 
-# -- choices made as a permanent entered, commanders (SPEC §4 extension; parser round 2) ---------------
+# -- choices made as a permanent entered, commanders (SPEC §4) ------------------------------------------
 
 
 def _chosen_board(**perm: Any) -> dict[str, Any]:

@@ -43,8 +43,8 @@ def state_of(*cards: str | dict[str, Any], graveyard: list[Any] | None = None,
 BASICS = ("Plains", "Island", "Swamp", "Mountain", "Forest")
 
 
-def test_issue_done_criterion_basics_and_everywhere() -> None:
-    """Issue 2: Plains, Island, Swamp, Mountain, Forest and the Everywhere token answer no
+def test_basics_and_everywhere_have_no_colors_and_domain_five() -> None:
+    """Plains, Island, Swamp, Mountain, Forest and the Everywhere token answer no
     colors, card types ["land"], domain 5 (CR 202.2b lands are colorless; 205.4a basic is a
     supertype; Everywhere is every basic land type)."""
     answer = counts(state_of(*BASICS, "Everywhere"))
@@ -274,7 +274,7 @@ def test_happily_ever_after_adventurer_counts_only_creature() -> None:
 # -- through the protocol and the command line ------------------------------------------------------
 
 def test_counts_through_the_protocol_and_batch() -> None:
-    """Issue 2's done criterion end to end: the protocol's ``counts`` query and ``manasolver
+    """End to end: the protocol's ``counts`` query and ``manasolver
     batch`` (a real subprocess) on the bundled basics board (five basics and Everywhere)."""
     import json
     import subprocess

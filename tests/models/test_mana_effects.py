@@ -496,8 +496,8 @@ def test_more_land_type_changes(db: CardDB) -> None:
 # -- composed: one activation's results ---------------------------------------------------------------
 
 
-def test_issue4_board_reflection_nyxbloom_wild_growth(db: CardDB) -> None:
-    """Issue 4's board: Mana Reflection + Nyxbloom Ancient + Wild Growth on a Forest: tapping the Forest gives
+def test_reflection_nyxbloom_wild_growth_on_a_forest(db: CardDB) -> None:
+    """Mana Reflection + Nyxbloom Ancient + Wild Growth on a Forest: tapping the Forest gives
     6 {G} from the land (616.1, T109) and one {G} from Wild Growth, not multiplied (T111)."""
     from manasolver.models.rules.production import ActivationResult, activation_results
 

@@ -325,7 +325,7 @@ def test_targeted_ability_is_not_a_mana_ability() -> None:
     assert parsed.mana_abilities == () and parsed.unsupported == ()
 
 
-# -- effects on mana that a later issue implements -------------------------------------------------
+# -- effects on mana production, recognised by the parser ----------------------------------------------
 
 
 def test_mana_reflection_is_a_replacement(db: CardDB) -> None:
@@ -473,7 +473,7 @@ def test_star_power_is_not_guessed() -> None:
         concrete_options(only(card).production, _state(perm), perm)
 
 
-# -- read from the board: choices, commander, conditions, variable costs (parser round 2) -------------
+# -- read from the board: choices, commander, conditions, variable costs --------------------------------
 
 
 def _perm(db: CardDB, pid: str, name: str, controller: str = "you", **kw: object) -> Permanent:

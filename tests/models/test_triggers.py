@@ -225,7 +225,7 @@ def test_city_of_brass_damage_is_on_its_tap_ability_only(db: CardDB) -> None:
 def test_every_triggered_line_of_the_card_data_is_returned() -> None:
     """No triggered line is dropped: every line starting "When"/"Whenever"/"At" (after an
     ability word) gives one Trigger, read or reported; the read ones include the energy,
-    Treasure and landfall cards this issue needs."""
+    Treasure and landfall cards the engine applies."""
     start = re.compile(r"^(?:[A-Z][a-z']+(?: [a-z']+)* — )?(?:When|Whenever|At)\b")
     lines = found = 0
     events: Counter[str] = Counter()
