@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadCost, BadQuery, ManasolverError, UnknownField
@@ -21,7 +21,7 @@ from manasolver.models.symbols import mask_from_letters
 if TYPE_CHECKING:
     from manasolver.models.carddb import CardDB
     from manasolver.models.state import GameState
-    from manasolver.solver.request import Modifier, Policy, SpellInfo
+    from manasolver.solver.request import Modifier, ModifierKind, Policy, SpellInfo
 
 __all__ = ["ability_spell", "backend", "card_db", "cost", "flag", "integer", "load_state_field", "modifiers",
            "names_ability", "player", "policy", "spell", "turn_given"]
@@ -156,7 +156,7 @@ def modifiers(query: dict[str, Any]) -> tuple[Modifier, ...]:
         if kind in ("increase", "reduce"):
             if not isinstance(value, str):
                 raise BadCost(f"{kind} must be a cost string", f"{where}.{kind}")
-            out.append(Modifier(kind, cost=ManaCost.parse(value, f"{where}.{kind}")))
+            out.append(Modifier(cast("ModifierKind", kind), cost=ManaCost.parse(value, f"{where}.{kind}")))
         elif kind == "minimum":
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1000:
                 raise BadQuery("minimum must be an integer from 0 to 1000", f"{where}.minimum")

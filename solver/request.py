@@ -7,7 +7,7 @@ Casting (:func:`manasolver.solver.casting.build.build_request`) turns a decoded 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
@@ -17,7 +17,11 @@ if TYPE_CHECKING:
     from manasolver.models.state import Permanent
     from manasolver.models.text.activated import ActivatedAbility
 
-__all__ = ["DEFAULT_POLICY", "AbilityActivation", "Modifier", "PaymentRequest", "Policy", "SpellInfo"]
+__all__ = ["DEFAULT_POLICY", "AbilityActivation", "Modifier", "ModifierKind", "PaymentRequest", "Policy",
+           "SpellInfo"]
+
+#: The kinds of cost modifier (CR 601.2f).
+ModifierKind = Literal["increase", "reduce", "minimum"]
 
 #: SPEC §6: the default lexicographic order of criteria.
 DEFAULT_POLICY = ("no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste",
@@ -54,7 +58,7 @@ class Modifier:
     """A cost modifier of CR 601.2f: ``kind`` is ``increase``, ``reduce`` or ``minimum``;
     ``cost`` the amount for the first two, ``amount`` the minimum total for the last."""
 
-    kind: str
+    kind: ModifierKind
     cost: ManaCost | None = None
     amount: int = 0
 

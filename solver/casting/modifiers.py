@@ -12,6 +12,7 @@ determined, before any mana ability is activated (Stoic Rebuttal ruling).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from manasolver.models.rules.amounts import power_of
 from manasolver.models.card import Card
@@ -19,7 +20,7 @@ from manasolver.models.cost import ManaCost
 from manasolver.models.text.cost_modifiers import CostEffect, read_cost_effects
 from manasolver.models.errors import Unsupported
 from manasolver.models.state import GameState
-from manasolver.solver.request import Modifier, SpellInfo
+from manasolver.solver.request import Modifier, ModifierKind, SpellInfo
 
 __all__ = ["AppliedModifier", "board_modifiers", "order_modifiers", "spell_matches"]
 
@@ -108,12 +109,13 @@ def board_modifiers(state: GameState, player: str, spell: SpellInfo) -> list[App
             if effect.kind == "minimum":
                 out.append(AppliedModifier(Modifier("minimum", amount=effect.minimum), perm.id, effect.text))
             elif effect.cost is not None:
-                out.append(AppliedModifier(Modifier(effect.kind, cost=effect.cost), perm.id, effect.text))
+                out.append(AppliedModifier(Modifier(cast(ModifierKind, effect.kind), cost=effect.cost), perm.id,
+                                           effect.text))
     if spell.card is not None:
         for effect in _effects(spell.card, "spell.card"):
             if effect.scope != "self" or effect.cost is None:
                 continue
             cost = _times(effect.cost, _count(effect, state, player))
             if cost is not None:
-                out.append(AppliedModifier(Modifier(effect.kind, cost=cost), "spell", effect.text))
+                out.append(AppliedModifier(Modifier(cast(ModifierKind, effect.kind), cost=cost), "spell", effect.text))
     return out

@@ -42,7 +42,7 @@ from manasolver.models.card import Card
 from manasolver.models.errors import BadState, Unsupported
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_TYPE, C
-from manasolver.solver.supply.model import MAX_REPEAT, Excluded, Option, SourceClass, Supply
+from manasolver.solver.supply.model import MAX_REPEAT, Excluded, Option, SourceClass, SourceKind, Supply
 from manasolver.solver.supply.resources import fodder_groups, hand_classes, sacrificeable
 from manasolver.solver.supply.unmodelled import drop_unmodelled_altars
 
@@ -79,7 +79,7 @@ class _Skip(Exception):
         self.reason = reason
 
 
-def _kind(perm: Permanent) -> str:
+def _kind(perm: Permanent) -> SourceKind:
     if perm.is_land:
         return "land"
     if perm.is_creature:
@@ -287,7 +287,7 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     # Board-dependent abilities: effects on mana, or Auras that hurt when what they enchant taps.
     changed = bool(effects) or bool(tap_damage_from_attachments(state))
     groups: dict[tuple[object, ...], list[tuple[str, int]]] = {}
-    meta: dict[tuple[object, ...], tuple[tuple[Option, ...], bool, str, str, bool]] = {}
+    meta: dict[tuple[object, ...], tuple[tuple[Option, ...], bool, SourceKind, str, bool]] = {}
     excluded: list[Excluded] = []
     usable: list[tuple[int, Permanent, tuple[Option, ...]]] = []
     for pos, perm in mine:

@@ -20,6 +20,7 @@ Which restricted mana may pay what (CR 106.6) is decided here too, once for ever
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import Restriction
@@ -33,10 +34,14 @@ __all__ = [
     "Group",
     "Option",
     "SourceClass",
+    "SourceKind",
     "Supply",
     "restriction_allows",
     "restriction_pays_abilities",
 ]
+
+#: What a source class holds, for the ``prefer_lands`` policy (land wins over creature).
+SourceKind = Literal["land", "creature", "artifact", "other", "hand"]
 
 #: Upper bound on activations of one repeatable ability per permanent.
 MAX_REPEAT = 64
@@ -138,7 +143,7 @@ class SourceClass:
     positions: tuple[int, ...]
     options: tuple[Option, ...]
     snow: bool
-    kind: str
+    kind: SourceKind
     name: str
     creature: bool = False
     hand: tuple[int, ...] = ()
