@@ -25,7 +25,8 @@ import pytest
 from manasolver.models.board.load import load_state
 from manasolver.models.errors import Unsupported
 from manasolver.models.state import GameState, Permanent
-from manasolver.models.symbols import TYPES
+from manasolver.models.symbols import TYPE_BITS, TYPES
+from manasolver.solver.pools import ranks
 from manasolver.solver.pools.options import OptionsAnswer, options
 from paths import TEST_DATA
 
@@ -322,16 +323,15 @@ def test_time_bound_returns_incomplete() -> None:
 
 def _random_rank(rng: random.Random) -> tuple[int, ...]:
     """A polymatroid the search could hold: units added, generic paid, single types paid."""
-    from manasolver.solver.pools import options as opt
-    f = opt._ZERO
+    f = ranks.ZERO
     for _ in range(rng.randint(1, 7)):
         op = rng.random()
         if op < 0.6 or f[63] == 0:
-            f = opt._add(f, opt._unit_rank((rng.randint(1, 63),), rng.randint(1, 2)))
+            f = ranks.rank_sum(f, ranks.unit_rank((rng.randint(1, 63),), rng.randint(1, 2)))
         elif op < 0.8:
-            f = opt._truncate(f, rng.randint(1, 2)) or f
+            f = ranks.truncate(f, rng.randint(1, 2)) or f
         else:
-            f = opt._remove(f, rng.choice(opt._BITS)) or f
+            f = ranks.remove(f, rng.choice(TYPE_BITS)) or f
     return f
 
 
@@ -341,19 +341,18 @@ def test_hybrid_payment_is_one_polymatroid(seed: int) -> None:
     paying one mana of a mask are the union of the single-type removals; ``_remove_mask``
     keeps their pointwise-maximum ranks as one state (M-convexity under network induction).
     Checked here: the bases of the merged state are exactly the union of the parts' bases."""
-    from manasolver.solver.pools import options as opt
     rng = random.Random(seed)
     for _ in range(150):
         f = _random_rank(rng)
         mask = rng.randint(1, 63)
-        parts = [r for r in (opt._remove(f, b) for b in opt._BITS if mask & b) if r is not None]
-        merged = opt._remove_mask(f, mask)
+        parts = [r for r in (ranks.remove(f, b) for b in TYPE_BITS if mask & b) if r is not None]
+        merged = ranks.remove_mask(f, mask)
         if not parts:
             assert merged is None
             continue
         assert merged is not None
-        union = set().union(*(set(opt._bases(r)) for r in parts))
-        assert set(opt._bases(merged)) == union
+        union = set().union(*(set(ranks.bases(r)) for r in parts))
+        assert set(ranks.bases(merged)) == union
 
 
 def test_four_shadowmoor_filters_and_two_basics_match_brute_force() -> None:
