@@ -44,7 +44,16 @@ from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_TYPE, C
 from manasolver.solver.supply.model import MAX_REPEAT, Excluded, Option, SourceClass, SourceKind, Supply
 from manasolver.solver.supply.resources import fodder_groups, hand_classes, sacrificeable
-from manasolver.solver.supply.unmodelled import drop_unmodelled_altars
+from manasolver.solver.supply.unmodelled import (
+    NO_REFERENCES,
+    RESTRICTED_TRIGGERS,
+    SNOW_TRIGGERS,
+    UNREAD_TEXT,
+    Unmodelled,
+    ability_gap,
+    drop_unmodelled_altars,
+    repeatable_gap,
+)
 
 __all__ = ["build_supply", "pool_units"]
 
@@ -70,15 +79,6 @@ def pool_units(player: Player) -> tuple[tuple[int, int], ...]:
 # -- building -------------------------------------------------------------------------------
 
 
-class _Skip(Exception):
-    """An ability this model does not cover: the permanent is excluded."""
-
-    def __init__(self, clause: str, reason: str) -> None:
-        super().__init__(reason)
-        self.clause = clause
-        self.reason = reason
-
-
 def _kind(perm: Permanent) -> SourceKind:
     if perm.is_land:
         return "land"
@@ -91,7 +91,8 @@ def _kind(perm: Permanent) -> SourceKind:
 
 def _options(state: GameState, perm: Permanent, player: Player,
              refs: dict[str, int] | None, effects: bool, resources: bool = True) -> tuple[Option, ...]:
-    """Every usable activation option of one permanent, or raise :class:`_Skip`.
+    """Every usable activation option of one permanent, or raise
+    :class:`~manasolver.solver.supply.unmodelled.Unmodelled`.
 
     The abilities are the permanent's effective ones (land-type changes such as Blood
     Moon and Urborg, granted abilities such as Chromatic Lantern's, CR 305.7, 613);
@@ -121,13 +122,9 @@ def _options(state: GameState, perm: Permanent, player: Player,
     for ab, tap_types, tap_count, parts in readings:
         cost = ab.cost
         text = ab.text or f"mana ability {ab.index}"
-        if cost.sacrifice and not resources:
-            raise _Skip(text, "costs that sacrifice other permanents are modelled only by the "
-                              "payment queries (pay, can_pay, max_x, payments)")
-        if ab.production.doubles_pool:
-            raise _Skip(text, "abilities that double the mana pool are not modelled yet")
-        if cost.discard_hand:
-            raise _Skip(text, "costs that discard the hand are not modelled yet")
+        gap = ability_gap(ab, resources)
+        if gap:
+            raise Unmodelled(text, gap)
         if cost.tap and cost.untap:
             continue
         if cost.tap and (perm.tapped or sick):
@@ -142,14 +139,10 @@ def _options(state: GameState, perm: Permanent, player: Player,
             continue  # 118.3
         exclusive = cost.tap or cost.untap or cost.sacrifice_self
         repeat = 1
-        if tap_count and not exclusive and not resources:
-            raise _Skip(text, "a repeatable ability that taps other permanents is modelled only by "
-                              "the payment queries (pay, can_pay, max_x, payments)")
         if not exclusive:
-            if cost.mana:
-                raise _Skip(text, "a repeatable mana ability with a mana cost is not modelled yet")
-            if cost.remove_any or cost.put_counters:
-                raise _Skip(text, "a repeatable ability with a variable counter cost is not modelled yet")
+            gap = repeatable_gap(cost, tap_count, resources)
+            if gap:
+                raise Unmodelled(text, gap)
             bounds = [MAX_REPEAT]
             if cost.life:
                 bounds.append(player.life // cost.life)
@@ -165,8 +158,7 @@ def _options(state: GameState, perm: Permanent, player: Player,
         reference_mask = 0
         if ab.production.reference:
             if refs is None:
-                raise _Skip(ab.text or ab.production.reference,
-                            "could-produce references need manasolver.solver.graph")
+                raise Unmodelled(ab.text or ab.production.reference, NO_REFERENCES)
             from manasolver.solver.graph import reference_mask as mirrored
             # What the referenced permanents could produce, not the permanent's own total
             # (an Exotic Orchard that Urborg made a Swamp does not mirror its own {B}).
@@ -182,10 +174,10 @@ def _options(state: GameState, perm: Permanent, player: Player,
             nonsnow = 0
             if result.extra and (perm.is_snow or _snow_triggers(state)):
                 if _snow_triggers(state):
-                    raise _Skip(text, "triggered mana from a snow source is not modelled yet")
+                    raise Unmodelled(text, SNOW_TRIGGERS)
                 nonsnow = len(result.extra)  # Wild Growth's mana is not snow (107.4h)
             if result.extra and restriction is not None:
-                raise _Skip(text, "restricted mana with unrestricted triggered mana is not modelled yet")
+                raise Unmodelled(text, RESTRICTED_TRIGGERS)
             out.append(Option(ab.index, slots, parts, cost.mana, cost.life, cost.energy,
                               ab.damage, cost.sacrifice_self, cost.tap, bool(exclusive), repeat,
                               restriction, tap_count, tuple(cost.sacrifice), tap_types, nonsnow))
@@ -299,14 +291,13 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
             from manasolver.models.text.tap_costs import is_tap_cost_clause
             unread = tuple(u for u in unread if not is_tap_cost_clause(u))
         if unread:
-            excluded.append(Excluded(perm.id, card.name, unread[0],
-                                     "the card has mana text the parser could not read"))
+            excluded.append(Excluded(perm.id, card.name, unread[0], UNREAD_TEXT))
             continue
         if not card.mana_abilities and not effects and not (resources and card.unsupported):
             continue
         try:
             opts = _cached_options(state, perm, pl, refs, changed, resources)
-        except _Skip as skip:
+        except Unmodelled as skip:
             excluded.append(Excluded(perm.id, card.name, skip.clause, skip.reason))
             continue
         if ref_error and _card_info(card)[3]:

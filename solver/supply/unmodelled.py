@@ -14,8 +14,12 @@ and clause and a ``where`` path (``battlefield[i]``, ``hand[i]``, ``cost``, ``sp
   Royal Decree), or an Aura's tap damage when a cost or convoke/improvise could tap its creature;
 - :func:`guard_ability_effects`, :func:`guard_activation`, :func:`guard_ability_cost`: activating
   an ability whose cost, condition or board effects this engine does not apply;
-- :func:`drop_unmodelled_altars`: while the supply is built, Altars whose fodder has a mana
-  ability that costs mana are left out (listed in ``Supply.excluded``).
+While the supply is built, what it leaves out (listed in ``Supply.excluded``, then refused by
+:func:`guard_excluded` when it matters) is decided here too: :func:`ability_gap` and
+:func:`repeatable_gap` (mana abilities this model does not cover, raised as
+:class:`Unmodelled`), the reasons :data:`UNREAD_TEXT`, :data:`NO_REFERENCES`,
+:data:`SNOW_TRIGGERS`, :data:`RESTRICTED_TRIGGERS`, and :func:`drop_unmodelled_altars` (Altars
+whose fodder has a mana ability that costs mana).
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import dataclasses
 import re
 from collections.abc import Callable
 
-from manasolver.models.abilities import AbilityCost
+from manasolver.models.abilities import AbilityCost, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.errors import Unsupported
 from manasolver.models.state import GameState, Permanent
@@ -34,8 +38,53 @@ from manasolver.solver.request import PaymentRequest, SpellInfo
 from manasolver.solver.supply.model import Excluded, Option, Supply
 from manasolver.solver.supply.resources import sacrificeable
 
-__all__ = ["drop_unmodelled_altars", "guard_ability_cost", "guard_ability_effects", "guard_activation",
-           "guard_doublers", "guard_excluded", "guard_prohibitions", "guard_tap_triggers"]
+__all__ = ["NO_REFERENCES", "RESTRICTED_TRIGGERS", "SNOW_TRIGGERS", "UNREAD_TEXT", "Unmodelled", "ability_gap",
+           "drop_unmodelled_altars", "guard_ability_cost", "guard_ability_effects", "guard_activation",
+           "guard_doublers", "guard_excluded", "guard_prohibitions", "guard_tap_triggers", "repeatable_gap"]
+
+#: Why a permanent is left out of the supply (``Excluded.reason``).
+UNREAD_TEXT = "the card has mana text the parser could not read"
+NO_REFERENCES = "could-produce references need manasolver.solver.graph"
+SNOW_TRIGGERS = "triggered mana from a snow source is not modelled yet"
+RESTRICTED_TRIGGERS = "restricted mana with unrestricted triggered mana is not modelled yet"
+_ALTARS = "sacrificing a permanent whose own mana ability costs mana is not modelled yet"
+_QUERIES_ONLY = "modelled only by the payment queries (pay, can_pay, max_x, payments)"
+
+
+class Unmodelled(Exception):
+    """A mana ability this model does not cover (``clause``: its text): the permanent is left
+    out of the supply, and listed in ``Supply.excluded`` with ``reason``."""
+
+    def __init__(self, clause: str, reason: str) -> None:
+        super().__init__(reason)
+        self.clause = clause
+        self.reason = reason
+
+
+def ability_gap(ab: ManaAbility, resources: bool) -> str | None:
+    """Why the supply can't model mana ability ``ab`` at all, or ``None``: a cost that
+    sacrifices other permanents (without ``resources``), pool doubling (RULES T117), a cost
+    that discards the hand."""
+    if ab.cost.sacrifice and not resources:
+        return "costs that sacrifice other permanents are " + _QUERIES_ONLY
+    if ab.production.doubles_pool:
+        return "abilities that double the mana pool are not modelled yet"
+    if ab.cost.discard_hand:
+        return "costs that discard the hand are not modelled yet"
+    return None
+
+
+def repeatable_gap(cost: AbilityCost, tap_count: int, resources: bool) -> str | None:
+    """Why a repeatable ability (no ``{T}``, ``{Q}`` or "sacrifice this" in its cost) with
+    ``cost`` can't be modelled, or ``None``: one that taps ``tap_count`` other permanents
+    (without ``resources``), one with a mana cost, one with a variable counter cost."""
+    if tap_count and not resources:
+        return "a repeatable ability that taps other permanents is " + _QUERIES_ONLY
+    if cost.mana:
+        return "a repeatable mana ability with a mana cost is not modelled yet"
+    if cost.remove_any or cost.put_counters:
+        return "a repeatable ability with a variable counter cost is not modelled yet"
+    return None
 
 
 def guard_excluded(supply: Supply, req: PaymentRequest) -> None:
@@ -97,9 +146,7 @@ def drop_unmodelled_altars(usable: list[tuple[int, Permanent, tuple[Option, ...]
         if hit is None:
             out.append((pos, perm, opts))
             continue
-        excluded.append(Excluded(perm.id, perm.card.name, " ".join(hit.costs),
-                                 "sacrificing a permanent whose own mana ability costs mana is not "
-                                 "modelled yet"))
+        excluded.append(Excluded(perm.id, perm.card.name, " ".join(hit.costs), _ALTARS))
     return out
 
 
