@@ -1,4 +1,4 @@
-"""Pool doublers on the board: which permanents double the mana pool, and can they now.
+"""Pool doublers: permanents whose mana ability doubles the mana pool, and whether they can now.
 
 Doubling Cube's "{3}, {T}: Double the amount of each type of unspent mana you
 have." is a mana ability (CR 605.1a) whose production is
@@ -7,21 +7,24 @@ its own but, as it resolves, one more mana of each type for each mana of that
 type in the pool.  The new mana carries no spending restriction (CR 106.6
 example, Doubling Cube ruling 2004-12-01; RULES §1.4, T117).
 
-The supply (:func:`manasolver.solver.supply.build.build_supply`) leaves such
-permanents out (its classes add mana, they don't transform the pool); the
-``options`` query (:mod:`manasolver.solver.pools.options`) applies them itself, and
-the payment queries refuse to answer when one could be activated
-(:func:`manasolver.solver.supply.unmodelled.guard_doublers`), because their optimisers do
-not model them.  This module is what both read: nothing here searches.
+:func:`find_doublers` lists a player's doublers with their effective doubling
+abilities (CR 613), which of them can be activated now, mana cost aside, and why
+one can't be applied as a plain doubling of the pool (a second mana ability,
+costs other than mana and ``{T}``, replacement or triggered effects on its
+activation).  Nothing here searches or pays.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card
+from manasolver.models.rules.board_effects import effective_mana_abilities
+from manasolver.models.rules.production import replacements_for, triggered_mana_for
 from manasolver.models.state import GameState, Permanent
+from manasolver.models.symbols import TYPE_BITS
 
 __all__ = ["Doubler", "find_doublers"]
 
@@ -36,10 +39,10 @@ class Doubler:
     out with it, and it can't be modelled as a doubler alone); ``usable``: the doubling
     abilities whose non-mana costs can be paid now (untapped for ``{T}``, not
     summoning sick, life, energy and counters: CR 107.5, 302.6, 119.4, 118.3) —
-    whether their mana cost can be paid is the caller's question; ``ready``: some is;
-    ``unmodelled``: why the ``options`` query can't apply it exactly (empty when it
-    can): replacement or triggered effects on its activation, costs other than
-    mana and ``{T}``, a second ability.
+    whether their mana cost can be paid is asked elsewhere; ``ready``: some is;
+    ``unmodelled``: why it can't be applied exactly as a doubling of the pool (empty
+    when it can): replacement or triggered effects on its activation, costs other
+    than mana and ``{T}``, a second ability.
     """
 
     permanent: str
@@ -78,9 +81,8 @@ def _ready(state: GameState, perm: Permanent, player: str, ab: ManaAbility) -> b
 
 
 def _unmodelled(state: GameState, perm: Permanent, ab: ManaAbility, only: bool) -> str:
-    """Why the options query can't apply this doubling ability exactly ('' when it can)."""
-    from manasolver.models.rules.production import replacements_for, triggered_mana_for
-
+    """Why this doubling ability can't be applied exactly as a doubling of the pool
+    ('' when it can)."""
     cost = ab.cost
     if not only:
         return "a permanent with a pool-doubling ability and other mana abilities is not modelled"
@@ -95,25 +97,19 @@ def _unmodelled(state: GameState, perm: Permanent, ab: ManaAbility, only: bool) 
         return "a pool-doubling ability with an activation condition is not modelled"
     if replacements_for(state, perm, ab):
         return "replacement effects on a pool doubler's mana (Mana Reflection) are not modelled"
-    if triggered_mana_for(state, perm, ab, (1, 2, 4, 8, 16, 32)):
+    if triggered_mana_for(state, perm, ab, TYPE_BITS):
         return "triggered mana on a pool doubler's activation is not modelled"
     return ""
 
 
 #: Per card object: (a printed mana ability doubles the pool, its text speaks of unspent mana).
-_INFO: dict[int, tuple[Card, bool, bool]] = {}
+_INFO: IdentityMemo[Card, tuple[bool, bool]] = IdentityMemo(4097)
 
 
 def _card_info(card: Card) -> tuple[bool, bool]:
-    """What :func:`find_doublers` needs to know about a card, remembered per card object."""
-    hit = _INFO.get(id(card))
-    if hit is None or hit[0] is not card:
-        if len(_INFO) > 4096:
-            _INFO.clear()
-        hit = (card, any(a.production.doubles_pool for a in card.mana_abilities),
-               "unspent mana" in card.oracle_text.lower())
-        _INFO[id(card)] = hit
-    return hit[1], hit[2]
+    """What :func:`find_doublers` needs to know about a card (remembered in ``_INFO``)."""
+    return (any(a.production.doubles_pool for a in card.mana_abilities),
+            "unspent mana" in card.oracle_text.lower())
 
 
 def find_doublers(state: GameState, player: str) -> tuple[Doubler, ...]:
@@ -133,11 +129,10 @@ _LAST: dict[str, tuple[GameState, tuple[Doubler, ...]]] = {}
 
 def _find(state: GameState, player: str) -> tuple[Doubler, ...]:
     """:func:`find_doublers`, computed."""
-    from manasolver.models.rules.production import effective_mana_abilities
-
     # cheap first: a doubling ability is printed on the card, or granted by a card whose
     # text speaks of unspent mana (no card grants one today); most boards have neither
-    infos = [_card_info(p.card) for p in state.battlefield]
+    get_or = _INFO.get_or
+    infos = [get_or(p.card, _card_info) for p in state.battlefield]
     granting = any(mentions and not printed for printed, mentions in infos)
     out = []
     for i, perm in enumerate(state.battlefield):

@@ -172,7 +172,7 @@ def _random_doubler_board(rng: random.Random) -> GameState:
 def test_t117_random_boards_with_cubes_match_brute_force(seed: int) -> None:
     """Small random boards with one or two Cubes: the maximal pools (plain, and detailed with
     the restricted part, CR 106.6) equal those of a brute force that plays every order of
-    activations on concrete pools (tests/solver/test_options.py ``brute_options``)."""
+    activations on concrete pools (tests/support/brute_options.py ``brute_options``)."""
     from brute_options import brute_options, maximal_totals
     state = _random_doubler_board(random.Random(seed))
     pairs = brute_options(state)
