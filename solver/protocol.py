@@ -131,17 +131,17 @@ def build_request(query: dict[str, Any]) -> PaymentRequest:
         return build.build_activation(state, player, ability,
                                       lambda name: decode.card_db(query).get(name, "spell.card"),
                                       decode.integer(query, "x", None), decode.modifiers(query),
-                                      decode.policy(query), **_assists(query))
+                                      decode.policy(query), **_assist_flags(query))
     spell = decode.spell(query)
     cost = decode.cost(query, required=False)
     x = decode.integer(query, "x", None)
     return build.build_request(state, player, spell, cost, x, decode.modifiers(query), decode.policy(query),
                                alternative=query.get("alternative"),
                                additional=query["additional"] if "additional" in query else build.NOT_GIVEN,
-                               **_assists(query))
+                               **_assist_flags(query))
 
 
-def _assists(query: dict[str, Any]) -> dict[str, bool | None]:
+def _assist_flags(query: dict[str, Any]) -> dict[str, bool | None]:
     return {k: decode.flag(query, k) for k in ("convoke", "delve", "improvise")}
 
 

@@ -1,3 +1,4 @@
-"""Casting a spell or activating an ability, up to the payment (CR 601.2a-f, 602.2): the cost as
-announced and totalled, alternative and additional costs, modifiers from the board, abilities, and
-timing."""
+"""Casting a spell or activating an ability, up to the payment (CR 601.2a-f, 602.2): the request
+built from a decoded query (build), the cost as announced and totalled (announce), alternative
+and additional costs (alternatives), modifiers from the board (modifiers), abilities (abilities),
+and timing (timing)."""

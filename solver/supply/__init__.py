@@ -1,2 +1,2 @@
-"""What a player can supply toward a payment: the pool and the sources grouped into classes with
-counts, and what the engine does not model."""
+"""What a player can supply toward a payment: the model (model), its building (build), the
+resources other than mana sources (resources), and what the engine does not model (unmodelled)."""
