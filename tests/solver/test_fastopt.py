@@ -228,3 +228,17 @@ def test_signet_paid_by_a_forest_beats_a_bird() -> None:
     sol = _compare(request(state, "{1}{U/P}"))
     assert sol is not None
     assert sorted(k for k, _m, _o in sol.acts) == [0, 3]  # the Signet and the Forest
+
+
+def test_the_same_board_sent_again_reuses_its_search() -> None:
+    """A board sent again as a new state (a client's next query, a batch line) finds the
+    search built for the first one by content: its modes, keep terms and tables are not
+    built again."""
+    from manasolver.solver.backends.fastopt.search import search_for
+    board_json = bd.commander_board(2)
+    first, again = (queries.prepare(protocol.build_request(
+        {"query": "pay", "state": board_json, "cost": "{2}{W}{U}"}), "optimal", 0) for _ in range(2))
+    assert first.req.state is not again.req.state and first.supply is not again.supply
+    criteria = first.policy.criteria
+    search = search_for(first, criteria)
+    assert search is not None and search_for(again, criteria) is search

@@ -27,16 +27,13 @@ from __future__ import annotations
 
 from manasolver.solver.backends.fastopt.incumbent import Incumbent
 from manasolver.solver.backends.fastopt.keep import KeepTerms
-from manasolver.solver.backends.fastopt.linear import LinearCosts, lin_digits
+from manasolver.solver.backends.fastopt.linear import COLORS_LOST, KEEP_LOST, POOL, WASTE, LinearCosts, lin_digits
 from manasolver.solver.backends.fastopt.modes import GENERIC_COST, Mode
 from manasolver.solver.backends.fastopt.tables import Tables
 from manasolver.solver.casting.announce import Form
 
 __all__ = ["FormSearch"]
 
-#: Lazy components of a bound vector (computed only when the earlier components tie).
-_KEEP_LOST = -1
-_COLORS_LOST = -2
 
 
 class FormSearch:
@@ -45,13 +42,12 @@ class FormSearch:
     :meth:`apply` on the way down and back."""
 
     __slots__ = ("ab_life", "act_cost", "bound_sets", "by_unit_set", "by_unit_total", "caps",
-                 "class_cap", "contrib", "contrib_r", "contrib_t", "cost_row", "cost_total",
-                 "costly", "counts", "criteria", "fi", "first_free", "form", "generic_spell",
-                 "have", "have_r", "inc", "keep", "life", "life_form", "lin", "lin_names",
-                 "modes", "n_pool", "need", "need_total", "nd", "nm", "overshoot", "place",
-                 "plan", "pool_modes", "pool_sink", "pool_total", "pool_used", "reach",
-                 "scale", "size", "skip", "slack", "subsets", "sup_life", "und_total",
-                 "undecided", "units", "used")
+                 "class_cap", "codes", "contrib", "contrib_r", "contrib_t", "cost_row",
+                 "cost_total", "costly", "counts", "criteria", "fi", "first_free", "form",
+                 "generic_spell", "have", "have_r", "inc", "keep", "life", "life_form", "lin",
+                 "modes", "n_pool", "nd", "need", "need_total", "nm", "overshoot", "plan",
+                 "pool_modes", "pool_sink", "pool_total", "pool_used", "reach", "scale", "size",
+                 "skip", "slack", "subsets", "sup_life", "und_total", "undecided", "units", "used")
 
     def __init__(self, fi: int, form: Form, x: int, modes: list[Mode], tab: Tables,
                  inc: Incumbent, keep: KeepTerms, lin: LinearCosts, criteria: tuple[str, ...],
@@ -104,9 +100,8 @@ class FormSearch:
         # The linear criteria (counted per activation) as digits of one integer, in the
         # policy's order, the tie-break last: a fractional relaxation of that integer is a
         # lexicographic lower bound (see linear.lin_digits).
-        self.lin_names = lin.names
+        self.codes = lin.codes
         self.nd = len(lin.names)
-        self.place = lin.place
         self.lin = form.life * lin.place.get("min_life", 0)
         self.skip = skip_free_only
         crit = criteria
@@ -225,7 +220,8 @@ class FormSearch:
     def vector(self, final: bool, i: int) -> tuple[int, ...] | None:
         """The criteria vector of the activations chosen (``final``), or a lower bound on
         every payment below this node at level ``i``; ``None`` when none covers the form.
-        ``keep_castable`` and ``keep_colors`` are left as the lazy markers -1 and -2."""
+        ``keep_castable`` and ``keep_colors`` are left as the lazy markers :data:`KEEP_LOST`
+        and :data:`COLORS_LOST` (see :meth:`resolve`)."""
         lin = self.lin
         if not final and i >= self.n_pool:
             room = self.need_total - self.units
@@ -250,21 +246,17 @@ class FormSearch:
                         extra = max(extra, got)
             lin += extra
         digits = lin_digits(lin, self.nd)
-        place = self.place
-        lin_names = self.lin_names
         out: list[int] = []
-        for name in self.criteria:
-            if name in place:
-                out.append(digits[lin_names.index(name)])
-            elif name == "keep_castable":
-                out.append(_KEEP_LOST)  # computed lazily, only when earlier terms tie
-            elif name == "keep_colors":
-                out.append(_COLORS_LOST)  # computed lazily too
-            elif name == "min_waste":
+        for code in self.codes:
+            if code >= 0:
+                out.append(digits[code])
+            elif code >= COLORS_LOST:
+                out.append(code)  # KEEP_LOST, COLORS_LOST: computed lazily, only when earlier terms tie
+            elif code == WASTE:
                 out.append(self.units - self.need_total if final else 0)
-            elif name == "use_pool":
+            elif code == POOL:
                 out.append(self.pool_total - self.pool_used if final or i >= self.n_pool else 0)
-            elif name == "min_energy":
+            else:
                 out.append(self.form.energy)
         out.append(digits[-1])
         return tuple(out)
@@ -288,7 +280,7 @@ class FormSearch:
         """A vector component, the lazy ones (-1, -2) computed."""
         if v >= 0:
             return v
-        if v == _KEEP_LOST:
+        if v == KEEP_LOST:
             return self.keep.keep_lost(self.used)
         return self.keep.colors_lost(self.used)
 

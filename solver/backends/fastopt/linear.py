@@ -16,7 +16,8 @@ import math
 from manasolver.models._memo import IdentityMemo
 from manasolver.solver.backends.fastopt.modes import Mode
 
-__all__ = ["DIGIT", "DIGIT_BITS", "LINEAR", "LinearCosts", "lcm_upto", "lin_digits"]
+__all__ = ["COLORS_LOST", "DIGIT", "DIGIT_BITS", "ENERGY", "KEEP_LOST", "LINEAR", "POOL", "WASTE",
+           "LinearCosts", "lcm_upto", "lin_digits"]
 
 #: Criteria counted per activation (sacrifices, life, non-lands, activations); with the
 #: tie-break they form the digits of one integer the search bounds as a whole.
@@ -24,6 +25,15 @@ LINEAR = ("no_sacrifice", "min_life", "prefer_lands", "min_sources")
 #: The base of those digits: above any one criterion's value on any board.
 DIGIT_BITS = 48
 DIGIT = 1 << DIGIT_BITS
+
+# How a criterion that is not a digit of the packed cost is read (:attr:`LinearCosts.codes`).
+KEEP_LOST = -1
+COLORS_LOST = -2
+WASTE = -3
+POOL = -4
+ENERGY = -5
+_CODES = {"keep_castable": KEEP_LOST, "keep_colors": COLORS_LOST, "min_waste": WASTE,
+          "use_pool": POOL, "min_energy": ENERGY}
 
 
 def lcm_upto(n: int) -> int:
@@ -49,14 +59,18 @@ def lin_digits(value: int, n: int) -> list[int]:
 class LinearCosts:
     """The packing of the linear criteria of one policy: ``names`` (the policy's linear
     criteria in order, then ``tiebreak``), the place value of each, and the packed cost of
-    one activation of a mode (remembered per mode object)."""
+    one activation of a mode (remembered per mode object).  ``codes`` says how to read each
+    criterion of the policy, in order, when a vector is built in the search: the index of
+    its digit, or one of :data:`KEEP_LOST`, :data:`COLORS_LOST`, :data:`WASTE`,
+    :data:`POOL`, :data:`ENERGY` (decided once, not per node)."""
 
-    __slots__ = ("_act_costs", "names", "place")
+    __slots__ = ("_act_costs", "codes", "names", "place")
 
     def __init__(self, criteria: tuple[str, ...]) -> None:
         self.names = [n for n in criteria if n in LINEAR] + ["tiebreak"]
         self.place: dict[str, int] = {n: 1 << (DIGIT_BITS * (len(self.names) - 1 - j))
                                       for j, n in enumerate(self.names)}
+        self.codes = [self.names.index(n) if n in LINEAR else _CODES[n] for n in criteria]
         self._act_costs: IdentityMemo[Mode, int] = IdentityMemo()
 
     def act_cost(self, md: Mode) -> int:
