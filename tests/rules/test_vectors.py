@@ -108,13 +108,19 @@ def _every_backend(req: PaymentRequest) -> dict[str, bool]:
     return seen
 
 
-def _totals(vector: dict[str, Any]) -> set[str]:
+def _forms(vector: dict[str, Any]) -> tuple[int, tuple[Any, ...]]:
+    """X and the announced forms of the vector's cost (601.2b), with its modifiers applied."""
     query = vector["query"]
     x = query.get("x") or 0
     mods = tuple(_modifier(m) for m in query.get("mods", ()))
-    forms = announce(ManaCost.parse(query["cost"]), x, mods).forms
-    if "announced" in query:
-        forms = tuple(f for f in forms if [c.kind for c in f.choices] == query["announced"])
+    return x, announce(ManaCost.parse(query["cost"]), x, mods).forms
+
+
+def _totals(vector: dict[str, Any]) -> set[str]:
+    """The totals (601.2f) of the forms, or of those announced as ``announced`` only."""
+    x, forms = _forms(vector)
+    if "announced" in vector["query"]:
+        forms = tuple(f for f in forms if [c.kind for c in f.choices] == vector["query"]["announced"])
     return {f.total_text(x) for f in forms}
 
 
@@ -127,7 +133,7 @@ def _run_hand(vector: dict[str, Any], broken: Broken) -> Callable[[], str]:
         if "totals_include" in expect:
             broken.check(set(expect["totals_include"]) <= totals, "announced totals include", sorted(totals),
                          expect["totals_include"])
-        return lambda: ""
+        return lambda: _forms_breakdown(vector)
     req = _hand_request(vector)
     if "payable" in expect:
         seen = _every_backend(req)
@@ -143,6 +149,12 @@ def _run_hand(vector: dict[str, Any], broken: Broken) -> Callable[[], str]:
         broken.check(bool(paid.get("payable")), "pay payable", paid, True)
         _check_payment(paid.get("payment") or {}, expect, broken)
     return lambda: _hand_breakdown(req)
+
+
+def _forms_breakdown(vector: dict[str, Any]) -> str:
+    """Each announced form of the cost: the choice per symbol and the total."""
+    x, forms = _forms(vector)
+    return "\n".join(f"  announced {[c.kind for c in f.choices]}: total {f.total_text(x)}" for f in forms)
 
 
 def _hand_breakdown(req: PaymentRequest) -> str:
