@@ -1,41 +1,38 @@
 """The ``options`` query (SPEC §5): every maximal pool of mana a player can have at once.
 
 Count suites as data (STYLE practice 7, XMage's ManaOptionsTest): the vectors in
-``tests/data/options_vectors.json`` give each board, the cards' rules text and
-the exact expected set of options; on failure the runner prints what is missing,
-what is extra and, per source class, what the engine thought each source could do.
+``tests/data/options_vectors.json`` give each board, the cards' rules text, the rule
+pinned and the exact expected set of options; the one runner below plays them, and on
+failure prints what is missing, what is extra and, per source class, what the engine
+thought each source could do.
 
-The engine is also checked against :func:`brute_options` below, an independent
-brute force that plays every sequence of activations on copies of permanents with
-concrete mana (no classes, no polymatroids, no shared code but the card data),
-on small boards built at random and on a small Cascading Cataracts board.
+The engine is also checked against ``brute_options`` (tests/support/brute_options.py),
+an independent brute force that plays every sequence of activations on copies of
+permanents with concrete mana (no classes, no polymatroids, no shared code but the card
+data), on small boards built at random and on a small Cascading Cataracts board.
 """
 
 from __future__ import annotations
 
-import functools
-import itertools
 import json
 import random
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
-from manasolver.models.board.load import load_state
+from brute_options import breakdown, brute_options, make_board, maximal_totals
 from manasolver.models.errors import Unsupported
-from manasolver.models.state import GameState, Permanent
-from manasolver.models.symbols import TYPE_BITS, TYPES
+from manasolver.models.state import GameState
+from manasolver.models.symbols import TYPE_BITS
 from manasolver.solver.pools import ranks
-from manasolver.solver.pools.options import OptionsAnswer, options
+from manasolver.solver.pools.options import options
 from paths import TEST_DATA
 
 VECTORS = json.loads((TEST_DATA / "options_vectors.json").read_text())
 
-from brute_options import Vec, brute_options, breakdown, make_board, maximal_totals, parse_option
 
 @pytest.mark.parametrize("vector", VECTORS["vectors"], ids=[v["name"] for v in VECTORS["vectors"]])
-def test_options_vector(vector: dict[str, Any]) -> None:
+def test_options_vector_exact_set_cites_its_rule(vector: dict[str, Any]) -> None:
     """Each data vector: exact option set (or count), completeness, and the brute force agreeing."""
     state = make_board(vector["board"])
     detail = vector.get("detail", False)
@@ -66,7 +63,7 @@ def test_options_vector(vector: dict[str, Any]) -> None:
                 breakdown(state, answer)
 
 
-def test_vectors_cite_rules_text() -> None:
+def test_every_vector_quotes_rules_text_and_rule() -> None:
     """Every vector quotes the rules text of its cards or the rule it pins (STYLE 15)."""
     for v in VECTORS["vectors"]:
         assert v.get("text") and v.get("rule"), v["name"]
@@ -86,13 +83,13 @@ def _texts(state: GameState, **kw: Any) -> list[str]:
     return list(options(state, limit=100_000, budget=30, **kw).to_json()["options"])
 
 
-def test_options_sorted_largest_first_in_canonical_order() -> None:
+def test_spec_5_sol_ring_and_signet_largest_first_in_wubrgc_order() -> None:
     """Largest pools first; within a size, by W, U, B, R, G, C counts descending (SPEC §5)."""
     state = _board("Sol Ring", "Azorius Signet")
     assert _texts(state) == ["{W}{U}{C}", "{C}{C}"]
 
 
-def test_limit_cuts_and_says_incomplete() -> None:
+def test_spec_5_limit_cuts_three_adarkar_wastes_and_says_incomplete() -> None:
     """``limit`` bounds the list and ``complete`` says more exist."""
     state = _board("Adarkar Wastes", "Adarkar Wastes", "Adarkar Wastes")
     cut = options(state, limit=4).to_json()
@@ -100,18 +97,18 @@ def test_limit_cuts_and_says_incomplete() -> None:
     assert options(state, limit=10).to_json()["complete"] is True
 
 
-def test_haste_lifts_summoning_sickness() -> None:
+def test_cr_302_6_haste_lets_sick_llanowar_elves_tap() -> None:
     """CR 302.6 / 702.10c: a sick creature with haste may use its {T} mana ability."""
     assert _texts(_board({"card": "Llanowar Elves", "sick": True})) == [""]
     assert _texts(_board({"card": "Llanowar Elves", "sick": True, "haste": True})) == ["{G}"]
 
 
-def test_sick_noncreature_artifact_taps() -> None:
+def test_cr_302_6_sick_mind_stone_taps() -> None:
     """CR 302.6 restricts creatures only: a Mind Stone that just arrived taps for {C}."""
     assert _texts(_board({"card": "Mind Stone", "sick": True})) == ["{C}"]
 
 
-def test_mana_confluence_needs_life() -> None:
+def test_cr_119_4_mana_confluence_needs_life() -> None:
     """CR 119.4: life can be paid only while the life total is at least the amount.
     Mana Confluence: "{T}, Pay 1 life: Add one mana of any color."  At 1 life only one
     of two Confluences can be used; at 0 life none."""
@@ -121,7 +118,7 @@ def test_mana_confluence_needs_life() -> None:
     assert len(_texts(_board("Mana Confluence", "Mana Confluence", life=2))) == 15
 
 
-def test_aether_hub_energy() -> None:
+def test_cr_107_14_aether_hub_needs_energy() -> None:
     """CR 107.14, RULES §9: Aether Hub's "{T}, Pay {E}: Add one mana of any color" needs an
     energy counter per activation; "{T}: Add {C}" does not."""
     state = _board("Aether Hub", "Aether Hub", energy=1)
@@ -129,20 +126,20 @@ def test_aether_hub_energy() -> None:
                                             "{C}{C}"])
 
 
-def test_floating_pool_pays_signet() -> None:
+def test_cr_605_3_floating_mana_pays_azorius_signet() -> None:
     """CR 106.4, 605.3: floating mana is in every pool and can pay a mana ability's cost.
     Azorius Signet: "{1}, {T}: Add {W}{U}." with {R} floating gives {W}{U}, or keeps {R}."""
     assert _texts(_board("Azorius Signet", pool="{R}")) == ["{W}{U}", "{R}"]
 
 
-def test_ziggurat_mana_cannot_pay_signet() -> None:
+def test_cr_106_6_ziggurat_mana_cannot_pay_signet() -> None:
     """CR 106.6; Ancient Ziggurat: "Spend this mana only to cast a creature spell." so it
     cannot pay Azorius Signet's {1} (an activated ability)."""
     state = _board("Ancient Ziggurat", "Azorius Signet")
     assert _texts(state) == ["{W}", "{U}", "{B}", "{R}", "{G}"]
 
 
-def test_powerstone_mana_pays_signet() -> None:
+def test_cr_106_6_powerstone_mana_pays_signet() -> None:
     """Powerstone: "This mana can't be spent to cast nonartifact spells." It may pay an
     activated ability, so it pays Azorius Signet's {1}; detail lists its {C} as restricted."""
     state = _board("Powerstone", "Azorius Signet")
@@ -150,18 +147,18 @@ def test_powerstone_mana_pays_signet() -> None:
     assert got == [{"mana": "{W}{U}", "restricted": ""}, {"mana": "{C}", "restricted": "{C}"}]
 
 
-def test_two_reflecting_pools_make_nothing() -> None:
+def test_cr_106_7_two_reflecting_pools_make_nothing() -> None:
     """CR 106.7 example, RULES §12: two Reflecting Pools and no other land produce nothing."""
     assert _texts(_board("Reflecting Pool", "Reflecting Pool")) == [""]
 
 
-def test_reflecting_pool_sees_tapped_forest() -> None:
+def test_rules_12_reflecting_pool_sees_tapped_forest() -> None:
     """RULES §12: could-produce ignores costs and tapped state; a tapped Forest still lets
     Reflecting Pool make {G}, though the Forest itself adds nothing."""
     assert _texts(_board("Reflecting Pool", {"card": "Forest", "tapped": True})) == ["{G}"]
 
 
-def test_doubling_cube_applied_exactly() -> None:
+def test_t117_doubling_cube_applied_exactly() -> None:
     """CR 106.6 example (Doubling Cube: "{3}, {T}: Double the amount of each type of unspent
     mana you have"): one Forest can't pay {3}, so the pool is {G}, complete; four Forests
     pay {3} and double the fourth: {G}{G} is not more than {G}{G}{G}{G}, which stays.
@@ -173,7 +170,7 @@ def test_doubling_cube_applied_exactly() -> None:
         "options": ["{G}" * 8], "complete": True}
 
 
-def test_opponents_mana_flare_applies() -> None:
+def test_t118_opponents_mana_flare_applies() -> None:
     """CR 605.1b, RULES T118: Mana Flare ("Whenever a player taps a land for mana, that
     player adds one mana of any type that land produced") is a triggered mana ability; the
     supply applies it whoever controls it, so a Forest gives {G}{G}, exactly."""
@@ -184,7 +181,7 @@ def test_opponents_mana_flare_applies() -> None:
     assert js == {"options": ["{G}{G}"], "complete": True}
 
 
-def test_unread_clause_of_opponents_card_reported() -> None:
+def test_spec_5_unread_clause_of_opponents_card_reported() -> None:
     """An opponent's card with a mana clause nobody reads makes the answer incomplete,
     naming the card, rather than silently short (SPEC §5: never wrong without saying so)."""
     state = make_board({"players": [{"name": "you"}, {"name": "opponent"}], "battlefield": [
@@ -201,7 +198,7 @@ def test_unread_clause_of_opponents_card_reported() -> None:
         assert not unread
 
 
-def test_snow_cost_in_mana_ability_is_unsupported() -> None:
+def test_cr_107_4h_snow_cost_in_mana_ability_is_unsupported() -> None:
     """A mana-costing ability that needs {S} (CR 107.4h) is refused, not guessed."""
     state = make_board({"players": [{"name": "you"}], "battlefield": [
         {"id": "x", "name": "Snow Filter", "type_line": "Artifact", "mana_cost": "{2}",
@@ -216,7 +213,7 @@ def test_snow_cost_in_mana_ability_is_unsupported() -> None:
     assert js["complete"] is False
 
 
-def test_player_field_selects_the_player() -> None:
+def test_spec_5_player_field_selects_whose_forest_counts() -> None:
     """The query is about the named player: the opponent's Forest is theirs, not ours."""
     state = make_board({"players": [{"name": "you"}, {"name": "opponent"}],
                         "battlefield": [{"id": "i", "card": "Island"},
@@ -262,7 +259,7 @@ def _random_board(rng: random.Random) -> GameState:
 
 
 @pytest.mark.parametrize("seed", range(80))
-def test_random_boards_match_brute_force(seed: int) -> None:
+def test_cr_605_3_random_real_card_boards_match_brute_force(seed: int) -> None:
     """Random small boards of real cards: the engine's maximal pools equal the brute force's
     (non-detail: restricted mana counted as mana; detail: restricted part worth less)."""
     rng = random.Random(seed)
@@ -275,7 +272,7 @@ def test_random_boards_match_brute_force(seed: int) -> None:
     assert {(o.mana, o.restricted) for o in detailed.options} == pairs, breakdown(state, detailed)
 
 
-def test_cataracts_board_counts_and_time() -> None:
+def test_spec_8_three_cascading_cataracts_thirty_basics_count_and_time() -> None:
     """Three Cascading Cataracts and thirty basics (ten each of Plains, Island, Forest):
     the full, exact list; pools: 33 mana with three {C}; or up to three filters, each
     trading five mana and its own {C} for five of any colors (SPEC §8: ≤ 1 s).
@@ -291,7 +288,7 @@ def test_cataracts_board_counts_and_time() -> None:
     assert answer.options[0].text == "{W}" * 10 + "{U}" * 10 + "{G}" * 10 + "{C}" * 3
 
 
-def test_custom_cards_parse_as_intended() -> None:
+def test_colorless_converter_and_green_filter_parse_as_intended() -> None:
     """The characteristic-defined test cards have the abilities their text says."""
     conv = _board(CUSTOM["Test Colorless Converter"], "Plains")
     assert _texts(conv) == ["{W}{C}", "{C}{C}"]
@@ -300,7 +297,7 @@ def test_custom_cards_parse_as_intended() -> None:
 
 
 @pytest.mark.parametrize("extra", [[], ["Cascading Cataracts"], ["Sol Ring"]])
-def test_phantom_colorless_off_when_a_filter_makes_colorless(extra: list[str]) -> None:
+def test_cr_605_3_phantom_c_off_when_a_colorless_converter_makes_c(extra: list[str]) -> None:
     """A mana-costing ability that produces {C} turns the phantom-{C} shortcut off; the
     answer stays exact (brute force), with Cascade Bluffs' {C} and the converter's."""
     state = _board(CUSTOM["Test Colorless Converter"], CUSTOM["Test Colorless Converter"],
@@ -310,7 +307,7 @@ def test_phantom_colorless_off_when_a_filter_makes_colorless(extra: list[str]) -
         breakdown(state, answer)
 
 
-def test_time_bound_returns_incomplete() -> None:
+def test_spec_5_time_bound_on_cascading_cataracts_returns_incomplete() -> None:
     """A tiny budget never hangs: the answer comes back with complete=false."""
     vec = next(v for v in VECTORS["vectors"] if v["name"] == "three_cataracts_thirty_basics")
     state = make_board(vec["board"])
@@ -336,7 +333,7 @@ def _random_rank(rng: random.Random) -> tuple[int, ...]:
 
 
 @pytest.mark.parametrize("seed", range(10))
-def test_hybrid_payment_is_one_polymatroid(seed: int) -> None:
+def test_cr_107_4e_hybrid_payment_is_one_polymatroid(seed: int) -> None:
     """CR 107.4e: a hybrid symbol is paid with one mana of either color.  The pools left after
     paying one mana of a mask are the union of the single-type removals; ``_remove_mask``
     keeps their pointwise-maximum ranks as one state (M-convexity under network induction).
@@ -355,7 +352,7 @@ def test_hybrid_payment_is_one_polymatroid(seed: int) -> None:
         assert set(ranks.bases(merged)) == union
 
 
-def test_four_shadowmoor_filters_and_two_basics_match_brute_force() -> None:
+def test_cr_605_3_four_shadowmoor_filters_and_two_basics_match_brute_force() -> None:
     """Filter lands feeding each other in every order (CR 605.3): Sunken Ruins ({U/B}),
     Graven Cairns ({B/R}), Fire-Lit Thicket ({R/G}), Wooded Bastion ({G/W}) with one Island
     and one Plains; the engine's pools equal the brute force's (plain and detailed)."""
@@ -367,7 +364,7 @@ def test_four_shadowmoor_filters_and_two_basics_match_brute_force() -> None:
     assert {o.mana for o in answer.options} == maximal_totals(pairs), breakdown(state, answer)
 
 
-def test_spirit_guides_in_hand_make_options_incomplete() -> None:
+def test_cr_605_1a_spirit_guide_in_hand_makes_options_incomplete() -> None:
     """A Spirit Guide in the hand can add mana now (CR 605.1a, 605.3a): until options counts it,
     the answer says it is incomplete and names the card, rather than leaving it out silently."""
     from manasolver.solver.protocol import answer
