@@ -16,14 +16,9 @@ from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import mask_letters
 
 if TYPE_CHECKING:  # the reading's values are imported by the readers that make them
-    from manasolver.models.card_text import (
-        ActivatedAbility,
-        CostEffect,
-        KeywordCost,
-        StructuredEffect,
-        TapCost,
-        Trigger,
-    )
+    from manasolver.models.card_text import ActivatedAbility, CostEffect, KeywordCost, TapCost
+    from manasolver.models.effects import StructuredEffect
+    from manasolver.models.triggered import Trigger
 
 __all__ = ["BASIC_LAND_TYPES", "CARD_TYPES", "SPLIT_LAYOUTS", "SUPERTYPES", "Card", "CardText", "TypeLine"]
 

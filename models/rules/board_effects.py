@@ -20,7 +20,7 @@ from dataclasses import replace
 from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
 from manasolver.models.card import BASIC_LAND_TYPES
-from manasolver.models.card_text import GrantedAbility, StructuredEffect
+from manasolver.models.effects import GrantedAbility, StructuredEffect
 from manasolver.models.rules.amounts import permanent_matches
 from manasolver.models.rules.land_types import effective_land_types, has_effect, loses_rules_text
 from manasolver.models.state import GameState, Permanent

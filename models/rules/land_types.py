@@ -1,6 +1,6 @@
 """Land types on a board after the effects that change them (CR 305.6, 305.7, 613.1d, layer 4).
 
-The land-type changes printed on the battlefield (:class:`~manasolver.models.card_text.LandTypeChange`,
+The land-type changes printed on the battlefield (:class:`~manasolver.models.effects.LandTypeChange`,
 read by :mod:`manasolver.models.text.mana_effects`) are gathered once per state, in board order,
 which stands for timestamp order (613.7).  A *setting* effect (Blood Moon, Magus of the Moon,
 Spreading Seas) replaces the land types of the lands it reaches and takes away the abilities of
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from manasolver.models._memo import IdentityMemo
 from manasolver.models.card import BASIC_LAND_TYPES
-from manasolver.models.card_text import LandTypeChange, StructuredEffect
+from manasolver.models.effects import LandTypeChange, StructuredEffect
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.text.mana_effects import LAND_TYPES, mana_effects_of
 

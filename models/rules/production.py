@@ -3,7 +3,7 @@
 The oracle parser (:mod:`manasolver.models.text.oracle`) recognises these clauses and
 keeps them in ``Card.unsupported`` (so a solver that does not apply them refuses
 the card instead of answering wrongly).  :mod:`manasolver.models.text.mana_effects` reads
-them, once per card, into the frozen values of :mod:`manasolver.models.card_text`
+them, once per card, into the frozen values of :mod:`manasolver.models.effects`
 (re-exported here) that a solver can apply mechanically:
 
 * :class:`ManaMultiplier` — replacement: "If you tap a permanent for mana, it
@@ -71,7 +71,7 @@ import itertools
 from dataclasses import dataclass
 
 from manasolver.models.abilities import ManaAbility
-from manasolver.models.card_text import (
+from manasolver.models.effects import (
     GrantedAbility,
     LandTypeChange,
     ManaMultiplier,

@@ -12,7 +12,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from manasolver.models.abilities import Amount
-from manasolver.models.card_text import (
+from manasolver.models.effects import (
     GrantedAbility,
     LandTypeChange,
     ManaMultiplier,

@@ -31,22 +31,20 @@ from manasolver.models.errors import ManasolverError
 from manasolver.models.text.oracle import strip_reminder
 
 if TYPE_CHECKING:  # each reader's module is imported when its words are in the text
-    from manasolver.models.card_text import (
-        ActivatedAbility,
-        CostEffect,
-        KeywordCost,
-        StructuredEffect,
-        TapCost,
-        Trigger,
-    )
+    from manasolver.models.card_text import ActivatedAbility, CostEffect, KeywordCost, TapCost
+    from manasolver.models.effects import StructuredEffect
+    from manasolver.models.triggered import Trigger
 
 __all__ = ["read_card_text", "unread_clauses"]
 
-#: Words one of which every clause that :mod:`~manasolver.models.text.mana_effects` reads holds.
-_MANA_EFFECT_WORDS = re.compile(r"\"|If |if a player|Nonbasic lands are|Enchanted land is|Each land is|"
-                                r"Lands you control are|Whenever|All lands are")
-#: A trigger starts "When", "Whenever" or "At" (:mod:`~manasolver.models.text.triggers`).
-_TRIGGER_WORDS = re.compile(r"When|At")
+#: Words one of which every clause that :mod:`~manasolver.models.text.mana_effects` reads holds,
+#: but for granted abilities, which quote an ability that adds mana.
+_MANA_EFFECT_WORDS = re.compile(r"If you tap a permanent|If a land is tapped|if a player taps a nonbasic land|"
+                                r"Nonbasic lands are|Enchanted land is|Each land is|Lands you control are|"
+                                r"All lands are| for mana|causes you to add")
+#: A trigger is a line that starts "When", "Whenever" or "At", after any ability word
+#: (:mod:`~manasolver.models.text.triggers`).
+_TRIGGER_LINE = re.compile(r"^\s*(?:[A-Z][a-z']+(?: [a-z']+)* — )?(?:When|Whenever|At)\b", re.MULTILINE)
 #: A keyword line with a mana cost: "Kicker {2}", "Flashback—{1}{R}" (:mod:`~manasolver.models.text.keyword_costs`).
 _KEYWORD_COST_LINE = re.compile(r"^\s*[A-Z][a-z]+(?: \d+)?(?: |—)\{", re.MULTILINE)
 _HAND_WORDS = "from your hand: Add"
@@ -62,13 +60,13 @@ def read_card_text(card: Card) -> CardText:
     oracle = card.oracle_text
     plain = _without_reminders(oracle) if "(" in oracle else oracle
     effects: tuple[StructuredEffect, ...] = ()
-    if _MANA_EFFECT_WORDS.search(plain):
+    if _MANA_EFFECT_WORDS.search(plain) or ('"' in plain and "Add" in plain):
         from manasolver.models.text.mana_effects import read_mana_effects
         effects = read_mana_effects(oracle, card.name)
     triggers: tuple[Trigger, ...] = ()
     face = card.battlefield_face
     face_plain = plain if face is card else _without_reminders(face.oracle_text)
-    if _TRIGGER_WORDS.search(face_plain):
+    if _TRIGGER_LINE.search(face_plain):
         from manasolver.models.text.triggers import read_triggers
         triggers = read_triggers(card)
     activated: tuple[ActivatedAbility, ...] = ()

@@ -46,7 +46,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from manasolver.models.card_text import Trigger, TriggerEffect
+from manasolver.models.triggered import Trigger, TriggerEffect
 from manasolver.models.card import Card, TypeLine
 
 __all__ = [

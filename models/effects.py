@@ -1,0 +1,113 @@
+"""Effects on mana production read from oracle text, as frozen values (RULES §11–§12; CR 106.12,
+305.7, 605.1b, 613.1d, 613.1f, 614).
+
+:mod:`manasolver.models.text.mana_effects` reads them from a card's text (once, when the card is
+built); :mod:`manasolver.models.rules.production` and its neighbours apply them to a board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from manasolver.models.abilities import Amount, ManaAbility
+
+__all__ = [
+    "GrantedAbility",
+    "LandTypeChange",
+    "ManaMultiplier",
+    "ProducesInstead",
+    "StructuredEffect",
+    "TriggeredMana",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ManaMultiplier:
+    """"If you tap a permanent for mana, it produces ``factor`` times as much of that mana
+    instead" (CR 106.12b, 614.1a).  ``tapper``: ``"you"`` (the effect's controller taps
+    it); ``what``: ``"permanent"`` (creatures and artifacts too, RULES T115).  Applies
+    only to mana abilities whose cost includes ``{T}`` (T113); keeps restrictions (T116)."""
+
+    text: str
+    factor: int
+    tapper: str = "you"
+    what: str = "permanent"
+
+
+@dataclass(frozen=True, slots=True)
+class ProducesInstead:
+    """"If a land is tapped for mana, it produces ``mana`` instead of any other type [and
+    amount]" (Contamination: one ``{B}``; Pale Moon, Ritual of Subdual, Infernal
+    Darkness: the type only, amount kept).  ``what``: ``"land"`` or ``"nonbasic_land"``;
+    ``tapper``: ``"any"`` player; ``min_amount``: it applies only to an event of at least
+    that much mana (Damping Sphere: "tapped for two or more mana", so after a Mana
+    Reflection doubled a Forest's {G}, it applies)."""
+
+    text: str
+    mana: int
+    keep_amount: bool = False
+    what: str = "land"
+    tapper: str = "any"
+    min_amount: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LandTypeChange:
+    """A land-type change (CR 305.7, 613.1d).  ``affected``: ``"nonbasic_lands"``,
+    ``"each_land"``, ``"lands_you_control"`` or ``"enchanted_land"`` (the permanent the
+    source is attached to); ``types``: lower-case basic land types; ``sets``: the types
+    replace the land's land types and its rules-text abilities are lost (Blood Moon),
+    otherwise they are added ("in addition to its other land types")."""
+
+    text: str
+    affected: str
+    types: tuple[str, ...]
+    sets: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TriggeredMana:
+    """A triggered mana ability (CR 605.1b) that fires when a land is tapped for mana
+    (106.12a: the ability resolved and produced mana).
+
+    ``trigger``: ``"enchanted_land"`` (the permanent the source is attached to),
+    ``"your_land"`` (a land the source's controller taps), ``"any_land"`` (a land any
+    player taps), ``"basic_land"`` (any player's basic land, tapped for mana of the
+    chosen color: Gauntlet of Power) or ``"land_ability"`` (any ability of a land
+    the source's controller uses, ``{T}`` or not, adding the chosen color: Caged Sun).
+    ``options``: what it adds (slot masks, as :class:`Production`), or nothing with
+    ``produced_type`` (one mana of any type that land produced: Mana Flare; the
+    player picks among the types actually produced; no restriction is copied) or with
+    ``chosen`` (that many mana of the color chosen for the *source*: Utopia Sprawl,
+    Gauntlet, Caged Sun).  ``recipient``: ``"land_controller"`` (its controller / that
+    player) or ``"you"`` (the source's controller).  Replacement multipliers do not
+    apply to this mana (Nyxbloom ruling, RULES T111).  ``land_types``: the land must have
+    one of these (effective) land types (Crypt Ghast: a Swamp; Vernal Bloom: a Forest;
+    Keeper of Progenitus: a Mountain, Forest or Plains).  Two more triggers:
+    ``"your_creature"`` (a creature you tap for mana: Leyline of Abundance) and
+    ``"your_nonland"`` (a nonland permanent you tap for mana: Kinnan)."""
+
+    text: str
+    trigger: str
+    options: tuple[tuple[int, ...], ...] = ()
+    produced_type: bool = False
+    chosen: int = 0
+    recipient: str = "land_controller"
+    land_types: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GrantedAbility:
+    """A mana ability given to other permanents (layer 6, CR 613.1f).  ``attached``: the
+    permanent the source is attached to ("Enchanted land has", "Equipped creature has";
+    ``who`` still names the kind it must be); otherwise every permanent matching ``who``
+    (an ``Amount`` of kind ``count``: types, subtypes, supertypes, controller relative to
+    the source, ``other``).  ``ability`` is the quoted ability, read as printed."""
+
+    text: str
+    ability: ManaAbility
+    who: Amount
+    attached: bool = False
+
+
+StructuredEffect = ManaMultiplier | ProducesInstead | LandTypeChange | TriggeredMana | GrantedAbility
