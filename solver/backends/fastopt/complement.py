@@ -44,8 +44,27 @@ class ComplementSearch:
         self.keep = keep
         self.inc = inc
 
-    def _terms(self, form: Form, sac: int, life: int, used: list[int], colors: Callable[[], int],
-               nonland: int, sources: int, pool_unused: int, tb: int) -> dict[str, int]:
+    def fits(self, modes: list[Mode], form: Form, x: int) -> bool:
+        """Should ``form`` be searched here?  When the unused units are fewer than the used
+        ones (costs that need most of the board) and every class is one single-mana mode."""
+        seen: set[int] = set()
+        total = 0
+        for md in modes:
+            if len(md.masks) != 1 or (md.k >= 0 and md.k in seen):
+                return False
+            if md.k >= 0:
+                seen.add(md.k)
+            total += mode_cap(md, self.sup)
+        spare = total - form.mana_total(x)
+        return 0 <= spare < form.mana_total(x)
+
+    def search(self, fi: int, form: Form, x: int, modes: list[Mode]) -> bool:
+        """Search the units left unused of ``form`` over ``modes``; False when the node
+        budget ran out."""
+        return _UnusedSearch(self, fi, form, x, modes).run()
+
+    def terms(self, form: Form, sac: int, life: int, used: list[int], colors: Callable[[], int],
+              nonland: int, sources: int, pool_unused: int, tb: int) -> dict[str, int]:
         """The policy's terms for a payment's totals (SPEC §6); ``used``: members used per
         class; ``colors``: the colors lost, computed only when the policy counts them."""
         crit = self.criteria
@@ -55,38 +74,36 @@ class ComplementSearch:
                 "min_waste": 0, "prefer_lands": nonland, "min_sources": sources,
                 "use_pool": pool_unused, "min_energy": form.energy, "tiebreak": tb}
 
-    def fits(self, modes: list[Mode], form: Form, x: int) -> bool:
-        """Should ``form`` be searched here?  When the unused units are fewer than the used
-        ones (costs that need most of the board) and every class is one single-mana mode."""
-        seen: set[int] = set()
-        total = 0
-        for i, md in enumerate(modes):
-            if len(md.masks) != 1 or (md.k >= 0 and md.k in seen):
-                return False
-            if md.k >= 0:
-                seen.add(md.k)
-            total += mode_cap(modes[i], self.sup)
-        spare = total - form.mana_total(x)
-        return 0 <= spare < form.mana_total(x)
 
-    def search(self, fi: int, form: Form, x: int, modes: list[Mode]) -> bool:
-        """Search the units left unused of ``form`` over ``modes`` (see the module docstring);
-        False when the node budget ran out."""
-        inc = self.inc
-        keep = self.keep
-        nm = len(modes)
-        caps = [mode_cap(modes[i], self.sup) for i in range(nm)]
-        total_need = form.mana_total(x)
-        spare = sum(caps) - total_need
+class _UnusedSearch:
+    """The complement search of one form: ``u[i]`` units of mode ``i`` left unused, decided
+    heaviest first (``order``), ``unused`` per demand set; Hall's condition asks that what
+    stays used still covers every demand set."""
+
+    def __init__(self, owner: ComplementSearch, fi: int, form: Form, x: int,
+                 modes: list[Mode]) -> None:
+        sup = owner.sup
+        self.owner = owner
+        self.inc = owner.inc
+        self.keep = owner.keep
+        self.criteria = owner.criteria
+        self.fi = fi
+        self.form = form
+        self.x = x
+        self.modes = modes
+        self.n_classes = len(sup.classes)
+        nm = self.nm = len(modes)
+        caps = self.caps = [mode_cap(md, sup) for md in modes]
+        self.spare = sum(caps) - form.mana_total(x)
         kinds: list[tuple[int, int]] = list(form.demands)
         if form.snow:
             kinds.append((SNOW, form.snow))
         nk = len(kinds)
-        subsets = 1 << nk
-        need = [0] * subsets
-        full = [0] * subsets
+        subsets = self.subsets = 1 << nk
+        need = self.need = [0] * subsets
+        full = self.full = [0] * subsets
         rows: list[list[int]] = []
-        for i, md in enumerate(modes):
+        for md in modes:
             row = [0] * subsets
             for t in range(1, subsets):
                 for j in range(nk):
@@ -96,217 +113,188 @@ class ComplementSearch:
                             row[t] = 1
                             break
             rows.append(row)
+        self.rows = rows
         for t in range(1, subsets):
             need[t] = sum(kinds[j][1] for j in range(nk) if t >> j & 1)
             full[t] = sum(rows[i][t] * caps[i] for i in range(nm))
-        if any(need[t] > full[t] for t in range(1, subsets)):
+        self.unused = [0] * subsets
+        self.order = sorted(range(nm), key=lambda i: -modes[i].weight)  # latest permanents first
+        self.u = [0] * nm
+        self.decided = [False] * nm
+        self.sup_life = sup.life
+        self.pool_total = sup.pool_total
+        self.sac_a = [md.sac for md in modes]
+        self.life_a = [md.life for md in modes]
+        self.nonland_a = [md.nonland for md in modes]
+        self.weight_a = [md.weight for md in modes]
+        self.act = [i for i in range(nm) if modes[i].k >= 0]
+        kept_static = 0
+        in_modes = {modes[i].k for i in self.act}
+        for k in range(self.n_classes):
+            if k not in in_modes:
+                kept_static |= self.keep.class_colors[k]
+        self.kept_static = kept_static
+
+    def run(self) -> bool:
+        """Search the form; False when the node budget ran out."""
+        need, full = self.need, self.full
+        if any(need[t] > full[t] for t in range(1, self.subsets)):
             return True  # this form can't be paid at all
-        unused = [0] * subsets
-        order = sorted(range(nm), key=lambda i: -modes[i].weight)  # latest permanents first
-        u = [0] * nm
-        decided = [False] * nm
-        sup_life = self.sup.life
-        pool_total = self.sup.pool_total
+        if self.spare <= SMALL_SPARE:
+            return self.every_choice()
+        self.warm_start()
+        return self.dfs(0, self.spare)
 
-        def used_lower(k_left: int) -> tuple[list[int], list[int]]:
-            """Per-mode used counts: exact where decided, the least possible elsewhere;
-            and per class."""
-            per_mode = [caps[i] - u[i] if decided[i] else max(0, caps[i] - k_left)
-                        for i in range(nm)]
-            per_class = [0] * len(self.sup.classes)
-            for i, md in enumerate(modes):
-                if md.k >= 0:
-                    per_class[md.k] += per_mode[i]
-            return per_mode, per_class
+    def score(self, per_mode: list[int]) -> tuple[int, ...]:
+        """The criteria vector of using ``per_mode`` units of each mode; ``()`` when the
+        player can't pay its life."""
+        modes = self.modes
+        per_class = [0] * self.n_classes
+        sac = life = ab_life = nonland = sources = tb = pool_used = 0
+        for i, md in enumerate(modes):
+            n = per_mode[i]
+            if md.k < 0:
+                pool_used += n
+                continue
+            per_class[md.k] += n
+            sac += md.sac * n
+            life += md.life * n
+            ab_life += md.ab_life * n
+            nonland += md.nonland * n
+            sources += n
+            tb += md.weight * n
+        form = self.form
+        sup_life = self.sup_life
+        if ab_life > sup_life or (form.life and life + form.life > sup_life):
+            return ()
+        return criteria_vector(self.owner.terms(
+            form, sac, life, per_class, functools.partial(self.keep.colors_lost, per_class),
+            nonland, sources, self.pool_total - pool_used, tb), self.criteria)
 
-        def score(per_mode: list[int], per_class: list[int], k_left: int, final: bool) -> tuple[int, ...]:
-            sac = life = ab_life = nonland = sources = tb = pool_used = 0
-            for i, md in enumerate(modes):
-                n = per_mode[i]
-                if md.k < 0:
-                    pool_used += n
-                    continue
-                sac += md.sac * n
-                life += md.life * n
-                ab_life += md.ab_life * n
-                nonland += md.nonland * n
-                sources += n
-                tb += md.weight * n
-            if not final:
-                # The undecided modes leave at most k_left units unused: take them off the
-                # heaviest weights (``order`` is heaviest first), the best case for the
-                # tie-break; per_mode counted only max(0, cap - k_left) for them.
-                budget = k_left
-                for i in order:
-                    if decided[i] or modes[i].k < 0:
-                        continue
-                    rest = caps[i] - per_mode[i]
-                    off = min(rest, budget)
-                    tb += (rest - off) * modes[i].weight
-                    budget -= off
-            def colors() -> int:
-                if final:
-                    return keep.colors_lost(per_class)
-                kept = 0
+    def leaf(self) -> None:
+        """Score the units left unused (``u``, every mode decided) against the incumbent."""
+        modes = self.modes
+        nm = self.nm
+        caps = self.caps
+        u = self.u
+        per_mode = [caps[i] - u[i] for i in range(nm)]
+        pool_ok = _pool_side_ok(self.form, self.x, [(per_mode[i], modes[i].masks[0])
+                                                    for i in range(nm) if modes[i].k < 0])
+        vec = self.score(per_mode) if pool_ok else ()
+        inc = self.inc
+        if vec and (inc.best is None or vec < inc.best):
+            inc.best = vec
+            inc.plan = (self.fi, per_mode)
+
+    def lb_components(self, k_left: int) -> Iterator[int]:
+        """The lower-bound vector with ``k_left`` units still to leave unused, one component
+        at a time (computed lazily)."""
+        caps, u, decided, act, modes = self.caps, self.u, self.decided, self.act, self.modes
+        keep = self.keep
+        per_mode = [caps[i] - u[i] if decided[i] else max(0, caps[i] - k_left)
+                    for i in range(self.nm)]
+        for name in self.criteria:
+            if name == "no_sacrifice":
+                sac_a = self.sac_a
+                yield sum(sac_a[i] * per_mode[i] for i in act)
+            elif name == "min_life":
+                life_a = self.life_a
+                yield sum(life_a[i] * per_mode[i] for i in act) + self.form.life
+            elif name == "keep_castable":
+                per_class = [0] * self.n_classes
+                for i in act:
+                    per_class[modes[i].k] += per_mode[i]
+                yield keep.keep_lost(per_class)
+            elif name == "keep_colors":
+                kept = self.kept_static
                 gains = []
-                in_modes = set()
-                for i, md in enumerate(modes):
-                    if md.k < 0:
-                        continue
-                    in_modes.add(md.k)
+                for i in act:
                     if decided[i]:
                         if u[i]:
-                            kept |= keep.class_colors[md.k]
+                            kept |= keep.class_colors[modes[i].k]
                     else:
-                        gains.append(keep.class_colors[md.k])
-                for k in range(len(self.sup.classes)):
-                    if k not in in_modes:
-                        kept |= keep.class_colors[k]
-                return keep.colors_lost_bound(kept, gains, k_left)
+                        gains.append(keep.class_colors[modes[i].k])
+                yield keep.colors_lost_bound(kept, gains, k_left)
+            elif name == "prefer_lands":
+                nonland_a = self.nonland_a
+                yield sum(nonland_a[i] * per_mode[i] for i in act)
+            elif name == "min_sources":
+                yield sum(per_mode[i] for i in act)
+            elif name == "min_energy":
+                yield self.form.energy
+            else:  # min_waste (none here) and use_pool (only known at the end)
+                yield 0
+        weight_a = self.weight_a
+        tb = sum(weight_a[i] * per_mode[i] for i in act)
+        budget = k_left
+        for i in self.order:  # heaviest first: the unused units come off the heaviest
+            if decided[i] or modes[i].k < 0:
+                continue
+            rest = caps[i] - per_mode[i]
+            off = min(rest, budget)
+            tb += (rest - off) * modes[i].weight
+            budget -= off
+        yield tb
 
-            if final and (ab_life > sup_life or (form.life and life + form.life > sup_life)):
-                return ()
-            return criteria_vector(self._terms(form, sac, life, per_class, colors, nonland, sources,
-                                               pool_total - pool_used if final else 0, tb),
-                                   self.criteria)
+    def lb_no_better(self, k_left: int) -> bool:
+        """Is nothing below this node better than the incumbent?"""
+        best = self.inc.best
+        if best is None:
+            return False
+        for j, v in enumerate(self.lb_components(k_left)):
+            if v != best[j]:
+                return bool(v > best[j])
+        return True
 
-        sac_a = [md.sac for md in modes]
-        life_a = [md.life for md in modes]
-        nonland_a = [md.nonland for md in modes]
-        weight_a = [md.weight for md in modes]
-        act = [i for i in range(nm) if modes[i].k >= 0]
-        kept_static = 0
-        in_modes = {modes[i].k for i in act}
-        for k in range(len(self.sup.classes)):
-            if k not in in_modes:
-                kept_static |= keep.class_colors[k]
-
-        def lb_components(k_left: int) -> Iterator[int]:
-            """The lower-bound vector, one component at a time (computed lazily)."""
-            per_mode = [caps[i] - u[i] if decided[i] else max(0, caps[i] - k_left)
-                        for i in range(nm)]
-            per_class: list[int] | None = None
-
-            def classes() -> list[int]:
-                nonlocal per_class
-                if per_class is None:
-                    per_class = [0] * len(self.sup.classes)
-                    for i in act:
-                        per_class[modes[i].k] += per_mode[i]
-                return per_class
-
-            for name in self.criteria:
-                if name == "no_sacrifice":
-                    yield sum(sac_a[i] * per_mode[i] for i in act)
-                elif name == "min_life":
-                    yield sum(life_a[i] * per_mode[i] for i in act) + form.life
-                elif name == "keep_castable":
-                    yield keep.keep_lost(classes())
-                elif name == "keep_colors":
-                    kept = kept_static
-                    gains = []
-                    for i in act:
-                        if decided[i]:
-                            if u[i]:
-                                kept |= keep.class_colors[modes[i].k]
-                        else:
-                            gains.append(keep.class_colors[modes[i].k])
-                    yield keep.colors_lost_bound(kept, gains, k_left)
-                elif name == "prefer_lands":
-                    yield sum(nonland_a[i] * per_mode[i] for i in act)
-                elif name == "min_sources":
-                    yield sum(per_mode[i] for i in act)
-                elif name == "min_energy":
-                    yield form.energy
-                else:  # min_waste (none here) and use_pool (only known at the end)
-                    yield 0
-            tb = sum(weight_a[i] * per_mode[i] for i in act)
-            budget = k_left
-            for i in order:  # heaviest first: the unused units come off the heaviest
-                if decided[i] or modes[i].k < 0:
-                    continue
-                rest = caps[i] - per_mode[i]
-                off = min(rest, budget)
-                tb += (rest - off) * modes[i].weight
-                budget -= off
-            yield tb
-
-        def lb_no_better(k_left: int) -> bool:
-            best = inc.best
-            if best is None:
-                return False
-            for j, v in enumerate(lb_components(k_left)):
-                if v != best[j]:
-                    return bool(v > best[j])
+    def dfs(self, pos: int, k_left: int) -> bool:
+        """Decide the units left unused of ``order[pos]`` and after, ``k_left`` in all."""
+        inc = self.inc
+        inc.nodes += 1
+        if inc.nodes > inc.budget:
+            return False
+        need, full, unused, subsets = self.need, self.full, self.unused, self.subsets
+        for t in range(1, subsets):
+            if need[t] > full[t] - unused[t]:
+                return True
+        if k_left == 0 or pos == self.nm:
+            if not k_left:
+                self.leaf()
             return True
-
-        def better(vec: tuple[int, ...]) -> bool:
-            return inc.best is None or vec < inc.best
-
-        def dfs(pos: int, k_left: int) -> bool:
-            inc.nodes += 1
-            if inc.nodes > inc.budget:
-                return False
+        if self.lb_no_better(k_left):
+            return True
+        i = self.order[pos]
+        u, decided, row = self.u, self.decided, self.rows[i]
+        decided[i] = True
+        ok = True
+        for n in range(min(self.caps[i], k_left), -1, -1):
+            u[i] = n
             for t in range(1, subsets):
-                if need[t] > full[t] - unused[t]:
-                    return True
-            if k_left == 0 or pos == nm:
-                if k_left:
-                    return True
-                saved = [(i, decided[i]) for i in range(nm)]
-                for i in range(nm):
-                    decided[i] = True
-                per_mode, per_class = used_lower(0)
-                counts = per_mode
-                ok_pool = _pool_side_ok(form, x, [(counts[i], modes[i].masks[0])
-                                                  for i in range(nm) if modes[i].k < 0])
-                vec = score(per_mode, per_class, 0, True) if ok_pool else ()
-                for i, d in saved:
-                    decided[i] = d
-                if vec and better(vec):
-                    inc.best = vec
-                    inc.plan = (fi, list(counts))
-                return True
-            if lb_no_better(k_left):
-                return True
-            i = order[pos]
-            decided[i] = True
-            ok = True
-            for n in range(min(caps[i], k_left), -1, -1):
-                u[i] = n
-                for t in range(1, subsets):
-                    unused[t] += rows[i][t] * n
-                ok = dfs(pos + 1, k_left - n)
-                for t in range(1, subsets):
-                    unused[t] -= rows[i][t] * n
-                if not ok:
-                    break
-            u[i] = 0
-            decided[i] = False
-            return ok
+                unused[t] += row[t] * n
+            ok = self.dfs(pos + 1, k_left - n)
+            for t in range(1, subsets):
+                unused[t] -= row[t] * n
+            if not ok:
+                break
+        u[i] = 0
+        decided[i] = False
+        return ok
 
-        if spare <= SMALL_SPARE:
-            return self._enumerate(fi, form, x, modes, caps, rows, need, full, spare, order)
-        self._warm_start(fi, form, x, modes, caps, rows, need, full, spare, order, u, decided,
-                         used_lower, score)
-        return dfs(0, spare)
-
-    def _enumerate(self, fi: int, form: Form, x: int, modes: list[Mode], caps: list[int],
-                   rows: list[list[int]], need: list[int], full: list[int],
-                   spare: int, order: list[int]) -> bool:
+    def every_choice(self) -> bool:
         """Every way to leave ``spare`` (at most :data:`SMALL_SPARE`) units unused, scored
         exactly: for a cost that needs all but one or two units of a large board this is
         fewer steps than a search proving its bounds (the tie-break rarely bounds well).
         Each choice is scored as the totals of using everything minus what it leaves."""
         inc = self.inc
         keep = self.keep
+        fi, form, x, modes, caps, rows = self.fi, self.form, self.x, self.modes, self.caps, self.rows
+        need, full, spare, order = self.need, self.full, self.spare, self.order
         nm = len(modes)
         subsets = len(need)
         # Demand sets with less room than ``spare`` units: only these can fail Hall's test.
         tight = [t for t in range(1, subsets) if full[t] - need[t] < spare]
         totals = {"sac": 0, "life": 0, "ab_life": 0, "nonland": 0, "sources": 0, "tb": 0,
                   "pool": 0}
-        used_all = [0] * len(self.sup.classes)
+        used_all = [0] * self.n_classes
         for i, md in enumerate(modes):
             n = caps[i]
             if md.k < 0:
@@ -319,8 +307,8 @@ class ComplementSearch:
             totals["nonland"] += md.nonland * n
             totals["sources"] += n
             totals["tb"] += md.weight * n
-        sup_life = self.sup.life
-        pool_total = self.sup.pool_total
+        sup_life = self.sup_life
+        pool_total = self.pool_total
         # Latest permanents first: the first best of equal vectors wins, as in the search.
         for combo in itertools.combinations_with_replacement(order, spare):
             inc.nodes += 1
@@ -346,7 +334,7 @@ class ComplementSearch:
             for md in off:
                 if md.k >= 0:
                     used[md.k] -= 1
-            vec = criteria_vector(self._terms(
+            vec = criteria_vector(self.owner.terms(
                 form, sac, life, used, functools.partial(keep.colors_lost, used),
                 totals["nonland"] - sum(md.nonland for md in off if md.k >= 0),
                 totals["sources"] - sum(1 for md in off if md.k >= 0), pool_total - totals["pool"] + pool_left,
@@ -356,24 +344,20 @@ class ComplementSearch:
                 inc.plan = (fi, [caps[i] - combo.count(i) for i in range(nm)])
         return True
 
-    def _warm_start(self, fi: int, form: Form, x: int, modes: list[Mode], caps: list[int],
-                    rows: list[list[int]], need: list[int], full: list[int],
-                    spare: int, order: list[int], u: list[int], decided: list[bool],
-                    used_lower: Callable[[int], tuple[list[int], list[int]]],
-                    score: Callable[[list[int], list[int], int, bool], tuple[int, ...]]) -> None:
+    def warm_start(self) -> None:
         """A first answer for the complement search, so its bounds bite early: leave
         untapped, one unit at a time, the class adding the most colors still producible
         (then the latest on the board), as long as the rest still pays the cost."""
-        inc = self.inc
         keep = self.keep
-        nm = len(modes)
+        modes, caps, rows, need, full = self.modes, self.caps, self.rows, self.need, self.full
+        order, u = self.order, self.u
         subsets = len(need)
         unused = [0] * subsets
         kept = 0
         for k, cm in enumerate(keep.class_colors):
             if not any(md.k == k for md in modes):
                 kept |= cm
-        left = spare
+        left = self.spare
         while left > 0:
             best_i = -1
             best_key: tuple[int, int] | None = None
@@ -395,18 +379,9 @@ class ComplementSearch:
                 kept |= keep.class_colors[modes[best_i].k]
             left -= 1
         if left == 0:
-            for i in range(nm):
-                decided[i] = True
-            per_mode, per_class = used_lower(0)
-            pool_ok = _pool_side_ok(form, x, [(per_mode[i], modes[i].masks[0])
-                                              for i in range(nm) if modes[i].k < 0])
-            vec = score(per_mode, per_class, 0, True) if pool_ok else ()
-            if vec and (inc.best is None or vec < inc.best):
-                inc.best = vec
-                inc.plan = (fi, list(per_mode))
-        for i in range(nm):
+            self.leaf()
+        for i in range(len(u)):
             u[i] = 0
-            decided[i] = False
 
 
 def _pool_side_ok(form: Form, x: int, chosen: list[tuple[int, int]]) -> bool:
