@@ -1,2 +1,8 @@
 """The ``options`` query (SPEC §5): every maximal pool of mana the player can have at once, and the
-pool doublers that act on it."""
+pool doublers that act on it.
+
+``options.py`` is the query (:func:`~manasolver.solver.pools.options.options`); ``ranks.py`` the
+polymatroid algebra over pools, ``activations.py`` a supply's classes read as ranks, ``search.py``
+the search over activations in every order, ``context.py`` its blocks and bounds, ``listing.py``
+the maximal pools in the answer's order, ``doublers.py`` the pool doublers on a board (T117).
+"""

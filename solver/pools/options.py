@@ -123,8 +123,9 @@ def _unsupported(state: GameState, player: str, excluded: tuple[Excluded, ...],
 def _hand_sources(player: Player) -> tuple[tuple[str, str], ...]:
     """Cards in the hand with mana abilities (Spirit Guides): the payment queries spend them,
     this enumeration does not, so the answer says it is incomplete (named ``hand[i]``)."""
-    return tuple((f"hand[{i}]", f"{card.name}: mana abilities activated from the hand are modelled only by "
-                                f"the payment queries") for i, card in enumerate(player.hand) if hand_abilities(card))
+    return tuple((f"hand[{i}]", (f"{card.name}: mana abilities activated from the hand are modelled "
+                                 f"only by the payment queries"))
+                 for i, card in enumerate(player.hand) if hand_abilities(card))
 
 
 def _unmodelled_effects(state: GameState, player: str, known: set[str]
