@@ -18,11 +18,15 @@ a :class:`~manasolver.models.card.Card` can carry its reading
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from manasolver.models.abilities import AbilityCost, ManaAbility
 from manasolver.models.cost import ManaCost
 
-__all__ = ["ActivatedAbility", "CostEffect", "KeywordCost", "TapCost"]
+__all__ = ["ActivatedAbility", "CostEffect", "KeywordCost", "KeywordCostKind", "TapCost"]
+
+#: A keyword cost is paid on top of the mana cost or instead of it.
+KeywordCostKind = Literal["additional", "alternative"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +104,7 @@ class KeywordCost:
     """
 
     name: str
-    kind: str
+    kind: KeywordCostKind
     cost: ManaCost
     repeatable: bool = False
     zone: str = "hand"

@@ -7,11 +7,17 @@ built); :mod:`manasolver.models.rules.events` resolves the ones it understands.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from manasolver.models.abilities import Production
 from manasolver.models.symbols import mask_letters
 
-__all__ = ["Trigger", "TriggerEffect"]
+__all__ = ["EffectKind", "Trigger", "TriggerEffect", "TriggerEvent"]
+
+#: When a trigger triggers; ``"other"`` is a trigger the engine does not read.
+TriggerEvent = Literal["enters", "landfall", "becomes_tapped", "enchanted_tapped", "your_upkeep", "other"]
+#: What one effect of a trigger does.
+EffectKind = Literal["energy", "token", "damage", "lose_life", "life", "mana", "win"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +33,7 @@ class TriggerEffect:
     ``"win"`` (the controller wins the game).  ``text``: the sentence.
     """
 
-    kind: str
+    kind: EffectKind
     text: str
     amount: int = 0
     token: str = ""
@@ -61,7 +67,7 @@ class Trigger:
     without reminder text.
     """
 
-    event: str
+    event: TriggerEvent
     text: str
     effects: tuple[TriggerEffect, ...] = ()
     condition: str = ""

@@ -46,7 +46,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from manasolver.models.triggered import Trigger, TriggerEffect
+from manasolver.models.triggered import EffectKind, Trigger, TriggerEffect, TriggerEvent
 from manasolver.models.card import Card, TypeLine
 
 __all__ = [
@@ -65,9 +65,9 @@ __all__ = [
 ]
 
 #: The events a :class:`Trigger` may have; ``"other"`` is a trigger the engine does not read.
-EVENTS = ("enters", "landfall", "becomes_tapped", "enchanted_tapped", "your_upkeep", "other")
+EVENTS: tuple[TriggerEvent, ...] = ("enters", "landfall", "becomes_tapped", "enchanted_tapped", "your_upkeep", "other")
 #: The kinds of :class:`TriggerEffect`.
-EFFECT_KINDS = ("energy", "token", "damage", "lose_life", "life", "mana", "win")
+EFFECT_KINDS: tuple[EffectKind, ...] = ("energy", "token", "damage", "lose_life", "life", "mana", "win")
 
 #: Intervening-if conditions the engine evaluates (CR 603.4), by their oracle wording, to a
 #: name :func:`manasolver.models.rules.events.condition_holds` knows.
@@ -87,7 +87,7 @@ _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 
 
 _ABILITY_WORD = re.compile(r"^[A-Z][a-z']+(?: [a-z']+)* — ")
 _ENTERS = r"enters(?: the battlefield)?"
-_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
+_HEADS: tuple[tuple[re.Pattern[str], TriggerEvent], ...] = (
     (re.compile(rf"(?:When|Whenever) ~ {_ENTERS}( or attacks)?, (.+)"), "enters"),
     (re.compile(rf"Whenever a land (?:you control {_ENTERS}|{_ENTERS} under your control)(), (.+)"),
      "landfall"),
