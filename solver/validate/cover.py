@@ -1,0 +1,248 @@
+"""Does the mana of a payment cover, exactly, what it must pay? (CR 601.2g-h, 106.6, 107.4h)
+
+Supply and demand are counted classes.  A :class:`Unit` is a class of supply: mana made by
+activations, pool mana used, or a convoked creature, an improvised artifact, a delved card;
+a :class:`Demand` a class of what must be paid: a type of mana, ``{S}``, generic mana, an
+activation's own mana cost, or the mana claimed to float.  :func:`check_mana` asks whether
+some assignment of the supply to the demand fills every demand with nothing left over
+(:func:`manasolver.solver.validate.matching.unplaced` over the compatible pairs), where
+``{C}`` takes only colorless, ``{S}`` only mana from a snow source, restricted mana only
+what its restriction allows (106.6), convoke and improvise only what they may pay, and an
+activation's mana cost only mana made *before* it.  That last condition depends on the order
+of the mana-costing activations (filter lands): some order must work (601.2g), so a greedy
+order is tried first and then the permutations, up to :data:`MAX_ORDERS`.  When a snow
+permanent's mana may be split several ways between its own (snow) and triggered (nonsnow)
+mana, each split is tried.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+from typing import Literal
+
+from manasolver.models.abilities import Restriction
+from manasolver.models.state import Permanent
+from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, TYPE_BITS, C
+from manasolver.solver.payment import Payment
+from manasolver.solver.request import SpellInfo
+from manasolver.solver.validate.matching import unplaced
+from manasolver.solver.validate.totals import Total
+
+__all__ = ["MAX_ORDERS", "Demand", "DemandKind", "Unit", "UnitKind", "check_mana"]
+
+#: Orders of mana-costing activations tried before giving up on proving one exists.
+MAX_ORDERS = 5040
+
+#: Where a unit of supply comes from.
+UnitKind = Literal["pool", "made", "convoke", "delve", "improvise"]
+#: What a unit of demand takes: a type in ``mask``, snow mana, any mana, or floating mana.
+DemandKind = Literal["type", "snow", "generic", "float"]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A class of supply: ``kind``, type mask, snow, restriction, and the activation that
+    made it (-1: none)."""
+
+    kind: UnitKind
+    mask: int
+    snow: bool = False
+    restriction: Restriction | None = None
+    maker: int = -1
+    source: int = -1  # an activation that named sacrificed permanents (for the order check)
+
+
+@dataclass(frozen=True)
+class Demand:
+    """A class of demand: ``kind``; ``mask`` the types it takes; ``payer``: the activation
+    whose cost it is (-1: the spell's total)."""
+
+    kind: DemandKind
+    mask: int = ANY_TYPE
+    payer: int = -1
+
+
+def _pays_abilities(r: Restriction, types: AbstractSet[str]) -> bool:
+    """May restricted mana pay activated abilities of a source with these types?"""
+    return r.any_ability or (r.abilities and (not r.spell_types or bool(r.spell_types & types)))
+
+
+def _allows_spell(r: Restriction | None, spell: SpellInfo | None, has_x: bool) -> bool:
+    """Restricted mana (106.6) against the spell or ability being paid for."""
+    if r is None:
+        return True
+    if spell is None or (r.x_only and not has_x):
+        return False
+    if spell.ability:
+        return _pays_abilities(r, spell.types)
+    if not r.spells:
+        return False
+    if r.spell_types and not r.spell_types & spell.types:
+        return False
+    if r.subtypes and not r.subtypes & spell.subtypes:
+        return False
+    if r.multicolored and (spell.colors & ANY_COLOR).bit_count() < 2:
+        return False
+    return not (r.colorless and spell.colors & ANY_COLOR)
+
+
+def _allows_ability(r: Restriction | None, source: Permanent) -> bool:
+    """May restricted mana pay a mana ability's cost of ``source``?"""
+    if r is None:
+        return True
+    return _pays_abilities(r, set(source.types))
+
+
+def _compatible(u: Unit, d: Demand, rank: dict[int, int], spell_ok: dict[Unit, bool],
+                sources: dict[int, Permanent]) -> bool:
+    if d.kind == "float":
+        return u.kind == "made" and u.mask == d.mask
+    if u.kind in ("delve", "improvise"):
+        return d.payer < 0 and d.kind == "generic"
+    if u.kind == "convoke":
+        return d.payer < 0 and (d.kind == "generic" or (d.kind == "type" and bool(u.mask & d.mask)
+                                                         and d.mask != C))
+    if d.payer >= 0:
+        if u.kind == "made" and not rank.get(u.maker, -1) < rank[d.payer]:
+            return False
+        if not _allows_ability(u.restriction, sources[d.payer]):
+            return False
+    elif not spell_ok[u]:
+        return False
+    if d.kind == "snow":
+        return u.snow
+    if d.kind == "type":
+        return bool(u.mask & d.mask)
+    return True
+
+
+def _covers(units: Counter[Unit], demands: Counter[Demand], rank: dict[int, int],
+            spell_ok: dict[Unit, bool], sources: dict[int, Permanent]) -> bool:
+    """Does the supply fill every demand exactly, with the activations in the order ``rank``?"""
+    if sum(units.values()) != sum(demands.values()):
+        return False
+    wants = list(demands)
+    edges = [[j for j, d in enumerate(wants) if _compatible(u, d, rank, spell_ok, sources)] for u in units]
+    return not any(unplaced(list(units.values()), [demands[d] for d in wants], edges))
+
+
+def _greedy_order(units: Counter[Unit], demands: Counter[Demand], costly: list[int]) -> list[int] | None:
+    """A likely order of the activations that cost mana (filter-land chains): repeatedly the
+    first one whose cost the mana made so far can pay, narrowest demands first.  Only a
+    candidate: :func:`_covers` decides; the permutations remain the fallback."""
+    available: Counter[int] = Counter()
+    for u, n in units.items():
+        if u.maker < 0:
+            available[u.mask] += n
+    left = list(costly)
+    order: list[int] = []
+    while left:
+        for i in left:
+            need = sorted(((d.mask, n) for d, n in demands.items() if d.payer == i),
+                          key=lambda mn: bin(mn[0]).count("1"))
+            trial = Counter(available)
+            ok = True
+            for mask, n in need:
+                for have in sorted(trial, key=lambda m: bin(m).count("1")):
+                    if not n:
+                        break
+                    if have & mask:
+                        take = min(n, trial[have])
+                        trial[have] -= take
+                        n -= take
+                if n:
+                    ok = False
+                    break
+            if ok:
+                available = +trial
+                for u, k in units.items():
+                    if u.maker == i:
+                        available[u.mask] += k
+                order.append(i)
+                left.remove(i)
+                break
+        else:
+            return None
+    return order
+
+
+def _check_cover(units: Counter[Unit], demands: Counter[Demand], costly: list[int], pay: Payment,
+                 spell: SpellInfo | None, has_x: bool, sources: dict[int, Permanent],
+                 problems: list[str], after: dict[int, set[int]] | None = None) -> None:
+    """The supply against the demand for some order of the mana-costing activations that
+    respects ``after`` (activation -> the activations it must follow)."""
+    supply = sum(units.values())
+    need = sum(demands.values())
+    if supply != need:
+        made = sum(n for u, n in units.items() if u.kind in ("made", "pool"))
+        problems.append(f"mana: {made} mana is available (produced and pool used) and {supply - made} "
+                        f"paid otherwise, but the total, the activations' mana costs and the floating "
+                        f"mana account for {need}")
+        return
+    spell_ok = {u: _allows_spell(u.restriction, spell, has_x) for u in units}
+    seen: set[tuple[object, ...]] = set()
+    after = after or {}
+
+    def follows(rank: dict[int, int]) -> bool:
+        return all(rank[j] < rank[i] for i, js in after.items() for j in js)
+
+    greedy = _greedy_order(units, demands, costly)
+    if greedy is not None:
+        rank0 = {i: k for k, i in enumerate(greedy)}
+        if follows(rank0) and _covers(units, demands, rank0, spell_ok, sources):
+            return
+    orders = itertools.permutations(costly)
+    for count, order in enumerate(orders):
+        if count >= MAX_ORDERS:
+            problems.append(f"mana: could not find an order for {len(costly)} activations with mana costs "
+                            f"within {MAX_ORDERS} tries")
+            return
+        sig = tuple((pay.activations[i].permanent, pay.activations[i].mana, pay.activations[i].sacrificed)
+                    for i in order)
+        if sig in seen and len(costly) > 1:
+            continue
+        seen.add(sig)
+        rank = {i: k for k, i in enumerate(order)}
+        if follows(rank) and _covers(units, demands, rank, spell_ok, sources):
+            return
+    if any(not ok for ok in spell_ok.values()):
+        problems.append("mana: the mana cannot pay the total exactly: restricted mana "
+                        "(CR 106.6) cannot pay for this spell")
+    else:
+        problems.append("mana: the mana produced and used cannot pay the total, the activations' mana "
+                        "costs and the floating mana exactly ({C} takes only colorless, {S} only snow "
+                        "mana, an activation's cost only mana made before it)")
+
+
+def check_mana(total: Total, floating: Counter[int], units: Counter[Unit], demands: Counter[Demand],
+               split_choices: list[list[Counter[Unit]]], costly: list[int], pay: Payment,
+               spell: SpellInfo | None, has_x: bool, sources: dict[int, Permanent],
+               after: dict[int, set[int]], problems: list[str]) -> None:
+    """The matching of mana to symbols: ``total`` and ``floating`` join the activations' own
+    demands, and the supply must cover them for one of the ways of splitting ambiguous snow
+    mana (the problems of the first way tried when none works)."""
+    if total.generic:
+        demands[Demand("generic")] += total.generic
+    for k, count in enumerate(total.types):
+        if count:
+            demands[Demand("type", TYPE_BITS[k])] += count
+    if total.snow:
+        demands[Demand("snow")] += total.snow
+    for bit, k in floating.items():
+        demands[Demand("float", bit)] += k
+    first: list[str] | None = None
+    for picks in itertools.islice(itertools.product(*split_choices), MAX_ORDERS):
+        trial = Counter(units)
+        for pick in picks:
+            trial.update(pick)
+        found: list[str] = []
+        _check_cover(trial, demands, costly, pay, spell, has_x, sources, found, after)
+        if not found:
+            first = []
+            break
+        if first is None:
+            first = found
+    problems.extend(first or [])
