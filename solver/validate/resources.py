@@ -64,7 +64,7 @@ def check_permanents(req: PaymentRequest, pay: Payment, me: str, led: Ledger,
                 problems.append(f"{label}[{j}]: {who(perm)} was sacrificed for mana (CR 601.2g)")
             unit_mask = perm.card.colors & ANY_COLOR if label == "convoked" else 0
             units[Unit("convoke" if label == "convoked" else "improvise", unit_mask)] += 1
-    cost_taps = _check_named_taps(state, me, led.named_taps, problems)
+    cost_taps = _check_named_taps(by_id, me, led.named_taps, problems)
     for pid in set(taps) | set(untaps) | set(extra_taps) | set(cost_taps):
         perm = by_id[pid]
         t, q = taps[pid] + extra_taps[pid] + cost_taps[pid], untaps[pid]
@@ -105,7 +105,7 @@ def check_permanents(req: PaymentRequest, pay: Payment, me: str, led: Ledger,
             if pid == act_src.id:
                 problems.append(f"activations[{i}]: {who(act_src)} is sacrificed for the ability being "
                                 f"paid for (CR 602.2b, 601.2h), so no other cost can sacrifice it")
-    sacrificed = _check_named_sacrifices(state, me, led.named_sac, sac_self, extra_taps, problems)
+    sacrificed = _check_named_sacrifices(by_id, me, led.named_sac, sac_self, extra_taps, problems)
     after = _sacrifice_order(pay, led.named_sac, led.costly, problems)
     for i in after:  # its mana comes after the sacrificed permanent's mana-costing activations
         for u in [u for u in units if u.kind == "made" and u.maker == -1 and u.source == i]:
@@ -132,14 +132,13 @@ def _unmatched(cands: list[list[str]]) -> list[int]:
     return [k for k, n in enumerate(left) if n]
 
 
-def _check_named_sacrifices(state: GameState, me: str, named: list[tuple[int, str, str]],
+def _check_named_sacrifices(by_id: dict[str, Permanent], me: str, named: list[tuple[int, str, str]],
                             sac_self: Counter[str], extra_taps: Counter[str],
                             problems: list[str]) -> Counter[str]:
     """The permanents an activation says it sacrificed ("sacrificed": [...]): each one the
     player controls, of the type the cost names, sacrificed once in the whole payment (by an
     Altar or by its own ability), and not convoked or improvised (601.2h comes after the mana
     abilities of 601.2g, when it is gone).  Returns how often each was named."""
-    by_id = {p.id: p for p in state.battlefield}
     seen: Counter[str] = Counter()
     for i, what, pid in named:
         where = f"activations[{i}]"
@@ -210,13 +209,12 @@ def _closure(i: int, before: dict[int, set[int]]) -> set[int]:
     return out
 
 
-def _check_named_taps(state: GameState, me: str, named: list[tuple[int, tuple[str, ...], str]],
+def _check_named_taps(by_id: dict[str, Permanent], me: str, named: list[tuple[int, tuple[str, ...], str]],
                       problems: list[str]) -> Counter[str]:
     """The permanents an activation says its cost tapped ("tapped": [...]; Springleaf Drum,
     Heritage Druid): each one the player controls with one of the types the cost names.
     Returns how often each was tapped, for the tapped/untapped consistency check (an
     untapped permanent taps once; summoning sickness does not matter, CR 302.6)."""
-    by_id = {p.id: p for p in state.battlefield}
     out: Counter[str] = Counter()
     for i, types, pid in named:
         where = f"activations[{i}]"

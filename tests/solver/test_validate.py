@@ -6,6 +6,8 @@ clicking lands would propose them.
 
 from __future__ import annotations
 
+import itertools
+import random
 from typing import Any
 
 import pytest
@@ -41,6 +43,7 @@ from manasolver.models.state import GameState
 from manasolver.solver.payment import Activation, Choice, Payment
 from manasolver.solver.request import Modifier, PaymentRequest, SpellInfo
 from manasolver.solver.validate import validate
+from manasolver.solver.validate.matching import unplaced
 
 CREATURE = SpellInfo(types=frozenset({"creature"}), colors=16)
 INSTANT = SpellInfo(types=frozenset({"instant"}), colors=8)
@@ -433,3 +436,44 @@ def test_validate_never_raises_on_arbitrary_payments() -> None:
         assert res.legal == (not res.problems)
 
     run()
+
+
+# -- the checker's one matching -----------------------------------------------------------------
+
+
+def _max_transport(supply: list[int], capacity: list[int], edges: list[list[int]]) -> int:
+    """Max-flow min-cut on the bipartite graph, by brute force over the cuts: the least, over
+    the sets S of left classes, of the supply outside S plus the capacity next to S."""
+    best = sum(supply)
+    for r in range(1, len(supply) + 1):
+        for side in itertools.combinations(range(len(supply)), r):
+            near = {j for i in side for j in edges[i]}
+            best = min(best, sum(n for i, n in enumerate(supply) if i not in side)
+                       + sum(capacity[j] for j in near))
+    return best
+
+
+def test_matching_is_a_maximum_transport_placing_classes_in_order() -> None:
+    # The transport is maximum, and a class is left short exactly by what the classes before it
+    # leave no room for (a greedy placement in order: which cost lacks a permanent, CR 118.10).
+    rnd = random.Random(20)
+    for _ in range(400):
+        supply = [rnd.randint(0, 3) for _ in range(rnd.randint(0, 5))]
+        capacity = [rnd.randint(0, 3) for _ in range(rnd.randint(0, 5))]
+        edges = [rnd.sample(range(len(capacity)), rnd.randint(0, len(capacity))) for _ in supply]
+        left = unplaced(supply, capacity, edges)
+        assert sum(supply) - sum(left) == _max_transport(supply, capacity, edges)
+        for i, n in enumerate(supply):
+            room = (_max_transport(supply[:i + 1], capacity, edges[:i + 1])
+                    - _max_transport(supply[:i], capacity, edges[:i]))
+            assert n - left[i] == room
+
+
+def test_matching_moves_an_earlier_unit_to_make_room() -> None:
+    # Two costs, "sacrifice an artifact" (a1 or a2) then "sacrifice an artifact creature" (a1 only):
+    # the first moves to a2 so that both are paid; a third cost for a1 alone is the one left short.
+    assert unplaced([1, 1], [1, 1], [[0, 1], [0]]) == [0, 0]
+    assert unplaced([1, 1, 1], [1, 1], [[0, 1], [0], [0]]) == [0, 0, 1]
+    # Counted classes: three {G} units and two {W} units into slots {G/W} x3 and {G} x2.
+    assert unplaced([3, 2], [3, 2], [[0, 1], [0]]) == [0, 0]
+    assert unplaced([3, 2], [2, 2], [[0, 1], [0]]) == [0, 1]
