@@ -61,8 +61,8 @@ from manasolver.solver.supply.model import Excluded, Supply
 __all__ = ["DEFAULT_BUDGET", "MAX_STATES", "ManaOption", "OptionsAnswer", "options"]
 
 #: Wall-clock bound of one query, in seconds: past it the answer says ``complete: false``.
-#: Three Cascading Cataracts and thirty basics (65,601 pools, exact) take 1.1-1.4 s on a
-#: loaded machine, so the bound leaves room for that answer to stay exact.
+#: Three Cascading Cataracts and thirty basics (65,601 pools, exact) take 0.7-1.4 s CPU depending
+#: on the machine's load, so the bound leaves room for that answer to stay exact.
 DEFAULT_BUDGET = 3.0
 
 
