@@ -576,6 +576,7 @@ class CspBackend:
     name = "csp"
 
     def payments(self, req: PaymentRequest, limit: int = DEFAULT_LIMIT,
-                 time_limit: float = DEFAULT_TIME_LIMIT) -> tuple[list[Payment], bool]:
+                 time_limit: float = DEFAULT_TIME_LIMIT,
+                 supply: Supply | None = None) -> tuple[list[Payment], bool]:
         """See :func:`payments`."""
-        return payments(req, limit, time_limit)
+        return payments(req, limit, time_limit, supply)

@@ -1,10 +1,10 @@
-"""One interface for every payment backend (STYLE practice 8).
+"""What every payment backend receives and returns: :class:`Problem`, :class:`Solution`, PAYMENT.
 
 A backend receives a :class:`Problem` (the request, the grouped supply, the
-announced forms of the cost) and returns a :class:`Solution` (which form, which
-activations, which mana paid what), or ``None`` when it cannot model the
-problem exactly.  :func:`to_payment` turns any backend's solution into the one
-result type, :class:`~manasolver.solver.payment.Payment`, so the backends share
+announced forms of the cost) and answers with a :class:`Solution` (which form, which
+activations, which mana paid what) when it finds one (the outcomes and the registry:
+:mod:`manasolver.solver.backends`).  :func:`to_payment` turns any backend's solution into
+the one result type, :class:`~manasolver.solver.payment.Payment`, so the backends share
 the way answers are written and nothing else.
 
 Unit and demand keys used in :attr:`Solution.spend`:
@@ -19,8 +19,9 @@ Unit and demand keys used in :attr:`Solution.spend`:
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Literal
 
 from manasolver.models.symbols import TYPE_BITS
 from manasolver.solver.casting.announce import Announcement, Form, mask_text
@@ -38,6 +39,9 @@ __all__ = [
     "sacrifices_last",
     "to_payment",
 ]
+
+#: What a backend is asked: is it payable, the best payment, the largest X then the best payment.
+Mode = Literal["feasible", "optimal", "max_x"]
 
 SrcKey = tuple[object, ...]
 DstKey = tuple[object, ...]
@@ -70,14 +74,14 @@ class Problem:
     req: PaymentRequest
     supply: Supply
     announcement: Announcement
-    mode: str
+    mode: Mode
     x: int | None
     policy: Policy
     spell_ok: tuple[tuple[bool, ...], ...]
     assists: Assists = Assists()  # noqa: RUF009 (frozen, so a shared default is safe)
 
     @staticmethod
-    def build(req: PaymentRequest, supply: Supply, ann: Announcement, mode: str, x: int | None,
+    def build(req: PaymentRequest, supply: Supply, ann: Announcement, mode: Mode, x: int | None,
               ignore_restrictions: bool = False) -> Problem:
         has_x = ann.x_count > 0
         if ignore_restrictions or not supply.restricted:
@@ -87,6 +91,16 @@ class Problem:
                              for o in k.options) for k in supply.classes)
         assists = build_assists(req.state, supply, req.convoke, req.improvise, req.delve)
         return Problem(req, supply, ann, mode, x, req.policy, ok, assists)
+
+    def at(self, mode: Mode, x: int | None) -> Problem:
+        """The same question in another mode or at another X (supply, forms, restrictions and
+        assists do not depend on them)."""
+        return dataclasses.replace(self, mode=mode, x=x)
+
+    def without_restrictions(self) -> Problem:
+        """The same question with every spending restriction lifted (CR 106.6), as
+        ``build(..., ignore_restrictions=True)`` makes it."""
+        return dataclasses.replace(self, spell_ok=self.supply.all_ok)
 
     @property
     def has_assists(self) -> bool:
@@ -132,16 +146,6 @@ class Solution:
     sacrifices: list[tuple[int, int, int, int, int]] = field(default_factory=list)
     taps: list[tuple[int, int, int, int]] = field(default_factory=list)
     roles: list[tuple[int, tuple[object, ...], int]] = field(default_factory=list)
-
-
-class Backend(Protocol):
-    """What every backend provides: ``solve`` returns a :class:`Solution`, ``False``
-    when the problem has no solution, or ``None`` when it declines the problem."""
-
-    name: str
-
-    def solve(self, problem: Problem) -> Solution | bool | None:
-        ...
 
 
 def to_payment(problem: Problem, sol: Solution) -> Payment:

@@ -19,6 +19,7 @@ from manasolver.solver import queries
 from manasolver.solver.backends.problem import Solution, to_payment
 from manasolver.solver.backends.cpsat import CpSatBackend, build_model
 from manasolver.solver.backends.flow import FlowBackend
+from manasolver.solver.reasons import reason
 from manasolver.solver.request import PaymentRequest, Policy
 from cards import (
     ADARKAR_WASTES,
@@ -304,11 +305,12 @@ def test_flow_reason_matches_cpsat(seed: int, cost: str) -> None:
     req = request(state, cost)
     if queries.can_pay(req).payable:
         return
-    fast = queries._reason(req, "feasible", 0)
+    problem = queries.prepare(req, "feasible", 0)
+    fast = reason(problem)
     original = flow.FlowBackend.shortfall
     try:
         flow.FlowBackend.shortfall = lambda self, p: None  # type: ignore[method-assign,assignment]
-        slow = queries._reason(req, "feasible", 0)
+        slow = reason(problem)
     finally:
         flow.FlowBackend.shortfall = original  # type: ignore[method-assign]
     assert fast.code == slow.code

@@ -1,0 +1,123 @@
+"""Why a cost can't be paid: the REASON of an unpayable answer (SPEC §5).
+
+Codes: ``insufficient_mana`` with ``missing`` (the smallest cost added sources would have to
+cover), ``insufficient_life`` (CR 119.4), ``insufficient_energy`` (107.14), ``restricted_mana``
+(payable if the restricted mana could be spent, CR 106.6); ``max_x`` wraps one of these in
+``no_legal_x``.
+
+How, for a problem already known to be unpayable (the query's own :class:`Problem`, never
+prepared again):
+
+1. a policy that requires spending some colors (``spend_color``, adamant) is checked first: when
+   the cost is payable without the requirement, the requirement is the reason;
+2. on plain boards the flow bound (:class:`~manasolver.solver.backends.Explains`: a max-flow that
+   serves the colored demands first, so the shortfall falls on generic) gives the missing mana and
+   the life and energy a form with mana enough would still lack;
+3. otherwise the CP-SAT slack model (:class:`~manasolver.solver.backends.Relaxes`: one slack per
+   demand, minimised, total first, then colored), solved again with life and energy relaxed to
+   tell ``insufficient_life``/``insufficient_energy`` apart, and the problem with its spending
+   restrictions lifted to tell ``restricted_mana`` apart.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+
+from manasolver.solver.answers import Reason
+from manasolver.solver.backends import (
+    DEFAULT_CHAINS,
+    Declined,
+    Infeasible,
+    explainer,
+    payable,
+    relaxer,
+    solve,
+)
+from manasolver.solver.backends.problem import Problem
+from manasolver.solver.casting.announce import mask_text
+
+__all__ = ["missing_text", "reason"]
+
+
+def missing_text(slack: Mapping[tuple[object, ...], int]) -> str:
+    """Slack per demand as a cost: ``{1}{G}``."""
+    parts: list[str] = []
+    g = slack.get(("generic",), 0)
+    if g:
+        parts.append("{" + str(g) + "}")
+    order = "WUBRGC"
+    singles = []
+    for d, n in slack.items():
+        if d[0] == "spell":
+            singles.extend([mask_text(int(d[1]))] * n)  # type: ignore[call-overload]
+    singles.sort(key=lambda s: (len(s), order.index(s[1]) if s[1] in order else 9, s))
+    parts.extend(singles)
+    parts.extend(["{S}"] * slack.get(("snow",), 0))
+    return "".join(parts) or "{0}"
+
+
+def reason(problem: Problem) -> Reason:
+    """The REASON of ``problem`` (``feasible`` mode, at its X), which is unpayable (see the
+    module docstring)."""
+    req = problem.req
+    if req.policy.spend_color:
+        policy = dataclasses.replace(req.policy, spend_color=())
+        free = dataclasses.replace(problem, req=dataclasses.replace(req, policy=policy), policy=policy)
+        if payable(free, DEFAULT_CHAINS["can_pay"]):
+            need = " and ".join(f"{n} {{{c}}}" for c, n in req.policy.spend_color)
+            return Reason("insufficient_mana", f"payable, but not while spending at least {need} "
+                          f"(the policy's spend_color requirement)")
+    quick = explainer("flow").shortfall(problem)
+    if not isinstance(quick, Declined):
+        return _from_flow(problem, quick.missing, quick.life, quick.energy)
+    return _from_slack(problem)
+
+
+def _from_flow(problem: Problem, short: Mapping[tuple[object, ...], int], life_short: int,
+               energy_short: int) -> Reason:
+    """The REASON from the flow bound's shortfall."""
+    if not short:
+        if energy_short:
+            return Reason("insufficient_energy", f"needs {energy_short} more energy than "
+                          f"the player has ({problem.supply.energy})")
+        return Reason("insufficient_life", f"needs {life_short} more life than the player "
+                      f"has ({problem.supply.life}) to pay life (CR 119.4)")
+    missing = missing_text(short)
+    if energy_short:
+        return Reason("insufficient_energy", f"needs {energy_short} more energy, or {missing} "
+                      "more mana", missing)
+    if life_short:
+        return Reason("insufficient_life", f"needs {life_short} more life (CR 119.4), or "
+                      f"{missing} more mana", missing)
+    return Reason("insufficient_mana", f"{missing} more mana is needed", missing)
+
+
+def _from_slack(problem: Problem) -> Reason:
+    """The REASON from the CP-SAT slack models."""
+    cp = relaxer("cpsat")
+    first = cp.relaxed(problem)
+    if isinstance(first, Infeasible):
+        loose = cp.relaxed(problem, relax_life=True, relax_energy=True)
+        if not isinstance(loose, Infeasible) and loose.energy > 0:
+            return Reason("insufficient_energy", f"needs {loose.energy} more energy than the player "
+                          f"has ({problem.supply.energy})")
+        if not isinstance(loose, Infeasible) and loose.life > 0:
+            return Reason("insufficient_life", f"needs {loose.life} more life than the player has "
+                          f"({problem.supply.life}) to pay life (CR 119.4)")
+        return Reason("insufficient_mana", "no way to pay this cost")
+    missing = missing_text(first.missing)
+    if any(problem.supply.classes[k].options[o].restriction is not None
+           for k, cls in enumerate(problem.supply.classes) for o in range(len(cls.options))):
+        if not isinstance(solve(problem.without_restrictions(), ("cpsat",)), Infeasible):
+            return Reason("restricted_mana", "payable only with mana whose spending restriction "
+                          "does not allow this (CR 106.6)", missing)
+    loose = cp.relaxed(problem, relax_life=True, relax_energy=True, mana_first=True)
+    if not isinstance(loose, Infeasible) and not loose.missing:
+        if loose.energy > 0:
+            return Reason("insufficient_energy", f"needs {loose.energy} more energy, or {missing} "
+                          "more mana", missing)
+        if loose.life > 0:
+            return Reason("insufficient_life", f"needs {loose.life} more life (CR 119.4), or "
+                          f"{missing} more mana", missing)
+    return Reason("insufficient_mana", f"{missing} more mana is needed", missing)
