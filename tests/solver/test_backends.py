@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from manasolver.models.cost import ManaCost
 from manasolver.solver import queries
-from manasolver.solver.backends.problem import Solution, to_payment
+from manasolver.solver.backends.problem import Mode, Problem, Solution, to_payment
 from manasolver.solver.backends.cpsat import CpSatBackend, build_model
 from manasolver.solver.backends.flow import FlowBackend
 from manasolver.solver.reasons import reason
@@ -374,3 +374,78 @@ def test_multi_mana_source_may_leave_mana_unspent() -> None:
     answer = queries.pay(request(state, "{1}{S}", policy=Policy(("min_sources",))))
     assert answer.payable and answer.payment is not None
     assert answer.payment.floating == "{C}"
+
+
+# -- the registry and its outcomes ------------------------------------------------------------
+
+def test_registry_names_every_backend_and_its_default_chains() -> None:
+    """The documented defaults are data: can_pay flow then CP-SAT, pay fastopt then CP-SAT,
+    max_x CP-SAT, payments the enumeration; every name in a chain is registered."""
+    from manasolver.solver import backends
+    assert backends.NAMES == ("flow", "fastopt", "cpsat", "csp")
+    assert dict(backends.DEFAULT_CHAINS) == {"can_pay": ("flow", "cpsat"), "pay": ("fastopt", "cpsat"),
+                                             "max_x": ("cpsat",), "payments": ("csp",)}
+    assert set(backends.DESCRIPTIONS) == set(backends.NAMES)
+    for name in ("flow", "fastopt", "cpsat"):
+        assert backends.backend(name).name == name
+    assert backends.enumerator("csp").payments(request(board(perm("f", FOREST)), "{G}"))[1]
+
+
+def test_registry_refuses_unknown_names_and_missing_powers() -> None:
+    """An unknown name is a bad query; a backend asked for a power it lacks says so."""
+    from manasolver.models.errors import BadQuery, Unsupported
+    from manasolver.solver import backends
+    with pytest.raises(BadQuery, match="known: flow, fastopt, cpsat, csp"):
+        backends.backend("simplex")
+    with pytest.raises(Unsupported, match="the csp backend does not answer this query"):
+        backends.backend("csp")
+    with pytest.raises(Unsupported):
+        backends.enumerator("flow")
+    with pytest.raises(Unsupported):
+        backends.explainer("fastopt")
+
+
+def test_outcomes_payable_infeasible_declined() -> None:
+    """solve/decide answer a Solution or PAYABLE, Infeasible with what was proved, or Declined
+    with why; a chain moves past a decline to the next backend."""
+    from manasolver.solver import backends
+    state = board(perm("f", FOREST), perm("i", ISLAND))
+    yes = queries.prepare(request(state, "{G}{U}"), "feasible", 0)
+    no = queries.prepare(request(state, "{G}{G}"), "feasible", 0)
+    assert isinstance(backends.solve(yes, ("flow",)), Solution)
+    assert backends.decide(yes, ("flow",)) is backends.PAYABLE
+    proved = backends.decide(no, ("flow",))
+    assert isinstance(proved, backends.Infeasible) and proved.proof
+    signets = queries.prepare(request(board(perm("s1", SIGNET_WU), perm("s2", SIGNET_WU)), "{U}"),
+                              "feasible", 0)
+    declined = backends.solve(signets, ("flow",))
+    assert isinstance(declined, backends.Declined) and "flow" in declined.why
+    assert isinstance(backends.solve(signets, ("flow", "cpsat")), backends.Infeasible)
+    assert not backends.payable(signets, backends.DEFAULT_CHAINS["can_pay"])
+    short = backends.explainer("flow").shortfall(no)
+    assert isinstance(short, backends.Shortfall) and dict(short.missing) == {("spell", 16): 1}
+
+
+def test_a_reason_reuses_the_query_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Problem is built once per request, mode and X: the REASON of an unpayable can_pay and
+    max_x's bisection and fallback reuse it instead of preparing again."""
+    calls: list[tuple[str, object]] = []
+    original = queries.prepare
+
+    def counting(req: PaymentRequest, mode: Mode, x: int | None = 0,
+                 ignore_restrictions: bool = False) -> Problem:
+        calls.append((mode, x))
+        return original(req, mode, x, ignore_restrictions)
+
+    monkeypatch.setattr(queries, "prepare", counting)
+    state = board(perm("f", FOREST), perm("i", ISLAND))
+    answer = queries.can_pay(request(state, "{W}{W}"))
+    assert not answer.payable and answer.reason is not None and answer.reason.missing == "{W}{W}"
+    assert calls == [("feasible", 0)]
+    calls.clear()
+    none = queries.max_x(request(state, "{X}{W}"), backend="cpsat")
+    assert none.max_x is None and none.reason is not None and none.reason.code == "no_legal_x"
+    assert calls == [("feasible", 0)]
+    calls.clear()
+    assert queries.max_x(request(state, "{X}{G}")).max_x == 1
+    assert calls == [("feasible", 0), ("optimal", 1)]  # bisection on one problem, then pay at X=1
