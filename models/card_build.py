@@ -25,9 +25,8 @@ from manasolver.models.symbols import ANY_COLOR, mask_from_letters, type_bit
 from manasolver.models.text.oracle import parse_oracle, reindex, self_reference, strip_reminder
 from manasolver.models.text.read import read_card_text
 
-__all__ = ["SPLIT_LAYOUTS", "card_from_record", "color_mask", "intrinsic_abilities", "reindex_all", "str_field"]
+__all__ = ["card_from_record", "color_mask", "intrinsic_abilities", "reindex_all", "str_field"]
 
-#: Keywords the engine reads, found at the start of a keyword line.
 #: Keywords the engine reads, found at the start of a keyword line.
 _KEYWORDS = ("haste", "flash", "convoke", "delve", "improvise", "devoid", "affinity", "impending",
              "flying", "vigilance", "trample", "reach", "defender", "changeling", "indestructible",
@@ -35,6 +34,8 @@ _KEYWORDS = ("haste", "flash", "convoke", "delve", "improvise", "devoid", "affin
 
 
 def str_field(record: dict[str, Any], key: str, where: str, required: bool = False) -> str:
+    """The string field ``key`` of ``record`` ("" when absent and not ``required``); a BadState
+    naming ``where.key`` otherwise."""
     value = record.get(key)
     if value is None:
         if required:
@@ -113,6 +114,8 @@ def _colors(record: dict[str, Any], cost: ManaCost | None, keywords: frozenset[s
 
 
 def color_mask(value: Any, where: str) -> int:
+    """The color bitmask of a list of color letters (``["W", "G"]``) or one string of them; a
+    BadState naming ``where`` (and the index of a bad entry) otherwise."""
     letters = value if isinstance(value, (list, tuple)) else [value] if isinstance(value, str) else None
     if letters is None:
         raise BadState(f"colors must be a list of letters such as [\"W\", \"G\"], not {value!r}", where)

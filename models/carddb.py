@@ -35,8 +35,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from manasolver.models.card import Card
-from manasolver.models.card_build import SPLIT_LAYOUTS, card_from_record, color_mask, str_field
+from manasolver.models.card import SPLIT_LAYOUTS, Card
+from manasolver.models.card_build import card_from_record, color_mask, str_field
 from manasolver.models.errors import BadState, ManasolverError, UnknownCard
 
 __all__ = [
