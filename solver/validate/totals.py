@@ -45,10 +45,6 @@ class Total:
         parts.extend(["{S}"] * self.snow)
         return "".join(parts) or "{0}"
 
-    @property
-    def mana(self) -> int:
-        return self.generic + sum(self.types) + self.snow
-
 
 def _idx(bit: int) -> int:
     return TYPE_BITS.index(bit)
