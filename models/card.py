@@ -104,8 +104,9 @@ class Card:
     ``colors`` is a bitmask (W=1 … G=16) computed from the mana cost, the color
     indicator, devoid and "is all colors" text (CR 202.2, 204, 702.114).
     ``mana_abilities`` are in printed order, intrinsic basic-land abilities first.
-    ``unsupported`` lists clauses about mana that the parser could not read;
-    the engine refuses to answer where they could matter.
+    ``unsupported`` lists clauses about mana that the oracle parser could not read
+    (``text.unread``: those that no other reader reads either); the engine refuses to
+    answer where they could matter.
     ``alternative_costs`` maps a name (``"impending"``) to its mana cost.
     ``front_mana_cost``: for the back face of a transforming card, the front face's mana
     cost, which gives the back face its mana value (CR 712.8e).

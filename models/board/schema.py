@@ -67,6 +67,8 @@ CHOSEN_FIELDS = ("color", "type")
 #: Accepted values of ``cast_for``: the alternative costs a permanent remembers (CR 702.176a).
 CAST_FOR = ("impending",)
 CHARACTERISTICS = CARD_FIELDS[1:]
+#: The field sets of the schema's own tuples, looked up by identity in :func:`check_fields` (a table of
+#: constants that live as long as the module, not a cache).
 _FIELD_SETS = {id(f): frozenset(f) for f in (STATE_FIELDS, PLAYER_FIELDS, TURN_FIELDS, CARD_FIELDS,
                                              PERMANENT_FIELDS, CHOSEN_FIELDS)}
 CHARACTERISTIC_SET = frozenset(CHARACTERISTICS)

@@ -138,3 +138,42 @@ def test_every_activation_cost_parses_its_mana_symbols() -> None:
                         failures.append(f"{face['name']}: {run}: {exc}")
     assert checked > 5000
     assert failures == []
+
+
+def test_stored_reading_equals_the_readers_on_the_card_data() -> None:
+    """Every card and face of the bundled data: the reading stored when it was built (``Card.text``)
+    equals what each reader reads from the card built without it (the readers run only on text that
+    holds their words, which must lose nothing)."""
+    from dataclasses import replace
+
+    from manasolver.models.carddb import CardDB
+    from manasolver.models.errors import ManasolverError
+    from manasolver.models.text import activated, cost_modifiers, hand, keyword_costs, mana_effects
+    from manasolver.models.text import prohibitions, tap_costs, triggers
+
+    db = CardDB()
+    failures: list[str] = []
+    for name in db.names():
+        try:
+            card = db.get(name)
+        except ManasolverError:
+            continue  # a silver-bordered symbol: refused, as test_every_card_builds checks
+        for c in (card, *card.faces):
+            bare = replace(c, text=None, faces=tuple(replace(f, text=None) for f in c.faces))
+            stored = c.text
+            assert stored is not None, c.name
+            try:
+                kw: object = keyword_costs.keyword_costs(bare)
+            except ManasolverError:
+                kw = None
+            pairs = [(stored.mana_effects, mana_effects.mana_effects_of(bare)),
+                     (stored.triggers, triggers.triggers_of(bare)),
+                     (stored.activated, activated.activated_abilities(bare)),
+                     (stored.hand_abilities, hand.hand_abilities(bare)),
+                     (stored.tap_costs, tap_costs.tap_costs(bare)),
+                     ((stored.cost_effects, stored.cost_unknown),
+                      cost_modifiers.read_cost_effects(bare.oracle_text, bare.name)),
+                     (stored.prohibitions, prohibitions.prohibitions_of(bare)),
+                     (stored.keyword_costs, kw)]
+            failures.extend(f"{name} / {c.name}: reader {i}" for i, (a, b) in enumerate(pairs) if a != b)
+    assert failures == []
