@@ -81,7 +81,9 @@ class CardText:
     alternative costs (``None`` when their text could not be read, so that asking reads it again
     and reports the error); ``prohibitions``: "Activated abilities of … can't be activated" clauses
     that reach mana abilities, with what they name (lower case); ``unread``: the clauses of
-    ``Card.unsupported`` that none of the readers reads.  Built by
+    ``Card.unsupported`` that none of the readers reads; ``enters_tapped``: True for "~ enters
+    tapped.", None for a conditional form, False for none (CR 614.1c); ``impending``: N of
+    "Impending N—[cost]" (CR 702.176a), None without impending.  Built by
     :func:`manasolver.models.text.read.read_card_text`.
     """
 
@@ -95,6 +97,8 @@ class CardText:
     keyword_costs: tuple[KeywordCost, ...] | None = ()
     prohibitions: tuple[tuple[str, str], ...] = ()
     unread: tuple[str, ...] = ()
+    enters_tapped: bool | None = False
+    impending: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,8 @@ every card and face it builds, after the oracle parser has read the mana abiliti
 ``Card.unsupported``).  It runs the other readers on the card as the card has been built — the
 effects on mana production, the triggered abilities of the face it has on the battlefield, the
 non-mana activated abilities, the mana abilities activated from the hand, the mana abilities
-that tap other permanents, cost modifiers, keyword costs and prohibitions — and returns them as
+that tap other permanents, cost modifiers, keyword costs, prohibitions, whether it enters tapped
+and its impending counters — and returns them as
 one :class:`~manasolver.models.card.CardText`, which the card keeps (``Card.text``).  The
 accessors of each reader (``triggers_of``, ``mana_effects_of``, ``hand_abilities`` …) return the
 stored reading, and read a card built by hand (without ``text``) themselves.
@@ -103,8 +104,16 @@ def read_card_text(card: Card) -> CardText:
     if unsupported:
         done = {e.text for e in effects}
         unread = tuple(u for u in unsupported if u not in done and not _hand_clause(card, u) and not _tap_clause(u))
+    enters_tapped: bool | None = False
+    if "tapped" in face_plain:
+        from manasolver.models.text.triggers import read_enters_tapped
+        enters_tapped = read_enters_tapped(card)
+    impending = None
+    if "Impending" in face.oracle_text:
+        from manasolver.models.text.triggers import read_impending_counters
+        impending = read_impending_counters(card)
     return CardText(effects, triggers, activated, hand, tap_costs, cost_effects, cost_unknown, keyword_costs,
-                    prohibitions, unread)
+                    prohibitions, unread, enters_tapped, impending)
 
 
 def _hand_clause(card: Card, clause: str) -> bool:

@@ -59,6 +59,8 @@ __all__ = [
     "hurt_when_tapped",
     "impending_counters",
     "parse_triggers",
+    "read_enters_tapped",
+    "read_impending_counters",
     "read_triggers",
     "self_tap_damage",
     "triggers_of",
@@ -270,7 +272,16 @@ def self_tap_damage(card: Card) -> int:
 def enters_tapped(card: Card) -> bool | None:
     """"~ enters tapped." (CR 614.1c, a replacement effect on its own entering): True; no
     such line: False; a conditional form ("… tapped unless you control a Swamp"): None,
-    which the caller reports rather than guesses."""
+    which the caller reports rather than guesses.  The reading stored on the card when it
+    was built; a card built by hand is read here."""
+    text = card.text
+    if text is not None:
+        return text.enters_tapped
+    return read_enters_tapped(card)
+
+
+def read_enters_tapped(card: Card) -> bool | None:
+    """:func:`enters_tapped`, read now from the face ``card`` has on the battlefield."""
     from manasolver.models.text.oracle import self_reference, strip_reminder
     face = _face(card)
     found: bool | None = False
@@ -285,6 +296,15 @@ def enters_tapped(card: Card) -> bool | None:
 
 def impending_counters(card: Card) -> int | None:
     """N of "Impending N—[cost]" (CR 702.176a): the time counters it enters with when its
-    impending cost was paid; None when the card has no impending."""
+    impending cost was paid; None when the card has no impending.  The reading stored on the
+    card when it was built; a card built by hand is read here."""
+    text = card.text
+    if text is not None:
+        return text.impending
+    return read_impending_counters(card)
+
+
+def read_impending_counters(card: Card) -> int | None:
+    """:func:`impending_counters`, read now from the face ``card`` has on the battlefield."""
     m = _IMPENDING.search(_face(card).oracle_text or "")
     return int(m.group(1)) if m else None

@@ -174,6 +174,8 @@ def test_stored_reading_equals_the_readers_on_the_card_data() -> None:
                      ((stored.cost_effects, stored.cost_unknown),
                       cost_modifiers.read_cost_effects(bare.oracle_text, bare.name)),
                      (stored.prohibitions, prohibitions.prohibitions_of(bare)),
-                     (stored.keyword_costs, kw)]
+                     (stored.keyword_costs, kw),
+                     (stored.enters_tapped, triggers.enters_tapped(bare)),
+                     (stored.impending, triggers.impending_counters(bare))]
             failures.extend(f"{name} / {c.name}: reader {i}" for i, (a, b) in enumerate(pairs) if a != b)
     assert failures == []

@@ -39,6 +39,8 @@ def _readings(card: Card) -> dict[str, object]:
         "cost_effects": cost_modifiers.cost_effects_of(card),
         "keyword_costs": keyword_costs.keyword_costs(card),
         "prohibitions": prohibitions.prohibitions_of(card),
+        "enters_tapped": triggers.enters_tapped(card),
+        "impending": triggers.impending_counters(card),
     }
 
 
@@ -54,7 +56,7 @@ def _check(card: Card) -> None:
     "Urborg, Tomb of Yawgmoth", "Chromatic Lantern", "Thalia, Guardian of Thraben", "Goblin Electromancer",
     "Null Rod", "Kenrith, the Returned King", "Lotus Cobra", "Bonecrusher Giant", "Fire // Ice",
     "Overlord of the Hauntwoods", "Mind Stone", "Llanowar Elves", "Burning-Tree Emissary", "Vedalken Orrery",
-    "Burst Lightning", "Think Twice",
+    "Burst Lightning", "Think Twice", "Tranquil Cove", "Glacial Fortress",
 ])
 def test_stored_reading_is_what_the_readers_read(db: CardDB, name: str) -> None:
     """Heritage Druid's tapping cost, City of Brass's trigger, Thalia's cost increase, Null Rod's
@@ -71,6 +73,9 @@ def test_the_reading_is_on_the_card(db: CardDB) -> None:
     brass = db.get("City of Brass")
     assert brass.text is not None and triggers.triggers_of(brass) is brass.text.triggers
     assert [t.event for t in brass.text.triggers] == ["becomes_tapped"]
+    assert db.get("Tranquil Cove").text.enters_tapped is True          # type: ignore[union-attr]
+    assert db.get("Glacial Fortress").text.enters_tapped is None        # type: ignore[union-attr]
+    assert db.get("Overlord of the Hauntwoods").text.impending == 4    # type: ignore[union-attr]
     rod = db.get("Null Rod")
     assert rod.text is not None and [w for _, w in rod.text.prohibitions] == ["artifacts"]
 
