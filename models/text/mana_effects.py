@@ -1,8 +1,12 @@
 """Reading effects on mana production from oracle text into frozen values (RULES §11–§12).
 
-The values and what they mean are documented in :mod:`manasolver.models.rules.production`,
-which re-exports everything here and applies the effects to a board.  This module
-only reads text: :func:`mana_effects_of` (one card) and :func:`remaining_unsupported`.
+The values are those of :mod:`manasolver.models.effects`; what they mean is documented in
+:mod:`manasolver.models.rules.production`, which applies them to a board.  This module only
+reads text: :func:`read_mana_effects` (one face's text, run once when a card is built),
+:func:`mana_effects_of` (the reading stored on a card) and :func:`remaining_unsupported`.
+Each clause is read whole (reminder text removed, the card's name as ``~``) against a fixed
+list of patterns, one per wording printed on real cards; a quoted ability granted to other
+permanents is read by the mana-ability parser.
 """
 
 from __future__ import annotations
