@@ -25,11 +25,10 @@ fast paths decline such problems (:attr:`Problem.has_assists`).
 Unpayable answers carry a REASON (:mod:`manasolver.solver.reasons`, from the
 query's own problem): ``insufficient_mana`` with ``missing``, ``insufficient_life``,
 ``insufficient_energy``, ``restricted_mana``, and ``no_legal_x`` (``max_x`` when even
-X=0 fails).  When the board
-holds permanents the supply could not model (unreadable mana text; an Altar whose
-fodder has a usable mana ability that costs mana; triggered mana from a snow source)
-and the cost is unpayable without them, the answer is an ``Unsupported`` error naming
-the permanent and clause, never a wrong "unpayable".
+X=0 fails).  When the board holds permanents the supply could not model (unreadable
+mana text; an Altar whose fodder has a usable mana ability that costs mana; triggered
+mana from a snow source) and the cost is unpayable without them, the answer is an
+``Unsupported`` error naming the permanent and clause, never a wrong "unpayable".
 
 Costs that spend other resources (sacrificing other permanents: Ashnod's Altar;
 tapping other permanents: Heritage Druid, Springleaf Drum; cards in the hand: Simian
