@@ -206,7 +206,7 @@ class _Flow:
 
     name: BackendName = "flow"
     _declined = _cannot("flow")
-    _infeasible = Infeasible("Hall's condition fails for every form the player can pay")
+    _infeasible = Infeasible("Hall's condition fails for every form within the player's life and energy")
 
     def __init__(self) -> None:
         from manasolver.solver.backends.flow import FlowBackend
