@@ -242,7 +242,7 @@ class Supply:
         """True when some option's cost spends another resource than mana, life, energy or
         its own permanent (sacrificing or tapping other permanents, cards in the hand), or a
         snow member's option adds nonsnow triggered mana: only CP-SAT and the enumeration
-        model these, so the fast optimiser is never asked (:func:`manasolver.solver.queries._run`)."""
+        model these, so the fast optimiser is never asked (:mod:`manasolver.solver.backends`)."""
         return any(k.hand or any(o.sacrifice_other or o.tap_creatures or (k.snow and o.nonsnow_tail)
                                  for o in k.options) for k in self.classes)
 
