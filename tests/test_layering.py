@@ -338,18 +338,6 @@ def _map_names() -> tuple[set[str], list[str], list[str]]:
     return named, missing, ambiguous
 
 
-def _covered(path: str, named: set[str]) -> bool:
-    """A module file is named by its path, or by its folder when the folder is a subpackage or
-    the file is its room's ``__init__.py`` (``backends/fastopt/`` names the modules in it)."""
-    if path in named:
-        return True
-    folder = str(Path(path).parent) + "/"
-    if folder not in named:
-        return False
-    is_room = folder.count("/") == 1  # models/, solver/, benchmarks/ name only their __init__.py
-    return not is_room or Path(path).name == "__init__.py"
-
-
 def test_every_path_of_the_architecture_map_exists() -> None:
     """Each file or folder the README's map names is in the repository (one place only)."""
     _, missing, ambiguous = _map_names()
@@ -358,9 +346,10 @@ def test_every_path_of_the_architecture_map_exists() -> None:
 
 
 def test_the_architecture_map_names_every_module() -> None:
-    """Every module file of models/, solver/ and benchmarks/ is named in the README's map."""
+    """Every module file of models/, solver/ and benchmarks/ is named in the README's map by its own
+    path (a folder names no file: the map is the tree)."""
     named, _, _ = _map_names()
-    unnamed = [p for p in _module_paths() if not _covered(p, named)]
+    unnamed = [p for p in _module_paths() if p not in named]
     assert not unnamed, f"{len(unnamed)} module files the README's architecture map does not name:\n  " + \
         "\n  ".join(unnamed)
 
