@@ -300,7 +300,7 @@ REAL_NAMES = ["Forest", "Plains", "Island", "Swamp", "Wastes", "Snow-Covered For
               "Adarkar Wastes", "Talisman of Progress", "Sol Ring", "Birds of Paradise", "Llanowar Elves",
               "Treasure", "Lotus Petal", "Mystic Gate", "Graven Cairns", "Azorius Signet", "Ancient Ziggurat",
               "Reflecting Pool", "Exotic Orchard", "Fellwar Stone", "Everywhere", "Gaea's Cradle",
-              # board effects A's models read: replacement, type-changing, granted, board-read options
+              # board effects the models read: replacement, type-changing, granted, board-read options
               "Mana Reflection", "Contamination", "Blood Moon", "Urborg, Tomb of Yawgmoth", "Chromatic Lantern",
               "Meteor Crater", "Powerstone"]
 
@@ -312,7 +312,7 @@ def _real_palette() -> list[Any]:
 
 
 def test_real_cards_agree() -> None:
-    """The same agreement on boards of real cards read by the oracle parser (A's card data)."""
+    """The same agreement on boards of real cards read by the oracle parser (the bundled card data)."""
     palette = _real_palette()
 
     @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

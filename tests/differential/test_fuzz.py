@@ -1,4 +1,5 @@
-"""Fuzzing the JSON protocol (SPEC §5) on boards of real cards that touch this session's features.
+"""Fuzzing the JSON protocol (SPEC §5) on boards of real cards that touch sacrifices, hand
+sources, tapping costs, tap damage, activated abilities and keyword costs.
 
 SPEC §5: "No input, however malformed or large, may crash the process, hang it, or make it
 answer wrongly without saying so."  Boards are built from real cards: sacrifice outlets
@@ -47,7 +48,7 @@ ERROR_CODES = {"bad_cost", "bad_state", "unknown_card", "unknown_field", "unsupp
 REASON_CODES = {"insufficient_mana", "insufficient_life", "insufficient_energy", "restricted_mana",
                 "no_legal_x", "timing", "not_castable"}
 
-#: Permanents of the board: real cards touching the session's features.
+#: Permanents of the board: real cards touching those features.
 PERMANENTS = [
     "Ashnod's Altar", "Phyrexian Altar", "Krark-Clan Ironworks", "Llanowar Elves", "Grizzly Bears",
     "Heritage Druid", "Springleaf Drum", "Doubling Cube", "City of Brass", "Ancient Ziggurat",

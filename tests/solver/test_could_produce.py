@@ -3,7 +3,7 @@
 Boards are built from hand-made cards (tests/support/cards.py) so that these tests pin
 the fixed point, not the oracle parser; the vectors that need replacement and
 type-changing effects (T91 Meteor Crater, T100 Blood Moon, T104 Contamination)
-run on the bundled card data, whose effects A's models read.
+run on the bundled card data, whose effects the models read.
 """
 
 from __future__ import annotations
@@ -166,7 +166,7 @@ def test_unreadable_text_is_refused_not_guessed() -> None:
 
 
 
-# -- the same vectors with real card data (A's parser), when it is available ----------------------
+# -- the same vectors with real card data (the oracle parser) ----------------------
 
 
 def _real_board(*spec: tuple[str, str, str], **kw: object):  # type: ignore[no-untyped-def]

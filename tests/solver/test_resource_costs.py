@@ -1,4 +1,4 @@
-"""Mana abilities whose costs spend other resources (issue 4): sacrificing other permanents.
+"""Mana abilities whose costs spend other resources: sacrificing other permanents.
 
 Ashnod's Altar ("Sacrifice a creature: Add {C}{C}."), Phyrexian Altar ("Sacrifice a
 creature: Add one mana of any color."), Krark-Clan Ironworks ("Sacrifice an artifact: Add
@@ -6,7 +6,7 @@ creature: Add one mana of any color."), Krark-Clan Ironworks ("Sacrifice an arti
 (601.2h), in any order (605.3a); a creature may be tapped for mana and then sacrificed; a
 sacrificed permanent is gone (701.21a): it can't be sacrificed again, nor convoke or
 improvise (601.2h comes after).  Each scenario's payment passes the independent checker
-(solver/validate/__init__.py); on small random boards CP-SAT's optimum and the csp enumeration
+(solver/validate/resources.py); on small random boards CP-SAT's optimum and the csp enumeration
 agree with the brute force of tests/support/brute.py.
 """
 

@@ -109,7 +109,7 @@ def moves(state: GameState, player: str, cast: str = "", reserved: frozenset[str
             if cost.sacrifice and (len(cost.sacrifice) > 1 or cost.tap or cost.untap or cost.mana
                                    or cost.life or cost.energy or cost.sacrifice_self):
                 raise NotImplementedError("brute force: a sacrifice cost with other costs")
-            # What one activation adds now: A's board-effect models (board-read options,
+            # What one activation adds now: the board-effect models (board-read options,
             # replacement effects in every order, triggered mana), then every type per slot.
             ref = reference_mask(state, perm, ab, cp) if ab.production.reference else 0
             got = activation_results(state, perm, ab, reference_mask=ref)
