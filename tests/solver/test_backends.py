@@ -21,6 +21,7 @@ from manasolver.solver.backends.cpsat import CpSatBackend, build_model
 from manasolver.solver.backends.flow import FlowBackend
 from manasolver.solver.reasons import reason
 from manasolver.solver.request import PaymentRequest, Policy
+from manasolver.models.symbols import TYPE_BITS
 from cards import (
     ADARKAR_WASTES,
     BIRDS,
@@ -69,7 +70,7 @@ def _brute(req: PaymentRequest) -> int | None:
             for o, opt in enumerate(cls.options):
                 if not problem.spell_ok[k][o] or not opt.free:
                     continue
-                per_slot = [[b for b in (1, 2, 4, 8, 16, 32) if s & b] for s in opt.slots]
+                per_slot = [[b for b in TYPE_BITS if s & b] for s in opt.slots]
                 for types in itertools.product(*per_slot):
                     choices.append((tuple(types), cls.snow, 1, opt.damage, opt.life))
             perms.append(choices)
