@@ -26,17 +26,19 @@ this module decides how the terms are combined:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Literal
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery
 from manasolver.models.state import GameState
-from manasolver.solver.request import DEFAULT_POLICY, Policy
+from manasolver.solver.request import DEFAULT_POLICY, Criterion, Policy
 
 __all__ = ["ASSIST_CRITERIA", "CRITERIA", "WEIGHT_LIMIT", "check_policy", "criteria_vector", "keep_costs",
            "needs_types", "stages"]
 
-#: Every criterion a policy may name, and what its term counts (all minimised).
-CRITERIA: dict[str, str] = {
+#: Every criterion a policy may name, and what its term counts (all minimised), and
+#: ``tiebreak``, the term every policy ends with.
+CRITERIA: dict[Criterion | Literal["tiebreak"], str] = {
     "no_sacrifice": "permanents sacrificed (Treasures, Lotus Petal, an Altar's fodder)",
     "min_life": "life paid (Phyrexian symbols, life costs) plus damage taken (pain lands)",
     "keep_castable": "listed costs (default: the cards in hand) no longer payable from what stays untapped",
@@ -54,7 +56,7 @@ CRITERIA: dict[str, str] = {
 }
 
 #: Criteria appended after a policy's own (before the tie-break) when not named in it.
-ASSIST_CRITERIA = ("min_convoke", "min_improvise", "min_delve")
+ASSIST_CRITERIA: tuple[Criterion, ...] = ("min_convoke", "min_improvise", "min_delve")
 
 #: The largest merged weight: beyond it the policy is solved in sequential stages.
 WEIGHT_LIMIT = 1 << 40

@@ -252,12 +252,6 @@ def _q_validate(query: dict[str, Any]) -> dict[str, Any]:
         payment = Payment.from_json(query["payment"])
     except (KeyError, TypeError, ValueError) as err:
         raise BadQuery(f"malformed payment: {err}", "payment") from None
-    act = req.activation
-    if act is not None and act.life:
-        if payment.life < act.life:
-            problem = f"the ability's cost includes paying {act.life} life; the payment's life is {payment.life}"
-            return {"legal": False, "problems": [problem]}
-        payment = dataclasses.replace(payment, life=payment.life - act.life)  # the ability's own life
     # The request's cost is already the alternative cost when one was named.
     return _json(validate(dataclasses.replace(req, alternative=None), payment))
 
@@ -291,13 +285,11 @@ def _refuse_unmodelled(req: PaymentRequest, tap_triggers: bool = True) -> None:
 
 
 def _activated(req: PaymentRequest, out: dict[str, Any]) -> dict[str, Any]:
-    """An answer about an activated ability: the ability is shown under ``activating``
-    and its life payment added to each payment's ``life``."""
+    """An answer about an activated ability shows the ability under ``activating`` (its life
+    payment is already part of each payment's ``life``)."""
     act = req.activation
     if act is None:
         return out
-    for payment in ([out["payment"]] if isinstance(out.get("payment"), dict) else []) + out.get("payments", []):
-        payment["life"] = payment.get("life", 0) + act.life
     return {**out, "activating": act.describe()}
 
 

@@ -17,15 +17,21 @@ if TYPE_CHECKING:
     from manasolver.models.state import Permanent
     from manasolver.models.text.activated import ActivatedAbility
 
-__all__ = ["DEFAULT_POLICY", "AbilityActivation", "Modifier", "ModifierKind", "PaymentRequest", "Policy",
+__all__ = ["DEFAULT_POLICY", "AbilityActivation", "Criterion", "Modifier", "ModifierKind", "PaymentRequest", "Policy",
            "SpellInfo"]
 
 #: The kinds of cost modifier (CR 601.2f).
 ModifierKind = Literal["increase", "reduce", "minimum"]
 
+#: A criterion a policy may name (SPEC §6; :data:`manasolver.solver.policy.CRITERIA` says what
+#: each one counts).
+Criterion = Literal["no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste", "prefer_lands",
+                    "min_sources", "use_pool", "max_colors_spent", "min_energy", "min_convoke",
+                    "min_improvise", "min_delve"]
+
 #: SPEC §6: the default lexicographic order of criteria.
-DEFAULT_POLICY = ("no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste",
-                  "prefer_lands", "min_sources", "use_pool")
+DEFAULT_POLICY: tuple[Criterion, ...] = ("no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste",
+                                         "prefer_lands", "min_sources", "use_pool")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +79,7 @@ class Policy:
     criteria are summed with these weights instead of compared in order.
     """
 
+    #: :data:`Criterion` names, read from a caller and checked by :func:`~manasolver.solver.policy.check_policy`.
     criteria: tuple[str, ...] = DEFAULT_POLICY
     keep_castable: tuple[ManaCost, ...] | None = None
     spend_color: tuple[tuple[str, int], ...] = ()
@@ -127,5 +134,11 @@ class PaymentRequest:
     improvise: bool = False
     policy: Policy = field(default_factory=Policy)
     #: The ability being activated, when the query names one (:mod:`~manasolver.solver.casting.abilities`):
-    #: its life payment is already taken from ``state`` and is added to the payment's ``life``.
+    #: its life payment is already taken from ``state`` and is part of the payment's ``life``.
     activation: AbilityActivation | None = None
+
+    @property
+    def ability_life(self) -> int:
+        """The life the activated ability's own cost pays ("Pay N life", CR 602.2b): already
+        taken from ``state``, and part of every payment's ``life``; 0 for a spell."""
+        return 0 if self.activation is None else self.activation.life

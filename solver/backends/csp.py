@@ -394,7 +394,7 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
             used = Counter({b: sol[n] for b, n in zip(pool, pool_names) if sol[n]})
             if not _sacrifices_ok(chosen, ids) or not _taps_ok(chosen, ids):
                 continue
-            for pay in _payments_of(total, chosen, used, sup.classes, pos, x):
+            for pay in _payments_of(total, chosen, used, sup.classes, pos, x, req.ability_life):
                 if pay not in found:
                     found[pay] = ()
                     if len(found) > limit:
@@ -538,8 +538,9 @@ def _order_key(p: Payment) -> tuple[object, ...]:
 
 
 def _payments_of(total: Total, chosen: list[_Prod], used: Counter[int], classes: Sequence[SourceClass],
-                 pos: dict[tuple[int, int], int], x: int) -> Iterator[Payment]:
-    """The payments with exactly these activations and pool mana: one per floating multiset."""
+                 pos: dict[tuple[int, int], int], x: int, ability_life: int) -> Iterator[Payment]:
+    """The payments with exactly these activations and pool mana: one per floating multiset
+    (``ability_life``: the activated ability's own life cost, part of each payment's life)."""
     if not _cover(total, chosen, used, None):
         return
     for i in range(len(chosen)):
@@ -564,7 +565,7 @@ def _payments_of(total: Total, chosen: list[_Prod], used: Counter[int], classes:
         yield Payment(
             total=total.text(), choices=total.choices, x=x, activations=acts,
             pool_used=type_text([b for b, n in used.items() for _ in range(n)]),
-            life=total.life + sum(p.opt.life for p in chosen),
+            life=ability_life + total.life + sum(p.opt.life for p in chosen),
             energy=total.energy + sum(p.opt.energy for p in chosen),
             damage=sum(p.opt.damage for p in chosen),
             floating=type_text([b for b, n in fl.items() for _ in range(n)]))

@@ -229,7 +229,7 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
         x=sol.x,
         activations=tuple(merged),
         pool_used=mana_string(pool_used),
-        life=form.life + sum(o.life for o in opts),
+        life=problem.req.ability_life + form.life + sum(o.life for o in opts),
         energy=form.energy + sum(o.energy for o in opts),
         damage=sum(o.damage for o in opts),
         floating=mana_string(floating),

@@ -33,7 +33,8 @@ What it checks, each failure a readable sentence naming where it is
 
 Conventions read from SPEC §5 and the protocol: ``req.cost`` is the cost being paid
 (the alternative cost when one was named); ``Payment.life`` is all life paid (Phyrexian
-symbols and "Pay N life" costs); ``damage`` is pain-land damage; an activation's
+symbols, "Pay N life" costs of the mana abilities and of the ability being activated, whose
+life ``req.state`` has already paid); ``damage`` is pain-land damage; an activation's
 ``mana`` is everything it added over its ``times`` activations.
 """
 
@@ -47,7 +48,8 @@ from manasolver.solver.payment import Payment
 from manasolver.solver.request import PaymentRequest
 from manasolver.solver.validate.activations import read_activations
 from manasolver.solver.validate.cover import MAX_ORDERS, check_mana
-from manasolver.solver.validate.resources import check_delve, check_life_and_energy, check_permanents, check_pool
+from manasolver.solver.validate.resources import (ability_life_problem, check_delve, check_life_and_energy,
+                                                  check_permanents, check_pool)
 from manasolver.solver.validate.totals import announce, locked_total, mana_units
 
 __all__ = ["MAX_ORDERS", "ValidationResult", "validate"]
@@ -76,6 +78,9 @@ def validate(req: PaymentRequest, payment: Payment) -> ValidationResult:
 
 
 def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> ValidationResult:
+    unpaid = ability_life_problem(req, pay)  # 602.2b
+    if unpaid is not None:
+        return ValidationResult(False, [unpaid])
     try:
         player: Player = req.state.player(req.player)
     except KeyError:
@@ -86,7 +91,7 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
     after = check_permanents(req, pay, player.name, led, problems)
     check_delve(pay, player, led.units, problems)
     check_pool(pay, player, led.units, problems)
-    check_life_and_energy(pay, player, led, choice_life, cost_energy, problems)
+    check_life_and_energy(pay, player, led, choice_life, cost_energy, req.ability_life, problems)
     floating = mana_units(pay.floating, "floating", problems)
     if total is not None and floating is not None:
         check_mana(total, floating, led.units, led.demands, led.split_choices, led.costly, pay, req.spell,

@@ -12,7 +12,9 @@
   circular, and they join the order the mana cover checks.
 * Cards (:func:`check_delve`, :func:`check_pool`): delved cards in the graveyard, pool mana
   in the pool.
-* Life, energy and damage (:func:`check_life_and_energy`; 119.4, 107.14, 118.3).
+* Life, energy and damage (:func:`check_life_and_energy`; 119.4, 107.14, 118.3), the
+  payment's life including the activated ability's own "Pay N life"
+  (:func:`ability_life_problem`, 602.2b).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from manasolver.solver.validate.cover import Unit
 from manasolver.solver.validate.matching import unplaced
 from manasolver.solver.validate.totals import mana_units, single_type
 
-__all__ = ["check_delve", "check_life_and_energy", "check_permanents", "check_pool"]
+__all__ = ["ability_life_problem", "check_delve", "check_life_and_energy", "check_permanents", "check_pool"]
 
 
 def check_permanents(req: PaymentRequest, pay: Payment, me: str, led: Ledger,
@@ -284,11 +286,22 @@ def check_pool(pay: Payment, player: Player, units: Counter[Unit], problems: lis
             units[Unit("pool", bit)] += k
 
 
+def ability_life_problem(req: PaymentRequest, pay: Payment) -> str | None:
+    """Why the payment's life can't include the activated ability's own "Pay N life"
+    (CR 602.2b, 119.4), checked before anything else; ``None`` when it can."""
+    own = req.ability_life
+    if own and pay.life < own:
+        return f"the ability's cost includes paying {own} life; the payment's life is {pay.life}"
+    return None
+
+
 def check_life_and_energy(pay: Payment, player: Player, led: Ledger, choice_life: int, cost_energy: int,
-                          problems: list[str]) -> None:
+                          ability_life: int, problems: list[str]) -> None:
     """Life (119.4: the activations' life costs need that much life; the life paid for the
     cost's symbols needs that much left after those costs and damage), energy (107.14), and
-    the totals the payment states for life, energy and damage."""
+    the totals the payment states for life, energy and damage.  ``player``'s life is already
+    less the activated ability's own ``ability_life`` (at least that much of ``pay.life``,
+    :func:`ability_life_problem`); the life stated beyond it is checked."""
     me = player.name
     life_costs, damage = led.life_costs, led.damage
     if life_costs > player.life:
@@ -298,8 +311,9 @@ def check_life_and_energy(pay: Payment, player: Player, led: Ledger, choice_life
     if choice_life and left < choice_life:
         problems.append(f"life: paying {choice_life} life for the cost needs {choice_life} life, but {me} "
                         f"has {left} after the activations' costs and damage (CR 119.4)")
-    if pay.life != choice_life + life_costs:
-        problems.append(f"life: the payment says {pay.life} life, but it pays {choice_life + life_costs}")
+    stated = pay.life - ability_life  # the answer names the life beyond the ability's own
+    if stated != choice_life + life_costs:
+        problems.append(f"life: the payment says {stated} life, but it pays {choice_life + life_costs}")
     energy = cost_energy + led.energy_costs
     if energy > player.energy:
         problems.append(f"energy: it pays {energy} energy but player {me} has {player.energy} (CR 107.14)")
