@@ -307,6 +307,32 @@ def test_validate_an_ability_payment() -> None:
     assert ask("validate", st, spell=spell, payment={**paid, "life": 0})["legal"] is False
 
 
+def test_the_engine_payment_carries_the_ability_life() -> None:
+    """CR 602.2b, 119.4: the request carries the ability's "Pay 3 life" once: every payment the
+    engine builds (optimised, enumerated) includes it in ``life``, and the checker expects it
+    there, refusing a payment whose life is less before anything else."""
+    import dataclasses
+    from manasolver.solver import queries
+    from manasolver.solver.protocol import build_request
+    from manasolver.solver.validate import validate
+    shrine = {"id": "c", "name": "Test Shrine", "type_line": "Artifact", "mana_cost": "{1}",
+              "oracle_text": "{1}, Pay 3 life: Draw a card."}
+    lands = [{"id": "w", "card": "Wastes"}, {"id": "lw", "card": "Llanowar Wastes"}]
+    req = build_request({"query": "pay", "state": state(shrine, *lands, life=5),
+                         "spell": {"permanent": "c", "ability": 0}})
+    assert req.ability_life == 3 and req.state.player("you").life == 2
+    paid = queries.pay(req).payment
+    assert paid is not None and paid.life == 3
+    listed = queries.payments(req).payments
+    assert listed and {p.life for p in listed} == {3} and {p.damage for p in listed} == {0, 1}
+    for p in (paid, *listed):
+        assert validate(req, p).legal
+    short = validate(req, dataclasses.replace(paid, life=2))
+    assert short.problems == ["the ability's cost includes paying 3 life; the payment's life is 2"]
+    over = validate(req, dataclasses.replace(paid, life=4))
+    assert over.problems == ["life: the payment says 1 life, but it pays 0"]
+
+
 def test_escalate_at_most_once_per_mode_beyond_the_first() -> None:
     """CR 702.120a: Blessed Alliance has three modes, so escalate is paid at most twice."""
     plains = [{"id": f"p{i}", "card": "Plains"} for i in range(6)]
