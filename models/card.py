@@ -83,7 +83,11 @@ class CardText:
     that reach mana abilities, with what they name (lower case); ``unread``: the clauses of
     ``Card.unsupported`` that none of the readers reads; ``enters_tapped``: True for "~ enters
     tapped.", None for a conditional form, False for none (CR 614.1c); ``impending``: N of
-    "Impending N—[cost]" (CR 702.176a), None without impending.  Built by
+    "Impending N—[cost]" (CR 702.176a), None without impending; ``modes``: how many of its lines
+    start with "•" (the modes of a modal spell, CR 700.2); ``unspent_mana``: its text speaks of
+    "unspent mana"; ``doubles_unspent_mana``: it says "double the amount of each type of unspent
+    mana" (a pool doubler, CR 106.4); ``about_activation``: the first line of its text about what
+    activating abilities costs or whether they can be activated ("" for none).  Built by
     :func:`manasolver.models.text.read.read_card_text`.
     """
 
@@ -99,6 +103,10 @@ class CardText:
     unread: tuple[str, ...] = ()
     enters_tapped: bool | None = False
     impending: int | None = None
+    modes: int = 0
+    unspent_mana: bool = False
+    doubles_unspent_mana: bool = False
+    about_activation: str = ""
 
 
 @dataclass(frozen=True, slots=True)

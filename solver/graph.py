@@ -51,12 +51,12 @@ from manasolver.models.rules.production import (
     active_effects,
     could_produce_types,
     effective_mana_abilities,
-    remaining_unsupported,
     replacements_for,
     tap_damage_from_attachments,
 )
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import ANY_TYPE, C, mask_letters
+from manasolver.models.text.read import card_text
 
 __all__ = [
     "REFERENCES",
@@ -161,22 +161,17 @@ def harmless_clause(clause: str) -> bool:
 
 
 def _unread(perm: Permanent) -> tuple[str, ...]:
-    """Clauses of its card that nothing in the engine reads (the structured effects are read)."""
-    if not perm.card.unsupported:
-        return ()
-    from manasolver.models.text.hand import is_hand_clause
-    from manasolver.models.text.tap_costs import is_tap_cost_clause
-    left = remaining_unsupported(perm.card)
-    # read elsewhere: a Spirit Guide's hand ability (nothing on the battlefield), Heritage Druid's cost
-    return tuple(c for c in left if not harmless_clause(c) and not is_hand_clause(perm.card, c)
-                 and not is_tap_cost_clause(c))
+    """Clauses of its card that nothing in the engine reads and that could change what it
+    produces: the unread clauses of its reading (its structured effects, a Spirit Guide's hand
+    ability, which does nothing on the battlefield, and Heritage Druid's cost are read)."""
+    return tuple(c for c in card_text(perm.card).unread if not harmless_clause(c))
 
 
 def _producing_abilities(state: GameState, perm: Permanent) -> tuple[ManaAbility, ...]:
     """Its mana abilities now, and those whose cost taps other permanents (Heritage Druid,
     Urza: read by ``models/text/tap_costs.py``); could-produce ignores costs (CR 106.7)."""
     own = abilities_of(state, perm)
-    if not perm.card.unsupported:
+    if not card_text(perm.card).tap_costs:
         return own
     from manasolver.models.text.tap_costs import tap_costs_after
     return own + tuple(t.ability for t in tap_costs_after(perm.card, len(own)))

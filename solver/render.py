@@ -83,8 +83,9 @@ def describe_card(card: Card) -> dict[str, Any]:
         "type_line": card.type_line.text,
         "mana_abilities": [_ability_json(a) for a in card.mana_abilities],
     }
-    from manasolver.models.text.activated import activated_abilities
     from manasolver.models.text.keyword_costs import keyword_costs
+    from manasolver.models.text.read import card_text
+    text = card_text(card)
     alternatives = {k: v.format() for k, v in card.alternative_costs}
     alternatives.update({k.name: k.cost.format() for k in keyword_costs(card) if k.kind == "alternative"})
     if alternatives:
@@ -97,11 +98,10 @@ def describe_card(card: Card) -> dict[str, Any]:
                   **({"keyword": a.keyword} if a.keyword else {}),
                   **({"sorcery_speed": True} if a.sorcery_speed else {}),
                   **({"unsupported_cost": a.unread} if a.cost is None else {})}
-                 for a in activated_abilities(card)]
+                 for a in text.activated]
     if activated:
         out["activated_abilities"] = activated
-    from manasolver.models.text.triggers import triggers_of
-    triggers = [t.to_json() for t in triggers_of(card)]
+    triggers = [t.to_json() for t in text.triggers]
     if triggers:
         out["triggers"] = triggers
     if card.keywords:

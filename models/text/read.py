@@ -18,7 +18,11 @@ run, nor its module imported, so that a card such as Forest is built as fast as 
 reader existed.  Skipping it gives the same empty reading it would return.
 
 ``CardText.unread`` is what is left of ``Card.unsupported`` when the clauses that the readers of
-mana effects, hand abilities and tapping costs read are taken out.
+mana effects, hand abilities and tapping costs read are taken out.  The words the solver looks
+for in the text are found here too: the bullet lines of a modal spell, "unspent mana" (pool
+doublers) and the first line about activating abilities (Suppression Field, Pithing Needle).
+:func:`card_text` is the reading of any card: the stored one, or that of a card built by hand
+(remembered per card object).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card, CardText
 from manasolver.models.errors import ManasolverError
@@ -36,7 +41,7 @@ if TYPE_CHECKING:  # each reader's module is imported when its words are in the 
     from manasolver.models.effects import StructuredEffect
     from manasolver.models.triggered import Trigger
 
-__all__ = ["read_card_text", "unread_clauses"]
+__all__ = ["ABOUT_ACTIVATION", "card_text", "read_card_text", "unread_clauses"]
 
 #: Words one of which every clause that :mod:`~manasolver.models.text.mana_effects` reads holds,
 #: but for granted abilities, which quote an ability that adds mana.
@@ -48,6 +53,10 @@ _MANA_EFFECT_WORDS = re.compile(r"If you tap a permanent|If a land is tapped|if 
 _TRIGGER_LINE = re.compile(r"^\s*(?:[A-Z][a-z']+(?: [a-z']+)* — )?(?:When|Whenever|At)\b", re.MULTILINE)
 #: A keyword line with a mana cost: "Kicker {2}", "Flashback—{1}{R}" (:mod:`~manasolver.models.text.keyword_costs`).
 _KEYWORD_COST_LINE = re.compile(r"^\s*[A-Z][a-z]+(?: \d+)?(?: |—)\{", re.MULTILINE)
+#: Text about what activating abilities costs or whether they can be activated (CR 601.2f via
+#: 602.2b, 602.5), searched in the whole text, reminders included.
+ABOUT_ACTIVATION = re.compile(r"\bactivated abilities\b|\babilities (?:of|that)\b[^.]*\bcan't be activated|"
+                              r"\bcan't be activated\b", re.IGNORECASE)
 _HAND_WORDS = "from your hand: Add"
 _TAP_WORDS = "untapped"
 
@@ -112,8 +121,16 @@ def read_card_text(card: Card) -> CardText:
     if "Impending" in face.oracle_text:
         from manasolver.models.text.triggers import read_impending_counters
         impending = read_impending_counters(card)
+    modes = sum(1 for line in oracle.split("\n") if line.lstrip().startswith("•")) if "•" in oracle else 0
+    lower = oracle.lower()
+    unspent = "unspent mana" in lower
+    doubles = unspent and "double the amount of each type of unspent mana" in lower
+    about = ""
+    if ("activated abilities" in lower or "be activated" in lower) and ABOUT_ACTIVATION.search(oracle):
+        about = next((x for x in oracle.split("\n") if ABOUT_ACTIVATION.search(x)), "")
     return CardText(effects, triggers, activated, hand, tap_costs, cost_effects, cost_unknown, keyword_costs,
-                    prohibitions, unread, enters_tapped, impending)
+                    prohibitions, unread, enters_tapped, impending, modes=modes, unspent_mana=unspent,
+                    doubles_unspent_mana=doubles, about_activation=about)
 
 
 def _hand_clause(card: Card, clause: str) -> bool:
@@ -130,9 +147,19 @@ def _tap_clause(clause: str) -> bool:
     return is_tap_cost_clause(clause)
 
 
-def unread_clauses(card: Card) -> tuple[str, ...]:
-    """The clauses of ``card.unsupported`` that none of the readers reads."""
+#: The reading of cards built by hand, per card object.
+_BY_HAND: IdentityMemo[Card, CardText] = IdentityMemo(4096)
+
+
+def card_text(card: Card) -> CardText:
+    """The reading of ``card``: the one stored when it was built, or, for a card built by hand,
+    its text read here (remembered per card object)."""
     text = card.text
     if text is not None:
-        return text.unread
-    return read_card_text(card).unread
+        return text
+    return _BY_HAND.get_or(card, read_card_text)
+
+
+def unread_clauses(card: Card) -> tuple[str, ...]:
+    """The clauses of ``card.unsupported`` that none of the readers reads."""
+    return card_text(card).unread

@@ -33,10 +33,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from manasolver.models.text.activated import ActivatedAbility, activated_abilities
+from manasolver.models.text.activated import ActivatedAbility
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery
+from manasolver.models.text.read import card_text
 from manasolver.models.state import GameState, Permanent, Turn
 from manasolver.solver.request import AbilityActivation, SpellInfo
 from manasolver.solver.casting.timing import MAIN_PHASES, NO_PRIORITY_STEPS
@@ -107,7 +108,7 @@ def activation(raw: dict[str, Any], state: GameState, player: str, card_lookup: 
 
 
 def _pick(card: Card, which: Any) -> ActivatedAbility:
-    abilities = activated_abilities(card)
+    abilities = card_text(card).activated
     listing = "; ".join(f"[{a.index}] {a.text}" for a in abilities) or "none"
     if isinstance(which, bool) or not isinstance(which, (int, str)):
         raise BadQuery("spell.ability must be an index or a keyword such as \"equip\"", "spell.ability")

@@ -20,9 +20,10 @@ import dataclasses
 from dataclasses import dataclass
 
 from manasolver.models.cost import ManaCost
-from manasolver.models.text.cost_modifiers import read_cost_effects
+from manasolver.models.text.cost_modifiers import cost_effects_of
 from manasolver.models.errors import BadQuery
 from manasolver.models.text.keyword_costs import keyword_cost, keyword_costs
+from manasolver.models.text.read import card_text
 from manasolver.models.state import GameState
 from manasolver.solver.casting.modifiers import spell_matches
 from manasolver.solver.request import SpellInfo
@@ -89,7 +90,7 @@ def alternative_cost(state: GameState, player: str, spell: SpellInfo | None, nam
 def _granted(state: GameState, player: str, spell: SpellInfo | None) -> AlternativeCost:
     assert spell is not None and spell.card is not None
     for perm in state.controlled_by(player):
-        effects, _ = read_cost_effects(perm.card.oracle_text, perm.card.name)
+        effects, _ = cost_effects_of(perm.card)
         for effect in effects:
             if effect.kind == "alternative" and effect.cost is not None and spell_matches(effect, spell):
                 return AlternativeCost(GRANTED, effect.cost, perm.id)
@@ -136,7 +137,7 @@ def additional_costs(spell: SpellInfo | None, raw: object) -> ManaCost:
         if (times > 1 or name in seen) and not found.repeatable:
             raise BadQuery(f"{card.name}'s {name} cost can be paid only once (CR 702.33a)", where)
         if name == "escalate":
-            modes = sum(1 for line in card.oracle_text.split("\n") if line.lstrip().startswith("•"))
+            modes = card_text(card).modes
             if modes and times > modes - 1:
                 raise BadQuery(f"{card.name} has {modes} modes: escalate is paid once per mode beyond the "
                                f"first, at most {modes - 1} times (CR 702.120a)", where)

@@ -17,7 +17,7 @@ from typing import cast
 from manasolver.models.rules.amounts import power_of
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
-from manasolver.models.text.cost_modifiers import CostEffect, read_cost_effects
+from manasolver.models.text.cost_modifiers import CostEffect, cost_effects_of
 from manasolver.models.errors import Unsupported
 from manasolver.models.state import GameState
 from manasolver.solver.request import Modifier, ModifierKind, SpellInfo
@@ -86,7 +86,7 @@ def _count(effect: CostEffect, state: GameState, player: str) -> int:
 
 
 def _effects(card: Card, where: str) -> tuple[CostEffect, ...]:
-    effects, unknown = read_cost_effects(card.oracle_text, card.name)
+    effects, unknown = cost_effects_of(card)
     if unknown:
         raise Unsupported(f"{card.name}: the engine does not understand the cost modifier "
                           f"\"{unknown[0]}\"", where)

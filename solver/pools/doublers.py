@@ -25,6 +25,7 @@ from manasolver.models.rules.board_effects import effective_mana_abilities
 from manasolver.models.rules.production import replacements_for, triggered_mana_for
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import TYPE_BITS
+from manasolver.models.text.read import card_text
 
 __all__ = ["Doubler", "find_doublers"]
 
@@ -109,7 +110,7 @@ _INFO: IdentityMemo[Card, tuple[bool, bool]] = IdentityMemo(4097)
 def _card_info(card: Card) -> tuple[bool, bool]:
     """What :func:`find_doublers` needs to know about a card (remembered in ``_INFO``)."""
     return (any(a.production.doubles_pool for a in card.mana_abilities),
-            "unspent mana" in card.oracle_text.lower())
+            card_text(card).unspent_mana)
 
 
 def find_doublers(state: GameState, player: str) -> tuple[Doubler, ...]:

@@ -51,6 +51,7 @@ import time
 from manasolver.models.state import GameState, Player
 from manasolver.models.text.hand import hand_abilities
 from manasolver.models.text.mana_effects import remaining_unsupported
+from manasolver.models.text.read import card_text
 from manasolver.solver.pools.context import MAX_STATES, Search
 from manasolver.solver.pools.doublers import Doubler, find_doublers
 from manasolver.solver.pools.listing import ManaOption, OptionsAnswer, list_pools
@@ -143,8 +144,7 @@ def _unmodelled_effects(state: GameState, player: str, known: set[str]
         if perm.id in known:
             continue
         card = perm.card
-        if "double the amount of each type of unspent mana" in card.oracle_text.lower() \
-                and perm.controller == player:
+        if card_text(card).doubles_unspent_mana and perm.controller == player:
             reason = f"{card.name}: effects on mana already in the pool (pool doublers) are not modelled"
             out.append((perm.id, reason))
         elif card.unsupported and perm.controller != player:

@@ -26,8 +26,8 @@ What is and is not usable, by rule:
   Orchard) from :func:`manasolver.solver.graph.could_produce`.  When the graph can't answer,
   the permanent is left out and listed in :attr:`Supply.excluded`.
 
-A permanent whose card has clauses the parser could not read
-(``card.unsupported``), or an ability this model does not cover (sacrificing a
+A permanent whose card has clauses that no reader reads
+(``CardText.unread``), or an ability this model does not cover (sacrificing a
 permanent whose own mana ability costs mana, a repeatable ability with a mana cost or
 that taps creatures), is left out and listed in :attr:`Supply.excluded`; the queries then
 refuse to call a cost unpayable that such a permanent might have paid
@@ -42,6 +42,7 @@ from manasolver.models.card import Card
 from manasolver.models.errors import BadState, Unsupported
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_TYPE, C
+from manasolver.models.text.read import card_text
 from manasolver.solver.supply.model import MAX_REPEAT, Excluded, Option, SourceClass, SourceKind, Supply
 from manasolver.solver.supply.resources import fodder_groups, hand_classes, sacrificeable
 from manasolver.solver.supply.unmodelled import (
@@ -115,7 +116,7 @@ def _options(state: GameState, perm: Permanent, player: Player,
     readings: list[tuple[ManaAbility, tuple[str, ...], int, tuple[str, ...]]] = [
         (ab, ("creature",) if ab.cost.tap_creatures else (), ab.cost.tap_creatures,
          tuple(ab.cost.parts())) for ab in abilities]
-    if resources and perm.card.unsupported:
+    if resources and card_text(perm.card).tap_costs:
         from manasolver.models.text.tap_costs import tap_costs_after
         readings += [(t.ability, t.types, t.count, t.parts)
                      for t in tap_costs_after(perm.card, len(abilities))]
@@ -211,6 +212,13 @@ def _cached_options(state: GameState, perm: Permanent, player: Player,
     return _OPTIONS.put(key, card, _options(state, perm, player, refs, effects, resources))
 
 
+def _with_tap_costs(card: Card, unread: tuple[str, ...]) -> tuple[str, ...]:
+    """The clauses of ``card.unsupported`` that are ``unread`` or a mana ability whose cost taps
+    other permanents, in printed order."""
+    tapping = {t.ability.text for t in card_text(card).tap_costs}
+    return tuple(u for u in card.unsupported if u in unread or u.strip() in tapping)
+
+
 _CARD_INFO: IdentityMemo[Card, tuple[bool, bool, bool, bool]] = IdentityMemo(8193)
 
 
@@ -273,8 +281,7 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
             refs = could_produce(state)
         except Unsupported as err:
             ref_error = err.message
-    from manasolver.models.text.hand import is_hand_clause
-    from manasolver.models.rules.production import active_effects, remaining_unsupported, tap_damage_from_attachments
+    from manasolver.models.rules.production import active_effects, tap_damage_from_attachments
     effects = active_effects(state)
     # Board-dependent abilities: effects on mana, or Auras that hurt when what they enchant taps.
     changed = bool(effects) or bool(tap_damage_from_attachments(state))
@@ -284,12 +291,10 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     usable: list[tuple[int, Permanent, tuple[Option, ...]]] = []
     for pos, perm in mine:
         card = perm.card
-        unread = remaining_unsupported(card) if card.unsupported else ()
-        if unread:  # a Spirit Guide's "exile from your hand" does nothing on the battlefield
-            unread = tuple(u for u in unread if not is_hand_clause(card, u))
-        if unread and resources:  # Heritage Druid, Urza: read by models/text/tap_costs.py
-            from manasolver.models.text.tap_costs import is_tap_cost_clause
-            unread = tuple(u for u in unread if not is_tap_cost_clause(u))
+        # A Spirit Guide's "exile from your hand" does nothing on the battlefield; Heritage
+        # Druid's and Urza's tapping costs (models/text/tap_costs.py) are read with the resources.
+        text = card_text(card)
+        unread = text.unread if resources or not text.tap_costs else _with_tap_costs(card, text.unread)
         if unread:
             excluded.append(Excluded(perm.id, card.name, unread[0], UNREAD_TEXT))
             continue

@@ -80,12 +80,13 @@ def hand_classes(player: Player, after: int) -> list[SourceClass]:
     activation exiles its card (an exclusive option; ``sacrifice`` is set so that the
     ``no_sacrifice`` policy counts the card lost, SPEC §6); board positions ``after + index``
     put them after every permanent for the tie-break."""
-    from manasolver.models.text.hand import HAND_COST, hand_abilities
+    from manasolver.models.text.hand import HAND_COST
+    from manasolver.models.text.read import card_text
 
     groups: dict[tuple[str, str], list[int]] = {}
     cards: dict[tuple[str, str], Card] = {}
     for i, card in enumerate(player.hand):
-        if not hand_abilities(card):
+        if not card_text(card).hand_abilities:
             continue
         key = (card.name, card.oracle_text)
         groups.setdefault(key, []).append(i)
@@ -94,7 +95,7 @@ def hand_classes(player: Player, after: int) -> list[SourceClass]:
     for key, idx in groups.items():
         card = cards[key]
         opts = tuple(Option(ab.index, slots, (HAND_COST,), sacrifice=True)
-                     for ab in hand_abilities(card) for slots in ab.production.options)
+                     for ab in card_text(card).hand_abilities for slots in ab.production.options)
         out.append(SourceClass(tuple(f"hand:{i}" for i in idx), tuple(after + i for i in idx), opts,
                                "snow" in card.type_line.supertypes, "hand", card.name,
                                hand=tuple(idx)))

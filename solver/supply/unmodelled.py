@@ -33,6 +33,7 @@ from manasolver.models.card import Card
 from manasolver.models.errors import Unsupported
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.text.activated import ActivatedAbility
+from manasolver.models.text.read import card_text
 from manasolver.solver.pools.doublers import find_doublers
 from manasolver.solver.request import PaymentRequest, SpellInfo
 from manasolver.solver.supply.model import Excluded, Option, Supply
@@ -203,18 +204,13 @@ def _tap_damage_beyond_mana(req: PaymentRequest) -> list[tuple[Permanent, str]]:
 
 _ONLY_IF = re.compile(r"Activate (?:this ability )?only (?:if|during|before|when|while)\b[^.]*\.?")
 
-_ABOUT_ACTIVATION = re.compile(r"\bactivated abilities\b|\babilities (?:of|that)\b[^.]*\bcan't be activated|"
-                               r"\bcan't be activated\b", re.IGNORECASE)
-
-
 def guard_ability_effects(state: GameState, source: Permanent) -> None:
     """Refuse when a permanent's text changes what activating abilities costs or whether
     they can be activated (Suppression Field, Stony Silence, Pithing Needle: CR 601.2f via
     602.2b, 602.5): this engine applies no such effect to abilities yet."""
     for i, perm in enumerate(state.battlefield):
-        text = perm.card.oracle_text or ""
-        if perm is not source and _ABOUT_ACTIVATION.search(text):
-            line = next(x for x in text.split("\n") if _ABOUT_ACTIVATION.search(x))
+        line = card_text(perm.card).about_activation
+        if perm is not source and line:
             raise Unsupported(f"{perm.card.name} ({perm.id}): {line[:160]!r} affects activated abilities, "
                               f"which this engine does not apply yet", f"battlefield[{i}]")
 

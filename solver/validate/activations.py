@@ -30,6 +30,7 @@ from manasolver.models.rules.production import activation_results
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_TYPE, TYPE_BITS, C, mask_letters
 from manasolver.models.text.hand import HAND_COST, hand_abilities
+from manasolver.models.text.read import card_text
 from manasolver.models.text.tap_costs import tap_costs_after
 from manasolver.solver.graph import abilities_of, could_produce, reference_mask
 from manasolver.solver.payment import Activation, Payment
@@ -126,7 +127,7 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
         abilities = abilities_of(state, perm)  # effective: Blood Moon, Urborg, granted (613)
         # Abilities whose cost taps other permanents, which the parser leaves unread (Heritage
         # Druid, Urza), come after them (models/text/tap_costs.py).
-        tapping = tap_costs_after(perm.card, len(abilities)) if perm.card.unsupported else ()
+        tapping = tap_costs_after(perm.card, len(abilities)) if card_text(perm.card).tap_costs else ()
         if not 0 <= act.ability < len(abilities) + len(tapping):
             problems.append(f"{where}: {who(perm)} has no mana ability {act.ability} "
                             f"(it has {len(abilities) + len(tapping)})")

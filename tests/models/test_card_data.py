@@ -179,3 +179,52 @@ def test_stored_reading_equals_the_readers_on_the_card_data() -> None:
                      (stored.impending, triggers.impending_counters(bare))]
             failures.extend(f"{name} / {c.name}: reader {i}" for i, (a, b) in enumerate(pairs) if a != b)
     assert failures == []
+
+
+def test_stored_words_equal_the_raw_text_tests_on_the_card_data() -> None:
+    """Every card and face of the bundled data: the fields the solver reads instead of the text
+    (bullet lines, "unspent mana", the line about activating abilities, what is left unread) equal
+    what the solver used to compute from ``oracle_text`` and ``unsupported``."""
+    from manasolver.models.carddb import CardDB
+    from manasolver.models.errors import ManasolverError
+    from manasolver.models.text.hand import is_hand_clause
+    from manasolver.models.text.mana_effects import remaining_unsupported
+    from manasolver.models.text.read import ABOUT_ACTIVATION
+    from manasolver.models.text.tap_costs import is_tap_cost_clause, tap_costs_after
+
+    db = CardDB()
+    failures: list[str] = []
+    for name in db.names():
+        try:
+            card = db.get(name)
+        except ManasolverError:
+            continue  # a silver-bordered symbol: refused, as test_every_card_builds checks
+        for c in (card, *card.faces):
+            text = c.text
+            assert text is not None, c.name
+            oracle = c.oracle_text or ""
+            lower = oracle.lower()
+            if text.modes != sum(1 for line in oracle.split("\n") if line.lstrip().startswith("•")):
+                failures.append(f"{c.name}: modes")
+            if text.unspent_mana != ("unspent mana" in lower):
+                failures.append(f"{c.name}: unspent mana")
+            if text.doubles_unspent_mana != ("double the amount of each type of unspent mana" in lower):
+                failures.append(f"{c.name}: doubles unspent mana")
+            about = ""
+            if ABOUT_ACTIVATION.search(oracle):
+                about = next(x for x in oracle.split("\n") if ABOUT_ACTIVATION.search(x))
+                assert about, c.name
+            if text.about_activation != about:
+                failures.append(f"{c.name}: about activation")
+            left = remaining_unsupported(c) if c.unsupported else ()
+            no_hand = tuple(u for u in left if not is_hand_clause(c, u))
+            read = tuple(u for u in no_hand if not is_tap_cost_clause(u))
+            if text.unread != read:  # the supply with its resources, the graph before its harmless test
+                failures.append(f"{c.name}: unread")
+            tapping = {t.ability.text for t in text.tap_costs}
+            if no_hand != tuple(u for u in c.unsupported if u in text.unread or u.strip() in tapping):
+                failures.append(f"{c.name}: unread with tapping costs")
+            for first in (len(c.mana_abilities), len(c.mana_abilities) + 2):
+                if bool(text.tap_costs) != bool(tap_costs_after(c, first)):
+                    failures.append(f"{c.name}: tapping costs at {first}")
+    assert failures == []
