@@ -1,6 +1,6 @@
 """Parser coverage: how many real cards with a mana ability the oracle parser reads fully.
 
-Run as ``python benchmarks/parser_coverage.py [--data ../shared/data/cards.jsonl.gz]``; it
+Run as ``python benchmarks/parser_coverage.py [--data data/cards.jsonl.gz]``; it
 writes ``benchmarks/results/parser_coverage.md`` and prints the figure.
 
 Which cards count is decided *without* the parser, by a plain text test on each
@@ -29,7 +29,7 @@ from manasolver.models.card import Card, TypeLine
 from manasolver.models.text.oracle import parse_oracle
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_DATA = ROOT.parent / "shared" / "data" / "cards.jsonl.gz"
+DEFAULT_DATA = ROOT / "data" / "cards.jsonl.gz"
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "parser_coverage.md"
 
 _DETECT = re.compile(r"\bAdd (?:\{|(?:one|two|three|four|five|X|an amount of)\b[^.]*\bmana\b)|\bmana of any\b")
@@ -145,7 +145,7 @@ def report(result: dict[str, object]) -> str:
         "# Oracle parser coverage",
         "",
         "Written by `python benchmarks/parser_coverage.py`. Cards: the non-funny cards of",
-        "`../shared/data/cards.jsonl.gz` whose text has an activated ability that adds mana (found by a",
+        "`data/cards.jsonl.gz` whose text has an activated ability that adds mana (found by a",
         "plain text test, independent of the parser; see the script's docstring). A card parses fully when",
         "the parser reports no unsupported clause about mana for any of its faces.",
         "",

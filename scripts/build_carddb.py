@@ -1,8 +1,8 @@
-"""Build ``models/data/cards.sqlite`` from the shared card data (``cards.jsonl.gz``).
+"""Build ``models/data/cards.sqlite`` from the repository's card data (``data/cards.jsonl.gz``).
 
 Usage::
 
-    python scripts/build_carddb.py [--source ../shared/data/cards.jsonl.gz] [--out models/data/cards.sqlite]
+    python scripts/build_carddb.py [--source data/cards.jsonl.gz] [--out models/data/cards.sqlite]
 
 The database has two tables:
 
@@ -33,7 +33,7 @@ import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_SOURCE = ROOT.parent / "shared" / "data" / "cards.jsonl.gz"
+DEFAULT_SOURCE = ROOT / "data" / "cards.jsonl.gz"
 DEFAULT_OUT = ROOT / "models" / "data" / "cards.sqlite"
 #: Fields dropped from the stored records: not read by the engine.
 DROPPED = ("sets", "source")

@@ -1,7 +1,7 @@
-"""Every card of the real card data (../shared/data/cards.jsonl.gz): builds, and its costs parse.
+"""Every card of the real card data (data/cards.jsonl.gz): builds, and its costs parse.
 
 Failures are failures, never skips: a missing data file fails too (the tests
-read the shared data by a path relative to the repository).
+read the repository's own copy of the data).
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from manasolver.models.card_build import card_from_record
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadCost
 from manasolver.models.text.oracle import activated_parts, self_reference, strip_reminder
-from paths import SHARED_DATA
+from paths import CARD_DATA
 
-DATA = SHARED_DATA / "cards.jsonl.gz"
+DATA = CARD_DATA / "cards.jsonl.gz"
 
 
 @lru_cache(maxsize=1)
 def records() -> tuple[dict[str, Any], ...]:
-    assert DATA.exists(), f"the shared card data is missing: {DATA}"
+    assert DATA.exists(), f"the card data is missing: {DATA}"
     with gzip.open(DATA, "rt", encoding="utf-8") as fh:
         return tuple(json.loads(line) for line in fh if line.strip())
 

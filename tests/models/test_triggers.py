@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from paths import SHARED_DATA
+from paths import CARD_DATA
 from manasolver.models.card import TypeLine
 from manasolver.models.card_build import card_from_record
 from manasolver.models.carddb import CardDB
@@ -33,7 +33,7 @@ NISSA = {"name": "Nissa, Worldsoul Speaker", "type_line": "Legendary Creature â€
          "mana_cost": "{3}{G}",
          "oracle_text": "Landfall â€” Whenever a land you control enters, you get {E}{E}.\n"
                         "You may pay eight {E} rather than pay the mana cost for permanent spells you cast."}
-CARDS = SHARED_DATA / "cards.jsonl.gz"
+CARDS = CARD_DATA / "cards.jsonl.gz"
 
 
 @pytest.fixture(scope="module")
@@ -221,7 +221,6 @@ def test_city_of_brass_damage_is_on_its_tap_ability_only(db: CardDB) -> None:
 # -- the whole card data ------------------------------------------------------------------------
 
 
-@pytest.mark.skipif(not CARDS.exists(), reason="the shared card data is not present")
 def test_every_triggered_line_of_the_card_data_is_returned() -> None:
     """No triggered line is dropped: every line starting "When"/"Whenever"/"At" (after an
     ability word) gives one Trigger, read or reported; the read ones include the energy,

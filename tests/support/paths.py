@@ -6,4 +6,5 @@ REPO = Path(__file__).resolve().parents[2]
 TESTS = REPO / "tests"
 TEST_DATA = TESTS / "data"
 EXAMPLES = REPO / "solver" / "examples"
-SHARED_DATA = REPO.parent / "shared" / "data"
+#: The card data in the repository (``data/cards.jsonl.gz``, the source of the bundled database).
+CARD_DATA = REPO / "data"
