@@ -199,15 +199,16 @@ def _emit(result: dict[str, Any], as_json: bool, text: str | None = None) -> int
 
 
 def _card(args: argparse.Namespace) -> int:
-    from manasolver.models.carddb import default_db
-    from manasolver.models.errors import ManasolverError
-    try:
-        card = default_db(args.cards).get(args.name, "name")
-    except ManasolverError as err:
-        return _emit(err.to_json(), args.json)
-    from manasolver.solver.render import card_text, describe_card
-    info = describe_card(card)
-    return _emit(info, args.json, None if args.json else card_text(info))
+    """``card NAME``: the protocol's ``card`` query; ``--json`` prints its card object."""
+    from manasolver.solver.protocol import answer
+    query: dict[str, Any] = {"query": "card", "card": args.name}
+    if args.cards:
+        query["cards"] = args.cards
+    result = answer(query)
+    if "error" in result:
+        return _emit(result, args.json)
+    from manasolver.solver.render import card_text
+    return _emit(result["card"], args.json, None if args.json else card_text(result["card"]))
 
 
 def _mana_value(args: argparse.Namespace) -> int:

@@ -50,6 +50,7 @@ QUERIES: dict[str, frozenset[str]] = {
                            "improvise", "payment", "additional"}),
     "mana_value": frozenset({"cost", "card", "zone", "x"}),
     "counts": frozenset({"state"}),
+    "card": frozenset({"card"}),
 }
 _COMMON = frozenset({"query", "id", "player", "cards"})
 _MAX_LIMIT = 100_000
@@ -274,6 +275,18 @@ def _q_counts(query: dict[str, Any]) -> dict[str, Any]:
     return dict(counts(state, decode.player(query, state)))
 
 
+def _q_card(query: dict[str, Any]) -> dict[str, Any]:
+    """``{"card": CARD}``: the card as the engine reads it (the object ``manasolver card NAME
+    --json`` prints, built by :func:`~manasolver.solver.render.describe_card`)."""
+    name = query.get("card")
+    if name is None:
+        raise BadQuery('missing "card": the name of a card', "card")
+    if not isinstance(name, str):
+        raise BadQuery("card must be a card name", "card")
+    from manasolver.solver.render import describe_card
+    return {"card": describe_card(decode.card_db(query).get(name, "card"))}
+
+
 def _refuse_unmodelled(req: PaymentRequest, tap_triggers: bool = True) -> None:
     """Refuse what the payment engine does not model on this board
     (:mod:`~manasolver.solver.supply.unmodelled`): prohibitions on mana abilities, and for
@@ -311,4 +324,5 @@ _HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "validate": _q_validate,
     "mana_value": _q_mana_value,
     "counts": _q_counts,
+    "card": _q_card,
 }

@@ -1,7 +1,9 @@
 """Readable text for answers and cards: what the CLI prints without ``--json``.
 
 Every function takes protocol JSON (or a Card) and returns text, so what a
-person reads is exactly what a program would get.
+person reads is exactly what a program would get.  The one exception is
+:func:`describe_card`, the JSON object of a card that the ``card`` query answers
+and :func:`card_text` renders, kept beside its text form.
 """
 
 from __future__ import annotations
