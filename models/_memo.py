@@ -5,6 +5,13 @@ flags) are reused while the same object is asked about again.  Keys are ``id(obj
 the object itself, so an id can't be reused by another object while its entry lives, and a hit is
 checked with ``is``.  The cache is bounded: past ``limit`` entries it is emptied, which keeps the
 memory of a long batch or service process flat at the cost of an occasional rebuild.
+
+Both caches may be used from several threads at once: every entry is one immutable
+``(kept object, value)`` tuple read and written by a single dictionary operation, and emptying
+the cache puts a new dictionary in place of the old one, so a lookup racing a ``put`` or a
+``clear`` sees the entry or misses, and a hit is always checked against the very object asked
+about, never another's value.  Values stored must not be changed after they are stored (share
+immutable tables; keep what a query mutates per query or per thread).
 """
 
 from __future__ import annotations
@@ -37,9 +44,10 @@ class IdentityMemo(Generic[K, V]):
 
     def put(self, obj: K, value: V) -> V:
         """Store ``value`` for ``obj`` and return it."""
-        if len(self._entries) >= self.limit:
-            self._entries.clear()
-        self._entries[id(obj)] = (obj, value)
+        entries = self._entries
+        if len(entries) >= self.limit:
+            entries = self._entries = {}
+        entries[id(obj)] = (obj, value)
         return value
 
     def get_or(self, obj: K, build: Callable[[K], V]) -> V:
@@ -50,8 +58,8 @@ class IdentityMemo(Generic[K, V]):
         return self.put(obj, build(obj))
 
     def clear(self) -> None:
-        """Forget every entry."""
-        self._entries.clear()
+        """Forget every entry (a new, empty dictionary: lookups under way are unharmed)."""
+        self._entries = {}
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -76,14 +84,15 @@ class KeyMemo(Generic[H, V]):
 
     def put(self, key: H, keep: object, value: V) -> V:
         """Store ``value`` under ``key``, keeping ``keep`` alive; return ``value``."""
-        if len(self._entries) >= self.limit:
-            self._entries.clear()
-        self._entries[key] = (keep, value)
+        entries = self._entries
+        if len(entries) >= self.limit:
+            entries = self._entries = {}
+        entries[key] = (keep, value)
         return value
 
     def clear(self) -> None:
-        """Forget every entry."""
-        self._entries.clear()
+        """Forget every entry (a new, empty dictionary: lookups under way are unharmed)."""
+        self._entries = {}
 
     def __len__(self) -> int:
         return len(self._entries)

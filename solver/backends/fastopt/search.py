@@ -15,10 +15,14 @@ search) and runs one query over it:
   relaxation also rules out every pair — skipping the part already searched.
 
 :func:`search_for` keeps one search per supply object and per board content, so the
-queries on one board, and the same board sent again as a new state, reuse it.
+queries on one board, and the same board sent again as a new state, reuse it.  A search
+holds the state of the query it runs, so the kept searches are per thread: a thread never
+sees another's search.
 """
 
 from __future__ import annotations
+
+import threading
 
 from manasolver.models._memo import KeyMemo
 from manasolver.models.state import GameState
@@ -35,7 +39,7 @@ from manasolver.solver.casting.announce import Form
 from manasolver.solver.policy import keep_costs
 from manasolver.solver.supply.model import Supply
 
-__all__ = ["COSTLY_NODE_BUDGET", "MAX_COSTLY_KINDS", "NODE_BUDGET", "Search", "search_for"]
+__all__ = ["COSTLY_NODE_BUDGET", "MAX_COSTLY_KINDS", "NODE_BUDGET", "Search", "clear_searches", "search_for"]
 
 #: Nodes explored before the search gives the problem to CP-SAT.
 NODE_BUDGET = 1500
@@ -165,10 +169,25 @@ class Search:
         return tab
 
 
-#: Searches by supply and state object (the queries on one board).
-_SEARCHES: KeyMemo[tuple[object, ...], tuple[GameState, Search | None]] = KeyMemo(limit=256)
-#: Searches by board content (the same board sent again as a new state).
-_BY_CONTENT: KeyMemo[tuple[object, ...], Search] = KeyMemo(limit=256)
+class _Kept(threading.local):
+    """The searches one thread keeps.  A :class:`Search` carries the state of the query it
+    runs (its incumbent, its modes, its problem), so a search is never shared between
+    threads: two threads asking about one board each build and keep their own."""
+
+    def __init__(self) -> None:
+        #: Searches by supply and state object (the queries on one board).
+        self.searches: KeyMemo[tuple[object, ...], tuple[GameState, Search | None]] = KeyMemo(limit=256)
+        #: Searches by board content (the same board sent again as a new state).
+        self.by_content: KeyMemo[tuple[object, ...], Search] = KeyMemo(limit=256)
+
+
+_KEPT = _Kept()
+
+
+def clear_searches() -> None:
+    """Forget the searches this thread keeps (a fresh process's answers, for tests)."""
+    _KEPT.searches.clear()
+    _KEPT.by_content.clear()
 
 
 def _content_key(problem: Problem, criteria: tuple[str, ...]) -> tuple[object, ...]:
@@ -189,8 +208,9 @@ def search_for(problem: Problem, criteria: tuple[str, ...]) -> Search | None:
     is reused across queries on one board: supplies are cached per state."""
     sup: Supply = problem.supply
     state = problem.req.state
+    kept = _KEPT
     key = (id(sup), id(state), problem.spell_ok, criteria, problem.policy.keep_castable)
-    hit = _SEARCHES.get(key, sup)
+    hit = kept.searches.get(key, sup)
     if hit is not None and hit[0] is state:
         search = hit[1]
     else:
@@ -198,12 +218,12 @@ def search_for(problem: Problem, criteria: tuple[str, ...]) -> Search | None:
         # equal content — the classes' option objects (shared per card and state), members,
         # positions, pool, life, energy, kept costs — gives the same search.
         same = _content_key(problem, criteria)
-        search = _BY_CONTENT.get(same, None)
+        search = kept.by_content.get(same, None)
         if search is None:
             search = Search.build(problem, criteria)
             if search is not None:
-                _BY_CONTENT.put(same, None, search)
-        _SEARCHES.put(key, sup, (state, search))
+                kept.by_content.put(same, None, search)
+        kept.searches.put(key, sup, (state, search))
     if search is not None:
         search.reset(problem)
     return search
