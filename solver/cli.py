@@ -127,6 +127,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-plots", action="store_true", help="write no plots")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     sub.add_parser("demo", help="answer real questions on the bundled example boards")
+    from manasolver.solver.castability.command import add_parser as add_castability
+    add_castability(sub)
     return parser
 
 
@@ -254,6 +256,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "serve":
             from manasolver.solver.serve import serve
             return serve(args.host, args.port)
+        if args.command == "castability":
+            from manasolver.solver.castability.command import main as castability_main
+            return castability_main(args)
         if args.command == "demo":
             from manasolver.solver.demo import main as demo_main
             return demo_main()

@@ -1,0 +1,117 @@
+"""How a deck's lands enter the battlefield and what its fetch lands find, read from their oracle text.
+
+Each land becomes a :class:`LandRule`: whether it enters tapped always, never, or on a condition read
+against the lands already played (check lands "unless you control a Plains or an Island", fast lands
+"unless you control two or fewer other lands", slow lands "unless you control two or more other
+lands", reveal lands "you may reveal a Plains or Island card from your hand"); shock lands ("you may pay
+2 life") enter untapped, their life paid.  A land whose "enters tapped" clause has a condition not read
+here enters tapped (the cautious answer, stated in the model).  A fetch land ("Search your library for a
+basic land card / an Island or Mountain card, put it onto the battlefield") is :attr:`LandRule.fetch`:
+what it can find and whether the found land enters tapped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from manasolver.models.card import Card
+
+__all__ = ["Fetch", "LandRule", "land_rule"]
+
+_BASIC_TYPES = ("plains", "island", "swamp", "mountain", "forest")
+
+
+@dataclass(frozen=True, slots=True)
+class Fetch:
+    """What a fetch land finds: a land card with one of ``types`` (any land type when empty),
+    ``basic`` when it must be basic; ``tapped`` when the found land enters tapped."""
+
+    types: tuple[str, ...]
+    basic: bool
+    tapped: bool
+
+    def finds(self, card: Card) -> bool:
+        if "land" not in card.type_line.types:
+            return False
+        if self.basic and "basic" not in card.type_line.supertypes:
+            return False
+        return not self.types or any(t in card.type_line.subtypes for t in self.types)
+
+
+@dataclass(frozen=True, slots=True)
+class LandRule:
+    """How one land enters: ``kind`` is ``untapped``, ``tapped``, ``check`` (untapped when a land of
+    one of ``types`` is already in play), ``reveal`` (untapped when such a land is in the hand), ``fast``
+    (untapped with at most ``lands`` other lands), ``slow`` (untapped with at least ``lands`` other
+    lands) or ``shock`` (untapped for 2 life); ``fetch`` when it is a fetch land."""
+
+    kind: str
+    types: tuple[str, ...] = ()
+    lands: int = 0
+    fetch: Fetch | None = None
+
+    def enters_tapped(self, played: tuple[Card, ...], hand: tuple[Card, ...]) -> bool:
+        """Whether it enters tapped with ``played`` lands already on the battlefield and ``hand``
+        the other cards in the hand."""
+        if self.kind in ("untapped", "shock"):
+            return False
+        if self.kind == "tapped":
+            return True
+        if self.kind == "check":
+            return not any(t in c.type_line.subtypes for c in played for t in self.types)
+        if self.kind == "reveal":
+            return not any(t in c.type_line.subtypes for c in hand for t in self.types)
+        if self.kind == "fast":
+            return len(played) > self.lands
+        if self.kind == "slow":
+            return len(played) < self.lands
+        return True
+
+
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _types(text: str) -> tuple[str, ...]:
+    return tuple(t for t in _BASIC_TYPES if re.search(rf"\b{t}\b", text))
+
+
+def land_rule(card: Card) -> LandRule:
+    """The :class:`LandRule` of a land card, read from its oracle text."""
+    text = card.oracle_text.lower().replace(card.name.lower(), "~")
+    fetch = _fetch(text)
+    if re.search(r"you may pay 2 life\. if you don't, (it|~) enters( the battlefield)? tapped", text):
+        return LandRule("shock", fetch=fetch)
+    m = re.search(r"enters( the battlefield)? tapped unless you control (an? [a-z ,]+?)\.", text)
+    if m:
+        cond = m.group(2)
+        types = _types(cond)
+        if types and "legendary" not in cond and "creature" not in cond:
+            return LandRule("check", types=types, fetch=fetch)
+        return LandRule("tapped", fetch=fetch)
+    m = re.search(r"enters( the battlefield)? tapped unless you control (\w+) or (fewer|more) other lands", text)
+    if m:
+        n_other = _NUMBERS.get(m.group(2), 2)
+        return LandRule("fast" if m.group(3) == "fewer" else "slow", lands=n_other, fetch=fetch)
+    m = re.search(r"you may reveal an? ([a-z ]+?) card from your hand\. if you don't, (it|~) enters", text)
+    if m and _types(m.group(1)):
+        return LandRule("reveal", types=_types(m.group(1)), fetch=fetch)
+    et = card.text.enters_tapped if card.text is not None else None
+    if re.search(r"~ enters( the battlefield)? tapped\.", text) or et is True:
+        return LandRule("tapped", fetch=fetch)
+    if et is None or re.search(r"enters( the battlefield)? tapped", text):
+        return LandRule("tapped", fetch=fetch)
+    return LandRule("untapped", fetch=fetch)
+
+
+def _fetch(text: str) -> Fetch | None:
+    m = re.search(r"sacrifice ~: search your library for (an? [a-z ]+?) card(?:s)?, put (it|them) onto the "
+                  r"battlefield( tapped)?", text)
+    if m is None:
+        return None
+    what = m.group(1)
+    basic = "basic" in what
+    types = _types(what)
+    if not types and "land" not in what:
+        return None
+    return Fetch(types=types, basic=basic, tapped=m.group(3) is not None)
