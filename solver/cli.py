@@ -28,8 +28,9 @@ class _BadStateFile(Exception):
     """A state file that is not JSON: answered as a ``bad_state`` error (exit status 1)."""
 
 
-def read_state(spec: str) -> Any:
-    """Read STATE: a path, ``-`` for standard input, or ``example:NAME``."""
+def read_state(spec: str, what: str = "STATE") -> Any:
+    """Read STATE (or the argument ``what`` names, PAYMENT for validate's payment): a path,
+    ``-`` for standard input, or ``example:NAME``."""
     if spec == "-":
         text = sys.stdin.read(_MAX_INPUT + 1)
         source = "standard input"
@@ -45,15 +46,21 @@ def read_state(spec: str) -> Any:
         text = path.read_text(encoding="utf-8")
         source = spec
     else:
+        hint = "a JSON file, - for standard input, or example:NAME" if what == "STATE" else \
+            "a JSON file or - for standard input"
+        if not os.path.exists(spec):
+            raise _Usage(f"{what} file {spec!r} does not exist (give {hint})")
+        if os.path.isdir(spec):
+            raise _Usage(f"{what} {spec!r} is a folder, not a file (give {hint})")
         try:
             if os.path.getsize(spec) > _MAX_INPUT:
-                raise _Usage(f"{spec} is larger than {_MAX_INPUT} bytes")
+                raise _Usage(f"{what} file {spec} is larger than {_MAX_INPUT} bytes")
             with open(spec, encoding="utf-8") as fh:
                 text = fh.read()
         except OSError as err:
-            raise _Usage(f"cannot read state file {spec}: {err.strerror}") from None
+            raise _Usage(f"cannot read {what} file {spec!r}: {err.strerror}") from None
         except UnicodeDecodeError:
-            raise _Usage(f"{spec} is not UTF-8 text") from None
+            raise _Usage(f"{what} file {spec} is not UTF-8 text") from None
         source = spec
     if len(text) > _MAX_INPUT:
         raise _Usage(f"{source} is larger than {_MAX_INPUT} bytes")
@@ -63,10 +70,64 @@ def read_state(spec: str) -> Any:
         raise _BadStateFile(f"{source} is not valid JSON: {err}") from None
 
 
+#: What each subcommand's ``--help`` says it does (its one-line ``help`` is the short form).
+DESCRIPTIONS: dict[str, str] = {
+    "pay": "The best payment of COST on the board STATE under the policy (default: SPEC §6): which "
+           "permanents to tap and how, what each hybrid and Phyrexian symbol was paid with, life and "
+           "energy spent; or why it can't be paid and the mana missing.",
+    "can-pay": "Whether COST can be paid on the board STATE; when it can't, the reason and the smallest "
+               "cost that added sources would have to cover.",
+    "payments": "Every payment of COST on the board STATE, up to --limit, and whether the list is complete.",
+    "max-x": "The largest X for which COST (with {X}) can be paid on the board STATE, with a payment of it.",
+    "options": "Every maximal combination of mana the board STATE can produce at once, up to --limit.",
+    "could-produce": "The types of mana each permanent of the board STATE could produce (CR 106.7).",
+    "counts": "Colors among permanents, card types among permanents and graveyard, devotion and domain "
+              "of the player on the board STATE.",
+    "validate": "Check the payment in PAYMENT.json (a pay answer's payment) for COST on the board STATE: "
+                "legal, or every problem found, by a checker independent of the solvers.",
+    "serve": "Answer protocol queries (one JSON object per request) POSTed over HTTP, for clients "
+             "written in other languages.",
+    "card": "A card as the engine reads it: mana value, colors, types, mana abilities with their index, "
+            "cost, production and restriction, other activated abilities, triggers, and the clauses it "
+            "could not read.",
+    "mana-value": "The mana value and colors of a cost in card notation (starts with '{') or of a card.",
+    "batch": "Answer one JSON query per line of standard input with one JSON answer per line of "
+             "standard output, in the same order; a bad line gets an error answer and the rest go on.",
+    "bench": "Measure the figures of SPEC §8 (can_pay, pay, batch, start-up, options), beside phase.rs "
+             "when the bench extra is installed.",
+    "demo": "Answer real questions on the bundled example boards, printing each question, the command "
+            "that asks it, and the answer.",
+}
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed package's version, read only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        print(f"manasolver {version()}")
+        parser.exit()
+
+
+def version() -> str:
+    """The installed package's version (``importlib.metadata``)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as _version
+    try:
+        return _version("manasolver")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="manasolver",
         description="Exact payment and legality engine for Magic: The Gathering costs.")
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def common(p: argparse.ArgumentParser, state: bool = True) -> None:
@@ -76,12 +137,17 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--cards", metavar="FILE", help="a newer card file (JSONL or Scryfall oracle JSON)")
         p.add_argument("--player", help="the player asked about (default: the first)")
 
-    def costed(p: argparse.ArgumentParser) -> None:
+    def costed(p: argparse.ArgumentParser, x: bool = True, choice: bool = True) -> None:
+        """The cost and its context; ``x`` offers ``--x`` (not for max-x, which finds X),
+        ``choice`` offers ``--policy`` and ``--backend`` (not for validate, which checks a
+        given payment)."""
         common(p)
         p.add_argument("cost", metavar="COST", nargs="?",
                        help='a cost such as "{2}{W/U}{B/P}"; may be left out with --spell or --activate')
-        p.add_argument("--policy", help="criteria in order, e.g. min_life,keep_colors")
-        p.add_argument("--x", type=int, help="a fixed value for X")
+        if choice:
+            p.add_argument("--policy", help="criteria in order, e.g. min_life,keep_colors")
+        if x:
+            p.add_argument("--x", type=int, help="a fixed value for X")
         p.add_argument("--spell", metavar="CARD", help="the card being cast (restrictions, modifiers)")
         p.add_argument("--alternative", metavar="NAME", help="an alternative cost of --spell (impending, "
                                                               "flashback, without_paying_mana_cost, ...)")
@@ -92,33 +158,34 @@ def _parser() -> argparse.ArgumentParser:
                             "with --spell CARD, the keyword ability (unearth, cycling) of that card")
         p.add_argument("--modifier", action="append", default=[], metavar="KIND=VALUE",
                        help="increase={1}, reduce={W} or minimum=3; repeatable, in order")
-        p.add_argument("--backend", choices=["flow", "fastopt", "cpsat", "csp"], help="force a backend")
+        if choice:
+            p.add_argument("--backend", choices=["flow", "fastopt", "cpsat", "csp"], help="force a backend")
 
     costed(sub.add_parser("pay", help="the best payment of a cost"))
     costed(sub.add_parser("can-pay", help="whether a cost can be paid"))
     p = sub.add_parser("payments", help="every payment of a cost")
     costed(p)
-    p.add_argument("--limit", type=int, default=100)
-    costed(sub.add_parser("max-x", help="the largest X that can be paid"))
+    p.add_argument("--limit", type=int, default=100, help="at most this many payments (default 100)")
+    costed(sub.add_parser("max-x", help="the largest X that can be paid"), x=False)
     p = sub.add_parser("options", help="every maximal mana combination the board can produce")
     common(p)
-    p.add_argument("--limit", type=int, default=100)
+    p.add_argument("--limit", type=int, default=100, help="at most this many combinations (default 100)")
     common(sub.add_parser("could-produce", help="the types each permanent could produce (CR 106.7)"))
     common(sub.add_parser("counts", help="colors, card types, devotion and domain"))
     p = sub.add_parser("validate", help="check a proposed payment")
-    costed(p)
-    p.add_argument("payment", metavar="PAYMENT.json")
+    costed(p, choice=False)
+    p.add_argument("payment", metavar="PAYMENT.json", help="the payment to check (JSON file, or - for stdin)")
     p = sub.add_parser("serve", help="answer protocol queries POSTed over HTTP (127.0.0.1 by default)")
-    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: this machine only)")
     p.add_argument("--port", type=int, default=8765, help="0 picks a free port (printed on the first line)")
     p = sub.add_parser("card", help="a card as the engine understands it")
-    p.add_argument("name", metavar="NAME")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--cards", metavar="FILE")
+    p.add_argument("name", metavar="NAME", help="the card's name (case-insensitive; a face's name too)")
+    p.add_argument("--json", action="store_true", help="print the protocol's JSON card object")
+    p.add_argument("--cards", metavar="FILE", help="a newer card file (JSONL or Scryfall oracle JSON)")
     p = sub.add_parser("mana-value", help="mana value and colors of a cost or card")
-    p.add_argument("what", metavar="COST_OR_CARD")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--cards", metavar="FILE")
+    p.add_argument("what", metavar="COST_OR_CARD", help='a cost such as "{2}{W/U}", or a card name')
+    p.add_argument("--json", action="store_true", help="print the protocol's JSON answer")
+    p.add_argument("--cards", metavar="FILE", help="a newer card file (JSONL or Scryfall oracle JSON)")
     sub.add_parser("batch", help="answer one JSON query per line of stdin")
     p = sub.add_parser("bench", help="run the benchmarks")
     p.add_argument("--quick", action="store_true", help="a CI-sized run")
@@ -129,7 +196,17 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("demo", help="answer real questions on the bundled example boards")
     from manasolver.solver.castability.command import add_parser as add_castability
     add_castability(sub)
+    _describe(sub)
     return parser
+
+
+def _describe(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Give every subcommand's ``--help`` a description: :data:`DESCRIPTIONS`, or its one-line help."""
+    helps = {action.dest: action.help for action in sub._choices_actions}
+    for name, p in sub.choices.items():
+        if p.description is None:
+            text = DESCRIPTIONS.get(name) or helps.get(name) or ""
+            p.description = text[:1].upper() + text[1:]
 
 
 _QUERY_OF = {"pay": "pay", "can-pay": "can_pay", "payments": "payments", "max-x": "max_x",
@@ -148,9 +225,9 @@ def _query(args: argparse.Namespace) -> dict[str, Any]:
             query["cost"] = args.cost
         elif not (args.spell or args.activate):
             raise _Usage("give a COST, or --spell CARD, or --activate ID[:N]")
-        if args.policy:
+        if getattr(args, "policy", None):
             query["policy"] = args.policy
-        if args.x is not None:
+        if getattr(args, "x", None) is not None:
             query["x"] = args.x
         if args.spell:
             query["spell"] = {"card": args.spell}
@@ -160,7 +237,7 @@ def _query(args: argparse.Namespace) -> dict[str, Any]:
             query["alternative"] = args.alternative
         if args.additional:
             query["additional"] = args.additional
-        if args.backend:
+        if getattr(args, "backend", None):
             query["backend"] = args.backend
         mods = []
         for item in args.modifier:
@@ -173,9 +250,7 @@ def _query(args: argparse.Namespace) -> dict[str, Any]:
     if getattr(args, "limit", None) is not None:
         query["limit"] = args.limit
     if args.command == "validate":
-        query["payment"] = read_state(args.payment)
-    if args.command == "max-x":
-        query.pop("x", None)
+        query["payment"] = read_state(args.payment, "PAYMENT")
     return query
 
 
@@ -190,14 +265,17 @@ def _activate(text: str, card: str | None) -> dict[str, Any]:
 
 
 def _emit(result: dict[str, Any], as_json: bool, text: str | None = None) -> int:
+    """Print an answer: its JSON on standard output with ``--json``; else its text, on standard
+    error when it is an error. Exit status 1 for an error answer, else 0."""
+    failed = "error" in result
     if as_json:
         print(json.dumps(result))
     else:
         if text is None:
             from manasolver.solver.render import answer_text
             text = answer_text(result)
-        print(text)
-    return 1 if "error" in result else 0
+        print(f"manasolver: {text}" if failed else text, file=sys.stderr if failed else sys.stdout)
+    return 1 if failed else 0
 
 
 def _card(args: argparse.Namespace) -> int:
@@ -232,10 +310,34 @@ def _batch() -> int:
     return 0
 
 
+#: Options a subcommand refuses at parse time, and why they don't apply there.
+_NOT_APPLICABLE: dict[tuple[str, str], str] = {
+    ("max-x", "--x"): "max-x finds the largest X itself",
+    ("validate", "--policy"): "validate checks the payment it is given; no policy chooses one",
+    ("validate", "--backend"): "validate checks the payment with its own checker, not a backend",
+}
+
+
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse the arguments; an argument the subcommand does not take is a usage error (exit 2)
+    from that subcommand, saying why when it is an option that does not apply there."""
+    args, extra = parser.parse_known_args(argv)
+    if not extra:
+        return args
+    command = str(getattr(args, "command", None))
+    target = parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            target = action.choices[command]
+    why = [_NOT_APPLICABLE[(command, opt.split("=", 1)[0])] for opt in extra
+           if (command, opt.split("=", 1)[0]) in _NOT_APPLICABLE]
+    target.error(f"unrecognized arguments: {' '.join(extra)}" + (f" ({'; '.join(why)})" if why else ""))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
-    args = parser.parse_args(argv)
+    args = _parse(parser, argv)
     try:
         if args.command is None:
             parser.print_help()

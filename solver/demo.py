@@ -1,24 +1,25 @@
 """``manasolver demo``: real questions on the bundled example boards, answered.
 
 Each question is an ordinary protocol query on a board from
-``solver/examples/``; the demo prints the question, the command that asks it,
-and the answer as the CLI would.
+``solver/examples/``; the demo prints the question, the command line that asks
+it (flags that work, so it can be copied), and the answer as the CLI would.
 """
 
 from __future__ import annotations
 
 import json
+import shlex
 import time
 from importlib import resources
 from typing import Any
 
-__all__ = ["QUESTIONS", "example_state", "main"]
+__all__ = ["QUESTIONS", "command_args", "example_state", "main"]
 
 #: (example board, question in words, protocol query without the state).
 QUESTIONS: list[tuple[str, str, dict[str, Any]]] = [
     ("commander", "Autotap {2}{W/U}{B/P} on a 40-permanent Commander board (default policy)",
      {"query": "pay", "cost": "{2}{W/U}{B/P}"}),
-    ("commander", "What is the most X for {X}{G}{G} (say, Hydroid Krasis-like)?",
+    ("commander", "What is the most X for {X}{G}{G} (Genesis Hydra's cost)?",
      {"query": "max_x", "cost": "{X}{G}{G}"}),
     ("commander", "Can it pay {W}{U}{B}{R}{G}{C}{C} this turn?",
      {"query": "can_pay", "cost": "{W}{U}{B}{R}{G}{C}{C}"}),
@@ -34,7 +35,8 @@ QUESTIONS: list[tuple[str, str, dict[str, Any]]] = [
      {"query": "pay", "cost": "{U}{U}{G}"}),
     ("phyrexian", "Dismember {1}{B/P}{B/P} at 3 life: how much life, how much mana?",
      {"query": "pay", "cost": "{1}{B/P}{B/P}"}),
-    ("phyrexian", "Gitaxian Probe {U/P} with no blue source",
+    ("phyrexian", "Gitaxian Probe {U/P} tapping the fewest sources (policy min_sources): 2 life, "
+                  "not the Island",
      {"query": "pay", "cost": "{U/P}", "policy": ["min_sources"]}),
     ("filters", "Pay {U}{U}{R}{R} through filter lands",
      {"query": "pay", "cost": "{U}{U}{R}{R}"}),
@@ -51,15 +53,44 @@ def example_state(name: str) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def _command(board: str, query: dict[str, Any]) -> str:
-    cli = query["query"].replace("_", "-")
-    parts = ["manasolver", cli, f"example:{board}"]
+def command_args(board: str, query: dict[str, Any]) -> list[str]:
+    """The command line (after ``manasolver``) that asks ``query`` on the example ``board``.
+    A field without a flag is a ``ValueError``: the demo prints only commands that work."""
+    args = [query["query"].replace("_", "-"), f"example:{board}"]
     if "cost" in query:
-        parts.append(f'"{query["cost"]}"')
-    extra = {k: v for k, v in query.items() if k not in ("query", "cost")}
-    if extra:
-        return f"{' '.join(parts)}   # with {json.dumps(extra)}"
-    return " ".join(parts)
+        args.append(query["cost"])
+    for key, value in query.items():
+        if key in ("query", "cost"):
+            continue
+        if key == "spell" and "ability" in value and "permanent" in value:
+            args += ["--activate", f"{value['permanent']}:{value['ability']}"]
+        elif key == "spell" and "ability" in value:
+            args += ["--spell", value["card"], "--activate", str(value["ability"])]
+        elif key == "spell" and set(value) == {"card"}:
+            args += ["--spell", value["card"]]
+        elif key == "policy":
+            args += ["--policy", ",".join(value) if isinstance(value, list) else value]
+        elif key in ("x", "limit", "alternative"):
+            args += [f"--{key}", str(value)]
+        elif key == "additional":
+            for name in value:
+                args += ["--additional", name]
+        else:
+            raise ValueError(f"the demo has no command-line flag for {key!r}")
+    return args
+
+
+def _quote(arg: str) -> str:
+    """An argument as a shell reads it: costs and names in double quotes, as the README writes them."""
+    if arg and all(c.isalnum() or c in "-_:.,/=" for c in arg):
+        return arg
+    if any(c in arg for c in '"$`\\!'):
+        return shlex.quote(arg)
+    return f'"{arg}"'
+
+
+def _command(board: str, query: dict[str, Any]) -> str:
+    return " ".join(["manasolver", *(_quote(a) for a in command_args(board, query))])
 
 
 def main() -> int:

@@ -80,7 +80,7 @@ def test_usage_errors_exit_2() -> None:
     assert run("pay").returncode == 2
     assert run("frobnicate").returncode == 2
     proc = run("counts", "/nonexistent/board.json")
-    assert proc.returncode == 2 and "cannot read" in proc.stderr
+    assert proc.returncode == 2 and "'/nonexistent/board.json' does not exist" in proc.stderr
     proc = run("counts", "example:nope")
     assert proc.returncode == 2 and "commander" in proc.stderr
 
@@ -143,13 +143,6 @@ def test_pay_commander_example_readable_and_json() -> None:
                 "life", "energy", "damage", "floating"):
         assert key in payment
     assert {c["symbol"] for c in payment["choices"]} == {"{W/U}", "{B/P}"}
-
-
-def test_demo_answers_every_question() -> None:
-    proc = run("demo")
-    assert proc.returncode == 0, proc.stdout
-    assert proc.stdout.count("== ") >= 8
-    assert "error [" not in proc.stdout
 
 
 def test_batch_survives_lone_surrogates_and_non_finite_numbers() -> None:
@@ -224,3 +217,108 @@ def test_serve_answers_queries_over_http() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+# -- the command line's surface: version, help, options, where errors go -------------------------
+
+
+def test_version_is_the_installed_package_version() -> None:
+    """SPEC §7 ``manasolver --version``: the version importlib.metadata reads, pyproject's."""
+    from importlib.metadata import version
+    proc = run("--version")
+    assert proc.returncode == 0
+    assert proc.stdout == f"manasolver {version('manasolver')}\n"
+    import re
+    pyproject = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8")
+    declared = re.search(r'^version = "([^"]+)"', pyproject, re.M)
+    assert declared and proc.stdout == f"manasolver {declared.group(1)}\n"
+
+
+def _commands() -> list[str]:
+    import argparse
+    from manasolver.solver.cli import _parser
+    sub = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return sorted(sub.choices)
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_every_subcommand_help_has_a_description(command: str) -> None:
+    """``COMMAND --help`` says what the command does, between the usage and the arguments."""
+    proc = run(command, "--help")
+    assert proc.returncode == 0
+    usage, _, rest = proc.stdout.partition("\n\n")
+    assert usage.startswith(f"usage: manasolver {command}")
+    description = rest.split("\n\n", 1)[0]
+    assert not description.startswith(("positional arguments", "options")), proc.stdout
+    assert len(description.split()) >= 5, description
+
+
+def test_every_option_has_help() -> None:
+    """No bare option in any subcommand's help: each says what it is for."""
+    import argparse
+    from manasolver.solver.cli import _parser
+    sub = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    bare = [f"{name} {action.option_strings or action.dest}"
+            for name, p in sub.choices.items() for action in p._actions if not action.help]
+    assert bare == []
+
+
+@pytest.mark.parametrize("args, option", [
+    (("max-x", "example:commander", "{X}{G}{G}", "--x", "3"), "--x"),
+    (("validate", "example:basics", "{G}", "payment.json", "--policy", "min_life"), "--policy"),
+    (("validate", "example:basics", "{G}", "payment.json", "--backend", "cpsat"), "--backend"),
+    (("validate", "example:basics", "{G}", "payment.json", "--backend=flow"), "--backend"),
+])
+def test_options_that_do_not_apply_are_refused_at_parse_time(args: tuple[str, ...], option: str) -> None:
+    """A usage error (exit 2) naming the option and why, before any file is read (the payment
+    file does not exist: the refusal comes first)."""
+    proc = run(*args)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert f"manasolver {args[0]}: error: unrecognized arguments: {option}" in proc.stderr
+    assert "(" in proc.stderr.splitlines()[-1], proc.stderr
+
+
+def test_validate_help_offers_no_policy_or_backend_and_max_x_no_x() -> None:
+    assert "--policy" not in run("validate", "--help").stdout
+    assert "--backend" not in run("validate", "--help").stdout
+    assert "--x" not in run("max-x", "--help").stdout
+    assert "--x X" in run("pay", "--help").stdout
+
+
+def test_human_mode_errors_go_to_stderr_exit_1() -> None:
+    """Without --json an error answer is text on standard error, exit 1; with --json it is the
+    protocol's JSON on standard output, exit 1."""
+    proc = run("pay", "example:basics", "{2}{K}")
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert proc.stderr == "manasolver: error [bad_cost] (at cost[1]): unknown mana symbol {K}\n"
+    proc = run("pay", "example:basics", "{2}{K}", "--json")
+    assert proc.returncode == 1 and proc.stderr == ""
+    assert json.loads(proc.stdout)["error"]["where"] == "cost[1]"
+    proc = run("card", "Reaper Kign")
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert "unknown_card" in proc.stderr and "Reaper King" in proc.stderr
+
+
+def test_an_answer_that_is_no_is_not_an_error() -> None:
+    """A cost that can't be paid is an answer (exit 0, standard output), not an error."""
+    proc = run("can-pay", "example:filters", "{W}{W}{W}{W}{W}{W}{W}{W}{W}")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith("not payable")
+
+
+def test_missing_files_are_named(tmp_path: Path) -> None:
+    """A STATE or PAYMENT file that does not exist, or a folder, is a usage error naming it."""
+    missing = tmp_path / "no-such-board.json"
+    proc = run("pay", str(missing), "{1}")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == (f"manasolver: error: STATE file '{missing}' does not exist "
+                           "(give a JSON file, - for standard input, or example:NAME)\n")
+    proc = run("validate", "example:basics", "{G}", str(tmp_path / "pay.json"))
+    assert proc.returncode == 2
+    assert f"PAYMENT file '{tmp_path / 'pay.json'}' does not exist" in proc.stderr
+    proc = run("counts", str(tmp_path))
+    assert proc.returncode == 2 and f"STATE '{tmp_path}' is a folder" in proc.stderr
+    proc = run("counts", "example:basics", "--cards", str(tmp_path / "cards.jsonl"))
+    assert proc.returncode == 1 and "cards.jsonl" in proc.stderr
