@@ -16,7 +16,7 @@ from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import mask_letters
 
 if TYPE_CHECKING:  # the reading's values are imported by the readers that make them
-    from manasolver.models.card_text import ActivatedAbility, CostEffect, KeywordCost, TapCost
+    from manasolver.models.card_text import ActivatedAbility, CostEffect, GrantedKeyword, KeywordCost, TapCost
     from manasolver.models.effects import StructuredEffect
     from manasolver.models.triggered import Trigger
 
@@ -87,7 +87,8 @@ class CardText:
     start with "•" (the modes of a modal spell, CR 700.2); ``unspent_mana``: its text speaks of
     "unspent mana"; ``doubles_unspent_mana``: it says "double the amount of each type of unspent
     mana" (a pool doubler, CR 106.4); ``about_activation``: the first line of its text about what
-    activating abilities costs or whether they can be activated ("" for none).  Built by
+    activating abilities costs or whether they can be activated ("" for none); ``granted_keywords``:
+    keywords it gives other permanents or spells (haste, convoke).  Built by
     :func:`manasolver.models.text.read.read_card_text`.
     """
 
@@ -107,6 +108,7 @@ class CardText:
     unspent_mana: bool = False
     doubles_unspent_mana: bool = False
     about_activation: str = ""
+    granted_keywords: tuple[GrantedKeyword, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,9 @@ a :class:`~manasolver.models.card.Card` can carry its reading
   (:mod:`manasolver.models.text.activated`);
 * mana abilities that tap other permanents: :class:`TapCost` (:mod:`manasolver.models.text.tap_costs`);
 * cost modifiers (CR 601.2f): :class:`CostEffect` (:mod:`manasolver.models.text.cost_modifiers`);
-* keyword costs (CR 118.8, 118.9): :class:`KeywordCost` (:mod:`manasolver.models.text.keyword_costs`).
+* keyword costs (CR 118.8, 118.9): :class:`KeywordCost` (:mod:`manasolver.models.text.keyword_costs`);
+* keywords a permanent gives other permanents or spells (CR 613.1f): :class:`GrantedKeyword`
+  (:mod:`manasolver.models.text.granted`).
 """
 
 from __future__ import annotations
@@ -23,10 +25,13 @@ from typing import Literal
 from manasolver.models.abilities import AbilityCost, ManaAbility
 from manasolver.models.cost import ManaCost
 
-__all__ = ["ActivatedAbility", "CostEffect", "KeywordCost", "KeywordCostKind", "TapCost"]
+__all__ = ["ActivatedAbility", "CostEffect", "GrantedKeyword", "GrantScope", "KeywordCost", "KeywordCostKind",
+           "TapCost"]
 
 #: A keyword cost is paid on top of the mana cost or instead of it.
 KeywordCostKind = Literal["additional", "alternative"]
+#: A granted keyword reaches permanents on the battlefield or spells being cast.
+GrantScope = Literal["permanents", "spells"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,3 +113,30 @@ class KeywordCost:
     cost: ManaCost
     repeatable: bool = False
     zone: str = "hand"
+
+
+@dataclass(frozen=True, slots=True)
+class GrantedKeyword:
+    """A keyword one permanent gives others (layer 6, CR 613.1f): "Creatures you control have
+    haste." (Fervor), "All creatures have haste." (Concordant Crossroads), "Equipped creature has
+    haste." (Lightning Greaves), "Artifact spells you cast have convoke." (Chief Engineer).
+
+    ``scope``: permanents on the battlefield, or spells their controller casts.  ``controller``:
+    ``"you"`` (the source's controller's) or ``"any"``.  What it reaches has every one of
+    ``types`` (lower case: "artifact creatures" are artifacts and creatures), one of ``subtypes``
+    when given, and is a token when ``tokens``; ``other`` leaves out the source itself;
+    ``attached``: only the permanent the source is attached to (an Aura or Equipment);
+    ``unread``: the clause, when it gives the keyword in a way not read (a condition, a qualifier
+    not checked): it may reach any permanent, and the solver refuses where that matters.
+    """
+
+    keyword: str
+    text: str
+    scope: GrantScope = "permanents"
+    controller: Literal["you", "any"] = "you"
+    types: frozenset[str] = frozenset()
+    subtypes: frozenset[str] = frozenset()
+    other: bool = False
+    attached: bool = False
+    tokens: bool = False
+    unread: str = ""

@@ -74,9 +74,17 @@ def answer(query: Any) -> dict[str, Any]:
     return result
 
 
-def answer_line(line: str, number: int | None = None) -> dict[str, Any]:
-    """Answer one line of ``batch`` input: JSON errors become ``bad_query`` answers."""
+def answer_line(line: str | bytes, number: int | None = None) -> dict[str, Any]:
+    """Answer one line of ``batch`` input: JSON errors become ``bad_query`` answers.  A line of
+    bytes is decoded here as UTF-8 (a byte order mark before it is allowed), so one undecodable
+    line is answered with its own error and spoils no other."""
     where = f"line {number}" if number is not None else ""
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8-sig")
+        except UnicodeDecodeError as err:
+            return BadQuery(f"not valid UTF-8: byte 0x{line[err.start]:02x} at offset {err.start} "
+                            f"of the line ({err.reason})", where).to_json()
     if not line.strip():
         return BadQuery("empty line: one JSON query per line", where).to_json()
     try:
@@ -219,6 +227,7 @@ def _q_options(query: dict[str, Any]) -> dict[str, Any]:
     player = decode.player(query, state)
     from manasolver.solver.supply import unmodelled
     unmodelled.guard_prohibitions(state, player)
+    unmodelled.guard_unread_haste(state, player)
     limit = decode.integer(query, "limit", 100, 1, _MAX_LIMIT) or 100
     detail = decode.flag(query, "detail") or False
     return _json(options_module.options(state, player, limit=limit, detail=detail))
@@ -253,6 +262,8 @@ def _q_validate(query: dict[str, Any]) -> dict[str, Any]:
         payment = Payment.from_json(query["payment"])
     except (KeyError, TypeError, ValueError) as err:
         raise BadQuery(f"malformed payment: {err}", "payment") from None
+    from manasolver.solver.supply import unmodelled
+    unmodelled.guard_payment_rules(req)  # a rule of paying not modelled could make it illegal or legal
     # The request's cost is already the alternative cost when one was named.
     return _json(validate(dataclasses.replace(req, alternative=None), payment))
 
@@ -293,6 +304,7 @@ def _refuse_unmodelled(req: PaymentRequest, tap_triggers: bool = True) -> None:
     answers that state life and damage, triggers on becoming tapped."""
     from manasolver.solver.supply import unmodelled
     unmodelled.guard_prohibitions(req.state, req.player)
+    unmodelled.guard_payment_rules(req)
     if tap_triggers:
         unmodelled.guard_tap_triggers(req)
 

@@ -1,6 +1,7 @@
 """Board counts that need no solver (SPEC §5 ``counts``, RULES §3–§5).
 
-* colors among permanents (CR 105.2, 202.2): lands and most tokens have no mana
+* colors among permanents (CR 105.2, 202.2), after color-setting effects (Celestial Dawn, layer
+  5: :mod:`manasolver.models.rules.colors`): lands and most tokens have no mana
   cost and are colorless; Reaper King is all five colors;
 * card types among permanents and graveyard cards (CR 205.2a; supertypes and
   subtypes are not card types, 205.4a; an adventurer card outside the stack is
@@ -27,6 +28,7 @@ from manasolver.models.card import BASIC_LAND_TYPES, CARD_TYPES, Card, TypeLine
 from manasolver.models.cost import ManaCost
 from manasolver.models._memo import IdentityMemo
 from manasolver.models.errors import BadQuery
+from manasolver.models.rules.colors import permanent_colors
 from manasolver.models.rules.board_effects import active_effects
 from manasolver.models.rules.land_types import effective_land_types
 from manasolver.models.state import GameState, Permanent
@@ -65,7 +67,7 @@ def colors_among_permanents(state: GameState, player: str | None = None) -> list
     name = _player_name(state, player)
     mask = 0
     for perm in state.controlled_by(name):
-        mask |= perm.card.colors
+        mask |= permanent_colors(state, perm)
     return list(mask_letters(mask))
 
 
@@ -144,7 +146,7 @@ def counts(state: GameState, player: str | None = None) -> dict[str, Any]:
         if perm.controller != name:
             continue
         card = perm.card
-        colors |= card.colors
+        colors |= permanent_colors(state, perm)
         types = perm.types
         found.update(types)
         if "land" in types:

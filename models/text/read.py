@@ -6,8 +6,8 @@ every card and face it builds, after the oracle parser has read the mana abiliti
 ``Card.unsupported``).  It runs the other readers on the card as the card has been built — the
 effects on mana production, the triggered abilities of the face it has on the battlefield, the
 non-mana activated abilities, the mana abilities activated from the hand, the mana abilities
-that tap other permanents, cost modifiers, keyword costs, prohibitions, whether it enters tapped
-and its impending counters — and returns them as
+that tap other permanents, cost modifiers, keyword costs, prohibitions, whether it enters tapped,
+its impending counters and the keywords it gives others (haste, convoke) — and returns them as
 one :class:`~manasolver.models.card.CardText`, which the card keeps (``Card.text``).  The
 accessors of each reader (``triggers_of``, ``mana_effects_of``, ``hand_abilities`` …) return the
 stored reading, and read a card built by hand (without ``text``) themselves.
@@ -37,7 +37,7 @@ from manasolver.models.errors import ManasolverError
 from manasolver.models.text.oracle import strip_reminder
 
 if TYPE_CHECKING:  # each reader's module is imported when its words are in the text
-    from manasolver.models.card_text import ActivatedAbility, CostEffect, KeywordCost, TapCost
+    from manasolver.models.card_text import ActivatedAbility, CostEffect, GrantedKeyword, KeywordCost, TapCost
     from manasolver.models.effects import StructuredEffect
     from manasolver.models.triggered import Trigger
 
@@ -57,6 +57,8 @@ _KEYWORD_COST_LINE = re.compile(r"^\s*[A-Z][a-z]+(?: \d+)?(?: |—)\{", re.MULTI
 #: 602.2b, 602.5), searched in the whole text, reminders included.
 ABOUT_ACTIVATION = re.compile(r"\bactivated abilities\b|\babilities (?:of|that)\b[^.]*\bcan't be activated|"
                               r"\bcan't be activated\b", re.IGNORECASE)
+#: The words of a granted keyword (:mod:`~manasolver.models.text.granted`, ``GRANT_WORDS`` there).
+_GRANT_WORDS = re.compile(r"\b(?:have|has) (?:haste|convoke|improvise|delve)\b")
 _HAND_WORDS = "from your hand: Add"
 _TAP_WORDS = "untapped"
 
@@ -128,9 +130,13 @@ def read_card_text(card: Card) -> CardText:
     about = ""
     if ("activated abilities" in lower or "be activated" in lower) and ABOUT_ACTIVATION.search(oracle):
         about = next((x for x in oracle.split("\n") if ABOUT_ACTIVATION.search(x)), "")
+    granted: tuple[GrantedKeyword, ...] = ()
+    if " ha" in face_plain and _GRANT_WORDS.search(face_plain):
+        from manasolver.models.text.granted import read_granted_keywords
+        granted = read_granted_keywords(face.oracle_text, face.name)
     return CardText(effects, triggers, activated, hand, tap_costs, cost_effects, cost_unknown, keyword_costs,
                     prohibitions, unread, enters_tapped, impending, modes=modes, unspent_mana=unspent,
-                    doubles_unspent_mana=doubles, about_activation=about)
+                    doubles_unspent_mana=doubles, about_activation=about, granted_keywords=granted)
 
 
 def _hand_clause(card: Card, clause: str) -> bool:

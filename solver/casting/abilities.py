@@ -37,6 +37,7 @@ from manasolver.models.text.activated import ActivatedAbility
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery
+from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.text.read import card_text
 from manasolver.models.state import GameState, Permanent, Turn
 from manasolver.solver.request import AbilityActivation, SpellInfo
@@ -133,7 +134,7 @@ def _prepare(ability: ActivatedAbility, card: Card, state: GameState, player: st
         if permanent.controller != player:
             raise NotActivatable(f"{name} is controlled by {permanent.controller}: only a permanent's "
                                  f"controller can activate its abilities (CR 602.2)")
-        if (cost.tap or cost.untap) and permanent.summoning_sick:
+        if (cost.tap or cost.untap) and summoning_sick(state, permanent):
             symbol = "{T}" if cost.tap else "{Q}"
             raise NotActivatable(f"{name} is a creature that has not been under its controller's control "
                                  f"since their most recent turn began and has no haste, so it can't pay "

@@ -21,6 +21,7 @@ from typing import Any, Final
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery
+from manasolver.models.rules.granted import spell_keywords
 from manasolver.models.state import GameState
 from manasolver.solver.casting.abilities import activation, activation_timing
 from manasolver.solver.casting.alternatives import NotCastable, additional_costs, alternative_cost, cast_as
@@ -43,7 +44,8 @@ def build_request(state: GameState, player: str, spell: SpellInfo | None, cost: 
 
     When ``cost`` is missing but ``spell`` names a card, the card's mana cost is the
     cost (or the named ``alternative`` cost printed on it).  ``convoke``, ``delve``,
-    ``improvise``: ``None`` means "as the card's keywords say".
+    ``improvise``: ``None`` means "as the spell's keywords say": the card's own and those its
+    player's permanents give it (CR 613.1f; :func:`manasolver.models.rules.granted.spell_keywords`).
     """
     alt_name: str | None = None
     if alternative is not None:
@@ -68,6 +70,9 @@ def build_request(state: GameState, player: str, spell: SpellInfo | None, cost: 
     if spell is not None and spell.card is not None:
         mods = [m.modifier for m in board_modifiers(state, player, spell)] + mods
     keywords = spell.card.keywords if spell is not None and spell.card is not None else frozenset()
+    if spell is not None and not spell.ability and spell.types:
+        # keywords the board gives the spell (Chief Engineer: "Artifact spells you cast have convoke.")
+        keywords = keywords | spell_keywords(state, player, types=tuple(spell.types))
     return PaymentRequest(
         state=state, cost=cost, player=player, spell=spell,
         x=x,

@@ -11,7 +11,7 @@ What is and is not usable, by rule:
 * ``{T}`` needs the permanent untapped, ``{Q}`` needs it tapped (CR 107.5,
   107.6, 118.3); a creature's ``{T}``/``{Q}`` abilities need it to have been
   controlled since its controller's most recent turn began, unless it has haste
-  (CR 302.6, 602.5a; :attr:`Permanent.summoning_sick`);
+  (CR 302.6, 602.5a; :func:`manasolver.models.rules.granted.summoning_sick`, haste given by the board included);
 * life can be paid only while life ≥ the amount (119.4), energy only while the
   player has it (107.14): options that could never be paid are dropped here,
   totals are checked by the solvers;
@@ -40,6 +40,7 @@ from manasolver.models._memo import IdentityMemo, KeyMemo
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.errors import BadState, Unsupported
+from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_TYPE, C
 from manasolver.models.text.read import card_text
@@ -110,7 +111,7 @@ def _options(state: GameState, perm: Permanent, player: Player,
         effective_mana_abilities,
     )
     out: list[Option] = []
-    sick = perm.summoning_sick
+    sick = summoning_sick(state, perm)
     abilities = effective_mana_abilities(state, perm) if effects else perm.card.mana_abilities
     # (ability, types any of which a permanent its cost taps must have, how many, cost parts)
     readings: list[tuple[ManaAbility, tuple[str, ...], int, tuple[str, ...]]] = [
@@ -203,7 +204,7 @@ def _cached_options(state: GameState, perm: Permanent, player: Player,
     board_dependent, pays, counters, _ = _card_info(card)
     if board_dependent or effects:
         return _options(state, perm, player, refs, effects, resources)
-    key = (id(card), resources, perm.tapped, perm.summoning_sick, perm.chosen_color, perm.chosen_type,
+    key = (id(card), resources, perm.tapped, summoning_sick(state, perm), perm.chosen_color, perm.chosen_type,
            perm.counters if counters else (),
            (player.life, player.energy) if pays else ())
     hit = _OPTIONS.get(key, card)

@@ -14,6 +14,11 @@ and clause and a ``where`` path (``battlefield[i]``, ``hand[i]``, ``cost``, ``sp
   Royal Decree), or an Aura's tap damage when a cost or convoke/improvise could tap its creature;
 - :func:`guard_ability_effects`, :func:`guard_activation`, :func:`guard_ability_cost`: activating
   an ability whose cost, condition or board effects this engine does not apply;
+- :func:`guard_payment_rules`: rules of paying that the payment model can't say: a spell's own
+  "Spend only mana produced by …" (Myr Superion, Imperiosaur), "For each {B} in a cost, you may
+  pay 2 life rather than pay that mana" (K'rrik, Son of Yawgmoth) on a cost with black in it,
+  Celestial Dawn's "You may spend other mana only as though it were colorless mana" (CR 609.4b),
+  and a haste grant the reader did not follow where a summoning-sick creature could tap for mana;
 While the supply is built, what it leaves out (listed in ``Supply.excluded``, then refused by
 :func:`guard_excluded` when it matters) is decided here too: :func:`ability_gap` and
 :func:`repeatable_gap` (mana abilities this model does not cover, raised as
@@ -41,7 +46,8 @@ from manasolver.solver.supply.resources import sacrificeable
 
 __all__ = ["NO_REFERENCES", "RESTRICTED_TRIGGERS", "SNOW_TRIGGERS", "UNREAD_TEXT", "Unmodelled", "ability_gap",
            "drop_unmodelled_altars", "guard_ability_cost", "guard_ability_effects", "guard_activation",
-           "guard_doublers", "guard_excluded", "guard_prohibitions", "guard_tap_triggers", "repeatable_gap"]
+           "guard_doublers", "guard_excluded", "guard_payment_rules", "guard_prohibitions", "guard_tap_triggers",
+           "guard_unread_haste", "repeatable_gap"]
 
 #: Why a permanent is left out of the supply (``Excluded.reason``).
 UNREAD_TEXT = "the card has mana text the parser could not read"
@@ -233,3 +239,60 @@ def guard_ability_cost(name: str, cost: AbilityCost) -> None:
     if cost.sacrifice or cost.tap_creatures or cost.discard_hand:
         raise Unsupported(f"{name}: paying {', '.join(cost.parts())} needs other permanents or cards, "
                           f"which this engine does not spend for abilities yet", "spell.ability")
+
+
+# -- rules of paying the payment model can't say -----------------------------------------------
+
+#: A spell's own spending rule (CR 106.6 on the spell itself): Myr Superion, Imperiosaur.
+_OWN_SPENDING = re.compile(r"Spend only mana produced by [^.]*to cast (?:this spell|it this way)\.")
+#: K'rrik, Son of Yawgmoth (a "rather than pay that mana" replacement of CR 118.9's kind).
+_LIFE_FOR_MANA = re.compile(r"For each \{([WUBRG])\} in a cost, you may pay (\d+) life rather than pay that mana\.")
+#: Celestial Dawn (CR 609.4b): only white mana may pay colored symbols.
+_ONLY_AS_COLORLESS = "spend other mana only as though it were colorless mana"
+
+
+def guard_payment_rules(req: PaymentRequest) -> None:
+    """Refuse a payment question (or a ``validate``) whose answer a rule of paying not modelled
+    could change (see the module docstring): the spell's own spending rule, life for a colored
+    symbol (when the cost, or an increase, has a symbol of that color that is not already
+    Phyrexian), spending mana only as colorless, or a haste grant not read while the player has
+    a summoning-sick creature with a mana ability that taps or untaps it."""
+    spell = req.spell
+    if spell is not None and spell.card is not None and not spell.ability:
+        m = _OWN_SPENDING.search(spell.card.oracle_text)
+        if m and (req.alternative is not None or "this way" not in m.group(0)):
+            raise Unsupported(f"{spell.card.name}: {m.group(0)!r} is a spending rule of the spell itself, which "
+                              f"this engine does not apply yet", "spell")
+    costs = [req.cost] + [mod.cost for mod in req.modifiers if mod.kind == "increase" and mod.cost is not None]
+    for i, perm in enumerate(req.state.battlefield):
+        if perm.controller != req.player:
+            continue
+        text = perm.card.oracle_text
+        if "rather than pay that mana" in text and (m := _LIFE_FOR_MANA.search(text)):
+            bit = {"W": 1, "U": 2, "B": 4, "R": 8, "G": 16}[m.group(1)]
+            if any(s.colors & bit and not s.phyrexian for c in costs for s in c.symbols):
+                raise Unsupported(f"{perm.card.name} ({perm.id}): {m.group(0)!r} is not modelled yet: paying "
+                                  f"{m.group(2)} life for a {{{m.group(1)}}} of this cost could change the answer",
+                                  f"battlefield[{i}]")
+        if _ONLY_AS_COLORLESS in text.lower():
+            line = next(x for x in text.split("\n") if _ONLY_AS_COLORLESS in x.lower())
+            raise Unsupported(f"{perm.card.name} ({perm.id}): {line!r} changes what mana pays each symbol "
+                              f"(CR 609.4b), which this engine does not apply yet", f"battlefield[{i}]")
+    guard_unread_haste(req.state, req.player)
+
+
+def guard_unread_haste(state: GameState, player: str) -> None:
+    """Refuse when a haste grant the reader did not follow (Maze Rusher: "Multicolored creatures
+    you control have haste.") could let one of ``player``'s summoning-sick creatures tap for mana."""
+    from manasolver.models.rules.granted import summoning_sick, unread_haste
+    found = unread_haste(state)
+    if not found:
+        return
+    sick = [p for p in state.battlefield if p.controller == player and summoning_sick(state, p)
+            and (any(a.cost.tap or a.cost.untap for a in p.card.mana_abilities) or card_text(p.card).tap_costs)]
+    if sick:
+        source, clause = found[0]
+        index = next(i for i, p in enumerate(state.battlefield) if p.id == source.id)
+        raise Unsupported(f"{source.card.name} ({source.id}): {clause!r} may give {sick[0].card.name} "
+                          f"({sick[0].id}) haste, and this engine does not read that grant yet (CR 302.6)",
+                          f"battlefield[{index}]")

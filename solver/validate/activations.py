@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.rules.amounts import ability_restriction
+from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.rules.production import activation_results
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_TYPE, TYPE_BITS, C, mask_letters
@@ -151,7 +152,7 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
         first_use.setdefault(perm.id, i)
         if list(act.costs) != expected_parts and sorted(act.costs) != sorted(expected_parts):
             problems.append(f"{where}: costs {list(act.costs)} are not the ability's costs {expected_parts}")
-        sick = perm.sick and not perm.has_haste and perm.is_creature
+        sick = summoning_sick(state, perm)
         if (cost.tap or cost.untap) and sick:
             what = "{T}" if cost.tap else "{Q}"
             problems.append(f"{where}: {who(perm)} is a creature that has not been under {me}'s control "

@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 
 from manasolver.models.abilities import ManaAbility, Restriction
 from manasolver.models.rules.amounts import ability_restriction
+from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.rules.production import (
     TriggeredMana,
     activation_results,
@@ -94,7 +95,7 @@ def moves(state: GameState, player: str, cast: str = "", reserved: frozenset[str
         readings += [(t.ability, t.types, t.count, t.parts) for t in tap_costs_after(perm.card, len(base))]
         if perm.controller != me.name or not readings:
             continue
-        sick = perm.sick and perm.is_creature and not perm.has_haste
+        sick = summoning_sick(state, perm)
         mine: list[Move] = []
         for ab, tap_types, tap_n, parts in readings:
             cost = ab.cost

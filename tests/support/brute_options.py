@@ -11,6 +11,7 @@ import itertools
 from typing import Any
 
 from manasolver.models.board.load import load_state
+from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import TYPES
 from manasolver.solver.pools.options import OptionsAnswer
@@ -161,7 +162,7 @@ def brute_options(state: GameState, player: str = "you") -> set[tuple[Vec, Vec]]
             c = ab.cost
             assert not (c.untap or c.sacrifice or c.tap_creatures or c.remove_counters)
             assert c.tap or c.sacrifice_self, "brute force handles {T}/sacrifice abilities only"
-            if c.tap and (perm.tapped or perm.summoning_sick):
+            if c.tap and (perm.tapped or summoning_sick(state, perm)):
                 continue
             prod = ab.production
             if prod.doubles_pool:  # Doubling Cube: no options, the pool is doubled

@@ -1,0 +1,104 @@
+"""The survey of the whole card pool: every permanent card beside three basics, ``pay {1}{G}``.
+
+Run as ``python benchmarks/survey.py [--limit N] [--list]``.  For every card of the bundled card
+data whose front face is a permanent (artifact, battle, creature, enchantment, land,
+planeswalker; silver-bordered cards the database can't build are skipped and counted), it asks
+the JSON protocol ``pay`` for ``{1}{G}`` on a board of that card beside an untapped Plains,
+Island and Forest, and counts the answers:
+
+* **refused**: an ``error`` answer (``unsupported``, or any other code), by code;
+* **left out**: a payable answer that lists sources under ``unsupported`` (left out of the
+  supply: the payment is legal but may not be the best);
+* **answered**: the rest.
+
+Every payable answer is given back to ``validate``, which must call it legal (a count of the
+ones it doesn't is printed: it must be 0).  With ``--list`` the refused and left-out cards are
+printed with the message, grouped by message with the card's name as ``~``.  The issue's goal:
+at most 10 refused or left out in all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter, defaultdict
+from typing import Any
+
+from manasolver.models.carddb import default_db
+from manasolver.solver.protocol import answer
+
+PERMANENT_TYPES = frozenset({"artifact", "battle", "creature", "enchantment", "land", "planeswalker"})
+COST = "{1}{G}"
+
+
+def board(name: str) -> dict[str, Any]:
+    """The survey's board of card ``name``: the card and three basics, all untapped."""
+    cards = [name, "Plains", "Island", "Forest"]
+    return {"players": [{"name": "you"}, {"name": "opponent"}],
+            "battlefield": [{"id": f"p{i}", "card": c} for i, c in enumerate(cards)]}
+
+
+def survey(limit: int | None = None) -> dict[str, Any]:
+    """Counts of the survey (see the module docstring), with the refused and left-out cards."""
+    db = default_db()
+    counts: Counter[str] = Counter()
+    refused: dict[str, list[str]] = defaultdict(list)
+    left_out: dict[str, list[str]] = defaultdict(list)
+    illegal: list[str] = []
+    for name in db.names():
+        try:
+            card = db.get(name)
+        except ValueError:
+            counts["not built"] += 1
+            continue
+        if not PERMANENT_TYPES & set(card.type_line.types):
+            continue
+        if limit is not None and counts["permanents"] >= limit:
+            break
+        counts["permanents"] += 1
+        state = board(card.name)
+        out = answer({"query": "pay", "state": state, "cost": COST})
+        if "error" in out:
+            counts["refused"] += 1
+            counts["refused: " + out["error"]["code"]] += 1
+            refused[out["error"]["message"].replace(card.name, "~")].append(card.name)
+            continue
+        if out.get("unsupported"):
+            counts["left out"] += 1
+            why = "; ".join(u["reason"] for u in out["unsupported"])
+            left_out[why.replace(card.name, "~")].append(card.name)
+        else:
+            counts["answered"] += 1
+        if out.get("payable"):
+            check = answer({"query": "validate", "state": state, "cost": COST, "payment": out["payment"]})
+            if not check.get("legal"):
+                illegal.append(card.name)
+    counts["validate says illegal"] = len(illegal)
+    return {"counts": counts, "refused": refused, "left_out": left_out, "illegal": illegal}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
+    parser.add_argument("--limit", type=int, default=None, help="stop after this many permanents")
+    parser.add_argument("--list", action="store_true", help="print the refused and left-out cards")
+    args = parser.parse_args(argv)
+    result = survey(args.limit)
+    counts = result["counts"]
+    for key in ("permanents", "answered", "refused", "left out", "validate says illegal", "not built"):
+        print(f"{key}: {counts[key]}")
+    for key in sorted(k for k in counts if k.startswith("refused: ")):
+        print(f"  {key}: {counts[key]}")
+    print(f"refused or left out: {counts['refused'] + counts['left out']}")
+    if args.list:
+        for title, groups in (("refused", result["refused"]), ("left out", result["left_out"])):
+            print(f"\n## {title}")
+            for why, names in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+                print(f"- {len(names)}: {why[:200]}\n    {', '.join(sorted(names)[:12])}"
+                      + (" …" if len(names) > 12 else ""))
+        if result["illegal"]:
+            print("\n## validate says illegal\n" + ", ".join(result["illegal"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

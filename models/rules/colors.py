@@ -1,0 +1,55 @@
+"""The colors of a permanent now, after color-setting effects (layer 5, CR 613.1d, 105.3).
+
+:func:`permanent_colors` starts from the card's colors (its mana cost and color indicator, CR
+202.2) and applies, in board order (timestamps, CR 613.7), the color-setting effects printed on
+the battlefield that :func:`manasolver.models.text.granted.read_color_settings` reads: Celestial
+Dawn's "Nonland permanents you control are white.", Thran Lens's "All permanents are
+colorless.", Darkest Hour's "All creatures are black.", Shifting Sky's "All nonland permanents
+are the chosen color." (the ``chosen`` color given on the board; not given, it sets nothing).
+The effects of a board are found once per state.
+"""
+
+from __future__ import annotations
+
+from manasolver.models._memo import IdentityMemo
+from manasolver.models.state import GameState, Permanent
+from manasolver.models.symbols import type_bit
+
+__all__ = ["permanent_colors"]
+
+_Setting = tuple[Permanent, str, bool, bool, "int | None", bool]
+
+
+def _settings(state: GameState) -> tuple[_Setting, ...]:
+    from manasolver.models.text.granted import read_color_settings
+    out: list[_Setting] = []
+    for perm in state.battlefield:
+        text = perm.card.oracle_text
+        if " are " not in text:
+            continue
+        for what, nonland, mine, bits, add in read_color_settings(text):
+            out.append((perm, what, nonland, mine, bits, add))
+    return tuple(out)
+
+
+_SETTINGS: IdentityMemo[GameState, tuple[_Setting, ...]] = IdentityMemo(65)
+
+
+def permanent_colors(state: GameState, perm: Permanent) -> int:
+    """``perm``'s colors now, as a bitmask (see the module docstring)."""
+    colors = perm.card.colors
+    for source, what, nonland, mine, bits, add in _SETTINGS.get_or(state, _settings):
+        if mine and perm.controller != source.controller:
+            continue
+        if nonland and perm.is_land:
+            continue
+        if what == "creatures" and not perm.is_creature:
+            continue
+        if what == "sliver" and "sliver" not in perm.card.type_line.subtypes:
+            continue
+        if bits is None:
+            if source.chosen_color is None:
+                continue
+            bits = type_bit(source.chosen_color)
+        colors = colors | bits if add else bits
+    return colors
