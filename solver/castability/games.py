@@ -14,8 +14,8 @@ The model (:data:`MODEL` says it in the output):
 * on the play (default) no draw on turn 1; on the draw one.  One land a turn, played whenever one is in
   the hand.
 * for each turn T every sequence of land drops is searched (a breadth-first search over the multiset
-  of lands played and the sources cast, with memo; at most :data:`MAX_STATES` states a turn, games cut
-  there are counted); the spell is castable on turn T when SOME sequence leaves a board that the engine
+  of lands played and the sources cast, remembered per turn and per game by the lands and
+  sources it sees; at most :data:`MAX_STATES` states a turn, the turns cut there counted); the spell is castable on turn T when SOME sequence leaves a board that the engine
   can pay its cost with.  A land that enters tapped is tapped on the turn it is played; conditions
   (check, reveal, fast and slow lands) are read against the lands played before it; shock lands enter
   untapped for 2 life.  A fetch land is, on the turn it is played, any land it can find among the cards
@@ -122,12 +122,28 @@ class Counts:
     castable_with_lands: list[list[int]] = field(default_factory=list)
     cut: int = 0
     mulligans: int = 0
+    hist: dict[tuple[int, int, int, int], int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.castable:
             self.castable = [[0] * self.spells for _ in range(self.turns)]
             self.with_lands = [[0] * self.spells for _ in range(self.turns)]
             self.castable_with_lands = [[0] * self.spells for _ in range(self.turns)]
+
+    def flush(self, spells: tuple["Spell", ...]) -> None:
+        """Move the games counted in :attr:`hist` (per turn, mask, lands played, cut) into the rows."""
+        for (t, mask, lands, cut), n in self.hist.items():
+            row = self.castable[t - 1]
+            wrow = self.with_lands[t - 1]
+            cwrow = self.castable_with_lands[t - 1]
+            self.cut += cut * n
+            for i, spell in enumerate(spells):
+                ok = (mask >> i) & 1
+                row[i] += ok * n
+                if lands >= spell.mana_value:
+                    wrow[i] += n
+                    cwrow[i] += ok * n
+        self.hist.clear()
 
     def add(self, other: "Counts") -> None:
         self.games += other.games
@@ -145,6 +161,8 @@ _State = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 _START: frozenset[_State] = frozenset({((), (), ())})
 #: The most turns of search remembered per process.
 _STEP_MEMO = 2_000_000
+#: The most games remembered per process (by the lands and sources they see, in order).
+_GAME_MEMO = 1_000_000
 
 class _Game:
     """One deck's game machinery in one process: the oracle and the memo of entry and casting."""
@@ -157,6 +175,7 @@ class _Game:
         self.source_rank = {s: (model.cards[s].mana_cost.mana_value()  # type: ignore[union-attr]
                                 if model.cards[s].mana_cost else 0, s) for s in model.sources}
         self._steps: dict[object, tuple[frozenset[_State], int, int]] = {}
+        self._games: dict[object, tuple[tuple[int, int, int, int], ...]] = {}
         self.fetches = any(r.fetch is not None for r in model.rules.values())
         self.land_counts: dict[int, int] = {}
         for c in model.library:
@@ -165,6 +184,7 @@ class _Game:
         self.is_source = [False] * len(model.cards)
         for s in model.sources:
             self.is_source[s] = True
+        self.relevant = [land or src for land, src in zip(model.is_land, self.is_source)]
 
     # -- the mulligan ------------------------------------------------------------------------------
 
@@ -255,8 +275,6 @@ class _Game:
         hand, drawn, mulligans = self.opening(rng, n_drawn_last)
         counts.games += 1
         counts.mulligans += mulligans
-        is_land = m.is_land
-        is_source = self.is_source
         remaining: tuple[tuple[int, int], ...] = ()
         if self.fetches:
             # the cards not drawn by the last turn: what a fetch land can find
@@ -265,6 +283,23 @@ class _Game:
                 if c in left:
                     left[c] -= 1
             remaining = tuple(sorted((c, k) for c, k in left.items() if k > 0))
+        relevant = self.relevant
+        key = (tuple(sorted(c for c in hand if relevant[c])), tuple(c if relevant[c] else -1 for c in drawn),
+               remaining, draws_on_1)
+        outcome = self._games.get(key)
+        if outcome is None:
+            outcome = self._search(hand, drawn, remaining, draws_on_1, turns)
+            if len(self._games) < _GAME_MEMO:
+                self._games[key] = outcome
+        hist = counts.hist
+        for turn_key in outcome:
+            hist[turn_key] = hist.get(turn_key, 0) + 1
+
+    def _search(self, hand: list[int], drawn: list[int], remaining: tuple[tuple[int, int], ...],
+                draws_on_1: int, turns: int) -> tuple[tuple[int, int, int, int], ...]:
+        """Per turn ``(turn, mask of castable spells, lands played, cut)`` of one game."""
+        is_land = self.m.is_land
+        is_source = self.is_source
         land_seen: dict[int, int] = {}
         src_seen: list[int] = []
         for c in hand:
@@ -275,8 +310,8 @@ class _Game:
         states: frozenset[_State] = _START
         lands_played = 0
         n_land_seen = sum(land_seen.values())
-        spells = m.spells
         step = self._step
+        out: list[tuple[int, int, int, int]] = []
         for t in range(1, turns + 1):
             if t > 1 or draws_on_1:
                 c = drawn[t - 2 + draws_on_1]
@@ -290,16 +325,8 @@ class _Game:
                 lands_played += 1
             states, mask, cut = step(states, tuple(sorted(land_seen.items())), tuple(sorted(src_seen)),
                                      remaining, drop, t < turns)
-            counts.cut += cut
-            row = counts.castable[t - 1]
-            wrow = counts.with_lands[t - 1]
-            cwrow = counts.castable_with_lands[t - 1]
-            for i, spell in enumerate(spells):
-                ok = (mask >> i) & 1
-                row[i] += ok
-                if lands_played >= spell.mana_value:
-                    wrow[i] += 1
-                    cwrow[i] += ok
+            out.append((t, mask, lands_played, cut))
+        return tuple(out)
 
     def _step(self, states: frozenset[_State], land_seen: tuple[tuple[int, int], ...],
               src_seen: tuple[int, ...], remaining: tuple[tuple[int, int], ...], drop: bool,
@@ -383,4 +410,5 @@ def run_chunk(model: DeckModel, oracle: BoardOracle, seed: int, chunk: int, n: i
     counts = Counts(turns=turns, spells=len(model.spells))
     for _ in range(n):
         game.play(rng, turns, draw_first, counts)
+    counts.flush(model.spells)
     return counts

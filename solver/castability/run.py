@@ -121,7 +121,7 @@ def run(deck: Deck, opts: Options, progress: Callable[[int, int, float], None] |
                       "lands": sum(n for _, n, c in deck.cards if "land" in c.type_line.types),
                       "mana_sources": [model.cards[s].name for s in model.sources],
                       "mulligans_per_game": _r(total.mulligans / total.games) if total.games else 0.0,
-                      "games_cut_by_search_bound": total.cut})
+                      "game_turns_cut_by_search_bound": total.cut})
     if not deck.is_commander:
         model_out.pop("commander_rules", None)
     return {"model": model_out, "samples": total.games, "seed": opts.seed, "turns": [lo, hi],

@@ -1,0 +1,239 @@
+"""Castability over decks (SPEC §10) measured: Karsten's anchor reproduced, where solving each sampled
+board's payment exactly changes a land count's answer, and how many games a second the run plays.
+
+``python benchmarks/castability.py [--out DIR] [--million]`` writes ``castability.md`` and
+``castability.png`` to ``benchmarks/results/`` (or DIR).  The land count it compares against is the
+model of the source-counting calculators, run on the very same sampled games (same seed, same land
+drops, same boards): a board casts a spell when its untapped lands number at least the mana value and,
+colour by colour, the untapped lands that can add a colour number at least its symbols of that colour
+(a hybrid symbol needs a land of either colour); nonland sources count for nothing.  ``--million``
+also times a run of 1,000,000 games of the 60-card deck over two worker processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from manasolver.models.carddb import CardDB, default_db
+from manasolver.models.cost import ManaCost
+from manasolver.solver.castability.board import BoardKey, BoardOracle
+from manasolver.solver.castability.deck import Deck, parse_deck
+from manasolver.solver.castability.games import Counts, DeckModel, run_chunk
+from manasolver.solver.castability.run import CHUNK, Options, chunks, run
+
+__all__ = ["LandCountOracle", "main"]
+
+RESULTS = Path(__file__).resolve().parent / "results"
+DECKS = Path(__file__).resolve().parents[1] / "tests" / "data" / "decks"
+COLORS = "WUBRG"
+
+#: (sources, other lands, spell, turn, Karsten's figure) — PEERS.md's anchor rows.
+ANCHOR = [(14, "Opt", 1, 0.913), (13, "Opt", 1, 0.890), (21, "Counterspell", 2, 0.929)]
+
+#: Decks where exact payment matters: name, decklist, the spells and turns shown.
+CASES: list[tuple[str, str, tuple[str, ...]]] = [
+    ("gold card with duals (Esper)",
+     "4 Underground Sea\n4 Scrubland\n4 Tundra\n4 Plains\n4 Island\n4 Swamp\n"
+     "12 Esper Charm\n12 Zealous Persecution\n12 Counterspell\n",
+     ("Esper Charm", "Zealous Persecution", "Counterspell")),
+    ("hybrid (Boros)",
+     "12 Mountain\n12 Plains\n12 Boros Reckoner\n12 Figure of Destiny\n12 Lightning Helix\n",
+     ("Boros Reckoner", "Lightning Helix")),
+    ("filter lands (Azorius, Mystic Gate)",
+     "8 Mystic Gate\n8 Plains\n8 Island\n12 Wrath of God\n12 Cryptic Command\n12 Supreme Verdict\n",
+     ("Wrath of God", "Cryptic Command", "Supreme Verdict")),
+    ("Signets and Talismans (Izzet, 17 lands)",
+     "9 Island\n8 Mountain\n4 Izzet Signet\n4 Talisman of Creativity\n"
+     "12 Crackling Drake\n12 Niv-Mizzet, Parun\n11 Izzet Charm\n",
+     ("Crackling Drake", "Niv-Mizzet, Parun", "Izzet Charm")),
+]
+
+
+def _produces(text: str) -> int:
+    """The colours a card's "Add …" sentences name, as a bit mask over WUBRG."""
+    mask = 0
+    for sentence in re.findall(r"add ([^.]*)", text.lower()):
+        for i, c in enumerate(COLORS):
+            if "{" + c.lower() + "}" in sentence or "{" + c.lower() + "/" in sentence:
+                mask |= 1 << i
+        if "any color" in sentence or "one mana of any" in sentence:
+            mask |= 0b11111
+    return mask
+
+
+class LandCountOracle(BoardOracle):
+    """The source-counting answer for the same boards: lands only, each colour on its own."""
+
+    def __init__(self, cards: Any, spells: Any, db: CardDB) -> None:
+        super().__init__(cards, spells, db)
+        self._lands = [("land" in c.type_line.types) for c in self.cards]
+        self._colours = [_produces(c.oracle_text) for c in self.cards]
+        self._needs = [self._need(cost) for cost in self.spells]
+
+    @staticmethod
+    def _need(cost: ManaCost) -> tuple[int, list[int], list[int]]:
+        text = cost.format()
+        pips = [0] * 5
+        hybrid: list[int] = []
+        for sym in re.findall(r"\{([^}]*)\}", text):
+            parts = sym.split("/")
+            cols = [COLORS.index(p) for p in parts if p in COLORS]
+            if len(cols) == 1 and len(parts) == 1:
+                pips[cols[0]] += 1
+            elif len(cols) == 2:
+                hybrid.append((1 << cols[0]) | (1 << cols[1]))
+        return cost.mana_value(), pips, hybrid
+
+    def castable(self, key: BoardKey) -> int:
+        self.lookups += 1
+        hit = self._masks.get(key)
+        if hit is not None:
+            return hit
+        lands = [code >> 1 for code in key if not code & 1 and self._lands[code >> 1]]
+        mask = 0
+        for i, (mv, pips, hybrid) in enumerate(self._needs):
+            ok = len(lands) >= mv
+            for c in range(5):
+                if pips[c] and sum(1 for x in lands if self._colours[x] >> c & 1) < pips[c]:
+                    ok = False
+            for h in set(hybrid):
+                if sum(1 for x in lands if self._colours[x] & h) < hybrid.count(h):
+                    ok = False
+            if ok:
+                mask |= 1 << i
+        self._masks[key] = mask
+        return mask
+
+
+def _counts(deck: Deck, oracle_type: type[BoardOracle], db: CardDB, samples: int, turns: int,
+            seed: int) -> tuple[DeckModel, Counts]:
+    model = DeckModel.build(deck.cards, deck.commander)
+    oracle = oracle_type(model.cards, [s.cost for s in model.spells], db)
+    total = Counts(turns=turns, spells=len(model.spells))
+    for chunk, n in chunks(samples):
+        total.add(run_chunk(model, oracle, seed, chunk, n, turns, False))
+    return model, total
+
+
+def anchor(db: CardDB, samples: int) -> list[str]:
+    lines = ["## Karsten's anchor", "",
+             f"25 lands (N of one basic type, the rest of another), 35 spells, 60 cards, on the play, "
+             f"{samples:,} games each; `p_given_lands` among games with at least the spell's mana value in "
+             "lands, as Karsten conditions. His figures: PEERS.md.", "",
+             "| sources | spell | turn | this engine p_given_lands (95% interval) | Karsten |",
+             "|---|---|---|---|---|"]
+    for n, spell, turn, karsten in ANCHOR:
+        deck = parse_deck(f"{n} Island\n{25 - n} Mountain\n35 {spell}\n", db)
+        result = run(deck, Options(turns=(1, turn), samples=samples, seed=2022, workers=2))
+        row = result["spells"][0]["turns"][turn - 1]
+        lo, hi = row["p_given_lands_interval"]
+        inside = "inside" if lo <= karsten <= hi else "outside"
+        lines.append(f"| {n} | {spell} {result['spells'][0]['cost']} | {turn} | "
+                     f"{100 * row['p_given_lands']:.2f}% ({100 * lo:.2f}–{100 * hi:.2f}) | "
+                     f"{100 * karsten:.1f}% ({inside}) |")
+    return lines
+
+
+def exact_vs_count(db: CardDB, samples: int, plot_path: Path | None) -> list[str]:
+    lines = ["## Where exact payment changes the answer", "",
+             f"{samples:,} games per deck, turns 1–7 on the play, seed 7. *exact*: this engine's `can_pay` "
+             "on every sampled board; *land count*: the source-counting model on the same boards (module "
+             "docstring). Δ = exact − land count, in percentage points.", ""]
+    curves: list[tuple[str, dict[str, tuple[list[float], list[float]]]]] = []
+    for title, text, shown in CASES:
+        deck = parse_deck(text, db)
+        model, exact = _counts(deck, BoardOracle, db, samples, 7, 7)
+        _, naive = _counts(deck, LandCountOracle, db, samples, 7, 7)
+        lines += [f"### {title}", "", "```", text.strip(), "```", "",
+                  "| spell | " + " | ".join(f"T{t}" for t in range(1, 8)) + " |",
+                  "|---|" + "---|" * 7]
+        per: dict[str, tuple[list[float], list[float]]] = {}
+        for i, spell in enumerate(model.spells):
+            if spell.name not in shown:
+                continue
+            e = [exact.castable[t][i] / exact.games for t in range(7)]
+            c = [naive.castable[t][i] / naive.games for t in range(7)]
+            per[f"{spell.name} {spell.cost.format()}"] = (e, c)
+            cells = [f"{100 * a:.1f} / {100 * b:.1f} ({100 * (a - b):+.1f})" for a, b in zip(e, c)]
+            lines.append(f"| {spell.name} {spell.cost.format()} | " + " | ".join(cells) + " |")
+        lines += ["", "cells: exact % / land count % (Δ)", ""]
+        curves.append((title, per))
+    if plot_path is not None:
+        _plot(curves, plot_path)
+        lines += [f"![exact vs land count]({plot_path.name})", ""]
+    return lines
+
+
+def _plot(curves: list[tuple[str, dict[str, tuple[list[float], list[float]]]]], path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8.5))
+    for ax, (title, per) in zip(axes.flat, curves):
+        for k, (label, (e, c)) in enumerate(per.items()):
+            colour = f"C{k}"
+            ax.plot(range(1, 8), e, marker="o", color=colour, label=f"{label} exact")
+            ax.plot(range(1, 8), c, linestyle="--", color=colour, label=f"{label} land count")
+        ax.set_title(title, fontsize=10)
+        ax.set_xlabel("turn")
+        ax.set_ylabel("P(castable)")
+        ax.set_ylim(0, 1.02)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=6, loc="lower right")
+    fig.suptitle("castability by turn: exact payment (solid) vs land count (dashed), same sampled games")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def speed(db: CardDB, million: bool) -> list[str]:
+    deck = parse_deck((DECKS / "izzet.txt").read_text(), db)
+    lines = ["## Speed", "",
+             f"`tests/data/decks/izzet.txt`: 60 cards, 24 lands (10 Island, 10 Mountain, 4 Steam Vents), "
+             f"{len(DeckModel.build(deck.cards, deck.commander).spells)} spells, turns 1–7, on the play; "
+             f"chunks of {CHUNK:,} games. Machine: {platform.machine()}, {os.cpu_count()} cores "
+             "(shared with other work while measured).", "",
+             "| run | games | seconds | games/s |", "|---|---|---|---|"]
+    runs = [("one process", 40_000, 1), ("--workers 2", 200_000, 2)]
+    if million:
+        runs.append(("--workers 2", 1_000_000, 2))
+    for label, n, workers in runs:
+        start = time.perf_counter()
+        run(deck, Options(turns=(1, 7), samples=n, seed=1, workers=workers))
+        seconds = time.perf_counter() - start
+        lines.append(f"| {label} | {n:,} | {seconds:.1f} | {n / seconds:,.0f} |")
+        if label == "--workers 2" and n == 200_000:
+            lines.append(f"| (1,000,000 at that rate) | 1,000,000 | {1_000_000 / (n / seconds):.0f} | |")
+    lines += ["", "Seconds include starting the worker processes and each loading the card database and "
+              "filling its cache (the first chunk); a warm process spends most games on dictionary "
+              "lookups: the boards of one deck repeat (about a hundred distinct boards for this deck).", ""]
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", default=str(RESULTS))
+    parser.add_argument("--million", action="store_true", help="also time 1,000,000 games on 2 workers")
+    parser.add_argument("--samples", type=int, default=100_000, help="games per anchor row")
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    db = default_db()
+    lines = ["# Castability over a deck (SPEC §10)", "",
+             "Written by `python benchmarks/castability.py" + (" --million" if args.million else "") + "`.", ""]
+    lines += anchor(db, args.samples)
+    lines += [""] + exact_vs_count(db, 20_000, out / "castability.png")
+    lines += speed(db, args.million)
+    (out / "castability.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
