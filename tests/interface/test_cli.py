@@ -182,43 +182,6 @@ def test_activate_kicker_and_alternative_flags() -> None:
     assert proc.returncode == 2 and "COST" in proc.stderr
 
 
-def test_serve_answers_queries_over_http() -> None:
-    """SPEC §5: `manasolver serve` answers the same query objects over HTTP."""
-    import urllib.error
-    import urllib.request
-    proc = subprocess.Popen([*CLI, "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    try:
-        assert proc.stdout is not None
-        first = proc.stdout.readline()
-        assert first.startswith("manasolver serving on http://127.0.0.1:"), first
-        url = first.split(" on ", 1)[1].strip()
-
-        def post(body: bytes) -> tuple[int, Any]:
-            request = urllib.request.Request(url, data=body, method="POST",
-                                             headers={"Content-Type": "application/json"})
-            try:
-                with urllib.request.urlopen(request, timeout=60) as response:
-                    return response.status, json.loads(response.read())
-            except urllib.error.HTTPError as err:
-                return err.code, json.loads(err.read())
-
-        from manasolver.solver.demo import example_state
-        board = example_state("commander")
-        query = {"query": "can_pay", "state": board, "cost": "{W}{U}{B}{R}{G}"}
-        status, out = post(json.dumps(query).encode())
-        assert status == 200 and out == {"payable": True}
-        status, out = post(b"{not json")
-        assert status == 400 and out["error"]["code"] == "bad_query"
-        status, out = post(json.dumps({"query": "pay", "state": board, "cost": "{Q/W}"}).encode())
-        assert status == 200 and out["error"]["code"] == "bad_cost"
-        with urllib.request.urlopen(url + "health", timeout=30) as response:
-            assert json.loads(response.read()) == {"ok": True}
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-
-
 # -- the command line's surface: version, help, options, where errors go -------------------------
 
 
@@ -322,3 +285,22 @@ def test_missing_files_are_named(tmp_path: Path) -> None:
     assert proc.returncode == 2 and f"STATE '{tmp_path}' is a folder" in proc.stderr
     proc = run("counts", "example:basics", "--cards", str(tmp_path / "cards.jsonl"))
     assert proc.returncode == 1 and "cards.jsonl" in proc.stderr
+
+
+def test_the_sample_queries_file_is_answered_line_by_line() -> None:
+    """examples/queries.jsonl (the README's tour) through ``manasolver batch`` in a subprocess:
+    one answer per line, in order, with its id, and none of them an error."""
+    sample = Path(__file__).resolve().parents[2] / "examples" / "queries.jsonl"
+    queries = [json.loads(line) for line in sample.read_text(encoding="utf-8").splitlines()]
+    assert len(queries) >= 10
+    assert {q["query"] for q in queries} >= {"pay", "can_pay", "payments", "max_x", "options", "could_produce",
+                                               "validate", "mana_value", "counts", "card"}
+    proc = run("batch", stdin=sample.read_text(encoding="utf-8"))
+    assert proc.returncode == 0
+    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [a.get("id") for a in answers] == [q["id"] for q in queries]
+    errors = [a for a in answers if "error" in a]
+    assert errors == []
+    by_id = {a["id"]: a for a in answers}
+    assert by_id["check"] == {"id": "check", "legal": True, "problems": []}
+    assert by_id["mv"]["mana_value"] == 10 and by_id["no"]["payable"] is False
