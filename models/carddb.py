@@ -129,6 +129,8 @@ def load_card_file(path: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
         raise BadState(f"can't read card file {p}: {exc.strerror or exc}", str(p)) from None
     except UnicodeDecodeError as exc:
         raise BadState(f"card file {p} is not UTF-8 text: {exc.reason}", str(p)) from None
+    except ValueError as exc:  # a NUL in the path, or a name the file system can't encode
+        raise BadState(f"can't read card file {str(path)!r}: {exc}", "cards") from None
     records: list[dict[str, Any]] = []
     if text.lstrip().startswith("["):
         try:
@@ -234,6 +236,11 @@ class CardDB:
         return self._con
 
     def _bundled(self, key: str) -> tuple[dict[str, Any], int] | None:
+        if not key.isascii():
+            try:
+                key.encode("utf-8")
+            except UnicodeEncodeError:
+                return None  # a lone surrogate: no card is named so
         row = self._db().execute(
             "SELECT card.data, lookup.face FROM lookup JOIN card ON card.id = lookup.id WHERE lookup.key = ?",
             (key,)).fetchone()

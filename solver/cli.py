@@ -178,6 +178,11 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="answer protocol queries POSTed over HTTP (127.0.0.1 by default)")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: this machine only)")
     p.add_argument("--port", type=int, default=8765, help="0 picks a free port (printed on the first line)")
+    p.add_argument("--cards", metavar="FILE", help="a newer card file, read once at start")
+    p.add_argument("--allow-origin", metavar="ORIGIN",
+                   help="answer OPTIONS and send CORS headers for this web origin (e.g. http://localhost:3000)")
+    p.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+                   help="the longest a client may take to send a request, or stay idle between two")
     p = sub.add_parser("card", help="a card as the engine understands it")
     p.add_argument("name", metavar="NAME", help="the card's name (case-insensitive; a face's name too)")
     p.add_argument("--json", action="store_true", help="print the protocol's JSON card object")
@@ -303,7 +308,9 @@ def _mana_value(args: argparse.Namespace) -> int:
 def _batch() -> int:
     from manasolver.solver.protocol import answer_line
     out = sys.stdout
-    for number, line in enumerate(sys.stdin, 1):
+    # bytes in, decoded line by line in answer_line: a line that is not UTF-8 is answered with
+    # an error naming it, and the lines around it are answered as usual
+    for number, line in enumerate(sys.stdin.buffer, 1):
         # every line gets its answer, a blank one too, so answers stay aligned with the input
         out.write(json.dumps(answer_line(line, number)) + "\n")
         out.flush()
@@ -357,7 +364,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return bench_main(forwarded)
         if args.command == "serve":
             from manasolver.solver.serve import serve
-            return serve(args.host, args.port)
+            return serve(args.host, args.port, args.cards, args.allow_origin, args.timeout)
         if args.command == "castability":
             from manasolver.solver.castability.command import main as castability_main
             return castability_main(args)

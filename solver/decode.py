@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from typing import TYPE_CHECKING, Any, cast
 
 from manasolver.models.cost import ManaCost
@@ -23,7 +24,12 @@ if TYPE_CHECKING:
     from manasolver.models.state import GameState
     from manasolver.solver.request import Modifier, ModifierKind, Policy, SpellInfo
 
-__all__ = ["ability_spell", "backend", "card_db", "cost", "flag", "integer", "load_state_field", "modifiers",
+#: The largest weight a caller's policy may give a criterion (the solvers work in 64-bit integers).
+MAX_WEIGHT = 10**6
+#: The largest count a ``spend_color`` entry may ask for (more mana than any board makes).
+MAX_SPEND = 10**6
+
+__all__ = ["MAX_SPEND", "MAX_WEIGHT", "ability_spell", "backend", "card_db", "cost", "flag", "integer", "load_state_field", "modifiers",
            "names_ability", "player", "policy", "spell", "turn_given"]
 
 
@@ -31,8 +37,15 @@ def card_db(query: dict[str, Any]) -> CardDB:
     """The card database of the query: the bundled one, or the card file its ``cards`` names."""
     from manasolver.models.carddb import default_db
     cards = query.get("cards")
-    if cards is not None and not isinstance(cards, str):
-        raise BadQuery('"cards" must be the path of a card file', "cards")
+    if cards is not None:
+        if not isinstance(cards, str):
+            raise BadQuery('"cards" must be the path of a card file', "cards")
+        if "\x00" in cards:
+            raise BadQuery('"cards" must be a file path, and a path has no NUL character', "cards")
+        try:
+            os.fsencode(cards)
+        except UnicodeError:
+            raise BadQuery(f'"cards" is not a path this system can name: {cards!r}', "cards") from None
     return default_db(cards)
 
 
@@ -203,6 +216,9 @@ def policy(query: dict[str, Any]) -> Policy:
             for key, value in w.items():
                 if key not in known or isinstance(value, bool) or not isinstance(value, int):
                     raise BadQuery(f"bad weight {key!r}: {value!r}", f"policy.weights.{key}")
+                if not 0 <= value <= MAX_WEIGHT:
+                    raise BadQuery(f"weight {key!r} must be an integer from 0 to {MAX_WEIGHT}, not {value}",
+                                   f"policy.weights.{key}")
                 weights.append((key, value))
     else:
         raise BadQuery("policy must be a list of criteria, a comma-separated string or an object", "policy")
@@ -240,6 +256,8 @@ def _spend_color(value: Any, where: str) -> list[tuple[str, int]]:
     for color, n in value.items():
         if color not in ("W", "U", "B", "R", "G") or isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise BadQuery(f"bad spend_color entry {color!r}: {n!r}", f"{where}.{color}")
+        if n > MAX_SPEND:
+            raise BadQuery(f"spend_color {color!r} must be at most {MAX_SPEND}, not {n}", f"{where}.{color}")
         out.append((color, n))
     return out
 
