@@ -177,3 +177,36 @@ def test_celestial_dawn_makes_nonland_permanents_white_among_colors() -> None:
     assert out["colors_among_permanents"] == ["W"]
     out = answer({"query": "counts", "state": state, "player": "opponent"})
     assert out["colors_among_permanents"] == ["G"]
+
+
+# -- the brute force sees the same haste -------------------------------------------------------
+
+def test_fervor_boards_agree_with_the_brute_force() -> None:
+    """With and without Fervor, sick Llanowar Elves and Birds of Paradise beside a Forest: the
+    brute force (written from CR 302.6 with the same rules function) and ``payments`` list the
+    same payments, and ``pay`` finds one exactly when the brute force does."""
+    from brute import brute
+    from manasolver.models.board.load import load_state
+    from manasolver.models.cost import ManaCost
+    from manasolver.solver.payment import Payment
+    from manasolver.solver.request import PaymentRequest
+
+    for extra in ([], [_perm("fervor", "Fervor")]):
+        raw = _board(_perm("elf", "Llanowar Elves", sick=True), _perm("bop", "Birds of Paradise", sick=True),
+                     _perm("f", "Forest"), *extra)
+        state = load_state(raw)
+        for cost in ("{G}", "{1}{G}", "{G}{U}{1}"):
+            expected = brute(PaymentRequest(state, ManaCost.parse(cost), "you"))
+            listed = answer({"query": "payments", "state": raw, "cost": cost, "limit": 100})
+            assert listed["complete"] is True
+            assert {Payment.from_json(p) for p in listed["payments"]} == set(expected.payments), (extra, cost)
+            assert _pay(raw, cost)["payable"] is expected.payable
+            assert expected.payable is (bool(extra) or cost == "{G}"), (extra, cost)  # haste matters
+
+
+def test_thran_lens_makes_every_permanent_colorless_among_colors() -> None:
+    """Thran Lens: "All permanents are colorless." (layer 5): no colors among permanents."""
+    state = _board(_perm("lens", "Thran Lens"), _perm("elf", "Llanowar Elves"),
+                   _perm("elf2", "Llanowar Elves", controller="opponent"))
+    assert answer({"query": "counts", "state": state})["colors_among_permanents"] == []
+    assert answer({"query": "counts", "state": state, "player": "opponent"})["colors_among_permanents"] == []

@@ -181,7 +181,7 @@ def brute_options(state: GameState, player: str = "you") -> set[tuple[Vec, Vec]]
 
     acts = [activations(p) for p in perms]
     # identical permanents are interchangeable: remember which kinds were used, not which copy
-    sig = [(p.card.name, p.card.oracle_text, p.tapped, p.summoning_sick) for p in perms]
+    sig = [(p.card.name, p.card.oracle_text, p.tapped, summoning_sick(state, p)) for p in perms]
 
     def rec(used: frozenset[int], pool: Vec, life: int, energy: int) -> None:
         key = (tuple(sorted(sig[i] for i in used)), pool, life, energy)
