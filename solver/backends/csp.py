@@ -296,11 +296,16 @@ def _saturates(adj: list[list[int]], n_right: int) -> bool:
     owner: list[int] = [-1] * n_right
 
     def augment(i: int, seen: list[bool]) -> bool:
+        for j in adj[i]:  # a free vertex first: most take one without a path
+            if owner[j] < 0 and not seen[j]:
+                seen[j] = True
+                owner[j] = i
+                return True
         for j in adj[i]:
             if seen[j]:
                 continue
             seen[j] = True
-            if owner[j] < 0 or augment(owner[j], seen):
+            if augment(owner[j], seen):
                 owner[j] = i
                 return True
         return False
@@ -335,6 +340,7 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
     complete = whole and not sup.excluded and not (req.convoke or req.delve or req.improvise)
     pool = dict(sup.pool)
     found: dict[Payment, tuple[object, ...]] = {}
+    candidate: tuple[Total, list[_Prod], Counter[int]] | None = None
     timed_out = False
     totals = concrete_totals(req, x)
     for total in totals:
@@ -394,6 +400,8 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
             used = Counter({b: sol[n] for b, n in zip(pool, pool_names) if sol[n]})
             if not _sacrifices_ok(chosen, ids) or not _taps_ok(chosen, ids):
                 continue
+            if not found and candidate is None:
+                candidate = (total, chosen, used)
             for pay in _payments_of(total, chosen, used, sup.classes, pos, x, req.ability_life):
                 if pay not in found:
                     found[pay] = ()
@@ -403,6 +411,16 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
                 break
         if budget.timed_out or time.monotonic() > deadline:
             timed_out = True
+    if not found and timed_out and candidate is not None:
+        # Cut short before a first irredundant payment: the first assignment the search
+        # reached, with what it need not activate left out, is one (never an empty list for
+        # a payable cost the search got to).
+        total, chosen, used = candidate
+        kept = _pruned(total, chosen, used, time.monotonic() + max(0.25, time_limit / 4))
+        if kept is not None and _sacrifices_ok(kept, ids) and _taps_ok(kept, ids):
+            for pay in _payments_of(total, kept, used, sup.classes, pos, x, req.ability_life):
+                found[pay] = ()
+                break
     out = list(found)[:limit]
     complete = complete and not timed_out and len(found) <= limit
     out.sort(key=_order_key)
@@ -537,15 +555,90 @@ def _order_key(p: Payment) -> tuple[object, ...]:
             tuple((c.symbol, c.paid_as) for c in p.choices), p.pool_used, p.floating)
 
 
+def _plain_removable(total: Total, chosen: list[_Prod], used: Counter[int]) -> int | None:
+    """The index of an activation of ``chosen`` that could be left out with the total still
+    covered, ``-1`` when none can (or ``chosen`` does not cover it), ``None`` when an activation
+    costs mana or pool mana is used (then :func:`_cover` decides each case).
+
+    One matching of the demands into the produced units, then per activation only the
+    demands it served are matched again without its units (Kuhn's augmenting paths from a
+    matching: a demand that can't be re-matched now never can be), instead of a new
+    matching per activation: a 150-activation payment is checked in milliseconds."""
+    if sum(used.values()) or any(p.opt.mana_cost for p in chosen):
+        return None
+    units: list[tuple[int, bool, int]] = []  # bit, snow, maker (spell-restricted units left out)
+    for i, p in enumerate(chosen):
+        if p.spell_ok:
+            units += [(b, sn, i) for b, sn in zip(p.mana, p.snow)]
+    demands: list[tuple[str, int]] = [("t", b) for b, n in total.typed for _ in range(n)]
+    demands += [("s", 0)] * total.snow + [("g", 0)] * total.generic
+    adj = [[j for j, (bit, snow, _) in enumerate(units)
+            if (bit & mask if kind == "t" else snow if kind == "s" else True)] for kind, mask in demands]
+    owner = [-1] * len(units)
+
+    def augment(d: int, seen: list[bool]) -> bool:
+        for j in adj[d]:  # a free unit first: most demands take one without a path
+            if owner[j] < 0 and not seen[j]:
+                seen[j] = True
+                owner[j] = d
+                return True
+        for j in adj[d]:
+            if seen[j]:
+                continue
+            seen[j] = True
+            if augment(owner[j], seen):
+                owner[j] = d
+                return True
+        return False
+
+    for d in range(len(demands)):
+        if not augment(d, [False] * len(units)):
+            return -1  # chosen alone doesn't cover the total
+    serving = {u[2] for j, u in enumerate(units) if owner[j] >= 0}
+    for i in range(len(chosen)):
+        if i not in serving:
+            return i  # none of its mana is spent
+    full = owner[:]
+    for i in range(len(chosen)):
+        mine = [j for j, u in enumerate(units) if u[2] == i]
+        if len(units) - len(mine) < len(demands):
+            continue
+        owner[:] = full
+        served = [owner[j] for j in mine if owner[j] >= 0]
+        blocked = [False] * len(units)
+        for j in mine:
+            blocked[j] = True
+            owner[j] = -1
+        if all(augment(d, blocked[:]) for d in served):
+            return i
+    return -1
+
+
+def _pruned(total: Total, chosen: list[_Prod], used: Counter[int], deadline: float) -> list[_Prod] | None:
+    """``chosen`` with activations left out one at a time until none can be: an irredundant
+    set paying the total, or ``None`` (not the plain shape, no cover, or past ``deadline``)."""
+    while True:
+        i = _plain_removable(total, chosen, used)
+        if i is None or time.monotonic() > deadline:
+            return None
+        if i < 0:
+            return chosen if _cover(total, chosen, used, None) else None
+        chosen = chosen[:i] + chosen[i + 1:]
+
+
 def _payments_of(total: Total, chosen: list[_Prod], used: Counter[int], classes: Sequence[SourceClass],
                  pos: dict[tuple[int, int], int], x: int, ability_life: int) -> Iterator[Payment]:
     """The payments with exactly these activations and pool mana: one per floating multiset
     (``ability_life``: the activated ability's own life cost, part of each payment's life)."""
     if not _cover(total, chosen, used, None):
         return
-    for i in range(len(chosen)):
-        if _cover(total, chosen[:i] + chosen[i + 1:], used, None):
-            return  # activation i is redundant
+    removable = _plain_removable(total, chosen, used)
+    if removable is None:
+        redundant = any(_cover(total, chosen[:i] + chosen[i + 1:], used, None) for i in range(len(chosen)))
+    else:
+        redundant = removable >= 0
+    if redundant:
+        return  # some activation could be left out
     produced: Counter[int] = Counter(b for p in chosen for b in p.mana)
     n_float = sum(produced.values()) + sum(used.values()) - total.units - sum(p.cost_units for p in chosen)
     if n_float < 0:
