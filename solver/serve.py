@@ -1,101 +1,335 @@
-"""``manasolver serve``: the JSON protocol over HTTP (SPEC §5), for clients in other languages.
+"""``manasolver serve``: the JSON protocol over HTTP (SPEC §9), for clients in any language.
 
-``POST /`` with one query object as the body answers with the protocol's answer
-object, exactly as :func:`manasolver.solver.protocol.answer` gives it (errors of
-input are answers too, with HTTP status 200: the status says whether the
-request reached the engine, the answer says what the engine made of it).
-``GET /health`` answers ``{"ok": true}``.  A body that is not JSON, too large,
-or sent to another path gets a protocol error object with status 400, 413 or
-404.  The server listens on 127.0.0.1 by default: it is meant to sit beside a
-game client, not on the open network.
+Routes: ``POST /v1/query`` (and ``POST /``) one query object, its answer object;
+``POST /v1/batch`` JSON lines or a JSON array in, JSON lines out in order (streamed), every
+item answered; ``GET /healthz`` ``{"status": "ok", "version": …}``.  Errors of input are
+answers with status 200, exactly as :func:`manasolver.solver.protocol.answer` gives them; a
+request that never reached the engine gets the protocol's error object with the status that
+says why: 400 (not UTF-8 or not JSON, malformed HTTP), 403 (a foreign ``Host`` or ``Origin``),
+404, 405, 408 (too slow), 411, 413, 415 (a body that is not declared JSON), 503 (too many
+connections).
+
+Safe beside a browser: a page elsewhere can make the browser send ``text/plain`` POSTs to
+127.0.0.1 without asking, or reach it through a name it rebinds to 127.0.0.1; both are refused
+(415, and 403 for a ``Host`` that is not the listening host or a loopback name, or an ``Origin``
+that is neither this server nor the one ``--allow-origin`` names; OPTIONS and CORS headers
+exist only with ``--allow-origin``).  A request never names a file: ``cards`` in a query is
+refused and the card file is the one chosen at start (``--cards``).  Sessions (``open``,
+``update``, ``close``) are queries like any other, so a session store kept by the protocol in
+this process is shared by every connection.  The connections, limits and timeouts are
+:mod:`~manasolver.solver.httpd`'s.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import os
+import signal
 import sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable, Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
-__all__ = ["MAX_BODY", "make_server", "serve"]
+from manasolver.models.errors import BadQuery, ManasolverError
+from manasolver.solver.httpd import App, Limits, Request, Response, Server
+
+__all__ = ["MAX_BODY", "QueryApp", "serve", "version"]
 
 #: The largest request body accepted (bytes); SPEC §4's limits keep real boards far below it.
 MAX_BODY = 16 * 1024 * 1024
+_LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
+_WILDCARD = frozenset({"", "0.0.0.0", "::"})
+_QUERY_TYPES = frozenset({"application/json"})
+_BATCH_TYPES = frozenset({"application/json", "application/x-ndjson", "application/jsonl"})
+_CHUNK = 64 * 1024  # bytes of batch answers sent at once
 
 
-def _error(code: str, message: str, where: str = "") -> dict[str, Any]:
-    return {"error": {"code": code, "message": message, "where": where}}
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server_version = "manasolver"
-    timeout = 30  # seconds a client may take to send its request: a short body can't hold a thread
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet: a client asking thousands of questions should not fill the terminal."""
-
-    def _send(self, status: int, body: dict[str, Any]) -> None:
-        data = json.dumps(body).encode("utf-8")
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def do_GET(self) -> None:
-        if self.path.rstrip("/") == "/health":
-            self._send(200, {"ok": True})
-        else:
-            self._send(404, _error("bad_query", f"no such path {self.path[:100]!r}: POST a query to /"))
-
-    def do_POST(self) -> None:
-        if self.path not in ("/", "/query"):
-            self._send(404, _error("bad_query", f"no such path {self.path[:100]!r}: POST a query to /"))
-            return
-        try:
-            length = int(self.headers.get("Content-Length", ""))
-        except ValueError:
-            self._send(411, _error("bad_query", "a Content-Length header is required"))
-            return
-        if length < 0:
-            self._send(400, _error("bad_query", f"Content-Length must not be negative ({length})"))
-            return
-        if length > MAX_BODY:
-            self._send(413, _error("bad_query", f"the body has {length} bytes; at most {MAX_BODY} are accepted"))
-            return
-        raw = self.rfile.read(length)
-        from manasolver.solver.protocol import answer_line
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as err:
-            self._send(400, _error("bad_query", f"the body is not UTF-8: {err}"))
-            return
-        result = answer_line(text)
-        error = result.get("error")
-        unreadable = error is not None and not error.get("where") and str(error.get("message", "")).startswith(
-            ("not valid JSON", "empty line", "a query must be"))
-        self._send(400 if unreadable else 200, result)
-
-
-def make_server(host: str = "127.0.0.1", port: int = 8765) -> ThreadingHTTPServer:
-    """A server bound to ``host:port`` (port 0: any free port), not yet serving."""
-    server = ThreadingHTTPServer((host, port), _Handler)
-    server.daemon_threads = True
-    return server
-
-
-def serve(host: str = "127.0.0.1", port: int = 8765) -> int:
-    """Serve until interrupted; prints the address it listens on as its first line."""
-    server = make_server(host, port)
-    bound_host, bound_port = str(server.server_address[0]), int(server.server_address[1])
-    print(f"manasolver serving on http://{bound_host}:{bound_port}/", flush=True)
+def version() -> str:
+    """The installed package's version."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as _version
     try:
-        server.serve_forever()
+        return _version("manasolver")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def _error(message: str, where: str = "") -> dict[str, Any]:
+    return {"error": {"code": "bad_query", "message": message, "where": where}}
+
+
+def _json(status: int, body: dict[str, Any], headers: list[tuple[str, str]] | None = None) -> Response:
+    return Response(status, json.dumps(body).encode("utf-8"), headers=headers or [])
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"number {text} is too large")
+    return value
+
+
+#: The protocol's JSON: no NaN or Infinity, no number too large for a float.
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite_float)
+
+
+class QueryApp(App):
+    """The routes of SPEC §9 over :func:`~manasolver.solver.protocol.answer`."""
+
+    def __init__(self, host: str, port: int, cards: str | None = None, allow_origin: str | None = None) -> None:
+        self.host = host.lower().strip("[]")
+        self.port = port
+        self.cards = cards
+        self.allow_origin = allow_origin
+        self.version = version()
+        self.routes: dict[str, dict[str, Callable[[Request], Response]]] = {
+            "/v1/query": {"POST": self._query},
+            "/": {"POST": self._query},
+            "/v1/batch": {"POST": self._batch},
+            "/healthz": {"GET": self._health},
+        }
+
+    # -- before the body is read: refusals and answers that need no engine -------------------
+
+    def check(self, request: Request) -> Response | None:
+        host = request.headers.get("host")
+        if host is not None and not self._our_host(_hostname(host)):
+            return _json(403, _error(f"the Host {host[:100]!r} is not this server's: connect to "
+                                     f"{self.host} or a loopback name", "Host"))
+        origin = request.headers.get("origin")
+        if origin is not None and not self._allowed_origin(origin):
+            return _json(403, _error(f"requests from the Origin {origin[:100]!r} are refused (start the "
+                                     "server with --allow-origin to allow one)", "Origin"))
+        path = request.target.split("?", 1)[0]
+        methods = self.routes.get(path)
+        if methods is None:
+            return _json(404, _error(f"no such path {path[:100]!r}: POST queries to /v1/query or "
+                                     "/v1/batch", "path"))
+        if request.method == "OPTIONS" and self.allow_origin is not None:
+            return Response(204, b"", headers=[
+                *self._cors(request), ("Access-Control-Allow-Methods", ", ".join([*methods, "OPTIONS"])),
+                ("Access-Control-Allow-Headers", "Content-Type"), ("Access-Control-Max-Age", "600")])
+        if request.method not in methods and not (request.method == "HEAD" and "GET" in methods):
+            return _json(405, _error(f"{request.method[:20]} is not allowed on {path}; use "
+                                     f"{' or '.join(methods)}", "method"), [("Allow", ", ".join(methods))])
+        if request.method in ("GET", "HEAD"):
+            return self._with_cors(request, methods["GET"](request))
+        kinds = _BATCH_TYPES if path == "/v1/batch" else _QUERY_TYPES
+        given = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        if given not in kinds:
+            return _json(415, _error(f"the body must be sent as {' or '.join(sorted(kinds))}, not "
+                                     f"{given[:100] or 'without a Content-Type'}", "Content-Type"))
+        return None
+
+    def _our_host(self, name: str) -> bool:
+        if name in _LOOPBACK or name == self.host:
+            return True
+        if self.host in _WILDCARD:  # listening everywhere: any address, but never a name
+            try:
+                ipaddress.ip_address(name)
+            except ValueError:
+                return False
+            return True
+        return False
+
+    def _allowed_origin(self, origin: str) -> bool:
+        if self.allow_origin is not None and self.allow_origin in ("*", origin):
+            return True
+        try:
+            parts = urlsplit(origin)
+            port = parts.port
+        except ValueError:
+            return False
+        return (parts.scheme == "http" and port == self.port and parts.hostname is not None
+                and self._our_host(parts.hostname))
+
+    def _cors(self, request: Request) -> list[tuple[str, str]]:
+        origin = request.headers.get("origin")
+        if self.allow_origin is None or origin is None or self.allow_origin not in ("*", origin):
+            return []
+        return [("Access-Control-Allow-Origin", origin), ("Vary", "Origin")]
+
+    def _with_cors(self, request: Request, response: Response) -> Response:
+        response.headers.extend(self._cors(request))
+        return response
+
+    def refuse(self, status: int, message: str) -> Response:
+        where = {411: "Content-Length", 413: "body", 408: "body"}.get(status, "")
+        return _json(status, _error(message, where))
+
+    # -- within the engine's bound --------------------------------------------------------------
+
+    def handle(self, request: Request) -> Response:
+        path = request.target.split("?", 1)[0]
+        return self._with_cors(request, self.routes[path][request.method](request))
+
+    def _health(self, request: Request) -> Response:
+        return _json(200, {"status": "ok", "version": self.version})
+
+    def _query(self, request: Request) -> Response:
+        try:
+            text = request.body.decode("utf-8")
+        except UnicodeDecodeError as err:
+            return _json(400, _error(f"the body is not UTF-8: {err}", "body"))
+        if not text.strip():
+            return _json(400, _error("the body is empty: POST one JSON query object", "body"))
+        try:
+            obj = _DECODER.decode(text)
+        except (ValueError, RecursionError) as err:
+            return _json(400, _error(f"not valid JSON: {err}", "body"))
+        if not isinstance(obj, dict):
+            return _json(400, _error("a query must be a JSON object", "body"))
+        del text
+        return _json(200, self.answer(obj))
+
+    def answer(self, obj: Any, where: str = "") -> dict[str, Any]:
+        """One query's answer: the protocol's, after the refusals of a query sent over HTTP."""
+        if not isinstance(obj, dict):
+            return _error("a query must be a JSON object", where)
+        if "cards" in obj:
+            refused = BadQuery("a query over HTTP can't name a card file: the server's card file is "
+                               "chosen when it starts (manasolver serve --cards FILE)", "cards").to_json()
+            return {"id": obj["id"], **refused} if obj.get("id") is not None else refused
+        if self.cards is not None:
+            obj = {**obj, "cards": self.cards}
+        from manasolver.solver.protocol import answer
+        return answer(obj)
+
+    def _batch(self, request: Request) -> Response:
+        body = request.body
+        if body.lstrip()[:1] == b"[":
+            try:
+                text = body.decode("utf-8")
+            except UnicodeDecodeError as err:
+                return _json(400, _error(f"the body is not UTF-8: {err}", "body"))
+            return Response(200, _chunks(self._array_answers(text)), "application/x-ndjson")
+        return Response(200, _chunks(self._line_answers(body)), "application/x-ndjson")
+
+    def _line_answers(self, body: bytes) -> Iterator[dict[str, Any]]:
+        lines = body.split(b"\n")
+        if lines and not lines[-1].strip():
+            lines.pop()  # the newline that ends the last line starts no new one
+        for number, raw in enumerate(lines, 1):
+            where = f"line {number}"
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as err:
+                yield _error(f"not UTF-8: {err}", where)
+                continue
+            if not line.strip():
+                yield _error("empty line: one JSON query per line", where)
+                continue
+            try:
+                obj = _DECODER.decode(line)
+            except (ValueError, RecursionError) as err:
+                yield _error(f"not valid JSON: {err}", where)
+                continue
+            yield self.answer(obj, where)
+
+    def _array_answers(self, text: str) -> Iterator[dict[str, Any]]:
+        """Answers of a JSON array's items, decoded one at a time (memory: one item, not the array)."""
+        at = _skip(text, text.index("[") + 1)
+        index = 0
+        if text.startswith("]", at):
+            at = len(text) if not text[at + 1:].strip() else at
+        while at < len(text):
+            where = f"[{index}]"
+            try:
+                obj, at = _DECODER.raw_decode(text, at)
+            except (ValueError, RecursionError) as err:
+                yield _error(f"not valid JSON at character {at} of the array: {err}", where)
+                return
+            yield self.answer(obj, where)
+            index += 1
+            at = _skip(text, at)
+            if text.startswith(",", at):
+                at = _skip(text, at + 1)
+            elif text.startswith("]", at) and not text[at + 1:].strip():
+                return
+            else:
+                yield _error(f"expected ',' or ']' at character {at} of the array", f"[{index}]")
+                return
+
+
+def _skip(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
+
+
+def _chunks(answers: Iterator[dict[str, Any]]) -> Iterator[bytes]:
+    """JSON lines, gathered into chunks of about ``_CHUNK`` bytes."""
+    part: list[str] = []
+    size = 0
+    for result in answers:
+        line = json.dumps(result) + "\n"
+        part.append(line)
+        size += len(line)
+        if size >= _CHUNK:
+            yield "".join(part).encode("utf-8")
+            part, size = [], 0
+    if part:
+        yield "".join(part).encode("utf-8")
+
+
+def _hostname(host: str) -> str:
+    """``Host`` without its port: ``[::1]:8765`` -> ``::1``."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].split("]", 1)[0]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _usage(message: str) -> int:
+    print(f"manasolver: error: {message}", file=sys.stderr, flush=True)
+    return 2
+
+
+def serve(host: str = "127.0.0.1", port: int = 8765, cards: str | None = None,
+          allow_origin: str | None = None, timeout: float = 30.0) -> int:
+    """Serve until interrupted or terminated; prints one JSON line ``{"listening": URL, "version"}``
+    when it listens.  Exit status 2 for a usage error (a bad port, an address in use, a card
+    file that can't be read), 0 when stopped."""
+    if not 0 <= port <= 65535:
+        return _usage(f"--port {port}: a port is a number from 0 (any free port) to 65535")
+    if not timeout > 0:
+        return _usage(f"--timeout {timeout:g}: give a number of seconds above 0")
+    if cards is not None:
+        cards = os.path.abspath(cards)
+        from manasolver.models.carddb import default_db
+        try:
+            default_db(cards)
+        except (ManasolverError, OSError) as err:
+            return _usage(f"--cards {cards}: {err}")
+    from manasolver.solver.protocol import answer
+    answer({"query": "mana_value", "cost": "{1}"})  # the protocol's modules, loaded before the first client
+    app = QueryApp(host, port, cards, allow_origin)
+    server = Server(app, Limits(max_body=MAX_BODY, request_timeout=timeout, idle_timeout=timeout))
+    try:
+        bound_host, bound_port = server.start(host, port)
+    except OSError as err:  # socket.gaierror for a host that doesn't resolve is one too
+        return _usage(f"cannot listen on {host}:{port}: {err.strerror or err}")
+    app.port = bound_port
+    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+    print(json.dumps({"listening": f"http://{shown}:{bound_port}/", "version": app.version}), flush=True)
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        server.run()
     except KeyboardInterrupt:
         pass
     finally:
-        server.server_close()
+        server.stop()
+        signal.signal(signal.SIGTERM, previous)
     return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":
