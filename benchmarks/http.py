@@ -1,12 +1,17 @@
 """A load measurement of ``manasolver serve`` (SPEC §8's HTTP figure), run by hand:
-``python -m manasolver.benchmarks.http [--seconds 5] [--clients 1,4] [--url URL]``.
+``python -m manasolver.benchmarks.http [--seconds 5] [--clients 1,4] [--url URL] [--stack]``.
 
 It starts ``manasolver serve --port 0`` (or uses ``--url``), then each client, a process of its
 own, sends ``can_pay`` on the bundled Commander board over one kept-alive ``http.client``
 connection for the given time; the figure is answered requests per second, beside the same
-query answered in process (the engine's share) and the count of failed requests; ``--stack`` asks ``mana_value`` instead,
-which the engine answers in microseconds, so that figure is the server's own cost per request.  Every answer
-is checked against the in-process one.
+query answered in process (the engine's share) and the count of failed requests (every answer
+is checked against the in-process one).  ``--stack`` asks ``mana_value`` instead, which the
+engine answers in microseconds, so that figure is the server's own cost per request.
+
+Measured on the 2 shared cores of the development machine at a load of 7-8 (other work running):
+``can_pay {2}{G}`` on the Commander board 71 requests/s from 1 client and 123/s from 4, beside
+89/s answered in process (a fresh board each time: the engine's cost dominates); ``--stack``
+570-820/s from 1 client and 1,330-1,870/s from 4; no request failed.
 """
 
 from __future__ import annotations

@@ -244,6 +244,8 @@ class Server:
         if large and not self._large.acquire(timeout=max(0.0, deadline - time.monotonic())):
             return self.app.refuse(503, "the server is busy with another large request; try again")
         try:
+            if conn.they_are_waiting_for_100_continue:  # curl asks before sending a body over 1 KB
+                sock.sendall(conn.send(h11.InformationalResponse(status_code=100, headers=[])) or b"")
             parts: list[bytes] = []
             size = 0
             while True:

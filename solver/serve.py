@@ -114,6 +114,9 @@ class QueryApp(App):
             return Response(204, b"", headers=[
                 *self._cors(request), ("Access-Control-Allow-Methods", ", ".join([*methods, "OPTIONS"])),
                 ("Access-Control-Allow-Headers", "Content-Type"), ("Access-Control-Max-Age", "600")])
+        if path == "/" and request.method in ("GET", "HEAD"):
+            return _json(404, _error("the playground page (SPEC §11) is not built yet: POST queries to "
+                                     "/v1/query or /v1/batch", "path"))
         if request.method not in methods and not (request.method == "HEAD" and "GET" in methods):
             return _json(405, _error(f"{request.method[:20]} is not allowed on {path}; use "
                                      f"{' or '.join(methods)}", "method"), [("Allow", ", ".join(methods))])

@@ -322,3 +322,20 @@ def test_a_port_in_use_or_out_of_range_is_a_usage_error() -> None:
     for bad in ("70000", "-1"):
         proc = subprocess.run([*CLI, "serve", "--port", bad], capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2 and "--port" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_expect_100_continue_is_answered_before_the_body(server: Served) -> None:
+    """curl sends ``Expect: 100-continue`` for bodies over 1 KB and waits for the go-ahead."""
+    body = json.dumps(_query()).encode()
+    with socket.create_connection((server.host, server.port), timeout=60) as sock:
+        sock.sendall(b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     b"Expect: 100-continue\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % len(body))
+        assert sock.recv(100).startswith(b"HTTP/1.1 100 ")
+        sock.sendall(body)
+        head, _, data = _read_all(sock).partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 ") and json.loads(data) == answer(_query())
+
+
+def test_get_root_says_the_playground_is_not_built(server: Served) -> None:
+    error = _refused(*server.request("GET", "/", headers={})[::2], 404, "path")
+    assert "playground" in error["message"]
