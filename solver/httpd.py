@@ -30,6 +30,7 @@ silently.
 
 from __future__ import annotations
 
+import collections
 import http
 import socket
 import sys
@@ -96,6 +97,32 @@ class App(Protocol):
         """The error response for a request the server itself refuses (400, 408, 411, 413, 503...)."""
 
 
+class _Gate:
+    """A semaphore that serves its waiters in order of arrival: a request waiting for the
+    engine gets it before a long batch's next chunk does."""
+
+    def __init__(self, size: int) -> None:
+        self._lock = threading.Lock()
+        self._free = size
+        self._waiters: collections.deque[threading.Event] = collections.deque()
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._free and not self._waiters:
+                self._free -= 1
+                return
+            turn = threading.Event()
+            self._waiters.append(turn)
+        turn.wait()
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            if self._waiters:
+                self._waiters.popleft().set()  # handed over: the place is never free to be taken
+            else:
+                self._free += 1
+
+
 class _Timeout(Exception):
     """The client took longer than a limit allows."""
 
@@ -107,7 +134,7 @@ class Server:
     def __init__(self, app: App, limits: Limits = Limits()) -> None:
         self.app = app
         self.limits = limits
-        self._engine = threading.BoundedSemaphore(limits.workers)
+        self._engine = _Gate(limits.workers)
         self._large = threading.Semaphore(1)
         self._slots = threading.BoundedSemaphore(limits.max_connections)
         self._sock: socket.socket | None = None

@@ -27,6 +27,7 @@ import json
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -43,6 +44,7 @@ _WILDCARD = frozenset({"", "0.0.0.0", "::"})
 _QUERY_TYPES = frozenset({"application/json"})
 _BATCH_TYPES = frozenset({"application/json", "application/x-ndjson", "application/jsonl"})
 _CHUNK = 64 * 1024  # bytes of batch answers sent at once
+_CHUNK_SECONDS = 0.02  # or the answers of this much work, whichever comes first
 
 
 def version() -> str:
@@ -266,16 +268,18 @@ def _skip(text: str, at: int) -> int:
 
 
 def _chunks(answers: Iterator[dict[str, Any]]) -> Iterator[bytes]:
-    """JSON lines, gathered into chunks of about ``_CHUNK`` bytes."""
+    """JSON lines, gathered into chunks of about ``_CHUNK`` bytes or ``_CHUNK_SECONDS`` of work:
+    the engine is free for other requests between two chunks, so a long batch doesn't hold it."""
     part: list[str] = []
     size = 0
+    since = time.monotonic()
     for result in answers:
         line = json.dumps(result) + "\n"
         part.append(line)
         size += len(line)
-        if size >= _CHUNK:
+        if size >= _CHUNK or time.monotonic() - since >= _CHUNK_SECONDS:
             yield "".join(part).encode("utf-8")
-            part, size = [], 0
+            part, size, since = [], 0, time.monotonic()
     if part:
         yield "".join(part).encode("utf-8")
 

@@ -339,3 +339,31 @@ def test_expect_100_continue_is_answered_before_the_body(server: Served) -> None
 def test_get_root_says_the_playground_is_not_built(server: Served) -> None:
     error = _refused(*server.request("GET", "/", headers={})[::2], 404, "path")
     assert "playground" in error["message"]
+
+
+def test_a_long_batch_does_not_hold_the_engine_from_other_requests(server: Served) -> None:
+    """Between two chunks of a batch's answers the engine serves whoever waited first."""
+    lines = b"".join(json.dumps({**_query(cost), "id": i}).encode() + b"\n"
+                     for i, cost in enumerate(["{2}{G}", "{W}{U}{B}{R}{G}"] * 1000))
+    first_line = threading.Event()
+    batch: list[Any] = []
+
+    def run_batch() -> None:
+        conn = server.conn()
+        conn.request("POST", "/v1/batch", lines, {"Content-Type": "application/x-ndjson"})
+        response = conn.getresponse()
+        batch.append(response.readline())
+        first_line.set()
+        batch.extend(response.read().splitlines())
+        conn.close()
+
+    thread = threading.Thread(target=run_batch)
+    thread.start()
+    try:
+        assert first_line.wait(timeout=120)
+        status, _, data = server.request("POST", "/v1/query", json.dumps(_query("{1}")).encode())
+        assert status == 200 and json.loads(data) == answer(_query("{1}"))
+        assert thread.is_alive(), "the single query waited for the whole batch"
+    finally:
+        thread.join(timeout=600)
+    assert len(batch) == 2000 and json.loads(batch[-1])["id"] == 1999
