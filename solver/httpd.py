@@ -22,10 +22,10 @@ is answered 503 and closed, so a thread is never spent on it), the size of a req
 body, the time to send a request's head (``idle_timeout`` from the end of the previous answer)
 and its body (``request_timeout`` from the end of the head), both totals, not per read, so a
 client trickling a byte every few seconds is answered 408 and closed; bodies over
-``large_body`` are read and handled one at a time (a JSON body decodes to twenty and more times
-its size: a 12 MB board of empty objects peaks at about 350 MB, and four sent at once at about
-the same); an answer a client doesn't read times out too.  Clients that hang up are dropped
-silently.
+``large_body`` are read, handled and answered one at a time, and the engine decodes one body at
+a time (a JSON body decodes to twenty and more times its size: a 12 MB board of empty objects
+peaks at about 350 MB, and four sent at once at about the same); an answer a client doesn't read
+times out too.  Clients that hang up are dropped silently.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class Limits:
     """What one client can claim of the server."""
 
     max_body: int = 16 * 1024 * 1024  #: bytes of a request body
-    large_body: int = 1024 * 1024  #: bodies above this are read and handled one at a time
+    large_body: int = 1024 * 1024  #: bodies above this are read, handled and answered one at a time
     max_head: int = 64 * 1024  #: bytes of a request line and headers
     max_connections: int = 256  #: open connections; one more is answered 503 and closed
     request_timeout: float = 30.0  #: seconds to send a request's body once its head is in
@@ -208,29 +208,41 @@ class Server:
         conn = h11.Connection(h11.SERVER, max_incomplete_event_size=self.limits.max_head)
         while True:
             head: Request | None = None
+            large = False  # holding the large-body turn, until the answer is sent
             try:
-                event = self._event(conn, sock, time.monotonic() + self.limits.idle_timeout)
-                if isinstance(event, h11.ConnectionClosed):
+                try:
+                    event = self._event(conn, sock, time.monotonic() + self.limits.idle_timeout)
+                    if isinstance(event, h11.ConnectionClosed):
+                        return
+                    assert isinstance(event, h11.Request), event
+                    head = _request(event)
+                    deadline = time.monotonic() + self.limits.request_timeout
+                    response = self.app.check(head)
+                    if response is None:
+                        response = self._length_refusal(head)
+                    if response is None:
+                        length = head.headers.get("content-length")
+                        if length is None or int(length) > self.limits.large_body:
+                            large = self._large.acquire(timeout=max(0.0, deadline - time.monotonic()))
+                            if not large:
+                                response = self.app.refuse(503, "the server is busy with another large "
+                                                                "request; try again")
+                    if response is None:
+                        response = self._answer(conn, sock, head, deadline)
+                except h11.RemoteProtocolError as err:
+                    status = err.error_status_hint if err.error_status_hint in (400, 431) else 400
+                    self._send_raw(sock, self.app.refuse(status, f"malformed HTTP request: {err}"))
                     return
-                assert isinstance(event, h11.Request), event
-                head = _request(event)
-                deadline = time.monotonic() + self.limits.request_timeout
-                response = self.app.check(head)
-                if response is None:
-                    response = self._length_refusal(head)
-                if response is None:
-                    response = self._answer(conn, sock, head, deadline)
-            except h11.RemoteProtocolError as err:
-                status = err.error_status_hint if err.error_status_hint in (400, 431) else 400
-                self._send_raw(sock, self.app.refuse(status, f"malformed HTTP request: {err}"))
-                return
-            except _Timeout as err:
-                if head is None and conn.their_state is h11.IDLE and not conn.trailing_data[0]:
-                    return  # an idle kept-alive connection: close it quietly
-                self._send_raw(sock, self.app.refuse(408, str(err)))
-                return
-            sock.settimeout(self.limits.request_timeout)  # a client that doesn't read its answer
-            self._send(conn, sock, response, head.method == "HEAD")
+                except _Timeout as err:
+                    if head is None and conn.their_state is h11.IDLE and not conn.trailing_data[0]:
+                        return  # an idle kept-alive connection: close it quietly
+                    self._send_raw(sock, self.app.refuse(408, str(err)))
+                    return
+                sock.settimeout(self.limits.request_timeout)  # a client that doesn't read its answer
+                self._send(conn, sock, response, head.method == "HEAD")
+            finally:
+                if large:
+                    self._large.release()
             if conn.our_state is h11.DONE and conn.their_state is h11.DONE:
                 conn.start_next_cycle()
             else:
@@ -266,33 +278,25 @@ class Server:
         return None
 
     def _answer(self, conn: h11.Connection, sock: socket.socket, head: Request, deadline: float) -> Response:
-        length = head.headers.get("content-length")
-        large = length is None or int(length) > self.limits.large_body
-        if large and not self._large.acquire(timeout=max(0.0, deadline - time.monotonic())):
-            return self.app.refuse(503, "the server is busy with another large request; try again")
-        try:
-            if conn.they_are_waiting_for_100_continue:  # curl asks before sending a body over 1 KB
-                sock.sendall(conn.send(h11.InformationalResponse(status_code=100, headers=[])) or b"")
-            parts: list[bytes] = []
-            size = 0
-            while True:
-                event = self._event(conn, sock, deadline)
-                if isinstance(event, h11.Data):
-                    size += len(event.data)
-                    if size > self.limits.max_body:
-                        return self.app.refuse(413, f"the body has more than {self.limits.max_body} bytes")
-                    parts.append(bytes(event.data))
-                elif isinstance(event, h11.EndOfMessage):
-                    break
-                elif isinstance(event, h11.ConnectionClosed):
-                    raise ConnectionResetError("the client closed the connection mid-request")
-            request = Request(head.method, head.target, head.headers, b"".join(parts))
-            del parts
-            with self._engine:
-                return self.app.handle(request)
-        finally:
-            if large:
-                self._large.release()
+        if conn.they_are_waiting_for_100_continue:  # curl asks before sending a body over 1 KB
+            sock.sendall(conn.send(h11.InformationalResponse(status_code=100, headers=[])) or b"")
+        parts: list[bytes] = []
+        size = 0
+        while True:
+            event = self._event(conn, sock, deadline)
+            if isinstance(event, h11.Data):
+                size += len(event.data)
+                if size > self.limits.max_body:
+                    return self.app.refuse(413, f"the body has more than {self.limits.max_body} bytes")
+                parts.append(bytes(event.data))
+            elif isinstance(event, h11.EndOfMessage):
+                break
+            elif isinstance(event, h11.ConnectionClosed):
+                raise ConnectionResetError("the client closed the connection mid-request")
+        request = Request(head.method, head.target, head.headers, b"".join(parts))
+        del parts
+        with self._engine:
+            return self.app.handle(request)
 
     # -- writing ----------------------------------------------------------------------------
 
