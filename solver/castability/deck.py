@@ -183,7 +183,14 @@ def parse_deck(text: str, db: CardDB) -> Deck:
         n = _count(m.group("count"), where)
         if sec in ("side", "maybe", "companion"):
             continue
-        card = _resolve(db, m.group("name").strip(), where)
+        name = m.group("name").strip()
+        try:
+            card = _resolve(db, name, where)
+        except DeckError:
+            if "//" not in name:
+                raise
+            # "4 Lightning Bolt // burn": a comment after the name, not a split card
+            card = _resolve(db, name.split("//", 1)[0].strip(), where)
         if sec == "commander":
             commander.extend([card] * n)
         else:

@@ -181,8 +181,8 @@ def test_mtgo_export_second_block_is_the_sideboard(db) -> None:  # type: ignore[
 
 
 def test_split_card_name_is_not_a_comment(db) -> None:  # type: ignore[no-untyped-def]
-    deck = _deck(db, "4 Fire // Ice\n56 Mountain\n")
-    assert deck.cards[0][0] == "Fire // Ice"
+    deck = _deck(db, "4 Fire // Ice\n4 Lightning Bolt // burn\n52 Mountain\n")
+    assert [n for n, _, _ in deck.cards] == ["Fire // Ice", "Lightning Bolt", "Mountain"]
 
 
 @pytest.mark.parametrize("text, where, words", [
