@@ -8,9 +8,11 @@ changes while it runs (the fast optimiser's incumbent and modes) must be its thr
 
 * :func:`test_threads_answer_as_one_thread`: mixed ``pay``, ``can_pay``, ``max_x``, ``options``
   and ``payments`` queries on the bundled example boards and on benchmark boards of real cards,
-  answered from 8 threads many times over; every answer equals (as JSON) the serial answer.
+  answered from 8 threads many times over; every answer equals (as JSON) the serial answer,
+  unless it says a time bound decided it (on a loaded machine a bound may be reached).
 * :func:`test_cache_reuse_across_boards`: random small boards of real cards asked in a random
-  interleaving, each answer equal to the answer of a cold start (every cache emptied first).
+  interleaving, each answer equal to the answer of a cold start (every cache emptied first),
+  unless one of the two says a bound decided it.
 * :func:`test_memo_lookups_racing_clears`: the memo utilities under lookups, stores and clears
   from several threads: a hit is always the value stored for that very object.
 """
@@ -73,6 +75,13 @@ def _queries() -> list[dict[str, Any]]:
     return out
 
 
+def _flagged(got: str, expected: str) -> bool:
+    """Does ``got`` say a bound decided it (``time_bound``, ``bounded``, a cut-short list that the
+    expected answer completed)?  Such an answer may differ on a loaded machine, and says so."""
+    return ('"time_bound": true' in got or '"bounded": true' in got or "time bound" in got
+            or ('"complete": false' in got and '"complete": true' in expected))
+
+
 def _slow_free(queries: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str]]:
     """The queries with their serial answers, keeping only those answered well inside every
     time bound (an answer a bound decided may differ under load, and says so)."""
@@ -113,7 +122,7 @@ def test_threads_answer_as_one_thread(fast_switching: None) -> None:
                     i = (k + offset * 7 + r) % len(work)  # threads meet on the same board
                     q, serial = work[i]
                     got = json.dumps(answer(q), sort_keys=True)
-                    if got != serial:
+                    if got != serial and not _flagged(got, serial):
                         with lock:
                             differ.append((i, serial, got))
         except BaseException as err:  # noqa: BLE001 - reported below
@@ -193,6 +202,8 @@ def test_cache_reuse_across_boards(queries: list[dict[str, Any]]) -> None:
     for q, got in zip(queries, warm):
         _clear_caches()
         cold = json.dumps(answer(q), sort_keys=True)
+        if _flagged(got, cold) or _flagged(cold, got):
+            continue  # a bound decided one of them, and it says so
         assert got == cold, f"{q}: warm {got[:300]} != cold {cold[:300]}"
 
 
