@@ -210,3 +210,14 @@ def test_thran_lens_makes_every_permanent_colorless_among_colors() -> None:
                    _perm("elf2", "Llanowar Elves", controller="opponent"))
     assert answer({"query": "counts", "state": state})["colors_among_permanents"] == []
     assert answer({"query": "counts", "state": state, "player": "opponent"})["colors_among_permanents"] == []
+
+
+def test_fervor_lets_a_sick_prodigal_sorcerer_activate_its_tap_ability() -> None:
+    """Prodigal Sorcerer: "{T}: ~ deals 1 damage to any target." Summoning sick, it can't be
+    activated (CR 302.6, 602.5a); under Fervor it can, and costs nothing more."""
+    sorcerer = _perm("ps", "Prodigal Sorcerer", sick=True)
+    out = answer({"query": "pay", "state": _board(sorcerer), "spell": {"permanent": "ps", "ability": 0}})
+    assert out["payable"] is False and "302.6" in out["reason"]["message"]
+    out = answer({"query": "pay", "state": _board(sorcerer, _perm("fervor", "Fervor")),
+                  "spell": {"permanent": "ps", "ability": 0}})
+    assert out["payable"] is True and out["payment"]["activations"] == []
