@@ -178,7 +178,12 @@ def _list_flat(search: Search, polys: list[Rank], limit: int) -> tuple[list[Mana
     the answer's order; a set is cheaper than merging thousands of sorted streams."""
     seen: set[tuple[int, ...]] = set()
     for f in polys:
-        seen.update(bases(f))
+        # one state can have millions of bases: the bound is checked while they are listed
+        # (every base of one of these states is a maximal pool, so a part of them is an answer)
+        for n, v in enumerate(bases(f), 1):
+            seen.add(v)
+            if not n & 1023 and _stop(search, len(seen), limit):
+                return [ManaOption(v) for v in sorted(seen, reverse=True)[:limit]], True, True
         if _stop(search, len(seen), limit):
             return [ManaOption(v) for v in sorted(seen, reverse=True)[:limit]], True, True
     ordered = sorted(seen, reverse=True)

@@ -235,3 +235,19 @@ def test_options_cut_short_lists_what_it_found() -> None:
     result = answer({"query": "options", "state": boards.commander_board(0), "limit": 5})
     assert result["complete"] is False
     assert len(result["options"]) == 5 and "" not in result["options"]
+
+
+def test_options_of_many_states_of_one_total_stop_at_the_bound() -> None:
+    """96 permanents: original duals, pain lands, filter lands, Signets and mana creatures, four
+    of each.  Its final states share one total and one of them alone has millions of maximal
+    pools: the listing stops at the bound inside that state's pools (it ran for minutes), and
+    lists the largest pools it found with complete: false."""
+    names = (sorted(boards.DUALS) + list(boards.PAIN_LANDS) + list(boards.FILTER_LANDS) + list(boards.SIGNETS)
+             + list(boards.DORKS)) * 4
+    state = {"players": [{"name": "you"}, {"name": "opponent"}],
+             "battlefield": [boards.permanent(f"p{i}", n) for i, n in enumerate(names)]}
+    result = answer({"query": "options", "state": state, "limit": 50})
+    assert result["complete"] is False
+    assert len(result["options"]) == 50 and "" not in result["options"]
+    sizes = [o.count("{") for o in result["options"]]
+    assert sizes == sorted(sizes, reverse=True)
