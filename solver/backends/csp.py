@@ -45,11 +45,18 @@ import itertools
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from manasolver.models.errors import BadQuery
-from manasolver.models.symbols import TYPE_BITS, C
+from manasolver.solver.backends.csp_cover import (
+    Prod,
+    concrete,
+    cover,
+    plain_removable,
+    pruned,
+    sacrifices_ok,
+    taps_ok,
+)
 from manasolver.solver.backends.csp_totals import Total, concrete_totals, type_text
 from manasolver.solver.backends.problem import activation_of, sacrifices_last
 from manasolver.solver.payment import Payment
@@ -60,7 +67,6 @@ from manasolver.solver.supply.model import (
     SourceClass,
     Supply,
     restriction_allows,
-    restriction_pays_abilities,
 )
 from manasolver.solver.supply.resources import reserved_ids, without_cast_card
 
@@ -71,50 +77,10 @@ DEFAULT_LIMIT = 100
 DEFAULT_TIME_LIMIT = 2.0
 
 
-def _bits(mask: int) -> list[int]:
-    return [b for b in TYPE_BITS if mask & b]
-
-
-
-
 # -- sources --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Prod:
-    """One concrete activation of one permanent: the option and the type of each slot."""
-
-    k: int
-    member: int
-    o: int
-    opt: Option
-    mana: tuple[int, ...]
-    snow: tuple[bool, ...]  # per unit of ``mana``: is it snow (107.4h; Wild Growth's is not)
-    spell_ok: bool
-    sacrificed: str = ""
-    tapped: tuple[str, ...] = ()
-    slot: int = 0
-
-    @property
-    def cost_units(self) -> int:
-        return sum(s.generic if s.is_numeral else 1 for s in self.opt.mana_cost.symbols if not s.special)
-
-
-def _concrete(k: int, j: int, o: int, opt: Option, snow: bool, ok: bool) -> list[_Prod]:
-    """Every concrete production of one option of member ``j`` of class ``k`` (``snow``: the
-    class's flag; a snow member's nonsnow triggered mana keeps its own flag per unit)."""
-    out: list[_Prod] = []
-    seen: set[tuple[tuple[int, bool], ...]] = set()
-    flags = [opt.slot_snow(i, snow) for i in range(len(opt.slots))]
-    for bits in itertools.product(*(_bits(s) for s in opt.slots)):
-        key = tuple(sorted(zip(bits, flags), key=lambda u: (TYPE_BITS.index(u[0]), not u[1])))
-        if key not in seen:
-            seen.add(key)
-            out.append(_Prod(k, j, o, opt, tuple(b for b, _ in key), tuple(f for _, f in key), ok))
-    return out
-
-
-def _productions(supply: Supply, req: PaymentRequest) -> tuple[list[tuple[str, int, list[_Prod]]], bool]:
+def _productions(supply: Supply, req: PaymentRequest) -> tuple[list[tuple[str, int, list[Prod]]], bool]:
     """Per permanent: (id, board position, concrete productions); and whether every option was taken.
 
     A permanent a "sacrifice a <type>" option may take (:attr:`Supply.fodder`) gets one more
@@ -122,21 +88,21 @@ def _productions(supply: Supply, req: PaymentRequest) -> tuple[list[tuple[str, i
     any class having it) that sacrifices it — so each is sacrificed at most once and an Altar
     activates once per permanent it sacrifices (CR 701.21a)."""
     has_x = bool(req.cost.variables)
-    out: list[tuple[str, int, list[_Prod]]] = []
+    out: list[tuple[str, int, list[Prod]]] = []
     whole = True
-    altar: dict[str, list[_Prod]] = {}  # sacrifice type -> activations without their fodder
-    tappers: list[tuple[str, int, list[_Prod], list[str]]] = []  # id, position, activations, able
+    altar: dict[str, list[Prod]] = {}  # sacrifice type -> activations without their fodder
+    tappers: list[tuple[str, int, list[Prod], list[str]]] = []  # id, position, activations, able
 
     def able(opt: Option) -> list[str]:
         return [m for g in supply.tappable if set(opt.tap_types) & g.matches for m in g.members]
 
     for k, cls in enumerate(supply.classes):
         for j, pid in enumerate(cls.members):
-            prods: list[_Prod] = []
+            prods: list[Prod] = []
             for o, opt in enumerate(cls.options):
                 ok = restriction_allows(opt.restriction, req.spell, has_x)
                 if opt.tap_creatures:
-                    these = _concrete(k, j, o, opt, cls.snow, ok)
+                    these = concrete(k, j, o, opt, cls.snow, ok)
                     if opt.exclusive:  # Springleaf Drum: its one activation, with what it taps
                         prods.extend(dataclasses.replace(p, tapped=group) for p in these
                                      for group in itertools.combinations(sorted(able(opt)), opt.tap_creatures))
@@ -148,12 +114,12 @@ def _productions(supply: Supply, req: PaymentRequest) -> tuple[list[tuple[str, i
                         whole = False  # not enumerated: {T} with a sacrifice, several sacrifices
                         continue
                     altar.setdefault(opt.sacrifice_other[0], []).extend(
-                        _concrete(k, j, o, opt, cls.snow, ok))
+                        concrete(k, j, o, opt, cls.snow, ok))
                     continue
                 if not opt.exclusive:
                     whole = False  # repeatable abilities are not enumerated
                     continue
-                prods.extend(_concrete(k, j, o, opt, cls.snow, ok))
+                prods.extend(concrete(k, j, o, opt, cls.snow, ok))
             if prods:
                 out.append((pid, cls.positions[j], prods))
     for grp in supply.fodder:
@@ -171,149 +137,7 @@ def _productions(supply: Supply, req: PaymentRequest) -> tuple[list[tuple[str, i
     return out, whole
 
 
-def _taps_ok(chosen: list[_Prod], ids: dict[tuple[int, int], str]) -> bool:
-    """Each permanent tapped once (its own {T} or one cost), and the activations of one
-    repeatable tapping ability counted once (slots filled in order, tapped groups increasing)."""
-    seen: set[str] = set()
-    last: dict[tuple[int, int, int], tuple[int, tuple[str, ...]]] = {}
-    for p in chosen:
-        own = (ids[(p.k, p.member)],) if p.opt.tap else ()
-        for pid in p.tapped + own:
-            if pid in seen:
-                return False
-            seen.add(pid)
-        if p.tapped and not p.opt.exclusive:
-            key = (p.k, p.member, p.o)
-            prev = last.get(key, (-1, ()))
-            if p.slot != prev[0] + 1 or (prev[1] and p.tapped <= prev[1]):
-                return False
-            last[key] = (p.slot, p.tapped)
-    return True
-
-
-def _sacrifices_ok(chosen: list[_Prod], ids: dict[tuple[int, int], str]) -> bool:
-    """No permanent sacrificed by itself and by an Altar, and no circle of sacrifices: each
-    sacrificed permanent's own activations must come before the one sacrificing it."""
-    gone = {p.sacrificed for p in chosen if p.sacrificed}
-    if not gone:
-        return True
-    if any(p.opt.sacrifice and ids[(p.k, p.member)] in gone for p in chosen):
-        return False
-    left = list(range(len(chosen)))
-    while left:
-        for i in left:
-            who = chosen[i].sacrificed
-            if not who or all(j == i or ids[(chosen[j].k, chosen[j].member)] != who for j in left):
-                left.remove(i)
-                break
-        else:
-            return False
-    return True
-
-
 # -- exact cover ------------------------------------------------------------------------------
-
-
-def _pays_ability(p: _Prod) -> bool:
-    return restriction_pays_abilities(p.opt.restriction)
-
-
-def _cover(total: Total, chosen: list[_Prod], pool_used: Counter[int],
-           floating: Counter[int] | None) -> bool:
-    """Is there an exact assignment: every demand (the total, every activation's mana cost,
-    and ``floating`` when given) takes a distinct unit, every pool unit is used, and every
-    produced unit is used when ``floating`` is given?  Some order of the activations that
-    cost mana must let each be paid by mana made before it (601.2g)."""
-    units: list[tuple[int, bool, bool, bool, int]] = []  # bit, snow, pays spell, pays ability, maker
-    for b, n in pool_used.items():
-        units += [(b, False, True, True, -1)] * n
-    for i, p in enumerate(chosen):
-        units += [(b, sn, p.spell_ok, _pays_ability(p), i) for b, sn in zip(p.mana, p.snow)]
-    demands: list[tuple[str, int, int]] = []
-    for b, n in total.typed:
-        demands += [("t", b, -1)] * n
-    demands += [("s", 0, -1)] * total.snow + [("g", 0, -1)] * total.generic
-    costly = [i for i, p in enumerate(chosen) if p.opt.mana_cost]
-    for i in costly:
-        for s in chosen[i].opt.mana_cost.symbols:
-            if s.special:
-                continue
-            if s.is_numeral:
-                demands += [("g", 0, i)] * s.generic
-            else:
-                demands.append(("t", s.colors | (C if s.colorless else 0), i))
-    if floating is not None:
-        for b, n in floating.items():
-            demands += [("f", b, -2)] * n
-        if len(demands) != len(units):
-            return False
-    elif len(demands) > len(units):
-        return False
-    pool_n = sum(pool_used.values())
-    orders = itertools.permutations(costly) if costly else [()]
-    for order in orders:
-        rank = {i: r for r, i in enumerate(order)}
-        if _match(units, demands, rank, pool_n):
-            return True
-    return False
-
-
-def _match(units: list[tuple[int, bool, bool, bool, int]], demands: list[tuple[str, int, int]],
-           rank: dict[int, int], pool_n: int) -> bool:
-    def ok(u: tuple[int, bool, bool, bool, int], d: tuple[str, int, int]) -> bool:
-        bit, snow, spell_ok, ability_ok, maker = u
-        kind, mask, payer = d
-        if kind == "f":
-            return maker >= 0 and bit == mask
-        if payer >= 0:
-            if maker == payer or (maker in rank and rank[maker] > rank[payer]) or not ability_ok:
-                return False
-        elif not spell_ok:
-            return False
-        if kind == "t":
-            return bool(bit & mask)
-        if kind == "s":
-            return snow
-        return True
-
-    adj = [[j for j, u in enumerate(units) if ok(u, d)] for d in demands]
-    if not _saturates(adj, len(units)):
-        return False
-    if not pool_n:
-        return True
-    # Every pool unit said used must be spent too.  By the Mendelsohn–Dulmage theorem a
-    # matching covering all demands and one covering all pool units give one covering both.
-    back: list[list[int]] = [[] for _ in range(pool_n)]
-    for i, js in enumerate(adj):
-        for j in js:
-            if j < pool_n:
-                back[j].append(i)
-    return _saturates(back, len(demands))
-
-
-def _saturates(adj: list[list[int]], n_right: int) -> bool:
-    """Kuhn's augmenting paths: does some matching cover every left vertex?"""
-    owner: list[int] = [-1] * n_right
-
-    def augment(i: int, seen: list[bool]) -> bool:
-        for j in adj[i]:  # a free vertex first: most take one without a path
-            if owner[j] < 0 and not seen[j]:
-                seen[j] = True
-                owner[j] = i
-                return True
-        for j in adj[i]:
-            if seen[j]:
-                continue
-            seen[j] = True
-            if augment(owner[j], seen):
-                owner[j] = i
-                return True
-        return False
-
-    for i in sorted(range(len(adj)), key=lambda i: len(adj[i])):
-        if not augment(i, [False] * n_right):
-            return False
-    return True
 
 
 # -- the enumeration ----------------------------------------------------------------------------
@@ -340,7 +164,7 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
     complete = whole and not sup.excluded and not (req.convoke or req.delve or req.improvise)
     pool = dict(sup.pool)
     found: dict[Payment, tuple[object, ...]] = {}
-    candidate: tuple[Total, list[_Prod], Counter[int]] | None = None
+    candidate: tuple[Total, list[Prod], Counter[int]] | None = None
     timed_out = False
     totals = concrete_totals(req, x)
     for total in totals:
@@ -398,7 +222,7 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
         for sol in solutions:
             chosen = [sources[i][2][sol[n]] for i, n in enumerate(names) if sol[n] >= 0]
             used = Counter({b: sol[n] for b, n in zip(pool, pool_names) if sol[n]})
-            if not _sacrifices_ok(chosen, ids) or not _taps_ok(chosen, ids):
+            if not sacrifices_ok(chosen, ids) or not taps_ok(chosen, ids):
                 continue
             if not found and candidate is None:
                 candidate = (total, chosen, used)
@@ -416,8 +240,8 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
         # reached, with what it need not activate left out, is one (never an empty list for
         # a payable cost the search got to).
         total, chosen, used = candidate
-        kept = _pruned(total, chosen, used, time.monotonic() + max(0.25, time_limit / 4))
-        if kept is not None and _sacrifices_ok(kept, ids) and _taps_ok(kept, ids):
+        kept = pruned(total, chosen, used, time.monotonic() + max(0.25, time_limit / 4))
+        if kept is not None and sacrifices_ok(kept, ids) and taps_ok(kept, ids):
             for pay in _payments_of(total, kept, used, sup.classes, pos, x, req.ability_life):
                 found[pay] = ()
                 break
@@ -555,86 +379,15 @@ def _order_key(p: Payment) -> tuple[object, ...]:
             tuple((c.symbol, c.paid_as) for c in p.choices), p.pool_used, p.floating)
 
 
-def _plain_removable(total: Total, chosen: list[_Prod], used: Counter[int]) -> int | None:
-    """The index of an activation of ``chosen`` that could be left out with the total still
-    covered, ``-1`` when none can (or ``chosen`` does not cover it), ``None`` when an activation
-    costs mana or pool mana is used (then :func:`_cover` decides each case).
-
-    One matching of the demands into the produced units, then per activation only the
-    demands it served are matched again without its units (Kuhn's augmenting paths from a
-    matching: a demand that can't be re-matched now never can be), instead of a new
-    matching per activation: a 150-activation payment is checked in milliseconds."""
-    if sum(used.values()) or any(p.opt.mana_cost for p in chosen):
-        return None
-    units: list[tuple[int, bool, int]] = []  # bit, snow, maker (spell-restricted units left out)
-    for i, p in enumerate(chosen):
-        if p.spell_ok:
-            units += [(b, sn, i) for b, sn in zip(p.mana, p.snow)]
-    demands: list[tuple[str, int]] = [("t", b) for b, n in total.typed for _ in range(n)]
-    demands += [("s", 0)] * total.snow + [("g", 0)] * total.generic
-    adj = [[j for j, (bit, snow, _) in enumerate(units)
-            if (bit & mask if kind == "t" else snow if kind == "s" else True)] for kind, mask in demands]
-    owner = [-1] * len(units)
-
-    def augment(d: int, seen: list[bool]) -> bool:
-        for j in adj[d]:  # a free unit first: most demands take one without a path
-            if owner[j] < 0 and not seen[j]:
-                seen[j] = True
-                owner[j] = d
-                return True
-        for j in adj[d]:
-            if seen[j]:
-                continue
-            seen[j] = True
-            if augment(owner[j], seen):
-                owner[j] = d
-                return True
-        return False
-
-    for d in range(len(demands)):
-        if not augment(d, [False] * len(units)):
-            return -1  # chosen alone doesn't cover the total
-    serving = {u[2] for j, u in enumerate(units) if owner[j] >= 0}
-    for i in range(len(chosen)):
-        if i not in serving:
-            return i  # none of its mana is spent
-    full = owner[:]
-    for i in range(len(chosen)):
-        mine = [j for j, u in enumerate(units) if u[2] == i]
-        if len(units) - len(mine) < len(demands):
-            continue
-        owner[:] = full
-        served = [owner[j] for j in mine if owner[j] >= 0]
-        blocked = [False] * len(units)
-        for j in mine:
-            blocked[j] = True
-            owner[j] = -1
-        if all(augment(d, blocked[:]) for d in served):
-            return i
-    return -1
-
-
-def _pruned(total: Total, chosen: list[_Prod], used: Counter[int], deadline: float) -> list[_Prod] | None:
-    """``chosen`` with activations left out one at a time until none can be: an irredundant
-    set paying the total, or ``None`` (not the plain shape, no cover, or past ``deadline``)."""
-    while True:
-        i = _plain_removable(total, chosen, used)
-        if i is None or time.monotonic() > deadline:
-            return None
-        if i < 0:
-            return chosen if _cover(total, chosen, used, None) else None
-        chosen = chosen[:i] + chosen[i + 1:]
-
-
-def _payments_of(total: Total, chosen: list[_Prod], used: Counter[int], classes: Sequence[SourceClass],
+def _payments_of(total: Total, chosen: list[Prod], used: Counter[int], classes: Sequence[SourceClass],
                  pos: dict[tuple[int, int], int], x: int, ability_life: int) -> Iterator[Payment]:
     """The payments with exactly these activations and pool mana: one per floating multiset
     (``ability_life``: the activated ability's own life cost, part of each payment's life)."""
-    if not _cover(total, chosen, used, None):
+    if not cover(total, chosen, used, None):
         return
-    removable = _plain_removable(total, chosen, used)
+    removable = plain_removable(total, chosen, used)
     if removable is None:
-        redundant = any(_cover(total, chosen[:i] + chosen[i + 1:], used, None) for i in range(len(chosen)))
+        redundant = any(cover(total, chosen[:i] + chosen[i + 1:], used, None) for i in range(len(chosen)))
     else:
         redundant = removable >= 0
     if redundant:
@@ -649,7 +402,7 @@ def _payments_of(total: Total, chosen: list[_Prod], used: Counter[int], classes:
         if sum(counts) != n_float:
             continue
         fl = Counter({b: n for b, n in zip(types, counts) if n})
-        if not _cover(total, chosen, used, fl):
+        if not cover(total, chosen, used, fl):
             continue
         acts = tuple(sacrifices_last([
             activation_of(classes[p.k], p.member, p.opt, type_text(p.mana),

@@ -1,0 +1,274 @@
+"""The enumeration's concrete productions and the checks of one candidate payment.
+
+A candidate of :mod:`manasolver.solver.backends.csp` is a list of concrete productions (:class:`Prod`:
+one activation of one member with the mana it makes).  This module says whether a candidate is
+legal (the tapping and sacrificing costs it names can be met: CR 118.3, 601.2h, 701.21a), whether its
+mana covers one concrete total (a bipartite matching of mana units to demands, restricted mana only
+where its restriction allows), and which of its activations are redundant, so that only irredundant
+payments are listed (:func:`pruned`: a payment that needs every source it uses).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+from manasolver.models.symbols import TYPE_BITS, C
+from manasolver.solver.backends.csp_totals import Total
+from manasolver.solver.supply.model import Option, restriction_pays_abilities
+
+__all__ = ["Prod", "mask_bits", "concrete", "cover", "match_units", "pays_ability", "plain_removable", "pruned",
+           "sacrifices_ok", "saturates", "taps_ok"]
+
+
+def mask_bits(mask: int) -> list[int]:
+    return [b for b in TYPE_BITS if mask & b]
+
+
+@dataclass(frozen=True)
+class Prod:
+    """One concrete activation of one permanent: the option and the type of each slot."""
+
+    k: int
+    member: int
+    o: int
+    opt: Option
+    mana: tuple[int, ...]
+    snow: tuple[bool, ...]  # per unit of ``mana``: is it snow (107.4h; Wild Growth's is not)
+    spell_ok: bool
+    sacrificed: str = ""
+    tapped: tuple[str, ...] = ()
+    slot: int = 0
+
+    @property
+    def cost_units(self) -> int:
+        return sum(s.generic if s.is_numeral else 1 for s in self.opt.mana_cost.symbols if not s.special)
+
+
+def concrete(k: int, j: int, o: int, opt: Option, snow: bool, ok: bool) -> list[Prod]:
+    """Every concrete production of one option of member ``j`` of class ``k`` (``snow``: the
+    class's flag; a snow member's nonsnow triggered mana keeps its own flag per unit)."""
+    out: list[Prod] = []
+    seen: set[tuple[tuple[int, bool], ...]] = set()
+    flags = [opt.slot_snow(i, snow) for i in range(len(opt.slots))]
+    for bits in itertools.product(*(mask_bits(s) for s in opt.slots)):
+        key = tuple(sorted(zip(bits, flags), key=lambda u: (TYPE_BITS.index(u[0]), not u[1])))
+        if key not in seen:
+            seen.add(key)
+            out.append(Prod(k, j, o, opt, tuple(b for b, _ in key), tuple(f for _, f in key), ok))
+    return out
+
+
+def taps_ok(chosen: list[Prod], ids: dict[tuple[int, int], str]) -> bool:
+    """Each permanent tapped once (its own {T} or one cost), and the activations of one
+    repeatable tapping ability counted once (slots filled in order, tapped groups increasing)."""
+    seen: set[str] = set()
+    last: dict[tuple[int, int, int], tuple[int, tuple[str, ...]]] = {}
+    for p in chosen:
+        own = (ids[(p.k, p.member)],) if p.opt.tap else ()
+        for pid in p.tapped + own:
+            if pid in seen:
+                return False
+            seen.add(pid)
+        if p.tapped and not p.opt.exclusive:
+            key = (p.k, p.member, p.o)
+            prev = last.get(key, (-1, ()))
+            if p.slot != prev[0] + 1 or (prev[1] and p.tapped <= prev[1]):
+                return False
+            last[key] = (p.slot, p.tapped)
+    return True
+
+
+def sacrifices_ok(chosen: list[Prod], ids: dict[tuple[int, int], str]) -> bool:
+    """No permanent sacrificed by itself and by an Altar, and no circle of sacrifices: each
+    sacrificed permanent's own activations must come before the one sacrificing it."""
+    gone = {p.sacrificed for p in chosen if p.sacrificed}
+    if not gone:
+        return True
+    if any(p.opt.sacrifice and ids[(p.k, p.member)] in gone for p in chosen):
+        return False
+    left = list(range(len(chosen)))
+    while left:
+        for i in left:
+            who = chosen[i].sacrificed
+            if not who or all(j == i or ids[(chosen[j].k, chosen[j].member)] != who for j in left):
+                left.remove(i)
+                break
+        else:
+            return False
+    return True
+
+
+def pays_ability(p: Prod) -> bool:
+    return restriction_pays_abilities(p.opt.restriction)
+
+
+def cover(total: Total, chosen: list[Prod], pool_used: Counter[int],
+           floating: Counter[int] | None) -> bool:
+    """Is there an exact assignment: every demand (the total, every activation's mana cost,
+    and ``floating`` when given) takes a distinct unit, every pool unit is used, and every
+    produced unit is used when ``floating`` is given?  Some order of the activations that
+    cost mana must let each be paid by mana made before it (601.2g)."""
+    units: list[tuple[int, bool, bool, bool, int]] = []  # bit, snow, pays spell, pays ability, maker
+    for b, n in pool_used.items():
+        units += [(b, False, True, True, -1)] * n
+    for i, p in enumerate(chosen):
+        units += [(b, sn, p.spell_ok, pays_ability(p), i) for b, sn in zip(p.mana, p.snow)]
+    demands: list[tuple[str, int, int]] = []
+    for b, n in total.typed:
+        demands += [("t", b, -1)] * n
+    demands += [("s", 0, -1)] * total.snow + [("g", 0, -1)] * total.generic
+    costly = [i for i, p in enumerate(chosen) if p.opt.mana_cost]
+    for i in costly:
+        for s in chosen[i].opt.mana_cost.symbols:
+            if s.special:
+                continue
+            if s.is_numeral:
+                demands += [("g", 0, i)] * s.generic
+            else:
+                demands.append(("t", s.colors | (C if s.colorless else 0), i))
+    if floating is not None:
+        for b, n in floating.items():
+            demands += [("f", b, -2)] * n
+        if len(demands) != len(units):
+            return False
+    elif len(demands) > len(units):
+        return False
+    pool_n = sum(pool_used.values())
+    orders = itertools.permutations(costly) if costly else [()]
+    for order in orders:
+        rank = {i: r for r, i in enumerate(order)}
+        if match_units(units, demands, rank, pool_n):
+            return True
+    return False
+
+
+def match_units(units: list[tuple[int, bool, bool, bool, int]], demands: list[tuple[str, int, int]],
+           rank: dict[int, int], pool_n: int) -> bool:
+    def ok(u: tuple[int, bool, bool, bool, int], d: tuple[str, int, int]) -> bool:
+        bit, snow, spell_ok, ability_ok, maker = u
+        kind, mask, payer = d
+        if kind == "f":
+            return maker >= 0 and bit == mask
+        if payer >= 0:
+            if maker == payer or (maker in rank and rank[maker] > rank[payer]) or not ability_ok:
+                return False
+        elif not spell_ok:
+            return False
+        if kind == "t":
+            return bool(bit & mask)
+        if kind == "s":
+            return snow
+        return True
+
+    adj = [[j for j, u in enumerate(units) if ok(u, d)] for d in demands]
+    if not saturates(adj, len(units)):
+        return False
+    if not pool_n:
+        return True
+    # Every pool unit said used must be spent too.  By the Mendelsohn–Dulmage theorem a
+    # matching covering all demands and one covering all pool units give one covering both.
+    back: list[list[int]] = [[] for _ in range(pool_n)]
+    for i, js in enumerate(adj):
+        for j in js:
+            if j < pool_n:
+                back[j].append(i)
+    return saturates(back, len(demands))
+
+
+def saturates(adj: list[list[int]], n_right: int) -> bool:
+    """Kuhn's augmenting paths: does some matching cover every left vertex?"""
+    owner: list[int] = [-1] * n_right
+
+    def augment(i: int, seen: list[bool]) -> bool:
+        for j in adj[i]:  # a free vertex first: most take one without a path
+            if owner[j] < 0 and not seen[j]:
+                seen[j] = True
+                owner[j] = i
+                return True
+        for j in adj[i]:
+            if seen[j]:
+                continue
+            seen[j] = True
+            if augment(owner[j], seen):
+                owner[j] = i
+                return True
+        return False
+
+    for i in sorted(range(len(adj)), key=lambda i: len(adj[i])):
+        if not augment(i, [False] * n_right):
+            return False
+    return True
+
+
+def plain_removable(total: Total, chosen: list[Prod], used: Counter[int]) -> int | None:
+    """The index of an activation of ``chosen`` that could be left out with the total still
+    covered, ``-1`` when none can (or ``chosen`` does not cover it), ``None`` when an activation
+    costs mana or pool mana is used (then :func:`cover` decides each case).
+
+    One matching of the demands into the produced units, then per activation only the
+    demands it served are matched again without its units (Kuhn's augmenting paths from a
+    matching: a demand that can't be re-matched now never can be), instead of a new
+    matching per activation: a 150-activation payment is checked in milliseconds."""
+    if sum(used.values()) or any(p.opt.mana_cost for p in chosen):
+        return None
+    units: list[tuple[int, bool, int]] = []  # bit, snow, maker (spell-restricted units left out)
+    for i, p in enumerate(chosen):
+        if p.spell_ok:
+            units += [(b, sn, i) for b, sn in zip(p.mana, p.snow)]
+    demands: list[tuple[str, int]] = [("t", b) for b, n in total.typed for _ in range(n)]
+    demands += [("s", 0)] * total.snow + [("g", 0)] * total.generic
+    adj = [[j for j, (bit, snow, _) in enumerate(units)
+            if (bit & mask if kind == "t" else snow if kind == "s" else True)] for kind, mask in demands]
+    owner = [-1] * len(units)
+
+    def augment(d: int, seen: list[bool]) -> bool:
+        for j in adj[d]:  # a free unit first: most demands take one without a path
+            if owner[j] < 0 and not seen[j]:
+                seen[j] = True
+                owner[j] = d
+                return True
+        for j in adj[d]:
+            if seen[j]:
+                continue
+            seen[j] = True
+            if augment(owner[j], seen):
+                owner[j] = d
+                return True
+        return False
+
+    for d in range(len(demands)):
+        if not augment(d, [False] * len(units)):
+            return -1  # chosen alone doesn't cover the total
+    serving = {u[2] for j, u in enumerate(units) if owner[j] >= 0}
+    for i in range(len(chosen)):
+        if i not in serving:
+            return i  # none of its mana is spent
+    full = owner[:]
+    for i in range(len(chosen)):
+        mine = [j for j, u in enumerate(units) if u[2] == i]
+        if len(units) - len(mine) < len(demands):
+            continue
+        owner[:] = full
+        served = [owner[j] for j in mine if owner[j] >= 0]
+        blocked = [False] * len(units)
+        for j in mine:
+            blocked[j] = True
+            owner[j] = -1
+        if all(augment(d, blocked[:]) for d in served):
+            return i
+    return -1
+
+
+def pruned(total: Total, chosen: list[Prod], used: Counter[int], deadline: float) -> list[Prod] | None:
+    """``chosen`` with activations left out one at a time until none can be: an irredundant
+    set paying the total, or ``None`` (not the plain shape, no cover, or past ``deadline``)."""
+    while True:
+        i = plain_removable(total, chosen, used)
+        if i is None or time.monotonic() > deadline:
+            return None
+        if i < 0:
+            return chosen if cover(total, chosen, used, None) else None
+        chosen = chosen[:i] + chosen[i + 1:]
