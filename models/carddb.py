@@ -1,7 +1,7 @@
 """The card database: bundled card data and a user's newer card file, looked up by name.
 
 The bundled data is ``models/data/cards.sqlite`` (built by ``scripts/build_carddb.py``
-from ``../shared/data/cards.jsonl.gz``); it is opened lazily with the stdlib
+from the repository's ``data/cards.jsonl.gz``); it is opened lazily with the stdlib
 ``sqlite3`` and read one record at a time, so a cold ``default_db().get("Forest")``
 costs a few milliseconds, not the parse of 24,000 cards.
 
