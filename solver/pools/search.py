@@ -201,7 +201,7 @@ def _pay(blocks: tuple[Rank, ...], form: Form, payers: frozenset[int]) -> list[t
 def explore(search: Search, supply: Supply, applied: list[Doubler], life: int, energy: int
             ) -> tuple[list[State], bool]:
     """Every state the player can end in (dominated ones dropped), and whether a bound cut
-    the search short (then the states found so far, at least the starting one)."""
+    the search short (then the states found so far, with the plain taps of every permanent)."""
     search.block(None)
     pool_rank = ZERO
     for bit, n in supply.pool:
@@ -215,8 +215,9 @@ def explore(search: Search, supply: Supply, applied: list[Doubler], life: int, e
                                          for o in cls.options if o.exclusive and not o.free)
     finals: list[State] = []
     start: tuple[Rank, ...] = (pool_rank,) + (ZERO,) * (len(search.blocks) - 1)
+    progress: list[State] = [((), life, energy, start)]
     try:
-        states, waiting = _free_phase(search, supply, [((), life, energy, start)], phantom_ok)
+        states, waiting = _free_phase(search, supply, progress, phantom_ok)
         # pool doublers wait for the mana-costing phase (identical ones in one entry)
         kinds: dict[tuple[str, tuple[str, ...]], list[Doubler]] = {}
         for d in applied:
@@ -226,10 +227,25 @@ def explore(search: Search, supply: Supply, applied: list[Doubler], life: int, e
             states = [((*a, len(same)), li, en, bl) for a, li, en, bl in states]
         _costly_phase(search, states, waiting, finals)
     except Budget:
-        if not finals:
-            finals = [((), life, energy, (pool_rank,) + (ZERO,) * (len(search.blocks) - 1))]
-        return finals, True
+        # what was reached: the costly phase's levels, else the free phase's last classes,
+        # and always the plain taps (so a cut answer is never the empty stand-in)
+        return (finals or progress) + [_plain_taps(supply, search, life, energy, start)], True
     return finals, False
+
+
+def _plain_taps(supply: Supply, search: Search, life: int, energy: int, start: tuple[Rank, ...]
+                ) -> State:
+    """A state reachable without search: every member of every class activates its first
+    free exclusive option that costs no life, energy or other permanents, on top of the
+    floating mana; what a cut search answers at least (no bound is checked here)."""
+    blocks = start
+    for cls in supply.classes:
+        for o in cls.options:
+            if (o.exclusive and o.free and not o.life and not o.energy and not o.tap_creatures
+                    and not o.sacrifice_other):
+                blocks = _with(blocks, search.block(o.restriction), unit_rank(o.slots, cls.count))
+                break
+    return ((), life, energy, blocks)
 
 
 def _free_phase(search: Search, supply: Supply, states: list[State], phantom_ok: bool
@@ -243,7 +259,10 @@ def _free_phase(search: Search, supply: Supply, states: list[State], phantom_ok:
     # {C} (see the module docstring); it saves branching on which permanents wait.
     unit_c = unit_rank((C,))
     waiting: list[Waiting] = []
+    progress = states  # the caller's list: after each class, the states reached so far
+    states = list(states)
     for cls in supply.classes:
+        progress[:] = states
         free = [o for o in cls.options if o.exclusive and o.free]
         costs = [o for o in cls.options if o.exclusive and not o.free]
         reps = [o for o in cls.options if not o.exclusive]
@@ -271,6 +290,7 @@ def _free_phase(search: Search, supply: Supply, states: list[State], phantom_ok:
             part = _combine(search, states, class_contribs(search, own, m))
             out.extend(((*a, cls.count - m), li, en, bl) for a, li, en, bl in part)
         states = prune_grouped(search, out)
+    progress[:] = states
     return states, waiting
 
 

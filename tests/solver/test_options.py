@@ -364,6 +364,26 @@ def test_cr_605_3_four_shadowmoor_filters_and_two_basics_match_brute_force() -> 
     assert {o.mana for o in answer.options} == maximal_totals(pairs), breakdown(state, answer)
 
 
+@pytest.mark.parametrize("budget", [0.0, 0.002, 0.02])
+def test_spec_5_cut_short_options_lists_reached_pools_not_the_empty_stand_in(budget: float) -> None:
+    """A time bound that cuts the search (SPEC §5 ``complete: false``) answers the pools
+    reached so far, at least every permanent's plain tap, never ``[""]``: with a Forest and an
+    Island untapped, some listed pool has mana, and every listed pool is contained in a
+    maximal pool of the brute force (CR 605.3: filters paid from mana made before them)."""
+    state = _board("Forest", "Island", "Sunken Ruins", "Cascade Bluffs", "Mind Stone")
+    answer = options(state, limit=100_000, budget=budget)
+    maxima = maximal_totals(brute_options(state))
+    got = [o.mana for o in answer.options]
+    assert got and any(sum(v) for v in got), answer.to_json()
+    assert answer.to_json()["options"] != [""]
+    for v in got:
+        assert any(all(a <= b for a, b in zip(v, m)) for m in maxima), (v, breakdown(state, answer))
+    if budget == 0.0:
+        assert answer.complete is False and answer.bounded
+        # Forest, Island, both filters' {C} and Mind Stone's {C}: all five tapped
+        assert max(sum(v) for v in got) == 5
+
+
 def test_cr_605_1a_spirit_guide_in_hand_makes_options_incomplete() -> None:
     """A Spirit Guide in the hand can add mana now (CR 605.1a, 605.3a): until options counts it,
     the answer says it is incomplete and names the card, rather than leaving it out silently."""
