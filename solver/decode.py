@@ -22,7 +22,7 @@ from manasolver.models.symbols import mask_from_letters
 if TYPE_CHECKING:
     from manasolver.models.carddb import CardDB
     from manasolver.models.state import GameState
-    from manasolver.solver.request import Modifier, ModifierKind, Policy, SpellInfo
+    from manasolver.solver.request import Criterion, Modifier, ModifierKind, Policy, SpellInfo
 
 #: The largest weight a caller's policy may give a criterion (the solvers work in 64-bit integers).
 MAX_WEIGHT = 10**6
@@ -181,7 +181,7 @@ def modifiers(query: dict[str, Any]) -> tuple[Modifier, ...]:
 
 def policy(query: dict[str, Any]) -> Policy:
     """The ``policy`` (SPEC §6): a list of criteria, a comma-separated string or an object."""
-    from manasolver.solver.request import DEFAULT_POLICY, Policy
+    from manasolver.solver.request import DEFAULT_POLICY, Criterion, Policy
     raw = query.get("policy")
     if raw is None:
         return Policy()
@@ -222,7 +222,7 @@ def policy(query: dict[str, Any]) -> Policy:
                 weights.append((key, value))
     else:
         raise BadQuery("policy must be a list of criteria, a comma-separated string or an object", "policy")
-    criteria: list[str] = []
+    criteria: list[Criterion] = []
     for i, item in enumerate(items):
         where = f"policy[{i}]"
         if isinstance(item, dict) and set(item) == {"spend_color"}:
@@ -238,7 +238,7 @@ def policy(query: dict[str, Any]) -> Policy:
             close = difflib.get_close_matches(str(item), sorted(known), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise BadQuery(f"unknown policy criterion {item!r}{hint}", where)
-        criteria.append(item)
+        criteria.append(cast(Criterion, item))
     return Policy(criteria=tuple(criteria), keep_castable=keep, spend_color=tuple(spend),
                   weights=tuple(weights))
 

@@ -64,7 +64,8 @@ WEIGHT_LIMIT = 1 << 40
 
 def check_policy(policy: Policy) -> None:
     """Refuse unknown criteria and spend_color entries with a :class:`BadQuery`."""
-    for i, name in enumerate(policy.criteria):
+    named: Sequence[str] = policy.criteria  # a caller may build a Policy of any strings
+    for i, name in enumerate(named):
         if name not in CRITERIA or name == "tiebreak":
             raise BadQuery(f"unknown policy criterion {name!r}; known: "
                            + ", ".join(c for c in CRITERIA if c != "tiebreak"), f"policy[{i}]")
@@ -113,7 +114,7 @@ def stages(policy: Policy, bounds: dict[str, int]) -> list[list[tuple[str, int]]
         weighted = [(n, w) for n, w in policy.weights if w and n in bounds]
         out = [weighted] if weighted else []
         return out + [[("tiebreak", 1)]]
-    names = [n for n in policy.criteria if n in bounds]
+    names: list[str] = [n for n in policy.criteria if n in bounds]
     names += [n for n in ASSIST_CRITERIA if n in bounds and n not in names] + ["tiebreak"]
     if "tiebreak" not in bounds:
         names.pop()

@@ -80,7 +80,7 @@ class Policy:
     """
 
     #: :data:`Criterion` names, read from a caller and checked by :func:`~manasolver.solver.policy.check_policy`.
-    criteria: tuple[str, ...] = DEFAULT_POLICY
+    criteria: tuple[Criterion, ...] = DEFAULT_POLICY
     keep_castable: tuple[ManaCost, ...] | None = None
     spend_color: tuple[tuple[str, int], ...] = ()
     weights: tuple[tuple[str, int], ...] = ()
