@@ -87,8 +87,11 @@ class Form:
     ``snow``: ``{S}`` symbols (any type from a snow source, CR 107.4h);
     ``generic_base``, ``x_count``, ``generic_reduction``, ``minimum``: the generic part
     as a function of X (see :meth:`generic`); ``life``: life paid for Phyrexian
-    symbols; ``energy``: ``{E}`` symbols; ``choices``: one :class:`ChoiceWay` per
-    hybrid, monocolored-hybrid and Phyrexian symbol, in cost order (a witness);
+    symbols; ``energy``: ``{E}`` symbols; ``plan``: per class of identical choice
+    symbols, how many were announced each way (counts, so a form is as small as its
+    classes, not as its symbols); ``order``: the choice symbols in cost order, shared by
+    every form of the cost; :attr:`choices` spells the plan out, one :class:`ChoiceWay`
+    per hybrid, monocolored-hybrid and Phyrexian symbol, in cost order (a witness);
     ``reduction_choices``: how each hybrid reduction was applied (118.7e), as text.
     """
 
@@ -100,8 +103,18 @@ class Form:
     minimum: int
     life: int
     energy: int
-    choices: tuple[ChoiceWay, ...]
+    plan: tuple[tuple[ManaSymbol, tuple[tuple[ChoiceWay, int], ...]], ...]
+    order: tuple[ManaSymbol, ...]
     reduction_choices: tuple[str, ...] = ()
+
+    @property
+    def choices(self) -> tuple[ChoiceWay, ...]:
+        """One :class:`ChoiceWay` per choice symbol, in cost order: the k-th symbol of a
+        class takes the k-th way of its plan (ways in plan order, each ``count`` times)."""
+        queues: dict[ManaSymbol, list[ChoiceWay]] = {}
+        for sym, ways in self.plan:
+            queues[sym] = [way for way, n in reversed(ways) for _ in range(n)]
+        return tuple(queues[s].pop() for s in self.order)
 
     @property
     def fixed_mana(self) -> int:
@@ -283,29 +296,25 @@ def announce(cost: ManaCost, x: int | None, modifiers: tuple[Modifier, ...] = ()
                           f"than the {MAX_FORMS} this engine enumerates", "cost")
 
     seen: dict[tuple[object, ...], Form] = {}
+    order = tuple(order_syms)
     for combo in itertools.product(*class_comps):
         demand = dict(base_demand)
         g = generic
         life = 0
-        assigned: dict[ManaSymbol, list[ChoiceWay]] = {}
+        plan: list[tuple[ManaSymbol, tuple[tuple[ChoiceWay, int], ...]]] = []
         for sym, sym_ways, comp in zip(class_order, class_ways, combo):
-            lst: list[ChoiceWay] = []
+            lst: list[tuple[ChoiceWay, int]] = []
             for way, n in zip(sym_ways, comp):
                 if not n:
                     continue
-                lst.extend([way] * n)
+                lst.append((way, n))
                 if way.kind == "mana":
                     demand[way.mask] = demand.get(way.mask, 0) + n
                 elif way.kind == "generic":
                     g += way.amount * n
                 else:
                     life += way.amount * n
-            assigned[sym] = lst
-        cursor = {s: 0 for s in class_order}
-        choices: list[ChoiceWay] = []
-        for s in order_syms:
-            choices.append(assigned[s][cursor[s]])
-            cursor[s] += 1
+            plan.append((sym, tuple(lst)))
         for rcombo in itertools.product(*red_ways) if red_ways else [()]:
             d = dict(demand)
             g_red = 0
@@ -326,7 +335,7 @@ def announce(cost: ManaCost, x: int | None, modifiers: tuple[Modifier, ...] = ()
             key = (demands, snow, g, x_count, g_red, minimum, life, energy)
             if key not in seen:
                 seen[key] = Form(demands, snow, g, x_count, g_red, minimum, life, energy,
-                                 tuple(choices), tuple(notes))
+                                 tuple(plan), order, tuple(notes))
     forms = tuple(seen.values())
     for mask, _ in (d for f in forms for d in f.demands):
         assert mask & ANY_TYPE
