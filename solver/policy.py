@@ -33,8 +33,8 @@ from manasolver.models.errors import BadQuery
 from manasolver.models.state import GameState
 from manasolver.solver.request import DEFAULT_POLICY, Criterion, Policy
 
-__all__ = ["ASSIST_CRITERIA", "CRITERIA", "WEIGHT_LIMIT", "check_policy", "criteria_vector", "keep_costs",
-           "needs_types", "stages"]
+__all__ = ["ASSIST_CRITERIA", "CRITERIA", "KEEP_LIMIT", "WEIGHT_LIMIT", "check_policy", "criteria_vector",
+           "keep_costs", "keep_counts", "needs_types", "stages"]
 
 #: Every criterion a policy may name, and what its term counts (all minimised), and
 #: ``tiebreak``, the term every policy ends with.
@@ -85,13 +85,38 @@ def needs_types(policy: Policy) -> bool:
         n == "max_colors_spent" for n, _ in policy.weights)
 
 
-def keep_costs(policy: Policy, state: GameState, player: str) -> tuple[ManaCost, ...]:
-    """The costs ``keep_castable`` tries to keep payable: the policy's list, else the
-    mana costs of the cards in the player's hand (cards without one are skipped)."""
+#: The most distinct costs a policy's ``keep_castable`` list may name: each is one flow (CP-SAT)
+#: or one Hall check per candidate (fastopt), so a longer list is refused, never cut silently.
+#: Repeats of one cost are not distinct: they count once each in the term, checked once.
+KEEP_LIMIT = 64
+
+
+def keep_counts(policy: Policy, state: GameState, player: str) -> tuple[tuple[ManaCost, int], ...]:
+    """The costs ``keep_castable`` tries to keep payable, each with how many of the listed
+    costs it stands for: the policy's list with repeats merged (first occurrence order, at
+    most :data:`KEEP_LIMIT` distinct, else a :class:`BadQuery` naming the first one beyond),
+    else the mana costs of the cards in the player's hand, one each (cards without one are
+    skipped).  Losing a cost listed n times counts n, as the listed costs are counted."""
     if policy.keep_castable is not None:
-        return policy.keep_castable
+        merged: dict[str, int] = {}
+        first: dict[str, ManaCost] = {}
+        for i, cost in enumerate(policy.keep_castable):
+            text = cost.format()
+            if text not in merged:
+                if len(merged) == KEEP_LIMIT:
+                    raise BadQuery(f"keep_castable names more than {KEEP_LIMIT} distinct costs",
+                                   f"policy.keep_castable[{i}]")
+                merged[text] = 0
+                first[text] = cost
+            merged[text] += 1
+        return tuple((first[t], n) for t, n in merged.items())
     hand = state.player(player).hand
-    return tuple(c.mana_cost for c in hand if c.mana_cost is not None and c.mana_cost.symbols)
+    return tuple((c.mana_cost, 1) for c in hand if c.mana_cost is not None and c.mana_cost.symbols)
+
+
+def keep_costs(policy: Policy, state: GameState, player: str) -> tuple[ManaCost, ...]:
+    """The distinct costs of :func:`keep_counts`, in its order."""
+    return tuple(c for c, _ in keep_counts(policy, state, player))
 
 
 def criteria_vector(terms: Mapping[str, int], criteria: Sequence[str]) -> tuple[int, ...]:

@@ -6,6 +6,9 @@ stays quick only while the work is bounded, and each asserts on the answer, neve
 * the announcement (CR 601.2b) of thousands of identical choice symbols (``{2/W}``, ``{W/P}``)
   keeps one count per way for each class of identical symbols, so its forms are as small as
   the classes, and the witness (one choice per symbol) is spelled out only when asked for.
+* ``keep_castable`` (SPEC §6) merges repeats of one cost, each still counted as often as it is
+  listed, and refuses more than ``KEEP_LIMIT`` distinct costs with ``bad_query`` naming the
+  first one beyond.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any
 import pytest
 from manasolver.models.cost import ManaCost
 from manasolver.solver.casting.announce import announce
+from manasolver.solver.policy import KEEP_LIMIT
 from manasolver.solver.protocol import answer
 
 
@@ -63,3 +67,61 @@ def test_rule_601_2b_pay_mixed_choice_symbols_witness_in_cost_order() -> None:
     assert result["payable"] is True, result
     symbols = [c["symbol"] for c in result["payment"]["choices"]]
     assert symbols == ["{W/P}", "{2/U}", "{W/P}"]
+
+
+PLAINS_ISLAND = {
+    "players": [{"name": "you"}, {"name": "opponent"}],
+    "turn": {"active": "you", "step": "main1", "stack_empty": True},
+    "battlefield": [{"id": "plains", "card": "Plains"}, {"id": "island", "card": "Island"}],
+}
+
+
+def _tapped(keep: list[str], backend: str | None = None) -> list[str]:
+    q: dict[str, Any] = {"query": "pay", "state": PLAINS_ISLAND, "cost": "{1}",
+                         "policy": {"criteria": ["keep_castable"], "keep_castable": keep}}
+    if backend:
+        q["backend"] = backend
+    result = answer(q)
+    assert result["payable"] is True, result
+    return [a["permanent"] for a in result["payment"]["activations"]]
+
+
+@pytest.mark.parametrize("backend", [None, "fastopt", "cpsat"])
+def test_keep_castable_counts_a_repeated_cost_as_often_as_listed(backend: str | None) -> None:
+    """{1} from Plains or Island: keeping {W}{W}-listed-twice beats keeping one {U}, so the
+    Island is tapped (merged without its count, the tie would tap the earlier Plains)."""
+    assert _tapped(["{W}", "{W}", "{U}"], backend) == ["island"]
+    assert _tapped(["{W}", "{U}", "{U}"], backend) == ["plains"]
+    assert _tapped(["{W}", "{U}"], backend) == ["plains"]  # a tie: earlier permanent first
+
+
+def test_keep_castable_with_1001_costs_of_two_kinds() -> None:
+    """1,001 listed costs, two distinct: answered, by counts (501 {U} against 500 {W})."""
+    assert _tapped(["{W}"] * 500 + ["{U}"] * 501) == ["plains"]
+    assert _tapped(["{U}"] * 500 + ["{W}"] * 501) == ["island"]
+
+
+def test_keep_castable_max_x_on_commander_board_with_1000_costs() -> None:
+    """max_x under a keep list of 1,000 costs (8 distinct) is the same as under the 8."""
+    from manasolver.benchmarks import boards
+    board = boards.commander_board(0)
+    distinct = ["{G}", "{1}{G}", "{W}{U}", "{2}{B}", "{R}{R}", "{3}", "{G/W}{G/W}", "{1}{U}{U}"]
+    many = [distinct[i % len(distinct)] for i in range(1000)]
+    big = answer({"query": "max_x", "state": board, "cost": "{X}{G}", "policy": {"keep_castable": many}})
+    small = answer({"query": "max_x", "state": board, "cost": "{X}{G}",
+                    "policy": {"keep_castable": distinct}})
+    assert "error" not in big, big
+    assert big["max_x"] == small["max_x"], (big, small)
+
+
+def test_keep_castable_beyond_the_limit_of_distinct_costs_is_refused() -> None:
+    """KEEP_LIMIT distinct costs are answered; one more is bad_query naming it."""
+    costs = ["{" + str(i) + "}" for i in range(KEEP_LIMIT + 1)]
+    ok = answer({"query": "pay", "state": BASICS, "cost": "{G}",
+                 "policy": {"keep_castable": costs[:KEEP_LIMIT] * 3}})
+    assert ok["payable"] is True, ok
+    result = answer({"query": "pay", "state": BASICS, "cost": "{G}", "policy": {"keep_castable": costs}})
+    assert "error" in result, result
+    assert result["error"]["code"] == "bad_query", result
+    assert result["error"]["where"] == f"policy.keep_castable[{KEEP_LIMIT}]", result
+    assert str(KEEP_LIMIT) in result["error"]["message"]

@@ -19,7 +19,7 @@ from manasolver.models.errors import Unsupported
 from manasolver.models.symbols import TYPE_BITS
 from manasolver.solver.backends.cpsat.variables import Model, Src
 from manasolver.solver.backends.problem import Problem
-from manasolver.solver.policy import keep_costs
+from manasolver.solver.policy import keep_counts
 from manasolver.solver.supply.model import Option
 
 __all__ = ["add_terms"]
@@ -147,7 +147,8 @@ def _keep_castable(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
     from manasolver.solver.casting.announce import announce
 
     sup = problem.supply
-    costs = keep_costs(problem.policy, problem.req.state, sup.player)
+    counted = keep_counts(problem.policy, problem.req.state, sup.player)
+    costs = [c for c, _ in counted]
     if not costs:
         return
     rem = _remaining(cp, problem, uses, inst, class_assists)
@@ -205,7 +206,8 @@ def _keep_castable(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
             cp.add(sum(into[d]) == amount)
     if kept:
         kept = _excuse_exiled(cp, problem, uses, kept, kept_ci)
-        terms["keep_castable"] = (len(kept) - sum(kept), len(kept))
+        weight = [counted[ci][1] for ci in kept_ci]
+        terms["keep_castable"] = (sum(weight) - sum(w * k for w, k in zip(weight, kept)), sum(weight))
 
 
 def _excuse_exiled(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any], kept: list[Any],

@@ -19,7 +19,7 @@ from manasolver.models.symbols import ANY_COLOR, TYPE_BITS
 from manasolver.solver.backends.matching import UnitKind, hall_ok
 from manasolver.solver.backends.problem import Problem
 from manasolver.solver.casting.announce import Form, announce
-from manasolver.solver.policy import keep_costs
+from manasolver.solver.policy import keep_counts
 
 __all__ = ["KeepTerms"]
 
@@ -36,14 +36,17 @@ class KeepTerms:
         self._keep_cache: dict[tuple[int, ...], int] = {}
         self._colors_cache: dict[tuple[int, ...], int] = {}
         self.keep_forms: list[list[Form]] = []
+        #: How many listed costs each entry of ``keep_forms`` stands for (repeats merged).
+        self.keep_weight: list[int] = []
         if "keep_castable" in criteria:
-            for cost in keep_costs(problem.policy, problem.req.state, sup.player):
+            for cost, times in keep_counts(problem.policy, problem.req.state, sup.player):
                 try:
                     forms = [f for f in announce(cost, 0).forms if f.life <= sup.life and not f.energy]
                 except Unsupported:
                     continue
                 if forms:
                     self.keep_forms.append(forms)
+                    self.keep_weight.append(times)
         # Units each class offers to keep_castable (free, exclusive, unrestricted options).
         self.keep_units: list[list[tuple[int, bool, int]]] = []  # per class: (mask, snow, per member)
         #: False when a class's options can't be read as units for keep_castable.
@@ -95,9 +98,9 @@ class KeepTerms:
                 for m, snow, mult in per:
                     units.append((m, snow, left * mult, k, ()))
         lost = 0
-        for forms in self.keep_forms:
+        for forms, times in zip(self.keep_forms, self.keep_weight):
             if not any(hall_ok(units, f, f.generic(0)) for f in forms):
-                lost += 1
+                lost += times
         self._keep_cache[key] = lost
         return lost
 

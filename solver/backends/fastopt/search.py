@@ -36,7 +36,7 @@ from manasolver.solver.backends.fastopt.modes import Mode, build_modes, mode_cap
 from manasolver.solver.backends.fastopt.tables import Tables, build_tables
 from manasolver.solver.backends.problem import Problem
 from manasolver.solver.casting.announce import Form
-from manasolver.solver.policy import keep_costs
+from manasolver.solver.policy import keep_counts
 from manasolver.solver.supply.model import Supply
 
 __all__ = ["COSTLY_NODE_BUDGET", "MAX_COSTLY_KINDS", "NODE_BUDGET", "Search", "clear_searches", "search_for"]
@@ -196,7 +196,7 @@ def _content_key(problem: Problem, criteria: tuple[str, ...]) -> tuple[object, .
     sup = problem.supply
     classes = tuple((c.options, c.members, c.positions, c.snow, c.kind, c.creature)
                     for c in sup.classes)
-    kept = tuple(c.format() for c in keep_costs(problem.policy, problem.req.state, sup.player))
+    kept = tuple((c.format(), n) for c, n in keep_counts(problem.policy, problem.req.state, sup.player))
     return (classes, sup.pool, sup.life, sup.energy, sup.player, problem.spell_ok, criteria,
             kept, problem.policy.keep_castable is None)
 
