@@ -9,6 +9,8 @@ stays quick only while the work is bounded, and each asserts on the answer, neve
 * ``keep_castable`` (SPEC §6) merges repeats of one cost, each still counted as often as it is
   listed, and refuses more than ``KEEP_LIMIT`` distinct costs with ``bad_query`` naming the
   first one beyond.
+* A mana ability making n mana (Everflowing Chalice with n charge counters) costs work by the
+  unit counts that occur, not an LCM of 1..n.
 """
 
 from __future__ import annotations
@@ -125,3 +127,18 @@ def test_keep_castable_beyond_the_limit_of_distinct_costs_is_refused() -> None:
     assert result["error"]["code"] == "bad_query", result
     assert result["error"]["where"] == f"policy.keep_castable[{KEEP_LIMIT}]", result
     assert str(KEEP_LIMIT) in result["error"]["message"]
+
+
+@pytest.mark.parametrize("n", [100_000])
+def test_everflowing_chalice_with_many_charge_counters(n: int) -> None:
+    """Chalice with n charge counters on the basics: {C} is paid by it (n mana, the rest
+    floats or is wasted), and max X of {X} is n plus the six other lands."""
+    state = json.loads(json.dumps(BASICS))
+    state["battlefield"].append({"id": "z", "card": "Everflowing Chalice", "counters": {"charge": n}})
+    pay = answer({"query": "pay", "state": state, "cost": "{C}"})
+    assert pay["payable"] is True, str(pay)[:300]
+    acts = pay["payment"]["activations"]
+    assert [a["permanent"] for a in acts] == ["z"]
+    assert acts[0]["mana"] == "{C}" * n
+    top = answer({"query": "max_x", "state": state, "cost": "{X}"})
+    assert top["max_x"] == n + 6, str(top)[:300]

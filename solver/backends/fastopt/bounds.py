@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections import Counter
 from collections.abc import Callable
 
 from manasolver.models._memo import KeyMemo
+from manasolver.models.symbols import ANY_TYPE
 from manasolver.solver.backends.fastopt.keep import KeepTerms
-from manasolver.solver.backends.fastopt.linear import COLORS_LOST, ENERGY, KEEP_LOST, LinearCosts, lcm_upto
+from manasolver.solver.backends.fastopt.linear import COLORS_LOST, ENERGY, KEEP_LOST, LinearCosts, lcm_of
 from manasolver.solver.backends.fastopt.modes import Mode
 from manasolver.solver.backends.fastopt.tables import kind_rows_masks
 from manasolver.solver.casting.announce import Form
@@ -50,6 +52,7 @@ class Relaxation:
         self._relax_rows: KeyMemo[tuple[int, int], FormRows] = KeyMemo(limit=256)
         self._kind_tables: dict[int | str, Table] = {}
         self._payer = 0  # set with the tables (_rows_for)
+        self._scale = 0  # set with the tables (_rows_for): the LCM of the unit counts
         self._lower_memo: KeyMemo[tuple[int, ...], tuple[tuple[int, ...] | None]] = KeyMemo(limit=4096)
 
     def vector_of(self, form: Form, lin: int, mds: list[Mode]) -> tuple[int, ...]:
@@ -191,7 +194,18 @@ class Relaxation:
         ``(cost per unit × scale, units per activation, class, mode)``, cheapest first, for
         the total (net of activation costs) and for each demand kind."""
         modes = [m for m in self.modes_all if m.k >= 0]
-        scale = lcm_upto(max((len(m.masks) for m in modes), default=1))
+        scale = self._scale
+        if not scale:  # every unit count a table divides by: per mode, per demand kind
+            counts: set[int] = set()
+            for m in modes:
+                counts.add(len(m.masks))
+                counts.add(len(m.masks) - sum(n for _, n in m.costs))
+                if m.snow:
+                    counts.add(len(m.masks))
+                seen = Counter(m.masks)
+                for mask in range(1, ANY_TYPE + 1):
+                    counts.add(sum(c for u, c in seen.items() if u & mask))
+            scale = self._scale = lcm_of(counts)
         act_cost = self.lin.act_cost
 
         # An activation with a mana cost also spends the units paying it: at least the

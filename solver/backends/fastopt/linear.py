@@ -12,12 +12,13 @@ activation of each mode.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 from manasolver.models._memo import IdentityMemo
 from manasolver.solver.backends.fastopt.modes import Mode
 
 __all__ = ["COLORS_LOST", "DIGIT", "DIGIT_BITS", "ENERGY", "KEEP_LOST", "LINEAR", "POOL", "WASTE",
-           "LinearCosts", "lcm_upto", "lin_digits"]
+           "LinearCosts", "lcm_of", "lcm_upto", "lin_digits"]
 
 #: Criteria counted per activation (sacrifices, life, non-lands, activations); with the
 #: tie-break they form the digits of one integer the search bounds as a whole.
@@ -34,6 +35,13 @@ POOL = -4
 ENERGY = -5
 _CODES = {"keep_castable": KEEP_LOST, "keep_colors": COLORS_LOST, "min_waste": WASTE,
           "use_pool": POOL, "min_energy": ENERGY}
+
+
+def lcm_of(values: Iterable[int]) -> int:
+    """The least common multiple of the positive ``values``: exact integer per-unit costs
+    for exactly the unit counts that occur (its size grows with their number and digits,
+    not with their magnitude, as an LCM of 1..n over a counter's value would)."""
+    return math.lcm(1, *{v for v in values if v > 0})
 
 
 def lcm_upto(n: int) -> int:

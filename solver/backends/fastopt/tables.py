@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from manasolver.solver.backends.fastopt.linear import lcm_upto
+from manasolver.solver.backends.fastopt.linear import lcm_of
 from manasolver.solver.backends.fastopt.modes import GENERIC_COST, Mode
 from manasolver.solver.casting.announce import Form
 
@@ -149,7 +149,8 @@ def build_tables(modes: list[Mode], form: Form, x: int, caps: list[int], class_c
     contrib_t = {t: [contrib[j][t] for j in range(nm)] for t in bound_sets}
     reach = [sum(1 << kk for kk in range(nk) if contrib[j][1 << kk]) for j in range(nm)]
 
-    scale = lcm_upto(max(size, default=1))  # every per-activation unit count divides it
+    # Every per-activation unit count that occurs divides it.
+    scale = lcm_of({*size, *(v for row in contrib + contrib_r for v in row)})
     by_unit_total = sorted((j for j in range(nm) if modes[j].k >= 0 and caps[j] and size[j]),
                            key=lambda j: act_cost[j] * (scale // size[j]))
     by_unit_set = {t: sorted((j for j in range(nm) if modes[j].k >= 0 and caps[j]
