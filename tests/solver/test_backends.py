@@ -447,3 +447,17 @@ def test_a_reason_reuses_the_query_problem(monkeypatch: pytest.MonkeyPatch) -> N
     calls.clear()
     assert queries.max_x(request(state, "{X}{G}")).max_x == 1
     assert calls == [("feasible", 0), ("optimal", 1)]  # bisection on one problem, then pay at X=1
+
+
+def test_max_x_with_three_signets_and_a_reduction_is_zero_not_unpayable() -> None:
+    """{X}{W} reduced by {W} (CR 601.2f, 118.7c) beside three Azorius Signets and nothing to pay
+    their {1}: X=0 costs nothing, so the largest X is 0.  CP-SAT's cycle-cut relaxation lets the
+    Signets pay one another and reaches a large X; its later stages' optima are bounds only while
+    the earlier stages match, so the exact model must not inherit them (found by hypothesis)."""
+    from manasolver.solver.protocol import answer
+
+    board = {"players": [{"name": "you", "life": 1}, {"name": "opponent"}],
+             "battlefield": [{"id": f"s{i}", "card": "Azorius Signet"} for i in range(3)]}
+    got = answer({"query": "max_x", "state": board, "cost": "{X}{W}", "modifiers": [{"reduce": "{W}"}]})
+    assert got["max_x"] == 0, got
+    assert got["payment"]["activations"] == []

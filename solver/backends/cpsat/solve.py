@@ -63,8 +63,9 @@ class CpSatBackend:
     def _solve_model(self, problem: Problem, model: Model,
                      lower: tuple[int, ...] = ()) -> tuple[Solution, Any] | bool:
         """Solve a built model stage by stage: the solution and the solver, or False.
-        ``lower``: proven lower bounds of the first stages' objectives (from a
-        relaxation), which let CP-SAT stop as soon as it reaches them."""
+        ``lower``: the first stages' optima in a relaxation, which let CP-SAT stop as soon
+        as it reaches them; each bounds its stage only when the stages before it reached
+        the relaxation's values (lexicographic bounds are conditional)."""
         from ortools.sat.python import cp_model
 
         cp = model.cp
@@ -85,7 +86,10 @@ class CpSatBackend:
             else:
                 expr = sum(w * model.terms[name][0] for name, w in stage)
             stage_index = len(objective_values)
-            if stage_index < len(lower):
+            # a relaxation's optimum bounds a stage only while every earlier stage took the
+            # relaxation's value: past a stage where the true optimum is worse (a smaller X,
+            # more life), the later stages may be better than the relaxation's
+            if stage_index < len(lower) and tuple(objective_values) == lower[:stage_index]:
                 cp.add(expr >= lower[stage_index])
             cp.minimize(expr)
             status = solver.solve(cp)
