@@ -21,16 +21,9 @@ from typing import Any
 
 from manasolver.benchmarks import boards as bd
 from manasolver.benchmarks.cases import Case, hit_time_bound, ms
+from manasolver.solver.protocol import answer_json as _as_json
 
 __all__ = ["batch_lines", "measure_batch", "measure_engine", "measure_options", "measure_startup", "warm_up"]
-
-
-def _as_json(result: Any) -> dict[str, Any]:
-    if isinstance(result, dict):
-        return result
-    out = result.to_json()
-    assert isinstance(out, dict)
-    return out
 
 
 def warm_up() -> None:

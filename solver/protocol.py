@@ -32,7 +32,7 @@ from manasolver.solver.decode import load_state_field
 if TYPE_CHECKING:
     from manasolver.solver.request import PaymentRequest
 
-__all__ = ["QUERIES", "answer", "answer_line", "build_request", "load_state_field"]
+__all__ = ["JSON_DECODER", "QUERIES", "answer", "answer_json", "answer_line", "build_request", "load_state_field"]
 
 #: Every query of SPEC §5 and the fields each accepts besides the common ones.
 QUERIES: dict[str, frozenset[str]] = {
@@ -105,6 +105,11 @@ def _finite_float(text: str) -> float:
     if value in (float("inf"), float("-inf")):
         raise ValueError(f"number {text} is too large")
     return value
+
+
+#: The protocol's JSON: no NaN or Infinity, no number too large for a float (the HTTP front end
+#: reads its bodies with it).
+JSON_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite_float)
 
 
 # -- dispatch ---------------------------------------------------------------------------------
@@ -188,7 +193,7 @@ def _q_pay(query: dict[str, Any]) -> dict[str, Any]:
         return {"payable": False, "reason": req}
     _refuse_unmodelled(req)
     from manasolver.solver import queries
-    return _activated(req, _json(queries.pay(req, backend=decode.backend(query))))
+    return _activated(req, answer_json(queries.pay(req, backend=decode.backend(query))))
 
 
 def _q_can_pay(query: dict[str, Any]) -> dict[str, Any]:
@@ -197,7 +202,7 @@ def _q_can_pay(query: dict[str, Any]) -> dict[str, Any]:
         return {"payable": False, "reason": req}
     _refuse_unmodelled(req, tap_triggers=False)
     from manasolver.solver import queries
-    return _activated(req, _json(queries.can_pay(req, backend=decode.backend(query))))
+    return _activated(req, answer_json(queries.can_pay(req, backend=decode.backend(query))))
 
 
 def _q_payments(query: dict[str, Any]) -> dict[str, Any]:
@@ -207,7 +212,7 @@ def _q_payments(query: dict[str, Any]) -> dict[str, Any]:
         return {"payments": [], "complete": True, "reason": req}
     _refuse_unmodelled(req)
     from manasolver.solver import queries
-    return _activated(req, _json(queries.payments(req, limit=limit)))
+    return _activated(req, answer_json(queries.payments(req, limit=limit)))
 
 
 def _q_max_x(query: dict[str, Any]) -> dict[str, Any]:
@@ -218,7 +223,7 @@ def _q_max_x(query: dict[str, Any]) -> dict[str, Any]:
         raise BadQuery("max_x needs a cost with {X}", "cost")
     _refuse_unmodelled(req)
     from manasolver.solver import queries
-    return _activated(req, _json(queries.max_x(req, backend=decode.backend(query))))
+    return _activated(req, answer_json(queries.max_x(req, backend=decode.backend(query))))
 
 
 def _q_options(query: dict[str, Any]) -> dict[str, Any]:
@@ -230,7 +235,7 @@ def _q_options(query: dict[str, Any]) -> dict[str, Any]:
     unmodelled.guard_unread_haste(state, player)
     limit = decode.integer(query, "limit", 100, 1, _MAX_LIMIT) or 100
     detail = decode.flag(query, "detail") or False
-    return _json(options_module.options(state, player, limit=limit, detail=detail))
+    return answer_json(options_module.options(state, player, limit=limit, detail=detail))
 
 
 def _q_could_produce(query: dict[str, Any]) -> dict[str, Any]:
@@ -265,7 +270,7 @@ def _q_validate(query: dict[str, Any]) -> dict[str, Any]:
     from manasolver.solver.supply import unmodelled
     unmodelled.guard_payment_rules(req)  # a rule of paying not modelled could make it illegal or legal
     # The request's cost is already the alternative cost when one was named.
-    return _json(validate(dataclasses.replace(req, alternative=None), payment))
+    return answer_json(validate(dataclasses.replace(req, alternative=None), payment))
 
 
 def _q_mana_value(query: dict[str, Any]) -> dict[str, Any]:
@@ -318,7 +323,8 @@ def _activated(req: PaymentRequest, out: dict[str, Any]) -> dict[str, Any]:
     return {**out, "activating": act.describe()}
 
 
-def _json(result: Any) -> dict[str, Any]:
+def answer_json(result: Any) -> dict[str, Any]:
+    """A query's result as its protocol JSON object (answer types carry ``to_json``)."""
     if isinstance(result, dict):
         return result
     out = result.to_json()

@@ -34,6 +34,8 @@ from urllib.parse import urlsplit
 
 from manasolver.models.errors import BadQuery, ManasolverError
 from manasolver.solver.httpd import App, Limits, Request, Response, Server
+from manasolver.solver.protocol import JSON_DECODER as _DECODER
+from manasolver.solver.protocol import answer
 
 __all__ = ["MAX_BODY", "QueryApp", "serve", "version"]
 
@@ -63,21 +65,6 @@ def _error(message: str, where: str = "") -> dict[str, Any]:
 
 def _json(status: int, body: dict[str, Any], headers: list[tuple[str, str]] | None = None) -> Response:
     return Response(status, json.dumps(body).encode("utf-8"), headers=headers or [])
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise ValueError(f"number {text} is too large")
-    return value
-
-
-#: The protocol's JSON: no NaN or Infinity, no number too large for a float.
-_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite_float)
 
 
 class QueryApp(App):
@@ -202,7 +189,6 @@ class QueryApp(App):
             return {"id": obj["id"], **refused} if obj.get("id") is not None else refused
         if self.cards is not None:
             obj = {**obj, "cards": self.cards}
-        from manasolver.solver.protocol import answer
         return answer(obj)
 
     def _batch(self, request: Request) -> Response:
@@ -313,7 +299,6 @@ def serve(host: str = "127.0.0.1", port: int = 8765, cards: str | None = None,
             default_db(cards)
         except (ManasolverError, OSError) as err:
             return _usage(f"--cards {cards}: {err}")
-    from manasolver.solver.protocol import answer
     answer({"query": "mana_value", "cost": "{1}"})  # the protocol's modules, loaded before the first client
     app = QueryApp(host, port, cards, allow_origin)
     server = Server(app, Limits(max_body=MAX_BODY, request_timeout=timeout, idle_timeout=timeout))

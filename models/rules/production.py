@@ -76,7 +76,6 @@ from manasolver.models.effects import (
     LandTypeChange,
     ManaMultiplier,
     ProducesInstead,
-    StructuredEffect,
     TriggeredMana,
 )
 from manasolver.models.rules.amounts import ability_options, counters_removed, reference_count
@@ -103,7 +102,6 @@ __all__ = [
     "LandTypeChange",
     "ManaMultiplier",
     "ProducesInstead",
-    "StructuredEffect",
     "TriggeredMana",
     "activation_results",
     "active_effects",

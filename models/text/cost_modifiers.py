@@ -37,9 +37,6 @@ _COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
             "nine": 9, "ten": 10}
 
-
-
-
 _BOARD = re.compile(
     r"^(?:(?P<filter>[\w ,\-]+?) )?spells (?P<who>you cast |your opponents cast |)"
     r"costs? (?P<cost>(?:\{[^}]+\})+) (?P<dir>more|less) to cast$", re.IGNORECASE)
@@ -91,9 +88,7 @@ def _filter(words: str) -> dict[str, object] | None:
     subtypes: set[str] = set()
     supertypes: set[str] = set()
     for word in re.split(r",\s*|\s+and\s+|\s+or\s+|\s+", words.strip().lower()):
-        if not word or word == "and" or word == "or":
-            continue
-        if word == "each":
+        if word in ("", "and", "or", "each"):
             continue
         if word.startswith("non") and word[3:].strip("-") in _TYPES:
             not_types.add(word[3:].strip("-"))
@@ -105,7 +100,7 @@ def _filter(words: str) -> dict[str, object] | None:
             colorless = True
         elif word in _SUPERTYPES:
             supertypes.add(word)
-        elif word.isalpha() and word[0].isalpha() and words.strip() and word not in (
+        elif word.isalpha() and word not in (
                 "face-down", "multicolored", "monocolored", "the", "chosen", "type", "with", "that"):
             subtypes.add(word)
         else:
@@ -149,6 +144,11 @@ def _cost(text: str) -> ManaCost | None:
         return None
 
 
+def _count(word: str) -> int:
+    """A number written as a word or in digits; 0 when it is neither."""
+    return _NUMBERS.get(word.lower()) or (int(word) if word.isdigit() else 0)
+
+
 def _read_clause(clause: str) -> CostEffect | None:
     clause = _ABILITY_WORD.sub("", clause)
     m = _BOARD.match(re.sub(r" spells and ", " and ", clause, flags=re.IGNORECASE))
@@ -162,7 +162,7 @@ def _read_clause(clause: str) -> CostEffect | None:
         return CostEffect(kind, clause, cost=cost, who=who, **filt)  # type: ignore[arg-type]
     m = _ALTERNATIVE.match(clause)
     if m:
-        n = _NUMBERS.get(m.group("n").lower()) or (int(m.group("n")) if m.group("n").isdigit() else 0)
+        n = _count(m.group("n"))
         words = m.group("filter").lower().strip()
         if not n or words not in ("", "permanent"):
             return None
@@ -195,7 +195,7 @@ def _read_clause(clause: str) -> CostEffect | None:
                           per_types=frozenset({word}))
     m = _SELF_IF.match(clause)
     if m:
-        n = _NUMBERS.get(m.group("n").lower()) or (int(m.group("n")) if m.group("n").isdigit() else 0)
+        n = _count(m.group("n"))
         what = m.group("what").lower()
         if not n or what not in _TYPES:
             return None

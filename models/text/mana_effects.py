@@ -30,12 +30,6 @@ from manasolver.models.symbols import ANY_COLOR, C, type_bit
 __all__ = [
     "BASIC_ORDER",
     "LAND_TYPES",
-    "GrantedAbility",
-    "LandTypeChange",
-    "ManaMultiplier",
-    "ProducesInstead",
-    "StructuredEffect",
-    "TriggeredMana",
     "mana_effects_of",
     "read_mana_effects",
     "remaining_unsupported",

@@ -200,6 +200,14 @@ def _cannot(name: str) -> Declined:
     return Declined(f"the {name} backend cannot answer this problem exactly; use the default backend")
 
 
+def _outcome(found: Solution | bool | None, declined: Declined, infeasible: Infeasible) -> Outcome:
+    """A native backend's answer as an :class:`Outcome`: the solution, ``declined`` for
+    ``None`` (not answered exactly), ``infeasible`` otherwise."""
+    if isinstance(found, Solution):
+        return found
+    return declined if found is None else infeasible
+
+
 class _Flow:
     """The flow fast path (:mod:`~manasolver.solver.backends.flow`) as a :class:`Solver` and
     :class:`Explains`."""
@@ -213,10 +221,7 @@ class _Flow:
         self._native = FlowBackend()
 
     def solve(self, problem: Problem) -> Outcome:
-        found = self._native.solve(problem)
-        if isinstance(found, Solution):
-            return found
-        return self._declined if found is None else self._infeasible
+        return _outcome(self._native.solve(problem), self._declined, self._infeasible)
 
     def decide(self, problem: Problem) -> Verdict:
         verdict = self._native.feasible(problem)
@@ -250,10 +255,7 @@ class _FastOpt:
             # Costs that sacrifice other permanents (Altars), tap others, exile cards from the
             # hand: modelled by CP-SAT and the enumeration only, the fast optimiser is never asked.
             return self._resources
-        found = self._native.solve(problem)
-        if isinstance(found, Solution):
-            return found
-        return self._declined if found is None else self._infeasible
+        return _outcome(self._native.solve(problem), self._declined, self._infeasible)
 
     def decide(self, problem: Problem) -> Verdict:
         found = self.solve(problem)

@@ -178,27 +178,29 @@ def match_units(units: list[tuple[int, bool, bool, bool, int]], demands: list[tu
     return saturates(back, len(demands))
 
 
+def _augment(adj: list[list[int]], owner: list[int], i: int, seen: list[bool]) -> bool:
+    """One augmenting path from left vertex ``i`` (Kuhn), updating ``owner`` (right vertex ->
+    its left vertex, ``-1`` when free) in place; ``seen`` marks right vertices already tried."""
+    for j in adj[i]:  # a free vertex first: most take one without a path
+        if owner[j] < 0 and not seen[j]:
+            seen[j] = True
+            owner[j] = i
+            return True
+    for j in adj[i]:
+        if seen[j]:
+            continue
+        seen[j] = True
+        if _augment(adj, owner, owner[j], seen):
+            owner[j] = i
+            return True
+    return False
+
+
 def saturates(adj: list[list[int]], n_right: int) -> bool:
     """Kuhn's augmenting paths: does some matching cover every left vertex?"""
     owner: list[int] = [-1] * n_right
-
-    def augment(i: int, seen: list[bool]) -> bool:
-        for j in adj[i]:  # a free vertex first: most take one without a path
-            if owner[j] < 0 and not seen[j]:
-                seen[j] = True
-                owner[j] = i
-                return True
-        for j in adj[i]:
-            if seen[j]:
-                continue
-            seen[j] = True
-            if augment(owner[j], seen):
-                owner[j] = i
-                return True
-        return False
-
     for i in sorted(range(len(adj)), key=lambda i: len(adj[i])):
-        if not augment(i, [False] * n_right):
+        if not _augment(adj, owner, i, [False] * n_right):
             return False
     return True
 
@@ -223,24 +225,8 @@ def plain_removable(total: Total, chosen: list[Prod], used: Counter[int]) -> int
     adj = [[j for j, (bit, snow, _) in enumerate(units)
             if (bit & mask if kind == "t" else snow if kind == "s" else True)] for kind, mask in demands]
     owner = [-1] * len(units)
-
-    def augment(d: int, seen: list[bool]) -> bool:
-        for j in adj[d]:  # a free unit first: most demands take one without a path
-            if owner[j] < 0 and not seen[j]:
-                seen[j] = True
-                owner[j] = d
-                return True
-        for j in adj[d]:
-            if seen[j]:
-                continue
-            seen[j] = True
-            if augment(owner[j], seen):
-                owner[j] = d
-                return True
-        return False
-
     for d in range(len(demands)):
-        if not augment(d, [False] * len(units)):
+        if not _augment(adj, owner, d, [False] * len(units)):
             return -1  # chosen alone doesn't cover the total
     serving = {u[2] for j, u in enumerate(units) if owner[j] >= 0}
     for i in range(len(chosen)):
@@ -257,7 +243,7 @@ def plain_removable(total: Total, chosen: list[Prod], used: Counter[int]) -> int
         for j in mine:
             blocked[j] = True
             owner[j] = -1
-        if all(augment(d, blocked[:]) for d in served):
+        if all(_augment(adj, owner, d, blocked[:]) for d in served):
             return i
     return -1
 

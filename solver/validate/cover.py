@@ -121,9 +121,8 @@ def _compatible(u: Unit, d: Demand, rank: dict[int, int], spell_ok: dict[Unit, b
 
 def _covers(units: Counter[Unit], demands: Counter[Demand], rank: dict[int, int],
             spell_ok: dict[Unit, bool], sources: dict[int, Permanent]) -> bool:
-    """Does the supply fill every demand exactly, with the activations in the order ``rank``?"""
-    if sum(units.values()) != sum(demands.values()):
-        return False
+    """Does the supply fill every demand exactly, with the activations in the order ``rank``?
+    (Supply and demand are of the same size: :func:`_check_cover` checks that first.)"""
     wants = list(demands)
     edges = [[j for j, d in enumerate(wants) if _compatible(u, d, rank, spell_ok, sources)] for u in units]
     return not any(unplaced(list(units.values()), [demands[d] for d in wants], edges))

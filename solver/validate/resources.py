@@ -53,9 +53,8 @@ def check_permanents(req: PaymentRequest, pay: Payment, me: str, led: Ledger,
     extra_taps: Counter[str] = Counter()
     for label, ids, need in (("convoked", convoked, "creature"), ("improvised", improvised, "artifact")):
         for j, pid in enumerate(ids):
-            perm = by_id.get(pid)
-            if perm is None or perm.controller != me:
-                problems.append(f"{label}[{j}]: {pid!r} is not a permanent {me} controls")
+            perm = _mine(by_id, me, pid, f"{label}[{j}]", "", problems)
+            if perm is None:
                 continue
             if need not in perm.types:
                 problems.append(f"{label}[{j}]: {who(perm)} is not an {need}" if need[0] == "a"
@@ -119,6 +118,17 @@ def check_permanents(req: PaymentRequest, pay: Payment, me: str, led: Ledger,
     return after
 
 
+def _mine(by_id: dict[str, Permanent], me: str, pid: str, where: str, why: str,
+          problems: list[str]) -> Permanent | None:
+    """The permanent ``pid`` when ``me`` controls it; else None and a problem at ``where``
+    (ending ", so ``why``" when given)."""
+    perm = by_id.get(pid)
+    if perm is None or perm.controller != me:
+        problems.append(f"{where}: {pid!r} is not a permanent {me} controls" + (f", so {why}" if why else ""))
+        return None
+    return perm
+
+
 def _is_a(perm: Permanent, what: str) -> bool:
     """Does ``perm`` have the card type, subtype or supertype ``what`` (lower case)?"""
     return what in perm.types if what in CARD_TYPES else perm.card.type_line.has(what)
@@ -144,10 +154,8 @@ def _check_named_sacrifices(by_id: dict[str, Permanent], me: str, named: list[tu
     seen: Counter[str] = Counter()
     for i, what, pid in named:
         where = f"activations[{i}]"
-        perm = by_id.get(pid)
-        if perm is None or perm.controller != me:
-            problems.append(f"{where}: {pid!r} is not a permanent {me} controls, so it cannot be "
-                            f"sacrificed (CR 701.21a)")
+        perm = _mine(by_id, me, pid, where, "it cannot be sacrificed (CR 701.21a)", problems)
+        if perm is None:
             continue
         if not _is_a(perm, what):
             problems.append(f"{where}: {who(perm)} is not a {what}, so it cannot pay "
@@ -220,10 +228,8 @@ def _check_named_taps(by_id: dict[str, Permanent], me: str, named: list[tuple[in
     out: Counter[str] = Counter()
     for i, types, pid in named:
         where = f"activations[{i}]"
-        perm = by_id.get(pid)
-        if perm is None or perm.controller != me:
-            problems.append(f"{where}: {pid!r} is not a permanent {me} controls, so its cost cannot "
-                            f"tap it")
+        perm = _mine(by_id, me, pid, where, "its cost cannot tap it", problems)
+        if perm is None:
             continue
         if not any(_is_a(perm, t) for t in types):
             problems.append(f"{where}: {who(perm)} is not {' or '.join(types)}, so its cost cannot "
@@ -275,8 +281,8 @@ def check_pool(pay: Payment, player: Player, units: Counter[Unit], problems: lis
     for s in player.pool.symbols:
         if s.is_numeral:
             pool[C] += s.generic
-        elif single_type(s):
-            pool[single_type(s)] += 1
+        elif bit := single_type(s):
+            pool[bit] += 1
     used = mana_units(pay.pool_used, "pool_used", problems)
     if used is not None:
         for bit, k in used.items():

@@ -61,6 +61,27 @@ def single_type(sym: ManaSymbol) -> int:
     return 0
 
 
+class _Tally:
+    """Counts of plain symbols: generic, per type (W…G, C), snow."""
+
+    def __init__(self) -> None:
+        self.generic = 0
+        self.types = [0] * 6
+        self.snow = 0
+
+    def add(self, sym: ManaSymbol) -> bool:
+        """Count a numeral, snow or single-type symbol; False (counting nothing) for any other."""
+        if sym.is_numeral:
+            self.generic += sym.generic
+        elif sym.snow:
+            self.snow += 1
+        elif bit := single_type(sym):
+            self.types[_idx(bit)] += 1
+        else:
+            return False
+        return True
+
+
 def _reduction_ways(sym: ManaSymbol) -> list[tuple[WayKind, int]] | None:
     """How a reduction symbol may apply (118.7): ('generic', n) or ('type', bit); None: unknown."""
     if sym.special or sym.variable:
@@ -79,29 +100,19 @@ def _reduction_ways(sym: ManaSymbol) -> list[tuple[WayKind, int]] | None:
 
 def _totals(base: list[ManaSymbol], req: PaymentRequest, problems: list[str]) -> set[Total]:
     """Every total the modifiers can give (601.2f), from announced plain symbols."""
-    generic = 0
-    types = [0] * 6
-    snow = 0
+    plain = _Tally()
     increases = [m for m in req.modifiers if m.kind == "increase"]
     reductions = [m for m in req.modifiers if m.kind == "reduce"]
     minimum = max((m.amount for m in req.modifiers if m.kind == "minimum"), default=0)
     inc_choice: list[list[tuple[WayKind, int]]] = []
     for s in base:
-        if s.is_numeral:
-            generic += s.generic
-        elif s.snow:
-            snow += 1
-        else:
-            types[_idx(single_type(s))] += 1
+        if not plain.add(s):
+            raise ValueError(f"{s.text} is not a plain symbol")  # announce() gives only plain ones
     for i, m in enumerate(increases):
         for s in m.cost.symbols if m.cost else ():
-            if s.is_numeral:
-                generic += s.generic
-            elif s.snow:
-                snow += 1
-            elif single_type(s):
-                types[_idx(single_type(s))] += 1
-            elif s.is_mana and not s.variable:
+            if plain.add(s):
+                continue
+            if s.is_mana and not s.variable:
                 inc_choice.append([("type" if w.kind == "mana" else "generic", w.mask or w.amount)
                                    for w in s.ways_to_pay() if w.kind in ("mana", "generic")])
             else:
@@ -114,6 +125,7 @@ def _totals(base: list[ManaSymbol], req: PaymentRequest, problems: list[str]) ->
                 problems.append(f"modifiers: cannot reduce a cost by {s.text}")
                 continue
             red_syms.append(ways)
+    generic, types, snow = plain.generic, plain.types, plain.snow
     out: set[Total] = set()
     for inc in itertools.product(*inc_choice):
         g0, t0 = generic, list(types)
@@ -144,19 +156,13 @@ def _parse_total(text: str, problems: list[str]) -> Total | None:
     except ManasolverError as err:
         problems.append(f"total: {err.message}")
         return None
-    g = snow = 0
-    t = [0] * 6
+    tally = _Tally()
     for s in cost.symbols:
-        if s.is_numeral:
-            g += s.generic
-        elif s.snow:
-            snow += 1
-        elif single_type(s):
-            t[_idx(single_type(s))] += 1
-        else:
+        if not tally.add(s):
             problems.append(f"total: {s.text} is not a symbol of a locked total (announce it first)")
             return None
-    return Total(g, (t[0], t[1], t[2], t[3], t[4], t[5]), snow)
+    t = tally.types
+    return Total(tally.generic, (t[0], t[1], t[2], t[3], t[4], t[5]), tally.snow)
 
 
 def locked_total(plain: list[ManaSymbol], req: PaymentRequest, pay: Payment,

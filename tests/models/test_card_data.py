@@ -9,10 +9,12 @@ from __future__ import annotations
 import gzip
 import json
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
 import pytest
+from manasolver.models.card import Card
 from manasolver.models.card_build import card_from_record
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadCost
@@ -140,44 +142,54 @@ def test_every_activation_cost_parses_its_mana_symbols() -> None:
     assert failures == []
 
 
+def _bundled_faces() -> Iterator[tuple[str, Card]]:
+    """Every card of the bundled data (by its name) and each of its faces, the card first; a
+    card the database refuses (a silver-bordered symbol, as test_every_card_builds checks) is
+    left out."""
+    from manasolver.models.carddb import CardDB
+    from manasolver.models.errors import ManasolverError
+
+    db = CardDB()
+    for name in db.names():
+        try:
+            card = db.get(name)
+        except ManasolverError:
+            continue
+        for c in (card, *card.faces):
+            yield name, c
+
+
 def test_stored_reading_equals_the_readers_on_the_card_data() -> None:
     """Every card and face of the bundled data: the reading stored when it was built (``Card.text``)
     equals what each reader reads from the card built without it (the readers run only on text that
     holds their words, which must lose nothing)."""
     from dataclasses import replace
 
-    from manasolver.models.carddb import CardDB
     from manasolver.models.errors import ManasolverError
     from manasolver.models.text import activated, cost_modifiers, hand, keyword_costs, mana_effects
     from manasolver.models.text import prohibitions, tap_costs, triggers
 
-    db = CardDB()
     failures: list[str] = []
-    for name in db.names():
+    for name, c in _bundled_faces():
+        bare = replace(c, text=None, faces=tuple(replace(f, text=None) for f in c.faces))
+        stored = c.text
+        assert stored is not None, c.name
         try:
-            card = db.get(name)
+            kw: object = keyword_costs.keyword_costs(bare)
         except ManasolverError:
-            continue  # a silver-bordered symbol: refused, as test_every_card_builds checks
-        for c in (card, *card.faces):
-            bare = replace(c, text=None, faces=tuple(replace(f, text=None) for f in c.faces))
-            stored = c.text
-            assert stored is not None, c.name
-            try:
-                kw: object = keyword_costs.keyword_costs(bare)
-            except ManasolverError:
-                kw = None
-            pairs = [(stored.mana_effects, mana_effects.mana_effects_of(bare)),
-                     (stored.triggers, triggers.triggers_of(bare)),
-                     (stored.activated, activated.activated_abilities(bare)),
-                     (stored.hand_abilities, hand.hand_abilities(bare)),
-                     (stored.tap_costs, tap_costs.tap_costs(bare)),
-                     ((stored.cost_effects, stored.cost_unknown),
-                      cost_modifiers.read_cost_effects(bare.oracle_text, bare.name)),
-                     (stored.prohibitions, prohibitions.prohibitions_of(bare)),
-                     (stored.keyword_costs, kw),
-                     (stored.enters_tapped, triggers.enters_tapped(bare)),
-                     (stored.impending, triggers.impending_counters(bare))]
-            failures.extend(f"{name} / {c.name}: reader {i}" for i, (a, b) in enumerate(pairs) if a != b)
+            kw = None
+        pairs = [(stored.mana_effects, mana_effects.mana_effects_of(bare)),
+                 (stored.triggers, triggers.triggers_of(bare)),
+                 (stored.activated, activated.activated_abilities(bare)),
+                 (stored.hand_abilities, hand.hand_abilities(bare)),
+                 (stored.tap_costs, tap_costs.tap_costs(bare)),
+                 ((stored.cost_effects, stored.cost_unknown),
+                  cost_modifiers.read_cost_effects(bare.oracle_text, bare.name)),
+                 (stored.prohibitions, prohibitions.prohibitions_of(bare)),
+                 (stored.keyword_costs, kw),
+                 (stored.enters_tapped, triggers.enters_tapped(bare)),
+                 (stored.impending, triggers.impending_counters(bare))]
+        failures.extend(f"{name} / {c.name}: reader {i}" for i, (a, b) in enumerate(pairs) if a != b)
     assert failures == []
 
 
@@ -185,46 +197,38 @@ def test_stored_words_equal_the_raw_text_tests_on_the_card_data() -> None:
     """Every card and face of the bundled data: the fields the solver reads instead of the text
     (bullet lines, "unspent mana", the line about activating abilities, what is left unread) equal
     what the solver used to compute from ``oracle_text`` and ``unsupported``."""
-    from manasolver.models.carddb import CardDB
-    from manasolver.models.errors import ManasolverError
     from manasolver.models.text.hand import is_hand_clause
     from manasolver.models.text.mana_effects import remaining_unsupported
     from manasolver.models.text.read import ABOUT_ACTIVATION
     from manasolver.models.text.tap_costs import is_tap_cost_clause, tap_costs_after
 
-    db = CardDB()
     failures: list[str] = []
-    for name in db.names():
-        try:
-            card = db.get(name)
-        except ManasolverError:
-            continue  # a silver-bordered symbol: refused, as test_every_card_builds checks
-        for c in (card, *card.faces):
-            text = c.text
-            assert text is not None, c.name
-            oracle = c.oracle_text or ""
-            lower = oracle.lower()
-            if text.modes != sum(1 for line in oracle.split("\n") if line.lstrip().startswith("•")):
-                failures.append(f"{c.name}: modes")
-            if text.unspent_mana != ("unspent mana" in lower):
-                failures.append(f"{c.name}: unspent mana")
-            if text.doubles_unspent_mana != ("double the amount of each type of unspent mana" in lower):
-                failures.append(f"{c.name}: doubles unspent mana")
-            about = ""
-            if ABOUT_ACTIVATION.search(oracle):
-                about = next(x for x in oracle.split("\n") if ABOUT_ACTIVATION.search(x))
-                assert about, c.name
-            if text.about_activation != about:
-                failures.append(f"{c.name}: about activation")
-            left = remaining_unsupported(c) if c.unsupported else ()
-            no_hand = tuple(u for u in left if not is_hand_clause(c, u))
-            read = tuple(u for u in no_hand if not is_tap_cost_clause(u))
-            if text.unread != read:  # the supply with its resources, the graph before its harmless test
-                failures.append(f"{c.name}: unread")
-            tapping = {t.ability.text for t in text.tap_costs}
-            if no_hand != tuple(u for u in c.unsupported if u in text.unread or u.strip() in tapping):
-                failures.append(f"{c.name}: unread with tapping costs")
-            for first in (len(c.mana_abilities), len(c.mana_abilities) + 2):
-                if bool(text.tap_costs) != bool(tap_costs_after(c, first)):
-                    failures.append(f"{c.name}: tapping costs at {first}")
+    for _, c in _bundled_faces():
+        text = c.text
+        assert text is not None, c.name
+        oracle = c.oracle_text or ""
+        lower = oracle.lower()
+        if text.modes != sum(1 for line in oracle.split("\n") if line.lstrip().startswith("•")):
+            failures.append(f"{c.name}: modes")
+        if text.unspent_mana != ("unspent mana" in lower):
+            failures.append(f"{c.name}: unspent mana")
+        if text.doubles_unspent_mana != ("double the amount of each type of unspent mana" in lower):
+            failures.append(f"{c.name}: doubles unspent mana")
+        about = ""
+        if ABOUT_ACTIVATION.search(oracle):
+            about = next(x for x in oracle.split("\n") if ABOUT_ACTIVATION.search(x))
+            assert about, c.name
+        if text.about_activation != about:
+            failures.append(f"{c.name}: about activation")
+        left = remaining_unsupported(c) if c.unsupported else ()
+        no_hand = tuple(u for u in left if not is_hand_clause(c, u))
+        read = tuple(u for u in no_hand if not is_tap_cost_clause(u))
+        if text.unread != read:  # the supply with its resources, the graph before its harmless test
+            failures.append(f"{c.name}: unread")
+        tapping = {t.ability.text for t in text.tap_costs}
+        if no_hand != tuple(u for u in c.unsupported if u in text.unread or u.strip() in tapping):
+            failures.append(f"{c.name}: unread with tapping costs")
+        for first in (len(c.mana_abilities), len(c.mana_abilities) + 2):
+            if bool(text.tap_costs) != bool(tap_costs_after(c, first)):
+                failures.append(f"{c.name}: tapping costs at {first}")
     assert failures == []

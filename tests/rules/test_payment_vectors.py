@@ -10,29 +10,16 @@ exact field sets of the protocol's answers.  Boards are the hand-built cards of
 from __future__ import annotations
 
 import pytest
+from backends import backend_answers
 from cards import BIRDS, ELVES, FOREST, ISLAND, MYSTERY_RELIC, SPRINGLEAF_DRUM, board, perm, reduce, request
 from manasolver.models.errors import Unsupported
 from manasolver.solver import queries
-from manasolver.solver.backends.cpsat import CpSatBackend
-from manasolver.solver.backends.flow import FlowBackend
-from manasolver.solver.backends.problem import to_payment
 from manasolver.solver.request import PaymentRequest
-from manasolver.solver.validate import validate
 
 
 def payable_everywhere(req: PaymentRequest) -> bool:
     """Payability from every backend that accepts the problem; they must agree."""
-    seen: dict[str, bool] = {}
-    for name, backend in (("flow", FlowBackend()), ("cpsat", CpSatBackend())):
-        problem = queries.prepare(req, "feasible", req.x if req.x is not None else 0)
-        result = backend.solve(problem)
-        if result is None:
-            continue
-        seen[name] = result is not False
-        if result is not False:
-            payment = to_payment(problem, result)
-            verdict = validate(req, payment)
-            assert verdict.legal, (verdict, payment)
+    seen = backend_answers(req)
     assert "cpsat" in seen
     assert len(set(seen.values())) == 1, seen
     answer = queries.can_pay(req)

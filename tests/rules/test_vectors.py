@@ -25,17 +25,14 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import cards
+from backends import backend_answers
 import pytest
 from manasolver.models.cost import ManaCost
 from manasolver.models.state import GameState, Turn
 from manasolver.solver import queries
-from manasolver.solver.backends.cpsat import CpSatBackend
-from manasolver.solver.backends.flow import FlowBackend
-from manasolver.solver.backends.problem import to_payment
 from manasolver.solver.casting.announce import announce
 from manasolver.solver.protocol import answer
 from manasolver.solver.request import Modifier, PaymentRequest
-from manasolver.solver.validate import validate
 from paths import TEST_DATA
 
 FILES = sorted(TEST_DATA.glob("rules_*.json"))
@@ -93,17 +90,7 @@ def _hand_request(vector: dict[str, Any]) -> PaymentRequest:
 def _every_backend(req: PaymentRequest) -> dict[str, bool]:
     """Payability from every backend that accepts the problem, each payment validated, and
     ``can_pay``'s answer."""
-    seen: dict[str, bool] = {}
-    for name, backend in (("flow", FlowBackend()), ("cpsat", CpSatBackend())):
-        problem = queries.prepare(req, "feasible", req.x if req.x is not None else 0)
-        result = backend.solve(problem)
-        if result is None:
-            continue
-        seen[name] = result is not False
-        if result is not False:
-            payment = to_payment(problem, result)
-            verdict = validate(req, payment)
-            assert verdict.legal, (name, verdict, payment)
+    seen = backend_answers(req)
     seen["can_pay"] = bool(queries.can_pay(req).payable)
     return seen
 
