@@ -1,18 +1,21 @@
-"""The answers of the payment queries: small frozen dataclasses whose ``to_json()`` is the protocol's shape.
+"""The answers of the payment queries: small frozen values whose ``to_json()`` is the protocol's shape.
 
 :class:`PayAnswer`, :class:`CanPayAnswer`, :class:`MaxXAnswer` and :class:`PaymentsAnswer` answer
 :func:`~manasolver.solver.queries.pay`, ``can_pay``, ``max_x`` and ``payments`` (SPEC §5);
-:class:`Reason` says why a cost can't be paid (:mod:`manasolver.solver.reasons`).
+:class:`Reason` says why a cost can't be paid (:mod:`manasolver.solver.reasons`).  A payment
+answer holds its payment as a :class:`~manasolver.solver.payment.Payment` or as a
+:class:`PaymentSource` that writes the PAYMENT JSON directly and builds the ``Payment`` value
+only when it is read.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
+from dataclasses import FrozenInstanceError, dataclass
+from typing import Any, Literal, Protocol
 
 from manasolver.solver.payment import Payment
 
-__all__ = ["CanPayAnswer", "MaxXAnswer", "PayAnswer", "PaymentsAnswer", "Reason", "ReasonCode"]
+__all__ = ["CanPayAnswer", "MaxXAnswer", "PayAnswer", "PaymentSource", "PaymentsAnswer", "Reason", "ReasonCode"]
 
 #: The REASON codes of an unpayable cost (SPEC §5).
 ReasonCode = Literal["insufficient_mana", "insufficient_life", "insufficient_energy",
@@ -34,22 +37,98 @@ class Reason:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class PayAnswer:
-    """``{"payable": true, "payment": …}`` or ``{"payable": false, "reason": …}``."""
+class PaymentSource(Protocol):
+    """A payment not yet written: its PAYMENT JSON, and its :class:`Payment` value on demand
+    (:class:`~manasolver.solver.payment_writer.Written` keeps a backend's solution so)."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    def payment(self) -> Payment: ...
+
+
+class _WithPayment:
+    """An answer that may carry a payment given as a :class:`Payment` or as a
+    :class:`PaymentSource` (written straight to JSON; the :class:`Payment` built only when
+    :attr:`payment` is read).  Frozen: its fields are set once, in ``__init__``."""
+
+    __slots__ = ("_payment", "_source")
+    _FIELDS: tuple[str, ...] = ()
+
+    _payment: Payment | None
+    _source: PaymentSource | None
+
+    def _init_payment(self, payment: Payment | None, source: PaymentSource | None) -> None:
+        object.__setattr__(self, "_payment", payment)
+        object.__setattr__(self, "_source", source if payment is None else None)
+
+    @property
+    def payment(self) -> Payment | None:
+        """The payment, or ``None`` for an answer without one."""
+        if self._payment is None and self._source is not None:
+            object.__setattr__(self, "_payment", self._source.payment())
+        return self._payment
+
+    @property
+    def source(self) -> PaymentSource | None:
+        """How the payment is written: the source it came from, if any."""
+        return self._source
+
+    def _payment_json(self) -> dict[str, Any]:
+        if self._source is not None:
+            return self._source.to_json()
+        assert self._payment is not None
+        return self._payment.to_json()
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, f) for f in self._FIELDS)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, _WithPayment)
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._FIELDS)
+        return f"{self.__class__.__name__}({inner})"
+
+
+class PayAnswer(_WithPayment):
+    """``{"payable": true, "payment": …}`` or ``{"payable": false, "reason": …}``.
+
+    ``unsupported``: sources left out as unsupported (permanent, why): the payment is legal,
+    but one using them might be better under the policy, so the answer says so.  ``source``:
+    the payment as a :class:`PaymentSource` instead of ``payment``."""
+
+    __slots__ = ("payable", "reason", "time_bound", "unsupported")
+    _FIELDS = ("payable", "payment", "reason", "time_bound", "unsupported")
 
     payable: bool
-    payment: Payment | None = None
-    reason: Reason | None = None
-    time_bound: bool = False
-    #: Sources left out as unsupported (permanent, why): the payment is legal, but one using
-    #: them might be better under the policy, so the answer says so.
-    unsupported: tuple[tuple[str, str], ...] = ()
+    reason: Reason | None
+    time_bound: bool
+    unsupported: tuple[tuple[str, str], ...]
+
+    def __init__(self, payable: bool, payment: Payment | None = None, reason: Reason | None = None,
+                 time_bound: bool = False, unsupported: tuple[tuple[str, str], ...] = (),
+                 source: PaymentSource | None = None) -> None:
+        object.__setattr__(self, "payable", payable)
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "time_bound", time_bound)
+        object.__setattr__(self, "unsupported", unsupported)
+        self._init_payment(payment, source)
 
     def to_json(self) -> dict[str, Any]:
         if self.payable:
-            assert self.payment is not None
-            out: dict[str, Any] = {"payable": True, "payment": self.payment.to_json()}
+            out: dict[str, Any] = {"payable": True, "payment": self._payment_json()}
             if self.time_bound:
                 out["time_bound"] = True  # a time bound stopped the proof of optimality
             if self.unsupported:
@@ -72,19 +151,26 @@ class CanPayAnswer:
         return {"payable": False, "reason": self.reason.to_json()}
 
 
-@dataclass(frozen=True, slots=True)
-class MaxXAnswer:
+class MaxXAnswer(_WithPayment):
     """``{"max_x": N, "payment": …}`` or ``{"max_x": null, "reason": …}``."""
 
+    __slots__ = ("max_x", "reason", "time_bound")
+    _FIELDS = ("max_x", "payment", "reason", "time_bound")
+
     max_x: int | None
-    payment: Payment | None = None
-    reason: Reason | None = None
-    time_bound: bool = False
+    reason: Reason | None
+    time_bound: bool
+
+    def __init__(self, max_x: int | None, payment: Payment | None = None, reason: Reason | None = None,
+                 time_bound: bool = False, source: PaymentSource | None = None) -> None:
+        object.__setattr__(self, "max_x", max_x)
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "time_bound", time_bound)
+        self._init_payment(payment, source)
 
     def to_json(self) -> dict[str, Any]:
         if self.max_x is not None:
-            assert self.payment is not None
-            out: dict[str, Any] = {"max_x": self.max_x, "payment": self.payment.to_json()}
+            out: dict[str, Any] = {"max_x": self.max_x, "payment": self._payment_json()}
             if self.time_bound:
                 out["time_bound"] = True
             return out

@@ -49,9 +49,10 @@ from manasolver.models.errors import BadQuery, Unsupported
 from manasolver.solver import backends
 from manasolver.solver.answers import CanPayAnswer, MaxXAnswer, PayAnswer, PaymentsAnswer, Reason
 from manasolver.solver.backends import DEFAULT_CHAINS, PAYABLE, Declined, Infeasible, QueryName
-from manasolver.solver.backends.problem import Mode, Problem, Solution, to_payment
+from manasolver.solver.backends.problem import Mode, Problem, Solution
 from manasolver.solver.casting.announce import Announcement, announce
 from manasolver.solver.payment import Payment
+from manasolver.solver.payment_writer import Written
 from manasolver.solver.policy import check_policy
 from manasolver.solver.reasons import reason
 from manasolver.solver.request import Modifier, PaymentRequest
@@ -176,7 +177,7 @@ def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
         return PayAnswer(False, reason=reason(problem.at("feasible", x)))
     why = "the payment is legal, its optimality is proven only without it"
     ignored = tuple((e.permanent, f"{e.name}: left out ({e.reason}: {e.clause}); {why}") for e in supply.excluded)
-    return PayAnswer(True, payment=to_payment(problem, result), time_bound=not result.optimal,
+    return PayAnswer(True, source=Written(problem, result), time_bound=not result.optimal,
                      unsupported=ignored)
 
 
@@ -210,9 +211,10 @@ def _max_x_by_bisection(base: Problem) -> MaxXAnswer | None:
         else:
             hi = mid - 1
     answer = pay(dataclasses.replace(base.req, x=lo))
-    if not answer.payable or answer.payment is None:  # pragma: no cover - flow said payable
-        return None
-    return MaxXAnswer(lo, payment=answer.payment, time_bound=answer.time_bound)
+    if not answer.payable or (answer.source is None and answer.payment is None):  # pragma: no cover
+        return None  # the flow check said payable
+    return MaxXAnswer(lo, payment=None if answer.source else answer.payment, time_bound=answer.time_bound,
+                      source=answer.source)
 
 
 def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
@@ -234,7 +236,7 @@ def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
         inner = reason(base)
         return MaxXAnswer(None, reason=Reason("no_legal_x", "even X=0 can't be paid: "
                                               + inner.message, inner.missing))
-    return MaxXAnswer(result.x, payment=to_payment(problem, result), time_bound=not result.optimal)
+    return MaxXAnswer(result.x, source=Written(problem, result), time_bound=not result.optimal)
 
 
 def payments(req: PaymentRequest, limit: int = 100) -> PaymentsAnswer:
