@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from manasolver.models.abilities import Amount, ManaAbility, Production
@@ -60,6 +60,8 @@ from manasolver.models.text.read import card_text
 
 __all__ = [
     "REFERENCES",
+    "CouldProduce",
+    "RefKey",
     "SourceGraph",
     "ability_types",
     "amount_value",
@@ -67,6 +69,8 @@ __all__ = [
     "could_produce",
     "could_produce_letters",
     "mana_permanents",
+    "reference_key",
+    "reference_mask",
     "referenced",
     "source_graph",
 ]
@@ -103,13 +107,31 @@ def amount_value(amount: Amount | None, state: GameState, perm: Permanent) -> in
 
 def referenced(state: GameState, perm: Permanent, production: Production) -> tuple[Permanent, ...]:
     """The permanents whose could-produce types a referential production mirrors."""
+    key = reference_key(perm, production)
+    return tuple(p for p in state.battlefield if _member(key, p))
+
+
+#: A set of permanents a referential production mirrors: ``(reference, controller)`` of the
+#: referencing permanent; every referencing permanent of one controller and kind shares it.
+RefKey = tuple[str, str]
+
+
+def reference_key(perm: Permanent, production: Production) -> RefKey:
+    """The set ``production`` of ``perm`` mirrors, as a :data:`RefKey` (``Unsupported`` for a
+    reference the engine does not know)."""
     ref = production.reference
-    if ref in ("lands_you_control", "sacrificed_land"):
-        return tuple(p for p in state.controlled_by(perm.controller) if p.is_land)
-    if ref == "lands_opponents_control":
-        return tuple(p for p in state.battlefield if p.controller != perm.controller and p.is_land)
-    raise Unsupported(f"{perm.card.name} ({perm.id}) refers to {ref!r}, a kind of 'could produce' "
-                      f"the engine does not know", perm.id)
+    if ref not in REFERENCES:
+        raise Unsupported(f"{perm.card.name} ({perm.id}) refers to {ref!r}, a kind of 'could produce' "
+                          f"the engine does not know", perm.id)
+    return (str(ref), perm.controller)
+
+
+def _member(key: RefKey, perm: Permanent) -> bool:
+    """Is ``perm`` in the set ``key`` (lands you control, or lands opponents control)?"""
+    if not perm.is_land:
+        return False
+    ref, controller = key
+    return (perm.controller != controller) if ref == "lands_opponents_control" else perm.controller == controller
 
 
 def _replaced(state: GameState, perm: Permanent, ability: ManaAbility, mask: int, amount: int) -> int:
@@ -185,7 +207,29 @@ def _check_supported(state: GameState) -> None:
                           f"battlefield.{bad[0].id}")
 
 
-def could_produce(state: GameState, strict: bool = True) -> dict[str, int]:
+class CouldProduce(dict[str, int]):
+    """The fixed point (permanent id → mask of types), with the union of types of each
+    referenced set (:data:`RefKey`) that some permanent of the board mirrors: what a
+    referential ability sees is one lookup, not a pass over every land."""
+
+    def __init__(self, state: GameState) -> None:
+        super().__init__()
+        self.state = state
+        self.unions: dict[RefKey, int] = {}
+
+    def union(self, key: RefKey) -> int:
+        """The types the permanents of ``key`` could produce together."""
+        found = self.unions.get(key)
+        if found is None:
+            found = 0
+            for p in self.state.battlefield:
+                if _member(key, p):
+                    found |= self.get(p.id, 0)
+            self.unions[key] = found
+        return found
+
+
+def could_produce(state: GameState, strict: bool = True) -> CouldProduce:
     """The least fixed point of RULES §12: permanent id → mask of types (WUBRGC bits).
 
     Every permanent with a mana ability appears, with 0 when it could produce
@@ -193,35 +237,58 @@ def could_produce(state: GameState, strict: bool = True) -> dict[str, int]:
     mana text the parser could not read, since a replacement or type-changing
     effect such as Contamination or Blood Moon would change every answer
     (triggers and pure amount multipliers are let through: :func:`harmless_clause`).
+
+    Work grows with the board, not its square: a referential ability mirrors a set
+    (:data:`RefKey`: the lands of one controller, or of everyone else), and each set is
+    one node whose types are the union of its members', so a thousand Reflecting Pools
+    are a thousand edges into one node and a thousand out of it.  The types a set gives
+    only grow (at most six times), and so do a permanent's; replacement effects act per
+    type (:func:`~manasolver.models.rules.production.could_produce_types`), so mirroring
+    the union is mirroring each member.
     """
     if strict:
         _check_supported(state)
-    perms = tuple(p for p in state.battlefield if _producing_abilities(state, p))
-    cp: dict[str, int] = {}
-    # edges: referenced id -> list of (referencing permanent, its ability, amount)
-    users: dict[str, list[tuple[Permanent, ManaAbility, int]]] = {}
-    for p in perms:
+    cp = CouldProduce(state)
+    # each referenced set -> the referencing permanents, their ability and amount
+    users: dict[RefKey, list[tuple[Permanent, ManaAbility, int]]] = {}
+    perms: list[Permanent] = []
+    for p in state.battlefield:
+        abilities = _producing_abilities(state, p)
+        if not abilities:
+            continue
+        perms.append(p)
         mask = 0
-        for ab in _producing_abilities(state, p):
+        for ab in abilities:
             prod = ab.production
             if prod.reference:
+                key = reference_key(p, prod)
+                these = users.setdefault(key, [])
                 n = _reference_count(state, p, ab)
-                if n <= 0:
-                    continue
-                for q in referenced(state, p, prod):
-                    users.setdefault(q.id, []).append((p, ab, n))
+                if n > 0:
+                    these.append((p, ab, n))
             else:
                 mask |= base_types(state, p, ab)
         cp[p.id] = mask
+    unions = dict.fromkeys(users, 0)
+    # the sets each land belongs to (only sets some permanent mirrors)
+    keys = tuple(users)
+    by_id = {p.id: p for p in perms}
     work = [pid for pid, m in cp.items() if m]
     while work:
-        qid = work.pop()
-        for p, ab, n in users.get(qid, ()):
-            seen = _filter(ab.production, cp[qid])
-            new = cp[p.id] | _replaced(state, p, ab, seen, n)
-            if new != cp[p.id]:
-                cp[p.id] = new
-                work.append(p.id)
+        q = by_id[work.pop()]
+        if not q.is_land:
+            continue
+        mask = cp[q.id]
+        for key in keys:
+            if not _member(key, q) or unions[key] | mask == unions[key]:
+                continue
+            unions[key] |= mask
+            for p, ab, n in users[key]:
+                new = cp[p.id] | _replaced(state, p, ab, _filter(ab.production, unions[key]), n)
+                if new != cp[p.id]:
+                    cp[p.id] = new
+                    work.append(p.id)
+    cp.unions.update(unions)
     return cp
 
 
@@ -234,11 +301,7 @@ def ability_types(state: GameState, perm: Permanent, ability: ManaAbility,
     n = _reference_count(state, perm, ability)
     if n <= 0:
         return 0
-    if cp is None:
-        cp = could_produce(state, strict=False)
-    mask = 0
-    for q in referenced(state, perm, prod):
-        mask |= cp.get(q.id, 0)
+    mask = reference_mask(state, perm, ability, cp)
     return _replaced(state, perm, ability, _filter(prod, mask), n)
 
 
@@ -248,9 +311,13 @@ def reference_mask(state: GameState, perm: Permanent, ability: ManaAbility,
     what :func:`manasolver.models.rules.production.activation_results` takes as ``reference_mask``."""
     if cp is None:
         cp = could_produce(state, strict=False)
+    key = reference_key(perm, ability.production)
+    if isinstance(cp, CouldProduce) and cp.state is state:
+        return cp.union(key)
     mask = 0
-    for q in referenced(state, perm, ability.production):
-        mask |= cp.get(q.id, 0)
+    for q in state.battlefield:
+        if _member(key, q):
+            mask |= cp.get(q.id, 0)
     return mask
 
 
@@ -267,46 +334,74 @@ class SourceGraph:
     """The networkx graph of a board's sources, with the fixed point.
 
     Permanent nodes are their ids (attributes ``permanent``, ``base``: mask of
-    their own abilities, ``could_produce``); pool nodes are ``("pool", player)``.
-    Edge attribute ``kind`` is ``"could_produce"`` (with ``ability`` and
-    ``colors_only``) or ``"feeds"``.
+    their own abilities, ``could_produce``); a referenced set is one node
+    ``("refers", reference, controller)`` (:data:`RefKey`; attribute ``could_produce``: the union
+    of its members'), with an edge from each member and one to each permanent that
+    mirrors it; pool nodes are ``("pool", player)``.  Edge attribute ``kind`` is
+    ``"could_produce"`` (into a permanent with ``ability`` and ``colors_only``) or ``"feeds"``.
+    Edges grow with the board, never with its square.
     """
 
     graph: Any
     could_produce: Mapping[str, int]
+    _chains: dict[int, dict[Any, list[Any]]] = field(default_factory=dict, compare=False, repr=False)
+
+    def _paths(self, bit: int) -> dict[Any, list[Any]]:
+        """For every node that could produce the type ``bit``: a shortest path from a
+        permanent that makes it by its own abilities (networkx's multi-source search over
+        the nodes and edges that carry the type)."""
+        found = self._chains.get(bit)
+        if found is not None:
+            return found
+        import networkx as nx
+
+        g = self.graph
+
+        def carries(node: Any) -> bool:
+            return bool(g.nodes[node].get("could_produce", 0) & bit)
+
+        def passes(u: Any, v: Any) -> bool:
+            data = g.edges[u, v]
+            return data.get("kind") == "could_produce" and not (bit == C and data.get("colors_only"))
+
+        view = nx.subgraph_view(g, filter_node=carries, filter_edge=passes)
+        sources = [n for n, d in g.nodes(data=True) if d.get("base", 0) & bit and carries(n)]
+        found = dict(nx.multi_source_dijkstra_path(view, sources)) if sources else {}
+        self._chains[bit] = found
+        return found
 
     def why(self, pid: str, letter: str) -> list[str]:
-        """A chain of ids explaining why ``pid`` could produce ``letter``: the last
-        one makes it by its own abilities.  Empty when it could not."""
+        """A chain of ids explaining why ``pid`` could produce ``letter``: ``pid``, the
+        permanent its mana comes from, and so on; the last one makes it by its own
+        abilities.  Empty when it could not; ``[pid]`` alone when a replacement effect on
+        its own ability makes the type (Contamination)."""
         bit = 1 << "WUBRGC".index(letter.upper())
         if not self.could_produce.get(pid, 0) & bit:
             return []
-        seen = {pid}
-        frontier = [[pid]]
-        while frontier:
-            nxt = []
-            for path in frontier:
-                node = path[-1]
-                if self.graph.nodes[node]["base"] & bit:
-                    return path
-                for q, _, data in self.graph.in_edges(node, data=True):
-                    if data.get("kind") != "could_produce" or q in seen:
-                        continue
-                    if data.get("colors_only") and bit == C:
-                        continue
-                    if self.could_produce.get(q, 0) & bit:
-                        seen.add(q)
-                        nxt.append(path + [q])
-            frontier = nxt
-        return [pid]  # unreachable when the fixed point is right
+        path = self._paths(bit).get(pid)
+        if path is None:
+            return [pid]
+        return [n for n in reversed(path) if isinstance(n, str)]
+
+    def chains(self) -> dict[str, dict[str, list[str]]]:
+        """Every permanent's :meth:`why` for each type it could produce (the ``why`` of the
+        ``could_produce`` answer with ``"detail": true``, SPEC §5)."""
+        return {pid: {letter: self.why(pid, letter) for letter in mask_letters(mask)}
+                for pid, mask in self.could_produce.items()}
 
     def cycles(self) -> list[list[str]]:
-        """Could-produce reference cycles (mutual Pools/Orchards), for explanations."""
+        """Could-produce reference cycles (mutual Pools/Orchards), for explanations: the
+        permanents of each cycle through the referenced sets."""
         import networkx as nx
 
         sub = nx.DiGraph((u, v) for u, v, d in self.graph.edges(data=True)
                          if d.get("kind") == "could_produce" and u != v)
-        return [c for c in nx.simple_cycles(sub)]
+        out = []
+        for cycle in nx.simple_cycles(sub):
+            ids = [n for n in cycle if isinstance(n, str)]
+            if len(ids) > 1 or any(not isinstance(n, str) for n in cycle):
+                out.append(ids)
+        return out
 
 
 def source_graph(state: GameState, strict: bool = False) -> SourceGraph:
@@ -315,26 +410,31 @@ def source_graph(state: GameState, strict: bool = False) -> SourceGraph:
 
     cp = could_produce(state, strict)
     g = nx.DiGraph()
-    perms = mana_permanents(state)
+    perms = tuple(p for p in state.battlefield if _producing_abilities(state, p))
     for p in perms:
         base = 0
-        for ab in abilities_of(state, p):
+        for ab in _producing_abilities(state, p):
             base |= base_types(state, p, ab)
         g.add_node(p.id, permanent=p, base=base, could_produce=cp[p.id])
+    costly: set[str] = set()
     for p in perms:
-        for ab in abilities_of(state, p):
+        for ab in _producing_abilities(state, p):
             prod = ab.production
             if prod.reference:
-                for q in referenced(state, p, prod):
-                    if q.id in g:
-                        g.add_edge(q.id, p.id, kind="could_produce", ability=ab.index,
-                                   colors_only=prod.colors_only)
+                key = reference_key(p, prod)
+                node = ("refers",) + key
+                if node not in g:
+                    g.add_node(node, could_produce=cp.union(key))
+                    for q in perms:
+                        if _member(key, q):
+                            g.add_edge(q.id, node, kind="could_produce")
+                g.add_edge(node, p.id, kind="could_produce", ability=ab.index, colors_only=prod.colors_only)
             if ab.cost.mana:
-                pool = ("pool", p.controller)
-                g.add_edge(pool, p.id, kind="feeds", ability=ab.index)
-                for q in perms:
-                    if q.controller == p.controller and q.id != p.id:
-                        g.add_edge(q.id, pool, kind="feeds")
+                g.add_edge(("pool", p.controller), p.id, kind="feeds", ability=ab.index)
+                costly.add(p.controller)
+    for q in perms:
+        if q.controller in costly:
+            g.add_edge(q.id, ("pool", q.controller), kind="feeds")
     return SourceGraph(g, cp)
 
 
