@@ -2,7 +2,8 @@
 
 Routes: ``POST /v1/query`` (and ``POST /``) one query object, its answer object;
 ``POST /v1/batch`` JSON lines or a JSON array in, JSON lines out in order (streamed), every
-item answered; ``GET /healthz`` ``{"status": "ok", "version": …}``.  Errors of input are
+item answered; ``GET /healthz`` ``{"status": "ok", "version": …}``; ``GET /openapi.json`` the
+service's OpenAPI document (:mod:`~manasolver.solver.schema.openapi`).  Errors of input are
 answers with status 200, exactly as :func:`manasolver.solver.protocol.answer` gives them; a
 request that never reached the engine gets the protocol's error object with the status that
 says why: 400 (not UTF-8 or not JSON, malformed HTTP), 403 (a foreign ``Host`` or ``Origin``),
@@ -76,11 +77,13 @@ class QueryApp(App):
         self.cards = cards
         self.allow_origin = allow_origin
         self.version = version()
+        self._openapi_body: bytes | None = None
         self.routes: dict[str, dict[str, Callable[[Request], Response]]] = {
             "/v1/query": {"POST": self._query},
             "/": {"POST": self._query},
             "/v1/batch": {"POST": self._batch},
             "/healthz": {"GET": self._health},
+            "/openapi.json": {"GET": self._openapi},
         }
 
     # -- before the body is read: refusals and answers that need no engine -------------------
@@ -162,6 +165,13 @@ class QueryApp(App):
 
     def _health(self, request: Request) -> Response:
         return _json(200, {"status": "ok", "version": self.version})
+
+    def _openapi(self, request: Request) -> Response:
+        """The service described from the protocol's typed definitions (SPEC §9), built once."""
+        if self._openapi_body is None:
+            from manasolver.solver.schema.openapi import openapi_bytes
+            self._openapi_body = openapi_bytes(self.version)
+        return Response(200, self._openapi_body, "application/json")
 
     def _query(self, request: Request) -> Response:
         try:

@@ -1,0 +1,116 @@
+"""The OpenAPI 3.1 document of ``manasolver serve`` (SPEC §9), built from the same definitions as the
+JSON Schema (:mod:`~manasolver.solver.schema.jsonschema`).
+
+OpenAPI 3.1 takes JSON Schema 2020-12 as it is, so the schema's ``$defs`` become
+``components.schemas`` with their references moved there; the paths are the service's routes,
+each with the query and answer definitions it takes and gives.  Built in the process, from the
+package, with no network: ``GET /openapi.json`` answers it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from manasolver.solver.schema.jsonschema import DIALECT, json_schema
+
+__all__ = ["openapi"]
+
+_COMPONENTS = "#/components/schemas/"
+
+
+def _moved(value: Any) -> Any:
+    """``#/$defs/X`` references rewritten to ``#/components/schemas/X``, everywhere in ``value``."""
+    if isinstance(value, dict):
+        return {k: (_COMPONENTS + v[len("#/$defs/"):] if k == "$ref" and isinstance(v, str) else _moved(v))
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [_moved(v) for v in value]
+    return value
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": _COMPONENTS + name}
+
+
+def _json(name: str, description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": _ref(name)}}}
+
+
+_REFUSED = {
+    "400": "the body is not UTF-8 or not JSON, or not an object",
+    "403": "a foreign Host or Origin",
+    "404": "no such path",
+    "405": "the method is not allowed on this path",
+    "408": "the request was too slow",
+    "411": "a body without a Content-Length",
+    "413": "the body is too large",
+    "415": "the body is not declared as JSON",
+    "503": "too many connections",
+}
+
+
+def _refusals() -> dict[str, Any]:
+    return {code: _json("ErrorAnswer", f"a request that never reached the engine: {why}")
+            for code, why in _REFUSED.items()}
+
+
+def openapi(version: str) -> dict[str, Any]:
+    """The OpenAPI document, for the installed ``version``."""
+    schema = json_schema()
+    components = _moved(schema["$defs"])
+    query_op = {
+        "summary": "Answer one query",
+        "description": "One query object in, its answer object out. Errors of input are answers "
+                       "(status 200) with an \"error\" object.",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Query")}}},
+        "responses": {"200": _json("Answer", "the query's answer"), **_refusals()},
+    }
+    lines = ("JSON lines: one query object a line in, one answer a line out, in order; every line "
+             "is answered, a bad one with an error object naming it (\"line N\").")
+    batch_op = {
+        "summary": "Answer many queries",
+        "description": "JSON lines or a JSON array of queries in; JSON lines out, in order, streamed.",
+        "requestBody": {"required": True, "content": {
+            "application/x-ndjson": {"schema": {"type": "string", "description": lines}},
+            "application/json": {"schema": {"type": "array", "items": _ref("Query")}},
+        }},
+        "responses": {"200": {"description": "one answer a line, in the order of the queries",
+                              "content": {"application/x-ndjson": {"schema": {
+                                  "type": "string", "description": "one Answer object a line"}}}},
+                      **_refusals()},
+    }
+    return {
+        "openapi": "3.1.0",
+        "jsonSchemaDialect": DIALECT,
+        "info": {
+            "title": "manasolver",
+            "version": version,
+            "summary": "Payment and legality engine for Magic: The Gathering costs",
+            "description": "The JSON protocol over HTTP (manasolver serve). Each query's answers are "
+                           "in components.schemas as answer.<query>.",
+            "license": {"name": "MIT", "identifier": "MIT"},
+        },
+        "servers": [{"url": "http://127.0.0.1:8765", "description": "manasolver serve (the default port)"}],
+        "paths": {
+            "/v1/query": {"post": {"operationId": "query", **query_op}},
+            "/": {"post": {"operationId": "rootQuery", **query_op},
+                  "get": {"operationId": "playground", "summary": "The playground page (SPEC §11)",
+                          "responses": {"200": {"description": "the page",
+                                                "content": {"text/html": {"schema": {"type": "string"}}}},
+                                        "404": _json("ErrorAnswer", "the page is not built in this version")}}},
+            "/v1/batch": {"post": {"operationId": "batch", **batch_op}},
+            "/healthz": {"get": {"operationId": "health", "summary": "Liveness",
+                                 "responses": {"200": _json("Health", "the server is up")}}},
+            "/openapi.json": {"get": {"operationId": "openapi", "summary": "This document",
+                                      "responses": {"200": {"description": "the OpenAPI document",
+                                                            "content": {"application/json": {
+                                                                "schema": {"type": "object"}}}}}}},
+        },
+        "components": {"schemas": components},
+    }
+
+
+def openapi_bytes(version: str) -> bytes:
+    """The document as the bytes ``GET /openapi.json`` answers."""
+    return json.dumps(openapi(version)).encode("utf-8")

@@ -1,0 +1,95 @@
+"""docs/: every example of the protocol's reference runs against the engine and answers as written,
+and the reference describes every field of every definition (its tables are the definitions')."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from paths import REPO
+from protocol_docs import DOCS, REFERENCE, contains, documented, examples
+
+from manasolver.solver.protocol import answer
+from manasolver.solver.schema import types as defs
+from manasolver.solver.schema.jsonschema import json_schema
+from manasolver.solver.schema.reference import refresh
+
+EXAMPLES = examples()
+
+
+def test_the_reference_has_examples_of_every_query_the_engine_answers() -> None:
+    from manasolver.solver.protocol import QUERIES
+    asked = {e.request["query"] for e in EXAMPLES}
+    answered = set(QUERIES) - {"open", "update", "close"}  # sessions: examples once they are in the engine
+    assert answered <= asked, f"queries with no example in docs/protocol.md: {sorted(answered - asked)}"
+    assert len(EXAMPLES) >= 25
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[f"line{e.line}-{e.request['query']}" for e in EXAMPLES])
+def test_example_answers_as_the_reference_says(example) -> None:  # type: ignore[no-untyped-def]
+    got = answer(example.request)
+    if example.exact:
+        assert got == example.answer, f"docs/protocol.md:{example.line}: the engine answers {got}"
+    else:
+        where = contains(got, example.answer)
+        assert where is None, f"docs/protocol.md:{example.line}: {where}; the engine answers {got}"
+
+
+def test_the_pattern_match_of_answer_fields_can_fail() -> None:
+    """``answer-fields`` examples compare what they list: a wrong value, a missing key and a list
+    of another length are each told apart."""
+    got = {"payable": True, "payment": {"activations": [{"permanent": "f1"}], "life": 0}}
+    assert contains(got, {"payment": {"activations": [{"permanent": "f1"}]}}) is None
+    assert contains(got, {"payable": False}) == "payable: expected False, got True"
+    assert contains(got, {"payment": {"floating": ""}}) == "payment.floating: missing"
+    assert contains(got, {"payment": {"activations": []}}) is not None
+    assert contains({"legal": 1}, {"legal": True}) is not None  # 1 is not true
+
+
+def test_the_field_tables_are_the_definitions() -> None:
+    """Every table of docs/protocol.md is what the definitions write (``python -m
+    manasolver.solver.schema --write docs/`` refreshes them)."""
+    text = REFERENCE.read_text(encoding="utf-8")
+    assert refresh(text) == text, "docs/protocol.md's tables are stale: run python -m manasolver.solver.schema --write docs/"
+
+
+def test_every_definition_of_the_schema_has_its_table() -> None:
+    """The reference describes every object the protocol has: each definition of the JSON Schema
+    has a table listing each of its fields."""
+    tables = documented()
+    schema = json_schema()
+    missing = []
+    for name, node in schema["$defs"].items():
+        if node.get("type") != "object":
+            continue
+        if name not in tables:
+            missing.append(name)
+        else:
+            assert tables[name] == set(node["properties"]), name
+    assert not missing, f"definitions with no table in docs/protocol.md: {missing}"
+
+
+def test_every_table_is_a_definition_and_every_anchor_exists() -> None:
+    text = REFERENCE.read_text(encoding="utf-8")
+    for name in documented(text):
+        assert hasattr(defs, name), name
+    headings = {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-")
+                for h in re.findall(r"^#+ (.*)$", text, re.M)}
+    for anchor in set(re.findall(r"\]\(#([\w-]+)\)", text)):
+        assert anchor in headings or f'<a id="{anchor}"></a>' in text, f"no #{anchor} in docs/protocol.md"
+
+
+def test_docs_index_and_readme_point_at_the_reference() -> None:
+    index = (DOCS / "index.md").read_text(encoding="utf-8")
+    assert "protocol.md" in index and "schema.json" in index
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "docs/protocol.md" in readme
+
+
+def test_schema_module_check_says_the_committed_files_are_current() -> None:
+    """``python -m manasolver.solver.schema --check docs/`` (what a contributor runs) exits 0."""
+    done = subprocess.run([sys.executable, "-m", "manasolver.solver.schema", "--check", str(DOCS)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
