@@ -95,6 +95,12 @@ DESCRIPTIONS: dict[str, str] = {
              "standard output, in the same order; a bad line gets an error answer and the rest go on.",
     "bench": "Measure the figures of SPEC §8 (can_pay, pay, batch, start-up, options), beside phase.rs "
              "when the bench extra is installed.",
+    "cards": "Card files: 'cards import FILE' converts a card file once into a card database that "
+             "later commands open as fast as the bundled one.",
+    "cards import": "Convert a card file (Scryfall's bulk oracle or default cards, a Scryfall card object "
+                    "or list, or our JSONL) into a card database, and print where it went. Give it to "
+                    "later commands as --cards DB or MANASOLVER_CARDS=DB; a later --cards FILE naming "
+                    "the same, unchanged file uses the default database by itself.",
     "demo": "Answer real questions on the bundled example boards, printing each question, the command "
             "that asks it, and the answer.",
 }
@@ -191,7 +197,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("what", metavar="COST_OR_CARD", help='a cost such as "{2}{W/U}", or a card name')
     p.add_argument("--json", action="store_true", help="print the protocol's JSON answer")
     p.add_argument("--cards", metavar="FILE", help="a newer card file (JSONL or Scryfall oracle JSON)")
-    sub.add_parser("batch", help="answer one JSON query per line of stdin")
+    p = sub.add_parser("batch", help="answer one JSON query per line of stdin")
+    spread = p.add_mutually_exclusive_group()
+    spread.add_argument("--workers", type=int, metavar="N",
+                        help="answer chunks of lines in N local processes (answers stay in input order)")
+    spread.add_argument("--dask", metavar="ADDRESS", help="answer chunks of lines on the Dask cluster whose "
+                                                         "scheduler is ADDRESS (tcp://HOST:8786)")
+    p.add_argument("--cards", metavar="FILE", help="a newer card file, for the queries that name none")
     p = sub.add_parser("bench", help="run the benchmarks")
     p.add_argument("--quick", action="store_true", help="a CI-sized run")
     p.add_argument("--out", metavar="DIR", help="where results and plots go (default benchmarks/results)")
@@ -199,6 +211,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-plots", action="store_true", help="write no plots")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     sub.add_parser("demo", help="answer real questions on the bundled example boards")
+    p = sub.add_parser("cards", help="card files: import one once, for fast later use")
+    cards_sub = p.add_subparsers(dest="cards_command", metavar="{import}", required=True)
+    p = cards_sub.add_parser("import", help="convert a Scryfall or JSONL card file into a card database",
+                             description=DESCRIPTIONS["cards import"])
+    p.add_argument("file", metavar="FILE", help="a Scryfall bulk file, card object or list, or a JSONL "
+                                                "card file (gzip-compressed or not)")
+    p.add_argument("--out", metavar="DB", help="where the database goes (default: the user's data folder, "
+                                               "$XDG_DATA_HOME/manasolver/cards.sqlite)")
     from manasolver.solver.castability.command import add_parser as add_castability
     add_castability(sub)
     _describe(sub)
@@ -305,15 +325,54 @@ def _mana_value(args: argparse.Namespace) -> int:
     return _emit(answer(query), args.json)
 
 
-def _batch() -> int:
-    from manasolver.solver.protocol import answer_line
-    out = sys.stdout
-    # bytes in, decoded line by line in answer_line: a line that is not UTF-8 is answered with
-    # an error naming it, and the lines around it are answered as usual
-    for number, line in enumerate(sys.stdin.buffer, 1):
-        # every line gets its answer, a blank one too, so answers stay aligned with the input
-        out.write(json.dumps(answer_line(line, number)) + "\n")
-        out.flush()
+def _batch(args: argparse.Namespace) -> int:
+    """``batch``: bytes in, decoded line by line (a line that is not UTF-8 is answered with an error
+    naming it, and the lines around it as usual); over local processes or a Dask cluster in chunks."""
+    from manasolver.solver.parallel import ParallelError, open_runner
+    from manasolver.solver.parallel.batch import run_batch
+    if args.workers is not None and not 1 <= args.workers <= 256:
+        raise _Usage(f"--workers {args.workers}: give a number of processes from 1 to 256")
+    if args.cards is not None:
+        from manasolver.models.carddb import default_db
+        from manasolver.models.errors import ManasolverError
+        try:
+            default_db(args.cards)
+        except ManasolverError as err:
+            raise _Usage(f"--cards: {err.message}") from None
+    spread = args.dask is not None or (args.workers or 1) > 1
+    try:
+        if not spread:
+            run_batch(sys.stdin.buffer, sys.stdout, None, args.cards)
+            return 0
+        from functools import partial
+        from manasolver.models.carddb import default_db as warm
+        with open_runner(args.workers or 1, args.dask, partial(warm, args.cards)) as runner:
+            run_batch(sys.stdin.buffer, sys.stdout, runner, args.cards)
+    except ParallelError as err:
+        print(f"manasolver batch: error: {err.message}", file=sys.stderr)
+        return 2 if err.usage else 1
+    return 0
+
+
+def _cards(args: argparse.Namespace) -> int:
+    """``cards import FILE [--out DB]``: the file converted into a card database (exit status 1 for a
+    file that is not a card file, 2 for one that does not exist)."""
+    if not os.path.exists(args.file):
+        raise _Usage(f"card file {args.file!r} does not exist")
+    from manasolver.models.card_import import import_card_file
+    from manasolver.models.errors import ManasolverError
+    try:
+        done = import_card_file(args.file, args.out)
+    except ManasolverError as err:
+        print(f"manasolver: error: {err.message}", file=sys.stderr)
+        return 1
+    except OSError as err:
+        print(f"manasolver: error: can't write {args.out or 'the card database'}: {err.strerror or err}",
+              file=sys.stderr)
+        return 1
+    skipped = f" ({done.skipped} repeats of a name merged: other printings)" if done.skipped else ""
+    print(f"imported {done.cards} cards from {args.file}{skipped} in {done.seconds:.1f} s into {done.out}")
+    print(f"use it with --cards {done.out} (or MANASOLVER_CARDS={done.out})")
     return 0
 
 
@@ -354,7 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "mana-value":
             return _mana_value(args)
         if args.command == "batch":
-            return _batch()
+            return _batch(args)
         if args.command == "bench":
             from manasolver.benchmarks.runner import main as bench_main
             forwarded = [flag for flag, on in (("--quick", args.quick), ("--no-phase", args.no_phase),
@@ -368,6 +427,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "castability":
             from manasolver.solver.castability.command import main as castability_main
             return castability_main(args)
+        if args.command == "cards":
+            return _cards(args)
         if args.command == "demo":
             from manasolver.solver.demo import main as demo_main
             return demo_main()

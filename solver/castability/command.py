@@ -1,7 +1,8 @@
 """The ``castability`` subcommand (SPEC §7, §10): its arguments and its run, for solver/cli.py.
 
 Exit status: 0 with an answer, 1 for a deck or an option the command refuses (the error names the line
-or option; with ``--json`` it is the protocol's error object), 2 for a usage error.
+or option; with ``--json`` it is the protocol's error object), 2 for a usage error (``--workers`` with
+``--dask``, a Dask scheduler that can't be reached or has no worker).
 """
 
 from __future__ import annotations
@@ -28,19 +29,23 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
     p.set_defaults(draw=False)
     p.add_argument("--samples", default="10000", help="games sampled (default 10000)")
     p.add_argument("--seed", default="1", help="the seed: the same seed gives the same numbers")
-    p.add_argument("--workers", default="1", help="local worker processes (default 1)")
+    spread = p.add_mutually_exclusive_group()
+    spread.add_argument("--workers", default="1", help="local worker processes (default 1)")
+    spread.add_argument("--dask", metavar="ADDRESS",
+                        help="run the chunks of games on the Dask cluster whose scheduler is ADDRESS "
+                             "(tcp://HOST:8786; the dask extra)")
     p.add_argument("--json", action="store_true", help="print the SPEC §10 JSON answer")
     p.add_argument("--plot", metavar="FILE.png", help="draw p by turn, one curve per spell")
     p.add_argument("--cards", metavar="FILE", help="a newer card file (JSONL or Scryfall oracle JSON)")
     p.add_argument("--quiet", action="store_true", help="no progress on standard error")
 
 
-def _error(message: str, where: str, as_json: bool, code: str = "bad_query") -> int:
+def _error(message: str, where: str, as_json: bool, code: str = "bad_query", status: int = 1) -> int:
     if as_json:
         print(json.dumps({"error": {"code": code, "message": message, "where": where}}))
     else:
         print(f"manasolver castability: error: {message}", file=sys.stderr)
-    return 1
+    return status
 
 
 def _int(text: str, name: str, lo: int, hi: int) -> int:
@@ -69,11 +74,13 @@ def main(args: argparse.Namespace) -> int:
     from manasolver.models.errors import ManasolverError
     from manasolver.solver.castability.deck import load_deck
     from manasolver.solver.castability.run import Options, plot, run, stderr_progress, table
+    from manasolver.solver.parallel import ParallelError
     try:
         opts = Options(turns=_turns(args.turns), draw=bool(args.draw),
                        samples=_int(args.samples, "--samples", 1, MAX_SAMPLES),
                        seed=_int(args.seed, "--seed", 0, 2**63 - 1),
-                       workers=_int(args.workers, "--workers", 1, 256), cards_file=args.cards)
+                       workers=_int(args.workers, "--workers", 1, 256), cards_file=args.cards,
+                       dask=args.dask)
     except ValueError as err:
         return _error(str(err), str(err).split(":", 1)[0], args.json)
     if args.plot is not None and not args.plot.lower().endswith(".png"):
@@ -88,7 +95,10 @@ def main(args: argparse.Namespace) -> int:
         except ImportError:
             return _error("--plot needs matplotlib (pip install 'manasolver[plot]')", "--plot", args.json)
     progress = None if args.quiet or opts.samples < 20000 else stderr_progress
-    result = run(deck, opts, progress)
+    try:
+        result = run(deck, opts, progress)
+    except ParallelError as err:
+        return _error(err.message, err.where, args.json, status=2 if err.usage else 1)
     if args.plot is not None:
         try:
             plot(result, args.plot)

@@ -1,26 +1,30 @@
-"""A castability run: the chunks of games, run in this process or in local worker processes, added up
-into the SPEC §10 answer (per spell and turn ``p`` and ``p_given_lands`` with 95% Wilson intervals),
-shown as a table or drawn as curves.
+"""A castability run: the chunks of games, run in this process, in local worker processes or on a Dask
+cluster (:mod:`manasolver.solver.parallel`), added up into the SPEC §10 answer (per spell and turn ``p``
+and ``p_given_lands`` with 95% Wilson intervals), shown as a table or drawn as curves.
 
-Chunks are fixed by the number of samples alone (:data:`CHUNK` games each, the last one shorter), so
-``--workers N`` runs exactly the chunks one process runs and the totals are the same for a seed.  Each
-worker process loads the card database and builds its board oracle once, on its first chunk.
+Chunks are fixed by the number of samples alone (:data:`CHUNK` games each, the last one shorter, chunk
+``i`` seeded by the run's seed and ``i``), so ``--workers N`` and ``--dask`` run exactly the chunks one
+process runs and the totals are the same for a seed.  A chunk is a pure function of its arguments: a
+chunk redone on another Dask worker counts the same games.  Each worker process loads the card database
+and builds its board oracle once, on its first chunk.
 """
 
 from __future__ import annotations
 
 import math
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from manasolver.models.carddb import default_db
 from manasolver.solver.castability.board import BoardOracle
 from manasolver.solver.castability.deck import Deck
 from manasolver.solver.castability.games import MODEL, Counts, DeckModel, run_chunk
+from manasolver.solver.parallel import in_order, open_runner
 
 __all__ = ["CHUNK", "Options", "chunks", "plot", "run", "table", "wilson"]
 
@@ -36,6 +40,8 @@ class Options:
     seed: int = 1
     workers: int = 1
     cards_file: str | None = None
+    #: The address of a Dask scheduler to run the chunks on, instead of ``workers``.
+    dask: str | None = None
 
 
 def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -55,6 +61,9 @@ def chunks(samples: int) -> list[tuple[int, int]]:
 
 
 _WORKER: dict[str, Any] = {}
+#: One chunk at a time per process: the oracle's and the games' caches are plain dicts, and a Dask
+#: worker may run several threads.
+_LOCK = threading.Lock()
 
 
 def _model_and_oracle(deck: Deck, cards_file: str | None) -> tuple[DeckModel, BoardOracle]:
@@ -67,25 +76,19 @@ def _worker_chunk(deck: Deck, cards_file: str | None, seed: int, chunk: int, n: 
                   draw: bool) -> Counts:
     key = repr((deck.cards and [(c[0], c[1]) for c in deck.cards], [c.name for c in deck.commander],
                 cards_file))
-    if _WORKER.get("key") != key:
-        _WORKER["key"] = key
-        _WORKER["pair"] = _model_and_oracle(deck, cards_file)
-    model, oracle = _WORKER["pair"]
-    return run_chunk(model, oracle, seed, chunk, n, turns, draw)
+    with _LOCK:
+        if _WORKER.get("key") != key:
+            _WORKER["key"] = key
+            _WORKER["pair"] = _model_and_oracle(deck, cards_file)
+        model, oracle = _WORKER["pair"]
+        return run_chunk(model, oracle, seed, chunk, n, turns, draw)
 
 
 def _results(deck: Deck, opts: Options) -> Iterator[Counts]:
     last = opts.turns[1]
-    jobs = chunks(opts.samples)
-    if opts.workers <= 1:
-        for chunk, n in jobs:
-            yield _worker_chunk(deck, opts.cards_file, opts.seed, chunk, n, last, opts.draw)
-        return
-    with ProcessPoolExecutor(max_workers=opts.workers) as pool:
-        futures = [pool.submit(_worker_chunk, deck, opts.cards_file, opts.seed, chunk, n, last, opts.draw)
-                   for chunk, n in jobs]
-        for future in futures:
-            yield future.result()
+    tasks = ((deck, opts.cards_file, opts.seed, chunk, n, last, opts.draw) for chunk, n in chunks(opts.samples))
+    with open_runner(opts.workers, opts.dask, partial(default_db, opts.cards_file)) as runner:
+        yield from in_order(runner, _worker_chunk, tasks)
 
 
 def run(deck: Deck, opts: Options, progress: Callable[[int, int, float], None] | None = None) -> dict[str, Any]:

@@ -1,0 +1,126 @@
+"""``batch`` over chunks of lines: standard input read as bytes, cut into chunks of many lines
+(:data:`LINES` lines or :data:`BYTES` bytes, whichever comes first), each chunk answered by one task
+(:func:`answer_chunk`, in this process, in local workers or on a Dask cluster) and the answers written
+in input order as they come back, with a bounded window of chunks in flight.
+
+Every line is answered as plain ``batch`` answers it (:func:`manasolver.solver.answer_line`: decoded
+here as UTF-8, a bad line answered with its own error naming its line number).  Sessions keep boards in
+one process, so when the lines are spread over processes (``--workers``, ``--dask``) a session query
+(``open``, ``update``, ``close``, or a ``"board"`` handle) is answered with a ``bad_query`` error saying so.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
+
+from manasolver.solver import answer, answer_line
+from manasolver.solver.parallel import Runner, in_order
+
+__all__ = ["BYTES", "LINES", "SESSION_QUERIES", "answer_chunk", "line_chunks", "run_batch"]
+
+#: The most lines, and about the most bytes, of one chunk.
+LINES = 250
+BYTES = 1024 * 1024
+
+#: The queries of sessions (SPEC §5), answered only by a batch of one process.
+SESSION_QUERIES = frozenset({"open", "update", "close"})
+
+#: One chunk at a time in a worker process: the engine's caches are per process, and a Dask worker
+#: may run several threads.
+_LOCK = threading.Lock()
+
+
+def line_chunks(lines: Iterable[bytes], size: int = LINES, max_bytes: int = BYTES) -> Iterator[tuple[int, list[bytes]]]:
+    """``(number of the first line, lines)`` chunks of ``lines``, numbered from 1."""
+    chunk: list[bytes] = []
+    held = 0
+    first = 1
+    for line in lines:
+        chunk.append(line)
+        held += len(line)
+        if len(chunk) >= size or held >= max_bytes:
+            yield first, chunk
+            first += len(chunk)
+            chunk = []
+            held = 0
+    if chunk:
+        yield first, chunk
+
+
+def _session_error(query: dict[str, Any], number: int) -> dict[str, Any] | None:
+    """The error answer of a session query in a batch spread over processes, or ``None``."""
+    name = query.get("query")
+    if isinstance(name, str) and name in SESSION_QUERIES:
+        where = "query"
+    elif "board" in query:
+        where = "board"
+    else:
+        return None
+    out: dict[str, Any] = {"error": {
+        "code": "bad_query",
+        "message": f"line {number}: sessions (open, update, close and \"board\" handles) keep boards in one "
+                   "process: run them with batch without --workers or --dask",
+        "where": where}}
+    qid = query.get("id")
+    return {"id": qid, **out} if qid is not None else out
+
+
+def _answer(line: bytes, number: int, cards: str | None, sessions: bool) -> dict[str, Any]:
+    """The answer of one line, as plain ``batch`` gives it, with the ``--cards`` file for a query
+    that names none, and the session check when ``sessions`` is false."""
+    if cards is None and sessions:
+        return answer_line(line, number)
+    try:
+        text = line.decode("utf-8-sig")
+        query = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float) if text.strip() else None
+    except (ValueError, RecursionError):
+        query = None
+    if not isinstance(query, dict):
+        return answer_line(line, number)  # the error plain batch gives that line
+    if not sessions:
+        refused = _session_error(query, number)
+        if refused is not None:
+            return refused
+    if cards is not None and "cards" not in query:
+        query["cards"] = cards
+    return answer(query)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"number {text} is too large")
+    return value
+
+
+def answer_chunk(first: int, lines: list[bytes], cards: str | None, sessions: bool) -> str:
+    """The answers of a chunk of lines (the first numbered ``first``), one JSON line each."""
+    with _LOCK:
+        return "".join(json.dumps(_answer(line, n, cards, sessions)) + "\n"
+                       for n, line in enumerate(lines, first))
+
+
+def run_batch(lines: Iterable[bytes], out: IO[str], runner: Runner | None, cards: str | None = None) -> int:
+    """Answer ``lines`` to ``out``: line by line in this process when ``runner`` is None (sessions
+    work, each answer flushed as it is made), else in chunks on ``runner``.  The number of lines."""
+    count = 0
+    if runner is None:
+        for number, line in enumerate(lines, 1):
+            # every line gets its answer, a blank one too, so answers stay aligned with the input
+            out.write(json.dumps(_answer(line, number, cards, True)) + "\n")
+            out.flush()
+            count = number
+        return count
+    tasks = ((first, chunk, cards, False) for first, chunk in line_chunks(lines))
+    for text in in_order(runner, answer_chunk, tasks):
+        out.write(text)
+        out.flush()
+        count += text.count("\n")
+    return count

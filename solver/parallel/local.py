@@ -1,0 +1,51 @@
+"""``--workers N``: tasks run in N local worker processes (:class:`~concurrent.futures.ProcessPoolExecutor`),
+each process started once for the whole run and warmed once (the card database loaded) before its
+first task.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future as _Future
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from manasolver.solver.parallel.core import ParallelError
+
+__all__ = ["Local"]
+
+T = TypeVar("T")
+
+
+class _Checked:
+    """A local future whose broken pool (a worker process killed) is a :class:`ParallelError`."""
+
+    __slots__ = ("_future",)
+
+    def __init__(self, future: _Future[Any]) -> None:
+        self._future = future
+
+    def result(self) -> Any:
+        try:
+            return self._future.result()
+        except BrokenProcessPool:
+            raise ParallelError("a local worker process ended before its task was done (killed, or out "
+                                "of memory); nothing was written for the lines after it", "--workers") from None
+
+    def cancel(self) -> bool:
+        return self._future.cancel()
+
+
+class Local:
+    """``workers`` local processes."""
+
+    def __init__(self, workers: int, warm: Callable[[], object] | None = None) -> None:
+        self.slots = workers
+        self._pool = ProcessPoolExecutor(max_workers=workers, initializer=warm)
+
+    def submit(self, fn: Callable[..., T], *args: Any) -> _Checked:
+        return _Checked(self._pool.submit(fn, *args))
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
