@@ -2,8 +2,11 @@
 
 Routes: ``POST /v1/query`` (and ``POST /``) one query object, its answer object;
 ``POST /v1/batch`` JSON lines or a JSON array in, JSON lines out in order (streamed), every
-item answered; ``GET /healthz`` ``{"status": "ok", "version": …}``; ``GET /openapi.json`` the
-service's OpenAPI document (:mod:`~manasolver.solver.schema.openapi`).  Errors of input are
+item answered; ``GET /healthz`` ``{"status": "ok", "version": …}``; ``GET /openapi.json`` the service's
+OpenAPI document (:mod:`~manasolver.solver.schema.openapi`); ``GET /`` the playground
+page (SPEC §11), its files under ``/static/``, card names for it from ``GET /v1/cards?q=…&limit=…``
+and the bundled boards from ``GET /v1/examples``
+(:mod:`~manasolver.solver.playground`).  Errors of input are
 answers with status 200, exactly as :func:`manasolver.solver.protocol.answer` gives them; a
 request that never reached the engine gets the protocol's error object with the status that
 says why: 400 (not UTF-8 or not JSON, malformed HTTP), 403 (a foreign ``Host`` or ``Origin``),
@@ -80,11 +83,15 @@ class QueryApp(App):
         self._openapi_body: bytes | None = None
         self.routes: dict[str, dict[str, Callable[[Request], Response]]] = {
             "/v1/query": {"POST": self._query},
-            "/": {"POST": self._query},
+            "/": {"POST": self._query, "GET": self._page},
+            "/v1/cards": {"GET": self._cards},
+            "/v1/examples": {"GET": self._examples},
             "/v1/batch": {"POST": self._batch},
             "/healthz": {"GET": self._health},
             "/openapi.json": {"GET": self._openapi},
         }
+        #: every path under /static/: the playground's files (the page itself is GET /)
+        self._files: dict[str, Callable[[Request], Response]] = {"GET": self._static}
 
     # -- before the body is read: refusals and answers that need no engine -------------------
 
@@ -98,7 +105,7 @@ class QueryApp(App):
             return _json(403, _error(f"requests from the Origin {origin[:100]!r} are refused (start the "
                                      "server with --allow-origin to allow one)", "Origin"))
         path = request.target.split("?", 1)[0]
-        methods = self.routes.get(path)
+        methods = self.routes.get(path, self._files if path.startswith("/static/") else None)
         if methods is None:
             return _json(404, _error(f"no such path {path[:100]!r}: POST queries to /v1/query or "
                                      "/v1/batch", "path"))
@@ -106,9 +113,6 @@ class QueryApp(App):
             return Response(204, b"", headers=[
                 *self._cors(request), ("Access-Control-Allow-Methods", ", ".join([*methods, "OPTIONS"])),
                 ("Access-Control-Allow-Headers", "Content-Type"), ("Access-Control-Max-Age", "600")])
-        if path == "/" and request.method in ("GET", "HEAD"):
-            return _json(404, _error("the playground page (SPEC §11) is not built yet: POST queries to "
-                                     "/v1/query or /v1/batch", "path"))
         if request.method not in methods and not (request.method == "HEAD" and "GET" in methods):
             return _json(405, _error(f"{request.method[:20]} is not allowed on {path}; use "
                                      f"{' or '.join(methods)}", "method"), [("Allow", ", ".join(methods))])
@@ -172,6 +176,50 @@ class QueryApp(App):
             from manasolver.solver.schema.openapi import openapi_bytes
             self._openapi_body = openapi_bytes(self.version)
         return Response(200, self._openapi_body, "application/json")
+
+    # -- the playground page (SPEC §11): its files, card names, the example boards -------------
+
+    def _page(self, request: Request) -> Response:
+        return self._static_named("index.html")
+
+    def _static(self, request: Request) -> Response:
+        return self._static_named(request.target.split("?", 1)[0][len("/static/"):])
+
+    def _static_named(self, name: str) -> Response:
+        from manasolver.solver.playground import PAGE_POLICY, static_file
+        found = static_file(name)
+        if found is None:
+            return _json(404, _error(f"no such file {name[:100]!r} in the playground's files", "path"))
+        data, kind = found
+        headers = [("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff")]
+        if kind.startswith("text/html"):
+            headers += [("Content-Security-Policy", PAGE_POLICY), ("Referrer-Policy", "no-referrer")]
+        return Response(200, data, kind, headers)
+
+    def _cards(self, request: Request) -> Response:
+        from urllib.parse import parse_qs
+
+        from manasolver.models.carddb import default_db
+        from manasolver.solver.playground.search import DEFAULT_LIMIT, search
+        query = request.target.partition("?")[2]
+        try:
+            fields = parse_qs(query, errors="strict", max_num_fields=8)
+        except UnicodeDecodeError as err:
+            return _json(400, _error(f"the search is not UTF-8: {err}", "q"))
+        except ValueError as err:
+            return _json(400, _error(f"bad query string: {err}", "q"))
+        limit_text = fields.get("limit", [str(DEFAULT_LIMIT)])[-1]
+        if not limit_text.isascii() or not limit_text.strip().isdigit() or len(limit_text) > 9:
+            return _json(400, _error(f"limit must be a whole number, not {limit_text[:20]!r}", "limit"))
+        try:
+            return _json(200, search(default_db(self.cards), fields.get("q", [""])[-1], int(limit_text)))
+        except ManasolverError as err:
+            return _json(400, err.to_json())
+
+    def _examples(self, request: Request) -> Response:
+        from manasolver.solver.demo import QUESTIONS
+        from manasolver.solver.playground import examples
+        return _json(200, {"examples": examples(QUESTIONS)})
 
     def _query(self, request: Request) -> Response:
         try:

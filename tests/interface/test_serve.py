@@ -336,9 +336,11 @@ def test_expect_100_continue_is_answered_before_the_body(server: Served) -> None
     assert head.startswith(b"HTTP/1.1 200 ") and json.loads(data) == answer(_query())
 
 
-def test_get_root_says_the_playground_is_not_built(server: Served) -> None:
-    error = _refused(*server.request("GET", "/", headers={})[::2], 404, "path")
-    assert "playground" in error["message"]
+def test_get_root_serves_the_playground_page(server: Served) -> None:
+    """SPEC §11 (tests/interface/test_playground*.py test the page itself)."""
+    status, headers, data = server.request("GET", "/", headers={})
+    assert status == 200 and headers["content-type"].startswith("text/html"), (status, headers)
+    assert b"static/app.js" in data
 
 
 def test_a_long_batch_does_not_hold_the_engine_from_other_requests(server: Served) -> None:
