@@ -93,3 +93,17 @@ def test_schema_module_check_says_the_committed_files_are_current() -> None:
     done = subprocess.run([sys.executable, "-m", "manasolver.solver.schema", "--check", str(DOCS)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def test_plan_is_refused_as_the_reference_says_until_the_engine_answers_it() -> None:
+    """docs/protocol.md says plan is defined but answered with bad_query: true while the
+    protocol does not know it (and this test then asks for the reference to be updated)."""
+    from manasolver.solver.protocol import QUERIES
+    text = REFERENCE.read_text(encoding="utf-8")
+    says_refused = "This version does not answer `plan` yet" in text
+    if "plan" in QUERIES:
+        assert not says_refused, "the engine answers plan now: docs/protocol.md must say so, with examples"
+    else:
+        assert says_refused
+        got = answer({"query": "plan", "state": {"players": [{"name": "you"}]}, "costs": [{"cost": "{0}"}]})
+        assert got["error"]["code"] == "bad_query" and got["error"]["where"] == "query"
