@@ -855,9 +855,9 @@ function renderPayment(box, payment, query) {
   box.append(el("h3", { text: `Tapped and activated (${acts.length})` }),
     el("ol", { class: "activations" }, ...acts.map((a) => el("li", { dataset: { permanent: a.permanent || "" } },
       el("strong", { text: a.permanent ? (names[a.permanent] || a.permanent) : `${a.card} (from hand)` }),
-      a.permanent ? el("span", { class: "muted", text: ` ${a.permanent}` }) : null, " → ", drawMana(a.mana),
+      a.permanent ? el("span", { class: "muted", text: ` ${a.permanent}` }) : null, ": ",
+      ...(a.costs || []).map((c) => costWord(c)), " → ", drawMana(a.mana),
       a.times && a.times > 1 ? ` ×${a.times}` : "",
-      el("span", { class: "muted", text: "  cost: " }), ...(a.costs || []).map((c) => costWord(c)),
       a.sacrificed ? el("span", { class: "muted", text: ` sacrificing ${a.sacrificed.join(", ")}` }) : null,
       a.tapped ? el("span", { class: "muted", text: ` tapping ${a.tapped.join(", ")}` }) : null))));
   const tileOf = (id) => $(`.perm[data-id="${cssEscape(id)}"]`);
@@ -866,8 +866,9 @@ function renderPayment(box, payment, query) {
     if (!tile) return;
     tile.classList.add("paid");
     if ((a.costs || []).some((c) => /sacrifice/i.test(c))) tile.classList.add("sacrificed");
-    $(".perm-paid", tile).append(el("span", { class: "gave", dataset: { mana: a.mana } }, "gave ", drawMana(a.mana)),
-      el("span", { class: "costs" }, ...(a.costs || []).map((c) => costWord(c))));
+    $(".perm-paid", tile).append(el("span", { class: "costs" }, ...(a.costs || []).map((c) => costWord(c))), "→",
+      el("span", { class: "gave", dataset: { mana: a.mana }, title: "the mana it gave" }, drawMana(a.mana)),
+      a.times && a.times > 1 ? ` ×${a.times}` : "");
     for (const id of (a.sacrificed || []).concat(a.tapped || [])) {
       const other = tileOf(id);
       if (other) { other.classList.add("assisted"); $(".perm-paid", other).append(el("span", { text: `used by ${a.permanent}` })); }
