@@ -5,7 +5,7 @@ for the pool, option per type bit)``.  Demands are grouped by mask, so payabilit
 for a transportation problem: the cost is payable exactly when, for every set ``T`` of non-generic
 demands, the units able to pay some demand of ``T`` are at least the demand of ``T``, and all units
 cover the whole cost (every unit pays generic).  :func:`hall_ok` checks it directly,
-:func:`hall_fast` with the sums looked up in per-mask tables; :func:`transport` writes an actual
+:func:`hall_fast` with each sum computed once; :func:`transport` writes an actual
 assignment by shortest augmenting paths (pool first), :func:`deficits` the least missing mana of an
 unpayable cost, and :func:`solution_from_units` turns an assignment into a backend
 :class:`~manasolver.solver.backends.problem.Solution`.  The backends share these; none imports
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections import deque
 
-from manasolver.models._memo import IdentityMemo
 from manasolver.solver.backends.problem import Problem, Solution, lowest_bit
 from manasolver.solver.casting.announce import Form
 
@@ -57,40 +56,30 @@ def hall_ok(units: list[UnitKind], form: Form, generic: int) -> bool:
     return True
 
 
-#: Hall's sums per unit list (see :func:`coverage`).
-_COVER: IdentityMemo[list[UnitKind], tuple[int, list[int], list[int]]] = IdentityMemo(257)
-
-
-def coverage(units: list[UnitKind]) -> tuple[int, list[int], list[int]]:
-    """For a unit list: the total, and for every type mask ``m`` how many units could pay
-    a demand of ``m`` (without and with snow demands): Hall's sums by table lookup."""
-    hit = _COVER.get(units)
-    if hit is not None:
-        return hit
-    total = sum(u[2] for u in units)
-    plain = [0] * 64
-    snowy = [0] * 64
-    for m in range(64):
-        a = b = 0
-        for u in units:
-            if u[0] & m:
-                a += u[2]
-                b += u[2]
-            elif u[1]:
-                b += u[2]
-        plain[m] = a
-        snowy[m] = b
-    return _COVER.put(units, (total, plain, snowy))
-
-
 def hall_fast(units: list[UnitKind], form: Form, generic: int) -> bool:
-    """:func:`hall_ok` with the sums looked up in :func:`coverage`'s tables."""
-    total, plain, snowy = coverage(units)
-    if generic + form.fixed_mana > total:
+    """:func:`hall_ok` with each Hall sum computed once per distinct union of demand masks
+    (a form has a few demands, so a few sums, never a table of all 64 masks)."""
+    if generic + form.fixed_mana > sum(u[2] for u in units):
         return False
     demands = form.demands
     n = len(demands)
     snow = form.snow
+    sums: dict[int, tuple[int, int]] = {}
+
+    def have(mask: int) -> tuple[int, int]:
+        """How many units could pay a demand of ``mask``: without, and with, snow units."""
+        hit = sums.get(mask)
+        if hit is None:
+            a = b = 0
+            for u in units:
+                if u[0] & mask:
+                    a += u[2]
+                    b += u[2]
+                elif u[1]:
+                    b += u[2]
+            hit = sums[mask] = (a, b)
+        return hit
+
     for subset in range(1, 1 << n):
         mask = need = 0
         for i in range(n):
@@ -98,11 +87,12 @@ def hall_fast(units: list[UnitKind], form: Form, generic: int) -> bool:
                 m, c = demands[i]
                 mask |= m
                 need += c
-        if need > plain[mask]:
+        plain, snowy = have(mask)
+        if need > plain:
             return False
-        if snow and need + snow > snowy[mask]:
+        if snow and need + snow > snowy:
             return False
-    return not snow or snow <= snowy[0]
+    return not snow or snow <= have(0)[1]
 
 
 def _edge(adj: dict[int, list[int]], cap: dict[tuple[int, int], int], a: int, b: int, c: int) -> None:

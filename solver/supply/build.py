@@ -40,6 +40,7 @@ from manasolver.models._memo import IdentityMemo, KeyMemo
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.errors import BadState, Unsupported
+from manasolver.models.rules.amounts import commander_identity
 from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_TYPE, C
@@ -193,7 +194,8 @@ def _snow_triggers(state: GameState) -> bool:
 
 
 #: Options of board-independent cards, by (card identity, tapped, sick, counters, life,
-#: energy): the same card in the same state always has the same options.
+#: energy, and the commander's color identity for Command Tower and Arcane Signet): the same
+#: card in the same state always has the same options.
 _OPTIONS: KeyMemo[tuple[object, ...], tuple[Option, ...]] = KeyMemo(4097)
 
 
@@ -201,15 +203,20 @@ def _cached_options(state: GameState, perm: Permanent, player: Player,
                     refs: dict[str, int] | None, effects: bool, resources: bool) -> tuple[Option, ...]:
     """:func:`_options`, remembered for cards whose options do not depend on the board."""
     card = perm.card
-    board_dependent, pays, counters, _ = _card_info(card)
-    if board_dependent or effects:
+    board_dependent, pays, counters, _, commander_only = _card_info(card)
+    if (board_dependent and not commander_only) or effects:
         return _options(state, perm, player, refs, effects, resources)
     key = (id(card), resources, perm.tapped, summoning_sick(state, perm), perm.chosen_color, perm.chosen_type,
            perm.counters if counters else (),
-           (player.life, player.energy) if pays else ())
+           (player.life, player.energy) if pays else (),
+           commander_identity(state, perm.controller) if commander_only else -1)
     hit = _OPTIONS.get(key, card)
     if hit is not None:
         return hit
+    if len(_OPTIONS) + 1 >= _OPTIONS.limit:  # rows hold options objects: renew them together
+        _ROWS.clear()
+        _PLAIN_ROWS[0].clear()
+        _PLAIN_ROWS[1].clear()
     return _OPTIONS.put(key, card, _options(state, perm, player, refs, effects, resources))
 
 
@@ -220,28 +227,135 @@ def _with_tap_costs(card: Card, unread: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(u for u in card.unsupported if u in unread or u.strip() in tapping)
 
 
-_CARD_INFO: IdentityMemo[Card, tuple[bool, bool, bool, bool]] = IdentityMemo(8193)
+_CARD_INFO: IdentityMemo[Card, tuple[bool, bool, bool, bool, bool]] = IdentityMemo(8193)
 
 
-def _card_info(card: Card) -> tuple[bool, bool, bool, bool]:
+def _card_info(card: Card) -> tuple[bool, bool, bool, bool, bool]:
     """(options depend on the board, costs life or energy, removes counters, refers to
-    what other permanents could produce) for a card, computed once per card object."""
+    what other permanents could produce, depends on the board only through the commander's
+    color identity) for a card, computed once per card object."""
     hit = _CARD_INFO.get(card)
     if hit is not None:
         return hit
-    board_dependent = pays = counters = reference = False
+    board_dependent = pays = counters = reference = commander = False
     for ab in card.mana_abilities:
-        if (ab.production.amount is not None or ab.production.reference or ab.condition is not None
-                or ab.production.chosen or ab.production.commander or ab.production.colors_among
-                or ab.production.instead or ab.cost.remove_any):
+        production = ab.production
+        if (production.amount is not None or production.reference or ab.condition is not None
+                or production.chosen or production.colors_among or production.instead or ab.cost.remove_any):
             board_dependent = True
-        if ab.production.reference:
+        if production.commander:
+            commander = True  # Command Tower, Arcane Signet: the commander's identity (CR 903.4)
+        if production.reference:
             reference = True
         if ab.cost.life or ab.cost.energy:
             pays = True
         if ab.cost.remove_counters:
             counters = True
-    return _CARD_INFO.put(card, (board_dependent, pays, counters, reference))
+    commander_only = commander and not board_dependent
+    return _CARD_INFO.put(card, (board_dependent or commander, pays, counters, reference, commander_only))
+
+
+#: A permanent's supply row: (why it is left out, or None; its usable options; snow; kind;
+#: creature; untapped creature; whether an option sacrifices or taps other permanents; the
+#: key its class is grouped by when none on the board does).
+_Row = tuple[Excluded | None, tuple[Option, ...], bool, SourceKind, bool, bool, bool, tuple[object, ...]]
+#: Rows of permanents whose options do not depend on the board (or only on the commander's
+#: identity), by (permanent identity, resources, sick, life and energy, identity): a stream of
+#: boards whose permanents recur (the board loader reuses equal permanents) groups each row once.
+_ROWS: KeyMemo[tuple[object, ...], _Row] = KeyMemo(16385)
+#: The same rows of permanents that no context changes (not sick, paying no life or energy, not
+#: reading the commander), by permanent identity alone, one table per ``resources`` flag: the
+#: common case, one dictionary lookup per permanent.
+_PLAIN_ROWS: tuple[dict[int, tuple[Permanent, _Row]], dict[int, tuple[Permanent, _Row]]] = ({}, {})
+_PLAIN_LIMIT = 16384
+
+
+def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | None, effects: bool,
+         changed: bool, resources: bool, ref_error: str) -> _Row:
+    """The supply row of one permanent, remembered with the permanent where the board can't
+    change it (no effects on mana, no Aura that hurts when it taps)."""
+    card = perm.card
+    board_dependent, pays, _, reference, commander_only = _card_info(card)
+    key: tuple[object, ...] | None = None
+    if not changed and (commander_only or not board_dependent):
+        key = (id(perm), resources, perm.sick and summoning_sick(state, perm),
+               (pl.life, pl.energy) if pays else (),
+               commander_identity(state, perm.controller) if commander_only else -1)
+        hit = _ROWS.get(key, perm)
+        if hit is not None:
+            return hit
+    excluded: Excluded | None = None
+    opts: tuple[Option, ...] = ()
+    # A Spirit Guide's "exile from your hand" does nothing on the battlefield; Heritage
+    # Druid's and Urza's tapping costs (models/text/tap_costs.py) are read with the resources.
+    text = card_text(card)
+    unread = text.unread if resources or not text.tap_costs else _with_tap_costs(card, text.unread)
+    if unread:
+        excluded = Excluded(perm.id, card.name, unread[0], UNREAD_TEXT)
+    elif card.mana_abilities or effects or (resources and card.unsupported):
+        try:
+            opts = _cached_options(state, perm, pl, refs, changed, resources)
+        except Unmodelled as skip:
+            excluded = Excluded(perm.id, card.name, skip.clause, skip.reason)
+        else:
+            if ref_error and reference:
+                excluded, opts = Excluded(perm.id, card.name, "could produce", ref_error), ()
+    creature = perm.is_creature
+    snow, kind = perm.is_snow, _kind(perm)
+    special = any(o.sacrifice_other or o.tap_types for o in opts)
+    # Remembered options of one card in one context are one object, so equal permanents fall in
+    # one class; keyed by value too, so that a row made before the options cache emptied still
+    # meets a row made after it (the grouping checks equality on a hash match).
+    group: tuple[object, ...] = (id(opts), snow, kind, creature, None, None)
+    if key is not None:
+        try:
+            group = (id(card), hash(opts), snow, kind, creature, None, None)
+        except TypeError:  # pragma: no cover - options are frozen values
+            pass
+    row: _Row = (excluded, opts, snow, kind, creature, creature and not perm.tapped, special, group)
+    if key is None:
+        return row
+    if not (perm.sick or pays or commander_only):
+        plain = _PLAIN_ROWS[resources]
+        if len(plain) >= _PLAIN_LIMIT:
+            plain.clear()
+        plain[id(perm)] = (perm, row)
+    return _ROWS.put(key, perm, row)
+
+
+def _group_with_resources(state: GameState, mine: list[tuple[int, Permanent]],
+                          rows: list[tuple[int, Permanent, _Row]], reserved: frozenset[str],
+                          excluded: list[Excluded], groups: dict[tuple[object, ...], tuple[list[str], list[int]]],
+                          meta: dict[tuple[object, ...], tuple[tuple[Option, ...], bool, SourceKind, str, bool]],
+                          ) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+    """Group the usable rows when some option sacrifices or taps other permanents: what a member
+    may be sacrificed or tapped as splits classes too; returns those signatures by id."""
+    usable = [(pos, perm, row[1]) for pos, perm, row in rows]
+    info = {pos: row for pos, _, row in rows}
+    sac_types = sorted({t for _, _, opts in usable for o in opts for t in o.sacrifice_other})
+    signature: dict[str, frozenset[str]] = {}
+    if sac_types:
+        usable = drop_unmodelled_altars(usable, sac_types, excluded)
+        sac_types = sorted({t for _, _, opts in usable for o in opts for t in o.sacrifice_other})
+        signature = {perm.id: frozenset(t for t in sac_types if sacrificeable(perm, t))
+                     for _, perm in mine if perm.id not in reserved}
+    tap_types = sorted({t for _, _, opts in usable for o in opts for t in o.tap_types})
+    tap_sig: dict[str, frozenset[str]] = {}
+    if tap_types:
+        tap_sig = {perm.id: frozenset(t for t in tap_types if sacrificeable(perm, t))
+                   for _, perm in mine if not perm.tapped}
+    for pos, perm, opts in usable:
+        _, _, snow, kind, creature, _, _, _ = info[pos]
+        # Equal cached options are one object; with sacrifice costs on the board, what a member
+        # may be sacrificed as splits classes too.
+        key: tuple[object, ...] = (id(opts), snow, kind, creature, signature.get(perm.id),
+                                   tap_sig.get(perm.id))
+        if key not in groups:
+            groups[key] = ([], [])
+            meta[key] = (opts, snow, kind, perm.card.name, creature)
+        groups[key][0].append(perm.id)
+        groups[key][1].append(pos)
+    return signature, tap_sig
 
 
 _CACHE: KeyMemo[tuple[int, str, bool, frozenset[str]], Supply] = KeyMemo(257)
@@ -276,74 +390,67 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     refs: dict[str, int] | None = None
     ref_error = ""
     mine = [(pos, perm) for pos, perm in enumerate(state.battlefield) if perm.controller == name]
-    if any(_card_info(perm.card)[3] for _, perm in mine):
+    from manasolver.models.rules.production import active_effects, tap_damage_from_attachments
+    effects = active_effects(state)
+    # Board-dependent abilities: effects on mana, or Auras that hurt when what they enchant taps.
+    changed = bool(effects) or bool(tap_damage_from_attachments(state))
+    # Rows remembered with their permanents first (one lookup each, the common case); the others
+    # after the references are known (a plain row never reads them).
+    plain = None if changed else _PLAIN_ROWS[resources]
+    found: list[_Row | None] = []
+    missed = False
+    for _, perm in mine:
+        hit = plain.get(id(perm)) if plain is not None else None
+        if hit is not None and hit[0] is perm:
+            found.append(hit[1])
+        else:
+            found.append(None)
+            missed = True
+    if missed and any(_card_info(perm.card)[3] for (_, perm), row in zip(mine, found) if row is None):
         from manasolver.solver.graph import could_produce
         try:
             refs = could_produce(state)
         except Unsupported as err:
             ref_error = err.message
-    from manasolver.models.rules.production import active_effects, tap_damage_from_attachments
-    effects = active_effects(state)
-    # Board-dependent abilities: effects on mana, or Auras that hurt when what they enchant taps.
-    changed = bool(effects) or bool(tap_damage_from_attachments(state))
-    groups: dict[tuple[object, ...], list[tuple[str, int]]] = {}
+    groups: dict[tuple[object, ...], tuple[list[str], list[int]]] = {}
     meta: dict[tuple[object, ...], tuple[tuple[Option, ...], bool, SourceKind, str, bool]] = {}
     excluded: list[Excluded] = []
-    usable: list[tuple[int, Permanent, tuple[Option, ...]]] = []
-    for pos, perm in mine:
-        card = perm.card
-        # A Spirit Guide's "exile from your hand" does nothing on the battlefield; Heritage
-        # Druid's and Urza's tapping costs (models/text/tap_costs.py) are read with the resources.
-        text = card_text(card)
-        unread = text.unread if resources or not text.tap_costs else _with_tap_costs(card, text.unread)
-        if unread:
-            excluded.append(Excluded(perm.id, card.name, unread[0], UNREAD_TEXT))
-            continue
-        if not card.mana_abilities and not effects and not (resources and card.unsupported):
-            continue
-        try:
-            opts = _cached_options(state, perm, pl, refs, changed, resources)
-        except Unmodelled as skip:
-            excluded.append(Excluded(perm.id, card.name, skip.clause, skip.reason))
-            continue
-        if ref_error and _card_info(card)[3]:
-            excluded.append(Excluded(perm.id, card.name, "could produce", ref_error))
-            continue
-        if opts:
-            usable.append((pos, perm, opts))
-    sac_types = sorted({t for _, _, opts in usable for o in opts for t in o.sacrifice_other})
+    creatures = 0
+    special = False
+    rows: list[tuple[int, Permanent, _Row]] = []
+    for (pos, perm), row in zip(mine, found):
+        if row is None:
+            row = _row(state, perm, pl, refs, bool(effects), changed, resources, ref_error)
+        creatures += row[5]
+        if row[0] is not None:
+            excluded.append(row[0])
+        elif row[1]:
+            rows.append((pos, perm, row))
+            special = special or row[6]
     signature: dict[str, frozenset[str]] = {}
-    if sac_types:
-        usable = drop_unmodelled_altars(usable, sac_types, excluded)
-        sac_types = sorted({t for _, _, opts in usable for o in opts for t in o.sacrifice_other})
-        signature = {perm.id: frozenset(t for t in sac_types if sacrificeable(perm, t))
-                     for _, perm in mine if perm.id not in reserved}
-    tap_types = sorted({t for _, _, opts in usable for o in opts for t in o.tap_types})
     tap_sig: dict[str, frozenset[str]] = {}
-    if tap_types:
-        tap_sig = {perm.id: frozenset(t for t in tap_types if sacrificeable(perm, t))
-                   for _, perm in mine if not perm.tapped}
-    for pos, perm, opts in usable:
-        snow = perm.is_snow
-        kind = _kind(perm)
-        creature = perm.is_creature
-        # Equal cached options are one object; with sacrifice costs on the board, what a member
-        # may be sacrificed as splits classes too.
-        key: tuple[object, ...] = (id(opts), snow, kind, creature, signature.get(perm.id),
-                                   tap_sig.get(perm.id))
-        if key not in groups:
-            groups[key] = []
-            meta[key] = (opts, snow, kind, perm.card.name, creature)
-        groups[key].append((perm.id, pos))
+    if not special:  # classes come out in order of their first member
+        for pos, perm, row in rows:
+            gkey = row[7]
+            group = groups.get(gkey)
+            if group is not None and meta[gkey][0] is not row[1] and meta[gkey][0] != row[1]:
+                gkey = (id(row[1]), row[2], row[3], row[4], None, None)  # a hash collision
+                group = groups.get(gkey)
+            if group is None:
+                groups[gkey] = group = ([], [])
+                meta[gkey] = (row[1], row[2], row[3], perm.card.name, row[4])
+            group[0].append(perm.id)
+            group[1].append(pos)
+    else:
+        signature, tap_sig = _group_with_resources(state, mine, rows, reserved, excluded, groups, meta)
     classes = []
-    for gkey, members in groups.items():
+    for gkey, (ids, positions) in groups.items():
         opts, snow, kind, cname, creature = meta[gkey]
-        classes.append(SourceClass(tuple(m for m, _ in members), tuple(p for _, p in members),
-                                   opts, snow, kind, cname, creature))
-    classes.sort(key=lambda k: k.positions[0])
+        classes.append(SourceClass(tuple(ids), tuple(positions), opts, snow, kind, cname, creature))
+    if special:
+        classes.sort(key=lambda k: k.positions[0])
     if resources:
         classes.extend(hand_classes(pl, len(state.battlefield)))
-    creatures = sum(1 for _, perm in mine if perm.is_creature and not perm.tapped)
     fodder = fodder_groups(mine, classes, signature, tap_sig, False) if signature else ()
     tappable = fodder_groups(mine, classes, signature, tap_sig, True) if tap_sig else ()
     return Supply(name, pool_units(pl), tuple(classes), tuple(excluded), pl.life, pl.energy,
