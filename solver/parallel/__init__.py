@@ -3,9 +3,10 @@ process, in local worker processes (:mod:`.local`) or on a Dask cluster (:mod:`.
 results given back in the order of the tasks.
 
 The three runners share one shape, :class:`Runner`: ``submit(fn, *args)`` gives back a future, and
-``slots`` says how many tasks run at once.  :func:`in_order` streams the tasks through a runner with a
-bounded window of tasks in flight, so an input of any length is never held in memory whole, and yields
-each result in task order.  A task is a pure function of its arguments: a task redone (a Dask worker
+``slots`` says how many tasks run at once.  :func:`in_order` (a generator) and :func:`each_in_order` (results handed to
+a function by a thread of their own, while the next task is read) stream the tasks through a runner
+with a bounded window of tasks in flight, so an input of any length is never held in memory whole,
+and give each result back in task order.  A task is a pure function of its arguments: a task redone (a Dask worker
 lost mid-run) gives the same result, and its result is taken once.
 """
 
@@ -14,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from manasolver.solver.parallel.core import Future, ParallelError, Runner, Serial, in_order
+from manasolver.solver.parallel.core import Future, ParallelError, Runner, Serial, each_in_order, in_order
 
-__all__ = ["Future", "ParallelError", "Runner", "Serial", "in_order", "open_runner"]
+__all__ = ["Future", "ParallelError", "Runner", "Serial", "each_in_order", "in_order", "open_runner"]
 
 
 @contextmanager

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from manasolver.solver import answer, answer_line
-from manasolver.solver.parallel import Runner, in_order
+from manasolver.solver.parallel import Runner, each_in_order
 
 __all__ = ["BYTES", "LINES", "SESSION_QUERIES", "answer_chunk", "line_chunks", "run_batch"]
 
@@ -118,9 +118,13 @@ def run_batch(lines: Iterable[bytes], out: IO[str], runner: Runner | None, cards
             out.flush()
             count = number
         return count
-    tasks = ((first, chunk, cards, False) for first, chunk in line_chunks(lines))
-    for text in in_order(runner, answer_chunk, tasks):
+    written = [0]
+
+    def write(text: str) -> None:
         out.write(text)
         out.flush()
-        count += text.count("\n")
-    return count
+        written[0] += text.count("\n")
+
+    tasks = ((first, chunk, cards, False) for first, chunk in line_chunks(lines))
+    each_in_order(runner, answer_chunk, tasks, write)
+    return written[0]
