@@ -240,6 +240,9 @@ def markdown(results: dict[str, Any]) -> str:
                        ("options", "options: three Cascading Cataracts and thirty lands")):
         if key in results:
             lines += ["", f"## {title}", "", "```", json.dumps(results[key], indent=1), "```"]
+    if "client" in results:
+        from manasolver.benchmarks.client import markdown as client_markdown
+        lines += ["", client_markdown(results["client"]).rstrip("\n")]
     return "\n".join(lines) + "\n"
 
 
@@ -258,6 +261,9 @@ def write(results: dict[str, Any], out: Path, plots: bool = True) -> list[Path]:
     paths[1].write_text(markdown(results), encoding="utf-8")
     if plots:
         paths += _plots(results, out)
+    if "client" in results:
+        from manasolver.benchmarks import client
+        paths += client.write(results["client"], out, plots=plots)
     return paths
 
 

@@ -15,7 +15,10 @@ Figures (medians and 99th percentiles, never asserted, always checked):
 * command-line start-up, process start to answer, of ``manasolver card Forest``
   and ``manasolver mana-value``, cold (a new process each run), and which heavy
   modules such a process imports;
-* ``options`` on three Cascading Cataracts and thirty lands, when implemented.
+* ``options`` on three Cascading Cataracts and thirty lands, when implemented;
+* the client's path (:mod:`manasolver.benchmarks.client`): fresh, repeated and session boards
+  through a ``batch`` process, HTTP with 1 and 4 clients, the filter board and cold start, each
+  beside a plain JSON loop.
 
 Queries that report hitting a time bound are counted, as are queries over
 50 ms that do not say so.  ``--quick`` is a CI-sized run of a few seconds;
@@ -77,6 +80,8 @@ def run(plan: Plan, *, phase: bool = True, log: Callable[[str], None] = print) -
     results["batch"] = measure_batch(plan.batch_lines)
     results["options"] = measure_options() if plan.options else {"status": "skipped in --quick"}
     results["startup"] = measure_startup(plan.startup_runs)
+    from manasolver.benchmarks import client
+    results["client"] = client.run(client.QUICK if plan is QUICK else client.FULL, log=log)
     return results
 
 

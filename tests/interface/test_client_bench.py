@@ -1,0 +1,50 @@
+"""The client-path benchmark (benchmarks/client.py) on real front ends: its quick run answers
+every line, and its answers are the engine's.
+
+The run starts a real ``manasolver batch`` process, a plain JSON loop, ``manasolver serve --port 0``
+with HTTP clients in their own processes, and a cold ``manasolver can-pay``; times are reported,
+never asserted.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from manasolver.benchmarks import client
+from manasolver.solver.protocol import answer
+
+
+def test_varied_board_is_real_cards_with_tapped_and_sick_permanents() -> None:
+    """The varied Commander board loads (every card in the database and read), has 40
+    permanents, two tapped and two summoning sick, and Atraxa as the commander."""
+    board = client.varied_board(3)
+    perms = board["battlefield"]
+    assert len(perms) == 40 and len({p["id"] for p in perms}) == 40
+    assert sum(1 for p in perms if p.get("tapped")) == 2 and sum(1 for p in perms if p.get("sick")) == 2
+    got = answer({"query": "pay", "state": board, "cost": "{2}{G}{W}"})
+    assert "error" not in got and got["payable"] is True, got
+
+
+def test_quick_client_run_answers_every_line_as_the_engine_does(tmp_path: Path) -> None:
+    results = client.run(client.QUICK, log=lambda s: None)
+    rows = {r["figure"]: r for r in results["rows"]}
+    fresh = [r for r in rows.values() if r["figure"].startswith("fresh")]
+    assert len(fresh) == 6
+    for r in fresh:
+        assert r["errors"] == 0 and r["mismatches"] == 0, r
+    repeated = [r for r in rows.values() if r["figure"].startswith(("same board", "session board"))]
+    assert len(repeated) == 8
+    for r in repeated:
+        if r.get("status") == "sessions not available":
+            continue
+        assert r["errors"] == 0 and r["differ_from_in_process"] == 0, r
+    http = [r for r in rows.values() if r["figure"].startswith("HTTP")]
+    assert len(http) == 2 and all(r["failed"] == 0 and r["requests"] > 0 for r in http), http
+    filters = rows["filter board pay (2 costs)"]
+    assert filters["errors"] == 0
+    assert results["cold_start"]["answer_ok"]
+    paths = client.write(results, tmp_path)
+    assert {p.name for p in paths} >= {"client.json", "client.md"}
+    assert json.loads((tmp_path / "client.json").read_text())["plan"] == "quick"
+    assert "## Client path" in (tmp_path / "client.md").read_text()
