@@ -11,12 +11,18 @@ Name resolution (case-insensitive, exact), in this order:
    Eldrazi Scion, Everywhere; :mod:`manasolver.models.tokens`).  No real card
    has these names, and a Scryfall file's token objects of the same name are
    skipped, so "Treasure" is always the token;
-2. the overlay: a user's newer card file (``--cards FILE`` or ``MANASOLVER_CARDS``),
-   in our JSONL format or as Scryfall's "oracle cards" bulk JSON; overlay cards
-   win over bundled ones;
-3. the bundled data: a record's full name (``"Fire // Ice"``), then the front
-   face of a multi-face card (``"Bonecrusher Giant"``), then any other face
-   (``"Stomp"``, which gives that face alone).
+2. the user's cards (``--cards FILE`` or ``MANASOLVER_CARDS``), which win over bundled
+   ones: a database written by ``manasolver cards import``
+   (:mod:`manasolver.models.card_import`; opened like the bundled one, in milliseconds),
+   or a card file read whole into memory (our JSONL, a Scryfall bulk file, card object or
+   list), unless ``cards import`` made the default database from that very file, unchanged
+   since, which is then used instead;
+3. the bundled data.
+
+In each, a record's full name (``"Fire // Ice"``) comes first, then the front face of a
+multi-face card (``"Bonecrusher Giant"``), then any other face (``"Stomp"``,
+``"Insectile Aberration"``, which gives that face alone: a transforming back face keeps the
+front face's mana cost for its mana value, CR 712.8e).
 
 A miss raises :class:`~manasolver.models.errors.UnknownCard` with up to five
 close names.  A record becomes a :class:`~manasolver.models.card.Card` in
@@ -35,8 +41,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from manasolver.models.card import SPLIT_LAYOUTS, Card
-from manasolver.models.card_build import card_from_record, color_mask, str_field
+from manasolver.models.card import Card
+from manasolver.models.card_build import card_from_record
+from manasolver.models.card_import import WHERE as _WHERE
+from manasolver.models.card_import import (
+    imported_db_for,
+    is_sqlite,
+    read_card_file,
+    scryfall_to_record,
+)
 from manasolver.models.errors import BadState, ManasolverError, UnknownCard
 
 __all__ = [
@@ -51,157 +64,49 @@ __all__ = [
 DB_PATH = Path(__file__).resolve().parent / "data" / "cards.sqlite"
 ENV_VAR = "MANASOLVER_CARDS"
 
-#: The key under which a user file's records keep their position (file:line or file[index]).
-_WHERE = "_where"
-#: Scryfall layouts that are not cards.
-_NOT_CARDS = {"token", "double_faced_token", "emblem", "art_series"}
-
 
 # ---------------------------------------------------------------------------------------------
 # Scryfall and user card files
 
 
-def scryfall_to_record(card: dict[str, Any], where: str = "") -> dict[str, Any] | None:
-    """Convert one Scryfall card object to our record format; None for non-cards (tokens, emblems)."""
-    if not isinstance(card, dict):
-        raise BadState(f"a Scryfall card must be an object, not {type(card).__name__}", where)
-    if card.get("layout") in _NOT_CARDS:
-        return None
-    name = card.get("name")
-    if not isinstance(name, str) or not name:
-        raise BadState("a Scryfall card needs a 'name'", f"{where}.name" if where else "name")
-
-    def face_record(obj: dict[str, Any]) -> dict[str, Any]:
-        rec: dict[str, Any] = {
-            "name": obj.get("name", ""),
-            "mana_cost": obj.get("mana_cost") or "",
-            "type_line": obj.get("type_line") or "",
-            "oracle_text": obj.get("oracle_text") or "",
-        }
-        if obj.get("colors") is not None:
-            rec["colors"] = list(obj["colors"])
-        for key in ("color_indicator", "power", "toughness", "loyalty"):
-            if obj.get(key) is not None:
-                rec[key] = obj[key]
-        if isinstance(obj.get("keywords"), list):
-            rec["keywords"] = [str(k).lower() for k in obj["keywords"]]
-        return rec
-
-    record = face_record(card)
-    record["layout"] = card.get("layout") or "normal"
-    if isinstance(card.get("cmc"), (int, float)):
-        record["mana_value"] = card["cmc"]
-    if card.get("border_color") == "silver" or card.get("set_type") == "funny":
-        record["funny"] = True
-    faces = card.get("card_faces")
-    if isinstance(faces, list) and faces:
-        recs = []
-        for i, f in enumerate(faces):
-            if not isinstance(f, dict):
-                raise BadState("card_faces must hold objects", f"{where}.card_faces[{i}]")
-            fr = face_record(f)
-            if "keywords" not in fr and "keywords" in record:
-                fr["keywords"] = record["keywords"]
-            recs.append(fr)
-        record["faces"] = recs
-        if not record["oracle_text"]:
-            record["oracle_text"] = "\n//\n".join(f["oracle_text"] for f in recs)
-        if card.get("colors") is None:
-            letters: set[str] = set()
-            for f in recs:
-                letters.update(f.get("colors") or [])
-            record["colors"] = [c for c in "WUBRG" if c in letters]
-        if record["layout"] not in SPLIT_LAYOUTS:
-            record["mana_cost"] = recs[0]["mana_cost"]
-    return record
-
-
 def load_card_file(path: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
-    """Read a user's card file: JSONL records (one a line) or a Scryfall bulk JSON array.
+    """Read a user's card file into memory (any format that
+    :func:`~manasolver.models.card_import.read_card_file` reads).
 
-    Returns records by lower-case name (and front-face name).  Errors are
-    :class:`BadState` naming the file and the line or index.
+    Returns records by lower-case key: a record's name and its front face's name give the whole
+    record, another face's name that face's own record (:func:`face_record`); a key two records
+    claim goes as in the database (a record's own name first, then the earlier record).  Errors
+    are :class:`BadState` naming the file and the line or index.
     """
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BadState(f"can't read card file {p}: {exc.strerror or exc}", str(p)) from None
-    except UnicodeDecodeError as exc:
-        raise BadState(f"card file {p} is not UTF-8 text: {exc.reason}", str(p)) from None
-    except ValueError as exc:  # a NUL in the path, or a name the file system can't encode
-        raise BadState(f"can't read card file {str(path)!r}: {exc}", "cards") from None
-    records: list[dict[str, Any]] = []
-    if text.lstrip().startswith("["):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise BadState(f"card file {p} is not valid JSON: {exc.msg} at line {exc.lineno}",
-                           f"{p}:{exc.lineno}") from None
-        for i, obj in enumerate(data):
-            try:
-                rec = scryfall_to_record(obj, f"{p}[{i}]")
-            except ManasolverError as exc:
-                raise exc.at("") from None
-            if rec is not None:
-                records.append(_checked(rec, f"{p}[{i}]"))
-    else:
-        for n, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise BadState(f"card file {p}, line {n}: not valid JSON ({exc.msg})", f"{p}:{n}") from None
-            if not isinstance(obj, dict):
-                raise BadState(f"card file {p}, line {n}: a record must be a JSON object", f"{p}:{n}")
-            records.append(_checked(obj, f"{p}:{n}"))
     out: dict[str, dict[str, Any]] = {}
-    for rec in records:
-        for key in _keys(rec):
-            out.setdefault(key, rec)
-        out[rec["name"].lower()] = rec
+    rank: dict[str, int] = {}
+    for _, rec in read_card_file(path):
+        for key, face, r in _keys(rec):
+            if key in rank and rank[key] <= r:
+                continue
+            rank[key] = r
+            out[key] = rec if face <= 0 else {**face_record(rec, face), _WHERE: rec.get(_WHERE, "")}
     return out
 
 
-def _checked(record: dict[str, Any], where: str) -> dict[str, Any]:
-    """Check a record's shape cheaply, so that a large file loads fast: the name and
-    the type of every field the engine reads, on the record and its faces; errors
-    name the file position.  The card itself is built when it is looked up: a bad
-    mana cost (or a silver-bordered symbol the engine refuses, such as Little Girl's
-    {HW}) then fails that lookup only, naming the file position too, so one odd card
-    doesn't make a whole Scryfall bulk file unusable."""
-    try:
-        _check_fields(record, where)
-        faces = record.get("faces")
-        if faces is not None:
-            if not isinstance(faces, list) or not all(isinstance(f, dict) for f in faces):
-                raise BadState("'faces' must be a list of objects", f"{where}.faces")
-            for i, face in enumerate(faces):
-                _check_fields(face, f"{where}.faces[{i}]")
-    except ManasolverError as exc:
-        raise type(exc)(f"{exc.message} ({where})", exc.where or where) from None
-    record[_WHERE] = where
-    return record
+def face_record(record: dict[str, Any], face: int) -> dict[str, Any]:
+    """The record of face ``face`` (1 or more) of a multi-face record, as a card of its own: the
+    card's layout, and for a transforming back face the front face's mana cost (CR 712.8e)."""
+    sub = dict(record["faces"][face])
+    sub["layout"] = record.get("layout", "normal")
+    if sub["layout"] == "transform":
+        sub["front_mana_cost"] = record["faces"][0].get("mana_cost", "")
+    return sub
 
 
-def _check_fields(record: dict[str, Any], where: str) -> None:
-    name = record.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise BadState("a card record needs a non-empty 'name' string", f"{where}.name")
-    for key in ("type_line", "oracle_text", "layout"):
-        str_field(record, key, where)
-    str_field(record, "mana_cost", where)
-    for key in ("colors", "color_indicator"):
-        if record.get(key) is not None:
-            color_mask(record[key], f"{where}.{key}")
-
-
-def _keys(record: dict[str, Any]) -> list[str]:
-    keys = [str(record["name"]).lower()]
+def _keys(record: dict[str, Any]) -> list[tuple[str, int, int]]:
+    """``(key, face, rank)`` of a record, as :func:`~manasolver.models.card_import.lookup_keys`."""
+    keys = [(str(record["name"]).lower(), -1, 0)]
     faces = record.get("faces")
-    if isinstance(faces, list) and faces and isinstance(faces[0], dict) and faces[0].get("name"):
-        keys.append(str(faces[0]["name"]).lower())
+    if isinstance(faces, list):
+        for i, face in enumerate(faces):
+            if isinstance(face, dict) and face.get("name"):
+                keys.append((str(face["name"]).lower(), i, 1 if i == 0 else 2))
     return keys
 
 
@@ -209,46 +114,100 @@ def _keys(record: dict[str, Any]) -> list[str]:
 # the database
 
 
+class _Store:
+    """One card database file (the bundled one, or one ``cards import`` wrote), opened on first use."""
+
+    def __init__(self, path: Path, bundled: bool) -> None:
+        self.path = path
+        self.bundled = bundled
+        self._con: sqlite3.Connection | None = None
+        self._zdict = b""
+
+    def con(self) -> sqlite3.Connection:
+        if self._con is None:
+            if not self.path.exists():
+                if self.bundled:
+                    raise BadState(f"the bundled card database is missing: {self.path} "
+                                   f"(run python scripts/build_carddb.py)", "cards")
+                raise BadState(f"card database {self.path} does not exist", "cards")
+            # the bundled file never changes while it is read: immutable spares the locking
+            mode = "ro&immutable=1" if self.bundled else "ro"
+            try:
+                con = sqlite3.connect(f"file:{self.path}?mode={mode}", uri=True, check_same_thread=False)
+                row = con.execute("SELECT value FROM meta WHERE key = 'zdict'").fetchone()
+                con.execute("SELECT key, id, face FROM lookup LIMIT 1").fetchall()
+            except sqlite3.Error as exc:
+                raise BadState(f"{self.path} is not a card database (make one with manasolver cards "
+                               f"import FILE): {exc}", "cards") from None
+            self._zdict = bytes(row[0]) if row else b""
+            self._con = con
+        return self._con
+
+    def find(self, key: str) -> tuple[dict[str, Any], int] | None:
+        """The record of a lookup key and the face it names (-1 or 0 for the whole record)."""
+        row = self.con().execute(
+            "SELECT card.data, lookup.face FROM lookup JOIN card ON card.id = lookup.id WHERE lookup.key = ?",
+            (key,)).fetchone()
+        if row is None:
+            return None
+        unpacker = zlib.decompressobj(zdict=self._zdict)
+        data = unpacker.decompress(bytes(row[0])) + unpacker.flush()
+        return json.loads(data.decode("utf-8")), int(row[1])
+
+    def close(self) -> None:
+        if self._con is not None:
+            self._con.close()
+            self._con = None
+
+
 class CardDB:
-    """Card lookup over the bundled SQLite data and an optional overlay of records."""
+    """Card lookup over the bundled SQLite data, under a user's cards: an imported database
+    (``user``, a path) and/or records read from a card file (``overlay``)."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None,
-                 overlay: dict[str, dict[str, Any]] | None = None) -> None:
+                 overlay: dict[str, dict[str, Any]] | None = None,
+                 user: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else DB_PATH
         self.overlay = overlay or {}
-        self._con: sqlite3.Connection | None = None
-        self._zdict: bytes | None = None
+        self._bundled_store = _Store(self.path, bundled=True)
+        self._stores = ([_Store(Path(user), bundled=False)] if user is not None else []) + [self._bundled_store]
         self._cache: dict[str, Card] = {}
         self._names: list[str] | None = None
         self._index: dict[str, frozenset[str]] | None = None
         self._display: dict[str, str] | None = None
 
+    @property
+    def user_path(self) -> Path | None:
+        """The imported database under the bundled one, if any."""
+        return self._stores[0].path if len(self._stores) > 1 else None
+
+    def check(self) -> None:
+        """Open every database now (a bad ``user`` file fails here, not at the first lookup)."""
+        for store in self._stores:
+            store.con()
+
     # -- storage ------------------------------------------------------------------------
     def _db(self) -> sqlite3.Connection:
-        if self._con is None:
-            if not self.path.exists():
-                raise BadState(f"the bundled card database is missing: {self.path} "
-                               f"(run python scripts/build_carddb.py)", "cards")
-            self._con = sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True,
-                                        check_same_thread=False)
-            row = self._con.execute("SELECT value FROM meta WHERE key = 'zdict'").fetchone()
-            self._zdict = bytes(row[0]) if row else b""
-        return self._con
+        """The bundled database's connection."""
+        return self._bundled_store.con()
 
-    def _bundled(self, key: str) -> tuple[dict[str, Any], int] | None:
+    def _found(self, key: str) -> tuple[dict[str, Any], str] | None:
+        """The record a lookup key resolves to, and its position in the user's file ("" if none)."""
+        if key in self.overlay:
+            rec = self.overlay[key]
+            return {k: v for k, v in rec.items() if k != _WHERE}, str(rec.get(_WHERE, ""))
         if not key.isascii():
             try:
                 key.encode("utf-8")
             except UnicodeEncodeError:
                 return None  # a lone surrogate: no card is named so
-        row = self._db().execute(
-            "SELECT card.data, lookup.face FROM lookup JOIN card ON card.id = lookup.id WHERE lookup.key = ?",
-            (key,)).fetchone()
-        if row is None:
-            return None
-        unpacker = zlib.decompressobj(zdict=self._zdict or b"")
-        data = unpacker.decompress(bytes(row[0])) + unpacker.flush()
-        return json.loads(data.decode("utf-8")), int(row[1])
+        for store in self._stores:
+            got = store.find(key)
+            if got is not None:
+                rec, face = got
+                origin = str(rec.pop(_WHERE, ""))
+                return (face_record(rec, face) if face > 0 else rec), origin
+        return None
 
     # -- lookups ------------------------------------------------------------------------
     def record(self, name: str) -> dict[str, Any] | None:
@@ -261,19 +220,8 @@ class CardDB:
         tok = token_record(key)
         if tok is not None:
             return tok
-        if key in self.overlay:
-            return {k: v for k, v in self.overlay[key].items() if k != _WHERE}
-        got = self._bundled(key)
-        if got is None:
-            return None
-        rec, face = got
-        if face > 0:
-            sub = dict(rec["faces"][face])
-            sub["layout"] = rec.get("layout", "normal")
-            if sub["layout"] == "transform":  # CR 712.8e: the front face's mana value
-                sub["front_mana_cost"] = rec["faces"][0].get("mana_cost", "")
-            return sub
-        return rec
+        got = self._found(key)
+        return None if got is None else got[0]
 
     def get(self, name: str, where: str = "") -> Card:
         """The card named ``name`` (exact, case-insensitive; see the module docstring)."""
@@ -282,8 +230,11 @@ class CardDB:
         key = name.strip().lower()
         if key in self._cache:
             return self._cache[key]
-        rec = self.record(name)
-        origin = self.overlay[key].get(_WHERE, "") if key in self.overlay else ""
+        from manasolver.models.tokens import token_record
+
+        tok = token_record(key)
+        found = (tok, "") if tok is not None else self._found(key)
+        rec, origin = found if found is not None else (None, "")
         if rec is None:
             suggestions = self.suggest(name)
             hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
@@ -301,8 +252,7 @@ class CardDB:
         if self._names is None:
             from manasolver.models.tokens import TOKEN_NAMES
 
-            rows = self._db().execute("SELECT name FROM card").fetchall()
-            names = {r[0] for r in rows}
+            names = {r[0] for store in self._stores for r in store.con().execute("SELECT name FROM card")}
             names.update(str(r["name"]) for r in self.overlay.values())
             names.update(TOKEN_NAMES)
             self._names = sorted(names)
@@ -356,7 +306,9 @@ class CardDB:
         if self._display is None:
             from manasolver.models.tokens import TOKEN_NAMES
 
-            display = {k: v for k, v in self._db().execute("SELECT key, name FROM lookup")}
+            display: dict[str, str] = {}
+            for store in reversed(self._stores):  # the user's names over the bundled ones
+                display.update((k, v) for k, v in store.con().execute("SELECT key, name FROM lookup"))
             for key, rec in self.overlay.items():
                 display[key] = str(rec["name"]) if key == str(rec["name"]).lower() else key
             display.update({t.lower(): t for t in TOKEN_NAMES})
@@ -369,10 +321,9 @@ class CardDB:
         return self._index
 
     def close(self) -> None:
-        """Close the database connection."""
-        if self._con is not None:
-            self._con.close()
-            self._con = None
+        """Close the database connections."""
+        for store in self._stores:
+            store.close()
 
 
 _STOP_WORDS = frozenset({"the", "of", "and", "for", "from", "with", "into", "to"})
@@ -385,13 +336,22 @@ def _trigrams(text: str) -> set[str]:
 
 @lru_cache(maxsize=8)
 def _db_for(cards_file: str | None) -> CardDB:
-    overlay = load_card_file(cards_file) if cards_file else None
-    return CardDB(overlay=overlay)
+    if not cards_file:
+        return CardDB()
+    if is_sqlite(cards_file):
+        db = CardDB(user=cards_file)
+        db.check()
+        return db
+    imported = imported_db_for(cards_file)
+    if imported is not None:
+        return CardDB(user=imported)
+    return CardDB(overlay=load_card_file(cards_file))
 
 
 def default_db(cards_file: str | None = None) -> CardDB:
-    """The shared database: the bundled data, overlaid by ``cards_file`` or, when
-    that is None, by the file named in ``MANASOLVER_CARDS`` (if set).  Cached per file."""
+    """The shared database: the bundled data under the user's cards of ``cards_file`` or, when
+    that is None, of the file named in ``MANASOLVER_CARDS`` (if set): a database made by
+    ``manasolver cards import``, or a card file (see the module docstring).  Cached per file."""
     if cards_file is None:
         cards_file = os.environ.get(ENV_VAR) or None
     return _db_for(str(cards_file) if cards_file else None)
