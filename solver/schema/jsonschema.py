@@ -216,7 +216,8 @@ def _document() -> str:
         extra[f"answer.{name}"] = {"description": f"The answers to {name}: "
                                    + ", ".join(a.__name__ for a in answers) + ", or an error.",
                                    **_union((*answers, defs.ErrorAnswer), found)}
-    schema_of(defs.Health, found)
+    for service in (defs.Health, defs.CardSearch, defs.Examples):  # the service's own answers
+        schema_of(service, found)
     objects: dict[str, Any] = {}
     while len(objects) < len(found):
         for name, cls in list(found.items()):

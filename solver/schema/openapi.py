@@ -10,6 +10,7 @@ package, with no network: ``GET /openapi.json`` answers it.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from manasolver.solver.schema.jsonschema import DIALECT, json_schema
@@ -55,8 +56,9 @@ def _refusals() -> dict[str, Any]:
             for code, why in _REFUSED.items()}
 
 
-def openapi(version: str) -> dict[str, Any]:
-    """The OpenAPI document, for the installed ``version``."""
+def openapi(version: str, routes: Iterable[str] | None = None) -> dict[str, Any]:
+    """The OpenAPI document, for the installed ``version``; ``routes`` (default: every route
+    described here) are the paths the server answers, and only those are in the document."""
     schema = json_schema()
     components = _moved(schema["$defs"])
     query_op = {
@@ -80,6 +82,35 @@ def openapi(version: str) -> dict[str, Any]:
                                   "type": "string", "description": "one Answer object a line"}}}},
                       **_refusals()},
     }
+    search = {"operationId": "cards", "summary": "Card names for the playground page",
+              "parameters": [
+                  {"name": "q", "in": "query", "schema": {"type": "string"},
+                   "description": "the start of a card name (case-insensitive)"},
+                  {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1},
+                   "description": "the most names answered"}],
+              "responses": {"200": _json("CardSearch", "the cards found"),
+                            "400": _json("ErrorAnswer", "a bad q or limit")}}
+    known: dict[str, Any] = {
+        "/v1/query": {"post": {"operationId": "query", **query_op}},
+        "/": {"post": {"operationId": "rootQuery", **query_op},
+              "get": {"operationId": "playground", "summary": "The playground page (SPEC §11); its files "
+                                                              "are under /static/",
+                      "responses": {"200": {"description": "the page",
+                                            "content": {"text/html": {"schema": {"type": "string"}}}},
+                                    "404": _json("ErrorAnswer", "the page is not built in this version")}}},
+        "/v1/batch": {"post": {"operationId": "batch", **batch_op}},
+        "/healthz": {"get": {"operationId": "health", "summary": "Liveness",
+                             "responses": {"200": _json("Health", "the server is up")}}},
+        "/openapi.json": {"get": {"operationId": "openapi", "summary": "This document",
+                                  "responses": {"200": {"description": "the OpenAPI document",
+                                                        "content": {"application/json": {
+                                                            "schema": {"type": "object"}}}}}}},
+        "/v1/cards": {"get": search},
+        "/v1/examples": {"get": {"operationId": "examples", "summary": "The bundled example boards",
+                                 "responses": {"200": _json("Examples", "the boards and the demo's questions")}}},
+    }
+    paths = {p: known.get(p, {"get": {"summary": "a route of this server", "responses": {
+        "200": {"description": "its answer"}}}}) for p in (known if routes is None else routes)}
     return {
         "openapi": "3.1.0",
         "jsonSchemaDialect": DIALECT,
@@ -92,25 +123,11 @@ def openapi(version: str) -> dict[str, Any]:
             "license": {"name": "MIT", "identifier": "MIT"},
         },
         "servers": [{"url": "http://127.0.0.1:8765", "description": "manasolver serve (the default port)"}],
-        "paths": {
-            "/v1/query": {"post": {"operationId": "query", **query_op}},
-            "/": {"post": {"operationId": "rootQuery", **query_op},
-                  "get": {"operationId": "playground", "summary": "The playground page (SPEC §11)",
-                          "responses": {"200": {"description": "the page",
-                                                "content": {"text/html": {"schema": {"type": "string"}}}},
-                                        "404": _json("ErrorAnswer", "the page is not built in this version")}}},
-            "/v1/batch": {"post": {"operationId": "batch", **batch_op}},
-            "/healthz": {"get": {"operationId": "health", "summary": "Liveness",
-                                 "responses": {"200": _json("Health", "the server is up")}}},
-            "/openapi.json": {"get": {"operationId": "openapi", "summary": "This document",
-                                      "responses": {"200": {"description": "the OpenAPI document",
-                                                            "content": {"application/json": {
-                                                                "schema": {"type": "object"}}}}}}},
-        },
+        "paths": paths,
         "components": {"schemas": components},
     }
 
 
-def openapi_bytes(version: str) -> bytes:
+def openapi_bytes(version: str, routes: Iterable[str] | None = None) -> bytes:
     """The document as the bytes ``GET /openapi.json`` answers."""
-    return json.dumps(openapi(version)).encode("utf-8")
+    return json.dumps(openapi(version, routes)).encode("utf-8")

@@ -34,21 +34,22 @@ from manasolver.solver.request import Criterion
 __all__ = [
     "ANSWERS", "QUERIES", "AbilitySpell", "ActivatedAbilityInfo", "Activating", "Activation",
     "AddChange", "AdditionalCost", "Answer", "Backend", "BoardAnswer", "BoardHandle",
-    "CanPayAnswer", "CanPayQuery", "CardAnswer", "CardInfo", "CardQuery", "CardRef", "CastFor", "CastOptions",
-    "Change", "Characteristics", "Choice", "Chosen", "CloseAnswer", "CloseQuery", "Color", "Cost",
-    "CostOptions", "CouldProduceAnswer", "CouldProduceQuery", "Count", "CountsAnswer",
-    "CountsQuery", "DetailedOption", "Devotion", "ErrorAnswer", "ErrorCode", "ErrorInfo", "Health",
-    "IncreaseModifier", "JsonValue", "Life", "Limit", "Mana", "ManaAbilityInfo", "ManaType",
-    "ManaValueAnswer", "ManaValueQuery", "MaxXAnswer", "MaxXFound", "MaxXNone", "MaxXQuery",
-    "Maximum", "Minimum", "MinimumModifier", "Modifier", "Name", "NotPayable", "OneOf", "OpenQuery",
-    "OptionsAnswer", "OptionsQuery", "Paid", "Pattern", "PayAnswer", "PayQuery", "Payable",
-    "Payment", "PaymentOptions", "PaymentsAnswer", "PaymentsQuery", "Permanent", "PermanentFields",
-    "PlanAnswer", "PlanCost", "PlanPaid", "PlanQuery", "PlanUnpaid", "Player", "PlayerChange",
-    "PlayerFields", "Policy", "PolicyItem", "PolicyObject", "Query", "Reason", "ReasonCode",
-    "ReduceModifier", "RemoveChange", "SetChange", "Spell", "SpellObject", "SpendColorItem",
-    "SpendColorText", "State", "Step", "TapChange", "TriggerEffectInfo", "TriggerInfo", "Turn",
-    "TurnChange", "Unpaid", "UnsupportedSource", "UntapChange", "UpdateQuery", "ValidateAnswer",
-    "ValidateQuery", "Zone",
+    "CanPayAnswer", "CanPayQuery", "CardAnswer", "CardEntry", "CardInfo", "CardQuery", "CardRef",
+    "CardSearch", "CastFor", "CastOptions", "Change", "Characteristics", "Choice", "Chosen",
+    "CloseAnswer", "CloseQuery", "Color", "Cost", "CostOptions", "CouldProduceAnswer",
+    "CouldProduceQuery", "Count", "CountsAnswer", "CountsQuery", "DetailedOption", "Devotion",
+    "ErrorAnswer", "ErrorCode", "ErrorInfo", "ExampleBoard", "ExampleQuestion", "Examples",
+    "Health", "IncreaseModifier", "JsonValue", "Life", "Limit", "Mana", "ManaAbilityInfo",
+    "ManaType", "ManaValueAnswer", "ManaValueQuery", "MaxXAnswer", "MaxXFound", "MaxXNone",
+    "MaxXQuery", "Maximum", "Minimum", "MinimumModifier", "Modifier", "Name", "NotPayable", "OneOf",
+    "OpenQuery", "OptionsAnswer", "OptionsQuery", "Paid", "Pattern", "PayAnswer", "PayQuery",
+    "Payable", "Payment", "PaymentOptions", "PaymentsAnswer", "PaymentsQuery", "Permanent",
+    "PermanentFields", "PlanAnswer", "PlanCost", "PlanPaid", "PlanQuery", "PlanUnpaid", "Player",
+    "PlayerChange", "PlayerFields", "Policy", "PolicyItem", "PolicyObject", "Query", "Reason",
+    "ReasonCode", "ReduceModifier", "RemoveChange", "SetChange", "Spell", "SpellObject",
+    "SpendColorItem", "SpendColorText", "State", "Step", "TapChange", "TriggerEffectInfo",
+    "TriggerInfo", "Turn", "TurnChange", "Unpaid", "UnsupportedSource", "UntapChange",
+    "UpdateQuery", "ValidateAnswer", "ValidateQuery", "Zone",
 ]
 
 
@@ -1480,6 +1481,69 @@ class Health(TypedDict):
 
     status: Literal["ok"]
     version: str
+
+
+class CardEntry(TypedDict):
+    """A card found by the playground's name search.
+
+    Fields:
+      name: the card's name.
+      mana_cost: its mana cost ("" for none).
+      type_line: its type line.
+    """
+
+    name: str
+    mana_cost: str
+    type_line: str
+
+
+class CardSearch(TypedDict):
+    """``GET /v1/cards?q=…&limit=…``: card names for the playground page, completed from the card
+    database.
+
+    Fields:
+      query: the search as given.
+      cards: the cards found, best first, up to limit.
+      more: true when more cards match than were listed.
+    """
+
+    query: str
+    cards: list[CardEntry]
+    more: bool
+
+
+class ExampleQuestion(TypedDict):
+    """Fields:
+      text: the question in words.
+      query: the query that asks it.
+    """
+
+    text: str
+    query: Query
+
+
+class ExampleBoard(TypedDict):
+    """A bundled example board with the questions the demo asks of it.
+
+    Fields:
+      name: the board's name (example:NAME on the command line).
+      state: the board.
+      questions: the demo's questions about it.
+    """
+
+    name: str
+    state: State
+    questions: list[ExampleQuestion]
+
+
+class Examples(TypedDict):
+    """``GET /v1/examples``: the bundled example boards.
+
+    Fields:
+      examples: the boards, by name.
+    """
+
+    examples: list[ExampleBoard]
 
 
 Answer = Union[Paid, Unpaid, Payable, NotPayable, PaymentsAnswer, MaxXFound, MaxXNone, OptionsAnswer,

@@ -197,6 +197,13 @@ def test_openapi_over_a_real_server_is_the_definitions_document() -> None:
         body = response.read()
         assert response.status == 200 and response.getheader("Content-Type") == "application/json"
         doc = json.loads(body)
+        served: dict[str, Any] = {}
+        for path in ("/healthz", "/v1/cards?q=Fores&limit=3", "/v1/examples"):
+            conn.close()  # a GET is answered before the engine, and its connection is not kept
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            conn.request("GET", path)
+            got = conn.getresponse()
+            served[path.split("?")[0]] = (got.status, json.loads(got.read()))
         conn.close()
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         conn.request("POST", "/openapi.json", b"{}", {"Content-Type": "application/json"})
@@ -206,9 +213,19 @@ def test_openapi_over_a_real_server_is_the_definitions_document() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-    assert doc == openapi(line["version"])
+    from manasolver.solver.serve import QueryApp
+    routes = tuple(QueryApp("127.0.0.1", port).routes)
+    assert doc == openapi(line["version"], routes)
     assert doc["openapi"] == "3.1.0" and doc["info"]["version"] == line["version"]
-    assert {"/v1/query", "/v1/batch", "/healthz", "/openapi.json", "/"} <= set(doc["paths"])
+    assert set(doc["paths"]) == set(routes)  # the document describes exactly what the server answers
+    assert {"/v1/query", "/v1/batch", "/healthz", "/openapi.json", "/"} <= set(routes)
+    described = openapi(line["version"])["paths"]
+    for path in routes:
+        assert path in described, f"{path} is served but openapi.py does not describe it"
+    for path, name in (("/healthz", "Health"), ("/v1/cards", "CardSearch"), ("/v1/examples", "Examples")):
+        if path in routes:  # the service's own answers match their definitions
+            status, body_ = served[path]
+            assert status == 200 and _validator(name).is_valid(body_), (path, status, str(body_)[:300])
     schemas = doc["components"]["schemas"]
     assert set(schemas) == set(SCHEMA["$defs"])
     for ref in _refs(doc):
