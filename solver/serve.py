@@ -174,7 +174,7 @@ class QueryApp(App):
         """The service described from the protocol's typed definitions (SPEC §9), built once."""
         if self._openapi_body is None:
             from manasolver.solver.schema.openapi import openapi_bytes
-            self._openapi_body = openapi_bytes(self.version)
+            self._openapi_body = openapi_bytes(self.version, tuple(self.routes))
         return Response(200, self._openapi_body, "application/json")
 
     # -- the playground page (SPEC §11): its files, card names, the example boards -------------
