@@ -55,7 +55,9 @@ def type_text(tp: Any) -> str:
             elif isinstance(mark, defs.Maximum):
                 notes.append(f"≤ {mark.value:,}")
             elif isinstance(mark, defs.Limit) and text == "integer":
-                notes.append(f"≤ {LIMITS[mark.key]:,}")
+                notes.append(f"≤ {_number(LIMITS[mark.key])}")
+            elif isinstance(mark, defs.Limit) and text == "string":
+                notes.append(f"(at most {LIMITS[mark.key]:,} characters)")
         return f"{text} {' '.join(notes)}" if notes else text
     if isinstance(tp, type) and typing.is_typeddict(tp):
         return f"[{tp.__name__}](#{_anchor(tp.__name__)})"
@@ -73,6 +75,11 @@ def type_text(tp: Any) -> str:
     if tp in names:
         return names[tp]
     raise TypeError(f"no words for {tp!r}")
+
+
+def _number(n: int) -> str:
+    """``1,000,000``, or ``2^62`` for a large power of two."""
+    return f"2^{n.bit_length() - 1}" if n >= 2**31 and n & (n - 1) == 0 else f"{n:,}"
 
 
 def _literal(value: object) -> str:
