@@ -1,7 +1,7 @@
 """``batch`` throughput over local worker processes (SPEC §7, §10): the same file of ``pay`` and
 ``can_pay`` lines, each with its own 40-permanent Commander board (:func:`~.boards.commander_board`),
-answered by real ``manasolver batch`` processes in one process, with ``--workers 1`` and with
-``--workers 2``, and with ``--dask`` on a two-worker ``LocalCluster`` when asked for.
+answered by real ``manasolver batch`` processes in one process (``--workers 1`` is the same) and
+with ``--workers 2``, and with ``--dask`` on a two-worker ``LocalCluster`` when asked for.
 
 ``python -m manasolver.benchmarks.parallel [--lines N] [--repeats R] [--dask] [--out DIR]`` writes
 ``parallel.md`` to ``benchmarks/results/`` (or DIR).  Each configuration runs R times, the
@@ -66,8 +66,7 @@ def _run(args: list[str], lines: Path, out: Path) -> tuple[float, float, int]:
 
 def measure(n: int, repeats: int, dask: bool) -> dict[str, Any]:
     """Every configuration's runs over one file of ``n`` lines."""
-    configs: dict[str, list[str]] = {"one process": [], "--workers 1": ["--workers", "1"],
-                                     "--workers 2": ["--workers", "2"]}
+    configs: dict[str, list[str]] = {"one process": [], "--workers 2": ["--workers", "2"]}
     cluster: Any = None
     if dask:
         from importlib import import_module

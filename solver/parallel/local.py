@@ -1,6 +1,7 @@
 """``--workers N``: tasks run in N local worker processes (:class:`~concurrent.futures.ProcessPoolExecutor`),
 each process started once for the whole run and warmed once (the card database loaded) before its
-first task.
+first task.  Workers start from a fork server where there is one (not forked from the parent, whose
+other threads, the writer of results among them, a fork would copy mid-step).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from collections.abc import Callable
 from concurrent.futures import Future as _Future
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import get_all_start_methods, get_context
 from typing import Any, TypeVar
 
 from manasolver.solver.parallel.core import ParallelError
@@ -42,7 +44,8 @@ class Local:
 
     def __init__(self, workers: int, warm: Callable[[], object] | None = None) -> None:
         self.slots = workers
-        self._pool = ProcessPoolExecutor(max_workers=workers, initializer=warm)
+        method = "forkserver" if "forkserver" in get_all_start_methods() else None
+        self._pool = ProcessPoolExecutor(max_workers=workers, initializer=warm, mp_context=get_context(method))
 
     def submit(self, fn: Callable[..., T], *args: Any) -> _Checked:
         return _Checked(self._pool.submit(fn, *args))

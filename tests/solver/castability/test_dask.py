@@ -91,25 +91,37 @@ def test_castability_survives_a_worker_killed_mid_run(cluster: tuple[str, Client
     """SIGKILL a worker process while it runs a chunk: the nanny restarts it, the scheduler redoes
     the chunk elsewhere, and the totals are exactly the one-process totals (nothing lost or doubled)."""
     address, client = cluster
-    samples = 30 * CHUNK
-    proc = castability("--samples", str(samples), "--seed", "4", "--turns", "1-5", "--dask", address)
+    samples = 16 * CHUNK
+    proc = castability("--samples", str(samples), "--seed", "4", "--turns", "1-4", "--dask", address)
     killed = kill_a_worker_running_ours(client, proc)
     out, _ = finish(proc)
     assert processed_twice(client, killed)
-    same_numbers(json.loads(out), one_process(samples, 4, (1, 5)))
+    same_numbers(json.loads(out), one_process(samples, 4, (1, 4)))
     client.wait_for_workers(2, timeout=120)
 
 
 def _lines(n: int) -> bytes:
+    """``can_pay`` lines on ten-permanent boards, every tenth a ``pay``, every fiftieth not a query
+    (bytes that are not UTF-8, or JSON cut short)."""
     costs = costs_for(5, n)
     out = []
     for i in range(n):
         if i % 50 == 7:
             out.append(b'\xff{"query": "can_pay"}\n' if i % 100 == 7 else b'{"query": "pay", \n')
             continue
-        query = {"query": "can_pay" if i % 2 else "pay", "state": small_board(i % 40), "cost": costs[i], "id": i}
+        query = {"query": "pay" if i % 10 == 3 else "can_pay", "state": small_board(i % 40), "cost": costs[i],
+                 "id": i}
         out.append(json.dumps(query).encode() + b"\n")
     return b"".join(out)
+
+
+#: The batch file of the tests below: six chunks of lines.
+DATA = _lines(6 * LINES)
+
+
+@pytest.fixture(scope="module")
+def one_process_answers() -> bytes:
+    return batch([], DATA)
 
 
 def batch(args: list[str], data: bytes) -> bytes:
@@ -137,12 +149,10 @@ def same_answers(one: bytes, two: bytes) -> None:
             assert (jx.get("id"), jx.get("payable")) == (jy.get("id"), jy.get("payable"))
 
 
-def test_batch_on_dask_answers_as_one_process(cluster: tuple[str, Client]) -> None:
+def test_batch_on_dask_answers_as_one_process(cluster: tuple[str, Client], one_process_answers: bytes) -> None:
     address, _ = cluster
-    data = _lines(2 * LINES + 31)
-    one = batch([], data)
-    two = batch(["--dask", address], data)
-    same_answers(one, two)
+    two = batch(["--dask", address], DATA)
+    same_answers(one_process_answers, two)
     answers = [json.loads(x) for x in two.splitlines()]
     assert "not valid UTF-8" in answers[7]["error"]["message"] and answers[7]["error"]["where"] == "line 8"
     assert "not valid JSON" in answers[57]["error"]["message"]
@@ -150,10 +160,9 @@ def test_batch_on_dask_answers_as_one_process(cluster: tuple[str, Client]) -> No
     assert json.loads(session)["error"]["code"] == "bad_query" and b"without --workers or --dask" in session
 
 
-def test_batch_survives_a_worker_killed_mid_run(cluster: tuple[str, Client]) -> None:
+def test_batch_survives_a_worker_killed_mid_run(cluster: tuple[str, Client], one_process_answers: bytes) -> None:
     address, client = cluster
-    data = _lines(6 * LINES)
-    one = batch([], data)
+    data = DATA
     proc = subprocess.Popen([*CLI, "batch", "--dask", address], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     assert proc.stdin is not None
@@ -165,7 +174,7 @@ def test_batch_survives_a_worker_killed_mid_run(cluster: tuple[str, Client]) -> 
     killed = kill_a_worker_running_ours(client, proc)
     out, _ = finish_with_input(proc, data[split:])
     assert processed_twice(client, killed)
-    same_answers(one, out)
+    same_answers(one_process_answers, out)
     client.wait_for_workers(2, timeout=120)
 
 
