@@ -56,6 +56,9 @@ class CardResolver:
         """The database card ``name`` (exact, case-insensitive); UnknownCard suggests others."""
         if type(name) is str:
             hit = self._names.get(name)
+            if hit is None and self._db is None:
+                self.db  # noqa: B018 - the database's own name cache replaces this board's empty one
+                hit = self._names.get(name)
             if hit is not None:
                 return hit
         text = as_str(name, where, "a card name", LIMITS["name"])

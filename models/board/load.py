@@ -116,8 +116,27 @@ def load_state(obj: object, db: CardDB | None = None) -> GameState:
     if "battlefield" in board:
         raw_field = as_list(board["battlefield"], "battlefield", "battlefield", LIMITS["permanents"])
         ids: dict[str, int] = {}
+        cache: dict[object, Permanent] | None = None
         for i, raw in enumerate(raw_field):
-            perm = _cached_permanent(raw, i, names, cards)
+            # A permanent built before from the same flat object (same fields, same values of
+            # the same types) and the same player names is reused; nested values are not hashed.
+            perm = None
+            if type(raw) is dict and "card" in raw:
+                if cache is None:
+                    cache = _PERMANENT_CACHE.setdefault(cards.db, {})
+                try:
+                    key = (names, tuple(raw.items()), tuple(map(type, raw.values())))
+                    perm = cache.get(key)
+                except TypeError:  # a nested value (counters, chosen): not hashable
+                    key = None
+                if perm is None:
+                    perm = _permanent(raw, f"battlefield[{i}]", names, cards)
+                    if key is not None:
+                        if len(cache) >= CACHE_SIZE:
+                            cache.clear()
+                        cache[key] = perm
+            else:
+                perm = _permanent(raw, f"battlefield[{i}]", names, cards)
             if perm.id in ids:
                 raise BadState(f"duplicate id {clip(perm.id)!r} (first used by "
                                f"battlefield[{ids[perm.id]}])", f"battlefield[{i}].id")
@@ -228,23 +247,6 @@ def _suggest(name: str, choices: Iterable[str]) -> str:
 #: with the same values and types) and the same player names: a stream of boards (``batch``)
 #: builds each distinct permanent once.  Objects with nested values (counters) are not cached.
 _PERMANENT_CACHE: weakref.WeakKeyDictionary[CardDB, dict[object, Permanent]] = weakref.WeakKeyDictionary()
-
-
-def _cached_permanent(raw: object, index: int, names: tuple[str, ...], cards: CardResolver) -> Permanent:
-    if type(raw) is not dict or "card" not in raw:
-        return _permanent(raw, f"battlefield[{index}]", names, cards)
-    try:
-        key = (names, tuple((k, v, type(v)) for k, v in raw.items()))
-        cache = _PERMANENT_CACHE.setdefault(cards.db, {})
-        hit = cache.get(key)
-    except TypeError:  # a nested value (counters, chosen): not hashable
-        return _permanent(raw, f"battlefield[{index}]", names, cards)
-    if hit is None:
-        hit = _permanent(raw, f"battlefield[{index}]", names, cards)
-        if len(cache) >= CACHE_SIZE:
-            cache.clear()
-        cache[key] = hit
-    return hit
 
 
 def _permanent(raw: object, where: str, names: tuple[str, ...], cards: CardResolver) -> Permanent:
