@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from manasolver.models.abilities import Restriction
 from manasolver.models.text.hand import HAND_COST
-from manasolver.models.state import Permanent
+from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import ANY_COLOR, C, TYPE_BITS, ManaSymbol, mask_letters
 from manasolver.solver.payment import Activation, Choice, Payment
 from manasolver.solver.request import PaymentRequest, SpellInfo
@@ -288,22 +288,16 @@ def _criteria(p: Payment, req: PaymentRequest, criteria: Sequence[str]) -> tuple
         elif c == "min_energy":
             out.append(p.energy)
         elif c == "keep_colors":
-            # Colors some cost-free activation of a permanent could make now, lost because every
-            # permanent that could make them was activated (solver.policy: "no longer producible
-            # by what stays untapped").
-            colors: dict[str, int] = {}
-            for ms in moves(state, req.player):
-                for m in ms:
-                    if m.mana and not m.costs_mana and not m.sacrificed and not m.tapped:
-                        colors[m.perm.id] = colors.get(m.perm.id, 0) | (sum(set(m.mana)) & ANY_COLOR)
+            # Colors the permanents left untapped could still make (solver.policy: "no longer
+            # producible by what stays untapped"), as solver.pools.keepable states it: a
+            # cost-free activation, or a converter (its mana cost one colored or {C} symbol,
+            # all of a permanent's converters asking the same) paid along a chain of other
+            # untapped permanents that starts from a cost-free activation of a permanent
+            # without a converter.  Searched over sequences of activations, not a fixpoint.
             used = ({a.permanent if a.hand is None else f"hand:{a.hand}" for a in p.activations}
                     | {s for a in p.activations for s in a.sacrificed + a.tapped})
-            before = after = 0
-            for pid, mask in colors.items():
-                before |= mask
-                if pid not in used:
-                    after |= mask
-            out.append((before & ~after).bit_count())
+            out.append((_keepable_colors(state, req.player, frozenset())
+                        & ~_keepable_colors(state, req.player, frozenset(used))).bit_count())
         elif c == "keep_castable":
             if state.player(req.player).hand or req.policy.keep_castable:
                 raise ValueError("brute force does not compute keep_castable")
@@ -311,6 +305,60 @@ def _criteria(p: Payment, req: PaymentRequest, criteria: Sequence[str]) -> tuple
         else:
             raise ValueError(f"brute force has no criterion {c!r}")
     return tuple(out)
+
+
+def _converter_symbol(m: Move) -> int:
+    """The one symbol a converter move's mana cost asks for (a type mask), 0 for other moves."""
+    syms = [y for y in m.ability.cost.mana.symbols if not y.special]
+    if len(syms) != 1 or m.sacrificed or m.tapped:
+        return 0
+    y = syms[0]
+    if y.is_numeral or y.phyrexian or y.snow or y.variable or y.generic:
+        return 0
+    return (y.colors & ANY_COLOR) | (C if y.colorless else 0)
+
+
+def _pays_abilities(r: Restriction | None) -> bool:
+    """May mana with restriction ``r`` pay an activated ability's mana cost (CR 106.6)?"""
+    return r is None or r.any_ability or (r.abilities and not r.spell_types)
+
+
+def _keepable_colors(state: GameState, player: str, gone: frozenset[str]) -> int:
+    """The colors the permanents not in ``gone`` could make (see keep_colors in _criteria), by
+    a search over which permanents activate in which order."""
+    perms: list[tuple[list[Move], list[Move], bool]] = []  # free moves, converter moves, starter
+    for ms in moves(state, player):
+        if not ms or ms[0].perm.id in gone:
+            continue
+        free = [m for m in ms if m.mana and not m.costs_mana and not m.sacrificed and not m.tapped]
+        conv = [m for m in ms if m.costs_mana and _converter_symbol(m)]
+        starter = len({_converter_symbol(m) for m in conv}) != 1
+        perms.append((free, [] if starter else conv, starter))
+    colors = 0
+    for free, _conv, _starter in perms:
+        for m in free:
+            colors |= sum(set(m.mana)) & ANY_COLOR
+    seen: set[tuple[frozenset[int], int]] = set()
+
+    def walk(done: frozenset[int], fed: int) -> None:
+        nonlocal colors
+        if (done, fed) in seen:
+            return
+        seen.add((done, fed))
+        for i, (free, conv, starter) in enumerate(perms):
+            if i in done:
+                continue
+            if starter:
+                for m in free:
+                    if _pays_abilities(m.restriction):
+                        walk(done | {i}, fed | sum(set(m.mana)))
+            for m in conv:
+                if _converter_symbol(m) & fed:
+                    colors |= sum(set(m.mana)) & ANY_COLOR
+                    walk(done | {i}, fed | (sum(set(m.mana)) if _pays_abilities(m.restriction) else 0))
+
+    walk(frozenset(), 0)
+    return colors
 
 
 def weighted(p: Payment, req: PaymentRequest, weights: Sequence[tuple[str, int]]) -> tuple[int, ...]:

@@ -6,7 +6,7 @@
 ``tiebreak``, and when the policy names them ``keep_colors``, ``max_colors_spent`` and
 ``keep_castable``) and its upper bound; the solve loop minimises them stage by stage
 (:func:`~manasolver.solver.policy.stages`).  ``keep_colors`` counts the colors some unused member
-could still make; ``keep_castable`` is one Boolean per kept cost, tied by Hall's condition to the
+could still make, filter lands fed by other unused members included; ``keep_castable`` is one Boolean per kept cost, tied by Hall's condition to the
 members left untapped (no flow variables of its own) when every class has a simple shape, else by
 a small flow over those members.
 """
@@ -20,6 +20,7 @@ from manasolver.models.symbols import TYPE_BITS
 from manasolver.solver.backends.cpsat.variables import Model, Src
 from manasolver.solver.backends.problem import Problem
 from manasolver.solver.policy import keep_counts
+from manasolver.solver.pools.keepable import keepable
 from manasolver.solver.supply.model import Option
 
 __all__ = ["add_terms"]
@@ -122,18 +123,54 @@ def _remaining(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
 def _keep_colors(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
                  inst: dict[tuple[int, int, int], Any], terms: dict[str, tuple[Any, int]],
                  class_assists: dict[int, Any] | None = None) -> None:
-    """keep_colors: colors some free option of an unused member could still make (options
-    that sacrifice or tap other permanents do not count: they make mana only by using another)."""
+    """keep_colors: colors the unused members could still make
+    (:mod:`manasolver.solver.pools.keepable`): with a free option (not one that sacrifices or
+    taps other permanents), or with a converter (a filter land) that fires: its class has an
+    unused member and its symbol is paid by an unused starter class or by a converter that
+    fires before it (an integer level per converter orders the chain, so no converter pays
+    for itself); the colors counted are those the whole board keeps unused."""
     rem = _remaining(cp, problem, uses, inst, class_assists)
+    kp = keepable(problem.supply)
+    able = kp.kept([cls.count for cls in problem.supply.classes])
+    convs = kp.converters
+    fire: dict[int, Any] = {}
+    if convs and able:
+        n = len(convs)
+        level = {k: cp.new_int_var(0, n, f"keep_level{k}") for k in convs}
+        fire = {k: cp.new_bool_var(f"keep_fire{k}") for k in convs}
+        for k in convs:
+            left = rem[k][1]
+            cp.add(left >= 1).only_enforce_if(fire[k])
+            ways = []
+            for j, (_, jleft, _) in enumerate(rem):
+                if kp.feed[j] & kp.needs[k]:
+                    b = cp.new_bool_var(f"keep_feed{k}_{j}")
+                    cp.add(jleft >= 1).only_enforce_if(b)
+                    ways.append(b)
+            for j in convs:
+                if j != k and kp.gives[j] & kp.needs[k]:
+                    b = cp.new_bool_var(f"keep_chain{k}_{j}")
+                    cp.add_implication(b, fire[j])
+                    cp.add(level[j] < level[k]).only_enforce_if(b)
+                    ways.append(b)
+            if ways:
+                cp.add_bool_or(ways).only_enforce_if(fire[k])
+            else:
+                cp.add(fire[k] == 0)
     kept = []
     for bit in TYPE_BITS[:5]:
-        able = [left for (k, left, _), cls in zip(rem, problem.supply.classes)
-                if any(o.free and not (o.sacrifice_other or o.tap_creatures) and o.union & bit
-                       for o in cls.options)]
-        if not able:
+        if not able & bit:
             continue
+        free = [left for (k, left, _) in rem if kp.free[k] & bit]
+        made = [fire[k] for k in convs if k in fire and kp.makes[k] & bit]
         b = cp.new_bool_var(f"keep{bit}")
-        cp.add(sum(able) >= 1).only_enforce_if(b)
+        ways = []
+        if free:
+            fb = cp.new_bool_var(f"keep_free{bit}")
+            cp.add(sum(free) >= 1).only_enforce_if(fb)
+            ways.append(fb)
+        ways += made
+        cp.add_bool_or(ways).only_enforce_if(b)
         kept.append(b)
     if kept:
         terms["keep_colors"] = (len(kept) - sum(kept), len(kept))

@@ -12,6 +12,7 @@ backend's solution with the same vector, for tests comparing optima.
 
 from __future__ import annotations
 
+from manasolver.solver.backends.fastopt.filters import solve_converters
 from manasolver.solver.backends.fastopt.keep import KeepTerms
 from manasolver.solver.backends.fastopt.search import search_for
 from manasolver.solver.backends.fastopt.shape import shape_known
@@ -42,6 +43,10 @@ class FastOptBackend:
         criteria = pol.criteria if problem.mode == "optimal" else ("min_sources",)
         if _pool_may_sink(problem, criteria):
             return None
+        if any(not cls.free for cls in problem.supply.classes):
+            found = solve_converters(problem, criteria)
+            if found is not None:
+                return found
         search = search_for(problem, criteria)
         if search is None:
             return None

@@ -7,24 +7,22 @@ along many branches):
 * ``keep_castable``: how many of the kept costs (the policy's list, else the cards in
   hand) the members left unused can no longer pay, by Hall's condition over the units
   of their free, exclusive, unrestricted options (:meth:`KeepTerms.keep_lost`);
-* ``keep_colors``: how many colors no member left unused can make any more
-  (:meth:`KeepTerms.colors_lost`), and a lower bound on it when only some classes are
+* ``keep_colors``: how many colors the members left unused can't make any more, filter
+  lands fed by other untapped members included (:mod:`manasolver.solver.pools.keepable`;
+  :meth:`KeepTerms.colors_lost`), and a lower bound on it when only some classes are
   decided (:meth:`KeepTerms.colors_lost_bound`).
 """
 
 from __future__ import annotations
 
 from manasolver.models.errors import Unsupported
-from manasolver.models.symbols import ANY_COLOR, TYPE_BITS
 from manasolver.solver.backends.matching import UnitKind, hall_ok
 from manasolver.solver.backends.problem import Problem
 from manasolver.solver.casting.announce import Form, announce
 from manasolver.solver.policy import keep_counts
+from manasolver.solver.pools.keepable import keepable
 
 __all__ = ["KeepTerms"]
-
-#: The five color bits (W U B R G): the colors ``keep_colors`` counts.
-COLOR_BITS = TYPE_BITS[:5]
 
 
 class KeepTerms:
@@ -67,21 +65,13 @@ class KeepTerms:
                 self.keep_units.append([])
                 if self.keep_forms:
                     self.shape_ok = False
-        # Colors some free option could still make (restricted ones too, as CP-SAT counts).
-        self.class_colors = [0] * len(sup.classes)
-        for k, cls in enumerate(sup.classes):
-            for o in cls.options:
-                if o.free:
-                    self.class_colors[k] |= o.union & ANY_COLOR
-        self.able_colors = 0
-        for m in self.class_colors:
-            self.able_colors |= m
-        self.color_makers: list[list[int]] = []
-        for bit in COLOR_BITS:
-            makers = [k for k, cls in enumerate(sup.classes)
-                      if any(o.free and o.union & bit for o in cls.options)]
-            if makers:
-                self.color_makers.append(makers)
+        # Colors each class could still make (cost-free options, restricted ones too, as
+        # CP-SAT counts them, and converters such as filter lands fed by other untapped
+        # members: solver.pools.keepable).
+        self.keepable = keepable(sup)
+        self.class_colors = [self.keepable.class_colors(k) for k in range(len(sup.classes))]
+        self.able_colors = self.keepable.kept(self.class_cap)
+        self._able_count = self.able_colors.bit_count()
 
     def keep_lost(self, used: list[int]) -> int:
         """How many keep_castable costs the members left unused can no longer pay."""
@@ -128,12 +118,12 @@ class KeepTerms:
         return max(0, able.bit_count() - ub)
 
     def colors_lost(self, used: list[int]) -> int:
-        """How many colors no member left unused can make any more (keep_colors)."""
+        """How many colors the members left unused can't make any more (keep_colors)."""
         key = tuple(used)
         hit = self._colors_cache.get(key)
         if hit is None:
-            hit = sum(1 for makers in self.color_makers
-                      if all(used[k] >= self.class_cap[k] for k in makers))
+            left = [c - u for c, u in zip(self.class_cap, used)]
+            hit = self._able_count - self.keepable.kept(left).bit_count()
             if len(self._colors_cache) > 4096:
                 self._colors_cache.clear()
             self._colors_cache[key] = hit
