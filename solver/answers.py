@@ -24,17 +24,31 @@ ReasonCode = Literal["insufficient_mana", "insufficient_life", "insufficient_ene
 
 @dataclass(frozen=True, slots=True)
 class Reason:
-    """Why a cost can't be paid (SPEC §5 REASON)."""
+    """Why a cost can't be paid (SPEC §5 REASON).  ``proved`` false: the time bound cut the
+    search for it short (:mod:`manasolver.solver.reasons`); its JSON then says
+    ``"proved": false`` and its answer ``"time_bound": true``."""
 
     code: ReasonCode
     message: str
     missing: str | None = None
+    proved: bool = True
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.missing is not None:
             out["missing"] = self.missing
+        if not self.proved:
+            out["proved"] = False
         return out
+
+
+def _unpaid(head: dict[str, Any], reason: Reason) -> dict[str, Any]:
+    """An unpayable answer's JSON: ``head``, the reason, and ``time_bound`` when the time bound
+    cut the search for the reason short."""
+    out = {**head, "reason": reason.to_json()}
+    if not reason.proved:
+        out["time_bound"] = True
+    return out
 
 
 class PaymentSource(Protocol):
@@ -135,7 +149,7 @@ class PayAnswer(_WithPayment):
                 out["unsupported"] = [{"permanent": p, "reason": r} for p, r in self.unsupported]
             return out
         assert self.reason is not None
-        return {"payable": False, "reason": self.reason.to_json()}
+        return _unpaid({"payable": False}, self.reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +162,7 @@ class CanPayAnswer:
     def to_json(self) -> dict[str, Any]:
         if self.payable or self.reason is None:
             return {"payable": self.payable}
-        return {"payable": False, "reason": self.reason.to_json()}
+        return _unpaid({"payable": False}, self.reason)
 
 
 class MaxXAnswer(_WithPayment):
@@ -175,7 +189,7 @@ class MaxXAnswer(_WithPayment):
                 out["time_bound"] = True
             return out
         assert self.reason is not None
-        return {"max_x": None, "reason": self.reason.to_json()}
+        return _unpaid({"max_x": None}, self.reason)
 
 
 @dataclass(frozen=True, slots=True)

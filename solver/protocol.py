@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from manasolver.models.errors import BadQuery, ManasolverError, UnknownField, Unsupported
 from manasolver.models.symbols import mask_letters
 from manasolver.solver import decode
+from manasolver.solver.budget import query_budget
 from manasolver.solver.decode import load_state_field
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ QUERIES: dict[str, frozenset[str]] = {
     "max_x": frozenset({"cost", "state", "spell", "modifiers", "alternative", "convoke", "delve",
                         "improvise", "policy", "backend", "additional"}),
     "options": frozenset({"state", "limit", "detail"}),
-    "could_produce": frozenset({"state"}),
+    "could_produce": frozenset({"state", "detail"}),
     "validate": frozenset({"cost", "state", "spell", "x", "modifiers", "alternative", "convoke", "delve",
                            "improvise", "payment", "additional"}),
     "mana_value": frozenset({"cost", "card", "zone", "x"}),
@@ -60,7 +61,8 @@ def answer(query: Any) -> dict[str, Any]:
     """Answer one protocol query (a decoded JSON object); never raises."""
     qid = query.get("id") if isinstance(query, dict) else None
     try:
-        result = _dispatch(query)
+        with query_budget():  # one time budget for the whole query (solver/budget.py)
+            result = _dispatch(query)
     except ManasolverError as err:
         result = err.to_json()
     except RecursionError:
@@ -235,18 +237,25 @@ def _q_options(query: dict[str, Any]) -> dict[str, Any]:
     unmodelled.guard_unread_haste(state, player)
     limit = decode.integer(query, "limit", 100, 1, _MAX_LIMIT) or 100
     detail = decode.flag(query, "detail") or False
-    return answer_json(options_module.options(state, player, limit=limit, detail=detail))
+    from manasolver.solver.budget import current
+    bound = current().within(options_module.DEFAULT_BUDGET)  # within the query's budget
+    return answer_json(options_module.options(state, player, limit=limit, detail=detail, budget=bound))
 
 
 def _q_could_produce(query: dict[str, Any]) -> dict[str, Any]:
     from manasolver.solver.graph import could_produce
     state = load_state_field(query)
+    detail = decode.flag(query, "detail") or False
     masks = could_produce(state)
     out = {}
     for perm in state.battlefield:  # every permanent with a mana ability, granted ones included
         if perm.id in masks:
             out[perm.id] = list(mask_letters(masks[perm.id]))
-    return {"could_produce": out}
+    if not detail:
+        return {"could_produce": out}
+    from manasolver.solver.graph import source_graph  # networkx, only for the chains
+    chains = source_graph(state, strict=True).chains()
+    return {"could_produce": out, "why": {pid: chains[pid] for pid in out}}
 
 
 def _q_validate(query: dict[str, Any]) -> dict[str, Any]:

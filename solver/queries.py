@@ -30,6 +30,9 @@ mana text; an Altar whose fodder has a usable mana ability that costs mana; trig
 mana from a snow source) and the cost is unpayable without them, the answer is an
 ``Unsupported`` error naming the permanent and clause, never a wrong "unpayable".
 
+Each query runs within one time budget (:mod:`~manasolver.solver.budget`), shared by every
+stage it runs (and by the queries it asks inside: ``max_x`` asking ``pay``).
+
 Costs that spend other resources (sacrificing other permanents: Ashnod's Altar;
 tapping other permanents: Heritage Druid, Springleaf Drum; cards in the hand: Simian
 Spirit Guide) and snow lands whose triggered mana is not snow (Wild Growth) are
@@ -47,6 +50,7 @@ from manasolver.models._memo import KeyMemo
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery, Unsupported
 from manasolver.solver import backends
+from manasolver.solver.budget import budgeted
 from manasolver.solver.answers import CanPayAnswer, MaxXAnswer, PayAnswer, PaymentsAnswer, Reason
 from manasolver.solver.backends import DEFAULT_CHAINS, PAYABLE, Declined, Infeasible, QueryName
 from manasolver.solver.backends.problem import Mode, Problem, Solution
@@ -145,6 +149,7 @@ def _csp_first(problem: Problem) -> Payment | None:
     return None
 
 
+@budgeted
 def can_pay(req: PaymentRequest, backend: str | None = None) -> CanPayAnswer:
     """Can ``req``'s cost be paid now? Exact; default backend: flow, else CP-SAT."""
     problem = prepare(req, "feasible", _fixed_x(req))
@@ -159,6 +164,7 @@ def can_pay(req: PaymentRequest, backend: str | None = None) -> CanPayAnswer:
     return CanPayAnswer(False, reason(problem))
 
 
+@budgeted
 def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
     """The best payment of ``req``'s cost under its policy (SPEC §6), or why there is none."""
     x = _fixed_x(req)
@@ -217,6 +223,7 @@ def _max_x_by_bisection(base: Problem) -> MaxXAnswer | None:
                       source=answer.source)
 
 
+@budgeted
 def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
     """The largest X payable, with its best payment: by bisection over the exact flow
     check on plain boards, else by CP-SAT maximising X (never a linear probe)."""
@@ -235,10 +242,11 @@ def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
         guard_excluded(supply, req)
         inner = reason(base)
         return MaxXAnswer(None, reason=Reason("no_legal_x", "even X=0 can't be paid: "
-                                              + inner.message, inner.missing))
+                                              + inner.message, inner.missing, inner.proved))
     return MaxXAnswer(result.x, source=Written(problem, result), time_bound=not result.optimal)
 
 
+@budgeted
 def payments(req: PaymentRequest, limit: int = 100) -> PaymentsAnswer:
     """Every distinct payment, up to ``limit``: delegated to the enumeration backend
     (:mod:`manasolver.solver.backends.csp`)."""

@@ -17,6 +17,14 @@ prepared again):
    demand, minimised, total first, then colored), solved again with life and energy relaxed to
    tell ``insufficient_life``/``insufficient_energy`` apart, and the problem with its spending
    restrictions lifted to tell ``restricted_mana`` apart.
+
+Within the query's time budget (:mod:`~manasolver.solver.budget`): a REASON whose search was
+cut short says so, never stating as fact what was not proven.  Its ``"proved": false`` means
+that the code and ``missing`` are what the search reached (a shortfall that would suffice,
+perhaps not the least; or, when no slack model answered in time, ``insufficient_mana`` without
+``missing``) and the message says the search was cut short; the answer carries
+``time_bound: true``.  That the cost is unpayable is proven either way: the REASON is asked only
+for a problem a backend proved unpayable.
 """
 
 from __future__ import annotations
@@ -24,11 +32,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 
+from manasolver.models.errors import Unsupported
 from manasolver.solver.answers import Reason
 from manasolver.solver.backends import (
     DEFAULT_CHAINS,
     Declined,
     Infeasible,
+    Shortfall,
+    TimeBound,
     explainer,
     payable,
     relaxer,
@@ -37,7 +48,10 @@ from manasolver.solver.backends import (
 from manasolver.solver.backends.problem import Problem
 from manasolver.solver.casting.announce import mask_text
 
-__all__ = ["missing_text", "reason"]
+__all__ = ["CUT_SHORT", "missing_text", "reason"]
+
+#: The words a REASON whose search was cut short by the time bound ends with.
+CUT_SHORT = "(the search was cut short by the time bound: not proven the least)"
 
 
 def missing_text(slack: Mapping[tuple[object, ...], int]) -> str:
@@ -93,12 +107,53 @@ def _from_flow(problem: Problem, short: Mapping[tuple[object, ...], int], life_s
     return Reason("insufficient_mana", f"{missing} more mana is needed", missing)
 
 
+def _unproved(why: Reason) -> Reason:
+    """``why`` as reached by a search the time bound cut short (see the module docstring)."""
+    return dataclasses.replace(why, message=f"{why.message} {CUT_SHORT}", proved=False)
+
+
+class _Slack:
+    """The CP-SAT slack models of one REASON, noting whether the time bound cut one short."""
+
+    def __init__(self) -> None:
+        self.cut = False
+
+    def relaxed(self, problem: Problem, **kw: bool) -> Shortfall | Infeasible:
+        found = relaxer("cpsat").relaxed(problem, **kw)
+        if isinstance(found, TimeBound):
+            self.cut = True
+            return Infeasible(found.what)
+        if isinstance(found, Shortfall) and not found.proven:
+            self.cut = True
+        return found
+
+    def lifted_payable(self, problem: Problem) -> bool:
+        """Is ``problem`` payable with its spending restrictions lifted (CR 106.6)?  False
+        when the time bound came first (then not known, and noted)."""
+        try:
+            return not isinstance(solve(problem.without_restrictions(), ("cpsat",)), Infeasible)
+        except Unsupported:  # CP-SAT's time bound without an answer
+            self.cut = True
+            return False
+
+
 def _from_slack(problem: Problem) -> Reason:
+    """The REASON from the CP-SAT slack models; not proved when one of them was cut short."""
+    slack = _Slack()
+    why = _slack_reason(problem, slack)
+    if not slack.cut:
+        return why
+    if why.missing is None and why.code == "insufficient_mana":
+        return Reason("insufficient_mana", "the cost can't be paid; what is missing was not found "
+                      "within the time bound", proved=False)
+    return _unproved(why)
+
+
+def _slack_reason(problem: Problem, slack: _Slack) -> Reason:
     """The REASON from the CP-SAT slack models."""
-    cp = relaxer("cpsat")
-    first = cp.relaxed(problem)
+    first = slack.relaxed(problem)
     if isinstance(first, Infeasible):
-        loose = cp.relaxed(problem, relax_life=True, relax_energy=True)
+        loose = slack.relaxed(problem, relax_life=True, relax_energy=True)
         if not isinstance(loose, Infeasible) and loose.energy > 0:
             return Reason("insufficient_energy", f"needs {loose.energy} more energy than the player "
                           f"has ({problem.supply.energy})")
@@ -109,10 +164,10 @@ def _from_slack(problem: Problem) -> Reason:
     missing = missing_text(first.missing)
     if any(problem.supply.classes[k].options[o].restriction is not None
            for k, cls in enumerate(problem.supply.classes) for o in range(len(cls.options))):
-        if not isinstance(solve(problem.without_restrictions(), ("cpsat",)), Infeasible):
+        if slack.lifted_payable(problem):
             return Reason("restricted_mana", "payable only with mana whose spending restriction "
                           "does not allow this (CR 106.6)", missing)
-    loose = cp.relaxed(problem, relax_life=True, relax_energy=True, mana_first=True)
+    loose = slack.relaxed(problem, relax_life=True, relax_energy=True, mana_first=True)
     if not isinstance(loose, Infeasible) and not loose.missing:
         if loose.energy > 0:
             return Reason("insufficient_energy", f"needs {loose.energy} more energy, or {missing} "

@@ -50,7 +50,7 @@ LIMITS = {
     "pool": 1_000,                 # characters
     "paren_depth": 16,             # nested reminder text; the oracle parser's cost grows with it
     "counter_kinds": 64,
-    "counter": 1_000_000,
+    "counter": 100_000,            # a mana ability may make this many units; each answer stays in its budget
     "x": 1_000_000,
     "life": 2**62,                 # |life|, energy: beyond this is refused (status warns at 2**31)
 }

@@ -55,6 +55,7 @@ __all__ = [
     "Relaxes",
     "Shortfall",
     "Solver",
+    "TimeBound",
     "Verdict",
     "backend",
     "decide",
@@ -89,6 +90,14 @@ class Declined:
 
 
 @dataclass(frozen=True, slots=True)
+class TimeBound:
+    """The query's time bound (:mod:`~manasolver.solver.budget`) came before the backend could
+    tell anything; ``what`` says which search was cut short."""
+
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
 class Payable:
     """Payability proved without a payment written (:meth:`Decides.decide`)."""
 
@@ -103,11 +112,13 @@ Verdict = Payable | Infeasible | Declined
 @dataclass(frozen=True, slots=True)
 class Shortfall:
     """What an unpayable problem lacks: the least missing mana per demand (keys as in
-    :attr:`Solution.spend`), and the life and energy still lacking."""
+    :attr:`Solution.spend`), and the life and energy still lacking; ``proven`` false when the
+    time bound stopped the minimisation (a shortfall that would suffice, perhaps not the least)."""
 
     missing: Mapping[DemandKey, int]
     life: int = 0
     energy: int = 0
+    proven: bool = True
 
 
 # -- protocols --------------------------------------------------------------------------------
@@ -149,10 +160,11 @@ class Relaxes(Protocol):
     """The slack model: every demand may go unpaid at a price, life and energy on request."""
 
     def relaxed(self, problem: Problem, relax_life: bool = False, relax_energy: bool = False,
-                mana_first: bool = False) -> Shortfall | Infeasible:
+                mana_first: bool = False) -> Shortfall | Infeasible | TimeBound:
         """The least slack per demand and the life and energy short (``mana_first``: missing
         mana minimised before missing life and energy, else after); :class:`Infeasible` when
-        even the relaxed model has no solution (or none was found within the time bound)."""
+        even the relaxed model has no solution; :class:`TimeBound` when the query's time bound
+        came before any was found."""
         ...
 
 
@@ -269,6 +281,7 @@ class _CpSat:
     name: BackendName = "cpsat"
     _infeasible = Infeasible("the CP-SAT model is infeasible")
     _no_slack = Infeasible("the CP-SAT slack model has no solution")
+    _cut = TimeBound("the CP-SAT slack model found no solution within the time bound")
 
     def __init__(self) -> None:
         from manasolver.solver.backends.cpsat import CpSatBackend
@@ -282,11 +295,11 @@ class _CpSat:
         return PAYABLE if self._native.solve(problem) is not False else self._infeasible
 
     def relaxed(self, problem: Problem, relax_life: bool = False, relax_energy: bool = False,
-                mana_first: bool = False) -> Shortfall | Infeasible:
+                mana_first: bool = False) -> Shortfall | Infeasible | TimeBound:
         found = self._native.relaxed(problem, relax_life, relax_energy, mana_first)
-        if found is None:
-            return self._no_slack
-        return Shortfall(found[0], found[1], found[2])
+        if isinstance(found, bool):
+            return self._cut if found else self._no_slack
+        return Shortfall(found[0], found[1], found[2], found[3])
 
 
 def _csp() -> Enumerates:

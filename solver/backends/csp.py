@@ -28,7 +28,8 @@ by an exact matching of units to demands (``{C}`` only colorless, ``{S}`` only
 snow, restrictions, an activation's mana cost only from mana made before it),
 then for irredundancy.
 
-Bounds, never a hang: at most ``limit`` payments; a ``time_limit`` checked inside
+Bounds, never a hang: at most ``limit`` payments; a ``time_limit`` (and never past the query's
+deadline, :mod:`~manasolver.solver.budget`) checked inside
 the constraint, so the compiled search unwinds at once when it is reached
 (timer signals do not reach it, SPEC §8); ``complete`` is false whenever the
 list may miss payments — a bound hit, a permanent the supply model excluded,
@@ -48,6 +49,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from manasolver.models.errors import BadQuery
+from manasolver.solver.budget import current as query_deadline
 from manasolver.solver.backends.csp_cover import (
     Prod,
     concrete,
@@ -153,6 +155,8 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
         raise BadQuery(f"limit must be 0 or more, not {limit}", "limit")
     if req.x is not None and req.x < 0:
         raise BadQuery(f"x must be 0 or more, not {req.x}", "x")
+    query = query_deadline()
+    time_limit = query.within(time_limit)  # never past the query's own deadline
     deadline = time.monotonic() + time_limit
     sup = supply if supply is not None else without_cast_card(
         build_supply(req.state, req.player, resources=True, reserved=reserved_ids(req)), req.spell)
@@ -246,6 +250,8 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
                 found[pay] = ()
                 break
     out = list(found)[:limit]
+    if timed_out:
+        query.mark()
     complete = complete and not timed_out and len(found) <= limit
     out.sort(key=_order_key)
     return out, complete

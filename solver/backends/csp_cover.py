@@ -19,8 +19,8 @@ from manasolver.models.symbols import TYPE_BITS, C
 from manasolver.solver.backends.csp_totals import Total
 from manasolver.solver.supply.model import Option, restriction_pays_abilities
 
-__all__ = ["Prod", "mask_bits", "concrete", "cover", "match_units", "pays_ability", "plain_removable", "pruned",
-           "sacrifices_ok", "saturates", "taps_ok"]
+__all__ = ["DemandKey", "Prod", "UnitKey", "concrete", "cover", "mask_bits", "match_units", "pays_ability",
+           "plain_removable", "pruned", "sacrifices_ok", "saturates", "taps_ok", "transports"]
 
 
 def mask_bits(mask: int) -> list[int]:
@@ -52,7 +52,13 @@ def concrete(k: int, j: int, o: int, opt: Option, snow: bool, ok: bool) -> list[
     class's flag; a snow member's nonsnow triggered mana keeps its own flag per unit)."""
     out: list[Prod] = []
     seen: set[tuple[tuple[int, bool], ...]] = set()
-    flags = [opt.slot_snow(i, snow) for i in range(len(opt.slots))]
+    n_snow = len(opt.slots) - opt.nonsnow_tail if snow else 0
+    flags = [True] * n_snow + [False] * (len(opt.slots) - n_snow)  # opt.slot_snow of each slot
+    if all(s in TYPE_BITS for s in opt.slots):  # one production (a Chalice's n {C}): counted, not sorted
+        counts = Counter(zip(opt.slots, flags))
+        order = sorted(counts, key=lambda u: (TYPE_BITS.index(u[0]), not u[1]))
+        return [Prod(k, j, o, opt, tuple(b for b, f in order for _ in range(counts[(b, f)])),
+                     tuple(f for b, f in order for _ in range(counts[(b, f)])), ok)]
     for bits in itertools.product(*(mask_bits(s) for s in opt.slots)):
         key = tuple(sorted(zip(bits, flags), key=lambda u: (TYPE_BITS.index(u[0]), not u[1])))
         if key not in seen:
@@ -105,36 +111,57 @@ def pays_ability(p: Prod) -> bool:
     return restriction_pays_abilities(p.opt.restriction)
 
 
+#: A class of identical mana units: (type bit, snow, pays spells, pays abilities, maker: the
+#: index of the activation that made it, -1 for pool mana).
+UnitKey = tuple[int, bool, bool, bool, int]
+#: A class of identical demands: (kind "t" typed / "s" snow / "g" generic / "f" floating, mask,
+#: payer: the activation whose cost it is, -1 the total, -2 floating).
+DemandKey = tuple[str, int, int]
+
+
 def cover(total: Total, chosen: list[Prod], pool_used: Counter[int],
            floating: Counter[int] | None) -> bool:
     """Is there an exact assignment: every demand (the total, every activation's mana cost,
     and ``floating`` when given) takes a distinct unit, every pool unit is used, and every
     produced unit is used when ``floating`` is given?  Some order of the activations that
-    cost mana must let each be paid by mana made before it (601.2g)."""
-    units: list[tuple[int, bool, bool, bool, int]] = []  # bit, snow, pays spell, pays ability, maker
+    cost mana must let each be paid by mana made before it (601.2g).  Units and demands are
+    counted by class (a Chalice's thousand {C} are one class), so the work grows with the
+    classes, not the units."""
+    units: Counter[UnitKey] = Counter()
     for b, n in pool_used.items():
-        units += [(b, False, True, True, -1)] * n
+        if n:
+            units[(b, False, True, True, -1)] += n
     for i, p in enumerate(chosen):
-        units += [(b, sn, p.spell_ok, pays_ability(p), i) for b, sn in zip(p.mana, p.snow)]
-    demands: list[tuple[str, int, int]] = []
+        ability_ok = pays_ability(p)
+        for (b, sn), n in Counter(zip(p.mana, p.snow)).items():
+            units[(b, sn, p.spell_ok, ability_ok, i)] += n
+    demands: Counter[DemandKey] = Counter()
     for b, n in total.typed:
-        demands += [("t", b, -1)] * n
-    demands += [("s", 0, -1)] * total.snow + [("g", 0, -1)] * total.generic
+        if n:
+            demands[("t", b, -1)] += n
+    if total.snow:
+        demands[("s", 0, -1)] += total.snow
+    if total.generic:
+        demands[("g", 0, -1)] += total.generic
     costly = [i for i, p in enumerate(chosen) if p.opt.mana_cost]
     for i in costly:
         for s in chosen[i].opt.mana_cost.symbols:
             if s.special:
                 continue
             if s.is_numeral:
-                demands += [("g", 0, i)] * s.generic
+                if s.generic:
+                    demands[("g", 0, i)] += s.generic
             else:
-                demands.append(("t", s.colors | (C if s.colorless else 0), i))
+                demands[("t", s.colors | (C if s.colorless else 0), i)] += 1
+    n_units, n_demands = sum(units.values()), sum(demands.values())
     if floating is not None:
         for b, n in floating.items():
-            demands += [("f", b, -2)] * n
-        if len(demands) != len(units):
+            if n:
+                demands[("f", b, -2)] += n
+        n_demands += sum(floating.values())
+        if n_demands != n_units:
             return False
-    elif len(demands) > len(units):
+    elif n_demands > n_units:
         return False
     pool_n = sum(pool_used.values())
     orders = itertools.permutations(costly) if costly else [()]
@@ -145,9 +172,12 @@ def cover(total: Total, chosen: list[Prod], pool_used: Counter[int],
     return False
 
 
-def match_units(units: list[tuple[int, bool, bool, bool, int]], demands: list[tuple[str, int, int]],
-           rank: dict[int, int], pool_n: int) -> bool:
-    def ok(u: tuple[int, bool, bool, bool, int], d: tuple[str, int, int]) -> bool:
+def match_units(units: Counter[UnitKey], demands: Counter[DemandKey], rank: dict[int, int],
+                pool_n: int) -> bool:
+    """Can every demand take a distinct unit it accepts (``rank``: the order of the
+    activations that cost mana), with every pool unit used too?  A transport between the
+    classes (:func:`transports`)."""
+    def ok(u: UnitKey, d: DemandKey) -> bool:
         bit, snow, spell_ok, ability_ok, maker = u
         kind, mask, payer = d
         if kind == "f":
@@ -163,19 +193,89 @@ def match_units(units: list[tuple[int, bool, bool, bool, int]], demands: list[tu
             return snow
         return True
 
-    adj = [[j for j, u in enumerate(units) if ok(u, d)] for d in demands]
-    if not saturates(adj, len(units)):
+    ukeys, dkeys = list(units), list(demands)
+    adj = [[j for j, u in enumerate(ukeys) if ok(u, d)] for d in dkeys]
+    if not transports([demands[d] for d in dkeys], [units[u] for u in ukeys], adj):
         return False
     if not pool_n:
         return True
     # Every pool unit said used must be spent too.  By the Mendelsohn–Dulmage theorem a
     # matching covering all demands and one covering all pool units give one covering both.
-    back: list[list[int]] = [[] for _ in range(pool_n)]
-    for i, js in enumerate(adj):
-        for j in js:
-            if j < pool_n:
-                back[j].append(i)
-    return saturates(back, len(demands))
+    pool = [j for j, u in enumerate(ukeys) if u[4] < 0]
+    back = [[i for i, js in enumerate(adj) if j in js] for j in pool]
+    return transports([units[ukeys[j]] for j in pool], [demands[d] for d in dkeys], back)
+
+
+def transports(supply: list[int], capacity: list[int], adj: list[list[int]]) -> bool:
+    """Can every left class ``i`` send ``supply[i]`` units to the right classes of ``adj[i]``,
+    right class ``j`` taking at most ``capacity[j]``?  A max-flow by shortest augmenting paths
+    over the classes (each path moves its bottleneck, so the work does not grow with the
+    counts)."""
+    need = sum(supply)
+    if need > sum(capacity):
+        return False
+    n_left = len(supply)
+    left = list(supply)  # still to send, per left class
+    room = list(capacity)  # still free, per right class
+    flow: dict[tuple[int, int], int] = {}  # (left, right) -> units sent
+    back: list[list[int]] = [[] for _ in capacity]  # right -> lefts that sent to it
+    for i in range(n_left):  # greedy first: most classes fit without a path
+        for j in adj[i]:
+            if not left[i]:
+                break
+            n = min(left[i], room[j])
+            if n:
+                if (i, j) not in flow:
+                    back[j].append(i)
+                flow[(i, j)] = flow.get((i, j), 0) + n
+                left[i] -= n
+                room[j] -= n
+    for i in range(n_left):
+        while left[i]:
+            # BFS over left classes: from i, a right class with room, or through a right
+            # class full to a left class that sent to it and may move its units elsewhere
+            prev: dict[int, tuple[int, int]] = {i: (-1, -1)}
+            queue = [i]
+            end = None
+            for a in queue:
+                for j in adj[a]:
+                    if room[j] > 0:
+                        end = (a, j)
+                        break
+                    for b in back[j]:
+                        if b not in prev and flow.get((b, j), 0) > 0:
+                            prev[b] = (a, j)
+                            queue.append(b)
+                if end is not None:
+                    break
+            if end is None:
+                return False
+            # the path i -> ... -> a -> j(room): its bottleneck
+            a, j = end
+            amount = min(left[i], room[j])
+            node = a
+            while node != i:
+                pa, pj = prev[node]
+                amount = min(amount, flow[(node, pj)])
+                node = pa
+            # apply: a sends to j; each step, the predecessor takes over node's units on pj
+            _send(flow, back, a, j, amount)
+            node = a
+            while node != i:
+                pa, pj = prev[node]
+                _send(flow, back, node, pj, -amount)
+                _send(flow, back, pa, pj, amount)
+                node = pa
+            left[i] -= amount
+            room[j] -= amount
+    return True
+
+
+def _send(flow: dict[tuple[int, int], int], back: list[list[int]], i: int, j: int, n: int) -> None:
+    if (i, j) not in flow:
+        flow[(i, j)] = 0
+        back[j].append(i)
+    flow[(i, j)] += n
 
 
 def _augment(adj: list[list[int]], owner: list[int], i: int, seen: list[bool]) -> bool:

@@ -26,7 +26,8 @@ __all__ = ["MAX_ANNOUNCEMENTS", "Total", "concrete_totals", "reduction_ways", "t
 
 def type_text(bits: Sequence[int]) -> str:
     """Units of mana (type bits) as text in W U B R G C order."""
-    return "".join(mask_text(b) for b in sorted(bits, key=TYPE_BITS.index))
+    counts = Counter(bits)  # counted: a Chalice's million {C} are one string product
+    return "".join(mask_text(b) * counts[b] for b in sorted(counts, key=TYPE_BITS.index))
 
 
 @dataclass(frozen=True)

@@ -9,15 +9,22 @@ solves the relaxation where they may pay one another in any order, forbidding ea
 unpayable cost.
 
 Solver settings (:func:`_new_solver`): one worker, linearization level 2, no presolve, a time
-bound of :data:`TIME_LIMIT` seconds per stage; an answer whose optimality was not proven in time
-says so (``Solution.optimal`` false, and ``"time_bound": true`` in the protocol answer).
+bound of :data:`TIME_LIMIT` seconds per stage and never past the query's deadline
+(:mod:`~manasolver.solver.budget`): a later stage does not start once it has passed.  An answer
+whose optimality was not proven in time says so (``Solution.optimal`` false, and
+``"time_bound": true`` in the protocol answer); a first stage that finds no payment in time is
+an ``Unsupported`` error (payability not decided), and a slack model cut short says so
+(:meth:`CpSatBackend.relaxed`'s ``proven``).
 """
 
 from __future__ import annotations
 
+import sys
+import time
 from typing import Any
 
 from manasolver.models.errors import Unsupported
+from manasolver.solver import budget
 from manasolver.solver.backends.cpsat.model import build_model
 from manasolver.solver.backends.cpsat.variables import Cut, Model
 from manasolver.solver.backends.problem import Problem, Solution
@@ -42,6 +49,7 @@ class CpSatBackend:
         pay one another in any order, forbidding each cycle found and solving again
         (a cycle-free optimum of the relaxation is legal, hence optimal); after
         :data:`MAX_CUT_ROUNDS` rounds it solves the exact ordered model instead."""
+        _import_cp_model()
         lower: tuple[int, ...] = ()
         if any(not k.free for k in problem.supply.classes):
             cuts: list[Cut] = []
@@ -69,7 +77,8 @@ class CpSatBackend:
         from ortools.sat.python import cp_model
 
         cp = model.cp
-        solver = _new_solver()
+        deadline = budget.current()
+        solver = good = None
         objective_values: list[int] = []
         if problem.mode == "feasible":
             plan = [[("min_sources", 1)]]
@@ -91,35 +100,54 @@ class CpSatBackend:
             # more life), the later stages may be better than the relaxation's
             if stage_index < len(lower) and tuple(objective_values) == lower[:stage_index]:
                 cp.add(expr >= lower[stage_index])
+            if good is not None and deadline.expired():
+                proven = False  # the query's budget is spent: the later stages are not proven
+                deadline.mark()
+                break
             cp.minimize(expr)
+            # a solver per stage: the last stage that answered keeps its solution
+            solver = _new_solver(deadline.within(TIME_LIMIT))
             status = solver.solve(cp)
-            if status == cp_model.INFEASIBLE:
+            if status == cp_model.INFEASIBLE and good is None:
                 return False
             if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                raise Unsupported("the CP-SAT solver hit its time bound "
-                                  f"({TIME_LIMIT} s) without an answer", "cost")
+                if good is None:
+                    deadline.mark()
+                    raise Unsupported("the CP-SAT solver hit its time bound "
+                                      f"({TIME_LIMIT} s, or the query's budget) without an answer", "cost")
+                proven = False
+                deadline.mark()
+                break
             if status == cp_model.FEASIBLE:
                 proven = False
+                deadline.mark()
+            good = solver
             value = round(solver.objective_value)
             objective_values.append(value)
             cp.add(expr == value)
             _hint(cp, solver, model)
-        if status is None:  # pragma: no cover
+        if good is None:  # pragma: no cover
             return False
-        sol = _extract(problem, model, solver, tuple(objective_values))
+        sol = _extract(problem, model, good, tuple(objective_values))
         sol.optimal = proven
-        return sol, solver
+        return sol, good
 
     def relaxed(self, problem: Problem, relax_life: bool = False, relax_energy: bool = False,
-                mana_first: bool = False) -> tuple[dict[tuple[Any, ...], int], int, int] | None:
+                mana_first: bool = False) -> tuple[dict[tuple[Any, ...], int], int, int, bool] | bool:
         """Minimum slack per demand (the ``missing`` mana) with life/energy relaxed on
-        request: ``(slack per demand, life short, energy short)``, or ``None``.
-        ``mana_first`` minimises the missing mana before the missing life/energy."""
-        from ortools.sat.python import cp_model
-
+        request: ``(slack per demand, life short, energy short, proven)``; ``False`` when the
+        relaxed model is infeasible, ``True`` when the time bound came first (nothing known).
+        ``proven`` is false when the time bound stopped the minimisation (the slack found is
+        a payable one, perhaps not the least).  ``mana_first`` minimises the missing mana
+        before the missing life/energy."""
+        cp_model = _import_cp_model()
         model = build_model(problem, slack=True, relax_life=relax_life, relax_energy=relax_energy)
         cp = model.cp
-        solver = _new_solver()
+        deadline = budget.current()
+        if deadline.expired():
+            deadline.mark()
+            return True
+        solver = _new_solver(deadline.within(TIME_LIMIT))
         total = sum(model.slack.values()) if model.slack else 0
         colored = sum(v for d, v in model.slack.items() if d[0] != "generic") if model.slack else 0
         short: Any = model.life_slack + model.energy_slack
@@ -129,12 +157,30 @@ class CpSatBackend:
         else:
             cp.minimize(short * big * big + total * big + colored)
         status = solver.solve(cp)
+        if status == cp_model.UNKNOWN:  # the time bound came first
+            deadline.mark()
+            return True
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return None
+            return False  # infeasible (or a model CP-SAT refuses: no slack known either way)
+        if status == cp_model.FEASIBLE:
+            deadline.mark()
         slack = {d: int(solver.value(v)) for d, v in model.slack.items() if solver.value(v)}
         life_short = int(solver.value(model.life_slack)) if relax_life else 0
         energy_short = int(solver.value(model.energy_slack)) if relax_energy else 0
-        return slack, life_short, energy_short
+        return slack, life_short, energy_short, status == cp_model.OPTIMAL
+
+
+def _import_cp_model() -> Any:
+    """ortools' ``cp_model``.  Its first import in a process (about 0.3 s, seconds on a loaded
+    machine) is not counted against the query's budget: the deadline moves by that much, so
+    that what a query proves does not depend on being the process's first to need CP-SAT."""
+    found = sys.modules.get("ortools.sat.python.cp_model")
+    if found is not None:
+        return found
+    start = time.monotonic()
+    from ortools.sat.python import cp_model
+    budget.current().extend(time.monotonic() - start)
+    return cp_model
 
 
 #: Rounds of "solve the relaxation, forbid the cycle found" before the ordered model.
@@ -173,17 +219,18 @@ def _payment_cycle(model: Model, solver: Any) -> Cut | None:
     return None
 
 
-def _new_solver() -> Any:
+def _new_solver(seconds: float = TIME_LIMIT) -> Any:
     """A CP-SAT solver as this backend uses it: one worker (SPEC §8: the default two add
     ~2 ms), a time bound, linearization level 2, whose LP relaxation of the flows turns
     multi-second proofs of optimality (Signets, filter lands) into tens of ms, and no
     presolve, which on these small models costs more than it saves (Commander boards:
-    median 156 -> 101 ms on the development machine)."""
+    median 156 -> 101 ms on the development machine).  ``seconds``: its time bound (a
+    floor of 1 ms: CP-SAT reads 0 as no time at all, and the answer then says so)."""
     from ortools.sat.python import cp_model
 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = TIME_LIMIT
+    solver.parameters.max_time_in_seconds = max(0.001, seconds)
     solver.parameters.linearization_level = 2
     solver.parameters.cp_model_presolve = False
     return solver

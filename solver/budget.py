@@ -1,0 +1,109 @@
+"""One time budget per query: the deadline every stage of a query reads (SPEC §5, §8).
+
+A query's :class:`Deadline` is set when it starts, by :func:`query_budget`: the protocol's
+``answer`` opens one around each query, and each payment query of the Python API
+(:mod:`~manasolver.solver.queries`) opens one when none is running, so that a query called
+inside another (``max_x`` asking ``pay``) shares its caller's.  It lives in a context variable:
+one per thread, never shared between two queries.
+
+Every stage takes its time from it: CP-SAT's time limit per stage and per slack model is
+at most what is left of the query's budget, the enumeration of ``payments`` and the search of
+``options`` stop at it, and a stage that finds the deadline passed does not start.  What a
+cut-short stage did not prove is never stated as fact: a payment whose optimality was not
+proven says ``time_bound: true``, a list cut short says ``complete: false``, and a REASON
+whose search was cut short says ``"proved": false`` (its answer ``time_bound: true``).
+Stages whose work is bounded by the input's size (cost announcement, supply, could-produce,
+payment writing) are not cut; the limits of the board schema keep them well inside the budget.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import wraps
+from typing import ParamSpec, TypeVar
+
+__all__ = ["MARGIN", "QUERY_BUDGET", "Deadline", "budgeted", "current", "query_budget"]
+
+#: Seconds a query may take, all of its stages together.  Each stage keeps its own bound inside
+#: it (CP-SAT 2 s a stage, the enumeration 2 s, ``options`` 3 s), so a query whose stages each
+#: finish inside their own bounds answers as it did with per-stage bounds alone, and one whose
+#: stages add up is stopped here.
+QUERY_BUDGET = 5.0
+#: What an answer may take beyond its budget: the stage running when the deadline passes
+#: finishes its step, the answer is written and encoded (documented, not enforced).
+MARGIN = 1.0
+
+
+class Deadline:
+    """The end of one query's budget (``time.monotonic`` seconds) and whether the bound cut a
+    stage short (:meth:`mark`)."""
+
+    __slots__ = ("cut", "end", "seconds")
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.end = time.monotonic() + seconds
+        self.cut = False
+
+    def left(self) -> float:
+        """Seconds left, never negative."""
+        return max(0.0, self.end - time.monotonic())
+
+    def within(self, limit: float) -> float:
+        """A stage's own bound ``limit``, within what is left of the query's."""
+        return min(limit, self.left())
+
+    def expired(self) -> bool:
+        """Has the deadline passed?"""
+        return time.monotonic() >= self.end
+
+    def extend(self, seconds: float) -> None:
+        """Move the deadline ``seconds`` later (time not counted against the query: the
+        one-time import of an optimiser library)."""
+        self.end += seconds
+
+    def mark(self) -> None:
+        """Note that the bound decided part of the answer."""
+        self.cut = True
+
+
+_CURRENT: ContextVar[Deadline | None] = ContextVar("manasolver_query_deadline", default=None)
+
+
+def current() -> Deadline:
+    """The running query's deadline; outside any query, a fresh one of :data:`QUERY_BUDGET`
+    (a stage called on its own gets the whole budget)."""
+    found = _CURRENT.get()
+    return found if found is not None else Deadline(QUERY_BUDGET)
+
+
+@contextmanager
+def query_budget(seconds: float | None = None) -> Iterator[Deadline]:
+    """The deadline of a query starting now (``seconds``, default :data:`QUERY_BUDGET`); inside a
+    running query, that query's (one budget per query, however its stages nest)."""
+    running = _CURRENT.get()
+    if running is not None:
+        yield running
+        return
+    deadline = Deadline(QUERY_BUDGET if seconds is None else seconds)
+    token = _CURRENT.set(deadline)
+    try:
+        yield deadline
+    finally:
+        _CURRENT.reset(token)
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def budgeted(fn: Callable[P, R]) -> Callable[P, R]:
+    """``fn`` run inside :func:`query_budget` (a query of the Python API)."""
+    @wraps(fn)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        with query_budget():
+            return fn(*args, **kwargs)
+    return run
