@@ -12,6 +12,7 @@ __all__ = [
     "BadQuery",
     "BadState",
     "ManasolverError",
+    "UnknownBoard",
     "UnknownCard",
     "UnknownField",
     "Unsupported",
@@ -71,6 +72,13 @@ class UnknownCard(ManasolverError):
     def __init__(self, message: str, where: str = "", suggestions: tuple[str, ...] = ()) -> None:
         super().__init__(message, where)
         self.suggestions = suggestions
+
+
+class UnknownBoard(ManasolverError):
+    """A board handle that names no kept board: never opened, closed, or forgotten as the
+    least recently used (SPEC §5 sessions)."""
+
+    code = "unknown_board"
 
 
 class UnknownField(ManasolverError):

@@ -50,12 +50,13 @@ def card_db(query: dict[str, Any]) -> CardDB:
 
 
 def load_state_field(query: dict[str, Any]) -> GameState:
-    """The ``state`` of a query, loaded; errors name the path inside the board."""
-    from manasolver.models.board.load import load_state
+    """The ``state`` of a query, loaded; errors name the path inside the board.  A board seen
+    recently, or kept by a session, is not loaded again (:mod:`~manasolver.solver.board_cache`)."""
+    from manasolver.solver.board_cache import load_board
     if "state" not in query:
-        raise BadQuery('missing "state" (the board)', "state")
+        raise BadQuery('missing "state" (the board, or "board": a handle from open)', "state")
     try:
-        return load_state(query["state"], card_db(query))
+        return load_board(query["state"], card_db(query))
     except ManasolverError as err:
         # paths inside the board are written as SPEC §5 does: battlefield[3].card
         raise (err if err.where else err.at("state")) from None

@@ -52,7 +52,15 @@ QUERIES: dict[str, frozenset[str]] = {
     "mana_value": frozenset({"cost", "card", "zone", "x"}),
     "counts": frozenset({"state"}),
     "card": frozenset({"card"}),
+    "open": frozenset({"state"}),
+    "update": frozenset({"board", "changes"}),
+    "close": frozenset({"board"}),
 }
+#: Sessions (SPEC §5): a query that takes a ``state`` takes a kept ``board`` instead, and ``changes`` to it.
+QUERIES.update({name: fields | {"board", "changes"} for name, fields in QUERIES.items()
+                if "state" in fields and name != "open"})
+#: The queries that handle ``board`` themselves (:mod:`~manasolver.solver.sessions`).
+_SESSION_QUERIES = frozenset({"open", "update", "close"})
 _COMMON = frozenset({"query", "id", "player", "cards"})
 _MAX_LIMIT = 100_000
 
@@ -132,6 +140,9 @@ def _dispatch(query: Any) -> dict[str, Any]:
             close = difflib.get_close_matches(str(key), sorted(allowed), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise UnknownField(f"unknown field {key!r} for query {name!r}{hint}", str(key))
+    if ("board" in query or "changes" in query) and name not in _SESSION_QUERIES:
+        from manasolver.solver.sessions import resolve
+        query = resolve(query)
     return _HANDLERS[name](query)
 
 
@@ -232,9 +243,10 @@ def _q_options(query: dict[str, Any]) -> dict[str, Any]:
     from manasolver.solver.pools import options as options_module
     state = load_state_field(query)
     player = decode.player(query, state)
+    from manasolver.solver.board_cache import checked
     from manasolver.solver.supply import unmodelled
-    unmodelled.guard_prohibitions(state, player)
-    unmodelled.guard_unread_haste(state, player)
+    checked(state, ("prohibitions", player), (), lambda: unmodelled.guard_prohibitions(state, player))
+    checked(state, ("unread_haste", player), (), lambda: unmodelled.guard_unread_haste(state, player))
     limit = decode.integer(query, "limit", 100, 1, _MAX_LIMIT) or 100
     detail = decode.flag(query, "detail") or False
     from manasolver.solver.budget import current
@@ -312,15 +324,35 @@ def _q_card(query: dict[str, Any]) -> dict[str, Any]:
     return {"card": describe_card(decode.card_db(query).get(name, "card"))}
 
 
+def _q_open(query: dict[str, Any]) -> dict[str, Any]:
+    from manasolver.solver.sessions import open_query
+    return open_query(query)
+
+
+def _q_update(query: dict[str, Any]) -> dict[str, Any]:
+    from manasolver.solver.sessions import update_query
+    return update_query(query)
+
+
+def _q_close(query: dict[str, Any]) -> dict[str, Any]:
+    from manasolver.solver.sessions import close_query
+    return close_query(query)
+
+
 def _refuse_unmodelled(req: PaymentRequest, tap_triggers: bool = True) -> None:
     """Refuse what the payment engine does not model on this board
     (:mod:`~manasolver.solver.supply.unmodelled`): prohibitions on mana abilities, and for
-    answers that state life and damage, triggers on becoming tapped."""
+    answers that state life and damage, triggers on becoming tapped.  On a kept board each check
+    runs once per board and what it reads of the request (:func:`~manasolver.solver.board_cache.checked`)."""
+    from manasolver.solver.board_cache import checked
     from manasolver.solver.supply import unmodelled
-    unmodelled.guard_prohibitions(req.state, req.player)
-    unmodelled.guard_payment_rules(req)
+    state, player, spell = req.state, req.player, req.spell
+    checked(state, ("prohibitions", player), (), lambda: unmodelled.guard_prohibitions(state, player))
+    card = spell.card if spell is not None else None
+    checked(state, ("payment_rules", player, id(req.cost), id(card), spell is not None and spell.ability,
+                    req.alternative, req.modifiers), (req.cost, card), lambda: unmodelled.guard_payment_rules(req))
     if tap_triggers:
-        unmodelled.guard_tap_triggers(req)
+        checked(state, ("tap_triggers", req.convoke, req.improvise), (), lambda: unmodelled.guard_tap_triggers(req))
 
 
 def _activated(req: PaymentRequest, out: dict[str, Any]) -> dict[str, Any]:
@@ -352,4 +384,7 @@ _HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "mana_value": _q_mana_value,
     "counts": _q_counts,
     "card": _q_card,
+    "open": _q_open,
+    "update": _q_update,
+    "close": _q_close,
 }

@@ -1,0 +1,191 @@
+"""Boards recognised by content (:mod:`manasolver.solver.board_cache`): the same board sent again
+is the same loaded ``GameState``; a board with any difference of content or type, or read with
+another card file, never gets another board's state; errors are never kept; the memo of checks
+refuses on a kept board exactly as on a fresh one.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+from manasolver.models.board.load import load_state
+from manasolver.models.carddb import default_db
+from manasolver.models.errors import ManasolverError
+from manasolver.solver import board_cache
+from manasolver.solver.decode import load_state_field
+from manasolver.solver.protocol import answer
+
+BOARD: dict[str, Any] = {
+    "players": [{"name": "you", "life": 20}, {"name": "opponent"}],
+    "battlefield": [{"id": "f1", "card": "Forest"}, {"id": "i1", "card": "Island"},
+                    {"id": "elf", "card": "Llanowar Elves", "sick": True}],
+}
+
+
+def _fresh() -> dict[str, Any]:
+    """The board as a client's JSON line gives it: new objects every time."""
+    return json.loads(json.dumps(BOARD))
+
+
+def test_the_same_board_sent_again_is_the_same_loaded_state() -> None:
+    db = default_db()
+    first = board_cache.load_board(_fresh(), db)
+    assert all(board_cache.load_board(_fresh(), db) is first for _ in range(5))
+    assert first == load_state(BOARD, db)
+    # a caller's own dict sent again and again settles on one state too
+    mine = _fresh()
+    states = [board_cache.load_board(mine, db) for _ in range(4)]
+    assert states[-1] is states[-2] and states[-1] == first
+
+
+def test_a_change_of_content_or_of_type_is_another_board() -> None:
+    """``true`` and ``1``, ``20`` and ``20.0``, a tapped land: each is read as its own board (a
+    board with ``"tapped": 1`` is refused, never answered as the tapped board)."""
+    db = default_db()
+    tapped = _fresh()
+    tapped["battlefield"][0]["tapped"] = True
+    got = board_cache.load_board(tapped, db)
+    assert got.battlefield[0].tapped and got == load_state(tapped, db)
+    as_number = _fresh()
+    as_number["battlefield"][0]["tapped"] = 1
+    for _ in range(2):
+        try:
+            board_cache.load_board(as_number, db)
+        except ManasolverError as err:
+            assert err.where == "battlefield[0].tapped"
+        else:
+            raise AssertionError("a tapped of 1 was read as a board")
+    assert "error" not in answer({"query": "counts", "state": _fresh()})
+    life = _fresh()
+    life["players"][0]["life"] = 20.0
+    for _ in range(2):
+        got = answer({"query": "counts", "state": copy.deepcopy(life)})
+        assert (got["error"]["code"], got["error"]["where"]) == ("bad_state", "players[0].life")
+
+
+def test_a_board_changed_in_place_is_read_again() -> None:
+    query = {"query": "can_pay", "state": _fresh(), "cost": "{G}{U}"}
+    assert answer(query) == {"payable": True}
+    query["state"]["battlefield"][1]["tapped"] = True
+    assert answer(query)["payable"] is False
+    query["state"]["battlefield"][1]["tapped"] = False
+    assert answer(query) == {"payable": True}
+
+
+def test_the_card_file_is_part_of_what_a_board_means(tmp_path: Path) -> None:
+    cards = tmp_path / "cards.jsonl"
+    cards.write_text(json.dumps({"name": "Forest", "mana_cost": "", "type_line": "Basic Land", "colors": [],
+                                 "oracle_text": "{T}: Add {R}.", "layout": "normal"}) + "\n", encoding="utf-8")
+    state = {"players": [{"name": "you"}], "battlefield": [{"id": "f", "card": "Forest"}]}
+    for _ in range(2):
+        assert answer({"query": "could_produce", "state": state}) == {"could_produce": {"f": ["G"]}}
+        assert answer({"query": "could_produce", "state": state, "cards": str(cards)}) == \
+            {"could_produce": {"f": ["R"]}}
+
+
+def test_errors_are_answered_every_time_and_never_kept() -> None:
+    bad = _fresh()
+    bad["battlefield"][0]["card"] = "Forrest"
+    board_cache.clear()
+    before = board_cache.recent_count()
+    for _ in range(3):
+        got = answer({"query": "counts", "state": bad})
+        assert got["error"]["code"] == "unknown_card" and got["error"]["where"] == "battlefield[0].card"
+    assert board_cache.recent_count() == before
+
+
+def test_at_most_the_limit_of_boards_is_kept_by_content() -> None:
+    db = default_db()
+    board_cache.clear()
+    states = []
+    for n in range(board_cache.RECENT_LIMIT + 10):
+        board = {"players": [{"name": "you", "life": n + 1}], "battlefield": [{"id": "f", "card": "Forest"}]}
+        states.append((board, board_cache.load_board(board, db)))
+    assert board_cache.recent_count() == board_cache.RECENT_LIMIT
+    newest_board, newest = states[-1]
+    assert board_cache.load_board(json.loads(json.dumps(newest_board)), db) is newest
+    oldest_board, oldest = states[0]
+    again = board_cache.load_board(json.loads(json.dumps(oldest_board)), db)
+    assert again is not oldest and again == oldest
+
+
+def test_a_board_too_large_to_keep_is_loaded_every_time() -> None:
+    db = default_db()
+    big = {"players": [{"name": "you"}], "battlefield": [
+        {"id": f"f{i}", "card": "Forest", "oracle_text": "x" * 200, "name": "Forest", "type_line": "Land"}
+        for i in range(board_cache.MAX_KEY_BYTES // 200 + 1)]}
+    key = board_cache.content_key(big)
+    assert key is not None and len(key) > board_cache.MAX_KEY_BYTES
+    count = board_cache.recent_count()
+    first = board_cache.load_board(big, db)
+    assert board_cache.load_board(big, db) is not first and board_cache.recent_count() == count
+
+
+def test_values_marshal_does_not_write_are_loaded_every_time() -> None:
+    class Name(str):
+        pass
+
+    db = default_db()
+    odd = _fresh()
+    odd["battlefield"][0]["card"] = Name("Forest")
+    assert board_cache.content_key(odd) is None
+    assert board_cache.load_board(odd, db) == load_state(BOARD, db)
+
+
+def test_threads_loading_boards_at_once_each_get_their_own_board() -> None:
+    db = default_db()
+    boards = []
+    for n in range(12):
+        board = _fresh()
+        board["players"][0]["life"] = n + 1
+        board["battlefield"][n % 3]["tapped"] = True
+        boards.append(board)
+    expected = [load_state(b, db) for b in boards]
+    wrong: list[int] = []
+
+    def work(offset: int) -> None:
+        for k in range(200):
+            n = (k + offset) % len(boards)
+            if board_cache.load_board(json.loads(json.dumps(boards[n])), db) != expected[n]:
+                wrong.append(n)
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert wrong == []
+
+
+def test_a_refusal_on_a_kept_board_is_the_same_every_time() -> None:
+    """Null Rod (CR 602.5: activated abilities of artifacts can't be activated) is refused; the
+    memo of checks refuses the second and third time with the same error, and a board without it
+    is not refused."""
+    rod = _fresh()
+    rod["battlefield"].append({"id": "rod", "card": "Null Rod"})
+    rod["battlefield"].append({"id": "ring", "card": "Sol Ring"})
+    answers = [answer({"query": "pay", "state": json.loads(json.dumps(rod)), "cost": "{2}"}) for _ in range(3)]
+    assert answers[0]["error"]["code"] == "unsupported" and answers[0]["error"]["where"] == "battlefield[3]"
+    assert answers[1] == answers[0] == answers[2]
+    fine = _fresh()
+    fine["battlefield"].append({"id": "ring", "card": "Sol Ring"})
+    assert answer({"query": "pay", "state": fine, "cost": "{2}"})["payable"] is True
+
+
+def test_the_memo_of_checks_keys_what_the_check_reads() -> None:
+    """K'rrik's "pay 2 life rather than {B}" is refused on a cost with {B} and not on one without:
+    the memo keeps the two costs apart on one kept board."""
+    krrik = _fresh()
+    krrik["battlefield"].append({"id": "k", "card": "K'rrik, Son of Yawgmoth"})
+    for _ in range(2):
+        assert answer({"query": "can_pay", "state": krrik, "cost": "{B}"})["error"]["code"] == "unsupported"
+        assert answer({"query": "can_pay", "state": krrik, "cost": "{G}"}) == {"payable": True}
+
+
+def test_load_state_field_goes_through_the_cache() -> None:
+    query = {"query": "counts", "state": _fresh()}
+    assert load_state_field(query) is load_state_field({"query": "counts", "state": _fresh()})
