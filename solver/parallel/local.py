@@ -1,7 +1,8 @@
 """``--workers N``: tasks run in N local worker processes (:class:`~concurrent.futures.ProcessPoolExecutor`),
 each process started once for the whole run and warmed once (the card database loaded) before its
-first task.  Workers start from a fork server where there is one (not forked from the parent, whose
-other threads, the writer of results among them, a fork would copy mid-step).
+first task.  The workers are forked where the system can (they start at once, sharing what the parent
+has loaded), all of them when the runner is made, before the parent starts any thread of its own (a
+fork copies a process with other threads mid-step), and warmed before the first task is read.
 """
 
 from __future__ import annotations
@@ -39,13 +40,20 @@ class _Checked:
         return self._future.cancel()
 
 
+def _ready() -> None:
+    """The empty task that starts a worker."""
+
+
 class Local:
     """``workers`` local processes."""
 
     def __init__(self, workers: int, warm: Callable[[], object] | None = None) -> None:
         self.slots = workers
-        method = "forkserver" if "forkserver" in get_all_start_methods() else None
+        method = "fork" if "fork" in get_all_start_methods() else None
         self._pool = ProcessPoolExecutor(max_workers=workers, initializer=warm, mp_context=get_context(method))
+        # one empty task per worker: every process is started and warmed now
+        for future in [self._pool.submit(_ready) for _ in range(workers)]:
+            _Checked(future).result()
 
     def submit(self, fn: Callable[..., T], *args: Any) -> _Checked:
         return _Checked(self._pool.submit(fn, *args))

@@ -154,7 +154,7 @@ def test_an_unreachable_scheduler_is_a_clear_error_in_bounded_time() -> None:
     with socket.socket() as sock:  # a port nothing listens on
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    for address, says in ((f"tcp://127.0.0.1:{port}", b"can't connect"), ("tcp://127.0.0.1", b"not a scheduler address"),
-                          ("inproc://x", b"not a scheduler address")):
+    for address, says in ((f"tcp://127.0.0.1:{port}", b"can't connect"),
+                          ("tcp://127.0.0.1", b"not a scheduler address"), ("inproc://x", b"not a scheduler address")):
         proc = run(["--dask", address], b'{"query": "mana_value", "cost": "{1}"}\n', timeout=120)
         assert proc.returncode == 2 and says in proc.stderr and proc.stdout == b"", proc.stderr

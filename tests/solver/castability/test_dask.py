@@ -77,7 +77,8 @@ def kill_a_worker_running_ours(client: Client, proc: subprocess.Popen[Any]) -> l
 
 def processed_twice(client: Client, keys: list[str]) -> bool:
     """The scheduler's story of ``keys``: one of them went to processing more than once."""
-    story = client.run_on_scheduler(lambda dask_scheduler: [(str(s[0]), str(s[2])) for s in dask_scheduler.story(*keys)])
+    story = client.run_on_scheduler(
+        lambda dask_scheduler: [(str(s[0]), str(s[2])) for s in dask_scheduler.story(*keys)])
     return any(sum(1 for key, to in story if key == k and to == "processing") >= 2 for k in keys)
 
 
@@ -125,7 +126,8 @@ def one_process_answers() -> bytes:
 
 
 def batch(args: list[str], data: bytes) -> bytes:
-    proc = subprocess.Popen([*CLI, "batch", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen([*CLI, "batch", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
     out, _ = finish_with_input(proc, data)
     return out
 
