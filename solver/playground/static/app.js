@@ -312,7 +312,7 @@ function renderPlayers() {
     const where = `players[${i}]`;
     const p = player && typeof player === "object" ? player : {};
     const num = (field, label) => el("label", {}, label, " ", el("input", {
-      type: "number", class: "num", value: p[field] ?? "", placeholder: field === "energy" ? "0" : "",
+      type: "number", class: "num", value: p[field] ?? "", placeholder: field === "energy" ? "0" : "20",
       dataset: { where: `${where}.${field}`, field },
       onchange: (ev) => {
         const v = ev.target.value.trim();
@@ -536,6 +536,7 @@ function renderQuestion() {
   $("#cost").value = page.cost;
   $("#x-value").value = page.x;
   $("#extra").value = page.extra;
+  if (page.extra.trim()) $("#extra-box").open = true;
   drawCostInput();
   renderPolicy();
 }
@@ -547,11 +548,11 @@ function drawCostInput() {
 
 function buildQuery() {
   const q = { query: page.query, state: page.board };
-  if (page.cost.trim() && (NEEDS_COST.has(page.query) || page.cost.trim())) q.cost = page.cost.trim();
-  if (!NEEDS_COST.has(page.query)) delete q.cost;
+  const costly = NEEDS_COST.has(page.query);  // the questions about paying a cost
+  if (costly && page.cost.trim()) q.cost = page.cost.trim();
   const policy = policyValue();
-  if (policy && NEEDS_COST.has(page.query)) q.policy = policy;
-  if (page.x !== "") q.x = Number(page.x);
+  if (costly && policy) q.policy = policy;
+  if (costly && page.x !== "") q.x = Number(page.x);
   if (page.player) q.player = page.player;
   if (page.extra.trim()) {
     let extra;
@@ -822,9 +823,15 @@ function renderPayment(box, payment, query) {
   const symRow = el("div", { class: "cost-links" });
   linked.rows.forEach((row, i) => {
     const ids = row.sources.map((s) => s.source).filter(Boolean);
+    const words = row.sources.map((s) => s.how === "reduced" ? "reduced" : s.source === "pool" ? "floating mana"
+      : (names[s.source] ? `${names[s.source]} (${s.source})` : s.source) + (s.how && s.how !== "reduced" ? `, ${s.how}` : ""));
+    const counted = [];
+    for (const w of words) {
+      const last = counted[counted.length - 1];
+      if (last && last.w === w) last.n += 1; else counted.push({ w, n: 1 });
+    }
     const by = row.life ? "2 life" : row.energy ? "energy"
-      : row.sources.map((s) => s.how === "reduced" ? "reduced" : s.source === "pool" ? "floating mana"
-        : (names[s.source] ? `${names[s.source]} (${s.source})` : s.source) + (s.how && s.how !== "reduced" ? `, ${s.how}` : "")).join(" + ");
+      : counted.map((c) => c.n > 1 ? `${c.w} ×${c.n}` : c.w).join(" + ");
     symRow.append(el("div", {
       class: "cost-sym", tabindex: "0",
       dataset: { index: i, symbol: row.symbol, paidAs: row.paidAs, sources: ids.join(" "), life: row.life ? "1" : "" },
@@ -834,7 +841,11 @@ function renderPayment(box, payment, query) {
     row.paidAs !== row.symbol ? el("span", { class: "paid-as" }, "as ", row.life ? el("span", { text: "life" }) : drawMana(row.paidAs)) : null,
     el("span", { class: "by", text: by || "—" })));
   });
-  box.append(el("h3", { text: cost ? "What paid each symbol" : "The total, and what paid it" }), symRow);
+  const acts = payment.activations || [];
+  box.append(el("p", { class: "muted hint" }, acts.length
+    ? `${acts.length} permanent${acts.length === 1 ? "" : "s"} activated, highlighted on the board with the mana each gave; point at a symbol to light what paid it.`
+    : "Nothing is tapped or activated."));
+  box.append(el("h3", { text: cost ? "What paid each symbol" : "The total cost, and what paid each symbol" }), symRow);
 
   // life, energy, floating and the rest
   const facts = el("dl", { class: "facts" });
@@ -851,7 +862,6 @@ function renderPayment(box, payment, query) {
   box.append(facts);
 
   // the activations, in order, and the same drawn on the board's tiles
-  const acts = payment.activations || [];
   box.append(el("h3", { text: `Tapped and activated (${acts.length})` }),
     el("ol", { class: "activations" }, ...acts.map((a) => el("li", { dataset: { permanent: a.permanent || "" } },
       el("strong", { text: a.permanent ? (names[a.permanent] || a.permanent) : `${a.card} (from hand)` }),
