@@ -282,6 +282,27 @@ def test_errors_are_shown_at_the_field_they_name(browser: Browser, server: str) 
     page.close()
 
 
+def test_sources_left_out_as_unsupported_are_named_on_the_board(browser: Browser, server: str) -> None:
+    """SPEC §5: Grand Architect's "Tap an untapped blue creature" is not modelled; the payment is
+    legal and the answer names it under ``unsupported``, listed and marked on its tile."""
+    page = browser.page(server + "/")
+    page.click("#new-board")
+    _type_card(page, "#add-card", "Grand Architect")
+    _type_card(page, "#add-card", "Forest")
+    page.wait_for_selector('.perm[data-index="1"]')
+    page.fill("#cost", "{G}")
+    _ask(page)
+    board = page.evaluate("playground.board()")
+    assert [p["card"] for p in board["battlefield"]] == ["Grand Architect", "Forest"]
+    expected = answer({"query": "pay", "state": board, "cost": "{G}"})
+    assert page.evaluate("playground.answer()") == expected
+    named = [u["permanent"] for u in expected["unsupported"]]
+    assert named == [board["battlefield"][0]["id"]]
+    assert page.eval_on_selector_all(".unsupported li", "nodes => nodes.map(n => n.dataset.permanent)") == named
+    assert page.eval_on_selector_all(".perm.unsupported", "nodes => nodes.map(n => n.dataset.id)") == named
+    page.close()
+
+
 def test_the_board_in_the_address_reproduces_it(browser: Browser, server: str) -> None:
     page = browser.page(server + "/")
     page.click('button.example[data-name="commander"]')
