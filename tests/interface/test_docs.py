@@ -161,3 +161,14 @@ def test_plan_is_refused_as_the_reference_says_until_the_engine_answers_it() -> 
         assert says_refused
         got = answer({"query": "plan", "state": {"players": [{"name": "you"}]}, "costs": [{"cost": "{0}"}]})
         assert got["error"]["code"] == "bad_query" and got["error"]["where"] == "query"
+
+
+def test_every_json_block_of_the_docs_is_a_request_or_an_answer() -> None:
+    """No JSON example in docs/ escapes the run: each fenced json block is marked request,
+    answer or answer-fields (and each request has its answer)."""
+    for path in sorted(DOCS.glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        infos = re.findall(r"^```json(.*)$", text, re.M)
+        unmarked = [i for i in infos if i.strip() not in ("request", "answer", "answer-fields")]
+        assert not unmarked, f"{path.name}: json blocks not marked request/answer: {unmarked}"
+    assert len(ALL) * 2 == len(re.findall(r"^```json ", REFERENCE.read_text(encoding="utf-8"), re.M))
