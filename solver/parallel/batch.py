@@ -16,10 +16,11 @@ import threading
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
+from manasolver.models.carddb import default_db
 from manasolver.solver import answer, answer_line
 from manasolver.solver.parallel import Runner, each_in_order
 
-__all__ = ["BYTES", "LINES", "SESSION_QUERIES", "answer_chunk", "line_chunks", "run_batch"]
+__all__ = ["BYTES", "LINES", "SESSION_QUERIES", "answer_chunk", "line_chunks", "run_batch", "warm"]
 
 #: The most lines, and about the most bytes, of one chunk.
 LINES = 250
@@ -98,6 +99,12 @@ def _finite_float(text: str) -> float:
     if value in (float("inf"), float("-inf")):
         raise ValueError(f"number {text} is too large")
     return value
+
+
+def warm(cards: str | None) -> None:
+    """Load what every line needs once: the card database (``--cards``) and the protocol."""
+    default_db(cards)
+    answer({"query": "mana_value", "cost": "{1}"})
 
 
 def answer_chunk(first: int, lines: list[bytes], cards: str | None, sessions: bool) -> str:

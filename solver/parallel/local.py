@@ -1,8 +1,9 @@
 """``--workers N``: tasks run in N local worker processes (:class:`~concurrent.futures.ProcessPoolExecutor`),
 each process started once for the whole run and warmed once (the card database loaded) before its
-first task.  The workers are forked where the system can (they start at once, sharing what the parent
-has loaded), all of them when the runner is made, before the parent starts any thread of its own (a
-fork copies a process with other threads mid-step), and warmed before the first task is read.
+first task.  The workers are forked where the system can, all of them when the runner is made, before
+the parent starts any thread of its own (a fork copies a process with other threads mid-step); then the
+parent warms itself once before the fork and every worker starts with what it loaded.  Elsewhere each
+worker process warms itself as it starts.
 """
 
 from __future__ import annotations
@@ -49,8 +50,11 @@ class Local:
 
     def __init__(self, workers: int, warm: Callable[[], object] | None = None) -> None:
         self.slots = workers
-        method = "fork" if "fork" in get_all_start_methods() else None
-        self._pool = ProcessPoolExecutor(max_workers=workers, initializer=warm, mp_context=get_context(method))
+        fork = "fork" in get_all_start_methods()
+        if fork and warm is not None:
+            warm()
+        self._pool = ProcessPoolExecutor(max_workers=workers, initializer=None if fork else warm,
+                                         mp_context=get_context("fork" if fork else None))
         # one empty task per worker: every process is started and warmed now
         for future in [self._pool.submit(_ready) for _ in range(workers)]:
             _Checked(future).result()
