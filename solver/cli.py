@@ -339,7 +339,7 @@ def _batch(args: argparse.Namespace) -> int:
     """``batch``: bytes in, decoded line by line (a line that is not UTF-8 is answered with an error
     naming it, and the lines around it as usual); over local processes or a Dask cluster in chunks."""
     from manasolver.solver.parallel import ParallelError, open_runner
-    from manasolver.solver.parallel.batch import run_batch
+    from manasolver.solver.parallel.batch import run_batch, warm
     if args.workers is not None and not 1 <= args.workers <= 256:
         raise _Usage(f"--workers {args.workers}: give a number of processes from 1 to 256")
     if args.cards is not None:
@@ -356,7 +356,6 @@ def _batch(args: argparse.Namespace) -> int:
             run_batch(sys.stdin.buffer, sys.stdout, None, args.cards)
             return 0
         from functools import partial
-        from manasolver.models.carddb import default_db as warm
         with open_runner(args.workers or 1, args.dask, partial(warm, args.cards)) as runner:
             run_batch(sys.stdin.buffer, sys.stdout, runner, args.cards)
     except ParallelError as err:
