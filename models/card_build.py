@@ -25,7 +25,11 @@ from manasolver.models.symbols import ANY_COLOR, mask_from_letters, type_bit
 from manasolver.models.text.oracle import parse_oracle, reindex, self_reference, strip_reminder
 from manasolver.models.text.read import read_card_text
 
-__all__ = ["card_from_record", "color_mask", "intrinsic_abilities", "reindex_all", "str_field"]
+__all__ = ["WHERE", "card_from_record", "color_mask", "intrinsic_abilities", "reindex_all", "str_field"]
+
+#: The key under which a record read from a user's card file keeps its position there (``FILE:LINE``,
+#: ``FILE[INDEX]``), for the errors of a card built from it; not a card field.
+WHERE = "_where"
 
 #: Keywords the engine reads, found at the start of a keyword line.
 _KEYWORDS = ("haste", "flash", "convoke", "delve", "improvise", "devoid", "affinity", "impending",

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from manasolver.models.card import SPLIT_LAYOUTS
-from manasolver.models.card_build import color_mask, str_field
+from manasolver.models.card_build import WHERE, color_mask, str_field
 from manasolver.models.errors import BadState, ManasolverError
 
 __all__ = [
@@ -56,7 +56,6 @@ __all__ = [
     "encode",
     "import_card_file",
     "imported_db_for",
-    "is_sqlite",
     "lookup_keys",
     "read_card_file",
     "scryfall_to_record",
@@ -72,8 +71,6 @@ ZDICT_SIZE = 32768
 SQLITE_MAGIC = b"SQLite format 3\x00"
 #: The file name of an imported database in the user's data folder.
 DEFAULT_NAME = "cards.sqlite"
-#: The key under which a record keeps its position in its source file (file:line or file[index]).
-WHERE = "_where"
 #: Scryfall layouts that are not cards.
 _NOT_CARDS = {"token", "double_faced_token", "emblem", "art_series"}
 #: Characters read at a time from a card file.
@@ -531,15 +528,6 @@ def import_card_file(source: str | os.PathLike[str], out: str | os.PathLike[str]
         raise BadState(f"card file {src} holds no cards", str(src))
     cards, keys = write_encoded([item for _, item in kept.values()], target, _source_meta(src))
     return ImportResult(target, cards, keys, seen - cards, time.perf_counter() - start)
-
-
-def is_sqlite(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` is an SQLite database file (by its first bytes)."""
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(16) == SQLITE_MAGIC
-    except (OSError, ValueError):
-        return False
 
 
 def imported_db_for(source: str | os.PathLike[str]) -> Path | None:

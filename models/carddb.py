@@ -38,31 +38,38 @@ import re
 import sqlite3
 import zlib
 from functools import lru_cache
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from manasolver.models.card import Card
+from manasolver.models.card_build import WHERE as _WHERE
 from manasolver.models.card_build import card_from_record
-from manasolver.models.card_import import WHERE as _WHERE
-from manasolver.models.card_import import (
-    imported_db_for,
-    is_sqlite,
-    read_card_file,
-    scryfall_to_record,
-)
 from manasolver.models.errors import BadState, ManasolverError, UnknownCard
+
+if TYPE_CHECKING:  # the card-file readers are imported only when a user's cards are given
+    from pathlib import Path
+
+    from manasolver.models.card_import import scryfall_to_record
 
 __all__ = [
     "DB_PATH",
     "ENV_VAR",
     "CardDB",
     "default_db",
+    "is_sqlite",
     "load_card_file",
     "scryfall_to_record",
 ]
 
-DB_PATH = Path(__file__).resolve().parent / "data" / "cards.sqlite"
+#: The bundled database (a plain path: pathlib and what it imports cost a cold start 9 ms).
+DB_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "cards.sqlite")
 ENV_VAR = "MANASOLVER_CARDS"
+
+
+def __getattr__(name: str) -> Any:
+    if name == "scryfall_to_record":
+        from manasolver.models.card_import import scryfall_to_record
+        return scryfall_to_record
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -78,6 +85,8 @@ def load_card_file(path: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
     claim goes as in the database (a record's own name first, then the earlier record).  Errors
     are :class:`BadState` naming the file and the line or index.
     """
+    from manasolver.models.card_import import read_card_file
+
     out: dict[str, dict[str, Any]] = {}
     rank: dict[str, int] = {}
     for _, rec in read_card_file(path):
@@ -117,7 +126,7 @@ def _keys(record: dict[str, Any]) -> list[tuple[str, int, int]]:
 class _Store:
     """One card database file (the bundled one, or one ``cards import`` wrote), opened on first use."""
 
-    def __init__(self, path: Path, bundled: bool) -> None:
+    def __init__(self, path: str, bundled: bool) -> None:
         self.path = path
         self.bundled = bundled
         self._con: sqlite3.Connection | None = None
@@ -125,7 +134,7 @@ class _Store:
 
     def con(self) -> sqlite3.Connection:
         if self._con is None:
-            if not self.path.exists():
+            if not os.path.exists(self.path):
                 if self.bundled:
                     raise BadState(f"the bundled card database is missing: {self.path} "
                                    f"(run python scripts/build_carddb.py)", "cards")
@@ -133,7 +142,8 @@ class _Store:
             # the bundled file never changes while it is read: immutable spares the locking
             mode = "ro&immutable=1" if self.bundled else "ro"
             try:
-                con = sqlite3.connect(f"file:{self.path}?mode={mode}", uri=True, check_same_thread=False)
+                uri = self.path.replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+                con = sqlite3.connect(f"file:{uri}?mode={mode}", uri=True, check_same_thread=False)
                 row = con.execute("SELECT value FROM meta WHERE key = 'zdict'").fetchone()
                 con.execute("SELECT key, id, face FROM lookup LIMIT 1").fetchall()
             except sqlite3.Error as exc:
@@ -167,10 +177,10 @@ class CardDB:
     def __init__(self, path: str | os.PathLike[str] | None = None,
                  overlay: dict[str, dict[str, Any]] | None = None,
                  user: str | os.PathLike[str] | None = None) -> None:
-        self.path = Path(path) if path is not None else DB_PATH
+        self.path = os.fspath(path) if path is not None else DB_PATH
         self.overlay = overlay or {}
         self._bundled_store = _Store(self.path, bundled=True)
-        self._stores = ([_Store(Path(user), bundled=False)] if user is not None else []) + [self._bundled_store]
+        self._stores = ([_Store(os.fspath(user), bundled=False)] if user is not None else []) + [self._bundled_store]
         self._cache: dict[str, Card] = {}
         self._names: list[str] | None = None
         self._index: dict[str, frozenset[str]] | None = None
@@ -179,7 +189,9 @@ class CardDB:
     @property
     def user_path(self) -> Path | None:
         """The imported database under the bundled one, if any."""
-        return self._stores[0].path if len(self._stores) > 1 else None
+        from pathlib import Path
+
+        return Path(self._stores[0].path) if len(self._stores) > 1 else None
 
     def check(self) -> None:
         """Open every database now (a bad ``user`` file fails here, not at the first lookup)."""
@@ -334,6 +346,15 @@ def _trigrams(text: str) -> set[str]:
     return {padded[i:i + 3] for i in range(len(padded) - 2)}
 
 
+def is_sqlite(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is an SQLite database file (by the first bytes SQLite writes)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(16) == b"SQLite format 3\x00"
+    except (OSError, ValueError):
+        return False
+
+
 @lru_cache(maxsize=8)
 def _db_for(cards_file: str | None) -> CardDB:
     if not cards_file:
@@ -342,6 +363,8 @@ def _db_for(cards_file: str | None) -> CardDB:
         db = CardDB(user=cards_file)
         db.check()
         return db
+    from manasolver.models.card_import import imported_db_for
+
     imported = imported_db_for(cards_file)
     if imported is not None:
         return CardDB(user=imported)

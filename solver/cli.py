@@ -35,15 +35,17 @@ def read_state(spec: str, what: str = "STATE") -> Any:
         text = sys.stdin.read(_MAX_INPUT + 1)
         source = "standard input"
     elif spec.startswith("example:"):
-        from importlib import resources
         name = spec.split(":", 1)[1]
-        folder = resources.files("manasolver.solver").joinpath("examples")
-        path = folder.joinpath(f"{name}.json")
-        if not name or not path.is_file():
-            known = sorted(p.name[:-5] for p in folder.iterdir()
-                           if p.name.endswith(".json")) if folder.is_dir() else []
+        # the package data beside this module, found without importlib.resources or pathlib (they
+        # would add some 25 ms to every start)
+        folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "examples")
+        path = os.path.join(folder, f"{name}.json")
+        if not name or "/" in name or "\\" in name or name.startswith(".") or not os.path.isfile(path):
+            known = sorted(p[:-5] for p in os.listdir(folder)
+                           if p.endswith(".json")) if os.path.isdir(folder) else []
             raise _Usage(f"no bundled example {name!r}; known: {', '.join(known)}")
-        text = path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
         source = spec
     else:
         hint = "a JSON file, - for standard input, or example:NAME" if what == "STATE" else \
@@ -129,12 +131,62 @@ def version() -> str:
         return "unknown (not installed)"
 
 
-def _parser() -> argparse.ArgumentParser:
+class _Skipped:
+    """A subcommand's parser that is not built: every call is accepted and does nothing."""
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args, **kwargs: self
+
+
+class _Only:
+    """The subparsers, building only the subcommand ``only``'s parser (the others are :class:`_Skipped`;
+    all of them when ``only`` is None): building all of them costs more than a whole light query's
+    start-up.  Each one built gets :class:`_Formatter`."""
+
+    def __init__(self, sub: argparse._SubParsersAction[argparse.ArgumentParser], only: str | None) -> None:
+        self.sub = sub
+        self.only = only
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        if self.only is not None and name != self.only:
+            return _Skipped()
+        kwargs.setdefault("formatter_class", _Formatter)
+        return self.sub.add_parser(name, **kwargs)
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, the width of the terminal found as :func:`shutil.get_terminal_size`
+    finds it, without importing shutil (with lzma and bz2, 5 ms of every start: argparse makes a
+    formatter for each argument it adds)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
+
+def _columns() -> int:
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            out = sys.__stdout__
+            columns = os.get_terminal_size(out.fileno()).columns if out is not None else 0
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
+def _parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``only``, that subcommand's alone (the whole parser when
+    ``only`` is not a subcommand, so that a mistyped one lists them all)."""
     parser = argparse.ArgumentParser(
-        prog="manasolver",
+        prog="manasolver", formatter_class=_Formatter,
         description="Exact payment and legality engine for Magic: The Gathering costs.")
     parser.add_argument("--version", action=_Version, help="print the version and exit")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    real_sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub: Any = _Only(real_sub, only)
 
     def common(p: argparse.ArgumentParser, state: bool = True) -> None:
         if state:
@@ -212,16 +264,19 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     sub.add_parser("demo", help="answer real questions on the bundled example boards")
     p = sub.add_parser("cards", help="card files: import one once, for fast later use")
-    cards_sub = p.add_subparsers(dest="cards_command", metavar="{import}", required=True)
+    cards_sub = p.add_subparsers(dest="cards_command", metavar="{import}", required=True,
+                                 help="import: convert a card file once")
     p = cards_sub.add_parser("import", help="convert a Scryfall or JSONL card file into a card database",
-                             description=DESCRIPTIONS["cards import"])
+                             description=DESCRIPTIONS["cards import"], formatter_class=_Formatter)
     p.add_argument("file", metavar="FILE", help="a Scryfall bulk file, card object or list, or a JSONL "
                                                 "card file (gzip-compressed or not)")
     p.add_argument("--out", metavar="DB", help="where the database goes (default: the user's data folder, "
                                                "$XDG_DATA_HOME/manasolver/cards.sqlite)")
     from manasolver.solver.castability.command import add_parser as add_castability
     add_castability(sub)
-    _describe(sub)
+    if only is not None and only not in real_sub.choices:
+        return _parser()
+    _describe(real_sub)
     return parser
 
 
@@ -412,8 +467,17 @@ def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argpa
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = _parser()
+    import gc
+    collector = gc.get_threshold()
+    # start-up makes some 300,000 objects that live to the end (modules, classes, cards): at the default
+    # threshold about 40 collections rescan them, 7% of a cold can-pay; at 50,000 none run, and a long
+    # query still has its cycles collected.  The commands that run long or measure get the default back.
+    gc.set_threshold(50_000, *collector[1:])
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser(words[0] if words and not words[0].startswith("-") else None)
     args = _parse(parser, argv)
+    if args.command in ("batch", "serve", "bench", "demo", "castability"):
+        gc.set_threshold(*collector)
     try:
         if args.command is None:
             parser.print_help()
