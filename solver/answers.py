@@ -194,10 +194,15 @@ class MaxXAnswer(_WithPayment):
 
 @dataclass(frozen=True, slots=True)
 class PaymentsAnswer:
-    """``{"payments": […], "complete": bool}``."""
+    """``{"payments": […], "complete": bool}``, and ``"time_bound": true`` when the time bound
+    (not ``limit``) cut the list short."""
 
     payments: tuple[Payment, ...]
     complete: bool
+    time_bound: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"payments": [p.to_json() for p in self.payments], "complete": self.complete}
+        out: dict[str, Any] = {"payments": [p.to_json() for p in self.payments], "complete": self.complete}
+        if self.time_bound:
+            out["time_bound"] = True
+        return out

@@ -50,7 +50,7 @@ from manasolver.models._memo import KeyMemo
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery, Unsupported
 from manasolver.solver import backends
-from manasolver.solver.budget import budgeted
+from manasolver.solver.budget import budgeted, current
 from manasolver.solver.answers import CanPayAnswer, MaxXAnswer, PayAnswer, PaymentsAnswer, Reason
 from manasolver.solver.backends import DEFAULT_CHAINS, PAYABLE, Declined, Infeasible, QueryName
 from manasolver.solver.backends.problem import Mode, Problem, Solution
@@ -253,4 +253,4 @@ def payments(req: PaymentRequest, limit: int = 100) -> PaymentsAnswer:
     supply = _guard_doublers(req, build_supply(req.state, req.player, resources=True))
     listed, complete = backends.enumerator(DEFAULT_CHAINS["payments"][0]).payments(req, limit)
     # payments using an unmodelled source are missing from the list
-    return PaymentsAnswer(tuple(listed), complete and not supply.excluded)
+    return PaymentsAnswer(tuple(listed), complete and not supply.excluded, time_bound=current().cut)
