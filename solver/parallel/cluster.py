@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import socket
 import uuid
 from collections.abc import Callable
+from concurrent.futures import CancelledError
 from importlib import import_module
 from typing import Any, TypeVar
 
@@ -27,6 +29,11 @@ __all__ = ["CONNECT_TIMEOUT", "Cluster"]
 CONNECT_TIMEOUT = 10.0
 
 T = TypeVar("T")
+
+#: The loggers of the client side of Dask distributed, quiet while a :class:`Cluster` is open: what
+#: goes wrong (a lost scheduler, its reconnection given up) comes back as a :class:`ParallelError`,
+#: not as their tracebacks on standard error.
+_QUIET = ("distributed.client", "distributed.utils", "distributed.core", "distributed.comm", "distributed.batched")
 
 #: The address schemes taken: the network transports of Dask distributed.
 _SCHEMES = ("tcp", "tls", "ws", "wss")
@@ -52,7 +59,7 @@ class _Remote:
         except _distributed().KilledWorker as err:
             raise ParallelError(f"--dask {self._address}: a task's workers kept dying while running it "
                                 f"({err}); is a worker out of memory?", "--dask") from None
-        except (OSError, TimeoutError) as err:
+        except (OSError, TimeoutError, CancelledError) as err:
             raise ParallelError(f"--dask {self._address}: lost the scheduler during the run "
                                 f"({type(err).__name__}: {err})", "--dask") from None
 
@@ -109,15 +116,19 @@ class Cluster:
                                 usage=True) from None
         self.address = address
         _reach(address, timeout)
+        self._levels = {name: logging.getLogger(name).level for name in _QUIET}
+        for name in _QUIET:
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
         try:
             self._client: Any = client(address, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError, ValueError, TypeError) as err:
+            self._loud()
             raise ParallelError(f"--dask {address!r}: can't reach a Dask scheduler there within {timeout:g} s "
                                 f"({type(err).__name__}: {err})", "--dask", usage=True) from None
         try:
             self._client.wait_for_workers(1, timeout=timeout)
         except (OSError, TimeoutError) as err:
-            self._client.close()
+            self.close()
             raise ParallelError(f"--dask {address}: the scheduler has no worker after {timeout:g} s "
                                 f"(start some with: dask worker {address}) ({type(err).__name__})",
                                 "--dask", usage=True) from None
@@ -130,4 +141,14 @@ class Cluster:
         return _Remote(self._client.submit(fn, *args, key=key, pure=False), self.address)
 
     def close(self) -> None:
-        self._client.close()
+        try:
+            self._client.close()
+        except (OSError, TimeoutError, CancelledError):
+            pass  # a scheduler already gone: nothing left to close
+        finally:
+            self._loud()
+
+    def _loud(self) -> None:
+        """The client loggers' levels back as they were."""
+        for name, level in self._levels.items():
+            logging.getLogger(name).setLevel(level)
