@@ -53,13 +53,16 @@ from manasolver.solver.board_cache import Kept
 if TYPE_CHECKING:
     from manasolver.models.carddb import CardDB
 
-__all__ = ["CHANGE_KINDS", "MAX_BOARDS", "MAX_CHANGES", "STORE", "Board", "SessionStore", "apply_changes", "close_query",
-           "open_query", "resolve", "update_query"]
+__all__ = ["CHANGE_KINDS", "MAX_BOARDS", "MAX_CHANGES", "MAX_CHANGE_WORK", "STORE", "Board", "SessionStore",
+           "apply_changes", "close_query", "open_query", "resolve", "update_query"]
 
 #: At most this many boards are kept (the least recently used is forgotten first).
 MAX_BOARDS = 1000
 #: At most this many changes in one query.
 MAX_CHANGES = 10_000
+#: The work one query's changes may do, in permanents and cards loaded again (a change other than
+#: tapping, untapping or a flag loads the whole board again): well under a second.
+MAX_CHANGE_WORK = 100_000
 #: Each kind of change and the keys its object has.
 CHANGE_KINDS: dict[str, frozenset[str]] = {
     "tap": frozenset({"tap"}), "untap": frozenset({"untap"}), "add": frozenset({"add"}),
@@ -192,8 +195,17 @@ def apply_changes(board: Board, changes: object) -> Board:
         raise BadQuery(f"changes must be a list of changes ({_SHAPES}), not {type_name(changes)}", "changes")
     if len(changes) > MAX_CHANGES:
         raise BadQuery(f"{len(changes)} changes; at most {MAX_CHANGES} are accepted in one query", "changes")
+    work = 0
     for i, change in enumerate(changes):
+        before = board
         board = _apply(board, change, f"changes[{i}]")
+        # a change that loads the board again costs its size; flipping a flag, a copy of one tuple
+        size = len(board.state.battlefield) + sum(len(p.hand) + len(p.graveyard) for p in board.state.players)
+        work += 1 + (size if board.kept.json is not before.kept.json and board.ids is not before.ids
+                     else len(board.state.battlefield) // 32)
+        if work > MAX_CHANGE_WORK:
+            raise BadQuery(f"these changes load a board of {size} permanents and cards again too many times "
+                           f"(past changes[{i}]); send them in several updates", "changes")
     return board
 
 

@@ -263,6 +263,21 @@ def test_bad_session_use_is_a_clear_error() -> None:
     assert got["error"]["code"] == "unknown_board"
 
 
+def test_changes_that_would_load_the_board_again_too_often_are_refused() -> None:
+    """10,000 adds would load a growing board 10,000 times: refused as a whole, the board kept as it
+    was; 10,000 taps (no load) and a few hundred adds are answered."""
+    handle = _open(BOARD)
+    before = sessions.STORE.get(handle)
+    adds = [{"add": {"id": f"n{i}", "card": "Forest"}} for i in range(sessions.MAX_CHANGES)]
+    got = answer({"query": "update", "board": handle, "changes": adds})
+    assert (got["error"]["code"], got["error"]["where"]) == ("bad_query", "changes")
+    assert sessions.STORE.get(handle) is before
+    taps = [{"tap": "f1"} if i % 2 else {"untap": "f1"} for i in range(sessions.MAX_CHANGES)]
+    assert answer({"query": "update", "board": handle, "changes": taps}) == {"board": handle}
+    assert answer({"query": "update", "board": handle, "changes": adds[:300]}) == {"board": handle}
+    assert len(sessions.STORE.get(handle).state.battlefield) == len(BOARD["battlefield"]) + 300
+
+
 def test_the_1001st_board_forgets_the_least_recently_used() -> None:
     """At most 1,000 boards are kept: opening the 1,001st forgets the least recently used (here the
     second opened: the first was used since), whose handle is then ``unknown_board``."""
@@ -306,6 +321,32 @@ def test_the_kept_board_does_not_change_when_the_callers_objects_do() -> None:
     state["battlefield"][0]["tapped"] = True
     added["tapped"] = True
     _same_answers(handle, _model(BOARD, {"add": {"id": "f3", "card": "Forest"}}))
+
+
+def test_updates_from_many_threads_are_none_of_them_lost() -> None:
+    """Four threads tap, untap and add on one board at once (as ``serve``'s connections may): every
+    change lands, in some order, and the board is the one their JSON makes."""
+    import threading
+    handle = _open(BOARD)
+    errors: list[dict[str, Any]] = []
+
+    def work(t: int) -> None:
+        for k in range(25):
+            got = answer({"query": "update", "board": handle,
+                          "changes": [{"add": {"id": f"t{t}.{k}", "card": "Forest"}}, {"tap": f"t{t}.{k}"}]})
+            if got != {"board": handle}:
+                errors.append(got)
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    board = sessions.STORE.get(handle)
+    added = [p for p in board.state.battlefield if p.id.startswith("t")]
+    assert len(added) == 100 and all(p.tapped for p in added)
+    assert board.state == load_state(board.json, default_db())
 
 
 # -- random change sequences --------------------------------------------------------------------
