@@ -57,6 +57,7 @@ __all__ = [
     "import_card_file",
     "imported_db_for",
     "lookup_keys",
+    "printing_rank",
     "read_card_file",
     "scryfall_to_record",
     "user_data_dir",
@@ -497,6 +498,13 @@ def default_import_path() -> Path:
     return user_data_dir() / DEFAULT_NAME
 
 
+def printing_rank(record: dict[str, Any]) -> tuple[bool, bool]:
+    """How good a printing of a name is, to keep one of several (Scryfall's "default cards" lists
+    every printing): English over another language, black-bordered over silver ("funny"); the
+    first of equal ones is kept."""
+    return record.get("lang", "en") == "en", not record.get("funny")
+
+
 def _source_meta(path: Path) -> dict[str, str]:
     st = path.stat()
     return {"source": str(path.resolve()), "source_size": str(st.st_size),
@@ -518,7 +526,7 @@ def import_card_file(source: str | os.PathLike[str], out: str | os.PathLike[str]
     for where, rec in read_card_file(src):
         seen += 1
         key = str(rec["name"]).lower()
-        quality = (rec.get("lang", "en") == "en", not rec.get("funny"))
+        quality = printing_rank(rec)
         if key in kept and quality <= kept[key][0]:
             continue  # a printing no better than the one kept
         stored = {k: v for k, v in rec.items() if k not in ("lang", WHERE)}

@@ -82,14 +82,21 @@ def load_card_file(path: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
 
     Returns records by lower-case key: a record's name and its front face's name give the whole
     record, another face's name that face's own record (:func:`face_record`); a key two records
-    claim goes as in the database (a record's own name first, then the earlier record).  Errors
-    are :class:`BadState` naming the file and the line or index.
+    claim goes as in the database (a record's own name first, then the earlier record).  A name
+    given twice keeps one record, as ``cards import`` does (:func:`~manasolver.models.card_import.printing_rank`).
+    Errors are :class:`BadState` naming the file and the line or index.
     """
-    from manasolver.models.card_import import read_card_file
+    from manasolver.models.card_import import printing_rank, read_card_file
 
+    kept: dict[str, tuple[tuple[bool, bool], dict[str, Any]]] = {}
+    for _, rec in read_card_file(path):
+        name = str(rec["name"]).lower()
+        quality = printing_rank(rec)
+        if name not in kept or quality > kept[name][0]:
+            kept[name] = quality, rec
     out: dict[str, dict[str, Any]] = {}
     rank: dict[str, int] = {}
-    for _, rec in read_card_file(path):
+    for _, rec in kept.values():
         for key, face, r in _keys(rec):
             if key in rank and rank[key] <= r:
                 continue

@@ -106,6 +106,7 @@ def test_printings_of_one_name_keep_the_english_black_bordered_one(tmp_path: Pat
     done = import_card_file(src, tmp_path / "db.sqlite")
     assert (done.cards, done.skipped) == (1, 3)
     assert CardDB(user=done.out).get("Test Golem").oracle_text == "English printing"
+    assert CardDB(overlay=load_card_file(src)).get("Test Golem").oracle_text == "English printing"
 
 
 def test_bad_cost_in_imported_file_fails_that_lookup_naming_the_position(tmp_path: Path) -> None:
