@@ -325,7 +325,7 @@ def _pays_abilities(r: Restriction | None) -> bool:
 
 def _keepable_colors(state: GameState, player: str, gone: frozenset[str]) -> int:
     """The colors the permanents not in ``gone`` could make (see keep_colors in _criteria), by
-    a search over which permanents activate in which order."""
+    a search over what the pool can hold as they activate."""
     perms: list[tuple[list[Move], list[Move], bool]] = []  # free moves, converter moves, starter
     for ms in moves(state, player):
         if not ms or ms[0].perm.id in gone:
@@ -338,26 +338,27 @@ def _keepable_colors(state: GameState, player: str, gone: frozenset[str]) -> int
     for free, _conv, _starter in perms:
         for m in free:
             colors |= sum(set(m.mana)) & ANY_COLOR
-    seen: set[tuple[frozenset[int], int]] = set()
+    # Which types can be in the pool at some point, activating the permanents one after
+    # another: firing a permanent again never adds a type its first firing did not, so the
+    # search is over the set of types reachable (at most 64 states).
+    seen: set[int] = set()
 
-    def walk(done: frozenset[int], fed: int) -> None:
+    def walk(fed: int) -> None:
         nonlocal colors
-        if (done, fed) in seen:
+        if fed in seen:
             return
-        seen.add((done, fed))
-        for i, (free, conv, starter) in enumerate(perms):
-            if i in done:
-                continue
+        seen.add(fed)
+        for free, conv, starter in perms:
             if starter:
                 for m in free:
                     if _pays_abilities(m.restriction):
-                        walk(done | {i}, fed | sum(set(m.mana)))
+                        walk(fed | sum(set(m.mana)))
             for m in conv:
                 if _converter_symbol(m) & fed:
                     colors |= sum(set(m.mana)) & ANY_COLOR
-                    walk(done | {i}, fed | (sum(set(m.mana)) if _pays_abilities(m.restriction) else 0))
+                    walk(fed | (sum(set(m.mana)) if _pays_abilities(m.restriction) else 0))
 
-    walk(frozenset(), 0)
+    walk(0)
     return colors
 
 

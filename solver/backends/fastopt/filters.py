@@ -35,7 +35,7 @@ from itertools import combinations_with_replacement
 
 from manasolver.models.symbols import TYPE_BITS
 from manasolver.solver.backends.fastopt.keep import KeepTerms
-from manasolver.solver.backends.matching import UnitKind, hall_ok, transport
+from manasolver.solver.backends.matching import hall_ok, transport
 from manasolver.solver.backends.problem import Problem, Solution, lowest_bit
 from manasolver.solver.casting.announce import Form
 from manasolver.solver.policy import criteria_vector
@@ -45,9 +45,9 @@ from manasolver.solver.supply.model import Option, SourceClass
 __all__ = ["MAX_NODES", "MAX_STEPS", "fires", "solve_converters"]
 
 #: Nodes of the branch and bound before it gives the problem back (``None``).
-MAX_NODES = 6_000
-#: Steps of one exact firing test before the search gives the problem back.
-MAX_STEPS = 2_000
+MAX_NODES = 20_000
+#: Steps of the exact firing tests of one query before the search gives the problem back.
+MAX_STEPS = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,230 +150,47 @@ def _modes(problem: Problem) -> list[_Mode] | None:
     return out + free_modes
 
 
-class _Search:
-    """The branch and bound of one problem (see the module docstring)."""
+@dataclass(frozen=True, slots=True)
+class _Group:
+    """Modes of one class that score the same per activation (sacrifice, life, kind, board
+    position, units added beyond what they consume): the search counts the group's
+    activations, and the firing test decides which of its modes each one is.  ``free``: its
+    cost-free mode (or -1); ``conv``: its converter mode (or -1)."""
 
-    def __init__(self, problem: Problem, criteria: tuple[str, ...], modes: list[_Mode],
-                 keep: KeepTerms) -> None:
-        self.p = problem
-        self.sup = problem.supply
-        self.criteria = criteria
-        self.modes = modes
-        self.keep = keep
-        self.cap = [cls.count for cls in self.sup.classes]
-        self.used = [0] * len(self.cap)
-        self.counts = [0] * len(modes)
-        self.best: tuple[int, ...] | None = None
-        self.plan: tuple[int, list[int], list[tuple[int, int]]] | None = None
-        self.nodes = 0
-        self.keep_castable = "keep_castable" in criteria
-        self.keep_colors = "keep_colors" in criteria
-
-    # -- terms --------------------------------------------------------------------------
-
-    def vector(self, form: Form, units: int, need: int, more: int = 0, more_tb: int = 0) -> tuple[int, ...]:
-        """The policy's vector of the counts chosen; a lower bound below this node (``more``
-        activations at least ``more_tb`` of tie-break weight still to come)."""
-        sac = life = nonland = 0
-        sources = more
-        tb = more_tb
-        for md, n in zip(self.modes, self.counts):
-            if n:
-                sac += md.sac * n
-                life += md.life * n
-                nonland += md.nonland * n
-                sources += n
-                tb += md.weight * n
-        terms = {"no_sacrifice": sac, "min_life": life + form.life,
-                 "keep_castable": self.keep.keep_lost(self.used) if self.keep_castable else 0,
-                 "keep_colors": self.keep.colors_lost(self.used) if self.keep_colors else 0,
-                 "min_waste": max(0, units - need), "prefer_lands": nonland, "min_sources": sources,
-                 "use_pool": 0, "min_energy": form.energy, "tiebreak": tb}
-        return criteria_vector(terms, self.criteria)
-
-    # -- the search ---------------------------------------------------------------------
-
-    def run(self) -> bool:
-        """Search every form; False when the node budget ran out."""
-        sup = self.sup
-        x = self.p.x
-        assert x is not None
-        self.n_conv = sum(1 for md in self.modes if md.need)
-        for fi, form in enumerate(self.p.forms):
-            if form.life > sup.life or form.energy > sup.energy or form.snow:
-                continue
-            run = _FormRun(self, fi, form, form.mana_total(x), form.generic(x))
-            if not run.converters(0, 0, form.mana_total(x), 0, 0):
-                return False
-        return True
+    k: int
+    free: int
+    conv: int
+    net: int
+    row_slots: tuple[int, ...]
+    sac: int
+    life: int
+    ab_life: int
+    nonland: int
+    weight: int
 
 
-class _FormRun:
-    """The depth-first search of one form: the converters' counts first, then, for each
-    choice of them, the cost-free modes against the cost's demand kinds and the converters'
-    input masks (Hall's condition, relaxed: converters may pay one another)."""
-
-    def __init__(self, s: _Search, fi: int, form: Form, total: int, generic: int) -> None:
-        self.s = s
-        self.fi = fi
-        self.form = form
-        self.total = total
-        self.generic = generic
-        self.tried: dict[tuple[int, ...], list[tuple[int, int]] | None] = {}
-        self.tables: dict[tuple[int, ...], tuple[list[int], dict[int, list[int]], list[int], int,
-                                                 dict[int, int]]] = {}
-        self.free_types = 0
-        for md in s.modes:
-            if not md.need:
-                for sl in md.slots:
-                    self.free_types |= sl
-        caps = [s.cap[md.k] for md in s.modes]
-        self.free_max = sum(len(md.slots) * c for md, c in zip(s.modes, caps) if not md.need)
-        #: The most units the converters from mode i on may add beyond their inputs.
-        self.conv_net = [0] * (len(s.modes) + 1)
-        for i in range(len(s.modes) - 1, -1, -1):
-            md = s.modes[i]
-            self.conv_net[i] = self.conv_net[i + 1] + ((len(md.slots) - 1) * caps[i] if md.need else 0)
-        # A converter whose symbol neither a cost-free mode nor another converter can pay
-        # never fires.
-        self.possible = [bool(md.need & (self.free_types | _slots_of(s.modes, i))) if md.need else True
-                         for i, md in enumerate(s.modes)]
-
-    def _table(self, masks: tuple[int, ...]) -> tuple[list[int], dict[int, list[int]], list[int], int,
-                                                       dict[int, int]]:
-        """What the cost-free phase reads for one list of demand masks: the union mask of each
-        set of kinds, each free mode's units able to pay each set, the sums over every member,
-        and each mode's union mask (0 when it can pay no kind and there is no generic part)."""
-        s = self.s
-        subsets = 1 << len(masks)
-        kmask = [0] * subsets
-        for t in range(1, subsets):
-            low = t & -t
-            kmask[t] = kmask[t ^ low] | masks[low.bit_length() - 1]
-        every = kmask[subsets - 1]
-        rows: dict[int, list[int]] = {}
-        future = [0] * subsets
-        fut_units = 0
-        useful: dict[int, int] = {}
-        for j in range(s.n_conv, len(s.modes)):
-            md = s.modes[j]
-            row = [0] * subsets
-            for t in range(1, subsets):
-                row[t] = sum(1 for sl in md.slots if sl & kmask[t])
-            rows[j] = row
-            cap = s.cap[md.k]
-            for t in range(1, subsets):
-                future[t] += row[t] * cap
-            fut_units += len(md.slots) * cap
-            um = 0
-            for sl in md.slots:
-                um |= sl
-            useful[j] = um if (um & every or self.generic) else 0
-        return kmask, rows, future, fut_units, useful
-
-    def pruned(self, units: int, need: int, life: int, ab_life: int, more: int = 0,
-               more_tb: int = 0) -> tuple[int, ...] | None:
-        """The node's vector, or None when nothing below it can pay or beat the answer found."""
-        s = self.s
-        s.nodes += 1
-        if s.nodes > MAX_NODES:
-            raise _OutOfNodes
-        sup = s.sup
-        if ab_life > sup.life or (self.form.life and life + self.form.life > sup.life):
-            return None
-        vec = s.vector(self.form, units, need, more, more_tb)
-        if s.best is not None and vec >= s.best:
-            return None
-        return vec
-
-    def converters(self, i: int, units: int, need: int, life: int, ab_life: int) -> bool:
-        try:
-            self._converters(i, units, need, life, ab_life)
-        except _OutOfNodes:
-            return False
-        return True
-
-    def _converters(self, i: int, units: int, need: int, life: int, ab_life: int) -> None:
-        s = self.s
-        if self.pruned(units, need, life, ab_life) is None:
-            return
-        if units + self.free_max + self.conv_net[i] < need:
-            return
-        if i == s.n_conv:
-            self._free_phase(units, need, life, ab_life)
-            return
-        md = s.modes[i]
-        left = s.cap[md.k] - s.used[md.k] if self.possible[i] else 0
-        size = len(md.slots)
-        for n in range(0, left + 1):
-            s.counts[i] += n
-            s.used[md.k] += n
-            self._converters(i + 1, units + size * n, need + n, life + md.life * n, ab_life + md.ab_life * n)
-            s.used[md.k] -= n
-            s.counts[i] -= n
-
-    def _free_phase(self, units: int, need: int, life: int, ab_life: int) -> None:
-        s = self.s
-        modes = s.modes
-        active = [(md, s.counts[j]) for j, md in enumerate(modes[:s.n_conv]) if s.counts[j]]
-        # Every converter counted must be reachable from some cost-free type.
-        fed = self.free_types
-        waiting = [md for md, _ in active]
-        grew = True
-        while waiting and grew:
-            grew = False
-            rest = []
-            for md in waiting:
-                if md.need & fed:
-                    for sl in md.slots:
-                        fed |= sl
-                    grew = True
-                else:
-                    rest.append(md)
-            waiting = rest
-        if waiting:
-            return
-        # The converters' inputs as one demand kind of their union mask: Hall's condition over
-        # fewer kinds is implied by the one over all of them (a relaxation, and few tables).
-        in_mask = in_count = 0
-        for md, n in active:
-            in_mask |= md.need
-            in_count += n
-        kinds = list(self.form.demands) + ([(in_mask, in_count)] if in_count else [])
-        nk = len(kinds)
-        subsets = 1 << nk
-        masks = tuple(m for m, _ in kinds)
-        table = self.tables.get(masks)
-        if table is None:
-            table = self.tables[masks] = self._table(masks)
-        kmask, rows, future0, fut_units, useful0 = table
-        need_t = [0] * subsets
-        for t in range(1, subsets):
-            low = t & -t
-            need_t[t] = need_t[t ^ low] + kinds[low.bit_length() - 1][1]
-        have = [0] * subsets
-        for md, n in active:
-            for sl in md.slots:
-                for t in range(1, subsets):
-                    if sl & kmask[t]:
-                        have[t] += n
-        free = list(range(s.n_conv, len(modes)))
-        future = list(future0)
-        # An optimal payment spends a unit of every activation (one that spends none only adds
-        # waste and sources): at most as many as the demands its units may pay.
-        useful = {j: self.generic + sum(c for (m, c) in kinds if m & um) if um else 0
-                  for j, um in useful0.items()}
-        run = _FreeRun(self, free, rows, have, future, fut_units, need_t, useful)
-        run.dfs(0, units, need, life, ab_life)
-
-
-def _slots_of(modes: list[_Mode], skip: int) -> int:
-    """Every type the converters other than mode ``skip`` may add."""
-    out = 0
+def _groups(modes: list[_Mode]) -> list[_Group]:
+    """The modes as groups, in board order: a filter land's ``{C}`` and its converter score
+    the same (one member, one unit net), so they are one group."""
+    out: list[_Group] = []
+    taken: set[int] = set()
     for i, md in enumerate(modes):
-        if md.need and i != skip:
-            for sl in md.slots:
-                out |= sl
+        if i in taken or not md.need:
+            continue
+        net = len(md.slots) - 1
+        twin = next((j for j, o in enumerate(modes)
+                     if j not in taken and not o.need and o.k == md.k and len(o.slots) == net
+                     and (o.sac, o.life, o.ab_life) == (md.sac, md.life, md.ab_life)), -1)
+        taken.add(i)
+        if twin >= 0:
+            taken.add(twin)
+        slots = md.slots + (modes[twin].slots if twin >= 0 else ())
+        out.append(_Group(md.k, twin, i, net, slots, md.sac, md.life, md.ab_life, md.nonland, md.weight))
+    for i, md in enumerate(modes):
+        if i not in taken:
+            out.append(_Group(md.k, i, -1, len(md.slots), md.slots, md.sac, md.life, md.ab_life,
+                              md.nonland, md.weight))
+    out.sort(key=lambda g: (g.weight, g.conv < 0))
     return out
 
 
@@ -381,122 +198,228 @@ class _OutOfNodes(Exception):
     """The node budget ran out."""
 
 
-class _FreeRun:
-    """The cost-free modes' part of one choice of converters."""
+class _Search:
+    """The branch and bound of one problem over group counts (see the module docstring)."""
 
-    def __init__(self, fr: _FormRun, free: list[int], rows: dict[int, list[int]], have: list[int],
-                 future: list[int], fut_units: int, need_t: list[int], useful: dict[int, int]) -> None:
-        self.fr = fr
-        self.free = free
-        self.rows = rows
-        self.have = have
-        self.future = future
-        self.fut_units = fut_units
-        self.need_t = need_t
-        self.subsets = len(need_t)
-        self.useful = useful
+    def __init__(self, problem: Problem, criteria: tuple[str, ...], modes: list[_Mode],
+                 keep: KeepTerms) -> None:
+        self.p = problem
+        self.sup = problem.supply
+        self.criteria = criteria
+        self.modes = modes
+        self.groups = _groups(modes)
+        self.keep = keep
+        self.cap = [cls.count for cls in self.sup.classes]
+        self.used = [0] * len(self.cap)
+        self.gcounts = [0] * len(self.groups)
+        self.best: tuple[int, ...] | None = None
+        self.plan: tuple[int, list[int], list[tuple[int, int]]] | None = None
+        self.nodes = 0
+        #: Firing-test steps of the whole query, against :data:`MAX_STEPS`.
+        self.steps = [0]
+        self.keep_castable = "keep_castable" in criteria
+        self.keep_colors = "keep_colors" in criteria
 
-    def dfs(self, d: int, units: int, need: int, life: int, ab_life: int) -> None:
-        fr = self.fr
-        s = fr.s
+    def vector(self, form: Form, net: int, total: int, more: int, more_tb: int) -> tuple[int, ...]:
+        """The policy's vector of the counts chosen; a lower bound below this node."""
+        sac = life = nonland = 0
+        sources = more
+        tb = more_tb
+        for g, n in zip(self.groups, self.gcounts):
+            if n:
+                sac += g.sac * n
+                life += g.life * n
+                nonland += g.nonland * n
+                sources += n
+                tb += g.weight * n
+        terms = {"no_sacrifice": sac, "min_life": life + form.life,
+                 "keep_castable": self.keep.keep_lost(self.used) if self.keep_castable else 0,
+                 "keep_colors": self.keep.colors_lost(self.used) if self.keep_colors else 0,
+                 "min_waste": max(0, net - total), "prefer_lands": nonland, "min_sources": sources,
+                 "use_pool": 0, "min_energy": form.energy, "tiebreak": tb}
+        return criteria_vector(terms, self.criteria)
+
+    def run(self) -> bool:
+        """Search every form; False when the node budget ran out."""
+        sup = self.sup
+        x = self.p.x
+        assert x is not None
+        for fi, form in enumerate(self.p.forms):
+            if form.life > sup.life or form.energy > sup.energy or form.snow:
+                continue
+            try:
+                _FormRun(self, fi, form, form.mana_total(x), form.generic(x)).dfs(0, 0, 0, 0)
+            except _OutOfNodes:
+                return False
+        return True
+
+
+class _FormRun:
+    """The depth-first search of one form over the groups' counts, with Hall's condition over
+    the cost's demand kinds (each group's units as its widest mode gives them: a relaxation)."""
+
+    def __init__(self, s: _Search, fi: int, form: Form, total: int, generic: int) -> None:
+        self.s = s
+        self.fi = fi
+        self.form = form
+        self.total = total
+        self.generic = generic
+        kinds = list(form.demands)
+        nk = len(kinds)
+        self.subsets = subsets = 1 << nk
+        kmask = [0] * subsets
+        self.need_t = [0] * subsets
+        for t in range(1, subsets):
+            low = t & -t
+            kmask[t] = kmask[t ^ low] | kinds[low.bit_length() - 1][0]
+            self.need_t[t] = self.need_t[t ^ low] + kinds[low.bit_length() - 1][1]
+        self.rows: list[list[int]] = []
+        self.future = [0] * subsets
+        self.fut_net = 0
+        self.useful: list[int] = []
+        needs = 0
+        for md in s.modes:
+            needs |= md.need
+        for g in s.groups:
+            row = [0] * subsets
+            for t in range(1, subsets):
+                row[t] = sum(1 for sl in g.row_slots if sl & kmask[t])
+            self.rows.append(row)
+            cap = s.cap[g.k]
+            for t in range(1, subsets):
+                self.future[t] += row[t] * cap
+            self.fut_net += g.net * cap
+            um = 0
+            for sl in g.row_slots:
+                um |= sl
+            # An optimal payment spends a unit of every activation: at most as many as the
+            # demands its units may pay (units that may feed a converter: not bounded).
+            self.useful.append(cap if g.conv >= 0 or um & needs else
+                               generic + sum(c for m, c in kinds if m & um))
+        self.have = [0] * subsets
+        self.tried: dict[tuple[int, ...], list[tuple[int, int]] | None] = {}
+
+    def dfs(self, d: int, net: int, life: int, ab_life: int) -> None:
+        s = self.s
+        s.nodes += 1
+        if s.nodes > MAX_NODES:
+            raise _OutOfNodes
+        sup = s.sup
+        if ab_life > sup.life or (self.form.life and life + self.form.life > sup.life):
+            return
+        groups = s.groups
         more = more_tb = 0
-        if need > units and d < len(self.free):
-            rest = self.free[d:]
-            biggest = max(len(s.modes[j].slots) for j in rest)
-            more = -(-(need - units) // biggest) if biggest else 0
-            more_tb = more * min(s.modes[j].weight for j in rest)
-        vec = fr.pruned(units, need, life, ab_life, more, more_tb)
-        if vec is None:
+        if self.total > net and d < len(groups):
+            biggest = max(g.net for g in groups[d:])
+            more = -(-(self.total - net) // biggest) if biggest > 0 else 0
+            more_tb = more * min(g.weight for g in groups[d:])
+        vec = s.vector(self.form, net, self.total, more, more_tb)
+        if s.best is not None and vec >= s.best:
             return
         have, fut, need_t = self.have, self.future, self.need_t
         subsets = self.subsets
-        if units + self.fut_units < need:
+        if net + self.fut_net < self.total:
             return
         for t in range(1, subsets):
             if have[t] + fut[t] < need_t[t]:
                 return
-        if units >= need and all(have[t] >= need_t[t] for t in range(1, subsets)):
-            key = tuple(s.counts)
-            if key in fr.tried:
-                order = fr.tried[key]
+        if net >= self.total and all(have[t] >= need_t[t] for t in range(1, subsets)):
+            key = tuple(s.gcounts)
+            if key in self.tried:
+                order = self.tried[key]
             else:
-                order = fr.tried[key] = fires(s.modes, s.counts, fr.form, fr.generic)
+                order = self.tried[key] = fires(s.modes, groups, s.gcounts, self.form, self.generic, s.steps)
             if order is not None:
                 s.best = vec
-                s.plan = (fr.fi, list(s.counts), order)
+                s.plan = (self.fi, list(s.gcounts), order)
                 return
-        if d == len(self.free):
+        if d == len(groups):
             return
-        i = self.free[d]
-        md = s.modes[i]
-        row = self.rows[i]
-        cap = s.cap[md.k]
-        left = s.cap[md.k] - s.used[md.k]
-        size = len(md.slots)
+        g = groups[d]
+        row = self.rows[d]
+        cap = s.cap[g.k]
+        left = cap - s.used[g.k]
         for t in range(1, subsets):
             fut[t] -= row[t] * cap
-        self.fut_units -= size * cap
-        hi = min(left, self.useful[i])
-        for n in range(hi, -1, -1):
-            if n:
-                s.counts[i] += n
-                s.used[md.k] += n
-                for t in range(1, subsets):
-                    have[t] += row[t] * n
-                self.dfs(d + 1, units + size * n, need, life + md.life * n, ab_life + md.ab_life * n)
-                for t in range(1, subsets):
-                    have[t] -= row[t] * n
-                s.used[md.k] -= n
-                s.counts[i] -= n
-            else:
-                self.dfs(d + 1, units, need, life, ab_life)
-        for t in range(1, subsets):
-            fut[t] += row[t] * cap
-        self.fut_units += size * cap
+        self.fut_net -= g.net * cap
+        hi = min(left, self.useful[d])
+        try:
+            for n in range(hi, -1, -1):
+                if n:
+                    s.gcounts[d] += n
+                    s.used[g.k] += n
+                    for t in range(1, subsets):
+                        have[t] += row[t] * n
+                    try:
+                        self.dfs(d + 1, net + g.net * n, life + g.life * n, ab_life + g.ab_life * n)
+                    finally:
+                        for t in range(1, subsets):
+                            have[t] -= row[t] * n
+                        s.used[g.k] -= n
+                        s.gcounts[d] -= n
+                else:
+                    self.dfs(d + 1, net, life, ab_life)
+        finally:
+            for t in range(1, subsets):
+                fut[t] += row[t] * cap
+            self.fut_net += g.net * cap
 
 
-def fires(modes: list[_Mode], counts: list[int], form: Form, generic: int) -> list[tuple[int, int]] | None:
-    """Can the converters counted fire in some order so that the pool left pays ``form``?
-    The order as ``(mode, mask of the unit it took)`` pairs, or None (see the module
-    docstring)."""
+def fires(modes: list[_Mode], groups: list[_Group], gcounts: list[int], form: Form,
+          generic: int, steps: list[int] | None = None) -> list[tuple[int, int]] | None:
+    """Can the activations counted pay ``form``: converters fired in some order, each from a
+    unit of the pool able to pay its symbol, a group's member that does not fire making its
+    cost-free mode's mana instead?  The firing order as ``(mode, mask of the unit it took)``
+    pairs, or None (see the module docstring)."""
     pool: Counter[int] = Counter()
-    convs: list[int] = []
-    for i, (md, n) in enumerate(zip(modes, counts)):
+    convs: list[int] = []      # converter modes
+    fallback: list[int] = []   # the cost-free mode a member that does not fire uses, or -1
+    remaining: list[int] = []
+    for g, n in zip(groups, gcounts):
         if not n:
             continue
-        if md.need:
-            convs.append(i)
-        else:
-            for sl in md.slots:
+        if g.conv < 0:
+            for sl in modes[g.free].slots:
                 pool[sl] += n
-    remaining = [counts[i] for i in convs]
+        else:
+            convs.append(g.conv)
+            fallback.append(g.free)
+            remaining.append(n)
     failed: set[tuple[object, ...]] = set()
     path: list[tuple[int, int]] = []
+    if steps is None:
+        steps = [0]
 
     def pays() -> bool:
-        units: list[UnitKind] = [(m, False, c, 0, ()) for m, c in pool.items() if c > 0]
-        return hall_ok(units, form, generic)
-
-    steps = [0]
+        units = Counter(pool)
+        for i, f, r in zip(convs, fallback, remaining):
+            if r:
+                if f < 0:
+                    return False  # a converter without a cost-free mode must fire
+                for sl in modes[f].slots:
+                    units[sl] += r
+        return hall_ok([(m, False, c, 0, ()) for m, c in units.items() if c > 0], form, generic)
 
     def walk() -> bool:
-        if not any(remaining):
-            return pays()
         key = (tuple(sorted((m, c) for m, c in pool.items() if c)), tuple(remaining))
         if key in failed:
             return False
         steps[0] += 1
         if steps[0] > MAX_STEPS:
             raise _OutOfNodes
-        # Relaxed: the pool and every slot still to come must cover the cost.
+        if pays():
+            return True
+        # Relaxed: the pool, every slot still to come and the mana of every member that may
+        # not fire must cover the cost.
         later: Counter[int] = Counter(pool)
         for j, i in enumerate(convs):
             if remaining[j]:
                 for sl in modes[i].slots:
                     later[sl] += remaining[j]
-        net = sum(pool.values()) + sum(r * (len(modes[i].slots) - 1) for r, i in zip(remaining, convs))
-        if net < generic + form.fixed_mana or not hall_ok(
-                [(m, False, c, 0, ()) for m, c in later.items() if c > 0 and m], form, generic):
+                if fallback[j] >= 0:
+                    for sl in modes[fallback[j]].slots:
+                        later[sl] += remaining[j]
+        if not hall_ok([(m, False, c, 0, ()) for m, c in later.items() if c > 0], form, generic):
             failed.add(key)
             return False
         for j, i in enumerate(convs):
@@ -521,7 +444,9 @@ def fires(modes: list[_Mode], counts: list[int], form: Form, generic: int) -> li
         failed.add(key)
         return False
 
-    return list(path) if walk() else None
+    if not walk():
+        return None
+    return list(path)
 
 
 def solve_converters(problem: Problem, criteria: tuple[str, ...]) -> Solution | bool | None:
@@ -538,7 +463,16 @@ def solve_converters(problem: Problem, criteria: tuple[str, ...]) -> Solution | 
         return None
     if search.plan is None:
         return False
-    fi, counts, order = search.plan
+    fi, gcounts, order = search.plan
+    counts = [0] * len(modes)
+    fired: Counter[int] = Counter(i for i, _ in order)
+    for g, n in zip(search.groups, gcounts):
+        if g.conv < 0:
+            counts[g.free] += n
+        else:
+            counts[g.conv] += fired[g.conv]
+            if g.free >= 0:
+                counts[g.free] += n - fired[g.conv]
     sol = _solution(problem, modes, fi, counts, order)
     if sol is None:  # pragma: no cover - fires() checked the order and Hall's condition
         return None
