@@ -158,3 +158,13 @@ def test_an_unreachable_scheduler_is_a_clear_error_in_bounded_time() -> None:
                           ("tcp://127.0.0.1", b"not a scheduler address"), ("inproc://x", b"not a scheduler address")):
         proc = run(["--dask", address], b'{"query": "mana_value", "cost": "{1}"}\n', timeout=120)
         assert proc.returncode == 2 and says in proc.stderr and proc.stdout == b"", proc.stderr
+
+
+def test_the_throughput_benchmark_runs_and_checks_its_answers(tmp_path: Path) -> None:
+    """benchmarks/parallel.py on a few lines: its table is written and every run answered as the
+    one-process run (no speed is asserted)."""
+    from manasolver.benchmarks.parallel import main
+    assert main(["--lines", "24", "--repeats", "1", "--out", str(tmp_path)]) == 0
+    text = (tmp_path / "parallel.md").read_text(encoding="utf-8")
+    assert "| one process |" in text and "| --workers 2 |" in text
+    assert "Every run answered exactly as the one-process run." in text
