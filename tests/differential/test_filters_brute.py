@@ -37,7 +37,7 @@ def requests(draw: st.DrawFn) -> PaymentRequest:
     return PaymentRequest(board(*perms), ManaCost.parse(cost), "you", policy=Policy(criteria=CRITERIA))  # type: ignore[arg-type]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(requests())
 def test_converter_search_agrees_with_brute_force(r: PaymentRequest) -> None:
     problem = queries.prepare(r, "optimal", 0)
