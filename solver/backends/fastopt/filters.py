@@ -245,7 +245,7 @@ class _Search:
         x = self.p.x
         assert x is not None
         for fi, form in enumerate(self.p.forms):
-            if form.life > sup.life or form.energy > sup.energy or form.snow:
+            if form.life > sup.life or form.energy > sup.energy:
                 continue
             try:
                 _FormRun(self, fi, form, form.mana_total(x), form.generic(x)).dfs(0, 0, 0, 0)
@@ -452,6 +452,8 @@ def fires(modes: list[_Mode], groups: list[_Group], gcounts: list[int], form: Fo
 def solve_converters(problem: Problem, criteria: tuple[str, ...]) -> Solution | bool | None:
     """The optimal payment of a board with converters (see the module docstring): a
     :class:`Solution`, False when none exists, None when declined."""
+    if any(f.snow for f in problem.forms):
+        return None  # {S}: the general search counts snow sources
     modes = _modes(problem)
     if modes is None:
         return None
