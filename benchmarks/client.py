@@ -479,7 +479,7 @@ def _phase(plan: ClientPlan, log: Callable[[str], None]) -> dict[str, Any]:
 
 def run(plan: ClientPlan = QUICK, log: Callable[[str], None] = print) -> dict[str, Any]:
     """Measure every figure of the section; returns JSON-ready results."""
-    from manasolver.benchmarks.report import machine
+    from manasolver.benchmarks.machine import machine
     t0 = time.perf_counter()
     out: dict[str, Any] = {"machine": machine(), "plan": plan.name}
     batch = _Pipe(_cli() + ["batch"])

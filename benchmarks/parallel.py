@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from manasolver.benchmarks import boards as bd
-from manasolver.benchmarks.report import machine
+from manasolver.benchmarks.machine import machine
 
 __all__ = ["TARGET", "main", "write_lines"]
 

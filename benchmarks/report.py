@@ -9,15 +9,12 @@ per figure (matplotlib when installed, else a hand-written SVG bar chart).
 from __future__ import annotations
 
 import json
-import os
-import platform
 import statistics
-import sys
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from manasolver.benchmarks.cases import Case, ms, percentile
+from manasolver.benchmarks.machine import machine
 
 __all__ = ["TARGETS", "checks", "figures", "machine", "markdown", "quality", "write"]
 
@@ -28,38 +25,6 @@ TARGETS: dict[str, tuple[float | None, float | None, float | None]] = {
     "pay 300": (2.0, 15.0, None),
     "pay 1000": (5.0, None, None),
 }
-
-
-def _version(dist: str) -> str:
-    try:
-        from importlib.metadata import version
-        return version(dist)
-    except Exception:  # noqa: BLE001
-        return "not installed"
-
-
-def machine() -> dict[str, Any]:
-    """The machine and software the run used: CPU model, cores, load, versions, date (UTC)."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    try:
-        load = [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        load = []
-    return {
-        "cpu": cpu, "cores": os.cpu_count(), "load_average": load,
-        "python": sys.version.split()[0], "platform": platform.platform(),
-        "versions": {d: _version(d) for d in ("manasolver", "ortools", "networkx", "python-constraint2",
-                                                "phase-python", "matplotlib")},
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-    }
 
 
 def _summary(samples: list[float], cpu: list[float] | None = None) -> dict[str, Any]:

@@ -19,6 +19,8 @@ import random
 from typing import Any
 
 import pytest
+from brute import brute
+from manasolver.models.errors import Unsupported
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from manasolver.models.cost import ManaCost
@@ -57,8 +59,14 @@ def _compare(req: PaymentRequest, criteria: tuple[str, ...] = DEFAULT_POLICY) ->
     fast = FastOptBackend().solve(problem)
     if fast is None:
         return None
-    exact = CpSatBackend().solve(problem)
     where = f"cost={req.cost.format()} board={[p.card.name for p in req.state.battlefield]}"
+    try:
+        exact = CpSatBackend().solve(problem)
+    except Unsupported:
+        # CP-SAT stalls proving some pigeonhole-like boards unpayable (five Mystic Gates and
+        # no other source); the brute force decides payability there instead
+        assert (fast is False) == (not brute(req, enumerate_all=False).payable), f"payability differs: {where}"
+        return None
     assert (fast is False) == (exact is False), f"payability differs: {where}"
     if fast is False or exact is False:
         return None
@@ -235,9 +243,15 @@ def test_the_same_board_sent_again_reuses_its_search() -> None:
     search built for the first one by content: its modes, keep terms and tables are not
     built again."""
     from manasolver.solver.backends.fastopt.search import search_for
+    from manasolver.solver import board_cache
     board_json = bd.commander_board(2)
-    first, again = (queries.prepare(protocol.build_request(
-        {"query": "pay", "state": board_json, "cost": "{2}{W}{U}"}), "optimal", 0) for _ in range(2))
+
+    def prepared() -> "queries.Problem":
+        board_cache.clear()  # a new state object, as after the board cache let the board go
+        return queries.prepare(protocol.build_request(
+            {"query": "pay", "state": board_json, "cost": "{2}{W}{U}"}), "optimal", 0)
+
+    first, again = prepared(), prepared()
     assert first.req.state is not again.req.state and first.supply is not again.supply
     criteria = first.policy.criteria
     search = search_for(first, criteria)
