@@ -43,18 +43,16 @@ class FastOptBackend:
         criteria = pol.criteria if problem.mode == "optimal" else ("min_sources",)
         if _pool_may_sink(problem, criteria):
             return None
-        if any(not cls.free for cls in problem.supply.classes):
-            found = solve_converters(problem, criteria)
-            if found is not None:
-                return found
         search = search_for(problem, criteria)
-        if search is None:
-            return None
-        if not search.run():
+        if search is None or not search.run() or (
+                search.inc.uncertain is not None
+                and (search.inc.best is None or search.inc.uncertain < search.inc.best)):
+            # declined, over its node budget, or a circular-looking cover might be better:
+            # the converter search decides boards of filter lands, else CP-SAT
+            if any(not cls.free for cls in problem.supply.classes):
+                return solve_converters(problem, criteria)
             return None
         inc = search.inc
-        if inc.uncertain is not None and (inc.best is None or inc.uncertain < inc.best):
-            return None  # a circular-looking cover might be better: CP-SAT decides
         if inc.plan is None:
             return False
         fi, counts = inc.plan
