@@ -229,6 +229,9 @@ class Server:
                                                                 "request; try again")
                     if response is None:
                         response = self._answer(conn, sock, head, deadline)
+                    elif _bodyless(head):
+                        # read the request's end (no bytes), so that the connection stays alive
+                        self._event(conn, sock, deadline)
                 except h11.RemoteProtocolError as err:
                     status = err.error_status_hint if err.error_status_hint in (400, 431) else 400
                     self._send_raw(sock, self.app.refuse(status, f"malformed HTTP request: {err}"))
@@ -338,6 +341,12 @@ class Server:
             sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
         except (ConnectionError, OSError):
             pass
+
+
+def _bodyless(head: Request) -> bool:
+    """A request without a body: its end follows its head with no bytes to read."""
+    chunked = "chunked" in head.headers.get("transfer-encoding", "").lower()
+    return not chunked and head.headers.get("content-length", "0").strip() == "0"
 
 
 def _request(event: h11.Request) -> Request:

@@ -135,6 +135,26 @@ def test_keep_alive_two_requests_on_one_connection(server: Served) -> None:
         conn.close()
 
 
+def test_keep_alive_after_a_get_answered_from_its_head(server: Served) -> None:
+    """GETs answered without a body (healthz, the page, the card search) keep the connection
+    open too, and a query follows on it (a browser reuses it for the next completion)."""
+    conn = server.conn()
+    try:
+        sock = None
+        for path in ("/healthz", "/v1/cards?q=flooded", "/healthz"):
+            conn.request("GET", path)
+            got = conn.getresponse()
+            assert got.status == 200 and not got.will_close, path
+            got.read()
+            assert sock is None or conn.sock is sock, path
+            sock = conn.sock
+        conn.request("POST", "/v1/query", json.dumps(_query()).encode(), JSON)
+        last = conn.getresponse()
+        assert last.status == 200 and json.loads(last.read()) == answer(_query()) and conn.sock is sock
+    finally:
+        conn.close()
+
+
 def test_query_and_root_answer_as_the_protocol_does(server: Served) -> None:
     for cost in ("{W}{U}{B}{R}{G}", "{2}{G}", "{G}" * 40):
         for path in ("/v1/query", "/"):
