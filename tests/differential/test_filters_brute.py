@@ -1,5 +1,6 @@
 """The converter search (fastopt/filters.py) against the brute force on random small filter
-boards: 2-4 filter lands, 2-5 basics (at most 8 permanents, for the brute force's sake), random costs, the default criteria the brute force
+boards: 2-3 filter lands, 2-4 basics (at most 6 permanents: the brute force tries every
+activation of every permanent), random costs, the default criteria the brute force
 computes (keep_castable left out: no hand).  Where the search answers it has the brute
 force's payability and optimum, and its payment passes validate; CP-SAT's optimum matches too.
 """
@@ -28,8 +29,8 @@ CRITERIA = ("no_sacrifice", "min_life", "keep_colors", "min_waste", "prefer_land
 @st.composite
 def requests(draw: st.DrawFn) -> PaymentRequest:
     db = default_db()
-    names = draw(st.lists(st.sampled_from(FILTERS), min_size=2, max_size=4))
-    basics = draw(st.lists(st.sampled_from(BASICS), min_size=2, max_size=5 - len(names) // 2))
+    names = draw(st.lists(st.sampled_from(FILTERS), min_size=2, max_size=3))
+    basics = draw(st.lists(st.sampled_from(BASICS), min_size=2, max_size=6 - len(names)))
     perms = [perm(f"f{i}", db.get(n)) for i, n in enumerate(names)]
     perms += [perm(f"b{i}", c) for i, c in enumerate(basics)]
     perms = draw(st.permutations(perms))

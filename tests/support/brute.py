@@ -197,7 +197,7 @@ def _assign(units: list[_U], demands: list[tuple[str, int, int]], order: dict[in
             return u.snow
         return True
 
-    def rec(i: int) -> Iterator[frozenset[int]]:
+    def rec(i: int, start: int) -> Iterator[frozenset[int]]:
         if i == len(demands):
             key = frozenset(j for j, b in enumerate(used) if b)
             if key not in seen:
@@ -205,15 +205,18 @@ def _assign(units: list[_U], demands: list[tuple[str, int, int]], order: dict[in
                 yield key
             return
         tried: set[_U] = set()
-        for j, u in enumerate(units):
+        for j in range(start, len(units)):
+            u = units[j]
             if used[j] or u in tried or not ok(u, demands[i]):
                 continue
             tried.add(u)  # identical units are interchangeable
             used[j] = True
-            yield from rec(i + 1)
+            # Identical demands are interchangeable too: the next one takes a later unit.
+            same = i + 1 < len(demands) and demands[i + 1] == demands[i]
+            yield from rec(i + 1, j + 1 if same else 0)
             used[j] = False
 
-    yield from rec(0)
+    yield from rec(0, 0)
 
 
 def _pays(req: PaymentRequest, total: Total, chosen: list[Move], pool: list[int]
@@ -236,7 +239,7 @@ def _pays(req: PaymentRequest, total: Total, chosen: list[Move], pool: list[int]
             if plain[b]:
                 plain[b] -= 1
             units.append(_U(b, snow, m.restriction, i))
-    demands: list[tuple[str, int, int]] = [("t", b, -1) for b in total.typed]
+    demands: list[tuple[str, int, int]] = [("t", b, -1) for b in sorted(total.typed)]
     demands += [("s", 0, -1)] * total.snow + [("g", 0, -1)] * total.generic
     costly = [i for i, m in enumerate(chosen) if m.costs_mana]
     for i in costly:
