@@ -52,6 +52,7 @@ QUERIES: dict[str, frozenset[str]] = {
     "mana_value": frozenset({"cost", "card", "zone", "x"}),
     "counts": frozenset({"state"}),
     "card": frozenset({"card"}),
+    "plan": frozenset({"costs", "state", "policy"}),
     "open": frozenset({"state"}),
     "update": frozenset({"board", "changes"}),
     "close": frozenset({"board"}),
@@ -324,6 +325,13 @@ def _q_card(query: dict[str, Any]) -> dict[str, Any]:
     return {"card": describe_card(decode.card_db(query).get(name, "card"))}
 
 
+def _q_plan(query: dict[str, Any]) -> dict[str, Any]:
+    """``plan``: several costs paid one after another (:mod:`~manasolver.solver.plan`), each cost
+    cast as its own ``pay`` query would be."""
+    from manasolver.solver.plan import plan_query
+    return plan_query(query, prepare, _refuse_unmodelled)
+
+
 def _q_open(query: dict[str, Any]) -> dict[str, Any]:
     from manasolver.solver.sessions import open_query
     return open_query(query)
@@ -384,6 +392,7 @@ _HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "mana_value": _q_mana_value,
     "counts": _q_counts,
     "card": _q_card,
+    "plan": _q_plan,
     "open": _q_open,
     "update": _q_update,
     "close": _q_close,

@@ -1,0 +1,552 @@
+"""The ``plan`` query (SPEC §5): several costs cast one after another this step, paid jointly.
+
+"Can I cast Lightning Bolt and Counterspell from these lands?" needs a joint search: paying the
+first cost its own best way can leave the second unpayable (Plains, Island, Tundra: ``{W}`` paid
+by the Tundra leaves ``{U}{U}`` one Island short).  The mana pool does not empty between casts
+in one step (CR 106.4), so mana an earlier activation made and the earlier cost did not spend (a
+filter land's second mana, Sol Ring's second ``{C}``) pays a later cost.
+
+The algorithm, exact on what it accepts:
+
+1. Each cost object is cast up to its payment as a ``pay`` query would cast it (its own spell,
+   X, alternative, additional costs, modifiers: CR 601.2a-f), giving one
+   :class:`~manasolver.solver.backends.problem.Problem` per cost over the same board.
+2. When every cost sees the same supply and the same spending restrictions (its spell's, CR
+   106.6) and none can convoke, improvise or delve, the plan is one *combined* problem: its forms
+   are the sums of one form per cost (the product of the costs' forms, each locked in by its own
+   601.2f total), so one optimisation (the ``pay`` chain: fastopt, then CP-SAT) chooses every
+   announcement and every activation of the whole plan under the policy.  The plan's criteria
+   are those of the combined payment: sacrifices, life, damage, activations and non-land sources
+   summed over the plan, mana produced and never spent counted once at the end, and
+   ``keep_castable``/``keep_colors`` read on what the whole plan leaves untapped.
+3. The combined solution is split by cost: each unit of mana that paid a part of the total goes
+   to one cost (in order), each activation to the first cost that uses its mana (directly or
+   through the activations it pays for); mana an activation makes for a later cost floats and is
+   that cost's ``pool_used``.  Each cost's payment is written by the backends' writer against its
+   own problem, and validated (:mod:`~manasolver.solver.validate`) against the board the earlier
+   payments left (tapped and sacrificed permanents, counters, life, energy, the pool): a payment
+   that fails is an ``unsupported`` answer, never a wrong one.
+4. When the plan is unpayable, the prefixes are asked in turn: the first cost whose prefix can't
+   be paid is ``index``, and its REASON is the combined prefix's (``missing``: what added
+   sources would have to cover for the plan to reach it).
+
+Plans outside step 2 (costs with different spending restrictions, convoke, improvise or delve,
+costs that tap or sacrifice other permanents, an ability whose own cost changes the board) are
+refused as ``unsupported`` naming the cost, never answered by a guess.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+from manasolver.models.cost import ManaCost
+from manasolver.models.errors import BadQuery, ManasolverError, UnknownField, Unsupported
+from manasolver.models.state import GameState, Permanent
+from manasolver.models.symbols import TYPE_BITS
+from manasolver.solver import decode
+from manasolver.solver.budget import budgeted
+from manasolver.solver.backends.problem import Problem, Solution, mana_string, to_payment
+from manasolver.solver.casting.announce import MAX_FORMS, Announcement, Form
+from manasolver.solver.payment import Payment
+
+if TYPE_CHECKING:
+    from manasolver.solver.answers import Reason, ReasonCode
+    from manasolver.solver.request import PaymentRequest
+
+__all__ = ["COST_FIELDS", "MAX_COSTS", "PlanAnswer", "left_by", "plan", "plan_query"]
+
+#: The most costs one plan may list (SPEC §4's style: a bound, refused beyond it, never cut).
+MAX_COSTS = 20
+
+#: The fields of one cost of a plan: the cost context of SPEC §5 (the policy is the plan's).
+COST_FIELDS = frozenset({"cost", "spell", "x", "modifiers", "alternative", "additional", "convoke", "delve",
+                         "improvise"})
+
+#: The fields of the plan query a cost's own ``pay`` query shares.
+_SHARED = ("state", "player", "cards", "policy")
+
+
+@dataclass(frozen=True)
+class PlanAnswer:
+    """``{"payable": true, "payments": […]}`` or ``{"payable": false, "reason": …, "index": i}``;
+    ``time_bound``: a time bound stopped the proof of optimality (or of the reason)."""
+
+    payable: bool
+    payments: tuple[Payment, ...] = ()
+    reason: Reason | None = None
+    index: int = 0
+    time_bound: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        if self.payable:
+            out: dict[str, Any] = {"payable": True, "payments": [p.to_json() for p in self.payments]}
+        else:
+            assert self.reason is not None
+            out = {"payable": False, "reason": self.reason.to_json(), "index": self.index}
+        if self.time_bound or (self.reason is not None and not self.reason.proved):
+            out["time_bound"] = True
+        return out
+
+
+# -- the query's fields -------------------------------------------------------------------------
+
+Prepare = Callable[[dict[str, Any]], "PaymentRequest | dict[str, Any]"]
+Refuse = Callable[["PaymentRequest"], None]
+
+
+def plan_query(query: dict[str, Any], prepare: Prepare, refuse: Refuse) -> dict[str, Any]:
+    """Answer a ``plan`` query object.  ``prepare`` casts one cost's ``pay`` query up to its
+    payment (a request, or the reason it can't be cast: ``not_castable``, ``timing``);
+    ``refuse`` raises what the engine does not model for a request (the protocol's)."""
+    costs = query.get("costs")
+    if costs is None:
+        raise BadQuery('missing "costs": a list of cost objects such as [{"cost": "{R}"}, {"cost": "{U}{U}"}]',
+                       "costs")
+    if not isinstance(costs, list):
+        raise BadQuery('costs must be a list of cost objects such as [{"cost": "{R}"}]', "costs")
+    if not costs:
+        raise BadQuery("costs must list at least one cost", "costs")
+    if len(costs) > MAX_COSTS:
+        raise BadQuery(f"costs lists {len(costs)} costs; a plan takes at most {MAX_COSTS}", f"costs[{MAX_COSTS}]")
+    state = decode.load_state_field(query)  # the board's own errors name their place in it
+    decode.player(query, state)
+    decode.policy(query)
+    steps: list[PaymentRequest | dict[str, Any]] = []
+    for i, item in enumerate(costs):
+        where = f"costs[{i}]"
+        if not isinstance(item, dict):
+            raise BadQuery('each cost of a plan is an object such as {"cost": "{R}"}', where)
+        for key in item:
+            if key not in COST_FIELDS:
+                hint = " (the policy is the plan's)" if key == "policy" else ""
+                raise UnknownField(f"unknown field {key!r} for a cost of a plan{hint}; known: "
+                                   + ", ".join(sorted(COST_FIELDS)), f"{where}.{key}")
+        sub = {k: query[k] for k in _SHARED if k in query}
+        sub.update(item)
+        sub["query"] = "pay"
+        try:
+            got = prepare(sub)
+            if not isinstance(got, dict):
+                refuse(got)
+        except ManasolverError as err:
+            raise (err if err.where.startswith(("battlefield", "players", "state")) else err.at(where)) from None
+        steps.append(got)
+    return plan(steps).to_json()
+
+
+# -- the plan -------------------------------------------------------------------------------
+
+@budgeted
+def plan(steps: Sequence[PaymentRequest | dict[str, Any]]) -> PlanAnswer:
+    """The best plan for ``steps`` (requests over one board, in casting order; a dict is the
+    reason one can't be cast at all), or the first cost no plan reaches.  See the module
+    docstring."""
+    from manasolver.solver import queries
+    problems: list[Problem | None] = []
+    for i, step in enumerate(steps):
+        if isinstance(step, dict):
+            problems.append(None)
+            continue
+        try:
+            problems.append(queries.prepare(step, "optimal", step.x if step.x is not None else 0))
+        except ManasolverError as err:
+            raise err.at(f"costs[{i}]") from None
+    if all(p is not None for p in problems):
+        whole = [p for p in problems if p is not None]
+        _check_joint(whole)
+        combined = _Combined.of(whole)
+        result = _solve(combined.problem)
+        if isinstance(result, Solution):
+            payments = _split(combined, result)
+            _validated(whole, payments)
+            return PlanAnswer(True, tuple(payments), time_bound=not result.optimal)
+    return _first_unpayable(steps, problems)
+
+
+def _solve(problem: Problem) -> Solution | None:
+    from manasolver.solver import backends
+    from manasolver.solver.backends import DEFAULT_CHAINS, Declined
+    out = backends.solve(problem, DEFAULT_CHAINS["pay"])
+    if isinstance(out, Declined):
+        raise Unsupported(out.why, "costs")
+    return out if isinstance(out, Solution) else None
+
+
+def _first_unpayable(steps: Sequence[PaymentRequest | dict[str, Any]],
+                     problems: Sequence[Problem | None]) -> PlanAnswer:
+    """The first cost whose prefix of the plan can't be paid, with its reason."""
+    from manasolver.solver import backends
+    from manasolver.solver.answers import Reason
+    from manasolver.solver.backends import DEFAULT_CHAINS
+    from manasolver.solver.reasons import reason
+    from manasolver.solver.supply.unmodelled import guard_excluded
+    for i, step in enumerate(steps):
+        if isinstance(step, dict):
+            return PlanAnswer(False, reason=Reason(cast("ReasonCode", step["code"]), str(step["message"])), index=i)
+        prefix = [p for p in problems[:i + 1] if p is not None]
+        _check_joint(prefix)
+        combined = _Combined.of(prefix).problem.at("feasible", 0)
+        if not backends.payable(combined, DEFAULT_CHAINS["can_pay"]):
+            _guard(step, combined)
+            guard_excluded(combined.supply, step)
+            return PlanAnswer(False, reason=reason(combined), index=i)
+    raise Unsupported("the plan as a whole found no payment although each prefix of it is payable",
+                      "costs")  # pragma: no cover - the last prefix is the whole plan
+
+
+def _guard(req: PaymentRequest, problem: Problem) -> None:
+    """Refuse an unpayable answer a pool doubler could change (as ``pay`` does)."""
+    from manasolver.solver import backends, queries
+    from manasolver.solver.backends import DEFAULT_CHAINS
+    from manasolver.solver.supply.unmodelled import guard_doublers
+
+    def payable(sub: PaymentRequest) -> bool:
+        return backends.payable(queries.prepare(sub, "feasible", 0), DEFAULT_CHAINS["can_pay"])
+
+    guard_doublers(req, problem.supply, payable)
+
+
+def _check_joint(problems: Sequence[Problem]) -> None:
+    """Refuse (``unsupported``, naming the cost) a plan the combined problem does not model."""
+    first = problems[0]
+    for i, p in enumerate(problems):
+        where = f"costs[{i}]"
+        if p.has_assists:
+            raise Unsupported("a plan whose costs may be paid by convoke, improvise or delve is not "
+                              "supported yet; ask pay for that cost alone", where)
+        if p.supply.resource_costs:
+            raise Unsupported("a plan on a board whose mana abilities tap or sacrifice other permanents "
+                              "or exile cards from the hand is not supported yet", where)
+        if p.supply is not first.supply and not _same_supply(p, first):
+            raise Unsupported("this cost changes what the board can pay with before its mana is paid "
+                              "(an ability's own cost, a card cast from the hand that is also a mana "
+                              "source): a plan with it is not supported yet", where)
+        if p.spell_ok != first.spell_ok:
+            raise Unsupported("the board's restricted mana may pay this cost's spell but not another's "
+                              "(CR 106.6): a plan over costs with different spending restrictions is "
+                              "not supported yet", where)
+        if p.req.policy.spend_color or "max_colors_spent" in p.req.policy.criteria:
+            raise Unsupported("spend_color and max_colors_spent count the colors spent on one cost; "
+                              "a plan does not take them", "policy")
+
+
+def _same_supply(a: Problem, b: Problem) -> bool:
+    sa, sb = a.supply, b.supply
+    return (sa.classes == sb.classes and sa.pool == sb.pool and sa.life == sb.life and sa.energy == sb.energy
+            and a.req.state is b.req.state)
+
+
+# -- the combined problem -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Combined:
+    """The plan as one problem: ``problem``'s form ``i`` is the sum of the costs' forms
+    ``parts[i]`` (one index per cost), ``costs`` the costs' own problems."""
+
+    problem: Problem
+    parts: tuple[tuple[int, ...], ...]
+    costs: tuple[Problem, ...]
+
+    @staticmethod
+    def of(problems: Sequence[Problem]) -> _Combined:
+        count = 1
+        for p in problems:
+            count *= len(p.forms)
+        if count > MAX_FORMS:
+            raise Unsupported(f"the plan's costs have {count} combinations of announcements, more than "
+                              f"the {MAX_FORMS} this engine enumerates", "costs")
+        seen: dict[Form, tuple[int, ...]] = {}
+        for combo in itertools.product(*[range(len(p.forms)) for p in problems]):
+            form = _sum_form([p.forms[f] for p, f in zip(problems, combo)],
+                             [p.x if p.x is not None else 0 for p in problems])
+            seen.setdefault(form, combo)
+        first = problems[0]
+        symbols = [s for p in problems for s in p.req.cost.symbols if not s.variable]
+        cost = ManaCost.of(symbols)
+        ann = Announcement(tuple(seen), 0, cost)
+        policy = _plan_policy(problems)
+        req = dataclasses.replace(first.req, cost=cost, x=0, modifiers=(), alternative=None, policy=policy)
+        problem = dataclasses.replace(first, req=req, announcement=ann, x=0, policy=policy)
+        return _Combined(problem, tuple(seen.values()), tuple(problems))
+
+
+def _sum_form(forms: Sequence[Form], xs: Sequence[int]) -> Form:
+    """One form paying every form of ``forms`` (each at its own X, its 601.2f total locked)."""
+    demand: dict[int, int] = {}
+    for f in forms:
+        for mask, n in f.demands:
+            demand[mask] = demand.get(mask, 0) + n
+    return Form(tuple(sorted(demand.items())), sum(f.snow for f in forms),
+                sum(f.generic(x) for f, x in zip(forms, xs)), 0, 0, 0,
+                sum(f.life for f in forms), sum(f.energy for f in forms), (), ())
+
+
+def _plan_policy(problems: Sequence[Problem]) -> Any:
+    """The plan's policy: the costs' (one policy), with ``keep_castable``'s default, the cards in
+    hand, read without the cards the plan casts from there (they are on the stack)."""
+    policy = problems[0].req.policy
+    if policy.keep_castable is not None or any(k.hand for k in problems[0].supply.classes):
+        return policy
+    state, player = problems[0].req.state, problems[0].req.player
+    hand = list(state.player(player).hand)
+    cast_any = False
+    for p in problems:
+        spell = p.req.spell
+        if spell is None or spell.ability or spell.card is None:
+            continue
+        for j, card in enumerate(hand):
+            if card.name.lower() == spell.card.name.lower():
+                del hand[j]
+                cast_any = True
+                break
+    if not cast_any:
+        return policy
+    keep = tuple(c.mana_cost for c in hand if c.mana_cost is not None and c.mana_cost.symbols)
+    return dataclasses.replace(policy, keep_castable=keep)
+
+
+# -- splitting the combined solution by cost -------------------------------------------------
+
+class _Stuck(Exception):
+    """No order of the activations found for the split (the answer is then refused)."""
+
+
+def _split(combined: _Combined, sol: Solution) -> list[Payment]:
+    """Each cost's payment: its share of the total, the activations it uses first, the mana
+    earlier activations left floating (see the module docstring, step 3)."""
+    if sol.assists or sol.delved or sol.sacrifices or sol.taps or sol.roles:  # pragma: no cover
+        raise Unsupported("the plan's payment uses convoke, improvise, delve or other permanents as "
+                          "costs, which a plan does not split yet", "costs")
+    try:
+        return _Splitter(combined, sol).payments()
+    except _Stuck:
+        raise Unsupported("the plan's activations could not be ordered between its costs", "costs") from None
+
+
+class _Splitter:
+    """The split of one combined solution (records: one per activation of ``sol.acts``)."""
+
+    def __init__(self, combined: _Combined, sol: Solution) -> None:
+        self.combined = combined
+        self.sol = sol
+        sup = combined.problem.supply
+        self.n = len(combined.costs)
+        self.produces: list[dict[tuple[object, ...], int]] = []
+        self.by_key: dict[tuple[object, ...], list[int]] = {}
+        for r, (k, _m, o) in enumerate(sol.acts):
+            cls = sup.classes[k]
+            made: dict[tuple[object, ...], int] = {}
+            for mask, snow, mult in cls.options[o].slot_groups(cls.snow):
+                key: tuple[object, ...] = ("act", k, o, mask) + (("nonsnow",) if cls.snow and not snow else ())
+                made[key] = made.get(key, 0) + mult
+                self.by_key.setdefault(key, []).append(r)
+            self.produces.append(made)
+        # the mana costs of activations, by record: (source key, type bit, destination, count)
+        self.cost_flows: dict[int, list[tuple[tuple[object, ...], int, tuple[object, ...], int]]] = {}
+        # CP-SAT names the member paid for (("cost", k, j, "mask", m)); the fast optimiser the
+        # option (("cost", k, o, mask)), whose activations share its units equally
+        member = {(k, m): r for r, (k, m, _o) in enumerate(sol.acts)}
+        shared: dict[tuple[int, int], dict[object, list[tuple[tuple[object, ...], int, tuple[object, ...]]]]] = {}
+        for src, bit, dst, n in sol.spend:
+            if n <= 0 or dst[0] != "cost":
+                continue
+            k, j = int(dst[1]), int(dst[2])  # type: ignore[call-overload]
+            if len(dst) >= 5 and isinstance(dst[3], str):
+                self.cost_flows.setdefault(member[(k, j)], []).append((src, bit, dst, n))
+            else:
+                shared.setdefault((k, j), {}).setdefault(dst[3], []).extend([(src, bit, dst)] * n)
+        for (k, o), by_mask in shared.items():
+            records = [r for r, (kk, _m, oo) in enumerate(sol.acts) if kk == k and oo == o]
+            for rows in by_mask.values():
+                each, rest = divmod(len(rows), len(records))
+                if rest:  # pragma: no cover - every activation of an option pays the same cost
+                    raise _Stuck()
+                for i, r in enumerate(records):
+                    for src, bit, dst in rows[i * each:(i + 1) * each]:
+                        self.cost_flows.setdefault(r, []).append((src, bit, dst, 1))
+        self.stage: dict[int, int] = {}
+        self.left: dict[int, dict[tuple[object, ...], int]] = {}
+        # per stage: (source key as written, bit, destination, count), and floated units per record
+        self.spend: list[list[tuple[tuple[object, ...], int, tuple[object, ...], int]]] = [[] for _ in range(self.n)]
+        self.floated: dict[int, list[tuple[tuple[object, ...], int, int]]] = {}
+
+    def payments(self) -> list[Payment]:
+        sol, combined = self.sol, self.combined
+        parts = combined.parts[sol.form]
+        need: list[dict[tuple[object, ...], int]] = []
+        for p, f in zip(combined.costs, parts):
+            form = p.forms[f]
+            d: dict[tuple[object, ...], int] = {("spell", m): n for m, n in form.demands}
+            g = form.generic(p.x if p.x is not None else 0)
+            if g:
+                d[("generic",)] = g
+            if form.snow:
+                d[("snow",)] = form.snow
+            need.append(d)
+        units: dict[tuple[object, ...], list[tuple[tuple[object, ...], int]]] = {}
+        for src, bit, dst, n in sol.spend:
+            if n > 0 and dst[0] in ("spell", "generic", "snow"):
+                units.setdefault(dst, []).extend([(src, bit)] * n)
+        for dst in units:  # the pool first, then each source's units together
+            units[dst].sort(key=lambda u: (u[0][0] != "pool", repr(u[0]), u[1]))
+        for s in range(self.n):
+            for dst, count in need[s].items():
+                taken, units[dst] = units[dst][:count], units[dst][count:]
+                if len(taken) < count:  # pragma: no cover - the combined total is the sum
+                    raise _Stuck()
+                for src, bit in taken:
+                    self._take(src, bit, dst, 1, s, frozenset())
+        for r in range(len(sol.acts)):  # activations whose mana nothing spends: with the last cost
+            if r not in self.stage:
+                self._activate(r, self.n - 1, frozenset())
+        out = []
+        for s, (p, f) in enumerate(zip(combined.costs, parts)):
+            acts = [a for r, a in enumerate(sol.acts) if self.stage[r] == s]
+            spend = list(self.spend[s])
+            extra: list[int] = []
+            for r, rows in self.floated.items():
+                if self.stage[r] == s:
+                    for key, bit, n in rows:
+                        spend.append((key, bit, ("float",), n))
+                        extra.extend([bit] * n)
+            sub = Solution(f, p.x if p.x is not None else 0, acts, spend, optimal=sol.optimal)
+            pay = to_payment(p, sub)
+            if extra:
+                pay = dataclasses.replace(pay, floating=mana_string(_bits(pay.floating) + extra))
+            out.append(pay)
+        return out
+
+    def _take(self, src: tuple[object, ...], bit: int, dst: tuple[object, ...], n: int, stage: int,
+              path: frozenset[int]) -> None:
+        """``n`` units of ``src`` (type ``bit``) paying ``dst`` during cost ``stage``'s casting."""
+        if src[0] == "pool":
+            self.spend[stage].append((("pool", bit), bit, dst, n))
+            return
+        while n:
+            r = next((r for r in self.by_key.get(src, []) if self.left.get(r, {}).get(src, 0) > 0), None)
+            if r is None:
+                r = next((r for r in self.by_key.get(src, []) if r not in self.stage and r not in path), None)
+                if r is None:
+                    raise _Stuck()
+                self._activate(r, stage, path)
+            t = min(n, self.left[r][src])
+            self.left[r][src] -= t
+            n -= t
+            if self.stage[r] == stage:
+                self.spend[stage].append((src, bit, dst, t))
+            else:  # made during an earlier cost's casting: floating in the pool since
+                self.spend[stage].append((("pool", bit), bit, dst, t))
+                self.floated.setdefault(r, []).append((src, bit, t))
+
+    def _activate(self, r: int, stage: int, path: frozenset[int]) -> None:
+        """Activate record ``r`` during cost ``stage``: its own mana cost first (601.2g)."""
+        self.stage[r] = stage
+        for src, bit, dst, n in self.cost_flows.get(r, []):
+            self._take(src, bit, dst, n, stage, path | {r})
+        self.left[r] = dict(self.produces[r])
+
+
+def _bits(text: str) -> list[int]:
+    """``{W}{C}`` as type bits."""
+    letters = "WUBRGC"
+    return [TYPE_BITS[letters.index(ch)] for ch in text if ch in letters]
+
+
+# -- each payment against the board the earlier ones left ------------------------------------
+
+def _validated(problems: Sequence[Problem], payments: Sequence[Payment]) -> None:
+    """Validate each payment in turn against the board the ones before it left; a failure is an
+    ``unsupported`` answer naming the cost (the split is then not one a player can follow)."""
+    from manasolver.solver.validate import validate
+    state = problems[0].req.state
+    for i, (p, pay) in enumerate(zip(problems, payments)):
+        req = dataclasses.replace(p.req, state=state, alternative=None)
+        verdict = validate(req, pay)
+        if not verdict.legal:
+            raise Unsupported("the plan's payment of this cost does not check on the board the earlier "
+                              "ones leave: " + "; ".join(verdict.problems), f"costs[{i}]")
+        state = left_by(state, p.req.player, pay, cast_card=p.req.spell.card.name
+                        if p.req.spell is not None and p.req.spell.card is not None and not p.req.spell.ability
+                        else None)
+
+
+def left_by(state: GameState, player: str, pay: Payment, cast_card: str | None = None) -> GameState:
+    """The board after ``pay``: permanents tapped, untapped ({Q}) and sacrificed, counters
+    removed and put, convoking and improvising permanents tapped, delved cards exiled, cards
+    exiled from the hand, life, energy and the pool (less what was spent, plus what floats:
+    CR 106.4, the pool empties only between steps); ``cast_card``: the card cast from the hand, which
+    leaves it (CR 601.2a)."""
+    tap: set[str] = set(pay.convoked) | set(pay.improvised)
+    untap: set[str] = set()
+    gone: set[str] = set()
+    counters: dict[str, dict[str, int]] = {}
+    hand_out: set[int] = set()
+    for i, act in enumerate(pay.activations):
+        if act.hand is not None:
+            hand_out.add(act.hand)
+            continue
+        pid = act.permanent
+        for part in act.costs:
+            if part == "{T}":
+                tap.add(pid)
+            elif part == "{Q}":
+                untap.add(pid)
+            elif part == "sacrifice":
+                gone.add(pid)
+            elif part.startswith(("remove ", "put ")) and part.split()[1].isdigit() and "counter" in part:
+                words = part.split()
+                sign = -1 if words[0] == "remove" else 1
+                kind = words[2]
+                mine = counters.setdefault(pid, {})
+                mine[kind] = mine.get(kind, 0) + sign * int(words[1]) * act.times
+            elif not (part.startswith("{") or part.startswith("pay ") or part.startswith("sacrifice ")
+                      or part.startswith("tap ")):
+                raise Unsupported(f"a plan does not follow the cost part {part!r} of an activation "
+                                  "between its costs", f"payments[{i}]")
+        tap.update(act.tapped)
+        gone.update(act.sacrificed)
+    battlefield: list[Permanent] = []
+    for perm in state.battlefield:
+        if perm.id in gone:
+            continue
+        changes: dict[str, Any] = {}
+        if perm.id in tap:
+            changes["tapped"] = True
+        if perm.id in untap:
+            changes["tapped"] = False
+        if perm.id in counters:
+            have = dict(perm.counters)
+            for kind, delta in counters[perm.id].items():
+                have[kind] = max(0, have.get(kind, 0) + delta)
+            changes["counters"] = tuple(sorted((k, n) for k, n in have.items() if n))
+        battlefield.append(dataclasses.replace(perm, **changes) if changes else perm)
+    players = []
+    for pl in state.players:
+        if pl.name != player:
+            players.append(pl)
+            continue
+        hand = [c for j, c in enumerate(pl.hand) if j not in hand_out]
+        if cast_card is not None:
+            j = next((j for j, c in enumerate(hand) if c.name.lower() == cast_card.lower()), None)
+            if j is not None:
+                del hand[j]
+        graveyard = list(pl.graveyard)
+        for name in pay.delved:
+            j = next((j for j, c in enumerate(graveyard) if c.name == name), None)
+            if j is not None:
+                del graveyard[j]
+        pool = _bits(pl.pool.format()) if pl.pool else []
+        for bit in _bits(pay.pool_used):
+            if bit in pool:
+                pool.remove(bit)
+        pool += _bits(pay.floating)
+        players.append(dataclasses.replace(
+            pl, life=pl.life - pay.life - pay.damage, energy=pl.energy - pay.energy,
+            pool=ManaCost.parse(mana_string(pool), "pool", allow_empty=True) if pool else ManaCost(),
+            hand=tuple(hand), graveyard=tuple(graveyard)))
+    return dataclasses.replace(state, players=tuple(players), battlefield=tuple(battlefield))
+
