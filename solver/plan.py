@@ -80,6 +80,7 @@ class PlanAnswer:
     reason: Reason | None = None
     index: int = 0
     time_bound: bool = False
+    unsupported: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         if self.payable:
@@ -89,6 +90,8 @@ class PlanAnswer:
             out = {"payable": False, "reason": self.reason.to_json(), "index": self.index}
         if self.time_bound or (self.reason is not None and not self.reason.proved):
             out["time_bound"] = True
+        if self.unsupported:
+            out["unsupported"] = [{"permanent": p, "reason": r} for p, r in self.unsupported]
         return out
 
 
@@ -163,7 +166,10 @@ def plan(steps: Sequence[PaymentRequest | dict[str, Any]]) -> PlanAnswer:
         if isinstance(result, Solution):
             payments = _split(combined, result)
             _validated(whole, payments)
-            return PlanAnswer(True, tuple(payments), time_bound=not result.optimal)
+            why = "the plan is legal, its optimality is proven only without it"
+            ignored = tuple((e.permanent, f"{e.name}: left out ({e.reason}: {e.clause}); {why}")
+                            for e in combined.problem.supply.excluded)
+            return PlanAnswer(True, tuple(payments), time_bound=not result.optimal, unsupported=ignored)
     return _first_unpayable(steps, problems)
 
 

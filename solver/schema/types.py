@@ -640,20 +640,22 @@ class CardQuery(_CardQuery, _Common, total=False):
     """The card as the engine reads it."""
 
 
-class PlanCost(_CostContext, total=False):
-    """One cost of a plan, with its own cost context.
+class PlanCost(CastOptions, total=False):
+    """One cost of a plan, with its own cost context (the policy is the plan's).
 
     Fields:
-      x: a fixed value for X.
+      cost: the cost, in card notation; may be left out when spell names a card.
+      x: a fixed value for X (default 0).
     """
 
+    cost: Cost
     x: Count
 
 
 class _PlanQuery(TypedDict):
     """Fields:
       query: "plan".
-      costs: the costs, cast one after another in this order this step.
+      costs: the costs (1 to 20), cast one after another in this order this step.
     """
 
     query: Literal["plan"]
@@ -661,10 +663,12 @@ class _PlanQuery(TypedDict):
 
 
 class PlanQuery(_PlanQuery, _OnBoard, total=False):
-    """Several costs paid one after another, optimal for the whole sequence.
+    """Several costs paid one after another this step, each from what the ones before it left,
+    optimal for the whole sequence.
 
     Fields:
-      policy: what "best" means for the whole sequence.
+      policy: what "best" means for the whole sequence: sacrifices, life, damage and sources
+        summed over the plan, unspent mana and keep_castable/keep_colors read at its end.
     """
 
     policy: Policy
@@ -1428,8 +1432,18 @@ class _PlanPaid(_Answer):
     payments: list[Payment]
 
 
-class PlanPaid(_PlanPaid):
-    """``plan``: every cost can be paid in order."""
+class PlanPaid(_PlanPaid, total=False):
+    """``plan``: every cost can be paid in order.
+
+    Fields:
+      time_bound: true when the optimiser stopped at its time bound: the plan is legal, its
+        optimality not proven.
+      unsupported: sources left out because the engine does not model them: the plan is
+        legal, and optimal among the modelled sources.
+    """
+
+    time_bound: Literal[True]
+    unsupported: list[UnsupportedSource]
 
 
 class _PlanUnpaid(_Answer):
@@ -1444,8 +1458,14 @@ class _PlanUnpaid(_Answer):
     index: Count
 
 
-class PlanUnpaid(_PlanUnpaid):
-    """``plan``: the sequence can't be paid."""
+class PlanUnpaid(_PlanUnpaid, total=False):
+    """``plan``: the sequence can't be paid.
+
+    Fields:
+      time_bound: true when the time bound cut the search short (the reason says proved: false).
+    """
+
+    time_bound: Literal[True]
 
 
 PlanAnswer = Union[PlanPaid, PlanUnpaid]

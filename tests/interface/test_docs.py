@@ -62,7 +62,7 @@ def test_the_reference_has_examples_of_every_query_the_engine_answers() -> None:
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[f"line{e.line}-{e.request['query']}" for e in EXAMPLES])
 def test_example_answers_as_the_reference_says(example) -> None:  # type: ignore[no-untyped-def]
-    if not _accepted(example.request) and example.request["query"] != "plan":
+    if not _accepted(example.request):
         pytest.skip(f"docs/protocol.md:{example.line}: a field of SPEC §5 this engine does not take yet")
     got = answer(example.request)
     if example.exact:
@@ -149,18 +149,15 @@ def test_schema_module_check_says_the_committed_files_are_current() -> None:
     assert done.returncode == 0, done.stderr
 
 
-def test_plan_is_refused_as_the_reference_says_until_the_engine_answers_it() -> None:
-    """docs/protocol.md says plan is defined but answered with bad_query: true while the
-    protocol does not know it (and this test then asks for the reference to be updated)."""
+def test_plan_is_answered_as_the_reference_says() -> None:
+    """docs/protocol.md no longer says plan is refused, and the engine answers it (its examples
+    run with the others)."""
     from manasolver.solver.protocol import QUERIES
     text = REFERENCE.read_text(encoding="utf-8")
-    says_refused = "This version does not answer `plan` yet" in text
-    if "plan" in QUERIES:
-        assert not says_refused, "the engine answers plan now: docs/protocol.md must say so, with examples"
-    else:
-        assert says_refused
-        got = answer({"query": "plan", "state": {"players": [{"name": "you"}]}, "costs": [{"cost": "{0}"}]})
-        assert got["error"]["code"] == "bad_query" and got["error"]["where"] == "query"
+    assert "plan" in QUERIES
+    assert "This version does not answer `plan` yet" not in text
+    got = answer({"query": "plan", "state": {"players": [{"name": "you"}]}, "costs": [{"cost": "{0}"}]})
+    assert got["payable"] is True and len(got["payments"]) == 1, got
 
 
 def test_every_json_block_of_the_docs_is_a_request_or_an_answer() -> None:
