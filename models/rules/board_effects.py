@@ -14,7 +14,6 @@ not apply, so that its callers refuse.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from manasolver.models._memo import IdentityMemo
@@ -27,12 +26,15 @@ from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import type_bit
 from manasolver.models.text.mana_effects import mana_effects_of
 from manasolver.models.text.prohibitions import prohibitions_of
-from manasolver.models.text.triggers import hurt_when_tapped, self_tap_damage, triggers_of
+from manasolver.models.text.tap_triggers import TapKind, TapTrigger, tap_triggers_of
+from manasolver.models.text.triggers import self_tap_damage, triggers_of
 
 __all__ = [
     "active_effects",
     "effective_mana_abilities",
     "mana_prohibitions",
+    "nontap_damage",
+    "tap_damage_beyond_mana",
     "tap_damage_from_attachments",
     "unread_tap_triggers",
 ]
@@ -93,12 +95,13 @@ def effective_mana_abilities(state: GameState, permanent: Permanent) -> tuple[Ma
     granted = [e.ability for src, e in active_effects(state)
                if isinstance(e, GrantedAbility) and _granted_to(e, src, permanent, state)]
     aura = tap_damage_from_attachments(state).get(permanent.id, 0)
+    other = nontap_damage(state).get(permanent.id, 0)
     if not permanent.is_land:
-        if not granted and not aura:
+        if not granted and not aura and not other:
             return permanent.card.mana_abilities
         own = list(permanent.card.mana_abilities)
         granted = _hurting(granted, self_tap_damage(permanent.card))
-        return tuple(replace(a, index=i) for i, a in enumerate(_hurting(own + granted, aura)))
+        return tuple(replace(a, index=i) for i, a in enumerate(_hurting(own + granted, aura, other)))
     types = effective_land_types(state, permanent)
     intrinsic = [_intrinsic(t) for t in types]
     keeps = not loses_rules_text(state, permanent)
@@ -106,58 +109,121 @@ def effective_mana_abilities(state: GameState, permanent: Permanent) -> tuple[Ma
     if keeps:  # City of Brass under Urborg: its own trigger hurts whatever {T} ability taps it
         own_damage = self_tap_damage(permanent.card)
         intrinsic, granted = _hurting(intrinsic, own_damage), _hurting(granted, own_damage)
-    return tuple(replace(a, index=i) for i, a in enumerate(_hurting(intrinsic + printed + granted, aura)))
+    other = nontap_damage(state).get(permanent.id, 0)
+    return tuple(replace(a, index=i) for i, a in enumerate(_hurting(intrinsic + printed + granted, aura, other)))
 
 
-def _hurting(abilities: list[ManaAbility], damage: int) -> list[ManaAbility]:
-    """``abilities`` with ``damage`` more on each one whose cost taps the permanent."""
-    if not damage:
+def _hurting(abilities: list[ManaAbility], damage: int, other: int = 0) -> list[ManaAbility]:
+    """``abilities`` with ``damage`` more on each one whose cost taps the permanent, and
+    ``other`` more on each one whose cost does not."""
+    if not damage and not other:
         return abilities
-    return [replace(a, damage=a.damage + damage) if a.cost.tap else a for a in abilities]
+    return [replace(a, damage=a.damage + (damage if a.cost.tap else other)) for a in abilities]
 
 
-def _tap_damage(state: GameState) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for perm in state.battlefield:
-        if perm.attached_to is None:
+_TapHurt = tuple[dict[str, int], dict[str, int], dict[str, tuple[Permanent, str]], list[tuple[Permanent, str]]]
+
+
+def _kind_matches(state: GameState, perm: Permanent, kind: TapKind) -> bool:
+    from manasolver.models.rules.colors import permanent_colors
+    from manasolver.models.rules.land_types import effective_subtypes, is_basic
+    if kind.types and not kind.types <= set(perm.types):
+        return False
+    if kind.subtypes and not kind.subtypes & set(effective_subtypes(state, perm)):
+        return False
+    if kind.colors and not permanent_colors(state, perm) & kind.colors:
+        return False
+    if kind.basic and not is_basic(perm):
+        return False
+    if kind.nonbasic and not (perm.is_land and not is_basic(perm)):
+        return False
+    return not (kind.snow and not perm.is_snow)
+
+
+def _watches(state: GameState, source: Permanent, t: TapTrigger, perm: Permanent) -> bool:
+    """Does ``t`` of ``source`` trigger when ``perm`` becomes tapped (or is tapped for mana)?"""
+    if t.reach == "self":
+        return perm.id == source.id
+    if t.reach == "attached":
+        return source.attached_to == perm.id
+    mine = perm.controller == source.controller
+    if (t.controller == "you" and not mine) or (t.controller == "opponents" and mine):
+        return False
+    return any(_kind_matches(state, perm, k) for k in t.kinds)
+
+
+def _tap_hurt(state: GameState) -> _TapHurt:
+    """(damage on each permanent's ``{T}`` mana abilities, on its other mana abilities, the
+    trigger that hurts when it becomes tapped by anything, the unread triggers that matter) per
+    permanent id; see :func:`tap_damage_from_attachments`."""
+    on_tap: dict[str, int] = {}
+    on_other: dict[str, int] = {}
+    beyond: dict[str, tuple[Permanent, str]] = {}
+    unread: list[tuple[Permanent, str]] = []
+    for source in state.battlefield:
+        if not triggers_of(source.card):
             continue
-        for trig in triggers_of(perm.card):
-            hurt = hurt_when_tapped(trig) if trig.event == "enchanted_tapped" else None
-            if hurt:
-                out[perm.attached_to] = out.get(perm.attached_to, 0) + hurt
-    return out
+        for text, t in tap_triggers_of(source.card):
+            if t is None:
+                low = text.lower()
+                if not (low.startswith(("whenever enchanted", "when enchanted")) and source.attached_to is None):
+                    unread.append((source, text))
+                continue
+            if t.harmless or (t.reach == "self" and self_tap_damage(source.card) and t.hurt_you):
+                continue  # City of Brass: its own damage is on its abilities already
+            for perm in state.battlefield:
+                if not _watches(state, source, t, perm):
+                    continue
+                hurt = t.hurt + (t.hurt_you if perm.controller == source.controller else t.hurt_opponents)
+                if not hurt:
+                    continue
+                on_tap[perm.id] = on_tap.get(perm.id, 0) + hurt
+                if t.nontap:
+                    on_other[perm.id] = on_other.get(perm.id, 0) + hurt
+                if not t.for_mana:
+                    beyond.setdefault(perm.id, (source, text))
+    return on_tap, on_other, beyond, unread
 
 
-_TAP_DAMAGE: IdentityMemo[GameState, dict[str, int]] = IdentityMemo(65)
+_TAP_HURT: IdentityMemo[GameState, _TapHurt] = IdentityMemo(65)
 
 
 def tap_damage_from_attachments(state: GameState) -> dict[str, int]:
-    """Per permanent id, the damage or life loss its controller takes each time it becomes
-    tapped because of an Aura attached to it (Contaminated Ground, Psychic Venom, Insolence:
-    "Whenever enchanted land becomes tapped, …", CR 603.2); cached per state.  Such triggers
-    whose amount is not read are left to :func:`unread_tap_triggers`."""
-    return _TAP_DAMAGE.get_or(state, _tap_damage)
+    """Per permanent id, the damage or life loss its controller takes each time it is tapped for
+    mana, because of triggers of the battlefield on becoming tapped or on tapping for mana
+    (CR 603.2): an Aura's ("Whenever enchanted land becomes tapped, its controller loses 2 life":
+    Contaminated Ground, Insolence), or another permanent's (Manabarbs, Burning Earth, Scald, Royal
+    Decree, Haunting Wind, Sorrow's Path; :mod:`manasolver.models.text.tap_triggers`).  A
+    permanent hurt only when an ability of it without ``{T}`` is activated (Haunting Wind on an
+    artifact) is listed with 0 here (the damage is on its other abilities).  A permanent's own
+    "Whenever ~ becomes tapped, it deals N damage to you" (City of Brass) is on its abilities from
+    the parser and not here.  Cached per state; triggers not read are left to
+    :func:`unread_tap_triggers`."""
+    on_tap, on_other, _, _ = _TAP_HURT.get_or(state, _tap_hurt)
+    if not on_other:
+        return on_tap
+    return {**{pid: 0 for pid in on_other}, **on_tap}
 
 
-_TAPS_FOR_MANA_HURTS = re.compile(r"\btaps? (?:a|an)\b[^.]*\bfor mana\b[^.]*\b(?:damage to (?:that player|you)|"
-                                  r"(?:that player|you) loses?\b[^.]*\blife)", re.IGNORECASE)
+def nontap_damage(state: GameState) -> dict[str, int]:
+    """Per permanent id, the damage or life loss its controller takes when an ability of it
+    without ``{T}`` in its cost is activated (Haunting Wind, Artifact Possession on an artifact)."""
+    return _TAP_HURT.get_or(state, _tap_hurt)[1]
+
+
+def tap_damage_beyond_mana(state: GameState) -> dict[str, tuple[Permanent, str]]:
+    """Per permanent id, the trigger (its source and text) that hurts its controller whenever it
+    becomes tapped for any reason, not only for mana: convoke, improvise or a tapping cost
+    (Springleaf Drum) would tap it without a mana ability of its own (CR 603.2)."""
+    return _TAP_HURT.get_or(state, _tap_hurt)[2]
 
 
 def unread_tap_triggers(state: GameState) -> list[tuple[Permanent, str]]:
     """Triggers on the battlefield about permanents becoming tapped, or lands tapped for mana,
-    that the engine does not apply to payments (Royal Decree, Seizures, Manabarbs, Burning
-    Earth, an Aura with a condition): the permanent and the trigger's text.  Payments on
-    such boards would misstate life and damage."""
-    out: list[tuple[Permanent, str]] = []
-    for perm in state.battlefield:
-        for trig in triggers_of(perm.card):
-            applied = trig.supported and not trig.condition and (
-                trig.event == "becomes_tapped" or (trig.event == "enchanted_tapped" and perm.attached_to))
-            low = trig.text.lower()
-            hurts_on_tap = "becomes tapped" in low and ("damage" in low or "life" in low or "unless" in low)
-            if not applied and (hurts_on_tap or _TAPS_FOR_MANA_HURTS.search(trig.text)):
-                out.append((perm, trig.text))
-    return out
+    that may hurt in a way not read (Seizures: "unless that player pays {3}"; Relic Putrescence's
+    poison counter), but for an Aura attached to nothing: the permanent and the trigger's text.
+    Payments on such boards would misstate life and damage."""
+    return _TAP_HURT.get_or(state, _tap_hurt)[3]
 
 
 def mana_prohibitions(state: GameState, player: str) -> list[tuple[Permanent, str]]:
@@ -173,6 +239,15 @@ def mana_prohibitions(state: GameState, player: str) -> list[tuple[Permanent, st
             if mine is None:
                 mine = [p for p in state.battlefield if p.controller == player and p.card.mana_abilities]
             if "opponents control" in what and perm.controller == player:
+                continue
+            if what in ("sources with the chosen name", "the chosen permanent"):
+                # Phyrexian Revoker, Voidstone Gargoyle ("choose a nonland card name"), Scheming Fence
+                # ("choose a nonland permanent", and it has that permanent's activated abilities):
+                # only a nonland permanent with a mana ability can be reached
+                pool = state.battlefield if what == "the chosen permanent" and perm.controller == player else mine
+                hit = [p for p in pool if p is not perm and not p.is_land and p.card.mana_abilities]
+                if hit:
+                    out.append((perm, clause))
                 continue
             kinds = [k for k in ("artifact", "creature") if k in what]
             hit = [p for p in mine if not kinds or any(k in p.types for k in kinds)]

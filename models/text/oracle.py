@@ -238,7 +238,8 @@ def _classify_static(line: str, low: str) -> str | None:
     """The kind of :class:`ManaEffect` a non-activated line is, or None."""
     if _SPEND_AS.search(low):
         return "spend_as"  # changes what mana pays (609.4b): a payment rule the engine does not apply
-    triggered = low.startswith(("when ", "whenever ", "at "))
+    # an ability word ("Landfall — Whenever …") does not change what the line is (CR 207.2c)
+    triggered = re.sub(r"^[a-z']+(?: [a-z']+)* — ", "", low).startswith(("when ", "whenever ", "at "))
     for_mana = any(_tapped_for_mana(sentence) for sentence in low.split("."))
     if triggered:
         if for_mana and _ADDS_MANA.search(low):

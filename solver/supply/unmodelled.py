@@ -32,17 +32,19 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from manasolver.models.abilities import AbilityCost, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.errors import Unsupported
 from manasolver.models.state import GameState, Permanent
-from manasolver.models.text.activated import ActivatedAbility
 from manasolver.models.text.read import card_text
-from manasolver.solver.pools.doublers import find_doublers
 from manasolver.solver.request import PaymentRequest, SpellInfo
 from manasolver.solver.supply.model import Excluded, Option, Supply
 from manasolver.solver.supply.resources import sacrificeable
+
+if TYPE_CHECKING:
+    from manasolver.models.text.activated import ActivatedAbility
 
 __all__ = ["NO_REFERENCES", "RESTRICTED_TRIGGERS", "SNOW_TRIGGERS", "UNREAD_TEXT", "Unmodelled", "ability_gap",
            "drop_unmodelled_altars", "guard_ability_cost", "guard_ability_effects", "guard_activation",
@@ -121,12 +123,17 @@ def guard_doublers(req: PaymentRequest, supply: Supply,
     ``can_pay`` calls this only when its answer is false: a payment found without
     the doubler is a payment.
     """
+    from manasolver.solver.pools.doublers import find_doublers
     idle: set[str] = set()
-    for d in find_doublers(req.state, supply.player):
+    doublers = find_doublers(req.state, supply.player)
+    most = _most_mana(supply, {d.permanent for d in doublers})
+    for d in doublers:
         perm = req.state.battlefield[d.position]
         for ab in d.usable:
             source = SpellInfo.of_ability(perm.card, perm.types)
             sub = PaymentRequest(req.state, ab.cost.mana, supply.player, spell=source)
+            if ab.cost.mana and most is not None and most <= ab.cost.mana.mana_value():
+                continue  # nothing would be left unspent to double once its own cost is paid
             if not ab.cost.mana or payable(sub):
                 raise Unsupported(f"{d.name} ({d.permanent}) could be activated now "
                                   f"({ab.text or 'doubles the mana pool'}); payments with a pool "
@@ -136,6 +143,21 @@ def guard_doublers(req: PaymentRequest, supply: Supply,
     if not idle:
         return supply
     return dataclasses.replace(supply, excluded=tuple(e for e in supply.excluded if e.permanent not in idle))
+
+
+def _most_mana(supply: Supply, doublers: set[str]) -> int | None:
+    """An upper bound on the mana ``supply`` could ever put in its player's pool (floating mana and
+    every option of every source at its most), or ``None`` when a source other than the
+    ``doublers`` is left out of it."""
+    if any(e.permanent not in doublers for e in supply.excluded):
+        return None
+    total = sum(n for _, n in supply.pool)
+    for k in supply.classes:
+        per = [len(o.slots) * (1 if o.exclusive else o.repeat) for o in k.options]
+        exclusive = max((len(o.slots) for o in k.options if o.exclusive), default=0)
+        total += len(k.members) * max(exclusive + sum(p for o, p in zip(k.options, per) if not o.exclusive),
+                                      max(per, default=0))
+    return total
 
 
 def drop_unmodelled_altars(usable: list[tuple[int, Permanent, tuple[Option, ...]]], sac_types: list[str],
@@ -165,6 +187,10 @@ def guard_prohibitions(state: GameState, player: str) -> None:
     if found:
         perm, text = found[0]
         index = next(i for i, p in enumerate(state.battlefield) if p.id == perm.id)
+        if "the chosen" in text:
+            raise Unsupported(f"{perm.card.name} ({perm.id}): {text!r} may stop a nonland permanent's mana "
+                              f"abilities on this board, and what was chosen as it entered is not given (chosen)",
+                              f"battlefield[{index}].chosen")
         raise Unsupported(f"{perm.card.name} ({perm.id}): {text!r} stops mana abilities this engine would "
                           f"otherwise use; it is not applied yet", f"battlefield[{index}]")
 
@@ -184,11 +210,12 @@ def guard_tap_triggers(req: PaymentRequest) -> None:
 
 
 def _tap_damage_beyond_mana(req: PaymentRequest) -> list[tuple[Permanent, str]]:
-    """Auras that hurt when a creature or artifact becomes tapped (Insolence) count on its
-    mana abilities only; convoke, improvise, Springleaf Drum or Heritage Druid would tap it
-    without them (CR 603.2, 701.26a): refused rather than answered without the damage."""
-    from manasolver.models.rules.production import tap_damage_from_attachments
-    hurt = tap_damage_from_attachments(req.state)
+    """Triggers that hurt when a creature or artifact becomes tapped (Insolence, Royal Decree on a
+    black creature) count on its mana abilities only; convoke, improvise, Springleaf Drum or
+    Heritage Druid would tap it without them (CR 603.2, 701.26a): refused rather than answered
+    without the damage."""
+    from manasolver.models.rules.board_effects import tap_damage_beyond_mana
+    hurt = tap_damage_beyond_mana(req.state)
     if not hurt:
         return []
     by_id = {p.id: p for p in req.state.battlefield}
@@ -197,12 +224,11 @@ def _tap_damage_beyond_mana(req: PaymentRequest) -> list[tuple[Permanent, str]]:
         any(a.cost.tap_creatures for a in p.card.mana_abilities) or tap_costs(p.card)
         for p in req.state.battlefield)
     out = []
-    for pid in hurt:
+    for pid, (source, _) in hurt.items():
         perm = by_id.get(pid)
         if perm is not None and tappers and (perm.is_creature or perm.is_artifact):
-            aura = next(p for p in req.state.battlefield if p.attached_to == pid)
             why = f"damage when {perm.card.name} ({pid}) becomes tapped by a cost or by convoke/improvise"
-            out.append((aura, why))
+            out.append((source, why))
     return out
 
 

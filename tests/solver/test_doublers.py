@@ -79,10 +79,19 @@ def test_guard_cube_whose_cost_the_board_cannot_pay_does_not_matter() -> None:
 
 
 def test_guard_floating_mana_pays_the_cube() -> None:
-    """CR 106.4: floating {G}{G} and one Forest pay the Cube's {3}: a {5} cost is refused."""
-    state = _state("Forest", "Doubling Cube", pool="{G}{G}")
+    """CR 106.4: floating {G}{G} and two Forests pay the Cube's {3} with one mana left to double:
+    a {6} cost is refused."""
+    state = _state("Forest", "Forest", "Doubling Cube", pool="{G}{G}")
     with pytest.raises(Unsupported):
-        queries.can_pay(_req(state, "{5}"))
+        queries.can_pay(_req(state, "{6}"))
+
+
+def test_guard_cube_with_nothing_left_to_double_does_not_matter() -> None:
+    """Floating {G}{G} and one Forest are three mana, all of which the Cube's {3} takes: nothing
+    would be left unspent to double (RULES T117), so {5} is answered unpayable, not refused."""
+    state = _state("Forest", "Doubling Cube", pool="{G}{G}")
+    assert not queries.can_pay(_req(state, "{5}")).payable
+    assert queries.pay(_req(state, "{2}{G}")).payable
 
 
 # -- options with doublers: exact ---------------------------------------------------------------
@@ -189,10 +198,11 @@ def test_t117_random_boards_with_cubes_match_brute_force(seed: int) -> None:
 def test_guard_t117_refuses_exactly_when_the_cube_can_be_activated(forests: int, tapped: bool,
                                                                     pool: str) -> None:
     """T117 / CR 602.2b: pay {1} is refused exactly when the Cube is untapped (107.5) and the
-    rest of the board (Forests, floating {C}) can pay its {3}; otherwise it is answered."""
+    rest of the board (Forests, floating {C}) can pay its {3} with mana left over to double;
+    otherwise it is answered."""
     state = _state(*["Forest"] * forests, {"id": "cube", "card": "Doubling Cube", "tapped": tapped},
                    pool=pool)
-    can_activate = not tapped and forests + len(pool) // 3 >= 3
+    can_activate = not tapped and forests + len(pool) // 3 > 3
     if can_activate:
         with pytest.raises(Unsupported):
             queries.pay(_req(state, "{1}"))
