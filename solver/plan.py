@@ -162,15 +162,61 @@ def plan(steps: Sequence[PaymentRequest | dict[str, Any]]) -> PlanAnswer:
         whole = [p for p in problems if p is not None]
         _check_joint(whole)
         combined = _Combined.of(whole)
-        result = _solve(combined.problem)
+        critical = _life_critical(whole)
+        asked = combined.with_life(1) if critical else combined
+        result = _solve(asked.problem)
         if isinstance(result, Solution):
-            payments = _split(combined, result)
+            if critical:
+                _alive_is_best(asked, result)
+            payments = _split(asked, result)
             _validated(whole, payments)
             why = "the plan is legal, its optimality is proven only without it"
             ignored = tuple((e.permanent, f"{e.name}: left out ({e.reason}: {e.clause}); {why}")
                             for e in combined.problem.supply.excluded)
             return PlanAnswer(True, tuple(payments), time_bound=not result.optimal, unsupported=ignored)
     return _first_unpayable(steps, problems)
+
+
+#: Why a plan whose life total decides it is refused (see :func:`_life_critical`).
+_LIFE_UNDECIDED = ("whether this plan can be paid depends on the order its life is paid and lost in "
+                   "(CR 119.4; CR 704.5a: a player at 0 life loses before casting the next cost), and "
+                   "the only plans left take the player's life to 0 or less; this engine does not "
+                   "search those yet")
+
+
+def _life_critical(problems: Sequence[Problem]) -> bool:
+    """Could the plan take the player's life to 0?  Only then does the order of life payments
+    and damage matter (a player at 0 or less life loses before the next cost is cast, CR 704.5a;
+    life is paid only from what is left, 119.4): otherwise the combined problem's life
+    constraints hold, and are exact, for every order."""
+    sup = problems[0].supply
+    loss = sum(max(f.life for f in p.forms) for p in problems)
+    for cls in sup.classes:
+        worst = max(((o.life + o.damage) * (1 if o.exclusive else o.repeat) for o in cls.options), default=0)
+        loss += worst * cls.count
+    return loss >= sup.life
+
+
+def _alive_is_best(asked: _Combined, sol: Solution) -> None:
+    """The plan found keeps the player alive to its end (the combined forms pay one life more
+    than they ask: every plan found loses at most life - 1).  A plan that ends at 0 or less
+    life loses more life, so it can only be better under criteria ranked before ``min_life``:
+    ``no_sacrifice`` when the plan found sacrifices something, or any other.  Those cases are
+    refused, never answered as optimal."""
+    policy = asked.problem.policy
+    before = list(policy.criteria[:policy.criteria.index("min_life")]) if "min_life" in policy.criteria \
+        else list(policy.criteria)
+    sacrifices = any(asked.problem.supply.classes[k].options[o].sacrifice for k, _m, o in sol.acts)
+    if policy.weights or any(c != "no_sacrifice" for c in before) or (before and sacrifices):
+        raise Unsupported("the plan's best payment may end at 0 life or less under this policy (its "
+                          "criteria before min_life could prefer it), which this engine does not "
+                          "search yet: put min_life first", "policy")
+
+
+def _feasible(combined: _Combined) -> bool:
+    from manasolver.solver import backends
+    from manasolver.solver.backends import DEFAULT_CHAINS
+    return backends.payable(combined.problem.at("feasible", 0), DEFAULT_CHAINS["can_pay"])
 
 
 def _solve(problem: Problem) -> Solution | None:
@@ -195,11 +241,29 @@ def _first_unpayable(steps: Sequence[PaymentRequest | dict[str, Any]],
             return PlanAnswer(False, reason=Reason(cast("ReasonCode", step["code"]), str(step["message"])), index=i)
         prefix = [p for p in problems[:i + 1] if p is not None]
         _check_joint(prefix)
-        combined = _Combined.of(prefix).problem.at("feasible", 0)
-        if not backends.payable(combined, DEFAULT_CHAINS["can_pay"]):
-            _guard(step, combined)
-            guard_excluded(combined.supply, step)
-            return PlanAnswer(False, reason=reason(combined), index=i)
+        whole = _Combined.of(prefix)
+        combined = whole.problem.at("feasible", 0)
+        if _life_critical(prefix):
+            if _feasible(whole.with_life(1)):
+                continue  # paid, and the player is still alive to cast the next cost
+            # no plan pays this cost and leaves the player alive: can it be paid at all?
+            if i == 0:
+                paid = backends.payable(combined, DEFAULT_CHAINS["can_pay"])  # one cost: pay's own rules
+            elif not _feasible(whole.with_life(None)):
+                paid = False
+            else:
+                raise Unsupported(_LIFE_UNDECIDED, f"costs[{i}]")
+            if paid:
+                if i + 1 == len(steps):  # pragma: no cover - the plan's own solve pays it
+                    raise Unsupported(_LIFE_UNDECIDED, f"costs[{i}]")
+                return PlanAnswer(False, index=i + 1, reason=Reason(
+                    "insufficient_life", f"every way to pay costs[{i}] takes the player's life to 0 or "
+                    "less, and a player at 0 life loses before casting the next cost (CR 704.5a)"))
+        elif backends.payable(combined, DEFAULT_CHAINS["can_pay"]):
+            continue
+        _guard(step, combined)
+        guard_excluded(combined.supply, step)
+        return PlanAnswer(False, reason=reason(combined), index=i)
     raise Unsupported("the plan as a whole found no payment although each prefix of it is payable",
                       "costs")  # pragma: no cover - the last prefix is the whole plan
 
@@ -278,6 +342,22 @@ class _Combined:
         req = dataclasses.replace(first.req, cost=cost, x=0, modifiers=(), alternative=None, policy=policy)
         problem = dataclasses.replace(first, req=req, announcement=ann, x=0, policy=policy)
         return _Combined(problem, tuple(seen.values()), tuple(problems))
+
+    def with_life(self, extra: int | None) -> _Combined:
+        """The plan with each combined form paying ``extra`` more life (1: every plan found keeps
+        the player above 0 life to its end, as the forms' life bounds the whole plan's loss), or
+        with ``None`` the player given as much more life as the damage the plan could take (a
+        relaxation: the life paid, Phyrexian and abilities', stays within the life total, damage
+        is not counted; payable if any order is)."""
+        problem = self.problem
+        if extra is None:
+            damage = sum(max(((o.damage * (1 if o.exclusive else o.repeat)) for o in cls.options), default=0)
+                         * cls.count for cls in problem.supply.classes)
+            supply = dataclasses.replace(problem.supply, life=problem.supply.life + damage)
+            return dataclasses.replace(self, problem=dataclasses.replace(problem, supply=supply))
+        forms = tuple(dataclasses.replace(f, life=f.life + extra) for f in problem.forms)
+        ann = dataclasses.replace(problem.announcement, forms=forms)
+        return dataclasses.replace(self, problem=dataclasses.replace(problem, announcement=ann))
 
 
 def _sum_form(forms: Sequence[Form], xs: Sequence[int]) -> Form:
@@ -375,7 +455,7 @@ class _Splitter:
                     for src, bit, dst in rows[i * each:(i + 1) * each]:
                         self.cost_flows.setdefault(r, []).append((src, bit, dst, 1))
         self.stage: dict[int, int] = {}
-        self.left: dict[int, dict[tuple[object, ...], int]] = {}
+        self.cost_dst: dict[tuple[int, tuple[object, ...], int], tuple[object, ...]] = {}
         # per stage: (source key as written, bit, destination, count), and floated units per record
         self.spend: list[list[tuple[tuple[object, ...], int, tuple[object, ...], int]]] = [[] for _ in range(self.n)]
         self.floated: dict[int, list[tuple[tuple[object, ...], int, int]]] = {}
@@ -383,40 +463,65 @@ class _Splitter:
     def payments(self) -> list[Payment]:
         sol, combined = self.sol, self.combined
         parts = combined.parts[sol.form]
-        need: list[dict[tuple[object, ...], int]] = []
-        for p, f in zip(combined.costs, parts):
-            form = p.forms[f]
-            d: dict[tuple[object, ...], int] = {("spell", m): n for m, n in form.demands}
-            g = form.generic(p.x if p.x is not None else 0)
-            if g:
-                d[("generic",)] = g
-            if form.snow:
-                d[("snow",)] = form.snow
-            need.append(d)
+        # 1. an order of the activations, each paid (601.2g) from the pool or from those before it
+        left: dict[int, dict[tuple[object, ...], int]] = {}
+        order: list[int] = []
+        paid_by: dict[int, list[tuple[int, tuple[object, ...], int, int]]] = {}  # r: (payer or -1, key, bit, n)
+        todo = list(range(len(sol.acts)))
+        while todo:
+            for r in todo:
+                taken = self._pay_cost(r, left)
+                if taken is not None:
+                    break
+            else:
+                raise _Stuck()
+            todo.remove(r)
+            paid_by[r] = taken
+            left[r] = dict(self.produces[r])
+            order.append(r)
+        # 2. each cost's share of the total, in casting order, from the activations in that order
+        use: list[list[tuple[int, tuple[object, ...], int, tuple[object, ...]]]] = [[] for _ in range(self.n)]
         units: dict[tuple[object, ...], list[tuple[tuple[object, ...], int]]] = {}
         for src, bit, dst, n in sol.spend:
             if n > 0 and dst[0] in ("spell", "generic", "snow"):
                 units.setdefault(dst, []).extend([(src, bit)] * n)
         for dst in units:  # the pool first, then each source's units together
             units[dst].sort(key=lambda u: (u[0][0] != "pool", repr(u[0]), u[1]))
-        for s in range(self.n):
-            for dst, count in need[s].items():
-                taken, units[dst] = units[dst][:count], units[dst][count:]
-                if len(taken) < count:  # pragma: no cover - the combined total is the sum
+        for s, (p, f) in enumerate(zip(combined.costs, parts)):
+            for dst, count in _needs(p, f).items():
+                taken_units, units[dst] = units.get(dst, [])[:count], units.get(dst, [])[count:]
+                if len(taken_units) < count:  # pragma: no cover - the combined total is the sum
                     raise _Stuck()
-                for src, bit in taken:
-                    self._take(src, bit, dst, 1, s, frozenset())
-        for r in range(len(sol.acts)):  # activations whose mana nothing spends: with the last cost
-            if r not in self.stage:
-                self._activate(r, self.n - 1, frozenset())
+                for src, bit in taken_units:
+                    use[s].append((self._unit(src, left, order), src, bit, dst))
+        # 3. each activation with the first cost that uses its mana, directly or through the
+        # activations it pays for (those come after it); mana nothing spends floats to the end
+        first: dict[int, int] = {}
+        for s, rows in enumerate(use):
+            for r, _src, _bit, _dst in rows:
+                if r >= 0:
+                    first[r] = min(first.get(r, s), s)
+        for r in reversed(order):
+            self.stage[r] = first.get(r, self.n - 1)
+            for payer, _key, _bit, _n in paid_by[r]:
+                if payer >= 0:
+                    first[payer] = min(first.get(payer, self.stage[r]), self.stage[r])
+        # 4. what each cost spends: its own activations' mana, else the pool (mana floating since)
+        for s, rows in enumerate(use):
+            for r, src, bit, dst in rows:
+                self._spent(r, src, bit, dst, 1, s)
+        for r in order:
+            for payer, key, bit, n in paid_by[r]:
+                dst = self.cost_dst[(r, key, bit)]
+                self._spent(payer, key, bit, dst, n, self.stage[r])
         out = []
         for s, (p, f) in enumerate(zip(combined.costs, parts)):
             acts = [a for r, a in enumerate(sol.acts) if self.stage[r] == s]
             spend = list(self.spend[s])
             extra: list[int] = []
-            for r, rows in self.floated.items():
+            for r, rows2 in self.floated.items():
                 if self.stage[r] == s:
-                    for key, bit, n in rows:
+                    for key, bit, n in rows2:
                         spend.append((key, bit, ("float",), n))
                         extra.extend([bit] * n)
             sub = Solution(f, p.x if p.x is not None else 0, acts, spend, optimal=sol.optimal)
@@ -426,34 +531,65 @@ class _Splitter:
             out.append(pay)
         return out
 
-    def _take(self, src: tuple[object, ...], bit: int, dst: tuple[object, ...], n: int, stage: int,
-              path: frozenset[int]) -> None:
-        """``n`` units of ``src`` (type ``bit``) paying ``dst`` during cost ``stage``'s casting."""
-        if src[0] == "pool":
-            self.spend[stage].append((("pool", bit), bit, dst, n))
-            return
-        while n:
-            r = next((r for r in self.by_key.get(src, []) if self.left.get(r, {}).get(src, 0) > 0), None)
-            if r is None:
-                r = next((r for r in self.by_key.get(src, []) if r not in self.stage and r not in path), None)
-                if r is None:
-                    raise _Stuck()
-                self._activate(r, stage, path)
-            t = min(n, self.left[r][src])
-            self.left[r][src] -= t
-            n -= t
-            if self.stage[r] == stage:
-                self.spend[stage].append((src, bit, dst, t))
-            else:  # made during an earlier cost's casting: floating in the pool since
-                self.spend[stage].append((("pool", bit), bit, dst, t))
-                self.floated.setdefault(r, []).append((src, bit, t))
-
-    def _activate(self, r: int, stage: int, path: frozenset[int]) -> None:
-        """Activate record ``r`` during cost ``stage``: its own mana cost first (601.2g)."""
-        self.stage[r] = stage
+    def _pay_cost(self, r: int, left: dict[int, dict[tuple[object, ...], int]]
+                  ) -> list[tuple[int, tuple[object, ...], int, int]] | None:
+        """The units that pay record ``r``'s mana cost from the pool and the activations already
+        made (``left``: their unspent units, taken), or ``None`` when they can't yet."""
+        need: dict[tuple[tuple[object, ...], int], int] = {}
         for src, bit, dst, n in self.cost_flows.get(r, []):
-            self._take(src, bit, dst, n, stage, path | {r})
-        self.left[r] = dict(self.produces[r])
+            need[(src, bit)] = need.get((src, bit), 0) + n
+            self.cost_dst[(r, src, bit)] = dst
+        plan: list[tuple[int, tuple[object, ...], int, int]] = []
+        for (src, bit), n in need.items():
+            if src[0] == "pool":
+                plan.append((-1, src, bit, n))
+                continue
+            have = sum(left[q].get(src, 0) for q in left)
+            if have < n:
+                return None
+        for (src, bit), n in need.items():
+            if src[0] == "pool":
+                continue
+            for q in list(left):
+                t = min(n, left[q].get(src, 0))
+                if t:
+                    left[q][src] -= t
+                    n -= t
+                    plan.append((q, src, bit, t))
+                if not n:
+                    break
+        return plan
+
+    def _unit(self, src: tuple[object, ...], left: dict[int, dict[tuple[object, ...], int]], order: list[int]) -> int:
+        """The activation a unit of ``src`` paying the total comes from (-1: the pool), taken."""
+        if src[0] == "pool":
+            return -1
+        for r in order:
+            if left[r].get(src, 0) > 0:
+                left[r][src] -= 1
+                return r
+        raise _Stuck()  # pragma: no cover - the solution's flows balance
+
+    def _spent(self, r: int, src: tuple[object, ...], bit: int, dst: tuple[object, ...], n: int, stage: int) -> None:
+        """``n`` units from activation ``r`` (-1: the pool) paying ``dst`` during cost ``stage``."""
+        if r >= 0 and self.stage[r] == stage:
+            self.spend[stage].append((src, bit, dst, n))
+            return
+        self.spend[stage].append((("pool", bit), bit, dst, n))
+        if r >= 0:  # made during an earlier cost's casting: floating in the pool since
+            self.floated.setdefault(r, []).append((src, bit, n))
+
+
+def _needs(p: Problem, f: int) -> dict[tuple[object, ...], int]:
+    """The demands of form ``f`` of ``p``: its masks, generic and snow."""
+    form = p.forms[f]
+    d: dict[tuple[object, ...], int] = {("spell", m): n for m, n in form.demands}
+    g = form.generic(p.x if p.x is not None else 0)
+    if g:
+        d[("generic",)] = g
+    if form.snow:
+        d[("snow",)] = form.snow
+    return d
 
 
 def _bits(text: str) -> list[int]:

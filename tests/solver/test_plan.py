@@ -1,0 +1,400 @@
+"""The ``plan`` query (SPEC §5): several costs cast one after another this step, paid jointly.
+
+Each plan answer is checked from outside the solver: every payment is accepted by the protocol's
+``validate`` query on the board the payments before it left (built here as board JSON: permanents
+tapped or sacrificed, life, and the pool holding what floated, CR 106.4), and on small random boards
+the answer is compared with a brute force over the protocol's ``payments`` query: pay the first
+cost by every payment it lists, then the next cost on the board that payment left, and so on.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from manasolver.solver import api
+from manasolver.solver.protocol import answer
+
+LETTERS = "WUBRGC"
+
+
+def board(*cards: str, pool: str = "", life: int = 20, hand: tuple[str, ...] = ()) -> dict[str, Any]:
+    player: dict[str, Any] = {"name": "you", "life": life}
+    if pool:
+        player["pool"] = pool
+    if hand:
+        player["hand"] = list(hand)
+    return {"players": [player, {"name": "them"}],
+            "battlefield": [{"id": f"p{i}", "card": c} for i, c in enumerate(cards)]}
+
+
+def plan(state: dict[str, Any], *costs: str | dict[str, Any], **extra: Any) -> dict[str, Any]:
+    objs = [c if isinstance(c, dict) else {"cost": c} for c in costs]
+    return answer({"query": "plan", "state": state, "costs": objs, **extra})
+
+
+def _units(text: str) -> list[str]:
+    return re.findall(r"\{([WUBRGC])\}", text)
+
+
+def left_by(state: dict[str, Any], payment: dict[str, Any]) -> dict[str, Any]:
+    """The board JSON after ``payment`` (written from SPEC §5's PAYMENT, apart from the solver)."""
+    out = copy.deepcopy(state)
+    tapped = set(payment["convoked"]) | set(payment["improvised"])
+    gone: set[str] = set()
+    for act in payment["activations"]:
+        if "{T}" in act["costs"]:
+            tapped.add(act["permanent"])
+        if "sacrifice" in act["costs"]:
+            gone.add(act["permanent"])
+        gone.update(act.get("sacrificed", []))
+        tapped.update(act.get("tapped", []))
+    out["battlefield"] = [dict(p, tapped=True) if p["id"] in tapped else p
+                          for p in out["battlefield"] if p["id"] not in gone]
+    me = out["players"][0]
+    pool = _units(me.get("pool", ""))
+    for u in _units(payment["pool_used"]):
+        pool.remove(u)
+    pool += _units(payment["floating"])
+    me["pool"] = "".join("{" + u + "}" for u in sorted(pool, key=LETTERS.index))
+    me["life"] = me.get("life", 20) - payment["life"] - payment["damage"]
+    return out
+
+
+def check_in_turn(state: dict[str, Any], costs: list[dict[str, Any]], payments: list[dict[str, Any]]) -> None:
+    """Every payment is legal (``validate``) on the board the ones before it left."""
+    assert len(payments) == len(costs)
+    for i, (cost, pay) in enumerate(zip(costs, payments)):
+        got = answer({"query": "validate", "state": state, "payment": pay, **cost})
+        assert got == {"legal": True, "problems": []}, (i, got, json.dumps(pay))
+        state = left_by(state, pay)
+
+
+def value(payments: list[dict[str, Any]]) -> tuple[int, int]:
+    """``min_life`` then ``min_sources`` summed over a plan."""
+    return (sum(p["life"] + p["damage"] for p in payments),
+            sum(a.get("times", 1) for p in payments for a in p["activations"]))
+
+
+def brute(state_json: dict[str, Any], costs: list[str]) -> tuple[int, tuple[int, int] | None]:
+    """How many costs in a row some plan pays, and the best (life, activations) of a plan paying
+    them all: a search written from the rules, sharing nothing with the solver but the moves each
+    permanent offers (``brute_moves``).  Each cost in turn: activate any of the permanents not yet
+    used (those with a mana cost paid from the pool at that moment, in every order: 601.2g), then
+    pay the cost's total (every announcement, 601.2b) from the pool, the rest floating to the next
+    cost (106.4); life paid only from what is left (119.4: ability life and damage come before
+    Phyrexian life), and a player at 0 life or less casts nothing more (704.5a)."""
+    from brute import _announcements
+    from brute_moves import moves
+
+    from manasolver.models.board.load import load_state
+    from manasolver.models.cost import ManaCost
+    from manasolver.solver.request import PaymentRequest
+
+    state = load_state(state_json)
+    me = state.player("you")
+    slots = moves(state, "you")
+    totals = [list(_announcements(PaymentRequest(state, ManaCost.parse(c), "you"), 0)) for c in costs]
+    pool0 = tuple(sorted(b for s in me.pool.symbols for b in [s.colors or 32]))
+    memo: dict[tuple[object, ...], tuple[int, tuple[int, int] | None]] = {}
+
+    def search(i: int, left: frozenset[int], pool: tuple[int, ...], life: int) -> tuple[int, tuple[int, int] | None]:
+        if i == len(costs):
+            return 0, (0, 0)
+        key = (i, left, pool, life)
+        if key in memo:
+            return memo[key]
+        best_depth, best = 0, None
+        for chosen in _choices(sorted(left)):
+            picked = [slots[k][j] for k, j in chosen]
+            ab_life = sum(m.ability.cost.life for m in picked)
+            damage = sum(m.ability.damage for m in picked)
+            if ab_life > life:
+                continue
+            for after in _activate(picked, pool):
+                for total in totals[i]:
+                    if total.life and life - ab_life - damage < total.life:
+                        continue
+                    loss = ab_life + damage + total.life
+                    for rest in _spend(list(total.typed), total.generic, after):
+                        here = (loss, len(picked))
+                        if i + 1 < len(costs) and life - loss <= 0:
+                            depth, tail = 1, None  # CR 704.5a: lost before the next cost
+                        else:
+                            d, t = search(i + 1, left - {k for k, _ in chosen}, rest, life - loss)
+                            depth, tail = d + 1, (None if t is None else (t[0] + here[0], t[1] + here[1]))
+                        if depth > best_depth:
+                            best_depth, best = depth, None
+                        if depth == best_depth and depth == len(costs) - i and tail is not None:
+                            best = tail if best is None or tail < best else best
+        memo[key] = (best_depth, best)
+        return best_depth, best
+
+    def _choices(free: list[int]) -> list[list[tuple[int, int]]]:
+        out: list[list[tuple[int, int]]] = [[]]
+        for k in free:
+            out = out + [c + [(k, j)] for c in out for j in range(len(slots[k]))]
+        return out
+
+    return search(0, frozenset(range(len(slots))), pool0, me.life)
+
+
+def _symbols(cost: Any) -> tuple[list[int], int]:
+    typed, generic = [], 0
+    for s in cost.symbols:
+        if s.special:
+            continue
+        if s.is_numeral:
+            generic += s.generic
+        else:
+            typed.append(s.colors | (32 if s.colorless else 0))
+    return typed, generic
+
+
+def _spend(typed: list[int], generic: int, pool: tuple[int, ...]) -> set[tuple[int, ...]]:
+    """Every pool left after paying ``typed`` (one unit of a type in each mask) and ``generic``."""
+    if typed:
+        out: set[tuple[int, ...]] = set()
+        for j, b in enumerate(pool):
+            if b & typed[0] and (j == 0 or pool[j - 1] != b):
+                out |= _spend(typed[1:], generic, pool[:j] + pool[j + 1:])
+        return out
+    if generic > len(pool):
+        return set()
+    import itertools
+    return {tuple(pool[j] for j in range(len(pool)) if j not in c)
+            for c in itertools.combinations(range(len(pool)), generic)}
+
+
+def _activate(picked: list[Any], pool: tuple[int, ...]) -> set[tuple[int, ...]]:
+    """Every pool after activating ``picked`` in some order, each paying its mana cost first."""
+    import itertools
+    costly = [m for m in picked if m.costs_mana]
+    free = tuple(b for m in picked if not m.costs_mana for b in m.mana)
+    out: set[tuple[int, ...]] = set()
+    for order in itertools.permutations(costly):
+        pools = {tuple(sorted(pool + free))}
+        for m in order:
+            typed, generic = _symbols(m.ability.cost.mana)
+            pools = {tuple(sorted(rest + tuple(m.mana))) for p in pools for rest in _spend(typed, generic, p)}
+        out |= pools
+    return out
+
+
+# -- the joint search ---------------------------------------------------------------------------
+
+def test_plan_pays_the_first_cost_so_that_the_second_stays_payable() -> None:
+    """Plains, Island, Tundra: {W} then {U}{U}.  Paying {W} with the Tundra first (a greedy
+    autotapper's choice: the first source that can) leaves {U}{U} one Island short."""
+    state = board("Tundra", "Island", "Plains")
+    got = plan(state, "{W}", "{U}{U}")
+    assert got["payable"] is True, got
+    first, second = got["payments"]
+    assert [a["permanent"] for a in first["activations"]] == ["p2"]
+    assert sorted(a["permanent"] for a in second["activations"]) == ["p0", "p1"]
+    check_in_turn(state, [{"cost": "{W}"}, {"cost": "{U}{U}"}], got["payments"])
+
+
+def test_plan_unpayable_names_the_first_cost_no_plan_reaches() -> None:
+    state = board("Plains", "Island", "Tundra")
+    got = plan(state, "{W}", "{U}{U}", "{U}", "{G}")
+    assert got == {"payable": False, "index": 2,
+                   "reason": {"code": "insufficient_mana", "message": "{U} more mana is needed", "missing": "{U}"}}
+    # the first cost alone unpayable: index 0
+    got = plan(state, "{B}", "{W}")
+    assert got["payable"] is False and got["index"] == 0 and got["reason"]["missing"] == "{B}", got
+
+
+def test_rule_106_4_sol_ring_second_colorless_floats_to_the_next_cost() -> None:
+    """CR 106.4: the pool empties between steps, not between spells: Sol Ring's {C}{C} pays {1}
+    and {1} (one activation), the second cost from the pool."""
+    state = board("Sol Ring")
+    got = plan(state, "{1}", "{1}")
+    assert got["payable"] is True, got
+    first, second = got["payments"]
+    assert first["floating"] == "{C}" and first["activations"][0]["mana"] == "{C}{C}"
+    assert second["activations"] == [] and second["pool_used"] == "{C}" and second["floating"] == ""
+    check_in_turn(state, [{"cost": "{1}"}, {"cost": "{1}"}], got["payments"])
+    assert plan(state, "{1}", "{1}", "{1}")["index"] == 2
+
+
+def test_mystic_gate_second_mana_pays_the_next_cost() -> None:
+    """A filter land paid by an Island makes {W}{U}: {W} for the first cost, {U} floating to the
+    second (the Island alone could not pay both)."""
+    state = board("Mystic Gate", "Island")
+    costs = [{"cost": "{W}"}, {"cost": "{U}"}]
+    got = plan(state, *costs)
+    assert got["payable"] is True, got
+    first, second = got["payments"]
+    assert first["floating"] == "{U}" and second["pool_used"] == "{U}"
+    check_in_turn(state, costs, got["payments"])
+
+
+def test_pool_mana_given_on_the_board_is_shared_by_the_plan() -> None:
+    state = board("Island", pool="{R}")
+    got = plan(state, "{R}", "{U}")
+    assert got["payable"] is True, got
+    assert got["payments"][0]["pool_used"] == "{R}"
+    assert plan(state, "{U}", "{R}", "{R}")["index"] == 2
+
+
+def test_phyrexian_life_is_summed_over_the_plan() -> None:
+    """CR 119.4: 2 life per {B/P}; at 3 life one can be paid with life, not two."""
+    state = board("Forest", life=3)
+    got = plan(state, "{B/P}", "{G}")
+    assert got["payable"] is True and got["payments"][0]["life"] == 2, got
+    check_in_turn(state, [{"cost": "{B/P}"}, {"cost": "{G}"}], got["payments"])
+    got = plan(state, "{B/P}", "{B/P}")
+    assert got["payable"] is False and got["index"] == 1, got
+
+
+def test_pain_land_damage_is_counted_over_the_whole_plan_under_min_life() -> None:
+    """Adarkar Wastes' {W} deals 1 damage; the plan pays {W} with the Plains and {1} with the
+    Wastes' painless {C}, whatever order the costs come in."""
+    state = board("Adarkar Wastes", "Plains")
+    for costs in (["{1}", "{W}"], ["{W}", "{1}"]):
+        got = plan(state, *costs)
+        assert got["payable"] is True, got
+        assert sum(p["damage"] for p in got["payments"]) == 0, got
+
+
+def test_lightning_bolt_and_counterspell_by_card_name() -> None:
+    state = board("Steam Vents", "Island", "Mountain", hand=("Lightning Bolt", "Counterspell"))
+    got = plan(state, {"spell": {"card": "Lightning Bolt"}}, {"spell": {"card": "Counterspell"}})
+    assert got["payable"] is True, got
+    assert [a["permanent"] for a in got["payments"][0]["activations"]] == ["p2"]
+    # a spell that can't be cast at all is that cost's reason, at its index
+    got = plan(state, {"spell": {"card": "Lightning Bolt"}}, {"spell": {"card": "Forest"}})
+    assert got["payable"] is False and got["index"] == 1 and got["reason"]["code"] == "not_castable", got
+
+
+def test_each_cost_keeps_its_own_x_and_modifiers() -> None:
+    """601.2f per cost: a reduction of {1} applies to its own cost only (here it reduces {2} to
+    {1}); X is fixed per cost."""
+    state = board("Forest", "Forest")
+    got = plan(state, {"cost": "{2}", "modifiers": [{"reduce": "{1}"}]}, {"cost": "{X}", "x": 1})
+    assert got["payable"] is True, got
+    assert [p["total"] for p in got["payments"]] == ["{1}", "{1}"] and got["payments"][1]["x"] == 1
+    check_in_turn(state, [{"cost": "{2}", "modifiers": [{"reduce": "{1}"}]}, {"cost": "{X}", "x": 1}],
+                  got["payments"])
+    # the reduction does not reach the other cost: {G} can't take it
+    got = plan(state, {"cost": "{G}", "modifiers": [{"reduce": "{1}"}]}, {"cost": "{2}"})
+    assert got["payable"] is False and got["index"] == 1, got
+
+
+def test_keep_castable_reads_what_the_whole_plan_leaves() -> None:
+    """Two Forests and an Island; plan {1}, {G}; the card left in hand costs {U}: the plan keeps
+    the Island untapped."""
+    state = board("Island", "Forest", "Forest", hand=("Counterspell", "Opt"))
+    got = plan(state, "{1}", "{G}")
+    assert got["payable"] is True, got
+    used = {a["permanent"] for p in got["payments"] for a in p["activations"]}
+    assert used == {"p1", "p2"}, got
+
+
+# -- sessions, batch, the Python API --------------------------------------------------------------
+
+def test_plan_on_a_kept_board_with_changes() -> None:
+    handle = answer({"query": "open", "state": board("Plains", "Island", "Tundra")})["board"]
+    try:
+        got = answer({"query": "plan", "board": handle, "costs": [{"cost": "{W}"}, {"cost": "{U}{U}"}]})
+        assert got["payable"] is True, got
+        got = answer({"query": "plan", "board": handle, "changes": [{"tap": "p1"}],
+                      "costs": [{"cost": "{W}"}, {"cost": "{U}{U}"}]})
+        assert got["payable"] is False and got["index"] == 1, got
+    finally:
+        answer({"query": "close", "board": handle})
+
+
+def test_plan_in_batch_and_the_python_api() -> None:
+    import subprocess
+    import sys
+    line = json.dumps({"query": "plan", "id": 7, "state": board("Sol Ring"), "costs": [{"cost": "{1}"}, {"cost": "{1}"}]})
+    done = subprocess.run([sys.executable, "-m", "manasolver.solver.cli", "batch"], input=line + "\n",
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["id"] == 7 and out["payable"] is True and out["payments"][1]["pool_used"] == "{C}", out
+    got = api.plan(board("Plains", "Island", "Tundra"), [{"cost": "{W}"}, {"cost": "{U}{U}"}])
+    assert got["payable"] is True
+    with pytest.raises(ValueError):
+        api.plan(board("Plains"), [])
+
+
+# -- bad input ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("costs", "code", "where"), [
+    (None, "bad_query", "costs"),
+    ("{W}", "bad_query", "costs"),
+    ([], "bad_query", "costs"),
+    ([{"cost": "{W}"}] * 21, "bad_query", "costs[20]"),
+    ([{"cost": "{W}"}, "{U}"], "bad_query", "costs[1]"),
+    ([{"cost": "{W}"}, {"cost": "{W}"}, {"cost": "{W}"}, {"cost": "{Q/W}"}], "bad_cost", "costs[3].cost[0]"),
+    ([{"cost": "{W}"}, {"cost": "{W}", "colour": "W"}], "unknown_field", "costs[1].colour"),
+    ([{"cost": "{W}", "policy": "min_life"}], "unknown_field", "costs[0].policy"),
+    ([{"cost": "{W}"}, {"cost": "{X}", "x": -1}], "bad_query", "costs[1].x"),
+    ([{"spell": {"card": "Lightning Bolts"}}], "unknown_card", "costs[0].spell.card"),
+])
+def test_bad_costs_are_errors_naming_the_cost(costs: Any, code: str, where: str) -> None:
+    query: dict[str, Any] = {"query": "plan", "state": board("Plains")}
+    if costs is not None:
+        query["costs"] = costs
+    got = answer(query)
+    assert "error" in got, got
+    assert got["error"]["code"] == code and got["error"]["where"] == where, got
+
+
+def test_plan_refuses_what_it_does_not_model_naming_the_cost() -> None:
+    """Restricted mana that may pay one cost's spell and not another's (CR 106.6): unsupported,
+    never a guess."""
+    state = board("Ancient Ziggurat", "Forest")
+    got = plan(state, {"cost": "{G}"}, {"cost": "{1}", "spell": {"types": ["Creature"]}})
+    assert got.get("error", {}).get("code") == "unsupported", got
+    assert got["error"]["where"].startswith("costs["), got
+
+
+# -- against the brute force ------------------------------------------------------------------------
+
+SOURCES = ["Plains", "Island", "Swamp", "Mountain", "Forest", "Tundra", "Underground Sea", "Adarkar Wastes",
+           "Sol Ring", "Mystic Gate", "Llanowar Elves", "Birds of Paradise", "Treasure", "Wastes"]
+COSTS = ["{W}", "{U}", "{U}{U}", "{1}", "{2}", "{1}{W}", "{G}", "{W/U}", "{C}", "{B}", "{1}{U}", "{R/G}",
+         "{U/P}"]
+
+
+@st.composite
+def plans(draw: st.DrawFn) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    cards = draw(st.lists(st.sampled_from(SOURCES), min_size=2, max_size=5))
+    n = draw(st.integers(2, 3))
+    costs = [{"cost": c} for c in draw(st.lists(st.sampled_from(COSTS), min_size=n, max_size=n))]
+    state = board(*cards, life=draw(st.sampled_from([1, 3, 20])))
+    for perm in state["battlefield"]:
+        if perm["card"] == "Treasure":
+            perm["token"] = True
+    return state, costs
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(plans())
+def test_plan_agrees_with_the_brute_force_over_payments(case: tuple[dict[str, Any], list[dict[str, Any]]]) -> None:
+    """Payable exactly when some sequence of listed payments pays every cost in turn, the first
+    cost no plan reaches at the depth the brute force reaches, each payment legal on the board the
+    earlier ones left, and optimal (life, then activations) over the whole plan."""
+    state, costs = case
+    got = answer({"query": "plan", "state": state, "costs": costs, "policy": ["min_life", "min_sources"]})
+    depth, best = brute(state, [c["cost"] for c in costs])
+    if "error" in got:  # refused only where the order of losing life decides, and said so
+        assert got["error"]["code"] == "unsupported" and "life" in got["error"]["message"], got
+        assert state["players"][0]["life"] <= 3, got
+        return
+    if depth == len(costs):
+        assert got["payable"] is True, (got, depth)
+        check_in_turn(state, costs, got["payments"])
+        assert value(got["payments"]) == best, (got, best)
+    else:
+        assert got["payable"] is False and got["index"] == depth, (got, depth)
