@@ -38,7 +38,6 @@ refused as ``unsupported`` naming the cost, never answered by a guess.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
@@ -323,17 +322,20 @@ class _Combined:
 
     @staticmethod
     def of(problems: Sequence[Problem]) -> _Combined:
-        count = 1
+        # the sums of one form per cost, built cost by cost and merged as they go (two ways to
+        # announce with equal sums pay alike): a plan of twenty {B/P} has 21 sums, not 2**20
+        seen: dict[Form, tuple[int, ...]] = {_sum_form([], []): ()}
         for p in problems:
-            count *= len(p.forms)
-        if count > MAX_FORMS:
-            raise Unsupported(f"the plan's costs have {count} combinations of announcements, more than "
-                              f"the {MAX_FORMS} this engine enumerates", "costs")
-        seen: dict[Form, tuple[int, ...]] = {}
-        for combo in itertools.product(*[range(len(p.forms)) for p in problems]):
-            form = _sum_form([p.forms[f] for p, f in zip(problems, combo)],
-                             [p.x if p.x is not None else 0 for p in problems])
-            seen.setdefault(form, combo)
+            x = p.x if p.x is not None else 0
+            grown: dict[Form, tuple[int, ...]] = {}
+            for acc, parts in seen.items():
+                for f, form in enumerate(p.forms):
+                    grown.setdefault(_sum_form([acc, form], [0, x]), parts + (f,))
+                    if len(grown) > MAX_FORMS:
+                        raise Unsupported(f"the plan's costs have more than {MAX_FORMS} distinct totals "
+                                          "of their announcements together, more than this engine "
+                                          "enumerates", "costs")
+            seen = grown
         first = problems[0]
         symbols = [s for p in problems for s in p.req.cost.symbols if not s.variable]
         cost = ManaCost.of(symbols)

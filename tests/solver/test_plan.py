@@ -288,6 +288,17 @@ def test_each_cost_keeps_its_own_x_and_modifiers() -> None:
     assert got["payable"] is False and got["index"] == 1, got
 
 
+def test_twenty_phyrexian_costs_merge_their_announcements() -> None:
+    """Twenty {B/P} (CR 107.4f): 2**20 ways to announce, 21 distinct totals; 12 Swamps pay
+    twelve, 2 life each pays the other eight (min_life: mana first)."""
+    state = board(*["Swamp"] * 12, life=40)
+    got = plan(state, *["{B/P}"] * 20)
+    assert got["payable"] is True, got
+    assert sorted(p["life"] for p in got["payments"]) == [0] * 12 + [2] * 8
+    got = plan(board(*["Swamp"] * 12, life=15), *["{B/P}"] * 20)
+    assert got["payable"] is False and got["index"] == 19, got
+
+
 def test_keep_castable_reads_what_the_whole_plan_leaves() -> None:
     """Two Forests and an Island; plan {1}, {G}; the card left in hand costs {U}: the plan keeps
     the Island untapped."""
