@@ -11,9 +11,10 @@ only when it is read.
 from __future__ import annotations
 
 from dataclasses import FrozenInstanceError, dataclass
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from manasolver.solver.payment import Payment
+if TYPE_CHECKING:
+    from manasolver.solver.payment import Payment
 
 __all__ = ["CanPayAnswer", "MaxXAnswer", "PayAnswer", "PaymentSource", "PaymentsAnswer", "Reason", "ReasonCode"]
 

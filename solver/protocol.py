@@ -19,7 +19,6 @@ answered with its reason), what the engine does not model is refused
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -132,12 +131,14 @@ def _dispatch(query: Any) -> dict[str, Any]:
     if not isinstance(name, str):
         raise BadQuery('missing "query" field naming one of: ' + ", ".join(QUERIES), "query")
     if name not in QUERIES:
+        import difflib
         close = difflib.get_close_matches(name, list(QUERIES), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise BadQuery(f"unknown query {name!r}{hint}; known: {', '.join(QUERIES)}", "query")
     allowed = QUERIES[name] | _COMMON
     for key in query:
         if key not in allowed:
+            import difflib
             close = difflib.get_close_matches(str(key), sorted(allowed), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise UnknownField(f"unknown field {key!r} for query {name!r}{hint}", str(key))

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from manasolver.models._memo import KeyMemo
 from manasolver.models.cost import ManaCost
@@ -55,8 +56,6 @@ from manasolver.solver.answers import CanPayAnswer, MaxXAnswer, PayAnswer, Payme
 from manasolver.solver.backends import DEFAULT_CHAINS, PAYABLE, Declined, Infeasible, QueryName
 from manasolver.solver.backends.problem import Mode, Problem, Solution
 from manasolver.solver.casting.announce import Announcement, announce
-from manasolver.solver.payment import Payment
-from manasolver.solver.payment_writer import Written
 from manasolver.solver.policy import check_policy
 from manasolver.solver.reasons import reason
 from manasolver.solver.request import Modifier, PaymentRequest
@@ -64,6 +63,9 @@ from manasolver.solver.supply.build import build_supply
 from manasolver.solver.supply.model import Supply
 from manasolver.solver.supply.resources import reserved_ids, without_cast_card
 from manasolver.solver.supply.unmodelled import guard_doublers, guard_excluded
+
+if TYPE_CHECKING:  # a payment's types: the writer is imported when an answer carries one
+    from manasolver.solver.payment import Payment
 
 __all__ = ["CanPayAnswer", "MaxXAnswer", "PayAnswer", "PaymentsAnswer", "Reason", "can_pay", "max_x",
            "pay", "payments", "prepare"]
@@ -183,6 +185,7 @@ def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
         return PayAnswer(False, reason=reason(problem.at("feasible", x)))
     why = "the payment is legal, its optimality is proven only without it"
     ignored = tuple((e.permanent, f"{e.name}: left out ({e.reason}: {e.clause}); {why}") for e in supply.excluded)
+    from manasolver.solver.payment_writer import Written
     return PayAnswer(True, source=Written(problem, result), time_bound=not result.optimal,
                      unsupported=ignored)
 
@@ -243,6 +246,7 @@ def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
         inner = reason(base)
         return MaxXAnswer(None, reason=Reason("no_legal_x", "even X=0 can't be paid: "
                                               + inner.message, inner.missing, inner.proved))
+    from manasolver.solver.payment_writer import Written
     return MaxXAnswer(result.x, source=Written(problem, result), time_bound=not result.optimal)
 
 

@@ -21,14 +21,16 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from manasolver.models.symbols import TYPE_BITS
 from manasolver.solver.casting.announce import Announcement, Form, mask_text
-from manasolver.solver.payment import Activation, Choice, Payment
 from manasolver.solver.request import PaymentRequest, Policy
 from manasolver.solver.supply.model import Option, SourceClass, Supply, restriction_allows
 from manasolver.solver.supply.resources import Assists, build_assists
+
+if TYPE_CHECKING:  # the payment's types, imported when a payment is written
+    from manasolver.solver.payment import Activation, Choice, Payment
 
 __all__ = [
     "Problem",
@@ -150,6 +152,7 @@ class Solution:
 
 def to_payment(problem: Problem, sol: Solution) -> Payment:
     """Write a solution as the protocol's PAYMENT (SPEC §5)."""
+    from manasolver.solver.payment import Choice, Payment
     supply = problem.supply
     form = problem.forms[sol.form]
     # Units produced by each (class, option, slot mask), realized per spend.
@@ -253,6 +256,7 @@ def activation_of(cls: SourceClass, m: int, opt: Option, mana: str,
                   sacrificed: tuple[str, ...] = (), tapped: tuple[str, ...] = ()) -> Activation:
     """The PAYMENT activation of option ``opt`` by member ``m`` of ``cls``: a permanent's,
     or for a card in the hand (Simian Spirit Guide) ``{"hand": index, "card": name}``."""
+    from manasolver.solver.payment import Activation
     if cls.hand:
         return Activation("", opt.ability, opt.costs, mana, hand=cls.hand[m], card=cls.name)
     return Activation(cls.members[m], opt.ability, opt.costs, mana, sacrificed=sacrificed, tapped=tapped)

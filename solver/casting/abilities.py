@@ -31,18 +31,18 @@ mana engine (discard this card, exile it from the graveyard) are listed in
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from manasolver.models.text.activated import ActivatedAbility
-from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery
-from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.text.read import card_text
-from manasolver.models.state import GameState, Permanent, Turn
 from manasolver.solver.request import AbilityActivation, SpellInfo
-from manasolver.solver.casting.timing import MAIN_PHASES, NO_PRIORITY_STEPS
 from manasolver.solver.supply.unmodelled import guard_ability_cost, guard_ability_effects, guard_activation
+
+if TYPE_CHECKING:
+    from manasolver.models.card import Card
+    from manasolver.models.state import GameState, Permanent, Turn
+    from manasolver.models.text.activated import ActivatedAbility
 
 __all__ = ["NotActivatable", "activation", "activation_timing"]
 
@@ -126,6 +126,7 @@ def _pick(card: Card, which: Any) -> ActivatedAbility:
 
 def _prepare(ability: ActivatedAbility, card: Card, state: GameState, player: str,
              permanent: Permanent | None) -> AbilityActivation:
+    from manasolver.models.rules.granted import summoning_sick
     cost = ability.cost
     assert cost is not None
     name = f"{card.name} ({permanent.id})" if permanent is not None else card.name
@@ -167,6 +168,7 @@ def _prepare(ability: ActivatedAbility, card: Card, state: GameState, player: st
 
 def activation_timing(act: AbilityActivation, turn: Turn, player: str) -> str | None:
     """Why the ability can't be activated in ``turn`` (a sentence), or None when it can."""
+    from manasolver.solver.casting.timing import MAIN_PHASES, NO_PRIORITY_STEPS
     if turn.step in NO_PRIORITY_STEPS:
         return (f"no player gets priority during the {turn.step} step "
                 f"(CR {'502.4' if turn.step == 'untap' else '514.3'}), so no ability can be activated")

@@ -20,9 +20,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from manasolver.models.cost import ManaCost
-from manasolver.models.text.cost_modifiers import cost_effects_of
 from manasolver.models.errors import BadQuery
-from manasolver.models.text.keyword_costs import keyword_cost, keyword_costs
 from manasolver.models.text.read import card_text
 from manasolver.models.state import GameState
 from manasolver.solver.casting.modifiers import spell_matches
@@ -50,6 +48,7 @@ class AlternativeCost:
 def alternative_cost(state: GameState, player: str, spell: SpellInfo | None, name: object,
                      x: int | None) -> AlternativeCost:
     """The alternative cost ``name`` for ``spell``; errors say why it does not exist."""
+    from manasolver.models.text.keyword_costs import keyword_cost, keyword_costs
     if isinstance(name, list):
         if len(name) > 1:
             raise NotCastable("at most one alternative cost can be applied to a spell (CR 118.9a, 601.2b): "
@@ -88,6 +87,7 @@ def alternative_cost(state: GameState, player: str, spell: SpellInfo | None, nam
 
 
 def _granted(state: GameState, player: str, spell: SpellInfo | None) -> AlternativeCost:
+    from manasolver.models.text.cost_modifiers import cost_effects_of
     assert spell is not None and spell.card is not None
     for perm in state.controlled_by(player):
         effects, _ = cost_effects_of(perm.card)
@@ -118,6 +118,7 @@ def additional_costs(spell: SpellInfo | None, raw: object) -> ManaCost:
     """The mana of the additional costs a query names (CR 118.8, 601.2b, 601.2f):
     ``["kicker"]``, ``[{"name": "multikicker", "times": 3}]``; names are keyword costs
     printed on the spell's card (:mod:`manasolver.models.text.keyword_costs`)."""
+    from manasolver.models.text.keyword_costs import keyword_costs
     card = spell.card if spell is not None else None
     if card is None:
         raise BadQuery('additional costs need the spell: give "spell": {"card": NAME}', "additional")

@@ -26,7 +26,6 @@ from manasolver.models.state import GameState
 from manasolver.solver.casting.abilities import activation, activation_timing
 from manasolver.solver.casting.alternatives import NotCastable, additional_costs, alternative_cost, cast_as
 from manasolver.solver.casting.modifiers import board_modifiers, order_modifiers
-from manasolver.solver.casting.timing import check_timing
 from manasolver.solver.request import Modifier, PaymentRequest, Policy, SpellInfo
 
 __all__ = ["NOT_GIVEN", "build_activation", "build_request", "timing_refusal"]
@@ -111,5 +110,6 @@ def timing_refusal(req: PaymentRequest) -> str | None:
         return None
     if req.alternative in ("madness", "miracle"):
         return None  # cast while its trigger resolves, ignoring timing permissions (CR 702.35a, 702.94a)
+    from manasolver.solver.casting.timing import check_timing
     verdict = check_timing(spell.card, req.state.turn, req.player, req.alternative)
     return None if verdict.allowed else verdict.message

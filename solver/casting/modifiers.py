@@ -12,15 +12,17 @@ determined, before any mana ability is activated (Stoic Rebuttal ruling).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from manasolver.models.rules.amounts import power_of
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
-from manasolver.models.text.cost_modifiers import CostEffect, cost_effects_of
 from manasolver.models.errors import Unsupported
 from manasolver.models.state import GameState
 from manasolver.solver.request import Modifier, ModifierKind, SpellInfo
+
+if TYPE_CHECKING:
+    from manasolver.models.text.cost_modifiers import CostEffect
 
 __all__ = ["AppliedModifier", "board_modifiers", "order_modifiers", "spell_matches"]
 
@@ -86,6 +88,7 @@ def _count(effect: CostEffect, state: GameState, player: str) -> int:
 
 
 def _effects(card: Card, where: str) -> tuple[CostEffect, ...]:
+    from manasolver.models.text.cost_modifiers import cost_effects_of
     effects, unknown = cost_effects_of(card)
     if unknown:
         raise Unsupported(f"{card.name}: the engine does not understand the cost modifier "

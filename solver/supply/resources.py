@@ -80,7 +80,6 @@ def hand_classes(player: Player, after: int) -> list[SourceClass]:
     activation exiles its card (an exclusive option; ``sacrifice`` is set so that the
     ``no_sacrifice`` policy counts the card lost, SPEC §6); board positions ``after + index``
     put them after every permanent for the tie-break."""
-    from manasolver.models.text.hand import HAND_COST
     from manasolver.models.text.read import card_text
 
     groups: dict[tuple[str, str], list[int]] = {}
@@ -93,6 +92,7 @@ def hand_classes(player: Player, after: int) -> list[SourceClass]:
         cards[key] = card
     out = []
     for key, idx in groups.items():
+        from manasolver.models.text.hand import HAND_COST
         card = cards[key]
         opts = tuple(Option(ab.index, slots, (HAND_COST,), sacrifice=True)
                      for ab in card_text(card).hand_abilities for slots in ab.production.options)
