@@ -18,6 +18,13 @@ A game client sends its whole board with every query, usually the same one again
   time.  Boards whose key is over :data:`MAX_KEY_BYTES` are not kept, and all kept keys together
   stay under :data:`MAX_CACHE_BYTES`.  Errors are never kept: a bad board is refused again every
   time it is sent;
+* a board that arrives as JSON text (a ``batch`` line) is recognised by that text before it is
+  decoded: :func:`decode_query` compares the text of the line's ``state`` value with the texts
+  of the boards kept by content (the :data:`TEXT_LIMIT` used last); a match is the kept board's
+  own decoded object (found by identity from then on), so the board is neither decoded nor
+  serialised again.  The text of a JSON object ends where its own brackets close, so a kept text
+  found at the value's first character is the whole value, and equal text is equal content; any
+  other text is decoded as usual and found by its content key;
 * the card database is part of the key (a ``cards`` file or ``MANASOLVER_CARDS`` changes what a
   name means), by the identity of the :class:`~manasolver.models.carddb.CardDB` the query names.
 
@@ -25,7 +32,10 @@ Since a kept board is the same ``GameState`` object every time, everything cache
 object downstream (the supply, the board's effects, the searches) is reused too.  Each kept
 board also has a small memo, :func:`checked`, for the checks of what the engine does not model
 that read the whole board (prohibitions, tap triggers, rules of paying): a check runs once per
-board and key, and its refusal, when it refuses, is raised again as a fresh copy.
+board and key, and its refusal, when it refuses, is raised again as a fresh copy; and a memo of
+whole answers (:func:`answer_of`, :func:`keep_answer`), by the query's other fields: an answer
+is a function of the board and those fields alone, and the protocol keeps only answers that no
+time bound touched.
 
 Thread-safe: the tables change under one lock; a lookup that races an eviction misses and loads.
 
@@ -51,8 +61,9 @@ from manasolver.models.state import GameState
 if TYPE_CHECKING:
     from manasolver.models.carddb import CardDB
 
-__all__ = ["MAX_CACHE_BYTES", "MAX_KEY_BYTES", "MEMO_LIMIT", "RECENT_LIMIT", "Kept", "checked", "clear",
-           "content_key", "forget", "keep", "load_board", "recent_count"]
+__all__ = ["ANSWER_BYTES", "MAX_CACHE_BYTES", "MAX_KEY_BYTES", "MEMO_LIMIT", "RECENT_LIMIT", "TEXT_LIMIT", "Kept",
+           "answer_of", "checked", "clear", "content_key", "decode_query", "forget", "identified", "keep",
+           "keep_answer", "load_board", "recent_count"]
 
 #: How many boards recognised by content are kept (the least recently used goes first).
 RECENT_LIMIT = 64
@@ -60,21 +71,28 @@ RECENT_LIMIT = 64
 MAX_KEY_BYTES = 1 << 20
 #: All keys of boards kept by content together stay under this many bytes.
 MAX_CACHE_BYTES = 16 << 20
-#: Entries of one board's memo of checks; past this it starts again empty.
+#: Entries of one board's memo of checks, and of its memo of answers; past this it starts again empty.
 MEMO_LIMIT = 256
+#: The bytes of answer text one board's memo of answers holds at most (past this it starts again).
+ANSWER_BYTES = 64 << 10
+#: How many board texts :func:`decode_query` compares a ``state`` with (the most recently used).
+TEXT_LIMIT = 32
 
 
 class Kept:
     """A board kept between queries: its JSON (the store's own copy, ``None`` for a board kept
-    by content), its loaded state, the card database it was read with, and its memo."""
+    by content), its loaded state, the card database it was read with, its memo of checks and
+    its memo of answers (the answer's JSON text and its ``marshal`` bytes, by query key)."""
 
-    __slots__ = ("db", "json", "memo", "state")
+    __slots__ = ("answer_bytes", "answers", "db", "json", "memo", "state")
 
     def __init__(self, state: GameState, db: CardDB, json: dict[str, Any] | None = None) -> None:
         self.state = state
         self.db = db
         self.json = json
         self.memo: dict[Hashable, tuple[tuple[object, ...], ManasolverError | None]] = {}
+        self.answers: dict[bytes, tuple[str, bytes]] = {}
+        self.answer_bytes = 0
 
 
 _LOCK = threading.Lock()
@@ -86,6 +104,17 @@ _BY_STATE: dict[int, Kept] = {}
 _RECENT: OrderedDict[tuple[int, bytes], _Entry] = OrderedDict()
 _FAST: dict[tuple[int, bytes], _Entry] = {}
 _recent_bytes = 0
+#: Boards kept by content whose JSON text a query line gave: the text's length and last
+#: :data:`_TAIL` characters -> [(text, decoded object, entry)], the most recently used texts
+#: (at most :data:`TEXT_LIMIT`) in ``_TEXTS``, and each text's decoded object by ``id``.
+_TAIL = 24
+_BY_TAIL: dict[tuple[int, str], list[tuple[str, dict[str, Any], _Entry]]] = {}
+_TEXTS: OrderedDict[str, tuple[dict[str, Any], _Entry]] = OrderedDict()
+_LENGTHS: dict[int, int] = {}
+_CANON: dict[int, tuple[dict[str, Any], _Entry]] = {}
+#: Per thread: the ``state`` object :func:`decode_query` decoded last and its text, until
+#: :func:`load_board` keeps that board (then its text finds it).
+_PENDING = threading.local()
 
 
 def content_key(obj: object) -> bytes | None:
@@ -105,12 +134,13 @@ def _dumps(obj: object, version: int) -> bytes | None:
 class _Entry:
     """A board kept by content: its content key, and the faster keys seen for it."""
 
-    __slots__ = ("aliases", "key", "kept", "size")
+    __slots__ = ("aliases", "key", "kept", "size", "texts")
 
     def __init__(self, key: tuple[int, bytes], kept: Kept) -> None:
         self.key = key
         self.kept = kept
         self.aliases: list[tuple[int, bytes]] = []
+        self.texts: list[str] = []
         self.size = len(key[1])
 
 
@@ -129,6 +159,12 @@ def load_board(obj: object, db: CardDB) -> GameState:
     kept = _BY_JSON.get(id(obj))
     if kept is not None and kept.json is obj and kept.db is db:
         return kept.state
+    canon = _CANON.get(id(obj))
+    if canon is not None and canon[0] is obj and canon[1].kept.db is db:
+        with _LOCK:
+            if canon[1].key in _RECENT:
+                _RECENT.move_to_end(canon[1].key)
+        return canon[1].kept.state
     fast = _dumps(obj, marshal.version)
     if fast is None or len(fast) > MAX_KEY_BYTES:
         return load_state(obj, db)
@@ -137,6 +173,7 @@ def load_board(obj: object, db: CardDB) -> GameState:
         entry = _FAST.get(fast_full)
         if entry is not None and entry.kept.db is db:
             _RECENT.move_to_end(entry.key)
+            _text_alias(entry, obj)
             return entry.kept.state
     key = content_key(obj)
     if key is None or len(key) > MAX_KEY_BYTES:
@@ -147,10 +184,69 @@ def load_board(obj: object, db: CardDB) -> GameState:
         if entry is not None and entry.kept.db is db:
             _RECENT.move_to_end(full)
             _alias(entry, fast_full)
+            _text_alias(entry, obj)
             return entry.kept.state
     state = load_state(obj, db)
-    _remember(full, fast_full, Kept(state, db))
+    _remember(full, fast_full, Kept(state, db), obj)
     return state
+
+
+def identified(obj: object, db: CardDB) -> Kept | None:
+    """The kept board that ``obj`` is by identity (a session's JSON, or the decoded object of a
+    kept board's text), read with ``db``; ``None`` for any other object."""
+    kept = _BY_JSON.get(id(obj))
+    if kept is not None and kept.json is obj and kept.db is db:
+        return kept
+    canon = _CANON.get(id(obj))
+    if canon is not None and canon[0] is obj and canon[1].kept.db is db:
+        return canon[1].kept
+    return None
+
+
+def _text_alias(entry: _Entry, obj: object) -> None:
+    """Let ``entry`` be found by the text ``obj`` was decoded from, when :func:`decode_query`
+    decoded it in this thread (under the lock)."""
+    pending = getattr(_PENDING, "value", None)
+    if pending is None or pending[0] is not obj:
+        return
+    _PENDING.value = None
+    text = pending[1]
+    if text in _TEXTS or len(entry.texts) >= _MAX_ALIASES or len(text) > _MAX_TEXT:
+        return
+    assert isinstance(obj, dict)
+    global _recent_bytes
+    entry.texts.append(text)
+    entry.size += len(text)
+    _recent_bytes += len(text)
+    _TEXTS[text] = (obj, entry)
+    _BY_TAIL.setdefault((len(text), text[-_TAIL:]), []).append((text, obj, entry))
+    _LENGTHS[len(text)] = _LENGTHS.get(len(text), 0) + 1
+    _CANON[id(obj)] = (obj, entry)
+    while len(_TEXTS) > TEXT_LIMIT:
+        _drop_text(next(iter(_TEXTS)))
+
+
+def _drop_text(text: str) -> None:
+    """Forget one board text (under the lock)."""
+    global _recent_bytes
+    obj, entry = _TEXTS.pop(text)
+    tail = (len(text), text[-_TAIL:])
+    rest = [c for c in _BY_TAIL.get(tail, ()) if c[0] != text]
+    if rest:
+        _BY_TAIL[tail] = rest
+    else:
+        _BY_TAIL.pop(tail, None)
+    left = _LENGTHS[len(text)] - 1
+    if left:
+        _LENGTHS[len(text)] = left
+    else:
+        del _LENGTHS[len(text)]
+    if _CANON.get(id(obj), (None,))[0] is obj:
+        del _CANON[id(obj)]
+    if text in entry.texts:
+        entry.texts.remove(text)
+        entry.size -= len(text)
+        _recent_bytes -= len(text)
 
 
 def _alias(entry: _Entry, fast_full: tuple[int, bytes]) -> None:
@@ -163,11 +259,12 @@ def _alias(entry: _Entry, fast_full: tuple[int, bytes]) -> None:
         _FAST[fast_full] = entry
 
 
-def _remember(full: tuple[int, bytes], fast_full: tuple[int, bytes], kept: Kept) -> None:
+def _remember(full: tuple[int, bytes], fast_full: tuple[int, bytes], kept: Kept, obj: object) -> None:
     with _LOCK:
         old = _RECENT.get(full)
         if old is not None:  # another thread loaded it meanwhile: keep the first
             _alias(old, fast_full)
+            _text_alias(old, obj)
             return
         entry = _Entry(full, kept)
         _RECENT[full] = entry
@@ -175,6 +272,7 @@ def _remember(full: tuple[int, bytes], fast_full: tuple[int, bytes], kept: Kept)
         global _recent_bytes
         _recent_bytes += entry.size
         _alias(entry, fast_full)
+        _text_alias(entry, obj)
         while len(_RECENT) > RECENT_LIMIT or _recent_bytes > MAX_CACHE_BYTES:
             _, gone = _RECENT.popitem(last=False)
             _drop(gone)
@@ -183,6 +281,8 @@ def _remember(full: tuple[int, bytes], fast_full: tuple[int, bytes], kept: Kept)
 def _drop(entry: _Entry) -> None:
     """Forget a board kept by content (under the lock, already out of ``_RECENT``)."""
     global _recent_bytes
+    for text in list(entry.texts):
+        _drop_text(text)
     _recent_bytes -= entry.size
     for alias in entry.aliases:
         if _FAST.get(alias) is entry:
@@ -250,3 +350,103 @@ def _store(memo: dict[Hashable, tuple[tuple[object, ...], ManasolverError | None
     if len(memo) >= MEMO_LIMIT:
         memo.clear()
     memo[key] = value
+
+
+# -- whole answers -----------------------------------------------------------------------------
+
+def answer_of(kept: Kept, key: bytes) -> tuple[str, bytes] | None:
+    """The answer kept for query ``key`` on ``kept``: its JSON text and its ``marshal`` bytes."""
+    return kept.answers.get(key)
+
+
+def keep_answer(kept: Kept, key: bytes, text: str, blob: bytes) -> None:
+    """Keep the answer of query ``key`` on ``kept`` (an answer that no time bound touched).  A
+    board's memo holds at most :data:`MEMO_LIMIT` answers and :data:`ANSWER_BYTES` of text; past
+    either it starts again empty."""
+    size = len(text) + len(blob) + len(key)
+    if size > ANSWER_BYTES // 4:
+        return
+    if len(kept.answers) >= MEMO_LIMIT or kept.answer_bytes + size > ANSWER_BYTES:
+        kept.answers = {}
+        kept.answer_bytes = 0
+    kept.answers[key] = (text, blob)
+    kept.answer_bytes += size
+
+
+# -- query lines -------------------------------------------------------------------------------
+
+#: The longest board text that :func:`decode_query` keeps for recognising a board.
+_MAX_TEXT = 256 << 10
+#: What :func:`decode_query` puts in place of a ``state`` value's text to decode the rest: an
+#: integer no board is, found back as the top-level ``state`` only where it was put.
+_MARKER = "918723645501982736455"
+_MARKER_VALUE = int(_MARKER)
+_Scan = Callable[[str, int], tuple[Any, int]]
+
+
+def decode_query(text: str, scan: _Scan, decode: Callable[[str], Any]) -> dict[str, Any] | None:
+    """The JSON object ``text`` (one query) as ``decode`` decodes it (``scan`` is the same
+    decoder's ``scan_once``), except that a ``state`` object whose text is a kept board's is
+    that board's own decoded object (:func:`load_board` then finds the board by identity, and
+    a board met here for the first time is found by its text from then on).  ``None`` when
+    ``text`` has no ``state`` object or is not a JSON object: the caller decodes it as usual
+    (and so gives the usual error).
+
+    The ``state`` value is cut out of the text (its text ends where its own brackets close:
+    a kept text found at the value's first character is the whole value), :data:`_MARKER`
+    put in its place, and the rest decoded: the top-level ``state`` is then the marker only
+    when it stood at that place, as the marker's digits occur nowhere else in the text."""
+    _PENDING.value = None
+    at = text.find('"state"')
+    if at < 0 or _MARKER in text:
+        return None
+    for _ in range(4):
+        if at < 0:
+            return None
+        start = _blank_end(text, at + 7)
+        if text[start:start + 1] == ":":
+            start = _blank_end(text, start + 1)
+            if text[start:start + 1] == "{":
+                got = _kept_text(text, start)
+                fresh = got is None
+                try:
+                    obj, end = scan(text, start) if got is None else got
+                    out = decode(text[:start] + _MARKER + text[end:])
+                except (ValueError, StopIteration, RecursionError):
+                    return None
+                if type(out) is dict and type(out.get("state")) is int and out["state"] == _MARKER_VALUE:
+                    out["state"] = obj
+                    if fresh and end - start <= _MAX_TEXT and type(obj) is dict:
+                        _PENDING.value = (obj, text[start:end])
+                    return out
+        at = text.find('"state"', at + 7)
+    return None
+
+
+def _blank_end(text: str, i: int) -> int:
+    """Where the JSON whitespace from ``i`` ends."""
+    n = len(text)
+    while i < n and text[i] in " \t\n\r":
+        i += 1
+    return i
+
+
+def _kept_text(text: str, start: int) -> tuple[dict[str, Any], int] | None:
+    """The decoded object and end of the kept board text that ``text`` has at ``start``."""
+    if not _LENGTHS:
+        return None
+    limit = len(text)
+    for length in list(_LENGTHS):
+        end = start + length
+        if end >= limit:
+            continue
+        found = _BY_TAIL.get((length, text[max(start, end - _TAIL):end]))
+        if found is None:
+            continue
+        for candidate, obj, _entry in found:
+            if text.startswith(candidate, start):
+                with _LOCK:
+                    if candidate in _TEXTS:
+                        _TEXTS.move_to_end(candidate)
+                return obj, end
+    return None

@@ -20,8 +20,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import marshal
+import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, cast
 
 from manasolver.models.errors import BadQuery, ManasolverError, UnknownField, Unsupported
 from manasolver.models.symbols import mask_letters
@@ -30,9 +33,11 @@ from manasolver.solver.budget import query_budget
 from manasolver.solver.decode import load_state_field
 
 if TYPE_CHECKING:
+    from manasolver.solver.board_cache import Kept
     from manasolver.solver.request import PaymentRequest
 
-__all__ = ["JSON_DECODER", "QUERIES", "answer", "answer_json", "answer_line", "build_request", "load_state_field"]
+__all__ = ["JSON_DECODER", "QUERIES", "answer", "answer_json", "answer_line", "answer_line_text", "answer_text",
+           "build_request", "load_state_field"]
 
 #: Every query of SPEC §5 and the fields each accepts besides the common ones.
 QUERIES: dict[str, frozenset[str]] = {
@@ -63,47 +68,157 @@ QUERIES.update({name: fields | {"board", "changes"} for name, fields in QUERIES.
 _SESSION_QUERIES = frozenset({"open", "update", "close"})
 _COMMON = frozenset({"query", "id", "player", "cards"})
 _MAX_LIMIT = 100_000
+#: The fields each query accepts.
+_ALLOWED = {name: fields | _COMMON for name, fields in QUERIES.items()}
 
 
 def answer(query: Any) -> dict[str, Any]:
     """Answer one protocol query (a decoded JSON object); never raises."""
     qid = query.get("id") if isinstance(query, dict) else None
-    try:
-        with query_budget():  # one time budget for the whole query (solver/budget.py)
-            result = _dispatch(query)
-    except ManasolverError as err:
-        result = err.to_json()
-    except RecursionError:
-        result = BadQuery("input is nested too deeply").to_json()
-    except MemoryError:
-        result = BadQuery("input is too large for memory").to_json()
-    except Exception as err:  # noqa: BLE001 - a bug must still be an answer, never a crash
-        result = Unsupported(f"internal error while answering: {type(err).__name__}: {err}").to_json()
+    slot = _memo_slot(query)
+    hit = None if slot is None else slot[0].answers.get(slot[1])
+    result = _compute(query, slot)[0] if hit is None else marshal.loads(hit[1])
     if qid is not None:
         result = {"id": qid, **result}
     return result
+
+
+def answer_text(query: Any) -> str:
+    """The JSON text of :func:`answer`'s answer (``json.dumps`` of it), as ``batch`` writes it:
+    an answer kept for a kept board is written from its kept text."""
+    qid = query.get("id") if isinstance(query, dict) else None
+    slot = _memo_slot(query)
+    hit = None if slot is None else slot[0].answers.get(slot[1])
+    if hit is None:
+        result, text = _compute(query, slot)
+        if qid is not None:
+            return json.dumps({"id": qid, **result})
+        return text if text is not None else json.dumps(result)
+    if qid is None:
+        return hit[0]
+    # json.dumps({"id": qid, **answer}): a kept answer is a non-empty object without "id"
+    head = str(qid) if type(qid) is int else _encode_string(qid) if type(qid) is str else json.dumps(qid)
+    return '{"id": ' + head + ", " + hit[0][1:]
+
+
+#: The queries whose answers a kept board keeps (:func:`~manasolver.solver.board_cache.keep_answer`):
+#: each answer a function of the board and the query's other fields alone.
+_MEMO_QUERIES = frozenset({"pay", "can_pay", "payments", "max_x", "options", "could_produce", "counts", "validate"})
+#: Fields that are not part of an answer's key: the board is the kept board itself.
+_NOT_KEY = frozenset({"id", "state", "board"})
+#: An answer that took longer than this is not kept: every stage bounded by the clock (CP-SAT,
+#: the enumerations, ``options``) has a longer bound, so an answer this quick met none of them.
+_MEMO_SECONDS = 0.1
+
+
+def _memo_slot(query: Any) -> tuple[Kept, bytes] | None:
+    """The kept board a query is on and its key there (its fields but ``id`` and the board),
+    for a query of :data:`_MEMO_QUERIES` on a session board or on a board that
+    :func:`~manasolver.solver.board_cache.identified` knows; ``None`` for any other."""
+    if type(query) is not dict or query.get("query") not in _MEMO_QUERIES or "changes" in query:
+        return None
+    try:
+        if "board" in query:
+            if "state" in query:
+                return None
+            from manasolver.solver.sessions import STORE
+            kept = STORE.get(query["board"]).kept
+            if query.get("cards") is not None and decode.card_db(query) is not kept.db:
+                return None
+        else:
+            found = _board_cache().identified(query.get("state"), decode.card_db(query))
+            if found is None:
+                return None
+            kept = found
+        key = marshal.dumps({k: v for k, v in query.items() if k not in _NOT_KEY})
+    except (ManasolverError, ValueError, TypeError, RecursionError):
+        return None
+    return kept, key
+
+
+def _compute(query: Any, slot: tuple[Kept, bytes] | None) -> tuple[dict[str, Any], str | None]:
+    """The answer of ``query`` worked out; kept in ``slot`` (with its JSON text, also answered)
+    when no time bound touched it."""
+    start = time.perf_counter()
+    try:
+        with query_budget() as deadline:  # one time budget for the whole query (solver/budget.py)
+            result = _dispatch(query)
+    except ManasolverError as err:
+        return err.to_json(), None
+    except RecursionError:
+        return BadQuery("input is nested too deeply").to_json(), None
+    except MemoryError:
+        return BadQuery("input is too large for memory").to_json(), None
+    except Exception as err:  # noqa: BLE001 - a bug must still be an answer, never a crash
+        return Unsupported(f"internal error while answering: {type(err).__name__}: {err}").to_json(), None
+    if slot is None or deadline.cut or time.perf_counter() - start >= _MEMO_SECONDS or not _untouched(result):
+        return result, None
+    try:
+        text = json.dumps(result)
+        blob = marshal.dumps(result)
+    except (ValueError, TypeError, RecursionError):
+        return result, None
+    from manasolver.solver.board_cache import keep_answer
+    keep_answer(slot[0], slot[1], text, blob)
+    return result, text
+
+
+def _untouched(result: dict[str, Any]) -> bool:
+    """Is ``result`` an answer that no time bound decided (and not an error)?"""
+    if not result or "error" in result or "id" in result or result.get("time_bound"):
+        return False
+    reason = result.get("reason")
+    return not (isinstance(reason, dict) and reason.get("proved") is False)
 
 
 def answer_line(line: str | bytes, number: int | None = None) -> dict[str, Any]:
     """Answer one line of ``batch`` input: JSON errors become ``bad_query`` answers.  A line of
     bytes is decoded here as UTF-8 (a byte order mark before it is allowed), so one undecodable
     line is answered with its own error and spoils no other."""
-    where = f"line {number}" if number is not None else ""
+    query, refused = _read_line(line, number)
+    return answer(query) if refused is None else refused
+
+
+def answer_line_text(line: str | bytes, number: int | None = None, cards: str | None = None) -> str:
+    """:func:`answer_line` as the JSON text ``batch`` writes (:func:`answer_text`); ``cards``
+    (``--cards``) is the card file of a query that names none."""
+    query, refused = _read_line(line, number)
+    if refused is not None:
+        return json.dumps(refused)
+    if cards is not None and "cards" not in query:
+        query["cards"] = cards
+    return answer_text(query)
+
+
+def _read_line(line: str | bytes, number: int | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The query of one line of ``batch`` input, or the error answer of a line that is none.  A
+    board whose text was seen before is not decoded again
+    (:func:`~manasolver.solver.board_cache.decode_query`)."""
     if isinstance(line, bytes):
-        try:
-            line = line.decode("utf-8-sig")
-        except UnicodeDecodeError as err:
-            return BadQuery(f"not valid UTF-8: byte 0x{line[err.start]:02x} at offset {err.start} "
-                            f"of the line ({err.reason})", where).to_json()
+        raw = line
+        try:  # as utf-8-sig decodes it (a byte order mark first is dropped), without its Python codec
+            line = (raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw).decode("utf-8")
+        except UnicodeDecodeError:
+            try:
+                line = raw.decode("utf-8-sig")
+            except UnicodeDecodeError as err:
+                where = f"line {number}" if number is not None else ""
+                return {}, BadQuery(f"not valid UTF-8: byte 0x{raw[err.start]:02x} at offset {err.start} "
+                                    f"of the line ({err.reason})", where).to_json()
+    obj = _board_cache().decode_query(line, _SCAN, _DECODE)
+    if obj is not None:
+        return obj, None
+    where = f"line {number}" if number is not None else ""
     if not line.strip():
-        return BadQuery("empty line: one JSON query per line", where).to_json()
-    try:
-        obj = json.loads(line, parse_constant=_no_constant, parse_float=_finite_float)
+        return {}, BadQuery("empty line: one JSON query per line", where).to_json()
+    try:  # json.loads, which refuses a byte order mark left in the text with its own message
+        obj = _DECODE(line) if not line.startswith("\ufeff") else json.loads(
+            line, parse_constant=_no_constant, parse_float=_finite_float)
     except (ValueError, RecursionError) as err:
-        return BadQuery(f"not valid JSON: {err}", where).to_json()
+        return {}, BadQuery(f"not valid JSON: {err}", where).to_json()
     if not isinstance(obj, dict):
-        return BadQuery("a query must be a JSON object", where).to_json()
-    return answer(obj)
+        return {}, BadQuery("a query must be a JSON object", where).to_json()
+    return obj, None
 
 
 def _no_constant(name: str) -> Any:
@@ -120,6 +235,21 @@ def _finite_float(text: str) -> float:
 #: The protocol's JSON: no NaN or Infinity, no number too large for a float (the HTTP front end
 #: reads its bodies with it).
 JSON_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite_float)
+_SCAN = cast(Any, JSON_DECODER).scan_once
+_encode_string = json.encoder.encode_basestring_ascii  # json.dumps of a str
+_DECODE = JSON_DECODER.decode
+
+
+def _board_cache() -> ModuleType:
+    """:mod:`~manasolver.solver.board_cache`, imported on first use."""
+    global _BOARD_CACHE
+    if _BOARD_CACHE is None:
+        from manasolver.solver import board_cache
+        _BOARD_CACHE = board_cache
+    return _BOARD_CACHE
+
+
+_BOARD_CACHE: ModuleType | None = None
 
 
 # -- dispatch ---------------------------------------------------------------------------------
@@ -135,7 +265,7 @@ def _dispatch(query: Any) -> dict[str, Any]:
         close = difflib.get_close_matches(name, list(QUERIES), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise BadQuery(f"unknown query {name!r}{hint}; known: {', '.join(QUERIES)}", "query")
-    allowed = QUERIES[name] | _COMMON
+    allowed = _ALLOWED.get(name) or QUERIES[name] | _COMMON
     for key in query:
         if key not in allowed:
             import difflib

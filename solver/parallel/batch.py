@@ -18,6 +18,7 @@ from typing import IO, Any
 
 from manasolver.models.carddb import default_db
 from manasolver.solver import answer, answer_line
+from manasolver.solver.protocol import answer_line_text
 from manasolver.solver.parallel import Runner, each_in_order
 
 __all__ = ["BYTES", "LINES", "SESSION_QUERIES", "answer_chunk", "line_chunks", "run_batch", "warm"]
@@ -121,7 +122,7 @@ def run_batch(lines: Iterable[bytes], out: IO[str], runner: Runner | None, cards
     if runner is None:
         for number, line in enumerate(lines, 1):
             # every line gets its answer, a blank one too, so answers stay aligned with the input
-            out.write(json.dumps(_answer(line, number, cards, True)) + "\n")
+            out.write(answer_line_text(line, number, cards) + "\n")
             out.flush()
             count = number
         return count

@@ -512,3 +512,34 @@ def test_serve_shares_a_board_across_connections(server: _Server) -> None:
     finally:
         one.close()
         two.close()
+
+
+def test_batch_answers_repeated_queries_byte_for_byte_as_a_fresh_engine_does() -> None:
+    """The same queries again and again on a session board and with the same board sent again,
+    a land tapped and untapped between rounds: every line ``manasolver batch`` writes is the line
+    ``json.dumps`` writes of the answer worked out here on that board loaded afresh (kept answers
+    and boards recognised by their text change no byte)."""
+    from manasolver.solver import board_cache
+    rounds = [[], [{"tap": "i1"}, {"tap": "dual"}], [{"untap": "i1"}], [], [{"untap": "dual"}]]
+    lines = [{"id": "open", "query": "open", "state": BOARD}]
+    want = ['{"id": "open", "board": "b1"}']
+    model = BOARD
+    for n, changes in enumerate(rounds):
+        if changes:
+            lines.append({"id": f"u{n}", "query": "update", "board": "b1", "changes": changes})
+            want.append(json.dumps({"id": f"u{n}", "board": "b1"}))
+            for change in changes:
+                model = _model(model, change)
+        for k, query in enumerate(QUERIES):
+            for how, where in (("board", {"board": "b1"}), ("state", {"state": model})):
+                qid: Any = [n, k, how] if k % 2 else n * 100 + k
+                lines.append({"id": qid, **query, **where})
+                board_cache.clear()
+                want.append(json.dumps(answer(json.loads(json.dumps({"id": qid, **query, "state": model})))))
+    text = "".join(json.dumps(q) + "\n" for q in lines)
+    proc = subprocess.run([*CLI, "batch"], input=text, capture_output=True, text=True, timeout=600, cwd=REPO)
+    assert proc.stderr == ""
+    got = proc.stdout.splitlines()
+    assert len(got) == len(want)
+    for line, mine, theirs in zip(lines, got, want):
+        assert mine == theirs, line

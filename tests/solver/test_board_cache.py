@@ -189,3 +189,105 @@ def test_the_memo_of_checks_keys_what_the_check_reads() -> None:
 def test_load_state_field_goes_through_the_cache() -> None:
     query = {"query": "counts", "state": _fresh()}
     assert load_state_field(query) is load_state_field({"query": "counts", "state": _fresh()})
+
+
+# -- boards recognised by their text, and kept answers ------------------------------------------
+
+def _decode(text: str) -> dict[str, Any] | None:
+    from manasolver.solver.protocol import JSON_DECODER
+    return board_cache.decode_query(text, JSON_DECODER.scan_once, JSON_DECODER.decode)
+
+
+def _line(state: Any, **fields: Any) -> str:
+    return json.dumps({"query": "can_pay", "id": 1, "state": state, "cost": "{G}", **fields})
+
+
+def test_a_query_line_decodes_as_json_loads_decodes_it() -> None:
+    """Every line decode_query decodes is what json.loads makes of it; what it can't place
+    (no state object, the marker's digits in the line, a state in a string, a nested state,
+    duplicate keys, whitespace everywhere JSON allows it) is decoded as usual or found exactly."""
+    board = json.dumps(BOARD)
+    lines = [
+        _line(BOARD), _line(BOARD, player="you"), _line([1, 2]), _line("a string"), _line(None),
+        '{"state": ' + board + '}', '  {  "state" :\n' + board + ' ,"query":"counts"}  \n',
+        '{"query": "counts", "state": ' + board + ', "state": {"players": []}}',
+        '{"query": "counts", "state": {"players": []}, "state": ' + board + '}',
+        '{"query": "counts", "note": "\\"state\\": ' + board.replace('"', '\\"') + '", "state": 1}',
+        '{"query": "counts", "spell": {"state": ' + board + '}, "state": ' + board + '}',
+        '{"query": "counts", "spell": {"state": ' + board + '}}',
+        '{"query": "counts", "x": ' + board_cache._MARKER + ', "state": ' + board + '}',
+        '{"query": "counts", "state": ' + board + ', "x": 1' + board_cache._MARKER + '}',
+        '{"query": "counts", "state": ' + board + '', '{"query": "counts", "state": ' + board + '}}',
+        '{"query": "counts", "state": ' + board + ',}', '["state", ' + board + ']', '{}', ' ',
+    ]
+    for _ in range(2):  # the second time, the boards are kept and recognised by their text
+        for text in lines:
+            try:
+                want: Any = json.loads(text)
+            except ValueError:
+                want = None
+            got = _decode(text)
+            assert got is None or got == want, text
+            if got is not None:
+                assert list(got) == list(want), text
+            answer({"query": "counts", "state": want["state"]} if isinstance(want, dict) and "state" in want
+                   else {"query": "counts"})
+
+
+def test_a_board_sent_again_as_text_is_its_first_decoded_object_and_state() -> None:
+    from manasolver.solver.protocol import answer_line
+    board_cache.clear()
+    text = _line(BOARD)
+    first = _decode(text)
+    assert first is not None
+    state = load_state_field(first)
+    again = _decode(text.replace('"id": 1', '"id": 2'))
+    assert again is not None and again["state"] is first["state"] and again["id"] == 2
+    assert load_state_field(again) is state
+    tapped = json.loads(json.dumps(BOARD))
+    tapped["battlefield"][0]["tapped"] = True
+    other = _decode(_line(tapped))
+    assert other is not None and other["state"] is not first["state"] and other["state"] == tapped
+    assert load_state_field(other).battlefield[0].tapped and not state.battlefield[0].tapped
+    # the same board text at another place of another line is the same board again
+    assert answer_line('{"state": ' + json.dumps(BOARD) + ', "query": "can_pay", "cost": "{G}{U}"}') == \
+        {"payable": True}
+    assert answer_line('{"state": ' + json.dumps(tapped) + ', "query": "can_pay", "cost": "{G}{U}"}') == \
+        {"payable": False, "reason": answer({"query": "can_pay", "state": tapped, "cost": "{G}{U}"})["reason"]}
+
+
+def test_a_board_text_that_fails_to_load_is_never_kept() -> None:
+    bad = json.loads(json.dumps(BOARD))
+    bad["battlefield"][0]["card"] = "Forrest"
+    from manasolver.solver.protocol import answer_line
+    for _ in range(3):
+        got = answer_line(_line(bad))
+        assert got["error"]["code"] == "unknown_card" and got["error"]["where"] == "battlefield[0].card"
+        decoded = _decode(_line(bad))
+        assert decoded is not None and decoded["state"] == bad
+        assert board_cache.identified(decoded["state"], default_db()) is None
+
+
+def test_answers_written_from_kept_answers_are_the_answers_worked_out_again() -> None:
+    """Through the batch writer (the kept answer's text with the line's id) and the Python API (a
+    fresh copy), every answer equals the one worked out on a board loaded afresh, and a caller
+    changing an answer it got changes no later answer."""
+    from manasolver.solver.protocol import answer_line_text
+    queries = [{"query": "pay", "cost": "{G}"}, {"query": "can_pay", "cost": "{G}{U}{G}"},
+               {"query": "max_x", "cost": "{X}{G}"}, {"query": "options"}, {"query": "could_produce"},
+               {"query": "counts"}, {"query": "payments", "cost": "{1}", "limit": 2},
+               {"query": "pay", "cost": "{U}", "policy": ["min_sources"]}]
+    ids: list[Any] = [None, 7, "seven", "é\"", [1, {"a": None}], 2.5, True]
+    board_cache.clear()
+    for round_ in range(3):
+        for n, query in enumerate(queries):
+            qid = ids[(n + round_) % len(ids)]
+            full = {**query, "state": BOARD, **({"id": qid} if qid is not None else {})}
+            want = json.dumps(answer(json.loads(json.dumps(full))))
+            board_cache.clear() if round_ == 0 else None
+            assert answer_line_text(json.dumps(full)) == want, (round_, query)
+    line = json.dumps({"query": "pay", "cost": "{G}", "state": BOARD})
+    from manasolver.solver.protocol import answer_line
+    got = answer_line(line)
+    got["payment"]["activations"].clear()
+    assert answer_line(line)["payment"]["activations"] != []
