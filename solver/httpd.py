@@ -1,37 +1,47 @@
-"""An HTTP/1.1 server for CPU-bound handlers: h11 for the wire protocol, a thread per
-connection (bounded), the engine's work bounded by a semaphore.
+"""An HTTP/1.1 server for CPU-bound handlers: a thread per connection (bounded) that reads,
+parses and answers its own requests, the engine's work bounded by a first-come semaphore.
 
 It knows nothing of queries: :mod:`~manasolver.solver.serve` gives it an :class:`App` that
-checks a request's head (refusals and quick answers) and handles the body.  Why this stack,
-measured on the 2 shared cores of the development machine with ``python -m
-manasolver.benchmarks.http --stack`` (a query the engine answers in microseconds, so the figure
-is the server's own cost, one kept-alive connection per client): an asyncio server on h11 with
-the engine in a thread pool gave 280-480 requests/s from 1 client, because every request
-crossed between the event loop's thread and a worker's and waited for the GIL twice; this
-design, where the connection's own thread parses and answers, gave 570-820 from 1 client and
-1,330-1,870 from 4; the standard library's ``ThreadingHTTPServer`` with HTTP/1.1 gave 20/s as
-it writes (headers and body in separate writes meet delayed ACKs) and 1,150-1,600 with its
-writes buffered, but it parses leniently, has no total deadline for a request (its timeout is
-per read, so a byte every few seconds holds a thread forever) and no bound on threads.  h11
-(pure Python, no dependencies of its own) parses HTTP/1.1 strictly: keep-alive, pipelining,
-chunked bodies, malformed requests.  The engine is CPU-bound Python under the GIL, so more
-engine threads than :attr:`Limits.workers` would only add switching.
+checks a request's head (refusals and quick answers) and handles the body.
+
+Why this design: a request's time is mostly the server's own Python, not the engine's (a
+session ``can_pay`` is about 0.1-0.2 ms in process), and on two cores the client's process shares
+them, so every microsecond of framing counts.  Measured with ``python -m
+manasolver.benchmarks.http`` and the server's CPU time per request: h11 (a strict pure-Python
+parser, an object per event) cost about 0.3 ms of server CPU per request, three times the
+engine's share; the head parsed here with ``bytes.find`` and ``str.split`` and the answer written
+in one ``sendall`` cost a tenth of that, and an ``asyncio.Protocol`` server with the same parsing
+measured the same (within the machine's noise) from 1 and 4 clients.  The thread per connection
+was kept: its own thread answers each request, so there is no hand-over between threads on the
+way (an event loop handing queries to a pool measured 280-480 requests/s), and a query that runs
+to a solver's time bound (``can_pay`` on filter lands can take most of a second) holds only its
+own connection: the other connections' threads take their turns at the interpreter between its
+steps, and :attr:`Limits.workers` queries compute at once.
+
+The parser accepts what HTTP/1.1 clients send and refuses the rest with 400 and the
+application's error object: a request line of a token method, a target of visible ASCII and
+``HTTP/1.1`` or ``HTTP/1.0``; header names that are tokens, no line folding, no control
+characters; ``Content-Length`` a number (repeated only with one value) or ``Transfer-Encoding:
+chunked`` (never both); ``Host`` required on HTTP/1.1.  Keep-alive as HTTP/1.1 says (``Connection:
+close`` ends it; HTTP/1.0 connections close after one answer), pipelined requests answered in
+order, ``Expect: 100-continue`` answered before the body is read.
 
 Every resource a client can claim is bounded (:class:`Limits`): connections (one over the limit
 is answered 503 and closed, so a thread is never spent on it), the size of a request's head and
-body, the time to send a request's head (``idle_timeout`` from the end of the previous answer)
-and its body (``request_timeout`` from the end of the head), both totals, not per read, so a
-client trickling a byte every few seconds is answered 408 and closed; bodies over
-``large_body`` are read, handled and answered one at a time, and the engine decodes one body at
-a time (a JSON body decodes to twenty and more times its size: a 12 MB board of empty objects
-peaks at about 350 MB, and four sent at once at about the same); an answer a client doesn't read
-times out too.  Clients that hang up are dropped silently.
+body, the time to send a request's head (``idle_timeout`` from connecting or the end of the
+previous answer) and its body (``request_timeout`` from the end of the head), both totals, not per
+read, so a client trickling a byte every few seconds is answered 408 and closed; bodies over
+``large_body`` (or of unknown length) are read, handled and answered one at a time, and the
+engine decodes at most :attr:`Limits.workers` bodies at once (a JSON body decodes to twenty and
+more times its size); an answer a client doesn't read times out too.  Clients that hang up are
+dropped silently.
 """
 
 from __future__ import annotations
 
 import collections
 import http
+import re
 import socket
 import sys
 import threading
@@ -39,8 +49,6 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
-
-import h11
 
 __all__ = ["App", "Limits", "Request", "Response", "Server"]
 
@@ -56,12 +64,12 @@ class Limits:
     request_timeout: float = 30.0  #: seconds to send a request's body once its head is in
     idle_timeout: float = 30.0  #: seconds to send a whole head, from connecting or the last answer
     backlog: int = 1024  #: connections the kernel queues before they are accepted
-    #: requests the engine answers at once; 1 while the engine's caches are not safe to share
-    #: between threads (two queries on one board in two threads can race on them)
-    workers: int = 1
+    #: requests the engine answers at once (its caches are safe to share between threads): more
+    #: than one, so that a query running to its time bound does not hold up the others
+    workers: int = 4
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Request:
     """A request: header names in lower case, repeated headers joined with ``, ``."""
 
@@ -71,7 +79,7 @@ class Request:
     body: bytes = b""
 
 
-@dataclass
+@dataclass(slots=True)
 class Response:
     """A response; a ``body`` that is an iterator is streamed (chunked), each chunk made in the pool."""
 
@@ -104,27 +112,118 @@ class _Gate:
     def __init__(self, size: int) -> None:
         self._lock = threading.Lock()
         self._free = size
-        self._waiters: collections.deque[threading.Event] = collections.deque()
+        self._waiters: collections.deque[threading.Lock] = collections.deque()
 
     def __enter__(self) -> None:
         with self._lock:
             if self._free and not self._waiters:
                 self._free -= 1
                 return
-            turn = threading.Event()
+            turn = threading.Lock()
+            turn.acquire()
             self._waiters.append(turn)
-        turn.wait()
+        turn.acquire()  # released by the one that hands its place over
 
     def __exit__(self, *exc: object) -> None:
         with self._lock:
             if self._waiters:
-                self._waiters.popleft().set()  # handed over: the place is never free to be taken
+                self._waiters.popleft().release()  # handed over: the place is never free to be taken
             else:
                 self._free += 1
 
 
 class _Timeout(Exception):
     """The client took longer than a limit allows."""
+
+
+class _Malformed(Exception):
+    """A request that is not HTTP/1.1 as this server reads it; ``status`` 400 or 431."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class _Closed(Exception):
+    """The client closed its side before the request was complete."""
+
+
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_TARGET = re.compile(r"[\x21-\x7e]+")
+#: control characters but tab, CR and LF (a head's lines are split on CR LF: a lone CR is counted)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]{1,16})[ \t]*(?:;[^\r\n]*)?")
+_REQUEST_LINE = re.compile(r"([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([\x21-\x7e]+) (HTTP/1\.[01])")
+_CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
+
+
+def _bad_header(lines: list[str]) -> None:
+    """Raise the refusal of the first header line that is not ``NAME: VALUE``."""
+    for line in lines:
+        name, colon, value = line.partition(":")
+        if not colon or not _TOKEN.fullmatch(name):
+            raise _Malformed(f"the header line {line[:100]!r} is not NAME: VALUE"
+                             + (" (folded lines are refused)" if line[:1] in (" ", "\t") else ""))
+        if _CONTROL.search(value) or "\r" in value:
+            raise _Malformed(f"the header {name[:100]!r} has a control character in its value")
+    raise _Malformed("a header has a control character")
+
+
+class _Head:
+    """A parsed request head and what the server needs of it to frame the body and the answer."""
+
+    __slots__ = ("request", "length", "chunked", "keep_alive", "expects_continue", "http10")
+
+    def __init__(self, text: str) -> None:
+        if text.count("\n") != text.count("\r\n"):  # lines ended by bare line feeds
+            text = "\r\n".join(line.rstrip("\r") for line in text.split("\n"))
+        lines = text.split("\r\n")
+        first = _REQUEST_LINE.fullmatch(lines[0])
+        if first is None:
+            parts = lines[0].split(" ")
+            if len(parts) == 3 and _TOKEN.fullmatch(parts[0]) and _TARGET.fullmatch(parts[1]):
+                raise _Malformed(f"the version {parts[2][:20]!r} is not HTTP/1.1 or HTTP/1.0")
+            raise _Malformed(f"the request line {lines[0][:100]!r} is not METHOD TARGET HTTP/1.1")
+        method, target, version = first.groups()
+        if _CONTROL.search(text) or text.count("\r") != len(lines) - 1:
+            _bad_header(lines[1:])
+        headers: dict[str, str] = {}
+        for line in lines[1:]:
+            name, colon, value = line.partition(":")
+            if not colon or not _TOKEN.fullmatch(name):
+                _bad_header([line])
+            key = name.lower()
+            value = value.strip(" \t")
+            headers[key] = f"{headers[key]}, {value}" if key in headers else value
+        self.http10 = version == "HTTP/1.0"
+        if not self.http10 and "host" not in headers:
+            raise _Malformed("an HTTP/1.1 request must send a Host header")
+        self.length: int | None = None
+        length = headers.get("content-length")
+        if length is not None and length.isdigit() and length.isascii() and len(length) <= 18:
+            self.length = int(length)
+        elif length is not None:
+            values = {v.strip() for v in length.split(",")}
+            if len(values) != 1 or not (only := values.pop()).isdigit() or not only.isascii() or len(only) > 18:
+                raise _Malformed(f"Content-Length {length[:40]!r} is not one whole number of bytes")
+            self.length = int(only)
+        encoding = headers.get("transfer-encoding")
+        self.chunked = encoding is not None
+        if encoding is not None:
+            if encoding.strip().lower() != "chunked":
+                raise _Malformed(f"Transfer-Encoding {encoding[:40]!r} is not supported: send chunked or "
+                                 "a Content-Length")
+            if length is not None:
+                raise _Malformed("a request can't have both Content-Length and Transfer-Encoding")
+        tokens = headers.get("connection", "").lower()
+        self.keep_alive = "close" not in tokens and not self.http10
+        self.expects_continue = not self.http10 and "100-continue" in headers.get("expect", "").lower()
+        self.request = Request(method, target, headers)
+
+    @property
+    def bodyless(self) -> bool:
+        """No body follows the head."""
+        return not self.chunked and not self.length
 
 
 class Server:
@@ -195,8 +294,8 @@ class Server:
     def _connection(self, sock: socket.socket) -> None:
         try:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            self._requests(sock)
-        except (ConnectionError, OSError):
+            _Connection(self, sock).serve()
+        except (ConnectionError, OSError, _Closed):
             pass  # the client hung up
         except Exception as err:  # noqa: BLE001 - a bug costs one connection, never the server
             print(f"manasolver serve: internal error: {type(err).__name__}: {err}", file=sys.stderr, flush=True)
@@ -204,164 +303,255 @@ class Server:
             self._slots.release()
             _close(sock)
 
-    def _requests(self, sock: socket.socket) -> None:
-        conn = h11.Connection(h11.SERVER, max_incomplete_event_size=self.limits.max_head)
-        while True:
-            head: Request | None = None
-            large = False  # holding the large-body turn, until the answer is sent
-            try:
-                try:
-                    event = self._event(conn, sock, time.monotonic() + self.limits.idle_timeout)
-                    if isinstance(event, h11.ConnectionClosed):
-                        return
-                    assert isinstance(event, h11.Request), event
-                    head = _request(event)
-                    deadline = time.monotonic() + self.limits.request_timeout
-                    response = self.app.check(head)
-                    if response is None:
-                        response = self._length_refusal(head)
-                    if response is None:
-                        length = head.headers.get("content-length")
-                        if length is None or int(length) > self.limits.large_body:
-                            large = self._large.acquire(timeout=max(0.0, deadline - time.monotonic()))
-                            if not large:
-                                response = self.app.refuse(503, "the server is busy with another large "
-                                                                "request; try again")
-                    if response is None:
-                        response = self._answer(conn, sock, head, deadline)
-                    elif _bodyless(head):
-                        # read the request's end (no bytes), so that the connection stays alive
-                        self._event(conn, sock, deadline)
-                except h11.RemoteProtocolError as err:
-                    status = err.error_status_hint if err.error_status_hint in (400, 431) else 400
-                    self._send_raw(sock, self.app.refuse(status, f"malformed HTTP request: {err}"))
-                    return
-                except _Timeout as err:
-                    if head is None and conn.their_state is h11.IDLE and not conn.trailing_data[0]:
-                        return  # an idle kept-alive connection: close it quietly
-                    self._send_raw(sock, self.app.refuse(408, str(err)))
-                    return
-                sock.settimeout(self.limits.request_timeout)  # a client that doesn't read its answer
-                self._send(conn, sock, response, head.method == "HEAD")
-            finally:
-                if large:
-                    self._large.release()
-            if conn.our_state is h11.DONE and conn.their_state is h11.DONE:
-                conn.start_next_cycle()
-            else:
-                return  # the client asked to close, or the body was refused unread
-
-    def _event(self, conn: h11.Connection, sock: socket.socket, deadline: float) -> h11.Event | type[h11.PAUSED]:
-        """The next event, reading as needed until ``deadline`` (a ``time.monotonic()``)."""
-        while True:
-            event = conn.next_event()
-            if event is h11.PAUSED or isinstance(event, h11.Event):
-                return event
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise _Timeout("the request was not complete in time")
-            sock.settimeout(left)
-            try:
-                data = sock.recv(65536)
-            except socket.timeout:
-                raise _Timeout("the request was not complete in time") from None
-            conn.receive_data(data)
-
-    def _length_refusal(self, head: Request) -> Response | None:
-        """411 for a body of unknown length, 413 for one declared too large."""
-        length = head.headers.get("content-length")
-        chunked = "chunked" in head.headers.get("transfer-encoding", "").lower()
-        if length is None and not chunked:
-            if head.method in ("POST", "PUT", "PATCH"):
-                return self.app.refuse(411, "a Content-Length header is required")
-            return None
-        if length is not None and int(length) > self.limits.max_body:  # h11 checked it is a number
-            return self.app.refuse(413, f"the body has {length} bytes; at most {self.limits.max_body} "
-                                        "are accepted")
-        return None
-
-    def _answer(self, conn: h11.Connection, sock: socket.socket, head: Request, deadline: float) -> Response:
-        if conn.they_are_waiting_for_100_continue:  # curl asks before sending a body over 1 KB
-            sock.sendall(conn.send(h11.InformationalResponse(status_code=100, headers=[])) or b"")
-        parts: list[bytes] = []
-        size = 0
-        while True:
-            event = self._event(conn, sock, deadline)
-            if isinstance(event, h11.Data):
-                size += len(event.data)
-                if size > self.limits.max_body:
-                    return self.app.refuse(413, f"the body has more than {self.limits.max_body} bytes")
-                parts.append(bytes(event.data))
-            elif isinstance(event, h11.EndOfMessage):
-                break
-            elif isinstance(event, h11.ConnectionClosed):
-                raise ConnectionResetError("the client closed the connection mid-request")
-        request = Request(head.method, head.target, head.headers, b"".join(parts))
-        del parts
-        with self._engine:
-            return self.app.handle(request)
-
-    # -- writing ----------------------------------------------------------------------------
-
-    def _send(self, conn: h11.Connection, sock: socket.socket, response: Response, head_only: bool) -> None:
-        headers = [("Content-Type", response.content_type), *response.headers]
-        if isinstance(response.body, bytes):
-            headers.append(("Content-Length", str(len(response.body))))
-        out = [conn.send(h11.Response(status_code=response.status, headers=headers,
-                                      reason=_reason(response.status))) or b""]
-        if isinstance(response.body, bytes):
-            if not head_only:
-                out.append(conn.send(h11.Data(data=response.body)) or b"")
-            out.append(conn.send(h11.EndOfMessage()) or b"")
-            sock.sendall(b"".join(out))  # one write: one segment for a small answer
-            return
-        sock.sendall(out[0])
-        chunks = response.body
-        try:
-            while not head_only:
-                with self._engine:
-                    chunk = next(chunks, None)
-                if chunk is None:
-                    break
-                sock.sendall(conn.send(h11.Data(data=chunk)) or b"")
-        finally:
-            close = getattr(chunks, "close", None)
-            if close is not None:
-                with self._engine:
-                    close()
-        sock.sendall(conn.send(h11.EndOfMessage()) or b"")
-
     def _send_raw(self, sock: socket.socket, response: Response) -> None:
-        """A response outside h11's bookkeeping (the connection is closed after it)."""
+        """A response after which the connection is closed."""
         body = response.body if isinstance(response.body, bytes) else b"".join(response.body)
-        lines = [f"HTTP/1.1 {response.status} {_reason(response.status).decode()}",
-                 f"Content-Type: {response.content_type}", f"Content-Length: {len(body)}", "Connection: close",
-                 *(f"{k}: {v}" for k, v in response.headers)]
         try:
-            sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+            sock.sendall(_head(response.status, response, len(body), close=True) + body)
         except (ConnectionError, OSError):
             pass
 
 
-def _bodyless(head: Request) -> bool:
-    """A request without a body: its end follows its head with no bytes to read."""
-    chunked = "chunked" in head.headers.get("transfer-encoding", "").lower()
-    return not chunked and head.headers.get("content-length", "0").strip() == "0"
+class _Connection:
+    """One client's connection: its requests read, answered and written in order."""
+
+    __slots__ = ("server", "sock", "buf", "limits")
+
+    def __init__(self, server: Server, sock: socket.socket) -> None:
+        self.server = server
+        self.sock = sock
+        self.buf = b""
+        self.limits = server.limits
+
+    def _recv(self, deadline: float) -> bytes:
+        """The next bytes from the client, waiting until ``deadline`` (``time.monotonic()``)."""
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise _Timeout("the request was not complete in time")
+        self.sock.settimeout(left)
+        try:
+            data = self.sock.recv(65536)
+        except socket.timeout:
+            raise _Timeout("the request was not complete in time") from None
+        if not data:
+            raise _Closed()
+        return data
+
+    def _read_head(self, deadline: float) -> _Head | None:
+        """The next request's head, or ``None`` when the client closed between requests."""
+        start = 0
+        while True:
+            buf = self.buf
+            end = buf.find(b"\r\n\r\n", start)
+            size = end + 4
+            bare = buf.find(b"\n\n", start)  # lines ended by bare line feeds
+            if bare >= 0 and (end < 0 or bare < end):
+                end, size = bare, bare + 2
+            if end >= 0:
+                break
+            if len(buf) > self.limits.max_head:
+                raise _Malformed(f"the request's head is over {self.limits.max_head} bytes", 431)
+            start = max(0, len(buf) - 3)
+            try:
+                data = self._recv(deadline)
+            except _Closed:
+                if not buf.strip():
+                    return None
+                raise
+            self.buf = buf + data if buf else data
+        if size > self.limits.max_head + 4:
+            raise _Malformed(f"the request's head is over {self.limits.max_head} bytes", 431)
+        text = buf[:end].decode("latin-1").lstrip("\r\n")  # blank lines before a request are allowed
+        self.buf = buf[size:]
+        return _Head(text)
+
+    def _read_body(self, head: _Head, deadline: float) -> bytes | Response:
+        """The request's body, or the refusal of one too large."""
+        if head.expects_continue and (head.chunked or len(self.buf) < (head.length or 0)):
+            self.sock.sendall(_CONTINUE)  # curl asks before sending a body over 1 KB
+        if head.chunked:
+            return self._read_chunked(deadline)
+        length = head.length or 0
+        buf = self.buf
+        if len(buf) < length:
+            parts, have = [buf], len(buf)
+            while have < length:
+                data = self._recv(deadline)
+                parts.append(data)
+                have += len(data)
+            buf = b"".join(parts)
+            del parts
+        self.buf = buf[length:]
+        return buf[:length] if len(buf) > length else buf
+
+    def _read_chunked(self, deadline: float) -> bytes | Response:
+        max_body = self.limits.max_body
+        parts: list[bytes] = []
+        size = 0
+        buf, at = self.buf, 0  # the bytes read, and how far into them the body is parsed
+
+        def more(need: int = 1) -> None:  # at least ``need`` bytes after ``at``, and more than now
+            nonlocal buf, at
+            got = [buf[at:], self._recv(deadline)]
+            have = len(got[0]) + len(got[1])
+            while have < need:
+                got.append(self._recv(deadline))
+                have += len(got[-1])
+            buf, at = b"".join(got), 0
+
+        while True:
+            line_end = buf.find(b"\r\n", at)
+            while line_end < 0:
+                if len(buf) - at > 1024:
+                    raise _Malformed("a chunk's size line is over 1 KB")
+                more()
+                line_end = buf.find(b"\r\n", at)
+            found = _CHUNK_SIZE.fullmatch(buf, at, line_end)
+            if found is None:
+                raise _Malformed(f"bad chunk size line {buf[at:line_end][:40]!r}")
+            chunk = int(found.group(1), 16)
+            at = line_end + 2
+            if chunk == 0:
+                break
+            size += chunk
+            if size > max_body:
+                self.buf = b""
+                return self.server.app.refuse(413, f"the body has more than {max_body} bytes")
+            if len(buf) < at + chunk + 2:
+                more(chunk + 2)
+            if buf[at + chunk:at + chunk + 2] != b"\r\n":
+                raise _Malformed("a chunk does not end with CRLF where its size says")
+            parts.append(buf[at:at + chunk])
+            at += chunk + 2
+        while True:  # trailers, up to an empty line
+            end = buf.find(b"\r\n", at)
+            while end < 0:
+                if len(buf) - at > self.limits.max_head:
+                    raise _Malformed("the chunked body's trailers are too long", 431)
+                more()
+                end = buf.find(b"\r\n", at)
+            line, at = buf[at:end], end + 2
+            if not line:
+                self.buf = buf[at:]
+                return b"".join(parts)
+
+    def serve(self) -> None:
+        server, limits, app = self.server, self.limits, self.server.app
+        while True:
+            head: _Head | None = None
+            large = False  # holding the large-body turn, until the answer is sent
+            keep = False
+            try:
+                try:
+                    head = self._read_head(time.monotonic() + limits.idle_timeout)
+                    if head is None:
+                        return
+                    request = head.request
+                    deadline = time.monotonic() + limits.request_timeout
+                    response = app.check(request)
+                    if response is None:
+                        response = self._length_refusal(head)
+                    if response is None and (head.chunked or (head.length or 0) > limits.large_body):
+                        large = server._large.acquire(timeout=max(0.0, deadline - time.monotonic()))
+                        if not large:
+                            response = app.refuse(503, "the server is busy with another large request; try again")
+                    if response is None:
+                        body = self._read_body(head, deadline)
+                        if isinstance(body, Response):
+                            response = body  # too large: refused, the rest unread
+                        else:
+                            keep = head.keep_alive
+                            request.body = body
+                            del body
+                            with server._engine:
+                                response = app.handle(request)
+                            request.body = b""
+                    else:
+                        keep = head.keep_alive and head.bodyless  # a body refused unread ends the connection
+                except _Malformed as err:
+                    server._send_raw(self.sock, app.refuse(err.status, f"malformed HTTP request: {err}"))
+                    return
+                except _Timeout as err:
+                    if head is None and not self.buf.strip():
+                        return  # an idle kept-alive connection: close it quietly
+                    server._send_raw(self.sock, app.refuse(408, str(err)))
+                    return
+                self.sock.settimeout(limits.request_timeout)  # a client that doesn't read its answer
+                self._send(response, request.method == "HEAD", keep, head.http10)
+            finally:
+                if large:
+                    server._large.release()
+            if not keep:
+                return
+
+    def _length_refusal(self, head: _Head) -> Response | None:
+        """411 for a body of unknown length, 413 for one declared too large."""
+        if head.length is None and not head.chunked:
+            if head.request.method in ("POST", "PUT", "PATCH"):
+                return self.server.app.refuse(411, "a Content-Length header is required")
+            return None
+        if head.length is not None and head.length > self.limits.max_body:
+            return self.server.app.refuse(413, f"the body has {head.length} bytes; at most "
+                                               f"{self.limits.max_body} are accepted")
+        return None
+
+    # -- writing ----------------------------------------------------------------------------
+
+    def _send(self, response: Response, head_only: bool, keep: bool, http10: bool) -> None:
+        sock = self.sock
+        if isinstance(response.body, bytes):
+            data = _head(response.status, response, len(response.body), close=not keep)
+            sock.sendall(data if head_only else data + response.body)  # one write: one segment
+            return
+        chunks = response.body
+        chunked = not http10  # HTTP/1.0 has no chunks: the body ends when the connection does
+        try:
+            sock.sendall(_head(response.status, response, None, close=not keep or http10, chunked=chunked))
+            while not head_only:
+                with self.server._engine:
+                    chunk = next(chunks, None)
+                if chunk is None:
+                    break
+                if chunk:
+                    sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk) if chunked else chunk)
+        finally:
+            close = getattr(chunks, "close", None)
+            if close is not None:
+                with self.server._engine:
+                    close()
+        if chunked and not head_only:
+            sock.sendall(b"0\r\n\r\n")
 
 
-def _request(event: h11.Request) -> Request:
-    headers: dict[str, str] = {}
-    for name, value in event.headers:
-        key, text = name.decode("latin-1"), value.decode("latin-1")
-        headers[key] = f"{headers[key]}, {text}" if key in headers else text
-    return Request(event.method.decode("latin-1"), event.target.decode("latin-1"), headers)
+def _head(status: int, response: Response, length: int | None, close: bool, chunked: bool = False) -> bytes:
+    """A response's status line and headers."""
+    start = _STARTS.get((status, response.content_type))
+    if start is None:
+        start = f"HTTP/1.1 {status} {_reason(status)}\r\nContent-Type: {response.content_type}\r\n".encode("latin-1")
+        if len(_STARTS) < 64:
+            _STARTS[(status, response.content_type)] = start
+    lines = [start]
+    if length is not None:
+        lines.append(b"Content-Length: %d\r\n" % length)
+    elif chunked:
+        lines.append(b"Transfer-Encoding: chunked\r\n")
+    if close:
+        lines.append(b"Connection: close\r\n")
+    for name, value in response.headers:
+        lines.append(f"{name}: {value}\r\n".encode("latin-1"))
+    lines.append(b"\r\n")
+    return b"".join(lines)
 
 
-def _reason(status: int) -> bytes:
+#: the first lines of a response, by status and content type
+_STARTS: dict[tuple[int, str], bytes] = {}
+
+
+def _reason(status: int) -> str:
     try:
-        return http.HTTPStatus(status).phrase.encode("latin-1")
+        return http.HTTPStatus(status).phrase
     except ValueError:
-        return b""
+        return ""
 
 
 def _close(sock: socket.socket) -> None:

@@ -81,6 +81,7 @@ class QueryApp(App):
         self.allow_origin = allow_origin
         self.version = version()
         self._openapi_body: bytes | None = None
+        self._hosts: dict[str, bool] = {}
         self.routes: dict[str, dict[str, Callable[[Request], Response]]] = {
             "/v1/query": {"POST": self._query},
             "/": {"POST": self._query, "GET": self._page},
@@ -96,34 +97,50 @@ class QueryApp(App):
     # -- before the body is read: refusals and answers that need no engine -------------------
 
     def check(self, request: Request) -> Response | None:
-        host = request.headers.get("host")
-        if host is not None and not self._our_host(_hostname(host)):
+        headers = request.headers
+        host = headers.get("host")
+        if host is not None and not self._host_ok(host):
             return _json(403, _error(f"the Host {host[:100]!r} is not this server's: connect to "
                                      f"{self.host} or a loopback name", "Host"))
-        origin = request.headers.get("origin")
+        origin = headers.get("origin")
         if origin is not None and not self._allowed_origin(origin):
             return _json(403, _error(f"requests from the Origin {origin[:100]!r} are refused (start the "
                                      "server with --allow-origin to allow one)", "Origin"))
-        path = request.target.split("?", 1)[0]
+        path = request.target.partition("?")[0]
         methods = self.routes.get(path, self._files if path.startswith("/static/") else None)
         if methods is None:
             return _json(404, _error(f"no such path {path[:100]!r}: POST queries to /v1/query or "
                                      "/v1/batch", "path"))
-        if request.method == "OPTIONS" and self.allow_origin is not None:
+        method = request.method
+        if method == "POST" and "POST" in methods:
+            given = headers.get("content-type", "")
+            kinds = _BATCH_TYPES if path == "/v1/batch" else _QUERY_TYPES
+            if given not in kinds:  # a parameter (charset=utf-8) or other case: read it whole
+                given = given.split(";", 1)[0].strip().lower()
+                if given not in kinds:
+                    return _json(415, _error(f"the body must be sent as {' or '.join(sorted(kinds))}, not "
+                                             f"{given[:100] or 'without a Content-Type'}", "Content-Type"))
+            return None
+        if method == "OPTIONS" and self.allow_origin is not None:
             return Response(204, b"", headers=[
                 *self._cors(request), ("Access-Control-Allow-Methods", ", ".join([*methods, "OPTIONS"])),
                 ("Access-Control-Allow-Headers", "Content-Type"), ("Access-Control-Max-Age", "600")])
-        if request.method not in methods and not (request.method == "HEAD" and "GET" in methods):
-            return _json(405, _error(f"{request.method[:20]} is not allowed on {path}; use "
+        if method not in methods and not (method == "HEAD" and "GET" in methods):
+            return _json(405, _error(f"{method[:20]} is not allowed on {path}; use "
                                      f"{' or '.join(methods)}", "method"), [("Allow", ", ".join(methods))])
-        if request.method in ("GET", "HEAD"):
+        if method in ("GET", "HEAD"):
             return self._with_cors(request, methods["GET"](request))
-        kinds = _BATCH_TYPES if path == "/v1/batch" else _QUERY_TYPES
-        given = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-        if given not in kinds:
-            return _json(415, _error(f"the body must be sent as {' or '.join(sorted(kinds))}, not "
-                                     f"{given[:100] or 'without a Content-Type'}", "Content-Type"))
         return None
+
+    def _host_ok(self, host: str) -> bool:
+        """Is ``host`` (a Host header) this server's?  Kept for the few a server sees."""
+        known = self._hosts.get(host)
+        if known is None:
+            known = self._our_host(_hostname(host))
+            if len(self._hosts) >= 64:
+                self._hosts.clear()
+            self._hosts[host] = known
+        return known
 
     def _our_host(self, name: str) -> bool:
         if name in _LOOPBACK or name == self.host:
@@ -164,8 +181,8 @@ class QueryApp(App):
     # -- within the engine's bound --------------------------------------------------------------
 
     def handle(self, request: Request) -> Response:
-        path = request.target.split("?", 1)[0]
-        return self._with_cors(request, self.routes[path][request.method](request))
+        response = self.routes[request.target.partition("?")[0]][request.method](request)
+        return response if self.allow_origin is None else self._with_cors(request, response)
 
     def _health(self, request: Request) -> Response:
         return _json(200, {"status": "ok", "version": self.version})
@@ -226,16 +243,16 @@ class QueryApp(App):
             text = request.body.decode("utf-8")
         except UnicodeDecodeError as err:
             return _json(400, _error(f"the body is not UTF-8: {err}", "body"))
-        if not text.strip():
-            return _json(400, _error("the body is empty: POST one JSON query object", "body"))
         try:
             obj = _DECODER.decode(text)
         except (ValueError, RecursionError) as err:
+            if not text.strip():
+                return _json(400, _error("the body is empty: POST one JSON query object", "body"))
             return _json(400, _error(f"not valid JSON: {err}", "body"))
-        if not isinstance(obj, dict):
-            return _json(400, _error("a query must be a JSON object", "body"))
         del text
-        return _json(200, self.answer(obj))
+        if type(obj) is not dict:
+            return _json(400, _error("a query must be a JSON object", "body"))
+        return Response(200, json.dumps(self.answer(obj)).encode("utf-8"))
 
     def answer(self, obj: Any, where: str = "") -> dict[str, Any]:
         """One query's answer: the protocol's, after the refusals of a query sent over HTTP."""
