@@ -10,7 +10,6 @@ imported only by the fields that need them, so that light queries stay light.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 from typing import TYPE_CHECKING, Any, cast
@@ -236,6 +235,7 @@ def policy(query: dict[str, Any]) -> Policy:
                 raise BadQuery('write spend_color as spend_color:{"G":3}', where) from None
             continue
         if not isinstance(item, str) or item not in known:
+            import difflib
             close = difflib.get_close_matches(str(item), sorted(known), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise BadQuery(f"unknown policy criterion {item!r}{hint}", where)
