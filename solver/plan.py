@@ -11,8 +11,8 @@ The algorithm, exact on what it accepts:
 1. Each cost object is cast up to its payment as a ``pay`` query would cast it (its own spell,
    X, alternative, additional costs, modifiers: CR 601.2a-f), giving one
    :class:`~manasolver.solver.backends.problem.Problem` per cost over the same board.
-2. When every cost sees the same supply and the same spending restrictions (its spell's, CR
-   106.6) and none can convoke, improvise or delve, the plan is one *combined* problem: its forms
+2. When every cost sees the same supply and none can convoke, improvise or delve, the plan is one
+   *combined* problem: its forms
    are the sums of one form per cost (the product of the costs' forms, each locked in by its own
    601.2f total), so one optimisation (the ``pay`` chain: fastopt, then CP-SAT) chooses every
    announcement and every activation of the whole plan under the policy.  The plan's criteria
@@ -30,9 +30,20 @@ The algorithm, exact on what it accepts:
    be paid is ``index``, and its REASON is the combined prefix's (``missing``: what added
    sources would have to cover for the plan to reach it).
 
-Plans outside step 2 (costs with different spending restrictions, convoke, improvise or delve,
-costs that tap or sacrifice other permanents, an ability whose own cost changes the board) are
-refused as ``unsupported`` naming the cost, never answered by a guess.
+When the costs' spells differ in what the board's restricted mana may pay (CR 106.6: Ancient
+Ziggurat's mana only for creature spells), the combined problem lets restricted mana pay where it
+may pay any cost, and CP-SAT's model of it gets each flow into the total split by cost, restricted
+mana flowing only to the costs it may pay (:func:`_solve_restricted`).
+
+Life (CR 119.4, 704.5a): a player at 0 life or less loses before casting the next cost.  When the
+plan can't take the player's life to 0 (:func:`_life_critical`) the combined life constraints are
+exact in every order; otherwise the combined forms pay one life more than they ask, so that every
+plan found keeps the player alive to its end, and a plan payable only by dying on its last cost is
+refused.
+
+Plans outside this (convoke, improvise or delve, mana abilities that tap or sacrifice other
+permanents, an ability whose own cost changes the board) are refused as ``unsupported`` naming the
+cost, never answered by a guess.
 """
 
 from __future__ import annotations
@@ -163,11 +174,12 @@ def plan(steps: Sequence[PaymentRequest | dict[str, Any]]) -> PlanAnswer:
         combined = _Combined.of(whole)
         critical = _life_critical(whole)
         asked = combined.with_life(1) if critical else combined
-        result = _solve(asked.problem)
-        if isinstance(result, Solution):
+        found = _solve(asked)
+        if found is not None:
+            result, shares = found
             if critical:
                 _alive_is_best(asked, result)
-            payments = _split(asked, result)
+            payments = _split(asked, result, shares)
             _validated(whole, payments)
             why = "the plan is legal, its optimality is proven only without it"
             ignored = tuple((e.permanent, f"{e.name}: left out ({e.reason}: {e.clause}); {why}")
@@ -215,16 +227,79 @@ def _alive_is_best(asked: _Combined, sol: Solution) -> None:
 def _feasible(combined: _Combined) -> bool:
     from manasolver.solver import backends
     from manasolver.solver.backends import DEFAULT_CHAINS
+    if combined.restricted:
+        return _solve(combined, "feasible") is not None
     return backends.payable(combined.problem.at("feasible", 0), DEFAULT_CHAINS["can_pay"])
 
 
-def _solve(problem: Problem) -> Solution | None:
+#: Per (source key, type bit, demand of the total): how many units each cost takes.
+Shares = dict[tuple[tuple[object, ...], int, tuple[object, ...]], list[int]]
+
+
+def _solve(combined: _Combined, mode: str = "optimal") -> tuple[Solution, Shares | None] | None:
+    """The best plan of ``combined`` (in ``mode``), or ``None`` when there is none: the ``pay``
+    chain, or for costs that restricted mana treats differently the CP-SAT model with per-cost
+    flows (:func:`_solve_restricted`)."""
     from manasolver.solver import backends
     from manasolver.solver.backends import DEFAULT_CHAINS, Declined
-    out = backends.solve(problem, DEFAULT_CHAINS["pay"])
+    problem = combined.problem if mode == "optimal" else combined.problem.at("feasible", 0)
+    if combined.restricted:
+        return _solve_restricted(combined, problem)
+    out = backends.solve(problem, DEFAULT_CHAINS["pay"] if mode == "optimal" else ("flow", "cpsat"))
     if isinstance(out, Declined):
         raise Unsupported(out.why, "costs")
-    return out if isinstance(out, Solution) else None
+    return (out, None) if isinstance(out, Solution) else None
+
+
+def _solve_restricted(combined: _Combined, problem: Problem) -> tuple[Solution, Shares] | None:
+    """CP-SAT's model of the combined problem (:func:`~manasolver.solver.backends.cpsat.build_model`,
+    its spending restrictions those of any cost), with each flow into the total split by cost:
+    each cost's share of every demand is its own form's, and restricted mana flows only to the
+    costs whose spell it may pay (CR 106.6).  Solved stage by stage under the policy as CP-SAT
+    solves a payment."""
+    from manasolver.solver.backends.cpsat import CpSatBackend, build_model
+    from manasolver.solver.backends.cpsat.solve import _import_cp_model
+    _import_cp_model()
+    model = build_model(problem)
+    cp = model.cp
+    n = len(combined.costs)
+    split: list[tuple[tuple[object, ...], int, tuple[object, ...], list[Any]]] = []
+    for si, (src, dst, bit, var) in enumerate(model.flows):
+        if dst[0] not in ("spell", "generic", "snow"):
+            continue
+        key = src.key
+        if key[0] == "inst":
+            key = ("act", key[1], key[3], key[4]) + tuple(key[5:])
+        parts: list[Any] = []
+        for i, p in enumerate(combined.costs):
+            ok = key[0] == "pool" or p.spell_ok[int(key[1])][int(key[2])]  # type: ignore[call-overload]
+            parts.append(cp.new_int_var(0, src.ub, f"plan{si}_{i}") if ok else 0)
+        cp.add(sum(parts) == var)
+        split.append((key, bit, dst, parts))
+    keys = {dst for _k, _b, dst, _p in split}
+    for i, p in enumerate(combined.costs):
+        for dst in keys:
+            amount = sum(model.y[c] * _needs(p, parts[i]).get(dst, 0)
+                         for c, parts in enumerate(combined.parts))
+            flowing = sum(row[3][i] for row in split if row[2] == dst)
+            if not (isinstance(flowing, int) and isinstance(amount, int)):
+                cp.add(flowing == amount)
+            elif flowing != amount:  # pragma: no cover - a demand of every form, no flow to it
+                return None
+        for c, parts in enumerate(combined.parts):  # a demand no flow can reach: that form is out
+            if any(d not in keys for d in _needs(p, parts[i])):
+                cp.add(model.y[c] == 0)
+    result = CpSatBackend()._solve_model(problem, model)
+    if isinstance(result, bool):
+        return None
+    sol, solver = result
+    shares: Shares = {}
+    for key, bit, dst, parts in split:
+        got = [int(solver.value(v)) if not isinstance(v, int) else 0 for v in parts]
+        if any(got):
+            row = shares.setdefault((key, bit, dst), [0] * n)
+            shares[(key, bit, dst)] = [a + b for a, b in zip(row, got)]
+    return sol, shares
 
 
 def _first_unpayable(steps: Sequence[PaymentRequest | dict[str, Any]],
@@ -247,7 +322,7 @@ def _first_unpayable(steps: Sequence[PaymentRequest | dict[str, Any]],
                 continue  # paid, and the player is still alive to cast the next cost
             # no plan pays this cost and leaves the player alive: can it be paid at all?
             if i == 0:
-                paid = backends.payable(combined, DEFAULT_CHAINS["can_pay"])  # one cost: pay's own rules
+                paid = _feasible(whole)  # one cost: pay's own rules
             elif not _feasible(whole.with_life(None)):
                 paid = False
             else:
@@ -258,10 +333,14 @@ def _first_unpayable(steps: Sequence[PaymentRequest | dict[str, Any]],
                 return PlanAnswer(False, index=i + 1, reason=Reason(
                     "insufficient_life", f"every way to pay costs[{i}] takes the player's life to 0 or "
                     "less, and a player at 0 life loses before casting the next cost (CR 704.5a)"))
-        elif backends.payable(combined, DEFAULT_CHAINS["can_pay"]):
+        elif _feasible(whole):
             continue
         _guard(step, combined)
         guard_excluded(combined.supply, step)
+        if whole.restricted and backends.payable(combined, DEFAULT_CHAINS["can_pay"]):
+            return PlanAnswer(False, index=i, reason=Reason(
+                "restricted_mana", "the mana left for this cost may be spent only on other spells "
+                "(CR 106.6)"))
         return PlanAnswer(False, reason=reason(combined), index=i)
     raise Unsupported("the plan as a whole found no payment although each prefix of it is payable",
                       "costs")  # pragma: no cover - the last prefix is the whole plan
@@ -294,10 +373,6 @@ def _check_joint(problems: Sequence[Problem]) -> None:
             raise Unsupported("this cost changes what the board can pay with before its mana is paid "
                               "(an ability's own cost, a card cast from the hand that is also a mana "
                               "source): a plan with it is not supported yet", where)
-        if p.spell_ok != first.spell_ok:
-            raise Unsupported("the board's restricted mana may pay this cost's spell but not another's "
-                              "(CR 106.6): a plan over costs with different spending restrictions is "
-                              "not supported yet", where)
         if p.req.policy.spend_color or "max_colors_spent" in p.req.policy.criteria:
             raise Unsupported("spend_color and max_colors_spent count the colors spent on one cost; "
                               "a plan does not take them", "policy")
@@ -319,6 +394,7 @@ class _Combined:
     problem: Problem
     parts: tuple[tuple[int, ...], ...]
     costs: tuple[Problem, ...]
+    restricted: bool = False
 
     @staticmethod
     def of(problems: Sequence[Problem]) -> _Combined:
@@ -342,8 +418,14 @@ class _Combined:
         ann = Announcement(tuple(seen), 0, cost)
         policy = _plan_policy(problems)
         req = dataclasses.replace(first.req, cost=cost, x=0, modifiers=(), alternative=None, policy=policy)
-        problem = dataclasses.replace(first, req=req, announcement=ann, x=0, policy=policy)
-        return _Combined(problem, tuple(seen.values()), tuple(problems))
+        # restricted mana may pay the plan where it may pay any of its costs; each cost's own
+        # restrictions are then the per-cost flows' (_solve_restricted)
+        restricted = any(p.spell_ok != first.spell_ok for p in problems)
+        ok = first.spell_ok if not restricted else tuple(
+            tuple(any(p.spell_ok[k][o] for p in problems) for o in range(len(row)))
+            for k, row in enumerate(first.spell_ok))
+        problem = dataclasses.replace(first, req=req, announcement=ann, x=0, policy=policy, spell_ok=ok)
+        return _Combined(problem, tuple(seen.values()), tuple(problems), restricted)
 
     def with_life(self, extra: int | None) -> _Combined:
         """The plan with each combined form paying ``extra`` more life (1: every plan found keeps
@@ -403,14 +485,14 @@ class _Stuck(Exception):
     """No order of the activations found for the split (the answer is then refused)."""
 
 
-def _split(combined: _Combined, sol: Solution) -> list[Payment]:
+def _split(combined: _Combined, sol: Solution, shares: Shares | None = None) -> list[Payment]:
     """Each cost's payment: its share of the total, the activations it uses first, the mana
     earlier activations left floating (see the module docstring, step 3)."""
     if sol.assists or sol.delved or sol.sacrifices or sol.taps or sol.roles:  # pragma: no cover
         raise Unsupported("the plan's payment uses convoke, improvise, delve or other permanents as "
                           "costs, which a plan does not split yet", "costs")
     try:
-        return _Splitter(combined, sol).payments()
+        return _Splitter(combined, sol, shares).payments()
     except _Stuck:
         raise Unsupported("the plan's activations could not be ordered between its costs", "costs") from None
 
@@ -418,9 +500,10 @@ def _split(combined: _Combined, sol: Solution) -> list[Payment]:
 class _Splitter:
     """The split of one combined solution (records: one per activation of ``sol.acts``)."""
 
-    def __init__(self, combined: _Combined, sol: Solution) -> None:
+    def __init__(self, combined: _Combined, sol: Solution, shares: Shares | None) -> None:
         self.combined = combined
         self.sol = sol
+        self.shares = shares
         sup = combined.problem.supply
         self.n = len(combined.costs)
         self.produces: list[dict[tuple[object, ...], int]] = []
@@ -489,7 +572,15 @@ class _Splitter:
                 units.setdefault(dst, []).extend([(src, bit)] * n)
         for dst in units:  # the pool first, then each source's units together
             units[dst].sort(key=lambda u: (u[0][0] != "pool", repr(u[0]), u[1]))
+        if self.shares is not None:  # restricted mana: each cost's share as the model chose it
+            for s in range(self.n):
+                for (src, bit, dst), counts in sorted(self.shares.items(), key=repr):
+                    for _ in range(counts[s]):
+                        use[s].append((self._unit(src, left, order), src, bit, dst))
+            units = {}
         for s, (p, f) in enumerate(zip(combined.costs, parts)):
+            if self.shares is not None:
+                continue
             for dst, count in _needs(p, f).items():
                 taken_units, units[dst] = units.get(dst, [])[:count], units.get(dst, [])[count:]
                 if len(taken_units) < count:  # pragma: no cover - the combined total is the sum

@@ -82,25 +82,31 @@ def value(payments: list[dict[str, Any]]) -> tuple[int, int]:
             sum(a.get("times", 1) for p in payments for a in p["activations"]))
 
 
-def brute(state_json: dict[str, Any], costs: list[str]) -> tuple[int, tuple[int, int] | None]:
+def brute(state_json: dict[str, Any], costs: list[dict[str, Any]]) -> tuple[int, tuple[int, int] | None]:
     """How many costs in a row some plan pays, and the best (life, activations) of a plan paying
     them all: a search written from the rules, sharing nothing with the solver but the moves each
     permanent offers (``brute_moves``).  Each cost in turn: activate any of the permanents not yet
     used (those with a mana cost paid from the pool at that moment, in every order: 601.2g), then
     pay the cost's total (every announcement, 601.2b) from the pool, the rest floating to the next
-    cost (106.4); life paid only from what is left (119.4: ability life and damage come before
+    cost (106.4), mana with a spending restriction only on a spell it allows (106.6; a unit carries
+    its restriction as the bit 64, one restriction on the board at most); life paid only from what is left (119.4: ability life and damage come before
     Phyrexian life), and a player at 0 life or less casts nothing more (704.5a)."""
-    from brute import _announcements
+    from brute import _allows, _announcements
     from brute_moves import moves
 
     from manasolver.models.board.load import load_state
     from manasolver.models.cost import ManaCost
-    from manasolver.solver.request import PaymentRequest
+    from manasolver.solver.request import PaymentRequest, SpellInfo
 
     state = load_state(state_json)
     me = state.player("you")
     slots = moves(state, "you")
-    totals = [list(_announcements(PaymentRequest(state, ManaCost.parse(c), "you"), 0)) for c in costs]
+    totals = [list(_announcements(PaymentRequest(state, ManaCost.parse(c["cost"]), "you"), 0)) for c in costs]
+    rules = {m.restriction for ms in slots for m in ms if m.restriction is not None}
+    assert len(rules) <= 1
+    spells = [SpellInfo(types=frozenset(t.lower() for t in c.get("spell", {}).get("types", []))) if "spell" in c
+              else None for c in costs]
+    allowed = [not rules or _allows(next(iter(rules)), sp, False, None) for sp in spells]
     pool0 = tuple(sorted(b for s in me.pool.symbols for b in [s.colors or 32]))
     memo: dict[tuple[object, ...], tuple[int, tuple[int, int] | None]] = {}
 
@@ -118,11 +124,14 @@ def brute(state_json: dict[str, Any], costs: list[str]) -> tuple[int, tuple[int,
             if ab_life > life:
                 continue
             for after in _activate(picked, pool):
+                spendable = after if allowed[i] else tuple(b for b in after if not b & 64)
+                kept = tuple(b for b in after if b & 64) if not allowed[i] else ()
                 for total in totals[i]:
                     if total.life and life - ab_life - damage < total.life:
                         continue
                     loss = ab_life + damage + total.life
-                    for rest in _spend(list(total.typed), total.generic, after):
+                    for rest0 in _spend(list(total.typed), total.generic, spendable):
+                        rest = tuple(sorted(rest0 + kept))
                         here = (loss, len(picked))
                         if i + 1 < len(costs) and life - loss <= 0:
                             depth, tail = 1, None  # CR 704.5a: lost before the next cost
@@ -157,6 +166,11 @@ def _symbols(cost: Any) -> tuple[list[int], int]:
     return typed, generic
 
 
+def _made(m: Any) -> tuple[int, ...]:
+    """The units a move adds, restricted ones marked with the bit 64."""
+    return tuple(b | (64 if m.restriction is not None else 0) for b in m.mana)
+
+
 def _spend(typed: list[int], generic: int, pool: tuple[int, ...]) -> set[tuple[int, ...]]:
     """Every pool left after paying ``typed`` (one unit of a type in each mask) and ``generic``."""
     if typed:
@@ -176,13 +190,15 @@ def _activate(picked: list[Any], pool: tuple[int, ...]) -> set[tuple[int, ...]]:
     """Every pool after activating ``picked`` in some order, each paying its mana cost first."""
     import itertools
     costly = [m for m in picked if m.costs_mana]
-    free = tuple(b for m in picked if not m.costs_mana for b in m.mana)
+    free = tuple(b for m in picked if not m.costs_mana for b in _made(m))
     out: set[tuple[int, ...]] = set()
     for order in itertools.permutations(costly):
         pools = {tuple(sorted(pool + free))}
         for m in order:
             typed, generic = _symbols(m.ability.cost.mana)
-            pools = {tuple(sorted(rest + tuple(m.mana))) for p in pools for rest in _spend(typed, generic, p)}
+            pools = {  # restricted mana (for spells) pays no ability's cost
+                     tuple(sorted(rest + tuple(b for b in p if b & 64) + _made(m)))
+                     for p in pools for rest in _spend(typed, generic, tuple(b for b in p if not b & 64))}
         out |= pools
     return out
 
@@ -362,18 +378,43 @@ def test_bad_costs_are_errors_naming_the_cost(costs: Any, code: str, where: str)
 
 
 def test_plan_refuses_what_it_does_not_model_naming_the_cost() -> None:
-    """Restricted mana that may pay one cost's spell and not another's (CR 106.6): unsupported,
-    never a guess."""
-    state = board("Ancient Ziggurat", "Forest")
-    got = plan(state, {"cost": "{G}"}, {"cost": "{1}", "spell": {"types": ["Creature"]}})
+    """Convoke in a plan (CR 702.51): unsupported naming the cost, never a guess."""
+    state = board("Forest", "Llanowar Elves")
+    got = plan(state, {"cost": "{G}"}, {"cost": "{1}", "convoke": True})
     assert got.get("error", {}).get("code") == "unsupported", got
-    assert got["error"]["where"].startswith("costs["), got
+    assert got["error"]["where"] == "costs[1]", got
+
+
+CREATURE = {"types": ["Creature"]}
+
+
+def test_rule_106_6_ancient_ziggurat_pays_only_the_creature_spell_of_the_plan() -> None:
+    """Ancient Ziggurat's mana is spent only on creature spells (CR 106.6): in a plan of a
+    noncreature {1} and a creature {G}, the Forest pays the {1} and the Ziggurat the {G},
+    whichever comes first."""
+    state = board("Ancient Ziggurat", "Forest")
+    for costs in ([{"cost": "{1}"}, {"cost": "{G}", "spell": CREATURE}],
+                  [{"cost": "{G}", "spell": CREATURE}, {"cost": "{1}"}]):
+        got = answer({"query": "plan", "state": state, "costs": costs})
+        assert got["payable"] is True, got
+        by_cost = {c.get("spell") is None: p for c, p in zip(costs, got["payments"])}
+        assert [a["permanent"] for a in by_cost[True]["activations"]] == ["p1"], got
+        assert [a["permanent"] for a in by_cost[False]["activations"]] == ["p0"], got
+        check_in_turn(state, costs, got["payments"])
+    got = plan(state, {"cost": "{1}"}, {"cost": "{1}"})
+    assert got["payable"] is False and got["index"] == 1 and got["reason"]["code"] == "restricted_mana", got
+    got = plan(state, {"cost": "{1}", "spell": CREATURE}, {"cost": "{1}"}, {"cost": "{1}"})
+    assert got["payable"] is False and got["index"] == 2 and got["reason"]["missing"] == "{1}", got
+    got = plan(board("Ancient Ziggurat", "Ancient Ziggurat", "Forest"), {"cost": "{1}", "spell": CREATURE},
+               {"cost": "{1}"}, {"cost": "{1}"})
+    assert got["payable"] is False and got["index"] == 2 and got["reason"]["code"] == "restricted_mana", got
 
 
 # -- against the brute force ------------------------------------------------------------------------
 
 SOURCES = ["Plains", "Island", "Swamp", "Mountain", "Forest", "Tundra", "Underground Sea", "Adarkar Wastes",
-           "Sol Ring", "Mystic Gate", "Llanowar Elves", "Birds of Paradise", "Treasure", "Wastes"]
+           "Sol Ring", "Mystic Gate", "Llanowar Elves", "Birds of Paradise", "Treasure", "Wastes",
+           "Ancient Ziggurat"]
 COSTS = ["{W}", "{U}", "{U}{U}", "{1}", "{2}", "{1}{W}", "{G}", "{W/U}", "{C}", "{B}", "{1}{U}", "{R/G}",
          "{U/P}"]
 
@@ -382,7 +423,10 @@ COSTS = ["{W}", "{U}", "{U}{U}", "{1}", "{2}", "{1}{W}", "{G}", "{W/U}", "{C}", 
 def plans(draw: st.DrawFn) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     cards = draw(st.lists(st.sampled_from(SOURCES), min_size=2, max_size=5))
     n = draw(st.integers(2, 3))
-    costs = [{"cost": c} for c in draw(st.lists(st.sampled_from(COSTS), min_size=n, max_size=n))]
+    costs: list[dict[str, Any]] = [{"cost": c} for c in draw(st.lists(st.sampled_from(COSTS), min_size=n, max_size=n))]
+    for c in costs:
+        if draw(st.booleans()):
+            c["spell"] = CREATURE
     state = board(*cards, life=draw(st.sampled_from([1, 3, 20])))
     for perm in state["battlefield"]:
         if perm["card"] == "Treasure":
@@ -398,7 +442,7 @@ def test_plan_agrees_with_the_brute_force_over_payments(case: tuple[dict[str, An
     earlier ones left, and optimal (life, then activations) over the whole plan."""
     state, costs = case
     got = answer({"query": "plan", "state": state, "costs": costs, "policy": ["min_life", "min_sources"]})
-    depth, best = brute(state, [c["cost"] for c in costs])
+    depth, best = brute(state, costs)
     if "error" in got:  # refused only where the order of losing life decides, and said so
         assert got["error"]["code"] == "unsupported" and "life" in got["error"]["message"], got
         assert state["players"][0]["life"] <= 3, got
