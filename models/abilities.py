@@ -41,6 +41,11 @@ class Restriction:
     ``chosen_type``: the subtype is the creature type chosen as the source entered
     (Cavern of Souls); ``subtypes`` then holds the placeholder ``"chosen type"`` and
     :func:`manasolver.models.rules.amounts.ability_restriction` fills it in per permanent.
+    ``unchecked``: what the mana may pay is not read ("Spend this mana only to cast kicked
+    spells.", "… spells from your graveyard", "… your commander"): ``spells`` and
+    ``abilities`` are then false, so the mana pays nothing, which is exact for a cost whose
+    spell is not named (a restriction is never assumed met); for a named spell or ability the
+    solver refuses (:func:`manasolver.solver.supply.unmodelled.guard_payment_rules`).
     """
 
     text: str
@@ -53,6 +58,7 @@ class Restriction:
     x_only: bool = False
     any_ability: bool = False
     chosen_type: bool = False
+    unchecked: bool = False
 
 
 @dataclass(frozen=True, slots=True)

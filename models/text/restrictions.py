@@ -53,7 +53,19 @@ CHOSEN_TYPE = frozenset({"chosen type"})
 
 
 def read_restriction(sentence: str) -> Restriction:
-    """Read a spending restriction sentence (CR 106.6)."""
+    """Read a spending restriction sentence (CR 106.6).  A "Spend this mana only …" whose
+    qualifier is not understood is an ``unchecked`` restriction (the mana pays nothing the
+    engine can name; see :class:`~manasolver.models.abilities.Restriction`); any other
+    sentence not understood raises :class:`Unreadable`."""
+    try:
+        return _read_restriction(sentence)
+    except Unreadable:
+        if not re.fullmatch(r"Spend this mana only (?:to|on) [^.]+\.?", sentence):
+            raise
+        return Restriction(sentence, spells=False, abilities=False, unchecked=True)
+
+
+def _read_restriction(sentence: str) -> Restriction:
     s = sentence.rstrip(".")
     if s == "This mana can't be spent to cast nonartifact spells":
         return Restriction(sentence, spell_types=frozenset({"artifact"}), any_ability=True)

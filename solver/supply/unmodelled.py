@@ -289,6 +289,8 @@ def guard_payment_rules(req: PaymentRequest) -> None:
         if m and (req.alternative is not None or "this way" not in m.group(0)):
             raise Unsupported(f"{spell.card.name}: {m.group(0)!r} is a spending rule of the spell itself, which "
                               f"this engine does not apply yet", "spell")
+    if spell is not None:
+        _guard_unchecked_restrictions(req)
     costs = [req.cost] + [mod.cost for mod in req.modifiers if mod.kind == "increase" and mod.cost is not None]
     for i, perm in enumerate(req.state.battlefield):
         if perm.controller != req.player:
@@ -305,6 +307,21 @@ def guard_payment_rules(req: PaymentRequest) -> None:
             raise Unsupported(f"{perm.card.name} ({perm.id}): {line!r} changes what mana pays each symbol "
                               f"(CR 609.4b), which this engine does not apply yet", f"battlefield[{i}]")
     guard_unread_haste(req.state, req.player)
+
+
+def _guard_unchecked_restrictions(req: PaymentRequest) -> None:
+    """Refuse a named spell or ability when one of the player's untapped sources makes mana whose
+    spending restriction is not read ("Spend this mana only to cast kicked spells."): the
+    payment model lets that mana pay nothing, which is exact only when no spell is named."""
+    for i, perm in enumerate(req.state.battlefield):
+        if perm.controller != req.player:
+            continue
+        for ab in perm.card.mana_abilities:
+            r = ab.production.restriction
+            if r is not None and r.unchecked and not (ab.cost.tap and perm.tapped):
+                raise Unsupported(f"{perm.card.name} ({perm.id}): {r.text!r} is a spending restriction this "
+                                  f"engine does not check against a named spell or ability (CR 106.6)",
+                                  f"battlefield[{i}]")
 
 
 def guard_unread_haste(state: GameState, player: str) -> None:
