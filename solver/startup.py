@@ -44,10 +44,12 @@ __all__ = ["cache_path", "install", "installed", "save"]
 #: Past this many entries in either table the cache is written anew with this run's entries only.
 _MAX_ENTRIES = 20_000
 
-_code: dict[str, CodeType] = {}  # source text -> compiled code: read from the cache, then this run's
-_patterns: dict[tuple[Any, int], tuple[Any, ...]] = {}  # (pattern, flags) -> _sre.compile's arguments
-_used_code: dict[str, CodeType] = {}
-_used_patterns: dict[tuple[Any, int], tuple[Any, ...]] = {}
+# Entries are kept marshalled, and read when asked for: a run reads the whole file but decodes only
+# what it runs (a light query uses a third of what every command together has cached).
+_code: dict[str, bytes] = {}  # source text -> its compiled code, marshalled
+_patterns: dict[tuple[Any, int], bytes] = {}  # (pattern, flags) -> _sre.compile's arguments, marshalled
+_used_code: dict[str, bytes] = {}
+_used_patterns: dict[tuple[Any, int], bytes] = {}
 _new = 0  # entries this run added
 _installed = False
 _local = threading.local()  # the pattern being compiled by this thread
@@ -77,21 +79,29 @@ def _read(path: str) -> None:
         return
     code, patterns = data.get("exec"), data.get("re")
     if isinstance(code, dict):
-        _code.update((k, v) for k, v in code.items() if isinstance(k, str) and isinstance(v, CodeType))
+        _code.update((k, v) for k, v in code.items() if isinstance(k, str) and isinstance(v, bytes))
     if isinstance(patterns, dict):
-        _patterns.update((k, v) for k, v in patterns.items() if isinstance(k, tuple) and isinstance(v, tuple))
+        _patterns.update((k, v) for k, v in patterns.items() if isinstance(k, tuple) and isinstance(v, bytes))
+
+
+def _load(data: bytes) -> Any:
+    try:
+        return marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
+        return None
 
 
 def _cached_exec(source: Any, globals: Any = None, locals: Any = None) -> None:
     """``exec`` for :mod:`dataclasses`: a source text runs its cached compiled code."""
     global _new
     if isinstance(source, str):
-        code = _code.get(source)
-        if code is None:
+        data = _code.get(source)
+        code = _load(data) if data is not None else None
+        if not isinstance(code, CodeType):
             code = compile(source, "<string>", "exec")
-            _code[source] = code
+            data = _code[source] = marshal.dumps(code)
             _new += 1
-        _used_code[source] = code
+        _used_code[source] = data
         source = code
     builtins.exec(source, globals, locals)
 
@@ -121,11 +131,12 @@ def _cached_compile(real: Any, sre: Any) -> Any:
         if type(p) not in (str, bytes) or flags & 128:  # re.DEBUG prints as it compiles
             return real(p, flags)
         key = (p, flags)
-        args = _patterns.get(key)
-        if args is not None:
-            _used_patterns[key] = args
+        data = _patterns.get(key)
+        args = _load(data) if data is not None else None
+        if isinstance(args, tuple) and len(args) == 6:
+            _used_patterns[key] = data
             pattern, final, code, groups, groupindex, indexgroup = args
-            return sre.compile(pattern, final, list(code), groups, dict(groupindex), indexgroup)
+            return sre.compile(pattern, final, code, groups, groupindex, indexgroup)
         _local.key, _local.args = key, None
         try:
             out = real(p, flags)
@@ -134,10 +145,13 @@ def _cached_compile(real: Any, sre: Any) -> Any:
         if got is not None and len(got) == 6:
             # the compiler's opcodes are int subclasses (named constants): kept as the ints they are
             pattern, final, code, groups, groupindex, indexgroup = got
-            _patterns[key] = _used_patterns[key] = (pattern, int(final), [int(c) for c in code], int(groups),
-                                                    {str(k): int(v) for k, v in groupindex.items()},
-                                                    tuple(indexgroup))
-            _new += 1
+            try:
+                _patterns[key] = _used_patterns[key] = marshal.dumps(
+                    (pattern, int(final), [int(c) for c in code], int(groups),
+                     {str(k): int(v) for k, v in groupindex.items()}, tuple(indexgroup)))
+                _new += 1
+            except ValueError:
+                pass  # something marshal can't write: compiled every time, as without the cache
         return out
     return compile_pattern
 
