@@ -37,9 +37,10 @@ mana flowing only to the costs it may pay (:func:`_solve_restricted`).
 
 Life (CR 119.4, 704.5a): a player at 0 life or less loses before casting the next cost.  When the
 plan can't take the player's life to 0 (:func:`_life_critical`) the combined life constraints are
-exact in every order; otherwise the combined forms pay one life more than they ask, so that every
-plan found keeps the player alive to its end, and a plan payable only by dying on its last cost is
-refused.
+exact in every order.  Otherwise, on a board whose sources cost no mana, CP-SAT's model with per-cost
+flows follows life cost by cost (:func:`_exact_life`); with filter lands and the like, the combined
+forms pay one life more than they ask, so that every plan found keeps the player alive to its end,
+and a plan payable only by dying on its last cost is refused.
 
 Plans outside this (convoke, improvise or delve, mana abilities that tap or sacrifice other
 permanents, an ability whose own cost changes the board) are refused as ``unsupported`` naming the
@@ -173,11 +174,12 @@ def plan(steps: Sequence[PaymentRequest | dict[str, Any]]) -> PlanAnswer:
         _check_joint(whole)
         combined = _Combined.of(whole)
         critical = _life_critical(whole)
-        asked = combined.with_life(1) if critical else combined
+        exact = critical and combined.exact_possible
+        asked = combined.exact() if exact else combined.with_life(1) if critical else combined
         found = _solve(asked)
         if found is not None:
             result, shares = found
-            if critical:
+            if critical and not exact:
                 _alive_is_best(asked, result)
             payments = _split(asked, result, shares)
             _validated(whole, payments)
@@ -227,7 +229,7 @@ def _alive_is_best(asked: _Combined, sol: Solution) -> None:
 def _feasible(combined: _Combined) -> bool:
     from manasolver.solver import backends
     from manasolver.solver.backends import DEFAULT_CHAINS
-    if combined.restricted:
+    if combined.restricted or combined.exact_life:
         return _solve(combined, "feasible") is not None
     return backends.payable(combined.problem.at("feasible", 0), DEFAULT_CHAINS["can_pay"])
 
@@ -243,7 +245,7 @@ def _solve(combined: _Combined, mode: str = "optimal") -> tuple[Solution, Shares
     from manasolver.solver import backends
     from manasolver.solver.backends import DEFAULT_CHAINS, Declined
     problem = combined.problem if mode == "optimal" else combined.problem.at("feasible", 0)
-    if combined.restricted:
+    if combined.restricted or combined.exact_life:
         return _solve_restricted(combined, problem)
     out = backends.solve(problem, DEFAULT_CHAINS["pay"] if mode == "optimal" else ("flow", "cpsat"))
     if isinstance(out, Declined):
@@ -260,6 +262,9 @@ def _solve_restricted(combined: _Combined, problem: Problem) -> tuple[Solution, 
     from manasolver.solver.backends.cpsat import CpSatBackend, build_model
     from manasolver.solver.backends.cpsat.solve import _import_cp_model
     _import_cp_model()
+    if combined.exact_life:  # the forms' life is the per-cost constraints' (_exact_life)
+        forms = tuple(dataclasses.replace(f, life=0) for f in problem.forms)
+        problem = dataclasses.replace(problem, announcement=dataclasses.replace(problem.announcement, forms=forms))
     model = build_model(problem)
     cp = model.cp
     n = len(combined.costs)
@@ -289,6 +294,8 @@ def _solve_restricted(combined: _Combined, problem: Problem) -> tuple[Solution, 
         for c, parts in enumerate(combined.parts):  # a demand no flow can reach: that form is out
             if any(d not in keys for d in _needs(p, parts[i])):
                 cp.add(model.y[c] == 0)
+    if combined.exact_life:
+        _exact_life(combined, problem, model, split)
     result = CpSatBackend()._solve_model(problem, model)
     if isinstance(result, bool):
         return None
@@ -300,6 +307,62 @@ def _solve_restricted(combined: _Combined, problem: Problem) -> tuple[Solution, 
             row = shares.setdefault((key, bit, dst), [0] * n)
             shares[(key, bit, dst)] = [a + b for a, b in zip(row, got)]
     return sol, shares
+
+
+def _exact_life(combined: _Combined, problem: Problem, model: Any,
+                split: list[tuple[tuple[object, ...], int, tuple[object, ...], list[Any]]]) -> None:
+    """Life in the order the plan pays it (every source costs no mana, so every activation
+    serves the costs its mana pays).  ``early[k, o]``: the activations of option ``o`` of class
+    ``k`` made before the last cost, enough for the mana the earlier costs take from it; their
+    life and damage and the earlier costs' Phyrexian life are the loss before the last cost, which
+    must leave the player alive (CR 704.5a: at most life - 1); the last cost's ability life is
+    paid from what is left (119.4), and when its form pays Phyrexian life, its life, ability life
+    and damage (taken in 601.2g, before 601.2h) come from what is left too.  The forms' own life
+    (set to 0 in the model) returns in the ``min_life`` term."""
+    cp = model.cp
+    sup = problem.supply
+    n = len(combined.costs)
+    life = sup.life
+    early: dict[tuple[int, int], Any] = {}
+    mult: dict[tuple[object, ...], int] = {}
+    for k, cls in enumerate(sup.classes):
+        for o, opt in enumerate(cls.options):
+            for mask, snow, m in opt.slot_groups(cls.snow):
+                mult[("act", k, o, mask) + (("nonsnow",) if cls.snow and not snow else ())] = m
+    taken: dict[tuple[object, ...], list[Any]] = {}
+    for key, _bit, _dst, parts in split:
+        if key[0] == "act":
+            taken.setdefault(key, []).extend(p for p in parts[:n - 1] if not isinstance(p, int))
+    loss_early: Any = 0
+    ab_late: Any = 0
+    loss_all: Any = 0
+    for (k, o), uses in model.uses.items():
+        opt = sup.classes[k].options[o]
+        ub = sup.classes[k].count * (1 if opt.exclusive else opt.repeat)
+        e = cp.new_int_var(0, ub, f"early{k}_{o}")
+        cp.add(e <= uses)
+        early[(k, o)] = e
+        for key, vs in taken.items():
+            if key[1] == k and key[2] == o and vs:
+                cp.add(sum(vs) <= mult[key] * e)
+        loss_early += (opt.life + opt.damage) * e
+        ab_late += opt.life * (uses - e)
+        loss_all += (opt.life + opt.damage) * uses
+    phyrexian_early = sum(model.y[c] * sum(p.forms[f].life for p, f in zip(combined.costs[:-1], parts[:-1]))
+                          for c, parts in enumerate(combined.parts))
+    phyrexian_all = sum(model.y[c] * sum(p.forms[f].life for p, f in zip(combined.costs, parts))
+                        for c, parts in enumerate(combined.parts))
+    if n > 1:
+        cp.add(loss_early + phyrexian_early <= life - 1)
+    cp.add(loss_early + phyrexian_early + ab_late <= life)
+    last = combined.costs[-1]
+    for c, parts in enumerate(combined.parts):
+        if last.forms[parts[-1]].life:
+            cp.add(loss_all + phyrexian_all <= life).only_enforce_if(model.y[c])
+    if "min_life" in model.terms:
+        expr, ub = model.terms["min_life"]
+        top = max(sum(p.forms[f].life for p, f in zip(combined.costs, parts)) for parts in combined.parts)
+        model.terms["min_life"] = (expr + phyrexian_all, ub + top)
 
 
 def _first_unpayable(steps: Sequence[PaymentRequest | dict[str, Any]],
@@ -323,6 +386,8 @@ def _first_unpayable(steps: Sequence[PaymentRequest | dict[str, Any]],
             # no plan pays this cost and leaves the player alive: can it be paid at all?
             if i == 0:
                 paid = _feasible(whole)  # one cost: pay's own rules
+            elif whole.exact_possible:
+                paid = _feasible(whole.exact())
             elif not _feasible(whole.with_life(None)):
                 paid = False
             else:
@@ -395,6 +460,7 @@ class _Combined:
     parts: tuple[tuple[int, ...], ...]
     costs: tuple[Problem, ...]
     restricted: bool = False
+    exact_life: bool = False
 
     @staticmethod
     def of(problems: Sequence[Problem]) -> _Combined:
@@ -426,6 +492,15 @@ class _Combined:
             for k, row in enumerate(first.spell_ok))
         problem = dataclasses.replace(first, req=req, announcement=ann, x=0, policy=policy, spell_ok=ok)
         return _Combined(problem, tuple(seen.values()), tuple(problems), restricted)
+
+    def exact(self) -> _Combined:
+        """The plan with life followed cost by cost (:func:`_exact_life`), when every source of
+        the board costs no mana; ``None`` otherwise."""
+        return dataclasses.replace(self, exact_life=True)
+
+    @property
+    def exact_possible(self) -> bool:
+        return all(cls.free for cls in self.problem.supply.classes)
 
     def with_life(self, extra: int | None) -> _Combined:
         """The plan with each combined form paying ``extra`` more life (1: every plan found keeps
@@ -707,6 +782,9 @@ def _validated(problems: Sequence[Problem], payments: Sequence[Payment]) -> None
         state = left_by(state, p.req.player, pay, cast_card=p.req.spell.card.name
                         if p.req.spell is not None and p.req.spell.card is not None and not p.req.spell.ability
                         else None)
+        if i + 1 < len(payments) and state.player(p.req.player).life <= 0:
+            raise Unsupported("the plan's payments take the player's life to 0 before the next cost, "
+                              "and a player at 0 life has lost (CR 704.5a)", f"costs[{i}]")
 
 
 def left_by(state: GameState, player: str, pay: Payment, cast_card: str | None = None) -> GameState:

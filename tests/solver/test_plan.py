@@ -280,6 +280,22 @@ def test_pain_land_damage_is_counted_over_the_whole_plan_under_min_life() -> Non
         assert sum(p["damage"] for p in got["payments"]) == 0, got
 
 
+def test_rule_704_5a_a_player_at_0_life_casts_nothing_more_but_the_last_cost_may_take_it() -> None:
+    """At 1 life with Adarkar Wastes (1 damage for {W}) and a Plains: {W} then {W} is payable
+    only as Plains first, Wastes last (the player is at 0 life only after the last cost); three
+    {W} are not (after the second the player has lost, CR 704.5a)."""
+    state = board("Adarkar Wastes", "Plains", life=1)
+    got = plan(state, "{W}", "{W}")
+    assert got["payable"] is True, got
+    assert [[a["permanent"] for a in p["activations"]] for p in got["payments"]] == [["p1"], ["p0"]], got
+    assert got["payments"][1]["damage"] == 1
+    got = plan(board("Adarkar Wastes", "Adarkar Wastes", "Plains", life=1), "{W}", "{W}", "{W}")
+    assert got["payable"] is False and got["index"] == 2, got
+    # Phyrexian life is paid only from what is left (CR 119.4): 3 life pays one {W/P}, not two
+    got = plan(board("Adarkar Wastes", life=3), "{W/P}", "{W/P}")
+    assert got["payable"] is True and sorted(p["life"] + p["damage"] for p in got["payments"]) == [1, 2], got
+
+
 def test_lightning_bolt_and_counterspell_by_card_name() -> None:
     state = board("Steam Vents", "Island", "Mountain", hand=("Lightning Bolt", "Counterspell"))
     got = plan(state, {"spell": {"card": "Lightning Bolt"}}, {"spell": {"card": "Counterspell"}})
