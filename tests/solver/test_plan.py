@@ -76,15 +76,29 @@ def check_in_turn(state: dict[str, Any], costs: list[dict[str, Any]], payments: 
         state = left_by(state, pay)
 
 
-def value(payments: list[dict[str, Any]]) -> tuple[int, int]:
-    """``min_life`` then ``min_sources`` summed over a plan."""
-    return (sum(p["life"] + p["damage"] for p in payments),
-            sum(a.get("times", 1) for p in payments for a in p["activations"]))
+#: The policy the brute force scores plans by (SPEC §6, over the whole plan).
+POLICY = ["no_sacrifice", "min_life", "min_waste", "prefer_lands", "min_sources"]
 
 
-def brute(state_json: dict[str, Any], costs: list[dict[str, Any]]) -> tuple[int, tuple[int, int] | None]:
-    """How many costs in a row some plan pays, and the best (life, activations) of a plan paying
-    them all: a search written from the rules, sharing nothing with the solver but the moves each
+def value(state: dict[str, Any], payments: list[dict[str, Any]]) -> tuple[int, ...]:
+    """A plan under :data:`POLICY`: permanents sacrificed, life paid and damage taken,
+    activations of non-lands and all activations, summed over the plan; mana left in the pool
+    at its end (the board's pool being empty: what the plan made and never spent)."""
+    lands = {p["id"]: p["card"] in LANDS for p in state["battlefield"]}
+    acts = [a for p in payments for a in p["activations"]]
+    end = state
+    for pay in payments:
+        end = left_by(end, pay)
+    return (sum("sacrifice" in a["costs"] for a in acts), sum(p["life"] + p["damage"] for p in payments),
+            len(_units(end["players"][0].get("pool", ""))), sum(not lands[a["permanent"]] for a in acts),
+            len(acts))
+
+
+Value = tuple[int, int, int, int, int]
+
+
+def brute(state_json: dict[str, Any], costs: list[dict[str, Any]]) -> tuple[int, Value | None]:
+    """How many costs in a row some plan pays, and the best :func:`value` of a plan paying them all: a search written from the rules, sharing nothing with the solver but the moves each
     permanent offers (``brute_moves``).  Each cost in turn: activate any of the permanents not yet
     used (those with a mana cost paid from the pool at that moment, in every order: 601.2g), then
     pay the cost's total (every announcement, 601.2b) from the pool, the rest floating to the next
@@ -108,11 +122,11 @@ def brute(state_json: dict[str, Any], costs: list[dict[str, Any]]) -> tuple[int,
               else None for c in costs]
     allowed = [not rules or _allows(next(iter(rules)), sp, False, None) for sp in spells]
     pool0 = tuple(sorted(b for s in me.pool.symbols for b in [s.colors or 32]))
-    memo: dict[tuple[object, ...], tuple[int, tuple[int, int] | None]] = {}
+    memo: dict[tuple[object, ...], tuple[int, Value | None]] = {}
 
-    def search(i: int, left: frozenset[int], pool: tuple[int, ...], life: int) -> tuple[int, tuple[int, int] | None]:
+    def search(i: int, left: frozenset[int], pool: tuple[int, ...], life: int) -> tuple[int, Value | None]:
         if i == len(costs):
-            return 0, (0, 0)
+            return 0, (0, 0, len(pool), 0, 0)
         key = (i, left, pool, life)
         if key in memo:
             return memo[key]
@@ -132,12 +146,14 @@ def brute(state_json: dict[str, Any], costs: list[dict[str, Any]]) -> tuple[int,
                     loss = ab_life + damage + total.life
                     for rest0 in _spend(list(total.typed), total.generic, spendable):
                         rest = tuple(sorted(rest0 + kept))
-                        here = (loss, len(picked))
+                        here = (sum(bool(m.ability.cost.sacrifice_self) for m in picked), loss, 0,
+                                sum(not m.perm.is_land for m in picked), len(picked))
                         if i + 1 < len(costs) and life - loss <= 0:
                             depth, tail = 1, None  # CR 704.5a: lost before the next cost
                         else:
                             d, t = search(i + 1, left - {k for k, _ in chosen}, rest, life - loss)
-                            depth, tail = d + 1, (None if t is None else (t[0] + here[0], t[1] + here[1]))
+                            depth, tail = d + 1, (None if t is None else (
+                                t[0] + here[0], t[1] + here[1], t[2], t[3] + here[3], t[4] + here[4]))
                         if depth > best_depth:
                             best_depth, best = depth, None
                         if depth == best_depth and depth == len(costs) - i and tail is not None:
@@ -428,6 +444,8 @@ def test_rule_106_6_ancient_ziggurat_pays_only_the_creature_spell_of_the_plan() 
 
 # -- against the brute force ------------------------------------------------------------------------
 
+LANDS = {"Plains", "Island", "Swamp", "Mountain", "Forest", "Tundra", "Underground Sea", "Adarkar Wastes",
+         "Mystic Gate", "Wastes", "Ancient Ziggurat"}
 SOURCES = ["Plains", "Island", "Swamp", "Mountain", "Forest", "Tundra", "Underground Sea", "Adarkar Wastes",
            "Sol Ring", "Mystic Gate", "Llanowar Elves", "Birds of Paradise", "Treasure", "Wastes",
            "Ancient Ziggurat"]
@@ -455,9 +473,9 @@ def plans(draw: st.DrawFn) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 def test_plan_agrees_with_the_brute_force_over_payments(case: tuple[dict[str, Any], list[dict[str, Any]]]) -> None:
     """Payable exactly when some sequence of listed payments pays every cost in turn, the first
     cost no plan reaches at the depth the brute force reaches, each payment legal on the board the
-    earlier ones left, and optimal (life, then activations) over the whole plan."""
+    earlier ones left, and optimal under :data:`POLICY` over the whole plan."""
     state, costs = case
-    got = answer({"query": "plan", "state": state, "costs": costs, "policy": ["min_life", "min_sources"]})
+    got = answer({"query": "plan", "state": state, "costs": costs, "policy": POLICY})
     depth, best = brute(state, costs)
     if "error" in got:  # refused only where the order of losing life decides, and said so
         assert got["error"]["code"] == "unsupported" and "life" in got["error"]["message"], got
@@ -466,6 +484,6 @@ def test_plan_agrees_with_the_brute_force_over_payments(case: tuple[dict[str, An
     if depth == len(costs):
         assert got["payable"] is True, (got, depth)
         check_in_turn(state, costs, got["payments"])
-        assert value(got["payments"]) == best, (got, best)
+        assert value(state, got["payments"]) == best, (got, best)
     else:
         assert got["payable"] is False and got["index"] == depth, (got, depth)
