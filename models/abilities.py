@@ -87,6 +87,8 @@ class Amount:
     (all of them: "creature with defender"), ``min_power`` ("with power 4 or
     greater"), ``name`` ("artifact named ~"), ``all_subtypes`` (every one of them:
     "an Urza's Mine" is a land with the subtypes Urza's and Mine, CR 205.3j).
+    ``with_counter``: only permanents with a counter of that kind on them (``"any"``: any kind;
+    Rishkar's "Each creature you control with a counter on it").
     The value is ``(value + plus) * times``; a negative value counts as 0.
     """
 
@@ -104,6 +106,7 @@ class Amount:
     name: str = ""
     all_subtypes: frozenset[str] = frozenset()
     plus: int = 0
+    with_counter: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +208,8 @@ class Production:
     commander's color identity (Command Tower, CR 903.4); ``colors_among``: one
     mana of a color among ``"permanents_you_control"`` (Meteor Crater),
     ``"legendary_creatures_planeswalkers"`` (Mox Amber) or ``"graveyard"``
-    (Corrupted Grafstone); ``instead``/``instead_options``: when the condition
+    (Corrupted Grafstone), or, with the prefix ``"each_"``, one mana of *each* color among them
+    (Bloom Tender: ``"each_permanents_you_control"``); ``instead``/``instead_options``: when the condition
     holds, ``instead_options`` replace the options (Urza's Tower, Gemstone Caverns), or,
     for a could-produce production, ``instead_reference_count`` replaces
     ``reference_count`` (Incubation Druid: three mana of that type).
@@ -231,7 +235,8 @@ class Production:
         """The most mana one option adds before ``amount`` (for bounds)."""
         if self.reference:
             return self.reference_count
-        extra = [self.chosen, self.commander, 1 if self.colors_among else 0]
+        extra = [self.chosen, self.commander,
+                 5 if self.colors_among.startswith("each_") else 1 if self.colors_among else 0]
         return max([len(o) for o in self.options + self.instead_options] + extra)
 
 

@@ -28,6 +28,7 @@ Three tiers of checking, as python-chess does:
 
 from __future__ import annotations
 
+import marshal
 import re
 import weakref
 from collections.abc import Iterable, Mapping
@@ -102,7 +103,7 @@ def load_state(obj: object, db: CardDB | None = None) -> GameState:
     players: list[Player] = []
     seen_players: dict[str, int] = {}
     for i, raw in enumerate(raw_players):
-        player = _player(raw, f"players[{i}]", cards)
+        player = _cached_player(raw, f"players[{i}]", cards)
         if player.name in seen_players:
             raise BadState(f"duplicate player name {clip(player.name)!r} "
                            f"(also players[{seen_players[player.name]}])", f"players[{i}].name")
@@ -116,37 +117,130 @@ def load_state(obj: object, db: CardDB | None = None) -> GameState:
     if "battlefield" in board:
         raw_field = as_list(board["battlefield"], "battlefield", "battlefield", LIMITS["permanents"])
         ids: dict[str, int] = {}
-        cache: dict[object, Permanent] | None = None
+        # Permanents built before from the same object (its typed serialisation: the same
+        # fields in the same order, the same values of the same types) and the same player
+        # names are reused.
+        cache: dict[bytes, Permanent] | None = None  # the database is read only for a named card
+        dumps = marshal.dumps
+        attached = False
         for i, raw in enumerate(raw_field):
-            # A permanent built before from the same flat object (same fields, same values of
-            # the same types) and the same player names is reused; nested values are not hashed.
             perm = None
-            if type(raw) is dict and "card" in raw:
-                if cache is None:
-                    cache = _PERMANENT_CACHE.setdefault(cards.db, {})
+            key: bytes | None = None
+            # (not one with characteristics of its own: their text counts toward the board's limit)
+            if type(raw) is dict and "card" in raw and not raw.keys() & CHARACTERISTIC_SET:
                 try:
-                    key = (names, tuple(raw.items()), tuple(map(type, raw.values())))
-                    perm = cache.get(key)
-                except TypeError:  # a nested value (counters, chosen): not hashable
+                    key = dumps(raw, 2)
+                except (ValueError, TypeError):  # a value marshal does not write, or nested too deeply
                     key = None
-                if perm is None:
-                    perm = _permanent(raw, f"battlefield[{i}]", names, cards)
-                    if key is not None:
-                        if len(cache) >= CACHE_SIZE:
-                            cache.clear()
-                        cache[key] = perm
-            else:
+                else:
+                    if len(key) > _MAX_KEY:  # a huge value: checked (and refused) as it is read
+                        key = None
+                    else:
+                        if cache is None:
+                            cache = _permanents(cards.db, names)
+                        perm = cache.get(key)
+            if perm is None:
                 perm = _permanent(raw, f"battlefield[{i}]", names, cards)
-            if perm.id in ids:
-                raise BadState(f"duplicate id {clip(perm.id)!r} (first used by "
-                               f"battlefield[{ids[perm.id]}])", f"battlefield[{i}].id")
-            ids[perm.id] = i
+                if key is not None and cache is not None:
+                    if len(cache) >= CACHE_SIZE:
+                        cache.clear()
+                    cache[key] = perm
+            pid = perm.id
+            if pid in ids:
+                raise BadState(f"duplicate id {clip(pid)!r} (first used by "
+                               f"battlefield[{ids[pid]}])", f"battlefield[{i}].id")
+            ids[pid] = i
             permanents.append(perm)
-        for i, perm in enumerate(permanents):
-            if perm.attached_to is not None and perm.attached_to not in ids:
-                raise BadState(f"attached_to {clip(perm.attached_to)!r} names no permanent on the "
-                               "battlefield", f"battlefield[{i}].attached_to")
+            if perm.attached_to is not None:
+                attached = True
+        if attached:
+            for i, perm in enumerate(permanents):
+                if perm.attached_to is not None and perm.attached_to not in ids:
+                    raise BadState(f"attached_to {clip(perm.attached_to)!r} names no permanent on the "
+                                   "battlefield", f"battlefield[{i}].attached_to")
     return GameState(players=tuple(players), turn=turn, battlefield=tuple(permanents))
+
+
+class _Built:
+    """What one card database's boards built, for the next boards: players and permanents by
+    the typed serialisation of their JSON objects (``marshal`` format 2: no shared-object flags,
+    so equal bytes are equal content of equal types, ``true`` never ``1``)."""
+
+    __slots__ = ("permanents", "players")
+
+    def __init__(self) -> None:
+        #: (player, the cards its zones hold) by serialisation.
+        self.players: dict[bytes, tuple[Player, int]] = {}
+        #: Per tuple of player names (a permanent's controller is checked against them).
+        self.permanents: dict[tuple[str, ...], dict[bytes, Permanent]] = {}
+
+
+_BUILT: weakref.WeakKeyDictionary[CardDB, _Built] = weakref.WeakKeyDictionary()
+#: Distinct tuples of player names whose permanents are kept; players kept.
+_NAME_SETS = 64
+_PLAYERS = 4096
+#: A permanent serialised longer than this is built every time (16 times this for a player).
+_MAX_KEY = 4096
+
+
+def _built(db: CardDB) -> _Built:
+    found = _BUILT.get(db)
+    if found is None:
+        found = _BUILT.setdefault(db, _Built())
+    return found
+
+
+def _permanents(db: CardDB, names: tuple[str, ...]) -> dict[bytes, Permanent]:
+    """The permanents kept for boards of these player names read with ``db``."""
+    built = _built(db).permanents
+    found = built.get(names)
+    if found is None:
+        if len(built) >= _NAME_SETS:
+            built.clear()
+        found = built[names] = {}
+    return found
+
+
+def _cached_player(raw: object, where: str, cards: CardResolver) -> Player:
+    """:func:`_player`, reused for an object serialised the same as one built before whose zones
+    name their cards (a card given by its characteristics counts toward the board's limit of
+    inline text, so such a player is built every time), while the board's cards in hands,
+    graveyards and command zones stay within their limit (past it the player is built again,
+    which refuses with the zone that crossed it)."""
+    if type(raw) is not dict or not _names_only(raw):
+        return _player(raw, where, cards)
+    try:
+        key = marshal.dumps(raw, 2)
+    except (ValueError, TypeError):
+        return _player(raw, where, cards)
+    if len(key) > _MAX_KEY * 16:
+        return _player(raw, where, cards)
+    built = _built(cards.db)
+    hit = built.players.get(key)
+    if hit is not None and cards.entries + hit[1] <= LIMITS["all_zone_cards"]:
+        cards.entries += hit[1]
+        return hit[0]
+    before = cards.entries
+    player = _player(raw, where, cards)
+    if len(built.players) >= _PLAYERS:
+        built.players.clear()
+    built.players[key] = (player, cards.entries - before)
+    return player
+
+
+def _names_only(raw: dict[str, object]) -> bool:
+    """Do the zones of a player object name cards, and only name them (a player without cards
+    is built without the database, as before any is named)?"""
+    named = False
+    for zone in ("hand", "graveyard", "commander"):
+        items = raw.get(zone)
+        if items is None:
+            continue
+        if not (type(items) is list and len(items) <= LIMITS["zone_cards"]
+                and all(type(c) is str for c in items)):
+            return False
+        named = named or bool(items)
+    return named
 
 
 def _player(raw: object, where: str, cards: CardResolver) -> Player:
@@ -241,12 +335,6 @@ def _suggest(name: str, choices: Iterable[str]) -> str:
 
     close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.5)
     return f"; did you mean {close[0]!r}?" if close else ""
-
-
-#: Per card database, permanents already built from the same flat JSON object (the same fields
-#: with the same values and types) and the same player names: a stream of boards (``batch``)
-#: builds each distinct permanent once.  Objects with nested values (counters) are not cached.
-_PERMANENT_CACHE: weakref.WeakKeyDictionary[CardDB, dict[object, Permanent]] = weakref.WeakKeyDictionary()
 
 
 def _permanent(raw: object, where: str, names: tuple[str, ...], cards: CardResolver) -> Permanent:

@@ -38,7 +38,7 @@ from manasolver.models.card import BASIC_LAND_TYPES, Card
 from manasolver.models.errors import Unsupported
 from manasolver.models.rules.land_types import effective_subtypes
 from manasolver.models.state import STEPS, GameState, Permanent
-from manasolver.models.symbols import ANY_COLOR, COLORS, type_bit
+from manasolver.models.symbols import ANY_COLOR, COLORS, TYPE_BITS, type_bit
 
 __all__ = ["MAX_REMOVED", "ability_options", "ability_restriction", "color_identity", "commander_identity",
            "concrete_options", "condition_holds", "counters_removed", "devotion", "evaluate_amount",
@@ -63,6 +63,9 @@ def permanent_matches(perm: Permanent, amount: Amount, source: Permanent | None 
     land-type changes), keywords, name (``~``: the ``source``'s), power and supertypes."""
     card = perm.card
     if amount.types and not (set(amount.types) & set(perm.types)):
+        return False
+    if amount.with_counter and not (any(n > 0 for _, n in perm.counters) if amount.with_counter == "any"
+                                    else perm.counter(amount.with_counter) > 0):
         return False
     if amount.all_subtypes and not amount.all_subtypes <= set(_subtypes(perm, state)):
         return False
@@ -291,6 +294,9 @@ def commander_identity(state: GameState, player_name: str) -> int:
 def _colors_among(kind: str, state: GameState, permanent: Permanent) -> int:
     """The colors a ``colors_among`` production may add (Meteor Crater, Mox Amber, Corrupted Grafstone)."""
     mask = 0
+    if kind == "self":
+        from manasolver.models.rules.colors import permanent_colors
+        return permanent_colors(state, permanent) & ANY_COLOR
     if kind == "graveyard":
         for card in state.player(permanent.controller).graveyard:
             mask |= card.colors
@@ -316,7 +322,12 @@ def _base_options(production: Production, state: GameState,
         mask = commander_identity(state, permanent.controller)
         if mask:
             options.append((mask,) * production.commander)
-    if production.colors_among:
+    if production.colors_among.startswith("each_"):
+        # one mana of each color among them (Bloom Tender): an option with one slot per color
+        mask = _colors_among(production.colors_among.removeprefix("each_"), state, permanent)
+        if mask:
+            options.append(tuple(b for b in TYPE_BITS[:5] if mask & b))
+    elif production.colors_among:
         mask = _colors_among(production.colors_among, state, permanent)
         if mask:
             options.append((mask,))

@@ -26,6 +26,7 @@ from manasolver.models.text.restrictions import (
     Unreadable,
     kind_word,
     read_restriction,
+    singular,
 )
 from manasolver.models.symbols import (
     ANY_COLOR,
@@ -178,6 +179,12 @@ def _count_amount(text: str, plural: bool = False) -> Amount:
 
 
 def _plain_count(text: str, plural: bool) -> Amount:
+    if typed := re.fullmatch(r"(other )?([A-Z][a-z'\-]+) (creatures|artifacts|lands) (you control|on the battlefield)",
+                             text):
+        # "Sliver creatures you control" (Manaweft Sliver): the subtype and the card type together
+        sub = kind_word(typed.group(2), plural=False)
+        return Amount("count", types=frozenset({singular(typed.group(3))}), subtypes=frozenset({sub}),
+                      controller="you" if typed.group(4) == "you control" else "any", other=bool(typed.group(1)))
     m = re.fullmatch(r"(other )?((?:basic |snow |legendary )*)([A-Za-z'\-]+) "
                      r"(you control|on the battlefield|your opponents control|an opponent controls)", text)
     if not m:
@@ -324,6 +331,9 @@ def _board_production(body: str) -> Production | None:
         return Production(commander=_number(m.group(1)))
     if body in _AMONG:
         return Production(colors_among=_AMONG[body])
+    if body == "one mana of any of ~'s colors":
+        # Katilda's grant, Birds of Paradise kin: the colors of the permanent that has the ability
+        return Production(colors_among="self")
     return None
 
 
@@ -488,6 +498,16 @@ def _head(head: str, rest: list[str], x_removed: bool) -> tuple[Production, list
     if head == "Choose a player." and rest and rest[0] == "That player adds one mana of any color they choose.":
         # the controller may choose themselves; mana given to another player never pays their costs
         return Production(options=((ANY_COLOR,),)), rest[1:]
+    if m := re.fullmatch(r"(?:A player of your choice|Each player) adds (.+)\.", head):
+        # Victory Chimes, Yurlok: the controller may choose (or is) a player who adds it; mana
+        # another player gets never pays this player's costs
+        return _production(f"Add {m.group(1)}.", x_removed), rest
+    if head == "Choose a player." and rest and (m := re.fullmatch(r"That player adds (.+)\.", rest[0])) \
+            and "they choose" not in rest[0]:
+        return _production(f"Add {m.group(1)}.", x_removed), rest[1:]
+    if head == "For each color among permanents you control, add one mana of that color.":
+        # Bloom Tender, Faeburrow Elder: one mana of each such color (amounts.ability_options)
+        return Production(colors_among="each_permanents_you_control"), rest
     if head == "Double the amount of each type of unspent mana you have.":
         # CR 106.6 example: the new mana has no restriction (RULES T117); read by the solver, not here
         return Production(doubles_pool=True), rest

@@ -119,6 +119,17 @@ _PLURAL_TYPES = {"plains": "plains", "islands": "island", "swamps": "swamp", "mo
 _GRANT = re.compile(r"(.+?) (?:have|has) (?:[a-z, ]+ and )?\"([^\"]+)\"\.?")
 
 
+def _conditional_attached(who_text: str) -> Amount | None:
+    """"As long as enchanted permanent is a creature, it gets +1/+3 and" (Careful Cultivation),
+    "As long as enchanted permanent is a land, it" (Nature's Embrace): the attached permanent,
+    while it has that card type (layer 6 applies the grant only then)."""
+    m = re.fullmatch(r"As long as enchanted permanent is an? (creature|land|artifact), it(?: gets [+\-]\d+/[+\-]\d+ and)?",
+                     who_text)
+    if m is None:
+        return None
+    return Amount("count", types=frozenset({m.group(1)}), controller="any")
+
+
 def _grant(line: str) -> GrantedAbility | None:
     """"Lands you control have "{T}: Add one mana of any color."" and kin (layer 6)."""
     from manasolver.models.text.mana_abilities import Unreadable, _count_amount, read_ability
@@ -140,14 +151,20 @@ def _grant(line: str) -> GrantedAbility | None:
             types = frozenset() if kind == "permanent" else frozenset({kind})
             return GrantedAbility(line, ability, Amount("count", types=types, controller="any"), attached=True)
         phrase = who_text
+        counter = ""
+        if counted := re.fullmatch(r"Each (\w+) you control with an? (\+1/\+1 )?counter on it", who_text):
+            # Rishkar, Jiang Yanggu: the creatures with a counter (of that kind) on them
+            phrase, counter = f"{counted.group(1)} you control", "+1/+1" if counted.group(2) else "any"
+        if who := _conditional_attached(who_text):
+            return GrantedAbility(line, ability, who, attached=True)
         if everyone := re.fullmatch(r"All (.+)", who_text):
             phrase = f"{everyone.group(1)} on the battlefield"
-        elif not who_text.endswith(" you control"):
+        elif not phrase.endswith(" you control"):
             return None
-        return GrantedAbility(line, ability, _count_amount(phrase[0].lower() + phrase[1:]
-                                                           if phrase.split()[0] in ("Other", "Basic", "Legendary",
-                                                                                     "Lands", "Creatures", "Artifacts")
-                                                           else phrase, plural=True))
+        amount = _count_amount(phrase[0].lower() + phrase[1:]
+                               if phrase.split()[0] in ("Other", "Basic", "Legendary", "Lands", "Creatures", "Artifacts")
+                               else phrase, plural=counter == "")
+        return GrantedAbility(line, ability, replace(amount, with_counter=counter) if counter else amount)
     except (Unreadable, BadCost):
         return None
 

@@ -160,6 +160,8 @@ def self_reference(text: str, name: str, legendary: bool = False) -> str:
             short = name.split()[0]
         if short and short in text:
             text = _replace_word(text, short, ",'")
+            if f"{short}'s power" in text:  # "equal to Marwyn's power" (Marwyn, the Nurturer)
+                text = text.replace(f"{short}'s power", "~'s power")
     return _SELF_WORDS.sub("~", text) if "this " in text.lower() else text
 
 
@@ -249,6 +251,8 @@ def _classify_static(line: str, low: str) -> str | None:
         return None
     if for_mana and ("produce" in low or "instead" in low or _ADDS_MANA.search(low)):
         return "replacement" if ("produce" in low or "instead" in low) else "triggered"
+    if low == "if a player would add mana, instead all players add that mana.":
+        return None  # Mana Abundance: the player still adds it; what others add never pays their costs
     if re.search(r"\bwould (?:add|produce)\b", low) and "mana" in low:
         return "replacement"
     if "create" not in low and _changes_land_types(line):

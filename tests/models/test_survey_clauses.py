@@ -84,3 +84,73 @@ def test_doubling_cube_with_nothing_left_to_double() -> None:
     mana would pay its own {3}, so there is nothing to double and {1}{G} is answered exactly."""
     out = _survey("Doubling Cube")
     assert out["payable"] and "unsupported" not in out
+
+
+def test_player_of_your_choice_adds() -> None:
+    """Victory Chimes "{T}: A player of your choice adds {C}.", Yurlok "Each player adds {B}{R}{G}.",
+    Valleymaker "Choose a player. That player adds {G}{G}{G}.": the controller may be (is) that
+    player (CR 106.3: mana added to another player's pool never pays this one's costs)."""
+    db = default_db()
+    assert db.get("Victory Chimes").mana_abilities[0].production.options == ((32,),)
+    assert db.get("Yurlok of Scorch Thrash").unsupported == ()
+    out = answer({"query": "pay", "state": _board("Yurlok of Scorch Thrash", "Wastes"), "cost": "{B}{R}"})
+    assert out["payable"] and "{B}{R}{G}" in {a["mana"] for a in out["payment"]["activations"]}
+
+
+def test_bloom_tender_one_mana_of_each_color_among_your_permanents() -> None:
+    """Bloom Tender: "For each color among permanents you control, add one mana of that color."
+    Beside Llanowar Elves and Raging Goblin it adds {R}{G} (itself green): {R}{G}{G} is paid by the
+    Tender and the Elves."""
+    state = _board("Bloom Tender", "Llanowar Elves", "Raging Goblin")
+    out = answer({"query": "pay", "state": state, "cost": "{R}{G}{G}"})
+    assert out["payable"] and {a["mana"] for a in out["payment"]["activations"]} == {"{R}{G}", "{G}"}
+    assert answer({"query": "can_pay", "state": state, "cost": "{U}"})["payable"] is False
+    assert _survey("Bloom Tender").get("unsupported") is None
+
+
+def test_mana_abundance_the_player_still_adds_the_mana() -> None:
+    """Mana Abundance ("If a player would add mana, instead all players add that mana."): the
+    player adds it all the same; what the others add never pays this player's costs."""
+    assert default_db().get("Mana Abundance").unsupported == ()
+    assert _survey("Mana Abundance").get("unsupported") is None
+
+
+def test_marwyn_adds_green_equal_to_her_power() -> None:
+    """Marwyn, the Nurturer: "{T}: Add an amount of {G} equal to Marwyn's power." (short name of a
+    legendary creature, CR 201.5)."""
+    state = _board({"card": "Marwyn, the Nurturer", "counters": {"+1/+1": 2}})
+    assert answer({"query": "can_pay", "state": state, "cost": "{G}{G}{G}"})["payable"] is True
+    assert answer({"query": "can_pay", "state": state, "cost": "{G}{G}{G}{G}"})["payable"] is False
+
+
+def test_granted_to_a_subtype_of_creatures_and_to_the_creatures_own_colors() -> None:
+    """Manaweft Sliver ("Sliver creatures you control have "{T}: Add one mana of any color."") gives
+    itself the ability; Katilda's "Human creatures you control have "{T}: Add one mana of any of
+    this creature's colors."" makes Katilda (green and white) tap for {G} or {W} (CR 613.1f)."""
+    assert answer({"query": "can_pay", "state": _board("Manaweft Sliver"), "cost": "{U}"})["payable"] is True
+    katilda = _board("Katilda, Dawnhart Prime")
+    assert answer({"query": "can_pay", "state": katilda, "cost": "{W}"})["payable"] is True
+    assert answer({"query": "can_pay", "state": katilda, "cost": "{U}"})["payable"] is False
+
+
+def test_grants_to_creatures_with_counters() -> None:
+    """Rishkar: "Each creature you control with a counter on it has "{T}: Add {G}."": a Grizzly
+    Bears with a +1/+1 counter taps for {G}, one without does not; Jiang Yanggu needs a +1/+1
+    counter, not any counter."""
+    state = _board("Rishkar, Peema Renegade", {"card": "Grizzly Bears", "counters": {"+1/+1": 1}}, "Grizzly Bears")
+    assert answer({"query": "can_pay", "state": state, "cost": "{G}"})["payable"] is True
+    assert answer({"query": "can_pay", "state": state, "cost": "{G}{G}"})["payable"] is False
+    jiang = _board("Jiang Yanggu, Wildcrafter", {"card": "Grizzly Bears", "counters": {"-1/-1": 1}})
+    assert answer({"query": "can_pay", "state": jiang, "cost": "{R}"})["payable"] is False
+
+
+def test_grants_of_an_aura_while_the_permanent_has_a_type() -> None:
+    """Nature's Embrace: "As long as enchanted permanent is a land, it has "{T}: Add two mana of any
+    one color."" on a Plains pays {G}{G}; Careful Cultivation's grant needs a creature, so on the
+    Plains it gives nothing; unattached they give nothing."""
+    state = _board({"id": "w", "card": "Plains"}, {"card": "Nature's Embrace", "attached_to": "w"})
+    assert answer({"query": "can_pay", "state": state, "cost": "{G}{G}"})["payable"] is True
+    state = _board({"id": "w", "card": "Plains"}, {"card": "Careful Cultivation", "attached_to": "w"})
+    assert answer({"query": "can_pay", "state": state, "cost": "{G}"})["payable"] is False
+    for card in ("Nature's Embrace", "Careful Cultivation"):
+        assert _survey(card).get("unsupported") is None, card
