@@ -445,7 +445,7 @@ def test_rule_106_6_ancient_ziggurat_pays_only_the_creature_spell_of_the_plan() 
 # -- against the brute force ------------------------------------------------------------------------
 
 LANDS = {"Plains", "Island", "Swamp", "Mountain", "Forest", "Tundra", "Underground Sea", "Adarkar Wastes",
-         "Mystic Gate", "Wastes", "Ancient Ziggurat"}
+         "Mystic Gate", "Wastes", "Ancient Ziggurat", "Fire-Lit Thicket", "Ancient Tomb"}
 SOURCES = ["Plains", "Island", "Swamp", "Mountain", "Forest", "Tundra", "Underground Sea", "Adarkar Wastes",
            "Sol Ring", "Mystic Gate", "Llanowar Elves", "Birds of Paradise", "Treasure", "Wastes",
            "Ancient Ziggurat"]
@@ -487,3 +487,27 @@ def test_plan_agrees_with_the_brute_force_over_payments(case: tuple[dict[str, An
         assert value(state, got["payments"]) == best, (got, best)
     else:
         assert got["payable"] is False and got["index"] == depth, (got, depth)
+
+
+#: Sources that make more than one mana, or that cost mana: where mana floats from cost to cost.
+FLOATERS = ["Sol Ring", "Mystic Gate", "Fire-Lit Thicket", "Gilded Lotus", "Ancient Tomb", "Worn Powerstone",
+            "Plains", "Island", "Forest", "Mountain", "Lotus Petal"]
+FLOAT_COSTS = ["{1}", "{2}", "{W}", "{U}", "{R}", "{G}", "{C}", "{1}{W}", "{W/U}", "{R/G}", "{3}", "{G}{G}"]
+
+
+@st.composite
+def floating_plans(draw: st.DrawFn) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    cards = draw(st.lists(st.sampled_from(FLOATERS), min_size=2, max_size=4))
+    n = draw(st.integers(2, 3))
+    costs = [{"cost": c} for c in draw(st.lists(st.sampled_from(FLOAT_COSTS), min_size=n, max_size=n))]
+    state = board(*cards, life=draw(st.sampled_from([2, 20])))
+    return state, costs
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(floating_plans())
+def test_rule_106_4_floating_mana_plans_agree_with_the_brute_force(
+        case: tuple[dict[str, Any], list[dict[str, Any]]]) -> None:
+    """CR 106.4 (the pool empties between steps, not between spells): boards of Sol Ring, filter
+    lands, Gilded Lotus, Ancient Tomb (2 damage), whose extra mana pays the next cost."""
+    test_plan_agrees_with_the_brute_force_over_payments.hypothesis.inner_test(case)  # type: ignore[attr-defined]
