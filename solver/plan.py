@@ -160,6 +160,7 @@ def plan(steps: Sequence[PaymentRequest | dict[str, Any]]) -> PlanAnswer:
     reason one can't be cast at all), or the first cost no plan reaches.  See the module
     docstring."""
     from manasolver.solver import queries
+    steps = _abilities_in_turn(steps)
     problems: list[Problem | None] = []
     for i, step in enumerate(steps):
         if isinstance(step, dict):
@@ -188,6 +189,34 @@ def plan(steps: Sequence[PaymentRequest | dict[str, Any]]) -> PlanAnswer:
                             for e in combined.problem.supply.excluded)
             return PlanAnswer(True, tuple(payments), time_bound=not result.optimal, unsupported=ignored)
     return _first_unpayable(steps, problems)
+
+
+def _abilities_in_turn(steps: Sequence[PaymentRequest | dict[str, Any]]) -> list[PaymentRequest | dict[str, Any]]:
+    """The costs with each activated ability's own cost applied for the ones after it: an ability
+    whose ``{T}`` source an earlier ability tapped, or whose source an earlier one sacrificed, can't
+    be activated (CR 602.2, 107.5): that cost's reason is ``not_castable``."""
+    out: list[PaymentRequest | dict[str, Any]] = []
+    after: dict[str, Permanent | None] = {}
+    for i, step in enumerate(steps):
+        act = None if isinstance(step, dict) else step.activation
+        if act is None or act.permanent is None:
+            out.append(step)
+            continue
+        pid = act.permanent.id
+        cost = act.ability.cost
+        if pid in after:
+            now = after[pid]
+            why = ("was sacrificed" if now is None
+                   else "is tapped" if cost is not None and cost.tap and now.tapped
+                   else "is untapped" if cost is not None and cost.untap and not now.tapped else None)
+            if why is not None:
+                out.append({"code": "not_castable", "message": f"{pid} {why} by an earlier cost of the plan, so "
+                            f"its ability can't be activated (CR 602.2, 107.5)"})
+                continue
+        mine = [q for q in act.state.battlefield if q.id == pid]
+        after[pid] = mine[0] if mine else None
+        out.append(step)
+    return out
 
 
 #: Why a plan whose life total decides it is refused (see :func:`_life_critical`).
@@ -444,9 +473,11 @@ def _check_joint(problems: Sequence[Problem]) -> None:
 
 
 def _same_supply(a: Problem, b: Problem) -> bool:
+    """Do the two costs pay from the same sources (an ability whose cost taps a permanent that
+    makes no mana, Prodigal Pyromancer's ``{T}``, leaves them as they were)?"""
     sa, sb = a.supply, b.supply
     return (sa.classes == sb.classes and sa.pool == sb.pool and sa.life == sb.life and sa.energy == sb.energy
-            and a.req.state is b.req.state)
+            and sa.excluded == sb.excluded)
 
 
 # -- the combined problem -------------------------------------------------------------------
@@ -782,6 +813,12 @@ def _validated(problems: Sequence[Problem], payments: Sequence[Payment]) -> None
         state = left_by(state, p.req.player, pay, cast_card=p.req.spell.card.name
                         if p.req.spell is not None and p.req.spell.card is not None and not p.req.spell.ability
                         else None)
+        act = p.req.activation
+        if act is not None and act.permanent is not None:  # its own cost: tapped, sacrificed (602.2)
+            pid = act.permanent.id
+            mine = [q for q in act.state.battlefield if q.id == pid]
+            state = dataclasses.replace(state, battlefield=tuple(
+                mine[0] if q.id == pid else q for q in state.battlefield if q.id != pid or mine))
         if i + 1 < len(payments) and state.player(p.req.player).life <= 0:
             raise Unsupported("the plan's payments take the player's life to 0 before the next cost, "
                               "and a player at 0 life has lost (CR 704.5a)", f"costs[{i}]")

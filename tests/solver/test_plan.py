@@ -322,6 +322,24 @@ def test_lightning_bolt_and_counterspell_by_card_name() -> None:
     assert got["payable"] is False and got["index"] == 1 and got["reason"]["code"] == "not_castable", got
 
 
+def test_rule_602_2_abilities_in_a_plan_pay_their_own_costs_in_turn() -> None:
+    """Equip {1} then {U}: the equip cost is paid like a spell's.  Prodigal Pyromancer's {T}
+    ability twice: its source is tapped by the first (CR 602.2, 107.5), so the second is not
+    castable at index 1."""
+    state = {"players": [{"name": "you"}], "battlefield": [
+        {"id": "f", "card": "Forest"}, {"id": "i", "card": "Island"}, {"id": "b", "card": "Bonesplitter"},
+        {"id": "h", "card": "Prodigal Pyromancer"}]}
+    got = answer({"query": "plan", "state": state, "costs": [{"spell": {"permanent": "b", "ability": 0}},
+                                                              {"cost": "{U}"}]})
+    assert got["payable"] is True, got
+    assert [a["permanent"] for a in got["payments"][0]["activations"]] == ["f"], got
+    ping = {"spell": {"permanent": "h", "ability": 0}}
+    got = answer({"query": "plan", "state": state, "costs": [{"cost": "{G}"}, ping]})
+    assert got["payable"] is True and got["payments"][1]["total"] == "{0}", got
+    got = answer({"query": "plan", "state": state, "costs": [ping, ping]})
+    assert got["payable"] is False and got["index"] == 1 and got["reason"]["code"] == "not_castable", got
+
+
 def test_each_cost_keeps_its_own_x_and_modifiers() -> None:
     """601.2f per cost: a reduction of {1} applies to its own cost only (here it reduces {2} to
     {1}); X is fixed per cost."""
