@@ -44,9 +44,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from manasolver.models._memo import IdentityMemo, KeyMemo
 from manasolver.models.abilities import Amount, ManaAbility, Production
+from manasolver.models.card import Card
 from manasolver.models.errors import Unsupported
-from manasolver.models.rules.amounts import ability_options, reference_count
+from manasolver.models.rules.amounts import ability_options, commander_identity, reference_count
 from manasolver.models.rules.production import (
     active_effects,
     could_produce_types,
@@ -71,6 +73,7 @@ __all__ = [
     "mana_permanents",
     "reference_key",
     "reference_mask",
+    "reference_sets",
     "referenced",
     "source_graph",
 ]
@@ -186,17 +189,67 @@ def _unread(perm: Permanent) -> tuple[str, ...]:
     """Clauses of its card that nothing in the engine reads and that could change what it
     produces: the unread clauses of its reading (its structured effects, a Spirit Guide's hand
     ability, which does nothing on the battlefield, and Heritage Druid's cost are read)."""
-    return tuple(c for c in card_text(perm.card).unread if not harmless_clause(c))
+    return _reading(perm.card)[1]
+
+
+#: Per card object: (its producing abilities on a board without effects on mana, its unread
+#: clauses that matter): both read from the card alone.
+_READINGS: IdentityMemo[Card, tuple[tuple[ManaAbility, ...], tuple[str, ...]]] = IdentityMemo(8193)
+
+
+def _reading(card: Card) -> tuple[tuple[ManaAbility, ...], tuple[str, ...]]:
+    hit = _READINGS.get(card)
+    if hit is not None:
+        return hit
+    text = card_text(card)
+    own = card.mana_abilities
+    if text.tap_costs:
+        from manasolver.models.text.tap_costs import tap_costs_after
+        own = own + tuple(t.ability for t in tap_costs_after(card, len(own)))
+    unread = tuple(c for c in text.unread if not harmless_clause(c))
+    return _READINGS.put(card, (own, unread))
 
 
 def _producing_abilities(state: GameState, perm: Permanent) -> tuple[ManaAbility, ...]:
     """Its mana abilities now, and those whose cost taps other permanents (Heritage Druid,
     Urza: read by ``models/text/tap_costs.py``); could-produce ignores costs (CR 106.7)."""
+    if not (active_effects(state) or tap_damage_from_attachments(state)):
+        return _reading(perm.card)[0]
     own = abilities_of(state, perm)
     if not card_text(perm.card).tap_costs:
         return own
     from manasolver.models.text.tap_costs import tap_costs_after
     return own + tuple(t.ability for t in tap_costs_after(perm.card, len(own)))
+
+
+#: Base types of the abilities whose production reads nothing of the board but the permanent's
+#: chosen color and its controller's commander identity (no amount, no "instead", no colors
+#: among permanents), on boards without effects on mana: by (ability, chosen color, identity).
+_STATIC: KeyMemo[tuple[int, str | None, int], int] = KeyMemo(8193)
+
+
+def _static(production: Production) -> bool:
+    return (production.amount is None and not production.instead_options and not production.colors_among
+            and not production.reference)
+
+
+def _base_mask(state: GameState, perm: Permanent, ability: ManaAbility, plain: bool,
+               identities: dict[str, int]) -> int:
+    """:func:`base_types`, remembered per ability where the board can't change it (``plain``:
+    no effects on mana in force; ``identities``: commander identities by controller, filled here)."""
+    production = ability.production
+    if not (plain and _static(production)):
+        return base_types(state, perm, ability)
+    identity = -1
+    if production.commander:
+        identity = identities.get(perm.controller, -1)
+        if identity < 0:
+            identity = identities[perm.controller] = commander_identity(state, perm.controller)
+    key = (id(ability), perm.chosen_color if production.chosen else None, identity)
+    hit = _STATIC.get(key, ability)
+    if hit is None:
+        hit = _STATIC.put(key, ability, base_types(state, perm, ability))
+    return hit
 
 
 def _check_supported(state: GameState) -> None:
@@ -246,13 +299,29 @@ def could_produce(state: GameState, strict: bool = True) -> CouldProduce:
     type (:func:`~manasolver.models.rules.production.could_produce_types`), so mirroring
     the union is mirroring each member.
     """
+    return _fixed_point(state, strict, False)
+
+
+def reference_sets(state: GameState, strict: bool = True) -> CouldProduce:
+    """The fixed point of :func:`could_produce` over the lands alone, and the union of each
+    referenced set: what every referential ability mirrors (:func:`reference_mask`), exactly,
+    since only lands are members of a referenced set and a land's types depend only on lands.
+    A permanent that is not a land is absent from the mapping."""
+    return _fixed_point(state, strict, True)
+
+
+def _fixed_point(state: GameState, strict: bool, lands_only: bool) -> CouldProduce:
     if strict:
         _check_supported(state)
     cp = CouldProduce(state)
     # each referenced set -> the referencing permanents, their ability and amount
     users: dict[RefKey, list[tuple[Permanent, ManaAbility, int]]] = {}
     perms: list[Permanent] = []
+    plain = not active_effects(state)
+    identities: dict[str, int] = {}
     for p in state.battlefield:
+        if lands_only and not p.is_land:
+            continue
         abilities = _producing_abilities(state, p)
         if not abilities:
             continue
@@ -267,7 +336,7 @@ def could_produce(state: GameState, strict: bool = True) -> CouldProduce:
                 if n > 0:
                     these.append((p, ab, n))
             else:
-                mask |= base_types(state, p, ab)
+                mask |= _base_mask(state, p, ab, plain, identities)
         cp[p.id] = mask
     unions = dict.fromkeys(users, 0)
     # the sets each land belongs to (only sets some permanent mirrors)

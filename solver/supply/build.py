@@ -389,7 +389,6 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
         raise BadState(f"no player named {name!r}", "player") from None
     refs: dict[str, int] | None = None
     ref_error = ""
-    mine = [(pos, perm) for pos, perm in enumerate(state.battlefield) if perm.controller == name]
     from manasolver.models.rules.production import active_effects, tap_damage_from_attachments
     effects = active_effects(state)
     # Board-dependent abilities: effects on mana, or Auras that hurt when what they enchant taps.
@@ -397,57 +396,69 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     # Rows remembered with their permanents first (one lookup each, the common case); the others
     # after the references are known (a plain row never reads them).
     plain = None if changed else _PLAIN_ROWS[resources]
-    found: list[_Row | None] = []
+    found: list[tuple[int, Permanent, _Row | None]] = []
     missed = False
-    for _, perm in mine:
+    for pos, perm in enumerate(state.battlefield):
+        if perm.controller != name:
+            continue
         hit = plain.get(id(perm)) if plain is not None else None
         if hit is not None and hit[0] is perm:
-            found.append(hit[1])
+            found.append((pos, perm, hit[1]))
         else:
-            found.append(None)
-            missed = True
-    if missed and any(_card_info(perm.card)[3] for (_, perm), row in zip(mine, found) if row is None):
-        from manasolver.solver.graph import could_produce
+            found.append((pos, perm, None))
+            missed = missed or _card_info(perm.card)[3]
+    if missed:  # a row to make reads what other permanents could produce
+        from manasolver.solver.graph import reference_sets
         try:
-            refs = could_produce(state)
+            refs = reference_sets(state)  # what referential abilities mirror: lands only
         except Unsupported as err:
             ref_error = err.message
-    groups: dict[tuple[object, ...], tuple[list[str], list[int]]] = {}
-    meta: dict[tuple[object, ...], tuple[tuple[Option, ...], bool, SourceKind, str, bool]] = {}
     excluded: list[Excluded] = []
     creatures = 0
     special = False
     rows: list[tuple[int, Permanent, _Row]] = []
-    for (pos, perm), row in zip(mine, found):
-        if row is None:
-            row = _row(state, perm, pl, refs, bool(effects), changed, resources, ref_error)
+    # Grouped as they come, in order of their first member, unless some option sacrifices or
+    # taps other permanents (then _group_with_resources groups them again).
+    simple: dict[tuple[object, ...], tuple[list[str], list[int], _Row, str]] = {}
+    for pos, perm, maybe in found:
+        row = maybe if maybe is not None else _row(state, perm, pl, refs, bool(effects), changed, resources,
+                                                   ref_error)
         creatures += row[5]
         if row[0] is not None:
             excluded.append(row[0])
-        elif row[1]:
-            rows.append((pos, perm, row))
-            special = special or row[6]
-    signature: dict[str, frozenset[str]] = {}
-    tap_sig: dict[str, frozenset[str]] = {}
-    if not special:  # classes come out in order of their first member
-        for pos, perm, row in rows:
-            gkey = row[7]
-            group = groups.get(gkey)
-            if group is not None and meta[gkey][0] is not row[1] and meta[gkey][0] != row[1]:
-                gkey = (id(row[1]), row[2], row[3], row[4], None, None)  # a hash collision
-                group = groups.get(gkey)
-            if group is None:
-                groups[gkey] = group = ([], [])
-                meta[gkey] = (row[1], row[2], row[3], perm.card.name, row[4])
+            continue
+        if not row[1]:
+            continue
+        rows.append((pos, perm, row))
+        if row[6]:
+            special = True
+        if special:
+            continue
+        gkey = row[7]
+        group = simple.get(gkey)
+        if group is not None and group[2][1] is not row[1] and group[2][1] != row[1]:
+            gkey = (id(row[1]), row[2], row[3], row[4], None, None)  # a hash collision
+            group = simple.get(gkey)
+        if group is None:
+            simple[gkey] = ([perm.id], [pos], row, perm.card.name)
+        else:
             group[0].append(perm.id)
             group[1].append(pos)
+    signature: dict[str, frozenset[str]] = {}
+    tap_sig: dict[str, frozenset[str]] = {}
+    mine: list[tuple[int, Permanent]] = []
+    if not special:  # classes come out in order of their first member
+        classes = [SourceClass(tuple(ids), tuple(positions), row[1], row[2], row[3], cname, row[4])
+                   for ids, positions, row, cname in simple.values()]
     else:
+        mine = [(pos, perm) for pos, perm, _ in found]
+        groups: dict[tuple[object, ...], tuple[list[str], list[int]]] = {}
+        meta: dict[tuple[object, ...], tuple[tuple[Option, ...], bool, SourceKind, str, bool]] = {}
         signature, tap_sig = _group_with_resources(state, mine, rows, reserved, excluded, groups, meta)
-    classes = []
-    for gkey, (ids, positions) in groups.items():
-        opts, snow, kind, cname, creature = meta[gkey]
-        classes.append(SourceClass(tuple(ids), tuple(positions), opts, snow, kind, cname, creature))
-    if special:
+        classes = []
+        for gkey, (ids, positions) in groups.items():
+            opts, snow, kind, cname, creature = meta[gkey]
+            classes.append(SourceClass(tuple(ids), tuple(positions), opts, snow, kind, cname, creature))
         classes.sort(key=lambda k: k.positions[0])
     if resources:
         classes.extend(hand_classes(pl, len(state.battlefield)))

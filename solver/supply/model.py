@@ -19,8 +19,8 @@ Which restricted mana may pay what (CR 106.6) is decided here too, once for ever
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, fields
+from typing import Any, Literal
 
 from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import Restriction
@@ -46,8 +46,19 @@ SourceKind = Literal["land", "creature", "artifact", "other", "hand"]
 #: Upper bound on activations of one repeatable ability per permanent.
 MAX_REPEAT = 64
 
+_NO_MANA = ManaCost()
 
-@dataclass(frozen=True, slots=True)
+
+def _slot_setters(cls: type) -> tuple[Any, ...]:
+    """The setters of a frozen slotted dataclass's fields, in field order: its slots' own
+    descriptors.  The ``__init__`` a frozen dataclass is given sets each field through
+    ``object.__setattr__``, three to six times slower; the value types a supply builds on
+    every board (source classes, options, the supply) set their fields through these instead,
+    and stay frozen: assigning to a field afterwards still raises ``FrozenInstanceError``."""
+    return tuple(cls.__dict__[f.name].__set__ for f in fields(cls))
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Option:
     """One way to activate one mana ability of a permanent once.
 
@@ -76,7 +87,7 @@ class Option:
     ability: int
     slots: tuple[int, ...]
     costs: tuple[str, ...]
-    mana_cost: ManaCost = ManaCost()  # noqa: RUF009 (frozen, so a shared default is safe)
+    mana_cost: ManaCost = _NO_MANA  # frozen, so a shared default is safe
     life: int = 0
     energy: int = 0
     damage: int = 0
@@ -89,6 +100,32 @@ class Option:
     sacrifice_other: tuple[str, ...] = ()
     tap_types: tuple[str, ...] = ()
     nonsnow_tail: int = 0
+
+    def __init__(self, ability: int, slots: tuple[int, ...], costs: tuple[str, ...],
+                 mana_cost: ManaCost = _NO_MANA, life: int = 0, energy: int = 0, damage: int = 0,
+                 sacrifice: bool = False, tap: bool = False, exclusive: bool = True, repeat: int = 1,
+                 restriction: Restriction | None = None, tap_creatures: int = 0,
+                 sacrifice_other: tuple[str, ...] = (), tap_types: tuple[str, ...] = (),
+                 nonsnow_tail: int = 0) -> None:
+        # Each field set through its slot (see _slot_setters): the options of a board's
+        # board-dependent permanents are made on every board.
+        (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15) = _OPTION_SLOTS
+        s0(self, ability)
+        s1(self, slots)
+        s2(self, costs)
+        s3(self, mana_cost)
+        s4(self, life)
+        s5(self, energy)
+        s6(self, damage)
+        s7(self, sacrifice)
+        s8(self, tap)
+        s9(self, exclusive)
+        s10(self, repeat)
+        s11(self, restriction)
+        s12(self, tap_creatures)
+        s13(self, sacrifice_other)
+        s14(self, tap_types)
+        s15(self, nonsnow_tail)
 
     def slot_snow(self, i: int, class_snow: bool) -> bool:
         """Is the mana of slot ``i`` snow, for a member of a class whose snow flag is
@@ -123,7 +160,7 @@ class Option:
         return m
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class SourceClass:
     """Identical permanents (same options, snow and kind) grouped with their count.
 
@@ -147,6 +184,20 @@ class SourceClass:
     name: str
     creature: bool = False
     hand: tuple[int, ...] = ()
+
+    def __init__(self, members: tuple[str, ...], positions: tuple[int, ...], options: tuple[Option, ...],
+                 snow: bool, kind: SourceKind, name: str, creature: bool = False,
+                 hand: tuple[int, ...] = ()) -> None:
+        # Each field set through its slot (see _slot_setters): a class per group of every board.
+        s0, s1, s2, s3, s4, s5, s6, s7 = _CLASS_SLOTS
+        s0(self, members)
+        s1(self, positions)
+        s2(self, options)
+        s3(self, snow)
+        s4(self, kind)
+        s5(self, name)
+        s6(self, creature)
+        s7(self, hand)
 
     @property
     def count(self) -> int:
@@ -214,7 +265,7 @@ class Excluded:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Supply:
     """Everything ``player`` can put toward a payment right now.
 
@@ -236,6 +287,21 @@ class Supply:
     creatures: int = 0
     fodder: tuple[Group, ...] = ()
     tappable: tuple[Group, ...] = ()
+
+    def __init__(self, player: str, pool: tuple[tuple[int, int], ...], classes: tuple[SourceClass, ...],
+                 excluded: tuple[Excluded, ...], life: int, energy: int, creatures: int = 0,
+                 fodder: tuple[Group, ...] = (), tappable: tuple[Group, ...] = ()) -> None:
+        # Each field set through its slot (see _slot_setters): a supply per board.
+        s0, s1, s2, s3, s4, s5, s6, s7, s8 = _SUPPLY_SLOTS
+        s0(self, player)
+        s1(self, pool)
+        s2(self, classes)
+        s3(self, excluded)
+        s4(self, life)
+        s5(self, energy)
+        s6(self, creatures)
+        s7(self, fodder)
+        s8(self, tappable)
 
     @property
     def resource_costs(self) -> bool:
@@ -272,6 +338,11 @@ class Supply:
         the shape the flow fast path decides exactly."""
         return all(o.free and o.exclusive and not (o.life or o.energy or o.damage or o.tap_creatures)
                    for k in self.classes for o in k.options)
+
+
+_OPTION_SLOTS = _slot_setters(Option)
+_CLASS_SLOTS = _slot_setters(SourceClass)
+_SUPPLY_SLOTS = _slot_setters(Supply)
 
 
 #: (restricted, all_ok, has_damage) per supply object.
