@@ -35,6 +35,7 @@ from itertools import combinations_with_replacement
 
 from manasolver.models.symbols import TYPE_BITS
 from manasolver.solver.backends.fastopt.keep import KeepTerms
+from manasolver.solver.backends.fastopt.modes import merged_pick
 from manasolver.solver.backends.matching import hall_ok, transport
 from manasolver.solver.backends.problem import Problem, Solution, lowest_bit
 from manasolver.solver.casting.announce import Form
@@ -131,13 +132,7 @@ def _modes(problem: Problem) -> list[_Mode] | None:
                 free_modes.append(_Mode(k, opt.slots, 0, ((0, o),), (), int(opt.sacrifice),
                                         opt.life + opt.damage, opt.life, nonland, weight))
         for (sac, life, ab_life), members in sorted(groups.items()):
-            mask = 0
-            pick: list[tuple[int, int]] = []
-            for o, opt in members:
-                for b in TYPE_BITS:
-                    if opt.slots[0] & b and not mask & b:
-                        pick.append((b, o))
-                mask |= opt.slots[0]
+            mask, pick = merged_pick(members)
             free_modes.append(_Mode(k, (mask,), 0, tuple(pick), (), sac, life, ab_life, nonland, weight))
         if costly:
             conv = _converter(cls, k, costly, nonland)

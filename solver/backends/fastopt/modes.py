@@ -22,7 +22,7 @@ from manasolver.models.symbols import C, TYPE_BITS
 from manasolver.solver.backends.problem import Problem
 from manasolver.solver.supply.model import Option, Supply, restriction_pays_abilities
 
-__all__ = ["GENERIC_COST", "Mode", "build_modes", "cost_kinds", "mode_cap", "pays_ability"]
+__all__ = ["GENERIC_COST", "Mode", "build_modes", "cost_kinds", "merged_pick", "mode_cap", "pays_ability"]
 
 #: The mask standing for the generic part of an activation's mana cost in :attr:`Mode.costs`.
 GENERIC_COST = -2
@@ -115,16 +115,23 @@ def build_modes(problem: Problem) -> tuple[list[Mode], bool] | None:
                               opt.life + opt.damage, opt.life, nonland, weight,
                               costs, pays_ability(opt)))
         for (sac, life, ab_life, pays), members in sorted(groups.items()):
-            mask = 0
-            pick: list[tuple[int, int]] = []
-            for o, opt in members:
-                for b in TYPE_BITS:
-                    if opt.slots[0] & b and not mask & b:
-                        pick.append((b, o))
-                mask |= opt.slots[0]
+            mask, pick = merged_pick(members)
             modes.append(Mode(k, tuple(pick), (mask,), cls.snow, sac, life, ab_life,
                               nonland, weight, (), pays))
     if costly and restricted_ability_mana:
         return None  # restricted mana that could still pay activations: CP-SAT decides
     modes.sort(key=lambda md: (md.k >= 0, not md.costs, md.weight, len(md.masks)))
     return modes, costly
+
+
+def merged_pick(members: list[tuple[int, Option]]) -> tuple[int, list[tuple[int, int]]]:
+    """Single-slot options of one class merged into one mode: the union of their types, and
+    for each type the first option (in printed order) that makes it."""
+    mask = 0
+    pick: list[tuple[int, int]] = []
+    for o, opt in members:
+        for b in TYPE_BITS:
+            if opt.slots[0] & b and not mask & b:
+                pick.append((b, o))
+        mask |= opt.slots[0]
+    return mask, pick
