@@ -41,8 +41,10 @@ from typing import Any
 
 __all__ = ["cache_path", "install", "installed", "save"]
 
-#: Past this many entries in either table the cache is written anew with this run's entries only.
-_MAX_ENTRIES = 20_000
+#: Past this many entries in either table the cache is written anew with this run's entries only
+#: (every command together uses about 700 sources and 350 patterns; entries of classes since changed
+#: pile up until then, and every start reads the whole file).
+_MAX_ENTRIES = 2_500
 
 # Entries are kept marshalled, and read when asked for: a run reads the whole file but decodes only
 # what it runs (a light query uses a third of what every command together has cached).
@@ -66,6 +68,8 @@ def cache_path() -> str | None:
     if not folder:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         folder = os.path.join(base, "manasolver")
+    if not os.path.isabs(folder):
+        return None  # no home to keep it in (an unexpanded "~"): nothing written where the process runs
     return os.path.join(folder, f"startup-{tag}.marshal")
 
 
