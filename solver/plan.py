@@ -42,9 +42,9 @@ flows follows life cost by cost (:func:`_exact_life`); with filter lands and the
 forms pay one life more than they ask, so that every plan found keeps the player alive to its end,
 and a plan payable only by dying on its last cost is refused.
 
-Plans outside this (convoke, improvise or delve, mana abilities that tap or sacrifice other
-permanents, an ability whose own cost changes the board) are refused as ``unsupported`` naming the
-cost, never answered by a guess.
+Plans outside this (convoke, improvise or delve; a best plan whose mana abilities tap or sacrifice
+other permanents as their costs; an ability whose own cost changes what pays) are refused as
+``unsupported`` naming the cost, never answered by a guess.
 """
 
 from __future__ import annotations
@@ -460,9 +460,6 @@ def _check_joint(problems: Sequence[Problem]) -> None:
         if p.has_assists:
             raise Unsupported("a plan whose costs may be paid by convoke, improvise or delve is not "
                               "supported yet; ask pay for that cost alone", where)
-        if p.supply.resource_costs:
-            raise Unsupported("a plan on a board whose mana abilities tap or sacrifice other permanents "
-                              "or exile cards from the hand is not supported yet", where)
         if p.supply is not first.supply and not _same_supply(p, first):
             raise Unsupported("this cost changes what the board can pay with before its mana is paid "
                               "(an ability's own cost, a card cast from the hand that is also a mana "
@@ -594,9 +591,10 @@ class _Stuck(Exception):
 def _split(combined: _Combined, sol: Solution, shares: Shares | None = None) -> list[Payment]:
     """Each cost's payment: its share of the total, the activations it uses first, the mana
     earlier activations left floating (see the module docstring, step 3)."""
-    if sol.assists or sol.delved or sol.sacrifices or sol.taps or sol.roles:  # pragma: no cover
-        raise Unsupported("the plan's payment uses convoke, improvise, delve or other permanents as "
-                          "costs, which a plan does not split yet", "costs")
+    if sol.assists or sol.delved or sol.sacrifices or sol.taps or sol.roles:
+        raise Unsupported("the plan's best payment taps or sacrifices other permanents for the costs of "
+                          "its mana abilities (Springleaf Drum, Ashnod's Altar), which a plan does not "
+                          "split between its costs yet", "costs")
     try:
         return _Splitter(combined, sol, shares).payments()
     except _Stuck:

@@ -435,6 +435,18 @@ def test_plan_refuses_what_it_does_not_model_naming_the_cost() -> None:
     assert got["error"]["where"] == "costs[1]", got
 
 
+def test_simian_spirit_guide_in_hand_pays_a_cost_of_the_plan_and_leaves_the_hand() -> None:
+    """A card exiled from the hand for mana (CR 602.2a) pays one cost; a plan whose best payment
+    taps another permanent for a mana ability's cost (Springleaf Drum) is refused, not split."""
+    state = board("Mountain", "Island", hand=("Simian Spirit Guide",))
+    got = plan(state, "{R}", "{R}")
+    assert got["payable"] is True, got
+    assert [a.get("card") for p in got["payments"] for a in p["activations"]] == [None, "Simian Spirit Guide"]
+    assert plan(state, "{R}", "{R}", "{R}")["index"] == 2
+    got = plan(board("Springleaf Drum", "Grizzly Bears", "Forest"), "{G}", "{U}")
+    assert got["error"]["code"] == "unsupported" and "Springleaf Drum" in got["error"]["message"], got
+
+
 CREATURE = {"types": ["Creature"]}
 
 
