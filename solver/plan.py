@@ -177,7 +177,9 @@ def plan(steps: Sequence[PaymentRequest | dict[str, Any]]) -> PlanAnswer:
         critical = _life_critical(whole)
         exact = critical and combined.exact_possible
         asked = combined.exact() if exact else combined.with_life(1) if critical else combined
-        found = _solve(asked)
+        # payability first (the flow check answers in milliseconds where an optimiser may take
+        # long to prove there is nothing), then the best plan
+        found = _solve(asked) if asked.restricted or asked.exact_life or _feasible(asked) else None
         if found is not None:
             result, shares = found
             if critical and not exact:
@@ -402,9 +404,12 @@ def _first_unpayable(steps: Sequence[PaymentRequest | dict[str, Any]],
     from manasolver.solver.backends import DEFAULT_CHAINS
     from manasolver.solver.reasons import reason
     from manasolver.solver.supply.unmodelled import guard_excluded
+    start = _payable_run(problems)
     for i, step in enumerate(steps):
         if isinstance(step, dict):
             return PlanAnswer(False, reason=Reason(cast("ReasonCode", step["code"]), str(step["message"])), index=i)
+        if i < start:
+            continue  # payable (found by bisection)
         prefix = [p for p in problems[:i + 1] if p is not None]
         _check_joint(prefix)
         whole = _Combined.of(prefix)
@@ -438,6 +443,29 @@ def _first_unpayable(steps: Sequence[PaymentRequest | dict[str, Any]],
         return PlanAnswer(False, reason=reason(combined), index=i)
     raise Unsupported("the plan as a whole found no payment although each prefix of it is payable",
                       "costs")  # pragma: no cover - the last prefix is the whole plan
+
+
+def _payable_run(problems: Sequence[Problem | None]) -> int:
+    """How many costs from the first are known payable in turn, found by bisection over the
+    prefixes that can't take the player's life to 0 (payability only falls as costs are added):
+    a few checks of mid-sized prefixes instead of one per cost."""
+    run: list[Problem] = []
+    for p in problems:
+        if p is None:
+            break
+        run.append(p)
+    while run and _life_critical(run):
+        run.pop()
+    lo, hi = 0, len(run)  # prefixes of lo costs are payable; of more than hi, not known
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        prefix = run[:mid]
+        _check_joint(prefix)
+        if _feasible(_Combined.of(prefix)):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def _guard(req: PaymentRequest, problem: Problem) -> None:
