@@ -127,7 +127,7 @@ def load_state(obj: object, db: CardDB | None = None) -> GameState:
             perm = None
             key: bytes | None = None
             # (not one with characteristics of its own: their text counts toward the board's limit)
-            if type(raw) is dict and "card" in raw and not raw.keys() & CHARACTERISTIC_SET:
+            if type(raw) is dict and "card" in raw and CHARACTERISTIC_SET.isdisjoint(raw):
                 try:
                     key = dumps(raw, 2)
                 except (ValueError, TypeError):  # a value marshal does not write, or nested too deeply

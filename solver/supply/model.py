@@ -349,15 +349,32 @@ _SUPPLY_SLOTS = _slot_setters(Supply)
 _FLAGS: IdentityMemo[Supply, tuple[bool, tuple[tuple[bool, ...], ...], bool]] = IdentityMemo(513)
 
 
+#: (restricted, every option allowed, damage) per options tuple (shared by the classes of every
+#: board whose members have the same remembered options).
+_OPTION_FLAGS: IdentityMemo[tuple[Option, ...], tuple[bool, tuple[bool, ...], bool]] = IdentityMemo(8193)
+
+
+def _option_flags(options: tuple[Option, ...]) -> tuple[bool, tuple[bool, ...], bool]:
+    hit = _OPTION_FLAGS.get(options)
+    if hit is None:
+        hit = _OPTION_FLAGS.put(options, (any(o.restriction is not None for o in options),
+                                          (True,) * len(options), any(o.damage for o in options)))
+    return hit
+
+
 def _flags(sup: Supply) -> tuple[bool, tuple[tuple[bool, ...], ...], bool]:
     """(restricted, all_ok, has_damage) of a supply, computed once per supply object."""
     hit = _FLAGS.get(sup)
     if hit is not None:
         return hit
-    restricted = any(o.restriction is not None for k in sup.classes for o in k.options)
-    all_ok = tuple((True,) * len(k.options) for k in sup.classes)
-    damage = any(o.damage for k in sup.classes for o in k.options)
-    return _FLAGS.put(sup, (restricted, all_ok, damage))
+    restricted = damage = False
+    all_ok = []
+    for k in sup.classes:
+        r, ok, d = _option_flags(k.options)
+        restricted = restricted or r
+        damage = damage or d
+        all_ok.append(ok)
+    return _FLAGS.put(sup, (restricted, tuple(all_ok), damage))
 
 
 def restriction_pays_abilities(r: Restriction | None) -> bool:

@@ -48,3 +48,42 @@ def test_quick_client_run_answers_every_line_as_the_engine_does(tmp_path: Path) 
     assert {p.name for p in paths} >= {"client.json", "client.md"}
     assert json.loads((tmp_path / "client.json").read_text())["plan"] == "quick"
     assert "## Client path" in (tmp_path / "client.md").read_text()
+
+
+def test_pipe_streams_and_asks_lines_in_order_through_a_real_process() -> None:
+    """The harness's pipe to the plain JSON loop (a real process): a stream of lines larger than
+    the pipe's buffer comes back whole and in order, and a line asked alone after it gets its own
+    answer (nothing read ahead is lost between the two ways of asking)."""
+    import sys
+    pipe = client._Pipe([sys.executable, "-c", client._LOOP])
+    try:
+        lines = [json.dumps({"n": i, "pad": "x" * (70_000 if i % 7 == 0 else i)}) for i in range(60)]
+        got, secs = pipe.stream(lines)
+        assert secs > 0 and [g["n"] for g in got] == list(range(60))
+        assert got[7]["pad"] == "x" * 70_000
+        for i in range(3):
+            one, _ = pipe.ask(json.dumps({"alone": i}))
+            assert one == {"alone": i}
+        again, _ = pipe.stream(lines[:5])
+        assert [g["n"] for g in again] == list(range(5))
+    finally:
+        pipe.close()
+
+
+def test_every_fresh_row_has_its_ratio_to_the_json_loop() -> None:
+    """The ×-loop ratio is computed the same way for every fresh row: our time (per line
+    streamed, or median one at a time) over the JSON loop's on the same lines; every answer
+    is the in-process one."""
+    import sys
+    batch = client._Pipe(client._cli() + ["batch"])
+    loop = client._Pipe([sys.executable, "-c", client._LOOP])
+    try:
+        rows = client._fresh(client.ClientPlan("t", 4, 3, 3, 0, 0, 0, 0, False, 0, 0), batch, loop, lambda s: None)
+    finally:
+        batch.close()
+        loop.close()
+    assert len(rows) == 6
+    for r in rows:
+        ours = r.get("per_line_ms") or r["median_ms"]
+        assert abs(r["ratio_to_json_loop"] - ours / r["json_loop_ms"]) <= 0.02 * r["ratio_to_json_loop"] + 0.01, r
+        assert r["errors"] == 0 and r["mismatches"] == 0, r
