@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from manasolver.models.abilities import Amount, ManaAbility
+from manasolver.models.abilities import Amount, Condition, ManaAbility
 
 __all__ = [
     "GrantedAbility",
@@ -102,12 +102,15 @@ class GrantedAbility:
     permanent the source is attached to ("Enchanted land has", "Equipped creature has";
     ``who`` still names the kind it must be); otherwise every permanent matching ``who``
     (an ``Amount`` of kind ``count``: types, subtypes, supertypes, controller relative to
-    the source, ``other``).  ``ability`` is the quoted ability, read as printed."""
+    the source, ``other``).  ``ability`` is the quoted ability, read as printed.  ``condition``:
+    the grant applies only while it holds for the source ("As long as you control six or more
+    lands, lands you control have …": The World Tree)."""
 
     text: str
     ability: ManaAbility
     who: Amount
     attached: bool = False
+    condition: Condition | None = None
 
 
 StructuredEffect = ManaMultiplier | ProducesInstead | LandTypeChange | TriggeredMana | GrantedAbility

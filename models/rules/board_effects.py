@@ -60,6 +60,10 @@ def active_effects(state: GameState) -> tuple[tuple[Permanent, StructuredEffect]
 
 def _granted_to(effect: GrantedAbility, source: Permanent, perm: Permanent, state: GameState) -> bool:
     """Whether ``effect`` of ``source`` gives ``perm`` its ability now."""
+    if effect.condition is not None:
+        from manasolver.models.rules.amounts import condition_holds
+        if not condition_holds(effect.condition, state, source):
+            return False
     who = effect.who
     mine = perm.controller == source.controller
     if effect.attached:

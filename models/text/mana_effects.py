@@ -131,7 +131,20 @@ def _conditional_attached(who_text: str) -> Amount | None:
 
 
 def _grant(line: str) -> GrantedAbility | None:
-    """"Lands you control have "{T}: Add one mana of any color."" and kin (layer 6)."""
+    """"Lands you control have "{T}: Add one mana of any color."" and kin (layer 6); "As long as
+    you control six or more lands, …" puts a condition on it (The World Tree)."""
+    from manasolver.models.text.mana_abilities import Unreadable, _condition
+    if (m := re.fullmatch(r"As long as (you control [^,]+), (.+)", line)) and '"' not in m.group(1):
+        try:
+            condition = _condition(m.group(1))
+        except Unreadable:
+            return None
+        inner = _grant(m.group(2)[0].upper() + m.group(2)[1:])
+        return replace(inner, text=line, condition=condition) if inner is not None else None
+    return _plain_grant(line)
+
+
+def _plain_grant(line: str) -> GrantedAbility | None:
     from manasolver.models.text.mana_abilities import Unreadable, _count_amount, read_ability
     from manasolver.models.errors import BadCost
     from manasolver.models.text.oracle import activated_parts
@@ -240,14 +253,22 @@ def read_mana_effects(oracle_text: str, name: str) -> tuple[StructuredEffect, ..
     """The structured effects of one face's rules text (``name`` read as a self reference)."""
     from manasolver.models.text.oracle import self_reference, strip_reminder
 
+    from manasolver.models.text.oracle import level_condition
+
     out: list[StructuredEffect] = []
+    level = None
     for raw in oracle_text.split("\n"):
         line = strip_reminder(raw)
         if re.fullmatch(r"LEVEL \d+(?:-\d+|\+)", line):
-            break  # what follows exists only at some levels (CR 711.2): left unsupported
+            level = level_condition(line)  # what follows exists only at these levels (CR 711.2)
+            continue
         if not line or len(line) > 400:
             continue
         effect = _read(self_reference(line, name))
+        if effect is not None and level is not None:
+            if not isinstance(effect, GrantedAbility) or effect.condition is not None:
+                continue  # left unsupported
+            effect = replace(effect, condition=level)
         if effect is not None:
             out.append(replace(effect, text=line))
     return tuple(out)

@@ -26,18 +26,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from manasolver.models.abilities import ManaAbility
+from manasolver.models.abilities import Amount, Condition, ManaAbility
 from manasolver.models.text.mana_abilities import Unreadable, read_ability
 from manasolver.models.card import TypeLine
 from manasolver.models.errors import BadCost
 
 __all__ = [
+    "GRAVEYARD_MANA",
     "MANA_EFFECT_KINDS",
     "ManaEffect",
     "ParsedText",
     "activated_parts",
     "is_loyalty_cost",
     "is_mana_ability",
+    "level_condition",
     "parse_oracle",
     "reindex",
     "self_reference",
@@ -96,6 +98,13 @@ _TAP_DAMAGE = re.compile(r"Whenever ~ becomes tapped, (?:it|~) deals (\d+) damag
 
 #: Doubling Cube's effect: a mana ability whose production is ``doubles_pool`` (RULES T117).
 _DOUBLES_POOL = "Double the amount of each type of unspent mana you have."
+
+#: Mana text that works only while the card is in its owner's graveyard: "{1}, Exile ~ from your
+#: graveyard: Add one mana of any color." (Jack-o'-Lantern), "As long as ~ is in your graveyard,
+#: lands you control have …" (Riftstone Portal).  Nothing on the battlefield; the solver refuses a
+#: board with such a card in the player's graveyard (``solver/supply/unmodelled.py``).
+GRAVEYARD_MANA = re.compile(r"^[^:]*\bExile ~ from your graveyard\b[^:]*:.*\bAdd\b|"
+                            r"^As long as ~ is in your graveyard, [^\n]*\bAdd\b")
 
 _FLAT_REMINDER = re.compile(r"[ \t]*\([^()]*\)")
 
@@ -163,6 +172,15 @@ def self_reference(text: str, name: str, legendary: bool = False) -> str:
             if f"{short}'s power" in text:  # "equal to Marwyn's power" (Marwyn, the Nurturer)
                 text = text.replace(f"{short}'s power", "~'s power")
     return _SELF_WORDS.sub("~", text) if "this " in text.lower() else text
+
+
+def level_condition(line: str) -> Condition:
+    """``LEVEL 1-4`` / ``LEVEL 5+`` (a leveler's striation, CR 711.2): the condition that the
+    permanent has that many level counters (711.5: it has the abilities of that striation)."""
+    m = re.fullmatch(r"LEVEL (\d+)(?:-(\d+)|\+)", line)
+    assert m is not None
+    low, high = int(m.group(1)), int(m.group(2)) if m.group(2) else None
+    return Condition(line, counts=((Amount("counters", counter="level"), low),), at_most=high)
 
 
 def is_loyalty_cost(cost_text: str) -> bool:
@@ -274,7 +292,7 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
     unsupported: list[str] = []
     effects: list[ManaEffect] = []
     is_spell = any(t in type_line.types for t in ("instant", "sorcery"))
-    leveled = False
+    level: Condition | None = None
     tap_damage = 0
     legendary = "legendary" in type_line.supertypes and bool({"creature", "planeswalker"} & set(type_line.types))
     for raw in (oracle_text or "").split("\n"):
@@ -286,9 +304,11 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
         if not line or line == "//":
             continue
         if re.fullmatch(r"LEVEL \d+(?:-\d+|\+)", line):
-            leveled = True  # the abilities below exist only at some levels (CR 711.2)
+            level = level_condition(line)  # the abilities below exist only at these levels (CR 711.2)
             continue
         text = self_reference(line, name, legendary)
+        if GRAVEYARD_MANA.search(text):
+            continue  # works only while the card is in a graveyard (Jack-o'-Lantern, Riftstone Portal)
         parts = activated_parts(text)
         if parts is not None:
             cost_text, effect = parts
@@ -305,8 +325,10 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
                 continue  # an ability with a target is not a mana ability (605.1a, 605.5a)
             try:
                 ability = read_ability(cost_text, effect, line)
-                if leveled:
-                    raise Unreadable(line)
+                if level is not None:
+                    if ability.condition is not None:
+                        raise Unreadable(line)
+                    ability = replace(ability, condition=level)
                 abilities.append(ability)
             except (Unreadable, BadCost):
                 unsupported.append(line)

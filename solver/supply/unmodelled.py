@@ -291,6 +291,7 @@ def guard_payment_rules(req: PaymentRequest) -> None:
                               f"this engine does not apply yet", "spell")
     if spell is not None:
         _guard_unchecked_restrictions(req)
+    _guard_graveyard_mana(req)
     costs = [req.cost] + [mod.cost for mod in req.modifiers if mod.kind == "increase" and mod.cost is not None]
     for i, perm in enumerate(req.state.battlefield):
         if perm.controller != req.player:
@@ -307,6 +308,23 @@ def guard_payment_rules(req: PaymentRequest) -> None:
             raise Unsupported(f"{perm.card.name} ({perm.id}): {line!r} changes what mana pays each symbol "
                               f"(CR 609.4b), which this engine does not apply yet", f"battlefield[{i}]")
     guard_unread_haste(req.state, req.player)
+
+
+def _guard_graveyard_mana(req: PaymentRequest) -> None:
+    """Refuse when a card in the player's graveyard has mana text that works from there (Jack-o'-
+    Lantern's "{1}, Exile ~ from your graveyard: Add one mana of any color.", Riftstone Portal's
+    "As long as ~ is in your graveyard, lands you control have …"): the supply reads only the
+    battlefield and the hand."""
+    from manasolver.models.text.oracle import GRAVEYARD_MANA, self_reference
+    players = req.state.players
+    k = next((i for i, p in enumerate(players) if p.name == req.player), 0)
+    for i, card in enumerate(players[k].graveyard):
+        if "graveyard" not in card.oracle_text:
+            continue
+        for line in card.oracle_text.split("\n"):
+            if GRAVEYARD_MANA.search(self_reference(line, card.name)):
+                raise Unsupported(f"{card.name} (in the graveyard): {line!r} makes mana from the graveyard, which "
+                                  f"this engine does not model yet", f"players[{k}].graveyard[{i}]")
 
 
 def _guard_unchecked_restrictions(req: PaymentRequest) -> None:

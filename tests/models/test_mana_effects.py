@@ -440,11 +440,18 @@ def test_cryptolith_rite_and_enchanted_land_grants(db: CardDB) -> None:
     assert effective_mana_abilities(state, esika) == esika.card.mana_abilities
 
 
-def test_conditional_and_leveled_grants_stay_unsupported(db: CardDB) -> None:
+def test_conditional_and_leveled_grants_carry_their_condition(db: CardDB) -> None:
     """The World Tree ("As long as you control six or more lands, …") and Joraga Treespeaker's LEVEL 5+ grant
-    are not read: they stay in ``remaining_unsupported`` (CR 711.2 for levels)."""
-    assert remaining_unsupported(db.get("The World Tree"))
-    assert mana_effects_of(db.get("Joraga Treespeaker")) == ()
+    are read with the condition under which they apply (CR 711.2, 711.5 for levels: five or more level
+    counters); Joraga's LEVEL 1-4 "{T}: Add {G}{G}." is its ability only with one to four."""
+    assert remaining_unsupported(db.get("The World Tree")) == ()
+    tree = mana_effects_of(db.get("The World Tree"))
+    assert len(tree) == 1 and tree[0].condition is not None and tree[0].condition.counts[0][1] == 6
+    joraga = db.get("Joraga Treespeaker")
+    (grant,) = mana_effects_of(joraga)
+    assert grant.condition is not None and grant.condition.counts[0][1] == 5 and grant.condition.at_most is None
+    (own,) = joraga.mana_abilities
+    assert own.condition is not None and own.condition.counts[0][1] == 1 and own.condition.at_most == 4
 
 
 # -- more printed forms -------------------------------------------------------------------------------

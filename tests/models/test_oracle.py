@@ -448,10 +448,12 @@ def test_adversarial_lines_are_linear() -> None:
 
 
 def test_leveler_abilities_are_not_always_there(db: CardDB) -> None:
-    """CR 711.2: Joraga Treespeaker has "{T}: Add {G}{G}." only at level 1-4: reported, not assumed."""
+    """CR 711.2, 711.5: Joraga Treespeaker has "{T}: Add {G}{G}." only at level 1-4: the ability carries the
+    condition of one to four level counters, never assumed without them."""
     card = db.get("Joraga Treespeaker")
-    assert card.mana_abilities == ()
-    assert "{T}: Add {G}{G}." in card.unsupported
+    (ability,) = card.mana_abilities
+    assert ability.condition is not None and ability.condition.text == "LEVEL 1-4"
+    assert "{T}: Add {G}{G}." not in card.unsupported
 
 
 def test_module_examples_run() -> None:

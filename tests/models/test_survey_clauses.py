@@ -154,3 +154,37 @@ def test_grants_of_an_aura_while_the_permanent_has_a_type() -> None:
     assert answer({"query": "can_pay", "state": state, "cost": "{G}"})["payable"] is False
     for card in ("Nature's Embrace", "Careful Cultivation"):
         assert _survey(card).get("unsupported") is None, card
+
+
+def test_world_tree_grant_needs_six_lands() -> None:
+    """The World Tree: "As long as you control six or more lands, lands you control have "{T}: Add
+    one mana of any color."": with five Forests (six lands) {U} is payable, with four it is not."""
+    assert answer({"query": "can_pay", "state": _board("The World Tree", *["Forest"] * 5), "cost": "{U}"})["payable"]
+    assert not answer({"query": "can_pay", "state": _board("The World Tree", *["Forest"] * 4),
+                       "cost": "{U}"})["payable"]
+
+
+def test_graveyard_mana_does_nothing_on_the_battlefield_and_is_refused_from_the_graveyard() -> None:
+    """Jack-o'-Lantern ("{1}, Exile ~ from your graveyard: Add one mana of any color.") and Riftstone
+    Portal ("As long as ~ is in your graveyard, lands you control have …") do nothing on the
+    battlefield; in the player's graveyard they are refused, naming the graveyard position."""
+    for card in ("Jack-o'-Lantern", "Riftstone Portal"):
+        assert _survey(card).get("unsupported") is None, card
+    state = _board("Forest")
+    state["players"][0]["graveyard"] = ["Grizzly Bears", "Riftstone Portal"]
+    out = answer({"query": "pay", "state": state, "cost": "{G}"})
+    assert out["error"]["code"] == "unsupported" and out["error"]["where"] == "players[0].graveyard[1]"
+
+
+def test_joraga_treespeaker_levels() -> None:
+    """Joraga Treespeaker (CR 711.2, 711.5): "{T}: Add {G}{G}." at LEVEL 1-4; at LEVEL 5+ "Elves you
+    control have "{T}: Add {G}{G}."" (itself included); with no level counter it has neither."""
+    def state(level: int) -> dict[str, Any]:
+        joraga: dict[str, Any] = {"card": "Joraga Treespeaker"}
+        if level:
+            joraga["counters"] = {"level": level}
+        return _board(joraga, "Llanowar Elves")
+    def most(level: int) -> int:
+        return max(n for n in range(6) if answer({"query": "can_pay", "state": state(level),
+                                                  "cost": "{G}" * n or "{0}"})["payable"])
+    assert [most(level) for level in (0, 1, 4, 5)] == [1, 3, 3, 4]
