@@ -12,6 +12,11 @@ answered with its reason), what the engine does not model is refused
 (:mod:`~manasolver.solver.supply.unmodelled`), the query is asked
 (:mod:`~manasolver.solver.queries`) and its answer encoded.
 
+A query on a kept board (a session's, or a board that a ``batch`` line's text showed to be one
+seen before, :mod:`~manasolver.solver.board_cache`) whose answer no time bound touched is
+answered from that board's memo the next time the same fields are asked of the same version:
+an answer is a function of the board and the query's fields alone.
+
 >>> answer({"query": "mana_value", "cost": "{2/W}{2/U}{2/B}{2/R}{2/G}"})
 {'mana_value': 10, 'colors': ['W', 'U', 'B', 'R', 'G']}
 """
