@@ -101,7 +101,7 @@ def _cached_exec(source: Any, globals: Any = None, locals: Any = None) -> None:
     if isinstance(source, str):
         data = _code.get(source)
         code = _load(data) if data is not None else None
-        if not isinstance(code, CodeType):
+        if data is None or not isinstance(code, CodeType):
             code = compile(source, "<string>", "exec")
             data = _code[source] = marshal.dumps(code)
             _new += 1
@@ -137,7 +137,7 @@ def _cached_compile(real: Any, sre: Any) -> Any:
         key = (p, flags)
         data = _patterns.get(key)
         args = _load(data) if data is not None else None
-        if isinstance(args, tuple) and len(args) == 6:
+        if data is not None and isinstance(args, tuple) and len(args) == 6:
             _used_patterns[key] = data
             pattern, final, code, groups, groupindex, indexgroup = args
             return sre.compile(pattern, final, code, groups, groupindex, indexgroup)
