@@ -12,8 +12,13 @@ at most what is left of the query's budget, the enumeration of ``payments`` and 
 cut-short stage did not prove is never stated as fact: a payment whose optimality was not
 proven says ``time_bound: true``, a list cut short says ``complete: false``, and a REASON
 whose search was cut short says ``"proved": false`` (its answer ``time_bound: true``).
-Stages whose work is bounded by the input's size (cost announcement, supply, could-produce,
-payment writing) are not cut; the limits of the board schema keep them well inside the budget.
+Stages whose work grows faster than the input (building CP-SAT's model, whose members with
+mana-costing abilities may pay one another: a flow per pair) check the deadline as they go
+(:meth:`Deadline.check`): past it they stop with :class:`OutOfTime`, an ``unsupported`` error
+saying the time bound came first, which a stage that can answer without them turns into a
+flagged answer (a REASON not proved).  Stages whose work is linear in the input (cost
+announcement by counts, supply grouping, could-produce over classes, payment writing) are not
+cut; the limits of the board schema (SPEC §4) keep them well inside the budget.
 """
 
 from __future__ import annotations
@@ -25,7 +30,9 @@ from contextvars import ContextVar
 from functools import wraps
 from typing import ParamSpec, TypeVar
 
-__all__ = ["MARGIN", "QUERY_BUDGET", "Deadline", "budgeted", "current", "query_budget"]
+from manasolver.models.errors import Unsupported
+
+__all__ = ["MARGIN", "QUERY_BUDGET", "Deadline", "OutOfTime", "budgeted", "current", "query_budget"]
 
 #: Seconds a query may take, all of its stages together.  Each stage keeps its own bound inside
 #: it (CP-SAT 2 s a stage, the enumeration 2 s, ``options`` 3 s), so a query whose stages each
@@ -35,6 +42,14 @@ QUERY_BUDGET = 5.0
 #: What an answer may take beyond its budget: the stage running when the deadline passes
 #: finishes its step, the answer is written and encoded (documented, not enforced).
 MARGIN = 1.0
+
+
+class OutOfTime(Unsupported):
+    """The query's time budget ran out before a stage finished (:meth:`Deadline.check`): an
+    ``unsupported`` error whose message says the time bound came first."""
+
+    def __init__(self, stage: str, seconds: float) -> None:
+        super().__init__(f"the query's time bound ({seconds:g} s) came before {stage} finished", "")
 
 
 class Deadline:
@@ -68,6 +83,13 @@ class Deadline:
     def mark(self) -> None:
         """Note that the bound decided part of the answer."""
         self.cut = True
+
+    def check(self, stage: str) -> None:
+        """Stop ``stage`` (words: "building the CP-SAT model") with :class:`OutOfTime` when the
+        deadline has passed, noting that the bound decided the answer."""
+        if time.monotonic() >= self.end:
+            self.cut = True
+            raise OutOfTime(stage, self.seconds)
 
 
 _CURRENT: ContextVar[Deadline | None] = ContextVar("manasolver_query_deadline", default=None)

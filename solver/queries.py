@@ -7,8 +7,8 @@ protocol's shape.
 
 ``backend`` (STYLE practice 8): ``None`` means the documented default chain of the
 registry (:data:`manasolver.solver.backends.DEFAULT_CHAINS`), which may change:
-``can_pay`` asks the flow fast path and falls back to CP-SAT when the fast path
-declines; ``pay`` asks the plain-Python exact optimiser
+``can_pay`` asks the flow fast path, then the fast optimiser, and falls back to CP-SAT when
+both decline; ``pay`` asks the plain-Python exact optimiser
 (:mod:`~manasolver.solver.backends.fastopt`) and falls back to CP-SAT when it
 declines; ``max_x`` bisects X with the ``can_pay`` flow check on plain boards, else
 uses CP-SAT (optimal under the policy).  Named backends:
@@ -51,7 +51,7 @@ from manasolver.models._memo import KeyMemo
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery, Unsupported
 from manasolver.solver import backends
-from manasolver.solver.budget import budgeted, current
+from manasolver.solver.budget import OutOfTime, budgeted, current
 from manasolver.solver.answers import CanPayAnswer, MaxXAnswer, PayAnswer, PaymentsAnswer, Reason
 from manasolver.solver.backends import DEFAULT_CHAINS, PAYABLE, Declined, Infeasible, QueryName
 from manasolver.solver.backends.problem import Mode, Problem, Solution
@@ -190,15 +190,39 @@ def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
                      unsupported=ignored)
 
 
-def _max_x_by_bisection(base: Problem) -> MaxXAnswer | None:
+#: Members of classes whose abilities cost mana (Signets, filter lands) past which CP-SAT's
+#: ``max_x`` model, with a flow for each pair of them that may pay one another, is not built
+#: within the query's budget: ``max_x`` then bisects X with the fast optimiser's exact
+#: feasibility too (:func:`_max_x_by_bisection`).  Boards below it keep CP-SAT's answer.
+PAIRWISE_MEMBERS = 64
+
+
+def _costly_members(supply: Supply) -> int:
+    """How many members of ``supply`` have an ability that costs mana (expanded one by one in
+    CP-SAT's model)."""
+    return sum(k.count for k in supply.classes if not k.free)
+
+
+def _max_x_by_bisection(base: Problem, partial: list[MaxXAnswer]) -> MaxXAnswer | None:
     """On plain boards: bisect X with the exact flow check (payability only falls as X
     grows: the generic part never shrinks), then the best payment at that X; ``None``
-    when the flow check declines somewhere (CP-SAT then optimises X directly).  ``base``
-    is the request's problem at X=0."""
-    flow = backends.backend("flow")
+    when the flow check declines somewhere (CP-SAT then optimises X directly).  On boards of
+    more than :data:`PAIRWISE_MEMBERS` mana-costing members the fast optimiser decides where
+    the flow check declines, and when both decline the largest X proven payable so far is put
+    in ``partial`` with the payment found there (not optimised), flagged ``time_bound`` (not
+    proven the largest): the answer should CP-SAT not finish within the budget.  ``base`` is the request's problem at X=0."""
+    large = _costly_members(base.supply) > PAIRWISE_MEMBERS
+    chain = ("flow", "fastopt") if large else ("flow",)
+    last: list[tuple[Problem, Solution]] = []  # on large boards: the last payment found
 
     def payable(x: int) -> bool | None:
-        verdict = flow.decide(base.at("feasible", x) if x else base)
+        problem = base.at("feasible", x) if x else base
+        if large:
+            found = backends.solve(problem, chain)
+            if isinstance(found, Solution):
+                last.append((problem, found))
+            return None if isinstance(found, Declined) else isinstance(found, Solution)
+        verdict = backends.decide(problem, chain)
         return None if isinstance(verdict, Declined) else verdict is PAYABLE
 
     first = payable(0)
@@ -214,6 +238,10 @@ def _max_x_by_bisection(base: Problem) -> MaxXAnswer | None:
         mid = (lo + hi + 1) // 2
         verdict = payable(mid)
         if verdict is None:
+            if last:  # the payment found at the largest X proven payable, not optimised
+                from manasolver.solver.payment_writer import Written
+                problem, sol = max(last, key=lambda found: found[0].x or 0)
+                partial.append(MaxXAnswer(problem.x or 0, source=Written(problem, sol), time_bound=True))
             return None
         if verdict:
             lo = mid
@@ -226,6 +254,14 @@ def _max_x_by_bisection(base: Problem) -> MaxXAnswer | None:
                       source=answer.source)
 
 
+def _no_legal_x(base: Problem, supply: Supply) -> MaxXAnswer:
+    """``max_x``'s answer when even X=0 (``base``) is unpayable: ``no_legal_x`` and why."""
+    guard_excluded(supply, base.req)
+    inner = reason(base)
+    return MaxXAnswer(None, reason=Reason("no_legal_x", "even X=0 can't be paid: "
+                                          + inner.message, inner.missing, inner.proved))
+
+
 @budgeted
 def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
     """The largest X payable, with its best payment: by bisection over the exact flow
@@ -235,17 +271,23 @@ def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
     supply = _guard_doublers(req, build_supply(req.state, req.player, resources=True))
     guard_excluded(supply, req)  # an unmodelled source could make X larger: refuse, never understate
     base = prepare(req, "feasible", 0)
+    partial: list[MaxXAnswer] = []
     if backend is None:
-        quick = _max_x_by_bisection(base)
+        quick = _max_x_by_bisection(base, partial)
         if quick is not None:
             return quick
+        if isinstance(backends.backend("fastopt").decide(base), Infeasible):
+            return _no_legal_x(base, supply)  # proved at X=0 by counts, no CP-SAT model built
     problem = base.at("max_x", None)
-    result = _solve(problem, backend, "max_x")
+    try:
+        result = _solve(problem, backend, "max_x")
+    except OutOfTime:
+        if partial:  # the largest X proven payable, flagged: CP-SAT did not finish in time
+            current().mark()
+            return partial[0]
+        raise
     if isinstance(result, Infeasible):
-        guard_excluded(supply, req)
-        inner = reason(base)
-        return MaxXAnswer(None, reason=Reason("no_legal_x", "even X=0 can't be paid: "
-                                              + inner.message, inner.missing, inner.proved))
+        return _no_legal_x(base, supply)
     from manasolver.solver.payment_writer import Written
     return MaxXAnswer(result.x, source=Written(problem, result), time_bound=not result.optimal)
 

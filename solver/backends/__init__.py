@@ -197,11 +197,13 @@ DESCRIPTIONS: Mapping[BackendName, str] = MappingProxyType({
 })
 
 #: The documented default of each query, which may change: each backend in turn until one does
-#: not decline.  ``can_pay``: the flow fast path, then CP-SAT; ``pay``: the fast optimiser, then
+#: not decline.  ``can_pay``: the flow fast path, then the fast optimiser (its search decides
+#: boards of mana-costing sources by counts, where CP-SAT's model grows with the pairs of them),
+#: then CP-SAT; ``pay``: the fast optimiser, then
 #: CP-SAT; ``max_x``: CP-SAT maximising X (the query first bisects X with the ``can_pay`` chain
 #: on plain boards); ``payments``: the enumeration.
 DEFAULT_CHAINS: Mapping[QueryName, tuple[BackendName, ...]] = MappingProxyType({
-    "can_pay": ("flow", "cpsat"),
+    "can_pay": ("flow", "fastopt", "cpsat"),
     "pay": ("fastopt", "cpsat"),
     "max_x": ("cpsat",),
     "payments": ("csp",),

@@ -202,3 +202,110 @@ def test_payments_on_a_chalice_are_legal() -> None:
     assert first["floating"] == "{C}" * 9_999
     check = answer({"query": "validate", "state": board, "cost": "{C}", "payment": first})
     assert check == {"legal": True, "problems": []}, check
+
+
+LIFE_SHORT = {"players": [{"name": "you", "life": 1}, {"name": "opponent"}],
+              "battlefield": [{"id": f"c{i}", "card": c} for i, c in enumerate(
+                  ["Azorius Signet", "Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes",
+                   "Snow-Covered Forest"])]}
+#: Eight demands (W, U, B, R, G, C, W/U, generic): more slacks than 64-bit weights multiplied
+#: together hold, so the mana-first slack model is solved one level at a time.
+LIFE_SHORT_COST = "{1}{W}{U}{B}{R}{G}{C}{W/U}{B/P}{B/P}"
+
+
+def test_rule_119_4_life_or_mana_reason_from_the_mana_first_slack_model() -> None:
+    """Life 1 cannot pay two {B/P} as life (CR 119.4: 4 life), and no black source exists; the
+    Signet makes the flow bound decline, so CP-SAT's slack models give the REASON: {B}{B} more
+    mana, or 3 more life (its weighted objective overflowed 64 bits: the life was never said)."""
+    result = answer({"query": "pay", "state": LIFE_SHORT, "cost": LIFE_SHORT_COST})
+    assert result == {"payable": False, "reason": {
+        "code": "insufficient_life", "message": "needs 3 more life (CR 119.4), or {B}{B} more mana",
+        "missing": "{B}{B}"}}, result
+
+
+def test_a_slack_model_cut_short_never_states_the_life_it_did_not_prove() -> None:
+    """The same with no budget left: either the time bound came before payability was decided
+    (an ``unsupported`` error saying so), or unpayable with no life figure and no ``missing`` the
+    slack models did not reach, the answer saying so; with the Signet alone the fast optimiser
+    proves {B} unpayable by counts, and the REASON is the unproved one."""
+    with query_budget(0.0):
+        cut = answer({"query": "pay", "state": LIFE_SHORT, "cost": LIFE_SHORT_COST})
+        small = answer({"query": "pay", "state": {**SIGNET_BOARD, "players": [{"name": "you", "life": 1}]},
+                        "cost": "{1}{W}{U}{B/P}"})
+    if "error" in cut:
+        assert cut["error"]["code"] == "unsupported" and "time bound" in cut["error"]["message"], cut
+        cut = small
+    assert cut["payable"] is False and cut["time_bound"] is True, cut
+    assert cut["reason"]["proved"] is False and "missing" not in cut["reason"], cut
+    assert "life" not in cut["reason"]["message"], cut
+
+
+def test_the_lexicographic_slack_levels_stop_at_the_deadline() -> None:
+    """Between levels of the one-level-at-a-time slack model the deadline is read: with the
+    budget spent after the first level, the shortfall found is returned as not proven."""
+    from manasolver.models.cost import ManaCost
+    from manasolver.solver.backends.cpsat.model import build_model
+    from manasolver.solver.backends.cpsat.solve import _lexicographic
+    from manasolver.solver.protocol import build_request
+    from manasolver.solver.queries import prepare
+    req = build_request({"query": "pay", "state": LIFE_SHORT, "cost": LIFE_SHORT_COST})
+    assert req.cost == ManaCost.parse(LIFE_SHORT_COST)
+    problem = prepare(req, "feasible", 0)
+    model = build_model(problem, slack=True, relax_life=True)
+    total = sum(model.slack.values())
+    full = _lexicographic(model.cp, [total, model.life_slack])
+    assert not isinstance(full, bool) and full[1] is True
+    assert full[0].value(total) == 0 and full[0].value(model.life_slack) == 3  # mana first: life 3
+    from manasolver.solver import budget
+
+    class SpentAfterOneSolve(budget.Deadline):
+        """A deadline with time for a solve that reads as passed when asked between levels."""
+
+        def expired(self) -> bool:
+            return True
+
+    deadline = SpentAfterOneSolve(60.0)
+    token = budget._CURRENT.set(deadline)
+    try:
+        model = build_model(problem, slack=True, relax_life=True)
+        cut = _lexicographic(model.cp, [sum(model.slack.values()), model.life_slack])
+    finally:
+        budget._CURRENT.reset(token)
+    assert not isinstance(cut, bool) and cut[1] is False and deadline.cut, cut
+
+
+def _commander_repeated(n: int) -> dict[str, Any]:
+    """The benchmark's 40-permanent Commander board of 31 real cards (four Signets, three filter
+    lands: members whose abilities cost mana) repeated to ``n`` permanents."""
+    from manasolver.benchmarks.boards import commander_board
+    board = commander_board(0)
+    perms = board["battlefield"]
+    board["battlefield"] = [{**perms[i % len(perms)], "id": f"p{i}"} for i in range(n)]
+    return board
+
+
+BIG = _commander_repeated(4000)
+
+
+@pytest.mark.parametrize("query,cost", [("can_pay", "{6000}"), ("can_pay", "{2}{G}"), ("max_x", "{X}{G}"),
+                                        ("pay", "{3000}")])
+def test_thousands_of_signets_and_filter_lands(query: str, cost: str) -> None:
+    """4,000 permanents with 600 Signets and filter lands: CP-SAT's model (a flow per pair of
+    them) can't be built in the budget; the fast optimiser decides by counts, and what the
+    budget decided is said.  {6000} is more mana than the board makes: unpayable, proven."""
+    result, took = _timed({"query": query, "state": BIG, "cost": cost})
+    assert took < GENEROUS, took
+    if "error" in result:  # the time bound came before any answer: said, never a wrong answer
+        assert result["error"]["code"] == "unsupported" and "time bound" in result["error"]["message"], result
+        assert query != "can_pay" or cost != "{2}{G}", result
+        return
+    _proven_or_flagged(result)
+    if cost == "{6000}":
+        assert result["payable"] is False and result["reason"]["code"] == "insufficient_mana", result
+    elif query == "can_pay":
+        assert result == {"payable": True}
+    elif query == "max_x":
+        assert result["max_x"] > 2000, str(result)[:300]
+        check = answer({"query": "validate", "state": BIG, "cost": cost, "x": result["max_x"],
+                        "payment": result["payment"]})
+        assert check == {"legal": True, "problems": []}, check

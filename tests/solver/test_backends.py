@@ -377,11 +377,11 @@ def test_multi_mana_source_may_leave_mana_unspent() -> None:
 # -- the registry and its outcomes ------------------------------------------------------------
 
 def test_registry_names_every_backend_and_its_default_chains() -> None:
-    """The documented defaults are data: can_pay flow then CP-SAT, pay fastopt then CP-SAT,
+    """The documented defaults are data: can_pay flow, fastopt, then CP-SAT, pay fastopt then CP-SAT,
     max_x CP-SAT, payments the enumeration; every name in a chain is registered."""
     from manasolver.solver import backends
     assert backends.NAMES == ("flow", "fastopt", "cpsat", "csp")
-    assert dict(backends.DEFAULT_CHAINS) == {"can_pay": ("flow", "cpsat"), "pay": ("fastopt", "cpsat"),
+    assert dict(backends.DEFAULT_CHAINS) == {"can_pay": ("flow", "fastopt", "cpsat"), "pay": ("fastopt", "cpsat"),
                                              "max_x": ("cpsat",), "payments": ("csp",)}
     assert set(backends.DESCRIPTIONS) == set(backends.NAMES)
     for name in ("flow", "fastopt", "cpsat"):

@@ -27,6 +27,11 @@ The model (built once per problem; solved by :mod:`~manasolver.solver.backends.c
 
 With ``slack`` every demand of the total gets a slack variable, and life and energy may be
 relaxed: the model behind the ``missing`` mana of an unpayable cost.
+
+Building reads the query's deadline (:mod:`~manasolver.solver.budget`): members whose abilities
+cost mana may pay one another, a flow per pair, so a board of thousands of Signets and filter
+lands builds a model quadratic in them; past the deadline the build stops with
+:class:`~manasolver.solver.budget.OutOfTime`.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from typing import Any, Literal
 
 from manasolver.models.errors import Unsupported
 from manasolver.models.symbols import C, TYPE_BITS
+from manasolver.solver import budget
 from manasolver.solver.backends.cpsat.resources import add_assists, add_roles, add_sacrifices, add_taps
 from manasolver.solver.backends.cpsat.terms import add_terms
 from manasolver.solver.backends.cpsat.variables import Cut, Model, Src
@@ -100,6 +106,8 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     them activated is paid from elsewhere)."""
     from ortools.sat.python import cp_model
 
+    deadline = budget.current()
+    stage = "building the CP-SAT model"
     cp = cp_model.CpModel()
     sup = problem.supply
     forms = problem.forms
@@ -135,6 +143,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                 cp.add(sum(excl) <= cls.count)
         else:
             for j in range(cls.count):
+                deadline.check(stage)
                 bs = []
                 for o, opt in enumerate(cls.options):
                     if not opt.exclusive:  # pragma: no cover - supply refuses these
@@ -213,6 +222,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                 cp.add(v == 0).only_enforce_if(prec[pair].Not())
 
     for si, s in enumerate(srcs):
+        deadline.check(stage)  # members that cost mana: a flow per pair, quadratic in them
         for dst in dst_amount:
             if dst[0] == "spell":
                 if s.pays_spell:
@@ -242,6 +252,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                 cp.add(sum(inner) == 0).only_enforce_if(z.Not())
             fed.append(z)
         cp.add(sum(fed) <= len(cut) - 1)
+    deadline.check(stage)
     model = Model(cp, y, x, uses, inst, flows)
     model.pair_flows = pair_flows
     class_assists = add_assists(cp, problem, model, dst_amount, into)
@@ -286,5 +297,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
             bit = 1 << "WUBRG".index(color)
             cp.add(sum(spent_of[bit]) >= n)
     life_term = ab_life + damage + sum(y[i] * f.life for i, f in enumerate(forms) if f.life)
+    deadline.check(stage)
     add_terms(cp, problem, model, srcs, opts, life_term, form_energy + ab_energy, spent_of, consumed)
+    deadline.check(stage)
     return model

@@ -138,36 +138,87 @@ class CpSatBackend:
         request: ``(slack per demand, life short, energy short, proven)``; ``False`` when the
         relaxed model is infeasible, ``True`` when the time bound came first (nothing known).
         ``proven`` is false when the time bound stopped the minimisation (the slack found is
-        a payable one, perhaps not the least).  ``mana_first`` minimises the missing mana
-        before the missing life/energy."""
+        a payable one, perhaps not the least).
+
+        Lexicographic: the missing life and energy, then the total missing mana, then its
+        colored part (``mana_first``: the missing mana before the life and energy), as one
+        weighted objective; when those weights overflow CP-SAT's 64-bit objective (a model with
+        more than a few slacks of up to a million each: CP-SAT answers ``MODEL_INVALID``), one
+        solve per level instead, each level's optimum fixed before the next."""
         cp_model = _import_cp_model()
-        model = build_model(problem, slack=True, relax_life=relax_life, relax_energy=relax_energy)
-        cp = model.cp
         deadline = budget.current()
         if deadline.expired():
             deadline.mark()
             return True
-        solver = _new_solver(deadline.within(TIME_LIMIT))
-        total = sum(model.slack.values()) if model.slack else 0
-        colored = sum(v for d, v in model.slack.items() if d[0] != "generic") if model.slack else 0
+        try:
+            model = build_model(problem, slack=True, relax_life=relax_life, relax_energy=relax_energy)
+        except budget.OutOfTime:
+            return True
+        cp = model.cp
+        total: Any = sum(model.slack.values()) if model.slack else 0
+        colored: Any = sum(v for d, v in model.slack.items() if d[0] != "generic") if model.slack else 0
         short: Any = model.life_slack + model.energy_slack
         big = 1 << 20
         if mana_first:
             cp.minimize((total * big + colored) * big + short)
         else:
             cp.minimize(short * big * big + total * big + colored)
+        solver = _new_solver(deadline.within(TIME_LIMIT))
         status = solver.solve(cp)
-        if status == cp_model.UNKNOWN:  # the time bound came first
+        good = None
+        proven = True
+        if status == cp_model.MODEL_INVALID:  # the weights overflow 64 bits: one solve per level
+            levels = [total, colored, short] if mana_first else [short, total, colored]
+            found = _lexicographic(cp, [e for e in levels if not isinstance(e, int)] or [sum(model.y)])
+            if isinstance(found, bool):
+                return found
+            good, proven = found
+        elif status == cp_model.UNKNOWN:  # the time bound came first
             deadline.mark()
             return True
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return False  # infeasible (or a model CP-SAT refuses: no slack known either way)
-        if status == cp_model.FEASIBLE:
+        elif status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return False  # infeasible
+        else:
+            good = solver
+            if status == cp_model.FEASIBLE:
+                proven = False
+                deadline.mark()
+        assert good is not None
+        slack = {d: int(good.value(v)) for d, v in model.slack.items() if good.value(v)}
+        life_short = int(good.value(model.life_slack)) if relax_life else 0
+        energy_short = int(good.value(model.energy_slack)) if relax_energy else 0
+        return slack, life_short, energy_short, proven
+
+
+def _lexicographic(cp: Any, levels: list[Any]) -> tuple[Any, bool] | bool:
+    """Minimise ``levels`` in order, each optimum fixed before the next: the solver of the last
+    level solved and whether every level was proven least; ``False`` when the model is
+    infeasible, ``True`` when the time bound came before any solution."""
+    from ortools.sat.python import cp_model
+
+    deadline = budget.current()
+    good = None
+    for expr in levels:
+        if good is not None and deadline.expired():
             deadline.mark()
-        slack = {d: int(solver.value(v)) for d, v in model.slack.items() if solver.value(v)}
-        life_short = int(solver.value(model.life_slack)) if relax_life else 0
-        energy_short = int(solver.value(model.energy_slack)) if relax_energy else 0
-        return slack, life_short, energy_short, status == cp_model.OPTIMAL
+            return good, False  # a shortfall that suffices, its later levels not minimised
+        cp.minimize(expr)
+        solver = _new_solver(deadline.within(TIME_LIMIT))
+        status = solver.solve(cp)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            if good is not None:  # the bound came first at a later level
+                deadline.mark()
+                return good, False
+            if status == cp_model.INFEASIBLE:
+                return False
+            deadline.mark()  # the time bound came first: nothing known
+            return True
+        good = solver
+        if status == cp_model.FEASIBLE:  # not the least at this level: later levels not minimised
+            deadline.mark()
+            return good, False
+        cp.add(expr == round(solver.objective_value))
+    return good, True
 
 
 def _import_cp_model() -> Any:
