@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from manasolver.models.abilities import Amount, Condition, ManaAbility
 
 __all__ = [
+    "AbilitiesOf",
     "GrantedAbility",
     "LandTypeChange",
     "ManaMultiplier",
     "ProducesInstead",
+    "SpendAs",
     "StructuredEffect",
     "TriggeredMana",
 ]
@@ -113,4 +115,39 @@ class GrantedAbility:
     condition: Condition | None = None
 
 
-StructuredEffect = ManaMultiplier | ProducesInstead | LandTypeChange | TriggeredMana | GrantedAbility
+@dataclass(frozen=True, slots=True)
+class SpendAs:
+    """A payment rule (CR 609.4b): "You may spend white mana as though it were red mana." (Sunglasses
+    of Urza), "… mana as though it were mana of any color to cast planeswalker spells." (Oath of
+    Nissa), "… any type to cast creature spells." (Vizier of the Menagerie), "… to pay the activation
+    costs of ~'s abilities." (Manascape Refractor).  ``spent``: the mana it widens (type mask, all
+    types when every mana); ``as_types``: the types it may then pay; ``players``: every player's
+    (Mycosynth Lattice), else its controller's; ``spell_types``: only for spells with one of these
+    card types; ``own_abilities``: only for the activation costs of the source's abilities.  The
+    payment model does not apply it: the solver refuses a cost it could change (a symbol of one of
+    ``as_types`` the mana could not otherwise pay, where its scope reaches)."""
+
+    text: str
+    spent: int
+    as_types: int
+    players: bool = False
+    spell_types: frozenset[str] = frozenset()
+    own_abilities: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AbilitiesOf:
+    """"~ has all activated abilities of …" (layer 6, CR 613.1f): the source has the activated
+    abilities, mana abilities included, of ``of``: ``"graveyard_creatures"`` (creature cards in all
+    graveyards: Necrotic Ooze), ``"countered_creatures"`` (each other creature with a +1/+1 counter
+    on it: Experiment Kraj), ``"lands"`` (all lands on the battlefield: Manascape Refractor), or
+    ``"unknown"`` (cards exiled with it, the top card of a library: Myr Welder, Skill Borrower),
+    which the board does not give.  The payment model does not give the source those abilities:
+    the solver refuses where one of them is a mana ability."""
+
+    text: str
+    of: str
+
+
+StructuredEffect = (ManaMultiplier | ProducesInstead | LandTypeChange | TriggeredMana | GrantedAbility | SpendAs
+                    | AbilitiesOf)

@@ -217,7 +217,8 @@ def replacements_for(state: GameState, permanent: Permanent, ability: ManaAbilit
             if source.controller == who:
                 out.append(effect)
         elif isinstance(effect, ProducesInstead) and permanent.is_land and (
-                effect.what == "land" or not is_basic(permanent)):
+                effect.what == "land" or (effect.what == "nonbasic_land" and not is_basic(permanent))
+                or (effect.what == "basic_land" and is_basic(permanent) and source.controller == permanent.controller)):
             out.append(effect)
     return tuple(out)
 

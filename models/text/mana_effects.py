@@ -17,15 +17,17 @@ from functools import lru_cache
 
 from manasolver.models.abilities import Amount
 from manasolver.models.effects import (
+    AbilitiesOf,
     GrantedAbility,
     LandTypeChange,
     ManaMultiplier,
     ProducesInstead,
+    SpendAs,
     StructuredEffect,
     TriggeredMana,
 )
 from manasolver.models.card import Card
-from manasolver.models.symbols import ANY_COLOR, C, type_bit
+from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, C, type_bit
 
 __all__ = [
     "BASIC_ORDER",
@@ -81,6 +83,8 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
          "instead_amount"),
         ((r"(?:Until end of turn, )?if a player taps a nonbasic land for mana, it produces colorless mana instead "
          r"of any other type\."), "pale_moon"),
+        ((r"If a basic land you control is tapped for mana, it produces mana of a color of your choice instead "
+          r"of any other type\."), "pulse"),
         (r"Nonbasic lands are (Plains|Islands|Swamps|Mountains|Forests)\.", "moon"),
         (r"Enchanted land is an? (Plains|Island|Swamp|Mountain|Forest)\.", "enchanted_type"),
         (r"Each land is an? (Plains|Island|Swamp|Mountain|Forest) in addition to its other land types\.",
@@ -182,8 +186,47 @@ def _plain_grant(line: str) -> GrantedAbility | None:
         return None
 
 
+_SPEND_AS = re.compile(r"(You|Players) may spend (mana|white mana|blue mana|black mana|red mana|green mana) as though "
+                       r"it were (mana of any color|mana of any type|white mana|blue mana|black mana|red mana|green mana)"
+                       r"(?: to (cast (?:creature|planeswalker|artifact) spells|pay the activation costs of ~'s "
+                       r"abilities))?\.")
+_COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+
+
+def _spend_as(line: str) -> SpendAs | None:
+    """"You may spend white mana as though it were red mana." and kin (CR 609.4b)."""
+    m = _SPEND_AS.fullmatch(line)
+    if m is None:
+        return None
+    spent = ANY_TYPE if m.group(2) == "mana" else type_bit(_COLOR_WORDS[m.group(2).split()[0]])
+    as_types = {"mana of any color": ANY_COLOR, "mana of any type": ANY_TYPE}.get(m.group(3))
+    if as_types is None:
+        as_types = type_bit(_COLOR_WORDS[m.group(3).split()[0]])
+    scope = m.group(4) or ""
+    spell_types = frozenset({scope.split()[1]}) if scope.startswith("cast ") else frozenset()
+    return SpendAs(line, spent, as_types, players=m.group(1) == "Players", spell_types=spell_types,
+                   own_abilities=scope.startswith("pay "))
+
+
+def _abilities_of(line: str) -> AbilitiesOf | None:
+    """"~ has all activated abilities of all lands on the battlefield." and kin (layer 6)."""
+    m = re.fullmatch(r"(?:As long as [^,]+, )?(?:~|it) has all activated abilities of (.+?)\.(?: .*)?", line)
+    if m is None:
+        return None
+    of = {"all creature cards in all graveyards": "graveyard_creatures",
+          "each other creature with a +1/+1 counter on it": "countered_creatures",
+          "all lands on the battlefield": "lands"}.get(m.group(1), "unknown")
+    if of == "graveyard_creatures" and not line.startswith(("As long as ~ is on the battlefield", "~ has")):
+        of = "unknown"
+    return AbilitiesOf(line, of)
+
+
 def _read(line: str) -> StructuredEffect | None:
     """One clause (reminder text removed, the card's name as ``~``) → an effect, or None."""
+    if "all activated abilities of" in line and "the chosen permanent" not in line:
+        return _abilities_of(line)
+    if "as though it were" in line and (spend := _spend_as(line)) is not None:
+        return spend
     if '"' in line:
         return _grant(line)
     for pattern, kind in _patterns():
@@ -196,6 +239,8 @@ def _read(line: str) -> StructuredEffect | None:
             return ProducesInstead(line, type_bit(m.group(1)))
         if kind == "pale_moon":
             return ProducesInstead(line, C, keep_amount=True, what="nonbasic_land")
+        if kind == "pulse":  # Pulse of Llanowar: the amount is kept, each mana of a color of choice
+            return ProducesInstead(line, ANY_COLOR, keep_amount=True, what="basic_land", tapper="you")
         if kind == "moon":
             return LandTypeChange(line, "nonbasic_lands", (_PLURAL_TYPES[m.group(1).lower()],), sets=True)
         if kind == "enchanted_type":

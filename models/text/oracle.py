@@ -277,6 +277,10 @@ def _classify_static(line: str, low: str) -> str | None:
         return "type_change"
     if "create" not in low and re.search(r"\b(?:has|have|gains?)\b[^\"]*\"[^\"]*:[^\"]*\badd\b", low):
         return "grant"
+    if re.search(r"\b(?:has|have) all activated abilities of\b", low) and "the chosen permanent" not in low:
+        # Manascape Refractor, Necrotic Ooze, Myr Welder: mana abilities of other objects, not read
+        # (Scheming Fence's chosen permanent is refused with its prohibition, CR 602.5)
+        return "grant"
     return None
 
 

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from manasolver.models.abilities import AbilityCost, ManaAbility
 from manasolver.models.card import Card
+from manasolver.models.cost import ManaCost
 from manasolver.models.errors import Unsupported
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.text.read import card_text
@@ -293,6 +294,8 @@ def guard_payment_rules(req: PaymentRequest) -> None:
         _guard_unchecked_restrictions(req)
     _guard_graveyard_mana(req)
     costs = [req.cost] + [mod.cost for mod in req.modifiers if mod.kind == "increase" and mod.cost is not None]
+    _guard_spend_as(req, costs)
+    _guard_abilities_of(req)
     for i, perm in enumerate(req.state.battlefield):
         if perm.controller != req.player:
             continue
@@ -308,6 +311,59 @@ def guard_payment_rules(req: PaymentRequest) -> None:
             raise Unsupported(f"{perm.card.name} ({perm.id}): {line!r} changes what mana pays each symbol "
                               f"(CR 609.4b), which this engine does not apply yet", f"battlefield[{i}]")
     guard_unread_haste(req.state, req.player)
+
+
+def _guard_spend_as(req: PaymentRequest, costs: list[ManaCost]) -> None:
+    """Refuse when a "spend mana as though it were …" rule (CR 609.4b: Sunglasses of Urza, Chromatic
+    Orrery, Oath of Nissa, Vizier of the Menagerie, Manascape Refractor) reaches this payment and
+    the cost has a symbol it widens (Sunglasses: one with red; "any color": any colored symbol;
+    "any type": also {C}).  Where its scope does not reach (another player's, a spell of another
+    type, another permanent's abilities) or no symbol could be paid otherwise, it changes nothing."""
+    from manasolver.models.effects import SpendAs
+    from manasolver.models.rules.production import active_effects
+    from manasolver.models.symbols import C
+    spell = req.spell
+    for source, effect in active_effects(req.state):
+        if not isinstance(effect, SpendAs) or (not effect.players and source.controller != req.player):
+            continue
+        if effect.spell_types and (spell is None or spell.ability or not effect.spell_types & spell.types):
+            continue
+        if effect.own_abilities and (spell is None or not spell.ability or spell.card is None
+                                     or spell.card.name != source.card.name):
+            continue
+        if any(s.colors & effect.as_types or (s.colorless and effect.as_types & C)
+               for c in costs for s in c.symbols):
+            index = next(i for i, p in enumerate(req.state.battlefield) if p.id == source.id)
+            raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} changes what mana may pay this "
+                              f"cost (CR 609.4b), which this engine does not apply yet", f"battlefield[{index}]")
+
+
+def _guard_abilities_of(req: PaymentRequest) -> None:
+    """Refuse when one of the player's permanents has "all activated abilities of" objects one of
+    which has a mana ability (Necrotic Ooze and an Elf card in a graveyard, Experiment Kraj and an
+    Elf with a +1/+1 counter, Manascape Refractor and any land), or of objects the board does not
+    give (cards exiled with Myr Welder, the top card of a library): the supply does not give the
+    permanent those abilities."""
+    from manasolver.models.effects import AbilitiesOf
+    from manasolver.models.rules.production import active_effects
+    state = req.state
+    for source, effect in active_effects(state):
+        if not isinstance(effect, AbilitiesOf) or source.controller != req.player:
+            continue
+        if effect.of == "graveyard_creatures":
+            hit = any("creature" in c.type_line.types and c.mana_abilities for p in state.players for c in p.graveyard)
+        elif effect.of == "countered_creatures":
+            hit = any(p is not source and p.is_creature and p.counter("+1/+1") > 0 and p.card.mana_abilities
+                      for p in state.battlefield)
+        elif effect.of == "lands":
+            hit = any(p.is_land for p in state.battlefield)
+        else:
+            hit = True
+        if hit:
+            index = next(i for i, p in enumerate(state.battlefield) if p.id == source.id)
+            what = "" if effect.of != "unknown" else "; what it refers to is not on the board"
+            raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} may give it mana abilities, "
+                              f"which this engine does not apply yet{what}", f"battlefield[{index}]")
 
 
 def _guard_graveyard_mana(req: PaymentRequest) -> None:

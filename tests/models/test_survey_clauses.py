@@ -188,3 +188,42 @@ def test_joraga_treespeaker_levels() -> None:
         return max(n for n in range(6) if answer({"query": "can_pay", "state": state(level),
                                                   "cost": "{G}" * n or "{0}"})["payable"])
     assert [most(level) for level in (0, 1, 4, 5)] == [1, 3, 3, 4]
+
+
+def test_pulse_of_llanowar_basic_lands_make_any_color() -> None:
+    """Pulse of Llanowar: "If a basic land you control is tapped for mana, it produces mana of a
+    color of your choice instead of any other type." (CR 614, 106.12): Plains and Island pay {G}{B};
+    a nonbasic Tundra still makes only {W} or {U}."""
+    assert answer({"query": "can_pay", "state": _board("Pulse of Llanowar", "Plains", "Island"),
+                   "cost": "{G}{B}"})["payable"] is True
+    assert answer({"query": "can_pay", "state": _board("Pulse of Llanowar", "Tundra"), "cost": "{G}"})["payable"] is False
+    assert _survey("Pulse of Llanowar").get("unsupported") is None
+
+
+def test_spend_as_though_refused_only_where_it_could_change_the_payment() -> None:
+    """CR 609.4b: Sunglasses of Urza ("spend white mana as though it were red mana") can't change
+    {1}{G} and is refused for {R}; Oath of Nissa (planeswalker spells) and Vizier of the Menagerie
+    (creature spells) only for their spells; Chromatic Orrery ("… mana of any color") for any
+    colored symbol, not for {3}."""
+    assert _survey("Sunglasses of Urza").get("unsupported") is None
+    out = answer({"query": "pay", "state": _board("Sunglasses of Urza", "Plains"), "cost": "{R}"})
+    assert out["error"]["code"] == "unsupported"
+    assert _survey("Oath of Nissa").get("unsupported") is None
+    out = _survey("Vizier of the Menagerie", spell={"types": ["Creature"]})
+    assert out["error"]["code"] == "unsupported" and "Vizier" in out["error"]["message"]
+    assert _survey("Vizier of the Menagerie", spell={"types": ["Instant"]})["payable"] is True
+    assert _survey("Chromatic Orrery")["error"]["code"] == "unsupported"
+    assert answer({"query": "pay", "state": _board("Chromatic Orrery"), "cost": "{3}"})["payable"] is True
+
+
+def test_all_activated_abilities_of_refused_where_they_could_be_mana_abilities() -> None:
+    """Layer 6 (CR 613.1f): Necrotic Ooze has the abilities of creature cards in all graveyards:
+    none there, it changes nothing; Llanowar Elves in a graveyard is refused.  Myr Welder's "cards
+    exiled with it" are not on the board: refused.  Manascape Refractor (all lands' abilities) beside
+    any land: refused."""
+    assert _survey("Necrotic Ooze").get("unsupported") is None
+    state = _board("Necrotic Ooze", "Forest")
+    state["players"][1]["graveyard"] = ["Llanowar Elves"]
+    assert answer({"query": "pay", "state": state, "cost": "{G}"})["error"]["code"] == "unsupported"
+    for card in ("Myr Welder", "Manascape Refractor"):
+        assert _survey(card)["error"]["code"] == "unsupported", card
