@@ -2,7 +2,8 @@
 the queries, the JSON protocol and the front ends (CLI, HTTP service, demo).
 
 The public entry points are :func:`answer` (one decoded protocol query in, one answer object out; it
-never raises) and :func:`answer_line` (one JSON line in, one JSON line out).  They are loaded on first
+never raises) and :func:`answer_line` (one JSON line in, one JSON line out; :func:`answer_line_text`
+gives that line's answer as the JSON text ``batch`` writes).  They are loaded on first
 use, so importing a submodule does not load the protocol.
 """
 
@@ -10,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__all__ = ["answer", "answer_line"]
+__all__ = ["answer", "answer_line", "answer_line_text"]
 
 if TYPE_CHECKING:
-    from manasolver.solver.protocol import answer, answer_line
+    from manasolver.solver.protocol import answer, answer_line, answer_line_text
 
 
 def __getattr__(name: str) -> Any:
