@@ -494,7 +494,8 @@ def _refuse_unmodelled(req: PaymentRequest, tap_triggers: bool = True) -> None:
     checked(state, ("prohibitions", player), (), lambda: unmodelled.guard_prohibitions(state, player))
     card = spell.card if spell is not None else None
     checked(state, ("payment_rules", player, id(req.cost), id(card), spell is not None and spell.ability,
-                    req.alternative, req.modifiers), (req.cost, card), lambda: unmodelled.guard_payment_rules(req))
+                    spell.types if spell is not None else None, req.alternative, req.modifiers), (req.cost, card),
+            lambda: unmodelled.guard_payment_rules(req))
     if tap_triggers:
         checked(state, ("tap_triggers", req.convoke, req.improvise), (), lambda: unmodelled.guard_tap_triggers(req))
 
