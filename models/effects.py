@@ -106,13 +106,15 @@ class GrantedAbility:
     (an ``Amount`` of kind ``count``: types, subtypes, supertypes, controller relative to
     the source, ``other``).  ``ability`` is the quoted ability, read as printed.  ``condition``:
     the grant applies only while it holds for the source ("As long as you control six or more
-    lands, lands you control have …": The World Tree)."""
+    lands, lands you control have …": The World Tree); ``self_only``: only the source itself has it
+    (a Saga's "I — ~ gains …": Urza's Saga)."""
 
     text: str
     ability: ManaAbility
     who: Amount
     attached: bool = False
     condition: Condition | None = None
+    self_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)

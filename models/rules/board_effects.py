@@ -64,6 +64,8 @@ def _granted_to(effect: GrantedAbility, source: Permanent, perm: Permanent, stat
         from manasolver.models.rules.amounts import condition_holds
         if not condition_holds(effect.condition, state, source):
             return False
+    if effect.self_only:
+        return perm.id == source.id
     who = effect.who
     mine = perm.controller == source.controller
     if effect.attached:

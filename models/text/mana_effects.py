@@ -15,7 +15,7 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 
-from manasolver.models.abilities import Amount
+from manasolver.models.abilities import Amount, Condition
 from manasolver.models.effects import (
     AbilitiesOf,
     GrantedAbility,
@@ -92,7 +92,9 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
         (r"Lands you control are every basic land type in addition to their other types\.", "omen"),
         ((r"Whenever enchanted (?:land|Forest|Plains|Island|Swamp|Mountain) is tapped for mana, its controller "
          r"adds (.+)\."), "enchanted"),
-        (r"Whenever a player taps a land for mana, that player adds (.+)\.", "any_land"),
+        # Overabundance's damage is its tap trigger's (models/text/tap_triggers.py), not mana
+        (r"Whenever a player taps a land for mana, that player adds (.+?)(?:, and ~ deals \d+ damage to the player)?\.",
+         "any_land"),
         (r"Whenever you tap a land for mana, add (.+)\.", "your_land"),
         (r"Whenever a basic land is tapped for mana of the chosen color, its controller adds (.+)\.", "basic_land"),
         ((r"Whenever a land's ability causes you to add one or more mana of the chosen color, add one additional "
@@ -145,7 +147,36 @@ def _grant(line: str) -> GrantedAbility | None:
             return None
         inner = _grant(m.group(2)[0].upper() + m.group(2)[1:])
         return replace(inner, text=line, condition=condition) if inner is not None else None
+    if " — " in line and (chapter := _chapter_grant(line)) is not None:
+        return chapter
     return _plain_grant(line)
+
+
+_ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6}
+
+
+def _chapter_grant(line: str) -> GrantedAbility | None:
+    """A Saga's chapter ability that grants a mana ability (CR 714.2b: it triggers as the lore
+    counters reach its number): "I — ~ gains "{T}: Add {C}."" (Urza's Saga: from then on, so
+    while it has at least that many lore counters), "I, II — Until your next turn, creatures you
+    control gain "…"" (Song of Freyalise: while it has one or two; the third chapter comes at the
+    start of that next turn).  The chapter is taken to have resolved (the board's stack is empty)."""
+    m = re.fullmatch(r"((?:I|II|III|IV|V|VI)(?:, (?:I|II|III|IV|V|VI))*) — (.+)", line)
+    if m is None:
+        return None
+    chapters = [_ROMAN[c] for c in m.group(1).split(", ")]
+    lore = Amount("counters", counter="lore")
+    if g := re.fullmatch(r"~ gains (\".+\")\.?", m.group(2)):
+        inner = _plain_grant(f"Lands you control have {g.group(1)}.")
+        if inner is None or len(chapters) != 1:
+            return None
+        return replace(inner, text=line, condition=Condition(line, counts=((lore, chapters[0]),)), self_only=True)
+    if g := re.fullmatch(r"Until your next turn, creatures you control gain (\".+\")\.?", m.group(2)):
+        inner = _plain_grant(f"Creatures you control have {g.group(1)}.")
+        if inner is None or chapters != list(range(chapters[0], chapters[-1] + 1)):
+            return None
+        return replace(inner, text=line, condition=Condition(line, counts=((lore, chapters[0]),), at_most=chapters[-1]))
+    return None
 
 
 def _plain_grant(line: str) -> GrantedAbility | None:

@@ -260,6 +260,8 @@ def _classify_static(line: str, low: str) -> str | None:
         return "spend_as"  # changes what mana pays (609.4b): a payment rule the engine does not apply
     # an ability word ("Landfall — Whenever …") does not change what the line is (CR 207.2c)
     triggered = re.sub(r"^[a-z']+(?: [a-z']+)* — ", "", low).startswith(("when ", "whenever ", "at "))
+    if triggered and re.match(r"^(?:when|whenever) ~ attacks\b", low):
+        return None  # a combat trigger (Pygmy Hippo): never part of paying a cost
     for_mana = any(_tapped_for_mana(sentence) for sentence in low.split("."))
     if triggered:
         if for_mana and _ADDS_MANA.search(low):

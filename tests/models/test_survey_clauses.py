@@ -227,3 +227,25 @@ def test_all_activated_abilities_of_refused_where_they_could_be_mana_abilities()
     assert answer({"query": "pay", "state": state, "cost": "{G}"})["error"]["code"] == "unsupported"
     for card in ("Myr Welder", "Manascape Refractor"):
         assert _survey(card)["error"]["code"] == "unsupported", card
+
+
+def test_overabundance_adds_mana_and_deals_damage() -> None:
+    """Overabundance: "Whenever a player taps a land for mana, that player adds one mana of any type
+    that land produced, and ~ deals 1 damage to the player." (CR 605.1b, 603.2): a Forest pays
+    {G}{G} for 1 damage."""
+    out = answer({"query": "pay", "state": _board("Overabundance", "Forest"), "cost": "{G}{G}"})
+    assert out["payable"] and out["payment"]["damage"] == 1
+
+
+def test_saga_chapter_grants_follow_the_lore_counters() -> None:
+    """CR 714.2b: Urza's Saga's "I — ~ gains "{T}: Add {C}."" holds from one lore counter on; Song of
+    Freyalise's "I, II — Until your next turn, creatures you control gain …" with one or two (the
+    third chapter starts that next turn); Pygmy Hippo's attack trigger is no mana text."""
+    def can(card: str, lore: int, cost: str) -> bool:
+        saga: dict[str, Any] = {"card": card}
+        if lore:
+            saga["counters"] = {"lore": lore}
+        return bool(answer({"query": "can_pay", "state": _board(saga, "Grizzly Bears"), "cost": cost})["payable"])
+    assert [can("Urza's Saga", n, "{C}") for n in range(4)] == [False, True, True, True]
+    assert [can("Song of Freyalise", n, "{U}") for n in range(4)] == [False, True, True, False]
+    assert default_db().get("Pygmy Hippo").unsupported == ()
