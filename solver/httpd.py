@@ -5,18 +5,23 @@ It knows nothing of queries: :mod:`~manasolver.solver.serve` gives it an :class:
 checks a request's head (refusals and quick answers) and handles the body.
 
 Why this design: a request's time is mostly the server's own Python, not the engine's (a
-session ``can_pay`` is about 0.1-0.2 ms in process), and on two cores the client's process shares
-them, so every microsecond of framing counts.  Measured with ``python -m
-manasolver.benchmarks.http`` and the server's CPU time per request: h11 (a strict pure-Python
-parser, an object per event) cost about 0.3 ms of server CPU per request, three times the
-engine's share; the head parsed here with ``bytes.find`` and ``str.split`` and the answer written
-in one ``sendall`` cost a tenth of that, and an ``asyncio.Protocol`` server with the same parsing
-measured the same (within the machine's noise) from 1 and 4 clients.  The thread per connection
-was kept: its own thread answers each request, so there is no hand-over between threads on the
-way (an event loop handing queries to a pool measured 280-480 requests/s), and a query that runs
-to a solver's time bound (``can_pay`` on filter lands can take most of a second) holds only its
-own connection: the other connections' threads take their turns at the interpreter between its
-steps, and :attr:`Limits.workers` queries compute at once.
+session ``can_pay`` answered from its kept answer is some 40,000 instructions in process), and
+on two cores the client's process shares them, so every step of framing counts.  Measured with
+``python -m manasolver.benchmarks.http`` and the server's instructions per request under
+callgrind (session ``can_pay``, one kept-alive ``http.client`` connection): h11 (a strict
+pure-Python parser, an object per event) took about three times the engine's share; the head
+parsed here with ``bytes.find`` and ``str.split`` (and not parsed again when a kept-alive client
+sends the same head), the application's check not asked again for a head it let through, the
+answer written in one ``sendall``, reads of 64 KB (a 256 KB read buffer is an ``mmap`` and
+``munmap`` per read, and the unmapping stops the other threads), come to about 87,000 user
+instructions per request in all, within 7% of a minimal server that only splits the head and
+answers (82,000).  An ``asyncio.Protocol`` server with the same parsing measured the same
+requests per second (within the machine's noise) from 1 and 4 clients; the thread per
+connection was kept: its own thread answers each request, so there is no hand-over between
+threads on the way, and a query that runs to a solver's time bound (``can_pay`` on filter lands
+can take most of a second) holds only its own connection: the other connections' threads take
+their turns at the interpreter between its steps, and :attr:`Limits.workers` queries compute at
+once.
 
 The parser accepts what HTTP/1.1 clients send and refuses the rest with 400 and the
 application's error object: a request line of a token method, a target of visible ASCII and
@@ -71,7 +76,8 @@ class Limits:
 
 @dataclass(slots=True)
 class Request:
-    """A request: header names in lower case, repeated headers joined with ``, ``."""
+    """A request: header names in lower case, repeated headers joined with ``, ``; ``headers`` is
+    shared by the requests of one connection that sent the same head, and never changed."""
 
     method: str
     target: str
@@ -95,7 +101,8 @@ class App(Protocol):
     def check(self, request: Request) -> Response | None:
         """Before the body is read (``request.body`` is empty), outside the engine's bound: a
         response to send now (a refusal, or an answer that needs no engine), or ``None`` to read
-        the body and :meth:`handle` it.  Must be quick."""
+        the body and :meth:`handle` it.  Must be quick, and depend on the head alone: a
+        connection that sends again a head let through is not checked again."""
 
     def handle(self, request: Request) -> Response:
         """With the whole body, within the engine's bound (:attr:`Limits.workers`); a streamed
@@ -152,6 +159,7 @@ _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _TARGET = re.compile(r"[\x21-\x7e]+")
 #: control characters but tab, CR and LF (a head's lines are split on CR LF: a lone CR is counted)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_NOT_CONTROL = bytes([9, 10, 13, *range(0x20, 0x7f), *range(0x80, 0x100)])  # deleted, control bytes remain
 _CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]{1,16})[ \t]*(?:;[^\r\n]*)?")
 _REQUEST_LINE = re.compile(r"([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([\x21-\x7e]+) (HTTP/1\.[01])")
 _CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
@@ -174,7 +182,8 @@ class _Head:
 
     __slots__ = ("request", "length", "chunked", "keep_alive", "expects_continue", "http10")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, raw: bytes) -> None:
+        text = raw.decode("latin-1")
         if text.count("\n") != text.count("\r\n"):  # lines ended by bare line feeds
             text = "\r\n".join(line.rstrip("\r") for line in text.split("\n"))
         lines = text.split("\r\n")
@@ -185,7 +194,7 @@ class _Head:
                 raise _Malformed(f"the version {parts[2][:20]!r} is not HTTP/1.1 or HTTP/1.0")
             raise _Malformed(f"the request line {lines[0][:100]!r} is not METHOD TARGET HTTP/1.1")
         method, target, version = first.groups()
-        if _CONTROL.search(text) or text.count("\r") != len(lines) - 1:
+        if raw.translate(None, _NOT_CONTROL) or text.count("\r") != len(lines) - 1:
             _bad_header(lines[1:])
         headers: dict[str, str] = {}
         for line in lines[1:]:
@@ -315,13 +324,16 @@ class Server:
 class _Connection:
     """One client's connection: its requests read, answered and written in order."""
 
-    __slots__ = ("server", "sock", "buf", "limits")
+    __slots__ = ("server", "sock", "buf", "limits", "last_raw", "last_head", "passed")
 
     def __init__(self, server: Server, sock: socket.socket) -> None:
         self.server = server
         self.sock = sock
         self.buf = b""
         self.limits = server.limits
+        self.last_raw = b""  # the last head read, and what it was parsed to
+        self.last_head: _Head | None = None
+        self.passed: _Head | None = None  # the last head that the application's check let through
 
     def _recv(self, deadline: float) -> bytes:
         """The next bytes from the client, waiting until ``deadline`` (``time.monotonic()``)."""
@@ -361,9 +373,12 @@ class _Connection:
             self.buf = buf + data if buf else data
         if size > self.limits.max_head + 4:
             raise _Malformed(f"the request's head is over {self.limits.max_head} bytes", 431)
-        text = buf[:end].decode("latin-1").lstrip("\r\n")  # blank lines before a request are allowed
+        raw = buf[:end]
         self.buf = buf[size:]
-        return _Head(text)
+        if raw != self.last_raw:  # a kept-alive client sends the same head again and again
+            self.last_head = _Head(raw.lstrip(b"\r\n"))  # blank lines before a request are allowed
+            self.last_raw = raw
+        return self.last_head
 
     def _read_body(self, head: _Head, deadline: float) -> bytes | Response:
         """The request's body, or the refusal of one too large."""
@@ -448,9 +463,14 @@ class _Connection:
                         return
                     request = head.request
                     deadline = time.monotonic() + limits.request_timeout
-                    response = app.check(request)
-                    if response is None:
-                        response = self._length_refusal(head)
+                    if head is self.passed:  # the same head as a request this connection sent before
+                        response = None
+                    else:
+                        response = app.check(request)
+                        if response is None:
+                            response = self._length_refusal(head)
+                            if response is None:
+                                self.passed = head
                     if response is None and (head.chunked or (head.length or 0) > limits.large_body):
                         large = server._large.acquire(timeout=max(0.0, deadline - time.monotonic()))
                         if not large:
@@ -461,11 +481,10 @@ class _Connection:
                             response = body  # too large: refused, the rest unread
                         else:
                             keep = head.keep_alive
-                            request.body = body
-                            del body
                             with server._engine:
-                                response = app.handle(request)
-                            request.body = b""
+                                response = app.handle(Request(request.method, request.target, request.headers,
+                                                              body))
+                            del body
                     else:
                         keep = head.keep_alive and head.bodyless  # a body refused unread ends the connection
                 except _Malformed as err:

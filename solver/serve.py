@@ -39,7 +39,7 @@ from urllib.parse import urlsplit
 from manasolver.models.errors import BadQuery, ManasolverError
 from manasolver.solver.httpd import App, Limits, Request, Response, Server
 from manasolver.solver.protocol import JSON_DECODER as _DECODER
-from manasolver.solver.protocol import answer
+from manasolver.solver.protocol import answer, answer_text
 
 __all__ = ["MAX_BODY", "QueryApp", "serve", "version"]
 
@@ -252,19 +252,21 @@ class QueryApp(App):
         del text
         if type(obj) is not dict:
             return _json(400, _error("a query must be a JSON object", "body"))
-        return Response(200, json.dumps(self.answer(obj)).encode("utf-8"))
+        return Response(200, self.answer(obj).encode("utf-8"))
 
-    def answer(self, obj: Any, where: str = "") -> dict[str, Any]:
-        """One query's answer: the protocol's, after the refusals of a query sent over HTTP."""
-        if not isinstance(obj, dict):
-            return _error("a query must be a JSON object", where)
+    def answer(self, obj: Any, where: str = "") -> str:
+        """One query's answer as JSON text: the protocol's (:func:`~manasolver.solver.protocol.answer_text`,
+        an answer kept for a kept board written from its kept text), after the refusals of a query
+        sent over HTTP."""
+        if type(obj) is not dict:
+            return json.dumps(_error("a query must be a JSON object", where))
         if "cards" in obj:
             refused = BadQuery("a query over HTTP can't name a card file: the server's card file is "
                                "chosen when it starts (manasolver serve --cards FILE)", "cards").to_json()
-            return {"id": obj["id"], **refused} if obj.get("id") is not None else refused
+            return json.dumps({"id": obj["id"], **refused} if obj.get("id") is not None else refused)
         if self.cards is not None:
             obj = {**obj, "cards": self.cards}
-        return answer(obj)
+        return answer_text(obj)
 
     def _batch(self, request: Request) -> Response:
         body = request.body
@@ -276,7 +278,7 @@ class QueryApp(App):
             return Response(200, _chunks(self._array_answers(text)), "application/x-ndjson")
         return Response(200, _chunks(self._line_answers(body)), "application/x-ndjson")
 
-    def _line_answers(self, body: bytes) -> Iterator[dict[str, Any]]:
+    def _line_answers(self, body: bytes) -> Iterator[str]:
         lines = body.split(b"\n")
         if lines and not lines[-1].strip():
             lines.pop()  # the newline that ends the last line starts no new one
@@ -285,19 +287,19 @@ class QueryApp(App):
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as err:
-                yield _error(f"not UTF-8: {err}", where)
+                yield json.dumps(_error(f"not UTF-8: {err}", where))
                 continue
             if not line.strip():
-                yield _error("empty line: one JSON query per line", where)
+                yield json.dumps(_error("empty line: one JSON query per line", where))
                 continue
             try:
                 obj = _DECODER.decode(line)
             except (ValueError, RecursionError) as err:
-                yield _error(f"not valid JSON: {err}", where)
+                yield json.dumps(_error(f"not valid JSON: {err}", where))
                 continue
             yield self.answer(obj, where)
 
-    def _array_answers(self, text: str) -> Iterator[dict[str, Any]]:
+    def _array_answers(self, text: str) -> Iterator[str]:
         """Answers of a JSON array's items, decoded one at a time (memory: one item, not the array)."""
         at = _skip(text, text.index("[") + 1)
         index = 0
@@ -308,7 +310,7 @@ class QueryApp(App):
             try:
                 obj, at = _DECODER.raw_decode(text, at)
             except (ValueError, RecursionError) as err:
-                yield _error(f"not valid JSON at character {at} of the array: {err}", where)
+                yield json.dumps(_error(f"not valid JSON at character {at} of the array: {err}", where))
                 return
             yield self.answer(obj, where)
             index += 1
@@ -318,7 +320,7 @@ class QueryApp(App):
             elif text.startswith("]", at) and not text[at + 1:].strip():
                 return
             else:
-                yield _error(f"expected ',' or ']' at character {at} of the array", f"[{index}]")
+                yield json.dumps(_error(f"expected ',' or ']' at character {at} of the array", f"[{index}]"))
                 return
 
 
@@ -328,14 +330,14 @@ def _skip(text: str, at: int) -> int:
     return at
 
 
-def _chunks(answers: Iterator[dict[str, Any]]) -> Iterator[bytes]:
+def _chunks(answers: Iterator[str]) -> Iterator[bytes]:
     """JSON lines, gathered into chunks of about ``_CHUNK`` bytes or ``_CHUNK_SECONDS`` of work:
     the engine is free for other requests between two chunks, so a long batch doesn't hold it."""
     part: list[str] = []
     size = 0
     since = time.monotonic()
     for result in answers:
-        line = json.dumps(result) + "\n"
+        line = result + "\n"
         part.append(line)
         size += len(line)
         if size >= _CHUNK or time.monotonic() - since >= _CHUNK_SECONDS:

@@ -389,3 +389,72 @@ def test_a_long_batch_does_not_hold_the_engine_from_other_requests(server: Serve
     finally:
         thread.join(timeout=600)
     assert len(batch) == 2000 and json.loads(batch[-1])["id"] == 1999
+
+
+# -- the HTTP/1.1 framing -----------------------------------------------------------------------
+
+def _responses(data: bytes) -> list[tuple[bytes, bytes]]:
+    """Split a stream of responses framed by Content-Length: (status line, body) each."""
+    out = []
+    while data:
+        head, _, rest = data.partition(b"\r\n\r\n")
+        length = next(int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length:"))
+        out.append((head.split(b"\r\n", 1)[0], rest[:length]))
+        data = rest[length:]
+    return out
+
+
+def test_a_chunked_body_and_pipelined_requests_are_answered_in_order(server: Served) -> None:
+    first = json.dumps(_query("{2}{G}")).encode()
+    second = json.dumps(_query("{W}{U}{B}{R}{G}")).encode()
+    chunked = b"".join(b"%x\r\n%s\r\n" % (len(first[i:i + 50]), first[i:i + 50]) for i in range(0, len(first), 50))
+    data = server.raw(b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      b"Transfer-Encoding: chunked\r\n\r\n" + chunked + b"0\r\n\r\n"
+                      b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(second), second))
+    got = _responses(data)
+    assert [line[:12] for line, _ in got] == [b"HTTP/1.1 200", b"HTTP/1.1 200"]
+    assert [json.loads(body) for _, body in got] == [answer(_query("{2}{G}")), answer(_query("{W}{U}{B}{R}{G}"))]
+
+
+def test_the_same_head_again_on_a_connection_is_read_as_new(server: Served) -> None:
+    """Two requests with one head and different bodies of one length: each body answered as itself."""
+    good, bad = b'{"query": "mana_value", "cost": "{2}{G}"}', b'{"query": "mana_value", "cost": "{2}{G}"]'
+    assert len(good) == len(bad)
+    head = (b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n" % len(good))
+    got = _responses(server.raw(head + good + head + bad + head + good + b"GET /healthz HTTP/1.1\r\n"
+                                b"Host: 127.0.0.1\r\nConnection: close\r\n\r\n"))
+    assert [line[:12] for line, _ in got] == [b"HTTP/1.1 200", b"HTTP/1.1 400", b"HTTP/1.1 200", b"HTTP/1.1 200"]
+    assert json.loads(got[0][1]) == json.loads(got[2][1]) == {"mana_value": 3, "colors": ["G"]}
+    assert json.loads(got[1][1])["error"]["where"] == "body"
+
+
+@pytest.mark.parametrize("head", [
+    b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\n folded: value\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\n\r\n",  # HTTP/1.1 without Host
+    b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a\x01b\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a\rb\r\n\r\n",
+    b"GET /healthz HTTP/2.0\r\nHost: 127.0.0.1\r\n\r\n",
+    b"GET  /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n"
+    b"Transfer-Encoding: chunked\r\n\r\n{}",
+    b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2x\r\n\r\n{}",
+    b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2, 3\r\n\r\n{}",
+    b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip\r\n\r\n",
+    b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    b"zz\r\n{}\r\n0\r\n\r\n",
+])
+def test_malformed_heads_are_400_with_the_error_object(server: Served, head: bytes) -> None:
+    status_line, _, body = server.raw(head).partition(b"\r\n\r\n")
+    assert status_line.startswith(b"HTTP/1.1 400 "), (head, status_line)
+    assert b"Connection: close" in status_line
+    _refused(400, body, 400)
+
+
+def test_http_1_0_and_bare_line_feeds_are_answered(server: Served) -> None:
+    head, _, body = server.raw(b"GET /healthz HTTP/1.0\r\n\r\n").partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 ") and json.loads(body)["status"] == "ok"
+    head, _, body = server.raw(b"GET /healthz HTTP/1.1\nHost: 127.0.0.1\nConnection: close\n\n").partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 ") and json.loads(body)["status"] == "ok"
