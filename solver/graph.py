@@ -56,7 +56,7 @@ from manasolver.models.rules.production import (
     replacements_for,
     tap_damage_from_attachments,
 )
-from manasolver.models.state import GameState, Permanent
+from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_TYPE, C, mask_letters
 from manasolver.models.text.read import card_text
 
@@ -244,11 +244,26 @@ def _base_mask(state: GameState, perm: Permanent, ability: ManaAbility, plain: b
     if production.commander:
         identity = identities.get(perm.controller, -1)
         if identity < 0:
-            identity = identities[perm.controller] = commander_identity(state, perm.controller)
+            identity = identities[perm.controller] = _identity(state, perm.controller)
     key = (id(ability), perm.chosen_color if production.chosen else None, identity)
     hit = _STATIC.get(key, ability)
     if hit is None:
         hit = _STATIC.put(key, ability, base_types(state, perm, ability))
+    return hit
+
+
+#: A player's commander identity (CR 903.4) per player object (it reads the commander cards alone).
+_IDENTITIES: IdentityMemo[Player, int] = IdentityMemo(1025)
+
+
+def _identity(state: GameState, name: str) -> int:
+    try:
+        player = state.player(name)
+    except KeyError:
+        return 0
+    hit = _IDENTITIES.get(player)
+    if hit is None:
+        hit = _IDENTITIES.put(player, commander_identity(state, name))
     return hit
 
 
@@ -318,11 +333,12 @@ def _fixed_point(state: GameState, strict: bool, lands_only: bool) -> CouldProdu
     users: dict[RefKey, list[tuple[Permanent, ManaAbility, int]]] = {}
     perms: list[Permanent] = []
     plain = not active_effects(state)
+    own_abilities = plain and not tap_damage_from_attachments(state)  # each card's, read once
     identities: dict[str, int] = {}
     for p in state.battlefield:
         if lands_only and not p.is_land:
             continue
-        abilities = _producing_abilities(state, p)
+        abilities = _reading(p.card)[0] if own_abilities else _producing_abilities(state, p)
         if not abilities:
             continue
         perms.append(p)
