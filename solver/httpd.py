@@ -48,6 +48,7 @@ import collections
 import http
 import re
 import socket
+import struct
 import sys
 import threading
 import time
@@ -163,6 +164,16 @@ _NOT_CONTROL = bytes([9, 10, 13, *range(0x20, 0x7f), *range(0x80, 0x100)])  # de
 _CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]{1,16})[ \t]*(?:;[^\r\n]*)?")
 _REQUEST_LINE = re.compile(r"([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([\x21-\x7e]+) (HTTP/1\.[01])")
 _CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
+#: Linux: time limits kept by the kernel (SO_RCVTIMEO, SO_SNDTIMEO) on a blocking socket: a read is
+#: one system call, where Python's own timeouts add a poll and a change of the socket's mode.
+_KERNEL_TIMEOUTS = sys.platform.startswith("linux")
+_TIMEVAL = struct.Struct("@ll")
+
+
+def _timeval(seconds: float) -> bytes:
+    """A ``struct timeval`` of ``seconds`` (at least a millisecond: zero would mean no limit)."""
+    micro = max(1000, int(seconds * 1_000_000))
+    return _TIMEVAL.pack(micro // 1_000_000, micro % 1_000_000)
 
 
 def _bad_header(lines: list[str]) -> None:
@@ -324,7 +335,7 @@ class Server:
 class _Connection:
     """One client's connection: its requests read, answered and written in order."""
 
-    __slots__ = ("server", "sock", "buf", "limits", "last_raw", "last_head", "passed")
+    __slots__ = ("server", "sock", "buf", "limits", "last_raw", "last_head", "passed", "read_timeout")
 
     def __init__(self, server: Server, sock: socket.socket) -> None:
         self.server = server
@@ -334,16 +345,27 @@ class _Connection:
         self.last_raw = b""  # the last head read, and what it was parsed to
         self.last_head: _Head | None = None
         self.passed: _Head | None = None  # the last head that the application's check let through
+        self.read_timeout = 0.0  # the socket's receive timeout (SO_RCVTIMEO), 0 for none
+        if _KERNEL_TIMEOUTS:  # a blocking socket, the kernel keeps the time: no poll and no mode switch a read
+            sock.settimeout(None)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, _timeval(server.limits.request_timeout))
 
     def _recv(self, deadline: float) -> bytes:
         """The next bytes from the client, waiting until ``deadline`` (``time.monotonic()``)."""
         left = deadline - time.monotonic()
         if left <= 0:
             raise _Timeout("the request was not complete in time")
-        self.sock.settimeout(left)
+        sock = self.sock
         try:
-            data = self.sock.recv(65536)
-        except socket.timeout:
+            if _KERNEL_TIMEOUTS:
+                if not left - 0.1 <= self.read_timeout <= left + 0.05:  # else the one set is near enough
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _timeval(left))
+                    self.read_timeout = left
+                data = sock.recv(65536)
+            else:
+                sock.settimeout(left)
+                data = sock.recv(65536)
+        except (socket.timeout, BlockingIOError):  # the kernel's receive timeout ends in EAGAIN
             raise _Timeout("the request was not complete in time") from None
         if not data:
             raise _Closed()
@@ -495,7 +517,8 @@ class _Connection:
                         return  # an idle kept-alive connection: close it quietly
                     server._send_raw(self.sock, app.refuse(408, str(err)))
                     return
-                self.sock.settimeout(limits.request_timeout)  # a client that doesn't read its answer
+                if not _KERNEL_TIMEOUTS:
+                    self.sock.settimeout(limits.request_timeout)  # a client that doesn't read its answer
                 self._send(response, request.method == "HEAD", keep, head.http10)
             finally:
                 if large:
