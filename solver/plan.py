@@ -308,22 +308,22 @@ def _solve_restricted(combined: _Combined, problem: Problem) -> tuple[Solution, 
             key = ("act", key[1], key[3], key[4]) + tuple(key[5:])
         parts: list[Any] = []
         for i, p in enumerate(combined.costs):
-            ok = key[0] == "pool" or p.spell_ok[int(key[1])][int(key[2])]  # type: ignore[call-overload]
+            ok = key[0] == "pool" or p.spell_ok[int(str(key[1]))][int(str(key[2]))]
             parts.append(cp.new_int_var(0, src.ub, f"plan{si}_{i}") if ok else 0)
         cp.add(sum(parts) == var)
         split.append((key, bit, dst, parts))
     keys = {dst for _k, _b, dst, _p in split}
     for i, p in enumerate(combined.costs):
         for dst in keys:
-            amount = sum(model.y[c] * _needs(p, parts[i]).get(dst, 0)
-                         for c, parts in enumerate(combined.parts))
+            amount = sum(model.y[c] * _needs(p, combo[i]).get(dst, 0)
+                         for c, combo in enumerate(combined.parts))
             flowing = sum(row[3][i] for row in split if row[2] == dst)
             if not (isinstance(flowing, int) and isinstance(amount, int)):
                 cp.add(flowing == amount)
             elif flowing != amount:  # pragma: no cover - a demand of every form, no flow to it
                 return None
-        for c, parts in enumerate(combined.parts):  # a demand no flow can reach: that form is out
-            if any(d not in keys for d in _needs(p, parts[i])):
+        for c, combo in enumerate(combined.parts):  # a demand no flow can reach: that form is out
+            if any(d not in keys for d in _needs(p, combo[i])):
                 cp.add(model.y[c] == 0)
     if combined.exact_life:
         _exact_life(combined, problem, model, split)
@@ -361,9 +361,9 @@ def _exact_life(combined: _Combined, problem: Problem, model: Any,
             for mask, snow, m in opt.slot_groups(cls.snow):
                 mult[("act", k, o, mask) + (("nonsnow",) if cls.snow and not snow else ())] = m
     taken: dict[tuple[object, ...], list[Any]] = {}
-    for key, _bit, _dst, parts in split:
+    for key, _bit, _dst, flows in split:
         if key[0] == "act":
-            taken.setdefault(key, []).extend(p for p in parts[:n - 1] if not isinstance(p, int))
+            taken.setdefault(key, []).extend(v for v in flows[:n - 1] if not isinstance(v, int))
     loss_early: Any = 0
     ab_late: Any = 0
     loss_all: Any = 0
