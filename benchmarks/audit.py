@@ -1,5 +1,5 @@
 """The audit of bounded work (SPEC §5: no input may hang the process or answer wrongly without
-saying so), run by hand: ``python -m manasolver.benchmarks.audit [--only NAME,...] [--no-serve]
+saying so), run by hand: ``python -m manasolver.benchmarks.audit [--only 'NAME|...'] [--no-serve]
 [--out benchmarks/results/audit.md]``.
 
 Every shape of hostile-but-valid input once found running far past its bounds is asked again
@@ -125,6 +125,20 @@ SHAPES: tuple[Shape, ...] = (
     Shape("10,000 permanents (x250): could_produce", _q("could_produce", _big_commander)),
     Shape("10,000 permanents (grown with basics): can_pay {20000}", _q("can_pay", _big_lands, cost="{20000}")),
     Shape("10,000 permanents (grown with basics): max_x {X}{G}", _q("max_x", _big_lands, cost="{X}{G}")),
+    Shape("Treasure Cruise, 10,000 graveyard cards (the zone limit): pay",
+          lambda: {"query": "pay", "state": {**_example("basics"), "players": [
+              {"name": "you", "graveyard": ["Forest"] * 10_000}, {"name": "opponent"}]},
+                   "cost": "{7}{U}", "spell": {"card": "Treasure Cruise"}}),
+    Shape("Chord of Calling, 10,000 Llanowar Elves (the board limit): max_x",
+          lambda: {"query": "max_x", "cost": "{X}{G}{G}{G}", "spell": {"card": "Chord of Calling"},
+                   "state": _board(*[{"id": f"e{i}", "card": "Llanowar Elves"} for i in range(10_000)])}),
+    Shape("a hand of 10,000 cards (keep_castable's default): pay {2}{G}",
+          lambda: {"query": "pay", "cost": "{2}{G}", "state": {**_example("commander"), "players": [
+              {**_example("commander")["players"][0], "hand": ["Counterspell", "Cultivate", "Lightning Bolt",
+                                                               "Llanowar Elves"] * 2500}, {"name": "opponent"}]}}),
+    Shape("a pool of 333 mana (the pool limit): options",
+          lambda: {"query": "options", "state": {**_example("commander"), "players": [
+              {"name": "you", "pool": "{R}{G}{C}" * 111}, {"name": "opponent"}]}}),
     Shape("basics: pay {X} with x 1,000,000 (the x limit)", _q("pay", lambda: _example("basics"), cost="{X}", x=1_000_000)),
     Shape("keep_castable with 1,000 costs: pay {2}{G}",
           lambda: {"query": "pay", "state": _example("commander"), "cost": "{2}{G}",
@@ -211,7 +225,34 @@ def _outcome(result: dict[str, Any]) -> str:
     return json.dumps(result)[:80]
 
 
-def run_shape(shape: Shape) -> Row:
+#: Seconds after which a shape's query is stopped (its process killed) and the row fails.
+HARD_STOP = 60.0
+
+
+def run_shape(shape: Shape, hard_stop: float = HARD_STOP) -> Row:
+    """:func:`ask_shape` in a forked child of this warm process, killed after ``hard_stop``
+    seconds (a query past every bound must not stall the audit)."""
+    import multiprocessing
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=lambda: child.send(ask_shape(shape)))
+    start = time.monotonic()
+    proc.start()
+    if parent.poll(hard_stop):
+        row: Row = parent.recv()
+        proc.join(30)
+        return row
+    proc.kill()
+    proc.join(30)
+    return Row(shape.name, time.monotonic() - start, _budget(), "", f"no answer: stopped after {hard_stop:g} s", False)
+
+
+def _budget() -> float:
+    from manasolver.solver.budget import QUERY_BUDGET
+    return QUERY_BUDGET
+
+
+def ask_shape(shape: Shape) -> Row:
     """Ask ``shape``'s query once (after the process is warm) and judge the answer."""
     from manasolver.solver.budget import MARGIN, QUERY_BUDGET
     from manasolver.solver.protocol import answer
@@ -245,36 +286,53 @@ def batch_bad_bytes() -> Row:
 
 
 def concurrency(threads: int = 4, rounds: int = 200) -> dict[str, Any]:
-    """``threads`` threads each ask the bundled Commander board's pays ``rounds`` times; answers
-    differing from the serial ones (unless flagged by a bound) are counted."""
-    from manasolver.solver.protocol import answer
+    """``threads`` threads each ask the bundled Commander board's pays ``rounds`` times, both
+    through the protocol (where a board seen before has its answers kept) and through the
+    Python API (``queries.pay`` on one request per cost, shared by the threads: every call
+    solves again); answers differing from the serial ones (unless flagged by a bound) are
+    counted."""
+    from manasolver.solver import queries
+    from manasolver.solver.protocol import answer, build_request
     state = _example("commander")
     costs = ("{2}{G}{U}", "{W}{U}{B}{R}{G}", "{3}{B}{B}", "{1}{R}", "{4}{U}{U}", "{2}{W/U}{B/P}")
-    queries = [{"query": "pay", "state": state, "cost": c} for c in costs]
-    serial = [json.dumps(answer(q), sort_keys=True) for q in queries]
-    differ = flagged = total = 0
-    lock = threading.Lock()
+    protocol_queries = [{"query": "pay", "state": state, "cost": c} for c in costs]
+    requests = [build_request(q) for q in protocol_queries]
 
-    def run() -> None:
-        nonlocal differ, flagged, total
-        for _ in range(rounds):
-            for i, q in enumerate(queries):
-                got = answer(q)
-                with lock:
-                    total += 1
-                    if _flagged(got):
-                        flagged += 1
-                    elif json.dumps(got, sort_keys=True) != serial[i]:
-                        differ += 1
+    def by_protocol(i: int) -> dict[str, Any]:
+        return answer(protocol_queries[i])
 
-    start = time.monotonic()
-    workers = [threading.Thread(target=run) for _ in range(threads)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
-    return {"threads": threads, "answers": total, "different": differ, "flagged": flagged,
-            "seconds": round(time.monotonic() - start, 1)}
+    def by_api(i: int) -> dict[str, Any]:
+        found: dict[str, Any] = queries.pay(requests[i]).to_json()
+        return found
+
+    out: dict[str, Any] = {"threads": threads, "rounds": rounds}
+    for label, ask in (("protocol", by_protocol), ("api", by_api)):
+        serial = [json.dumps(ask(i), sort_keys=True) for i in range(len(costs))]
+        counts = {"answers": 0, "different": 0, "flagged": 0, "errors": 0}
+        lock = threading.Lock()
+
+        def run() -> None:
+            for _ in range(rounds):
+                for i in range(len(costs)):
+                    try:
+                        got = ask(i)
+                        kind = "flagged" if _flagged(got) else (
+                            "different" if json.dumps(got, sort_keys=True) != serial[i] else "")
+                    except Exception:  # noqa: BLE001 - a crash in a thread is counted, never hidden
+                        kind = "errors"
+                    with lock:
+                        counts["answers"] += 1
+                        if kind:
+                            counts[kind] += 1
+
+        start = time.monotonic()
+        workers = [threading.Thread(target=run) for _ in range(threads)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        out[label] = {**counts, "seconds": round(time.monotonic() - start, 1)}
+    return out
 
 
 def service(connects: int = 128) -> dict[str, Any]:
@@ -340,9 +398,12 @@ def _markdown(rows: list[Row], conc: dict[str, Any] | None, serve: dict[str, Any
                      f"{r.outcome.replace('|', '/')} | {'yes' if r.passed else '**no**'} |")
     if conc is not None:
         lines += ["", "## Threads", "",
-                  f"{conc['threads']} threads × 200 rounds of the bundled Commander board's 6 pays: "
-                  f"{conc['answers']} answers, {conc['different']} different from the serial answers, "
-                  f"{conc['flagged']} flagged by a bound ({conc['seconds']} s)."]
+                  f"{conc['threads']} threads × {conc['rounds']} rounds of the bundled Commander board's 6 pays, "
+                  "against the same asked serially:", ""]
+        for label in ("protocol", "api"):
+            c = conc[label]
+            lines.append(f"- {label}: {c['answers']} answers, {c['different']} different, {c['flagged']} flagged "
+                         f"by a bound, {c['errors']} raised ({c['seconds']} s)")
     if serve is not None:
         b = serve["burst"]
         lines += ["", "## Service", "",
@@ -356,13 +417,13 @@ def _markdown(rows: list[Row], conc: dict[str, Any] | None, serve: dict[str, Any
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m manasolver.benchmarks.audit", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", help="comma-separated substrings of the shapes to run")
+    ap.add_argument("--only", help="substrings of the shapes to run, separated by |")
     ap.add_argument("--no-serve", action="store_true", help="skip the concurrency and service checks")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "audit.md"))
     args = ap.parse_args(argv)
     _warm()
     rows: list[Row] = []
-    wanted = [w.strip() for w in args.only.split(",")] if args.only else None
+    wanted = [w.strip() for w in args.only.split("|")] if args.only else None
     for shape in SHAPES:
         if wanted and not any(w in shape.name for w in wanted):
             continue

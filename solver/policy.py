@@ -95,8 +95,9 @@ def keep_counts(policy: Policy, state: GameState, player: str) -> tuple[tuple[Ma
     """The costs ``keep_castable`` tries to keep payable, each with how many of the listed
     costs it stands for: the policy's list with repeats merged (first occurrence order, at
     most :data:`KEEP_LIMIT` distinct, else a :class:`BadQuery` naming the first one beyond),
-    else the mana costs of the cards in the player's hand, one each (cards without one are
-    skipped).  Losing a cost listed n times counts n, as the listed costs are counted."""
+    else the mana costs of the cards in the player's hand, repeats merged the same way (cards
+    without one are skipped).  Losing a cost listed n times counts n, as the listed costs (and
+    the cards in hand) are counted."""
     if policy.keep_castable is not None:
         merged: dict[str, int] = {}
         first: dict[str, ManaCost] = {}
@@ -110,8 +111,13 @@ def keep_counts(policy: Policy, state: GameState, player: str) -> tuple[tuple[Ma
                 first[text] = cost
             merged[text] += 1
         return tuple((first[t], n) for t, n in merged.items())
-    hand = state.player(player).hand
-    return tuple((c.mana_cost, 1) for c in hand if c.mana_cost is not None and c.mana_cost.symbols)
+    counted: dict[str, tuple[ManaCost, int]] = {}  # a hand's repeats merged too, each card counted
+    for c in state.player(player).hand:
+        if c.mana_cost is not None and c.mana_cost.symbols:
+            text = c.mana_cost.format()
+            seen = counted.get(text)
+            counted[text] = (c.mana_cost, 1) if seen is None else (seen[0], seen[1] + 1)
+    return tuple(counted.values())
 
 
 def keep_costs(policy: Policy, state: GameState, player: str) -> tuple[ManaCost, ...]:

@@ -56,6 +56,22 @@ def test_thousands_of_identical_and_referencing_sources(card: str) -> None:
         check_answer(query, answer(query))
 
 
+@pytest.mark.parametrize("kind,cost", [("can_pay", "{2}{G}"), ("can_pay", "{800}"), ("pay", "{300}{U}"),
+                                       ("max_x", "{X}{G}"), ("payments", "{1}{G}")])
+def test_hundreds_of_signets_and_filter_lands(kind: str, cost: str) -> None:
+    """The benchmark's Commander board (31 real cards) repeated to SIZE // 2 permanents: 75 or
+    more Signets and filter lands, whose abilities cost mana (CP-SAT's model has a flow per pair
+    of them); every answer legal, proven or flagged, none an internal error."""
+    from manasolver.benchmarks.boards import commander_board
+    board = commander_board(0)
+    perms = board["battlefield"]
+    board["battlefield"] = [{**perms[i % len(perms)], "id": f"p{i}"} for i in range(SIZE // 2)]
+    query = {"query": kind, "state": board, "cost": cost, "limit": 3}
+    result = check_answer(query, answer({k: v for k, v in query.items() if kind == "payments" or k != "limit"}))
+    if "error" in result:
+        assert "time bound" in result["error"]["message"], result
+
+
 def test_many_threads_answer_as_one() -> None:
     rng = random.Random(7)
     state = example_state("commander")

@@ -8,7 +8,8 @@ stays quick only while the work is bounded, and each asserts on the answer, neve
   the classes, and the witness (one choice per symbol) is spelled out only when asked for.
 * ``keep_castable`` (SPEC §6) merges repeats of one cost, each still counted as often as it is
   listed, and refuses more than ``KEEP_LIMIT`` distinct costs with ``bad_query`` naming the
-  first one beyond.
+  first one beyond; its default, the hand, is merged the same way (a hand of
+  thousands of copies is a few costs with counts).
 * A mana ability making n mana (Everflowing Chalice with n charge counters) costs work by the
   unit counts that occur, not an LCM of 1..n.
 """
@@ -101,6 +102,20 @@ def test_keep_castable_with_1001_costs_of_two_kinds() -> None:
     """1,001 listed costs, two distinct: answered, by counts (501 {U} against 500 {W})."""
     assert _tapped(["{W}"] * 500 + ["{U}"] * 501) == ["plains"]
     assert _tapped(["{U}"] * 500 + ["{W}"] * 501) == ["island"]
+
+
+def test_keep_castable_default_merges_a_hand_of_1001_cards_of_two_costs() -> None:
+    """The default keep list is the hand (SPEC §6): 1,001 cards of two costs are two costs with
+    counts, as a listed keep_castable is (501 Opt {U} against 500 Swords to Plowshares {W})."""
+    def tapped(hand: list[str]) -> list[str]:
+        state = {**PLAINS_ISLAND, "players": [{"name": "you", "hand": hand}, {"name": "opponent"}]}
+        result = answer({"query": "pay", "state": state, "cost": "{1}", "policy": ["keep_castable"]})
+        assert result["payable"] is True, result
+        return [a["permanent"] for a in result["payment"]["activations"]]
+
+    assert tapped(["Swords to Plowshares"] * 500 + ["Opt"] * 501) == ["plains"]
+    assert tapped(["Opt"] * 500 + ["Swords to Plowshares"] * 501) == ["island"]
+    assert _tapped(["{W}"] * 500 + ["{U}"] * 501) == ["plains"]  # the same as listing them
 
 
 def test_keep_castable_max_x_on_commander_board_with_1000_costs() -> None:
