@@ -12,6 +12,14 @@ target (CR 605.1a).  Silver-bordered (funny) cards are left out.
 A card *parses fully* when :func:`~manasolver.models.text.oracle.parse_oracle` reports
 no unsupported clause for any of its faces.  Failures are grouped by clause, with
 the card's name replaced by ``~``, and listed with the card names.
+
+The second part covers the whole pool of permanents (every non-funny card whose front face is an
+artifact, battle, creature, enchantment, land or planeswalker, mana ability or not), as the
+bundled card database builds them: a permanent is *read* when no clause about mana is left unread
+by every reader (``CardText.unread``), no trigger on becoming tapped may hurt in a way not read
+(:mod:`~manasolver.models.text.tap_triggers`), and it has no rule the payment model refuses where
+it matters ("spend mana as though", "has all activated abilities of", a prohibition on
+activating mana abilities).  The rest are listed by clause with why they stay unsupported.
 """
 
 from __future__ import annotations
@@ -212,6 +220,118 @@ def report(result: dict[str, object]) -> str:
     return "\n".join(lines) + "\n"
 
 
+PERMANENT_TYPES = frozenset({"artifact", "battle", "creature", "enchantment", "land", "planeswalker"})
+
+#: Why a clause of the whole pool stays unsupported, by the first pattern it matches.
+WHY: tuple[tuple[str, str], ...] = (
+    ("a repeatable mana ability that costs mana (filters, storage lands): the payment backends refuse a "
+     "non-exclusive option with a mana cost", r"^repeatable:"),
+    ("a payment rule the payment model can't apply (CR 609.4b), refused where it reaches the cost",
+     r"^spend as:|only as though"),
+    ("the activated abilities of other objects (layer 6), refused where one could be a mana ability",
+     r"^abilities of:"),
+    ("a trigger on tapping that may hurt in a way not read (\"unless … pays\", poison)", r"^tap trigger:"),
+    ("a prohibition on activating mana abilities (CR 602.5), refused where it reaches one", r"^prohibition:"),
+    ("game history or a choice the board does not hold (cards drawn or life gained this turn, a land "
+     "played, an imprinted or exiled card, a draft, a last noted type, renown, the library)",
+     r"this turn|played a land|exiled|drafted|last noted|renowned|top card of your library|Legacy —|watermark"),
+    ("a cost that spends another zone or resource (discard, mill, exile, sacrifice a named token, return to "
+     "hand, untap an opponent's land)", r"[Dd]iscard|[Mm]ill a card|Exile|Sacrifice (?:X|a \w+ (?:token|or)|"
+                                        r"a Prism|an artifact|a black)|Return ~|Untap a tapped|Tap an untapped"),
+    ("chance or another player's choice (a coin flip, \"unless any player pays\", revealed cards)",
+     r"[Ff]lip a coin|unless any player pays|reveals the top|Each player adds|Parley"),
+    ("a restriction on symbols, not on spells (\"can't be spent to pay generic mana costs\")", r"can't be spent"),
+    ("a replacement or trigger on mana the effects reader does not know", r"[Ii]f tapped for mana|is tapped for "
+                                                                         r"mana|taps? a (?:land|snow)|instead"),
+    ("an Un-set (silver-bordered) mechanic that builds", r"\{∞\}|\{H[WUBRG]\}|one-half|Tear ~|toys"),
+)
+
+
+def whole_pool(data: Path) -> dict[str, object]:
+    """Every permanent of the pool as the card database builds it (see the module docstring)."""
+    from manasolver.models.carddb import default_db
+    from manasolver.models.effects import AbilitiesOf, SpendAs
+    from manasolver.models.errors import ManasolverError
+    from manasolver.models.text.prohibitions import prohibitions_of
+    from manasolver.models.text.read import card_text
+    from manasolver.models.text.tap_triggers import tap_triggers_of
+    from manasolver.solver.supply.unmodelled import repeatable_gap
+    db = default_db()
+    total = read = no_mana = 0
+    clauses: dict[str, list[str]] = defaultdict(list)
+    with gzip.open(data, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            record = json.loads(line)
+            if record.get("funny"):
+                continue
+            try:
+                card = db.get(str(record["name"]))
+            except ManasolverError:
+                continue
+            if not PERMANENT_TYPES & set(card.type_line.types):
+                continue
+            total += 1
+            face = card.battlefield_face
+            text = card_text(card)
+            found = [c.replace(card.name, "~") for c in text.unread]
+            found += ["tap trigger: " + t.replace(card.name, "~") for t, r in tap_triggers_of(face) if r is None]
+            found += [("spend as: " if isinstance(e, SpendAs) else "abilities of: ") + e.text.replace(card.name, "~")
+                      for e in text.mana_effects if isinstance(e, (SpendAs, AbilitiesOf))]
+            found += ["prohibition: " + c for c, _ in prohibitions_of(card)]
+            found += [f"repeatable: {a.text}" for a in card.mana_abilities
+                      if not (a.cost.tap or a.cost.untap or a.cost.sacrifice_self) and a.cost.mana
+                      and repeatable_gap(a.cost, 0, True)]
+            if "only as though it were colorless" in card.oracle_text:
+                found.append("spend as: " + next(x for x in card.oracle_text.split("\n") if "only as though" in x))
+            if not found:
+                read += 1
+                no_mana += not (card.mana_abilities or text.mana_effects)
+            for clause in dict.fromkeys(found):
+                clauses[clause].append(card.name)
+    return {"total": total, "read": read, "no_mana": no_mana, "clauses": clauses}
+
+
+def why(clause: str) -> str:
+    """The first reason of :data:`WHY` whose pattern the clause matches, or "a rare wording"."""
+    for label, pattern in WHY:
+        if re.search(pattern, clause):
+            return label
+    return "a rare wording the readers do not know"
+
+
+def pool_report(result: dict[str, object]) -> str:
+    """The Markdown section on the whole pool of permanents."""
+    total, read = int(result["total"]), int(result["read"])  # type: ignore[call-overload]
+    clauses: dict[str, list[str]] = result["clauses"]  # type: ignore[assignment]
+    by_card: dict[str, str] = {}
+    for clause, names in clauses.items():
+        for n in names:
+            by_card.setdefault(n, why(clause))
+    counts: dict[str, int] = defaultdict(int)
+    for label in by_card.values():
+        counts[label] += 1
+    lines = ["", "## The whole pool of permanents", "",
+             "Every non-funny card of the data whose front face is a permanent (mana ability or not), as the",
+             "bundled card database builds it (see the script's docstring for what *read* means).",
+             "", f"- permanents: **{total}**",
+             f"- every clause about mana read (or none there): **{read}** ({100.0 * read / max(1, total):.2f}%), "
+             f"of which {result['no_mana']} have no mana ability or effect on mana at all",
+             f"- with a clause left unsupported: {len(by_card)}",
+             "", "Where such a clause can't matter to a question (an Aura attached to nothing, a restriction",
+             "beside an unnamed cost, a prohibition with no mana ability in reach) the question is still",
+             "answered exactly; where it matters it is refused or the permanent is left out, naming the card",
+             "and clause (the survey, `benchmarks/survey.py`, measures that on one board:",
+             "`benchmarks/results/survey.md`).", "",
+             "| why it stays unsupported | permanents |", "| --- | ---: |"]
+    for label, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        lines.append(f"| {label} | {count} |")
+    lines += ["", "### The clauses (card name as `~`), most frequent first", ""]
+    for clause, names in sorted(clauses.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        lines.append(f"- ({len(names)}) `{clause[:240]}`: {', '.join(sorted(names)[:20])}"
+                     + (" …" if len(names) > 20 else ""))
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="oracle parser coverage on the real card data")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -221,11 +341,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"card data not found: {args.data}", file=sys.stderr)
         return 1
     result = run(args.data)
+    pool = whole_pool(args.data)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(report(result), encoding="utf-8")
+    args.out.write_text(report(result) + pool_report(pool), encoding="utf-8")
     total, full = int(result["total"]), int(result["full"])  # type: ignore[call-overload]
     print(f"parser coverage: {full}/{total} = {100.0 * full / max(1, total):.1f}%; answered by the engine: "
-          f"{result['engine']}/{total} ({result['seconds']:.1f} s); report in {args.out}")
+          f"{result['engine']}/{total} ({result['seconds']:.1f} s); whole pool: {pool['read']}/{pool['total']} "
+          f"permanents read; report in {args.out}")
     return 0
 
 

@@ -17,6 +17,7 @@ __all__ = [
     "LandTypeChange",
     "ManaMultiplier",
     "ProducesInstead",
+    "Prohibition",
     "SpendAs",
     "StructuredEffect",
     "TriggeredMana",
@@ -151,5 +152,18 @@ class AbilitiesOf:
     of: str
 
 
+@dataclass(frozen=True, slots=True)
+class Prohibition:
+    """"Activated abilities of artifacts can't be activated." (Null Rod, Collector Ouphe, Stony
+    Silence), "… of creatures …" (Cursed Totem), "… of artifacts and creatures your opponents
+    control …" (Linvala, Karn): CR 602.5, 605.3 (mana abilities are activated abilities).  A
+    permanent with one of ``types`` (lower case), controlled by ``controller`` (``"any"`` or
+    ``"opponents"`` of the source's controller), has no mana ability it can activate."""
+
+    text: str
+    types: frozenset[str]
+    controller: str = "any"
+
+
 StructuredEffect = (ManaMultiplier | ProducesInstead | LandTypeChange | TriggeredMana | GrantedAbility | SpendAs
-                    | AbilitiesOf)
+                    | AbilitiesOf | Prohibition)

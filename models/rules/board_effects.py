@@ -19,7 +19,7 @@ from dataclasses import replace
 from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
 from manasolver.models.card import BASIC_LAND_TYPES
-from manasolver.models.effects import GrantedAbility, StructuredEffect
+from manasolver.models.effects import GrantedAbility, Prohibition, StructuredEffect
 from manasolver.models.rules.amounts import permanent_matches
 from manasolver.models.rules.land_types import effective_land_types, has_effect, loses_rules_text
 from manasolver.models.state import GameState, Permanent
@@ -34,6 +34,7 @@ __all__ = [
     "effective_mana_abilities",
     "mana_prohibitions",
     "nontap_damage",
+    "prohibited",
     "tap_damage_beyond_mana",
     "tap_damage_from_attachments",
     "unread_tap_triggers",
@@ -78,6 +79,16 @@ def _granted_to(effect: GrantedAbility, source: Permanent, perm: Permanent, stat
     return permanent_matches(perm, replace(who, controller="any", other=False), source, state)
 
 
+def prohibited(state: GameState, permanent: Permanent) -> Prohibition | None:
+    """The first prohibition in force that stops ``permanent``'s activated abilities (Null Rod on an
+    artifact, Cursed Totem on a creature, Linvala on an opponent's creature: CR 602.5), or None."""
+    for source, effect in active_effects(state):
+        if isinstance(effect, Prohibition) and effect.types & set(permanent.types) and (
+                effect.controller == "any" or permanent.controller != source.controller):
+            return effect
+    return None
+
+
 def _intrinsic(land_type: str) -> ManaAbility:
     """The intrinsic ability of a basic land type: ``{T}: Add [symbol].`` (305.6)."""
     letter = BASIC_LAND_TYPES[land_type]
@@ -98,6 +109,8 @@ def effective_mana_abilities(state: GameState, permanent: Permanent) -> tuple[Ma
     "{T}: Add one mana of any color"), in board order.  A non-land keeps its
     printed abilities and gets the granted ones.
     """
+    if prohibited(state, permanent):
+        return ()  # CR 602.5: none of its activated abilities can be activated
     granted = [e.ability for src, e in active_effects(state)
                if isinstance(e, GrantedAbility) and _granted_to(e, src, permanent, state)]
     aura = tap_damage_from_attachments(state).get(permanent.id, 0)
@@ -257,6 +270,11 @@ def mana_prohibitions(state: GameState, player: str) -> list[tuple[Permanent, st
                 continue
             kinds = [k for k in ("artifact", "creature") if k in what]
             hit = [p for p in mine if not kinds or any(k in p.types for k in kinds)]
+            if any(isinstance(e, Prohibition) and e.text == clause for src, e in active_effects(state) if src is perm):
+                # applied to the permanents' mana abilities (effective_mana_abilities); only a
+                # tapping-cost reading (Heritage Druid) does not pass through them
+                from manasolver.models.text.read import card_text
+                hit = [p for p in hit if card_text(p.card).tap_costs]
             if hit:
                 out.append((perm, clause))
     return out

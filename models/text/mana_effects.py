@@ -22,6 +22,7 @@ from manasolver.models.effects import (
     LandTypeChange,
     ManaMultiplier,
     ProducesInstead,
+    Prohibition,
     SpendAs,
     StructuredEffect,
     TriggeredMana,
@@ -252,8 +253,23 @@ def _abilities_of(line: str) -> AbilitiesOf | None:
     return AbilitiesOf(line, of)
 
 
+_PROHIBITED = {"artifacts": frozenset({"artifact"}), "creatures": frozenset({"creature"}),
+               "artifacts and creatures": frozenset({"artifact", "creature"})}
+
+
+def _prohibition(line: str) -> Prohibition | None:
+    """"Activated abilities of artifacts can't be activated." and kin (CR 602.5)."""
+    m = re.fullmatch(r"Activated abilities of (artifacts|creatures|artifacts and creatures)( your opponents control)? "
+                     r"can't be activated\.", line)
+    if m is None:
+        return None
+    return Prohibition(line, _PROHIBITED[m.group(1)], "opponents" if m.group(2) else "any")
+
+
 def _read(line: str) -> StructuredEffect | None:
     """One clause (reminder text removed, the card's name as ``~``) → an effect, or None."""
+    if "can't be activated" in line:
+        return _prohibition(line)
     if "all activated abilities of" in line and "the chosen permanent" not in line:
         return _abilities_of(line)
     if "as though it were" in line and (spend := _spend_as(line)) is not None:

@@ -469,18 +469,26 @@ def test_board_effects_on_activated_abilities_apply_or_are_refused() -> None:
         (_refused(silence) or silence.get("payable") is False), (field, silence)
 
 
-def test_null_rod_and_cursed_totem_refuse_payments_they_would_change() -> None:
-    """CR 602.5, 605.3: Null Rod stops Sol Ring's mana ability, Cursed Totem Llanowar Elves';
-    until the engine applies them, payment queries refuse rather than tap those sources.
-    Pithing Needle spares mana abilities; Linvala stops only her opponents' creatures."""
+def test_null_rod_and_cursed_totem_are_applied() -> None:
+    """CR 602.5, 605.3: Null Rod and Stony Silence stop Sol Ring's mana ability, Cursed Totem Llanowar
+    Elves': payments use the other sources ({2} from the rest), {3} is unpayable, options leave the
+    stopped source out, and validate refuses a payment that taps it.  Pithing Needle spares mana
+    abilities; Linvala stops only her opponents' creatures."""
     base = [{"id": "s", "card": "Sol Ring"}, {"id": "e", "card": "Llanowar Elves"}, {"id": "f", "card": "Forest"}]
-    for card in ("Null Rod", "Cursed Totem", "Stony Silence"):
-        for query in ("pay", "can_pay", "options"):
-            out = answer({"query": query, "state": {"players": [{"name": "you"}, {"name": "them"}],
-                                                    "battlefield": [*base, {"id": "n", "card": card}]},
-                          **({"cost": "{2}"} if query != "options" else {})})
-            assert out.get("error", {}).get("code") == "unsupported", (card, query, out)
-            assert out["error"]["where"] == "battlefield[3]"
+    for card, stopped in (("Null Rod", "s"), ("Cursed Totem", "e"), ("Stony Silence", "s")):
+        state = {"players": [{"name": "you"}, {"name": "them"}], "battlefield": [*base, {"id": "n", "card": card}]}
+        out = answer({"query": "pay", "state": state, "cost": "{2}"})
+        assert out["payable"] is True, (card, out)
+        assert stopped not in {a["permanent"] for a in out["payment"]["activations"]}, (card, out)
+        assert answer({"query": "validate", "state": state, "cost": "{2}", "payment": out["payment"]})["legal"]
+        assert answer({"query": "can_pay", "state": state, "cost": "{3}" if stopped == "s" else "{4}"}) \
+            ["payable"] is False, card
+        tapping = {"total": "{2}", "activations": [{"permanent": "s", "ability": 0, "mana": "{C}{C}"}]} \
+            if stopped == "s" else {"total": "{G}", "activations": [{"permanent": "e", "ability": 0, "mana": "{G}"}]}
+        check = answer({"query": "validate", "state": state, "cost": tapping["total"], "payment": tapping})
+        assert check.get("legal") is False, (card, check)
+        options = answer({"query": "options", "state": state})
+        assert "error" not in options, (card, options)
     for extra in ({"id": "n", "card": "Pithing Needle"},
                   {"id": "n", "card": "Linvala, Keeper of Silence"}):
         out = answer({"query": "can_pay", "state": {"players": [{"name": "you"}, {"name": "them"}],

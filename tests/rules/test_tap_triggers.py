@@ -139,3 +139,18 @@ def test_reader_refuses_unless_and_conditions() -> None:
                             "creature's controller unless that player pays {3}.") is None
     assert read_tap_trigger("Whenever a player taps a land for mana, if it's not your turn, ~ deals 1 damage "
                             "to that player.") is None
+
+
+def test_cr_602_5_prohibitions_are_applied() -> None:
+    """CR 602.5, 605.3: Collector Ouphe ("Activated abilities of artifacts can't be activated.")
+    stops Sol Ring, so {3} from Sol Ring and a Forest is unpayable and {1}{G} needs the Plains;
+    Linvala's "… creatures your opponents control …" stops the opponent's Llanowar Elves, not her
+    controller's."""
+    state = _board("Collector Ouphe", "Sol Ring", "Forest", "Plains")
+    assert answer({"query": "can_pay", "state": state, "cost": "{3}"})["payable"] is False
+    out = _pay(state, "{1}{G}")
+    assert "p1" not in _tapped(out)
+    linvala = _board({"card": "Linvala, Keeper of Silence", "controller": "opp"}, "Llanowar Elves")
+    assert answer({"query": "can_pay", "state": linvala, "cost": "{G}"})["payable"] is False
+    mine = _board("Linvala, Keeper of Silence", "Llanowar Elves")
+    assert answer({"query": "can_pay", "state": mine, "cost": "{G}"})["payable"] is True
