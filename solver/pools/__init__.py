@@ -3,6 +3,8 @@ pool doublers that act on it.
 
 ``options.py`` is the query (:func:`~manasolver.solver.pools.options.options`); ``ranks.py`` the
 polymatroid algebra over pools, ``activations.py`` a supply's classes read as ranks, ``search.py``
-the search over activations in every order, ``context.py`` its blocks and bounds, ``listing.py``
+the search over activations in every order, ``converters.py`` the dynamic program that answers
+boards of one-mana converters (filter lands) without trying orders, ``context.py`` the
+search's blocks and bounds, ``listing.py``
 the maximal pools in the answer's order, ``doublers.py`` the pool doublers on a board (T117).
 """

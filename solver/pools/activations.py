@@ -32,7 +32,7 @@ from manasolver.solver.request import SpellInfo
 from manasolver.solver.supply.model import Option, SourceClass, restriction_allows
 
 __all__ = ["Choice", "Contribution", "Costly", "Form", "choices", "class_contribs", "compositions",
-           "costly", "doubler_costly", "merge_slots"]
+           "costly", "doubler_costly", "merge_slots", "payment_forms"]
 
 #: One way to pay a mana cost: (colored masks, generic, life, energy).
 Form = tuple[tuple[int, ...], int, int, int]
@@ -157,7 +157,7 @@ def class_contribs(search: Search, options: list[Choice], n: int) -> list[Contri
     return out
 
 
-def _forms(search: Search, cost: ManaCost, life: int, energy: int, name: str, where: str
+def payment_forms(search: Search, cost: ManaCost, life: int, energy: int, name: str, where: str
            ) -> tuple[Form, ...]:
     """Every way to pay one activation's mana cost: (colored bits, generic, life, energy)."""
     per_symbol = []
@@ -209,7 +209,7 @@ def _payers(search: Search, perm: Permanent) -> frozenset[int]:
 
 def costly(search: Search, cls: SourceClass, o: Option) -> Costly:
     """The payment forms and productions of one mana-costing activation."""
-    forms = _forms(search, o.mana_cost, o.life, o.energy, cls.name, f"battlefield.{cls.members[0]}")
+    forms = payment_forms(search, o.mana_cost, o.life, o.energy, cls.name, f"battlefield.{cls.members[0]}")
     prods = tuple(dict.fromkeys(unit_rank(s) for s in merge_slots([o.slots])))
     perm = search.state.permanent(cls.members[0])
     return Costly(forms, prods, search.block(o.restriction), _payers(search, perm))
@@ -219,6 +219,6 @@ def doubler_costly(search: Search, d: Doubler) -> list[Costly]:
     """A pool doubler's activations: forms and payers, no productions (``doubles``)."""
     perm = search.state.battlefield[d.position]
     where = f"battlefield[{d.position}]"
-    return [Costly(_forms(search, ab.cost.mana, ab.cost.life, ab.cost.energy, d.name, where), (), 0,
+    return [Costly(payment_forms(search, ab.cost.mana, ab.cost.life, ab.cost.energy, d.name, where), (), 0,
                    _payers(search, perm), doubles=True)
             for ab in d.usable]

@@ -25,20 +25,21 @@ import itertools
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from operator import le, mul
-from typing import Any
+from operator import itemgetter, le, mul
+from typing import Any, NamedTuple
 
 from manasolver.models.symbols import TYPES
 from manasolver.solver.pools.context import Budget, Search
 from manasolver.solver.pools.ranks import ALL, ZERO, Rank, bases, contains, rank_sum
 from manasolver.solver.pools.search import State
 
-__all__ = ["MAX_DETAIL_CANDIDATES", "ManaOption", "OptionsAnswer", "list_pools"]
+__all__ = ["MAX_DETAIL_CANDIDATES", "ManaOption", "OptionsAnswer", "list_points", "list_pools"]
 
 #: Bound on the options examined when ``detail`` lists restricted mana separately.
 MAX_DETAIL_CANDIDATES = 200_000
 
 _SYMBOLS = tuple("{" + t + "}" for t in TYPES)
+_NONE = (0, 0, 0, 0, 0, 0)
 
 
 def _fmt(v: tuple[int, ...]) -> str:
@@ -46,9 +47,9 @@ def _fmt(v: tuple[int, ...]) -> str:
     return "".join(map(mul, _SYMBOLS, v))  # map, not a generator: tens of thousands of pools
 
 
-@dataclass(frozen=True, slots=True)
-class ManaOption:
-    """One maximal pool: counts by type (W, U, B, R, G, C) and the restricted part of it."""
+class ManaOption(NamedTuple):
+    """One maximal pool: counts by type (W, U, B, R, G, C) and the restricted part of it (a
+    named tuple: answers list tens of thousands of them)."""
 
     mana: tuple[int, ...]
     restricted: tuple[int, ...] = (0, 0, 0, 0, 0, 0)
@@ -87,7 +88,7 @@ class OptionsAnswer:
             out = {"options": [{"mana": o.text, "restricted": o.restricted_text}
                                for o in self.options]}
         else:
-            out = {"options": [o.text for o in self.options]}
+            out = {"options": list(map(_fmt, map(itemgetter(0), self.options)))}
         out["complete"] = self.complete
         if self.unsupported:
             out["unsupported"] = [{"permanent": p, "reason": r} for p, r in self.unsupported]
@@ -141,15 +142,22 @@ def list_pools(search: Search, finals: list[State], limit: int, detail: bool
     if len(polys) > 64 and polys[0][ALL] == polys[-1][ALL]:
         return _list_flat(search, polys, limit)
 
+    hit = False
+
+    def late() -> bool:
+        nonlocal hit
+        if time.perf_counter() > search.deadline + 0.05:
+            hit = True
+        return hit
+
     def stream(i: int) -> Iterator[tuple[int, tuple[int, ...], int]]:
         size = polys[i][ALL]
         above = tuple(g for g in polys if g[ALL] > size)
-        for v in bases(polys[i], above):
+        for v in bases(polys[i], above, late):
             yield size, v, i
 
     found: list[ManaOption] = []
     last: tuple[int, ...] | None = None
-    hit = False
     count = 0
     for size, v, i in heapq.merge(*(stream(i) for i in range(len(polys))), reverse=True):
         count += 1
@@ -163,6 +171,14 @@ def list_pools(search: Search, finals: list[State], limit: int, detail: bool
             return found, True, hit or cut
         found.append(ManaOption(v))
     return found, False, hit or cut
+
+
+def list_points(ordered: list[tuple[int, ...]], limit: int) -> tuple[list[ManaOption], bool]:
+    """Maximal pools given as points (no restricted mana), already in the answer's order:
+    (options, more exist)."""
+    # ``_make`` is tuple.__new__: tens of thousands of options without a Python call each
+    return list(map(ManaOption._make, zip(ordered[:limit], itertools.repeat(_NONE)))), \
+        len(ordered) > limit
 
 
 def _stop(search: Search, listed: int, limit: int) -> bool:

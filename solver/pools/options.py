@@ -11,7 +11,12 @@ and count like any other.
 Exact, and without enumerating copies (SPEC §8: three Cascading Cataracts made
 XMage freeze, magefree/mage#7710; with thirty basics, ten each of Plains, Island
 and Forest, there are 35,366 maximal pools, listed in about 0.35-0.6 s).  The
-query reads the board once and runs three steps, each in its own module:
+query reads the board once.  When every mana-costing ability on it takes at most one
+mana (filter lands, Signets, Odyssey filters) and no restricted mana, life or energy
+limit is in play, :mod:`~manasolver.solver.pools.converters` answers with a dynamic
+program over what those converters make, without trying orders (ten different filter
+lands and ten basics: 33,493 pools, exact, in about 0.3 s).  Otherwise it runs three
+steps, each in its own module:
 
 1. :mod:`~manasolver.solver.pools.activations`: the supply's source classes as
    choices and mana-costing activations over ranks (classes, not copies);
@@ -52,9 +57,10 @@ from manasolver.models.state import GameState, Player
 from manasolver.models.text.hand import hand_abilities
 from manasolver.models.text.mana_effects import remaining_unsupported
 from manasolver.models.text.read import card_text
-from manasolver.solver.pools.context import MAX_STATES, Search
+from manasolver.solver.pools.context import MAX_STATES, Budget, Search
+from manasolver.solver.pools.converters import converter_pools
 from manasolver.solver.pools.doublers import Doubler, find_doublers
-from manasolver.solver.pools.listing import ManaOption, OptionsAnswer, list_pools
+from manasolver.solver.pools.listing import ManaOption, OptionsAnswer, list_points, list_pools
 from manasolver.solver.pools.search import explore
 from manasolver.solver.supply.build import build_supply
 from manasolver.solver.supply.model import Excluded, Supply
@@ -85,9 +91,21 @@ def options(state: GameState, player: str | None = None, limit: int = 100, detai
     life_binding, energy_binding = _binding(supply, pl)
     search = Search(state, supply.player, deadline, life_binding=life_binding,
                     energy_binding=energy_binding)
-    finals, bounded = explore(search, supply, applied, pl.life, pl.energy)
-    opts, more, hit = list_pools(search, finals, limit, detail)
-    bounded = bounded or hit
+    points = None
+    if not applied:
+        try:
+            points = converter_pools(search, supply)
+        except Budget:
+            points = None  # the search below meets the same deadline and answers what it reached
+        if points is None:
+            search.states = 0  # a declined program leaves the search its whole size bound
+    if points is not None:
+        opts, more = list_points(points, limit)
+        bounded = False
+    else:
+        finals, bounded = explore(search, supply, applied, pl.life, pl.energy)
+        opts, more, hit = list_pools(search, finals, limit, detail)
+        bounded = bounded or hit
     return OptionsAnswer(tuple(opts), complete=not (more or bounded or unsupported), detail=detail,
                          bounded=bounded, unsupported=unsupported, states=search.states)
 

@@ -34,7 +34,7 @@ they run tens of thousands of times per query.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from operator import add, gt, itemgetter, le, or_, sub
 
@@ -129,9 +129,12 @@ def contains(f: Rank, v: tuple[int, ...]) -> bool:
     return all(map(le, subset_sums(v), f))
 
 
-def bases(f: Rank, above: tuple[Rank, ...] = ()) -> Iterator[tuple[int, ...]]:
+def bases(f: Rank, above: tuple[Rank, ...] = (), stop: Callable[[], bool] | None = None
+          ) -> Iterator[tuple[int, ...]]:
     """Every maximal pool of ``f`` (its bases) that no state in ``above`` contains,
-    in descending W, U, B, R, G order.
+    in descending W, U, B, R, G order; ``stop``, asked every 16 prefixes, ends the list
+    early when it answers true (``above`` can hide millions of bases in a row, so a
+    caller counting what is yielded would never get to look at its clock).
 
     For the types fixed so far (W up to some type; set ``A``, counts ``x``), the
     next type ``t`` may take exactly the values from ``lo`` to ``hi``: ``hi`` is the
@@ -144,6 +147,7 @@ def bases(f: Rank, above: tuple[Rank, ...] = ()) -> Iterator[tuple[int, ...]]:
     bases inside one form an interval of G counts, skipped without a test per base.
     """
     total = f[ALL]
+    seen = 0
     xs = [0] * 16  # subset sums of the fixed types (sets within W, U, B, R)
 
     def span(t: int) -> range:
@@ -167,6 +171,9 @@ def bases(f: Rank, above: tuple[Rank, ...] = ()) -> Iterator[tuple[int, ...]]:
                 xs[4:8] = [a + b for a in xs[0:4]]
                 above_b = alive(above_u, 4)
                 for r in span(8):
+                    seen += 1
+                    if stop is not None and not seen & 15 and stop():
+                        return
                     xs[8:16] = [a + r for a in xs[0:8]]
                     left = total - xs[15]
                     gs = span(16)

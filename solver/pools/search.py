@@ -23,7 +23,10 @@ restriction block); its pools are the sums of a pool of each block's polymatroid
   polymatroid (filters feeding each other): measured with two of each basic, 5
   distinct Shadowmoor filters answer exactly in 0.4 s (1,852 pools), 6 in 1.7 s, 7
   in 9 s, 8 in 41 s (CPU; about 4x per filter); past the budget the answer says
-  ``complete: false``.
+  ``complete: false``.  Boards whose mana-costing abilities all take one mana (filter
+  lands) are answered by :mod:`~manasolver.solver.pools.converters` instead, which
+  does not try orders; this search keeps the rest (Cascading Cataracts' ``{5}``,
+  restricted mana, doublers, life that can run out).
 * **Pool doublers** (Doubling Cube, :mod:`manasolver.solver.pools.doublers`) are
   searched with the mana-costing activations, in every order (a filter activated
   after the doubling can give what no other order gives).  Doubling needs the types
@@ -67,7 +70,7 @@ from manasolver.solver.pools.ranks import (
 )
 from manasolver.solver.supply.model import Option, SourceClass, Supply
 
-__all__ = ["State", "explore"]
+__all__ = ["State", "explore", "free_phase"]
 
 #: A state: (activations left per mana-costing class, life left, energy left, ranks per block).
 State = tuple[tuple[int, ...], int, int, tuple[Rank, ...]]
@@ -217,7 +220,7 @@ def explore(search: Search, supply: Supply, applied: list[Doubler], life: int, e
     start: tuple[Rank, ...] = (pool_rank,) + (ZERO,) * (len(search.blocks) - 1)
     progress: list[State] = [((), life, energy, start)]
     try:
-        states, waiting = _free_phase(search, supply, progress, phantom_ok)
+        states, waiting = free_phase(search, supply, progress, phantom_ok)
         # pool doublers wait for the mana-costing phase (identical ones in one entry)
         kinds: dict[tuple[str, tuple[str, ...]], list[Doubler]] = {}
         for d in applied:
@@ -248,7 +251,7 @@ def _plain_taps(supply: Supply, search: Search, life: int, energy: int, start: t
     return ((), life, energy, blocks)
 
 
-def _free_phase(search: Search, supply: Supply, states: list[State], phantom_ok: bool
+def free_phase(search: Search, supply: Supply, states: list[State], phantom_ok: bool
                 ) -> tuple[list[State], list[Waiting]]:
     """Add every class's free activations; the classes with mana-costing ones are returned
     with how many members of each wait for them, as a new entry of every state's ``avail``."""
