@@ -19,7 +19,7 @@ bundled card database builds them: a permanent is *read* when no clause about ma
 by every reader (``CardText.unread``), no trigger on becoming tapped may hurt in a way not read
 (:mod:`~manasolver.models.text.tap_triggers`), and it has no rule the payment model refuses where
 it matters ("spend mana as though", "has all activated abilities of", a prohibition on
-activating mana abilities).  The rest are listed by clause with why they stay unsupported.
+activating mana abilities that names a chosen card; Null Rod's kind is applied).  The rest are listed by clause with why they stay unsupported.
 """
 
 from __future__ import annotations
@@ -250,7 +250,7 @@ WHY: tuple[tuple[str, str], ...] = (
 def whole_pool(data: Path) -> dict[str, object]:
     """Every permanent of the pool as the card database builds it (see the module docstring)."""
     from manasolver.models.carddb import default_db
-    from manasolver.models.effects import AbilitiesOf, SpendAs
+    from manasolver.models.effects import AbilitiesOf, Prohibition, SpendAs
     from manasolver.models.errors import ManasolverError
     from manasolver.models.text.prohibitions import prohibitions_of
     from manasolver.models.text.read import card_text
@@ -277,7 +277,8 @@ def whole_pool(data: Path) -> dict[str, object]:
             found += ["tap trigger: " + t.replace(card.name, "~") for t, r in tap_triggers_of(face) if r is None]
             found += [("spend as: " if isinstance(e, SpendAs) else "abilities of: ") + e.text.replace(card.name, "~")
                       for e in text.mana_effects if isinstance(e, (SpendAs, AbilitiesOf))]
-            found += ["prohibition: " + c for c, _ in prohibitions_of(card)]
+            applied = {e.text for e in text.mana_effects if isinstance(e, Prohibition)}
+            found += ["prohibition: " + c for c, _ in prohibitions_of(card) if c not in applied]
             found += [f"repeatable: {a.text}" for a in card.mana_abilities
                       if not (a.cost.tap or a.cost.untap or a.cost.sacrifice_self) and a.cost.mana
                       and repeatable_gap(a.cost, 0, True)]
