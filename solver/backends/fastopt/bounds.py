@@ -202,9 +202,7 @@ class Relaxation:
                 counts.add(len(m.masks) - sum(n for _, n in m.costs))
                 if m.snow:
                     counts.add(len(m.masks))
-                seen = Counter(m.masks)
-                for mask in range(1, ANY_TYPE + 1):
-                    counts.add(sum(c for u, c in seen.items() if u & mask))
+                counts.update(_mask_counts(m.masks))
             scale = self._scale = lcm_of(counts)
         act_cost = self.lin.act_cost
 
@@ -253,3 +251,11 @@ class Relaxation:
 def _units_of(mask: int, m: Mode) -> int:
     """The units one activation of ``m`` gives of demand kind ``mask`` (a negative mask: snow)."""
     return sum(1 for u in m.masks if (u & mask if mask > 0 else m.snow))
+
+
+@functools.lru_cache(maxsize=4096)
+def _mask_counts(masks: tuple[int, ...]) -> frozenset[int]:
+    """The units a mode's mana gives of each demand kind (every nonempty type mask): a mode's
+    masks repeat across boards, and the 63-mask loop was a third of a fresh pay line."""
+    seen = Counter(masks)
+    return frozenset(sum(c for u, c in seen.items() if u & mask) for mask in range(1, ANY_TYPE + 1))
