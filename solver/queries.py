@@ -298,5 +298,15 @@ def payments(req: PaymentRequest, limit: int = 100) -> PaymentsAnswer:
     (:mod:`manasolver.solver.backends.csp`)."""
     supply = _guard_doublers(req, build_supply(req.state, req.player, resources=True))
     listed, complete = backends.enumerator(DEFAULT_CHAINS["payments"][0]).payments(req, limit)
+    deadline = current()
+    if not listed and not complete and limit > 0 and not deadline.expired():
+        # Cut short before the first payment (huge boards): the optimiser's payment, when it
+        # finds one in the time left, is one of them; the list is never an empty stand-in.
+        try:
+            best = pay(req)
+        except Unsupported:  # the time bound came first, or a source pay can't model
+            best = None
+        if best is not None and best.payable and best.payment is not None:
+            listed = [best.payment]
     # payments using an unmodelled source are missing from the list
-    return PaymentsAnswer(tuple(listed), complete and not supply.excluded, time_bound=current().cut)
+    return PaymentsAnswer(tuple(listed), complete and not supply.excluded, time_bound=deadline.cut)

@@ -157,3 +157,20 @@ def test_everflowing_chalice_with_many_charge_counters(n: int) -> None:
     assert acts[0]["mana"] == "{C}" * n
     top = answer({"query": "max_x", "state": state, "cost": "{X}"})
     assert top["max_x"] == n + 6, str(top)[:300]
+
+
+def test_payments_cut_short_before_the_first_still_lists_one() -> None:
+    """SPEC §5 ``payments`` on 10,000 permanents (the Commander board repeated, 1,500 of them
+    Signets and filter lands): the enumeration stops at its bound before its first payment; the
+    answer still lists a legal payment (the optimiser's) and says the list is not complete,
+    never an empty stand-in."""
+    from manasolver.benchmarks.boards import commander_board
+
+    board = commander_board(0)
+    perms = board["battlefield"]
+    board["battlefield"] = [{**perms[i % len(perms)], "id": f"p{i}"} for i in range(10_000)]
+    got = answer({"query": "payments", "state": board, "cost": "{2}{G}"})
+    assert got["complete"] is False
+    assert len(got["payments"]) >= 1
+    checked = answer({"query": "validate", "state": board, "cost": "{2}{G}", "payment": got["payments"][0]})
+    assert checked["legal"] is True, checked
