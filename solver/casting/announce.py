@@ -31,7 +31,7 @@ The generic part of a form is a function of X (RULES §4.6: X is chosen at
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from manasolver.models.cost import ManaCost
@@ -106,6 +106,11 @@ class Form:
     plan: tuple[tuple[ManaSymbol, tuple[tuple[ChoiceWay, int], ...]], ...]
     order: tuple[ManaSymbol, ...]
     reduction_choices: tuple[str, ...] = ()
+    #: :attr:`fixed_mana`, summed once: the optimisers read it at every search node.
+    _fixed: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_fixed", sum(n for _, n in self.demands) + self.snow)
 
     @property
     def choices(self) -> tuple[ChoiceWay, ...]:
@@ -119,7 +124,7 @@ class Form:
     @property
     def fixed_mana(self) -> int:
         """The mana of the total other than generic: colored, colorless, hybrid and snow."""
-        return sum(n for _, n in self.demands) + self.snow
+        return self._fixed
 
     def generic(self, x: int) -> int:
         """The generic part of the locked total for this value of X (601.2f)."""
