@@ -14,8 +14,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 from collections import Counter
 from collections.abc import Iterator
@@ -23,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from served import serving
 
 from manasolver.solver.demo import example_state
 from manasolver.solver.protocol import answer
@@ -41,20 +40,8 @@ def _unavailable(why: str) -> None:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    stderr = tempfile.NamedTemporaryFile("w+", suffix=".stderr", delete=False)
-    proc = subprocess.Popen([sys.executable, "-m", "manasolver.solver.cli", "serve", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=stderr, text=True)
-    assert proc.stdout is not None
-    first = proc.stdout.readline()
-    assert first, Path(stderr.name).read_text()
-    try:
-        yield str(json.loads(first)["listening"]).rstrip("/")
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        errors = Path(stderr.name).read_text()
-        os.unlink(stderr.name)
-        assert "Traceback" not in errors, errors
+    with serving() as url:
+        yield url.rstrip("/")
 
 
 class Browser:

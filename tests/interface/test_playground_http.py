@@ -8,15 +8,13 @@ import fnmatch
 import http.client
 import json
 import re
-import subprocess
-import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
 import pytest
+from served import serving
 
 from manasolver.solver.demo import example_state
 from manasolver.solver.playground.search import MAX_LIMIT, MAX_QUERY
@@ -49,20 +47,8 @@ class Served:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Served]:
-    stderr = tempfile.NamedTemporaryFile("w+", suffix=".stderr", delete=False)
-    proc = subprocess.Popen([sys.executable, "-m", "manasolver.solver.cli", "serve", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=stderr, text=True)
-    assert proc.stdout is not None
-    first = proc.stdout.readline()
-    assert first, Path(stderr.name).read_text()
-    try:
-        yield Served(json.loads(first)["listening"])
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        errors = Path(stderr.name).read_text()
-        Path(stderr.name).unlink()
-        assert "Traceback" not in errors, errors
+    with serving() as url:
+        yield Served(url)
 
 
 def _names(found: dict[str, Any]) -> list[str]:
