@@ -25,9 +25,7 @@ the full run writes ``client.md``, ``client.json`` and ``client.png`` into ``--o
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
-import multiprocessing
 import os
 import random
 import selectors
@@ -40,9 +38,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
-from urllib.parse import urlsplit
 
 from manasolver.benchmarks import boards as bd
+from manasolver.benchmarks import http as http_bench
 from manasolver.benchmarks.cases import hit_time_bound, ms, percentile
 
 __all__ = ["FULL", "QUICK", "ClientPlan", "main", "markdown", "plot", "run", "varied_board", "write"]
@@ -354,39 +352,6 @@ def _streamed(figure: str, query: str, board: str, lines: list[str], batch: _Pip
 
 # -- HTTP -------------------------------------------------------------------------------------------
 
-def _http_client(url: str, seconds: float, body: bytes, expected: Any, out: Any) -> None:
-    parts = urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=60)
-    done = failed = 0
-    headers = {"Content-Type": "application/json"}
-    end = time.perf_counter() + seconds
-    start = time.perf_counter()
-    while time.perf_counter() < end:
-        try:
-            conn.request("POST", "/v1/query", body, headers)
-            response = conn.getresponse()
-            data = response.read()
-            if response.status != 200 or json.loads(data) != expected:
-                failed += 1
-        except (OSError, http.client.HTTPException, ValueError):
-            failed += 1
-            conn.close()
-            conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=60)
-        done += 1
-    out.put((done, failed, time.perf_counter() - start))
-    conn.close()
-
-
-def _post(url: str, query: dict[str, Any]) -> Any:
-    parts = urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=60)
-    try:
-        conn.request("POST", "/v1/query", json.dumps(query).encode("utf-8"), {"Content-Type": "application/json"})
-        return json.loads(conn.getresponse().read())
-    finally:
-        conn.close()
-
-
 def _http(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]:
     """``manasolver serve --port 0``: session can_pay from 1 and 4 client processes, keep-alive."""
     server = subprocess.Popen(_cli() + ["serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -400,7 +365,7 @@ def _http(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]:
         except (ValueError, KeyError, TypeError):
             return [{"figure": "HTTP", "status": "server did not start", "message": first[:200]}]
         state = bd.commander_board(5)
-        opened = _post(url, {"query": "open", "state": state})
+        opened = http_bench.post(url, {"query": "open", "state": state})
         query: dict[str, Any] = {"query": "can_pay", "cost": "{2}{G}"}
         how = "session board"
         if isinstance(opened, dict) and isinstance(opened.get("board"), str):
@@ -412,21 +377,11 @@ def _http(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]:
         expected = answer({"query": "can_pay", "cost": "{2}{G}", "state": state})
         body = json.dumps(query).encode("utf-8")
         for _ in range(3):  # the server's lazy imports and card data, outside the figure
-            _post(url, query)
-        ctx = multiprocessing.get_context("spawn")
+            http_bench.post(url, query)
         single = 0.0
         for clients in (1, 4):
-            queue = ctx.Queue()
-            procs = [ctx.Process(target=_http_client, args=(url, plan.http_seconds, body, expected, queue))
-                     for _ in range(clients)]
-            for p in procs:
-                p.start()
-            got = [queue.get(timeout=plan.http_seconds + 120) for _ in procs]
-            for p in procs:
-                p.join(30)
-            done = sum(g[0] for g in got)
-            failed = sum(g[1] for g in got)
-            rate = sum(g[0] / max(1e-9, g[2]) for g in got)
+            got = http_bench.measure(url, clients, plan.http_seconds, body, expected)
+            done, failed, rate = got["requests"], got["failed"], got["requests_per_second"]
             row: dict[str, Any] = {"figure": f"HTTP keep-alive, can_pay on a {how}, {clients} client"
                                              f"{'s' if clients > 1 else ''}",
                                    "clients": clients, "requests": done, "failed": failed,

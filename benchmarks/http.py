@@ -42,7 +42,8 @@ def _conn(url: str) -> http.client.HTTPConnection:
     return http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=60)
 
 
-def _post(url: str, query: dict[str, Any]) -> Any:
+def post(url: str, query: dict[str, Any]) -> Any:
+    """One query on its own connection: its decoded answer."""
     conn = _conn(url)
     try:
         conn.request("POST", "/v1/query", json.dumps(query).encode("utf-8"), _HEADERS)
@@ -171,13 +172,13 @@ def main(argv: list[str] | None = None) -> int:
         elif args.fresh:
             query["state"] = local["state"] = state
         else:
-            opened = _post(url, {"query": "open", "state": state})
+            opened = post(url, {"query": "open", "state": state})
             query["board"] = opened["board"]
             local["board"] = answer({"query": "open", "state": state})["board"]
         expected = answer(local)
         body = json.dumps(query).encode("utf-8")
         for _ in range(3):  # the server's lazy imports and card data, outside the figure
-            _post(url, query)
+            post(url, query)
         rate = _in_process(local, min(args.seconds, 2.0))
         print(json.dumps({"query": query if args.stack else {**query, "state": "…"} if args.fresh else query,
                           "in_process_per_second": round(rate, 1), "answer": expected}), flush=True)

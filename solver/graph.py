@@ -56,7 +56,7 @@ from manasolver.models.rules.production import (
     replacements_for,
     tap_damage_from_attachments,
 )
-from manasolver.models.state import GameState, Permanent, Player
+from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import ANY_TYPE, C, mask_letters
 from manasolver.models.text.read import card_text
 
@@ -244,26 +244,11 @@ def _base_mask(state: GameState, perm: Permanent, ability: ManaAbility, plain: b
     if production.commander:
         identity = identities.get(perm.controller, -1)
         if identity < 0:
-            identity = identities[perm.controller] = _identity(state, perm.controller)
+            identity = identities[perm.controller] = commander_identity(state, perm.controller)
     key = (id(ability), perm.chosen_color if production.chosen else None, identity)
     hit = _STATIC.get(key, ability)
     if hit is None:
         hit = _STATIC.put(key, ability, base_types(state, perm, ability))
-    return hit
-
-
-#: A player's commander identity (CR 903.4) per player object (it reads the commander cards alone).
-_IDENTITIES: IdentityMemo[Player, int] = IdentityMemo(1025)
-
-
-def _identity(state: GameState, name: str) -> int:
-    try:
-        player = state.player(name)
-    except KeyError:
-        return 0
-    hit = _IDENTITIES.get(player)
-    if hit is None:
-        hit = _IDENTITIES.put(player, commander_identity(state, name))
     return hit
 
 

@@ -35,9 +35,10 @@ from manasolver.models.abilities import (
     Restriction,
 )
 from manasolver.models.card import BASIC_LAND_TYPES, Card
+from manasolver.models._memo import IdentityMemo
 from manasolver.models.errors import Unsupported
 from manasolver.models.rules.land_types import effective_subtypes
-from manasolver.models.state import STEPS, GameState, Permanent
+from manasolver.models.state import STEPS, GameState, Permanent, Player
 from manasolver.models.symbols import ANY_COLOR, COLORS, TYPE_BITS, type_bit
 
 __all__ = ["MAX_REMOVED", "ability_options", "ability_restriction", "color_identity", "commander_identity",
@@ -285,6 +286,15 @@ def commander_identity(state: GameState, player_name: str) -> int:
         player = state.player(player_name)
     except KeyError:
         return 0
+    return _IDENTITIES.get_or(player, _identity_of)
+
+
+#: Commander identities per player object: an identity reads the commander cards alone, and the
+#: board loader reuses a player sent again, so a stream of boards computes it once.
+_IDENTITIES: IdentityMemo[Player, int] = IdentityMemo(1025)
+
+
+def _identity_of(player: Player) -> int:
     mask = 0
     for card in player.commander:
         mask |= color_identity(card)

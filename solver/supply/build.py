@@ -193,23 +193,6 @@ def _snow_triggers(state: GameState) -> bool:
     return any(src.is_snow for src, eff in active_effects(state) if isinstance(eff, TriggeredMana))
 
 
-#: A player's commander identity (CR 903.4) per player object: it reads the commander cards
-#: alone, and the board loader reuses a player sent again, so a stream of boards asks it once.
-_IDENTITIES: IdentityMemo[Player, int] = IdentityMemo(1025)
-
-
-def _identity(state: GameState, name: str) -> int:
-    """:func:`~manasolver.models.rules.amounts.commander_identity`, remembered per player object."""
-    try:
-        player = state.player(name)
-    except KeyError:
-        return 0
-    hit = _IDENTITIES.get(player)
-    if hit is None:
-        hit = _IDENTITIES.put(player, commander_identity(state, name))
-    return hit
-
-
 #: Options of board-independent cards, by (card identity, tapped, sick, counters, life,
 #: energy, and the commander's color identity for Command Tower and Arcane Signet): the same
 #: card in the same state always has the same options.
@@ -226,7 +209,7 @@ def _cached_options(state: GameState, perm: Permanent, player: Player,
     key = (id(card), resources, perm.tapped, summoning_sick(state, perm), perm.chosen_color, perm.chosen_type,
            perm.counters if counters else (),
            (player.life, player.energy) if pays else (),
-           _identity(state, perm.controller) if commander_only else -1)
+           commander_identity(state, perm.controller) if commander_only else -1)
     hit = _OPTIONS.get(key, card)
     if hit is not None:
         return hit
@@ -297,7 +280,7 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
     if not changed and (commander_only or not board_dependent):
         key = (id(perm), resources, perm.sick and summoning_sick(state, perm),
                (pl.life, pl.energy) if pays else (),
-               _identity(state, perm.controller) if commander_only else -1)
+               commander_identity(state, perm.controller) if commander_only else -1)
         hit = _ROWS.get(key, perm)
         if hit is not None:
             return hit

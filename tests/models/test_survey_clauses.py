@@ -12,14 +12,7 @@ from manasolver.models.carddb import default_db
 from manasolver.models.text.restrictions import read_restriction
 from manasolver.solver.protocol import answer
 
-
-def _board(*cards: str | dict[str, Any]) -> dict[str, Any]:
-    bf = []
-    for i, c in enumerate(cards):
-        entry = dict(c) if isinstance(c, dict) else {"card": c}
-        entry.setdefault("id", f"p{i}")
-        bf.append(entry)
-    return {"players": [{"name": "you"}, {"name": "opp"}], "battlefield": bf}
+from cards import json_board as _board
 
 
 def _survey(card: str, cost: str = "{1}{G}", **extra: Any) -> dict[str, Any]:

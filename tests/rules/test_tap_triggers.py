@@ -16,14 +16,7 @@ import pytest
 from manasolver.models.text.tap_triggers import read_tap_trigger
 from manasolver.solver.protocol import answer
 
-
-def _board(*cards: str | dict[str, Any]) -> dict[str, Any]:
-    bf = []
-    for i, c in enumerate(cards):
-        entry = dict(c) if isinstance(c, dict) else {"card": c}
-        entry.setdefault("id", f"p{i}")
-        bf.append(entry)
-    return {"players": [{"name": "you"}, {"name": "opp"}], "battlefield": bf}
+from cards import json_board as _board
 
 
 def _pay(state: dict[str, Any], cost: str) -> dict[str, Any]:

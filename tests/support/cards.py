@@ -12,6 +12,7 @@ is one mana, W or U) or as letters (:func:`ability`: ``"WU"`` is one mana of a W
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from manasolver.models.abilities import (
     AbilityCost,
@@ -215,3 +216,14 @@ def commander_board(n: int = 40) -> GameState:
         for c, w in zip(pool, weights):
             seq.extend([c] * w)
     return board(*(perm(f"p{i}", c) for i, c in enumerate(seq[:n])))
+
+
+def json_board(*cards: str | dict[str, Any]) -> dict[str, Any]:
+    """A board as the protocol's JSON (SPEC §4): each card by name, or a permanent object (ids
+    ``p0``, ``p1``, … where none is given), for players ``you`` and ``opp``."""
+    battlefield = []
+    for i, c in enumerate(cards):
+        entry = dict(c) if isinstance(c, dict) else {"card": c}
+        entry.setdefault("id", f"p{i}")
+        battlefield.append(entry)
+    return {"players": [{"name": "you"}, {"name": "opp"}], "battlefield": battlefield}
