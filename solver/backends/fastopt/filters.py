@@ -34,12 +34,12 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
 from manasolver.models.symbols import TYPE_BITS
+from manasolver.solver.backends.fastopt.filter_terms import KeepTracker
 from manasolver.solver.backends.fastopt.keep import KeepTerms
 from manasolver.solver.backends.fastopt.modes import merged_pick
 from manasolver.solver.backends.matching import hall_ok, transport
 from manasolver.solver.backends.problem import Problem, Solution, lowest_bit
 from manasolver.solver.casting.announce import Form
-from manasolver.solver.policy import criteria_vector
 from manasolver.solver.pools.keepable import converter_input
 from manasolver.solver.supply.model import Option, SourceClass
 
@@ -49,6 +49,11 @@ __all__ = ["MAX_NODES", "MAX_STEPS", "fires", "solve_converters"]
 MAX_NODES = 20_000
 #: Steps of the exact firing tests of one query before the search gives the problem back.
 MAX_STEPS = 20_000
+
+
+#: The terms a node's values list holds, in order (the policy's criteria pick from them).
+_TERMS = ("no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste", "prefer_lands",
+          "min_sources", "use_pool", "min_energy", "tiebreak")
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,25 +219,13 @@ class _Search:
         self.steps = [0]
         self.keep_castable = "keep_castable" in criteria
         self.keep_colors = "keep_colors" in criteria
+        self.terms = KeepTracker(keep, self.keep_castable, self.keep_colors)
+        #: Where each criterion (then the tie-break) reads its term in a node's values.
+        self.vidx = [_TERMS.index(c) for c in criteria] + [_TERMS.index("tiebreak")]
 
-    def vector(self, form: Form, net: int, total: int, more: int, more_tb: int) -> tuple[int, ...]:
-        """The policy's vector of the counts chosen; a lower bound below this node."""
-        sac = life = nonland = 0
-        sources = more
-        tb = more_tb
-        for g, n in zip(self.groups, self.gcounts):
-            if n:
-                sac += g.sac * n
-                life += g.life * n
-                nonland += g.nonland * n
-                sources += n
-                tb += g.weight * n
-        terms = {"no_sacrifice": sac, "min_life": life + form.life,
-                 "keep_castable": self.keep.keep_lost(self.used) if self.keep_castable else 0,
-                 "keep_colors": self.keep.colors_lost(self.used) if self.keep_colors else 0,
-                 "min_waste": max(0, net - total), "prefer_lands": nonland, "min_sources": sources,
-                 "use_pool": 0, "min_energy": form.energy, "tiebreak": tb}
-        return criteria_vector(terms, self.criteria)
+    def vector(self, vals: list[int]) -> tuple[int, ...]:
+        """The policy's vector of the terms ``vals`` (in :data:`_TERMS` order)."""
+        return tuple([vals[i] for i in self.vidx])
 
     def run(self) -> bool:
         """Search every form; False when the node budget ran out."""
@@ -243,7 +236,8 @@ class _Search:
             if form.life > sup.life or form.energy > sup.energy:
                 continue
             try:
-                _FormRun(self, fi, form, form.mana_total(x), form.generic(x)).dfs(0, 0, 0, 0)
+                _FormRun(self, fi, form, form.mana_total(x), form.generic(x)).dfs(
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, True)
             except _OutOfNodes:
                 return False
         return True
@@ -294,13 +288,18 @@ class _FormRun:
         self.have = [0] * subsets
         self.tried: dict[tuple[int, ...], list[tuple[int, int]] | None] = {}
 
-    def dfs(self, d: int, net: int, life: int, ab_life: int) -> None:
+    def dfs(self, d: int, net: int, life: int, ab_life: int, sac: int, nonland: int, sources: int,
+            tb: int, kmask: int, kc: int, kcol: int, fresh: bool) -> None:
+        """One node: the counts of ``groups[:d]`` chosen, with their terms so far (``kmask``,
+        ``kc``, ``kcol``: the keep terms, exact when ``fresh``, else an ancestor's: a lower
+        bound, as both only grow with what is used)."""
         s = self.s
         s.nodes += 1
         if s.nodes > MAX_NODES:
             raise _OutOfNodes
         sup = s.sup
-        if ab_life > sup.life or (self.form.life and life + self.form.life > sup.life):
+        form = self.form
+        if ab_life > sup.life or (form.life and life + form.life > sup.life):
             return
         groups = s.groups
         more = more_tb = 0
@@ -308,9 +307,19 @@ class _FormRun:
             biggest = max(g.net for g in groups[d:])
             more = -(-(self.total - net) // biggest) if biggest > 0 else 0
             more_tb = more * min(g.weight for g in groups[d:])
-        vec = s.vector(self.form, net, self.total, more, more_tb)
-        if s.best is not None and vec >= s.best:
-            return
+        vals = [sac, life + form.life, kc, kcol, max(0, net - self.total), nonland, sources + more,
+                0, form.energy, tb + more_tb]
+        best = s.best
+        if best is not None:
+            # the vector with the keep terms known so far bounds the node's own from below
+            if s.vector(vals) >= best:
+                return
+            if not fresh:
+                kmask, kc, kcol, fresh = self._keep_terms(kmask)
+                vals[2] = kc
+                vals[3] = kcol
+                if s.vector(vals) >= best:
+                    return
         have, fut, need_t = self.have, self.future, self.need_t
         subsets = self.subsets
         if net + self.fut_net < self.total:
@@ -325,7 +334,11 @@ class _FormRun:
             else:
                 order = self.tried[key] = fires(s.modes, groups, s.gcounts, self.form, self.generic, s.steps)
             if order is not None:
-                s.best = vec
+                if not fresh:
+                    kmask, kc, kcol, fresh = self._keep_terms(kmask)
+                    vals[2] = kc
+                    vals[3] = kcol
+                s.best = s.vector(vals)
                 s.plan = (self.fi, list(s.gcounts), order)
                 return
         if d == len(groups):
@@ -338,26 +351,37 @@ class _FormRun:
             fut[t] -= row[t] * cap
         self.fut_net -= g.net * cap
         hi = min(left, self.useful[d])
+        terms = s.terms
         try:
             for n in range(hi, -1, -1):
                 if n:
                     s.gcounts[d] += n
                     s.used[g.k] += n
+                    terms.use(g.k, n)
                     for t in range(1, subsets):
                         have[t] += row[t] * n
                     try:
-                        self.dfs(d + 1, net + g.net * n, life + g.life * n, ab_life + g.ab_life * n)
+                        self.dfs(d + 1, net + g.net * n, life + g.life * n, ab_life + g.ab_life * n,
+                                 sac + g.sac * n, nonland + g.nonland * n, sources + n, tb + g.weight * n,
+                                 kmask, kc, kcol, False)
                     finally:
                         for t in range(1, subsets):
                             have[t] -= row[t] * n
+                        terms.use(g.k, -n)
                         s.used[g.k] -= n
                         s.gcounts[d] -= n
                 else:
-                    self.dfs(d + 1, net, life, ab_life)
+                    self.dfs(d + 1, net, life, ab_life, sac, nonland, sources, tb, kmask, kc, kcol, fresh)
         finally:
             for t in range(1, subsets):
                 fut[t] += row[t] * cap
             self.fut_net += g.net * cap
+
+    def _keep_terms(self, kmask: int) -> tuple[int, int, int, bool]:
+        """The node's own keep terms, from an ancestor's mask of kept costs lost."""
+        terms = self.s.terms
+        kmask, kc = terms.lost(kmask)
+        return kmask, kc, terms.colors_lost(), True
 
 
 def fires(modes: list[_Mode], groups: list[_Group], gcounts: list[int], form: Form,
