@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from manasolver.models._memo import KeyMemo
 from manasolver.models.symbols import ANY_TYPE
+from manasolver.solver.backends.fastopt.incumbent import Incumbent
 from manasolver.solver.backends.fastopt.keep import KeepTerms
 from manasolver.solver.backends.fastopt.linear import COLORS_LOST, ENERGY, KEEP_LOST, LinearCosts, lcm_of
 from manasolver.solver.backends.fastopt.modes import Mode
@@ -83,28 +84,26 @@ class Relaxation:
         out.append(digits[-1])
         return tuple(out)
 
-    def costly_may_win(self, form: Form, x: int, md: Mode, best: tuple[int, ...] | None) -> bool:
+    def costly_may_win(self, form: Form, x: int, md: Mode, inc: Incumbent) -> bool:
         """Could a payment of ``form`` that activates ``md`` (an ability with a mana cost)
-        beat ``best``?  (:meth:`lower_vector`.)"""
-        if best is None:
+        beat the incumbent's answer?  (:meth:`lower_vector`.)"""
+        if inc.bar()[0] is None:
             return True
-        if self.vector_of(form, self.lin.act_cost(md), [md]) >= best:
+        if inc.prunes(self.vector_of(form, self.lin.act_cost(md), [md])):
             return False  # its own activation already costs too much: no tables needed
-        low = self.lower_vector(form, x, (md,))
-        return low is not None and low < best
+        return not inc.prunes(self.lower_vector(form, x, (md,)))
 
     def pairs_may_win(self, forms: list[tuple[int, Form]], x: int, keep: list[Mode],
-                      best: tuple[int, ...] | None) -> bool:
-        """Could a payment with two or more costly activations (two of ``keep``) beat
-        ``best``?  The relaxation of :meth:`lower_vector` with both taken."""
-        if best is None:
+                      inc: Incumbent) -> bool:
+        """Could a payment with two or more costly activations (two of ``keep``) beat the
+        incumbent's answer?  The relaxation of :meth:`lower_vector` with both taken."""
+        if inc.bar()[0] is None:
             return True
         for a, b in itertools.combinations_with_replacement(keep, 2):
             if a.k == b.k and self.class_cap[a.k] < 2:
                 continue  # one member makes one exclusive activation
             for _, form in forms:
-                low = self.lower_vector(form, x, (a, b))
-                if low is not None and low < best:
+                if not inc.prunes(self.lower_vector(form, x, (a, b))):
                     return True
         return False
 

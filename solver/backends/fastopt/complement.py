@@ -238,13 +238,13 @@ class _UnusedSearch:
 
     def lb_no_better(self, k_left: int) -> bool:
         """Is nothing below this node better than the incumbent?"""
-        best = self.inc.best
+        best, strict = self.inc.bar()
         if best is None:
             return False
         for j, v in enumerate(self.lb_components(k_left)):
             if v != best[j]:
                 return bool(v > best[j])
-        return True
+        return not strict
 
     def dfs(self, pos: int, k_left: int) -> bool:
         """Decide the units left unused of ``order[pos]`` and after, ``k_left`` in all."""

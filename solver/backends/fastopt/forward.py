@@ -41,13 +41,14 @@ class FormSearch:
     running totals of the activations chosen are its attributes, changed by
     :meth:`apply` on the way down and back."""
 
-    __slots__ = ("ab_life", "act_cost", "bound_sets", "by_unit_set", "by_unit_total", "caps",
-                 "class_cap", "codes", "contrib", "contrib_r", "contrib_t", "cost_row",
+    __slots__ = ("ab_life", "act_cost", "after_waste", "bound_sets", "by_unit_set", "by_unit_total",
+                 "caps", "class_cap", "codes", "contrib", "contrib_r", "contrib_t", "cost_row",
                  "cost_total", "costly", "counts", "criteria", "fi", "first_free", "form",
                  "generic_spell", "have", "have_r", "inc", "keep", "life", "life_form", "lin",
-                 "modes", "n_pool", "nd", "need", "need_total", "nm", "overshoot", "plan",
-                 "pool_modes", "pool_sink", "pool_total", "pool_used", "reach", "scale", "size",
-                 "skip", "slack", "subsets", "sup_life", "und_total", "undecided", "units", "used")
+                 "modes", "most_size", "n_pool", "nd", "need", "need_total", "nm", "overshoot",
+                 "plan", "pool_modes", "pool_sink", "pool_total", "pool_used", "reach", "scale",
+                 "size", "skip", "slack", "subsets", "sup_life", "und_total", "undecided", "units",
+                 "used", "waste_at")
 
     def __init__(self, fi: int, form: Form, x: int, modes: list[Mode], tab: Tables,
                  inc: Incumbent, keep: KeepTerms, lin: LinearCosts, criteria: tuple[str, ...],
@@ -105,6 +106,12 @@ class FormSearch:
         self.lin = form.life * lin.place.get("min_life", 0)
         self.skip = skip_free_only
         crit = criteria
+        # Where min_waste stands in the vector (-1: not counted), which packed digits come
+        # after it, and the largest activation from each level on (see vector).
+        self.waste_at = crit.index("min_waste") if "min_waste" in crit else -1
+        self.after_waste = [self.waste_at >= 0 and (name == "tiebreak" or crit.index(name) > self.waste_at)
+                            for name in lin.names]
+        self.most_size = tab.most_size
         self.pool_sink = pool_total > 0 and "use_pool" in crit and all(
             crit.index("use_pool") < crit.index(c) for c in ("min_waste", "min_sources") if c in crit)
 
@@ -143,9 +150,11 @@ class FormSearch:
                 return False
         return True
 
-    def relax(self, i: int, order: list[int], per: list[int], d: int) -> int:
+    def relax(self, i: int, order: list[int], per: list[int], d: int, most: int = 0) -> int:
         """The least linear cost of ``d`` more units from the modes from ``i`` on, each
-        giving ``per[j]`` units per activation (fractional: a lower bound)."""
+        giving ``per[j]`` units per activation (fractional: a lower bound); only modes of at
+        most ``most`` units an activation when ``most`` is set."""
+        size = self.size
         modes = self.modes
         caps = self.caps
         class_cap = self.class_cap
@@ -154,7 +163,7 @@ class FormSearch:
         scale = self.scale
         num = 0  # in 1/scale units: activations × act_cost × scale / per
         for j in order:
-            if j < i:
+            if j < i or (most and size[j] > most):
                 continue
             k = modes[j].k
             left = min(caps[j], class_cap[k] - used[k])
@@ -168,10 +177,11 @@ class FormSearch:
                 return -(-num // scale)
         return -1  # cannot be covered
 
-    def nested(self, i: int, t: int, d: int, room: int) -> int:
+    def nested(self, i: int, t: int, d: int, room: int, most: int = 0) -> int:
         """The least linear cost of ``d`` more units able to pay demand set ``t`` among
         ``room`` more units in all, each unit at its share of its activation (the
-        covering problem is nested, so cheapest first is exact for it: a lower bound)."""
+        covering problem is nested, so cheapest first is exact for it: a lower bound);
+        only modes of at most ``most`` units an activation when ``most`` is set."""
         modes = self.modes
         caps = self.caps
         class_cap = self.class_cap
@@ -185,7 +195,7 @@ class FormSearch:
         taken: dict[int, int] = {}
         want = d
         for j in by_unit_total:
-            if j < i or not contrib[j][t]:
+            if j < i or not contrib[j][t] or (most and size[j] > most):
                 continue
             k = modes[j].k
             left = min(caps[j], class_cap[k] - used[k])
@@ -203,7 +213,7 @@ class FormSearch:
         for j in by_unit_total:
             if want <= 0:
                 break
-            if j < i:
+            if j < i or (most and size[j] > most):
                 continue
             k = modes[j].k
             left = min(caps[j], class_cap[k] - used[k])
@@ -217,35 +227,67 @@ class FormSearch:
             return -1
         return -(-num // scale)
 
+    def extra(self, i: int, room: int, most: int) -> int:
+        """The least packed linear cost of completing this node at level ``i`` (``room``
+        units still owed in all), from activations of at most ``most`` units each (0: any);
+        -1 when none covers the form."""
+        extra = 0
+        if room > 0:
+            extra = self.relax(i, self.by_unit_total, self.size, room, most)
+            if extra < 0:
+                return -1
+        need = self.need
+        have = self.have
+        for t in self.bound_sets:
+            d = need[t] - have[t]
+            if d > 0:
+                got = self.relax(i, self.by_unit_set[t], self.contrib_t[t], d, most)
+                if got < 0:
+                    return -1
+                extra = max(extra, got)
+                if room > d:
+                    got = self.nested(i, t, d, room, most)
+                    if got < 0:
+                        return -1
+                    extra = max(extra, got)
+        return extra
+
     def vector(self, final: bool, i: int) -> tuple[int, ...] | None:
         """The criteria vector of the activations chosen (``final``), or a lower bound on
         every payment below this node at level ``i``; ``None`` when none covers the form.
         ``keep_castable`` and ``keep_colors`` are left as the lazy markers :data:`KEEP_LOST`
-        and :data:`COLORS_LOST` (see :meth:`resolve`)."""
+        and :data:`COLORS_LOST` (see :meth:`resolve`).
+
+        Below a node whose activation costs are all known (level :attr:`first_free` on),
+        ``min_waste`` is at least the units chosen beyond the cost, and it is 0 only if the
+        units still owed come exactly from activations no larger than them: the criteria
+        after ``min_waste`` are bounded over those completions alone (a payment that wastes
+        more is already worse at ``min_waste``), and when there is none, ``min_waste`` is
+        at least 1.  (Gaea's Cradle's ten {G} are the cheapest mana per unit, but not for a
+        payment of three that wastes nothing.)"""
         lin = self.lin
+        post = lin
+        waste = 0
         if not final and i >= self.n_pool:
             room = self.need_total - self.units
-            extra = 0
-            if room > 0:
-                extra = self.relax(i, self.by_unit_total, self.size, room)
-                if extra < 0:
-                    return None
-            need = self.need
-            have = self.have
-            for t in self.bound_sets:
-                d = need[t] - have[t]
-                if d > 0:
-                    got = self.relax(i, self.by_unit_set[t], self.contrib_t[t], d)
-                    if got < 0:
-                        return None
-                    extra = max(extra, got)
-                    if room > d:
-                        got = self.nested(i, t, d, room)
-                        if got < 0:
-                            return None
-                        extra = max(extra, got)
+            extra = self.extra(i, room, 0)
+            if extra < 0:
+                return None
+            post = lin + extra
+            if self.waste_at >= 0 and i >= self.first_free:
+                if room <= 0:
+                    waste = -room
+                elif self.most_size[i] > room:
+                    exact = self.extra(i, room, room)
+                    if exact < 0:
+                        waste = 1
+                    else:
+                        post = lin + max(extra, exact)
             lin += extra
         digits = lin_digits(lin, self.nd)
+        if post != lin:
+            late = lin_digits(post, self.nd)
+            digits = [late[j] if self.after_waste[j] else digits[j] for j in range(self.nd)]
         out: list[int] = []
         for code in self.codes:
             if code >= 0:
@@ -253,7 +295,7 @@ class FormSearch:
             elif code >= COLORS_LOST:
                 out.append(code)  # KEEP_LOST, COLORS_LOST: computed lazily, only when earlier terms tie
             elif code == WASTE:
-                out.append(self.units - self.need_total if final else 0)
+                out.append(self.units - self.need_total if final else waste)
             elif code == POOL:
                 out.append(self.pool_total - self.pool_used if final or i >= self.n_pool else 0)
             else:
@@ -263,10 +305,11 @@ class FormSearch:
 
     def no_better(self, vec: tuple[int, ...] | None) -> bool:
         """Is this (lower bound) vector no better than the incumbent, lexicographically?
-        (``None``: nothing below this node covers the cost.)"""
+        (``None``: nothing below this node covers the cost; against a seed, only a vector
+        strictly worse: :meth:`Incumbent.bar`.)"""
         if vec is None:
             return True
-        best = self.inc.best
+        best, strict = self.inc.bar()
         if best is None:
             return False
         for j, v in enumerate(vec):
@@ -274,7 +317,7 @@ class FormSearch:
                 v = self.resolve(v)
             if v != best[j]:
                 return v > best[j]
-        return True
+        return not strict
 
     def resolve(self, v: int) -> int:
         """A vector component, the lazy ones (-1, -2) computed."""

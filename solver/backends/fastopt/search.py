@@ -33,6 +33,7 @@ from manasolver.solver.backends.fastopt.incumbent import Incumbent
 from manasolver.solver.backends.fastopt.keep import KeepTerms
 from manasolver.solver.backends.fastopt.linear import LinearCosts
 from manasolver.solver.backends.fastopt.modes import Mode, build_modes, mode_cap
+from manasolver.solver.backends.fastopt.seed import find_seed
 from manasolver.solver.backends.fastopt.tables import Tables, build_tables
 from manasolver.solver.backends.problem import Problem
 from manasolver.solver.casting.announce import Form
@@ -107,12 +108,12 @@ class Search:
         costly = [md for md in every if md.costs]
         if costly:
             keep = [md for md in costly
-                    if any(relax.costly_may_win(form, x, md, inc.best) for _, form in forms)]
+                    if any(relax.costly_may_win(form, x, md, inc) for _, form in forms)]
             if keep:
                 inc.budget = inc.nodes + COSTLY_NODE_BUDGET
                 self.skip_free_only = True
                 groups = [keep]
-                if len({md.k for md in keep}) > 1 and not relax.pairs_may_win(forms, x, keep, inc.best):
+                if len({md.k for md in keep}) > 1 and not relax.pairs_may_win(forms, x, keep, inc):
                     groups = [[md for md in keep if md.k == k] for k in sorted({md.k for md in keep})]
                 width = max(len(f.demands) + (1 if f.snow else 0) for _, f in forms)
                 for group in groups:
@@ -123,7 +124,7 @@ class Search:
                     if not self._pass(forms, x):
                         return False
         self.modes = every
-        return True
+        return inc.seed_kept()  # never False: the seed is a payment of the same search
 
     def _pass(self, forms: list[tuple[int, Form]], x: int) -> bool:
         """One search of every form over :attr:`modes`."""
@@ -138,7 +139,7 @@ class Search:
                            key=lambda ff: (lows[ff[0]], ff[0]))
         for fi, form in forms:
             low = lows.get(fi)
-            if low is not None and inc.best is not None and low >= inc.best:
+            if low is not None and inc.prunes(low):
                 continue
             if not self.skip_free_only and self.complement.fits(self.modes, form, x):
                 if not self.complement.search(fi, form, x, self.modes):
@@ -150,10 +151,13 @@ class Search:
         return True
 
     def _search_form(self, fi: int, form: Form, x: int) -> bool:
-        """The forward search of one form over :attr:`modes`."""
-        return FormSearch(fi, form, x, self.modes, self.tables(form, x), self.inc, self.keep,
-                          self.lin, self.criteria, self.sup.life, self.sup.pool_total,
-                          self.skip_free_only).run()
+        """The forward search of one form over :attr:`modes`, after a short one for a seed
+        (:mod:`~manasolver.solver.backends.fastopt.seed`)."""
+        tab = self.tables(form, x)
+        args = (fi, form, x, self.modes, tab, self.inc, self.keep, self.lin, self.criteria,
+                self.sup.life, self.sup.pool_total, self.skip_free_only)
+        find_seed(*args)
+        return FormSearch(*args).run()
 
     def tables(self, form: Form, x: int) -> Tables:
         """The demand tables of ``form`` over :attr:`modes`, kept per (modes, form, X): the

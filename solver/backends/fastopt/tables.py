@@ -60,6 +60,7 @@ class Tables:
     by_unit_set: dict[int, list[int]]
     plan: list[int]
     first_free: int
+    most_size: list[int]
 
 
 def kind_rows_masks(form: Form) -> list[tuple[int, int]]:
@@ -158,10 +159,14 @@ def build_tables(modes: list[Mode], form: Form, x: int, caps: list[int], class_c
                    for t in bound_sets}
     plan = greedy_plan(modes, class_cap, form, x, kinds, base, contrib, size, caps, act_cost)
     first_free = next((j for j in range(nm) if modes[j].k >= 0 and not modes[j].costs), nm)
+    # The most units one activation of a mode from each level on adds (the waste bound).
+    most_size = [0] * (nm + 1)
+    for j in range(nm - 1, -1, -1):
+        most_size[j] = max(most_size[j + 1], size[j] if modes[j].k >= 0 and caps[j] else 0)
     return Tables(kinds, base, nk, subsets, contrib, contrib_r, cost_row, cost_total, need,
                   size, caps, costly, undecided, und_total, n_pool, slack, pool_modes,
                   bound_sets, contrib_t, reach, act_cost, scale, by_unit_total, by_unit_set,
-                  plan, first_free)
+                  plan, first_free, most_size)
 
 
 def greedy_plan(modes: list[Mode], class_cap: list[int], form: Form, x: int,

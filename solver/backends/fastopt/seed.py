@@ -1,0 +1,115 @@
+"""The seed of a forward search: a good payment found first, so that the bounds prune at once.
+
+The forward search's own first dive follows the greedy plan of the tables
+(:func:`~manasolver.solver.backends.fastopt.tables.greedy_plan`), which takes the cheapest
+units per mana: Gaea's Cradle's ten {G} for a cost of three, a payment that wastes seven.
+Its answer among payments of equal vectors is the first it meets in its order, so that
+order is kept; instead, before it, :func:`find_seed` runs a short forward search (at most
+:data:`SEED_NODES` nodes) whose first dive follows :func:`seed_plan`, a plan that pays
+each demand from activations that waste nothing where they can.  The best vector that
+short search reaches becomes the incumbent's seed (:class:`~manasolver.solver.backends.
+fastopt.incumbent.Incumbent`): the real search prunes what is strictly worse, and still
+reaches, in its own order, the payment it answers.
+"""
+
+from __future__ import annotations
+
+from manasolver.solver.backends.fastopt.forward import FormSearch
+from manasolver.solver.backends.fastopt.incumbent import Incumbent
+from manasolver.solver.backends.fastopt.keep import KeepTerms
+from manasolver.solver.backends.fastopt.linear import LinearCosts
+from manasolver.solver.backends.fastopt.modes import Mode
+from manasolver.solver.backends.fastopt.tables import Tables
+from manasolver.solver.casting.announce import Form
+
+__all__ = ["SEED_NODES", "find_seed", "seed_plan"]
+
+#: The most nodes the short search of :func:`find_seed` explores (counted in the budget).
+SEED_NODES = 40
+
+
+def seed_plan(modes: list[Mode], class_cap: list[int], form: Form, x: int, tab: Tables) -> list[int]:
+    """Activations per mode of a cover that wastes little: the pool first, then each demand
+    kind of the spell (fewest able units first), then its generic part, each unit from the
+    activation that adds least beyond the units still owed, then cheapest (its packed
+    linear cost over the units it pays here).  Modes with mana costs are left out.  Only an
+    order for the first dive: never assumed feasible."""
+    nm = len(modes)
+    kinds, base, contrib, size, act_cost = tab.kinds, tab.base, tab.contrib, tab.size, tab.act_cost
+    plan = [0] * nm
+    left = list(class_cap)
+    pool_left = {i: tab.caps[i] for i in range(nm) if modes[i].k < 0}
+    spare: dict[int, int] = {}  # units made but not yet assigned, per mode
+    owed = form.mana_total(x)
+
+    def avail(i: int) -> int:
+        return pool_left[i] if modes[i].k < 0 else left[modes[i].k]
+
+    def take(i: int) -> None:
+        nonlocal owed
+        if modes[i].k < 0:
+            pool_left[i] -= 1
+        else:
+            left[modes[i].k] -= 1
+        plan[i] += 1
+        owed -= size[i]
+
+    def pick(cands: list[int], per: list[int], want: int) -> int:
+        best = -1
+        best_key: tuple[bool, int, float] | None = None
+        for i in cands:
+            if avail(i) <= 0:
+                continue
+            key = (modes[i].k >= 0, max(0, size[i] - max(owed, 0)), act_cost[i] / min(per[i], want))
+            if best_key is None or key < best_key:
+                best, best_key = i, key
+        return best
+
+    free = [i for i in range(nm) if not modes[i].costs and size[i]]
+    spell_kinds = [j for j in range(len(kinds)) if not kinds[j][1] and base[j] > 0]
+    spell_kinds.sort(key=lambda j: sum(tab.caps[i] * contrib[i][1 << j] for i in free))
+    for j in spell_kinds:
+        bit = 1 << j
+        want = base[j]
+        for i in list(spare):
+            if want and contrib[i][bit]:
+                use = min(want, spare[i])
+                spare[i] -= use
+                want -= use
+        cands = [i for i in free if contrib[i][bit]]
+        per = [contrib[i][bit] for i in range(nm)]
+        while want > 0:
+            i = pick(cands, per, want)
+            if i < 0:
+                break
+            take(i)
+            got = min(want, per[i])
+            want -= got
+            spare[i] = spare.get(i, 0) + size[i] - got
+    want = form.generic(x) - sum(spare.values())
+    while want > 0:
+        i = pick(free, size, want)
+        if i < 0:
+            break
+        take(i)
+        want -= size[i]
+    return plan
+
+
+def find_seed(fi: int, form: Form, x: int, modes: list[Mode], tab: Tables, inc: Incumbent,
+              keep: KeepTerms, lin: LinearCosts, criteria: tuple[str, ...], sup_life: int,
+              pool_total: int, skip_free_only: bool) -> None:
+    """Run the short search of the module docstring over ``form`` and keep the best vector it
+    reaches as ``inc``'s seed (when better than what ``inc`` holds); its nodes count in
+    ``inc``'s budget."""
+    bar = inc.bar()[0]
+    trial = Incumbent(SEED_NODES)
+    trial.seed = bar
+    search = FormSearch(fi, form, x, modes, tab, trial, keep, lin, criteria, sup_life, pool_total,
+                        skip_free_only)
+    search.plan = seed_plan(modes, keep.class_cap, form, x, tab)
+    search.run()
+    inc.nodes += min(trial.nodes, SEED_NODES)
+    found = trial.best
+    if found is not None and (inc.seed is None or found < inc.seed):
+        inc.seed = found
