@@ -63,7 +63,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ANSWER_BYTES", "MAX_CACHE_BYTES", "MAX_KEY_BYTES", "MEMO_LIMIT", "RECENT_LIMIT", "TEXT_LIMIT", "Kept",
            "answer_of", "checked", "clear", "content_key", "decode_query", "forget", "identified", "keep",
-           "keep_answer", "load_board", "recent_count"]
+           "keep_answer", "load_board", "pending_text", "recent_count"]
 
 #: How many boards recognised by content are kept (the least recently used goes first).
 RECENT_LIMIT = 64
@@ -421,6 +421,13 @@ def decode_query(text: str, scan: _Scan, decode: Callable[[str], Any]) -> dict[s
                     return out
         at = text.find('"state"', at + 7)
     return None
+
+
+def pending_text(obj: object) -> str | None:
+    """The JSON text :func:`decode_query` decoded board object ``obj`` from in this thread (the
+    last board it decoded, not kept yet), or ``None``."""
+    pending = getattr(_PENDING, "value", None)
+    return pending[1] if pending is not None and pending[0] is obj else None
 
 
 def _blank_end(text: str, i: int) -> int:

@@ -40,6 +40,7 @@ from manasolver.models.board.schema import (
     CAST_FOR,
     CHARACTERISTIC_SET,
     CHOSEN_FIELDS,
+    HISTORY_FIELDS,
     LIMITS,
     PERMANENT_FIELDS,
     PLAYER_FIELDS,
@@ -73,6 +74,8 @@ __all__ = [
     "STATE_FIELDS",
     "TURN_FIELDS",
     "is_token_card",
+    "load_permanent",
+    "load_players",
     "load_state",
     "status",
 ]
@@ -94,21 +97,7 @@ def load_state(obj: object, db: CardDB | None = None) -> GameState:
     check_fields(board, STATE_FIELDS, "", "a board")
     cards = CardResolver(db)
 
-    if "players" not in board:
-        raise BadState("a board needs \"players\": a list of at least one player", "players")
-    raw_players = as_list(board["players"], "players", "players", LIMITS["players"])
-    if not raw_players:
-        raise BadState("players must name at least one player (the one the query is about)",
-                       "players")
-    players: list[Player] = []
-    seen_players: dict[str, int] = {}
-    for i, raw in enumerate(raw_players):
-        player = _cached_player(raw, f"players[{i}]", cards)
-        if player.name in seen_players:
-            raise BadState(f"duplicate player name {clip(player.name)!r} "
-                           f"(also players[{seen_players[player.name]}])", f"players[{i}].name")
-        seen_players[player.name] = i
-        players.append(player)
+    players = load_players(board, cards)
     names = tuple(p.name for p in players)
 
     turn = _turn(board.get("turn"), names) if "turn" in board else Turn(active=names[0])
@@ -159,6 +148,33 @@ def load_state(obj: object, db: CardDB | None = None) -> GameState:
                     raise BadState(f"attached_to {clip(perm.attached_to)!r} names no permanent on the "
                                    "battlefield", f"battlefield[{i}].attached_to")
     return GameState(players=tuple(players), turn=turn, battlefield=tuple(permanents))
+
+
+def load_players(board: Mapping[str, object], cards: CardResolver) -> tuple[Player, ...]:
+    """The players of a board object (its ``players`` list), as :func:`load_state` reads them:
+    each checked, a player sent before reused, names unique."""
+    if "players" not in board:
+        raise BadState("a board needs \"players\": a list of at least one player", "players")
+    raw_players = as_list(board["players"], "players", "players", LIMITS["players"])
+    if not raw_players:
+        raise BadState("players must name at least one player (the one the query is about)",
+                       "players")
+    players: list[Player] = []
+    seen_players: dict[str, int] = {}
+    for i, raw in enumerate(raw_players):
+        player = _cached_player(raw, f"players[{i}]", cards)
+        if player.name in seen_players:
+            raise BadState(f"duplicate player name {clip(player.name)!r} "
+                           f"(also players[{seen_players[player.name]}])", f"players[{i}].name")
+        seen_players[player.name] = i
+        players.append(player)
+    return tuple(players)
+
+
+def load_permanent(raw: object, where: str, names: tuple[str, ...], cards: CardResolver) -> Permanent:
+    """One permanent object of a board whose players are ``names``, as :func:`load_state` builds
+    it (not reused: a new :class:`Permanent` every call)."""
+    return _permanent(raw, where, names, cards)
 
 
 class _Built:
@@ -264,8 +280,11 @@ def _player(raw: object, where: str, cards: CardResolver) -> Player:
         if len(commander) > 2:
             raise BadState(f"commander names {len(commander)} cards; a player has at most two commanders "
                            "(CR 903.3, partner 702.124)", f"{where}.commander")
+    history = [as_int(obj[key], f"{where}.{key}", key, 0, big) if key in obj and obj[key] is not None else None
+               for key in HISTORY_FIELDS]
     return Player(name=name, life=life, starting_life=start, energy=energy, pool=pool,
-                  hand=hand, graveyard=grave, commander=commander)
+                  hand=hand, graveyard=grave, commander=commander, lands_played_this_turn=history[0] or 0,
+                  spells_cast_this_turn=history[1] or 0, life_gained_this_turn=history[2])
 
 
 def _pool(raw: object, where: str) -> ManaCost:
@@ -382,17 +401,26 @@ def _permanent(raw: object, where: str, names: tuple[str, ...], cards: CardResol
     x = None
     if obj.get("x") is not None:
         x = as_int(obj["x"], f"{where}.x", "x", 0, LIMITS["x"])
-    color, ctype = _chosen(obj["chosen"], f"{where}.chosen") if obj.get("chosen") is not None else (None, None)
+    color, ctype, cname = (_chosen(obj["chosen"], f"{where}.chosen") if obj.get("chosen") is not None
+                           else (None, None, None))
+    imprinted = None
+    if obj.get("imprinted") is not None:
+        imprinted = _zone(obj["imprinted"], f"{where}.imprinted", "imprinted", cards)
+        if len(imprinted) > LIMITS["imprinted"]:
+            raise BadState(f"imprinted names {len(imprinted)} cards; at most {LIMITS['imprinted']} are accepted",
+                           f"{where}.imprinted")
     return Permanent(pid, card, controller, tapped, sick, haste, counters, attached, cast_for, x,
-                     token, color, ctype)
+                     token, color, ctype, cname, imprinted)
 
 
-def _chosen(raw: object, where: str) -> tuple[str | None, str | None]:
-    """``{"color": "G", "type": "Elf"}``: the color (a letter or a color's name) and the
-    creature type chosen as the permanent entered (CR 614.12)."""
+def _chosen(raw: object, where: str) -> tuple[str | None, str | None, str | None]:
+    """``{"color": "G", "type": "Elf", "name": "Sol Ring"}``: the color (a letter or a color's
+    name), the creature type and the card name chosen as the permanent entered (CR 614.12)."""
     obj = as_object(raw, where, "chosen")
     check_fields(obj, CHOSEN_FIELDS, where, "chosen")
-    color = ctype = None
+    color = ctype = cname = None
+    if obj.get("name") is not None:
+        cname = " ".join(as_str(obj["name"], f"{where}.name", "a card name", LIMITS["name"]).split())
     if obj.get("color") is not None:
         text = as_str(obj["color"], f"{where}.color", "a color", 16)
         color = _COLOR_NAMES.get(text.strip().lower())
@@ -405,7 +433,7 @@ def _chosen(raw: object, where: str) -> tuple[str | None, str | None]:
             raise BadState(f"chosen type {clip(text)!r} is not a creature type (such as \"Elf\")",
                            f"{where}.type")
         ctype = text.lower()
-    return color, ctype
+    return color, ctype, cname
 
 
 def _counters(raw: object, where: str) -> tuple[tuple[str, int], ...]:

@@ -33,7 +33,7 @@ from manasolver.solver.backends.matching import (
 from manasolver.solver.backends.problem import Problem, Solution
 from manasolver.solver.supply.model import Option
 
-__all__ = ["FlowBackend", "plain_units"]
+__all__ = ["FlowBackend", "class_units", "plain_units"]
 
 
 #: Grouped units per supply object and restriction flags (see :func:`plain_units`).
@@ -104,6 +104,13 @@ def _class_shape(options: tuple[Option, ...], ok: tuple[bool, ...]) -> tuple[Sha
     elif usable:
         partial = True
     return _SHAPES.put(key, options, (tuple(rows), partial))
+
+
+def class_units(options: tuple[Option, ...], ok: tuple[bool, ...], snow: bool) -> list[tuple[int, bool, int]]:
+    """The plain units one member of a class adds, as ``(mask, snow, count)``: the rows of
+    :func:`plain_units` for a class of one member (what the fresh-board lane sums)."""
+    shape, _ = _class_shape(options, ok)
+    return [(mask, snow, mult) for mask, mult, _pick in shape]
 
 
 class FlowBackend:

@@ -46,7 +46,7 @@ from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_TYPE, C
 from manasolver.models.text.read import card_text
 from manasolver.solver.supply.model import MAX_REPEAT, Excluded, Option, SourceClass, SourceKind, Supply
-from manasolver.solver.supply.resources import fodder_groups, hand_classes, sacrificeable
+from manasolver.solver.supply.resources import fodder_groups, hand_classes, sacrificeable, zone_fodder
 from manasolver.solver.supply.unmodelled import (
     NO_REFERENCES,
     RESTRICTED_TRIGGERS,
@@ -58,7 +58,7 @@ from manasolver.solver.supply.unmodelled import (
     repeatable_gap,
 )
 
-__all__ = ["build_supply", "pool_units"]
+__all__ = ["build_supply", "card_context", "pool_units"]
 
 
 def pool_units(player: Player) -> tuple[tuple[int, int], ...]:
@@ -253,6 +253,16 @@ def _card_info(card: Card) -> tuple[bool, bool, bool, bool, bool]:
             counters = True
     commander_only = commander and not board_dependent
     return _CARD_INFO.put(card, (board_dependent or commander, pays, counters, reference, commander_only))
+
+
+def card_context(card: Card) -> tuple[bool, bool] | None:
+    """What a permanent's supply row reads besides the permanent itself, on a board without
+    effects on mana: ``None`` when it reads the board (amounts, references, conditions, chosen
+    colors); else (its costs pay life or energy, it reads the commander's color identity)."""
+    board_dependent, pays, _, _, commander_only = _card_info(card)
+    if board_dependent and not commander_only:
+        return None
+    return pays, commander_only
 
 
 #: A permanent's supply row: (why it is left out, or None; its usable options; snow; kind;
@@ -463,6 +473,8 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     if resources:
         classes.extend(hand_classes(pl, len(state.battlefield)))
     fodder = fodder_groups(mine, classes, signature, tap_sig, False) if signature else ()
+    if special and resources:  # cards of the hand or graveyard that costs discard or exile
+        fodder += zone_fodder(pl, classes, len(state.battlefield))
     tappable = fodder_groups(mine, classes, signature, tap_sig, True) if tap_sig else ()
     return Supply(name, pool_units(pl), tuple(classes), tuple(excluded), pl.life, pl.energy,
                   creatures, fodder, tappable)

@@ -1,0 +1,267 @@
+"""``can_pay`` on a fresh board of quiet cards: the payable answer from per-permanent rows.
+
+A game client's ``can_pay`` line usually carries its own new board, and on most boards every
+permanent is *quiet*: what it can add depends only on its own fields (card, tapped, summoning
+sick, token), its controller's life and energy, and the commander's color identity (basics, dual
+and pain lands, Signets, Sol Ring, Command Tower, Arcane Signet, plain mana creatures, Treasures),
+and nothing on it reaches another permanent or the payment (no effect on mana, no granted keyword,
+no prohibition, no trigger on becoming tapped, no cost modifier, no clause left unread, no rule of
+paying the engine refuses).  On such a board the supply is the sum of each permanent's own row,
+and a row is a function of a small key read from the decoded JSON object, so :func:`can_pay`
+skips the :class:`~manasolver.models.state.GameState`, the grouped supply and the problem: it
+sums each permanent's remembered plain units (the flow fast path's units,
+:func:`~manasolver.solver.backends.flow.class_units`) and asks Hall's condition
+(:func:`~manasolver.solver.backends.matching.hall_fast`) form by form, as the flow fast path
+does.
+
+Only a proof of payability is answered here (``{"payable": true}``, the whole answer of a payable
+``can_pay``): a payable plain part is exact whatever else the board has (the rest only adds ways
+to pay).  Everything else goes the full way (``None``): a field this lane does not read (``x``,
+``spell``, ``player``, ``cards``, ``turn``, counters, attachments, haste …), any value the board
+loader would refuse or read otherwise, a permanent that is not quiet anywhere on the board (an
+opponent's Null Rod, Manabarbs or Fervor too), a card in the player's hand with a mana ability
+(Spirit Guides) or in the graveyard whose text speaks of the graveyard, a form the plain units do
+not pay, and a board whose text was answered here before (the full way keeps it, so that the
+same board sent again is answered from the kept board's memo).
+
+Each row is made once per key by the real supply (:func:`~manasolver.solver.supply.build.build_supply`
+on a board of the permanent alone with the same players), so the lane adds no reading of rules
+of its own: it decides only which boards may be summed.  Thread-safe: tables are dictionaries
+filled with whole values.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from manasolver.models.board.cards import CardResolver
+from manasolver.models.board.load import load_permanent, load_players
+from manasolver.models.board.schema import LIMITS
+from manasolver.models.card import Card
+from manasolver.models.cost import ManaCost
+from manasolver.models.errors import ManasolverError
+from manasolver.models.rules.amounts import commander_identity
+from manasolver.models.state import GameState, Player, Turn
+from manasolver.models.text.read import card_text
+from manasolver.models.text.tap_triggers import tap_triggers_of
+from manasolver.solver.backends.flow import class_units
+from manasolver.solver.backends.matching import UnitKind, hall_fast
+from manasolver.solver.casting.announce import Form, announce
+from manasolver.solver.supply.build import build_supply, card_context, pool_units
+from manasolver.solver.supply.unmodelled import ONLY_AS_COLORLESS
+
+if TYPE_CHECKING:
+    from manasolver.models.carddb import CardDB
+
+__all__ = ["can_pay", "quiet"]
+
+_QUERY_KEYS = frozenset({"query", "id", "state", "cost"})
+_STATE_KEYS = frozenset({"players", "battlefield"})
+_PERMANENT_KEYS = frozenset({"id", "card", "controller", "tapped", "sick", "token"})
+_NAME_LIMIT = LIMITS["name"]
+_PERMANENT_LIMIT = LIMITS["permanents"]
+#: Past this many entries a table starts again empty (hostile variety of names or contexts).
+_TABLE_LIMIT = 1 << 16
+
+#: A row: the plain units one permanent adds, as ``((mask, snow, count), ...)``, and whether an
+#: option of it deals damage (pain lands: a form that pays life is then the flow's to skip).
+_Row = tuple[tuple[tuple[int, bool, int], ...], bool]
+#: A permanent's rows by the context it reads (life and energy, or the commander's identity).
+_Rows = dict[object, "_Row | None"]
+
+
+class _Entry:
+    """What one permanent key is: quiet or not, and for the player's own permanents the card
+    and what its rows read."""
+
+    __slots__ = ("card", "commander", "pays", "quiet", "rows")
+
+    def __init__(self, card: Card, quiet: bool) -> None:
+        self.card = card
+        self.quiet = quiet
+        context = card_context(card) if quiet else None
+        self.pays = bool(context and context[0])
+        self.commander = bool(context and context[1])
+        self.rows: _Rows = {}
+
+
+#: Per card database: entries by (card name, controlled by the player asked about, tapped,
+#: sick, token) as the JSON gives them.
+_TABLES: weakref.WeakKeyDictionary[CardDB, dict[tuple[object, ...], _Entry]] = weakref.WeakKeyDictionary()
+#: Whether each card is quiet, by card object.
+_QUIET: dict[int, tuple[Card, bool]] = {}
+#: Forms of a cost, by its text (``None``: the text is not a cost this lane reads).
+_FORMS: dict[str, tuple[Form, ...] | None] = {}
+#: Board texts this lane answered, the most recent last: a board sent again goes the full way.
+_SEEN: dict[str, None] = {}
+_SEEN_LIMIT = 64
+
+
+def quiet(card: Card) -> bool:
+    """Is ``card`` quiet: its own mana abilities read nothing of the board but its controller's
+    life, energy and commander, and nothing on it reaches another permanent or a payment?"""
+    hit = _QUIET.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    text = card_text(card)
+    oracle = card.oracle_text
+    calm = not (text.mana_effects or text.granted_keywords or text.prohibitions or text.unread
+                or text.tap_costs or text.cost_effects or text.cost_unknown or text.about_activation
+                or text.keyword_costs is None or card.unsupported or tap_triggers_of(card)
+                or "rather than pay that mana" in oracle or ONLY_AS_COLORLESS in oracle.lower()
+                or card_context(card) is None)
+    if len(_QUIET) >= _TABLE_LIMIT:
+        _QUIET.clear()
+    _QUIET[id(card)] = (card, calm)
+    return calm
+
+
+def _forms(text: str) -> tuple[Form, ...] | None:
+    """The forms of the cost ``text``, announced as the full path announces a query's cost
+    (parsed, written canonically, announced without modifiers); ``None`` when it is refused."""
+    if text in _FORMS:
+        return _FORMS[text]
+    try:
+        cost = ManaCost.parse(text, "cost")
+        forms: tuple[Form, ...] | None = announce(ManaCost.parse(cost.format(), allow_empty=True), None, ()).forms
+    except ManasolverError:
+        forms = None
+    if len(_FORMS) >= 4096:
+        _FORMS.clear()
+    _FORMS[text] = forms
+    return forms
+
+
+def _player_ok(player: Player) -> bool:
+    """No card in the player's hand with a mana ability from there, none in the graveyard whose
+    text speaks of the graveyard (the full way reads or refuses both)."""
+    return (not any(card_text(c).hand_abilities for c in player.hand)
+            and not any("graveyard" in c.oracle_text for c in player.graveyard))
+
+
+def _row(raw: dict[str, Any], index: int, players: tuple[Player, ...], cards: CardResolver) -> _Row | None:
+    """The plain units of one permanent of the player asked about, made by the real supply on a
+    board of the permanent alone (``None``: it is left out, costs resources, has a spending
+    restriction, or adds mana in a shape the flow fast path does not sum)."""
+    names = tuple(p.name for p in players)
+    perm = load_permanent(raw, f"battlefield[{index}]", names, cards)
+    alone = GameState(players=players, turn=Turn(active=names[0]), battlefield=(perm,))
+    sup = build_supply(alone, names[0], resources=True)
+    if sup.excluded or sup.resource_costs or sup.restricted or sup.fodder or sup.tappable or len(sup.classes) > 1:
+        return None
+    units: list[tuple[int, bool, int]] = []
+    for cls in sup.classes:
+        if cls.count != 1:
+            return None
+        units += class_units(cls.options, sup.all_ok[0], cls.snow)
+    return tuple(units), sup.has_damage
+
+
+def can_pay(query: dict[str, Any], db: CardDB) -> dict[str, Any] | None:
+    """``{"payable": True}`` when the plain units of a quiet board pay some form of the cost, as
+    the full path would answer; ``None`` to go the full way (see the module docstring)."""
+    if not query.keys() <= _QUERY_KEYS:
+        return None
+    state = query.get("state")
+    cost = query.get("cost")
+    if type(state) is not dict or type(cost) is not str or not state.keys() <= _STATE_KEYS:
+        return None
+    forms = _forms(cost)
+    if not forms:
+        return None
+    raw_field = state.get("battlefield", [])
+    if type(raw_field) is not list or len(raw_field) > _PERMANENT_LIMIT:
+        return None
+    from manasolver.solver.board_cache import pending_text
+    text = pending_text(state)
+    if text is not None and text in _SEEN:
+        return None
+    cards = CardResolver(db)
+    try:
+        players = load_players(state, cards)
+    except ManasolverError:
+        return None
+    me = players[0]
+    if not _player_ok(me):
+        return None
+    names = {p.name for p in players}
+    my_name = me.name
+    table = _TABLES.get(db)
+    if table is None:
+        table = _TABLES.setdefault(db, {})
+    identity: int | None = None
+    counts: dict[tuple[int, bool], int] = {}
+    for bit, n in pool_units(me):
+        counts[(bit, False)] = counts.get((bit, False), 0) + n
+    damage = False
+    ids: set[str] = set()
+    for index, raw in enumerate(raw_field):
+        if type(raw) is not dict or not raw.keys() <= _PERMANENT_KEYS:
+            return None
+        pid = raw.get("id")
+        name = raw.get("card")
+        if type(pid) is not str or type(name) is not str or pid in ids:
+            return None
+        if not 0 < len(pid) <= _NAME_LIMIT or (pid[0].isspace() and not pid.strip()):
+            return None
+        ids.add(pid)
+        controller = raw.get("controller", my_name)
+        tapped = raw.get("tapped", False)
+        sick = raw.get("sick", False)
+        token = raw.get("token")
+        if type(controller) is not str or controller not in names or type(tapped) is not bool \
+                or type(sick) is not bool or (token is not None and type(token) is not bool):
+            return None
+        mine = controller == my_name
+        key = (name, mine, tapped, sick, token)
+        entry = table.get(key)
+        if entry is None:
+            try:
+                card = cards.named(name, f"battlefield[{index}].card")
+            except ManasolverError:
+                return None
+            entry = _Entry(card, quiet(card))
+            if len(table) >= _TABLE_LIMIT:
+                table.clear()
+            table[key] = entry
+        if not entry.quiet:
+            return None
+        if not mine:
+            continue
+        context: object = None
+        if entry.pays:
+            context = (me.life, me.energy)
+        elif entry.commander:
+            if identity is None:
+                identity = commander_identity(GameState(players=players, turn=Turn(active=my_name)), my_name)
+            context = identity
+        rows = entry.rows
+        if context in rows:
+            row = rows[context]
+        else:
+            try:
+                row = _row(raw, index, players, cards)
+            except ManasolverError:
+                return None
+            if len(rows) >= 256:
+                rows.clear()
+            rows[context] = row
+        if row is None:
+            return None
+        for mask, snow, n in row[0]:
+            counts[(mask, snow)] = counts.get((mask, snow), 0) + n
+        damage = damage or row[1]
+    units: list[UnitKind] = [(mask, snow, n, -1, ()) for (mask, snow), n in counts.items()]
+    for form in forms:
+        if form.life and damage:
+            continue  # damage taken before the life payment matters: the full way decides
+        if form.life > me.life or form.energy > me.energy:
+            continue
+        if hall_fast(units, form, form.generic(0)):
+            if text is not None:
+                if len(_SEEN) >= _SEEN_LIMIT:
+                    del _SEEN[next(iter(_SEEN))]
+                _SEEN[text] = None
+            return {"payable": True}
+    return None
