@@ -26,8 +26,11 @@ class Permanent:
     turn began (CR 302.6); it matters only for creatures without haste.
     ``counters``: ``(kind, n)`` pairs, sorted by kind.
     ``chosen_color`` (a letter, ``"G"``) / ``chosen_type`` (a creature type, lower
-    case): the choices made as it entered ("As ~ enters, choose a color", CR 614.12);
-    None when not given.
+    case) / ``chosen_name`` (a card name, as given): the choices made as it entered ("As ~
+    enters, choose a color", CR 614.12); None when not given.
+    ``imprinted``: the cards exiled with it (Chrome Mox's "the exiled card", linked abilities,
+    607.2a); None when not given (then an answer that depends on them says so), ``()`` when
+    the board says none.
     """
 
     id: str
@@ -43,6 +46,8 @@ class Permanent:
     token: bool = False
     chosen_color: str | None = None
     chosen_type: str | None = None
+    chosen_name: str | None = None
+    imprinted: tuple[Card, ...] | None = None
 
     def counter(self, kind: str) -> int:
         """How many counters of ``kind`` it has."""
@@ -88,7 +93,10 @@ class Player:
     """A player: life, energy counters, floating mana, hand and graveyard.
 
     ``commander``: the player's commander(s) (CR 903.3; two with partner), for
-    "your commander's color identity" (903.4); empty when not given."""
+    "your commander's color identity" (903.4); empty when not given.
+    ``lands_played_this_turn``, ``spells_cast_this_turn``: the game's history this turn (SPEC §4,
+    default 0); ``life_gained_this_turn``: None when not given (an answer that depends on it
+    says so, never assumes)."""
 
     name: str
     life: int = 20
@@ -98,6 +106,9 @@ class Player:
     hand: tuple[Card, ...] = ()
     graveyard: tuple[Card, ...] = ()
     commander: tuple[Card, ...] = ()
+    lands_played_this_turn: int = 0
+    spells_cast_this_turn: int = 0
+    life_gained_this_turn: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

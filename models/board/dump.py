@@ -46,6 +46,12 @@ def state_to_json(state: GameState, db: CardDB | None = None) -> dict[str, Any]:
             entry["graveyard"] = [cards.zone_entry(c) for c in p.graveyard]
         if p.commander:
             entry["commander"] = [cards.zone_entry(c) for c in p.commander]
+        if p.lands_played_this_turn:
+            entry["lands_played_this_turn"] = p.lands_played_this_turn
+        if p.spells_cast_this_turn:
+            entry["spells_cast_this_turn"] = p.spells_cast_this_turn
+        if p.life_gained_this_turn is not None:
+            entry["life_gained_this_turn"] = p.life_gained_this_turn
         players.append(entry)
     out: dict[str, Any] = {
         "players": players,
@@ -72,9 +78,12 @@ def state_to_json(state: GameState, db: CardDB | None = None) -> dict[str, Any]:
             entry["cast_for"] = perm.cast_for
         if perm.x is not None:
             entry["x"] = perm.x
-        chosen = {k: v for k, v in (("color", perm.chosen_color), ("type", perm.chosen_type)) if v is not None}
+        chosen = {k: v for k, v in (("color", perm.chosen_color), ("type", perm.chosen_type),
+                                    ("name", perm.chosen_name)) if v is not None}
         if chosen:
             entry["chosen"] = chosen
+        if perm.imprinted is not None:
+            entry["imprinted"] = [cards.zone_entry(c) for c in perm.imprinted]
         field.append(entry)
     if field:
         out["battlefield"] = field

@@ -39,11 +39,17 @@ from manasolver.models._memo import IdentityMemo
 from manasolver.models.errors import Unsupported
 from manasolver.models.rules.land_types import effective_subtypes
 from manasolver.models.state import STEPS, GameState, Permanent, Player
-from manasolver.models.symbols import ANY_COLOR, COLORS, TYPE_BITS, type_bit
+from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, COLORS, TYPE_BITS, type_bit
 
-__all__ = ["MAX_REMOVED", "ability_options", "ability_restriction", "color_identity", "commander_identity",
+__all__ = ["MAX_REMOVED", "NotOnBoard", "ability_options", "ability_restriction", "color_identity", "commander_identity",
            "concrete_options", "condition_holds", "counters_removed", "devotion", "evaluate_amount",
-           "permanent_matches", "power_of", "reference_count"]
+           "permanent_field", "permanent_matches", "player_field", "power_of", "reference_count"]
+
+class NotOnBoard(Unsupported):
+    """What an ability adds depends on the game's history or a choice the board does not give
+    (life gained this turn without ``life_gained_this_turn``, Chrome Mox without ``imprinted``,
+    Jeweled Amulet's noted type): the answer says so, naming the field (SPEC §4)."""
+
 
 #: The most counters :func:`ability_options` expands a variable counter cost to (one option per number).
 MAX_REMOVED = 200
@@ -172,6 +178,16 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
         value = removed
     elif kind == "life":
         value = state.player(permanent.controller).life
+    elif kind == "lands_played":
+        value = state.player(permanent.controller).lands_played_this_turn
+    elif kind == "life_gained":
+        gained = state.player(permanent.controller).life_gained_this_turn
+        if gained is None:
+            raise NotOnBoard(f"{permanent.card.name} ({permanent.id}) adds mana equal to the life "
+                              f"{permanent.controller} gained this turn, which the board does not give "
+                              f"(\"life_gained_this_turn\")", player_field(state, permanent.controller,
+                                                                           "life_gained_this_turn"))
+        value = gained
     elif kind == "domain":
         value = len({t for p in state.controlled_by(permanent.controller) if p.is_land
                      for t in _subtypes(p, state) if t in BASIC_LAND_TYPES})
@@ -301,9 +317,37 @@ def _identity_of(player: Player) -> int:
     return mask
 
 
+def player_field(state: GameState, name: str, field: str) -> str:
+    """The path of a player's field on the board, as the loader names it: ``players[0].field``."""
+    for i, p in enumerate(state.players):
+        if p.name == name:
+            return f"players[{i}].{field}"
+    return f"players.{field}"
+
+
+def permanent_field(state: GameState, permanent: Permanent, field: str) -> str:
+    """The path of a permanent's field on the board: ``battlefield[3].imprinted``."""
+    for i, p in enumerate(state.battlefield):
+        if p is permanent or p.id == permanent.id:
+            return f"battlefield[{i}].{field}"
+    return f"battlefield.{permanent.id}.{field}"
+
+
 def _colors_among(kind: str, state: GameState, permanent: Permanent) -> int:
-    """The colors a ``colors_among`` production may add (Meteor Crater, Mox Amber, Corrupted Grafstone)."""
+    """The colors a ``colors_among`` production may add (Meteor Crater, Mox Amber, Corrupted
+    Grafstone; Chrome Mox's exiled card, read from ``imprinted``)."""
     mask = 0
+    if kind == "imprinted":
+        if permanent.imprinted is None:
+            raise NotOnBoard(f"{permanent.card.name} ({permanent.id}) adds mana of the colors of the card exiled "
+                              "with it, which the board does not give (\"imprinted\")",
+                              permanent_field(state, permanent, "imprinted"))
+        for card in permanent.imprinted:
+            mask |= card.colors
+        return mask & ANY_COLOR
+    if kind == "noted":
+        raise NotOnBoard(f"{permanent.card.name} ({permanent.id}) adds mana of its last noted type, which the "
+                          "board does not hold", f"battlefield.{permanent.id}")
     if kind == "self":
         from manasolver.models.rules.colors import permanent_colors
         return permanent_colors(state, permanent) & ANY_COLOR
@@ -390,6 +434,24 @@ def ability_options(ability: ManaAbility, state: GameState, permanent: Permanent
     """
     if not ignore_condition and not condition_holds(ability.condition, state, permanent):
         return None
+    if ignore_condition:
+        try:
+            return _options_now(ability, state, permanent)
+        except NotOnBoard:
+            # could produce (106.7) asks for the types alone: every type the unknown part may be
+            return _unknown_options(ability.production)
+    return _options_now(ability, state, permanent)
+
+
+def _unknown_options(production: Production) -> tuple[tuple[int, ...], ...]:
+    """The options of an ability whose amount or types depend on what the board does not give:
+    its printed options once (an unknown amount), any type for an unknown type."""
+    if production.colors_among in ("imprinted", "noted"):
+        return ((ANY_COLOR if production.colors_among == "imprinted" else ANY_TYPE,),)
+    return tuple(dict.fromkeys(option[:1] for option in production.options if option))
+
+
+def _options_now(ability: ManaAbility, state: GameState, permanent: Permanent) -> tuple[tuple[int, ...], ...]:
     production = ability.production
     if production.reference or production.doubles_pool:
         return ()

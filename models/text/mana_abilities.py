@@ -228,6 +228,8 @@ def _amount(text: str) -> Amount:
         return Amount("removed")
     if text == "your life total":
         return Amount("life")
+    if text == "the amount of life you gained this turn":
+        return Amount("life_gained")  # the player's life_gained_this_turn (SPEC §4)
     if text == "the number of basic land types among lands you control":
         return Amount("domain")
     if m := re.fullmatch(r"the greatest power among (creatures you control)", text):
@@ -331,6 +333,13 @@ def _board_production(body: str) -> Production | None:
         return Production(commander=_number(m.group(1)))
     if body in _AMONG:
         return Production(colors_among=_AMONG[body])
+    if body == "one mana of any of the exiled card's colors":
+        # Chrome Mox: the colors of the cards exiled with it (the permanent's ``imprinted``)
+        return Production(colors_among="imprinted")
+    if body in ("one mana of ~'s last noted type", "~'s last noted type and amount of mana"):
+        # Jeweled Amulet, Ice Cauldron: what was noted as the other ability resolved is not on
+        # the board; amounts.ability_options refuses when such an ability can be activated
+        return Production(colors_among="noted")
     if body == "one mana of any of ~'s colors":
         # Katilda's grant, Birds of Paradise kin: the colors of the permanent that has the ability
         return Production(colors_among="self")
@@ -359,6 +368,9 @@ def _production(sentence: str, x_removed: bool = False) -> Production:
         if reference:
             raise Unreadable(sentence)
         return Production(options=options, amount=Amount("removed"))
+    elif x_removed and (m := re.fullmatch(r"an amount of (\{[WUBRGC]\}) equal to X plus one", body)):
+        # Kyren Toy: X counters removed add X + 1 mana (CR 107.3)
+        return Production(options=(_symbol_option(m.group(1)),), amount=Amount("removed", plus=1))
     elif x_removed:
         raise Unreadable(sentence)
     if m := re.fullmatch(r"an amount of (\{[WUBRGC]\}|mana of any one color) equal to (.+)", body):
@@ -460,6 +472,9 @@ def _condition(text: str) -> Condition:
         return Condition(text, counts=((Amount("counters", counter=m.group(2)), _number(m.group(1))),))
     if m := re.fullmatch(r"~ has an? ([\w+\-/]+) counter on it", body):
         return Condition(text, counts=((Amount("counters", counter=m.group(1)), 1),))
+    if body == "you played a land this turn":
+        # River of Tears: the player's lands_played_this_turn (SPEC §4, default 0)
+        return Condition(text, counts=((Amount("lands_played"), 1),))
     if m := re.fullmatch(r"creatures you control have total power (\d+) or greater", body):
         return Condition(text, counts=((Amount("total_power", types=frozenset({"creature"})), int(m.group(1))),))
     raise Unreadable(text)

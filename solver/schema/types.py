@@ -149,10 +149,12 @@ class Chosen(TypedDict, total=False):
     Fields:
       color: a color letter or name (Coldsteel Heart, the Thriving lands).
       type: a creature type (Cavern of Souls).
+      name: a card name (Alpine Moon).
     """
 
     color: Annotated[str, Limit("name")]
     type: Name
+    name: Name
 
 
 class PermanentFields(Characteristics, total=False):
@@ -170,6 +172,8 @@ class PermanentFields(Characteristics, total=False):
       x: the X it was cast with.
       token: true for a token (default: true for the predefined tokens).
       chosen: what was chosen as it entered.
+      imprinted: the cards exiled with it (Chrome Mox, Extraplanar Lens); where it is missing and
+        an answer depends on it, the answer is unsupported naming this field.
     """
 
     controller: Name
@@ -182,6 +186,7 @@ class PermanentFields(Characteristics, total=False):
     x: Annotated[int, Minimum(0), Limit("x")]
     token: bool
     chosen: Chosen
+    imprinted: list[CardRef]
 
 
 class _PermanentId(TypedDict):
@@ -207,6 +212,10 @@ class PlayerFields(TypedDict, total=False):
       hand: cards in hand: names or characteristics (Spirit Guides, keep_castable's default).
       graveyard: cards in the graveyard (delve, counts of card types).
       commander: the player's commanders, at most two (Command Tower, Arcane Signet).
+      lands_played_this_turn: lands the player has played this turn (default 0; River of Tears).
+      spells_cast_this_turn: spells the player has cast this turn (default 0).
+      life_gained_this_turn: life the player has gained this turn (Accomplished Alchemist); where it is
+        missing and an answer depends on it, the answer is unsupported naming this field.
     """
 
     life: Life
@@ -216,6 +225,9 @@ class PlayerFields(TypedDict, total=False):
     hand: list[CardRef]
     graveyard: list[CardRef]
     commander: list[CardRef]
+    lands_played_this_turn: Life
+    spells_cast_this_turn: Life
+    life_gained_this_turn: Life
 
 
 class _PlayerName(TypedDict):

@@ -380,9 +380,14 @@ def test_paliano_draft_choice_is_unsupported(db: CardDB) -> None:
     assert db.get("Paliano, the High City").unsupported
 
 
-def test_river_of_tears_land_played_is_unsupported(db: CardDB) -> None:
-    """River of Tears: "If you played a land this turn" needs turn history the board does not hold."""
-    assert db.get("River of Tears").unsupported
+def test_river_of_tears_land_played_reads_the_board_history(db: CardDB) -> None:
+    """River of Tears: "If you played a land this turn" reads the player's lands_played_this_turn
+    (SPEC §4): an "instead" production whose condition counts lands played."""
+    card = db.get("River of Tears")
+    (ability,) = card.mana_abilities
+    assert card.unsupported == ()
+    assert ability.production.instead is not None
+    assert [a.kind for a, _ in ability.production.instead.counts] == ["lands_played"]
 
 
 # -- text handling ----------------------------------------------------------------------------------
