@@ -74,6 +74,8 @@ __all__ = [
     "STATE_FIELDS",
     "TURN_FIELDS",
     "is_token_card",
+    "load_permanent",
+    "load_players",
     "load_state",
     "status",
 ]
@@ -95,21 +97,7 @@ def load_state(obj: object, db: CardDB | None = None) -> GameState:
     check_fields(board, STATE_FIELDS, "", "a board")
     cards = CardResolver(db)
 
-    if "players" not in board:
-        raise BadState("a board needs \"players\": a list of at least one player", "players")
-    raw_players = as_list(board["players"], "players", "players", LIMITS["players"])
-    if not raw_players:
-        raise BadState("players must name at least one player (the one the query is about)",
-                       "players")
-    players: list[Player] = []
-    seen_players: dict[str, int] = {}
-    for i, raw in enumerate(raw_players):
-        player = _cached_player(raw, f"players[{i}]", cards)
-        if player.name in seen_players:
-            raise BadState(f"duplicate player name {clip(player.name)!r} "
-                           f"(also players[{seen_players[player.name]}])", f"players[{i}].name")
-        seen_players[player.name] = i
-        players.append(player)
+    players = load_players(board, cards)
     names = tuple(p.name for p in players)
 
     turn = _turn(board.get("turn"), names) if "turn" in board else Turn(active=names[0])
@@ -160,6 +148,33 @@ def load_state(obj: object, db: CardDB | None = None) -> GameState:
                     raise BadState(f"attached_to {clip(perm.attached_to)!r} names no permanent on the "
                                    "battlefield", f"battlefield[{i}].attached_to")
     return GameState(players=tuple(players), turn=turn, battlefield=tuple(permanents))
+
+
+def load_players(board: Mapping[str, object], cards: CardResolver) -> tuple[Player, ...]:
+    """The players of a board object (its ``players`` list), as :func:`load_state` reads them:
+    each checked, a player sent before reused, names unique."""
+    if "players" not in board:
+        raise BadState("a board needs \"players\": a list of at least one player", "players")
+    raw_players = as_list(board["players"], "players", "players", LIMITS["players"])
+    if not raw_players:
+        raise BadState("players must name at least one player (the one the query is about)",
+                       "players")
+    players: list[Player] = []
+    seen_players: dict[str, int] = {}
+    for i, raw in enumerate(raw_players):
+        player = _cached_player(raw, f"players[{i}]", cards)
+        if player.name in seen_players:
+            raise BadState(f"duplicate player name {clip(player.name)!r} "
+                           f"(also players[{seen_players[player.name]}])", f"players[{i}].name")
+        seen_players[player.name] = i
+        players.append(player)
+    return tuple(players)
+
+
+def load_permanent(raw: object, where: str, names: tuple[str, ...], cards: CardResolver) -> Permanent:
+    """One permanent object of a board whose players are ``names``, as :func:`load_state` builds
+    it (not reused: a new :class:`Permanent` every call)."""
+    return _permanent(raw, where, names, cards)
 
 
 class _Built:
