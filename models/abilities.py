@@ -23,7 +23,17 @@ from dataclasses import dataclass, field
 
 from manasolver.models.cost import ManaCost
 
-__all__ = ["AbilityCost", "Amount", "Condition", "ManaAbility", "Production", "Restriction"]
+__all__ = ["GRAVEYARD_CARD", "HAND_CARD", "ZONE_CARDS", "AbilityCost", "Amount", "Condition", "ManaAbility",
+           "Production", "Restriction"]
+
+#: What :attr:`AbilityCost.sacrifice` names for a card of the hand that a cost discards or exiles
+#: ("Discard a card", "Exile a card from your hand"): no permanent has it, and the supply offers
+#: the cards of the hand as its fodder (:mod:`manasolver.solver.supply.resources`).
+HAND_CARD = "card in your hand"
+#: The same for a card the cost exiles from the graveyard ("Exile a card from your graveyard").
+GRAVEYARD_CARD = "card in your graveyard"
+#: The sacrifice kinds that are cards in a zone rather than permanents.
+ZONE_CARDS = frozenset({HAND_CARD, GRAVEYARD_CARD})
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +153,12 @@ class AbilityCost:
     option per number.  ``put_counters``: ``(kind, n)`` put on this permanent as a
     cost (Wall of Roots' -0/-1 counter); ``exert``: exert it (CR 701.43; it only
     stops the next untap).  ``discard_hand``: discard your hand (Lion's Eye Diamond).
+    ``sacrifice`` may also name a card of a zone, :data:`HAND_CARD` or :data:`GRAVEYARD_CARD`
+    (Skirge Familiar's "Discard a card", Titans' Nest's "Exile a card from your graveyard"),
+    or a token filter: ``"prism token"`` (a token with that subtype, Diamond Kaleidoscope),
+    ``"token named wood"`` (Jungle Patrol).  ``unmodelled``: why the engine can't pay this
+    cost although it is read (a cost that mills needs the library, which the board does not
+    give); empty when it can.
     """
 
     tap: bool = False
@@ -158,6 +174,7 @@ class AbilityCost:
     put_counters: tuple[tuple[str, int], ...] = ()
     exert: bool = False
     discard_hand: bool = False
+    unmodelled: str = ""
 
     def parts(self) -> list[str]:
         """The cost as the protocol prints it: ``["{T}", "sacrifice"]``."""

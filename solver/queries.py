@@ -102,7 +102,7 @@ def prepare(req: PaymentRequest, mode: Mode, x: int | None = 0,
         raise BadQuery(f"x must be 0 or more, not {req.x}", "x")
     check_policy(req.policy)
     supply = without_cast_card(build_supply(req.state, req.player, resources=True,
-                                            reserved=reserved_ids(req)), req.spell)
+                                            reserved=reserved_ids(req)), req.spell, req.state)
     ann = _announce(req.cost, req.modifiers)
     return Problem.build(req, supply, ann, mode, x, ignore_restrictions)
 

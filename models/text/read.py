@@ -61,7 +61,9 @@ ABOUT_ACTIVATION = re.compile(r"\bactivated abilities\b|\babilities (?:of|that)\
 #: The words of a granted keyword (:mod:`~manasolver.models.text.granted`, ``GRANT_WORDS`` there).
 _GRANT_WORDS = re.compile(r"\b(?:have|has) (?:haste|convoke|improvise|delve)\b")
 _HAND_WORDS = "from your hand: Add"
-_TAP_WORDS = "untapped"
+#: Words of the clauses :mod:`~manasolver.models.text.tap_costs` may read (costs that tap, discard,
+#: exile, sacrifice, mill or return).
+_TAP_WORDS = re.compile(r"untapped|[Dd]iscard a card|Exile|Sacrifice|Mill a card|Untap a tapped|owner's hand")
 
 
 def _without_reminders(text: str) -> str:
@@ -92,7 +94,7 @@ def read_card_text(card: Card) -> CardText:
         hand = read_hand_abilities(card.name, oracle)
     unsupported = card.unsupported
     tap_costs: tuple[TapCost, ...] = ()
-    if any(_TAP_WORDS in u for u in unsupported):
+    if any(_TAP_WORDS.search(u) for u in unsupported):
         from manasolver.models.text.tap_costs import read_tap_costs
         tap_costs = read_tap_costs(unsupported, len(card.mana_abilities))
     cost_effects: tuple[CostEffect, ...] = ()
@@ -148,7 +150,7 @@ def _hand_clause(card: Card, clause: str) -> bool:
 
 
 def _tap_clause(clause: str) -> bool:
-    if _TAP_WORDS not in clause:
+    if not _TAP_WORDS.search(clause):
         return False
     from manasolver.models.text.tap_costs import is_tap_cost_clause
     return is_tap_cost_clause(clause)

@@ -1,25 +1,43 @@
-"""Mana abilities whose cost taps other untapped permanents the player controls.
+"""Mana abilities whose cost spends other permanents or cards, read apart from the parser.
 
 Heritage Druid ("Tap three untapped Elves you control: Add {G}{G}{G}."), Birchlore Rangers,
 Seton, Krosan Protector ("Tap an untapped Druid you control: Add {G}."), Urza, Lord High
 Artificer ("Tap an untapped artifact you control: Add {U}."), Moonsnare Prototype ("{T},
-Tap an untapped artifact or creature you control: Add {C}.").  The oracle parser leaves
-these clauses in ``Card.unsupported`` (only Springleaf Drum's "{T}, Tap an untapped creature
-you control" becomes ``AbilityCost.tap_creatures``); this module reads them apart from the
-parser, as :class:`TapCost` values: the ability (its cost without the tapping part), the
-types any of which each tapped permanent must have, and how many are tapped.
+Tap an untapped artifact or creature you control: Add {C}."), Grand Architect ("Tap an
+untapped blue creature you control: Add {C}{C}." with its spending restriction).  The oracle
+parser leaves these clauses in ``Card.unsupported`` (only Springleaf Drum's "{T}, Tap an
+untapped creature you control" becomes ``AbilityCost.tap_creatures``); this module reads them
+apart from the parser, as :class:`TapCost` values: the ability (its cost without the tapping
+part), the types any of which each tapped permanent must have, and how many are tapped.
 
 Rules: tapping an untapped permanent is a cost any untapped permanent of the type can pay,
 summoning sick or not (CR 302.6 restricts only the {T} and {Q} abilities of the creature
 itself; Heritage Druid rulings); each permanent is tapped once (it is tapped afterwards,
-CR 118.3, 701.26a), and Heritage Druid may tap itself.  Only plain filters are read (a
-card type or a subtype, or "artifact or creature"); a filter with a color ("an untapped
-blue creature", Grand Architect) or a spending restriction stays unread.
+CR 118.3, 701.26a), and Heritage Druid may tap itself.  Filters read: a card type or a
+subtype, "artifact or creature", and a color before "creature" ("an untapped blue creature":
+the type ``"blue creature"``).
+
+The same reading covers the other costs the parser leaves unread, whose resources are on the
+board (SPEC §4): a card of the hand discarded or exiled ("Discard a card", Skirge Familiar, Bog
+Witch, Overeager Apprentice; "Exile a card from your hand", Cadaverous Bloom: the sacrifice kind
+:data:`~manasolver.models.abilities.HAND_CARD`, CR 701.9a, 118.3), a card exiled from the
+graveyard (Titans' Nest: :data:`~manasolver.models.abilities.GRAVEYARD_CARD`), a token by
+subtype or name (Diamond Kaleidoscope's "Sacrifice a Prism token", Jungle Patrol's "Sacrifice a
+token named Wood"), and exiling the source itself (Mirrored Lotus: it leaves the battlefield
+as by "sacrifice ~", CR 406).  Costs whose resource the board does not hold, or whose mana
+depends on which card pays it, are read with :attr:`AbilityCost.unmodelled` saying why (milling
+needs the library; an amount by the sacrificed permanent's mana value; untapping an opponent's
+land; "Activate only as a sorcery/instant"), so the supply leaves the permanent out naming
+the clause and the reason, and could-produce (CR 106.7, which ignores costs) still sees the
+mana.
 
 >>> from manasolver.models.card import Card
 >>> druid = Card("Heritage Druid", unsupported=("Tap three untapped Elves you control: Add {G}{G}{G}.",))
 >>> [(t.types, t.count, t.ability.production.options) for t in tap_costs(druid)]
 [(('elf',), 3, ((16, 16, 16),))]
+>>> skirge = Card("Skirge Familiar", unsupported=("Discard a card: Add {B}.",))
+>>> [(t.ability.cost.sacrifice, t.parts) for t in tap_costs(skirge)]
+[(('card in your hand',), ('discard a card',))]
 """
 
 from __future__ import annotations
@@ -27,10 +45,18 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from manasolver.models.abilities import AbilityCost, ManaAbility, Production
+from manasolver.models.abilities import (
+    GRAVEYARD_CARD,
+    HAND_CARD,
+    AbilityCost,
+    ManaAbility,
+    Production,
+    Restriction,
+)
 from manasolver.models.card_text import TapCost
 from manasolver.models.card import Card
-from manasolver.models.symbols import ANY_COLOR, mask_from_letters
+from manasolver.models.cost import ManaCost
+from manasolver.models.symbols import ANY_COLOR, TYPE_BITS, mask_from_letters
 
 __all__ = ["TapCost", "is_tap_cost_clause", "read_tap_costs", "tap_costs", "tap_costs_after"]
 
@@ -44,12 +70,10 @@ _CLAUSE = re.compile(
     r"Add (?P<mana>(?:\{[WUBRGC]\})+|one mana of any color)\.$")
 
 
-
-
 def _read(clause: str, index: int) -> TapCost | None:
     m = _CLAUSE.match(clause.strip())
     if m is None:
-        return None
+        return _read_other(clause.strip(), index)
     words = m.group("what").lower().split(" or ")
     if not all(w in _TYPES for w in words):
         return None
@@ -65,6 +89,141 @@ def _read(clause: str, index: int) -> TapCost | None:
     tap_part = clause.strip().split(":")[0].split(", ")[-1]
     parts = (("{T}",) if own_tap else ()) + (tap_part[0].lower() + tap_part[1:],)
     return TapCost(ability, types, _COUNTS[m.group("n")], parts)
+
+
+# -- the other cost parts (see the module docstring) -------------------------------------------
+
+_COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+_NUMBER_WORDS = {"two": 2, "three": 3}
+_MANA = r"(?:\{[WUBRGC]\})+"
+#: Why a cost part is read but can't be paid by this engine (``AbilityCost.unmodelled``).
+_NO_LIBRARY = ("milling a card needs the player's library, which the board does not give "
+               "(SPEC §4 has no library field)")
+_BY_VALUE = ("mana by the sacrificed or exiled permanent's mana value is not modelled yet "
+             "(which permanent pays the cost decides the amount)")
+_OPPONENT_LAND = ("untapping a tapped land an opponent controls is not modelled yet (the mana is a type "
+                  "that land could produce)")
+_X_SACRIFICES = "sacrificing X permanents for X mana and X life is not modelled yet"
+_SORCERY = ("'Activate only as a sorcery' (CR 602.5d): the mana is made before the spell is cast, and "
+            "returning it to the hand is not modelled yet")
+_INSTANT_TIMING = ("'Activate only as an instant': the mana is made before the spell is cast (it can't "
+                   "be activated while casting, CR 602.5d, 605.3a), which is not modelled for this cost")
+
+
+def _production(effect: str) -> tuple[Production, str] | None:
+    """What "Add …" (and what follows it) adds, and why it can't be modelled ("" when it can);
+    ``None`` when not read."""
+    effect = effect.strip()
+    restriction: Restriction | None = None
+    why = ""
+    m = re.fullmatch(r"(.*?\.)\s*(Spend this mana only [^.]*\.)", effect)
+    if m:
+        from manasolver.models.text.restrictions import read_restriction
+        effect = m.group(1)
+        restriction = read_restriction(m.group(2))
+    m = re.fullmatch(r"(.*?\.)\s*Activate only as an? (instant|sorcery)\.", effect)
+    if m:
+        effect = m.group(1)
+        why = _INSTANT_TIMING if m.group(2) == "instant" else _SORCERY
+    options: tuple[tuple[int, ...], ...]
+    if re.fullmatch(rf"Add {_MANA}(?:(?:, {_MANA})*,? or {_MANA})?\.", effect):
+        options = tuple(tuple(mask_from_letters(x) for x in re.findall(r"\{(\w)\}", alt))
+                        for alt in re.findall(_MANA, effect))
+    elif effect == "Add one mana of any color.":
+        options = ((ANY_COLOR,),)
+    elif m := re.fullmatch(r"Add (two|three) mana of any one color\.", effect):
+        options = tuple((bit,) * _NUMBER_WORDS[m.group(1)] for bit in TYPE_BITS[:5])
+    elif re.fullmatch(r"Add an amount of \{B\} equal to the sacrificed (?:artifact|creature)'s mana value\.",
+                      effect):
+        options, why = ((mask_from_letters("B"),),), why or _BY_VALUE
+    elif re.fullmatch(r"Add X mana of any one color, where X is 1 plus the exiled creature's mana value\.", effect):
+        options, why = ((ANY_COLOR,),), why or _BY_VALUE
+    elif effect == "Add X mana of any one color. You gain X life.":
+        options, why = ((ANY_COLOR,),), why or _X_SACRIFICES
+    elif effect == "Add one mana of any type that land could produce.":
+        options, why = (), why or _OPPONENT_LAND
+    elif effect == ("For each colored mana symbol in the milled card's mana cost, add one mana of that "
+                    "color."):
+        options, why = ((ANY_COLOR,),), why or _NO_LIBRARY
+    else:
+        return None
+    return Production(options=options, restriction=restriction), why
+
+
+def _read_other(clause: str, index: int) -> TapCost | None:
+    """A mana ability whose cost has a part the parser does not read (see the module
+    docstring), or ``None``."""
+    head, sep, effect = clause.partition(": ")
+    if not sep or not effect.startswith(("Add ", "For each colored mana symbol")):
+        return None
+    got = _production(effect)
+    if got is None:
+        return None
+    production, why = got
+    tap = sacrifice_self = False
+    mana: list[str] = []
+    sacrifice: list[str] = []
+    types: tuple[str, ...] = ()
+    count = 0
+    parts: list[str] = []
+    special = False  # a part only this module reads
+    for part in head.split(", "):
+        low = part.lower()
+        if part == "{T}":
+            tap = True
+            parts.append("{T}")
+        elif re.fullmatch(_MANA, part):
+            mana.append(part)
+            parts.insert(0, part)
+        elif low == "discard a card":
+            sacrifice.append(HAND_CARD)
+            parts.append(low)
+        elif low == "exile a card from your hand":
+            sacrifice.append(HAND_CARD)
+            parts.append(low)
+        elif low == "exile a card from your graveyard":
+            sacrifice.append(GRAVEYARD_CARD)
+            parts.append(low)
+        elif m := re.fullmatch(r"sacrifice an? (\w+) token", low):
+            sacrifice.append(f"{m.group(1)} token")
+            parts.append(low)
+        elif m := re.fullmatch(r"sacrifice a token named (\w+)", low):
+            sacrifice.append(f"token named {m.group(1)}")
+            parts.append(low)
+        elif m := re.fullmatch(r"tap an untapped (white|blue|black|red|green) creature you control", low):
+            types, count = (f"{m.group(1)} creature",), 1
+            parts.append(low)
+        elif re.fullmatch(r"(?:sacrifice|exile) (?!an? |the |target |x |all |each |two |three |.* from )"
+                          r"[a-z][\w' ,-]*",
+                          low) and part.split(" ", 1)[1][:1].isupper():
+            sacrifice_self = True  # its own name: "Sacrifice Overeager Apprentice", "Exile Mirrored Lotus"
+            parts.append(low.split(" ", 1)[0] + " ~")
+            special = special or low.startswith("exile")
+            continue
+        elif low == "mill a card":
+            why = why or _NO_LIBRARY
+            parts.append(low)
+        elif low == "untap a tapped land an opponent controls":
+            why = why or _OPPONENT_LAND
+            parts.append(low)
+        elif low in ("sacrifice an artifact", "sacrifice a black or artifact creature",
+                     "exile a creature you control"):
+            why = why or _BY_VALUE
+            parts.append(low)
+        elif low == "sacrifice x goats":
+            why = why or _X_SACRIFICES
+            parts.append(low)
+        elif re.fullmatch(r"return [a-z][\w' ,-]* to its owner's hand", low):
+            why = why or _SORCERY
+            parts.append("return ~ to its owner's hand")
+        else:
+            return None
+        special = True
+    if not special:
+        return None  # every part is one the parser reads: not a clause for this module
+    cost = AbilityCost(tap=tap, mana=ManaCost.parse("".join(mana), "cost", allow_empty=True),
+                       sacrifice_self=sacrifice_self, sacrifice=tuple(sacrifice), unmodelled=why)
+    return TapCost(ManaAbility(cost, production, text=clause, index=index), types, count, tuple(parts))
 
 
 def is_tap_cost_clause(clause: str) -> bool:

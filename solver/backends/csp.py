@@ -159,7 +159,7 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
     time_limit = query.within(time_limit)  # never past the query's own deadline
     deadline = time.monotonic() + time_limit
     sup = supply if supply is not None else without_cast_card(
-        build_supply(req.state, req.player, resources=True, reserved=reserved_ids(req)), req.spell)
+        build_supply(req.state, req.player, resources=True, reserved=reserved_ids(req)), req.spell, req.state)
     x = req.x or 0
     sources, whole = _productions(sup, req)
     ids = {(k, j): m for k, cls in enumerate(sup.classes) for j, m in enumerate(cls.members)}

@@ -265,8 +265,10 @@ def activation_of(cls: SourceClass, m: int, opt: Option, mana: str,
 def sacrifices_last(acts: list[Activation]) -> list[Activation]:
     """Activations in an order a player can follow: board order, except that an activation
     sacrificing a permanent comes after that permanent's own activations and after the
-    activations whose costs tap it (it is gone after, CR 701.21a); a stable topological order."""
-    if not any(a.sacrificed or a.tapped for a in acts):
+    activations whose costs tap it (it is gone after, CR 701.21a), and one that discards the whole
+    hand (Lion's Eye Diamond) after those that use cards of the hand; a stable topological order."""
+    discards = [i for i, a in enumerate(acts) if "discard your hand" in a.costs]
+    if not discards and not any(a.sacrificed or a.tapped for a in acts):
         return acts
     by_perm: dict[str, list[int]] = {}
     for i, a in enumerate(acts):
@@ -283,6 +285,9 @@ def sacrifices_last(acts: list[Activation]) -> list[Activation]:
             for j in by_perm.get(pid, []):
                 if j != i and any(c.startswith("sacrifice") for c in acts[j].costs):
                     before[j].add(i)
+    for i in discards:  # the hand's cards are used before the hand is discarded
+        before[i].update(j for j, a in enumerate(acts) if j != i and (
+            a.hand is not None or any(pid.startswith("hand:") for pid in a.sacrificed)))
     out: list[int] = []
     done: set[int] = set()
     while len(out) < len(acts):

@@ -46,7 +46,7 @@ from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_TYPE, C
 from manasolver.models.text.read import card_text
 from manasolver.solver.supply.model import MAX_REPEAT, Excluded, Option, SourceClass, SourceKind, Supply
-from manasolver.solver.supply.resources import fodder_groups, hand_classes, sacrificeable
+from manasolver.solver.supply.resources import fodder_groups, hand_classes, sacrificeable, zone_fodder
 from manasolver.solver.supply.unmodelled import (
     NO_REFERENCES,
     RESTRICTED_TRIGGERS,
@@ -473,6 +473,8 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     if resources:
         classes.extend(hand_classes(pl, len(state.battlefield)))
     fodder = fodder_groups(mine, classes, signature, tap_sig, False) if signature else ()
+    if special and resources:  # cards of the hand or graveyard that costs discard or exile
+        fodder += zone_fodder(pl, classes, len(state.battlefield))
     tappable = fodder_groups(mine, classes, signature, tap_sig, True) if tap_sig else ()
     return Supply(name, pool_units(pl), tuple(classes), tuple(excluded), pl.life, pl.energy,
                   creatures, fodder, tappable)

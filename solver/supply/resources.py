@@ -28,11 +28,12 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from manasolver.models.abilities import GRAVEYARD_CARD, HAND_CARD, ZONE_CARDS
 from manasolver.models.card import CARD_TYPES, Card
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_COLOR
 from manasolver.solver.request import PaymentRequest, SpellInfo
-from manasolver.solver.supply.model import Group, Option, SourceClass, Supply
+from manasolver.solver.supply.model import Excluded, Group, Option, SourceClass, Supply
 
 __all__ = [
     "Assists",
@@ -43,6 +44,7 @@ __all__ = [
     "reserved_ids",
     "sacrificeable",
     "without_cast_card",
+    "zone_fodder",
 ]
 
 
@@ -55,23 +57,107 @@ def reserved_ids(req: PaymentRequest) -> frozenset[str]:
     return frozenset({act.permanent.id})
 
 
-def without_cast_card(supply: Supply, spell: SpellInfo | None) -> Supply:
+def without_cast_card(supply: Supply, spell: SpellInfo | None, state: GameState | None = None) -> Supply:
     """``supply`` without the card being cast (CR 601.2a: it moves from the hand to the stack
-    first, so it can't also be exiled for mana in 601.2g): when ``spell`` is a known card (not
-    an ability) of which a copy is a hand source, the first such copy is taken out."""
-    if spell is None or spell.ability or spell.card is None or not any(k.hand for k in supply.classes):
+    first, so it can't also be exiled for mana in 601.2g, nor discarded or exiled by a cost):
+    when ``spell`` is a known card (not an ability) of which a copy is a hand source, the first
+    such copy is taken out; else, when costs may discard cards of the hand (``state`` given),
+    the first card of its name is taken out of that fodder.  With a card of its name in the
+    hand (``state`` given), the options that discard the whole hand go too
+    (:func:`_without_hand_discarders`).  With any spell or ability named, mana whose restriction
+    is not read is listed as left out (:func:`_unchecked_for_spell`)."""
+    if spell is not None:
+        supply = _unchecked_for_spell(supply)
+    if spell is None or spell.ability or spell.card is None:
         return supply
     name = spell.card.name.lower()
+    hand = state.player(supply.player).hand if state is not None else ()
+    if hand and any(c.name.lower() == name for c in hand):
+        supply = _without_hand_discarders(supply)
+    hand_fodder = any(HAND_CARD in g.matches for g in supply.fodder)
+    if not hand_fodder and not any(k.hand for k in supply.classes):
+        return supply
     classes = list(supply.classes)
+    fodder = supply.fodder
     for k, cls in enumerate(classes):
         if cls.hand and cls.name.lower() == name:
             if cls.count == 1:
                 del classes[k]
+                fodder = tuple(dataclasses.replace(g, cls=g.cls - 1) if g.cls > k else g
+                               for g in _without_member(fodder, cls.members[0]))
             else:
                 classes[k] = dataclasses.replace(cls, members=cls.members[1:], positions=cls.positions[1:],
                                                  hand=cls.hand[1:])
-            return dataclasses.replace(supply, classes=tuple(classes))
+                fodder = _without_member(fodder, cls.members[0])
+            return dataclasses.replace(supply, classes=tuple(classes), fodder=fodder)
+    if hand_fodder:
+        player = state.player(supply.player) if state is not None else None
+        at = next((i for i, c in enumerate(player.hand) if c.name.lower() == name), None) if player else None
+        if at is not None:
+            return dataclasses.replace(supply, fodder=_without_member(fodder, f"hand:{at}"))
     return supply
+
+
+_UNCHECKED = "a spending restriction this engine does not check against a named spell or ability (CR 106.6)"
+
+
+def _unchecked_for_spell(supply: Supply) -> Supply:
+    """With a spell or ability named, the members of classes whose mana has a spending
+    restriction that is not read (Titans' Nest's "a spell that's one or more colors without {X}
+    in its mana cost") listed as left out: that mana pays nothing here, which is exact only when
+    no spell is named (a restriction is never assumed met, nor assumed unmet)."""
+    extra: list[Excluded] = []
+    for cls in supply.classes:
+        r = next((o.restriction for o in cls.options if o.restriction is not None and o.restriction.unchecked),
+                 None)
+        if r is not None and not cls.hand:
+            extra.extend(Excluded(m, cls.name, r.text, _UNCHECKED) for m in cls.members)
+    if not extra:
+        return supply
+    return dataclasses.replace(supply, excluded=supply.excluded + tuple(extra))
+
+
+def _without_hand_discarders(supply: Supply) -> Supply:
+    """``supply`` without the options whose cost discards the whole hand (Lion's Eye Diamond,
+    Diamond Lion: "Discard your hand …  Activate only as an instant."): the ability can't be
+    activated while a spell is being cast (CR 602.5d: only when an instant could be cast), so
+    its mana is made before, and discarding the hand then discards the card to be cast.  A
+    class left without options goes, and the groups' class indices follow."""
+    drop: list[int] = []
+    classes = list(supply.classes)
+    for k, cls in enumerate(classes):
+        keep = tuple(o for o in cls.options if "discard your hand" not in o.costs)
+        if len(keep) == len(cls.options):
+            continue
+        if keep:
+            classes[k] = dataclasses.replace(cls, options=keep)
+        else:
+            drop.append(k)
+    if not drop and classes == list(supply.classes):
+        return supply
+    gone = set(drop)
+    shift = [sum(1 for d in drop if d < k) for k in range(len(classes))]
+
+    def moved(groups: tuple[Group, ...]) -> tuple[Group, ...]:
+        return tuple(dataclasses.replace(g, cls=-1 if g.cls in gone else g.cls - shift[g.cls]) if g.cls >= 0
+                     else g for g in groups)
+
+    kept = tuple(cls for k, cls in enumerate(classes) if k not in gone)
+    return dataclasses.replace(supply, classes=kept, fodder=moved(supply.fodder), tappable=moved(supply.tappable))
+
+
+def _without_member(groups: tuple[Group, ...], member: str) -> tuple[Group, ...]:
+    """``groups`` with ``member`` taken out of the group holding it (a group left empty goes)."""
+    out = []
+    for g in groups:
+        if member in g.members:
+            k = g.members.index(member)
+            if g.count == 1:
+                continue
+            g = dataclasses.replace(g, members=g.members[:k] + g.members[k + 1:],
+                                    positions=g.positions[:k] + g.positions[k + 1:])
+        out.append(g)
+    return tuple(out)
 
 
 def hand_classes(player: Player, after: int) -> list[SourceClass]:
@@ -103,10 +189,56 @@ def hand_classes(player: Player, after: int) -> list[SourceClass]:
 
 
 def sacrificeable(perm: Permanent, what: str) -> bool:
-    """Does ``perm`` have the type or subtype ``what`` a sacrifice cost names (lower case)?"""
+    """Does ``perm`` fit what a sacrifice or tapping cost names (lower case): a card type or
+    subtype, ``"<subtype> token"`` (a token with it: Diamond Kaleidoscope's Prism), ``"token
+    named <name>"`` (Jungle Patrol's Wood), ``"<color> creature"`` (Grand Architect's blue
+    creature)?  A card of a zone (:data:`~manasolver.models.abilities.ZONE_CARDS`) is no
+    permanent."""
     if what in CARD_TYPES:
         return what in perm.types
+    if what in ZONE_CARDS:
+        return False
+    if what.startswith("token named "):
+        return perm.token and perm.card.name.lower() == what[len("token named "):]
+    if what.endswith(" token"):
+        return perm.token and perm.card.type_line.has(what[:-len(" token")])
+    first, _, rest = what.partition(" ")
+    if first in _COLOR_BITS and rest:
+        return bool(perm.card.colors & _COLOR_BITS[first]) and sacrificeable(perm, rest)
     return perm.card.type_line.has(what)
+
+
+_COLOR_BITS = {"white": 1, "blue": 2, "black": 4, "red": 8, "green": 16}
+
+
+def zone_fodder(player: Player, classes: list[SourceClass], after: int) -> tuple[Group, ...]:
+    """The cards of ``player``'s hand and graveyard that some option's cost discards or exiles
+    (:data:`~manasolver.models.abilities.HAND_CARD`, :data:`~manasolver.models.abilities.GRAVEYARD_CARD`),
+    as groups of :attr:`Supply.fodder`: members ``"hand:<i>"`` and ``"graveyard:<i>"``, positions
+    after the battlefield's (``after``), then the hand's.  Any card of the zone pays the cost
+    (CR 701.9a: "discard a card" names none), so the cards of a zone are one group, except that a
+    card of the hand with its own mana ability (Simian Spirit Guide) stays in its class's group:
+    it is exiled for mana or discarded, not both (CR 118.3).  The graveyard's members are listed
+    from its last card, so delve (which takes the first cards, 702.66a) and these costs never
+    name one card twice when their counts fit the graveyard together."""
+    kinds = {t for k in classes for o in k.options for t in o.sacrifice_other if t in ZONE_CARDS}
+    if not kinds:
+        return ()
+    out: list[Group] = []
+    if HAND_CARD in kinds and player.hand:
+        by_class: dict[int, list[int]] = {}
+        class_of = {i: k for k, cls in enumerate(classes) for i in cls.hand}
+        for i in range(len(player.hand)):
+            by_class.setdefault(class_of.get(i, -1), []).append(i)
+        for k, idx in sorted(by_class.items(), key=lambda t: t[1][0]):
+            out.append(Group(tuple(f"hand:{i}" for i in idx), tuple(after + i for i in idx), k,
+                             frozenset({HAND_CARD})))
+    if GRAVEYARD_CARD in kinds and player.graveyard:
+        n = len(player.graveyard)
+        idx = list(range(n - 1, -1, -1))
+        out.append(Group(tuple(f"graveyard:{i}" for i in idx),
+                         tuple(after + len(player.hand) + i for i in idx), -1, frozenset({GRAVEYARD_CARD})))
+    return tuple(out)
 
 
 def fodder_groups(mine: list[tuple[int, Permanent]], classes: list[SourceClass], sac_sig: dict[str, frozenset[str]],

@@ -74,13 +74,16 @@ class Unmodelled(Exception):
 def ability_gap(ab: ManaAbility, resources: bool) -> str | None:
     """Why the supply can't model mana ability ``ab`` at all, or ``None``: a cost that
     sacrifices other permanents (without ``resources``), pool doubling (RULES T117), a cost
-    that discards the hand."""
+    that discards the hand, a cost read with the reason it can't be paid (``AbilityCost.unmodelled``:
+    milling, mana by the sacrificed permanent's mana value)."""
+    if ab.cost.unmodelled:
+        return ab.cost.unmodelled
     if ab.cost.sacrifice and not resources:
         return "costs that sacrifice other permanents are " + _QUERIES_ONLY
     if ab.production.doubles_pool:
         return "abilities that double the mana pool are not modelled yet"
-    if ab.cost.discard_hand:
-        return "costs that discard the hand are not modelled yet"
+    if ab.cost.discard_hand and not resources:
+        return "costs that discard the hand are " + _QUERIES_ONLY
     return None
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from manasolver.models.abilities import GRAVEYARD_CARD, HAND_CARD, ZONE_CARDS
 from manasolver.models.card import CARD_TYPES
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_COLOR, C, mask_letters
@@ -106,16 +107,115 @@ def check_permanents(req: PaymentRequest, pay: Payment, me: str, led: Ledger,
             if pid == act_src.id:
                 problems.append(f"activations[{i}]: {who(act_src)} is sacrificed for the ability being "
                                 f"paid for (CR 602.2b, 601.2h), so no other cost can sacrifice it")
-    sacrificed = _check_named_sacrifices(by_id, me, led.named_sac, sac_self, extra_taps, problems)
-    after = _sacrifice_order(pay, led.named_sac, led.costly, problems)
+    _check_hand_discards(req, pay, me, problems)
+    named_sac = [t for t in led.named_sac if t[1] not in ZONE_CARDS]
+    _check_zone_cards(req, pay, me, [t for t in led.named_sac if t[1] in ZONE_CARDS],
+                      [t for t in led.sac_other if t[1] in ZONE_CARDS], problems)
+    sacrificed = _check_named_sacrifices(by_id, me, named_sac, sac_self, extra_taps, problems)
+    after = _sacrifice_order(pay, named_sac, led.costly, problems)
     for i in after:  # its mana comes after the sacrificed permanent's mana-costing activations
         for u in [u for u in units if u.kind == "made" and u.maker == -1 and u.source == i]:
             units[Unit("made", u.mask, u.snow, u.restriction, i, i)] += units.pop(u)
         led.costly.append(i)
         led.sources.setdefault(i, by_id[pay.activations[i].permanent])
-    _check_other_costs(state, me, led.sac_other, led.anon_taps, sac_self + sacrificed, taps,
+    _check_other_costs(state, me, [t for t in led.sac_other if t[1] not in ZONE_CARDS], led.anon_taps,
+                       sac_self + sacrificed, taps,
                        extra_taps + cost_taps, problems)
     return after
+
+
+def _check_zone_cards(req: PaymentRequest, pay: Payment, me: str, named: list[tuple[int, str, str]],
+                      unnamed: list[tuple[int, str]], problems: list[str]) -> None:
+    """Cards of the hand and graveyard that costs discard or exile ("Discard a card", "Exile a
+    card from your graveyard"; CR 701.9a, 118.3), named ``"hand:<i>"`` / ``"graveyard:<i>"``
+    among an activation's ``sacrificed``: each a card there, used once in the whole payment;
+    never the card being cast (it is on the stack, 601.2a: one card of its name fewer in the
+    hand), nor a card of the hand exiled for its own mana (Simian Spirit Guide); a graveyard
+    card also not one of the ``delved`` (702.66a: each card of a name delved takes one of that
+    name).  Costs that name no card need that many cards left."""
+    player = req.state.player(me)
+    kinds = {"hand": (HAND_CARD, player.hand), "graveyard": (GRAVEYARD_CARD, player.graveyard)}
+    used: dict[str, Counter[int]] = {"hand": Counter(), "graveyard": Counter()}
+    for act in pay.activations:
+        if act.hand is not None:
+            used["hand"][act.hand] += 1
+    cast = (req.spell.card.name.lower() if req.spell is not None and req.spell.card is not None
+            and not req.spell.ability else "")
+    # With no card of its name in the hand, the spell is cast from elsewhere: nothing to keep.
+    cast_in_hand = bool(cast) and any(c.name.lower() == cast for c in player.hand)
+    delved = Counter(n.lower() for n in pay.delved)
+    for i, what, pid in named:
+        where = f"activations[{i}]"
+        zone, _, num = pid.partition(":")
+        want = "hand" if what == HAND_CARD else "graveyard"
+        if zone != want or not num.isdigit() or int(num) >= len(kinds[want][1]):
+            problems.append(f"{where}: {pid!r} is not a card in the {want} of {me} (give \"{want}:<index>\"), so it "
+                            f"cannot pay \"{_zone_words(what)}\"")
+            continue
+        k = int(num)
+        used[want][k] += 1
+        if used[want][k] > 1:
+            problems.append(f"{where}: {want} card {k} ({kinds[want][1][k].name}) is used more than once "
+                            f"(CR 118.3)")
+    for want in ("hand", "graveyard"):
+        cards = kinds[want][1]
+        if want == "hand" and cast_in_hand:
+            # The card being cast is one of the cards of its name: they may not all be spent.
+            same = [k for k in range(len(cards)) if cards[k].name.lower() == cast]
+            if sum(1 for k in same if used["hand"][k]) > len(same) - 1:
+                problems.append(f"hand: every {cards[same[0]].name} in the hand of {me} is spent, but one is the "
+                                f"card being cast (on the stack, CR 601.2a)")
+        if want == "graveyard" and delved:
+            left = Counter(c.name.lower() for c in cards)
+            for k, n in used["graveyard"].items():
+                left[cards[k].name.lower()] -= n
+            for name, n in delved.items():
+                if left[name] < n:
+                    problems.append(f"delved: the graveyard has no (other) card named {name!r} besides those "
+                                    f"exiled for mana (CR 702.66a)")
+        need = sum(1 for _, w in unnamed if w == kinds[want][0])
+        spare = len(cards) - sum(1 for k in used[want] if used[want][k]) - (
+            1 if want == "hand" and cast_in_hand else 0) - (
+            sum(delved.values()) if want == "graveyard" else 0)
+        if need and need > spare:
+            i = next(i for i, w in unnamed if w == kinds[want][0])
+            problems.append(f"activations[{i}]: the {want} of {me} has {max(spare, 0)} card"
+                            f"{'s' if spare != 1 else ''} left to pay {need} such cost"
+                            f"{'s' if need != 1 else ''} (CR 118.3)")
+
+
+def _check_hand_discards(req: PaymentRequest, pay: Payment, me: str, problems: list[str]) -> None:
+    """"Discard your hand" (Lion's Eye Diamond, Diamond Lion): no activation after it uses a card
+    of the hand (they are gone, CR 701.9a), and, its ability being "Activate only as an
+    instant" (CR 602.5d: not while a spell is being cast), its mana is made before the spell is
+    cast, so the card cast can't be in the hand (it would be discarded too)."""
+    acts = pay.activations
+    first = next((i for i, a in enumerate(acts) if "discard your hand" in a.costs), None)
+    if first is None:
+        return
+    for j in range(first + 1, len(acts)):
+        a = acts[j]
+        if a.hand is not None or any(pid.startswith("hand:") for pid in a.sacrificed):
+            problems.append(f"activations[{j}]: it uses a card of the hand, which activations[{first}] "
+                            f"discarded (CR 701.9a)")
+    spell = req.spell
+    if spell is None or spell.ability or spell.card is None:
+        return
+    name = spell.card.name.lower()
+    if not any(c.name.lower() == name for c in req.state.player(me).hand):
+        return
+    by_id = {p.id: p for p in req.state.battlefield}
+    for i, a in enumerate(acts):
+        perm = by_id.get(a.permanent)
+        if "discard your hand" in a.costs and perm is not None and "Activate only as an instant" in (
+                perm.card.oracle_text):
+            problems.append(f"activations[{i}]: {who(perm)} can be activated only as an instant, before "
+                            f"{spell.card.name} is cast (CR 602.5d), and discarding the hand then discards "
+                            f"it (CR 601.2a)")
+
+
+def _zone_words(what: str) -> str:
+    return "discard or exile a card from your hand" if what == HAND_CARD else "exile a card from your graveyard"
 
 
 def _mine(by_id: dict[str, Permanent], me: str, pid: str, where: str, why: str,
@@ -130,8 +230,21 @@ def _mine(by_id: dict[str, Permanent], me: str, pid: str, where: str, why: str,
 
 
 def _is_a(perm: Permanent, what: str) -> bool:
-    """Does ``perm`` have the card type, subtype or supertype ``what`` (lower case)?"""
-    return what in perm.types if what in CARD_TYPES else perm.card.type_line.has(what)
+    """Does ``perm`` fit ``what`` (lower case): a card type, subtype or supertype; ``"<subtype>
+    token"`` (a token with that subtype); ``"token named <name>"``; ``"<color> creature"``?"""
+    if what in CARD_TYPES:
+        return what in perm.types
+    if what.startswith("token named "):
+        return perm.token and perm.card.name.lower() == what[len("token named "):]
+    if what.endswith(" token"):
+        return perm.token and perm.card.type_line.has(what[:-len(" token")])
+    color, _, rest = what.partition(" ")
+    if color in _COLORS and rest:
+        return bool(perm.card.colors & _COLORS[color]) and _is_a(perm, rest)
+    return perm.card.type_line.has(what)
+
+
+_COLORS = {"white": 1, "blue": 2, "black": 4, "red": 8, "green": 16}
 
 
 def _unmatched(cands: list[list[str]]) -> list[int]:
@@ -249,7 +362,7 @@ def _check_other_costs(state: GameState, me: str, sac_other: list[tuple[int, str
     if sac_other:
         # A matching of sacrifice costs to distinct permanents.
         cands = [[p.id for p in mine if not sac_self[p.id] and not extra_taps[p.id]
-                  and (what in p.types or p.card.type_line.has(what))] for _, what in sac_other]
+                  and _is_a(p, what)] for _, what in sac_other]
         for k in _unmatched(cands):
             i, what = sac_other[k]
             problems.append(f"activations[{i}]: no (other) {what} to sacrifice (CR 118.10)")

@@ -4,7 +4,9 @@
   paying the locked total's generic and (convoke) colored demands, sharing each permanent's one
   tap with its mana abilities and Springleaf Drum (:func:`add_assists`; 702.51, 702.126, 702.66);
 * "sacrifice a creature/artifact" costs as integers per sacrifice part and fodder group
-  (:func:`add_sacrifices`; Ashnod's Altar, CR 701.21a);
+  (:func:`add_sacrifices`; Ashnod's Altar, CR 701.21a), and likewise the cards of the hand or
+  graveyard a cost discards or exiles (Skirge Familiar, Cadaverous Bloom; the supply's zone
+  fodder), the graveyard's shared with delve;
 * "tap an untapped <type> you control" costs as integers per option and tappable group
   (:func:`add_taps`; Springleaf Drum, Heritage Druid);
 * which member of each member group plays which roles (:func:`member_roles`, :func:`add_roles`),
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from manasolver.models.abilities import GRAVEYARD_CARD
 from manasolver.models.symbols import C
 from manasolver.solver.backends.cpsat.variables import Model, Role
 from manasolver.solver.backends.problem import Problem, lowest_bit
@@ -49,6 +52,7 @@ def add_sacrifices(cp: Any, problem: Problem, model: Model) -> None:
     each activation sacrificing one permanent per part.  Which members may be sacrificed is
     decided with their other roles (:func:`add_roles`)."""
     sup = problem.supply
+    grave: list[Any] = []
     for (k, o), v in model.uses.items():
         opt = sup.classes[k].options[o]
         for p, what in enumerate(opt.sacrifice_other):
@@ -58,7 +62,12 @@ def add_sacrifices(cp: Any, problem: Problem, model: Model) -> None:
                     z = cp.new_int_var(0, fod.count, f"sac{k}_{o}_{p}_{f}")
                     model.sac_vars[(k, o, p, f)] = z
                     takes.append(z)
+                    if what == GRAVEYARD_CARD:
+                        grave.append(z)
             cp.add(sum(takes) == v)
+    if grave and not isinstance(model.delve, int):
+        # Delve and "exile a card from your graveyard" share the graveyard's cards (702.66a, 118.3).
+        cp.add(model.delve + sum(grave) <= len(problem.assists.graveyard))
 
 
 def member_roles(opts: tuple[Option, ...], untapped: bool, tappable: bool, fodder: bool,
