@@ -212,6 +212,11 @@ class _Search:
         self.cap = [cls.count for cls in self.sup.classes]
         self.used = [0] * len(self.cap)
         self.gcounts = [0] * len(self.groups)
+        #: Over ``groups[d:]``: the most and the least units one activation adds net, and the
+        #: least board weight.
+        self.max_net = [max(g.net for g in self.groups[d:]) for d in range(len(self.groups))]
+        self.min_net = [min(g.net for g in self.groups[d:]) for d in range(len(self.groups))]
+        self.min_weight = [min(g.weight for g in self.groups[d:]) for d in range(len(self.groups))]
         self.best: tuple[int, ...] | None = None
         self.plan: tuple[int, list[int], list[tuple[int, int]]] | None = None
         self.nodes = 0
@@ -304,9 +309,9 @@ class _FormRun:
         groups = s.groups
         more = more_tb = 0
         if self.total > net and d < len(groups):
-            biggest = max(g.net for g in groups[d:])
+            biggest = s.max_net[d]
             more = -(-(self.total - net) // biggest) if biggest > 0 else 0
-            more_tb = more * min(g.weight for g in groups[d:])
+            more_tb = more * s.min_weight[d]
         vals = [sac, life + form.life, kc, kcol, max(0, net - self.total), nonland, sources + more,
                 0, form.energy, tb + more_tb]
         best = s.best
@@ -343,6 +348,13 @@ class _FormRun:
                 return
         if d == len(groups):
             return
+        if not more and best is not None:
+            # this node does not pay, so a payment below it activates one more member at least
+            vals[4] = max(0, net + s.min_net[d] - self.total)
+            vals[6] = sources + 1
+            vals[9] = tb + s.min_weight[d]
+            if s.vector(vals) >= best:
+                return
         g = groups[d]
         row = self.rows[d]
         cap = s.cap[g.k]
