@@ -16,6 +16,7 @@ __all__ = [
     "GrantedAbility",
     "LandTypeChange",
     "ManaMultiplier",
+    "NotOnBoardEffect",
     "ProducesInstead",
     "Prohibition",
     "SpendAs",
@@ -44,7 +45,8 @@ class ProducesInstead:
     Darkness: the type only, amount kept).  ``what``: ``"land"`` or ``"nonbasic_land"``;
     ``tapper``: ``"any"`` player; ``min_amount``: it applies only to an event of at least
     that much mana (Damping Sphere: "tapped for two or more mana", so after a Mana
-    Reflection doubled a Forest's {G}, it applies)."""
+    Reflection doubled a Forest's {G}, it applies).  ``land_type``: only a land of that
+    (effective) land type (Naked Singularity: "Plains produce {R}", amount kept)."""
 
     text: str
     mana: int
@@ -52,6 +54,7 @@ class ProducesInstead:
     what: str = "land"
     tapper: str = "any"
     min_amount: int = 0
+    land_type: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +91,13 @@ class TriggeredMana:
     one of these (effective) land types (Crypt Ghast: a Swamp; Vernal Bloom: a Forest;
     Keeper of Progenitus: a Mountain, Forest or Plains).  Two more triggers:
     ``"your_creature"`` (a creature you tap for mana: Leyline of Abundance) and
-    ``"your_nonland"`` (a nonland permanent you tap for mana: Kinnan)."""
+    ``"your_nonland"`` (a nonland permanent you tap for mana: Kinnan), and
+    ``"imprinted_name"`` (any player's land with the name of a card exiled with the source:
+    Extraplanar Lens; the source's ``imprinted`` must be given).  ``snow``: only a snow land
+    (Winter's Night); ``amount``: the options are repeated that many times, counted for the
+    source (Elvish Guidance: "an additional {G} for each Elf on the battlefield").
+    ``unspendable``: the mana may be spent only on costs no query asks about (Snowfall's
+    "Spend this mana only to pay cumulative upkeep costs."), so it adds nothing to a payment."""
 
     text: str
     trigger: str
@@ -97,6 +106,9 @@ class TriggeredMana:
     chosen: int = 0
     recipient: str = "land_controller"
     land_types: tuple[str, ...] = ()
+    snow: bool = False
+    amount: Amount | None = None
+    unspendable: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,5 +177,21 @@ class Prohibition:
     controller: str = "any"
 
 
+@dataclass(frozen=True, slots=True)
+class NotOnBoardEffect:
+    """An effect on mana whose form depends on what the board does not hold: Chaos Moon (the number
+    of permanents at the beginning of this turn's upkeep decides whether Mountains add an extra
+    {R} or make {C}), Glorious Sunrise (the land its combat trigger chose this turn gains "{T}: Add
+    {G}{G}{G}").  ``land_types``: it reaches only lands of these (effective) types (none: any land);
+    ``window``: it can exist only from that step of its controller's turn to the turn's end ("" for
+    any time).  Where it can reach a land tapped for mana the answer is unsupported naming
+    ``missing``; elsewhere it changes nothing."""
+
+    text: str
+    missing: str
+    land_types: tuple[str, ...] = ()
+    window: str = ""
+
+
 StructuredEffect = (ManaMultiplier | ProducesInstead | LandTypeChange | TriggeredMana | GrantedAbility | SpendAs
-                    | AbilitiesOf | Prohibition)
+                    | AbilitiesOf | Prohibition | NotOnBoardEffect)

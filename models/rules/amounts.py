@@ -78,7 +78,12 @@ def permanent_matches(perm: Permanent, amount: Amount, source: Permanent | None 
         return False
     if amount.keywords and not amount.keywords <= card.keywords:
         return False
-    if amount.name and card.name != (source.card.name if amount.name == "~" and source else amount.name):
+    if amount.name == "chosen":
+        # the card name chosen as the source entered (Alpine Moon); none given: nothing has it
+        chosen = source.chosen_name if source is not None else None
+        if chosen is None or card.name.lower() != chosen.lower():
+            return False
+    elif amount.name and card.name != (source.card.name if amount.name == "~" and source else amount.name):
         return False
     if amount.min_power is not None and not (perm.is_creature and power_of(perm) >= amount.min_power):
         return False
@@ -178,6 +183,12 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
         value = removed
     elif kind == "life":
         value = state.player(permanent.controller).life
+    elif kind == "modified":
+        # CR 700.9: counters on it, an Equipment attached, or an Aura its controller controls attached
+        value = sum(n for _, n in permanent.counters) + sum(
+            1 for p in state.battlefield if p.attached_to == permanent.id
+            and ("equipment" in p.card.type_line.subtypes
+                 or ("aura" in p.card.type_line.subtypes and p.controller == permanent.controller)))
     elif kind == "lands_played":
         value = state.player(permanent.controller).lands_played_this_turn
     elif kind == "life_gained":

@@ -58,7 +58,7 @@ def _setters(state: GameState) -> list[tuple[Permanent, LandTypeChange]]:
     return [(perm, effect) for perm, effect in type_changes(state) if effect.sets]
 
 
-def _affects(effect: LandTypeChange, source: Permanent, land: Permanent) -> bool:
+def _affects(effect: LandTypeChange, source: Permanent, land: Permanent, state: GameState) -> bool:
     if not land.is_land:
         return False
     if effect.affected == "nonbasic_lands":
@@ -67,6 +67,16 @@ def _affects(effect: LandTypeChange, source: Permanent, land: Permanent) -> bool
         return source.attached_to == land.id
     if effect.affected == "lands_you_control":
         return land.controller == source.controller
+    if effect.affected == "chosen_name_opponents":
+        # Alpine Moon: a nonbasic land card name was chosen (CR 614.12); a basic land never has it
+        if land.controller == source.controller or is_basic(land):
+            return False
+        if source.chosen_name is None:
+            from manasolver.models.rules.amounts import NotOnBoard, permanent_field
+            raise NotOnBoard(f"{source.card.name} ({source.id}) changes the lands of the name chosen as it entered, "
+                             f"and {land.card.name} ({land.id}) may have it, but the board does not give the name "
+                             "(\"chosen\": {\"name\": …})", permanent_field(state, source, "chosen.name"))
+        return land.card.name.lower() == source.chosen_name.lower()
     return True  # each_land
 
 
@@ -74,7 +84,7 @@ def _loses_abilities(state: GameState, perm: Permanent) -> bool:
     """True when a setting effect (Blood Moon, Spreading Seas) applies to land ``perm``:
     it loses the abilities of its rules text (305.7).  Setting effects come from
     non-land sources or from basic lands, so they never remove one another."""
-    return any(_affects(effect, source, perm) for source, effect in _setters(state))
+    return any(_affects(effect, source, perm, state) for source, effect in _setters(state))
 
 
 def has_effect(state: GameState, source: Permanent, effect: StructuredEffect) -> bool:
@@ -105,7 +115,7 @@ def effective_land_types(state: GameState, permanent: Permanent) -> tuple[str, .
     if not permanent.is_land:
         return tuple(types)
     for source, effect in type_changes(state):
-        if not _affects(effect, source, permanent):
+        if not _affects(effect, source, permanent, state):
             continue
         if effect.sets:
             types = list(effect.types)

@@ -75,6 +75,7 @@ from manasolver.models.effects import (
     GrantedAbility,
     LandTypeChange,
     ManaMultiplier,
+    NotOnBoardEffect,
     ProducesInstead,
     TriggeredMana,
 )
@@ -219,8 +220,29 @@ def replacements_for(state: GameState, permanent: Permanent, ability: ManaAbilit
         elif isinstance(effect, ProducesInstead) and permanent.is_land and (
                 effect.what == "land" or (effect.what == "nonbasic_land" and not is_basic(permanent))
                 or (effect.what == "basic_land" and is_basic(permanent) and source.controller == permanent.controller)):
+            if effect.land_type and effect.land_type not in effective_land_types(state, permanent):
+                continue  # Naked Singularity: "Plains produce {R}" reaches Plains only
             out.append(effect)
+        elif isinstance(effect, NotOnBoardEffect) and permanent.is_land:
+            _refuse_unknown(state, source, effect, permanent)
     return tuple(out)
+
+
+def _refuse_unknown(state: GameState, source: Permanent, effect: NotOnBoardEffect, land: Permanent) -> None:
+    """Refuse a land tapped for mana that ``effect`` may reach (Chaos Moon on a Mountain, Glorious
+    Sunrise's grant after combat began on its controller's turn): what it does is not on the board."""
+    if effect.land_types and not set(effect.land_types) & set(effective_land_types(state, land)):
+        return
+    if land.tapped and not any(ab.production.reference for p in state.battlefield for ab in p.card.mana_abilities):
+        return  # a tapped land adds nothing now, and no ability asks what it could produce (106.7)
+    if effect.window:
+        from manasolver.models.state import STEPS
+        if state.turn.active != source.controller or STEPS.index(state.turn.step) < STEPS.index(effect.window):
+            return
+    from manasolver.models.rules.amounts import NotOnBoard
+    raise NotOnBoard(f"{source.card.name} ({source.id}): {effect.text!r} may change what {land.card.name} ({land.id}) "
+                     f"adds, and that depends on {effect.missing}, which the board does not hold",
+                     f"battlefield.{source.id}")
 
 
 def _chosen_slot(source: Permanent) -> int:
@@ -242,8 +264,10 @@ def triggered_mana_for(state: GameState, permanent: Permanent, ability: ManaAbil
     kinds = tuple(dict.fromkeys(produced))
     out: list[tuple[tuple[int, ...], ...]] = []
     for source, effect in active_effects(state):
-        if not isinstance(effect, TriggeredMana):
-            continue
+        if not isinstance(effect, TriggeredMana) or effect.unspendable:
+            continue  # Snowfall's mana pays only cumulative upkeep, no cost a query asks about
+        if effect.snow and not permanent.is_snow:
+            continue  # Winter's Night: snow lands only
         chosen = _chosen_slot(source)
         trigger = effect.trigger
         if trigger in ("your_creature", "your_nonland"):
@@ -265,11 +289,31 @@ def triggered_mana_for(state: GameState, permanent: Permanent, ability: ManaAbil
             fires = tapped and is_basic(permanent) and bool(chosen) and chosen in kinds
         elif trigger == "land_ability":
             fires = source.controller == who and bool(chosen) and chosen in kinds
+        elif trigger == "imprinted_name":
+            fires = tapped and _imprinted_name(state, source, permanent)
         else:
             fires = False
+        if fires and effect.amount is not None:
+            # Elvish Guidance: "an additional {G} for each Elf on the battlefield", counted now
+            from manasolver.models.rules.amounts import evaluate_amount
+            n = evaluate_amount(effect.amount, state, source)
+            if n > 0:
+                out.append(tuple(option * n for option in effect.options))
+            continue
         if fires:
             _add_trigger(out, effect, kinds, chosen)
     return tuple(out)
+
+
+def _imprinted_name(state: GameState, source: Permanent, land: Permanent) -> bool:
+    """Whether ``land`` has the name of a card exiled with ``source`` (Extraplanar Lens); the
+    source's ``imprinted`` must be given (SPEC §4)."""
+    if source.imprinted is None:
+        from manasolver.models.rules.amounts import NotOnBoard, permanent_field
+        raise NotOnBoard(f"{source.card.name} ({source.id}) adds mana when a land with the name of the card exiled "
+                         f"with it is tapped for mana, and the board does not give that card (\"imprinted\")",
+                         permanent_field(state, source, "imprinted"))
+    return any(card.name == land.card.name for card in source.imprinted)
 
 
 def _add_trigger(out: list[tuple[tuple[int, ...], ...]], effect: TriggeredMana, kinds: tuple[int, ...],

@@ -21,6 +21,7 @@ from manasolver.models.effects import (
     GrantedAbility,
     LandTypeChange,
     ManaMultiplier,
+    NotOnBoardEffect,
     ProducesInstead,
     Prohibition,
     SpendAs,
@@ -266,6 +267,83 @@ def _prohibition(line: str) -> Prohibition | None:
     return Prohibition(line, _PROHIBITED[m.group(1)], "opponents" if m.group(2) else "any")
 
 
+_SWAP = re.compile(r"(?:and )?(Plains|Islands|Swamps|Mountains|Forests) produce \{([WUBRGC])\}")
+_SWAPS = re.compile(r"If tapped for mana, ((?:(?:and )?(?:Plains|Islands|Swamps|Mountains|Forests) produce "
+                    r"\{[WUBRGC]\}(?:, )?)+) instead of any other type\.")
+_TWO_GRANTS = re.compile(r"Enchanted land loses all land types and abilities and has \"([^\"]+)\" and \"([^\"]+)\"\.?")
+_CHOSEN_NAME_MOON = ("Lands your opponents control with the chosen name lose all land types and abilities, and they "
+                     "gain \"{T}: Add one mana of any color.\"")
+_FIXED: dict[str, tuple[StructuredEffect, ...]] = {}
+
+
+def _fixed(line: str) -> tuple[StructuredEffect, ...] | None:
+    """Whole clauses printed on one card each, read as they are (CR 106.12, 605.1b, 614, 613.1d,
+    613.1f); None for any other line."""
+    if not _FIXED:
+        from manasolver.models.symbols import G, U
+        _FIXED.update({
+            # Winter's Night: "that land doesn't untap" changes nothing this payment decides
+            ("Whenever a player taps a snow land for mana, that player adds one mana of any type that land "
+             "produced. That land doesn't untap during its controller's next untap step."):
+                (TriggeredMana("", "any_land", produced_type=True, snow=True),),
+            ("Whenever a land with the same name as the exiled card is tapped for mana, its controller adds one "
+             "mana of any type that land produced."):
+                (TriggeredMana("", "imprinted_name", produced_type=True),),
+            # Snowfall: its mana pays only cumulative upkeep costs, which no query pays (CR 106.6)
+            ("Whenever an Island is tapped for mana, its controller may add an additional {U}. If that Island is "
+             "snow, its controller may add an additional {U}{U} instead. Spend this mana only to pay cumulative "
+             "upkeep costs."):
+                (TriggeredMana("", "any_land", options=((U,),), land_types=("island",), unspendable=True),),
+            ("At the beginning of each upkeep, count the number of permanents. If the number is odd, until end of "
+             "turn, red creatures get +1/+1 and whenever a player taps a Mountain for mana, that player adds an "
+             "additional {R}. If the number is even, until end of turn, red creatures get -1/-1 and if a player "
+             "taps a Mountain for mana, that Mountain produces colorless mana instead of any other type."):
+                (NotOnBoardEffect("", "the number of permanents at the beginning of this turn's upkeep",
+                                  land_types=("mountain",)),),
+            "Whenever enchanted land is tapped for mana, its controller adds an additional {G} for each Elf on the "
+            "battlefield.":
+                (TriggeredMana("", "enchanted_land", options=((G,),),
+                               amount=Amount("count", subtypes=frozenset({"elf"}), controller="any")),),
+        })
+    return _FIXED.get(line)
+
+
+def _read_all(line: str) -> tuple[StructuredEffect, ...]:
+    """One clause → every effect it makes (a clause may make several: Naked Singularity's five
+    replacements, Lithoform Blight's type change and two grants)."""
+    fixed = _fixed(line)
+    if fixed is not None:
+        return fixed
+    if m := _SWAPS.fullmatch(line):
+        # each land type's replacement (CR 614.1a); a land of two types meets both, in the order
+        # its controller chooses (616.1), so the last one decides
+        return tuple(ProducesInstead(line, type_bit(letter), keep_amount=True, land_type=_PLURAL_TYPES[kind.lower()])
+                     for kind, letter in _SWAP.findall(m.group(1)))
+    if m := _TWO_GRANTS.fullmatch(line):
+        grants = [_plain_grant(f"Enchanted land has \"{q}.\"" if not q.endswith(".") else f"Enchanted land has \"{q}\"")
+                  for q in m.groups()]
+        if any(g is None for g in grants):
+            return ()
+        return (LandTypeChange(line, "enchanted_land", (), sets=True),
+                *(replace(g, text=line) for g in grants if g is not None))
+    if line == _CHOSEN_NAME_MOON:
+        # Alpine Moon (CR 613.1d then 613.1f): the chosen name is the permanent's chosen.name
+        grant = _plain_grant('Lands you control have "{T}: Add one mana of any color."')
+        if grant is None:
+            return ()
+        return (LandTypeChange(line, "chosen_name_opponents", (), sets=True),
+                replace(grant, text=line, who=replace(grant.who, controller="opponents", name="chosen")))
+    if m := re.fullmatch(r"As long as ~ is modified, it has (\"[^\"]+\")\.?", line):
+        # CR 700.9: counters, an Equipment, or an Aura its controller controls
+        grant = _plain_grant(f"Lands you control have {m.group(1)}.")
+        if grant is None:
+            return ()
+        return (replace(grant, text=line, self_only=True,
+                        condition=Condition(line, counts=((Amount("modified"), 1),))),)
+    effect = _read(line)
+    return () if effect is None else (effect,)
+
+
 def _read(line: str) -> StructuredEffect | None:
     """One clause (reminder text removed, the card's name as ``~``) → an effect, or None."""
     if "can't be activated" in line:
@@ -349,6 +427,7 @@ def read_mana_effects(oracle_text: str, name: str) -> tuple[StructuredEffect, ..
 
     out: list[StructuredEffect] = []
     level = None
+    modal = ""
     for raw in oracle_text.split("\n"):
         line = strip_reminder(raw)
         if re.fullmatch(r"LEVEL \d+(?:-\d+|\+)", line):
@@ -356,14 +435,24 @@ def read_mana_effects(oracle_text: str, name: str) -> tuple[StructuredEffect, ..
             continue
         if not line or len(line) > 400:
             continue
-        effect = _read(self_reference(line, name))
-        if effect is not None and level is not None:
-            if not isinstance(effect, GrantedAbility) or effect.condition is not None:
-                continue  # left unsupported
-            effect = replace(effect, condition=level)
-        if effect is not None:
+        for effect in _read_all(self_reference(line, name)):
+            if level is not None:
+                if not isinstance(effect, GrantedAbility) or effect.condition is not None:
+                    continue  # left unsupported
+                effect = replace(effect, condition=level)
             out.append(replace(effect, text=line))
+        if line == _SUNRISE_MODE and modal == _SUNRISE_TRIGGER:
+            # Glorious Sunrise: which land the trigger chose this turn is not on the board; before
+            # combat on its controller's turn the trigger has not resolved, and the grant ends
+            # with the turn
+            out.append(NotOnBoardEffect(line, "which land its trigger chose this turn", window="beginning_of_combat"))
+        if not line.startswith("•"):
+            modal = line
     return tuple(out)
+
+
+_SUNRISE_TRIGGER = "At the beginning of combat on your turn, choose one —"
+_SUNRISE_MODE = '• Target land gains "{T}: Add {G}{G}{G}" until end of turn.'
 
 
 _effects_of_text = lru_cache(maxsize=512)(read_mana_effects)
