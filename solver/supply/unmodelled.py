@@ -89,14 +89,18 @@ def ability_gap(ab: ManaAbility, resources: bool) -> str | None:
 
 def repeatable_gap(cost: AbilityCost, tap_count: int, resources: bool) -> str | None:
     """Why a repeatable ability (no ``{T}``, ``{Q}`` or "sacrifice this" in its cost) with
-    ``cost`` can't be modelled, or ``None``: one that taps ``tap_count`` other permanents
-    (without ``resources``), one with a mana cost, one with a variable counter cost."""
+    ``cost`` can't be modelled, or ``None``.  Without ``resources`` (readers other than the
+    payment queries, such as ``options``): one that taps ``tap_count`` other permanents, one with
+    a mana cost (Signpost Scarecrow), one with a variable counter cost (storage lands).  The
+    payment queries' CP-SAT model counts such activations per member
+    (:mod:`manasolver.solver.backends.cpsat.repeats`); putting counters as a cost (Wall of
+    Roots' -0/-1 counter) is always payable (CR 118.3), so it needs nothing."""
     if tap_count and not resources:
         return "a repeatable ability that taps other permanents is " + _QUERIES_ONLY
-    if cost.mana:
-        return "a repeatable mana ability with a mana cost is not modelled yet"
-    if cost.remove_any or cost.put_counters:
-        return "a repeatable ability with a variable counter cost is not modelled yet"
+    if cost.mana and not resources:
+        return "a repeatable mana ability with a mana cost is " + _QUERIES_ONLY
+    if cost.remove_any and not resources:
+        return "a repeatable ability with a variable counter cost is " + _QUERIES_ONLY
     return None
 
 

@@ -48,7 +48,9 @@ class Ledger:
     """What a payment's activations use and make, for the checks of the whole payment.
 
     Per permanent id: ``taps``, ``untaps``, ``sac_self`` (sacrificed by its own ability),
-    ``first_use`` (the first activation naming it); ``counters`` removed per (id, kind).
+    ``first_use`` (the first activation naming it); ``counters`` removed per (id, kind), a
+    variable counter cost's X (storage lands, CR 107.3) the least that the claimed mana needs;
+    ``activated``: activations per (id, ability), for the limits of 602.5b.
     The costs that need other permanents: ``sac_other`` ("sacrifice a creature" naming
     none), ``named_sac`` (activation, type, id), ``named_taps`` (activation, types, id),
     ``anon_taps`` (activation, types).  ``life_costs``, ``energy_costs`` and ``damage``
@@ -67,6 +69,7 @@ class Ledger:
     named_taps: list[tuple[int, tuple[str, ...], str]] = field(default_factory=list)
     anon_taps: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
     counters: dict[tuple[str, str], int] = field(default_factory=dict)
+    activated: Counter[tuple[str, int]] = field(default_factory=Counter)
     life_costs: int = 0
     energy_costs: int = 0
     damage: int = 0
@@ -180,6 +183,13 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
             anon_taps.extend((i, tap_types) for _ in range(tap_n * n))
         for kind, k in cost.remove_counters:
             counters[(perm.id, kind)] = counters.get((perm.id, kind), 0) + k * n
+        if act.ability < len(abilities) and ab.per_turn:
+            key_turn = (perm.id, act.ability)
+            led.activated[key_turn] += n
+            if led.activated[key_turn] > ab.per_turn and led.activated[key_turn] - n <= ab.per_turn:
+                problems.append(f"{where}: {who(perm)}: its mana ability {act.ability} may be activated at "
+                                f"most {ab.per_turn} time{'s' if ab.per_turn > 1 else ''} each turn, and the "
+                                f"payment activates it {led.activated[key_turn]} times (CR 602.5b)")
         life_costs += cost.life * n
         energy_costs += cost.energy * n
         damage += ab.damage * n
@@ -201,6 +211,14 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
                     ok_cache[key] = why
             if why:
                 problems.append(f"{where}: {who(perm)} cannot add {act.mana or 'nothing'}: {why}")
+            elif cost.remove_any:
+                least = _least_removed(state, perm, ab, made, n)
+                if least is None:
+                    problems.append(f"{where}: {who(perm)}: cannot tell how many {cost.remove_any} counters "
+                                    f"{n} activations adding {act.mana} remove")
+                else:
+                    key_c = (perm.id, cost.remove_any)
+                    counters[key_c] = counters.get(key_c, 0) + least
             snow = perm.is_snow
             # Only mana of activations that cost mana needs its maker (for the order check);
             # the rest is grouped by class so the matching stays small on big boards.
@@ -270,6 +288,26 @@ def _production_ok(state: GameState, perm: Permanent, ab: ManaAbility, units: Co
         return f"it could produce only {{{'}{'.join(mask_letters(mask))}}} now (CR 106.7)"
     shown = ", ".join("".join("{" + "/".join(mask_letters(s)) + "}" for s in w) for w in ways[:6])
     return f"it adds one of {shown}"
+
+
+def _least_removed(state: GameState, perm: Permanent, ab: ManaAbility, units: Counter[int],
+                   times: int) -> int | None:
+    """The fewest counters ``times`` activations of ``ab`` (a variable counter cost: "Remove X
+    storage counters", CR 107.3) remove to add ``units``: the least total X among the results
+    that together fit the claimed mana; None when none fits or too many combinations."""
+    results = activation_results(state, perm, ab) or ()
+    ways: dict[tuple[int, ...], int] = {}
+    for r in results:
+        w = tuple(s & ANY_TYPE for s in r.mana + r.extra)
+        ways[w] = min(ways.get(w, r.removed), r.removed)
+    best: int | None = None
+    for count, combo in enumerate(itertools.combinations_with_replacement(sorted(ways), times)):
+        if count > 20_000:
+            return None
+        if fits(units, [s for w in combo for s in w]):
+            total = sum(ways[w] for w in combo)
+            best = total if best is None else min(best, total)
+    return best
 
 
 def _snow_splits(state: GameState, perm: Permanent, ab: ManaAbility, made: Counter[int], times: int,

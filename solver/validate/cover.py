@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Literal
@@ -168,6 +169,36 @@ def _greedy_order(units: Counter[Unit], demands: Counter[Demand], costly: list[i
     return order
 
 
+def _distinct_orders(costly: list[int], pay: Payment) -> Iterator[list[int]]:
+    """The orders of the activations ``costly``, each once up to swapping activations that are
+    alike (same permanent, mana and sacrifices: repeated activations of one ability), so that
+    ten activations of Signpost Scarecrow are one order, not ten factorial."""
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for i in costly:
+        a = pay.activations[i]
+        groups.setdefault((a.permanent, a.ability, a.mana, a.sacrificed, a.tapped), []).append(i)
+    keys = list(groups)
+    left = [len(groups[key]) for key in keys]
+    taken = [0] * len(keys)
+    order: list[int] = []
+
+    def rec() -> Iterator[list[int]]:
+        if len(order) == len(costly):
+            yield list(order)
+            return
+        for g, key in enumerate(keys):
+            if left[g]:
+                left[g] -= 1
+                order.append(groups[key][taken[g]])
+                taken[g] += 1
+                yield from rec()
+                taken[g] -= 1
+                order.pop()
+                left[g] += 1
+
+    return rec()
+
+
 def _check_cover(units: Counter[Unit], demands: Counter[Demand], costly: list[int], pay: Payment,
                  spell: SpellInfo | None, has_x: bool, sources: dict[int, Permanent],
                  problems: list[str], after: dict[int, set[int]] | None = None) -> None:
@@ -182,7 +213,6 @@ def _check_cover(units: Counter[Unit], demands: Counter[Demand], costly: list[in
                         f"mana account for {need}")
         return
     spell_ok = {u: _allows_spell(u.restriction, spell, has_x) for u in units}
-    seen: set[tuple[object, ...]] = set()
     after = after or {}
 
     def follows(rank: dict[int, int]) -> bool:
@@ -193,17 +223,11 @@ def _check_cover(units: Counter[Unit], demands: Counter[Demand], costly: list[in
         rank0 = {i: k for k, i in enumerate(greedy)}
         if follows(rank0) and _covers(units, demands, rank0, spell_ok, sources):
             return
-    orders = itertools.permutations(costly)
-    for count, order in enumerate(orders):
+    for count, order in enumerate(_distinct_orders(costly, pay)):
         if count >= MAX_ORDERS:
             problems.append(f"mana: could not find an order for {len(costly)} activations with mana costs "
                             f"within {MAX_ORDERS} tries")
             return
-        sig = tuple((pay.activations[i].permanent, pay.activations[i].mana, pay.activations[i].sacrificed)
-                    for i in order)
-        if sig in seen and len(costly) > 1:
-            continue
-        seen.add(sig)
         rank = {i: k for k, i in enumerate(order)}
         if follows(rank) and _covers(units, demands, rank, spell_ok, sources):
             return

@@ -8,14 +8,19 @@ The model (built once per problem; solved by :mod:`~manasolver.solver.backends.c
 * X an integer (fixed, or free for ``max_x``); the generic part of each form is
   ``max(0, base + k·X − reduction, minimum − fixed mana)``;
 * for each free source class an integer per option (how many members activate it),
-  at most the class's count in total over its exclusive options; classes with an
-  ability that costs mana (filter lands, Signets) are expanded to one Boolean per
-  member and option;
+  at most the class's count in total over its exclusive options, an ability's options
+  together within its limit (602.5b); classes with an ability that costs mana (filter
+  lands, Signets) or a variable counter cost (storage lands) are expanded to one Boolean
+  per member and exclusive option and one integer per member and repeatable option (how
+  many times it activates it), its counters removed within those it has
+  (:mod:`~manasolver.solver.backends.cpsat.repeats`);
 * integer flows from units (pool mana; slots of each option) to demands (each
   mask of the total, generic, snow, and each activation's own mana cost), with a
   unit paying a demand only when its types, snow flag and restriction allow it;
 * mana paying an activation's cost must come from the pool, a free source, or an
-  activation *ranked earlier* (integer ranks): never circularly (601.2g, 605.3);
+  activation *ranked earlier* (integer ranks over nodes: a member's exclusive options, or
+  one repeatable ability of a member): never circularly (601.2g, 605.3); within a node of
+  a one-mana cost, at most n - 1 of its n activations paid by the others;
 * life: ability life ≤ life (119.4), and a form that pays life for Phyrexian
   symbols needs its life plus ability life plus damage taken ≤ life, since damage
   and ability costs happen during 601.2g, before 601.2h;
@@ -41,12 +46,13 @@ from typing import Any, Literal
 from manasolver.models.errors import Unsupported
 from manasolver.models.symbols import C, TYPE_BITS
 from manasolver.solver import budget
+from manasolver.solver.backends.cpsat.repeats import Node, node_of, removal, removes, self_payment
 from manasolver.solver.backends.cpsat.resources import add_assists, add_roles, add_sacrifices, add_taps
 from manasolver.solver.backends.cpsat.terms import add_terms
 from manasolver.solver.backends.cpsat.variables import Cut, Model, Src
 from manasolver.solver.backends.problem import Problem, lowest_bit
 from manasolver.solver.policy import needs_types
-from manasolver.solver.supply.model import Option, restriction_pays_abilities
+from manasolver.solver.supply.model import MAX_REPEAT, Option, restriction_pays_abilities
 
 __all__ = ["Chains", "build_model", "x_upper"]
 
@@ -125,37 +131,68 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     srcs: list[Src] = []
     for bit, n in sup.pool:
         srcs.append(Src(("pool", bit), bit, False, True, True, n, n, from_activation=False))
+    state = problem.req.state
+    removal_memo: dict[tuple[int, int], dict[tuple[int, ...], int]] = {}
+    expanded: set[int] = set()
+    self_paid: set[Node] = set()
     for k, cls in enumerate(sup.classes):
         ok = problem.spell_ok[k]
-        if cls.free:
+        if cls.free and not any(removes(opt) for opt in cls.options):
             excl = []
+            by_ability: dict[int, list[Any]] = {}
             for o, opt in enumerate(cls.options):
                 ub = cls.count if opt.exclusive else cls.count * opt.repeat
                 v = cp.new_int_var(0, ub, f"n{k}_{o}")
                 uses[(k, o)] = v
                 if opt.exclusive:
                     excl.append(v)
+                else:
+                    by_ability.setdefault(opt.ability, []).append(v)
                 pays_ability = restriction_pays_abilities(opt.restriction)
                 for mask, snow, mult in opt.slot_groups(cls.snow):
                     srcs.append(Src(("act", k, o, mask) + _tail(cls.snow, snow), mask, snow, ok[o],
                                      pays_ability, mult * v, mult * ub))
             if excl:
                 cp.add(sum(excl) <= cls.count)
+            for a, vs in by_ability.items():  # 602.5b: one ability's limit, over its options
+                if len(vs) > 1:
+                    limit = next(opt.repeat for opt in cls.options if not opt.exclusive and opt.ability == a)
+                    cp.add(sum(vs) <= cls.count * limit)
         else:
+            expanded.add(k)
             for j in range(cls.count):
                 deadline.check(stage)
                 bs = []
+                nodes: dict[int, list[tuple[Option, Any]]] = {}
+                removed: dict[str, tuple[list[Any], int]] = {}
                 for o, opt in enumerate(cls.options):
-                    if not opt.exclusive:  # pragma: no cover - supply refuses these
-                        raise Unsupported("repeatable ability with a mana cost", cls.members[j])
-                    b = cp.new_bool_var(f"b{k}_{j}_{o}")
+                    if opt.exclusive:
+                        ub = 1
+                        b = cp.new_bool_var(f"b{k}_{j}_{o}")
+                        bs.append(b)
+                    else:
+                        ub = opt.repeat
+                        if removes(opt):
+                            kind, each, have = removal(state, cls, j, opt, removal_memo)
+                            ub = min(ub, have // max(1, each))
+                        b = cp.new_int_var(0, ub, f"c{k}_{j}_{o}")
+                        nodes.setdefault(opt.ability, []).append((opt, b))
+                        if removes(opt):
+                            removed.setdefault(kind, ([], have))[0].append(each * b)
                     inst[(k, j, o)] = b
-                    bs.append(b)
                     pays_ability = restriction_pays_abilities(opt.restriction)
                     for mask, snow, mult in opt.slot_groups(cls.snow):
                         srcs.append(Src(("inst", k, j, o, mask) + _tail(cls.snow, snow), mask, snow,
-                                         ok[o], pays_ability, mult * b, mult, inst=(k, j)))
-                cp.add_at_most_one(bs)
+                                         ok[o], pays_ability, mult * b, mult * ub, inst=node_of(k, j, opt)))
+                if bs:
+                    cp.add_at_most_one(bs)
+                for a, members in nodes.items():
+                    if len(members) > 1:  # 602.5b: one ability's limit, over its options
+                        cp.add(sum(b for _, b in members) <= members[0][0].repeat)
+                    if self_payment(state, cls, j, [opt for opt, _ in members]):
+                        self_paid.add((k, j, a))
+                for kind, (parts, have) in removed.items():  # 118.3, 107.3: X counters each
+                    cp.add(sum(parts) <= have)
             for o in range(len(cls.options)):
                 uses[(k, o)] = sum(inst[(k, j, o)] for j in range(cls.count))
     # -- demands ---------------------------------------------------------------------
@@ -178,26 +215,30 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
         gens = [f.generic(problem.x) for f in forms]
         if any(gens):
             dst_amount[("generic",)] = sum(y[i] * gens[i] for i in range(len(forms)))
-    cost_dsts: list[tuple[tuple[Any, ...], int, int]] = []  # (dst key, k, j)
+    cost_node: dict[tuple[Any, ...], Node] = {}  # an activation's cost: whose it is
+    cost_mask: dict[tuple[Any, ...], int | None] = {}  # the types it takes (None: generic)
     for (k, j, o), b in inst.items():
         opt = sup.classes[k].options[o]
+        node = node_of(k, j, opt)
         for dkey, amt in _cost_demands(opt):
-            key = ("cost", k, j) + dkey
+            key = ("cost", k, j) + dkey if node[2] < 0 else ("cost", k, j, "ability", node[2]) + dkey
             dst_amount[key] = dst_amount.get(key, 0) + amt * b
-            if (key, k, j) not in cost_dsts:
-                cost_dsts.append((key, k, j))
+            cost_node[key] = node
+            cost_mask[key] = int(dkey[1]) if dkey[0] == "mask" else None
     # -- flows -----------------------------------------------------------------------
     flows: list[tuple[Src, tuple[Any, ...], int, Any]] = []
     into: dict[tuple[Any, ...], list[Any]] = {d: [] for d in dst_amount}
     out_of: list[list[Any]] = [[] for _ in srcs]
-    prec: dict[tuple[tuple[int, int], tuple[int, int]], Any] = {}
-    pair_flows: dict[tuple[tuple[int, int], tuple[int, int]], list[Any]] = {}
-    ranks: dict[tuple[int, int], Any] = {}
-    n_inst = len({(k, j) for k, j, _ in inst})
+    prec: dict[tuple[Node, Node], Any] = {}
+    pair_flows: dict[tuple[Node, Node], list[Any]] = {}
+    self_flows: dict[Node, list[Any]] = {}
+    ranks: dict[Node, Any] = {}
+    n_nodes = len({node_of(k, j, sup.classes[k].options[o]) for k, j, o in inst})
 
-    def rank(key: tuple[int, int]) -> Any:
+    def rank(key: Node) -> Any:
         if key not in ranks:
-            ranks[key] = cp.new_int_var(0, max(0, n_inst - 1), f"rank{key[0]}_{key[1]}")
+            name = f"rank{key[0]}_{key[1]}" if key[2] < 0 else f"rank{key[0]}_{key[1]}_{key[2]}"
+            ranks[key] = cp.new_int_var(0, max(0, n_nodes - 1), name)
         return ranks[key]
 
     def add_flow(si: int, s: Src, dst: tuple[Any, ...], dmask: int) -> None:
@@ -211,10 +252,14 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
             flows.append((s, dst, t, v))
             into[dst].append(v)
             out_of[si].append(v)
-            if dst[0] == "cost" and s.inst is not None and chains == "free":
-                pair_flows.setdefault((s.inst, (int(dst[1]), int(dst[2]))), []).append(v)
-            if dst[0] == "cost" and s.inst is not None and chains == "ordered":
-                pair = (s.inst, (int(dst[1]), int(dst[2])))
+            if dst[0] != "cost" or s.inst is None:
+                continue
+            pair = (s.inst, cost_node[dst])
+            if pair[0] == pair[1]:  # a node's earlier activations paying its later ones
+                self_flows.setdefault(pair[0], []).append(v)
+            elif chains == "free":
+                pair_flows.setdefault(pair, []).append(v)
+            elif chains == "ordered":
                 if pair not in prec:
                     p = cp.new_bool_var(f"prec{pair}")
                     prec[pair] = p
@@ -233,13 +278,22 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
             elif dst[0] == "snow":
                 if s.pays_spell and s.snow:
                     add_flow(si, s, dst, s.mask)
-            else:  # ("cost", k, j, kind...)
-                if not s.pays_ability or (s.inst is not None and s.inst == (dst[1], dst[2])):
+            else:  # an activation's own mana cost
+                if not s.pays_ability:
                     continue
-                if s.inst is not None and chains == "none":
+                if s.inst is not None and (chains == "none" or (s.inst == cost_node[dst]
+                                                                and s.inst not in self_paid)):
                     continue
-                dmask = int(dst[4]) if dst[3] == "mask" else s.mask
-                add_flow(si, s, dst, dmask)
+                dmask = cost_mask[dst]
+                add_flow(si, s, dst, s.mask if dmask is None else dmask)
+    for node, vs in self_flows.items():
+        # n activations of one node: at most n - 1 of them paid by the others (repeats.py)
+        k, j, a = node
+        count = sum(inst[(k, j, o)] for o, opt in enumerate(sup.classes[k].options)
+                    if not opt.exclusive and opt.ability == a)
+        active = cp.new_bool_var(f"active{node}")
+        cp.add(count <= MAX_REPEAT * active)
+        cp.add(sum(vs) + active <= count)
     for si, s in enumerate(srcs):
         if out_of[si]:
             cp.add(sum(out_of[si]) <= s.amount)
@@ -255,6 +309,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     deadline.check(stage)
     model = Model(cp, y, x, uses, inst, flows)
     model.pair_flows = pair_flows
+    model.expanded = expanded
     class_assists = add_assists(cp, problem, model, dst_amount, into)
     add_sacrifices(cp, problem, model)
     add_taps(cp, problem, model)

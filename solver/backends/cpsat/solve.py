@@ -241,14 +241,14 @@ MAX_CUT_ROUNDS = 4
 def _payment_cycle(model: Model, solver: Any) -> Cut | None:
     """The activations of a cycle of payments of one another's mana costs in this
     solution, or None when the payments can be ordered."""
-    graph: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    graph: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
     for (a, b), vs in model.pair_flows.items():
         if any(solver.value(v) for v in vs):
             graph.setdefault(a, []).append(b)
-    state: dict[tuple[int, int], int] = {}
-    stack: list[tuple[int, int]] = []
+    state: dict[tuple[int, int, int], int] = {}
+    stack: list[tuple[int, int, int]] = []
 
-    def visit(node: tuple[int, int]) -> list[tuple[int, int]] | None:
+    def visit(node: tuple[int, int, int]) -> list[tuple[int, int, int]] | None:
         state[node] = 1
         stack.append(node)
         for nxt in graph.get(node, []):
@@ -306,7 +306,7 @@ def _extract(problem: Problem, model: Model, solver: Any, objective: tuple[int, 
     x = int(solver.value(model.x)) if problem.x is None else problem.x
     acts: list[tuple[int, int, int]] = []
     for k, cls in enumerate(sup.classes):
-        if cls.free:
+        if k not in model.expanded:
             member = 0
             for o, opt in enumerate(cls.options):
                 n = int(solver.value(model.uses[(k, o)]))
@@ -322,8 +322,8 @@ def _extract(problem: Problem, model: Model, solver: Any, objective: tuple[int, 
                     acts.append((k, i // opt.repeat, o))
         else:
             for (kk, j, o), b in model.inst.items():
-                if kk == k and solver.value(b):
-                    acts.append((k, j, o))
+                if kk == k:
+                    acts.extend([(k, j, o)] * int(solver.value(b)))
     spend: list[tuple[tuple[object, ...], int, tuple[object, ...], int]] = []
     for s, dst, t, v in model.flows:
         n = int(solver.value(v))

@@ -26,7 +26,7 @@ class Src:
     pays_ability: bool
     amount: Any                 # int or linear expression
     ub: int
-    inst: tuple[int, int] | None = None
+    inst: tuple[int, int, int] | None = None  # its node in the order of payments (cpsat/repeats.py)
     from_activation: bool = True
 
 
@@ -35,8 +35,9 @@ class Src:
 #: exclusive activation of its own).
 Role = tuple[object, ...]
 
-#: A set of activations (class, member) of which at least one gets no mana from the others.
-Cut = tuple[tuple[int, int], ...]
+#: A set of activation nodes (class, member, -1 or a repeatable ability: cpsat/repeats.py) of
+#: which at least one gets no mana from the others.
+Cut = tuple[tuple[int, int, int], ...]
 
 
 @dataclass
@@ -53,8 +54,10 @@ class Model:
     slack: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     life_slack: Any = 0
     energy_slack: Any = 0
-    pair_flows: dict[tuple[tuple[int, int], tuple[int, int]], list[Any]] = field(
+    pair_flows: dict[tuple[tuple[int, int, int], tuple[int, int, int]], list[Any]] = field(
         default_factory=dict)
+    #: Classes with a variable per member (abilities that cost mana, variable counter costs).
+    expanded: set[int] = field(default_factory=set)
     assist_vars: dict[tuple[str, int], Any] = field(default_factory=dict)
     assist_flows: list[tuple[int, tuple[Any, ...], int, Any]] = field(default_factory=list)
     delve: Any = 0

@@ -1,0 +1,123 @@
+"""Repeatable activations in the CP-SAT model: counts per member, their limits, self-payment.
+
+A mana ability without ``{T}``, ``{Q}`` or "sacrifice this" in its cost may be activated again
+and again (CR 605, 602.5b).  When it costs mana (Signpost Scarecrow's "{2}: Add one mana of any
+color.", storage lands' "{1}, Remove X storage counters: Add X mana …") the model gives each
+member of its class an integer per option, how many times it activates it, and reads here:
+
+* :func:`node_of`: the *node* an option's activations belong to in the order of payments:
+  all the exclusive options of a member form one node (at most one of them is activated), and
+  each repeatable ability of a member another, so one member's ``{T}`` mana may pay its own
+  repeatable ability (Skyshroud Elf's "{T}: Add {G}." paying its "{1}: Add {R} or {W}.",
+  Calciform Pools' ``{C}`` paying "{1}, Remove X storage counters") while nodes are ordered
+  acyclically;
+* :func:`removal`: for a variable counter cost, the counters one option removes (its X,
+  CR 107.3), so that a member's activations together remove no more than it has (118.3);
+* :func:`self_payment`: whether a node's later activations may be paid with the mana of its
+  earlier ones.  With a cost of one mana (storage lands, Petalmane Baku, Orochi Leafcaller),
+  any ``n - 1`` of ``n`` activations may be paid by the others (some order always works: each
+  needs one mana and the first is paid from elsewhere).  With a bigger cost and one mana added
+  per activation (Signpost Scarecrow, Llanowar Envoy) such a chain nets out: the mana an
+  earlier activation gave a later one could have paid the later one's symbol directly, so the
+  model leaves it out.  A bigger cost with more than one mana added (a replacement effect
+  doubling Signpost Scarecrow's mana) is refused, naming the card and clause: an order of such
+  activations is not modelled;
+* an ability whose limit is "Activate only once each turn" (Wall of Roots) or "no more than
+  three times" (Manaforge Cinder) has its options' counts summed within that limit
+  (:attr:`~manasolver.solver.supply.model.Option.repeat` is the ability's, shared by its
+  options).  Farrelite Priest's "sacrifice it at the beginning of the next end step" after the
+  fourth activation is a delayed trigger, not a limit: nothing of the payment.
+"""
+
+from __future__ import annotations
+
+from manasolver.models.errors import Unsupported
+from manasolver.models.rules.production import activation_results
+from manasolver.models.state import GameState
+from manasolver.solver.graph import abilities_of
+from manasolver.solver.supply.model import Option, SourceClass
+
+__all__ = ["Node", "cost_size", "node_of", "removal", "removes", "self_payment"]
+
+#: A node of the order of payments: (class, member, -1 for its exclusive options, else the
+#: ability index of a repeatable ability).
+Node = tuple[int, int, int]
+
+_REMOVE_ANY = "remove any number of "
+
+
+def node_of(k: int, j: int, opt: Option) -> Node:
+    """The node of option ``opt`` of member ``j`` of class ``k`` (see the module docstring)."""
+    return (k, j, -1 if opt.exclusive else opt.ability)
+
+
+def removes(opt: Option) -> bool:
+    """Does ``opt``'s cost remove a number of counters chosen on activation (storage lands)?"""
+    return any(c.startswith(_REMOVE_ANY) for c in opt.costs)
+
+
+def cost_size(opt: Option) -> int:
+    """How many mana one activation of ``opt`` costs."""
+    n = 0
+    for s in opt.mana_cost.symbols:
+        if s.special:
+            continue
+        n += s.generic if s.is_numeral else 1
+    return n
+
+
+def _where(state: GameState, cls: SourceClass, j: int) -> str:
+    pos = cls.positions[j]
+    return f"battlefield[{pos}]" if pos < len(state.battlefield) else "battlefield"
+
+
+def _clause(state: GameState, cls: SourceClass, j: int, opt: Option) -> str:
+    """The text of ``opt``'s ability on member ``j``, for messages."""
+    pos = cls.positions[j]
+    if pos < len(state.battlefield):
+        abilities = abilities_of(state, state.battlefield[pos])
+        if 0 <= opt.ability < len(abilities) and abilities[opt.ability].text:
+            return abilities[opt.ability].text
+    return " ".join(opt.costs)
+
+
+def removal(state: GameState, cls: SourceClass, j: int, opt: Option,
+            memo: dict[tuple[int, int], dict[tuple[int, ...], int]]) -> tuple[str, int, int]:
+    """For an option with a variable counter cost: ``(counter kind, counters one activation
+    removes, counters member j has)``.  The number is read back from the ability's results
+    (:func:`~manasolver.models.rules.production.activation_results`), the least that gives the
+    option's slots; ``memo`` keeps the results per (position, ability)."""
+    pos = cls.positions[j]
+    if pos >= len(state.battlefield):  # pragma: no cover - hand abilities are exclusive
+        raise Unsupported(f"{cls.name}: a variable counter cost outside the battlefield is not modelled",
+                          "battlefield")
+    perm = state.battlefield[pos]
+    ab = abilities_of(state, perm)[opt.ability]
+    key = (pos, opt.ability)
+    table = memo.get(key)
+    if table is None:
+        table = {}
+        for r in activation_results(state, perm, ab) or ():
+            slots = tuple(r.mana) + tuple(r.extra)
+            table[slots] = min(table.get(slots, r.removed), r.removed)
+        memo[key] = table
+    if opt.slots not in table or not ab.cost.remove_any:
+        raise Unsupported(f"{cls.name} ({perm.id}): {ab.text!r}: how many counters this option removes "
+                          f"could not be read back", _where(state, cls, j))
+    return ab.cost.remove_any, table[opt.slots], perm.counter(ab.cost.remove_any)
+
+
+def self_payment(state: GameState, cls: SourceClass, j: int, opts: list[Option]) -> bool:
+    """May the activations of one repeatable node (``opts``: its options, one ability) pay one
+    another's mana costs?  True for a cost of one mana; False when every option adds one mana
+    (the chain nets out); otherwise :class:`Unsupported` naming the card and clause."""
+    if not opts[0].mana_cost:
+        return False
+    if cost_size(opts[0]) == 1:
+        return True
+    if all(o.produced <= 1 for o in opts):
+        return False
+    big = next(o for o in opts if o.produced > 1)
+    raise Unsupported(f"{cls.name} ({cls.members[j]}): {_clause(state, cls, j, big)!r}: repeated activations "
+                      f"that cost {big.mana_cost.format()} and add {big.produced} mana could pay one another's "
+                      f"costs in orders this model does not follow yet (CR 605.3a)", _where(state, cls, j))

@@ -1,0 +1,174 @@
+"""A brute force of activation sequences, for repeatable mana abilities (tests only).
+
+Written from the rules, sharing no code with the solvers (board semantics only: effective
+abilities and what an activation adds, :mod:`manasolver.solver.graph` and
+:func:`manasolver.models.rules.production.activation_results`).  Starting with an empty pool it
+tries every *sequence* of mana abilities the player could activate while paying a cost (CR
+601.2g, 605.3a): each activation's costs paid when it is activated, its mana cost from the mana
+in the pool at that moment (so from earlier activations, in any interleaving), ``{T}`` once,
+"Activate only once each turn" and "no more than three times" (602.5b), counters removed
+that are there (118.3; "Remove X": every X, CR 107.3), life paid that the player has (119.4);
+each mana's type chosen as it is added.  Every reachable pool is then matched against the cost.
+
+It is exact for the small boards of the tests: each repeatable ability is activated at most
+:data:`CAP` times (the boards are too small for more to matter: the abilities without a limit add
+no more mana than they cost).  Costs are plain: colored, ``{C}`` and generic symbols, one ``{X}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from manasolver.models.cost import ManaCost
+from manasolver.models.rules.granted import summoning_sick
+from manasolver.models.rules.production import activation_results
+from manasolver.models.state import GameState
+from manasolver.models.symbols import TYPE_BITS
+from manasolver.solver.graph import abilities_of
+
+#: Activations of one repeatable ability at most, per permanent.
+CAP = 4
+#: Pool states visited at most (a test board beyond it is too big for this brute force).
+MAX_STATES = 400_000
+
+
+@dataclass(frozen=True)
+class Best:
+    """What the sequences reach: payable or not, the least life paid when payable, and the
+    largest X for a cost with ``{X}`` (-1: not payable at any X)."""
+
+    payable: bool
+    least_life: int | None
+    max_x: int
+
+
+def _needs(cost: ManaCost) -> tuple[list[int], int, int]:
+    """(type bits of the colored and {C} symbols, generic amount, X symbols)."""
+    typed: list[int] = []
+    generic = 0
+    xs = 0
+    for s in cost.symbols:
+        if s.variable:
+            xs += 1
+        elif s.is_numeral:
+            generic += s.generic
+        elif s.phyrexian or s.snow or s.special or (s.colors & (s.colors - 1)):
+            raise ValueError(f"the brute force takes plain costs, not {s.text}")
+        else:
+            typed.append(s.colors if s.colors else TYPE_BITS[5])
+    return typed, generic, xs
+
+
+def _pays(pool: tuple[int, ...], typed: list[int], generic: int) -> int:
+    """-1 when ``pool`` can't pay the typed symbols and ``generic``; else the mana left over."""
+    left = list(pool)
+    for bit in typed:
+        i = TYPE_BITS.index(bit)
+        if not left[i]:
+            return -1
+        left[i] -= 1
+    rest = sum(left)
+    return rest - generic if rest >= generic else -1
+
+
+def _spend(pool: tuple[int, ...], cost: ManaCost) -> Iterator[tuple[int, ...]]:
+    """Every pool left after paying ``cost`` (colored symbols, then generic from any type)."""
+    typed, generic, _ = _needs(cost)
+    left = list(pool)
+    for bit in typed:
+        i = TYPE_BITS.index(bit)
+        if not left[i]:
+            return
+        left[i] -= 1
+
+    def rec(i: int, need: int, cur: list[int]) -> Iterator[tuple[int, ...]]:
+        if need == 0:
+            yield tuple(cur)
+            return
+        if i == 6:
+            return
+        for take in range(min(need, cur[i]), -1, -1):
+            cur[i] -= take
+            yield from rec(i + 1, need - take, cur)
+            cur[i] += take
+
+    yield from rec(0, generic, left)
+
+
+def _add(pool: tuple[int, ...], slots: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    """Every pool after adding one mana per slot, each of a type its mask allows."""
+    if not slots:
+        yield pool
+        return
+    for i, bit in enumerate(TYPE_BITS):
+        if slots[0] & bit:
+            nxt = list(pool)
+            nxt[i] += 1
+            yield from _add(tuple(nxt), slots[1:])
+
+
+def search(state: GameState, cost: ManaCost, player: str = "you") -> Best:
+    """Every sequence of activations (see the module docstring) against ``cost``."""
+    me = state.player(player)
+    typed, generic, xs = _needs(cost)
+    sources = []  # (perm index, ability index, ability, results, sick)
+    for pi, perm in enumerate(state.battlefield):
+        if perm.controller != player:
+            continue
+        for ai, ab in enumerate(abilities_of(state, perm)):
+            if ab.cost.untap or ab.cost.sacrifice or ab.cost.sacrifice_self or ab.cost.tap_creatures:
+                raise ValueError(f"{perm.card.name}: the brute force does not take this cost")
+            results = activation_results(state, perm, ab)
+            if results:
+                sources.append((pi, ai, ab, results, summoning_sick(state, perm)))
+    n = len(sources)
+    start = ((0,) * 6, (False,) * len(state.battlefield), (0,) * n,
+             tuple(tuple(sorted(p.counters)) for p in state.battlefield), 0)
+    seen: set[object] = set()
+    stack = [start]
+    payable = False
+    least: int | None = None
+    best_x = -1
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if len(seen) > MAX_STATES:
+            raise RuntimeError("board too big for the brute force")
+        pool, tapped, counts, counters, life = node
+        left = _pays(pool, typed, generic)
+        if left >= 0:
+            payable = True
+            least = life if least is None else min(least, life)
+            if xs:
+                best_x = max(best_x, left // xs)
+        for si, (pi, ai, ab, results, sick) in enumerate(sources):
+            perm = state.battlefield[pi]
+            c = ab.cost
+            if c.tap and (perm.tapped or tapped[pi] or sick):
+                continue
+            limit = ab.per_turn or (1 if c.tap else CAP)
+            if counts[si] >= limit:
+                continue
+            if life + c.life > me.life:
+                continue
+            have = dict(counters[pi])
+            if any(have.get(kind, 0) < k for kind, k in c.remove_counters):
+                continue
+            for kind, k in c.remove_counters:
+                have[kind] -= k
+            for after_cost in _spend(pool, c.mana):
+                for r in results:
+                    if c.remove_any and (r.removed > have.get(c.remove_any, 0) or r.removed < 1):
+                        continue
+                    now = dict(have)
+                    if c.remove_any:
+                        now[c.remove_any] -= r.removed
+                    new_counters = counters[:pi] + (tuple(sorted(now.items())),) + counters[pi + 1:]
+                    new_tapped = tapped[:pi] + (tapped[pi] or c.tap,) + tapped[pi + 1:]
+                    new_counts = counts[:si] + (counts[si] + 1,) + counts[si + 1:]
+                    for got in _add(after_cost, tuple(r.mana) + tuple(r.extra)):
+                        stack.append((got, new_tapped, new_counts, new_counters, life + c.life))
+    return Best(payable, least, best_x)
