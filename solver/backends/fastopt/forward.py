@@ -43,11 +43,11 @@ class FormSearch:
 
     __slots__ = ("ab_life", "act_cost", "after_waste", "bound_sets", "by_unit_set", "by_unit_total",
                  "caps", "class_cap", "codes", "contrib", "contrib_r", "contrib_t", "cost_row",
-                 "cost_total", "costly", "counts", "criteria", "fi", "first_free", "form",
+                 "cost_total", "costly", "counts", "criteria", "done", "fi", "first_free", "form",
                  "generic_spell", "have", "have_r", "inc", "keep", "life", "life_form", "lin",
                  "modes", "most_size", "n_pool", "nd", "need", "need_total", "nm", "overshoot",
                  "plan", "pool_modes", "pool_sink", "pool_total", "pool_used", "reach", "scale",
-                 "size", "skip", "slack", "subsets", "sup_life", "und_total", "undecided", "units",
+                 "size", "skip", "slack", "stop_at", "subsets", "sup_life", "und_total", "undecided", "units",
                  "used", "waste_at")
 
     def __init__(self, fi: int, form: Form, x: int, modes: list[Mode], tab: Tables,
@@ -105,6 +105,10 @@ class FormSearch:
         self.nd = len(lin.names)
         self.lin = form.life * lin.place.get("min_life", 0)
         self.skip = skip_free_only
+        #: A vector known to be the least of this search's tree: the search ends at the
+        #: first payment it reaches with it (nothing after it could replace it).
+        self.stop_at: tuple[int, ...] | None = None
+        self.done = False
         crit = criteria
         # Where min_waste stands in the vector (-1: not counted), which packed digits come
         # after it, and the largest activation from each level on (see vector).
@@ -117,7 +121,7 @@ class FormSearch:
 
     def run(self) -> bool:
         """Search the form; False when the node budget ran out."""
-        return self.dfs(0)
+        return self.dfs(0) or self.done
 
     def covered(self, table: list[int]) -> bool:
         """Do the chosen units (``table``: per demand set) cover the form and the costs?"""
@@ -378,8 +382,18 @@ class FormSearch:
                     vec = self.vector(True, i)
                     assert vec is not None
                     if not self.no_better(vec):
-                        inc.best = tuple(self.resolve(v) for v in vec)
-                        inc.plan = (self.fi, list(counts))
+                        found = tuple(self.resolve(v) for v in vec)
+                        if inc.ties is not None:
+                            if found == inc.best:
+                                inc.ties.append(list(counts))
+                            else:
+                                inc.ties = [list(counts)]
+                        if inc.ties is None or found != inc.best:
+                            inc.best = found
+                            inc.plan = (self.fi, list(counts))
+                        if inc.best == self.stop_at:
+                            self.done = True
+                            return False  # unwinds the search: run() reads done
                     if not (self.pool_sink and costly and i < first_free):
                         return True
                 elif not (costly and i < first_free):

@@ -21,15 +21,17 @@ class Incumbent:
     mode; ``uncertain``: the best vector of a cover whose activations would pay one
     another's mana costs (legal or not depending on an order not modelled here);
     ``seed``: a vector known reachable before the search (pruned against strictly);
-    ``nodes`` explored against ``budget``."""
+    ``ties``: when not ``None``, every plan of vector ``best`` found (the search then prunes
+    strictly, to meet them all); ``nodes`` explored against ``budget``."""
 
-    __slots__ = ("best", "budget", "nodes", "plan", "seed", "uncertain")
+    __slots__ = ("best", "budget", "nodes", "plan", "seed", "ties", "uncertain")
 
     def __init__(self, budget: int) -> None:
         self.best: tuple[int, ...] | None = None
         self.plan: tuple[int, list[int]] | None = None
         self.uncertain: tuple[int, ...] | None = None
         self.seed: tuple[int, ...] | None = None
+        self.ties: list[list[int]] | None = None
         self.nodes = 0
         self.budget = budget
 
@@ -39,6 +41,7 @@ class Incumbent:
         self.plan = None
         self.uncertain = None
         self.seed = None
+        self.ties = None
         self.nodes = 0
         self.budget = budget
 
@@ -51,7 +54,7 @@ class Incumbent:
         best = self.best
         if seed is not None and (best is None or seed < best):
             return seed, True
-        return best, False
+        return best, self.ties is not None
 
     def prunes(self, low: tuple[int, ...] | None) -> bool:
         """Can nothing of lower bound ``low`` (``None``: no payment) beat the answer?"""

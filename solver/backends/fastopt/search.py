@@ -156,8 +156,17 @@ class Search:
         tab = self.tables(form, x)
         args = (fi, form, x, self.modes, tab, self.inc, self.keep, self.lin, self.criteria,
                 self.sup.life, self.sup.pool_total, self.skip_free_only)
-        find_seed(*args)
-        return FormSearch(*args).run()
+        searched, least, plan = find_seed(*args)
+        if searched and least is None:
+            return True  # the short search met every payment of this form: none is better
+        if plan is not None:  # and the one the search below would answer
+            self.inc.best = least
+            self.inc.plan = (fi, plan)
+            return True
+        search = FormSearch(*args)
+        if searched:
+            search.stop_at = least
+        return search.run()
 
     def tables(self, form: Form, x: int) -> Tables:
         """The demand tables of ``form`` over :attr:`modes`, kept per (modes, form, X): the

@@ -22,7 +22,7 @@ from manasolver.solver.backends.fastopt.modes import Mode
 from manasolver.solver.backends.fastopt.tables import Tables
 from manasolver.solver.casting.announce import Form
 
-__all__ = ["SEED_NODES", "find_seed", "seed_plan"]
+__all__ = ["SEED_NODES", "find_seed", "first_in_order", "seed_plan"]
 
 #: The most nodes the short search of :func:`find_seed` explores (counted in the budget).
 SEED_NODES = 40
@@ -98,18 +98,49 @@ def seed_plan(modes: list[Mode], class_cap: list[int], form: Form, x: int, tab: 
 
 def find_seed(fi: int, form: Form, x: int, modes: list[Mode], tab: Tables, inc: Incumbent,
               keep: KeepTerms, lin: LinearCosts, criteria: tuple[str, ...], sup_life: int,
-              pool_total: int, skip_free_only: bool) -> None:
-    """Run the short search of the module docstring over ``form`` and keep the best vector it
-    reaches as ``inc``'s seed (when better than what ``inc`` holds); its nodes count in
-    ``inc``'s budget."""
+              pool_total: int, skip_free_only: bool) -> tuple[bool, tuple[int, ...] | None, list[int] | None]:
+    """Run the short search of the module docstring over ``form``; keep the best vector it
+    reaches as ``inc``'s seed (when better than what ``inc`` holds) and the covers it met
+    whose activations would pay one another's costs; its nodes count in ``inc``'s budget.
+
+    Returns ``(searched, least, plan)``.  When the short search ended within its nodes it
+    has searched the whole tree of this form (the same tree as the real search, in another
+    order): ``searched`` is True and ``least`` is the least vector of the tree, or ``None``
+    when nothing in it beats what ``inc`` holds (the real search can then be skipped); the
+    real search of this form may stop at the first payment it reaches with ``least``
+    (:attr:`FormSearch.stop_at`).  Without activations that cost mana the short search also
+    meets every payment of vector ``least`` (it prunes only what is strictly worse), and
+    ``plan`` is the one the real search would reach first (:func:`first_in_order`): the
+    real search's answer, without running it."""
     bar = inc.bar()[0]
     trial = Incumbent(SEED_NODES)
     trial.seed = bar
+    every = not tab.costly and not skip_free_only
+    if every:
+        trial.ties = []
     search = FormSearch(fi, form, x, modes, tab, trial, keep, lin, criteria, sup_life, pool_total,
                         skip_free_only)
     search.plan = seed_plan(modes, keep.class_cap, form, x, tab)
-    search.run()
+    searched = search.run()
     inc.nodes += min(trial.nodes, SEED_NODES)
+    if trial.uncertain is not None and (inc.uncertain is None or trial.uncertain < inc.uncertain):
+        inc.uncertain = trial.uncertain
     found = trial.best
+    if found is not None and inc.best is not None and found >= inc.best:
+        found = None  # nothing of this tree replaces the answer found
     if found is not None and (inc.seed is None or found < inc.seed):
         inc.seed = found
+    plan = None
+    if searched and every and found is not None and trial.ties:
+        plan = first_in_order(trial.ties, modes, tab.plan)
+    return searched, found, plan
+
+
+def first_in_order(plans: list[list[int]], modes: list[Mode], plan: list[int]) -> list[int]:
+    """Of ``plans`` (activations per mode, none a prefix of another), the one the forward
+    search with first-dive plan ``plan`` reaches first: at each level it tries ``plan``'s
+    count first, then the others from most to fewest (from fewest for a mode whose
+    activation costs mana), so the first level where two plans differ decides."""
+    def order(counts: list[int]) -> tuple[tuple[bool, int], ...]:
+        return tuple((c != plan[i], c if modes[i].costs else -c) for i, c in enumerate(counts))
+    return min(plans, key=order)

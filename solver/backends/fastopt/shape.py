@@ -4,8 +4,8 @@ The optimiser reads only the fields named in :data:`KNOWN_FIELDS`.  Any other fi
 option, a source class or the supply (a kind of cost or source added later: sacrificing
 other permanents, cards in the hand, tapping other creatures, per-unit snow) must hold its
 default, or :func:`shape_known` is False and the problem goes to CP-SAT: the search never
-guesses at what a new field means.  Both checks are remembered per object (options are
-shared by every permanent of a card, supplies are cached per state).
+guesses at what a new field means.  The answer is remembered per supply (supplies are
+cached per state).
 """
 
 from __future__ import annotations
@@ -30,31 +30,44 @@ KNOWN_FIELDS = {
 #: Source kinds the ``prefer_lands`` term knows (lands count 0, the others 1).
 KNOWN_KINDS = frozenset({"land", "creature", "artifact", "other"})
 
-_DEFAULTS: IdentityMemo[Any, bool] = IdentityMemo(limit=8192)
 _SHAPES: IdentityMemo[Supply, bool] = IdentityMemo(limit=512)
 
 
 def _at_default(obj: Any) -> bool:
-    """True when every field of ``obj`` outside :data:`KNOWN_FIELDS` holds its default
-    (remembered per object)."""
-    return _DEFAULTS.get_or(obj, _fields_at_default)
-
-
-def _fields_at_default(obj: Any) -> bool:
-    """:func:`_at_default`, computed."""
-    known = KNOWN_FIELDS[type(obj).__name__]
-    for f in dataclasses.fields(obj):
-        if f.name in known:
-            continue
-        if f.default is not dataclasses.MISSING:
-            default = f.default
-        elif f.default_factory is not dataclasses.MISSING:
-            default = f.default_factory()
-        else:
-            return False  # a new required field: unknown meaning
-        if getattr(obj, f.name) != default:
+    """True when every field of ``obj`` outside :data:`KNOWN_FIELDS` holds its default (a
+    few attribute reads: cheaper than remembering the answer per object)."""
+    fields = _unknown_fields(type(obj))
+    if fields is None:
+        return False
+    for name, default in fields:
+        if getattr(obj, name) != default:
             return False
     return True
+
+
+#: Per dataclass type: its fields outside :data:`KNOWN_FIELDS` with their defaults, or
+#: ``None`` when one has none (a new required field: unknown meaning).
+_UNKNOWN: dict[type, tuple[tuple[str, Any], ...] | None] = {}
+
+
+def _unknown_fields(cls: type) -> tuple[tuple[str, Any], ...] | None:
+    """The fields of ``cls`` the optimiser does not read, with their defaults (computed once
+    per type: reading a dataclass's fields on every object was a tenth of a fresh pay line)."""
+    if cls not in _UNKNOWN:
+        known = KNOWN_FIELDS[cls.__name__]
+        out: list[tuple[str, Any]] = []
+        ok = True
+        for f in dataclasses.fields(cls):
+            if f.name in known:
+                continue
+            if f.default is not dataclasses.MISSING:
+                out.append((f.name, f.default))
+            elif f.default_factory is not dataclasses.MISSING:
+                out.append((f.name, f.default_factory()))
+            else:
+                ok = False
+        _UNKNOWN[cls] = tuple(out) if ok else None
+    return _UNKNOWN[cls]
 
 
 def _shape_of(sup: Supply) -> bool:

@@ -90,38 +90,18 @@ def build_tables(modes: list[Mode], form: Form, x: int, caps: list[int], class_c
     subsets = 1 << nk
     kind_of_cost = {m: nk - len(cost_masks) + j for j, m in enumerate(cost_masks)}
 
-    def pays(md: Mode, unit: int, j: int, restricted: bool) -> bool:
-        m, ability = kinds[j]
-        if ability:
-            if not md.pays_ability or (restricted and md.costs):
-                return False
-            return m == ABILITY_GENERIC or bool(unit & m)
-        return (md.snow if m == SNOW else bool(unit & m))
-
+    kinds_key = tuple(kinds)
     contrib: list[list[int]] = []
     contrib_r: list[list[int]] = []
     cost_row: list[list[int]] = []
     cost_total: list[int] = []
     # Rows are shared by modes with the same per-unit demand kinds (most lands of a
-    # color): the search only reads them.
-    shared: dict[tuple[object, ...], tuple[list[int], list[int], list[int]]] = {}
+    # color), within a board and across boards (_ROWS): the search only reads them.
+    shared: dict[int, list[int]] = {}
     for md in modes:
-        # Per unit, the demand kinds it can pay (as a bit set), freely and without
-        # paying another activation's cost (the no-chain reading).
-        ub = tuple(sum(1 << j for j in range(nk) if pays(md, u, j, False)) for u in md.masks)
-        ub_r = tuple(sum(1 << j for j in range(nk) if pays(md, u, j, True)) for u in md.masks)
-        cb = tuple((1 << kind_of_cost[m], n) for m, n in md.costs)
-        sig = (ub, ub_r, cb)
-        if sig not in shared:
-            row = [0] * subsets
-            row_r = [0] * subsets
-            crow = [0] * subsets
-            for t in range(1, subsets):
-                row[t] = sum(1 for b in ub if b & t)
-                row_r[t] = sum(1 for b in ub_r if b & t)
-                crow[t] = sum(n for b, n in cb if b & t)
-            shared[sig] = (row, row_r, crow)
-        row, row_r, crow = shared[sig]
+        row, row_r, crow = _rows(kinds_key, subsets, md.masks, md.snow, md.pays_ability,
+                                 tuple((kind_of_cost[m], n) for m, n in md.costs))
+        shared[id(row)] = row
         contrib.append(row)
         contrib_r.append(row_r)
         cost_row.append(crow)
@@ -137,7 +117,7 @@ def build_tables(modes: list[Mode], form: Form, x: int, caps: list[int], class_c
     for i in range(nm):
         weight_of[id(contrib[i])] = weight_of.get(id(contrib[i]), 0) + caps[i]
         und_total += size[i] * caps[i]
-    for row, _r, _c in shared.values():
+    for row in shared.values():
         w = weight_of.get(id(row), 0)
         if w:
             for t in range(1, subsets):
@@ -167,6 +147,49 @@ def build_tables(modes: list[Mode], form: Form, x: int, caps: list[int], class_c
                   size, caps, costly, undecided, und_total, n_pool, slack, pool_modes,
                   bound_sets, contrib_t, reach, act_cost, scale, by_unit_total, by_unit_set,
                   plan, first_free, most_size)
+
+
+#: The rows of :func:`_rows`, by their arguments (kept across boards: the same cards make
+#: the same rows; cleared when large).
+_ROWS: dict[tuple[object, ...], tuple[list[int], list[int], list[int]]] = {}
+_ROWS_LIMIT = 8192
+
+
+def _rows(kinds: tuple[tuple[int, bool], ...], subsets: int, masks: tuple[int, ...], snow: bool,
+          pays_ability: bool, costs: tuple[tuple[int, int], ...]) -> tuple[list[int], list[int], list[int]]:
+    """What one activation of a mode adds to each subset of the demand ``kinds``: the units
+    that can pay it freely, the same without paying another activation's cost (the no-chain
+    reading), and its cost (``costs``: (kind index, n)).  Only read by the search."""
+    key = (kinds, masks, snow, pays_ability, costs)
+    hit = _ROWS.get(key)
+    if hit is not None:
+        return hit
+    nk = len(kinds)
+
+    def pays(unit: int, j: int, restricted: bool) -> bool:
+        m, ability = kinds[j]
+        if ability:
+            if not pays_ability or (restricted and costs):
+                return False
+            return m == ABILITY_GENERIC or bool(unit & m)
+        return (snow if m == SNOW else bool(unit & m))
+
+    # Per unit, the demand kinds it can pay (as a bit set), freely and without paying
+    # another activation's cost.
+    ub = [sum(1 << j for j in range(nk) if pays(u, j, False)) for u in masks]
+    ub_r = [sum(1 << j for j in range(nk) if pays(u, j, True)) for u in masks]
+    cb = [(1 << j, n) for j, n in costs]
+    row = [0] * subsets
+    row_r = [0] * subsets
+    crow = [0] * subsets
+    for t in range(1, subsets):
+        row[t] = sum(1 for b in ub if b & t)
+        row_r[t] = sum(1 for b in ub_r if b & t)
+        crow[t] = sum(n for b, n in cb if b & t)
+    if len(_ROWS) >= _ROWS_LIMIT:
+        _ROWS.clear()
+    out = _ROWS[key] = (row, row_r, crow)
+    return out
 
 
 def greedy_plan(modes: list[Mode], class_cap: list[int], form: Form, x: int,
