@@ -145,6 +145,8 @@ def test_converter_search_answer_is_the_enumerated_first_least(r: PaymentRequest
     (("Sunken Ruins", "Mystic Gate", "Plains", "Island"), "{B}{B}", ("min_sources",)),
     (("Sunken Ruins", "Mystic Gate", "Plains", "Island"), "{B}{B}", ()),
     (("Cascade Bluffs", "Fire-Lit Thicket", "Forest", "Island"), "{R}{R}{R}", ("min_waste", "min_sources")),
+    # X = 0: nothing is activated, and Counterspell is lost all the same (one Island)
+    (("Mystic Gate", "Island"), "{X}", DEFAULT_POLICY),
 ])
 def test_one_more_member_below_a_node_that_does_not_pay(cards: tuple[str, ...], cost: str,
                                                        policy: tuple[str, ...]) -> None:
@@ -175,7 +177,8 @@ def _check_against_enumeration(r: PaymentRequest) -> None:
     seeded = filters._Search(problem, criteria, modes, KeepTerms(problem, criteria))
     seeded.best = (*want[0][:-1], want[0][-1] + 1)
     assert seeded.run(), "node budget"
-    assert seeded.plan is not None, f"the optimum was pruned: {where}"
+    assert seeded.plan is not None and seeded.ceiling is not None, (
+        f"the optimum was pruned (the search ran afresh): {where}")
     assert (seeded.best, seeded.plan[0], seeded.plan[1]) == want, where
 
 

@@ -51,6 +51,9 @@ MAX_NODES = 20_000
 MAX_STEPS = 20_000
 
 
+#: A tie-break no payment reaches (the first pass's ceiling leaves it open).
+_OPEN = 1 << 62
+
 #: The terms a node's values list holds, in order (the policy's criteria pick from them).
 _TERMS = ("no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste", "prefer_lands",
           "min_sources", "use_pool", "min_energy", "tiebreak")
@@ -218,6 +221,10 @@ class _Search:
         self.min_net = [min(g.net for g in self.groups[d:]) for d in range(len(self.groups))]
         self.min_weight = [min(g.weight for g in self.groups[d:]) for d in range(len(self.groups))]
         self.best: tuple[int, ...] | None = None
+        #: With no payment found yet: cut only the nodes whose bound exceeds this (see run).
+        self.ceiling: tuple[int, ...] | None = None
+        #: The keep terms with no member used (keep_castable, keep_colors).
+        self.root_keep = (0, 0)
         self.plan: tuple[int, list[int], list[tuple[int, int]]] | None = None
         self.nodes = 0
         #: Firing-test steps of the whole query, against :data:`MAX_STEPS`.
@@ -233,18 +240,43 @@ class _Search:
         return tuple([vals[i] for i in self.vidx])
 
     def run(self) -> bool:
-        """Search every form; False when the node budget ran out."""
+        """Search every form; False when the node budget ran out.
+
+        A first pass keeps only payments whose vector is at most :meth:`_FormRun.floor`'s
+        least over the forms, bar the tie-break (what a payment could score if nothing
+        cost more than the counts force): a node whose bound exceeds that ceiling is cut,
+        one that ties it is not, so when the pass finds a payment the optimum is within
+        the ceiling and the pass found the same first least payment the whole search
+        would.  When it finds none, the whole search runs afresh (its own budgets)."""
         sup = self.sup
         x = self.p.x
         assert x is not None
-        for fi, form in enumerate(self.p.forms):
-            if form.life > sup.life or form.energy > sup.energy:
-                continue
-            try:
-                _FormRun(self, fi, form, form.mana_total(x), form.generic(x)).dfs(
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, True)
-            except _OutOfNodes:
-                return False
+        runs = [_FormRun(self, fi, form, form.mana_total(x), form.generic(x))
+                for fi, form in enumerate(self.p.forms)
+                if form.life <= sup.life and form.energy <= sup.energy]
+        if not runs:
+            return True
+        kmask, kc = self.terms.lost(0)  # the keep terms with nothing used: every node's floor
+        kcol = self.terms.colors_lost()
+        self.root_keep = (kc, kcol)
+        self.ceiling = min(r.floor() for r in runs)
+        try:
+            for r in runs:
+                r.dfs(0, 0, 0, 0, 0, 0, 0, 0, kmask, kc, kcol, True)
+        except _OutOfNodes:
+            self.best = self.plan = None
+        if self.plan is not None:
+            return True
+        self.ceiling = None
+        self.best = None
+        self.nodes = 0
+        self.steps[0] = 0
+        try:
+            for r in runs:
+                r.tried = {}
+                r.dfs(0, 0, 0, 0, 0, 0, 0, 0, kmask, kc, kcol, True)
+        except _OutOfNodes:
+            return False
         return True
 
 
@@ -315,15 +347,18 @@ class _FormRun:
         vals = [sac, life + form.life, kc, kcol, max(0, net - self.total), nonland, sources + more,
                 0, form.energy, tb + more_tb]
         best = s.best
-        if best is not None:
+        ceiling = s.ceiling
+        if best is not None or ceiling is not None:
             # the vector with the keep terms known so far bounds the node's own from below
-            if s.vector(vals) >= best:
+            v = s.vector(vals)
+            if v >= best if best is not None else v > ceiling:  # type: ignore[operator]
                 return
             if not fresh:
                 kmask, kc, kcol, fresh = self._keep_terms(kmask)
                 vals[2] = kc
                 vals[3] = kcol
-                if s.vector(vals) >= best:
+                v = s.vector(vals)
+                if v >= best if best is not None else v > ceiling:  # type: ignore[operator]
                     return
         have, fut, need_t = self.have, self.future, self.need_t
         subsets = self.subsets
@@ -348,12 +383,13 @@ class _FormRun:
                 return
         if d == len(groups):
             return
-        if not more and best is not None:
+        if not more and (best is not None or ceiling is not None):
             # this node does not pay, so a payment below it activates one more member at least
             vals[4] = max(0, net + s.min_net[d] - self.total)
             vals[6] = sources + 1
             vals[9] = tb + s.min_weight[d]
-            if s.vector(vals) >= best:
+            v = s.vector(vals)
+            if v >= best if best is not None else v > ceiling:  # type: ignore[operator]
                 return
         g = groups[d]
         row = self.rows[d]
@@ -388,6 +424,15 @@ class _FormRun:
             for t in range(1, subsets):
                 fut[t] += row[t] * cap
             self.fut_net += g.net * cap
+
+    def floor(self) -> tuple[int, ...]:
+        """The root's bound with the tie-break left open: the least vector a payment of this
+        form may have, but for the positions of what it uses."""
+        s = self.s
+        more = -(-self.total // s.max_net[0]) if s.max_net[0] > 0 else 0
+        kc, kcol = s.root_keep
+        vals = [0, self.form.life, kc, kcol, 0, 0, more, 0, self.form.energy, _OPEN]
+        return s.vector(vals)
 
     def _keep_terms(self, kmask: int) -> tuple[int, int, int, bool]:
         """The node's own keep terms, from an ancestor's mask of kept costs lost."""
