@@ -13,6 +13,7 @@ from manasolver.models.abilities import Amount, Condition, ManaAbility
 
 __all__ = [
     "AbilitiesOf",
+    "ConditionalDamage",
     "GrantedAbility",
     "LandTypeChange",
     "ManaMultiplier",
@@ -193,5 +194,16 @@ class NotOnBoardEffect:
     window: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class ConditionalDamage:
+    """"{T}: Add {B}. ~ deals 1 damage to you if you don't control an Ogre." (Tomb of Urami): the
+    ``damage`` that the source's mana ability printed as ``text`` deals is not dealt while its
+    controller controls a permanent ``unless`` counts (an Amount of kind ``count``)."""
+
+    text: str
+    damage: int
+    unless: Amount
+
+
 StructuredEffect = (ManaMultiplier | ProducesInstead | LandTypeChange | TriggeredMana | GrantedAbility | SpendAs
-                    | AbilitiesOf | Prohibition | NotOnBoardEffect)
+                    | AbilitiesOf | Prohibition | NotOnBoardEffect | ConditionalDamage)

@@ -183,6 +183,9 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
         value = removed
     elif kind == "life":
         value = state.player(permanent.controller).life
+    elif kind == "history":
+        raise NotOnBoard(f"{permanent.card.name} ({permanent.id}) adds mana by {amount.name}, which the board "
+                         "does not hold", f"battlefield.{permanent.id}")
     elif kind == "modified":
         # CR 700.9: counters on it, an Equipment attached, or an Aura its controller controls attached
         value = sum(n for _, n in permanent.counters) + sum(

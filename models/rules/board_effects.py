@@ -19,8 +19,8 @@ from dataclasses import replace
 from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
 from manasolver.models.card import BASIC_LAND_TYPES
-from manasolver.models.effects import GrantedAbility, Prohibition, StructuredEffect
-from manasolver.models.rules.amounts import permanent_matches
+from manasolver.models.effects import ConditionalDamage, GrantedAbility, Prohibition, StructuredEffect
+from manasolver.models.rules.amounts import evaluate_amount, permanent_matches
 from manasolver.models.rules.land_types import effective_land_types, has_effect, loses_rules_text
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import type_bit
@@ -111,6 +111,35 @@ def effective_mana_abilities(state: GameState, permanent: Permanent) -> tuple[Ma
     """
     if prohibited(state, permanent):
         return ()  # CR 602.5: none of its activated abilities can be activated
+    return _spared(state, permanent, _effective(state, permanent))
+
+
+def _spared(state: GameState, permanent: Permanent, abilities: tuple[ManaAbility, ...]) -> tuple[ManaAbility, ...]:
+    """``abilities`` without the damage a :class:`ConditionalDamage` of ``permanent`` spares now
+    (Tomb of Urami beside an Ogre its controller controls)."""
+    spared = _SPARING.get_or(state, _sparing).get(permanent.id)
+    if not spared:
+        return abilities
+    out = list(abilities)
+    for effect in spared:
+        if not evaluate_amount(effect.unless, state, permanent):
+            continue
+        out = [replace(a, damage=max(0, a.damage - effect.damage)) if a.text == effect.text else a for a in out]
+    return tuple(out)
+
+
+def _sparing(state: GameState) -> dict[str, list[ConditionalDamage]]:
+    out: dict[str, list[ConditionalDamage]] = {}
+    for src, e in active_effects(state):
+        if isinstance(e, ConditionalDamage):
+            out.setdefault(src.id, []).append(e)
+    return out
+
+
+_SPARING: IdentityMemo[GameState, dict[str, list[ConditionalDamage]]] = IdentityMemo(65)
+
+
+def _effective(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...]:
     granted = [e.ability for src, e in active_effects(state)
                if isinstance(e, GrantedAbility) and _granted_to(e, src, permanent, state)]
     aura = tap_damage_from_attachments(state).get(permanent.id, 0)

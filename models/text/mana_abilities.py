@@ -210,6 +210,16 @@ def _plain_count(text: str, plural: bool) -> Amount:
                   other=bool(m.group(1)))
 
 
+#: Amounts read from what the board does not hold (SPEC §4 has no field for them): the ability
+#: is left out of the supply naming it (``Amount("history")``, solver/supply/unmodelled.ability_gap).
+_NOT_ON_BOARD = {
+    "card you've drawn this turn": "the cards drawn this turn",
+    "the greatest power among creatures you control that entered the battlefield this turn":
+        "which creatures entered the battlefield this turn",
+    "Crossbreed Labs watermark among permanents you control": "the permanents' watermarks",
+}
+
+
 def _amount(text: str) -> Amount:
     """The number in "for each …", "equal to …" and "where X is …" phrases."""
     text = text.strip().rstrip(".")
@@ -228,6 +238,8 @@ def _amount(text: str) -> Amount:
         return Amount("removed")
     if text == "your life total":
         return Amount("life")
+    if text in _NOT_ON_BOARD:
+        return Amount("history", name=_NOT_ON_BOARD[text])
     if text == "the amount of life you gained this turn":
         return Amount("life_gained")  # the player's life_gained_this_turn (SPEC §4)
     if text == "the number of basic land types among lands you control":
@@ -565,6 +577,11 @@ def read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
     for sentence in rest:
         if m := re.fullmatch(r"~ deals (\d+) damage to you\.", sentence):
             damage += int(m.group(1))
+        elif m := re.fullmatch(r"~ deals (\d+) damage to you if you don't control an? [A-Z][\w'\-]*\.", sentence):
+            # Tomb of Urami: dealt unless its controller controls one, which the board decides
+            # (models/effects.ConditionalDamage, applied by rules/board_effects)
+            damage += int(m.group(1))
+            extra.append(sentence)
         elif sentence.startswith(("Spend this mana", "This mana can't be spent")):
             if production.restriction is not None:
                 raise Unreadable(sentence)

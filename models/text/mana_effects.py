@@ -18,6 +18,7 @@ from functools import lru_cache
 from manasolver.models.abilities import Amount, Condition
 from manasolver.models.effects import (
     AbilitiesOf,
+    ConditionalDamage,
     GrantedAbility,
     LandTypeChange,
     ManaMultiplier,
@@ -314,6 +315,14 @@ def _read_all(line: str) -> tuple[StructuredEffect, ...]:
     fixed = _fixed(line)
     if fixed is not None:
         return fixed
+    if m := re.fullmatch(r"[^:]*\{T\}[^:]*: Add [^.]+\. ~ deals (\d+) damage to you if you don't control an? "
+                         r"([A-Z][\w'\-]*)\.", line):
+        from manasolver.models.text.mana_abilities import Unreadable, _count_amount
+        try:
+            unless = _count_amount(f"{m.group(2)} you control")
+        except Unreadable:
+            return ()
+        return (ConditionalDamage(line, int(m.group(1)), unless),)
     if m := _SWAPS.fullmatch(line):
         # each land type's replacement (CR 614.1a); a land of two types meets both, in the order
         # its controller chooses (616.1), so the last one decides

@@ -84,6 +84,8 @@ def ability_gap(ab: ManaAbility, resources: bool) -> str | None:
         return "abilities that double the mana pool are not modelled yet"
     if ab.cost.discard_hand and not resources:
         return "costs that discard the hand are " + _QUERIES_ONLY
+    if ab.production.amount is not None and ab.production.amount.kind == "history":
+        return f"it adds mana by {ab.production.amount.name}, which the board does not hold"
     return None
 
 

@@ -137,3 +137,17 @@ def test_kyren_toy_adds_x_plus_one() -> None:
     two = _board({"card": "Kyren Toy", "counters": {"charge": 2}})
     assert _pay(two, "{3}")["payable"] is True
     assert _pay(two, "{4}")["payable"] is False
+
+
+@pytest.mark.parametrize("name, missing", [
+    ("Kydele, Chosen of Kruphix", "the cards drawn this turn"),
+    ("Alena, Kessig Trapper", "which creatures entered the battlefield this turn"),
+    ("Druid of the Sacred Beaker", "the permanents' watermarks"),
+])
+def test_history_the_board_does_not_hold_is_left_out_naming_it(name: str, missing: str) -> None:
+    """What SPEC §4 gives no field for is never guessed: the source is left out of the supply, the
+    answer naming what the board does not hold; the payment without it is legal."""
+    out = _pay(_board(name, "Forest"), "{G}")
+    assert out["payable"] is True
+    (gap,) = out["unsupported"]
+    assert gap["permanent"] == "p0" and missing in gap["reason"]

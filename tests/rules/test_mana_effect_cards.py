@@ -161,3 +161,14 @@ def test_glorious_sunrise_grant_exists_only_after_its_combat_trigger(active: str
         assert not _payable(state, "{G}{G}")
     else:
         assert out["error"]["code"] == "unsupported"
+
+
+def test_tomb_of_urami_hurts_only_without_an_ogre() -> None:
+    """Tomb of Urami: "{T}: Add {B}. ~ deals 1 damage to you if you don't control an Ogre.": the
+    damage is on the payment unless its controller controls an Ogre (an opponent's does not count)."""
+    assert _pay(json_board("Tomb of Urami"), "{B}")["payment"]["damage"] == 1
+    assert _pay(json_board("Tomb of Urami", "Ogre Taskmaster"), "{B}")["payment"]["damage"] == 0
+    theirs = {"card": "Ogre Taskmaster", "controller": "opp"}
+    assert _pay(json_board("Tomb of Urami", theirs), "{B}")["payment"]["damage"] == 1
+    out = _pay(json_board("Tomb of Urami", *SURVEY), "{1}{G}")
+    assert out["payable"] and out["payment"]["damage"] == 0 and "unsupported" not in out
