@@ -23,11 +23,12 @@ Witch, Overeager Apprentice; "Exile a card from your hand", Cadaverous Bloom: th
 :data:`~manasolver.models.abilities.HAND_CARD`, CR 701.9a, 118.3), a card exiled from the
 graveyard (Titans' Nest: :data:`~manasolver.models.abilities.GRAVEYARD_CARD`), a token by
 subtype or name (Diamond Kaleidoscope's "Sacrifice a Prism token", Jungle Patrol's "Sacrifice a
-token named Wood"), and exiling the source itself (Mirrored Lotus: it leaves the battlefield
-as by "sacrifice ~", CR 406).  Costs whose resource the board does not hold, or whose mana
+token named Wood"), and exiling the source itself or returning it to the hand (Mirrored Lotus,
+Grinning Ignus: it leaves the battlefield as by "sacrifice ~", CR 400.7; Ignus's "Activate only as
+a sorcery" is applied by the payment queries from the board's turn).  Costs whose resource the board does not hold, or whose mana
 depends on which card pays it, are read with :attr:`AbilityCost.unmodelled` saying why (milling
 needs the library; an amount by the sacrificed permanent's mana value; untapping an opponent's
-land; "Activate only as a sorcery/instant"), so the supply leaves the permanent out naming
+land; another "Activate only as a sorcery/instant"), so the supply leaves the permanent out naming
 the clause and the reason, and could-produce (CR 106.7, which ignores costs) still sees the
 mana.
 
@@ -58,7 +59,7 @@ from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_COLOR, TYPE_BITS, mask_from_letters
 
-__all__ = ["TapCost", "is_tap_cost_clause", "read_tap_costs", "tap_costs", "tap_costs_after"]
+__all__ = ["RETURN_SELF", "TapCost", "is_tap_cost_clause", "read_tap_costs", "tap_costs", "tap_costs_after"]
 
 _COUNTS = {"an": 1, "a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 #: Plural and singular spellings of the filters read, to the lower-case type or subtype.
@@ -104,8 +105,10 @@ _BY_VALUE = ("mana by the sacrificed or exiled permanent's mana value is not mod
 _OPPONENT_LAND = ("untapping a tapped land an opponent controls is not modelled yet (the mana is a type "
                   "that land could produce)")
 _X_SACRIFICES = "sacrificing X permanents for X mana and X life is not modelled yet"
-_SORCERY = ("'Activate only as a sorcery' (CR 602.5d): the mana is made before the spell is cast, and "
-            "returning it to the hand is not modelled yet")
+#: The cost part of Grinning Ignus, whose "Activate only as a sorcery" the payment queries apply
+#: from the board's turn (:func:`manasolver.solver.supply.resources.without_cast_card`).
+RETURN_SELF = "return ~ to its owner's hand"
+_SORCERY = "'Activate only as a sorcery' (CR 602.5d) is not modelled for this cost"
 _INSTANT_TIMING = ("'Activate only as an instant': the mana is made before the spell is cast (it can't "
                    "be activated while casting, CR 602.5d, 605.3a), which is not modelled for this cost")
 
@@ -121,10 +124,11 @@ def _production(effect: str) -> tuple[Production, str] | None:
         from manasolver.models.text.restrictions import read_restriction
         effect = m.group(1)
         restriction = read_restriction(m.group(2))
+    timing = ""
     m = re.fullmatch(r"(.*?\.)\s*Activate only as an? (instant|sorcery)\.", effect)
     if m:
         effect = m.group(1)
-        why = _INSTANT_TIMING if m.group(2) == "instant" else _SORCERY
+        timing = _INSTANT_TIMING if m.group(2) == "instant" else _SORCERY
     options: tuple[tuple[int, ...], ...]
     if re.fullmatch(rf"Add {_MANA}(?:(?:, {_MANA})*,? or {_MANA})?\.", effect):
         options = tuple(tuple(mask_from_letters(x) for x in re.findall(r"\{(\w)\}", alt))
@@ -147,7 +151,7 @@ def _production(effect: str) -> tuple[Production, str] | None:
         options, why = ((ANY_COLOR,),), why or _NO_LIBRARY
     else:
         return None
-    return Production(options=options, restriction=restriction), why
+    return Production(options=options, restriction=restriction), why or timing
 
 
 def _read_other(clause: str, index: int) -> TapCost | None:
@@ -214,8 +218,10 @@ def _read_other(clause: str, index: int) -> TapCost | None:
             why = why or _X_SACRIFICES
             parts.append(low)
         elif re.fullmatch(r"return [a-z][\w' ,-]* to its owner's hand", low):
-            why = why or _SORCERY
-            parts.append("return ~ to its owner's hand")
+            sacrifice_self = True  # it leaves the battlefield, once (CR 400.7)
+            parts.append(RETURN_SELF)
+            if why == _SORCERY:
+                why = ""  # its timing is checked against the board's turn, not read here
         else:
             return None
         special = True

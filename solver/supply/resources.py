@@ -15,6 +15,14 @@
 * cards in the hand with a mana ability activated from there (Simian Spirit Guide) are source
   classes of their own (:func:`hand_classes`); the card being cast is not one of them
   (:func:`without_cast_card`, CR 601.2a);
+* the cards of the hand and graveyard that "Discard a card", "Exile a card from your hand /
+  graveyard" costs take (Skirge Familiar, Cadaverous Bloom, Titans' Nest) are fodder too
+  (:func:`zone_fodder`: members ``"hand:<i>"``, ``"graveyard:<i>"``), the card being cast taken
+  out; tokens by subtype or name and colored creatures are matched by :func:`sacrificeable`;
+* what depends on the request, applied by :func:`without_cast_card`: "discard your hand" with
+  "Activate only as an instant" (Lion's Eye Diamond) can't pay for a card cast from the hand
+  (CR 602.5d), "Activate only as a sorcery" (Grinning Ignus) only at sorcery speed, and mana
+  whose restriction is not read is left out when a spell is named;
 * convoke, improvise and delve (702.51, 702.126, 702.66) use permanents and cards that are not
   mana sources: :func:`build_assists` groups the untapped creatures and artifacts by colors,
   types and supply class (a member of a class taps once: for its mana ability or to assist) and
@@ -26,10 +34,12 @@ Every grouping key refines the supply classes, so a group's members are intercha
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from manasolver.models.abilities import GRAVEYARD_CARD, HAND_CARD, ZONE_CARDS
 from manasolver.models.card import CARD_TYPES, Card
+from manasolver.models.text.tap_costs import RETURN_SELF
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_COLOR
 from manasolver.solver.request import PaymentRequest, SpellInfo
@@ -68,11 +78,13 @@ def without_cast_card(supply: Supply, spell: SpellInfo | None, state: GameState 
     is not read is listed as left out (:func:`_unchecked_for_spell`)."""
     if spell is not None:
         supply = _unchecked_for_spell(supply)
+    if state is not None and any(RETURN_SELF in o.costs for k in supply.classes for o in k.options):
+        supply = _returned_to_hand(supply, state)
     if spell is None or spell.ability or spell.card is None:
         return supply
     name = spell.card.name.lower()
-    hand = state.player(supply.player).hand if state is not None else ()
-    if hand and any(c.name.lower() == name for c in hand):
+    if state is not None and any("discard your hand" in o.costs for k in supply.classes for o in k.options) \
+            and any(c.name.lower() == name for c in state.player(supply.player).hand):
         supply = _without_hand_discarders(supply)
     hand_fodder = any(HAND_CARD in g.matches for g in supply.fodder)
     if not hand_fodder and not any(k.hand for k in supply.classes):
@@ -117,16 +129,40 @@ def _unchecked_for_spell(supply: Supply) -> Supply:
     return dataclasses.replace(supply, excluded=supply.excluded + tuple(extra))
 
 
+_RETURNED = ("the card it returns to the hand could then pay a cost that discards or exiles a card of the "
+             "hand, which is not modelled yet")
+
+
+def _returned_to_hand(supply: Supply, state: GameState) -> Supply:
+    """Grinning Ignus ("{R}, Return ~ to its owner's hand: Add {C}{C}{R}.  Activate only as a
+    sorcery."): only in its controller's main phase with the stack empty (CR 602.5d, 307.1), before
+    the spell is cast; otherwise its option goes.  Where a cost could then discard or exile the
+    card it returned (Skirge Familiar), it is listed as left out."""
+    turn = state.turn
+    if not (turn.active == supply.player and turn.step in ("main1", "main2") and turn.stack_empty):
+        return _without_options(supply, lambda o: RETURN_SELF in o.costs)
+    if not any(HAND_CARD in o.sacrifice_other for k in supply.classes for o in k.options):
+        return supply
+    extra = tuple(Excluded(m, cls.name, ", ".join(o.costs), _RETURNED) for cls in supply.classes
+                  for o in cls.options[:1] if any(RETURN_SELF in p.costs for p in cls.options) for m in cls.members)
+    return dataclasses.replace(supply, excluded=supply.excluded + extra)
+
+
 def _without_hand_discarders(supply: Supply) -> Supply:
     """``supply`` without the options whose cost discards the whole hand (Lion's Eye Diamond,
     Diamond Lion: "Discard your hand …  Activate only as an instant."): the ability can't be
     activated while a spell is being cast (CR 602.5d: only when an instant could be cast), so
-    its mana is made before, and discarding the hand then discards the card to be cast.  A
-    class left without options goes, and the groups' class indices follow."""
+    its mana is made before, and discarding the hand then discards the card to be cast."""
+    return _without_options(supply, lambda o: "discard your hand" in o.costs)
+
+
+def _without_options(supply: Supply, gone_if: Callable[[Option], bool]) -> Supply:
+    """``supply`` without the options ``gone_if`` says; a class left without options goes, and
+    the groups' class indices follow."""
     drop: list[int] = []
     classes = list(supply.classes)
     for k, cls in enumerate(classes):
-        keep = tuple(o for o in cls.options if "discard your hand" not in o.costs)
+        keep = tuple(o for o in cls.options if not gone_if(o))
         if len(keep) == len(cls.options):
             continue
         if keep:

@@ -231,7 +231,7 @@ def _tap_damage_beyond_mana(req: PaymentRequest) -> list[tuple[Permanent, str]]:
     by_id = {p.id: p for p in req.state.battlefield}
     from manasolver.models.text.tap_costs import tap_costs
     tappers = req.convoke or req.improvise or any(
-        any(a.cost.tap_creatures for a in p.card.mana_abilities) or tap_costs(p.card)
+        any(a.cost.tap_creatures for a in p.card.mana_abilities) or any(t.count for t in tap_costs(p.card))
         for p in req.state.battlefield)
     out = []
     for pid, (source, _) in hurt.items():

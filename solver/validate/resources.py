@@ -11,7 +11,11 @@
   permanent comes after that permanent's own activations: those orders must not be
   circular, and they join the order the mana cover checks.
 * Cards (:func:`check_delve`, :func:`check_pool`): delved cards in the graveyard, pool mana
-  in the pool.
+  in the pool; cards of the hand and graveyard that costs discard or exile (named
+  ``"hand:<i>"``/``"graveyard:<i>"`` in ``sacrificed``): each there, used once, never the card
+  being cast (601.2a) nor one delved (702.66a); "discard your hand" after every use of the
+  hand, and never for a card cast from it (an "as an instant" ability, 602.5d); "Activate only
+  as a sorcery" (Grinning Ignus) only at sorcery speed.
 * Life, energy and damage (:func:`check_life_and_energy`; 119.4, 107.14, 118.3), the
   payment's life including the activated ability's own "Pay N life"
   (:func:`ability_life_problem`, 602.2b).
@@ -24,6 +28,7 @@ from collections import Counter
 from manasolver.models.abilities import GRAVEYARD_CARD, HAND_CARD, ZONE_CARDS
 from manasolver.models.card import CARD_TYPES
 from manasolver.models.state import GameState, Permanent, Player
+from manasolver.models.text.tap_costs import RETURN_SELF
 from manasolver.models.symbols import ANY_COLOR, C, mask_letters
 from manasolver.solver.payment import Payment
 from manasolver.solver.request import PaymentRequest
@@ -108,6 +113,7 @@ def check_permanents(req: PaymentRequest, pay: Payment, me: str, led: Ledger,
                 problems.append(f"activations[{i}]: {who(act_src)} is sacrificed for the ability being "
                                 f"paid for (CR 602.2b, 601.2h), so no other cost can sacrifice it")
     _check_hand_discards(req, pay, me, problems)
+    _check_sorcery_timing(req, pay, me, problems)
     named_sac = [t for t in led.named_sac if t[1] not in ZONE_CARDS]
     _check_zone_cards(req, pay, me, [t for t in led.named_sac if t[1] in ZONE_CARDS],
                       [t for t in led.sac_other if t[1] in ZONE_CARDS], problems)
@@ -212,6 +218,18 @@ def _check_hand_discards(req: PaymentRequest, pay: Payment, me: str, problems: l
             problems.append(f"activations[{i}]: {who(perm)} can be activated only as an instant, before "
                             f"{spell.card.name} is cast (CR 602.5d), and discarding the hand then discards "
                             f"it (CR 601.2a)")
+
+
+def _check_sorcery_timing(req: PaymentRequest, pay: Payment, me: str, problems: list[str]) -> None:
+    """Grinning Ignus's "Return ~ to its owner's hand … Activate only as a sorcery": only in the
+    player's own main phase with the stack empty (CR 602.5d, 307.1)."""
+    turn = req.state.turn
+    if turn.active == me and turn.step in ("main1", "main2") and turn.stack_empty:
+        return
+    for i, a in enumerate(pay.activations):
+        if RETURN_SELF in a.costs:
+            problems.append(f"activations[{i}]: {a.permanent} can be activated only as a sorcery: in {me}'s "
+                            f"main phase with the stack empty (CR 602.5d, 307.1)")
 
 
 def _zone_words(what: str) -> str:

@@ -10,7 +10,10 @@ sacrificed itself (Treasure) can't be sacrificed again; one tapped for mana firs
 activations, so sacrifices that need each other first are refused (circular).
 
 A card in the hand with "Exile ~ from your hand: Add …" (Simian Spirit Guide, 602.2a)
-is a slot too: nothing, or its one activation (the card is exiled).
+is a slot too: nothing, or its one activation (the card is exiled).  Every card of the hand
+(but the card being cast, 601.2a) is also a fodder slot of "Discard a card" / "Exile a card from
+your hand" abilities (Skirge Familiar, Cadaverous Bloom; 701.9a), in the same slot as its own
+exile, and every card of the graveyard one of "Exile a card from your graveyard".
 
 "Tap an untapped <type> you control" (Springleaf Drum, Heritage Druid, Urza): a {T}
 ability lists one move per group of permanents it may tap; a repeatable one gets a slot
@@ -40,6 +43,7 @@ from manasolver.models.rules.production import (
 )
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import TYPE_BITS
+from manasolver.models.abilities import GRAVEYARD_CARD, HAND_CARD
 from manasolver.models.text.hand import hand_abilities
 from manasolver.models.text.tap_costs import tap_costs_after
 from manasolver.solver.graph import abilities_of, could_produce, reference_mask
@@ -153,6 +157,12 @@ def moves(state: GameState, player: str, cast: str = "", reserved: frozenset[str
         stand_in = Permanent(f"hand:{i}", c, me.name)
         slot = [Move(stand_in, len(state.battlefield) + i, ab, mana, None, hand=i)
                 for ab in hand_abilities(c) for opt in ab.production.options for mana in sorted(_concrete(opt))]
+        # Or discarded / exiled by a cost ("Discard a card: Add {B}.", 701.9a), not both (118.3).
+        slot += [replace(m, sacrificed=f"hand:{i}") for what, ms in altars if what == HAND_CARD for m in ms]
+        if slot:
+            out.append(slot)
+    for i in range(len(me.graveyard)):  # "Exile a card from your graveyard: Add {C}.": once each
+        slot = [replace(m, sacrificed=f"graveyard:{i}") for what, ms in altars if what == GRAVEYARD_CARD for m in ms]
         if slot:
             out.append(slot)
     costly = {m.perm.id for ms in out for m in ms if m.costs_mana}  # activations it could make now
