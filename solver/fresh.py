@@ -32,6 +32,7 @@ filled with whole values.
 
 from __future__ import annotations
 
+import marshal
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -72,23 +73,37 @@ _Rows = dict[object, "_Row | None"]
 
 
 class _Entry:
-    """What one permanent key is: quiet or not, and for the player's own permanents the card
-    and what its rows read."""
+    """What one permanent key is: quiet or not, whether the player asked about controls it, and
+    for the player's own permanents what its rows read and the rows made so far."""
 
-    __slots__ = ("card", "commander", "pays", "quiet", "rows")
+    __slots__ = ("commander", "mine", "pays", "quiet", "rows")
 
-    def __init__(self, card: Card, quiet: bool) -> None:
-        self.card = card
+    def __init__(self, card: Card, quiet: bool, mine: bool) -> None:
         self.quiet = quiet
+        self.mine = mine
         context = card_context(card) if quiet else None
         self.pays = bool(context and context[0])
         self.commander = bool(context and context[1])
         self.rows: _Rows = {}
 
 
-#: Per card database: entries by (card name, controlled by the player asked about, tapped,
-#: sick, token) as the JSON gives them.
-_TABLES: weakref.WeakKeyDictionary[CardDB, dict[tuple[object, ...], _Entry]] = weakref.WeakKeyDictionary()
+class _Table:
+    """What one card database and one tuple of player names have met: entries by (card name,
+    controlled by the first player, tapped, sick, token) as the JSON gives them, and permanent
+    objects by their typed serialisation (``marshal`` format 2: equal bytes are equal content of
+    equal types, ``true`` never ``1``) with their id and entry (``None``: not quiet)."""
+
+    __slots__ = ("entries", "perms")
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple[object, ...], _Entry] = {}
+        self.perms: dict[bytes, tuple[str, _Entry | None]] = {}
+
+
+#: Per card database, a table per tuple of player names.
+_TABLES: weakref.WeakKeyDictionary[CardDB, dict[tuple[str, ...], _Table]] = weakref.WeakKeyDictionary()
+#: The longest permanent serialisation remembered (a longer one goes the full way).
+_MAX_KEY = 4096
 #: Whether each card is quiet, by card object.
 _QUIET: dict[int, tuple[Card, bool]] = {}
 #: Forms of a cost, by its text (``None``: the text is not a cost this lane reads).
@@ -158,6 +173,53 @@ def _row(raw: dict[str, Any], index: int, players: tuple[Player, ...], cards: Ca
     return tuple(units), sup.has_damage
 
 
+def _table(db: CardDB, names: tuple[str, ...]) -> _Table:
+    """The table of ``db`` and these player names."""
+    tables = _TABLES.get(db)
+    if tables is None:
+        tables = _TABLES.setdefault(db, {})
+    table = tables.get(names)
+    if table is None:
+        if len(tables) >= 64:
+            tables.clear()
+        table = tables[names] = _Table()
+    return table
+
+
+def _permanent(raw: object, index: int, names: tuple[str, ...], table: _Table,
+               cards: CardResolver) -> tuple[str, _Entry | None] | None:
+    """The id and entry of a permanent object met for the first time; ``None`` for a field or
+    value the lane does not read (the full way reads it, or refuses it with its error)."""
+    if type(raw) is not dict or not raw.keys() <= _PERMANENT_KEYS:
+        return None
+    pid = raw.get("id")
+    name = raw.get("card")
+    if type(pid) is not str or type(name) is not str:
+        return None
+    if not 0 < len(pid) <= _NAME_LIMIT or (pid[0].isspace() and not pid.strip()):
+        return None
+    controller = raw.get("controller", names[0])
+    tapped = raw.get("tapped", False)
+    sick = raw.get("sick", False)
+    token = raw.get("token")
+    if type(controller) is not str or controller not in names or type(tapped) is not bool \
+            or type(sick) is not bool or (token is not None and type(token) is not bool):
+        return None
+    mine = controller == names[0]
+    key = (name, mine, tapped, sick, token)
+    entry = table.entries.get(key)
+    if entry is None:
+        try:
+            card = cards.named(name, f"battlefield[{index}].card")
+        except ManasolverError:
+            return None
+        entry = _Entry(card, quiet(card), mine)
+        if len(table.entries) >= _TABLE_LIMIT:
+            table.entries.clear()
+        table.entries[key] = entry
+    return pid, (entry if entry.quiet else None)
+
+
 def can_pay(query: dict[str, Any], db: CardDB) -> dict[str, Any] | None:
     """``{"payable": True}`` when the plain units of a quiet board pay some form of the cost, as
     the full path would answer; ``None`` to go the full way (see the module docstring)."""
@@ -185,63 +247,57 @@ def can_pay(query: dict[str, Any], db: CardDB) -> dict[str, Any] | None:
     me = players[0]
     if not _player_ok(me):
         return None
-    names = {p.name for p in players}
-    my_name = me.name
-    table = _TABLES.get(db)
-    if table is None:
-        table = _TABLES.setdefault(db, {})
-    identity: int | None = None
+    names = tuple(p.name for p in players)
+    table = _table(db, names)
+    perms = table.perms
+    dumps = marshal.dumps
+    ids: set[str] = set()
+    tally: dict[_Entry, int] = {}
+    first: dict[_Entry, int] = {}
+    for index, raw in enumerate(raw_field):
+        try:
+            key = dumps(raw, 2)
+        except (ValueError, TypeError):
+            return None
+        hit = perms.get(key)
+        if hit is None:
+            if len(key) > _MAX_KEY:
+                return None
+            hit = _permanent(raw, index, names, table, cards)
+            if hit is None:
+                return None
+            if len(perms) >= _TABLE_LIMIT:
+                perms.clear()
+            perms[key] = hit
+        entry = hit[1]
+        if entry is None:
+            return None
+        ids.add(hit[0])
+        if entry in tally:
+            tally[entry] += 1
+        else:
+            tally[entry] = 1
+            first[entry] = index
+    if len(ids) != len(raw_field):
+        return None  # a duplicate id: the loader's error
     counts: dict[tuple[int, bool], int] = {}
     for bit, n in pool_units(me):
         counts[(bit, False)] = counts.get((bit, False), 0) + n
     damage = False
-    ids: set[str] = set()
-    for index, raw in enumerate(raw_field):
-        if type(raw) is not dict or not raw.keys() <= _PERMANENT_KEYS:
-            return None
-        pid = raw.get("id")
-        name = raw.get("card")
-        if type(pid) is not str or type(name) is not str or pid in ids:
-            return None
-        if not 0 < len(pid) <= _NAME_LIMIT or (pid[0].isspace() and not pid.strip()):
-            return None
-        ids.add(pid)
-        controller = raw.get("controller", my_name)
-        tapped = raw.get("tapped", False)
-        sick = raw.get("sick", False)
-        token = raw.get("token")
-        if type(controller) is not str or controller not in names or type(tapped) is not bool \
-                or type(sick) is not bool or (token is not None and type(token) is not bool):
-            return None
-        mine = controller == my_name
-        key = (name, mine, tapped, sick, token)
-        entry = table.get(key)
-        if entry is None:
-            try:
-                card = cards.named(name, f"battlefield[{index}].card")
-            except ManasolverError:
-                return None
-            entry = _Entry(card, quiet(card))
-            if len(table) >= _TABLE_LIMIT:
-                table.clear()
-            table[key] = entry
-        if not entry.quiet:
-            return None
-        if not mine:
+    identity: int | None = None
+    for entry, many in tally.items():
+        if not entry.mine:
             continue
-        context: object = None
-        if entry.pays:
-            context = (me.life, me.energy)
-        elif entry.commander:
-            if identity is None:
-                identity = commander_identity(GameState(players=players, turn=Turn(active=my_name)), my_name)
-            context = identity
+        if entry.commander and identity is None:
+            identity = commander_identity(GameState(players=players, turn=Turn(active=me.name)), me.name)
+        context = ((me.life, me.energy) if entry.pays else None, identity if entry.commander else None)
         rows = entry.rows
         if context in rows:
             row = rows[context]
         else:
+            index = first[entry]
             try:
-                row = _row(raw, index, players, cards)
+                row = _row(raw_field[index], index, players, cards)
             except ManasolverError:
                 return None
             if len(rows) >= 256:
@@ -250,7 +306,7 @@ def can_pay(query: dict[str, Any], db: CardDB) -> dict[str, Any] | None:
         if row is None:
             return None
         for mask, snow, n in row[0]:
-            counts[(mask, snow)] = counts.get((mask, snow), 0) + n
+            counts[(mask, snow)] = counts.get((mask, snow), 0) + n * many
         damage = damage or row[1]
     units: list[UnitKind] = [(mask, snow, n, -1, ()) for (mask, snow), n in counts.items()]
     for form in forms:
