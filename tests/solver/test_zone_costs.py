@@ -16,6 +16,7 @@ tests/support/brute.py (whose moves give each card of the hand and graveyard a f
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -392,3 +393,35 @@ def test_zone_cost_boards_cpsat_and_csp_agree_with_brute_force(r: PaymentRequest
     for p in listed[:20]:
         res = validate(r, p)
         assert res.legal, (p.to_json(), res.problems, where)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(requests(), st.data())
+def test_validate_agrees_with_brute_force_on_zone_costs(r: PaymentRequest, data: Any) -> None:
+    """validate says legal exactly when the brute force lists the payment (redundant activations
+    included), on the brute force's own payments and on ones whose discarded or exiled card was
+    changed to another card of either zone, a card named twice, or a permanent."""
+    me = r.state.players[0]
+    cast = r.spell.card.name if r.spell is not None and r.spell.card is not None else ""
+    # The brute force keeps the first copy of the card being cast (a convention); validate takes
+    # any copy: with two copies in the hand the two differ only by which copy is kept.
+    assume(sum(1 for c in me.hand if c.name == cast) <= 1)
+    assume(not build_supply(r.state, resources=True).excluded)
+    assume(len(moves(r.state, "you", cast)) <= MAX_SOURCES)
+    every = brute(r, ("min_sources",), irredundant=False)
+    legal = {canon(p) for p in every.payments}
+    base = sorted(every.payments, key=repr)
+    if not base:
+        return
+    ids = ([f"hand:{i}" for i in range(len(me.hand) + 1)] + [f"graveyard:{i}" for i in range(len(me.graveyard) + 1)]
+           + [p.id for p in r.state.battlefield])
+    for _ in range(3):
+        p = data.draw(st.sampled_from(base))
+        acts = list(p.activations)
+        spends = [i for i, a in enumerate(acts) if a.sacrificed]
+        if spends and data.draw(st.booleans()):
+            i = data.draw(st.sampled_from(spends))
+            acts[i] = replace(acts[i], sacrificed=(data.draw(st.sampled_from(ids)),))
+            p = replace(p, activations=tuple(acts))
+        res = validate(r, p)
+        assert res.legal == (canon(p) in legal), (res.problems, p.to_json(), _describe(r))
