@@ -10,6 +10,8 @@
   bounded over completions that waste nothing): the optimum equals the brute force's on
   boards of Gaea's Cradle-like lands, Sol Rings and creatures, min_waste anywhere in the
   policy.
+* The bound over every activation with a mana cost at once (``Relaxation.any_may_win``):
+  never above the bound of any one of them (so it rules out only what each would).
 * The varied Commander board's pay lines that went over the node budget (and to CP-SAT)
   are answered by the optimiser itself, with CP-SAT's optimum.
 """
@@ -226,3 +228,34 @@ def test_varied_board_pay_lines_are_answered_by_the_optimiser(line: int, cost: s
     assert isinstance(exact, Solution)
     assert evaluate(problem, fast, DEFAULT_POLICY) == evaluate(problem, exact, DEFAULT_POLICY)
     assert validate(req, to_payment(problem, fast)).legal
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(requests(), st.sampled_from([None, "best"]))
+def test_the_bound_over_every_costly_activation_is_below_each(req: PaymentRequest, bar: str | None) -> None:
+    """``_any_lower`` is at most ``lower_vector`` of each activation with a mana cost (a
+    Signet, a filter land), form by form; ``any_may_win`` False implies ``costly_may_win``
+    False for each, against the search's own answer."""
+    from manasolver.solver.backends.fastopt.search import search_for
+    problem = queries.prepare(req, "optimal", 0)
+    clear_searches()
+    if FastOptBackend().solve(problem) is None:
+        return
+    search = search_for(problem, req.policy.criteria)
+    if search is None:
+        return
+    if bar:
+        search.run()
+    costly = [md for md in search.modes_all if md.costs]
+    if not costly:
+        return
+    relax = search.relax
+    forms = list(enumerate(problem.forms))
+    for _, form in forms:
+        group = relax._any_lower(form, 0, costly)
+        for md in costly:
+            one = relax.lower_vector(form, 0, (md,))
+            if one is not None:
+                assert group is not None and group <= one, (md, group, one)
+        if not relax.any_may_win([(0, form)], 0, costly, search.inc):
+            assert not any(relax.costly_may_win(form, 0, md, search.inc) for md in costly)

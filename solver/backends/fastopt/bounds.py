@@ -93,6 +93,88 @@ class Relaxation:
             return False  # its own activation already costs too much: no tables needed
         return not inc.prunes(self.lower_vector(form, x, (md,)))
 
+    def any_may_win(self, forms: list[tuple[int, Form]], x: int, costly: list[Mode], inc: Incumbent) -> bool:
+        """Could a payment of any of ``forms`` activating any of ``costly`` beat the incumbent's
+        answer?  One relaxation below every :meth:`lower_vector` of one of them (False here:
+        :meth:`costly_may_win` is False for each; most boards' activations with mana costs are
+        all ruled out at once)."""
+        if inc.bar()[0] is None or not costly:
+            return True
+        for _, form in forms:
+            if not inc.prunes(self._any_lower(form, x, costly)):
+                return True
+        return False
+
+    def _any_lower(self, form: Form, x: int, mds: list[Mode]) -> tuple[int, ...] | None:
+        """A lexicographic lower bound on :meth:`lower_vector` of ``form`` with any one of
+        ``mds``: the relaxation with no member taken, the most units any of them gives (in
+        all, net of its cost, and of each demand kind), the least cost any of them asks and
+        the least linear cost, and the least keep terms of using any one of them (each
+        component at most that of every one of them, so the vector is too)."""
+        key = (id(form), x)
+        rows = self._relax_rows.get(key, form)
+        if rows is None:
+            rows = self._relax_rows.put(key, form, self._rows_for(form))
+        scale, total_rows, kind_rows = rows
+        cap = self.class_cap
+        pool = self.pool_total
+
+        def relax(d: int, table: Table) -> int:
+            num = 0
+            for unit_cost, per, k, _m in table:
+                take = min(d, cap[k] * per)
+                num += take * unit_cost
+                d -= take
+                if d <= 0:
+                    return -(-num // scale)
+            return -1
+
+        own = max(len(md.masks) for md in mds)
+        costs = min(sum(n for _, n in md.costs) for md in mds)
+        net_own = max(len(md.masks) - sum(n for _, n in md.costs) for md in mds)
+        paid = self._payer * costs
+        total = form.mana_total(x) - own - pool
+        extra = relax(total, total_rows) + paid if total > 0 else paid
+        if total > 0 and extra < paid:
+            return None
+        need = form.mana_total(x) - pool - net_own
+        if need > 0:
+            net = relax(need, self._kind_tables["net"])
+            if net < 0:
+                return None
+            extra = max(extra, net)
+        for mask, n, table in kind_rows:
+            d = n - max(sum(1 for u in md.masks if (u & mask if mask > 0 else md.snow)) for md in mds)
+            d -= pool if mask > 0 else 0
+            if d > 0:
+                got = relax(d, table)
+                if got < 0:
+                    return None
+                extra = max(extra, got + paid)
+        base = min(self.lin.act_cost(md) for md in mds)
+        codec = self.lin
+        digits = codec.digits(base + extra + form.life * codec.place.get("min_life", 0))
+        out: list[int] = []
+        for code in codec.codes:
+            if code >= 0:
+                out.append(digits[code])
+            elif code == KEEP_LOST:
+                out.append(min(self.keep.keep_lost(self._one_used(md)) for md in mds))
+            elif code == COLORS_LOST:
+                out.append(min(self.keep.colors_lost(self._one_used(md)) for md in mds))
+            elif code == ENERGY:
+                out.append(form.energy)
+            else:  # min_waste, use_pool: at least 0
+                out.append(0)
+        out.append(digits[-1])
+        return tuple(out)
+
+    def _one_used(self, md: Mode) -> list[int]:
+        """Members used per class when one member of ``md``'s class is."""
+        used = [0] * len(self.class_cap)
+        used[md.k] += 1
+        return used
+
     def pairs_may_win(self, forms: list[tuple[int, Form]], x: int, keep: list[Mode],
                       inc: Incumbent) -> bool:
         """Could a payment with two or more costly activations (two of ``keep``) beat the

@@ -108,7 +108,8 @@ class Search:
         costly = [md for md in every if md.costs]
         if costly:
             keep = [md for md in costly
-                    if any(relax.costly_may_win(form, x, md, inc) for _, form in forms)]
+                    if any(relax.costly_may_win(form, x, md, inc) for _, form in forms)] \
+                if relax.any_may_win(forms, x, costly, inc) else []
             if keep:
                 inc.budget = inc.nodes + COSTLY_NODE_BUDGET
                 self.skip_free_only = True
