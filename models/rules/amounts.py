@@ -359,6 +359,8 @@ def _colors_among(kind: str, state: GameState, permanent: Permanent) -> int:
         for card in permanent.imprinted:
             mask |= card.colors
         return mask & ANY_COLOR
+    if kind in ("gates_you_control", "basic_lands_you_control"):
+        return _lands_could_produce(state, permanent, kind) & (ANY_TYPE if kind == "gates_you_control" else ANY_COLOR)
     if kind == "noted":
         raise NotOnBoard(f"{permanent.card.name} ({permanent.id}) adds mana of its last noted type, which the "
                           "board does not hold", f"battlefield.{permanent.id}")
@@ -376,6 +378,36 @@ def _colors_among(kind: str, state: GameState, permanent: Permanent) -> int:
             continue
         mask |= p.card.colors
     return mask & ANY_COLOR
+
+
+def _lands_could_produce(state: GameState, permanent: Permanent, kind: str) -> int:
+    """The types the Gates (after land-type changes) or the basic lands ``permanent``'s controller
+    controls could produce (CR 106.7): their effective mana abilities' options now, costs and
+    conditions ignored, through the replacement effects that apply (Plaza of Harmony, Star
+    Compass).  One of them that itself mirrors other lands is not followed: unsupported."""
+    from manasolver.models.rules.board_effects import active_effects, effective_mana_abilities
+    from manasolver.models.rules.production import could_produce_types, replacements_for
+    effects = bool(active_effects(state))
+    mask = 0
+    for land in state.controlled_by(permanent.controller):
+        if not land.is_land or land is permanent:
+            continue
+        if kind == "gates_you_control" and "gate" not in _subtypes(land, state):
+            continue
+        if kind == "basic_lands_you_control" and "basic" not in land.card.type_line.supertypes:
+            continue
+        for ab in (effective_mana_abilities(state, land) if effects else land.card.mana_abilities):
+            production = ab.production
+            if production.reference or production.colors_among in ("gates_you_control", "basic_lands_you_control"):
+                raise Unsupported(f"{permanent.card.name} ({permanent.id}) mirrors {land.card.name} ({land.id}), which "
+                                  "itself mirrors what other lands could produce; not followed",
+                                  f"battlefield.{permanent.id}")
+            for option in ability_options(ab, state, land, ignore_condition=True) or ():
+                union = 0
+                for slot in option:
+                    union |= slot
+                mask |= could_produce_types(union & ANY_TYPE, replacements_for(state, land, ab), len(option))
+    return mask
 
 
 def _base_options(production: Production, state: GameState,

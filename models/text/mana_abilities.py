@@ -333,6 +333,10 @@ _AMONG = {"one mana of any color among legendary creatures and planeswalkers you
           "legendary_creatures_planeswalkers"}
 
 
+_COULD_PRODUCE_OF = {"one mana of any type that a Gate you control could produce": "gates_you_control",
+                     "one mana of any color that a basic land you control could produce": "basic_lands_you_control"}
+
+
 def _board_production(body: str) -> Production | None:
     """The forms whose mana depends on a choice made as the permanent entered, the
     commander or the colors of permanents (read by ``amounts.ability_options``)."""
@@ -345,6 +349,10 @@ def _board_production(body: str) -> Production | None:
         return Production(commander=_number(m.group(1)))
     if body in _AMONG:
         return Production(colors_among=_AMONG[body])
+    if body in _COULD_PRODUCE_OF:
+        # Plaza of Harmony, Star Compass: what those lands could produce (CR 106.7), read by
+        # amounts.ability_options from their effective abilities
+        return Production(colors_among=_COULD_PRODUCE_OF[body])
     if body == "one mana of any of the exiled card's colors":
         # Chrome Mox: the colors of the cards exiled with it (the permanent's ``imprinted``)
         return Production(colors_among="imprinted")

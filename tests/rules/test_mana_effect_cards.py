@@ -3,7 +3,8 @@
 replacement), Winter's Night (snow lands only), Elvish Guidance (an amount per Elf), Extraplanar
 Lens (the imprinted land's name), Snowfall (mana only for cumulative upkeep), Lithoform Blight and
 Alpine Moon (a land loses its types and abilities and gains others), Orochi Merge-Keeper (while
-modified), and two whose form the board does not hold: Chaos Moon (refused only where a Mountain
+modified), Tomb of Urami (damage unless you control an Ogre), Star Compass and Plaza of Harmony
+(what basic lands or Gates you control could produce, CR 106.7), and two whose form the board does not hold: Chaos Moon (refused only where a Mountain
 is tapped) and Glorious Sunrise (only after combat began on its controller's turn).  Every payment
 is checked by ``validate``.
 """
@@ -36,6 +37,7 @@ SURVEY = ("Plains", "Island", "Forest")
 
 
 @pytest.mark.parametrize("name", ["Naked Singularity", "Reality Twist", "Chaos Moon", "Elvish Guidance",
+                                  "Tomb of Urami", "Star Compass", "Plaza of Harmony",
                                   "Winter's Night", "Snowfall", "Orochi Merge-Keeper", "Lithoform Blight",
                                   "Alpine Moon", "Glorious Sunrise"])
 def test_beside_three_basics_is_answered(name: str) -> None:
@@ -172,3 +174,25 @@ def test_tomb_of_urami_hurts_only_without_an_ogre() -> None:
     assert _pay(json_board("Tomb of Urami", theirs), "{B}")["payment"]["damage"] == 1
     out = _pay(json_board("Tomb of Urami", *SURVEY), "{1}{G}")
     assert out["payable"] and out["payment"]["damage"] == 0 and "unsupported" not in out
+
+
+def test_star_compass_mirrors_basic_lands_you_control_106_7() -> None:
+    """Star Compass: "{T}: Add one mana of any color that a basic land you control could produce.":
+    tapped basics count (could produce ignores costs), an opponent's do not, colorless never, and
+    replacement effects apply (Naked Singularity: a Forest could produce {B})."""
+    assert _payable(json_board("Star Compass", {"card": "Mountain", "tapped": True}), "{R}")
+    assert not _payable(json_board("Star Compass", {"card": "Mountain", "controller": "opp"}), "{R}")
+    assert not _payable(json_board("Star Compass", {"card": "Wastes", "tapped": True}), "{C}")
+    assert _payable(json_board("Star Compass", *SURVEY), "{W}{W}{U}{G}")
+    assert _payable(json_board("Star Compass", "Forest", "Naked Singularity"), "{B}{B}")
+
+
+def test_plaza_of_harmony_mirrors_gates_after_type_changes_106_7() -> None:
+    """Plaza of Harmony: "{T}: Add one mana of any type that a Gate you control could produce.": a
+    tapped Azorius Guildgate gives {W} or {U}; under Spreading Seas it is an Island and no Gate."""
+    gate = {"card": "Azorius Guildgate", "tapped": True}
+    assert _payable(json_board("Plaza of Harmony", gate), "{W}")
+    assert not _payable(json_board("Plaza of Harmony", gate), "{G}")
+    seas = {"card": "Spreading Seas", "attached_to": "p1"}
+    assert not _payable(json_board("Plaza of Harmony", gate, seas), "{W}")
+    assert not _payable(json_board("Plaza of Harmony", *SURVEY), "{W}{U}{G}{W}")  # no Gate: only {C}
