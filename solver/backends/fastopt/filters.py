@@ -11,7 +11,14 @@ converters convert instead:
 * the activations are *counts*, per mode (one way to use a class of identical permanents:
   a cost-free mode, or its converter), decided by a depth-first branch and bound whose
   every term of the policy (SPEC §6) is monotone in the counts, so a node's own vector is a
-  lower bound for everything below it and a node that pays is a leaf;
+  lower bound for everything below it and a node that pays is a leaf; the keep terms are
+  kept along the branch (:mod:`~manasolver.solver.backends.fastopt.filter_terms`), a node is
+  first bounded with its parent's, and a node that does not pay is bounded as if one more
+  member were activated below it (the least waste, source and board position that adds);
+* a first pass cuts every node whose bound exceeds the least vector the forms allow, bar the
+  tie-break: when it finds a payment, the optimum is within that ceiling and the pass found
+  the payment the whole search would (nodes tying the ceiling are kept); else the whole
+  search runs;
 * a node is tried when its units cover the cost by count and by Hall's condition over the
   cost's demand kinds (converter inputs left out: a relaxation);
 * whether a count vector really pays is decided exactly by :func:`fires`: a search over the
@@ -49,6 +56,9 @@ __all__ = ["MAX_NODES", "MAX_STEPS", "fires", "solve_converters"]
 MAX_NODES = 20_000
 #: Steps of the exact firing tests of one query before the search gives the problem back.
 MAX_STEPS = 20_000
+#: Passes under a ceiling before the whole search, and the node budget of each.
+CEILING_PASSES = 3
+CEILING_NODES = 5_000
 
 
 #: A tie-break no payment reaches (the first pass's ceiling leaves it open).
@@ -223,6 +233,10 @@ class _Search:
         self.best: tuple[int, ...] | None = None
         #: With no payment found yet: cut only the nodes whose bound exceeds this (see run).
         self.ceiling: tuple[int, ...] | None = None
+        #: The least bound cut past the ceiling in this pass, the tie-break open.
+        self.raised: tuple[int, ...] | None = None
+        #: The node budget of the pass.
+        self.budget = MAX_NODES
         #: The keep terms with no member used (keep_castable, keep_colors).
         self.root_keep = (0, 0)
         self.plan: tuple[int, list[int], list[tuple[int, int]]] | None = None
@@ -242,12 +256,14 @@ class _Search:
     def run(self) -> bool:
         """Search every form; False when the node budget ran out.
 
-        A first pass keeps only payments whose vector is at most :meth:`_FormRun.floor`'s
-        least over the forms, bar the tie-break (what a payment could score if nothing
-        cost more than the counts force): a node whose bound exceeds that ceiling is cut,
-        one that ties it is not, so when the pass finds a payment the optimum is within
-        the ceiling and the pass found the same first least payment the whole search
-        would.  When it finds none, the whole search runs afresh (its own budgets)."""
+        First passes keep only payments whose vector is at most a *ceiling*: a node whose
+        bound exceeds it is cut, one that ties it is not, so when a pass finds a payment the
+        optimum is within the ceiling and the pass found the same first least payment the
+        whole search would.  The first ceiling is :meth:`_FormRun.floor`'s least over the
+        forms (what a payment could score if nothing cost more than the counts force), the
+        next the least bound a pass cut (the optimum is below a cut node), the tie-break
+        left open in each; after :data:`CEILING_PASSES` that find nothing, or one over its
+        budget, the whole search runs afresh (its own budgets)."""
         sup = self.sup
         x = self.p.x
         assert x is not None
@@ -259,24 +275,46 @@ class _Search:
         kmask, kc = self.terms.lost(0)  # the keep terms with nothing used: every node's floor
         kcol = self.terms.colors_lost()
         self.root_keep = (kc, kcol)
-        self.ceiling = min(r.floor() for r in runs)
-        try:
-            for r in runs:
-                r.dfs(0, 0, 0, 0, 0, 0, 0, 0, kmask, kc, kcol, True)
-        except _OutOfNodes:
-            self.best = self.plan = None
-        if self.plan is not None:
-            return True
+        ceiling = min(r.floor() for r in runs)
+        for _ in range(CEILING_PASSES):
+            self.ceiling, self.raised = ceiling, None
+            self.nodes = self.steps[0] = 0
+            self.budget = CEILING_NODES
+            try:
+                for r in runs:
+                    r.dfs(0, 0, 0, 0, 0, 0, 0, 0, kmask, kc, kcol, True)
+            except _OutOfNodes:
+                self.best = self.plan = None
+                break
+            if self.plan is not None:
+                return True
+            if self.raised is None:
+                return True  # nothing cut past the ceiling and nothing found: no payment
+            ceiling = self.raised
         self.ceiling = None
         self.best = None
-        self.nodes = 0
-        self.steps[0] = 0
+        self.nodes = self.steps[0] = 0
+        self.budget = MAX_NODES
         try:
             for r in runs:
                 r.tried = {}
                 r.dfs(0, 0, 0, 0, 0, 0, 0, 0, kmask, kc, kcol, True)
         except _OutOfNodes:
             return False
+        return True
+
+    def cut(self, v: tuple[int, ...]) -> bool:
+        """Is a node of bound ``v`` cut: no better than the best payment found, or (none found
+        yet) past the ceiling?  A node past the ceiling may raise the next one."""
+        best = self.best
+        if best is not None:
+            return v >= best
+        ceiling = self.ceiling
+        if ceiling is None or v <= ceiling:
+            return False
+        w = (*v[:-1], _OPEN)
+        if self.raised is None or w < self.raised:
+            self.raised = w
         return True
 
 
@@ -332,7 +370,7 @@ class _FormRun:
         bound, as both only grow with what is used)."""
         s = self.s
         s.nodes += 1
-        if s.nodes > MAX_NODES:
+        if s.nodes > s.budget:
             raise _OutOfNodes
         sup = s.sup
         form = self.form
@@ -346,19 +384,16 @@ class _FormRun:
             more_tb = more * s.min_weight[d]
         vals = [sac, life + form.life, kc, kcol, max(0, net - self.total), nonland, sources + more,
                 0, form.energy, tb + more_tb]
-        best = s.best
-        ceiling = s.ceiling
-        if best is not None or ceiling is not None:
+        bounded = s.best is not None or s.ceiling is not None
+        if bounded:
             # the vector with the keep terms known so far bounds the node's own from below
-            v = s.vector(vals)
-            if v >= best if best is not None else v > ceiling:  # type: ignore[operator]
+            if s.cut(s.vector(vals)):
                 return
             if not fresh:
                 kmask, kc, kcol, fresh = self._keep_terms(kmask)
                 vals[2] = kc
                 vals[3] = kcol
-                v = s.vector(vals)
-                if v >= best if best is not None else v > ceiling:  # type: ignore[operator]
+                if s.cut(s.vector(vals)):
                     return
         have, fut, need_t = self.have, self.future, self.need_t
         subsets = self.subsets
@@ -383,13 +418,12 @@ class _FormRun:
                 return
         if d == len(groups):
             return
-        if not more and (best is not None or ceiling is not None):
+        if not more and bounded:
             # this node does not pay, so a payment below it activates one more member at least
             vals[4] = max(0, net + s.min_net[d] - self.total)
             vals[6] = sources + 1
             vals[9] = tb + s.min_weight[d]
-            v = s.vector(vals)
-            if v >= best if best is not None else v > ceiling:  # type: ignore[operator]
+            if s.cut(s.vector(vals)):
                 return
         g = groups[d]
         row = self.rows[d]
