@@ -201,9 +201,9 @@ def report(result: dict[str, object]) -> str:
         "graveyard, sacrifice X Goats or a named token, return to hand) need the payment search to spend",
         "them; conditional and leveled grants are not read; restrictions naming kicked, flashback, foretell,",
         "disturb, morph or cumulative-upkeep payments, spells cast from a graveyard or the commander are not",
-        "matched against the request yet; game history (life gained or cards drawn this turn, a land played,",
-        "a draft choice, a last noted type, an imprinted card) is not on the board; could-produce references",
-        "to basic lands or Gates need new solver references; \"spend mana as though it were mana of any",
+        "matched against the request yet; the game history SPEC §4 gives fields for (lands played, life",
+        "gained this turn, the imprinted card, a chosen name) is read from the board, and an answer that",
+        "needs a missing one is unsupported naming the field; a draft choice has no field; \"spend mana as though it were mana of any",
         "color\" (Chromatic Orrery) is a payment rule the engine does not apply yet, so it is reported rather",
         "than ignored.",
         "",
@@ -232,9 +232,12 @@ WHY: tuple[tuple[str, str], ...] = (
      r"^abilities of:"),
     ("a trigger on tapping that may hurt in a way not read (\"unless … pays\", poison)", r"^tap trigger:"),
     ("a prohibition on activating mana abilities (CR 602.5), refused where it reaches one", r"^prohibition:"),
-    ("game history or a choice the board does not hold (cards drawn or life gained this turn, a land "
-     "played, an imprinted or exiled card, a draft, a last noted type, renown, the library)",
-     r"this turn|played a land|exiled|drafted|last noted|renowned|top card of your library|Legacy —|watermark"),
+    ("read, but what it adds depends on what the board does not hold (cards drawn or creatures entered this "
+     "turn, watermarks, a last noted type, Chaos Moon's upkeep count, Glorious Sunrise's land): left out or "
+     "refused where it matters, naming it", r"^not on the board:"),
+    ("a choice or state the board does not hold, in a clause not read (a draft, renown, the library, "
+     "Legacy nodes, the monarch)",
+     r"this turn|played a land|exiled|drafted|last noted|renowned|top card of your library|Legacy —|watermark|monarch"),
     ("a cost that spends another zone or resource (discard, mill, exile, sacrifice a named token, return to "
      "hand, untap an opponent's land)", r"[Dd]iscard|[Mm]ill a card|Exile|Sacrifice (?:X|a \w+ (?:token|or)|"
                                         r"a Prism|an artifact|a black)|Return ~|Untap a tapped|Tap an untapped"),
@@ -250,7 +253,7 @@ WHY: tuple[tuple[str, str], ...] = (
 def whole_pool(data: Path) -> dict[str, object]:
     """Every permanent of the pool as the card database builds it (see the module docstring)."""
     from manasolver.models.carddb import default_db
-    from manasolver.models.effects import AbilitiesOf, Prohibition, SpendAs
+    from manasolver.models.effects import AbilitiesOf, NotOnBoardEffect, Prohibition, SpendAs
     from manasolver.models.errors import ManasolverError
     from manasolver.models.text.prohibitions import prohibitions_of
     from manasolver.models.text.read import card_text
@@ -282,6 +285,11 @@ def whole_pool(data: Path) -> dict[str, object]:
             found += [f"repeatable: {a.text}" for a in card.mana_abilities
                       if not (a.cost.tap or a.cost.untap or a.cost.sacrifice_self) and a.cost.mana
                       and repeatable_gap(a.cost, 0, True)]
+            found += [f"not on the board: {a.text.replace(card.name, '~')}" for a in card.mana_abilities
+                      if (a.production.amount is not None and a.production.amount.kind == "history")
+                      or a.production.colors_among == "noted"]
+            found += ["not on the board: " + e.text.replace(card.name, "~") for e in text.mana_effects
+                      if isinstance(e, NotOnBoardEffect)]
             if "only as though it were colorless" in card.oracle_text:
                 found.append("spend as: " + next(x for x in card.oracle_text.split("\n") if "only as though" in x))
             if not found:
