@@ -15,10 +15,10 @@ converters convert instead:
   kept along the branch (:mod:`~manasolver.solver.backends.fastopt.filter_terms`), a node is
   first bounded with its parent's, and a node that does not pay is bounded as if one more
   member were activated below it (the least waste, source and board position that adds);
-* a first pass cuts every node whose bound exceeds the least vector the forms allow, bar the
-  tie-break: when it finds a payment, the optimum is within that ceiling and the pass found
-  the payment the whole search would (nodes tying the ceiling are kept); else the whole
-  search runs;
+* first passes cut every node whose bound exceeds a ceiling (the least vector the forms
+  allow, then the least bound the last pass cut; the tie-break left open): when one finds a
+  payment, the optimum is within its ceiling and the pass found the payment the whole
+  search would (nodes tying the ceiling are kept); else the whole search runs;
 * a node is tried when its units cover the cost by count and by Hall's condition over the
   cost's demand kinds (converter inputs left out: a relaxation);
 * whether a count vector really pays is decided exactly by :func:`fires`: a search over the
