@@ -111,6 +111,9 @@ _FORMS: dict[str, tuple[Form, ...] | None] = {}
 #: Board texts this lane answered, the most recent last: a board sent again goes the full way.
 _SEEN: dict[str, None] = {}
 _SEEN_LIMIT = 64
+#: Kept boards (:mod:`~manasolver.solver.board_cache`: objects never changed once kept) and what
+#: this lane found on each: its units, or ``None`` when it goes the full way.
+_KEPT: dict[int, tuple[object, tuple[list[UnitKind], bool, int, int] | None]] = {}
 
 
 def quiet(card: Card) -> bool:
@@ -232,12 +235,50 @@ def can_pay(query: dict[str, Any], db: CardDB) -> dict[str, Any] | None:
     forms = _forms(cost)
     if not forms:
         return None
-    raw_field = state.get("battlefield", [])
-    if type(raw_field) is not list or len(raw_field) > _PERMANENT_LIMIT:
-        return None
-    from manasolver.solver.board_cache import pending_text
+    from manasolver.solver.board_cache import identified, pending_text
+    kept = identified(state, db)
+    if kept is not None:  # a kept board (its text seen before, or a session's): its verdict, once
+        verdict = _KEPT.get(id(kept))
+        if verdict is None or verdict[0] is not kept:
+            verdict = (kept, _units(state, db))
+            if len(_KEPT) >= _SEEN_LIMIT:
+                del _KEPT[next(iter(_KEPT))]
+            _KEPT[id(kept)] = verdict
+        return _answer(verdict[1], forms)
     text = pending_text(state)
     if text is not None and text in _SEEN:
+        return None
+    found = _units(state, db)
+    if found is None:
+        return None
+    answered = _answer(found, forms)
+    if answered is not None and text is not None:
+        if len(_SEEN) >= _SEEN_LIMIT:
+            del _SEEN[next(iter(_SEEN))]
+        _SEEN[text] = None
+    return answered
+
+
+def _answer(found: tuple[list[UnitKind], bool, int, int] | None, forms: tuple[Form, ...]) -> dict[str, Any] | None:
+    """``{"payable": True}`` when the units pay some form (as the flow fast path asks), else ``None``."""
+    if found is None:
+        return None
+    units, damage, life, energy = found
+    for form in forms:
+        if form.life and damage:
+            continue  # damage taken before the life payment matters: the full way decides
+        if form.life > life or form.energy > energy:
+            continue
+        if hall_fast(units, form, form.generic(0)):
+            return {"payable": True}
+    return None
+
+
+def _units(state: dict[str, Any], db: CardDB) -> tuple[list[UnitKind], bool, int, int] | None:
+    """The plain units of a quiet board, whether one of them deals damage, and the player's life
+    and energy; ``None`` for a board that goes the full way."""
+    raw_field = state.get("battlefield", [])
+    if type(raw_field) is not list or len(raw_field) > _PERMANENT_LIMIT:
         return None
     cards = CardResolver(db)
     try:
@@ -309,15 +350,4 @@ def can_pay(query: dict[str, Any], db: CardDB) -> dict[str, Any] | None:
             counts[(mask, snow)] = counts.get((mask, snow), 0) + n * many
         damage = damage or row[1]
     units: list[UnitKind] = [(mask, snow, n, -1, ()) for (mask, snow), n in counts.items()]
-    for form in forms:
-        if form.life and damage:
-            continue  # damage taken before the life payment matters: the full way decides
-        if form.life > me.life or form.energy > me.energy:
-            continue
-        if hall_fast(units, form, form.generic(0)):
-            if text is not None:
-                if len(_SEEN) >= _SEEN_LIMIT:
-                    del _SEEN[next(iter(_SEEN))]
-                _SEEN[text] = None
-            return {"payable": True}
-    return None
+    return units, damage, me.life, me.energy

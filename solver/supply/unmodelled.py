@@ -34,6 +34,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import AbilityCost, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
@@ -197,7 +198,7 @@ def guard_prohibitions(state: GameState, player: str) -> None:
     if found:
         perm, text = found[0]
         index = next(i for i, p in enumerate(state.battlefield) if p.id == perm.id)
-        if "the chosen" in text:
+        if "the chosen" in text and perm.chosen_name is None:
             raise Unsupported(f"{perm.card.name} ({perm.id}): {text!r} may stop a nonland permanent's mana "
                               f"abilities on this board, and what was chosen as it entered is not given (chosen)",
                               f"battlefield[{index}].chosen")
@@ -310,18 +311,39 @@ def guard_payment_rules(req: PaymentRequest) -> None:
     for i, perm in enumerate(req.state.battlefield):
         if perm.controller != req.player:
             continue
-        text = perm.card.oracle_text
-        if "rather than pay that mana" in text and (m := _LIFE_FOR_MANA.search(text)):
+        clauses = _PAYING_CLAUSES.get(perm.card)
+        if clauses is None:
+            clauses = _PAYING_CLAUSES.put(perm.card, _paying_clauses(perm.card.oracle_text))
+        if clauses is _NO_CLAUSES:
+            continue
+        m, line = clauses
+        if m is not None:
             bit = {"W": 1, "U": 2, "B": 4, "R": 8, "G": 16}[m.group(1)]
             if any(s.colors & bit and not s.phyrexian for c in costs for s in c.symbols):
                 raise Unsupported(f"{perm.card.name} ({perm.id}): {m.group(0)!r} is not modelled yet: paying "
                                   f"{m.group(2)} life for a {{{m.group(1)}}} of this cost could change the answer",
                                   f"battlefield[{i}]")
-        if _ONLY_AS_COLORLESS in text.lower():
-            line = next(x for x in text.split("\n") if _ONLY_AS_COLORLESS in x.lower())
+        if line is not None:
             raise Unsupported(f"{perm.card.name} ({perm.id}): {line!r} changes what mana pays each symbol "
                               f"(CR 609.4b), which this engine does not apply yet", f"battlefield[{i}]")
     guard_unread_haste(req.state, req.player)
+
+
+_PayingClauses = tuple["re.Match[str] | None", "str | None"]
+_NO_CLAUSES: _PayingClauses = (None, None)
+#: A card's rules of paying read from its text (K'rrik's life for a symbol, Celestial Dawn's line),
+#: by card object: the text of a card never changes.
+_PAYING_CLAUSES: IdentityMemo[Card, _PayingClauses] = IdentityMemo(8193)
+
+
+def _paying_clauses(text: str) -> _PayingClauses:
+    """(K'rrik's "pay N life rather than pay that mana" match, the line spending other mana only
+    as colorless) of an oracle text; :data:`_NO_CLAUSES` when it has neither."""
+    m = _LIFE_FOR_MANA.search(text) if "rather than pay that mana" in text else None
+    line = None
+    if _ONLY_AS_COLORLESS in text.lower():
+        line = next(x for x in text.split("\n") if _ONLY_AS_COLORLESS in x.lower())
+    return _NO_CLAUSES if m is None and line is None else (m, line)
 
 
 def _guard_spend_as(req: PaymentRequest, costs: list[ManaCost]) -> None:
