@@ -46,6 +46,7 @@ from manasolver.models.rules.amounts import commander_identity
 from manasolver.models.state import GameState, Player, Turn
 from manasolver.models.text.read import card_text
 from manasolver.models.text.tap_triggers import tap_triggers_of
+from manasolver.models.text.triggers import self_tap_damage
 from manasolver.solver.backends.flow import class_units
 from manasolver.solver.backends.matching import UnitKind, hall_fast
 from manasolver.solver.casting.announce import Form, announce
@@ -126,13 +127,21 @@ def quiet(card: Card) -> bool:
     oracle = card.oracle_text
     calm = not (text.mana_effects or text.granted_keywords or text.prohibitions or text.unread
                 or text.tap_costs or text.cost_effects or text.cost_unknown or text.about_activation
-                or text.keyword_costs is None or card.unsupported or tap_triggers_of(card)
+                or text.keyword_costs is None or card.unsupported or not _own_tap_triggers(card)
                 or "rather than pay that mana" in oracle or ONLY_AS_COLORLESS in oracle.lower()
                 or card_context(card) is None)
     if len(_QUIET) >= _TABLE_LIMIT:
         _QUIET.clear()
     _QUIET[id(card)] = (card, calm)
     return calm
+
+
+def _own_tap_triggers(card: Card) -> bool:
+    """Are ``card``'s triggers on becoming tapped (if any) all read, and each harmless or its own
+    damage to its controller that the parser already put on its ``{T}`` abilities (City of Brass):
+    the ones the board's tap damage passes over (:func:`~manasolver.models.rules.board_effects.tap_damage_from_attachments`)?"""
+    return all(t is not None and (t.harmless or (t.reach == "self" and bool(self_tap_damage(card)) and bool(t.hurt_you)))
+               for _, t in tap_triggers_of(card))
 
 
 def _forms(text: str) -> tuple[Form, ...] | None:

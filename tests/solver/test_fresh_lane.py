@@ -26,10 +26,10 @@ QUIET = ("Forest", "Island", "Swamp", "Mountain", "Plains", "Wastes", "Snow-Cove
          "Arcane Signet", "Sol Ring", "Dimir Signet", "Talisman of Unity", "Llanowar Elves",
          "Birds of Paradise", "Avacyn's Pilgrim", "Treasure", "Mana Confluence", "Grizzly Bears",
          "Thragtusk", "Mind Stone", "Commander's Sphere", "Path of Ancestry", "Overgrown Tomb",
-         "Ancient Tomb", "Lotus Petal")
+         "Ancient Tomb", "Lotus Petal", "City of Brass")
 LOUD = ("Null Rod", "Manabarbs", "Fervor", "Urborg, Tomb of Yawgmoth", "Blood Moon", "Elvish Archdruid",
         "Gaea's Cradle", "Exotic Orchard", "Reflecting Pool", "Cryptolith Rite", "Chromatic Lantern",
-        "Heritage Druid", "Celestial Dawn", "Mana Reflection", "City of Brass", "Priest of Titania")
+        "Heritage Druid", "Celestial Dawn", "Mana Reflection", "Priest of Titania", "Seizures", "Contaminated Ground")
 COMMANDERS = ("Kenrith, the Returned King", "Ezuri, Renegade Leader", "Atraxa, Praetors' Voice",
               "Krenko, Mob Boss")
 COSTS = ("{G}", "{U}", "{W}{U}", "{2}{G}", "{1}{B/P}", "{B/P}{B/P}", "{C}", "{S}", "{X}{R}", "{2/W}",
@@ -236,3 +236,16 @@ def test_a_board_sent_again_is_kept_for_the_memo_of_answers() -> None:
     assert [first, answer_line_text(lines[1]), answer_line_text(lines[2])] == \
         [f'{{"id": {i}, "payable": true}}' for i in range(3)]
     assert board_cache.recent_count() == 1
+
+
+def test_city_of_brass_damage_is_on_its_own_ability_and_stays_in_the_lane_603_2() -> None:
+    """City of Brass's "Whenever ~ becomes tapped, it deals 1 damage to you" is on its {T}
+    ability already (damage, CR 603.2): the lane sums it, and skips a form paying life beside it
+    as the flow does.  Seizures' trigger ("unless that player pays {3}") is not read: the board goes
+    the full way."""
+    brass = [{"id": "b", "card": "City of Brass"}]
+    query = {"query": "can_pay", "state": _state(brass), "cost": "{R}"}
+    assert _lane(query) == _full(query) == {"payable": True}
+    life = {"query": "can_pay", "state": _state([dict(brass[0])], life=3), "cost": "{R/P}{R/P}"}
+    assert _lane(life) is None and answer(life) == _full(life)
+    _left("Seizures", "{G}")
