@@ -268,7 +268,8 @@ def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
     check on plain boards, else by CP-SAT maximising X (never a linear probe)."""
     if not req.cost.variables:
         raise BadQuery("max_x needs a cost with {X}", "cost")
-    supply = _guard_doublers(req, build_supply(req.state, req.player, resources=True))
+    supply = _guard_doublers(req, without_cast_card(build_supply(req.state, req.player, resources=True),
+                                                    req.spell, req.state))
     guard_excluded(supply, req)  # an unmodelled source could make X larger: refuse, never understate
     base = prepare(req, "feasible", 0)
     partial: list[MaxXAnswer] = []
@@ -296,7 +297,8 @@ def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
 def payments(req: PaymentRequest, limit: int = 100) -> PaymentsAnswer:
     """Every distinct payment, up to ``limit``: delegated to the enumeration backend
     (:mod:`manasolver.solver.backends.csp`)."""
-    supply = _guard_doublers(req, build_supply(req.state, req.player, resources=True))
+    supply = _guard_doublers(req, without_cast_card(build_supply(req.state, req.player, resources=True),
+                                                    req.spell, req.state))
     listed, complete = backends.enumerator(DEFAULT_CHAINS["payments"][0]).payments(req, limit)
     deadline = current()
     if not listed and not complete and limit > 0 and not deadline.expired():

@@ -182,6 +182,11 @@ def test_titans_nest_restriction_is_not_assumed_met() -> None:
     assert pay(board_, "{1}{G}")["reason"]["code"] == "restricted_mana"
     refused = pay(board_, "{1}{G}", spell={"card": "Grizzly Bears"})
     assert refused["error"]["code"] == "unsupported" and "one or more colors" in refused["error"]["message"]
+    # max_x never understates X for a named spell, and the payments list is not called complete.
+    most = answer({"query": "max_x", "state": board_, "cost": "{X}{G}", "spell": {"card": "Grizzly Bears"}})
+    assert most["error"]["code"] == "unsupported"
+    listed = answer({"query": "payments", "state": board_, "cost": "{G}", "spell": {"card": "Giant Growth"}})
+    assert listed["complete"] is False and len(listed["payments"]) == 1
 
 
 # -- tokens, a blue creature, itself ---------------------------------------------------------------
