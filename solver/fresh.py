@@ -5,8 +5,8 @@ permanent is *quiet*: what it can add depends only on its own fields (card, tapp
 sick, token), its controller's life and energy, and the commander's color identity (basics, dual
 and pain lands, Signets, Sol Ring, Command Tower, Arcane Signet, plain mana creatures, Treasures),
 and nothing on it reaches another permanent or the payment (no effect on mana, no granted keyword,
-no prohibition, no trigger on becoming tapped, no cost modifier, no clause left unread, no rule of
-paying the engine refuses).  On such a board the supply is the sum of each permanent's own row,
+no prohibition, no trigger on becoming tapped but City of Brass's own damage, no cost modifier,
+no clause left unread, no rule of paying the engine refuses).  On such a board the supply is the sum of each permanent's own row,
 and a row is a function of a small key read from the decoded JSON object, so :func:`can_pay`
 skips the :class:`~manasolver.models.state.GameState`, the grouped supply and the problem: it
 sums each permanent's remembered plain units (the flow fast path's units,
@@ -22,7 +22,10 @@ loader would refuse or read otherwise, a permanent that is not quiet anywhere on
 opponent's Null Rod, Manabarbs or Fervor too), a card in the player's hand with a mana ability
 (Spirit Guides) or in the graveyard whose text speaks of the graveyard, a form the plain units do
 not pay, and a board whose text was answered here before (the full way keeps it, so that the
-same board sent again is answered from the kept board's memo).
+same board sent again is answered from the kept board's memo of answers).  On a kept board (a
+session's, or one recognised by its text: objects never changed once kept) what the lane found
+is remembered with the board, so a new cost there is one Hall check, and a board that goes the
+full way is not read here again.
 
 Each row is made once per key by the real supply (:func:`~manasolver.solver.supply.build.build_supply`
 on a board of the permanent alone with the same players), so the lane adds no reading of rules

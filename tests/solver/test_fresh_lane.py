@@ -249,3 +249,22 @@ def test_city_of_brass_damage_is_on_its_own_ability_and_stays_in_the_lane_603_2(
     life = {"query": "can_pay", "state": _state([dict(brass[0])], life=3), "cost": "{R/P}{R/P}"}
     assert _lane(life) is None and answer(life) == _full(life)
     _left("Seizures", "{G}")
+
+
+def test_a_session_board_update_is_a_new_kept_board_for_the_lane() -> None:
+    """A session's board is kept; the lane's verdict is remembered per kept version, so tapping
+    the only Forest (an update: a new version) makes {G} unpayable, and adding Null Rod sends the
+    board the full way (CR 602.5: Sol Ring stops paying)."""
+    state = _state([{"id": "f", "card": "Forest"}, {"id": "s", "card": "Sol Ring"}])
+    handle = answer({"query": "open", "state": state})["board"]
+    try:
+        assert answer({"query": "can_pay", "board": handle, "cost": "{G}"}) == {"payable": True}
+        assert answer({"query": "can_pay", "board": handle, "cost": "{2}{G}"}) == {"payable": True}
+        answer({"query": "update", "board": handle, "changes": [{"tap": "f"}]})
+        assert answer({"query": "can_pay", "board": handle, "cost": "{G}"})["payable"] is False
+        assert answer({"query": "can_pay", "board": handle, "cost": "{2}"}) == {"payable": True}
+        answer({"query": "update", "board": handle,
+                "changes": [{"add": {"id": "r", "card": "Null Rod", "controller": "opponent"}}]})
+        assert answer({"query": "can_pay", "board": handle, "cost": "{2}"})["payable"] is False
+    finally:
+        answer({"query": "close", "board": handle})
