@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -234,8 +235,8 @@ def test_varied_board_pay_lines_are_answered_by_the_optimiser(line: int, cost: s
 @given(requests(), st.sampled_from([None, "best"]))
 def test_the_bound_over_every_costly_activation_is_below_each(req: PaymentRequest, bar: str | None) -> None:
     """``_any_lower`` is at most ``lower_vector`` of each activation with a mana cost (a
-    Signet, a filter land), form by form; ``any_may_win`` False implies ``costly_may_win``
-    False for each, against the search's own answer."""
+    Signet, a filter land), and of each pair of them, form by form; ``any_may_win`` False
+    implies ``costly_may_win`` False for each, against the search's own answer."""
     from manasolver.solver.backends.fastopt.search import search_for
     problem = queries.prepare(req, "optimal", 0)
     clear_searches()
@@ -259,3 +260,8 @@ def test_the_bound_over_every_costly_activation_is_below_each(req: PaymentReques
                 assert group is not None and group <= one, (md, group, one)
         if not relax.any_may_win([(0, form)], 0, costly, search.inc):
             assert not any(relax.costly_may_win(form, 0, md, search.inc) for md in costly)
+        pair = relax._any_lower(form, 0, costly, 2)
+        for a, b in itertools.combinations_with_replacement(costly, 2):
+            both = relax.lower_vector(form, 0, (a, b))
+            if both is not None:
+                assert pair is not None and pair <= both, (a, b, pair, both)

@@ -19,9 +19,12 @@ The modules, in the order a query meets them:
   the digits of one integer;
 * :mod:`.bounds` — the relaxation bounding forms and activations with mana costs;
 * :mod:`.tables` — the demand tables of one form and the greedy first dive;
+* :mod:`.seed` — a short search in a waste-aware order before each forward search: its
+  first payment prunes the forward search at once, and when it meets the whole tree it
+  answers for it (the payment the forward search would reach first);
 * :mod:`.forward` — the forward search of one form; :mod:`.complement` — the search of
   the units left unused, for costs that need most of the board; :mod:`.incumbent` — the
-  answer so far and the node budget they share.
+  answer so far, the seed and the node budget they share.
 """
 
 from __future__ import annotations

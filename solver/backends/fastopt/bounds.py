@@ -93,24 +93,27 @@ class Relaxation:
             return False  # its own activation already costs too much: no tables needed
         return not inc.prunes(self.lower_vector(form, x, (md,)))
 
-    def any_may_win(self, forms: list[tuple[int, Form]], x: int, costly: list[Mode], inc: Incumbent) -> bool:
-        """Could a payment of any of ``forms`` activating any of ``costly`` beat the incumbent's
-        answer?  One relaxation below every :meth:`lower_vector` of one of them (False here:
-        :meth:`costly_may_win` is False for each; most boards' activations with mana costs are
-        all ruled out at once)."""
+    def any_may_win(self, forms: list[tuple[int, Form]], x: int, costly: list[Mode], inc: Incumbent,
+                    count: int = 1) -> bool:
+        """Could a payment of any of ``forms`` making ``count`` (1 or 2) activations of
+        ``costly`` beat the incumbent's answer?  One relaxation below every
+        :meth:`lower_vector` of one of them, or of a pair (False here: :meth:`costly_may_win`,
+        or :meth:`pairs_may_win`, is False too; on most boards the activations with mana
+        costs are ruled out at once)."""
         if inc.bar()[0] is None or not costly:
             return True
         for _, form in forms:
-            if not inc.prunes(self._any_lower(form, x, costly)):
+            if not inc.prunes(self._any_lower(form, x, costly, count)):
                 return True
         return False
 
-    def _any_lower(self, form: Form, x: int, mds: list[Mode]) -> tuple[int, ...] | None:
-        """A lexicographic lower bound on :meth:`lower_vector` of ``form`` with any one of
-        ``mds``: the relaxation with no member taken, the most units any of them gives (in
-        all, net of its cost, and of each demand kind), the least cost any of them asks and
-        the least linear cost, and the least keep terms of using any one of them (each
-        component at most that of every one of them, so the vector is too)."""
+    def _any_lower(self, form: Form, x: int, mds: list[Mode], count: int = 1) -> tuple[int, ...] | None:
+        """A lexicographic lower bound on :meth:`lower_vector` of ``form`` with any ``count``
+        of ``mds``: the relaxation with no member taken, ``count`` times the most units any of
+        them gives (in all, net of its cost, and of each demand kind), the least cost any of
+        them asks and the least linear cost, and the least keep terms of using any one of
+        them (using more loses no less): each component at most that of every choice, so
+        the vector is too."""
         key = (id(form), x)
         rows = self._relax_rows.get(key, form)
         if rows is None:
@@ -129,9 +132,9 @@ class Relaxation:
                     return -(-num // scale)
             return -1
 
-        own = max(len(md.masks) for md in mds)
-        costs = min(sum(n for _, n in md.costs) for md in mds)
-        net_own = max(len(md.masks) - sum(n for _, n in md.costs) for md in mds)
+        own = count * max(len(md.masks) for md in mds)
+        costs = count * min(sum(n for _, n in md.costs) for md in mds)
+        net_own = count * max(len(md.masks) - sum(n for _, n in md.costs) for md in mds)
         paid = self._payer * costs
         total = form.mana_total(x) - own - pool
         extra = relax(total, total_rows) + paid if total > 0 else paid
@@ -144,14 +147,14 @@ class Relaxation:
                 return None
             extra = max(extra, net)
         for mask, n, table in kind_rows:
-            d = n - max(sum(1 for u in md.masks if (u & mask if mask > 0 else md.snow)) for md in mds)
+            d = n - count * max(sum(1 for u in md.masks if (u & mask if mask > 0 else md.snow)) for md in mds)
             d -= pool if mask > 0 else 0
             if d > 0:
                 got = relax(d, table)
                 if got < 0:
                     return None
                 extra = max(extra, got + paid)
-        base = min(self.lin.act_cost(md) for md in mds)
+        base = count * min(self.lin.act_cost(md) for md in mds)
         codec = self.lin
         digits = codec.digits(base + extra + form.life * codec.place.get("min_life", 0))
         out: list[int] = []
@@ -181,6 +184,8 @@ class Relaxation:
         incumbent's answer?  The relaxation of :meth:`lower_vector` with both taken."""
         if inc.bar()[0] is None:
             return True
+        if not self.any_may_win(forms, x, keep, inc, 2):
+            return False
         for a, b in itertools.combinations_with_replacement(keep, 2):
             if a.k == b.k and self.class_cap[a.k] < 2:
                 continue  # one member makes one exclusive activation
