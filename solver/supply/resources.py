@@ -37,6 +37,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import GRAVEYARD_CARD, HAND_CARD, ZONE_CARDS
 from manasolver.models.card import CARD_TYPES, Card
 from manasolver.models.text.tap_costs import RETURN_SELF
@@ -76,18 +77,18 @@ def without_cast_card(supply: Supply, spell: SpellInfo | None, state: GameState 
     hand (``state`` given), the options that discard the whole hand go too
     (:func:`_without_hand_discarders`).  With any spell or ability named, mana whose restriction
     is not read is listed as left out (:func:`_unchecked_for_spell`)."""
-    if spell is not None:
+    unchecked, returns, discards, hand_fodder, hand_sources = _shape(supply)
+    if spell is not None and unchecked:
         supply = _unchecked_for_spell(supply)
-    if state is not None and any(RETURN_SELF in o.costs for k in supply.classes for o in k.options):
+    if state is not None and returns:
         supply = _returned_to_hand(supply, state)
-    if spell is None or spell.ability or spell.card is None:
+    if spell is None or spell.ability or spell.card is None or not (discards or hand_fodder or hand_sources):
         return supply
     name = spell.card.name.lower()
-    if state is not None and any("discard your hand" in o.costs for k in supply.classes for o in k.options) \
-            and any(c.name.lower() == name for c in state.player(supply.player).hand):
+    if discards and state is not None and any(c.name.lower() == name for c in state.player(supply.player).hand):
         supply = _without_hand_discarders(supply)
-    hand_fodder = any(HAND_CARD in g.matches for g in supply.fodder)
-    if not hand_fodder and not any(k.hand for k in supply.classes):
+        _, _, _, hand_fodder, hand_sources = _shape(supply)
+    if not hand_fodder and not hand_sources:
         return supply
     classes = list(supply.classes)
     fodder = supply.fodder
@@ -108,6 +109,25 @@ def without_cast_card(supply: Supply, spell: SpellInfo | None, state: GameState 
         if at is not None:
             return dataclasses.replace(supply, fodder=_without_member(fodder, f"hand:{at}"))
     return supply
+
+
+#: Per supply object: (some option's restriction is not read, some option returns its source to
+#: the hand, some option discards the whole hand, some fodder is a card of the hand, some class is
+#: a card of the hand): what :func:`without_cast_card` may have to change, read once per supply.
+_SHAPES: IdentityMemo[Supply, tuple[bool, bool, bool, bool, bool]] = IdentityMemo(1025)
+
+
+def _shape(supply: Supply) -> tuple[bool, bool, bool, bool, bool]:
+    hit = _SHAPES.get(supply)
+    if hit is not None:
+        return hit
+    opts = [o for k in supply.classes for o in k.options]
+    return _SHAPES.put(supply, (
+        any(o.restriction is not None and o.restriction.unchecked for o in opts),
+        any(RETURN_SELF in o.costs for o in opts),
+        any("discard your hand" in o.costs for o in opts),
+        any(HAND_CARD in g.matches for g in supply.fodder),
+        any(k.hand for k in supply.classes)))
 
 
 _UNCHECKED = "a spending restriction this engine does not check against a named spell or ability (CR 106.6)"
