@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from manasolver.models._memo import KeyMemo
 from manasolver.models.symbols import C, TYPE_BITS
 from manasolver.solver.backends.problem import Problem
 from manasolver.solver.supply.model import Option, Supply, restriction_pays_abilities
@@ -76,6 +77,58 @@ def mode_cap(md: Mode, sup: Supply) -> int:
     return sup.classes[md.k].count
 
 
+#: What a class's options make, per options tuple and spell restriction row (the options of a
+#: card are shared by the boards that hold it): ``(templates, costly, restricted)`` or
+#: ``None`` when unmodelled; a template is a :class:`Mode` without its class, snow, kind and
+#: weight.
+_Template = tuple[tuple[tuple[int, int], ...], tuple[int, ...], int, int, int, tuple[tuple[int, int], ...], bool]
+_TEMPLATES: KeyMemo[tuple[int, tuple[bool, ...]], tuple[tuple[list[_Template], bool, bool] | None]] = \
+    KeyMemo(limit=4096)
+
+
+def _class_templates(options: tuple[Option, ...], ok: tuple[bool, ...]) -> tuple[list[_Template], bool, bool] | None:
+    """The modes one class's ``options`` make under the spell's restriction row ``ok``:
+    templates, whether any activation costs mana, whether restricted mana could pay an
+    activation; ``None`` when an option is outside the modelled shape."""
+    key = (id(options), ok)
+    hit = _TEMPLATES.get(key, options)
+    if hit is not None:
+        return hit[0]
+    out = _class_templates_of(options, ok)
+    _TEMPLATES.put(key, options, (out,))
+    return out
+
+
+def _class_templates_of(options: tuple[Option, ...], ok: tuple[bool, ...]) -> tuple[list[_Template], bool, bool] | None:
+    """:func:`_class_templates`, computed."""
+    usable = [(o, opt) for o, opt in enumerate(options) if ok[o]]
+    restricted = False
+    for o, opt in enumerate(options):
+        if not opt.exclusive or opt.energy or opt.tap_creatures:
+            return None
+        if not ok[o] and pays_ability(opt):
+            restricted = True
+    costly = False
+    out: list[_Template] = []
+    groups: dict[tuple[int, int, int, bool], list[tuple[int, Option]]] = {}
+    for o, opt in usable:
+        if len(opt.slots) == 1 and opt.free:
+            key = (int(opt.sacrifice), opt.life + opt.damage, opt.life, pays_ability(opt))
+            groups.setdefault(key, []).append((o, opt))
+            continue
+        costs = cost_kinds(opt)
+        if costs is None:
+            return None
+        if costs:
+            costly = True
+        out.append((((0, o),), opt.slots, int(opt.sacrifice), opt.life + opt.damage, opt.life, costs,
+                    pays_ability(opt)))
+    for (sac, life, ab_life, pays), members in sorted(groups.items()):
+        mask, pick = merged_pick(members)
+        out.append((tuple(pick), (mask,), sac, life, ab_life, (), pays))
+    return out, costly, restricted
+
+
 def build_modes(problem: Problem) -> tuple[list[Mode], bool] | None:
     """The supply's modes in search order and whether any activation costs mana; ``None``
     when a class is outside the modelled shape (see the module docstring).
@@ -89,35 +142,18 @@ def build_modes(problem: Problem) -> tuple[list[Mode], bool] | None:
     costly = False
     restricted_ability_mana = False
     for k, cls in enumerate(sup.classes):
-        ok = problem.spell_ok[k]
-        usable = [(o, opt) for o, opt in enumerate(cls.options) if ok[o]]
-        for o, opt in enumerate(cls.options):
-            if not opt.exclusive or opt.energy or opt.tap_creatures:
-                return None
-            if not ok[o] and pays_ability(opt):
-                restricted_ability_mana = True
-        if not usable:
+        made = _class_templates(cls.options, tuple(problem.spell_ok[k]))
+        if made is None:
+            return None
+        templates, class_costly, restricted = made
+        costly = costly or class_costly
+        restricted_ability_mana = restricted_ability_mana or restricted
+        if not templates:
             continue
         nonland = 0 if cls.kind == "land" else 1
         weight = cls.positions[0] + 1
-        groups: dict[tuple[int, int, int, bool], list[tuple[int, Option]]] = {}
-        for o, opt in usable:
-            if len(opt.slots) == 1 and opt.free:
-                key = (int(opt.sacrifice), opt.life + opt.damage, opt.life, pays_ability(opt))
-                groups.setdefault(key, []).append((o, opt))
-                continue
-            costs = cost_kinds(opt)
-            if costs is None:
-                return None
-            if costs:
-                costly = True
-            modes.append(Mode(k, ((0, o),), opt.slots, cls.snow, int(opt.sacrifice),
-                              opt.life + opt.damage, opt.life, nonland, weight,
-                              costs, pays_ability(opt)))
-        for (sac, life, ab_life, pays), members in sorted(groups.items()):
-            mask, pick = merged_pick(members)
-            modes.append(Mode(k, tuple(pick), (mask,), cls.snow, sac, life, ab_life,
-                              nonland, weight, (), pays))
+        for pick, masks, sac, life, ab_life, costs, pays in templates:
+            modes.append(Mode(k, pick, masks, cls.snow, sac, life, ab_life, nonland, weight, costs, pays))
     if costly and restricted_ability_mana:
         return None  # restricted mana that could still pay activations: CP-SAT decides
     modes.sort(key=lambda md: (md.k >= 0, not md.costs, md.weight, len(md.masks)))
