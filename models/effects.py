@@ -171,11 +171,14 @@ class Prohibition:
     Silence), "… of creatures …" (Cursed Totem), "… of artifacts and creatures your opponents
     control …" (Linvala, Karn): CR 602.5, 605.3 (mana abilities are activated abilities).  A
     permanent with one of ``types`` (lower case), controlled by ``controller`` (``"any"`` or
-    ``"opponents"`` of the source's controller), has no mana ability it can activate."""
+    ``"opponents"`` of the source's controller), has no mana ability it can activate.
+    ``chosen_name``: it reaches the sources with the card name chosen as the source entered
+    (Phyrexian Revoker, Voidstone Gargoyle: the source's ``chosen_name``), whatever their types."""
 
     text: str
     types: frozenset[str]
     controller: str = "any"
+    chosen_name: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
-from manasolver.models.card import BASIC_LAND_TYPES
+from manasolver.models.card import BASIC_LAND_TYPES, Card
 from manasolver.models.effects import ConditionalDamage, GrantedAbility, Prohibition, StructuredEffect
 from manasolver.models.rules.amounts import evaluate_amount, permanent_matches
 from manasolver.models.rules.land_types import effective_land_types, has_effect, loses_rules_text
@@ -83,6 +83,11 @@ def prohibited(state: GameState, permanent: Permanent) -> Prohibition | None:
     """The first prohibition in force that stops ``permanent``'s activated abilities (Null Rod on an
     artifact, Cursed Totem on a creature, Linvala on an opponent's creature: CR 602.5), or None."""
     for source, effect in active_effects(state):
+        if isinstance(effect, Prohibition) and effect.chosen_name:
+            # Phyrexian Revoker: no name given reaches nothing here (mana_prohibitions refuses)
+            if source.chosen_name is not None and permanent.card.name.lower() == source.chosen_name.lower():
+                return effect
+            continue
         if isinstance(effect, Prohibition) and effect.types & set(permanent.types) and (
                 effect.controller == "any" or permanent.controller != source.controller):
             return effect
@@ -274,6 +279,24 @@ def unread_tap_triggers(state: GameState) -> list[tuple[Permanent, str]]:
     return _TAP_HURT.get_or(state, _tap_hurt)[3]
 
 
+def _tap_cost_reading(perm: Permanent) -> bool:
+    from manasolver.models.text.read import card_text
+    return bool(card_text(perm.card).tap_costs)
+
+
+def _hand_mana(card: Card) -> bool:
+    """Does ``card`` have a mana ability activated from the hand (Elvish Spirit Guide)?"""
+    from manasolver.models.text.hand import hand_abilities
+    return bool(hand_abilities(card))
+
+
+def _hand(state: GameState, player: str) -> tuple[Card, ...]:
+    try:
+        return state.player(player).hand
+    except KeyError:
+        return ()
+
+
 def mana_prohibitions(state: GameState, player: str) -> list[tuple[Permanent, str]]:
     """Permanents whose text stops ``player``'s mana abilities from being activated (Null Rod,
     Stony Silence, Cursed Totem, Linvala, Phyrexian Revoker: CR 602.5, 605.3), with the
@@ -287,6 +310,17 @@ def mana_prohibitions(state: GameState, player: str) -> list[tuple[Permanent, st
             if mine is None:
                 mine = [p for p in state.battlefield if p.controller == player and p.card.mana_abilities]
             if "opponents control" in what and perm.controller == player:
+                continue
+            if what == "sources with the chosen name" and perm.chosen_name is not None:
+                # applied to the permanents' mana abilities (prohibited); a tapping-cost reading or a
+                # card of that name in the hand (a Spirit Guide) is not reached there
+                name = perm.chosen_name.lower()
+                hit = [p for p in mine if p.card.name.lower() == name and _tap_cost_reading(p)]
+                if hit or any(c.name.lower() == name and _hand_mana(c) for c in _hand(state, player)):
+                    out.append((perm, clause))
+                continue
+            if what == "sources with the chosen name" and any(_hand_mana(c) for c in _hand(state, player)):
+                out.append((perm, clause))  # the chosen name may be a card in the hand with a mana ability
                 continue
             if what in ("sources with the chosen name", "the chosen permanent"):
                 # Phyrexian Revoker, Voidstone Gargoyle ("choose a nonland card name"), Scheming Fence

@@ -261,6 +261,8 @@ _PROHIBITED = {"artifacts": frozenset({"artifact"}), "creatures": frozenset({"cr
 
 def _prohibition(line: str) -> Prohibition | None:
     """"Activated abilities of artifacts can't be activated." and kin (CR 602.5)."""
+    if line == "Activated abilities of sources with the chosen name can't be activated.":
+        return Prohibition(line, frozenset(), chosen_name=True)
     m = re.fullmatch(r"Activated abilities of (artifacts|creatures|artifacts and creatures)( your opponents control)? "
                      r"can't be activated\.", line)
     if m is None:

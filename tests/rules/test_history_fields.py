@@ -151,3 +151,29 @@ def test_history_the_board_does_not_hold_is_left_out_naming_it(name: str, missin
     assert out["payable"] is True
     (gap,) = out["unsupported"]
     assert gap["permanent"] == "p0" and missing in gap["reason"]
+
+
+def test_phyrexian_revoker_with_a_chosen_name_stops_those_sources_602_5() -> None:
+    """Phyrexian Revoker ("choose a nonland card name … Activated abilities of sources with the chosen
+    name can't be activated."): with chosen.name given, a Sol Ring of that name adds nothing and other
+    sources are untouched; without it, the answer names the field where a source could be reached."""
+    revoker = {"card": "Phyrexian Revoker", "controller": "opp", "chosen": {"name": "Sol Ring"}}
+    state = _board(revoker, "Sol Ring", "Forest")
+    assert _pay(state, "{2}")["payable"] is False
+    assert _pay(state, "{1}")["payable"] is True
+    other = _board(dict(revoker, chosen={"name": "Mind Stone"}), "Sol Ring", "Forest")
+    assert _pay(other, "{3}")["payable"] is True
+    unnamed = {"card": "Phyrexian Revoker", "controller": "opp"}
+    _refused(_pay(_board(unnamed, "Sol Ring"), "{2}"), "battlefield[0].chosen")
+
+
+def test_phyrexian_revoker_may_name_a_card_in_the_hand() -> None:
+    """A Spirit Guide in the hand is a source with a mana ability (CR 605.1a): Revoker naming it, or
+    naming nothing given, is refused rather than ignored; naming another card changes nothing."""
+    hand = {"hand": ["Elvish Spirit Guide"]}
+    unnamed = {"card": "Phyrexian Revoker", "controller": "opp"}
+    assert _pay(_board(unnamed, "Forest", **hand), "{G}{G}")["error"]["code"] == "unsupported"
+    named = dict(unnamed, chosen={"name": "Elvish Spirit Guide"})
+    assert _pay(_board(named, "Forest", **hand), "{G}{G}")["error"]["code"] == "unsupported"
+    elsewhere = dict(unnamed, chosen={"name": "Sol Ring"})
+    assert _pay(_board(elsewhere, "Forest", **hand), "{G}{G}")["payable"] is True
