@@ -112,7 +112,8 @@ _MAX_KEY = 4096
 _QUIET: dict[int, tuple[Card, bool]] = {}
 #: Forms of a cost, by its text (``None``: the text is not a cost this lane reads).
 _FORMS: dict[str, tuple[Form, ...] | None] = {}
-#: Board texts this lane answered, the most recent last: a board sent again goes the full way.
+#: Board texts this lane answered (the last :data:`_SEEN_LIMIT` at most): a board sent again
+#: goes the full way.
 _SEEN: dict[str, None] = {}
 _SEEN_LIMIT = 64
 #: Kept boards (:mod:`~manasolver.solver.board_cache`: objects never changed once kept) and what
@@ -218,7 +219,7 @@ def _permanent(raw: object, index: int, names: tuple[str, ...], table: _Table,
     sick = raw.get("sick", False)
     token = raw.get("token")
     if type(controller) is not str or controller not in names or type(tapped) is not bool \
-            or type(sick) is not bool or (token is not None and type(token) is not bool):
+            or type(sick) is not bool or ("token" in raw and type(token) is not bool):
         return None
     mine = controller == names[0]
     key = (name, mine, tapped, sick, token)
@@ -254,7 +255,7 @@ def can_pay(query: dict[str, Any], db: CardDB) -> dict[str, Any] | None:
         if verdict is None or verdict[0] is not kept:
             verdict = (kept, _units(state, db))
             if len(_KEPT) >= _SEEN_LIMIT:
-                del _KEPT[next(iter(_KEPT))]
+                _KEPT.clear()  # (whole: another thread may be evicting too)
             _KEPT[id(kept)] = verdict
         return _answer(verdict[1], forms)
     text = pending_text(state)
@@ -266,7 +267,7 @@ def can_pay(query: dict[str, Any], db: CardDB) -> dict[str, Any] | None:
     answered = _answer(found, forms)
     if answered is not None and text is not None:
         if len(_SEEN) >= _SEEN_LIMIT:
-            del _SEEN[next(iter(_SEEN))]
+            _SEEN.clear()
         _SEEN[text] = None
     return answered
 

@@ -70,6 +70,9 @@ def _boards(draw: st.DrawFn) -> dict[str, Any]:
             perm["token"] = draw(st.booleans())
         if draw(st.integers(0, 5)) == 0:
             perm["controller"] = "opponent"
+        if draw(st.integers(0, 24)) == 0:  # a value or field the loader refuses or reads otherwise
+            field = draw(st.sampled_from(("id", "card", "controller", "tapped", "sick", "token", "haste", "counters")))
+            perm[field] = draw(st.sampled_from((None, 0, 1, 3, "", " ", "p0", "yes", True, False, [], {})))
         perms.append(perm)
     commander = draw(st.sampled_from((None, *COMMANDERS)))
     life = draw(st.sampled_from((0, 1, 2, 3, 4, 20)))
@@ -207,6 +210,8 @@ def test_fields_the_lane_does_not_read_go_the_full_way_and_errors_stay() -> None
          "cost": "{G}"},
         {"query": "can_pay", "state": _state([{"id": 3, "card": "Forest"}]), "cost": "{G}"},
         {"query": "can_pay", "state": _state([{"id": "f", "card": "Forest", "tapped": 0}]), "cost": "{G}"},
+        {"query": "can_pay", "state": _state([{"id": "f", "card": "Forest", "token": None}]), "cost": "{G}"},
+        {"query": "can_pay", "state": _state([{"id": "f", "card": "Forest", "sick": None}]), "cost": "{G}"},
         {"query": "can_pay", "state": _state([{"id": "f", "card": "Forest", "colour": "G"}]), "cost": "{G}"},
         {"query": "can_pay", "state": _state([{"id": "f", "card": "Forest"}, {"id": "f", "card": "Island"}]),
          "cost": "{G}"},
@@ -221,7 +226,7 @@ def test_fields_the_lane_does_not_read_go_the_full_way_and_errors_stay() -> None
     assert answer(cases[0]) == {"payable": True}
     for query in cases[4:]:
         assert "error" in answer(query), query
-    assert answer(cases[6])["error"]["where"] == "battlefield[1].id"
+    assert answer(cases[8])["error"]["where"] == "battlefield[1].id"
 
 
 def test_a_board_sent_again_is_kept_for_the_memo_of_answers() -> None:
