@@ -18,7 +18,9 @@ What it checks, each failure a readable sentence naming where it is
   way of applying them is tried) and the minimum;
 * :mod:`.activations`: every activation a real permanent the player controls, an existing
   mana ability, its cost parts the ability's, ``{T}``/``{Q}`` not paid by a summoning-sick
-  creature (302.6), the claimed mana a legal result of the ability now;
+  creature (302.6), the claimed mana a legal result of the ability now, an ability's
+  activations within its limit ("Activate only once each turn", 602.5b) and a variable
+  counter cost's X counted as the counters it removes (107.3);
 * :mod:`.resources`: tapped or untapped consistently across the whole payment, sacrificed
   at most once, counters there to remove, costs that tap or sacrifice other permanents
   paid by distinct ones; pool mana used is in the pool, delved cards in the graveyard;

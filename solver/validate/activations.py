@@ -9,7 +9,10 @@ it claims must be a legal result of ``times`` activations now
 (:func:`manasolver.models.rules.production.activation_results`: board-read options,
 replacement effects in every order, triggered mana; a claim fits a combination of results
 when its units can take distinct slots, Hall's condition via
-:func:`manasolver.solver.validate.matching.unplaced`).  An ability activated from the hand
+:func:`manasolver.solver.validate.matching.unplaced`).  A repeatable ability's activations over
+the whole payment stay within its limit ("Activate only once each turn", "no more than three
+times", 602.5b), and "Remove X storage counters" removes the least X that the claimed mana
+needs (107.3), counted with the other counters removed (118.3, :mod:`.resources`).  An ability activated from the hand
 (Simian Spirit Guide, 602.2a) is checked against the card in the hand.
 
 What the activations use and make is gathered in a :class:`Ledger` for the checks that need

@@ -181,6 +181,17 @@ def test_options_and_payments_say_what_they_leave_out() -> None:
         assert legal(p, "Orochi Leafcaller", "Forest", cost="{U}")["legal"]
 
 
+def test_a_chain_this_model_does_not_order_is_refused_naming_card_and_clause() -> None:
+    """"{2}: Add {R}{G}." repeated: one activation's two mana could pay the next one's {2}, in orders
+    the model does not follow (605.3a): refused, naming the permanent, its position and the clause."""
+    twin = {"name": "Twin Converter", "type_line": "Artifact Creature — Golem", "mana_cost": "{3}",
+            "oracle_text": "{2}: Add {R}{G}."}
+    for query in ("pay", "can_pay"):
+        out = ask(query, "Island", twin, "Island", cost="{R}{R}{G}")
+        assert out["error"]["code"] == "unsupported" and out["error"]["where"] == "battlefield[1]"
+        assert "Twin Converter" in out["error"]["message"] and "{2}: Add {R}{G}." in out["error"]["message"]
+
+
 # -- against the brute force --------------------------------------------------------------------
 
 CARDS: tuple[str | dict[str, Any], ...] = (
@@ -197,7 +208,7 @@ SYMBOLS = ("{W}", "{U}", "{B}", "{R}", "{G}", "{1}", "{C}")
        symbols=st.lists(st.sampled_from(SYMBOLS), min_size=1, max_size=3),
        life=st.integers(0, 3))
 def test_cpsat_matches_the_brute_force(board: list[str | dict[str, Any]], symbols: list[str], life: int) -> None:
-    """can_pay, pay (least life), max_x of CP-SAT and the default chains against every sequence of
+    """can_pay, pay (least life, fewest activations), max_x of CP-SAT and the default chains against every sequence of
     activations (CR 601.2g, 605.3a); every payment validates."""
     cost = "".join(sorted(symbols))
     state = json_board(*board)
@@ -213,6 +224,10 @@ def test_cpsat_matches_the_brute_force(board: list[str | dict[str, Any]], symbol
             assert out["payment"]["life"] == truth.least_life, (board, cost, out)
             checked = answer({"query": "validate", "state": state, "cost": cost, "payment": out["payment"]})
             assert checked["legal"], (board, cost, out, checked)
+            few = answer({"query": "pay", "state": state, "cost": cost, "policy": {"criteria": ["min_sources"]},
+                          **extra})
+            used = sum(a.get("times", 1) for a in few["payment"]["activations"])
+            assert used == truth.least_activations, (board, cost, few, truth)
     x_cost = "{X}" + cost
     best = search(load_state(state), ManaCost.parse(x_cost))
     out = answer({"query": "max_x", "state": state, "cost": x_cost})

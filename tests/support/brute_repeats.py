@@ -35,12 +35,13 @@ MAX_STATES = 400_000
 
 @dataclass(frozen=True)
 class Best:
-    """What the sequences reach: payable or not, the least life paid when payable, and the
-    largest X for a cost with ``{X}`` (-1: not payable at any X)."""
+    """What the sequences reach: payable or not, the least life paid and the fewest activations
+    when payable, and the largest X for a cost with ``{X}`` (-1: not payable at any X)."""
 
     payable: bool
     least_life: int | None
     max_x: int
+    least_activations: int | None = None
 
 
 def _needs(cost: ManaCost) -> tuple[list[int], int, int]:
@@ -129,6 +130,7 @@ def search(state: GameState, cost: ManaCost, player: str = "you") -> Best:
     stack = [start]
     payable = False
     least: int | None = None
+    fewest: int | None = None
     best_x = -1
     while stack:
         node = stack.pop()
@@ -142,6 +144,7 @@ def search(state: GameState, cost: ManaCost, player: str = "you") -> Best:
         if left >= 0:
             payable = True
             least = life if least is None else min(least, life)
+            fewest = sum(counts) if fewest is None else min(fewest, sum(counts))
             if xs:
                 best_x = max(best_x, left // xs)
         for si, (pi, ai, ab, results, sick) in enumerate(sources):
@@ -171,4 +174,4 @@ def search(state: GameState, cost: ManaCost, player: str = "you") -> Best:
                     new_counts = counts[:si] + (counts[si] + 1,) + counts[si + 1:]
                     for got in _add(after_cost, tuple(r.mana) + tuple(r.extra)):
                         stack.append((got, new_tapped, new_counts, new_counters, life + c.life))
-    return Best(payable, least, best_x)
+    return Best(payable, least, best_x, fewest)

@@ -46,7 +46,7 @@ from typing import Any, Literal
 from manasolver.models.errors import Unsupported
 from manasolver.models.symbols import C, TYPE_BITS
 from manasolver.solver import budget
-from manasolver.solver.backends.cpsat.repeats import Node, node_of, removal, removes, self_payment
+from manasolver.solver.backends.cpsat.repeats import Node, merged, node_of, removal, removes, self_payment
 from manasolver.solver.backends.cpsat.resources import add_assists, add_roles, add_sacrifices, add_taps
 from manasolver.solver.backends.cpsat.terms import add_terms
 from manasolver.solver.backends.cpsat.variables import Cut, Model, Src
@@ -171,7 +171,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                         b = cp.new_bool_var(f"b{k}_{j}_{o}")
                         bs.append(b)
                     else:
-                        ub = opt.repeat
+                        ub = 1 if merged([o for o in cls.options if o.ability == opt.ability]) else opt.repeat
                         if removes(opt):
                             kind, each, have = removal(state, cls, j, opt, removal_memo)
                             ub = min(ub, have // max(1, each))
@@ -187,7 +187,9 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                 if bs:
                     cp.add_at_most_one(bs)
                 for a, members in nodes.items():
-                    if len(members) > 1:  # 602.5b: one ability's limit, over its options
+                    if merged([opt for opt, _ in members]):  # storage lands: one activation each
+                        cp.add(sum(b for _, b in members) <= 1)
+                    elif len(members) > 1:  # 602.5b: one ability's limit, over its options
                         cp.add(sum(b for _, b in members) <= members[0][0].repeat)
                     if self_payment(state, cls, j, [opt for opt, _ in members]):
                         self_paid.add((k, j, a))
@@ -234,6 +236,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     self_flows: dict[Node, list[Any]] = {}
     ranks: dict[Node, Any] = {}
     n_nodes = len({node_of(k, j, sup.classes[k].options[o]) for k, j, o in inst})
+    costly_nodes = set(cost_node.values())
 
     def rank(key: Node) -> Any:
         if key not in ranks:
@@ -252,8 +255,8 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
             flows.append((s, dst, t, v))
             into[dst].append(v)
             out_of[si].append(v)
-            if dst[0] != "cost" or s.inst is None:
-                continue
+            if dst[0] != "cost" or s.inst not in costly_nodes:
+                continue  # a node whose options cost no mana is never paid: first in any order
             pair = (s.inst, cost_node[dst])
             if pair[0] == pair[1]:  # a node's earlier activations paying its later ones
                 self_flows.setdefault(pair[0], []).append(v)

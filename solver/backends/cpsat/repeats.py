@@ -22,6 +22,8 @@ member of its class an integer per option, how many times it activates it, and r
   model leaves it out.  A bigger cost with more than one mana added (a replacement effect
   doubling Signpost Scarecrow's mana) is refused, naming the card and clause: an order of such
   activations is not modelled;
+* :func:`merged`: a storage land's activations merge into one per member (the same mana for
+  one mana cost), so it is activated at most once;
 * an ability whose limit is "Activate only once each turn" (Wall of Roots) or "no more than
   three times" (Manaforge Cinder) has its options' counts summed within that limit
   (:attr:`~manasolver.solver.supply.model.Option.repeat` is the ability's, shared by its
@@ -37,7 +39,7 @@ from manasolver.models.state import GameState
 from manasolver.solver.graph import abilities_of
 from manasolver.solver.supply.model import Option, SourceClass
 
-__all__ = ["Node", "cost_size", "node_of", "removal", "removes", "self_payment"]
+__all__ = ["Node", "cost_size", "merged", "node_of", "removal", "removes", "self_payment"]
 
 #: A node of the order of payments: (class, member, -1 for its exclusive options, else the
 #: ability index of a repeatable ability).
@@ -105,6 +107,22 @@ def removal(state: GameState, cls: SourceClass, j: int, opt: Option,
         raise Unsupported(f"{cls.name} ({perm.id}): {ab.text!r}: how many counters this option removes "
                           f"could not be read back", _where(state, cls, j))
     return ab.cost.remove_any, table[opt.slots], perm.counter(ab.cost.remove_any)
+
+
+def merged(opts: list[Option]) -> bool:
+    """Do one member's activations of this variable-counter ability merge into one?  When every
+    mana it adds may be of the same types whatever X is (storage lands: "X mana in any
+    combination of {W} and/or {U}"), one activation removing X1 + X2 counters adds what two
+    removing X1 and X2 add, for one mana cost instead of two: a member activates it at most
+    once.  Not so for "X mana of any one color" (Petalmane Baku), whose activations may differ
+    in color."""
+    if not all(removes(o) for o in opts):
+        return False
+    masks = {m for o in opts for m in o.slots}
+    first = opts[0]
+    return len(masks) == 1 and all(o.restriction == first.restriction and o.nonsnow_tail == first.nonsnow_tail
+                                   and o.mana_cost == first.mana_cost and o.life == first.life
+                                   and o.energy == first.energy and o.damage == first.damage for o in opts)
 
 
 def self_payment(state: GameState, cls: SourceClass, j: int, opts: list[Option]) -> bool:
