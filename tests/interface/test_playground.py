@@ -270,17 +270,18 @@ def test_errors_are_shown_at_the_field_they_name(browser: Browser, server: str) 
 
 
 def test_sources_left_out_as_unsupported_are_named_on_the_board(browser: Browser, server: str) -> None:
-    """SPEC §5: Grand Architect's "Tap an untapped blue creature" is not modelled; the payment is
-    legal and the answer names it under ``unsupported``, listed and marked on its tile."""
+    """SPEC §5: Deranged Assistant's "{T}, Mill a card" is not modelled (no library on the board);
+    the payment is legal and the answer names it under ``unsupported``, listed and marked on its
+    tile."""
     page = browser.page(server + "/")
     page.click("#new-board")
-    _type_card(page, "#add-card", "Grand Architect")
+    _type_card(page, "#add-card", "Deranged Assistant")
     _type_card(page, "#add-card", "Forest")
     page.wait_for_selector('.perm[data-index="1"]')
     page.fill("#cost", "{G}")
     _ask(page)
     board = page.evaluate("playground.board()")
-    assert [p["card"] for p in board["battlefield"]] == ["Grand Architect", "Forest"]
+    assert [p["card"] for p in board["battlefield"]] == ["Deranged Assistant", "Forest"]
     expected = answer({"query": "pay", "state": board, "cost": "{G}"})
     assert page.evaluate("playground.answer()") == expected
     named = [u["permanent"] for u in expected["unsupported"]]

@@ -345,10 +345,10 @@ def test_escalate_at_most_once_per_mode_beyond_the_first() -> None:
 
 
 def test_unmodelled_sources_are_named_never_silently_ignored() -> None:
-    """SPEC §5 (never answer wrongly without saying so): Grand Architect's "Tap an untapped blue
-    creature" is not modelled.  pay still gives a legal payment and names it under
-    ``unsupported``; max_x refuses (it could make X larger); payments says it is incomplete."""
-    board = state({"id": "g", "card": "Grand Architect"}, {"id": "f", "card": "Forest"})
+    """SPEC §5 (never answer wrongly without saying so): Deranged Assistant's "{T}, Mill a card"
+    is not modelled (the board has no library).  pay still gives a legal payment and names it
+    under ``unsupported``; max_x refuses (it could make X larger); payments says it is incomplete."""
+    board = state({"id": "g", "card": "Deranged Assistant"}, {"id": "f", "card": "Forest"})
     out = ask("pay", board, cost="{G}")
     assert out["payable"] is True and [u["permanent"] for u in out["unsupported"]] == ["g"]
     assert ask("max_x", board, cost="{X}")["error"]["code"] == "unsupported"

@@ -240,8 +240,9 @@ def test_mirrored_lotus_exiles_itself_for_three_of_one_color() -> None:
 
 def test_lions_eye_diamond_pays_a_cost_with_no_card_cast_from_the_hand() -> None:
     """Lion's Eye Diamond: "Discard your hand, Sacrifice ~: Add three mana of any one color.
-    Activate only as an instant."  An empty hand is discarded too (the cost is payable), and for
-    an ability or a bare cost it pays {R}{R}{R}."""
+    Activate only as an instant."  With an empty hand the cost is payable too (discarding the hand
+    needs no card, so no resource is missing, CR 118.3 [derived]), and for an ability or a bare
+    cost it pays {R}{R}{R}."""
     ans = pay(state("Lion's Eye Diamond"), "{R}{R}{R}")
     assert ans["payment"]["activations"][0]["costs"] == ["sacrifice", "discard your hand"]
     assert pay(state("Lion's Eye Diamond", hand=["Island"]), "{R}{R}{R}")["payable"]
