@@ -7,9 +7,10 @@
   the same payment and the same vector on random boards, under policies that leave many
   ties (no ``min_life``: a pain land's colorless and colored mana score alike).
 * The min_waste bound (units beyond the cost wasted for sure; the criteria after min_waste
-  bounded over completions that waste nothing): the optimum equals the brute force's on
-  boards of Gaea's Cradle-like lands, Sol Rings and creatures, min_waste anywhere in the
-  policy.
+  bounded over completions that waste nothing), in the forward search and in the bound
+  that skips a cost's forms (``Relaxation.floor``: {2/W} paid as {2} or {W}): the optimum
+  equals the brute force's on boards of Gaea's Cradle-like lands, Sol Rings and creatures,
+  min_waste anywhere in the policy.
 * The bound over every activation with a mana cost at once (``Relaxation.any_may_win``):
   never above the bound of any one of them (so it rules out only what each would).
 * The varied Commander board's pay lines that went over the node budget (and to CP-SAT)
@@ -62,7 +63,7 @@ SWORDS = card("Swords to Plowshares", "Instant", mana_cost="{W}")
 PALETTE = [FOREST, FOREST, ISLAND, PLAINS, SWAMP, TUNDRA, ADARKAR_WASTES, ADARKAR_WASTES, SOL_RING, BIRDS,
            ELVES, ELVES, CRADLE, SIGNET_WU, MYSTIC_GATE]
 COSTS = ["{1}", "{2}", "{G}", "{1}{G}", "{2}{G}", "{W}{U}", "{U}{U}", "{2}{W}", "{3}", "{W/U}{W/U}", "{G}{G}{G}",
-         "{4}", "{1}{U/P}", "{2/W}{U}", "{W}{U}{G}"]
+         "{4}", "{1}{U/P}", "{2/W}{U}", "{W}{U}{G}", "{2/W}{2/U}", "{2/G}{G}", "{2/G}{2/U}{W}"]
 #: Policies that leave ties (no min_life), and ones with min_waste at each place.
 POLICIES = [DEFAULT_POLICY, ("min_sources",), ("prefer_lands", "min_sources"), ("min_waste",),
             ("min_waste", "min_sources"), ("min_sources", "min_waste"), ("keep_colors", "min_waste"),
@@ -265,3 +266,23 @@ def test_the_bound_over_every_costly_activation_is_below_each(req: PaymentReques
             both = relax.lower_vector(form, 0, (a, b))
             if both is not None:
                 assert pair is not None and pair <= both, (a, b, pair, both)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(requests())
+def test_the_floor_of_a_form_is_below_its_best_payment(req: PaymentRequest) -> None:
+    """``Relaxation.floor`` (the form's bound with min_waste, which skips forms) is at most
+    the best payment of that form alone, found by the search of that form alone."""
+    from manasolver.solver.backends.fastopt.search import search_for
+    problem = queries.prepare(req, "optimal", 0)
+    clear_searches()
+    search = search_for(problem, req.policy.criteria)
+    if search is None:
+        return
+    for fi, form in enumerate(problem.forms):
+        search.reset(problem)
+        search.modes = [md for md in search.modes_all if not md.costs]
+        if not search._pass([(fi, form)], 0) or search.inc.best is None:
+            continue
+        floor = search.relax.floor(form, 0)
+        assert floor is not None and floor <= search.inc.best, (form, floor, search.inc.best)

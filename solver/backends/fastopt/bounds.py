@@ -25,7 +25,7 @@ from manasolver.models._memo import KeyMemo
 from manasolver.models.symbols import ANY_TYPE
 from manasolver.solver.backends.fastopt.incumbent import Incumbent
 from manasolver.solver.backends.fastopt.keep import KeepTerms
-from manasolver.solver.backends.fastopt.linear import COLORS_LOST, ENERGY, KEEP_LOST, LinearCosts, lcm_of
+from manasolver.solver.backends.fastopt.linear import COLORS_LOST, ENERGY, KEEP_LOST, WASTE, LinearCosts, lcm_of
 from manasolver.solver.backends.fastopt.modes import Mode
 from manasolver.solver.backends.fastopt.tables import kind_rows_masks
 from manasolver.solver.casting.announce import Form
@@ -55,6 +55,7 @@ class Relaxation:
         self._payer = 0  # set with the tables (_rows_for)
         self._scale = 0  # set with the tables (_rows_for): the LCM of the unit counts
         self._lower_memo: KeyMemo[tuple[int, ...], tuple[tuple[int, ...] | None]] = KeyMemo(limit=4096)
+        self._floor_memo: KeyMemo[tuple[int, int], tuple[tuple[int, ...] | None]] = KeyMemo(limit=256)
 
     def vector_of(self, form: Form, lin: int, mds: list[Mode]) -> tuple[int, ...]:
         """The criteria vector of the packed linear cost ``lin`` (plus the form's life),
@@ -212,6 +213,104 @@ class Relaxation:
         low = self._lower_vector_of(form, x, mds, rows)
         self._lower_memo.put(memo_key, form, (low,))
         return low
+
+    def floor(self, form: Form, x: int) -> tuple[int, ...] | None:
+        """:meth:`lower_vector` of ``form`` with ``min_waste`` bounded too: a payment wastes
+        nothing only if each of its activations adds no more units than the payment spends
+        (the form's mana and the activation costs), so the criteria after ``min_waste`` are
+        bounded over those activations alone, and ``min_waste`` is at least 1 when they
+        can't pay the form (the same reading as the forward search's bound).  For skipping
+        forms, not ordering them."""
+        low = self.lower_vector(form, x)
+        if low is None or "min_waste" not in self.criteria:
+            return low
+        key = (id(form), x)
+        memo = self._floor_memo.get(key, form)
+        if memo is not None:
+            return memo[0]
+        rows = self._relax_rows.get(key, form)
+        if rows is None:
+            rows = self._relax_rows.put(key, form, self._rows_for(form))
+        every = self._packed(form, x, rows, 0)
+        out = low
+        if every is not None:
+            most = form.mana_total(x) + sum(n * self.class_cap[m.k] for m in self.modes_all
+                                            for _, n in m.costs)
+            exact = self._packed(form, x, rows, most)
+            if exact is None:
+                out = self._mixed_vector(form, every, every, 1)
+            elif exact > every:
+                out = self._mixed_vector(form, every, exact, 0)
+        self._floor_memo.put(key, form, (out,))
+        return out
+
+    def _packed(self, form: Form, x: int, rows: FormRows, most: int) -> int | None:
+        """The packed linear part of :meth:`lower_vector` with no activation given, from modes
+        of at most ``most`` units an activation (0: any); ``None`` when none covers it."""
+        scale, total_rows, kind_rows = rows
+        cap = self.class_cap
+        pool = self.pool_total
+
+        def relax(d: int, table: Table) -> int:
+            num = 0
+            for unit_cost, per, k, m in table:
+                if most and len(m.masks) > most:
+                    continue
+                take = min(d, cap[k] * per)
+                num += take * unit_cost
+                d -= take
+                if d <= 0:
+                    return -(-num // scale)
+            return -1
+
+        total = form.mana_total(x) - pool
+        extra = 0
+        if total > 0:
+            extra = relax(total, total_rows)
+            if extra < 0:
+                return None
+            net = relax(total, self._kind_tables["net"])
+            if net < 0:
+                return None
+            extra = max(extra, net)
+        for mask, n, table in kind_rows:
+            d = n - (pool if mask > 0 else 0)
+            if d > 0:
+                got = relax(d, table)
+                if got < 0:
+                    return None
+                extra = max(extra, got)
+        return extra
+
+    def _mixed_vector(self, form: Form, lin: int, late: int, waste: int) -> tuple[int, ...]:
+        """:meth:`vector_of` with no activation given, the criteria after ``min_waste`` read
+        from ``late`` instead of ``lin`` (``late >= lin``) and ``min_waste`` at ``waste``."""
+        codec = self.lin
+        life = form.life * codec.place.get("min_life", 0)
+        early = codec.digits(lin + life)
+        after = codec.digits(late + life)
+        crit = self.criteria
+        at = crit.index("min_waste")
+        names = codec.names
+        digits = [after[j] if name == "tiebreak" or crit.index(name) > at else early[j]
+                  for j, name in enumerate(names)]
+        used = [0] * len(self.class_cap)
+        out: list[int] = []
+        for code in codec.codes:
+            if code >= 0:
+                out.append(digits[code])
+            elif code == KEEP_LOST:
+                out.append(self.keep.keep_lost(used))
+            elif code == COLORS_LOST:
+                out.append(self.keep.colors_lost(used))
+            elif code == ENERGY:
+                out.append(form.energy)
+            elif code == WASTE:
+                out.append(waste)
+            else:  # use_pool: at least 0
+                out.append(0)
+        out.append(digits[-1])
+        return tuple(out)
 
     def _lower_vector_of(self, form: Form, x: int, mds: tuple[Mode, ...],
                          rows: FormRows) -> tuple[int, ...] | None:

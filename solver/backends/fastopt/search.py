@@ -142,6 +142,8 @@ class Search:
             low = lows.get(fi)
             if low is not None and inc.prunes(low):
                 continue
+            if low is not None and inc.bar()[0] is not None and inc.prunes(self.relax.floor(form, x)):
+                continue  # the bound with min_waste: skipped, the order of forms kept
             if not self.skip_free_only and self.complement.fits(self.modes, form, x):
                 if not self.complement.search(fi, form, x, self.modes):
                     return False
