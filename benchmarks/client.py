@@ -17,7 +17,8 @@ encodes the same lines, through the same pipes) and beside phase.rs where it app
 * cold start of ``manasolver can-pay example:commander "{2}{G}"``, process start to answer.
 
 Every answer is checked whole against the same query answered in this process (for repeated
-boards and sessions, against the query with the board sent in full).  ``--quick`` runs in a few seconds (tests run it);
+boards and sessions, against the query with the board sent in full); a fresh ``can_pay`` row also
+says how many of its lines the fresh-board lane answers (``lane``, :mod:`manasolver.solver.fresh`).  ``--quick`` runs in a few seconds (tests run it);
 the full run writes ``client.md``, ``client.json`` and ``client.png`` into ``--out``
 (default ``benchmarks/results`` of a checkout).
 """
@@ -246,6 +247,16 @@ def _mismatches(got: list[dict[str, Any]], want: list[dict[str, Any]]) -> int:
         + abs(len(got) - len(want))
 
 
+def _lane_share(lines: list[str]) -> str:
+    """How many of ``lines`` the fresh-board lane of ``can_pay`` answers
+    (:mod:`~manasolver.solver.fresh`), asked here, in the harness's process."""
+    from manasolver.models.carddb import default_db
+    from manasolver.solver.fresh import can_pay
+    db = default_db()
+    hits = sum(1 for line in lines if can_pay(json.loads(line), db) is not None)
+    return f"{hits}/{len(lines)}"
+
+
 def _time_bound_hits(answers: list[dict[str, Any]]) -> int:
     return sum(1 for a in answers if hit_time_bound(a))
 
@@ -266,7 +277,7 @@ def _fresh(plan: ClientPlan, batch: _Pipe, loop: _Pipe, log: Callable[[str], Non
             "lines": len(lines), "lines_per_s": round(len(lines) / secs, 1), "per_line_ms": ms(per_line),
             "json_loop_ms": ms(loop_line), "ratio_to_json_loop": _ratio(per_line, loop_line),
             "errors": _errors(answers), "payable": sum(1 for a in answers if a.get("payable")),
-            "mismatches": _mismatches(answers, _expected(lines)),
+            "mismatches": _mismatches(answers, _expected(lines)), "lane": _lane_share(lines),
             "target": f"≥ {TARGET_FRESH_CAN_PAY_PER_S:g}/s, ≤ {TARGET_FRESH_RATIO:g}× the JSON loop",
         }
         row["met"] = (row["lines_per_s"] >= TARGET_FRESH_CAN_PAY_PER_S
@@ -549,7 +560,7 @@ def markdown(results: dict[str, Any]) -> str:
             per = f"{r['seconds']} s"
         rate = r.get("lines_per_s", r.get("requests_per_s", ""))
         checks = ", ".join(f"{k} {r[k]}" for k in ("errors", "mismatches", "differ_from_in_process", "failed",
-                                                     "time_bound_hits", "complete") if k in r)
+                                                     "time_bound_hits", "complete", "lane") if k in r)
         phase = f"{r['phase_ms']} ms ({r['phase_ratio']}×)" if "phase_ms" in r else ""
         lines.append(f"| {r['figure']} | {r.get('lines', r.get('requests', r.get('n', '')))} | {per} | "
                      f"{r.get('p99_ms', '')} | {rate} | {r.get('json_loop_ms', '')} | "
