@@ -52,7 +52,8 @@ class FormSearch:
 
     def __init__(self, fi: int, form: Form, x: int, modes: list[Mode], tab: Tables,
                  inc: Incumbent, keep: KeepTerms, lin: LinearCosts, criteria: tuple[str, ...],
-                 sup_life: int, pool_total: int, skip_free_only: bool) -> None:
+                 sup_life: int, pool_total: int, skip_free_only: bool,
+                 plan: list[int] | None = None) -> None:
         self.fi = fi
         self.form = form
         self.modes = modes
@@ -79,7 +80,7 @@ class FormSearch:
         self.scale = tab.scale
         self.by_unit_total = tab.by_unit_total
         self.by_unit_set = tab.by_unit_set
-        self.plan = tab.plan
+        self.plan = plan if plan is not None else tab.first_plan()  # the first dive's
         self.first_free = tab.first_free
         self.need = list(tab.need)
         self.undecided = list(tab.undecided)

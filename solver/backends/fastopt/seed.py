@@ -119,8 +119,7 @@ def find_seed(fi: int, form: Form, x: int, modes: list[Mode], tab: Tables, inc: 
     if every:
         trial.ties = []
     search = FormSearch(fi, form, x, modes, tab, trial, keep, lin, criteria, sup_life, pool_total,
-                        skip_free_only)
-    search.plan = seed_plan(modes, keep.class_cap, form, x, tab)
+                        skip_free_only, seed_plan(modes, keep.class_cap, form, x, tab))
     searched = search.run()
     inc.nodes += min(trial.nodes, SEED_NODES)
     if trial.uncertain is not None and (inc.uncertain is None or trial.uncertain < inc.uncertain):
@@ -132,7 +131,7 @@ def find_seed(fi: int, form: Form, x: int, modes: list[Mode], tab: Tables, inc: 
         inc.seed = found
     plan = None
     if searched and every and found is not None and trial.ties:
-        plan = first_in_order(trial.ties, modes, tab.plan)
+        plan = first_in_order(trial.ties, modes, tab.first_plan())
     return searched, found, plan
 
 

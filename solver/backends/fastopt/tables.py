@@ -13,6 +13,8 @@ so the bounds bite from the start.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from manasolver.solver.backends.fastopt.linear import lcm_of
@@ -58,9 +60,17 @@ class Tables:
     scale: int
     by_unit_total: list[int]
     by_unit_set: dict[int, list[int]]
-    plan: list[int]
+    plan_of: Callable[[], list[int]]
     first_free: int
     most_size: list[int]
+    plan: list[int] | None = None
+
+    def first_plan(self) -> list[int]:
+        """The greedy plan of the search's first dive (:func:`greedy_plan`), computed when
+        first asked (a search the seed answers for never needs it unless plans tie)."""
+        if self.plan is None:
+            self.plan = self.plan_of()
+        return self.plan
 
 
 def kind_rows_masks(form: Form) -> list[tuple[int, int]]:
@@ -137,7 +147,8 @@ def build_tables(modes: list[Mode], form: Form, x: int, caps: list[int], class_c
     by_unit_set = {t: sorted((j for j in range(nm) if modes[j].k >= 0 and caps[j]
                               and contrib[j][t]), key=lambda j: act_cost[j] * (scale // contrib[j][t]))
                    for t in bound_sets}
-    plan = greedy_plan(modes, class_cap, form, x, kinds, base, contrib, size, caps, act_cost)
+    plan_of = functools.partial(greedy_plan, modes, class_cap, form, x, kinds, base, contrib, size, caps,
+                                act_cost)
     first_free = next((j for j in range(nm) if modes[j].k >= 0 and not modes[j].costs), nm)
     # The most units one activation of a mode from each level on adds (the waste bound).
     most_size = [0] * (nm + 1)
@@ -146,7 +157,7 @@ def build_tables(modes: list[Mode], form: Form, x: int, caps: list[int], class_c
     return Tables(kinds, base, nk, subsets, contrib, contrib_r, cost_row, cost_total, need,
                   size, caps, costly, undecided, und_total, n_pool, slack, pool_modes,
                   bound_sets, contrib_t, reach, act_cost, scale, by_unit_total, by_unit_set,
-                  plan, first_free, most_size)
+                  plan_of, first_free, most_size)
 
 
 #: The rows of :func:`_rows`, by their arguments (kept across boards: the same cards make
