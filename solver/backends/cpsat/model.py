@@ -46,7 +46,15 @@ from typing import Any, Literal
 from manasolver.models.errors import Unsupported
 from manasolver.models.symbols import C, TYPE_BITS
 from manasolver.solver import budget
-from manasolver.solver.backends.cpsat.repeats import Node, merged, node_of, removal, removes, self_payment
+from manasolver.solver.backends.cpsat.repeats import (
+    Node,
+    merged,
+    node_of,
+    removal,
+    removes,
+    self_payment,
+    symmetric_classes,
+)
 from manasolver.solver.backends.cpsat.resources import add_assists, add_roles, add_sacrifices, add_taps
 from manasolver.solver.backends.cpsat.terms import add_terms
 from manasolver.solver.backends.cpsat.variables import Cut, Model, Src
@@ -237,6 +245,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     ranks: dict[Node, Any] = {}
     n_nodes = len({node_of(k, j, sup.classes[k].options[o]) for k, j, o in inst})
     costly_nodes = set(cost_node.values())
+    ordered_members = symmetric_classes(sup.classes, expanded)
 
     def rank(key: Node) -> Any:
         if key not in ranks:
@@ -287,6 +296,9 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                 if s.inst is not None and (chains == "none" or (s.inst == cost_node[dst]
                                                                 and s.inst not in self_paid)):
                     continue
+                if (s.inst in costly_nodes and s.inst[0] in ordered_members
+                        and s.inst[0] == cost_node[dst][0] and s.inst[1] > cost_node[dst][1]):
+                    continue  # alike members pay one another in board order (repeats.py)
                 dmask = cost_mask[dst]
                 add_flow(si, s, dst, s.mask if dmask is None else dmask)
     for node, vs in self_flows.items():

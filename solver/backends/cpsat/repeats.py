@@ -22,6 +22,8 @@ member of its class an integer per option, how many times it activates it, and r
   model leaves it out.  A bigger cost with more than one mana added (a replacement effect
   doubling Signpost Scarecrow's mana) is refused, naming the card and clause: an order of such
   activations is not modelled;
+* :func:`symmetric_classes`: alike members of such a class pay one another's costs only in
+  board order (a renumbering of any acyclic payment);
 * :func:`merged`: a storage land's activations merge into one per member (the same mana for
   one mana cost), so it is activated at most once;
 * an ability whose limit is "Activate only once each turn" (Wall of Roots) or "no more than
@@ -39,7 +41,7 @@ from manasolver.models.state import GameState
 from manasolver.solver.graph import abilities_of
 from manasolver.solver.supply.model import Option, SourceClass
 
-__all__ = ["Node", "cost_size", "merged", "node_of", "removal", "removes", "self_payment"]
+__all__ = ["Node", "cost_size", "merged", "node_of", "removal", "removes", "self_payment", "symmetric_classes"]
 
 #: A node of the order of payments: (class, member, -1 for its exclusive options, else the
 #: ability index of a repeatable ability).
@@ -123,6 +125,22 @@ def merged(opts: list[Option]) -> bool:
     return len(masks) == 1 and all(o.restriction == first.restriction and o.nonsnow_tail == first.nonsnow_tail
                                    and o.mana_cost == first.mana_cost and o.life == first.life
                                    and o.energy == first.energy and o.damage == first.damage for o in opts)
+
+
+def symmetric_classes(classes: tuple[SourceClass, ...], expanded: set[int]) -> set[int]:
+    """The classes with a repeatable ability that costs mana whose members have one node that
+    costs mana each (storage lands, Signpost Scarecrow; not a class with also a mana-costing
+    exclusive option).  Its members are alike, so in any acyclic payment they can be renumbered
+    in an order of their costly nodes: the model lets a member pay only later members' costs,
+    which leaves out the mirror images of every payment (and the cycles among alike members that
+    a relaxation would otherwise find one by one)."""
+    out = set()
+    for k in expanded:
+        cls = classes[k]
+        costly = {node_of(k, 0, o) for o in cls.options if o.mana_cost}
+        if len(costly) == 1 and any(not o.exclusive and o.mana_cost for o in cls.options):
+            out.add(k)
+    return out
 
 
 def self_payment(state: GameState, cls: SourceClass, j: int, opts: list[Option]) -> bool:
