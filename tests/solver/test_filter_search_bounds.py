@@ -9,8 +9,10 @@ exhaustive reading of the same model, on random small filter boards with a hand 
   every count vector finds: the least vector of the policy over the vectors whose firing
   test passes, and among equal ones the first in the search's order (forms in order, then
   counts compared group by group, more first).  So no bound prunes a better payment nor a
-  tying one that comes first: the node bounded by its parent's keep terms, and the node
-  that does not pay bounded as if one more member were activated below it.
+  tying one that comes first: the node bounded by its parent's keep terms, the node that
+  does not pay bounded as if one more member were activated below it, the passes under a
+  ceiling (and the answer "no payment" of one that cut nothing).  The search is also run
+  from an incumbent just worse than the optimum, where every bound is as tight as it gets.
 """
 
 from __future__ import annotations
