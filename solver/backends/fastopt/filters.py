@@ -41,11 +41,12 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
 from manasolver.models.symbols import TYPE_BITS
+from manasolver.solver.backends.fastopt.filter_payment import ConverterMode, converter_solution
 from manasolver.solver.backends.fastopt.filter_terms import KeepTracker
 from manasolver.solver.backends.fastopt.keep import KeepTerms
 from manasolver.solver.backends.fastopt.modes import merged_pick
-from manasolver.solver.backends.matching import hall_ok, transport
-from manasolver.solver.backends.problem import Problem, Solution, lowest_bit
+from manasolver.solver.backends.matching import hall_ok
+from manasolver.solver.backends.problem import Problem, Solution
 from manasolver.solver.casting.announce import Form
 from manasolver.solver.pools.keepable import converter_input
 from manasolver.solver.supply.model import Option, SourceClass
@@ -69,30 +70,12 @@ _TERMS = ("no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste
           "min_sources", "use_pool", "min_energy", "tiebreak")
 
 
-@dataclass(frozen=True, slots=True)
-class _Mode:
-    """One way to use members of class ``k``: ``slots`` (unit masks one activation adds),
-    ``need`` (the converter's input mask; 0 for a cost-free mode), the option per type for a
-    merged one-mana mode (``pick``), or the options of a converter (``opts``, by their slot
-    multisets), and its terms per activation."""
-
-    k: int
-    slots: tuple[int, ...]
-    need: int
-    pick: tuple[tuple[int, int], ...]
-    opts: tuple[tuple[tuple[int, ...], int], ...]
-    sac: int
-    life: int
-    ab_life: int
-    nonland: int
-    weight: int
-
-
 def _types(mask: int) -> list[int]:
     return [b for b in TYPE_BITS if mask & b]
 
 
-def _converter(cls: SourceClass, k: int, costly: list[tuple[int, Option]], nonland: int) -> _Mode | None:
+def _converter(cls: SourceClass, k: int, costly: list[tuple[int, Option]],
+               nonland: int) -> ConverterMode | None:
     """The class's options that cost mana as one converter mode, or None."""
     first = costly[0][1]
     need = converter_input(first)
@@ -119,17 +102,17 @@ def _converter(cls: SourceClass, k: int, costly: list[tuple[int, Option]], nonla
         if {s for s, _ in opts} != every or len(opts) != len(every):
             return None
         slots = (union,) * len(first.slots)
-    return _Mode(k, slots, need, (), opts, int(first.sacrifice), first.life + first.damage,
+    return ConverterMode(k, slots, need, (), opts, int(first.sacrifice), first.life + first.damage,
                  first.life, nonland, cls.positions[0] + 1)
 
 
-def _modes(problem: Problem) -> list[_Mode] | None:
+def _modes(problem: Problem) -> list[ConverterMode] | None:
     """The supply's modes, converters first; None when outside the modelled shape."""
     sup = problem.supply
     if sup.pool:
         return None
-    out: list[_Mode] = []
-    free_modes: list[_Mode] = []
+    out: list[ConverterMode] = []
+    free_modes: list[ConverterMode] = []
     any_converter = False
     for k, cls in enumerate(sup.classes):
         if cls.hand or cls.kind not in ("land", "creature", "artifact", "other"):
@@ -147,11 +130,11 @@ def _modes(problem: Problem) -> list[_Mode] | None:
             elif len(opt.slots) == 1:
                 groups.setdefault((int(opt.sacrifice), opt.life + opt.damage, opt.life), []).append((o, opt))
             elif opt.slots:
-                free_modes.append(_Mode(k, opt.slots, 0, ((0, o),), (), int(opt.sacrifice),
+                free_modes.append(ConverterMode(k, opt.slots, 0, ((0, o),), (), int(opt.sacrifice),
                                         opt.life + opt.damage, opt.life, nonland, weight))
         for (sac, life, ab_life), members in sorted(groups.items()):
             mask, pick = merged_pick(members)
-            free_modes.append(_Mode(k, (mask,), 0, tuple(pick), (), sac, life, ab_life, nonland, weight))
+            free_modes.append(ConverterMode(k, (mask,), 0, tuple(pick), (), sac, life, ab_life, nonland, weight))
         if costly:
             conv = _converter(cls, k, costly, nonland)
             if conv is None:
@@ -182,7 +165,7 @@ class _Group:
     weight: int
 
 
-def _groups(modes: list[_Mode]) -> list[_Group]:
+def _groups(modes: list[ConverterMode]) -> list[_Group]:
     """The modes as groups, in board order: a filter land's ``{C}`` and its converter score
     the same (one member, one unit net), so they are one group."""
     out: list[_Group] = []
@@ -214,7 +197,7 @@ class _OutOfNodes(Exception):
 class _Search:
     """The branch and bound of one problem over group counts (see the module docstring)."""
 
-    def __init__(self, problem: Problem, criteria: tuple[str, ...], modes: list[_Mode],
+    def __init__(self, problem: Problem, criteria: tuple[str, ...], modes: list[ConverterMode],
                  keep: KeepTerms) -> None:
         self.p = problem
         self.sup = problem.supply
@@ -475,7 +458,7 @@ class _FormRun:
         return kmask, kc, terms.colors_lost(), True
 
 
-def fires(modes: list[_Mode], groups: list[_Group], gcounts: list[int], form: Form,
+def fires(modes: list[ConverterMode], groups: list[_Group], gcounts: list[int], form: Form,
           generic: int, steps: list[int] | None = None) -> list[tuple[int, int]] | None:
     """Can the activations counted pay ``form``: converters fired in some order, each from a
     unit of the pool able to pay its symbol, a group's member that does not fire making its
@@ -585,104 +568,8 @@ def solve_converters(problem: Problem, criteria: tuple[str, ...]) -> Solution | 
             counts[g.conv] += fired[g.conv]
             if g.free >= 0:
                 counts[g.free] += n - fired[g.conv]
-    sol = _solution(problem, modes, fi, counts, order)
+    sol = converter_solution(problem, modes, fi, counts, order)
     if sol is None:  # pragma: no cover - fires() checked the order and Hall's condition
         return None
     sol.objective = search.best or ()
     return sol
-
-
-@dataclass(slots=True)
-class _Unit:
-    """One unit of mana of a payment being written: its mask, the activation and slot it
-    comes from, the type it takes and where it goes (None: it floats)."""
-
-    mask: int
-    act: int
-    slot: int
-    bit: int = 0
-    dst: tuple[object, ...] | None = None
-
-
-def _solution(problem: Problem, modes: list[_Mode], fi: int, counts: list[int],
-              order: list[tuple[int, int]]) -> Solution | None:
-    """The payment of a count vector along the firing order found."""
-    sup = problem.supply
-    form = problem.forms[fi]
-    x = problem.x
-    assert x is not None
-    units: list[_Unit] = []
-    acts: list[tuple[int, int]] = []  # (mode, member) per activation
-    member: dict[int, int] = {}
-    by_mask: dict[int, list[int]] = {}
-
-    def activate(i: int) -> int:
-        md = modes[i]
-        a = len(acts)
-        m = member.get(md.k, 0)
-        member[md.k] = m + 1
-        acts.append((i, m))
-        for si, sl in enumerate(md.slots):
-            by_mask.setdefault(sl, []).append(len(units))
-            units.append(_Unit(sl, a, si))
-        return a
-
-    for i, (md, n) in enumerate(zip(modes, counts)):
-        if not md.need:
-            for _ in range(n):
-                activate(i)
-    for i, m in order:
-        u = by_mask[m].pop()
-        a = activate(i)
-        units[u].bit = lowest_bit(m & modes[i].need)
-        units[u].dst = ("cost", a)
-    kinds = [mask for mask, left in by_mask.items() if left]
-    rows = transport([(mask, False, len(by_mask[mask])) for mask in kinds], form, x)
-    if rows is None:
-        return None
-    for ui, dkey, bit, n in rows:
-        for _ in range(n):
-            u = by_mask[kinds[ui]].pop()
-            units[u].bit = bit
-            units[u].dst = dkey
-    for unit in units:
-        if not unit.bit:
-            unit.bit = lowest_bit(unit.mask)
-    # Each activation's option, from the types its units took.
-    per_act: dict[int, list[_Unit]] = {}
-    for unit in units:
-        per_act.setdefault(unit.act, []).append(unit)
-    option: list[int] = []
-    for a, (i, _m) in enumerate(acts):
-        md = modes[i]
-        mine = sorted(per_act[a], key=lambda u: u.slot)
-        if md.opts:
-            types = tuple(sorted(u.bit for u in mine))
-            o = next((o for sl, o in md.opts if sl == types), md.opts[0][1])
-        elif md.pick[0][0] == 0:
-            o = md.pick[0][1]
-        else:
-            o = next((o for b, o in md.pick if b == mine[0].bit), md.pick[0][1])
-        option.append(o)
-    spend: list[tuple[tuple[object, ...], int, tuple[object, ...], int]] = []
-    for unit in units:
-        i, _m = acts[unit.act]
-        k = modes[i].k
-        o = option[unit.act]
-        opt = sup.classes[k].options[o]
-        dst = unit.dst
-        if dst is None:
-            continue
-        if dst[0] == "cost":
-            ca = int(str(dst[1]))
-            ci, _cm = acts[ca]
-            dst = ("cost", modes[ci].k, option[ca], modes[ci].need)
-        if modes[i].opts:
-            slot_mask = unit.bit
-        elif modes[i].pick[0][0] == 0:
-            slot_mask = opt.slots[unit.slot]
-        else:
-            slot_mask = opt.slots[0]
-        spend.append((("act", k, o, slot_mask), unit.bit, dst, 1))
-    sol_acts = [(modes[i].k, m, option[a]) for a, (i, m) in enumerate(acts)]
-    return Solution(fi, x, sol_acts, spend)
