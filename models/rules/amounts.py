@@ -37,19 +37,14 @@ from manasolver.models.abilities import (
 from manasolver.models.card import BASIC_LAND_TYPES, Card
 from manasolver.models._memo import IdentityMemo
 from manasolver.models.errors import Unsupported
-from manasolver.models.rules.land_types import effective_subtypes
+from manasolver.models.rules.land_types import effective_land_types, effective_subtypes, has_effect, loses_rules_text
+from manasolver.models.rules.missing import NotOnBoard, permanent_field, player_field
 from manasolver.models.state import STEPS, GameState, Permanent, Player
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, COLORS, TYPE_BITS, type_bit
 
 __all__ = ["MAX_REMOVED", "NotOnBoard", "ability_options", "ability_restriction", "color_identity", "commander_identity",
            "concrete_options", "condition_holds", "counters_removed", "devotion", "evaluate_amount",
            "permanent_field", "permanent_matches", "player_field", "power_of", "reference_count"]
-
-class NotOnBoard(Unsupported):
-    """What an ability adds depends on the game's history or a choice the board does not give
-    (life gained this turn without ``life_gained_this_turn``, Chrome Mox without ``imprinted``,
-    Jeweled Amulet's noted type): the answer says so, naming the field (SPEC §4)."""
-
 
 #: The most counters :func:`ability_options` expands a variable counter cost to (one option per number).
 MAX_REMOVED = 200
@@ -331,22 +326,6 @@ def _identity_of(player: Player) -> int:
     return mask
 
 
-def player_field(state: GameState, name: str, field: str) -> str:
-    """The path of a player's field on the board, as the loader names it: ``players[0].field``."""
-    for i, p in enumerate(state.players):
-        if p.name == name:
-            return f"players[{i}].{field}"
-    return f"players.{field}"
-
-
-def permanent_field(state: GameState, permanent: Permanent, field: str) -> str:
-    """The path of a permanent's field on the board: ``battlefield[3].imprinted``."""
-    for i, p in enumerate(state.battlefield):
-        if p is permanent or p.id == permanent.id:
-            return f"battlefield[{i}].{field}"
-    return f"battlefield.{permanent.id}.{field}"
-
-
 def _colors_among(kind: str, state: GameState, permanent: Permanent) -> int:
     """The colors a ``colors_among`` production may add (Meteor Crater, Mox Amber, Corrupted
     Grafstone; Chrome Mox's exiled card, read from ``imprinted``)."""
@@ -382,12 +361,19 @@ def _colors_among(kind: str, state: GameState, permanent: Permanent) -> int:
 
 def _lands_could_produce(state: GameState, permanent: Permanent, kind: str) -> int:
     """The types the Gates (after land-type changes) or the basic lands ``permanent``'s controller
-    controls could produce (CR 106.7): their effective mana abilities' options now, costs and
-    conditions ignored, through the replacement effects that apply (Plaza of Harmony, Star
-    Compass).  One of them that itself mirrors other lands is not followed: unsupported."""
-    from manasolver.models.rules.board_effects import active_effects, effective_mana_abilities
-    from manasolver.models.rules.production import could_produce_types, replacements_for
-    effects = bool(active_effects(state))
+    controls could produce (CR 106.7): the intrinsic abilities of their land types now and, unless a
+    land-type change took it away, their printed abilities' options, costs and conditions ignored
+    (Plaza of Harmony, Star Compass).  Other effects on mana on the board (granted abilities,
+    replacements) are not followed here: unsupported; so is one of them that itself mirrors lands."""
+    from manasolver.models.effects import ConditionalDamage, LandTypeChange, ManaMultiplier, TriggeredMana
+    from manasolver.models.text.mana_effects import mana_effects_of
+    for source in state.battlefield:
+        for effect in mana_effects_of(source.card):
+            if not isinstance(effect, (LandTypeChange, ManaMultiplier, TriggeredMana, ConditionalDamage)) \
+                    and has_effect(state, source, effect):
+                raise Unsupported(f"{permanent.card.name} ({permanent.id}) mirrors what lands could produce, and "
+                                  f"{source.card.name} ({source.id}) may change it; not followed",
+                                  f"battlefield.{permanent.id}")
     mask = 0
     for land in state.controlled_by(permanent.controller):
         if not land.is_land or land is permanent:
@@ -396,17 +382,21 @@ def _lands_could_produce(state: GameState, permanent: Permanent, kind: str) -> i
             continue
         if kind == "basic_lands_you_control" and "basic" not in land.card.type_line.supertypes:
             continue
-        for ab in (effective_mana_abilities(state, land) if effects else land.card.mana_abilities):
+        for land_type in effective_land_types(state, land):
+            mask |= type_bit(BASIC_LAND_TYPES[land_type])
+        if loses_rules_text(state, land):
+            continue
+        for ab in land.card.mana_abilities:
             production = ab.production
+            if ab.intrinsic:
+                continue
             if production.reference or production.colors_among in ("gates_you_control", "basic_lands_you_control"):
                 raise Unsupported(f"{permanent.card.name} ({permanent.id}) mirrors {land.card.name} ({land.id}), which "
                                   "itself mirrors what other lands could produce; not followed",
                                   f"battlefield.{permanent.id}")
             for option in ability_options(ab, state, land, ignore_condition=True) or ():
-                union = 0
                 for slot in option:
-                    union |= slot
-                mask |= could_produce_types(union & ANY_TYPE, replacements_for(state, land, ab), len(option))
+                    mask |= slot
     return mask
 
 

@@ -72,7 +72,7 @@ def _affects(effect: LandTypeChange, source: Permanent, land: Permanent, state: 
         if land.controller == source.controller or is_basic(land):
             return False
         if source.chosen_name is None:
-            from manasolver.models.rules.amounts import NotOnBoard, permanent_field
+            from manasolver.models.rules.missing import NotOnBoard, permanent_field
             raise NotOnBoard(f"{source.card.name} ({source.id}) changes the lands of the name chosen as it entered, "
                              f"and {land.card.name} ({land.id}) may have it, but the board does not give the name "
                              "(\"chosen\": {\"name\": …})", permanent_field(state, source, "chosen.name"))

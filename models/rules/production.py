@@ -239,7 +239,7 @@ def _refuse_unknown(state: GameState, source: Permanent, effect: NotOnBoardEffec
         from manasolver.models.state import STEPS
         if state.turn.active != source.controller or STEPS.index(state.turn.step) < STEPS.index(effect.window):
             return
-    from manasolver.models.rules.amounts import NotOnBoard
+    from manasolver.models.rules.missing import NotOnBoard
     raise NotOnBoard(f"{source.card.name} ({source.id}): {effect.text!r} may change what {land.card.name} ({land.id}) "
                      f"adds, and that depends on {effect.missing}, which the board does not hold",
                      f"battlefield.{source.id}")
@@ -309,7 +309,7 @@ def _imprinted_name(state: GameState, source: Permanent, land: Permanent) -> boo
     """Whether ``land`` has the name of a card exiled with ``source`` (Extraplanar Lens); the
     source's ``imprinted`` must be given (SPEC §4)."""
     if source.imprinted is None:
-        from manasolver.models.rules.amounts import NotOnBoard, permanent_field
+        from manasolver.models.rules.missing import NotOnBoard, permanent_field
         raise NotOnBoard(f"{source.card.name} ({source.id}) adds mana when a land with the name of the card exiled "
                          f"with it is tapped for mana, and the board does not give that card (\"imprinted\")",
                          permanent_field(state, source, "imprinted"))

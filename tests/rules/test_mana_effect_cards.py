@@ -178,13 +178,13 @@ def test_tomb_of_urami_hurts_only_without_an_ogre() -> None:
 
 def test_star_compass_mirrors_basic_lands_you_control_106_7() -> None:
     """Star Compass: "{T}: Add one mana of any color that a basic land you control could produce.":
-    tapped basics count (could produce ignores costs), an opponent's do not, colorless never, and
-    replacement effects apply (Naked Singularity: a Forest could produce {B})."""
+    tapped basics count (could produce ignores costs), an opponent's do not, colorless never; under
+    an effect that changes what lands produce (Naked Singularity) it is refused, not followed."""
     assert _payable(json_board("Star Compass", {"card": "Mountain", "tapped": True}), "{R}")
     assert not _payable(json_board("Star Compass", {"card": "Mountain", "controller": "opp"}), "{R}")
     assert not _payable(json_board("Star Compass", {"card": "Wastes", "tapped": True}), "{C}")
     assert _payable(json_board("Star Compass", *SURVEY), "{W}{W}{U}{G}")
-    assert _payable(json_board("Star Compass", "Forest", "Naked Singularity"), "{B}{B}")
+    assert _pay(json_board("Star Compass", "Forest", "Naked Singularity"), "{B}")["error"]["code"] == "unsupported"
 
 
 def test_plaza_of_harmony_mirrors_gates_after_type_changes_106_7() -> None:
