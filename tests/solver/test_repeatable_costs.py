@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from brute_repeats import search
+from brute_repeats import TooBig, search
 from cards import json_board
-from hypothesis import given, settings
+from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 from manasolver.models.board.load import load_state
 from manasolver.models.cost import ManaCost
@@ -213,7 +213,11 @@ def test_cpsat_matches_the_brute_force(board: list[str | dict[str, Any]], symbol
     cost = "".join(sorted(symbols))
     state = json_board(*board)
     state["players"][0]["life"] = life
-    truth = search(load_state(state), ManaCost.parse(cost))
+    try:
+        truth = search(load_state(state), ManaCost.parse(cost))
+        best = search(load_state(state), ManaCost.parse("{X}" + cost))
+    except TooBig:
+        reject()  # too many sequences to try here: another board
     for backend in (None, "cpsat"):
         extra = {"backend": backend} if backend else {}
         can = answer({"query": "can_pay", "state": state, "cost": cost, **extra})
@@ -229,7 +233,6 @@ def test_cpsat_matches_the_brute_force(board: list[str | dict[str, Any]], symbol
             used = sum(a.get("times", 1) for a in few["payment"]["activations"])
             assert used == truth.least_activations, (board, cost, few, truth)
     x_cost = "{X}" + cost
-    best = search(load_state(state), ManaCost.parse(x_cost))
     out = answer({"query": "max_x", "state": state, "cost": x_cost})
     if best.max_x < 0:
         assert "max_x" not in out or out.get("max_x") is None, (board, x_cost, out)

