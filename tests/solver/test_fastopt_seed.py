@@ -179,6 +179,20 @@ def test_the_short_search_answers_the_tie_the_search_reaches_first(cost: str, na
     assert _same(alone, seeded)
 
 
+def test_the_short_search_never_uses_up_the_search_budget() -> None:
+    """Mystic Gates, a Signet, pain lands, Birds, {G}{G}{G} under (keep_colors, min_waste): the
+    search alone needs most of its budget with activations that cost mana; the short search
+    before it must not spend that budget (it did: the seeded search declined)."""
+    names = [ADARKAR_WASTES, MYSTIC_GATE, FOREST, FOREST, ADARKAR_WASTES, SIGNET_WU, BIRDS, MYSTIC_GATE,
+             ADARKAR_WASTES]
+    req = request(board(*(perm(f"p{i}", c) for i, c in enumerate(names)), life=1), "{G}{G}{G}",
+                  policy=Policy(criteria=("keep_colors", "min_waste")))
+    with seed_nodes(0):
+        alone = _solve(req)
+    assert isinstance(alone, Solution)
+    assert _same(alone, _solve(req))
+
+
 def test_a_cradle_is_not_tapped_for_three_mana() -> None:
     """Gaea's Cradle-like land with four creatures, three Forests: {2}{G} from the Forests
     (nothing wasted) under the default policy, and the same vector as CP-SAT's."""

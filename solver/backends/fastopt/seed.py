@@ -24,7 +24,7 @@ from manasolver.solver.casting.announce import Form
 
 __all__ = ["SEED_NODES", "find_seed", "first_in_order", "seed_plan"]
 
-#: The most nodes the short search of :func:`find_seed` explores (counted in the budget).
+#: The most nodes the short search of :func:`find_seed` explores (besides the node budget).
 SEED_NODES = 40
 
 
@@ -101,7 +101,7 @@ def find_seed(fi: int, form: Form, x: int, modes: list[Mode], tab: Tables, inc: 
               pool_total: int, skip_free_only: bool) -> tuple[bool, tuple[int, ...] | None, list[int] | None]:
     """Run the short search of the module docstring over ``form``; keep the best vector it
     reaches as ``inc``'s seed (when better than what ``inc`` holds) and the covers it met
-    whose activations would pay one another's costs; its nodes count in ``inc``'s budget.
+    whose activations would pay one another's costs.
 
     Returns ``(searched, least, plan)``.  When the short search ended within its nodes it
     has searched the whole tree of this form (the same tree as the real search, in another
@@ -121,7 +121,9 @@ def find_seed(fi: int, form: Form, x: int, modes: list[Mode], tab: Tables, inc: 
     search = FormSearch(fi, form, x, modes, tab, trial, keep, lin, criteria, sup_life, pool_total,
                         skip_free_only, seed_plan(modes, keep.class_cap, form, x, tab))
     searched = search.run()
-    inc.nodes += min(trial.nodes, SEED_NODES)
+    # Its nodes are not counted in ``inc``'s budget: with the seed the real search meets no
+    # node it would not meet without, so it ends within its budget whenever it did without
+    # (the short search's own work is at most SEED_NODES a form).
     if trial.uncertain is not None and (inc.uncertain is None or trial.uncertain < inc.uncertain):
         inc.uncertain = trial.uncertain
     found = trial.best
