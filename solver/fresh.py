@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import marshal
 import weakref
+from collections import Counter
+from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any
 
 from manasolver.models.board.cards import CardResolver
@@ -45,7 +47,7 @@ from manasolver.models.board.schema import LIMITS
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import ManasolverError
-from manasolver.models.rules.amounts import commander_identity
+from manasolver.models.rules.amounts import commander_identity, player_identity
 from manasolver.models.state import GameState, Player, Turn
 from manasolver.models.text.read import card_text
 from manasolver.models.text.tap_triggers import tap_triggers_of
@@ -80,7 +82,7 @@ class _Entry:
     """What one permanent key is: quiet or not, whether the player asked about controls it, and
     for the player's own permanents what its rows read and the rows made so far."""
 
-    __slots__ = ("commander", "mine", "pays", "quiet", "rows")
+    __slots__ = ("commander", "mine", "pays", "plain", "quiet", "rows")
 
     def __init__(self, card: Card, quiet: bool, mine: bool) -> None:
         self.quiet = quiet
@@ -89,6 +91,9 @@ class _Entry:
         self.pays = bool(context and context[0])
         self.commander = bool(context and context[1])
         self.rows: _Rows = {}
+        #: Per line context (the player's life, energy and commander identity), the row made for
+        #: it as one ``(mask, snow)`` key per unit, and whether it deals damage.
+        self.plain: dict[tuple[int, int, int], tuple[tuple[tuple[int, bool], ...], bool]] = {}
 
 
 class _Table:
@@ -108,6 +113,8 @@ class _Table:
 _TABLES: weakref.WeakKeyDictionary[CardDB, dict[tuple[str, ...], _Table]] = weakref.WeakKeyDictionary()
 #: The longest permanent serialisation remembered (a longer one goes the full way).
 _MAX_KEY = 4096
+#: What a permanent of another player adds to the player asked about: nothing.
+_NOT_MINE: tuple[tuple[tuple[int, bool], ...], bool] = ((), False)
 #: Whether each card is quiet, by card object.
 _QUIET: dict[int, tuple[Card, bool]] = {}
 #: Forms of a cost, by its text (``None``: the text is not a cost this lane reads).
@@ -304,37 +311,38 @@ def _units(state: dict[str, Any], db: CardDB) -> tuple[list[UnitKind], bool, int
     names = tuple(p.name for p in players)
     table = _table(db, names)
     perms = table.perms
-    dumps = marshal.dumps
-    ids: set[str] = set()
-    tally: dict[_Entry, int] = {}
-    first: dict[_Entry, int] = {}
-    for index, raw in enumerate(raw_field):
-        try:
-            key = dumps(raw, 2)
-        except (ValueError, TypeError):
-            return None
-        hit = perms.get(key)
-        if hit is None:
-            if len(key) > _MAX_KEY:
-                return None
-            hit = _permanent(raw, index, names, table, cards)
+    try:  # each permanent's key and remembered hit, in C loops (the line's hot part)
+        keys = list(map(marshal.dumps, raw_field, repeat(2)))
+    except (ValueError, TypeError):
+        return None
+    hits = list(map(perms.get, keys))
+    if None in hits:
+        for index, hit in enumerate(hits):
             if hit is None:
-                return None
-            if len(perms) >= _TABLE_LIMIT:
-                perms.clear()
-            perms[key] = hit
-        entry = hit[1]
-        if entry is None:
-            return None
-        ids.add(hit[0])
-        if entry in tally:
-            tally[entry] += 1
-        else:
-            tally[entry] = 1
-            first[entry] = index
-    if len(ids) != len(raw_field):
+                key = keys[index]
+                if len(key) > _MAX_KEY:
+                    return None
+                hit = _permanent(raw_field[index], index, names, table, cards)
+                if hit is None:
+                    return None
+                if len(perms) >= _TABLE_LIMIT:
+                    perms.clear()
+                perms[key] = hits[index] = hit
+    pids, entries = zip(*hits) if hits else ((), ())
+    if None in entries:
+        return None
+    if len(set(pids)) != len(pids):
         return None  # a duplicate id: the loader's error
-    counts: dict[tuple[int, bool], int] = {}
+    line = (me.life, me.energy, player_identity(me))
+    made = [e.plain.get(line) if e.mine else _NOT_MINE for e in entries]
+    if None not in made:  # every row made for this context before: summed in C
+        counts = Counter(chain.from_iterable([keys for keys, _ in made]))
+        for bit, n in pool_units(me):
+            counts[(bit, False)] += n
+        hurts = any([hurt for _, hurt in made])
+        return [(mask, snow, n, -1, ()) for (mask, snow), n in counts.items()], hurts, me.life, me.energy
+    tally = Counter(entries)
+    counts = Counter()
     for bit, n in pool_units(me):
         counts[(bit, False)] = counts.get((bit, False), 0) + n
     damage = False
@@ -349,7 +357,7 @@ def _units(state: dict[str, Any], db: CardDB) -> tuple[list[UnitKind], bool, int
         if context in rows:
             row = rows[context]
         else:
-            index = first[entry]
+            index = entries.index(entry)
             try:
                 row = _row(raw_field[index], index, players, cards)
             except ManasolverError:
@@ -359,6 +367,9 @@ def _units(state: dict[str, Any], db: CardDB) -> tuple[list[UnitKind], bool, int
             rows[context] = row
         if row is None:
             return None
+        if len(entry.plain) >= 256:
+            entry.plain.clear()
+        entry.plain[line] = (tuple((mask, snow) for mask, snow, n in row[0] for _ in range(n)), row[1])
         for mask, snow, n in row[0]:
             counts[(mask, snow)] = counts.get((mask, snow), 0) + n * many
         damage = damage or row[1]

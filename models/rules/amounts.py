@@ -44,7 +44,7 @@ from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, COLORS, TYPE_BITS, ty
 
 __all__ = ["MAX_REMOVED", "NotOnBoard", "ability_options", "ability_restriction", "color_identity", "commander_identity",
            "concrete_options", "condition_holds", "counters_removed", "devotion", "evaluate_amount",
-           "permanent_field", "permanent_matches", "player_field", "power_of", "reference_count"]
+           "permanent_field", "permanent_matches", "player_field", "player_identity", "power_of", "reference_count"]
 
 #: The most counters :func:`ability_options` expands a variable counter cost to (one option per number).
 MAX_REMOVED = 200
@@ -311,6 +311,12 @@ def commander_identity(state: GameState, player_name: str) -> int:
         player = state.player(player_name)
     except KeyError:
         return 0
+    return _IDENTITIES.get_or(player, _identity_of)
+
+
+def player_identity(player: Player) -> int:
+    """The color identity of ``player``'s commander(s) as a color mask, as
+    :func:`commander_identity` gives it for that player."""
     return _IDENTITIES.get_or(player, _identity_of)
 
 
