@@ -27,6 +27,11 @@ session's, or one recognised by its text: objects never changed once kept) what 
 is remembered with the board, so a new cost there is one Hall check, and a board that goes the
 full way is not read here again.
 
+A permanent whose own mana counts permanents or reads what lands could produce, and that is
+otherwise quiet (Elvish Archdruid, Gaea's Cradle, Exotic Orchard, Reflecting Pool:
+:func:`counting`), is counted as adding nothing: the sum is then a lower bound of the board's
+supply, so a payable answer from it stands and any other goes the full way.
+
 Each row is made once per key by the real supply (:func:`~manasolver.solver.supply.build.build_supply`
 on a board of the permanent alone with the same players), so the lane adds no reading of rules
 of its own: it decides only which boards may be summed.  Thread-safe: tables are dictionaries
@@ -82,11 +87,12 @@ class _Entry:
     """What one permanent key is: quiet or not, whether the player asked about controls it, and
     for the player's own permanents what its rows read and the rows made so far."""
 
-    __slots__ = ("commander", "mine", "pays", "plain", "quiet", "rows")
+    __slots__ = ("commander", "inert", "mine", "pays", "plain", "quiet", "rows")
 
     def __init__(self, card: Card, quiet: bool, mine: bool) -> None:
-        self.quiet = quiet
-        self.mine = mine
+        self.inert = not quiet and counting(card)
+        self.quiet = quiet or self.inert
+        self.mine = mine and not self.inert
         context = card_context(card) if quiet else None
         self.pays = bool(context and context[0])
         self.commander = bool(context and context[1])
@@ -117,6 +123,10 @@ _MAX_KEY = 4096
 _NOT_MINE: tuple[tuple[tuple[int, bool], ...], bool] = ((), False)
 #: Whether each card is quiet, by card object.
 _QUIET: dict[int, tuple[Card, bool]] = {}
+#: Whether each card is :func:`counting`, by card object.
+_COUNTING: dict[int, tuple[Card, bool]] = {}
+#: The references to other lands' mana a counting card may make (the rest go the full way).
+_COUNTED_REFERENCES = ("", "lands_you_control", "lands_opponents_control")
 #: Forms of a cost, by its text (``None``: the text is not a cost this lane reads).
 _FORMS: dict[str, tuple[Form, ...] | None] = {}
 #: Board texts this lane answered (the last :data:`_SEEN_LIMIT` at most): a board sent again
@@ -134,17 +144,46 @@ def quiet(card: Card) -> bool:
     hit = _QUIET.get(id(card))
     if hit is not None and hit[0] is card:
         return hit[1]
-    text = card_text(card)
-    oracle = card.oracle_text
-    calm = not (text.mana_effects or text.granted_keywords or text.prohibitions or text.unread
-                or text.tap_costs or text.cost_effects or text.cost_unknown or text.about_activation
-                or text.keyword_costs is None or card.unsupported or not _own_tap_triggers(card)
-                or "rather than pay that mana" in oracle or ONLY_AS_COLORLESS in oracle.lower()
-                or card_context(card) is None)
+    calm = _calm(card, context_free=True)
     if len(_QUIET) >= _TABLE_LIMIT:
         _QUIET.clear()
     _QUIET[id(card)] = (card, calm)
     return calm
+
+
+def _calm(card: Card, context_free: bool) -> bool:
+    """Nothing on ``card`` reaches another permanent or a payment, no clause of it is left
+    unread, and (``context_free``) its own rows read nothing but its controller and commander."""
+    text = card_text(card)
+    oracle = card.oracle_text
+    return not (text.mana_effects or text.granted_keywords or text.prohibitions or text.unread
+                or text.tap_costs or text.cost_effects or text.cost_unknown or text.about_activation
+                or text.keyword_costs is None or card.unsupported or not _own_tap_triggers(card)
+                or "rather than pay that mana" in oracle or ONLY_AS_COLORLESS in oracle.lower()
+                or (context_free and card_context(card) is None))
+
+
+def counting(card: Card) -> bool:
+    """Is ``card`` quiet but for what its own mana reads of the board: a count of permanents
+    (Elvish Archdruid, Priest of Titania, Gaea's Cradle, CR 107.1b) or what lands could produce
+    (Exotic Orchard, Reflecting Pool, Fellwar Stone, CR 106.7)?  The lane counts such a permanent
+    as adding nothing: a payable answer from the rest stands (it only adds ways to pay), and a
+    board whose rest does not pay goes the full way."""
+    hit = _COUNTING.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    ok = bool(card.mana_abilities) and _calm(card, context_free=False)
+    for ab in card.mana_abilities:
+        production = ab.production
+        if (production.amount is not None and production.amount.kind != "count") \
+                or production.reference not in _COUNTED_REFERENCES or ab.condition is not None \
+                or production.chosen or production.colors_among or production.instead \
+                or ab.cost.remove_any:
+            ok = False
+    if len(_COUNTING) >= _TABLE_LIMIT:
+        _COUNTING.clear()
+    _COUNTING[id(card)] = (card, ok)
+    return ok
 
 
 def _own_tap_triggers(card: Card) -> bool:

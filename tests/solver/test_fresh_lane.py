@@ -27,9 +27,12 @@ QUIET = ("Forest", "Island", "Swamp", "Mountain", "Plains", "Wastes", "Snow-Cove
          "Birds of Paradise", "Avacyn's Pilgrim", "Treasure", "Mana Confluence", "Grizzly Bears",
          "Thragtusk", "Mind Stone", "Commander's Sphere", "Path of Ancestry", "Overgrown Tomb",
          "Ancient Tomb", "Lotus Petal", "City of Brass")
-LOUD = ("Null Rod", "Manabarbs", "Fervor", "Urborg, Tomb of Yawgmoth", "Blood Moon", "Elvish Archdruid",
-        "Gaea's Cradle", "Exotic Orchard", "Reflecting Pool", "Cryptolith Rite", "Chromatic Lantern",
-        "Heritage Druid", "Celestial Dawn", "Mana Reflection", "Priest of Titania", "Seizures", "Contaminated Ground")
+LOUD = ("Null Rod", "Manabarbs", "Fervor", "Urborg, Tomb of Yawgmoth", "Blood Moon", "Cryptolith Rite",
+        "Chromatic Lantern", "Heritage Druid", "Celestial Dawn", "Mana Reflection", "Seizures", "Contaminated Ground",
+        "Accomplished Alchemist", "Marwyn, the Nurturer", "Kydele, Chosen of Kruphix", "Ice Cauldron")
+#: Cards whose own mana counts the board or reads other lands: the lane counts them as adding nothing.
+COUNTING = ("Elvish Archdruid", "Gaea's Cradle", "Exotic Orchard", "Reflecting Pool", "Priest of Titania",
+            "Circle of Dreams Druid", "Fellwar Stone")
 COMMANDERS = ("Kenrith, the Returned King", "Ezuri, Renegade Leader", "Atraxa, Praetors' Voice",
               "Krenko, Mob Boss")
 COSTS = ("{G}", "{U}", "{W}{U}", "{2}{G}", "{1}{B/P}", "{B/P}{B/P}", "{C}", "{S}", "{X}{R}", "{2/W}",
@@ -60,7 +63,8 @@ def _boards(draw: st.DrawFn) -> dict[str, Any]:
     n = draw(st.integers(0, 12))
     perms = []
     for i in range(n):
-        card = draw(st.sampled_from(QUIET) if draw(st.integers(0, 9)) else st.sampled_from(LOUD))
+        pick = draw(st.integers(0, 9))
+        card = draw(st.sampled_from(QUIET if pick > 2 else COUNTING if pick else LOUD))
         perm: dict[str, Any] = {"id": f"p{i}", "card": card}
         if draw(st.integers(0, 4)) == 0:
             perm["tapped"] = draw(st.booleans())
@@ -148,11 +152,26 @@ def test_manabarbs_and_effects_on_mana_leave_the_lane() -> None:
     assert _left("Urborg, Tomb of Yawgmoth", "{B}{B}")["payable"] is True  # Forest and Island are Swamps too
 
 
-def test_board_counts_and_references_leave_the_lane_107_1b_106_7() -> None:
-    """Elvish Archdruid and Gaea's Cradle count the board (CR 107.1b); Exotic Orchard and
-    Reflecting Pool read what other lands could produce (CR 106.7)."""
+def test_board_counts_and_references_add_nothing_in_the_lane_107_1b_106_7() -> None:
+    """Elvish Archdruid, Priest of Titania and Gaea's Cradle count the board (CR 107.1b); Exotic
+    Orchard and Reflecting Pool read what other lands could produce (CR 106.7).  The lane counts
+    them as adding nothing: where the rest pays, its answer stands; where their mana is needed,
+    the board goes the full way, which counts it."""
     assert _left("Elvish Archdruid", "{G}{G}{G}", [{"id": "e2", "card": "Llanowar Elves"}])["payable"] is True
-    for card in ("Gaea's Cradle", "Exotic Orchard", "Reflecting Pool", "Priest of Titania"):
+    assert _left("Priest of Titania", "{G}{G}")["payable"] is True
+    assert _left("Reflecting Pool", "{G}{G}")["payable"] is True
+    for card in ("Gaea's Cradle", "Exotic Orchard"):  # no creature, no opponent's land: nothing more
+        assert _left(card, "{G}{G}")["payable"] is False
+    for card in COUNTING:
+        perms = [{"id": "f1", "card": "Forest"}, {"id": "i1", "card": "Island"}, {"id": "x", "card": card}]
+        query = {"query": "can_pay", "state": _state(perms), "cost": "{G}"}
+        assert _lane(query) == answer(query) == {"payable": True}, card
+
+
+def test_cards_reading_other_board_facts_leave_the_lane() -> None:
+    """Mana by life gained this turn (Accomplished Alchemist: a field the board may not give),
+    by power (Marwyn) or by cards drawn (Kydele) is not counted as nothing: such boards go the full way."""
+    for card in ("Accomplished Alchemist", "Marwyn, the Nurturer", "Kydele, Chosen of Kruphix"):
         _left(card, "{G}")
 
 
