@@ -853,7 +853,9 @@ class Activation(_ActivationRequired, total=False):
       times: how many times the same ability is activated (default 1; accepted in a payment to
         validate).
       sacrificed: the other permanents its cost sacrificed, one id per sacrifice (Ashnod's
-        Altar: "Sacrifice a creature").
+        Altar: "Sacrifice a creature"), and the cards it discarded or exiled from the hand or
+        graveyard as ``hand:<i>`` / ``graveyard:<i>`` (their index there; Skirge Familiar,
+        Titans' Nest).
       tapped: the untapped permanents its cost tapped (Springleaf Drum, Heritage Druid).
     """
 
