@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from manasolver.models.card import Card
+from manasolver.models.abilities import ZONE_CARDS
+from manasolver.models.card import CARD_TYPES, Card
 from manasolver.models.cost import ManaCost
 
-__all__ = ["STEPS", "GameState", "Permanent", "Player", "Turn"]
+__all__ = ["STEPS", "GameState", "Permanent", "Player", "Turn", "fits_cost"]
 
 #: Steps and phases in turn order (CR 500.1); "main1"/"main2" are the main phases.
 STEPS = ("untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers",
@@ -151,3 +152,26 @@ class GameState:
             if p.id == pid:
                 return p
         raise KeyError(pid)
+
+
+def fits_cost(perm: Permanent, what: str) -> bool:
+    """Does ``perm`` fit what a sacrifice or tapping cost names (lower case): a card type,
+    subtype or supertype, ``"<subtype> token"`` (a token with it: Diamond Kaleidoscope's Prism),
+    ``"token named <name>"`` (Jungle Patrol's Wood), ``"<color> <kind>"`` (Grand Architect's blue
+    creature)?  A card of the hand or graveyard (:data:`~manasolver.models.abilities.ZONE_CARDS`)
+    is no permanent.  The supply groups fodder by it and ``validate`` checks a payment's by it."""
+    if what in CARD_TYPES:
+        return what in perm.types
+    if what in ZONE_CARDS:
+        return False
+    if what.startswith("token named "):
+        return perm.token and perm.card.name.lower() == what[len("token named "):]
+    if what.endswith(" token"):
+        return perm.token and perm.card.type_line.has(what[:-len(" token")])
+    first, _, rest = what.partition(" ")
+    if first in _COLOR_BITS and rest:
+        return bool(perm.card.colors & _COLOR_BITS[first]) and fits_cost(perm, rest)
+    return perm.card.type_line.has(what)
+
+
+_COLOR_BITS = {"white": 1, "blue": 2, "black": 4, "red": 8, "green": 16}

@@ -52,7 +52,7 @@ from manasolver.models.board.schema import LIMITS
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import ManasolverError
-from manasolver.models.rules.amounts import commander_identity, player_identity
+from manasolver.models.rules.amounts import player_identity
 from manasolver.models.state import GameState, Player, Turn
 from manasolver.models.text.read import card_text
 from manasolver.models.text.tap_triggers import tap_triggers_of
@@ -372,45 +372,32 @@ def _units(state: dict[str, Any], db: CardDB) -> tuple[list[UnitKind], bool, int
         return None
     if len(set(pids)) != len(pids):
         return None  # a duplicate id: the loader's error
-    line = (me.life, me.energy, player_identity(me))
-    made = [e.plain.get(line) if e.mine else _NOT_MINE for e in entries]
-    if None not in made:  # every row made for this context before: summed in C
-        counts = Counter(chain.from_iterable([keys for keys, _ in made]))
-        for bit, n in pool_units(me):
-            counts[(bit, False)] += n
-        hurts = any([hurt for _, hurt in made])
-        return [(mask, snow, n, -1, ()) for (mask, snow), n in counts.items()], hurts, me.life, me.energy
-    tally = Counter(entries)
-    counts = Counter()
-    for bit, n in pool_units(me):
-        counts[(bit, False)] = counts.get((bit, False), 0) + n
-    damage = False
-    identity: int | None = None
-    for entry, many in tally.items():
-        if not entry.mine:
-            continue
-        if entry.commander and identity is None:
-            identity = commander_identity(GameState(players=players, turn=Turn(active=me.name)), me.name)
-        context = ((me.life, me.energy) if entry.pays else None, identity if entry.commander else None)
-        rows = entry.rows
-        if context in rows:
-            row = rows[context]
-        else:
-            index = entries.index(entry)
-            try:
-                row = _row(raw_field[index], index, players, cards)
-            except ManasolverError:
+    identity = player_identity(me)
+    line = (me.life, me.energy, identity)
+    for index, entry in enumerate(entries):
+        if entry.mine and line not in entry.plain:  # its row for this context, made once
+            context = ((me.life, me.energy) if entry.pays else None, identity if entry.commander else None)
+            rows = entry.rows
+            if context in rows:
+                row = rows[context]
+            else:
+                try:
+                    row = _row(raw_field[index], index, players, cards)
+                except ManasolverError:
+                    return None
+                if len(rows) >= 256:
+                    rows.clear()
+                rows[context] = row
+            if row is None:
                 return None
-            if len(rows) >= 256:
-                rows.clear()
-            rows[context] = row
-        if row is None:
-            return None
-        if len(entry.plain) >= 256:
-            entry.plain.clear()
-        entry.plain[line] = (tuple((mask, snow) for mask, snow, n in row[0] for _ in range(n)), row[1])
-        for mask, snow, n in row[0]:
-            counts[(mask, snow)] = counts.get((mask, snow), 0) + n * many
-        damage = damage or row[1]
-    units: list[UnitKind] = [(mask, snow, n, -1, ()) for (mask, snow), n in counts.items()]
-    return units, damage, me.life, me.energy
+            if len(entry.plain) >= 256:
+                entry.plain.clear()
+            entry.plain[line] = (tuple((mask, snow) for mask, snow, n in row[0] for _ in range(n)), row[1])
+    made = [e.plain.get(line) if e.mine else _NOT_MINE for e in entries]
+    if None in made:
+        return None  # another thread emptied a table meanwhile: the full way
+    counts = Counter(chain.from_iterable([keys for keys, _ in made]))  # summed in C
+    for bit, n in pool_units(me):
+        counts[(bit, False)] += n
+    hurts = any([hurt for _, hurt in made])
+    return [(mask, snow, n, -1, ()) for (mask, snow), n in counts.items()], hurts, me.life, me.energy

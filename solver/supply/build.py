@@ -42,11 +42,11 @@ from manasolver.models.card import Card
 from manasolver.models.errors import BadState, Unsupported
 from manasolver.models.rules.amounts import commander_identity
 from manasolver.models.rules.granted import summoning_sick
-from manasolver.models.state import GameState, Permanent, Player
+from manasolver.models.state import GameState, Permanent, Player, fits_cost
 from manasolver.models.symbols import ANY_TYPE, C
 from manasolver.models.text.read import card_text
 from manasolver.solver.supply.model import MAX_REPEAT, Excluded, Option, SourceClass, SourceKind, Supply
-from manasolver.solver.supply.resources import fodder_groups, hand_classes, sacrificeable, zone_fodder
+from manasolver.solver.supply.resources import fodder_groups, hand_classes, zone_fodder
 from manasolver.solver.supply.unmodelled import (
     NO_REFERENCES,
     RESTRICTED_TRIGGERS,
@@ -347,12 +347,12 @@ def _group_with_resources(state: GameState, mine: list[tuple[int, Permanent]],
     if sac_types:
         usable = drop_unmodelled_altars(usable, sac_types, excluded)
         sac_types = sorted({t for _, _, opts in usable for o in opts for t in o.sacrifice_other})
-        signature = {perm.id: frozenset(t for t in sac_types if sacrificeable(perm, t))
+        signature = {perm.id: frozenset(t for t in sac_types if fits_cost(perm, t))
                      for _, perm in mine if perm.id not in reserved}
     tap_types = sorted({t for _, _, opts in usable for o in opts for t in o.tap_types})
     tap_sig: dict[str, frozenset[str]] = {}
     if tap_types:
-        tap_sig = {perm.id: frozenset(t for t in tap_types if sacrificeable(perm, t))
+        tap_sig = {perm.id: frozenset(t for t in tap_types if fits_cost(perm, t))
                    for _, perm in mine if not perm.tapped}
     for pos, perm, opts in usable:
         _, _, snow, kind, creature, _, _, _ = info[pos]

@@ -18,7 +18,7 @@
 * the cards of the hand and graveyard that "Discard a card", "Exile a card from your hand /
   graveyard" costs take (Skirge Familiar, Cadaverous Bloom, Titans' Nest) are fodder too
   (:func:`zone_fodder`: members ``"hand:<i>"``, ``"graveyard:<i>"``), the card being cast taken
-  out; tokens by subtype or name and colored creatures are matched by :func:`sacrificeable`;
+  out; tokens by subtype or name and colored creatures are matched by :func:`~manasolver.models.state.fits_cost`;
 * what depends on the request, applied by :func:`without_cast_card`: "discard your hand" with
   "Activate only as an instant" (Lion's Eye Diamond) can't pay for a card cast from the hand
   (CR 602.5d), "Activate only as a sorcery" (Grinning Ignus) only at sorcery speed, and mana
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import GRAVEYARD_CARD, HAND_CARD, ZONE_CARDS
-from manasolver.models.card import CARD_TYPES, Card
+from manasolver.models.card import Card
 from manasolver.models.text.tap_costs import RETURN_SELF
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_COLOR
@@ -53,7 +53,6 @@ __all__ = [
     "hand_classes",
     "member_groups",
     "reserved_ids",
-    "sacrificeable",
     "without_cast_card",
     "zone_fodder",
 ]
@@ -242,29 +241,6 @@ def hand_classes(player: Player, after: int) -> list[SourceClass]:
                                "snow" in card.type_line.supertypes, "hand", card.name,
                                hand=tuple(idx)))
     return out
-
-
-def sacrificeable(perm: Permanent, what: str) -> bool:
-    """Does ``perm`` fit what a sacrifice or tapping cost names (lower case): a card type or
-    subtype, ``"<subtype> token"`` (a token with it: Diamond Kaleidoscope's Prism), ``"token
-    named <name>"`` (Jungle Patrol's Wood), ``"<color> creature"`` (Grand Architect's blue
-    creature)?  A card of a zone (:data:`~manasolver.models.abilities.ZONE_CARDS`) is no
-    permanent."""
-    if what in CARD_TYPES:
-        return what in perm.types
-    if what in ZONE_CARDS:
-        return False
-    if what.startswith("token named "):
-        return perm.token and perm.card.name.lower() == what[len("token named "):]
-    if what.endswith(" token"):
-        return perm.token and perm.card.type_line.has(what[:-len(" token")])
-    first, _, rest = what.partition(" ")
-    if first in _COLOR_BITS and rest:
-        return bool(perm.card.colors & _COLOR_BITS[first]) and sacrificeable(perm, rest)
-    return perm.card.type_line.has(what)
-
-
-_COLOR_BITS = {"white": 1, "blue": 2, "black": 4, "red": 8, "green": 16}
 
 
 def zone_fodder(player: Player, classes: list[SourceClass], after: int) -> tuple[Group, ...]:

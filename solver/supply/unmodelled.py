@@ -39,11 +39,10 @@ from manasolver.models.abilities import AbilityCost, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import Unsupported
-from manasolver.models.state import GameState, Permanent
+from manasolver.models.state import GameState, Permanent, fits_cost
 from manasolver.models.text.read import card_text
 from manasolver.solver.request import PaymentRequest, SpellInfo
 from manasolver.solver.supply.model import Excluded, Option, Supply
-from manasolver.solver.supply.resources import sacrificeable
 
 if TYPE_CHECKING:
     from manasolver.models.text.activated import ActivatedAbility
@@ -177,7 +176,7 @@ def drop_unmodelled_altars(usable: list[tuple[int, Permanent, tuple[Option, ...]
     permanent with a mana-costing mana ability has: its own activation would have to come before
     the sacrifice and the Altar's mana after it (601.2g), an order this model does not track."""
     costly = [perm for _, perm, opts in usable if any(not o.free for o in opts)]
-    bad = {t for t in sac_types if any(sacrificeable(p, t) for p in costly)}
+    bad = {t for t in sac_types if any(fits_cost(p, t) for p in costly)}
     if not bad:
         return usable
     out = []

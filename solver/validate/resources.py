@@ -26,8 +26,7 @@ from __future__ import annotations
 from collections import Counter
 
 from manasolver.models.abilities import GRAVEYARD_CARD, HAND_CARD, ZONE_CARDS
-from manasolver.models.card import CARD_TYPES
-from manasolver.models.state import GameState, Permanent, Player
+from manasolver.models.state import GameState, Permanent, Player, fits_cost
 from manasolver.models.text.tap_costs import RETURN_SELF
 from manasolver.models.symbols import ANY_COLOR, C, mask_letters
 from manasolver.solver.payment import Payment
@@ -247,24 +246,6 @@ def _mine(by_id: dict[str, Permanent], me: str, pid: str, where: str, why: str,
     return perm
 
 
-def _is_a(perm: Permanent, what: str) -> bool:
-    """Does ``perm`` fit ``what`` (lower case): a card type, subtype or supertype; ``"<subtype>
-    token"`` (a token with that subtype); ``"token named <name>"``; ``"<color> creature"``?"""
-    if what in CARD_TYPES:
-        return what in perm.types
-    if what.startswith("token named "):
-        return perm.token and perm.card.name.lower() == what[len("token named "):]
-    if what.endswith(" token"):
-        return perm.token and perm.card.type_line.has(what[:-len(" token")])
-    color, _, rest = what.partition(" ")
-    if color in _COLORS and rest:
-        return bool(perm.card.colors & _COLORS[color]) and _is_a(perm, rest)
-    return perm.card.type_line.has(what)
-
-
-_COLORS = {"white": 1, "blue": 2, "black": 4, "red": 8, "green": 16}
-
-
 def _unmatched(cands: list[list[str]]) -> list[int]:
     """The costs (indices into ``cands``, each a list of the permanent ids that could pay it)
     left without a distinct permanent by a maximum matching, costs taken in order (CR 118.10:
@@ -288,7 +269,7 @@ def _check_named_sacrifices(by_id: dict[str, Permanent], me: str, named: list[tu
         perm = _mine(by_id, me, pid, where, "it cannot be sacrificed (CR 701.21a)", problems)
         if perm is None:
             continue
-        if not _is_a(perm, what):
+        if not fits_cost(perm, what):
             problems.append(f"{where}: {who(perm)} is not a {what}, so it cannot pay "
                             f"\"sacrifice a {what}\"")
         seen[pid] += 1
@@ -362,7 +343,7 @@ def _check_named_taps(by_id: dict[str, Permanent], me: str, named: list[tuple[in
         perm = _mine(by_id, me, pid, where, "its cost cannot tap it", problems)
         if perm is None:
             continue
-        if not any(_is_a(perm, t) for t in types):
+        if not any(fits_cost(perm, t) for t in types):
             problems.append(f"{where}: {who(perm)} is not {' or '.join(types)}, so its cost cannot "
                             f"tap it")
             continue
@@ -380,14 +361,14 @@ def _check_other_costs(state: GameState, me: str, sac_other: list[tuple[int, str
     if sac_other:
         # A matching of sacrifice costs to distinct permanents.
         cands = [[p.id for p in mine if not sac_self[p.id] and not extra_taps[p.id]
-                  and _is_a(p, what)] for _, what in sac_other]
+                  and fits_cost(p, what)] for _, what in sac_other]
         for k in _unmatched(cands):
             i, what = sac_other[k]
             problems.append(f"activations[{i}]: no (other) {what} to sacrifice (CR 118.10)")
     if tap_others:
         # The same matching for "tap an untapped <type> you control" costs that name nothing.
         tap_cands = [[p.id for p in mine if not p.tapped and not taps[p.id] and not extra_taps[p.id]
-                      and any(_is_a(p, t) for t in types)] for _, types in tap_others]
+                      and any(fits_cost(p, t) for t in types)] for _, types in tap_others]
         for k in _unmatched(tap_cands):
             i, types = tap_others[k]
             problems.append(f"activations[{i}]: player {me} has no (other) untapped "

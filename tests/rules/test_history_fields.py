@@ -14,21 +14,13 @@ from manasolver.models.board.dump import state_to_json
 from manasolver.models.board.load import load_state
 from manasolver.solver.protocol import answer
 
-from cards import json_board
+from cards import json_board, pay_validated as _pay
 
 
 def _board(*cards: str | dict[str, Any], **player: Any) -> dict[str, Any]:
     state = json_board(*cards)
     state["players"][0].update(player)
     return state
-
-
-def _pay(state: dict[str, Any], cost: str) -> dict[str, Any]:
-    out = answer({"query": "pay", "state": state, "cost": cost})
-    if out.get("payable"):
-        check = answer({"query": "validate", "state": state, "cost": cost, "payment": out["payment"]})
-        assert check.get("legal") is True, check
-    return out
 
 
 def _refused(out: dict[str, Any], where: str) -> None:

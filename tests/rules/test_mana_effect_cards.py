@@ -14,17 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from manasolver.solver.protocol import answer
 
-from cards import json_board
-
-
-def _pay(state: dict[str, Any], cost: str) -> dict[str, Any]:
-    out = answer({"query": "pay", "state": state, "cost": cost})
-    if out.get("payable"):
-        check = answer({"query": "validate", "state": state, "cost": cost, "payment": out["payment"]})
-        assert check.get("legal") is True, check
-    return out
+from cards import json_board, pay_validated as _pay
 
 
 def _payable(state: dict[str, Any], cost: str) -> bool:

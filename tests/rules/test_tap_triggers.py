@@ -16,15 +16,7 @@ import pytest
 from manasolver.models.text.tap_triggers import read_tap_trigger
 from manasolver.solver.protocol import answer
 
-from cards import json_board as _board
-
-
-def _pay(state: dict[str, Any], cost: str) -> dict[str, Any]:
-    out = answer({"query": "pay", "state": state, "cost": cost})
-    if out.get("payable"):
-        check = answer({"query": "validate", "state": state, "cost": cost, "payment": out["payment"]})
-        assert check.get("legal") is True, check
-    return out
+from cards import json_board as _board, pay_validated as _pay
 
 
 def _tapped(out: dict[str, Any]) -> set[str]:

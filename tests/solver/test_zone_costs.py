@@ -20,7 +20,8 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from brute import MAX_SOURCES, brute, canon, moves, value
+from brute import MAX_SOURCES, brute, canon, moves
+from backends import assert_agrees_with_brute
 from cards import ELVES, FOREST, SWAMP, TREASURE, board, card, json_board, perm
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -28,8 +29,7 @@ from manasolver.models.card import Card
 from manasolver.models.carddb import default_db
 from manasolver.models.cost import ManaCost
 from manasolver.models.state import GameState
-from manasolver.solver import answer, queries
-from manasolver.solver.backends import csp
+from manasolver.solver import answer
 from manasolver.solver.request import DEFAULT_POLICY, PaymentRequest, Policy, SpellInfo
 from manasolver.solver.supply.build import build_supply
 from manasolver.solver.validate import validate
@@ -382,23 +382,7 @@ def test_zone_cost_boards_cpsat_and_csp_agree_with_brute_force(r: PaymentRequest
     assume(not build_supply(r.state, resources=True).excluded)
     assume(len(moves(r.state, "you", r.spell.card.name if r.spell and r.spell.card else "")) <= MAX_SOURCES)
     b = brute(r, r.policy.criteria)
-    where = _describe(r)
-    assert queries.can_pay(r).payable == b.payable, where
-    ans = queries.pay(r, backend="cpsat")
-    assert ans.payable == b.payable, where
-    if ans.payable:
-        assert ans.payment is not None
-        res = validate(r, ans.payment)
-        assert res.legal, (ans.payment.to_json(), res.problems, where)
-        assert value(ans.payment, r, r.policy.criteria) == b.best_value, (ans.payment.to_json(), where)
-    listed, complete = csp.payments(r, limit=300, time_limit=20.0)
-    mine, theirs = {canon(p) for p in listed}, {canon(p) for p in b.payments}
-    if complete:
-        assert mine == theirs, (where, [p.to_json() for p in listed if canon(p) not in theirs][:2],
-                                [p.to_json() for p in b.payments if canon(p) not in mine][:2])
-    for p in listed[:20]:
-        res = validate(r, p)
-        assert res.legal, (p.to_json(), res.problems, where)
+    assert_agrees_with_brute(r, _describe(r), b, limit=300, validated=20)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

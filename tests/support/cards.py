@@ -227,3 +227,15 @@ def json_board(*cards: str | dict[str, Any]) -> dict[str, Any]:
         entry.setdefault("id", f"p{i}")
         battlefield.append(entry)
     return {"players": [{"name": "you"}, {"name": "opp"}], "battlefield": battlefield}
+
+
+def pay_validated(state: dict[str, Any], cost: str) -> dict[str, Any]:
+    """The protocol's ``pay`` answer for ``cost`` on the JSON board ``state``; a payable one's
+    payment is first given back to the protocol's ``validate``, which must call it legal."""
+    from manasolver.solver.protocol import answer
+
+    out = answer({"query": "pay", "state": state, "cost": cost})
+    if out.get("payable"):
+        check = answer({"query": "validate", "state": state, "cost": cost, "payment": out["payment"]})
+        assert check.get("legal") is True, check
+    return out

@@ -69,9 +69,13 @@ class Relaxation:
         for md in mds:
             used[md.k] += 1
         codec = self.lin
-        digits = codec.digits(lin + form.life * codec.place.get("min_life", 0))
+        return self._assemble(codec.digits(lin + form.life * codec.place.get("min_life", 0)), used, form, 0)
+
+    def _assemble(self, digits: list[int], used: list[int], form: Form, waste: int) -> tuple[int, ...]:
+        """The criteria vector from the packed digits, the keep terms of ``used`` members per
+        class, the form's energy, ``min_waste`` at ``waste`` and ``use_pool`` at 0."""
         out: list[int] = []
-        for code in codec.codes:
+        for code in self.lin.codes:
             if code >= 0:
                 out.append(digits[code])
             elif code == KEEP_LOST:
@@ -80,7 +84,9 @@ class Relaxation:
                 out.append(self.keep.colors_lost(used))
             elif code == ENERGY:
                 out.append(form.energy)
-            else:  # min_waste, use_pool: at least 0
+            elif code == WASTE:
+                out.append(waste)
+            else:  # use_pool: at least 0
                 out.append(0)
         out.append(digits[-1])
         return tuple(out)
@@ -294,23 +300,7 @@ class Relaxation:
         names = codec.names
         digits = [after[j] if name == "tiebreak" or crit.index(name) > at else early[j]
                   for j, name in enumerate(names)]
-        used = [0] * len(self.class_cap)
-        out: list[int] = []
-        for code in codec.codes:
-            if code >= 0:
-                out.append(digits[code])
-            elif code == KEEP_LOST:
-                out.append(self.keep.keep_lost(used))
-            elif code == COLORS_LOST:
-                out.append(self.keep.colors_lost(used))
-            elif code == ENERGY:
-                out.append(form.energy)
-            elif code == WASTE:
-                out.append(waste)
-            else:  # use_pool: at least 0
-                out.append(0)
-        out.append(digits[-1])
-        return tuple(out)
+        return self._assemble(digits, [0] * len(self.class_cap), form, waste)
 
     def _lower_vector_of(self, form: Form, x: int, mds: tuple[Mode, ...],
                          rows: FormRows) -> tuple[int, ...] | None:
