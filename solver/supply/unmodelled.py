@@ -42,6 +42,7 @@ from manasolver.models.errors import Unsupported
 from manasolver.models.state import GameState, Permanent, fits_cost
 from manasolver.models.text.read import card_text
 from manasolver.solver.request import PaymentRequest, SpellInfo
+from manasolver.solver.supply.abilities_of import guard_abilities_of
 from manasolver.solver.supply.model import Excluded, Option, Supply
 
 if TYPE_CHECKING:
@@ -306,7 +307,7 @@ def guard_payment_rules(req: PaymentRequest) -> None:
     _guard_graveyard_mana(req)
     costs = [req.cost] + [mod.cost for mod in req.modifiers if mod.kind == "increase" and mod.cost is not None]
     _guard_spend_as(req, costs)
-    _guard_abilities_of(req)
+    guard_abilities_of(req)
     for i, perm in enumerate(req.state.battlefield):
         if perm.controller != req.player:
             continue
@@ -368,34 +369,6 @@ def _guard_spend_as(req: PaymentRequest, costs: list[ManaCost]) -> None:
             index = next(i for i, p in enumerate(req.state.battlefield) if p.id == source.id)
             raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} changes what mana may pay this "
                               f"cost (CR 609.4b), which this engine does not apply yet", f"battlefield[{index}]")
-
-
-def _guard_abilities_of(req: PaymentRequest) -> None:
-    """Refuse when one of the player's permanents has "all activated abilities of" objects one of
-    which has a mana ability (Necrotic Ooze and an Elf card in a graveyard, Experiment Kraj and an
-    Elf with a +1/+1 counter, Manascape Refractor and any land), or of objects the board does not
-    give (cards exiled with Myr Welder, the top card of a library): the supply does not give the
-    permanent those abilities."""
-    from manasolver.models.effects import AbilitiesOf
-    from manasolver.models.rules.production import active_effects
-    state = req.state
-    for source, effect in active_effects(state):
-        if not isinstance(effect, AbilitiesOf) or source.controller != req.player:
-            continue
-        if effect.of == "graveyard_creatures":
-            hit = any("creature" in c.type_line.types and c.mana_abilities for p in state.players for c in p.graveyard)
-        elif effect.of == "countered_creatures":
-            hit = any(p is not source and p.is_creature and p.counter("+1/+1") > 0 and p.card.mana_abilities
-                      for p in state.battlefield)
-        elif effect.of == "lands":
-            hit = any(p.is_land for p in state.battlefield)
-        else:
-            hit = True
-        if hit:
-            index = next(i for i, p in enumerate(state.battlefield) if p.id == source.id)
-            what = "" if effect.of != "unknown" else "; what it refers to is not on the board"
-            raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} may give it mana abilities, "
-                              f"which this engine does not apply yet{what}", f"battlefield[{index}]")
 
 
 def _guard_graveyard_mana(req: PaymentRequest) -> None:
