@@ -1,6 +1,6 @@
 """The survey of the whole card pool: every permanent card beside three basics, ``pay {1}{G}``.
 
-Run as ``python benchmarks/survey.py [--limit N] [--list]``.  For every card of the bundled card
+Run as ``python benchmarks/survey.py [--limit N] [--list] [--history]``.  For every card of the bundled card
 data whose front face is a permanent (artifact, battle, creature, enchantment, land,
 planeswalker; silver-bordered cards the database can't build are skipped and counted), it asks
 the JSON protocol ``pay`` for ``{1}{G}`` on a board of that card beside an untapped Plains,
@@ -15,6 +15,11 @@ Every payable answer is given back to ``validate``, which must call it legal (a 
 ones it doesn't is printed: it must be 0).  With ``--list`` the refused and left-out cards are
 printed with the message, grouped by message with the card's name as ``~``.  The issue's goal:
 at most 10 refused or left out in all.
+
+With ``--history`` the board also gives what SPEC §4 lets a client state of the turn's history,
+as a game client's board would: the player's ``lands_played_this_turn``, ``spells_cast_this_turn``
+and ``life_gained_this_turn`` (0 each) and the card's ``imprinted`` (nothing exiled with it).  The
+plain board leaves them out, so a card whose mana reads a missing field is refused naming it.
 """
 
 from __future__ import annotations
@@ -31,14 +36,19 @@ PERMANENT_TYPES = frozenset({"artifact", "battle", "creature", "enchantment", "l
 COST = "{1}{G}"
 
 
-def board(name: str) -> dict[str, Any]:
-    """The survey's board of card ``name``: the card and three basics, all untapped."""
+def board(name: str, history: bool = False) -> dict[str, Any]:
+    """The survey's board of card ``name``: the card and three basics, all untapped; with
+    ``history``, the SPEC §4 history fields given (see the module docstring)."""
     cards = [name, "Plains", "Island", "Forest"]
-    return {"players": [{"name": "you"}, {"name": "opponent"}],
-            "battlefield": [{"id": f"p{i}", "card": c} for i, c in enumerate(cards)]}
+    you: dict[str, Any] = {"name": "you"}
+    perms: list[dict[str, Any]] = [{"id": f"p{i}", "card": c} for i, c in enumerate(cards)]
+    if history:
+        you.update(lands_played_this_turn=0, spells_cast_this_turn=0, life_gained_this_turn=0)
+        perms[0]["imprinted"] = []
+    return {"players": [you, {"name": "opponent"}], "battlefield": perms}
 
 
-def survey(limit: int | None = None) -> dict[str, Any]:
+def survey(limit: int | None = None, history: bool = False) -> dict[str, Any]:
     """Counts of the survey (see the module docstring), with the refused and left-out cards."""
     db = default_db()
     counts: Counter[str] = Counter()
@@ -56,7 +66,7 @@ def survey(limit: int | None = None) -> dict[str, Any]:
         if limit is not None and counts["permanents"] >= limit:
             break
         counts["permanents"] += 1
-        state = board(card.name)
+        state = board(card.name, history)
         out = answer({"query": "pay", "state": state, "cost": COST})
         if "error" in out:
             counts["refused"] += 1
@@ -81,8 +91,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
     parser.add_argument("--limit", type=int, default=None, help="stop after this many permanents")
     parser.add_argument("--list", action="store_true", help="print the refused and left-out cards")
+    parser.add_argument("--history", action="store_true",
+                        help="give the SPEC §4 history fields on the board (0, nothing imprinted)")
     args = parser.parse_args(argv)
-    result = survey(args.limit)
+    result = survey(args.limit, args.history)
     counts = result["counts"]
     for key in ("permanents", "answered", "refused", "left out", "validate says illegal", "not built"):
         print(f"{key}: {counts[key]}")

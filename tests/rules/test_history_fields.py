@@ -169,3 +169,19 @@ def test_phyrexian_revoker_may_name_a_card_in_the_hand() -> None:
     assert _pay(_board(named, "Forest", **hand), "{G}{G}")["error"]["code"] == "unsupported"
     elsewhere = dict(unnamed, chosen={"name": "Sol Ring"})
     assert _pay(_board(elsewhere, "Forest", **hand), "{G}{G}")["payable"] is True
+
+
+@pytest.mark.parametrize("name, field", [("Accomplished Alchemist", "life_gained_this_turn"),
+                                         ("Chrome Mox", "imprinted"), ("Extraplanar Lens", "imprinted")])
+def test_survey_board_with_history_fields_answers_the_cards_that_read_them(name: str, field: str) -> None:
+    """SPEC §4: a card whose mana reads a history field is refused naming the field on the survey's
+    plain board, and answered (nothing left out) on the same board with the fields given, as
+    ``benchmarks/survey.py --history`` asks."""
+    from manasolver.benchmarks.survey import COST, board
+    plain = answer({"query": "pay", "state": board(name), "cost": COST})
+    assert plain["error"]["code"] == "unsupported" and field in plain["error"]["message"]
+    given = answer({"query": "pay", "state": board(name, history=True), "cost": COST})
+    assert given["payable"] is True and "unsupported" not in given
+    check = answer({"query": "validate", "state": board(name, history=True), "cost": COST,
+                    "payment": given["payment"]})
+    assert check["legal"] is True
