@@ -109,7 +109,12 @@ class Relaxation:
         costs are ruled out at once)."""
         if inc.bar()[0] is None or not costly:
             return True
+        base = count * min(self.lin.act_cost(md) for md in costly)
         for _, form in forms:
+            # The activations' own cost alone (no units still to find): below the full
+            # bound, and on most boards already pruned, without the relaxation's tables.
+            if inc.prunes(self._any_vector(form, costly, base)):
+                continue
             if not inc.prunes(self._any_lower(form, x, costly, count)):
                 return True
         return False
@@ -161,9 +166,15 @@ class Relaxation:
                 if got < 0:
                     return None
                 extra = max(extra, got + paid)
-        base = count * min(self.lin.act_cost(md) for md in mds)
+        return self._any_vector(form, mds, count * min(self.lin.act_cost(md) for md in mds) + extra)
+
+    def _any_vector(self, form: Form, mds: list[Mode], packed: int) -> tuple[int, ...]:
+        """The vector of :meth:`_any_lower` at packed linear cost ``packed`` (plus the form's
+        life): the least keep terms of using any one of ``mds``, waste and pool at 0.  It
+        grows with ``packed`` (digit order is lexicographic order), so at a smaller
+        ``packed`` it is a lower bound on :meth:`_any_lower` too."""
         codec = self.lin
-        digits = codec.digits(base + extra + form.life * codec.place.get("min_life", 0))
+        digits = codec.digits(packed + form.life * codec.place.get("min_life", 0))
         out: list[int] = []
         for code in codec.codes:
             if code >= 0:
