@@ -115,22 +115,20 @@ class Relaxation:
             # bound, and on most boards already pruned, without the relaxation's tables.
             if inc.prunes(self._any_vector(form, costly, base)):
                 continue
-            if not inc.prunes(self._any_lower(form, x, costly, count)):
+            if not inc.prunes(self._any_lower(form, x, costly, count, inc)):
                 return True
         return False
 
-    def _any_lower(self, form: Form, x: int, mds: list[Mode], count: int = 1) -> tuple[int, ...] | None:
+    def _any_lower(self, form: Form, x: int, mds: list[Mode], count: int = 1,
+                   inc: Incumbent | None = None) -> tuple[int, ...] | None:
         """A lexicographic lower bound on :meth:`lower_vector` of ``form`` with any ``count``
         of ``mds``: the relaxation with no member taken, ``count`` times the most units any of
         them gives (in all, net of its cost, and of each demand kind), the least cost any of
         them asks and the least linear cost, and the least keep terms of using any one of
         them (using more loses no less): each component at most that of every choice, so
-        the vector is too."""
-        key = (id(form), x)
-        rows = self._relax_rows.get(key, form)
-        if rows is None:
-            rows = self._relax_rows.put(key, form, self._rows_for(form))
-        scale, total_rows, kind_rows = rows
+        the vector is too.  With ``inc``: ``None`` as soon as the bound of the total alone
+        is pruned by it (the vector grows with each demand kind's part)."""
+        scale, total_rows = self._totals()
         cap = self.class_cap
         pool = self.pool_total
 
@@ -158,15 +156,18 @@ class Relaxation:
             if net < 0:
                 return None
             extra = max(extra, net)
-        for mask, n, table in kind_rows:
+        base = count * min(self.lin.act_cost(md) for md in mds)
+        if inc is not None and inc.prunes(self._any_vector(form, mds, base + extra)):
+            return None  # pruned already: the demand kinds' tables are not needed
+        for mask, n in kind_rows_masks(form):
             d = n - count * max(sum(1 for u in md.masks if (u & mask if mask > 0 else md.snow)) for md in mds)
             d -= pool if mask > 0 else 0
             if d > 0:
-                got = relax(d, table)
+                got = relax(d, self._kind_table(mask))
                 if got < 0:
                     return None
                 extra = max(extra, got + paid)
-        return self._any_vector(form, mds, count * min(self.lin.act_cost(md) for md in mds) + extra)
+        return self._any_vector(form, mds, base + extra)
 
     def _any_vector(self, form: Form, mds: list[Mode], packed: int) -> tuple[int, ...]:
         """The vector of :meth:`_any_lower` at packed linear cost ``packed`` (plus the form's
@@ -180,15 +181,27 @@ class Relaxation:
             if code >= 0:
                 out.append(digits[code])
             elif code == KEEP_LOST:
-                out.append(min(self.keep.keep_lost(self._one_used(md)) for md in mds))
+                out.append(self._least(self.keep.keep_lost, mds))
             elif code == COLORS_LOST:
-                out.append(min(self.keep.colors_lost(self._one_used(md)) for md in mds))
+                out.append(self._least(self.keep.colors_lost, mds))
             elif code == ENERGY:
                 out.append(form.energy)
             else:  # min_waste, use_pool: at least 0
                 out.append(0)
         out.append(digits[-1])
         return tuple(out)
+
+    def _least(self, term: Callable[[list[int]], int], mds: list[Mode]) -> int:
+        """The least keep term ``term`` of using one member of any of ``mds`` (none is below
+        0: the first 0 ends the search)."""
+        least = -1
+        for md in mds:
+            got = term(self._one_used(md))
+            if least < 0 or got < least:
+                least = got
+                if not got:
+                    break
+        return least
 
     def _one_used(self, md: Mode) -> list[int]:
         """Members used per class when one member of ``md``'s class is."""
@@ -379,59 +392,69 @@ class Relaxation:
         """The relaxation's tables for one form: every mode's units as
         ``(cost per unit × scale, units per activation, class, mode)``, cheapest first, for
         the total (net of activation costs) and for each demand kind."""
-        modes = [m for m in self.modes_all if m.k >= 0]
-        scale = self._scale
-        if not scale:  # every unit count a table divides by: per mode, per demand kind
-            counts: set[int] = set()
-            for m in modes:
-                counts.add(len(m.masks))
-                counts.add(len(m.masks) - sum(n for _, n in m.costs))
-                if m.snow:
-                    counts.add(len(m.masks))
-                counts.update(_mask_counts(m.masks))
-            scale = self._scale = lcm_of(counts)
-        act_cost = self.lin.act_cost
+        scale, total_rows = self._totals()
+        return scale, total_rows, [(mask, n, self._kind_table(mask)) for mask, n in kind_rows_masks(form)]
 
+    def _totals(self) -> tuple[int, Table]:
+        """The scale (the LCM of every unit count a table divides by: per mode, per demand
+        kind) and the table of the total; sets the ``payer`` cost and the "net" table too.
+        They depend on the board only, not on the form."""
+        memo = self._kind_tables
+        total_rows = memo.get("total")
+        if total_rows is not None:
+            return self._scale, total_rows
+        modes = [m for m in self.modes_all if m.k >= 0]
+        counts: set[int] = set()
+        for m in modes:
+            counts.add(len(m.masks))
+            counts.add(len(m.masks) - sum(n for _, n in m.costs))
+            counts.update(_mask_counts(m.masks))
+        scale = self._scale = lcm_of(counts)
+        act_cost = self.lin.act_cost
         # An activation with a mana cost also spends the units paying it: at least the
         # cheapest cost per unit of any mode each (0 with floating mana), rounded down.
-        payer = self._payer = 0 if self.pool_total else min(
+        self._payer = 0 if self.pool_total else min(
             (act_cost(m) // len(m.masks) for m in modes if m.masks), default=0)
+        total_rows = memo["total"] = self._table(modes, lambda m: len(m.masks))
+        # Each activation's units net of its own cost, at its own cost only.
+        net_rows = []
+        for m in modes:
+            per = len(m.masks) - sum(n for _, n in m.costs)
+            if per > 0:
+                net_rows.append((act_cost(m) * (scale // per), per, m.k, m))
+        net_rows.sort(key=lambda r: r[0])
+        memo["net"] = net_rows
+        return scale, total_rows
 
-        def table(per_of: Callable[[Mode], int]) -> Table:
-            """Rows cheapest first: a unit costs its share of the activation (1/size) plus
-            the units paying the activation's cost (``payer`` each) over the units it
-            gives of the kind; the mana paying activation costs is not counted as given
-            (shares of one payment never overlap, so this bounds its linear cost)."""
-            out = []
-            for m in modes:
-                per = per_of(m)
-                if per <= 0:
-                    continue
-                paid = payer * sum(n for _, n in m.costs)
-                cost = act_cost(m) * (scale // len(m.masks)) + paid * (scale // per)
-                out.append((cost, per, m.k, m))
-            out.sort(key=lambda r: r[0])
-            return out
-
-        # The tables depend on the board and a demand kind's mask, not on the form: kept
-        # per mask (Reaper King's 32 forms share five masks).
+    def _kind_table(self, mask: int) -> Table:
+        """The table of demand kind ``mask`` (a negative mask: snow), kept per mask: it depends
+        on the board, not on the form (Reaper King's 32 forms share five masks)."""
         memo = self._kind_tables
-        if "total" not in memo:
-            memo["total"] = table(lambda m: len(m.masks))
-            # Each activation's units net of its own cost, at its own cost only.
-            net_rows = []
-            for m in modes:
-                per = len(m.masks) - sum(n for _, n in m.costs)
-                if per > 0:
-                    net_rows.append((act_cost(m) * (scale // per), per, m.k, m))
-            net_rows.sort(key=lambda r: r[0])
-            memo["net"] = net_rows
-        kind_rows = []
-        for mask, n in kind_rows_masks(form):
-            if mask not in memo:
-                memo[mask] = table(functools.partial(_units_of, mask))
-            kind_rows.append((mask, n, memo[mask]))
-        return scale, memo["total"], kind_rows
+        table = memo.get(mask)
+        if table is None:
+            self._totals()
+            table = memo[mask] = self._table([m for m in self.modes_all if m.k >= 0],
+                                             functools.partial(_units_of, mask))
+        return table
+
+    def _table(self, modes: list[Mode], per_of: Callable[[Mode], int]) -> Table:
+        """Rows cheapest first: a unit costs its share of the activation (1/size) plus the
+        units paying the activation's cost (``payer`` each) over the units it gives of the
+        kind; the mana paying activation costs is not counted as given (shares of one
+        payment never overlap, so this bounds its linear cost)."""
+        scale = self._scale
+        payer = self._payer
+        act_cost = self.lin.act_cost
+        out = []
+        for m in modes:
+            per = per_of(m)
+            if per <= 0:
+                continue
+            paid = payer * sum(n for _, n in m.costs)
+            cost = act_cost(m) * (scale // len(m.masks)) + paid * (scale // per)
+            out.append((cost, per, m.k, m))
+        out.sort(key=lambda r: r[0])
+        return out
 
 
 def _units_of(mask: int, m: Mode) -> int:

@@ -16,7 +16,6 @@ along many branches):
 from __future__ import annotations
 
 from manasolver.models.errors import Unsupported
-from manasolver.solver.backends.matching import UnitKind, hall_ok
 from manasolver.solver.backends.problem import Problem
 from manasolver.solver.casting.announce import Form, announce
 from manasolver.solver.policy import keep_counts
@@ -33,6 +32,9 @@ class KeepTerms:
         self.class_cap: list[int] = [k.count for k in sup.classes]
         self._keep_cache: dict[tuple[int, ...], int] = {}
         self._colors_cache: dict[tuple[int, ...], int] = {}
+        #: Hall rows per kept form (:meth:`_hall_rows`), by the identity of a form of
+        #: :attr:`keep_forms` (held as long as this object).
+        self._rows: dict[int, list[tuple[int, int, list[int]]]] = {}
         self.keep_forms: list[list[Form]] = []
         #: How many listed costs each entry of ``keep_forms`` stands for (repeats merged).
         self.keep_weight: list[int] = []
@@ -74,25 +76,68 @@ class KeepTerms:
         self._able_count = self.able_colors.bit_count()
 
     def keep_lost(self, used: list[int]) -> int:
-        """How many keep_castable costs the members left unused can no longer pay."""
+        """How many keep_castable costs the members left unused can no longer pay.
+
+        Hall's condition of :func:`~manasolver.solver.backends.matching.hall_ok` over the
+        units of the members left: each of its sums (the units in all, those able to pay a
+        set of demands) is linear in the members used, so it is the sum with every member
+        left (:meth:`_hall_rows`, once per kept form) less what the used members give."""
         if not self.keep_forms:
             return 0
         key = tuple(used)
         hit = self._keep_cache.get(key)
         if hit is not None:
             return hit
-        units: list[UnitKind] = []
-        for k, per in enumerate(self.keep_units):
-            left = self.class_cap[k] - used[k]
-            if left > 0:
-                for m, snow, mult in per:
-                    units.append((m, snow, left * mult, k, ()))
+        spent = [(k, n) for k, n in enumerate(used) if n and self.keep_units[k]]
         lost = 0
         for forms, times in zip(self.keep_forms, self.keep_weight):
-            if not any(hall_ok(units, f, f.generic(0)) for f in forms):
+            if not any(self._payable_after(f, spent) for f in forms):
                 lost += times
         self._keep_cache[key] = lost
         return lost
+
+    def _payable_after(self, form: Form, spent: list[tuple[int, int]]) -> bool:
+        """Is ``form`` payable from the keep units of the members left when ``spent``
+        (class, members) are used?"""
+        for need, full, per in self._hall_rows(form):
+            have = full
+            for k, n in spent:
+                have -= n * per[k]
+            if need > have:
+                return False
+        return True
+
+    def _hall_rows(self, form: Form) -> list[tuple[int, int, list[int]]]:
+        """Hall's condition of ``form`` over the keep units as rows ``(need, units with every
+        member left, units per member of each class)``: the whole cost first, then every
+        nonempty set of its demands (the snow demand included), in :func:`hall_ok`'s order."""
+        rows = self._rows.get(id(form))
+        if rows is not None:
+            return rows
+        cap = self.class_cap
+        units = self.keep_units
+        per_all = [sum(mult for _, _, mult in per) for per in units]
+        rows = [(form.generic(0) + form.fixed_mana, sum(c * u for c, u in zip(cap, per_all)), per_all)]
+        kinds = list(form.demands)
+        if form.snow:
+            kinds.append((-1, form.snow))
+        n = len(kinds)
+        for subset in range(1, 1 << n):
+            mask = 0
+            snow = False
+            need = 0
+            for i in range(n):
+                if subset >> i & 1:
+                    m, c = kinds[i]
+                    need += c
+                    if m == -1:
+                        snow = True
+                    else:
+                        mask |= m
+            per_k = [sum(mult for m, s, mult in per if m & mask or (snow and s)) for per in units]
+            rows.append((need, sum(c * u for c, u in zip(cap, per_k)), per_k))
+        self._rows[id(form)] = rows
+        return rows
 
     def colors_lost_bound(self, decided_kept: int, gains: list[int], k_left: int) -> int:
         """A lower bound on colors lost when ``decided_kept`` (a color mask) is kept for
