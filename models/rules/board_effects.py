@@ -6,10 +6,12 @@ has them (an Urborg under Blood Moon has none, 613.8), once per state.
 :func:`effective_mana_abilities` gives a permanent's mana abilities now: a land reached by a
 setting effect (Blood Moon) has only the intrinsic abilities of its new types (layer 4,
 :mod:`manasolver.models.rules.land_types`), then the abilities granted to it (layer 6: Chromatic
-Lantern, Cryptolith Rite), with the damage of "whenever ~ becomes tapped" triggers (City of Brass)
-and of Auras (Contaminated Ground, :func:`tap_damage_from_attachments`) on each ability that taps
-it.  :func:`unread_tap_triggers` and :func:`mana_prohibitions` name what the payment engine does
-not apply, so that its callers refuse.
+Lantern, Cryptolith Rite, and those of the objects it has all activated abilities of: Necrotic Ooze,
+Manascape Refractor, :mod:`manasolver.models.rules.granted`), with the damage of "whenever ~
+becomes tapped" triggers (City of Brass) and of Auras (Contaminated Ground,
+:func:`tap_damage_from_attachments`) on each ability that taps it.  :func:`unread_tap_triggers`
+and :func:`mana_prohibitions` name what the payment engine does not apply, so that its callers
+refuse.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
 from manasolver.models.card import BASIC_LAND_TYPES, Card
 from manasolver.models.effects import ConditionalDamage, GrantedAbility, Prohibition, StructuredEffect
+from manasolver.models.rules.granted import held_abilities, printed_as_given
 from manasolver.models.rules.amounts import evaluate_amount, permanent_matches
 from manasolver.models.rules.land_types import effective_land_types, has_effect, loses_rules_text
 from manasolver.models.state import GameState, Permanent
@@ -144,9 +147,30 @@ def _sparing(state: GameState) -> dict[str, list[ConditionalDamage]]:
 _SPARING: IdentityMemo[GameState, dict[str, list[ConditionalDamage]]] = IdentityMemo(65)
 
 
+def _granted(state: GameState, permanent: Permanent) -> list[ManaAbility]:
+    """The mana abilities other permanents' grants give ``permanent`` now, in board order."""
+    return [e.ability for src, e in active_effects(state)
+            if isinstance(e, GrantedAbility) and _granted_to(e, src, permanent, state)]
+
+
+def _as_given(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...]:
+    """What ``permanent`` gives a permanent that has all its activated abilities (Experiment Kraj,
+    Manascape Refractor; :mod:`manasolver.models.rules.granted`): its mana abilities after
+    layer 4 and the grants of layer 6 (613.8a: that effect depends on them), without the damage its
+    own tap triggers and Auras deal when it is tapped."""
+    granted = _granted(state, permanent)
+    if not permanent.is_land:
+        return printed_as_given(permanent.card) + tuple(granted)
+    intrinsic = [_intrinsic(t) for t in effective_land_types(state, permanent)]
+    printed = [a for a in printed_as_given(permanent.card) if not a.intrinsic] \
+        if not loses_rules_text(state, permanent) else []
+    return tuple(intrinsic + printed + granted)
+
+
 def _effective(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...]:
-    granted = [e.ability for src, e in active_effects(state)
-               if isinstance(e, GrantedAbility) and _granted_to(e, src, permanent, state)]
+    granted = _granted(state, permanent)
+    # Necrotic Ooze, Experiment Kraj, Manascape Refractor: layer 6 too, after the grants (613.8a)
+    granted += held_abilities(state, permanent, active_effects(state), _as_given)
     aura = tap_damage_from_attachments(state).get(permanent.id, 0)
     other = nontap_damage(state).get(permanent.id, 0)
     if not permanent.is_land:

@@ -1,4 +1,5 @@
-"""Keywords given by other permanents, as the board has them now (layer 6, CR 613.1f).
+"""What other objects give a permanent or a spell, as the board has them now (layer 6, CR 613.1f):
+keywords, and the mana abilities of the objects a permanent has "all activated abilities of".
 
 :func:`has_haste` says whether a permanent has haste now: its own (``Permanent.haste`` or the
 keyword on its card, CR 702.10) or one given by a permanent on the battlefield (Fervor:
@@ -15,17 +16,55 @@ refusals (``solver.supply.unmodelled``) can refuse where it could make a creatur
 
 The grants of a board are found once per state (identity-cached): a board with no granting
 permanent costs one scan.
+
+:func:`held_abilities` gives the mana abilities a permanent has by having "all activated abilities
+of" other objects: Necrotic Ooze (creature cards in all graveyards), Experiment Kraj (each other
+creature with a +1/+1 counter), Manascape Refractor (all lands on the battlefield), Myr Welder (cards
+exiled with it), Dark Impostor and Patchwork Crawler (creature cards exiled with it), Mairsil, the
+Pretender (the caged cards, each ability once each turn).  They are the holder's own abilities:
+every cost, condition and amount is read on the holder (``{T}`` taps it, so a summoning-sick Ooze
+without haste can't use one, CR 302.6; "for each creature you control" counts for its controller;
+"~" in the ability's text names the holder, as the rulings say).  What they are is read from the
+objects the board holds: the cards in the graveyards, the permanents on the battlefield (with the
+abilities layers 4 and 6 give them, as 613.8a's dependency orders it: Refractor has what Chromatic
+Lantern gives a land), and the cards exiled with the holder (the permanent's ``imprinted``, SPEC
+§4; without it, the answer is ``unsupported`` naming the field).
+
+Refused with :class:`~manasolver.models.errors.Unsupported`, naming the holder, the object and the
+clause: an ability that mirrors what other permanents could produce (Reflecting Pool, Exotic
+Orchard, Star Compass: CR 106.7 read for the holder is not modelled), one linked to another ability
+of its card (Chrome Mox's "the exiled card", CR 607.2), an ability whose cost taps other permanents
+(Heritage Druid), a clause with mana that no reader reads, an object that itself has "all activated
+abilities" of others (a dependency loop, 613.8b), the top card of a library (the board has none),
+and a colored Phyrexian symbol in the cost of a Refractor ability ("spend mana as though it were
+mana of any color", CR 609.4b; its other colored symbols are paid as generic, which is exact).
+The caller (:func:`manasolver.models.rules.board_effects.effective_mana_abilities`) passes the
+board's active effects and a function giving a battlefield object's abilities, so that this module
+stays below it in the layering; answers are remembered per state.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
 from manasolver.models._memo import IdentityMemo
+from manasolver.models.abilities import AbilityCost, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.card_text import GrantedKeyword
+from manasolver.models.cost import ManaCost
+from manasolver.models.effects import AbilitiesOf, ConditionalDamage, SpendAs, StructuredEffect
+from manasolver.models.errors import Unsupported
+from manasolver.models.rules.amounts import evaluate_amount
+from manasolver.models.rules.missing import NotOnBoard, permanent_field
 from manasolver.models.state import GameState, Permanent
+from manasolver.models.symbols import ANY_TYPE, ManaSymbol
+from manasolver.models.text.mana_effects import mana_effects_of
 from manasolver.models.text.read import card_text
+from manasolver.models.text.triggers import self_tap_damage
 
-__all__ = ["granted_haste", "has_haste", "spell_keywords", "summoning_sick", "unread_haste"]
+__all__ = ["Giver", "granted_haste", "has_haste", "held_abilities", "holders", "printed_as_given", "spell_keywords",
+           "summoning_sick", "unread_haste"]
 
 
 def _grants(state: GameState) -> tuple[tuple[Permanent, GrantedKeyword], ...]:
@@ -98,3 +137,242 @@ def spell_keywords(state: GameState, player: str, spell: Card | None = None,
         if grant.types <= spell_types:
             out.add(grant.keyword)
     return frozenset(out)
+
+
+# -- "~ has all activated abilities of …" (613.1f) ---------------------------------------------
+
+#: What a permanent on the battlefield gives one that has all its activated abilities: its mana
+#: abilities after layers 4 and 6, without the damage its own triggers or Auras deal when it is
+#: tapped (the holder is tapped instead).
+Giver = Callable[[GameState, Permanent], tuple[ManaAbility, ...]]
+Active = tuple[tuple[Permanent, StructuredEffect], ...]
+
+_ONCE = "only once each turn"
+_COULD_PRODUCE = ("gates_you_control", "basic_lands_you_control")
+_ONE = ManaSymbol("{1}", generic=1)
+
+
+@dataclass(frozen=True, slots=True)
+class _Object:
+    """One object whose activated abilities the holder has: its card, its mana abilities as given,
+    where the board holds it (a field path) and how to name it."""
+
+    card: Card
+    abilities: tuple[ManaAbility, ...]
+    where: str
+    label: str
+    permanent: Permanent | None = None
+
+
+class _Refusal(Exception):
+    """What an ability of an object given to the holder does that the engine can't apply; raised
+    again as ``Unsupported`` (or ``NotOnBoard`` when ``missing``) naming the holder."""
+
+    def __init__(self, message: str, where: str, missing: bool = False) -> None:
+        super().__init__(message)
+        self.message, self.where, self.missing = message, where, missing
+
+
+def holders(active: Active) -> dict[str, tuple[AbilitiesOf, ...]]:
+    """The permanents with an "all activated abilities of" effect in force, by id, with their
+    effects (board order); remembered per ``active`` tuple."""
+    return _HOLDERS.get_or(active, _holders)
+
+
+def _holders(active: Active) -> dict[str, tuple[AbilitiesOf, ...]]:
+    out: dict[str, tuple[AbilitiesOf, ...]] = {}
+    for source, effect in active:
+        if isinstance(effect, AbilitiesOf):
+            out[source.id] = out.get(source.id, ()) + (effect,)
+    return out
+
+
+def printed_as_given(card: Card) -> tuple[ManaAbility, ...]:
+    """``card``'s printed mana abilities as another object has them: without the damage of the
+    card's own "Whenever ~ becomes tapped, it deals N damage to you" (City of Brass), which the
+    parser puts on its ``{T}`` abilities: tapping the holder does not trigger it."""
+    own = self_tap_damage(card)
+    if not own:
+        return card.mana_abilities
+    return tuple(replace(a, damage=max(0, a.damage - own)) if a.cost.tap else a for a in card.mana_abilities)
+
+
+_HOLDERS: IdentityMemo[Active, dict[str, tuple[AbilitiesOf, ...]]] = IdentityMemo(65)
+_HELD: IdentityMemo[GameState, dict[str, tuple[ManaAbility, ...] | _Refusal]] = IdentityMemo(65)
+
+
+def held_abilities(state: GameState, holder: Permanent, active: Active, giver: Giver) -> tuple[ManaAbility, ...]:
+    """The mana abilities ``holder`` has from its "all activated abilities of" effects now (none
+    when it has no such effect), in the order of its effects and of the objects on the board;
+    unindexed (the caller numbers them after the holder's own).  Raises ``Unsupported`` where the
+    engine can't apply one (see the module docstring)."""
+    effects = holders(active).get(holder.id)
+    if not effects:
+        return ()
+    memo = _HELD.get_or(state, lambda _: {})
+    hit = memo.get(holder.id)
+    if hit is None:
+        try:
+            hit = _held(state, holder, effects, active, giver)
+        except _Refusal as refusal:
+            hit = refusal
+        memo[holder.id] = hit
+    if isinstance(hit, _Refusal):
+        raise (NotOnBoard if hit.missing else Unsupported)(hit.message, hit.where)
+    return hit
+
+
+def _held(state: GameState, holder: Permanent, effects: tuple[AbilitiesOf, ...], active: Active,
+          giver: Giver) -> tuple[ManaAbility, ...]:
+    spend_as = next((e for s, e in active if s.id == holder.id and isinstance(e, SpendAs) and e.own_abilities), None)
+    others = holders(active)
+    out: list[ManaAbility] = []
+    for effect in effects:
+        once = _ONCE in effect.text
+        for obj in _objects(state, holder, effect, active, giver):
+            if obj.permanent is not None and obj.permanent.id in others:
+                raise _Refusal(f"{_who(holder)} has the activated abilities of {obj.label} ({effect.text!r}), which "
+                               f"itself has {others[obj.permanent.id][0].text!r}; that dependency (CR 613.8) is not "
+                               "followed", obj.where)
+            _refuse_unread(holder, effect, obj)
+            for ab in obj.abilities:
+                given = _as_held(state, holder, effect, obj, ab, spend_as)
+                if once:
+                    given = replace(given, per_turn=1)
+                out.append(given)
+    return _distinct(out)
+
+
+def _who(perm: Permanent) -> str:
+    return f"{perm.card.name} ({perm.id})"
+
+
+def _at(state: GameState, perm: Permanent) -> str:
+    """The board path of a permanent: ``battlefield[3]``."""
+    return permanent_field(state, perm, "").rstrip(".")
+
+
+def _objects(state: GameState, holder: Permanent, effect: AbilitiesOf, active: Active,
+             giver: Giver) -> list[_Object]:
+    """The objects whose activated abilities ``effect`` gives ``holder`` now."""
+    out: list[_Object] = []
+    if effect.of == "graveyard_creatures":
+        for k, player in enumerate(state.players):
+            for i, card in enumerate(player.graveyard):
+                if "creature" in card.type_line.types:
+                    out.append(_Object(card, printed_as_given(card), f"players[{k}].graveyard[{i}]",
+                                       f"{card.name} (in the graveyard of {player.name})"))
+        return out
+    if effect.of in ("countered_creatures", "lands"):
+        for i, perm in enumerate(state.battlefield):
+            if perm.id == holder.id:
+                continue
+            if effect.of == "lands" and not perm.is_land:
+                continue
+            if effect.of == "countered_creatures" and not (perm.is_creature and perm.counter("+1/+1") > 0):
+                continue
+            out.append(_Object(perm.card, giver(state, perm), f"battlefield[{i}]", _who(perm), perm))
+        return out
+    text = effect.text
+    if "top card of" in text:
+        raise _Refusal(f"{_who(holder)}: {text!r} gives it the abilities of the top card of a library, which the "
+                       "board does not give (SPEC §4 has no library)", _at(state, holder), missing=True)
+    if "exiled with it" in text or "in exile with cage counters" in text:
+        creatures_only = "creature cards exiled with it" in text
+        for exiler in _exilers(state, holder, active, effect):
+            if exiler.imprinted is None:
+                raise _Refusal(f"{_who(holder)}: {text!r} gives it the abilities of the cards exiled with "
+                               f"{_who(exiler)}, and the board does not give them (\"imprinted\")",
+                               permanent_field(state, exiler, "imprinted"), missing=True)
+            for j, card in enumerate(exiler.imprinted):
+                if creatures_only and "creature" not in card.type_line.types:
+                    continue
+                out.append(_Object(card, printed_as_given(card), permanent_field(state, exiler, f"imprinted[{j}]"),
+                                   f"{card.name} (exiled with {_who(exiler)})"))
+        return out
+    raise _Refusal(f"{_who(holder)}: {text!r} may give it mana abilities of objects this engine does not read",
+                   _at(state, holder))
+
+
+def _exilers(state: GameState, holder: Permanent, active: Active, effect: AbilitiesOf) -> list[Permanent]:
+    """Whose ``imprinted`` cards ``effect`` reads: the holder's ("exiled with it"); for Mairsil's
+    "all cards you own in exile with cage counters on them", every permanent of its controller with
+    that effect (each one's caged cards are its ``imprinted``)."""
+    if "in exile with cage counters" not in effect.text:
+        return [holder]
+    return [s for s, e in active if e == effect and s.controller == holder.controller]
+
+
+def _refuse_unread(holder: Permanent, effect: AbilitiesOf, obj: _Object) -> None:
+    """Refuse an object with a clause about mana no reader reads (it may be a mana ability) or a
+    mana ability whose cost taps other permanents (Heritage Druid: read apart from the card's
+    abilities, for the permanent that prints it)."""
+    text = card_text(obj.card)
+    for clause in text.unread:
+        if "add" in clause.lower():
+            raise _Refusal(f"{_who(holder)} has the activated abilities of {obj.label} ({effect.text!r}), and "
+                           f"{obj.card.name}'s {clause!r} is not read", obj.where)
+    for tapping in text.tap_costs:
+        raise _Refusal(f"{_who(holder)} has the activated abilities of {obj.label} ({effect.text!r}), and "
+                       f"{obj.card.name}'s {tapping.ability.text!r} taps other permanents, which is read only for "
+                       "the permanent that prints it", obj.where)
+
+
+def _as_held(state: GameState, holder: Permanent, effect: AbilitiesOf, obj: _Object, ab: ManaAbility,
+             spend_as: SpendAs | None) -> ManaAbility:
+    """``ab`` of ``obj`` as ``holder`` has it, or a refusal."""
+    production = ab.production
+    clause = ab.text or f"mana ability {ab.index}"
+    head = f"{_who(holder)} has the activated abilities of {obj.label} ({effect.text!r}), and {obj.card.name}'s {clause!r}"
+    if production.reference or production.colors_among in _COULD_PRODUCE:
+        raise _Refusal(f"{head} adds what other permanents could produce (CR 106.7), which is not read for "
+                       f"{holder.card.name}", obj.where)
+    if production.colors_among in ("imprinted", "noted"):
+        raise _Refusal(f"{head} is linked to another ability of {obj.card.name} (CR 607.2), which is not followed",
+                       obj.where)
+    damage = ab.damage
+    for e in mana_effects_of(obj.card):
+        if isinstance(e, ConditionalDamage) and e.text == ab.text and evaluate_amount(e.unless, state, holder):
+            damage = max(0, damage - e.damage)  # Tomb of Urami: "if you don't control an Ogre", for the holder
+    cost = ab.cost
+    if spend_as is not None and cost.mana:
+        cost = replace(cost, mana=_spent_as(cost.mana, spend_as, head, obj))
+    return replace(ab, cost=cost, damage=damage, intrinsic=False, index=0)
+
+
+def _spent_as(mana: ManaCost, spend_as: SpendAs, head: str, obj: _Object) -> ManaCost:
+    """A cost of the holder's ability under its "You may spend mana as though it were mana of any
+    color to pay the activation costs of ~'s abilities" (Manascape Refractor, CR 609.4b): a symbol
+    any of whose colors ``spend_as`` lets any mana pay is paid by one mana of any type, as ``{1}``
+    is; the other symbols are unchanged.  A colored Phyrexian symbol (any mana or 2 life) has no
+    such writing: refused."""
+    if spend_as.spent != ANY_TYPE:
+        raise _Refusal(f"{head} has a mana cost, which {spend_as.text!r} changes; not applied", obj.where)
+    symbols: list[ManaSymbol] = []
+    changed = False
+    for s in mana.symbols:
+        if s.colors & spend_as.as_types and not s.variable:
+            if s.phyrexian:
+                raise _Refusal(f"{head} has {s.text} in its cost, which {spend_as.text!r} lets any mana pay; "
+                               "not applied", obj.where)
+            symbols.append(_ONE)
+            changed = True
+        else:
+            symbols.append(s)
+    return ManaCost.of(symbols) if changed else mana
+
+
+def _distinct(abilities: list[ManaAbility]) -> tuple[ManaAbility, ...]:
+    """``abilities`` without repeats that add no activation: two equal ``{T}`` (or ``{Q}``, or
+    sacrifice-this) abilities can't both be activated, and two equal unlimited ones draw on the same
+    life, energy and counters; equal abilities limited per turn (Mairsil) are all kept."""
+    seen: set[ManaAbility] = set()
+    out: list[ManaAbility] = []
+    for ab in abilities:
+        cost: AbilityCost = ab.cost
+        exclusive = cost.tap or cost.untap or cost.sacrifice_self
+        if ab in seen and (exclusive or not ab.per_turn):
+            continue
+        seen.add(ab)
+        out.append(ab)
+    return tuple(out)
