@@ -25,6 +25,7 @@ conditions, "instead" productions, variable counter costs).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import replace
 
 from manasolver.models.abilities import (
@@ -64,7 +65,8 @@ def permanent_matches(perm: Permanent, amount: Amount, source: Permanent | None 
     """Whether permanent ``perm`` is one that ``amount`` counts: its types, subtypes now (after
     land-type changes), keywords, name (``~``: the ``source``'s), power and supertypes."""
     card = perm.card
-    if amount.types and not (set(amount.types) & set(perm.types)):
+    types = perm.types
+    if amount.types and not any(t in types for t in amount.types):
         return False
     if amount.with_counter and not (any(n > 0 for _, n in perm.counters) if amount.with_counter == "any"
                                     else perm.counter(amount.with_counter) > 0):
@@ -83,11 +85,11 @@ def permanent_matches(perm: Permanent, amount: Amount, source: Permanent | None 
     if amount.min_power is not None and not (perm.is_creature and power_of(perm) >= amount.min_power):
         return False
     if amount.subtypes:
-        subs = set(_subtypes(perm, state))
-        if "creature" not in perm.types and "kindred" not in perm.types:
+        subs: Collection[str] = _subtypes(perm, state)
+        if "creature" not in types and "kindred" not in types:
             # creature types belong only to creatures and kindred (CR 205.1a, 205.3d)
-            subs -= _creature_types_of(card.type_line.subtypes, perm)
-        if not (set(amount.subtypes) & subs):
+            subs = set(subs) - _creature_types_of(card.type_line.subtypes, perm)
+        if not any(t in subs for t in amount.subtypes):
             return False
     return not (amount.supertypes and not set(amount.supertypes) <= set(card.type_line.supertypes))
 

@@ -133,7 +133,8 @@ def find_seed(fi: int, form: Form, x: int, modes: list[Mode], tab: Tables, inc: 
         inc.seed = found
     plan = None
     if searched and every and found is not None and trial.ties:
-        plan = first_in_order(trial.ties, modes, tab.first_plan())
+        # One plan of that vector is the one reached first (no greedy plan to build).
+        plan = trial.ties[0] if len(trial.ties) == 1 else first_in_order(trial.ties, modes, tab.first_plan())
     return searched, found, plan
 
 
