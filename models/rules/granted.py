@@ -33,11 +33,12 @@ Lantern gives a land), and the cards exiled with the holder (the permanent's ``i
 Refused with :class:`~manasolver.models.errors.Unsupported`, naming the holder, the object and the
 clause: an ability that mirrors what other permanents could produce (Reflecting Pool, Exotic
 Orchard, Star Compass: CR 106.7 read for the holder is not modelled), one linked to another ability
-of its card (Chrome Mox's "the exiled card", CR 607.2), an ability whose cost taps other permanents
-(Heritage Druid), a clause with mana that no reader reads, an object that itself has "all activated
-abilities" of others (a dependency loop, 613.8b), the top card of a library (the board has none),
-and a colored Phyrexian symbol in the cost of a Refractor ability ("spend mana as though it were
-mana of any color", CR 609.4b; its other colored symbols are paid as generic, which is exact).
+of its card (Chrome Mox's "the exiled card", CR 607.2), an ability whose cost spends other
+permanents or cards (Heritage Druid, Skirge Familiar), a clause with mana that no reader reads, an
+object that itself has "all activated abilities" of others (a dependency loop, 613.8b), the top
+card of a library (the board has none), and a colored Phyrexian symbol in the cost of a Refractor
+ability ("spend mana as though it were mana of any color", CR 609.4b; its other colored symbols
+are paid as generic, which is exact).
 The caller (:func:`manasolver.models.rules.board_effects.effective_mana_abilities`) passes the
 board's active effects and a function giving a battlefield object's abilities, so that this module
 stays below it in the layering; answers are remembered per state.
@@ -231,9 +232,9 @@ def _held(state: GameState, holder: Permanent, effects: tuple[AbilitiesOf, ...],
         once = _ONCE in effect.text
         for obj in _objects(state, holder, effect, active, giver):
             if obj.permanent is not None and obj.permanent.id in others:
-                raise _Refusal(f"{_who(holder)} has the activated abilities of {obj.label} ({effect.text!r}), which "
-                               f"itself has {others[obj.permanent.id][0].text!r}; that dependency (CR 613.8) is not "
-                               "followed", obj.where)
+                raise _Refusal(f"{_having(holder, effect, obj)}, which itself has "
+                               f"{others[obj.permanent.id][0].text!r}; that dependency (CR 613.8) is not followed",
+                               obj.where)
             _refuse_unread(holder, effect, obj)
             for ab in obj.abilities:
                 given = _as_held(state, holder, effect, obj, ab, spend_as)
@@ -245,6 +246,11 @@ def _held(state: GameState, holder: Permanent, effects: tuple[AbilitiesOf, ...],
 
 def _who(perm: Permanent) -> str:
     return f"{perm.card.name} ({perm.id})"
+
+
+def _having(holder: Permanent, effect: AbilitiesOf, obj: _Object) -> str:
+    """The start of a refusal: which holder has which object's abilities, and by which clause."""
+    return f"{_who(holder)} has the activated abilities of {obj.label} ({effect.text!r})"
 
 
 def _at(state: GameState, perm: Permanent) -> str:
@@ -305,17 +311,18 @@ def _exilers(state: GameState, holder: Permanent, active: Active, effect: Abilit
 
 def _refuse_unread(holder: Permanent, effect: AbilitiesOf, obj: _Object) -> None:
     """Refuse an object with a clause about mana no reader reads (it may be a mana ability) or a
-    mana ability whose cost taps other permanents (Heritage Druid: read apart from the card's
-    abilities, for the permanent that prints it)."""
+    mana ability whose cost spends other permanents or cards (Heritage Druid's tapping, Skirge
+    Familiar's discarding: :mod:`manasolver.models.text.tap_costs`, read by the supply for the
+    permanent that prints it)."""
     text = card_text(obj.card)
     for clause in text.unread:
         if "add" in clause.lower():
-            raise _Refusal(f"{_who(holder)} has the activated abilities of {obj.label} ({effect.text!r}), and "
-                           f"{obj.card.name}'s {clause!r} is not read", obj.where)
+            raise _Refusal(f"{_having(holder, effect, obj)}, and {obj.card.name}'s {clause!r} is not read",
+                           obj.where)
     for tapping in text.tap_costs:
-        raise _Refusal(f"{_who(holder)} has the activated abilities of {obj.label} ({effect.text!r}), and "
-                       f"{obj.card.name}'s {tapping.ability.text!r} taps other permanents, which is read only for "
-                       "the permanent that prints it", obj.where)
+        raise _Refusal(f"{_having(holder, effect, obj)}, and {obj.card.name}'s {tapping.ability.text!r} has a cost "
+                       "read apart from its mana abilities (other permanents or cards it spends), which the supply "
+                       "reads only for the permanent that prints it", obj.where)
 
 
 def _as_held(state: GameState, holder: Permanent, effect: AbilitiesOf, obj: _Object, ab: ManaAbility,
@@ -323,7 +330,7 @@ def _as_held(state: GameState, holder: Permanent, effect: AbilitiesOf, obj: _Obj
     """``ab`` of ``obj`` as ``holder`` has it, or a refusal."""
     production = ab.production
     clause = ab.text or f"mana ability {ab.index}"
-    head = f"{_who(holder)} has the activated abilities of {obj.label} ({effect.text!r}), and {obj.card.name}'s {clause!r}"
+    head = f"{_having(holder, effect, obj)}, and {obj.card.name}'s {clause!r}"
     if production.reference or production.colors_among in _COULD_PRODUCE:
         raise _Refusal(f"{head} adds what other permanents could produce (CR 106.7), which is not read for "
                        f"{holder.card.name}", obj.where)

@@ -93,6 +93,14 @@ def test_necrotic_ooze_counts_elves_for_its_controller() -> None:
     assert _pay(state, "{G}{G}{G}")["payable"] is False
 
 
+def test_necrotic_ooze_removes_the_counters_from_itself() -> None:
+    """Channeler Initiate's "{T}, Remove a -1/-1 counter from ~: Add one mana of any color." on the
+    Ooze removes the Ooze's counters: none on it, no mana; two, {R}."""
+    assert _pay(_board("Necrotic Ooze", graveyard=("Channeler Initiate",)), "{R}")["payable"] is False
+    out = _pay(_board({"card": "Necrotic Ooze", "counters": {"-1/-1": 2}}, graveyard=("Channeler Initiate",)), "{R}")
+    assert out["payable"] and out["payment"]["activations"][0]["costs"] == ["{T}", "remove 1 -1/-1 counter"]
+
+
 def test_necrotic_ooze_refuses_heritage_druid_in_a_graveyard() -> None:
     """Heritage Druid's "Tap three untapped Elves you control: Add {G}{G}{G}." is read apart from
     the card's abilities, for the permanent that prints it: refused, naming the card in the
@@ -161,6 +169,32 @@ def test_manascape_refractor_beside_city_of_brass_takes_no_damage() -> None:
     Refractor's "{T}: Add one mana of any color." deals none."""
     out = _pay(_board("Manascape Refractor", {"card": "City of Brass", "tapped": True}), "{R}")
     assert out["payable"] and out["payment"]["damage"] == 0 and _taps(out)[0][0] == "p0"
+
+
+def test_manascape_refractor_pays_its_controllers_life_and_takes_tomb_of_uramis_damage() -> None:
+    """An opponent's Horizon Canopy ("{T}, Pay 1 life: Add {G} or {W}."): the Refractor's
+    controller pays the life.  Tomb of Urami ("{T}: Add {B}. ~ deals 1 damage to you if you don't
+    control an Ogre."): the Ogre is looked for among the Refractor's controller's permanents."""
+    canopy = _board("Manascape Refractor", {"card": "Horizon Canopy", "tapped": True, "controller": "opp"})
+    out = _pay(canopy, "{W}")
+    assert out["payable"] and out["payment"]["life"] == 1
+    tomb = {"card": "Tomb of Urami", "tapped": True, "controller": "opp"}
+    assert _pay(_board("Manascape Refractor", tomb), "{B}")["payment"]["damage"] == 1
+    theirs = _board("Manascape Refractor", tomb, {"card": "Gray Ogre", "controller": "opp"})
+    assert _pay(theirs, "{B}")["payment"]["damage"] == 1
+    mine = _board("Manascape Refractor", tomb, {"card": "Gray Ogre", "tapped": True})
+    assert _pay(mine, "{B}")["payment"]["damage"] == 0
+
+
+def test_manascape_refractor_has_what_chromatic_lantern_gives_lands() -> None:
+    """CR 613.8a: the Refractor's effect depends on Chromatic Lantern's "Lands you control have
+    "{T}: Add one mana of any color."" (applying it changes what the Refractor has), so the
+    Refractor beside a Forest and a tapped Lantern taps for {U}."""
+    state = _board("Manascape Refractor", {"card": "Forest", "tapped": True},
+                   {"card": "Chromatic Lantern", "tapped": True})
+    out = _pay(state, "{U}")
+    assert out["payable"] and _taps(out)[0][0] == "p0"
+    assert _pay(_board("Manascape Refractor", {"card": "Forest", "tapped": True}), "{U}")["payable"] is False
 
 
 def test_manascape_refractor_refuses_reflecting_pool() -> None:
