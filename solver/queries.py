@@ -132,7 +132,12 @@ def _payable(sub: PaymentRequest) -> bool:
 
 
 def _guard_doublers(req: PaymentRequest, supply: Supply) -> Supply:
-    """:func:`~manasolver.solver.supply.unmodelled.guard_doublers` with this module's payability."""
+    """:func:`~manasolver.solver.supply.unmodelled.guard_doublers` with this module's payability
+    (on a board without a pool doubler, the supply as it is: what the guard returns there,
+    without its bound on the board's mana)."""
+    from manasolver.solver.pools.doublers import find_doublers
+    if not find_doublers(req.state, supply.player):
+        return supply
     return guard_doublers(req, supply, _payable)
 
 

@@ -15,13 +15,63 @@ along many branches):
 
 from __future__ import annotations
 
+from manasolver.models._memo import IdentityMemo, KeyMemo
+from manasolver.models.cost import ManaCost
 from manasolver.models.errors import Unsupported
 from manasolver.solver.backends.problem import Problem
 from manasolver.solver.casting.announce import Form, announce
 from manasolver.solver.policy import keep_counts
 from manasolver.solver.pools.keepable import keepable
+from manasolver.solver.supply.model import Option
 
 __all__ = ["KeepTerms"]
+
+
+#: The forms of a kept cost at X=0 by cost object (the mana costs of the cards in hand are
+#: the card's own objects, shared by every board): ``None`` when it can't be announced.
+_FORMS: IdentityMemo[ManaCost, tuple[tuple[Form, ...] | None]] = IdentityMemo(4096)
+
+
+def _announced(cost: ManaCost) -> tuple[Form, ...] | None:
+    """The forms of ``cost`` at X=0, ``None`` when :func:`announce` refuses it."""
+    hit = _FORMS.get(cost)
+    if hit is not None:
+        return hit[0]
+    try:
+        forms: tuple[Form, ...] | None = tuple(announce(cost, 0).forms)
+    except Unsupported:
+        forms = None
+    _FORMS.put(cost, (forms,))
+    return forms
+
+
+#: What a class offers keep_castable, by its options object (shared by the boards holding the
+#: same card in the same state) and snow: see :func:`_keep_units`.
+_UNITS: KeyMemo[tuple[int, bool], tuple[list[tuple[int, bool, int]], bool]] = KeyMemo(4096)
+
+
+def _keep_units(options: tuple[Option, ...], snow: bool) -> tuple[list[tuple[int, bool, int]], bool]:
+    """The units one member of a class with ``options`` offers keep_castable (its free,
+    exclusive, unrestricted options) as ``(mask, snow, per member)``, and whether they can be
+    read so (False: two or more options, one making several mana).  Only read, never changed."""
+    key = (id(options), snow)
+    hit = _UNITS.get(key, options)
+    if hit is not None:
+        return hit
+    opts = [o for o in options if o.free and o.exclusive and o.restriction is None]
+    out: tuple[list[tuple[int, bool, int]], bool]
+    if not opts:
+        out = [], True
+    elif all(len(o.slots) == 1 for o in opts):
+        m = 0
+        for o in opts:
+            m |= o.slots[0]
+        out = [(m, snow, 1)], True
+    elif len(opts) == 1:
+        out = [(s, snow, opts[0].slots.count(s)) for s in sorted(set(opts[0].slots))], True
+    else:
+        out = [], False
+    return _UNITS.put(key, options, out)
 
 
 class KeepTerms:
@@ -40,10 +90,10 @@ class KeepTerms:
         self.keep_weight: list[int] = []
         if "keep_castable" in criteria:
             for cost, times in keep_counts(problem.policy, problem.req.state, sup.player):
-                try:
-                    forms = [f for f in announce(cost, 0).forms if f.life <= sup.life and not f.energy]
-                except Unsupported:
+                every = _announced(cost)
+                if every is None:
                     continue
+                forms = [f for f in every if f.life <= sup.life and not f.energy]
                 if forms:
                     self.keep_forms.append(forms)
                     self.keep_weight.append(times)
@@ -52,21 +102,10 @@ class KeepTerms:
         #: False when a class's options can't be read as units for keep_castable.
         self.shape_ok = True
         for cls in sup.classes:
-            opts = [o for o in cls.options if o.free and o.exclusive and o.restriction is None]
-            if not opts:
-                self.keep_units.append([])
-            elif all(len(o.slots) == 1 for o in opts):
-                m = 0
-                for o in opts:
-                    m |= o.slots[0]
-                self.keep_units.append([(m, cls.snow, 1)])
-            elif len(opts) == 1:
-                self.keep_units.append([(s, cls.snow, opts[0].slots.count(s))
-                                        for s in sorted(set(opts[0].slots))])
-            else:
-                self.keep_units.append([])
-                if self.keep_forms:
-                    self.shape_ok = False
+            units, readable = _keep_units(cls.options, cls.snow)
+            self.keep_units.append(units)
+            if not readable and self.keep_forms:
+                self.shape_ok = False
         # Colors each class could still make (cost-free options, restricted ones too, as
         # CP-SAT counts them, and converters such as filter lands fed by other untapped
         # members: solver.pools.keepable).

@@ -108,14 +108,17 @@ def build_tables(modes: list[Mode], form: Form, x: int, caps: list[int], class_c
     # Rows are shared by modes with the same per-unit demand kinds (most lands of a
     # color), within a board and across boards (_ROWS): the search only reads them.
     shared: dict[int, list[int]] = {}
+    shared_r: dict[int, list[int]] = {}
     for md in modes:
+        costs = md.costs
         row, row_r, crow = _rows(kinds_key, subsets, md.masks, md.snow, md.pays_ability,
-                                 tuple((kind_of_cost[m], n) for m, n in md.costs))
+                                 tuple((kind_of_cost[m], n) for m, n in costs) if costs else ())
         shared[id(row)] = row
+        shared_r[id(row_r)] = row_r
         contrib.append(row)
         contrib_r.append(row_r)
         cost_row.append(crow)
-        cost_total.append(sum(n for _, n in md.costs))
+        cost_total.append(sum(n for _, n in costs) if costs else 0)
     need = [0] * subsets
     for t in range(1, subsets):
         need[t] = sum(base[j] for j in range(nk) if t >> j & 1)
@@ -138,10 +141,17 @@ def build_tables(modes: list[Mode], form: Form, x: int, caps: list[int], class_c
     pool_modes = [(i, md.masks[0]) for i, md in enumerate(modes) if md.k < 0]
     bound_sets = [t for t in range(1, subsets) if t.bit_count() <= 2 or t == subsets - 1]
     contrib_t = {t: [contrib[j][t] for j in range(nm)] for t in bound_sets}
-    reach = [sum(1 << kk for kk in range(nk) if contrib[j][1 << kk]) for j in range(nm)]
+    reach_of = {key: sum(1 << kk for kk in range(nk) if row[1 << kk]) for key, row in shared.items()}
+    reach = [reach_of[id(row)] for row in contrib]
 
-    # Every per-activation unit count that occurs divides it.
-    scale = lcm_of({*size, *(v for row in contrib + contrib_r for v in row)})
+    # Every per-activation unit count that occurs divides it (the rows' values, each shared
+    # row read once).
+    counts = set(size)
+    for row in shared.values():
+        counts.update(row)
+    for row in shared_r.values():
+        counts.update(row)
+    scale = lcm_of(counts)
     by_unit_total = sorted((j for j in range(nm) if modes[j].k >= 0 and caps[j] and size[j]),
                            key=lambda j: act_cost[j] * (scale // size[j]))
     by_unit_set = {t: sorted((j for j in range(nm) if modes[j].k >= 0 and caps[j]
