@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from manasolver.models.abilities import Amount, Condition, ManaAbility
+from manasolver.models.symbols import ANY_TYPE, TYPE_BITS
 
 __all__ = [
     "AbilitiesOf",
@@ -21,6 +22,7 @@ __all__ = [
     "ProducesInstead",
     "Prohibition",
     "SpendAs",
+    "SpendTable",
     "StructuredEffect",
     "TriggeredMana",
 ]
@@ -139,9 +141,11 @@ class SpendAs:
     costs of ~'s abilities." (Manascape Refractor).  ``spent``: the mana it widens (type mask, all
     types when every mana); ``as_types``: the types it may then pay; ``players``: every player's
     (Mycosynth Lattice), else its controller's; ``spell_types``: only for spells with one of these
-    card types; ``own_abilities``: only for the activation costs of the source's abilities.  The
-    payment model does not apply it: the solver refuses a cost it could change (a symbol of one of
-    ``as_types`` the mana could not otherwise pay, where its scope reaches)."""
+    card types; ``own_abilities``: only for the activation costs of the source's abilities;
+    ``others_only``: the mana of the types outside ``spent`` may be spent *only* as though it
+    were mana of these types (Celestial Dawn's "You may spend other mana only as though it were
+    colorless mana.": ``C``), 0 when the rule says nothing of other mana.  :class:`SpendTable`
+    is what the rules reaching one payment make of each symbol."""
 
     text: str
     spent: int
@@ -149,6 +153,86 @@ class SpendAs:
     players: bool = False
     spell_types: frozenset[str] = frozenset()
     own_abilities: bool = False
+    others_only: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SpendTable:
+    """Which mana may pay one mana of each type, under the 609.4b rules reaching one payment.
+
+    ``payers[i]``: the types of mana that may pay a demand for one mana of type
+    ``TYPE_BITS[i]`` (W U B R G C).  A symbol that several types pay (a hybrid ``{W/U}``, a
+    ``{C/W}``) takes the union of its types' payers, since each half is one way to pay it
+    (CR 107.4e); generic mana and ``{S}`` are paid by mana of any type (107.4b, 107.4h) and no
+    rule changes them.  :meth:`of` builds the table:
+
+    * CR 609.4b: "spend mana of type *t* as though it were mana of type *u*" lets *t* pay
+      every symbol that *u* pays: a rule with ``spent`` *t* and ``as_types`` *A* adds *t* to
+      the payers of every type of *A*.  "Any color" is W U B R G and never colorless (CR
+      105.1, 106.1b, RULES §1.1): under Chromatic Orrery or Mycosynth Lattice ``{C}`` still
+      takes colorless mana only, and colorless mana pays ``{U}``; "any type" (Vizier of the
+      Menagerie) adds colorless too, so any mana pays ``{C}``.  Rules are applied to the mana's
+      own type, each once (one rule's result is not spent again under another).
+    * Celestial Dawn (``others_only`` ``C``, ``spent`` W): white mana pays every colored symbol;
+      other mana may be spent only as though it were colorless, so it pays what colorless
+      mana pays: generic, ``{C}``, the ``{C}`` half of ``{C/R}`` and the ``{2}`` half of
+      ``{2/R}`` (announced as generic), never a colored symbol, a colored hybrid ``{R/G}`` or
+      the mana half of a Phyrexian ``{R/P}`` (which life still pays, 107.4f); white mana does
+      not pay ``{C}`` (it is spent as white or as a color, never as colorless).  Its red mana
+      can't pay ``{R}``: the table narrows as well as widens.
+    * The rules change only what may be spent: the cost, and which mana was spent (sunburst,
+      converge), stay as they are (RULES §1.6, 118.14).  Spending restrictions of the mana
+      itself (106.6) and snow (107.4h) are checked apart, unchanged.
+
+    >>> from manasolver.models.symbols import ANY_COLOR, C, R, W
+    >>> t = SpendTable.of((SpendAs("Orrery", ANY_TYPE, ANY_COLOR),))
+    >>> t.mask(R) == ANY_TYPE, t.mask(C) == C
+    (True, True)
+    >>> dawn = SpendTable.of((SpendAs("Dawn", W, ANY_COLOR, others_only=C),))
+    >>> dawn.mask(R) == W, dawn.mask(C) == ANY_TYPE & ~W
+    (True, True)
+    """
+
+    payers: tuple[int, ...] = TYPE_BITS
+
+    @staticmethod
+    def of(rules: tuple[SpendAs, ...]) -> SpendTable:
+        """The table of ``rules`` (all of them reaching the payment; see the class docstring).
+        More than one rule saying what "other mana" may only be spent as, or such a rule with
+        another that widens mana it restricts (Celestial Dawn beside Chromatic Orrery), is not
+        a table: :class:`~manasolver.models.errors.Unsupported` naming the clauses."""
+        from manasolver.models.errors import Unsupported
+        payers = list(TYPE_BITS)
+        only = [r for r in rules if r.others_only]
+        for r in rules:
+            for i, bit in enumerate(TYPE_BITS):
+                if r.as_types & bit:
+                    payers[i] |= r.spent
+        if only:
+            r0 = only[0]
+            clash = [r for r in rules if r is not r0 and (r.others_only or r.spent & ~r0.spent & ANY_TYPE)]
+            if clash:
+                raise Unsupported(f"{r0.text!r} with {clash[0].text!r}: which mana pays what when one rule "
+                                  f"restricts what another widens (CR 609.4b) is not modelled", "state")
+            restricted = ANY_TYPE & ~r0.spent
+            for i, bit in enumerate(TYPE_BITS):
+                payers[i] &= ~restricted
+                if bit & r0.others_only:
+                    payers[i] |= restricted
+        return SpendTable(tuple(payers))
+
+    @property
+    def identity(self) -> bool:
+        """True when every type is paid by its own mana only: no rule changes anything."""
+        return self.payers == TYPE_BITS
+
+    def mask(self, demand: int) -> int:
+        """The types of mana that may pay a demand for one mana of a type in ``demand``."""
+        out = 0
+        for i, bit in enumerate(TYPE_BITS):
+            if demand & bit:
+                out |= self.payers[i]
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -537,7 +537,11 @@ class _Combined:
         first = problems[0]
         symbols = [s for p in problems for s in p.req.cost.symbols if not s.variable]
         cost = ManaCost.of(symbols)
-        ann = Announcement(tuple(seen), 0, cost)
+        # the costs' demands are each paid as the 609.4b rules reaching it allow (their forms'
+        # masks); the plan's kept costs are read as a payment under those rules reads them
+        spend = next((p.announcement.spend for p in problems if not p.announcement.spend.identity),
+                     first.announcement.spend)
+        ann = Announcement(tuple(seen), 0, cost, spend)
         policy = _plan_policy(problems)
         req = dataclasses.replace(first.req, cost=cost, x=0, modifiers=(), alternative=None, policy=policy)
         # restricted mana may pay the plan where it may pay any of its costs; each cost's own

@@ -4,8 +4,8 @@
 202.2) and applies, in board order (timestamps, CR 613.7), the color-setting effects printed on
 the battlefield that :func:`manasolver.models.text.granted.read_color_settings` reads: Celestial
 Dawn's "Nonland permanents you control are white.", Thran Lens's "All permanents are
-colorless.", Darkest Hour's "All creatures are black.", Shifting Sky's "All nonland permanents
-are the chosen color." (the ``chosen`` color given on the board; not given, it sets nothing).
+colorless.", Mycosynth Lattice's "… spells, and permanents are colorless.", Darkest Hour's "All
+creatures are black.", Shifting Sky's "All nonland permanents are the chosen color." (the ``chosen`` color given on the board; not given, it sets nothing).
 The effects of a board are found once per state.
 """
 
@@ -29,7 +29,14 @@ def _settings(state: GameState) -> tuple[_Setting, ...]:
             continue
         for what, nonland, mine, bits, add in read_color_settings(text):
             out.append((perm, what, nonland, mine, bits, add))
+        if _ALL_COLORLESS in text:  # Mycosynth Lattice: the permanents part (spells: not a permanent's)
+            out.append((perm, "permanents", False, False, 0, False))
     return tuple(out)
+
+
+#: Mycosynth Lattice's color-setting effect; its spells and cards off the battlefield are no
+#: permanent's colors (the solver refuses where a spell's colors would matter).
+_ALL_COLORLESS = "All cards that aren't on the battlefield, spells, and permanents are colorless."
 
 
 _SETTINGS: IdentityMemo[GameState, tuple[_Setting, ...]] = IdentityMemo(65)

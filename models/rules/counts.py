@@ -12,7 +12,12 @@
   player controls, hybrid and Phyrexian symbols counting for each of their
   colors (Nykthos ruling 2013-09-15);
 * domain: basic land types among the lands a player controls (the Everywhere
-  token has all five).
+  token has all five);
+* what pays what (CR 609.4b): :func:`spend_table`, the rules on the battlefield that let mana be
+  spent as though it were mana of another color or type (Chromatic Orrery, Mycosynth Lattice,
+  Celestial Dawn, Sunglasses of Urza, Oath of Nissa) reaching one payment, as its
+  :class:`~manasolver.models.effects.SpendTable` (colors of mana, as the rest are colors of
+  objects).
 
 >>> from manasolver.models.cost import ManaCost
 >>> mana_value(ManaCost.parse("{X}{G}{G}{G}"), x=4, zone="stack")
@@ -22,12 +27,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Protocol
 
 from manasolver.models.card import BASIC_LAND_TYPES, CARD_TYPES, Card, TypeLine
 from manasolver.models.cost import ManaCost
 from manasolver.models._memo import IdentityMemo
-from manasolver.models.errors import BadQuery
+from manasolver.models.effects import SpendAs, SpendTable
+from manasolver.models.errors import BadQuery, Unsupported
 from manasolver.models.rules.colors import permanent_colors
 from manasolver.models.rules.board_effects import active_effects
 from manasolver.models.rules.land_types import effective_land_types
@@ -36,6 +42,7 @@ from manasolver.models.symbols import COLORS, mask_letters
 
 __all__ = [
     "ZONES",
+    "SpellLike",
     "card_types",
     "card_types_of",
     "colors_among_permanents",
@@ -45,7 +52,10 @@ __all__ = [
     "happily_ever_after",
     "happily_ever_after_conditions",
     "mana_value",
+    "payment_spend_table",
     "permanent_card_types",
+    "spend_rules",
+    "spend_table",
 ]
 
 #: Zones a mana-value question may name; X counts only on the stack (CR 202.3e).
@@ -228,3 +238,65 @@ def happily_ever_after(state: GameState, player: str | None = None) -> bool:
     permanents and graveyard cards, and life at least their starting life total.
     """
     return all(happily_ever_after_conditions(state, player).values())
+
+
+def spend_rules(state: GameState, player: str, spell_types: frozenset[str] | None,
+                ability_of: str | None) -> tuple[tuple[Permanent, SpendAs], ...]:
+    """The 609.4b rules on the battlefield that reach a payment by ``player``: for a spell with
+    the card types ``spell_types`` (lower case), or for an activation cost of an ability of the
+    card named ``ability_of`` (a mana ability's cost too), or (both None) for a cost of no named
+    spell.  A rule reaches its controller's payments ("You may spend …"), or every player's
+    ("Players may spend …": Mycosynth Lattice); one limited to spells of some card types (Oath of
+    Nissa's planeswalker spells, Vizier of the Menagerie's creature spells) reaches only a spell
+    with one of them; one limited to the activation costs of its source's abilities (Manascape
+    Refractor, Quicksilver Elemental) only those; in board order."""
+    out: list[tuple[Permanent, SpendAs]] = []
+    for source, effect in active_effects(state):
+        if not isinstance(effect, SpendAs) or (not effect.players and source.controller != player):
+            continue
+        if effect.spell_types and (spell_types is None or not effect.spell_types & spell_types):
+            continue
+        if effect.own_abilities and ability_of != source.card.name:
+            continue
+        out.append((source, effect))
+    return tuple(out)
+
+
+def spend_table(state: GameState, player: str, spell_types: frozenset[str] | None,
+                ability_of: str | None) -> SpendTable:
+    """The :class:`~manasolver.models.effects.SpendTable` of the rules :func:`spend_rules`
+    finds (the identity when there are none); rules that can't make one table are refused
+    with :class:`~manasolver.models.errors.Unsupported` naming the first source's position."""
+    rules = spend_rules(state, player, spell_types, ability_of)
+    if not rules:
+        return SpendTable()
+    try:
+        return SpendTable.of(tuple(e for _, e in rules))
+    except Unsupported as err:
+        source = next((p for p, e in rules if e.others_only), rules[0][0])
+        index = next(i for i, p in enumerate(state.battlefield) if p.id == source.id)
+        raise Unsupported(f"{source.card.name} ({source.id}): {err.message}", f"battlefield[{index}]") from None
+
+
+class SpellLike(Protocol):
+    """What :func:`payment_spend_table` reads of the spell or ability being paid for (the
+    solver's ``SpellInfo``): its card types, whether it is an ability, and its card."""
+
+    @property
+    def types(self) -> frozenset[str]: ...
+
+    @property
+    def ability(self) -> bool: ...
+
+    @property
+    def card(self) -> Card | None: ...
+
+
+def payment_spend_table(state: GameState, player: str, spell: SpellLike | None) -> SpendTable:
+    """:func:`spend_table` of the total of one payment: a spell's by its card types, an ability's by
+    its source card, a cost of no named spell (``None``) by the rules that reach every cost."""
+    if spell is None:
+        return spend_table(state, player, None, None)
+    if spell.ability:
+        return spend_table(state, player, None, spell.card.name if spell.card is not None else "")
+    return spend_table(state, player, spell.types, None)

@@ -227,10 +227,19 @@ _SPEND_AS = re.compile(r"(You|Players) may spend (mana|white mana|blue mana|blac
 _COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 
 
+#: Celestial Dawn's second sentence (CR 609.4b): the mana the first one does not widen.
+_OTHERS_ONLY = " You may spend other mana only as though it were colorless mana."
+
+
 def _spend_as(line: str) -> SpendAs | None:
-    """"You may spend white mana as though it were red mana." and kin (CR 609.4b)."""
+    """"You may spend white mana as though it were red mana." and kin (CR 609.4b); Celestial
+    Dawn's "… white mana as though it were mana of any color. You may spend other mana only as
+    though it were colorless mana." as one rule with ``others_only`` colorless."""
+    others_only = 0
+    if line.endswith(_OTHERS_ONLY):
+        line, others_only = line[:-len(_OTHERS_ONLY)], C
     m = _SPEND_AS.fullmatch(line)
-    if m is None:
+    if m is None or (others_only and m.group(2) == "mana"):
         return None
     spent = ANY_TYPE if m.group(2) == "mana" else type_bit(_COLOR_WORDS[m.group(2).split()[0]])
     as_types = {"mana of any color": ANY_COLOR, "mana of any type": ANY_TYPE}.get(m.group(3))
@@ -238,8 +247,9 @@ def _spend_as(line: str) -> SpendAs | None:
         as_types = type_bit(_COLOR_WORDS[m.group(3).split()[0]])
     scope = m.group(4) or ""
     spell_types = frozenset({scope.split()[1]}) if scope.startswith("cast ") else frozenset()
-    return SpendAs(line, spent, as_types, players=m.group(1) == "Players", spell_types=spell_types,
-                   own_abilities=scope.startswith("pay "))
+    text = line + _OTHERS_ONLY if others_only else line
+    return SpendAs(text, spent, as_types, players=m.group(1) == "Players", spell_types=spell_types,
+                   own_abilities=scope.startswith("pay "), others_only=others_only)
 
 
 def _abilities_of(line: str) -> AbilitiesOf | None:

@@ -60,7 +60,7 @@ from manasolver.solver.backends.csp_cover import (
     taps_ok,
 )
 from manasolver.solver.backends.csp_totals import Total, concrete_totals, type_text
-from manasolver.solver.backends.problem import activation_of, sacrifices_last
+from manasolver.solver.backends.problem import activation_of, sacrifices_last, spend_table_of
 from manasolver.solver.payment import Payment
 from manasolver.solver.request import PaymentRequest
 from manasolver.solver.supply.build import build_supply
@@ -71,6 +71,7 @@ from manasolver.solver.supply.model import (
     restriction_allows,
 )
 from manasolver.solver.supply.resources import reserved_ids, without_cast_card
+from manasolver.solver.supply.unmodelled import guard_spent_on_costs
 
 __all__ = ["DEFAULT_LIMIT", "DEFAULT_TIME_LIMIT", "CspBackend", "payments"]
 
@@ -170,7 +171,8 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
     found: dict[Payment, tuple[object, ...]] = {}
     candidate: tuple[Total, list[Prod], Counter[int]] | None = None
     timed_out = False
-    totals = concrete_totals(req, x)
+    guard_spent_on_costs(req, sup)
+    totals = concrete_totals(req, x, spend_table_of(req))
     for total in totals:
         if timed_out or len(found) > limit:
             break
@@ -193,8 +195,8 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
                 problem.addVariable(name, list(range(-1, len(prods))))
         for name, b in zip(pool_names, pool):
             problem.addVariable(name, list(range(pool[b] + 1)))
-        tbits = [b for b, _ in total.typed]
-        tneed = [n for _, n in total.typed]
+        tbits = [b for b, _ in total.demands]  # masks of the mana that may pay (CR 609.4b)
+        tneed = [n for _, n in total.demands]
         k_t = len(tbits)
         # Per source and value: (cost units, units, snow units, life, energy, damage, typed counts);
         # per source: the optimistic bound while unassigned (the most of each).
@@ -203,7 +205,7 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
         for _, _, prods in sources:
             rows = []
             for p in prods:
-                cnt = tuple(p.mana.count(b) for b in tbits)
+                cnt = tuple(sum(1 for b in p.mana if b & m) for m in tbits)
                 rows.append((p.cost_units, len(p.mana), sum(p.snow), p.opt.life,
                              p.opt.energy, p.opt.damage, cnt))
             info.append(rows)
@@ -289,8 +291,8 @@ def _budget_class() -> Any:
             self.have = sum(o[1] for o in opt)
             self.snow = sum(o[2] for o in opt)
             self.typed = [sum(o[3][j] for o in opt) for j in range(self.k)]
-            bits = [b for b, _ in total.typed]
-            self.pool_t = [[1 if b == tb else 0 for tb in bits] for b in pool]
+            masks = [m for m, _ in total.demands]
+            self.pool_t = [[1 if b & m else 0 for m in masks] for b in pool]
             self.calls = 0
             self.timed_out = False
 

@@ -136,7 +136,7 @@ def cover(total: Total, chosen: list[Prod], pool_used: Counter[int],
         for (b, sn), n in Counter(zip(p.mana, p.snow)).items():
             units[(b, sn, p.spell_ok, ability_ok, i)] += n
     demands: Counter[DemandKey] = Counter()
-    for b, n in total.typed:
+    for b, n in total.demands:  # masks of the mana that may pay each (CR 609.4b)
         if n:
             demands[("t", b, -1)] += n
     if total.snow:
@@ -320,7 +320,7 @@ def plain_removable(total: Total, chosen: list[Prod], used: Counter[int]) -> int
     for i, p in enumerate(chosen):
         if p.spell_ok:
             units += [(b, sn, i) for b, sn in zip(p.mana, p.snow)]
-    demands: list[tuple[str, int]] = [("t", b) for b, n in total.typed for _ in range(n)]
+    demands: list[tuple[str, int]] = [("t", b) for b, n in total.demands for _ in range(n)]
     demands += [("s", 0)] * total.snow + [("g", 0)] * total.generic
     adj = [[j for j, (bit, snow, _) in enumerate(units)
             if (bit & mask if kind == "t" else snow if kind == "s" else True)] for kind, mask in demands]

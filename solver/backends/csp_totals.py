@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from manasolver.models.effects import SpendTable
 from manasolver.models.errors import Unsupported
 from manasolver.models.symbols import TYPE_BITS, C, ManaSymbol, PaidAs
 from manasolver.solver.casting.announce import mask_text
@@ -40,6 +41,14 @@ class Total:
     life: int
     energy: int
     choices: tuple[Choice, ...]
+    #: Under a 609.4b rule: the typed demands as ``(mask of the mana that may pay, count)``,
+    #: alike ones merged (:attr:`demands`); empty when each is paid by its own type.
+    wide: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def demands(self) -> tuple[tuple[int, int], ...]:
+        """The typed demands as ``(mask of the types that may pay, count)``."""
+        return self.wide or self.typed
 
     @property
     def units(self) -> int:
@@ -71,11 +80,13 @@ def reduction_ways(sym: ManaSymbol) -> list[tuple[str, int]]:
     return ways  # a Phyrexian symbol reduces one mana of its color (118.7f)
 
 
-def concrete_totals(req: PaymentRequest, x: int) -> list[Total]:
+def concrete_totals(req: PaymentRequest, x: int, spend: SpendTable | None = None) -> list[Total]:
     """Every distinct (choices, total) pair: each hybrid, monocolored-hybrid and Phyrexian
     symbol announced as each of its halves (601.2b), then increases, reductions in every
     way they may apply (118.7), and the minimum (601.2f).  Unlike the optimisers' forms,
-    totals reached by different choices are kept apart: the choices are part of a payment."""
+    totals reached by different choices are kept apart: the choices are part of a payment.
+    Under a 609.4b ``spend`` table each total also says what mana may pay each typed demand
+    (:attr:`Total.wide`)."""
     symbols: list[ManaSymbol] = list(req.cost.symbols)
     for m in req.modifiers:
         if m.kind == "increase" and m.cost is not None:
@@ -143,7 +154,13 @@ def concrete_totals(req: PaymentRequest, x: int) -> list[Total]:
                     cut += 1  # 118.7b-d: the excess comes off generic
             fixed = sum(t.values()) + snow
             gen = max(0, g - cut, minimum - fixed)
-            total = Total(tuple(sorted((b, n) for b, n in t.items() if n)), gen, snow, life, energy,
-                           tuple(choices))
+            paid = tuple(sorted((b, n) for b, n in t.items() if n))
+            wide: tuple[tuple[int, int], ...] = ()
+            if spend is not None and not spend.identity:
+                merged: Counter[int] = Counter()
+                for b, n in paid:
+                    merged[spend.mask(b)] += n
+                wide = tuple(sorted(merged.items()))
+            total = Total(paid, gen, snow, life, energy, tuple(choices), wide)
             out[total] = None
     return list(out)

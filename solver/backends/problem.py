@@ -21,13 +21,18 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
+from manasolver.models.cost import ManaCost
+from manasolver.models.effects import SpendTable
+from manasolver.models.rules.counts import payment_spend_table, spend_table
 from manasolver.models.symbols import TYPE_BITS
-from manasolver.solver.casting.announce import Announcement, Form, mask_text
-from manasolver.solver.request import PaymentRequest, Policy
+from manasolver.solver.casting.announce import Announcement, Form, announce, mask_text
+from manasolver.solver.request import Modifier, PaymentRequest, Policy
 from manasolver.solver.supply.model import Option, SourceClass, Supply, restriction_allows
 from manasolver.solver.supply.resources import Assists, build_assists
+from manasolver.solver.supply.unmodelled import guard_spent_on_costs
 
 if TYPE_CHECKING:  # the payment's types, imported when a payment is written
     from manasolver.solver.payment import Activation, Choice, Payment
@@ -36,9 +41,12 @@ __all__ = [
     "Problem",
     "Solution",
     "activation_of",
+    "announce_spending",
+    "kept_spend_table",
     "lowest_bit",
     "mana_string",
     "sacrifices_last",
+    "spend_table_of",
     "to_payment",
 ]
 
@@ -47,6 +55,33 @@ Mode = Literal["feasible", "optimal", "max_x"]
 
 SrcKey = tuple[object, ...]
 DstKey = tuple[object, ...]
+
+
+def spend_table_of(req: PaymentRequest) -> SpendTable:
+    """The 609.4b table of the rules reaching ``req``'s payment
+    (:func:`~manasolver.models.rules.counts.payment_spend_table`)."""
+    return payment_spend_table(req.state, req.player, req.spell)
+
+
+def kept_spend_table(problem: Problem) -> SpendTable:
+    """The 609.4b table ``keep_castable``'s kept costs are read under: the rules of this
+    payment that reach every spell of the player (not those limited to spells of some card types
+    or to a source's abilities, which a kept cost's text does not say), the identity when the
+    payment itself is paid by type."""
+    if problem.announcement.spend.identity:
+        return SpendTable()
+    return spend_table(problem.req.state, problem.req.player, frozenset(), None)
+
+
+def announce_spending(ann: Announcement, modifiers: tuple[Modifier, ...], table: SpendTable) -> Announcement:
+    """``ann``'s cost announced again under ``table`` (remembered per cost text, modifiers and
+    table: many queries ask the same)."""
+    return _announce_spending(ann.cost.format(), modifiers, table)
+
+
+@lru_cache(maxsize=256)
+def _announce_spending(cost: str, modifiers: tuple[Modifier, ...], table: SpendTable) -> Announcement:
+    return announce(ManaCost.parse(cost, allow_empty=True), None, modifiers, table)
 
 
 def lowest_bit(mask: int) -> int:
@@ -85,6 +120,14 @@ class Problem:
     @staticmethod
     def build(req: PaymentRequest, supply: Supply, ann: Announcement, mode: Mode, x: int | None,
               ignore_restrictions: bool = False) -> Problem:
+        """The problem of ``req``: ``ann`` announced again under the 609.4b rules reaching this
+        payment (:func:`spend_table_of`), so that its forms' demands say what mana pays them;
+        a rule that would change what pays a mana ability's own cost is refused
+        (:func:`~manasolver.solver.supply.unmodelled.guard_spent_on_costs`)."""
+        guard_spent_on_costs(req, supply)
+        table = spend_table_of(req)
+        if not table.identity:
+            ann = announce_spending(ann, req.modifiers, table)
         has_x = ann.x_count > 0
         if ignore_restrictions or not supply.restricted:
             ok = supply.all_ok
@@ -107,8 +150,11 @@ class Problem:
     @property
     def has_assists(self) -> bool:
         """True when convoke, improvise or delve is allowed and has something to use:
-        the fast paths then decline, so that CP-SAT decides them with the mana."""
-        return self.assists.usable
+        the fast paths then decline, so that CP-SAT decides them with the mana.  Also true
+        when an optimal payment's ``keep_castable`` term reads the kept costs under a 609.4b
+        rule: CP-SAT reads them so (:func:`kept_spend_table`), fastopt's keep terms by type."""
+        return self.assists.usable or (self.mode != "feasible" and "keep_castable" in self.policy.criteria
+                                       and not self.announcement.spend.identity)
 
     @property
     def forms(self) -> tuple[Form, ...]:

@@ -16,6 +16,14 @@ reduction could tell them apart; the payment then says which half was paid.
 Choices are enumerated per class of identical symbols (counts, not
 permutations), and identical totals are merged.
 
+A rule that lets mana be spent as though it were mana of another type (CR 609.4b: Chromatic
+Orrery, Celestial Dawn; a :class:`~manasolver.models.effects.SpendTable`) changes what pays each
+demand, not the cost: :func:`announce` given a ``spend`` table keeps every colored half apart (so
+each announced half is one type and the payment names it), then widens each demand's mask to the
+types that may pay it (``{U}`` under Orrery: any mana; ``{R}`` under Celestial Dawn: white only)
+and merges the demands the table makes alike; :attr:`Form.printed` keeps the announced symbols for
+the written total.  Every backend reads :attr:`Form.demands` and so pays by the rule unchanged.
+
 The generic part of a form is a function of X (RULES §4.6: X is chosen at
 601.2b, before reductions)::
 
@@ -35,6 +43,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from manasolver.models.cost import ManaCost
+from manasolver.models.effects import SpendTable
 from manasolver.models.errors import BadQuery, Unsupported
 from manasolver.models.symbols import (
     ANY_TYPE,
@@ -92,7 +101,10 @@ class Form:
     classes, not as its symbols); ``order``: the choice symbols in cost order, shared by
     every form of the cost; :attr:`choices` spells the plan out, one :class:`ChoiceWay`
     per hybrid, monocolored-hybrid and Phyrexian symbol, in cost order (a witness);
-    ``reduction_choices``: how each hybrid reduction was applied (118.7e), as text.
+    ``reduction_choices``: how each hybrid reduction was applied (118.7e), as text;
+    ``printed``: under a 609.4b rule (see the module docstring), the announced demands
+    ``(type, count)`` the widened :attr:`demands` stand for, which :meth:`total_text` writes
+    (empty: the demands are the announced ones).
     """
 
     demands: tuple[tuple[int, int], ...]
@@ -106,6 +118,7 @@ class Form:
     plan: tuple[tuple[ManaSymbol, tuple[tuple[ChoiceWay, int], ...]], ...]
     order: tuple[ManaSymbol, ...]
     reduction_choices: tuple[str, ...] = ()
+    printed: tuple[tuple[int, int], ...] = ()
     #: :attr:`fixed_mana`, summed once: the optimisers read it at every search node.
     _fixed: int = field(default=0, init=False, repr=False, compare=False)
 
@@ -144,7 +157,9 @@ class Form:
             parts.append("{" + str(g) + "}")
         order = "WUBRGC"
         singles: list[str] = []
-        for mask, n in self.demands:
+        if self.printed:  # announced halves are single types: the symbols as announced
+            resolved = None
+        for mask, n in self.printed or self.demands:
             got = list((resolved or {}).get(mask, []))
             for i in range(n):
                 bit = got[i] if i < len(got) else mask
@@ -163,6 +178,7 @@ class Announcement:
     forms: tuple[Form, ...]
     x_count: int
     cost: ManaCost
+    spend: SpendTable = SpendTable()  # noqa: RUF009 (frozen, so a shared default is safe)
 
 
 def _ways(sym: ManaSymbol, sensitive: int) -> list[ChoiceWay]:
@@ -223,9 +239,11 @@ def _reduction_ways(sym: ManaSymbol, where: str) -> list[tuple[str, int]]:
     return ways
 
 
-def announce(cost: ManaCost, x: int | None, modifiers: tuple[Modifier, ...] = ()) -> Announcement:
+def announce(cost: ManaCost, x: int | None, modifiers: tuple[Modifier, ...] = (),
+             spend: SpendTable | None = None) -> Announcement:
     """Every distinct total (601.2f) of ``cost`` under ``modifiers`` (applied as increases,
-    then reductions in the given order, then minimums).
+    then reductions in the given order, then minimums), each demand paid as the 609.4b
+    ``spend`` table allows (see the module docstring; None or the identity: by type).
 
     ``x`` is not needed to enumerate forms (generic is a function of X); it is
     checked only to be non-negative.  Raises :class:`Unsupported` beyond
@@ -253,7 +271,8 @@ def announce(cost: ManaCost, x: int | None, modifiers: tuple[Modifier, ...] = ()
             assert m.cost is not None
             for j, s in enumerate(m.cost.symbols):
                 red_syms.append((s, f"modifiers[{i}].cost[{j}]"))
-    sensitive = 0
+    widen = spend is not None and not spend.identity
+    sensitive = ANY_TYPE if widen else 0
     red_ways: list[list[tuple[str, int]]] = []
     for s, where in red_syms:
         ways = _reduction_ways(s, where)
@@ -337,11 +356,26 @@ def announce(cost: ManaCost, x: int | None, modifiers: tuple[Modifier, ...] = ()
                     else:
                         g_red += 1  # 118.7b–d: the excess comes off generic
             demands = tuple(sorted((m, n) for m, n in d.items() if n))
+            printed: tuple[tuple[int, int], ...] = ()
+            if widen:
+                assert spend is not None
+                printed, demands = demands, _widened(demands, spend)
             key = (demands, snow, g, x_count, g_red, minimum, life, energy)
             if key not in seen:
                 seen[key] = Form(demands, snow, g, x_count, g_red, minimum, life, energy,
-                                 tuple(plan), order, tuple(notes))
+                                 tuple(plan), order, tuple(notes), printed)
     forms = tuple(seen.values())
     for mask, _ in (d for f in forms for d in f.demands):
         assert mask & ANY_TYPE
-    return Announcement(forms, x_count, cost)
+    return Announcement(forms, x_count, cost, spend if widen and spend is not None else SpendTable())
+
+
+def _widened(demands: tuple[tuple[int, int], ...], spend: SpendTable) -> tuple[tuple[int, int], ...]:
+    """Announced demands as the masks of the mana that may pay them (CR 609.4b), alike ones
+    merged: a payment of the merged demand pays each announced symbol by the rule, since every
+    unit it takes may pay any of them."""
+    out: dict[int, int] = {}
+    for mask, n in demands:
+        wide = spend.mask(mask)
+        out[wide] = out.get(wide, 0) + n
+    return tuple(sorted(out.items()))

@@ -63,6 +63,7 @@ from manasolver.solver.pools.doublers import Doubler, find_doublers
 from manasolver.solver.pools.listing import ManaOption, OptionsAnswer, list_points, list_pools
 from manasolver.solver.pools.search import explore
 from manasolver.solver.supply.build import build_supply
+from manasolver.solver.supply.unmodelled import guard_spent_on_activations
 from manasolver.solver.supply.model import Excluded, Supply
 
 __all__ = ["DEFAULT_BUDGET", "MAX_STATES", "ManaOption", "OptionsAnswer", "options"]
@@ -83,6 +84,7 @@ def options(state: GameState, player: str | None = None, limit: int = 100, detai
     """
     deadline = time.perf_counter() + budget
     supply = build_supply(state, player)
+    guard_spent_on_activations(state, supply)  # a filter land's cost paid as CR 609.4b allows: refused
     pl = state.player(supply.player)
     # pool doublers (Doubling Cube) are left out of the supply and applied here
     doublers = find_doublers(state, supply.player)

@@ -17,8 +17,13 @@ and clause and a ``where`` path (``battlefield[i]``, ``hand[i]``, ``cost``, ``sp
 - :func:`guard_payment_rules`: rules of paying that the payment model can't say: a spell's own
   "Spend only mana produced by …" (Myr Superion, Imperiosaur), "For each {B} in a cost, you may
   pay 2 life rather than pay that mana" (K'rrik, Son of Yawgmoth) on a cost with black in it,
-  Celestial Dawn's "You may spend other mana only as though it were colorless mana" (CR 609.4b),
-  and a haste grant the reader did not follow where a summoning-sick creature could tap for mana;
+  the type and color changes of Mycosynth Lattice and Celestial Dawn where something the payment
+  reads depends on them (:func:`guard_layer_changes`), and a haste grant the reader did not
+  follow where a summoning-sick creature could tap for mana;
+- :func:`guard_spent_on_costs`: a "spend mana as though it were …" rule (CR 609.4b) that would
+  change what pays a mana ability's own cost (filter lands under Chromatic Orrery): the
+  payment's own total is paid by the rule (:mod:`~manasolver.solver.casting.announce`), an
+  activation's cost is read by type;
 While the supply is built, what it leaves out (listed in ``Supply.excluded``, then refused by
 :func:`guard_excluded` when it matters) is decided here too: :func:`ability_gap` and
 :func:`repeatable_gap` (mana abilities this model does not cover, raised as
@@ -37,9 +42,10 @@ from typing import TYPE_CHECKING
 from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import AbilityCost, ManaAbility
 from manasolver.models.card import Card
-from manasolver.models.cost import ManaCost
+from manasolver.models.effects import SpendTable
 from manasolver.models.errors import Unsupported
 from manasolver.models.state import GameState, Permanent, fits_cost
+from manasolver.models.symbols import C
 from manasolver.models.text.read import card_text
 from manasolver.solver.request import PaymentRequest, SpellInfo
 from manasolver.solver.supply.abilities_of import guard_abilities_of
@@ -50,7 +56,8 @@ if TYPE_CHECKING:
 
 __all__ = ["NO_REFERENCES", "RESTRICTED_TRIGGERS", "SNOW_TRIGGERS", "UNREAD_TEXT", "Unmodelled", "ability_gap",
            "drop_unmodelled_altars", "guard_ability_cost", "guard_ability_effects", "guard_activation",
-           "guard_doublers", "guard_excluded", "guard_payment_rules", "guard_prohibitions", "guard_tap_triggers",
+           "guard_doublers", "guard_excluded", "guard_payment_rules", "guard_prohibitions", "guard_spent_on_activations",
+           "guard_spent_on_costs", "guard_tap_triggers",
            "guard_unread_haste", "repeatable_gap"]
 
 #: Why a permanent is left out of the supply (``Excluded.reason``).
@@ -284,10 +291,9 @@ def guard_ability_cost(name: str, cost: AbilityCost) -> None:
 _OWN_SPENDING = re.compile(r"Spend only mana produced by [^.]*to cast (?:this spell|it this way)\.")
 #: K'rrik, Son of Yawgmoth (a "rather than pay that mana" replacement of CR 118.9's kind).
 _LIFE_FOR_MANA = re.compile(r"For each \{([WUBRG])\} in a cost, you may pay (\d+) life rather than pay that mana\.")
-#: Celestial Dawn (CR 609.4b): only white mana may pay colored symbols.
-_ONLY_AS_COLORLESS = "spend other mana only as though it were colorless mana"
-#: The same text, for the readers that sort out the boards where no rule of paying applies.
-ONLY_AS_COLORLESS = _ONLY_AS_COLORLESS
+#: Celestial Dawn's rule of paying (CR 609.4b), for the readers that sort out the boards where no
+#: rule of paying applies (the payment applies it: models.effects.SpendTable).
+ONLY_AS_COLORLESS = "spend other mana only as though it were colorless mana"
 
 
 def guard_payment_rules(req: PaymentRequest) -> None:
@@ -306,69 +312,167 @@ def guard_payment_rules(req: PaymentRequest) -> None:
         _guard_unchecked_restrictions(req)
     _guard_graveyard_mana(req)
     costs = [req.cost] + [mod.cost for mod in req.modifiers if mod.kind == "increase" and mod.cost is not None]
-    _guard_spend_as(req, costs)
+    guard_layer_changes(req)
+    _guard_assist_layers(req)
     guard_abilities_of(req)
     for i, perm in enumerate(req.state.battlefield):
         if perm.controller != req.player:
             continue
         clauses = _PAYING_CLAUSES.get(perm.card)
         if clauses is None:
-            clauses = _PAYING_CLAUSES.put(perm.card, _paying_clauses(perm.card.oracle_text))
-        if clauses is _NO_CLAUSES:
+            clauses = _PAYING_CLAUSES.put(perm.card, (_paying_clauses(perm.card.oracle_text),))
+        m = clauses[0]
+        if m is None:
             continue
-        m, line = clauses
-        if m is not None:
-            bit = {"W": 1, "U": 2, "B": 4, "R": 8, "G": 16}[m.group(1)]
-            if any(s.colors & bit and not s.phyrexian for c in costs for s in c.symbols):
-                raise Unsupported(f"{perm.card.name} ({perm.id}): {m.group(0)!r} is not modelled yet: paying "
-                                  f"{m.group(2)} life for a {{{m.group(1)}}} of this cost could change the answer",
-                                  f"battlefield[{i}]")
-        if line is not None:
-            raise Unsupported(f"{perm.card.name} ({perm.id}): {line!r} changes what mana pays each symbol "
-                              f"(CR 609.4b), which this engine does not apply yet", f"battlefield[{i}]")
+        bit = {"W": 1, "U": 2, "B": 4, "R": 8, "G": 16}[m.group(1)]
+        if any(s.colors & bit and not s.phyrexian for c in costs for s in c.symbols):
+            raise Unsupported(f"{perm.card.name} ({perm.id}): {m.group(0)!r} is not modelled yet: paying "
+                              f"{m.group(2)} life for a {{{m.group(1)}}} of this cost could change the answer",
+                              f"battlefield[{i}]")
     guard_unread_haste(req.state, req.player)
 
 
-_PayingClauses = tuple["re.Match[str] | None", "str | None"]
-_NO_CLAUSES: _PayingClauses = (None, None)
-#: A card's rules of paying read from its text (K'rrik's life for a symbol, Celestial Dawn's line),
-#: by card object: the text of a card never changes.
-_PAYING_CLAUSES: IdentityMemo[Card, _PayingClauses] = IdentityMemo(8193)
+#: A card's rule of paying read from its text (K'rrik's life for a symbol; None: it has none), by
+#: card object: the text of a card never changes.
+_PAYING_CLAUSES: IdentityMemo[Card, tuple[re.Match[str] | None]] = IdentityMemo(8193)
 
 
-def _paying_clauses(text: str) -> _PayingClauses:
-    """(K'rrik's "pay N life rather than pay that mana" match, the line spending other mana only
-    as colorless) of an oracle text; :data:`_NO_CLAUSES` when it has neither."""
-    m = _LIFE_FOR_MANA.search(text) if "rather than pay that mana" in text else None
-    line = None
-    if _ONLY_AS_COLORLESS in text.lower():
-        line = next(x for x in text.split("\n") if _ONLY_AS_COLORLESS in x.lower())
-    return _NO_CLAUSES if m is None and line is None else (m, line)
+def _paying_clauses(text: str) -> re.Match[str] | None:
+    """K'rrik's "pay N life rather than pay that mana" match of an oracle text, or None."""
+    return _LIFE_FOR_MANA.search(text) if "rather than pay that mana" in text else None
 
 
-def _guard_spend_as(req: PaymentRequest, costs: list[ManaCost]) -> None:
-    """Refuse when a "spend mana as though it were …" rule (CR 609.4b: Sunglasses of Urza, Chromatic
-    Orrery, Oath of Nissa, Vizier of the Menagerie, Manascape Refractor) reaches this payment and
-    the cost has a symbol it widens (Sunglasses: one with red; "any color": any colored symbol;
-    "any type": also {C}).  Where its scope does not reach (another player's, a spell of another
-    type, another permanent's abilities) or no symbol could be paid otherwise, it changes nothing."""
+def guard_spent_on_costs(req: PaymentRequest, supply: Supply) -> None:
+    """Refuse when a "spend mana as though it were …" rule (CR 609.4b) would change what mana pays
+    the mana cost of one of the supply's activations (a filter land's ``{W/U}`` under Chromatic
+    Orrery, its ``{R/G}`` under Celestial Dawn, where only white mana pays colored symbols): the
+    backends read those costs by type.  The rules reaching an activation's cost are those of its
+    controller (or every player's) not limited to spells, and its source's own
+    (:func:`~manasolver.models.rules.counts.spend_rules` for an ability of that card).  Also the
+    color changes convoke would read (:func:`guard_layer_changes` has the others)."""
+    _guard_assist_layers(req)
+    guard_spent_on_activations(req.state, supply)
+
+
+def guard_spent_on_activations(state: GameState, supply: Supply) -> None:
+    """The part of :func:`guard_spent_on_costs` on the activations' own costs (the ``options``
+    query's converters too)."""
     from manasolver.models.effects import SpendAs
-    from manasolver.models.rules.production import active_effects
-    from manasolver.models.symbols import C
-    spell = req.spell
-    for source, effect in active_effects(req.state):
-        if not isinstance(effect, SpendAs) or (not effect.players and source.controller != req.player):
+    from manasolver.models.rules.board_effects import active_effects
+    from manasolver.models.rules.counts import spend_rules, spend_table
+    if not any(isinstance(e, SpendAs) for _, e in active_effects(state)):
+        return
+    for cls in supply.classes:
+        if cls.hand or not any(o.mana_cost for o in cls.options):
             continue
-        if effect.spell_types and (spell is None or spell.ability or not effect.spell_types & spell.types):
+        table = spend_table(state, supply.player, None, cls.name)
+        if table.identity:
             continue
-        if effect.own_abilities and (spell is None or not spell.ability or spell.card is None
-                                     or spell.card.name != source.card.name):
+        for opt in cls.options:
+            for sym in opt.mana_cost.symbols:
+                if sym.special or sym.is_numeral:
+                    continue
+                mask = sym.colors | (C if sym.colorless else 0)
+                if table.mask(mask) != mask:
+                    source, effect = next((p, e) for p, e in spend_rules(state, supply.player, None, cls.name)
+                                          if SpendTable.of((e,)).mask(mask) != mask)
+                    index = next(i for i, p in enumerate(state.battlefield) if p.id == source.id)
+                    raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} changes what mana pays "
+                                      f"{sym.text} of {cls.name}'s mana ability {opt.ability!r} (CR 609.4b), which "
+                                      f"this engine applies to the cost being paid, not yet to a mana ability's "
+                                      f"own cost", f"battlefield[{index}]")
+
+
+#: Mycosynth Lattice's type change (layer 4, CR 613.1d) and the color changes of Lattice and
+#: Celestial Dawn (layer 5) that reach spells and cards, not only permanents.
+_ALL_ARTIFACTS = "All permanents are artifacts in addition to their other types."
+_SPELLS_COLORLESS = "All cards that aren't on the battlefield, spells, and permanents are colorless."
+_SPELLS_WHITE = ("Nonland permanents you control are white. The same is true for spells you control and nonland "
+                 "cards you own that aren't on the battlefield.")
+_ARTIFACT_WORD = re.compile(r"\bartifacts?\b", re.IGNORECASE)
+
+
+def _layer_sources(state: GameState) -> list[tuple[int, Permanent, str]]:
+    """(position, permanent, clause) of each of those clauses on the battlefield."""
+    out: list[tuple[int, Permanent, str]] = []
+    for i, perm in enumerate(state.battlefield):
+        text = perm.card.oracle_text
+        if "permanents" not in text:
             continue
-        if any(s.colors & effect.as_types or (s.colorless and effect.as_types & C)
-               for c in costs for s in c.symbols):
-            index = next(i for i, p in enumerate(req.state.battlefield) if p.id == source.id)
-            raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} changes what mana may pay this "
-                              f"cost (CR 609.4b), which this engine does not apply yet", f"battlefield[{index}]")
+        for line in text.split("\n"):
+            if line.strip() in (_ALL_ARTIFACTS, _SPELLS_COLORLESS, _SPELLS_WHITE):
+                out.append((i, perm, line.strip()))
+    return out
+
+
+def guard_layer_changes(req: PaymentRequest) -> None:
+    """Refuse where Mycosynth Lattice's "All permanents are artifacts …" or the spell colors of
+    Lattice ("… spells, and permanents are colorless") and Celestial Dawn ("… The same is true for
+    spells you control …") could change the answer, since the engine reads a permanent's card
+    types and a spell's colors as printed: every permanent an artifact matters wherever the
+    board or the spell speaks of artifacts (Null Rod stops every mana ability, metalcraft,
+    affinity, "Spend this mana only to activate abilities of artifacts"); a spell's colors matter
+    to a mana restriction on multicolored or colorless spells and to a cost modifier by color.
+    The permanents' colors are applied (:func:`~manasolver.models.rules.colors.permanent_colors`:
+    colors among permanents, convoke's colors are refused apart), and Celestial Dawn's "Lands you
+    control are Plains." is a land type change applied with the others."""
+    sources = _layer_sources(req.state)
+    if not sources:
+        return
+    state, spell = req.state, req.spell
+    for i, perm, line in sources:
+        where = f"battlefield[{i}]"
+        if line == _ALL_ARTIFACTS:
+            cards = [p.card for p in state.battlefield if p.card.oracle_text.count(_ALL_ARTIFACTS) == 0]
+            cards += list(state.player(req.player).hand)
+            if spell is not None and spell.card is not None:
+                cards.append(spell.card)
+            reader = next((c for c in cards if _ARTIFACT_WORD.search(c.oracle_text)), None)
+            if reader is not None or req.improvise:
+                what = f"{reader.name} speaks of artifacts" if reader is not None else "improvise taps artifacts"
+                raise Unsupported(f"{perm.card.name} ({perm.id}): {line!r} makes every permanent an artifact, which "
+                                  f"this engine does not apply to card types yet, and {what}", where)
+            continue
+        if spell is None or spell.ability:
+            continue
+        if line == _SPELLS_WHITE and perm.controller != req.player:
+            continue
+        reader_text = _spell_color_reader(req)
+        if reader_text is not None:
+            raise Unsupported(f"{perm.card.name} ({perm.id}): {line!r} changes the spell's colors, which this "
+                              f"engine reads as printed, and {reader_text}", where)
+
+
+def _spell_color_reader(req: PaymentRequest) -> str | None:
+    """What reads the spell's colors on this board: a mana restriction on multicolored or colorless
+    spells among the player's sources, or a cost modifier by color; None when nothing does."""
+    for perm in req.state.battlefield:
+        text = card_text(perm.card)
+        if any(e.colors or e.colorless for e in text.cost_effects):
+            return f"{perm.card.name} ({perm.id}) changes the cost of spells by color"
+        if perm.controller != req.player:
+            continue
+        for ab in perm.card.mana_abilities:
+            r = ab.production.restriction
+            if r is not None and (r.multicolored or r.colorless):
+                return f"{perm.card.name} ({perm.id}) makes mana only for spells of some colors"
+    return None
+
+
+def _guard_assist_layers(req: PaymentRequest) -> None:
+    """Refuse convoke when a creature of the player's has other colors than printed (Celestial
+    Dawn: white; Mycosynth Lattice: colorless): convoke reads the printed colors."""
+    if not req.convoke:
+        return
+    from manasolver.models.rules.colors import permanent_colors
+    from manasolver.models.text.granted import read_color_settings
+    for i, perm in enumerate(req.state.battlefield):
+        if perm.controller == req.player and perm.is_creature and \
+                permanent_colors(req.state, perm) != perm.card.colors:
+            setters = [p.card.name for p in req.state.battlefield
+                       if read_color_settings(p.card.oracle_text) or _SPELLS_COLORLESS in p.card.oracle_text]
+            raise Unsupported(f"{perm.card.name} ({perm.id}): its colors are changed by {', '.join(setters)} "
+                              f"(layer 5, CR 613.1d), and convoke reads the printed colors", f"battlefield[{i}]")
 
 
 def _guard_graveyard_mana(req: PaymentRequest) -> None:

@@ -27,9 +27,10 @@ What it checks, each failure a readable sentence naming where it is
   life (119.4), energy (107.14), and the totals the payment states for life, energy and
   damage;
 * :mod:`.cover`: everything produced plus the pool mana used covers, exactly, the total
-  plus the activations' own mana costs plus the claimed floating mana, ``{C}`` taking only
-  colorless, ``{S}`` only snow mana, restricted mana only what it allows (106.6), an
-  activation's mana cost only mana made *before* it (some order must work, 601.2g);
+  plus the activations' own mana costs plus the claimed floating mana, each symbol taking the
+  mana the 609.4b rules reaching it allow (Chromatic Orrery: any mana pays ``{U}``; Celestial
+  Dawn: only white pays ``{R}``; otherwise its own type, ``{C}`` taking only colorless),
+  ``{S}`` only snow mana, restricted mana only what it allows (106.6), an activation's mana cost only mana made *before* it (some order must work, 601.2g);
 * :mod:`.matching`: the one matching all of these use (augmenting paths over counted
   classes).
 
@@ -45,6 +46,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from manasolver.models.errors import ManasolverError
+from manasolver.models.rules.counts import payment_spend_table
 from manasolver.models.state import Player
 from manasolver.solver.payment import Payment
 from manasolver.solver.request import PaymentRequest
@@ -97,5 +99,7 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
     floating = mana_units(pay.floating, "floating", problems)
     if total is not None and floating is not None:
         check_mana(total, floating, led.units, led.demands, led.split_choices, led.costly, pay, req.spell,
-                   bool(req.cost.variables), led.sources, after, problems)
+                   bool(req.cost.variables), led.sources, after, problems,
+                   payment_spend_table(req.state, req.player, req.spell))
     return ValidationResult(not problems, problems)
+

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.rules.amounts import ability_restriction
+from manasolver.models.rules.counts import spend_table
 from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.rules.production import activation_results
 from manasolver.models.state import GameState, Permanent, Player
@@ -256,8 +257,10 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
                     demands[Demand("generic", ANY_TYPE, i)] += s.generic * n
                 elif s.snow:
                     demands[Demand("snow", ANY_TYPE, i)] += n
-                else:
-                    demands[Demand("type", s.colors | (C if s.colorless else 0), i)] += n
+                else:  # paid as the 609.4b rules reaching this ability's cost allow
+                    mask = s.colors | (C if s.colorless else 0)
+                    wide = spend_table(state, player.name, None, perm.card.name).mask(mask)
+                    demands[Demand("type", mask, i, wide if wide != mask else 0)] += n
     led.life_costs, led.energy_costs, led.damage = life_costs, energy_costs, damage
     return led
 

@@ -6,7 +6,8 @@ a :class:`Demand` a class of what must be paid: a type of mana, ``{S}``, generic
 activation's own mana cost, or the mana claimed to float.  :func:`check_mana` asks whether
 some assignment of the supply to the demand fills every demand with nothing left over
 (:func:`manasolver.solver.validate.matching.unplaced` over the compatible pairs), where
-``{C}`` takes only colorless, ``{S}`` only mana from a snow source, restricted mana only
+``{C}`` takes only colorless (unless a 609.4b rule says otherwise: :class:`Demand`'s ``wide``),
+``{S}`` only mana from a snow source, restricted mana only
 what its restriction allows (106.6), convoke and improvise only what they may pay, and an
 activation's mana cost only mana made *before* it.  That last condition depends on the order
 of the mana-costing activations (filter lands): some order must work (601.2g), so a greedy
@@ -25,8 +26,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from manasolver.models.abilities import Restriction
+from manasolver.models.effects import SpendTable
 from manasolver.models.state import Permanent
-from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, TYPE_BITS, C
+from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, TYPE_BITS, C, mask_letters
 from manasolver.solver.payment import Payment
 from manasolver.solver.request import SpellInfo
 from manasolver.solver.validate.matching import unplaced
@@ -59,11 +61,19 @@ class Unit:
 @dataclass(frozen=True)
 class Demand:
     """A class of demand: ``kind``; ``mask`` the types it takes; ``payer``: the activation
-    whose cost it is (-1: the spell's total)."""
+    whose cost it is (-1: the spell's total); ``wide``: the types of mana that may pay it
+    under the 609.4b rules reaching it, when they are not ``mask`` (0: ``mask``; Celestial Dawn
+    makes ``{R}``'s ``W``).  Convoke is not mana (702.51a): it pays by ``mask``."""
 
     kind: DemandKind
     mask: int = ANY_TYPE
     payer: int = -1
+    wide: int = 0
+
+    @property
+    def paid_by(self) -> int:
+        """The types of mana that may pay it."""
+        return self.wide or self.mask
 
 
 def _pays_abilities(r: Restriction, types: AbstractSet[str]) -> bool:
@@ -116,7 +126,7 @@ def _compatible(u: Unit, d: Demand, rank: dict[int, int], spell_ok: dict[Unit, b
     if d.kind == "snow":
         return u.snow
     if d.kind == "type":
-        return bool(u.mask & d.mask)
+        return bool(u.mask & d.paid_by)
     return True
 
 
@@ -141,7 +151,7 @@ def _greedy_order(units: Counter[Unit], demands: Counter[Demand], costly: list[i
     order: list[int] = []
     while left:
         for i in left:
-            need = sorted(((d.mask, n) for d, n in demands.items() if d.payer == i),
+            need = sorted(((d.paid_by, n) for d, n in demands.items() if d.payer == i),
                           key=lambda mn: bin(mn[0]).count("1"))
             trial = Counter(available)
             ok = True
@@ -231,7 +241,10 @@ def _check_cover(units: Counter[Unit], demands: Counter[Demand], costly: list[in
         rank = {i: k for k, i in enumerate(order)}
         if follows(rank) and _covers(units, demands, rank, spell_ok, sources):
             return
-    if any(not ok for ok in spell_ok.values()):
+    refused = _refused_symbol(units, demands, spell_ok)
+    if refused is not None:
+        problems.append(refused)
+    elif any(not ok for ok in spell_ok.values()):
         problems.append("mana: the mana cannot pay the total exactly: restricted mana "
                         "(CR 106.6) cannot pay for this spell")
     else:
@@ -240,18 +253,42 @@ def _check_cover(units: Counter[Unit], demands: Counter[Demand], costly: list[in
                         "mana, an activation's cost only mana made before it)")
 
 
+def _refused_symbol(units: Counter[Unit], demands: Counter[Demand], spell_ok: dict[Unit, bool]) -> str | None:
+    """The sentence naming a symbol of the total under a 609.4b rule that too little of the
+    mana may pay (Celestial Dawn's red mana for ``{R}``: only white may), or None."""
+    for d, n in demands.items():
+        if d.kind != "type" or d.payer >= 0 or not d.wide:
+            continue
+        able = sum(k for u, k in units.items() if u.kind in ("made", "pool") and spell_ok[u] and u.mask & d.wide)
+        able += sum(k for u, k in units.items() if u.kind == "convoke" and u.mask & d.mask and d.mask != C)
+        if able < n:
+            symbol = "{" + mask_letters(d.mask) + "}"
+            return (f"mana: {symbol} of the total can be paid only by {_letters(d.wide)} mana under the rules "
+                    f"of spending on this board (CR 609.4b), and the payment has {able} of it for {n} {symbol}")
+    return None
+
+
+def _letters(mask: int) -> str:
+    """``W`` → ``{W}``, several types → ``{W}, {U} or {C}``."""
+    parts = ["{" + t + "}" for t in mask_letters(mask)]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
 def check_mana(total: Total, floating: Counter[int], units: Counter[Unit], demands: Counter[Demand],
                split_choices: list[list[Counter[Unit]]], costly: list[int], pay: Payment,
                spell: SpellInfo | None, has_x: bool, sources: dict[int, Permanent],
-               after: dict[int, set[int]], problems: list[str]) -> None:
+               after: dict[int, set[int]], problems: list[str], spend: SpendTable | None = None) -> None:
     """The matching of mana to symbols: ``total`` and ``floating`` join the activations' own
     demands, and the supply must cover them for one of the ways of splitting ambiguous snow
-    mana (the problems of the first way tried when none works)."""
+    mana (the problems of the first way tried when none works).  Each symbol of the total is
+    paid as the 609.4b ``spend`` table of the rules reaching it says (None: by type)."""
     if total.generic:
         demands[Demand("generic")] += total.generic
     for k, count in enumerate(total.types):
         if count:
-            demands[Demand("type", TYPE_BITS[k])] += count
+            bit = TYPE_BITS[k]
+            wide = spend.mask(bit) if spend is not None else bit
+            demands[Demand("type", bit, -1, wide if wide != bit else 0)] += count
     if total.snow:
         demands[Demand("snow")] += total.snow
     for bit, k in floating.items():

@@ -29,6 +29,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from manasolver.models.abilities import Restriction
+from manasolver.models.effects import SpendAs
 from manasolver.models.text.hand import HAND_COST
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import ANY_COLOR, C, TYPE_BITS, ManaSymbol, mask_letters
@@ -145,6 +146,36 @@ def _announcements(req: PaymentRequest, x: int) -> Iterator[Total]:
 # -- assignment --------------------------------------------------------------------------
 
 
+def _spend_rules(req: PaymentRequest, ability_of: str | None, spell: bool) -> list[SpendAs]:
+    """The "spend mana as though it were …" rules (CR 609.4b) reaching one cost, read from the
+    rules text: the player's own ("You may spend …") and every player's ("Players may …"); one
+    for spells of some card types only when the spell (``spell``: the total of a named spell)
+    has one; one for "~'s abilities" only for the costs of that card's abilities."""
+    from manasolver.models.rules.board_effects import active_effects
+    out = []
+    sp = req.spell
+    for source, e in active_effects(req.state):
+        if not isinstance(e, SpendAs) or (not e.players and source.controller != req.player):
+            continue
+        if e.spell_types and not (spell and sp is not None and not sp.ability and e.spell_types & sp.types):
+            continue
+        if e.own_abilities and ability_of != source.card.name:
+            continue
+        out.append(e)
+    return out
+
+
+def _may_pay(bit: int, symbol: int, rules: Sequence[SpendAs]) -> bool:
+    """May one mana of type ``bit`` pay a symbol paid by the types ``symbol`` (CR 609.4b)?  Its own
+    type pays; "spend X mana as though it were Y mana" lets X pay what Y pays ("any color" is
+    never colorless, 105.1); Celestial Dawn's "You may spend other mana only as though it were
+    colorless mana" lets the other mana pay only what colorless pays."""
+    only = [r for r in rules if r.others_only]
+    if only and not bit & only[0].spent:
+        return bool(symbol & only[0].others_only)
+    return bool(bit & symbol) or any(bit & r.spent and symbol & r.as_types for r in rules)
+
+
 def _allows(r: Restriction | None, spell: SpellInfo | None, has_x: bool, ability_of: Permanent | None) -> bool:
     if r is None:
         return True
@@ -172,11 +203,13 @@ class _U:
 
 
 def _assign(units: list[_U], demands: list[tuple[str, int, int]], order: dict[int, int],
-            chosen: list[Move], spell: SpellInfo | None, has_x: bool) -> Iterator[frozenset[int]]:
+            chosen: list[Move], spell: SpellInfo | None, has_x: bool,
+            rules: dict[int, list[SpendAs]] | None = None) -> Iterator[frozenset[int]]:
     """Yield the sets of unit indices used by exact assignments of ``demands``.
 
     A demand is ``(kind, mask, payer)``: kind ``t`` (a type in mask), ``s`` (snow),
-    ``g`` (anything); payer -1 for the spell, else the index of the move whose cost it is.
+    ``g`` (anything); payer -1 for the spell, else the index of the move whose cost it is;
+    ``rules``: per payer, the 609.4b rules reaching its cost.
     """
     used: list[bool] = [False] * len(units)
     seen: set[frozenset[int]] = set()
@@ -192,7 +225,7 @@ def _assign(units: list[_U], demands: list[tuple[str, int, int]], order: dict[in
         elif not _allows(u.restriction, spell, has_x, None):
             return False
         if kind == "t":
-            return bool(u.bit & mask)
+            return _may_pay(u.bit, mask, (rules or {}).get(payer, ()))
         if kind == "s":
             return u.snow
         return True
@@ -253,9 +286,13 @@ def _pays(req: PaymentRequest, total: Total, chosen: list[Move], pool: list[int]
     if len(demands) > len(units):
         return
     found: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    sp = req.spell
+    rules = {-1: _spend_rules(req, sp.card.name if sp is not None and sp.ability and sp.card else None, True)}
+    for i in costly:
+        rules[i] = _spend_rules(req, chosen[i].perm.card.name, False)
     for perm_order in itertools.permutations(costly):
         order = {i: k for k, i in enumerate(perm_order)}
-        for used in _assign(units, demands, order, chosen, req.spell, has_x):
+        for used in _assign(units, demands, order, chosen, req.spell, has_x, rules):
             pool_used = tuple(sorted((units[j].bit for j in used if units[j].maker < 0), key=TYPE_BITS.index))
             floating = tuple(sorted((u.bit for j, u in enumerate(units) if j not in used and u.maker >= 0),
                                     key=TYPE_BITS.index))

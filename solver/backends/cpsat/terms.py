@@ -18,7 +18,7 @@ from typing import Any
 from manasolver.models.errors import Unsupported
 from manasolver.models.symbols import TYPE_BITS
 from manasolver.solver.backends.cpsat.variables import Model, Src
-from manasolver.solver.backends.problem import Problem
+from manasolver.solver.backends.problem import Problem, kept_spend_table
 from manasolver.solver.policy import keep_counts
 from manasolver.solver.pools.keepable import keepable
 from manasolver.solver.supply.model import Option
@@ -192,9 +192,10 @@ def _keep_castable(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
     shapes = _keep_shapes(problem)
     kept = []
     kept_ci: list[int] = []
+    spend = kept_spend_table(problem)  # the kept costs paid as the 609.4b rules allow
     for ci, cost in enumerate(costs):
         try:
-            forms = [f for f in announce(cost, 0).forms if f.life <= sup.life and not f.energy]
+            forms = [f for f in announce(cost, 0, (), spend).forms if f.life <= sup.life and not f.energy]
         except Unsupported:
             continue
         if not forms:
