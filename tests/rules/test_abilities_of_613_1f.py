@@ -221,13 +221,15 @@ def test_myr_welder_without_imprinted_is_unsupported_naming_the_field() -> None:
     _refused(_board({"card": "Myr Welder"}, "Forest"), "{G}", "battlefield[0].imprinted", "imprinted")
 
 
-def test_dark_impostor_has_only_the_creature_cards_abilities() -> None:
-    """Dark Impostor: "all creature cards exiled with it": Llanowar Elves's {G}, not Sol Ring's."""
-    state = _board({"card": "Dark Impostor", "imprinted": ["Llanowar Elves", "Sol Ring"]})
+@pytest.mark.parametrize("card", ["Dark Impostor", "Patchwork Crawler"])
+def test_dark_impostor_has_only_the_creature_cards_abilities(card: str) -> None:
+    """Dark Impostor, Patchwork Crawler: "all creature cards exiled with it": Llanowar Elves's {G},
+    not Sol Ring's."""
+    state = _board({"card": card, "imprinted": ["Llanowar Elves", "Sol Ring"]})
     out = _pay(state, "{G}")
     assert out["payable"] and _taps(out) == [("p0", 0, "{G}")]
     assert _pay(state, "{2}")["payable"] is False
-    assert _pay(_board({"card": "Dark Impostor", "imprinted": ["Sol Ring"]}), "{1}")["payable"] is False
+    assert _pay(_board({"card": card, "imprinted": ["Sol Ring"]}), "{1}")["payable"] is False
 
 
 def test_mairsil_activates_each_caged_ability_only_once_each_turn() -> None:
