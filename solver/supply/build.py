@@ -40,7 +40,7 @@ from manasolver.models._memo import IdentityMemo, KeyMemo
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.errors import BadState, Unsupported
-from manasolver.models.rules.amounts import commander_identity
+from manasolver.models.rules.amounts import commander_identity, evaluate_amount
 from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.state import GameState, Permanent, Player, fits_cost
 from manasolver.models.symbols import ANY_TYPE, C
@@ -281,19 +281,34 @@ _PLAIN_LIMIT = 16384
 
 
 def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | None, effects: bool,
-         changed: bool, resources: bool, ref_error: str) -> _Row:
+         changed: bool, resources: bool, ref_error: str, remember: bool = True) -> _Row:
     """The supply row of one permanent, remembered with the permanent where the board can't
-    change it (no effects on mana, no Aura that hurts when it taps)."""
+    change it (no effects on mana, no Aura that hurts when it taps) or changes it only through
+    counts (:func:`_counts_only`); ``remember``: look in and fill those memos."""
     card = perm.card
     board_dependent, pays, _, reference, commander_only = _card_info(card)
     key: tuple[object, ...] | None = None
-    if not changed and (commander_only or not board_dependent):
+    if not remember:
+        pass
+    elif not changed and (commander_only or not board_dependent):
         key = (id(perm), resources, perm.sick and summoning_sick(state, perm),
                (pl.life, pl.energy) if pays else (),
                commander_identity(state, perm.controller) if commander_only else -1)
         hit = _ROWS.get(key, perm)
         if hit is not None:
             return hit
+    elif not changed and _counts_only(card):
+        # Its options read the board only through the counts its amounts make (Elvish
+        # Archdruid's Elves, Gaea's Cradle's creatures): remembered per permanent and counts.
+        counted = (id(perm), resources, perm.sick and summoning_sick(state, perm),
+                   (pl.life, pl.energy) if pays else (),
+                   tuple(evaluate_amount(ab.production.amount, state, perm) for ab in card.mana_abilities
+                         if ab.production.amount is not None))
+        hit = _COUNTED_ROWS.get(counted, perm)
+        if hit is not None:
+            return hit
+        return _COUNTED_ROWS.put(counted, perm, _row(state, perm, pl, refs, effects, changed, resources,
+                                                     ref_error, False))
     excluded: Excluded | None = None
     opts: tuple[Option, ...] = ()
     # A Spirit Guide's "exile from your hand" does nothing on the battlefield; Heritage
@@ -331,6 +346,33 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
             plain.clear()
         plain[id(perm)] = (perm, row)
     return _ROWS.put(key, perm, row)
+
+
+#: Rows of the permanents whose options read the board only through their amounts' counts, by
+#: (permanent identity, resources, sick, life and energy, the counts): see :func:`_counts_only`.
+_COUNTED_ROWS: KeyMemo[tuple[object, ...], _Row] = KeyMemo(4097)
+_COUNTS_ONLY: IdentityMemo[Card, bool] = IdentityMemo(8193)
+
+
+def _counts_only(card: Card) -> bool:
+    """Does ``card``'s supply row read the board (without effects on mana) only through the
+    values of its abilities' ``count`` amounts?  No condition, reference, chosen color,
+    commander identity, colors among permanents, "instead" production, variable counter cost or
+    pool doubling, no count of power (which may refuse a creature's power), and no mana ability
+    read from a tapping cost's text."""
+    hit = _COUNTS_ONLY.get(card)
+    if hit is not None:
+        return hit
+    ok = bool(card.mana_abilities) and not card_text(card).tap_costs
+    for ab in card.mana_abilities:
+        production = ab.production
+        amount = production.amount
+        if (ab.condition is not None or production.reference or production.chosen or production.commander
+                or production.colors_among or production.instead is not None or production.instead_options
+                or production.doubles_pool or ab.cost.remove_any
+                or (amount is not None and (amount.kind != "count" or amount.min_power is not None))):
+            ok = False
+    return _COUNTS_ONLY.put(card, ok)
 
 
 def _group_with_resources(state: GameState, mine: list[tuple[int, Permanent]],
