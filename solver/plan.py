@@ -485,7 +485,7 @@ def _check_joint(problems: Sequence[Problem]) -> None:
     first = problems[0]
     for i, p in enumerate(problems):
         where = f"costs[{i}]"
-        if p.has_assists:
+        if p.assists.usable:  # (not has_assists: that also says fastopt's keep terms are by type)
             raise Unsupported("a plan whose costs may be paid by convoke, improvise or delve is not "
                               "supported yet; ask pay for that cost alone", where)
         if p.supply is not first.supply and not _same_supply(p, first):

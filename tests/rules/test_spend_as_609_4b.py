@@ -184,6 +184,21 @@ def test_cr_609_4b_oath_of_nissa_only_for_planeswalker_spells() -> None:
     assert _pay(state, "{U}")["payable"] is False
 
 
+def test_cr_609_4b_oath_of_nissa_in_a_plan_reaches_only_its_planeswalker_spell() -> None:
+    """A plan of a planeswalker spell's {U} and another spell's {G} with two Forests: the Oath
+    pays the first; two {U} can't both be paid (the second spell is no planeswalker).  Each cost's
+    payment passes validate."""
+    state = _board(_perm("oath", "Oath of Nissa"), _perm("f1", "Forest"), _perm("f2", "Forest"))
+    costs = [{"cost": "{U}", "spell": {"types": ["Planeswalker"]}}, {"cost": "{G}"}]
+    out = answer({"query": "plan", "state": state, "costs": costs})
+    assert out["payable"] is True, out
+    for c, p in zip(costs, out["payments"]):
+        assert _validate(state, c["cost"], p, **({"spell": c["spell"]} if "spell" in c else {}))["legal"] is True
+    costs[1] = {"cost": "{U}"}
+    out = answer({"query": "plan", "state": state, "costs": costs})
+    assert out["payable"] is False and out["index"] == 1, out
+
+
 def test_cr_609_4b_vizier_of_the_menagerie_any_type_for_creature_spells() -> None:
     """"… mana of any type to cast creature spells": a Forest pays {C} and {U} for a creature
     spell, neither for an instant."""
@@ -264,10 +279,10 @@ _SYMBOLS = ("{W}", "{U}", "{B}", "{R}", "{G}", "{C}", "{1}", "{W/U}", "{R/G}", "
 def test_cr_609_4b_random_spend_as_boards_agree_with_the_brute_force(
         rules: list[tuple[str, bool]], sources: list[str], cost: list[str], spell: str | None,
         criteria: tuple[str, ...]) -> None:
-    """can_pay, CP-SAT's pay (validated, its optimum the brute force's) and the payments listed
-    equal the brute force's under random 609.4b rules (theirs or an opponent's) beside random
-    sources; a board whose rules clash (Celestial Dawn's "only as colorless" beside a rule widening
-    other mana) is refused by the engine and skipped."""
+    """can_pay, CP-SAT's and the default chain's pay (validated, their optimum the brute
+    force's) and the payments listed equal the brute force's under random 609.4b rules (theirs
+    or an opponent's) beside random sources; a board whose rules clash (Celestial Dawn's "only
+    as colorless" beside a rule widening other mana) is refused by the engine and skipped."""
     from backends import assert_agrees_with_brute
     from brute import brute
     from manasolver.models.board.load import load_state
@@ -287,4 +302,4 @@ def test_cr_609_4b_random_spend_as_boards_agree_with_the_brute_force(
     except Unsupported as err:
         assert "Celestial Dawn" in err.message and ("widens" in err.message or "Lattice" in where), (where, err)
         return
-    assert_agrees_with_brute(req, where, brute(req, criteria), limit=200, validated=20)
+    assert_agrees_with_brute(req, where, brute(req, criteria), limit=200, validated=20, check_default=True)
