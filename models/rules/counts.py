@@ -52,6 +52,7 @@ __all__ = [
     "happily_ever_after",
     "happily_ever_after_conditions",
     "mana_value",
+    "payment_spend_rules",
     "payment_spend_table",
     "permanent_card_types",
     "spend_rules",
@@ -267,7 +268,11 @@ def spend_table(state: GameState, player: str, spell_types: frozenset[str] | Non
     """The :class:`~manasolver.models.effects.SpendTable` of the rules :func:`spend_rules`
     finds (the identity when there are none); rules that can't make one table are refused
     with :class:`~manasolver.models.errors.Unsupported` naming the first source's position."""
-    rules = spend_rules(state, player, spell_types, ability_of)
+    return _table(state, spend_rules(state, player, spell_types, ability_of))
+
+
+def _table(state: GameState, rules: tuple[tuple[Permanent, SpendAs], ...]) -> SpendTable:
+    """The table of ``rules`` (see :func:`spend_table`)."""
     if not rules:
         return SpendTable()
     try:
@@ -292,11 +297,17 @@ class SpellLike(Protocol):
     def card(self) -> Card | None: ...
 
 
-def payment_spend_table(state: GameState, player: str, spell: SpellLike | None) -> SpendTable:
-    """:func:`spend_table` of the total of one payment: a spell's by its card types, an ability's by
-    its source card, a cost of no named spell (``None``) by the rules that reach every cost."""
+def payment_spend_rules(state: GameState, player: str, spell: SpellLike | None
+                        ) -> tuple[tuple[Permanent, SpendAs], ...]:
+    """:func:`spend_rules` reaching the total of one payment: a spell's by its card types, an
+    ability's by its source card, a cost of no named spell (``None``) the rules reaching every cost."""
     if spell is None:
-        return spend_table(state, player, None, None)
+        return spend_rules(state, player, None, None)
     if spell.ability:
-        return spend_table(state, player, None, spell.card.name if spell.card is not None else "")
-    return spend_table(state, player, spell.types, None)
+        return spend_rules(state, player, None, spell.card.name if spell.card is not None else "")
+    return spend_rules(state, player, spell.types, None)
+
+
+def payment_spend_table(state: GameState, player: str, spell: SpellLike | None) -> SpendTable:
+    """:func:`spend_table` of the rules :func:`payment_spend_rules` finds."""
+    return _table(state, payment_spend_rules(state, player, spell))

@@ -349,9 +349,19 @@ def guard_spent_on_costs(req: PaymentRequest, supply: Supply) -> None:
     backends read those costs by type.  The rules reaching an activation's cost are those of its
     controller (or every player's) not limited to spells, and its source's own
     (:func:`~manasolver.models.rules.counts.spend_rules` for an ability of that card).  Also the
-    color changes convoke would read (:func:`guard_layer_changes` has the others)."""
+    color changes convoke would read (:func:`guard_layer_changes` has the others), and convoke
+    beside a rule that changes what mana pays the total: a convoked creature is not mana (CR
+    702.51a) and pays by its colors, which the widened demands do not keep apart."""
     _guard_assist_layers(req)
     guard_spent_on_activations(req.state, supply)
+    if req.convoke:
+        from manasolver.models.rules.counts import payment_spend_rules, payment_spend_table
+        if not payment_spend_table(req.state, req.player, req.spell).identity:
+            source, effect = payment_spend_rules(req.state, req.player, req.spell)[0]
+            index = next(i for i, p in enumerate(req.state.battlefield) if p.id == source.id)
+            raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} changes what mana pays this cost "
+                              f"(CR 609.4b) but not what a convoked creature pays (702.51a), which this engine does "
+                              f"not tell apart yet", f"battlefield[{index}]")
 
 
 def guard_spent_on_activations(state: GameState, supply: Supply) -> None:

@@ -251,10 +251,14 @@ def test_cr_613_1d_spell_colors_of_dawn_and_lattice_are_refused_where_read() -> 
 
 def test_cr_702_51a_convoke_of_a_recolored_creature_is_refused() -> None:
     """Convoke pays by the creature's colors, which Celestial Dawn changes to white: refused, naming
-    Dawn; Lattice's artifacts with improvise likewise."""
+    Dawn; convoke beside Chromatic Orrery (the Elves' green pays no {U}: not mana) and Lattice's
+    artifacts with improvise likewise."""
     state = _dawn(_perm("e", "Llanowar Elves"))
     out = answer({"query": "pay", "state": state, "cost": "{1}", "convoke": True})
     assert out["error"]["code"] == "unsupported" and "Celestial Dawn" in out["error"]["message"], out
+    state = _board(_perm("o", "Chromatic Orrery", tapped=True), _perm("e", "Llanowar Elves"))
+    out = answer({"query": "pay", "state": state, "cost": "{U}", "convoke": True})
+    assert out["error"]["code"] == "unsupported" and "convoked creature" in out["error"]["message"], out
     state = _board(_perm("l", "Mycosynth Lattice"), _perm("f", "Forest"))
     out = answer({"query": "pay", "state": state, "cost": "{1}", "improvise": True})
     assert out["error"]["code"] == "unsupported" and "improvise" in out["error"]["message"], out
