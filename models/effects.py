@@ -242,8 +242,9 @@ class AbilitiesOf:
     graveyards: Necrotic Ooze), ``"countered_creatures"`` (each other creature with a +1/+1 counter
     on it: Experiment Kraj), ``"lands"`` (all lands on the battlefield: Manascape Refractor), or
     ``"unknown"`` (cards exiled with it, the top card of a library: Myr Welder, Skill Borrower),
-    which the board does not give.  The payment model does not give the source those abilities:
-    the solver refuses where one of them is a mana ability."""
+    read from the text.  :func:`manasolver.models.rules.granted.held_abilities` gives the source
+    those mana abilities (cards exiled with it from its ``imprinted``), or refuses what it can't
+    apply (the top card of a library, "could produce" abilities)."""
 
     text: str
     of: str
