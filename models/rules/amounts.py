@@ -162,6 +162,8 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
     kind = amount.kind
     if kind == "fixed":
         value = 1
+    elif kind == "count" and _by_types_only(amount):
+        value = _count_by_types(amount, state, permanent)
     elif kind in ("count", "max_power", "total_power"):
         if amount.controller == "you":
             pool = state.controlled_by(permanent.controller)
@@ -214,6 +216,54 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
     else:
         raise ValueError(f"unknown amount kind {kind!r}")
     return max(0, (value + amount.plus) * amount.times)
+
+
+def _by_types_only(amount: Amount) -> bool:
+    """Does ``amount`` read the permanents it counts only through their types, subtypes,
+    controller and identity (no counters, keywords, names, power or supertypes)?"""
+    return not (amount.with_counter or amount.all_subtypes or amount.keywords or amount.name
+                or amount.min_power is not None or amount.supertypes)
+
+
+#: Per state object: each permanent as (id, controller, types now, the subtypes a count reads:
+#: a land's after land-type changes, creature types only on a creature or kindred), in board
+#: order; what :func:`permanent_matches` reads of it for an amount of :func:`_by_types_only`.
+_TYPED: IdentityMemo[GameState, tuple[tuple[str, str, tuple[str, ...], Collection[str]], ...]] = IdentityMemo(64)
+
+
+def _typed(state: GameState) -> tuple[tuple[str, str, tuple[str, ...], Collection[str]], ...]:
+    hit = _TYPED.get(state)
+    if hit is not None:
+        return hit
+    rows = []
+    for perm in state.battlefield:
+        types = perm.types
+        subs: Collection[str] = _subtypes(perm, state)
+        if "creature" not in types and "kindred" not in types:
+            subs = set(subs) - _creature_types_of(perm.card.type_line.subtypes, perm)
+        rows.append((perm.id, perm.controller, types, subs))
+    return _TYPED.put(state, tuple(rows))
+
+
+def _count_by_types(amount: Amount, state: GameState, permanent: Permanent) -> int:
+    """:func:`evaluate_amount`'s count of the permanents matching ``amount`` (one of
+    :func:`_by_types_only`), over the state's permanents read once (:func:`_typed`)."""
+    me = permanent.controller
+    who = amount.controller
+    types = amount.types
+    subtypes = amount.subtypes
+    n = 0
+    for pid, controller, ptypes, subs in _typed(state):
+        if (who == "you" and controller != me) or (who == "opponents" and controller == me):
+            continue
+        if types and not any(t in ptypes for t in types):
+            continue
+        if subtypes and not any(t in subs for t in subtypes):
+            continue
+        if amount.other and pid == permanent.id:
+            continue
+        n += 1
+    return n
 
 
 def concrete_options(production: Production, state: GameState,
