@@ -66,7 +66,7 @@ def permanent_matches(perm: Permanent, amount: Amount, source: Permanent | None 
     land-type changes), keywords, name (``~``: the ``source``'s), power and supertypes."""
     card = perm.card
     types = perm.types
-    if amount.types and not any(t in types for t in amount.types):
+    if amount.types and amount.types.isdisjoint(types):
         return False
     if amount.with_counter and not (any(n > 0 for _, n in perm.counters) if amount.with_counter == "any"
                                     else perm.counter(amount.with_counter) > 0):
@@ -89,7 +89,7 @@ def permanent_matches(perm: Permanent, amount: Amount, source: Permanent | None 
         if "creature" not in types and "kindred" not in types:
             # creature types belong only to creatures and kindred (CR 205.1a, 205.3d)
             subs = set(subs) - _creature_types_of(card.type_line.subtypes, perm)
-        if not any(t in subs for t in amount.subtypes):
+        if amount.subtypes.isdisjoint(subs):
             return False
     return not (amount.supertypes and not set(amount.supertypes) <= set(card.type_line.supertypes))
 
@@ -240,7 +240,9 @@ def _typed(state: GameState) -> tuple[tuple[str, str, tuple[str, ...], Collectio
         types = perm.types
         subs: Collection[str] = _subtypes(perm, state)
         if "creature" not in types and "kindred" not in types:
-            subs = set(subs) - _creature_types_of(perm.card.type_line.subtypes, perm)
+            creature_types = _creature_types_of(perm.card.type_line.subtypes, perm)
+            if creature_types:
+                subs = set(subs) - creature_types
         rows.append((perm.id, perm.controller, types, subs))
     return _TYPED.put(state, tuple(rows))
 
@@ -256,9 +258,9 @@ def _count_by_types(amount: Amount, state: GameState, permanent: Permanent) -> i
     for pid, controller, ptypes, subs in _typed(state):
         if (who == "you" and controller != me) or (who == "opponents" and controller == me):
             continue
-        if types and not any(t in ptypes for t in types):
+        if types and types.isdisjoint(ptypes):
             continue
-        if subtypes and not any(t in subs for t in subtypes):
+        if subtypes and subtypes.isdisjoint(subs):
             continue
         if amount.other and pid == permanent.id:
             continue
