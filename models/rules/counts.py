@@ -55,6 +55,7 @@ __all__ = [
     "payment_spend_rules",
     "payment_spend_table",
     "permanent_card_types",
+    "spend_effects",
     "spend_rules",
     "spend_table",
 ]
@@ -241,6 +242,19 @@ def happily_ever_after(state: GameState, player: str | None = None) -> bool:
     return all(happily_ever_after_conditions(state, player).values())
 
 
+def _spend_effects(state: GameState) -> tuple[tuple[Permanent, SpendAs], ...]:
+    return tuple((p, e) for p, e in active_effects(state) if isinstance(e, SpendAs))
+
+
+_SPEND_EFFECTS: IdentityMemo[GameState, tuple[tuple[Permanent, SpendAs], ...]] = IdentityMemo(65)
+
+
+def spend_effects(state: GameState) -> tuple[tuple[Permanent, SpendAs], ...]:
+    """Every 609.4b rule in force on the battlefield, with its source, in board order (found once
+    per state: most boards have none, and every payment asks)."""
+    return _SPEND_EFFECTS.get_or(state, _spend_effects)
+
+
 def spend_rules(state: GameState, player: str, spell_types: frozenset[str] | None,
                 ability_of: str | None) -> tuple[tuple[Permanent, SpendAs], ...]:
     """The 609.4b rules on the battlefield that reach a payment by ``player``: for a spell with
@@ -252,8 +266,8 @@ def spend_rules(state: GameState, player: str, spell_types: frozenset[str] | Non
     with one of them; one limited to the activation costs of its source's abilities (Manascape
     Refractor, Quicksilver Elemental) only those; in board order."""
     out: list[tuple[Permanent, SpendAs]] = []
-    for source, effect in active_effects(state):
-        if not isinstance(effect, SpendAs) or (not effect.players and source.controller != player):
+    for source, effect in spend_effects(state):
+        if not effect.players and source.controller != player:
             continue
         if effect.spell_types and (spell_types is None or not effect.spell_types & spell_types):
             continue

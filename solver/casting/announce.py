@@ -173,7 +173,8 @@ class Form:
 @dataclass(frozen=True, slots=True)
 class Announcement:
     """Every distinct :class:`Form` of a cost, in a deterministic order (the form with
-    no choices made toward life or generic comes first), and whether X is free."""
+    no choices made toward life or generic comes first), and whether X is free; ``spend``:
+    the 609.4b table its demands were widened by (the identity: paid by type)."""
 
     forms: tuple[Form, ...]
     x_count: int

@@ -367,10 +367,8 @@ def guard_spent_on_costs(req: PaymentRequest, supply: Supply) -> None:
 def guard_spent_on_activations(state: GameState, supply: Supply) -> None:
     """The part of :func:`guard_spent_on_costs` on the activations' own costs (the ``options``
     query's converters too)."""
-    from manasolver.models.effects import SpendAs
-    from manasolver.models.rules.board_effects import active_effects
-    from manasolver.models.rules.counts import spend_rules, spend_table
-    if not any(isinstance(e, SpendAs) for _, e in active_effects(state)):
+    from manasolver.models.rules.counts import spend_effects, spend_rules, spend_table
+    if not spend_effects(state):
         return
     for cls in supply.classes:
         if cls.hand or not any(o.mana_cost for o in cls.options):
