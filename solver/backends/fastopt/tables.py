@@ -109,29 +109,31 @@ def build_tables(modes: list[Mode], form: Form, x: int, caps: list[int], class_c
     # color), within a board and across boards (_ROWS): the search only reads them.
     shared: dict[int, list[int]] = {}
     shared_r: dict[int, list[int]] = {}
-    for md in modes:
+    weight_of: dict[int, int] = {}  # caps per shared row
+    size: list[int] = []
+    und_total = 0
+    for i, md in enumerate(modes):
         costs = md.costs
         row, row_r, crow = _rows(kinds_key, subsets, md.masks, md.snow, md.pays_ability,
                                  tuple((kind_of_cost[m], n) for m, n in costs) if costs else ())
-        shared[id(row)] = row
+        key = id(row)
+        shared[key] = row
         shared_r[id(row_r)] = row_r
+        weight_of[key] = weight_of.get(key, 0) + caps[i]
         contrib.append(row)
         contrib_r.append(row_r)
         cost_row.append(crow)
         cost_total.append(sum(n for _, n in costs) if costs else 0)
+        size.append(len(md.masks))
+        und_total += size[i] * caps[i]
     need = [0] * subsets
-    for t in range(1, subsets):
-        need[t] = sum(base[j] for j in range(nk) if t >> j & 1)
-    size = [len(md.masks) for md in modes]
+    for t in range(1, subsets):  # a set's demand: the set without its lowest kind, plus that kind
+        low = t & -t
+        need[t] = need[t ^ low] + base[low.bit_length() - 1]
     costly = any(cost_total)
     undecided = [0] * subsets
-    und_total = 0
-    weight_of: dict[int, int] = {}  # caps per shared row
-    for i in range(nm):
-        weight_of[id(contrib[i])] = weight_of.get(id(contrib[i]), 0) + caps[i]
-        und_total += size[i] * caps[i]
-    for row in shared.values():
-        w = weight_of.get(id(row), 0)
+    for key, row in shared.items():
+        w = weight_of[key]
         if w:
             for t in range(1, subsets):
                 undecided[t] += row[t] * w
@@ -152,10 +154,10 @@ def build_tables(modes: list[Mode], form: Form, x: int, caps: list[int], class_c
     for row in shared_r.values():
         counts.update(row)
     scale = lcm_of(counts)
-    by_unit_total = sorted((j for j in range(nm) if modes[j].k >= 0 and caps[j] and size[j]),
-                           key=lambda j: act_cost[j] * (scale // size[j]))
-    by_unit_set = {t: sorted((j for j in range(nm) if modes[j].k >= 0 and caps[j]
-                              and contrib[j][t]), key=lambda j: act_cost[j] * (scale // contrib[j][t]))
+    sources = [j for j in range(nm) if modes[j].k >= 0 and caps[j]]  # in mode order: stable sorts
+    by_unit_total = sorted((j for j in sources if size[j]), key=lambda j: act_cost[j] * (scale // size[j]))
+    by_unit_set = {t: sorted((j for j in sources if contrib[j][t]),
+                             key=lambda j: act_cost[j] * (scale // contrib[j][t]))
                    for t in bound_sets}
     plan_of = functools.partial(greedy_plan, modes, class_cap, form, x, kinds, base, contrib, size, caps,
                                 act_cost)
