@@ -193,33 +193,36 @@ def test_pulse_of_llanowar_basic_lands_make_any_color() -> None:
     assert _survey("Pulse of Llanowar").get("unsupported") is None
 
 
-def test_spend_as_though_refused_only_where_it_could_change_the_payment() -> None:
-    """CR 609.4b: Sunglasses of Urza ("spend white mana as though it were red mana") can't change
-    {1}{G} and is refused for {R}; Oath of Nissa (planeswalker spells) and Vizier of the Menagerie
-    (creature spells) only for their spells; Chromatic Orrery ("… mana of any color") for any
-    colored symbol, not for {3}."""
+def test_spend_as_though_applied_where_its_scope_reaches() -> None:
+    """CR 609.4b: Sunglasses of Urza ("spend white mana as though it were red mana") lets a Plains
+    pay {R}; Oath of Nissa (planeswalker spells) and Vizier of the Menagerie (creature spells) only
+    for their spells; Chromatic Orrery ("… mana of any color") lets its own {C} pay any colored
+    symbol (tests/rules/test_spend_as_609_4b.py has the cases, rule by rule)."""
     assert _survey("Sunglasses of Urza").get("unsupported") is None
     out = answer({"query": "pay", "state": _board("Sunglasses of Urza", "Plains"), "cost": "{R}"})
-    assert out["error"]["code"] == "unsupported"
+    assert out["payable"] is True
     assert _survey("Oath of Nissa").get("unsupported") is None
-    out = _survey("Vizier of the Menagerie", spell={"types": ["Creature"]})
-    assert out["error"]["code"] == "unsupported" and "Vizier" in out["error"]["message"]
-    assert _survey("Vizier of the Menagerie", spell={"types": ["Instant"]})["payable"] is True
-    assert _survey("Chromatic Orrery")["error"]["code"] == "unsupported"
+    assert _survey("Vizier of the Menagerie", spell={"types": ["Creature"]})["payable"] is True
+    assert _survey("Vizier of the Menagerie", cost="{C}", spell={"types": ["Creature"]})["payable"] is True
+    assert _survey("Vizier of the Menagerie", cost="{C}", spell={"types": ["Instant"]})["payable"] is False
+    assert _survey("Chromatic Orrery", cost="{W}{U}{B}{R}{G}")["payable"] is True
     assert answer({"query": "pay", "state": _board("Chromatic Orrery"), "cost": "{3}"})["payable"] is True
 
 
-def test_all_activated_abilities_of_refused_where_they_could_be_mana_abilities() -> None:
+def test_all_activated_abilities_of_given_or_refused_naming_what_is_missing() -> None:
     """Layer 6 (CR 613.1f): Necrotic Ooze has the abilities of creature cards in all graveyards:
-    none there, it changes nothing; Llanowar Elves in a graveyard is refused.  Myr Welder's "cards
-    exiled with it" are not on the board: refused.  Manascape Refractor (all lands' abilities) beside
-    any land: refused."""
+    none there, it changes nothing; Llanowar Elves in a graveyard lets it tap for {G}.  Manascape
+    Refractor (all lands' abilities) beside the basics pays.  Myr Welder's "cards exiled with it"
+    without ``imprinted`` is unsupported naming the field (SPEC §4).  The cards themselves:
+    tests/rules/test_abilities_of_613_1f.py."""
     assert _survey("Necrotic Ooze").get("unsupported") is None
     state = _board("Necrotic Ooze", "Forest")
     state["players"][1]["graveyard"] = ["Llanowar Elves"]
-    assert answer({"query": "pay", "state": state, "cost": "{G}"})["error"]["code"] == "unsupported"
-    for card in ("Myr Welder", "Manascape Refractor"):
-        assert _survey(card)["error"]["code"] == "unsupported", card
+    assert answer({"query": "pay", "state": state, "cost": "{G}{G}"})["payable"] is True
+    out = _survey("Manascape Refractor")
+    assert out["payable"] is True and "unsupported" not in out
+    welder = _survey("Myr Welder")
+    assert welder["error"]["code"] == "unsupported" and welder["error"]["where"].endswith(".imprinted"), welder
 
 
 def test_overabundance_adds_mana_and_deals_damage() -> None:

@@ -5,7 +5,7 @@ Each board is SPEC §4 JSON naming cards of the bundled database; each answer co
 protocol's ``validate``, which must call it legal.  The rules: haste given by another permanent
 (CR 302.6, 702.10, 613.1f), convoke given to a spell (Chief Engineer, CR 702.51), a spell's own
 spending rule (Myr Superion), "rather than pay that mana" (K'rrik), Celestial Dawn's spending
-rule (CR 609.4b) and its color-changing effect on colors among permanents (CR 105.2, 613.1d).
+rule (CR 609.4b, applied) and its color-changing effect on colors among permanents (CR 105.2, 613.1d).
 """
 
 from __future__ import annotations
@@ -158,14 +158,16 @@ def test_krrik_does_not_touch_a_cost_without_black() -> None:
     assert _pay(state, "{G}")["payable"] is True
 
 
-def test_celestial_dawn_spending_rule_is_refused_for_payments() -> None:
+def test_celestial_dawn_spending_rule_applies_to_payments() -> None:
     """Celestial Dawn: "You may spend other mana only as though it were colorless mana." Llanowar
-    Elves' {G} can't pay {G} under it (CR 609.4b)."""
+    Elves' {G} can't pay {G} under it (CR 609.4b), and validate says which symbol; it pays {1}."""
     state = _board(_perm("cd", "Celestial Dawn"), _perm("elf", "Llanowar Elves"))
-    _refused({"query": "pay", "state": state, "cost": "{G}"}, "Celestial Dawn", "colorless")
+    assert _pay(state, "{G}")["payable"] is False
+    assert _pay(state, "{1}")["payable"] is True
     payment = {"total": "{G}", "activations": [{"permanent": "elf", "ability": 0, "costs": ["{T}"],
                                                 "mana": "{G}"}]}
-    _refused({"query": "validate", "state": state, "cost": "{G}", "payment": payment}, "Celestial Dawn")
+    out = answer({"query": "validate", "state": state, "cost": "{G}", "payment": payment})
+    assert out["legal"] is False and any("{G} of the total" in p for p in out["problems"]), out
 
 
 def test_celestial_dawn_makes_nonland_permanents_white_among_colors() -> None:
