@@ -161,10 +161,10 @@ class SpendTable:
     """Which mana may pay one mana of each type, under the 609.4b rules reaching one payment.
 
     ``payers[i]``: the types of mana that may pay a demand for one mana of type
-    ``TYPE_BITS[i]`` (W U B R G C).  A symbol that several types pay (a hybrid ``{W/U}``, a
-    ``{C/W}``) takes the union of its types' payers, since each half is one way to pay it
-    (CR 107.4e); generic mana and ``{S}`` are paid by mana of any type (107.4b, 107.4h) and no
-    rule changes them.  :meth:`of` builds the table:
+    ``TYPE_BITS[i]`` (W U B R G C; ``{C}`` asks for colorless mana, CR 107.4c).  A symbol that
+    several types pay (a hybrid ``{W/U}``, a ``{C/W}``) takes the union of its types' payers,
+    since each half is one way to pay it (CR 107.4e); generic mana and ``{S}`` are paid by mana
+    of any type (107.4b, 107.4h) and no rule changes them.  :meth:`of` builds the table:
 
     * CR 609.4b: "spend mana of type *t* as though it were mana of type *u*" lets *t* pay
       every symbol that *u* pays: a rule with ``spent`` *t* and ``as_types`` *A* adds *t* to
@@ -180,6 +180,11 @@ class SpendTable:
       the mana half of a Phyrexian ``{R/P}`` (which life still pays, 107.4f); white mana does
       not pay ``{C}`` (it is spent as white or as a color, never as colorless).  Its red mana
       can't pay ``{R}``: the table narrows as well as widens.
+    * Announced halves (CR 601.2b): a hybrid ``{W/U}`` (107.4e), a monocolored hybrid
+      ``{2/W}`` (107.4e: its ``{2}`` half is generic, which any mana pays anyway) and a
+      Phyrexian ``{W/P}`` (107.4f: its life half is no mana) are announced first and the mana
+      half then paid as a ``{W}`` would be; so Orrery's red pays a ``{2/W}`` announced as
+      ``{W}``, and Sunglasses' white pays ``{B/R}`` only announced as ``{R}``.
     * The rules change only what may be spent: the cost, and which mana was spent (sunburst,
       converge), stay as they are (RULES §1.6, 118.14).  Spending restrictions of the mana
       itself (106.6) and snow (107.4h) are checked apart, unchanged.

@@ -71,6 +71,16 @@ def test_cr_609_4b_chromatic_orrery_colorless_pays_colored_but_not_c_with_red() 
     assert refused["legal"] is False
 
 
+def test_cr_107_4e_chromatic_orrery_pays_announced_halves() -> None:
+    """The mana half of {2/W} and of {W/P} is announced first (CR 601.2b, 107.4e-f) and then paid
+    as {W}: one Mountain pays {2/W} announced as {W} and {W/P} without life."""
+    state = _board(_perm("o", "Chromatic Orrery", tapped=True), _perm("m", "Mountain"))
+    out = _pay(state, "{2/W}")
+    assert out["payable"] and out["payment"]["choices"] == [{"symbol": "{2/W}", "paid_as": "{W}"}], out
+    out = _pay(state, "{W/P}")
+    assert out["payable"] and out["payment"]["life"] == 0, out
+
+
 def test_cr_609_4b_chromatic_orrery_reaches_only_its_controller() -> None:
     """"You may spend …": an opponent's Orrery changes nothing for you."""
     state = _board(_perm("o", "Chromatic Orrery", controller="opponent"), _perm("m", "Mountain"))
