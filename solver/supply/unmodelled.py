@@ -354,7 +354,7 @@ def guard_spent_on_costs(req: PaymentRequest, supply: Supply) -> None:
     702.51a) and pays by its colors, which the widened demands do not keep apart."""
     _guard_assist_layers(req)
     guard_spent_on_activations(req.state, supply)
-    if req.convoke:
+    if req.convoke and any(p.controller == req.player and p.is_creature and not p.tapped for p in req.state.battlefield):
         from manasolver.models.rules.counts import payment_spend_rules, payment_spend_table
         if not payment_spend_table(req.state, req.player, req.spell).identity:
             source, effect = payment_spend_rules(req.state, req.player, req.spell)[0]
@@ -419,8 +419,9 @@ def guard_layer_changes(req: PaymentRequest) -> None:
     spells you control …") could change the answer, since the engine reads a permanent's card
     types and a spell's colors as printed: every permanent an artifact matters wherever the
     board or the spell speaks of artifacts (Null Rod stops every mana ability, metalcraft,
-    affinity, "Spend this mana only to activate abilities of artifacts"); a spell's colors matter
-    to a mana restriction on multicolored or colorless spells and to a cost modifier by color.
+    affinity, "Spend this mana only to activate abilities of artifacts"; improvise is refused apart,
+    :func:`_guard_assist_layers`); a spell's colors matter to a mana restriction on multicolored or
+    colorless spells and to a cost modifier by color.
     The permanents' colors are applied (:func:`~manasolver.models.rules.colors.permanent_colors`:
     colors among permanents, convoke's colors are refused apart), and Celestial Dawn's "Lands you
     control are Plains." is a land type change applied with the others."""
@@ -436,10 +437,10 @@ def guard_layer_changes(req: PaymentRequest) -> None:
             if spell is not None and spell.card is not None:
                 cards.append(spell.card)
             reader = next((c for c in cards if _ARTIFACT_WORD.search(c.oracle_text)), None)
-            if reader is not None or req.improvise:
-                what = f"{reader.name} speaks of artifacts" if reader is not None else "improvise taps artifacts"
+            if reader is not None:
                 raise Unsupported(f"{perm.card.name} ({perm.id}): {line!r} makes every permanent an artifact, which "
-                                  f"this engine does not apply to card types yet, and {what}", where)
+                                  f"this engine does not apply to card types yet, and {reader.name} speaks of "
+                                  f"artifacts", where)
             continue
         if spell is None or spell.ability:
             continue
@@ -469,7 +470,16 @@ def _spell_color_reader(req: PaymentRequest) -> str | None:
 
 def _guard_assist_layers(req: PaymentRequest) -> None:
     """Refuse convoke when a creature of the player's has other colors than printed (Celestial
-    Dawn: white; Mycosynth Lattice: colorless): convoke reads the printed colors."""
+    Dawn: white; Mycosynth Lattice: colorless): convoke reads the printed colors; and improvise
+    beside Mycosynth Lattice (every permanent an artifact: improvise reads the printed types).
+    Apart from :func:`guard_layer_changes`, whose answer is kept per board without the request's
+    convoke and improvise."""
+    if req.improvise:
+        for i, perm, line in _layer_sources(req.state):
+            if line == _ALL_ARTIFACTS:
+                raise Unsupported(f"{perm.card.name} ({perm.id}): {line!r} makes every permanent an artifact, which "
+                                  f"this engine does not apply to card types yet, and improvise taps artifacts",
+                                  f"battlefield[{i}]")
     if not req.convoke:
         return
     from manasolver.models.rules.colors import permanent_colors

@@ -272,6 +272,12 @@ def test_cr_702_51a_convoke_of_a_recolored_creature_is_refused() -> None:
     state = _board(_perm("l", "Mycosynth Lattice"), _perm("f", "Forest"))
     out = answer({"query": "pay", "state": state, "cost": "{1}", "improvise": True})
     assert out["error"]["code"] == "unsupported" and "improvise" in out["error"]["message"], out
+    board = answer({"query": "open", "state": state})["board"]  # a kept board asked first without it
+    assert answer({"query": "pay", "board": board, "cost": "{1}"})["payable"] is True
+    out = answer({"query": "pay", "board": board, "cost": "{1}", "improvise": True})
+    assert out["error"]["code"] == "unsupported" and "improvise" in out["error"]["message"], out
+    answer({"query": "close", "board": board})
+    assert _pay(state, "{U}", convoke=True)["payable"] is True  # no creature to convoke: nothing refused
 
 
 # -- the brute force ---------------------------------------------------------------------------
