@@ -44,6 +44,13 @@ from manasolver.models.abilities import AbilityCost, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.effects import SpendTable
 from manasolver.models.errors import Unsupported
+from manasolver.models.rules.counts import (
+    payment_spend_rules,
+    payment_spend_table,
+    spend_effects,
+    spend_rules,
+    spend_table,
+)
 from manasolver.models.state import GameState, Permanent, fits_cost
 from manasolver.models.symbols import C
 from manasolver.models.text.read import card_text
@@ -354,20 +361,18 @@ def guard_spent_on_costs(req: PaymentRequest, supply: Supply) -> None:
     702.51a) and pays by its colors, which the widened demands do not keep apart."""
     _guard_assist_layers(req)
     guard_spent_on_activations(req.state, supply)
-    if req.convoke and any(p.controller == req.player and p.is_creature and not p.tapped for p in req.state.battlefield):
-        from manasolver.models.rules.counts import payment_spend_rules, payment_spend_table
-        if not payment_spend_table(req.state, req.player, req.spell).identity:
-            source, effect = payment_spend_rules(req.state, req.player, req.spell)[0]
-            index = next(i for i, p in enumerate(req.state.battlefield) if p.id == source.id)
-            raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} changes what mana pays this cost "
-                              f"(CR 609.4b) but not what a convoked creature pays (702.51a), which this engine does "
-                              f"not tell apart yet", f"battlefield[{index}]")
+    creatures = any(p.controller == req.player and p.is_creature and not p.tapped for p in req.state.battlefield)
+    if req.convoke and creatures and not payment_spend_table(req.state, req.player, req.spell).identity:
+        source, effect = payment_spend_rules(req.state, req.player, req.spell)[0]
+        index = next(i for i, p in enumerate(req.state.battlefield) if p.id == source.id)
+        raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} changes what mana pays this cost "
+                          f"(CR 609.4b) but not what a convoked creature pays (702.51a), which this engine does "
+                          f"not tell apart yet", f"battlefield[{index}]")
 
 
 def guard_spent_on_activations(state: GameState, supply: Supply) -> None:
     """The part of :func:`guard_spent_on_costs` on the activations' own costs (the ``options``
     query's converters too)."""
-    from manasolver.models.rules.counts import spend_effects, spend_rules, spend_table
     if not spend_effects(state):
         return
     for cls in supply.classes:
