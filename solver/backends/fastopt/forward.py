@@ -44,7 +44,7 @@ class FormSearch:
     __slots__ = ("ab_life", "act_cost", "after_waste", "bound_sets", "by_unit_set", "by_unit_total",
                  "caps", "class_cap", "codes", "contrib", "contrib_r", "contrib_t", "cost_row",
                  "cost_total", "costly", "counts", "criteria", "done", "fi", "first_free", "form",
-                 "generic_spell", "have", "have_r", "inc", "keep", "life", "life_form", "lin",
+                 "generic_spell", "have", "have_r", "inc", "keep", "ks", "life", "life_form", "lin",
                  "modes", "most_size", "n_pool", "nd", "need", "need_total", "nm", "overshoot",
                  "plan", "pool_modes", "pool_sink", "pool_total", "pool_used", "reach", "scale",
                  "size", "skip", "slack", "stop_at", "subsets", "sup_life", "und_total", "undecided", "units",
@@ -57,6 +57,7 @@ class FormSearch:
         self.fi = fi
         self.form = form
         self.modes = modes
+        self.ks = [md.k for md in modes]  # each mode's class, read in the bounds' inner loops
         self.nm = len(modes)
         self.inc = inc
         self.keep = keep
@@ -160,7 +161,7 @@ class FormSearch:
         giving ``per[j]`` units per activation (fractional: a lower bound); only modes of at
         most ``most`` units an activation when ``most`` is set."""
         size = self.size
-        modes = self.modes
+        ks = self.ks
         caps = self.caps
         class_cap = self.class_cap
         used = self.used
@@ -170,7 +171,7 @@ class FormSearch:
         for j in order:
             if j < i or (most and size[j] > most):
                 continue
-            k = modes[j].k
+            k = ks[j]
             left = min(caps[j], class_cap[k] - used[k])
             if left <= 0:
                 continue
@@ -187,7 +188,7 @@ class FormSearch:
         ``room`` more units in all, each unit at its share of its activation (the
         covering problem is nested, so cheapest first is exact for it: a lower bound);
         only modes of at most ``most`` units an activation when ``most`` is set."""
-        modes = self.modes
+        ks = self.ks
         caps = self.caps
         class_cap = self.class_cap
         used = self.used
@@ -202,7 +203,7 @@ class FormSearch:
         for j in by_unit_total:
             if j < i or not contrib[j][t] or (most and size[j] > most):
                 continue
-            k = modes[j].k
+            k = ks[j]
             left = min(caps[j], class_cap[k] - used[k])
             if left <= 0:
                 continue
@@ -220,7 +221,7 @@ class FormSearch:
                 break
             if j < i or (most and size[j] > most):
                 continue
-            k = modes[j].k
+            k = ks[j]
             left = min(caps[j], class_cap[k] - used[k])
             pieces = left * size[j] - taken.get(j, 0)
             if pieces <= 0:

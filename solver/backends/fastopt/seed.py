@@ -42,9 +42,6 @@ def seed_plan(modes: list[Mode], class_cap: list[int], form: Form, x: int, tab: 
     spare: dict[int, int] = {}  # units made but not yet assigned, per mode
     owed = form.mana_total(x)
 
-    def avail(i: int) -> int:
-        return pool_left[i] if modes[i].k < 0 else left[modes[i].k]
-
     def take(i: int) -> None:
         nonlocal owed
         if modes[i].k < 0:
@@ -54,13 +51,17 @@ def seed_plan(modes: list[Mode], class_cap: list[int], form: Form, x: int, tab: 
         plan[i] += 1
         owed -= size[i]
 
+    classes = [md.k for md in modes]
+
     def pick(cands: list[int], per: list[int], want: int) -> int:
         best = -1
         best_key: tuple[bool, int, float] | None = None
+        short = max(owed, 0)
         for i in cands:
-            if avail(i) <= 0:
+            k = classes[i]
+            if (pool_left[i] if k < 0 else left[k]) <= 0:  # none of it left
                 continue
-            key = (modes[i].k >= 0, max(0, size[i] - max(owed, 0)), act_cost[i] / min(per[i], want))
+            key = (k >= 0, max(0, size[i] - short), act_cost[i] / min(per[i], want))
             if best_key is None or key < best_key:
                 best, best_key = i, key
         return best
