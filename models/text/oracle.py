@@ -257,7 +257,7 @@ _SPEND_AS = re.compile(r"^(?:you|players) may spend [^.]*\bmana as though it wer
 def _classify_static(line: str, low: str) -> str | None:
     """The kind of :class:`ManaEffect` a non-activated line is, or None."""
     if _SPEND_AS.search(low):
-        return "spend_as"  # changes what mana pays (609.4b): a payment rule the engine does not apply
+        return "spend_as"  # changes what mana pays (609.4b): where read as a SpendAs, the payment applies it
     # an ability word ("Landfall — Whenever …") does not change what the line is (CR 207.2c)
     triggered = re.sub(r"^[a-z']+(?: [a-z']+)* — ", "", low).startswith(("when ", "whenever ", "at "))
     if triggered and re.match(r"^(?:when|whenever) ~ attacks\b", low):
