@@ -21,7 +21,7 @@ import itertools
 from collections import Counter
 from collections.abc import Callable
 
-from manasolver.models._memo import KeyMemo
+from manasolver.models._memo import IdentityMemo, KeyMemo
 from manasolver.models.symbols import ANY_TYPE
 from manasolver.solver.backends.fastopt.incumbent import Incumbent
 from manasolver.solver.backends.fastopt.keep import KeepTerms
@@ -403,26 +403,33 @@ class Relaxation:
         total_rows = memo.get("total")
         if total_rows is not None:
             return self._scale, total_rows
-        modes = [m for m in self.modes_all if m.k >= 0]
-        counts: set[int] = set()
-        for m in modes:
-            counts.add(len(m.masks))
-            counts.add(len(m.masks) - sum(n for _, n in m.costs))
-            counts.update(_mask_counts(m.masks))
-        scale = self._scale = lcm_of(counts)
         act_cost = self.lin.act_cost
+        unit_counts: set[int] = set()
+        read: list[tuple[Mode, int, int, int]] = []  # (mode, units, units its cost asks, cost)
+        for m in self.modes_all:
+            if m.k < 0:
+                continue
+            size, asked, counts = _unit_counts(m)
+            unit_counts |= counts
+            read.append((m, size, asked, act_cost(m)))
+        scale = self._scale = lcm_of(unit_counts)
         # An activation with a mana cost also spends the units paying it: at least the
         # cheapest cost per unit of any mode each (0 with floating mana), rounded down.
-        self._payer = 0 if self.pool_total else min(
-            (act_cost(m) // len(m.masks) for m in modes if m.masks), default=0)
-        total_rows = memo["total"] = self._table(modes, lambda m: len(m.masks))
-        # Each activation's units net of its own cost, at its own cost only.
+        payer = self._payer = 0 if self.pool_total else min(
+            (cost // size for _, size, _, cost in read if size), default=0)
+        # The total's rows as _table makes them (every unit counted), and each activation's
+        # units net of its own cost, at its own cost only.
+        total_rows = []
         net_rows = []
-        for m in modes:
-            per = len(m.masks) - sum(n for _, n in m.costs)
+        for m, size, asked, cost in read:
+            if size > 0:
+                total_rows.append((cost * (scale // size) + payer * asked * (scale // size), size, m.k, m))
+            per = size - asked
             if per > 0:
-                net_rows.append((act_cost(m) * (scale // per), per, m.k, m))
+                net_rows.append((cost * (scale // per), per, m.k, m))
+        total_rows.sort(key=lambda r: r[0])
         net_rows.sort(key=lambda r: r[0])
+        memo["total"] = total_rows
         memo["net"] = net_rows
         return scale, total_rows
 
@@ -455,6 +462,23 @@ class Relaxation:
             out.append((cost, per, m.k, m))
         out.sort(key=lambda r: r[0])
         return out
+
+
+#: Per mode object (modes are shared by boards: :mod:`~manasolver.solver.backends.fastopt.modes`):
+#: its units per activation, the units its mana cost asks, and every unit count a relaxation table
+#: divides by for it (:func:`_unit_counts`).
+_UNIT_COUNTS: IdentityMemo[Mode, tuple[int, int, frozenset[int]]] = IdentityMemo(8192)
+
+
+def _unit_counts(m: Mode) -> tuple[int, int, frozenset[int]]:
+    """(units an activation of ``m`` adds, units its mana cost asks, the unit counts its rows
+    divide by: in all, net of its cost, and of each demand kind)."""
+    hit = _UNIT_COUNTS.get(m)
+    if hit is not None:
+        return hit
+    size = len(m.masks)
+    asked = sum(n for _, n in m.costs)
+    return _UNIT_COUNTS.put(m, (size, asked, frozenset({size, size - asked}) | _mask_counts(m.masks)))
 
 
 def _units_of(mask: int, m: Mode) -> int:

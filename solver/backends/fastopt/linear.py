@@ -72,7 +72,7 @@ class LinearCosts:
     its digit, or one of :data:`KEEP_LOST`, :data:`COLORS_LOST`, :data:`WASTE`,
     :data:`POOL`, :data:`ENERGY` (decided once, not per node)."""
 
-    __slots__ = ("_act_costs", "codes", "names", "place")
+    __slots__ = ("_act_costs", "_at", "codes", "names", "place")
 
     def __init__(self, criteria: tuple[str, ...]) -> None:
         self.names = [n for n in criteria if n in LINEAR] + ["tiebreak"]
@@ -80,17 +80,18 @@ class LinearCosts:
                                       for j, n in enumerate(self.names)}
         self.codes = [self.names.index(n) if n in LINEAR else _CODES[n] for n in criteria]
         self._act_costs: IdentityMemo[Mode, int] = IdentityMemo()
+        #: The place values of sacrifices, life, non-lands and activations (0: not counted).
+        place = self.place
+        self._at = (place.get("no_sacrifice", 0), place.get("min_life", 0), place.get("prefer_lands", 0),
+                    place.get("min_sources", 0))
 
     def act_cost(self, md: Mode) -> int:
         """One activation of ``md`` as the linear criteria's packed integer."""
         hit = self._act_costs.get(md)
         if hit is not None:
             return hit
-        place = self.place
-        cost = (md.sac * place.get("no_sacrifice", 0) + md.life * place.get("min_life", 0)
-                + md.nonland * place.get("prefer_lands", 0) + place.get("min_sources", 0)
-                + md.weight)
-        return self._act_costs.put(md, cost)
+        sac, life, nonland, source = self._at
+        return self._act_costs.put(md, md.sac * sac + md.life * life + md.nonland * nonland + source + md.weight)
 
     def digits(self, value: int) -> list[int]:
         """``value`` unpacked: one digit per name of :attr:`names`."""
