@@ -84,7 +84,8 @@ class KeepTerms:
         self._colors_cache: dict[tuple[int, ...], int] = {}
         #: Hall rows per kept form (:meth:`_hall_rows`), by the identity of a form of
         #: :attr:`keep_forms` (held as long as this object).
-        self._rows: dict[int, list[tuple[int, int, list[int]]]] = {}
+        self._rows: dict[int, list[tuple[int, int, int, bool, bool]]] = {}
+        self._pooled: dict[tuple[int, bool], int] | None = None
         self.keep_forms: list[list[Form]] = []
         #: How many listed costs each entry of ``keep_forms`` stands for (repeats merged).
         self.keep_weight: list[int] = []
@@ -138,25 +139,32 @@ class KeepTerms:
     def _payable_after(self, form: Form, spent: list[tuple[int, int]]) -> bool:
         """Is ``form`` payable from the keep units of the members left when ``spent``
         (class, members) are used?"""
-        for need, full, per in self._hall_rows(form):
+        units = self.keep_units
+        for need, full, mask, snow, every in self._hall_rows(form):
             have = full
             for k, n in spent:
-                have -= n * per[k]
+                for m, s, mult in units[k]:
+                    if every or m & mask or (snow and s):
+                        have -= n * mult
             if need > have:
                 return False
         return True
 
-    def _hall_rows(self, form: Form) -> list[tuple[int, int, list[int]]]:
+    def _hall_rows(self, form: Form) -> list[tuple[int, int, int, bool, bool]]:
         """Hall's condition of ``form`` over the keep units as rows ``(need, units with every
-        member left, units per member of each class)``: the whole cost first, then every
-        nonempty set of its demands (the snow demand included), in :func:`hall_ok`'s order."""
+        member left, the demand mask, snow, every unit)``: the whole cost first (every unit),
+        then every nonempty set of its demands (the snow demand included), in
+        :func:`hall_ok`'s order.  A row's units count the keep units of every member alike."""
         rows = self._rows.get(id(form))
         if rows is not None:
             return rows
-        cap = self.class_cap
-        units = self.keep_units
-        per_all = [sum(mult for _, _, mult in per) for per in units]
-        rows = [(form.generic(0) + form.fixed_mana, sum(c * u for c, u in zip(cap, per_all)), per_all)]
+        pooled = self._pooled
+        if pooled is None:  # every member's keep units by (mask, snow)
+            pooled = self._pooled = {}
+            for cap, per in zip(self.class_cap, self.keep_units):
+                for m, s, mult in per:
+                    pooled[(m, s)] = pooled.get((m, s), 0) + cap * mult
+        rows = [(form.generic(0) + form.fixed_mana, sum(pooled.values()), 0, False, True)]
         kinds = list(form.demands)
         if form.snow:
             kinds.append((-1, form.snow))
@@ -173,8 +181,8 @@ class KeepTerms:
                         snow = True
                     else:
                         mask |= m
-            per_k = [sum(mult for m, s, mult in per if m & mask or (snow and s)) for per in units]
-            rows.append((need, sum(c * u for c, u in zip(cap, per_k)), per_k))
+            full = sum(c for (m, s), c in pooled.items() if m & mask or (snow and s))
+            rows.append((need, full, mask, snow, False))
         self._rows[id(form)] = rows
         return rows
 
