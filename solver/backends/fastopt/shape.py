@@ -14,7 +14,7 @@ import dataclasses
 from typing import Any
 
 from manasolver.models._memo import IdentityMemo
-from manasolver.solver.supply.model import Supply
+from manasolver.solver.supply.model import Option, Supply
 
 __all__ = ["KNOWN_FIELDS", "KNOWN_KINDS", "shape_known"]
 
@@ -70,10 +70,19 @@ def _unknown_fields(cls: type) -> tuple[tuple[str, Any], ...] | None:
     return _UNKNOWN[cls]
 
 
+#: Per options tuple (shared by the classes of one card in one state, across boards): every
+#: option at its defaults outside :data:`KNOWN_FIELDS`.
+_OPTIONS: IdentityMemo[tuple[Option, ...], bool] = IdentityMemo(limit=8192)
+
+
+def _options_known(options: tuple[Option, ...]) -> bool:
+    return all(_at_default(o) for o in options)
+
+
 def _shape_of(sup: Supply) -> bool:
     """:func:`shape_known`, computed."""
     return _at_default(sup) and all(
-        _at_default(k) and k.kind in KNOWN_KINDS and all(_at_default(o) for o in k.options)
+        _at_default(k) and k.kind in KNOWN_KINDS and _OPTIONS.get_or(k.options, _options_known)
         for k in sup.classes)
 
 
