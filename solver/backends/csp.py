@@ -60,7 +60,7 @@ from manasolver.solver.backends.csp_cover import (
     taps_ok,
 )
 from manasolver.solver.backends.csp_totals import Total, concrete_totals, type_text
-from manasolver.solver.backends.problem import activation_of, sacrifices_last, spend_table_of
+from manasolver.solver.backends.problem import activation_of, sacrifices_last, spend_table_of, spending_supply
 from manasolver.solver.payment import Payment
 from manasolver.solver.request import PaymentRequest
 from manasolver.solver.supply.build import build_supply
@@ -162,6 +162,8 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
     sup = supply if supply is not None else without_cast_card(
         build_supply(req.state, req.player, resources=True, reserved=reserved_ids(req)), req.spell, req.state)
     x = req.x or 0
+    guard_spent_on_costs(req, sup)
+    sup = spending_supply(req.state, sup)  # activation costs paid as the 609.4b rules allow
     sources, whole = _productions(sup, req)
     ids = {(k, j): m for k, cls in enumerate(sup.classes) for j, m in enumerate(cls.members)}
     pos = {(k, j): p for k, cls in enumerate(sup.classes) for j, p in enumerate(cls.positions)}
@@ -171,7 +173,6 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
     found: dict[Payment, tuple[object, ...]] = {}
     candidate: tuple[Total, list[Prod], Counter[int]] | None = None
     timed_out = False
-    guard_spent_on_costs(req, sup)
     totals = concrete_totals(req, x, spend_table_of(req))
     for total in totals:
         if timed_out or len(found) > limit:

@@ -24,10 +24,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
+from manasolver.models._memo import IdentityMemo
 from manasolver.models.cost import ManaCost
 from manasolver.models.effects import SpendTable
-from manasolver.models.rules.counts import payment_spend_table, spend_table
-from manasolver.models.symbols import TYPE_BITS
+from manasolver.models.rules.counts import payment_spend_table, spend_effects, spend_table
+from manasolver.models.state import GameState
+from manasolver.models.symbols import ANY_COLOR, TYPE_BITS, C, ManaSymbol
 from manasolver.solver.casting.announce import Announcement, Form, announce, mask_text
 from manasolver.solver.request import Modifier, PaymentRequest, Policy
 from manasolver.solver.supply.model import Option, SourceClass, Supply, restriction_allows
@@ -47,6 +49,7 @@ __all__ = [
     "mana_string",
     "sacrifices_last",
     "spend_table_of",
+    "spending_supply",
     "to_payment",
 ]
 
@@ -61,6 +64,48 @@ def spend_table_of(req: PaymentRequest) -> SpendTable:
     """The 609.4b table of the rules reaching ``req``'s payment
     (:func:`~manasolver.models.rules.counts.payment_spend_table`)."""
     return payment_spend_table(req.state, req.player, req.spell)
+
+
+def spending_supply(state: GameState, supply: Supply) -> Supply:
+    """``supply`` with each activation's mana cost written as the 609.4b rules reaching it let it
+    be paid (:func:`~manasolver.models.rules.counts.spend_table` for an ability of that card: a
+    filter land's ``{W/U}`` under Chromatic Orrery is paid by any mana, a ``{R/G}`` under
+    Celestial Dawn by white only): each colored or ``{C}`` symbol becomes one of the same text
+    whose colors and colorless flag are the types that may pay it, so every backend, which reads
+    a cost symbol's colors and colorless flag as the mana that pays it, pays it by the rule.
+    ``supply`` itself when no rule changes a cost; remembered per supply object."""
+    if not spend_effects(state):
+        return supply
+    hit = _SPENDING.get(supply)
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    classes: list[SourceClass] = []
+    for cls in supply.classes:
+        table = SpendTable() if cls.hand or cls.free else spend_table(state, supply.player, None, cls.name)
+        if table.identity:
+            classes.append(cls)
+            continue
+        options = tuple(o if o.free else dataclasses.replace(o, mana_cost=_paid_as(o.mana_cost, table))
+                        for o in cls.options)
+        classes.append(cls if options == cls.options else dataclasses.replace(cls, options=options))
+    out = supply if all(a is b for a, b in zip(classes, supply.classes)) else \
+        dataclasses.replace(supply, classes=tuple(classes))
+    _SPENDING.put(supply, (state, out))
+    return out
+
+
+#: :func:`spending_supply` per supply object (and the state it was read on).
+_SPENDING: IdentityMemo[Supply, tuple[GameState, Supply]] = IdentityMemo(257)
+
+
+def _paid_as(cost: ManaCost, table: SpendTable) -> ManaCost:
+    """``cost`` with each colored or ``{C}`` symbol as the mana ``table`` lets pay it."""
+    out: list[ManaSymbol] = []
+    for sym in cost.symbols:
+        mask = sym.colors | (C if sym.colorless else 0)
+        wide = table.mask(mask) if mask and not (sym.phyrexian or sym.generic or sym.snow or sym.variable) else mask
+        out.append(sym if wide == mask else dataclasses.replace(sym, colors=wide & ANY_COLOR, colorless=bool(wide & C)))
+    return ManaCost(tuple(out))
 
 
 def kept_spend_table(problem: Problem) -> SpendTable:
@@ -121,10 +166,10 @@ class Problem:
     def build(req: PaymentRequest, supply: Supply, ann: Announcement, mode: Mode, x: int | None,
               ignore_restrictions: bool = False) -> Problem:
         """The problem of ``req``: ``ann`` announced again under the 609.4b rules reaching this
-        payment (:func:`spend_table_of`), so that its forms' demands say what mana pays them;
-        a rule that would change what pays a mana ability's own cost is refused
-        (:func:`~manasolver.solver.supply.unmodelled.guard_spent_on_costs`)."""
+        payment (:func:`spend_table_of`), so that its forms' demands say what mana pays them,
+        and ``supply``'s activation costs likewise (:func:`spending_supply`)."""
         guard_spent_on_costs(req, supply)
+        supply = spending_supply(req.state, supply)
         table = spend_table_of(req)
         if not table.identity:
             ann = announce_spending(ann, req.modifiers, table)

@@ -20,10 +20,9 @@ and clause and a ``where`` path (``battlefield[i]``, ``hand[i]``, ``cost``, ``sp
   the type and color changes of Mycosynth Lattice and Celestial Dawn where something the payment
   reads depends on them (:func:`guard_layer_changes`), and a haste grant the reader did not
   follow where a summoning-sick creature could tap for mana;
-- :func:`guard_spent_on_costs`: a "spend mana as though it were …" rule (CR 609.4b) that would
-  change what pays a mana ability's own cost (filter lands under Chromatic Orrery): the
-  payment's own total is paid by the rule (:mod:`~manasolver.solver.casting.announce`), an
-  activation's cost is read by type;
+- :func:`guard_spent_on_costs`: convoke beside a "spend mana as though it were …" rule (CR 609.4b)
+  or with recolored creatures; :func:`guard_spent_on_activations`: such a rule on a mana
+  ability's own cost in the ``options`` query (filter lands under Chromatic Orrery);
 While the supply is built, what it leaves out (listed in ``Supply.excluded``, then refused by
 :func:`guard_excluded` when it matters) is decided here too: :func:`ability_gap` and
 :func:`repeatable_gap` (mana abilities this model does not cover, raised as
@@ -350,17 +349,12 @@ def _paying_clauses(text: str) -> re.Match[str] | None:
 
 
 def guard_spent_on_costs(req: PaymentRequest, supply: Supply) -> None:
-    """Refuse when a "spend mana as though it were …" rule (CR 609.4b) would change what mana pays
-    the mana cost of one of the supply's activations (a filter land's ``{W/U}`` under Chromatic
-    Orrery, its ``{R/G}`` under Celestial Dawn, where only white mana pays colored symbols): the
-    backends read those costs by type.  The rules reaching an activation's cost are those of its
-    controller (or every player's) not limited to spells, and its source's own
-    (:func:`~manasolver.models.rules.counts.spend_rules` for an ability of that card).  Also the
-    color changes convoke would read (:func:`guard_layer_changes` has the others), and convoke
-    beside a rule that changes what mana pays the total: a convoked creature is not mana (CR
-    702.51a) and pays by its colors, which the widened demands do not keep apart."""
+    """Refuse the color changes convoke would read (:func:`guard_layer_changes` has the others),
+    and convoke beside a "spend mana as though it were …" rule (CR 609.4b) that changes what mana
+    pays the total: a convoked creature is not mana (CR 702.51a) and pays by its colors, which the
+    widened demands do not keep apart.  (What pays an activation's own cost under such a rule is
+    applied: :func:`~manasolver.solver.backends.problem.spending_supply`.)"""
     _guard_assist_layers(req)
-    guard_spent_on_activations(req.state, supply)
     creatures = any(p.controller == req.player and p.is_creature and not p.tapped for p in req.state.battlefield)
     if req.convoke and creatures and not payment_spend_table(req.state, req.player, req.spell).identity:
         source, effect = payment_spend_rules(req.state, req.player, req.spell)[0]
@@ -371,8 +365,12 @@ def guard_spent_on_costs(req: PaymentRequest, supply: Supply) -> None:
 
 
 def guard_spent_on_activations(state: GameState, supply: Supply) -> None:
-    """The part of :func:`guard_spent_on_costs` on the activations' own costs (the ``options``
-    query's converters too)."""
+    """Refuse, for the ``options`` query, a "spend mana as though it were …" rule (CR 609.4b) that
+    would change what mana pays the mana cost of one of the supply's activations (a filter land's
+    ``{W/U}`` under Chromatic Orrery, its ``{R/G}`` under Celestial Dawn): its pools read those
+    costs by type.  The rules reaching an activation's cost are its controller's (or every
+    player's) not limited to spells, and its source's own
+    (:func:`~manasolver.models.rules.counts.spend_rules` for an ability of that card)."""
     if not spend_effects(state):
         return
     for cls in supply.classes:
@@ -392,8 +390,8 @@ def guard_spent_on_activations(state: GameState, supply: Supply) -> None:
                     index = next(i for i, p in enumerate(state.battlefield) if p.id == source.id)
                     raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} changes what mana pays "
                                       f"{sym.text} of {cls.name}'s mana ability {opt.ability!r} (CR 609.4b), which "
-                                      f"this engine applies to the cost being paid, not yet to a mana ability's "
-                                      f"own cost", f"battlefield[{index}]")
+                                      f"the options query does not apply yet (pay, can_pay and payments do)",
+                                      f"battlefield[{index}]")
 
 
 #: Mycosynth Lattice's type change (layer 4, CR 613.1d) and the color changes of Lattice and

@@ -98,13 +98,27 @@ def test_cr_609_4b_chromatic_orrery_max_x_and_payments() -> None:
         assert _validate(state, "{U}", p)["legal"] is True
 
 
-def test_cr_609_4b_chromatic_orrery_on_a_filter_lands_cost_is_refused() -> None:
-    """The rule would also let a Mountain's {R} pay Mystic Gate's {W/U}: the engine applies it to
-    the cost being paid, not yet to a mana ability's own cost, and says so."""
+def test_cr_609_4b_chromatic_orrery_pays_a_filter_lands_cost() -> None:
+    """The rule reaches every cost its controller pays, a mana ability's too (CR 605.3b, 609.4b): a
+    Mountain's {R} pays Mystic Gate's {W/U}, so payments of {W}{W} list the Gate's filter fed by
+    the Mountain, each legal.  The options query does not apply it to a cost yet and says so."""
     state = _board(_perm("o", "Chromatic Orrery", tapped=True), _perm("g", "Mystic Gate"), _perm("m", "Mountain"))
-    out = answer({"query": "pay", "state": state, "cost": "{W}{W}"})
+    assert _pay(state, "{W}{W}")["payable"] is True
+    listed = answer({"query": "payments", "state": state, "cost": "{W}{W}", "limit": 20})
+    assert listed["complete"] and all(_validate(state, "{W}{W}", p)["legal"] for p in listed["payments"])
+    fed = [p for p in listed["payments"] if any(a["permanent"] == "g" and a["costs"][0] == "{W/U}"
+                                                 for a in p["activations"])]
+    assert fed and all(any(a["permanent"] == "m" for a in p["activations"]) for p in fed), listed
+    out = answer({"query": "options", "state": state})
     assert out["error"]["code"] == "unsupported" and "Mystic Gate" in out["error"]["message"], out
     assert "{W/U}" in out["error"]["message"] and out["error"]["where"] == "battlefield[0]"
+
+
+def test_cr_609_4b_sunglasses_white_pays_a_filter_lands_red_half() -> None:
+    """Graven Cairns' {B/R} cost is paid by a Plains' {W} as though it were red: {B}{B} payable."""
+    state = _board(_perm("s", "Sunglasses of Urza"), _perm("c", "Graven Cairns"), _perm("p", "Plains"))
+    out = _pay(state, "{B}{B}")
+    assert out["payable"] and out["payment"]["activations"][0]["mana"] == "{B}{B}", out
 
 
 # -- Celestial Dawn: white as any color, other mana only as colorless ----------------------------
@@ -285,7 +299,7 @@ def test_cr_702_51a_convoke_of_a_recolored_creature_is_refused() -> None:
 _RULES = ("Chromatic Orrery", "Sunglasses of Urza", "Celestial Dawn", "Mycosynth Lattice", "Oath of Nissa",
           "Vizier of the Menagerie")
 _SOURCES = ("Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes", "Fire Diamond", "Sol Ring",
-            "Llanowar Elves", "Birds of Paradise")
+            "Llanowar Elves", "Birds of Paradise", "Mystic Gate", "Graven Cairns", "Rakdos Signet")
 _SYMBOLS = ("{W}", "{U}", "{B}", "{R}", "{G}", "{C}", "{1}", "{W/U}", "{R/G}", "{2/W}", "{B/P}", "{C/G}")
 
 
