@@ -252,6 +252,29 @@ def _base_mask(state: GameState, perm: Permanent, ability: ManaAbility, plain: b
     return hit
 
 
+#: Per card: the union of :func:`_base_mask` over its own abilities when none reads the board
+#: or the permanent (each static, without a chosen color or the commander's identity), -1 for
+#: any other card; for boards without effects on mana.
+_CARD_MASKS: IdentityMemo[Card, int] = IdentityMemo(8193)
+
+
+def _card_mask(state: GameState, perm: Permanent, abilities: tuple[ManaAbility, ...]) -> int:
+    """What ``perm``'s own ``abilities`` could produce when that is the same for every permanent
+    of its card on a board without effects on mana; -1 when they read the board or the permanent."""
+    card = perm.card
+    hit = _CARD_MASKS.get(card)
+    if hit is not None:
+        return hit
+    mask = 0
+    for ab in abilities:
+        production = ab.production
+        if not _static(production) or production.chosen or production.commander:
+            mask = -1
+            break
+        mask |= _base_mask(state, perm, ab, True, {})
+    return _CARD_MASKS.put(card, mask)
+
+
 def _check_supported(state: GameState) -> None:
     bad = [p for p in state.battlefield if _unread(p)]
     if bad:
@@ -327,6 +350,11 @@ def _fixed_point(state: GameState, strict: bool, lands_only: bool) -> CouldProdu
         if not abilities:
             continue
         perms.append(p)
+        if own_abilities:
+            whole = _card_mask(state, p, abilities)
+            if whole >= 0:
+                cp[p.id] = whole
+                continue
         mask = 0
         for ab in abilities:
             prod = ab.production
