@@ -33,6 +33,7 @@ import dataclasses
 from collections.abc import Mapping
 
 from manasolver.models.errors import Unsupported
+from manasolver.models.symbols import ANY_TYPE
 from manasolver.solver.answers import Reason
 from manasolver.solver.backends import (
     DEFAULT_CHAINS,
@@ -55,15 +56,16 @@ CUT_SHORT = "(the search was cut short by the time bound: not proven the least)"
 
 
 def missing_text(slack: Mapping[tuple[object, ...], int]) -> str:
-    """Slack per demand as a cost: ``{1}{G}``."""
+    """Slack per demand as a cost: ``{1}{G}``.  A demand any type of mana pays (``{U}`` under
+    Chromatic Orrery, CR 609.4b) is written as generic mana, which is what added sources cover."""
     parts: list[str] = []
-    g = slack.get(("generic",), 0)
+    g = slack.get(("generic",), 0) + sum(n for d, n in slack.items() if d[0] == "spell" and d[1] == ANY_TYPE)
     if g:
         parts.append("{" + str(g) + "}")
     order = "WUBRGC"
     singles = []
     for d, n in slack.items():
-        if d[0] == "spell":
+        if d[0] == "spell" and d[1] != ANY_TYPE:
             singles.extend([mask_text(int(d[1]))] * n)  # type: ignore[call-overload]
     singles.sort(key=lambda s: (len(s), order.index(s[1]) if s[1] in order else 9, s))
     parts.extend(singles)

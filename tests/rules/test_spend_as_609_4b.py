@@ -337,3 +337,17 @@ def test_cr_609_4b_random_spend_as_boards_agree_with_the_brute_force(
         assert "Celestial Dawn" in err.message and ("widens" in err.message or "Lattice" in where), (where, err)
         return
     assert_agrees_with_brute(req, where, brute(req, criteria), limit=200, validated=20, check_default=True)
+
+
+def test_609_4b_chromatic_orrery_missing_mana_is_written_as_generic() -> None:
+    """CR 609.4b: under Chromatic Orrery any mana pays {U}, so what is missing for {U}{U} from one
+    Mountain is one more mana of any type, written {1} (not a six-type hybrid, which no cost has);
+    a {C} still needs colorless mana."""
+    from manasolver.solver.protocol import answer
+    state = {"players": [{"name": "you"}, {"name": "opponent"}],
+             "battlefield": [{"id": "o", "card": "Chromatic Orrery", "tapped": True},
+                             {"id": "m", "card": "Mountain"}]}
+    out = answer({"query": "can_pay", "state": state, "cost": "{U}{U}"})
+    assert out["payable"] is False and out["reason"]["missing"] == "{1}"
+    out = answer({"query": "can_pay", "state": state, "cost": "{U}{C}"})
+    assert out["payable"] is False and out["reason"]["missing"] == "{C}"
