@@ -23,6 +23,17 @@ can take most of a second) holds only its own connection: the other connections'
 their turns at the interpreter between its steps, and :attr:`Limits.workers` queries compute at
 once.
 
+A client that sends a request's head and body in two writes (``http.client`` does, even with
+``TCP_NODELAY``) would wake the connection's thread twice a request: for the head alone (on two
+cores, mostly the same core as the client, which it then preempts), and again for the body.
+Measured with the benchmark's client, 1.7 to 1.97 reads and context switches a request.  So after
+two requests in a row with a body of a known length, the next read waits under a receive
+low-water mark (``SO_RCVLOWAT``) of the last head's size and one byte: the kernel wakes the
+thread once the head and the start of the body are in, one read and one switch a request.  The
+wait for that is short (:attr:`Limits.split_wait`): a shorter request (a ``GET`` after
+``POST`` s), a body sent late, or an idle client are then read as they are, as without the mark,
+and after a shorter one the mark is not set again for a while (16 requests, doubling with each).
+
 The parser accepts what HTTP/1.1 clients send and refuses the rest with 400 and the
 application's error object: a request line of a token method, a target of visible ASCII and
 ``HTTP/1.1`` or ``HTTP/1.0``; header names that are tokens, no line folding, no control
@@ -73,6 +84,11 @@ class Limits:
     #: requests the engine answers at once (its caches are safe to share between threads): more
     #: than one, so that a query running to its time bound does not hold up the others
     workers: int = 4
+    #: seconds to wait for the body after a head when the client's last requests had one, before
+    #: the bytes in are read as they are (:meth:`_Connection._recv_expected`); the kernel counts it
+    #: in clock ticks, one or two of them (4 ms each at 250 Hz); a request shorter than the last
+    #: ones waits this long, once in a while
+    split_wait: float = 0.005
 
 
 @dataclass(slots=True)
@@ -168,6 +184,10 @@ _CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 #: one system call, where Python's own timeouts add a poll and a change of the socket's mode.
 _KERNEL_TIMEOUTS = sys.platform.startswith("linux")
 _TIMEVAL = struct.Struct("@ll")
+#: requests in a row with a body before the next one's head is not read until its body starts
+_EXPECT_AFTER = 2
+#: requests read without a low-water mark after a short request met one (doubled for each, up to 64x)
+_COOLDOWN = 16
 
 
 def _timeval(seconds: float) -> bytes:
@@ -327,7 +347,7 @@ class Server:
         """A response after which the connection is closed."""
         body = response.body if isinstance(response.body, bytes) else b"".join(response.body)
         try:
-            sock.sendall(_head(response.status, response, len(body), close=True) + body)
+            sock.sendall(_head(response, len(body), close=True) + body)
         except (ConnectionError, OSError):
             pass
 
@@ -335,7 +355,8 @@ class Server:
 class _Connection:
     """One client's connection: its requests read, answered and written in order."""
 
-    __slots__ = ("server", "sock", "buf", "limits", "last_raw", "last_head", "passed", "read_timeout")
+    __slots__ = ("server", "sock", "buf", "limits", "last_raw", "last_head", "passed", "read_timeout", "lowat",
+                 "expect", "head_size", "bodies", "cooldown", "misses")
 
     def __init__(self, server: Server, sock: socket.socket) -> None:
         self.server = server
@@ -346,6 +367,12 @@ class _Connection:
         self.last_head: _Head | None = None
         self.passed: _Head | None = None  # the last head that the application's check let through
         self.read_timeout = 0.0  # the socket's receive timeout (SO_RCVTIMEO), 0 for none
+        self.lowat = 1  # the socket's receive low-water mark (SO_RCVLOWAT)
+        self.expect = 0  # bytes to wait for before the next request is read (0: wake on the first)
+        self.head_size = 0  # bytes of the last head, with the blank line that ends it
+        self.bodies = 0  # requests in a row with a body of a known length
+        self.cooldown = 0  # requests to read without a low-water mark after one met a short request
+        self.misses = 0  # short requests met under a low-water mark
         if _KERNEL_TIMEOUTS:  # a blocking socket, the kernel keeps the time: no poll and no mode switch a read
             sock.settimeout(None)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, _timeval(server.limits.request_timeout))
@@ -358,6 +385,9 @@ class _Connection:
         sock = self.sock
         try:
             if _KERNEL_TIMEOUTS:
+                if self.lowat != 1:
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT, 1)
+                    self.lowat = 1
                 if not left - 0.1 <= self.read_timeout <= left + 0.05:  # else the one set is near enough
                     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _timeval(left))
                     self.read_timeout = left
@@ -371,6 +401,35 @@ class _Connection:
             raise _Closed()
         return data
 
+    def _recv_expected(self, deadline: float) -> bytes:
+        """The next request's first bytes, woken only once :attr:`expect` of them are in (or
+        :attr:`Limits.split_wait` has passed): a client that sends its head and its body in two writes
+        (``http.client`` does) would otherwise wake this thread for the head alone, and again for
+        the body.  Fewer bytes in that time (a shorter request than the last ones, or an idle client)
+        are read as usual: the mark is dropped, and after a shorter request it is not set again for
+        a while."""
+        wait = self.limits.split_wait
+        if deadline - time.monotonic() <= wait:
+            return self._recv(deadline)
+        sock = self.sock
+        if self.lowat != self.expect:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT, self.expect)
+            self.lowat = self.expect
+        if self.read_timeout != wait:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _timeval(wait))
+            self.read_timeout = wait
+        try:
+            data = sock.recv(65536)
+        except (TimeoutError, BlockingIOError):  # nothing in that time: an idle client
+            return self._recv(deadline)
+        if not data:
+            raise _Closed()
+        if len(data) < self.expect:  # a short request, or one sent slowly: it waited for nothing
+            self.misses += 1
+            self.cooldown = _COOLDOWN << min(self.misses - 1, 6)
+            self.expect = 0
+        return data
+
     def _read_head(self, deadline: float) -> _Head | None:
         """The next request's head, or ``None`` when the client closed between requests."""
         start = 0
@@ -378,8 +437,9 @@ class _Connection:
             buf = self.buf
             end = buf.find(b"\r\n\r\n", start)
             size = end + 4
-            bare = buf.find(b"\n\n", start)  # lines ended by bare line feeds
-            if bare >= 0 and (end < 0 or bare < end):
+            # lines ended by bare line feeds, before that blank line (pipelined requests may follow it)
+            bare = buf.find(b"\n\n", start, end + 1 if end >= 0 else len(buf))
+            if bare >= 0:
                 end, size = bare, bare + 2
             if end >= 0:
                 break
@@ -387,7 +447,7 @@ class _Connection:
                 raise _Malformed(f"the request's head is over {self.limits.max_head} bytes", 431)
             start = max(0, len(buf) - 3)
             try:
-                data = self._recv(deadline)
+                data = self._recv_expected(deadline) if self.expect and not buf else self._recv(deadline)
             except _Closed:
                 if not buf.strip():
                     return None
@@ -397,6 +457,7 @@ class _Connection:
             raise _Malformed(f"the request's head is over {self.limits.max_head} bytes", 431)
         raw = buf[:end]
         self.buf = buf[size:]
+        self.head_size = size
         if raw != self.last_raw:  # a kept-alive client sends the same head again and again
             self.last_head = _Head(raw.lstrip(b"\r\n"))  # blank lines before a request are allowed
             self.last_raw = raw
@@ -519,12 +580,27 @@ class _Connection:
                     return
                 if not _KERNEL_TIMEOUTS:
                     self.sock.settimeout(limits.request_timeout)  # a client that doesn't read its answer
+                else:
+                    self._expect_next(head)
                 self._send(response, request.method == "HEAD", keep, head.http10)
             finally:
                 if large:
                     server._large.release()
             if not keep:
                 return
+
+    def _expect_next(self, head: _Head) -> None:
+        """Whether to wait for the next request's head and a byte of its body before reading it
+        (:meth:`_recv_expected`): after requests in a row with a body of a known length, sent
+        without waiting for ``100 Continue``, the client is taken to send such requests again."""
+        if head.chunked or not head.length or head.expects_continue or self.buf:
+            self.bodies = 0
+        else:
+            self.bodies += 1
+        if self.cooldown:
+            self.cooldown -= 1
+        self.expect = (self.head_size + 1 if self.bodies >= _EXPECT_AFTER and not self.cooldown
+                       and self.head_size < 65536 else 0)
 
     def _length_refusal(self, head: _Head) -> Response | None:
         """411 for a body of unknown length, 413 for one declared too large."""
@@ -541,14 +617,19 @@ class _Connection:
 
     def _send(self, response: Response, head_only: bool, keep: bool, http10: bool) -> None:
         sock = self.sock
-        if isinstance(response.body, bytes):
-            data = _head(response.status, response, len(response.body), close=not keep)
-            sock.sendall(data if head_only else data + response.body)  # one write: one segment
+        body = response.body
+        if isinstance(body, bytes):
+            if keep and not head_only and not response.headers:  # an answer on a kept-alive connection
+                start = _STARTS.get((response.status, response.content_type)) or _start(response)
+                sock.sendall(b"%sContent-Length: %d\r\n\r\n%s" % (start, len(body), body))  # one write: one segment
+                return
+            data = _head(response, len(body), close=not keep)
+            sock.sendall(data if head_only else data + body)
             return
-        chunks = response.body
+        chunks = body
         chunked = not http10  # HTTP/1.0 has no chunks: the body ends when the connection does
         try:
-            sock.sendall(_head(response.status, response, None, close=not keep or http10, chunked=chunked))
+            sock.sendall(_head(response, None, close=not keep or http10, chunked=chunked))
             while not head_only:
                 with self.server._engine:
                     chunk = next(chunks, None)
@@ -565,14 +646,9 @@ class _Connection:
             sock.sendall(b"0\r\n\r\n")
 
 
-def _head(status: int, response: Response, length: int | None, close: bool, chunked: bool = False) -> bytes:
+def _head(response: Response, length: int | None, close: bool, chunked: bool = False) -> bytes:
     """A response's status line and headers."""
-    start = _STARTS.get((status, response.content_type))
-    if start is None:
-        start = f"HTTP/1.1 {status} {_reason(status)}\r\nContent-Type: {response.content_type}\r\n".encode("latin-1")
-        if len(_STARTS) < 64:
-            _STARTS[(status, response.content_type)] = start
-    lines = [start]
+    lines = [_STARTS.get((response.status, response.content_type)) or _start(response)]
     if length is not None:
         lines.append(b"Content-Length: %d\r\n" % length)
     elif chunked:
@@ -587,6 +663,15 @@ def _head(status: int, response: Response, length: int | None, close: bool, chun
 
 #: the first lines of a response, by status and content type
 _STARTS: dict[tuple[int, str], bytes] = {}
+
+
+def _start(response: Response) -> bytes:
+    """The status line and ``Content-Type`` of ``response``, kept in :data:`_STARTS`."""
+    status, kind = response.status, response.content_type
+    start = f"HTTP/1.1 {status} {_reason(status)}\r\nContent-Type: {kind}\r\n".encode("latin-1")
+    if len(_STARTS) < 64:
+        _STARTS[(status, kind)] = start
+    return start
 
 
 def _reason(status: int) -> str:

@@ -33,7 +33,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from manasolver.models.errors import BadQuery, ManasolverError
@@ -51,6 +51,8 @@ _QUERY_TYPES = frozenset({"application/json"})
 _BATCH_TYPES = frozenset({"application/json", "application/x-ndjson", "application/jsonl"})
 _CHUNK = 64 * 1024  # bytes of batch answers sent at once
 _CHUNK_SECONDS = 0.02  # or the answers of this much work, whichever comes first
+#: the decoder's C scanner: one JSON value from a position, with the decoder's number and constant hooks
+_SCAN: Callable[[str, int], tuple[Any, int]] = cast(Any, _DECODER).scan_once
 
 
 def version() -> str:
@@ -244,11 +246,16 @@ class QueryApp(App):
         except UnicodeDecodeError as err:
             return _json(400, _error(f"the body is not UTF-8: {err}", "body"))
         try:
-            obj = _DECODER.decode(text)
-        except (ValueError, RecursionError) as err:
-            if not text.strip():
-                return _json(400, _error("the body is empty: POST one JSON query object", "body"))
-            return _json(400, _error(f"not valid JSON: {err}", "body"))
+            obj, end = _SCAN(text, 0)  # a body of one JSON value, read by the C scanner
+            if end != len(text) and text[end:].strip(" \t\n\r"):
+                raise ValueError
+        except (StopIteration, ValueError, RecursionError):
+            try:  # blanks before the value, or an error: read again for the decoder's own message
+                obj = _DECODER.decode(text)
+            except (ValueError, RecursionError) as err:
+                if not text.strip():
+                    return _json(400, _error("the body is empty: POST one JSON query object", "body"))
+                return _json(400, _error(f"not valid JSON: {err}", "body"))
         del text
         if type(obj) is not dict:
             return _json(400, _error("a query must be a JSON object", "body"))
