@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from brute import MAX_SOURCES, brute, canon, moves
+from brute import MAX_SOURCES, brute, canon, moves, value
 from backends import assert_agrees_with_brute
 from cards import (
     ASHNODS_ALTAR,
@@ -820,3 +820,19 @@ def test_cr_602_2b_the_source_an_ability_sacrifices_is_not_altar_fodder() -> Non
                                                           {"id": "a", "card": "Ashnod's Altar"}]}
     out = answer({"query": "can_pay", "state": alone, "spell": {"permanent": "ms", "ability": 0}})
     assert out["payable"] is False, out
+
+
+def test_601_2a_keep_colors_counts_no_color_of_the_spirit_guide_being_cast() -> None:
+    """CR 601.2a: casting one of two Simian Spirit Guides, the copy cast is on the stack, so it keeps
+    no red. Exiling the other Guide for {1} loses red; tapping the Forest loses green (the pool's
+    {G} pays the {G}): a tie on keep_colors that the brute force scores like the engine, and the
+    engine's payment is as good as the brute force's best."""
+    state = with_hand(board(perm("p0", FOREST), life=1, pool="{G}"), SIMIAN, SIMIAN)
+    spell = SpellInfo(types=frozenset(SIMIAN.type_line.types), colors=SIMIAN.colors, card=SIMIAN)
+    r = PaymentRequest(state, ManaCost.parse("{1}{G}"), "you", spell=spell,
+                       policy=Policy(criteria=("keep_colors", "min_sources")))
+    b = brute(r, r.policy.criteria)
+    assert b.best_value == (1, 1)
+    for backend in ("cpsat", None):
+        ans = queries.pay(r, backend=backend)
+        assert ans.payment is not None and value(ans.payment, r, r.policy.criteria) == (1, 1)

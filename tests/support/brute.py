@@ -334,10 +334,12 @@ def _criteria(p: Payment, req: PaymentRequest, criteria: Sequence[str]) -> tuple
             # all of a permanent's converters asking the same) paid along a chain of other
             # untapped permanents that starts from a cost-free activation of a permanent
             # without a converter.  Searched over sequences of activations, not a fixpoint.
+            # The card being cast is on the stack (601.2a): it keeps no color, before or after.
             used = ({a.permanent if a.hand is None else f"hand:{a.hand}" for a in p.activations}
                     | {s for a in p.activations for s in a.sacrificed + a.tapped})
-            out.append((_keepable_colors(state, req.player, frozenset())
-                        & ~_keepable_colors(state, req.player, frozenset(used))).bit_count())
+            cast = req.spell.card.name if req.spell and req.spell.card and not req.spell.ability else ""
+            out.append((_keepable_colors(state, req.player, frozenset(), cast)
+                        & ~_keepable_colors(state, req.player, frozenset(used), cast)).bit_count())
         elif c == "keep_castable":
             if state.player(req.player).hand or req.policy.keep_castable:
                 raise ValueError("brute force does not compute keep_castable")
@@ -363,11 +365,12 @@ def _pays_abilities(r: Restriction | None) -> bool:
     return r is None or r.any_ability or (r.abilities and not r.spell_types)
 
 
-def _keepable_colors(state: GameState, player: str, gone: frozenset[str]) -> int:
-    """The colors the permanents not in ``gone`` could make (see keep_colors in _criteria), by
-    a search over what the pool can hold as they activate."""
+def _keepable_colors(state: GameState, player: str, gone: frozenset[str], cast: str = "") -> int:
+    """The colors the permanents (and cards in hand) not in ``gone`` could make (see keep_colors
+    in _criteria), the card ``cast`` being cast left out, by a search over what the pool can hold
+    as they activate."""
     perms: list[tuple[list[Move], list[Move], bool]] = []  # free moves, converter moves, starter
-    for ms in moves(state, player):
+    for ms in moves(state, player, cast):
         if not ms or ms[0].perm.id in gone:
             continue
         free = [m for m in ms if m.mana and not m.costs_mana and not m.sacrificed and not m.tapped]
