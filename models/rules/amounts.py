@@ -424,12 +424,14 @@ def _lands_could_produce(state: GameState, permanent: Permanent, kind: str) -> i
     controls could produce (CR 106.7): the intrinsic abilities of their land types now and, unless a
     land-type change took it away, their printed abilities' options, costs and conditions ignored
     (Plaza of Harmony, Star Compass).  Other effects on mana on the board (granted abilities,
-    replacements) are not followed here: unsupported; so is one of them that itself mirrors lands."""
-    from manasolver.models.effects import ConditionalDamage, LandTypeChange, ManaMultiplier, TriggeredMana
+    replacements) are not followed here: unsupported; so is one of them that itself mirrors lands.
+    A rule of spending (CR 609.4b: Chromatic Orrery) changes what mana pays, not what a land could
+    produce, so it is no such effect."""
+    from manasolver.models.effects import ConditionalDamage, LandTypeChange, ManaMultiplier, SpendAs, TriggeredMana
     from manasolver.models.text.mana_effects import mana_effects_of
     for source in state.battlefield:
         for effect in mana_effects_of(source.card):
-            if not isinstance(effect, (LandTypeChange, ManaMultiplier, TriggeredMana, ConditionalDamage)) \
+            if not isinstance(effect, (LandTypeChange, ManaMultiplier, TriggeredMana, ConditionalDamage, SpendAs)) \
                     and has_effect(state, source, effect):
                 raise Unsupported(f"{permanent.card.name} ({permanent.id}) mirrors what lands could produce, and "
                                   f"{source.card.name} ({source.id}) may change it; not followed",

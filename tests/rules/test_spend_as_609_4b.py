@@ -351,3 +351,18 @@ def test_609_4b_chromatic_orrery_missing_mana_is_written_as_generic() -> None:
     assert out["payable"] is False and out["reason"]["missing"] == "{1}"
     out = answer({"query": "can_pay", "state": state, "cost": "{U}{C}"})
     assert out["payable"] is False and out["reason"]["missing"] == "{C}"
+
+
+def test_609_4b_chromatic_orrery_beside_plaza_of_harmony_is_answered() -> None:
+    """Plaza of Harmony mirrors what lands could produce (CR 106.7); Chromatic Orrery changes what
+    mana pays (609.4b), not what a land could produce, so the Plaza is read, not refused, and its
+    {C} pays a {U} under the Orrery."""
+    from manasolver.solver.protocol import answer
+    state = {"players": [{"name": "you"}, {"name": "opponent"}],
+             "battlefield": [{"id": "o", "card": "Chromatic Orrery", "tapped": True},
+                             {"id": "m", "card": "Mountain"}, {"id": "s", "card": "Plaza of Harmony"}]}
+    out = answer({"query": "pay", "state": state, "cost": "{U}{U}"})
+    assert out["payable"] is True
+    assert {a["permanent"] for a in out["payment"]["activations"]} == {"m", "s"}
+    check = answer({"query": "validate", "state": state, "cost": "{U}{U}", "payment": out["payment"]})
+    assert check["legal"] is True
