@@ -309,6 +309,19 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
             return hit
         return _COUNTED_ROWS.put(counted, perm, _row(state, perm, pl, refs, effects, changed, resources,
                                                      ref_error, False))
+    elif not changed and refs is not None and not ref_error and _mirrors_only(card):
+        # Its options read the board only through what its could-produce abilities mirror
+        # (Exotic Orchard, Reflecting Pool, Fellwar Stone): remembered per permanent and masks.
+        from manasolver.solver.graph import reference_mask
+        mirrored = (id(perm), resources, perm.sick and summoning_sick(state, perm),
+                    (pl.life, pl.energy) if pays else (), "mirrors",
+                    tuple(reference_mask(state, perm, ab, refs) for ab in card.mana_abilities
+                          if ab.production.reference))
+        hit = _COUNTED_ROWS.get(mirrored, perm)
+        if hit is not None:
+            return hit
+        return _COUNTED_ROWS.put(mirrored, perm, _row(state, perm, pl, refs, effects, changed, resources,
+                                                      ref_error, False))
     excluded: Excluded | None = None
     opts: tuple[Option, ...] = ()
     # A Spirit Guide's "exile from your hand" does nothing on the battlefield; Heritage
@@ -373,6 +386,36 @@ def _counts_only(card: Card) -> bool:
                 or (amount is not None and (amount.kind != "count" or amount.min_power is not None))):
             ok = False
     return _COUNTS_ONLY.put(card, ok)
+
+
+_MIRRORS_ONLY: IdentityMemo[Card, bool] = IdentityMemo(8193)
+
+
+def _mirrors_only(card: Card) -> bool:
+    """Does ``card``'s supply row read the board (without effects on mana) only through what its
+    could-produce abilities mirror of the lands of a player set?  Each ability either mirrors
+    (lands you control, or your opponents': no amount, no condition, no "instead") or reads
+    nothing of the board (no amount, condition, chosen color, commander identity, colors among
+    permanents, "instead" production, variable counter cost or pool doubling), and no mana
+    ability is read from a tapping cost's text."""
+    hit = _MIRRORS_ONLY.get(card)
+    if hit is not None:
+        return hit
+    ok = bool(card.mana_abilities) and not card_text(card).tap_costs
+    mirrors = False
+    for ab in card.mana_abilities:
+        production = ab.production
+        if (ab.condition is not None or production.amount is not None or production.instead is not None
+                or production.instead_options or production.instead_reference_count or ab.cost.remove_any
+                or production.doubles_pool):
+            ok = False
+        elif production.reference:
+            mirrors = True
+            if production.reference not in ("lands_you_control", "lands_opponents_control"):
+                ok = False
+        elif production.chosen or production.commander or production.colors_among:
+            ok = False
+    return _MIRRORS_ONLY.put(card, ok and mirrors)
 
 
 def _group_with_resources(state: GameState, mine: list[tuple[int, Permanent]],

@@ -43,3 +43,27 @@ def test_gaeas_cradle_counts_a_bird_but_the_archdruid_does_not() -> None:
     assert _payable(_board(ELVES[:1] + [bird]), 5)  # Archdruid 2, Cradle 3
     assert not _payable(_board(ELVES[:1] + [bird]), 6)
     assert not _payable(_board(ELVES[:1]), 5)
+
+
+def _mirror_board(land: str, opponent_land: str) -> dict[str, Any]:
+    """Exotic Orchard (what opponents' lands could produce) and Reflecting Pool (what your lands
+    could produce), the same two permanents on every board, beside ``land`` (tapped: mirrored, never
+    tapped itself) and an opponent's ``opponent_land``."""
+    return {"players": [{"name": "you", "life": 20}, {"name": "them", "life": 20}],
+            "battlefield": [{"id": "orchard", "card": "Exotic Orchard"},
+                            {"id": "pool", "card": "Reflecting Pool"},
+                            {"id": "mine", "card": land, "tapped": True},
+                            {"id": "theirs", "card": opponent_land, "controller": "them"}]}
+
+
+def test_exotic_orchard_and_reflecting_pool_mirror_each_board_anew() -> None:
+    # (your land, the opponent's, a cost both pay, a cost neither pays)
+    for land, theirs, payable, unpayable in (("Forest", "Island", "{G}{U}", "{W}"),
+                                             ("Plains", "Mountain", "{W}{R}", "{G}"),
+                                             ("Forest", "Island", "{U}{G}", "{R}"),
+                                             ("Forest", "Forest", "{G}{G}", "{U}")):
+        board = _mirror_board(land, theirs)
+        out = answer({"query": "pay", "state": board, "cost": payable})
+        assert out.get("payable") is True, (land, theirs, out)
+        out = answer({"query": "pay", "state": board, "cost": unpayable})
+        assert out.get("payable") is False, (land, theirs, out)
