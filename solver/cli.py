@@ -381,11 +381,16 @@ def _mana_value(args: argparse.Namespace) -> int:
 
 
 def _long_lived() -> None:
-    """Tune the garbage collector for a long ``batch`` or ``serve`` process: what start-up
-    loaded is moved out of the collector's sight (``gc.freeze``), and collections come less
-    often (a query makes thousands of short-lived objects, nearly all freed by reference counting
-    alone; the full collections would otherwise rescan the card data and the caches)."""
+    """Ready a long ``batch`` or ``serve`` process.  OR-Tools' CP-SAT is imported now (0.3 s on
+    the 2-core machine), not by the first query that needs it, which would otherwise take that
+    long: the first five-color cost on a board of Signets, say.  Then the garbage collector is
+    tuned: what start-up loaded is moved out of the collector's sight (``gc.freeze``), and
+    collections come less often (a query makes thousands of short-lived objects, nearly all
+    freed by reference counting alone; the full collections would otherwise rescan the card data
+    and the caches)."""
     import gc
+
+    from ortools.sat.python import cp_model  # noqa: F401  (imported for its side effect: loaded)
     gc.freeze()
     gc.set_threshold(10_000, 50, 1_000)
 

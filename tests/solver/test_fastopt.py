@@ -256,3 +256,21 @@ def test_the_same_board_sent_again_reuses_its_search() -> None:
     criteria = first.policy.criteria
     search = search_for(first, criteria)
     assert search is not None and search_for(again, criteria) is search
+
+
+def test_feasibility_ends_at_the_first_payment_on_a_varied_board_of_signets() -> None:
+    """can_pay asks only whether a payment exists: the fast optimiser answers it with the first
+    payment it reaches instead of proving the fewest sources, so {W}{W}{U}{U}{B}{B}{R}{R}{G}{G} on
+    a varied Commander board of Signets, Talismans and counting dorks (the client benchmark's line
+    1956, which the search used to give up on after its node budget) is answered by it, not
+    declined to CP-SAT; the payment it found is legal."""
+    from manasolver.benchmarks.client import varied_board
+    from manasolver.models.board.load import load_state
+    state = load_state(varied_board(12 * 100_000 + 1956))
+    req = PaymentRequest(state, ManaCost.parse("{W}{W}{U}{U}{B}{B}{R}{R}{G}{G}"), "you")
+    problem = queries.prepare(req, "feasible", 0)
+    sol = FastOptBackend().solve(problem)
+    assert isinstance(sol, Solution)
+    payment = to_payment(problem, sol)
+    assert validate(req, payment).legal
+    assert queries.can_pay(req).payable

@@ -43,7 +43,7 @@ class FormSearch:
 
     __slots__ = ("ab_life", "act_cost", "after_waste", "bound_sets", "by_unit_set", "by_unit_total",
                  "caps", "class_cap", "codes", "contrib", "contrib_r", "contrib_t", "cost_row",
-                 "cost_total", "costly", "counts", "criteria", "done", "fi", "first_free", "form",
+                 "cost_total", "costly", "counts", "criteria", "done", "fi", "first_free", "first_plan", "form",
                  "generic_spell", "have", "have_r", "inc", "keep", "ks", "life", "life_form", "lin",
                  "modes", "most_size", "n_pool", "nd", "need", "need_total", "nm", "overshoot",
                  "plan", "pool_modes", "pool_sink", "pool_total", "pool_used", "reach", "scale",
@@ -110,6 +110,8 @@ class FormSearch:
         #: A vector known to be the least of this search's tree: the search ends at the
         #: first payment it reaches with it (nothing after it could replace it).
         self.stop_at: tuple[int, ...] | None = None
+        #: A feasibility question: the search ends at the first payment it reaches.
+        self.first_plan = False
         self.done = False
         crit = criteria
         # Where min_waste stands in the vector (-1: not counted), which packed digits come
@@ -393,7 +395,7 @@ class FormSearch:
                         if inc.ties is None or found != inc.best:
                             inc.best = found
                             inc.plan = (self.fi, list(counts))
-                        if inc.best == self.stop_at:
+                        if inc.best == self.stop_at or self.first_plan:
                             self.done = True
                             return False  # unwinds the search: run() reads done
                     if not (self.pool_sink and costly and i < first_free):

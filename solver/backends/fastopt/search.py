@@ -83,6 +83,12 @@ class Search:
             return None
         return cls(problem, criteria, keep, built[0])
 
+    @property
+    def first_plan(self) -> bool:
+        """Does the query ask only whether the cost can be paid (``feasible`` mode: can_pay, the
+        X probes of max_x)?  Then the first payment found answers it, not the fewest sources."""
+        return self.p.mode == "feasible"
+
     def reset(self, problem: Problem) -> None:
         """Ready this search for a new query on the same board (see :func:`search_for`)."""
         self.p = problem
@@ -106,7 +112,7 @@ class Search:
         if not self._pass(forms, x):
             return False
         costly = [md for md in every if md.costs]
-        if costly:
+        if costly and not (self.first_plan and inc.plan is not None):
             keep = [md for md in costly
                     if any(relax.costly_may_win(form, x, md, inc) for _, form in forms)] \
                 if relax.any_may_win(forms, x, costly, inc) else []
@@ -139,6 +145,8 @@ class Search:
             forms = sorted((ff for ff in forms if lows[ff[0]] is not None),
                            key=lambda ff: (lows[ff[0]], ff[0]))
         for fi, form in forms:
+            if self.first_plan and inc.plan is not None:
+                break  # a feasibility question: one payment answers it
             low = lows.get(fi)
             if low is not None and inc.prunes(low):
                 continue
@@ -169,6 +177,7 @@ class Search:
         search = FormSearch(*args)
         if searched:
             search.stop_at = least
+        search.first_plan = self.first_plan
         return search.run()
 
     def tables(self, form: Form, x: int) -> Tables:
