@@ -18,8 +18,17 @@ artifact, battle, creature, enchantment, land or planeswalker, mana ability or n
 bundled card database builds them: a permanent is *read* when no clause about mana is left unread
 by every reader (``CardText.unread``), no trigger on becoming tapped may hurt in a way not read
 (:mod:`~manasolver.models.text.tap_triggers`), and it has no rule the payment model refuses where
-it matters ("spend mana as though", "has all activated abilities of", a prohibition on
-activating mana abilities that names a chosen card; Null Rod's kind is applied).  The rest are listed by clause with why they stay unsupported.
+it matters ("has all activated abilities of" the top card of a library, a prohibition on
+activating mana abilities that names a chosen permanent).  The rest are listed by clause with why they
+stay unsupported.
+
+Applied, and counted as read: prohibitions of Null Rod's kind and Phyrexian Revoker's (CR 602.5), the
+payment rules of CR 609.4b ("spend mana as though it were mana of any color/type", Celestial Dawn's
+"only as though it were colorless": :class:`~manasolver.models.effects.SpendTable`, on the cost and on
+the mana abilities' own costs) and "~ has all activated abilities of" graveyard creature cards,
+countered creatures, all lands and the cards exiled with it (layer 6, CR 613.1f:
+:func:`~manasolver.models.rules.granted.held_abilities`).  What of them is still refused on some
+boards is listed apart (:data:`APPLIED`), with the card names.
 """
 
 from __future__ import annotations
@@ -203,9 +212,13 @@ def report(result: dict[str, object]) -> str:
         "disturb, morph or cumulative-upkeep payments, spells cast from a graveyard or the commander are not",
         "matched against the request yet; the game history SPEC §4 gives fields for (lands played, life",
         "gained this turn, the imprinted card, a chosen name) is read from the board, and an answer that",
-        "needs a missing one is unsupported naming the field; a draft choice has no field; \"spend mana as though it were mana of any",
-        "color\" (Chromatic Orrery) is a payment rule the engine does not apply yet, so it is reported rather",
-        "than ignored.",
+        "needs a missing one is unsupported naming the field; a draft choice has no field.",
+        "",
+        "Applied by the payment engine, not by the parser: \"spend mana as though it were mana of any color\"",
+        "(CR 609.4b: Chromatic Orrery, Celestial Dawn; `models/effects.py` `SpendTable`, on the cost and on the",
+        "mana abilities' own costs) and \"~ has all activated abilities of …\" (layer 6, CR 613.1f:",
+        "`models/rules/granted.py` `held_abilities`); what of them is still refused on some boards is listed",
+        "at the end of the whole pool's section.",
         "",
         "## Unsupported clauses (card name as `~`), most frequent first",
         "",
@@ -226,10 +239,8 @@ PERMANENT_TYPES = frozenset({"artifact", "battle", "creature", "enchantment", "l
 WHY: tuple[tuple[str, str], ...] = (
     ("a repeatable mana ability that costs mana (filters, storage lands): the payment backends refuse a "
      "non-exclusive option with a mana cost", r"^repeatable:"),
-    ("a payment rule the payment model can't apply (CR 609.4b), refused where it reaches the cost",
-     r"^spend as:|only as though"),
-    ("the activated abilities of other objects (layer 6), refused where one could be a mana ability",
-     r"^abilities of:"),
+    (("the activated abilities of the top card of a library (layer 6), which the board does not hold: refused "
+      "where one could be a mana ability"), r"^abilities of:"),
     ("a trigger on tapping that may hurt in a way not read (\"unless … pays\", poison)", r"^tap trigger:"),
     ("a prohibition on activating mana abilities (CR 602.5), refused where it reaches one", r"^prohibition:"),
     ("read, but what it adds depends on what the board does not hold (cards drawn or creatures entered this "
@@ -250,6 +261,24 @@ WHY: tuple[tuple[str, str], ...] = (
 )
 
 
+#: What of an applied rule is still refused, on the boards where it matters, by the kind of its clause.
+APPLIED: dict[str, str] = {
+    "spend as": ("CR 609.4b, applied to the cost and to mana abilities' own costs (a filter land under "
+                 "Chromatic Orrery). Refused: such a rule on a mana ability's own cost in the `options` "
+                 "query; Celestial Dawn beside a rule widening other mana; convoke beside a rule that "
+                 "changes what mana pays; Mycosynth Lattice's \"All permanents are artifacts\" where the "
+                 "board speaks of artifacts or improvise is used; Dawn's and Lattice's spell colors where "
+                 "a restriction or modifier reads them."),
+    "abilities of": ("CR 613.1f, the holder's own mana abilities (costs, conditions and amounts read on "
+                     "the holder). Refused, naming holder, object and clause: an ability that mirrors what "
+                     "other permanents could produce (Reflecting Pool), one linked to another ability of "
+                     "its card (CR 607.2), a cost that spends other permanents or cards (Heritage Druid), "
+                     "mana text no reader reads, an object that itself has all activated abilities of "
+                     "others (613.8b), a colored Phyrexian symbol in a Refractor ability's cost; the cards "
+                     "exiled with it not given (`imprinted`) is `unsupported` naming the field."),
+}
+
+
 def whole_pool(data: Path) -> dict[str, object]:
     """Every permanent of the pool as the card database builds it (see the module docstring)."""
     from manasolver.models.carddb import default_db
@@ -262,6 +291,7 @@ def whole_pool(data: Path) -> dict[str, object]:
     db = default_db()
     total = read = no_mana = 0
     clauses: dict[str, list[str]] = defaultdict(list)
+    rules: dict[str, list[str]] = defaultdict(list)
     with gzip.open(data, "rt", encoding="utf-8") as fh:
         for line in fh:
             record = json.loads(line)
@@ -278,8 +308,12 @@ def whole_pool(data: Path) -> dict[str, object]:
             text = card_text(card)
             found = [c.replace(card.name, "~") for c in text.unread]
             found += ["tap trigger: " + t.replace(card.name, "~") for t, r in tap_triggers_of(face) if r is None]
-            found += [("spend as: " if isinstance(e, SpendAs) else "abilities of: ") + e.text.replace(card.name, "~")
-                      for e in text.mana_effects if isinstance(e, (SpendAs, AbilitiesOf))]
+            for e in text.mana_effects:
+                if isinstance(e, AbilitiesOf) and "top card of" in e.text:
+                    found.append("abilities of: " + e.text.replace(card.name, "~"))
+                elif isinstance(e, (SpendAs, AbilitiesOf)):
+                    kind = "spend as: " if isinstance(e, SpendAs) else "abilities of: "
+                    rules[kind + e.text.replace(card.name, "~")].append(card.name)
             applied = {e.text for e in text.mana_effects if isinstance(e, Prohibition)}
             found += ["prohibition: " + c for c, _ in prohibitions_of(card) if c not in applied]
             found += [f"repeatable: {a.text}" for a in card.mana_abilities
@@ -290,14 +324,12 @@ def whole_pool(data: Path) -> dict[str, object]:
                       or a.production.colors_among == "noted"]
             found += ["not on the board: " + e.text.replace(card.name, "~") for e in text.mana_effects
                       if isinstance(e, NotOnBoardEffect)]
-            if "only as though it were colorless" in card.oracle_text:
-                found.append("spend as: " + next(x for x in card.oracle_text.split("\n") if "only as though" in x))
             if not found:
                 read += 1
                 no_mana += not (card.mana_abilities or text.mana_effects)
             for clause in dict.fromkeys(found):
                 clauses[clause].append(card.name)
-    return {"total": total, "read": read, "no_mana": no_mana, "clauses": clauses}
+    return {"total": total, "read": read, "no_mana": no_mana, "clauses": clauses, "applied": rules}
 
 
 def why(clause: str) -> str:
@@ -338,7 +370,17 @@ def pool_report(result: dict[str, object]) -> str:
     for clause, names in sorted(clauses.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         lines.append(f"- ({len(names)}) `{clause[:240]}`: {', '.join(sorted(names)[:20])}"
                      + (" …" if len(names) > 20 else ""))
-    return "\n".join(lines) + "\n"
+    applied: dict[str, list[str]] = result["applied"]  # type: ignore[assignment]
+    if applied:
+        lines += ["", "### Applied, counted as read, still refused on some boards", ""]
+        for kind, note in APPLIED.items():
+            rows = sorted((c, n) for c, n in applied.items() if c.startswith(kind + ": "))
+            if not rows:
+                continue
+            lines += [f"{note}", ""]
+            lines += [f"- ({len(names)}) `{clause[:240]}`: {', '.join(sorted(names))}" for clause, names in rows]
+            lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
