@@ -26,13 +26,16 @@ once.
 A client that sends a request's head and body in two writes (``http.client`` does, even with
 ``TCP_NODELAY``) would wake the connection's thread twice a request: for the head alone (on two
 cores, mostly the same core as the client, which it then preempts), and again for the body.
-Measured with the benchmark's client, 1.7 to 1.97 reads and context switches a request.  So after
-two requests in a row with a body of a known length, the next read waits under a receive
-low-water mark (``SO_RCVLOWAT``) of the last head's size and one byte: the kernel wakes the
-thread once the head and the start of the body are in, one read and one switch a request.  The
-wait for that is short (:attr:`Limits.split_wait`): a shorter request (a ``GET`` after
-``POST`` s), a body sent late, or an idle client are then read as they are, as without the mark,
-and after a shorter one the mark is not set again for a while (16 requests, doubling with each).
+Measured with the benchmark's client, 1.7 to 1.97 reads and context switches a request when the
+two processes shared a core, 1.0 when they ran on both (the thread then wakes on the other core
+after the body is in).  So once a head is read with its body still on the way, the next reads,
+after a request with a body, wait under a receive low-water mark (``SO_RCVLOWAT``) of the last
+head's size and one byte: the kernel wakes the thread once the head and the start of the body
+are in, one read and one switch a request.  Every :data:`_SPLIT_RUN` requests one is read without
+the mark, to see whether the client still splits them.  The wait under the mark is short
+(:attr:`Limits.split_wait`): a shorter request (a ``GET`` after ``POST`` s), a body sent late, or
+an idle client are then read as they are, as without the mark, and after a shorter one the mark
+is not set again for a while (16 requests, doubling with each).
 
 The parser accepts what HTTP/1.1 clients send and refuses the rest with 400 and the
 application's error object: a request line of a token method, a target of visible ASCII and
@@ -184,8 +187,9 @@ _CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 #: one system call, where Python's own timeouts add a poll and a change of the socket's mode.
 _KERNEL_TIMEOUTS = sys.platform.startswith("linux")
 _TIMEVAL = struct.Struct("@ll")
-#: requests in a row with a body before the next one's head is not read until its body starts
-_EXPECT_AFTER = 2
+#: requests read under the low-water mark after one whose body came after its head, before one is
+#: read without it again to see whether the client still splits them
+_SPLIT_RUN = 32
 #: requests read without a low-water mark after a short request met one (doubled for each, up to 64x)
 _COOLDOWN = 16
 
@@ -356,7 +360,7 @@ class _Connection:
     """One client's connection: its requests read, answered and written in order."""
 
     __slots__ = ("server", "sock", "buf", "limits", "last_raw", "last_head", "passed", "read_timeout", "lowat",
-                 "expect", "head_size", "bodies", "cooldown", "misses")
+                 "expect", "head_size", "split_run", "cooldown", "misses")
 
     def __init__(self, server: Server, sock: socket.socket) -> None:
         self.server = server
@@ -370,7 +374,7 @@ class _Connection:
         self.lowat = 1  # the socket's receive low-water mark (SO_RCVLOWAT)
         self.expect = 0  # bytes to wait for before the next request is read (0: wake on the first)
         self.head_size = 0  # bytes of the last head, with the blank line that ends it
-        self.bodies = 0  # requests in a row with a body of a known length
+        self.split_run = 0  # requests left to read under the mark since a body was seen to come after its head
         self.cooldown = 0  # requests to read without a low-water mark after one met a short request
         self.misses = 0  # short requests met under a low-water mark
         if _KERNEL_TIMEOUTS:  # a blocking socket, the kernel keeps the time: no poll and no mode switch a read
@@ -541,9 +545,12 @@ class _Connection:
             keep = False
             try:
                 try:
+                    marked = self.expect
                     head = self._read_head(time.monotonic() + limits.idle_timeout)
                     if head is None:
                         return
+                    if not marked and head.length and not head.chunked and len(self.buf) < head.length:
+                        self.split_run = _SPLIT_RUN  # its body is still on the way: the client splits them
                     request = head.request
                     deadline = time.monotonic() + limits.request_timeout
                     if head is self.passed:  # the same head as a request this connection sent before
@@ -591,16 +598,17 @@ class _Connection:
 
     def _expect_next(self, head: _Head) -> None:
         """Whether to wait for the next request's head and a byte of its body before reading it
-        (:meth:`_recv_expected`): after requests in a row with a body of a known length, sent
-        without waiting for ``100 Continue``, the client is taken to send such requests again."""
-        if head.chunked or not head.length or head.expects_continue or self.buf:
-            self.bodies = 0
-        else:
-            self.bodies += 1
+        (:meth:`_recv_expected`): within :data:`_SPLIT_RUN` requests of one whose body was still on
+        the way when its head was read, after a request with a body of a known length, sent without
+        waiting for ``100 Continue`` and with nothing sent after it yet."""
         if self.cooldown:
             self.cooldown -= 1
-        self.expect = (self.head_size + 1 if self.bodies >= _EXPECT_AFTER and not self.cooldown
-                       and self.head_size < 65536 else 0)
+        if (self.split_run and not self.cooldown and head.length and not head.chunked and not head.expects_continue
+                and not self.buf and self.head_size < 65536):
+            self.split_run -= 1
+            self.expect = self.head_size + 1
+        else:
+            self.expect = 0
 
     def _length_refusal(self, head: _Head) -> Response | None:
         """411 for a body of unknown length, 413 for one declared too large."""

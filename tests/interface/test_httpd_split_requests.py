@@ -1,6 +1,7 @@
-"""SPEC §9 over requests sent as a head and then a body, as ``http.client`` sends them: after two
-such requests on a connection the server waits, under a receive low-water mark, for the next
-head and the first byte of its body before it reads (one wake a request instead of two), and
+"""SPEC §9 over requests sent as a head and then a body, as ``http.client`` sends them: once the
+server has read such a head with its body still on the way, it waits, under a receive low-water
+mark, for the next head and the first byte of its body before it reads (one wake a request
+instead of two), and
 every request that does not fit that (shorter, slow, idle, stalled, pipelined) is still read
 and answered as before, or timed out as before.
 
@@ -22,6 +23,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
 from manasolver.solver import httpd
 from manasolver.solver.protocol import answer
 from manasolver.solver.serve import QueryApp
@@ -108,7 +110,7 @@ def _wait_for(condition: Any) -> None:
     raise AssertionError("the server thread never got there")
 
 
-def test_after_two_split_requests_the_head_alone_does_not_wake_the_reader() -> None:
+def test_after_a_split_request_the_head_alone_does_not_wake_the_reader() -> None:
     """(``split_wait`` long, so that what the test sees doesn't depend on the machine's speed.)"""
     with _in_process(split_wait=10.0) as (client, counted, accepted):
         _one_read_a_request(client, counted, accepted)
@@ -116,8 +118,8 @@ def test_after_two_split_requests_the_head_alone_does_not_wake_the_reader() -> N
 
 def _one_read_a_request(client: socket.socket, counted: _Counting, accepted: socket.socket) -> None:
     buf = bytearray()
-    for _ in range(2):
-        _split(client)
+    for pause in (0.05, 0.0):  # the first body well after its head: read apart
+        _split(client, pause=pause)
         assert _read_response(client, buf) == (b"HTTP/1.1 200 OK", ANSWER)
     mark = len(_head(QUERY)) + 1
     _wait_for(lambda: accepted.getsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT) == mark)
@@ -138,8 +140,8 @@ def test_a_bodyless_request_under_the_mark_is_read_and_the_mark_dropped() -> Non
 
 def _shorter_request(client: socket.socket, accepted: socket.socket) -> None:
     buf = bytearray()
-    for _ in range(3):
-        _split(client)
+    for pause in (0.05, 0.0, 0.0):
+        _split(client, pause=pause)
         assert _read_response(client, buf)[1] == ANSWER
     _wait_for(lambda: accepted.getsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT) > 1)
     client.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")  # shorter than the mark: waits split_wait
@@ -148,6 +150,28 @@ def _shorter_request(client: socket.socket, accepted: socket.socket) -> None:
     _split(client)
     assert _read_response(client, buf)[1] == ANSWER
     assert accepted.getsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT) == 1  # not set again for a while
+
+
+def test_whole_requests_are_read_without_the_mark_and_a_run_under_it_ends() -> None:
+    with _in_process(split_wait=10.0) as (client, _, accepted):
+        _whole_requests(client, accepted)
+
+
+def _whole_requests(client: socket.socket, accepted: socket.socket) -> None:
+    buf = bytearray()
+    for _ in range(5):  # head and body in one write: never seen apart, never waited for
+        client.sendall(_head(QUERY) + QUERY)
+        assert _read_response(client, buf)[1] == ANSWER
+        assert accepted.getsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT) == 1
+    _split(client, pause=0.05)
+    assert _read_response(client, buf)[1] == ANSWER
+    _wait_for(lambda: accepted.getsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT) > 1)
+    for _ in range(httpd._SPLIT_RUN):
+        client.sendall(_head(QUERY) + QUERY)
+        assert _read_response(client, buf)[1] == ANSWER
+    client.sendall(_head(QUERY) + QUERY)  # read without the mark, to see whether requests still come apart
+    assert _read_response(client, buf)[1] == ANSWER
+    assert accepted.getsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT) == 1
 
 
 # -- a real server: what doesn't fit the pattern is answered as before ----------------------------
@@ -177,9 +201,10 @@ def _connect(address: tuple[str, int]) -> socket.socket:
 
 
 def _warm(sock: socket.socket, buf: bytearray) -> None:
-    """Three split requests: the server's wait for the next one is set."""
-    for _ in range(3):
-        _split(sock)
+    """Three split requests, the first one's body well after its head: the server's wait for the
+    next one is set."""
+    for pause in (0.05, 0.0, 0.0):
+        _split(sock, pause=pause)
         assert _read_response(sock, buf) == (b"HTTP/1.1 200 OK", ANSWER)
 
 
