@@ -9,7 +9,8 @@ and clause and a ``where`` path (``battlefield[i]``, ``hand[i]``, ``cost``, ``sp
   source) when the cost is unpayable without them;
 - :func:`guard_doublers`: a pool doubler (Doubling Cube, RULES T117) that could be activated now;
 - :func:`guard_prohibitions`: a permanent that stops some of the player's mana abilities (Null
-  Rod, Cursed Totem, CR 602.5);
+  Rod, Cursed Totem, CR 602.5) where the supply does not apply it: a chosen name not given, or
+  an ability whose cost is read apart from the parser (Diamond Kaleidoscope, Heritage Druid);
 - :func:`guard_tap_triggers`: a trigger on becoming tapped that payments do not apply (Seizures,
   Royal Decree), or an Aura's tap damage when a cost or convoke/improvise could tap its creature;
 - :func:`guard_ability_effects`, :func:`guard_activation`, :func:`guard_ability_cost`: activating
@@ -217,6 +218,29 @@ def guard_prohibitions(state: GameState, player: str) -> None:
                               f"battlefield[{index}].chosen")
         raise Unsupported(f"{perm.card.name} ({perm.id}): {text!r} stops mana abilities this engine would "
                           f"otherwise use; it is not applied yet", f"battlefield[{index}]")
+    _guard_prohibited_readings(state, player)
+
+
+def _guard_prohibited_readings(state: GameState, player: str) -> None:
+    """Refuse when a prohibition in force (CR 602.5) reaches a permanent of ``player`` whose mana
+    abilities are read apart from the parser and the supply would still activate (Null Rod beside
+    Diamond Kaleidoscope's "Sacrifice a Prism token: Add one mana of any color.", Cursed Totem
+    beside Heritage Druid): the prohibition is applied to a permanent's effective mana abilities,
+    and these readings are not among them.  Sol Ring beside Null Rod is answered (it has no mana
+    ability it can activate)."""
+    from manasolver.models.rules.board_effects import active_effects, prohibited
+    for perm in state.battlefield:
+        if perm.controller != player or not card_text(perm.card).tap_costs:
+            continue
+        effect = prohibited(state, perm)
+        if effect is None:
+            continue
+        source = next(src for src, e in active_effects(state) if e is effect)
+        index = next(i for i, p in enumerate(state.battlefield) if p.id == source.id)
+        raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} stops {perm.card.name} "
+                          f"({perm.id}) from activating its mana abilities, and this engine does not apply "
+                          f"that to abilities whose cost it reads apart from the parser yet (CR 602.5)",
+                          f"battlefield[{index}]")
 
 
 def guard_tap_triggers(req: PaymentRequest) -> None:
@@ -528,15 +552,29 @@ def _guard_unchecked_restrictions(req: PaymentRequest) -> None:
                                   f"battlefield[{i}]")
 
 
+def _taps_or_untaps_itself(state: GameState, perm: Permanent) -> bool:
+    """Whether one of ``perm``'s mana abilities (printed, granted, held, or a cost read apart from
+    the parser) has ``{T}`` or ``{Q}`` in its cost: the only ones summoning sickness stops (CR 302.6).
+    Skirge Familiar's "Discard a card: Add {B}." and Heritage Druid's "Tap three untapped Elves you
+    control" (which may tap the Druid itself) are activated by a sick creature all the same."""
+    from manasolver.models.rules.production import effective_mana_abilities
+    from manasolver.models.text.tap_costs import tap_costs
+    if any(a.cost.tap or a.cost.untap for a in effective_mana_abilities(state, perm)):
+        return True
+    return any(t.ability.cost.tap or t.ability.cost.untap for t in tap_costs(perm.card))
+
+
 def guard_unread_haste(state: GameState, player: str) -> None:
     """Refuse when a haste grant the reader did not follow (Maze Rusher: "Multicolored creatures
-    you control have haste.") could let one of ``player``'s summoning-sick creatures tap for mana."""
+    you control have haste.") could let one of ``player``'s summoning-sick creatures activate a mana
+    ability with ``{T}`` or ``{Q}`` in its cost (CR 302.6); a sick creature whose mana abilities
+    cost neither (Skirge Familiar) is answered as it is."""
     from manasolver.models.rules.granted import summoning_sick, unread_haste
     found = unread_haste(state)
     if not found:
         return
     sick = [p for p in state.battlefield if p.controller == player and summoning_sick(state, p)
-            and (any(a.cost.tap or a.cost.untap for a in p.card.mana_abilities) or card_text(p.card).tap_costs)]
+            and _taps_or_untaps_itself(state, p)]
     if sick:
         source, clause = found[0]
         index = next(i for i, p in enumerate(state.battlefield) if p.id == source.id)
