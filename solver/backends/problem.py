@@ -195,11 +195,8 @@ class Problem:
     @property
     def has_assists(self) -> bool:
         """True when convoke, improvise or delve is allowed and has something to use:
-        the fast paths then decline, so that CP-SAT decides them with the mana.  Also true
-        when an optimal payment's ``keep_castable`` term reads the kept costs under a 609.4b
-        rule: CP-SAT reads them so (:func:`kept_spend_table`), fastopt's keep terms by type."""
-        return self.assists.usable or (self.mode != "feasible" and "keep_castable" in self.policy.criteria
-                                       and not self.announcement.spend.identity)
+        the fast paths then decline, so that CP-SAT decides them with the mana."""
+        return self.assists.usable
 
     @property
     def forms(self) -> tuple[Form, ...]:

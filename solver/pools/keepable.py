@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from manasolver.models._memo import IdentityMemo
 from manasolver.models.symbols import ANY_COLOR, C
 from manasolver.solver.supply.model import Option, SourceClass, Supply, restriction_pays_abilities
 
@@ -77,11 +78,20 @@ class Keepable:
         return kept_colors(self, left)
 
 
+#: A class's reading by its options object (the options of one card in one state are one tuple,
+#: shared by the boards that hold it): it reads nothing else of the class.
+_READINGS: IdentityMemo[tuple[Option, ...], tuple[int, int, int, int, int]] = IdentityMemo(8192)
+
+
 def _class_reading(cls: SourceClass) -> tuple[int, int, int, int, int]:
+    return _READINGS.get_or(cls.options, _options_reading)
+
+
+def _options_reading(options: tuple[Option, ...]) -> tuple[int, int, int, int, int]:
     free = feed = 0
     inputs: set[int] = set()
     gives = makes = 0
-    for o in cls.options:
+    for o in options:
         if o.free:
             if counts_for_colors(o):
                 free |= o.union & ANY_COLOR

@@ -18,7 +18,8 @@ from __future__ import annotations
 from manasolver.models._memo import IdentityMemo, KeyMemo
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import Unsupported
-from manasolver.solver.backends.problem import Problem
+from manasolver.models.effects import SpendTable
+from manasolver.solver.backends.problem import Problem, kept_spend_table
 from manasolver.solver.casting.announce import Form, announce
 from manasolver.solver.policy import keep_counts
 from manasolver.solver.pools.keepable import keepable
@@ -32,8 +33,14 @@ __all__ = ["KeepTerms"]
 _FORMS: IdentityMemo[ManaCost, tuple[tuple[Form, ...] | None]] = IdentityMemo(4096)
 
 
-def _announced(cost: ManaCost) -> tuple[Form, ...] | None:
-    """The forms of ``cost`` at X=0, ``None`` when :func:`announce` refuses it."""
+def _announced(cost: ManaCost, spend: SpendTable) -> tuple[Form, ...] | None:
+    """The forms of ``cost`` at X=0 paid as the 609.4b ``spend`` table allows (remembered by type
+    only), ``None`` when :func:`announce` refuses it."""
+    if not spend.identity:
+        try:
+            return tuple(announce(cost, 0, (), spend).forms)
+        except Unsupported:
+            return None
     hit = _FORMS.get(cost)
     if hit is not None:
         return hit[0]
@@ -90,8 +97,9 @@ class KeepTerms:
         #: How many listed costs each entry of ``keep_forms`` stands for (repeats merged).
         self.keep_weight: list[int] = []
         if "keep_castable" in criteria:
+            spend = kept_spend_table(problem)  # the kept costs paid as the 609.4b rules allow
             for cost, times in keep_counts(problem.policy, problem.req.state, sup.player):
-                every = _announced(cost)
+                every = _announced(cost, spend)
                 if every is None:
                     continue
                 forms = [f for f in every if f.life <= sup.life and not f.energy]
