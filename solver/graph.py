@@ -49,6 +49,7 @@ from manasolver.models.abilities import Amount, ManaAbility, Production
 from manasolver.models.card import Card
 from manasolver.models.errors import Unsupported
 from manasolver.models.rules.amounts import ability_options, commander_identity, reference_count
+from manasolver.models.rules.board_effects import prohibited
 from manasolver.models.rules.production import (
     active_effects,
     could_produce_types,
@@ -216,7 +217,7 @@ def _producing_abilities(state: GameState, perm: Permanent) -> tuple[ManaAbility
     if not (active_effects(state) or tap_damage_from_attachments(state)):
         return _reading(perm.card)[0]
     own = abilities_of(state, perm)
-    if not card_text(perm.card).tap_costs:
+    if not card_text(perm.card).tap_costs or prohibited(state, perm):  # CR 602.5 stops these too
         return own
     from manasolver.models.text.tap_costs import tap_costs_after
     return own + tuple(t.ability for t in tap_costs_after(perm.card, len(own)))

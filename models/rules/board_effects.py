@@ -358,10 +358,10 @@ def mana_prohibitions(state: GameState, player: str) -> list[tuple[Permanent, st
             kinds = [k for k in ("artifact", "creature") if k in what]
             hit = [p for p in mine if not kinds or any(k in p.types for k in kinds)]
             if any(isinstance(e, Prohibition) and e.text == clause for src, e in active_effects(state) if src is perm):
-                # applied to the permanents' mana abilities (effective_mana_abilities); only a
-                # tapping-cost reading (Heritage Druid) does not pass through them
-                from manasolver.models.text.read import card_text
-                hit = [p for p in hit if card_text(p.card).tap_costs]
+                # applied: to the permanents' mana abilities (effective_mana_abilities) and to the
+                # abilities whose cost is read apart from the parser (Heritage Druid, Diamond
+                # Kaleidoscope: the supply, could-produce, validate and the brute force skip them)
+                continue
             if hit:
                 out.append((perm, clause))
     return out

@@ -118,7 +118,8 @@ def _options(state: GameState, perm: Permanent, player: Player,
     readings: list[tuple[ManaAbility, tuple[str, ...], int, tuple[str, ...]]] = [
         (ab, ("creature",) if ab.cost.tap_creatures else (), ab.cost.tap_creatures,
          tuple(ab.cost.parts())) for ab in abilities]
-    if resources and card_text(perm.card).tap_costs:
+    if resources and card_text(perm.card).tap_costs and not (effects and _prohibited(state, perm)):
+        # CR 602.5: a prohibition stops these too (Null Rod on Diamond Kaleidoscope)
         from manasolver.models.text.tap_costs import tap_costs_after
         readings += [(t.ability, t.types, t.count, t.parts)
                      for t in tap_costs_after(perm.card, len(abilities))]
@@ -218,6 +219,12 @@ def _cached_options(state: GameState, perm: Permanent, player: Player,
         _PLAIN_ROWS[0].clear()
         _PLAIN_ROWS[1].clear()
     return _OPTIONS.put(key, card, _options(state, perm, player, refs, effects, resources))
+
+
+def _prohibited(state: GameState, perm: Permanent) -> bool:
+    """Whether a prohibition in force stops ``perm``'s activated abilities (CR 602.5)."""
+    from manasolver.models.rules.board_effects import prohibited
+    return prohibited(state, perm) is not None
 
 
 def _with_tap_costs(card: Card, unread: tuple[str, ...]) -> tuple[str, ...]:
@@ -327,7 +334,10 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
     # A Spirit Guide's "exile from your hand" does nothing on the battlefield; Heritage
     # Druid's and Urza's tapping costs (models/text/tap_costs.py) are read with the resources.
     text = card_text(card)
-    unread = text.unread if resources or not text.tap_costs else _with_tap_costs(card, text.unread)
+    if resources or not text.tap_costs or (effects and _prohibited(state, perm)):
+        unread = text.unread  # under a prohibition the tapping costs can't be activated (CR 602.5)
+    else:
+        unread = _with_tap_costs(card, text.unread)
     if unread:
         excluded = Excluded(perm.id, card.name, unread[0], UNREAD_TEXT)
     elif card.mana_abilities or effects or (resources and card.unsupported):

@@ -8,9 +8,9 @@ and clause and a ``where`` path (``battlefield[i]``, ``hand[i]``, ``cost``, ``sp
   text, an Altar whose fodder has a usable mana ability that costs mana, triggered mana from a snow
   source) when the cost is unpayable without them;
 - :func:`guard_doublers`: a pool doubler (Doubling Cube, RULES T117) that could be activated now;
-- :func:`guard_prohibitions`: a permanent that stops some of the player's mana abilities (Null
-  Rod, Cursed Totem, CR 602.5) where the supply does not apply it: a chosen name not given, or
-  an ability whose cost is read apart from the parser (Diamond Kaleidoscope, Heritage Druid);
+- :func:`guard_prohibitions`: a permanent that stops some of the player's mana abilities (CR
+  602.5) where the supply does not apply it (a chosen name not given, a prohibition the effects
+  reader does not read); Null Rod and Cursed Totem are applied;
 - :func:`guard_tap_triggers`: a trigger on becoming tapped that payments do not apply (Seizures,
   Royal Decree), or an Aura's tap damage when a cost or convoke/improvise could tap its creature;
 - :func:`guard_ability_effects`, :func:`guard_activation`, :func:`guard_ability_cost`: activating
@@ -218,29 +218,6 @@ def guard_prohibitions(state: GameState, player: str) -> None:
                               f"battlefield[{index}].chosen")
         raise Unsupported(f"{perm.card.name} ({perm.id}): {text!r} stops mana abilities this engine would "
                           f"otherwise use; it is not applied yet", f"battlefield[{index}]")
-    _guard_prohibited_readings(state, player)
-
-
-def _guard_prohibited_readings(state: GameState, player: str) -> None:
-    """Refuse when a prohibition in force (CR 602.5) reaches a permanent of ``player`` whose mana
-    abilities are read apart from the parser and the supply would still activate (Null Rod beside
-    Diamond Kaleidoscope's "Sacrifice a Prism token: Add one mana of any color.", Cursed Totem
-    beside Heritage Druid): the prohibition is applied to a permanent's effective mana abilities,
-    and these readings are not among them.  Sol Ring beside Null Rod is answered (it has no mana
-    ability it can activate)."""
-    from manasolver.models.rules.board_effects import active_effects, prohibited
-    for perm in state.battlefield:
-        if perm.controller != player or not card_text(perm.card).tap_costs:
-            continue
-        effect = prohibited(state, perm)
-        if effect is None:
-            continue
-        source = next(src for src, e in active_effects(state) if e is effect)
-        index = next(i for i, p in enumerate(state.battlefield) if p.id == source.id)
-        raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} stops {perm.card.name} "
-                          f"({perm.id}) from activating its mana abilities, and this engine does not apply "
-                          f"that to abilities whose cost it reads apart from the parser yet (CR 602.5)",
-                          f"battlefield[{index}]")
 
 
 def guard_tap_triggers(req: PaymentRequest) -> None:

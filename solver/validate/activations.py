@@ -31,6 +31,7 @@ from manasolver.models.abilities import ManaAbility
 from manasolver.models.rules.amounts import ability_restriction
 from manasolver.models.rules.counts import spend_table
 from manasolver.models.rules.granted import summoning_sick
+from manasolver.models.rules.board_effects import prohibited
 from manasolver.models.rules.production import activation_results
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_TYPE, TYPE_BITS, C, mask_letters
@@ -135,7 +136,9 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
         abilities = abilities_of(state, perm)  # effective: Blood Moon, Urborg, granted (613)
         # Abilities whose cost taps other permanents, which the parser leaves unread (Heritage
         # Druid, Urza), come after them (models/text/tap_costs.py).
-        tapping = tap_costs_after(perm.card, len(abilities)) if card_text(perm.card).tap_costs else ()
+        # A prohibition stops them too (Null Rod on Diamond Kaleidoscope, CR 602.5).
+        tapping = tap_costs_after(perm.card, len(abilities)) \
+            if card_text(perm.card).tap_costs and not prohibited(state, perm) else ()
         if not 0 <= act.ability < len(abilities) + len(tapping):
             problems.append(f"{where}: {who(perm)} has no mana ability {act.ability} "
                             f"(it has {len(abilities) + len(tapping)})")

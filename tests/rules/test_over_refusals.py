@@ -7,9 +7,9 @@ sick Heritage Druid ("Tap three untapped Elves you control: Add {G}{G}{G}.") is 
 creature with a ``{T}`` mana ability (printed, or granted by Cryptolith Rite) is still refused.
 
 Prohibitions (CR 602.5): Null Rod ("Activated abilities of artifacts can't be activated.") is
-applied to Sol Ring; on Diamond Kaleidoscope ("Sacrifice a Prism token: Add one mana of any
-color.", a cost read apart from the parser) it is refused naming both cards rather than answered
-with the Kaleidoscope's mana, and so is Cursed Totem on Heritage Druid.
+applied to Sol Ring and to Diamond Kaleidoscope ("Sacrifice a Prism token: Add one mana of any
+color.", a cost read apart from the parser): none of its abilities can be activated, so it adds
+no mana; Cursed Totem likewise stops Heritage Druid's "Tap three untapped Elves you control".
 
 Each payment is given back to the protocol's ``validate`` and, on the request itself, held against
 the brute force.
@@ -130,14 +130,23 @@ def test_602_5_null_rod_stops_sol_ring_beside_a_forest() -> None:
     assert _pay(state, "{2}")["payable"] is False
 
 
-def test_602_5_null_rod_beside_diamond_kaleidoscope_and_a_prism_is_refused_not_answered_with_its_mana() -> None:
+def test_602_5_null_rod_stops_diamond_kaleidoscope_beside_a_prism_and_a_forest() -> None:
     """Null Rod stops the Kaleidoscope's "Sacrifice a Prism token: Add one mana of any color." (an
-    artifact's activated ability); the engine reads that cost apart from the abilities the
-    prohibition is applied to, so the board is refused naming both cards, never paid with the
-    Kaleidoscope's {U}."""
+    artifact's activated ability; the Prism token is an artifact too and has none): the Forest
+    pays {1}, nothing pays {U}; options and could-produce see the Forest alone, and validate calls
+    a payment with the Kaleidoscope's {U} illegal."""
     state = _board({"id": "rod", "card": "Null Rod"}, {"id": "dk", "card": "Diamond Kaleidoscope"},
                    {"id": "f", "card": "Forest"}, {"id": "prism", **PRISM})
-    _refused(state, "{U}", "battlefield[0]", "Null Rod", "Diamond Kaleidoscope", "602.5")
+    out = _pay(state, "{1}")
+    assert out["payable"] is True and _used(out) == [("f", "{G}")]
+    assert _pay(state, "{U}")["payable"] is False
+    assert answer({"query": "options", "state": state}) == {"options": ["{G}"], "complete": True}
+    assert answer({"query": "could_produce", "state": state}) == {"could_produce": {"f": ["G"]}}
+    payment = {"total": "{U}", "activations": [{"permanent": "dk", "ability": 0,
+                                                "costs": ["sacrifice a prism token"], "mana": "{U}",
+                                                "sacrificed": ["prism"]}]}
+    check = answer({"query": "validate", "state": state, "cost": "{U}", "payment": payment})
+    assert check["legal"] is False and "dk" in check["problems"][0]
 
 
 def test_602_5_diamond_kaleidoscope_and_a_prism_without_null_rod_pay_blue() -> None:
@@ -148,10 +157,12 @@ def test_602_5_diamond_kaleidoscope_and_a_prism_without_null_rod_pay_blue() -> N
     assert out["payable"] is True and sorted(_used(out)) == [("dk", "{U}"), ("f", "{G}")]
 
 
-def test_602_5_cursed_totem_beside_heritage_druid_is_refused() -> None:
+def test_602_5_cursed_totem_stops_heritage_druid_and_the_elves() -> None:
     """Cursed Totem ("Activated abilities of creatures can't be activated.") stops the Druid's
-    tapping-cost ability and the Elves' own: refused naming Totem and Druid, not paid {G}{G}."""
+    tapping-cost ability and the Elves' own: the Forest pays {G}, nothing pays {G}{G}."""
     state = _board({"id": "totem", "card": "Cursed Totem"}, {"id": "druid", "card": "Heritage Druid"},
                    {"id": "e1", "card": "Elvish Mystic"}, {"id": "e2", "card": "Elvish Mystic"},
                    {"id": "f", "card": "Forest"})
-    _refused(state, "{G}{G}", "battlefield[0]", "Cursed Totem", "Heritage Druid")
+    out = _pay(state, "{G}")
+    assert out["payable"] is True and _used(out) == [("f", "{G}")]
+    assert _pay(state, "{G}{G}")["payable"] is False

@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from manasolver.models.abilities import ManaAbility, Restriction
 from manasolver.models.rules.amounts import ability_restriction
 from manasolver.models.rules.granted import summoning_sick
+from manasolver.models.rules.board_effects import prohibited
 from manasolver.models.rules.production import (
     TriggeredMana,
     activation_results,
@@ -96,7 +97,8 @@ def moves(state: GameState, player: str, cast: str = "", reserved: frozenset[str
     for pos, perm in enumerate(state.battlefield):
         base = abilities_of(state, perm)
         readings = [(ab, ("creature",), ab.cost.tap_creatures, None) for ab in base]
-        readings += [(t.ability, t.types, t.count, t.parts) for t in tap_costs_after(perm.card, len(base))]
+        if not prohibited(state, perm):  # CR 602.5 stops them too (Null Rod on Diamond Kaleidoscope)
+            readings += [(t.ability, t.types, t.count, t.parts) for t in tap_costs_after(perm.card, len(base))]
         if perm.controller != me.name or not readings:
             continue
         sick = summoning_sick(state, perm)
