@@ -338,3 +338,20 @@ def test_the_page_asks_only_its_own_server(browser: Browser, server: str) -> Non
     assert [url for url in browser.requested if not url.startswith(server + "/")] == []
     assert any(url.endswith("/static/fonts/mana.woff2") for url in browser.requested)
     assert any("/v1/cards?" in url for url in browser.requested)
+
+
+def test_completions_stay_open_when_the_card_field_is_left_and_taken_back(browser: Browser, server: str) -> None:
+    """Leaving the card field closes its completions a moment later (a click on one lands
+    first); taking the field back and typing within that moment keeps the new completions open
+    (toggling a permanent's checkbox, then typing the next card at once, lost them)."""
+    page = browser.page(server + "/")
+    field = page.locator("#add-card")
+    field.click()
+    field.fill("Forest")
+    page.wait_for_selector('#add-card ~ ul.suggestions li[data-name="Forest"]')
+    page.locator("#cost").click()  # the field is left: its list closes in 150 ms
+    field.click()
+    field.fill("Flooded Grov")
+    field.press_sequentially("e")
+    page.wait_for_timeout(400)  # past the blur's close
+    assert page.is_visible('#add-card ~ ul.suggestions li[data-name="Flooded Grove"]')

@@ -250,8 +250,16 @@ function completer(input, onPick) {
     list.dataset.query = q;
   }
 
-  input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(lookUp, 60); });
-  input.addEventListener("blur", () => setTimeout(close, 150));
+  // a blur closes the list a moment later (a click on an item lands first); typing again
+  // before that moment keeps it: the field was left and taken back
+  let closing = null;
+  input.addEventListener("input", () => {
+    clearTimeout(closing);
+    clearTimeout(timer);
+    timer = setTimeout(lookUp, 60);
+  });
+  input.addEventListener("focus", () => clearTimeout(closing));
+  input.addEventListener("blur", () => { clearTimeout(closing); closing = setTimeout(close, 150); });
   input.addEventListener("keydown", (ev) => {
     const items = $$("li", list);
     if (ev.key === "ArrowDown" && items.length) { ev.preventDefault(); mark((active + 1) % items.length); }
