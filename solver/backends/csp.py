@@ -162,7 +162,7 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
     sup = supply if supply is not None else without_cast_card(
         build_supply(req.state, req.player, resources=True, reserved=reserved_ids(req)), req.spell, req.state)
     x = req.x or 0
-    guard_spent_on_costs(req, sup)
+    guard_spent_on_costs(req)
     sup = spending_supply(req.state, sup)  # activation costs paid as the 609.4b rules allow
     sources, whole = _productions(sup, req)
     ids = {(k, j): m for k, cls in enumerate(sup.classes) for j, m in enumerate(cls.members)}

@@ -16,25 +16,29 @@ from __future__ import annotations
 
 from collections import deque
 
+from manasolver.models._memo import IdentityMemo
 from manasolver.solver.backends.problem import Problem, Solution, lowest_bit
 from manasolver.solver.casting.announce import Form
 
-__all__ = ["UnitKind", "deficits", "hall_fast", "hall_ok", "solution_from_units", "transport"]
+__all__ = ["UnitKind", "deficits", "demand_sets", "hall_fast", "hall_ok", "solution_from_units", "transport"]
 
 
 #: A unit kind: (mask, snow, count, class index or -1 for the pool, option per type bit).
 UnitKind = tuple[int, bool, int, int, tuple[tuple[int, int], ...]]
 
 
-def hall_ok(units: list[UnitKind], form: Form, generic: int) -> bool:
-    """Hall's condition over the form's non-generic demands (exact for grouped units)."""
-    need_total = generic + form.fixed_mana
-    if need_total > sum(u[2] for u in units):
-        return False
+def demand_sets(form: Form) -> list[tuple[int, bool, int]]:
+    """Every nonempty set of ``form``'s non-generic demands, the snow demand included, as
+    ``(union of the demand masks, snow among them, mana they need)``, in subset order: the sets
+    whose Hall sums :func:`hall_ok` checks (remembered per form object)."""
+    hit = _DEMAND_SETS.get(form)
+    if hit is not None:
+        return hit
     kinds = list(form.demands)
     if form.snow:
         kinds.append((-1, form.snow))  # -1 marks the snow demand
     n = len(kinds)
+    out: list[tuple[int, bool, int]] = []
     for subset in range(1, 1 << n):
         mask = 0
         snow = False
@@ -47,6 +51,20 @@ def hall_ok(units: list[UnitKind], form: Form, generic: int) -> bool:
                     snow = True
                 else:
                     mask |= m
+        out.append((mask, snow, need))
+    return _DEMAND_SETS.put(form, out)
+
+
+#: :func:`demand_sets` per form object (forms are kept per cost and shared by queries).
+_DEMAND_SETS: IdentityMemo[Form, list[tuple[int, bool, int]]] = IdentityMemo(4096)
+
+
+def hall_ok(units: list[UnitKind], form: Form, generic: int) -> bool:
+    """Hall's condition over the form's non-generic demands (exact for grouped units)."""
+    need_total = generic + form.fixed_mana
+    if need_total > sum(u[2] for u in units):
+        return False
+    for mask, snow, need in demand_sets(form):
         have = 0
         for u in units:
             if u[0] & mask or (snow and u[1]):

@@ -168,7 +168,7 @@ class Problem:
         """The problem of ``req``: ``ann`` announced again under the 609.4b rules reaching this
         payment (:func:`spend_table_of`), so that its forms' demands say what mana pays them,
         and ``supply``'s activation costs likewise (:func:`spending_supply`)."""
-        guard_spent_on_costs(req, supply)
+        guard_spent_on_costs(req)
         supply = spending_supply(req.state, supply)
         table = spend_table_of(req)
         if not table.identity:

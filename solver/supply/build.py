@@ -304,31 +304,17 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
         hit = _ROWS.get(key, perm)
         if hit is not None:
             return hit
-    elif not changed and _counts_only(card):
-        # Its options read the board only through the counts its amounts make (Elvish
-        # Archdruid's Elves, Gaea's Cradle's creatures): remembered per permanent and counts.
-        counted = (id(perm), resources, perm.sick and summoning_sick(state, perm),
-                   (pl.life, pl.energy) if pays else (),
-                   tuple(evaluate_amount(ab.production.amount, state, perm) for ab in card.mana_abilities
-                         if ab.production.amount is not None))
-        hit = _COUNTED_ROWS.get(counted, perm)
+    elif not changed and (_counts_only(card) or (refs is not None and not ref_error and _mirrors_only(card))):
+        # Its options read the board only through the counts its amounts make (Elvish Archdruid's
+        # Elves, Gaea's Cradle's creatures) or through what its could-produce abilities mirror
+        # (Exotic Orchard, Reflecting Pool, Fellwar Stone): remembered per permanent and those values.
+        read = (id(perm), resources, perm.sick and summoning_sick(state, perm),
+                (pl.life, pl.energy) if pays else (), _board_reads(state, perm, refs))
+        hit = _COUNTED_ROWS.get(read, perm)
         if hit is not None:
             return hit
-        return _COUNTED_ROWS.put(counted, perm, _row(state, perm, pl, refs, effects, changed, resources,
-                                                     ref_error, False))
-    elif not changed and refs is not None and not ref_error and _mirrors_only(card):
-        # Its options read the board only through what its could-produce abilities mirror
-        # (Exotic Orchard, Reflecting Pool, Fellwar Stone): remembered per permanent and masks.
-        from manasolver.solver.graph import reference_mask
-        mirrored = (id(perm), resources, perm.sick and summoning_sick(state, perm),
-                    (pl.life, pl.energy) if pays else (), "mirrors",
-                    tuple(reference_mask(state, perm, ab, refs) for ab in card.mana_abilities
-                          if ab.production.reference))
-        hit = _COUNTED_ROWS.get(mirrored, perm)
-        if hit is not None:
-            return hit
-        return _COUNTED_ROWS.put(mirrored, perm, _row(state, perm, pl, refs, effects, changed, resources,
-                                                      ref_error, False))
+        return _COUNTED_ROWS.put(read, perm, _row(state, perm, pl, refs, effects, changed, resources,
+                                                  ref_error, False))
     excluded: Excluded | None = None
     opts: tuple[Option, ...] = ()
     # A Spirit Guide's "exile from your hand" does nothing on the battlefield; Heritage
@@ -371,9 +357,22 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
     return _ROWS.put(key, perm, row)
 
 
-#: Rows of the permanents whose options read the board only through their amounts' counts, by
-#: (permanent identity, resources, sick, life and energy, the counts): see :func:`_counts_only`.
+#: Rows of the permanents whose options read the board only through their amounts' counts or
+#: what they mirror, by (permanent identity, resources, sick, life and energy, those values): see
+#: :func:`_counts_only`, :func:`_mirrors_only`.
 _COUNTED_ROWS: KeyMemo[tuple[object, ...], _Row] = KeyMemo(4097)
+
+
+def _board_reads(state: GameState, perm: Permanent, refs: dict[str, int] | None) -> tuple[object, ...]:
+    """What the row of a permanent of :func:`_counts_only` or :func:`_mirrors_only` reads of the
+    board: its amounts' counts, or the masks its could-produce abilities mirror."""
+    abilities = perm.card.mana_abilities
+    if _counts_only(perm.card):
+        return ("counts", *(evaluate_amount(ab.production.amount, state, perm) for ab in abilities
+                            if ab.production.amount is not None))
+    from manasolver.solver.graph import reference_mask
+    assert refs is not None
+    return ("mirrors", *(reference_mask(state, perm, ab, refs) for ab in abilities if ab.production.reference))
 _COUNTS_ONLY: IdentityMemo[Card, bool] = IdentityMemo(8193)
 
 

@@ -349,15 +349,17 @@ def _paying_clauses(text: str) -> re.Match[str] | None:
     return _LIFE_FOR_MANA.search(text) if "rather than pay that mana" in text else None
 
 
-def guard_spent_on_costs(req: PaymentRequest, supply: Supply) -> None:
+def guard_spent_on_costs(req: PaymentRequest) -> None:
     """Refuse the color changes convoke would read (:func:`guard_layer_changes` has the others),
     and convoke beside a "spend mana as though it were …" rule (CR 609.4b) that changes what mana
     pays the total: a convoked creature is not mana (CR 702.51a) and pays by its colors, which the
     widened demands do not keep apart.  (What pays an activation's own cost under such a rule is
     applied: :func:`~manasolver.solver.backends.problem.spending_supply`.)"""
     _guard_assist_layers(req)
+    if not req.convoke:
+        return
     creatures = any(p.controller == req.player and p.is_creature and not p.tapped for p in req.state.battlefield)
-    if req.convoke and creatures and not payment_spend_table(req.state, req.player, req.spell).identity:
+    if creatures and not payment_spend_table(req.state, req.player, req.spell).identity:
         source, effect = payment_spend_rules(req.state, req.player, req.spell)[0]
         index = next(i for i, p in enumerate(req.state.battlefield) if p.id == source.id)
         raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} changes what mana pays this cost "

@@ -19,6 +19,7 @@ from manasolver.models._memo import IdentityMemo, KeyMemo
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import Unsupported
 from manasolver.models.effects import SpendTable
+from manasolver.solver.backends.matching import demand_sets
 from manasolver.solver.backends.problem import Problem, kept_spend_table
 from manasolver.solver.casting.announce import Form, announce
 from manasolver.solver.policy import keep_counts
@@ -173,22 +174,7 @@ class KeepTerms:
                 for m, s, mult in per:
                     pooled[(m, s)] = pooled.get((m, s), 0) + cap * mult
         rows = [(form.generic(0) + form.fixed_mana, sum(pooled.values()), 0, False, True)]
-        kinds = list(form.demands)
-        if form.snow:
-            kinds.append((-1, form.snow))
-        n = len(kinds)
-        for subset in range(1, 1 << n):
-            mask = 0
-            snow = False
-            need = 0
-            for i in range(n):
-                if subset >> i & 1:
-                    m, c = kinds[i]
-                    need += c
-                    if m == -1:
-                        snow = True
-                    else:
-                        mask |= m
+        for mask, snow, need in demand_sets(form):
             full = sum(c for (m, s), c in pooled.items() if m & mask or (snow and s))
             rows.append((need, full, mask, snow, False))
         self._rows[id(form)] = rows
