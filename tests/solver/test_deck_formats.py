@@ -35,7 +35,7 @@ def _counts(deck: Deck) -> dict[str, int]:
 
 
 def _format(path: Path) -> str:
-    return read_entries(path.read_text(encoding="utf-8"), path.name).format
+    return str(read_entries(path.read_text(encoding="utf-8"), path.name).format)
 
 
 # -- each format on a real list ----------------------------------------------------------------------
