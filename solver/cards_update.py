@@ -94,7 +94,7 @@ def update(source: str | None = None, out: str | os.PathLike[str] | None = None,
         card_file, label, entry = _obtain(origin, target.parent, temps, timeout, progress or sys.stderr)
         _check_array(card_file, label)
         if entry.get("size") is not None:
-            _check_size(card_file, label, entry["size"])
+            _check_size(card_file, label, entry["size"], entry.get("received"))
         for algo in ("sha256", "sha1", "md5"):
             if isinstance(entry.get(algo), str):
                 _check_digest(card_file, label, algo, entry[algo])
@@ -142,7 +142,7 @@ def _obtain(origin: str, folder: Path, temps: list[Path], timeout: float,
     """The card file ``origin`` leads to (following a bulk-data list to its oracle-cards file), its
     label for messages, and the list's entry for it (``{}`` when there was no list)."""
     if _is_url(origin):
-        first = _download(origin, folder, temps, timeout, progress)
+        first, _ = _download(origin, folder, temps, timeout, progress)
     else:
         first = Path(origin)
         if not first.is_file():
@@ -154,7 +154,8 @@ def _obtain(origin: str, folder: Path, temps: list[Path], timeout: float,
     url = urllib.parse.urljoin(origin, str(entry["download_uri"])) if _is_url(origin) else str(entry["download_uri"])
     if not _is_url(url):
         raise UpdateError(f"the {BULK_TYPE} entry of {origin} has a download_uri that is not a URL: {url!r}")
-    return _download(url, folder, temps, timeout, progress, entry.get("name")), url, entry
+    path, received = _download(url, folder, temps, timeout, progress, entry.get("name"))
+    return path, url, {**entry, "received": received}
 
 
 def _bulk_list(path: Path, label: str) -> dict[str, Any] | None:
@@ -193,9 +194,9 @@ def _entry(listing: dict[str, Any], label: str) -> dict[str, Any]:
 
 
 def _download(url: str, folder: Path, temps: list[Path], timeout: float, progress: IO[str],
-              name: object = None) -> Path:
+              name: object = None) -> tuple[Path, int]:
     """``url`` streamed into a temporary file in ``folder`` (added to ``temps``), with a progress
-    bar; a gzip transfer encoding is undone on the way."""
+    bar, and the bytes received; a gzip transfer encoding is undone on the way."""
     fd, tmp = tempfile.mkstemp(prefix=".cards-update-", suffix=".part", dir=folder)
     path = Path(tmp)
     temps.append(path)
@@ -242,7 +243,7 @@ def _download(url: str, folder: Path, temps: list[Path], timeout: float, progres
         raise UpdateError(f"the download from {url} is not valid gzip ({err})") from None
     if total is not None and got < total:
         raise UpdateError(f"the download from {url} broke off after {got:,} of {total:,} bytes")
-    return path
+    return path, got
 
 
 def _version() -> str:
@@ -326,9 +327,11 @@ def _gzipped(path: Path) -> bool:
         return fh.read(2) == b"\x1f\x8b"
 
 
-def _check_size(path: Path, label: str, size: object) -> None:
+def _check_size(path: Path, label: str, size: object, received: object) -> None:
+    """The file has the size the list gives: as written, or as received when it came compressed
+    (which of the two a list means by ``size`` is not said, so either agrees)."""
     have = path.stat().st_size
-    if isinstance(size, int) and not isinstance(size, bool) and size > 0 and have != size:
+    if isinstance(size, int) and not isinstance(size, bool) and size > 0 and size not in (have, received):
         raise UpdateError(f"{label} has {have:,} bytes; the bulk-data list says {size:,}")
 
 

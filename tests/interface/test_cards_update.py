@@ -187,15 +187,20 @@ def test_update_to_the_user_data_folder_by_default(site: Site, env: dict[str, st
     assert got.returncode == 0 and json.loads(got.stdout)["mana_value"] == 3
 
 
-def test_update_from_direct_file_url_gzip_transfer_and_sha256(site: Site, tmp_path: Path, env: dict[str, str]) -> None:
-    """``--from`` the card file's own URL, sent gzip-compressed (Content-Encoding), is imported; and
-    a list giving a sha256 that matches is accepted."""
+def test_update_from_direct_file_url_gzip_transfer_sha256_and_size(site: Site, tmp_path: Path, env: dict[str, str]) -> None:
+    """``--from`` the card file's own URL, sent gzip-compressed (Content-Encoding), is imported; a
+    list giving a sha256 that matches is accepted, and a size that is the file's or the compressed
+    transfer's."""
     site.gzip_paths.add("/oracle-cards.json")
     db = tmp_path / "direct.sqlite"
     proc = run("cards", "update", "--from", f"{site.base}/oracle-cards.json", "--out", str(db), env=env)
     assert proc.returncode == 0, proc.stderr
     assert _cards_in(db) == 7
     site.bulk_list(sha256=hashlib.sha256(ORACLE.read_bytes()).hexdigest())
+    proc = run("cards", "update", "--from", f"{site.base}/bulk-data", "--out", str(db), env=env)
+    assert proc.returncode == 0, proc.stderr
+    # a list whose size is the compressed transfer's agrees too
+    site.bulk_list(size=len(gzip.compress(ORACLE.read_bytes())))
     proc = run("cards", "update", "--from", f"{site.base}/bulk-data", "--out", str(db), env=env)
     assert proc.returncode == 0, proc.stderr
 
