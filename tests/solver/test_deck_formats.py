@@ -243,3 +243,16 @@ def test_castability_cli_lists_every_unknown_card(tmp_path: Path) -> None:
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert "line 4 <card>: unknown card 'Mountian'" in proc.stderr
     assert "line 5 <card>: unknown card 'Lightning Blot'" in proc.stderr
+
+
+def test_castability_cli_runs_an_mtgo_dek_file() -> None:
+    """The MTGO .dek of Power of Prophecy through ``castability --json``: every spell of the deck
+    gets its rows (Sleep at {2}{U}{U})."""
+    proc = subprocess.run([sys.executable, "-m", "manasolver.solver.cli", "castability",
+                           str(DECKS / "mtgo-power-of-prophecy-m11.dek"), "--samples", "200", "--turns", "1-4",
+                           "--json"], capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    sleep = next(s for s in out["spells"] if s["card"] == "Sleep")
+    assert sleep["cost"] == "{2}{U}{U}" and [r["turn"] for r in sleep["turns"]] == [1, 2, 3, 4]
+    assert sleep["turns"][0]["p"] == 0.0  # four mana on turn 1 never
