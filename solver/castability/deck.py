@@ -91,15 +91,25 @@ def _resolve(entries: list[Entry], db: CardDB) -> tuple[dict[int, Card], list[tu
         try:
             found[id(entry)] = _card(db, entry.name, entry.where)
         except UnknownCard as err:
-            if "//" in entry.name:
-                # "4 Lightning Bolt // burn": a comment after the name, not a split card
+            for other in _other_readings(entry.name):
                 try:
-                    found[id(entry)] = _card(db, entry.name.split("//", 1)[0].strip(), entry.where)
-                    continue
+                    found[id(entry)] = _card(db, other, entry.where)
+                    break
                 except UnknownCard:
                     pass
-            misses.append((entry, err))
+            else:
+                misses.append((entry, err))
     return found, misses
+
+
+def _other_readings(name: str) -> list[str]:
+    """Other names a list may mean by ``name``: before a ``//`` that starts a comment ("4 Lightning
+    Bolt // burn"), and a split card written with one slash ("Fire/Ice", as MTGO writes it)."""
+    if "//" in name:
+        return [name.split("//", 1)[0].strip()]
+    if "/" in name:
+        return [" // ".join(part.strip() for part in name.split("/"))]
+    return []
 
 
 def _card(db: CardDB, name: str, where: str) -> Card:

@@ -169,6 +169,10 @@ def test_sideboards_left_out_in_every_format(db: CardDB) -> None:
         assert not deck.is_commander, name
 
 
+def test_text_split_card_with_one_slash(db: CardDB) -> None:
+    assert _counts(parse_deck("56 Island\n4 Fire/Ice\n", db))["Fire // Ice"] == 4
+
+
 def test_mtgo_dek_split_card_with_one_slash(db: CardDB) -> None:
     text = '<Deck><Cards Quantity="56" Sideboard="false" Name="Island"/><Cards Quantity="4" ' \
            'Sideboard="false" Name="Fire/Ice"/></Deck>'
