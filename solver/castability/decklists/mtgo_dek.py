@@ -3,12 +3,10 @@ Name="…"/>`` elements, as Magic Online exports them.
 
 ``Sideboard="true"`` cards are not drawn (MTGO keeps a Commander deck's commander there, which
 :mod:`manasolver.solver.castability.deck` reads so).  MTGO writes a split card's halves with one
-slash (``Fire/Ice``), read as ``Fire // Ice``.
+slash (``Fire/Ice``), which the deck's lookup reads as ``Fire // Ice``.
 """
 
 from __future__ import annotations
-
-import re
 
 from manasolver.solver.castability.decklists.entries import DeckError, Entry, count_of
 from manasolver.solver.castability.decklists.xmltree import parse
@@ -28,8 +26,6 @@ def read(text: str) -> tuple[Entry, ...]:
         name = attrs.get("name", "").strip()
         if not name:
             raise DeckError(f"{where}: a card needs a Name attribute", where)
-        if "//" not in name:
-            name = re.sub(r"\s*/\s*", " // ", name)
         if "quantity" not in attrs:
             raise DeckError(f"{where}: a card needs a Quantity attribute", where)
         n = count_of(attrs["quantity"], f"{where} Quantity")
