@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from importlib.metadata import version
@@ -68,8 +69,14 @@ def test_importing_the_engine_does_not_read_the_version(tmp_path: Path) -> None:
 def test_a_normal_install_is_not_shadowed_by_a_checkout(tmp_path: Path) -> None:
     """``pip install`` of the checkout into a folder, then Python run from the checkout and from a
     folder holding a checkout named ``manasolver``: every ``manasolver`` module comes from the install."""
+    source = tmp_path / "source"  # what a build reads, copied: pip builds inside the tree it installs
+    source.mkdir()
+    for part in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(REPO / part, source / part)
+    for folder in ("package", "models", "solver", "benchmarks"):
+        shutil.copytree(REPO / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
     target = tmp_path / "installed"
-    pip = subprocess.run([PYTHON, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(REPO)],
+    pip = subprocess.run([PYTHON, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(source)],
                          capture_output=True, text=True, timeout=600, check=False)
     if pip.returncode != 0 and "Could not find a version that satisfies" in pip.stderr:
         pytest.skip(f"the build backend can't be installed here: {pip.stderr.strip()[-300:]}")
