@@ -163,7 +163,8 @@ def test_commander_example_typed_in_and_its_payment_drawn(browser: Browser, serv
     acts = {a["permanent"]: a for a in payment["activations"]}
     assert page.get_attribute("#answer .verdict", "data-payable") == "true"
     # the permanents tapped, highlighted on the board with the mana each gave
-    paid = page.eval_on_selector_all(".perm.paid", "nodes => nodes.map(n => [n.dataset.id, n.querySelector('.gave').dataset.mana])")
+    paid = page.eval_on_selector_all(
+        ".perm.paid", "nodes => nodes.map(n => [n.dataset.id, n.querySelector('.gave').dataset.mana])")
     assert {pid: mana for pid, mana in paid} == {pid: a["mana"] for pid, a in acts.items()}
     unpaid_tapped = page.eval_on_selector_all(".perm:not(.paid)", "nodes => nodes.map(n => n.dataset.id)")
     assert set(unpaid_tapped).isdisjoint(acts)
