@@ -9,8 +9,9 @@ out hypothesis's per-example deadline and its too-slow health check: the example
 solver queries on a shared machine, where a deadline measures the load, not the code.
 
 The fast subset is ``python -m pytest -m "not slow"``: the ``slow`` marker (registered in
-``pyproject.toml``) is on the tests of several seconds: installs, servers and browsers, long
-differential searches.
+``pyproject.toml``) is on the tests of a second or more: installs, servers and browsers, long
+differential searches.  A test marks itself (``@pytest.mark.slow``) or is listed in
+``tests/slow.txt`` (the ones measured so, marked here at collection).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from hypothesis import HealthCheck, settings
 sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
 
 from manasolver.models.carddb import CardDB
+from slowlist import slow_entries
 
 # every field the two differ in is given: hypothesis's own defaults change under CI as well
 settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow],
@@ -32,6 +34,17 @@ settings.register_profile("dev", deadline=None, suppress_health_check=[HealthChe
 settings.register_profile("ci", deadline=None, suppress_health_check=[HealthCheck.too_slow],
                           derandomize=True, database=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark ``slow`` every collected test that ``tests/slow.txt`` lists, by module or by function."""
+    listed = set(slow_entries())
+    root = Path(str(config.rootpath))
+    for item in items:
+        module = Path(str(item.path)).relative_to(root).as_posix()
+        function = getattr(item, "originalname", item.name)
+        if module in listed or f"{module}::{function}" in listed:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

@@ -37,3 +37,31 @@ def test_ci_set_or_not_selects_its_profile_in_a_fresh_run(ci: str | None) -> Non
 
 def test_the_slow_marker_is_registered(pytestconfig: pytest.Config) -> None:
     assert any(line.startswith("slow:") for line in pytestconfig.getini("markers"))
+
+
+def test_every_line_of_slow_txt_names_a_test_that_exists() -> None:
+    """A renamed or removed test would otherwise leave its line behind, naming nothing."""
+    import ast
+
+    from slowlist import slow_entries
+
+    entries = slow_entries()
+    assert entries
+    for entry in entries:
+        module, _, function = entry.partition("::")
+        path = REPO / module
+        assert path.is_file() and path.name.startswith("test_"), entry
+        if function:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            names = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            assert function in names, entry
+
+
+def test_the_fast_subset_leaves_out_what_slow_txt_lists(pytestconfig: pytest.Config) -> None:
+    proc = subprocess.run([sys.executable, "-m", "pytest", "--co", "-o", "addopts=--import-mode=importlib", "-q",
+                           "-m", "slow", "-p", "no:cacheprovider",
+                           "tests/differential/test_concurrency.py", "tests/test_profiles.py"],
+                          cwd=REPO, capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    chosen = [line for line in proc.stdout.splitlines() if "::" in line]
+    assert chosen and all(line.startswith("tests/differential/test_concurrency.py::") for line in chosen), chosen
