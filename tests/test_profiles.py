@@ -23,6 +23,7 @@ def test_the_loaded_profile_is_the_one_the_environment_names() -> None:
     assert settings.default == settings.get_profile(expected)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ci", ["1", None])
 def test_ci_set_or_not_selects_its_profile_in_a_fresh_run(ci: str | None) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "HYPOTHESIS_PROFILE")}
@@ -57,10 +58,11 @@ def test_every_line_of_slow_txt_names_a_test_that_exists() -> None:
             assert function in names, entry
 
 
+@pytest.mark.slow
 def test_the_fast_subset_leaves_out_what_slow_txt_lists(pytestconfig: pytest.Config) -> None:
     proc = subprocess.run([sys.executable, "-m", "pytest", "--co", "-o", "addopts=--import-mode=importlib", "-q",
                            "-m", "slow", "-p", "no:cacheprovider",
-                           "tests/differential/test_concurrency.py", "tests/test_profiles.py"],
+                           "tests/differential/test_concurrency.py", "tests/test_layering.py"],
                           cwd=REPO, capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     chosen = [line for line in proc.stdout.splitlines() if "::" in line]

@@ -105,6 +105,7 @@ def test_titles_name_what_the_boards_hold() -> None:
     assert {"Etherium Sculptor", "Foundry Inspector", "Helm of Awakening", "Heartless Summoning"} <= reaper
 
 
+@pytest.mark.slow
 def test_the_demo_names_permanents_by_card_watery_grave_not_grave() -> None:
     """Every activation and could_produce line names a card of its board: "Watery Grave" where the
     id is ``grave``, "Forest (forest1)" where the board holds three Forests."""
