@@ -50,7 +50,8 @@ ZONES = ("battlefield", "command", "hand", "graveyard")  #: the zones a search c
 
 #: The card types of a permanent (CR 110.4).
 PERMANENT_TYPES = frozenset({"artifact", "creature", "enchantment", "land", "planeswalker", "battle"})
-#: The card types of cards played from outside a deck (CR 901.1, 312.1, 314.1, 905.1, 309.1).
+#: The card types of the cards that stay outside the game until played from there: dungeons,
+#: planes, phenomena, vanguards, schemes, conspiracies (CR 309, 311-315).
 OUTSIDE_TYPES = frozenset({"plane", "phenomenon", "scheme", "vanguard", "conspiracy", "dungeon"})
 
 #: What a predefined token (Treasure, Food, Clue, ...) counts as printings: cards of hundreds of
