@@ -39,9 +39,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.enviro
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark ``slow`` every collected test that ``tests/slow.txt`` lists, by module or by function."""
     listed = set(slow_entries())
-    root = Path(str(config.rootpath))
     for item in items:
-        module = Path(str(item.path)).relative_to(root).as_posix()
+        module = item.nodeid.partition("::")[0]  # the path from the repository, as slow.txt writes it
         function = getattr(item, "originalname", item.name)
         if module in listed or f"{module}::{function}" in listed:
             item.add_marker(pytest.mark.slow)
