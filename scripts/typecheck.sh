@@ -13,4 +13,6 @@ ln -s "$repo/models" "$root/manasolver/models"
 ln -s "$repo/solver" "$root/manasolver/solver"
 ln -s "$repo/benchmarks" "$root/manasolver/benchmarks"
 cd "$root"
-python -m mypy --strict --ignore-missing-imports -p manasolver "$@"
+# the cache stays in the checkout (.mypy_cache, ignored by git): a run after a small change checks
+# only what the change touches (a second run: under a second against some 25)
+python -m mypy --strict --ignore-missing-imports --cache-dir "$repo/.mypy_cache" -p manasolver "$@"
