@@ -132,8 +132,8 @@ def _conditional_attached(who_text: str) -> Amount | None:
     """"As long as enchanted permanent is a creature, it gets +1/+3 and" (Careful Cultivation),
     "As long as enchanted permanent is a land, it" (Nature's Embrace): the attached permanent,
     while it has that card type (layer 6 applies the grant only then)."""
-    m = re.fullmatch(r"As long as enchanted permanent is an? (creature|land|artifact), it(?: gets [+\-]\d+/[+\-]\d+ and)?",
-                     who_text)
+    m = re.fullmatch(r"As long as enchanted permanent is an? (creature|land|artifact), "
+                     r"it(?: gets [+\-]\d+/[+\-]\d+ and)?", who_text)
     if m is None:
         return None
     return Amount("count", types=frozenset({m.group(1)}), controller="any")
@@ -212,16 +212,16 @@ def _plain_grant(line: str) -> GrantedAbility | None:
             phrase = f"{everyone.group(1)} on the battlefield"
         elif not phrase.endswith(" you control"):
             return None
-        amount = _count_amount(phrase[0].lower() + phrase[1:]
-                               if phrase.split()[0] in ("Other", "Basic", "Legendary", "Lands", "Creatures", "Artifacts")
-                               else phrase, plural=counter == "")
+        lowered = phrase.split()[0] in ("Other", "Basic", "Legendary", "Lands", "Creatures", "Artifacts")
+        amount = _count_amount(phrase[0].lower() + phrase[1:] if lowered else phrase, plural=counter == "")
         return GrantedAbility(line, ability, replace(amount, with_counter=counter) if counter else amount)
     except (Unreadable, BadCost):
         return None
 
 
 _SPEND_AS = re.compile(r"(You|Players) may spend (mana|white mana|blue mana|black mana|red mana|green mana) as though "
-                       r"it were (mana of any color|mana of any type|white mana|blue mana|black mana|red mana|green mana)"
+                       r"it were (mana of any color|mana of any type|white mana|blue mana|black mana|red mana"
+                       r"|green mana)"
                        r"(?: to (cast (?:creature|planeswalker|artifact) spells|pay the activation costs of ~'s "
                        r"abilities))?\.")
 _COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}

@@ -12,7 +12,6 @@ import json
 import re
 from collections import Counter
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from paths import CARD_DATA
@@ -34,11 +33,6 @@ NISSA = {"name": "Nissa, Worldsoul Speaker", "type_line": "Legendary Creature â€
          "oracle_text": "Landfall â€” Whenever a land you control enters, you get {E}{E}.\n"
                         "You may pay eight {E} rather than pay the mana cost for permanent spells you cast."}
 CARDS = CARD_DATA / "cards.jsonl.gz"
-
-
-@pytest.fixture(scope="module")
-def db() -> CardDB:
-    return CardDB()
 
 
 def one(triggers: tuple[Trigger, ...]) -> Trigger:
