@@ -63,7 +63,7 @@ def site() -> Iterator[Site]:
     state = Site()
 
     class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
+        def do_GET(self) -> None:
             status, body, headers = state.routes.get(self.path, (404, b"not found", {}))
             if self.path in state.gzip_paths and "gzip" in (self.headers.get("Accept-Encoding") or ""):
                 body = gzip.compress(body)
@@ -187,7 +187,8 @@ def test_update_to_the_user_data_folder_by_default(site: Site, env: dict[str, st
     assert got.returncode == 0 and json.loads(got.stdout)["mana_value"] == 3
 
 
-def test_update_from_direct_file_url_gzip_transfer_sha256_and_size(site: Site, tmp_path: Path, env: dict[str, str]) -> None:
+def test_update_from_direct_file_url_gzip_transfer_sha256_and_size(site: Site, tmp_path: Path,
+                                                                    env: dict[str, str]) -> None:
     """``--from`` the card file's own URL, sent gzip-compressed (Content-Encoding), is imported; a
     list giving a sha256 that matches is accepted, and a size that is the file's or the compressed
     transfer's."""
