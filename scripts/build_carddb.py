@@ -4,6 +4,11 @@ Usage::
 
     python scripts/build_carddb.py [--source data/cards.jsonl.gz] [--out models/data/cards.sqlite]
 
+What the data holds (``cards.meta.json`` beside the source, written by ``scripts/build_cards.py``:
+its source, version, newest set and that set's date), with the number of cards, goes into the
+database's ``meta`` table under keys ``data_*``, so that ``manasolver --version`` and ``manasolver
+cards info`` read it without loading any card.
+
 The database's tables are described in :mod:`manasolver.models.card_import`, whose
 :func:`~manasolver.models.card_import.write_db` writes them (``manasolver cards import`` writes a
 user's card file the same way).  The build is deterministic: records in file order, fixed
@@ -25,11 +30,21 @@ DEFAULT_SOURCE = ROOT / "data" / "cards.jsonl.gz"
 DEFAULT_OUT = ROOT / "models" / "data" / "cards.sqlite"
 
 
+def data_meta(source: Path, records: int) -> dict[str, str]:
+    """The ``data_*`` rows of the ``meta`` table: ``cards.meta.json`` beside ``source`` and the count."""
+    meta = {"data_cards": str(records)}
+    side = source.parent / "cards.meta.json"
+    if side.is_file():
+        for key, value in json.loads(side.read_text(encoding="utf-8")).items():
+            meta[f"data_{key}"] = str(value)
+    return meta
+
+
 def build(source: Path, out: Path) -> tuple[int, int]:
     """Write the database; return (records, lookup keys)."""
     with gzip.open(source, "rt", encoding="utf-8") as fh:
         records = [json.loads(line) for line in fh if line.strip()]
-    return write_db(records, out)
+    return write_db(records, out, data_meta(source, len(records)))
 
 
 def main(argv: list[str] | None = None) -> int:
