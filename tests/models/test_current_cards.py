@@ -101,3 +101,16 @@ def test_todays_wording_loyalty_costs_in_brackets_606(db: CardDB) -> None:
     assert "[+1]: Add {R}{R}." in card.oracle_text
     assert card.mana_abilities == ()
     assert card.unsupported == ()
+
+
+def test_sink_into_stupor_modal_dfc_land_back_face_712(db: CardDB) -> None:
+    """Sink into Stupor // Soporific Springs (2024): the corpus gives the instant only; the land face
+    comes from the supplement.  The back face is a land that taps for {U} (CR 712: a modal double-faced
+    card is played as either face), looked up by its own name too."""
+    card = db.get("Sink into Stupor // Soporific Springs")
+    assert [f.name for f in card.faces] == ["Sink into Stupor", "Soporific Springs"]
+    assert card.mana_cost is not None and card.mana_cost.format() == "{1}{U}{U}" and card.mana_value == 3
+    land = db.get("Soporific Springs")
+    assert "land" in land.type_line.types and land.colors == 0
+    assert [a.text for a in land.mana_abilities] == ["{T}: Add {U}."]
+    assert db.record("Sink into Stupor // Soporific Springs").get("missing_faces") is None  # type: ignore[union-attr]
