@@ -6,6 +6,11 @@ Usage::
     python scripts/build_carddb.py [--source data/cards.jsonl.gz] [--out models/data/cards.sqlite]
                                    [--printings solver/playground/printings.tsv.gz]
 
+What the data holds (``cards.meta.json`` beside the source, written by ``scripts/build_cards.py``:
+its source, version, newest set and that set's date), with the number of cards, goes into the
+database's ``meta`` table under keys ``data_*``, so that ``manasolver --version`` and ``manasolver
+cards info`` read it without loading any card.
+
 The database's tables are described in :mod:`manasolver.models.card_import`, whose
 :func:`~manasolver.models.card_import.write_db` writes them (``manasolver cards import`` writes a
 user's card file the same way).  The build is deterministic: records in file order, fixed
@@ -40,9 +45,20 @@ def _records(source: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
+def data_meta(source: Path, records: int) -> dict[str, str]:
+    """The ``data_*`` rows of the ``meta`` table: ``cards.meta.json`` beside ``source`` and the count."""
+    meta = {"data_cards": str(records)}
+    side = source.parent / "cards.meta.json"
+    if side.is_file():
+        for key, value in json.loads(side.read_text(encoding="utf-8")).items():
+            meta[f"data_{key}"] = str(value)
+    return meta
+
+
 def build(source: Path, out: Path) -> tuple[int, int]:
     """Write the database; return (records, lookup keys)."""
-    return write_db(_records(source), out)
+    records = _records(source)
+    return write_db(records, out, data_meta(source, len(records)))
 
 
 def printings_text(source: Path) -> str:

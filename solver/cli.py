@@ -106,6 +106,8 @@ DESCRIPTIONS: dict[str, str] = {
     "cards update": "Download the newest cards: read Scryfall's bulk-data list, download its oracle "
                     "cards file (progress on standard error), check it and import it as 'cards import' "
                     "does. Without a network, or on any failure, it says what failed and changes nothing.",
+    "cards info": "Say what the bundled card data holds (the number of cards, the newest set and its "
+                  "date, the source and its version) and, when MANASOLVER_CARDS names one, the user's cards.",
     "demo": "Answer real questions on the bundled example boards, printing each question, the command "
             "that asks it, and the answer.",
 }
@@ -120,7 +122,8 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:
-        print(f"manasolver {version()}")
+        from manasolver.models.carddb import data_info, data_summary
+        print(f"manasolver {version()}; {data_summary(data_info())}")
         parser.exit()
 
 
@@ -267,14 +270,17 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     sub.add_parser("demo", help="answer real questions on the bundled example boards")
     p = sub.add_parser("cards", help="card files: import one once, for fast later use")
-    cards_sub = p.add_subparsers(dest="cards_command", metavar="{import,update}", required=True,
-                                 help="import: convert a card file once; update: the newest cards from Scryfall")
+    cards_sub = p.add_subparsers(dest="cards_command", metavar="{import,info,update}", required=True,
+                                 help="import: convert a card file once; info: what the card data holds; "
+                                      "update: the newest cards from Scryfall")
     p = cards_sub.add_parser("import", help="convert a Scryfall or JSONL card file into a card database",
                              description=DESCRIPTIONS["cards import"], formatter_class=_Formatter)
     p.add_argument("file", metavar="FILE", help="a Scryfall bulk file, card object or list, or a JSONL "
                                                 "card file (gzip-compressed or not)")
     p.add_argument("--out", metavar="DB", help="where the database goes (default: the user's data folder, "
                                                "$XDG_DATA_HOME/manasolver/cards.sqlite)")
+    cards_sub.add_parser("info", help="what the card data holds: cards, newest set and its date, source",
+                         description=DESCRIPTIONS["cards info"], formatter_class=_Formatter)
     _add_cards_update(cards_sub)
     from manasolver.solver.castability.command import add_parser as add_castability
     add_castability(sub)
@@ -458,9 +464,35 @@ def _cards_update(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cards_info() -> int:
+    """``cards info``: what the bundled card data holds, and the user's cards named by MANASOLVER_CARDS."""
+    from manasolver.models.carddb import DB_PATH, ENV_VAR, data_info, is_sqlite
+    info = data_info()
+    if not info:
+        print(f"manasolver: error: the bundled card database {DB_PATH} can't be read", file=sys.stderr)
+        return 1
+    count = info.get("cards", "?")
+    print(f"bundled card data: {DB_PATH}")
+    print(f"  cards: {int(count):,}" if count.isdigit() else f"  cards: {count}")
+    if info.get("newest_set"):
+        print(f"  newest set: {info['newest_set']} ({info.get('newest_set_date', 'date unknown')})")
+    for key in ("source", "version", "wheel_sha256"):
+        if info.get(key):
+            print(f"  {key.replace('_', ' ')}: {info[key]}")
+    user = os.environ.get(ENV_VAR)
+    if user:
+        extra = data_info(user) if is_sqlite(user) else {}
+        held = f", {extra['cards']} cards" if extra.get("cards") else ""
+        print(f"user cards ({ENV_VAR}): {user}{held}; they win over the bundled ones")
+    print("newer cards: manasolver cards update, or --cards FILE (a Scryfall or JSONL card file)")
+    return 0
+
+
 def _cards(args: argparse.Namespace) -> int:
     """``cards import FILE [--out DB]``: the file converted into a card database (exit status 1 for a
-    file that is not a card file, 2 for one that does not exist)."""
+    file that is not a card file, 2 for one that does not exist); ``cards info``: :func:`_cards_info`."""
+    if args.cards_command == "info":
+        return _cards_info()
     if args.cards_command == "update":
         return _cards_update(args)
     if not os.path.exists(args.file):

@@ -198,10 +198,10 @@ def _read_other(clause: str, index: int) -> TapCost | None:
         elif m := re.fullmatch(r"tap an untapped (white|blue|black|red|green) creature you control", low):
             types, count = (f"{m.group(1)} creature",), 1
             parts.append(low)
-        elif re.fullmatch(r"(?:sacrifice|exile) (?!an? |the |target |x |all |each |two |three |.* from )"
-                          r"[a-z][\w' ,-]*",
-                          low) and part.split(" ", 1)[1][:1].isupper():
-            sacrifice_self = True  # its own name: "Sacrifice Overeager Apprentice", "Exile Mirrored Lotus"
+        elif (re.fullmatch(r"(?:sacrifice|exile) (?!an? |the |target |x |all |each |two |three |.* from )"
+                           r"[a-z][\w' ,-]*", low) and part.split(" ", 1)[1][:1].isupper()
+              or re.fullmatch(r"(?:sacrifice|exile) (?:~|this (?:creature|artifact|land|permanent|enchantment))", low)):
+            sacrifice_self = True  # itself: "Sacrifice Overeager Apprentice", "Sacrifice this creature"
             parts.append(low.split(" ", 1)[0] + " ~")
             special = special or low.startswith("exile")
             continue

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from manasolver.models.card import Card
-from manasolver.models.carddb import CardDB
+from manasolver.models.carddb import CardDB, unknown_cards_error
 from manasolver.models.errors import ManasolverError, UnknownCard
 from manasolver.solver.castability.decklists import read_entries
 from manasolver.solver.castability.decklists.entries import MAX_COUNT, DeckError, Entry
@@ -64,7 +64,7 @@ def parse_deck(text: str, db: CardDB, filename: str = "") -> Deck:
                       and sum(e.count for e in entries) >= COMMANDER_MAIN)
     cards, misses = _resolve(entries + side if side_commander else entries, db)
     if misses:
-        raise _unknown_error(misses)
+        raise _unknown_error(misses, db)
     if side_commander and all(_may_command(cards[id(e)]) for e in side):
         for e in side:
             moved = Entry(e.name, e.count, "commander", e.where, e.line)
@@ -121,16 +121,12 @@ def _card(db: CardDB, name: str, where: str) -> Card:
         raise DeckError(f"{where}: {err.message}", where) from None
 
 
-def _unknown_error(misses: list[tuple[Entry, UnknownCard]]) -> DeckError:
-    """One error naming every unknown card of the deck, each with its line and the card
-    database's suggestions."""
-    rows = [f"{entry.where}: {err.message}" for entry, err in misses]
+def _unknown_error(misses: list[tuple[Entry, UnknownCard]], db: CardDB) -> DeckError:
+    """One error naming every unknown card of the deck at once, each with its line, near names only
+    when they are near, the date the card data reaches and how to bring newer cards."""
     unknown = tuple((entry.where, entry.name) for entry, _ in misses)
-    if len(rows) == 1:
-        return DeckError(rows[0], misses[0][0].where, unknown)
-    names = len({name.lower() for _, name in unknown})
-    head = f"{names} cards of the deck are not in the card data:"
-    return DeckError("\n  ".join([head, *rows]), misses[0][0].where, unknown)
+    err = unknown_cards_error([(entry.name, entry.where) for entry, _ in misses], db)
+    return DeckError(err.message, misses[0][0].where, unknown)
 
 
 def _may_command(card: Card) -> bool:

@@ -227,8 +227,10 @@ def test_every_triggered_line_of_the_card_data_is_returned() -> None:
             rec = json.loads(raw)
             text = rec.get("oracle_text") or ""
             kinds = TypeLine.parse(rec.get("type_line") or "")
-            from manasolver.models.text.oracle import strip_reminder
-            lines += sum(1 for line in text.split("\n") if start.match(strip_reminder(line)))
+            from manasolver.models.text.oracle import self_reference, strip_reminder
+            # a card named "At Least It's a Dry Heat" names itself, it doesn't trigger
+            lines += sum(1 for line in text.split("\n")
+                         if start.match(self_reference(strip_reminder(line), rec["name"])))
             triggers = parse_triggers(text, kinds, rec["name"])
             found += len(triggers)
             events.update(t.event for t in triggers if t.supported)
@@ -244,8 +246,7 @@ def test_trigger_to_json_for_the_card_answer(db: CardDB) -> None:
     """The protocol form keeps the printed text and says a mana trigger is no mana ability (T120)."""
     (cobra,) = [t.to_json() for t in triggers_of(db.get("Lotus Cobra"))]
     assert cobra == {"event": "landfall",
-                     "text": "Landfall — Whenever a land enters the battlefield under your control, "
-                             "add one mana of any color.",
+                     "text": "Landfall — Whenever a land you control enters, add one mana of any color.",
                      "effects": [{"kind": "mana", "options": ["{W|U|B|R|G}"]}], "mana_ability": False}
     (overlord,) = [t.to_json() for t in triggers_of(db.get("Overlord of the Hauntwoods"))]
     assert overlord["effects"] == [{"kind": "token", "amount": 1, "token": "Everywhere", "tapped": True}]
