@@ -1,58 +1,161 @@
 """Whether a board of lands and mana sources can pay a cost, asked of the payment engine and remembered.
 
 A board is its key: the sorted tuple of ``2 * card index + tapped`` over the permanents (lands and nonland
-mana sources; the sources are never sick when asked about, see :mod:`.games`).  The answer for a key is
-the engine's exact ``can_pay`` (:func:`manasolver.solver.queries.can_pay`) on a board of those permanents,
-never a count of lands, and it is kept: in a run of many games most boards repeat, so most questions
-are a dictionary lookup.
+mana sources; the sources are never sick when asked about, see :mod:`.games`).  The index is that of a
+card's *payment class* (:func:`payment_classes`): cards whose every characteristic the payment reads is
+the same (Dragonskull Summit, Bloodfell Caves and Temple of Malice once on the battlefield) share one, so
+that boards differing only by such cards are one question.  The answer for a key is the engine's exact
+payability (:func:`manasolver.solver.queries.prepare` and :func:`manasolver.solver.backends.payable`, the
+``can_pay`` query without the explanation of a refusal, which castability never shows) on a board of
+those permanents, never a count of lands, and it is kept: in a run of many games most boards repeat, so
+most questions are a dictionary lookup.
+
+On one board the costs are asked cheapest first, and an answer is carried to the costs it decides: when
+cost A's symbols are part of cost B's (``{1}{B}`` of ``{2}{B}{B}``), a board that pays B pays A and a board
+that can't pay A can't pay B (:func:`implies`).  Answers are carried between boards too: a board with one
+quiet permanent more (or one of them untapped) pays at least what the smaller board pays.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from manasolver.models.board.load import load_state
 from manasolver.models.card import Card
 from manasolver.models.carddb import CardDB
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import ManasolverError
-from manasolver.solver import queries
+from manasolver.solver import backends, queries
 from manasolver.solver.casting.build import build_request
+from manasolver.solver.fresh import quiet
 from manasolver.solver.request import Policy
 
-__all__ = ["BoardOracle", "BoardKey"]
+__all__ = ["BoardOracle", "BoardKey", "implies", "payment_classes"]
 
 BoardKey = tuple[int, ...]
+
+
+def payment_classes(cards: Sequence[Card]) -> tuple[int, ...]:
+    """For each card, the index of the first card of ``cards`` the payment can't tell from it.
+
+    Two cards are one class when both are *quiet* (what they add depends on their own fields alone and
+    they reach nothing else: :func:`manasolver.solver.fresh.quiet`) and have the same types, subtypes,
+    supertypes, colors, keywords and mana abilities (by what they cost and add, not their text or
+    place); a card that is not quiet is its own class."""
+    seen: dict[object, int] = {}
+    out: list[int] = []
+    for i, card in enumerate(cards):
+        if not quiet(card):
+            out.append(i)
+            continue
+        tl = card.type_line
+        key = (tl.types, tl.subtypes, tl.supertypes, card.colors, card.keywords,
+               tuple((a.cost, a.production, a.damage, a.extra, a.condition, a.per_turn)
+                     for a in card.mana_abilities))
+        out.append(seen.setdefault(key, i))
+    return tuple(out)
+
+
+def _simple(cost: ManaCost) -> tuple[int, Counter[str]] | None:
+    """``(generic, the other symbols)`` of a cost whose every symbol adds at least one mana to a
+    payment (no Phyrexian, snow or ``{2/W}`` symbol; X is 0), else ``None``."""
+    generic = 0
+    rest: Counter[str] = Counter()
+    for s in cost.symbols:
+        if s.special or s.variable:
+            if s.variable:
+                continue
+            return None
+        if s.is_numeral:
+            generic += s.generic
+        elif s.phyrexian or s.snow or s.generic:
+            return None
+        else:
+            rest[s.text] += 1
+    return generic, rest
+
+
+def implies(a: ManaCost, b: ManaCost) -> bool:
+    """Whether every board that can pay ``b`` can pay ``a``: ``a``'s colored, hybrid and colorless
+    symbols are among ``b``'s and ``a``'s generic part is at most what ``b`` has left (its generic part
+    and its other symbols, each one mana at least)."""
+    sa, sb = _simple(a), _simple(b)
+    if sa is None or sb is None:
+        return a == b
+    ga, ra = sa
+    gb, rb = sb
+    if any(rb[k] < n for k, n in ra.items()):
+        return False
+    return ga <= gb + sum(rb.values()) - sum(ra.values())
 
 
 class BoardOracle:
     """The engine's answers for boards made of ``cards`` (by index), remembered per key.
 
     ``spells`` are the costs asked about on every board; :meth:`castable` gives them as a bit mask
-    (bit ``i`` for ``spells[i]``); :meth:`payable` asks one other cost (a mana source being cast)."""
+    (bit ``i`` for ``spells[i]``); :meth:`payable` asks one other cost (a mana source being cast).
+    ``commander`` names the player's commanders (Command Tower and Arcane Signet read their colors)."""
 
-    def __init__(self, cards: Sequence[Card], spells: Sequence[ManaCost], db: CardDB) -> None:
+    def __init__(self, cards: Sequence[Card], spells: Sequence[ManaCost], db: CardDB,
+                 commander: Sequence[str] = ()) -> None:
         self.cards = tuple(cards)
         self.spells = tuple(spells)
         self.db = db
+        self.commander = list(commander)
         self._masks: dict[BoardKey, int] = {}
-        self._costs: dict[tuple[BoardKey, str], bool] = {}
+        self._costs: dict[tuple[BoardKey, ManaCost], bool] = {}
         self.engine_calls = 0
         self.lookups = 0
+        # the distinct costs, cheapest first, and the spells each one stands for
+        distinct = sorted(set(self.spells), key=lambda c: (c.mana_value(), c.format()))
+        self._distinct = distinct
+        self._bits = [sum(1 << i for i, s in enumerate(self.spells) if s == c) for c in distinct]
+        n = len(distinct)
+        #: _below[j]: the costs every board paying cost j pays; _above[j]: those no board failing j pays
+        self._below = [[k for k in range(n) if k != j and implies(distinct[k], distinct[j])] for j in range(n)]
+        self._above = [[k for k in range(n) if k != j and implies(distinct[j], distinct[k])] for j in range(n)]
+        self._quiet = [quiet(c) for c in self.cards]
+        self._generics: dict[int, ManaCost] = {}
+        #: the mana a payment of each distinct cost needs at least, when its symbols say so exactly
+        self._least = [c.mana_value() if _simple(c) is not None else None for c in distinct]
 
-    def _request_state(self, key: BoardKey) -> object:
+    def _board_json(self, key: BoardKey) -> dict[str, Any]:
         battlefield = [{"id": f"p{i}", "card": self.cards[code >> 1].name, "tapped": bool(code & 1)}
                        for i, code in enumerate(key)]
-        return load_state({"players": [{"name": "you"}, {"name": "opponent"}], "battlefield": battlefield},
-                          self.db)
+        you: dict[str, object] = {"name": "you"}
+        if self.commander:
+            you["commander"] = self.commander
+        return {"players": [you, {"name": "opponent"}], "battlefield": battlefield}
 
-    def _can_pay(self, state: object, cost: ManaCost) -> bool:
+    def _can_pay(self, board: dict[str, Any], cost: ManaCost, loaded: list[object]) -> bool:
+        """The engine's exact payability of ``cost`` on ``board``, loaded once into ``loaded``."""
         self.engine_calls += 1
         try:
-            req = build_request(state, "you", None, cost, None, (), Policy())  # type: ignore[arg-type]
-            return queries.can_pay(req).payable
+            if not loaded:
+                loaded.append(load_state(board, self.db))
+            req = build_request(loaded[0], "you", None, cost, None, (), Policy())  # type: ignore[arg-type]
+            return backends.payable(queries.prepare(req, "feasible", 0), backends.DEFAULT_CHAINS["can_pay"])
         except ManasolverError:
             return False
+
+    def _most_generic(self, board: dict[str, Any], loaded: list[object], hi: int) -> int:
+        """The largest ``n <= hi`` such that the board pays ``{n}`` (binary search; 0 when none)."""
+        lo = 0
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self._can_pay(board, self._generic(mid), loaded):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    def _generic(self, n: int) -> ManaCost:
+        cost = self._generics.get(n)
+        if cost is None:
+            cost = self._generics[n] = ManaCost.parse(f"{{{n}}}")
+        return cost
 
     def castable(self, key: BoardKey) -> int:
         """The mask of :attr:`spells` the board ``key`` can pay."""
@@ -60,21 +163,71 @@ class BoardOracle:
         hit = self._masks.get(key)
         if hit is not None:
             return hit
-        state = self._request_state(key)
+        lower, upper = self._bounds(key)
+        board = self._board_json(key)
+        loaded: list[object] = []
+        known: list[bool | None] = [None] * len(self._distinct)
+        open_ = [j for j in range(len(self._distinct))
+                 if (lower & self._bits[j]) == 0 and (upper & self._bits[j]) != 0 and self._least[j]]
+        if len(open_) > 3:
+            # many costs undecided: how much generic mana the board makes settles the larger ones
+            most = self._most_generic(board, loaded, max(self._least[j] or 0 for j in open_))
+            for j in open_:
+                if (self._least[j] or 0) > most:
+                    known[j] = False
         mask = 0
-        for i, cost in enumerate(self.spells):
-            if self._can_pay(state, cost):
-                mask |= 1 << i
+        for j, cost in enumerate(self._distinct):
+            ok = known[j]
+            if ok is None and lower & self._bits[j]:
+                ok = True
+            elif ok is None and not upper & self._bits[j]:
+                ok = False
+            if ok is None:
+                ok = self._can_pay(board, cost, loaded)
+                known[j] = ok
+                for k in (self._below[j] if ok else self._above[j]):
+                    if known[k] is None:
+                        known[k] = ok
+            if ok:
+                mask |= self._bits[j]
         self._masks[key] = mask
         return mask
 
+    def _bounds(self, key: BoardKey) -> tuple[int, int]:
+        """Masks remembered for boards one quiet permanent away from ``key``: what a board with one
+        quiet permanent fewer, or one more of them tapped, pays (``key`` pays it too: a quiet permanent
+        only adds mana), and what a board with one of its tapped quiet permanents untapped can't pay
+        (``key`` can't either)."""
+        masks = self._masks
+        quiet_ = self._quiet
+        lower = 0
+        upper = -1
+        seen: set[int] = set()
+        for i, code in enumerate(key):
+            if code in seen or not quiet_[code >> 1]:
+                continue
+            seen.add(code)
+            rest = key[:i] + key[i + 1:]
+            hit = masks.get(rest)
+            if hit is not None:
+                lower |= hit
+            if code & 1:
+                hit = masks.get(tuple(sorted(rest + (code - 1,))))
+                if hit is not None:
+                    upper &= hit
+            else:
+                hit = masks.get(tuple(sorted(rest + (code + 1,))))
+                if hit is not None:
+                    lower |= hit
+        return lower, upper
+
     def payable(self, key: BoardKey, cost: ManaCost) -> bool:
         """Whether the board ``key`` can pay ``cost``."""
-        ck = (key, cost.format())
+        ck = (key, cost)
         hit = self._costs.get(ck)
         if hit is not None:
             return hit
-        ok = self._can_pay(self._request_state(key), cost)
+        ok = self._can_pay(self._board_json(key), cost, [])
         self._costs[ck] = ok
         return ok
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
-from manasolver.solver.castability.board import BoardKey, BoardOracle
+from manasolver.solver.castability.board import BoardKey, BoardOracle, payment_classes
 from manasolver.solver.castability.lands import LandRule, land_rule
 
 __all__ = ["Counts", "DeckModel", "MAX_STATES", "MODEL", "run_chunk"]
@@ -185,6 +185,19 @@ class _Game:
         for s in model.sources:
             self.is_source[s] = True
         self.relevant = [land or src for land, src in zip(model.is_land, self.is_source)]
+        #: each card's payment class: what the board keys are made of
+        self.cls = payment_classes(model.cards)
+        #: for each fetch land, the land cards of the deck it can find
+        self.finds: dict[int, frozenset[int]] = {}
+        for c, rule in model.rules.items():
+            if rule.fetch is not None:
+                self.finds[c] = frozenset(t for t in self.land_counts if rule.fetch.finds(model.cards[t]))
+        self.findable = frozenset().union(*self.finds.values()) if self.finds else frozenset()
+        #: for each land a fetch can find, the findable lands at least as good on the battlefield
+        self.better: dict[int, tuple[int, ...]] = {
+            t: tuple(u for u in sorted(self.findable) if u != t and _at_least_as_good(model.cards[u], u,
+                                                                                   model.cards[t], t))
+            for t in self.findable}
 
     # -- the mulligan ------------------------------------------------------------------------------
 
@@ -276,19 +289,22 @@ class _Game:
         counts.games += 1
         counts.mulligans += mulligans
         remaining: tuple[tuple[int, int], ...] = ()
-        if self.fetches:
-            # the cards not drawn by the last turn: what a fetch land can find
-            left = dict(self.land_counts)
+        fetches_seen = sum(1 for c in hand + drawn if c in self.finds) if self.fetches else 0
+        if fetches_seen:
+            # the cards not drawn by the last turn that a fetch land can find, each count capped at the
+            # fetch lands the game sees (no more copies can be taken, so the cap changes no answer and
+            # lets games share their remembered steps)
+            left = {c: self.land_counts[c] for c in self.findable}
             for c in hand + drawn:
                 if c in left:
                     left[c] -= 1
-            remaining = tuple(sorted((c, k) for c, k in left.items() if k > 0))
+            remaining = tuple(sorted((c, min(k, fetches_seen)) for c, k in left.items() if k > 0))
         relevant = self.relevant
         key = (tuple(sorted(c for c in hand if relevant[c])), tuple(c if relevant[c] else -1 for c in drawn),
-               remaining, draws_on_1)
+               remaining, fetches_seen, draws_on_1)
         outcome = self._games.get(key)
         if outcome is None:
-            outcome = self._search(hand, drawn, remaining, draws_on_1, turns)
+            outcome = self._search(hand, drawn, remaining, fetches_seen, draws_on_1, turns)
             if len(self._games) < _GAME_MEMO:
                 self._games[key] = outcome
         hist = counts.hist
@@ -296,7 +312,7 @@ class _Game:
             hist[turn_key] = hist.get(turn_key, 0) + 1
 
     def _search(self, hand: list[int], drawn: list[int], remaining: tuple[tuple[int, int], ...],
-                draws_on_1: int, turns: int) -> tuple[tuple[int, int, int, int], ...]:
+                cap: int, draws_on_1: int, turns: int) -> tuple[tuple[int, int, int, int], ...]:
         """Per turn ``(turn, mask of castable spells, lands played, cut)`` of one game."""
         is_land = self.m.is_land
         is_source = self.is_source
@@ -324,25 +340,28 @@ class _Game:
             if drop:
                 lands_played += 1
             states, mask, cut = step(states, tuple(sorted(land_seen.items())), tuple(sorted(src_seen)),
-                                     remaining, drop, t < turns)
+                                     remaining, cap, drop, t < turns)
             out.append((t, mask, lands_played, cut))
         return tuple(out)
 
     def _step(self, states: frozenset[_State], land_seen: tuple[tuple[int, int], ...],
-              src_seen: tuple[int, ...], remaining: tuple[tuple[int, int], ...], drop: bool,
+              src_seen: tuple[int, ...], remaining: tuple[tuple[int, int], ...], cap: int, drop: bool,
               expand: bool) -> tuple[frozenset[_State], int, int]:
         """One turn of the search, remembered: from the states after the last turn, with the lands
         and sources seen so far, the states after this turn, the mask of spells some state can
         cast this turn, and 1 when the states were cut at :data:`MAX_STATES`."""
-        memo = (states, land_seen, src_seen, remaining, drop, expand)
+        memo = (states, land_seen, src_seen, remaining, cap, drop, expand)
         hit = self._steps.get(memo)
         if hit is not None:
             return hit
         m = self.m
+        cls = self.cls
+        # the lands with at least as many copies left as fetch lands in the game: never run out
+        plenty = {c: k == cap for c, k in remaining}
         new_states: set[_State] = set()
         mask = 0
         for used, field_lands, cast in states:
-            base = [2 * x for x in field_lands] + [2 * s for s in cast]
+            base = [2 * cls[x] for x in field_lands] + [2 * cls[s] for s in cast]
             results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey]] = []
             if drop:
                 for card, n in land_seen:
@@ -351,12 +370,16 @@ class _Game:
                     new_used = tuple(sorted(used + (card,)))
                     rule = m.rules[card]
                     if rule.fetch is not None:
+                        finds = self.finds[card]
+                        there: dict[int, bool] = {}
                         for target, left in remaining:
-                            fetched = field_lands.count(target) - used.count(target)
-                            if left - fetched <= 0 or not rule.fetch.finds(m.cards[target]):
-                                continue
-                            tapped = rule.fetch.tapped or self._enters_tapped(target, field_lands, ())
-                            key = tuple(sorted(base + [2 * target + tapped]))
+                            if target in finds and left - field_lands.count(target) + used.count(target) > 0:
+                                there[target] = rule.fetch.tapped or self._enters_tapped(target, field_lands, ())
+                        for target, tapped in there.items():
+                            if any(u in there and there[u] <= tapped and plenty.get(u, False)
+                                   for u in self.better[target]):
+                                continue  # a land at least as good can't run out (see _at_least_as_good)
+                            key = tuple(sorted(base + [2 * cls[target] + tapped]))
                             results.append((new_used, tuple(sorted(field_lands + (target,))), key))
                         continue
                     hand_now: tuple[int, ...] = ()
@@ -366,7 +389,7 @@ class _Game:
                             rest[u] -= 1
                         hand_now = tuple(sorted(c for c, k in rest.items() for _ in range(k)))
                     tapped = self._enters_tapped(card, field_lands, hand_now)
-                    key = tuple(sorted(base + [2 * card + tapped]))
+                    key = tuple(sorted(base + [2 * cls[card] + tapped]))
                     results.append((new_used, tuple(sorted(field_lands + (card,))), key))
             if not results:
                 results.append((used, field_lands, tuple(sorted(base))))
@@ -390,6 +413,52 @@ class _Game:
         if len(self._steps) < _STEP_MEMO:
             self._steps[memo] = out
         return out
+
+
+def _simple_colors(card: Card) -> int | None:
+    """The colors a land adds when every mana ability of it is ``{T}: Add`` one mana of a fixed color
+    (basics, shock lands, duals), as a WUBRG mask; ``None`` for any other land."""
+    from manasolver.solver.fresh import quiet
+    if not quiet(card) or not card.mana_abilities:
+        return None
+    mask = 0
+    for a in card.mana_abilities:
+        c, prod = a.cost, a.production
+        if not (c.tap and not c.untap and not c.mana and c.life == 0 and c.energy == 0 and not c.sacrifice_self
+                and not c.sacrifice and not c.remove_counters and not c.tap_creatures and not c.remove_any
+                and not c.put_counters and not c.exert and not c.discard_hand and not c.unmodelled):
+            return None
+        if (prod.amount is not None or prod.reference or prod.restriction is not None or prod.chosen
+                or prod.commander or prod.colors_among or prod.instead is not None or prod.instead_options
+                or prod.doubles_pool or a.damage or a.extra or a.condition is not None or a.per_turn):
+            return None
+        for option in prod.options:
+            if len(option) != 1:
+                return None
+            mask |= option[0]
+    return mask
+
+
+def _at_least_as_good(b: Card, ib: int, a: Card, ia: int) -> bool:
+    """Whether land ``b`` fetched instead of land ``a`` (both found by one fetch land, entering no more
+    tapped) leaves every later board at least as able to pay: both add one mana of a fixed color, ``b``
+    every color ``a`` adds, with ``a``'s types, subtypes and supertypes (``basic`` aside).  Any later
+    play that fetches ``b`` after ``a`` was fetched is matched by fetching ``a`` after ``b`` (the same
+    lands in the end, a better one earlier), so the search need not try ``a`` while ``b`` is there.
+    Between two lands equally good, the one of lower index is kept.  The search uses it only when ``b``
+    has as many copies left in the library as the game has fetch lands, so it never runs out: every
+    later play of the branch that fetched ``a`` is then open to the branch that fetched ``b``, on boards
+    with ``b`` in place of ``a``."""
+    ca, cb = _simple_colors(a), _simple_colors(b)
+    if ca is None or cb is None or ca & ~cb:
+        return False
+    ta, tb = a.type_line, b.type_line
+    if ta.types != tb.types or not set(ta.subtypes) <= set(tb.subtypes) \
+            or not set(ta.supertypes) - {"basic"} <= set(tb.supertypes):
+        return False
+    equal = ca == cb and set(ta.subtypes) == set(tb.subtypes) \
+        and set(ta.supertypes) - {"basic"} == set(tb.supertypes) - {"basic"}
+    return not equal or ib < ia
 
 
 _GAMES: dict[int, _Game] = {}

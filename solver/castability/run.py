@@ -68,7 +68,8 @@ _LOCK = threading.Lock()
 
 def _model_and_oracle(deck: Deck, cards_file: str | None) -> tuple[DeckModel, BoardOracle]:
     model = DeckModel.build(deck.cards, deck.commander)
-    oracle = BoardOracle(model.cards, [s.cost for s in model.spells], default_db(cards_file))
+    oracle = BoardOracle(model.cards, [s.cost for s in model.spells], default_db(cards_file),
+                         [c.name for c in deck.commander])
     return model, oracle
 
 
