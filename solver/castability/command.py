@@ -35,7 +35,7 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
                         help="run the chunks of games on the Dask cluster whose scheduler is ADDRESS "
                              "(tcp://HOST:8786; the dask extra)")
     p.add_argument("--json", action="store_true", help="print the SPEC §10 JSON answer")
-    p.add_argument("--plot", metavar="FILE.png", help="draw p by turn, one curve per spell")
+    p.add_argument("--plot", metavar="FILE.png", help="draw p by turn, one panel per mana value (PNG and SVG)")
     p.add_argument("--cards", metavar="FILE", help="a newer card file (JSONL or Scryfall oracle JSON)")
     p.add_argument("--quiet", action="store_true", help="no progress on standard error")
 
@@ -83,8 +83,8 @@ def main(args: argparse.Namespace) -> int:
                        dask=args.dask)
     except ValueError as err:
         return _error(str(err), str(err).split(":", 1)[0], args.json)
-    if args.plot is not None and not args.plot.lower().endswith(".png"):
-        return _error(f"--plot: {args.plot!r} must name a .png file", "--plot", args.json)
+    if args.plot is not None and not args.plot.lower().endswith((".png", ".svg")):
+        return _error(f"--plot: {args.plot!r} must name a .png or .svg file (both are written)", "--plot", args.json)
     try:
         deck = load_deck(args.deck, default_db(args.cards))
     except ManasolverError as err:
@@ -94,7 +94,7 @@ def main(args: argparse.Namespace) -> int:
             import matplotlib  # noqa: F401
         except ImportError:
             return _error("--plot needs matplotlib (pip install 'manasolver[plot]')", "--plot", args.json)
-    progress = None if args.quiet or opts.samples < 20000 else stderr_progress
+    progress = None if args.quiet or (opts.samples < 20000 and not deck.is_commander) else stderr_progress
     try:
         result = run(deck, opts, progress)
     except ParallelError as err:

@@ -32,6 +32,7 @@ The model (:data:`MODEL` says it in the output):
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 
 from manasolver.models.card import Card
@@ -52,7 +53,7 @@ MODEL = {
     "land_drops": "one land a turn, played whenever one is in the hand; every sequence of drops searched "
                   "exactly: castable on turn T when some sequence leaves a board that can pay the cost",
     "tapped_lands": "tapped on the turn played, by their text; check, reveal, fast and slow lands by their "
-                    "condition against the lands played before; shock lands untapped for 2 life; "
+                    "condition against the lands played before; shock lands untapped for 2 life (the modal lands that ask 3 life too); "
                     "an unread condition counts as tapped",
     "fetch_lands": "a fetch land is any land it can find among the cards not drawn by the last turn asked, "
                    "chosen to serve the question",
@@ -67,14 +68,85 @@ MODEL = {
 
 @dataclass(frozen=True, slots=True)
 class Spell:
+    """One castable face of a card: its row of the answer.  ``note`` says why ``p`` is only a lower
+    bound when the face has a way to pay that the model does not credit (``lower_bound``)."""
+
     name: str
     cost: ManaCost
     mana_value: int
+    card: str = ""
+    note: str = ""
+
+    @property
+    def lower_bound(self) -> bool:
+        return bool(self.note)
+
+
+#: Keywords whose way of paying the model does not credit: p is what the mana cost alone allows.
+_UNCREDITED = ("delve", "convoke", "improvise", "affinity", "evoke", "emerge", "spectacle", "surge",
+               "dash", "prowl", "madness", "miracle", "undaunted", "assist", "bargain")
+
+
+def _note(card: Card, face: Card) -> str:
+    """Why the mana cost alone understates ``face``: a keyword or text that pays or lowers the cost
+    otherwise (delve, convoke, affinity, an alternative cost, a reduction); empty when none."""
+    words = sorted({k for k in card.keywords | face.keywords
+                    if any(k.lower().startswith(u) for u in _UNCREDITED)})
+    text = face.oracle_text.lower()
+    if "rather than pay this spell's mana cost" in text or "without paying its mana cost" in text and \
+            "you may cast" in text and "this spell" in text:
+        words.append("an alternative cost")
+    if re.search(r"this spell costs .*less to cast", text):
+        words.append("a cost reduction")
+    if not words:
+        return ""
+    return (", ".join(words) + " not modelled: p is what the mana cost alone allows (a lower bound)")
+
+
+def castable_faces(card: Card) -> list[Card]:
+    """The faces of ``card`` cast from the hand, each its own row: both halves of a split or
+    aftermath card (``Fire // Ice``: Fire and Ice), the creature and the adventure, each spell face of
+    a modal double-faced card; the front face of a transforming card; the card itself otherwise.
+    Faces that are lands and faces without a mana cost are left out."""
+    if card.faces and card.layout in ("split", "aftermath", "adventure", "modal_dfc"):
+        faces = list(card.faces)
+    elif card.faces:
+        faces = [card.faces[0]]
+    else:
+        faces = [card]
+    return [f for f in faces if "land" not in f.type_line.types and f.mana_cost is not None]
+
+
+def land_faces(card: Card) -> list[Card]:
+    """The faces of ``card`` that can be played as a land: the card itself for a land, each land face
+    of a modal double-faced card (Shatterskull Smashing's back; both faces of a Pathway)."""
+    if card.faces and card.layout == "modal_dfc":
+        return [f for f in card.faces if "land" in f.type_line.types]
+    return [card] if "land" in card.type_line.types else []
+
+
+def _relaxed(spells: list[Spell]) -> tuple[tuple[int, str, ManaCost], ...]:
+    """For each spell and each color of its one-color symbols, the cost with one such symbol paid by
+    any mana (``{1}{U}`` for Counterspell's U): a board that pays it and not the spell lacks that color."""
+    one = ManaCost.parse("{1}")
+    out: list[tuple[int, str, ManaCost]] = []
+    for i, spell in enumerate(spells):
+        done: set[str] = set()
+        for k, sym in enumerate(spell.cost.symbols):
+            letter = sym.text.strip("{}")
+            if letter in done or letter not in ("W", "U", "B", "R", "G"):
+                continue
+            done.add(letter)
+            rest = spell.cost.symbols[:k] + spell.cost.symbols[k + 1:]
+            out.append((i, letter, ManaCost.of(rest + one.symbols)))
+    return tuple(out)
 
 
 @dataclass
 class DeckModel:
-    """The deck as the games see it: ``cards`` by index, the library as indices, what each card is."""
+    """The deck as the games see it: ``cards`` by index (the deck's cards, then the land faces of its
+    modal double-faced cards), the library as indices, what each card is.  ``faces[c]``: the indices
+    of the cards a land ``c`` of the hand can be played as (itself, or its land faces)."""
 
     cards: tuple[Card, ...]
     library: tuple[int, ...]
@@ -83,9 +155,17 @@ class DeckModel:
     spells: tuple[Spell, ...]
     commander: bool
     rules: dict[int, LandRule] = field(default_factory=dict)
+    faces: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    #: ``(spell index, color, cost)``: the spell's cost with one symbol of that color paid by any mana
+    relaxed: tuple[tuple[int, str, ManaCost], ...] = ()
+
+    def costs(self) -> list[ManaCost]:
+        """The costs the board oracle answers, in the order of the mask's bits: the spells', then the
+        relaxed ones."""
+        return [s.cost for s in self.spells] + [c for _, _, c in self.relaxed]
 
     @staticmethod
-    def build(deck_cards: tuple[tuple[str, int, Card], ...], commander: tuple[Card, ...]) -> "DeckModel":
+    def build(deck_cards: tuple[tuple[str, int, Card], ...], commander: tuple[Card, ...]) -> DeckModel:
         cards: list[Card] = []
         library: list[int] = []
         for _, n, card in deck_cards:
@@ -94,25 +174,49 @@ class DeckModel:
         for card in commander:
             if card not in cards:
                 cards.append(card)
-        is_land = tuple("land" in c.type_line.types for c in cards)
-        sources = tuple(i for i, c in enumerate(cards) if not is_land[i] and c.mana_abilities
-                        and c.mana_cost is not None and i in set(library)
+        in_library = set(library)
+        physical = len(cards)
+        faces: dict[int, tuple[int, ...]] = {}
+        for i in range(physical):
+            found = land_faces(cards[i])
+            if not found:
+                continue
+            if found == [cards[i]]:
+                faces[i] = (i,)
+                continue
+            idx = []
+            for f in found:
+                cards.append(f)
+                idx.append(len(cards) - 1)
+            faces[i] = tuple(idx)
+        is_land = tuple(i in faces or "land" in c.type_line.types for i, c in enumerate(cards))
+        sources = tuple(i for i, c in enumerate(cards[:physical]) if not is_land[i] and c.mana_abilities
+                        and c.mana_cost is not None and i in in_library
                         and any(t in c.type_line.types for t in ("artifact", "creature", "enchantment")))
         spells: list[Spell] = []
-        for card in [c for i, c in enumerate(cards) if not is_land[i]]:
-            cost = card.mana_cost or (card.faces[0].mana_cost if card.faces else None)
-            if card.faces and card.faces[0].mana_cost is not None:
-                cost = card.faces[0].mana_cost
-            if cost is None:
+        seen: set[str] = set()
+        for i, card in enumerate(cards[:physical]):
+            if "land" in card.type_line.types and not card.faces:
                 continue
-            spells.append(Spell(card.name, cost, cost.mana_value()))
-        rules = {i: land_rule(c) for i, c in enumerate(cards) if is_land[i]}
-        return DeckModel(tuple(cards), tuple(library), is_land, sources, tuple(spells), bool(commander), rules)
+            for face in castable_faces(card):
+                if face.name in seen or face.mana_cost is None:
+                    continue
+                seen.add(face.name)
+                cost = face.mana_cost
+                spells.append(Spell(face.name, cost, cost.mana_value(), card.name, _note(card, face)))
+        rules = {i: land_rule(c) for i, c in enumerate(cards) if "land" in c.type_line.types}
+        return DeckModel(tuple(cards), tuple(library), is_land, sources, tuple(spells), bool(commander),
+                         rules, faces, _relaxed(spells))
 
 
 @dataclass
 class Counts:
-    """The counts of a chunk of games, by turn (index 0 is turn 1) and spell; they add."""
+    """The counts of a chunk of games, by turn (index 0 is turn 1) and spell; they add.
+
+    Of the games where a spell was not castable: ``why_lands`` had fewer lands than its mana value,
+    ``why_tapped`` had a board that would pay it with every land untapped, ``why_colors[t][i][c]`` one
+    where a symbol of color ``c`` paid by any mana would do (with the lands untapped); the rest
+    (``why_other``: the mana there, the colors there one by one, not all at once) is neither."""
 
     turns: int
     spells: int
@@ -120,19 +224,26 @@ class Counts:
     castable: list[list[int]] = field(default_factory=list)
     with_lands: list[list[int]] = field(default_factory=list)
     castable_with_lands: list[list[int]] = field(default_factory=list)
+    why_lands: list[list[int]] = field(default_factory=list)
+    why_tapped: list[list[int]] = field(default_factory=list)
+    why_other: list[list[int]] = field(default_factory=list)
+    why_colors: list[list[dict[str, int]]] = field(default_factory=list)
     cut: int = 0
     mulligans: int = 0
-    hist: dict[tuple[int, int, int, int], int] = field(default_factory=dict)
+    hist: dict[tuple[int, int, int, int, int], int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.castable:
-            self.castable = [[0] * self.spells for _ in range(self.turns)]
-            self.with_lands = [[0] * self.spells for _ in range(self.turns)]
-            self.castable_with_lands = [[0] * self.spells for _ in range(self.turns)]
+            for name in ("castable", "with_lands", "castable_with_lands", "why_lands", "why_tapped",
+                         "why_other"):
+                setattr(self, name, [[0] * self.spells for _ in range(self.turns)])
+            self.why_colors = [[{} for _ in range(self.spells)] for _ in range(self.turns)]
 
-    def flush(self, spells: tuple["Spell", ...]) -> None:
-        """Move the games counted in :attr:`hist` (per turn, mask, lands played, cut) into the rows."""
-        for (t, mask, lands, cut), n in self.hist.items():
+    def flush(self, spells: tuple[Spell, ...], relaxed: tuple[tuple[int, str], ...] = ()) -> None:
+        """Move the games counted in :attr:`hist` (per turn, mask, mask with the lands untapped, lands
+        played, cut) into the rows; ``relaxed[k]``: the spell and color of bit ``len(spells) + k``."""
+        base = len(spells)
+        for (t, mask, untapped, lands, cut), n in self.hist.items():
             row = self.castable[t - 1]
             wrow = self.with_lands[t - 1]
             cwrow = self.castable_with_lands[t - 1]
@@ -143,17 +254,38 @@ class Counts:
                 if lands >= spell.mana_value:
                     wrow[i] += n
                     cwrow[i] += ok * n
+                if ok:
+                    continue
+                if lands < spell.mana_value:
+                    self.why_lands[t - 1][i] += n
+                elif (untapped >> i) & 1:
+                    self.why_tapped[t - 1][i] += n
+                else:
+                    found = False
+                    colors = self.why_colors[t - 1][i]
+                    for k, (j, c) in enumerate(relaxed):
+                        if j == i and (untapped >> (base + k)) & 1:
+                            colors[c] = colors.get(c, 0) + n
+                            found = True
+                    if not found:
+                        self.why_other[t - 1][i] += n
         self.hist.clear()
 
-    def add(self, other: "Counts") -> None:
+    def add(self, other: Counts) -> None:
         self.games += other.games
         self.cut += other.cut
         self.mulligans += other.mulligans
         for mine, theirs in ((self.castable, other.castable), (self.with_lands, other.with_lands),
-                             (self.castable_with_lands, other.castable_with_lands)):
+                             (self.castable_with_lands, other.castable_with_lands),
+                             (self.why_lands, other.why_lands), (self.why_tapped, other.why_tapped),
+                             (self.why_other, other.why_other)):
             for row, orow in zip(mine, theirs):
                 for i, v in enumerate(orow):
                     row[i] += v
+        for crow, ocrow in zip(self.why_colors, other.why_colors):
+            for mine_c, theirs_c in zip(crow, ocrow):
+                for c, v in theirs_c.items():
+                    mine_c[c] = mine_c.get(c, 0) + v
 
 
 _State = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
@@ -174,8 +306,8 @@ class _Game:
         self._cast: dict[tuple[BoardKey, tuple[int, ...]], tuple[int, ...]] = {}
         self.source_rank = {s: (model.cards[s].mana_cost.mana_value()  # type: ignore[union-attr]
                                 if model.cards[s].mana_cost else 0, s) for s in model.sources}
-        self._steps: dict[object, tuple[frozenset[_State], int, int]] = {}
-        self._games: dict[object, tuple[tuple[int, int, int, int], ...]] = {}
+        self._steps: dict[object, tuple[frozenset[_State], int, int, int]] = {}
+        self._games: dict[object, tuple[tuple[int, int, int, int, int], ...]] = {}
         self.fetches = any(r.fetch is not None for r in model.rules.values())
         self.land_counts: dict[int, int] = {}
         for c in model.library:
@@ -312,7 +444,7 @@ class _Game:
             hist[turn_key] = hist.get(turn_key, 0) + 1
 
     def _search(self, hand: list[int], drawn: list[int], remaining: tuple[tuple[int, int], ...],
-                cap: int, draws_on_1: int, turns: int) -> tuple[tuple[int, int, int, int], ...]:
+                cap: int, draws_on_1: int, turns: int) -> tuple[tuple[int, int, int, int, int], ...]:
         """Per turn ``(turn, mask of castable spells, lands played, cut)`` of one game."""
         is_land = self.m.is_land
         is_source = self.is_source
@@ -327,7 +459,8 @@ class _Game:
         lands_played = 0
         n_land_seen = sum(land_seen.values())
         step = self._step
-        out: list[tuple[int, int, int, int]] = []
+        finds = self.finds
+        out: list[tuple[int, int, int, int, int]] = []
         for t in range(1, turns + 1):
             if t > 1 or draws_on_1:
                 c = drawn[t - 2 + draws_on_1]
@@ -339,17 +472,20 @@ class _Game:
             drop = n_land_seen > lands_played
             if drop:
                 lands_played += 1
-            states, mask, cut = step(states, tuple(sorted(land_seen.items())), tuple(sorted(src_seen)),
-                                     remaining, cap, drop, t < turns)
-            out.append((t, mask, lands_played, cut))
+            fetching = remaining and any(c in finds for c in land_seen)
+            states, mask, untapped, cut = step(states, tuple(sorted(land_seen.items())), tuple(sorted(src_seen)),
+                                     remaining if fetching else (), cap if fetching else 0, drop, t < turns)
+            out.append((t, mask, untapped, lands_played, cut))
         return tuple(out)
 
     def _step(self, states: frozenset[_State], land_seen: tuple[tuple[int, int], ...],
               src_seen: tuple[int, ...], remaining: tuple[tuple[int, int], ...], cap: int, drop: bool,
-              expand: bool) -> tuple[frozenset[_State], int, int]:
+              expand: bool) -> tuple[frozenset[_State], int, int, int]:
         """One turn of the search, remembered: from the states after the last turn, with the lands
         and sources seen so far, the states after this turn, the mask of spells some state can
-        cast this turn, and 1 when the states were cut at :data:`MAX_STATES`."""
+        cast this turn, the mask some state's board pays with its lands untapped (the spells and the
+        relaxed costs of :attr:`DeckModel.relaxed`, for the reasons of a failure), and 1 when the
+        states were cut at :data:`MAX_STATES`."""
         memo = (states, land_seen, src_seen, remaining, cap, drop, expand)
         hit = self._steps.get(memo)
         if hit is not None:
@@ -360,41 +496,35 @@ class _Game:
         plenty = {c: k == cap for c, k in remaining}
         new_states: set[_State] = set()
         mask = 0
+        untapped = 0
+        full = (1 << len(m.spells)) - 1
+        masks = self.oracle._masks
+        castable = self.oracle.castable
         for used, field_lands, cast in states:
+            if mask == full and not expand:
+                break
             base = [2 * cls[x] for x in field_lands] + [2 * cls[s] for s in cast]
             results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey]] = []
             if drop:
-                for card, n in land_seen:
-                    if used.count(card) >= n:
+                for physical, n in land_seen:
+                    if used.count(physical) >= n:
                         continue
-                    new_used = tuple(sorted(used + (card,)))
-                    rule = m.rules[card]
-                    if rule.fetch is not None:
-                        finds = self.finds[card]
-                        there: dict[int, bool] = {}
-                        for target, left in remaining:
-                            if target in finds and left - field_lands.count(target) + used.count(target) > 0:
-                                there[target] = rule.fetch.tapped or self._enters_tapped(target, field_lands, ())
-                        for target, tapped in there.items():
-                            if any(u in there and there[u] <= tapped and plenty.get(u, False)
-                                   for u in self.better[target]):
-                                continue  # a land at least as good can't run out (see _at_least_as_good)
-                            key = tuple(sorted(base + [2 * cls[target] + tapped]))
-                            results.append((new_used, tuple(sorted(field_lands + (target,))), key))
-                        continue
-                    hand_now: tuple[int, ...] = ()
-                    if rule.kind == "reveal":
-                        rest = dict(land_seen)
-                        for u in new_used:
-                            rest[u] -= 1
-                        hand_now = tuple(sorted(c for c, k in rest.items() for _ in range(k)))
-                    tapped = self._enters_tapped(card, field_lands, hand_now)
-                    key = tuple(sorted(base + [2 * cls[card] + tapped]))
-                    results.append((new_used, tuple(sorted(field_lands + (card,))), key))
+                    new_used = tuple(sorted(used + (physical,)))
+                    for card in m.faces[physical]:
+                        self._drop(card, physical, used, new_used, field_lands, base, land_seen, remaining,
+                                   plenty, results)
             if not results:
                 results.append((used, field_lands, tuple(sorted(base))))
             for new_used, new_field, key in results:
-                mask |= self.oracle.castable(key)
+                hit = masks.get(key)
+                if hit is None:
+                    hit = castable(key)
+                mask |= hit
+                untapped |= hit
+                if mask != full and any(k & 1 for k in key):
+                    free = tuple(k & ~1 for k in key)
+                    hit = masks.get(free)
+                    untapped |= castable(free) if hit is None else hit
                 if expand:
                     candidates = list(src_seen)
                     for s in cast:
@@ -409,10 +539,42 @@ class _Game:
         if len(new_states) > MAX_STATES:
             cut = 1
             new_states = set(sorted(new_states)[:MAX_STATES])
-        out = (frozenset(new_states), mask, cut)
+        out = (frozenset(new_states), mask, untapped, cut)
         if len(self._steps) < _STEP_MEMO:
             self._steps[memo] = out
         return out
+
+
+    def _drop(self, card: int, physical: int, used: tuple[int, ...], new_used: tuple[int, ...],
+              field_lands: tuple[int, ...], base: list[int], land_seen: tuple[tuple[int, int], ...],
+              remaining: tuple[tuple[int, int], ...], plenty: dict[int, bool],
+              results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey]]) -> None:
+        """The states of playing ``card`` (a face of the hand's ``physical`` card) as this turn's land."""
+        m = self.m
+        cls = self.cls
+        rule = m.rules[card]
+        if rule.fetch is not None:
+            finds = self.finds[card]
+            there: dict[int, bool] = {}
+            for target, left in remaining:
+                if target in finds and left - field_lands.count(target) + used.count(target) > 0:
+                    there[target] = rule.fetch.tapped or self._enters_tapped(target, field_lands, ())
+            for target, tapped in there.items():
+                if any(u in there and there[u] <= tapped and plenty.get(u, False)
+                       for u in self.better[target]):
+                    continue  # a land at least as good can't run out (see _at_least_as_good)
+                key = tuple(sorted(base + [2 * cls[target] + tapped]))
+                results.append((new_used, tuple(sorted(field_lands + (target,))), key))
+            return
+        hand_now: tuple[int, ...] = ()
+        if rule.kind == "reveal":
+            rest = dict(land_seen)
+            for u in new_used:
+                rest[u] -= 1
+            hand_now = tuple(sorted(c for c, k in rest.items() for _ in range(k)))
+        tapped = self._enters_tapped(card, field_lands, hand_now)
+        key = tuple(sorted(base + [2 * cls[card] + tapped]))
+        results.append((new_used, tuple(sorted(field_lands + (card,))), key))
 
 
 def _simple_colors(card: Card) -> int | None:
@@ -479,5 +641,5 @@ def run_chunk(model: DeckModel, oracle: BoardOracle, seed: int, chunk: int, n: i
     counts = Counts(turns=turns, spells=len(model.spells))
     for _ in range(n):
         game.play(rng, turns, draw_first, counts)
-    counts.flush(model.spells)
+    counts.flush(model.spells, tuple((i, c) for i, c, _ in model.relaxed))
     return counts
