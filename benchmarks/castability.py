@@ -245,7 +245,6 @@ def real_decks(db: CardDB, sixty: int, commander: int, out: Path) -> list[str]:
     (one chunk, a cold cache: the slowest part of a run), timed in CPU seconds; the time of the
     target's run on two workers extrapolated from it (games x CPU per game / 2)."""
     import json
-    import statistics
     files = sorted((REAL / "constructed").glob("*.txt")) + [DECKS / "jund.txt"] + \
         sorted((REAL / "commander").glob("*.txt"))
     rows: list[dict[str, Any]] = []

@@ -516,15 +516,15 @@ class _Game:
             if not results:
                 results.append((used, field_lands, tuple(sorted(base))))
             for new_used, new_field, key in results:
-                hit = masks.get(key)
-                if hit is None:
-                    hit = castable(key)
-                mask |= hit
-                untapped |= hit
+                board = masks.get(key)
+                if board is None:
+                    board = castable(key)
+                mask |= board
+                untapped |= board
                 if mask != full and any(k & 1 for k in key):
                     free = tuple(k & ~1 for k in key)
-                    hit = masks.get(free)
-                    untapped |= castable(free) if hit is None else hit
+                    got = masks.get(free)
+                    untapped |= castable(free) if got is None else got
                 if expand:
                     candidates = list(src_seen)
                     for s in cast:

@@ -245,7 +245,7 @@ def plot(result: dict[str, Any], path: str, title: str | None = None) -> list[st
     cols = min(3, n)
     rows_ = (n + cols - 1) // cols
     fig, axes = plt.subplots(rows_, cols, figsize=(5.2 * cols, 3.8 * rows_), squeeze=False)
-    palette = plt.get_cmap("tab20").colors
+    palette = [plt.get_cmap("tab20")(k / 19) for k in range(20)]
     markers = "osD^v<>ph*X"
     for ax, (mv, spells) in zip(axes.flat, groups):
         for k, s in enumerate(spells):

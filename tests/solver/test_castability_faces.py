@@ -4,7 +4,6 @@ adventure cards), costs the model can't credit are lower bounds with a note, and
 from __future__ import annotations
 
 import pytest
-
 from manasolver.models.carddb import default_db
 from manasolver.models.cost import ManaCost
 from manasolver.solver.castability.board import implies
