@@ -32,7 +32,7 @@ from manasolver.solver.casting.build import build_request
 from manasolver.solver.fresh import quiet
 from manasolver.solver.request import Policy
 
-__all__ = ["BoardOracle", "BoardKey", "implies", "payment_classes"]
+__all__ = ["BoardKey", "BoardOracle", "implies", "payment_classes"]
 
 BoardKey = tuple[int, ...]
 
