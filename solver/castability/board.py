@@ -104,7 +104,8 @@ class BoardOracle:
         self.spells = tuple(spells)
         self.db = db
         self.commander = list(commander)
-        self._masks: dict[BoardKey, int] = {}
+        #: per board, the spells known payable and those known not payable (bit masks)
+        self._known: dict[BoardKey, list[int]] = {}
         self._costs: dict[tuple[BoardKey, ManaCost], bool] = {}
         self.engine_calls = 0
         self.lookups = 0
@@ -157,69 +158,72 @@ class BoardOracle:
             cost = self._generics[n] = ManaCost.parse(f"{{{n}}}")
         return cost
 
-    def castable(self, key: BoardKey) -> int:
-        """The mask of :attr:`spells` the board ``key`` can pay."""
+    def castable(self, key: BoardKey, need: int = -1) -> int:
+        """The mask of :attr:`spells` the board ``key`` can pay, exact on the bits of ``need`` (the
+        others may be left unasked: a 0 there means "not known to be payable")."""
         self.lookups += 1
-        hit = self._masks.get(key)
-        if hit is not None:
-            return hit
-        lower, upper = self._bounds(key)
-        board = self._board_json(key)
+        entry = self._known.get(key)
+        if entry is None:
+            yes, no = self._bounds(key)
+            entry = self._known[key] = [yes, no]
+        elif (entry[0] | entry[1]) & need == need:
+            return entry[0]
+        yes, no = entry
+        board: dict[str, Any] | None = None
         loaded: list[object] = []
-        known: list[bool | None] = [None] * len(self._distinct)
-        open_ = [j for j in range(len(self._distinct))
-                 if (lower & self._bits[j]) == 0 and (upper & self._bits[j]) != 0 and self._least[j]]
+        bits = self._bits
+        todo = [j for j in range(len(self._distinct)) if bits[j] & need and not (yes | no) & bits[j]]
+        open_ = [j for j in todo if self._least[j]]
         if len(open_) > 3:
             # many costs undecided: how much generic mana the board makes settles the larger ones
+            board = self._board_json(key)
             most = self._most_generic(board, loaded, max(self._least[j] or 0 for j in open_))
             for j in open_:
                 if (self._least[j] or 0) > most:
-                    known[j] = False
-        mask = 0
-        for j, cost in enumerate(self._distinct):
-            ok = known[j]
-            if ok is None and lower & self._bits[j]:
-                ok = True
-            elif ok is None and not upper & self._bits[j]:
-                ok = False
-            if ok is None:
-                ok = self._can_pay(board, cost, loaded)
-                known[j] = ok
-                for k in (self._below[j] if ok else self._above[j]):
-                    if known[k] is None:
-                        known[k] = ok
-            if ok:
-                mask |= self._bits[j]
-        self._masks[key] = mask
-        return mask
+                    no |= bits[j]
+        for j in todo:
+            if (yes | no) & bits[j]:
+                continue
+            if board is None:
+                board = self._board_json(key)
+            if self._can_pay(board, self._distinct[j], loaded):
+                yes |= bits[j]
+                for k in self._below[j]:
+                    yes |= bits[k]
+            else:
+                no |= bits[j]
+                for k in self._above[j]:
+                    no |= bits[k]
+        entry[0], entry[1] = yes, no
+        return yes
 
     def _bounds(self, key: BoardKey) -> tuple[int, int]:
-        """Masks remembered for boards one quiet permanent away from ``key``: what a board with one
-        quiet permanent fewer, or one more of them tapped, pays (``key`` pays it too: a quiet permanent
-        only adds mana), and what a board with one of its tapped quiet permanents untapped can't pay
-        (``key`` can't either)."""
-        masks = self._masks
+        """What is known of ``key`` from boards one quiet permanent away: what a board with one quiet
+        permanent fewer, or one more of them tapped, pays (``key`` pays it too: a quiet permanent only
+        adds mana), and what a board with one of its tapped quiet permanents untapped can't pay (``key``
+        can't either)."""
+        known = self._known
         quiet_ = self._quiet
-        lower = 0
-        upper = -1
+        yes = 0
+        no = 0
         seen: set[int] = set()
         for i, code in enumerate(key):
             if code in seen or not quiet_[code >> 1]:
                 continue
             seen.add(code)
             rest = key[:i] + key[i + 1:]
-            hit = masks.get(rest)
+            hit = known.get(rest)
             if hit is not None:
-                lower |= hit
+                yes |= hit[0]
             if code & 1:
-                hit = masks.get(tuple(sorted(rest + (code - 1,))))
+                hit = known.get(tuple(sorted(rest + (code - 1,))))
                 if hit is not None:
-                    upper &= hit
+                    no |= hit[1]
             else:
-                hit = masks.get(tuple(sorted(rest + (code + 1,))))
+                hit = known.get(tuple(sorted(rest + (code + 1,))))
                 if hit is not None:
-                    lower |= hit
-        return lower, upper
+                    yes |= hit[0]
+        return yes, no
 
     def payable(self, key: BoardKey, cost: ManaCost) -> bool:
         """Whether the board ``key`` can pay ``cost``."""
@@ -233,4 +237,4 @@ class BoardOracle:
 
     @property
     def boards(self) -> int:
-        return len(self._masks)
+        return len(self._known)

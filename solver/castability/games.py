@@ -317,6 +317,7 @@ class _Game:
         for s in model.sources:
             self.is_source[s] = True
         self.relevant = [land or src for land, src in zip(model.is_land, self.is_source)]
+        self._why: dict[int, int] = {}
         #: each card's payment class: what the board keys are made of
         self.cls = payment_classes(model.cards)
         #: for each fetch land, the land cards of the deck it can find
@@ -330,6 +331,19 @@ class _Game:
             t: tuple(u for u in sorted(self.findable) if u != t and _at_least_as_good(model.cards[u], u,
                                                                                    model.cards[t], t))
             for t in self.findable}
+
+    def _why_bits(self, failing: int) -> int:
+        """The bits asked of the untapped boards for the reasons of the ``failing`` spells: theirs and
+        their relaxed costs'."""
+        hit = self._why.get(failing)
+        if hit is None:
+            hit = failing
+            base = len(self.m.spells)
+            for k, (i, _, _) in enumerate(self.m.relaxed):
+                if failing >> i & 1:
+                    hit |= 1 << (base + k)
+            self._why[failing] = hit
+        return hit
 
     # -- the mulligan ------------------------------------------------------------------------------
 
@@ -498,8 +512,9 @@ class _Game:
         mask = 0
         untapped = 0
         full = (1 << len(m.spells)) - 1
-        masks = self.oracle._masks
+        known = self.oracle._known
         castable = self.oracle.castable
+        keys: list[BoardKey] = []
         for used, field_lands, cast in states:
             if mask == full and not expand:
                 break
@@ -516,15 +531,15 @@ class _Game:
             if not results:
                 results.append((used, field_lands, tuple(sorted(base))))
             for new_used, new_field, key in results:
-                board = masks.get(key)
-                if board is None:
-                    board = castable(key)
-                mask |= board
-                untapped |= board
-                if mask != full and any(k & 1 for k in key):
-                    free = tuple(k & ~1 for k in key)
-                    got = masks.get(free)
-                    untapped |= castable(free) if got is None else got
+                if mask != full:
+                    # only the spells no board of this turn has paid yet are asked
+                    need = full & ~mask
+                    entry = known.get(key)
+                    if entry is not None and (entry[0] | entry[1]) & need == need:
+                        mask |= entry[0]
+                    else:
+                        mask |= castable(key, need)
+                    keys.append(key)
                 if expand:
                     candidates = list(src_seen)
                     for s in cast:
@@ -535,6 +550,13 @@ class _Game:
                         if chosen:
                             new_cast = tuple(sorted(cast + chosen))
                     new_states.add((new_used, new_field, new_cast))
+        failing = full & ~mask
+        if failing:
+            # why they failed: the same boards with their lands untapped, asked the failing spells and
+            # their relaxed costs
+            need = self._why_bits(failing)
+            for key in keys:
+                untapped |= castable(tuple(k & ~1 for k in key), need)
         cut = 0
         if len(new_states) > MAX_STATES:
             cut = 1
