@@ -36,6 +36,9 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
                              "(tcp://HOST:8786; the dask extra)")
     p.add_argument("--json", action="store_true", help="print the SPEC §10 JSON answer")
     p.add_argument("--plot", metavar="FILE.png", help="draw p by turn, one panel per mana value (PNG and SVG)")
+    p.add_argument("--suggest", action="store_true",
+                   help="also try a few changes to the lands (a basic, a dual, one land more or less) on the "
+                        "same games and rank them by the change of each spell's on-curve p")
     p.add_argument("--cards", metavar="FILE", help="a newer card file (JSONL or Scryfall oracle JSON)")
     p.add_argument("--quiet", action="store_true", help="no progress on standard error")
 
@@ -97,6 +100,11 @@ def main(args: argparse.Namespace) -> int:
     progress = None if args.quiet or (opts.samples < 20000 and not deck.is_commander) else stderr_progress
     try:
         result = run(deck, opts, progress)
+        if args.suggest:
+            from manasolver.solver.castability.suggest import suggest
+            note = None if args.quiet else (lambda label: print(f"castability: trying {label}", file=sys.stderr,
+                                                                  flush=True))
+            result["suggest"] = suggest(deck, opts, default_db(args.cards), result, note)
     except ParallelError as err:
         return _error(err.message, err.where, args.json, status=2 if err.usage else 1)
     if args.plot is not None:

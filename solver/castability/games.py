@@ -165,12 +165,25 @@ class DeckModel:
         return [s.cost for s in self.spells] + [c for _, _, c in self.relaxed]
 
     @staticmethod
-    def build(deck_cards: tuple[tuple[str, int, Card], ...], commander: tuple[Card, ...]) -> DeckModel:
+    def build(deck_cards: tuple[tuple[str, int, Card], ...], commander: tuple[Card, ...],
+              swaps: tuple[tuple[int, Card], ...] = ()) -> DeckModel:
+        """The model of a deck; ``swaps`` put another card at some places of the library (a changed
+        deck whose other cards keep their places, so that the same seed deals the same games)."""
         cards: list[Card] = []
         library: list[int] = []
         for _, n, card in deck_cards:
             cards.append(card)
             library.extend([len(cards) - 1] * n)
+        for pos, card in swaps:
+            if card not in cards:
+                cards.append(card)
+            library[pos] = cards.index(card)
+        kept = set(library)
+        order = [i for i in range(len(cards)) if i in kept]
+        if len(order) != len(cards):  # a card swapped out entirely: renumber the rest
+            renumber = {old: new for new, old in enumerate(order)}
+            cards = [cards[i] for i in order]
+            library = [renumber[i] for i in library]
         for card in commander:
             if card not in cards:
                 cards.append(card)

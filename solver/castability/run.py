@@ -45,6 +45,8 @@ class Options:
     cards_file: str | None = None
     #: The address of a Dask scheduler to run the chunks on, instead of ``workers``.
     dask: str | None = None
+    #: ``(library place, card name)``: the deck changed at those places (see :mod:`.suggest`).
+    swaps: tuple[tuple[int, str], ...] = ()
 
 
 def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -69,21 +71,22 @@ _WORKER: dict[str, Any] = {}
 _LOCK = threading.Lock()
 
 
-def _model_and_oracle(deck: Deck, cards_file: str | None) -> tuple[DeckModel, BoardOracle]:
-    model = DeckModel.build(deck.cards, deck.commander)
-    oracle = BoardOracle(model.cards, model.costs(), default_db(cards_file),
-                         [c.name for c in deck.commander])
+def _model_and_oracle(deck: Deck, cards_file: str | None,
+                      swaps: tuple[tuple[int, str], ...] = ()) -> tuple[DeckModel, BoardOracle]:
+    db = default_db(cards_file)
+    model = DeckModel.build(deck.cards, deck.commander, tuple((pos, db.get(name)) for pos, name in swaps))
+    oracle = BoardOracle(model.cards, model.costs(), db, [c.name for c in deck.commander])
     return model, oracle
 
 
 def _worker_chunk(deck: Deck, cards_file: str | None, seed: int, chunk: int, n: int, turns: int,
-                  draw: bool) -> Counts:
+                  draw: bool, swaps: tuple[tuple[int, str], ...] = ()) -> Counts:
     key = repr((deck.cards and [(c[0], c[1]) for c in deck.cards], [c.name for c in deck.commander],
-                cards_file))
+                cards_file, swaps))
     with _LOCK:
         if _WORKER.get("key") != key:
             _WORKER["key"] = key
-            _WORKER["pair"] = _model_and_oracle(deck, cards_file)
+            _WORKER["pair"] = _model_and_oracle(deck, cards_file, swaps)
         model, oracle = _WORKER["pair"]
         return run_chunk(model, oracle, seed, chunk, n, turns, draw)
 
@@ -91,15 +94,16 @@ def _worker_chunk(deck: Deck, cards_file: str | None, seed: int, chunk: int, n: 
 def _results(deck: Deck, opts: Options) -> Iterator[Counts]:
     last = opts.turns[1]
     size = CHUNK_COMMANDER if deck.is_commander else CHUNK
-    tasks = ((deck, opts.cards_file, opts.seed, chunk, n, last, opts.draw)
+    tasks = ((deck, opts.cards_file, opts.seed, chunk, n, last, opts.draw, opts.swaps)
              for chunk, n in chunks(opts.samples, size))
     with open_runner(opts.workers, opts.dask, partial(default_db, opts.cards_file)) as runner:
         yield from in_order(runner, _worker_chunk, tasks)
 
 
 def run(deck: Deck, opts: Options, progress: Callable[[int, int, float], None] | None = None) -> dict[str, Any]:
-    """The SPEC §10 answer for ``deck``."""
-    model = DeckModel.build(deck.cards, deck.commander)
+    """The castability answer for ``deck`` (changed at ``opts.swaps``)."""
+    model = _model_and_oracle(deck, opts.cards_file, opts.swaps)[0] if opts.swaps else \
+        DeckModel.build(deck.cards, deck.commander)
     total = Counts(turns=opts.turns[1], spells=len(model.spells))
     start = time.perf_counter()
     for counts in _results(deck, opts):
@@ -223,6 +227,13 @@ def table(result: dict[str, Any]) -> str:
             lines.append(f"{label:<{width}} " + " ".join(ps) + (f"   {why}" if why else ""))
             lines.append(f"{'':<{width}} " + "".join(g[:-1] + " " if k < len(gs) - 1 else g.rstrip()
                                                       for k, g in enumerate(gs)))
+    if result.get("suggest"):
+        lines += ["", "changes tried on the same games (best first): the mean change of the spells' on-curve p, "
+                      "then the spells it changes most"]
+        for row in result["suggest"]:
+            most = ", ".join(f"{s['card']} T{s['turn']} {100 * s['change']:+.1f}" for s in row["spells"][:4]
+                             if s["change"])
+            lines.append(f"  {100 * row['mean_change']:+5.2f}  {row['change']}" + (f": {most}" if most else ""))
     notes = [f"≥ {s['card']}: {s['note']}" for s in result["spells"] if s.get("lower_bound")]
     if notes:
         lines += [""] + notes
@@ -241,11 +252,13 @@ def plot(result: dict[str, Any], path: str, title: str | None = None) -> list[st
     for s in result["spells"]:
         by_mv.setdefault(s["mana_value"], []).append(s)
     groups = sorted(by_mv.items())
-    n = len(groups)
+    suggested = result.get("suggest") or []
+    n = len(groups) + (1 if suggested else 0)
     cols = min(3, n)
     rows_ = (n + cols - 1) // cols
     fig, axes = plt.subplots(rows_, cols, figsize=(5.2 * cols, 3.8 * rows_), squeeze=False)
-    palette = [plt.get_cmap("tab20")(k / 19) for k in range(20)]
+    cmap = plt.get_cmap("tab20")  # the ten strong colors first, then their light pairs
+    palette = [cmap(k / 19) for k in range(0, 20, 2)] + [cmap(k / 19) for k in range(1, 20, 2)]
     markers = "osD^v<>ph*X"
     for ax, (mv, spells) in zip(axes.flat, groups):
         for k, s in enumerate(spells):
@@ -262,6 +275,15 @@ def plot(result: dict[str, Any], path: str, title: str | None = None) -> list[st
         ax.set_ylim(0, 1.02)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=6, loc="lower right", ncol=1 if len(spells) < 12 else 2)
+    if suggested:
+        ax = list(axes.flat)[len(groups)]
+        labels = [r["change"] for r in suggested][::-1]
+        values = [100 * r["mean_change"] for r in suggested][::-1]
+        ax.barh(range(len(labels)), values, color=["#2a7" if v >= 0 else "#c44" for v in values])
+        ax.set_yticks(range(len(labels)), labels, fontsize=6)
+        ax.axvline(0, color="black", linewidth=0.6)
+        ax.set_xlabel("mean change of on-curve p (points), same games")
+        ax.set_title("changes tried", fontsize=10)
     for ax in list(axes.flat)[n:]:
         ax.set_visible(False)
     fig.suptitle(title or f"castability, {result['samples']:,} games on the {result['model']['play']} "
