@@ -81,9 +81,13 @@ def implies(a: ManaCost, b: ManaCost) -> bool:
     """Whether every board that can pay ``b`` can pay ``a``: ``a``'s colored, hybrid and colorless
     symbols are among ``b``'s and ``a``'s generic part is at most what ``b`` has left (its generic part
     and its other symbols, each one mana at least)."""
-    sa, sb = _simple(a), _simple(b)
+    return _implies(_simple(a), _simple(b), a == b)
+
+
+def _implies(sa: tuple[int, Counter[str]] | None, sb: tuple[int, Counter[str]] | None, same: bool) -> bool:
+    """:func:`implies` on the costs' :func:`_simple` forms (``same``: the costs are equal)."""
     if sa is None or sb is None:
-        return a == b
+        return same
     ga, ra = sa
     gb, rb = sb
     if any(rb[k] < n for k, n in ra.items()):
@@ -115,12 +119,15 @@ class BoardOracle:
         self._bits = [sum(1 << i for i, s in enumerate(self.spells) if s == c) for c in distinct]
         n = len(distinct)
         #: _below[j]: the costs every board paying cost j pays; _above[j]: those no board failing j pays
-        self._below = [[k for k in range(n) if k != j and implies(distinct[k], distinct[j])] for j in range(n)]
-        self._above = [[k for k in range(n) if k != j and implies(distinct[j], distinct[k])] for j in range(n)]
+        simple = [_simple(c) for c in distinct]
+        self._below = [[k for k in range(n) if k != j and _implies(simple[k], simple[j], False)]
+                       for j in range(n)]
+        self._above = [[k for k in range(n) if k != j and _implies(simple[j], simple[k], False)]
+                       for j in range(n)]
         self._quiet = [quiet(c) for c in self.cards]
         self._generics: dict[int, ManaCost] = {}
         #: the mana a payment of each distinct cost needs at least, when its symbols say so exactly
-        self._least = [c.mana_value() if _simple(c) is not None else None for c in distinct]
+        self._least = [c.mana_value() if simple[j] is not None else None for j, c in enumerate(distinct)]
 
     def _board_json(self, key: BoardKey) -> dict[str, Any]:
         battlefield = [{"id": f"p{i}", "card": self.cards[code >> 1].name, "tapped": bool(code & 1)}

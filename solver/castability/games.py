@@ -519,8 +519,6 @@ class _Game:
             return hit
         m = self.m
         cls = self.cls
-        # the lands with at least as many copies left as fetch lands in the game: never run out
-        plenty = {c: k == cap for c, k in remaining}
         new_states: set[_State] = set()
         mask = 0
         untapped = 0
@@ -533,6 +531,8 @@ class _Game:
                 break
             base = [2 * cls[x] for x in field_lands] + [2 * cls[s] for s in cast]
             results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey]] = []
+            # the fetch lands the game may still play, this turn's included
+            fetches_left = cap - sum(1 for u in used if u in self.finds) if remaining else 0
             if drop:
                 for physical, n in land_seen:
                     if used.count(physical) >= n:
@@ -540,7 +540,7 @@ class _Game:
                     new_used = tuple(sorted(used + (physical,)))
                     for card in m.faces[physical]:
                         self._drop(card, physical, used, new_used, field_lands, base, land_seen, remaining,
-                                   plenty, results)
+                                   fetches_left, results)
             if not results:
                 results.append((used, field_lands, tuple(sorted(base))))
             for new_used, new_field, key in results:
@@ -582,7 +582,7 @@ class _Game:
 
     def _drop(self, card: int, physical: int, used: tuple[int, ...], new_used: tuple[int, ...],
               field_lands: tuple[int, ...], base: list[int], land_seen: tuple[tuple[int, int], ...],
-              remaining: tuple[tuple[int, int], ...], plenty: dict[int, bool],
+              remaining: tuple[tuple[int, int], ...], fetches_left: int,
               results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey]]) -> None:
         """The states of playing ``card`` (a face of the hand's ``physical`` card) as this turn's land."""
         m = self.m
@@ -591,12 +591,15 @@ class _Game:
         if rule.fetch is not None:
             finds = self.finds[card]
             there: dict[int, bool] = {}
+            plenty: set[int] = set()
             for target, left in remaining:
-                if target in finds and left - field_lands.count(target) + used.count(target) > 0:
+                copies = left - field_lands.count(target) + used.count(target)
+                if target in finds and copies > 0:
                     there[target] = rule.fetch.tapped or self._enters_tapped(target, field_lands, ())
+                    if copies >= fetches_left:
+                        plenty.add(target)
             for target, tapped in there.items():
-                if any(u in there and there[u] <= tapped and plenty.get(u, False)
-                       for u in self.better[target]):
+                if any(u in plenty and there[u] <= tapped for u in self.better[target]):
                     continue  # a land at least as good can't run out (see _at_least_as_good)
                 key = tuple(sorted(base + [2 * cls[target] + tapped]))
                 results.append((new_used, tuple(sorted(field_lands + (target,))), key))
@@ -643,9 +646,9 @@ def _at_least_as_good(b: Card, ib: int, a: Card, ia: int) -> bool:
     play that fetches ``b`` after ``a`` was fetched is matched by fetching ``a`` after ``b`` (the same
     lands in the end, a better one earlier), so the search need not try ``a`` while ``b`` is there.
     Between two lands equally good, the one of lower index is kept.  The search uses it only when ``b``
-    has as many copies left in the library as the game has fetch lands, so it never runs out: every
-    later play of the branch that fetched ``a`` is then open to the branch that fetched ``b``, on boards
-    with ``b`` in place of ``a``."""
+    has at least as many copies left in the library as the game has fetch lands still to play (this one
+    included), so it never runs out: every later play of the branch that fetched ``a`` is then open to
+    the branch that fetched ``b``, on boards with ``b`` in place of ``a``."""
     ca, cb = _simple_colors(a), _simple_colors(b)
     if ca is None or cb is None or ca & ~cb:
         return False

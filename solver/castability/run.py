@@ -31,8 +31,9 @@ __all__ = ["CHUNK", "Options", "chunks", "plot", "run", "table", "wilson"]
 #: Games per chunk.
 CHUNK = 2000
 #: Games per chunk of a Commander deck: its games are longer, and the first progress line comes
-#: after the first chunk.
+#: after the first chunk, which is shorter still.
 CHUNK_COMMANDER = 25
+FIRST_CHUNK_COMMANDER = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +61,16 @@ def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def chunks(samples: int, size: int = CHUNK) -> list[tuple[int, int]]:
-    """``(chunk index, games)`` of a run of ``samples`` games in chunks of ``size``."""
-    return [(i, min(size, samples - i * size)) for i in range((samples + size - 1) // size)]
+def chunks(samples: int, size: int = CHUNK, first: int | None = None) -> list[tuple[int, int]]:
+    """``(chunk index, games)`` of a run of ``samples`` games in chunks of ``size``, the first one of
+    ``first`` games when given (so that the first progress line comes soon)."""
+    out: list[tuple[int, int]] = []
+    done = 0
+    while done < samples:
+        n = min(first if (first is not None and not out) else size, samples - done)
+        out.append((len(out), n))
+        done += n
+    return out
 
 
 _WORKER: dict[str, Any] = {}
@@ -93,9 +101,9 @@ def _worker_chunk(deck: Deck, cards_file: str | None, seed: int, chunk: int, n: 
 
 def _results(deck: Deck, opts: Options) -> Iterator[Counts]:
     last = opts.turns[1]
-    size = CHUNK_COMMANDER if deck.is_commander else CHUNK
-    tasks = ((deck, opts.cards_file, opts.seed, chunk, n, last, opts.draw, opts.swaps)
-             for chunk, n in chunks(opts.samples, size))
+    plan = chunks(opts.samples, CHUNK_COMMANDER, FIRST_CHUNK_COMMANDER) if deck.is_commander else \
+        chunks(opts.samples)
+    tasks = ((deck, opts.cards_file, opts.seed, chunk, n, last, opts.draw, opts.swaps) for chunk, n in plan)
     with open_runner(opts.workers, opts.dask, partial(default_db, opts.cards_file)) as runner:
         yield from in_order(runner, _worker_chunk, tasks)
 
