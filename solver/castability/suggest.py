@@ -63,8 +63,8 @@ def candidates(deck: Deck, db: CardDB) -> list[tuple[str, tuple[tuple[int, str],
     """``(label, swaps)`` of each candidate change: ``swaps`` are ``(library place, card name)``."""
     model = DeckModel.build(deck.cards, deck.commander)
     first: dict[str, int] = {}
-    for pos, c in enumerate(model.library):
-        first.setdefault(model.cards[c].name, pos)
+    for pos, index in enumerate(model.library):
+        first.setdefault(model.cards[index].name, pos)
     lands = [(name, n, card) for name, n, card in deck.cards if land_faces(card)]
     spells = [(name, n, card) for name, n, card in deck.cards if not land_faces(card)
               and card.mana_cost is not None and not card.mana_abilities]
@@ -112,15 +112,17 @@ def suggest(deck: Deck, opts: Options, db: CardDB, base: dict[str, Any],
     answer), with the change of each spell's on-curve ``p``; best first (the mean change over the
     spells, then the label)."""
     before = _on_curve(base)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for label, swaps in candidates(deck, db):
         if progress is not None:
             progress(label)
         after = _on_curve(run(deck, replace(opts, swaps=swaps)))
-        spells = [{"card": name, "turn": turn, "p": p_after, "change": round(p_after - before[name][1], 4)}
-                  for name, (turn, p_after) in after.items() if name in before]
-        mean = sum(s["change"] for s in spells) / len(spells) if spells else 0.0
-        rows.append({"change": label, "mean_change": round(mean, 4),
-                     "spells": sorted(spells, key=lambda s: -abs(s["change"]))})
+        changes = {name: round(p_after - before[name][1], 4) for name, (_, p_after) in after.items()
+                   if name in before}
+        mean = sum(changes.values()) / len(changes) if changes else 0.0
+        order = sorted(changes, key=lambda name: -abs(changes[name]))
+        spells: list[dict[str, Any]] = [{"card": name, "turn": after[name][0], "p": after[name][1],
+                                         "change": changes[name]} for name in order]
+        rows.append({"change": label, "mean_change": round(mean, 4), "spells": spells})
     rows.sort(key=lambda r: (-r["mean_change"], r["change"]))
     return rows
