@@ -93,6 +93,11 @@ def _note(card: Card, face: Card) -> str:
     words = sorted({k for k in card.keywords | face.keywords
                     if any(k.lower().startswith(u) for u in _UNCREDITED)})
     text = face.oracle_text.lower()
+    for line in text.splitlines():  # keyword abilities the card data lists only in its text
+        for u in _UNCREDITED:
+            if re.match(rf"{u}\b", line) and not any(w.lower().startswith(u) for w in words):
+                words.append(u)
+    words.sort()
     if "rather than pay this spell's mana cost" in text or "without paying its mana cost" in text and \
             "you may cast" in text and "this spell" in text:
         words.append("an alternative cost")

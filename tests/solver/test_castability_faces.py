@@ -95,3 +95,16 @@ def test_cost_inclusion_carries_answers_between_costs() -> None:
     assert implies(c("{3}"), c("{1}{B}{B}"))
     assert not implies(c("{B}{B}"), c("{2}{B}"))
     assert not implies(c("{1}{B/P}"), c("{3}{B}"))
+
+
+@pytest.mark.parametrize("name, word", [("Fury", "evoke"), ("Chord of Calling", "convoke"),
+                                        ("Thoughtcast", "affinity"), ("Force of Will", "alternative cost"),
+                                        ("Gurmag Angler", "delve")])
+def test_uncredited_cost_note(db, name: str, word: str) -> None:  # type: ignore[no-untyped-def]
+    """Evoke (Fury), convoke (Chord of Calling), affinity (Thoughtcast), an alternative cost (Force of
+    Will) and delve (Gurmag Angler) are named in the row's note; Lightning Bolt has none."""
+    from manasolver.solver.castability.games import DeckModel
+    deck = parse_deck(f"24 Island\n4 {name}\n4 Lightning Bolt\n28 Opt\n", db)
+    spells = {s.name: s for s in DeckModel.build(deck.cards, deck.commander).spells}
+    assert spells[name].lower_bound and word in spells[name].note
+    assert not spells["Lightning Bolt"].lower_bound
