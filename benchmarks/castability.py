@@ -278,7 +278,7 @@ def speed(db: CardDB, million: bool) -> list[str]:
              f"{len(DeckModel.build(deck.cards, deck.commander).spells)} spells, turns 1–7, on the play; "
              f"chunks of {CHUNK:,} games. Machine: {platform.machine()}, {os.cpu_count()} cores "
              "(shared with other work while measured).", "",
-             "| run | games | seconds | games/s |", "|---|---|---|---|"]
+             "| run | games | seconds | games/s | load after |", "|---|---|---|---|---|"]
     runs = [("one process", 40_000, 1), ("--workers 2", 200_000, 2)]
     if million:
         runs.append(("--workers 2", 1_000_000, 2))
@@ -286,9 +286,9 @@ def speed(db: CardDB, million: bool) -> list[str]:
         start = time.perf_counter()
         run(deck, Options(turns=(1, 7), samples=n, seed=1, workers=workers))
         seconds = time.perf_counter() - start
-        lines.append(f"| {label} | {n:,} | {seconds:.1f} | {n / seconds:,.0f} |")
+        lines.append(f"| {label} | {n:,} | {seconds:.1f} | {n / seconds:,.0f} | {_load()} |")
         if label == "--workers 2" and n == 200_000:
-            lines.append(f"| (1,000,000 at that rate) | 1,000,000 | {1_000_000 / (n / seconds):.0f} | |")
+            lines.append(f"| (1,000,000 at that rate) | 1,000,000 | {1_000_000 / (n / seconds):.0f} | | |")
     lines += ["", "Seconds include starting the worker processes and each loading the card database and "
               "filling its cache (the first chunk); a warm process spends most games on dictionary "
               "lookups: the boards of one deck repeat (about a hundred distinct boards for this deck).", ""]
