@@ -125,7 +125,9 @@ class BoardOracle:
         self._above = [[k for k in range(n) if k != j and _implies(simple[j], simple[k], False)]
                        for j in range(n)]
         self._quiet = [quiet(c) for c in self.cards]
-        self._generics: dict[int, ManaCost] = {}
+        self._x_cost = ManaCost.parse("{X}")
+        #: per board, the most generic mana it is known to pay
+        self._most: dict[BoardKey, int] = {}
         #: the mana a payment of each distinct cost needs at least, when its symbols say so exactly
         self._least = [c.mana_value() if simple[j] is not None else None for j, c in enumerate(distinct)]
 
@@ -148,22 +150,25 @@ class BoardOracle:
         except ManasolverError:
             return False
 
-    def _most_generic(self, board: dict[str, Any], loaded: list[object], hi: int) -> int:
-        """The largest ``n <= hi`` such that the board pays ``{n}`` (binary search; 0 when none)."""
-        lo = 0
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self._can_pay(board, self._generic(mid), loaded):
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo
-
-    def _generic(self, n: int) -> ManaCost:
-        cost = self._generics.get(n)
-        if cost is None:
-            cost = self._generics[n] = ManaCost.parse(f"{{{n}}}")
-        return cost
+    def _most_generic(self, board: dict[str, Any], loaded: list[object], lo: int, hi: int) -> int:
+        """The largest ``n <= hi`` such that the board pays ``{n}``, known to be at least ``lo``: the
+        engine's problem for ``{X}`` asked at X = n (:meth:`Problem.at`, one problem for every n),
+        upward from ``lo`` while the board pays (a board one land away pays about one more)."""
+        try:
+            if not loaded:
+                loaded.append(load_state(board, self.db))
+            req = build_request(loaded[0], "you", None, self._x_cost, None, (), Policy())  # type: ignore[arg-type]
+            base = queries.prepare(req, "feasible", 0)
+            chain = backends.DEFAULT_CHAINS["can_pay"]
+            most = lo
+            while most < hi:
+                self.engine_calls += 1
+                if not backends.payable(base.at("feasible", most + 1), chain):
+                    break
+                most += 1
+            return most
+        except ManasolverError:
+            return lo
 
     def castable(self, key: BoardKey, need: int = -1) -> int:
         """The mask of :attr:`spells` the board ``key`` can pay, exact on the bits of ``need`` (the
@@ -184,7 +189,9 @@ class BoardOracle:
         if len(open_) > 3:
             # many costs undecided: how much generic mana the board makes settles the larger ones
             board = self._board_json(key)
-            most = self._most_generic(board, loaded, max(self._least[j] or 0 for j in open_))
+            most = self._most_generic(board, loaded, self._least_known(key),
+                                      max(self._least[j] or 0 for j in open_))
+            self._most[key] = max(most, self._most.get(key, 0))
             for j in open_:
                 if (self._least[j] or 0) > most:
                     no |= bits[j]
@@ -203,6 +210,24 @@ class BoardOracle:
                     no |= bits[k]
         entry[0], entry[1] = yes, no
         return yes
+
+    def _least_known(self, key: BoardKey) -> int:
+        """The most generic mana a board one quiet permanent smaller than ``key`` (or with one of them
+        tapped) is known to pay: ``key`` pays it too."""
+        most = self._most
+        quiet_ = self._quiet
+        best = most.get(key, 0)
+        for i, code in enumerate(key):
+            if not quiet_[code >> 1]:
+                continue
+            hit = most.get(key[:i] + key[i + 1:])
+            if hit is not None and hit > best:
+                best = hit
+            if not code & 1:
+                hit = most.get(tuple(sorted(key[:i] + key[i + 1:] + (code + 1,))))
+                if hit is not None and hit > best:
+                    best = hit
+        return best
 
     def _bounds(self, key: BoardKey) -> tuple[int, int]:
         """What is known of ``key`` from boards one quiet permanent away: what a board with one quiet
