@@ -30,6 +30,8 @@ __all__ = ["CHUNK", "Options", "chunks", "plot", "run", "table", "wilson"]
 
 #: Games per chunk.
 CHUNK = 2000
+#: Games of the first chunk: the first progress line comes after it, from a cold cache.
+FIRST_CHUNK = 250
 #: Games per chunk of a Commander deck: its games are longer, and the first progress line comes
 #: after the first chunk, which is shorter still.
 CHUNK_COMMANDER = 25
@@ -102,7 +104,7 @@ def _worker_chunk(deck: Deck, cards_file: str | None, seed: int, chunk: int, n: 
 def _results(deck: Deck, opts: Options) -> Iterator[Counts]:
     last = opts.turns[1]
     plan = chunks(opts.samples, CHUNK_COMMANDER, FIRST_CHUNK_COMMANDER) if deck.is_commander else \
-        chunks(opts.samples)
+        chunks(opts.samples, CHUNK, FIRST_CHUNK)
     tasks = ((deck, opts.cards_file, opts.seed, chunk, n, last, opts.draw, opts.swaps) for chunk, n in plan)
     with open_runner(opts.workers, opts.dask, partial(default_db, opts.cards_file)) as runner:
         yield from in_order(runner, _worker_chunk, tasks)
