@@ -323,15 +323,21 @@ def real_decks(db: CardDB, sixty: int, commander: int, out: Path) -> list[str]:
         cpu = time.process_time()
         wall = time.perf_counter()
         run_chunk(model, oracle, 1, 0, games, turns, False)
-        cpu = time.process_time() - cpu
+        cold = time.process_time() - cpu
         wall = time.perf_counter() - wall
-        per = cpu / games
+        cpu = time.process_time()
+        run_chunk(model, oracle, 1, 1, games, turns, False)
+        warm = time.process_time() - cpu
+        per = warm / games
+        # each of the two workers: one cold chunk, then its half of the games at the warm rate
+        target_s = cold + max(0, target // 2 - games) * per
         rows.append({"deck": str(path.relative_to(ROOT)), "kind": kind, "games": games, "turns": turns,
-                     "cpu_s": round(cpu, 3), "wall_s": round(wall, 3), "ms_per_game": round(1000 * per, 3),
-                     "target_games": target, "target_s_2_workers": round(per * target / 2, 1),
+                     "cold_cpu_s": round(cold, 3), "cold_wall_s": round(wall, 3), "warm_cpu_s": round(warm, 3),
+                     "ms_per_game": round(1000 * cold / games, 3), "warm_ms_per_game": round(1000 * per, 3),
+                     "target_games": target, "target_s_2_workers": round(target_s, 1),
                      "engine_calls": oracle.engine_calls, "boards": oracle.boards, "load": load})
-        print(f"{rows[-1]['deck']}: {games} games {cpu:.2f} s CPU, {1000 * per:.2f} ms/game, "
-              f"{target:,} on 2 workers ~{per * target / 2:.0f} s (load {load})", flush=True)
+        print(f"{rows[-1]['deck']}: {games} games cold {cold:.2f} s CPU, then {games} warm {1000 * per:.2f} ms/game; "
+              f"{target:,} on 2 workers ~{target_s:.0f} s (load {load})", flush=True)
     (out / "castability_decks.json").write_text(json.dumps(rows, indent=1) + "\n")
     return deck_table(rows, sixty, commander)
 
@@ -340,27 +346,31 @@ def deck_table(rows: list[dict[str, Any]], sixty: int, commander: int) -> list[s
     """The Markdown of :func:`real_decks`' rows: median and slowest deck of each kind."""
     import statistics
     lines = ["## Real decks: every deck of data/decks and a Jund list", "",
-             f"Each deck played for a few games ({sixty:,} sixty-card, turns 1-7; {commander:,} Commander, "
-             "turns 1-10, on the play, seed 1) in one process from a cold cache, timed in CPU seconds; the "
-             "target's run (1,000,000 games of a sixty-card deck, 100,000 of a Commander deck, on two "
-             "workers) extrapolated as games x CPU per game / 2. A cold cache is the slowest part of a run "
-             "(boards repeat as games go on), so the extrapolation overstates a long run's time. The "
-             "machine was shared with other helpers' work while measured: the load average is beside each "
-             "figure (2 cores). All rows: `castability_decks.json`.", "",
-             "| decks | n | median ms/game | median target s (2 workers) | slowest deck | its ms/game | its target s | target |",
+             f"Each deck played in one process for two chunks of games ({sixty:,} each for a sixty-card deck, "
+             f"turns 1-7; {commander:,} each for a Commander deck, turns 1-10; on the play, seed 1), timed in CPU "
+             "seconds: the first from a cold cache, the second warm (boards, steps and games remembered "
+             "from the first). The target's run (1,000,000 games of a sixty-card deck, 100,000 of a "
+             "Commander deck, on two workers) is extrapolated per worker as one cold chunk plus its half of "
+             "the games at the warm rate (a longer run warms further, so this overstates it). The machine "
+             "was shared with other helpers' work while measured: the load average is beside each figure "
+             "(2 cores), and CPU time under such load is itself inflated. All rows: `castability_decks.json`.",
+             "",
+             "| decks | n | median warm ms/game | median target s (2 workers) | decks within 120 s | slowest deck | "
+             "its warm ms/game | its target s |",
              "|---|---|---|---|---|---|---|---|"]
     for kind, label, target_s in (("sixty", "sixty-card (75 + Jund)", 120), ("commander", "Commander (50)", 120)):
         sel = [r for r in rows if r["kind"] == kind]
         if not sel:
             continue
-        worst = max(sel, key=lambda r: r["ms_per_game"])
-        lines.append(f"| {label} | {len(sel)} | {statistics.median(r['ms_per_game'] for r in sel):.2f} | "
-                     f"{statistics.median(r['target_s_2_workers'] for r in sel):.0f} | {worst['deck']} | "
-                     f"{worst['ms_per_game']:.2f} | {worst['target_s_2_workers']:.0f} | ≤ {target_s} s |")
+        worst = max(sel, key=lambda r: r["target_s_2_workers"])
+        within = sum(1 for r in sel if r["target_s_2_workers"] <= target_s)
+        lines.append(f"| {label} | {len(sel)} | {statistics.median(r['warm_ms_per_game'] for r in sel):.2f} | "
+                     f"{statistics.median(r['target_s_2_workers'] for r in sel):.0f} | {within} | {worst['deck']} | "
+                     f"{worst['warm_ms_per_game']:.2f} | {worst['target_s_2_workers']:.0f} |")
     jund = next((r for r in rows if r["deck"].endswith("jund.txt")), None)
     if jund is not None:
         lines += ["", f"Jund (`tests/data/decks/jund.txt`: fetch, shock and fast lands, a manland, a tapped "
-                  f"land): {jund['ms_per_game']:.2f} ms/game, 1,000,000 games on two workers about "
+                  f"land): {jund['warm_ms_per_game']:.2f} ms/game warm, 1,000,000 games on two workers about "
                   f"{jund['target_s_2_workers']:.0f} s (load {jund['load']})."]
     loads = sorted(float(r["load"]) for r in rows if r["load"] != "?")
     if loads:
