@@ -39,6 +39,7 @@ from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.solver.castability.board import BoardKey, BoardOracle, payment_classes
 from manasolver.solver.castability.lands import LandRule, land_rule
+from manasolver.solver.fresh import quiet
 
 __all__ = ["Counts", "DeckModel", "MAX_STATES", "MODEL", "run_chunk"]
 
@@ -336,6 +337,11 @@ class _Game:
             self.is_source[s] = True
         self.relevant = [land or src for land, src in zip(model.is_land, self.is_source)]
         self._why: dict[int, int] = {}
+        #: per card, whether it is quiet; per land, whether it is quiet and adds mana only by tapping
+        #: (tapped, it adds nothing)
+        self.quiet_cls = [quiet(c) for c in model.cards]
+        self.inert = [self.quiet_cls[i] and bool(c.mana_abilities)
+                      and all(a.cost.tap for a in c.mana_abilities) for i, c in enumerate(model.cards)]
         #: each card's payment class: what the board keys are made of
         self.cls = payment_classes(model.cards)
         #: for each fetch land, the land cards of the deck it can find
@@ -530,12 +536,16 @@ class _Game:
         full = (1 << len(m.spells)) - 1
         known = self.oracle._known
         castable = self.oracle.castable
+        quiet_cls = self.quiet_cls
         keys: list[BoardKey] = []
         for used, field_lands, cast in states:
             if mask == full and not expand:
                 break
             base = [2 * cls[x] for x in field_lands] + [2 * cls[s] for s in cast]
-            results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey]] = []
+            results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey]] = []
+            # on a board of quiet permanents a land that entered tapped adds nothing and nothing reads
+            # it: the board is asked without it
+            quiet_base = all(quiet_cls[c >> 1] for c in base)
             # the fetch lands the game may still play, this turn's included
             fetches_left = cap - sum(1 for u in used if u in self.finds) if remaining else 0
             if drop:
@@ -545,10 +555,11 @@ class _Game:
                     new_used = tuple(sorted(used + (physical,)))
                     for card in m.faces[physical]:
                         self._drop(card, physical, used, new_used, field_lands, base, land_seen, remaining,
-                                   fetches_left, results)
+                                   fetches_left, quiet_base, results)
             if not results:
-                results.append((used, field_lands, tuple(sorted(base))))
-            for new_used, new_field, key in results:
+                plain = tuple(sorted(base))
+                results.append((used, field_lands, plain, plain))
+            for new_used, new_field, full_key, key in results:
                 if mask != full:
                     # only the spells no board of this turn has paid yet are asked
                     need = full & ~mask
@@ -557,7 +568,7 @@ class _Game:
                         mask |= entry[0]
                     else:
                         mask |= castable(key, need)
-                    keys.append(key)
+                    keys.append(full_key)
                 if expand:
                     candidates = list(src_seen)
                     for s in cast:
@@ -588,7 +599,7 @@ class _Game:
     def _drop(self, card: int, physical: int, used: tuple[int, ...], new_used: tuple[int, ...],
               field_lands: tuple[int, ...], base: list[int], land_seen: tuple[tuple[int, int], ...],
               remaining: tuple[tuple[int, int], ...], fetches_left: int,
-              results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey]]) -> None:
+              quiet_base: bool, results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey]]) -> None:
         """The states of playing ``card`` (a face of the hand's ``physical`` card) as this turn's land."""
         m = self.m
         cls = self.cls
@@ -607,7 +618,8 @@ class _Game:
                 if any(u in plenty and there[u] <= tapped for u in self.better[target]):
                     continue  # a land at least as good can't run out (see _at_least_as_good)
                 key = tuple(sorted(base + [2 * cls[target] + tapped]))
-                results.append((new_used, tuple(sorted(field_lands + (target,))), key))
+                asked = tuple(sorted(base)) if tapped and quiet_base and self.inert[target] else key
+                results.append((new_used, tuple(sorted(field_lands + (target,))), key, asked))
             return
         hand_now: tuple[int, ...] = ()
         if rule.kind == "reveal":
@@ -617,13 +629,13 @@ class _Game:
             hand_now = tuple(sorted(c for c, k in rest.items() for _ in range(k)))
         tapped = self._enters_tapped(card, field_lands, hand_now)
         key = tuple(sorted(base + [2 * cls[card] + tapped]))
-        results.append((new_used, tuple(sorted(field_lands + (card,))), key))
+        asked = tuple(sorted(base)) if tapped and quiet_base and self.inert[card] else key
+        results.append((new_used, tuple(sorted(field_lands + (card,))), key, asked))
 
 
 def _simple_colors(card: Card) -> int | None:
     """The colors a land adds when every mana ability of it is ``{T}: Add`` one mana of a fixed color
     (basics, shock lands, duals), as a WUBRG mask; ``None`` for any other land."""
-    from manasolver.solver.fresh import quiet
     if not quiet(card) or not card.mana_abilities:
         return None
     mask = 0
