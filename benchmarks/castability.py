@@ -1,4 +1,4 @@
-"""Castability over decks (SPEC §10) measured: Karsten's anchor reproduced, where solving each sampled
+"""Castability over decks measured: Karsten's anchor reproduced, where solving each sampled
 board's payment exactly changes a land count's answer, and how many games a second the run plays.
 
 ``python benchmarks/castability.py [--out DIR] [--million]`` writes ``castability.md`` and
@@ -405,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
         (out / "castability_decks.md").write_text("\n".join(lines) + "\n")
         print("\n".join(lines))
         return 0
-    lines = ["# Castability over a deck (SPEC §10)", "",
+    lines = ["# Castability over a deck", "",
              "Written by `python benchmarks/castability.py" + (" --million" if args.million else "") + "`.", ""]
     lines += anchor(db, args.samples)
     lines += [""] + karsten_table(db, args.samples)

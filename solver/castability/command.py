@@ -1,4 +1,4 @@
-"""The ``castability`` subcommand (SPEC §7, §10): its arguments and its run, for solver/cli.py.
+"""The ``castability`` subcommand: its arguments and its run, for solver/cli.py.
 
 Exit status: 0 with an answer, 1 for a deck or an option the command refuses (the error names the line
 or option; with ``--json`` it is the protocol's error object), 2 for a usage error (``--workers`` with
@@ -20,7 +20,7 @@ MAX_SAMPLES = 100_000_000
 
 def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Register ``castability`` on the command line's subparsers."""
-    p = sub.add_parser("castability", help="the probability of casting each spell of a deck by turn (§10)")
+    p = sub.add_parser("castability", help="the probability of casting each spell of a deck by turn")
     p.add_argument("deck", metavar="DECK", help="a decklist (plain, Arena, MTGO) or JSON deck file")
     p.add_argument("--turns", default="1-7", help="turns asked about, as FIRST-LAST or one turn (default 1-7)")
     side = p.add_mutually_exclusive_group()
@@ -34,7 +34,7 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
     spread.add_argument("--dask", metavar="ADDRESS",
                         help="run the chunks of games on the Dask cluster whose scheduler is ADDRESS "
                              "(tcp://HOST:8786; the dask extra)")
-    p.add_argument("--json", action="store_true", help="print the SPEC §10 JSON answer")
+    p.add_argument("--json", action="store_true", help="print the answer as JSON (per spell and turn p, p given lands, intervals, why)")
     p.add_argument("--plot", metavar="FILE.png", help="draw p by turn, one panel per mana value (PNG and SVG)")
     p.add_argument("--suggest", action="store_true",
                    help="also try a few changes to the lands (a basic, a dual, one land more or less) on the "

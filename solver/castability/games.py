@@ -26,7 +26,16 @@ The model (:data:`MODEL` says it in the output):
   already cast that turn; a source is used from the next turn on (so a creature is never used while
   summoning sick, and a source cast on turn T never pays for the spell on turn T).
 * the spell itself need not be in the hand: the question is whether the mana is there (as in Karsten's
-  tables); X is 0.
+  tables); X is 0.  Every castable face is a row (both halves of a split or aftermath card, the
+  adventure, each spell face of a modal double-faced card); a modal card with a land face is a land in
+  the hand, played as either land face (Shatterskull, the Hammer Pass; both faces of a Pathway).  A
+  face whose cost can be paid otherwise (delve, convoke, affinity, evoke, an alternative cost, a
+  reduction) is a lower bound, with a note.
+* the search leaves out only what can't change an answer: a fetch land's target when a land at least
+  as good (:func:`_at_least_as_good`) is there and can't run out, and, on a board of quiet permanents,
+  a land that entered tapped (it adds nothing and nothing reads it).  A board is asked only the spells
+  no other board of the turn has paid yet; the reasons of a failure (:class:`Counts`) ask the same
+  boards with their lands untapped, and the spells' costs with one colored symbol paid by any mana.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """A castability run: the chunks of games, run in this process, in local worker processes or on a Dask
-cluster (:mod:`manasolver.solver.parallel`), added up into the SPEC §10 answer (per spell and turn ``p``
+cluster (:mod:`manasolver.solver.parallel`), added up into the answer (per spell and turn ``p``
 and ``p_given_lands`` with 95% Wilson intervals), shown as a table or drawn as curves.
 
 Chunks are fixed by the number of samples alone (:data:`CHUNK` games each, the last one shorter, chunk
