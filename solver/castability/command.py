@@ -34,7 +34,8 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
     spread.add_argument("--dask", metavar="ADDRESS",
                         help="run the chunks of games on the Dask cluster whose scheduler is ADDRESS "
                              "(tcp://HOST:8786; the dask extra)")
-    p.add_argument("--json", action="store_true", help="print the answer as JSON (per spell and turn p, p given lands, intervals, why)")
+    p.add_argument("--json", action="store_true",
+                   help="print the answer as JSON (per spell and turn p, p given lands, intervals, why)")
     p.add_argument("--plot", metavar="FILE.png", help="draw p by turn, one panel per mana value (PNG and SVG)")
     p.add_argument("--suggest", action="store_true",
                    help="also try a few changes to the lands (a basic, a dual, one land more or less) on the "

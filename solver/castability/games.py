@@ -64,7 +64,8 @@ MODEL = {
     "land_drops": "one land a turn, played whenever one is in the hand; every sequence of drops searched "
                   "exactly: castable on turn T when some sequence leaves a board that can pay the cost",
     "tapped_lands": "tapped on the turn played, by their text; check, reveal, fast and slow lands by their "
-                    "condition against the lands played before; shock lands untapped for 2 life (the modal lands that ask 3 life too); "
+                    "condition against the lands played before; shock lands untapped for 2 life "
+                    "(the modal lands that ask 3 life too); "
                     "an unread condition counts as tapped",
     "fetch_lands": "a fetch land is any land it can find among the cards not drawn by the last turn asked, "
                    "chosen to serve the question",

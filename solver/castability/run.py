@@ -164,7 +164,8 @@ def run(deck: Deck, opts: Options, progress: Callable[[int, int, float], None] |
                                "played as either land face",
                       "why": "among all games, for a spell not castable: lands = fewer lands than its mana "
                              "value; tapped = castable had its lands been untapped; colors = castable "
-                             "with one symbol of that color paid by any mana; other = more than one symbol short, or none of these"})
+                             "with one symbol of that color paid by any mana; "
+                             "other = more than one symbol short, or none of these"})
     if not deck.is_commander:
         model_out.pop("commander_rules", None)
     return {"model": model_out, "samples": total.games, "seed": opts.seed, "turns": [lo, hi],
