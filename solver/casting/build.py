@@ -72,10 +72,11 @@ def build_request(state: GameState, player: str, spell: SpellInfo | None, cost: 
     if spell is not None and not spell.ability and spell.types:
         # keywords the board gives the spell (Chief Engineer: "Artifact spells you cast have convoke.")
         keywords = keywords | spell_keywords(state, player, types=tuple(spell.types))
+    ordered = order_modifiers(mods)
     return PaymentRequest(
         state=state, cost=cost, player=player, spell=spell,
-        x=x,
-        modifiers=order_modifiers(mods),
+        x=_x_of(cost, ordered, x),
+        modifiers=ordered,
         alternative=alt_name,
         convoke=convoke if convoke is not None else "convoke" in keywords,
         delve=delve if delve is not None else "delve" in keywords,
@@ -96,8 +97,20 @@ def build_activation(state: GameState, player: str, ability: dict[str, Any], car
     if any(flags.values()):
         raise BadQuery("convoke, delve and improvise pay for spells, not abilities (CR 702.51a, "
                        "702.66a, 702.126a)", next(k for k, v in flags.items() if v))
+    ordered = order_modifiers(list(modifiers))
     return PaymentRequest(state=act.state, cost=act.cost, player=player, spell=act.spell,
-                          x=x, modifiers=order_modifiers(list(modifiers)), policy=policy, activation=act)
+                          x=_x_of(act.cost, ordered, x), modifiers=ordered, policy=policy, activation=act)
+
+
+def _x_of(cost: ManaCost, modifiers: tuple[Modifier, ...], x: int | None) -> int | None:
+    """The request's X: the caller's when the cost (or an increase of it) has ``{X}``; with none,
+    a given ``x`` is ignored (there is no X to choose, CR 107.3), so every query reads the cost
+    the same way and a payment says ``x: 0``.  A negative ``x`` is refused all the same."""
+    if x is not None and x < 0:
+        raise BadQuery(f"x must be 0 or more, not {x}", "x")
+    if x is None or cost.variables or any(m.cost is not None and m.cost.variables for m in modifiers):
+        return x
+    return None
 
 
 def timing_refusal(req: PaymentRequest) -> str | None:

@@ -62,6 +62,7 @@ from manasolver.solver.pools.converters import converter_pools
 from manasolver.solver.pools.doublers import Doubler, find_doublers
 from manasolver.solver.pools.listing import ManaOption, OptionsAnswer, list_points, list_pools
 from manasolver.solver.pools.search import explore
+from manasolver.solver.pools.tapped import taps_others, verified
 from manasolver.solver.supply.build import build_supply
 from manasolver.solver.supply.unmodelled import guard_spent_on_activations
 from manasolver.solver.supply.model import Excluded, Supply
@@ -108,6 +109,11 @@ def options(state: GameState, player: str | None = None, limit: int = 100, detai
         finals, bounded = explore(search, supply, applied, pl.life, pl.energy)
         opts, more, hit = list_pools(search, finals, limit, detail)
         bounded = bounded or hit
+    if taps_others(supply):  # the search took "tap an untapped creature" costs as free
+        opts, cut = verified(state, supply.player, opts, deadline)
+        bounded = bounded or cut
+        more = more or len(opts) > limit
+        opts = opts[:limit]
     return OptionsAnswer(tuple(opts), complete=not (more or bounded or unsupported), detail=detail,
                          bounded=bounded, unsupported=unsupported, states=search.states)
 

@@ -128,6 +128,8 @@ class CpSatBackend:
             _hint(cp, solver, model)
         if good is None:  # pragma: no cover
             return False
+        if proven and problem.mode != "feasible":
+            good = _canonical(cp, model, good, deadline) or good
         sol = _extract(problem, model, good, tuple(objective_values))
         sol.optimal = proven
         return sol, good
@@ -219,6 +221,77 @@ def _lexicographic(cp: Any, levels: list[Any]) -> tuple[Any, bool] | bool:
             return good, False
         cp.add(expr == round(solver.objective_value))
     return good, True
+
+
+#: Largest weight range of one canonical stage: its objective stays well inside CP-SAT's 64 bits.
+_CANONICAL_RANGE = 1 << 48
+
+
+def _decisions(model: Model) -> list[Any]:
+    """The model's decision variables in a canonical order (the model's build order, which is a
+    function of the problem alone): forms, X, uses, members, assists, taps, sacrifices, roles,
+    then the flows of mana to what it pays."""
+    from ortools.sat.python import cp_model
+
+    found = [*model.y, model.x, *(model.uses[k] for k in sorted(model.uses)),
+             *(model.inst[k] for k in sorted(model.inst)),
+             *(model.assist_vars[k] for k in sorted(model.assist_vars)),
+             *(model.tap_vars[k] for k in sorted(model.tap_vars)),
+             *(model.sac_vars[k] for k in sorted(model.sac_vars)),
+             *(v for _, v in sorted(model.role_vars.items(), key=lambda kv: repr(kv[0]))),
+             *(f[3] for f in model.flows), *(f[3] for f in model.assist_flows)]
+    seen: set[int] = set()
+    out = []
+    for v in found:
+        if isinstance(v, cp_model.IntVar) and v.index not in seen:
+            seen.add(v.index)
+            out.append(v)
+    return out
+
+
+def _canonical(cp: Any, model: Model, solver: Any, deadline: budget.Deadline) -> Any:
+    """Among the payments as good as ``solver``'s under every stage (their values fixed in ``cp``),
+    the least in the lexicographic order of :func:`_decisions`, so that an answer is a function of
+    its input alone: which of several equally good payments a search meets first depends on its
+    path (the cuts of the relaxation, a bound a loaded machine reached or not).  The variables
+    go in chunks, each one stage whose weights are a mixed radix over the chunk's domains; the
+    solver of the last chunk, or ``None`` when the time bound came first (the answer is then the
+    optimum found, not the canonical one)."""
+    from ortools.sat.python import cp_model
+
+    variables = model.cp.proto.variables
+    chunks: list[list[tuple[Any, int]]] = [[]]
+    span = 1
+    for v in _decisions(model):
+        dom = variables[v.index].domain
+        lo, hi = dom[0], dom[len(dom) - 1]  # (this sequence type reads [-1] as 0)
+        if hi <= lo:
+            continue
+        width = hi - lo + 1
+        if span * width > _CANONICAL_RANGE and chunks[-1]:
+            chunks.append([])
+            span = 1
+        chunks[-1].append((v, width))
+        span *= width
+    good = None
+    for chunk in chunks:
+        if not chunk:
+            continue
+        if deadline.expired():
+            return None
+        expr: Any = 0
+        weight = 1
+        for v, width in reversed(chunk):
+            expr += weight * v
+            weight *= width
+        _hint(cp, solver if good is None else good, model)
+        cp.minimize(expr)
+        stage = _new_solver(deadline.within(TIME_LIMIT))
+        if stage.solve(cp) != cp_model.OPTIMAL:
+            return None
+        good = stage
+        cp.add(expr == round(stage.objective_value))
+    return good
 
 
 def _import_cp_model() -> Any:
