@@ -110,7 +110,7 @@ def options(state: GameState, player: str | None = None, limit: int = 100, detai
         opts, more, hit = list_pools(search, finals, limit, detail)
         bounded = bounded or hit
     if taps_others(supply):  # the search took "tap an untapped creature" costs as free
-        opts, cut = verified(state, supply.player, opts, deadline)
+        opts, cut = verified(state, supply.player, list(opts), deadline, detail, supply.restricted)
         bounded = bounded or cut
         more = more or len(opts) > limit
         opts = opts[:limit]

@@ -25,6 +25,10 @@ from manasolver.solver.supply.model import Supply
 
 __all__ = ["taps_others", "verified"]
 
+#: A pool and the restricted part of it, counts by type (W, U, B, R, G, C).
+Pair = tuple[tuple[int, ...], tuple[int, ...]]
+_NONE = (0, 0, 0, 0, 0, 0)
+
 
 def taps_others(supply: Supply) -> bool:
     """True when some option's cost taps other permanents (the search treats it as free)."""
@@ -35,55 +39,85 @@ def _text(counts: tuple[int, ...]) -> str:
     return "".join("{" + t + "}" for t, n in zip(TYPES, counts) for _ in range(n))
 
 
-def verified(state: GameState, player: str, found: list[ManaOption], deadline: float
-             ) -> tuple[list[ManaOption], bool]:
+def verified(state: GameState, player: str, found: list[ManaOption], deadline: float,
+             detail: bool = False, restricted: bool = False) -> tuple[list[ManaOption], bool]:
     """The maximal pools among ``found`` and their sub-pools that the payment engine can pay
     (see the module docstring), in the answer's order; the second value is true when the
-    deadline stopped the check (the pools kept are then payable, others may be missing)."""
+    deadline stopped the check (the pools kept are then payable, others may be missing).
+
+    With ``detail`` each pool is a pair (unrestricted part, restricted part): kept when its
+    whole is payable with spending restrictions set aside and its unrestricted part is payable
+    with them applied; a pair that fails gives way to the pairs one mana smaller and, when the
+    supply has ``restricted`` mana, to the same pool with one more mana counted as restricted."""
     from manasolver.solver import backends
     from manasolver.solver.backends import DEFAULT_CHAINS
     from manasolver.solver.queries import prepare
     from manasolver.solver.request import PaymentRequest
 
-    memo: dict[tuple[int, ...], bool] = {}
+    memo: dict[tuple[tuple[int, ...], bool], bool] = {}
 
-    def payable(counts: tuple[int, ...]) -> bool:
-        hit = memo.get(counts)
+    def payable(counts: tuple[int, ...], loose: bool) -> bool:
+        hit = memo.get((counts, loose))
         if hit is None:
             if not any(counts):
                 hit = True
             else:
                 req = PaymentRequest(state=state, cost=ManaCost.parse(_text(counts)), player=player)
-                hit = backends.payable(prepare(req, "feasible", 0, ignore_restrictions=True),
+                hit = backends.payable(prepare(req, "feasible", 0, ignore_restrictions=loose),
                                        DEFAULT_CHAINS["can_pay"])
-            memo[counts] = hit
+            memo[(counts, loose)] = hit
         return hit
 
-    restricted = {o.mana: o.restricted for o in found}
-    keep: dict[tuple[int, ...], tuple[int, ...]] = {}
-    frontier = list(dict.fromkeys(o.mana for o in found))
+    def split(pair: Pair) -> Pair:
+        return tuple(a - b for a, b in zip(*pair)), pair[1]
+
+    def holds(pair: Pair) -> bool:
+        free = split(pair)[0]
+        return payable(pair[0], True) and (not (detail and restricted) or payable(free, False))
+
+    def smaller(pair: Pair) -> list[Pair]:
+        mana, held = pair
+        out = []
+        for i, n in enumerate(mana):
+            if not n:
+                continue
+            less = mana[:i] + (n - 1,) + mana[i + 1:]
+            if held[i]:
+                out.append((less, held[:i] + (held[i] - 1,) + held[i + 1:]))
+            if held[i] < n:
+                out.append((less, held))
+                if detail and restricted:
+                    out.append((mana, held[:i] + (held[i] + 1,) + held[i + 1:]))
+        return out
+
+    start = time.perf_counter()
+    import ortools.sat.python.cp_model  # noqa: F401 - the checks ask CP-SAT; its first import is not counted
+    deadline += time.perf_counter() - start
+    frontier: list[Pair] = list(dict.fromkeys((o.mana, o.restricted if detail else _NONE) for o in found))
     seen = set(frontier)
+    keep: list[Pair] = []
     cut = False
     while frontier:
-        nxt: list[tuple[int, ...]] = []
-        for pool in frontier:
+        nxt: list[Pair] = []
+        for pair in frontier:
             if time.perf_counter() > deadline:
                 cut = True
                 break
-            if payable(pool):
-                keep[pool] = tuple(min(a, b) for a, b in zip(restricted[pool], pool))
+            if holds(pair):
+                keep.append(pair)
                 continue
-            for i, n in enumerate(pool):
-                if n:
-                    sub = pool[:i] + (n - 1,) + pool[i + 1:]
-                    if sub not in seen:
-                        seen.add(sub)
-                        restricted.setdefault(sub, restricted[pool])
-                        nxt.append(sub)
+            for sub in smaller(pair):
+                if sub not in seen:
+                    seen.add(sub)
+                    nxt.append(sub)
         if cut:
             break
         frontier = nxt
-    pools = sorted(keep, key=lambda v: (sum(v), v), reverse=True)
-    maximal = [v for v in pools
-               if not any(w != v and all(a <= b for a, b in zip(v, w)) for w in pools)]
-    return [ManaOption(v, keep[v]) for v in maximal], cut
+    keep.sort(key=lambda p: (sum(p[0]), -sum(p[1]), p[0], tuple(-h for h in p[1])), reverse=True)
+
+    def below(p: Pair, q: Pair) -> bool:  # every way p can be used, q can be used too
+        pf, qf = split(p)[0], split(q)[0]
+        return p != q and all(a <= b for a, b in zip(pf, qf)) and all(a <= b for a, b in zip(p[0], q[0]))
+
+    maximal = [p for p in keep if not any(below(p, q) for q in keep)]
+    return [ManaOption(mana, held) for mana, held in maximal], cut
