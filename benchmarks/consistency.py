@@ -47,7 +47,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from manasolver.models.carddb import default_db
 from manasolver.solver.protocol import answer
@@ -449,24 +449,29 @@ def _check_order(ask: _Asker, report: Report, case: dict[str, Any], state: dict[
 # -- the run ----------------------------------------------------------------------------------------
 
 def run(boards: int, seed: int = 0, stride: int = 1, seconds: float | None = None,
-        keep: int = 3) -> Report:
-    """Check ``boards`` boards (or as many as ``seconds`` allow)."""
+        keep: int = 3, progress: int = 0) -> Report:
+    """Check ``boards`` boards (or as many as ``seconds`` allow); every ``progress`` boards the
+    counts so far and the cases kept are printed to standard error."""
     rng = random.Random(seed)
     pools = card_pools(stride)
     report = Report(keep=keep)
     start = time.monotonic()
-    for _ in range(boards):
+    for n in range(1, boards + 1):
         if seconds is not None and time.monotonic() - start > seconds:
             break
         check_board(rng, random_board(rng, pools), report)
+        if progress and n % progress == 0:
+            print("\n".join(report.lines()), f"seconds: {time.monotonic() - start:.0f}", file=sys.stderr, flush=True)
+            _show(report, sys.stderr)
     return report
 
 
-def _show(report: Report) -> None:
+def _show(report: Report, out: TextIO = sys.stdout) -> None:
     for prop, cases in report.cases.items():
-        print(f"\n## {prop}")
+        print(f"\n## {prop}", file=out)
         for c in cases:
-            print(json.dumps(c)[:3000])
+            print(json.dumps(c), file=out)
+    out.flush()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -476,9 +481,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stride", type=int, default=1, help="read every N-th card of the card data")
     parser.add_argument("--seconds", type=float, default=None, help="stop after this long")
     parser.add_argument("--show", action="store_true", help="print the cases kept")
+    parser.add_argument("--progress", type=int, default=0, help="print the counts every N boards")
     args = parser.parse_args(argv)
     start = time.monotonic()
-    report = run(args.boards, args.seed, args.stride, args.seconds)
+    report = run(args.boards, args.seed, args.stride, args.seconds, progress=args.progress)
     for line in report.lines():
         print(line)
     print(f"seconds: {time.monotonic() - start:.0f}")

@@ -24,7 +24,12 @@ from manasolver.models.errors import BadQuery
 from manasolver.models.rules.granted import spell_keywords
 from manasolver.models.state import GameState
 from manasolver.solver.casting.abilities import activation, activation_timing
-from manasolver.solver.casting.alternatives import NotCastable, additional_costs, alternative_cost, cast_as
+from manasolver.solver.casting.alternatives import (
+    NotCastable,
+    additional_costs,
+    alternative_cost,
+    cast_as,
+)
 from manasolver.solver.casting.modifiers import board_modifiers, order_modifiers
 from manasolver.solver.request import Modifier, PaymentRequest, Policy, SpellInfo
 
@@ -48,9 +53,9 @@ def build_request(state: GameState, player: str, spell: SpellInfo | None, cost: 
     """
     alt_name: str | None = None
     if alternative is not None:
-        if cost is not None:
-            raise BadQuery("give either a cost or an alternative cost of the spell's card, not both",
-                           "alternative")
+        if cost is not None and not _printed(spell, cost):
+            raise BadQuery("a cost given beside an alternative cost must be the spell's printed mana "
+                           "cost (which the alternative replaces)", "cost")
         alt = alternative_cost(state, player, spell, alternative, x)
         cost, alt_name = alt.cost, alt.name
         spell = cast_as(spell, alt_name)
@@ -100,6 +105,14 @@ def build_activation(state: GameState, player: str, ability: dict[str, Any], car
     ordered = order_modifiers(list(modifiers))
     return PaymentRequest(state=act.state, cost=act.cost, player=player, spell=act.spell,
                           x=_x_of(act.cost, ordered, x), modifiers=ordered, policy=policy, activation=act)
+
+
+def _printed(spell: SpellInfo | None, cost: ManaCost) -> bool:
+    """Is ``cost`` the printed mana cost of the spell's card (a client sends it beside the
+    alternative cost it casts the card for, which replaces it, CR 118.9)?"""
+    card = spell.card if spell is not None else None
+    printed = card.mana_cost if card is not None else None
+    return printed is not None and printed.format() == cost.format()
 
 
 def _x_of(cost: ManaCost, modifiers: tuple[Modifier, ...], x: int | None) -> int | None:

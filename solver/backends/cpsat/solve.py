@@ -227,31 +227,35 @@ def _lexicographic(cp: Any, levels: list[Any]) -> tuple[Any, bool] | bool:
 _CANONICAL_RANGE = 1 << 48
 
 
-def _decisions(model: Model) -> list[Any]:
+def _decisions(model: Model) -> list[tuple[Any, bool]]:
     """The model's decision variables in a canonical order (the model's build order, which is a
-    function of the problem alone): forms, X, uses, members, assists, taps, sacrifices, roles,
+    function of the problem alone), each with whether more of it is preferred: forms and X;
+    the uses of each option and member, the earlier ones preferred (a dual land's first color,
+    the first members of a class: as the boards' order says); assists, taps, sacrifices, roles,
     then the flows of mana to what it pays."""
     from ortools.sat.python import cp_model
 
-    found = [*model.y, model.x, *(model.uses[k] for k in sorted(model.uses)),
-             *(model.inst[k] for k in sorted(model.inst)),
-             *(model.assist_vars[k] for k in sorted(model.assist_vars)),
-             *(model.tap_vars[k] for k in sorted(model.tap_vars)),
-             *(model.sac_vars[k] for k in sorted(model.sac_vars)),
-             *(v for _, v in sorted(model.role_vars.items(), key=lambda kv: repr(kv[0]))),
-             *(f[3] for f in model.flows), *(f[3] for f in model.assist_flows)]
+    found = [*((v, False) for v in [*model.y, model.x]),
+             *((model.uses[k], True) for k in sorted(model.uses)),
+             *((model.inst[k], True) for k in sorted(model.inst)),
+             *((v, False) for v in [*(model.assist_vars[k] for k in sorted(model.assist_vars)),
+                                    *(model.tap_vars[k] for k in sorted(model.tap_vars)),
+                                    *(model.sac_vars[k] for k in sorted(model.sac_vars)),
+                                    *(v for _, v in sorted(model.role_vars.items(), key=lambda kv: repr(kv[0]))),
+                                    *(f[3] for f in model.flows), *(f[3] for f in model.assist_flows)])]
     seen: set[int] = set()
     out = []
-    for v in found:
+    for v, high in found:
         if isinstance(v, cp_model.IntVar) and v.index not in seen:
             seen.add(v.index)
-            out.append(v)
+            out.append((v, high))
     return out
 
 
 def _canonical(cp: Any, model: Model, solver: Any, deadline: budget.Deadline) -> Any:
     """Among the payments as good as ``solver``'s under every stage (their values fixed in ``cp``),
-    the least in the lexicographic order of :func:`_decisions`, so that an answer is a function of
+    the least in the lexicographic order of :func:`_decisions` (the greatest for the variables it
+    prefers more of), so that an answer is a function of
     its input alone: which of several equally good payments a search meets first depends on its
     path (the cuts of the relaxation, a bound a loaded machine reached or not).  The variables
     go in chunks, each one stage whose weights are a mixed radix over the chunk's domains; the
@@ -260,9 +264,9 @@ def _canonical(cp: Any, model: Model, solver: Any, deadline: budget.Deadline) ->
     from ortools.sat.python import cp_model
 
     variables = model.cp.proto.variables
-    chunks: list[list[tuple[Any, int]]] = [[]]
+    chunks: list[list[tuple[Any, int, bool]]] = [[]]
     span = 1
-    for v in _decisions(model):
+    for v, high in _decisions(model):
         dom = variables[v.index].domain
         lo, hi = dom[0], dom[len(dom) - 1]  # (this sequence type reads [-1] as 0)
         if hi <= lo:
@@ -271,7 +275,7 @@ def _canonical(cp: Any, model: Model, solver: Any, deadline: budget.Deadline) ->
         if span * width > _CANONICAL_RANGE and chunks[-1]:
             chunks.append([])
             span = 1
-        chunks[-1].append((v, width))
+        chunks[-1].append((v, width, high))
         span *= width
     good = None
     for chunk in chunks:
@@ -281,8 +285,8 @@ def _canonical(cp: Any, model: Model, solver: Any, deadline: budget.Deadline) ->
             return None
         expr: Any = 0
         weight = 1
-        for v, width in reversed(chunk):
-            expr += weight * v
+        for v, width, high in reversed(chunk):
+            expr += -weight * v if high else weight * v
             weight *= width
         _hint(cp, solver if good is None else good, model)
         cp.minimize(expr)
