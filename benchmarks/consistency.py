@@ -10,7 +10,7 @@ counted as a disagreement when it fails:
 
 * ``options_payable``: every pool ``options`` lists (its unrestricted part) is payable as a cost;
 * ``options_cover``: when ``options`` is complete, every payable cost of plain symbols is
-  contained in one of its pools;
+  contained in one of its pools (unless mana is spent as though it were another type, CR 609.4b);
 * ``payability``: ``can_pay`` = ``pay`` payable = ``payments`` non-empty (when complete) =
   ``plan [A]`` payable = ``max_x`` of ``{X}A`` at least 0; ``max_x`` = N means X = N payable and
   N + 1 not;
@@ -389,7 +389,7 @@ def _check_options(rng: random.Random, ask: _Asker, report: Report, case: dict[s
         got = ask("can_pay", case, state=state, cost=text)
         if not _refused(got) and not _bounded(got):
             report.check("options_payable", got["payable"] is True, {**case, "pool": text, "answer": got})
-    if not opts["complete"]:
+    if not opts["complete"] or _spends_as_other_types(state):
         return
     for _ in range(3):
         text = plain_cost(rng)
@@ -399,6 +399,14 @@ def _check_options(rng: random.Random, ask: _Asker, report: Report, case: dict[s
         want = _counts(text)
         covered = any(all(pool[t] >= n for t, n in want.items()) for pool in pools)
         report.check("options_cover", covered, {**case, "cost": text, "options": opts["options"][:20]})
+
+
+def _spends_as_other_types(state: dict[str, Any]) -> bool:
+    """Does the player spend mana as though it were mana of another type (CR 609.4b: Chromatic
+    Orrery, Celestial Dawn)?  Then a payable cost need not be contained in a pool."""
+    from manasolver.models.board.load import load_state
+    from manasolver.models.rules.counts import payment_spend_table
+    return not payment_spend_table(load_state(state), "you", None).identity
 
 
 def _check_monotone(rng: random.Random, ask: _Asker, report: Report, case: dict[str, Any],
