@@ -136,7 +136,7 @@ _FILTERS_AND_SHOCKS = [{"id": "a", "card": "Sunken Ruins"}, {"id": "b", "card": 
 @pytest.mark.parametrize("query, cost", [("max_x", "{X}{U}{B}{R}"), ("pay", "{2}{U}{B}{R}")])
 def test_cpsat_ties_are_broken_canonically_whatever_the_search_path(
         monkeypatch: pytest.MonkeyPatch, query: str, cost: str) -> None:
-    """SPEC §6's deterministic ties: filter and shock lands give many equally good payments, and
+    """Ties broken deterministically: filter and shock lands give many equally good payments, and
     which one a search meets first depends on its path (here CP-SAT's random seed, as a loaded
     machine's cut rounds and bounds change it); the answer is the same on every path."""
     from manasolver.solver.backends.cpsat import solve as cpsat_solve
