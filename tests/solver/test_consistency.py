@@ -55,3 +55,20 @@ def test_every_answer_kind_matches_the_schema_when_the_time_bound_is_spent(seed:
         if paid is not None:
             check("validate", answer({"query": "validate", "state": state, "cost": query["cost"],
                                       "payment": paid}))
+
+
+def test_the_other_answer_kinds_match_the_schema() -> None:
+    """mana_value, counts, card, open, update and close answers (and their errors) against docs/schema.json."""
+    state = consistency.random_board(random.Random(4), consistency.card_pools(8))
+    check("mana_value", answer({"query": "mana_value", "cost": "{X}{2/W}{G/P}"}))
+    check("mana_value", answer({"query": "mana_value", "card": "Reaper King"}))
+    check("counts", answer({"query": "counts", "state": state}))
+    check("card", answer({"query": "card", "card": "Springleaf Drum"}))
+    check("card", answer({"query": "card", "card": "No Such Card Anywhere"}))
+    opened = answer({"query": "open", "state": state})
+    check("open", opened)
+    changed = answer({"query": "update", "board": opened["board"],
+                      "changes": [{"tap": state["battlefield"][0]["id"]}]})
+    check("update", changed)
+    check("update", answer({"query": "update", "board": opened["board"], "changes": [{"tap": "nobody"}]}))
+    check("close", answer({"query": "close", "board": opened["board"]}))
