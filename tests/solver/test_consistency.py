@@ -22,8 +22,8 @@ from manasolver.solver.protocol import answer
 
 
 def test_consistency_short_run_finds_no_disagreement() -> None:
-    """120 boards (every 8th card of the card data, and the decks): no property fails."""
-    report = consistency.run(120, seed=25, stride=8)
+    """100 boards (every 8th card of the card data, and the decks): no property fails."""
+    report = consistency.run(100, seed=25, stride=8)
     assert report.boards > 0 and report.checked["schema"] > 0
     failed = {prop: report.cases[prop] for prop in consistency.PROPERTIES if report.failed[prop]}
     assert not failed, "\n".join(report.lines()) + f"\n{failed}"
