@@ -16,12 +16,17 @@ be cast or activated whatever mana there is; :func:`timing_refusal` says when it
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Final
 
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery
 from manasolver.models.rules.granted import spell_keywords
+from manasolver.models.rules.life_for_mana import (
+    life_for_mana_colors,
+    with_life_for_mana,
+)
 from manasolver.models.state import GameState
 from manasolver.solver.casting.abilities import activation, activation_timing
 from manasolver.solver.casting.alternatives import (
@@ -73,6 +78,7 @@ def build_request(state: GameState, player: str, spell: SpellInfo | None, cost: 
     mods = list(modifiers)
     if spell is not None and spell.card is not None:
         mods = [m.modifier for m in board_modifiers(state, player, spell)] + mods
+    cost, mods = _life_for_mana(state, player, cost, mods)
     keywords = spell.card.keywords if spell is not None and spell.card is not None else frozenset()
     if spell is not None and not spell.ability and spell.types:
         # keywords the board gives the spell (Chief Engineer: "Artifact spells you cast have convoke.")
@@ -102,9 +108,23 @@ def build_activation(state: GameState, player: str, ability: dict[str, Any], car
     if any(flags.values()):
         raise BadQuery("convoke, delve and improvise pay for spells, not abilities (CR 702.51a, "
                        "702.66a, 702.126a)", next(k for k, v in flags.items() if v))
-    ordered = order_modifiers(list(modifiers))
-    return PaymentRequest(state=act.state, cost=act.cost, player=player, spell=act.spell,
-                          x=_x_of(act.cost, ordered, x), modifiers=ordered, policy=policy, activation=act)
+    cost, mods = _life_for_mana(act.state, player, act.cost, list(modifiers))
+    ordered = order_modifiers(mods)
+    return PaymentRequest(state=act.state, cost=cost, player=player, spell=act.spell,
+                          x=_x_of(cost, ordered, x), modifiers=ordered, policy=policy, activation=act)
+
+
+def _life_for_mana(state: GameState, player: str, cost: ManaCost, mods: list[Modifier]
+                   ) -> tuple[ManaCost, list[Modifier]]:
+    """The cost and its increases as the player may pay them: each plain symbol of a color that
+    K'rrik lets them pay with 2 life read as its Phyrexian symbol
+    (:mod:`manasolver.models.rules.life_for_mana`)."""
+    colors = life_for_mana_colors(state, player)
+    if not colors:
+        return cost, mods
+    return with_life_for_mana(cost, colors), [
+        replace(m, cost=with_life_for_mana(m.cost, colors)) if m.kind == "increase" and m.cost is not None else m
+        for m in mods]
 
 
 def _printed(spell: SpellInfo | None, cost: ManaCost) -> bool:

@@ -20,6 +20,7 @@ from typing import Literal
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import ManasolverError
+from manasolver.models.rules.life_for_mana import life_for_mana_colors
 from manasolver.models.symbols import (
     TYPE_BITS,
     TYPES,
@@ -224,7 +225,14 @@ def announce(req: PaymentRequest, pay: Payment, problems: list[str]
             plain.append(parse_symbol(str(way.amount)))
         else:
             plain.append(parse_symbol("{" + mask_letters(way.mask) + "}"))
+    optional = life_for_mana_colors(req.state, req.player)
     for text, left in pending.items():
+        sym = left[0] if left else None
+        if sym is not None and optional and sym.phyrexian and not sym.generic and sym.colors.bit_count() == 1 \
+                and mask_letters(sym.colors) in optional:
+            # K'rrik: the {B} a player pays with mana needs no announcement (its life is the choice)
+            plain.extend(parse_symbol("{" + mask_letters(sym.colors) + "}") for _ in left)
+            continue
         if left:
             problems.append(f"choices: {len(left)} {text} in the cost {'has' if len(left) == 1 else 'have'} "
                             f"no announced way to pay (CR 601.2b)")
