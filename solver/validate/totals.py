@@ -227,11 +227,11 @@ def announce(req: PaymentRequest, pay: Payment, problems: list[str]
             plain.append(parse_symbol("{" + mask_letters(way.mask) + "}"))
     optional = life_for_mana_colors(req.state, req.player)
     for text, left in pending.items():
-        sym = left[0] if left else None
-        if sym is not None and optional and sym.phyrexian and not sym.generic and sym.colors.bit_count() == 1 \
-                and mask_letters(sym.colors) in optional:
+        first = left[0] if left else None
+        if first is not None and optional and first.phyrexian and not first.generic \
+                and first.colors.bit_count() == 1 and mask_letters(first.colors) in optional:
             # K'rrik: the {B} a player pays with mana needs no announcement (its life is the choice)
-            plain.extend(parse_symbol("{" + mask_letters(sym.colors) + "}") for _ in left)
+            plain.extend(parse_symbol("{" + mask_letters(first.colors) + "}") for _ in left)
             continue
         if left:
             problems.append(f"choices: {len(left)} {text} in the cost {'has' if len(left) == 1 else 'have'} "
