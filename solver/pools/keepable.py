@@ -27,7 +27,12 @@ from dataclasses import dataclass
 
 from manasolver.models._memo import IdentityMemo
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, C
-from manasolver.solver.supply.model import Option, SourceClass, Supply, restriction_pays_abilities
+from manasolver.solver.supply.model import (
+    Option,
+    SourceClass,
+    Supply,
+    restriction_pays_abilities,
+)
 
 __all__ = ["Keepable", "converter_input", "keepable"]
 

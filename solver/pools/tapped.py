@@ -21,9 +21,9 @@ from manasolver.models.cost import ManaCost
 from manasolver.models.state import GameState
 from manasolver.models.symbols import TYPES
 from manasolver.solver.pools.listing import ManaOption
-from manasolver.solver.supply.model import Supply
+from manasolver.solver.supply.model import SourceClass, Supply
 
-__all__ = ["taps_others", "verified"]
+__all__ = ["taps_others", "verified", "without_taps"]
 
 #: A pool and the restricted part of it, counts by type (W, U, B, R, G, C).
 Pair = tuple[tuple[int, ...], tuple[int, ...]]
@@ -35,12 +35,25 @@ def taps_others(supply: Supply) -> bool:
     return any(o.tap_creatures for k in supply.classes for o in k.options)
 
 
+def without_taps(supply: Supply) -> Supply:
+    """``supply`` without the options whose cost taps other permanents: what it makes is exact."""
+    classes = []
+    for k in supply.classes:
+        kept = tuple(o for o in k.options if not o.tap_creatures)
+        if kept:
+            classes.append(kept == k.options and k or SourceClass(k.members, k.positions, kept, k.snow, k.kind,
+                                                                   k.name, k.creature, k.hand))
+    return Supply(supply.player, supply.pool, tuple(classes), supply.excluded, supply.life, supply.energy,
+                  supply.creatures, supply.fodder, supply.tappable)
+
+
 def _text(counts: tuple[int, ...]) -> str:
     return "".join("{" + t + "}" for t, n in zip(TYPES, counts) for _ in range(n))
 
 
 def verified(state: GameState, player: str, found: list[ManaOption], deadline: float,
-             detail: bool = False, restricted: bool = False) -> tuple[list[ManaOption], bool]:
+             detail: bool = False, restricted: bool = False, known: list[ManaOption] | None = None
+             ) -> tuple[list[ManaOption], bool]:
     """The maximal pools among ``found`` and their sub-pools that the payment engine can pay
     (see the module docstring), in the answer's order; the second value is true when the
     deadline stopped the check (the pools kept are then payable, others may be missing).
@@ -48,7 +61,10 @@ def verified(state: GameState, player: str, found: list[ManaOption], deadline: f
     With ``detail`` each pool is a pair (unrestricted part, restricted part): kept when its
     whole is payable with spending restrictions set aside and its unrestricted part is payable
     with them applied; a pair that fails gives way to the pairs one mana smaller and, when the
-    supply has ``restricted`` mana, to the same pool with one more mana counted as restricted."""
+    supply has ``restricted`` mana, to the same pool with one more mana counted as restricted.
+    ``known``: pools known to be reachable (the pools without the abilities that tap others):
+    what one of them contains is payable without asking, and they are kept when the deadline
+    cuts the check short."""
     from manasolver.solver import backends
     from manasolver.solver.backends import DEFAULT_CHAINS
     from manasolver.solver.queries import prepare
@@ -56,10 +72,16 @@ def verified(state: GameState, player: str, found: list[ManaOption], deadline: f
 
     memo: dict[tuple[tuple[int, ...], bool], bool] = {}
 
+    floor = [((o.mana, o.restricted) if detail else (o.mana, _NONE)) for o in known or ()]
+
+    def below_known(counts: tuple[int, ...], loose: bool) -> bool:
+        return any(all(a <= (m - r if not loose else m) for a, m, r in zip(counts, mana, held))
+                   for mana, held in floor)
+
     def payable(counts: tuple[int, ...], loose: bool) -> bool:
         hit = memo.get((counts, loose))
         if hit is None:
-            if not any(counts):
+            if not any(counts) or below_known(counts, loose):
                 hit = True
             else:
                 req = PaymentRequest(state=state, cost=ManaCost.parse(_text(counts)), player=player)
@@ -111,6 +133,7 @@ def verified(state: GameState, player: str, found: list[ManaOption], deadline: f
                     seen.add(sub)
                     nxt.append(sub)
         if cut:
+            keep.extend(p for p in floor if p not in keep)  # reachable: listed when the check is cut
             break
         frontier = nxt
     keep.sort(key=lambda p: (sum(p[0]), -sum(p[1]), p[0], tuple(-h for h in p[1])), reverse=True)
