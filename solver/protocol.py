@@ -31,7 +31,12 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
-from manasolver.models.errors import BadQuery, ManasolverError, UnknownField, Unsupported
+from manasolver.models.errors import (
+    BadQuery,
+    ManasolverError,
+    UnknownField,
+    Unsupported,
+)
 from manasolver.models.symbols import mask_letters
 from manasolver.solver import decode
 from manasolver.solver.budget import query_budget
@@ -105,6 +110,18 @@ def answer_text(query: Any) -> str:
     # json.dumps({"id": qid, **answer}): a kept answer is a non-empty object without "id"
     head = str(qid) if type(qid) is int else _encode_string(qid) if type(qid) is str else json.dumps(qid)
     return '{"id": ' + head + ", " + hit[0][1:]
+
+
+def kept_answer_text(query: Any) -> str | None:
+    """:func:`answer_text`'s answer when a session board keeps it already (the same query asked
+    before on that board), else ``None``: nothing is computed, so a server may answer it where
+    it reads requests instead of handing it to the engine's threads."""
+    if type(query) is not dict or "board" not in query or "state" in query:
+        return None
+    slot = _memo_slot(query)
+    if slot is None or slot[0].answers.get(slot[1]) is None:
+        return None
+    return answer_text(query)
 
 
 #: The queries whose answers a kept board keeps (:func:`~manasolver.solver.board_cache.keep_answer`):
@@ -360,7 +377,9 @@ def _q_pay(query: dict[str, Any]) -> dict[str, Any]:
 
 
 def _q_can_pay(query: dict[str, Any]) -> dict[str, Any]:
-    from manasolver.solver.fresh import can_pay as fresh_can_pay  # a fresh board of quiet cards
+    from manasolver.solver.fresh import (
+        can_pay as fresh_can_pay,  # a fresh board of quiet cards
+    )
     quick = fresh_can_pay(query, decode.card_db(query))
     if quick is not None:
         return quick

@@ -1,4 +1,4 @@
-"""SPEC §9: a ``POST /v1/query`` body is read as the protocol's JSON decoder reads it, whichever way
+"""A ``POST /v1/query`` body is read as the protocol's JSON decoder reads it, whichever way
 the server gets there (the decoder's C scanner for a body that is one value, the decoder itself
 for blanks before it or an error): the same query answered, or the same 400 with the decoder's
 own message."""
@@ -9,10 +9,8 @@ import json
 from typing import Any
 
 import pytest
-
-from manasolver.solver.httpd import Request
 from manasolver.solver.protocol import JSON_DECODER, answer
-from manasolver.solver.serve import QueryApp
+from manasolver.solver.serve import QueryApp, Request
 
 QUERY = '{"query": "mana_value", "cost": "{2}{G}"}'
 
