@@ -414,6 +414,7 @@ def _batch(args: argparse.Namespace) -> int:
     naming it, and the lines around it as usual); over local processes or a Dask cluster in chunks."""
     from manasolver.solver.parallel import ParallelError, open_runner
     from manasolver.solver.parallel.batch import run_batch, warm
+    from manasolver.solver.protocol import bounded_lines
     if args.workers is not None and not 1 <= args.workers <= 256:
         raise _Usage(f"--workers {args.workers}: give a number of processes from 1 to 256")
     if args.cards is not None:
@@ -428,11 +429,11 @@ def _batch(args: argparse.Namespace) -> int:
     _long_lived()
     try:
         if not spread:
-            run_batch(sys.stdin.buffer, sys.stdout, None, args.cards)
+            run_batch(bounded_lines(sys.stdin.buffer), sys.stdout, None, args.cards)
             return 0
         from functools import partial
         with open_runner(args.workers or 1, args.dask, partial(warm, args.cards)) as runner:
-            run_batch(sys.stdin.buffer, sys.stdout, runner, args.cards)
+            run_batch(bounded_lines(sys.stdin.buffer), sys.stdout, runner, args.cards)
     except ParallelError as err:
         print(f"manasolver batch: error: {err.message}", file=sys.stderr)
         return 2 if err.usage else 1

@@ -41,12 +41,20 @@ from urllib.parse import urlsplit
 
 from manasolver.models.errors import BadQuery, ManasolverError
 from manasolver.solver.protocol import JSON_DECODER as _DECODER
-from manasolver.solver.protocol import answer, answer_text, kept_answer_text
+from manasolver.solver.protocol import (
+    MAX_LINE,
+    TOO_DEEP,
+    answer,
+    answer_text,
+    kept_answer_text,
+    not_json,
+    too_deep,
+)
 
 __all__ = ["MAX_BODY", "QueryApp", "Request", "Response", "serve", "version"]
 
-#: The largest request body accepted (bytes); the board's limits keep real boards far below it.
-MAX_BODY = 16 * 1024 * 1024
+#: The largest request body accepted (bytes), as long as ``batch``'s longest line; real boards are far below it.
+MAX_BODY = MAX_LINE
 _LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
 _WILDCARD = frozenset({"", "0.0.0.0", "::"})
 _QUERY_TYPES = frozenset({"application/json"})
@@ -278,10 +286,12 @@ class QueryApp:
             except (ValueError, RecursionError) as err:
                 if not text.strip():
                     return _json(400, _error("the body is empty: POST one JSON query object", "body"))
-                return _json(400, _error(f"not valid JSON: {err}", "body"))
-        del text
+                return _json(400, _error(not_json(err), "body"))
         if type(obj) is not dict:
             return _json(400, _error("a query must be a JSON object", "body"))
+        if too_deep(text):
+            return _json(400, _error(TOO_DEEP, "body"))
+        del text
         return Response(200, self.answer(obj).encode("utf-8"))
 
     def quick(self, request: Request) -> Response | None:
@@ -344,7 +354,10 @@ class QueryApp:
             try:
                 obj = _DECODER.decode(line)
             except (ValueError, RecursionError) as err:
-                yield json.dumps(_error(f"not valid JSON: {err}", where))
+                yield json.dumps(_error(not_json(err), where))
+                continue
+            if too_deep(line):
+                yield json.dumps(_error(TOO_DEEP, where))
                 continue
             yield self.answer(obj, where)
 
@@ -356,12 +369,16 @@ class QueryApp:
             at = len(text) if not text[at + 1:].strip() else at
         while at < len(text):
             where = f"[{index}]"
+            start = at
             try:
                 obj, at = _DECODER.raw_decode(text, at)
             except (ValueError, RecursionError) as err:
-                yield json.dumps(_error(f"not valid JSON at character {at} of the array: {err}", where))
+                yield json.dumps(_error(f"{not_json(err)} (at character {at} of the array)", where))
                 return
-            yield self.answer(obj, where)
+            if too_deep(text[start:at]):
+                yield json.dumps(_error(TOO_DEEP, where))
+            else:
+                yield self.answer(obj, where)
             index += 1
             at = _skip(text, at)
             if text.startswith(",", at):

@@ -454,3 +454,22 @@ def test_malformed_heads_are_400_with_the_error_object(server: Served, head: byt
 def test_http_1_0_is_answered(server: Served) -> None:
     head, _, body = server.raw(b"GET /healthz HTTP/1.0\r\n\r\n").partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 200 ") and json.loads(body)["status"] == "ok"
+
+
+def test_deep_and_unwritable_queries_are_answered_in_order(server: Served) -> None:
+    """An id nested 989 deep, and a query nested past 64 levels, are errors of their own line (or
+    body); the lines around them are answered, over /v1/batch as lines and as an array."""
+    good = [json.dumps({"query": "mana_value", "cost": "{2}{G}", "id": i}) for i in range(3)]
+    deep_id = '{"query": "mana_value", "cost": "{1}", "id": ' + "[" * 989 + "]" * 989 + "}"
+    deep = '{"query": "mana_value", "cost": "{1}", "x": ' + "[" * 70 + "]" * 70 + "}"
+    body = "\n".join([good[0], deep_id, good[1], deep, good[2]]).encode()
+    status, _, data = server.request("POST", "/v1/batch", body, {"Content-Type": "application/x-ndjson"})
+    answers = [json.loads(line) for line in data.splitlines()]
+    assert status == 200 and len(answers) == 5
+    assert [a["id"] for a in answers[0::2]] == [0, 1, 2]
+    assert all(a["error"]["code"] == "bad_query" for a in answers[1::2]), answers[1::2]
+    status, _, data = server.request("POST", "/v1/batch", ("[" + ",".join([good[0], deep, good[1]]) + "]").encode())
+    answers = [json.loads(line) for line in data.splitlines()]
+    assert [a.get("id") for a in answers] == [0, None, 1] and answers[1]["error"]["where"] == "[1]"
+    status, _, data = server.request("POST", "/v1/query", deep_id.encode())
+    assert status == 400 and json.loads(data)["error"]["code"] == "bad_query"
