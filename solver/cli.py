@@ -420,7 +420,9 @@ def _batch(args: argparse.Namespace) -> int:
     if args.cards is not None:
         from manasolver.models.carddb import default_db
         from manasolver.models.errors import ManasolverError
+        from manasolver.solver.decode import card_file
         try:
+            card_file(args.cards, "--cards")
             default_db(args.cards)
         except ManasolverError as err:
             raise _Usage(f"--cards: {err.message}") from None

@@ -440,7 +440,9 @@ def serve(host: str = "127.0.0.1", port: int = 8765, cards: str | None = None,
     if cards is not None:
         cards = os.path.abspath(cards)
         from manasolver.models.carddb import default_db
+        from manasolver.solver.decode import card_file
         try:
+            card_file(cards, "--cards")
             default_db(cards)
         except (ManasolverError, OSError) as err:
             return _usage(f"--cards {cards}: {err}")
