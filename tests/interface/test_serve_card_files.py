@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POS
 def _batch(lines: list[dict[str, object]], *args: str) -> tuple[list[dict[str, object]], float, int]:
     start = time.monotonic()
     proc = subprocess.run([*CLI, "batch", *args], input="".join(json.dumps(q) + "\n" for q in lines),
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=60, check=False)
     return [json.loads(line) for line in proc.stdout.splitlines()], time.monotonic() - start, proc.returncode
 
 
@@ -41,7 +41,7 @@ def test_a_fifo_given_as_cards_to_batch_or_serve_is_a_usage_error(tmp_path: Path
     fifo = tmp_path / "cards.jsonl"
     os.mkfifo(fifo)
     for command in (["batch"], ["serve", "--port", "0"]):
-        proc = subprocess.run([*CLI, *command, "--cards", str(fifo)], capture_output=True, text=True, timeout=60,
+        proc = subprocess.run([*CLI, *command, "--cards", str(fifo)], capture_output=True, text=True, timeout=60, check=False,
                               stdin=subprocess.DEVNULL)
         assert proc.returncode == 2 and "FIFO" in proc.stderr and proc.stdout == "", (command, proc.stderr)
 
