@@ -27,7 +27,9 @@ What a client can claim is bounded (:class:`Limits`):
   connections, at most ``bodies_in_flight`` bytes together (503 to the one that would pass it);
 - connections: at most ``max_connections``; one more closes the longest-waiting connection that
   has no request in progress (idle or still sending its head), or, when every one is working, is
-  answered 503 and closed.
+  answered 503 and closed;
+- the engine: a query is answered within ``query_limit`` seconds whatever its stages do (past it
+  its deadline is stopped, and the time bound's error answers if it still has not finished).
 """
 
 from __future__ import annotations
@@ -72,6 +74,8 @@ class Limits:
     workers: int = 4
     #: seconds a stopping server gives the requests in flight before it cuts their queries short
     grace: float = 10.0
+    #: seconds one query may take, whatever its stages do: its budget and the margin for writing it
+    query_limit: float = budget.QUERY_BUDGET + budget.MARGIN
     backlog: int = 2048  #: connections the kernel queues before they are accepted
 
 
@@ -135,13 +139,34 @@ class Application:
                     try:
                         response = app.quick(request)
                         if response is None:
-                            response = await asyncio.get_running_loop().run_in_executor(self.engine, app.handle,
-                                                                                        request)
+                            response = await self._handle(request)
                     finally:
                         request.body = b""
             else:
                 close = True  # a body refused unread: the connection can't be read further
         await self._send(send, request, response, close)
+
+    async def _handle(self, request: Request) -> Response:
+        """:meth:`QueryApp.handle` on the engine's threads.  A single query is held to
+        :attr:`Limits.query_limit`: past it its deadline is stopped (its stages end and answer as
+        the time bound says), and if no answer comes a second later, the time bound's error is
+        the answer (the thread finishes on its own)."""
+        loop = asyncio.get_running_loop()
+        if request.target.partition("?")[0] == "/v1/batch":  # each line has its own budget
+            return await loop.run_in_executor(self.engine, self.app.handle, request)
+        held: list[budget.Deadline] = []
+        future = loop.run_in_executor(self.engine, _one_query, self.app, request, held)
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), self.limits.query_limit)
+        except asyncio.TimeoutError:
+            pass
+        for deadline in held:
+            deadline.stop()
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), 1.0)
+        except asyncio.TimeoutError:
+            late = budget.OutOfTime("the request", self.limits.query_limit).to_json()
+            return Response(200, json.dumps(late).encode("utf-8"))
 
     def _length_refusal(self, headers: dict[str, str]) -> Response | None:
         """411 for a body of unknown length, 413 for one declared too large."""
@@ -216,6 +241,14 @@ class Application:
             if closer is not None:
                 await loop.run_in_executor(self.engine, closer)
         await send({"type": "http.response.body", "body": b""})
+
+
+def _one_query(app: QueryApp, request: Request, held: list[budget.Deadline]) -> Response:
+    """``app.handle(request)`` inside a query budget of its own, kept in ``held`` so that the
+    server can stop it."""
+    with budget.query_budget() as deadline:
+        held.append(deadline)
+        return app.handle(request)
 
 
 async def _within(waiting: Awaitable[Message], deadline: float, loop: asyncio.AbstractEventLoop) -> Message | None:
@@ -345,7 +378,7 @@ def run(app: QueryApp, sock: socket.socket, limits: Limits = Limits()) -> None:
 
     class Server(uvicorn.Server):
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-            cut = asyncio.get_running_loop().call_later(limits.grace, budget.stop_all)
+            cut = asyncio.get_running_loop().call_later(limits.grace, budget.stop_all, True)
             try:
                 await super().shutdown(sockets)
             finally:
@@ -366,7 +399,7 @@ def run(app: QueryApp, sock: socket.socket, limits: Limits = Limits()) -> None:
         pass
     finally:
         signal.signal(signal.SIGTERM, previous)
-        budget.stop_all()
+        budget.stop_all(and_new=True)
         application.engine.shutdown(wait=True, cancel_futures=True)
         sock.close()
         sys.stdout.flush()

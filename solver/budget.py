@@ -120,10 +120,17 @@ _RUNNING: weakref.WeakSet[Deadline] = weakref.WeakSet()
 _RUNNING_LOCK = threading.Lock()
 
 
-def stop_all() -> int:
+_STOPPING = False
+
+
+def stop_all(and_new: bool = False) -> int:
     """Stop every query running in this process (:meth:`Deadline.stop`): a server that must exit
-    now answers its requests in flight with what their bound allows.  The number stopped."""
+    now answers its requests in flight with what their bound allows.  With ``and_new``, every
+    query started from now on is stopped as it starts too (the requests still waiting for the
+    engine).  The number stopped."""
+    global _STOPPING
     with _RUNNING_LOCK:
+        _STOPPING = _STOPPING or and_new
         running = list(_RUNNING)
     for deadline in running:
         deadline.stop()
@@ -149,6 +156,8 @@ def query_budget(seconds: float | None = None) -> Iterator[Deadline]:
     token = _CURRENT.set(deadline)
     with _RUNNING_LOCK:
         _RUNNING.add(deadline)
+        if _STOPPING:
+            deadline.stop()
     try:
         yield deadline
     finally:

@@ -243,6 +243,8 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                    help="the longest a client may take to send a request, or stay idle between two")
     p.add_argument("--session-memory", type=int, metavar="MB",
                    help="the most memory kept session boards may take together (default 512)")
+    p.add_argument("--grace", type=float, default=10.0, metavar="SECONDS",
+                   help="on SIGTERM, how long requests in flight may run on before they are cut short")
     p = sub.add_parser("card", help="a card as the engine understands it")
     p.add_argument("name", metavar="NAME", help="the card's name (case-insensitive; a face's name too)")
     p.add_argument("--json", action="store_true", help="print the protocol's JSON card object")
@@ -522,7 +524,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from manasolver.solver.serve import serve
             _session_memory(args.session_memory)
             _long_lived()
-            return serve(args.host, args.port, args.cards, args.allow_origin, args.timeout)
+            return serve(args.host, args.port, args.cards, args.allow_origin, args.timeout, args.grace)
         if args.command == "castability":
             from manasolver.solver.castability.command import main as castability_main
             return castability_main(args)

@@ -437,6 +437,8 @@ def serve(host: str = "127.0.0.1", port: int = 8765, cards: str | None = None,
         return _usage(f"--port {port}: a port is a number from 0 (any free port) to 65535")
     if not timeout > 0:
         return _usage(f"--timeout {timeout:g}: give a number of seconds above 0")
+    if not grace >= 0:
+        return _usage(f"--grace {grace:g}: give a number of seconds, 0 or more")
     if cards is not None:
         cards = os.path.abspath(cards)
         from manasolver.models.carddb import default_db
