@@ -70,8 +70,10 @@ class Limits:
     max_connections: int = 4096  #: open connections (each a few KB); see the module's docstring
     bodies_in_flight: int = 256 * 1024 * 1024  #: bytes of request bodies held at once, all connections
     #: queries the engine answers at once (its caches are safe to share between threads): more than
-    #: one, so that a query running to its time bound does not hold up the others
-    workers: int = 4
+    #: one, so that queries running to their time bound do not hold up the others (with four long
+    #: ``options`` in flight, a light query waited 3 s for one of four threads, and is answered in
+    #: tens of milliseconds beside them with eight, the threads taking turns)
+    workers: int = 8
     #: seconds a stopping server gives the requests in flight before it cuts their queries short
     grace: float = 10.0
     #: seconds one query may take, whatever its stages do: its budget and the margin for writing it
@@ -374,6 +376,10 @@ def run(app: QueryApp, sock: socket.socket, limits: Limits = Limits()) -> None:
     import uvicorn
 
     _raise_file_limit(limits.max_connections + 256)
+    # the engine's threads take turns at the interpreter every millisecond, not five: a light query
+    # beside long ones waits for fewer of their turns (and the event loop, which reads and writes
+    # every request, too)
+    sys.setswitchinterval(0.001)
     application = Application(app, limits)
 
     class Server(uvicorn.Server):

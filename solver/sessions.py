@@ -121,10 +121,12 @@ class Board:
 
 
 def footprint(json: Any) -> int:
-    """The bytes a kept board of JSON ``json`` is counted as taking (its ``marshal`` size times
-    what the kept copy, the loaded state and the board's memos cost on top: an estimate, measured)."""
-    try:
-        size = len(marshal.dumps(json))
+    """The bytes a kept board of JSON ``json`` is counted as taking: the size of its JSON, read as
+    its ``marshal`` size without back-references (as long as its text, and as quick to get as a
+    copy), times what the kept copy, the loaded state and the board's memos cost on top (an
+    estimate, measured)."""
+    try:  # version 2 writes every string out (later versions refer back to a string seen before)
+        size = len(marshal.dumps(json, 2))
     except (ValueError, TypeError):
         size = len(repr(json))
     return size * _FOOTPRINT + board_cache.ANSWER_BYTES
