@@ -255,13 +255,57 @@ def _one_query(app: QueryApp, request: Request, held: list[budget.Deadline]) -> 
 
 async def _within(waiting: Awaitable[Message], deadline: float, loop: asyncio.AbstractEventLoop) -> Message | None:
     """``waiting``'s result, or ``None`` when ``deadline`` (the loop's time) passes first."""
-    left = deadline - loop.time()
-    if left <= 0:
+    if deadline <= loop.time():
         return None
+    if _TIMEOUT_AT is None:  # Python 3.10
+        try:
+            return await asyncio.wait_for(waiting, deadline - loop.time())
+        except asyncio.TimeoutError:
+            return None
     try:
-        return await asyncio.wait_for(waiting, left)
-    except asyncio.TimeoutError:
+        async with _TIMEOUT_AT(deadline):  # a timer on this task, not a task of its own as wait_for makes
+            return await waiting
+    except TimeoutError:
         return None
+
+
+_TIMEOUT_AT: Callable[[float], Any] | None = getattr(asyncio, "timeout_at", None)
+
+
+class _Coalescing:
+    """A connection's transport whose writes of one turn of the event loop go out as one: uvicorn
+    writes a response's head and its body separately, two system calls and two TCP segments for
+    an answer of a few hundred bytes; joined, the client reads it in one."""
+
+    __slots__ = ("_loop", "_parts", "_transport")
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._parts: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        if not self._parts:
+            self._loop.call_soon(self.flush)
+        self._parts.append(data)
+
+    def flush(self) -> None:
+        parts = self._parts
+        if parts:
+            self._parts = []
+            if not self._transport.is_closing():
+                self._transport.write(parts[0] if len(parts) == 1 else b"".join(parts))
+
+    def close(self) -> None:
+        self.flush()
+        self._transport.close()
+
+    def abort(self) -> None:
+        self._parts = []
+        self._transport.abort()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
 
 
 def _protocol(limits: Limits) -> type[HttpToolsProtocol]:
@@ -277,7 +321,7 @@ def _protocol(limits: Limits) -> type[HttpToolsProtocol]:
         since = 0.0  # when it started waiting for a head
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
+            super().connection_made(_Coalescing(transport, self.loop))  # type: ignore[arg-type]
             self._wait_for_head()
             if len(self.connections) > limits.max_connections:
                 self._make_room()
@@ -392,7 +436,7 @@ def run(app: QueryApp, sock: socket.socket, limits: Limits = Limits()) -> None:
 
     config = uvicorn.Config(
         application, http=_protocol(limits), loop="auto", lifespan="off", log_config=None, log_level="error",
-        access_log=False, server_header=False, date_header=False, limit_concurrency=None,
+        access_log=False, server_header=False, date_header=False, limit_concurrency=None, proxy_headers=False,
         backlog=limits.backlog, timeout_keep_alive=int(max(1, min(limits.keep_alive, limits.idle_timeout))),
         timeout_graceful_shutdown=int(limits.grace + 30))
     server = Server(config)
