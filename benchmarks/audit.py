@@ -430,7 +430,7 @@ class _Served:
             raise RuntimeError(f"serve did not start: {self.proc.stderr.read() if self.proc.stderr else ''}")
         self.port = int(json.loads(line)["listening"].rstrip("/").rsplit(":", 1)[1])
 
-    def __enter__(self) -> _Served:
+    def __enter__(self) -> _Served:  # noqa: PYI034 - Python 3.10 has no typing.Self
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -560,6 +560,40 @@ def hostile_lines() -> dict[str, Any]:
                      and bad == ["bad_query"] * 3)}
 
 
+def hostile_memory(headroom_mb: int = 200) -> dict[str, Any]:
+    """``batch`` whose address space is capped ``headroom_mb`` above what it uses once started,
+    then a line under the size limit that decodes to more objects than fit (5 million empty
+    arrays): that line is answered as an error and the next line is answered."""
+    import resource
+    proc = subprocess.Popen([*CLI, "batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    try:
+        proc.stdin.write(json.dumps({"query": "mana_value", "cost": "{2}", "id": 0}).encode() + b"\n")
+        proc.stdin.flush()
+        first = json.loads(proc.stdout.readline())
+        with open(f"/proc/{proc.pid}/status", encoding="ascii") as fh:
+            size = next(int(x.split()[1]) * 1024 for x in fh if x.startswith("VmSize:"))
+        cap = size + (headroom_mb << 20)
+        resource.prlimit(proc.pid, resource.RLIMIT_AS, (cap, cap))
+        heavy = b'{"query": "mana_value", "cost": "{1}", "id": 1, "x": [' + b"[]," * 5_000_000 + b"[]]}"
+        start = time.monotonic()
+        proc.stdin.write(heavy + b"\n" + json.dumps({"query": "mana_value", "cost": "{3}", "id": 2}).encode() + b"\n")
+        proc.stdin.close()
+        rest = [json.loads(x) for x in proc.stdout.read().splitlines()]
+        err = proc.stderr.read()
+        proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    answers = [first, *rest]
+    return {"check": f"batch capped {headroom_mb} MB above its size, a 15 MB line of 5 million arrays",
+            "answers": answers, "seconds": round(time.monotonic() - start, 1), "exit": proc.returncode,
+            "tracebacks": err.count(b"Traceback"),
+            "pass": (proc.returncode == 0 and len(answers) == 3 and answers[1].get("error", {}).get("code") == "bad_query"
+                     and answers[2].get("mana_value") == 3)}
+
+
 def _rocks(n: int = 200) -> dict[str, Any]:
     cards = ["Urza's Tower", "Fellwar Stone", "Azorius Signet", "Boros Signet", "Orzhov Signet", "Rugged Prairie",
              "Basalt Monolith", "Sol Ring"]
@@ -577,7 +611,7 @@ def hostile_options(runs: int = 10) -> dict[str, Any]:
         served.post({"query": "options", "state": _rocks(20)})
         for _ in range(runs):
             start = time.monotonic()
-            status, got = served.post(query)
+            served.post(query)
             times.append(time.monotonic() - start)
         together: list[float] = []
 
@@ -602,6 +636,15 @@ def hostile_options(runs: int = 10) -> dict[str, Any]:
             "limit_s": limit, "pass": all(t <= limit for t in times)}
 
 
+def _read_answer(conn: Any, results: list[Any]) -> None:
+    """The answer on ``conn`` (status, decoded body), or the exception that lost it, into ``results``."""
+    try:
+        response = conn.getresponse()
+        results.append((response.status, json.loads(response.read())))
+    except Exception as err:  # noqa: BLE001 - a dropped request is what is counted
+        results.append(err)
+
+
 def hostile_sigterm(trials: int = 10, requests: int = 8) -> dict[str, Any]:
     """SIGTERM to ``serve --grace 1`` with ``requests`` max_x queries in flight (CP-SAT), ``trials``
     times: every request answered, exit 0."""
@@ -619,14 +662,7 @@ def hostile_sigterm(trials: int = 10, requests: int = 8) -> dict[str, Any]:
                 conn.request("POST", "/v1/query", body, {"Content-Type": "application/json"})
             results: list[Any] = []
 
-            def read(conn: http.client.HTTPConnection) -> None:
-                try:
-                    response = conn.getresponse()
-                    results.append((response.status, json.loads(response.read())))
-                except Exception as err:  # noqa: BLE001 - a dropped request is what is counted
-                    results.append(err)
-
-            threads = [threading.Thread(target=read, args=(c,)) for c in conns]
+            threads = [threading.Thread(target=_read_answer, args=(c, results)) for c in conns]
             for thread in threads:
                 thread.start()
             time.sleep(0.5)
@@ -734,7 +770,8 @@ def hostile_fifo() -> dict[str, Any]:
 
 
 HOSTILE: dict[str, Callable[[], dict[str, Any]]] = {
-    "sessions": hostile_sessions, "lines": hostile_lines, "options": hostile_options, "sigterm": hostile_sigterm,
+    "sessions": hostile_sessions, "lines": hostile_lines, "memory": hostile_memory, "options": hostile_options,
+    "sigterm": hostile_sigterm,
     "connections": hostile_connections, "fifo": hostile_fifo,
 }
 
@@ -742,10 +779,10 @@ HOSTILE: dict[str, Callable[[], dict[str, Any]]] = {
 def _hostile_markdown(results: list[dict[str, Any]]) -> str:
     from manasolver.benchmarks.machine import machine
     lines = ["# Audit: hostile load", "",
-             "`python -m manasolver.benchmarks.audit --hostile`; machine: "
-             + ", ".join(f"{k} {v}" for k, v in machine().items() if k != "versions") + ".", "",
-             "Every check is bounded and stops by itself; servers are started on a free loopback port and "
-             "stopped at the end of their check.", ""]
+             ("`python -m manasolver.benchmarks.audit --hostile`; machine: "
+              + ", ".join(f"{k} {v}" for k, v in machine().items() if k != "versions") + "."), "",
+             ("Every check is bounded and stops by itself; servers are started on a free loopback port and "
+              "stopped at the end of their check."), ""]
     for result in results:
         lines += [f"## {result['check']}: {'pass' if result['pass'] else '**fail**'}", ""]
         lines += [f"- {k}: {v}" for k, v in result.items() if k not in ("check", "pass")]
