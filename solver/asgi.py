@@ -40,23 +40,61 @@ import resource
 import signal
 import socket
 import sys
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
 
 from manasolver.solver import budget
-from manasolver.solver.serve import QueryApp, Request, Response
 
 if TYPE_CHECKING:
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-__all__ = ["Application", "Limits", "bind", "run"]
+__all__ = ["Application", "Limits", "Request", "Response", "Routes", "bind", "run"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
+
+
+@dataclass(slots=True)
+class Request:
+    """A request as the routes see it: header names in lower case, repeated headers joined with ``, ``."""
+
+    method: str
+    target: str
+    headers: dict[str, str]
+    body: bytes = b""
+
+
+@dataclass(slots=True)
+class Response:
+    """A response; a ``body`` that is an iterator is streamed, each chunk made by the engine's threads."""
+
+    status: int
+    body: bytes | Iterator[bytes]
+    content_type: str = "application/json"
+    headers: list[tuple[str, str]] = field(default_factory=list)
+
+
+class Routes(Protocol):
+    """What the server asks of the application (:class:`~manasolver.solver.serve.QueryApp`)."""
+
+    allow_origin: str | None
+
+    def check(self, request: Request) -> Response | None:
+        """Before the body is read, on the event loop: a response to send now (a refusal, or an
+        answer that needs no engine), or ``None`` to read the body and :meth:`handle` it."""
+
+    def quick(self, request: Request) -> Response | None:
+        """With the body, on the event loop: an answer that needs no computing, or ``None``."""
+
+    def handle(self, request: Request) -> Response:
+        """With the body, on the engine's threads; a streamed body's chunks are made there too."""
+
+    def refuse(self, status: int, message: str) -> Response:
+        """The error response for a request the server refuses (400, 408, 411, 413, 503…)."""
 
 
 @dataclass(frozen=True)
@@ -94,10 +132,10 @@ def _raw_response(status: int, phrase: str, message: str, where: str) -> bytes:
 
 
 class Application:
-    """The ASGI application: a request's head checked by :meth:`QueryApp.check` on the event loop,
-    its body read within the limits, and :meth:`QueryApp.handle` run on the engine's threads."""
+    """The ASGI application: a request's head checked by :meth:`Routes.check` on the event loop,
+    its body read within the limits, and :meth:`Routes.handle` run on the engine's threads."""
 
-    def __init__(self, app: QueryApp, limits: Limits = Limits()) -> None:
+    def __init__(self, app: Routes, limits: Limits = Limits()) -> None:
         self.app = app
         self.limits = limits
         self.engine = ThreadPoolExecutor(limits.workers, thread_name_prefix="manasolver-engine")
@@ -149,7 +187,7 @@ class Application:
         await self._send(send, request, response, close)
 
     async def _handle(self, request: Request) -> Response:
-        """:meth:`QueryApp.handle` on the engine's threads.  A single query is held to
+        """:meth:`Routes.handle` on the engine's threads.  A single query is held to
         :attr:`Limits.query_limit`: past it its deadline is stopped (its stages end and answer as
         the time bound says), and if no answer comes a second later, the time bound's error is
         the answer (the thread finishes on its own)."""
@@ -245,7 +283,7 @@ class Application:
         await send({"type": "http.response.body", "body": b""})
 
 
-def _one_query(app: QueryApp, request: Request, held: list[budget.Deadline]) -> Response:
+def _one_query(app: Routes, request: Request, held: list[budget.Deadline]) -> Response:
     """``app.handle(request)`` inside a query budget of its own, kept in ``held`` so that the
     server can stop it."""
     with budget.query_budget() as deadline:
@@ -412,7 +450,7 @@ def _raise_file_limit(wanted: int) -> None:
             pass
 
 
-def run(app: QueryApp, sock: socket.socket, limits: Limits = Limits()) -> None:
+def run(app: Routes, sock: socket.socket, limits: Limits = Limits()) -> None:
     """Serve ``app`` on the listening ``sock`` until SIGTERM or SIGINT, then stop gracefully:
     no new connections, the requests in flight answered (past :attr:`Limits.grace` their queries
     are stopped, :func:`~manasolver.solver.budget.stop_all`, and answer as the time bound says),

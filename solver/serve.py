@@ -24,7 +24,7 @@ this process is shared by every connection.
 
 The routes are plain functions of a request (:class:`QueryApp`: :meth:`~QueryApp.check` on the
 head, :meth:`~QueryApp.handle` with the body); :mod:`~manasolver.solver.asgi` serves them as an
-ASGI application on uvicorn, which does the HTTP.
+ASGI application on uvicorn, which does the HTTP (uvicorn itself is imported only when serving).
 """
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Any, cast
 from urllib.parse import urlsplit
 
 from manasolver.models.errors import BadQuery, ManasolverError
+from manasolver.solver.asgi import Request, Response
 from manasolver.solver.protocol import JSON_DECODER as _DECODER
 from manasolver.solver.protocol import (
     MAX_LINE,
@@ -64,26 +64,6 @@ _CHUNK = 64 * 1024  # bytes of batch answers sent at once
 _CHUNK_SECONDS = 0.02  # or the answers of this much work, whichever comes first
 #: the decoder's C scanner: one JSON value from a position, with the decoder's number and constant hooks
 _SCAN: Callable[[str, int], tuple[Any, int]] = cast(Any, _DECODER).scan_once
-
-
-@dataclass(slots=True)
-class Request:
-    """A request as the routes see it: header names in lower case, repeated headers joined with ``, ``."""
-
-    method: str
-    target: str
-    headers: dict[str, str]
-    body: bytes = b""
-
-
-@dataclass(slots=True)
-class Response:
-    """A response; a ``body`` that is an iterator is streamed, each chunk made by the engine's threads."""
-
-    status: int
-    body: bytes | Iterator[bytes]
-    content_type: str = "application/json"
-    headers: list[tuple[str, str]] = field(default_factory=list)
 
 
 def version() -> str:
