@@ -22,7 +22,8 @@ What a client can claim is bounded (:class:`Limits`):
 - time: a request's head must be in within ``idle_timeout`` of connecting or of the previous
   answer (a connection that sent part of one is answered 408, an idle one closed quietly), its
   body within ``request_timeout`` of its head (408); the time counts from the start, not from the
-  last byte, so a trickle of bytes does not extend it;
+  last byte, so a trickle of bytes does not extend it; a client that stops reading its answer
+  for ``request_timeout`` is disconnected;
 - memory: a body of at most ``max_body`` bytes (413), and the bodies being received, over all
   connections, at most ``bodies_in_flight`` bytes together (503 to the one that would pass it);
 - connections: at most ``max_connections``; one more closes the longest-waiting connection that
@@ -355,6 +356,7 @@ def _protocol(limits: Limits) -> type[HttpToolsProtocol]:
         """One connection."""
 
         head_timer: asyncio.TimerHandle | None = None
+        write_timer: asyncio.TimerHandle | None = None  # set while the client does not read its answer
         partial = False  # bytes of a head not yet complete have come
         since = 0.0  # when it started waiting for a head
 
@@ -410,10 +412,23 @@ def _protocol(limits: Limits) -> type[HttpToolsProtocol]:
             if not self.transport.is_closing() and (self.cycle is None or self.cycle.response_complete):
                 self._wait_for_head()
 
+        def pause_writing(self) -> None:
+            """The client is not reading its answer: it has ``request_timeout`` seconds to start again."""
+            super().pause_writing()
+            if self.write_timer is None:
+                self.write_timer = self.loop.call_later(limits.request_timeout, self.transport.abort)
+
+        def resume_writing(self) -> None:
+            if self.write_timer is not None:
+                self.write_timer.cancel()
+                self.write_timer = None
+            super().resume_writing()
+
         def connection_lost(self, exc: Exception | None) -> None:
-            if self.head_timer is not None:
-                self.head_timer.cancel()
-                self.head_timer = None
+            for timer in (self.head_timer, self.write_timer):
+                if timer is not None:
+                    timer.cancel()
+            self.head_timer = self.write_timer = None
             super().connection_lost(exc)
 
         def send_400_response(self, msg: str) -> None:

@@ -473,3 +473,28 @@ def test_deep_and_unwritable_queries_are_answered_in_order(server: Served) -> No
     assert [a.get("id") for a in answers] == [0, None, 1] and answers[1]["error"]["where"] == "[1]"
     status, _, data = server.request("POST", "/v1/query", deep_id.encode())
     assert status == 400 and json.loads(data)["error"]["code"] == "bad_query"
+
+
+def test_a_client_that_stops_reading_its_answer_is_disconnected(server: Served) -> None:
+    """A large batch answer to a client that reads none of it: once the buffers are full, the
+    server waits --timeout (3 s) for it to read, then drops the connection; others are answered."""
+    import time
+    line = json.dumps({"query": "payments", "state": example_state("commander"), "cost": "{1}", "limit": 1000})
+    body = ("\n".join([line] * 40) + "\n").encode()
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.settimeout(60)
+        sock.connect((server.host, server.port))
+        sock.sendall(b"POST /v1/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-ndjson\r\n"
+                     b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        time.sleep(12)  # the answers are made, the buffers fill, then the 3 s pass
+        status, _, _ = server.request("GET", "/healthz", headers={})
+        assert status == 200
+        got = 0
+        try:
+            while chunk := sock.recv(65536):
+                got += len(chunk)
+        except ConnectionResetError:
+            pass
+        whole = 40 * (len(json.dumps(answer(json.loads(line)))) + 1)
+        assert got < whole, (got, whole)  # cut off: not the whole answer
