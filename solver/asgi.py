@@ -233,9 +233,16 @@ class Application:
         size = 0
         loop = asyncio.get_running_loop()
         deadline = loop.time() + limits.request_timeout
+        # uvicorn's receive is its request cycle's method: when the cycle holds the whole body
+        # already (a small request, the usual case), it is read without arming a timer
+        cycle = getattr(receive, "__self__", None)
+        message: Message | None
         try:
             while True:
-                message = await _within(receive(), deadline, loop)
+                if not parts and getattr(cycle, "more_body", True) is False:
+                    message = await receive()
+                else:
+                    message = await _within(receive(), deadline, loop)
                 if message is None:
                     return self.app.refuse(408, "the request's body was not complete in time")
                 if message["type"] == "http.disconnect":

@@ -185,23 +185,27 @@ def answer_text(query: Any) -> str:
             return text if text is not None else json.dumps(result)
         except (ValueError, TypeError, RecursionError, MemoryError) as err:
             return json.dumps(_unwritable(err))
-    if qid is None:
-        return hit[0]
-    # json.dumps({"id": qid, **answer}): a kept answer is a non-empty object without "id"
-    head = str(qid) if type(qid) is int else _encode_string(qid) if type(qid) is str else json.dumps(qid)
-    return '{"id": ' + head + ", " + hit[0][1:]
+    return _kept_text(hit[0], qid)
 
 
 def kept_answer_text(query: Any) -> str | None:
     """:func:`answer_text`'s answer when a session board keeps it already (the same query asked
     before on that board), else ``None``: nothing is computed, so a server may answer it where
     it reads requests instead of handing it to the engine's threads."""
-    if type(query) is not dict or "board" not in query or "state" in query:
+    if type(query) is not dict or "board" not in query or "state" in query or _deep_id(query) is not None:
         return None
     slot = _memo_slot(query)
-    if slot is None or slot[0].answers.get(slot[1]) is None:
-        return None
-    return answer_text(query)
+    hit = None if slot is None else slot[0].answers.get(slot[1])
+    return None if hit is None else _kept_text(hit[0], query.get("id"))
+
+
+def _kept_text(text: str, qid: Any) -> str:
+    """A kept answer's JSON text with the query's ``id`` (``json.dumps({"id": qid, **answer})``)."""
+    if qid is None:
+        return text
+    # a kept answer is a non-empty object without "id"
+    head = str(qid) if type(qid) is int else _encode_string(qid) if type(qid) is str else json.dumps(qid)
+    return '{"id": ' + head + ", " + text[1:]
 
 
 #: The queries whose answers a kept board keeps (:func:`~manasolver.solver.board_cache.keep_answer`):
