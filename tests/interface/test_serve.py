@@ -498,3 +498,17 @@ def test_a_client_that_stops_reading_its_answer_is_disconnected(server: Served) 
             pass
         whole = 40 * (len(json.dumps(answer(json.loads(line)))) + 1)
         assert got < whole, (got, whole)  # cut off: not the whole answer
+
+
+def test_a_slow_chunked_upload_holds_no_other_large_request(server: Served) -> None:
+    """A chunked body that stalls after its first chunk, and a 2 MB body sent beside it: the
+    second is answered at once, not after the first one's timeout."""
+    import time
+    with socket.create_connection((server.host, server.port), timeout=60) as slow:
+        slow.sendall(b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     b"Transfer-Encoding: chunked\r\n\r\n5\r\n{\"que\r\n")  # and then nothing
+        big = json.dumps({"query": "mana_value", "cost": "{1}", "id": "x" * (2 * 1024 * 1024)}).encode()
+        start = time.monotonic()
+        status, _, data = server.request("POST", "/v1/query", big)
+        assert status == 200 and json.loads(data)["mana_value"] == 1
+        assert time.monotonic() - start < 2.5  # the server's --timeout is 3 s
