@@ -431,7 +431,7 @@ class _Served:
             raise RuntimeError(f"serve did not start: {self.proc.stderr.read() if self.proc.stderr else ''}")
         self.port = int(json.loads(line)["listening"].rstrip("/").rsplit(":", 1)[1])
 
-    def __enter__(self) -> _Served:  # noqa: PYI034 - Python 3.10 has no typing.Self
+    def __enter__(self) -> _Served:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -591,7 +591,8 @@ def hostile_memory(headroom_mb: int = 200) -> dict[str, Any]:
     return {"check": f"batch capped {headroom_mb} MB above its size, a 15 MB line of 5 million arrays",
             "answers": answers, "seconds": round(time.monotonic() - start, 1), "exit": proc.returncode,
             "tracebacks": err.count(b"Traceback"),
-            "pass": (proc.returncode == 0 and len(answers) == 3 and answers[1].get("error", {}).get("code") == "bad_query"
+            "pass": (proc.returncode == 0 and len(answers) == 3
+                     and answers[1].get("error", {}).get("code") == "bad_query"
                      and answers[2].get("mana_value") == 3)}
 
 
@@ -743,7 +744,8 @@ def hostile_connections(idle: int = 2000, slow: int = 300, normal: int = 20) -> 
         del chunked
         code = served.stop()
     status_line = reply.split(b"\r\n", 1)[0].decode("latin-1")
-    return {"check": f"{idle} idle + {slow} slow-header connections, then a normal client; 16 MB chunked in 2-byte chunks",
+    return {"check": (f"{idle} idle + {slow} slow-header connections, then a normal client; "
+                      "16 MB chunked in 2-byte chunks"),
             "normal_answered": f"{ok}/{normal}", "slowest_normal_s": round(max(latencies), 3),
             "memory_held_by_connections_mb": round(held / 2**20),
             "chunked_status": status_line, "chunked_seconds": round(chunk_seconds, 1),

@@ -47,7 +47,8 @@ if TYPE_CHECKING:
     from manasolver.solver.request import PaymentRequest
     from manasolver.solver.sessions import SessionStore
 
-__all__ = ["JSON_DECODER", "MAX_DEPTH", "MAX_LINE", "QUERIES", "TOO_DEEP", "TooLong", "answer", "answer_json", "answer_line",
+__all__ = ["JSON_DECODER", "MAX_DEPTH", "MAX_LINE", "QUERIES", "TOO_DEEP", "TooLong", "answer", "answer_json",
+           "answer_line",
            "answer_line_text", "answer_text", "bounded_lines", "build_request", "load_state_field", "not_json",
            "too_deep"]
 

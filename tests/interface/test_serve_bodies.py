@@ -41,7 +41,8 @@ def _expected(text: str) -> tuple[int, dict[str, Any]]:
     QUERY, f"  {QUERY}", f"{QUERY}\n", f"\r\n\t{QUERY} \n\n", f"{QUERY} x", f"{QUERY}{QUERY}", f"{QUERY}}}",
     "", "   \n", "[1, 2]", "3", '{"query": "mana_value", "cost": NaN}', '{"a": 1e999}', '{"a": Infinity}',
     '{"query": "mana_value" "cost": "{1}"}', '{"query": "mana_value", "cost": "{1}"', "[" * 100_000,
-    '{"query": "mana_value", "cost": "{1}", "x": 1.5e3}', '{"query": "mana_value", "cost": "{1}", "id": ' + "[" * 65 + "]" * 65 + "}",
+    '{"query": "mana_value", "cost": "{1}", "x": 1.5e3}',
+    '{"query": "mana_value", "cost": "{1}", "id": ' + "[" * 65 + "]" * 65 + "}",
     '{"query": "mana_value", "cost": "{1}", "id": ' + "[" * 64 + "]" * 64 + "}",
 ])
 def test_a_query_body_is_read_as_the_protocols_decoder_reads_it(text: str) -> None:

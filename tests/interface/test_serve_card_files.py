@@ -41,12 +41,14 @@ def test_a_fifo_given_as_cards_to_batch_or_serve_is_a_usage_error(tmp_path: Path
     fifo = tmp_path / "cards.jsonl"
     os.mkfifo(fifo)
     for command in (["batch"], ["serve", "--port", "0"]):
-        proc = subprocess.run([*CLI, *command, "--cards", str(fifo)], capture_output=True, text=True, timeout=60, check=False,
+        proc = subprocess.run([*CLI, *command, "--cards", str(fifo)], capture_output=True, text=True, timeout=60,
+                              check=False,
                               stdin=subprocess.DEVNULL)
         assert proc.returncode == 2 and "FIFO" in proc.stderr and proc.stdout == "", (command, proc.stderr)
 
 
-@pytest.mark.parametrize("content", [f"{SECRET}: x\n", json.dumps({SECRET: 1}) + "\n", f'[{{"name": "Forest"}} {SECRET}]'])
+@pytest.mark.parametrize("content", [f"{SECRET}: x\n", json.dumps({SECRET: 1}) + "\n",
+                                     f'[{{"name": "Forest"}} {SECRET}]'])
 def test_an_error_about_a_file_that_is_no_card_file_quotes_none_of_it(tmp_path: Path, content: str) -> None:
     path = tmp_path / "private.txt"
     path.write_text(content, encoding="utf-8")
