@@ -10,6 +10,7 @@ import random
 import socket
 from urllib.parse import urlsplit
 
+import pytest
 from fuzzing import LONG
 from served import serving
 
@@ -46,6 +47,7 @@ def _exchange(host: str, port: int, data: bytes) -> bytes:
         return out
 
 
+@pytest.mark.slow
 def test_mangled_requests_are_answered_or_closed_and_the_server_goes_on() -> None:
     rng = random.Random(23)
     with serving("--timeout", "2") as url:

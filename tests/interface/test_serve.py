@@ -475,6 +475,7 @@ def test_deep_and_unwritable_queries_are_answered_in_order(server: Served) -> No
     assert status == 400 and json.loads(data)["error"]["code"] == "bad_query"
 
 
+@pytest.mark.slow
 def test_a_client_that_stops_reading_its_answer_is_disconnected(server: Served) -> None:
     """A large batch answer to a client that reads none of it: once the buffers are full, the
     server waits --timeout (3 s) for it to read, then drops the connection; others are answered."""

@@ -37,6 +37,7 @@ def test_a_fifo_named_by_a_query_is_refused_at_once_and_the_next_line_answered(t
     assert answers[1] == {"id": 2, "mana_value": 2, "colors": []}
 
 
+@pytest.mark.slow
 def test_a_fifo_given_as_cards_to_batch_or_serve_is_a_usage_error(tmp_path: Path) -> None:
     fifo = tmp_path / "cards.jsonl"
     os.mkfifo(fifo)

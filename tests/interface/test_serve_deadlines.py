@@ -10,6 +10,7 @@ import json
 import time
 from typing import Any
 
+import pytest
 from manasolver.benchmarks.audit import hostile_sigterm
 from manasolver.models.board.load import load_state
 from manasolver.models.carddb import default_db
@@ -28,6 +29,7 @@ def rocks_board(n: int = 200) -> dict[str, Any]:
             "battlefield": [{"id": f"p{i}", "card": ROCKS[i % len(ROCKS)]} for i in range(n)]}
 
 
+@pytest.mark.slow
 def test_options_on_200_rocks_and_signets_answers_within_its_bound_and_a_second() -> None:
     state = load_state(rocks_board(), default_db())
     for seconds in (0.0, 0.5):
@@ -68,6 +70,7 @@ def test_a_query_past_the_servers_hard_limit_is_stopped_and_answered() -> None:
     assert got.get("bounded") is True or "time bound" in got.get("error", {}).get("message", ""), got
 
 
+@pytest.mark.slow
 def test_sigterm_answers_every_request_in_flight_and_exits_0() -> None:
     """Six max_x queries on 150 permanents (CP-SAT) in flight, SIGTERM half a second later, a
     grace of 1 s: each answered (cut short or not), the server exits 0 (the audit's check, once)."""

@@ -69,6 +69,7 @@ def test_bounded_lines_reads_past_a_line_too_long() -> None:
     assert type(lines[3]) is TooLong and lines[3].size == 30
 
 
+@pytest.mark.slow
 def test_batch_answers_deep_and_huge_lines_in_order_and_goes_on() -> None:
     deep_id = '{"query": "mana_value", "cost": "{1}", "id": ' + "[" * 989 + "]" * 989 + "}"
     deep_query = '{"query": "mana_value", "cost": "{1}", "x": ' + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1) + "}"
@@ -86,6 +87,7 @@ def test_batch_answers_deep_and_huge_lines_in_order_and_goes_on() -> None:
         assert bad["error"]["code"] == "bad_query" and words in bad["error"]["message"], bad
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"),
                     reason="the address-space cap is set through /proc and prlimit")
 def test_memory_running_out_on_a_line_is_that_lines_error_and_batch_goes_on() -> None:
