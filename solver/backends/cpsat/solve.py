@@ -353,7 +353,7 @@ def _new_solver(seconds: float = TIME_LIMIT) -> Any:
     solver.parameters.max_time_in_seconds = max(0.001, seconds)
     solver.parameters.linearization_level = 2
     solver.parameters.cp_model_presolve = False
-    return solver
+    return budget.current().watch(solver)
 
 
 def _hint(cp: Any, solver: Any, model: Model) -> None:
