@@ -16,6 +16,9 @@ the same pipes, no flush per line) and beside phase.rs where it applies:
   a clear "sessions not available" row when ``open`` is refused);
 * HTTP (``http``): ``manasolver serve --port 0`` with keep-alive, session ``can_pay`` from 1 and 4
   client processes, every answer checked (requests per second, failures);
+* scale (``scale``): optimal ``pay`` in process on fresh mixed boards of real cards of 300 and
+  1,000 permanents (lands, dorks, rocks, Signets, Talismans, filter and utility lands), a cost
+  needing about 60% of the board's mana, every payment validated;
 * the filter board (``filters``, ``example:filters``): ``pay`` median and p99, ``options``,
   time-bound hits;
 * cold start (``cold``) of ``manasolver can-pay example:commander "{2}{G}"``, process start to answer;
@@ -69,12 +72,14 @@ class ClientPlan:
     cold_runs: int
     phase_boards: int         # fresh boards phase.rs is positioned on (0: not run)
     warm_lines: int = 50      # lines per deck family read before the fresh rows
+    scale_boards: int = 1     # mixed boards per size
 
 
 QUICK = ClientPlan("quick", fresh_lines=40, pay_lines=12, latency_lines=12, repeat_lines=40, http_seconds=0.3,
                    filter_costs=2, filter_repeats=1, options=False, cold_runs=1, phase_boards=0)
 FULL = ClientPlan("full", fresh_lines=2000, pay_lines=400, latency_lines=300, repeat_lines=1000, http_seconds=5.0,
-                  filter_costs=8, filter_repeats=5, options=True, cold_runs=9, phase_boards=6, warm_lines=600)
+                  filter_costs=8, filter_repeats=5, options=True, cold_runs=9, phase_boards=6, warm_lines=600,
+                  scale_boards=5)
 
 #: The targets of this section.
 TARGET_FRESH_CAN_PAY_PER_S = 3000.0
@@ -470,6 +475,46 @@ def _http(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]:
     return rows
 
 
+# -- scale on mixed boards -------------------------------------------------------------------------
+
+#: Median targets of ``pay`` on mixed boards, by size (ms).
+TARGET_SCALE_MS = {300: 5.0, 1000: 20.0}
+
+
+def _scale(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]:
+    """Optimal ``pay`` in process on fresh mixed boards of real cards
+    (:func:`~manasolver.benchmarks.boards.mixed_board`: lands, dorks, rocks, Signets, Talismans,
+    filter and utility lands), a cost needing about 60% of the board's mana; every payment checked
+    by the ``validate`` query."""
+    from manasolver.solver.protocol import answer
+    rows: list[dict[str, Any]] = []
+    for size, target in TARGET_SCALE_MS.items():
+        times: list[float] = []
+        answers: list[dict[str, Any]] = []
+        invalid = 0
+        for seed in range(plan.scale_boards):
+            board = bd.mixed_board(size, 7000 + seed)
+            cost = bd.mana_cost_share(board, 0.6, seed)
+            t0 = time.perf_counter()
+            got = answer({"query": "pay", "state": board, "cost": cost})
+            times.append(time.perf_counter() - t0)
+            answers.append(got)
+            if got.get("payable"):
+                check = answer({"query": "validate", "state": board, "cost": cost, "payment": got["payment"]})
+                invalid += not check.get("legal")
+        bound = sum(1 for a in answers if hit_time_bound(a) or "time bound" in str(a.get("error", {}).get("message")))
+        row: dict[str, Any] = {"figure": f"pay, mixed board of {size} permanents, cost ~60% of its mana (in process)",
+                               "query": "pay", "board": f"mixed-{size}", **_stats(times),
+                               "payable": sum(1 for a in answers if a.get("payable")), "errors": _errors(answers),
+                               "unsupported": _unsupported(answers), "time_bound_hits": bound, "invalid": invalid,
+                               "target": f"median ≤ {target:g} ms, none at a time bound, every payment valid"}
+        row["met"] = bool(times) and row["median_ms"] <= target and bound == 0 and invalid == 0 \
+            and row["payable"] == len(answers)
+        rows.append(row)
+        log(f"client: {row['figure']}: median {row.get('median_ms')} ms, {bound} at a time bound, {invalid} invalid")
+    return rows
+
+
 # -- filter board, cold start, phase.rs ------------------------------------------------------------
 
 def _filters(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]:
@@ -567,7 +612,7 @@ def _phase(plan: ClientPlan, log: Callable[[str], None]) -> dict[str, Any]:
 # -- the run --------------------------------------------------------------------------------------
 
 #: The sections of a run, in order.
-SECTIONS = ("fresh", "repeated", "http", "filters", "cold", "phase")
+SECTIONS = ("fresh", "repeated", "scale", "http", "filters", "cold", "phase")
 
 
 def run(plan: ClientPlan = QUICK, log: Callable[[str], None] = print,
@@ -600,6 +645,8 @@ def run(plan: ClientPlan = QUICK, log: Callable[[str], None] = print,
     finally:
         batch.close()
         loop.close()
+    if "scale" in sections:
+        rows += _scale(plan, log)
     if "http" in sections:
         rows += _http(plan, log)
     if "filters" in sections:
@@ -641,7 +688,7 @@ def markdown(results: dict[str, Any]) -> str:
         if "seconds" in r:
             per = f"{r['seconds']} s"
         rate = r.get("lines_per_s", r.get("requests_per_s", ""))
-        checks = ", ".join(f"{k} {r[k]}" for k in ("errors", "unsupported", "mismatches", "differ_from_in_process", "failed",
+        checks = ", ".join(f"{k} {r[k]}" for k in ("errors", "unsupported", "invalid", "payable", "mismatches", "differ_from_in_process", "failed",
                                                      "time_bound_hits", "complete", "lane") if k in r)
         phase = f"{r['phase_ms']} ms ({r['phase_ratio']}×)" if "phase_ms" in r else ""
         lines.append(f"| {r['figure']} | {r.get('lines', r.get('requests', r.get('n', '')))} | {per} | "
