@@ -106,9 +106,10 @@ def load_state(obj: object, db: CardDB | None = None) -> GameState:
     if "battlefield" in board:
         raw_field = as_list(board["battlefield"], "battlefield", "battlefield", LIMITS["permanents"])
         ids: dict[str, int] = {}
-        # Permanents built before from the same object (its typed serialisation: the same
-        # fields in the same order, the same values of the same types) and the same player
-        # names are reused.
+        # Permanents built before from an object of the same content but its id (its typed
+        # serialisation without the id: the same other fields in the same order, the same values
+        # of the same types) and the same player names are reused, given this object's id: ids
+        # differ from one game to the next, what a permanent is does not.
         cache: dict[bytes, Permanent] | None = None  # the database is read only for a named card
         dumps = marshal.dumps
         attached = False
@@ -116,9 +117,10 @@ def load_state(obj: object, db: CardDB | None = None) -> GameState:
             perm = None
             key: bytes | None = None
             # (not one with characteristics of its own: their text counts toward the board's limit)
-            if type(raw) is dict and "card" in raw and CHARACTERISTIC_SET.isdisjoint(raw):
+            if type(raw) is dict and "card" in raw and type(raw.get("id")) is str \
+                    and CHARACTERISTIC_SET.isdisjoint(raw):
                 try:
-                    key = dumps(raw, 2)
+                    key = dumps({k: v for k, v in raw.items() if k != "id"}, 2)
                 except (ValueError, TypeError):  # a value marshal does not write, or nested too deeply
                     key = None
                 else:
@@ -128,6 +130,8 @@ def load_state(obj: object, db: CardDB | None = None) -> GameState:
                         if cache is None:
                             cache = _permanents(cards.db, names)
                         perm = cache.get(key)
+                        if perm is not None and perm.id != raw["id"]:
+                            perm = _with_id(perm, as_str(raw["id"], f"battlefield[{i}].id", "id", LIMITS["name"]))
             if perm is None:
                 perm = _permanent(raw, f"battlefield[{i}]", names, cards)
                 if key is not None and cache is not None:
@@ -197,6 +201,13 @@ _NAME_SETS = 64
 _PLAYERS = 4096
 #: A permanent serialised longer than this is built every time (16 times this for a player).
 _MAX_KEY = 4096
+
+
+def _with_id(perm: Permanent, pid: str) -> Permanent:
+    """``perm`` with the id ``pid`` (every other field the same)."""
+    return Permanent(pid, perm.card, perm.controller, perm.tapped, perm.sick, perm.haste, perm.counters,
+                     perm.attached_to, perm.cast_for, perm.x, perm.token, perm.chosen_color, perm.chosen_type,
+                     perm.chosen_name, perm.imprinted)
 
 
 def _built(db: CardDB) -> _Built:

@@ -127,8 +127,8 @@ class FlowBackend:
             return None  # convoke/improvise/delve: CP-SAT decides them with the mana
         units, partial = plain_units(problem)
         sup = problem.supply
-        if partial or any(o.damage for k in sup.classes for o in k.options):
-            return None
+        if partial or (sup.has_damage and any(form.life for form in problem.forms)):
+            return None  # damage is taken before a form's life payment (CR 601.2g-h): CP-SAT weighs it
         light = [(u[0], u[1], u[2]) for u in units]
         best: tuple[int, int, dict[tuple[object, ...], int]] | None = None
         lacking: list[tuple[int, int]] = []  # (energy, life) short of forms with mana enough
