@@ -72,7 +72,7 @@ class ClientPlan:
     cold_runs: int
     phase_boards: int         # fresh boards phase.rs is positioned on (0: not run)
     warm_lines: int = 50      # lines per deck family read before the fresh rows
-    scale_boards: int = 1     # mixed boards per size
+    scale_boards: int = 0     # mixed boards per size (0: the section is not run)
 
 
 QUICK = ClientPlan("quick", fresh_lines=40, pay_lines=12, latency_lines=12, repeat_lines=40, http_seconds=0.3,
@@ -488,6 +488,8 @@ def _scale(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]
     by the ``validate`` query."""
     from manasolver.solver.protocol import answer
     rows: list[dict[str, Any]] = []
+    if plan.scale_boards <= 0:
+        return rows
     for size, target in TARGET_SCALE_MS.items():
         times: list[float] = []
         answers: list[dict[str, Any]] = []

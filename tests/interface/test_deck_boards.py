@@ -59,3 +59,19 @@ def test_lines_have_fresh_ids_x_on_a_quarter_and_the_cost_of_their_spell(family:
     perms = [p for q in lines for p in q["state"]["battlefield"]]
     assert any(p.get("tapped") for p in perms) and any(p.get("sick") for p in perms)
     assert db.lines(family, "can_pay", 3, 3) == [json.dumps(q) for q in lines[:3]]
+
+
+def test_mixed_boards_hold_lands_signets_talismans_filter_lands_and_dorks_and_load() -> None:
+    """The scale rows' mixed boards (benchmarks/boards.mixed_board): real cards of every kind named,
+    fresh ids, and a cost of about 60% of the board's mana."""
+    from manasolver.benchmarks import boards as bd
+    board = bd.mixed_board(300, 4)
+    names = [p["card"] for p in board["battlefield"]]
+    assert len(names) == 300 and len({p["id"] for p in board["battlefield"]}) == 300
+    for pool in (bd.SIGNETS, bd.FILTER_LANDS, bd.DORKS, bd.PAIN_LANDS, bd.UTILITY):
+        assert any(n in pool for n in names), pool
+    assert any(n.startswith("Talisman") for n in names)
+    assert len(load_state(board).battlefield) == 300
+    cost = bd.mana_cost_share(board, 0.6, 4)
+    from manasolver.models.cost import ManaCost
+    assert 170 <= ManaCost.parse(cost).mana_value() <= 200
