@@ -236,7 +236,7 @@ def _max_x_by_bisection(base: Problem, partial: list[MaxXAnswer]) -> MaxXAnswer 
     sup = base.supply
     units = sup.pool_total + sum(
         k.count * max((o.produced * (1 if o.exclusive else o.repeat) for o in k.options), default=0)
-        for k in sup.classes)
+        for k in sup.classes) + sum(len(g.members) for g in base.assists.groups) + len(base.assists.graveyard)
     slack = max(f.generic_reduction for f in base.forms)
     lo, hi = 0, (units + slack) // max(1, base.announcement.x_count) + 1
     while lo < hi:  # invariant: lo payable, hi + 1 not known payable

@@ -36,7 +36,8 @@ from manasolver.solver.backends.problem import Problem, Solution
 from manasolver.solver.casting.announce import Form
 from manasolver.solver.supply.model import Option
 
-__all__ = ["CONVERTER_CHOICES", "FlowBackend", "class_units", "converter_shortfall", "plain_units"]
+__all__ = ["CONVERTER_CHOICES", "FlowBackend", "assisted_units", "class_units", "converter_shortfall",
+           "plain_units"]
 
 
 #: Grouped units per supply object and restriction flags (see :func:`plain_units`).
@@ -126,10 +127,16 @@ class FlowBackend:
         per demand over the forms the player's life and energy allow (smallest total,
         then most of it generic), and the life and energy a form with no missing mana
         would still lack; ``None`` when it declines (same shapes as CP-SAT's answer)."""
-        if problem.x is None or problem.supply.restricted or problem.has_assists:
-            return None  # convoke/improvise/delve: CP-SAT decides them with the mana
-        units, partial = plain_units(problem)
+        if problem.x is None or problem.supply.restricted:
+            return None
         sup = problem.supply
+        if problem.has_assists:
+            assisted = assisted_units(problem)
+            if assisted is None:
+                return None  # CP-SAT weighs convoke/improvise/delve with the mana it can't sum
+            units, partial = assisted, False
+        else:
+            units, partial = plain_units(problem)
         if sup.has_damage and any(form.life for form in problem.forms):
             return None  # damage is taken before a form's life payment (CR 601.2g-h): CP-SAT weighs it
         if partial:
@@ -161,9 +168,15 @@ class FlowBackend:
 
     def feasible(self, problem: Problem) -> tuple[int, bool] | None:
         """``(form index, payable)`` for the first payable form, or ``None`` if declined."""
-        if problem.mode != "feasible" or problem.x is None or problem.has_assists:
-            return None  # convoke/improvise/delve: CP-SAT decides them with the mana
-        units, partial = plain_units(problem)
+        if problem.mode != "feasible" or problem.x is None:
+            return None
+        if problem.has_assists:
+            found = assisted_units(problem)
+            if found is None:
+                return None  # CP-SAT decides convoke/improvise/delve with the mana it can't sum
+            units, partial = found, False
+        else:
+            units, partial = plain_units(problem)
         sup = problem.supply
         damage = sup.has_damage
         skipped = False
@@ -180,7 +193,10 @@ class FlowBackend:
         return 0, False
 
     def solve(self, problem: Problem) -> Solution | bool | None:
-        """A payment (any one, not optimised) or ``False``; ``None`` when declined."""
+        """A payment (any one, not optimised) or ``False``; ``None`` when declined (convoke,
+        improvise and delve among them: this writes no assisted payment)."""
+        if problem.has_assists:
+            return None
         found = self.feasible(problem)
         if found is None:
             return None
@@ -192,6 +208,55 @@ class FlowBackend:
         sol = solution_from_units(problem, units, i, problem.x)
         assert sol is not None  # Hall's condition held
         return sol
+
+
+# -- convoke, improvise and delve -----------------------------------------------------------------
+
+def assisted_units(problem: Problem) -> list[UnitKind] | None:
+    """The grouped units of a plain board with the assists of convoke, improvise and delve
+    (:class:`~manasolver.solver.supply.resources.Assists`), or ``None`` to decline.
+
+    A member taps once (CR 118.10): for its own mana, or to convoke (it pays {1} or one mana of
+    its colors, 702.51a) or improvise (it pays {1}, 702.126a), so a member of a class that adds
+    one mana of a mask is one unit of that mask and its colors, and one with no mana ability
+    (or summoning sick: it may convoke all the same) one unit of its colors; a unit with no color
+    pays only generic.  Each card delve may exile pays {1} (702.66a).  Declined when some class is
+    not plain, a class whose members assist adds more than one mana, or the board has sacrifice or
+    tapping costs."""
+    sup = problem.supply
+    if sup.fodder or sup.tappable:
+        return None
+    assists = problem.assists
+    assisting: dict[int, list[tuple[int, int]]] = {}  # class -> [(colors, members)]
+    out: list[UnitKind] = [(bit, False, n, -1, ()) for bit, n in sup.pool]
+    for grp in assists.groups:
+        colors = grp.colors if grp.creature else 0
+        if grp.cls < 0:
+            out.append((colors, False, len(grp.members), -1, ()))
+        else:
+            assisting.setdefault(grp.cls, []).append((colors, len(grp.members)))
+    for k, cls in enumerate(sup.classes):
+        shape, part = _class_shape(cls.options, problem.spell_ok[k])
+        if part:
+            return None
+        helpers = assisting.get(k)
+        if helpers is None:
+            out += [(mask, cls.snow, cls.count * mult, k, pick) for mask, mult, pick in shape]
+            continue
+        if len(shape) > 1 or (shape and shape[0][1] != 1):
+            return None
+        mask = shape[0][0] if shape else 0
+        rest = cls.count
+        for colors, n in helpers:
+            out.append((mask | colors, cls.snow, n, k, ()))
+            rest -= n
+        if rest < 0:
+            return None
+        if rest and shape:
+            out.append((mask, cls.snow, rest, k, ()))
+    if assists.graveyard:
+        out.append((0, False, len(assists.graveyard), -1, ()))
+    return out
 
 
 # -- the least missing mana with converters ------------------------------------------------------
