@@ -130,18 +130,15 @@ class FlowBackend:
         if problem.x is None or problem.supply.restricted:
             return None
         sup = problem.supply
-        if problem.has_assists:
-            assisted = assisted_units(problem)
-            if assisted is None:
-                return None  # CP-SAT weighs convoke/improvise/delve with the mana it can't sum
-            units, partial = assisted, False
-        else:
-            units, partial = plain_units(problem)
+        found = _units(problem)
+        if found is None:
+            return None
+        units, partial = found
         if sup.has_damage and any(form.life for form in problem.forms):
             return None  # damage is taken before a form's life payment (CR 601.2g-h): CP-SAT weighs it
         if partial:
-            found = converter_shortfall(problem)
-            return None if found is None else (found, 0, 0)
+            short = converter_shortfall(problem)
+            return None if short is None else (short, 0, 0)
         light = [(u[0], u[1], u[2]) for u in units]
         best: tuple[int, int, dict[tuple[object, ...], int]] | None = None
         lacking: list[tuple[int, int]] = []  # (energy, life) short of forms with mana enough
@@ -170,13 +167,10 @@ class FlowBackend:
         """``(form index, payable)`` for the first payable form, or ``None`` if declined."""
         if problem.mode != "feasible" or problem.x is None:
             return None
-        if problem.has_assists:
-            found = assisted_units(problem)
-            if found is None:
-                return None  # CP-SAT decides convoke/improvise/delve with the mana it can't sum
-            units, partial = found, False
-        else:
-            units, partial = plain_units(problem)
+        found = _units(problem)
+        if found is None:
+            return None
+        units, partial = found
         sup = problem.supply
         damage = sup.has_damage
         skipped = False
@@ -208,6 +202,15 @@ class FlowBackend:
         sol = solution_from_units(problem, units, i, problem.x)
         assert sol is not None  # Hall's condition held
         return sol
+
+
+def _units(problem: Problem) -> tuple[list[UnitKind], bool] | None:
+    """The units the flow sums and whether some were left out (:func:`plain_units`), with the
+    assists when the problem has them (:func:`assisted_units`; ``None``: CP-SAT weighs them)."""
+    if not problem.has_assists:
+        return plain_units(problem)
+    assisted = assisted_units(problem)
+    return None if assisted is None else (assisted, False)
 
 
 # -- convoke, improvise and delve -----------------------------------------------------------------
