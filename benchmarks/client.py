@@ -665,6 +665,7 @@ def run(plan: ClientPlan = QUICK, log: Callable[[str], None] = print,
             row["phase_ms"] = ref
             row["phase_ratio"] = round(ref / base, 2)
     out["seconds"] = round(time.perf_counter() - t0, 1)
+    out["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
     return out
 
 
@@ -680,6 +681,7 @@ def markdown(results: dict[str, Any]) -> str:
              "fresh on every line, `x` on a quarter of the lines, the cost a card of the hand with its `spell`; "
              "the cards of other games of the same decks read first); `generator` is "
              "`benchmarks/boards.py`'s 40-permanent Commander board."), "",
+             _machine_line(results), "",
              ("| figure | n | per line / median | p99 | lines or requests per s | JSON loop | × JSON loop | "
              "phase.rs | target | met | checks |"), "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in results.get("rows", []):
@@ -704,6 +706,14 @@ def markdown(results: dict[str, Any]) -> str:
                      f"answer ok {c['answer_ok']} |")
     lines += ["", f"phase.rs on fresh boards: `{json.dumps(results.get('phase'))}`", ""]
     return "\n".join(lines) + "\n"
+
+
+def _machine_line(results: dict[str, Any]) -> str:
+    """The machine and its load during the run (a shared machine's figures move with its load)."""
+    m = results.get("machine", {})
+    return (f"Machine: {m.get('cpu')}, {m.get('cores')} cores, Python {m.get('python')}, {m.get('date')}; "
+            f"load average {m.get('load_average')} at the start, {results.get('load_average_end')} at the end; "
+            f"sections run: {', '.join(results.get('sections', []))}.")
 
 
 def plot(results: dict[str, Any], out: Path) -> Path | None:
