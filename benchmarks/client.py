@@ -475,6 +475,57 @@ def _http(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]:
     return rows
 
 
+# -- in process, beside another checkout ---------------------------------------------------------
+
+#: Timed in a child interpreter: answer the warm lines, then the lines under other ids (their cards
+#: read), then time each line; prints the per-line seconds as JSON.
+_TIMER = """
+import json, sys, time
+from manasolver.solver.protocol import answer_line
+warm, lines = json.load(sys.stdin)
+def other_ids(line):
+    q = json.loads(line)
+    for p in q["state"]["battlefield"]:
+        p["id"] = "w" + str(p["id"])
+    return json.dumps(q)
+for line in warm:
+    answer_line(line)
+for line in lines:
+    answer_line(other_ids(line))
+out = []
+for line in lines:
+    t0 = time.perf_counter()
+    answer_line(line)
+    out.append(time.perf_counter() - t0)
+print(json.dumps(out))
+"""
+
+
+def inprocess(plan: ClientPlan, pythons: dict[str, str], log: Callable[[str], None],
+              rounds: int = 2) -> list[dict[str, Any]]:
+    """Fresh deck-board lines answered in process by each interpreter of ``pythons`` (a name ->
+    the ``python`` of a checkout's environment), interleaved round by round so that a shared
+    machine's load falls on each alike: mean, median and p99 a line, per family and query."""
+    rows: list[dict[str, Any]] = []
+    for kind in ("commander", "sixty"):
+        for query in ("can_pay", "pay"):
+            warm = _lines(kind, query, plan.warm_lines, 97)
+            lines = _lines(kind, query, plan.latency_lines, 11)
+            data = json.dumps([warm, lines])
+            times: dict[str, list[float]] = {name: [] for name in pythons}
+            for _ in range(rounds):
+                for name, python in pythons.items():
+                    got = subprocess.run([python, "-c", _TIMER], input=data, capture_output=True, text=True,
+                                         timeout=1800, check=True)
+                    times[name] += json.loads(got.stdout)
+            for name, ts in times.items():
+                row = {"figure": f"in process, fresh {query}, {kind} boards ({name})", "query": query, "board": kind,
+                       "code": name, "lines": len(ts), "mean_ms": ms(statistics.mean(ts)), **_stats(ts)}
+                rows.append(row)
+                log(f"client: {row['figure']}: mean {row['mean_ms']} ms, median {row['median_ms']} ms")
+    return rows
+
+
 # -- scale on mixed boards -------------------------------------------------------------------------
 
 #: Median targets of ``pay`` on mixed boards, by size (ms).
@@ -761,9 +812,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m manasolver.benchmarks.client", description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a run of a few seconds")
     parser.add_argument("--only", metavar="SECTIONS", help=f"comma-separated sections to run (of {','.join(SECTIONS)})")
+    parser.add_argument("--against", metavar="PYTHON", help="time fresh deck-board lines in process with this "
+                        "interpreter (another checkout's environment) and this one, interleaved, and print that only")
     parser.add_argument("--out", metavar="DIR", help="write client.md, client.json, client.png here "
                         "(default: benchmarks/results of a checkout; none for --quick)")
     args = parser.parse_args(argv)
+    if args.against:
+        from manasolver.benchmarks.machine import machine
+        start = machine()
+        rows = inprocess(QUICK if args.quick else FULL, {"other": args.against, "this": sys.executable},
+                         lambda s: print(s, file=sys.stderr))
+        print(json.dumps({"machine": start, "load_average_end": [round(x, 2) for x in os.getloadavg()],
+                          "rows": rows}, indent=1))
+        return 0
     sections = tuple(args.only.split(",")) if args.only else SECTIONS
     unknown = set(sections) - set(SECTIONS)
     if unknown:

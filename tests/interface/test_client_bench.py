@@ -93,3 +93,13 @@ def test_every_fresh_row_has_its_ratio_to_the_json_loop() -> None:
         ours = r.get("per_line_ms") or r["median_ms"]
         assert abs(r["ratio_to_json_loop"] - ours / r["json_loop_ms"]) <= 0.02 * r["ratio_to_json_loop"] + 0.01, r
         assert r["errors"] == 0 and r["mismatches"] == 0, r
+
+
+def test_inprocess_times_deck_lines_with_each_interpreter() -> None:
+    """``--against``: each interpreter (here this one, twice under two names) answers the same
+    fresh deck-board lines in its own process; a row per family, query and interpreter."""
+    import sys
+    plan = client.ClientPlan("t", 0, 0, 3, 0, 0, 0, 0, False, 0, 0, warm_lines=2)
+    rows = client.inprocess(plan, {"one": sys.executable, "two": sys.executable}, lambda s: None, rounds=1)
+    assert len(rows) == 8 and {r["code"] for r in rows} == {"one", "two"}
+    assert all(r["lines"] == 3 and r["median_ms"] > 0 for r in rows)
