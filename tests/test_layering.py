@@ -3,7 +3,8 @@
 The import graph of ``manasolver.models``, ``manasolver.solver`` and ``manasolver.benchmarks``
 is built with :mod:`ast` from the source files, without importing them: every ``import``,
 ``from … import`` and ``importlib.import_module("…")`` of a literal name anywhere in a module
-(at module level, inside functions, under ``TYPE_CHECKING``) is an edge to the most specific module it names (``from a.b import c`` is an
+(at module level, inside functions, under ``TYPE_CHECKING``) is an edge to the most specific module it names
+(``from a.b import c`` is an
 edge to ``a.b.c`` when that is a module, else to ``a.b``).  Only edges between our own modules
 count.  The tests check
 
