@@ -743,8 +743,9 @@ def markdown(results: dict[str, Any]) -> str:
         if "seconds" in r:
             per = f"{r['seconds']} s"
         rate = r.get("lines_per_s", r.get("requests_per_s", ""))
-        checks = ", ".join(f"{k} {r[k]}" for k in ("errors", "unsupported", "invalid", "payable", "mismatches", "differ_from_in_process", "failed",
-                                                     "time_bound_hits", "complete", "lane") if k in r)
+        checks = ", ".join(f"{k} {r[k]}" for k in ("errors", "unsupported", "invalid", "payable", "mismatches",
+                                                     "differ_from_in_process", "failed", "time_bound_hits",
+                                                     "complete", "lane") if k in r)
         phase = f"{r['phase_ms']} ms ({r['phase_ratio']}×)" if "phase_ms" in r else ""
         lines.append(f"| {r['figure']} | {r.get('lines', r.get('requests', r.get('n', '')))} | {per} | "
                      f"{r.get('p99_ms', '')} | {rate} | {r.get('json_loop_ms', '')} | "

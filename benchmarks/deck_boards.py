@@ -9,13 +9,14 @@ client's game and differ from one game to the next.
 The game model (simple, stated so that a figure can say what it was measured on):
 
 * the deck (its library; a Commander deck's commander in the command zone) is shuffled until
-  the first seven cards hold 2-5 lands (four tries); seven cards are drawn, then one a turn (on turn 1 too in Commander, as in multiplayer);
+  the first seven cards hold 2-5 lands (four tries); seven cards are drawn, then one a turn (on
+  turn 1 too in Commander, as in multiplayer);
 * each turn one land of the hand is played (a land that enters tapped, by its text, is tapped
   that turn; one whose entering depends on a condition is tapped half the time); then the spells
   of the hand are cast, mana sources first, cheapest first, each with probability 0.7 (0.35 on the
-  last turn: a client asks before and between its casts) while the mana available that turn (one per untapped land, rock or non-sick dork; colors are not
-  checked) covers its mana value; the commander is cast the same way; instants and sorceries go
-  to the graveyard;
+  last turn: a client asks before and between its casts) while the mana available that turn (one
+  per untapped land, rock or non-sick dork; colors are not checked) covers its mana value; the
+  commander is cast the same way; instants and sorceries go to the graveyard;
 * on the last turn what was spent is tapped (lands and rocks, chosen at random) and what was cast
   is summoning sick (creatures); permanents of earlier turns are untapped;
 * a card whose text has it choose a color or a creature type as it enters gets ``chosen``
@@ -47,7 +48,8 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from manasolver.models.card import Card
 
-__all__ = ["FAMILIES", "TURNS", "X_SHARE", "Deck", "Family", "board", "decks", "decks_dir", "game_board", "lines", "query"]
+__all__ = ["FAMILIES", "TURNS", "X_SHARE", "Deck", "Family", "board", "decks", "decks_dir", "game_board", "lines",
+           "query"]
 
 Family = Literal["commander", "sixty"]
 FAMILIES: tuple[Family, ...] = ("commander", "sixty")

@@ -10,7 +10,8 @@ from manasolver.solver.protocol import answer
 
 def test_pay_of_an_unpayable_cost_on_plain_lands_asks_no_optimiser(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two Forests can't pay {U}{U} (CR 601.2h): the reason names the two blue mana missing."""
-    board = {"players": [{"name": "you"}], "battlefield": [{"id": "a", "card": "Forest"}, {"id": "b", "card": "Forest"}]}
+    board = {"players": [{"name": "you"}],
+             "battlefield": [{"id": "a", "card": "Forest"}, {"id": "b", "card": "Forest"}]}
     query = {"query": "pay", "state": board, "cost": "{U}{U}"}
     want = answer(query)
 
@@ -24,6 +25,7 @@ def test_pay_of_an_unpayable_cost_on_plain_lands_asks_no_optimiser(monkeypatch: 
 
 
 def test_pay_of_a_payable_cost_still_optimises() -> None:
-    board = {"players": [{"name": "you"}], "battlefield": [{"id": "a", "card": "Island"}, {"id": "b", "card": "Forest"}]}
+    board = {"players": [{"name": "you"}],
+             "battlefield": [{"id": "a", "card": "Island"}, {"id": "b", "card": "Forest"}]}
     got = answer({"query": "pay", "state": board, "cost": "{1}{U}"})
     assert got["payable"] and {a["permanent"] for a in got["payment"]["activations"]} == {"a", "b"}
