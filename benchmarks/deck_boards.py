@@ -26,7 +26,7 @@ The game model (simple, stated so that a figure can say what it was measured on)
   untapped but for one in six (mana spent at instant speed);
 * ids are random numbers, drawn anew on every board.
 
-Families: ``commander`` (the 50 Commander decks, turns 4-10, 40 life) and ``sixty`` (the 75
+Families: ``commander`` (the Commander decks, turns 4-10, 40 life) and ``sixty`` (the
 sixty-card decks, turns 2-8, 20 life).  :func:`query` makes one query line: the cost of a card of
 the hand (a spell of the deck when the hand has none) with its ``spell``, ``x`` on a quarter of
 the lines (the card's X when it has one, else 0); :func:`lines` makes many, each on its own board.
