@@ -1,8 +1,9 @@
 """A snapshot of the engine's answers, to compare two versions of the code.
 
 ``python -m manasolver.benchmarks.answers --out FILE`` asks every query kind on the
-bundled example boards and every ``pay``/``can_pay`` of the full benchmark plan's
-cases through :func:`manasolver.solver.protocol.answer`, and writes the answers as
+bundled example boards, every ``pay``/``can_pay`` of the full benchmark plan's
+cases and of boards sampled from games of the real decks
+(:mod:`~manasolver.benchmarks.deck_boards`) through :func:`manasolver.solver.protocol.answer`, and writes the answers as
 JSON lines; ``--compare FILE`` asks again and prints each answer that differs.  A
 change that should keep behaviour (a move, a split, a faster path) must compare
 equal.  Answers that a time bound cut short are machine-dependent: an optimum is
@@ -18,7 +19,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["queries", "snapshot", "main"]
+__all__ = ["main", "queries", "snapshot"]
 
 _COSTS = ("{2}{W/U}{B/P}", "{X}{G}{G}", "{1}{B/P}{B/P}", "{W}{W}{W}", "{2/W}{2/U}", "{C}", "{G}",
           "{5}{R}{R}", "{U}{U}{R}{R}", "{W}{U}{B}{R}{G}", "{X}{X}{R}")
@@ -50,6 +51,7 @@ def queries() -> Iterator[tuple[str, dict[str, Any]]]:
         yield f"commander-options-{cost}", {"query": "options", "state": example_state("commander"),
                                              "cost": cost}
     yield from _bench_cases()
+    yield from _deck_cases()
 
 
 def _bench_cases() -> Iterator[tuple[str, dict[str, Any]]]:
@@ -59,6 +61,20 @@ def _bench_cases() -> Iterator[tuple[str, dict[str, Any]]]:
         for kind in ("pay", "can_pay"):
             yield f"bench-{i}-{case.label}-{kind}-{case.cost}", {"query": kind, "state": case.board,
                                                                   "cost": case.cost}
+
+
+#: Boards sampled from games of the real decks, per family, each asked ``pay`` and ``can_pay``.
+DECK_LINES = 150
+
+
+def _deck_cases() -> Iterator[tuple[str, dict[str, Any]]]:
+    from manasolver.benchmarks.deck_boards import FAMILIES, query
+
+    for family in FAMILIES:
+        for i in range(DECK_LINES):
+            line = query(family, "pay", 900_000 + i)
+            for kind in ("pay", "can_pay"):
+                yield f"deck-{family}-{i}-{kind}", {**line, "query": kind}
 
 
 def _canonical(result: dict[str, Any]) -> dict[str, Any]:

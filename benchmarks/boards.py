@@ -37,14 +37,18 @@ __all__ = [
     "OTHERS",
     "PAIN_LANDS",
     "PEER_REFUSALS",
+    "ROCKS",
     "SIGNETS",
     "SPELL_COSTS",
+    "UTILITY",
     "board_cards",
     "cataracts_board",
     "commander_board",
     "costs_for",
     "generic_cost",
     "lands_board",
+    "mana_cost_share",
+    "mixed_board",
     "over_cost",
     "permanent",
     "small_board",
@@ -173,6 +177,47 @@ def lands_board(size: int, seed: int = 0, dual_share: float = 0.4) -> dict[str, 
         name = rng.choice(duals) if rng.random() < dual_share else rng.choice(BASICS)
         perms.append(permanent(f"l{i}", name))
     return _board(perms)
+
+
+#: Mana rocks and Talismans of the mixed boards (Signets come from :data:`SIGNETS`).
+ROCKS = ("Sol Ring", "Mind Stone", "Arcane Signet", "Fellwar Stone", "Thought Vessel", "Talisman of Progress",
+         "Talisman of Dominance", "Talisman of Indulgence", "Talisman of Impulse", "Talisman of Unity",
+         "Talisman of Hierarchy", "Talisman of Creativity", "Talisman of Conviction", "Talisman of Resilience",
+         "Talisman of Curiosity")
+#: Utility lands of the mixed boards.
+UTILITY = ("Command Tower", "Rogue's Passage", "Reliquary Tower", "Exotic Orchard", "Path of Ancestry")
+
+
+def mixed_board(size: int, seed: int = 0) -> dict[str, Any]:
+    """A board of ``size`` mixed real permanents, as a long game's board has them: 40% basics,
+    10% original duals, 8% pain lands, 6% filter lands, 6% utility lands, 10% Signets, 10% rocks
+    and Talismans, 10% mana creatures, the rest basics; ids drawn anew from the seed; Kenrith as the commander."""
+    rng = random.Random(seed)
+    shares = ((BASICS, 0.40), (tuple(DUALS), 0.10), (PAIN_LANDS, 0.08), (FILTER_LANDS, 0.06), (UTILITY, 0.06),
+              (SIGNETS, 0.10), (ROCKS, 0.10), (DORKS, 0.10))
+    names: list[str] = []
+    for pool, share in shares:
+        names += [rng.choice(pool) for _ in range(round(size * share))]
+    names += [rng.choice(BASICS) for _ in range(size - len(names))]
+    names = names[:size]
+    rng.shuffle(names)
+    ids = rng.sample(range(1, 10**7), len(names))
+    return _board([permanent(str(i), n) for i, n in zip(ids, names)], life=40, commander=(COMMANDER,))
+
+
+def mana_cost_share(board: dict[str, Any], share: float, seed: int = 0) -> str:
+    """A cost of about ``share`` of the mana the board's permanents add (a land, creature or
+    Talisman one, Sol Ring two, a Signet one more than its own cost: one net): generic mana and
+    one colored symbol in eight, of the colors the board's lands make."""
+    rng = random.Random(seed)
+    mana = sum(2 if p["card"] == "Sol Ring" else 1 for p in board["battlefield"])
+    total = max(1, round(mana * share))
+    colors = sorted({c for text in _land_colors(board) for c in text}) or ["G"]
+    pips: dict[str, int] = {}
+    for _ in range(total // 8):
+        c = rng.choice(colors)
+        pips[c] = pips.get(c, 0) + 1
+    return _format(total - sum(pips.values()), pips)
 
 
 def _land_colors(board: dict[str, Any]) -> list[str]:

@@ -6,10 +6,9 @@ without PYTHONDONTWRITEBYTECODE, which makes every start recompile the sources:
     python -m venv /tmp/venv_c && /tmp/venv_c/bin/pip install /path/to/manasolver
     env -u PYTHONDONTWRITEBYTECODE python benchmarks/startup_installed.py /tmp/venv_c/bin/manasolver
 
-Each command is timed ``RUNS`` times (wall clock and the child's CPU time): with the console script's
-compile cache (:mod:`manasolver.solver.startup`) in a fresh folder, after one run that fills it (that
-first run is reported too), and with the cache turned off (``MANASOLVER_NO_CACHE=1``), beside the bare
-interpreter of the same install (``python -c pass``).  It writes benchmarks/results/startup_installed.md
+Each command is timed ``RUNS`` times (wall clock and the child's CPU time) after one run that is not
+counted (it writes the bytecode a fresh install may lack), beside the bare interpreter of the same
+install (``python -c pass``).  It writes benchmarks/results/startup_installed.md
 and prints the same table.  Nothing is asserted: these are figures, not tests.
 """
 
@@ -21,7 +20,6 @@ import resource
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -51,18 +49,13 @@ def main(argv: list[str]) -> int:
     exe = argv[0] if argv else "manasolver"
     runs = int(argv[1]) if len(argv) > 1 else RUNS
     python = str(Path(exe).with_name("python")) if Path(exe).with_name("python").exists() else sys.executable
-    base = {k: v for k, v in os.environ.items() if k not in ("MANASOLVER_NO_CACHE", "MANASOLVER_CACHE_DIR")}
+    base = dict(os.environ)
     load_start = os.getloadavg()
     rows = []
     bare = _series([python, "-c", "pass"], base, runs)
-    with tempfile.TemporaryDirectory() as cache:
-        cached_env = {**base, "MANASOLVER_CACHE_DIR": cache}
-        off_env = {**base, "MANASOLVER_NO_CACHE": "1"}
-        for args in COMMANDS:
-            first = _time([exe, *args], cached_env)[0]  # fills the cache with what this command compiles
-            cached = _series([exe, *args], cached_env, runs)
-            off = _series([exe, *args], off_env, runs)
-            rows.append((" ".join(args), first, cached, off))
+    for args in COMMANDS:
+        first = _time([exe, *args], base)[0]
+        rows.append((" ".join(args), first, _series([exe, *args], base, runs)))
     load_end = os.getloadavg()
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
                 if line.startswith("model name")), platform.processor())
@@ -72,17 +65,15 @@ def main(argv: list[str]) -> int:
         f"Machine: {cpu}, {os.cpu_count()} cores, load average {load_start[0]:.2f} at the start and "
         f"{load_end[0]:.2f} at the end; Python {platform.python_version()}; "
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. PYTHONDONTWRITEBYTECODE "
-        f"{'set' if os.environ.get('PYTHONDONTWRITEBYTECODE') else 'unset'}. {runs} runs each; wall clock "
-        f"(median, min) and the process's CPU time (median). \"cached\": the console script's compile cache "
-        f"filled by one run before (that run: \"first\"); \"no cache\": MANASOLVER_NO_CACHE=1. "
-        f"The bare interpreter (`python -c pass`): {bare[0]:.3f} s median, {bare[1]:.3f} min, CPU {bare[2]:.3f}.",
+        f"{'set' if os.environ.get('PYTHONDONTWRITEBYTECODE') else 'unset'}. {runs} runs each after one not "
+        f"counted (\"first\"); wall clock (median, min) and the process's CPU time (median). "
+        + f"The bare interpreter (`python -c pass`): {bare[0]:.3f} s median, {bare[1]:.3f} min, CPU {bare[2]:.3f}.",
         "",
-        "| command | cached median s | cached min s | cached CPU s | first run s | no cache median s "
-        "| no cache CPU s | target |",
-        "|---|---|---|---|---|---|---|---|",
+        "| command | median s | min s | CPU s | first run s | target |",
+        "|---|---|---|---|---|---|",
     ]
-    lines += [f"| `manasolver {cmd}` | {c[0]:.3f} | {c[1]:.3f} | {c[2]:.3f} | {first:.3f} | {o[0]:.3f} | "
-              f"{o[2]:.3f} | ≤ 0.2 |" for cmd, first, c, o in rows]
+    lines += [f"| `manasolver {cmd}` | {c[0]:.3f} | {c[1]:.3f} | {c[2]:.3f} | {first:.3f} | ≤ 0.2 |"
+              for cmd, first, c in rows]
     text = "\n".join(lines) + "\n"
     out = Path(__file__).resolve().parent / "results" / "startup_installed.md"
     out.write_text(text, encoding="utf-8")

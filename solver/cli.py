@@ -619,21 +619,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> int:
-    """The console script ``manasolver``: :func:`main` with the compile cache of
-    :mod:`~manasolver.solver.startup` (the dataclass methods and regular expressions that start-up
-    compiled, read back instead of compiled again), and what start-up loaded frozen out of the collector's sight
-    before the interpreter exits (its
-    last collections would otherwise scan every object of the run, some 5% of a light query)."""
+    """The console script ``manasolver``: :func:`main`, and what start-up loaded frozen out of the
+    collector's sight before the interpreter exits (its last collections would otherwise scan every
+    object of the run, some 5% of a light query)."""
     import gc
 
-    from manasolver.solver import startup
-    startup.install()
     try:
         return main()
     finally:
-        startup.save()
         gc.freeze()
-
 
 if __name__ == "__main__":
     sys.exit(run())

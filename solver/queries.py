@@ -171,6 +171,10 @@ def can_pay(req: PaymentRequest, backend: str | None = None) -> CanPayAnswer:
     return CanPayAnswer(False, reason(problem))
 
 
+#: What :func:`pay` holds of a cost the flow check proved unpayable.
+_PROVEN_UNPAYABLE = Infeasible("Hall's condition fails for every form within the player's life and energy")
+
+
 @budgeted
 def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
     """The best payment of ``req``'s cost under its policy (SPEC §6), or why there is none."""
@@ -184,10 +188,13 @@ def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
             return PayAnswer(True, payment=first)
         guard_excluded(supply, req)
         return PayAnswer(False, reason=reason(problem))
-    result = _solve(problem, backend, "pay")
+    feasible = problem.at("feasible", x)
+    # an unpayable cost proven so by the flow check goes to its reason without an optimiser
+    unpayable = backend is None and isinstance(backends.decide(feasible, ("flow",)), Infeasible)
+    result = _PROVEN_UNPAYABLE if unpayable else _solve(problem, backend, "pay")
     if isinstance(result, Infeasible):
         guard_excluded(supply, req)
-        return PayAnswer(False, reason=reason(problem.at("feasible", x)))
+        return PayAnswer(False, reason=reason(feasible))
     why = "the payment is legal, its optimality is proven only without it"
     ignored = tuple((e.permanent, f"{e.name}: left out ({e.reason}: {e.clause}); {why}") for e in supply.excluded)
     from manasolver.solver.payment_writer import Written
@@ -237,7 +244,7 @@ def _max_x_by_bisection(base: Problem, partial: list[MaxXAnswer]) -> MaxXAnswer 
     sup = base.supply
     units = sup.pool_total + sum(
         k.count * max((o.produced * (1 if o.exclusive else o.repeat) for o in k.options), default=0)
-        for k in sup.classes)
+        for k in sup.classes) + sum(len(g.members) for g in base.assists.groups) + len(base.assists.graveyard)
     slack = max(f.generic_reduction for f in base.forms)
     lo, hi = 0, (units + slack) // max(1, base.announcement.x_count) + 1
     while lo < hi:  # invariant: lo payable, hi + 1 not known payable

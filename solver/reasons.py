@@ -151,6 +151,15 @@ def _from_slack(problem: Problem) -> Reason:
     return _unproved(why)
 
 
+def _pays_life_or_energy(problem: Problem) -> bool:
+    """Can life or energy limit a payment of ``problem``: a form that pays life or energy, or an
+    option whose cost does?  (Damage from a source counts only against a form's life payment,
+    CR 601.2g-h.)  When neither can, relaxing life and energy changes no payment, so the
+    least missing mana is the whole reason."""
+    return any(f.life or f.energy for f in problem.forms) or any(
+        o.life or o.energy for cls in problem.supply.classes for o in cls.options)
+
+
 def _slack_reason(problem: Problem, slack: _Slack) -> Reason:
     """The REASON from the CP-SAT slack models."""
     first = slack.relaxed(problem)
@@ -169,6 +178,8 @@ def _slack_reason(problem: Problem, slack: _Slack) -> Reason:
         if slack.lifted_payable(problem):
             return Reason("restricted_mana", "payable only with mana whose spending restriction "
                           "does not allow this (CR 106.6)", missing)
+    if not _pays_life_or_energy(problem):
+        return Reason("insufficient_mana", f"{missing} more mana is needed", missing)
     loose = slack.relaxed(problem, relax_life=True, relax_energy=True, mana_first=True)
     if not isinstance(loose, Infeasible) and not loose.missing:
         if loose.energy > 0:

@@ -278,14 +278,22 @@ def card_context(card: Card) -> tuple[bool, bool] | None:
 #: key its class is grouped by when none on the board does).
 _Row = tuple[Excluded | None, tuple[Option, ...], bool, SourceKind, bool, bool, bool, tuple[object, ...]]
 #: Rows of permanents whose options do not depend on the board (or only on the commander's
-#: identity), by (permanent identity, resources, sick, life and energy, identity): a stream of
-#: boards whose permanents recur (the board loader reuses equal permanents) groups each row once.
+#: identity), by (what the permanent is and its state, resources, sick, life and energy,
+#: identity): never by its id, which differs from one game to the next (:func:`_what`).
 _ROWS: KeyMemo[tuple[object, ...], _Row] = KeyMemo(16385)
 #: The same rows of permanents that no context changes (not sick, paying no life or energy, not
-#: reading the commander), by permanent identity alone, one table per ``resources`` flag: the
-#: common case, one dictionary lookup per permanent.
-_PLAIN_ROWS: tuple[dict[int, tuple[Permanent, _Row]], dict[int, tuple[Permanent, _Row]]] = ({}, {})
+#: reading the commander), by what the permanent is alone, one table per ``resources`` flag: the
+#: common case, one dictionary lookup per permanent; each entry keeps its card (whose id the key
+#: holds) and is checked against it.
+_PLAIN_ROWS: tuple[dict[tuple[object, ...], tuple[Card, _Row]], dict[tuple[object, ...], tuple[Card, _Row]]] = ({}, {})
 _PLAIN_LIMIT = 16384
+
+
+def _what(perm: Permanent) -> tuple[object, ...]:
+    """What a permanent is and its state, every field but its id (its card by identity: cards are
+    interned by their database, and a remembered row keeps its card): the key of its row."""
+    return (id(perm.card), perm.controller, perm.tapped, perm.sick, perm.haste, perm.counters, perm.attached_to,
+            perm.cast_for, perm.x, perm.token, perm.chosen_color, perm.chosen_type, perm.chosen_name)
 
 
 def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | None, effects: bool,
@@ -296,26 +304,29 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
     card = perm.card
     board_dependent, pays, _, reference, commander_only = _card_info(card)
     key: tuple[object, ...] | None = None
+    what: tuple[object, ...] = ()
     if not remember:
         pass
-    elif not changed and (commander_only or not board_dependent):
-        key = (id(perm), resources, perm.sick and summoning_sick(state, perm),
+    elif not changed and (commander_only or not board_dependent) and perm.imprinted is None:
+        what = _what(perm)
+        key = (what, resources, perm.sick and summoning_sick(state, perm),
                (pl.life, pl.energy) if pays else (),
                commander_identity(state, perm.controller) if commander_only else -1)
-        hit = _ROWS.get(key, perm)
+        hit = _ROWS.get(key, card)
         if hit is not None:
             return hit
-    elif not changed and (_counts_only(card) or (refs is not None and not ref_error and _mirrors_only(card))):
+    elif not changed and perm.imprinted is None and (
+            _counts_only(card) or (refs is not None and not ref_error and _mirrors_only(card))):
         # Its options read the board only through the counts its amounts make (Elvish Archdruid's
         # Elves, Gaea's Cradle's creatures) or through what its could-produce abilities mirror
         # (Exotic Orchard, Reflecting Pool, Fellwar Stone): remembered per permanent and those values.
-        read = (id(perm), resources, perm.sick and summoning_sick(state, perm),
+        read = (_what(perm), resources, perm.sick and summoning_sick(state, perm),
                 (pl.life, pl.energy) if pays else (), _board_reads(state, perm, refs))
-        hit = _COUNTED_ROWS.get(read, perm)
+        hit = _COUNTED_ROWS.get(read, card)
         if hit is not None:
             return hit
-        return _COUNTED_ROWS.put(read, perm, _row(state, perm, pl, refs, effects, changed, resources,
-                                                  ref_error, False))
+        made = _row(state, perm, pl, refs, effects, changed, resources, ref_error, False)
+        return made if made[0] is not None else _COUNTED_ROWS.put(read, card, made)
     excluded: Excluded | None = None
     opts: tuple[Option, ...] = ()
     # A Spirit Guide's "exile from your hand" does nothing on the battlefield; Heritage
@@ -354,18 +365,18 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
         except TypeError:  # pragma: no cover - options are frozen values
             pass
     row: _Row = (excluded, opts, snow, kind, creature, creature and not perm.tapped, special, group)
-    if key is None:
+    if key is None or excluded is not None:  # (an exclusion names the permanent's id)
         return row
     if not (perm.sick or pays or commander_only):
         plain = _PLAIN_ROWS[resources]
         if len(plain) >= _PLAIN_LIMIT:
             plain.clear()
-        plain[id(perm)] = (perm, row)
-    return _ROWS.put(key, perm, row)
+        plain[what] = (card, row)
+    return _ROWS.put(key, card, row)
 
 
 #: Rows of the permanents whose options read the board only through their amounts' counts or
-#: what they mirror, by (permanent identity, resources, sick, life and energy, those values): see
+#: what they mirror, by (what the permanent is, resources, sick, life and energy, those values): see
 #: :func:`_counts_only`, :func:`_mirrors_only`.
 _COUNTED_ROWS: KeyMemo[tuple[object, ...], _Row] = KeyMemo(4097)
 
@@ -512,8 +523,8 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     for pos, perm in enumerate(state.battlefield):
         if perm.controller != name:
             continue
-        hit = plain.get(id(perm)) if plain is not None else None
-        if hit is not None and hit[0] is perm:
+        hit = plain.get(_what(perm)) if plain is not None and perm.imprinted is None else None
+        if hit is not None and hit[0] is perm.card:
             found.append((pos, perm, hit[1]))
         else:
             found.append((pos, perm, None))

@@ -30,7 +30,7 @@ def test_quick_client_run_answers_every_line_as_the_engine_does(tmp_path: Path) 
     results = client.run(client.QUICK, log=lambda s: None)
     rows = {r["figure"]: r for r in results["rows"]}
     fresh = [r for r in rows.values() if r["figure"].startswith("fresh")]
-    assert len(fresh) == 6
+    assert len(fresh) == 9 and {r["board"] for r in fresh} == set(client.FAMILIES)
     for r in fresh:
         assert r["errors"] == 0 and r["mismatches"] == 0, r
     repeated = [r for r in rows.values() if r["figure"].startswith(("same board", "session board"))]
@@ -51,21 +51,27 @@ def test_quick_client_run_answers_every_line_as_the_engine_does(tmp_path: Path) 
 
 
 def test_pipe_streams_and_asks_lines_in_order_through_a_real_process() -> None:
-    """The harness's pipe to the plain JSON loop (a real process): a stream of lines larger than
-    the pipe's buffer comes back whole and in order, and a line asked alone after it gets its own
-    answer (nothing read ahead is lost between the two ways of asking)."""
+    """The harness's pipes to the plain JSON loop (real processes): a stream of lines larger than
+    the pipe's buffer comes back whole and in order from the loop that flushes only when its input
+    ends, and the loop that flushes each answer answers lines asked alone after a stream (nothing
+    read ahead is lost between the two ways of asking)."""
     import sys
-    pipe = client._Pipe([sys.executable, "-c", client._LOOP])
+    lines = [json.dumps({"id": i, "pad": "x" * (70_000 if i % 7 == 0 else i)}) for i in range(60)]
+    plain = client._Pipe([sys.executable, "-c", client._LOOP], ready=True)
     try:
-        lines = [json.dumps({"n": i, "pad": "x" * (70_000 if i % 7 == 0 else i)}) for i in range(60)]
-        got, secs = pipe.stream(lines)
-        assert secs > 0 and [g["n"] for g in got] == list(range(60))
-        assert got[7]["pad"] == "x" * 70_000
+        got, secs = plain.stream(lines, close=True)
+        assert secs > 0 and got == [{"id": i, "payable": True} for i in range(60)]
+    finally:
+        plain.close()
+    pipe = client._Pipe([sys.executable, "-c", client._LOOP_FLUSHED], ready=True)
+    try:
+        got, _ = pipe.stream(lines)
+        assert [g["id"] for g in got] == list(range(60))
         for i in range(3):
-            one, _ = pipe.ask(json.dumps({"alone": i}))
-            assert one == {"alone": i}
+            one, _ = pipe.ask(json.dumps({"id": f"alone-{i}"}))
+            assert one == {"id": f"alone-{i}", "payable": True}
         again, _ = pipe.stream(lines[:5])
-        assert [g["n"] for g in again] == list(range(5))
+        assert [g["id"] for g in again] == list(range(5))
     finally:
         pipe.close()
 
@@ -76,14 +82,24 @@ def test_every_fresh_row_has_its_ratio_to_the_json_loop() -> None:
     is the in-process one."""
     import sys
     batch = client._Pipe(client._cli() + ["batch"])
-    loop = client._Pipe([sys.executable, "-c", client._LOOP])
+    loop = client._Pipe([sys.executable, "-c", client._LOOP_FLUSHED], ready=True)
     try:
         rows = client._fresh(client.ClientPlan("t", 4, 3, 3, 0, 0, 0, 0, False, 0, 0), batch, loop, lambda s: None)
     finally:
         batch.close()
         loop.close()
-    assert len(rows) == 6
+    assert len(rows) == 9
     for r in rows:
         ours = r.get("per_line_ms") or r["median_ms"]
         assert abs(r["ratio_to_json_loop"] - ours / r["json_loop_ms"]) <= 0.02 * r["ratio_to_json_loop"] + 0.01, r
         assert r["errors"] == 0 and r["mismatches"] == 0, r
+
+
+def test_inprocess_times_deck_lines_with_each_interpreter() -> None:
+    """``--against``: each interpreter (here this one, twice under two names) answers the same
+    fresh deck-board lines in its own process; a row per family, query and interpreter."""
+    import sys
+    plan = client.ClientPlan("t", 0, 0, 3, 0, 0, 0, 0, False, 0, 0, warm_lines=2)
+    rows = client.inprocess(plan, {"one": sys.executable, "two": sys.executable}, lambda s: None, rounds=1)
+    assert len(rows) == 8 and {r["code"] for r in rows} == {"one", "two"}
+    assert all(r["lines"] == 3 and r["median_ms"] > 0 for r in rows)
