@@ -27,12 +27,21 @@ from typing import TYPE_CHECKING, Literal
 from manasolver.models._memo import IdentityMemo
 from manasolver.models.cost import ManaCost
 from manasolver.models.effects import SpendTable
-from manasolver.models.rules.counts import payment_spend_table, spend_effects, spend_table
+from manasolver.models.rules.counts import (
+    payment_spend_table,
+    spend_effects,
+    spend_table,
+)
 from manasolver.models.state import GameState
 from manasolver.models.symbols import ANY_COLOR, TYPE_BITS, C, ManaSymbol
 from manasolver.solver.casting.announce import Announcement, Form, announce, mask_text
 from manasolver.solver.request import Modifier, PaymentRequest, Policy
-from manasolver.solver.supply.model import Option, SourceClass, Supply, restriction_allows
+from manasolver.solver.supply.model import (
+    Option,
+    SourceClass,
+    Supply,
+    restriction_allows,
+)
 from manasolver.solver.supply.resources import Assists, build_assists
 from manasolver.solver.supply.unmodelled import guard_spent_on_costs
 
@@ -47,6 +56,7 @@ __all__ = [
     "kept_spend_table",
     "lowest_bit",
     "mana_string",
+    "order_constraints",
     "sacrifices_last",
     "spend_table_of",
     "spending_supply",
@@ -350,18 +360,18 @@ def activation_of(cls: SourceClass, m: int, opt: Option, mana: str,
     return Activation(cls.members[m], opt.ability, opt.costs, mana, sacrificed=sacrificed, tapped=tapped)
 
 
-def sacrifices_last(acts: list[Activation]) -> list[Activation]:
-    """Activations in an order a player can follow: board order, except that an activation
-    sacrificing a permanent comes after that permanent's own activations and after the
-    activations whose costs tap it (it is gone after, CR 701.21a), and one that discards the whole
-    hand (Lion's Eye Diamond) after those that use cards of the hand; a stable topological order."""
+def order_constraints(acts: list[Activation]) -> list[set[int]]:
+    """For each activation, the activations that must come before it: an activation sacrificing
+    a permanent comes after that permanent's own activations and after the activations whose
+    costs tap it (it is gone after, CR 701.21a), and one that discards the whole hand (Lion's Eye
+    Diamond) after those that use cards of the hand."""
     discards = [i for i, a in enumerate(acts) if "discard your hand" in a.costs]
+    before: list[set[int]] = [set() for _ in acts]
     if not discards and not any(a.sacrificed or a.tapped for a in acts):
-        return acts
+        return before
     by_perm: dict[str, list[int]] = {}
     for i, a in enumerate(acts):
         by_perm.setdefault(a.permanent, []).append(i)
-    before: list[set[int]] = [set() for _ in acts]
     tapping: dict[str, list[int]] = {}
     for i, a in enumerate(acts):
         for pid in a.tapped:
@@ -376,6 +386,15 @@ def sacrifices_last(acts: list[Activation]) -> list[Activation]:
     for i in discards:  # the hand's cards are used before the hand is discarded
         before[i].update(j for j, a in enumerate(acts) if j != i and (
             a.hand is not None or any(pid.startswith("hand:") for pid in a.sacrificed)))
+    return before
+
+
+def sacrifices_last(acts: list[Activation]) -> list[Activation]:
+    """Activations in an order a player can follow: board order, except as
+    :func:`order_constraints` says; a stable topological order."""
+    before = order_constraints(acts)
+    if not any(before):
+        return acts
     out: list[int] = []
     done: set[int] = set()
     while len(out) < len(acts):
