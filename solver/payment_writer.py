@@ -47,7 +47,7 @@ from manasolver.solver.payment_order import (
 )
 from manasolver.solver.supply.model import Option, restriction_pays_abilities
 
-__all__ = ["Finisher", "Written", "direct_json", "finish_json", "finish_payment", "writes_directly"]
+__all__ = ["Finisher", "Written", "best_first", "direct_json", "finish_json", "finish_payment", "writes_directly"]
 
 _FIRST = itemgetter(0)
 #: One mana of each type as text (``{W}`` … ``{C}``).
@@ -401,3 +401,37 @@ def finish_payment(problem: Problem, payment: Payment, finisher: Finisher | None
         payment, activations=ordered,
         allocation=tuple(Allocation(e["symbol"], *next(iter(e["paid_by"].items()))) for e in out["allocation"]),
         warnings=tuple(out["warnings"]), score=tuple((n, v) for n, v in out["score"]))
+
+
+def _canonical(p: Payment) -> str:
+    """A payment as a key that ignores the order of its activations and its reports."""
+    out = p.to_json()
+    for key in ("allocation", "warnings", "score", "spent", "colors_spent"):
+        out.pop(key, None)
+    out["activations"] = sorted(json.dumps(a, sort_keys=True) for a in out["activations"])
+    return json.dumps(out, sort_keys=True)
+
+
+def best_first(problem: Problem, listed: list[Payment], first: Payment | None, limit: int) -> list[Payment]:
+    """``listed`` written as plans and ordered best first under the policy (by ``score``, ties by
+    the board positions of the permanents used, earlier first), with ``first`` (``pay``'s
+    payment, already a plan) leading and not repeated; at most ``limit``."""
+    finisher = Finisher(problem)
+    position: dict[str, int] = {}
+    for cls in problem.supply.classes:
+        for pid, pos in zip(cls.members, cls.positions):
+            position[pid] = pos
+    far = len(position) + 1
+
+    def key(p: Payment) -> tuple[object, ...]:
+        score = p.score or ()
+        weights = problem.policy.weights
+        value: tuple[int, ...] = ((sum(v * w for (_n, v), (_m, w) in zip(score, weights)),) if weights
+                                  else tuple(v for _n, v in score))
+        return (value, sorted(position.get(a.permanent, far) for a in p.activations), _canonical(p))
+
+    planned = sorted((finish_payment(problem, p, finisher) for p in listed), key=key)
+    if first is None:
+        return planned[:limit]
+    seen = _canonical(first)
+    return [first, *[p for p in planned if _canonical(p) != seen]][:limit]

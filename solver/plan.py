@@ -63,6 +63,7 @@ from manasolver.solver.budget import budgeted
 from manasolver.solver.backends.problem import Problem, Solution, mana_string, to_payment
 from manasolver.solver.casting.announce import MAX_FORMS, Announcement, Form
 from manasolver.solver.payment import Payment
+from manasolver.solver.payment_writer import finish_payment
 
 if TYPE_CHECKING:
     from manasolver.solver.answers import Reason, ReasonCode
@@ -757,7 +758,7 @@ class _Splitter:
             pay = to_payment(p, sub)
             if extra:
                 pay = dataclasses.replace(pay, floating=mana_string(_bits(pay.floating) + extra))
-            out.append(pay)
+            out.append(finish_payment(p, pay))
         return out
 
     def _pay_cost(self, r: int, left: dict[int, dict[tuple[object, ...], int]]
