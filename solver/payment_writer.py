@@ -47,7 +47,7 @@ from manasolver.solver.payment_order import (
 )
 from manasolver.solver.supply.model import Option, restriction_pays_abilities
 
-__all__ = ["Finisher", "Written", "best_first", "direct_json", "finish_json", "finish_payment", "writes_directly"]
+__all__ = ["Finisher", "Planned", "Written", "best_first", "direct_json", "finish_json", "finish_payment", "writes_directly"]
 
 _FIRST = itemgetter(0)
 #: One mana of each type as text (``{W}`` … ``{C}``).
@@ -72,6 +72,21 @@ class Written:
     def payment(self) -> Payment:
         """The :class:`Payment` value of the solution (the general path), as an executable plan."""
         return finish_payment(self.problem, to_payment(self.problem, self.solution))
+
+
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """A payment already written as a plan (its PAYMENT object), kept as an answer's source."""
+
+    out: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return self.out
+
+    def payment(self) -> Payment:
+        p = Payment.from_json(self.out)
+        return dataclasses.replace(p, warnings=tuple(self.out["warnings"]),
+                                   score=tuple((n, v) for n, v in self.out["score"]))
 
 
 def writes_directly(problem: Problem, sol: Solution) -> bool:
@@ -302,7 +317,9 @@ class Finisher:
         their values for the payment ``out``, counted as the backends count them."""
         problem = self.problem
         policy = problem.policy
-        names = [n for n, _w in policy.weights] if policy.weights else list(policy.criteria)
+        names: list[str] = [n for n, _w in policy.weights] if policy.weights else list(policy.criteria)
+        if problem.req.sources.preserve and "preserve" not in names:  # ranked right after no_sacrifice
+            names.insert(names.index("no_sacrifice") + 1 if "no_sacrifice" in names else 0, "preserve")
         acts = out["activations"]
         classes = problem.supply.classes
         used = [0] * len(classes)

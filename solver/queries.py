@@ -68,7 +68,7 @@ if TYPE_CHECKING:  # a payment's types: the writer is imported when an answer ca
     from manasolver.solver.payment import Payment
 
 __all__ = ["CanPayAnswer", "MaxXAnswer", "PayAnswer", "PaymentsAnswer", "Reason", "can_pay", "max_x",
-           "pay", "payments", "prepare"]
+           "pay", "payments", "prepare", "problem_for"]
 
 
 # -- plumbing ---------------------------------------------------------------------------------
@@ -105,6 +105,12 @@ def prepare(req: PaymentRequest, mode: Mode, x: int | None = 0,
                                             reserved=reserved_ids(req)), req.spell, req.state)
     ann = _announce(req.cost, req.modifiers)
     return Problem.build(req, supply, ann, mode, x, ignore_restrictions)
+
+
+def problem_for(req: PaymentRequest, supply: Supply, mode: Mode, x: int | None) -> Problem:
+    """The :class:`Problem` of ``req`` over a given ``supply`` (a manual payment's supply after a
+    step: :mod:`~manasolver.solver.guide`)."""
+    return Problem.build(req, supply, _announce(req.cost, req.modifiers), mode, x)
 
 
 def _fixed_x(req: PaymentRequest) -> int:
