@@ -214,14 +214,14 @@ def _supply(req: PaymentRequest, state: GameState) -> Supply:
     return prepare(dataclasses.replace(req, state=state), "feasible", req.x or 0).supply
 
 
-def _find(supply: Supply, pid: str, ability: int) -> tuple[int, int, Option] | None:
-    """Class, member and option of mana ability ``ability`` of ``pid`` in ``supply``."""
+def _find(supply: Supply, pid: str, ability: int) -> list[tuple[int, int, Option]]:
+    """Class, member and option of each option of mana ability ``ability`` of ``pid`` in
+    ``supply`` (an ability with several productions may be several options)."""
     for k, cls in enumerate(supply.classes):
         if pid in cls.members:
-            for opt in cls.options:
-                if opt.ability == ability:
-                    return k, cls.members.index(pid), opt
-    return None
+            m = cls.members.index(pid)
+            return [(k, m, opt) for opt in cls.options if opt.ability == ability]
+    return []
 
 
 def _find_all(req: PaymentRequest, state: GameState, pid: str) -> list[Option]:
@@ -250,26 +250,28 @@ def carry_partial(req: PaymentRequest, steps: Sequence[Step]) -> list[_Branch] |
         nxt: dict[tuple[tuple[int, int], ...], _Branch] = {}
         for branch in branches:
             found = _find(branch.supply, step.permanent, step.ability)
-            if found is None:
+            if not found:
                 try:
                     branch.state.permanent(step.permanent)
                 except KeyError:
                     return _bad(where, f"there is no permanent {step.permanent!r}")
                 return _bad(where, f"{step.permanent} can't activate mana ability {step.ability} now "
                                    f"(tapped, summoning sick, no such ability, or its cost can't be paid)")
-            k, m, opt = found
+            k, m, opt = found[0]
             cls = branch.supply.classes[k]
             if not _usable(opt, cls):
                 raise Unsupported(f"{cls.name}: a manual payment step can't yet use an ability whose cost "
                                   f"uses other permanents or cards", where)
-            ways = realizations(opt)
+            ways = [w for _k, _m, o in found for w in realizations(o)]
             if step.mana:
                 try:
                     want = tuple(sorted(_units(step.mana).elements(), key=TYPE_BITS.index))
                 except ManasolverError:
                     return _bad(where + ".mana", f"{step.mana!r} is not mana text")
-                if want not in ways:
+                chosen = next(((kk, mm, o) for kk, mm, o in found if want in realizations(o)), None)
+                if chosen is None:
                     return _bad(where + ".mana", f"{cls.name} can't add {step.mana} with ability {step.ability}")
+                k, m, opt = chosen
                 ways = [want]
             elif len(ways) > 1:
                 return _bad(where + ".mana", f"{cls.name} can add {', '.join(_text(w) for w in ways)}: "
@@ -379,20 +381,25 @@ def next_steps(req: PaymentRequest, branch: _Branch, rest: dict[str, Any] | None
 
 def combined(req: PaymentRequest, branch: _Branch, rest: dict[str, Any]) -> dict[str, Any]:
     """The PAYMENT of the whole cost on the original board: the partial payment's activations,
-    then ``rest`` (a payment made on the board after them); pool mana used and floating mana
-    are told apart by the original pool (mana of one type is the same mana)."""
+    then ``rest`` (a payment made on the board after them).  Of the pool mana ``rest`` left
+    alone, what the partial payment made is counted as floating and the rest as the original
+    pool left unused (mana of one type is the same mana, so the original pool is counted as
+    spent first)."""
     from manasolver.solver.carry import _units
     pl = req.state.player(req.player)
     start = _units(pl.pool.format()) if pl.pool.symbols else Counter()
-    final = _pool(branch.supply)
-    final.subtract(_units(rest.get("pool_used", "")))
-    final.update(_units(rest.get("floating", "")))
-    final = +final
-    original_left = final & start
+    made: Counter[int] = Counter()
+    for act in branch.acts:
+        made.update(_units(act["mana"]))
+    left = _pool(branch.supply)
+    left.subtract(_units(rest.get("pool_used", "")))
+    left = +left
+    made_left = left & made
+    original_left = left - made_left
     out = dict(rest)
     out["activations"] = [*branch.acts, *rest.get("activations", [])]
     out["pool_used"] = pool_text(+(start - original_left))
-    out["floating"] = pool_text(+(final - original_left))
+    out["floating"] = pool_text(_units(rest.get("floating", "")) + made_left)
     out["life"] = int(rest.get("life", 0)) + branch.life
     out["energy"] = int(rest.get("energy", 0)) + branch.energy
     out["damage"] = int(rest.get("damage", 0)) + branch.damage
