@@ -332,7 +332,8 @@ def _candidates(supply: Supply) -> Iterator[tuple[int, SourceClass, Option, tupl
 
 def _rest(req: PaymentRequest, branch: _Branch) -> dict[str, Any] | None:
     """The best payment of the cost on the branch's board (its supply), or None."""
-    from manasolver.solver.payment_writer import Written
+    from manasolver.solver.backends.problem import to_payment
+    from manasolver.solver.payment_writer import direct_json
     from manasolver.solver.queries import problem_for
     sub = dataclasses.replace(req, state=branch.state, sources=dataclasses.replace(req.sources, require=()))
     problem = problem_for(sub, branch.supply, "optimal", req.x or 0)
@@ -341,7 +342,7 @@ def _rest(req: PaymentRequest, branch: _Branch) -> dict[str, Any] | None:
         raise Unsupported(found.why, "backend")
     if not isinstance(found, Solution):
         return None
-    return Written(problem, found).to_json()
+    return direct_json(problem, found) or to_payment(problem, found).to_json()
 
 
 def next_steps(req: PaymentRequest, branch: _Branch, rest: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -360,7 +361,10 @@ def next_steps(req: PaymentRequest, branch: _Branch, rest: dict[str, Any] | None
     spare: dict[int, bool] = {}
     for k, cls, opt, made in _candidates(supply):
         ok = False
-        if opt.mana_cost or not plain or not _by_supply(opt):
+        if plain and _by_supply(opt) and opt.mana_cost:
+            ok = any(_payable_with(sub, _minus(supply, k, 0 if opt.exclusive else None, opt, made, paid))
+                     for paid in _pool_ways(pool, _cost_masks(opt)))
+        elif opt.mana_cost or not plain or not _by_supply(opt):
             for paid in _pool_ways(pool, _cost_masks(opt)):
                 after = _after(req, branch, k, 0, opt, made, paid, plain)
                 if _payable_with(dataclasses.replace(req, state=after.state), after.supply):
