@@ -262,6 +262,10 @@ def carry_partial(req: PaymentRequest, steps: Sequence[Step]) -> list[_Branch] |
             if not _usable(opt, cls):
                 raise Unsupported(f"{cls.name}: a manual payment step can't yet use an ability whose cost "
                                   f"uses other permanents or cards", where)
+            pays = _pool_ways(_pool(branch.supply), _cost_masks(opt))
+            if not pays:
+                return _bad(where, f"the mana cost {opt.mana_cost.format()} of {cls.name} {step.permanent} "
+                                   f"can't be paid from the mana in the pool (CR 605.3a)")
             ways = [w for _k, _m, o in found for w in realizations(o)]
             if step.mana:
                 try:
@@ -276,10 +280,6 @@ def carry_partial(req: PaymentRequest, steps: Sequence[Step]) -> list[_Branch] |
             elif len(ways) > 1:
                 return _bad(where + ".mana", f"{cls.name} can add {', '.join(_text(w) for w in ways)}: "
                                              f"say which under mana")
-            pays = _pool_ways(_pool(branch.supply), _cost_masks(opt))
-            if not pays:
-                return _bad(where, f"the mana cost {opt.mana_cost.format()} of {cls.name} {step.permanent} "
-                                   f"can't be paid from the mana in the pool (CR 605.3a)")
             if opt.life and branch.supply.life < opt.life:
                 return _bad(where, f"{cls.name} needs {opt.life} life (CR 119.4)")
             if opt.energy and branch.supply.energy < opt.energy:
