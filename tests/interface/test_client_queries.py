@@ -142,3 +142,23 @@ def test_apply_carries_the_payment_out_on_the_kept_board_701_21a_119_4() -> None
 def test_apply_needs_a_kept_board() -> None:
     out = answer({"query": "pay", "state": _board(("f", "Forest")), "cost": "{G}", "apply": True})
     assert out["error"]["where"] == "apply"
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+def test_cli_guide_and_sources_flags() -> None:
+    import json
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "manasolver.solver.cli", "guide", "example:filters", "{U}{R}",
+                          "--partial", '[{"permanent": "island", "ability": 0}]', "--json"],
+                         capture_output=True, text=True, check=True)
+    got = json.loads(out.stdout)
+    assert got["completable"] and ("bluffs", 1) in {(n["permanent"], n["ability"]) for n in got["next"]}
+    out = subprocess.run([sys.executable, "-m", "manasolver.solver.cli", "pay", "example:basics", "{G}",
+                          "--exclude", "forest", "--json"], capture_output=True, text=True, check=True)
+    paid = json.loads(out.stdout)
+    assert paid["payable"] and [a["permanent"] for a in paid["payment"]["activations"]] == ["everywhere"]
+    bad = subprocess.run([sys.executable, "-m", "manasolver.solver.cli", "guide", "example:filters", "{U}",
+                          "--partial", "[", "--json"], capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and "--partial" in bad.stderr
