@@ -619,6 +619,18 @@ function markSources() {
 
 let asking = 0;
 
+// One query to the page's own server; a failure to answer is shown as an error answer.
+async function postQuery(query) {
+  try {
+    const res = await fetch("/v1/query", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(query),
+    });
+    return await res.json();
+  } catch (err) {
+    return { error: { code: "network", message: "the server did not answer: " + err.message, where: "" } };
+  }
+}
+
 async function ask() {
   const query = buildQuery();
   clearErrors();
@@ -627,16 +639,8 @@ async function ask() {
   $("#answer").dataset.status = "asking";
   $("#ask-status").textContent = "asking…";
   if (query.error) { showAnswer(query, null); return; }
-  let answer;
   const started = performance.now();
-  try {
-    const res = await fetch("/v1/query", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(query),
-    });
-    answer = await res.json();
-  } catch (err) {
-    answer = { error: { code: "network", message: "the server did not answer: " + err.message, where: "" } };
-  }
+  const answer = await postQuery(query);
   if (mine !== asking) return;
   $("#ask-status").textContent = `answered in ${Math.round(performance.now() - started)} ms`;
   page.shownPayment = 0;
@@ -1003,16 +1007,8 @@ async function askGuide() {
   document.body.dataset.status = "asking";
   $("#answer").dataset.status = "asking";
   if (query.error) { page.byHand = null; showAnswer(query, null); return; }
-  let answer;
   const started = performance.now();
-  try {
-    const res = await fetch("/v1/query", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(query),
-    });
-    answer = await res.json();
-  } catch (err) {
-    answer = { error: { code: "network", message: "the server did not answer: " + err.message, where: "" } };
-  }
+  const answer = await postQuery(query);
   if (mine !== asking || !page.byHand) return;
   $("#ask-status").textContent = `guided in ${Math.round(performance.now() - started)} ms`;
   if (answer.error) { page.byHand = null; showAnswer(answer, query); return; }
