@@ -64,7 +64,7 @@ QUERIES: dict[str, frozenset[str]] = {
     "mana_value": frozenset({"cost", "card", "zone", "x"}),
     "counts": frozenset({"state"}),
     "card": frozenset({"card"}),
-    "plan": frozenset({"costs", "state", "policy", "apply"}),
+    "plan": frozenset({"costs", "state", "policy", "apply", "sources"}),
     "open": frozenset({"state"}),
     "update": frozenset({"board", "changes"}),
     "close": frozenset({"board"}),

@@ -705,10 +705,12 @@ class PlanQuery(_PlanQuery, _OnBoard, total=False):
         summed over the plan, unspent mana and keep_castable/keep_colors read at its end.
       apply: with board, true to carry the plan's payments out on the kept board, in order and
         atomically.
+      sources: permanents no cost of the plan uses (exclude; require and preserve are asked of pay).
     """
 
     policy: Policy
     apply: bool
+    sources: Sources
 
 
 class PartialStep(TypedDict, total=False):
