@@ -23,14 +23,18 @@ as its cost needs.
 
 from __future__ import annotations
 
+import heapq
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from functools import lru_cache
+from typing import Any, Literal
 
-from manasolver.models.symbols import ANY_TYPE, C
+from manasolver.models.cost import ManaCost
+from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, C, type_bit
 
-__all__ = ["Assist", "Demand", "Paid", "Plan", "Step", "executable"]
+__all__ = ["Assist", "Demand", "Paid", "Plan", "Step", "cost_masks", "executable", "mana_bits", "order_of",
+           "total_demands"]
 
 #: Depth-first search nodes tried for an order of the mana-costing activations.
 MAX_NODES = 4000
@@ -258,33 +262,50 @@ def _search(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[D
 
 
 def _topological(n: int, before: list[set[int]]) -> list[int] | None:
-    """The stable topological order of ``before`` (index -> indices that must precede it)."""
+    """The stable topological order of ``before`` (index -> indices that must precede it): each
+    time the smallest index whose predecessors are all placed; None on a cycle."""
+    if not any(before):
+        return list(range(n))
+    waiting = [len(b) for b in before]
+    after: list[list[int]] = [[] for _ in range(n)]
+    for i, b in enumerate(before):
+        for j in b:
+            after[j].append(i)
+    ready = [i for i in range(n) if not waiting[i]]
+    heapq.heapify(ready)
     out: list[int] = []
-    done: set[int] = set()
-    while len(out) < n:
-        ready = next((i for i in range(n) if i not in done and before[i] <= done), None)
-        if ready is None:
-            return None
-        out.append(ready)
-        done.add(ready)
-    return out
+    while ready:
+        i = heapq.heappop(ready)
+        out.append(i)
+        for k in after[i]:
+            waiting[k] -= 1
+            if not waiting[k]:
+                heapq.heappush(ready, k)
+    return out if len(out) == n else None
 
 
 def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[int], floating: Sequence[int],
                assists: Sequence[Assist] = (), after: Sequence[set[int]] | None = None) -> Plan:
     """An executable order of ``steps`` (given in board order, with ``after[i]`` the steps that
     must precede step ``i``) and what paid each demand of ``totals`` (see the module docstring).
-    ``pool``: the type bits of the pool mana used; ``floating``: those of the mana left over."""
-    units: dict[_Unit, int] = {}
+    ``pool``: the type bits of the pool mana used; ``floating``: those of the mana left over.
 
-    def add(u: _Unit) -> None:
+    The mana of the activations without a mana cost is counted by type and flags, not by
+    activation (it may come first in any order); each unit of such a class is given back to an
+    activation that made it, in board order, as the flow hands it out."""
+    units: dict[_Unit, int] = {}
+    makers: dict[_Unit, deque[int]] = {}
+
+    def add(u: _Unit, maker: int = -1) -> None:
         units[u] = units.get(u, 0) + 1
+        makers.setdefault(u, deque()).append(maker)
 
     for bit in pool:
         add(("pool", -1, bit, True, True, ""))
     for i, s in enumerate(steps):
+        group = i if s.cost else -1
         for bit in s.mana:
-            add(("made", i, bit, s.spell_ok, s.cost_ok, ""))
+            add(("made", group, bit, s.spell_ok, s.cost_ok, ""), i)
     for a in assists:
         add((a.kind, -1, a.mask, True, False, a.name))
     wants: dict[_Want, int] = {}
@@ -293,13 +314,15 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
         wants[w] = wants.get(w, 0) + 1
 
     kinds: list[Demand] = []
+    index: dict[tuple[int, bool], int] = {}
     kind_of: list[int] = []
     for d in totals:
-        key = Demand("", d.mask, d.generic)
-        if key not in kinds:
-            kinds.append(key)
-        kind_of.append(kinds.index(key))
-        want(("total", kind_of[-1], d.mask))
+        k = index.get((d.mask, d.generic))
+        if k is None:
+            k = index[(d.mask, d.generic)] = len(kinds)
+            kinds.append(Demand("", d.mask, d.generic))
+        kind_of.append(k)
+        want(("total", k, d.mask))
     for i, s in enumerate(steps):
         for mask in s.cost:
             want(("cost", i, mask))
@@ -307,49 +330,97 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
         want(("float", -1, bit))
     constraints = [set(b) for b in after] if after is not None else [set() for _ in steps]
     costly = [i for i, s in enumerate(steps) if s.cost]
-    found: tuple[dict[int, int], dict[tuple[_Unit, _Want], int]] | None = None
+    flows: dict[tuple[_Unit, _Want], int] | None = None
+    ordered = False
     if sum(units.values()) == sum(wants.values()):
         rank = {i: k for k, i in enumerate(_greedy(steps, costly, pool))}
-        got = _flow(units, wants, kinds, rank)
-        found = (rank, got) if got is not None else (_search(units, wants, kinds, costly) if costly else None)
-    ordered = found is not None
-    if found is None:  # no executable allocation: the given order, and the flow without order
-        every = frozenset(range(len(steps)))
-        got = _flow(units, wants, kinds, {i: 0 for i in every}, every) if sum(units.values()) == sum(
-            wants.values()) else None
-        flows = got or {}
-    else:
-        flows = found[1]
-        before = [set(c) for c in constraints]
-        for u, w in flows:
-            if w[0] == "cost" and u[0] == "made":
-                before[w[1]].add(u[1])
-        order_list = _topological(len(steps), before)
-        if order_list is None:
-            ordered = False
-    if not ordered or found is None:
+        flows = _flow(units, wants, kinds, rank)
+        if flows is None and costly:
+            found = _search(units, wants, kinds, costly)
+            flows = found[1] if found is not None else None
+        ordered = flows is not None
+        if flows is None:  # no executable allocation: the flow without order, the given order
+            every = frozenset(range(len(steps)))
+            flows = _flow(units, wants, kinds, {i: 0 for i in every}, every)
+    flows = flows or {}
+    by_want: dict[_Want, list[list[Any]]] = {}
+    for (u, w), n in flows.items():
+        by_want.setdefault(w, []).append([u, n])
+    # The makers of the units that paid each activation's cost come before it.
+    before = [set(c) for c in constraints]
+    for w, rows in by_want.items():
+        if w[0] == "cost":
+            for u, n in rows:
+                if u[0] == "made":
+                    for _ in range(n):
+                        before[w[1]].add(makers[u].popleft())
+    order_list = _topological(len(steps), before) if ordered else None
+    if order_list is None:
+        ordered = False
         order_list = _topological(len(steps), constraints) or list(range(len(steps)))
-    assert order_list is not None
     position = {i: k for k, i in enumerate(order_list)}
     # Each demand of the total takes one unit that flowed to it.
     paid: list[Paid] = []
     for t, d in enumerate(totals):
-        w = ("total", kind_of[t], d.mask)
-        unit = next((u for (u, ww), n in flows.items() if ww == w and n > 0), None)
-        if unit is None:
+        rows = by_want.get(("total", kind_of[t], d.mask), [])
+        row = next((r for r in rows if r[1] > 0), None)
+        if row is None:
             paid.append(Paid(d.symbol, "pool", False))
             continue
-        flows[(unit, w)] -= 1
-        kind, maker = unit[0], unit[1]
+        row[1] -= 1
+        unit = row[0]
+        kind = unit[0]
         if kind == "made":
-            paid.append(Paid(d.symbol, "activation", position[maker]))
+            paid.append(Paid(d.symbol, "activation", position[makers[unit].popleft()]))
         elif kind == "pool":
             paid.append(Paid(d.symbol, "pool", True))
         else:
-            paid.append(Paid(d.symbol, kind, unit[5]))  # type: ignore[arg-type]
+            paid.append(Paid(d.symbol, kind, unit[5]))
     return Plan(tuple(order_list), tuple(paid), ordered)
 
 
 def generic_demands(count: int) -> list[Demand]:
     """``count`` units of generic mana, each written ``{1}``."""
     return [Demand("{1}", ANY_TYPE, True) for _ in range(count)]
+
+
+@lru_cache(maxsize=4096)
+def mana_bits(text: str) -> tuple[int, ...]:
+    """The type bits of a mana string such as ``{U}{R}{C}`` (one bit per symbol)."""
+    return tuple(type_bit(part) for part in text.replace("}", "").split("{")[1:])
+
+
+def cost_masks(cost: ManaCost, times: int = 1) -> tuple[int, ...]:
+    """One mask per unit of mana a mana ability's cost takes, ``times`` activations of it."""
+    one: list[int] = []
+    for sym in cost.symbols:
+        if sym.special or sym.variable:
+            continue
+        if sym.is_numeral:
+            one.extend([ANY_TYPE] * sym.generic)
+        elif sym.snow:
+            one.append(ANY_TYPE)
+        else:
+            one.append((sym.colors & ANY_COLOR) | (C if sym.colorless else 0) or ANY_TYPE)
+    return tuple(one) * times
+
+
+def total_demands(total: str) -> list[Demand]:
+    """The demands of a written total, in order: generic as ``{1}`` each, then each symbol."""
+    out: list[Demand] = []
+    for sym in ManaCost.parse(total, allow_empty=True).symbols:
+        if sym.special or sym.variable:
+            continue
+        if sym.is_numeral:
+            out.extend(generic_demands(sym.generic))
+        elif sym.snow:
+            out.append(Demand(sym.text, ANY_TYPE))
+        else:
+            out.append(Demand(sym.text, (sym.colors & ANY_COLOR) | (C if sym.colorless else 0) or ANY_TYPE))
+    return out
+
+
+def order_of(steps: Sequence[Step], total: str, pool_used: str, floating: str, assists: Sequence[Assist] = (),
+             after: Sequence[set[int]] | None = None) -> tuple[int, ...]:
+    """:func:`executable`'s order for a payment written as text (its total, pool used, floating)."""
+    return executable(steps, total_demands(total), mana_bits(pool_used), mana_bits(floating), assists, after).order

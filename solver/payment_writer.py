@@ -26,25 +26,12 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
-from manasolver.models.cost import ManaCost
-from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, TYPE_BITS, C, type_bit
-from manasolver.solver.backends.problem import (
-    Problem,
-    Solution,
-    lowest_bit,
-    mana_string,
-    order_constraints,
-    to_payment,
-)
+from manasolver.models.symbols import ANY_COLOR, TYPE_BITS
+from manasolver.solver.backends.problem import (Problem, Solution, executable_order, lowest_bit, mana_string,
+                                                order_constraints, to_payment)
 from manasolver.solver.casting.announce import mask_text
 from manasolver.solver.payment import WARNINGS, Activation, Allocation, Payment
-from manasolver.solver.payment_order import (
-    Assist,
-    Demand,
-    Step,
-    executable,
-    generic_demands,
-)
+from manasolver.solver.payment_order import Assist, Step, cost_masks, executable, mana_bits, total_demands
 from manasolver.solver.supply.model import Option, restriction_pays_abilities
 
 __all__ = ["Finisher", "Planned", "Written", "best_first", "direct_json", "finish_json", "finish_payment", "writes_directly"]
@@ -113,6 +100,20 @@ def _accepts(problem: Problem, sol: Solution, counts: Counter[tuple[int, int]]) 
     return True
 
 
+def _executable_rows(problem: Problem, rows: list[tuple[int, dict[str, Any], int, int]], total: str,
+                     pool_used: list[int], floating: list[int]) -> list[dict[str, Any]]:
+    """The activations in board order, or, when some cost mana, in the executable order
+    :func:`~manasolver.solver.backends.problem.executable_order` gives the general path."""
+    classes = problem.supply.classes
+    if all(classes[k].free for _p, _r, k, _o in rows):
+        return [row for _, row, _k, _o in rows]
+    acts = [Activation(row["permanent"], row["ability"], tuple(row["costs"]), row["mana"]) for _, row, _k, _o in rows]
+    options = [(classes[k].options[o], problem.spell_ok[k][o]) for _p, _r, k, o in rows]
+    ordered = executable_order(acts, options, total, mana_string(pool_used), mana_string(floating))
+    at = {id(a): i for i, a in enumerate(acts)}
+    return [rows[at[id(a)]][1] for a in ordered]
+
+
 def direct_json(problem: Problem, sol: Solution) -> dict[str, Any] | None:
     """The PAYMENT of ``sol`` as ``to_payment(problem, sol).to_json()`` writes it, in one pass;
     ``None`` for a solution of another shape than :func:`writes_directly` accepts."""
@@ -176,12 +177,12 @@ def direct_json(problem: Problem, sol: Solution) -> dict[str, Any] | None:
             queues = {mask: iter(realized[(k, o, mask)]) for mask in set(slots)}
             texts = [mana_string([next(queues[mask]) for mask in slots]) for _ in range(counts[(k, o)])]
         plans[(k, o)] = (cls.positions, cls.members, opt.ability, list(opt.costs), iter(texts).__next__)
-    rows: list[tuple[int, dict[str, Any]]] = []
+    rows: list[tuple[int, dict[str, Any], int, int]] = []
     append = rows.append
     for k, m, o in sol.acts:
         positions, members, ability, costs, mana = plans[(k, o)]
         append((positions[m], {"permanent": members[m], "ability": ability, "costs": costs[:],
-                               "mana": mana()}))
+                               "mana": mana()}, k, o))
     rows.sort(key=_FIRST)
     # Choices: a merged mask is shown as the type that paid it.
     take: dict[int, int] = {}
@@ -205,7 +206,7 @@ def direct_json(problem: Problem, sol: Solution) -> dict[str, Any] | None:
         "total": form.total_text(sol.x, spell_units),
         "choices": choices,
         "x": sol.x,
-        "activations": [row for _, row in rows],
+        "activations": _executable_rows(problem, rows, form.total_text(sol.x, spell_units), pool_used, floating),
         "pool_used": mana_string(pool_used),
         "convoked": [],
         "delved": [],
@@ -226,40 +227,7 @@ def direct_json(problem: Problem, sol: Solution) -> dict[str, Any] | None:
 
 def _bits(text: str) -> list[int]:
     """The type bits of a mana string such as ``{U}{R}{C}`` (one bit per symbol)."""
-    out: list[int] = []
-    for part in text.replace("}", "").split("{")[1:]:
-        out.append(type_bit(part))
-    return out
-
-
-def _cost_masks(cost: ManaCost, times: int) -> tuple[int, ...]:
-    """One mask per unit of mana a mana ability's cost takes, ``times`` activations of it."""
-    one: list[int] = []
-    for sym in cost.symbols:
-        if sym.special or sym.variable:
-            continue
-        if sym.is_numeral:
-            one.extend([ANY_TYPE] * sym.generic)
-        elif sym.snow:
-            one.append(ANY_TYPE)
-        else:
-            one.append((sym.colors & ANY_COLOR) | (C if sym.colorless else 0) or ANY_TYPE)
-    return tuple(one) * times
-
-
-def _totals(total: str) -> list[Demand]:
-    """The demands of a written total, in order: generic as ``{1}`` each, then each symbol."""
-    out: list[Demand] = []
-    for sym in ManaCost.parse(total, allow_empty=True).symbols:
-        if sym.special or sym.variable:
-            continue
-        if sym.is_numeral:
-            out.extend(generic_demands(sym.generic))
-        elif sym.snow:
-            out.append(Demand(sym.text, ANY_TYPE))
-        else:
-            out.append(Demand(sym.text, (sym.colors & ANY_COLOR) | (C if sym.colorless else 0) or ANY_TYPE))
-    return out
+    return list(mana_bits(text))
 
 
 class Finisher:
@@ -292,7 +260,7 @@ class Finisher:
                 steps.append(Step(tuple(_bits(act["mana"]))))
                 continue
             _k, opt, spell_ok = found
-            steps.append(Step(tuple(_bits(act["mana"])), _cost_masks(opt.mana_cost, times), spell_ok,
+            steps.append(Step(tuple(_bits(act["mana"])), cost_masks(opt.mana_cost, times), spell_ok,
                               restriction_pays_abilities(opt.restriction)))
         state = self.problem.req.state
         assists: list[Assist] = []
@@ -301,7 +269,7 @@ class Finisher:
             assists.append(Assist("convoke", pid, perm.card.colors & ANY_COLOR if perm is not None else 0))
         assists.extend(Assist("improvise", pid) for pid in out.get("improvised", []))
         assists.extend(Assist("delve", name) for name in out.get("delved", []))
-        plan = executable(steps, _totals(out["total"]), _bits(out["pool_used"]), _bits(out["floating"]),
+        plan = executable(steps, total_demands(out["total"]), _bits(out["pool_used"]), _bits(out["floating"]),
                           assists, _after(acts))
         out["activations"] = [acts[i] for i in plan.order]
         allocation = [{"symbol": p.symbol, "paid_by": {p.kind: p.value}} for p in plan.paid]

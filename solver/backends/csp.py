@@ -60,7 +60,8 @@ from manasolver.solver.backends.csp_cover import (
     taps_ok,
 )
 from manasolver.solver.backends.csp_totals import Total, concrete_totals, type_text
-from manasolver.solver.backends.problem import activation_of, sacrifices_last, spend_table_of, spending_supply
+from manasolver.solver.backends.problem import (activation_of, executable_order, sacrifices_last, spend_table_of,
+                                                spending_supply)
 from manasolver.solver.payment import Payment
 from manasolver.solver.request import PaymentRequest
 from manasolver.solver.supply.build import build_supply
@@ -413,13 +414,17 @@ def _payments_of(total: Total, chosen: list[Prod], used: Counter[int], classes: 
         fl = Counter({b: n for b, n in zip(types, counts) if n})
         if not cover(total, chosen, used, fl):
             continue
-        acts = tuple(sacrifices_last([
-            activation_of(classes[p.k], p.member, p.opt, type_text(p.mana),
-                          (p.sacrificed,) if p.sacrificed else (), p.tapped)
-            for p in sorted(chosen, key=lambda p: pos[(p.k, p.member)])]))
+        made = [(activation_of(classes[p.k], p.member, p.opt, type_text(p.mana),
+                               (p.sacrificed,) if p.sacrificed else (), p.tapped), p.opt)
+                for p in sorted(chosen, key=lambda p: pos[(p.k, p.member)])]
+        option_of = {id(a): (opt, True) for a, opt in made}
+        acts = sacrifices_last([a for a, _opt in made])
+        pool_text = type_text([b for b, n in used.items() for _ in range(n)])
+        acts = executable_order(acts, [option_of[id(a)] for a in acts], total.text(), pool_text,
+                                type_text([b for b, n in fl.items() for _ in range(n)]))
         yield Payment(
-            total=total.text(), choices=total.choices, x=x, activations=acts,
-            pool_used=type_text([b for b, n in used.items() for _ in range(n)]),
+            total=total.text(), choices=total.choices, x=x, activations=tuple(acts),
+            pool_used=pool_text,
             life=ability_life + total.life + sum(p.opt.life for p in chosen),
             energy=total.energy + sum(p.opt.energy for p in chosen),
             damage=sum(p.opt.damage for p in chosen),

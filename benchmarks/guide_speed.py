@@ -1,6 +1,6 @@
 """How fast ``guide`` answers a click of a manual payment: the bundled Commander board in a session.
 
-``python benchmarks/guide.py [--repeat N]`` opens ``example:commander`` as a session board and pays
+``python benchmarks/guide_speed.py [--repeat N]`` opens ``example:commander`` as a session board and pays
 ``{2}{W}{U}{B}`` by hand the way a client would: before each click it asks ``guide`` with the
 activations made so far (none, then one, two, three: a Forest, an Island, a Plains) for the
 sources to light up and the best completion.  It prints, per click and over all clicks, the median
