@@ -28,7 +28,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, C, type_bit
@@ -74,8 +74,7 @@ class Assist:
     mask: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Paid:
+class Paid(NamedTuple):
     """What paid one symbol: ``kind`` and the activation's index in the order written (or the
     assist's id or name; the pool: ``True``)."""
 
@@ -284,6 +283,53 @@ def _topological(n: int, before: list[set[int]]) -> list[int] | None:
     return out if len(out) == n else None
 
 
+def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[int], floating: Sequence[int],
+                assists: Sequence[Assist]) -> Plan | None:
+    """The plan of a payment whose activations cost no mana and whose mana may all pay the
+    spell, when a greedy allocation fills it: the board order, the floating mana taken from the
+    last activations that made its type, symbols of one type paid by the pool first and then by
+    activations in board order, the others by what is left.  None when it does not apply or the
+    greedy allocation gets stuck (the flow decides then)."""
+    if assists or any(s.cost or not s.spell_ok for s in steps):
+        return None
+    made: dict[int, deque[int]] = {}
+    for i, s in enumerate(steps):
+        for bit in s.mana:
+            made.setdefault(bit, deque()).append(i)
+    have: dict[int, int] = {}
+    for bit in pool:
+        have[bit] = have.get(bit, 0) + 1
+    for bit in floating:
+        queue = made.get(bit)
+        if not queue:
+            return None
+        queue.pop()
+    paid: list[Paid | None] = [None] * len(totals)
+
+    def take(bit: int, symbol: str) -> Paid | None:
+        if have.get(bit):
+            have[bit] -= 1
+            return Paid(symbol, "pool", True)
+        queue = made.get(bit)
+        return Paid(symbol, "activation", queue.popleft()) if queue else None
+
+    for t, d in enumerate(totals):
+        if not d.generic and d.mask.bit_count() == 1:
+            paid[t] = take(d.mask, d.symbol)
+            if paid[t] is None:
+                return None
+    for t, d in enumerate(totals):
+        if paid[t] is None:
+            bit = next((b for b in have if have[b] and b & d.mask), 0) or next(
+                (b for b, q in made.items() if q and b & d.mask), 0)
+            paid[t] = take(bit, d.symbol) if bit else None
+            if paid[t] is None:
+                return None
+    if any(have.values()) or any(made.values()):
+        return None
+    return Plan(tuple(range(len(steps))), tuple(p for p in paid if p is not None))
+
+
 def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[int], floating: Sequence[int],
                assists: Sequence[Assist] = (), after: Sequence[set[int]] | None = None) -> Plan:
     """An executable order of ``steps`` (given in board order, with ``after[i]`` the steps that
@@ -405,7 +451,8 @@ def cost_masks(cost: ManaCost, times: int = 1) -> tuple[int, ...]:
     return tuple(one) * times
 
 
-def total_demands(total: str) -> list[Demand]:
+@lru_cache(maxsize=1024)
+def total_demands(total: str) -> tuple[Demand, ...]:
     """The demands of a written total, in order: generic as ``{1}`` each, then each symbol."""
     out: list[Demand] = []
     for sym in ManaCost.parse(total, allow_empty=True).symbols:
@@ -417,7 +464,7 @@ def total_demands(total: str) -> list[Demand]:
             out.append(Demand(sym.text, ANY_TYPE))
         else:
             out.append(Demand(sym.text, (sym.colors & ANY_COLOR) | (C if sym.colorless else 0) or ANY_TYPE))
-    return out
+    return tuple(out)
 
 
 def order_of(steps: Sequence[Step], total: str, pool_used: str, floating: str, assists: Sequence[Assist] = (),

@@ -305,7 +305,7 @@ class Finisher:
         activations = sum(int(a.get("times", 1)) for a in acts)
         terms: dict[str, int] = {
             "no_sacrifice": sacrificed,
-            "preserve": len(_used_ids(out) & set(problem.req.sources.preserve)),
+            "preserve": len(_used_ids(out) & set(problem.req.sources.preserve)) if problem.req.sources.preserve else 0,
             "min_life": int(out["life"]) - problem.req.ability_life + int(out["damage"]),
             "min_waste": len(_bits(out["floating"])),
             "prefer_lands": nonland + assisted,
@@ -354,7 +354,7 @@ def warnings_of(out: dict[str, Any], preserved: frozenset[str] = frozenset()) ->
         "deals_damage": int(out["damage"]) > 0,
         "spends_energy": int(out["energy"]) > 0,
         "floats_mana": bool(out["floating"]),
-        "uses_preserved": bool(preserved & _used_ids(out)),
+        "uses_preserved": bool(preserved) and bool(preserved & _used_ids(out)),
         "discards": any("discard" in c for c in costs),
         "exiles": bool(out.get("delved")) or any("exile" in c for c in costs) or any("hand" in a for a in acts),
     }
