@@ -162,3 +162,14 @@ def test_cli_guide_and_sources_flags() -> None:
     bad = subprocess.run([sys.executable, "-m", "manasolver.solver.cli", "guide", "example:filters", "{U}",
                           "--partial", "[", "--json"], capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and "--partial" in bad.stderr
+
+
+def test_apply_carries_a_plan_out_in_order() -> None:
+    state = _board(("p1", "Plains"), ("i1", "Island"), ("i2", "Island"))
+    handle = answer({"query": "open", "state": state})["board"]
+    out = answer({"query": "plan", "board": handle, "costs": [{"cost": "{W}"}, {"cost": "{U}"}], "apply": True})
+    assert out["payable"] and out["applied"] is True
+    left = answer({"query": "can_pay", "board": handle, "cost": "{U}"})
+    assert left["payable"] is True  # one Island is left
+    assert answer({"query": "can_pay", "board": handle, "cost": "{U}{U}"})["payable"] is False
+    answer({"query": "close", "board": handle})
