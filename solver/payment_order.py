@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal, NamedTuple
@@ -34,7 +34,7 @@ from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, C, type_bit
 
 __all__ = ["Assist", "Demand", "Paid", "Plan", "Step", "cost_masks", "executable", "mana_bits", "order_of",
-           "total_demands"]
+           "total_demands", "widened"]
 
 #: Depth-first search nodes tried for an order of the mana-costing activations.
 MAX_NODES = 4000
@@ -388,6 +388,11 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
         if flows is None:  # no executable allocation: the flow without order, the given order
             every = frozenset(range(len(steps)))
             flows = _flow(units, wants, kinds, {i: 0 for i in every}, every)
+    if flows is None and any(not d.generic for d in totals):
+        # No allocation by type (a payment this module reads more narrowly than the rules that
+        # made it): every symbol taken as generic, so each still names a real payer.
+        loose = executable(steps, [Demand(d.symbol, ANY_TYPE, True) for d in totals], pool, floating, assists, after)
+        return Plan(loose.order, loose.paid, False)
     flows = flows or {}
     by_want: dict[_Want, list[list[Any]]] = {}
     for (u, w), n in flows.items():
@@ -436,8 +441,9 @@ def mana_bits(text: str) -> tuple[int, ...]:
     return tuple(type_bit(part) for part in text.replace("}", "").split("{")[1:])
 
 
-def cost_masks(cost: ManaCost, times: int = 1) -> tuple[int, ...]:
-    """One mask per unit of mana a mana ability's cost takes, ``times`` activations of it."""
+def cost_masks(cost: ManaCost, times: int = 1, widen: Callable[[int], int] | None = None) -> tuple[int, ...]:
+    """One mask per unit of mana a mana ability's cost takes, ``times`` activations of it (each
+    colored or colorless symbol's mask widened by ``widen``, the payment's 609.4b table)."""
     one: list[int] = []
     for sym in cost.symbols:
         if sym.special or sym.variable:
@@ -447,7 +453,8 @@ def cost_masks(cost: ManaCost, times: int = 1) -> tuple[int, ...]:
         elif sym.snow:
             one.append(ANY_TYPE)
         else:
-            one.append((sym.colors & ANY_COLOR) | (C if sym.colorless else 0) or ANY_TYPE)
+            mask = (sym.colors & ANY_COLOR) | (C if sym.colorless else 0) or ANY_TYPE
+            one.append(widen(mask) if widen is not None else mask)
     return tuple(one) * times
 
 
@@ -467,7 +474,16 @@ def total_demands(total: str) -> tuple[Demand, ...]:
     return tuple(out)
 
 
+def widened(demands: Sequence[Demand], widen: Callable[[int], int] | None) -> Sequence[Demand]:
+    """The demands with the types of mana that may pay each (``widen``: the 609.4b table of the
+    payment, a symbol's mask to its payers; None: paid by type)."""
+    if widen is None:
+        return demands
+    return tuple(d if d.generic else Demand(d.symbol, widen(d.mask)) for d in demands)
+
+
 def order_of(steps: Sequence[Step], total: str, pool_used: str, floating: str, assists: Sequence[Assist] = (),
-             after: Sequence[set[int]] | None = None) -> tuple[int, ...]:
+             after: Sequence[set[int]] | None = None, widen: Callable[[int], int] | None = None) -> tuple[int, ...]:
     """:func:`executable`'s order for a payment written as text (its total, pool used, floating)."""
-    return executable(steps, total_demands(total), mana_bits(pool_used), mana_bits(floating), assists, after).order
+    return executable(steps, widened(total_demands(total), widen), mana_bits(pool_used), mana_bits(floating),
+                      assists, after).order

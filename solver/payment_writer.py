@@ -28,10 +28,10 @@ from typing import Any
 
 from manasolver.models.symbols import ANY_COLOR, TYPE_BITS
 from manasolver.solver.backends.problem import (Problem, Solution, executable_order, lowest_bit, mana_string,
-                                                order_constraints, to_payment)
+                                                order_constraints, spend_table_of, to_payment)
 from manasolver.solver.casting.announce import mask_text
 from manasolver.solver.payment import WARNINGS, Activation, Allocation, Payment
-from manasolver.solver.payment_order import Assist, Step, cost_masks, executable, mana_bits, total_demands
+from manasolver.solver.payment_order import Assist, Step, cost_masks, executable, mana_bits, total_demands, widened
 from manasolver.solver.supply.model import Option, restriction_pays_abilities
 
 __all__ = ["Finisher", "Planned", "Written", "best_first", "direct_json", "finish_json", "finish_payment", "writes_directly"]
@@ -109,7 +109,8 @@ def _executable_rows(problem: Problem, rows: list[tuple[int, dict[str, Any], int
         return [row for _, row, _k, _o in rows]
     acts = [Activation(row["permanent"], row["ability"], tuple(row["costs"]), row["mana"]) for _, row, _k, _o in rows]
     options = [(classes[k].options[o], problem.spell_ok[k][o]) for _p, _r, k, o in rows]
-    ordered = executable_order(acts, options, total, mana_string(pool_used), mana_string(floating))
+    ordered = executable_order(acts, options, total, mana_string(pool_used), mana_string(floating),
+                               table=spend_table_of(problem.req))
     at = {id(a): i for i, a in enumerate(acts)}
     return [rows[at[id(a)]][1] for a in ordered]
 
@@ -242,6 +243,9 @@ class Finisher:
                 for pid in cls.members:
                     self.options.setdefault((pid, opt.ability), (k, opt, problem.spell_ok[k][o]))
         self._keep: Any = None
+        table = spend_table_of(problem.req)
+        #: The 609.4b table of the payment, a symbol's mask to the types that may pay it (None: by type).
+        self.widen = None if table.identity else table.mask
 
     def _key(self, act: dict[str, Any]) -> tuple[str, int]:
         if "hand" in act:
@@ -260,7 +264,7 @@ class Finisher:
                 steps.append(Step(tuple(_bits(act["mana"]))))
                 continue
             _k, opt, spell_ok = found
-            steps.append(Step(tuple(_bits(act["mana"])), cost_masks(opt.mana_cost, times), spell_ok,
+            steps.append(Step(tuple(_bits(act["mana"])), cost_masks(opt.mana_cost, times, self.widen), spell_ok,
                               restriction_pays_abilities(opt.restriction)))
         state = self.problem.req.state
         assists: list[Assist] = []
@@ -269,7 +273,7 @@ class Finisher:
             assists.append(Assist("convoke", pid, perm.card.colors & ANY_COLOR if perm is not None else 0))
         assists.extend(Assist("improvise", pid) for pid in out.get("improvised", []))
         assists.extend(Assist("delve", name) for name in out.get("delved", []))
-        plan = executable(steps, total_demands(out["total"]), _bits(out["pool_used"]), _bits(out["floating"]),
+        plan = executable(steps, widened(total_demands(out["total"]), self.widen), _bits(out["pool_used"]), _bits(out["floating"]),
                           assists, _after(acts))
         out["activations"] = [acts[i] for i in plan.order]
         allocation = [{"symbol": p.symbol, "paid_by": {p.kind: p.value}} for p in plan.paid]

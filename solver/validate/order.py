@@ -25,6 +25,7 @@ import dataclasses
 from collections import Counter
 
 from manasolver.models.cost import ManaCost
+from manasolver.models.effects import SpendTable
 from manasolver.models.errors import ManasolverError
 from manasolver.models.state import Permanent
 from manasolver.models.symbols import ANY_COLOR, C, ManaSymbol
@@ -151,9 +152,10 @@ def _made(text: str) -> Counter[int] | None:
     return out
 
 
-def check_allocation(pay: Payment, problems: list[str]) -> None:
+def check_allocation(pay: Payment, problems: list[str], spend: SpendTable | None = None) -> None:
     """The payment's ``allocation`` (when it has one) against its total, activations, pool,
-    assists and life (see the module docstring)."""
+    assists and life (see the module docstring); ``spend``: the 609.4b table of the payment (what
+    may pay each type of symbol; None: its own type)."""
     if pay.allocation is None:
         return
     expected = _expected(pay.total, pay)
@@ -184,6 +186,8 @@ def check_allocation(pay: Payment, problems: list[str]) -> None:
             problems.append(f"{where}: {entry.symbol!r} is not a symbol of mana")
             continue
         mask, generic = read
+        if spend is not None and not generic:
+            mask = spend.mask(mask)
         if entry.kind in assisted:
             if entry.value not in assisted[entry.kind]:
                 problems.append(f"{where}: {entry.value} is not among the payment's {entry.kind} list")
