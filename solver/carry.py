@@ -28,7 +28,7 @@ from manasolver.models.symbols import TYPE_BITS, type_bit
 if TYPE_CHECKING:
     from manasolver.solver.sessions import SessionStore
 
-__all__ = ["Effects", "apply_answer", "carried", "changes", "effects_of", "pool_text"]
+__all__ = ["Effects", "apply_answer", "carried", "changes", "effects_of", "excluded_board", "pool_text"]
 
 _REMOVE = re.compile(r"^remove (\d+) (.+?) counters?$")
 
@@ -183,3 +183,12 @@ def apply_answer(store: SessionStore, handle: str, state: GameState, player: str
         state = carried(state, eff)
     store.update(handle, todo)
     return {**out, "applied": True}
+
+
+def excluded_board(state: GameState, ids: tuple[str, ...] | set[str] | frozenset[str]) -> GameState:
+    """``state`` with the permanents ``ids`` taken as tapped, so that nothing uses them."""
+    if not ids:
+        return state
+    battlefield = tuple(dataclasses.replace(p, tapped=True) if p.id in ids and not p.tapped else p
+                        for p in state.battlefield)
+    return dataclasses.replace(state, battlefield=battlefield)

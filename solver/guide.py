@@ -37,7 +37,7 @@ from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, TYPE_BITS, C
 from manasolver.solver import backends
 from manasolver.solver.backends import DEFAULT_CHAINS, PAYABLE, Declined
 from manasolver.solver.backends.problem import Solution
-from manasolver.solver.carry import Effects, carried, pool_text
+from manasolver.solver.carry import Effects, carried, excluded_board, pool_text
 from manasolver.solver.request import PaymentRequest
 from manasolver.solver.supply.model import Option, SourceClass, Supply
 
@@ -413,7 +413,9 @@ def combined(req: PaymentRequest, branch: _Branch, rest: dict[str, Any]) -> dict
 
 
 def guide(req: PaymentRequest, steps: Sequence[Step]) -> Guide:
-    """See the module docstring."""
+    """See the module docstring; ``sources.exclude`` are never lit nor used by the completion."""
+    if req.sources.exclude:
+        req = dataclasses.replace(req, state=excluded_board(req.state, req.sources.exclude))
     from manasolver.solver.payment_writer import Finisher
     from manasolver.solver.queries import prepare
     branches = carry_partial(req, steps)

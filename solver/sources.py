@@ -28,7 +28,7 @@ from manasolver.solver.answers import (
     PaymentsAnswer,
     Reason,
 )
-from manasolver.solver.carry import pool_text
+from manasolver.solver.carry import excluded_board, pool_text
 from manasolver.solver.guide import Step
 from manasolver.solver.request import PaymentRequest, Sources
 
@@ -67,15 +67,6 @@ def conflict(sources: Sources) -> Reason | None:
         if pid in sources.exclude:
             return Reason("conflicting_sources", f"{pid} is both required and excluded")
     return None
-
-
-def excluded_board(state: GameState, ids: tuple[str, ...] | set[str] | frozenset[str]) -> GameState:
-    """``state`` with the permanents ``ids`` taken as tapped, so that nothing uses them."""
-    if not ids:
-        return state
-    battlefield = tuple(dataclasses.replace(p, tapped=True) if p.id in ids and not p.tapped else p
-                        for p in state.battlefield)
-    return dataclasses.replace(state, battlefield=battlefield)
 
 
 # -- the queries with sources -----------------------------------------------------------------

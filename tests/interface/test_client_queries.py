@@ -173,3 +173,10 @@ def test_apply_carries_a_plan_out_in_order() -> None:
     assert left["payable"] is True  # one Island is left
     assert answer({"query": "can_pay", "board": handle, "cost": "{U}{U}"})["payable"] is False
     answer({"query": "close", "board": handle})
+
+
+def test_guide_never_lights_an_excluded_source() -> None:
+    state = _board(("p1", "Plains"), ("p2", "Plains"))
+    out = answer({"query": "guide", "state": state, "cost": "{W}", "sources": {"exclude": ["p1"]}})
+    assert [n["permanent"] for n in out["next"]] == ["p2"]
+    assert [a["permanent"] for a in out["completion"]["activations"]] == ["p2"]
