@@ -88,7 +88,7 @@ def read_partial(raw: object) -> list[Step]:
             raise BadQuery("an activation must be an object {\"permanent\": ID, \"ability\": N}", where)
         unknown = set(item) - {"permanent", "ability", "mana"}
         if unknown:
-            raise BadQuery(f"unknown field {sorted(unknown)[0]!r} of an activation", where)
+            raise BadQuery(f"unknown field {min(unknown)!r} of an activation", where)
         pid, ability, mana = item.get("permanent"), item.get("ability", 0), item.get("mana", "")
         if not isinstance(pid, str):
             raise BadQuery("permanent must be the id of a permanent", where + ".permanent")
