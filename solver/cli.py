@@ -105,6 +105,11 @@ DESCRIPTIONS: dict[str, str] = {
                     "or list, or our JSONL) into a card database, and print where it went. Give it to "
                     "later commands as --cards DB or MANASOLVER_CARDS=DB; a later --cards FILE naming "
                     "the same, unchanged file uses the default database by itself.",
+    "cards update": "Download the newest cards: read Scryfall's bulk-data list, download its oracle "
+                    "cards file (progress on standard error), check it and import it as 'cards import' "
+                    "does. Without a network, or on any failure, it says what failed and changes nothing.",
+    "cards info": "Say what the bundled card data holds (the number of cards, the newest set and its "
+                  "date, the source and its version) and, when MANASOLVER_CARDS names one, the user's cards.",
     "demo": "Answer real questions on the bundled example boards, printing each question, the command "
             "that asks it, and the answer.",
 }
@@ -119,7 +124,8 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:
-        print(f"manasolver {version()}")
+        from manasolver.models.carddb import data_info, data_summary
+        print(f"manasolver {version()}; {data_summary(data_info())}")
         parser.exit()
 
 
@@ -273,14 +279,18 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     sub.add_parser("demo", help="answer real questions on the bundled example boards")
     p = sub.add_parser("cards", help="card files: import one once, for fast later use")
-    cards_sub = p.add_subparsers(dest="cards_command", metavar="{import}", required=True,
-                                 help="import: convert a card file once")
+    cards_sub = p.add_subparsers(dest="cards_command", metavar="{import,info,update}", required=True,
+                                 help="import: convert a card file once; info: what the card data holds; "
+                                      "update: the newest cards from Scryfall")
     p = cards_sub.add_parser("import", help="convert a Scryfall or JSONL card file into a card database",
                              description=DESCRIPTIONS["cards import"], formatter_class=_Formatter)
     p.add_argument("file", metavar="FILE", help="a Scryfall bulk file, card object or list, or a JSONL "
                                                 "card file (gzip-compressed or not)")
     p.add_argument("--out", metavar="DB", help="where the database goes (default: the user's data folder, "
                                                "$XDG_DATA_HOME/manasolver/cards.sqlite)")
+    cards_sub.add_parser("info", help="what the card data holds: cards, newest set and its date, source",
+                         description=DESCRIPTIONS["cards info"], formatter_class=_Formatter)
+    _add_cards_update(cards_sub)
     from manasolver.solver.castability.command import add_parser as add_castability
     add_castability(sub)
     if only is not None and only not in real_sub.choices:
@@ -442,9 +452,67 @@ def _batch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_cards_update(cards_sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = cards_sub.add_parser("update", help="download the newest cards from Scryfall and import them",
+                             description=DESCRIPTIONS["cards update"], formatter_class=_Formatter)
+    p.add_argument("--from", dest="source", metavar="URL_OR_FILE",
+                   help="another source: a bulk-data list or a card file, by URL or a local file")
+    p.add_argument("--out", metavar="DB", help="the database to replace (default: the user's data folder, "
+                                               "$XDG_DATA_HOME/manasolver/cards.sqlite)")
+    p.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+                   help="how long a connection or a read may wait (default 30)")
+    p.add_argument("--min-cards", type=int, metavar="N",
+                   help="the fewest cards the file must hold (default 20,000 from Scryfall, 1 from --from)")
+
+
+def _cards_update(args: argparse.Namespace) -> int:
+    """``cards update [--from URL_OR_FILE] [--out DB]``: exit status 1, with one line saying what
+    failed, when the update can't be made; the previous database is then unchanged."""
+    from manasolver.solver.cards_update import UpdateError, update
+    try:
+        done = update(args.source, args.out, timeout=args.timeout, min_cards=args.min_cards)
+    except UpdateError as err:
+        print(f"manasolver: error: cards update: {err.message}; the card database is unchanged", file=sys.stderr)
+        return 1
+    res = done.result
+    skipped = f" ({res.skipped} repeats of a name merged: other printings)" if res.skipped else ""
+    dated = f", dated {done.updated_at}" if done.updated_at else ""
+    print(f"imported {res.cards} cards from {done.source}{dated}{skipped} in {res.seconds:.1f} s into {res.out}")
+    print(f"use it with --cards {res.out} (or MANASOLVER_CARDS={res.out})")
+    return 0
+
+
+def _cards_info() -> int:
+    """``cards info``: what the bundled card data holds, and the user's cards named by MANASOLVER_CARDS."""
+    from manasolver.models.carddb import DB_PATH, ENV_VAR, data_info, is_sqlite
+    info = data_info()
+    if not info:
+        print(f"manasolver: error: the bundled card database {DB_PATH} can't be read", file=sys.stderr)
+        return 1
+    count = info.get("cards", "?")
+    print(f"bundled card data: {DB_PATH}")
+    print(f"  cards: {int(count):,}" if count.isdigit() else f"  cards: {count}")
+    if info.get("newest_set"):
+        print(f"  newest set: {info['newest_set']} ({info.get('newest_set_date', 'date unknown')})")
+    for key in ("source", "version", "wheel_sha256"):
+        if info.get(key):
+            print(f"  {key.replace('_', ' ')}: {info[key]}")
+    user = os.environ.get(ENV_VAR)
+    if user:
+        extra = data_info(user) if is_sqlite(user) else {}
+        held = f", {extra['cards']} cards" if extra.get("cards") else ""
+        print(f"user cards ({ENV_VAR}): {user}{held}; they win over the bundled ones")
+    print("newer cards: manasolver cards update, or --cards FILE (a Scryfall or JSONL card file)")
+    return 0
+
+
 def _cards(args: argparse.Namespace) -> int:
     """``cards import FILE [--out DB]``: the file converted into a card database (exit status 1 for a
-    file that is not a card file, 2 for one that does not exist)."""
+    file that is not a card file, 2 for one that does not exist); ``cards info``: :func:`_cards_info`."""
+    if args.cards_command == "info":
+        return _cards_info()
+    if args.cards_command == "update":
+        return _cards_update(args)
     if not os.path.exists(args.file):
         raise _Usage(f"card file {args.file!r} does not exist")
     from manasolver.models.card_import import import_card_file
@@ -550,7 +618,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run() -> int:
     """The console script ``manasolver``: :func:`main` with the compile cache of
     :mod:`~manasolver.solver.startup` (the dataclass methods and regular expressions that start-up
-    compiled, read back instead of compiled again), and what start-up loaded frozen out of the collector's sight before the interpreter exits (its
+    compiled, read back instead of compiled again), and what start-up loaded frozen out of the collector's sight
+    before the interpreter exits (its
     last collections would otherwise scan every object of the run, some 5% of a light query)."""
     import gc
 

@@ -28,8 +28,8 @@ MAX_WEIGHT = 10**6
 #: The largest count a ``spend_color`` entry may ask for (more mana than any board makes).
 MAX_SPEND = 10**6
 
-__all__ = ["MAX_SPEND", "MAX_WEIGHT", "ability_spell", "backend", "card_db", "cost", "flag", "integer", "load_state_field", "modifiers",
-           "names_ability", "player", "policy", "spell", "turn_given"]
+__all__ = ["MAX_SPEND", "MAX_WEIGHT", "ability_spell", "backend", "card_db", "cost", "flag", "integer",
+           "load_state_field", "modifiers", "names_ability", "player", "policy", "spell", "turn_given"]
 
 
 def card_db(query: dict[str, Any]) -> CardDB:

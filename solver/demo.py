@@ -2,7 +2,9 @@
 
 Each question is an ordinary protocol query on a board from
 ``solver/examples/``; the demo prints the question, the command line that asks
-it (flags that work, so it can be copied), and the answer as the CLI would.
+it (flags that work, so it can be copied), and the answer as the CLI would, but
+with each permanent named by its card ("Watery Grave", not the board's id
+``grave``; "Forest (forest2)" where the board holds that card more than once).
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ import json
 import shlex
 import time
 from importlib import resources
+from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["QUESTIONS", "command_args", "example_state", "main"]
+__all__ = ["QUESTIONS", "card_labels", "command_args", "example_state", "main", "named_by_card"]
 
 #: (example board, question in words, protocol query without the state).
 QUESTIONS: list[tuple[str, str, dict[str, Any]]] = [
@@ -93,6 +97,47 @@ def _command(board: str, query: dict[str, Any]) -> str:
     return " ".join(["manasolver", *(_quote(a) for a in command_args(board, query))])
 
 
+def card_labels(state: Mapping[str, Any]) -> dict[str, str]:
+    """Each permanent's id -> the name to print: its card, with the id after it where the board
+    holds that card more than once ("Forest (forest2)")."""
+    perms = [p for p in state.get("battlefield", []) if isinstance(p, dict) and isinstance(p.get("id"), str)]
+    cards = Counter(str(p.get("card") or p.get("name") or p["id"]) for p in perms)
+    labels: dict[str, str] = {}
+    for p in perms:
+        card = str(p.get("card") or p.get("name") or p["id"])
+        labels[p["id"]] = card if cards[card] == 1 else f"{card} ({p['id']})"
+    return labels
+
+
+def named_by_card(result: dict[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
+    """``result`` with the permanents it names by id named by :func:`card_labels` instead: the
+    activations, convoked and improvised permanents of its payments, the keys of ``could_produce``
+    and the permanent being activated.  The answer itself is left as it was (a copy is changed)."""
+    labels = card_labels(state)
+
+    def label(pid: Any) -> Any:
+        return labels.get(pid, pid) if isinstance(pid, str) else pid
+
+    def payment(p: dict[str, Any]) -> dict[str, Any]:
+        out = dict(p)
+        out["activations"] = [{**a, "permanent": label(a.get("permanent"))} for a in p.get("activations", [])]
+        for key in ("convoked", "improvised"):
+            if key in p:
+                out[key] = [label(pid) for pid in p[key]]
+        return out
+
+    named = dict(result)
+    if isinstance(result.get("payment"), dict):
+        named["payment"] = payment(result["payment"])
+    if isinstance(result.get("payments"), list):
+        named["payments"] = [payment(p) for p in result["payments"]]
+    if isinstance(result.get("could_produce"), dict):
+        named["could_produce"] = {label(pid): types for pid, types in result["could_produce"].items()}
+    if isinstance(result.get("activating"), dict) and "permanent" in result["activating"]:
+        named["activating"] = {**result["activating"], "permanent": label(result["activating"]["permanent"])}
+    return named
+
+
 def main() -> int:
     """Print every question and its answer; exit 1 if any answer is an error."""
     from manasolver.solver.protocol import answer
@@ -102,9 +147,10 @@ def main() -> int:
         print(f"== {question}")
         print(f"   $ {_command(board, query)}")
         start = time.perf_counter()
-        result = answer({**query, "state": example_state(board)})
+        state = example_state(board)
+        result = answer({**query, "state": state})
         elapsed = (time.perf_counter() - start) * 1000
-        for line in answer_text(result).splitlines():
+        for line in answer_text(named_by_card(result, state)).splitlines():
             print("   " + line)
         print(f"   ({elapsed:.1f} ms)")
         print()

@@ -6,7 +6,8 @@ sick, token), its controller's life and energy, and the commander's color identi
 and pain lands, Signets, Sol Ring, Command Tower, Arcane Signet, plain mana creatures, Treasures),
 and nothing on it reaches another permanent or the payment (no effect on mana, no granted keyword,
 no prohibition, no trigger on becoming tapped but City of Brass's own damage, no cost modifier,
-no clause left unread, no rule of paying the engine refuses).  On such a board the supply is the sum of each permanent's own row,
+no clause left unread, no rule of paying the engine refuses).  On such a board the supply is the sum of each
+permanent's own row,
 and a row is a function of a small key read from the decoded JSON object, so :func:`can_pay`
 skips the :class:`~manasolver.models.state.GameState`, the grouped supply and the problem: it
 sums each permanent's remembered plain units (the flow fast path's units,
@@ -189,8 +190,10 @@ def counting(card: Card) -> bool:
 def _own_tap_triggers(card: Card) -> bool:
     """Are ``card``'s triggers on becoming tapped (if any) all read, and each harmless or its own
     damage to its controller that the parser already put on its ``{T}`` abilities (City of Brass):
-    the ones the board's tap damage passes over (:func:`~manasolver.models.rules.board_effects.tap_damage_from_attachments`)?"""
-    return all(t is not None and (t.harmless or (t.reach == "self" and bool(self_tap_damage(card)) and bool(t.hurt_you)))
+    the ones the board's tap damage passes over
+    (:func:`~manasolver.models.rules.board_effects.tap_damage_from_attachments`)?"""
+    return all(t is not None and (t.harmless or (t.reach == "self" and bool(self_tap_damage(card))
+                                                 and bool(t.hurt_you)))
                for _, t in tap_triggers_of(card))
 
 

@@ -19,8 +19,11 @@ this module decides how the terms are combined:
 * the last stage is always the tie-break by permanent order (earlier permanents
   first), so equal payments come out the same every time.
 
->>> [[name for name, _ in st] for st in stages(Policy(), {c: 10 for c in CRITERIA})][:1]
-[['no_sacrifice', 'min_life', 'keep_castable', 'keep_colors', 'min_waste', 'prefer_lands', 'min_sources', 'use_pool', 'min_convoke', 'min_improvise', 'min_delve']]
+>>> first = [name for name, _ in stages(Policy(), {c: 10 for c in CRITERIA})[0]]
+>>> first[:6]
+['no_sacrifice', 'min_life', 'keep_castable', 'keep_colors', 'min_waste', 'prefer_lands']
+>>> first[6:]
+['min_sources', 'use_pool', 'min_convoke', 'min_improvise', 'min_delve']
 """
 
 from __future__ import annotations

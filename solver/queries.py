@@ -222,7 +222,8 @@ def _max_x_by_bisection(base: Problem, partial: list[MaxXAnswer]) -> MaxXAnswer 
     more than :data:`PAIRWISE_MEMBERS` mana-costing members the fast optimiser decides where
     the flow check declines, and when both decline the largest X proven payable so far is put
     in ``partial`` with the payment found there (not optimised), flagged ``time_bound`` (not
-    proven the largest): the answer should CP-SAT not finish within the budget.  ``base`` is the request's problem at X=0."""
+    proven the largest): the answer should CP-SAT not finish within the budget.  ``base`` is the request's problem
+    at X=0."""
     large = _costly_members(base.supply) > PAIRWISE_MEMBERS
     chain = ("flow", "fastopt") if large else ("flow",)
     last: list[tuple[Problem, Solution]] = []  # on large boards: the last payment found

@@ -4,7 +4,7 @@ Routes: ``POST /v1/query`` (and ``POST /``) one query object, its answer object;
 ``POST /v1/batch`` JSON lines or a JSON array in, JSON lines out in order (streamed), every
 item answered; ``GET /healthz`` ``{"status": "ok", "version": …}``; ``GET /openapi.json`` the service's
 OpenAPI document (:mod:`~manasolver.solver.schema.openapi`); ``GET /`` the playground
-page (SPEC §11), its files under ``/static/``, card names for it from ``GET /v1/cards?q=…&limit=…``
+page (SPEC §11), its files under ``/static/``, card names for it from ``GET /v1/cards?q=…&limit=…&zone=…``
 and the bundled boards from ``GET /v1/examples``
 (:mod:`~manasolver.solver.playground`).  Errors of input are
 answers with status 200, exactly as :func:`manasolver.solver.protocol.answer` gives them; a
@@ -231,7 +231,8 @@ class QueryApp(App):
         if not limit_text.isascii() or not limit_text.strip().isdigit() or len(limit_text) > 9:
             return _json(400, _error(f"limit must be a whole number, not {limit_text[:20]!r}", "limit"))
         try:
-            return _json(200, search(default_db(self.cards), fields.get("q", [""])[-1], int(limit_text)))
+            zone = fields.get("zone", [""])[-1] or None
+            return _json(200, search(default_db(self.cards), fields.get("q", [""])[-1], int(limit_text), zone))
         except ManasolverError as err:
             return _json(400, err.to_json())
 

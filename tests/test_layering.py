@@ -3,7 +3,8 @@
 The import graph of ``manasolver.models``, ``manasolver.solver`` and ``manasolver.benchmarks``
 is built with :mod:`ast` from the source files, without importing them: every ``import``,
 ``from … import`` and ``importlib.import_module("…")`` of a literal name anywhere in a module
-(at module level, inside functions, under ``TYPE_CHECKING``) is an edge to the most specific module it names (``from a.b import c`` is an
+(at module level, inside functions, under ``TYPE_CHECKING``) is an edge to the most specific module it names
+(``from a.b import c`` is an
 edge to ``a.b.c`` when that is a module, else to ``a.b``).  Only edges between our own modules
 count.  The tests check
 
@@ -13,7 +14,7 @@ count.  The tests check
   protocol; a backend never imports another backend; ``validate`` imports only models, graph,
   request and payment; within models, ``text`` never imports ``rules``, ``board``, ``carddb`` or
   ``card_build``, and the value modules import none of ``text``, ``rules``, ``board``);
-* that the README's architecture map (its ``## Architecture`` section) names every module file,
+* that the architecture map (``docs/architecture.md``) names every module file,
   and that every path it names exists.
 """
 
@@ -294,16 +295,13 @@ def test_the_rules_see_imports_everywhere() -> None:
     assert _rule_breaks(Edge("manasolver.solver.backends", "manasolver.solver.backends.flow", 1, False)) is None
 
 
-# -- the README's architecture map ----------------------------------------------------------------
+# -- the architecture map ----------------------------------------------------------------
 
 _PATH = re.compile(r"(?<![\w./-])((?:[\w-]+/)*[\w-]+\.py|(?:[\w-]+/)+)(?![\w/.-])")
 
 
 def _architecture() -> str:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    match = re.search(r"^## Architecture\s*$(.*?)(?=^## |\Z)", text, re.M | re.S)
-    assert match, "README.md has no '## Architecture' section"
-    return match.group(1)
+    return (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
 
 
 def _module_paths() -> list[str]:
@@ -339,18 +337,18 @@ def _map_names() -> tuple[set[str], list[str], list[str]]:
 
 
 def test_every_path_of_the_architecture_map_exists() -> None:
-    """Each file or folder the README's map names is in the repository (one place only)."""
+    """Each file or folder the architecture map names is in the repository (one place only)."""
     _, missing, ambiguous = _map_names()
     assert not missing and not ambiguous, (f"the map names paths that do not exist: {missing}; "
                                            f"paths that name several places: {ambiguous}")
 
 
 def test_the_architecture_map_names_every_module() -> None:
-    """Every module file of models/, solver/ and benchmarks/ is named in the README's map by its own
+    """Every module file of models/, solver/ and benchmarks/ is named in the architecture map by its own
     path (a folder names no file: the map is the tree)."""
     named, _, _ = _map_names()
     unnamed = [p for p in _module_paths() if p not in named]
-    assert not unnamed, f"{len(unnamed)} module files the README's architecture map does not name:\n  " + \
+    assert not unnamed, f"{len(unnamed)} module files the architecture map does not name:\n  " + \
         "\n  ".join(unnamed)
 
 

@@ -57,7 +57,7 @@ class CardResolver:
         if type(name) is str:
             hit = self._names.get(name)
             if hit is None and self._db is None:
-                self.db  # noqa: B018 - the database's own name cache replaces this board's empty one
+                self.db  # the database's own name cache replaces this board's empty one
                 hit = self._names.get(name)
             if hit is not None:
                 return hit

@@ -58,7 +58,7 @@ from manasolver.models.board.schema import (
 from manasolver.models.board.status import PREDEFINED_TOKENS, is_token_card, status
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
-from manasolver.models.errors import BadCost, BadState, Unsupported
+from manasolver.models.errors import BadCost, BadState, UnknownCard, Unsupported
 from manasolver.models.state import STEPS, GameState, Permanent, Player, Turn
 
 if TYPE_CHECKING:  # carddb is imported lazily: only boards that name cards need it
@@ -78,6 +78,7 @@ __all__ = [
     "load_players",
     "load_state",
     "status",
+    "unknown_card_names",
 ]
 
 _COLOR_NAMES = {"w": "W", "u": "U", "b": "B", "r": "R", "g": "G", "white": "W", "blue": "U", "black": "B",
@@ -90,9 +91,57 @@ def load_state(obj: object, db: CardDB | None = None) -> GameState:
     ``db`` resolves card names (default: the bundled database, loaded only when
     a card is named).  Raises a :class:`ManasolverError` subclass naming the
     path of the first bad field: :class:`UnknownField`, :class:`BadState`,
-    :class:`BadCost`, :class:`UnknownCard` (with ``suggestions``) or
-    :class:`Unsupported`.
+    :class:`BadCost`, :class:`UnknownCard` (naming every unknown card of the board at
+    once, :func:`unknown_card_names`) or :class:`Unsupported`.
     """
+    try:
+        return _load_state(obj, db)
+    except UnknownCard:
+        from manasolver.models.carddb import default_db, unknown_cards_error
+
+        resolver = db if db is not None else default_db()
+        missing = unknown_card_names(obj, resolver)
+        if not missing:
+            raise
+        raise unknown_cards_error(missing, resolver) from None
+
+
+def unknown_card_names(obj: object, db: CardDB) -> list[tuple[str, str]]:
+    """``(name, where)`` of every card name of a board (JSON) that ``db`` doesn't know, in board
+    order: each permanent's ``card`` and ``imprinted`` cards, each player's hand, graveyard and
+    command zone.  Entries that are not names are skipped (their errors are the loader's)."""
+    out: list[tuple[str, str]] = []
+
+    def named(entry: object, where: str) -> None:
+        if isinstance(entry, dict):
+            entry, where = entry.get("card"), f"{where}.card"
+        if isinstance(entry, str) and entry.strip() and db.record(entry) is None:
+            out.append((entry, where))
+
+    def zone(items: object, where: str) -> None:
+        if isinstance(items, list):
+            for k, item in enumerate(items):
+                named(item, f"{where}[{k}]")
+        elif items is not None:
+            named(items, where)
+
+    if not isinstance(obj, dict):
+        return out
+    players = obj.get("players")
+    for j, player in enumerate(players if isinstance(players, list) else []):
+        if isinstance(player, dict):
+            for zone_name in ("hand", "graveyard", "commander"):
+                zone(player.get(zone_name), f"players[{j}].{zone_name}")
+    permanents = obj.get("battlefield")
+    for i, perm in enumerate(permanents if isinstance(permanents, list) else []):
+        if isinstance(perm, dict):
+            named(perm.get("card"), f"battlefield[{i}].card")
+            zone(perm.get("imprinted"), f"battlefield[{i}].imprinted")
+    return out
+
+
+def _load_state(obj: object, db: CardDB | None) -> GameState:
+    """:func:`load_state`, which stops at the first bad field."""
     board = as_object(obj, "", "a board")
     check_fields(board, STATE_FIELDS, "", "a board")
     cards = CardResolver(db)

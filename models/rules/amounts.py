@@ -43,9 +43,10 @@ from manasolver.models.rules.missing import NotOnBoard, permanent_field, player_
 from manasolver.models.state import STEPS, GameState, Permanent, Player
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, COLORS, TYPE_BITS, type_bit
 
-__all__ = ["MAX_REMOVED", "NotOnBoard", "ability_options", "ability_restriction", "color_identity", "commander_identity",
-           "concrete_options", "condition_holds", "counters_removed", "devotion", "evaluate_amount",
-           "permanent_field", "permanent_matches", "player_field", "player_identity", "power_of", "reference_count"]
+__all__ = ["MAX_REMOVED", "NotOnBoard", "ability_options", "ability_restriction", "color_identity",
+           "commander_identity", "concrete_options", "condition_holds", "counters_removed", "devotion",
+           "evaluate_amount", "permanent_field", "permanent_matches", "player_field", "player_identity", "power_of",
+           "reference_count"]
 
 #: The most counters :func:`ability_options` expands a variable counter cost to (one option per number).
 MAX_REMOVED = 200

@@ -5,7 +5,8 @@
 the battlefield that :func:`manasolver.models.text.granted.read_color_settings` reads: Celestial
 Dawn's "Nonland permanents you control are white.", Thran Lens's "All permanents are
 colorless.", Mycosynth Lattice's "… spells, and permanents are colorless.", Darkest Hour's "All
-creatures are black.", Shifting Sky's "All nonland permanents are the chosen color." (the ``chosen`` color given on the board; not given, it sets nothing).
+creatures are black.", Shifting Sky's "All nonland permanents are the chosen color." (the ``chosen`` color given on
+the board; not given, it sets nothing).
 The effects of a board are found once per state.
 """
 

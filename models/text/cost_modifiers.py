@@ -70,6 +70,9 @@ def _clauses(text: str, name: str) -> list[str]:
         first = name.split(",")[0]
         if first != name:
             text = text.replace(first, "~")
+    if "this " in text.lower():  # today's wording: "As long as this artifact is untapped"
+        from manasolver.models.text.oracle import self_reference
+        text = self_reference(text, "")
     out: list[str] = []
     for line in text.split("\n"):
         for sentence in re.split(r"(?<=\.)\s+", line.strip()):

@@ -34,8 +34,8 @@ _CLAUSE = re.compile(
 
 def _names(card: Card) -> set[str]:
     """How the card may name itself in its text: its name, the name before a comma
-    (legendary short names), "this card" and "~"."""
-    return {card.name, card.name.split(",")[0], "this card", "~"}
+    (legendary short names), "this card", "this creature" (today's wording) and "~"."""
+    return {card.name, card.name.split(",")[0], "this card", "this creature", "~"}
 
 
 def _clause_ability(card: Card, clause: str, index: int) -> ManaAbility | None:

@@ -216,6 +216,8 @@ _NOT_ON_BOARD = {
     "card you've drawn this turn": "the cards drawn this turn",
     "the greatest power among creatures you control that entered the battlefield this turn":
         "which creatures entered the battlefield this turn",
+    "the greatest power among creatures you control that entered this turn":
+        "which creatures entered the battlefield this turn",
     "Crossbreed Labs watermark among permanents you control": "the permanents' watermarks",
 }
 
@@ -442,7 +444,7 @@ _HARMLESS_PATTERNS: tuple[str, ...] = (
     # delayed effects after the mana is added: they don't change this payment
     r"An opponent gains control of ~ at the beginning of the next end step\.",
     r"During your next untap step, as you untap your permanents, return ~ to its owner's hand\.",
-    r"When you cast your next spell this turn, [^.]+\.",
+    r"When you (?:cast your next spell|next cast an? (?:[\w-]+ )*spell) this turn, [^.]+\.",
     r"Until end of turn, you may cast that card without paying its mana cost\.",
     r"Put each other card exiled this way on the bottom of your library in a random order\.",
     r"If you control an? [\w, ]+, you gain \w+ life\.",

@@ -100,8 +100,8 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
          "any_land"),
         (r"Whenever you tap a land for mana, add (.+)\.", "your_land"),
         (r"Whenever a basic land is tapped for mana of the chosen color, its controller adds (.+)\.", "basic_land"),
-        ((r"Whenever a land's ability causes you to add one or more mana of the chosen color, add one additional "
-         r"mana of that color\."), "caged_sun"),
+        ((r"Whenever a land's ability causes you to add one or more mana of the chosen color, add (?:one additional|"
+         r"an additional one) mana of that color\."), "caged_sun"),
         (r"If a land is tapped for mana, it produces (\{[WUBRGC]\}|colorless mana) instead of any other type\.",
          "instead_type"),
         ((r"If a land is tapped for two or more mana, it produces \{([WUBRGC])\} instead of any other type and "
@@ -132,8 +132,8 @@ def _conditional_attached(who_text: str) -> Amount | None:
     """"As long as enchanted permanent is a creature, it gets +1/+3 and" (Careful Cultivation),
     "As long as enchanted permanent is a land, it" (Nature's Embrace): the attached permanent,
     while it has that card type (layer 6 applies the grant only then)."""
-    m = re.fullmatch(r"As long as enchanted permanent is an? (creature|land|artifact), it(?: gets [+\-]\d+/[+\-]\d+ and)?",
-                     who_text)
+    m = re.fullmatch(r"As long as enchanted permanent is an? (creature|land|artifact), "
+                     r"it(?: gets [+\-]\d+/[+\-]\d+ and)?", who_text)
     if m is None:
         return None
     return Amount("count", types=frozenset({m.group(1)}), controller="any")
@@ -212,18 +212,20 @@ def _plain_grant(line: str) -> GrantedAbility | None:
             phrase = f"{everyone.group(1)} on the battlefield"
         elif not phrase.endswith(" you control"):
             return None
-        amount = _count_amount(phrase[0].lower() + phrase[1:]
-                               if phrase.split()[0] in ("Other", "Basic", "Legendary", "Lands", "Creatures", "Artifacts")
-                               else phrase, plural=counter == "")
+        lowered = phrase.split()[0] in ("Other", "Basic", "Legendary", "Lands", "Creatures", "Artifacts")
+        amount = _count_amount(phrase[0].lower() + phrase[1:] if lowered else phrase, plural=counter == "")
         return GrantedAbility(line, ability, replace(amount, with_counter=counter) if counter else amount)
     except (Unreadable, BadCost):
         return None
 
 
 _SPEND_AS = re.compile(r"(You|Players) may spend (mana|white mana|blue mana|black mana|red mana|green mana) as though "
-                       r"it were (mana of any color|mana of any type|white mana|blue mana|black mana|red mana|green mana)"
+                       r"it were (mana of any color|mana of any type|white mana|blue mana|black mana|red mana"
+                       r"|green mana)"
                        r"(?: to (cast (?:creature|planeswalker|artifact) spells|pay the activation costs of ~'s "
                        r"abilities))?\.")
+#: Today's wording of "may spend mana as though it were mana of any type" (Vizier of the Menagerie).
+_SPEND_ANY = re.compile(r"^(You|Players) can spend mana of any (type|color)((?: to [^.]+)?)\.$")
 _COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 
 
@@ -238,7 +240,7 @@ def _spend_as(line: str) -> SpendAs | None:
     others_only = 0
     if line.endswith(_OTHERS_ONLY):
         line, others_only = line[:-len(_OTHERS_ONLY)], C
-    m = _SPEND_AS.fullmatch(line)
+    m = _SPEND_AS.fullmatch(_SPEND_ANY.sub(r"\1 may spend mana as though it were mana of any \2\3.", line))
     if m is None or (others_only and m.group(2) == "mana"):
         return None
     spent = ANY_TYPE if m.group(2) == "mana" else type_bit(_COLOR_WORDS[m.group(2).split()[0]])
@@ -371,7 +373,7 @@ def _read(line: str) -> StructuredEffect | None:
         return _prohibition(line)
     if "all activated abilities of" in line and "the chosen permanent" not in line:
         return _abilities_of(line)
-    if "as though it were" in line and (spend := _spend_as(line)) is not None:
+    if ("as though it were" in line or "spend mana of any" in line) and (spend := _spend_as(line)) is not None:
         return spend
     if '"' in line:
         return _grant(line)

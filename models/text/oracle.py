@@ -85,8 +85,9 @@ class ParsedText:
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 _ADDS_MANA = re.compile(r"\badds?\b[^.]*?(?:\{[^}]+\}|\bmana\b)", re.IGNORECASE)
 _ABILITY_WORD = re.compile(r"^([A-Z][a-z']+(?: [a-z']+)*) — (?=.*:)")
-_LOYALTY = re.compile(r"^[+−\-–]?(?:\d+|X)$")
-_SELF_WORDS = re.compile(r"\bthis (?:artifact|creature|land|permanent|enchantment|card|token|vehicle)\b",
+_LOYALTY = re.compile(r"^\[?[+−\-–]?(?:\d+|X)\]?$")  # "+1", and "[+1]" as MTGJSON writes it
+_SELF_WORDS = re.compile(r"\bthis (?:artifact|creature|land|permanent|enchantment|card|token|vehicle|equipment|aura|"
+                         r"planeswalker|battle|saga|class|case|room|spacecraft)\b",
                          re.IGNORECASE)
 
 
@@ -251,7 +252,8 @@ def _tapped_for_mana(sentence: str) -> bool:
     return re.search(r"\bmana\b", sentence[tap.end() + for_.end():]) is not None
 
 
-_SPEND_AS = re.compile(r"^(?:you|players) may spend [^.]*\bmana as though it were\b")
+_SPEND_AS = re.compile(r"^(?:you|players) (?:may spend [^.]*\bmana as though it were|"
+                       r"can spend mana of any (?:type|color))\b")
 
 
 def _classify_static(line: str, low: str) -> str | None:

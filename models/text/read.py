@@ -47,7 +47,8 @@ __all__ = ["ABOUT_ACTIVATION", "card_text", "read_card_text", "unread_clauses"]
 #: but for granted abilities, which quote an ability that adds mana.
 _MANA_EFFECT_WORDS = re.compile(r"If you tap a permanent|If a land is tapped|if a player taps a nonbasic land|"
                                 r"Nonbasic lands are|Enchanted land is|Each land is|Lands you control are|"
-                                r"All lands are| for mana|causes you to add|as though it were|all activated abilities of|"
+                                r"All lands are| for mana|causes you to add|as though it were|spend mana of any|"
+                                r"all activated abilities of|"
                                 r"can't be activated|damage to you if you don't control|If tapped for mana")
 #: A trigger is a line that starts "When", "Whenever" or "At", after any ability word
 #: (:mod:`~manasolver.models.text.triggers`).

@@ -74,7 +74,8 @@ def _read_restriction(sentence: str) -> Restriction:
         # the "can't be countered" rider changes nothing a payment decides
         return Restriction(sentence, spell_types=frozenset({"creature"}), subtypes=CHOSEN_TYPE,
                            chosen_type=True)
-    if s == chosen + " or activate an ability of a creature or creature card of the chosen type":
+    if s in (chosen + " or activate an ability of a creature or creature card of the chosen type",
+             chosen + " or activate an ability of a creature source of the chosen type"):
         return Restriction(sentence, spell_types=frozenset({"creature"}), subtypes=CHOSEN_TYPE, abilities=True,
                            chosen_type=True)
     m = re.fullmatch(r"Spend this mana only (to cast|to activate|on) (.+)", s)

@@ -25,7 +25,8 @@ graveyard (Titans' Nest: :data:`~manasolver.models.abilities.GRAVEYARD_CARD`), a
 subtype or name (Diamond Kaleidoscope's "Sacrifice a Prism token", Jungle Patrol's "Sacrifice a
 token named Wood"), and exiling the source itself or returning it to the hand (Mirrored Lotus,
 Grinning Ignus: it leaves the battlefield as by "sacrifice ~", CR 400.7; Ignus's "Activate only as
-a sorcery" is applied by the payment queries from the board's turn).  Costs whose resource the board does not hold, or whose mana
+a sorcery" is applied by the payment queries from the board's turn).  Costs whose resource the board does not hold,
+or whose mana
 depends on which card pays it, are read with :attr:`AbilityCost.unmodelled` saying why (milling
 needs the library; an amount by the sacrificed permanent's mana value; untapping an opponent's
 land; another "Activate only as a sorcery/instant"), so the supply leaves the permanent out naming
@@ -197,10 +198,10 @@ def _read_other(clause: str, index: int) -> TapCost | None:
         elif m := re.fullmatch(r"tap an untapped (white|blue|black|red|green) creature you control", low):
             types, count = (f"{m.group(1)} creature",), 1
             parts.append(low)
-        elif re.fullmatch(r"(?:sacrifice|exile) (?!an? |the |target |x |all |each |two |three |.* from )"
-                          r"[a-z][\w' ,-]*",
-                          low) and part.split(" ", 1)[1][:1].isupper():
-            sacrifice_self = True  # its own name: "Sacrifice Overeager Apprentice", "Exile Mirrored Lotus"
+        elif (re.fullmatch(r"(?:sacrifice|exile) (?!an? |the |target |x |all |each |two |three |.* from )"
+                           r"[a-z][\w' ,-]*", low) and part.split(" ", 1)[1][:1].isupper()
+              or re.fullmatch(r"(?:sacrifice|exile) (?:~|this (?:creature|artifact|land|permanent|enchantment))", low)):
+            sacrifice_self = True  # itself: "Sacrifice Overeager Apprentice", "Sacrifice this creature"
             parts.append(low.split(" ", 1)[0] + " ~")
             special = special or low.startswith("exile")
             continue

@@ -163,7 +163,7 @@ class Problem:
     x: int | None
     policy: Policy
     spell_ok: tuple[tuple[bool, ...], ...]
-    assists: Assists = Assists()  # noqa: RUF009 (frozen, so a shared default is safe)
+    assists: Assists = Assists()  # frozen, so a shared default is safe
 
     @staticmethod
     def build(req: PaymentRequest, supply: Supply, ann: Announcement, mode: Mode, x: int | None,

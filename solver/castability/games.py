@@ -15,7 +15,8 @@ The model (:data:`MODEL` says it in the output):
   the hand.
 * for each turn T every sequence of land drops is searched (a breadth-first search over the multiset
   of lands played and the sources cast, remembered per turn and per game by the lands and
-  sources it sees; at most :data:`MAX_STATES` states a turn, the turns cut there counted); the spell is castable on turn T when SOME sequence leaves a board that the engine
+  sources it sees; at most :data:`MAX_STATES` states a turn, the turns cut there counted); the spell is castable on
+  turn T when SOME sequence leaves a board that the engine
   can pay its cost with.  A land that enters tapped is tapped on the turn it is played; conditions
   (check, reveal, fast and slow lands) are read against the lands played before it; shock lands enter
   untapped for 2 life.  A fetch land is, on the turn it is played, any land it can find among the cards

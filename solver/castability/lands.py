@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from manasolver.models.card import Card
+from manasolver.models.text.oracle import self_reference
 
 __all__ = ["Fetch", "LandRule", "land_rule"]
 
@@ -78,7 +79,7 @@ def _types(text: str) -> tuple[str, ...]:
 
 def land_rule(card: Card) -> LandRule:
     """The :class:`LandRule` of a land card, read from its oracle text."""
-    text = card.oracle_text.lower().replace(card.name.lower(), "~")
+    text = self_reference(card.oracle_text, card.name).lower().replace(card.name.lower(), "~")
     fetch = _fetch(text)
     if re.search(r"you may pay 2 life\. if you don't, (it|~) enters( the battlefield)? tapped", text):
         return LandRule("shock", fetch=fetch)

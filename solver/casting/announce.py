@@ -179,7 +179,7 @@ class Announcement:
     forms: tuple[Form, ...]
     x_count: int
     cost: ManaCost
-    spend: SpendTable = SpendTable()  # noqa: RUF009 (frozen, so a shared default is safe)
+    spend: SpendTable = SpendTable()  # frozen, so a shared default is safe
 
 
 def _ways(sym: ManaSymbol, sensitive: int) -> list[ChoiceWay]:

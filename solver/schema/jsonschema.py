@@ -140,7 +140,7 @@ def schema_of(tp: Any, found: dict[str, type]) -> dict[str, Any]:
         args = typing.get_args(tp)
         if type(None) in args:
             rest = [a for a in args if a is not type(None)]
-            inner = schema_of(Union[tuple(rest)] if len(rest) > 1 else rest[0], found)  # noqa: UP007
+            inner = schema_of(Union[tuple(rest)] if len(rest) > 1 else rest[0], found)
             if set(inner) == {"type"} and isinstance(inner["type"], str):
                 return {"type": [inner["type"], "null"]}
             return {"anyOf": [inner, {"type": "null"}]}

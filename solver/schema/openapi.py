@@ -85,11 +85,16 @@ def openapi(version: str, routes: Iterable[str] | None = None) -> dict[str, Any]
     search = {"operationId": "cards", "summary": "Card names for the playground page",
               "parameters": [
                   {"name": "q", "in": "query", "schema": {"type": "string"},
-                   "description": "the start of a card name (case-insensitive)"},
+                   "description": "a card name or part of one, as typed (case and accents aside; a misspelt "
+                                  "name finds the names close to it)"},
                   {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1},
-                   "description": "the most names answered"}],
+                   "description": "the most names answered"},
+                  {"name": "zone", "in": "query",
+                   "schema": {"type": "string", "enum": ["battlefield", "command", "hand", "graveyard"]},
+                   "description": "where the card goes: only cards that can be there are offered "
+                                  "(battlefield: permanent cards and tokens); every name when not given"}],
               "responses": {"200": _json("CardSearch", "the cards found"),
-                            "400": _json("ErrorAnswer", "a bad q or limit")}}
+                            "400": _json("ErrorAnswer", "a bad q, limit or zone")}}
     known: dict[str, Any] = {
         "/v1/query": {"post": {"operationId": "query", **query_op}},
         "/": {"post": {"operationId": "rootQuery", **query_op},

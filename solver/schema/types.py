@@ -1694,8 +1694,8 @@ class CardEntry(TypedDict):
 
 
 class CardSearch(TypedDict):
-    """``GET /v1/cards?q=…&limit=…``: card names for the playground page, completed from the card
-    database.
+    """``GET /v1/cards?q=…&limit=…&zone=…``: card names for the playground page, completed from the
+    card database and ranked for the zone the card goes to.
 
     Fields:
       query: the search as given.

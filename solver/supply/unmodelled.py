@@ -63,8 +63,8 @@ if TYPE_CHECKING:
 
 __all__ = ["NO_REFERENCES", "RESTRICTED_TRIGGERS", "SNOW_TRIGGERS", "UNREAD_TEXT", "Unmodelled", "ability_gap",
            "drop_unmodelled_altars", "guard_ability_cost", "guard_ability_effects", "guard_activation",
-           "guard_doublers", "guard_excluded", "guard_payment_rules", "guard_prohibitions", "guard_spent_on_activations",
-           "guard_spent_on_costs", "guard_tap_triggers",
+           "guard_doublers", "guard_excluded", "guard_payment_rules", "guard_prohibitions",
+           "guard_spent_on_activations", "guard_spent_on_costs", "guard_tap_triggers",
            "guard_unread_haste", "repeatable_gap"]
 
 #: Why a permanent is left out of the supply (``Excluded.reason``).

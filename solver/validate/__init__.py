@@ -30,7 +30,8 @@ What it checks, each failure a readable sentence naming where it is
   plus the activations' own mana costs plus the claimed floating mana, each symbol taking the
   mana the 609.4b rules reaching it allow (Chromatic Orrery: any mana pays ``{U}``; Celestial
   Dawn: only white pays ``{R}``; otherwise its own type, ``{C}`` taking only colorless),
-  ``{S}`` only snow mana, restricted mana only what it allows (106.6), an activation's mana cost only mana made *before* it (some order must work, 601.2g);
+  ``{S}`` only snow mana, restricted mana only what it allows (106.6), an activation's mana cost only mana made
+  *before* it (some order must work, 601.2g);
 * :mod:`.order`: the order as stated (each activation's mana cost payable at its place) and
   the ``allocation`` of the symbols to what paid them;
 * :mod:`.matching`: the one matching all of these use (augmenting paths over counted

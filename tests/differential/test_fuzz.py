@@ -68,7 +68,8 @@ HAND = ["Simian Spirit Guide", "Elvish Spirit Guide", "Lightning Bolt", "Krosan 
 GRAVEYARD = ["Dregscape Zombie", "Think Twice", "Beloved Beggar", "Grizzly Bears"]
 #: Spells with keyword additional / alternative costs, and the names to ask for.
 SPELLS = {
-    "Gatekeeper of Malakir": ["kicker"], "Blessed Alliance": ["escalate"], "Burst Lightning": ["kicker"], "Everflowing Chalice": ["multikicker"], "Think Twice": ["flashback"],
+    "Gatekeeper of Malakir": ["kicker"], "Blessed Alliance": ["escalate"], "Burst Lightning": ["kicker"],
+    "Everflowing Chalice": ["multikicker"], "Think Twice": ["flashback"],
     "Boon Satyr": ["bestow"], "Mulldrifter": ["evoke"], "Goblin Heelcutter": ["dash"],
     "Fiery Temper": ["madness"], "Temporal Mastery": ["miracle"], "Beloved Beggar": ["disturb"],
     "Cyclonic Rift": ["overload"], "Lightning Bolt": [], "Grizzly Bears": [], "Fireball": [],

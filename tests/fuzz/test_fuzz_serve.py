@@ -37,7 +37,8 @@ def _queries() -> list[bytes]:
     out.append({"query": "pay", "state": example_state("commander"), "cost": "{2/W}" * (500 if LONG else 40)})
     out.append('{"query": "pay", "state": {"players": [{"name": "you"}], "battlefield": [[[[')
     out.append('{"query": "can_pay", "cost": "{G}", "state": {"players": [{"name": "\\udc00"}]}}')
-    out.append({"query": "pay", "state": example_state("commander"), "cost": "{G}", "policy": {"spend_color": {"G": 10**30}}})
+    out.append({"query": "pay", "state": example_state("commander"), "cost": "{G}",
+                "policy": {"spend_color": {"G": 10**30}}})
     return [json.dumps(q).encode() if not isinstance(q, str) else q.encode() for q in out]
 
 

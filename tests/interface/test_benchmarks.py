@@ -12,7 +12,6 @@ import json
 from collections import Counter
 
 import manasolver.models.board.load as board_mod
-import manasolver.models.carddb as db_mod
 import pytest
 from manasolver.models.cost import ManaCost
 from manasolver.benchmarks import boards as bd
@@ -20,11 +19,6 @@ from manasolver.benchmarks import cases as bcases
 from manasolver.benchmarks import phase as benchphase
 from manasolver.benchmarks import report as benchreport
 from manasolver.benchmarks import runner as bench
-
-
-@pytest.fixture(scope="module")
-def db():  # type: ignore[no-untyped-def]
-    return db_mod.default_db()
 
 
 def _all_boards() -> list[dict]:  # type: ignore[type-arg]

@@ -186,15 +186,18 @@ def test_activate_kicker_and_alternative_flags() -> None:
 
 
 def test_version_is_the_installed_package_version() -> None:
-    """SPEC §7 ``manasolver --version``: the version importlib.metadata reads, pyproject's."""
+    """SPEC §7 ``manasolver --version``: the version importlib.metadata reads, pyproject's, then what
+    the bundled card data holds (cards, newest set and its date, source), read from its meta table."""
     from importlib.metadata import version
     proc = run("--version")
     assert proc.returncode == 0
-    assert proc.stdout == f"manasolver {version('manasolver')}\n"
+    assert proc.stdout.startswith(f"manasolver {version('manasolver')}; card data: ")
     import re
     pyproject = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8")
     declared = re.search(r'^version = "([^"]+)"', pyproject, re.M)
-    assert declared and proc.stdout == f"manasolver {declared.group(1)}\n"
+    assert declared and proc.stdout.startswith(f"manasolver {declared.group(1)}; ")
+    assert re.search(r"card data: [\d,]+ cards, newest set .+ \(\d{4}-\d\d-\d\d\); source: ", proc.stdout)
+    assert proc.stdout.count("\n") == 1
 
 
 def _commands() -> list[str]:

@@ -131,7 +131,9 @@ _SAME = textwrap.dedent("""
             c = re._compiler.compile(p, f)  # what re.compile calls once per pattern and flags
             m = c.search(t)
             out.append([c.pattern if isinstance(c.pattern, str) else c.pattern.decode(), c.flags, c.groups,
-                        dict(c.groupindex), None if m is None else [m.span(), m.group(0) if isinstance(m.group(0), str) else m.group(0).decode()]])
+                        dict(c.groupindex),
+                        None if m is None else [m.span(), m.group(0) if isinstance(m.group(0), str)
+                                                else m.group(0).decode()]])
         @dataclasses.dataclass(frozen=True, slots=True, order=True)
         class Point:
             x: int

@@ -103,3 +103,17 @@ def test_titles_name_what_the_boards_hold() -> None:
     assert answer({"query": "card", "card": "Genesis Hydra"})["card"]["mana_cost"] == "{X}{G}{G}"
     reaper = {p["card"] for p in example_state("reaper")["battlefield"]}
     assert {"Etherium Sculptor", "Foundry Inspector", "Helm of Awakening", "Heartless Summoning"} <= reaper
+
+
+@pytest.mark.slow
+def test_the_demo_names_permanents_by_card_watery_grave_not_grave() -> None:
+    """Every activation and could_produce line names a card of its board: "Watery Grave" where the
+    id is ``grave``, "Forest (forest1)" where the board holds three Forests."""
+    out = demo_output()
+    assert "Forest (forest1)  " in out and "Reflecting Pool: " in out
+    cards = {p["card"] for q in QUESTIONS for p in example_state(q[0])["battlefield"]}
+    named = [line.split("  ability ")[0].strip() for line in out.splitlines() if "  ability " in line]
+    assert named and all(n.partition(" (")[0] in cards for n in named), named
+    labels = {p["id"]: p["card"] for p in example_state("commander")["battlefield"]}
+    assert labels["grave"] == "Watery Grave" and labels["uriver"] == "Underground River"
+    assert not any(line.strip().startswith(("grave ", "uriver ")) for line in out.splitlines())

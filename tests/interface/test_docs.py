@@ -106,7 +106,8 @@ def test_the_field_tables_are_the_definitions() -> None:
     """Every table of docs/protocol.md is what the definitions write (``python -m
     manasolver.solver.schema --write docs/`` refreshes them)."""
     text = REFERENCE.read_text(encoding="utf-8")
-    assert refresh(text) == text, "docs/protocol.md's tables are stale: run python -m manasolver.solver.schema --write docs/"
+    assert refresh(text) == text, \
+        "docs/protocol.md's tables are stale: run python -m manasolver.solver.schema --write docs/"
 
 
 def test_every_definition_of_the_schema_has_its_table() -> None:

@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from served import serving
@@ -162,7 +163,8 @@ def test_commander_example_typed_in_and_its_payment_drawn(browser: Browser, serv
     acts = {a["permanent"]: a for a in payment["activations"]}
     assert page.get_attribute("#answer .verdict", "data-payable") == "true"
     # the permanents tapped, highlighted on the board with the mana each gave
-    paid = page.eval_on_selector_all(".perm.paid", "nodes => nodes.map(n => [n.dataset.id, n.querySelector('.gave').dataset.mana])")
+    paid = page.eval_on_selector_all(
+        ".perm.paid", "nodes => nodes.map(n => [n.dataset.id, n.querySelector('.gave').dataset.mana])")
     assert {pid: mana for pid, mana in paid} == {pid: a["mana"] for pid, a in acts.items()}
     unpaid_tapped = page.eval_on_selector_all(".perm:not(.paid)", "nodes => nodes.map(n => n.dataset.id)")
     assert set(unpaid_tapped).isdisjoint(acts)
@@ -241,7 +243,8 @@ def test_an_unpayable_cost_shows_what_is_missing(browser: Browser, server: str) 
 
 
 def test_errors_are_shown_at_the_field_they_name(browser: Browser, server: str) -> None:
-    """A bad symbol at its place in the cost (``cost[1]``); an unknown card on its tile."""
+    """A bad symbol at its place in the cost (``cost[1]``); an unknown card (in a board given as a
+    link: the card fields add only names the search knows) on its tile."""
     page = browser.page(server + "/")
     page.click('button.example[data-name="basics"]')
     page.select_option("#query-kind", "pay")
@@ -255,11 +258,12 @@ def test_errors_are_shown_at_the_field_they_name(browser: Browser, server: str) 
     assert "has-error" in (page.get_attribute('#cost-drawn [data-index="1"]', "class") or "")
     assert expected["error"]["message"] in page.inner_text(".field-error")
 
-    page.fill("#cost", "{G}")
-    count = len(example_state("basics")["battlefield"])
-    page.fill("#add-card", "Forrest")  # not a card: added as typed, and the engine says where
-    page.press("#add-card", "Enter")
-    page.wait_for_selector(f'.perm[data-index="{count}"]')
+    page.close()
+
+    board = example_state("basics")  # an unknown card comes only in a board given whole, as a link
+    count = len(board["battlefield"])
+    board["battlefield"].append({"id": "typo", "card": "Forrest"})
+    page = browser.page(server + "/#" + urlencode({"board": json.dumps(board), "cost": "{G}"}))
     _ask(page)
     error = page.evaluate("playground.answer()")["error"]
     assert error["code"] == "unknown_card" and error["where"] == f"battlefield[{count}].card"
@@ -355,3 +359,66 @@ def test_completions_stay_open_when_the_card_field_is_left_and_taken_back(browse
     field.press_sequentially("e")
     page.wait_for_timeout(400)  # past the blur's close
     assert page.is_visible('#add-card ~ ul.suggestions li[data-name="Flooded Grove"]')
+
+
+def _offered(page: Any, input_selector: str, typed: str) -> list[str]:
+    """Type ``typed`` into the field and read the names its completions offer, in order."""
+    field = page.locator(input_selector)
+    field.click()
+    field.fill(typed[:-1])
+    field.press_sequentially(typed[-1])
+    box = f"{input_selector} ~ ul.suggestions"
+    page.wait_for_selector(f"{box}[data-query={json.dumps(typed)}]")
+    names: list[str] = page.eval_on_selector_all(f"{box} li[role=option]", "nodes => nodes.map(n => n.dataset.name)")
+    return names
+
+
+def test_card_search_offers_llanowar_elves_lightning_bolt_for_a_hand_and_swamp_first(
+        browser: Browser, server: str) -> None:
+    """What a player means comes first: "llanowar" a permanent (Llanowar Elves, not the plane
+    Llanowar), "bolt" in a hand (Lightning Bolt; as a permanent no instant is offered), "swmp"
+    misspelt (Swamp)."""
+    page = browser.page(server + "/")
+    page.click("#new-board")
+    hand = '.player[data-index="0"] .cards-line[data-field="hand"] input.card-add'
+    llanowar = _offered(page, "#add-card", "llanowar")
+    assert llanowar[0] == "Llanowar Elves" and "Llanowar" not in llanowar
+    assert _offered(page, hand, "bolt")[0] == "Lightning Bolt"
+    as_permanents = _offered(page, "#add-card", "bolt")
+    assert as_permanents and "Lightning Bolt" not in as_permanents
+    assert _offered(page, "#add-card", "swmp")[0] == "Swamp"
+    assert page.is_visible('#add-card ~ ul.suggestions li.active[data-name="Swamp"]')  # what Enter takes
+    assert page.errors == []
+    page.close()
+
+
+def test_enter_and_add_take_a_known_name_and_never_add_an_unknown_one(browser: Browser, server: str) -> None:
+    page = browser.page(server + "/")
+    page.click("#new-board")
+    page.fill("#add-card", "swmp")
+    page.press("#add-card", "Enter")  # before the completions arrive: the search answers first
+    page.wait_for_selector('.perm[data-index="0"]')
+    hand = '.player[data-index="0"] .cards-line[data-field="hand"] input.card-add'
+    page.fill(hand, "lightning bolt")
+    page.press(hand, "Enter")
+    page.wait_for_selector('.cards-line[data-field="hand"] .chip')
+    page.fill("#add-card", "Zzqxjv Nothing")
+    page.click("#add-card-button")
+    page.wait_for_selector('#add-card ~ ul.suggestions li.none')
+    page.press("#add-card", "Enter")
+    assert "no card named" in page.inner_text("#add-card ~ ul.suggestions li.none")
+    board = page.evaluate("playground.board()")
+    assert [p["card"] for p in board["battlefield"]] == ["Swamp"]
+    assert board["players"][0]["hand"] == ["Lightning Bolt"]
+    assert page.input_value("#add-card") == "Zzqxjv Nothing"  # kept, to be corrected
+    page.close()
+
+
+def test_no_tile_placeholder_looks_like_a_value(browser: Browser, server: str) -> None:
+    """An empty field of a permanent's tile shows what it is for, not a value it seems to hold
+    (a grey ``charge=2`` read as two charge counters)."""
+    page = browser.page(server + "/")
+    page.click('button.example[data-name="commander"]')
+    shown = page.eval_on_selector_all(".perm input[placeholder]", "nodes => nodes.map(n => n.placeholder)")
+    assert shown and all(not any(c.isdigit() for c in text) and "=" not in text for text in shown), shown
+    page.close()

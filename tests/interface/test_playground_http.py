@@ -75,6 +75,62 @@ def test_card_search_finds_words_inside_names_and_the_faces_of_multiface_cards(s
     assert "Treasure" in _names(server.json("/v1/cards?q=treasu"))  # the predefined token
 
 
+def _first(server: Served, query: str, zone: str | None = None) -> list[dict[str, Any]]:
+    path = "/v1/cards?q=" + quote(query) + (f"&zone={zone}" if zone else "")
+    cards: list[dict[str, Any]] = server.json(path)["cards"]
+    return cards
+
+
+def test_card_search_llanowar_offers_llanowar_elves_first_and_no_plane_as_a_permanent(server: Served) -> None:
+    cards = _first(server, "llanowar", "battlefield")
+    assert cards[0]["name"] == "Llanowar Elves"
+    assert "Llanowar" not in [c["name"] for c in cards]  # the plane of that name
+    assert "Llanowar" == _first(server, "llanowar")[0]["name"]  # no zone: every name, the exact one first
+
+
+def test_card_search_bolt_offers_lightning_bolt_first_for_a_hand_and_no_instant_as_a_permanent(server: Served) -> None:
+    hand = _first(server, "bolt", "hand")
+    assert hand[0]["name"] == "Lightning Bolt" and hand[0]["type_line"] == "Instant"
+    battlefield = _first(server, "bolt", "battlefield")
+    assert battlefield and all("Instant" not in c["type_line"] and "Sorcery" not in c["type_line"]
+                               for c in battlefield)
+    names = [c["name"] for c in server.json("/v1/cards?q=bolt&zone=graveyard&limit=50")["cards"]]
+    words = [any(w.startswith("bolt") for w in n.lower().split()) for n in names]
+    assert "Firebolt" in names and words == sorted(words, reverse=True)  # a word starting so, then inside one
+
+
+def test_card_search_is_typo_tolerant_swmp_finds_swamp(server: Served) -> None:
+    for zone in ("battlefield", "hand", None):
+        assert _first(server, "swmp", zone)[0]["name"] == "Swamp", zone
+    assert _first(server, "llanowar elfs", "battlefield")[0]["name"] == "Llanowar Elves"
+    assert _first(server, "zzqxjv", "battlefield") == []
+
+
+def test_card_search_offers_tokens_only_for_the_battlefield(server: Served) -> None:
+    assert _first(server, "treasure", "battlefield")[0]["name"] == "Treasure"
+    for zone in ("hand", "graveyard", "command"):
+        assert "Treasure" not in [c["name"] for c in _first(server, "treasure", zone)], zone
+
+
+def test_card_search_names_the_zone_it_does_not_know(server: Served) -> None:
+    error = server.json("/v1/cards?q=sol&zone=library", 400)["error"]
+    assert error["code"] == "bad_query" and error["where"] == "zone" and "battlefield" in error["message"]
+
+
+def test_printings_file_is_what_the_build_script_writes_from_the_card_data() -> None:
+    """``printings.tsv.gz`` (the search's ranking) is in step with ``data/cards.jsonl.gz``."""
+    import gzip
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_carddb", ROOT / "scripts" / "build_carddb.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    shipped = gzip.decompress((STATIC.parent / "printings.tsv.gz").read_bytes()).decode("utf-8")
+    assert shipped == script.printings_text(ROOT / "data" / "cards.jsonl.gz")
+    assert "116\tSwamp\n" in shipped and "14\tLightning Bolt\n" in shipped
+
+
 def test_card_search_limit_is_capped_and_checked(server: Served) -> None:
     found = server.json("/v1/cards?q=a&limit=100000")
     assert len(found["cards"]) == MAX_LIMIT and found["more"] is True

@@ -443,8 +443,8 @@ def test_the_same_head_again_on_a_connection_is_read_as_new(server: Served) -> N
     b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2x\r\n\r\n{}",
     b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2, 3\r\n\r\n{}",
     b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip\r\n\r\n",
-    b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
-    b"zz\r\n{}\r\n0\r\n\r\n",
+    b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+    b"\r\nzz\r\n{}\r\n0\r\n\r\n",
 ])
 def test_malformed_heads_are_400_with_the_error_object(server: Served, head: bytes) -> None:
     status_line, _, body = server.raw(head).partition(b"\r\n\r\n")

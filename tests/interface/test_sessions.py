@@ -188,7 +188,8 @@ def test_player_and_turn_changes_load_as_the_full_state() -> None:
     sorcery = {"query": "can_pay", "cost": "{G}", "spell": {"card": "Rampant Growth"}}
     assert answer({**sorcery, "board": handle})["reason"]["code"] == "timing"
     assert answer({**sorcery, "board": handle}) == answer({**sorcery, "state": after})
-    answer({"query": "update", "board": handle, "changes": [{"turn": None}, {"player": "you", "fields": {"pool": None}}]})
+    answer({"query": "update", "board": handle,
+            "changes": [{"turn": None}, {"player": "you", "fields": {"pool": None}}]})
     _same_answers(handle, _model(_model(after, {"turn": None}), {"player": "you", "fields": {"pool": None}}))
     assert answer({**sorcery, "board": handle})["payable"] is True
 
@@ -370,7 +371,8 @@ def _changes() -> st.SearchStrategy[dict[str, Any]]:
     return st.one_of(
         st.builds(lambda i: {"tap": i}, ids), st.builds(lambda i: {"untap": i}, ids),
         st.builds(lambda i: {"remove": i}, ids),
-        st.builds(lambda i, c, t: {"add": {"id": i, "card": c, "tapped": t}}, ids, st.sampled_from(_CARDS), st.booleans()),
+        st.builds(lambda i, c, t: {"add": {"id": i, "card": c, "tapped": t}},
+                  ids, st.sampled_from(_CARDS), st.booleans()),
         st.builds(lambda i, f: {"set": i, "fields": f}, ids, perm_fields),
         st.builds(lambda n, f: {"player": n, "fields": f}, st.sampled_from(["you", "opponent"]), player_fields),
         st.builds(lambda s: {"turn": s}, st.none() | st.fixed_dictionaries(

@@ -54,7 +54,7 @@ def test_import_writes_the_bundled_format(tmp_path: Path) -> None:
     tables: every record, every lookup key, the same records."""
     out = tmp_path / "cards.sqlite"
     done = import_card_file(CARD_DATA, out)
-    assert done.out == out and done.cards == 23838 and done.skipped == 0
+    assert done.out == out and done.cards == 34620 and done.skipped == 0
     mine, bundled = sqlite3.connect(out), sqlite3.connect(DB_PATH)
     try:
         assert mine.execute("SELECT key, face, rank, name FROM lookup ORDER BY key").fetchall() == \

@@ -19,11 +19,6 @@ from manasolver.models.text import tap_costs, triggers
 from manasolver.models.text.read import read_card_text, unread_clauses
 
 
-@pytest.fixture(scope="module")
-def db() -> CardDB:
-    return CardDB()
-
-
 def _bare(card: Card) -> Card:
     """The card as if built by hand: no stored reading, so the accessors read its text."""
     return replace(card, text=None, faces=tuple(replace(f, text=None) for f in card.faces))

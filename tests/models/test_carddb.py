@@ -20,11 +20,6 @@ from manasolver.models.errors import BadCost, BadState, UnknownCard
 from manasolver.models.symbols import ANY_COLOR, B, C, G, R, U, W
 
 
-@pytest.fixture(scope="module")
-def db() -> CardDB:
-    return CardDB()
-
-
 def test_exact_lookup_is_case_insensitive(db: CardDB) -> None:
     assert db.get("forest").name == "Forest"
     assert db.get("  LLANOWAR ELVES ").name == "Llanowar Elves"

@@ -30,11 +30,6 @@ from manasolver.models.state import GameState, Permanent, Player, Turn
 from manasolver.models.symbols import ANY_COLOR, B, C, G, R, U, W
 
 
-@pytest.fixture(scope="module")
-def db() -> CardDB:
-    return CardDB()
-
-
 def _one(db: CardDB, name: str) -> object:
     effects = mana_effects_of(db.get(name))
     assert len(effects) == 1, effects

@@ -27,11 +27,6 @@ from manasolver.models.state import GameState, Permanent, Player, Turn
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, B, C, G, R, U, W
 
 
-@pytest.fixture(scope="module")
-def db() -> CardDB:
-    return CardDB()
-
-
 def only(card: Card) -> ManaAbility:
     assert len(card.mana_abilities) == 1, card.mana_abilities
     assert card.unsupported == ()

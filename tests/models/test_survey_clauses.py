@@ -189,7 +189,8 @@ def test_pulse_of_llanowar_basic_lands_make_any_color() -> None:
     a nonbasic Tundra still makes only {W} or {U}."""
     assert answer({"query": "can_pay", "state": _board("Pulse of Llanowar", "Plains", "Island"),
                    "cost": "{G}{B}"})["payable"] is True
-    assert answer({"query": "can_pay", "state": _board("Pulse of Llanowar", "Tundra"), "cost": "{G}"})["payable"] is False
+    state = _board("Pulse of Llanowar", "Tundra")
+    assert answer({"query": "can_pay", "state": state, "cost": "{G}"})["payable"] is False
     assert _survey("Pulse of Llanowar").get("unsupported") is None
 
 

@@ -12,7 +12,6 @@ import json
 import re
 from collections import Counter
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from paths import CARD_DATA
@@ -34,11 +33,6 @@ NISSA = {"name": "Nissa, Worldsoul Speaker", "type_line": "Legendary Creature �
          "oracle_text": "Landfall — Whenever a land you control enters, you get {E}{E}.\n"
                         "You may pay eight {E} rather than pay the mana cost for permanent spells you cast."}
 CARDS = CARD_DATA / "cards.jsonl.gz"
-
-
-@pytest.fixture(scope="module")
-def db() -> CardDB:
-    return CardDB()
 
 
 def one(triggers: tuple[Trigger, ...]) -> Trigger:
@@ -233,8 +227,10 @@ def test_every_triggered_line_of_the_card_data_is_returned() -> None:
             rec = json.loads(raw)
             text = rec.get("oracle_text") or ""
             kinds = TypeLine.parse(rec.get("type_line") or "")
-            from manasolver.models.text.oracle import strip_reminder
-            lines += sum(1 for line in text.split("\n") if start.match(strip_reminder(line)))
+            from manasolver.models.text.oracle import self_reference, strip_reminder
+            # a card named "At Least It's a Dry Heat" names itself, it doesn't trigger
+            lines += sum(1 for line in text.split("\n")
+                         if start.match(self_reference(strip_reminder(line), rec["name"])))
             triggers = parse_triggers(text, kinds, rec["name"])
             found += len(triggers)
             events.update(t.event for t in triggers if t.supported)
@@ -250,8 +246,7 @@ def test_trigger_to_json_for_the_card_answer(db: CardDB) -> None:
     """The protocol form keeps the printed text and says a mana trigger is no mana ability (T120)."""
     (cobra,) = [t.to_json() for t in triggers_of(db.get("Lotus Cobra"))]
     assert cobra == {"event": "landfall",
-                     "text": "Landfall — Whenever a land enters the battlefield under your control, "
-                             "add one mana of any color.",
+                     "text": "Landfall — Whenever a land you control enters, add one mana of any color.",
                      "effects": [{"kind": "mana", "options": ["{W|U|B|R|G}"]}], "mana_ability": False}
     (overlord,) = [t.to_json() for t in triggers_of(db.get("Overlord of the Hauntwoods"))]
     assert overlord["effects"] == [{"kind": "token", "amount": 1, "token": "Everywhere", "tapped": True}]

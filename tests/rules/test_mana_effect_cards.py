@@ -4,7 +4,8 @@ replacement), Winter's Night (snow lands only), Elvish Guidance (an amount per E
 Lens (the imprinted land's name), Snowfall (mana only for cumulative upkeep), Lithoform Blight and
 Alpine Moon (a land loses its types and abilities and gains others), Orochi Merge-Keeper (while
 modified), Tomb of Urami (damage unless you control an Ogre), Star Compass and Plaza of Harmony
-(what basic lands or Gates you control could produce, CR 106.7), and two whose form the board does not hold: Chaos Moon (refused only where a Mountain
+(what basic lands or Gates you control could produce, CR 106.7), and two whose form the board does not hold: Chaos
+Moon (refused only where a Mountain
 is tapped) and Glorious Sunrise (only after combat began on its controller's turn).  Every payment
 is checked by ``validate``.
 """

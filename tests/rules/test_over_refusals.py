@@ -152,7 +152,8 @@ def test_602_5_null_rod_stops_diamond_kaleidoscope_beside_a_prism_and_a_forest()
 def test_602_5_diamond_kaleidoscope_and_a_prism_without_null_rod_pay_blue() -> None:
     """The same board without Null Rod (validated; the brute force's moves don't sacrifice a token
     by subtype)."""
-    state = _board({"id": "dk", "card": "Diamond Kaleidoscope"}, {"id": "f", "card": "Forest"}, {"id": "prism", **PRISM})
+    state = _board({"id": "dk", "card": "Diamond Kaleidoscope"}, {"id": "f", "card": "Forest"},
+                   {"id": "prism", **PRISM})
     out = pay_validated(state, "{1}{U}")
     assert out["payable"] is True and sorted(_used(out)) == [("dk", "{U}"), ("f", "{G}")]
 

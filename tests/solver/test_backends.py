@@ -312,7 +312,10 @@ def test_flow_reason_matches_cpsat(seed: int, cost: str) -> None:
     finally:
         flow.FlowBackend.shortfall = original  # type: ignore[method-assign]
     assert fast.code == slow.code
-    size = (lambda m: 0 if m is None else ManaCost.parse(m).mana_value())
+
+    def size(missing: str | None) -> int:
+        return 0 if missing is None else ManaCost.parse(missing).mana_value()
+
     assert size(fast.missing) == size(slow.missing)
 
 

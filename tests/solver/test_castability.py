@@ -7,16 +7,10 @@ import math
 
 import pytest
 
-from manasolver.models.carddb import default_db
 from manasolver.solver.castability.board import BoardOracle
 from manasolver.solver.castability.deck import Deck, DeckError, parse_deck
 from manasolver.solver.castability.lands import land_rule
 from manasolver.solver.castability.run import Options, run
-
-
-@pytest.fixture(scope="module")
-def db():  # type: ignore[no-untyped-def]
-    return default_db()
 
 
 def _row(result: dict, card: str, turn: int) -> dict:  # type: ignore[type-arg]

@@ -98,12 +98,14 @@ Value = tuple[int, int, int, int, int]
 
 
 def brute(state_json: dict[str, Any], costs: list[dict[str, Any]]) -> tuple[int, Value | None]:
-    """How many costs in a row some plan pays, and the best :func:`value` of a plan paying them all: a search written from the rules, sharing nothing with the solver but the moves each
+    """How many costs in a row some plan pays, and the best :func:`value` of a plan paying them all: a search
+    written from the rules, sharing nothing with the solver but the moves each
     permanent offers (``brute_moves``).  Each cost in turn: activate any of the permanents not yet
     used (those with a mana cost paid from the pool at that moment, in every order: 601.2g), then
     pay the cost's total (every announcement, 601.2b) from the pool, the rest floating to the next
     cost (106.4), mana with a spending restriction only on a spell it allows (106.6; a unit carries
-    its restriction as the bit 64, one restriction on the board at most); life paid only from what is left (119.4: ability life and damage come before
+    its restriction as the bit 64, one restriction on the board at most); life paid only from what is left (119.4:
+    ability life and damage come before
     Phyrexian life), and a player at 0 life or less casts nothing more (704.5a)."""
     from brute import _allows, _announcements
     from brute_moves import moves
@@ -392,7 +394,8 @@ def test_plan_on_a_kept_board_with_changes() -> None:
 def test_plan_in_batch_and_the_python_api() -> None:
     import subprocess
     import sys
-    line = json.dumps({"query": "plan", "id": 7, "state": board("Sol Ring"), "costs": [{"cost": "{1}"}, {"cost": "{1}"}]})
+    line = json.dumps({"query": "plan", "id": 7, "state": board("Sol Ring"),
+                       "costs": [{"cost": "{1}"}, {"cost": "{1}"}]})
     done = subprocess.run([sys.executable, "-m", "manasolver.solver.cli", "batch"], input=line + "\n",
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

@@ -227,7 +227,7 @@ def test_parser_leaves_the_spirit_guide_clause_unread() -> None:
     from manasolver.models.carddb import default_db
     from manasolver.models.text.hand import hand_abilities
     card_ = default_db().get("Simian Spirit Guide")
-    assert card_.unsupported == ("Exile Simian Spirit Guide from your hand: Add {R}.",)
+    assert card_.unsupported == ("Exile this card from your hand: Add {R}.",)
     assert [a.production.options for a in hand_abilities(card_)] == [((8,),)]
 
 

@@ -342,7 +342,8 @@ SPENDERS = [SKIRGE, BLOOM, BATTERY]
 SYMBOLS = ["{B}", "{G}", "{R}", "{C}", "{1}", "{2}", "{B/G}"]
 #: The brute force does not compute keep_castable (whose default list is the hand): the default
 #: policy without it, and others.
-POLICIES = [tuple(c for c in DEFAULT_POLICY if c != "keep_castable"), ("min_sources", "no_sacrifice"), ("prefer_lands", "no_sacrifice", "min_waste"),
+POLICIES = [tuple(c for c in DEFAULT_POLICY if c != "keep_castable"), ("min_sources", "no_sacrifice"),
+            ("prefer_lands", "no_sacrifice", "min_waste"),
             ("min_waste", "min_sources")]
 
 
@@ -369,7 +370,8 @@ def requests(draw: Any) -> PaymentRequest:
 def _describe(r: PaymentRequest) -> str:
     me = r.state.players[0]
     return (f"cost={r.cost.format()} policy={r.policy.criteria} hand={[c.name for c in me.hand]} "
-            f"graveyard={[c.name for c in me.graveyard]} spell={r.spell.card.name if r.spell and r.spell.card else None} "
+            f"graveyard={[c.name for c in me.graveyard]} "
+            f"spell={r.spell.card.name if r.spell and r.spell.card else None} "
             f"{[(p.id, p.card.name, p.tapped, p.sick) for p in r.state.battlefield]}")
 
 

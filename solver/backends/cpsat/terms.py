@@ -6,7 +6,8 @@
 ``tiebreak``, and when the policy names them ``keep_colors``, ``max_colors_spent`` and
 ``keep_castable``) and its upper bound; the solve loop minimises them stage by stage
 (:func:`~manasolver.solver.policy.stages`).  ``keep_colors`` counts the colors some unused member
-could still make, filter lands fed by other unused members included; ``keep_castable`` is one Boolean per kept cost, tied by Hall's condition to the
+could still make, filter lands fed by other unused members included; ``keep_castable`` is one Boolean per kept
+cost, tied by Hall's condition to the
 members left untapped (no flow variables of its own) when every class has a simple shape, else by
 a small flow over those members.
 """

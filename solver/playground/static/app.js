@@ -217,47 +217,77 @@ async function readAddress() {
 // ------------------------------------------------------------------------------------------
 // card-name completion from GET /v1/cards
 
-function completer(input, onPick) {
+// The zone a card list's names go to: the search offers only cards that can be there.
+const LIST_ZONES = { hand: "hand", commander: "command", graveyard: "graveyard" };
+
+// A name field that completes from the server's card search (ranked for `zone`) and hands a
+// known name to `onPick`: Enter or `commit()` take the highlighted suggestion, else the name
+// typed when the search knows it, else the best suggestion for what is typed; a name the search
+// doesn't know is never picked, the list says so instead.
+function completer(input, onPick, zone) {
   const wrap = input.closest(".complete") || input.parentElement;
   const list = el("ul", { class: "suggestions", role: "listbox", hidden: true });
   wrap.append(list);
   let seq = 0;
   let timer = null;
+  let closing = null;
   let active = -1;
 
-  const close = () => { list.hidden = true; list.replaceChildren(); active = -1; };
+  const choices = () => $$("li[role=option]", list);
+  const close = () => { list.hidden = true; list.replaceChildren(); active = -1; delete list.dataset.query; };
   const mark = (i) => {
-    const items = $$("li", list);
-    items.forEach((li, j) => li.classList.toggle("active", j === i));
+    choices().forEach((li, j) => li.classList.toggle("active", j === i));
     active = i;
   };
   const pick = (name) => { close(); onPick(name); };
 
   async function lookUp() {
+    timer = null;
     const q = input.value.trim();
     const mine = ++seq;
     if (!q) { close(); return; }
+    const params = { q, limit: "12" };
+    if (zone) params.zone = zone;
     let data;
     try {
-      const res = await fetch("/v1/cards?" + new URLSearchParams({ q, limit: "12" }));
+      const res = await fetch("/v1/cards?" + new URLSearchParams(params));
       data = await res.json();
     } catch (err) {
       return;
     }
     if (mine !== seq || !data || !Array.isArray(data.cards)) return;
-    list.replaceChildren(...data.cards.map((card) => el("li", {
+    showFound(q, data.cards);
+  }
+
+  function showFound(q, cards) {
+    list.replaceChildren(...cards.map((card) => el("li", {
       role: "option", dataset: { name: card.name },
       onmousedown: (ev) => { ev.preventDefault(); pick(card.name); },
     }, el("span", { class: "s-name", text: card.name }), " ", drawMana(card.mana_cost, ""),
     el("span", { class: "s-type muted", text: card.type_line }))));
-    list.hidden = data.cards.length === 0;
-    active = -1;
     list.dataset.query = q;
+    list.hidden = false;
+    if (cards.length) mark(0);
+    else {
+      active = -1;
+      list.append(el("li", { class: "none muted", text: `no card named “${q}”${zone ? " " + ZONE_WORDS[zone] : ""}` }));
+    }
+  }
+
+  async function commit() {
+    const typed = input.value.trim();
+    if (!typed) return;
+    if (timer !== null || list.dataset.query !== typed) { clearTimeout(timer); await lookUp(); }
+    if (input.value.trim() !== typed || list.dataset.query !== typed) return;  // typed on: that search decides
+    const items = choices();
+    const exact = items.find((li) => li.dataset.name.toLowerCase() === typed.toLowerCase());
+    const chosen = items[active] || exact || items[0];
+    if (chosen) pick(chosen.dataset.name);
+    else { clearTimeout(closing); input.focus(); }  // the list says no card has that name: correct it
   }
 
   // a blur closes the list a moment later (a click on an item lands first); typing again
   // before that moment keeps it: the field was left and taken back
-  let closing = null;
   input.addEventListener("input", () => {
     clearTimeout(closing);
     clearTimeout(timer);
@@ -266,23 +296,20 @@ function completer(input, onPick) {
   input.addEventListener("focus", () => clearTimeout(closing));
   input.addEventListener("blur", () => { clearTimeout(closing); closing = setTimeout(close, 150); });
   input.addEventListener("keydown", (ev) => {
-    const items = $$("li", list);
+    const items = choices();
     if (ev.key === "ArrowDown" && items.length) { ev.preventDefault(); mark((active + 1) % items.length); }
     else if (ev.key === "ArrowUp" && items.length) { ev.preventDefault(); mark((active - 1 + items.length) % items.length); }
     else if (ev.key === "Escape") close();
-    else if (ev.key === "Enter") {
-      ev.preventDefault();
-      const typed = input.value.trim();
-      if (active >= 0 && items[active]) pick(items[active].dataset.name);
-      else {
-        const exact = items.find((li) => li.dataset.name.toLowerCase() === typed.toLowerCase());
-        if (exact) pick(exact.dataset.name);
-        else if (typed) pick(typed);   // not a known name: the engine will say so, at the field
-      }
-    }
+    else if (ev.key === "Enter") { ev.preventDefault(); commit(); }
   });
-  return { close };
+  return { close, commit };
 }
+
+// How the list says where no card of that name can go.
+const ZONE_WORDS = {
+  battlefield: "that can be a permanent", command: "that can be a commander",
+  hand: "that can be in a hand", graveyard: "that can be in a graveyard",
+};
 
 // ------------------------------------------------------------------------------------------
 // rendering the board
@@ -392,7 +419,7 @@ function cardList(player, field, where, label) {
     changed(true);
     const again = $(`.cards-line[data-where="${where}"] input.card-add`);
     if (again) again.focus();
-  });
+  }, LIST_ZONES[field]);
   return box;
 }
 
@@ -429,7 +456,7 @@ function renderPermanents() {
     });
     options(attached, ids.filter((id) => id !== p.id), p.attached_to, "—");
     const counters = el("input", {
-      type: "text", class: "counters", value: countersText(p.counters), placeholder: "charge=2",
+      type: "text", class: "counters", value: countersText(p.counters), placeholder: "counters",
       spellcheck: "false", dataset: { where: `${where}.counters` },
       onchange: (ev) => {
         const parsed = parseCounters(ev.target.value);
@@ -1162,11 +1189,8 @@ function useQuestion(query) {
 // start
 
 function wire() {
-  completer($("#add-card"), addPermanent);
-  $("#add-card-button").addEventListener("click", () => {
-    const typed = $("#add-card").value.trim();
-    if (typed) addPermanent(typed);
-  });
+  const addCard = completer($("#add-card"), addPermanent, "battlefield");
+  $("#add-card-button").addEventListener("click", () => addCard.commit());
   $("#add-player").addEventListener("click", () => {
     const taken = new Set(playerNames());
     let n = page.board.players.length + 1;

@@ -1,0 +1,7 @@
+"""``python -m manasolver``: the command line, run as the ``manasolver`` console script runs it."""
+
+import sys
+
+from manasolver.solver.cli import run
+
+sys.exit(run())
