@@ -23,16 +23,18 @@ cut; the limits of the board schema (SPEC §4) keep them well inside the budget.
 
 from __future__ import annotations
 
+import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import wraps
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from manasolver.models.errors import Unsupported
 
-__all__ = ["MARGIN", "QUERY_BUDGET", "Deadline", "OutOfTime", "budgeted", "current", "query_budget"]
+__all__ = ["MARGIN", "QUERY_BUDGET", "Deadline", "OutOfTime", "budgeted", "current", "query_budget", "stop_all"]
 
 #: Seconds a query may take, all of its stages together.  Each stage keeps its own bound inside
 #: it (CP-SAT 2 s a stage, the enumeration 2 s, ``options`` 3 s), so a query whose stages each
@@ -56,12 +58,14 @@ class Deadline:
     """The end of one query's budget (``time.monotonic`` seconds) and whether the bound cut a
     stage short (:meth:`mark`)."""
 
-    __slots__ = ("cut", "end", "seconds")
+    __slots__ = ("__weakref__", "cut", "end", "seconds", "solvers")
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.end = time.monotonic() + seconds
         self.cut = False
+        #: the CP-SAT solvers working for this query (:meth:`watch`), stopped by :meth:`stop`
+        self.solvers: list[Any] = []
 
     def left(self) -> float:
         """Seconds left, never negative."""
@@ -84,6 +88,24 @@ class Deadline:
         """Note that the bound decided part of the answer."""
         self.cut = True
 
+    def watch(self, solver: Any) -> Any:
+        """Keep ``solver`` (a CP-SAT solver about to solve for this query) so that :meth:`stop`
+        can interrupt it; the solver itself, and stopped at once when the query is already stopped."""
+        if len(self.solvers) >= 8:
+            del self.solvers[:4]  # the stages before: finished
+        self.solvers.append(solver)
+        if self.end == float("-inf"):
+            solver.stop_search()
+        return solver
+
+    def stop(self) -> None:
+        """End the query now, from any thread: the deadline has passed for every stage that reads
+        it, and CP-SAT's running search is stopped through its own mechanism (``StopSearch``), so
+        it returns its best solution so far, unproven (the answer then says ``time_bound``)."""
+        self.end = float("-inf")
+        for solver in list(self.solvers):
+            solver.stop_search()  # a solver not solving yet or any more has nothing to stop: a no-op
+
     def check(self, stage: str) -> None:
         """Stop ``stage`` (words: "building the CP-SAT model") with :class:`OutOfTime` when the
         deadline has passed, noting that the bound decided the answer."""
@@ -93,6 +115,26 @@ class Deadline:
 
 
 _CURRENT: ContextVar[Deadline | None] = ContextVar("manasolver_query_deadline", default=None)
+#: the deadlines of the queries running now, in every thread (:func:`stop_all`)
+_RUNNING: weakref.WeakSet[Deadline] = weakref.WeakSet()
+_RUNNING_LOCK = threading.Lock()
+
+
+_STOPPING = False
+
+
+def stop_all(and_new: bool = False) -> int:
+    """Stop every query running in this process (:meth:`Deadline.stop`): a server that must exit
+    now answers its requests in flight with what their bound allows.  With ``and_new``, every
+    query started from now on is stopped as it starts too (the requests still waiting for the
+    engine).  The number stopped."""
+    global _STOPPING
+    with _RUNNING_LOCK:
+        _STOPPING = _STOPPING or and_new
+        running = list(_RUNNING)
+    for deadline in running:
+        deadline.stop()
+    return len(running)
 
 
 def current() -> Deadline:
@@ -112,10 +154,16 @@ def query_budget(seconds: float | None = None) -> Iterator[Deadline]:
         return
     deadline = Deadline(QUERY_BUDGET if seconds is None else seconds)
     token = _CURRENT.set(deadline)
+    with _RUNNING_LOCK:
+        _RUNNING.add(deadline)
+        if _STOPPING:
+            deadline.stop()
     try:
         yield deadline
     finally:
         _CURRENT.reset(token)
+        with _RUNNING_LOCK:
+            _RUNNING.discard(deadline)
 
 
 P = ParamSpec("P")

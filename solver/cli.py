@@ -256,6 +256,10 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                    help="answer OPTIONS and send CORS headers for this web origin (e.g. http://localhost:3000)")
     p.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
                    help="the longest a client may take to send a request, or stay idle between two")
+    p.add_argument("--session-memory", type=int, metavar="MB",
+                   help="the most memory kept session boards may take together (default 512)")
+    p.add_argument("--grace", type=float, default=10.0, metavar="SECONDS",
+                   help="on SIGTERM, how long requests in flight may run on before they are cut short")
     p = sub.add_parser("card", help="a card as the engine understands it")
     p.add_argument("name", metavar="NAME", help="the card's name (case-insensitive; a face's name too)")
     p.add_argument("--json", action="store_true", help="print the protocol's JSON card object")
@@ -271,6 +275,8 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     spread.add_argument("--dask", metavar="ADDRESS", help="answer chunks of lines on the Dask cluster whose "
                                                          "scheduler is ADDRESS (tcp://HOST:8786)")
     p.add_argument("--cards", metavar="FILE", help="a newer card file, for the queries that name none")
+    p.add_argument("--session-memory", type=int, metavar="MB",
+                   help="the most memory kept session boards may take together (default 512)")
     p = sub.add_parser("bench", help="run the benchmarks")
     p.add_argument("--quick", action="store_true", help="a CI-sized run")
     p.add_argument("--out", metavar="DIR", help="where results and plots go (default benchmarks/results)")
@@ -423,29 +429,43 @@ def _long_lived() -> None:
     gc.set_threshold(10_000, 50, 1_000)
 
 
+def _session_memory(megabytes: int | None) -> None:
+    """``--session-memory MB``: the byte budget of the kept session boards."""
+    if megabytes is None:
+        return
+    if not 1 <= megabytes <= 1 << 30:
+        raise _Usage(f"--session-memory {megabytes}: give a number of megabytes from 1 up")
+    from manasolver.solver.sessions import STORE
+    STORE.configure(memory=megabytes << 20)
+
+
 def _batch(args: argparse.Namespace) -> int:
     """``batch``: bytes in, decoded line by line (a line that is not UTF-8 is answered with an error
     naming it, and the lines around it as usual); over local processes or a Dask cluster in chunks."""
     from manasolver.solver.parallel import ParallelError, open_runner
     from manasolver.solver.parallel.batch import run_batch, warm
+    from manasolver.solver.protocol import bounded_lines
     if args.workers is not None and not 1 <= args.workers <= 256:
         raise _Usage(f"--workers {args.workers}: give a number of processes from 1 to 256")
     if args.cards is not None:
         from manasolver.models.carddb import default_db
         from manasolver.models.errors import ManasolverError
+        from manasolver.solver.decode import card_file
         try:
+            card_file(args.cards, "--cards")
             default_db(args.cards)
         except ManasolverError as err:
             raise _Usage(f"--cards: {err.message}") from None
     spread = args.dask is not None or (args.workers or 1) > 1
+    _session_memory(args.session_memory)
     _long_lived()
     try:
         if not spread:
-            run_batch(sys.stdin.buffer, sys.stdout, None, args.cards)
+            run_batch(bounded_lines(sys.stdin.buffer), sys.stdout, None, args.cards)
             return 0
         from functools import partial
         with open_runner(args.workers or 1, args.dask, partial(warm, args.cards)) as runner:
-            run_batch(sys.stdin.buffer, sys.stdout, runner, args.cards)
+            run_batch(bounded_lines(sys.stdin.buffer), sys.stdout, runner, args.cards)
     except ParallelError as err:
         print(f"manasolver batch: error: {err.message}", file=sys.stderr)
         return 2 if err.usage else 1
@@ -588,8 +608,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return bench_main(forwarded)
         if args.command == "serve":
             from manasolver.solver.serve import serve
+            _session_memory(args.session_memory)
             _long_lived()
-            return serve(args.host, args.port, args.cards, args.allow_origin, args.timeout)
+            return serve(args.host, args.port, args.cards, args.allow_origin, args.timeout, args.grace)
         if args.command == "castability":
             from manasolver.solver.castability.command import main as castability_main
             return castability_main(args)

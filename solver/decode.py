@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 from typing import TYPE_CHECKING, Any, cast
 
 from manasolver.models.cost import ManaCost
@@ -21,31 +23,72 @@ from manasolver.models.symbols import mask_from_letters
 if TYPE_CHECKING:
     from manasolver.models.carddb import CardDB
     from manasolver.models.state import GameState
-    from manasolver.solver.request import Criterion, Modifier, ModifierKind, Policy, SpellInfo
+    from manasolver.solver.request import (
+        Criterion,
+        Modifier,
+        ModifierKind,
+        Policy,
+        SpellInfo,
+    )
 
 #: The largest weight a caller's policy may give a criterion (the solvers work in 64-bit integers).
 MAX_WEIGHT = 10**6
 #: The largest count a ``spend_color`` entry may ask for (more mana than any board makes).
 MAX_SPEND = 10**6
 
-__all__ = ["MAX_SPEND", "MAX_WEIGHT", "ability_spell", "backend", "card_db", "cost", "flag", "integer",
+__all__ = ["MAX_SPEND", "MAX_WEIGHT", "ability_spell", "backend", "card_db", "card_file", "cost", "flag", "integer",
            "load_state_field", "modifiers", "names_ability", "player", "policy", "spell", "turn_given"]
 
 
 def card_db(query: dict[str, Any]) -> CardDB:
-    """The card database of the query: the bundled one, or the card file its ``cards`` names."""
+    """The card database of the query: the bundled one, or the card file its ``cards`` names.  A
+    file that is not one is an error naming the file and where in it, quoting none of its content
+    (a query may name any file the process can read)."""
     from manasolver.models.carddb import default_db
     cards = query.get("cards")
-    if cards is not None:
-        if not isinstance(cards, str):
-            raise BadQuery('"cards" must be the path of a card file', "cards")
-        if "\x00" in cards:
-            raise BadQuery('"cards" must be a file path, and a path has no NUL character', "cards")
-        try:
-            os.fsencode(cards)
-        except UnicodeError:
-            raise BadQuery(f'"cards" is not a path this system can name: {cards!r}', "cards") from None
-    return default_db(cards)
+    if cards is None:
+        return default_db(None)
+    if not isinstance(cards, str):
+        raise BadQuery('"cards" must be the path of a card file', "cards")
+    if "\x00" in cards:
+        raise BadQuery('"cards" must be a file path, and a path has no NUL character', "cards")
+    try:
+        os.fsencode(cards)
+    except UnicodeError:
+        raise BadQuery(f'"cards" is not a path this system can name: {cards!r}', "cards") from None
+    card_file(cards)
+    try:
+        return default_db(cards)
+    except ManasolverError as err:
+        clone = err.at("")
+        ManasolverError.__init__(clone, _quoting_nothing(err.message), err.where)
+        raise clone from None
+    except OSError as err:
+        raise BadQuery(f"card file {cards} can't be read: {err.strerror or type(err).__name__}", "cards") from None
+
+
+#: what a card file's error may quote of the file: its first bytes, the keys of an object, a character found
+_QUOTED = re.compile(r" \((?:it starts with bytes|this object has) [^)]*\)|, found .*?(?=;|$)")
+
+
+def _quoting_nothing(message: str) -> str:
+    """A card file's error message without the parts that quote the file's content."""
+    return _QUOTED.sub("", message)
+
+
+def card_file(path: str, where: str = "cards") -> None:
+    """Refuse at once a card file path that names no regular file: missing, a folder, or a FIFO,
+    socket or device, whose reading could block the process or never end.  Read with ``stat``,
+    which opens nothing."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as err:
+        raise BadQuery(f"card file {path} can't be read: {err.strerror or type(err).__name__}", where) from None
+    if not stat.S_ISREG(mode):
+        kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+                else "a socket" if stat.S_ISSOCK(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                else "not a regular file")
+        raise BadQuery(f"card file {path} is {kind}, not a regular file", where)
 
 
 def load_state_field(query: dict[str, Any]) -> GameState:

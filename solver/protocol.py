@@ -27,11 +27,16 @@ import dataclasses
 import json
 import marshal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
-from manasolver.models.errors import BadQuery, ManasolverError, UnknownField, Unsupported
+from manasolver.models.errors import (
+    BadQuery,
+    ManasolverError,
+    UnknownField,
+    Unsupported,
+)
 from manasolver.models.symbols import mask_letters
 from manasolver.solver import decode
 from manasolver.solver.budget import query_budget
@@ -42,8 +47,10 @@ if TYPE_CHECKING:
     from manasolver.solver.request import PaymentRequest
     from manasolver.solver.sessions import SessionStore
 
-__all__ = ["JSON_DECODER", "QUERIES", "answer", "answer_json", "answer_line", "answer_line_text", "answer_text",
-           "build_request", "load_state_field"]
+__all__ = ["JSON_DECODER", "MAX_DEPTH", "MAX_LINE", "QUERIES", "TOO_DEEP", "TooLong", "answer", "answer_json",
+           "answer_line",
+           "answer_line_text", "answer_text", "bounded_lines", "build_request", "load_state_field", "not_json",
+           "too_deep"]
 
 #: Every query of SPEC §5 and the fields each accepts besides the common ones.
 QUERIES: dict[str, frozenset[str]] = {
@@ -80,8 +87,80 @@ _MAX_LIMIT = 100_000
 _ALLOWED = {name: fields | _COMMON for name, fields in QUERIES.items()}
 
 
+#: The deepest nesting of arrays and objects a query may have (a real one has about six levels).
+MAX_DEPTH = 64
+#: The longest line of ``batch`` input, and the largest body ``serve`` reads (bytes).
+MAX_LINE = 16 * 1024 * 1024
+
+
+#: the message of a query nested too deeply
+TOO_DEEP = f"the query nests arrays or objects deeper than {MAX_DEPTH} levels"
+
+
+def not_json(err: ValueError | RecursionError) -> str:
+    """The message of text the JSON decoder refused (nested too deeply for it, or not JSON)."""
+    return TOO_DEEP if isinstance(err, RecursionError) else f"not valid JSON: {err}"
+
+
+def _deep_id(query: Any) -> dict[str, Any] | None:
+    """The error answer of a query whose ``id`` (echoed in the answer) nests deeper than
+    :data:`MAX_DEPTH`, or ``None``."""
+    if type(query) is not dict:
+        return None
+    qid = query.get("id")
+    if type(qid) not in (dict, list) or _depth_ok(qid):
+        return None
+    return BadQuery(f"id nests arrays or objects deeper than {MAX_DEPTH} levels", "id").to_json()
+
+
+def _depth_ok(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Does the JSON ``value`` nest arrays and objects at most ``limit`` deep?  (No recursion.)"""
+    level: list[Any] = [value]
+    for _ in range(limit):
+        below: list[Any] = []
+        for item in level:
+            if type(item) is dict:
+                below.extend(v for v in item.values() if type(v) in (dict, list))
+            elif type(item) is list:
+                below.extend(v for v in item if type(v) in (dict, list))
+        if not below:
+            return True
+        level = below
+    return False
+
+
+#: every byte but brackets and quotes
+_NOT_BRACKETS = bytes(c for c in range(256) if c not in b'{}[]"')
+#: braces written as square brackets: in valid JSON they pair the same way
+_AS_SQUARE = bytes.maketrans(b"{}", b"[]")
+
+
+def too_deep(text: str | bytes, limit: int = MAX_DEPTH) -> bool:
+    """Does the valid JSON ``text`` nest arrays and objects deeper than ``limit``?  Read from the
+    text, in time linear in its length and at C speed: its brackets outside strings, innermost
+    pairs removed a level at a time."""
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if raw.count(b"[") + raw.count(b"{") <= limit:
+        return False
+    if b"\\" in raw:  # escaped backslashes and quotes: gone, so that every quote left opens or closes a string
+        raw = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
+    # brackets (all square) and quotes alone; two quotes side by side taken out (an empty string, or
+    # the end of one and the start of the next: every bracket keeps its side), then what is outside strings
+    bare = raw.translate(_AS_SQUARE, _NOT_BRACKETS).replace(b'""', b"")
+    if b'"' in bare:
+        bare = b"".join(bare.split(b'"')[::2])
+    for _ in range(limit):
+        if not bare:
+            return False
+        bare = bare.replace(b"[]", b"")
+    return bool(bare)
+
+
 def answer(query: Any) -> dict[str, Any]:
     """Answer one protocol query (a decoded JSON object); never raises."""
+    refused = _deep_id(query)
+    if refused is not None:
+        return refused
     qid = query.get("id") if isinstance(query, dict) else None
     slot = _memo_slot(query)
     hit = None if slot is None else slot[0].answers.get(slot[1])
@@ -93,20 +172,43 @@ def answer(query: Any) -> dict[str, Any]:
 
 def answer_text(query: Any) -> str:
     """The JSON text of :func:`answer`'s answer (``json.dumps`` of it), as ``batch`` writes it:
-    an answer kept for a kept board is written from its kept text."""
+    an answer kept for a kept board is written from its kept text.  Never raises: an answer that
+    can't be written (a value nested too deeply) is answered with the error saying so."""
+    refused = _deep_id(query)
+    if refused is not None:
+        return json.dumps(refused)
     qid = query.get("id") if isinstance(query, dict) else None
     slot = _memo_slot(query)
     hit = None if slot is None else slot[0].answers.get(slot[1])
     if hit is None:
         result, text = _compute(query, slot)
-        if qid is not None:
-            return json.dumps({"id": qid, **result})
-        return text if text is not None else json.dumps(result)
+        try:
+            if qid is not None:
+                return json.dumps({"id": qid, **result})
+            return text if text is not None else json.dumps(result)
+        except (ValueError, TypeError, RecursionError, MemoryError) as err:
+            return json.dumps(_unwritable(err))
+    return _kept_text(hit[0], qid)
+
+
+def kept_answer_text(query: Any) -> str | None:
+    """:func:`answer_text`'s answer when a session board keeps it already (the same query asked
+    before on that board), else ``None``: nothing is computed, so a server may answer it where
+    it reads requests instead of handing it to the engine's threads."""
+    if type(query) is not dict or "board" not in query or "state" in query or _deep_id(query) is not None:
+        return None
+    slot = _memo_slot(query)
+    hit = None if slot is None else slot[0].answers.get(slot[1])
+    return None if hit is None else _kept_text(hit[0], query.get("id"))
+
+
+def _kept_text(text: str, qid: Any) -> str:
+    """A kept answer's JSON text with the query's ``id`` (``json.dumps({"id": qid, **answer})``)."""
     if qid is None:
-        return hit[0]
-    # json.dumps({"id": qid, **answer}): a kept answer is a non-empty object without "id"
+        return text
+    # a kept answer is a non-empty object without "id"
     head = str(qid) if type(qid) is int else _encode_string(qid) if type(qid) is str else json.dumps(qid)
-    return '{"id": ' + head + ", " + hit[0][1:]
+    return '{"id": ' + head + ", " + text[1:]
 
 
 #: The queries whose answers a kept board keeps (:func:`~manasolver.solver.board_cache.keep_answer`):
@@ -188,19 +290,66 @@ def answer_line(line: str | bytes, number: int | None = None) -> dict[str, Any]:
 
 def answer_line_text(line: str | bytes, number: int | None = None, cards: str | None = None) -> str:
     """:func:`answer_line` as the JSON text ``batch`` writes (:func:`answer_text`); ``cards``
-    (``--cards``) is the card file of a query that names none."""
-    query, refused = _read_line(line, number)
-    if refused is not None:
-        return json.dumps(refused)
-    if cards is not None and "cards" not in query:
-        query["cards"] = cards
-    return answer_text(query)
+    (``--cards``) is the card file of a query that names none.  Never raises: memory running out
+    while the line is read or answered is that line's error, and the next line is answered."""
+    try:
+        query, refused = _read_line(line, number)
+        if refused is not None:
+            return json.dumps(refused)
+        if cards is not None and "cards" not in query:
+            query["cards"] = cards
+        return answer_text(query)
+    except (MemoryError, RecursionError) as err:
+        del line
+        return json.dumps(_unwritable(err, f"line {number}" if number is not None else ""))
+
+
+def _unwritable(err: BaseException, where: str = "") -> dict[str, Any]:
+    """The error answer of a query whose reading, answering or writing ran out of memory or stack."""
+    if isinstance(err, MemoryError):
+        return BadQuery("the query is too large for memory", where).to_json()
+    return BadQuery(f"the answer can't be written: {'nested too deeply' if isinstance(err, RecursionError) else err}",
+                    where).to_json()
+
+
+class TooLong(bytes):
+    """A line of input longer than :data:`MAX_LINE`, read past and not kept (:func:`bounded_lines`):
+    empty, with the line's ``size`` in bytes."""
+
+    size: int
+
+
+def bounded_lines(stream: IO[bytes], limit: int = MAX_LINE) -> Iterator[bytes]:
+    """The lines of ``stream`` as iterating over it gives them, but a line longer than ``limit``
+    bytes is read past in pieces and given as a :class:`TooLong` (so memory stays bounded by
+    ``limit`` whatever the input)."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) <= limit or line.endswith(b"\n"):
+            yield line
+            continue
+        size = len(line)
+        del line
+        while True:
+            rest = stream.readline(1 << 20)
+            size += len(rest)
+            if not rest or rest.endswith(b"\n"):
+                break
+        marker = TooLong()
+        marker.size = size
+        yield marker
 
 
 def _read_line(line: str | bytes, number: int | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The query of one line of ``batch`` input, or the error answer of a line that is none.  A
     board whose text was seen before is not decoded again
     (:func:`~manasolver.solver.board_cache.decode_query`)."""
+    if type(line) is TooLong:
+        return {}, BadQuery(f"the line has {line.size} bytes; at most {MAX_LINE} are read",
+                            f"line {number}" if number is not None else "").to_json()
+    source = line  # the line as given: its depth is read from its bytes when it came as bytes
     if isinstance(line, bytes):
         raw = line
         try:  # as utf-8-sig decodes it (a byte order mark first is dropped), without its Python codec
@@ -213,18 +362,22 @@ def _read_line(line: str | bytes, number: int | None) -> tuple[dict[str, Any], d
                 return {}, BadQuery(f"not valid UTF-8: byte 0x{raw[err.start]:02x} at offset {err.start} "
                                     f"of the line ({err.reason})", where).to_json()
     obj = _board_cache().decode_query(line, _SCAN, _DECODE)
-    if obj is not None:
-        return obj, None
     where = f"line {number}" if number is not None else ""
+    if obj is not None:
+        if too_deep(source):
+            return {}, BadQuery(TOO_DEEP, where).to_json()
+        return obj, None
     if not line.strip():
         return {}, BadQuery("empty line: one JSON query per line", where).to_json()
     try:  # json.loads, which refuses a byte order mark left in the text with its own message
         obj = _DECODE(line) if not line.startswith("\ufeff") else json.loads(
             line, parse_constant=_no_constant, parse_float=_finite_float)
     except (ValueError, RecursionError) as err:
-        return {}, BadQuery(f"not valid JSON: {err}", where).to_json()
+        return {}, BadQuery(not_json(err), where).to_json()
     if not isinstance(obj, dict):
         return {}, BadQuery("a query must be a JSON object", where).to_json()
+    if too_deep(source):
+        return {}, BadQuery(TOO_DEEP, where).to_json()
     return obj, None
 
 
@@ -374,7 +527,9 @@ def _q_pay(query: dict[str, Any]) -> dict[str, Any]:
 
 
 def _q_can_pay(query: dict[str, Any]) -> dict[str, Any]:
-    from manasolver.solver.fresh import can_pay as fresh_can_pay  # a fresh board of quiet cards
+    from manasolver.solver.fresh import (
+        can_pay as fresh_can_pay,  # a fresh board of quiet cards
+    )
     quick = None if query.get("sources") is not None else fresh_can_pay(query, decode.card_db(query))
     if quick is not None:
         return quick

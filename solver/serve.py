@@ -1,17 +1,17 @@
-"""``manasolver serve``: the JSON protocol over HTTP (SPEC §9), for clients in any language.
+"""``manasolver serve``: the JSON protocol over HTTP, for clients in any language.
 
 Routes: ``POST /v1/query`` (and ``POST /``) one query object, its answer object;
 ``POST /v1/batch`` JSON lines or a JSON array in, JSON lines out in order (streamed), every
 item answered; ``GET /healthz`` ``{"status": "ok", "version": …}``; ``GET /openapi.json`` the service's
 OpenAPI document (:mod:`~manasolver.solver.schema.openapi`); ``GET /`` the playground
-page (SPEC §11), its files under ``/static/``, card names for it from ``GET /v1/cards?q=…&limit=…&zone=…``
+page, its files under ``/static/``, card names for it from ``GET /v1/cards?q=…&limit=…&zone=…``
 and the bundled boards from ``GET /v1/examples``
 (:mod:`~manasolver.solver.playground`).  Errors of input are
 answers with status 200, exactly as :func:`manasolver.solver.protocol.answer` gives them; a
 request that never reached the engine gets the protocol's error object with the status that
 says why: 400 (not UTF-8 or not JSON, malformed HTTP), 403 (a foreign ``Host`` or ``Origin``),
-404, 405, 408 (too slow), 411, 413, 415 (a body that is not declared JSON), 503 (too many
-connections).
+404, 405, 408 (too slow), 411, 413, 415 (a body that is not declared JSON), 503 (the server
+is full or stopping).
 
 Safe beside a browser: a page elsewhere can make the browser send ``text/plain`` POSTs to
 127.0.0.1 without asking, or reach it through a name it rebinds to 127.0.0.1; both are refused
@@ -20,8 +20,11 @@ that is neither this server nor the one ``--allow-origin`` names; OPTIONS and CO
 exist only with ``--allow-origin``).  A request never names a file: ``cards`` in a query is
 refused and the card file is the one chosen at start (``--cards``).  Sessions (``open``,
 ``update``, ``close``) are queries like any other, so a session store kept by the protocol in
-this process is shared by every connection.  The connections, limits and timeouts are
-:mod:`~manasolver.solver.httpd`'s.
+this process is shared by every connection.
+
+The routes are plain functions of a request (:class:`QueryApp`: :meth:`~QueryApp.check` on the
+head, :meth:`~QueryApp.handle` with the body); :mod:`~manasolver.solver.asgi` serves them as an
+ASGI application on uvicorn, which does the HTTP (uvicorn itself is imported only when serving).
 """
 
 from __future__ import annotations
@@ -29,7 +32,6 @@ from __future__ import annotations
 import ipaddress
 import json
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -37,18 +39,27 @@ from typing import Any, cast
 from urllib.parse import urlsplit
 
 from manasolver.models.errors import BadQuery, ManasolverError
-from manasolver.solver.httpd import App, Limits, Request, Response, Server
+from manasolver.solver.asgi import Request, Response
 from manasolver.solver.protocol import JSON_DECODER as _DECODER
-from manasolver.solver.protocol import answer, answer_text
+from manasolver.solver.protocol import (
+    MAX_LINE,
+    TOO_DEEP,
+    answer,
+    answer_text,
+    kept_answer_text,
+    not_json,
+    too_deep,
+)
 
-__all__ = ["MAX_BODY", "QueryApp", "serve", "version"]
+__all__ = ["MAX_BODY", "QueryApp", "Request", "Response", "serve", "version"]
 
-#: The largest request body accepted (bytes); SPEC §4's limits keep real boards far below it.
-MAX_BODY = 16 * 1024 * 1024
+#: The largest request body accepted (bytes), as long as ``batch``'s longest line; real boards are far below it.
+MAX_BODY = MAX_LINE
 _LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
 _WILDCARD = frozenset({"", "0.0.0.0", "::"})
 _QUERY_TYPES = frozenset({"application/json"})
 _BATCH_TYPES = frozenset({"application/json", "application/x-ndjson", "application/jsonl"})
+_QUICK_BODY = 2048  # bytes of a query body that :meth:`QueryApp.quick` may read where requests are read
 _CHUNK = 64 * 1024  # bytes of batch answers sent at once
 _CHUNK_SECONDS = 0.02  # or the answers of this much work, whichever comes first
 #: the decoder's C scanner: one JSON value from a position, with the decoder's number and constant hooks
@@ -73,7 +84,7 @@ def _json(status: int, body: dict[str, Any], headers: list[tuple[str, str]] | No
     return Response(status, json.dumps(body).encode("utf-8"), headers=headers or [])
 
 
-class QueryApp(App):
+class QueryApp:
     """The routes of SPEC §9 over :func:`~manasolver.solver.protocol.answer`."""
 
     def __init__(self, host: str, port: int, cards: str | None = None, allow_origin: str | None = None) -> None:
@@ -256,11 +267,32 @@ class QueryApp(App):
             except (ValueError, RecursionError) as err:
                 if not text.strip():
                     return _json(400, _error("the body is empty: POST one JSON query object", "body"))
-                return _json(400, _error(f"not valid JSON: {err}", "body"))
-        del text
+                return _json(400, _error(not_json(err), "body"))
         if type(obj) is not dict:
             return _json(400, _error("a query must be a JSON object", "body"))
+        if too_deep(text):
+            return _json(400, _error(TOO_DEEP, "body"))
+        del text
         return Response(200, self.answer(obj).encode("utf-8"))
+
+    def quick(self, request: Request) -> Response | None:
+        """The answer of a small query on a session board whose answer the board keeps already
+        (a client asking again after a change it did not make), without the engine; ``None`` for
+        any other request.  Cheap enough to run where requests are read."""
+        body = request.body
+        if len(body) > _QUICK_BODY or self.cards is not None or request.target not in ("/v1/query", "/"):
+            return None
+        try:
+            obj, end = _SCAN(body.decode("utf-8"), 0)
+        except (StopIteration, ValueError, RecursionError):
+            return None
+        if end != len(body) or type(obj) is not dict or "cards" in obj:
+            return None
+        text = kept_answer_text(obj)
+        if text is None:
+            return None
+        response = Response(200, text.encode("utf-8"))
+        return response if self.allow_origin is None else self._with_cors(request, response)
 
     def answer(self, obj: Any, where: str = "") -> str:
         """One query's answer as JSON text: the protocol's (:func:`~manasolver.solver.protocol.answer_text`,
@@ -303,7 +335,10 @@ class QueryApp(App):
             try:
                 obj = _DECODER.decode(line)
             except (ValueError, RecursionError) as err:
-                yield json.dumps(_error(f"not valid JSON: {err}", where))
+                yield json.dumps(_error(not_json(err), where))
+                continue
+            if too_deep(line):
+                yield json.dumps(_error(TOO_DEEP, where))
                 continue
             yield self.answer(obj, where)
 
@@ -315,12 +350,16 @@ class QueryApp(App):
             at = len(text) if not text[at + 1:].strip() else at
         while at < len(text):
             where = f"[{index}]"
+            start = at
             try:
                 obj, at = _DECODER.raw_decode(text, at)
             except (ValueError, RecursionError) as err:
-                yield json.dumps(_error(f"not valid JSON at character {at} of the array: {err}", where))
+                yield json.dumps(_error(f"{not_json(err)} (at character {at} of the array)", where))
                 return
-            yield self.answer(obj, where)
+            if too_deep(text[start:at]):
+                yield json.dumps(_error(TOO_DEEP, where))
+            else:
+                yield self.answer(obj, where)
             index += 1
             at = _skip(text, at)
             if text.startswith(",", at):
@@ -369,44 +408,39 @@ def _usage(message: str) -> int:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8765, cards: str | None = None,
-          allow_origin: str | None = None, timeout: float = 30.0) -> int:
+          allow_origin: str | None = None, timeout: float = 30.0, grace: float = 10.0) -> int:
     """Serve until interrupted or terminated; prints one JSON line ``{"listening": URL, "version"}``
     when it listens.  Exit status 2 for a usage error (a bad port, an address in use, a card
-    file that can't be read), 0 when stopped."""
+    file that can't be read), 0 when stopped: SIGTERM or SIGINT stop accepting, the requests in
+    flight are answered within ``grace`` seconds (past it the engine's running queries are cut
+    short and answered as the time bound says), and then the process exits."""
     if not 0 <= port <= 65535:
         return _usage(f"--port {port}: a port is a number from 0 (any free port) to 65535")
     if not timeout > 0:
         return _usage(f"--timeout {timeout:g}: give a number of seconds above 0")
+    if not grace >= 0:
+        return _usage(f"--grace {grace:g}: give a number of seconds, 0 or more")
     if cards is not None:
         cards = os.path.abspath(cards)
         from manasolver.models.carddb import default_db
+        from manasolver.solver.decode import card_file
         try:
+            card_file(cards, "--cards")
             default_db(cards)
         except (ManasolverError, OSError) as err:
             return _usage(f"--cards {cards}: {err}")
     answer({"query": "mana_value", "cost": "{1}"})  # the protocol's modules, loaded before the first client
-    app = QueryApp(host, port, cards, allow_origin)
-    server = Server(app, Limits(max_body=MAX_BODY, request_timeout=timeout, idle_timeout=timeout))
+    from manasolver.solver.asgi import Limits, bind, run
     try:
-        bound_host, bound_port = server.start(host, port)
+        sock = bind(host, port)
     except OSError as err:  # socket.gaierror for a host that doesn't resolve is one too
         return _usage(f"cannot listen on {host}:{port}: {err.strerror or err}")
-    app.port = bound_port
+    bound_host, bound_port = sock.getsockname()[:2]
+    app = QueryApp(host, bound_port, cards, allow_origin)
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
     print(json.dumps({"listening": f"http://{shown}:{bound_port}/", "version": app.version}), flush=True)
-    previous = signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.stop()
-        signal.signal(signal.SIGTERM, previous)
+    run(app, sock, Limits(max_body=MAX_BODY, request_timeout=timeout, idle_timeout=timeout, grace=grace))
     return 0
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

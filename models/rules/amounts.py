@@ -545,8 +545,10 @@ def ability_options(ability: ManaAbility, state: GameState, permanent: Permanent
 def _unknown_options(production: Production) -> tuple[tuple[int, ...], ...]:
     """The options of an ability whose amount or types depend on what the board does not give:
     its printed options once (an unknown amount), any type for an unknown type."""
-    if production.colors_among in ("imprinted", "noted"):
-        return ((ANY_COLOR if production.colors_among == "imprinted" else ANY_TYPE,),)
+    if production.colors_among == "imprinted":
+        return ()  # no card known exiled with it: no type of mana is defined for it (106.7)
+    if production.colors_among == "noted":
+        return ((ANY_TYPE,),)
     return tuple(dict.fromkeys(option[:1] for option in production.options if option))
 
 

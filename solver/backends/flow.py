@@ -83,7 +83,7 @@ def _class_shape(options: tuple[Option, ...], ok: tuple[bool, ...]) -> tuple[Sha
         if not ok[o]:
             continue
         if (not (opt.free and opt.exclusive) or opt.life or opt.energy or opt.tap_creatures
-                or opt.nonsnow_tail):  # a snow land's nonsnow Wild Growth mana: CP-SAT counts it
+                or opt.sacrifice_other or opt.nonsnow_tail):  # a snow land's nonsnow Wild Growth mana: CP-SAT counts it
             partial = True
             continue
         usable.append((o, opt))

@@ -1,83 +1,272 @@
 """Whether a board of lands and mana sources can pay a cost, asked of the payment engine and remembered.
 
 A board is its key: the sorted tuple of ``2 * card index + tapped`` over the permanents (lands and nonland
-mana sources; the sources are never sick when asked about, see :mod:`.games`).  The answer for a key is
-the engine's exact ``can_pay`` (:func:`manasolver.solver.queries.can_pay`) on a board of those permanents,
-never a count of lands, and it is kept: in a run of many games most boards repeat, so most questions
-are a dictionary lookup.
+mana sources; the sources are never sick when asked about, see :mod:`.games`).  The index is that of a
+card's *payment class* (:func:`payment_classes`): cards whose every characteristic the payment reads is
+the same (Dragonskull Summit, Bloodfell Caves and Temple of Malice once on the battlefield) share one, so
+that boards differing only by such cards are one question.  The answer for a key is the engine's exact
+payability (:func:`manasolver.solver.queries.prepare` and :func:`manasolver.solver.backends.payable`, the
+``can_pay`` query without the explanation of a refusal, which castability never shows) on a board of
+those permanents, never a count of lands, and it is kept: in a run of many games most boards repeat, so
+most questions are a dictionary lookup.
+
+On one board the costs are asked cheapest first, and an answer is carried to the costs it decides: when
+cost A's symbols are part of cost B's (``{1}{B}`` of ``{2}{B}{B}``), a board that pays B pays A and a board
+that can't pay A can't pay B (:func:`implies`).  Answers are carried between boards too: a board with one
+quiet permanent more (or one of them untapped) pays at least what the smaller board pays.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from manasolver.models.board.load import load_state
 from manasolver.models.card import Card
 from manasolver.models.carddb import CardDB
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import ManasolverError
-from manasolver.solver import queries
+from manasolver.solver import backends, queries
 from manasolver.solver.casting.build import build_request
+from manasolver.solver.fresh import quiet
 from manasolver.solver.request import Policy
 
-__all__ = ["BoardOracle", "BoardKey"]
+__all__ = ["BoardKey", "BoardOracle", "implies", "payment_classes"]
 
 BoardKey = tuple[int, ...]
+
+
+def payment_classes(cards: Sequence[Card]) -> tuple[int, ...]:
+    """For each card, the index of the first card of ``cards`` the payment can't tell from it.
+
+    Two cards are one class when both are *quiet* (what they add depends on their own fields alone and
+    they reach nothing else: :func:`manasolver.solver.fresh.quiet`) and have the same types, subtypes,
+    supertypes, colors, keywords and mana abilities (by what they cost and add, not their text or
+    place); a card that is not quiet is its own class."""
+    seen: dict[object, int] = {}
+    out: list[int] = []
+    for i, card in enumerate(cards):
+        if not quiet(card):
+            out.append(i)
+            continue
+        tl = card.type_line
+        key = (tl.types, tl.subtypes, tl.supertypes, card.colors, card.keywords,
+               tuple((a.cost, a.production, a.damage, a.extra, a.condition, a.per_turn)
+                     for a in card.mana_abilities))
+        out.append(seen.setdefault(key, i))
+    return tuple(out)
+
+
+def _simple(cost: ManaCost) -> tuple[int, Counter[str]] | None:
+    """``(generic, the other symbols)`` of a cost whose every symbol adds at least one mana to a
+    payment (no Phyrexian, snow or ``{2/W}`` symbol; X is 0), else ``None``."""
+    generic = 0
+    rest: Counter[str] = Counter()
+    for s in cost.symbols:
+        if s.special or s.variable:
+            if s.variable:
+                continue
+            return None
+        if s.is_numeral:
+            generic += s.generic
+        elif s.phyrexian or s.snow or s.generic:
+            return None
+        else:
+            rest[s.text] += 1
+    return generic, rest
+
+
+def implies(a: ManaCost, b: ManaCost) -> bool:
+    """Whether every board that can pay ``b`` can pay ``a``: ``a``'s colored, hybrid and colorless
+    symbols are among ``b``'s and ``a``'s generic part is at most what ``b`` has left (its generic part
+    and its other symbols, each one mana at least)."""
+    return _implies(_simple(a), _simple(b), a == b)
+
+
+def _implies(sa: tuple[int, Counter[str]] | None, sb: tuple[int, Counter[str]] | None, same: bool) -> bool:
+    """:func:`implies` on the costs' :func:`_simple` forms (``same``: the costs are equal)."""
+    if sa is None or sb is None:
+        return same
+    ga, ra = sa
+    gb, rb = sb
+    if any(rb[k] < n for k, n in ra.items()):
+        return False
+    return ga <= gb + sum(rb.values()) - sum(ra.values())
 
 
 class BoardOracle:
     """The engine's answers for boards made of ``cards`` (by index), remembered per key.
 
     ``spells`` are the costs asked about on every board; :meth:`castable` gives them as a bit mask
-    (bit ``i`` for ``spells[i]``); :meth:`payable` asks one other cost (a mana source being cast)."""
+    (bit ``i`` for ``spells[i]``); :meth:`payable` asks one other cost (a mana source being cast).
+    ``commander`` names the player's commanders (Command Tower and Arcane Signet read their colors)."""
 
-    def __init__(self, cards: Sequence[Card], spells: Sequence[ManaCost], db: CardDB) -> None:
+    def __init__(self, cards: Sequence[Card], spells: Sequence[ManaCost], db: CardDB,
+                 commander: Sequence[str] = ()) -> None:
         self.cards = tuple(cards)
         self.spells = tuple(spells)
         self.db = db
-        self._masks: dict[BoardKey, int] = {}
-        self._costs: dict[tuple[BoardKey, str], bool] = {}
+        self.commander = list(commander)
+        #: per board, the spells known payable and those known not payable (bit masks)
+        self._known: dict[BoardKey, list[int]] = {}
+        self._costs: dict[tuple[BoardKey, ManaCost], bool] = {}
         self.engine_calls = 0
         self.lookups = 0
+        # the distinct costs, cheapest first, and the spells each one stands for
+        distinct = sorted(set(self.spells), key=lambda c: (c.mana_value(), c.format()))
+        self._distinct = distinct
+        self._bits = [sum(1 << i for i, s in enumerate(self.spells) if s == c) for c in distinct]
+        n = len(distinct)
+        #: _below[j]: the costs every board paying cost j pays; _above[j]: those no board failing j pays
+        simple = [_simple(c) for c in distinct]
+        self._below = [[k for k in range(n) if k != j and _implies(simple[k], simple[j], False)]
+                       for j in range(n)]
+        self._above = [[k for k in range(n) if k != j and _implies(simple[j], simple[k], False)]
+                       for j in range(n)]
+        self._quiet = [quiet(c) for c in self.cards]
+        self._x_cost = ManaCost.parse("{X}")
+        #: per board, the most generic mana it is known to pay
+        self._most: dict[BoardKey, int] = {}
+        #: the mana a payment of each distinct cost needs at least, when its symbols say so exactly
+        self._least = [c.mana_value() if simple[j] is not None else None for j, c in enumerate(distinct)]
 
-    def _request_state(self, key: BoardKey) -> object:
+    def _board_json(self, key: BoardKey) -> dict[str, Any]:
         battlefield = [{"id": f"p{i}", "card": self.cards[code >> 1].name, "tapped": bool(code & 1)}
                        for i, code in enumerate(key)]
-        return load_state({"players": [{"name": "you"}, {"name": "opponent"}], "battlefield": battlefield},
-                          self.db)
+        you: dict[str, object] = {"name": "you"}
+        if self.commander:
+            you["commander"] = self.commander
+        return {"players": [you, {"name": "opponent"}], "battlefield": battlefield}
 
-    def _can_pay(self, state: object, cost: ManaCost) -> bool:
+    def _can_pay(self, board: dict[str, Any], cost: ManaCost, loaded: list[object]) -> bool:
+        """The engine's exact payability of ``cost`` on ``board``, loaded once into ``loaded``."""
         self.engine_calls += 1
         try:
-            req = build_request(state, "you", None, cost, None, (), Policy())  # type: ignore[arg-type]
-            return queries.can_pay(req).payable
+            if not loaded:
+                loaded.append(load_state(board, self.db))
+            req = build_request(loaded[0], "you", None, cost, None, (), Policy())  # type: ignore[arg-type]
+            return backends.payable(queries.prepare(req, "feasible", 0), backends.DEFAULT_CHAINS["can_pay"])
         except ManasolverError:
             return False
 
-    def castable(self, key: BoardKey) -> int:
-        """The mask of :attr:`spells` the board ``key`` can pay."""
+    def _most_generic(self, board: dict[str, Any], loaded: list[object], lo: int, hi: int) -> int:
+        """The largest ``n <= hi`` such that the board pays ``{n}``, known to be at least ``lo``: the
+        engine's problem for ``{X}`` asked at X = n (:meth:`Problem.at`, one problem for every n),
+        upward from ``lo`` while the board pays (a board one land away pays about one more)."""
+        try:
+            if not loaded:
+                loaded.append(load_state(board, self.db))
+            req = build_request(loaded[0], "you", None, self._x_cost, None, (), Policy())  # type: ignore[arg-type]
+            base = queries.prepare(req, "feasible", 0)
+            chain = backends.DEFAULT_CHAINS["can_pay"]
+            most = lo
+            while most < hi:
+                self.engine_calls += 1
+                if not backends.payable(base.at("feasible", most + 1), chain):
+                    break
+                most += 1
+            return most
+        except ManasolverError:
+            return lo
+
+    def castable(self, key: BoardKey, need: int = -1) -> int:
+        """The mask of :attr:`spells` the board ``key`` can pay, exact on the bits of ``need`` (the
+        others may be left unasked: a 0 there means "not known to be payable")."""
         self.lookups += 1
-        hit = self._masks.get(key)
-        if hit is not None:
-            return hit
-        state = self._request_state(key)
-        mask = 0
-        for i, cost in enumerate(self.spells):
-            if self._can_pay(state, cost):
-                mask |= 1 << i
-        self._masks[key] = mask
-        return mask
+        entry = self._known.get(key)
+        if entry is None:
+            yes, no = self._bounds(key)
+            entry = self._known[key] = [yes, no]
+        elif (entry[0] | entry[1]) & need == need:
+            return entry[0]
+        yes, no = entry
+        board: dict[str, Any] | None = None
+        loaded: list[object] = []
+        bits = self._bits
+        todo = [j for j in range(len(self._distinct)) if bits[j] & need and not (yes | no) & bits[j]]
+        open_ = [j for j in todo if self._least[j]]
+        if len(open_) > 3:
+            # many costs undecided: how much generic mana the board makes settles the larger ones
+            board = self._board_json(key)
+            most = self._most_generic(board, loaded, self._least_known(key),
+                                      max(self._least[j] or 0 for j in open_))
+            self._most[key] = max(most, self._most.get(key, 0))
+            for j in open_:
+                if (self._least[j] or 0) > most:
+                    no |= bits[j]
+        for j in todo:
+            if (yes | no) & bits[j]:
+                continue
+            if board is None:
+                board = self._board_json(key)
+            if self._can_pay(board, self._distinct[j], loaded):
+                yes |= bits[j]
+                for k in self._below[j]:
+                    yes |= bits[k]
+            else:
+                no |= bits[j]
+                for k in self._above[j]:
+                    no |= bits[k]
+        entry[0], entry[1] = yes, no
+        return yes
+
+    def _least_known(self, key: BoardKey) -> int:
+        """The most generic mana a board one quiet permanent smaller than ``key`` (or with one of them
+        tapped) is known to pay: ``key`` pays it too."""
+        most = self._most
+        quiet_ = self._quiet
+        best = most.get(key, 0)
+        for i, code in enumerate(key):
+            if not quiet_[code >> 1]:
+                continue
+            hit = most.get(key[:i] + key[i + 1:])
+            if hit is not None and hit > best:
+                best = hit
+            if not code & 1:
+                hit = most.get(tuple(sorted(key[:i] + key[i + 1:] + (code + 1,))))
+                if hit is not None and hit > best:
+                    best = hit
+        return best
+
+    def _bounds(self, key: BoardKey) -> tuple[int, int]:
+        """What is known of ``key`` from boards one quiet permanent away: what a board with one quiet
+        permanent fewer, or one more of them tapped, pays (``key`` pays it too: a quiet permanent only
+        adds mana), and what a board with one of its tapped quiet permanents untapped can't pay (``key``
+        can't either)."""
+        known = self._known
+        quiet_ = self._quiet
+        yes = 0
+        no = 0
+        seen: set[int] = set()
+        for i, code in enumerate(key):
+            if code in seen or not quiet_[code >> 1]:
+                continue
+            seen.add(code)
+            rest = key[:i] + key[i + 1:]
+            hit = known.get(rest)
+            if hit is not None:
+                yes |= hit[0]
+            if code & 1:
+                hit = known.get(tuple(sorted(rest + (code - 1,))))
+                if hit is not None:
+                    no |= hit[1]
+            else:
+                hit = known.get(tuple(sorted(rest + (code + 1,))))
+                if hit is not None:
+                    yes |= hit[0]
+        return yes, no
 
     def payable(self, key: BoardKey, cost: ManaCost) -> bool:
         """Whether the board ``key`` can pay ``cost``."""
-        ck = (key, cost.format())
+        ck = (key, cost)
         hit = self._costs.get(ck)
         if hit is not None:
             return hit
-        ok = self._can_pay(self._request_state(key), cost)
+        ok = self._can_pay(self._board_json(key), cost, [])
         self._costs[ck] = ok
         return ok
 
     @property
     def boards(self) -> int:
-        return len(self._masks)
+        return len(self._known)

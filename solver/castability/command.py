@@ -1,4 +1,4 @@
-"""The ``castability`` subcommand (SPEC §7, §10): its arguments and its run, for solver/cli.py.
+"""The ``castability`` subcommand: its arguments and its run, for solver/cli.py.
 
 Exit status: 0 with an answer, 1 for a deck or an option the command refuses (the error names the line
 or option; with ``--json`` it is the protocol's error object), 2 for a usage error (``--workers`` with
@@ -20,7 +20,7 @@ MAX_SAMPLES = 100_000_000
 
 def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Register ``castability`` on the command line's subparsers."""
-    p = sub.add_parser("castability", help="the probability of casting each spell of a deck by turn (§10)")
+    p = sub.add_parser("castability", help="the probability of casting each spell of a deck by turn")
     p.add_argument("deck", metavar="DECK", help="a decklist (plain, Arena, MTGO) or JSON deck file")
     p.add_argument("--turns", default="1-7", help="turns asked about, as FIRST-LAST or one turn (default 1-7)")
     side = p.add_mutually_exclusive_group()
@@ -34,8 +34,12 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
     spread.add_argument("--dask", metavar="ADDRESS",
                         help="run the chunks of games on the Dask cluster whose scheduler is ADDRESS "
                              "(tcp://HOST:8786; the dask extra)")
-    p.add_argument("--json", action="store_true", help="print the SPEC §10 JSON answer")
-    p.add_argument("--plot", metavar="FILE.png", help="draw p by turn, one curve per spell")
+    p.add_argument("--json", action="store_true",
+                   help="print the answer as JSON (per spell and turn p, p given lands, intervals, why)")
+    p.add_argument("--plot", metavar="FILE.png", help="draw p by turn, one panel per mana value (PNG and SVG)")
+    p.add_argument("--suggest", action="store_true",
+                   help="also try a few changes to the lands (a basic, a dual, one land more or less) on the "
+                        "same games and rank them by the change of each spell's on-curve p")
     p.add_argument("--cards", metavar="FILE", help="a newer card file (JSONL or Scryfall oracle JSON)")
     p.add_argument("--quiet", action="store_true", help="no progress on standard error")
 
@@ -83,8 +87,8 @@ def main(args: argparse.Namespace) -> int:
                        dask=args.dask)
     except ValueError as err:
         return _error(str(err), str(err).split(":", 1)[0], args.json)
-    if args.plot is not None and not args.plot.lower().endswith(".png"):
-        return _error(f"--plot: {args.plot!r} must name a .png file", "--plot", args.json)
+    if args.plot is not None and not args.plot.lower().endswith((".png", ".svg")):
+        return _error(f"--plot: {args.plot!r} must name a .png or .svg file (both are written)", "--plot", args.json)
     try:
         deck = load_deck(args.deck, default_db(args.cards))
     except ManasolverError as err:
@@ -94,9 +98,14 @@ def main(args: argparse.Namespace) -> int:
             import matplotlib  # noqa: F401
         except ImportError:
             return _error("--plot needs matplotlib (pip install 'manasolver[plot]')", "--plot", args.json)
-    progress = None if args.quiet or opts.samples < 20000 else stderr_progress
+    progress = None if args.quiet or (opts.samples < 20000 and not deck.is_commander) else stderr_progress
     try:
         result = run(deck, opts, progress)
+        if args.suggest:
+            from manasolver.solver.castability.suggest import suggest
+            note = None if args.quiet else (lambda label: print(f"castability: trying {label}", file=sys.stderr,
+                                                                  flush=True))
+            result["suggest"] = suggest(deck, opts, default_db(args.cards), result, note)
     except ParallelError as err:
         return _error(err.message, err.where, args.json, status=2 if err.usage else 1)
     if args.plot is not None:

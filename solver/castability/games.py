@@ -27,18 +27,29 @@ The model (:data:`MODEL` says it in the output):
   already cast that turn; a source is used from the next turn on (so a creature is never used while
   summoning sick, and a source cast on turn T never pays for the spell on turn T).
 * the spell itself need not be in the hand: the question is whether the mana is there (as in Karsten's
-  tables); X is 0.
+  tables); X is 0.  Every castable face is a row (both halves of a split or aftermath card, the
+  adventure, each spell face of a modal double-faced card); a modal card with a land face is a land in
+  the hand, played as either land face (Shatterskull, the Hammer Pass; both faces of a Pathway).  A
+  face whose cost can be paid otherwise (delve, convoke, affinity, evoke, an alternative cost, a
+  reduction) is a lower bound, with a note.
+* the search leaves out only what can't change an answer: a fetch land's target when a land at least
+  as good (:func:`_at_least_as_good`) is there and can't run out, and, on a board of quiet permanents,
+  a land that entered tapped (it adds nothing and nothing reads it).  A board is asked only the spells
+  no other board of the turn has paid yet; the reasons of a failure (:class:`Counts`) ask the same
+  boards with their lands untapped, and the spells' costs with one colored symbol paid by any mana.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
-from manasolver.solver.castability.board import BoardKey, BoardOracle
+from manasolver.solver.castability.board import BoardKey, BoardOracle, payment_classes
 from manasolver.solver.castability.lands import LandRule, land_rule
+from manasolver.solver.fresh import quiet
 
 __all__ = ["Counts", "DeckModel", "MAX_STATES", "MODEL", "run_chunk"]
 
@@ -53,7 +64,8 @@ MODEL = {
     "land_drops": "one land a turn, played whenever one is in the hand; every sequence of drops searched "
                   "exactly: castable on turn T when some sequence leaves a board that can pay the cost",
     "tapped_lands": "tapped on the turn played, by their text; check, reveal, fast and slow lands by their "
-                    "condition against the lands played before; shock lands untapped for 2 life; "
+                    "condition against the lands played before; shock lands untapped for 2 life "
+                    "(the modal lands that ask 3 life too); "
                     "an unread condition counts as tapped",
     "fetch_lands": "a fetch land is any land it can find among the cards not drawn by the last turn asked, "
                    "chosen to serve the question",
@@ -68,14 +80,90 @@ MODEL = {
 
 @dataclass(frozen=True, slots=True)
 class Spell:
+    """One castable face of a card: its row of the answer.  ``note`` says why ``p`` is only a lower
+    bound when the face has a way to pay that the model does not credit (``lower_bound``)."""
+
     name: str
     cost: ManaCost
     mana_value: int
+    card: str = ""
+    note: str = ""
+
+    @property
+    def lower_bound(self) -> bool:
+        return bool(self.note)
+
+
+#: Keywords whose way of paying the model does not credit: p is what the mana cost alone allows.
+_UNCREDITED = ("delve", "convoke", "improvise", "affinity", "evoke", "emerge", "spectacle", "surge",
+               "dash", "prowl", "madness", "miracle", "undaunted", "assist", "bargain")
+
+
+def _note(card: Card, face: Card) -> str:
+    """Why the mana cost alone understates ``face``: a keyword or text that pays or lowers the cost
+    otherwise (delve, convoke, affinity, an alternative cost, a reduction); empty when none."""
+    words = sorted({k for k in card.keywords | face.keywords
+                    if any(k.lower().startswith(u) for u in _UNCREDITED)})
+    text = face.oracle_text.lower()
+    for line in text.splitlines():  # keyword abilities the card data lists only in its text
+        for u in _UNCREDITED:
+            if re.match(rf"{u}\b", line) and not any(w.lower().startswith(u) for w in words):
+                words.append(u)
+    words.sort()
+    if "rather than pay this spell's mana cost" in text or "without paying its mana cost" in text and \
+            "you may cast" in text and "this spell" in text:
+        words.append("an alternative cost")
+    if re.search(r"this spell costs .*less to cast", text):
+        words.append("a cost reduction")
+    if not words:
+        return ""
+    return (", ".join(words) + " not modelled: p is what the mana cost alone allows (a lower bound)")
+
+
+def castable_faces(card: Card) -> list[Card]:
+    """The faces of ``card`` cast from the hand, each its own row: both halves of a split or
+    aftermath card (``Fire // Ice``: Fire and Ice), the creature and the adventure, each spell face of
+    a modal double-faced card; the front face of a transforming card; the card itself otherwise.
+    Faces that are lands and faces without a mana cost are left out."""
+    if card.faces and card.layout in ("split", "aftermath", "adventure", "modal_dfc"):
+        faces = list(card.faces)
+    elif card.faces:
+        faces = [card.faces[0]]
+    else:
+        faces = [card]
+    return [f for f in faces if "land" not in f.type_line.types and f.mana_cost is not None]
+
+
+def land_faces(card: Card) -> list[Card]:
+    """The faces of ``card`` that can be played as a land: the card itself for a land, each land face
+    of a modal double-faced card (Shatterskull Smashing's back; both faces of a Pathway)."""
+    if card.faces and card.layout == "modal_dfc":
+        return [f for f in card.faces if "land" in f.type_line.types]
+    return [card] if "land" in card.type_line.types else []
+
+
+def _relaxed(spells: list[Spell]) -> tuple[tuple[int, str, ManaCost], ...]:
+    """For each spell and each color of its one-color symbols, the cost with one such symbol paid by
+    any mana (``{1}{U}`` for Counterspell's U): a board that pays it and not the spell lacks that color."""
+    one = ManaCost.parse("{1}")
+    out: list[tuple[int, str, ManaCost]] = []
+    for i, spell in enumerate(spells):
+        done: set[str] = set()
+        for k, sym in enumerate(spell.cost.symbols):
+            letter = sym.text.strip("{}")
+            if letter in done or letter not in ("W", "U", "B", "R", "G"):
+                continue
+            done.add(letter)
+            rest = spell.cost.symbols[:k] + spell.cost.symbols[k + 1:]
+            out.append((i, letter, ManaCost.of(rest + one.symbols)))
+    return tuple(out)
 
 
 @dataclass
 class DeckModel:
-    """The deck as the games see it: ``cards`` by index, the library as indices, what each card is."""
+    """The deck as the games see it: ``cards`` by index (the deck's cards, then the land faces of its
+    modal double-faced cards), the library as indices, what each card is.  ``faces[c]``: the indices
+    of the cards a land ``c`` of the hand can be played as (itself, or its land faces)."""
 
     cards: tuple[Card, ...]
     library: tuple[int, ...]
@@ -84,36 +172,81 @@ class DeckModel:
     spells: tuple[Spell, ...]
     commander: bool
     rules: dict[int, LandRule] = field(default_factory=dict)
+    faces: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    #: ``(spell index, color, cost)``: the spell's cost with one symbol of that color paid by any mana
+    relaxed: tuple[tuple[int, str, ManaCost], ...] = ()
+
+    def costs(self) -> list[ManaCost]:
+        """The costs the board oracle answers, in the order of the mask's bits: the spells', then the
+        relaxed ones."""
+        return [s.cost for s in self.spells] + [c for _, _, c in self.relaxed]
 
     @staticmethod
-    def build(deck_cards: tuple[tuple[str, int, Card], ...], commander: tuple[Card, ...]) -> "DeckModel":
+    def build(deck_cards: tuple[tuple[str, int, Card], ...], commander: tuple[Card, ...],
+              swaps: tuple[tuple[int, Card], ...] = ()) -> DeckModel:
+        """The model of a deck; ``swaps`` put another card at some places of the library (a changed
+        deck whose other cards keep their places, so that the same seed deals the same games)."""
         cards: list[Card] = []
         library: list[int] = []
         for _, n, card in deck_cards:
             cards.append(card)
             library.extend([len(cards) - 1] * n)
+        for pos, card in swaps:
+            if card not in cards:
+                cards.append(card)
+            library[pos] = cards.index(card)
+        kept = set(library)
+        order = [i for i in range(len(cards)) if i in kept]
+        if len(order) != len(cards):  # a card swapped out entirely: renumber the rest
+            renumber = {old: new for new, old in enumerate(order)}
+            cards = [cards[i] for i in order]
+            library = [renumber[i] for i in library]
         for card in commander:
             if card not in cards:
                 cards.append(card)
-        is_land = tuple("land" in c.type_line.types for c in cards)
-        sources = tuple(i for i, c in enumerate(cards) if not is_land[i] and c.mana_abilities
-                        and c.mana_cost is not None and i in set(library)
+        in_library = set(library)
+        physical = len(cards)
+        faces: dict[int, tuple[int, ...]] = {}
+        for i in range(physical):
+            found = land_faces(cards[i])
+            if not found:
+                continue
+            if found == [cards[i]]:
+                faces[i] = (i,)
+                continue
+            idx = []
+            for f in found:
+                cards.append(f)
+                idx.append(len(cards) - 1)
+            faces[i] = tuple(idx)
+        is_land = tuple(i in faces or "land" in c.type_line.types for i, c in enumerate(cards))
+        sources = tuple(i for i, c in enumerate(cards[:physical]) if not is_land[i] and c.mana_abilities
+                        and c.mana_cost is not None and i in in_library
                         and any(t in c.type_line.types for t in ("artifact", "creature", "enchantment")))
         spells: list[Spell] = []
-        for card in [c for i, c in enumerate(cards) if not is_land[i]]:
-            cost = card.mana_cost or (card.faces[0].mana_cost if card.faces else None)
-            if card.faces and card.faces[0].mana_cost is not None:
-                cost = card.faces[0].mana_cost
-            if cost is None:
+        seen: set[str] = set()
+        for i, card in enumerate(cards[:physical]):
+            if "land" in card.type_line.types and not card.faces:
                 continue
-            spells.append(Spell(card.name, cost, cost.mana_value()))
-        rules = {i: land_rule(c) for i, c in enumerate(cards) if is_land[i]}
-        return DeckModel(tuple(cards), tuple(library), is_land, sources, tuple(spells), bool(commander), rules)
+            for face in castable_faces(card):
+                if face.name in seen or face.mana_cost is None:
+                    continue
+                seen.add(face.name)
+                cost = face.mana_cost
+                spells.append(Spell(face.name, cost, cost.mana_value(), card.name, _note(card, face)))
+        rules = {i: land_rule(c) for i, c in enumerate(cards) if "land" in c.type_line.types}
+        return DeckModel(tuple(cards), tuple(library), is_land, sources, tuple(spells), bool(commander),
+                         rules, faces, _relaxed(spells))
 
 
 @dataclass
 class Counts:
-    """The counts of a chunk of games, by turn (index 0 is turn 1) and spell; they add."""
+    """The counts of a chunk of games, by turn (index 0 is turn 1) and spell; they add.
+
+    Of the games where a spell was not castable: ``why_lands`` had fewer lands than its mana value,
+    ``why_tapped`` had a board that would pay it with every land untapped, ``why_colors[t][i][c]`` one
+    where a symbol of color ``c`` paid by any mana would do (with the lands untapped); the rest
+    (``why_other``: the mana there, the colors there one by one, not all at once) is neither."""
 
     turns: int
     spells: int
@@ -121,19 +254,26 @@ class Counts:
     castable: list[list[int]] = field(default_factory=list)
     with_lands: list[list[int]] = field(default_factory=list)
     castable_with_lands: list[list[int]] = field(default_factory=list)
+    why_lands: list[list[int]] = field(default_factory=list)
+    why_tapped: list[list[int]] = field(default_factory=list)
+    why_other: list[list[int]] = field(default_factory=list)
+    why_colors: list[list[dict[str, int]]] = field(default_factory=list)
     cut: int = 0
     mulligans: int = 0
-    hist: dict[tuple[int, int, int, int], int] = field(default_factory=dict)
+    hist: dict[tuple[int, int, int, int, int], int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.castable:
-            self.castable = [[0] * self.spells for _ in range(self.turns)]
-            self.with_lands = [[0] * self.spells for _ in range(self.turns)]
-            self.castable_with_lands = [[0] * self.spells for _ in range(self.turns)]
+            for name in ("castable", "with_lands", "castable_with_lands", "why_lands", "why_tapped",
+                         "why_other"):
+                setattr(self, name, [[0] * self.spells for _ in range(self.turns)])
+            self.why_colors = [[{} for _ in range(self.spells)] for _ in range(self.turns)]
 
-    def flush(self, spells: tuple["Spell", ...]) -> None:
-        """Move the games counted in :attr:`hist` (per turn, mask, lands played, cut) into the rows."""
-        for (t, mask, lands, cut), n in self.hist.items():
+    def flush(self, spells: tuple[Spell, ...], relaxed: tuple[tuple[int, str], ...] = ()) -> None:
+        """Move the games counted in :attr:`hist` (per turn, mask, mask with the lands untapped, lands
+        played, cut) into the rows; ``relaxed[k]``: the spell and color of bit ``len(spells) + k``."""
+        base = len(spells)
+        for (t, mask, untapped, lands, cut), n in self.hist.items():
             row = self.castable[t - 1]
             wrow = self.with_lands[t - 1]
             cwrow = self.castable_with_lands[t - 1]
@@ -144,17 +284,38 @@ class Counts:
                 if lands >= spell.mana_value:
                     wrow[i] += n
                     cwrow[i] += ok * n
+                if ok:
+                    continue
+                if lands < spell.mana_value:
+                    self.why_lands[t - 1][i] += n
+                elif (untapped >> i) & 1:
+                    self.why_tapped[t - 1][i] += n
+                else:
+                    found = False
+                    colors = self.why_colors[t - 1][i]
+                    for k, (j, c) in enumerate(relaxed):
+                        if j == i and (untapped >> (base + k)) & 1:
+                            colors[c] = colors.get(c, 0) + n
+                            found = True
+                    if not found:
+                        self.why_other[t - 1][i] += n
         self.hist.clear()
 
-    def add(self, other: "Counts") -> None:
+    def add(self, other: Counts) -> None:
         self.games += other.games
         self.cut += other.cut
         self.mulligans += other.mulligans
         for mine, theirs in ((self.castable, other.castable), (self.with_lands, other.with_lands),
-                             (self.castable_with_lands, other.castable_with_lands)):
+                             (self.castable_with_lands, other.castable_with_lands),
+                             (self.why_lands, other.why_lands), (self.why_tapped, other.why_tapped),
+                             (self.why_other, other.why_other)):
             for row, orow in zip(mine, theirs):
                 for i, v in enumerate(orow):
                     row[i] += v
+        for crow, ocrow in zip(self.why_colors, other.why_colors):
+            for mine_c, theirs_c in zip(crow, ocrow):
+                for c, v in theirs_c.items():
+                    mine_c[c] = mine_c.get(c, 0) + v
 
 
 _State = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
@@ -175,8 +336,8 @@ class _Game:
         self._cast: dict[tuple[BoardKey, tuple[int, ...]], tuple[int, ...]] = {}
         self.source_rank = {s: (model.cards[s].mana_cost.mana_value()  # type: ignore[union-attr]
                                 if model.cards[s].mana_cost else 0, s) for s in model.sources}
-        self._steps: dict[object, tuple[frozenset[_State], int, int]] = {}
-        self._games: dict[object, tuple[tuple[int, int, int, int], ...]] = {}
+        self._steps: dict[object, tuple[frozenset[_State], int, int, int]] = {}
+        self._games: dict[object, tuple[tuple[int, int, int, int, int], ...]] = {}
         self.fetches = any(r.fetch is not None for r in model.rules.values())
         self.land_counts: dict[int, int] = {}
         for c in model.library:
@@ -186,6 +347,38 @@ class _Game:
         for s in model.sources:
             self.is_source[s] = True
         self.relevant = [land or src for land, src in zip(model.is_land, self.is_source)]
+        self._why: dict[int, int] = {}
+        #: per card, whether it is quiet; per land, whether it is quiet and adds mana only by tapping
+        #: (tapped, it adds nothing)
+        self.quiet_cls = [quiet(c) for c in model.cards]
+        self.inert = [self.quiet_cls[i] and bool(c.mana_abilities)
+                      and all(a.cost.tap for a in c.mana_abilities) for i, c in enumerate(model.cards)]
+        #: each card's payment class: what the board keys are made of
+        self.cls = payment_classes(model.cards)
+        #: for each fetch land, the land cards of the deck it can find
+        self.finds: dict[int, frozenset[int]] = {}
+        for c, rule in model.rules.items():
+            if rule.fetch is not None:
+                self.finds[c] = frozenset(t for t in self.land_counts if rule.fetch.finds(model.cards[t]))
+        self.findable = frozenset().union(*self.finds.values()) if self.finds else frozenset()
+        #: for each land a fetch can find, the findable lands at least as good on the battlefield
+        self.better: dict[int, tuple[int, ...]] = {
+            t: tuple(u for u in sorted(self.findable) if u != t and _at_least_as_good(model.cards[u], u,
+                                                                                   model.cards[t], t))
+            for t in self.findable}
+
+    def _why_bits(self, failing: int) -> int:
+        """The bits asked of the untapped boards for the reasons of the ``failing`` spells: theirs and
+        their relaxed costs'."""
+        hit = self._why.get(failing)
+        if hit is None:
+            hit = failing
+            base = len(self.m.spells)
+            for k, (i, _, _) in enumerate(self.m.relaxed):
+                if failing >> i & 1:
+                    hit |= 1 << (base + k)
+            self._why[failing] = hit
+        return hit
 
     # -- the mulligan ------------------------------------------------------------------------------
 
@@ -277,19 +470,22 @@ class _Game:
         counts.games += 1
         counts.mulligans += mulligans
         remaining: tuple[tuple[int, int], ...] = ()
-        if self.fetches:
-            # the cards not drawn by the last turn: what a fetch land can find
-            left = dict(self.land_counts)
+        fetches_seen = sum(1 for c in hand + drawn if c in self.finds) if self.fetches else 0
+        if fetches_seen:
+            # the cards not drawn by the last turn that a fetch land can find, each count capped at the
+            # fetch lands the game sees (no more copies can be taken, so the cap changes no answer and
+            # lets games share their remembered steps)
+            left = {c: self.land_counts[c] for c in self.findable}
             for c in hand + drawn:
                 if c in left:
                     left[c] -= 1
-            remaining = tuple(sorted((c, k) for c, k in left.items() if k > 0))
+            remaining = tuple(sorted((c, min(k, fetches_seen)) for c, k in left.items() if k > 0))
         relevant = self.relevant
         key = (tuple(sorted(c for c in hand if relevant[c])), tuple(c if relevant[c] else -1 for c in drawn),
-               remaining, draws_on_1)
+               remaining, fetches_seen, draws_on_1)
         outcome = self._games.get(key)
         if outcome is None:
-            outcome = self._search(hand, drawn, remaining, draws_on_1, turns)
+            outcome = self._search(hand, drawn, remaining, fetches_seen, draws_on_1, turns)
             if len(self._games) < _GAME_MEMO:
                 self._games[key] = outcome
         hist = counts.hist
@@ -297,7 +493,7 @@ class _Game:
             hist[turn_key] = hist.get(turn_key, 0) + 1
 
     def _search(self, hand: list[int], drawn: list[int], remaining: tuple[tuple[int, int], ...],
-                draws_on_1: int, turns: int) -> tuple[tuple[int, int, int, int], ...]:
+                cap: int, draws_on_1: int, turns: int) -> tuple[tuple[int, int, int, int, int], ...]:
         """Per turn ``(turn, mask of castable spells, lands played, cut)`` of one game."""
         is_land = self.m.is_land
         is_source = self.is_source
@@ -312,7 +508,8 @@ class _Game:
         lands_played = 0
         n_land_seen = sum(land_seen.values())
         step = self._step
-        out: list[tuple[int, int, int, int]] = []
+        finds = self.finds
+        out: list[tuple[int, int, int, int, int]] = []
         for t in range(1, turns + 1):
             if t > 1 or draws_on_1:
                 c = drawn[t - 2 + draws_on_1]
@@ -324,55 +521,65 @@ class _Game:
             drop = n_land_seen > lands_played
             if drop:
                 lands_played += 1
-            states, mask, cut = step(states, tuple(sorted(land_seen.items())), tuple(sorted(src_seen)),
-                                     remaining, drop, t < turns)
-            out.append((t, mask, lands_played, cut))
+            fetching = remaining and any(c in finds for c in land_seen)
+            states, mask, untapped, cut = step(states, tuple(sorted(land_seen.items())), tuple(sorted(src_seen)),
+                                     remaining if fetching else (), cap if fetching else 0, drop, t < turns)
+            out.append((t, mask, untapped, lands_played, cut))
         return tuple(out)
 
     def _step(self, states: frozenset[_State], land_seen: tuple[tuple[int, int], ...],
-              src_seen: tuple[int, ...], remaining: tuple[tuple[int, int], ...], drop: bool,
-              expand: bool) -> tuple[frozenset[_State], int, int]:
+              src_seen: tuple[int, ...], remaining: tuple[tuple[int, int], ...], cap: int, drop: bool,
+              expand: bool) -> tuple[frozenset[_State], int, int, int]:
         """One turn of the search, remembered: from the states after the last turn, with the lands
         and sources seen so far, the states after this turn, the mask of spells some state can
-        cast this turn, and 1 when the states were cut at :data:`MAX_STATES`."""
-        memo = (states, land_seen, src_seen, remaining, drop, expand)
+        cast this turn, the mask some state's board pays with its lands untapped (the spells and the
+        relaxed costs of :attr:`DeckModel.relaxed`, for the reasons of a failure), and 1 when the
+        states were cut at :data:`MAX_STATES`."""
+        memo = (states, land_seen, src_seen, remaining, cap, drop, expand)
         hit = self._steps.get(memo)
         if hit is not None:
             return hit
         m = self.m
+        cls = self.cls
         new_states: set[_State] = set()
         mask = 0
+        untapped = 0
+        full = (1 << len(m.spells)) - 1
+        known = self.oracle._known
+        castable = self.oracle.castable
+        quiet_cls = self.quiet_cls
+        keys: list[BoardKey] = []
         for used, field_lands, cast in states:
-            base = [2 * x for x in field_lands] + [2 * s for s in cast]
-            results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey]] = []
+            if mask == full and not expand:
+                break
+            base = [2 * cls[x] for x in field_lands] + [2 * cls[s] for s in cast]
+            results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey]] = []
+            # on a board of quiet permanents a land that entered tapped adds nothing and nothing reads
+            # it: the board is asked without it
+            quiet_base = all(quiet_cls[c >> 1] for c in base)
+            # the fetch lands the game may still play, this turn's included
+            fetches_left = cap - sum(1 for u in used if u in self.finds) if remaining else 0
             if drop:
-                for card, n in land_seen:
-                    if used.count(card) >= n:
+                for physical, n in land_seen:
+                    if used.count(physical) >= n:
                         continue
-                    new_used = tuple(sorted(used + (card,)))
-                    rule = m.rules[card]
-                    if rule.fetch is not None:
-                        for target, left in remaining:
-                            fetched = field_lands.count(target) - used.count(target)
-                            if left - fetched <= 0 or not rule.fetch.finds(m.cards[target]):
-                                continue
-                            tapped = rule.fetch.tapped or self._enters_tapped(target, field_lands, ())
-                            key = tuple(sorted(base + [2 * target + tapped]))
-                            results.append((new_used, tuple(sorted(field_lands + (target,))), key))
-                        continue
-                    hand_now: tuple[int, ...] = ()
-                    if rule.kind == "reveal":
-                        rest = dict(land_seen)
-                        for u in new_used:
-                            rest[u] -= 1
-                        hand_now = tuple(sorted(c for c, k in rest.items() for _ in range(k)))
-                    tapped = self._enters_tapped(card, field_lands, hand_now)
-                    key = tuple(sorted(base + [2 * card + tapped]))
-                    results.append((new_used, tuple(sorted(field_lands + (card,))), key))
+                    new_used = tuple(sorted(used + (physical,)))
+                    for card in m.faces[physical]:
+                        self._drop(card, physical, used, new_used, field_lands, base, land_seen, remaining,
+                                   fetches_left, quiet_base, results)
             if not results:
-                results.append((used, field_lands, tuple(sorted(base))))
-            for new_used, new_field, key in results:
-                mask |= self.oracle.castable(key)
+                plain = tuple(sorted(base))
+                results.append((used, field_lands, plain, plain))
+            for new_used, new_field, full_key, key in results:
+                if mask != full:
+                    # only the spells no board of this turn has paid yet are asked
+                    need = full & ~mask
+                    entry = known.get(key)
+                    if entry is not None and (entry[0] | entry[1]) & need == need:
+                        mask |= entry[0]
+                    else:
+                        mask |= castable(key, need)
+                    keys.append(full_key)
                 if expand:
                     candidates = list(src_seen)
                     for s in cast:
@@ -383,14 +590,103 @@ class _Game:
                         if chosen:
                             new_cast = tuple(sorted(cast + chosen))
                     new_states.add((new_used, new_field, new_cast))
+        failing = full & ~mask
+        if failing:
+            # why they failed: the same boards with their lands untapped, asked the failing spells and
+            # their relaxed costs
+            need = self._why_bits(failing)
+            for key in keys:
+                untapped |= castable(tuple(k & ~1 for k in key), need)
         cut = 0
         if len(new_states) > MAX_STATES:
             cut = 1
             new_states = set(sorted(new_states)[:MAX_STATES])
-        out = (frozenset(new_states), mask, cut)
+        out = (frozenset(new_states), mask, untapped, cut)
         if len(self._steps) < _STEP_MEMO:
             self._steps[memo] = out
         return out
+
+
+    def _drop(self, card: int, physical: int, used: tuple[int, ...], new_used: tuple[int, ...],
+              field_lands: tuple[int, ...], base: list[int], land_seen: tuple[tuple[int, int], ...],
+              remaining: tuple[tuple[int, int], ...], fetches_left: int,
+              quiet_base: bool, results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey]]) -> None:
+        """The states of playing ``card`` (a face of the hand's ``physical`` card) as this turn's land."""
+        m = self.m
+        cls = self.cls
+        rule = m.rules[card]
+        if rule.fetch is not None:
+            finds = self.finds[card]
+            there: dict[int, bool] = {}
+            plenty: set[int] = set()
+            for target, left in remaining:
+                copies = left - field_lands.count(target) + used.count(target)
+                if target in finds and copies > 0:
+                    there[target] = rule.fetch.tapped or self._enters_tapped(target, field_lands, ())
+                    if copies >= fetches_left:
+                        plenty.add(target)
+            for target, tapped in there.items():
+                if any(u in plenty and there[u] <= tapped for u in self.better[target]):
+                    continue  # a land at least as good can't run out (see _at_least_as_good)
+                key = tuple(sorted(base + [2 * cls[target] + tapped]))
+                asked = tuple(sorted(base)) if tapped and quiet_base and self.inert[target] else key
+                results.append((new_used, tuple(sorted(field_lands + (target,))), key, asked))
+            return
+        hand_now: tuple[int, ...] = ()
+        if rule.kind == "reveal":
+            rest = dict(land_seen)
+            for u in new_used:
+                rest[u] -= 1
+            hand_now = tuple(sorted(c for c, k in rest.items() for _ in range(k)))
+        tapped = self._enters_tapped(card, field_lands, hand_now)
+        key = tuple(sorted(base + [2 * cls[card] + tapped]))
+        asked = tuple(sorted(base)) if tapped and quiet_base and self.inert[card] else key
+        results.append((new_used, tuple(sorted(field_lands + (card,))), key, asked))
+
+
+def _simple_colors(card: Card) -> int | None:
+    """The colors a land adds when every mana ability of it is ``{T}: Add`` one mana of a fixed color
+    (basics, shock lands, duals), as a WUBRG mask; ``None`` for any other land."""
+    if not quiet(card) or not card.mana_abilities:
+        return None
+    mask = 0
+    for a in card.mana_abilities:
+        c, prod = a.cost, a.production
+        if not (c.tap and not c.untap and not c.mana and c.life == 0 and c.energy == 0 and not c.sacrifice_self
+                and not c.sacrifice and not c.remove_counters and not c.tap_creatures and not c.remove_any
+                and not c.put_counters and not c.exert and not c.discard_hand and not c.unmodelled):
+            return None
+        if (prod.amount is not None or prod.reference or prod.restriction is not None or prod.chosen
+                or prod.commander or prod.colors_among or prod.instead is not None or prod.instead_options
+                or prod.doubles_pool or a.damage or a.extra or a.condition is not None or a.per_turn):
+            return None
+        for option in prod.options:
+            if len(option) != 1:
+                return None
+            mask |= option[0]
+    return mask
+
+
+def _at_least_as_good(b: Card, ib: int, a: Card, ia: int) -> bool:
+    """Whether land ``b`` fetched instead of land ``a`` (both found by one fetch land, entering no more
+    tapped) leaves every later board at least as able to pay: both add one mana of a fixed color, ``b``
+    every color ``a`` adds, with ``a``'s types, subtypes and supertypes (``basic`` aside).  Any later
+    play that fetches ``b`` after ``a`` was fetched is matched by fetching ``a`` after ``b`` (the same
+    lands in the end, a better one earlier), so the search need not try ``a`` while ``b`` is there.
+    Between two lands equally good, the one of lower index is kept.  The search uses it only when ``b``
+    has at least as many copies left in the library as the game has fetch lands still to play (this one
+    included), so it never runs out: every later play of the branch that fetched ``a`` is then open to
+    the branch that fetched ``b``, on boards with ``b`` in place of ``a``."""
+    ca, cb = _simple_colors(a), _simple_colors(b)
+    if ca is None or cb is None or ca & ~cb:
+        return False
+    ta, tb = a.type_line, b.type_line
+    if ta.types != tb.types or not set(ta.subtypes) <= set(tb.subtypes) \
+            or not set(ta.supertypes) - {"basic"} <= set(tb.supertypes):
+        return False
+    equal = ca == cb and set(ta.subtypes) == set(tb.subtypes) \
+        and set(ta.supertypes) - {"basic"} == set(tb.supertypes) - {"basic"}
+    return not equal or ib < ia
 
 
 _GAMES: dict[int, _Game] = {}
@@ -411,5 +707,5 @@ def run_chunk(model: DeckModel, oracle: BoardOracle, seed: int, chunk: int, n: i
     counts = Counts(turns=turns, spells=len(model.spells))
     for _ in range(n):
         game.play(rng, turns, draw_first, counts)
-    counts.flush(model.spells)
+    counts.flush(model.spells, tuple((i, c) for i, c, _ in model.relaxed))
     return counts

@@ -4,7 +4,8 @@ Each land becomes a :class:`LandRule`: whether it enters tapped always, never, o
 against the lands already played (check lands "unless you control a Plains or an Island", fast lands
 "unless you control two or fewer other lands", slow lands "unless you control two or more other
 lands", reveal lands "you may reveal a Plains or Island card from your hand"); shock lands ("you may pay
-2 life") enter untapped, their life paid.  A land whose "enters tapped" clause has a condition not read
+2 life", Shatterskull, the Hammer Pass "you may pay 3 life") enter untapped, their life paid.
+A land whose "enters tapped" clause has a condition not read
 here enters tapped (the cautious answer, stated in the model).  A fetch land ("Search your library for a
 basic land card / an Island or Mountain card, put it onto the battlefield") is :attr:`LandRule.fetch`:
 what it can find and whether the found land enters tapped.
@@ -81,7 +82,7 @@ def land_rule(card: Card) -> LandRule:
     """The :class:`LandRule` of a land card, read from its oracle text."""
     text = self_reference(card.oracle_text, card.name).lower().replace(card.name.lower(), "~")
     fetch = _fetch(text)
-    if re.search(r"you may pay 2 life\. if you don't, (it|~) enters( the battlefield)? tapped", text):
+    if re.search(r"you may pay \d+ life\. if you don't, (it|~) enters( the battlefield)? tapped", text):
         return LandRule("shock", fetch=fetch)
     m = re.search(r"enters( the battlefield)? tapped unless you control (an? [a-z ,]+?)\.", text)
     if m:

@@ -16,15 +16,25 @@ be cast or activated whatever mana there is; :func:`timing_refusal` says when it
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Final
 
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery
 from manasolver.models.rules.granted import spell_keywords
+from manasolver.models.rules.life_for_mana import (
+    life_for_mana_colors,
+    with_life_for_mana,
+)
 from manasolver.models.state import GameState
 from manasolver.solver.casting.abilities import activation, activation_timing
-from manasolver.solver.casting.alternatives import NotCastable, additional_costs, alternative_cost, cast_as
+from manasolver.solver.casting.alternatives import (
+    NotCastable,
+    additional_costs,
+    alternative_cost,
+    cast_as,
+)
 from manasolver.solver.casting.modifiers import board_modifiers, order_modifiers
 from manasolver.solver.request import Modifier, PaymentRequest, Policy, SpellInfo
 
@@ -48,9 +58,9 @@ def build_request(state: GameState, player: str, spell: SpellInfo | None, cost: 
     """
     alt_name: str | None = None
     if alternative is not None:
-        if cost is not None:
-            raise BadQuery("give either a cost or an alternative cost of the spell's card, not both",
-                           "alternative")
+        if cost is not None and not _printed(spell, cost):
+            raise BadQuery("a cost given beside an alternative cost must be the spell's printed mana "
+                           "cost (which the alternative replaces)", "cost")
         alt = alternative_cost(state, player, spell, alternative, x)
         cost, alt_name = alt.cost, alt.name
         spell = cast_as(spell, alt_name)
@@ -68,14 +78,16 @@ def build_request(state: GameState, player: str, spell: SpellInfo | None, cost: 
     mods = list(modifiers)
     if spell is not None and spell.card is not None:
         mods = [m.modifier for m in board_modifiers(state, player, spell)] + mods
+    cost, mods = _life_for_mana(state, player, cost, mods)
     keywords = spell.card.keywords if spell is not None and spell.card is not None else frozenset()
     if spell is not None and not spell.ability and spell.types:
         # keywords the board gives the spell (Chief Engineer: "Artifact spells you cast have convoke.")
         keywords = keywords | spell_keywords(state, player, types=tuple(spell.types))
+    ordered = order_modifiers(mods)
     return PaymentRequest(
         state=state, cost=cost, player=player, spell=spell,
-        x=x,
-        modifiers=order_modifiers(mods),
+        x=_x_of(cost, ordered, x),
+        modifiers=ordered,
         alternative=alt_name,
         convoke=convoke if convoke is not None else "convoke" in keywords,
         delve=delve if delve is not None else "delve" in keywords,
@@ -96,8 +108,42 @@ def build_activation(state: GameState, player: str, ability: dict[str, Any], car
     if any(flags.values()):
         raise BadQuery("convoke, delve and improvise pay for spells, not abilities (CR 702.51a, "
                        "702.66a, 702.126a)", next(k for k, v in flags.items() if v))
-    return PaymentRequest(state=act.state, cost=act.cost, player=player, spell=act.spell,
-                          x=x, modifiers=order_modifiers(list(modifiers)), policy=policy, activation=act)
+    cost, mods = _life_for_mana(act.state, player, act.cost, list(modifiers))
+    ordered = order_modifiers(mods)
+    return PaymentRequest(state=act.state, cost=cost, player=player, spell=act.spell,
+                          x=_x_of(cost, ordered, x), modifiers=ordered, policy=policy, activation=act)
+
+
+def _life_for_mana(state: GameState, player: str, cost: ManaCost, mods: list[Modifier]
+                   ) -> tuple[ManaCost, list[Modifier]]:
+    """The cost and its increases as the player may pay them: each plain symbol of a color that
+    K'rrik lets them pay with 2 life read as its Phyrexian symbol
+    (:mod:`manasolver.models.rules.life_for_mana`)."""
+    colors = life_for_mana_colors(state, player)
+    if not colors:
+        return cost, mods
+    return with_life_for_mana(cost, colors), [
+        replace(m, cost=with_life_for_mana(m.cost, colors)) if m.kind == "increase" and m.cost is not None else m
+        for m in mods]
+
+
+def _printed(spell: SpellInfo | None, cost: ManaCost) -> bool:
+    """Is ``cost`` the printed mana cost of the spell's card (a client sends it beside the
+    alternative cost it casts the card for, which replaces it, CR 118.9)?"""
+    card = spell.card if spell is not None else None
+    printed = card.mana_cost if card is not None else None
+    return printed is not None and printed.format() == cost.format()
+
+
+def _x_of(cost: ManaCost, modifiers: tuple[Modifier, ...], x: int | None) -> int | None:
+    """The request's X: the caller's when the cost (or an increase of it) has ``{X}``; with none,
+    a given ``x`` is ignored (there is no X to choose, CR 107.3), so every query reads the cost
+    the same way and a payment says ``x: 0``.  A negative ``x`` is refused all the same."""
+    if x is not None and x < 0:
+        raise BadQuery(f"x must be 0 or more, not {x}", "x")
+    if x is None or cost.variables or any(m.cost is not None and m.cost.variables for m in modifiers):
+        return x
+    return None
 
 
 def timing_refusal(req: PaymentRequest) -> str | None:

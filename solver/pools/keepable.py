@@ -2,7 +2,8 @@
 
 A color is kept when an untapped permanent could make it with an ability that costs no mana
 (as "could produce" reads it, restricted mana included), or with a *converter*: an ability
-whose mana cost is one symbol of one or two colors or ``{C}`` (a filter land's ``{U/B}``),
+whose mana cost is one symbol of one or two colors, ``{C}`` (a filter land's ``{U/B}``) or ``{1}``
+(Study Hall, a Signet: any mana pays it),
 once that symbol can be paid by a chain of activations of other untapped permanents that
 starts from a cost-free ability of a permanent without a converter.  Sunken Ruins beside an
 untapped Island: the Island's ``{U}`` pays ``{U/B}``, so blue and black are kept; Sunken Ruins
@@ -11,8 +12,8 @@ converters (Mountain, Rugged Prairie, Mystic Gate: ``{R}`` pays ``{R/W}``, its `
 ``{W/U}``), each permanent once.
 
 Stated limits, the same in every backend and in the tests' brute force: abilities whose
-cost has more mana than one symbol (Cascading Cataracts' ``{5}``) or a generic, hybrid-generic,
-Phyrexian, snow or X symbol (a Signet's ``{1}``) are not converters; a source class whose
+cost has more mana than one symbol (Cascading Cataracts' ``{5}``) or a larger generic,
+hybrid-generic, Phyrexian, snow or X symbol are not converters; a source class whose
 converters want different symbols keeps no color through them; mana a converter's class
 makes with its own cost-free abilities does not start a chain.  Under these limits the
 colors kept are the least fixpoint :func:`kept_colors` computes: every chain uses each
@@ -25,8 +26,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from manasolver.models._memo import IdentityMemo
-from manasolver.models.symbols import ANY_COLOR, C
-from manasolver.solver.supply.model import Option, SourceClass, Supply, restriction_pays_abilities
+from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, C
+from manasolver.solver.supply.model import (
+    Option,
+    SourceClass,
+    Supply,
+    restriction_pays_abilities,
+)
 
 __all__ = ["Keepable", "converter_input", "keepable"]
 
@@ -37,15 +43,18 @@ def counts_for_colors(opt: Option) -> bool:
     return not (opt.sacrifice_other or opt.tap_creatures)
 
 
-def converter_input(opt: Option) -> int:
+def converter_input(opt: Option, generic: bool = False) -> int:
     """The one symbol a converter's mana cost asks for, as a type mask (colors, or ``C``), or 0
-    when the option is not a converter (see the module docstring)."""
+    when the option is not a converter (see the module docstring); ``generic``: a ``{1}`` is
+    one too (``keep_colors`` reads it; the fast optimiser's filter modes take colored inputs)."""
     if not opt.mana_cost or not counts_for_colors(opt):
         return 0
     syms = [s for s in opt.mana_cost.symbols if not s.special]
     if len(syms) != 1:
         return 0
     s = syms[0]
+    if generic and s.is_numeral and s.generic == 1:
+        return ANY_TYPE  # Study Hall's, a Signet's {1}: any mana pays it
     if s.is_numeral or s.phyrexian or s.snow or s.variable or s.generic:
         return 0
     return (s.colors & ANY_COLOR) | (C if s.colorless else 0)
@@ -98,7 +107,7 @@ def _options_reading(options: tuple[Option, ...]) -> tuple[int, int, int, int, i
                 if restriction_pays_abilities(o.restriction):
                     feed |= o.union
             continue
-        need = converter_input(o)
+        need = converter_input(o, generic=True)
         if need:
             inputs.add(need)
             makes |= o.union & ANY_COLOR

@@ -15,7 +15,9 @@ again as the restricted part of each pool, and a pool with more unrestricted man
 is worth more than the same pool with less.
 
 Past the time bound the listing stops once a first page is listed, or 50 ms
-later at most: a bounded answer still lists what it can.
+later at most: a bounded answer still lists what it can, and what it does after the bound
+is linear in what it lists (the states of the largest size first, which need no test
+against others).
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from __future__ import annotations
 import heapq
 import itertools
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from operator import itemgetter, le, mul
 from typing import Any, NamedTuple
@@ -121,7 +122,8 @@ def _maximal_ranks(ranks: list[Rank], deadline: float = float("inf")) -> tuple[l
         return uniq, False
     kept: list[Rank] = []
     for i, f in enumerate(uniq):
-        if i & 127 == 127 and time.perf_counter() > deadline:
+        # each step compares with every state kept so far: the clock is read as often as that grows
+        if (i & 127 == 127 or len(kept) > 128) and time.perf_counter() > deadline:
             return kept, True
         for g in kept:
             if all(map(le, f, g)):
@@ -133,7 +135,15 @@ def _maximal_ranks(ranks: list[Rank], deadline: float = float("inf")) -> tuple[l
 
 def list_pools(search: Search, finals: list[State], limit: int, detail: bool
                ) -> tuple[list[ManaOption], bool, bool]:
-    """The maximal pools of the union of the final states: (options, more exist, bound hit)."""
+    """The maximal pools of the union of the final states: (options, more exist, bound hit).
+
+    The states are listed a size at a time, largest first (every pool of a state has its
+    state's size, so this is the answer's order): the streams of one size are merged, and each
+    base is tested against the states of larger sizes only.  The largest states need no test at
+    all, so past the time bound the listing still gives a page of them in time linear in what it
+    lists; no stream of a smaller size is started once the bound has passed (starting one costs
+    a pass over the larger states, and there may be thousands of both).
+    """
     nblocks = max(len(s[3]) for s in finals)
     pairs = [_split(s, nblocks) for s in finals]
     if detail and any(r[ALL] for _, r in pairs):
@@ -150,26 +160,36 @@ def list_pools(search: Search, finals: list[State], limit: int, detail: bool
             hit = True
         return hit
 
-    def stream(i: int) -> Iterator[tuple[int, tuple[int, ...], int]]:
-        size = polys[i][ALL]
-        above = tuple(g for g in polys if g[ALL] > size)
-        for v in bases(polys[i], above, late):
-            yield size, v, i
-
     found: list[ManaOption] = []
     last: tuple[int, ...] | None = None
     count = 0
-    for size, v, i in heapq.merge(*(stream(i) for i in range(len(polys))), reverse=True):
-        count += 1
-        if count & 255 == 0 and _stop(search, len(found), limit):
-            hit = True
+    above: list[Rank] = []
+    for _, group in itertools.groupby(polys, key=itemgetter(ALL)):
+        same = list(group)
+        if above and late():
             break
-        if v == last:
+        larger = tuple(above)
+        streams = []
+        for f in same:
+            if larger and late():
+                break
+            # with nothing larger, every prefix gives a base: the merge's own check ends that stream
+            streams.append(bases(f, larger, late if larger else None))
+        for v in heapq.merge(*streams, reverse=True):
+            count += 1
+            if count & 255 == 0 and _stop(search, len(found), limit):
+                hit = True
+                break
+            if v == last:
+                continue
+            last = v
+            if len(found) == limit:
+                return found, True, hit or cut
+            found.append(ManaOption(v))
+        else:
+            above.extend(same)
             continue
-        last = v
-        if len(found) == limit:
-            return found, True, hit or cut
-        found.append(ManaOption(v))
+        break
     return found, False, hit or cut
 
 

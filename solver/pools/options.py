@@ -60,11 +60,17 @@ from manasolver.models.text.read import card_text
 from manasolver.solver.pools.context import MAX_STATES, Budget, Search
 from manasolver.solver.pools.converters import converter_pools
 from manasolver.solver.pools.doublers import Doubler, find_doublers
-from manasolver.solver.pools.listing import ManaOption, OptionsAnswer, list_points, list_pools
+from manasolver.solver.pools.listing import (
+    ManaOption,
+    OptionsAnswer,
+    list_points,
+    list_pools,
+)
 from manasolver.solver.pools.search import explore
+from manasolver.solver.pools.tapped import taps_others, verified, without_taps
 from manasolver.solver.supply.build import build_supply
-from manasolver.solver.supply.unmodelled import guard_spent_on_activations
 from manasolver.solver.supply.model import Excluded, Supply
+from manasolver.solver.supply.unmodelled import guard_spent_on_activations
 
 __all__ = ["DEFAULT_BUDGET", "MAX_STATES", "ManaOption", "OptionsAnswer", "options"]
 
@@ -93,6 +99,23 @@ def options(state: GameState, player: str | None = None, limit: int = 100, detai
     life_binding, energy_binding = _binding(supply, pl)
     search = Search(state, supply.player, deadline, life_binding=life_binding,
                     energy_binding=energy_binding)
+    opts, more, bounded = _listed(search, supply, applied, pl, limit, detail)
+    if taps_others(supply):  # the search took "tap an untapped creature" costs as free
+        # the pools without those abilities are exact: they answer most checks at once, and a
+        # check cut short still lists them
+        floor = Search(state, supply.player, deadline, life_binding=life_binding, energy_binding=energy_binding)
+        known, _, _ = _listed(floor, without_taps(supply), applied, pl, limit, detail)
+        opts, cut = verified(state, supply.player, list(opts), deadline, detail, supply.restricted, known)
+        bounded = bounded or cut
+        more = more or len(opts) > limit
+        opts = opts[:limit]
+    return OptionsAnswer(tuple(opts), complete=not (more or bounded or unsupported), detail=detail,
+                         bounded=bounded, unsupported=unsupported, states=search.states)
+
+
+def _listed(search: Search, supply: Supply, applied: list[Doubler], pl: Player, limit: int, detail: bool
+            ) -> tuple[list[ManaOption], bool, bool]:
+    """The maximal pools of ``supply`` in the answer's order: (options, more exist, bound hit)."""
     points = None
     if not applied:
         try:
@@ -103,13 +126,10 @@ def options(state: GameState, player: str | None = None, limit: int = 100, detai
             search.states = 0  # a declined program leaves the search its whole size bound
     if points is not None:
         opts, more = list_points(points, limit)
-        bounded = False
-    else:
-        finals, bounded = explore(search, supply, applied, pl.life, pl.energy)
-        opts, more, hit = list_pools(search, finals, limit, detail)
-        bounded = bounded or hit
-    return OptionsAnswer(tuple(opts), complete=not (more or bounded or unsupported), detail=detail,
-                         bounded=bounded, unsupported=unsupported, states=search.states)
+        return opts, more, False
+    finals, bounded = explore(search, supply, applied, pl.life, pl.energy)
+    opts, more, hit = list_pools(search, finals, limit, detail)
+    return opts, more, bounded or hit
 
 
 def _binding(supply: Supply, pl: Player) -> tuple[bool, bool]:

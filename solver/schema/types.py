@@ -1236,9 +1236,11 @@ class PaymentsAnswer(_PaymentsRequired, _Activated, total=False):
 
     Fields:
       reason: when the spell can't be cast at all or not now (the list is then empty).
+      time_bound: true when the time bound cut the enumeration short (complete is then false).
     """
 
     reason: Reason
+    time_bound: Literal[True]
 
 
 class _MaxXFound(_Answer):

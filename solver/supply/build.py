@@ -42,6 +42,7 @@ from manasolver.models.card import Card
 from manasolver.models.errors import BadState, Unsupported
 from manasolver.models.rules.amounts import commander_identity, evaluate_amount
 from manasolver.models.rules.granted import summoning_sick
+from manasolver.models.rules.missing import NotOnBoard
 from manasolver.models.state import GameState, Permanent, Player, fits_cost
 from manasolver.models.symbols import ANY_TYPE, C
 from manasolver.models.text.read import card_text
@@ -331,6 +332,12 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
             opts = _cached_options(state, perm, pl, refs, changed, resources)
         except Unmodelled as skip:
             excluded = Excluded(perm.id, card.name, skip.clause, skip.reason)
+        except NotOnBoard as missing:
+            # what it adds depends on a field the board does not give (Chrome Mox without
+            # ``imprinted``): left out, so an answer that does not need it is still given, and
+            # one that might is refused naming the field
+            excluded = Excluded(perm.id, card.name, "the board's " + missing.where.rsplit(".", 1)[-1],
+                                str(missing.args[0]) if missing.args else str(missing), missing.where)
         else:
             if ref_error and reference:
                 excluded, opts = Excluded(perm.id, card.name, "could produce", ref_error), ()

@@ -257,12 +257,14 @@ class Group:
 
 @dataclass(frozen=True, slots=True)
 class Excluded:
-    """A permanent left out of the supply: its id, the clause, and why."""
+    """A permanent left out of the supply: its id, the clause, and why; ``where``: the board
+    field whose absence left it out (``battlefield[1].imprinted``), empty otherwise."""
 
     permanent: str
     name: str
     clause: str
     reason: str
+    where: str = ""
 
 
 @dataclass(frozen=True, slots=True, init=False)

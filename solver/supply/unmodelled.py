@@ -127,6 +127,8 @@ def guard_excluded(supply: Supply, req: PaymentRequest) -> None:
     if supply.excluded:
         e = supply.excluded[0]
         index = next((i for i, p in enumerate(req.state.battlefield) if p.id == e.permanent), None)
+        if e.where:  # a field the board does not give
+            raise Unsupported(f"{e.reason}; it might help pay this", e.where)
         raise Unsupported(f"{e.name} ({e.permanent}) might help pay this, but its mana ability is "
                           f"not supported: {e.clause!r} ({e.reason})",
                           f"battlefield[{index}]" if index is not None else "battlefield")

@@ -20,7 +20,15 @@ from typing import Literal
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import ManasolverError
-from manasolver.models.symbols import TYPE_BITS, TYPES, C, ManaSymbol, mask_letters, parse_symbol
+from manasolver.models.rules.life_for_mana import life_for_mana_colors
+from manasolver.models.symbols import (
+    TYPE_BITS,
+    TYPES,
+    C,
+    ManaSymbol,
+    mask_letters,
+    parse_symbol,
+)
 from manasolver.solver.payment import Payment
 from manasolver.solver.request import PaymentRequest
 
@@ -99,24 +107,14 @@ def _reduction_ways(sym: ManaSymbol) -> list[tuple[WayKind, int]] | None:
 
 
 def _totals(base: list[ManaSymbol], req: PaymentRequest, problems: list[str]) -> set[Total]:
-    """Every total the modifiers can give (601.2f), from announced plain symbols."""
+    """Every total the reductions and the minimum can give (601.2f), from the announced plain
+    symbols of the cost and its increases."""
     plain = _Tally()
-    increases = [m for m in req.modifiers if m.kind == "increase"]
     reductions = [m for m in req.modifiers if m.kind == "reduce"]
     minimum = max((m.amount for m in req.modifiers if m.kind == "minimum"), default=0)
-    inc_choice: list[list[tuple[WayKind, int]]] = []
-    for s in base:
+    for s in base:  # the increases included: announce() reads them with the cost
         if not plain.add(s):
             raise ValueError(f"{s.text} is not a plain symbol")  # announce() gives only plain ones
-    for i, m in enumerate(increases):
-        for s in m.cost.symbols if m.cost else ():
-            if plain.add(s):
-                continue
-            if s.is_mana and not s.variable:
-                inc_choice.append([("type" if w.kind == "mana" else "generic", w.mask or w.amount)
-                                   for w in s.ways_to_pay() if w.kind in ("mana", "generic")])
-            else:
-                problems.append(f"modifiers[{i}]: cannot increase a cost by {s.text}")
     red_syms: list[list[tuple[WayKind, int]]] = []
     for m in reductions:
         for s in m.cost.symbols if m.cost else ():
@@ -127,26 +125,19 @@ def _totals(base: list[ManaSymbol], req: PaymentRequest, problems: list[str]) ->
             red_syms.append(ways)
     generic, types, snow = plain.generic, plain.types, plain.snow
     out: set[Total] = set()
-    for inc in itertools.product(*inc_choice):
-        g0, t0 = generic, list(types)
-        for kind, val in inc:
+    for red in itertools.product(*red_syms):
+        g, t = generic, list(types)
+        for kind, val in red:
             if kind == "generic":
-                g0 += val
+                g = max(0, g - val)
+            elif t[_idx(val)]:
+                t[_idx(val)] -= 1
             else:
-                t0[_idx(val)] += 1
-        for red in itertools.product(*red_syms):
-            g, t = g0, list(t0)
-            for kind, val in red:
-                if kind == "generic":
-                    g = max(0, g - val)
-                elif t[_idx(val)]:
-                    t[_idx(val)] -= 1
-                else:
-                    g = max(0, g - 1)  # 118.7b-d: excess off generic
-            fixed = sum(t) + snow
-            if g + fixed < minimum:
-                g = minimum - fixed  # Trinisphere: after every increase and reduction
-            out.add(Total(g, (t[0], t[1], t[2], t[3], t[4], t[5]), snow))
+                g = max(0, g - 1)  # 118.7b-d: excess off generic
+        fixed = sum(t) + snow
+        if g + fixed < minimum:
+            g = minimum - fixed  # Trinisphere: after every increase and reduction
+        out.add(Total(g, (t[0], t[1], t[2], t[3], t[4], t[5]), snow))
     return out
 
 
@@ -192,8 +183,15 @@ def announce(req: PaymentRequest, pay: Payment, problems: list[str]
     pending: dict[str, list[ManaSymbol]] = {}
     plain: list[ManaSymbol] = []
     energy = 0
-    for s in cost.symbols:
-        if s.special == "E":
+    # the increases are announced with the cost (their hybrid, {2/W} and Phyrexian symbols too)
+    symbols = [(s, -1) for s in cost.symbols]
+    for i, m in enumerate(req.modifiers):
+        if m.kind == "increase" and m.cost is not None:
+            symbols.extend((s, i) for s in m.cost.symbols)
+    for s, source in symbols:
+        if s.special and source >= 0 and s.special != "E":
+            problems.append(f"modifiers[{source}]: cannot increase a cost by {s.text}")
+        elif s.special == "E":
             energy += 1
         elif s.special:
             continue
@@ -227,7 +225,14 @@ def announce(req: PaymentRequest, pay: Payment, problems: list[str]
             plain.append(parse_symbol(str(way.amount)))
         else:
             plain.append(parse_symbol("{" + mask_letters(way.mask) + "}"))
+    optional = life_for_mana_colors(req.state, req.player)
     for text, left in pending.items():
+        first = left[0] if left else None
+        if first is not None and optional and first.phyrexian and not first.generic \
+                and first.colors.bit_count() == 1 and mask_letters(first.colors) in optional:
+            # K'rrik: the {B} a player pays with mana needs no announcement (its life is the choice)
+            plain.extend(parse_symbol("{" + mask_letters(first.colors) + "}") for _ in left)
+            continue
         if left:
             problems.append(f"choices: {len(left)} {text} in the cost {'has' if len(left) == 1 else 'have'} "
                             f"no announced way to pay (CR 601.2b)")

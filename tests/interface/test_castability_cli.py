@@ -35,7 +35,8 @@ def test_json_answer_has_the_spec_shape() -> None:
     assert bolt["cost"] == "{R}"
     assert [r["turn"] for r in bolt["turns"]] == [1, 2, 3]
     row = bolt["turns"][0]
-    assert set(row) == {"turn", "p", "p_interval", "p_given_lands", "p_given_lands_interval", "games_with_lands"}
+    assert set(row) == {"turn", "p", "p_interval", "p_given_lands", "p_given_lands_interval", "games_with_lands", "why"}
+    assert set(row["why"]) == {"lands", "colors", "tapped", "other"}
     assert row["p_interval"][0] <= row["p"] <= row["p_interval"][1]
     drake = next(s for s in out["spells"] if s["card"] == "Crackling Drake")
     assert drake["turns"][0]["p"] == 0.0 and drake["turns"][0]["p_given_lands"] is None

@@ -30,7 +30,7 @@ def _run(*args: str, cwd: Path | str = REPO, env: dict[str, str] | None = None) 
 def test_python_m_manasolver_prints_the_version() -> None:
     proc = _run("-m", "manasolver", "--version")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == f"manasolver {version('manasolver')}"
+    assert proc.stdout.strip().startswith(f"manasolver {version('manasolver')}; card data: ")
 
 
 def test_python_m_manasolver_answers_a_query_as_the_console_script_does(tmp_path: Path) -> None:
@@ -48,7 +48,7 @@ def test_python_m_manasolver_answers_a_query_as_the_console_script_does(tmp_path
 def test_python_m_manasolver_reports_bad_input_without_a_traceback(tmp_path: Path) -> None:
     proc = _run("-m", "manasolver", "card", "Llanowar Elfs", cwd=tmp_path)
     assert proc.returncode == 1
-    assert "unknown card 'Llanowar Elfs'" in proc.stderr
+    assert "unknown card: 'Llanowar Elfs'" in proc.stderr
     assert "Llanowar Elves" in proc.stderr
 
 
@@ -97,4 +97,4 @@ def test_a_normal_install_is_not_shadowed_by_a_checkout(tmp_path: Path) -> None:
             assert Path(file).is_relative_to(target), (cwd, file)
         run = _run("-m", "manasolver", "--version", cwd=cwd, env=env)
         assert run.returncode == 0, run.stderr
-        assert run.stdout.strip() == f"manasolver {found}"
+        assert run.stdout.strip().startswith(f"manasolver {found}; card data: ")

@@ -22,14 +22,13 @@ from urllib.parse import urlsplit
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from paths import REPO
-
 from manasolver.models.board.load import load_state
 from manasolver.models.carddb import default_db
 from manasolver.models.errors import ManasolverError
 from manasolver.solver import sessions
 from manasolver.solver.demo import example_state
 from manasolver.solver.protocol import answer
+from paths import REPO
 
 CLI = [sys.executable, "-m", "manasolver.solver.cli"]
 
@@ -421,25 +420,42 @@ def _session_lines() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
              [{"add": {"id": "f3", "card": "Forest"}}, {"remove": "m1"}], [{"player": "you", "fields": {"life": 1}}]]
     for n, changes in enumerate(steps):
         if changes:
-            lines.append({"id": f"u{n}", "query": "update", "board": "b1", "changes": changes})
+            lines.append({"id": f"u{n}", "query": "update", "board": "HANDLE", "changes": changes})
             for change in changes:
                 model = _model(model, change)
         for k, query in enumerate(QUERIES):
-            lines.append({"id": f"s{n}.{k}", **query, "board": "b1"})
+            lines.append({"id": f"s{n}.{k}", **query, "board": "HANDLE"})
             plain.append({"id": f"p{n}.{k}", **query, "state": model})
     return lines, plain
 
 
+def _batch_session(lines: list[str]) -> tuple[list[str], str]:
+    """``manasolver batch`` driven as a client drives it: the first line (an ``open``) sent alone,
+    its handle read from the answer, and every ``"HANDLE"`` of the other lines replaced by it
+    (handles are random: a client learns them from ``open``).  The output lines (the handle
+    written back as ``"HANDLE"``) and the handle."""
+    proc = subprocess.Popen([*CLI, "batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=REPO)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(lines[0] + "\n")
+    proc.stdin.flush()
+    first = proc.stdout.readline()
+    handle = json.loads(first)["board"]
+    assert isinstance(handle, str) and len(handle) >= 22 and handle != "b1", handle
+    rest, errors = proc.communicate("".join(line.replace('"HANDLE"', json.dumps(handle)) + "\n" for line in lines[1:]),
+                                    timeout=600)
+    assert errors == "" and proc.returncode == 0, errors
+    return [line.replace(json.dumps(handle), '"HANDLE"') for line in (first + rest).splitlines()], handle
+
+
 def test_batch_keeps_the_board_for_the_process_and_answers_as_the_states() -> None:
     lines, plain = _session_lines()
-    bad = [{"id": "bad", "query": "update", "board": "b1", "changes": [{"untap": "f1"}, {"tap": "nope"}]},
-           {"id": "after", "query": "counts", "board": "b1"}, {"id": "close", "query": "close", "board": "b1"},
-           {"id": "gone", "query": "counts", "board": "b1"}]
-    text = "".join(json.dumps(q) + "\n" for q in lines + plain + bad)
-    proc = subprocess.run([*CLI, "batch"], input=text, capture_output=True, text=True, timeout=600, cwd=REPO)
-    assert proc.stderr == ""
-    answers = {a["id"]: a for a in map(json.loads, proc.stdout.splitlines())}
-    assert answers["open"] == {"id": "open", "board": "b1"}
+    bad = [{"id": "bad", "query": "update", "board": "HANDLE", "changes": [{"untap": "f1"}, {"tap": "nope"}]},
+           {"id": "after", "query": "counts", "board": "HANDLE"}, {"id": "close", "query": "close", "board": "HANDLE"},
+           {"id": "gone", "query": "counts", "board": "HANDLE"}]
+    out, _ = _batch_session([json.dumps(q) for q in lines + plain + bad])
+    answers = {a["id"]: a for a in map(json.loads, out)}
+    assert answers["open"] == {"id": "open", "board": "HANDLE"}
     compared = 0
     for q in plain:
         n = q["id"][1:]
@@ -457,10 +473,9 @@ def test_batch_keeps_the_board_for_the_process_and_answers_as_the_states() -> No
 
 def test_the_session_example_file_runs_through_batch() -> None:
     sample = REPO / "examples" / "session.jsonl"
-    proc = subprocess.run([*CLI, "batch"], input=sample.read_text(encoding="utf-8"), capture_output=True,
-                          text=True, timeout=300)
-    answers = {a["id"]: a for a in map(json.loads, proc.stdout.splitlines())}
-    assert answers["open"]["board"] == "b1" and answers["pay"]["payable"] is True
+    out, _ = _batch_session(sample.read_text(encoding="utf-8").splitlines())
+    answers = {a["id"]: a for a in map(json.loads, out)}
+    assert answers["open"]["board"] == "HANDLE" and answers["pay"]["payable"] is True
     assert answers["bad"]["error"]["where"] == "changes[1].tap"
     assert answers["still"]["payable"] is False and answers["still"]["reason"]["missing"] == "{U}"
     assert answers["gone"]["error"]["code"] == "unknown_board"
@@ -524,24 +539,84 @@ def test_batch_answers_repeated_queries_byte_for_byte_as_a_fresh_engine_does() -
     from manasolver.solver import board_cache
     rounds = [[], [{"tap": "i1"}, {"tap": "dual"}], [{"untap": "i1"}], [], [{"untap": "dual"}]]
     lines = [{"id": "open", "query": "open", "state": BOARD}]
-    want = ['{"id": "open", "board": "b1"}']
+    want = ['{"id": "open", "board": "HANDLE"}']
     model = BOARD
     for n, changes in enumerate(rounds):
         if changes:
-            lines.append({"id": f"u{n}", "query": "update", "board": "b1", "changes": changes})
-            want.append(json.dumps({"id": f"u{n}", "board": "b1"}))
+            lines.append({"id": f"u{n}", "query": "update", "board": "HANDLE", "changes": changes})
+            want.append(json.dumps({"id": f"u{n}", "board": "HANDLE"}))
             for change in changes:
                 model = _model(model, change)
         for k, query in enumerate(QUERIES):
-            for how, where in (("board", {"board": "b1"}), ("state", {"state": model})):
+            for how, where in (("board", {"board": "HANDLE"}), ("state", {"state": model})):
                 qid: Any = [n, k, how] if k % 2 else n * 100 + k
                 lines.append({"id": qid, **query, **where})
                 board_cache.clear()
                 want.append(json.dumps(answer(json.loads(json.dumps({"id": qid, **query, "state": model})))))
-    text = "".join(json.dumps(q) + "\n" for q in lines)
-    proc = subprocess.run([*CLI, "batch"], input=text, capture_output=True, text=True, timeout=600, cwd=REPO)
-    assert proc.stderr == ""
-    got = proc.stdout.splitlines()
+    got, _ = _batch_session([json.dumps(q) for q in lines])
     assert len(got) == len(want)
     for line, mine, theirs in zip(lines, got, want):
         assert mine == theirs, line
+
+
+# -- what the store keeps: handles, bytes, idle time ----------------------------------------------
+
+def test_handles_are_random_and_unguessable() -> None:
+    handles = {answer({"query": "open", "state": BOARD})["board"] for _ in range(20)}
+    assert len(handles) == 20
+    for handle in handles:
+        assert len(handle) >= 22 and not handle[1:].isdigit()
+        answer({"query": "close", "board": handle})
+
+
+def _sized(n: int, tag: str) -> dict[str, Any]:
+    """A board of ``n`` Forests whose ids make it big."""
+    return {"players": [{"name": "you"}], "battlefield": [{"id": f"{tag}{i:05d}" + "x" * 100, "card": "Forest"}
+                                                          for i in range(n)]}
+
+
+def test_the_store_keeps_boards_within_its_byte_budget_least_recently_used_first() -> None:
+    db = default_db()
+    size = sessions.footprint(_sized(500, "a"))
+    store = sessions.SessionStore(memory=3 * size + size // 2)
+    first, second, third = (store.open(_sized(500, tag), db, None) for tag in "abc")
+    assert len(store) == 3 and store.bytes <= store.memory
+    store.get(first)  # now the most recently used: the second goes when a fourth comes
+    fourth = store.open(_sized(500, "d"), db, None)
+    assert len(store) == 3 and store.bytes <= store.memory
+    with pytest.raises(ManasolverError) as gone:
+        store.get(second)
+    assert gone.value.code == "unknown_board"
+    for kept in (first, third, fourth):
+        store.get(kept)
+
+
+def test_a_board_larger_than_the_budget_is_refused_with_a_clear_error() -> None:
+    store = sessions.SessionStore(memory=sessions.footprint(_sized(100, "a")))
+    with pytest.raises(ManasolverError) as refused:
+        store.open(_sized(2000, "a"), default_db(), None)
+    assert refused.value.code == "bad_query" and refused.value.where == "state"
+    assert "MB" in refused.value.message and "--session-memory" in refused.value.message
+    assert len(store) == 0 and store.bytes == 0
+
+
+def test_a_board_unused_past_the_idle_time_is_forgotten() -> None:
+    import time
+    store = sessions.SessionStore(idle=0.2)
+    handle = store.open(BOARD, default_db(), None)
+    store.get(handle)
+    time.sleep(0.3)
+    with pytest.raises(ManasolverError) as gone:
+        store.get(handle)
+    assert gone.value.code == "unknown_board" and len(store) == 0 and store.bytes == 0
+
+
+def test_an_update_that_grows_a_board_counts_its_new_size() -> None:
+    db = default_db()
+    store = sessions.SessionStore()
+    handle = store.open(_sized(10, "a"), db, None)
+    before = store.bytes
+    store.update(handle, [{"tap": "a00000" + "x" * 100}])
+    assert store.bytes == before  # a flag changed: the same size
+    store.update(handle, [{"add": {"id": "new" + "y" * 100, "card": "Island"}}])
+    assert store.bytes > before

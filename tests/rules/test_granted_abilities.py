@@ -145,11 +145,13 @@ def test_myr_superion_spending_rule_is_refused_not_ignored() -> None:
     _refused({"query": "can_pay", "state": state, "spell": {"card": "Myr Superion"}}, "Myr Superion")
 
 
-def test_krrik_life_for_black_is_refused_not_answered_unpayable() -> None:
+def test_krrik_life_for_black_pays_a_black_symbol_with_two_life() -> None:
     """K'rrik, Son of Yawgmoth: "For each {B} in a cost, you may pay 2 life rather than pay that
-    mana." {B} is payable with 2 life; the engine refuses rather than answer unpayable."""
+    mana." {B} is payable with 2 life beside a Forest (validated); a hybrid symbol with a black
+    half is still refused rather than answered unpayable."""
     state = _board(_perm("k", "K'rrik, Son of Yawgmoth"), _perm("f", "Forest"))
-    _refused({"query": "pay", "state": state, "cost": "{B}"}, "K'rrik", "2 life")
+    out = _pay(state, "{B}")
+    assert out["payable"] is True and out["payment"]["life"] == 2, out
     _refused({"query": "can_pay", "state": state, "cost": "{1}{B/G}"}, "K'rrik")
 
 

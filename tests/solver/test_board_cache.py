@@ -177,12 +177,12 @@ def test_a_refusal_on_a_kept_board_is_the_same_every_time() -> None:
 
 
 def test_the_memo_of_checks_keys_what_the_check_reads() -> None:
-    """K'rrik's "pay 2 life rather than {B}" is refused on a cost with {B} and not on one without:
-    the memo keeps the two costs apart on one kept board."""
+    """K'rrik's "pay 2 life rather than {B}" is refused on a cost with a hybrid black half and not
+    on one without: the memo keeps the two costs apart on one kept board."""
     krrik = _fresh()
     krrik["battlefield"].append({"id": "k", "card": "K'rrik, Son of Yawgmoth"})
     for _ in range(2):
-        assert answer({"query": "can_pay", "state": krrik, "cost": "{B}"})["error"]["code"] == "unsupported"
+        assert answer({"query": "can_pay", "state": krrik, "cost": "{B/G}"})["error"]["code"] == "unsupported"
         assert answer({"query": "can_pay", "state": krrik, "cost": "{G}"}) == {"payable": True}
 
 

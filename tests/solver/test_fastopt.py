@@ -143,6 +143,9 @@ def test_pool_pays_a_signet() -> None:
                   perm("f", FOREST), perm("i", ISLAND), pool="{G}", life=3,
                   hand=(COUNTERSPELL,))
     sol = _compare(request(state, "{W}{U}"))
+    assert sol is not None  # default policy: Island and Mystic Gate (the Signet, fed by Sol Ring, keeps W and U)
+    fewest = ("min_life", "min_sources")
+    sol = _compare(request(state, "{W}{U}", policy=Policy(criteria=fewest)), fewest)
     assert sol is not None and len(sol.acts) == 1
 
 

@@ -356,6 +356,8 @@ def _converter_symbol(m: Move) -> int:
     if len(syms) != 1 or m.sacrificed or m.tapped:
         return 0
     y = syms[0]
+    if y.is_numeral and y.generic == 1:
+        return ANY_COLOR | C  # Study Hall's {1}: any mana pays it
     if y.is_numeral or y.phyrexian or y.snow or y.variable or y.generic:
         return 0
     return (y.colors & ANY_COLOR) | (C if y.colorless else 0)

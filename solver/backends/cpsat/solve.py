@@ -128,6 +128,8 @@ class CpSatBackend:
             _hint(cp, solver, model)
         if good is None:  # pragma: no cover
             return False
+        if proven and problem.mode != "feasible":
+            good = _canonical(cp, model, good, deadline) or good
         sol = _extract(problem, model, good, tuple(objective_values))
         sol.optimal = proven
         return sol, good
@@ -221,6 +223,73 @@ def _lexicographic(cp: Any, levels: list[Any]) -> tuple[Any, bool] | bool:
     return good, True
 
 
+def _decisions(model: Model) -> tuple[list[tuple[Any, bool]], list[Any]]:
+    """The model's decision variables in a canonical order (the model's build order, which is a
+    function of the problem alone): first the ones that say what the payment does, each with
+    whether more of it is preferred (forms and X; the uses of each option and member, the
+    earlier ones preferred: a dual land's first color, the first members of a class, as the
+    board's order says; assists, taps, sacrifices, roles), then the flows of mana to what it pays."""
+    from ortools.sat.python import cp_model
+
+    found = [*((v, False) for v in [*model.y, model.x]),
+             *((model.uses[k], True) for k in sorted(model.uses)),
+             *((model.inst[k], True) for k in sorted(model.inst)),
+             *((v, False) for v in [*(model.assist_vars[k] for k in sorted(model.assist_vars)),
+                                    *(model.tap_vars[k] for k in sorted(model.tap_vars)),
+                                    *(model.sac_vars[k] for k in sorted(model.sac_vars)),
+                                    *(v for _, v in sorted(model.role_vars.items(), key=lambda kv: repr(kv[0])))])]
+    seen: set[int] = set()
+    main = []
+    for v, high in found:
+        if isinstance(v, cp_model.IntVar) and v.index not in seen:
+            seen.add(v.index)
+            main.append((v, high))
+    flows = []
+    for v in [*(f[3] for f in model.flows), *(f[3] for f in model.assist_flows)]:
+        if isinstance(v, cp_model.IntVar) and v.index not in seen:
+            seen.add(v.index)
+            flows.append(v)
+    return main, flows
+
+
+def _canonical(cp: Any, model: Model, solver: Any, deadline: budget.Deadline) -> Any:
+    """Among the payments as good as ``solver``'s under every stage (their values fixed in ``cp``),
+    a canonical one, so that an answer is a function of its input alone: which of several equally
+    good payments a search meets first depends on its path (the cuts of the relaxation, a bound a
+    loaded machine reached or not).  One more stage minimises a sum over :func:`_decisions` with
+    fixed, distinct weights, larger for the earlier variables (so the earlier options and members
+    are preferred, as the board's order says) and smallest for the flows of mana; a tie in that
+    sum (two payments whose weighted sums are equal, rare with distinct weights) is left to the
+    solver.  The solver of that stage, or ``None`` when the time bound came first (the answer is
+    then the optimum found, not the canonical one)."""
+    from ortools.sat.python import cp_model
+
+    variables = model.cp.proto.variables
+
+    def moves(v: Any) -> bool:
+        dom = variables[v.index].domain
+        return bool(dom[len(dom) - 1] > dom[0])  # (this sequence type reads [-1] as 0)
+
+    main, flows = _decisions(model)
+    n = len(main)
+    expr: Any = 0
+    for i, (v, high) in enumerate(main):
+        if moves(v):
+            weight = (n - i) * 1000 + (i * 7919) % 997
+            expr += -weight * v if high else weight * v
+    for i, v in enumerate(flows):
+        if moves(v):
+            expr += (1 + (i * 7919) % 997) * v
+    if isinstance(expr, int) or deadline.expired():
+        return None
+    _hint(cp, solver, model)
+    cp.minimize(expr)
+    stage = _new_solver(deadline.within(TIME_LIMIT))
+    if stage.solve(cp) != cp_model.OPTIMAL:
+        return None
+    return stage
+
+
 def _import_cp_model() -> Any:
     """ortools' ``cp_model``.  Its first import in a process (about 0.3 s, seconds on a loaded
     machine) is not counted against the query's budget: the deadline moves by that much, so
@@ -284,7 +353,7 @@ def _new_solver(seconds: float = TIME_LIMIT) -> Any:
     solver.parameters.max_time_in_seconds = max(0.001, seconds)
     solver.parameters.linearization_level = 2
     solver.parameters.cp_model_presolve = False
-    return solver
+    return budget.current().watch(solver)
 
 
 def _hint(cp: Any, solver: Any, model: Model) -> None:
