@@ -339,6 +339,10 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     The mana of the activations without a mana cost is counted by type and flags, not by
     activation (it may come first in any order); each unit of such a class is given back to an
     activation that made it, in board order, as the flow hands it out."""
+    if after is None or not any(after):
+        quick = _plain_plan(steps, totals, pool, floating, assists)
+        if quick is not None:
+            return quick
     units: dict[_Unit, int] = {}
     makers: dict[_Unit, deque[int]] = {}
 
