@@ -20,7 +20,7 @@ __all__ = ["CanPayAnswer", "MaxXAnswer", "PayAnswer", "PaymentSource", "Payments
 
 #: The REASON codes of an unpayable cost (SPEC §5).
 ReasonCode = Literal["insufficient_mana", "insufficient_life", "insufficient_energy",
-                     "restricted_mana", "no_legal_x"]
+                     "restricted_mana", "no_legal_x", "conflicting_sources", "illegal_partial"]
 
 
 @dataclass(frozen=True, slots=True)

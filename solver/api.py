@@ -37,10 +37,12 @@ if TYPE_CHECKING:
         CloseAnswer,
         CountsAnswer,
         CouldProduceAnswer,
+        GuideAnswer,
         ManaValueAnswer,
         MaxXAnswer,
         OptionsAnswer,
         PayAnswer,
+        PartialStep,
         Payment,
         PaymentOptions,
         PaymentsAnswer,
@@ -55,16 +57,16 @@ if TYPE_CHECKING:
 #: The definitions the functions take and give, re-exported (loaded on first use: the API itself
 #: needs them only for the type checker).
 _TYPES = ("Answer", "BoardAnswer", "CanPayAnswer", "CardAnswer", "Change", "CloseAnswer", "CountsAnswer",
-          "CouldProduceAnswer", "ManaValueAnswer", "MaxXAnswer", "OptionsAnswer", "PayAnswer", "Payment",
-          "PaymentOptions", "PaymentsAnswer", "PlanAnswer", "PlanCost", "Policy", "Query", "State",
-          "ValidateAnswer")
+          "CouldProduceAnswer", "GuideAnswer", "ManaValueAnswer", "MaxXAnswer", "OptionsAnswer", "PartialStep",
+          "PayAnswer", "Payment", "PaymentOptions", "PaymentsAnswer", "PlanAnswer", "PlanCost", "Policy", "Query",
+          "State", "ValidateAnswer")
 
 __all__ = ["Answer", "BoardAnswer", "CanPayAnswer", "CardAnswer", "Change", "CloseAnswer", "CountsAnswer",
-           "CouldProduceAnswer", "ManaValueAnswer", "MaxXAnswer", "OptionsAnswer", "PayAnswer", "Payment",
-           "PaymentOptions", "PaymentsAnswer", "PlanAnswer", "PlanCost", "Policy", "Query", "State",
-           "ValidateAnswer",
-           "ask", "can_pay", "card", "close", "counts", "could_produce", "error_of", "mana_value", "max_x",
-           "open", "options", "pay", "payments", "plan", "update", "validate"]
+           "CouldProduceAnswer", "GuideAnswer", "ManaValueAnswer", "MaxXAnswer", "OptionsAnswer", "PartialStep",
+           "PayAnswer", "Payment", "PaymentOptions", "PaymentsAnswer", "PlanAnswer", "PlanCost", "Policy", "Query",
+           "State", "ValidateAnswer",
+           "ask", "can_pay", "card", "close", "counts", "could_produce", "error_of", "guide", "mana_value",
+           "max_x", "open", "options", "pay", "payments", "plan", "update", "validate"]
 
 
 def __getattr__(name: str) -> Any:
@@ -110,9 +112,19 @@ def ask(query: Query) -> Answer:
     return cast("Answer", _ask(dict(query)))
 
 
-def pay(state: State | str, cost: str | None = None, **options: Unpack[PaymentOptions]) -> PayAnswer:
-    """The best payment of ``cost`` under the policy, or why it can't be paid."""
-    return cast("PayAnswer", _on(state, {"query": "pay", "cost": cost}, dict(options)))
+def pay(state: State | str, cost: str | None = None, apply: bool | None = None,
+        **options: Unpack[PaymentOptions]) -> PayAnswer:
+    """The best payment of ``cost`` under the policy, or why it can't be paid; ``apply`` (with a
+    kept board's handle) carries it out on that board."""
+    return cast("PayAnswer", _on(state, {"query": "pay", "cost": cost, "apply": apply}, dict(options)))
+
+
+def guide(state: State | str, cost: str | None = None, partial: list[PartialStep] | None = None,
+          **options: Unpack[PaymentOptions]) -> GuideAnswer:
+    """Paying by hand: the activations that, made after ``partial``, keep ``cost`` payable, and the
+    best completion."""
+    opts = {k: v for k, v in dict(options).items() if k != "backend"}
+    return cast("GuideAnswer", _on(state, {"query": "guide", "cost": cost, "partial": partial}, opts))
 
 
 def can_pay(state: State | str, cost: str | None = None, **options: Unpack[PaymentOptions]) -> CanPayAnswer:

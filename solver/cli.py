@@ -81,6 +81,8 @@ DESCRIPTIONS: dict[str, str] = {
                "cost that added sources would have to cover.",
     "payments": "Every payment of COST on the board STATE, up to --limit, and whether the list is complete.",
     "max-x": "The largest X for which COST (with {X}) can be paid on the board STATE, with a payment of it.",
+    "guide": "Paying COST by hand on the board STATE: after the activations of --partial, exactly the "
+             "activations that keep COST payable, and the best payment that completes them.",
     "options": "Every maximal combination of mana the board STATE can produce at once, up to --limit.",
     "could-produce": "The types of mana each permanent of the board STATE could produce (CR 106.7).",
     "counts": "Colors among permanents, card types among permanents and graveyard, devotion and domain "
@@ -224,6 +226,9 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
                        help="increase={1}, reduce={W} or minimum=3; repeatable, in order")
         if choice:
             p.add_argument("--backend", choices=["flow", "fastopt", "cpsat", "csp"], help="force a backend")
+            for kind, what in (("require", "activate"), ("exclude", "never use"), ("preserve", "use only if needed")):
+                p.add_argument(f"--{kind}", action="append", default=[], metavar="ID",
+                               help=f"a permanent to {what} (sources.{kind}); repeatable")
 
     costed(sub.add_parser("pay", help="the best payment of a cost"))
     costed(sub.add_parser("can-pay", help="whether a cost can be paid"))
@@ -231,6 +236,10 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     costed(p)
     p.add_argument("--limit", type=int, default=100, help="at most this many payments (default 100)")
     costed(sub.add_parser("max-x", help="the largest X that can be paid"), x=False)
+    p = sub.add_parser("guide", help="paying by hand: what may be activated next, and the best completion")
+    costed(p)
+    p.add_argument("--partial", metavar="JSON", default="[]",
+                   help='the activations made so far, as JSON: [{"permanent": "f1", "ability": 0}, ...]')
     p = sub.add_parser("options", help="every maximal mana combination the board can produce")
     common(p)
     p.add_argument("--limit", type=int, default=100, help="at most this many combinations (default 100)")
@@ -305,7 +314,7 @@ def _describe(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             p.description = text[:1].upper() + text[1:]
 
 
-_QUERY_OF = {"pay": "pay", "can-pay": "can_pay", "payments": "payments", "max-x": "max_x",
+_QUERY_OF = {"pay": "pay", "can-pay": "can_pay", "payments": "payments", "max-x": "max_x", "guide": "guide",
              "options": "options", "could-produce": "could_produce", "counts": "counts",
              "validate": "validate"}
 
@@ -335,6 +344,9 @@ def _query(args: argparse.Namespace) -> dict[str, Any]:
             query["additional"] = args.additional
         if getattr(args, "backend", None):
             query["backend"] = args.backend
+        chosen = {kind: getattr(args, kind, []) for kind in ("require", "exclude", "preserve")}
+        if any(chosen.values()):
+            query["sources"] = {kind: ids for kind, ids in chosen.items() if ids}
         mods = []
         for item in args.modifier:
             kind, sep, value = item.partition("=")
@@ -347,6 +359,12 @@ def _query(args: argparse.Namespace) -> dict[str, Any]:
         query["limit"] = args.limit
     if args.command == "validate":
         query["payment"] = read_state(args.payment, "PAYMENT")
+    if args.command == "guide":
+        query.pop("backend", None)
+        try:
+            query["partial"] = json.loads(args.partial)
+        except json.JSONDecodeError as err:
+            raise _Usage(f"--partial is not JSON: {err.msg}") from None
     return query
 
 

@@ -10,7 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Activation", "Choice", "Payment"]
+__all__ = ["PAID_KINDS", "WARNINGS", "Activation", "Allocation", "Choice", "Payment"]
+
+#: What may pay a symbol of the total, as ``allocation`` names it.
+PAID_KINDS = ("activation", "pool", "life", "convoke", "delve", "improvise")
+
+#: The warnings a payment may carry, in the order they are written: what a player would want
+#: to be told before confirming it.
+WARNINGS = ("sacrifices", "pays_life", "deals_damage", "spends_energy", "floats_mana", "uses_preserved",
+            "discards", "exiles")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +72,40 @@ class Choice:
 
 
 @dataclass(frozen=True, slots=True)
+class Allocation:
+    """What paid one symbol of the total: ``kind`` is one of :data:`PAID_KINDS` and ``value``
+    the activation's index in the payment's ``activations`` (``activation``), ``True``
+    (``pool``), the life paid (``life``: a Phyrexian symbol), or the id or card name of what
+    was convoked, improvised or delved."""
+
+    symbol: str
+    kind: str
+    value: int | str | bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"symbol": self.symbol, "paid_by": {self.kind: self.value}}
+
+    @staticmethod
+    def from_json(obj: Any, where: str) -> Allocation:
+        """One entry of a caller's ``allocation``; ``ValueError`` naming ``where`` when malformed."""
+        if not isinstance(obj, dict) or set(obj) != {"symbol", "paid_by"}:
+            raise ValueError(f"{where} must be an object with symbol and paid_by")
+        paid = obj["paid_by"]
+        if not isinstance(paid, dict) or len(paid) != 1:
+            raise ValueError(f"{where}.paid_by must name one payer, such as {{\"activation\": 0}}")
+        ((kind, value),) = paid.items()
+        if kind not in PAID_KINDS:
+            raise ValueError(f"{where}.paid_by: {kind!r} is none of {', '.join(PAID_KINDS)}")
+        if kind in ("activation", "life") and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ValueError(f"{where}.paid_by.{kind} must be an integer")
+        if kind in ("convoke", "delve", "improvise") and not isinstance(value, str):
+            raise ValueError(f"{where}.paid_by.{kind} must be a string")
+        if kind == "pool" and value is not True:
+            raise ValueError(f"{where}.paid_by.pool must be true")
+        return Allocation(str(obj["symbol"]), kind, value)
+
+
+@dataclass(frozen=True, slots=True)
 class Payment:
     """A complete payment of a cost (SPEC §5).
 
@@ -71,6 +113,13 @@ class Payment:
     modifiers; ``floating``: mana produced and not spent; ``extra``: further
     fields for the answer: ``spent`` (the mana that paid the total, convoke excluded)
     and ``colors_spent`` (for converge and sunburst, adamant checks).
+
+    The plan a client carries out: ``activations`` in an executable order (every activation's
+    own mana cost paid by the pool or earlier activations); ``allocation``: what paid each
+    symbol of the total (and each Phyrexian symbol paid with life); ``warnings``: codes of
+    :data:`WARNINGS`; ``score``: the policy's criteria with their values.  The last three are
+    ``None`` until the payment is written as a plan (and are not compared: they follow from
+    the rest).
     """
 
     total: str
@@ -86,6 +135,9 @@ class Payment:
     damage: int = 0
     floating: str = ""
     extra: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+    allocation: tuple[Allocation, ...] | None = field(default=None, compare=False)
+    warnings: tuple[str, ...] | None = field(default=None, compare=False)
+    score: tuple[tuple[str, int], ...] | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """The protocol's PAYMENT object."""
@@ -105,6 +157,12 @@ class Payment:
         }
         for key, value in self.extra:
             out[key] = value
+        if self.allocation is not None:
+            out["allocation"] = [a.to_json() for a in self.allocation]
+        if self.warnings is not None:
+            out["warnings"] = list(self.warnings)
+        if self.score is not None:
+            out["score"] = [[name, value] for name, value in self.score]
         return out
 
     @staticmethod
@@ -141,11 +199,17 @@ class Payment:
                 raise ValueError(f"{key} must be an integer")
         unknown = set(obj) - {"total", "choices", "x", "activations", "pool_used", "convoked", "delved",
                               "improvised", "life", "energy", "damage", "floating",
-                              "spent", "colors_spent"}  # the last two are reports, not checked
+                              "allocation", "warnings", "score",
+                              "spent", "colors_spent"}  # the last four are reports, not checked
         if unknown:
             raise ValueError(f"unknown payment field {sorted(unknown)[0]!r} (give the PAYMENT object, "
                              f"not the whole answer)")
         choices = tuple(Choice(str(c["symbol"]), str(c["paid_as"])) for c in obj.get("choices", []))
+        allocation = None
+        if "allocation" in obj:
+            if not isinstance(obj["allocation"], list) or len(obj["allocation"]) > 100_000:
+                raise ValueError("allocation must be a list of at most 100,000 entries")
+            allocation = tuple(Allocation.from_json(a, f"allocation[{i}]") for i, a in enumerate(obj["allocation"]))
         return Payment(
             total=str(obj.get("total", "")),
             choices=choices,
@@ -159,4 +223,5 @@ class Payment:
             energy=int(obj.get("energy", 0)),
             damage=int(obj.get("damage", 0)),
             floating=str(obj.get("floating", "")),
+            allocation=allocation,
         )

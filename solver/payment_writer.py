@@ -18,18 +18,23 @@ Python API asks for it.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
-from manasolver.models.symbols import TYPE_BITS
-from manasolver.solver.backends.problem import Problem, Solution, lowest_bit, mana_string, to_payment
+from manasolver.models.symbols import ANY_COLOR, TYPE_BITS
+from manasolver.solver.backends.problem import (Problem, Solution, executable_order, lowest_bit, mana_string,
+                                                order_constraints, spend_table_of, to_payment)
 from manasolver.solver.casting.announce import mask_text
-from manasolver.solver.payment import Payment
+from manasolver.solver.payment import WARNINGS, Activation, Allocation, Payment
+from manasolver.solver.payment_order import Assist, Step, cost_masks, executable, mana_bits, total_demands, widened
+from manasolver.solver.supply.model import Option, restriction_pays_abilities
 
-__all__ = ["Written", "direct_json", "writes_directly"]
+__all__ = ["Finisher", "Planned", "Written", "best_first", "direct_json", "finish_json", "finish_payment", "writes_directly"]
 
 _FIRST = itemgetter(0)
 #: One mana of each type as text (``{W}`` … ``{C}``).
@@ -45,13 +50,30 @@ class Written:
     solution: Solution
 
     def to_json(self) -> dict[str, Any]:
-        """The protocol's PAYMENT object (written directly when :func:`writes_directly`)."""
+        """The protocol's PAYMENT object (written directly when :func:`writes_directly`), as an
+        executable plan (:func:`finish_json`)."""
         out = direct_json(self.problem, self.solution)
-        return out if out is not None else to_payment(self.problem, self.solution).to_json()
+        raw = out if out is not None else to_payment(self.problem, self.solution).to_json()
+        return finish_json(self.problem, raw)
 
     def payment(self) -> Payment:
-        """The :class:`Payment` value of the solution (the general path)."""
-        return to_payment(self.problem, self.solution)
+        """The :class:`Payment` value of the solution (the general path), as an executable plan."""
+        return finish_payment(self.problem, to_payment(self.problem, self.solution))
+
+
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """A payment already written as a plan (its PAYMENT object), kept as an answer's source."""
+
+    out: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return self.out
+
+    def payment(self) -> Payment:
+        p = Payment.from_json(self.out)
+        return dataclasses.replace(p, warnings=tuple(self.out["warnings"]),
+                                   score=tuple((n, v) for n, v in self.out["score"]))
 
 
 def writes_directly(problem: Problem, sol: Solution) -> bool:
@@ -76,6 +98,21 @@ def _accepts(problem: Problem, sol: Solution, counts: Counter[tuple[int, int]]) 
         if opt.sacrifice_other or opt.tap_creatures or opt.nonsnow_tail:
             return False
     return True
+
+
+def _executable_rows(problem: Problem, rows: list[tuple[int, dict[str, Any], int, int]], total: str,
+                     pool_used: list[int], floating: list[int]) -> list[dict[str, Any]]:
+    """The activations in board order, or, when some cost mana, in the executable order
+    :func:`~manasolver.solver.backends.problem.executable_order` gives the general path."""
+    classes = problem.supply.classes
+    if all(classes[k].free for _p, _r, k, _o in rows):
+        return [row for _, row, _k, _o in rows]
+    acts = [Activation(row["permanent"], row["ability"], tuple(row["costs"]), row["mana"]) for _, row, _k, _o in rows]
+    options = [(classes[k].options[o], problem.spell_ok[k][o]) for _p, _r, k, o in rows]
+    ordered = executable_order(acts, options, total, mana_string(pool_used), mana_string(floating),
+                               table=spend_table_of(problem.req))
+    at = {id(a): i for i, a in enumerate(acts)}
+    return [rows[at[id(a)]][1] for a in ordered]
 
 
 def direct_json(problem: Problem, sol: Solution) -> dict[str, Any] | None:
@@ -141,12 +178,12 @@ def direct_json(problem: Problem, sol: Solution) -> dict[str, Any] | None:
             queues = {mask: iter(realized[(k, o, mask)]) for mask in set(slots)}
             texts = [mana_string([next(queues[mask]) for mask in slots]) for _ in range(counts[(k, o)])]
         plans[(k, o)] = (cls.positions, cls.members, opt.ability, list(opt.costs), iter(texts).__next__)
-    rows: list[tuple[int, dict[str, Any]]] = []
+    rows: list[tuple[int, dict[str, Any], int, int]] = []
     append = rows.append
     for k, m, o in sol.acts:
         positions, members, ability, costs, mana = plans[(k, o)]
         append((positions[m], {"permanent": members[m], "ability": ability, "costs": costs[:],
-                               "mana": mana()}))
+                               "mana": mana()}, k, o))
     rows.sort(key=_FIRST)
     # Choices: a merged mask is shown as the type that paid it.
     take: dict[int, int] = {}
@@ -170,7 +207,7 @@ def direct_json(problem: Problem, sol: Solution) -> dict[str, Any] | None:
         "total": form.total_text(sol.x, spell_units),
         "choices": choices,
         "x": sol.x,
-        "activations": [row for _, row in rows],
+        "activations": _executable_rows(problem, rows, form.total_text(sol.x, spell_units), pool_used, floating),
         "pool_used": mana_string(pool_used),
         "convoked": [],
         "delved": [],
@@ -185,3 +222,205 @@ def direct_json(problem: Problem, sol: Solution) -> dict[str, Any] | None:
         out["spent"] = mana_string(spent)
         out["colors_spent"] = [c for i, c in enumerate("WUBRG") if any(b == 1 << i for b in spent)]
     return out
+
+
+# -- the payment as a plan: order, allocation, warnings, score --------------------------------
+
+def _bits(text: str) -> list[int]:
+    """The type bits of a mana string such as ``{U}{R}{C}`` (one bit per symbol)."""
+    return list(mana_bits(text))
+
+
+class Finisher:
+    """Writes payments of one problem as plans (see :func:`finish_json`); holds what every
+    payment of the problem shares: the options by permanent and ability, and the keep terms."""
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+        self.options: dict[tuple[str, int], tuple[int, Option, bool]] = {}
+        for k, cls in enumerate(problem.supply.classes):
+            for o, opt in enumerate(cls.options):
+                for pid in cls.members:
+                    self.options.setdefault((pid, opt.ability), (k, opt, problem.spell_ok[k][o]))
+        self._keep: Any = None
+        table = spend_table_of(problem.req)
+        #: The 609.4b table of the payment, a symbol's mask to the types that may pay it (None: by type).
+        self.widen = None if table.identity else table.mask
+
+    def _key(self, act: dict[str, Any]) -> tuple[str, int]:
+        if "hand" in act:
+            return (f"hand:{act['hand']}", int(act["ability"]))
+        return (str(act["permanent"]), int(act["ability"]))
+
+    def plan(self, out: dict[str, Any]) -> dict[str, Any]:
+        """``out`` (a PAYMENT object) with its activations in an executable order and its
+        ``allocation``, ``warnings`` and ``score`` (written in place and returned)."""
+        acts: list[dict[str, Any]] = out["activations"]
+        steps: list[Step] = []
+        for act in acts:
+            found = self.options.get(self._key(act))
+            times = int(act.get("times", 1))
+            if found is None:
+                steps.append(Step(tuple(_bits(act["mana"]))))
+                continue
+            _k, opt, spell_ok = found
+            steps.append(Step(tuple(_bits(act["mana"])), cost_masks(opt.mana_cost, times, self.widen), spell_ok,
+                              restriction_pays_abilities(opt.restriction)))
+        state = self.problem.req.state
+        assists: list[Assist] = []
+        for pid in out.get("convoked", []):
+            perm = state.permanent(pid)
+            assists.append(Assist("convoke", pid, perm.card.colors & ANY_COLOR if perm is not None else 0))
+        assists.extend(Assist("improvise", pid) for pid in out.get("improvised", []))
+        assists.extend(Assist("delve", name) for name in out.get("delved", []))
+        plan = executable(steps, widened(total_demands(out["total"]), self.widen), _bits(out["pool_used"]), _bits(out["floating"]),
+                          assists, _after(acts))
+        out["activations"] = [acts[i] for i in plan.order]
+        allocation = [{"symbol": p.symbol, "paid_by": {p.kind: p.value}} for p in plan.paid]
+        allocation.extend({"symbol": c["symbol"], "paid_by": {"life": 2}}
+                          for c in out["choices"] if c["paid_as"] == "life")
+        out["allocation"] = allocation
+        out["warnings"] = warnings_of(out, frozenset(self.problem.req.sources.preserve))
+        out["score"] = [[name, value] for name, value in self.score(out)]
+        return out
+
+    def score(self, out: dict[str, Any]) -> list[tuple[str, int]]:
+        """The policy's criteria, in its order (a caller's weights: the weighted ones), with
+        their values for the payment ``out``, counted as the backends count them."""
+        problem = self.problem
+        policy = problem.policy
+        names: list[str] = [n for n, _w in policy.weights] if policy.weights else list(policy.criteria)
+        if problem.req.sources.preserve and "preserve" not in names:  # ranked right after no_sacrifice
+            names.insert(names.index("no_sacrifice") + 1 if "no_sacrifice" in names else 0, "preserve")
+        acts = out["activations"]
+        classes = problem.supply.classes
+        used = [0] * len(classes)
+        nonland = 0
+        sacrificed = 0
+        for act in acts:
+            times = int(act.get("times", 1))
+            found = self.options.get(self._key(act))
+            if found is not None:
+                used[found[0]] += times
+                nonland += times * (classes[found[0]].kind != "land")
+            sacrificed += times * any(c.startswith("sacrifice") for c in act["costs"]) + len(
+                act.get("sacrificed", ())) + ("hand" in act)
+        assisted = len(out.get("convoked", ())) + len(out.get("improvised", ())) + len(out.get("delved", ()))
+        activations = sum(int(a.get("times", 1)) for a in acts)
+        terms: dict[str, int] = {
+            "no_sacrifice": sacrificed,
+            "preserve": len(_used_ids(out) & set(problem.req.sources.preserve)) if problem.req.sources.preserve else 0,
+            "min_life": int(out["life"]) - problem.req.ability_life + int(out["damage"]),
+            "min_waste": len(_bits(out["floating"])),
+            "prefer_lands": nonland + assisted,
+            "min_sources": activations + assisted,
+            "use_pool": problem.supply.pool_total - len(_bits(out["pool_used"])),
+            "max_colors_spent": 5 - len(out.get("colors_spent", ())),
+            "min_energy": int(out["energy"]),
+            "min_convoke": len(out.get("convoked", ())),
+            "min_improvise": len(out.get("improvised", ())),
+            "min_delve": len(out.get("delved", ())),
+        }
+        if "keep_castable" in names or "keep_colors" in names:
+            if self._keep is None:
+                from manasolver.solver.backends.fastopt.keep import KeepTerms
+                self._keep = KeepTerms(problem, tuple(names))
+            if "keep_castable" in names:
+                terms["keep_castable"] = self._keep.keep_lost(used)
+            if "keep_colors" in names:
+                terms["keep_colors"] = self._keep.colors_lost(used)
+        return [(name, terms.get(name, 0)) for name in names]
+
+
+def _used_ids(out: dict[str, Any]) -> set[str]:
+    """The permanents a payment uses: activated, sacrificed or tapped for a cost, convoked,
+    improvised."""
+    ids: set[str] = set()
+    for act in out["activations"]:
+        if "permanent" in act:
+            ids.add(act["permanent"])
+        ids.update(act.get("sacrificed", ()))
+        ids.update(act.get("tapped", ()))
+    ids.update(out.get("convoked", ()))
+    ids.update(out.get("improvised", ()))
+    return ids
+
+
+def warnings_of(out: dict[str, Any], preserved: frozenset[str] = frozenset()) -> list[str]:
+    """The warning codes of a PAYMENT object (``payment.WARNINGS``, in that order): what it
+    sacrifices, pays in life, deals as damage, spends as energy, leaves floating, uses of the
+    preserved permanents, discards and exiles."""
+    acts = out["activations"]
+    costs = [c for a in acts for c in a["costs"]]
+    found = {
+        "sacrifices": any(c.startswith("sacrifice") for c in costs) or any(a.get("sacrificed") for a in acts),
+        "pays_life": int(out["life"]) > 0,
+        "deals_damage": int(out["damage"]) > 0,
+        "spends_energy": int(out["energy"]) > 0,
+        "floats_mana": bool(out["floating"]),
+        "uses_preserved": bool(preserved) and bool(preserved & _used_ids(out)),
+        "discards": any("discard" in c for c in costs),
+        "exiles": bool(out.get("delved")) or any("exile" in c for c in costs) or any("hand" in a for a in acts),
+    }
+    return [code for code in WARNINGS if found[code]]
+
+
+def _after(acts: list[dict[str, Any]]) -> list[set[int]] | None:
+    """The order constraints of sacrifices (:func:`order_constraints`), ``None`` without any."""
+    if not any(a.get("sacrificed") or a.get("tapped") or "discard your hand" in a["costs"] for a in acts):
+        return None
+    read: list[Activation] = list(Payment.from_json({"activations": acts}).activations)
+    return order_constraints(read)
+
+
+def finish_json(problem: Problem, out: dict[str, Any]) -> dict[str, Any]:
+    """A PAYMENT object of ``problem`` written as a plan a client can carry out: activations in
+    an executable order, ``allocation``, ``warnings`` and ``score`` (in place; returned)."""
+    return Finisher(problem).plan(out)
+
+
+def finish_payment(problem: Problem, payment: Payment, finisher: Finisher | None = None) -> Payment:
+    """:func:`finish_json` for a :class:`Payment` value."""
+    out = (finisher or Finisher(problem)).plan(payment.to_json())
+    keyed: dict[str, list[Activation]] = {}
+    for a in payment.activations:
+        keyed.setdefault(json.dumps(a.to_json(), sort_keys=True), []).append(a)
+    ordered = tuple(keyed[json.dumps(a, sort_keys=True)].pop(0) for a in out["activations"])
+    return dataclasses.replace(
+        payment, activations=ordered,
+        allocation=tuple(Allocation(e["symbol"], *next(iter(e["paid_by"].items()))) for e in out["allocation"]),
+        warnings=tuple(out["warnings"]), score=tuple((n, v) for n, v in out["score"]))
+
+
+def _canonical(p: Payment) -> str:
+    """A payment as a key that ignores the order of its activations and its reports."""
+    out = p.to_json()
+    for key in ("allocation", "warnings", "score", "spent", "colors_spent"):
+        out.pop(key, None)
+    out["activations"] = sorted(json.dumps(a, sort_keys=True) for a in out["activations"])
+    return json.dumps(out, sort_keys=True)
+
+
+def best_first(problem: Problem, listed: list[Payment], first: Payment | None, limit: int) -> list[Payment]:
+    """``listed`` written as plans and ordered best first under the policy (by ``score``, ties by
+    the board positions of the permanents used, earlier first), with ``first`` (``pay``'s
+    payment, already a plan) leading and not repeated; at most ``limit``."""
+    finisher = Finisher(problem)
+    position: dict[str, int] = {}
+    for cls in problem.supply.classes:
+        for pid, pos in zip(cls.members, cls.positions):
+            position[pid] = pos
+    far = len(position) + 1
+
+    def key(p: Payment) -> tuple[object, ...]:
+        score = p.score or ()
+        weights = problem.policy.weights
+        value: tuple[int, ...] = ((sum(v * w for (_n, v), (_m, w) in zip(score, weights)),) if weights
+                                  else tuple(v for _n, v in score))
+        return (value, sorted(position.get(a.permanent, far) for a in p.activations), _canonical(p))
+
+    planned = sorted((finish_payment(problem, p, finisher) for p in listed), key=key)
+    if first is None:
+        return planned[:limit]
+    seen = _canonical(first)
+    return [first, *[p for p in planned if _canonical(p) != seen]][:limit]

@@ -63,6 +63,7 @@ from manasolver.solver.budget import budgeted
 from manasolver.solver.backends.problem import Problem, Solution, mana_string, to_payment
 from manasolver.solver.casting.announce import MAX_FORMS, Announcement, Form
 from manasolver.solver.payment import Payment
+from manasolver.solver.payment_writer import finish_payment
 
 if TYPE_CHECKING:
     from manasolver.solver.answers import Reason, ReasonCode
@@ -129,6 +130,8 @@ def plan_query(query: dict[str, Any], prepare: Prepare, refuse: Refuse) -> dict[
     state = decode.load_state_field(query)  # the board's own errors name their place in it
     decode.player(query, state)
     decode.policy(query)
+    if query.get("sources") is not None:
+        query = _without_excluded(query, state)
     steps: list[PaymentRequest | dict[str, Any]] = []
     for i, item in enumerate(costs):
         where = f"costs[{i}]"
@@ -150,6 +153,22 @@ def plan_query(query: dict[str, Any], prepare: Prepare, refuse: Refuse) -> dict[
             raise (err if err.where.startswith(("battlefield", "players", "state")) else err.at(where)) from None
         steps.append(got)
     return plan(steps).to_json()
+
+
+def _without_excluded(query: dict[str, Any], state: GameState) -> dict[str, Any]:
+    """The plan query on its board with ``sources.exclude`` taken as tapped (never used); a plan
+    takes no ``require`` or ``preserve`` (they are an ``Unsupported`` error naming the field)."""
+    from manasolver.solver.sources import read_sources
+    chosen = read_sources(query["sources"], state)
+    for kind in ("require", "preserve"):
+        if getattr(chosen, kind):
+            raise Unsupported(f"a plan takes sources.exclude only; ask pay for each cost to {kind} "
+                              f"permanents", f"sources.{kind}")
+    board = query["state"]
+    if isinstance(board, dict) and isinstance(board.get("battlefield"), list):
+        board = {**board, "battlefield": [{**p, "tapped": True} if isinstance(p, dict) and p.get("id") in chosen.exclude
+                                          else p for p in board["battlefield"]]}
+    return {k: v for k, v in query.items() if k != "sources"} | {"state": board}
 
 
 # -- the plan -------------------------------------------------------------------------------
@@ -757,7 +776,7 @@ class _Splitter:
             pay = to_payment(p, sub)
             if extra:
                 pay = dataclasses.replace(pay, floating=mana_string(_bits(pay.floating) + extra))
-            out.append(pay)
+            out.append(finish_payment(p, pay))
         return out
 
     def _pay_cost(self, r: int, left: dict[int, dict[tuple[object, ...], int]]

@@ -55,13 +55,15 @@ __all__ = ["JSON_DECODER", "MAX_DEPTH", "MAX_LINE", "QUERIES", "TOO_DEEP", "TooL
 #: Every query of SPEC §5 and the fields each accepts besides the common ones.
 QUERIES: dict[str, frozenset[str]] = {
     "pay": frozenset({"cost", "state", "spell", "x", "modifiers", "alternative", "convoke", "delve",
-                      "improvise", "policy", "backend", "additional"}),
+                      "improvise", "policy", "backend", "additional", "sources", "apply"}),
     "can_pay": frozenset({"cost", "state", "spell", "x", "modifiers", "alternative", "convoke", "delve",
-                          "improvise", "policy", "backend", "additional"}),
+                          "improvise", "policy", "backend", "additional", "sources"}),
     "payments": frozenset({"cost", "state", "spell", "x", "modifiers", "alternative", "convoke", "delve",
-                           "improvise", "policy", "limit", "backend", "additional"}),
+                           "improvise", "policy", "limit", "backend", "additional", "sources"}),
     "max_x": frozenset({"cost", "state", "spell", "modifiers", "alternative", "convoke", "delve",
-                        "improvise", "policy", "backend", "additional"}),
+                        "improvise", "policy", "backend", "additional", "sources"}),
+    "guide": frozenset({"cost", "state", "spell", "x", "modifiers", "alternative", "convoke", "delve",
+                        "improvise", "policy", "additional", "sources", "partial"}),
     "options": frozenset({"state", "limit", "detail"}),
     "could_produce": frozenset({"state", "detail"}),
     "validate": frozenset({"cost", "state", "spell", "x", "modifiers", "alternative", "convoke", "delve",
@@ -69,7 +71,7 @@ QUERIES: dict[str, frozenset[str]] = {
     "mana_value": frozenset({"cost", "card", "zone", "x"}),
     "counts": frozenset({"state"}),
     "card": frozenset({"card"}),
-    "plan": frozenset({"costs", "state", "policy"}),
+    "plan": frozenset({"costs", "state", "policy", "apply", "sources"}),
     "open": frozenset({"state"}),
     "update": frozenset({"board", "changes"}),
     "close": frozenset({"board"}),
@@ -223,7 +225,7 @@ def _memo_slot(query: Any) -> tuple[Kept, bytes] | None:
     """The kept board a query is on and its key there (its fields but ``id`` and the board),
     for a query of :data:`_MEMO_QUERIES` on a session board or on a board that
     :func:`~manasolver.solver.board_cache.identified` knows; ``None`` for any other."""
-    if type(query) is not dict or query.get("query") not in _MEMO_QUERIES or "changes" in query:
+    if type(query) is not dict or query.get("query") not in _MEMO_QUERIES or "changes" in query or "apply" in query:
         return None
     try:
         if "board" in query:
@@ -443,10 +445,18 @@ def _dispatch(query: Any) -> dict[str, Any]:
             close = difflib.get_close_matches(str(key), sorted(allowed), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise UnknownField(f"unknown field {key!r} for query {name!r}{hint}", str(key))
+    handle = query.get("board") if "apply" in query and decode.flag(query, "apply") else None
+    if "apply" in query and handle is None and decode.flag(query, "apply"):
+        raise BadQuery('"apply" carries a payment out on a kept board: give "board", a handle from open', "apply")
     if ("board" in query or "changes" in query) and name not in _SESSION_QUERIES:
         from manasolver.solver.sessions import resolve
         query = resolve(query)
-    return _HANDLERS[name](query)
+    out = _HANDLERS[name](query)
+    if handle is not None:
+        from manasolver.solver.carry import apply_answer
+        out = apply_answer(_session_store(), handle, load_state_field(query), decode.player(
+            query, load_state_field(query)), out)
+    return out
 
 
 def build_request(query: dict[str, Any]) -> PaymentRequest:
@@ -465,10 +475,14 @@ def build_request(query: dict[str, Any]) -> PaymentRequest:
     spell = decode.spell(query)
     cost = decode.cost(query, required=False)
     x = decode.integer(query, "x", None)
-    return build.build_request(state, player, spell, cost, x, decode.modifiers(query), decode.policy(query),
-                               alternative=query.get("alternative"),
-                               additional=query["additional"] if "additional" in query else build.NOT_GIVEN,
-                               **_assist_flags(query))
+    req = build.build_request(state, player, spell, cost, x, decode.modifiers(query), decode.policy(query),
+                              alternative=query.get("alternative"),
+                              additional=query["additional"] if "additional" in query else build.NOT_GIVEN,
+                              **_assist_flags(query))
+    if query.get("sources") is not None:
+        from manasolver.solver.sources import read_sources
+        req = dataclasses.replace(req, sources=read_sources(query["sources"], state))
+    return req
 
 
 def _assist_flags(query: dict[str, Any]) -> dict[str, bool | None]:
@@ -508,23 +522,23 @@ def _q_pay(query: dict[str, Any]) -> dict[str, Any]:
     if isinstance(req, dict):
         return {"payable": False, "reason": req}
     _refuse_unmodelled(req)
-    from manasolver.solver import queries
-    return _activated(req, answer_json(queries.pay(req, backend=decode.backend(query))))
+    from manasolver.solver import sources
+    return _activated(req, answer_json(sources.pay(req, backend=decode.backend(query))))
 
 
 def _q_can_pay(query: dict[str, Any]) -> dict[str, Any]:
     from manasolver.solver.fresh import (
         can_pay as fresh_can_pay,  # a fresh board of quiet cards
     )
-    quick = fresh_can_pay(query, decode.card_db(query))
+    quick = None if query.get("sources") is not None else fresh_can_pay(query, decode.card_db(query))
     if quick is not None:
         return quick
     req = prepare(query)
     if isinstance(req, dict):
         return {"payable": False, "reason": req}
     _refuse_unmodelled(req, tap_triggers=False)
-    from manasolver.solver import queries
-    return _activated(req, answer_json(queries.can_pay(req, backend=decode.backend(query))))
+    from manasolver.solver import sources
+    return _activated(req, answer_json(sources.can_pay(req, backend=decode.backend(query))))
 
 
 def _q_payments(query: dict[str, Any]) -> dict[str, Any]:
@@ -533,8 +547,8 @@ def _q_payments(query: dict[str, Any]) -> dict[str, Any]:
     if isinstance(req, dict):
         return {"payments": [], "complete": True, "reason": req}
     _refuse_unmodelled(req)
-    from manasolver.solver import queries
-    return _activated(req, answer_json(queries.payments(req, limit=limit)))
+    from manasolver.solver import sources
+    return _activated(req, answer_json(sources.payments(req, limit=limit)))
 
 
 def _q_max_x(query: dict[str, Any]) -> dict[str, Any]:
@@ -544,8 +558,8 @@ def _q_max_x(query: dict[str, Any]) -> dict[str, Any]:
     if not req.cost.variables:
         raise BadQuery("max_x needs a cost with {X}", "cost")
     _refuse_unmodelled(req)
-    from manasolver.solver import queries
-    return _activated(req, answer_json(queries.max_x(req, backend=decode.backend(query))))
+    from manasolver.solver import sources
+    return _activated(req, answer_json(sources.max_x(req, backend=decode.backend(query))))
 
 
 def _q_options(query: dict[str, Any]) -> dict[str, Any]:
@@ -640,6 +654,17 @@ def _q_plan(query: dict[str, Any]) -> dict[str, Any]:
     return plan_query(query, prepare, _refuse_unmodelled)
 
 
+def _q_guide(query: dict[str, Any]) -> dict[str, Any]:
+    """``guide``: paying by hand (:mod:`~manasolver.solver.guide`)."""
+    from manasolver.solver.guide import guide, read_partial
+    steps = read_partial(query.get("partial"))
+    req = prepare(query)
+    if isinstance(req, dict):
+        return {"completable": False, "next": [], "reason": req}
+    _refuse_unmodelled(req)
+    return guide(req, steps).to_json()
+
+
 def _q_open(query: dict[str, Any]) -> dict[str, Any]:
     from manasolver.solver.sessions import open_query
     return open_query(query)
@@ -702,6 +727,7 @@ _HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "counts": _q_counts,
     "card": _q_card,
     "plan": _q_plan,
+    "guide": _q_guide,
     "open": _q_open,
     "update": _q_update,
     "close": _q_close,

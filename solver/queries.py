@@ -68,7 +68,7 @@ if TYPE_CHECKING:  # a payment's types: the writer is imported when an answer ca
     from manasolver.solver.payment import Payment
 
 __all__ = ["CanPayAnswer", "MaxXAnswer", "PayAnswer", "PaymentsAnswer", "Reason", "can_pay", "max_x",
-           "pay", "payments", "prepare"]
+           "pay", "payments", "prepare", "problem_for"]
 
 
 # -- plumbing ---------------------------------------------------------------------------------
@@ -105,6 +105,12 @@ def prepare(req: PaymentRequest, mode: Mode, x: int | None = 0,
                                             reserved=reserved_ids(req)), req.spell, req.state)
     ann = _announce(req.cost, req.modifiers)
     return Problem.build(req, supply, ann, mode, x, ignore_restrictions)
+
+
+def problem_for(req: PaymentRequest, supply: Supply, mode: Mode, x: int | None) -> Problem:
+    """The :class:`Problem` of ``req`` over a given ``supply`` (a manual payment's supply after a
+    step: :mod:`~manasolver.solver.guide`)."""
+    return Problem.build(req, supply, _announce(req.cost, req.modifiers), mode, x)
 
 
 def _fixed_x(req: PaymentRequest) -> int:
@@ -149,7 +155,8 @@ def _csp_first(problem: Problem) -> Payment | None:
     excluded source)."""
     found, complete = backends.enumerator("csp").payments(problem.req, 1, supply=problem.supply)
     if found:
-        return found[0]
+        from manasolver.solver.payment_writer import finish_payment
+        return finish_payment(problem, found[0])
     if not complete:
         raise Unsupported("the csp backend could not finish the enumeration (a time bound or "
                           "a source it does not model); use the default backend", "backend")
@@ -308,20 +315,24 @@ def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
 
 @budgeted
 def payments(req: PaymentRequest, limit: int = 100) -> PaymentsAnswer:
-    """Every distinct payment, up to ``limit``: delegated to the enumeration backend
-    (:mod:`manasolver.solver.backends.csp`)."""
+    """Every distinct payment, up to ``limit``, best first under the policy: listed by the
+    enumeration backend (:mod:`manasolver.solver.backends.csp`), each written as a plan, ordered
+    by its ``score`` (ties in board order), with ``pay``'s payment first."""
+    from manasolver.solver.payment_writer import best_first
     supply = _guard_doublers(req, without_cast_card(build_supply(req.state, req.player, resources=True),
                                                     req.spell, req.state))
     listed, complete = backends.enumerator(DEFAULT_CHAINS["payments"][0]).payments(req, limit)
     deadline = current()
-    if not listed and not complete and limit > 0 and not deadline.expired():
-        # Cut short before the first payment (huge boards): the optimiser's payment, when it
-        # finds one in the time left, is one of them; the list is never an empty stand-in.
+    best: PayAnswer | None = None
+    if limit > 0 and not deadline.expired() and (listed or not complete):
+        # The optimiser's payment leads the list; when the list was cut short before its first
+        # payment (huge boards) it is the list: never an empty stand-in.
         try:
             best = pay(req)
-        except Unsupported:  # the time bound came first, or a source pay can't model
+        except (Unsupported, OutOfTime):  # the time bound came first, or a source pay can't model
             best = None
-        if best is not None and best.payable and best.payment is not None:
-            listed = [best.payment]
+    first = best.payment if best is not None and best.payable else None
+    if listed or first is not None:
+        listed = best_first(prepare(req, "feasible", _fixed_x(req)), listed, first, limit)
     # payments using an unmodelled source are missing from the list
     return PaymentsAnswer(tuple(listed), complete and not supply.excluded, time_bound=deadline.cut)

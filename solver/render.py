@@ -173,6 +173,8 @@ def _payment_lines(p: dict[str, Any]) -> list[str]:
     extras = [f"{k} {p[k]}" for k in ("pool_used", "life", "energy", "damage", "floating") if p.get(k)]
     if extras:
         lines.append("  " + "; ".join(extras))
+    if p.get("warnings"):
+        lines.append("  warnings: " + ", ".join(p["warnings"]))
     return lines
 
 

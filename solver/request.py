@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from manasolver.models.text.activated import ActivatedAbility
 
 __all__ = ["DEFAULT_POLICY", "AbilityActivation", "Criterion", "Modifier", "ModifierKind", "PaymentRequest", "Policy",
-           "SpellInfo"]
+           "Sources", "SpellInfo"]
 
 #: The kinds of cost modifier (CR 601.2f).
 ModifierKind = Literal["increase", "reduce", "minimum"]
@@ -87,6 +87,20 @@ class Policy:
 
 
 @dataclass(frozen=True, slots=True)
+class Sources:
+    """The player's word on particular permanents, by id: ``require``: activated in the payment
+    ("tap this one, the engine does the rest"); ``exclude``: never used; ``preserve``: used only
+    when nothing else pays (the ``preserve`` criterion)."""
+
+    require: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    preserve: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.require or self.exclude or self.preserve)
+
+
+@dataclass(frozen=True, slots=True)
 class AbilityActivation:
     """An activated ability chosen for activation and what paying for it means (CR 602.2).
 
@@ -136,6 +150,8 @@ class PaymentRequest:
     #: The ability being activated, when the query names one (:mod:`~manasolver.solver.casting.abilities`):
     #: its life payment is already taken from ``state`` and is part of the payment's ``life``.
     activation: AbilityActivation | None = None
+    #: What the player said about particular permanents (required, excluded, preserved).
+    sources: Sources = field(default_factory=lambda: Sources())
 
     @property
     def ability_life(self) -> int:

@@ -48,6 +48,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from manasolver.models.effects import SpendTable
 from manasolver.models.errors import BadQuery
 from manasolver.solver.budget import current as query_deadline
 from manasolver.solver.backends.csp_cover import (
@@ -60,7 +61,8 @@ from manasolver.solver.backends.csp_cover import (
     taps_ok,
 )
 from manasolver.solver.backends.csp_totals import Total, concrete_totals, type_text
-from manasolver.solver.backends.problem import activation_of, sacrifices_last, spend_table_of, spending_supply
+from manasolver.solver.backends.problem import (activation_of, executable_order, sacrifices_last, spend_table_of,
+                                                spending_supply)
 from manasolver.solver.payment import Payment
 from manasolver.solver.request import PaymentRequest
 from manasolver.solver.supply.build import build_supply
@@ -173,7 +175,8 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
     found: dict[Payment, tuple[object, ...]] = {}
     candidate: tuple[Total, list[Prod], Counter[int]] | None = None
     timed_out = False
-    totals = concrete_totals(req, x, spend_table_of(req))
+    table = spend_table_of(req)
+    totals = concrete_totals(req, x, table)
     for total in totals:
         if timed_out or len(found) > limit:
             break
@@ -233,7 +236,7 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
                 continue
             if not found and candidate is None:
                 candidate = (total, chosen, used)
-            for pay in _payments_of(total, chosen, used, sup.classes, pos, x, req.ability_life):
+            for pay in _payments_of(total, chosen, used, sup.classes, pos, x, req.ability_life, table):
                 if pay not in found:
                     found[pay] = ()
                     if len(found) > limit:
@@ -249,7 +252,7 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
         total, chosen, used = candidate
         kept = pruned(total, chosen, used, time.monotonic() + max(0.25, time_limit / 4))
         if kept is not None and sacrifices_ok(kept, ids) and taps_ok(kept, ids):
-            for pay in _payments_of(total, kept, used, sup.classes, pos, x, req.ability_life):
+            for pay in _payments_of(total, kept, used, sup.classes, pos, x, req.ability_life, table):
                 found[pay] = ()
                 break
     out = list(found)[:limit]
@@ -389,9 +392,11 @@ def _order_key(p: Payment) -> tuple[object, ...]:
 
 
 def _payments_of(total: Total, chosen: list[Prod], used: Counter[int], classes: Sequence[SourceClass],
-                 pos: dict[tuple[int, int], int], x: int, ability_life: int) -> Iterator[Payment]:
+                 pos: dict[tuple[int, int], int], x: int, ability_life: int,
+                 table: SpendTable | None = None) -> Iterator[Payment]:
     """The payments with exactly these activations and pool mana: one per floating multiset
-    (``ability_life``: the activated ability's own life cost, part of each payment's life)."""
+    (``ability_life``: the activated ability's own life cost, part of each payment's life;
+    ``table``: the payment's 609.4b table, for the order of activations that cost mana)."""
     if not cover(total, chosen, used, None):
         return
     removable = plain_removable(total, chosen, used)
@@ -413,13 +418,17 @@ def _payments_of(total: Total, chosen: list[Prod], used: Counter[int], classes: 
         fl = Counter({b: n for b, n in zip(types, counts) if n})
         if not cover(total, chosen, used, fl):
             continue
-        acts = tuple(sacrifices_last([
-            activation_of(classes[p.k], p.member, p.opt, type_text(p.mana),
-                          (p.sacrificed,) if p.sacrificed else (), p.tapped)
-            for p in sorted(chosen, key=lambda p: pos[(p.k, p.member)])]))
+        made = [(activation_of(classes[p.k], p.member, p.opt, type_text(p.mana),
+                               (p.sacrificed,) if p.sacrificed else (), p.tapped), p.opt)
+                for p in sorted(chosen, key=lambda p: pos[(p.k, p.member)])]
+        option_of = {id(a): (opt, True) for a, opt in made}
+        acts = sacrifices_last([a for a, _opt in made])
+        pool_text = type_text([b for b, n in used.items() for _ in range(n)])
+        acts = executable_order(acts, [option_of[id(a)] for a in acts], total.text(), pool_text,
+                                type_text([b for b, n in fl.items() for _ in range(n)]), table=table)
         yield Payment(
-            total=total.text(), choices=total.choices, x=x, activations=acts,
-            pool_used=type_text([b for b, n in used.items() for _ in range(n)]),
+            total=total.text(), choices=total.choices, x=x, activations=tuple(acts),
+            pool_used=pool_text,
             life=ability_life + total.life + sum(p.opt.life for p in chosen),
             energy=total.energy + sum(p.opt.energy for p in chosen),
             damage=sum(p.opt.damage for p in chosen),

@@ -20,6 +20,7 @@ Unit and demand keys used in :attr:`Solution.spend`:
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
@@ -32,7 +33,7 @@ from manasolver.models.state import GameState
 from manasolver.models.symbols import ANY_COLOR, TYPE_BITS, C, ManaSymbol
 from manasolver.solver.casting.announce import Announcement, Form, announce, mask_text
 from manasolver.solver.request import Modifier, PaymentRequest, Policy
-from manasolver.solver.supply.model import Option, SourceClass, Supply, restriction_allows
+from manasolver.solver.supply.model import Option, SourceClass, Supply, restriction_allows, restriction_pays_abilities
 from manasolver.solver.supply.resources import Assists, build_assists
 from manasolver.solver.supply.unmodelled import guard_spent_on_costs
 
@@ -44,9 +45,11 @@ __all__ = [
     "Solution",
     "activation_of",
     "announce_spending",
+    "executable_order",
     "kept_spend_table",
     "lowest_bit",
     "mana_string",
+    "order_constraints",
     "sacrifices_last",
     "spend_table_of",
     "spending_supply",
@@ -280,6 +283,7 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
         members = _exclusive_members(problem, sol, taken)
     # Activations in board order, each taking its slots' units in turn.
     acts: list[tuple[int, Activation]] = []
+    option_of: dict[int, tuple[Option, bool]] = {}  # by id() of the activation
     cursor: dict[tuple[int, int, int], int] = {}
     for a, (k, m, o) in enumerate(sol.acts):
         cls: SourceClass = supply.classes[k]
@@ -292,7 +296,9 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
             cursor[(k, o, mask)] = i + 1
         gone = tuple(queues[(k, o, p)].pop(0) for p in range(len(opt.sacrifice_other)))
         taps = tuple(tap_queues[(k, o)].pop(0) for _ in range(opt.tap_creatures))
-        acts.append((cls.positions[m], activation_of(cls, m, opt, mana_string(bits), gone, taps)))
+        act = activation_of(cls, m, opt, mana_string(bits), gone, taps)
+        option_of[id(act)] = (opt, problem.spell_ok[k][o])
+        acts.append((cls.positions[m], act))
     acts.sort(key=lambda t: t[0])
     merged = sacrifices_last([a for _, a in acts])
     # Choices: a merged mask is shown as the type that paid it.
@@ -314,8 +320,12 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
         else:
             choices.append(Choice(way.symbol, "life"))
     opts = [supply.classes[k].options[o] for k, _m, o in sol.acts]
+    total_text = form.total_text(sol.x, resolved)
+    merged = executable_order(merged, [option_of[id(a)] for a in merged], total_text, mana_string(pool_used),
+                              mana_string(floating), convoked, improvised,
+                              problem.assists.graveyard[:sol.delved], spend_table_of(problem.req))
     return Payment(
-        total=form.total_text(sol.x, resolved),
+        total=total_text,
         choices=tuple(choices),
         x=sol.x,
         activations=tuple(merged),
@@ -350,18 +360,38 @@ def activation_of(cls: SourceClass, m: int, opt: Option, mana: str,
     return Activation(cls.members[m], opt.ability, opt.costs, mana, sacrificed=sacrificed, tapped=tapped)
 
 
-def sacrifices_last(acts: list[Activation]) -> list[Activation]:
-    """Activations in an order a player can follow: board order, except that an activation
-    sacrificing a permanent comes after that permanent's own activations and after the
-    activations whose costs tap it (it is gone after, CR 701.21a), and one that discards the whole
-    hand (Lion's Eye Diamond) after those that use cards of the hand; a stable topological order."""
-    discards = [i for i, a in enumerate(acts) if "discard your hand" in a.costs]
-    if not discards and not any(a.sacrificed or a.tapped for a in acts):
+def executable_order(acts: list[Activation], options: Sequence[tuple[Option, bool]], total: str, pool_used: str,
+                     floating: str, convoked: Sequence[str] = (), improvised: Sequence[str] = (),
+                     delved: Sequence[str] = (), table: SpendTable | None = None) -> list[Activation]:
+    """``acts`` (each with its option and whether its mana may pay the spell) in an order that can
+    be carried out: every activation's own mana cost paid by the pool or earlier activations
+    (:func:`manasolver.solver.payment_order.executable`; CR 605.3a), the order of
+    :func:`order_constraints` kept, ties in the given order.  Unchanged when no activation costs
+    mana.  ``table``: the payment's 609.4b table (what may pay each type), None: by type."""
+    if not any(opt.mana_cost for opt, _ok in options):
         return acts
+    from manasolver.solver.payment_order import Assist, Step, cost_masks, mana_bits, order_of
+    widen = table.mask if table is not None and not table.identity else None
+    steps = [Step(mana_bits(a.mana), cost_masks(opt.mana_cost, a.times, widen), ok,
+                  restriction_pays_abilities(opt.restriction)) for a, (opt, ok) in zip(acts, options)]
+    assists = ([Assist("convoke", pid, ANY_COLOR) for pid in convoked] + [Assist("improvise", pid) for pid in improvised]
+               + [Assist("delve", name) for name in delved])
+    order = order_of(steps, total, pool_used, floating, assists, order_constraints(acts), widen)
+    return [acts[i] for i in order]
+
+
+def order_constraints(acts: list[Activation]) -> list[set[int]]:
+    """For each activation, the activations that must come before it: an activation sacrificing
+    a permanent comes after that permanent's own activations and after the activations whose
+    costs tap it (it is gone after, CR 701.21a), and one that discards the whole hand (Lion's Eye
+    Diamond) after those that use cards of the hand."""
+    discards = [i for i, a in enumerate(acts) if "discard your hand" in a.costs]
+    before: list[set[int]] = [set() for _ in acts]
+    if not discards and not any(a.sacrificed or a.tapped for a in acts):
+        return before
     by_perm: dict[str, list[int]] = {}
     for i, a in enumerate(acts):
         by_perm.setdefault(a.permanent, []).append(i)
-    before: list[set[int]] = [set() for _ in acts]
     tapping: dict[str, list[int]] = {}
     for i, a in enumerate(acts):
         for pid in a.tapped:
@@ -376,6 +406,15 @@ def sacrifices_last(acts: list[Activation]) -> list[Activation]:
     for i in discards:  # the hand's cards are used before the hand is discarded
         before[i].update(j for j, a in enumerate(acts) if j != i and (
             a.hand is not None or any(pid.startswith("hand:") for pid in a.sacrificed)))
+    return before
+
+
+def sacrifices_last(acts: list[Activation]) -> list[Activation]:
+    """Activations in an order a player can follow: board order, except as
+    :func:`order_constraints` says; a stable topological order."""
+    before = order_constraints(acts)
+    if not any(before):
+        return acts
     out: list[int] = []
     done: set[int] = set()
     while len(out) < len(acts):

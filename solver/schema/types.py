@@ -38,7 +38,8 @@ __all__ = [
     "CardSearch", "CastFor", "CastOptions", "Change", "Characteristics", "Choice", "Chosen",
     "CloseAnswer", "CloseQuery", "Color", "Cost", "CostOptions", "CouldProduceAnswer",
     "CouldProduceQuery", "Count", "CountsAnswer", "CountsQuery", "DetailedOption", "Devotion",
-    "ErrorAnswer", "ErrorCode", "ErrorInfo", "ExampleBoard", "ExampleQuestion", "Examples",
+    "AllocationEntry", "ErrorAnswer", "ErrorCode", "ErrorInfo", "GuideAnswer", "GuideQuery", "NextActivation",
+    "PaidBy", "PartialStep", "Sources", "Warning", "ExampleBoard", "ExampleQuestion", "Examples",
     "Health", "IncreaseModifier", "JsonValue", "Life", "Limit", "Mana", "ManaAbilityInfo",
     "ManaType", "ManaValueAnswer", "ManaValueQuery", "MaxXAnswer", "MaxXFound", "MaxXNone",
     "MaxXQuery", "Maximum", "Minimum", "MinimumModifier", "Modifier", "Name", "NotPayable", "OneOf",
@@ -451,6 +452,21 @@ class CastOptions(TypedDict, total=False):
     improvise: bool
 
 
+class Sources(TypedDict, total=False):
+    """What the player says about particular permanents, by id.
+
+    Fields:
+      require: permanents the payment must activate ("tap this one, the engine does the rest").
+      exclude: permanents the payment never uses.
+      preserve: permanents used only when nothing else pays (the preserve criterion, ranked
+        right after no_sacrifice).
+    """
+
+    require: list[Name]
+    exclude: list[Name]
+    preserve: list[Name]
+
+
 class CostOptions(CastOptions, total=False):
     """The cost context of a payment query besides its cost and X (the Python API's keywords).
 
@@ -458,10 +474,13 @@ class CostOptions(CastOptions, total=False):
       policy: what "best" means (SPEC §6; default no_sacrifice, min_life, keep_castable,
         keep_colors, min_waste, prefer_lands, min_sources, use_pool).
       backend: the solver to use: flow, fastopt, cpsat or csp (default: the documented chain).
+      sources: permanents required, excluded or preserved; a permanent both required and
+        excluded, or required and unable to help pay, is the reason conflicting_sources.
     """
 
     policy: Policy
     backend: Backend
+    sources: Sources
 
 
 class _CostContext(CostOptions, total=False):
@@ -485,9 +504,12 @@ class PayQuery(_PayQuery, _OnBoard, _CostContext, total=False):
 
     Fields:
       x: a fixed value for X (default: the smallest legal X, 0).
+      apply: with board, true to carry the payment out on the kept board, atomically: what it
+        taps is tapped, what it sacrifices is gone, life, energy and the pool change.
     """
 
     x: Count
+    apply: bool
 
 
 class _CanPayQuery(TypedDict):
@@ -681,9 +703,55 @@ class PlanQuery(_PlanQuery, _OnBoard, total=False):
     Fields:
       policy: what "best" means for the whole sequence: sacrifices, life, damage and sources
         summed over the plan, unspent mana and keep_castable/keep_colors read at its end.
+      apply: with board, true to carry the plan's payments out on the kept board, in order and
+        atomically.
+      sources: permanents no cost of the plan uses (exclude; require and preserve are asked of pay).
     """
 
     policy: Policy
+    apply: bool
+    sources: Sources
+
+
+class PartialStep(TypedDict, total=False):
+    """One activation a player made by hand.
+
+    Fields:
+      permanent: the id of the permanent activated.
+      ability: the index of its mana ability (default 0).
+      mana: the mana it added, when it can add more than one thing ("{G}").
+    """
+
+    permanent: Name
+    ability: Annotated[int, Minimum(0)]
+    mana: str
+
+
+class _GuideQuery(TypedDict):
+    """Fields:
+      query: "guide".
+    """
+
+    query: Literal["guide"]
+
+
+class GuideQuery(_GuideQuery, _OnBoard, CastOptions, total=False):
+    """Paying by hand: which activations, made next, keep the cost payable, and the best payment
+    that extends the activations made so far.
+
+    Fields:
+      cost: the cost, in card notation; may be left out when spell names a card.
+      policy: what "best" means for the completion.
+      sources: permanents required, excluded or preserved.
+      x: a fixed value for X (default 0).
+      partial: the activations made so far, in order.
+    """
+
+    cost: Cost
+    policy: Policy
+    sources: Sources
+    x: Count
+    partial: list[PartialStep]
 
 
 class _OpenQuery(TypedDict):
@@ -811,7 +879,7 @@ class TurnChange(TypedDict):
 Change = Union[TapChange, UntapChange, AddChange, RemoveChange, SetChange, PlayerChange, TurnChange]
 
 Query = Union[PayQuery, CanPayQuery, PaymentsQuery, MaxXQuery, OptionsQuery, CouldProduceQuery, ValidateQuery,
-              ManaValueQuery, CountsQuery, CardQuery, PlanQuery, OpenQuery, UpdateQuery, CloseQuery]
+              ManaValueQuery, CountsQuery, CardQuery, PlanQuery, GuideQuery, OpenQuery, UpdateQuery, CloseQuery]
 
 
 # -- PAYMENT ------------------------------------------------------------------------------------
@@ -897,24 +965,71 @@ class _PaymentRequired(TypedDict):
     floating: str
 
 
+class PaidBy(TypedDict, total=False):
+    """What paid a symbol: exactly one of the fields.
+
+    Fields:
+      activation: the index of the activation in the payment's activations.
+      pool: true: mana that was floating before the payment.
+      life: the life paid for a Phyrexian symbol.
+      convoke: the id of the creature convoked.
+      delve: the name of the card delved.
+      improvise: the id of the artifact improvised.
+    """
+
+    activation: Annotated[int, Minimum(0)]
+    pool: Literal[True]
+    life: Count
+    convoke: Name
+    delve: Name
+    improvise: Name
+
+
+class AllocationEntry(TypedDict):
+    """Fields:
+      symbol: a symbol of the total ("{1}" for each generic mana), or a Phyrexian symbol paid
+        with life.
+      paid_by: what paid it.
+    """
+
+    symbol: str
+    paid_by: PaidBy
+
+
+Warning = Literal["sacrifices", "pays_life", "deals_damage", "spends_energy", "floats_mana", "uses_preserved",
+                  "discards", "exiles"]
+
+
 class Payment(_PaymentRequired, total=False):
-    """A complete payment of a cost (SPEC §5 PAYMENT).
+    """A complete payment of a cost (SPEC §5 PAYMENT), a plan a client can carry out step by step:
+    its activations are in an order that can be executed (every activation's own mana cost paid by
+    mana the pool or earlier activations made).
 
     Fields:
       spent: the mana that paid the total, convoke excluded; only when the policy asks about
         colors spent (max_colors_spent, spend_color).
       colors_spent: the colors among the mana spent (converge, sunburst, adamant); with spent.
+      allocation: for every symbol of the total, in order (generic mana one {1} each), and every
+        Phyrexian symbol paid with life, what paid it; given in a payment to validate, it is checked.
+      warnings: what a player would want to be told before confirming it.
+      score: the policy's criteria in its order with their values for this payment, as
+        [name, value] pairs: payments compare as the engine compared them.
     """
 
     spent: str
     colors_spent: list[Color]
+    allocation: list[AllocationEntry]
+    warnings: list[Warning]
+    score: list[list[Union[str, int]]]
 
 
 class _ReasonRequired(TypedDict):
     """Fields:
       code: why: insufficient_mana, insufficient_life, insufficient_energy, restricted_mana
         (payable if restricted mana could be spent), no_legal_x, timing (not now),
-        not_castable (not at all: no mana cost, two alternative costs, ...).
+        not_castable (not at all: no mana cost, two alternative costs, ...), conflicting_sources
+        (a permanent both required and excluded, or required and unable to help pay),
+        illegal_partial (guide: the activations made so far are not legal).
       message: the reason in words.
     """
 
@@ -929,10 +1044,12 @@ class Reason(_ReasonRequired, total=False):
       missing: where it applies, the smallest cost that added sources would have to cover.
       proved: false when the time bound cut the search for the reason short: the cost was not
         paid within it, and missing is then not proven the least (the answer says time_bound).
+      where: for illegal_partial, the first bad step of guide's partial ("partial[1]").
     """
 
     missing: Cost
     proved: Literal[False]
+    where: str
 
 
 class UnsupportedSource(TypedDict):
@@ -1036,10 +1153,12 @@ class Paid(_PaidRequired, _Activated, total=False):
         optimality not proven.
       unsupported: sources left out because the engine does not model them: the payment is
         legal, and optimal among the modelled sources.
+      applied: with "apply": true, whether the payment was carried out on the kept board.
     """
 
     time_bound: Literal[True]
     unsupported: list[UnsupportedSource]
+    applied: bool
 
 
 class _UnpaidRequired(_Answer):
@@ -1057,9 +1176,11 @@ class Unpaid(_UnpaidRequired, _Activated, total=False):
 
     Fields:
       time_bound: true when the time bound cut the search short (the reason says proved: false).
+      applied: with "apply": true, false: nothing was carried out.
     """
 
     time_bound: Literal[True]
+    applied: Literal[False]
 
 
 PayAnswer = Union[Paid, Unpaid]
@@ -1456,10 +1577,12 @@ class PlanPaid(_PlanPaid, total=False):
         optimality not proven.
       unsupported: sources left out because the engine does not model them: the plan is
         legal, and optimal among the modelled sources.
+      applied: with "apply": true, whether the payments were carried out on the kept board.
     """
 
     time_bound: Literal[True]
     unsupported: list[UnsupportedSource]
+    applied: bool
 
 
 class _PlanUnpaid(_Answer):
@@ -1479,12 +1602,51 @@ class PlanUnpaid(_PlanUnpaid, total=False):
 
     Fields:
       time_bound: true when the time bound cut the search short (the reason says proved: false).
+      applied: with "apply": true, false: nothing was carried out.
     """
 
     time_bound: Literal[True]
+    applied: Literal[False]
 
 
 PlanAnswer = Union[PlanPaid, PlanUnpaid]
+
+
+class NextActivation(TypedDict):
+    """An activation a client may light up.
+
+    Fields:
+      permanent: the id of the permanent.
+      ability: the index of its mana ability.
+      mana: the mana it adds this way.
+    """
+
+    permanent: Name
+    ability: Annotated[int, Minimum(0)]
+    mana: str
+
+
+class _GuideRequired(_Answer):
+    """Fields:
+      completable: whether the cost can still be paid after the activations made so far.
+      next: exactly the activations that, made next, still leave the cost payable.
+    """
+
+    completable: bool
+    next: list[NextActivation]
+
+
+class GuideAnswer(_GuideRequired, total=False):
+    """``guide``.
+
+    Fields:
+      completion: the best payment of the whole cost that extends the activations made so far.
+      reason: why it can't be completed; code illegal_partial, with where naming the first bad
+        step, when the activations made so far are not legal.
+    """
+
+    completion: Payment
+    reason: Reason
 
 
 class BoardAnswer(_Answer):
@@ -1584,14 +1746,14 @@ class Examples(TypedDict):
 
 Answer = Union[Paid, Unpaid, Payable, NotPayable, PaymentsAnswer, MaxXFound, MaxXNone, OptionsAnswer,
                CouldProduceAnswer, ValidateAnswer, ManaValueAnswer, CountsAnswer, CardAnswer, PlanPaid,
-               PlanUnpaid, BoardAnswer, CloseAnswer, ErrorAnswer]
+               PlanUnpaid, GuideAnswer, BoardAnswer, CloseAnswer, ErrorAnswer]
 
 #: Each query's definition, by its name.
 QUERIES: dict[str, type] = {
     "pay": PayQuery, "can_pay": CanPayQuery, "payments": PaymentsQuery, "max_x": MaxXQuery,
     "options": OptionsQuery, "could_produce": CouldProduceQuery, "validate": ValidateQuery,
     "mana_value": ManaValueQuery, "counts": CountsQuery, "card": CardQuery, "plan": PlanQuery,
-    "open": OpenQuery, "update": UpdateQuery, "close": CloseQuery,
+    "guide": GuideQuery, "open": OpenQuery, "update": UpdateQuery, "close": CloseQuery,
 }
 
 #: The answers each query may give besides :class:`ErrorAnswer`, by the query's name.
@@ -1599,6 +1761,6 @@ ANSWERS: dict[str, tuple[type, ...]] = {
     "pay": (Paid, Unpaid), "can_pay": (Payable, NotPayable), "payments": (PaymentsAnswer,),
     "max_x": (MaxXFound, MaxXNone), "options": (OptionsAnswer,), "could_produce": (CouldProduceAnswer,),
     "validate": (ValidateAnswer,), "mana_value": (ManaValueAnswer,), "counts": (CountsAnswer,),
-    "card": (CardAnswer,), "plan": (PlanPaid, PlanUnpaid), "open": (BoardAnswer,),
+    "card": (CardAnswer,), "plan": (PlanPaid, PlanUnpaid), "guide": (GuideAnswer,), "open": (BoardAnswer,),
     "update": (BoardAnswer,), "close": (CloseAnswer,),
 }

@@ -32,6 +32,8 @@ What it checks, each failure a readable sentence naming where it is
   Dawn: only white pays ``{R}``; otherwise its own type, ``{C}`` taking only colorless),
   ``{S}`` only snow mana, restricted mana only what it allows (106.6), an activation's mana cost only mana made
   *before* it (some order must work, 601.2g);
+* :mod:`.order`: the order as stated (each activation's mana cost payable at its place) and
+  the ``allocation`` of the symbols to what paid them;
 * :mod:`.matching`: the one matching all of these use (augmenting paths over counted
   classes).
 
@@ -53,6 +55,7 @@ from manasolver.solver.payment import Payment
 from manasolver.solver.request import PaymentRequest
 from manasolver.solver.validate.activations import read_activations
 from manasolver.solver.validate.cover import MAX_ORDERS, check_mana
+from manasolver.solver.validate.order import check_allocation, check_order
 from manasolver.solver.validate.resources import (ability_life_problem, check_delve, check_life_and_energy,
                                                   check_permanents, check_pool)
 from manasolver.solver.validate.totals import announce, locked_total, mana_units
@@ -99,8 +102,13 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
     check_life_and_energy(pay, player, led, choice_life, cost_energy, req.ability_life, problems)
     floating = mana_units(pay.floating, "floating", problems)
     if total is not None and floating is not None:
+        mana_ok = len(problems)
         check_mana(total, floating, led.units, led.demands, led.split_choices, led.costly, pay, req.spell,
                    bool(req.cost.variables), led.sources, after, problems,
                    payment_spend_table(req.state, req.player, req.spell))
+        if len(problems) == mana_ok and not led.split_choices:  # led.demands now holds the whole payment's
+            check_order(pay, led.units, led.demands, led.costly, led.sources, req.spell,
+                        bool(req.cost.variables), problems, led.demands)
+    check_allocation(pay, problems, payment_spend_table(req.state, req.player, req.spell))
     return ValidationResult(not problems, problems)
 

@@ -31,7 +31,7 @@ def test_module_doctests() -> None:
 
 def test_every_query_of_the_spec_is_known() -> None:
     assert set(QUERIES) == {"pay", "can_pay", "payments", "max_x", "options", "could_produce", "validate",
-                            "mana_value", "counts", "card", "plan", "open", "update", "close"}
+                            "mana_value", "counts", "card", "plan", "guide", "open", "update", "close"}
 
 
 @pytest.mark.parametrize("query,code,where", [

@@ -87,7 +87,8 @@ def test_error_and_reason_codes_are_the_engines() -> None:
     assert codes == {"bad_cost", "bad_state", "unknown_card", "unknown_field", "unknown_board", "unsupported",
                      "bad_query"}  # SPEC §5
     assert set(typing.get_args(defs.ReasonCode)) == {"insufficient_mana", "insufficient_life", "insufficient_energy",
-                                                     "restricted_mana", "no_legal_x", "timing", "not_castable"}
+                                                     "restricted_mana", "no_legal_x", "timing", "not_castable",
+                                                     "conflicting_sources", "illegal_partial"}
 
 
 def test_objects_are_closed_so_an_undocumented_field_fails() -> None:

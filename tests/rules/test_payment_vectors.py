@@ -60,7 +60,7 @@ def test_unreadable_source_is_not_called_unpayable() -> None:
 
 
 PAYMENT_KEYS = {"total", "choices", "x", "activations", "pool_used", "convoked", "delved",
-                "improvised", "life", "energy", "damage", "floating"}
+                "improvised", "life", "energy", "damage", "floating", "allocation", "warnings", "score"}
 
 
 def test_answers_have_exactly_the_protocol_shapes() -> None:

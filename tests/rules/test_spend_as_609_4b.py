@@ -118,7 +118,8 @@ def test_cr_609_4b_sunglasses_white_pays_a_filter_lands_red_half() -> None:
     """Graven Cairns' {B/R} cost is paid by a Plains' {W} as though it were red: {B}{B} payable."""
     state = _board(_perm("s", "Sunglasses of Urza"), _perm("c", "Graven Cairns"), _perm("p", "Plains"))
     out = _pay(state, "{B}{B}")
-    assert out["payable"] and out["payment"]["activations"][0]["mana"] == "{B}{B}", out
+    acts = out["payment"]["activations"]
+    assert out["payable"] and [a["permanent"] for a in acts] == ["p", "c"] and acts[1]["mana"] == "{B}{B}", out
 
 
 # -- Celestial Dawn: white as any color, other mana only as colorless ----------------------------

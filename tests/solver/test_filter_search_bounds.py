@@ -206,4 +206,4 @@ def test_ten_filters_and_ten_basics_keep_counterspell() -> None:
     assert search.best[criteria.index("min_sources")] == 2
     cards = {p["id"]: p["card"] for p in state["battlefield"]}
     tapped = [cards[a["permanent"]] for a in answer(q)["payment"]["activations"]]
-    assert tapped == ["Cascade Bluffs", "Mountain"]
+    assert tapped == ["Mountain", "Cascade Bluffs"]  # the Mountain pays the Bluffs' {U/R} first (605.3a)

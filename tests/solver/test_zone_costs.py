@@ -290,7 +290,8 @@ def test_cr_602_5d_grinning_ignus_returns_itself_at_sorcery_speed() -> None:
     on the stack it can't be activated, and the checker refuses the payment."""
     board_ = state("Grinning Ignus", "Mountain")
     ans = pay(board_, "{2}{R}", spell={"card": "Grinning Ignus"})
-    assert ans["payment"]["activations"][0]["costs"] == ["{R}", "return ~ to its owner's hand"]
+    costs = [a["costs"] for a in ans["payment"]["activations"]]
+    assert costs[-1] == ["{R}", "return ~ to its owner's hand"]  # after the Mountain paying its {R} (605.3a)
     for turn in ({"active": "opp"}, {"active": "you", "step": "declare_attackers"},
                  {"active": "you", "stack_empty": False}):
         later = dict(board_, turn=turn)

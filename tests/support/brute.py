@@ -253,8 +253,9 @@ def _assign(units: list[_U], demands: list[tuple[str, int, int]], order: dict[in
 
 
 def _pays(req: PaymentRequest, total: Total, chosen: list[Move], pool: list[int]
-          ) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Yield (pool bits used, floating bits) for every exact payment with these moves."""
+          ) -> Iterator[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
+    """Yield (pool bits used, floating bits, an order of the mana-costing moves that works) for
+    every exact payment with these moves."""
     me = req.state.player(req.player)
     has_x = bool(req.cost.variables)
     life_costs = sum(m.ability.cost.life for m in chosen)
@@ -299,7 +300,7 @@ def _pays(req: PaymentRequest, total: Total, chosen: list[Move], pool: list[int]
             key = (pool_used, floating)
             if key not in found:
                 found.add(key)
-                yield key
+                yield pool_used, floating, perm_order
 
 
 # -- the search ---------------------------------------------------------------------------
@@ -449,10 +450,10 @@ def brute(req: PaymentRequest, criteria: Sequence[str] = ("min_life", "min_waste
                 continue  # more activations than units spent: some activation is redundant
             if not sacrifices_legal(chosen) or not taps_legal(chosen):
                 continue
-            for pool_used, floating in _pays(req, total, chosen, pool):
+            for pool_used, floating, costly_order in _pays(req, total, chosen, pool):
                 if irredundant and not _irredundant(req, total, chosen, pool_used):
                     continue
-                p = _payment(req, total, chosen, pool_used, floating, x)
+                p = _payment(req, total, chosen, pool_used, floating, x, costly_order)
                 if p in payments:
                     continue
                 payments.add(p)
@@ -485,20 +486,25 @@ def _irredundant(req: PaymentRequest, total: Total, chosen: list[Move], pool_use
     want = Counter(pool_used)
     for i in range(len(chosen)):
         rest = chosen[:i] + chosen[i + 1:]
-        for pu, _fl in _pays(req, total, rest, list(pool_used)):
+        for pu, _fl, _order in _pays(req, total, rest, list(pool_used)):
             if Counter(pu) == want:
                 return False
     return True
 
 
 def _payment(req: PaymentRequest, total: Total, chosen: list[Move], pool_used: tuple[int, ...],
-             floating: tuple[int, ...], x: int) -> Payment:
+             floating: tuple[int, ...], x: int, costly_order: tuple[int, ...] = ()) -> Payment:
+    """The payment of these moves, in an order that can be carried out (CR 605.3a): the moves
+    without a mana cost in board order, then those with one in ``costly_order`` (indices into
+    ``chosen``), the order the assignment of units to demands used."""
+    rank = {i: k for k, i in enumerate(costly_order)}
+    ordered = sorted(range(len(chosen)), key=lambda i: (i in rank, rank.get(i, 0), chosen[i].position))
     acts = tuple(Activation(m.perm.id, m.ability.index,
                             m.parts if m.parts is not None else tuple(m.ability.cost.parts()), text(m.mana),
                             sacrificed=(m.sacrificed,) if m.sacrificed else (), tapped=m.tapped)
                  if m.hand < 0 else
                  Activation("", m.ability.index, (HAND_COST,), text(m.mana), hand=m.hand, card=m.perm.card.name)
-                 for m in sorted(chosen, key=lambda m: m.position))
+                 for m in (chosen[i] for i in ordered))
     return Payment(
         total=total.text(), choices=total.choices, x=x, activations=acts, pool_used=text(pool_used),
         life=total.life + sum(m.ability.cost.life for m in chosen),

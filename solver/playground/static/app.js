@@ -45,7 +45,12 @@ const page = {
   asked: null,        // the query it answers
   shownPayment: 0,    // for payments: which one is drawn
   examples: [],
+  sources: { require: [], exclude: [], preserve: [] },  // the player's word on permanents, by id
+  byHand: null,       // paying by hand: {partial: [...], guide: the last guide answer} or null
 };
+
+const SOURCE_KINDS = ["require", "exclude", "preserve"];
+const SOURCE_WORDS = { require: "tap this one", exclude: "never use", preserve: "keep if possible" };
 
 function emptyBoard() {
   return {
@@ -481,7 +486,14 @@ function renderPermanents() {
         onchange: (ev) => { p.id = ev.target.value.trim(); changed(true); },
       }),
       el("label", { title: "counters, as name=number" }, "⊕ ", counters), el("label", { title: "attached to" }, "on ", attached)),
+    el("div", { class: "perm-row sources-row" }, ...SOURCE_KINDS.map((kind) => el("button", {
+      type: "button", class: "small src" + ((page.sources[kind] || []).includes(p.id) ? " on" : ""),
+      dataset: { kind }, title: SOURCE_WORDS[kind], text: kind,
+      onclick: () => { if (p.id) toggleSource(p.id, kind); },
+    }))),
+    el("div", { class: "perm-hand" }),
     el("div", { class: "perm-paid" }));
+    for (const kind of SOURCE_KINDS) if ((page.sources[kind] || []).includes(p.id)) tile.classList.add(`src-${kind}`);
     return tile;
   }));
 }
@@ -588,6 +600,8 @@ function buildQuery() {
   const policy = policyValue();
   if (costly && policy) q.policy = policy;
   if (costly && page.x !== "") q.x = Number(page.x);
+  const sources = sourcesValue();
+  if (costly && sources) q.sources = sources;
   if (page.player) q.player = page.player;
   if (page.extra.trim()) {
     let extra;
@@ -601,7 +615,48 @@ function buildQuery() {
   return q;
 }
 
+function sourcesValue() {
+  const ids = new Set(page.board.battlefield.map((p) => p && p.id).filter(Boolean));
+  const out = {};
+  for (const kind of SOURCE_KINDS) {
+    const list = page.sources[kind].filter((id) => ids.has(id));
+    if (list.length) out[kind] = list;
+  }
+  return Object.keys(out).length ? out : null;
+}
+
+// Clicking a tile's require / exclude / preserve button: a permanent is in one list at most.
+function toggleSource(id, kind) {
+  const had = page.sources[kind].includes(id);
+  for (const k of SOURCE_KINDS) page.sources[k] = page.sources[k].filter((x) => x !== id);
+  if (!had) page.sources[kind].push(id);
+  markSources();
+}
+
+function markSources() {
+  for (const tile of $$(".perm")) {
+    for (const kind of SOURCE_KINDS) {
+      const on = page.sources[kind].includes(tile.dataset.id);
+      tile.classList.toggle(`src-${kind}`, on);
+      const button = $(`button.src[data-kind="${kind}"]`, tile);
+      if (button) button.classList.toggle("on", on);
+    }
+  }
+}
+
 let asking = 0;
+
+// One query to the page's own server; a failure to answer is shown as an error answer.
+async function postQuery(query) {
+  try {
+    const res = await fetch("/v1/query", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(query),
+    });
+    return await res.json();
+  } catch (err) {
+    return { error: { code: "network", message: "the server did not answer: " + err.message, where: "" } };
+  }
+}
 
 async function ask() {
   const query = buildQuery();
@@ -611,16 +666,8 @@ async function ask() {
   $("#answer").dataset.status = "asking";
   $("#ask-status").textContent = "asking…";
   if (query.error) { showAnswer(query, null); return; }
-  let answer;
   const started = performance.now();
-  try {
-    const res = await fetch("/v1/query", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(query),
-    });
-    answer = await res.json();
-  } catch (err) {
-    answer = { error: { code: "network", message: "the server did not answer: " + err.message, where: "" } };
-  }
+  const answer = await postQuery(query);
   if (mine !== asking) return;
   $("#ask-status").textContent = `answered in ${Math.round(performance.now() - started)} ms`;
   page.shownPayment = 0;
@@ -632,9 +679,11 @@ async function ask() {
 
 function clearAnswerMarks() {
   for (const tile of $$(".perm")) {
-    tile.classList.remove("paid", "sacrificed", "assisted", "linked", "unsupported");
+    tile.classList.remove("paid", "sacrificed", "assisted", "linked", "unsupported", "lit", "made");
     const paid = $(".perm-paid", tile);
     if (paid) paid.replaceChildren();
+    const hand = $(".perm-hand", tile);
+    if (hand) hand.replaceChildren();
   }
 }
 
@@ -797,15 +846,17 @@ function manaUnits(text, times) {
 // hybrid or Phyrexian symbol was paid; the mana of one type is interchangeable, so units of the
 // exact type go to colored and colorless symbols first and the rest to generic ones.
 function linkPayment(costText, payment) {
-  const units = [];
-  (payment.activations || []).forEach((a, i) => {
-    const source = a.permanent || (a.card ? `hand: ${a.card}` : "?");
-    for (const t of manaUnits(a.mana, a.times)) units.push({ type: t, source, act: i, used: false });
-  });
-  for (const t of manaUnits(payment.pool_used)) units.push({ type: t, source: "pool", used: false });
-  for (const id of payment.convoked || []) units.push({ type: "*", source: id, how: "convoked", used: false });
-  for (const id of payment.improvised || []) units.push({ type: "1", source: id, how: "improvised", used: false });
-  for (const card of payment.delved || []) units.push({ type: "1", source: `graveyard: ${card}`, how: "delved", used: false });
+  const units = Array.isArray(payment.allocation) ? allocationUnits(payment) : [];
+  if (!Array.isArray(payment.allocation)) {
+    (payment.activations || []).forEach((a, i) => {
+      const source = a.permanent || (a.card ? `hand: ${a.card}` : "?");
+      for (const t of manaUnits(a.mana, a.times)) units.push({ type: t, source, act: i, used: false });
+    });
+    for (const t of manaUnits(payment.pool_used)) units.push({ type: t, source: "pool", used: false });
+    for (const id of payment.convoked || []) units.push({ type: "*", source: id, how: "convoked", used: false });
+    for (const id of payment.improvised || []) units.push({ type: "1", source: id, how: "improvised", used: false });
+    for (const card of payment.delved || []) units.push({ type: "1", source: `graveyard: ${card}`, how: "delved", used: false });
+  }
 
   const choices = (payment.choices || []).map((c) => Object.assign({ taken: false }, c));
   const rows = [];
@@ -847,6 +898,32 @@ function linkPayment(costText, payment) {
   return { rows, left: units.filter((u) => !u.used) };
 }
 
+// The engine's allocation: for each symbol of the total ({1} per generic mana), what paid it.
+function allocationUnits(payment) {
+  const acts = payment.activations || [];
+  const out = [];
+  for (const entry of payment.allocation) {
+    const by = entry.paid_by || {};
+    if ("life" in by) continue;
+    let source = "?", how = "";
+    if ("activation" in by) {
+      const a = acts[by.activation];
+      source = a ? (a.permanent || (a.card ? `hand: ${a.card}` : "?")) : "?";
+    } else if ("pool" in by) source = "pool";
+    else if ("convoke" in by) { source = by.convoke; how = "convoked"; }
+    else if ("improvise" in by) { source = by.improvise; how = "improvised"; }
+    else if ("delve" in by) { source = `graveyard: ${by.delve}`; how = "delved"; }
+    out.push({ type: entry.symbol.slice(1, -1).toUpperCase(), source, act: by.activation, how, used: false });
+  }
+  return out;
+}
+
+const WARNING_WORDS = {
+  sacrifices: "sacrifices a permanent", pays_life: "pays life", deals_damage: "deals damage to you",
+  spends_energy: "spends energy", floats_mana: "leaves mana floating", uses_preserved: "uses a permanent you wanted to keep",
+  discards: "discards cards", exiles: "exiles cards",
+};
+
 function renderPayment(box, payment, query) {
   const perms = page.board.battlefield;
   const names = {};
@@ -881,6 +958,10 @@ function renderPayment(box, payment, query) {
     ? `${acts.length} permanent${acts.length === 1 ? "" : "s"} activated, highlighted on the board with the mana each gave; point at a symbol to light what paid it.`
     : "Nothing is tapped or activated."));
   box.append(el("h3", { text: cost ? "What paid each symbol" : "The total cost, and what paid each symbol" }), symRow);
+  if ((payment.warnings || []).length) {
+    box.append(el("ul", { class: "warnings", "aria-label": "Before you confirm" },
+      ...payment.warnings.map((code) => el("li", { dataset: { code }, text: WARNING_WORDS[code] || code }))));
+  }
 
   // life, energy, floating and the rest
   const facts = el("dl", { class: "facts" });
@@ -894,11 +975,14 @@ function renderPayment(box, payment, query) {
   if (payment.pool_used) fact("floating mana spent", drawMana(payment.pool_used), "pool-used");
   for (const [field, label] of [["convoked", "convoked"], ["improvised", "improvised"], ["delved", "delved"]])
     if ((payment[field] || []).length) fact(label, payment[field].join(", "), field);
+  if (Array.isArray(payment.score)) {
+    fact("score", payment.score.map(([name, value]) => `${name} ${value}`).join(", "), "score");
+  }
   box.append(facts);
 
   // the activations, in order, and the same drawn on the board's tiles
-  box.append(el("h3", { text: `Tapped and activated (${acts.length})` }),
-    el("ol", { class: "activations" }, ...acts.map((a) => el("li", { dataset: { permanent: a.permanent || "" } },
+  box.append(el("h3", { text: `Tapped and activated, in this order (${acts.length})` }),
+    el("ol", { class: "activations" }, ...acts.map((a, i) => el("li", { dataset: { permanent: a.permanent || "", step: i + 1 } },
       el("strong", { text: a.permanent ? (names[a.permanent] || a.permanent) : `${a.card} (from hand)` }),
       a.permanent ? el("span", { class: "muted", text: ` ${a.permanent}` }) : null, ": ",
       ...(a.costs || []).map((c) => costWord(c)), " → ", drawMana(a.mana),
@@ -906,12 +990,13 @@ function renderPayment(box, payment, query) {
       a.sacrificed ? el("span", { class: "muted", text: ` sacrificing ${a.sacrificed.join(", ")}` }) : null,
       a.tapped ? el("span", { class: "muted", text: ` tapping ${a.tapped.join(", ")}` }) : null))));
   const tileOf = (id) => $(`.perm[data-id="${cssEscape(id)}"]`);
-  acts.forEach((a) => {
+  acts.forEach((a, i) => {
     const tile = a.permanent && tileOf(a.permanent);
     if (!tile) return;
     tile.classList.add("paid");
     if ((a.costs || []).some((c) => /sacrifice/i.test(c))) tile.classList.add("sacrificed");
-    $(".perm-paid", tile).append(el("span", { class: "costs" }, ...(a.costs || []).map((c) => costWord(c))), "→",
+    $(".perm-paid", tile).append(el("span", { class: "step", title: "its place in the order", text: String(i + 1) }),
+      el("span", { class: "costs" }, ...(a.costs || []).map((c) => costWord(c))), "→",
       el("span", { class: "gave", dataset: { mana: a.mana }, title: "the mana it gave" }, drawMana(a.mana)),
       a.times && a.times > 1 ? ` ×${a.times}` : "");
     for (const id of (a.sacrificed || []).concat(a.tapped || [])) {
@@ -923,6 +1008,112 @@ function renderPayment(box, payment, query) {
     const tile = tileOf(id);
     if (tile) { tile.classList.add("paid", "assisted"); $(".perm-paid", tile).append(el("span", { text: field })); }
   }
+}
+
+// ------------------------------------------------------------------------------------------
+// paying by hand: the sources guide allows are lit, a click activates one
+
+function guideQuery() {
+  const q = buildQuery();
+  if (q.error) return q;
+  q.query = "guide";
+  for (const key of ["limit", "backend", "detail"]) delete q[key];
+  if (page.cost.trim()) q.cost = page.cost.trim();
+  const policy = policyValue();
+  if (policy) q.policy = policy;
+  const sources = sourcesValue();
+  if (sources) q.sources = sources;
+  q.partial = page.byHand.partial.map((s) => Object.assign({}, s));
+  return q;
+}
+
+async function askGuide() {
+  const query = guideQuery();
+  clearErrors();
+  const mine = ++asking;
+  document.body.dataset.status = "asking";
+  $("#answer").dataset.status = "asking";
+  if (query.error) { page.byHand = null; showAnswer(query, null); return; }
+  const started = performance.now();
+  const answer = await postQuery(query);
+  if (mine !== asking || !page.byHand) return;
+  $("#ask-status").textContent = `guided in ${Math.round(performance.now() - started)} ms`;
+  if (answer.error) { page.byHand = null; showAnswer(answer, query); return; }
+  page.byHand.guide = answer;
+  drawHand(answer, query);
+}
+
+function startByHand() {
+  page.byHand = { partial: [], guide: null };
+  askGuide();
+}
+
+function handStep(step) {
+  if (!page.byHand) return;
+  page.byHand.partial.push(step);
+  askGuide();
+}
+
+function drawHand(answer, query) {
+  page.answer = answer;
+  page.asked = query;
+  clearAnswerMarks();
+  const partial = page.byHand.partial;
+  const tileOf = (id) => $(`.perm[data-id="${cssEscape(id)}"]`);
+  partial.forEach((step, i) => {
+    const tile = tileOf(step.permanent);
+    if (!tile) return;
+    tile.classList.add("made");
+    $(".perm-paid", tile).append(el("span", { class: "step", text: String(i + 1) }), drawMana(step.mana || ""));
+  });
+  const byPerm = new Map();
+  for (const n of answer.next || []) {
+    if (!byPerm.has(n.permanent)) byPerm.set(n.permanent, []);
+    byPerm.get(n.permanent).push(n);
+  }
+  for (const [id, ways] of byPerm) {
+    const tile = tileOf(id);
+    if (!tile) continue;
+    tile.classList.add("lit");
+    $(".perm-hand", tile).append(...ways.map((n) => el("button", {
+      type: "button", class: "small hand-step", title: `activate ability ${n.ability} for ${n.mana}`,
+      dataset: { ability: n.ability, mana: n.mana },
+      onclick: () => handStep({ permanent: id, ability: n.ability, mana: n.mana }),
+    }, drawMana(n.mana))));
+  }
+  const completion = answer.completion;
+  const done = !!completion && (completion.activations || []).length === partial.length;
+  const box = $("#answer");
+  box.replaceChildren();
+  box.append(el("div", {
+    class: "verdict " + (answer.completable ? "good" : "bad"),
+    dataset: { completable: String(answer.completable), done: String(done) },
+  },
+  el("strong", { text: done ? "Paid by hand" : answer.completable ? "Paying by hand" : "Can't be completed" }),
+  query.cost ? el("span", {}, " ", drawMana(query.cost)) : null,
+  el("span", { class: "muted", text: ` — ${partial.length} activation${partial.length === 1 ? "" : "s"} made;`
+    + (done ? " nothing more is needed." : ` ${byPerm.size} source${byPerm.size === 1 ? "" : "s"} lit: click one's mana to activate it.`) })));
+  box.append(el("div", { class: "row" },
+    el("button", { type: "button", id: "hand-undo", class: "small", text: "Undo", disabled: !partial.length,
+      onclick: () => { partial.pop(); askGuide(); } }),
+    el("button", { type: "button", id: "hand-stop", class: "small", text: "Stop paying by hand",
+      onclick: () => { page.byHand = null; clearAnswerMarks(); box.replaceChildren(); box.dataset.status = "none"; } })));
+  if (answer.reason) renderReason(box, answer.reason);
+  if (completion) {
+    const rest = (completion.activations || []).slice();
+    box.append(el("h3", { text: "The best way to finish" }),
+      el("ol", { class: "completion" }, ...rest.map((a) => el("li", { dataset: { permanent: a.permanent || "" } },
+        el("strong", { text: a.permanent || a.card }), ": ", ...(a.costs || []).map((c) => costWord(c)), " → ",
+        drawMana(a.mana)))));
+    if ((completion.warnings || []).length) {
+      box.append(el("ul", { class: "warnings" },
+        ...completion.warnings.map((code) => el("li", { dataset: { code }, text: WARNING_WORDS[code] || code }))));
+    }
+  }
+  box.append(el("details", { class: "raw" }, el("summary", { text: "The answer as JSON" }),
+    el("pre", { id: "answer-json", text: JSON.stringify(answer, null, 1) })));
+  box.dataset.status = "answered";
+  document.body.dataset.status = "answered";
 }
 
 function costWord(c) {
@@ -1016,7 +1207,8 @@ function wire() {
   $("#payer").addEventListener("change", (ev) => { page.player = ev.target.value; changed(false); });
   $("#extra").addEventListener("input", (ev) => { page.extra = ev.target.value; changed(false); });
   $("#policy-reset").addEventListener("click", () => { setPolicy(null); renderPolicy(); changed(false); });
-  $("#ask-form").addEventListener("submit", (ev) => { ev.preventDefault(); ask(); });
+  $("#ask-form").addEventListener("submit", (ev) => { ev.preventDefault(); page.byHand = null; ask(); });
+  $("#by-hand").addEventListener("click", () => startByHand());
   $("#new-board").addEventListener("click", () => {
     page.board = emptyBoard(); useQuestion({ query: "pay", cost: "" });
     $("#questions").replaceChildren(); renderBoard(); renderQuestion(); changed(false);
@@ -1054,6 +1246,8 @@ window.playground = {
   answer: () => page.answer,
   link: linkPayment,
   flushAddress: writeAddress,
+  sources: () => JSON.parse(JSON.stringify(page.sources)),
+  partial: () => (page.byHand ? page.byHand.partial.map((s) => Object.assign({}, s)) : null),
 };
 
 document.addEventListener("DOMContentLoaded", start);

@@ -1,0 +1,460 @@
+"""Paying by hand: which activations keep a cost payable, and the best way to finish it.
+
+A player paying by hand activates mana abilities one at a time.  :func:`guide` takes the
+activations made so far (``partial``) and answers exactly which activations, made next, still
+leave the cost payable (``next``, what a client lights up) and the best payment that extends the
+partial one (``completion``, a PAYMENT of the whole cost on the original board).  The same
+machinery pays with ``sources.require``: the required permanents are activated first, in every
+way they can be, and the best completion over those ways is the payment.
+
+The partial payment is carried out step by step (:mod:`~manasolver.solver.carry`): each step a
+mana ability the permanent can activate now (CR 605.3a), its mana cost paid from the pool (every
+way of paying it is kept: which mana paid a filter land's ``{U/R}`` matters later), its mana
+added to the pool.  The cost is then payable after the partial payment when the pool and the
+permanents left can pay it (the ``can_pay`` question on the board after).
+
+``next`` is found with one payability check per source class, not per activation: members of a
+class are interchangeable, and if the cost is payable without one member of a class, activating
+that member in any way keeps it payable (its mana floats).  Only when a class is needed are its
+ways (each option, each mana it can make) checked one by one.  Activations with a mana cost are
+checked on the board after them.  On boards whose supply has costs that use other permanents
+(an Altar's sacrifice, Springleaf Drum) or assists, every candidate is checked on the board after
+it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from manasolver.models.errors import BadQuery, ManasolverError, Unsupported
+from manasolver.models.state import GameState
+from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, TYPE_BITS, C
+from manasolver.solver import backends
+from manasolver.solver.backends import DEFAULT_CHAINS, PAYABLE, Declined
+from manasolver.solver.backends.problem import Solution
+from manasolver.solver.carry import Effects, carried, excluded_board, pool_text
+from manasolver.solver.request import PaymentRequest
+from manasolver.solver.supply.model import Option, SourceClass, Supply
+
+__all__ = ["Guide", "Step", "guide", "read_partial"]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One activation of a manual payment: ``permanent``, ``ability`` (index among its mana
+    abilities), ``mana`` (what it adds, as text; empty: the only thing it can add)."""
+
+    permanent: str
+    ability: int
+    mana: str = ""
+
+
+@dataclass(frozen=True)
+class Guide:
+    """``completable``; ``next``: the activations that keep the cost payable, as
+    ``{"permanent", "ability", "mana"}``; ``completion``: the best payment extending the partial
+    one (PAYMENT), or ``reason`` (REASON) when there is none or the partial payment is illegal
+    (``where`` naming its first bad step)."""
+
+    completable: bool
+    next: tuple[dict[str, Any], ...] = ()
+    completion: dict[str, Any] | None = None
+    reason: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"completable": self.completable, "next": list(self.next)}
+        if self.completion is not None:
+            out["completion"] = self.completion
+        if self.reason is not None:
+            out["reason"] = self.reason
+        return out
+
+
+def read_partial(raw: object) -> list[Step]:
+    """The ``partial`` field: a list of ``{"permanent": ID, "ability": N, "mana"?: TEXT}``."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or len(raw) > 1000:
+        raise BadQuery("partial must be a list of at most 1,000 activations", "partial")
+    out: list[Step] = []
+    for i, item in enumerate(raw):
+        where = f"partial[{i}]"
+        if not isinstance(item, dict):
+            raise BadQuery("an activation must be an object {\"permanent\": ID, \"ability\": N}", where)
+        unknown = set(item) - {"permanent", "ability", "mana"}
+        if unknown:
+            raise BadQuery(f"unknown field {min(unknown)!r} of an activation", where)
+        pid, ability, mana = item.get("permanent"), item.get("ability", 0), item.get("mana", "")
+        if not isinstance(pid, str):
+            raise BadQuery("permanent must be the id of a permanent", where + ".permanent")
+        if isinstance(ability, bool) or not isinstance(ability, int) or ability < 0:
+            raise BadQuery("ability must be the index of a mana ability", where + ".ability")
+        if not isinstance(mana, str):
+            raise BadQuery("mana must be mana text such as {G}", where + ".mana")
+        out.append(Step(pid, ability, mana))
+    return out
+
+
+# -- the board after a step ---------------------------------------------------------------------
+
+def _text(bits: Sequence[int]) -> str:
+    return pool_text(Counter(bits))
+
+
+def realizations(opt: Option) -> list[tuple[int, ...]]:
+    """Every distinct multiset of mana one activation of ``opt`` can add (each slot one type of
+    its mask), sorted in WUBRGC order."""
+    choices = [[b for b in TYPE_BITS if b & mask] for mask in opt.slots]
+    seen: dict[tuple[int, ...], None] = {}
+    for combo in itertools.product(*choices):
+        seen.setdefault(tuple(sorted(combo, key=TYPE_BITS.index)), None)
+    return list(seen)
+
+
+def _cost_masks(opt: Option) -> list[int]:
+    out: list[int] = []
+    for sym in opt.mana_cost.symbols:
+        if sym.special or sym.variable:
+            continue
+        if sym.is_numeral:
+            out.extend([ANY_TYPE] * sym.generic)
+        else:
+            out.append((sym.colors & ANY_COLOR) | (C if sym.colorless else 0) or ANY_TYPE)
+    return out
+
+
+def _pool_ways(pool: Counter[int], masks: list[int]) -> list[Counter[int]]:
+    """Every distinct multiset of pool mana that pays the symbols ``masks``."""
+    found: dict[tuple[int, ...], Counter[int]] = {}
+
+    def rec(i: int, left: Counter[int], took: list[int]) -> None:
+        if i == len(masks):
+            key = tuple(sorted(took))
+            found.setdefault(key, Counter(took))
+            return
+        for b in TYPE_BITS:
+            if left[b] and b & masks[i]:
+                left[b] -= 1
+                took.append(b)
+                rec(i + 1, left, took)
+                took.pop()
+                left[b] += 1
+
+    rec(0, Counter(pool), [])
+    return list(found.values())
+
+
+@dataclass(frozen=True)
+class _Branch:
+    """The board after some activations (``state``) and its supply, with the PAYMENT
+    activations made and what they cost."""
+
+    state: GameState
+    supply: Supply
+    acts: tuple[dict[str, Any], ...] = ()
+    life: int = 0
+    energy: int = 0
+    damage: int = 0
+
+
+def _pool(supply: Supply) -> Counter[int]:
+    return Counter(dict(supply.pool))
+
+
+def _by_supply(opt: Option) -> bool:
+    """Is the supply after activating ``opt`` the supply before it less the member (an option
+    that taps or sacrifices it) or as it was, with the pool changed?  Not when its cost removes
+    counters (the member's later mana depends on them)."""
+    return not any(c.startswith("remove ") for c in opt.costs)
+
+
+def _after(req: PaymentRequest, branch: _Branch, k: int, m: int, opt: Option, made: tuple[int, ...],
+           paid: Counter[int], plain: bool) -> _Branch:
+    """The branch after member ``m`` of class ``k`` activates ``opt``, paying ``paid`` from the
+    pool and adding ``made``."""
+    cls = branch.supply.classes[k]
+    pid = cls.members[m]
+    pool = _pool(branch.supply)
+    pool.subtract(paid)
+    pool.update(made)
+    eff = Effects(req.player, life=opt.life + opt.damage, energy=opt.energy, pool=pool_text(+pool))
+    if opt.tap or "{T}" in opt.costs:
+        eff.tapped.append(pid)
+    if "{Q}" in opt.costs:
+        eff.untapped.append(pid)
+    if opt.sacrifice:
+        eff.gone.append(pid)
+    for cost in opt.costs:
+        if cost.startswith("remove "):
+            parts = cost.split(" ")
+            if parts[1].isdigit():
+                eff.counters[(pid, " ".join(parts[2:-1]))] += int(parts[1])
+    act = {"permanent": pid, "ability": opt.ability, "costs": list(opt.costs), "mana": _text(made)}
+    state = carried(branch.state, eff)
+    if plain and _by_supply(opt):
+        supply = _minus(branch.supply, k, m if opt.exclusive else None, opt, made, paid)
+    else:
+        supply = _supply(req, state)
+    return _Branch(state, supply, (*branch.acts, act), branch.life + opt.life,
+                   branch.energy + opt.energy, branch.damage + opt.damage)
+
+
+def _usable(opt: Option, cls: SourceClass) -> bool:
+    """Can a manual payment step take this option (its cost uses nothing but its permanent)?"""
+    return not (cls.hand or opt.sacrifice_other or opt.tap_creatures or opt.nonsnow_tail)
+
+
+def _supply(req: PaymentRequest, state: GameState) -> Supply:
+    from manasolver.solver.queries import prepare
+    return prepare(dataclasses.replace(req, state=state), "feasible", req.x or 0).supply
+
+
+def _find(supply: Supply, pid: str, ability: int) -> list[tuple[int, int, Option]]:
+    """Class, member and option of each option of mana ability ``ability`` of ``pid`` in
+    ``supply`` (an ability with several productions may be several options)."""
+    for k, cls in enumerate(supply.classes):
+        if pid in cls.members:
+            m = cls.members.index(pid)
+            return [(k, m, opt) for opt in cls.options if opt.ability == ability]
+    return []
+
+
+def _find_all(req: PaymentRequest, state: GameState, pid: str) -> list[Option]:
+    """The options permanent ``pid`` can take as a manual payment step now."""
+    for cls in _supply(req, state).classes:
+        if pid in cls.members:
+            return [opt for opt in cls.options if _usable(opt, cls)]
+    return []
+
+
+def _plain(req: PaymentRequest, supply: Supply) -> bool:
+    """May the steps be carried out on the supply alone (no costs that use other permanents or
+    cards, no assists)?"""
+    return not supply.resource_costs and not (req.convoke or req.improvise or req.delve)
+
+
+def carry_partial(req: PaymentRequest, steps: Sequence[Step]) -> list[_Branch] | dict[str, Any]:
+    """The boards after the partial payment (one per way of paying its mana costs from the pool
+    that leaves a different pool), or the REASON naming its first bad step."""
+    from manasolver.solver.carry import _units
+    first = _supply(req, req.state)
+    plain = _plain(req, first)
+    branches = [_Branch(req.state, first)]
+    for i, step in enumerate(steps):
+        where = f"partial[{i}]"
+        nxt: dict[tuple[tuple[int, int], ...], _Branch] = {}
+        for branch in branches:
+            found = _find(branch.supply, step.permanent, step.ability)
+            if not found:
+                try:
+                    branch.state.permanent(step.permanent)
+                except KeyError:
+                    return _bad(where, f"there is no permanent {step.permanent!r}")
+                return _bad(where, f"{step.permanent} can't activate mana ability {step.ability} now "
+                                   f"(tapped, summoning sick, no such ability, or its cost can't be paid)")
+            k, m, opt = found[0]
+            cls = branch.supply.classes[k]
+            if not _usable(opt, cls):
+                raise Unsupported(f"{cls.name}: a manual payment step can't yet use an ability whose cost "
+                                  f"uses other permanents or cards", where)
+            pays = _pool_ways(_pool(branch.supply), _cost_masks(opt))
+            if not pays:
+                return _bad(where, f"the mana cost {opt.mana_cost.format()} of {cls.name} {step.permanent} "
+                                   f"can't be paid from the mana in the pool (CR 605.3a)")
+            ways = [w for _k, _m, o in found for w in realizations(o)]
+            if step.mana:
+                try:
+                    want = tuple(sorted(_units(step.mana).elements(), key=TYPE_BITS.index))
+                except ManasolverError:
+                    return _bad(where + ".mana", f"{step.mana!r} is not mana text")
+                chosen = next(((kk, mm, o) for kk, mm, o in found if want in realizations(o)), None)
+                if chosen is None:
+                    return _bad(where + ".mana", f"{cls.name} can't add {step.mana} with ability {step.ability}")
+                k, m, opt = chosen
+                ways = [want]
+            elif len(ways) > 1:
+                return _bad(where + ".mana", f"{cls.name} can add {', '.join(_text(w) for w in ways)}: "
+                                             f"say which under mana")
+            if opt.life and branch.supply.life < opt.life:
+                return _bad(where, f"{cls.name} needs {opt.life} life (CR 119.4)")
+            if opt.energy and branch.supply.energy < opt.energy:
+                return _bad(where, f"{cls.name} needs {opt.energy} energy (CR 107.14)")
+            for paid in pays:
+                after = _after(req, branch, k, m, opt, ways[0], paid, plain)
+                nxt.setdefault(after.supply.pool, after)
+        branches = list(nxt.values())
+    return branches
+
+
+def _bad(where: str, message: str) -> dict[str, Any]:
+    return {"code": "illegal_partial", "message": f"{where}: {message}", "where": where}
+
+
+# -- which activations keep it payable ----------------------------------------------------------
+
+def _payable_with(req: PaymentRequest, supply: Supply) -> bool:
+    from manasolver.solver.queries import problem_for
+    problem = problem_for(req, supply, "feasible", req.x or 0)
+    return backends.decide(problem, DEFAULT_CHAINS["can_pay"]) is PAYABLE
+
+
+def _minus(supply: Supply, k: int, m: int | None, opt: Option, made: tuple[int, ...],
+           paid: Counter[int] | None = None) -> Supply:
+    """``supply`` after member ``m`` of class ``k`` activated ``opt`` (``m`` None: it stays,
+    an ability that neither taps nor sacrifices it), paying ``paid`` from the pool and adding
+    ``made`` to it."""
+    classes = list(supply.classes)
+    cls = classes[k]
+    if m is not None:
+        classes[k] = SourceClass(cls.members[:m] + cls.members[m + 1:], cls.positions[:m] + cls.positions[m + 1:],
+                                 cls.options, cls.snow, cls.kind, cls.name, cls.creature, cls.hand)
+    pool = Counter(dict(supply.pool))
+    if paid:
+        pool.subtract(paid)
+    pool.update(made)
+    return Supply(supply.player, tuple(sorted((+pool).items())), tuple(c for c in classes if c.members),
+                  supply.excluded, supply.life - opt.life, supply.energy - opt.energy, supply.creatures,
+                  supply.fodder, supply.tappable)
+
+
+def _candidates(supply: Supply) -> Iterator[tuple[int, SourceClass, Option, tuple[int, ...]]]:
+    for k, cls in enumerate(supply.classes):
+        for opt in cls.options:
+            if _usable(opt, cls):
+                for made in realizations(opt):
+                    yield k, cls, opt, made
+
+
+def _rest(req: PaymentRequest, branch: _Branch) -> dict[str, Any] | None:
+    """The best payment of the cost on the branch's board (its supply), or None."""
+    from manasolver.solver.backends.problem import to_payment
+    from manasolver.solver.payment_writer import direct_json
+    from manasolver.solver.queries import problem_for
+    sub = dataclasses.replace(req, state=branch.state, sources=dataclasses.replace(req.sources, require=()))
+    problem = problem_for(sub, branch.supply, "optimal", req.x or 0)
+    found = backends.solve(problem, DEFAULT_CHAINS["pay"])
+    if isinstance(found, Declined):
+        raise Unsupported(found.why, "backend")
+    if not isinstance(found, Solution):
+        return None
+    return direct_json(problem, found) or to_payment(problem, found).to_json()
+
+
+def next_steps(req: PaymentRequest, branch: _Branch, rest: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The activations that, made next on ``branch``'s board, leave the cost payable (``rest``:
+    a payment of it there, None when there is none)."""
+    if rest is None:
+        return []
+    supply = branch.supply
+    sub = dataclasses.replace(req, state=branch.state)
+    plain = _plain(req, supply)
+    pool = _pool(supply)
+    used = {a.get("permanent") for a in rest["activations"]} | set(rest.get("convoked", ())) | set(
+        rest.get("improvised", ())) | {pid for a in rest["activations"] for pid in a.get("sacrificed", ()) + a.get(
+            "tapped", ())}
+    out: list[dict[str, Any]] = []
+    spare: dict[int, bool] = {}
+    for k, cls, opt, made in _candidates(supply):
+        ok = False
+        if plain and _by_supply(opt) and opt.mana_cost:
+            ok = any(_payable_with(sub, _minus(supply, k, 0 if opt.exclusive else None, opt, made, paid))
+                     for paid in _pool_ways(pool, _cost_masks(opt)))
+        elif opt.mana_cost or not plain or not _by_supply(opt):
+            for paid in _pool_ways(pool, _cost_masks(opt)):
+                after = _after(req, branch, k, 0, opt, made, paid, plain)
+                if _payable_with(dataclasses.replace(req, state=after.state), after.supply):
+                    ok = True
+                    break
+        elif not opt.exclusive and not (opt.life or opt.energy):
+            ok = True  # it stays untapped, and its mana may float
+        elif opt.life or opt.energy:
+            ok = _payable_with(sub, _minus(supply, k, 0 if opt.exclusive else None, opt, made))
+        else:
+            if k not in spare:  # some member the payment leaves alone: activating any of them keeps it
+                spare[k] = any(pid not in used for pid in cls.members)
+            ok = spare[k] or _payable_with(sub, _minus(supply, k, 0, opt, made))
+        if ok:
+            out.extend({"permanent": pid, "ability": opt.ability, "mana": _text(made)} for pid in cls.members)
+    return out
+
+
+def combined(req: PaymentRequest, branch: _Branch, rest: dict[str, Any]) -> dict[str, Any]:
+    """The PAYMENT of the whole cost on the original board: the partial payment's activations,
+    then ``rest`` (a payment made on the board after them).  Of the pool mana ``rest`` left
+    alone, what the partial payment made is counted as floating and the rest as the original
+    pool left unused (mana of one type is the same mana, so the original pool is counted as
+    spent first)."""
+    from manasolver.solver.carry import _units
+    pl = req.state.player(req.player)
+    start = _units(pl.pool.format()) if pl.pool.symbols else Counter()
+    made: Counter[int] = Counter()
+    for act in branch.acts:
+        made.update(_units(act["mana"]))
+    left = _pool(branch.supply)
+    left.subtract(_units(rest.get("pool_used", "")))
+    left = +left
+    made_left = left & made
+    original_left = left - made_left
+    out = dict(rest)
+    out["activations"] = [*branch.acts, *rest.get("activations", [])]
+    out["pool_used"] = pool_text(+(start - original_left))
+    out["floating"] = pool_text(_units(rest.get("floating", "")) + made_left)
+    out["life"] = int(rest.get("life", 0)) + branch.life
+    out["energy"] = int(rest.get("energy", 0)) + branch.energy
+    out["damage"] = int(rest.get("damage", 0)) + branch.damage
+    for key in ("allocation", "warnings", "score"):
+        out.pop(key, None)
+    return out
+
+
+def guide(req: PaymentRequest, steps: Sequence[Step]) -> Guide:
+    """See the module docstring; ``sources.exclude`` are never lit nor used by the completion."""
+    if req.sources.exclude:
+        req = dataclasses.replace(req, state=excluded_board(req.state, req.sources.exclude))
+    from manasolver.solver.payment_writer import Finisher
+    from manasolver.solver.queries import prepare
+    branches = carry_partial(req, steps)
+    if isinstance(branches, dict):
+        return Guide(False, reason=branches)
+    nexts: dict[tuple[str, int, str], dict[str, Any]] = {}
+    best: tuple[list[int], dict[str, Any]] | None = None
+    finisher: Finisher | None = None
+    for branch in branches:
+        rest = _rest(req, branch)
+        for entry in next_steps(req, branch, rest):
+            nexts.setdefault((entry["permanent"], entry["ability"], entry["mana"]), entry)
+        if rest is not None:
+            finisher = finisher or Finisher(prepare(req, "feasible", req.x or 0))
+            whole = finisher.plan(combined(req, branch, rest))
+            key = [v for _n, v in whole["score"]]
+            if best is None or key < best[0]:
+                best = (key, whole)
+    if best is None:
+        from manasolver.solver.queries import can_pay
+        why = can_pay(dataclasses.replace(req, state=branches[0].state, sources=type(req.sources)())).reason
+        reason = why.to_json() if why is not None else {"code": "insufficient_mana",
+                                                        "message": "the cost can't be completed"}
+        return Guide(False, tuple(nexts.values()), reason=reason)
+    return Guide(True, tuple(nexts.values()), best[1])
+
+
+def best_completion(req: PaymentRequest, branches: Sequence[_Branch]) -> dict[str, Any] | None:
+    """The best payment extending any branch (by score, ties in branch order), as a plan."""
+    from manasolver.solver.payment_writer import Finisher
+    from manasolver.solver.queries import prepare
+    finisher = Finisher(prepare(req, "feasible", req.x or 0))
+    best: tuple[list[int], dict[str, Any]] | None = None
+    for branch in branches:
+        rest = _rest(req, branch)
+        if rest is None:
+            continue
+        whole = finisher.plan(combined(req, branch, rest))
+        key = [v for _n, v in whole["score"]]
+        if best is None or key < best[0]:
+            best = (key, whole)
+    return None if best is None else best[1]

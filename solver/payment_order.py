@@ -1,0 +1,493 @@
+"""A payment as a plan a player can carry out: an executable order and what paid each symbol.
+
+A backend's payment says which mana abilities are activated and how much mana each made, but a
+mana ability whose own cost is mana (a filter land's ``{U/R}``, a Signet's ``{1}``) can only be
+activated once mana for that cost is in the pool (CR 605.3a, 601.2g): the Island that pays
+Cascade Bluffs' ``{U/R}`` has to come first.  :func:`executable` finds an order of the
+activations in which every activation's mana cost is paid by mana that the pool or earlier
+activations made, and an allocation of every unit of mana (and of every creature convoked,
+artifact improvised and card delved) to what it pays: a symbol of the total, an activation's
+cost, or the floating mana.
+
+The algorithm: units and demands are counted classes, and one maximum flow decides whether the
+supply fills every demand exactly (the same question the payment's validity asks, CR 601.2h);
+a unit made by activation ``j`` may pay the cost of activation ``i`` only when ``j`` comes
+before ``i``.  Activations without a mana cost come first in any case; the order of the
+mana-costing ones is found greedily (the first, in board order, whose cost the mana made so far
+pays), checked by the flow, and searched otherwise (a bounded depth-first search whose nodes are
+pruned by the flow with the order of the rest left free).  The order written is then the
+stable topological order of the flow's own edges (a payer before what it paid) and of the
+``after`` constraints (sacrifices), ties in the given order, so an activation moves only as far
+as its cost needs.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal, NamedTuple
+
+from manasolver.models.cost import ManaCost
+from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, C, type_bit
+
+__all__ = ["Assist", "Demand", "Paid", "Plan", "Step", "cost_masks", "executable", "mana_bits", "order_of",
+           "total_demands", "widened"]
+
+#: Depth-first search nodes tried for an order of the mana-costing activations.
+MAX_NODES = 4000
+
+PaidKind = Literal["activation", "pool", "life", "convoke", "delve", "improvise"]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One activation: the type bits it makes (``mana``), the masks of the mana its cost takes
+    (one per unit: ``{U/R}`` is ``U|R``, ``{1}`` is any type), and whether its mana may pay the
+    total (``spell_ok``) and mana abilities' costs (``cost_ok``, CR 106.6)."""
+
+    mana: tuple[int, ...]
+    cost: tuple[int, ...] = ()
+    spell_ok: bool = True
+    cost_ok: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Demand:
+    """One unit of the total: its symbol as written, the types of mana that pay it, and whether
+    it is generic (convoke, improvise and delve pay generic; convoke a colored symbol too)."""
+
+    symbol: str
+    mask: int
+    generic: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Assist:
+    """A creature convoked, an artifact improvised or a card delved: pays one symbol of the
+    total (``mask``: a convoked creature's colors, 702.51a)."""
+
+    kind: Literal["convoke", "improvise", "delve"]
+    name: str
+    mask: int = 0
+
+
+class Paid(NamedTuple):
+    """What paid one symbol: ``kind`` and the activation's index in the order written (or the
+    assist's id or name; the pool: ``True``)."""
+
+    symbol: str
+    kind: PaidKind
+    value: int | str | bool
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """``order``: indices into the given steps, executable; ``paid``: one entry per demand of
+    the total, in order; ``ordered``: false when no executable order was found (the given order
+    is kept and the allocation does not respect it)."""
+
+    order: tuple[int, ...]
+    paid: tuple[Paid, ...]
+    ordered: bool = True
+
+
+# -- the flow over counted classes ------------------------------------------------------------
+
+_Unit = tuple[str, int, int, bool, bool, str]   # (kind, maker, bit, spell_ok, cost_ok, name)
+_Want = tuple[str, int, int]                     # ("total", index into totals, mask) | ("cost", i, mask) | ("float", -1, bit)
+
+
+def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Demand],
+          rank: dict[int, int], free_rest: frozenset[int] = frozenset()) -> dict[tuple[_Unit, _Want], int] | None:
+    """A flow filling every want exactly from ``units`` (equal sizes), or ``None``.  A unit of
+    maker ``j`` pays the cost of ``i`` when ``rank[j] < rank[i]``; makers in ``free_rest`` are
+    unordered among themselves (each may pay any other of them, never itself)."""
+    ulist = list(units)
+    wlist = list(wants)
+
+    def ok(u: _Unit, w: _Want) -> bool:
+        kind, maker, bit, spell_ok, cost_ok, _ = u
+        wk, i, mask = w
+        if wk == "float":
+            return kind == "made" and bit == mask
+        if wk == "cost":
+            if kind not in ("made", "pool") or not cost_ok or not bit & mask or maker == i:
+                return False
+            if kind == "pool" or rank.get(maker, -1) < 0:
+                return True
+            if maker in free_rest and i in free_rest:
+                return True
+            return rank[maker] < rank.get(i, len(rank) + 1)
+        demand = totals[i]
+        if kind in ("improvise", "delve"):
+            return demand.generic
+        if kind == "convoke":
+            return demand.generic or bool(bit & demand.mask and demand.mask != C)
+        return spell_ok and bool(bit & mask)
+
+    edges = [[j for j, w in enumerate(wlist) if ok(u, w)] for u in ulist]
+    cap_u = [units[u] for u in ulist]
+    cap_w = [wants[w] for w in wlist]
+    flow: dict[tuple[int, int], int] = {}
+    # Greedy start, then augmenting paths (unit -> want -> unit via flow back -> want ...).
+    for a, js in enumerate(edges):
+        for j in js:
+            take = min(cap_u[a], cap_w[j])
+            if take:
+                flow[(a, j)] = flow.get((a, j), 0) + take
+                cap_u[a] -= take
+                cap_w[j] -= take
+    back: list[list[int]] = [[] for _ in wlist]
+    for a, js in enumerate(edges):
+        for j in js:
+            back[j].append(a)
+    while any(cap_w):
+        # BFS from units with capacity left to wants with capacity left.
+        prev_w: dict[int, int] = {}
+        prev_u: dict[int, int] = {}
+        queue = deque(a for a in range(len(ulist)) if cap_u[a])
+        seen_u = set(queue)
+        end = -1
+        while queue and end < 0:
+            a = queue.popleft()
+            for j in edges[a]:
+                if j in prev_w:
+                    continue
+                prev_w[j] = a
+                if cap_w[j]:
+                    end = j
+                    break
+                for b in back[j]:
+                    if b not in seen_u and flow.get((b, j), 0) > 0:
+                        seen_u.add(b)
+                        prev_u[b] = j
+                        queue.append(b)
+        if end < 0:
+            return None
+        path: list[tuple[int, int, int]] = []  # (unit, want, +1/-1)
+        j = end
+        while True:
+            a = prev_w[j]
+            path.append((a, j, 1))
+            if a in prev_u:
+                j2 = prev_u[a]
+                path.append((a, j2, -1))
+                j = j2
+            else:
+                break
+        start = path[-1][0]
+        amount = min(cap_u[start], cap_w[end])
+        for a, j, sign in path:
+            if sign < 0:
+                amount = min(amount, flow[(a, j)])
+        for a, j, sign in path:
+            flow[(a, j)] = flow.get((a, j), 0) + sign * amount
+        cap_u[start] -= amount
+        cap_w[end] -= amount
+    return {(ulist[a], wlist[j]): n for (a, j), n in flow.items() if n > 0}
+
+
+# -- the order --------------------------------------------------------------------------------
+
+def _greedy(steps: Sequence[Step], costly: list[int], pool: Sequence[int]) -> list[int]:
+    """The mana-costing activations, repeatedly the first whose cost the unclaimed mana made
+    so far (by cost-free activations, the pool and those placed) pays; those never payable
+    at the end.  A candidate for the flow to check."""
+    have: dict[int, int] = {}
+    for bit in pool:
+        have[bit] = have.get(bit, 0) + 1
+    for i, s in enumerate(steps):
+        if not s.cost and s.cost_ok:
+            for bit in s.mana:
+                have[bit] = have.get(bit, 0) + 1
+    left = list(costly)
+    out: list[int] = []
+    while left:
+        for i in left:
+            trial = dict(have)
+            ok = True
+            for mask in sorted(steps[i].cost, key=lambda m: m.bit_count()):
+                bit = next((b for b in sorted(trial, key=lambda b: -trial[b]) if trial[b] and b & mask), 0)
+                if not bit:
+                    ok = False
+                    break
+                trial[bit] -= 1
+            if ok:
+                have = trial
+                if steps[i].cost_ok:
+                    for bit in steps[i].mana:
+                        have[bit] = have.get(bit, 0) + 1
+                out.append(i)
+                left.remove(i)
+                break
+        else:
+            return out + left
+    return out
+
+
+def _search(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Demand],
+            costly: list[int]) -> tuple[dict[int, int], dict[tuple[_Unit, _Want], int]] | None:
+    """A depth-first search over orders of the mana-costing activations: a prefix is pruned
+    when the flow fails even with the rest unordered among themselves."""
+    nodes = 0
+    placed: list[int] = []
+
+    def rec() -> tuple[dict[int, int], dict[tuple[_Unit, _Want], int]] | None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > MAX_NODES:
+            return None
+        rest = [i for i in costly if i not in placed]
+        rank = {i: k for k, i in enumerate(placed)}
+        for i in rest:
+            rank[i] = len(placed)
+        got = _flow(units, wants, totals, rank, frozenset(rest))
+        if got is None:
+            return None
+        if not rest:
+            return rank, got
+        for i in rest:
+            placed.append(i)
+            found = rec()
+            if found is not None:
+                return found
+            placed.pop()
+        return None
+
+    return rec()
+
+
+def _topological(n: int, before: list[set[int]]) -> list[int] | None:
+    """The stable topological order of ``before`` (index -> indices that must precede it): each
+    time the smallest index whose predecessors are all placed; None on a cycle."""
+    if not any(before):
+        return list(range(n))
+    waiting = [len(b) for b in before]
+    after: list[list[int]] = [[] for _ in range(n)]
+    for i, b in enumerate(before):
+        for j in b:
+            after[j].append(i)
+    ready = [i for i in range(n) if not waiting[i]]
+    heapq.heapify(ready)
+    out: list[int] = []
+    while ready:
+        i = heapq.heappop(ready)
+        out.append(i)
+        for k in after[i]:
+            waiting[k] -= 1
+            if not waiting[k]:
+                heapq.heappush(ready, k)
+    return out if len(out) == n else None
+
+
+def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[int], floating: Sequence[int],
+                assists: Sequence[Assist]) -> Plan | None:
+    """The plan of a payment whose activations cost no mana and whose mana may all pay the
+    spell, when a greedy allocation fills it: the board order, the floating mana taken from the
+    last activations that made its type, symbols of one type paid by the pool first and then by
+    activations in board order, the others by what is left.  None when it does not apply or the
+    greedy allocation gets stuck (the flow decides then)."""
+    if assists or any(s.cost or not s.spell_ok for s in steps):
+        return None
+    made: dict[int, deque[int]] = {}
+    for i, s in enumerate(steps):
+        for bit in s.mana:
+            made.setdefault(bit, deque()).append(i)
+    have: dict[int, int] = {}
+    for bit in pool:
+        have[bit] = have.get(bit, 0) + 1
+    for bit in floating:
+        queue = made.get(bit)
+        if not queue:
+            return None
+        queue.pop()
+    paid: list[Paid | None] = [None] * len(totals)
+
+    def take(bit: int, symbol: str) -> Paid | None:
+        if have.get(bit):
+            have[bit] -= 1
+            return Paid(symbol, "pool", True)
+        queue = made.get(bit)
+        return Paid(symbol, "activation", queue.popleft()) if queue else None
+
+    for t, d in enumerate(totals):
+        if not d.generic and d.mask.bit_count() == 1:
+            paid[t] = take(d.mask, d.symbol)
+            if paid[t] is None:
+                return None
+    for t, d in enumerate(totals):
+        if paid[t] is None:
+            bit = next((b for b in have if have[b] and b & d.mask), 0) or next(
+                (b for b, q in made.items() if q and b & d.mask), 0)
+            paid[t] = take(bit, d.symbol) if bit else None
+            if paid[t] is None:
+                return None
+    if any(have.values()) or any(made.values()):
+        return None
+    return Plan(tuple(range(len(steps))), tuple(p for p in paid if p is not None))
+
+
+def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[int], floating: Sequence[int],
+               assists: Sequence[Assist] = (), after: Sequence[set[int]] | None = None) -> Plan:
+    """An executable order of ``steps`` (given in board order, with ``after[i]`` the steps that
+    must precede step ``i``) and what paid each demand of ``totals`` (see the module docstring).
+    ``pool``: the type bits of the pool mana used; ``floating``: those of the mana left over.
+
+    The mana of the activations without a mana cost is counted by type and flags, not by
+    activation (it may come first in any order); each unit of such a class is given back to an
+    activation that made it, in board order, as the flow hands it out."""
+    if after is None or not any(after):
+        quick = _plain_plan(steps, totals, pool, floating, assists)
+        if quick is not None:
+            return quick
+    units: dict[_Unit, int] = {}
+    makers: dict[_Unit, deque[int]] = {}
+
+    def add(u: _Unit, maker: int = -1) -> None:
+        units[u] = units.get(u, 0) + 1
+        makers.setdefault(u, deque()).append(maker)
+
+    for bit in pool:
+        add(("pool", -1, bit, True, True, ""))
+    for i, s in enumerate(steps):
+        group = i if s.cost else -1
+        for bit in s.mana:
+            add(("made", group, bit, s.spell_ok, s.cost_ok, ""), i)
+    for a in assists:
+        add((a.kind, -1, a.mask, True, False, a.name))
+    wants: dict[_Want, int] = {}
+
+    def want(w: _Want) -> None:
+        wants[w] = wants.get(w, 0) + 1
+
+    kinds: list[Demand] = []
+    index: dict[tuple[int, bool], int] = {}
+    kind_of: list[int] = []
+    for d in totals:
+        k = index.get((d.mask, d.generic))
+        if k is None:
+            k = index[(d.mask, d.generic)] = len(kinds)
+            kinds.append(Demand("", d.mask, d.generic))
+        kind_of.append(k)
+        want(("total", k, d.mask))
+    for i, s in enumerate(steps):
+        for mask in s.cost:
+            want(("cost", i, mask))
+    for bit in floating:
+        want(("float", -1, bit))
+    constraints = [set(b) for b in after] if after is not None else [set() for _ in steps]
+    costly = [i for i, s in enumerate(steps) if s.cost]
+    flows: dict[tuple[_Unit, _Want], int] | None = None
+    ordered = False
+    if sum(units.values()) == sum(wants.values()):
+        rank = {i: k for k, i in enumerate(_greedy(steps, costly, pool))}
+        flows = _flow(units, wants, kinds, rank)
+        if flows is None and costly:
+            found = _search(units, wants, kinds, costly)
+            flows = found[1] if found is not None else None
+        ordered = flows is not None
+        if flows is None:  # no executable allocation: the flow without order, the given order
+            every = frozenset(range(len(steps)))
+            flows = _flow(units, wants, kinds, {i: 0 for i in every}, every)
+    if flows is None and any(not d.generic for d in totals):
+        # No allocation by type (a payment this module reads more narrowly than the rules that
+        # made it): every symbol taken as generic, so each still names a real payer.
+        loose = executable(steps, [Demand(d.symbol, ANY_TYPE, True) for d in totals], pool, floating, assists, after)
+        return Plan(loose.order, loose.paid, False)
+    flows = flows or {}
+    by_want: dict[_Want, list[list[Any]]] = {}
+    for (u, w), n in flows.items():
+        by_want.setdefault(w, []).append([u, n])
+    # The makers of the units that paid each activation's cost come before it.
+    before = [set(c) for c in constraints]
+    for w, rows in by_want.items():
+        if w[0] == "cost":
+            for u, n in rows:
+                if u[0] == "made":
+                    for _ in range(n):
+                        before[w[1]].add(makers[u].popleft())
+    order_list = _topological(len(steps), before) if ordered else None
+    if order_list is None:
+        ordered = False
+        order_list = _topological(len(steps), constraints) or list(range(len(steps)))
+    position = {i: k for k, i in enumerate(order_list)}
+    # Each demand of the total takes one unit that flowed to it.
+    paid: list[Paid] = []
+    for t, d in enumerate(totals):
+        rows = by_want.get(("total", kind_of[t], d.mask), [])
+        row = next((r for r in rows if r[1] > 0), None)
+        if row is None:
+            paid.append(Paid(d.symbol, "pool", False))
+            continue
+        row[1] -= 1
+        unit = row[0]
+        kind = unit[0]
+        if kind == "made":
+            paid.append(Paid(d.symbol, "activation", position[makers[unit].popleft()]))
+        elif kind == "pool":
+            paid.append(Paid(d.symbol, "pool", True))
+        else:
+            paid.append(Paid(d.symbol, kind, unit[5]))
+    return Plan(tuple(order_list), tuple(paid), ordered)
+
+
+def generic_demands(count: int) -> list[Demand]:
+    """``count`` units of generic mana, each written ``{1}``."""
+    return [Demand("{1}", ANY_TYPE, True) for _ in range(count)]
+
+
+@lru_cache(maxsize=4096)
+def mana_bits(text: str) -> tuple[int, ...]:
+    """The type bits of a mana string such as ``{U}{R}{C}`` (one bit per symbol)."""
+    return tuple(type_bit(part) for part in text.replace("}", "").split("{")[1:])
+
+
+def cost_masks(cost: ManaCost, times: int = 1, widen: Callable[[int], int] | None = None) -> tuple[int, ...]:
+    """One mask per unit of mana a mana ability's cost takes, ``times`` activations of it (each
+    colored or colorless symbol's mask widened by ``widen``, the payment's 609.4b table)."""
+    one: list[int] = []
+    for sym in cost.symbols:
+        if sym.special or sym.variable:
+            continue
+        if sym.is_numeral:
+            one.extend([ANY_TYPE] * sym.generic)
+        elif sym.snow:
+            one.append(ANY_TYPE)
+        else:
+            mask = (sym.colors & ANY_COLOR) | (C if sym.colorless else 0) or ANY_TYPE
+            one.append(widen(mask) if widen is not None else mask)
+    return tuple(one) * times
+
+
+@lru_cache(maxsize=1024)
+def total_demands(total: str) -> tuple[Demand, ...]:
+    """The demands of a written total, in order: generic as ``{1}`` each, then each symbol."""
+    out: list[Demand] = []
+    for sym in ManaCost.parse(total, allow_empty=True).symbols:
+        if sym.special or sym.variable:
+            continue
+        if sym.is_numeral:
+            out.extend(generic_demands(sym.generic))
+        elif sym.snow:
+            out.append(Demand(sym.text, ANY_TYPE))
+        else:
+            out.append(Demand(sym.text, (sym.colors & ANY_COLOR) | (C if sym.colorless else 0) or ANY_TYPE))
+    return tuple(out)
+
+
+def widened(demands: Sequence[Demand], widen: Callable[[int], int] | None) -> Sequence[Demand]:
+    """The demands with the types of mana that may pay each (``widen``: the 609.4b table of the
+    payment, a symbol's mask to its payers; None: paid by type)."""
+    if widen is None:
+        return demands
+    return tuple(d if d.generic else Demand(d.symbol, widen(d.mask)) for d in demands)
+
+
+def order_of(steps: Sequence[Step], total: str, pool_used: str, floating: str, assists: Sequence[Assist] = (),
+             after: Sequence[set[int]] | None = None, widen: Callable[[int], int] | None = None) -> tuple[int, ...]:
+    """:func:`executable`'s order for a payment written as text (its total, pool used, floating)."""
+    return executable(steps, widened(total_demands(total), widen), mana_bits(pool_used), mana_bits(floating),
+                      assists, after).order

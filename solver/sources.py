@@ -1,0 +1,236 @@
+"""The player's word on particular permanents: ``sources: {require, exclude, preserve}``.
+
+A client lets a player say "tap this one, the engine does the rest" (``require``), "never tap
+that one" (``exclude``) and "keep this one if you can" (``preserve``).  :func:`read_sources`
+reads the field (ids of permanents on the battlefield, each list without repeats);
+:func:`excluded_board` is the board on which the excluded permanents can't be used (they are
+taken as tapped: no mana ability with ``{T}``, no convoke or improvise, no cost that taps them),
+and :func:`conflict` the ``conflicting_sources`` REASON of a permanent both required and
+excluded.  The queries (:mod:`~manasolver.solver.queries`) honour ``require`` by
+activating the required permanents first in every way they can be (the manual payment's
+machinery, :mod:`~manasolver.solver.guide`) and ``preserve`` by the ``preserve`` criterion,
+ranked right after ``no_sacrifice``: the fewest preserved permanents used.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections import Counter
+from typing import Any
+
+from manasolver.models.errors import BadQuery
+from manasolver.models.state import GameState
+from manasolver.solver.answers import (
+    CanPayAnswer,
+    MaxXAnswer,
+    PayAnswer,
+    PaymentsAnswer,
+    Reason,
+)
+from manasolver.solver.carry import excluded_board, pool_text
+from manasolver.solver.guide import Step
+from manasolver.solver.request import PaymentRequest, Sources
+
+__all__ = ["can_pay", "can_pay_sourced", "conflict", "excluded_board", "max_x", "max_x_sourced", "pay",
+           "pay_sourced", "payments", "payments_sourced", "read_sources"]
+
+_KINDS = ("require", "exclude", "preserve")
+
+
+def read_sources(raw: object, state: GameState) -> Sources:
+    """The ``sources`` field: an object of up to three lists of permanent ids."""
+    if raw is None:
+        return Sources()
+    if not isinstance(raw, dict):
+        raise BadQuery('sources must be an object {"require": [ids], "exclude": [ids], "preserve": [ids]}',
+                       "sources")
+    for key in raw:
+        if key not in _KINDS:
+            raise BadQuery(f"unknown field {key!r} of sources (require, exclude, preserve)", f"sources.{key}")
+    ids = {p.id for p in state.battlefield}
+    lists: dict[str, tuple[str, ...]] = {}
+    for kind in _KINDS:
+        value: Any = raw.get(kind, [])
+        if not isinstance(value, list) or len(value) > 10_000:
+            raise BadQuery(f"sources.{kind} must be a list of permanent ids", f"sources.{kind}")
+        for i, pid in enumerate(value):
+            if not isinstance(pid, str) or pid not in ids:
+                raise BadQuery(f"{pid!r} is not the id of a permanent on the battlefield", f"sources.{kind}[{i}]")
+        lists[kind] = tuple(dict.fromkeys(value))
+    return Sources(lists["require"], lists["exclude"], lists["preserve"])
+
+
+def conflict(sources: Sources) -> Reason | None:
+    """``conflicting_sources`` when a permanent is both required and excluded."""
+    for pid in sources.require:
+        if pid in sources.exclude:
+            return Reason("conflicting_sources", f"{pid} is both required and excluded")
+    return None
+
+
+# -- the queries with sources -----------------------------------------------------------------
+
+#: Preserved permanents past which ``preserve`` tries only "none of them" and "all of them".
+MAX_PRESERVE_SUBSETS = 8
+
+
+def _plain(req: PaymentRequest, state: GameState) -> PaymentRequest:
+    return dataclasses.replace(req, state=state, sources=Sources())
+
+
+def _required_steps(req: PaymentRequest, state: GameState) -> list[list[Step]] | Reason:
+    """Every way of activating the required permanents (one activation each, its option and
+    mana), as manual payment steps; ``conflicting_sources`` naming one that can't be activated."""
+    from manasolver.solver.guide import _find_all, realizations
+    per: list[list[Step]] = []
+    for pid in req.sources.require:
+        ways = [Step(pid, opt.ability, mana) for opt in _find_all(req, state, pid)
+                for mana in (pool_text(Counter(r)) for r in realizations(opt))]
+        if not ways:
+            return Reason("conflicting_sources", f"{pid} is required but has no mana ability it can activate now")
+        per.append(ways)
+    out: list[list[Step]] = []
+    for combo in itertools.islice(itertools.product(*per), MAX_REQUIRE_WAYS):
+        out.append(list(combo))
+    return out
+
+
+#: Ways of activating the required permanents tried at most.
+MAX_REQUIRE_WAYS = 512
+
+
+def _best(req: PaymentRequest, state: GameState, backend: str | None) -> dict[str, Any] | Reason | None:
+    """The best payment on ``state`` with the required permanents activated (as a plan written
+    for ``req``, preserve counted), a REASON naming a required one that can't help, or None."""
+    from manasolver.solver.guide import best_completion, carry_partial
+    from manasolver.solver.payment_writer import Finisher
+    from manasolver.solver.queries import pay as pay_plain
+    from manasolver.solver.queries import prepare
+    finisher = Finisher(prepare(req, "feasible", req.x or 0))
+    plain = _plain(req, state)
+    if not req.sources.require:
+        answer = pay_plain(plain, backend)
+        return finisher.plan(answer.to_json()["payment"]) if answer.payable else None
+    ways = _required_steps(req, state)
+    if isinstance(ways, Reason):
+        return ways
+    best: tuple[list[int], dict[str, Any]] | None = None
+    for steps in ways:
+        branches = carry_partial(plain, steps)
+        if isinstance(branches, dict):
+            continue
+        whole = best_completion(plain, branches)
+        if whole is None:
+            continue
+        whole = finisher.plan(whole)
+        key = [v for _n, v in whole["score"]]
+        if best is None or key < best[0]:
+            best = (key, whole)
+    if best is None:
+        if pay_plain(plain, backend).payable:
+            return Reason("conflicting_sources", "the cost can't be paid with every required permanent "
+                                                 f"activated ({', '.join(req.sources.require)})")
+        return None
+    return best[1]
+
+
+def _subsets(ids: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The preserved permanents a payment may use, fewest first."""
+    if len(ids) > MAX_PRESERVE_SUBSETS:
+        return [(), ids]
+    return [c for k in range(len(ids) + 1) for c in itertools.combinations(ids, k)]
+
+
+def pay_sourced(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
+    """``pay`` with ``sources``: the excluded never used, the required activated, the fewest
+    preserved used (right after ``no_sacrifice``), the rest as the policy says."""
+    from manasolver.solver.payment_writer import Planned
+    from manasolver.solver.queries import pay as pay_plain
+    bad = conflict(req.sources)
+    if bad is not None:
+        return PayAnswer(False, reason=bad)
+    base = excluded_board(req.state, req.sources.exclude)
+    best: tuple[list[int], dict[str, Any]] | None = None
+    for allowed in _subsets(req.sources.preserve):
+        state = excluded_board(base, set(req.sources.preserve) - set(allowed) - set(req.sources.require))
+        found = _best(req, state, backend)
+        if isinstance(found, Reason):
+            return PayAnswer(False, reason=found)
+        if found is not None:
+            key = [v for _n, v in found["score"]]
+            if best is None or key < best[0]:
+                best = (key, found)
+    if best is None:
+        return PayAnswer(False, reason=pay_plain(_plain(req, base), backend).reason)
+    return PayAnswer(True, source=Planned(best[1]))
+
+
+def can_pay_sourced(req: PaymentRequest, backend: str | None = None) -> CanPayAnswer:
+    """``can_pay`` with ``sources`` (``preserve`` changes only which payment is best)."""
+    answer = pay_sourced(dataclasses.replace(req, sources=dataclasses.replace(req.sources, preserve=())), backend)
+    return CanPayAnswer(answer.payable, answer.reason)
+
+
+def payments_sourced(req: PaymentRequest, limit: int) -> PaymentsAnswer:
+    """``payments`` with ``sources``: those of the board without the excluded permanents that
+    activate every required one, best first (``preserve`` counted), ``pay``'s first."""
+    from manasolver.solver.payment_writer import best_first
+    from manasolver.solver.queries import payments as listed_payments
+    from manasolver.solver.queries import prepare
+    listed = listed_payments(_plain(req, excluded_board(req.state, req.sources.exclude)), limit)
+    need = set(req.sources.require)
+    keep = [p for p in listed.payments if need <= {a.permanent for a in p.activations}]
+    first = pay_sourced(req)
+    head = first.payment if first.payable else None
+    ordered = best_first(prepare(req, "feasible", req.x or 0), keep, head, limit) if keep or head else []
+    return PaymentsAnswer(tuple(ordered), listed.complete, time_bound=listed.time_bound)
+
+
+def max_x_sourced(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
+    """``max_x`` with ``sources``: the largest X of the board without the excluded permanents at
+    which the required ones can be activated (payability falls as X grows), its best payment."""
+    from manasolver.solver.queries import max_x as plain_max_x
+    top = plain_max_x(_plain(req, excluded_board(req.state, req.sources.exclude)), backend)
+    if top.max_x is None:
+        return top
+    lo, hi = -1, top.max_x
+    while lo < hi:  # invariant: lo payable (or -1), every X above hi unpayable
+        mid = (lo + hi + 1) // 2
+        if pay_sourced(dataclasses.replace(req, x=mid), backend).payable:
+            lo = mid
+        else:
+            hi = mid - 1
+    if lo < 0:
+        inner = pay_sourced(dataclasses.replace(req, x=0), backend).reason
+        return MaxXAnswer(None, reason=inner)
+    best = pay_sourced(dataclasses.replace(req, x=lo), backend)
+    return MaxXAnswer(lo, source=best.source, time_bound=top.time_bound)
+
+
+# -- the queries, with or without sources -----------------------------------------------------
+
+def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
+    """:func:`~manasolver.solver.queries.pay`, honouring ``req.sources``."""
+    from manasolver.solver import queries
+    return pay_sourced(req, backend) if req.sources else queries.pay(req, backend)
+
+
+def can_pay(req: PaymentRequest, backend: str | None = None) -> CanPayAnswer:
+    """:func:`~manasolver.solver.queries.can_pay`, honouring ``req.sources``."""
+    from manasolver.solver import queries
+    return can_pay_sourced(req, backend) if req.sources else queries.can_pay(req, backend)
+
+
+def payments(req: PaymentRequest, limit: int = 100) -> PaymentsAnswer:
+    """:func:`~manasolver.solver.queries.payments`, honouring ``req.sources``."""
+    from manasolver.solver import queries
+    return payments_sourced(req, limit) if req.sources else queries.payments(req, limit)
+
+
+def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
+    """:func:`~manasolver.solver.queries.max_x`, honouring ``req.sources``."""
+    from manasolver.solver import queries
+    if req.sources and req.cost.variables:
+        return max_x_sourced(req, backend)
+    return queries.max_x(req, backend)

@@ -1,0 +1,182 @@
+"""The client's queries through the protocol: ``guide``, ``sources`` and ``"apply": true``.
+
+Each answer is checked for what a client draws from it; bad input is an error naming the field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from manasolver.solver import answer
+from manasolver.solver.demo import example_state
+
+
+def _board(*perms: tuple[str, str], **player: Any) -> dict[str, Any]:
+    return {"players": [{"name": "you", **player}, {"name": "opponent"}],
+            "battlefield": [{"id": pid, "card": card} for pid, card in perms]}
+
+
+# -- guide ----------------------------------------------------------------------------------------
+
+def test_guide_lights_the_filter_land_once_the_island_has_paid_its_hybrid_605_3a() -> None:
+    state = example_state("filters")
+    before = answer({"query": "guide", "state": state, "cost": "{U}{U}{R}{R}"})
+    lit = {(n["permanent"], n["ability"]) for n in before["next"]}
+    assert before["completable"] and ("island", 0) in lit and ("bluffs", 1) not in lit
+    after = answer({"query": "guide", "state": state, "cost": "{U}{U}{R}{R}",
+                    "partial": [{"permanent": "island", "ability": 0}]})
+    assert ("bluffs", 1) in {(n["permanent"], n["ability"]) for n in after["next"]}
+    completion = after["completion"]
+    assert completion["activations"][0]["permanent"] == "island"
+    check = answer({"query": "validate", "state": state, "cost": "{U}{U}{R}{R}", "payment": completion})
+    assert check == {"legal": True, "problems": []}
+
+
+def test_guide_leaves_dark_what_would_make_the_cost_unpayable() -> None:
+    state = _board(("plains", "Plains"), ("island", "Island"), ("forest", "Forest"))
+    out = answer({"query": "guide", "state": state, "cost": "{W}{U}",
+                  "partial": [{"permanent": "forest", "ability": 0}]})
+    assert out["completable"]
+    assert {n["permanent"] for n in out["next"]} == {"plains", "island"}
+    stuck = answer({"query": "guide", "state": state, "cost": "{W}{U}{G}{G}"})
+    assert not stuck["completable"] and stuck["next"] == [] and stuck["reason"]["code"] == "insufficient_mana"
+
+
+def test_guide_names_the_first_illegal_step_of_a_partial_payment() -> None:
+    state = example_state("filters")
+    out = answer({"query": "guide", "state": state, "cost": "{U}{R}",
+                  "partial": [{"permanent": "island", "ability": 0}, {"permanent": "island", "ability": 0}]})
+    assert not out["completable"]
+    assert out["reason"]["code"] == "illegal_partial" and out["reason"]["where"] == "partial[1]"
+    filt = answer({"query": "guide", "state": state, "cost": "{U}{R}", "partial": [{"permanent": "bluffs",
+                                                                                  "ability": 1}]})
+    assert filt["reason"]["where"] == "partial[0]" and "{U/R}" in filt["reason"]["message"]
+
+
+def test_guide_asks_which_mana_an_any_color_source_made() -> None:
+    state = _board(("city", "City of Brass"))
+    vague = answer({"query": "guide", "state": state, "cost": "{R}", "partial": [{"permanent": "city", "ability": 0}]})
+    assert vague["reason"]["where"] == "partial[0].mana"
+    wrong = answer({"query": "guide", "state": state, "cost": "{R}",
+                    "partial": [{"permanent": "city", "ability": 0, "mana": "{G}"}]})
+    assert wrong["completable"] is False and wrong["reason"]["code"] == "insufficient_mana"
+    right = answer({"query": "guide", "state": state, "cost": "{R}",
+                    "partial": [{"permanent": "city", "ability": 0, "mana": "{R}"}]})
+    assert right["completable"] and right["completion"]["damage"] == 1
+
+
+def test_guide_bad_partial_is_an_error_naming_the_field() -> None:
+    out = answer({"query": "guide", "state": _board(("f", "Forest")), "cost": "{G}", "partial": {"f": 0}})
+    assert out["error"]["where"] == "partial"
+    out = answer({"query": "guide", "state": _board(("f", "Forest")), "cost": "{G}",
+                  "partial": [{"permanent": "f", "ability": "x"}]})
+    assert out["error"]["where"] == "partial[0].ability"
+
+
+# -- sources ---------------------------------------------------------------------------------------
+
+def test_sources_exclude_never_taps_the_excluded_land() -> None:
+    state = _board(("p1", "Plains"), ("p2", "Plains"))
+    out = answer({"query": "pay", "state": state, "cost": "{W}", "sources": {"exclude": ["p1"]}})
+    assert [a["permanent"] for a in out["payment"]["activations"]] == ["p2"]
+    gone = answer({"query": "can_pay", "state": state, "cost": "{W}{W}", "sources": {"exclude": ["p1"]}})
+    assert gone["payable"] is False
+
+
+def test_sources_require_taps_the_required_one_and_the_engine_does_the_rest() -> None:
+    state = _board(("p1", "Plains"), ("p2", "Plains"), ("i", "Island"))
+    out = answer({"query": "pay", "state": state, "cost": "{W}{U}", "sources": {"require": ["p2"]}})
+    assert sorted(a["permanent"] for a in out["payment"]["activations"]) == ["i", "p2"]
+
+
+def test_sources_preserve_uses_the_preserved_land_only_when_nothing_else_pays() -> None:
+    state = _board(("city", "City of Brass"), ("m", "Mountain"))
+    kept = answer({"query": "pay", "state": state, "cost": "{R}", "sources": {"preserve": ["m"]},
+                   "policy": ["min_sources"]})
+    assert [a["permanent"] for a in kept["payment"]["activations"]] == ["city"]
+    assert kept["payment"]["score"][0] == ["preserve", 0]
+    used = answer({"query": "pay", "state": state, "cost": "{R}{R}", "sources": {"preserve": ["m"]}})
+    assert "uses_preserved" in used["payment"]["warnings"]
+
+
+def test_sources_conflicting_is_a_reason_naming_the_permanent() -> None:
+    state = _board(("p1", "Plains"))
+    out = answer({"query": "pay", "state": state, "cost": "{W}", "sources": {"require": ["p1"], "exclude": ["p1"]}})
+    assert out["reason"]["code"] == "conflicting_sources" and "p1" in out["reason"]["message"]
+    tapped = {"players": [{"name": "you"}], "battlefield": [{"id": "p1", "card": "Plains", "tapped": True},
+                                                            {"id": "p2", "card": "Plains"}]}
+    out = answer({"query": "pay", "state": tapped, "cost": "{W}", "sources": {"require": ["p1"]}})
+    assert out["reason"]["code"] == "conflicting_sources"
+
+
+def test_sources_unknown_id_is_an_error_naming_its_place() -> None:
+    out = answer({"query": "pay", "state": _board(("p1", "Plains")), "cost": "{W}",
+                  "sources": {"exclude": ["p1", "nope"]}})
+    assert out["error"]["code"] == "bad_query" and out["error"]["where"] == "sources.exclude[1]"
+
+
+def test_sources_max_x_and_payments_honour_exclude() -> None:
+    state = _board(("p1", "Plains"), ("p2", "Plains"), ("p3", "Plains"))
+    assert answer({"query": "max_x", "state": state, "cost": "{X}{W}", "sources": {"exclude": ["p3"]}})["max_x"] == 1
+    listed = answer({"query": "payments", "state": state, "cost": "{W}", "sources": {"exclude": ["p1", "p2"]}})
+    assert [[a["permanent"] for a in p["activations"]] for p in listed["payments"]] == [["p3"]]
+
+
+# -- apply -----------------------------------------------------------------------------------------
+
+def test_apply_carries_the_payment_out_on_the_kept_board_701_21a_119_4() -> None:
+    state = {"players": [{"name": "you", "life": 20, "pool": "{G}"}],
+             "battlefield": [{"id": "t", "card": "Treasure", "token": True}, {"id": "reef", "card": "Shivan Reef"},
+                             {"id": "f", "card": "Forest"}]}
+    handle = answer({"query": "open", "state": state})["board"]
+    out = answer({"query": "pay", "board": handle, "cost": "{U}{R}{G}", "apply": True})
+    assert out["applied"] is True
+    paid = {a["permanent"] for a in out["payment"]["activations"]}
+    after = answer({"query": "options", "board": handle})
+    assert after["options"] == (["{G}"] if "f" not in paid else [])
+    again = answer({"query": "can_pay", "board": handle, "cost": "{U}"})
+    assert again["payable"] is False  # the Treasure is gone and the Reef tapped
+    answer({"query": "close", "board": handle})
+
+
+def test_apply_needs_a_kept_board() -> None:
+    out = answer({"query": "pay", "state": _board(("f", "Forest")), "cost": "{G}", "apply": True})
+    assert out["error"]["where"] == "apply"
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+def test_cli_guide_and_sources_flags() -> None:
+    import json
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "manasolver.solver.cli", "guide", "example:filters", "{U}{R}",
+                          "--partial", '[{"permanent": "island", "ability": 0}]', "--json"],
+                         capture_output=True, text=True, check=True)
+    got = json.loads(out.stdout)
+    assert got["completable"] and ("bluffs", 1) in {(n["permanent"], n["ability"]) for n in got["next"]}
+    out = subprocess.run([sys.executable, "-m", "manasolver.solver.cli", "pay", "example:basics", "{G}",
+                          "--exclude", "forest", "--json"], capture_output=True, text=True, check=True)
+    paid = json.loads(out.stdout)
+    assert paid["payable"] and [a["permanent"] for a in paid["payment"]["activations"]] == ["everywhere"]
+    bad = subprocess.run([sys.executable, "-m", "manasolver.solver.cli", "guide", "example:filters", "{U}",
+                          "--partial", "[", "--json"], capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and "--partial" in bad.stderr
+
+
+def test_apply_carries_a_plan_out_in_order() -> None:
+    state = _board(("p1", "Plains"), ("i1", "Island"), ("i2", "Island"))
+    handle = answer({"query": "open", "state": state})["board"]
+    out = answer({"query": "plan", "board": handle, "costs": [{"cost": "{W}"}, {"cost": "{U}"}], "apply": True})
+    assert out["payable"] and out["applied"] is True
+    left = answer({"query": "can_pay", "board": handle, "cost": "{U}"})
+    assert left["payable"] is True  # one Island is left
+    assert answer({"query": "can_pay", "board": handle, "cost": "{U}{U}"})["payable"] is False
+    answer({"query": "close", "board": handle})
+
+
+def test_guide_never_lights_an_excluded_source() -> None:
+    state = _board(("p1", "Plains"), ("p2", "Plains"))
+    out = answer({"query": "guide", "state": state, "cost": "{W}", "sources": {"exclude": ["p1"]}})
+    assert [n["permanent"] for n in out["next"]] == ["p2"]
+    assert [a["permanent"] for a in out["completion"]["activations"]] == ["p2"]
