@@ -97,7 +97,8 @@ class Plan:
 # -- the flow over counted classes ------------------------------------------------------------
 
 _Unit = tuple[str, int, int, bool, bool, str]   # (kind, maker, bit, spell_ok, cost_ok, name)
-_Want = tuple[str, int, int]                     # ("total", index into totals, mask) | ("cost", i, mask) | ("float", -1, bit)
+# ("total", index into totals, mask) | ("cost", i, mask) | ("float", -1, bit)
+_Want = tuple[str, int, int]
 
 
 def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Demand],

@@ -34,7 +34,8 @@ from manasolver.solver.payment import WARNINGS, Activation, Allocation, Payment
 from manasolver.solver.payment_order import Assist, Step, cost_masks, executable, mana_bits, total_demands, widened
 from manasolver.solver.supply.model import Option, restriction_pays_abilities
 
-__all__ = ["Finisher", "Planned", "Written", "best_first", "direct_json", "finish_json", "finish_payment", "writes_directly"]
+__all__ = ["Finisher", "Planned", "Written", "best_first", "direct_json", "finish_json", "finish_payment",
+           "writes_directly"]
 
 _FIRST = itemgetter(0)
 #: One mana of each type as text (``{W}`` … ``{C}``).
@@ -273,7 +274,8 @@ class Finisher:
             assists.append(Assist("convoke", pid, perm.card.colors & ANY_COLOR if perm is not None else 0))
         assists.extend(Assist("improvise", pid) for pid in out.get("improvised", []))
         assists.extend(Assist("delve", name) for name in out.get("delved", []))
-        plan = executable(steps, widened(total_demands(out["total"]), self.widen), _bits(out["pool_used"]), _bits(out["floating"]),
+        plan = executable(steps, widened(total_demands(out["total"]), self.widen), _bits(out["pool_used"]),
+                          _bits(out["floating"]),
                           assists, _after(acts))
         out["activations"] = [acts[i] for i in plan.order]
         allocation = [{"symbol": p.symbol, "paid_by": {p.kind: p.value}} for p in plan.paid]

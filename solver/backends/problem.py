@@ -374,7 +374,8 @@ def executable_order(acts: list[Activation], options: Sequence[tuple[Option, boo
     widen = table.mask if table is not None and not table.identity else None
     steps = [Step(mana_bits(a.mana), cost_masks(opt.mana_cost, a.times, widen), ok,
                   restriction_pays_abilities(opt.restriction)) for a, (opt, ok) in zip(acts, options)]
-    assists = ([Assist("convoke", pid, ANY_COLOR) for pid in convoked] + [Assist("improvise", pid) for pid in improvised]
+    assists = ([Assist("convoke", pid, ANY_COLOR) for pid in convoked]
+               + [Assist("improvise", pid) for pid in improvised]
                + [Assist("delve", name) for name in delved])
     order = order_of(steps, total, pool_used, floating, assists, order_constraints(acts), widen)
     return [acts[i] for i in order]

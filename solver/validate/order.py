@@ -62,7 +62,8 @@ def check_order(pay: Payment, units: Counter[Unit], demands: Counter[Demand], co
         if any(short):
             costs = " ".join(part for part in pay.activations[c].costs if part.startswith("{") and
                              part not in ("{T}", "{Q}"))
-            problems.append(f"activations[{c}]: the mana cost {costs + ' ' if costs else ''}of {_name(pay, c, sources)} can't be "
+            problems.append(f"activations[{c}]: the mana cost {costs + ' ' if costs else ''}"
+                            f"of {_name(pay, c, sources)} can't be "
                             f"paid at its place in the order: the pool and the activations before it "
                             f"don't make that mana (CR 605.3a, 601.2g)")
             return

@@ -40,7 +40,8 @@ def test_filter_plan_drawn_in_executable_order_with_its_allocation(browser: Brow
     payment = page.evaluate("playground.answer()")["payment"]
     order = page.eval_on_selector_all("ol.activations li", "nodes => nodes.map(n => n.dataset.permanent)")
     assert order == [a["permanent"] for a in payment["activations"]] == ["island", "bluffs", "thicket", "gate"]
-    steps = page.eval_on_selector_all(".perm.paid", "nodes => nodes.map(n => [n.dataset.id, n.querySelector('.step').textContent])")
+    steps = page.eval_on_selector_all(".perm.paid",
+                                      "nodes => nodes.map(n => [n.dataset.id, n.querySelector('.step').textContent])")
     assert dict(steps) == {"island": "1", "bluffs": "2", "thicket": "3", "gate": "4"}
     # each symbol linked to the permanent the engine's allocation names
     links = page.eval_on_selector_all(".cost-sym", "nodes => nodes.map(n => [n.dataset.symbol, n.dataset.sources])")
