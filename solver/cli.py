@@ -1,4 +1,4 @@
-"""The ``manasolver`` command line (SPEC §7).
+"""The ``manasolver`` command line.
 
 Each subcommand builds one protocol query and prints its answer, readable by
 default and as the protocol's JSON with ``--json``.  Exit status: 0 with an
@@ -74,7 +74,8 @@ def read_state(spec: str, what: str = "STATE") -> Any:
 
 #: What each subcommand's ``--help`` says it does (its one-line ``help`` is the short form).
 DESCRIPTIONS: dict[str, str] = {
-    "pay": "The best payment of COST on the board STATE under the policy (default: SPEC §6): which "
+    "pay": "The best payment of COST on the board STATE under the policy (default: no sacrifice, least "
+           "life, keep the hand castable, keep colors, least waste, lands first, fewest sources): which "
            "permanents to tap and how, what each hybrid and Phyrexian symbol was paid with, life and "
            "energy spent; or why it can't be paid and the mana missing.",
     "can-pay": "Whether COST can be paid on the board STATE; when it can't, the reason and the smallest "
@@ -97,7 +98,7 @@ DESCRIPTIONS: dict[str, str] = {
     "mana-value": "The mana value and colors of a cost in card notation (starts with '{') or of a card.",
     "batch": "Answer one JSON query per line of standard input with one JSON answer per line of "
              "standard output, in the same order; a bad line gets an error answer and the rest go on.",
-    "bench": "Measure the figures of SPEC §8 (can_pay, pay, batch, start-up, options), beside phase.rs "
+    "bench": "Measure the performance targets (can_pay, pay, batch, start-up, options), beside phase.rs "
              "when the bench extra is installed.",
     "cards": "Card files: 'cards import FILE' converts a card file once into a card database that "
              "later commands open as fast as the bundled one.",

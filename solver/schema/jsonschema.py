@@ -227,7 +227,7 @@ def _document() -> str:
         "$schema": DIALECT,
         "$id": "urn:manasolver:protocol",
         "title": "manasolver protocol",
-        "description": "A query of the manasolver JSON protocol (SPEC §4-§5); $defs holds every query, "
+        "description": "A query of the manasolver JSON protocol; $defs holds every query, "
                        "answer and board object, and answer.<query> the answers each query may give.",
         "$ref": _REF + "Query",
         "$defs": {**dict(sorted(objects.items())), **extra},

@@ -1,4 +1,4 @@
-"""The OpenAPI 3.1 document of ``manasolver serve`` (SPEC §9), built from the same definitions as the
+"""The OpenAPI 3.1 document of ``manasolver serve``, built from the same definitions as the
 JSON Schema (:mod:`~manasolver.solver.schema.jsonschema`).
 
 OpenAPI 3.1 takes JSON Schema 2020-12 as it is, so the schema's ``$defs`` become
@@ -98,7 +98,7 @@ def openapi(version: str, routes: Iterable[str] | None = None) -> dict[str, Any]
     known: dict[str, Any] = {
         "/v1/query": {"post": {"operationId": "query", **query_op}},
         "/": {"post": {"operationId": "rootQuery", **query_op},
-              "get": {"operationId": "playground", "summary": "The playground page (SPEC §11); its files "
+              "get": {"operationId": "playground", "summary": "The playground page; its files "
                                                               "are under /static/",
                       "responses": {"200": {"description": "the page",
                                             "content": {"text/html": {"schema": {"type": "string"}}}},

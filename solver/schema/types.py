@@ -1,4 +1,4 @@
-"""The protocol's objects as typed definitions: every query, every answer and the board (SPEC §4–§5).
+"""The protocol's objects as typed definitions: every query, every answer and the board.
 
 These ``TypedDict`` classes are the one description of the protocol's shapes.  The type checker
 reads them (``manasolver.solver.api`` returns them, so ``answer["payabel"]`` is an error before it
@@ -91,7 +91,7 @@ class Pattern:
 Color = Literal["W", "U", "B", "R", "G"]
 #: A mana type letter: the five colors and colorless (CR 106.1).
 ManaType = Literal["W", "U", "B", "R", "G", "C"]
-#: A cost in card notation, such as ``{2}{W/U}{B/P}`` (SPEC §3).
+#: A cost in card notation, such as ``{2}{W/U}{B/P}``.
 Cost = Annotated[str, Limit("mana_cost")]
 #: Mana in card notation: only ``{W}{U}{B}{R}{G}{C}`` symbols (``""`` for none).
 Mana = Annotated[str, Limit("pool")]
@@ -108,14 +108,14 @@ Zone = Annotated[str, OneOf(ZONES)]
 CastFor = Annotated[str, OneOf(CAST_FOR)]
 #: Every REASON code: the payment's own and the two of casting (not castable at all, not now).
 ReasonCode = Literal[PaymentReasonCode, "timing", "not_castable"]
-#: Every error code (SPEC §5).
+#: Every error code.
 ErrorCode = Literal["bad_cost", "bad_state", "unknown_card", "unknown_field", "unknown_board", "unsupported",
                     "bad_query"]
 #: A policy item written as text: ``spend_color:{"G":3}``.
 SpendColorText = Annotated[str, Pattern(r"^spend_color:")]
 
 
-# -- the board (SPEC §4) ------------------------------------------------------------------------
+# -- the board ------------------------------------------------------------------------
 
 class Characteristics(TypedDict, total=False):
     """A card: a name from the card database, or its characteristics (which override the
@@ -266,7 +266,7 @@ class _StatePlayers(TypedDict):
 
 
 class State(_StatePlayers, total=False):
-    """A board (SPEC §4).
+    """A board.
 
     Fields:
       turn: whose turn and step it is (default: the first player's main phase, stack empty).
@@ -277,7 +277,7 @@ class State(_StatePlayers, total=False):
     battlefield: list[Permanent]
 
 
-# -- the cost context of a payment query (SPEC §5) -----------------------------------------------
+# -- the cost context of a payment query -----------------------------------------------
 
 class SpellObject(TypedDict, total=False):
     """What is being cast or activated: a known card and/or characteristics.
@@ -381,7 +381,7 @@ PolicyItem = Union[Criterion, SpendColorText, SpendColorItem]
 
 
 class PolicyObject(TypedDict, total=False):
-    """A policy with its settings (SPEC §6).
+    """A policy with its settings.
 
     Fields:
       criteria: the criteria in order, compared lexicographically.
@@ -471,7 +471,7 @@ class CostOptions(CastOptions, total=False):
     """The cost context of a payment query besides its cost and X (the Python API's keywords).
 
     Fields:
-      policy: what "best" means (SPEC §6; default no_sacrifice, min_life, keep_castable,
+      policy: what "best" means (default no_sacrifice, min_life, keep_castable,
         keep_colors, min_waste, prefer_lands, min_sources, use_pool).
       backend: the solver to use: flow, fastopt, cpsat or csp (default: the documented chain).
       sources: permanents required, excluded or preserved; a permanent both required and
@@ -1001,7 +1001,7 @@ Warning = Literal["sacrifices", "pays_life", "deals_damage", "spends_energy", "f
 
 
 class Payment(_PaymentRequired, total=False):
-    """A complete payment of a cost (SPEC §5 PAYMENT), a plan a client can carry out step by step:
+    """A complete payment of a cost (PAYMENT), a plan a client can carry out step by step:
     its activations are in an order that can be executed (every activation's own mana cost paid by
     mana the pool or earlier activations made).
 
@@ -1038,7 +1038,7 @@ class _ReasonRequired(TypedDict):
 
 
 class Reason(_ReasonRequired, total=False):
-    """Why a cost can't be paid (SPEC §5 REASON).
+    """Why a cost can't be paid (REASON).
 
     Fields:
       missing: where it applies, the smallest cost that added sources would have to cover.
