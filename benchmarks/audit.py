@@ -802,11 +802,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hostile", nargs="?", const=",".join(HOSTILE), metavar="CHECKS",
                     help=f"run the hostile-load checks instead ({', '.join(HOSTILE)}; all by default), "
                          "written to results/audit_hostile.md")
+    ap.add_argument("--sessions", type=int, metavar="N",
+                    help="with --hostile sessions: open N boards of 10 MB (default 40; 1,000 is the cap of kept "
+                         "boards, about 20 minutes)")
     args = ap.parse_args(argv)
     if args.hostile:
         results = []
         for name in args.hostile.split(","):
-            result = HOSTILE[name.strip()]()
+            check = HOSTILE[name.strip()]
+            result = (hostile_sessions(args.sessions) if check is hostile_sessions and args.sessions
+                      else check())
             print(json.dumps(result), flush=True)
             results.append(result)
         if set(args.hostile.split(",")) == set(HOSTILE):
