@@ -46,11 +46,11 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import Any, TextIO
 
 from manasolver.models.carddb import default_db
 from manasolver.solver.protocol import answer
+from manasolver.benchmarks.checkout import checkout_root
 
 __all__ = ["PROPERTIES", "Report", "card_pools", "check_board", "deck_lists", "main", "random_board", "run"]
 
@@ -61,8 +61,8 @@ PROPERTIES = ("options_payable", "options_cover", "payability", "monotone_x", "v
 PERMANENT_TYPES = frozenset({"artifact", "creature", "enchantment", "land", "planeswalker"})
 BASICS = ("Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes", "Snow-Covered Forest",
           "Snow-Covered Island")
-DECKS = Path(__file__).resolve().parent.parent / "data" / "decks"
-SCHEMA = Path(__file__).resolve().parent.parent / "docs" / "schema.json"
+DECKS = checkout_root() / "data" / "decks"
+SCHEMA = checkout_root() / "docs" / "schema.json"
 _SYMBOL = re.compile(r"\{([^}]*)\}")
 
 

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
+from manasolver.benchmarks.checkout import checkout_root
 
 if TYPE_CHECKING:
     from manasolver.models.card import Card
@@ -74,8 +75,8 @@ class Deck:
 
 
 def decks_dir() -> Path:
-    """``data/decks`` of the checkout this module is in."""
-    return Path(__file__).resolve().parent.parent / "data" / "decks"
+    """``data/decks`` of the checkout (:func:`~manasolver.benchmarks.checkout.checkout_root`)."""
+    return checkout_root() / "data" / "decks"
 
 
 @cache
