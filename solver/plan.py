@@ -673,17 +673,16 @@ class _Splitter:
             self.produces.append(made)
         # the mana costs of activations, by record: (source key, type bit, destination, count)
         self.cost_flows: dict[int, list[tuple[tuple[object, ...], int, tuple[object, ...], int]]] = {}
-        # CP-SAT and the flow name the member paid for (("cost", k, j, "mask", m), ("cost", k, j,
-        # "generic")); the fast optimiser the option (("cost", k, o, mask)), whose activations share
-        # its units equally
+        # CP-SAT names the member paid for (("cost", k, j, "mask", m), ("cost", k, j, "generic"),
+        # ("cost", k, j, "ability", a, ...)); the fast optimiser the option (("cost", k, o, mask), mask an
+        # int), whose activations share its units equally
         member = {(k, m): r for r, (k, m, _o) in enumerate(sol.acts)}
         shared: dict[tuple[int, int], dict[object, list[tuple[tuple[object, ...], int, tuple[object, ...]]]]] = {}
         for src, bit, dst, n in sol.spend:
             if n <= 0 or dst[0] != "cost":
                 continue
             k, j = int(dst[1]), int(dst[2])  # type: ignore[call-overload]
-            if isinstance(dst[3], str) and (len(dst) >= 5 or (k, j) in member):
-                # a member paid for: CP-SAT's ("cost", k, j, "mask", m) or the flow's ("cost", k, j, "generic")
+            if isinstance(dst[3], str):  # CP-SAT's member: ("cost", k, j, "mask", m), ("cost", k, j, "generic")
                 self.cost_flows.setdefault(member[(k, j)], []).append((src, bit, dst, n))
             else:
                 shared.setdefault((k, j), {}).setdefault(dst[3], []).extend([(src, bit, dst)] * n)

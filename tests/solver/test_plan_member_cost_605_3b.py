@@ -1,4 +1,4 @@
-"""``plan`` splits a solution whose mana-ability cost is named by member (the flow backend's
+"""``plan`` splits a solution whose mana-ability cost is named by member (CP-SAT's generic cost
 ``("cost", k, j, "generic")``): Shimmering Grotto's ``{1}, {T}`` paid from the pool (CR 605.3b)."""
 
 from __future__ import annotations
