@@ -27,7 +27,6 @@ import heapq
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
 from manasolver.models.cost import ManaCost
@@ -440,7 +439,6 @@ def generic_demands(count: int) -> list[Demand]:
     return [Demand("{1}", ANY_TYPE, True) for _ in range(count)]
 
 
-@lru_cache(maxsize=4096)
 def mana_bits(text: str) -> tuple[int, ...]:
     """The type bits of a mana string such as ``{U}{R}{C}`` (one bit per symbol)."""
     return tuple(type_bit(part) for part in text.replace("}", "").split("{")[1:])
@@ -463,7 +461,6 @@ def cost_masks(cost: ManaCost, times: int = 1, widen: Callable[[int], int] | Non
     return tuple(one) * times
 
 
-@lru_cache(maxsize=1024)
 def total_demands(total: str) -> tuple[Demand, ...]:
     """The demands of a written total, in order: generic as ``{1}`` each, then each symbol."""
     out: list[Demand] = []
