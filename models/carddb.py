@@ -252,6 +252,14 @@ class CardDB:
 
     def get(self, name: str, where: str = "") -> Card:
         """The card named ``name`` (exact, case-insensitive; see the module docstring)."""
+        card = self.lookup(name, where)
+        if card is None:
+            raise unknown_cards_error([(name, where)], self)
+        return card
+
+    def lookup(self, name: str, where: str = "") -> Card | None:
+        """The card named ``name``, or None when no card data knows it (no error worded: a caller
+        gathering every unknown name words one, :func:`unknown_cards_error`)."""
         if not isinstance(name, str):
             raise BadState(f"a card name must be a string, not {type(name).__name__}", where)
         key = name.strip().lower()
@@ -263,7 +271,7 @@ class CardDB:
         found = (tok, "") if tok is not None else self._found(key)
         rec, origin = found if found is not None else (None, "")
         if rec is None:
-            raise unknown_cards_error([(name, where)], self)
+            return None
         try:
             card = card_from_record(rec, "")
         except ManasolverError as exc:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from manasolver.models.card import Card
 from manasolver.models.carddb import CardDB, unknown_cards_error
-from manasolver.models.errors import ManasolverError, UnknownCard
+from manasolver.models.errors import ManasolverError
 from manasolver.solver.castability.decklists import read_entries
 from manasolver.solver.castability.decklists.entries import MAX_COUNT, DeckError, Entry
 
@@ -83,22 +83,19 @@ def parse_deck(text: str, db: CardDB, filename: str = "") -> Deck:
     return _finish(library, commander)
 
 
-def _resolve(entries: list[Entry], db: CardDB) -> tuple[dict[int, Card], list[tuple[Entry, UnknownCard]]]:
-    """Each entry's card (keyed by the entry's id), and the entries the card data doesn't know."""
+def _resolve(entries: list[Entry], db: CardDB) -> tuple[dict[int, Card], list[Entry]]:
+    """Each entry's card (keyed by the entry's id), and the entries the card data doesn't know
+    (looked up without wording an error: :func:`_unknown_error` words one for all of them)."""
     found: dict[int, Card] = {}
-    misses: list[tuple[Entry, UnknownCard]] = []
+    misses: list[Entry] = []
     for entry in entries:
-        try:
-            found[id(entry)] = _card(db, entry.name, entry.where)
-        except UnknownCard as err:
-            for other in _other_readings(entry.name):
-                try:
-                    found[id(entry)] = _card(db, other, entry.where)
-                    break
-                except UnknownCard:
-                    pass
-            else:
-                misses.append((entry, err))
+        for name in (entry.name, *_other_readings(entry.name)):
+            card = _card(db, name, entry.where)
+            if card is not None:
+                found[id(entry)] = card
+                break
+        else:
+            misses.append(entry)
     return found, misses
 
 
@@ -112,21 +109,18 @@ def _other_readings(name: str) -> list[str]:
     return []
 
 
-def _card(db: CardDB, name: str, where: str) -> Card:
+def _card(db: CardDB, name: str, where: str) -> Card | None:
     try:
-        return db.get(name, where)
-    except UnknownCard:
-        raise
+        return db.lookup(name, where)
     except ManasolverError as err:
         raise DeckError(f"{where}: {err.message}", where) from None
 
 
-def _unknown_error(misses: list[tuple[Entry, UnknownCard]], db: CardDB) -> DeckError:
+def _unknown_error(misses: list[Entry], db: CardDB) -> DeckError:
     """One error naming every unknown card of the deck at once, each with its line, near names only
     when they are near, the date the card data reaches and how to bring newer cards."""
-    unknown = tuple((entry.where, entry.name) for entry, _ in misses)
-    err = unknown_cards_error([(entry.name, entry.where) for entry, _ in misses], db)
-    return DeckError(err.message, misses[0][0].where, unknown)
+    err = unknown_cards_error([(entry.name, entry.where) for entry in misses], db)
+    return DeckError(err.message, misses[0].where, tuple((entry.where, entry.name) for entry in misses))
 
 
 def _may_command(card: Card) -> bool:
