@@ -40,6 +40,7 @@ from manasolver.models._memo import IdentityMemo
 from manasolver.models.errors import Unsupported
 from manasolver.models.rules.land_types import effective_land_types, effective_subtypes, has_effect, loses_rules_text
 from manasolver.models.rules.missing import NotOnBoard, permanent_field, player_field
+from manasolver.models.rules.history import HISTORY_AMOUNTS, history_amount
 from manasolver.models.state import STEPS, GameState, Permanent, Player
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, COLORS, TYPE_BITS, type_bit
 
@@ -183,6 +184,8 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
         value = removed
     elif kind == "life":
         value = state.player(permanent.controller).life
+    elif kind in HISTORY_AMOUNTS:
+        value = history_amount(amount, state, permanent)
     elif kind == "history":
         raise NotOnBoard(f"{permanent.card.name} ({permanent.id}) adds mana by {amount.name}, which the board "
                          "does not hold", f"battlefield.{permanent.id}")

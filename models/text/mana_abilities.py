@@ -213,12 +213,15 @@ def _plain_count(text: str, plural: bool) -> Amount:
 #: Amounts read from what the board does not hold (SPEC §4 has no field for them): the ability
 #: is left out of the supply naming it (``Amount("history")``, solver/supply/unmodelled.ability_gap).
 _NOT_ON_BOARD = {
-    "card you've drawn this turn": "the cards drawn this turn",
-    "the greatest power among creatures you control that entered the battlefield this turn":
-        "which creatures entered the battlefield this turn",
-    "the greatest power among creatures you control that entered this turn":
-        "which creatures entered the battlefield this turn",
     "Crossbreed Labs watermark among permanents you control": "the permanents' watermarks",
+}
+#: Amounts read from the board's history fields (models/rules/history.py evaluates them).
+_HISTORY_AMOUNTS = {
+    "card you've drawn this turn": Amount("cards_drawn"),
+    "the greatest power among creatures you control that entered the battlefield this turn":
+        Amount("entered_power", types=frozenset({"creature"})),
+    "the greatest power among creatures you control that entered this turn":
+        Amount("entered_power", types=frozenset({"creature"})),
 }
 
 
@@ -240,6 +243,8 @@ def _amount(text: str) -> Amount:
         return Amount("removed")
     if text == "your life total":
         return Amount("life")
+    if text in _HISTORY_AMOUNTS:
+        return _HISTORY_AMOUNTS[text]
     if text in _NOT_ON_BOARD:
         return Amount("history", name=_NOT_ON_BOARD[text])
     if text == "the amount of life you gained this turn":

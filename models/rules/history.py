@@ -1,0 +1,83 @@
+"""The rules that read the board's history fields: cards drawn this turn, which permanents entered
+this turn, renown, a player's designations and library.
+
+Each reader answers from the field, or raises :class:`~manasolver.models.rules.missing.NotOnBoard`
+naming the field (its path on the board) when the board leaves it out and the answer depends on it.
+"""
+
+from __future__ import annotations
+
+from manasolver.models.abilities import Amount
+from manasolver.models.card import Card
+from manasolver.models.rules.missing import NotOnBoard, permanent_field, player_field
+from manasolver.models.state import GameState, Library, Permanent
+
+__all__ = ["HISTORY_AMOUNTS", "designation", "entered_this_turn", "history_amount", "library", "renowned",
+           "top_card"]
+
+#: The :class:`~manasolver.models.abilities.Amount` kinds read here.
+HISTORY_AMOUNTS = frozenset({"cards_drawn", "entered_power"})
+
+
+def history_amount(amount: Amount, state: GameState, permanent: Permanent) -> int:
+    """The value, before ``plus`` and ``times``, of an amount of :data:`HISTORY_AMOUNTS` for
+    ``permanent``'s ability: ``cards_drawn`` (Kydele, Chosen of Kruphix: the controller's
+    ``cards_drawn_this_turn``), ``entered_power`` (Alena, Kessig Trapper: the greatest power among
+    the creatures its controller controls that entered the battlefield this turn, 0 if none)."""
+    if amount.kind == "cards_drawn":
+        return state.player(permanent.controller).cards_drawn_this_turn
+    if amount.kind == "entered_power":
+        from manasolver.models.rules.amounts import power_of
+
+        return max((power_of(p) for p in state.controlled_by(permanent.controller)
+                    if p.is_creature and entered_this_turn(state, p, permanent)), default=0)
+    raise ValueError(f"not a history amount: {amount.kind!r}")
+
+
+def entered_this_turn(state: GameState, permanent: Permanent, reader: Permanent | None = None) -> bool:
+    """Did ``permanent`` enter the battlefield this turn (its ``entered_this_turn``)?  ``reader``:
+    the permanent whose ability asks, named in the error when the field is left out."""
+    if permanent.entered_this_turn is None:
+        who = reader or permanent
+        raise NotOnBoard(f"{who.card.name} ({who.id}) reads whether {permanent.card.name} ({permanent.id}) entered "
+                         "the battlefield this turn, which the board does not give (\"entered_this_turn\")",
+                         permanent_field(state, permanent, "entered_this_turn"))
+    return permanent.entered_this_turn
+
+
+def renowned(state: GameState, permanent: Permanent) -> bool:
+    """Is ``permanent`` renowned (CR 702.112b; its ``renowned``)?"""
+    if permanent.renowned is None:
+        raise NotOnBoard(f"{permanent.card.name} ({permanent.id}) has mana only while renowned, which the board "
+                         "does not give (\"renowned\")", permanent_field(state, permanent, "renowned"))
+    return permanent.renowned
+
+
+def designation(state: GameState, player: str, which: str, reader: Permanent) -> bool:
+    """Does ``player`` have designation ``which`` (``"monarch"``, ``"initiative"``, ``"city's
+    blessing"``; the player's ``designations``)?"""
+    held = state.player(player).designations
+    if held is None:
+        raise NotOnBoard(f"{reader.card.name} ({reader.id}) reads whether {player} has the {which}, which the "
+                         "board does not give (\"designations\")", player_field(state, player, "designations"))
+    return which in held
+
+
+def library(state: GameState, player: str, reader: Permanent) -> Library:
+    """``player``'s library as the board gives it."""
+    found = state.player(player).library
+    if found is None:
+        raise NotOnBoard(f"{reader.card.name} ({reader.id}) reads {player}'s library, which the board does not "
+                         "give (\"library\")", player_field(state, player, "library"))
+    return found
+
+
+def top_card(state: GameState, player: str, reader: Permanent) -> Card | None:
+    """The top card of ``player``'s library (None when it is empty)."""
+    lib = library(state, player, reader)
+    if lib.size == 0:
+        return None
+    if not lib.top:
+        raise NotOnBoard(f"{reader.card.name} ({reader.id}) reads the top card of {player}'s library, which the "
+                         "board does not give (\"library.top\")", player_field(state, player, "library.top"))
+    return lib.top[0]
