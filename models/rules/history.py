@@ -7,13 +7,19 @@ naming the field (its path on the board) when the board leaves it out and the an
 
 from __future__ import annotations
 
-from manasolver.models.abilities import Amount
+from dataclasses import replace
+
+from manasolver.models.abilities import Amount, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.rules.missing import NotOnBoard, permanent_field, player_field
 from manasolver.models.state import GameState, Library, Permanent
 
-__all__ = ["HISTORY_AMOUNTS", "designation", "entered_this_turn", "history_amount", "library", "renowned",
-           "top_card"]
+__all__ = ["HISTORY_AMOUNTS", "MILL_A_CARD", "MilledOut", "designation", "entered_this_turn", "history_amount",
+           "library", "milling_ability", "renowned", "top_card"]
+
+#: The cost part "Mill a card" as the tap-cost reader names it (CR 701.13).
+MILL_A_CARD = "mill a card"
+
 
 #: The :class:`~manasolver.models.abilities.Amount` kinds read here.
 HISTORY_AMOUNTS = frozenset({"cards_drawn", "entered_power"})
@@ -81,3 +87,48 @@ def top_card(state: GameState, player: str, reader: Permanent) -> Card | None:
         raise NotOnBoard(f"{reader.card.name} ({reader.id}) reads the top card of {player}'s library, which the "
                          "board does not give (\"library.top\")", player_field(state, player, "library.top"))
     return lib.top[0]
+
+
+class MilledOut(Exception):
+    """A mana ability with a milling cost that the board's library can't answer exactly: the
+    permanent is left out of the supply with :attr:`reason`."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def milling_ability(state: GameState, permanent: Permanent, ab: ManaAbility,
+                    parts: tuple[str, ...]) -> ManaAbility | None:
+    """``ab`` (whose cost mills a card, CR 701.13) as the supply can pay it from its controller's
+    ``library``: the cost read as paid, or None when it can't be paid (an empty library, CR
+    118.3).  The library is one resource of all the controller's milling costs, so the cost is
+    read as paid only when the library holds a card for each of them (each such ability is
+    activated once, its cost taps the permanent).  Raises :class:`MilledOut` naming why
+    otherwise (Charmed Pendant's "Activate only as an instant" among them)."""
+    lib = state.player(permanent.controller).library
+    if lib is None:
+        raise MilledOut("milling a card needs the player's library, which the board does not give (\"library\")")
+    if "Activate only as" in ab.text:
+        raise MilledOut("'Activate only as an instant/a sorcery': the mana is made before the spell is cast "
+                        "(CR 602.5d, 605.3a), which is not modelled for this cost")
+    if any(p not in (MILL_A_CARD, "{T}") and not p.startswith("{") for p in parts):
+        raise MilledOut("its cost has another part that is not modelled: " + ", ".join(parts))
+    if lib.size == 0:
+        return None
+    if not ab.cost.tap:
+        raise MilledOut("a milling cost without {T} (activated any number of times) is not modelled")
+    millers = _milling_costs(state, permanent.controller)
+    if lib.size < millers:
+        raise MilledOut(f"the library holds {lib.size} cards for {millers} milling costs, and which ones are paid "
+                        "is not modelled")
+    return replace(ab, cost=replace(ab.cost, unmodelled=""))
+
+
+def _milling_costs(state: GameState, player: str) -> int:
+    """How many of ``player``'s permanents have a mana ability whose cost mills a card."""
+    from manasolver.models.text.read import card_text
+
+    return sum(1 for p in state.controlled_by(player)
+               if any(MILL_A_CARD in t.parts for t in card_text(p.card).tap_costs))
+

@@ -49,3 +49,39 @@ def test_alena_kessig_trapper_reads_creatures_that_entered_this_turn() -> None:
     _unsupported(_pay(_board(alena, {"entered_this_turn": False}, "Grizzly Bears"), "{1}"),
                  "battlefield[1].entered_this_turn")
     _unsupported(_pay(_board(alena), "{1}"), "battlefield[0].entered_this_turn")
+
+
+def _cards(*names: str, **player: Any) -> dict[str, Any]:
+    return {"players": [{"name": "you", **player}, {"name": "opp"}],
+            "battlefield": [{"id": f"p{i}", "card": n} for i, n in enumerate(names)]}
+
+
+def test_millikin_mills_from_the_library_701_13() -> None:
+    """Millikin ("{T}, Mill a card: Add {C}"): paid from the board's library; an empty library pays
+    no milling cost (CR 118.3); without a library the Millikin is left out naming the field."""
+    out = _pay(_cards("Millikin", "Forest", library={"size": 5}), "{2}")
+    assert _mana(out, "p0") == "{C}" and "mill a card" in out["payment"]["activations"][0]["costs"]
+    assert _pay(_cards("Millikin", "Forest", library={"size": 0}), "{2}")["payable"] is False
+    out = _pay(_cards("Millikin", "Forest"), "{G}")
+    (gap,) = out["unsupported"]
+    assert gap["permanent"] == "p0" and '"library"' in gap["reason"]
+
+
+def test_deranged_assistant_and_millikin_share_the_library() -> None:
+    """Two milling costs (Millikin, Deranged Assistant) need two cards: with one, the answer does
+    not guess which is paid and leaves one out naming why."""
+    both = _pay(_cards("Millikin", "Deranged Assistant", "Forest", library={"size": 2}), "{3}")
+    assert both["payable"] is True and "unsupported" not in both
+    one = _pay(_cards("Millikin", "Deranged Assistant", "Forest", library={"size": 1}), "{G}")
+    assert one["payable"] is True
+    assert {u["permanent"] for u in one["unsupported"] if "2 milling costs" in u["reason"]} == {"p0", "p1"}
+    refused = _pay(_cards("Millikin", "Deranged Assistant", "Forest", library={"size": 1}), "{2}")
+    assert refused["error"]["code"] == "unsupported"
+
+
+def test_charmed_pendant_stays_left_out_for_its_instant_timing() -> None:
+    """Charmed Pendant ("{T}, Mill a card: … Activate only as an instant"): the library is given,
+    but its timing is not modelled, so it stays left out saying so."""
+    out = _pay(_cards("Charmed Pendant", "Forest", library={"size": 3, "top": ["Lightning Bolt"]}), "{G}")
+    (gap,) = out["unsupported"]
+    assert "instant" in gap["reason"]
