@@ -73,7 +73,7 @@ def library(state: GameState, player: str, reader: Permanent) -> Library:
     """``player``'s library as the board gives it."""
     found = state.player(player).library
     if found is None:
-        raise NotOnBoard(f"{reader.card.name} ({reader.id}) reads {player}'s library, which the board does not "
+        raise NotOnBoard(f"{reader.card.name} ({reader.id}) reads the library of {player}, which the board does not "
                          "give (\"library\")", player_field(state, player, "library"))
     return found
 
@@ -84,7 +84,7 @@ def top_card(state: GameState, player: str, reader: Permanent) -> Card | None:
     if lib.size == 0:
         return None
     if not lib.top:
-        raise NotOnBoard(f"{reader.card.name} ({reader.id}) reads the top card of {player}'s library, which the "
+        raise NotOnBoard(f"{reader.card.name} ({reader.id}) reads the top card of the library of {player}, which the "
                          "board does not give (\"library.top\")", player_field(state, player, "library.top"))
     return lib.top[0]
 

@@ -246,9 +246,9 @@ def test_mairsil_activates_each_caged_ability_only_once_each_turn() -> None:
 
 
 @pytest.mark.parametrize("card", ["Conspicuous Snoop", "Skill Borrower"])
-def test_top_of_library_holders_stay_unsupported(card: str) -> None:
-    """The top card of a library is not on the board (SPEC §4 has no library): refused, naming it."""
-    _refused(_board(card, "Forest"), "{G}", "battlefield[0]", "top card of a library")
+def test_top_of_library_holders_without_a_library_are_unsupported(card: str) -> None:
+    """Without the board's library the top card is unknown: refused, naming the field."""
+    _refused(_board(card, "Forest"), "{G}", "players[0].library", "library")
 
 
 def test_validate_accepts_an_activation_of_a_held_ability() -> None:

@@ -85,3 +85,28 @@ def test_charmed_pendant_stays_left_out_for_its_instant_timing() -> None:
     out = _pay(_cards("Charmed Pendant", "Forest", library={"size": 3, "top": ["Lightning Bolt"]}), "{G}")
     (gap,) = out["unsupported"]
     assert "instant" in gap["reason"]
+
+
+def _borrower(library: dict[str, Any] | None) -> dict[str, Any]:
+    you: dict[str, Any] = {"name": "you"} if library is None else {"name": "you", "library": library}
+    return {"players": [you, {"name": "opp"}],
+            "battlefield": [{"id": "s", "card": "Skill Borrower"}, {"id": "f", "card": "Forest"}]}
+
+
+def test_skill_borrower_has_the_top_cards_abilities_613_1f() -> None:
+    """Skill Borrower: while the top card of its controller's library is an artifact or creature
+    card, it has that card's activated abilities (a Sol Ring on top: {C}{C}); a land on top or an
+    empty library gives nothing; the top card not given, or no library, is unsupported naming it."""
+    assert _mana(_pay(_borrower({"size": 3, "top": ["Sol Ring"]}), "{3}"), "s") == "{C}{C}"
+    assert _pay(_borrower({"size": 3, "top": ["Forest"]}), "{2}")["payable"] is False
+    assert _pay(_borrower({"size": 0}), "{2}")["payable"] is False
+    _unsupported(_pay(_borrower({"size": 3}), "{1}"), "players[0].library.top")
+    _unsupported(_pay(_borrower(None), "{1}"), "players[0].library")
+
+
+def test_conspicuous_snoop_reads_only_a_goblin_on_top() -> None:
+    """Conspicuous Snoop: only a Goblin card on top gives its abilities; a Sol Ring does not."""
+    board = _borrower({"size": 3, "top": ["Sol Ring"]})
+    board["battlefield"][0]["card"] = "Conspicuous Snoop"
+    assert _pay(board, "{2}")["payable"] is False
+    assert _pay(board, "{G}")["payable"] is True
