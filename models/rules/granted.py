@@ -190,7 +190,8 @@ def _top_card_object(state: GameState, holder: Permanent, text: str) -> list[_Ob
     if not any(k in card.type_line.types or card.type_line.has(k) for k in kinds):
         return []
     where = player_field(state, holder.controller, "library.top[0]")
-    return [_Object(card, printed_as_given(card), where, f"{card.name} (the top card of the library of {holder.controller})")]
+    label = f"{card.name} (the top card of the library of {holder.controller})"
+    return [_Object(card, printed_as_given(card), where, label)]
 
 
 class _Refusal(Exception):
