@@ -22,14 +22,17 @@ MILL_A_CARD = "mill a card"
 
 
 #: The :class:`~manasolver.models.abilities.Amount` kinds read here.
-HISTORY_AMOUNTS = frozenset({"cards_drawn", "entered_power"})
+HISTORY_AMOUNTS = frozenset({"cards_drawn", "entered_power", "entered_self", "entered_self_or_basic"})
 
 
 def history_amount(amount: Amount, state: GameState, permanent: Permanent) -> int:
     """The value, before ``plus`` and ``times``, of an amount of :data:`HISTORY_AMOUNTS` for
     ``permanent``'s ability: ``cards_drawn`` (Kydele, Chosen of Kruphix: the controller's
     ``cards_drawn_this_turn``), ``entered_power`` (Alena, Kessig Trapper: the greatest power among
-    the creatures its controller controls that entered the battlefield this turn, 0 if none)."""
+    the creatures its controller controls that entered the battlefield this turn, 0 if none),
+    ``entered_self`` (1 when the source entered this turn: "Activate only if this land entered this
+    turn") and ``entered_self_or_basic`` (1 when it did or its controller controls a basic land:
+    Gathering Place, Dark Fortress)."""
     if amount.kind == "cards_drawn":
         return state.player(permanent.controller).cards_drawn_this_turn
     if amount.kind == "entered_power":
@@ -37,6 +40,11 @@ def history_amount(amount: Amount, state: GameState, permanent: Permanent) -> in
 
         return max((power_of(p) for p in state.controlled_by(permanent.controller)
                     if p.is_creature and entered_this_turn(state, p, permanent)), default=0)
+    if amount.kind == "entered_self_or_basic" and any(
+            p.is_land and "basic" in p.card.type_line.supertypes for p in state.controlled_by(permanent.controller)):
+        return 1  # "or if you control a basic land": whether it entered does not matter
+    if amount.kind in ("entered_self", "entered_self_or_basic"):
+        return int(entered_this_turn(state, permanent))
     raise ValueError(f"not a history amount: {amount.kind!r}")
 
 

@@ -215,6 +215,12 @@ def _plain_count(text: str, plural: bool) -> Amount:
 _NOT_ON_BOARD = {
     "Crossbreed Labs watermark among permanents you control": "the permanents' watermarks",
 }
+#: Activation conditions read from the board's history fields: 1 when they hold.
+_HISTORY_CONDITIONS = {
+    f"{this} entered this turn{rest}": Amount(kind)
+    for this in ("this land", "~")
+    for rest, kind in (("", "entered_self"), (" or if you control a basic land", "entered_self_or_basic"))
+}
 #: Amounts read from the board's history fields (models/rules/history.py evaluates them).
 _HISTORY_AMOUNTS = {
     "card you've drawn this turn": Amount("cards_drawn"),
@@ -502,6 +508,8 @@ def _condition(text: str) -> Condition:
     if body == "you played a land this turn":
         # River of Tears: the player's lands_played_this_turn (SPEC §4, default 0)
         return Condition(text, counts=((Amount("lands_played"), 1),))
+    if body in _HISTORY_CONDITIONS:  # the source's entered_this_turn (models/rules/history.py)
+        return Condition(text, counts=((_HISTORY_CONDITIONS[body], 1),))
     if m := re.fullmatch(r"creatures you control have total power (\d+) or greater", body):
         return Condition(text, counts=((Amount("total_power", types=frozenset({"creature"})), int(m.group(1))),))
     raise Unreadable(text)

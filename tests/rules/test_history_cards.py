@@ -110,3 +110,22 @@ def test_conspicuous_snoop_reads_only_a_goblin_on_top() -> None:
     board["battlefield"][0]["card"] = "Conspicuous Snoop"
     assert _pay(board, "{2}")["payable"] is False
     assert _pay(board, "{G}")["payable"] is True
+
+
+def test_gathering_place_entered_this_turn_or_a_basic_land_602_5b() -> None:
+    """Gathering Place ("Activate only if this land entered this turn or if you control a basic
+    land"): with a basic land (Wastes) its entered_this_turn is not needed; without one, it
+    answers from entered_this_turn, and names the field when it is left out."""
+    def place(entered: bool | None, other: str) -> dict[str, Any]:
+        return _board("Gathering Place", {} if entered is None else {"entered_this_turn": entered}, other)
+    assert _mana(_pay(place(None, "Wastes"), "{W}")) == "{W}"
+    assert _mana(_pay(place(True, "Sol Ring"), "{W}")) == "{W}"
+    assert _pay(place(False, "Sol Ring"), "{W}")["payable"] is False
+    assert _mana(_pay(place(True, "Sol Ring"), "{W}")) == "{W}"
+    _unsupported(_pay(place(None, "Sol Ring"), "{W}"), "battlefield[0].entered_this_turn")
+
+
+def test_mirrex_activates_only_the_turn_it_entered() -> None:
+    """Mirrex ("{T}: Add one mana of any color. Activate only if this land entered this turn")."""
+    assert _mana(_pay(_board("Mirrex", {"entered_this_turn": True}), "{B}")) == "{B}"
+    assert _pay(_board("Mirrex", {"entered_this_turn": False}), "{B}")["payable"] is False
