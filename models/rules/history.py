@@ -22,7 +22,7 @@ MILL_A_CARD = "mill a card"
 
 
 #: The :class:`~manasolver.models.abilities.Amount` kinds read here.
-HISTORY_AMOUNTS = frozenset({"cards_drawn", "entered_power", "entered_self", "entered_self_or_basic"})
+HISTORY_AMOUNTS = frozenset({"cards_drawn", "designation", "entered_power", "entered_self", "entered_self_or_basic"})
 
 
 def history_amount(amount: Amount, state: GameState, permanent: Permanent) -> int:
@@ -32,7 +32,8 @@ def history_amount(amount: Amount, state: GameState, permanent: Permanent) -> in
     the creatures its controller controls that entered the battlefield this turn, 0 if none),
     ``entered_self`` (1 when the source entered this turn: "Activate only if this land entered this
     turn") and ``entered_self_or_basic`` (1 when it did or its controller controls a basic land:
-    Gathering Place, Dark Fortress)."""
+    Gathering Place, Dark Fortress), ``designation`` (1 when the controller has the designation
+    ``amount.name``: Sarevok's Tome's initiative)."""
     if amount.kind == "cards_drawn":
         return state.player(permanent.controller).cards_drawn_this_turn
     if amount.kind == "entered_power":
@@ -40,6 +41,8 @@ def history_amount(amount: Amount, state: GameState, permanent: Permanent) -> in
 
         return max((power_of(p) for p in state.controlled_by(permanent.controller)
                     if p.is_creature and entered_this_turn(state, p, permanent)), default=0)
+    if amount.kind == "designation":
+        return int(designation(state, permanent.controller, amount.name, permanent))
     if amount.kind == "entered_self_or_basic" and any(
             p.is_land and "basic" in p.card.type_line.supertypes for p in state.controlled_by(permanent.controller)):
         return 1  # "or if you control a basic land": whether it entered does not matter
@@ -72,7 +75,7 @@ def designation(state: GameState, player: str, which: str, reader: Permanent) ->
     blessing"``; the player's ``designations``)?"""
     held = state.player(player).designations
     if held is None:
-        raise NotOnBoard(f"{reader.card.name} ({reader.id}) reads whether {player} has the {which}, which the "
+        raise NotOnBoard(f"{reader.card.name} ({reader.id}) reads whether player {player!r} has the {which}, which the "
                          "board does not give (\"designations\")", player_field(state, player, "designations"))
     return which in held
 

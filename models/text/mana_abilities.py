@@ -217,9 +217,12 @@ _NOT_ON_BOARD = {
 }
 #: Activation conditions read from the board's history fields: 1 when they hold.
 _HISTORY_CONDITIONS = {
-    f"{this} entered this turn{rest}": Amount(kind)
-    for this in ("this land", "~")
-    for rest, kind in (("", "entered_self"), (" or if you control a basic land", "entered_self_or_basic"))
+    **{f"{this} entered this turn{rest}": Amount(kind)
+       for this in ("this land", "~")
+       for rest, kind in (("", "entered_self"), (" or if you control a basic land", "entered_self_or_basic"))},
+    **{f"you have {the}": Amount("designation", name=name)
+       for the, name in (("the initiative", "initiative"), ("the city's blessing", "city's blessing"))},
+    "you're the monarch": Amount("designation", name="monarch"),
 }
 #: Amounts read from the board's history fields (models/rules/history.py evaluates them).
 _HISTORY_AMOUNTS = {
@@ -497,6 +500,10 @@ def _you_control(text: str) -> tuple[Amount, int]:
 def _condition(text: str) -> Condition:
     """An "if" clause evaluable on the board (CR 602.5b; "instead" amounts)."""
     body = text.strip().rstrip(".")
+    if m := re.fullmatch(r"you control an? ([A-Z][a-z]+) or an? ([A-Z][a-z]+)", body):
+        # the Verges: a permanent with either subtype (Amount.subtypes is any-of)
+        return Condition(text, counts=((Amount("count", subtypes=frozenset({m.group(1).lower(), m.group(2).lower()})),
+                                        1),))
     if m := re.fullmatch(r"you control (.+?) and (an? .+)", body):
         return Condition(text, counts=(_you_control(m.group(1)), _you_control(m.group(2))))
     if m := re.fullmatch(r"you control (.+)", body):
@@ -508,7 +515,7 @@ def _condition(text: str) -> Condition:
     if body == "you played a land this turn":
         # River of Tears: the player's lands_played_this_turn (SPEC §4, default 0)
         return Condition(text, counts=((Amount("lands_played"), 1),))
-    if body in _HISTORY_CONDITIONS:  # the source's entered_this_turn (models/rules/history.py)
+    if body in _HISTORY_CONDITIONS:  # the board's history fields (models/rules/history.py)
         return Condition(text, counts=((_HISTORY_CONDITIONS[body], 1),))
     if m := re.fullmatch(r"creatures you control have total power (\d+) or greater", body):
         return Condition(text, counts=((Amount("total_power", types=frozenset({"creature"})), int(m.group(1))),))

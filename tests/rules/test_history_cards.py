@@ -129,3 +129,22 @@ def test_mirrex_activates_only_the_turn_it_entered() -> None:
     """Mirrex ("{T}: Add one mana of any color. Activate only if this land entered this turn")."""
     assert _mana(_pay(_board("Mirrex", {"entered_this_turn": True}), "{B}")) == "{B}"
     assert _pay(_board("Mirrex", {"entered_this_turn": False}), "{B}")["payable"] is False
+
+
+def test_sarevoks_tome_reads_the_initiative_725() -> None:
+    """Sarevok's Tome ("{T}: Add {C}. If you have the initiative, add {C}{C} instead"): read from the
+    player's designations; left out, the answer names the field where the Tome could help."""
+    tome = "Sarevok's Tome"
+    assert _mana(_pay(_board(tome, None, designations=["initiative"]), "{2}")) == "{C}{C}"
+    assert _pay(_board(tome, None, designations=[]), "{2}")["payable"] is False
+    assert _pay(_board(tome, None, designations=["monarch"]), "{2}")["payable"] is False
+    _unsupported(_pay(_board(tome), "{1}"), "players[0].designations")
+
+
+def test_blazemire_verge_needs_a_swamp_or_a_mountain_602_5b() -> None:
+    """Blazemire Verge's second ability ("Activate only if you control a Swamp or a Mountain"):
+    either subtype, after land-type changes, is enough."""
+    assert _mana(_pay(_board("Blazemire Verge", None, "Swamp"), "{R}")) == "{R}"
+    assert _mana(_pay(_board("Blazemire Verge", None, "Mountain"), "{R}{R}")) == "{R}"
+    assert _pay(_board("Blazemire Verge", None, "Forest"), "{R}")["payable"] is False
+    assert _mana(_pay(_board("Blazemire Verge", None, "Forest"), "{B}")) == "{B}"
