@@ -11,7 +11,7 @@ from manasolver.models.board.dump import state_to_json
 from manasolver.models.board.load import load_state
 from manasolver.models.errors import ManasolverError
 from manasolver.models.state import Library
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 
 def _board(player: dict[str, Any] | None = None, perm: dict[str, Any] | None = None,
