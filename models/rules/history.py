@@ -22,7 +22,8 @@ MILL_A_CARD = "mill a card"
 
 
 #: The :class:`~manasolver.models.abilities.Amount` kinds read here.
-HISTORY_AMOUNTS = frozenset({"cards_drawn", "designation", "entered_power", "entered_self", "entered_self_or_basic"})
+HISTORY_AMOUNTS = frozenset({"cards_drawn", "designation", "entered_power", "entered_self", "entered_self_or_basic",
+                             "renowned", "top_card"})
 
 
 def history_amount(amount: Amount, state: GameState, permanent: Permanent) -> int:
@@ -33,7 +34,9 @@ def history_amount(amount: Amount, state: GameState, permanent: Permanent) -> in
     ``entered_self`` (1 when the source entered this turn: "Activate only if this land entered this
     turn") and ``entered_self_or_basic`` (1 when it did or its controller controls a basic land:
     Gathering Place, Dark Fortress), ``designation`` (1 when the controller has the designation
-    ``amount.name``: Sarevok's Tome's initiative)."""
+    ``amount.name``: Sarevok's Tome's initiative), ``renowned`` (1 when the source is renowned:
+    Honored Hierarch) and ``top_card`` (1 when the top card of its controller's library has one of
+    ``amount.types``: Mul Daya Channelers)."""
     if amount.kind == "cards_drawn":
         return state.player(permanent.controller).cards_drawn_this_turn
     if amount.kind == "entered_power":
@@ -41,6 +44,11 @@ def history_amount(amount: Amount, state: GameState, permanent: Permanent) -> in
 
         return max((power_of(p) for p in state.controlled_by(permanent.controller)
                     if p.is_creature and entered_this_turn(state, p, permanent)), default=0)
+    if amount.kind == "renowned":
+        return int(renowned(state, permanent))
+    if amount.kind == "top_card":
+        card = top_card(state, permanent.controller, permanent)
+        return int(card is not None and bool(amount.types & set(card.type_line.types)))
     if amount.kind == "designation":
         return int(designation(state, permanent.controller, amount.name, permanent))
     if amount.kind == "entered_self_or_basic" and any(

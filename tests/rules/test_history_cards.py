@@ -148,3 +148,22 @@ def test_blazemire_verge_needs_a_swamp_or_a_mountain_602_5b() -> None:
     assert _mana(_pay(_board("Blazemire Verge", None, "Mountain"), "{R}{R}")) == "{R}"
     assert _pay(_board("Blazemire Verge", None, "Forest"), "{R}")["payable"] is False
     assert _mana(_pay(_board("Blazemire Verge", None, "Forest"), "{B}")) == "{B}"
+
+
+def test_honored_hierarch_has_mana_while_renowned_702_112b() -> None:
+    """Honored Hierarch ("As long as this creature is renowned, it has … "{T}: Add one mana of any
+    color.""): read from renowned; left out, the answer names the field."""
+    assert _mana(_pay(_board("Honored Hierarch", {"renowned": True}), "{U}")) == "{U}"
+    assert _pay(_board("Honored Hierarch", {"renowned": False}), "{U}")["payable"] is False
+    _unsupported(_pay(_board("Honored Hierarch"), "{U}"), "battlefield[0].renowned")
+
+
+def test_mul_daya_channelers_with_a_land_on_top() -> None:
+    """Mul Daya Channelers: "{T}: Add two mana of any one color" while the top card of the library
+    is a land card (a Forest on top), not with an Opt on top or an empty library."""
+    def channelers(library: dict[str, Any]) -> dict[str, Any]:
+        return _board("Mul Daya Channelers", None, library=library)
+    assert _mana(_pay(channelers({"size": 4, "top": ["Forest"]}), "{U}{U}")) == "{U}{U}"
+    assert _pay(channelers({"size": 4, "top": ["Opt"]}), "{U}")["payable"] is False
+    assert _pay(channelers({"size": 0}), "{U}")["payable"] is False
+    _unsupported(_pay(channelers({"size": 4}), "{U}"), "players[0].library.top")
