@@ -23,7 +23,7 @@ MILL_A_CARD = "mill a card"
 
 #: The :class:`~manasolver.models.abilities.Amount` kinds read here.
 HISTORY_AMOUNTS = frozenset({"cards_drawn", "designation", "entered_power", "entered_self", "entered_self_or_basic",
-                             "renowned", "top_card"})
+                             "exiled_with", "renowned", "top_card"})
 
 
 def history_amount(amount: Amount, state: GameState, permanent: Permanent) -> int:
@@ -36,7 +36,8 @@ def history_amount(amount: Amount, state: GameState, permanent: Permanent) -> in
     Gathering Place, Dark Fortress), ``designation`` (1 when the controller has the designation
     ``amount.name``: Sarevok's Tome's initiative), ``renowned`` (1 when the source is renowned:
     Honored Hierarch) and ``top_card`` (1 when the top card of its controller's library has one of
-    ``amount.types``: Mul Daya Channelers)."""
+    ``amount.types``: Mul Daya Channelers), ``exiled_with`` (the cards exiled with the source, its
+    ``imprinted``: Ugin's Labyrinth)."""
     if amount.kind == "cards_drawn":
         return state.player(permanent.controller).cards_drawn_this_turn
     if amount.kind == "entered_power":
@@ -44,6 +45,11 @@ def history_amount(amount: Amount, state: GameState, permanent: Permanent) -> in
 
         return max((power_of(p) for p in state.controlled_by(permanent.controller)
                     if p.is_creature and entered_this_turn(state, p, permanent)), default=0)
+    if amount.kind == "exiled_with":
+        if permanent.imprinted is None:
+            raise NotOnBoard(f"{permanent.card.name} ({permanent.id}) reads whether a card is exiled with it, which "
+                             "the board does not give (\"imprinted\")", permanent_field(state, permanent, "imprinted"))
+        return len(permanent.imprinted)
     if amount.kind == "renowned":
         return int(renowned(state, permanent))
     if amount.kind == "top_card":

@@ -223,6 +223,7 @@ _HISTORY_CONDITIONS = {
     **{f"you have {the}": Amount("designation", name=name)
        for the, name in (("the initiative", "initiative"), ("the city's blessing", "city's blessing"))},
     "you're the monarch": Amount("designation", name="monarch"),
+    **{f"a card is exiled with {this}": Amount("exiled_with") for this in ("this land", "~")},
 }
 #: Amounts read from the board's history fields (models/rules/history.py evaluates them).
 _HISTORY_AMOUNTS = {

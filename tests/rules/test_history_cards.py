@@ -167,3 +167,11 @@ def test_mul_daya_channelers_with_a_land_on_top() -> None:
     assert _pay(channelers({"size": 4, "top": ["Opt"]}), "{U}")["payable"] is False
     assert _pay(channelers({"size": 0}), "{U}")["payable"] is False
     _unsupported(_pay(channelers({"size": 4}), "{U}"), "players[0].library.top")
+
+
+def test_ugins_labyrinth_reads_the_card_exiled_with_it_607_2a() -> None:
+    """Ugin's Labyrinth ("If a card is exiled with this land, add {C}{C} instead"): read from its
+    imprinted cards; left out, the answer names the field."""
+    assert _mana(_pay(_board("Ugin's Labyrinth", {"imprinted": ["Ulamog, the Infinite Gyre"]}), "{2}")) == "{C}{C}"
+    assert _pay(_board("Ugin's Labyrinth", {"imprinted": []}), "{2}")["payable"] is False
+    _unsupported(_pay(_board("Ugin's Labyrinth"), "{1}"), "battlefield[0].imprinted")
