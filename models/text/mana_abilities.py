@@ -465,6 +465,8 @@ _HARMLESS_PATTERNS: tuple[str, ...] = (
     r"If you control an? [\w, ]+, you gain \w+ life\.",
     r"Each (?:player|opponent) (?:loses|gains) \w+ life\.",
     r"If you spend this mana to cast your commander, it enters [^.]+\.",
+    # a roll after the mana is added: chance that does not change what the ability adds
+    r"Roll a d\d+\.",
 )
 
 

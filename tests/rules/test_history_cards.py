@@ -175,3 +175,9 @@ def test_ugins_labyrinth_reads_the_card_exiled_with_it_607_2a() -> None:
     assert _mana(_pay(_board("Ugin's Labyrinth", {"imprinted": ["Ulamog, the Infinite Gyre"]}), "{2}")) == "{C}{C}"
     assert _pay(_board("Ugin's Labyrinth", {"imprinted": []}), "{2}")["payable"] is False
     _unsupported(_pay(_board("Ugin's Labyrinth"), "{1}"), "battlefield[0].imprinted")
+
+
+def test_vexing_puzzlebox_mana_is_certain_before_its_roll() -> None:
+    """Vexing Puzzlebox ("{T}: Add one mana of any color. Roll a d20."): the roll comes after the
+    mana and does not change it, so no chance is involved in what the payment relies on."""
+    assert _mana(_pay(_board("Vexing Puzzlebox"), "{U}")) == "{U}"
