@@ -131,8 +131,8 @@ def _options(state: GameState, perm: Permanent, player: Player,
         if ab.cost.unmodelled and MILL_A_CARD in parts:  # paid from the board's library
             try:
                 milled = milling_ability(state, perm, ab, parts)
-            except MilledOut as out:
-                raise Unmodelled(text, out.reason) from None
+            except MilledOut as why:
+                raise Unmodelled(text, why.reason) from None
             if milled is None:
                 continue  # 118.3: an empty library pays no milling cost
             ab = milled
