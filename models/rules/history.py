@@ -89,9 +89,14 @@ def designation(state: GameState, player: str, which: str, reader: Permanent) ->
     blessing"``; the player's ``designations``)?"""
     held = state.player(player).designations
     if held is None:
-        raise NotOnBoard(f"{reader.card.name} ({reader.id}) reads whether player {player!r} has the {which}, which the "
-                         "board does not give (\"designations\")", player_field(state, player, "designations"))
+        raise NotOnBoard(f"{reader.card.name} ({reader.id}) reads whether player {player!r} {_verb(which)} the "
+                         f"{which}, which the board does not give (\"designations\")",
+                         player_field(state, player, "designations"))
     return which in held
+
+
+def _verb(which: str) -> str:
+    return "is" if which == "monarch" else "has"
 
 
 def library(state: GameState, player: str, reader: Permanent) -> Library:

@@ -375,6 +375,13 @@ def _read_all(line: str) -> tuple[StructuredEffect, ...]:
         amount = (Amount("renowned") if "renowned" in line
                   else Amount("top_card", types=frozenset({m.group(1)})))
         return (replace(grant, text=line, self_only=True, condition=Condition(line, counts=((amount, 1),))),)
+    if m := re.fullmatch(r"Whenever you tap a land for mana while you're the monarch, (add .+)\.", line):
+        # Regal Behemoth: the trigger's mana counted once while its controller is the monarch (the
+        # player's designations, models/rules/history.py), none otherwise
+        plain = _read(f"Whenever you tap a land for mana, {m.group(1)}.")
+        if not isinstance(plain, TriggeredMana) or plain.amount is not None:
+            return ()
+        return (replace(plain, text=line, amount=Amount("designation", name="monarch")),)
     effect = _read(line)
     return () if effect is None else (effect,)
 

@@ -181,3 +181,15 @@ def test_vexing_puzzlebox_mana_is_certain_before_its_roll() -> None:
     """Vexing Puzzlebox ("{T}: Add one mana of any color. Roll a d20."): the roll comes after the
     mana and does not change it, so no chance is involved in what the payment relies on."""
     assert _mana(_pay(_board("Vexing Puzzlebox"), "{U}")) == "{U}"
+
+
+def test_regal_behemoth_adds_while_its_controller_is_the_monarch_724() -> None:
+    """Regal Behemoth ("Whenever you tap a land for mana while you're the monarch, add an additional
+    one mana of any color"): a Forest gives {G} and one more mana while the monarch, only {G} when
+    not; without designations the answer names the field."""
+    def behemoth(**player: Any) -> dict[str, Any]:
+        return _board("Regal Behemoth", None, "Forest", **player)
+    assert _mana(_pay(behemoth(designations=["monarch"]), "{U}{G}"), "o0") == "{U}{G}"
+    assert _pay(behemoth(designations=[]), "{U}")["payable"] is False
+    assert _pay(behemoth(designations=["monarch"]), "{2}{G}")["payable"] is False
+    _unsupported(_pay(behemoth(), "{U}"), "players[0].designations")
