@@ -232,14 +232,7 @@ class BoardOracle:
                 continue
             if board is None:
                 board = self._board_json(key)
-            if self._can_pay(board, self._distinct[j], loaded):
-                yes |= bits[j]
-                for k in self._below[j]:
-                    yes |= bits[k]
-            else:
-                no |= bits[j]
-                for k in self._above[j]:
-                    no |= bits[k]
+            yes, no = self._carry(j, self._can_pay(board, self._distinct[j], loaded), yes, no)
         entry[0], entry[1] = yes, no
         return yes
 
