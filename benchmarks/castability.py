@@ -187,6 +187,26 @@ def _card_costing(db: CardDB, text: str) -> str:
     return best[1]
 
 
+def _cell(db: CardDB, generic: int, colored: int, turn: int, n: int, lands: int,
+          samples: int) -> tuple[str, str, str, list[float], bool]:
+    """One cell of Karsten's table: ``lands`` lands (N Islands, the rest Mountains) and the deck filled
+    to 60 or 40 cards with a blue card of the cost; this engine's ``p_given_lands`` with N - 1 and N
+    sources, and whether they agree with his N (N reaches the target within 0.6 points, N - 1 does not
+    exceed it by 0.6 points)."""
+    text = (f"{{{generic}}}" if generic else "") + "{U}" * colored
+    card = _card_costing(db, text)
+    spells = (60 if lands == 25 else 40) - lands
+    target = 0.89 + turn / 100
+    ps = []
+    for sources in (n - 1, n):
+        mountains = f"{lands - sources} Mountain\n" if sources < lands else ""
+        deck = parse_deck(f"{sources} Island\n{mountains}{spells} {card}\n", db)
+        result = run(deck, Options(turns=(1, turn), samples=samples, seed=2022, workers=2))
+        ps.append(result["spells"][0]["turns"][turn - 1]["p_given_lands"])
+    ok = ps[1] >= target - 0.006 and ps[0] < target + 0.006
+    return (str(generic) if generic else "") + "C" * colored, text, card, ps, ok
+
+
 def karsten_table(db: CardDB, samples: int) -> list[str]:
     """Karsten's 60-card table, cell by cell: his source count N for a cost on curve (turn = mana
     value) is the fewest that reach 89 + turn percent among games with at least that many lands. A cell
@@ -203,17 +223,9 @@ def karsten_table(db: CardDB, samples: int) -> list[str]:
              "|---|---|---|---|---|---|---|---|"]
     agree = 0
     for generic, colored, turn, n in TABLE_60:
-        text = (f"{{{generic}}}" if generic else "") + "{U}" * colored
-        card = _card_costing(db, text)
+        label, text, card, ps, ok = _cell(db, generic, colored, turn, n, 25, samples)
         target = 0.89 + turn / 100
-        ps = []
-        for sources in (n - 1, n):
-            deck = parse_deck(f"{sources} Island\n{25 - sources} Mountain\n35 {card}\n", db)
-            result = run(deck, Options(turns=(1, turn), samples=samples, seed=2022, workers=2))
-            ps.append(result["spells"][0]["turns"][turn - 1]["p_given_lands"])
-        ok = ps[1] >= target - 0.006 and ps[0] < target + 0.006
         agree += ok
-        label = (str(generic) if generic else "") + "C" * colored
         lines.append(f"| {label} `{text}` | {turn} | {n} | {card} | {100 * ps[0]:.2f}% | {100 * ps[1]:.2f}% | "
                      f"{100 * target:.0f}% | {'yes' if ok else 'no'} |")
     lines += ["", f"{agree} of {len(TABLE_60)} cells agree (load {_load()} when done).", ""]
@@ -313,17 +325,8 @@ def karsten_table_40(db: CardDB, samples: int) -> list[str]:
         target = 0.89 + turn / 100
         n = next(k for k in range(colored, 18) if karsten_model(40, 17, k, turn, colored) >= target)
         his = karsten_model(40, 17, n, turn, colored)
-        text = (f"{{{generic}}}" if generic else "") + "{U}" * colored
-        card = _card_costing(db, text)
-        ps = []
-        for sources in (n - 1, n):
-            mountains = f"{17 - sources} Mountain\n" if sources < 17 else ""
-            deck = parse_deck(f"{sources} Island\n{mountains}23 {card}\n", db)
-            result = run(deck, Options(turns=(1, turn), samples=samples, seed=2022, workers=2))
-            ps.append(result["spells"][0]["turns"][turn - 1]["p_given_lands"])
-        ok = ps[1] >= target - 0.006 and ps[0] < target + 0.006
+        label, text, card, ps, ok = _cell(db, generic, colored, turn, n, 17, samples)
         agree += ok
-        label = (str(generic) if generic else "") + "C" * colored
         lines.append(f"| {label} `{text}` | {turn} | {n} | {card} | {100 * his:.2f}% | {100 * ps[0]:.2f}% | "
                      f"{100 * ps[1]:.2f}% | {100 * target:.0f}% | {'yes' if ok else 'no'} |")
     lines += ["", f"{agree} of {len(CELLS_40)} cells agree (load {_load()} when done).", ""]
