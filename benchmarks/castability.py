@@ -169,6 +169,8 @@ def _card_costing(db: CardDB, text: str) -> str:
     instants and sorceries first."""
     best: tuple[int, str] | None = None
     for name in sorted(db.names()):
+        if name.startswith("A-"):  # the digital rebalanced cards: the printed card of the name reads better
+            continue
         try:
             card = db.get(name)
         except Exception:  # noqa: BLE001 - names the database can't build are skipped

@@ -135,7 +135,7 @@ class BoardOracle:
         #: per card, the units it adds (:mod:`.units`); per distinct cost, what it needs of them
         identity = commander_identity(load_state(self._board_json(()), db), "you")
         self._units = [perm_units(c, identity) for c in self.cards]
-        self._need = [cost_need(c) for c in distinct]
+        self._unit_need = [cost_need(c) for c in distinct]
         #: per board, (its units when every permanent is plain, what it pays at least, at most)
         self._unit_bounds: dict[BoardKey, tuple[Have | None, Have | None, Have | None]] = {}
         self.unit_answers = 0
@@ -198,7 +198,7 @@ class BoardOracle:
         if exact is not None:
             # every permanent plain: Hall's condition answers every cost of single-unit symbols
             for j in todo:
-                n = self._need[j]
+                n = self._unit_need[j]
                 if n is None:
                     continue
                 self.unit_answers += 1
@@ -252,7 +252,7 @@ class BoardOracle:
     def _bounded(self, j: int, least: Have | None, most: Have | None) -> bool | None:
         """Cost ``j`` answered by the board's units when they decide it: not payable when the most
         the board adds can't pay it, payable when its plain part pays it; ``None`` otherwise."""
-        n = self._need[j]
+        n = self._unit_need[j]
         if n is None:
             return None
         if most is not None and not pays(most, n):
