@@ -42,6 +42,7 @@ The model (:data:`MODEL` says it in the output):
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from manasolver.models.cost import ManaCost
 from manasolver.solver.castability.board import BoardKey, BoardOracle, payment_classes
@@ -410,8 +411,9 @@ _PLAN_COMMANDER = ((0, 3, 5), (0, 3, 5), (1, 2, 4), (2, 2, 4), (3, 0, 7))
 
 
 def run_chunk(model: DeckModel, oracle: BoardOracle, seed: int, chunk: int, n: int, turns: int,
-              draw_first: bool) -> Counts:
-    """The counts of ``n`` games of chunk ``chunk`` of the run seeded ``seed``."""
+              draw_first: bool, on_game: Callable[[int], None] | None = None) -> Counts:
+    """The counts of ``n`` games of chunk ``chunk`` of the run seeded ``seed``; ``on_game(k)`` after
+    the ``k``-th game when given (a progress line before the chunk is done)."""
     game = _GAMES.get(id(oracle))
     if game is None or game.oracle is not oracle:
         game = _Game(model, oracle)
@@ -419,7 +421,9 @@ def run_chunk(model: DeckModel, oracle: BoardOracle, seed: int, chunk: int, n: i
         _GAMES[id(oracle)] = game
     rng = random.Random(f"{seed}/{chunk}")
     counts = Counts(turns=turns, spells=len(model.spells))
-    for _ in range(n):
+    for k in range(n):
         game.play(rng, turns, draw_first, counts)
+        if on_game is not None:
+            on_game(k + 1)
     counts.flush(model.spells, tuple((i, c) for i, c, _ in model.relaxed))
     return counts
