@@ -47,13 +47,14 @@ _NOTHING_TO_MIRROR = "lands_opponents_control"
 
 def _plain_ability(a: ManaAbility) -> bool:
     c, prod = a.cost, a.production
+    # a rider (Path of Ancestry's scry, Altar of the Pantheon's life) changes nothing the payment reads
     return (c.tap and not c.untap and not c.mana and c.life == 0 and c.energy == 0 and not c.sacrifice_self
             and not c.sacrifice and not c.remove_counters and not c.tap_creatures and not c.remove_any
             and not c.put_counters and not c.exert and not c.discard_hand and not c.unmodelled
             and prod.amount is None and prod.reference in ("", _NOTHING_TO_MIRROR)
             and prod.restriction is None and not prod.chosen
             and prod.commander <= 1 and not prod.colors_among and prod.instead is None
-            and not prod.instead_options and not prod.doubles_pool and not a.damage and not a.extra
+            and not prod.instead_options and not prod.doubles_pool and not a.damage
             and a.condition is None and not a.per_turn)
 
 
@@ -96,7 +97,9 @@ def perm_units(card: Card, identity: int) -> PermUnits:
     droppable = calm or counting(card)
     abilities = card.mana_abilities
     plain: tuple[int, ...] | None = None
-    if calm and abilities and all(_plain_ability(a) for a in abilities):
+    # a card that only counts what the opponent's lands could produce is plain: there are none
+    mirrors = droppable and all(a.production.reference in ("", _NOTHING_TO_MIRROR) for a in abilities)
+    if (calm or mirrors) and abilities and all(_plain_ability(a) for a in abilities):
         options = [o for a in abilities for o in a.production.options]
         if identity:
             options += [(identity,) for a in abilities if a.production.commander]

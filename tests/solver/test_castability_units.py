@@ -43,9 +43,19 @@ def test_units_plain_lands_and_hybrid_cr_107_4e(db) -> None:  # type: ignore[no-
 
 def test_units_command_tower_commander_identity_cr_903_4(db) -> None:  # type: ignore[no-untyped-def]
     """Command Tower and Arcane Signet add a color of the commander's identity (CR 903.4); Exotic
-    Orchard and Fellwar Stone find no opponent's land (CR 106.7): the units answer as the engine."""
-    _engine_and_units(db, ["Command Tower", "Arcane Signet", "Exotic Orchard", "Fellwar Stone", "Swamp"],
-                      ("Sidisi, Brood Tyrant",))
+    Orchard and Fellwar Stone find no opponent's land (CR 106.7); Path of Ancestry's scry and Altar of
+    the Pantheon's life are riders: the units answer as the engine."""
+    _engine_and_units(db, ["Command Tower", "Arcane Signet", "Exotic Orchard", "Fellwar Stone", "Swamp",
+                           "Path of Ancestry", "Altar of the Pantheon"], ("Sidisi, Brood Tyrant",))
+
+
+def test_units_exotic_orchard_and_path_of_ancestry_are_plain(db) -> None:  # type: ignore[no-untyped-def]
+    """Exotic Orchard adds nothing on a castability board (no opponent's land, CR 106.7); Path of
+    Ancestry one unit of the commander's identity: both plain, so their boards need no engine call."""
+    from manasolver.solver.castability.units import perm_units
+    assert perm_units(db.get("Exotic Orchard"), 0b11100).plain == ()
+    assert perm_units(db.get("Path of Ancestry"), 0b11100).plain == (0b11100,)
+    assert perm_units(db.get("Dimir Signet"), 0b11100).plain is None
 
 
 def test_units_bounds_with_signets_and_filters(db) -> None:  # type: ignore[no-untyped-def]
