@@ -290,7 +290,7 @@ class Finisher:
         """The policy's criteria, in its order (a caller's weights: the weighted ones), with
         their values for the payment ``out``, counted as the backends count them."""
         problem = self.problem
-        policy = problem.policy
+        policy = problem.req.policy  # the caller's, ``preserve`` where it was named
         names: list[str] = [n for n, _w in policy.weights] if policy.weights else list(policy.criteria)
         if problem.req.sources.preserve and "preserve" not in names:  # ranked right after no_sacrifice
             names.insert(names.index("no_sacrifice") + 1 if "no_sacrifice" in names else 0, "preserve")

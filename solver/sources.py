@@ -33,6 +33,7 @@ from manasolver.solver.guide import Step
 from manasolver.solver.request import PaymentRequest, Sources
 
 __all__ = ["can_pay", "can_pay_sourced", "conflict", "excluded_board", "max_x", "max_x_sourced", "pay",
+           "preserve_subsets", "required_steps",
            "pay_sourced", "payments", "payments_sourced", "read_sources"]
 
 _KINDS = ("require", "exclude", "preserve")
@@ -79,7 +80,7 @@ def _plain(req: PaymentRequest, state: GameState) -> PaymentRequest:
     return dataclasses.replace(req, state=state, sources=Sources())
 
 
-def _required_steps(req: PaymentRequest, state: GameState) -> list[list[Step]] | Reason:
+def required_steps(req: PaymentRequest, state: GameState) -> list[list[Step]] | Reason:
     """Every way of activating the required permanents (one activation each, its option and
     mana), as manual payment steps; ``conflicting_sources`` naming one that can't be activated."""
     from manasolver.solver.guide import _find_all, realizations
@@ -112,7 +113,7 @@ def _best(req: PaymentRequest, state: GameState, backend: str | None) -> dict[st
     if not req.sources.require:
         answer = pay_plain(plain, backend)
         return finisher.plan(answer.to_json()["payment"]) if answer.payable else None
-    ways = _required_steps(req, state)
+    ways = required_steps(req, state)
     if isinstance(ways, Reason):
         return ways
     best: tuple[list[int], dict[str, Any]] | None = None
@@ -135,7 +136,7 @@ def _best(req: PaymentRequest, state: GameState, backend: str | None) -> dict[st
     return best[1]
 
 
-def _subsets(ids: tuple[str, ...]) -> list[tuple[str, ...]]:
+def preserve_subsets(ids: tuple[str, ...]) -> list[tuple[str, ...]]:
     """The preserved permanents a payment may use, fewest first."""
     if len(ids) > MAX_PRESERVE_SUBSETS:
         return [(), ids]
@@ -152,7 +153,7 @@ def pay_sourced(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
         return PayAnswer(False, reason=bad)
     base = excluded_board(req.state, req.sources.exclude)
     best: tuple[list[int], dict[str, Any]] | None = None
-    for allowed in _subsets(req.sources.preserve):
+    for allowed in preserve_subsets(req.sources.preserve):
         state = excluded_board(base, set(req.sources.preserve) - set(allowed) - set(req.sources.require))
         found = _best(req, state, backend)
         if isinstance(found, Reason):
