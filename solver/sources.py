@@ -93,7 +93,57 @@ def required_steps(req: PaymentRequest, state: GameState) -> list[list[Step]] | 
         per.append(ways)
     out: list[list[Step]] = []
     for combo in itertools.islice(itertools.product(*per), MAX_REQUIRE_WAYS):
-        out.append(list(combo))
+        out.extend(_funded(req, state, list(combo)))
+        if len(out) >= MAX_REQUIRE_WAYS:
+            break
+    return out[:MAX_REQUIRE_WAYS]
+
+
+#: The most mana a required ability's own cost may take for its funding to be tried.
+MAX_FUNDED = 2
+
+
+def _funded(req: PaymentRequest, state: GameState, combo: list[Step]) -> list[list[Step]]:
+    """``combo`` as it can be carried out: when the required activations' mana costs (a filter
+    land's ``{1}``, a Signet's) are more than the pool holds, also every way of first activating
+    free sources (no mana cost) that are not required to pay them (their mana floats like the
+    rest).  Sources of a class are interchangeable, so each class is tried once per option and
+    mana; costs paid by other costly sources are not tried."""
+    from manasolver.solver.guide import _cost_masks, _supply, realizations
+    supply = _supply(req, state)
+    found = {pid: (opt, cls) for cls in supply.classes for pid in cls.members for opt in cls.options
+             if any(s.permanent == pid and s.ability == opt.ability for s in combo)}
+    need = sum(len(_cost_masks(opt)) for opt, _cls in found.values())
+    pool = sum(n for _b, n in supply.pool)
+    if not need or need <= pool:
+        return [combo]
+    short = need - pool
+    if short > MAX_FUNDED:
+        return [combo]
+    required = {s.permanent for s in combo}
+    funders: list[tuple[int, Step]] = []
+    for k, cls in enumerate(supply.classes):
+        free = [pid for pid in cls.members if pid not in required]
+        if cls.hand or not free:
+            continue
+        for opt in cls.options:
+            if opt.mana_cost.symbols or opt.sacrifice_other or opt.tap_creatures or opt.nonsnow_tail:
+                continue
+            for made in realizations(opt):
+                funders.append((k, Step(free[0], opt.ability, pool_text(Counter(made)))))
+    out = [combo]
+    for picks in itertools.combinations_with_replacement(range(len(funders)), short):
+        steps: list[Step] = []
+        taken: Counter[int] = Counter()
+        for i in picks:
+            k, step = funders[i]
+            members = [pid for pid in supply.classes[k].members if pid not in required]
+            if taken[k] >= len(members):
+                break
+            steps.append(dataclasses.replace(step, permanent=members[taken[k]]))
+            taken[k] += 1
+        else:
+            out.append(steps + combo)
     return out
 
 

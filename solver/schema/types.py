@@ -459,7 +459,7 @@ class Sources(TypedDict, total=False):
       require: permanents the payment must activate ("tap this one, the engine does the rest").
       exclude: permanents the payment never uses.
       preserve: permanents used only when nothing else pays (the preserve criterion, ranked
-        right after no_sacrifice).
+        right after no_sacrifice unless the policy names it elsewhere).
     """
 
     require: list[Name]
@@ -705,7 +705,8 @@ class PlanQuery(_PlanQuery, _OnBoard, total=False):
         summed over the plan, unspent mana and keep_castable/keep_colors read at its end.
       apply: with board, true to carry the plan's payments out on the kept board, in order and
         atomically.
-      sources: permanents no cost of the plan uses (exclude; require and preserve are asked of pay).
+      sources: permanents no cost of the plan uses (exclude), that some cost activates (require), used
+        as little as the policy allows over the whole plan (preserve).
     """
 
     policy: Policy
