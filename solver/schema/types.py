@@ -721,11 +721,15 @@ class PartialStep(TypedDict, total=False):
       permanent: the id of the permanent activated.
       ability: the index of its mana ability (default 0).
       mana: the mana it added, when it can add more than one thing ("{G}").
+      sacrificed: the other permanents its cost sacrificed (Ashnod's Altar), one id per sacrifice.
+      tapped: the other permanents its cost tapped (Springleaf Drum).
     """
 
     permanent: Name
     ability: Annotated[int, Minimum(0)]
     mana: str
+    sacrificed: list[Name]
+    tapped: list[Name]
 
 
 class _GuideQuery(TypedDict):
@@ -1613,10 +1617,8 @@ class PlanUnpaid(_PlanUnpaid, total=False):
 PlanAnswer = Union[PlanPaid, PlanUnpaid]
 
 
-class NextActivation(TypedDict):
-    """An activation a client may light up.
-
-    Fields:
+class _NextActivation(TypedDict):
+    """Fields:
       permanent: the id of the permanent.
       ability: the index of its mana ability.
       mana: the mana it adds this way.
@@ -1625,6 +1627,18 @@ class NextActivation(TypedDict):
     permanent: Name
     ability: Annotated[int, Minimum(0)]
     mana: str
+
+
+class NextActivation(_NextActivation, total=False):
+    """An activation a client may light up.
+
+    Fields:
+      sacrificed: the other permanents its cost sacrifices this way (Ashnod's Altar).
+      tapped: the other permanents its cost taps this way (Springleaf Drum).
+    """
+
+    sacrificed: list[Name]
+    tapped: list[Name]
 
 
 class _GuideRequired(_Answer):
