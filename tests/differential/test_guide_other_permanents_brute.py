@@ -30,9 +30,8 @@ from manasolver.solver.validate import validate
 
 PALETTE = [FOREST, PLAINS, ISLAND, SOL_RING, BIRDS, ELVES, TREASURE, ASHNODS_ALTAR, SPRINGLEAF_DRUM]
 SYMBOLS = ["{W}", "{U}", "{G}", "{C}", "{1}", "{2}", "{W/U}"]
-LETTERS = "WUBRGC"
-SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+#: Each type bit's letter.
+LETTER = dict(zip(TYPE_BITS, "WUBRGC"))
 
 
 @st.composite
@@ -44,7 +43,8 @@ def boards(draw: st.DrawFn) -> GameState:
 
 
 def _text(bits: tuple[int, ...]) -> str:
-    return "".join("{" + LETTERS[TYPE_BITS.index(b)] + "}" for b in sorted(bits, key=TYPE_BITS.index))
+    """Mana as text in WUBRGC order."""
+    return "".join(f"{{{LETTER[b]}}}" for b in sorted(bits, key=TYPE_BITS.index))
 
 
 def _key(m: Move) -> tuple[str, int, str, tuple[str, ...], tuple[str, ...]]:
@@ -65,7 +65,7 @@ def _after(state: GameState, m: Move) -> GameState:
         battlefield.append(p)
     pool: Counter[int] = Counter()
     for s in state.player("you").pool.symbols:
-        pool[TYPE_BITS[LETTERS.index(s.text[1])]] += 1
+        pool[next(b for b, c in LETTER.items() if c == s.text[1])] += 1
     pool.update(m.mana)
     me = state.player("you")
     text = _text(tuple(pool.elements()))
@@ -82,7 +82,8 @@ def _req(state: GameState, cost: str) -> PaymentRequest:
     return PaymentRequest(state, ManaCost.parse(cost), "you")
 
 
-@SETTINGS
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(boards(), st.lists(st.sampled_from(SYMBOLS), min_size=1, max_size=4).map("".join),
        st.lists(st.integers(0, 50), max_size=2))
 def test_guide_next_with_altar_and_drum_is_what_the_brute_force_completes_701_21a(
