@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from manasolver.models.errors import BadQuery, ManasolverError, UnknownField
-from manasolver.solver import decode
+from manasolver.solver.service import decode
 from manasolver.solver.plan.joint import plan
 from manasolver.solver.plan.with_sources import plan_sourced
 from manasolver.solver.sources import read_sources

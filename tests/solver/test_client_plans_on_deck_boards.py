@@ -18,7 +18,7 @@ from manasolver.solver import backends, queries
 from manasolver.solver.backends import DEFAULT_CHAINS
 from manasolver.solver.backends.problem import Solution, to_payment
 from manasolver.solver.payment_writer import Finisher, Written, finish_json
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 from manasolver.solver.request import PaymentRequest
 
 
