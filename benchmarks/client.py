@@ -691,7 +691,7 @@ def _guide(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]
     log(f"client: {row['figure']}: median {row['median_ms']} ms, p99 {row['p99_ms']} ms")
     for kind in ("commander", "sixty"):
         times, bad, unsupported, paid = [], 0, 0, 0
-        for line in db.lines(kind, "pay", _GUIDE_BOARDS.get(plan.name, 8), 53):  # type: ignore[arg-type]
+        for line in db.lines(kind, "pay", _GUIDE_BOARDS.get(plan.name, 8), 53):
             q = json.loads(line)
             q.pop("id", None)
             got = answer(q)
