@@ -285,15 +285,21 @@ class Finisher:
         class and option of activations by the ``id`` of their objects (:func:`direct_json`)."""
         acts: list[dict[str, Any]] = out["activations"]
         steps: list[Step] = []
+        made: dict[tuple[int, int, str], Step] = {}  # activations alike share their step (a frozen value)
         for act in acts:
             found = self._found(act, keys)
             times = int(act.get("times", 1))
-            if found is None:
-                steps.append(Step(tuple(_bits(act["mana"]))))
-                continue
-            _k, opt, spell_ok = found
-            steps.append(Step(tuple(_bits(act["mana"])), cost_masks(opt.mana_cost, times, self.widen), spell_ok,
-                              restriction_pays_abilities(opt.restriction)))
+            alike = (id(found[1]) if found is not None else 0, times, act["mana"])
+            step = made.get(alike)
+            if step is None:
+                if found is None:
+                    step = Step(tuple(_bits(act["mana"])))
+                else:
+                    _k, opt, spell_ok = found
+                    step = Step(tuple(_bits(act["mana"])), cost_masks(opt.mana_cost, times, self.widen), spell_ok,
+                                restriction_pays_abilities(opt.restriction))
+                made[alike] = step
+            steps.append(step)
         state = self.problem.req.state
         assists: list[Assist] = []
         for pid in out.get("convoked", []):
@@ -326,14 +332,18 @@ class Finisher:
         used = [0] * len(classes)
         nonland = 0
         sacrificed = 0
+        sacrifices: dict[tuple[str, ...], bool] = {}  # by the cost parts, read once
         for act in acts:
             times = int(act.get("times", 1))
             found = self._found(act, keys)
             if found is not None:
                 used[found[0]] += times
                 nonland += times * (classes[found[0]].kind != "land")
-            sacrificed += times * any(c.startswith("sacrifice") for c in act["costs"]) + len(
-                act.get("sacrificed", ())) + ("hand" in act)
+            parts = tuple(act["costs"])
+            own = sacrifices.get(parts)
+            if own is None:
+                own = sacrifices[parts] = any(c.startswith("sacrifice") for c in parts)
+            sacrificed += times * own + len(act.get("sacrificed", ())) + ("hand" in act)
         assisted = len(out.get("convoked", ())) + len(out.get("improvised", ())) + len(out.get("delved", ()))
         activations = sum(int(a.get("times", 1)) for a in acts)
         terms: dict[str, int] = {
