@@ -16,9 +16,11 @@ permanents left can pay it (the ``can_pay`` question on the board after).
 A step whose ability's cost takes other permanents names them as a PAYMENT's activation does
 (``sacrificed``: what Ashnod's Altar sacrificed; ``tapped``: what Springleaf Drum tapped), and each
 such activation in ``next`` names its choice (one entry per choice that keeps the cost payable,
-choices among interchangeable permanents checked once).  Not modelled as a step, and refused
-naming the card: a card's ability from the hand (Simian Spirit Guide) and snow mana made partly by
-a nonsnow trigger; the completion may still use them.
+choices among interchangeable permanents checked once).  A card's mana ability from the hand
+(Simian Spirit Guide, CR 602.2a) is the step ``"permanent": "hand:<i>"``, ``i`` the card's index
+in the hand the query was asked about (indices do not move as cards leave).  Not modelled as a
+step, and refused naming the card: snow mana made partly by a nonsnow trigger (Wild Growth on a
+snow land: the pool after a step keeps no snow); the completion may still use it.
 
 ``next`` is found with one payability check per source class, not per activation: members of a
 class are interchangeable, and if the cost is payable without one member of a class, activating
@@ -178,6 +180,22 @@ class _Branch:
     life: int = 0
     energy: int = 0
     damage: int = 0
+    #: For each card now in the player's hand, its index in the original hand (None: unchanged).
+    hand: tuple[int, ...] | None = None
+
+    def original(self, j: int) -> int:
+        """The original hand index of the card now at index ``j``."""
+        return j if self.hand is None else self.hand[j]
+
+    def current(self, i: int) -> int | None:
+        """The index now of the card at original index ``i`` (None: it has left the hand)."""
+        if self.hand is None:
+            return i
+        return self.hand.index(i) if i in self.hand else None
+
+    def public(self, pid: str) -> str:
+        """A member id as the client names it: a hand card by its original index."""
+        return f"hand:{self.original(int(pid[5:]))}" if pid.startswith("hand:") else pid
 
 
 def _pool(supply: Supply) -> Counter[int]:
@@ -214,6 +232,14 @@ def _after(req: PaymentRequest, branch: _Branch, k: int, m: int, opt: Option, ma
             if parts[1].isdigit():
                 eff.counters[(pid, " ".join(parts[2:-1]))] += int(parts[1])
     act: dict[str, Any] = {"permanent": pid, "ability": opt.ability, "costs": list(opt.costs), "mana": _text(made)}
+    hand = branch.hand
+    if cls.hand:  # exiled or discarded from the hand as its cost (602.2a): the later indices move
+        j = int(pid[5:])
+        eff.hand_gone.append(j)
+        now = list(range(len(branch.state.player(req.player).hand))) if hand is None else list(hand)
+        act = {"hand": now[j], "card": branch.state.player(req.player).hand[j].name, "ability": opt.ability,
+               "costs": list(opt.costs), "mana": _text(made)}
+        hand = tuple(now[:j] + now[j + 1:])
     if sacrificed:
         eff.gone.extend(sacrificed)
         act["sacrificed"] = list(sacrificed)
@@ -226,21 +252,17 @@ def _after(req: PaymentRequest, branch: _Branch, k: int, m: int, opt: Option, ma
     else:
         supply = _supply(req, state)
     return _Branch(state, supply, (*branch.acts, act), branch.life + opt.life,
-                   branch.energy + opt.energy, branch.damage + opt.damage)
+                   branch.energy + opt.energy, branch.damage + opt.damage, hand)
 
 
 def _usable(opt: Option, cls: SourceClass) -> bool:
-    """Can a manual payment step take this option?  Not a card's ability from the hand (Simian
-    Spirit Guide: its hand index moves as cards leave), nor mana a snow permanent makes through a
+    """Can a manual payment step take this option?  Not mana a snow permanent makes through a
     nonsnow trigger (the pool after a step keeps no snow)."""
-    return not (cls.hand or opt.nonsnow_tail)
+    return not opt.nonsnow_tail
 
 
 def _refusal(opt: Option, cls: SourceClass) -> str:
     """What a manual payment step can't yet be, named (see :func:`_usable`)."""
-    if cls.hand:
-        return (f"{cls.name}: a card's mana ability from the hand as a manual payment step is not "
-                "modelled (ask pay, or leave it to the completion)")
     return (f"{cls.name}: snow mana made partly by a nonsnow trigger as a manual payment step is not "
             "modelled")
 
@@ -320,10 +342,17 @@ def carry_partial(req: PaymentRequest, steps: Sequence[Step]) -> list[_Branch] |
         where = f"partial[{i}]"
         nxt: dict[tuple[tuple[int, int], ...], _Branch] = {}
         for branch in branches:
-            found = _find(branch.supply, step.permanent, step.ability)
+            member = step.permanent
+            if member.startswith("hand:"):  # a card of the hand, by its index in the original hand
+                j = branch.current(int(member[5:])) if member[5:].isdigit() else None
+                if j is None:
+                    return _bad(where, f"{member} is not a card in the hand now")
+                member = f"hand:{j}"
+            found = _find(branch.supply, member, step.ability)
             if not found:
                 try:
-                    branch.state.permanent(step.permanent)
+                    if not member.startswith("hand:"):
+                        branch.state.permanent(step.permanent)
                 except KeyError:
                     return _bad(where, f"there is no permanent {step.permanent!r}")
                 return _bad(where, f"{step.permanent} can't activate mana ability {step.ability} now "
@@ -478,7 +507,8 @@ def next_steps(req: PaymentRequest, branch: _Branch, rest: dict[str, Any] | None
                 spare[k] = any(pid not in used for pid in cls.members)
             ok = spare[k] or _payable_with(sub, _minus(supply, k, 0, opt, made))
         if ok:
-            out.extend({"permanent": pid, "ability": opt.ability, "mana": _text(made)} for pid in cls.members)
+            out.extend({"permanent": branch.public(pid), "ability": opt.ability, "mana": _text(made)}
+                       for pid in cls.members)
     return out
 
 
@@ -507,12 +537,25 @@ def _next_taking_others(req: PaymentRequest, branch: _Branch, k: int, cls: Sourc
                     for after in (_after(req, branch, k, m, opt, made, paid, False, sac, tap)
                                   for paid in _pool_ways(pool, _cost_masks(opt))))
             if seen[key]:
-                entry: dict[str, Any] = {"permanent": pid, "ability": opt.ability, "mana": _text(made)}
+                entry: dict[str, Any] = {"permanent": branch.public(pid), "ability": opt.ability, "mana": _text(made)}
                 if sac:
                     entry["sacrificed"] = list(sac)
                 if tap:
                     entry["tapped"] = list(tap)
                 out.append(entry)
+    return out
+
+
+def _original_hand(branch: _Branch, act: dict[str, Any]) -> dict[str, Any]:
+    """An activation of a payment made on the branch's board, its hand indices the original
+    hand's."""
+    if branch.hand is None:
+        return act
+    out = dict(act)
+    if "hand" in act:
+        out["hand"] = branch.original(int(act["hand"]))
+    if any(str(s).startswith("hand:") for s in act.get("sacrificed", ())):
+        out["sacrificed"] = [branch.public(str(s)) for s in act["sacrificed"]]
     return out
 
 
@@ -534,7 +577,8 @@ def combined(req: PaymentRequest, branch: _Branch, rest: dict[str, Any]) -> dict
     made_left = left & made
     original_left = left - made_left
     out = dict(rest)
-    out["activations"] = [*branch.acts, *rest.get("activations", [])]
+    later = [_original_hand(branch, a) for a in rest.get("activations", [])]
+    out["activations"] = [*branch.acts, *later]
     out["pool_used"] = pool_text(+(start - original_left))
     out["floating"] = pool_text(_units(rest.get("floating", "")) + made_left)
     out["life"] = int(rest.get("life", 0)) + branch.life

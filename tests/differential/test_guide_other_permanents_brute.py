@@ -120,3 +120,22 @@ def test_guide_step_naming_no_fodder_for_ashnods_altar_is_an_illegal_partial() -
     assert ok.completion["activations"][0].get("sacrificed") == ["elf"]
 
 
+
+
+def test_guide_simian_spirit_guide_from_the_hand_by_its_original_index_602_2a() -> None:
+    """A card's ability from the hand is a step ``hand:<i>``, ``i`` its index in the hand asked
+    about: after the first Simian Spirit Guide (index 1) is exiled, the second is still
+    ``hand:2``, and the completion names both by those indices and validates."""
+    from manasolver.solver.service.protocol import answer
+    state = {"players": [{"name": "you", "hand": ["Lightning Bolt", "Simian Spirit Guide", "Simian Spirit Guide"]}],
+             "battlefield": [{"id": "f", "card": "Forest"}]}
+    first = answer({"query": "guide", "state": state, "cost": "{R}{R}{G}", "partial": []})
+    assert {n["permanent"] for n in first["next"]} == {"f", "hand:1", "hand:2"}
+    step = [{"permanent": "hand:1", "ability": 0}]
+    after = answer({"query": "guide", "state": state, "cost": "{R}{R}{G}", "partial": step})
+    assert {n["permanent"] for n in after["next"]} == {"f", "hand:2"}
+    assert sorted(a["hand"] for a in after["completion"]["activations"] if "hand" in a) == [1, 2]
+    check = answer({"query": "validate", "state": state, "cost": "{R}{R}{G}", "payment": after["completion"]})
+    assert check == {"legal": True, "problems": []}
+    again = answer({"query": "guide", "state": state, "cost": "{R}{R}{G}", "partial": step + step})
+    assert again["reason"]["code"] == "illegal_partial" and again["reason"]["where"] == "partial[1]"

@@ -718,7 +718,8 @@ class PartialStep(TypedDict, total=False):
     """One activation a player made by hand.
 
     Fields:
-      permanent: the id of the permanent activated.
+      permanent: the id of the permanent activated; "hand:<i>" for a card's ability from the hand
+        (Simian Spirit Guide), i its index in the hand the query gives.
       ability: the index of its mana ability (default 0).
       mana: the mana it added, when it can add more than one thing ("{G}").
       sacrificed: the other permanents its cost sacrificed (Ashnod's Altar), one id per sacrifice.
