@@ -21,10 +21,10 @@ if TYPE_CHECKING:
 
 __all__ = ["COST_FIELDS", "MAX_COSTS", "plan_query"]
 
-#: The most costs one plan may list (SPEC §4's style: a bound, refused beyond it, never cut).
+#: The most costs one plan may list (a bound: a longer list is refused, never cut).
 MAX_COSTS = 20
 
-#: The fields of one cost of a plan: the cost context of SPEC §5 (the policy is the plan's).
+#: The fields of one cost of a plan: a ``pay`` query's cost context (the policy is the plan's).
 COST_FIELDS = frozenset({"cost", "spell", "x", "modifiers", "alternative", "additional", "convoke", "delve",
                          "improvise"})
 
