@@ -3,9 +3,12 @@ through on the bundled Commander board in a session and on deck boards, every an
 
 from __future__ import annotations
 
+import pytest
+
 from manasolver.benchmarks import client
 
 
+@pytest.mark.slow
 def test_guide_section_pays_deck_boards_by_hand_along_pays_payment() -> None:
     """Its quick run: one session row and one row per deck family; along ``pay``'s payment every
     prefix is completable and the next activation is among those lit (times are reported, never

@@ -570,6 +570,7 @@ def sourced_value(state: dict[str, Any], payments: list[dict[str, Any]], preserv
     return plain[:1] + (len(used & set(preserve)),) + plain[1:]
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(plans(), st.data())
 def test_plan_sources_require_exclude_preserve_agree_with_the_brute_force(
