@@ -33,7 +33,7 @@ from manasolver.solver.guide import Step
 from manasolver.solver.request import PaymentRequest, Sources
 
 __all__ = ["can_pay", "can_pay_sourced", "conflict", "excluded_board", "max_x", "max_x_sourced", "pay",
-           "preserve_subsets", "required_steps",
+           "legal", "preserve_subsets", "required_steps",
            "pay_sourced", "payments", "payments_sourced", "read_sources"]
 
 _KINDS = ("require", "exclude", "preserve")
@@ -175,6 +175,8 @@ def _best(req: PaymentRequest, state: GameState, backend: str | None) -> dict[st
         if whole is None:
             continue
         whole = finisher.plan(whole)
+        if not legal(plain, whole):
+            continue
         key = [v for _n, v in whole["score"]]
         if best is None or key < best[0]:
             best = (key, whole)
@@ -184,6 +186,20 @@ def _best(req: PaymentRequest, state: GameState, backend: str | None) -> dict[st
                                                  f"activated ({', '.join(req.sources.require)})")
         return None
     return best[1]
+
+
+def legal(req: PaymentRequest, out: dict[str, Any]) -> bool:
+    """Is the PAYMENT ``out`` legal for ``req`` (:func:`~manasolver.solver.validate.validate`)?
+    A payment completed after the required permanents were activated first reads their mana as
+    plain pool mana; mana with a spending restriction (CR 106.6: Ancient Ziggurat's, for creature
+    spells only) may then have paid what it can't, and such a payment is not an answer."""
+    from manasolver.solver.payment import Payment
+    from manasolver.solver.validate import validate
+    try:
+        payment = Payment.from_json(out)
+    except ValueError:
+        return False
+    return validate(req, payment).legal
 
 
 def preserve_subsets(ids: tuple[str, ...]) -> list[tuple[str, ...]]:

@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from manasolver.models.errors import ManasolverError
+from manasolver.models.errors import ManasolverError, Unsupported
 from manasolver.solver.answers import Reason
 from manasolver.solver.carry import excluded_board, pool_text
 from manasolver.solver.payment import Payment
@@ -84,6 +84,18 @@ def plan_score(steps: Sequence[PaymentRequest], payments: Sequence[Payment]) -> 
     return Finisher(whole).score(merged)
 
 
+def _legal_in_turn(steps: Sequence[PaymentRequest], payments: Sequence[Payment]) -> bool:
+    """Is each payment legal on the board the ones before it left, the board being the plan's
+    own (the required activations' mana read there with its spending restrictions, CR 106.6)?"""
+    from manasolver.solver import queries
+    from manasolver.solver.plan.board_after import validated
+    try:
+        validated([queries.prepare(s, "feasible", s.x if s.x is not None else 0) for s in steps], payments)
+    except ManasolverError:
+        return False
+    return True
+
+
 def _key(score: Sequence[tuple[str, int]]) -> list[int]:
     return [v for _n, v in score]
 
@@ -110,10 +122,42 @@ def plan_sourced(steps: Steps, chosen: Sources) -> PlanAnswer:
         return best[1]
     plain = plan(_on(steps, base, chosen))
     if plain.payable:  # payable, but not with every required permanent activated
+        _guard_required(reqs, base, chosen)
         return PlanAnswer(False, index=0, reason=Reason(
             "conflicting_sources", "no plan pays these costs with every required permanent activated "
                                    f"({', '.join(chosen.require)})"))
     return plain
+
+
+def _guard_required(reqs: Sequence[PaymentRequest], state: GameState, chosen: Sources) -> None:
+    """Refuse (``Unsupported``) a "no plan activates every required permanent" that activating
+    them first may have made: a required permanent whose activation costs life or deals damage
+    when the plan could take the player's life to 0 (activated before the first cost, its damage
+    may kill the player where activated for the last cost it would not: CR 704.5a)."""
+    from manasolver.solver import queries
+    from manasolver.solver.plan.solve import life_critical
+    problems = [queries.prepare(dataclasses.replace(s, state=state), "feasible", s.x if s.x is not None else 0)
+                for s in reqs]
+    for cls in problems[0].supply.classes:
+        if set(cls.members) & set(chosen.require) and any(o.life or o.damage for o in cls.options) \
+                and life_critical(problems):
+            raise Unsupported(f"{cls.name} is required and costs life or deals damage, and the plan could "
+                              "take the player's life to 0: when in the plan it is activated decides "
+                              "whether the player survives (CR 704.5a), which this engine does not search "
+                              "with required permanents", "sources.require")
+
+
+def _refuse_restricted(reqs: Sequence[PaymentRequest], state: GameState, chosen: Sources) -> None:
+    """Refuse (``Unsupported``) a required permanent whose mana has a spending restriction (CR
+    106.6: Ancient Ziggurat's): activated first, its mana would float to the plan's costs as plain
+    mana, and which cost it may pay is then not followed."""
+    from manasolver.solver import queries
+    supply = queries.prepare(dataclasses.replace(reqs[0], state=state), "feasible", reqs[0].x or 0).supply
+    for cls in supply.classes:
+        if set(cls.members) & set(chosen.require) and any(o.restriction is not None for o in cls.options):
+            raise Unsupported(f"{cls.name} is required and its mana may be spent only on some spells (CR "
+                              "106.6); a plan with it required is not supported yet (ask pay for one cost)",
+                              "sources.require")
 
 
 def _best(steps: Steps, state: GameState, chosen: Sources) -> tuple[list[int], PlanAnswer] | Reason | None:
@@ -128,6 +172,7 @@ def _best(steps: Steps, state: GameState, chosen: Sources) -> tuple[list[int], P
     from manasolver.solver.payment_writer import Finisher
     from manasolver.solver.queries import prepare
     from manasolver.solver.sources import required_steps
+    _refuse_restricted(reqs, state, chosen)
     first = reqs[0]
     ways = required_steps(dataclasses.replace(first, sources=chosen), state)
     if isinstance(ways, Reason):
@@ -148,9 +193,14 @@ def _best(steps: Steps, state: GameState, chosen: Sources) -> tuple[list[int], P
             if not got.payable:
                 continue
             head = finisher.plan(combined(first, branch, got.payments[0].to_json()))
-            payment = dataclasses.replace(Payment.from_json(head), warnings=tuple(head["warnings"]),
-                                          score=tuple((n, v) for n, v in head["score"]))
+            try:
+                payment = dataclasses.replace(Payment.from_json(head), warnings=tuple(head["warnings"]),
+                                              score=tuple((n, v) for n, v in head["score"]))
+            except ValueError:  # mana read as plain pool mana paid what it can't (see _legal_in_turn)
+                continue
             payments = (payment, *got.payments[1:])
+            if not _legal_in_turn(reqs, payments):
+                continue
             key = _key(plan_score(reqs, payments))
             if best is None or key < best[0]:
                 best = (key, dataclasses.replace(got, payments=payments))
