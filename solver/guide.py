@@ -122,8 +122,13 @@ def read_partial(raw: object) -> list[Step]:
 
 # -- the board after a step ---------------------------------------------------------------------
 
+#: Each type bit's mana symbol.
+_SYMBOL = {b: "{" + "WUBRGC"[i] + "}" for i, b in enumerate(TYPE_BITS)}
+
+
 def _text(bits: Sequence[int]) -> str:
-    return pool_text(Counter(bits))
+    """Mana as text in WUBRGC order (``pool_text`` of the units, without counting them)."""
+    return "".join(_SYMBOL[b] for b in sorted(bits, key=TYPE_BITS.index))
 
 
 def realizations(opt: Option) -> list[tuple[int, ...]]:
@@ -507,8 +512,8 @@ def next_steps(req: PaymentRequest, branch: _Branch, rest: dict[str, Any] | None
                 spare[k] = any(pid not in used for pid in cls.members)
             ok = spare[k] or _payable_with(sub, _minus(supply, k, 0, opt, made))
         if ok:
-            out.extend({"permanent": branch.public(pid), "ability": opt.ability, "mana": _text(made)}
-                       for pid in cls.members)
+            text = _text(made)
+            out.extend({"permanent": branch.public(pid), "ability": opt.ability, "mana": text} for pid in cls.members)
     return out
 
 
