@@ -637,3 +637,21 @@ def test_plan_preserve_placed_in_the_policy_decides_against_a_sacrifice() -> Non
     assert [a["permanent"] for a in first["payments"][0]["activations"]] == ["p1"], first
     assert first["payments"][0]["score"][0] == ["preserve", 0]
     check_in_turn(state, costs, first["payments"])
+
+
+def test_plan_sources_and_apply_through_the_typed_api() -> None:
+    """``api.plan`` takes ``sources`` (a required Sol Ring activated in the first payment, its
+    second mana floating to the next cost) and ``apply`` on a kept board."""
+    state = board("Plains", "Sol Ring", "Island")
+    got = api.plan(state, [{"cost": "{W}"}, {"cost": "{1}"}], sources={"require": ["p1"]})
+    assert [[a["permanent"] for a in p["activations"]] for p in got["payments"]] == [["p1", "p0"], []]
+    handle = api.open(state)["board"]
+    try:
+        applied = api.plan(handle, [{"cost": "{1}"}], sources={"exclude": ["p0"], "require": ["p1"]}, apply=True)
+        assert applied["payable"] is True and applied.get("applied") is True, applied
+        assert [a["permanent"] for a in applied["payments"][0]["activations"]] == ["p1"]
+        assert api.can_pay(handle, "{W}")["payable"] is True  # the excluded Plains stays untapped
+        assert api.can_pay(handle, "{C}")["payable"] is True  # Sol Ring's second {C} floats
+        assert api.can_pay(handle, "{C}{C}")["payable"] is False  # Sol Ring is tapped
+    finally:
+        api.close(handle)
