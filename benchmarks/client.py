@@ -664,70 +664,6 @@ def _phase(plan: ClientPlan, log: Callable[[str], None]) -> dict[str, Any]:
     return out
 
 
-# -- guide: paying by hand ------------------------------------------------------------------------
-
-#: The target of a ``guide`` answer (one click of a manual payment).
-TARGET_GUIDE_MS = 5.0
-#: Deck boards of each family the ``guide`` rows pay by hand (quick run: a few).
-_GUIDE_BOARDS = {"quick": 8, "full": 60}
-
-
-def _guide(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]:
-    """``guide`` in process, as a client asks it at each click of a manual payment: on the
-    bundled Commander board kept in a session (``benchmarks/guide_speed.py``'s clicks), and on
-    deck boards (:mod:`~manasolver.benchmarks.deck_boards`), each paid by hand along ``pay``'s
-    own payment: before each of its activations (and after the last) ``guide`` with the ones
-    made so far.  Checked: every prefix of ``pay``'s payment is completable, and each
-    activation made next was among those ``guide`` lit."""
-    from manasolver.benchmarks.guide_speed import measure
-    from manasolver.solver.service.protocol import answer
-    clicks = measure(10 if plan.name == "quick" else 50)
-    times = [w for row in clicks for w in row["wall"]]
-    cpu = [c for row in clicks for c in row["cpu"]]
-    row: dict[str, Any] = {"figure": "guide, bundled Commander board in a session", "query": "guide",
-                           "board": "example:commander", **_stats(times), "cpu_median_ms": ms(statistics.median(cpu)),
-                           "target": f"median ≤ {TARGET_GUIDE_MS:g} ms"}
-    row["met"] = row["median_ms"] <= TARGET_GUIDE_MS
-    rows = [row]
-    log(f"client: {row['figure']}: median {row['median_ms']} ms (CPU {row['cpu_median_ms']} ms), "
-        f"p99 {row['p99_ms']} ms")
-    for kind in ("commander", "sixty"):
-        times, cpu, bad, unsupported, paid = [], [], 0, 0, 0
-        for line in db.lines(kind, "pay", _GUIDE_BOARDS.get(plan.name, 8), 53):
-            q = json.loads(line)
-            q.pop("id", None)
-            got = answer(q)
-            if not got.get("payable"):
-                continue
-            paid += 1
-            acts = [{"permanent": a["permanent"], "ability": a["ability"], "mana": a["mana"]}
-                    for a in got["payment"]["activations"] if "permanent" in a and int(a.get("times", 1)) == 1]
-            for n in range(len(acts) + 1):
-                ask = {**q, "query": "guide", "partial": acts[:n]}
-                t0, c0 = time.perf_counter(), time.process_time()
-                out = answer(ask)
-                times.append(time.perf_counter() - t0)
-                cpu.append(time.process_time() - c0)
-                if "error" in out:
-                    unsupported += out["error"]["code"] == "unsupported"
-                    bad += out["error"]["code"] != "unsupported"
-                    break
-                lit = {(e["permanent"], e["ability"], e["mana"]) for e in out["next"]}
-                if not out["completable"] or (n < len(acts) and (acts[n]["permanent"], acts[n]["ability"],
-                                                                   acts[n]["mana"]) not in lit):
-                    bad += 1
-        drow: dict[str, Any] = {"figure": f"guide, {kind} deck boards paid by hand along pay's payment",
-                                "query": "guide", "board": kind, **_stats(times), "payable": paid,
-                                "cpu_median_ms": ms(statistics.median(cpu)) if cpu else None,
-                                "errors": bad, "unsupported": unsupported,
-                                "target": f"median ≤ {TARGET_GUIDE_MS:g} ms, every prefix completable and lit"}
-        drow["met"] = bool(times) and drow["median_ms"] <= TARGET_GUIDE_MS and bad == 0
-        rows.append(drow)
-        log(f"client: {drow['figure']}: median {drow.get('median_ms')} ms over {len(times)} clicks, "
-            f"{bad} wrong, {unsupported} refused")
-    return rows
-
-
 # -- the run --------------------------------------------------------------------------------------
 
 #: The sections of a run, in order.
@@ -771,7 +707,8 @@ def run(plan: ClientPlan = QUICK, log: Callable[[str], None] = print,
     if "filters" in sections:
         rows += _filters(plan, log)
     if "guide" in sections:
-        rows += _guide(plan, log)
+        from manasolver.benchmarks.client_guide import guide_rows
+        rows += guide_rows(plan.name, log)
     out["rows"] = rows
     out["cold_start"] = _cold(plan, log) if "cold" in sections else {}
     out["phase"] = _phase(plan, log) if "phase" in sections else {"status": "not run"}
