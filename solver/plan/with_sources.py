@@ -110,6 +110,8 @@ def plan_sourced(steps: Steps, chosen: Sources) -> PlanAnswer:
     if not reqs:
         return plan(steps)
     base = excluded_board(reqs[0].state, chosen.exclude)
+    if chosen.require:
+        _guard_required(reqs, base, chosen)
     best: tuple[list[int], PlanAnswer] | None = None
     for allowed in preserve_subsets(chosen.preserve):
         state = excluded_board(base, set(chosen.preserve) - set(allowed) - set(chosen.require))
@@ -122,7 +124,6 @@ def plan_sourced(steps: Steps, chosen: Sources) -> PlanAnswer:
         return best[1]
     plain = plan(_on(steps, base, chosen))
     if plain.payable:  # payable, but not with every required permanent activated
-        _guard_required(reqs, base, chosen)
         return PlanAnswer(False, index=0, reason=Reason(
             "conflicting_sources", "no plan pays these costs with every required permanent activated "
                                    f"({', '.join(chosen.require)})"))
@@ -130,10 +131,10 @@ def plan_sourced(steps: Steps, chosen: Sources) -> PlanAnswer:
 
 
 def _guard_required(reqs: Sequence[PaymentRequest], state: GameState, chosen: Sources) -> None:
-    """Refuse (``Unsupported``) a "no plan activates every required permanent" that activating
-    them first may have made: a required permanent whose activation costs life or deals damage
-    when the plan could take the player's life to 0 (activated before the first cost, its damage
-    may kill the player where activated for the last cost it would not: CR 704.5a)."""
+    """Refuse (``Unsupported``) a plan whose required permanent costs life or deals damage when
+    the plan could take the player's life to 0: the required permanents are activated before the
+    first cost, where their damage may kill the player (or make the plan take another way) while
+    activated for the last cost it would not (CR 704.5a)."""
     from manasolver.solver import queries
     from manasolver.solver.plan.solve import life_critical
     problems = [queries.prepare(dataclasses.replace(s, state=state), "feasible", s.x if s.x is not None else 0)
