@@ -49,7 +49,7 @@ from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.solver.castability.board import BoardKey, BoardOracle, payment_classes
 from manasolver.solver.castability.lands import LandRule, land_rule
-from manasolver.solver.fresh import quiet
+from manasolver.solver.supply.plain import quiet
 
 __all__ = ["Counts", "DeckModel", "MAX_STATES", "MODEL", "run_chunk"]
 
