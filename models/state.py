@@ -6,9 +6,10 @@ from board JSON with errors that name the path of the bad field.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from manasolver.models.abilities import ZONE_CARDS
+from manasolver.models.board.view import BoardView
 from manasolver.models.card import CARD_TYPES, Card
 from manasolver.models.cost import ManaCost
 
@@ -128,6 +129,27 @@ class GameState:
     players: tuple[Player, ...]
     turn: Turn
     battlefield: tuple[Permanent, ...] = ()
+    #: The board's view (:attr:`view`), made when first asked; not part of the value.
+    _view: BoardView | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def view(self) -> BoardView:
+        """What the rules read of this whole board, computed once per state
+        (:class:`~manasolver.models.board.view.BoardView`)."""
+        view = self._view
+        if view is None:
+            view = BoardView(self)
+            object.__setattr__(self, "_view", view)
+        return view
+
+    def __getstate__(self) -> tuple[object, ...]:
+        """The value without its view (a copy computes its own)."""
+        return (self.players, self.turn, self.battlefield)
+
+    def __setstate__(self, value: tuple[object, ...]) -> None:
+        for name, item in zip(("players", "turn", "battlefield"), value):
+            object.__setattr__(self, name, item)
+        object.__setattr__(self, "_view", None)
 
     def player(self, name: str | None = None) -> Player:
         """The named player, or the first one."""

@@ -226,16 +226,14 @@ def _by_types_only(amount: Amount) -> bool:
                 or amount.min_power is not None or amount.supertypes)
 
 
-#: Per state object: each permanent as (id, controller, types now, the subtypes a count reads:
+#: Each permanent of a board (its view's ``typed``) as (id, controller, types now, the subtypes a count reads:
 #: a land's after land-type changes, creature types only on a creature or kindred), in board
 #: order; what :func:`permanent_matches` reads of it for an amount of :func:`_by_types_only`.
-_TYPED: IdentityMemo[GameState, tuple[tuple[str, str, tuple[str, ...], Collection[str]], ...]] = IdentityMemo(64)
-
-
 def _typed(state: GameState) -> tuple[tuple[str, str, tuple[str, ...], Collection[str]], ...]:
-    hit = _TYPED.get(state)
-    if hit is not None:
-        return hit
+    return state.view.typed
+
+
+def _typed_rows(state: GameState) -> tuple[tuple[str, str, tuple[str, ...], Collection[str]], ...]:
     rows = []
     for perm in state.battlefield:
         types = perm.types
@@ -245,7 +243,7 @@ def _typed(state: GameState) -> tuple[tuple[str, str, tuple[str, ...], Collectio
             if creature_types:
                 subs = set(subs) - creature_types
         rows.append((perm.id, perm.controller, types, subs))
-    return _TYPED.put(state, tuple(rows))
+    return tuple(rows)
 
 
 def _count_by_types(amount: Amount, state: GameState, permanent: Permanent) -> int:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
 from manasolver.models.card import BASIC_LAND_TYPES, Card
 from manasolver.models.effects import ConditionalDamage, GrantedAbility, Prohibition, StructuredEffect
@@ -53,13 +52,10 @@ def _active(state: GameState) -> tuple[tuple[Permanent, StructuredEffect], ...]:
     return tuple(out)
 
 
-_ACTIVE: IdentityMemo[GameState, tuple[tuple[Permanent, StructuredEffect], ...]] = IdentityMemo(65)
-
-
 def active_effects(state: GameState) -> tuple[tuple[Permanent, StructuredEffect], ...]:
     """Every structured effect on the battlefield whose source still has it, in board
     order (cached per state)."""
-    return _ACTIVE.get_or(state, _active)
+    return state.view.active
 
 
 def _granted_to(effect: GrantedAbility, source: Permanent, perm: Permanent, state: GameState) -> bool:
@@ -125,7 +121,7 @@ def effective_mana_abilities(state: GameState, permanent: Permanent) -> tuple[Ma
 def _spared(state: GameState, permanent: Permanent, abilities: tuple[ManaAbility, ...]) -> tuple[ManaAbility, ...]:
     """``abilities`` without the damage a :class:`ConditionalDamage` of ``permanent`` spares now
     (Tomb of Urami beside an Ogre its controller controls)."""
-    spared = _SPARING.get_or(state, _sparing).get(permanent.id)
+    spared = state.view.sparing.get(permanent.id)
     if not spared:
         return abilities
     out = list(abilities)
@@ -142,9 +138,6 @@ def _sparing(state: GameState) -> dict[str, list[ConditionalDamage]]:
         if isinstance(e, ConditionalDamage):
             out.setdefault(src.id, []).append(e)
     return out
-
-
-_SPARING: IdentityMemo[GameState, dict[str, list[ConditionalDamage]]] = IdentityMemo(65)
 
 
 def _granted(state: GameState, permanent: Permanent) -> list[ManaAbility]:
@@ -262,9 +255,6 @@ def _tap_hurt(state: GameState) -> _TapHurt:
     return on_tap, on_other, beyond, unread
 
 
-_TAP_HURT: IdentityMemo[GameState, _TapHurt] = IdentityMemo(65)
-
-
 def tap_damage_from_attachments(state: GameState) -> dict[str, int]:
     """Per permanent id, the damage or life loss its controller takes each time it is tapped for
     mana, because of triggers of the battlefield on becoming tapped or on tapping for mana
@@ -276,7 +266,7 @@ def tap_damage_from_attachments(state: GameState) -> dict[str, int]:
     "Whenever ~ becomes tapped, it deals N damage to you" (City of Brass) is on its abilities from
     the parser and not here.  Cached per state; triggers not read are left to
     :func:`unread_tap_triggers`."""
-    on_tap, on_other, _, _ = _TAP_HURT.get_or(state, _tap_hurt)
+    on_tap, on_other, _, _ = state.view.tap_hurt
     if not on_other:
         return on_tap
     return {**{pid: 0 for pid in on_other}, **on_tap}
@@ -285,14 +275,14 @@ def tap_damage_from_attachments(state: GameState) -> dict[str, int]:
 def nontap_damage(state: GameState) -> dict[str, int]:
     """Per permanent id, the damage or life loss its controller takes when an ability of it
     without ``{T}`` in its cost is activated (Haunting Wind, Artifact Possession on an artifact)."""
-    return _TAP_HURT.get_or(state, _tap_hurt)[1]
+    return state.view.tap_hurt[1]
 
 
 def tap_damage_beyond_mana(state: GameState) -> dict[str, tuple[Permanent, str]]:
     """Per permanent id, the trigger (its source and text) that hurts its controller whenever it
     becomes tapped for any reason, not only for mana: convoke, improvise or a tapping cost
     (Springleaf Drum) would tap it without a mana ability of its own (CR 603.2)."""
-    return _TAP_HURT.get_or(state, _tap_hurt)[2]
+    return state.view.tap_hurt[2]
 
 
 def unread_tap_triggers(state: GameState) -> list[tuple[Permanent, str]]:
@@ -300,7 +290,7 @@ def unread_tap_triggers(state: GameState) -> list[tuple[Permanent, str]]:
     that may hurt in a way not read (Seizures: "unless that player pays {3}"; Relic Putrescence's
     poison counter), but for an Aura attached to nothing: the permanent and the trigger's text.
     Payments on such boards would misstate life and damage."""
-    return _TAP_HURT.get_or(state, _tap_hurt)[3]
+    return state.view.tap_hurt[3]
 
 
 def _tap_cost_reading(perm: Permanent) -> bool:

@@ -12,7 +12,6 @@ The effects of a board are found once per state.
 
 from __future__ import annotations
 
-from manasolver.models._memo import IdentityMemo
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import type_bit
 
@@ -40,13 +39,10 @@ def _settings(state: GameState) -> tuple[_Setting, ...]:
 _ALL_COLORLESS = "All cards that aren't on the battlefield, spells, and permanents are colorless."
 
 
-_SETTINGS: IdentityMemo[GameState, tuple[_Setting, ...]] = IdentityMemo(65)
-
-
 def permanent_colors(state: GameState, perm: Permanent) -> int:
     """``perm``'s colors now, as a bitmask (see the module docstring)."""
     colors = perm.card.colors
-    for source, what, nonland, mine, bits, add in _SETTINGS.get_or(state, _settings):
+    for source, what, nonland, mine, bits, add in state.view.color_settings:
         if mine and perm.controller != source.controller:
             continue
         if nonland and perm.is_land:
