@@ -90,15 +90,13 @@ class Kept:
         self.state = state
         self.db = db
         self.json = json
-        self.memo: dict[Hashable, tuple[tuple[object, ...], ManasolverError | None]] = {}
         self.answers: dict[bytes, tuple[str, bytes]] = {}
         self.answer_bytes = 0
 
 
 _LOCK = threading.Lock()
-#: Kept boards by ``id`` of their JSON object and of their state (entries keep the objects alive).
+#: Kept boards by ``id`` of their JSON object (entries keep the objects alive).
 _BY_JSON: dict[int, Kept] = {}
-_BY_STATE: dict[int, Kept] = {}
 #: Boards kept by content, least recently used first: (id of the database, content key) -> board;
 #: and the same boards by their fast keys.
 _RECENT: OrderedDict[tuple[int, bytes], _Entry] = OrderedDict()
@@ -268,7 +266,6 @@ def _remember(full: tuple[int, bytes], fast_full: tuple[int, bytes], kept: Kept,
             return
         entry = _Entry(full, kept)
         _RECENT[full] = entry
-        _BY_STATE[id(kept.state)] = kept
         global _recent_bytes
         _recent_bytes += entry.size
         _alias(entry, fast_full)
@@ -287,8 +284,6 @@ def _drop(entry: _Entry) -> None:
     for alias in entry.aliases:
         if _FAST.get(alias) is entry:
             del _FAST[alias]
-    if _BY_STATE.get(id(entry.kept.state)) is entry.kept:
-        del _BY_STATE[id(entry.kept.state)]
 
 
 def recent_count() -> int:
@@ -302,7 +297,6 @@ def keep(kept: Kept) -> None:
     with _LOCK:
         if kept.json is not None:
             _BY_JSON[id(kept.json)] = kept
-        _BY_STATE[id(kept.state)] = kept
 
 
 def forget(kept: Kept) -> None:
@@ -310,8 +304,6 @@ def forget(kept: Kept) -> None:
     with _LOCK:
         if kept.json is not None and _BY_JSON.get(id(kept.json)) is kept:
             del _BY_JSON[id(kept.json)]
-        if _BY_STATE.get(id(kept.state)) is kept:
-            del _BY_STATE[id(kept.state)]
 
 
 def clear() -> None:
@@ -322,16 +314,13 @@ def clear() -> None:
 
 
 def checked(state: GameState, key: Hashable, objects: tuple[object, ...], check: Callable[[], None]) -> None:
-    """Run ``check`` (a guard that raises a :class:`ManasolverError` to refuse) once per kept
-    board and ``key``; on a board that is not kept, every time.
+    """Run ``check`` (a guard that raises a :class:`ManasolverError` to refuse) once per board
+    and ``key``: its outcome is kept in the board's view (``state.view.checks``), so a kept
+    board (by content or a session's) checks once for all the queries asked on it.
 
     ``key`` must name everything ``check`` reads besides the board; objects it names by ``id``
     are passed in ``objects``, kept alive by the entry and compared by identity on a hit."""
-    kept = _BY_STATE.get(id(state))
-    if kept is None or kept.state is not state:
-        check()
-        return
-    memo = kept.memo
+    memo = state.view.checks
     hit = memo.get(key)
     if hit is not None and len(hit[0]) == len(objects) and all(a is b for a, b in zip(hit[0], objects)):
         if hit[1] is not None:

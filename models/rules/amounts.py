@@ -230,7 +230,11 @@ def _by_types_only(amount: Amount) -> bool:
 #: a land's after land-type changes, creature types only on a creature or kindred), in board
 #: order; what :func:`permanent_matches` reads of it for an amount of :func:`_by_types_only`.
 def _typed(state: GameState) -> tuple[tuple[str, str, tuple[str, ...], Collection[str]], ...]:
-    return state.view.typed
+    view = state.view
+    found = view.typed
+    if found is None:
+        found = view.typed = _typed_rows(state)
+    return found  # type: ignore[no-any-return]
 
 
 def _typed_rows(state: GameState) -> tuple[tuple[str, str, tuple[str, ...], Collection[str]], ...]:

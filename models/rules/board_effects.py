@@ -55,7 +55,11 @@ def _active(state: GameState) -> tuple[tuple[Permanent, StructuredEffect], ...]:
 def active_effects(state: GameState) -> tuple[tuple[Permanent, StructuredEffect], ...]:
     """Every structured effect on the battlefield whose source still has it, in board
     order (cached per state)."""
-    return state.view.active
+    view = state.view
+    found = view.active
+    if found is None:
+        found = view.active = _active(state)
+    return found  # type: ignore[no-any-return]
 
 
 def _granted_to(effect: GrantedAbility, source: Permanent, perm: Permanent, state: GameState) -> bool:
@@ -121,7 +125,7 @@ def effective_mana_abilities(state: GameState, permanent: Permanent) -> tuple[Ma
 def _spared(state: GameState, permanent: Permanent, abilities: tuple[ManaAbility, ...]) -> tuple[ManaAbility, ...]:
     """``abilities`` without the damage a :class:`ConditionalDamage` of ``permanent`` spares now
     (Tomb of Urami beside an Ogre its controller controls)."""
-    spared = state.view.sparing.get(permanent.id)
+    spared = _sparing_of(state).get(permanent.id)
     if not spared:
         return abilities
     out = list(abilities)
@@ -255,6 +259,24 @@ def _tap_hurt(state: GameState) -> _TapHurt:
     return on_tap, on_other, beyond, unread
 
 
+def _tap_hurt_of(state: GameState) -> _TapHurt:
+    """The board's ``tap_hurt`` (its view's field, computed when first asked)."""
+    view = state.view
+    found = view.tap_hurt
+    if found is None:
+        found = view.tap_hurt = _tap_hurt(state)
+    return found  # type: ignore[no-any-return]
+
+
+def _sparing_of(state: GameState) -> dict[str, list[ConditionalDamage]]:
+    """The board's ``sparing`` (its view's field, computed when first asked)."""
+    view = state.view
+    found = view.sparing
+    if found is None:
+        found = view.sparing = _sparing(state)
+    return found  # type: ignore[no-any-return]
+
+
 def tap_damage_from_attachments(state: GameState) -> dict[str, int]:
     """Per permanent id, the damage or life loss its controller takes each time it is tapped for
     mana, because of triggers of the battlefield on becoming tapped or on tapping for mana
@@ -266,7 +288,7 @@ def tap_damage_from_attachments(state: GameState) -> dict[str, int]:
     "Whenever ~ becomes tapped, it deals N damage to you" (City of Brass) is on its abilities from
     the parser and not here.  Cached per state; triggers not read are left to
     :func:`unread_tap_triggers`."""
-    on_tap, on_other, _, _ = state.view.tap_hurt
+    on_tap, on_other, _, _ = _tap_hurt_of(state)
     if not on_other:
         return on_tap
     return {**{pid: 0 for pid in on_other}, **on_tap}
@@ -275,14 +297,14 @@ def tap_damage_from_attachments(state: GameState) -> dict[str, int]:
 def nontap_damage(state: GameState) -> dict[str, int]:
     """Per permanent id, the damage or life loss its controller takes when an ability of it
     without ``{T}`` in its cost is activated (Haunting Wind, Artifact Possession on an artifact)."""
-    return state.view.tap_hurt[1]
+    return _tap_hurt_of(state)[1]
 
 
 def tap_damage_beyond_mana(state: GameState) -> dict[str, tuple[Permanent, str]]:
     """Per permanent id, the trigger (its source and text) that hurts its controller whenever it
     becomes tapped for any reason, not only for mana: convoke, improvise or a tapping cost
     (Springleaf Drum) would tap it without a mana ability of its own (CR 603.2)."""
-    return state.view.tap_hurt[2]
+    return _tap_hurt_of(state)[2]
 
 
 def unread_tap_triggers(state: GameState) -> list[tuple[Permanent, str]]:
@@ -290,7 +312,7 @@ def unread_tap_triggers(state: GameState) -> list[tuple[Permanent, str]]:
     that may hurt in a way not read (Seizures: "unless that player pays {3}"; Relic Putrescence's
     poison counter), but for an Aura attached to nothing: the permanent and the trigger's text.
     Payments on such boards would misstate life and damage."""
-    return state.view.tap_hurt[3]
+    return _tap_hurt_of(state)[3]
 
 
 def _tap_cost_reading(perm: Permanent) -> bool:

@@ -44,7 +44,11 @@ def _gather(state: GameState) -> tuple[tuple[Permanent, LandTypeChange], ...]:
 def type_changes(state: GameState) -> tuple[tuple[Permanent, LandTypeChange], ...]:
     """The land-type changes printed on the battlefield, in board order (cached per
     state: states are frozen, and every land of a board asks)."""
-    return state.view.type_changes
+    view = state.view
+    found = view.type_changes
+    if found is None:
+        found = view.type_changes = _gather(state)
+    return found  # type: ignore[no-any-return]
 
 
 def _setters(state: GameState) -> list[tuple[Permanent, LandTypeChange]]:

@@ -115,17 +115,12 @@ def _card_info(card: Card) -> tuple[bool, bool]:
 
 def find_doublers(state: GameState, player: str) -> tuple[Doubler, ...]:
     """Every permanent ``player`` controls with a pool-doubling mana ability, in board order
-    (the state is frozen: the last answer per player is reused for the same state object)."""
-    last = _LAST.get(player)
-    if last is not None and last[0] is state:
-        return last[1]
-    found = _find(state, player)
-    _LAST[player] = (state, found)
+    (found once per board and player, kept in the board's view)."""
+    kept = state.view.doublers
+    found: tuple[Doubler, ...] | None = kept.get(player)
+    if found is None:
+        found = kept[player] = _find(state, player)
     return found
-
-
-#: The last answer per player (a board is asked many questions in a row).
-_LAST: dict[str, tuple[GameState, tuple[Doubler, ...]]] = {}
 
 
 def _find(state: GameState, player: str) -> tuple[Doubler, ...]:

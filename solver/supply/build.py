@@ -480,15 +480,12 @@ def _group_with_resources(state: GameState, mine: list[tuple[int, Permanent]],
     return signature, tap_sig
 
 
-_CACHE: KeyMemo[tuple[int, str, bool, frozenset[str]], Supply] = KeyMemo(257)
-
-
 def build_supply(state: GameState, player: str | None = None, resources: bool = False,
                  reserved: frozenset[str] = frozenset()) -> Supply:
     """The grouped supply of ``player`` (default: the first player) in ``state``.
 
-    Cached per state object (states are frozen), so repeated queries on one board
-    pay for grouping once.  ``resources``: model the mana abilities whose costs spend
+    Kept in the board's view (``state.view.supplies``: states are frozen), so repeated queries
+    on one board pay for grouping once.  ``resources``: model the mana abilities whose costs spend
     other resources (sacrificing other permanents, cards in the hand), which only the
     payment queries' CP-SAT and enumeration backends read; without it (the default,
     for other readers such as ``options``) those sources are listed in ``excluded``.
@@ -497,11 +494,18 @@ def build_supply(state: GameState, player: str | None = None, resources: bool = 
     602.2b; its cost is paid in 601.2h, after the mana abilities).
     """
     name = state.player(player).name if player is not None else state.players[0].name
-    key = (id(state), name, resources, reserved)
-    hit = _CACHE.get(key, state)
-    if hit is not None:
-        return hit
-    return _CACHE.put(key, state, _build(state, name, resources, reserved))
+    supplies = state.view.supplies
+    key = (name, resources, reserved)
+    hit: Supply | None = supplies.get(key)
+    if hit is None:
+        if len(supplies) >= _SUPPLIES_PER_BOARD:
+            supplies.clear()
+        hit = supplies[key] = _build(state, name, resources, reserved)
+    return hit
+
+
+#: Supplies one board's view keeps (players by resources by reserved sets); past this it starts again.
+_SUPPLIES_PER_BOARD = 64
 
 
 def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str] = frozenset()) -> Supply:
