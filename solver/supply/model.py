@@ -273,9 +273,17 @@ class Derived:
     ``shape`` what a cast card may change (``solver.supply.resources``), ``spending`` the supply
     under the board's 609.4b rules with the state it was read on (``solver.backends.problem``).
 
+    Not part of a supply's value: any two are equal (what they hold follows from the supply),
+    so a supply compares, and reads as at its defaults, the same whatever was computed on it.
     Thread-safe: each field is written once with a whole immutable value by a single store."""
 
     __slots__ = ("flags", "shape", "spending")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Derived)
+
+    def __hash__(self) -> int:
+        return 0
 
     def __init__(self) -> None:
         self.flags: tuple[bool, tuple[tuple[bool, ...], ...], bool] | None = None
@@ -306,7 +314,7 @@ class Supply:
     fodder: tuple[Group, ...] = ()
     tappable: tuple[Group, ...] = ()
     #: What readers computed from it (:class:`Derived`); not part of the value.
-    derived: Derived = field(init=False, compare=False, repr=False)
+    derived: Derived = field(init=False, default_factory=Derived, compare=False, repr=False)
 
     def __init__(self, player: str, pool: tuple[tuple[int, int], ...], classes: tuple[SourceClass, ...],
                  excluded: tuple[Excluded, ...], life: int, energy: int, creatures: int = 0,
