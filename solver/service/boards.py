@@ -29,10 +29,10 @@ A game client sends its whole board with every query, usually the same one again
   name means), by the identity of the :class:`~manasolver.models.carddb.CardDB` the query names.
 
 Since a kept board is the same ``GameState`` object every time, everything cached per state
-object downstream (the supply, the board's effects, the searches) is reused too.  Each kept
-board also has a small memo, :func:`checked`, for the checks of what the engine does not model
-that read the whole board (prohibitions, tap triggers, rules of paying): a check runs once per
-board and key, and its refusal, when it refuses, is raised again as a fresh copy; and a memo of
+object downstream (the board's view: the supply, the board's effects, the searches) is reused
+too.  :func:`checked` runs the checks of what the engine does not model that read the whole board
+(prohibitions, tap triggers, rules of paying) once per board and key, keeping the outcome in the
+board's view: a refusal is raised again as a fresh copy.  Each kept board has a memo of
 whole answers (:func:`answer_of`, :func:`keep_answer`), by the query's other fields: an answer
 is a function of the board and those fields alone, and the protocol keeps only answers that no
 time bound touched.
@@ -71,7 +71,8 @@ RECENT_LIMIT = 64
 MAX_KEY_BYTES = 1 << 20
 #: All keys of boards kept by content together stay under this many bytes.
 MAX_CACHE_BYTES = 16 << 20
-#: Entries of one board's memo of checks, and of its memo of answers; past this it starts again empty.
+#: Entries of one board's memo of checks (in its view), and of a kept board's memo of answers; past
+#: this it starts again empty.
 MEMO_LIMIT = 256
 #: The bytes of answer text one board's memo of answers holds at most (past this it starts again).
 ANSWER_BYTES = 64 << 10
@@ -81,10 +82,10 @@ TEXT_LIMIT = 32
 
 class Kept:
     """A board kept between queries: its JSON (the store's own copy, ``None`` for a board kept
-    by content), its loaded state, the card database it was read with, its memo of checks and
-    its memo of answers (the answer's JSON text and its ``marshal`` bytes, by query key)."""
+    by content), its loaded state, the card database it was read with, and its memo
+    of answers (the answer's JSON text and its ``marshal`` bytes, by query key)."""
 
-    __slots__ = ("answer_bytes", "answers", "db", "json", "memo", "state")
+    __slots__ = ("answer_bytes", "answers", "db", "json", "state")
 
     def __init__(self, state: GameState, db: CardDB, json: dict[str, Any] | None = None) -> None:
         self.state = state
@@ -292,8 +293,7 @@ def recent_count() -> int:
 
 
 def keep(kept: Kept) -> None:
-    """Register a session's board version, so that :func:`load_board` finds it by its JSON and
-    :func:`checked` by its state."""
+    """Register a session's board version, so that :func:`load_board` finds it by its JSON."""
     with _LOCK:
         if kept.json is not None:
             _BY_JSON[id(kept.json)] = kept
