@@ -157,8 +157,8 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
         ids: dict[str, int] = {}
         # A permanent built before from an object of the same content but its id (its typed
         # serialisation without the id: the same other fields in the same order, the same values
-        # of the same types) and the same player names is reused, given this object's id: ids
-        # differ from one game to the next, what a permanent is does not.
+        # of the same types) and the same player names is reused, given this object's id (the
+        # last built is kept): ids differ from one game to the next, what a permanent is does not.
         cache: dict[bytes, Permanent] | None = None  # the database is read only for a named card
         dumps = marshal.dumps
         attached = False
@@ -180,8 +180,11 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                             cache = _permanents(cards.db, names)
                         seen = cache.get(key)
                         if seen is not None:
-                            perm = seen if seen.id == raw["id"] else _with_id(
-                                seen, as_str(raw["id"], f"battlefield[{i}].id", "id", LIMITS["name"]))
+                            if seen.id == raw["id"]:
+                                perm = seen
+                            else:  # the last id wins: a client's next board finds its own objects
+                                pid = as_str(raw["id"], f"battlefield[{i}].id", "id", LIMITS["name"])
+                                perm = cache[key] = _with_id(seen, pid)
             if perm is None:
                 perm = _permanent(raw, f"battlefield[{i}]", names, cards)
                 if key is not None and cache is not None:
@@ -242,7 +245,7 @@ class _Built:
         #: (player, the cards its zones hold) by serialisation.
         self.players: dict[bytes, tuple[Player, int]] = {}
         #: Per tuple of player names (a permanent's controller is checked against them): by the
-        #: serialisation without the id, the first permanent built from it.
+        #: serialisation without the id, the permanent built from it last.
         self.permanents: dict[tuple[str, ...], dict[bytes, Permanent]] = {}
 
 

@@ -271,13 +271,14 @@ class Derived:
     """What readers compute once from one :class:`Supply` (``supply.derived``), ``None`` until
     first asked: ``flags`` (restricted, every option allowed per class, damage: this module),
     ``shape`` what a cast card may change (``solver.supply.resources``), ``spending`` the supply
-    under the board's 609.4b rules with the state it was read on (``solver.backends.problem``).
+    under the board's 609.4b rules with the state it was read on (``solver.backends.problem``),
+    ``units`` its plain units per restriction flags (``solver.backends.flow``).
 
     Not part of a supply's value: any two are equal (what they hold follows from the supply),
     so a supply compares, and reads as at its defaults, the same whatever was computed on it.
     Thread-safe: each field is written once with a whole immutable value by a single store."""
 
-    __slots__ = ("flags", "shape", "spending")
+    __slots__ = ("flags", "shape", "spending", "units")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Derived)
@@ -289,6 +290,7 @@ class Derived:
         self.flags: tuple[bool, tuple[tuple[bool, ...], ...], bool] | None = None
         self.shape: tuple[bool, bool, bool, bool, bool] | None = None
         self.spending: tuple[object, Supply] | None = None
+        self.units: dict[tuple[tuple[bool, ...], ...], tuple[list[Any], bool]] = {}
 
 
 @dataclass(frozen=True, slots=True, init=False)
