@@ -1,4 +1,4 @@
-"""The audit of bounded work (SPEC §5: no input may hang the process or answer wrongly without
+"""The audit of bounded work (no input may hang the process or answer wrongly without
 saying so), run by hand: ``python -m manasolver.benchmarks.audit [--only 'NAME|...'] [--no-serve]
 [--out benchmarks/results/audit.md]``.
 

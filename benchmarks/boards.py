@@ -1,6 +1,6 @@
-"""Benchmark boards and costs of real cards (SPEC §8).
+"""Benchmark boards and costs of real cards.
 
-Every board is board JSON as SPEC §4 defines it, naming cards of the bundled
+Every board is board JSON, naming cards of the bundled
 card database; every cost is the printed mana cost of a real card, or a cost
 sized to a large board so that paying it needs nearly every permanent.  The
 generators are deterministic: the same ``seed`` gives the same board.

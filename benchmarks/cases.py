@@ -22,7 +22,7 @@ __all__ = ["FULL", "QUICK", "SLOW_MS", "Case", "CaseKind", "Plan", "hit_time_bou
 #: two lands' worth, one past Hall's condition), or a payable cost PEERS.md says phase.rs refuses.
 CaseKind = Literal["real", "generic", "tight", "over", "refusal"]
 
-SLOW_MS = 50.0  # SPEC §8: no query over 50 ms without saying it hit its time bound
+SLOW_MS = 50.0  # performance target: no query over 50 ms without saying it hit its time bound
 _TIME_BOUND_KEYS = ("bounded", "time_bound", "hit_time_bound", "timed_out", "timeout", "time_limit_hit")
 
 

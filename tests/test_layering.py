@@ -9,7 +9,7 @@ edge to ``a.b.c`` when that is a module, else to ``a.b``).  Only edges between o
 count.  The tests check
 
 * that the graph has no cycle (each strongly connected component is printed as a cycle);
-* the dependency rules of DESIGN.md (models never imports solver or benchmarks; solver never
+* the dependency rules of docs/architecture.md (models never imports solver or benchmarks; solver never
   imports benchmarks but for the command line's lazy ``bench``; only the front ends import the
   protocol; a backend never imports another backend; ``validate`` imports only models, graph,
   request and payment; within models, ``text`` never imports ``rules``, ``board``, ``carddb`` or
@@ -211,7 +211,7 @@ def _cycle_in(component: list[str], graph: dict[str, set[str]]) -> list[str]:
 
 
 def test_no_import_cycles() -> None:
-    """No cycle between our modules, counting imports inside functions too (DESIGN.md)."""
+    """No cycle between our modules, counting imports inside functions too (docs/architecture.md)."""
     graph: dict[str, set[str]] = {name: set() for name in MODULES}
     lines: dict[tuple[str, str], Edge] = {}
     for edge in EDGES:
@@ -225,13 +225,13 @@ def test_no_import_cycles() -> None:
     assert not cycles, "import cycles:\n" + "\n".join(cycles)
 
 
-# -- the dependency rules of DESIGN.md ------------------------------------------------------------
+# -- the dependency rules of docs/architecture.md --------------------------------------------------
 
 BACKENDS = tuple(f"manasolver.solver.backends.{b}" for b in ("flow", "fastopt", "cpsat", "csp"))
 #: The backends' shared modules, which may import any backend (the registry does).
 BACKENDS_SHARED = ("manasolver.solver.backends", "manasolver.solver.backends.matching",
                    "manasolver.solver.backends.problem")
-#: The service around the engine (DESIGN.md: protocol, decode, api, schema, sessions, boards, serve,
+#: The service around the engine (docs/architecture.md: protocol, decode, api, schema, sessions, boards, serve,
 #: cli, render, demo, playground, parallel); only it imports the protocol.  ``manasolver.solver``
 #: itself is the public API, which re-exports the protocol's ``answer`` and the typed ``api``.
 SERVICE = "manasolver.solver.service"
@@ -257,7 +257,7 @@ def _backend_of(name: str) -> str | None:
 
 
 def _rule_breaks(edge: Edge) -> str | None:
-    """Which DESIGN.md rule an import breaks, or ``None``."""
+    """Which rule of docs/architecture.md an import breaks, or ``None``."""
     src, dst = edge.importer, edge.imported
     if _in(src, "manasolver.models") and _in(dst, "manasolver.solver", "manasolver.benchmarks"):
         return "models never imports solver or benchmarks"
@@ -311,7 +311,7 @@ def test_known_breaks_are_still_there() -> None:
 
 
 def test_dependencies_point_the_way_design_md_says() -> None:
-    """DESIGN.md: protocol -> {casting, queries} -> {supply, backends, reasons} -> {request,
+    """docs/architecture.md: protocol -> {casting, queries} -> {supply, backends, reasons} -> {request,
     payment, graph} -> models; within models, rules -> text -> values."""
     broken: dict[str, list[str]] = {}
     for edge in EDGES:

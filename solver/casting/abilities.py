@@ -72,7 +72,7 @@ def activation(raw: dict[str, Any], state: GameState, player: str, card_lookup: 
             raise BadQuery("give spell.permanent or spell.card, not both", "spell.card")
         pid = raw["permanent"]
         if type(pid) is int:
-            pid = str(pid)  # numeric ids are read as text, as on the board (SPEC §4)
+            pid = str(pid)  # numeric ids are read as text, as on the board
         if not isinstance(pid, str):
             raise BadQuery("spell.permanent must be the id of a permanent", "spell.permanent")
         pid = pid[:100]

@@ -1,4 +1,4 @@
-"""The ``options`` query (SPEC §5): every maximal pool of mana the player can have at once, and the
+"""The ``options`` query: every maximal pool of mana the player can have at once, and the
 pool doublers that act on it.
 
 ``options.py`` is the query (:func:`~manasolver.solver.pools.options.options`); ``ranks.py`` the

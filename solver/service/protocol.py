@@ -1,4 +1,4 @@
-"""The JSON protocol (SPEC §5): one query object in, one answer object out.
+"""The JSON protocol: one query object in, one answer object out.
 
 :func:`answer` never raises: errors of input come back as
 ``{"error": {"code", "message", "where"}}`` answers, and so does anything the
@@ -52,7 +52,7 @@ __all__ = ["JSON_DECODER", "MAX_DEPTH", "MAX_LINE", "QUERIES", "TOO_DEEP", "TooL
            "answer_line_text", "answer_text", "bounded_lines", "build_request", "load_state_field", "not_json",
            "too_deep"]
 
-#: Every query of SPEC §5 and the fields each accepts besides the common ones.
+#: Every query of the protocol and the fields each accepts besides the common ones.
 QUERIES: dict[str, frozenset[str]] = {
     "pay": frozenset({"cost", "state", "spell", "x", "modifiers", "alternative", "convoke", "delve",
                       "improvise", "policy", "backend", "additional", "sources", "apply"}),
@@ -76,7 +76,7 @@ QUERIES: dict[str, frozenset[str]] = {
     "update": frozenset({"board", "changes"}),
     "close": frozenset({"board"}),
 }
-#: Sessions (SPEC §5): a query that takes a ``state`` takes a kept ``board`` instead, and ``changes`` to it.
+#: Sessions: a query that takes a ``state`` takes a kept ``board`` instead, and ``changes`` to it.
 QUERIES.update({name: fields | {"board", "changes"} for name, fields in QUERIES.items()
                 if "state" in fields and name != "open"})
 #: The queries that handle ``board`` themselves (:mod:`~manasolver.solver.service.sessions`).
@@ -507,7 +507,7 @@ def prepare(query: dict[str, Any]) -> PaymentRequest | dict[str, Any]:
 def timing_reason(query: dict[str, Any], req: PaymentRequest) -> dict[str, Any] | None:
     """The ``timing`` reason when the spell or ability can't be cast or activated now
     (:func:`~manasolver.solver.casting.build.timing_refusal`), checked only when the state
-    gives a ``turn`` (SPEC §4 makes it optional)."""
+    gives a ``turn`` (the board makes it optional)."""
     if not decode.turn_given(query):
         return None
     from manasolver.solver.casting.build import timing_refusal

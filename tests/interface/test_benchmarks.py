@@ -1,6 +1,6 @@
 """The benchmark generators, the phase.rs driver and a quick benchmark run.
 
-Benchmarks check their answers and never assert a wall-clock time (STYLE 16):
+Benchmarks check their answers and never assert a wall-clock time:
 these tests check that the boards are real and load, that the costs are what
 they claim, that the quick run answers every case and that its answers pass
 ``validate``; no time is compared with anything.

@@ -26,7 +26,7 @@ __all__ = ["BYTES", "LINES", "SESSION_QUERIES", "answer_chunk", "line_chunks", "
 LINES = 250
 BYTES = 1024 * 1024
 
-#: The queries of sessions (SPEC §5), answered only by a batch of one process.
+#: The queries of sessions, answered only by a batch of one process.
 SESSION_QUERIES = frozenset({"open", "update", "close"})
 
 #: One chunk at a time in a worker process: the engine's caches are per process, and a Dask worker
