@@ -16,7 +16,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 
-#: The outside documents, written so that this file does not match itself.
+#: The outside documents.
 _OUTSIDE = ("SPEC", "DESIGN", "RULES", "STYLE")
 #: A mention: ``SPEC.md`` (any of the four), ``SPEC §4``/``RULES §12``/``RULES T117``, ``../shared/``.
 MENTION = re.compile(r"\b(?:%s)\.md\b|\b(?:%s) (?:§|T\d)|\.\./shared/" % ("|".join(_OUTSIDE), "|".join(_OUTSIDE)))
@@ -31,8 +31,9 @@ SKIP_SUFFIXES = (".sqlite", ".png", ".svg", ".woff", ".woff2", ".ttf", ".otf", "
 def _tracked() -> list[Path]:
     out = subprocess.run(["git", "-C", str(REPO), "ls-files", "--", *FOLDERS, *TOP_FILES],
                          capture_output=True, text=True, check=True).stdout
+    here = Path(__file__).resolve()  # this file spells out the patterns it looks for
     return [REPO / name for name in out.splitlines()
-            if not name.endswith(SKIP_SUFFIXES) and "/LICENSES/" not in name]
+            if not name.endswith(SKIP_SUFFIXES) and "/LICENSES/" not in name and (REPO / name).resolve() != here]
 
 
 def _mentions(path: Path) -> list[str]:
