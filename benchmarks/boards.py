@@ -160,6 +160,16 @@ def commander_board(seed: int = 0, size: int = 40) -> dict[str, Any]:
     return _board(perms, HAND, life=40, commander=(COMMANDER,))
 
 
+def repeated_commander_board(size: int = 10_000) -> dict[str, Any]:
+    """The benchmark's 40-permanent Commander board (31 real cards: basics, duals, pain and filter
+    lands, Signets, Sol Ring, dorks, a Treasure) repeated to ``size`` permanents: at 10,000, 1,500
+    members whose abilities cost mana."""
+    board = commander_board(0)
+    perms = board["battlefield"]
+    board["battlefield"] = [{**perms[i % len(perms)], "id": f"p{i}"} for i in range(size)]
+    return board
+
+
 def small_board(seed: int = 0) -> dict[str, Any]:
     """Ten real permanents: 5 basics, 2 duals, a pain land, Sol Ring and a mana creature."""
     rng = random.Random(seed)
