@@ -17,8 +17,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 #: The outside documents.
-_OUTSIDE = ("SPEC", "DESIGN", "RULES", "STYLE")
-#: A mention: ``SPEC.md`` (any of the four), ``SPEC §4``/``RULES §12``/``RULES T117``, ``../shared/``.
+_OUTSIDE = ("SPEC", "DESIGN", "RULES", "STYLE", "PEERS")
+#: A mention: ``SPEC.md`` (any of the five), ``SPEC §4``/``RULES §12``/``RULES T117``, ``../shared/``.
 MENTION = re.compile(r"\b(?:%s)\.md\b|\b(?:%s) (?:§|T\d)|\.\./shared/" % ("|".join(_OUTSIDE), "|".join(_OUTSIDE)))
 
 #: The text files checked: everything tracked under these folders, and these top-level files.
