@@ -71,7 +71,7 @@ if TYPE_CHECKING:
 
 __all__ = ["COST_FIELDS", "MAX_COSTS", "PlanAnswer", "left_by", "plan", "plan_query"]
 
-#: The most costs one plan may list (the board's style: a bound, refused beyond it, never cut).
+#: The most costs one plan may list (as the board's limits are: a bound, refused beyond it, never cut).
 MAX_COSTS = 20
 
 #: The fields of one cost of a plan: the cost context of a query (the policy is the plan's).
