@@ -326,6 +326,8 @@ KNOWN_BREAKS = frozenset({
     ("manasolver.solver.fresh", "manasolver.solver.backends.flow"),
     ("manasolver.solver.castability.board", "manasolver.solver.fresh"),
     ("manasolver.solver.castability.games", "manasolver.solver.fresh"),
+    ("manasolver.solver.castability.lands", "manasolver.solver.fresh"),
+    ("manasolver.solver.castability.units", "manasolver.solver.fresh"),
     ("manasolver.solver.plan", "manasolver.solver.service.decode"),
     ("manasolver.solver.plan", "manasolver.solver.backends.cpsat"),
     ("manasolver.solver.plan", "manasolver.solver.backends.cpsat.solve"),
