@@ -33,7 +33,7 @@ class ManaMultiplier:
     """"If you tap a permanent for mana, it produces ``factor`` times as much of that mana
     instead" (CR 106.12b, 614.1a).  ``tapper``: ``"you"`` (the effect's controller taps
     it); ``what``: ``"permanent"`` (creatures and artifacts too, Nyxbloom Ancient ruling).  Applies
-    only to mana abilities whose cost includes ``{T}`` (T113); keeps restrictions (T116)."""
+    only to mana abilities whose cost includes ``{T}`` (106.12); keeps restrictions (106.6a, Mana Reflection ruling)."""
 
     text: str
     factor: int

@@ -207,7 +207,7 @@ def replacements_for(state: GameState, permanent: Permanent, ability: ManaAbilit
     """The replacement effects that apply when ``tapper`` (default: the controller)
     activates ``ability`` of ``permanent``, in board order: none unless the ability taps
     it for mana (106.12, Nyxbloom Ancient ruling); multipliers whose controller is the tapper ("If
-    you tap", any permanent, T115); Contamination for a land, Pale Moon for a nonbasic
+    you tap", any permanent, Nyxbloom Ancient ruling); Contamination for a land, Pale Moon for a nonbasic
     land.  Pass them to :func:`replacement_results`."""
     if not is_tapped_for_mana(ability):
         return ()
@@ -256,7 +256,7 @@ def triggered_mana_for(state: GameState, permanent: Permanent, ability: ManaAbil
     (single type bits, after replacements): for each trigger that adds mana to the
     tapper, its options (the player picks one per trigger).  Nothing fires when no mana
     was produced (106.12a).  Their mana is unrestricted and not multiplied
-    (T111); an undefined chosen color adds nothing (106.5)."""
+    (605.1b); an undefined chosen color adds nothing (106.5)."""
     if not produced:
         return ()
     who = tapper if tapper is not None else permanent.controller

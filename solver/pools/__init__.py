@@ -6,5 +6,5 @@ polymatroid algebra over pools, ``activations.py`` a supply's classes read as ra
 the search over activations in every order, ``converters.py`` the dynamic program that answers
 boards of one-mana converters (filter lands) without trying orders, ``context.py`` the
 search's blocks and bounds, ``listing.py``
-the maximal pools in the answer's order, ``doublers.py`` the pool doublers on a board (T117).
+the maximal pools in the answer's order, ``doublers.py`` the pool doublers on a board (CR 106.6 example).
 """
