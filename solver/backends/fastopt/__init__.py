@@ -1,4 +1,4 @@
-"""A fast exact optimiser in plain Python over the grouped board (SPEC §8).
+"""A fast exact optimiser in plain Python over the grouped board.
 
 Branch and bound over *modes* (a class of identical permanents used a certain way)
 deciding how many members activate each mode, minimising the same lexicographic vector
