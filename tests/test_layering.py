@@ -299,7 +299,7 @@ def _rule_breaks(edge: Edge) -> str | None:
         return "nothing imports the protocol but the service and benchmarks"
     if _in(src, CASTABILITY) and dst not in (PUBLIC_API, REGISTRY) and not _in(dst, *CASTABILITY_MAY_IMPORT):
         return "castability imports only models, the public API (answer, api, queries over a request), the registry"\
-            " plain cards and parallel"
+            ", plain cards and parallel"
     mine, theirs = _backend_of(src), _backend_of(dst)
     if mine is not None and theirs is not None and mine != theirs and src not in BACKENDS_SHARED:
         return "a backend never imports another backend (they share backends/matching.py and problem.py)"
