@@ -13,6 +13,7 @@ backend's solution with the same vector, for tests comparing optima.
 from __future__ import annotations
 
 from manasolver.solver.backends.fastopt.filters import solve_converters
+from manasolver.solver.backends.fastopt.floor import solve_at_floor
 from manasolver.solver.backends.fastopt.keep import KeepTerms
 from manasolver.solver.backends.fastopt.search import search_for
 from manasolver.solver.backends.fastopt.shape import shape_known
@@ -43,6 +44,10 @@ class FastOptBackend:
         criteria = pol.criteria if problem.mode == "optimal" else ("min_sources",)
         if _pool_may_sink(problem, criteria):
             return None
+        if problem.mode == "optimal":
+            floor = solve_at_floor(problem, criteria)
+            if floor is not None:
+                return floor
         search = search_for(problem, criteria)
         if search is None or not search.run() or (
                 search.inc.uncertain is not None
