@@ -9,6 +9,8 @@ floor path itself, through the ``fastopt`` backend, with a payment ``validate`` 
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from brute import brute, value
 from cards import FOREST, ISLAND, PLAINS, SWAMP, board, perm
@@ -21,7 +23,8 @@ from manasolver.solver import protocol, queries
 from manasolver.solver.backends.cpsat import CpSatBackend
 from manasolver.solver.backends.fastopt import evaluate
 from manasolver.solver.backends.fastopt.floor import solve_at_floor
-from manasolver.solver.backends.problem import Solution, to_payment
+from manasolver.solver.backends.fastopt.unitflow import solve_by_flow
+from manasolver.solver.backends.problem import Problem, Solution, to_payment
 from manasolver.solver.request import PaymentRequest, Policy
 from manasolver.solver.validate import validate
 
@@ -56,23 +59,28 @@ def _where(r: PaymentRequest) -> str:
 @given(requests())
 def test_floor_with_signets_talismans_filter_lands_and_study_hall_agrees_with_brute_force(r: PaymentRequest) -> None:
     problem = queries.prepare(r, "optimal", 0)
-    found = solve_at_floor(problem, CRITERIA)
+    _check(r, problem, solve_at_floor(problem, CRITERIA), CRITERIA)
+
+
+def _check(r: PaymentRequest, problem: Problem, found: Solution | None, criteria: tuple[str, ...]) -> None:
+    """Where a path answered (``found``): a legal payment with the brute force's optimum, and
+    CP-SAT's vector with the tie-break."""
     if found is None:
-        return  # not proven at the floor: the branch and bound answers
+        return  # not proven: the branch and bound answers
     payment = to_payment(problem, found)
     checked = validate(r, payment)
     assert checked.legal, f"illegal payment {payment.to_json()}: {checked.problems}: {_where(r)}"
-    b = brute(r, CRITERIA)
+    b = brute(r, criteria)
     assert b.payable, f"the brute force finds no payment: {_where(r)}"
-    assert value(payment, r, CRITERIA) == b.best_value, (
-        f"floor {payment.to_json()} has {value(payment, r, CRITERIA)}, brute force {b.best_value}: {_where(r)}")
+    assert value(payment, r, criteria) == b.best_value, (
+        f"{payment.to_json()} has {value(payment, r, criteria)}, brute force {b.best_value}: {_where(r)}")
     exact = CpSatBackend().solve(problem)
     assert isinstance(exact, Solution)
-    assert evaluate(problem, found, CRITERIA) == evaluate(problem, exact, CRITERIA), f"CP-SAT differs: {_where(r)}"
-    assert found.objective == evaluate(problem, found, CRITERIA)
+    assert evaluate(problem, found, criteria) == evaluate(problem, exact, criteria), f"CP-SAT differs: {_where(r)}"
+    assert found.objective == evaluate(problem, found, criteria)
 
 
-def _problem(names: list[str], cost: str, criteria: tuple[str, ...] = CRITERIA) -> tuple[PaymentRequest, object]:
+def _problem(names: list[str], cost: str, criteria: tuple[str, ...] = CRITERIA) -> tuple[PaymentRequest, Problem]:
     db = default_db()
     r = PaymentRequest(board(*[perm(f"p{i}", db.get(n)) for i, n in enumerate(names)]), ManaCost.parse(cost),
                        "you", policy=Policy(criteria=criteria))  # type: ignore[arg-type]
@@ -83,9 +91,9 @@ def test_floor_leaves_azorius_signet_untapped_when_lands_pay() -> None:
     """Azorius Signet, Plains, Island and Forest paying {W}{U}: the two lands; the Signet, fed by
     the Forest, keeps white and blue (keep_colors), and prefer_lands leaves it untapped."""
     r, problem = _problem(["Azorius Signet", "Plains", "Island", "Forest"], "{W}{U}")
-    found = solve_at_floor(problem, CRITERIA)  # type: ignore[arg-type]
+    found = solve_at_floor(problem, CRITERIA)
     assert found is not None
-    payment = to_payment(problem, found)  # type: ignore[arg-type]
+    payment = to_payment(problem, found)
     assert sorted(a.permanent for a in payment.activations) == ["p1", "p2"]
     assert validate(r, payment).legal
 
@@ -94,28 +102,28 @@ def test_floor_declines_when_azorius_signet_is_the_last_source_of_white_and_blue
     """Plains and Island paying {W}{U} leave only the Signet, which nothing feeds: keep_colors
     is above its floor, so the floor path proves nothing and declines."""
     _r, problem = _problem(["Azorius Signet", "Plains", "Island"], "{W}{U}")
-    assert solve_at_floor(problem, CRITERIA) is None  # type: ignore[arg-type]
+    assert solve_at_floor(problem, CRITERIA) is None
 
 
 def test_floor_declines_when_sol_ring_ranks_before_prefer_lands() -> None:
     """Sol Ring adds two: under min_sources before prefer_lands it may beat two lands, so the
     floor path gives the question to the branch and bound."""
     _r, problem = _problem(["Sol Ring", "Plains", "Island"], "{2}", ("min_sources", "prefer_lands"))
-    assert solve_at_floor(problem, ("min_sources", "prefer_lands")) is None  # type: ignore[arg-type]
+    assert solve_at_floor(problem, ("min_sources", "prefer_lands")) is None
 
 
 def test_floor_declines_when_temple_of_the_false_god_adds_two_from_a_land() -> None:
     """A land adding two ({T}: Add {C}{C}) breaks "one unit a source": declined."""
     names = ["Temple of the False God", "Plains", "Island", "Swamp", "Forest", "Plains"]
     _r, problem = _problem(names, "{2}")
-    assert solve_at_floor(problem, CRITERIA) is None  # type: ignore[arg-type]
+    assert solve_at_floor(problem, CRITERIA) is None
 
 
 def test_floor_declines_when_mystic_gate_must_convert() -> None:
     """{U}{U} from Plains and Mystic Gate needs the filter ({W/U}, {T}: Add {U}{U}): no one-unit
     land payment exists, so the converter search answers."""
     _r, problem = _problem(["Plains", "Mystic Gate"], "{U}{U}")
-    assert solve_at_floor(problem, CRITERIA) is None  # type: ignore[arg-type]
+    assert solve_at_floor(problem, CRITERIA) is None
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -134,3 +142,31 @@ def test_mixed_board_of_300_permanents_is_answered_by_the_floor_path(seed: int) 
     checked = protocol.answer({"query": "validate", "state": state, "cost": cost,
                                "payment": protocol.answer({"query": "pay", "state": state, "cost": cost})["payment"]})
     assert checked["legal"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(requests(), st.permutations(list(CRITERIA)))
+def test_flow_with_signets_talismans_sol_ring_and_mystic_gate_agrees_with_brute_force(
+        r: PaymentRequest, order: list[str]) -> None:
+    """The min-cost flow (fastopt/unitflow.py) under any order of the criteria: where it
+    answers, a legal payment with the brute force's optimum and CP-SAT's (tie-break too)."""
+    criteria = tuple(order)
+    r = dataclasses.replace(r, policy=Policy(criteria=criteria))
+    problem = queries.prepare(r, "optimal", 0)
+    _check(r, problem, solve_by_flow(problem, criteria), criteria)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_mixed_board_of_300_needing_signets_and_sol_ring_is_answered_by_the_flow(seed: int) -> None:
+    """The 300-permanent mixed board with a cost of 75% of its mana (more than its lands make):
+    the flow answers, tapping Sol Ring, Signets and dorks, with a payment validate accepts."""
+    state = bd.mixed_board(300, 7000 + seed)
+    cost = bd.mana_cost_share(state, 0.75, seed)
+    req = protocol.build_request({"query": "pay", "state": state, "cost": cost})
+    problem = queries.prepare(req, "optimal", 0)
+    assert solve_at_floor(problem, problem.policy.criteria) is None
+    found = solve_by_flow(problem, problem.policy.criteria)
+    assert found is not None
+    payment = to_payment(problem, found)
+    assert validate(req, payment).legal
+    assert found.objective == evaluate(problem, found, problem.policy.criteria)

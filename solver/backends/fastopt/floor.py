@@ -34,6 +34,8 @@ declined (``None``) and goes to the branch and bound.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from manasolver.models.symbols import ANY_TYPE
 from manasolver.solver.backends.fastopt.keep import KeepTerms
 from manasolver.solver.backends.fastopt.modes import Mode, build_modes
@@ -172,37 +174,51 @@ def _ranked_first(name: str, criteria: tuple[str, ...]) -> bool:
     return "min_sources" not in criteria or criteria.index(name) < criteria.index("min_sources")
 
 
-def _keep_terms(keep: KeepTerms, used: list[int], criteria: tuple[str, ...]) -> tuple[int, int]:
-    """The policy's keep terms with ``used`` members of each class tapped (0 when not asked)."""
-    return (keep.keep_lost(used) if "keep_castable" in criteria else 0,
-            keep.colors_lost(used) if "keep_colors" in criteria else 0)
+class Start(NamedTuple):
+    """What both large-board paths start from: the forms the player can afford, X, the modes,
+    the keep terms and their value on the untouched board (their floor)."""
+
+    forms: list[tuple[int, Form]]
+    x: int
+    modes: list[Mode]
+    keep: KeepTerms
+    root: tuple[int, int]
 
 
-def solve_at_floor(problem: Problem, criteria: tuple[str, ...]) -> Solution | None:
-    """The best payment of ``problem`` when it is at the policy's floor (module docstring);
-    ``None`` when that is not proven (the branch and bound decides)."""
+def prepared(problem: Problem, criteria: tuple[str, ...]) -> Start | None:
+    """The :class:`Start` of ``problem``; None outside the shape both paths model (floating
+    mana, assists, X not fixed, snow, a form with no affordable payment, unmodelled modes)."""
     sup = problem.supply
     x = problem.x
     if x is None or sup.pool_total or problem.has_assists:
         return None
     forms = [(fi, f) for fi, f in enumerate(problem.forms) if f.life <= sup.life and f.energy <= sup.energy]
-    floor_forms = [(fi, f) for fi, f in forms if not f.life and not f.energy and not f.snow]
-    if not floor_forms or any(f.snow for _, f in forms):
+    if not forms or any(f.snow for _, f in forms):
         return None
-    if any(f.life and not _ranked_first("min_life", criteria) or f.energy and not _ranked_first("min_energy", criteria)
-           for _, f in forms):
-        return None  # a form paying life or energy could still be better on another criterion
     built = build_modes(problem)
     if built is None:
-        return None
-    floor = _Floor(problem, criteria, built[0])
-    if not floor.ok:
         return None
     keep = KeepTerms(problem, criteria)
     if not keep.shape_ok:
         return None
-    nothing = [0] * len(sup.classes)
-    root = _keep_terms(keep, nothing, criteria)
+    return Start(forms, x, built[0], keep, keep.policy_terms([0] * len(sup.classes), criteria))
+
+
+def solve_at_floor(problem: Problem, criteria: tuple[str, ...]) -> Solution | None:
+    """The best payment of ``problem`` when it is at the policy's floor (module docstring);
+    ``None`` when that is not proven (the branch and bound decides)."""
+    start = prepared(problem, criteria)
+    if start is None:
+        return None
+    forms, x, modes, keep, root = start
+    floor_forms = [(fi, f) for fi, f in forms if not f.life and not f.energy]
+    if not floor_forms or any(f.life and not _ranked_first("min_life", criteria)
+                              or f.energy and not _ranked_first("min_energy", criteria) for _, f in forms):
+        return None  # a form paying life or energy could still be better on another criterion
+    floor = _Floor(problem, criteria, modes)
+    if not floor.ok:
+        return None
+    nothing = [0] * len(problem.supply.classes)
     best: tuple[tuple[int, ...], Solution] | None = None
     for fi, form in floor_forms:
         found = floor.greedy(form, x)
@@ -214,7 +230,7 @@ def solve_at_floor(problem: Problem, criteria: tuple[str, ...]) -> Solution | No
         used = list(nothing)
         for k, n in taken:
             used[k] = n
-        if _keep_terms(keep, used, criteria) != root:
+        if keep.policy_terms(used, criteria) != root:
             return None  # the payment loses what the hand needs or a color: not at the floor
         terms = {"no_sacrifice": 0, "min_life": 0, "keep_castable": root[0], "keep_colors": root[1],
                  "min_waste": 0, "prefer_lands": 0, "min_sources": sum(n for _, n in taken), "use_pool": 0,
