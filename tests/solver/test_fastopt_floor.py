@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from manasolver.benchmarks import boards as bd
 from manasolver.models.carddb import default_db
 from manasolver.models.cost import ManaCost
-from manasolver.solver import protocol, queries
+from manasolver.solver import queries
+from manasolver.solver.service import protocol
 from manasolver.solver.backends.cpsat import CpSatBackend
 from manasolver.solver.backends.fastopt import evaluate
 from manasolver.solver.backends.fastopt.floor import solve_at_floor
