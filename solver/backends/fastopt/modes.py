@@ -16,10 +16,11 @@ mana that could still pay activation costs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 
 from manasolver.models._memo import KeyMemo
-from manasolver.models.symbols import C, TYPE_BITS
+from manasolver.models.symbols import ANY_TYPE, C, TYPE_BITS
 from manasolver.solver.backends.problem import Problem
 from manasolver.solver.supply.model import Option, Supply, restriction_pays_abilities
 
@@ -44,6 +45,17 @@ class Mode:
     weight: int             # tie-break weight (board position + 1)
     costs: tuple[tuple[int, int], ...] = ()  # its activation's mana cost: (mask, n); mask -2 generic
     pays_ability: bool = True  # its mana may pay an activation's mana cost
+    #: (units an activation adds, units its mana cost asks, the unit counts the relaxation's rows
+    #: divide by for it: in all, net of its cost, and of each demand kind); computed when built.
+    unit_counts: tuple[int, int, frozenset[int]] = field(init=False, repr=False, compare=False,
+                                                         default=(0, 0, frozenset()))
+
+    def __post_init__(self) -> None:
+        size = len(self.masks)
+        asked = sum(n for _, n in self.costs)
+        seen = Counter(self.masks)
+        per_kind = frozenset(sum(c for u, c in seen.items() if u & mask) for mask in range(1, ANY_TYPE + 1))
+        object.__setattr__(self, "unit_counts", (size, asked, frozenset({size, size - asked}) | per_kind))
 
 
 def pays_ability(opt: Option) -> bool:
