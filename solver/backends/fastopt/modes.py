@@ -54,7 +54,11 @@ class Mode:
         size = len(self.masks)
         asked = sum(n for _, n in self.costs)
         seen = Counter(self.masks)
-        per_kind = frozenset(sum(c for u, c in seen.items() if u & mask) for mask in range(1, ANY_TYPE + 1))
+        if len(seen) == 1:  # one mask: all its units pay a kind meeting it, none the others
+            (only,) = seen
+            per_kind = frozenset({size} if only == ANY_TYPE else {0, size})
+        else:
+            per_kind = frozenset(sum(c for u, c in seen.items() if u & mask) for mask in range(1, ANY_TYPE + 1))
         object.__setattr__(self, "unit_counts", (size, asked, frozenset({size, size - asked}) | per_kind))
 
 
