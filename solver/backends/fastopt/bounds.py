@@ -407,7 +407,7 @@ class Relaxation:
         for m in self.modes_all:
             if m.k < 0:
                 continue
-            size, asked, counts = m.unit_counts
+            size, asked, counts = m.counts()
             unit_counts |= counts
             read.append((m, size, asked, act_cost(m)))
         scale = self._scale = lcm_of(unit_counts)

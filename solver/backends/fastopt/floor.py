@@ -39,8 +39,7 @@ from typing import NamedTuple
 from manasolver.models.symbols import ANY_TYPE
 from manasolver.solver.backends.fastopt.keep import KeepTerms
 from manasolver.solver.backends.fastopt.modes import Mode, build_modes
-from manasolver.solver.backends.matching import UnitKind, solution_from_units
-from manasolver.solver.backends.problem import Problem, Solution
+from manasolver.solver.backends.problem import Problem, Solution, lowest_bit
 from manasolver.solver.casting.announce import Form
 from manasolver.solver.policy import criteria_vector
 
@@ -156,15 +155,88 @@ class _Floor:
         return None
 
     def solution(self, problem: Problem, fi: int, x: int, taken: list[tuple[int, int]]) -> Solution | None:
-        """The activations ``taken`` as a :class:`Solution` (the shared transport writes the spend)."""
+        """The activations ``taken`` as a :class:`Solution`: the colored, colorless and hybrid
+        demands placed by augmenting paths over the taken units grouped by mask (a few groups,
+        a few demands), every unit left paying generic mana."""
+        form = problem.forms[fi]
         by_class = dict(self.units)
-        units: list[UnitKind] = []
-        cost_ok: list[bool] = []
+        groups: dict[int, int] = {}
         for k, n in taken:
-            _w, mask, picks, pays = by_class[k]
-            units.append((mask, False, n, k, tuple(picks)))
-            cost_ok.append(pays)
-        return solution_from_units(problem, units, fi, x, (), tuple(cost_ok), {})
+            mask = by_class[k][1]
+            groups[mask] = groups.get(mask, 0) + n
+        placed = _place(groups, list(form.demands))
+        if placed is None:  # pragma: no cover - the greedy checked Hall's condition
+            return None
+        rows = [(m, ("spell", dm), dm, n) for (m, dm), n in placed.items() if n]
+        rows += [(m, ("generic",), ANY_TYPE, n) for m, n in groups.items() if n]
+        left = {k: n for k, n in taken}
+        classes = problem.supply.classes
+        acts: list[tuple[int, int, int]] = []
+        spend: list[tuple[tuple[object, ...], int, tuple[object, ...], int]] = []
+        member = dict.fromkeys(left, 0)
+        for m, key, dm, n in rows:
+            bit = lowest_bit(m & dm)
+            for k, _n in taken:
+                if not n:
+                    break
+                if by_class[k][1] != m or not left[k]:
+                    continue
+                use = min(n, left[k])
+                picks = by_class[k][2]
+                o = next(oo for b, oo in picks if b == bit)
+                spend.append((("act", k, o, classes[k].options[o].slots[0]), bit, key, use))
+                for _ in range(use):
+                    acts.append((k, member[k], o))
+                    member[k] += 1
+                left[k] -= use
+                n -= use
+        return Solution(fi, x, acts, spend)
+
+
+def _place(groups: dict[int, int], demands: list[tuple[int, int]]) -> dict[tuple[int, int], int] | None:
+    """Units by mask (``groups``, taken from as they are placed) to the non-generic ``demands``
+    (``(mask, count)``): how many of each mask pay each demand, by augmenting paths (a demand
+    takes a unit a mask still has, or one a mask gives another demand that takes another
+    unit in turn), or None when the demands can't all be paid."""
+    flow: dict[tuple[int, int], int] = {}
+    need = {dm: c for dm, c in demands}
+    for target in list(need):
+        while need[target]:
+            prev: dict[tuple[str, int], tuple[str, int]] = {}
+            queue = [target]
+            seen = {target}
+            found = -1
+            while queue and found < 0:
+                d = queue.pop(0)
+                for m in groups:
+                    if not m & d or ("m", m) in prev:
+                        continue
+                    prev[("m", m)] = ("d", d)
+                    if groups[m] > 0:
+                        found = m
+                        break
+                    for (mm, d2), f in flow.items():
+                        if mm == m and f > 0 and d2 not in seen:
+                            seen.add(d2)
+                            prev[("d", d2)] = ("m", m)
+                            queue.append(d2)
+            if found < 0:
+                return None
+            path: list[tuple[int, int, int]] = []  # (mask, demand, +1 gives / -1 takes back)
+            m = found
+            while True:
+                d = prev[("m", m)][1]
+                path.append((m, d, 1))
+                if d == target:
+                    break
+                m = prev[("d", d)][1]
+                path.append((m, d, -1))
+            push = min([need[target], groups[found]] + [flow[(mm, dd)] for mm, dd, sign in path if sign < 0])
+            for mm, dd, sign in path:
+                flow[(mm, dd)] = flow.get((mm, dd), 0) + sign * push
+            groups[found] -= push
+            need[target] -= push
+    return flow
 
 
 def _ranked_first(name: str, criteria: tuple[str, ...]) -> bool:

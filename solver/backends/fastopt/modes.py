@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from manasolver.models._memo import KeyMemo
-from manasolver.models.symbols import ANY_TYPE, C, TYPE_BITS
+from manasolver.models.symbols import C, TYPE_BITS
 from manasolver.solver.backends.problem import Problem
 from manasolver.solver.supply.model import Option, Supply, restriction_pays_abilities
 
@@ -46,20 +46,41 @@ class Mode:
     costs: tuple[tuple[int, int], ...] = ()  # its activation's mana cost: (mask, n); mask -2 generic
     pays_ability: bool = True  # its mana may pay an activation's mana cost
     #: (units an activation adds, units its mana cost asks, the unit counts the relaxation's rows
-    #: divide by for it: in all, net of its cost, and of each demand kind); computed when built.
-    unit_counts: tuple[int, int, frozenset[int]] = field(init=False, repr=False, compare=False,
-                                                         default=(0, 0, frozenset()))
+    #: divide by for it: in all, net of its cost, and of each demand kind): filled when the
+    #: branch and bound first reads it (:meth:`counts`), never by the large-board paths.
+    unit_counts: tuple[int, int, frozenset[int]] | None = field(init=False, repr=False, compare=False,
+                                                                default=None)
 
-    def __post_init__(self) -> None:
-        size = len(self.masks)
-        asked = sum(n for _, n in self.costs)
-        seen = Counter(self.masks)
-        if len(seen) == 1:  # one mask: all its units pay a kind meeting it, none the others
-            (only,) = seen
-            per_kind = frozenset({size} if only == ANY_TYPE else {0, size})
-        else:
-            per_kind = frozenset(sum(c for u, c in seen.items() if u & mask) for mask in range(1, ANY_TYPE + 1))
-        object.__setattr__(self, "unit_counts", (size, asked, frozenset({size, size - asked}) | per_kind))
+    def counts(self) -> tuple[int, int, frozenset[int]]:
+        """:attr:`unit_counts`, computed on first reading (a field of this frozen object: two
+        threads reading it at once compute the same value, and either write stands)."""
+        got = self.unit_counts
+        if got is None:
+            size = len(self.masks)
+            asked = sum(n for _, n in self.costs)
+            got = (size, asked, frozenset({size, size - asked}) | kind_counts(self.masks))
+            object.__setattr__(self, "unit_counts", got)
+        return got
+
+
+def kind_counts(masks: tuple[int, ...]) -> frozenset[int]:
+    """The units ``masks`` give of each demand kind (every nonempty mask of types): a kind hits
+    the units whose masks meet it, so the sums are those of the unions of the types' signatures
+    (which units each type is in), a few at most, not 63 masks."""
+    seen = Counter(masks)
+    units = list(seen.items())
+    sigs = set()
+    for b in TYPE_BITS:
+        sigs.add(sum(1 << i for i, (u, _c) in enumerate(units) if u & b))
+    out = set()
+    sig_list = sorted(sigs)
+    for pick in range(1, 1 << len(sig_list)):
+        hit = 0
+        for j, sig in enumerate(sig_list):
+            if pick >> j & 1:
+                hit |= sig
+        out.add(sum(c for i, (_u, c) in enumerate(units) if hit >> i & 1))
+    return frozenset(out)
 
 
 def pays_ability(opt: Option) -> bool:
