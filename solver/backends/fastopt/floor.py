@@ -167,7 +167,8 @@ class _Floor:
         placed = _place(groups, list(form.demands))
         if placed is None:  # pragma: no cover - the greedy checked Hall's condition
             return None
-        rows = [(m, ("spell", dm), dm, n) for (m, dm), n in placed.items() if n]
+        rows: list[tuple[int, tuple[object, ...], int, int]] = [
+            (m, ("spell", dm), dm, n) for (m, dm), n in placed.items() if n]
         rows += [(m, ("generic",), ANY_TYPE, n) for m, n in groups.items() if n]
         left = {k: n for k, n in taken}
         classes = problem.supply.classes

@@ -190,12 +190,12 @@ class _Shape:
                 terms[name] += n * v
         need = total - units
         vec = [0] * (len(self.crit) + 1)
-        for v, n in pre:
+        for each, avail in pre:
             if need <= 0:
                 break
-            take = min(n, need)
+            take = min(avail, need)
             need -= take
-            vec = [a + take * b for a, b in zip(vec, v)]
+            vec = [a + take * b for a, b in zip(vec, each)]
         if need > 0:
             return (1 << 62,)
         terms["min_waste"] = max(0, units - total)
@@ -320,11 +320,11 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
     extra: list[tuple[tuple[object, ...], int, int]] = []
     forced: dict[tuple[int, int], int] = {}
     taken: dict[tuple[int, int], int] = {}  # (class, index of its mode) -> activations
-    for e, src, md, _di in arcs:
+    for e, src, arc_mode, _di in arcs:
         flow = g.cap[e ^ 1]
-        if flow and md is not None:
+        if flow and arc_mode is not None:
             k = classes[src]
-            i = shape.units[k].index(md)
+            i = shape.units[k].index(arc_mode)
             taken[(k, i)] = taken.get((k, i), 0) + flow
     produced = 0
     for (k, i), n in sorted(taken.items()):
