@@ -166,12 +166,6 @@ def _class_templates_of(options: tuple[Option, ...], ok: tuple[bool, ...]) -> tu
     return out, costly, restricted
 
 
-#: A class's modes by (options object, spell restriction row, class index, snow, non-land, tie-break
-#: weight): the same card in the same place of another board makes the same (frozen) modes, and a
-#: search tells its modes apart by identity only among its own, which never share a class.
-_MODES: KeyMemo[tuple[int, tuple[bool, ...], int, bool, int, int], tuple[Mode, ...]] = KeyMemo(limit=8192)
-
-
 def build_modes(problem: Problem) -> tuple[list[Mode], bool] | None:
     """The supply's modes in search order and whether any activation costs mana; ``None``
     when a class is outside the modelled shape (see the module docstring).
@@ -195,12 +189,8 @@ def build_modes(problem: Problem) -> tuple[list[Mode], bool] | None:
             continue
         nonland = 0 if cls.kind == "land" else 1
         weight = cls.positions[0] + 1
-        key = (id(cls.options), problem.spell_ok[k], k, cls.snow, nonland, weight)
-        made_here = _MODES.get(key, cls.options)
-        if made_here is None:
-            made_here = _MODES.put(key, cls.options, tuple(
-                Mode(k, pick, masks, cls.snow, sac, life, ab_life, nonland, weight, costs, pays)
-                for pick, masks, sac, life, ab_life, costs, pays in templates))
+        made_here = [Mode(k, pick, masks, cls.snow, sac, life, ab_life, nonland, weight, costs, pays)
+                     for pick, masks, sac, life, ab_life, costs, pays in templates]
         modes.extend(made_here)
     if costly and restricted_ability_mana:
         return None  # restricted mana that could still pay activations: CP-SAT decides
