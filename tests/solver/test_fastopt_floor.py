@@ -171,3 +171,41 @@ def test_mixed_board_of_300_needing_signets_and_sol_ring_is_answered_by_the_flow
     payment = to_payment(problem, found)
     assert validate(req, payment).legal
     assert found.objective == evaluate(problem, found, problem.policy.criteria)
+
+
+MID = ("Azorius Signet", "Dimir Signet", "Talisman of Progress", "Sol Ring", "Mind Stone", "Llanowar Elves",
+       "Birds of Paradise", "Adarkar Wastes", "Underground River", "Mystic Gate", "Command Tower", "Tundra",
+       "Plains", "Island", "Swamp", "Forest", "Study Hall")
+MID_SYMBOLS = ("{W}", "{U}", "{B}", "{G}", "{C}", "{1}", "{3}", "{W/U}", "{U/B}", "{2/W}", "{W/P}")
+
+
+@st.composite
+def mid_requests(draw: st.DrawFn) -> PaymentRequest:
+    """12-30 permanents of :data:`MID` (several of each: the flow's classes), a cost of 3-12 symbols."""
+    db = default_db()
+    names = draw(st.lists(st.sampled_from(MID), min_size=12, max_size=30))
+    state = board(*[perm(f"m{i}", db.get(n)) for i, n in enumerate(names)], life=draw(st.sampled_from([1, 20])))
+    cost = "".join(draw(st.lists(st.sampled_from(MID_SYMBOLS), min_size=3, max_size=12)))
+    return PaymentRequest(state, ManaCost.parse(cost), "you")  # type: ignore[arg-type]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mid_requests())
+def test_floor_and_flow_with_sol_ring_signets_and_phyrexian_costs_agree_with_cpsat(r: PaymentRequest) -> None:
+    """Boards of 12-30 permanents (Sol Ring, Azorius and Dimir Signets, Talisman of Progress,
+    pain and filter lands, Study Hall, dorks), the default policy: where the floor path or the
+    flow answers, CP-SAT's vector (tie-break too) and a legal payment."""
+    problem = queries.prepare(r, "optimal", 0)
+    criteria = problem.policy.criteria
+    for found in (solve_at_floor(problem, criteria), solve_by_flow(problem, criteria)):
+        if found is None:
+            continue
+        exact = CpSatBackend().solve(problem)
+        assert isinstance(exact, Solution), _where(r)
+        if not exact.optimal:
+            continue  # CP-SAT stopped at its time bound: nothing to compare
+        assert evaluate(problem, found, criteria) == evaluate(problem, exact, criteria), f"CP-SAT differs: {_where(r)}"
+        assert found.objective == evaluate(problem, found, criteria)
+        payment = to_payment(problem, found)
+        checked = validate(r, payment)
+        assert checked.legal, f"illegal payment {payment.to_json()}: {checked.problems}: {_where(r)}"
