@@ -26,8 +26,7 @@ the same pipes, no flush per line) and beside phase.rs where it applies:
 * phase.rs (``phase``) on boards of each family, request positioned.
 
 Every answer is checked whole against the same query answered in this process (for repeated
-boards and sessions, against the query with the board sent in full); a fresh ``can_pay`` row also
-says how many of its lines the fresh-board lane answers (``lane``).  ``--quick`` runs in a few
+boards and sessions, against the query with the board sent in full).  ``--quick`` runs in a few
 seconds (tests run it); the full run writes ``client.md``, ``client.json`` and ``client.png`` into
 ``--out`` (default ``benchmarks/results`` of a checkout).
 """
@@ -294,16 +293,6 @@ def _mismatches(got: list[dict[str, Any]], want: list[dict[str, Any]]) -> int:
         + abs(len(got) - len(want))
 
 
-def _lane_share(lines: list[str]) -> str:
-    """How many of ``lines`` the fresh-board lane of ``can_pay`` answers
-    (:mod:`~manasolver.solver.fresh`), asked here, in the harness's process."""
-    from manasolver.models.carddb import default_db
-    from manasolver.solver.fresh import can_pay
-    db = default_db()
-    hits = sum(1 for line in lines if can_pay(json.loads(line), db) is not None)
-    return f"{hits}/{len(lines)}"
-
-
 def _time_bound_hits(answers: list[dict[str, Any]]) -> int:
     return sum(1 for a in answers if hit_time_bound(a))
 
@@ -338,7 +327,7 @@ def _fresh(plan: ClientPlan, batch: _Pipe, loop: _Pipe, log: Callable[[str], Non
             "json_loop_ms": ms(loop_line), "ratio_to_json_loop": _ratio(per_line, loop_line),
             "errors": _errors(answers), "unsupported": _unsupported(answers),
             "payable": sum(1 for a in answers if a.get("payable")),
-            "mismatches": _mismatches(answers, _expected(lines)), "lane": _lane_share(lines),
+            "mismatches": _mismatches(answers, _expected(lines)),
             "target": f"≥ {TARGET_FRESH_CAN_PAY_PER_S:g}/s, ≤ {TARGET_FRESH_RATIO.get(kind, 3.0):g}× the JSON loop",
         }
         row["met"] = (row["lines_per_s"] >= TARGET_FRESH_CAN_PAY_PER_S
@@ -752,7 +741,7 @@ def markdown(results: dict[str, Any]) -> str:
         rate = r.get("lines_per_s", r.get("requests_per_s", ""))
         checks = ", ".join(f"{k} {r[k]}" for k in ("errors", "unsupported", "invalid", "payable", "mismatches",
                                                      "differ_from_in_process", "failed", "time_bound_hits",
-                                                     "complete", "lane") if k in r)
+                                                     "complete") if k in r)
         phase = f"{r['phase_ms']} ms ({r['phase_ratio']}×)" if "phase_ms" in r else ""
         lines.append(f"| {r['figure']} | {r.get('lines', r.get('requests', r.get('n', '')))} | {per} | "
                      f"{r.get('p99_ms', '')} | {rate} | {r.get('json_loop_ms', '')} | "

@@ -44,7 +44,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from manasolver.models._memo import IdentityMemo, KeyMemo
+from manasolver.models._memo import KeyMemo
 from manasolver.models.abilities import Amount, ManaAbility, Production
 from manasolver.models.card import Card
 from manasolver.models.errors import Unsupported
@@ -193,13 +193,11 @@ def _unread(perm: Permanent) -> tuple[str, ...]:
     return _reading(perm.card)[1]
 
 
-#: Per card object: (its producing abilities on a board without effects on mana, its unread
-#: clauses that matter): both read from the card alone.
-_READINGS: IdentityMemo[Card, tuple[tuple[ManaAbility, ...], tuple[str, ...]]] = IdentityMemo(8193)
-
-
 def _reading(card: Card) -> tuple[tuple[ManaAbility, ...], tuple[str, ...]]:
-    hit = _READINGS.get(card)
+    """(Its producing abilities on a board without effects on mana, its unread clauses that
+    matter): both read from the card alone, kept in its facts."""
+    facts = card.facts
+    hit: tuple[tuple[ManaAbility, ...], tuple[str, ...]] | None = facts.reading
     if hit is not None:
         return hit
     text = card_text(card)
@@ -208,7 +206,8 @@ def _reading(card: Card) -> tuple[tuple[ManaAbility, ...], tuple[str, ...]]:
         from manasolver.models.text.tap_costs import tap_costs_after
         own = own + tuple(t.ability for t in tap_costs_after(card, len(own)))
     unread = tuple(c for c in text.unread if not harmless_clause(c))
-    return _READINGS.put(card, (own, unread))
+    facts.reading = (own, unread)
+    return own, unread
 
 
 def _producing_abilities(state: GameState, perm: Permanent) -> tuple[ManaAbility, ...]:
@@ -253,17 +252,12 @@ def _base_mask(state: GameState, perm: Permanent, ability: ManaAbility, plain: b
     return hit
 
 
-#: Per card: the union of :func:`_base_mask` over its own abilities when none reads the board
-#: or the permanent (each static, without a chosen color or the commander's identity), -1 for
-#: any other card; for boards without effects on mana.
-_CARD_MASKS: IdentityMemo[Card, int] = IdentityMemo(8193)
-
-
 def _card_mask(state: GameState, perm: Permanent, abilities: tuple[ManaAbility, ...]) -> int:
     """What ``perm``'s own ``abilities`` could produce when that is the same for every permanent
-    of its card on a board without effects on mana; -1 when they read the board or the permanent."""
-    card = perm.card
-    hit = _CARD_MASKS.get(card)
+    of its card on a board without effects on mana; -1 when they read the board or the permanent
+    (the union of :func:`_base_mask` over its own abilities, kept in the card's facts)."""
+    facts = perm.card.facts
+    hit: int | None = facts.mask
     if hit is not None:
         return hit
     mask = 0
@@ -273,7 +267,8 @@ def _card_mask(state: GameState, perm: Permanent, abilities: tuple[ManaAbility, 
             mask = -1
             break
         mask |= _base_mask(state, perm, ab, True, {})
-    return _CARD_MASKS.put(card, mask)
+    facts.mask = mask
+    return mask
 
 
 def _check_supported(state: GameState) -> None:

@@ -293,10 +293,10 @@ def _rule_breaks(edge: Edge) -> str | None:
 #: shrinks (a test fails when an edge listed here is gone, so that it is struck off).
 KNOWN_BREAKS = frozenset({
     ("manasolver.solver.carry", "manasolver.solver.service.sessions"),
-    ("manasolver.solver.fresh", "manasolver.solver.service.boards"),
-    ("manasolver.solver.fresh", "manasolver.solver.backends.flow"),
-    ("manasolver.solver.castability.board", "manasolver.solver.fresh"),
-    ("manasolver.solver.castability.games", "manasolver.solver.fresh"),
+    ("manasolver.solver.castability.board", "manasolver.solver.supply.plain"),
+    ("manasolver.solver.castability.games", "manasolver.solver.supply.plain"),
+    ("manasolver.solver.castability.lands", "manasolver.solver.supply.plain"),
+    ("manasolver.solver.castability.units", "manasolver.solver.supply.plain"),
     ("manasolver.solver.plan", "manasolver.solver.service.decode"),
     ("manasolver.solver.plan", "manasolver.solver.backends.cpsat"),
     ("manasolver.solver.plan", "manasolver.solver.backends.cpsat.solve"),

@@ -246,13 +246,14 @@ def _spend_effects(state: GameState) -> tuple[tuple[Permanent, SpendAs], ...]:
     return tuple((p, e) for p, e in active_effects(state) if isinstance(e, SpendAs))
 
 
-_SPEND_EFFECTS: IdentityMemo[GameState, tuple[tuple[Permanent, SpendAs], ...]] = IdentityMemo(65)
-
-
 def spend_effects(state: GameState) -> tuple[tuple[Permanent, SpendAs], ...]:
     """Every 609.4b rule in force on the battlefield, with its source, in board order (found once
     per state: most boards have none, and every payment asks)."""
-    return _SPEND_EFFECTS.get_or(state, _spend_effects)
+    view = state.view
+    found = view.spend_effects
+    if found is None:
+        found = view.spend_effects = _spend_effects(state)
+    return found  # type: ignore[no-any-return]
 
 
 def spend_rules(state: GameState, player: str, spell_types: frozenset[str] | None,

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.effects import SpendTable
@@ -60,9 +59,13 @@ __all__ = ["MAX_FORMS", "Announcement", "ChoiceWay", "Form", "announce", "mask_t
 MAX_FORMS = 20_000
 
 
-@lru_cache(maxsize=128)
 def mask_text(mask: int) -> str:
-    """A demand mask as a cost symbol: ``W`` → ``{W}``, ``W|U`` → ``{W/U}``, ``C|W`` → ``{C/W}``."""
+    """A demand mask as a cost symbol: ``W`` → ``{W}``, ``W|U`` → ``{W/U}``, ``C|W`` → ``{C/W}``
+    (a table of every mask of the six types, made at import)."""
+    return _MASK_TEXTS[mask] if 0 <= mask <= ANY_TYPE else _mask_text(mask)
+
+
+def _mask_text(mask: int) -> str:
     letters = mask_letters(mask)
     if len(letters) == 1:
         return "{" + letters + "}"
@@ -73,6 +76,9 @@ def mask_text(mask: int) -> str:
             if set(pair) == set(letters):
                 return "{" + pair[0] + "/" + pair[1] + "}"
     return "{" + "/".join(letters) + "}"
+
+
+_MASK_TEXTS = tuple(_mask_text(m) for m in range(ANY_TYPE + 1))
 
 
 @dataclass(frozen=True, slots=True)

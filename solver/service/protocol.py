@@ -527,12 +527,6 @@ def _q_pay(query: dict[str, Any]) -> dict[str, Any]:
 
 
 def _q_can_pay(query: dict[str, Any]) -> dict[str, Any]:
-    from manasolver.solver.fresh import (
-        can_pay as fresh_can_pay,  # a fresh board of quiet cards
-    )
-    quick = None if query.get("sources") is not None else fresh_can_pay(query, decode.card_db(query))
-    if quick is not None:
-        return quick
     req = prepare(query)
     if isinstance(req, dict):
         return {"payable": False, "reason": req}

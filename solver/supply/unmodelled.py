@@ -39,7 +39,6 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import AbilityCost, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.effects import SpendTable
@@ -327,9 +326,10 @@ def guard_payment_rules(req: PaymentRequest) -> None:
     for i, perm in enumerate(req.state.battlefield):
         if perm.controller != req.player:
             continue
-        clauses = _PAYING_CLAUSES.get(perm.card)
+        facts = perm.card.facts
+        clauses: tuple[re.Match[str] | None] | None = facts.paying_clause
         if clauses is None:
-            clauses = _PAYING_CLAUSES.put(perm.card, (_paying_clauses(perm.card.oracle_text),))
+            clauses = facts.paying_clause = (_paying_clauses(perm.card.oracle_text),)
         m = clauses[0]
         if m is None:
             continue
@@ -339,11 +339,6 @@ def guard_payment_rules(req: PaymentRequest) -> None:
                               f"{m.group(2)} life for a {{{m.group(1)}}} of this cost could change the answer",
                               f"battlefield[{i}]")
     guard_unread_haste(req.state, req.player)
-
-
-#: A card's rule of paying read from its text (K'rrik's life for a symbol; None: it has none), by
-#: card object: the text of a card never changes.
-_PAYING_CLAUSES: IdentityMemo[Card, tuple[re.Match[str] | None]] = IdentityMemo(8193)
 
 
 def _paying_clauses(text: str) -> re.Match[str] | None:
