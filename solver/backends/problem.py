@@ -238,7 +238,7 @@ class Solution:
 
 
 def to_payment(problem: Problem, sol: Solution) -> Payment:
-    """Write a solution as the protocol's PAYMENT (SPEC §5)."""
+    """Write a solution as the protocol's PAYMENT."""
     from manasolver.solver.payment import Choice, Payment
     supply = problem.supply
     form = problem.forms[sol.form]
@@ -339,7 +339,7 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
 
 def _spent_report(policy: Policy, spent: list[int]) -> tuple[tuple[str, object], ...]:
     """``spent`` and ``colors_spent`` (converge, sunburst, adamant), added to the PAYMENT only
-    when the policy asks about colors spent, so the SPEC §5 shape is unchanged otherwise."""
+    when the policy asks about colors spent, so the protocol's shape is unchanged otherwise."""
     if "max_colors_spent" not in policy.criteria and not policy.spend_color:
         return ()
     colors = [c for i, c in enumerate("WUBRG") if any(b == 1 << i for b in spent)]
