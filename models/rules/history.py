@@ -14,37 +14,30 @@ from manasolver.models.card import Card
 from manasolver.models.rules.missing import NotOnBoard, permanent_field, player_field
 from manasolver.models.state import GameState, Library, Permanent
 
-__all__ = ["HISTORY_AMOUNTS", "MILL_A_CARD", "MilledOut", "designation", "entered_this_turn", "history_amount",
-           "library", "milling_ability", "renowned", "top_card"]
+__all__ = ["HISTORY_AMOUNTS", "MILL_A_CARD", "MilledOut", "designation", "entered_creatures", "entered_this_turn",
+           "history_amount", "library", "milling_ability", "renowned", "top_card"]
 
 #: The cost part "Mill a card" as the tap-cost reader names it (CR 701.13).
 MILL_A_CARD = "mill a card"
 
 
 #: The :class:`~manasolver.models.abilities.Amount` kinds read here.
-HISTORY_AMOUNTS = frozenset({"cards_drawn", "designation", "entered_power", "entered_self", "entered_self_or_basic",
+HISTORY_AMOUNTS = frozenset({"cards_drawn", "designation", "entered_self", "entered_self_or_basic",
                              "exiled_with", "renowned", "top_card"})
 
 
 def history_amount(amount: Amount, state: GameState, permanent: Permanent) -> int:
     """The value, before ``plus`` and ``times``, of an amount of :data:`HISTORY_AMOUNTS` for
     ``permanent``'s ability: ``cards_drawn`` (Kydele, Chosen of Kruphix: the controller's
-    ``cards_drawn_this_turn``), ``entered_power`` (Alena, Kessig Trapper: the greatest power among
-    the creatures its controller controls that entered the battlefield this turn, 0 if none),
-    ``entered_self`` (1 when the source entered this turn: "Activate only if this land entered this
-    turn") and ``entered_self_or_basic`` (1 when it did or its controller controls a basic land:
-    Gathering Place, Dark Fortress), ``designation`` (1 when the controller has the designation
+    ``cards_drawn_this_turn``), ``entered_self`` (1 when the source entered this turn: "Activate
+    only if this land entered this turn") and ``entered_self_or_basic`` (1 when it did or its
+    controller controls a basic land: Gathering Place, Dark Fortress), ``designation`` (1 when the controller has the designation
     ``amount.name``: Sarevok's Tome's initiative), ``renowned`` (1 when the source is renowned:
     Honored Hierarch) and ``top_card`` (1 when the top card of its controller's library has one of
     ``amount.types``: Mul Daya Channelers), ``exiled_with`` (the cards exiled with the source, its
     ``imprinted``: Ugin's Labyrinth)."""
     if amount.kind == "cards_drawn":
         return state.player(permanent.controller).cards_drawn_this_turn
-    if amount.kind == "entered_power":
-        from manasolver.models.rules.amounts import power_of
-
-        return max((power_of(p) for p in state.controlled_by(permanent.controller)
-                    if p.is_creature and entered_this_turn(state, p, permanent)), default=0)
     if amount.kind == "exiled_with":
         if permanent.imprinted is None:
             raise NotOnBoard(f"{permanent.card.name} ({permanent.id}) reads whether a card is exiled with it, which "
@@ -63,6 +56,11 @@ def history_amount(amount: Amount, state: GameState, permanent: Permanent) -> in
     if amount.kind in ("entered_self", "entered_self_or_basic"):
         return int(entered_this_turn(state, permanent))
     raise ValueError(f"not a history amount: {amount.kind!r}")
+
+
+def entered_creatures(state: GameState, reader: Permanent) -> list[Permanent]:
+    """The creatures ``reader``'s controller controls that entered the battlefield this turn."""
+    return [p for p in state.controlled_by(reader.controller) if p.is_creature and entered_this_turn(state, p, reader)]
 
 
 def entered_this_turn(state: GameState, permanent: Permanent, reader: Permanent | None = None) -> bool:
