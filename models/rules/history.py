@@ -28,14 +28,17 @@ HISTORY_AMOUNTS = frozenset({"cards_drawn", "designation", "entered_self", "ente
 
 def history_amount(amount: Amount, state: GameState, permanent: Permanent) -> int:
     """The value, before ``plus`` and ``times``, of an amount of :data:`HISTORY_AMOUNTS` for
-    ``permanent``'s ability: ``cards_drawn`` (Kydele, Chosen of Kruphix: the controller's
-    ``cards_drawn_this_turn``), ``entered_self`` (1 when the source entered this turn: "Activate
-    only if this land entered this turn") and ``entered_self_or_basic`` (1 when it did or its
-    controller controls a basic land: Gathering Place, Dark Fortress), ``designation`` (1 when the controller has the designation
-    ``amount.name``: Sarevok's Tome's initiative), ``renowned`` (1 when the source is renowned:
-    Honored Hierarch) and ``top_card`` (1 when the top card of its controller's library has one of
-    ``amount.types``: Mul Daya Channelers), ``exiled_with`` (the cards exiled with the source, its
-    ``imprinted``: Ugin's Labyrinth)."""
+    ``permanent``'s ability:
+
+    * ``cards_drawn``: the controller's ``cards_drawn_this_turn`` (Kydele, Chosen of Kruphix);
+    * ``entered_self``: 1 when the source entered this turn ("Activate only if this land entered
+      this turn"); ``entered_self_or_basic``: 1 when it did or its controller controls a basic
+      land (Gathering Place, Dark Fortress);
+    * ``designation``: 1 when the controller has the designation ``amount.name`` (Sarevok's Tome);
+    * ``renowned``: 1 when the source is renowned (Honored Hierarch);
+    * ``top_card``: 1 when the top card of the controller's library has one of ``amount.types``
+      (Mul Daya Channelers);
+    * ``exiled_with``: the cards exiled with the source, its ``imprinted`` (Ugin's Labyrinth)."""
     if amount.kind == "cards_drawn":
         return state.player(permanent.controller).cards_drawn_this_turn
     if amount.kind == "exiled_with":
