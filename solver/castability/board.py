@@ -19,7 +19,7 @@ quiet permanent more (or one of them untapped) pays at least what the smaller bo
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from manasolver.models.board.load import load_state
@@ -27,6 +27,7 @@ from manasolver.models.card import Card
 from manasolver.models.carddb import CardDB
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import ManasolverError
+from manasolver.models.symbols import B, G, R, U, W
 from manasolver.models.rules.amounts import commander_identity
 from manasolver.solver import backends, queries
 from manasolver.solver.castability.units import ANY, Have, cost_need, have, pays, perm_units
@@ -38,14 +39,17 @@ __all__ = ["BoardKey", "BoardOracle", "implies", "payment_classes"]
 
 BoardKey = tuple[int, ...]
 
+_LETTERS = {W: "W", U: "U", B: "B", R: "R", G: "G"}
 
-def payment_classes(cards: Sequence[Card]) -> tuple[int, ...]:
+
+def payment_classes(cards: Sequence[Card], chosen: Mapping[int, int] | None = None) -> tuple[int, ...]:
     """For each card, the index of the first card of ``cards`` the payment can't tell from it.
 
     Two cards are one class when both are *quiet* (what they add depends on their own fields alone and
     they reach nothing else: :func:`manasolver.solver.fresh.quiet`) and have the same types, subtypes,
     supertypes, colors, keywords and mana abilities (by what they cost and add, not their text or
-    place); a card that is not quiet is its own class."""
+    place) and the same color chosen as they entered (``chosen``, by index); a card that is not quiet
+    is its own class."""
     seen: dict[object, int] = {}
     out: list[int] = []
     for i, card in enumerate(cards):
@@ -53,7 +57,7 @@ def payment_classes(cards: Sequence[Card]) -> tuple[int, ...]:
             out.append(i)
             continue
         tl = card.type_line
-        key = (tl.types, tl.subtypes, tl.supertypes, card.colors, card.keywords,
+        key = (tl.types, tl.subtypes, tl.supertypes, card.colors, card.keywords, (chosen or {}).get(i, 0),
                tuple((a.cost, a.production, a.damage, a.extra, a.condition, a.per_turn)
                      for a in card.mana_abilities))
         out.append(seen.setdefault(key, i))
@@ -102,11 +106,13 @@ class BoardOracle:
 
     ``spells`` are the costs asked about on every board; :meth:`castable` gives them as a bit mask
     (bit ``i`` for ``spells[i]``); :meth:`payable` asks one other cost (a mana source being cast).
-    ``commander`` names the player's commanders (Command Tower and Arcane Signet read their colors)."""
+    ``commander`` names the player's commanders (Command Tower and Arcane Signet read their colors);
+    ``chosen`` the color (a WUBRG mask) chosen as each card of that index entered (the Thriving lands)."""
 
     def __init__(self, cards: Sequence[Card], spells: Sequence[ManaCost], db: CardDB,
-                 commander: Sequence[str] = ()) -> None:
+                 commander: Sequence[str] = (), chosen: Mapping[int, int] | None = None) -> None:
         self.cards = tuple(cards)
+        self.chosen = dict(chosen or {})
         self.spells = tuple(spells)
         self.db = db
         self.commander = list(commander)
@@ -134,15 +140,19 @@ class BoardOracle:
         self._least = [c.mana_value() if simple[j] is not None else None for j, c in enumerate(distinct)]
         #: per card, the units it adds (:mod:`.units`); per distinct cost, what it needs of them
         identity = commander_identity(load_state(self._board_json(()), db), "you")
-        self._units = [perm_units(c, identity) for c in self.cards]
+        self._units = [perm_units(c, identity, self.chosen.get(i, 0)) for i, c in enumerate(self.cards)]
         self._unit_need = [cost_need(c) for c in distinct]
         #: per board, (its units when every permanent is plain, what it pays at least, at most)
         self._unit_bounds: dict[BoardKey, tuple[Have | None, Have | None, Have | None]] = {}
         self.unit_answers = 0
 
     def _board_json(self, key: BoardKey) -> dict[str, Any]:
-        battlefield = [{"id": f"p{i}", "card": self.cards[code >> 1].name, "tapped": bool(code & 1)}
-                       for i, code in enumerate(key)]
+        battlefield: list[dict[str, Any]] = [
+            {"id": f"p{i}", "card": self.cards[code >> 1].name, "tapped": bool(code & 1)} for i, code in enumerate(key)]
+        for perm, code in zip(battlefield, key):
+            color = self.chosen.get(code >> 1)
+            if color is not None:
+                perm["chosen"] = {"color": _LETTERS[color]}
         you: dict[str, object] = {"name": "you"}
         if self.commander:
             you["commander"] = self.commander

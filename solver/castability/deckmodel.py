@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
+from manasolver.models.symbols import B, G, R, U, W
 from manasolver.solver.castability.lands import LandRule, land_rule
 
 __all__ = ["DeckModel", "Spell", "castable_faces", "land_faces"]
@@ -114,6 +115,11 @@ class DeckModel:
     faces: dict[int, tuple[int, ...]] = field(default_factory=dict)
     #: ``(spell index, color, cost)``: the spell's cost with one symbol of that color paid by any mana
     relaxed: tuple[tuple[int, str, ManaCost], ...] = ()
+    #: per land that chooses a color as it enters (the Thriving lands), the cards it can be on the
+    #: battlefield as: itself with each color worth choosing (:func:`_color_choices`)
+    choices: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    #: the color chosen (a WUBRG mask) of each card of :attr:`choices`' values
+    chosen: dict[int, int] = field(default_factory=dict)
 
     def costs(self) -> list[ManaCost]:
         """The costs the board oracle answers, in the order of the mask's bits: the spells', then the
@@ -174,5 +180,49 @@ class DeckModel:
                 cost = face.mana_cost
                 spells.append(Spell(face.name, cost, cost.mana_value(), card.name, _note(card, face)))
         rules = {i: land_rule(c) for i, c in enumerate(cards) if "land" in c.type_line.types}
+        relaxed = _relaxed(spells)
+        asked = [s.cost for s in spells] + [c for _, _, c in relaxed] + \
+            [c.mana_cost for i in sources if (c := cards[i]).mana_cost is not None]
+        choices, chosen = _color_choices(cards, rules, asked)
+        is_land += (True,) * (len(cards) - len(is_land))
         return DeckModel(tuple(cards), tuple(library), is_land, sources, tuple(spells), bool(commander),
-                         rules, faces, _relaxed(spells))
+                         rules, faces, relaxed, choices, chosen)
+
+
+_COLOR_BITS = {"white": W, "blue": U, "black": B, "red": R, "green": G}
+_CHOOSES = re.compile(r"\bas [^.]*? enters[^.]*?, choose a color( other than (white|blue|black|red|green))?\b",
+                      re.IGNORECASE)
+
+
+def _color_choices(cards: list[Card], rules: dict[int, LandRule],
+                   asked: list[ManaCost]) -> tuple[dict[int, tuple[int, ...]], dict[int, int]]:
+    """For each land of ``cards`` with a mana ability of the color chosen as it enters (the Thriving
+    lands: "As it enters, choose a color other than blue", CR 614.12), the cards it can enter as,
+    appended to ``cards`` (its rule copied in ``rules``): the same card with each color its controller
+    may choose that some cost of ``asked`` has a symbol of (choosing another adds mana no cost asked
+    can use, so it changes no answer); one card of the first color allowed when no cost has one.
+    The search plays each, so the choice is the one serving the question best, made once as the land
+    enters."""
+    used = 0
+    for cost in asked:
+        for sym in cost.symbols:
+            used |= sym.colors
+    choices: dict[int, tuple[int, ...]] = {}
+    chosen: dict[int, int] = {}
+    for i in list(rules):
+        card = cards[i]
+        if not any(a.production.chosen for a in card.mana_abilities):
+            continue
+        m = _CHOOSES.search(card.oracle_text)
+        if m is None:
+            continue
+        allowed = [c for c in (W, U, B, R, G) if m.group(2) is None or c != _COLOR_BITS[m.group(2).lower()]]
+        worth = [c for c in allowed if c & used] or allowed[:1]
+        out = []
+        for color in worth:
+            cards.append(card)
+            chosen[len(cards) - 1] = color
+            rules[len(cards) - 1] = rules[i]
+            out.append(len(cards) - 1)
+        choices[i] = tuple(out)
+    return choices, chosen

@@ -45,14 +45,14 @@ CostNeed = tuple[int, tuple[tuple[int, int], ...]]
 _NOTHING_TO_MIRROR = "lands_opponents_control"
 
 
-def _plain_ability(a: ManaAbility) -> bool:
+def _plain_ability(a: ManaAbility, chosen: int = 0) -> bool:
     c, prod = a.cost, a.production
     # a rider (Path of Ancestry's scry, Altar of the Pantheon's life) changes nothing the payment reads
     return (c.tap and not c.untap and not c.mana and c.life == 0 and c.energy == 0 and not c.sacrifice_self
             and not c.sacrifice and not c.remove_counters and not c.tap_creatures and not c.remove_any
             and not c.put_counters and not c.exert and not c.discard_hand and not c.unmodelled
             and prod.amount is None and prod.reference in ("", _NOTHING_TO_MIRROR)
-            and prod.restriction is None and not prod.chosen
+            and prod.restriction is None and (not prod.chosen or prod.chosen == 1 and chosen != 0)
             and prod.commander <= 1 and not prod.colors_among and prod.instead is None
             and not prod.instead_options and not prod.doubles_pool and not a.damage
             and a.condition is None and not a.per_turn)
@@ -90,17 +90,20 @@ class PermUnits:
         self.bound = bound
 
 
-def perm_units(card: Card, identity: int) -> PermUnits:
+def perm_units(card: Card, identity: int, chosen: int = 0) -> PermUnits:
     """The :class:`PermUnits` of ``card`` for a player whose commander's color identity is ``identity``
-    (a color mask, 0 without a commander: Command Tower then adds nothing, CR 903.4f)."""
+    (a color mask, 0 without a commander: Command Tower then adds nothing, CR 903.4f), ``chosen`` the
+    color chosen as it entered (a WUBRG mask; 0 when none was: its mana of the chosen color is
+    undefined, CR 106.5)."""
     calm = quiet(card)
     droppable = calm or counting(card)
     abilities = card.mana_abilities
     plain: tuple[int, ...] | None = None
     # a card that only counts what the opponent's lands could produce is plain: there are none
     mirrors = droppable and all(a.production.reference in ("", _NOTHING_TO_MIRROR) for a in abilities)
-    if (calm or mirrors) and abilities and all(_plain_ability(a) for a in abilities):
+    if (calm or mirrors) and abilities and all(_plain_ability(a, chosen) for a in abilities):
         options = [o for a in abilities for o in a.production.options]
+        options += [(chosen,) for a in abilities if a.production.chosen]
         if identity:
             options += [(identity,) for a in abilities if a.production.commander]
         if not options:
