@@ -181,9 +181,16 @@ class DeckModel:
                 spells.append(Spell(face.name, cost, cost.mana_value(), card.name, _note(card, face)))
         rules = {i: land_rule(c) for i, c in enumerate(cards) if "land" in c.type_line.types}
         relaxed = _relaxed(spells)
-        asked = [s.cost for s in spells] + [c for _, _, c in relaxed] + \
-            [c.mana_cost for i in sources if (c := cards[i]).mana_cost is not None]
-        choices, chosen = _color_choices(cards, rules, asked)
+        source_costs = [c.mana_cost for i in sources if (c := cards[i]).mana_cost is not None]
+        # the costs of mana abilities too: a filter land turns a chosen color into others
+        asked = [s.cost for s in spells] + [c for _, _, c in relaxed] + source_costs + \
+            [a.cost.mana for c in cards for a in c.mana_abilities]
+        # a mana source of a colored cost, or a mana ability of one (a filter land), may be cast or
+        # activated on an earlier turn with the chosen color: the choice then ties the turns together
+        colored_sources = any(sym.colors for cost in source_costs + [a.cost.mana for c in cards
+                                                                    for a in c.mana_abilities]
+                              for sym in cost.symbols)
+        choices, chosen = _color_choices(cards, rules, asked, colored_sources)
         is_land += (True,) * (len(cards) - len(is_land))
         return DeckModel(tuple(cards), tuple(library), is_land, sources, tuple(spells), bool(commander),
                          rules, faces, relaxed, choices, chosen)
@@ -194,15 +201,18 @@ _CHOOSES = re.compile(r"\bas [^.]*? enters[^.]*?, choose a color( other than (wh
                       re.IGNORECASE)
 
 
-def _color_choices(cards: list[Card], rules: dict[int, LandRule],
-                   asked: list[ManaCost]) -> tuple[dict[int, tuple[int, ...]], dict[int, int]]:
+def _color_choices(cards: list[Card], rules: dict[int, LandRule], asked: list[ManaCost],
+                   colored_sources: bool) -> tuple[dict[int, tuple[int, ...]], dict[int, int]]:
     """For each land of ``cards`` with a mana ability of the color chosen as it enters (the Thriving
     lands: "As it enters, choose a color other than blue", CR 614.12), the cards it can enter as,
     appended to ``cards`` (its rule copied in ``rules``): the same card with each color its controller
     may choose that some cost of ``asked`` has a symbol of (choosing another adds mana no cost asked
     can use, so it changes no answer); one card of the first color allowed when no cost has one.
     The search plays each, so the choice is the one serving the question best, made once as the land
-    enters."""
+    enters.  When no mana source or mana ability of the deck has a colored cost (``colored_sources``
+    false) the choice is one card of all those colors (a mask of several): each question is one
+    payment on one board (a source cast on an earlier turn pays the same whatever the color), so the
+    color chosen for it, fixed on every turn before, is the one that serves it; the oracle asks each."""
     used = 0
     for cost in asked:
         for sym in cost.symbols:
@@ -219,6 +229,11 @@ def _color_choices(cards: list[Card], rules: dict[int, LandRule],
         allowed = [c for c in (W, U, B, R, G) if m.group(2) is None or c != _COLOR_BITS[m.group(2).lower()]]
         worth = [c for c in allowed if c & used] or allowed[:1]
         out = []
+        if not colored_sources and len(worth) > 1:
+            mask = 0
+            for color in worth:
+                mask |= color
+            worth = [mask]
         for color in worth:
             cards.append(card)
             chosen[len(cards) - 1] = color

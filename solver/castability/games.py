@@ -50,6 +50,7 @@ from manasolver.solver.castability.board import BoardKey, BoardOracle, payment_c
 from manasolver.solver.castability.counts import Counts
 from manasolver.solver.castability.deckmodel import DeckModel, Spell, castable_faces, land_faces
 from manasolver.solver.castability.lands import at_least_as_good
+from manasolver.solver.castability.units import fixed_choice
 from manasolver.solver.fresh import quiet
 
 __all__ = ["Counts", "DeckModel", "MAX_STATES", "MODEL", "Spell", "castable_faces", "land_faces", "run_chunk"]
@@ -115,7 +116,7 @@ class _Game:
         self._why: dict[int, int] = {}
         #: per card, whether it is quiet; per land, whether it is quiet and adds mana only by tapping
         #: (tapped, it adds nothing)
-        self.quiet_cls = [quiet(c) for c in model.cards]
+        self.quiet_cls = [quiet(fixed_choice(c, model.chosen.get(i, 0))) for i, c in enumerate(model.cards)]
         self.inert = [self.quiet_cls[i] and bool(c.mana_abilities)
                       and all(a.cost.tap for a in c.mana_abilities) for i, c in enumerate(model.cards)]
         #: each card's payment class: what the board keys are made of

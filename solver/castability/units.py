@@ -22,6 +22,7 @@ doubles mana). What the bounds leave open goes to the engine.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card
@@ -29,7 +30,7 @@ from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_COLOR, C
 from manasolver.solver.fresh import counting, quiet
 
-__all__ = ["ANY", "CostNeed", "Have", "PermUnits", "cost_need", "have", "pays", "perm_units"]
+__all__ = ["ANY", "CostNeed", "Have", "PermUnits", "cost_need", "fixed_choice", "have", "pays", "perm_units"]
 
 #: Every mana type: what a unit of unknown kind may be.
 ANY = ANY_COLOR | C
@@ -45,14 +46,14 @@ CostNeed = tuple[int, tuple[tuple[int, int], ...]]
 _NOTHING_TO_MIRROR = "lands_opponents_control"
 
 
-def _plain_ability(a: ManaAbility, chosen: int = 0) -> bool:
+def _plain_ability(a: ManaAbility) -> bool:
     c, prod = a.cost, a.production
     # a rider (Path of Ancestry's scry, Altar of the Pantheon's life) changes nothing the payment reads
     return (c.tap and not c.untap and not c.mana and c.life == 0 and c.energy == 0 and not c.sacrifice_self
             and not c.sacrifice and not c.remove_counters and not c.tap_creatures and not c.remove_any
             and not c.put_counters and not c.exert and not c.discard_hand and not c.unmodelled
             and prod.amount is None and prod.reference in ("", _NOTHING_TO_MIRROR)
-            and prod.restriction is None and (not prod.chosen or prod.chosen == 1 and chosen != 0)
+            and prod.restriction is None and not prod.chosen
             and prod.commander <= 1 and not prod.colors_among and prod.instead is None
             and not prod.instead_options and not prod.doubles_pool and not a.damage
             and a.condition is None and not a.per_turn)
@@ -90,20 +91,33 @@ class PermUnits:
         self.bound = bound
 
 
+def fixed_choice(card: Card, chosen: int) -> Card:
+    """``card`` as a permanent whose color ``chosen`` (a WUBRG mask) was chosen as it entered: its mana
+    of the chosen color a fixed option of that color (a Thriving land choosing red is a land adding
+    its own color or red); ``card`` itself when ``chosen`` is 0 or it adds no mana of a chosen color."""
+    if not chosen or not any(a.production.chosen for a in card.mana_abilities):
+        return card
+    abilities = tuple(
+        replace(a, production=replace(a.production, chosen=0,
+                                      options=a.production.options + ((chosen,) * a.production.chosen,)))
+        if a.production.chosen else a for a in card.mana_abilities)
+    return replace(card, mana_abilities=abilities)
+
+
 def perm_units(card: Card, identity: int, chosen: int = 0) -> PermUnits:
     """The :class:`PermUnits` of ``card`` for a player whose commander's color identity is ``identity``
     (a color mask, 0 without a commander: Command Tower then adds nothing, CR 903.4f), ``chosen`` the
     color chosen as it entered (a WUBRG mask; 0 when none was: its mana of the chosen color is
     undefined, CR 106.5)."""
+    card = fixed_choice(card, chosen)
     calm = quiet(card)
     droppable = calm or counting(card)
     abilities = card.mana_abilities
     plain: tuple[int, ...] | None = None
     # a card that only counts what the opponent's lands could produce is plain: there are none
     mirrors = droppable and all(a.production.reference in ("", _NOTHING_TO_MIRROR) for a in abilities)
-    if (calm or mirrors) and abilities and all(_plain_ability(a, chosen) for a in abilities):
+    if (calm or mirrors) and abilities and all(_plain_ability(a) for a in abilities):
         options = [o for a in abilities for o in a.production.options]
-        options += [(chosen,) for a in abilities if a.production.chosen]
         if identity:
             options += [(identity,) for a in abilities if a.production.commander]
         if not options:

@@ -218,7 +218,8 @@ def test_json_deck_with_commander(db) -> None:  # type: ignore[no-untyped-def]
 
 def test_thriving_isle_adds_the_color_chosen_as_it_enters_cr_614_12(db) -> None:  # type: ignore[no-untyped-def]
     """Thriving Isle ("choose a color other than blue") chooses red in a deck of Lightning Bolts: tapped
-    on the turn it is played, a Bolt the next turn; its deck model offers only the deck's other colors."""
+    on the turn it is played, a Bolt the next turn; its deck model offers only the deck's other colors,
+    each a card when a mana source's cost has a color, one card of either otherwise."""
     from manasolver.solver.castability.deckmodel import DeckModel
     from manasolver.models.symbols import G, R
     result = run(_deck(db, "24 Thriving Isle\n36 Lightning Bolt\n"), Options(turns=(1, 2), samples=2000, seed=3))
@@ -227,7 +228,11 @@ def test_thriving_isle_adds_the_color_chosen_as_it_enters_cr_614_12(db) -> None:
     deck = _deck(db, "20 Thriving Isle\n20 Lightning Bolt\n20 Llanowar Elves\n")
     model = DeckModel.build(deck.cards, deck.commander)
     isle = next(i for i, c in enumerate(model.cards) if c.name == "Thriving Isle")
-    assert sorted(model.chosen[i] for i in model.choices[isle]) == [R, G]
+    assert sorted(model.chosen[i] for i in model.choices[isle]) == [R, G]  # Llanowar Elves costs {G}
+    deck = _deck(db, "20 Thriving Isle\n20 Lightning Bolt\n20 Giant Growth\n")
+    model = DeckModel.build(deck.cards, deck.commander)
+    isle = next(i for i, c in enumerate(model.cards) if c.name == "Thriving Isle")
+    assert [model.chosen[i] for i in model.choices[isle]] == [R | G]  # no source: chosen per question
 
 
 def test_thriving_isle_choice_is_fixed_once_entered(db) -> None:  # type: ignore[no-untyped-def]
