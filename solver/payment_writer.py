@@ -1,4 +1,4 @@
-"""The PAYMENT of a backend's solution written straight to its protocol JSON (SPEC §5).
+"""The PAYMENT of a backend's solution written straight to its protocol JSON.
 
 :func:`~manasolver.solver.backends.problem.to_payment` builds the one result type,
 :class:`~manasolver.solver.payment.Payment`, with a frozen :class:`~manasolver.solver.payment.Activation`

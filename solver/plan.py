@@ -1,4 +1,4 @@
-"""The ``plan`` query (SPEC §5): several costs cast one after another this step, paid jointly.
+"""The ``plan`` query: several costs cast one after another this step, paid jointly.
 
 "Can I cast Lightning Bolt and Counterspell from these lands?" needs a joint search: paying the
 first cost its own best way can leave the second unpayable (Plains, Island, Tundra: ``{W}`` paid
@@ -71,10 +71,10 @@ if TYPE_CHECKING:
 
 __all__ = ["COST_FIELDS", "MAX_COSTS", "PlanAnswer", "left_by", "plan", "plan_query"]
 
-#: The most costs one plan may list (SPEC §4's style: a bound, refused beyond it, never cut).
+#: The most costs one plan may list (as the board's limits are: a bound, refused beyond it, never cut).
 MAX_COSTS = 20
 
-#: The fields of one cost of a plan: the cost context of SPEC §5 (the policy is the plan's).
+#: The fields of one cost of a plan: the cost context of a query (the policy is the plan's).
 COST_FIELDS = frozenset({"cost", "spell", "x", "modifiers", "alternative", "additional", "convoke", "delve",
                          "improvise"})
 

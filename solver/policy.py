@@ -1,4 +1,4 @@
-"""Policies (SPEC §6): what "best" means, as integer terms compared lexicographically.
+"""Policies: what "best" means, as integer terms compared lexicographically.
 
 Every criterion is a *term to minimise* with a known upper bound; the backend
 builds the term's expression (:data:`CRITERIA` says what each one counts) and
@@ -12,7 +12,7 @@ this module decides how the terms are combined:
 * a caller's ``weights`` replace the order by one weighted sum;
 * ``min_convoke``, ``min_improvise``, ``min_delve`` (when convoke, improvise or delve
   can be used) refine ties after the named criteria unless the policy names them
-  earlier (:data:`ASSIST_CRITERIA`); under SPEC §6's default a convoked creature, an
+  earlier (:data:`ASSIST_CRITERIA`); under the default policy a convoked creature, an
   improvised artifact or a delved card also counts as a non-land source for
   ``prefer_lands`` and ``min_sources``, so lands pay first and assists are used when
   mana falls short or when they save what comes earlier (life, kept spells, colors);

@@ -33,7 +33,7 @@ from manasolver.models.rules.amounts import commander_identity
 from manasolver.solver import backends, queries
 from manasolver.solver.castability.units import ANY, Have, cost_need, fixed_choice, have, pays, perm_units
 from manasolver.solver.casting.build import build_request
-from manasolver.solver.fresh import quiet
+from manasolver.solver.supply.plain import quiet
 from manasolver.solver.request import Policy
 
 __all__ = ["BoardKey", "BoardOracle", "implies", "payment_classes"]
@@ -47,7 +47,7 @@ def payment_classes(cards: Sequence[Card], chosen: Mapping[int, int] | None = No
     """For each card, the index of the first card of ``cards`` the payment can't tell from it.
 
     Two cards are one class when both are *quiet* (what they add depends on their own fields alone and
-    they reach nothing else: :func:`manasolver.solver.fresh.quiet`) and have the same types, subtypes,
+    they reach nothing else: :func:`manasolver.solver.supply.plain.quiet`) and have the same types, subtypes,
     supertypes, colors, keywords and mana abilities (by what they cost and add, not their text or
     place), a card whose color was chosen as it entered (``chosen``, by index) read with its mana of
     that color fixed (:func:`.units.fixed_choice`); a card that is not quiet is its own class."""

@@ -51,7 +51,7 @@ from manasolver.solver.castability.counts import Counts
 from manasolver.solver.castability.deckmodel import DeckModel, Spell, castable_faces, land_faces
 from manasolver.solver.castability.lands import at_least_as_good
 from manasolver.solver.castability.units import fixed_choice
-from manasolver.solver.fresh import quiet
+from manasolver.solver.supply.plain import quiet
 
 __all__ = ["Counts", "DeckModel", "MAX_STATES", "MODEL", "Spell", "castable_faces", "land_faces", "run_chunk"]
 

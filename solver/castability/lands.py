@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from manasolver.models.card import Card
 from manasolver.models.text.oracle import self_reference
-from manasolver.solver.fresh import quiet
+from manasolver.solver.supply.plain import quiet
 
 __all__ = ["Fetch", "LandRule", "at_least_as_good", "land_rule"]
 

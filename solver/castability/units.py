@@ -12,8 +12,8 @@ for every set ``K`` of mana types, at least as many units able to be some type o
 symbols payable only by types of ``K``.
 
 A board with other permanents is bounded both ways: it pays at least what its plain part pays when every
-other permanent is quiet (:func:`manasolver.solver.fresh.quiet`: it only adds ways to pay) or only
-counts the board (:func:`manasolver.solver.fresh.counting`), and at most what the board pays when every
+other permanent is quiet (:func:`manasolver.solver.supply.plain.quiet`: it only adds ways to pay) or only
+counts the board (:func:`manasolver.solver.supply.plain.counting`), and at most what the board pays when every
 permanent adds, with no cost, every mana any one of its abilities adds at once (a Signet's ``{W}{U}``
 without its ``{1}``), when each of them is such that this is a bound (no ability repeats or scales, none
 doubles mana). What the bounds leave open goes to the engine.
@@ -28,7 +28,7 @@ from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_COLOR, C
-from manasolver.solver.fresh import counting, quiet
+from manasolver.solver.supply.plain import counting, quiet
 
 __all__ = ["ANY", "CostNeed", "Have", "PermUnits", "cost_need", "fixed_choice", "have", "pays", "perm_units"]
 

@@ -1,4 +1,4 @@
-"""Sessions (SPEC §5): boards kept in this process under a handle, changed by small changes.
+"""Sessions: boards kept in this process under a handle, changed by small changes.
 
 ``open`` keeps a board and answers its handle (128 random bits, :func:`secrets.token_urlsafe`: a
 client of a shared server can't name another's board by counting);

@@ -1,4 +1,4 @@
-"""Castability over a deck (SPEC §10): Karsten's anchor reproduced, the land rules, fetch lands, mana
+"""Castability over a deck: Karsten's anchor reproduced, the land rules, fetch lands, mana
 sources, exact payment on real boards, and chunks that add up the same in one process or two."""
 
 from __future__ import annotations

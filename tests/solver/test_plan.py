@@ -1,4 +1,4 @@
-"""The ``plan`` query (SPEC §5): several costs cast one after another this step, paid jointly.
+"""The ``plan`` query: several costs cast one after another this step, paid jointly.
 
 Each plan answer is checked from outside the solver: every payment is accepted by the protocol's
 ``validate`` query on the board the payments before it left (built here as board JSON: permanents
@@ -44,7 +44,7 @@ def _units(text: str) -> list[str]:
 
 
 def left_by(state: dict[str, Any], payment: dict[str, Any]) -> dict[str, Any]:
-    """The board JSON after ``payment`` (written from SPEC §5's PAYMENT, apart from the solver)."""
+    """The board JSON after ``payment`` (written from the protocol's PAYMENT, apart from the solver)."""
     out = copy.deepcopy(state)
     tapped = set(payment["convoked"]) | set(payment["improvised"])
     gone: set[str] = set()
@@ -76,7 +76,7 @@ def check_in_turn(state: dict[str, Any], costs: list[dict[str, Any]], payments: 
         state = left_by(state, pay)
 
 
-#: The policy the brute force scores plans by (SPEC §6, over the whole plan).
+#: The policy the brute force scores plans by (over the whole plan).
 POLICY = ["no_sacrifice", "min_life", "min_waste", "prefer_lands", "min_sources"]
 
 
