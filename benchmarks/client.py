@@ -22,6 +22,8 @@ the same pipes, no flush per line) and beside phase.rs where it applies:
   payment validated;
 * the filter board (``filters``, ``example:filters``): ``pay`` median and p99, ``options``,
   time-bound hits;
+* ``guide`` (``guide``): a click of a manual payment, on the bundled Commander board in a session
+  and on deck boards paid by hand along ``pay``'s payment (median, p99, every prefix checked);
 * cold start (``cold``) of ``manasolver can-pay example:commander "{2}{G}"``, process start to answer;
 * phase.rs (``phase``) on boards of each family, request positioned.
 
@@ -661,7 +663,7 @@ def _phase(plan: ClientPlan, log: Callable[[str], None]) -> dict[str, Any]:
 # -- the run --------------------------------------------------------------------------------------
 
 #: The sections of a run, in order.
-SECTIONS = ("fresh", "repeated", "scale", "http", "filters", "cold", "phase")
+SECTIONS = ("fresh", "repeated", "scale", "http", "filters", "guide", "cold", "phase")
 
 
 def run(plan: ClientPlan = QUICK, log: Callable[[str], None] = print,
@@ -700,6 +702,9 @@ def run(plan: ClientPlan = QUICK, log: Callable[[str], None] = print,
         rows += _http(plan, log)
     if "filters" in sections:
         rows += _filters(plan, log)
+    if "guide" in sections:
+        from manasolver.benchmarks.client_guide import guide_rows
+        rows += guide_rows(plan.name, log)
     out["rows"] = rows
     out["cold_start"] = _cold(plan, log) if "cold" in sections else {}
     out["phase"] = _phase(plan, log) if "phase" in sections else {"status": "not run"}
@@ -741,7 +746,7 @@ def markdown(results: dict[str, Any]) -> str:
         rate = r.get("lines_per_s", r.get("requests_per_s", ""))
         checks = ", ".join(f"{k} {r[k]}" for k in ("errors", "unsupported", "invalid", "payable", "mismatches",
                                                      "differ_from_in_process", "failed", "time_bound_hits",
-                                                     "complete") if k in r)
+                                                     "complete", "cpu_median_ms") if k in r)
         phase = f"{r['phase_ms']} ms ({r['phase_ratio']}×)" if "phase_ms" in r else ""
         lines.append(f"| {r['figure']} | {r.get('lines', r.get('requests', r.get('n', '')))} | {per} | "
                      f"{r.get('p99_ms', '')} | {rate} | {r.get('json_loop_ms', '')} | "

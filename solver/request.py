@@ -25,7 +25,7 @@ ModifierKind = Literal["increase", "reduce", "minimum"]
 
 #: A criterion a policy may name (:data:`manasolver.solver.policy.CRITERIA` says what
 #: each one counts).
-Criterion = Literal["no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste", "prefer_lands",
+Criterion = Literal["no_sacrifice", "preserve", "min_life", "keep_castable", "keep_colors", "min_waste", "prefer_lands",
                     "min_sources", "use_pool", "max_colors_spent", "min_energy", "min_convoke",
                     "min_improvise", "min_delve"]
 

@@ -31,6 +31,7 @@ from manasolver.models.rules.counts import payment_spend_table, spend_effects, s
 from manasolver.models.state import GameState
 from manasolver.models.symbols import ANY_COLOR, TYPE_BITS, C, ManaSymbol
 from manasolver.solver.casting.announce import Announcement, Form, announce, mask_text
+from manasolver.solver.policy import for_backends
 from manasolver.solver.request import Modifier, PaymentRequest, Policy
 from manasolver.solver.supply.model import Option, SourceClass, Supply, restriction_allows, restriction_pays_abilities
 from manasolver.solver.supply.resources import Assists, build_assists
@@ -178,7 +179,7 @@ class Problem:
             ok = tuple(tuple(restriction_allows(o.restriction, req.spell, has_x)
                              for o in k.options) for k in supply.classes)
         assists = build_assists(req.state, supply, req.convoke, req.improvise, req.delve)
-        return Problem(req, supply, ann, mode, x, req.policy, ok, assists)
+        return Problem(req, supply, ann, mode, x, for_backends(req.policy), ok, assists)
 
     def at(self, mode: Mode, x: int | None) -> Problem:
         """The same question in another mode or at another X (supply, forms, restrictions and

@@ -277,7 +277,7 @@ def policy(query: dict[str, Any]) -> Policy:
             except ValueError:
                 raise BadQuery('write spend_color as spend_color:{"G":3}', where) from None
             continue
-        if not isinstance(item, str) or item not in known:
+        if not isinstance(item, str) or item not in known | {"preserve"}:
             import difflib
             close = difflib.get_close_matches(str(item), sorted(known), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
