@@ -437,7 +437,7 @@ def real_decks(db: CardDB, sixty: int, commander: int, out: Path, only: list[str
         turns = 10 if deck.is_commander else 7
         target = 100_000 if deck.is_commander else 1_000_000
         model = DeckModel.build(deck.cards, deck.commander)
-        oracle = BoardOracle(model.cards, model.costs(), db, [c.name for c in deck.commander])
+        oracle = BoardOracle(model.cards, model.costs(), db, [c.name for c in deck.commander], model.chosen)
         load = _load()
         cpu = time.process_time()
         wall = time.perf_counter()

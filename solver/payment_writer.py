@@ -362,8 +362,8 @@ class Finisher:
         }
         if "keep_castable" in names or "keep_colors" in names:
             if self._keep is None:
-                from manasolver.solver.backends.fastopt.keep import KeepTerms
-                self._keep = KeepTerms(problem, tuple(names))
+                from manasolver.solver import backends
+                self._keep = backends.keep_terms(problem, tuple(names))
             if "keep_castable" in names:
                 terms["keep_castable"] = self._keep.keep_lost(used)
             if "keep_colors" in names:

@@ -320,30 +320,11 @@ def _rule_breaks(edge: Edge) -> str | None:
     return None
 
 
-#: Imports that break a rule above and are being moved out of the way, each named; the list only
-#: shrinks (a test fails when an edge listed here is gone, so that it is struck off).
-KNOWN_BREAKS = frozenset({
-    ("manasolver.solver.carry", "manasolver.solver.service.sessions"),
-    ("manasolver.solver.plan.query", "manasolver.solver.service.decode"),
-    ("manasolver.solver.plan.solve", "manasolver.solver.backends.cpsat"),
-    ("manasolver.solver.plan.solve", "manasolver.solver.backends.cpsat.solve"),
-    ("manasolver.solver.payment_writer", "manasolver.solver.backends.fastopt.keep"),
-})
-
-
-def test_known_breaks_are_still_there() -> None:
-    """Every edge of ``KNOWN_BREAKS`` is still in the graph: one that is gone is struck off the list."""
-    present = {(e.importer, e.imported) for e in EDGES}
-    assert not KNOWN_BREAKS - present, sorted(KNOWN_BREAKS - present)
-
-
 def test_dependencies_point_the_way_design_md_says() -> None:
     """docs/architecture.md: protocol -> {casting, queries} -> {supply, backends, reasons} -> {request,
     payment, graph} -> models; within models, rules -> text -> values."""
     broken: dict[str, list[str]] = {}
     for edge in EDGES:
-        if (edge.importer, edge.imported) in KNOWN_BREAKS:
-            continue
         rule = _rule_breaks(edge)
         if rule is not None:
             broken.setdefault(rule, []).append(_where(edge))

@@ -49,6 +49,5 @@ other permanents as their costs; an ability whose own cost changes what pays) ar
 
 from manasolver.solver.plan.board_after import left_by
 from manasolver.solver.plan.joint import PlanAnswer, plan
-from manasolver.solver.plan.query import COST_FIELDS, MAX_COSTS, plan_query
 
-__all__ = ["COST_FIELDS", "MAX_COSTS", "PlanAnswer", "left_by", "plan", "plan_query"]
+__all__ = ["PlanAnswer", "left_by", "plan"]

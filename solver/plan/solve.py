@@ -85,18 +85,16 @@ def solve(combined: Combined, mode: str = "optimal") -> tuple[Solution, Shares |
 
 
 def solve_restricted(combined: Combined, problem: Problem) -> tuple[Solution, Shares] | None:
-    """CP-SAT's model of the combined problem (:func:`~manasolver.solver.backends.cpsat.build_model`,
+    """CP-SAT's model of the combined problem (:func:`~manasolver.solver.backends.cpsat_model`,
     its spending restrictions those of any cost), with each flow into the total split by cost:
     each cost's share of every demand is its own form's, and restricted mana flows only to the
     costs whose spell it may pay (CR 106.6).  Solved stage by stage under the policy as CP-SAT
     solves a payment."""
-    from manasolver.solver.backends.cpsat import CpSatBackend, build_model
-    from manasolver.solver.backends.cpsat.solve import _import_cp_model
-    _import_cp_model()
+    from manasolver.solver import backends
     if combined.exact_life:  # the forms' life is the per-cost constraints' (exact_life)
         forms = tuple(dataclasses.replace(f, life=0) for f in problem.forms)
         problem = dataclasses.replace(problem, announcement=dataclasses.replace(problem.announcement, forms=forms))
-    model = build_model(problem)
+    model = backends.cpsat_model(problem)
     cp = model.cp
     n = len(combined.costs)
     split: list[tuple[tuple[object, ...], int, tuple[object, ...], list[Any]]] = []
@@ -127,7 +125,7 @@ def solve_restricted(combined: Combined, problem: Problem) -> tuple[Solution, Sh
                 cp.add(model.y[c] == 0)
     if combined.exact_life:
         exact_life(combined, problem, model, split)
-    result = CpSatBackend()._solve_model(problem, model)
+    result = backends.solve_cpsat_model(problem, model)
     if isinstance(result, bool):
         return None
     sol, solver = result

@@ -214,7 +214,7 @@ def _q_card(query: dict[str, Any]) -> dict[str, Any]:
 def _q_plan(query: dict[str, Any]) -> dict[str, Any]:
     """``plan``: several costs paid one after another (:mod:`~manasolver.solver.plan`), each cost
     cast as its own ``pay`` query would be."""
-    from manasolver.solver.plan import plan_query
+    from manasolver.solver.service.plan_query import plan_query
     return plan_query(query, prepare, _refuse_unmodelled)
 
 

@@ -348,7 +348,7 @@ def _dispatch(query: Any) -> dict[str, Any]:
         query = resolve(query)
     out = HANDLERS[name](query)
     if handle is not None:
-        from manasolver.solver.carry import apply_answer
+        from manasolver.solver.service.sessions import apply_answer
         out = apply_answer(_session_store(), handle, load_state_field(query), decode.player(
             query, load_state_field(query)), out)
     return out
