@@ -295,6 +295,8 @@ KNOWN_BREAKS = frozenset({
     ("manasolver.solver.carry", "manasolver.solver.service.sessions"),
     ("manasolver.solver.castability.board", "manasolver.solver.supply.plain"),
     ("manasolver.solver.castability.games", "manasolver.solver.supply.plain"),
+    ("manasolver.solver.castability.lands", "manasolver.solver.supply.plain"),
+    ("manasolver.solver.castability.units", "manasolver.solver.supply.plain"),
     ("manasolver.solver.plan", "manasolver.solver.service.decode"),
     ("manasolver.solver.plan", "manasolver.solver.backends.cpsat"),
     ("manasolver.solver.plan", "manasolver.solver.backends.cpsat.solve"),

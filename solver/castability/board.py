@@ -27,7 +27,9 @@ from manasolver.models.card import Card
 from manasolver.models.carddb import CardDB
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import ManasolverError
+from manasolver.models.rules.amounts import commander_identity
 from manasolver.solver import backends, queries
+from manasolver.solver.castability.units import ANY, Have, cost_need, have, pays, perm_units
 from manasolver.solver.casting.build import build_request
 from manasolver.solver.supply.plain import quiet
 from manasolver.solver.request import Policy
@@ -130,6 +132,13 @@ class BoardOracle:
         self._most: dict[BoardKey, int] = {}
         #: the mana a payment of each distinct cost needs at least, when its symbols say so exactly
         self._least = [c.mana_value() if simple[j] is not None else None for j, c in enumerate(distinct)]
+        #: per card, the units it adds (:mod:`.units`); per distinct cost, what it needs of them
+        identity = commander_identity(load_state(self._board_json(()), db), "you")
+        self._units = [perm_units(c, identity) for c in self.cards]
+        self._unit_need = [cost_need(c) for c in distinct]
+        #: per board, (its units when every permanent is plain, what it pays at least, at most)
+        self._unit_bounds: dict[BoardKey, tuple[Have | None, Have | None, Have | None]] = {}
+        self.unit_answers = 0
 
     def _board_json(self, key: BoardKey) -> dict[str, Any]:
         battlefield = [{"id": f"p{i}", "card": self.cards[code >> 1].name, "tapped": bool(code & 1)}
@@ -185,12 +194,30 @@ class BoardOracle:
         loaded: list[object] = []
         bits = self._bits
         todo = [j for j in range(len(self._distinct)) if bits[j] & need and not (yes | no) & bits[j]]
-        open_ = [j for j in todo if self._least[j]]
+        exact, least, most_units = self._units_of(key)
+        if exact is not None:
+            # every permanent plain: Hall's condition answers every cost of single-unit symbols
+            for j in todo:
+                n = self._unit_need[j]
+                if n is None:
+                    continue
+                self.unit_answers += 1
+                yes, no = self._carry(j, pays(exact, n), yes, no)
+        open_ = [j for j in todo if self._least[j] and not (yes | no) & bits[j]]
+        if most_units is not None:
+            # no cost needing more mana than the board's permanents add at most
+            for j in open_:
+                if (self._least[j] or 0) > most_units[0]:
+                    no |= bits[j]
+            open_ = [j for j in open_ if not no & bits[j]]
         if len(open_) > 3:
             # many costs undecided: how much generic mana the board makes settles the larger ones
             board = self._board_json(key)
-            most = self._most_generic(board, loaded, self._least_known(key),
-                                      max(self._least[j] or 0 for j in open_))
+            lo = max(self._least_known(key), least[0] if least is not None else 0)
+            hi = max(self._least[j] or 0 for j in open_)
+            if most_units is not None:
+                hi = min(hi, most_units[0])
+            most = self._most_generic(board, loaded, lo, hi)
             self._most[key] = max(most, self._most.get(key, 0))
             for j in open_:
                 if (self._least[j] or 0) > most:
@@ -198,18 +225,79 @@ class BoardOracle:
         for j in todo:
             if (yes | no) & bits[j]:
                 continue
+            answer = self._bounded(j, least, most_units)
+            if answer is not None:
+                self.unit_answers += 1
+                yes, no = self._carry(j, answer, yes, no)
+                continue
             if board is None:
                 board = self._board_json(key)
-            if self._can_pay(board, self._distinct[j], loaded):
-                yes |= bits[j]
-                for k in self._below[j]:
-                    yes |= bits[k]
-            else:
-                no |= bits[j]
-                for k in self._above[j]:
-                    no |= bits[k]
+            yes, no = self._carry(j, self._can_pay(board, self._distinct[j], loaded), yes, no)
         entry[0], entry[1] = yes, no
         return yes
+
+    def _carry(self, j: int, ok: bool, yes: int, no: int) -> tuple[int, int]:
+        """``(yes, no)`` with cost ``j`` answered ``ok`` and the answer carried to the costs it decides."""
+        bits = self._bits
+        if ok:
+            yes |= bits[j]
+            for k in self._below[j]:
+                yes |= bits[k]
+        else:
+            no |= bits[j]
+            for k in self._above[j]:
+                no |= bits[k]
+        return yes, no
+
+    def _bounded(self, j: int, least: Have | None, most: Have | None) -> bool | None:
+        """Cost ``j`` answered by the board's units when they decide it: not payable when the most
+        the board adds can't pay it, payable when its plain part pays it; ``None`` otherwise."""
+        n = self._unit_need[j]
+        if n is None:
+            return None
+        if most is not None and not pays(most, n):
+            return False
+        if least is not None and pays(least, n):
+            return True
+        return None
+
+    def _units_of(self, key: BoardKey) -> tuple[Have | None, Have | None, Have | None]:
+        """The units of board ``key`` (:mod:`.units`): all of them when every permanent is plain, those
+        it adds at least (its plain permanents, when the others can be left out) and at most (when
+        every permanent is bounded)."""
+        hit = self._unit_bounds.get(key)
+        if hit is not None:
+            return hit
+        units = self._units
+        plain_all = True
+        least: list[int] | None = []
+        most: list[int] | None = []
+        for code in key:
+            pu = units[code >> 1]
+            tapped = code & 1
+            if pu.plain is not None:
+                if not tapped:
+                    if least is not None:
+                        least.extend(pu.plain)
+                    if most is not None:
+                        most.extend(pu.plain)
+                continue
+            plain_all = False
+            if not pu.droppable:
+                least = None
+            bound = pu.bound[tapped]
+            if bound is None:
+                most = None
+            elif most is not None:
+                most.extend([bound[1] or ANY] * bound[0])
+        if plain_all:
+            assert least is not None
+            exact = have(least)
+            out: tuple[Have | None, Have | None, Have | None] = (exact, exact, exact)
+        else:
+            out = (None, have(least) if least is not None else None, have(most) if most is not None else None)
+        self._unit_bounds[key] = out
+        return out
 
     def _least_known(self, key: BoardKey) -> int:
         """The most generic mana a board one quiet permanent smaller than ``key`` (or with one of them
@@ -263,7 +351,18 @@ class BoardOracle:
         hit = self._costs.get(ck)
         if hit is not None:
             return hit
-        ok = self._can_pay(self._board_json(key), cost, [])
+        need = cost_need(cost)
+        _, least, most = self._units_of(key)
+        ok: bool | None = None
+        if need is not None:
+            if most is not None and not pays(most, need):
+                ok = False
+            elif least is not None and pays(least, need):
+                ok = True
+        if ok is None:
+            ok = self._can_pay(self._board_json(key), cost, [])
+        else:
+            self.unit_answers += 1
         self._costs[ck] = ok
         return ok
 

@@ -18,19 +18,44 @@ from manasolver.models.text.triggers import self_tap_damage
 from manasolver.solver.supply.build import card_context
 from manasolver.solver.supply.unmodelled import ONLY_AS_COLORLESS
 
-__all__ = ["quiet"]
+__all__ = ["counting", "quiet"]
+
+#: The references to other lands' mana a counting card may make.
+_COUNTED_REFERENCES = ("", "lands_you_control", "lands_opponents_control")
 
 
 def quiet(card: Card) -> bool:
     """Is ``card`` plain: its own mana abilities read nothing of the board but its controller's
     life, energy and commander, and nothing on it reaches another permanent or a payment?"""
+    return _calm(card, context_free=True)
+
+
+def counting(card: Card) -> bool:
+    """Is ``card`` plain but for what its own mana reads of the board: a count of permanents
+    (Elvish Archdruid, Priest of Titania, Gaea's Cradle, CR 107.1b) or what lands could produce
+    (Exotic Orchard, Reflecting Pool, Fellwar Stone, CR 106.7)?  Such a permanent only adds ways
+    to pay: a board without it pays no more than the board with it."""
+    ok = bool(card.mana_abilities) and _calm(card, context_free=False)
+    for ab in card.mana_abilities:
+        production = ab.production
+        if (production.amount is not None and production.amount.kind != "count") \
+                or production.reference not in _COUNTED_REFERENCES or ab.condition is not None \
+                or production.chosen or production.colors_among or production.instead \
+                or ab.cost.remove_any:
+            ok = False
+    return ok
+
+
+def _calm(card: Card, context_free: bool) -> bool:
+    """Nothing on ``card`` reaches another permanent or a payment, no clause of it is left
+    unread, and (``context_free``) its own rows read nothing but its controller and commander."""
     text = card_text(card)
     oracle = card.oracle_text
     return not (text.mana_effects or text.granted_keywords or text.prohibitions or text.unread
                 or text.tap_costs or text.cost_effects or text.cost_unknown or text.about_activation
                 or text.keyword_costs is None or card.unsupported or not _own_tap_triggers(card)
                 or "rather than pay that mana" in oracle or ONLY_AS_COLORLESS in oracle.lower()
-                or card_context(card) is None)
+                or (context_free and card_context(card) is None))
 
 
 def _own_tap_triggers(card: Card) -> bool:

@@ -63,6 +63,17 @@ def test_same_seed_same_numbers_over_two_workers(db) -> None:  # type: ignore[no
     assert other["spells"] != one["spells"]
 
 
+def test_first_progress_after_one_game_same_numbers(db) -> None:  # type: ignore[no-untyped-def]
+    """The first chunk is played in the calling process while two workers take the others: the first
+    progress line comes after one game, and the numbers are one process's."""
+    deck = _deck(db, "10 Island\n10 Mountain\n4 Steam Vents\n12 Izzet Charm\n12 Opt\n12 Crackling Drake\n")
+    seen: list[int] = []
+    two = run(deck, Options(turns=(1, 4), samples=4500, seed=9, workers=2), lambda done, total, s: seen.append(done))
+    one = run(deck, Options(turns=(1, 4), samples=4500, seed=9, workers=1))
+    assert seen[0] == 1 and seen[-1] == 4500
+    assert one["spells"] == two["spells"]
+
+
 # -- lands by their text ---------------------------------------------------------------------------
 
 def test_check_land_alone_enters_tapped_on_turn_one(db) -> None:  # type: ignore[no-untyped-def]
