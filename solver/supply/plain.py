@@ -6,7 +6,7 @@ keyword, no prohibition, no trigger on becoming tapped but its own damage alread
 abilities (City of Brass), no cost modifier, no clause left unread, no rule of paying the engine
 refuses.  Basics, dual and pain lands, Signets, Sol Ring, Command Tower, plain mana creatures and
 Treasures are plain; Null Rod, Manabarbs, Fervor and Gaea's Cradle are not.  A fact of the card,
-computed from what its text reading stored when it was built; nothing is remembered here.
+computed from what its text reading stored when it was built and kept in its facts.
 """
 
 from __future__ import annotations
@@ -27,7 +27,11 @@ _COUNTED_REFERENCES = ("", "lands_you_control", "lands_opponents_control")
 def quiet(card: Card) -> bool:
     """Is ``card`` plain: its own mana abilities read nothing of the board but its controller's
     life, energy and commander, and nothing on it reaches another permanent or a payment?"""
-    return _calm(card, context_free=True)
+    facts = card.facts
+    found: bool | None = facts.quiet
+    if found is None:
+        found = facts.quiet = _calm(card, context_free=True)
+    return found
 
 
 def counting(card: Card) -> bool:
@@ -35,6 +39,10 @@ def counting(card: Card) -> bool:
     (Elvish Archdruid, Priest of Titania, Gaea's Cradle, CR 107.1b) or what lands could produce
     (Exotic Orchard, Reflecting Pool, Fellwar Stone, CR 106.7)?  Such a permanent only adds ways
     to pay: a board without it pays no more than the board with it."""
+    facts = card.facts
+    found: bool | None = facts.counting
+    if found is not None:
+        return found
     ok = bool(card.mana_abilities) and _calm(card, context_free=False)
     for ab in card.mana_abilities:
         production = ab.production
@@ -43,6 +51,7 @@ def counting(card: Card) -> bool:
                 or production.chosen or production.colors_among or production.instead \
                 or ab.cost.remove_any:
             ok = False
+    facts.counting = ok
     return ok
 
 
