@@ -34,7 +34,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 DECKS = Path(__file__).resolve().parents[1] / "tests" / "data" / "decks"
 COLORS = "WUBRG"
 
-#: (sources, other lands, spell, turn, Karsten's figure) — PEERS.md's anchor rows.
+#: (sources, other lands, spell, turn, Karsten's figure) — the anchor rows of his 2022 table.
 ANCHOR = [(14, "Opt", 1, 0.913), (13, "Opt", 1, 0.890), (21, "Counterspell", 2, 0.929)]
 
 #: Decks where exact payment matters: name, decklist, the spells and turns shown.
@@ -142,7 +142,7 @@ def anchor(db: CardDB, samples: int) -> list[str]:
     lines = ["## Karsten's anchor", "",
              f"25 lands (N of one basic type, the rest of another), 35 spells, 60 cards, on the play, "
              f"{samples:,} games each; `p_given_lands` among games with at least the spell's mana value in "
-             "lands, as Karsten conditions. His figures: PEERS.md.", "",
+             "lands, as Karsten conditions. His figures: TCGplayer, 2022-08-02.", "",
              "| sources | spell | turn | this engine p_given_lands (95% interval) | Karsten |",
              "|---|---|---|---|---|"]
     for n, spell, turn, karsten in ANCHOR:
@@ -157,7 +157,7 @@ def anchor(db: CardDB, samples: int) -> list[str]:
     return lines
 
 
-#: Karsten's 2022 table for 60-card decks (PEERS.md): (generic, colored symbols, turn, sources needed
+#: Karsten's 2022 table for 60-card decks (TCGplayer, 2022-08-02): (generic, colored symbols, turn, sources needed
 #: for 89 + turn percent on curve).
 TABLE_60 = [(0, 1, 1, 14), (1, 1, 2, 13), (0, 2, 2, 21), (2, 1, 3, 12), (1, 2, 3, 18), (0, 3, 3, 23),
             (3, 1, 4, 10), (2, 2, 4, 16), (1, 3, 4, 21), (0, 4, 4, 24), (4, 1, 5, 9), (3, 2, 5, 15),
@@ -437,7 +437,7 @@ def real_decks(db: CardDB, sixty: int, commander: int, out: Path, only: list[str
         turns = 10 if deck.is_commander else 7
         target = 100_000 if deck.is_commander else 1_000_000
         model = DeckModel.build(deck.cards, deck.commander)
-        oracle = BoardOracle(model.cards, model.costs(), db, [c.name for c in deck.commander])
+        oracle = BoardOracle(model.cards, model.costs(), db, [c.name for c in deck.commander], model.chosen)
         load = _load()
         cpu = time.process_time()
         wall = time.perf_counter()

@@ -18,9 +18,12 @@ the same pipes, no flush per line) and beside phase.rs where it applies:
   client processes, every answer checked (requests per second, failures);
 * scale (``scale``): optimal ``pay`` in process on fresh mixed boards of real cards of 300 and
   1,000 permanents (lands, dorks, rocks, Signets, Talismans, filter and utility lands), a cost
-  needing about 60% of the board's mana, every payment validated;
+  needing about 60% of the board's mana (75% on 300 too: more than the lands make), every
+  payment validated;
 * the filter board (``filters``, ``example:filters``): ``pay`` median and p99, ``options``,
   time-bound hits;
+* ``guide`` (``guide``): a click of a manual payment, on the bundled Commander board in a session
+  and on deck boards paid by hand along ``pay``'s payment (median, p99, every prefix checked);
 * cold start (``cold``) of ``manasolver can-pay example:commander "{2}{G}"``, process start to answer;
 * phase.rs (``phase``) on boards of each family, request positioned.
 
@@ -519,24 +522,28 @@ def inprocess(plan: ClientPlan, pythons: dict[str, str], log: Callable[[str], No
 
 #: Median targets of ``pay`` on mixed boards, by size (ms).
 TARGET_SCALE_MS = {300: 5.0, 1000: 20.0}
+#: The rows of the scale section: (permanents, share of the board's mana the cost asks). At 75%
+#: the cost needs more than the lands make, so the best payment taps Sol Ring, Signets and dorks.
+SCALE_ROWS = ((300, 0.6), (1000, 0.6), (300, 0.75))
 
 
 def _scale(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]:
     """Optimal ``pay`` in process on fresh mixed boards of real cards
     (:func:`~manasolver.benchmarks.boards.mixed_board`: lands, dorks, rocks, Signets, Talismans,
-    filter and utility lands), a cost needing about 60% of the board's mana; every payment checked
-    by the ``validate`` query."""
+    filter and utility lands), a cost needing about 60% of the board's mana, and on 300 permanents
+    75% (:data:`SCALE_ROWS`); every payment checked by the ``validate`` query."""
     from manasolver.solver.service.protocol import answer
     rows: list[dict[str, Any]] = []
     if plan.scale_boards <= 0:
         return rows
-    for size, target in TARGET_SCALE_MS.items():
+    for size, share in SCALE_ROWS:
+        target = TARGET_SCALE_MS[size]
         times: list[float] = []
         answers: list[dict[str, Any]] = []
         invalid = 0
         for seed in range(plan.scale_boards):
             board = bd.mixed_board(size, 7000 + seed)
-            cost = bd.mana_cost_share(board, 0.6, seed)
+            cost = bd.mana_cost_share(board, share, seed)
             t0 = time.perf_counter()
             got = answer({"query": "pay", "state": board, "cost": cost})
             times.append(time.perf_counter() - t0)
@@ -545,8 +552,10 @@ def _scale(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]
                 check = answer({"query": "validate", "state": board, "cost": cost, "payment": got["payment"]})
                 invalid += not check.get("legal")
         bound = sum(1 for a in answers if hit_time_bound(a) or "time bound" in str(a.get("error", {}).get("message")))
-        row: dict[str, Any] = {"figure": f"pay, mixed board of {size} permanents, cost ~60% of its mana (in process)",
-                               "query": "pay", "board": f"mixed-{size}", **_stats(times),
+        figure = f"pay, mixed board of {size} permanents, cost ~{round(share * 100)}% of its mana (in process)"
+        row: dict[str, Any] = {"figure": figure, "query": "pay",
+                               "board": f"mixed-{size}" + ("" if share == 0.6 else f"-{round(share * 100)}"),
+                               **_stats(times),
                                "payable": sum(1 for a in answers if a.get("payable")), "errors": _errors(answers),
                                "unsupported": _unsupported(answers), "time_bound_hits": bound, "invalid": invalid,
                                "target": f"median ≤ {target:g} ms, none at a time bound, every payment valid"}
@@ -654,7 +663,7 @@ def _phase(plan: ClientPlan, log: Callable[[str], None]) -> dict[str, Any]:
 # -- the run --------------------------------------------------------------------------------------
 
 #: The sections of a run, in order.
-SECTIONS = ("fresh", "repeated", "scale", "http", "filters", "cold", "phase")
+SECTIONS = ("fresh", "repeated", "scale", "http", "filters", "guide", "cold", "phase")
 
 
 def run(plan: ClientPlan = QUICK, log: Callable[[str], None] = print,
@@ -693,6 +702,9 @@ def run(plan: ClientPlan = QUICK, log: Callable[[str], None] = print,
         rows += _http(plan, log)
     if "filters" in sections:
         rows += _filters(plan, log)
+    if "guide" in sections:
+        from manasolver.benchmarks.client_guide import guide_rows
+        rows += guide_rows(plan.name, log)
     out["rows"] = rows
     out["cold_start"] = _cold(plan, log) if "cold" in sections else {}
     out["phase"] = _phase(plan, log) if "phase" in sections else {"status": "not run"}
@@ -734,7 +746,7 @@ def markdown(results: dict[str, Any]) -> str:
         rate = r.get("lines_per_s", r.get("requests_per_s", ""))
         checks = ", ".join(f"{k} {r[k]}" for k in ("errors", "unsupported", "invalid", "payable", "mismatches",
                                                      "differ_from_in_process", "failed", "time_bound_hits",
-                                                     "complete") if k in r)
+                                                     "complete", "cpu_median_ms") if k in r)
         phase = f"{r['phase_ms']} ms ({r['phase_ratio']}×)" if "phase_ms" in r else ""
         lines.append(f"| {r['figure']} | {r.get('lines', r.get('requests', r.get('n', '')))} | {per} | "
                      f"{r.get('p99_ms', '')} | {rate} | {r.get('json_loop_ms', '')} | "

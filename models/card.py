@@ -1,6 +1,6 @@
 """A card's characteristics: name, mana cost, type line, colors, abilities.
 
-:class:`Card` is built from a card-data record (see ``../shared/data/SOURCE.md``)
+:class:`Card` is built from a card-data record (a Scryfall-style JSON card object)
 by :func:`manasolver.models.card_build.card_from_record`, which also runs every
 oracle-text reader once and keeps what they read (``Card.text``).  A card without a
 mana cost has ``mana_cost = None`` (CR 202.1b), distinct from ``{0}``.

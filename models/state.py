@@ -1,4 +1,4 @@
-"""The game state a question is asked about (SPEC §4): players, turn, battlefield.
+"""The game state a question is asked about: players, turn, battlefield.
 
 These are frozen values.  :func:`manasolver.models.board.load.load_state` builds them
 from board JSON with errors that name the path of the bad field.
@@ -96,7 +96,7 @@ class Player:
 
     ``commander``: the player's commander(s) (CR 903.3; two with partner), for
     "your commander's color identity" (903.4); empty when not given.
-    ``lands_played_this_turn``, ``spells_cast_this_turn``: the game's history this turn (SPEC §4,
+    ``lands_played_this_turn``, ``spells_cast_this_turn``: the game's history this turn (on the board,
     default 0); ``life_gained_this_turn``: None when not given (an answer that depends on it
     says so, never assumes)."""
 

@@ -1,4 +1,4 @@
-"""Board JSON (SPEC §4) to a frozen :class:`~manasolver.models.state.GameState`.
+"""Board JSON to a frozen :class:`~manasolver.models.state.GameState`.
 
 Three tiers of checking, as python-chess does:
 
@@ -86,7 +86,7 @@ _COLOR_NAMES = {"w": "W", "u": "U", "b": "B", "r": "R", "g": "G", "white": "W", 
 
 
 def load_state(obj: object, db: CardDB | None = None) -> GameState:
-    """Build a :class:`GameState` from board JSON (SPEC §4), already decoded.
+    """Build a :class:`GameState` from board JSON, already decoded.
 
     ``db`` resolves card names (default: the bundled database, loaded only when
     a card is named).  Raises a :class:`ManasolverError` subclass naming the

@@ -106,7 +106,7 @@ def _intrinsic(land_type: str) -> ManaAbility:
 
 def effective_mana_abilities(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...]:
     """``permanent``'s mana abilities after land-type changes and granted abilities,
-    indexed 0, 1, … (SPEC §5).
+    indexed 0, 1, ….
 
     A land reached by a setting effect (Blood Moon, Spreading Seas) has only the
     intrinsic abilities of its new types (305.7: it loses its rules-text abilities);

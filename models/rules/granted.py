@@ -27,8 +27,8 @@ without haste can't use one, CR 302.6; "for each creature you control" counts fo
 "~" in the ability's text names the holder, as the rulings say).  What they are is read from the
 objects the board holds: the cards in the graveyards, the permanents on the battlefield (with the
 abilities layers 4 and 6 give them, as 613.8a's dependency orders it: Refractor has what Chromatic
-Lantern gives a land), and the cards exiled with the holder (the permanent's ``imprinted``, SPEC
-§4; without it, the answer is ``unsupported`` naming the field).
+Lantern gives a land), and the cards exiled with the holder (the permanent's ``imprinted``,
+on the board; without it, the answer is ``unsupported`` naming the field).
 
 Refused with :class:`~manasolver.models.errors.Unsupported`, naming the holder, the object and the
 clause: an ability that mirrors what other permanents could produce (Reflecting Pool, Exotic
@@ -288,7 +288,7 @@ def _objects(state: GameState, holder: Permanent, effect: AbilitiesOf, active: A
     text = effect.text
     if "top card of" in text:
         raise _Refusal(f"{_who(holder)}: {text!r} gives it the abilities of the top card of a library, which the "
-                       "board does not give (SPEC §4 has no library)", _at(state, holder), missing=True)
+                       "board does not give (the board has no library)", _at(state, holder), missing=True)
     if "exiled with it" in text or "in exile with cage counters" in text:
         creatures_only = "creature cards exiled with it" in text
         for exiler in _exilers(state, holder, active, effect):

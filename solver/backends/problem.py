@@ -31,6 +31,7 @@ from manasolver.models.rules.counts import payment_spend_table, spend_effects, s
 from manasolver.models.state import GameState
 from manasolver.models.symbols import ANY_COLOR, TYPE_BITS, C, ManaSymbol
 from manasolver.solver.casting.announce import Announcement, Form, announce, mask_text
+from manasolver.solver.policy import for_backends
 from manasolver.solver.request import Modifier, PaymentRequest, Policy
 from manasolver.solver.supply.model import Option, SourceClass, Supply, restriction_allows, restriction_pays_abilities
 from manasolver.solver.supply.resources import Assists, build_assists
@@ -178,7 +179,7 @@ class Problem:
             ok = tuple(tuple(restriction_allows(o.restriction, req.spell, has_x)
                              for o in k.options) for k in supply.classes)
         assists = build_assists(req.state, supply, req.convoke, req.improvise, req.delve)
-        return Problem(req, supply, ann, mode, x, req.policy, ok, assists)
+        return Problem(req, supply, ann, mode, x, for_backends(req.policy), ok, assists)
 
     def at(self, mode: Mode, x: int | None) -> Problem:
         """The same question in another mode or at another X (supply, forms, restrictions and
@@ -237,7 +238,7 @@ class Solution:
 
 
 def to_payment(problem: Problem, sol: Solution) -> Payment:
-    """Write a solution as the protocol's PAYMENT (SPEC §5)."""
+    """Write a solution as the protocol's PAYMENT."""
     from manasolver.solver.payment import Choice, Payment
     supply = problem.supply
     form = problem.forms[sol.form]
@@ -338,7 +339,7 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
 
 def _spent_report(policy: Policy, spent: list[int]) -> tuple[tuple[str, object], ...]:
     """``spent`` and ``colors_spent`` (converge, sunburst, adamant), added to the PAYMENT only
-    when the policy asks about colors spent, so the SPEC §5 shape is unchanged otherwise."""
+    when the policy asks about colors spent, so the protocol's shape is unchanged otherwise."""
     if "max_colors_spent" not in policy.criteria and not policy.spend_color:
         return ()
     colors = [c for i, c in enumerate("WUBRG") if any(b == 1 << i for b in spent)]

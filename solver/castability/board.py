@@ -18,8 +18,9 @@ quiet permanent more (or one of them untapped) pays at least what the smaller bo
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from manasolver.models.board.load import load_state
@@ -27,9 +28,10 @@ from manasolver.models.card import Card
 from manasolver.models.carddb import CardDB
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import ManasolverError
+from manasolver.models.symbols import B, G, R, U, W
 from manasolver.models.rules.amounts import commander_identity
 from manasolver.solver import backends, queries
-from manasolver.solver.castability.units import ANY, Have, cost_need, have, pays, perm_units
+from manasolver.solver.castability.units import ANY, Have, cost_need, fixed_choice, have, pays, perm_units
 from manasolver.solver.casting.build import build_request
 from manasolver.solver.supply.plain import quiet
 from manasolver.solver.request import Policy
@@ -38,17 +40,21 @@ __all__ = ["BoardKey", "BoardOracle", "implies", "payment_classes"]
 
 BoardKey = tuple[int, ...]
 
+_LETTERS = {W: "W", U: "U", B: "B", R: "R", G: "G"}
 
-def payment_classes(cards: Sequence[Card]) -> tuple[int, ...]:
+
+def payment_classes(cards: Sequence[Card], chosen: Mapping[int, int] | None = None) -> tuple[int, ...]:
     """For each card, the index of the first card of ``cards`` the payment can't tell from it.
 
     Two cards are one class when both are *quiet* (what they add depends on their own fields alone and
     they reach nothing else: :func:`manasolver.solver.supply.plain.quiet`) and have the same types, subtypes,
     supertypes, colors, keywords and mana abilities (by what they cost and add, not their text or
-    place); a card that is not quiet is its own class."""
+    place), a card whose color was chosen as it entered (``chosen``, by index) read with its mana of
+    that color fixed (:func:`.units.fixed_choice`); a card that is not quiet is its own class."""
     seen: dict[object, int] = {}
     out: list[int] = []
     for i, card in enumerate(cards):
+        card = fixed_choice(card, (chosen or {}).get(i, 0))
         if not quiet(card):
             out.append(i)
             continue
@@ -102,11 +108,14 @@ class BoardOracle:
 
     ``spells`` are the costs asked about on every board; :meth:`castable` gives them as a bit mask
     (bit ``i`` for ``spells[i]``); :meth:`payable` asks one other cost (a mana source being cast).
-    ``commander`` names the player's commanders (Command Tower and Arcane Signet read their colors)."""
+    ``commander`` names the player's commanders (Command Tower and Arcane Signet read their colors);
+    ``chosen`` the color chosen as each card of that index entered (the Thriving lands), a WUBRG mask:
+    of several colors when the color is chosen for each question (any one of them)."""
 
     def __init__(self, cards: Sequence[Card], spells: Sequence[ManaCost], db: CardDB,
-                 commander: Sequence[str] = ()) -> None:
+                 commander: Sequence[str] = (), chosen: Mapping[int, int] | None = None) -> None:
         self.cards = tuple(cards)
+        self.chosen = dict(chosen or {})
         self.spells = tuple(spells)
         self.db = db
         self.commander = list(commander)
@@ -126,7 +135,7 @@ class BoardOracle:
                        for j in range(n)]
         self._above = [[k for k in range(n) if k != j and _implies(simple[j], simple[k], False)]
                        for j in range(n)]
-        self._quiet = [quiet(c) for c in self.cards]
+        self._quiet = [quiet(fixed_choice(c, self.chosen.get(i, 0))) for i, c in enumerate(self.cards)]
         self._x_cost = ManaCost.parse("{X}")
         #: per board, the most generic mana it is known to pay
         self._most: dict[BoardKey, int] = {}
@@ -134,19 +143,56 @@ class BoardOracle:
         self._least = [c.mana_value() if simple[j] is not None else None for j, c in enumerate(distinct)]
         #: per card, the units it adds (:mod:`.units`); per distinct cost, what it needs of them
         identity = commander_identity(load_state(self._board_json(()), db), "you")
-        self._units = [perm_units(c, identity) for c in self.cards]
+        self._units = [perm_units(c, identity, self.chosen.get(i, 0)) for i, c in enumerate(self.cards)]
         self._unit_need = [cost_need(c) for c in distinct]
         #: per board, (its units when every permanent is plain, what it pays at least, at most)
         self._unit_bounds: dict[BoardKey, tuple[Have | None, Have | None, Have | None]] = {}
         self.unit_answers = 0
 
-    def _board_json(self, key: BoardKey) -> dict[str, Any]:
-        battlefield = [{"id": f"p{i}", "card": self.cards[code >> 1].name, "tapped": bool(code & 1)}
-                       for i, code in enumerate(key)]
+    def _board_json(self, key: BoardKey, picks: Mapping[int, int] | None = None) -> dict[str, Any]:
+        """The engine's board of ``key``; ``picks``: the one color chosen by the permanent at that
+        position of the key when its card may choose any of several (:meth:`_choice_boards`)."""
+        battlefield: list[dict[str, Any]] = [
+            {"id": f"p{i}", "card": self.cards[code >> 1].name, "tapped": bool(code & 1)} for i, code in enumerate(key)]
+        for i, (perm, code) in enumerate(zip(battlefield, key)):
+            color = self.chosen.get(code >> 1)
+            if color is not None:
+                color = (picks or {}).get(i, color & -color)
+                perm["chosen"] = {"color": _LETTERS[color]}
         you: dict[str, object] = {"name": "you"}
         if self.commander:
             you["commander"] = self.commander
         return {"players": [you, {"name": "opponent"}], "battlefield": battlefield}
+
+    def _choice_boards(self, key: BoardKey) -> list[dict[str, Any]] | None:
+        """The engine's boards of ``key`` for every color its permanents of several possible chosen
+        colors may have chosen (their colors chosen for the question: a board pays when one of them
+        does), ``None`` when no permanent of ``key`` has such a choice."""
+        chosen = self.chosen
+        open_ = [(i, chosen[code >> 1]) for i, code in enumerate(key)
+                 if chosen.get(code >> 1, 0) & (chosen.get(code >> 1, 0) - 1)]
+        if not open_:
+            return None
+        bits = [[c for c in (W, U, B, R, G) if mask & c] for _, mask in open_]
+        seen: set[tuple[tuple[int, int], ...]] = set()
+        out: list[dict[str, Any]] = []
+        for combo in itertools.product(*bits):
+            # the same cards choosing the same colors in another order are the same board
+            same = tuple(sorted((key[i], c) for (i, _), c in zip(open_, combo)))
+            if same in seen:
+                continue
+            seen.add(same)
+            out.append(self._board_json(key, {i: c for (i, _), c in zip(open_, combo)}))
+        return out
+
+    def _engine_pays(self, key: BoardKey, cost: ManaCost, board: dict[str, Any] | None,
+                     loaded: list[object]) -> bool:
+        """The engine's answer for ``cost`` on ``key`` (``board`` and ``loaded``: its board when built,
+        see :meth:`_can_pay`), over the colors its permanents may choose."""
+        choices = self._choice_boards(key)
+        if choices is None:
+            return self._can_pay(board if board is not None else self._board_json(key), cost, loaded)
+        return any(self._can_pay(b, cost, []) for b in choices)
 
     def _can_pay(self, board: dict[str, Any], cost: ManaCost, loaded: list[object]) -> bool:
         """The engine's exact payability of ``cost`` on ``board``, loaded once into ``loaded``."""
@@ -210,7 +256,7 @@ class BoardOracle:
                 if (self._least[j] or 0) > most_units[0]:
                     no |= bits[j]
             open_ = [j for j in open_ if not no & bits[j]]
-        if len(open_) > 3:
+        if len(open_) > 3 and not self._multi(key):
             # many costs undecided: how much generic mana the board makes settles the larger ones
             board = self._board_json(key)
             lo = max(self._least_known(key), least[0] if least is not None else 0)
@@ -232,9 +278,14 @@ class BoardOracle:
                 continue
             if board is None:
                 board = self._board_json(key)
-            yes, no = self._carry(j, self._can_pay(board, self._distinct[j], loaded), yes, no)
+            yes, no = self._carry(j, self._engine_pays(key, self._distinct[j], board, loaded), yes, no)
         entry[0], entry[1] = yes, no
         return yes
+
+    def _multi(self, key: BoardKey) -> bool:
+        """Whether a permanent of ``key`` may have chosen any of several colors."""
+        chosen = self.chosen
+        return any((m := chosen.get(code >> 1, 0)) & (m - 1) for code in key)
 
     def _carry(self, j: int, ok: bool, yes: int, no: int) -> tuple[int, int]:
         """``(yes, no)`` with cost ``j`` answered ``ok`` and the answer carried to the costs it decides."""
@@ -360,7 +411,7 @@ class BoardOracle:
             elif least is not None and pays(least, need):
                 ok = True
         if ok is None:
-            ok = self._can_pay(self._board_json(key), cost, [])
+            ok = self._engine_pays(key, cost, None, [])
         else:
             self.unit_answers += 1
         self._costs[ck] = ok

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
+from manasolver.models.symbols import B, G, R, U, W
 from manasolver.solver.castability.lands import LandRule, land_rule
 
 __all__ = ["DeckModel", "Spell", "castable_faces", "land_faces"]
@@ -114,6 +115,11 @@ class DeckModel:
     faces: dict[int, tuple[int, ...]] = field(default_factory=dict)
     #: ``(spell index, color, cost)``: the spell's cost with one symbol of that color paid by any mana
     relaxed: tuple[tuple[int, str, ManaCost], ...] = ()
+    #: per land that chooses a color as it enters (the Thriving lands), the cards it can be on the
+    #: battlefield as: itself with each color worth choosing (:func:`_color_choices`)
+    choices: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    #: the color chosen (a WUBRG mask) of each card of :attr:`choices`' values
+    chosen: dict[int, int] = field(default_factory=dict)
 
     def costs(self) -> list[ManaCost]:
         """The costs the board oracle answers, in the order of the mask's bits: the spells', then the
@@ -174,5 +180,64 @@ class DeckModel:
                 cost = face.mana_cost
                 spells.append(Spell(face.name, cost, cost.mana_value(), card.name, _note(card, face)))
         rules = {i: land_rule(c) for i, c in enumerate(cards) if "land" in c.type_line.types}
+        relaxed = _relaxed(spells)
+        source_costs = [c.mana_cost for i in sources if (c := cards[i]).mana_cost is not None]
+        # the costs of mana abilities too: a filter land turns a chosen color into others
+        asked = [s.cost for s in spells] + [c for _, _, c in relaxed] + source_costs + \
+            [a.cost.mana for c in cards for a in c.mana_abilities]
+        # a mana source of a colored cost, or a mana ability of one (a filter land), may be cast or
+        # activated on an earlier turn with the chosen color: the choice then ties the turns together
+        colored_sources = any(sym.colors for cost in source_costs + [a.cost.mana for c in cards
+                                                                    for a in c.mana_abilities]
+                              for sym in cost.symbols)
+        choices, chosen = _color_choices(cards, rules, asked, colored_sources)
+        is_land += (True,) * (len(cards) - len(is_land))
         return DeckModel(tuple(cards), tuple(library), is_land, sources, tuple(spells), bool(commander),
-                         rules, faces, _relaxed(spells))
+                         rules, faces, relaxed, choices, chosen)
+
+
+_COLOR_BITS = {"white": W, "blue": U, "black": B, "red": R, "green": G}
+_CHOOSES = re.compile(r"\bas [^.]*? enters[^.]*?, choose a color( other than (white|blue|black|red|green))?\b",
+                      re.IGNORECASE)
+
+
+def _color_choices(cards: list[Card], rules: dict[int, LandRule], asked: list[ManaCost],
+                   colored_sources: bool) -> tuple[dict[int, tuple[int, ...]], dict[int, int]]:
+    """For each land of ``cards`` with a mana ability of the color chosen as it enters (the Thriving
+    lands: "As it enters, choose a color other than blue", CR 614.12), the cards it can enter as,
+    appended to ``cards`` (its rule copied in ``rules``): the same card with each color its controller
+    may choose that some cost of ``asked`` has a symbol of (choosing another adds mana no cost asked
+    can use, so it changes no answer); one card of the first color allowed when no cost has one.
+    The search plays each, so the choice is the one serving the question best, made once as the land
+    enters.  When no mana source or mana ability of the deck has a colored cost (``colored_sources``
+    false) the choice is one card of all those colors (a mask of several): each question is one
+    payment on one board (a source cast on an earlier turn pays the same whatever the color), so the
+    color chosen for it, fixed on every turn before, is the one that serves it; the oracle asks each."""
+    used = 0
+    for cost in asked:
+        for sym in cost.symbols:
+            used |= sym.colors
+    choices: dict[int, tuple[int, ...]] = {}
+    chosen: dict[int, int] = {}
+    for i in list(rules):
+        card = cards[i]
+        if not any(a.production.chosen for a in card.mana_abilities):
+            continue
+        m = _CHOOSES.search(card.oracle_text)
+        if m is None:
+            continue
+        allowed = [c for c in (W, U, B, R, G) if m.group(2) is None or c != _COLOR_BITS[m.group(2).lower()]]
+        worth = [c for c in allowed if c & used] or allowed[:1]
+        out = []
+        if not colored_sources and len(worth) > 1:
+            mask = 0
+            for color in worth:
+                mask |= color
+            worth = [mask]
+        for color in worth:
+            cards.append(card)
+            chosen[len(cards) - 1] = color
+            rules[len(cards) - 1] = rules[i]
+            out.append(len(cards) - 1)
+        choices[i] = tuple(out)
+    return choices, chosen

@@ -42,6 +42,7 @@ The model (:data:`MODEL` says it in the output):
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Callable
 
 from manasolver.models.cost import ManaCost
@@ -49,6 +50,7 @@ from manasolver.solver.castability.board import BoardKey, BoardOracle, payment_c
 from manasolver.solver.castability.counts import Counts
 from manasolver.solver.castability.deckmodel import DeckModel, Spell, castable_faces, land_faces
 from manasolver.solver.castability.lands import at_least_as_good
+from manasolver.solver.castability.units import fixed_choice
 from manasolver.solver.supply.plain import quiet
 
 __all__ = ["Counts", "DeckModel", "MAX_STATES", "MODEL", "Spell", "castable_faces", "land_faces", "run_chunk"]
@@ -85,6 +87,8 @@ _START: frozenset[_State] = frozenset({((), (), ())})
 _STEP_MEMO = 2_000_000
 #: The most games remembered per process (by the lands and sources they see, in order).
 _GAME_MEMO = 1_000_000
+#: The most search states whose boards are remembered per process.
+_INFO_MEMO = 500_000
 
 class _Game:
     """One deck's game machinery in one process: the oracle and the memo of entry and casting."""
@@ -97,6 +101,8 @@ class _Game:
         self.source_rank = {s: (model.cards[s].mana_cost.mana_value()  # type: ignore[union-attr]
                                 if model.cards[s].mana_cost else 0, s) for s in model.sources}
         self._steps: dict[object, tuple[frozenset[_State], int, int, int]] = {}
+        #: per search state, its board (sorted), whether the board is quiet and its fetch lands played
+        self._infos: dict[_State, tuple[BoardKey, bool, int]] = {}
         self._games: dict[object, tuple[tuple[int, int, int, int, int], ...]] = {}
         self.fetches = any(r.fetch is not None for r in model.rules.values())
         self.land_counts: dict[int, int] = {}
@@ -110,11 +116,11 @@ class _Game:
         self._why: dict[int, int] = {}
         #: per card, whether it is quiet; per land, whether it is quiet and adds mana only by tapping
         #: (tapped, it adds nothing)
-        self.quiet_cls = [quiet(c) for c in model.cards]
+        self.quiet_cls = [quiet(fixed_choice(c, model.chosen.get(i, 0))) for i, c in enumerate(model.cards)]
         self.inert = [self.quiet_cls[i] and bool(c.mana_abilities)
                       and all(a.cost.tap for a in c.mana_abilities) for i, c in enumerate(model.cards)]
         #: each card's payment class: what the board keys are made of
-        self.cls = payment_classes(model.cards)
+        self.cls = payment_classes(model.cards, model.chosen)
         #: for each fetch land, the land cards of the deck it can find
         self.finds: dict[int, frozenset[int]] = {}
         for c, rule in model.rules.items():
@@ -309,16 +315,25 @@ class _Game:
         castable = self.oracle.castable
         quiet_cls = self.quiet_cls
         keys: list[BoardKey] = []
-        for used, field_lands, cast in states:
+        infos = self._infos
+        if len(infos) > _INFO_MEMO:
+            infos.clear()
+        finds = self.finds
+        for state in states:
             if mask == full and not expand:
                 break
-            base = [2 * cls[x] for x in field_lands] + [2 * cls[s] for s in cast]
+            used, field_lands, cast = state
+            info = infos.get(state)
+            if info is None:
+                board = sorted([2 * cls[x] for x in field_lands] + [2 * cls[s] for s in cast])
+                # on a board of quiet permanents a land that entered tapped adds nothing and nothing
+                # reads it: the board is asked without it
+                info = infos[state] = (tuple(board), all(quiet_cls[c >> 1] for c in board),
+                                       sum(1 for u in used if u in finds))
+            base, quiet_base, fetches_used = info
             results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey]] = []
-            # on a board of quiet permanents a land that entered tapped adds nothing and nothing reads
-            # it: the board is asked without it
-            quiet_base = all(quiet_cls[c >> 1] for c in base)
             # the fetch lands the game may still play, this turn's included
-            fetches_left = cap - sum(1 for u in used if u in self.finds) if remaining else 0
+            fetches_left = cap - fetches_used if remaining else 0
             if drop:
                 for physical, n in land_seen:
                     if used.count(physical) >= n:
@@ -328,8 +343,7 @@ class _Game:
                         self._drop(card, physical, used, new_used, field_lands, base, land_seen, remaining,
                                    fetches_left, quiet_base, results)
             if not results:
-                plain = tuple(sorted(base))
-                results.append((used, field_lands, plain, plain))
+                results.append((used, field_lands, base, base))
             for new_used, new_field, full_key, key in results:
                 if mask != full:
                     # only the spells no board of this turn has paid yet are asked
@@ -355,7 +369,7 @@ class _Game:
             # why they failed: the same boards with their lands untapped, asked the failing spells and
             # their relaxed costs
             need = self._why_bits(failing)
-            for key in keys:
+            for key in dict.fromkeys(keys):
                 untapped |= castable(tuple(k & ~1 for k in key), need)
         cut = 0
         if len(new_states) > MAX_STATES:
@@ -367,8 +381,15 @@ class _Game:
         return out
 
 
+    def _on_field(self, field_lands: tuple[int, ...], land: int) -> int:
+        """How many of ``field_lands`` are the card ``land`` (with any color chosen as it entered)."""
+        placed = self.m.choices.get(land)
+        if placed is None:
+            return field_lands.count(land)
+        return sum(field_lands.count(p) for p in placed)
+
     def _drop(self, card: int, physical: int, used: tuple[int, ...], new_used: tuple[int, ...],
-              field_lands: tuple[int, ...], base: list[int], land_seen: tuple[tuple[int, int], ...],
+              field_lands: tuple[int, ...], base: BoardKey, land_seen: tuple[tuple[int, int], ...],
               remaining: tuple[tuple[int, int], ...], fetches_left: int,
               quiet_base: bool, results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey]]) -> None:
         """The states of playing ``card`` (a face of the hand's ``physical`` card) as this turn's land."""
@@ -377,20 +398,26 @@ class _Game:
         rule = m.rules[card]
         if rule.fetch is not None:
             finds = self.finds[card]
+            chooses = bool(m.choices)
             there: dict[int, bool] = {}
             plenty: set[int] = set()
+            fetch_tapped = rule.fetch.tapped
             for target, left in remaining:
-                copies = left - field_lands.count(target) + used.count(target)
-                if target in finds and copies > 0:
-                    there[target] = rule.fetch.tapped or self._enters_tapped(target, field_lands, ())
+                if target not in finds:
+                    continue
+                on_field = self._on_field(field_lands, target) if chooses else field_lands.count(target)
+                copies = left - on_field + used.count(target)
+                if copies > 0:
+                    there[target] = fetch_tapped or self._enters_tapped(target, field_lands, ())
                     if copies >= fetches_left:
                         plenty.add(target)
+            better = self.better
             for target, tapped in there.items():
-                if any(u in plenty and there[u] <= tapped for u in self.better[target]):
+                if plenty and any(u in plenty and there[u] <= tapped for u in better[target]):
                     continue  # a land at least as good can't run out (see lands.at_least_as_good)
-                key = tuple(sorted(base + [2 * cls[target] + tapped]))
-                asked = tuple(sorted(base)) if tapped and quiet_base and self.inert[target] else key
-                results.append((new_used, tuple(sorted(field_lands + (target,))), key, asked))
+                for placed in m.choices.get(target, (target,)):
+                    _place(placed, tapped, new_used, field_lands, base, quiet_base and self.inert[placed],
+                           cls, results)
             return
         hand_now: tuple[int, ...] = ()
         if rule.kind == "reveal":
@@ -399,9 +426,23 @@ class _Game:
                 rest[u] -= 1
             hand_now = tuple(sorted(c for c, k in rest.items() for _ in range(k)))
         tapped = self._enters_tapped(card, field_lands, hand_now)
-        key = tuple(sorted(base + [2 * cls[card] + tapped]))
-        asked = tuple(sorted(base)) if tapped and quiet_base and self.inert[card] else key
-        results.append((new_used, tuple(sorted(field_lands + (card,))), key, asked))
+        # a land choosing a color as it enters is played as each card of its choices
+        for placed in m.choices.get(card, (card,)):
+            _place(placed, tapped, new_used, field_lands, base, quiet_base and self.inert[placed], cls, results)
+
+
+def _place(placed: int, tapped: bool, new_used: tuple[int, ...], field_lands: tuple[int, ...], base: BoardKey,
+           inert: bool, cls: tuple[int, ...],
+           results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey]]) -> None:
+    """The state of land ``placed`` entering (``tapped`` or not) on the board ``base`` (sorted) of
+    ``field_lands``: its board and the board asked (without it when it entered tapped and is
+    ``inert``: it adds nothing and, all the board quiet, nothing reads it)."""
+    code = 2 * cls[placed] + tapped
+    i = bisect_right(base, code)
+    key = base[:i] + (code,) + base[i:]
+    j = bisect_right(field_lands, placed)
+    results.append((new_used, field_lands[:j] + (placed,) + field_lands[j:], key,
+                    base if tapped and inert else key))
 
 
 _GAMES: dict[int, _Game] = {}

@@ -88,7 +88,7 @@ def _model_and_oracle(deck: Deck, cards_file: str | None,
                       swaps: tuple[tuple[int, str], ...] = ()) -> tuple[DeckModel, BoardOracle]:
     db = default_db(cards_file)
     model = DeckModel.build(deck.cards, deck.commander, tuple((pos, db.get(name)) for pos, name in swaps))
-    oracle = BoardOracle(model.cards, model.costs(), db, [c.name for c in deck.commander])
+    oracle = BoardOracle(model.cards, model.costs(), db, [c.name for c in deck.commander], model.chosen)
     return model, oracle
 
 

@@ -22,6 +22,7 @@ doubles mana). What the bounds leave open goes to the engine.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card
@@ -29,7 +30,7 @@ from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_COLOR, C
 from manasolver.solver.supply.plain import counting, quiet
 
-__all__ = ["ANY", "CostNeed", "Have", "PermUnits", "cost_need", "have", "pays", "perm_units"]
+__all__ = ["ANY", "CostNeed", "Have", "PermUnits", "cost_need", "fixed_choice", "have", "pays", "perm_units"]
 
 #: Every mana type: what a unit of unknown kind may be.
 ANY = ANY_COLOR | C
@@ -90,9 +91,25 @@ class PermUnits:
         self.bound = bound
 
 
-def perm_units(card: Card, identity: int) -> PermUnits:
+def fixed_choice(card: Card, chosen: int) -> Card:
+    """``card`` as a permanent whose color ``chosen`` (a WUBRG mask) was chosen as it entered: its mana
+    of the chosen color a fixed option of that color (a Thriving land choosing red is a land adding
+    its own color or red); ``card`` itself when ``chosen`` is 0 or it adds no mana of a chosen color."""
+    if not chosen or not any(a.production.chosen for a in card.mana_abilities):
+        return card
+    abilities = tuple(
+        replace(a, production=replace(a.production, chosen=0,
+                                      options=a.production.options + ((chosen,) * a.production.chosen,)))
+        if a.production.chosen else a for a in card.mana_abilities)
+    return replace(card, mana_abilities=abilities)
+
+
+def perm_units(card: Card, identity: int, chosen: int = 0) -> PermUnits:
     """The :class:`PermUnits` of ``card`` for a player whose commander's color identity is ``identity``
-    (a color mask, 0 without a commander: Command Tower then adds nothing, CR 903.4f)."""
+    (a color mask, 0 without a commander: Command Tower then adds nothing, CR 903.4f), ``chosen`` the
+    color chosen as it entered (a WUBRG mask; 0 when none was: its mana of the chosen color is
+    undefined, CR 106.5)."""
+    card = fixed_choice(card, chosen)
     calm = quiet(card)
     droppable = calm or counting(card)
     abilities = card.mana_abilities

@@ -3,7 +3,7 @@
 A spell's cost reaches the payment step as ordinary symbols only: X has a value,
 every hybrid, monocolored-hybrid and Phyrexian symbol has been announced as one
 of its halves (601.2b, 118.13a), and the modifiers have been applied in the
-order of 601.2f: increases, then reductions, then minimums (RULES §7.1, CR
+order of 601.2f: increases, then reductions, then minimums (CR 118.7,
 118.7a–g, the Trinisphere ruling).  Reductions depend on the announced halves
 (a generic reduction only reduces a ``{2/W}`` announced as ``{2}``: the Reaper
 King ruling), so the announcement is never fixed greedily: :func:`announce`
@@ -24,7 +24,7 @@ types that may pay it (``{U}`` under Orrery: any mana; ``{R}`` under Celestial D
 and merges the demands the table makes alike; :attr:`Form.printed` keeps the announced symbols for
 the written total.  Every backend reads :attr:`Form.demands` and so pays by the rule unchanged.
 
-The generic part of a form is a function of X (RULES §4.6: X is chosen at
+The generic part of a form is a function of X (CR 601.2b: X is chosen at
 601.2b, before reductions)::
 
     generic(X) = max(0, generic_base + x_count*X - generic_reduction,

@@ -5,7 +5,7 @@ have." is a mana ability (CR 605.1a) whose production is
 :attr:`~manasolver.models.abilities.Production.doubles_pool`: it adds no mana of
 its own but, as it resolves, one more mana of each type for each mana of that
 type in the pool.  The new mana carries no spending restriction (CR 106.6
-example, Doubling Cube ruling 2004-12-01; RULES §1.4, T117).
+example, Doubling Cube ruling 2004-12-01; CR 106.6 example).
 
 :func:`find_doublers` lists a player's doublers with their effective doubling
 abilities (CR 613), which of them can be activated now, mana cost aside, and why

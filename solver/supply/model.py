@@ -3,7 +3,7 @@
 A player's mana sources become *activation options* (:class:`Option`: one way to activate one
 mana ability once, the mana slots it adds and everything the activation costs), and identical
 permanents are grouped into :class:`SourceClass` values with a member list, so that the solvers
-work with counts and their work stops growing with the board (SPEC §8).  Permanents that other
+work with counts and their work stops growing with the board.  Permanents that other
 costs may take (sacrifice, tapping, convoke, improvise) are grouped likewise as :class:`Group`
 values.  :class:`Supply` holds it all for one player, with the floating pool and the permanents
 left out (:class:`Excluded`).
@@ -62,7 +62,7 @@ def _slot_setters(cls: type) -> tuple[Any, ...]:
 class Option:
     """One way to activate one mana ability of a permanent once.
 
-    ``ability``: the ability's index among the permanent's mana abilities (SPEC §5);
+    ``ability``: the ability's index among the permanent's mana abilities;
     ``slots``: what it adds, one mask per mana (the mana is one type of the mask,
     chosen as it resolves); ``costs``: the protocol's cost parts
     (:meth:`AbilityCost.parts`); ``mana_cost``: mana paid to activate it (empty when

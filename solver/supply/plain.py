@@ -6,7 +6,7 @@ keyword, no prohibition, no trigger on becoming tapped but its own damage alread
 abilities (City of Brass), no cost modifier, no clause left unread, no rule of paying the engine
 refuses.  Basics, dual and pain lands, Signets, Sol Ring, Command Tower, plain mana creatures and
 Treasures are plain; Null Rod, Manabarbs, Fervor and Gaea's Cradle are not.  A fact of the card,
-computed from what its text reading stored when it was built and kept in its facts.
+computed from what its text reading stored when it was built; kept in its facts (``card.facts``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from manasolver.solver.supply.unmodelled import ONLY_AS_COLORLESS
 
 __all__ = ["counting", "quiet"]
 
-#: The references to other lands' mana a counting card may make.
+#: What a counting card's mana may read of the board: a count of permanents, or the lands' could-produce.
 _COUNTED_REFERENCES = ("", "lands_you_control", "lands_opponents_control")
 
 
@@ -30,41 +30,43 @@ def quiet(card: Card) -> bool:
     facts = card.facts
     found: bool | None = facts.quiet
     if found is None:
-        found = facts.quiet = _calm(card, context_free=True)
+        found = facts.quiet = _calm(card) and card_context(card) is not None
     return found
 
 
 def counting(card: Card) -> bool:
     """Is ``card`` plain but for what its own mana reads of the board: a count of permanents
     (Elvish Archdruid, Priest of Titania, Gaea's Cradle, CR 107.1b) or what lands could produce
-    (Exotic Orchard, Reflecting Pool, Fellwar Stone, CR 106.7)?  Such a permanent only adds ways
-    to pay: a board without it pays no more than the board with it."""
+    (Exotic Orchard, Reflecting Pool, Fellwar Stone, CR 106.7)?  Such a permanent only adds ways to
+    pay, so a payable answer from the rest of a board stands without it."""
     facts = card.facts
     found: bool | None = facts.counting
-    if found is not None:
-        return found
-    ok = bool(card.mana_abilities) and _calm(card, context_free=False)
+    if found is None:
+        found = facts.counting = _counting(card)
+    return found
+
+
+def _counting(card: Card) -> bool:
+    if not card.mana_abilities or not _calm(card):
+        return False
     for ab in card.mana_abilities:
         production = ab.production
         if (production.amount is not None and production.amount.kind != "count") \
                 or production.reference not in _COUNTED_REFERENCES or ab.condition is not None \
                 or production.chosen or production.colors_among or production.instead \
                 or ab.cost.remove_any:
-            ok = False
-    facts.counting = ok
-    return ok
+            return False
+    return True
 
 
-def _calm(card: Card, context_free: bool) -> bool:
-    """Nothing on ``card`` reaches another permanent or a payment, no clause of it is left
-    unread, and (``context_free``) its own rows read nothing but its controller and commander."""
+def _calm(card: Card) -> bool:
+    """Nothing on ``card`` reaches another permanent or a payment, and no clause of it is left unread."""
     text = card_text(card)
     oracle = card.oracle_text
     return not (text.mana_effects or text.granted_keywords or text.prohibitions or text.unread
                 or text.tap_costs or text.cost_effects or text.cost_unknown or text.about_activation
                 or text.keyword_costs is None or card.unsupported or not _own_tap_triggers(card)
-                or "rather than pay that mana" in oracle or ONLY_AS_COLORLESS in oracle.lower()
-                or (context_free and card_context(card) is None))
+                or "rather than pay that mana" in oracle or ONLY_AS_COLORLESS in oracle.lower())
 
 
 def _own_tap_triggers(card: Card) -> bool:

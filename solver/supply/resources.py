@@ -217,7 +217,7 @@ def hand_classes(player: Player, after: int) -> list[SourceClass]:
     """The cards in ``player``'s hand with mana abilities activated from there (Simian and
     Elvish Spirit Guide, :mod:`manasolver.models.text.hand`), identical cards grouped.  Each
     activation exiles its card (an exclusive option; ``sacrifice`` is set so that the
-    ``no_sacrifice`` policy counts the card lost, SPEC §6); board positions ``after + index``
+    ``no_sacrifice`` policy counts the card lost); board positions ``after + index``
     put them after every permanent for the tie-break."""
     from manasolver.models.text.read import card_text
 

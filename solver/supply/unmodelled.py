@@ -7,7 +7,7 @@ and clause and a ``where`` path (``battlefield[i]``, ``hand[i]``, ``cost``, ``sp
 - :func:`guard_excluded`: sources the supply model leaves out (``Supply.excluded``: unreadable mana
   text, an Altar whose fodder has a usable mana ability that costs mana, triggered mana from a snow
   source) when the cost is unpayable without them;
-- :func:`guard_doublers`: a pool doubler (Doubling Cube, RULES T117) that could be activated now;
+- :func:`guard_doublers`: a pool doubler (Doubling Cube, CR 106.6 example) that could be activated now;
 - :func:`guard_prohibitions`: a permanent that stops some of the player's mana abilities (CR
   602.5) where the supply does not apply it (a chosen name not given, a prohibition the effects
   reader does not read); Null Rod and Cursed Totem are applied;
@@ -87,7 +87,7 @@ class Unmodelled(Exception):
 
 def ability_gap(ab: ManaAbility, resources: bool) -> str | None:
     """Why the supply can't model mana ability ``ab`` at all, or ``None``: a cost that
-    sacrifices other permanents (without ``resources``), pool doubling (RULES T117), a cost
+    sacrifices other permanents (without ``resources``), pool doubling (CR 106.6 example), a cost
     that discards the hand, a cost read with the reason it can't be paid (``AbilityCost.unmodelled``:
     milling, mana by the sacrificed permanent's mana value)."""
     if ab.cost.unmodelled:
@@ -138,7 +138,7 @@ def guard_doublers(req: PaymentRequest, supply: Supply,
     """Refuse a payment answer that a pool doubler (Doubling Cube) could change.
 
     The optimisers do not model "double the amount of each type of unspent mana"
-    (RULES §1.4, T117), so when ``req``'s player has a doubler that could be
+    (CR 106.6 example), so when ``req``'s player has a doubler that could be
     activated now (the non-mana parts of its cost payable: untapped, not summoning
     sick; its mana cost payable by the rest of the board, as ``payable`` of the
     sub-request says) an answer ignoring it may be wrong (unpayable) or not optimal
@@ -163,7 +163,7 @@ def guard_doublers(req: PaymentRequest, supply: Supply,
             if not ab.cost.mana or payable(sub):
                 raise Unsupported(f"{d.name} ({d.permanent}) could be activated now "
                                   f"({ab.text or 'doubles the mana pool'}); payments with a pool "
-                                  "doubler are not modelled (RULES T117)", f"battlefield[{d.position}]")
+                                  "doubler are not modelled (CR 106.6 example)", f"battlefield[{d.position}]")
         if d.only:
             idle.add(d.permanent)
     if not idle:

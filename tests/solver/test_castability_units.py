@@ -15,11 +15,13 @@ COSTS = ["{W}", "{U}{U}", "{1}{W}{U}", "{2}{B}{B}", "{W/U}{W/U}", "{C}", "{C}{C}
          "{1}{W}{U}{B}", "{X}{R}", "{2/W}", "{W/P}", "{3}{U}{B}"]
 
 
-def _engine_and_units(db, cards: list[str], commander: tuple[str, ...] = ()) -> None:  # type: ignore[no-untyped-def]
+def _engine_and_units(db, cards: list[str], commander: tuple[str, ...] = (),  # type: ignore[no-untyped-def]
+                      chosen: dict[int, int] | None = None) -> None:
     """For every board of up to three of ``cards`` (each untapped or tapped) and every cost of
-    :data:`COSTS`: when the units decide the cost, their answer is the engine's."""
+    :data:`COSTS`: when the units decide the cost, their answer is the engine's.  ``chosen``: the
+    color chosen as the card of that index entered."""
     costs = [ManaCost.parse(c) for c in COSTS]
-    oracle = BoardOracle([db.get(n) for n in cards], costs, db, list(commander))
+    oracle = BoardOracle([db.get(n) for n in cards], costs, db, list(commander), chosen)
     decided = 0
     for size in (1, 2, 3):
         for combo in itertools.combinations_with_replacement(range(2 * len(cards)), size):
@@ -30,7 +32,7 @@ def _engine_and_units(db, cards: list[str], commander: tuple[str, ...] = ()) -> 
                 if fast is None:
                     continue
                 decided += 1
-                engine = oracle._can_pay(oracle._board_json(key), cost, [])
+                engine = oracle._engine_pays(key, cost, None, [])
                 assert fast == engine, ([(cards[c >> 1], c & 1) for c in key], cost.format())
     assert decided > 0
 
@@ -62,6 +64,30 @@ def test_units_bounds_with_signets_and_filters(db) -> None:  # type: ignore[no-u
     """Boards with a Signet, a filter land and Llanowar Elves: what the bounds decide is the engine's
     answer."""
     _engine_and_units(db, ["Dimir Signet", "Darkwater Catacombs", "Forest", "Llanowar Elves", "Island"])
+
+
+def test_units_thriving_isle_with_its_chosen_color_cr_614_12(db) -> None:  # type: ignore[no-untyped-def]
+    """Thriving Isle that chose black (or red) as it entered is a plain land adding {U} or that color,
+    one unit ``U|B``; without a chosen color it is left to the engine.  Its boards with an Island and a
+    Swamp: the units answer as the engine."""
+    from manasolver.models.symbols import B, R, U
+    from manasolver.solver.castability.units import perm_units
+    isle = db.get("Thriving Isle")
+    assert perm_units(isle, 0, B).plain == (U | B,)
+    assert perm_units(isle, 0).plain is None
+    _engine_and_units(db, ["Thriving Isle", "Thriving Isle", "Island", "Swamp"], chosen={0: B, 1: R})
+
+
+def test_units_thriving_isle_color_chosen_per_question_cr_614_12(db) -> None:  # type: ignore[no-untyped-def]
+    """Thriving Isle whose color is chosen for each question (black or red): one unit ``U|B|R``, and
+    the engine asked each color on boards the units leave open (with a Signet and a filter land)."""
+    from manasolver.models.symbols import B, R, U
+    from manasolver.solver.castability.units import perm_units
+    assert perm_units(db.get("Thriving Isle"), 0, B | R).plain == (U | B | R,)
+    _engine_and_units(db, ["Thriving Isle", "Dimir Signet", "Graven Cairns", "Mountain"], chosen={0: B | R})
+    oracle = BoardOracle([db.get("Thriving Isle"), db.get("Dimir Signet")], [ManaCost.parse("{R}{B}")], db,
+                         chosen={0: B | R})
+    assert oracle.castable((0, 0, 2)) == 1  # one Isle red, the other black through the Signet
 
 
 @pytest.mark.parametrize("units, cost, ok", [
