@@ -17,7 +17,7 @@ whether the row passes: an answer (or the input's own error) within budget and m
 
 Then the concurrency check (4 threads asking the bundled Commander board's pays 200 times each
 against the serial answers) and the service checks: 128 clients connecting to ``manasolver
-serve`` at once (resets counted, through :func:`manasolver.benchmarks.http.connect_burst`) and
+serve`` at once (resets counted, through :func:`manasolver.benchmarks.http_load.connect_burst`) and
 requests with a foreign ``Origin`` or ``Host`` (refused with 403).  The table goes to
 ``benchmarks/results/audit.md``.  With ``--hostile`` it runs the checks under hostile load instead
 (:mod:`~manasolver.benchmarks.hostile`).
@@ -334,7 +334,7 @@ def service(connects: int = 128) -> dict[str, Any]:
     """A real ``manasolver serve``: ``connects`` clients at once, and foreign Origin/Host refused."""
     import http.client
 
-    from manasolver.benchmarks.http import connect_burst
+    from manasolver.benchmarks.http_load import connect_burst
     from manasolver.solver.service.protocol import answer
     server = subprocess.Popen([*CLI, "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True)

@@ -39,8 +39,6 @@ import argparse
 import json
 import os
 import random
-import selectors
-import shutil
 import statistics
 import subprocess
 import sys
@@ -48,12 +46,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from manasolver.benchmarks import boards as bd
 from manasolver.benchmarks import deck_boards as db
-from manasolver.benchmarks import http as http_bench
-from manasolver.benchmarks.cases import hit_time_bound, ms, percentile
+from manasolver.benchmarks import http_load as http_bench
+from manasolver.benchmarks.cases import hit_time_bound, ms
+from manasolver.benchmarks.client_report import markdown, plot, write
+from manasolver.benchmarks.client_pipes import (LOOP, LOOP_FLUSHED, Pipe, cli, errors, expected, mismatches, ratio,
+                                                stats, time_bound_hits, unsupported)
 
 __all__ = ["FULL", "QUICK", "ClientPlan", "main", "markdown", "plot", "run", "varied_board", "write"]
 
@@ -107,16 +108,6 @@ _DORKS = ("Llanowar Elves", "Elvish Mystic", "Fyndhorn Elves", "Birds of Paradis
           "Elvish Archdruid", "Circle of Dreams Druid", "Elvish Harbinger")
 _CREATURES = ("Elvish Visionary", "Beast Whisperer", "Wirewood Symbiote", "Craterhoof Behemoth")
 _VARIED_COMMANDER = "Atraxa, Praetors' Voice"
-#: The plain JSON loop: read a line, ``json.loads`` it, write ``{"id": …, "payable": true}`` with
-#: ``json.dumps``, no flush per line (its output is flushed when its input ends).  It writes one
-#: line before the loop and flushes it, so the harness knows it has started.
-_LOOP = ("import json, sys\n"
-         "out = sys.stdout\n"
-         "out.write('{}\\n'); out.flush()\n"
-         "for line in sys.stdin.buffer:\n"
-         "    out.write(json.dumps({'id': json.loads(line).get('id'), 'payable': True}) + '\\n')\n")
-#: The same loop flushing each answer: what a line asked alone needs (it waits for its answer).
-_LOOP_FLUSHED = _LOOP + "    out.flush()\n"
 #: The board families of the fresh rows: boards sampled from games of the real decks
 #: (:mod:`~manasolver.benchmarks.deck_boards`), and the generator's 40-permanent Commander boards
 #: (:func:`~manasolver.benchmarks.boards.commander_board`).
@@ -153,165 +144,19 @@ def _lines(kind: str, query: str, n: int, seed: int) -> list[str]:
             for i in range(n)]
 
 
-def _cli() -> list[str]:
-    exe = shutil.which("manasolver")
-    return [exe] if exe else [sys.executable, "-m", "manasolver.solver.service.cli"]
-
-
-class _Pipe:
-    """A line-in, line-out process: ``manasolver batch`` or the plain JSON loop.
-
-    Both are driven the same way, on the pipes' raw descriptors: a whole line written with one
-    system call, answers read in blocks (a pipe read through an unbuffered file object reads a
-    line one byte per call, 3-5 ms for a line carrying a board: the harness's time, not the
-    process's), and a stream written and read in one thread under a selector (a writer thread
-    would wait on the reader for the interpreter's lock, 5 ms a turn)."""
-
-    def __init__(self, cmd: list[str], ready: bool = False) -> None:
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self._in: IO[bytes] = self.proc.stdin
-        self._out: IO[bytes] = self.proc.stdout
-        self._rest = b""  # bytes read past the last answer taken
-        self.closed = False
-        if ready:  # the process writes one line when it has started
-            while b"\n" not in self._rest:
-                got = os.read(self._out.fileno(), 1 << 16)
-                if not got:
-                    break
-                self._rest += got
-            self._rest = self._rest.partition(b"\n")[2]
-
-    def _write_all(self, data: bytes) -> None:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(self._in.fileno(), view):]
-
-    def ask(self, line: str) -> tuple[dict[str, Any], float]:
-        """One line and its answer, and the seconds between writing it and reading the answer."""
-        data = line.encode("utf-8") + b"\n"
-        fd = self._out.fileno()
-        t0 = time.perf_counter()
-        self._write_all(data)
-        buf = self._rest
-        while b"\n" not in buf:
-            got = os.read(fd, 1 << 20)
-            if not got:
-                break
-            buf += got
-        secs = time.perf_counter() - t0
-        first, _, self._rest = buf.partition(b"\n")
-        return (json.loads(first) if first else {"error": {"code": "lost"}}), secs
-
-    def stream(self, lines: list[str], close: bool = False) -> tuple[list[dict[str, Any]], float]:
-        """Every line written while the answers are read: (answers, seconds from the first write
-        to the last answer).  With ``close`` the input is closed after the last line (a process
-        that flushes its output only when its input ends) and the process is done after it."""
-        data = memoryview(b"".join(line.encode("utf-8") + b"\n" for line in lines))
-        want = len(lines)
-        win, wout = self._in.fileno(), self._out.fileno()
-        chunks = [self._rest]
-        seen = self._rest.count(b"\n")
-        sent = 0
-        os.set_blocking(win, False)
-        sel = selectors.DefaultSelector()
-        sel.register(win, selectors.EVENT_WRITE)
-        sel.register(wout, selectors.EVENT_READ)
-        t0 = time.perf_counter()
-        try:
-            while seen < want:
-                events = sel.select(timeout=120)
-                if not events:
-                    break
-                for key, _ in events:
-                    if key.fd == win:
-                        try:
-                            sent += os.write(win, data[sent:sent + 65536])
-                        except BlockingIOError:
-                            continue
-                        if sent >= len(data):
-                            sel.unregister(win)
-                            if close:
-                                self._in.close()
-                                self.closed = True
-                    else:
-                        got = os.read(wout, 1 << 20)
-                        if not got:
-                            seen = want  # the process ended: the missing answers are "lost"
-                            break
-                        chunks.append(got)
-                        seen += got.count(b"\n")
-        finally:
-            elapsed = time.perf_counter() - t0
-            sel.close()
-            if not self.closed:
-                os.set_blocking(win, True)
-        parts = b"".join(chunks).split(b"\n")
-        out, self._rest = parts[:want], b"\n".join(parts[want:])
-        out += [b""] * (want - len(out))
-        return [json.loads(x) if x else {"error": {"code": "lost"}} for x in out], elapsed
-
-    def close(self) -> None:
-        if not self.closed:
-            self._in.close()
-            self.closed = True
-        try:
-            self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()  # our own child, by its handle
-            self.proc.wait(timeout=10)
-
-
-def _stats(samples: list[float]) -> dict[str, Any]:
-    if not samples:
-        return {"n": 0}
-    return {"n": len(samples), "median_ms": ms(statistics.median(samples)), "p99_ms": ms(percentile(samples, 99)),
-            "max_ms": ms(max(samples))}
-
-
-def _ratio(ours: float, loop: float) -> float:
-    """Our time over the JSON loop's on the same lines (per line streamed, or median one at a time)."""
-    return round(ours / max(1e-9, loop), 2)
-
-
-def _errors(answers: list[dict[str, Any]]) -> int:
-    """Answers that are errors other than ``unsupported`` (what the engine says it leaves out)."""
-    return sum(1 for a in answers if "error" in a and a["error"].get("code") != "unsupported")
-
-
-def _unsupported(answers: list[dict[str, Any]]) -> int:
-    return sum(1 for a in answers if "error" in a and a["error"].get("code") == "unsupported")
-
-
-def _expected(lines: list[str]) -> list[dict[str, Any]]:
-    from manasolver.solver.service.protocol import answer_line
-    return [answer_line(line) for line in lines]
-
-
-def _mismatches(got: list[dict[str, Any]], want: list[dict[str, Any]]) -> int:
-    """Answers that differ from the in-process ones, whole (payability, payment, reason), except
-    where either hit its time bound; a missing or extra answer counts too."""
-    return sum(1 for a, b in zip(got, want) if a != b and not (hit_time_bound(a) or hit_time_bound(b))) \
-        + abs(len(got) - len(want))
-
-
-def _time_bound_hits(answers: list[dict[str, Any]]) -> int:
-    return sum(1 for a in answers if hit_time_bound(a))
-
-
 # -- the sections --------------------------------------------------------------------------------
 
 def _loop_stream(lines: list[str]) -> float:
-    """Seconds the plain JSON loop (:data:`_LOOP`, a new process) takes to answer ``lines``
+    """Seconds the plain JSON loop (:data:`LOOP`, a new process) takes to answer ``lines``
     streamed, from the first write to its last answer (its output flushed when its input ends)."""
-    loop = _Pipe([sys.executable, "-c", _LOOP], ready=True)
+    loop = Pipe([sys.executable, "-c", LOOP], ready=True)
     try:
         return loop.stream(lines, close=True)[1]
     finally:
         loop.close()
 
 
-def _fresh(plan: ClientPlan, batch: _Pipe, loop: _Pipe, log: Callable[[str], None],
+def _fresh(plan: ClientPlan, batch: Pipe, loop: Pipe, log: Callable[[str], None],
            families: tuple[str, ...] = FAMILIES) -> list[dict[str, Any]]:
     """Fresh boards through the batch process, per board family: can_pay streamed and one at a
     time, pay one at a time (``loop``: the JSON loop that flushes each line, for lines asked alone)."""
@@ -326,10 +171,10 @@ def _fresh(plan: ClientPlan, batch: _Pipe, loop: _Pipe, log: Callable[[str], Non
         row: dict[str, Any] = {
             "figure": f"fresh can_pay, {kind} boards (batch, streamed)", "query": "can_pay", "board": kind,
             "lines": len(lines), "lines_per_s": round(len(lines) / secs, 1), "per_line_ms": ms(per_line),
-            "json_loop_ms": ms(loop_line), "ratio_to_json_loop": _ratio(per_line, loop_line),
-            "errors": _errors(answers), "unsupported": _unsupported(answers),
+            "json_loop_ms": ms(loop_line), "ratio_to_json_loop": ratio(per_line, loop_line),
+            "errors": errors(answers), "unsupported": unsupported(answers),
             "payable": sum(1 for a in answers if a.get("payable")),
-            "mismatches": _mismatches(answers, _expected(lines)),
+            "mismatches": mismatches(answers, expected(lines)),
             "target": f"≥ {TARGET_FRESH_CAN_PAY_PER_S:g}/s, ≤ {TARGET_FRESH_RATIO.get(kind, 3.0):g}× the JSON loop",
         }
         row["met"] = (row["lines_per_s"] >= TARGET_FRESH_CAN_PAY_PER_S
@@ -347,7 +192,7 @@ def _fresh(plan: ClientPlan, batch: _Pipe, loop: _Pipe, log: Callable[[str], Non
     return rows
 
 
-def _one_at_a_time(figure: str, query: str, board: str, lines: list[str], batch: _Pipe, loop: _Pipe,
+def _one_at_a_time(figure: str, query: str, board: str, lines: list[str], batch: Pipe, loop: Pipe,
                    target: tuple[float, float] | None) -> dict[str, Any]:
     """Each line asked alone (write, wait for its answer): the latency a client sees."""
     times: list[float] = []
@@ -357,20 +202,20 @@ def _one_at_a_time(figure: str, query: str, board: str, lines: list[str], batch:
         answers.append(ans)
         times.append(secs)
     loop_times = [loop.ask(line)[1] for line in lines]
-    row: dict[str, Any] = {"figure": figure, "query": query, "board": board, "lines": len(lines), **_stats(times),
+    row: dict[str, Any] = {"figure": figure, "query": query, "board": board, "lines": len(lines), **stats(times),
                            "json_loop_ms": ms(statistics.median(loop_times)) if loop_times else None,
-                           "ratio_to_json_loop": _ratio(statistics.median(times), statistics.median(loop_times))
+                           "ratio_to_json_loop": ratio(statistics.median(times), statistics.median(loop_times))
                            if times and loop_times else None,
-                           "errors": _errors(answers), "unsupported": _unsupported(answers),
-                           "time_bound_hits": _time_bound_hits(answers),
-                           "mismatches": _mismatches(answers, _expected(lines))}
+                           "errors": errors(answers), "unsupported": unsupported(answers),
+                           "time_bound_hits": time_bound_hits(answers),
+                           "mismatches": mismatches(answers, expected(lines))}
     if target is not None and times:
         row["target"] = f"median ≤ {target[0]:g} ms, p99 ≤ {target[1]:g} ms"
         row["met"] = row["median_ms"] <= target[0] and row["p99_ms"] <= target[1]
     return row
 
 
-def _repeated(plan: ClientPlan, batch: _Pipe, loop: _Pipe, log: Callable[[str], None]) -> list[dict[str, Any]]:
+def _repeated(plan: ClientPlan, batch: Pipe, loop: Pipe, log: Callable[[str], None]) -> list[dict[str, Any]]:
     """The same board sent again, and a session board: per line, streamed."""
     rows: list[dict[str, Any]] = []
     costs = bd.costs_for(21, plan.repeat_lines)
@@ -397,20 +242,20 @@ def _repeated(plan: ClientPlan, batch: _Pipe, loop: _Pipe, log: Callable[[str], 
     return rows
 
 
-def _streamed(figure: str, query: str, board: str, lines: list[str], batch: _Pipe, loop: _Pipe,
+def _streamed(figure: str, query: str, board: str, lines: list[str], batch: Pipe, loop: Pipe,
               reference: list[str]) -> dict[str, Any]:
     """``lines`` streamed through the batch process and through the JSON loop; every answer
     compared whole with ``reference`` (the same queries with the board sent in full) answered here."""
     answers, secs = batch.stream(lines)
     loop_secs = _loop_stream(lines)
-    want = _expected(reference)
+    want = expected(reference)
     per_line = secs / len(lines)
     limit = TARGET_REPEAT_MS[query]
     return {"figure": figure, "query": query, "board": board, "lines": len(lines),
             "lines_per_s": round(len(lines) / secs, 1), "per_line_ms": ms(per_line),
             "json_loop_ms": ms(loop_secs / len(lines)),
-            "ratio_to_json_loop": _ratio(secs, loop_secs), "errors": _errors(answers),
-            "differ_from_in_process": _mismatches(answers, want),
+            "ratio_to_json_loop": ratio(secs, loop_secs), "errors": errors(answers),
+            "differ_from_in_process": mismatches(answers, want),
             "target": f"≤ {limit:g} ms a line", "met": ms(per_line) <= limit}
 
 
@@ -418,7 +263,7 @@ def _streamed(figure: str, query: str, board: str, lines: list[str], batch: _Pip
 
 def _http(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]:
     """``manasolver serve --port 0``: session can_pay from 1 and 4 client processes, keep-alive."""
-    server = subprocess.Popen(_cli() + ["serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    server = subprocess.Popen(cli() + ["serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True)
     rows: list[dict[str, Any]] = []
     try:
@@ -512,7 +357,7 @@ def inprocess(plan: ClientPlan, pythons: dict[str, str], log: Callable[[str], No
                     times[name] += json.loads(got.stdout)
             for name, ts in times.items():
                 row = {"figure": f"in process, fresh {query}, {kind} boards ({name})", "query": query, "board": kind,
-                       "code": name, "lines": len(ts), "mean_ms": ms(statistics.mean(ts)), **_stats(ts)}
+                       "code": name, "lines": len(ts), "mean_ms": ms(statistics.mean(ts)), **stats(ts)}
                 rows.append(row)
                 log(f"client: {row['figure']}: mean {row['mean_ms']} ms, median {row['median_ms']} ms")
     return rows
@@ -555,9 +400,9 @@ def _scale(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]
         figure = f"pay, mixed board of {size} permanents, cost ~{round(share * 100)}% of its mana (in process)"
         row: dict[str, Any] = {"figure": figure, "query": "pay",
                                "board": f"mixed-{size}" + ("" if share == 0.6 else f"-{round(share * 100)}"),
-                               **_stats(times),
-                               "payable": sum(1 for a in answers if a.get("payable")), "errors": _errors(answers),
-                               "unsupported": _unsupported(answers), "time_bound_hits": bound, "invalid": invalid,
+                               **stats(times),
+                               "payable": sum(1 for a in answers if a.get("payable")), "errors": errors(answers),
+                               "unsupported": unsupported(answers), "time_bound_hits": bound, "invalid": invalid,
                                "target": f"median ≤ {target:g} ms, none at a time bound, every payment valid"}
         row["met"] = bool(times) and row["median_ms"] <= target and bound == 0 and invalid == 0 \
             and row["payable"] == len(answers)
@@ -582,8 +427,8 @@ def _filters(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any
             t0 = time.perf_counter()
             answers.append(answer({"query": "pay", "state": state, "cost": cost}))
             times.append(time.perf_counter() - t0)
-    row: dict[str, Any] = {"figure": f"filter board pay ({len(costs)} costs)", **_stats(times),
-                           "time_bound_hits": _time_bound_hits(answers), "errors": _errors(answers),
+    row: dict[str, Any] = {"figure": f"filter board pay ({len(costs)} costs)", **stats(times),
+                           "time_bound_hits": time_bound_hits(answers), "errors": errors(answers),
                            "target": f"median ≤ {TARGET_FILTER_PAY_MS:g} ms, never at the time bound"}
     row["met"] = row.get("median_ms", 1e9) <= TARGET_FILTER_PAY_MS and row["time_bound_hits"] == 0 \
         and row["errors"] == 0
@@ -609,7 +454,7 @@ def _cold(plan: ClientPlan, log: Callable[[str], None]) -> dict[str, Any]:
     left out of the children's environment: with it, every start recompiles every module), and
     the first run, which fills the console script's compile cache, is not counted.  The
     installed package's own figures: ``benchmarks/startup_installed.py``."""
-    cmd = _cli() + ["can-pay", "example:commander", "{2}{G}"]
+    cmd = cli() + ["can-pay", "example:commander", "{2}{G}"]
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=120, env=env)
     times: list[float] = []
@@ -672,8 +517,8 @@ def run(plan: ClientPlan = QUICK, log: Callable[[str], None] = print,
     from manasolver.benchmarks.machine import machine
     t0 = time.perf_counter()
     out: dict[str, Any] = {"machine": machine(), "plan": plan.name, "sections": list(sections)}
-    batch = _Pipe(_cli() + ["batch"])
-    loop = _Pipe([sys.executable, "-c", _LOOP_FLUSHED], ready=True)
+    batch = Pipe(cli() + ["batch"])
+    loop = Pipe([sys.executable, "-c", LOOP_FLUSHED], ready=True)
     rows: list[dict[str, Any]] = []
     try:
         warm = _lines("commander", "pay", 3, 99) + _lines("generator", "pay", 3, 99)
@@ -684,7 +529,7 @@ def run(plan: ClientPlan = QUICK, log: Callable[[str], None] = print,
         for line in warm:  # start-up and lazy imports, outside every figure
             batch.ask(line)
             loop.ask(line)
-        _expected(warm)
+        expected(warm)
         if "fresh" in sections:
             # a client's process has met the cards of its games before: the cards of other games
             # of the same decks are read first, outside the figures
@@ -719,94 +564,6 @@ def run(plan: ClientPlan = QUICK, log: Callable[[str], None] = print,
     out["seconds"] = round(time.perf_counter() - t0, 1)
     out["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
     return out
-
-
-def markdown(results: dict[str, Any]) -> str:
-    """The section as markdown: one table row per figure."""
-    lines = [f"## Client path ({results.get('plan')} run, {results.get('seconds')} s)", "",
-             ("Each line's time through the real front end beside the plain JSON loop (read a line, `json.loads` "
-             "it, write `{\"id\": …, \"payable\": true}` with `json.dumps`, the same pipes, no flush per line; "
-             "for lines asked one at a time the same loop flushing each answer, which a line asked alone needs); "
-             "phase.rs (request positioned) where it applies."), "",
-             ("Board families: `commander` and `sixty` are boards sampled from games of the real decks of "
-             "`data/decks/` (`benchmarks/deck_boards.py`: turns 4-10 and 2-8, an opponent's board beside, ids "
-             "fresh on every line, `x` on a quarter of the lines, the cost a card of the hand with its `spell`; "
-             "the cards of other games of the same decks read first); `generator` is "
-             "`benchmarks/boards.py`'s 40-permanent Commander board."), "",
-             _machine_line(results), "",
-             ("| figure | n | per line / median | p99 | lines or requests per s | JSON loop | × JSON loop | "
-             "phase.rs | target | met | checks |"), "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for r in results.get("rows", []):
-        if "status" in r:
-            lines.append(f"| {r['figure']} | | | | | | | | | | {r['status']}: {r.get('message', '')} |")
-            continue
-        per = r.get("per_line_ms", r.get("median_ms", ""))
-        if "seconds" in r:
-            per = f"{r['seconds']} s"
-        rate = r.get("lines_per_s", r.get("requests_per_s", ""))
-        checks = ", ".join(f"{k} {r[k]}" for k in ("errors", "unsupported", "invalid", "payable", "mismatches",
-                                                     "differ_from_in_process", "failed", "time_bound_hits",
-                                                     "complete", "cpu_median_ms") if k in r)
-        phase = f"{r['phase_ms']} ms ({r['phase_ratio']}×)" if "phase_ms" in r else ""
-        lines.append(f"| {r['figure']} | {r.get('lines', r.get('requests', r.get('n', '')))} | {per} | "
-                     f"{r.get('p99_ms', '')} | {rate} | {r.get('json_loop_ms', '')} | "
-                     f"{r.get('ratio_to_json_loop', '')} | {phase} | {r.get('target', '')} | {r.get('met', '')} | "
-                     f"{checks} |")
-    c = results.get("cold_start") or {}
-    if c:
-        lines.append(f"| {c['figure']} | {c['runs']} | {c['median_s']} s (min {c['min_s']}) | | | "
-                     f"{c['bare_python_json_s']} s (bare interpreter) | | | {c['target']} | {c['met']} | "
-                     f"answer ok {c['answer_ok']} |")
-    lines += ["", f"phase.rs on fresh boards: `{json.dumps(results.get('phase'))}`", ""]
-    return "\n".join(lines) + "\n"
-
-
-def _machine_line(results: dict[str, Any]) -> str:
-    """The machine and its load during the run (a shared machine's figures move with its load)."""
-    m = results.get("machine", {})
-    return (f"Machine: {m.get('cpu')}, {m.get('cores')} cores, Python {m.get('python')}, {m.get('date')}; "
-            f"load average {m.get('load_average')} at the start, {results.get('load_average_end')} at the end; "
-            f"sections run: {', '.join(results.get('sections', []))}.")
-
-
-def plot(results: dict[str, Any], out: Path) -> Path | None:
-    """``client.png``: each figure's time a line beside the JSON loop's (log scale)."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except Exception:  # noqa: BLE001 - no plot without matplotlib
-        return None
-    rows = [r for r in results.get("rows", []) if r.get("per_line_ms") or r.get("median_ms")]
-    if not rows:
-        return None
-    labels = [r["figure"] for r in rows]
-    ours = [float(r.get("per_line_ms") or r.get("median_ms")) for r in rows]
-    loop = [float(r.get("json_loop_ms") or 0) for r in rows]
-    fig, ax = plt.subplots(figsize=(9, 0.42 * len(rows) + 1.2))
-    y = list(range(len(rows)))
-    ax.barh([i + 0.2 for i in y], ours, height=0.4, label="manasolver")
-    ax.barh([i - 0.2 for i in y], loop, height=0.4, label="plain JSON loop")
-    ax.set_yticks(y, labels, fontsize=7)
-    ax.set_xscale("log")
-    ax.set_xlabel("milliseconds a line (log)")
-    ax.legend(fontsize=8)
-    ax.set_title("client path", fontsize=10)
-    fig.tight_layout()
-    path = out / "client.png"
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
-
-
-def write(results: dict[str, Any], out: Path, plots: bool = True) -> list[Path]:
-    """``client.json``, ``client.md`` and (with ``plots``) ``client.png`` into ``out``."""
-    out.mkdir(parents=True, exist_ok=True)
-    paths = [out / "client.json", out / "client.md"]
-    paths[0].write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    paths[1].write_text(markdown(results), encoding="utf-8")
-    png = plot(results, out) if plots else None
-    return paths + ([png] if png else [])
 
 
 def main(argv: list[str] | None = None) -> int:

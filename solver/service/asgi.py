@@ -3,7 +3,7 @@ by uvicorn with the httptools parser: request framing, keep-alive, pipelining, `
 and malformed requests are the maintained server's; this module adds what a query service on a
 shared machine needs beside them.
 
-Why uvicorn: measured with ``python -m manasolver.benchmarks.http`` (a session ``can_pay`` over
+Why uvicorn: measured with ``python -m manasolver.benchmarks.http_load`` (a session ``can_pay`` over
 kept-alive connections, the results in ``benchmarks/results/http.md``) against waitress and
 granian, it served as many requests a second as any of them from one client and from four, runs
 in this process (sessions are this process's), listens on a socket bound here (``--port 0``

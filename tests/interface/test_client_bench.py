@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from manasolver.benchmarks import client
+from manasolver.benchmarks import client, client_pipes
 from manasolver.solver.service.protocol import answer
 
 
@@ -57,13 +57,13 @@ def test_pipe_streams_and_asks_lines_in_order_through_a_real_process() -> None:
     read ahead is lost between the two ways of asking)."""
     import sys
     lines = [json.dumps({"id": i, "pad": "x" * (70_000 if i % 7 == 0 else i)}) for i in range(60)]
-    plain = client._Pipe([sys.executable, "-c", client._LOOP], ready=True)
+    plain = client_pipes.Pipe([sys.executable, "-c", client_pipes.LOOP], ready=True)
     try:
         got, secs = plain.stream(lines, close=True)
         assert secs > 0 and got == [{"id": i, "payable": True} for i in range(60)]
     finally:
         plain.close()
-    pipe = client._Pipe([sys.executable, "-c", client._LOOP_FLUSHED], ready=True)
+    pipe = client_pipes.Pipe([sys.executable, "-c", client_pipes.LOOP_FLUSHED], ready=True)
     try:
         got, _ = pipe.stream(lines)
         assert [g["id"] for g in got] == list(range(60))
@@ -81,8 +81,8 @@ def test_every_fresh_row_has_its_ratio_to_the_json_loop() -> None:
     streamed, or median one at a time) over the JSON loop's on the same lines; every answer
     is the in-process one."""
     import sys
-    batch = client._Pipe(client._cli() + ["batch"])
-    loop = client._Pipe([sys.executable, "-c", client._LOOP_FLUSHED], ready=True)
+    batch = client_pipes.Pipe(client_pipes.cli() + ["batch"])
+    loop = client_pipes.Pipe([sys.executable, "-c", client_pipes.LOOP_FLUSHED], ready=True)
     try:
         rows = client._fresh(client.ClientPlan("t", 4, 3, 3, 0, 0, 0, 0, False, 0, 0), batch, loop, lambda s: None)
     finally:

@@ -1,5 +1,5 @@
 """A load measurement of ``manasolver serve`` (the HTTP figure), run by hand:
-``python -m manasolver.benchmarks.http [--seconds 5] [--clients 1,4] [--connects 128] [--url URL]
+``python -m manasolver.benchmarks.http_load [--seconds 5] [--clients 1,4] [--connects 128] [--url URL]
 [--stack] [--fresh]``.
 
 It starts ``manasolver serve --port 0`` (or uses ``--url``), opens a session on a
@@ -145,7 +145,7 @@ def _in_process(query: dict[str, Any], seconds: float) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m manasolver.benchmarks.http", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m manasolver.benchmarks.http_load", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=5.0, help="how long each measurement runs")
     parser.add_argument("--clients", default="1,4", help="client counts to measure, e.g. 1,4")
