@@ -180,6 +180,8 @@ def plan(steps: Sequence[PaymentRequest | dict[str, Any]]) -> PlanAnswer:
     docstring."""
     from manasolver.solver import queries
     steps = _abilities_in_turn(steps)
+    if len(steps) == 1 and not isinstance(steps[0], dict):
+        return _one_cost(steps[0])
     problems: list[Problem | None] = []
     for i, step in enumerate(steps):
         if isinstance(step, dict):
@@ -210,6 +212,16 @@ def plan(steps: Sequence[PaymentRequest | dict[str, Any]]) -> PlanAnswer:
                             for e in combined.problem.supply.excluded)
             return PlanAnswer(True, tuple(payments), time_bound=not result.optimal, unsupported=ignored)
     return _first_unpayable(steps, problems)
+
+
+def _one_cost(req: PaymentRequest) -> PlanAnswer:
+    """A plan of one cost: ``pay``'s own answer, so ``plan [A]`` is ``pay A`` (one search, one
+    tie-break, the same refusals) and nothing is split between costs."""
+    from manasolver.solver import queries
+    got = queries.pay(req)
+    if got.payable and got.payment is not None:
+        return PlanAnswer(True, (got.payment,), time_bound=got.time_bound, unsupported=got.unsupported)
+    return PlanAnswer(False, reason=got.reason, index=0, time_bound=got.time_bound)
 
 
 def _abilities_in_turn(steps: Sequence[PaymentRequest | dict[str, Any]]) -> list[PaymentRequest | dict[str, Any]]:
