@@ -45,12 +45,15 @@ PaidKind = Literal["activation", "pool", "life", "convoke", "delve", "improvise"
 class Step:
     """One activation: the type bits it makes (``mana``), the masks of the mana its cost takes
     (one per unit: ``{U/R}`` is ``U|R``, ``{1}`` is any type), and whether its mana may pay the
-    total (``spell_ok``) and mana abilities' costs (``cost_ok``, CR 106.6)."""
+    total (``spell_ok``) and mana abilities' costs (``cost_ok``, CR 106.6: ``True`` any,
+    ``False`` none, a set of card types: those of permanents of these types); ``types``: the
+    card types of its own permanent (whose scoped mana may pay its cost)."""
 
     mana: tuple[int, ...]
     cost: tuple[int, ...] = ()
     spell_ok: bool = True
-    cost_ok: bool = True
+    cost_ok: bool | frozenset[str] = True
+    types: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +98,8 @@ class Plan:
 
 # -- the flow over counted classes ------------------------------------------------------------
 
-_Unit = tuple[str, int, int, bool, bool, str]   # (kind, maker, bit, spell_ok, cost_ok, name)
+# (kind, maker, bit, spell_ok, cost_ok: True, False or the steps whose costs it may pay, name)
+_Unit = tuple[str, int, int, bool, bool | frozenset[int], str]
 # ("total", index into totals, mask) | ("cost", i, mask) | ("float", -1, bit)
 _Want = tuple[str, int, int]
 
@@ -114,7 +118,8 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
         if wk == "float":
             return kind == "made" and bit == mask
         if wk == "cost":
-            if kind not in ("made", "pool") or not cost_ok or not bit & mask or maker == i:
+            if kind not in ("made", "pool") or not bit & mask or maker == i or not (
+                    cost_ok if isinstance(cost_ok, bool) else i in cost_ok):
                 return False
             if kind == "pool" or rank.get(maker, -1) < 0:
                 return True
@@ -354,8 +359,10 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
         add(("pool", -1, bit, True, True, ""))
     for i, s in enumerate(steps):
         group = i if s.cost else -1
+        scope = s.cost_ok if isinstance(s.cost_ok, bool) else frozenset(
+            j for j, t in enumerate(steps) if t.cost and not s.cost_ok.isdisjoint(t.types))
         for bit in s.mana:
-            add(("made", group, bit, s.spell_ok, s.cost_ok, ""), i)
+            add(("made", group, bit, s.spell_ok, scope, ""), i)
     for a in assists:
         add((a.kind, -1, a.mask, True, False, a.name))
     wants: dict[_Want, int] = {}

@@ -32,7 +32,7 @@ from manasolver.solver.backends.problem import (Problem, Solution, executable_or
 from manasolver.solver.casting.announce import mask_text
 from manasolver.solver.payment import WARNINGS, Activation, Allocation, Payment
 from manasolver.solver.payment_order import Assist, Step, cost_masks, executable, mana_bits, total_demands, widened
-from manasolver.solver.supply.model import Option, restriction_pays_abilities
+from manasolver.solver.supply.model import Option, ability_scope
 
 __all__ = ["Finisher", "Planned", "Written", "best_first", "direct_json", "finish_json", "finish_payment",
            "writes_directly"]
@@ -111,7 +111,7 @@ def _executable_rows(problem: Problem, rows: list[tuple[int, dict[str, Any], int
     acts = [Activation(row["permanent"], row["ability"], tuple(row["costs"]), row["mana"]) for _, row, _k, _o in rows]
     options = [(classes[k].options[o], problem.spell_ok[k][o]) for _p, _r, k, o in rows]
     ordered = executable_order(acts, options, total, mana_string(pool_used), mana_string(floating),
-                               table=spend_table_of(problem.req))
+                               table=spend_table_of(problem.req), state=problem.req.state)
     at = {id(a): i for i, a in enumerate(acts)}
     return [rows[at[id(a)]][1] for a in ordered]
 
@@ -265,8 +265,10 @@ class Finisher:
                 steps.append(Step(tuple(_bits(act["mana"]))))
                 continue
             _k, opt, spell_ok = found
+            perm = self.problem.req.state.permanent(act["permanent"]) if "permanent" in act else None
+            types = frozenset(perm.types) if perm is not None else frozenset()
             steps.append(Step(tuple(_bits(act["mana"])), cost_masks(opt.mana_cost, times, self.widen), spell_ok,
-                              restriction_pays_abilities(opt.restriction)))
+                              ability_scope(opt.restriction), types))
         state = self.problem.req.state
         assists: list[Assist] = []
         for pid in out.get("convoked", []):
