@@ -152,7 +152,22 @@ def plan_query(query: dict[str, Any], prepare: Prepare, refuse: Refuse) -> dict[
         except ManasolverError as err:
             raise (err if err.where.startswith(("battlefield", "players", "state")) else err.at(where)) from None
         steps.append(got)
+    if len(steps) > 1:
+        _guard_spells_cast(state)
     return plan(steps).to_json()
+
+
+def _guard_spells_cast(state: GameState) -> None:
+    """Refuse a plan of several costs on a board whose cost modifier counts the spells cast this
+    turn (Damping Sphere): each cost of the plan would change the next one's total, which a plan,
+    whose costs are each announced on the same board, does not follow."""
+    from manasolver.models.text.cost_modifiers import cost_effects_of
+    for i, perm in enumerate(state.battlefield):
+        effects, _unknown = cost_effects_of(perm.card)
+        if any(e.per == "spells_cast" for e in effects):
+            raise Unsupported(f"{perm.card.name} makes each spell cost more for the spells cast before it this "
+                              "turn; a plan of several costs does not count its own earlier spells yet: ask "
+                              "pay for each cost with spells_cast_this_turn", f"battlefield[{i}]")
 
 
 def _without_excluded(query: dict[str, Any], state: GameState) -> dict[str, Any]:
