@@ -4,9 +4,9 @@ Two kinds:
 
 * board effects of permanents: "Noncreature spells cost {1} more to cast."
   (Thalia), "Each spell a player casts costs {1} more to cast for each other spell that player
-  has cast this turn" (Damping Sphere, counted from the caster's ``spells_cast_this_turn``), "Instant and sorcery spells you cast cost {1} less to cast."
-  (Goblin Electromancer), "Colorless spells you cast cost {2} less to cast."
-  (Ugin, the Ineffable), Trinisphere's minimum of three;
+  has cast this turn" (Damping Sphere, counted from the caster's ``spells_cast_this_turn``),
+  "Instant and sorcery spells you cast cost {1} less to cast." (Goblin Electromancer),
+  "Colorless spells you cast cost {2} less to cast." (Ugin, the Ineffable), Trinisphere's minimum of three;
 * the spell's own reductions: affinity (702.41), "This spell costs {1} less to
   cast for each artifact you control", Ghalta's total power, domain.
 
