@@ -2,7 +2,8 @@
 
 Doubling Cube: "{3}, {T}: Double the amount of each type of unspent mana you have."
 The payment queries do not model it and must say so rather than answer a possibly
-wrong payment (a payment found without it is answered, naming it as left out) (:func:`manasolver.solver.supply.unmodelled.guard_doublers`);
+wrong payment (a payment found without it is answered, naming it as left out;
+:func:`manasolver.solver.supply.unmodelled.guard_doublers`);
 the ``options`` query applies it exactly (checked against a brute force that plays
 every order of activations on concrete pools).
 """
