@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.rules.amounts import ability_restriction
+from manasolver.solver.casting.own_spending import PRODUCERS, not_for_spells, own_rule, produced_ok, rule_text
 from manasolver.models.rules.counts import spend_table
 from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.rules.board_effects import prohibited
@@ -120,6 +121,9 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
     # The card being cast is on the stack (601.2a), not in the hand: one copy fewer to exile.
     cast = (req.spell.card.name.lower() if req.spell is not None and req.spell.card is not None
             and not req.spell.ability else "")
+    own = own_rule(req.spell)
+    own = own if own in PRODUCERS else None
+    own_text = rule_text(req.spell, own) if own is not None else ""
     in_hand = {cast: sum(1 for c in player.hand if c.name.lower() == cast) - 1} if cast else {}
     for i, act in enumerate(pay.activations):
         where = f"activations[{i}]"
@@ -231,6 +235,8 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
             # the rest is grouped by class so the matching stays small on big boards.
             maker = i if cost.mana else -1
             restriction = ability_restriction(ab, perm)  # a chosen creature type filled in
+            if own is not None and not produced_ok(own, perm):  # Myr Superion: only creatures' mana
+                restriction = not_for_spells(restriction, own_text)
             source = i if cost.sacrifice and act.sacrificed else -1
             splits = _snow_splits(state, perm, ab, made, n, cp) if snow and not why else None
             if splits is not None and len(splits) != 1:
