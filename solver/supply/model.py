@@ -451,6 +451,8 @@ def restriction_allows(r: Restriction | None, spell: SpellInfo | None, has_x: bo
         return False
     if r.x_only and not has_x:
         return False
+    if r.any_of:
+        return any(restriction_allows(a, spell, has_x) for a in r.any_of)
     if spell.ability:
         if not r.abilities:
             return False
