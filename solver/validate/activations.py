@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from manasolver.models.abilities import ManaAbility
+from manasolver.models.abilities import ManaAbility, Restriction
 from manasolver.models.rules.amounts import ability_restriction
 from manasolver.solver.casting.own_spending import PRODUCERS, not_for_spells, own_rule, produced_ok, rule_text
 from manasolver.models.rules.counts import spend_table
@@ -84,6 +84,7 @@ class Ledger:
     demands: Counter[Demand] = field(default_factory=Counter)
     sources: dict[int, Permanent] = field(default_factory=dict)
     costly: list[int] = field(default_factory=list)
+    restrictions: dict[int, Restriction | None] = field(default_factory=dict)  # of each activation's mana
 
 
 def who(perm: Permanent) -> str:
@@ -112,6 +113,7 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
     sac_other, named_sac, named_taps, anon_taps = led.sac_other, led.named_sac, led.named_taps, led.anon_taps
     counters, units, demands = led.counters, led.units, led.demands
     split_choices, sources, costly = led.split_choices, led.sources, led.costly
+    restrictions = led.restrictions
     life_costs = energy_costs = damage = 0
     # Caches for big boards: many activations share an ability and a mana text.
     parts_cache: dict[object, list[str]] = {}
@@ -237,6 +239,7 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
             restriction = ability_restriction(ab, perm)  # a chosen creature type filled in
             if own is not None and not produced_ok(own, perm):  # Myr Superion: only creatures' mana
                 restriction = not_for_spells(restriction, own_text)
+            restrictions[i] = restriction
             source = i if cost.sacrifice and act.sacrificed else -1
             splits = _snow_splits(state, perm, ab, made, n, cp) if snow and not why else None
             if splits is not None and len(splits) != 1:
