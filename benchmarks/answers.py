@@ -3,12 +3,12 @@
 ``python -m manasolver.benchmarks.answers --out FILE`` asks every query kind on the
 bundled example boards, every ``pay``/``can_pay`` of the full benchmark plan's
 cases and of boards sampled from games of the real decks
-(:mod:`~manasolver.benchmarks.deck_boards`) through :func:`manasolver.solver.protocol.answer`, and writes the answers as
-JSON lines; ``--compare FILE`` asks again and prints each answer that differs.  A
-change that should keep behaviour (a move, a split, a faster path) must compare
-equal.  Answers that a time bound cut short are machine-dependent: an optimum is
-compared only on its payability (and one cut short now but not in the snapshot is listed
-apart, as ``CUT SHORT``), a cut-short enumeration only on being incomplete.
+(:mod:`~manasolver.benchmarks.deck_boards`) through
+:func:`manasolver.solver.service.protocol.answer`, and writes the answers as JSON lines; ``--compare
+FILE`` asks again and prints each answer that differs. A change that should keep behaviour (a move,
+a split, a faster path) must compare equal. Answers that a time bound cut short are machine-
+dependent: an optimum is compared only on its payability (and one cut short now but not in the
+snapshot is listed apart, as ``CUT SHORT``), a cut-short enumeration only on being incomplete.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ _EXAMPLES = ("commander", "reaper", "pools", "phyrexian", "filters", "basics")
 
 def queries() -> Iterator[tuple[str, dict[str, Any]]]:
     """Every (label, query) of the snapshot, in a fixed order."""
-    from manasolver.solver.demo import QUESTIONS, example_state
+    from manasolver.solver.service.demo import QUESTIONS, example_state
 
     for i, (board, _title, query) in enumerate(QUESTIONS):
         yield f"demo-{i}", {**query, "state": example_state(board)}
@@ -88,7 +88,7 @@ def _canonical(result: dict[str, Any]) -> dict[str, Any]:
 
 def snapshot() -> Iterator[tuple[str, dict[str, Any]]]:
     """(label, answer) for every query of :func:`queries`."""
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
 
     for label, query in queries():
         yield label, _canonical(answer(query))

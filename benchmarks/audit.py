@@ -39,11 +39,11 @@ from typing import Any
 
 __all__ = ["HOSTILE", "SHAPES", "Row", "concurrency", "main", "run_shape", "service"]
 
-CLI = [sys.executable, "-m", "manasolver.solver.cli"]
+CLI = [sys.executable, "-m", "manasolver.solver.service.cli"]
 
 
 def _example(name: str) -> dict[str, Any]:
-    from manasolver.solver.demo import example_state
+    from manasolver.solver.service.demo import example_state
     state: dict[str, Any] = example_state(name)
     return state
 
@@ -257,7 +257,7 @@ def _budget() -> float:
 def ask_shape(shape: Shape) -> Row:
     """Ask ``shape``'s query once (after the process is warm) and judge the answer."""
     from manasolver.solver.budget import MARGIN, QUERY_BUDGET
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
     query = shape.build()
     start = time.monotonic()
     result = answer(query)
@@ -294,7 +294,7 @@ def concurrency(threads: int = 4, rounds: int = 200) -> dict[str, Any]:
     solves again); answers differing from the serial ones (unless flagged by a bound) are
     counted."""
     from manasolver.solver import queries
-    from manasolver.solver.protocol import answer, build_request
+    from manasolver.solver.service.protocol import answer, build_request
     state = _example("commander")
     costs = ("{2}{G}{U}", "{W}{U}{B}{R}{G}", "{3}{B}{B}", "{1}{R}", "{4}{U}{U}", "{2}{W/U}{B/P}")
     protocol_queries = [{"query": "pay", "state": state, "cost": c} for c in costs]
@@ -342,7 +342,7 @@ def service(connects: int = 128) -> dict[str, Any]:
     import http.client
 
     from manasolver.benchmarks.http import connect_burst
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
     server = subprocess.Popen([*CLI, "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True)
     try:
@@ -379,7 +379,7 @@ def service(connects: int = 128) -> dict[str, Any]:
 
 
 def _warm() -> None:
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
     answer({"query": "pay", "state": _example("commander"), "cost": "{2}{W}", "backend": "cpsat"})
     answer({"query": "payments", "state": _example("basics"), "cost": "{1}", "limit": 2})
     answer({"query": "could_produce", "state": _example("pools"), "detail": True})

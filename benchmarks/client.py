@@ -153,7 +153,7 @@ def _lines(kind: str, query: str, n: int, seed: int) -> list[str]:
 
 def _cli() -> list[str]:
     exe = shutil.which("manasolver")
-    return [exe] if exe else [sys.executable, "-m", "manasolver.solver.cli"]
+    return [exe] if exe else [sys.executable, "-m", "manasolver.solver.service.cli"]
 
 
 class _Pipe:
@@ -282,7 +282,7 @@ def _unsupported(answers: list[dict[str, Any]]) -> int:
 
 
 def _expected(lines: list[str]) -> list[dict[str, Any]]:
-    from manasolver.solver.protocol import answer_line
+    from manasolver.solver.service.protocol import answer_line
     return [answer_line(line) for line in lines]
 
 
@@ -445,7 +445,7 @@ def _http(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]:
         else:
             how = "board sent in full (sessions not available)"
             query["state"] = state
-        from manasolver.solver.protocol import answer
+        from manasolver.solver.service.protocol import answer
         expected = answer({"query": "can_pay", "cost": "{2}{G}", "state": state})
         body = json.dumps(query).encode("utf-8")
         for _ in range(3):  # the server's lazy imports and card data, outside the figure
@@ -481,7 +481,7 @@ def _http(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]:
 #: read), then time each line; prints the per-line seconds as JSON.
 _TIMER = """
 import json, sys, time
-from manasolver.solver.protocol import answer_line
+from manasolver.solver.service.protocol import answer_line
 warm, lines = json.load(sys.stdin)
 def other_ids(line):
     q = json.loads(line)
@@ -537,7 +537,7 @@ def _scale(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]
     (:func:`~manasolver.benchmarks.boards.mixed_board`: lands, dorks, rocks, Signets, Talismans,
     filter and utility lands), a cost needing about 60% of the board's mana; every payment checked
     by the ``validate`` query."""
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
     rows: list[dict[str, Any]] = []
     if plan.scale_boards <= 0:
         return rows
@@ -572,8 +572,8 @@ def _scale(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]
 
 def _filters(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]:
     """``example:filters`` in process: pay on real costs, and options."""
-    from manasolver.solver.demo import example_state
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.demo import example_state
+    from manasolver.solver.service.protocol import answer
     state = example_state("filters")
     costs = ("{W}{U}{B}{R}{G}", "{U}{U}{R}{R}", "{2}{W/U}{B/P}", "{5}{R}{R}", "{2/W}{2/U}", "{X}{G}{G}", "{G}",
              "{W}{W}{W}")[:plan.filter_costs]

@@ -49,7 +49,7 @@ from functools import cache
 from typing import Any, TextIO
 
 from manasolver.models.carddb import default_db
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 from manasolver.benchmarks.checkout import checkout_root
 
 __all__ = ["PROPERTIES", "Report", "card_pools", "check_board", "deck_lists", "main", "random_board", "run"]

@@ -31,7 +31,7 @@ COSTS = ("{W}", "{U}{U}", "{B}{B}{B}", "{R}{R}{R}{R}", "{G}{G}{G}{G}{G}", "{W}{U
 
 def boards() -> dict[str, Any]:
     """``example:filters`` and its ten filter lands beside ten basics."""
-    from manasolver.solver.demo import example_state
+    from manasolver.solver.service.demo import example_state
     small = example_state("filters")
     big = example_state("filters")
     big["battlefield"] = [p for p in big["battlefield"] if p["id"] not in ("island", "mountain")]
@@ -42,7 +42,7 @@ def boards() -> dict[str, Any]:
 
 def options_row(state: dict[str, Any], repeat: int = 3) -> str:
     """``options`` on one board, every pool listed: median time, complete, bounded, count."""
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
     q = {"query": "options", "state": state, "limit": 100_000}  # the protocol's largest
     times = []
     a: dict[str, Any] = {}
@@ -56,7 +56,7 @@ def options_row(state: dict[str, Any], repeat: int = 3) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
     ap = argparse.ArgumentParser(prog="python -m manasolver.benchmarks.filters")
     ap.add_argument("--no-options", action="store_true", help="leave the options row out")
     ap.add_argument("--repeat", type=int, default=1, metavar="N",

@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from manasolver.solver import answer
-from manasolver.solver.demo import example_state
+from manasolver.solver.service.demo import example_state
 
 __all__ = ["CLICKS", "main", "measure"]
 

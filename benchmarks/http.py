@@ -135,7 +135,7 @@ def connect_burst(url: str, count: int, body: bytes, expected: Any) -> dict[str,
 
 
 def _in_process(query: dict[str, Any], seconds: float) -> float:
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
     done, end = 0, time.perf_counter() + seconds
     start = time.perf_counter()
     while time.perf_counter() < end:
@@ -155,12 +155,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fresh", action="store_true", help="send the board with every request, no session")
     args = parser.parse_args(argv)
     from manasolver.benchmarks.boards import commander_board
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
     state = commander_board(5)
     server = None
     url = args.url
     if url is None:
-        server = subprocess.Popen([sys.executable, "-m", "manasolver.solver.cli", "serve", "--port", "0"],
+        server = subprocess.Popen([sys.executable, "-m", "manasolver.solver.service.cli", "serve", "--port", "0"],
                                   stdout=subprocess.PIPE, text=True)
         assert server.stdout is not None
         url = json.loads(server.stdout.readline())["listening"]

@@ -21,7 +21,7 @@ from typing import Any
 
 from manasolver.benchmarks import boards as bd
 from manasolver.benchmarks.cases import Case, hit_time_bound, ms
-from manasolver.solver.protocol import answer_json as _as_json
+from manasolver.solver.service.protocol import answer_json as _as_json
 
 __all__ = ["batch_lines", "measure_batch", "measure_engine", "measure_options", "measure_startup", "warm_up"]
 
@@ -31,7 +31,8 @@ def warm_up() -> None:
     path on a Commander board (the fast optimiser answers it), CP-SAT (``ortools``, about
     0.3 s to import, used when the fast paths decline and for unpayable costs' reasons)
     and an unpayable cost's reason, each on a board no figure uses."""
-    from manasolver.solver import protocol, queries
+    from manasolver.solver import queries
+    from manasolver.solver.service import protocol
 
     measure_engine(Case(40, "warm-up", bd.commander_board(99), "{2}{W}{U}", "real"), 1)
     req = protocol.build_request({"query": "pay", "state": bd.small_board(99), "cost": "{1}{G}"})
@@ -43,7 +44,8 @@ def warm_up() -> None:
 def measure_engine(case: Case, repeats: int) -> None:
     """Time ``can_pay`` and ``pay`` on a prepared request; check the answers."""
     from manasolver.models.errors import ManasolverError
-    from manasolver.solver import protocol, queries
+    from manasolver.solver import queries
+    from manasolver.solver.service import protocol
     from manasolver.solver.payment import Payment
 
     try:
@@ -106,7 +108,7 @@ def _validate(req: Any, payment: Any, case: Case) -> bool:
 
 def _cli() -> list[str]:
     exe = shutil.which("manasolver")
-    return [exe] if exe else [sys.executable, "-m", "manasolver.solver.cli"]
+    return [exe] if exe else [sys.executable, "-m", "manasolver.solver.service.cli"]
 
 
 def batch_lines(n: int) -> list[str]:
@@ -118,7 +120,7 @@ def batch_lines(n: int) -> list[str]:
 
 def measure_batch(n: int) -> dict[str, Any]:
     """Throughput in process (``answer_line``) and through a ``manasolver batch`` process."""
-    from manasolver.solver.protocol import answer_line
+    from manasolver.solver.service.protocol import answer_line
 
     lines = batch_lines(n)
     t0 = time.perf_counter()
@@ -152,7 +154,8 @@ def measure_batch(n: int) -> dict[str, Any]:
 def _batch_breakdown(lines: list[str]) -> dict[str, float]:
     """Where one batch line's time goes: JSON decoding, loading the board into a request,
     the ``can_pay`` query itself, encoding the answer (medians, ms)."""
-    from manasolver.solver import protocol, queries
+    from manasolver.solver import queries
+    from manasolver.solver.service import protocol
 
     parts: dict[str, list[float]] = {"decode": [], "build_request": [], "can_pay": [], "encode": []}
     for line in lines:
@@ -190,7 +193,7 @@ def measure_startup(runs: int) -> dict[str, Any]:
             ok = ok and proc.returncode == 0 and expect in proc.stdout
         out[name] = {"median_s": round(statistics.median(times), 4), "first_s": round(times[0], 4),
                      "cpu_median_s": round(statistics.median(cpu), 4), "runs": runs, "answer_ok": ok}
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "manasolver.solver.cli", "card", "Forest"],
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "manasolver.solver.service.cli", "card", "Forest"],
                           check=False, capture_output=True, text=True, timeout=60)
     heavy = sorted({line.split("|")[-1].strip().split(".")[0] for line in proc.stderr.splitlines()
                     if "|" in line and line.split("|")[-1].strip().split(".")[0]
@@ -208,7 +211,7 @@ def measure_startup(runs: int) -> dict[str, Any]:
 
 def measure_options() -> dict[str, Any]:
     """``options`` on three Cascading Cataracts and thirty lands (XMage: 6,902, froze games)."""
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
 
     query = {"query": "options", "state": bd.cataracts_board(), "limit": 100_000}
     t0 = time.perf_counter()

@@ -46,7 +46,7 @@ def write_lines(path: Path, n: int) -> None:
 
 
 def _cli() -> list[str]:
-    return [sys.executable, "-m", "manasolver.solver.cli", "batch"]
+    return [sys.executable, "-m", "manasolver.solver.service.cli", "batch"]
 
 
 def _run(args: list[str], lines: Path, out: Path) -> tuple[float, float, int]:

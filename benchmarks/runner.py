@@ -10,7 +10,7 @@ Figures (medians and 99th percentiles, never asserted, always checked):
   its castability check and its autotapped cast, the ratio of medians, and
   every case where the two engines disagree on payability;
 * ``batch`` throughput of ``can_pay`` lines that each carry their own
-  40-permanent board, through :func:`~manasolver.solver.protocol.answer_line`
+  40-permanent board, through :func:`~manasolver.solver.service.protocol.answer_line`
   and through a real ``manasolver batch`` process;
 * command-line start-up, process start to answer, of ``manasolver card Forest``
   and ``manasolver mana-value``, cold (a new process each run), and which heavy

@@ -30,7 +30,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from manasolver.models.carddb import default_db
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 PERMANENT_TYPES = frozenset({"artifact", "battle", "creature", "enchantment", "land", "planeswalker"})
 COST = "{1}{G}"

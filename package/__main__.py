@@ -2,6 +2,6 @@
 
 import sys
 
-from manasolver.solver.cli import run
+from manasolver.solver.service.cli import run
 
 sys.exit(run())

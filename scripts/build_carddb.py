@@ -1,10 +1,10 @@
-"""Build ``models/data/cards.sqlite`` and ``solver/playground/printings.tsv.gz`` from the
+"""Build ``models/data/cards.sqlite`` and ``solver/service/playground/printings.tsv.gz`` from the
 repository's card data (``data/cards.jsonl.gz``).
 
 Usage::
 
     python scripts/build_carddb.py [--source data/cards.jsonl.gz] [--out models/data/cards.sqlite]
-                                   [--printings solver/playground/printings.tsv.gz]
+                                   [--printings solver/service/playground/printings.tsv.gz]
 
 What the data holds (``cards.meta.json`` beside the source, written by ``scripts/build_cards.py``:
 its source, version, newest set and that set's date), with the number of cards, goes into the
@@ -37,7 +37,7 @@ from manasolver.models.card_import import write_db
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SOURCE = ROOT / "data" / "cards.jsonl.gz"
 DEFAULT_OUT = ROOT / "models" / "data" / "cards.sqlite"
-DEFAULT_PRINTINGS = ROOT / "solver" / "playground" / "printings.tsv.gz"
+DEFAULT_PRINTINGS = ROOT / "solver" / "service" / "playground" / "printings.tsv.gz"
 
 
 def _records(source: Path) -> list[dict[str, Any]]:

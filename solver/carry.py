@@ -26,7 +26,7 @@ from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import TYPE_BITS, type_bit
 
 if TYPE_CHECKING:
-    from manasolver.solver.sessions import SessionStore
+    from manasolver.solver.service.sessions import SessionStore
 
 __all__ = ["Effects", "apply_answer", "carried", "changes", "effects_of", "excluded_board", "pool_text"]
 

@@ -134,7 +134,7 @@ _FORMS: dict[str, tuple[Form, ...] | None] = {}
 #: goes the full way.
 _SEEN: dict[str, None] = {}
 _SEEN_LIMIT = 64
-#: Kept boards (:mod:`~manasolver.solver.board_cache`: objects never changed once kept) and what
+#: Kept boards (:mod:`~manasolver.solver.service.boards`: objects never changed once kept) and what
 #: this lane found on each: its units, or ``None`` when it goes the full way.
 _KEPT: dict[int, tuple[object, tuple[list[UnitKind], bool, int, int] | None]] = {}
 
@@ -297,7 +297,7 @@ def can_pay(query: dict[str, Any], db: CardDB) -> dict[str, Any] | None:
     forms = _forms(cost)
     if not forms:
         return None
-    from manasolver.solver.board_cache import identified, pending_text
+    from manasolver.solver.service.boards import identified, pending_text
     kept = identified(state, db)
     if kept is not None:  # a kept board (its text seen before, or a session's): its verdict, once
         verdict = _KEPT.get(id(kept))

@@ -58,7 +58,7 @@ from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery, ManasolverError, UnknownField, Unsupported
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import TYPE_BITS
-from manasolver.solver import decode
+from manasolver.solver.service import decode
 from manasolver.solver.budget import budgeted
 from manasolver.solver.backends.problem import Problem, Solution, mana_string, to_payment
 from manasolver.solver.casting.announce import MAX_FORMS, Announcement, Form

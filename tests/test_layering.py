@@ -231,10 +231,18 @@ BACKENDS = tuple(f"manasolver.solver.backends.{b}" for b in ("flow", "fastopt", 
 #: The backends' shared modules, which may import any backend (the registry does).
 BACKENDS_SHARED = ("manasolver.solver.backends", "manasolver.solver.backends.matching",
                    "manasolver.solver.backends.problem")
-#: The front ends, the only modules that may import the protocol; ``manasolver.solver`` itself
-#: is the public API of DESIGN.md, which re-exports the protocol's ``answer`` and ``answer_line``.
-FRONT_ENDS = ("manasolver.solver.cli", "manasolver.solver.serve", "manasolver.solver.demo")
+#: The service around the engine (DESIGN.md: protocol, decode, api, schema, sessions, boards, serve,
+#: cli, render, demo, playground, parallel); only it imports the protocol.  ``manasolver.solver``
+#: itself is the public API, which re-exports the protocol's ``answer`` and the typed ``api``.
+SERVICE = "manasolver.solver.service"
+#: The backends' registry and chains: the one way to a backend from outside ``backends/``.
+REGISTRY = "manasolver.solver.backends"
 PUBLIC_API = "manasolver.solver"
+#: Castability is an application of the engine: it asks through the public API and the request types.
+CASTABILITY = "manasolver.solver.castability"
+CASTABILITY_MAY_IMPORT = ("manasolver.models", "manasolver.solver.request", "manasolver.solver.queries",
+                          "manasolver.solver.casting.build", CASTABILITY,
+                          "manasolver.solver.service.api", "manasolver.solver.service.parallel")
 VALIDATE_MAY_IMPORT = ("manasolver.models", "manasolver.solver.graph", "manasolver.solver.request",
                        "manasolver.solver.payment", "manasolver.solver.validate")
 VALUES = tuple(f"manasolver.models.{m}" for m in
@@ -254,14 +262,24 @@ def _rule_breaks(edge: Edge) -> str | None:
     if _in(src, "manasolver.models") and _in(dst, "manasolver.solver", "manasolver.benchmarks"):
         return "models never imports solver or benchmarks"
     if _in(src, "manasolver.solver") and _in(dst, "manasolver.benchmarks"):
-        if not (src == "manasolver.solver.cli" and dst == "manasolver.benchmarks.runner" and edge.lazy):
-            return "solver never imports benchmarks (but for solver/cli.py's lazy bench import)"
-    if dst == "manasolver.solver.protocol" and not (
-            src in FRONT_ENDS or src == PUBLIC_API or _in(src, "manasolver.benchmarks")):
-        return "nothing imports solver.protocol but solver.cli, solver.serve, solver.demo and benchmarks"
+        if not (src == "manasolver.solver.service.cli" and dst == "manasolver.benchmarks.runner" and edge.lazy):
+            return "solver never imports benchmarks (but for solver/service/cli.py's lazy bench import)"
+    engine = _in(src, "manasolver.solver") and src != PUBLIC_API and not _in(src, SERVICE, CASTABILITY)
+    if engine and _in(dst, SERVICE):
+        return "the engine never imports the service (solver/service/)"
+    if dst == "manasolver.solver.service.protocol" and not (
+            _in(src, SERVICE) or src == PUBLIC_API or _in(src, "manasolver.benchmarks")):
+        return "nothing imports the protocol but the service and benchmarks"
+    if _in(src, CASTABILITY) and dst not in (PUBLIC_API, REGISTRY) and not _in(dst, *CASTABILITY_MAY_IMPORT):
+        return "castability imports only models, the public API (answer, api, queries over a request), the registry"\
+            " and parallel"
     mine, theirs = _backend_of(src), _backend_of(dst)
     if mine is not None and theirs is not None and mine != theirs and src not in BACKENDS_SHARED:
         return "a backend never imports another backend (they share backends/matching.py and problem.py)"
+    if theirs is not None and not _in(src, "manasolver.solver.backends") and not _in(src, "manasolver.benchmarks"):
+        return "nothing outside backends/ imports a backend's modules but through the registry (backends/__init__)"
+    if _in(src, "manasolver.solver.backends") and _in(dst, "manasolver.solver.pools"):
+        return "backends never import pools"
     if _in(src, "manasolver.solver.validate") and not _in(dst, *VALIDATE_MAY_IMPORT):
         return "solver/validate imports only models, solver.graph, solver.request and solver.payment"
     if _in(src, MODELS_TEXT) and _in(dst, *MODELS_ABOVE_TEXT):
@@ -271,11 +289,34 @@ def _rule_breaks(edge: Edge) -> str | None:
     return None
 
 
+#: Imports that break a rule above and are being moved out of the way, each named; the list only
+#: shrinks (a test fails when an edge listed here is gone, so that it is struck off).
+KNOWN_BREAKS = frozenset({
+    ("manasolver.solver.carry", "manasolver.solver.service.sessions"),
+    ("manasolver.solver.fresh", "manasolver.solver.service.boards"),
+    ("manasolver.solver.fresh", "manasolver.solver.backends.flow"),
+    ("manasolver.solver.castability.board", "manasolver.solver.fresh"),
+    ("manasolver.solver.castability.games", "manasolver.solver.fresh"),
+    ("manasolver.solver.plan", "manasolver.solver.service.decode"),
+    ("manasolver.solver.plan", "manasolver.solver.backends.cpsat"),
+    ("manasolver.solver.plan", "manasolver.solver.backends.cpsat.solve"),
+    ("manasolver.solver.payment_writer", "manasolver.solver.backends.fastopt.keep"),
+})
+
+
+def test_known_breaks_are_still_there() -> None:
+    """Every edge of ``KNOWN_BREAKS`` is still in the graph: one that is gone is struck off the list."""
+    present = {(e.importer, e.imported) for e in EDGES}
+    assert not KNOWN_BREAKS - present, sorted(KNOWN_BREAKS - present)
+
+
 def test_dependencies_point_the_way_design_md_says() -> None:
     """DESIGN.md: protocol -> {casting, queries} -> {supply, backends, reasons} -> {request,
     payment, graph} -> models; within models, rules -> text -> values."""
     broken: dict[str, list[str]] = {}
     for edge in EDGES:
+        if (edge.importer, edge.imported) in KNOWN_BREAKS:
+            continue
         rule = _rule_breaks(edge)
         if rule is not None:
             broken.setdefault(rule, []).append(_where(edge))
@@ -286,13 +327,19 @@ def test_dependencies_point_the_way_design_md_says() -> None:
 def test_the_rules_see_imports_everywhere() -> None:
     """The graph holds function-level imports (the command line's lazy bench import) and the
     rules catch a forbidden edge: the checks above are not vacuous."""
-    lazy = [e for e in EDGES if e.importer == "manasolver.solver.cli" and _in(e.imported, "manasolver.benchmarks")]
+    cli = "manasolver.solver.service.cli"
+    lazy = [e for e in EDGES if e.importer == cli and _in(e.imported, "manasolver.benchmarks")]
     assert lazy and all(e.lazy for e in lazy), lazy
     assert _rule_breaks(Edge("manasolver.models.cost", "manasolver.solver.queries", 1, True))
     assert _rule_breaks(Edge("manasolver.solver.backends.flow", "manasolver.solver.backends.cpsat", 1, False))
-    assert _rule_breaks(Edge("manasolver.solver.queries", "manasolver.solver.protocol", 1, True))
-    assert _rule_breaks(Edge("manasolver.solver.cli", "manasolver.benchmarks.runner", 1, False))
+    assert _rule_breaks(Edge("manasolver.solver.queries", "manasolver.solver.service.protocol", 1, True))
+    assert _rule_breaks(Edge("manasolver.solver.service.cli", "manasolver.benchmarks.runner", 1, False))
     assert _rule_breaks(Edge("manasolver.solver.backends", "manasolver.solver.backends.flow", 1, False)) is None
+    assert _rule_breaks(Edge("manasolver.solver.supply.build", "manasolver.solver.service.boards", 1, True))
+    assert _rule_breaks(Edge("manasolver.solver.queries", "manasolver.solver.backends.cpsat", 1, True))
+    assert _rule_breaks(Edge("manasolver.solver.backends.flow", "manasolver.solver.pools", 1, True))
+    assert _rule_breaks(Edge("manasolver.solver.castability.run", "manasolver.solver.supply", 1, True))
+    assert _rule_breaks(Edge("manasolver.solver.service.cli", "manasolver.solver.service.protocol", 1, True)) is None
 
 
 # -- the architecture map ----------------------------------------------------------------

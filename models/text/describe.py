@@ -1,6 +1,6 @@
 """Text for the parts of a mana ability that are read from the board.
 
-The renderer (``solver/render.py``) prints ``Production.options`` and ``amount``;
+The renderer (``solver/service/render.py``) prints ``Production.options`` and ``amount``;
 these two functions give the text for the rest, so a card such as Command Tower or
 Tainted Field shows what it really does:
 

@@ -1,4 +1,4 @@
-"""The ``castability`` subcommand: its arguments and its run, for solver/cli.py.
+"""The ``castability`` subcommand: its arguments and its run, for solver/service/cli.py.
 
 Exit status: 0 with an answer, 1 for a deck or an option the command refuses (the error names the line
 or option; with ``--json`` it is the protocol's error object), 2 for a usage error (``--workers`` with
@@ -78,7 +78,7 @@ def main(args: argparse.Namespace) -> int:
     from manasolver.models.errors import ManasolverError
     from manasolver.solver.castability.deck import load_deck
     from manasolver.solver.castability.run import Options, plot, run, stderr_progress, table
-    from manasolver.solver.parallel import ParallelError
+    from manasolver.solver.service.parallel import ParallelError
     try:
         opts = Options(turns=_turns(args.turns), draw=bool(args.draw),
                        samples=_int(args.samples, "--samples", 1, MAX_SAMPLES),

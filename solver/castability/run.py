@@ -1,5 +1,5 @@
 """A castability run: the chunks of games, run in this process, in local worker processes or on a Dask
-cluster (:mod:`manasolver.solver.parallel`), added up into the answer (per spell and turn ``p``
+cluster (:mod:`manasolver.solver.service.parallel`), added up into the answer (per spell and turn ``p``
 and ``p_given_lands`` with 95% Wilson intervals), shown as a table or drawn as curves.
 
 Chunks are fixed by the number of samples alone (:data:`CHUNK` games each, the last one shorter, chunk
@@ -24,7 +24,7 @@ from manasolver.models.carddb import default_db
 from manasolver.solver.castability.board import BoardOracle
 from manasolver.solver.castability.deck import Deck
 from manasolver.solver.castability.games import MODEL, Counts, DeckModel, run_chunk
-from manasolver.solver.parallel import in_order, open_runner
+from manasolver.solver.service.parallel import in_order, open_runner
 
 __all__ = ["CHUNK", "Options", "chunks", "plot", "run", "table", "wilson"]
 

@@ -60,7 +60,7 @@ class NotActivatable(Exception):
 
 def activation(raw: dict[str, Any], state: GameState, player: str, card_lookup: Any) -> AbilityActivation:
     """Resolve a ``spell`` object that names an ability (see
-    :func:`manasolver.solver.decode.names_ability`).
+    :func:`manasolver.solver.service.decode.names_ability`).
 
     ``card_lookup(name)`` returns a card of the card database.  Raises
     :class:`NotActivatable` when the ability can't be activated now and

@@ -10,7 +10,7 @@ activated ability (602.2; :mod:`~manasolver.solver.casting.abilities`).  Both ra
 :class:`~manasolver.solver.casting.alternatives.NotCastable` or
 :class:`~manasolver.solver.casting.abilities.NotActivatable` when the spell or ability can't
 be cast or activated whatever mana there is; :func:`timing_refusal` says when it can't be now
-(117, 307.1, 602.5d).  The inputs are already decoded (:mod:`manasolver.solver.decode`).
+(117, 307.1, 602.5d).  The inputs are already decoded (:mod:`manasolver.solver.service.decode`).
 """
 
 from __future__ import annotations

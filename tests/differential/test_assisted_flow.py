@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from manasolver.solver.backends import flow
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 _PERMANENTS = ("Forest", "Plains", "Island", "Llanowar Elves", "Birds of Paradise", "Grizzly Bears",
                "Serra Angel", "Ornithopter", "Sol Ring", "Mind Stone", "Elvish Mystic", "Savannah",

@@ -34,14 +34,14 @@ from hypothesis import strategies as st
 from manasolver.benchmarks import boards
 from manasolver.models._memo import IdentityMemo, KeyMemo
 from manasolver.solver.backends.fastopt.search import clear_searches
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 THREADS = 8
 ROUNDS = 4
 
 
 def _example(name: str) -> dict[str, Any]:
-    text = resources.files("manasolver.solver").joinpath(f"examples/{name}.json").read_text()
+    text = resources.files("manasolver.solver.service").joinpath(f"examples/{name}.json").read_text()
     board: dict[str, Any] = json.loads(text)
     return board
 

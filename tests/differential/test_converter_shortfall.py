@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from manasolver.solver.backends import flow
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 _LANDS = ("Plains", "Island", "Swamp", "Mountain", "Forest", "Tundra", "Badlands", "Bayou", "Wastes")
 _CONVERTERS = ("Azorius Signet", "Golgari Signet", "Izzet Signet", "Mystic Gate", "Graven Cairns",

@@ -33,7 +33,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 #: Seconds any single query may take before the test calls it a hang.
 SLOW = float(os.environ.get("FUZZ_SLOW", "5"))

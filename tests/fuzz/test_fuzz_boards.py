@@ -11,7 +11,7 @@ from fuzzing import FUZZ, boards, check_answer, costs, cut_short
 from hypothesis import given
 from hypothesis import strategies as st
 
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 
 @FUZZ

@@ -12,8 +12,8 @@ from fuzzing import FUZZ, check_answer
 from hypothesis import given
 from hypothesis import strategies as st
 
-from manasolver.solver.demo import example_state
-from manasolver.solver.protocol import QUERIES, answer, answer_line
+from manasolver.solver.service.demo import example_state
+from manasolver.solver.service.protocol import QUERIES, answer, answer_line
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-10**30, 10**30) | st.floats(allow_nan=False, allow_infinity=False)

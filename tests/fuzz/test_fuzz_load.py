@@ -12,8 +12,8 @@ import pytest
 from fuzzing import CARDS, LONG, SYMBOLS, check_answer, cut_short
 
 from manasolver.models.board.schema import LIMITS
-from manasolver.solver.demo import example_state
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.demo import example_state
+from manasolver.solver.service.protocol import answer
 
 SIZE = 3000 if LONG else 1000
 

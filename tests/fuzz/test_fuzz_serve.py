@@ -17,8 +17,8 @@ from typing import Any
 
 from fuzzing import CARDS, LONG, check_answer, cut_short
 
-from manasolver.solver.demo import example_state
-from manasolver.solver.protocol import QUERIES, answer
+from manasolver.solver.service.demo import example_state
+from manasolver.solver.service.protocol import QUERIES, answer
 
 CLIENTS = 16 if LONG else 4
 ROUNDS = 8 if LONG else 1
@@ -43,7 +43,7 @@ def _queries() -> list[bytes]:
 
 
 def _in_process(body: bytes) -> dict[str, Any]:
-    from manasolver.solver.protocol import answer_line
+    from manasolver.solver.service.protocol import answer_line
     return answer_line(body)
 
 
@@ -51,7 +51,7 @@ def test_concurrent_clients_against_serve(tmp_path: Path) -> None:
     bodies = _queries()
     serial = [_in_process(b) for b in bodies]
     stderr = tempfile.NamedTemporaryFile("w+", suffix=".stderr", delete=False, dir=tmp_path)
-    proc = subprocess.Popen([sys.executable, "-m", "manasolver.solver.cli", "serve", "--port", "0"],
+    proc = subprocess.Popen([sys.executable, "-m", "manasolver.solver.service.cli", "serve", "--port", "0"],
                             stdout=subprocess.PIPE, stderr=stderr, text=True)
     try:
         assert proc.stdout is not None

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from manasolver.benchmarks.boards import costs_for, small_board
-from manasolver.solver.parallel.batch import LINES
+from manasolver.solver.service.parallel.batch import LINES
 
-CLI = [sys.executable, "-m", "manasolver.solver.cli", "batch"]
+CLI = [sys.executable, "-m", "manasolver.solver.service.cli", "batch"]
 
 
 def run(args: list[str], data: bytes, timeout: float = 300) -> subprocess.CompletedProcess[bytes]:

@@ -24,12 +24,12 @@ import pytest
 from manasolver.models.cost import ManaCost
 from manasolver.solver.casting.announce import announce
 from manasolver.solver.policy import KEEP_LIMIT
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 
 def _example(name: str) -> dict[str, Any]:
     board: dict[str, Any] = json.loads(
-        resources.files("manasolver.solver").joinpath(f"examples/{name}.json").read_text())
+        resources.files("manasolver.solver.service").joinpath(f"examples/{name}.json").read_text())
     return board
 
 

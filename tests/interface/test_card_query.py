@@ -12,9 +12,9 @@ import sys
 from typing import Any
 
 import pytest
-from manasolver.solver.protocol import answer, answer_line
+from manasolver.solver.service.protocol import answer, answer_line
 
-CLI = [sys.executable, "-m", "manasolver.solver.cli"]
+CLI = [sys.executable, "-m", "manasolver.solver.service.cli"]
 
 
 def cli_card_json(name: str) -> tuple[int, Any]:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-CLI = [sys.executable, "-m", "manasolver.solver.cli"]
+CLI = [sys.executable, "-m", "manasolver.solver.service.cli"]
 ORACLE = Path(__file__).resolve().parents[1] / "data" / "scryfall" / "oracle-cards.json"
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-CLI = [sys.executable, "-m", "manasolver.solver.cli", "castability"]
+CLI = [sys.executable, "-m", "manasolver.solver.service.cli", "castability"]
 DECKS = Path(__file__).resolve().parents[1] / "data" / "decks"
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-CLI = [sys.executable, "-m", "manasolver.solver.cli"]
+CLI = [sys.executable, "-m", "manasolver.solver.service.cli"]
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -169,7 +169,7 @@ def test_activate_kicker_and_alternative_flags() -> None:
     code, out = run_json("pay", "example:commander", "--spell", "Goblin Bushwhacker", "--additional", "kicker",
                          "--json")
     assert code == 0 and out["payment"]["total"] == "{R}{R}"
-    from manasolver.solver.demo import example_state
+    from manasolver.solver.service.demo import example_state
     board = example_state("commander")
     board["players"][0]["graveyard"] += ["Dregscape Zombie", "Lingering Souls"]
     code, out = run_json("can-pay", "-", "--spell", "Dregscape Zombie", "--activate", "unearth", "--json",
@@ -202,7 +202,7 @@ def test_version_is_the_installed_package_version() -> None:
 
 def _commands() -> list[str]:
     import argparse
-    from manasolver.solver.cli import _parser
+    from manasolver.solver.service.cli import _parser
     sub = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
     return sorted(sub.choices)
 
@@ -222,7 +222,7 @@ def test_every_subcommand_help_has_a_description(command: str) -> None:
 def test_every_option_has_help() -> None:
     """No bare option in any subcommand's help: each says what it is for."""
     import argparse
-    from manasolver.solver.cli import _parser
+    from manasolver.solver.service.cli import _parser
     sub = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
     bare = [f"{name} {action.option_strings or action.dest}"
             for name, p in sub.choices.items() for action in p._actions if not action.help]

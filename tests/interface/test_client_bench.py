@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from manasolver.benchmarks import client
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 
 def test_varied_board_is_real_cards_with_tapped_and_sick_permanents() -> None:

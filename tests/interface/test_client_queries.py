@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from manasolver.solver import answer
-from manasolver.solver.demo import example_state
+from manasolver.solver.service.demo import example_state
 
 
 def _board(*perms: tuple[str, str], **player: Any) -> dict[str, Any]:
@@ -150,16 +150,16 @@ def test_cli_guide_and_sources_flags() -> None:
     import json
     import subprocess
     import sys
-    out = subprocess.run([sys.executable, "-m", "manasolver.solver.cli", "guide", "example:filters", "{U}{R}",
+    out = subprocess.run([sys.executable, "-m", "manasolver.solver.service.cli", "guide", "example:filters", "{U}{R}",
                           "--partial", '[{"permanent": "island", "ability": 0}]', "--json"],
                          capture_output=True, text=True, check=True)
     got = json.loads(out.stdout)
     assert got["completable"] and ("bluffs", 1) in {(n["permanent"], n["ability"]) for n in got["next"]}
-    out = subprocess.run([sys.executable, "-m", "manasolver.solver.cli", "pay", "example:basics", "{G}",
+    out = subprocess.run([sys.executable, "-m", "manasolver.solver.service.cli", "pay", "example:basics", "{G}",
                           "--exclude", "forest", "--json"], capture_output=True, text=True, check=True)
     paid = json.loads(out.stdout)
     assert paid["payable"] and [a["permanent"] for a in paid["payment"]["activations"]] == ["everywhere"]
-    bad = subprocess.run([sys.executable, "-m", "manasolver.solver.cli", "guide", "example:filters", "{U}",
+    bad = subprocess.run([sys.executable, "-m", "manasolver.solver.service.cli", "guide", "example:filters", "{U}",
                           "--partial", "[", "--json"], capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and "--partial" in bad.stderr
 

@@ -29,7 +29,7 @@ _CHILD = textwrap.dedent("""
         built.append(kwargs.get("prog") or (args[0] if args else None))
         real(self, *args, **kwargs)
     argparse.ArgumentParser.__init__ = counting
-    from manasolver.solver.cli import main
+    from manasolver.solver.service.cli import main
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         code = main(sys.argv[1:4])

@@ -19,7 +19,7 @@ import textwrap
 from typing import Any
 
 import pytest
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 
 def _board(*perms: tuple[str, str, str]) -> dict[str, Any]:
@@ -94,7 +94,7 @@ def test_detail_must_be_a_boolean() -> None:
 def test_networkx_is_imported_only_for_detail(detail: bool, tmp_path: object) -> None:
     child = textwrap.dedent(f"""
         import json, sys
-        from manasolver.solver.protocol import answer
+        from manasolver.solver.service.protocol import answer
         state = {{"players": [{{"name": "you"}}], "battlefield": [
             {{"id": "i1", "card": "Island"}}, {{"id": "rp", "card": "Reflecting Pool"}}]}}
         out = answer({{"query": "could_produce", "state": state, "detail": {detail}}})

@@ -9,7 +9,7 @@ import random
 import pytest
 from manasolver.benchmarks import deck_boards as db
 from manasolver.models.board.load import load_state
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 
 def test_every_family_has_its_decks() -> None:

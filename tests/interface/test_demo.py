@@ -15,10 +15,10 @@ from functools import lru_cache
 from typing import Any
 
 import pytest
-from manasolver.solver.demo import QUESTIONS, command_args, example_state
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.demo import QUESTIONS, command_args, example_state
+from manasolver.solver.service.protocol import answer
 
-CLI = [sys.executable, "-m", "manasolver.solver.cli"]
+CLI = [sys.executable, "-m", "manasolver.solver.service.cli"]
 
 
 @lru_cache(maxsize=1)

@@ -14,10 +14,10 @@ import pytest
 from paths import REPO
 from protocol_docs import DOCS, REFERENCE, Example, contains, documented, examples
 
-from manasolver.solver.protocol import answer
-from manasolver.solver.schema import types as defs
-from manasolver.solver.schema.jsonschema import json_schema
-from manasolver.solver.schema.reference import refresh
+from manasolver.solver.service.protocol import answer
+from manasolver.solver.service.schema import types as defs
+from manasolver.solver.service.schema.jsonschema import json_schema
+from manasolver.solver.service.schema.reference import refresh
 
 ALL = examples()
 
@@ -37,7 +37,7 @@ def _accepted(request: dict[str, Any]) -> bool:
     is not a field of the definitions.)"""
     import typing
 
-    from manasolver.solver import protocol
+    from manasolver.solver.service import protocol
     fields = protocol.QUERIES.get(request["query"])
     if fields is None:
         return False
@@ -52,7 +52,7 @@ def _put(value: Any, handle: str) -> Any:
 
 
 def test_the_reference_has_examples_of_every_query_the_engine_answers() -> None:
-    from manasolver.solver.protocol import QUERIES
+    from manasolver.solver.service.protocol import QUERIES
     asked = {e.request["query"] for e in EXAMPLES}
     asked |= {e.request["query"] for e in SESSION}
     answered = set(QUERIES)
@@ -104,10 +104,10 @@ def test_the_pattern_match_of_answer_fields_can_fail() -> None:
 
 def test_the_field_tables_are_the_definitions() -> None:
     """Every table of docs/protocol.md is what the definitions write (``python -m
-    manasolver.solver.schema --write docs/`` refreshes them)."""
+    manasolver.solver.service.schema --write docs/`` refreshes them)."""
     text = REFERENCE.read_text(encoding="utf-8")
     assert refresh(text) == text, \
-        "docs/protocol.md's tables are stale: run python -m manasolver.solver.schema --write docs/"
+        "docs/protocol.md's tables are stale: run python -m manasolver.solver.service.schema --write docs/"
 
 
 def test_every_definition_of_the_schema_has_its_table() -> None:
@@ -144,8 +144,8 @@ def test_docs_index_and_readme_point_at_the_reference() -> None:
 
 
 def test_schema_module_check_says_the_committed_files_are_current() -> None:
-    """``python -m manasolver.solver.schema --check docs/`` (what a contributor runs) exits 0."""
-    done = subprocess.run([sys.executable, "-m", "manasolver.solver.schema", "--check", str(DOCS)],
+    """``python -m manasolver.solver.service.schema --check docs/`` (what a contributor runs) exits 0."""
+    done = subprocess.run([sys.executable, "-m", "manasolver.solver.service.schema", "--check", str(DOCS)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
 
@@ -153,7 +153,7 @@ def test_schema_module_check_says_the_committed_files_are_current() -> None:
 def test_plan_is_answered_as_the_reference_says() -> None:
     """docs/protocol.md no longer says plan is refused, and the engine answers it (its examples
     run with the others)."""
-    from manasolver.solver.protocol import QUERIES
+    from manasolver.solver.service.protocol import QUERIES
     text = REFERENCE.read_text(encoding="utf-8")
     assert "plan" in QUERIES
     assert "This version does not answer `plan` yet" not in text

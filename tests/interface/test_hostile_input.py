@@ -27,16 +27,16 @@ from typing import Any
 
 import pytest
 from manasolver.benchmarks import boards
-from manasolver.solver.cli import main as cli_main
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.cli import main as cli_main
+from manasolver.solver.service.protocol import answer
 
-CLI = [sys.executable, "-m", "manasolver.solver.cli"]
+CLI = [sys.executable, "-m", "manasolver.solver.service.cli"]
 INPUT_CODES = {"bad_query", "bad_state", "unknown_card", "bad_cost", "unknown_field"}
 
 
 def _example(name: str) -> dict[str, Any]:
     board: dict[str, Any] = json.loads(
-        resources.files("manasolver.solver").joinpath(f"examples/{name}.json").read_text())
+        resources.files("manasolver.solver.service").joinpath(f"examples/{name}.json").read_text())
     return board
 
 
@@ -103,7 +103,7 @@ def test_lone_surrogate_card_name_is_unknown_card(name: str) -> None:
 def test_lone_surrogate_from_json_text() -> None:
     """The same through JSON text, where ``\\ud800`` is a valid escape of an invalid string."""
     line = '{"query": "counts", "state": {"players": [{"name": "you", "hand": ["\\ud800"]}]}}'
-    from manasolver.solver.protocol import answer_line
+    from manasolver.solver.service.protocol import answer_line
     _input_error(answer_line(line, 1), "unknown_card", "players[0].hand[0]")
 
 

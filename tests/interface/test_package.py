@@ -37,7 +37,7 @@ def test_python_m_manasolver_answers_a_query_as_the_console_script_does(tmp_path
     """Reaper King through ``python -m manasolver``: mana value 10, five colors (CR 202.3f),
     the same JSON the command line's own module prints."""
     via_package = _run("-m", "manasolver", "mana-value", "Reaper King", "--json", cwd=tmp_path)
-    via_cli = _run("-m", "manasolver.solver.cli", "mana-value", "Reaper King", "--json", cwd=tmp_path)
+    via_cli = _run("-m", "manasolver.solver.service.cli", "mana-value", "Reaper King", "--json", cwd=tmp_path)
     assert via_package.returncode == 0, via_package.stderr
     answer = json.loads(via_package.stdout)
     assert answer["mana_value"] == 10
@@ -85,9 +85,9 @@ def test_a_normal_install_is_not_shadowed_by_a_checkout(tmp_path: Path) -> None:
     beside.mkdir()
     (beside / "manasolver").symlink_to(REPO, target_is_directory=True)
     env = {**os.environ, "PYTHONPATH": str(target)}
-    probe = ("import json, manasolver, manasolver.models, manasolver.solver.cli; "
+    probe = ("import json, manasolver, manasolver.models, manasolver.solver.service.cli; "
              "print(json.dumps([manasolver.__version__, manasolver.__file__, manasolver.models.__file__, "
-             "manasolver.solver.cli.__file__]))")
+             "manasolver.solver.service.cli.__file__]))")
     for cwd in (REPO, beside):
         proc = _run("-c", probe, cwd=cwd, env=env)
         assert proc.returncode == 0, proc.stderr

@@ -24,8 +24,8 @@ from urllib.parse import urlencode
 import pytest
 from served import serving
 
-from manasolver.solver.demo import example_state
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.demo import example_state
+from manasolver.solver.service.protocol import answer
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

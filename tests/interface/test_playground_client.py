@@ -11,9 +11,9 @@ import importlib.util
 from pathlib import Path
 from typing import Any
 
-from manasolver.solver.demo import example_state
+from manasolver.solver.service.demo import example_state
 from manasolver.solver.payment import Payment
-from manasolver.solver.protocol import answer, build_request
+from manasolver.solver.service.protocol import answer, build_request
 from manasolver.solver.validate import validate
 
 # The browser and server fixtures of the playground's own tests, loaded from their file.

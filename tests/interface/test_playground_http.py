@@ -16,11 +16,11 @@ from urllib.parse import quote, urlsplit
 import pytest
 from served import serving
 
-from manasolver.solver.demo import example_state
-from manasolver.solver.playground.search import MAX_LIMIT, MAX_QUERY
+from manasolver.solver.service.demo import example_state
+from manasolver.solver.service.playground.search import MAX_LIMIT, MAX_QUERY
 
 ROOT = Path(__file__).resolve().parents[2]
-STATIC = ROOT / "solver" / "playground" / "static"
+STATIC = ROOT / "solver" / "service" / "playground" / "static"
 
 
 class Served:
@@ -175,7 +175,7 @@ def test_card_search_is_refused_from_a_foreign_origin_and_only_answers_get(serve
 
 def test_examples_are_the_bundled_boards_with_their_questions(server: Served) -> None:
     examples = server.json("/v1/examples")["examples"]
-    bundled = sorted(p.stem for p in (ROOT / "solver" / "examples").glob("*.json"))
+    bundled = sorted(p.stem for p in (ROOT / "solver" / "service" / "examples").glob("*.json"))
     assert [e["name"] for e in examples] == bundled
     for example in examples:
         assert example["state"] == example_state(example["name"])
@@ -269,8 +269,8 @@ def test_every_shipped_file_is_package_data() -> None:
     serves the same page as a checkout."""
     tomllib = pytest.importorskip("tomllib")
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert "manasolver.solver.playground" in config["tool"]["setuptools"]["packages"]
-    globs = config["tool"]["setuptools"]["package-data"]["manasolver.solver.playground"]
+    assert "manasolver.solver.service.playground" in config["tool"]["setuptools"]["packages"]
+    globs = config["tool"]["setuptools"]["package-data"]["manasolver.solver.service.playground"]
     base = STATIC.parent
     for path in _shipped():
         name = path.relative_to(base).as_posix()

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from manasolver.solver.protocol import QUERIES, answer, answer_line
+from manasolver.solver.service.protocol import QUERIES, answer, answer_line
 from paths import REPO
 
 ROOT = REPO
@@ -23,7 +23,7 @@ def test_readme_examples_run() -> None:
 
 def test_module_doctests() -> None:
     from manasolver.models import cost, symbols
-    from manasolver.solver import protocol
+    from manasolver.solver.service import protocol
     for module in (symbols, cost, protocol):
         result = doctest.testmod(module)
         assert result.failed == 0, module.__name__

@@ -1,4 +1,4 @@
-"""The typed definitions of the protocol (solver/schema/), the JSON Schema and OpenAPI document made
+"""The typed definitions of the protocol (solver/service/schema/), the JSON Schema and OpenAPI document made
 from them, and the typed Python API: the definitions match what the engine reads and answers.
 
 The broad run asks every query kind on every bundled example board, the lines of
@@ -25,11 +25,11 @@ from protocol_docs import DOCS, Walker, documented, examples
 
 from manasolver.models import errors
 from manasolver.models.board import schema as board
-from manasolver.solver import api
-from manasolver.solver.protocol import QUERIES, answer
-from manasolver.solver.schema import types as defs
-from manasolver.solver.schema.jsonschema import check_board_fields, json_schema, schema_text
-from manasolver.solver.schema.openapi import openapi
+from manasolver.solver.service import api
+from manasolver.solver.service.protocol import QUERIES, answer
+from manasolver.solver.service.schema import types as defs
+from manasolver.solver.service.schema.jsonschema import check_board_fields, json_schema, schema_text
+from manasolver.solver.service.schema.openapi import openapi
 
 SCHEMA = json_schema()
 #: Fields and queries of SPEC §5 the definitions hold before the engine answers them.
@@ -45,7 +45,9 @@ def _validator(ref: str) -> Draft202012Validator:
 
 def test_committed_schema_is_what_the_definitions_generate() -> None:
     committed = (DOCS / "schema.json").read_text(encoding="utf-8")
-    assert committed == schema_text(), "docs/schema.json is stale: run python -m manasolver.solver.schema --write docs/"
+    assert committed == schema_text(), (
+        "docs/schema.json is stale: run python -m manasolver.solver.service.schema --write docs/"
+    )
 
 
 def test_the_schema_is_valid_draft_2020_12() -> None:
@@ -67,7 +69,7 @@ def test_query_definitions_take_exactly_the_fields_the_protocol_accepts() -> Non
     """Each query's definition has the fields protocol.QUERIES accepts (and the common ones);
     beyond them only the session fields of SPEC §5, while the engine does not take them."""
     import typing
-    from manasolver.solver import protocol
+    from manasolver.solver.service import protocol
     common = set(getattr(protocol, "_COMMON", {"query", "id", "player", "cards"}))
     assert set(QUERIES) <= set(defs.QUERIES) and set(defs.QUERIES) - set(QUERIES) <= NOT_YET
     for name, accepted in QUERIES.items():
@@ -186,7 +188,7 @@ def _refs(value: Any) -> list[str]:
 
 
 def test_openapi_over_a_real_server_is_the_definitions_document() -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "manasolver.solver.cli", "serve", "--port", "0"],
+    proc = subprocess.Popen([sys.executable, "-m", "manasolver.solver.service.cli", "serve", "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
@@ -214,7 +216,7 @@ def test_openapi_over_a_real_server_is_the_definitions_document() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-    from manasolver.solver.serve import QueryApp
+    from manasolver.solver.service.serve import QueryApp
     routes = tuple(QueryApp("127.0.0.1", port).routes)
     assert doc == openapi(line["version"], routes)
     assert doc["openapi"] == "3.1.0" and doc["info"]["version"] == line["version"]

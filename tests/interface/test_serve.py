@@ -19,10 +19,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from manasolver.solver.demo import example_state
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.demo import example_state
+from manasolver.solver.service.protocol import answer
 
-CLI = [sys.executable, "-m", "manasolver.solver.cli"]
+CLI = [sys.executable, "-m", "manasolver.solver.service.cli"]
 JSON = {"Content-Type": "application/json"}
 
 

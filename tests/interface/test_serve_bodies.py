@@ -9,14 +9,14 @@ import json
 from typing import Any
 
 import pytest
-from manasolver.solver.protocol import (
+from manasolver.solver.service.protocol import (
     JSON_DECODER,
     TOO_DEEP,
     answer,
     not_json,
     too_deep,
 )
-from manasolver.solver.serve import QueryApp, Request
+from manasolver.solver.service.serve import QueryApp, Request
 
 QUERY = '{"query": "mana_value", "cost": "{2}{G}"}'
 

@@ -14,9 +14,9 @@ import pytest
 from manasolver.benchmarks.audit import hostile_sigterm
 from manasolver.models.board.load import load_state
 from manasolver.models.carddb import default_db
-from manasolver.solver.asgi import Application, Limits
+from manasolver.solver.service.asgi import Application, Limits
 from manasolver.solver.pools.options import options
-from manasolver.solver.serve import QueryApp
+from manasolver.solver.service.serve import QueryApp
 
 ROCKS = ["Urza's Tower", "Fellwar Stone", "Azorius Signet", "Boros Signet", "Orzhov Signet", "Rugged Prairie",
          "Basalt Monolith", "Sol Ring"]

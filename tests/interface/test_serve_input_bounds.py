@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 import pytest
-from manasolver.solver.protocol import (
+from manasolver.solver.service.protocol import (
     MAX_DEPTH,
     TooLong,
     answer,
@@ -21,7 +21,7 @@ from manasolver.solver.protocol import (
     too_deep,
 )
 
-CLI = [sys.executable, "-m", "manasolver.solver.cli"]
+CLI = [sys.executable, "-m", "manasolver.solver.service.cli"]
 GOOD = {"query": "mana_value", "cost": "{2}{G}"}
 
 

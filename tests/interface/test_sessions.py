@@ -4,7 +4,7 @@ real ``manasolver batch`` subprocess and through a real ``manasolver serve`` wit
 The rule every test leans on: an answer on a kept board is exactly the answer to the same query
 with the equivalent ``state`` (the board JSON with the changes applied), and a bad change leaves
 the kept board as it was.  Hypothesis drives random change sequences against a model of the
-changes written here, independently of :mod:`manasolver.solver.sessions`.
+changes written here, independently of :mod:`manasolver.solver.service.sessions`.
 """
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ from hypothesis import strategies as st
 from manasolver.models.board.load import load_state
 from manasolver.models.carddb import default_db
 from manasolver.models.errors import ManasolverError
-from manasolver.solver import sessions
-from manasolver.solver.demo import example_state
-from manasolver.solver.protocol import answer
+from manasolver.solver.service import sessions
+from manasolver.solver.service.demo import example_state
+from manasolver.solver.service.protocol import answer
 from paths import REPO
 
-CLI = [sys.executable, "-m", "manasolver.solver.cli"]
+CLI = [sys.executable, "-m", "manasolver.solver.service.cli"]
 
 #: A small board of real cards: basics, a dual, a dork (sick), a Signet, a pain land.
 BOARD: dict[str, Any] = {
@@ -536,7 +536,7 @@ def test_batch_answers_repeated_queries_byte_for_byte_as_a_fresh_engine_does() -
     a land tapped and untapped between rounds: every line ``manasolver batch`` writes is the line
     ``json.dumps`` writes of the answer worked out here on that board loaded afresh (kept answers
     and boards recognised by their text change no byte)."""
-    from manasolver.solver import board_cache
+    from manasolver.solver.service import boards as board_cache
     rounds = [[], [{"tap": "i1"}, {"tap": "dual"}], [{"untap": "i1"}], [], [{"untap": "dual"}]]
     lines = [{"id": "open", "query": "open", "state": BOARD}]
     want = ['{"id": "open", "board": "HANDLE"}']

@@ -1,7 +1,7 @@
 """Light queries stay light: no optimiser library is imported to answer them (STYLE 12).
 
 A fresh interpreter answers a plain ``can_pay``, ``could_produce`` and ``mana_value`` on the
-bundled commander example through :func:`manasolver.solver.protocol.answer`, then reports
+bundled commander example through :func:`manasolver.solver.service.protocol.answer`, then reports
 which heavy libraries it has imported.  ``ortools`` (CP-SAT, about 0.3 s to import with numpy
 and pandas), ``networkx`` and ``constraint`` (python-constraint2) load only inside the backends
 that need them, so none of them may be in ``sys.modules`` afterwards.
@@ -18,8 +18,8 @@ HEAVY = ("ortools", "networkx", "constraint")
 
 _CHILD = textwrap.dedent("""
     import json, sys
-    from manasolver.solver.demo import example_state
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.demo import example_state
+    from manasolver.solver.service.protocol import answer
 
     state = example_state("commander")
     answers = {

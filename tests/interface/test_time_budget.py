@@ -21,14 +21,14 @@ from typing import Any
 
 import pytest
 from manasolver.solver.budget import QUERY_BUDGET, current, query_budget
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 GENEROUS = 4 * QUERY_BUDGET
 
 
 def _example(name: str) -> dict[str, Any]:
     board: dict[str, Any] = json.loads(
-        resources.files("manasolver.solver").joinpath(f"examples/{name}.json").read_text())
+        resources.files("manasolver.solver.service").joinpath(f"examples/{name}.json").read_text())
     return board
 
 
@@ -247,7 +247,7 @@ def test_the_lexicographic_slack_levels_stop_at_the_deadline() -> None:
     from manasolver.models.cost import ManaCost
     from manasolver.solver.backends.cpsat.model import build_model
     from manasolver.solver.backends.cpsat.solve import _lexicographic
-    from manasolver.solver.protocol import build_request
+    from manasolver.solver.service.protocol import build_request
     from manasolver.solver.queries import prepare
     req = build_request({"query": "pay", "state": LIFE_SHORT, "cost": LIFE_SHORT_COST})
     assert req.cost == ManaCost.parse(LIFE_SHORT_COST)

@@ -104,7 +104,7 @@ def test_data_info_says_what_the_data_holds() -> None:
 
 def test_cards_info_command(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """``manasolver cards info`` prints the count, the newest set with its date and the source."""
-    from manasolver.solver.cli import main
+    from manasolver.solver.service.cli import main
 
     monkeypatch.delenv("MANASOLVER_CARDS", raising=False)
     assert main(["cards", "info"]) == 0

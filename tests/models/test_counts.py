@@ -280,7 +280,7 @@ def test_counts_through_the_protocol_and_batch() -> None:
     import subprocess
     import sys
 
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
 
     board = json.loads((EXAMPLES /
                         "basics.json").read_text(encoding="utf-8"))
@@ -292,7 +292,7 @@ def test_counts_through_the_protocol_and_batch() -> None:
         {"query": "counts", "state": {"players": [{"name": "a"}],
                                       "battlefield": [{"id": "x", "card": "Forrest"}]}, "id": 2},
     ))
-    run = subprocess.run([sys.executable, "-m", "manasolver.solver.cli", "batch"], input=lines, check=False,
+    run = subprocess.run([sys.executable, "-m", "manasolver.solver.service.cli", "batch"], input=lines, check=False,
                          capture_output=True, text=True, timeout=60)
     first, second = (json.loads(line) for line in run.stdout.splitlines())
     assert first == {"id": 1, **expected}

@@ -12,7 +12,7 @@ from manasolver.models.carddb import CardDB
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import C, G, U, W, parse_symbol
 from manasolver.models.text.triggers import triggers_of
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 
 @pytest.fixture(scope="module")

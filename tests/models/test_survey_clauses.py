@@ -10,7 +10,7 @@ from typing import Any
 
 from manasolver.models.carddb import default_db
 from manasolver.models.text.restrictions import read_restriction
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 from cards import json_board as _board
 

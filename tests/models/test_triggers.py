@@ -26,7 +26,7 @@ from manasolver.models.text.triggers import (
     parse_triggers,
     triggers_of,
 )
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 NISSA = {"name": "Nissa, Worldsoul Speaker", "type_line": "Legendary Creature — Elf Druid",
          "mana_cost": "{3}{G}",
@@ -312,7 +312,7 @@ def test_aura_tap_damage_is_in_the_payment() -> None:
     """CR 603.2: Contaminated Ground ("Whenever enchanted land becomes tapped, its controller
     loses 2 life") makes tapping the enchanted land cost life: the payment says so, and
     min_life taps another land when one will do."""
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
     state = {"players": [{"name": "you"}],
              "battlefield": [{"id": "s1", "card": "Swamp"}, {"id": "s2", "card": "Swamp"},
                              {"id": "cg", "card": "Contaminated Ground", "attached_to": "s1"}]}
@@ -325,7 +325,7 @@ def test_aura_tap_damage_is_in_the_payment() -> None:
 def test_unread_tap_triggers_refuse_payments() -> None:
     """A trigger on becoming tapped that payments don't apply (Seizures: 3 damage unless its
     controller pays {3}) is reported as unsupported by pay, never left out of the answer."""
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
     state = {"players": [{"name": "you"}],
              "battlefield": [{"id": "c", "card": "Grizzly Bears"}, {"id": "s1", "card": "Swamp"},
                              {"id": "z", "card": "Seizures", "attached_to": "c"}]}

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from manasolver.models.board.load import load_state
 from manasolver.models.cost import ManaCost
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 from manasolver.solver.request import PaymentRequest
 
 

@@ -1,7 +1,7 @@
 """Effects of other permanents and payment rules on real cards, asked through the JSON protocol.
 
 Each board is SPEC §4 JSON naming cards of the bundled database; each answer comes from
-:func:`manasolver.solver.protocol.answer`, and every payment it states is given back to the
+:func:`manasolver.solver.service.protocol.answer`, and every payment it states is given back to the
 protocol's ``validate``, which must call it legal.  The rules: haste given by another permanent
 (CR 302.6, 702.10, 613.1f), convoke given to a spell (Chief Engineer, CR 702.51), a spell's own
 spending rule (Myr Superion), "rather than pay that mana" (K'rrik), Celestial Dawn's spending
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 
 def _board(*perms: dict[str, Any], life: int = 20, pool: str = "") -> dict[str, Any]:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from manasolver.models.board.dump import state_to_json
 from manasolver.models.board.load import load_state
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 from cards import json_board, pay_validated as _pay
 

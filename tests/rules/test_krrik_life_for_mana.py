@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 
 def _board(*cards: str, life: int = 20, controller: str = "you") -> dict[str, Any]:

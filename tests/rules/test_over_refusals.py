@@ -24,7 +24,7 @@ from brute import brute
 from cards import pay_validated
 from manasolver.models.board.load import load_state
 from manasolver.models.cost import ManaCost
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 from manasolver.solver.request import DEFAULT_POLICY, PaymentRequest, Policy
 
 #: A Prism token as Diamond Kaleidoscope makes it (SPEC §4 characteristics).

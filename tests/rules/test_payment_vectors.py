@@ -29,7 +29,7 @@ def payable_everywhere(req: PaymentRequest) -> bool:
 
 def test_T39_no_mana_cost_is_unpayable() -> None:
     """CR 118.6, 202.1b: a card with no mana cost can't be cast by paying it (protocol)."""
-    from manasolver.solver import protocol
+    from manasolver.solver.service import protocol
     out = protocol.answer({"query": "can_pay", "state": {"players": [{"name": "you"}],
                                                           "battlefield": []},
                            "spell": {"card": "Ancestral Vision"}})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 
 def board(*cards: str | dict[str, Any], life: int = 20, energy: int = 0, **player: Any) -> dict[str, Any]:

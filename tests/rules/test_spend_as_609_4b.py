@@ -1,7 +1,7 @@
 """Spending mana as though it were mana of another color or type (CR 609.4b), on real cards.
 
 Each board is SPEC §4 JSON naming cards of the bundled database, asked through
-:func:`manasolver.solver.protocol.answer`; every payment an answer states is given back to the
+:func:`manasolver.solver.service.protocol.answer`; every payment an answer states is given back to the
 protocol's ``validate``, which must call it legal.  Chromatic Orrery and Mycosynth Lattice let any
 mana pay a colored symbol, never ``{C}`` ("any color" is not colorless, CR 105.1); Celestial Dawn
 lets white mana pay colored symbols and other mana only what colorless mana pays (generic, ``{C}``,
@@ -17,7 +17,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 
 def _board(*perms: dict[str, Any], life: int = 20) -> dict[str, Any]:
@@ -344,7 +344,7 @@ def test_609_4b_chromatic_orrery_missing_mana_is_written_as_generic() -> None:
     """CR 609.4b: under Chromatic Orrery any mana pays {U}, so what is missing for {U}{U} from one
     Mountain is one more mana of any type, written {1} (not a six-type hybrid, which no cost has);
     a {C} still needs colorless mana."""
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
     state = {"players": [{"name": "you"}, {"name": "opponent"}],
              "battlefield": [{"id": "o", "card": "Chromatic Orrery", "tapped": True},
                              {"id": "m", "card": "Mountain"}]}
@@ -358,7 +358,7 @@ def test_609_4b_chromatic_orrery_beside_plaza_of_harmony_is_answered() -> None:
     """Plaza of Harmony mirrors what lands could produce (CR 106.7); Chromatic Orrery changes what
     mana pays (609.4b), not what a land could produce, so the Plaza is read, not refused, and its
     {C} pays a {U} under the Orrery."""
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
     state = {"players": [{"name": "you"}, {"name": "opponent"}],
              "battlefield": [{"id": "o", "card": "Chromatic Orrery", "tapped": True},
                              {"id": "m", "card": "Mountain"}, {"id": "s", "card": "Plaza of Harmony"}]}

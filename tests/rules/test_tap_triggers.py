@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from manasolver.models.text.tap_triggers import read_tap_trigger
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 from cards import json_board as _board, pay_validated as _pay
 

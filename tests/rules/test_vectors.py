@@ -11,7 +11,7 @@ where one vector is several boards), ``rule`` (the rule or ruling it checks), ``
   every payment a backend returns passes the independent ``validate``;
 * ``"protocol"``: board JSON of real cards (``battlefield`` names or permanent objects with ids
   ``p0``, ``p1``, …; ``opponent``: the opponent's, ids ``o0``, …), asked through
-  :func:`manasolver.solver.protocol.answer`; every payable ``pay`` answer, read back from its
+  :func:`manasolver.solver.service.protocol.answer`; every payable ``pay`` answer, read back from its
   JSON, must pass the protocol's ``validate``.
 
 On failure the runner prints every broken expectation and a breakdown per source: what each
@@ -31,7 +31,7 @@ from manasolver.models.cost import ManaCost
 from manasolver.models.state import GameState, Turn
 from manasolver.solver import queries
 from manasolver.solver.casting.announce import announce
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 from manasolver.solver.request import Modifier, PaymentRequest
 from paths import TEST_DATA
 

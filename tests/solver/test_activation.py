@@ -12,7 +12,7 @@ import pytest
 from manasolver.models.text.activated import activated_abilities
 from manasolver.models.carddb import default_db
 from manasolver.models.text.keyword_costs import keyword_costs
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 ROIL = {"id": "rc", "name": "Roil Cartographer", "type_line": "Creature — Merfolk Scout",
         "mana_cost": "{2}{U}",
@@ -313,7 +313,7 @@ def test_the_engine_payment_carries_the_ability_life() -> None:
     there, refusing a payment whose life is less before anything else."""
     import dataclasses
     from manasolver.solver import queries
-    from manasolver.solver.protocol import build_request
+    from manasolver.solver.service.protocol import build_request
     from manasolver.solver.validate import validate
     shrine = {"id": "c", "name": "Test Shrine", "type_line": "Artifact", "mana_cost": "{1}",
               "oracle_text": "{1}, Pay 3 life: Draw a card."}

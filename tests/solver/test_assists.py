@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from manasolver.models.cost import ManaCost
 from manasolver.solver.payment import Payment
-from manasolver.solver.protocol import answer, build_request
+from manasolver.solver.service.protocol import answer, build_request
 from manasolver.solver.validate import validate
 
 

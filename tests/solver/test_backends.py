@@ -457,7 +457,7 @@ def test_max_x_with_three_signets_and_a_reduction_is_zero_not_unpayable() -> Non
     their {1}: X=0 costs nothing, so the largest X is 0.  CP-SAT's cycle-cut relaxation lets the
     Signets pay one another and reaches a large X; its later stages' optima are bounds only while
     the earlier stages match, so the exact model must not inherit them (found by hypothesis)."""
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
 
     board = {"players": [{"name": "you", "life": 1}, {"name": "opponent"}],
              "battlefield": [{"id": f"s{i}", "card": "Azorius Signet"} for i in range(3)]}

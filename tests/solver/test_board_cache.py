@@ -1,4 +1,4 @@
-"""Boards recognised by content (:mod:`manasolver.solver.board_cache`): the same board sent again
+"""Boards recognised by content (:mod:`manasolver.solver.service.boards`): the same board sent again
 is the same loaded ``GameState``; a board with any difference of content or type, or read with
 another card file, never gets another board's state; errors are never kept; the memo of checks
 refuses on a kept board exactly as on a fresh one.
@@ -15,9 +15,9 @@ from typing import Any
 from manasolver.models.board.load import load_state
 from manasolver.models.carddb import default_db
 from manasolver.models.errors import ManasolverError
-from manasolver.solver import board_cache
-from manasolver.solver.decode import load_state_field
-from manasolver.solver.protocol import answer
+from manasolver.solver.service import boards as board_cache
+from manasolver.solver.service.decode import load_state_field
+from manasolver.solver.service.protocol import answer
 
 BOARD: dict[str, Any] = {
     "players": [{"name": "you", "life": 20}, {"name": "opponent"}],
@@ -194,7 +194,7 @@ def test_load_state_field_goes_through_the_cache() -> None:
 # -- boards recognised by their text, and kept answers ------------------------------------------
 
 def _decode(text: str) -> dict[str, Any] | None:
-    from manasolver.solver.protocol import JSON_DECODER
+    from manasolver.solver.service.protocol import JSON_DECODER
     return board_cache.decode_query(text, JSON_DECODER.scan_once, JSON_DECODER.decode)
 
 
@@ -244,7 +244,7 @@ def test_a_query_line_decodes_as_json_loads_decodes_it() -> None:
 
 
 def test_a_board_sent_again_as_text_is_its_first_decoded_object_and_state() -> None:
-    from manasolver.solver.protocol import answer_line
+    from manasolver.solver.service.protocol import answer_line
     board_cache.clear()
     text = _line(BOARD)
     first = _decode(text)
@@ -268,7 +268,7 @@ def test_a_board_sent_again_as_text_is_its_first_decoded_object_and_state() -> N
 def test_a_board_text_that_fails_to_load_is_never_kept() -> None:
     bad = json.loads(json.dumps(BOARD))
     bad["battlefield"][0]["card"] = "Forrest"
-    from manasolver.solver.protocol import answer_line
+    from manasolver.solver.service.protocol import answer_line
     for _ in range(3):
         got = answer_line(_line(bad))
         assert got["error"]["code"] == "unknown_card" and got["error"]["where"] == "battlefield[0].card"
@@ -281,7 +281,7 @@ def test_answers_written_from_kept_answers_are_the_answers_worked_out_again() ->
     """Through the batch writer (the kept answer's text with the line's id) and the Python API (a
     fresh copy), every answer equals the one worked out on a board loaded afresh, and a caller
     changing an answer it got changes no later answer."""
-    from manasolver.solver.protocol import answer_line_text
+    from manasolver.solver.service.protocol import answer_line_text
     queries = [{"query": "pay", "cost": "{G}"}, {"query": "can_pay", "cost": "{G}{U}{G}"},
                {"query": "max_x", "cost": "{X}{G}"}, {"query": "options"}, {"query": "could_produce"},
                {"query": "counts"}, {"query": "payments", "cost": "{1}", "limit": 2},
@@ -296,7 +296,7 @@ def test_answers_written_from_kept_answers_are_the_answers_worked_out_again() ->
             board_cache.clear() if round_ == 0 else None
             assert answer_line_text(json.dumps(full)) == want, (round_, query)
     line = json.dumps({"query": "pay", "cost": "{G}", "state": BOARD})
-    from manasolver.solver.protocol import answer_line
+    from manasolver.solver.service.protocol import answer_line
     got = answer_line(line)
     got["payment"]["activations"].clear()
     assert answer_line(line)["payment"]["activations"] != []

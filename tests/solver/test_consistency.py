@@ -18,7 +18,7 @@ import pytest
 from answer_schema import check
 from manasolver.benchmarks import consistency
 from manasolver.solver.budget import query_budget
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 
 def test_consistency_short_run_finds_no_disagreement() -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from answer_schema import answer_validator
 from manasolver.solver.budget import query_budget
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 
 def _board(*perms: dict[str, Any]) -> dict[str, Any]:

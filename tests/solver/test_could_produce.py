@@ -262,7 +262,7 @@ def test_real_cards_nykthos_could_produce_the_colors_of_its_devotion() -> None:
 
 def test_nykthos_could_produce_through_the_protocol() -> None:
     # SPEC §5 could_produce: the answer lists the devotion colors in WUBRG order, then C.
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
     state = {"players": [{"name": "you"}, {"name": "opp"}],
              "battlefield": [{"id": "n", "card": "Nykthos, Shrine to Nyx"},
                              {"id": "k", "card": "Kitchen Finks"},
@@ -274,7 +274,7 @@ def test_tap_cost_sources_and_battlefield_spirit_guides() -> None:
     """CR 106.7 (could produce ignores costs): Heritage Druid could produce {G}, Urza {U},
     Birchlore Rangers any color; a Spirit Guide on the battlefield produces nothing there
     (its ability works from the hand) and no longer makes the query unsupported."""
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
     board = {"players": [{"name": "you"}],
              "battlefield": [{"id": "h", "card": "Heritage Druid"}, {"id": "u", "card": "Urza, Lord High Artificer"},
                              {"id": "b", "card": "Birchlore Rangers"}, {"id": "s", "card": "Simian Spirit Guide"}]}

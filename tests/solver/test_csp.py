@@ -130,7 +130,7 @@ def test_commander_board_lists_a_hundred_valid_payments_fast() -> None:
     import json
     from pathlib import Path
 
-    from manasolver.solver import protocol
+    from manasolver.solver.service import protocol
     path = Path(protocol.__file__).parent / "examples" / "commander.json"
     if not path.exists():
         pytest.skip("the bundled commander example is absent")

@@ -243,7 +243,7 @@ def test_castability_cli_lists_every_unknown_card(tmp_path: Path) -> None:
     deck.write_text('<?xml version="1.0"?>\n<cockatrice_deck version="1">\n<zone name="main">\n'
                     '<card number="30" name="Mountian"/>\n<card number="30" name="Lightning Blot"/>\n'
                     "</zone>\n</cockatrice_deck>\n", encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "manasolver.solver.cli", "castability", str(deck),
+    proc = subprocess.run([sys.executable, "-m", "manasolver.solver.service.cli", "castability", str(deck),
                            "--samples", "100"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert "'Mountian' (line 4 <card>; did you mean Mountain" in proc.stderr
@@ -253,7 +253,7 @@ def test_castability_cli_lists_every_unknown_card(tmp_path: Path) -> None:
 def test_castability_cli_runs_an_mtgo_dek_file() -> None:
     """The MTGO .dek of Power of Prophecy through ``castability --json``: every spell of the deck
     gets its rows (Sleep at {2}{U}{U})."""
-    proc = subprocess.run([sys.executable, "-m", "manasolver.solver.cli", "castability",
+    proc = subprocess.run([sys.executable, "-m", "manasolver.solver.service.cli", "castability",
                            str(DECKS / "mtgo-power-of-prophecy-m11.dek"), "--samples", "200", "--turns", "1-4",
                            "--json"], capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr

@@ -25,7 +25,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from manasolver.models.cost import ManaCost
 from manasolver.benchmarks import boards as bd
-from manasolver.solver import protocol, queries
+from manasolver.solver import queries
+from manasolver.solver.service import protocol
 from manasolver.solver.backends import fastopt
 from manasolver.solver.backends.problem import Solution, to_payment
 from manasolver.solver.backends.cpsat import CpSatBackend
@@ -246,7 +247,7 @@ def test_the_same_board_sent_again_reuses_its_search() -> None:
     search built for the first one by content: its modes, keep terms and tables are not
     built again."""
     from manasolver.solver.backends.fastopt.search import search_for
-    from manasolver.solver import board_cache
+    from manasolver.solver.service import boards as board_cache
     board_json = bd.commander_board(2)
 
     def prepared() -> "queries.Problem":

@@ -10,7 +10,8 @@ import pytest
 
 from manasolver.benchmarks import boards
 from manasolver.benchmarks.client import varied_board
-from manasolver.solver import protocol, queries
+from manasolver.solver import queries
+from manasolver.solver.service import protocol
 from manasolver.solver.backends.fastopt.keep import KeepTerms
 from manasolver.solver.backends.matching import UnitKind, hall_ok
 from manasolver.solver.request import DEFAULT_POLICY

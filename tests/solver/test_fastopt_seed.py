@@ -48,7 +48,8 @@ from cards import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from manasolver.benchmarks import client
-from manasolver.solver import protocol, queries
+from manasolver.solver import queries
+from manasolver.solver.service import protocol
 from manasolver.solver.backends.cpsat import CpSatBackend
 from manasolver.solver.backends.fastopt import FastOptBackend, evaluate
 from manasolver.solver.backends.fastopt import seed as seed_mod

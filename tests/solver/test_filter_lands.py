@@ -15,8 +15,8 @@ from manasolver.models.carddb import default_db
 from manasolver.models.cost import ManaCost
 from manasolver.solver import queries
 from manasolver.solver.backends.fastopt.filters import solve_converters
-from manasolver.solver.protocol import answer, build_request
-from manasolver.solver.demo import example_state
+from manasolver.solver.service.protocol import answer, build_request
+from manasolver.solver.service.demo import example_state
 from manasolver.solver.request import PaymentRequest, Policy
 
 

@@ -190,7 +190,7 @@ def test_ten_filters_and_ten_basics_keep_counterspell() -> None:
     tapping no Island (Counterspell stays castable) and one Mountain of two (Bolt too); the
     search's vector loses nothing kept."""
     from manasolver.benchmarks.filters import boards
-    from manasolver.solver.protocol import answer, build_request
+    from manasolver.solver.service.protocol import answer, build_request
 
     state = boards()["ten filters + ten basics"]
     q = {"query": "pay", "state": state, "cost": "{U}{U}"}

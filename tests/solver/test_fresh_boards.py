@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 
 def _board(perms: list[dict[str, Any]], commander: str | None = None, life: int = 20) -> dict[str, Any]:

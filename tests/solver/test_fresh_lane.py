@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 from manasolver.benchmarks import boards as bd
 from manasolver.models.carddb import default_db
-from manasolver.solver import board_cache, fresh
-from manasolver.solver.protocol import answer, answer_line_text
+from manasolver.solver import fresh
+from manasolver.solver.service import boards as board_cache
+from manasolver.solver.service.protocol import answer, answer_line_text
 
 #: Real cards: quiet ones the lane sums, and ones that must send the board the full way.
 QUIET = ("Forest", "Island", "Swamp", "Mountain", "Plains", "Wastes", "Snow-Covered Forest", "Tropical Island",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 ELVES = [{"id": f"elf{i}", "card": "Llanowar Elves", "sick": True} for i in range(3)]
 

@@ -387,7 +387,7 @@ def test_spec_5_cut_short_options_lists_reached_pools_not_the_empty_stand_in(bud
 def test_cr_605_1a_spirit_guide_in_hand_makes_options_incomplete() -> None:
     """A Spirit Guide in the hand can add mana now (CR 605.1a, 605.3a): until options counts it,
     the answer says it is incomplete and names the card, rather than leaving it out silently."""
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
     board = {"players": [{"name": "you", "hand": ["Lightning Bolt", "Simian Spirit Guide"]}],
              "battlefield": [{"id": "f", "card": "Forest"}]}
     out = answer({"query": "options", "state": board})

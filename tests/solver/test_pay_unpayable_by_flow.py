@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from manasolver.solver import queries
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 
 def test_pay_of_an_unpayable_cost_on_plain_lands_asks_no_optimiser(monkeypatch: pytest.MonkeyPatch) -> None:

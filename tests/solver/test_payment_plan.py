@@ -15,7 +15,7 @@ import pytest
 from manasolver.models.carddb import default_db
 from manasolver.models.errors import ManasolverError
 from manasolver.solver import answer
-from manasolver.solver.demo import example_state
+from manasolver.solver.service.demo import example_state
 
 DECKS = Path(__file__).resolve().parents[2] / "data" / "decks"
 

@@ -18,9 +18,9 @@ import pytest
 
 from manasolver.benchmarks import boards as bd
 from manasolver.solver import queries
-from manasolver.solver.demo import example_state
+from manasolver.solver.service.demo import example_state
 from manasolver.solver.payment_writer import Written, direct_json, finish_json, writes_directly
-from manasolver.solver.protocol import answer, build_request
+from manasolver.solver.service.protocol import answer, build_request
 
 _EXAMPLE_COSTS = ("{2}{W/U}{B/P}", "{1}{B/P}{B/P}", "{W}{W}{W}", "{2/W}{2/U}", "{C}", "{G}", "{5}{R}{R}",
                   "{U}{U}{R}{R}", "{W}{U}{B}{R}{G}", "{2}{G}")

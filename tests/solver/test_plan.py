@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from manasolver.solver import api
-from manasolver.solver.protocol import answer
+from manasolver.solver.service import api
+from manasolver.solver.service.protocol import answer
 
 LETTERS = "WUBRGC"
 
@@ -396,7 +396,7 @@ def test_plan_in_batch_and_the_python_api() -> None:
     import sys
     line = json.dumps({"query": "plan", "id": 7, "state": board("Sol Ring"),
                        "costs": [{"cost": "{1}"}, {"cost": "{1}"}]})
-    done = subprocess.run([sys.executable, "-m", "manasolver.solver.cli", "batch"], input=line + "\n",
+    done = subprocess.run([sys.executable, "-m", "manasolver.solver.service.cli", "batch"], input=line + "\n",
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)

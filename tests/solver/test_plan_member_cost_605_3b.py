@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 STATE = {"players": [{"name": "you", "life": 7, "pool": "{G}"}, {"name": "opp"}],
          "battlefield": [{"id": "grotto", "card": "Shimmering Grotto"}, {"id": "s1", "card": "Swamp"},

@@ -3,7 +3,7 @@ the least missing mana (CR 601.2g-h: an ability that costs mana is paid from man
 
 from __future__ import annotations
 
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 
 def _board(*cards: str) -> dict[str, object]:

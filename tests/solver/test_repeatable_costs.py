@@ -13,7 +13,7 @@ from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 from manasolver.models.board.load import load_state
 from manasolver.models.cost import ManaCost
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 #: Not in the bundled card data: its text as printed, given inline.
 SHIRE_SCARECROW = {"name": "Shire Scarecrow", "type_line": "Artifact Creature — Scarecrow", "mana_cost": "{2}",

@@ -805,7 +805,7 @@ def test_cr_602_2b_the_source_an_ability_sacrifices_is_not_altar_fodder() -> Non
     """Mind Stone's "{1}, {T}, Sacrifice Mind Stone: Draw a card.": its costs are paid in 601.2h,
     after the mana abilities, so Krark-Clan Ironworks can't sacrifice Mind Stone for the {1}
     (it would be gone); Ironworks may sacrifice itself instead."""
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
     board_ = {"players": [{"name": "you"}], "battlefield": [{"id": "ms", "card": "Mind Stone"},
                                                            {"id": "k", "card": "Krark-Clan Ironworks"}]}
     query = {"state": board_, "spell": {"permanent": "ms", "ability": 0}}

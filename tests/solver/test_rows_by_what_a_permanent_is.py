@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from manasolver.models.board.load import load_state
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 from manasolver.solver.supply.build import build_supply
 
 

@@ -330,7 +330,7 @@ def _criteria(p: Payment, req: PaymentRequest, criteria: Sequence[str]) -> tuple
             out.append(p.energy)
         elif c == "keep_colors":
             # Colors the permanents left untapped could still make (solver.policy: "no longer
-            # producible by what stays untapped"), as solver.pools.keepable states it: a
+            # producible by what stays untapped"), as solver.keepable states it: a
             # cost-free activation, or a converter (its mana cost one colored or {C} symbol,
             # all of a permanent's converters asking the same) paid along a chain of other
             # untapped permanents that starts from a cost-free activation of a permanent

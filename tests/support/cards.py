@@ -232,7 +232,7 @@ def json_board(*cards: str | dict[str, Any]) -> dict[str, Any]:
 def pay_validated(state: dict[str, Any], cost: str) -> dict[str, Any]:
     """The protocol's ``pay`` answer for ``cost`` on the JSON board ``state``; a payable one's
     payment is first given back to the protocol's ``validate``, which must call it legal."""
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
 
     out = answer({"query": "pay", "state": state, "cost": cost})
     if out.get("payable"):

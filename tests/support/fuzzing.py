@@ -17,7 +17,7 @@ from typing import Any
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 #: ``MANASOLVER_FUZZ=long``: the longer run, on demand.
 LONG = os.environ.get("MANASOLVER_FUZZ", "").lower() == "long"

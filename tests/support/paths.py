@@ -5,6 +5,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 TESTS = REPO / "tests"
 TEST_DATA = TESTS / "data"
-EXAMPLES = REPO / "solver" / "examples"
+EXAMPLES = REPO / "solver" / "service" / "examples"
 #: The card data in the repository (``data/cards.jsonl.gz``, the source of the bundled database).
 CARD_DATA = REPO / "data"

@@ -16,7 +16,7 @@ def serving(*args: str) -> Iterator[str]:
     """Start the server (``args`` added to ``serve --port 0``), yield the URL of its listening
     line (``http://127.0.0.1:PORT/``), stop it, and fail if it wrote a traceback."""
     stderr = tempfile.NamedTemporaryFile("w+", suffix=".stderr", delete=False)
-    proc = subprocess.Popen([sys.executable, "-m", "manasolver.solver.cli", "serve", "--port", "0", *args],
+    proc = subprocess.Popen([sys.executable, "-m", "manasolver.solver.service.cli", "serve", "--port", "0", *args],
                             stdout=subprocess.PIPE, stderr=stderr, text=True)
     assert proc.stdout is not None
     first = proc.stdout.readline()

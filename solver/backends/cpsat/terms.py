@@ -21,7 +21,7 @@ from manasolver.models.symbols import TYPE_BITS
 from manasolver.solver.backends.cpsat.variables import Model, Src
 from manasolver.solver.backends.problem import Problem, kept_spend_table
 from manasolver.solver.policy import keep_counts
-from manasolver.solver.pools.keepable import keepable
+from manasolver.solver.keepable import keepable
 from manasolver.solver.supply.model import Option
 
 __all__ = ["add_terms"]
@@ -125,7 +125,7 @@ def _keep_colors(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
                  inst: dict[tuple[int, int, int], Any], terms: dict[str, tuple[Any, int]],
                  class_assists: dict[int, Any] | None = None) -> None:
     """keep_colors: colors the unused members could still make
-    (:mod:`manasolver.solver.pools.keepable`): with a free option (not one that sacrifices or
+    (:mod:`manasolver.solver.keepable`): with a free option (not one that sacrifices or
     taps other permanents), or with a converter (a filter land) that fires: its class has an
     unused member and its symbol is paid by an unused starter class or by a converter that
     fires before it (an integer level per converter orders the chain, so no converter pays

@@ -14,7 +14,7 @@ vector at every node:
   lost below (using more never helps), so a node checks only the costs its parent kept
   (:meth:`KeepTracker.lost`).
 * ``keep_colors``: the colors kept depend only on *which* classes still have a member left
-  (:func:`~manasolver.solver.pools.keepable.kept_colors` reads ``left > 0``), so the loss
+  (:func:`~manasolver.solver.keepable.kept_colors` reads ``left > 0``), so the loss
   is remembered per set of exhausted classes, a bit mask (:meth:`KeepTracker.colors_lost`).
 
 Both terms only grow as members are used, which is what lets the search bound a node by

@@ -48,7 +48,7 @@ from manasolver.solver.backends.fastopt.modes import merged_pick
 from manasolver.solver.backends.matching import hall_ok
 from manasolver.solver.backends.problem import Problem, Solution
 from manasolver.solver.casting.announce import Form
-from manasolver.solver.pools.keepable import converter_input
+from manasolver.solver.keepable import converter_input
 from manasolver.solver.supply.model import Option, SourceClass
 
 __all__ = ["MAX_NODES", "MAX_STEPS", "fires", "solve_converters"]

@@ -8,7 +8,7 @@ along many branches):
   hand) the members left unused can no longer pay, by Hall's condition over the units
   of their free, exclusive, unrestricted options (:meth:`KeepTerms.keep_lost`);
 * ``keep_colors``: how many colors the members left unused can't make any more, filter
-  lands fed by other untapped members included (:mod:`manasolver.solver.pools.keepable`;
+  lands fed by other untapped members included (:mod:`manasolver.solver.keepable`;
   :meth:`KeepTerms.colors_lost`), and a lower bound on it when only some classes are
   decided (:meth:`KeepTerms.colors_lost_bound`).
 """
@@ -23,7 +23,7 @@ from manasolver.solver.backends.matching import demand_sets
 from manasolver.solver.backends.problem import Problem, kept_spend_table
 from manasolver.solver.casting.announce import Form, announce
 from manasolver.solver.policy import keep_counts
-from manasolver.solver.pools.keepable import keepable
+from manasolver.solver.keepable import keepable
 from manasolver.solver.supply.model import Option
 
 __all__ = ["KeepTerms"]
@@ -118,7 +118,7 @@ class KeepTerms:
                 self.shape_ok = False
         # Colors each class could still make (cost-free options, restricted ones too, as
         # CP-SAT counts them, and converters such as filter lands fed by other untapped
-        # members: solver.pools.keepable).
+        # members: solver.keepable).
         self.keepable = keepable(sup)
         self.class_colors = [self.keepable.class_colors(k) for k in range(len(sup.classes))]
         self.able_colors = self.keepable.kept(self.class_cap)

@@ -23,9 +23,9 @@ from manasolver.benchmarks.boards import costs_for, small_board
 from manasolver.models.carddb import default_db
 from manasolver.solver.castability.deck import load_deck
 from manasolver.solver.castability.run import CHUNK, Options, run
-from manasolver.solver.parallel.batch import LINES
+from manasolver.solver.service.parallel.batch import LINES
 
-CLI = [sys.executable, "-m", "manasolver.solver.cli"]
+CLI = [sys.executable, "-m", "manasolver.solver.service.cli"]
 DECK = Path(__file__).resolve().parents[2] / "data" / "decks" / "izzet.txt"
 
 

@@ -4,7 +4,7 @@ The page is plain HTML, JavaScript and CSS in ``static/`` (no build step), with 
 symbols (``static/fonts``, SIL OFL 1.1; the rules of its CSS that the page uses, MIT; both
 notices in ``static/LICENSES``).  It asks the server it came from and nothing else: card names
 from ``GET /v1/cards`` (:mod:`.search`), the bundled boards from ``GET /v1/examples``, answers
-from ``POST /v1/query``.  This module gives :mod:`~manasolver.solver.serve` the files: a request
+from ``POST /v1/query``.  This module gives :mod:`~manasolver.solver.service.serve` the files: a request
 names one of the files listed here when the package is first asked, never a path on disk, so
 ``/static/../x`` is simply not among them.
 """
@@ -76,9 +76,9 @@ def static_file(name: str) -> tuple[bytes, str] | None:
 
 
 def examples(questions: list[tuple[str, str, dict[str, Any]]] | None = None) -> list[dict[str, Any]]:
-    """The bundled example boards (``solver/examples/*.json``), each ``{"name", "state",
+    """The bundled example boards (``solver/service/examples/*.json``), each ``{"name", "state",
     "questions": [{"text", "query"}]}`` with the questions asked of it in ``questions``."""
-    folder = resources.files("manasolver.solver").joinpath("examples")
+    folder = resources.files("manasolver.solver.service").joinpath("examples")
     out = []
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if not entry.name.endswith(".json"):

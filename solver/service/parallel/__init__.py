@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from manasolver.solver.parallel.core import Future, ParallelError, Runner, Serial, each_in_order, in_order
+from manasolver.solver.service.parallel.core import Future, ParallelError, Runner, Serial, each_in_order, in_order
 
 __all__ = ["Future", "ParallelError", "Runner", "Serial", "each_in_order", "in_order", "open_runner"]
 
@@ -27,10 +27,10 @@ def open_runner(workers: int = 1, dask: str | None = None,
     ``warm`` runs once in each local worker process as it starts (loading the card database)."""
     runner: Runner
     if dask is not None:
-        from manasolver.solver.parallel.cluster import Cluster
+        from manasolver.solver.service.parallel.cluster import Cluster
         runner = Cluster(dask)
     elif workers > 1:
-        from manasolver.solver.parallel.local import Local
+        from manasolver.solver.service.parallel.local import Local
         runner = Local(workers, warm)
     else:
         runner = Serial()

@@ -5,7 +5,7 @@
 engine does not support.  The CLI, ``batch`` and the Python API all go through
 it.  Heavy modules (the solvers) are imported only by the queries that need them.
 
-A payment query travels one way: its fields are decoded (:mod:`~manasolver.solver.decode`),
+A payment query travels one way: its fields are decoded (:mod:`~manasolver.solver.service.decode`),
 the spell is cast or the ability activated up to its payment
 (:mod:`~manasolver.solver.casting.build`; a spell that can't be cast at all, or not now, is
 answered with its reason), what the engine does not model is refused
@@ -13,7 +13,7 @@ answered with its reason), what the engine does not model is refused
 (:mod:`~manasolver.solver.queries`) and its answer encoded.
 
 A query on a kept board (a session's, or a board that a ``batch`` line's text showed to be one
-seen before, :mod:`~manasolver.solver.board_cache`) whose answer no time bound touched is
+seen before, :mod:`~manasolver.solver.service.boards`) whose answer no time bound touched is
 answered from that board's memo the next time the same fields are asked of the same version:
 an answer is a function of the board and the query's fields alone.
 
@@ -38,14 +38,14 @@ from manasolver.models.errors import (
     Unsupported,
 )
 from manasolver.models.symbols import mask_letters
-from manasolver.solver import decode
+from manasolver.solver.service import decode
 from manasolver.solver.budget import query_budget
-from manasolver.solver.decode import load_state_field
+from manasolver.solver.service.decode import load_state_field
 
 if TYPE_CHECKING:
-    from manasolver.solver.board_cache import Kept
+    from manasolver.solver.service.boards import Kept
     from manasolver.solver.request import PaymentRequest
-    from manasolver.solver.sessions import SessionStore
+    from manasolver.solver.service.sessions import SessionStore
 
 __all__ = ["JSON_DECODER", "MAX_DEPTH", "MAX_LINE", "QUERIES", "TOO_DEEP", "TooLong", "answer", "answer_json",
            "answer_line",
@@ -79,7 +79,7 @@ QUERIES: dict[str, frozenset[str]] = {
 #: Sessions (SPEC §5): a query that takes a ``state`` takes a kept ``board`` instead, and ``changes`` to it.
 QUERIES.update({name: fields | {"board", "changes"} for name, fields in QUERIES.items()
                 if "state" in fields and name != "open"})
-#: The queries that handle ``board`` themselves (:mod:`~manasolver.solver.sessions`).
+#: The queries that handle ``board`` themselves (:mod:`~manasolver.solver.service.sessions`).
 _SESSION_QUERIES = frozenset({"open", "update", "close"})
 _COMMON = frozenset({"query", "id", "player", "cards"})
 _MAX_LIMIT = 100_000
@@ -211,7 +211,7 @@ def _kept_text(text: str, qid: Any) -> str:
     return '{"id": ' + head + ", " + text[1:]
 
 
-#: The queries whose answers a kept board keeps (:func:`~manasolver.solver.board_cache.keep_answer`):
+#: The queries whose answers a kept board keeps (:func:`~manasolver.solver.service.boards.keep_answer`):
 #: each answer a function of the board and the query's other fields alone.
 _MEMO_QUERIES = frozenset({"pay", "can_pay", "payments", "max_x", "options", "could_produce", "counts", "validate"})
 #: Fields that are not part of an answer's key: the board is the kept board itself.
@@ -224,7 +224,7 @@ _MEMO_SECONDS = 0.1
 def _memo_slot(query: Any) -> tuple[Kept, bytes] | None:
     """The kept board a query is on and its key there (its fields but ``id`` and the board),
     for a query of :data:`_MEMO_QUERIES` on a session board or on a board that
-    :func:`~manasolver.solver.board_cache.identified` knows; ``None`` for any other."""
+    :func:`~manasolver.solver.service.boards.identified` knows; ``None`` for any other."""
     if type(query) is not dict or query.get("query") not in _MEMO_QUERIES or "changes" in query or "apply" in query:
         return None
     try:
@@ -267,7 +267,7 @@ def _compute(query: Any, slot: tuple[Kept, bytes] | None) -> tuple[dict[str, Any
         blob = marshal.dumps(result)
     except (ValueError, TypeError, RecursionError):
         return result, None
-    from manasolver.solver.board_cache import keep_answer
+    from manasolver.solver.service.boards import keep_answer
     keep_answer(slot[0], slot[1], text, blob)
     return result, text
 
@@ -345,7 +345,7 @@ def bounded_lines(stream: IO[bytes], limit: int = MAX_LINE) -> Iterator[bytes]:
 def _read_line(line: str | bytes, number: int | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The query of one line of ``batch`` input, or the error answer of a line that is none.  A
     board whose text was seen before is not decoded again
-    (:func:`~manasolver.solver.board_cache.decode_query`)."""
+    (:func:`~manasolver.solver.service.boards.decode_query`)."""
     if type(line) is TooLong:
         return {}, BadQuery(f"the line has {line.size} bytes; at most {MAX_LINE} are read",
                             f"line {number}" if number is not None else "").to_json()
@@ -401,10 +401,10 @@ _DECODE = JSON_DECODER.decode
 
 
 def _board_cache() -> ModuleType:
-    """:mod:`~manasolver.solver.board_cache`, imported on first use."""
+    """:mod:`~manasolver.solver.service.boards`, imported on first use."""
     global _BOARD_CACHE
     if _BOARD_CACHE is None:
-        from manasolver.solver import board_cache
+        from manasolver.solver.service import boards as board_cache
         _BOARD_CACHE = board_cache
     return _BOARD_CACHE
 
@@ -413,11 +413,11 @@ _BOARD_CACHE: ModuleType | None = None
 
 
 def _session_store() -> SessionStore:
-    """:data:`~manasolver.solver.sessions.STORE`, imported on first use (an ``import`` statement
+    """:data:`~manasolver.solver.service.sessions.STORE`, imported on first use (an ``import`` statement
     run for every session query is half a microsecond: a fifth of a kept answer's path)."""
     global _STORE
     if _STORE is None:
-        from manasolver.solver.sessions import STORE
+        from manasolver.solver.service.sessions import STORE
         _STORE = STORE
     return _STORE
 
@@ -449,7 +449,7 @@ def _dispatch(query: Any) -> dict[str, Any]:
     if "apply" in query and handle is None and decode.flag(query, "apply"):
         raise BadQuery('"apply" carries a payment out on a kept board: give "board", a handle from open', "apply")
     if ("board" in query or "changes" in query) and name not in _SESSION_QUERIES:
-        from manasolver.solver.sessions import resolve
+        from manasolver.solver.service.sessions import resolve
         query = resolve(query)
     out = _HANDLERS[name](query)
     if handle is not None:
@@ -461,7 +461,7 @@ def _dispatch(query: Any) -> dict[str, Any]:
 
 def build_request(query: dict[str, Any]) -> PaymentRequest:
     """Turn a payment query into a :class:`~manasolver.solver.request.PaymentRequest`: its
-    fields decoded (:mod:`~manasolver.solver.decode`), then the spell cast or the ability
+    fields decoded (:mod:`~manasolver.solver.service.decode`), then the spell cast or the ability
     activated up to the payment (:mod:`~manasolver.solver.casting.build`)."""
     from manasolver.solver.casting import build
     state = decode.load_state_field(query)
@@ -566,7 +566,7 @@ def _q_options(query: dict[str, Any]) -> dict[str, Any]:
     from manasolver.solver.pools import options as options_module
     state = load_state_field(query)
     player = decode.player(query, state)
-    from manasolver.solver.board_cache import checked
+    from manasolver.solver.service.boards import checked
     from manasolver.solver.supply import unmodelled
     checked(state, ("prohibitions", player), (), lambda: unmodelled.guard_prohibitions(state, player))
     checked(state, ("unread_haste", player), (), lambda: unmodelled.guard_unread_haste(state, player))
@@ -637,13 +637,13 @@ def _q_counts(query: dict[str, Any]) -> dict[str, Any]:
 
 def _q_card(query: dict[str, Any]) -> dict[str, Any]:
     """``{"card": CARD}``: the card as the engine reads it (the object ``manasolver card NAME
-    --json`` prints, built by :func:`~manasolver.solver.render.describe_card`)."""
+    --json`` prints, built by :func:`~manasolver.solver.service.render.describe_card`)."""
     name = query.get("card")
     if name is None:
         raise BadQuery('missing "card": the name of a card', "card")
     if not isinstance(name, str):
         raise BadQuery("card must be a card name", "card")
-    from manasolver.solver.render import describe_card
+    from manasolver.solver.service.render import describe_card
     return {"card": describe_card(decode.card_db(query).get(name, "card"))}
 
 
@@ -666,17 +666,17 @@ def _q_guide(query: dict[str, Any]) -> dict[str, Any]:
 
 
 def _q_open(query: dict[str, Any]) -> dict[str, Any]:
-    from manasolver.solver.sessions import open_query
+    from manasolver.solver.service.sessions import open_query
     return open_query(query)
 
 
 def _q_update(query: dict[str, Any]) -> dict[str, Any]:
-    from manasolver.solver.sessions import update_query
+    from manasolver.solver.service.sessions import update_query
     return update_query(query)
 
 
 def _q_close(query: dict[str, Any]) -> dict[str, Any]:
-    from manasolver.solver.sessions import close_query
+    from manasolver.solver.service.sessions import close_query
     return close_query(query)
 
 
@@ -684,8 +684,8 @@ def _refuse_unmodelled(req: PaymentRequest, tap_triggers: bool = True) -> None:
     """Refuse what the payment engine does not model on this board
     (:mod:`~manasolver.solver.supply.unmodelled`): prohibitions on mana abilities, and for
     answers that state life and damage, triggers on becoming tapped.  On a kept board each check
-    runs once per board and what it reads of the request (:func:`~manasolver.solver.board_cache.checked`)."""
-    from manasolver.solver.board_cache import checked
+    runs once per board and what it reads of the request (:func:`~manasolver.solver.service.boards.checked`)."""
+    from manasolver.solver.service.boards import checked
     from manasolver.solver.supply import unmodelled
     state, player, spell = req.state, req.player, req.spell
     checked(state, ("prohibitions", player), (), lambda: unmodelled.guard_prohibitions(state, player))

@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from manasolver.models.carddb import default_db
 from manasolver.solver import answer, answer_line, answer_line_text
-from manasolver.solver.parallel import Runner, each_in_order
+from manasolver.solver.service.parallel import Runner, each_in_order
 
 __all__ = ["BYTES", "LINES", "SESSION_QUERIES", "answer_chunk", "line_chunks", "run_batch", "warm"]
 

@@ -1,7 +1,7 @@
 """The field tables of the protocol's reference (``docs/protocol.md``), written from the definitions.
 
 A table stands in the document between ``<!-- fields: Name -->`` and ``<!-- end -->``; it lists
-each field of the definition ``Name`` of :mod:`~manasolver.solver.schema.types` with its type,
+each field of the definition ``Name`` of :mod:`~manasolver.solver.service.schema.types` with its type,
 whether it is required, and its description (the same text as the JSON Schema's).  The prose and
 the examples around the tables are written by hand; :func:`refresh` rewrites only the tables, so
 the reference can't describe a field the definitions do not have, or miss one they have.
@@ -15,8 +15,8 @@ import typing
 from typing import Any, Union
 
 from manasolver.models.board.schema import LIMITS
-from manasolver.solver.schema import types as defs
-from manasolver.solver.schema.jsonschema import descriptions
+from manasolver.solver.service.schema import types as defs
+from manasolver.solver.service.schema.jsonschema import descriptions
 
 __all__ = ["MARKER", "refresh", "table", "tables_named", "type_text"]
 

@@ -1,7 +1,7 @@
 """``manasolver demo``: real questions on the bundled example boards, answered.
 
 Each question is an ordinary protocol query on a board from
-``solver/examples/``; the demo prints the question, the command line that asks
+``solver/service/examples/``; the demo prints the question, the command line that asks
 it (flags that work, so it can be copied), and the answer as the CLI would, but
 with each permanent named by its card ("Watery Grave", not the board's id
 ``grave``; "Forest (forest2)" where the board holds that card more than once).
@@ -53,7 +53,7 @@ QUESTIONS: list[tuple[str, str, dict[str, Any]]] = [
 
 def example_state(name: str) -> Any:
     """The bundled example board ``name`` as JSON."""
-    path = resources.files("manasolver.solver").joinpath("examples", f"{name}.json")
+    path = resources.files("manasolver.solver.service").joinpath("examples", f"{name}.json")
     return json.loads(path.read_text(encoding="utf-8"))
 
 
@@ -140,8 +140,8 @@ def named_by_card(result: dict[str, Any], state: Mapping[str, Any]) -> dict[str,
 
 def main() -> int:
     """Print every question and its answer; exit 1 if any answer is an error."""
-    from manasolver.solver.protocol import answer
-    from manasolver.solver.render import answer_text
+    from manasolver.solver.service.protocol import answer
+    from manasolver.solver.service.render import answer_text
     failures = 0
     for board, question, query in QUESTIONS:
         print(f"== {question}")

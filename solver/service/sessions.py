@@ -58,8 +58,8 @@ from manasolver.models.errors import (
     UnknownField,
 )
 from manasolver.models.state import GameState
-from manasolver.solver import board_cache
-from manasolver.solver.board_cache import Kept
+from manasolver.solver.service import boards as board_cache
+from manasolver.solver.service.boards import Kept
 
 if TYPE_CHECKING:
     from manasolver.models.carddb import CardDB
@@ -428,7 +428,7 @@ def _copy(value: Any) -> Any:
 
 def open_query(query: dict[str, Any], store: SessionStore = STORE) -> dict[str, Any]:
     """``open``: keep the query's ``state``; ``{"board": HANDLE}``."""
-    from manasolver.solver.decode import card_db
+    from manasolver.solver.service.decode import card_db
     if "state" not in query:
         raise BadQuery('missing "state": the board to keep', "state")
     try:
@@ -480,7 +480,7 @@ def _board_of(query: dict[str, Any], store: SessionStore) -> Board:
         raise BadQuery('missing "board": a handle from open', "board")
     board = store.get(query["board"])
     if query.get("cards") is not None:
-        from manasolver.solver.decode import card_db
+        from manasolver.solver.service.decode import card_db
         if card_db(query) is not board.kept.db:
             raise BadQuery(f"board {query['board']!r} was opened with "
                            f"{'the card file ' + repr(board.cards) if board.cards else 'the bundled cards'}; "

@@ -1,7 +1,7 @@
 """The typed Python API: one function per query of the protocol, returning its typed answer.
 
 Each function builds the protocol's query object, asks :func:`manasolver.solver.answer` and returns
-the answer object itself, typed with the definitions of :mod:`manasolver.solver.schema.types`, so
+the answer object itself, typed with the definitions of :mod:`manasolver.solver.service.schema.types`, so
 that a type checker knows every field (``pay(...)["payabel"]`` is an error before it runs, and
 ``answer["payment"]`` needs ``answer["payable"]`` checked first).  An error answer is raised as
 the :class:`~manasolver.models.errors.ManasolverError` of its code (``BadCost``, ``UnknownCard``,
@@ -23,12 +23,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from manasolver.models import errors
-from manasolver.solver import answer as _answer
+from manasolver.solver.service.protocol import answer as _answer
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from manasolver.solver.schema.types import (
+    from manasolver.solver.service.schema.types import (
         Answer,
         BoardAnswer,
         CanPayAnswer,
@@ -71,7 +71,7 @@ __all__ = ["Answer", "BoardAnswer", "CanPayAnswer", "CardAnswer", "Change", "Clo
 
 def __getattr__(name: str) -> Any:
     if name in _TYPES:
-        from manasolver.solver.schema import types
+        from manasolver.solver.service.schema import types
         return getattr(types, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

@@ -1,9 +1,9 @@
 """The protocol's objects as typed definitions: every query, every answer and the board.
 
 These ``TypedDict`` classes are the one description of the protocol's shapes.  The type checker
-reads them (``manasolver.solver.api`` returns them, so ``answer["payabel"]`` is an error before it
-runs), :mod:`~manasolver.solver.schema.jsonschema` turns them into the JSON Schema by introspection,
-and :mod:`~manasolver.solver.schema.openapi` into the service's OpenAPI document.
+reads them (``manasolver.solver.service.api`` returns them, so ``answer["payabel"]`` is an error before it
+runs), :mod:`~manasolver.solver.service.schema.jsonschema` turns them into the JSON Schema by introspection,
+and :mod:`~manasolver.solver.service.schema.openapi` into the service's OpenAPI document.
 
 Conventions the generator reads:
 
@@ -16,7 +16,7 @@ Conventions the generator reads:
   :class:`Maximum`, :class:`OneOf` (the accepted strings, taken from the tuples the engine
   checks against), :class:`Pattern`;
 * field names of the board are the engine's own (:mod:`manasolver.models.board.schema`'s
-  tuples); :func:`~manasolver.solver.schema.jsonschema.check_board_fields` compares them.
+  tuples); :func:`~manasolver.solver.service.schema.jsonschema.check_board_fields` compares them.
 """
 
 from __future__ import annotations

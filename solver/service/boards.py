@@ -5,7 +5,7 @@ A game client sends its whole board with every query, usually the same one again
 :func:`load_board` is the one way a query's ``state`` becomes a
 :class:`~manasolver.models.state.GameState`:
 
-* a board JSON object that a session keeps (:mod:`~manasolver.solver.sessions`) is found by its
+* a board JSON object that a session keeps (:mod:`~manasolver.solver.service.sessions`) is found by its
   identity: the store's own objects, never changed after they are made;
 * any other board is looked up by its content among the :data:`RECENT_LIMIT` boards seen last.
   The key is the board's :func:`marshal.dumps` bytes beside the card database it was read with:

@@ -93,7 +93,7 @@ def fold(text: str) -> str:
 def _printings_of() -> dict[str, int]:
     """How many sets printed each card (``printings.tsv.gz``); a card not listed counts one."""
     if not _printings:
-        data = files("manasolver.solver.playground").joinpath("printings.tsv.gz").read_bytes()
+        data = files("manasolver.solver.service.playground").joinpath("printings.tsv.gz").read_bytes()
         for line in gzip.decompress(data).decode("utf-8").splitlines():
             count, _, name = line.partition("\t")
             _printings[name] = int(count)

@@ -15,7 +15,7 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_all_start_methods, get_context
 from typing import Any, TypeVar
 
-from manasolver.solver.parallel.core import ParallelError
+from manasolver.solver.service.parallel.core import ParallelError
 
 __all__ = ["Local"]
 

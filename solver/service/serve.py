@@ -3,11 +3,11 @@
 Routes: ``POST /v1/query`` (and ``POST /``) one query object, its answer object;
 ``POST /v1/batch`` JSON lines or a JSON array in, JSON lines out in order (streamed), every
 item answered; ``GET /healthz`` ``{"status": "ok", "version": …}``; ``GET /openapi.json`` the service's
-OpenAPI document (:mod:`~manasolver.solver.schema.openapi`); ``GET /`` the playground
+OpenAPI document (:mod:`~manasolver.solver.service.schema.openapi`); ``GET /`` the playground
 page, its files under ``/static/``, card names for it from ``GET /v1/cards?q=…&limit=…&zone=…``
 and the bundled boards from ``GET /v1/examples``
-(:mod:`~manasolver.solver.playground`).  Errors of input are
-answers with status 200, exactly as :func:`manasolver.solver.protocol.answer` gives them; a
+(:mod:`~manasolver.solver.service.playground`).  Errors of input are
+answers with status 200, exactly as :func:`manasolver.solver.service.protocol.answer` gives them; a
 request that never reached the engine gets the protocol's error object with the status that
 says why: 400 (not UTF-8 or not JSON, malformed HTTP), 403 (a foreign ``Host`` or ``Origin``),
 404, 405, 408 (too slow), 411, 413, 415 (a body that is not declared JSON), 503 (the server
@@ -23,7 +23,7 @@ refused and the card file is the one chosen at start (``--cards``).  Sessions (`
 this process is shared by every connection.
 
 The routes are plain functions of a request (:class:`QueryApp`: :meth:`~QueryApp.check` on the
-head, :meth:`~QueryApp.handle` with the body); :mod:`~manasolver.solver.asgi` serves them as an
+head, :meth:`~QueryApp.handle` with the body); :mod:`~manasolver.solver.service.asgi` serves them as an
 ASGI application on uvicorn, which does the HTTP (uvicorn itself is imported only when serving).
 """
 
@@ -39,9 +39,9 @@ from typing import Any, cast
 from urllib.parse import urlsplit
 
 from manasolver.models.errors import BadQuery, ManasolverError
-from manasolver.solver.asgi import Request, Response
-from manasolver.solver.protocol import JSON_DECODER as _DECODER
-from manasolver.solver.protocol import (
+from manasolver.solver.service.asgi import Request, Response
+from manasolver.solver.service.protocol import JSON_DECODER as _DECODER
+from manasolver.solver.service.protocol import (
     MAX_LINE,
     TOO_DEEP,
     answer,
@@ -85,7 +85,7 @@ def _json(status: int, body: dict[str, Any], headers: list[tuple[str, str]] | No
 
 
 class QueryApp:
-    """The routes of SPEC §9 over :func:`~manasolver.solver.protocol.answer`."""
+    """The routes of SPEC §9 over :func:`~manasolver.solver.service.protocol.answer`."""
 
     def __init__(self, host: str, port: int, cards: str | None = None, allow_origin: str | None = None) -> None:
         self.host = host.lower().strip("[]")
@@ -203,7 +203,7 @@ class QueryApp:
     def _openapi(self, request: Request) -> Response:
         """The service described from the protocol's typed definitions (SPEC §9), built once."""
         if self._openapi_body is None:
-            from manasolver.solver.schema.openapi import openapi_bytes
+            from manasolver.solver.service.schema.openapi import openapi_bytes
             self._openapi_body = openapi_bytes(self.version, tuple(self.routes))
         return Response(200, self._openapi_body, "application/json")
 
@@ -216,7 +216,7 @@ class QueryApp:
         return self._static_named(request.target.split("?", 1)[0][len("/static/"):])
 
     def _static_named(self, name: str) -> Response:
-        from manasolver.solver.playground import PAGE_POLICY, static_file
+        from manasolver.solver.service.playground import PAGE_POLICY, static_file
         found = static_file(name)
         if found is None:
             return _json(404, _error(f"no such file {name[:100]!r} in the playground's files", "path"))
@@ -230,7 +230,7 @@ class QueryApp:
         from urllib.parse import parse_qs
 
         from manasolver.models.carddb import default_db
-        from manasolver.solver.playground.search import DEFAULT_LIMIT, search
+        from manasolver.solver.service.playground.search import DEFAULT_LIMIT, search
         query = request.target.partition("?")[2]
         try:
             fields = parse_qs(query, errors="strict", max_num_fields=8)
@@ -248,8 +248,8 @@ class QueryApp:
             return _json(400, err.to_json())
 
     def _examples(self, request: Request) -> Response:
-        from manasolver.solver.demo import QUESTIONS
-        from manasolver.solver.playground import examples
+        from manasolver.solver.service.demo import QUESTIONS
+        from manasolver.solver.service.playground import examples
         return _json(200, {"examples": examples(QUESTIONS)})
 
     def _query(self, request: Request) -> Response:
@@ -295,7 +295,7 @@ class QueryApp:
         return response if self.allow_origin is None else self._with_cors(request, response)
 
     def answer(self, obj: Any, where: str = "") -> str:
-        """One query's answer as JSON text: the protocol's (:func:`~manasolver.solver.protocol.answer_text`,
+        """One query's answer as JSON text: the protocol's (:func:`~manasolver.solver.service.protocol.answer_text`,
         an answer kept for a kept board written from its kept text), after the refusals of a query
         sent over HTTP."""
         if type(obj) is not dict:
@@ -423,14 +423,14 @@ def serve(host: str = "127.0.0.1", port: int = 8765, cards: str | None = None,
     if cards is not None:
         cards = os.path.abspath(cards)
         from manasolver.models.carddb import default_db
-        from manasolver.solver.decode import card_file
+        from manasolver.solver.service.decode import card_file
         try:
             card_file(cards, "--cards")
             default_db(cards)
         except (ManasolverError, OSError) as err:
             return _usage(f"--cards {cards}: {err}")
     answer({"query": "mana_value", "cost": "{1}"})  # the protocol's modules, loaded before the first client
-    from manasolver.solver.asgi import Limits, bind, run
+    from manasolver.solver.service.asgi import Limits, bind, run
     try:
         sock = bind(host, port)
     except OSError as err:  # socket.gaierror for a host that doesn't resolve is one too

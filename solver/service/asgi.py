@@ -1,4 +1,4 @@
-"""``serve``'s routes (:class:`~manasolver.solver.serve.QueryApp`) as an ASGI application, served
+"""``serve``'s routes (:class:`~manasolver.solver.service.serve.QueryApp`) as an ASGI application, served
 by uvicorn with the httptools parser: request framing, keep-alive, pipelining, ``100 Continue``
 and malformed requests are the maintained server's; this module adds what a query service on a
 shared machine needs beside them.
@@ -14,7 +14,7 @@ The engine's work runs on :attr:`Limits.workers` threads (first come, first serv
 waiting for the engine gets it before a long batch's next chunk), never on the event loop, so
 ``/healthz``, refusals and the reading of other requests go on while a query computes; only a
 small query on a session board whose answer the board keeps already is answered on the loop
-(:meth:`~manasolver.solver.serve.QueryApp.quick`: a lookup, no computing), which saves the hand-over
+(:meth:`~manasolver.solver.service.serve.QueryApp.quick`: a lookup, no computing), which saves the hand-over
 to a thread and back, most of such a request's time.
 
 What a client can claim is bounded (:class:`Limits`):
@@ -80,7 +80,7 @@ class Response:
 
 
 class Routes(Protocol):
-    """What the server asks of the application (:class:`~manasolver.solver.serve.QueryApp`)."""
+    """What the server asks of the application (:class:`~manasolver.solver.service.serve.QueryApp`)."""
 
     allow_origin: str | None
 

@@ -1,4 +1,4 @@
-"""``python -m manasolver.solver.schema --write DIR`` writes ``DIR/schema.json`` from the definitions
+"""``python -m manasolver.solver.service.schema --write DIR`` writes ``DIR/schema.json`` from the definitions
 and rewrites the field tables of ``DIR/protocol.md``; ``--check DIR`` exits 1 when either differs
 from what the definitions give."""
 
@@ -8,8 +8,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from manasolver.solver.schema.jsonschema import schema_text
-from manasolver.solver.schema.reference import refresh
+from manasolver.solver.service.schema.jsonschema import schema_text
+from manasolver.solver.service.schema.reference import refresh
 
 
 def generated(folder: Path) -> dict[Path, str]:
@@ -22,7 +22,7 @@ def generated(folder: Path) -> dict[Path, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m manasolver.solver.schema",
+    parser = argparse.ArgumentParser(prog="python -m manasolver.solver.service.schema",
                                      description="Write or check the protocol's JSON Schema (schema.json) "
                                                  "and the field tables of protocol.md.")
     group = parser.add_mutually_exclusive_group(required=True)
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"wrote {path} ({len(text):,} characters)")
         elif current != text:
             stale += 1
-            print(f"{path} is not current: run python -m manasolver.solver.schema --write {folder}",
+            print(f"{path} is not current: run python -m manasolver.solver.service.schema --write {folder}",
                   file=sys.stderr)
     return 1 if stale else 0
 

@@ -1,5 +1,5 @@
 """The OpenAPI 3.1 document of ``manasolver serve``, built from the same definitions as the
-JSON Schema (:mod:`~manasolver.solver.schema.jsonschema`).
+JSON Schema (:mod:`~manasolver.solver.service.schema.jsonschema`).
 
 OpenAPI 3.1 takes JSON Schema 2020-12 as it is, so the schema's ``$defs`` become
 ``components.schemas`` with their references moved there; the paths are the service's routes,
@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from manasolver.solver.schema.jsonschema import DIALECT, json_schema
+from manasolver.solver.service.schema.jsonschema import DIALECT, json_schema
 
 __all__ = ["openapi"]
 

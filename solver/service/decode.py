@@ -93,8 +93,8 @@ def card_file(path: str, where: str = "cards") -> None:
 
 def load_state_field(query: dict[str, Any]) -> GameState:
     """The ``state`` of a query, loaded; errors name the path inside the board.  A board seen
-    recently, or kept by a session, is not loaded again (:mod:`~manasolver.solver.board_cache`)."""
-    from manasolver.solver.board_cache import load_board
+    recently, or kept by a session, is not loaded again (:mod:`~manasolver.solver.service.boards`)."""
+    from manasolver.solver.service.boards import load_board
     if "state" not in query:
         raise BadQuery('missing "state" (the board, or "board": a handle from open)', "state")
     try:

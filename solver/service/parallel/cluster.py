@@ -4,7 +4,7 @@ The scheduler at ADDRESS (``tcp://HOST:8786``) is reached within :data:`CONNECT_
 the run stops with a clear error; a cluster with no worker is waited for as long, then refused.  Each
 task gets a key of its own (the run's and the task's number), so two equal tasks are never merged, and
 Dask's own retries redo a task whose worker was lost mid-run: tasks are pure, so the redone task gives
-the same result and :func:`~manasolver.solver.parallel.in_order` takes it once.  What a worker loads
+the same result and :func:`~manasolver.solver.service.parallel.in_order` takes it once.  What a worker loads
 once (the card database, a deck's board oracle) is cached in the worker process by the task functions
 themselves, which needs no worker plugin and survives a worker restarted by its nanny.
 """
@@ -21,7 +21,7 @@ from concurrent.futures import CancelledError
 from importlib import import_module
 from typing import Any, TypeVar
 
-from manasolver.solver.parallel.core import ParallelError
+from manasolver.solver.service.parallel.core import ParallelError
 
 __all__ = ["CONNECT_TIMEOUT", "Cluster"]
 

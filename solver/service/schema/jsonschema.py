@@ -1,4 +1,4 @@
-"""The JSON Schema of the protocol (draft 2020-12), generated from :mod:`~manasolver.solver.schema.types`.
+"""The JSON Schema of the protocol (draft 2020-12), generated from :mod:`~manasolver.solver.service.schema.types`.
 
 Nothing here restates a shape: each ``TypedDict`` becomes an object schema by introspection
 (``typing.get_type_hints`` with its ``Annotated`` markers, the required and optional keys), and
@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any, Union
 
 from manasolver.models.board import schema as board
-from manasolver.solver.schema import types as defs
+from manasolver.solver.service.schema import types as defs
 
 __all__ = ["DIALECT", "check_board_fields", "descriptions", "json_schema", "schema_of"]
 

@@ -387,7 +387,7 @@ def _emit(result: dict[str, Any], as_json: bool, text: str | None = None) -> int
         print(json.dumps(result))
     else:
         if text is None:
-            from manasolver.solver.render import answer_text
+            from manasolver.solver.service.render import answer_text
             text = answer_text(result)
         print(f"manasolver: {text}" if failed else text, file=sys.stderr if failed else sys.stdout)
     return 1 if failed else 0
@@ -395,19 +395,19 @@ def _emit(result: dict[str, Any], as_json: bool, text: str | None = None) -> int
 
 def _card(args: argparse.Namespace) -> int:
     """``card NAME``: the protocol's ``card`` query; ``--json`` prints its card object."""
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
     query: dict[str, Any] = {"query": "card", "card": args.name}
     if args.cards:
         query["cards"] = args.cards
     result = answer(query)
     if "error" in result:
         return _emit(result, args.json)
-    from manasolver.solver.render import card_text
+    from manasolver.solver.service.render import card_text
     return _emit(result["card"], args.json, None if args.json else card_text(result["card"]))
 
 
 def _mana_value(args: argparse.Namespace) -> int:
-    from manasolver.solver.protocol import answer
+    from manasolver.solver.service.protocol import answer
     query: dict[str, Any] = {"query": "mana_value"}
     query["cost" if args.what.lstrip().startswith("{") else "card"] = args.what
     if args.cards:
@@ -436,22 +436,22 @@ def _session_memory(megabytes: int | None) -> None:
         return
     if not 1 <= megabytes <= 1 << 30:
         raise _Usage(f"--session-memory {megabytes}: give a number of megabytes from 1 up")
-    from manasolver.solver.sessions import STORE
+    from manasolver.solver.service.sessions import STORE
     STORE.configure(memory=megabytes << 20)
 
 
 def _batch(args: argparse.Namespace) -> int:
     """``batch``: bytes in, decoded line by line (a line that is not UTF-8 is answered with an error
     naming it, and the lines around it as usual); over local processes or a Dask cluster in chunks."""
-    from manasolver.solver.parallel import ParallelError, open_runner
-    from manasolver.solver.parallel.batch import run_batch, warm
-    from manasolver.solver.protocol import bounded_lines
+    from manasolver.solver.service.parallel import ParallelError, open_runner
+    from manasolver.solver.service.parallel.batch import run_batch, warm
+    from manasolver.solver.service.protocol import bounded_lines
     if args.workers is not None and not 1 <= args.workers <= 256:
         raise _Usage(f"--workers {args.workers}: give a number of processes from 1 to 256")
     if args.cards is not None:
         from manasolver.models.carddb import default_db
         from manasolver.models.errors import ManasolverError
-        from manasolver.solver.decode import card_file
+        from manasolver.solver.service.decode import card_file
         try:
             card_file(args.cards, "--cards")
             default_db(args.cards)
@@ -489,7 +489,7 @@ def _add_cards_update(cards_sub: argparse._SubParsersAction[argparse.ArgumentPar
 def _cards_update(args: argparse.Namespace) -> int:
     """``cards update [--from URL_OR_FILE] [--out DB]``: exit status 1, with one line saying what
     failed, when the update can't be made; the previous database is then unchanged."""
-    from manasolver.solver.cards_update import UpdateError, update
+    from manasolver.solver.service.cards_update import UpdateError, update
     try:
         done = update(args.source, args.out, timeout=args.timeout, min_cards=args.min_cards)
     except UpdateError as err:
@@ -608,7 +608,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 forwarded += ["--out", args.out]
             return bench_main(forwarded)
         if args.command == "serve":
-            from manasolver.solver.serve import serve
+            from manasolver.solver.service.serve import serve
             _session_memory(args.session_memory)
             _long_lived()
             return serve(args.host, args.port, args.cards, args.allow_origin, args.timeout, args.grace)
@@ -618,9 +618,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "cards":
             return _cards(args)
         if args.command == "demo":
-            from manasolver.solver.demo import main as demo_main
+            from manasolver.solver.service.demo import main as demo_main
             return demo_main()
-        from manasolver.solver.protocol import answer
+        from manasolver.solver.service.protocol import answer
         return _emit(answer(_query(args)), args.json)
     except _Usage as err:
         print(f"manasolver: error: {err}", file=sys.stderr)
