@@ -3,58 +3,43 @@ creatures to cast this spell." (Myr Superion), "… produced by basic lands …"
 
 Mana that a source of another kind produces may still pay the costs of mana abilities, never the
 spell: :func:`own_spending_supply` gives every option of such a source a restriction saying so, so
-that every backend reads it as it reads any restriction, and :func:`produced_ok` is the same test
-for ``validate``.  What the rule can't be read against is refused: floating mana (who produced it is
-not known) and mana triggered by another permanent (Utopia Sprawl's mana is the aura's, CR 106.3).
+that every backend reads it as it reads any restriction (``validate`` reads the same rule through
+:mod:`manasolver.models.text.own_spending`).  What the rule can't be read against is refused:
+floating mana (who produced it is not known) and mana triggered by another permanent (Utopia
+Sprawl's mana is the aura's, CR 106.3).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 
-from manasolver.models.abilities import Restriction
 from manasolver.models.errors import Unsupported
-from manasolver.models.state import GameState, Permanent
+from manasolver.models.state import GameState
+from manasolver.models.text.own_spending import (
+    OWN_SPENDING,
+    PRODUCERS,
+    not_for_spells,
+    own_rule,
+    produced_ok,
+    rule_text,
+)
 from manasolver.solver.request import SpellInfo
 from manasolver.solver.supply.model import Supply
 
-__all__ = ["OWN_SPENDING", "PRODUCERS", "guard_own_spending", "not_for_spells", "own_rule", "own_spending_supply",
-           "produced_ok", "rule_text"]
-
-#: The rule, with what must produce the mana.
-OWN_SPENDING = re.compile(r"Spend only mana produced by (?P<what>[^.]*?) to cast this spell\.")
-
-#: The producers this engine reads: the card types (and supertype) the source must have.
-PRODUCERS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "creatures": (frozenset({"creature"}), frozenset()),
-    "basic lands": (frozenset({"land"}), frozenset({"basic"})),
-}
+__all__ = ["guard_own_spending", "own_spending_supply", "spell_rule"]
 
 
-def own_rule(spell: SpellInfo | None) -> str | None:
-    """The producers ``spell``'s own spending rule names ("creatures", "basic lands"), or
-    ``None`` when it has none (an ability, an unnamed spell).  A rule naming other producers is
-    returned as written (:func:`guard_own_spending` refuses it)."""
-    if spell is None or spell.ability or spell.card is None:
+def spell_rule(spell: SpellInfo | None) -> str | None:
+    """:func:`own_rule` of a spell being cast (an ability has none)."""
+    if spell is None or spell.ability:
         return None
-    m = OWN_SPENDING.search(spell.card.oracle_text)
-    return m.group("what") if m else None
-
-
-def produced_ok(rule: str, perm: Permanent | None) -> bool:
-    """May mana that ``perm`` produced (``None``: a card of the hand, or the pool) be spent on
-    a spell whose own rule names ``rule``?"""
-    if perm is None:
-        return False
-    types, supertypes = PRODUCERS[rule]
-    return bool(types & set(perm.types)) and supertypes <= set(perm.card.type_line.supertypes)
+    return own_rule(spell.card)
 
 
 def guard_own_spending(state: GameState, player: str, spell: SpellInfo | None, where: str = "spell") -> None:
     """Refuse a payment of a spell whose own spending rule this engine can't read against the
     board: producers it does not know, floating mana, mana triggered by another permanent."""
-    rule = own_rule(spell)
+    rule = spell_rule(spell)
     if rule is None:
         return
     assert spell is not None and spell.card is not None
@@ -78,10 +63,10 @@ def guard_own_spending(state: GameState, player: str, spell: SpellInfo | None, w
 def own_spending_supply(supply: Supply, state: GameState, spell: SpellInfo | None) -> Supply:
     """``supply`` with every option of a source the spell's own rule does not name restricted to
     mana abilities' costs (it can't pay the spell, CR 106.6); unchanged without such a rule."""
-    rule = own_rule(spell)
+    rule = spell_rule(spell)
     if rule is None or rule not in PRODUCERS:
         return supply
-    text = rule_text(spell, rule)
+    text = rule_text(spell.card if spell is not None else None, rule)
     classes = []
     changed = False
     for cls in supply.classes:
@@ -94,16 +79,3 @@ def own_spending_supply(supply: Supply, state: GameState, spell: SpellInfo | Non
         classes.append(dataclasses.replace(cls, options=options))
         changed = True
     return dataclasses.replace(supply, classes=tuple(classes)) if changed else supply
-
-
-def rule_text(spell: SpellInfo | None, rule: str) -> str:
-    """The restriction's text shown for a source the rule does not name."""
-    name = spell.card.name if spell is not None and spell.card is not None else "the spell"
-    return f"{name}: spend only mana produced by {rule} to cast it"
-
-
-def not_for_spells(r: Restriction | None, text: str) -> Restriction:
-    """``r`` (``None``: no restriction) that may pay no spell; abilities as before."""
-    if r is None:
-        return Restriction(text, abilities=True, spells=False, any_ability=True)
-    return dataclasses.replace(r, spells=False)

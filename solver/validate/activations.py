@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from manasolver.models.abilities import ManaAbility, Restriction
 from manasolver.models.rules.amounts import ability_restriction
-from manasolver.solver.casting.own_spending import PRODUCERS, not_for_spells, own_rule, produced_ok, rule_text
+from manasolver.models.text.own_spending import PRODUCERS, not_for_spells, own_rule, produced_ok, rule_text
 from manasolver.models.rules.counts import spend_table
 from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.rules.board_effects import prohibited
@@ -123,9 +123,10 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
     # The card being cast is on the stack (601.2a), not in the hand: one copy fewer to exile.
     cast = (req.spell.card.name.lower() if req.spell is not None and req.spell.card is not None
             and not req.spell.ability else "")
-    own = own_rule(req.spell)
+    spell_card = req.spell.card if req.spell is not None and not req.spell.ability else None
+    own = own_rule(spell_card)
     own = own if own in PRODUCERS else None
-    own_text = rule_text(req.spell, own) if own is not None else ""
+    own_text = rule_text(spell_card, own) if own is not None else ""
     in_hand = {cast: sum(1 for c in player.hand if c.name.lower() == cast) - 1} if cast else {}
     for i, act in enumerate(pay.activations):
         where = f"activations[{i}]"

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from manasolver.models.text.restrictions import read_restriction
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 BOARD = {"players": [{"name": "you"}], "battlefield": [{"id": "e", "card": "Chandra's Embercat"},
                                                        {"id": "m", "card": "Mountain"}]}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 
 def _board(cast: int, forests: int = 3) -> dict[str, Any]:

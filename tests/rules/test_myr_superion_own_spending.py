@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 SUPERION = {"card": "Myr Superion"}
 

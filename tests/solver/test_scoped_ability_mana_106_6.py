@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 
 def _board(*perms: dict[str, Any]) -> dict[str, Any]:

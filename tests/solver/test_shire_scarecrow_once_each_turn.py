@@ -3,7 +3,7 @@ one activation at most, so ``options`` reads it as exactly as the payment querie
 
 from __future__ import annotations
 
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 BOARD = {"players": [{"name": "you"}], "battlefield": [{"id": "s", "card": "Shire Scarecrow"},
                                                        {"id": "f", "card": "Forest"}, {"id": "g", "card": "Forest"}]}

@@ -4,7 +4,7 @@ abilities." pays Capital City's {1} while a Nimbus Maze's {C} pays the spell."""
 
 from __future__ import annotations
 
-from manasolver.solver.protocol import answer
+from manasolver.solver.service.protocol import answer
 
 BOARD = {"players": [{"name": "you", "life": 3, "pool": "{G}"}],
          "battlefield": [{"id": "hawk", "card": "Omen Hawker"}, {"id": "forest", "card": "Forest"},
