@@ -28,7 +28,7 @@ from typing import Any
 
 from manasolver.models.symbols import ANY_COLOR, TYPE_BITS
 from manasolver.solver.backends.problem import (Problem, Solution, executable_order, lowest_bit, mana_string,
-                                                order_constraints, spend_table_of, to_payment)
+                                                order_constraints, snow_units, spend_table_of, to_payment)
 from manasolver.solver.casting.announce import mask_text
 from manasolver.solver.payment import WARNINGS, Activation, Allocation, Payment
 from manasolver.solver.payment_order import Assist, Step, cost_masks, executable, mana_bits, total_demands, widened
@@ -267,8 +267,9 @@ class Finisher:
             _k, opt, spell_ok = found
             perm = self.problem.req.state.permanent(act["permanent"]) if "permanent" in act else None
             types = frozenset(perm.types) if perm is not None else frozenset()
+            snow = snow_units(self.problem.req.state, act["permanent"], opt, act["mana"]) if perm is not None else ()
             steps.append(Step(tuple(_bits(act["mana"])), cost_masks(opt.mana_cost, times, self.widen), spell_ok,
-                              ability_scope(opt.restriction), types))
+                              ability_scope(opt.restriction), types, snow))
         state = self.problem.req.state
         assists: list[Assist] = []
         for pid in out.get("convoked", []):

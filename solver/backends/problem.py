@@ -51,6 +51,7 @@ __all__ = [
     "mana_string",
     "order_constraints",
     "sacrifices_last",
+    "snow_units",
     "spend_table_of",
     "spending_supply",
     "to_payment",
@@ -377,12 +378,22 @@ def executable_order(acts: list[Activation], options: Sequence[tuple[Option, boo
     from manasolver.solver.payment_order import Assist, Step, cost_masks, mana_bits, order_of
     widen = table.mask if table is not None and not table.identity else None
     steps = [Step(mana_bits(a.mana), cost_masks(opt.mana_cost, a.times, widen), ok, ability_scope(opt.restriction),
-                  _types(state, a.permanent)) for a, (opt, ok) in zip(acts, options)]
+                  _types(state, a.permanent), snow_units(state, a.permanent, opt, a.mana))
+             for a, (opt, ok) in zip(acts, options)]
     assists = ([Assist("convoke", pid, ANY_COLOR) for pid in convoked]
                + [Assist("improvise", pid) for pid in improvised]
                + [Assist("delve", name) for name in delved])
     order = order_of(steps, total, pool_used, floating, assists, order_constraints(acts), widen)
     return [acts[i] for i in order]
+
+
+def snow_units(state: GameState | None, pid: str, opt: Option, mana: str) -> tuple[bool, ...]:
+    """Which units of an activation's ``mana`` are snow (CR 107.4h): all of a snow permanent's
+    when none of them is triggered mana from a nonsnow source (Wild Growth), else none known."""
+    perm = state.permanent(pid) if state is not None else None
+    if perm is None or not perm.is_snow or opt.nonsnow_tail:
+        return ()
+    return (True,) * mana.count("{")
 
 
 def _types(state: GameState | None, pid: str) -> frozenset[str]:

@@ -84,7 +84,8 @@ class Ledger:
     demands: Counter[Demand] = field(default_factory=Counter)
     sources: dict[int, Permanent] = field(default_factory=dict)
     costly: list[int] = field(default_factory=list)
-    restrictions: dict[int, Restriction | None] = field(default_factory=dict)  # of each activation's mana
+    restrictions: dict[int, tuple[Restriction | None, bool]] = field(default_factory=dict)  # each one's mana:
+    # its restriction and whether it is snow (the stated-order check gives its units back by them)
 
 
 def who(perm: Permanent) -> str:
@@ -240,7 +241,7 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
             restriction = ability_restriction(ab, perm)  # a chosen creature type filled in
             if own is not None and not produced_ok(own, perm):  # Myr Superion: only creatures' mana
                 restriction = not_for_spells(restriction, own_text)
-            restrictions[i] = restriction
+            restrictions[i] = (restriction, perm.is_snow)
             source = i if cost.sacrifice and act.sacrificed else -1
             splits = _snow_splits(state, perm, ab, made, n, cp) if snow and not why else None
             if splits is not None and len(splits) != 1:

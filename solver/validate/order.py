@@ -47,11 +47,11 @@ def _name(pay: Payment, i: int, sources: dict[int, Permanent]) -> str:
 def check_order(pay: Payment, units: Counter[Unit], demands: Counter[Demand], costly: list[int],
                 sources: dict[int, Permanent], spell: SpellInfo | None, has_x: bool, problems: list[str],
                 whole: Counter[Demand] | None = None,
-                restrictions: dict[int, Restriction | None] | None = None) -> None:
+                restrictions: dict[int, tuple[Restriction | None, bool]] | None = None) -> None:
     """The activations in their stated order: each mana cost payable at its place (the first
     that is not is named), then ``whole`` (every demand of the payment, when the mana covers it
     in some order) covered in this order.  ``restrictions``: the restriction of each
-    activation's mana (CR 106.6), so its units go back to it."""
+    activation's mana (CR 106.6) and whether it is snow, so its units go back to it."""
     rank = {i: i for i in range(len(pay.activations))}
     units = _with_makers(pay, units, costly, restrictions or {})
     spell_ok = {u: _allows_spell(u.restriction, spell, has_x) for u in units}
@@ -78,15 +78,11 @@ def check_order(pay: Payment, units: Counter[Unit], demands: Counter[Demand], co
                         "(another order can: CR 601.2g)")
 
 
-#: No restriction known for an activation (its units are matched unrestricted first).
-_UNKNOWN = Restriction("")
-
-
 def _with_makers(pay: Payment, units: Counter[Unit], costly: list[int],
-                 restrictions: dict[int, Restriction | None]) -> Counter[Unit]:
+                 restrictions: dict[int, tuple[Restriction | None, bool]]) -> Counter[Unit]:
     """``units`` with the mana of the activations without a mana cost (read as made by none:
     :mod:`.cover` lets them come first) given back to the activation that made it, by its
-    ``mana`` and its restriction (when known), so that the stated order is what counts."""
+    ``mana``, its restriction and snow (when known), so that the stated order is what counts."""
     loose = Counter({u: n for u, n in units.items() if u.kind == "made" and u.maker < 0})
     if not loose:
         return units
@@ -96,8 +92,8 @@ def _with_makers(pay: Payment, units: Counter[Unit], costly: list[int],
         if i in priced:
             continue
         for bit, n in (_made(act.mana) or Counter()).items():
-            mine = restrictions.get(i, _UNKNOWN)
-            for u in sorted(loose, key=lambda u: (mine is not _UNKNOWN and u.restriction != mine,
+            mine = restrictions.get(i)
+            for u in sorted(loose, key=lambda u: (mine is not None and (u.restriction, u.snow) != mine,
                                                   u.restriction is not None)):
                 if not n:
                     break
