@@ -1,4 +1,4 @@
-"""The benchmarks of SPEC §8 (``manasolver bench``).
+"""The benchmarks (``manasolver bench``).
 
 ``boards`` (boards and costs of real cards), ``cases`` (the plan and the record of one case),
 ``measure`` (our engine, batch, start-up, options), ``phase`` (the phase.rs driver) and ``peer``

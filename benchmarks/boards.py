@@ -1,6 +1,6 @@
-"""Benchmark boards and costs of real cards (SPEC §8).
+"""Benchmark boards and costs of real cards.
 
-Every board is board JSON as SPEC §4 defines it, naming cards of the bundled
+Every board is board JSON, naming cards of the bundled
 card database; every cost is the printed mana cost of a real card, or a cost
 sized to a large board so that paying it needs nearly every permanent.  The
 generators are deterministic: the same ``seed`` gives the same board.
@@ -14,8 +14,8 @@ generators are deterministic: the same ``seed`` gives the same board.
 * :func:`tight_cost` / :func:`over_cost`: a cost that needs all but ``slack``
   of a lands board's mana, and one of the same size that no assignment pays;
 * :func:`cataracts_board`: three Cascading Cataracts and thirty lands (the
-  XMage ``options`` case of PEERS.md);
-* :data:`PEER_REFUSALS`: the payable costs PEERS.md says phase.rs refuses.
+  XMage ``options`` case that froze, magefree/mage#7710);
+* :data:`PEER_REFUSALS`: the payable costs phase.rs's heuristic autotapper refuses.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ SPELL_COSTS: tuple[tuple[str, str], ...] = (
     ("Kozilek, Butcher of Truth", "{10}"), ("Blightsteel Colossus", "{12}"),
 )
 
-#: Payable costs that PEERS.md reports phase.rs refusing: (board cards, cost).
+#: Payable costs that phase.rs's autotapper refuses: (board cards, cost).
 PEER_REFUSALS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("Plains", "Island"), "{W/U}{W}"),
     (("Plains", "Island"), "{W}{W/U}"),  # the same cost in the other order, which phase.rs pays
@@ -158,6 +158,16 @@ def commander_board(seed: int = 0, size: int = 40) -> dict[str, Any]:
     while len(perms) < size:
         perms.append(permanent(f"b{len(perms)}", rng.choice(BASICS)))
     return _board(perms, HAND, life=40, commander=(COMMANDER,))
+
+
+def repeated_commander_board(size: int = 10_000) -> dict[str, Any]:
+    """The benchmark's 40-permanent Commander board (31 real cards: basics, duals, pain and filter
+    lands, Signets, Sol Ring, dorks, a Treasure) repeated to ``size`` permanents: at 10,000, 1,500
+    members whose abilities cost mana."""
+    board = commander_board(0)
+    perms = board["battlefield"]
+    board["battlefield"] = [{**perms[i % len(perms)], "id": f"p{i}"} for i in range(size)]
+    return board
 
 
 def small_board(seed: int = 0) -> dict[str, Any]:
@@ -254,7 +264,7 @@ def tight_cost(board: dict[str, Any], seed: int = 0, slack: int = 2) -> str:
 def generic_cost(board: dict[str, Any], slack: int = 2) -> str:
     """A payable cost needing all but ``slack`` of a lands board's mana, almost all of it
     generic: one symbol of each color the board can make, the rest generic (the shape of
-    PEERS.md's "cost that needs every land")."""
+    the "cost that needs every land" phase.rs was timed on)."""
     lands = [c for c in _land_colors(board) if c]
     made = set("".join(lands))
     pips = {c: 1 for c in "WUBRG" if c in made}
@@ -275,7 +285,7 @@ def over_cost(board: dict[str, Any], seed: int = 0) -> str:
 
 
 def cataracts_board() -> dict[str, Any]:
-    """Three Cascading Cataracts and thirty lands (six of each basic), as PEERS.md's XMage case."""
+    """Three Cascading Cataracts and thirty lands (six of each basic), XMage's freeze (mage#7710)."""
     perms = [permanent(f"c{i}", "Cascading Cataracts") for i in range(3)]
     perms += [permanent(f"l{i}", BASICS[i % 5]) for i in range(30)]
     return _board(perms)

@@ -19,10 +19,10 @@ from manasolver.benchmarks import boards as bd
 __all__ = ["FULL", "QUICK", "SLOW_MS", "Case", "CaseKind", "Plan", "hit_time_bound", "make_cases", "ms", "percentile"]
 
 #: What a case's cost is: a real card's cost, or one sized to a large board (all generic, all but
-#: two lands' worth, one past Hall's condition), or a payable cost PEERS.md says phase.rs refuses.
+#: two lands' worth, one past Hall's condition), or a payable cost phase.rs refuses.
 CaseKind = Literal["real", "generic", "tight", "over", "refusal"]
 
-SLOW_MS = 50.0  # SPEC §8: no query over 50 ms without saying it hit its time bound
+SLOW_MS = 50.0  # performance target: no query over 50 ms without saying it hit its time bound
 _TIME_BOUND_KEYS = ("bounded", "time_bound", "hit_time_bound", "timed_out", "timeout", "time_limit_hit")
 
 
@@ -103,7 +103,7 @@ def percentile(samples: list[float], q: float) -> float:
 
 def make_cases(plan: Plan) -> list[Case]:
     """The benchmark cases of ``plan``: real costs on 10- and 40-permanent boards, tight and
-    impossible costs plus real ones on the large lands boards, and PEERS.md's refusals."""
+    impossible costs plus real ones on the large lands boards, and phase.rs's refusals."""
     cases: list[Case] = []
     for size, nboards in plan.boards.items():
         per = plan.costs_per_board.get(size, 1)

@@ -13,6 +13,7 @@ also times a run of 1,000,000 games of the 60-card deck over two worker processe
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import platform
 import re
@@ -33,7 +34,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 DECKS = Path(__file__).resolve().parents[1] / "tests" / "data" / "decks"
 COLORS = "WUBRG"
 
-#: (sources, other lands, spell, turn, Karsten's figure) — PEERS.md's anchor rows.
+#: (sources, other lands, spell, turn, Karsten's figure) — the anchor rows of his 2022 table.
 ANCHOR = [(14, "Opt", 1, 0.913), (13, "Opt", 1, 0.890), (21, "Counterspell", 2, 0.929)]
 
 #: Decks where exact payment matters: name, decklist, the spells and turns shown.
@@ -141,7 +142,7 @@ def anchor(db: CardDB, samples: int) -> list[str]:
     lines = ["## Karsten's anchor", "",
              f"25 lands (N of one basic type, the rest of another), 35 spells, 60 cards, on the play, "
              f"{samples:,} games each; `p_given_lands` among games with at least the spell's mana value in "
-             "lands, as Karsten conditions. His figures: PEERS.md.", "",
+             "lands, as Karsten conditions. His figures: TCGplayer, 2022-08-02.", "",
              "| sources | spell | turn | this engine p_given_lands (95% interval) | Karsten |",
              "|---|---|---|---|---|"]
     for n, spell, turn, karsten in ANCHOR:
@@ -156,7 +157,7 @@ def anchor(db: CardDB, samples: int) -> list[str]:
     return lines
 
 
-#: Karsten's 2022 table for 60-card decks (PEERS.md): (generic, colored symbols, turn, sources needed
+#: Karsten's 2022 table for 60-card decks (TCGplayer, 2022-08-02): (generic, colored symbols, turn, sources needed
 #: for 89 + turn percent on curve).
 TABLE_60 = [(0, 1, 1, 14), (1, 1, 2, 13), (0, 2, 2, 21), (2, 1, 3, 12), (1, 2, 3, 18), (0, 3, 3, 23),
             (3, 1, 4, 10), (2, 2, 4, 16), (1, 3, 4, 21), (0, 4, 4, 24), (4, 1, 5, 9), (3, 2, 5, 15),
@@ -168,6 +169,8 @@ def _card_costing(db: CardDB, text: str) -> str:
     instants and sorceries first."""
     best: tuple[int, str] | None = None
     for name in sorted(db.names()):
+        if name.startswith("A-"):  # the digital rebalanced cards: the printed card of the name reads better
+            continue
         try:
             card = db.get(name)
         except Exception:  # noqa: BLE001 - names the database can't build are skipped
@@ -186,6 +189,26 @@ def _card_costing(db: CardDB, text: str) -> str:
     return best[1]
 
 
+def _cell(db: CardDB, generic: int, colored: int, turn: int, n: int, lands: int,
+          samples: int) -> tuple[str, str, str, list[float], bool]:
+    """One cell of Karsten's table: ``lands`` lands (N Islands, the rest Mountains) and the deck filled
+    to 60 or 40 cards with a blue card of the cost; this engine's ``p_given_lands`` with N - 1 and N
+    sources, and whether they agree with his N (N reaches the target within 0.6 points, N - 1 does not
+    exceed it by 0.6 points)."""
+    text = (f"{{{generic}}}" if generic else "") + "{U}" * colored
+    card = _card_costing(db, text)
+    spells = (60 if lands == 25 else 40) - lands
+    target = 0.89 + turn / 100
+    ps = []
+    for sources in (n - 1, n):
+        mountains = f"{lands - sources} Mountain\n" if sources < lands else ""
+        deck = parse_deck(f"{sources} Island\n{mountains}{spells} {card}\n", db)
+        result = run(deck, Options(turns=(1, turn), samples=samples, seed=2022, workers=2))
+        ps.append(result["spells"][0]["turns"][turn - 1]["p_given_lands"])
+    ok = ps[1] >= target - 0.006 and ps[0] < target + 0.006
+    return (str(generic) if generic else "") + "C" * colored, text, card, ps, ok
+
+
 def karsten_table(db: CardDB, samples: int) -> list[str]:
     """Karsten's 60-card table, cell by cell: his source count N for a cost on curve (turn = mana
     value) is the fewest that reach 89 + turn percent among games with at least that many lands. A cell
@@ -202,20 +225,113 @@ def karsten_table(db: CardDB, samples: int) -> list[str]:
              "|---|---|---|---|---|---|---|---|"]
     agree = 0
     for generic, colored, turn, n in TABLE_60:
-        text = (f"{{{generic}}}" if generic else "") + "{U}" * colored
-        card = _card_costing(db, text)
+        label, text, card, ps, ok = _cell(db, generic, colored, turn, n, 25, samples)
         target = 0.89 + turn / 100
-        ps = []
-        for sources in (n - 1, n):
-            deck = parse_deck(f"{sources} Island\n{25 - sources} Mountain\n35 {card}\n", db)
-            result = run(deck, Options(turns=(1, turn), samples=samples, seed=2022, workers=2))
-            ps.append(result["spells"][0]["turns"][turn - 1]["p_given_lands"])
-        ok = ps[1] >= target - 0.006 and ps[0] < target + 0.006
         agree += ok
-        label = (str(generic) if generic else "") + "C" * colored
         lines.append(f"| {label} `{text}` | {turn} | {n} | {card} | {100 * ps[0]:.2f}% | {100 * ps[1]:.2f}% | "
                      f"{100 * target:.0f}% | {'yes' if ok else 'no'} |")
     lines += ["", f"{agree} of {len(TABLE_60)} cells agree (load {_load()} when done).", ""]
+    return lines
+
+
+#: The 40-card table's cells: (generic, colored symbols, turn), the same costs as :data:`TABLE_60`.
+CELLS_40 = [(g, c, t) for g, c, t, _ in TABLE_60]
+
+
+def karsten_model(deck_size: int, lands: int, good: int, turn: int, needed: int) -> float:
+    """Karsten's 2022 model computed exactly (his simulation, ``HowManySources2022Update.py``, sampled
+    it): on the play, the probability of at least ``needed`` of the ``good`` lands among the cards seen
+    by turn ``turn``, among games with at least ``turn`` lands.  London mulligan: seven cards kept with
+    2-5 lands; at six, a spell bottomed when more than three, else a land; at five, two spells when more
+    than three, a land and a spell with three, else two lands; at four, three spells when more than
+    three, a land and two spells with three, two lands and a spell with two, else three lands; six and
+    five kept with 2-4 lands, four always; the other lands bottomed before the good ones."""
+    spells = deck_size - lands
+    other = lands - good
+
+    def hands() -> list[tuple[float, int, int, int]]:
+        out = []
+        for g in range(min(good, 7) + 1):
+            for o in range(min(other, 7 - g) + 1):
+                s = 7 - g - o
+                if s > spells:
+                    continue
+                p = math.comb(good, g) * math.comb(other, o) * math.comb(spells, s) / math.comb(deck_size, 7)
+                out.append((p, g, o, s))
+        return out
+
+    def bottom(g: int, o: int, s: int, spells_off: int, lands_off: int) -> tuple[int, int, int]:
+        s -= spells_off
+        off_other = min(o, lands_off)
+        return g - (lands_off - off_other), o - off_other, s
+
+    def after(size: int, g: int, o: int, s: int) -> tuple[int, int, int]:
+        if size == 7:
+            return g, o, s
+        if size == 6:
+            return bottom(g, o, s, 1, 0) if s > 3 else bottom(g, o, s, 0, 1)
+        if size == 5:
+            return bottom(g, o, s, 2, 0) if s > 3 else bottom(g, o, s, 1, 1) if s == 3 else bottom(g, o, s, 0, 2)
+        return (bottom(g, o, s, 3, 0) if s > 3 else bottom(g, o, s, 2, 1) if s == 3
+                else bottom(g, o, s, 1, 2) if s == 2 else bottom(g, o, s, 0, 3))
+
+    success = relevant = 0.0
+    reach = 1.0
+    draws = turn - 1
+    rest = deck_size - 7
+    for size in (7, 6, 5, 4):
+        rejected = 0.0
+        for p, g, o, s in hands():
+            kg, ko, _ = after(size, g, o, s)
+            if size != 4 and not 2 <= kg + ko <= (5 if size == 7 else 4):
+                rejected += p
+                continue
+            lg, lo = good - g, other - o
+            for dg in range(min(lg, draws) + 1):
+                for do in range(min(lo, draws - dg) + 1):
+                    ds = draws - dg - do
+                    if ds > rest - lg - lo:
+                        continue
+                    q = reach * p * math.comb(lg, dg) * math.comb(lo, do) * math.comb(rest - lg - lo, ds) \
+                        / math.comb(rest, draws)
+                    if kg + dg + ko + do >= turn:
+                        relevant += q
+                        if kg + dg >= needed:
+                            success += q
+        reach *= rejected
+    return success / relevant
+
+
+def karsten_table_40(db: CardDB, samples: int) -> list[str]:
+    """Karsten's table for 40-card decks (17 lands), cell by cell: N, the fewest good lands that reach
+    89 + turn percent in his model (:func:`karsten_model`, computed exactly), then this engine's
+    ``p_given_lands`` with N and N - 1 sources, agreeing as in :func:`karsten_table`."""
+    lines = ["## Karsten's 2022 table, 40 cards", "",
+             f"17 lands (N Islands, the rest Mountains), 23 copies of a real blue card of the cost, 40 cards, on "
+             f"the play, {samples:,} games per count (seed 2022, two workers). Karsten's N is the fewest sources "
+             "reaching 89 + turn % in his model, computed here exactly rather than sampled: his "
+             "`HowManySources2022Update.py` with `deck_size = 40`, `nr_lands = 17` (the probability of at least "
+             "the cost's colored symbols in good lands among games with at least turn-many lands; London "
+             "mulligan with his keep rules and bottoming). *his p* is his model's probability with N. This "
+             "engine's figure is `p_given_lands` with the exact payment of each board (its mulligan bottoms "
+             "the land with more copies in the hand, his the other lands first). A cell agrees when N sources "
+             "reach the target within 0.6 points and N - 1 do not exceed it by 0.6 points.", "",
+             "| cost | turn | Karsten's N | card | his p with N | p with N-1 | p with N | target | agrees |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    same = sum(next(k for k in range(c, 26) if karsten_model(60, 25, k, t, c) >= 0.89 + t / 100) == n
+               for _, c, t, n in TABLE_60)
+    lines[2] += (f" The exact model gives his published 60-card N on {same} of {len(TABLE_60)} cells of "
+                 "his 60-card table.")
+    agree = 0
+    for generic, colored, turn in CELLS_40:
+        target = 0.89 + turn / 100
+        n = next(k for k in range(colored, 18) if karsten_model(40, 17, k, turn, colored) >= target)
+        his = karsten_model(40, 17, n, turn, colored)
+        label, text, card, ps, ok = _cell(db, generic, colored, turn, n, 17, samples)
+        agree += ok
+        lines.append(f"| {label} `{text}` | {turn} | {n} | {card} | {100 * his:.2f}% | {100 * ps[0]:.2f}% | "
+                     f"{100 * ps[1]:.2f}% | {100 * target:.0f}% | {'yes' if ok else 'no'} |")
+    lines += ["", f"{agree} of {len(CELLS_40)} cells agree (load {_load()} when done).", ""]
     return lines
 
 
@@ -303,13 +419,16 @@ def _load() -> str:
     return open("/proc/loadavg").read().split()[0] if os.path.exists("/proc/loadavg") else "?"
 
 
-def real_decks(db: CardDB, sixty: int, commander: int, out: Path) -> list[str]:
-    """Every deck of ``data/decks`` and the Jund list, each run for a few games in this process
-    (one chunk, a cold cache: the slowest part of a run), timed in CPU seconds; the time of the
-    target's run on two workers extrapolated from it (games x CPU per game / 2)."""
+def real_decks(db: CardDB, sixty: int, commander: int, out: Path, only: list[str] | None = None) -> list[str]:
+    """Every deck of ``data/decks`` and the Jund list (or those whose path holds one of ``only``),
+    each run for a few games in this process (one chunk, a cold cache: the slowest part of a run),
+    timed in CPU seconds; the time of the target's run on two workers extrapolated from it (games x
+    CPU per game / 2)."""
     import json
     files = sorted((REAL / "constructed").glob("*.txt")) + [DECKS / "jund.txt"] + \
         sorted((REAL / "commander").glob("*.txt"))
+    if only:
+        files = [f for f in files if any(o in str(f) for o in only)]
     rows: list[dict[str, Any]] = []
     for path in files:
         deck = parse_deck(path.read_text(), db)
@@ -318,7 +437,7 @@ def real_decks(db: CardDB, sixty: int, commander: int, out: Path) -> list[str]:
         turns = 10 if deck.is_commander else 7
         target = 100_000 if deck.is_commander else 1_000_000
         model = DeckModel.build(deck.cards, deck.commander)
-        oracle = BoardOracle(model.cards, model.costs(), db, [c.name for c in deck.commander])
+        oracle = BoardOracle(model.cards, model.costs(), db, [c.name for c in deck.commander], model.chosen)
         load = _load()
         cpu = time.process_time()
         wall = time.perf_counter()
@@ -338,7 +457,8 @@ def real_decks(db: CardDB, sixty: int, commander: int, out: Path) -> list[str]:
                      "engine_calls": oracle.engine_calls, "boards": oracle.boards, "load": load})
         print(f"{rows[-1]['deck']}: {games} games cold {cold:.2f} s CPU, then {games} warm {1000 * per:.2f} ms/game; "
               f"{target:,} on 2 workers ~{target_s:.0f} s (load {load})", flush=True)
-    (out / "castability_decks.json").write_text(json.dumps(rows, indent=1) + "\n")
+    name = "castability_decks_some.json" if only else "castability_decks.json"
+    (out / name).write_text(json.dumps(rows, indent=1) + "\n")
     return deck_table(rows, sixty, commander)
 
 
@@ -386,6 +506,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=100_000, help="games per anchor row")
     parser.add_argument("--decks-only", action="store_true", help="only the real decks (castability_decks.md)")
     parser.add_argument("--table-only", action="store_true", help="only Karsten's table (castability_karsten.md)")
+    parser.add_argument("--limited-only", action="store_true",
+                        help="only Karsten's 40-card table (castability_karsten_40.md)")
+    parser.add_argument("--only", nargs="*", help="with --decks-only: only the decks whose path holds one of "
+                        "these (rows to castability_decks_some.json, the table printed)")
     parser.add_argument("--sixty", type=int, default=500, help="games per sixty-card deck")
     parser.add_argument("--commander", type=int, default=50, help="games per Commander deck")
     args = parser.parse_args(argv)
@@ -398,17 +522,26 @@ def main(argv: list[str] | None = None) -> int:
         (out / "castability_karsten.md").write_text("\n".join(lines) + "\n")
         print("\n".join(lines))
         return 0
+    if args.limited_only:
+        lines = ["# Castability: Karsten's table for 40-card decks", "", "Written by `python "
+                 f"benchmarks/castability.py --limited-only --samples {args.samples}`.", ""]
+        lines += karsten_table_40(db, args.samples)
+        (out / "castability_karsten_40.md").write_text("\n".join(lines) + "\n")
+        print("\n".join(lines))
+        return 0
     if args.decks_only:
         lines = ["# Castability on real decks", "", "Written by `python benchmarks/castability.py --decks-only "
                  f"--sixty {args.sixty} --commander {args.commander}`.", ""]
-        lines += real_decks(db, args.sixty, args.commander, out)
-        (out / "castability_decks.md").write_text("\n".join(lines) + "\n")
+        lines += real_decks(db, args.sixty, args.commander, out, args.only)
+        if not args.only:
+            (out / "castability_decks.md").write_text("\n".join(lines) + "\n")
         print("\n".join(lines))
         return 0
     lines = ["# Castability over a deck", "",
              "Written by `python benchmarks/castability.py" + (" --million" if args.million else "") + "`.", ""]
     lines += anchor(db, args.samples)
     lines += [""] + karsten_table(db, args.samples)
+    lines += [""] + karsten_table_40(db, args.samples)
     lines += [""] + exact_vs_count(db, 20_000, out / "castability.png")
     lines += speed(db, args.million)
     (out / "castability.md").write_text("\n".join(lines) + "\n")

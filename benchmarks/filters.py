@@ -1,4 +1,4 @@
-"""The filter-land board of SPEC §8: ``pay`` on ten different filter lands and ten basics.
+"""The filter-land benchmark board: ``pay`` on ten different filter lands and ten basics.
 
 ``python -m manasolver.benchmarks.filters`` asks ``pay`` for a spread of costs (mono, gold,
 hybrid, generic-heavy, unpayable) on the bundled ``example:filters`` board and on the same

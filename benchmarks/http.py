@@ -1,8 +1,8 @@
-"""A load measurement of ``manasolver serve`` (SPEC §8's HTTP figure), run by hand:
+"""A load measurement of ``manasolver serve`` (the HTTP figure), run by hand:
 ``python -m manasolver.benchmarks.http [--seconds 5] [--clients 1,4] [--connects 128] [--url URL]
 [--stack] [--fresh]``.
 
-It starts ``manasolver serve --port 0`` (or uses ``--url``), opens a session (SPEC §5) on a
+It starts ``manasolver serve --port 0`` (or uses ``--url``), opens a session on a
 40-permanent Commander board of real cards, then each client, a process of its own, sends
 ``can_pay {2}{G}`` on that session board over one kept-alive ``http.client`` connection for the
 given time.  Every answer is checked against the same query answered in this process; a failure
@@ -10,7 +10,7 @@ given time.  Every answer is checked against the same query answered in this pro
 The figure is answered requests per second, summed over the clients, beside the same query
 answered in process (the engine's share of a request).  Then ``--connects`` clients (threads)
 connect at once and each sends one query: resets, refusals, wrong answers and the slowest connect
-are counted (SPEC §9's bounded connections; a listen backlog too short resets connections).
+are counted (the service's bounded connections; a listen backlog too short resets connections).
 
 ``--stack`` asks ``mana_value`` instead, which the engine answers in microseconds, so that figure
 is the server's own cost per request; ``--fresh`` sends the whole board with every request instead

@@ -1,4 +1,4 @@
-"""``batch`` throughput over local worker processes (SPEC §7, §10): the same file of ``pay`` and
+"""``batch`` throughput over local worker processes: the same file of ``pay`` and
 ``can_pay`` lines, each with its own 40-permanent Commander board (:func:`~.boards.commander_board`),
 answered by real ``manasolver batch`` processes in one process (``--workers 1`` is the same) and
 with ``--workers 2``, and with ``--dask`` on a two-worker ``LocalCluster`` when asked for.

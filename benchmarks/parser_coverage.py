@@ -210,7 +210,7 @@ def report(result: dict[str, object]) -> str:
         "graveyard, sacrifice X Goats or a named token, return to hand) need the payment search to spend",
         "them; conditional and leveled grants are not read; restrictions naming kicked, flashback, foretell,",
         "disturb, morph or cumulative-upkeep payments, spells cast from a graveyard or the commander are not",
-        "matched against the request yet; the game history SPEC §4 gives fields for (lands played, life",
+        "matched against the request yet; the game history the board has fields for (lands played, life",
         "gained this turn, the imprinted card, a chosen name) is read from the board, and an answer that",
         "needs a missing one is unsupported naming the field; a draft choice has no field.",
         "",

@@ -1,7 +1,7 @@
 """Our cases through phase.rs, the peer engine: its castability check and autotapped cast.
 
 :func:`peer_subset` picks the cases of a plan that phase.rs runs too (every refusal case of
-PEERS.md and the first few of each size); :func:`measure_phase` positions each in phase.rs
+phase.rs's autotapper and the first few of each size); :func:`measure_phase` positions each in phase.rs
 (:mod:`manasolver.benchmarks.phase`), boards over 300 permanents in a forked child stopped
 after a time bound; :func:`disagreements` lists where the two engines differ on payability.
 """

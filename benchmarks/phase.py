@@ -1,4 +1,4 @@
-"""Drive phase.rs, the peer engine, on the benchmark boards (SPEC §8, PEERS.md).
+"""Drive phase.rs, the peer engine, on the benchmark boards.
 
 phase.rs is a full Magic rules engine in Rust with a heuristic autotapper,
 published on PyPI as ``phase-python`` (import name ``phase``).  It has no

@@ -1,6 +1,6 @@
 """Summaries, the machine, the markdown table and the plots of ``manasolver bench``.
 
-:func:`figures` turns measured cases into the SPEC §8 figures (median, 99th
+:func:`figures` turns measured cases into the performance figures (median, 99th
 percentile, the target, and phase.rs's figure with the ratio of medians on the
 same cases); :func:`write` saves ``results.json``, ``results.md`` and one PNG
 per figure (matplotlib when installed, else a hand-written SVG bar chart).
@@ -18,7 +18,7 @@ from manasolver.benchmarks.machine import machine
 
 __all__ = ["TARGETS", "checks", "figures", "machine", "markdown", "quality", "write"]
 
-#: SPEC §8 targets per figure: (median ms, p99 ms, minimum ratio phase.rs/manasolver).
+#: The targets per figure: (median ms, p99 ms, minimum ratio phase.rs/manasolver).
 TARGETS: dict[str, tuple[float | None, float | None, float | None]] = {
     "can_pay 40": (0.05, None, 20.0),
     "pay 40": (1.0, 10.0, 2.0),
@@ -39,7 +39,7 @@ def _summary(samples: list[float], cpu: list[float] | None = None) -> dict[str, 
 
 
 def figures(cases: list[Case], peer_cases: list[Case]) -> dict[str, dict[str, Any]]:
-    """The SPEC §8 latency figures per size, with phase.rs beside them.
+    """The latency figures per size, with phase.rs beside them.
 
     The ratio is phase.rs's median over manasolver's median *on the same
     cases* (the phase.rs subset), so a cheap cost mix on one side cannot flatter it.

@@ -1,4 +1,4 @@
-"""``manasolver bench``: measure every figure of SPEC §8 in one run on one machine.
+"""``manasolver bench``: measure every performance figure in one run on one machine.
 
 Figures (medians and 99th percentiles, never asserted, always checked):
 

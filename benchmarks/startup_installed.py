@@ -1,4 +1,4 @@
-"""Command-line start-up of an installed manasolver, process start to first answer (SPEC §8).
+"""Command-line start-up of an installed manasolver, process start to first answer.
 
 Run it with the ``manasolver`` of a normal (non-editable) install, whose bytecode pip compiled, and
 without PYTHONDONTWRITEBYTECODE, which makes every start recompile the sources:

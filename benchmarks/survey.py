@@ -16,7 +16,7 @@ ones it doesn't is printed: it must be 0).  With ``--list`` the refused and left
 printed with the message, grouped by message with the card's name as ``~``.  The issue's goal:
 at most 10 refused or left out in all.
 
-With ``--history`` the board also gives what SPEC §4 lets a client state of the turn's history,
+With ``--history`` the board also gives what a client may state of the turn's history,
 as a game client's board would: the player's ``lands_played_this_turn``, ``spells_cast_this_turn``
 and ``life_gained_this_turn`` (0 each) and the card's ``imprinted`` (nothing exiled with it).  The
 plain board leaves them out, so a card whose mana reads a missing field is refused naming it.
@@ -38,7 +38,7 @@ COST = "{1}{G}"
 
 def board(name: str, history: bool = False) -> dict[str, Any]:
     """The survey's board of card ``name``: the card and three basics, all untapped; with
-    ``history``, the SPEC §4 history fields given (see the module docstring)."""
+    ``history``, the board's history fields given (see the module docstring)."""
     cards = [name, "Plains", "Island", "Forest"]
     you: dict[str, Any] = {"name": "you"}
     perms: list[dict[str, Any]] = [{"id": f"p{i}", "card": c} for i, c in enumerate(cards)]
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="stop after this many permanents")
     parser.add_argument("--list", action="store_true", help="print the refused and left-out cards")
     parser.add_argument("--history", action="store_true",
-                        help="give the SPEC §4 history fields on the board (0, nothing imprinted)")
+                        help="give the history fields on the board (0, nothing imprinted)")
     args = parser.parse_args(argv)
     result = survey(args.limit, args.history)
     counts = result["counts"]

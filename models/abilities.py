@@ -266,7 +266,7 @@ class ManaAbility:
     """An activated mana ability (CR 605.1a): cost, production and riders.
 
     ``index`` is its position among the permanent's mana abilities, intrinsic
-    basic-land abilities first (SPEC §5 ``ability``); ``damage`` is damage the
+    basic-land abilities first (the protocol's ``ability``); ``damage`` is damage the
     source deals to its controller on resolution (pain lands); ``text`` is the
     clause it was read from; ``intrinsic`` marks abilities granted by a basic
     land type (CR 305.6).  ``condition``: "Activate only if …" (CR 602.5b), evaluated

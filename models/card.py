@@ -1,6 +1,6 @@
 """A card's characteristics: name, mana cost, type line, colors, abilities.
 
-:class:`Card` is built from a card-data record (see ``../shared/data/SOURCE.md``)
+:class:`Card` is built from a card-data record (a Scryfall-style JSON card object)
 by :func:`manasolver.models.card_build.card_from_record`, which also runs every
 oracle-text reader once and keeps what they read (``Card.text``).  A card without a
 mana cost has ``mana_cost = None`` (CR 202.1b), distinct from ``{0}``.
@@ -9,7 +9,7 @@ mana cost has ``mana_cost = None`` (CR 202.1b), distinct from ``{0}``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.cost import ManaCost
@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # the reading's values are imported by the readers that make 
     from manasolver.models.effects import StructuredEffect
     from manasolver.models.triggered import Trigger
 
-__all__ = ["BASIC_LAND_TYPES", "CARD_TYPES", "SPLIT_LAYOUTS", "SUPERTYPES", "Card", "CardText", "TypeLine"]
+__all__ = ["BASIC_LAND_TYPES", "CARD_TYPES", "SPLIT_LAYOUTS", "SUPERTYPES", "Card", "CardFacts", "CardText", "TypeLine"]
 
 #: Every card type (CR 300.1 / 205.2a); "tribal" is read as kindred (308.3).
 CARD_TYPES = ("artifact", "battle", "conspiracy", "creature", "dungeon", "enchantment", "instant",
@@ -111,6 +111,40 @@ class CardText:
     granted_keywords: tuple[GrantedKeyword, ...] = ()
 
 
+class CardFacts:
+    """What the engine computes once about a card, kept with it (``card.facts``): each field is
+    ``None`` until its owner first asks, then the fact, for as long as the card lives (cards are
+    immutable and interned by their database).
+
+    Fields, each filled by one owner: ``text`` the reading of a card built by hand
+    (``models.text.read``); ``tap_triggers`` its triggers on becoming tapped
+    (``models.text.tap_triggers``); ``reading`` its producing abilities and unread clauses that
+    matter, ``mask`` its static could-produce (``solver.graph``); ``supply_info`` what its supply
+    row reads, ``counts_only`` and ``mirrors_only`` whether it reads the board only through counts
+    or mirrored lands (``solver.supply.build``); ``paying_clause`` its rule of paying life for
+    mana (``solver.supply.unmodelled``); ``doubler`` whether it doubles the pool
+    (``solver.pools.doublers``); ``identity`` its color identity (``models.rules.amounts``).
+
+    Thread-safe: each field is written with one whole immutable value by a single store; two
+    threads that ask at once both compute it and one equal value stays.
+    """
+
+    __slots__ = ("counts_only", "doubler", "identity", "mask", "mirrors_only", "paying_clause", "reading",
+                 "supply_info", "tap_triggers", "text")
+
+    def __init__(self) -> None:
+        self.text: Any = None
+        self.tap_triggers: Any = None
+        self.reading: Any = None
+        self.mask: Any = None
+        self.supply_info: Any = None
+        self.counts_only: Any = None
+        self.mirrors_only: Any = None
+        self.paying_clause: Any = None
+        self.doubler: Any = None
+        self.identity: Any = None
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
     """A card's characteristics as the engine uses them.
@@ -145,6 +179,17 @@ class Card:
     faces: tuple[Card, ...] = field(default=(), compare=False)
     front_mana_cost: ManaCost | None = None
     text: CardText | None = field(default=None, compare=False, repr=False)
+    #: What the engine computed about it (:attr:`facts`); not part of the value.
+    _facts: CardFacts | None = field(default=None, init=False, compare=False, repr=False)
+
+    @property
+    def facts(self) -> CardFacts:
+        """What the engine computes once about this card (:class:`CardFacts`)."""
+        facts = self._facts
+        if facts is None:
+            facts = CardFacts()
+            object.__setattr__(self, "_facts", facts)
+        return facts
 
     @property
     def mana_value(self) -> int:

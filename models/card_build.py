@@ -1,6 +1,6 @@
 """Building a :class:`~manasolver.models.card.Card` from a card-data record, and reading its text once.
 
-A record is the card data's JSON object (``../shared/data/SOURCE.md``), a user card file's line,
+A record is the card data's JSON object (Scryfall's card fields), a user card file's line,
 or a board's inline characteristics.  :func:`card_from_record` checks each field it reads (errors
 name the field's path), parses the mana cost, the type line and the keyword lines, computes the
 colors (CR 202.2, 204), adds the intrinsic abilities of basic land types (CR 305.6) to the mana
@@ -137,7 +137,7 @@ def color_mask(value: Any, where: str) -> int:
 def intrinsic_abilities(type_line: TypeLine) -> tuple[ManaAbility, ...]:
     """The intrinsic ``{T}: Add [symbol]`` of each basic land type (CR 305.6), in the order
     the type line prints them: Savannah, "Land — Forest Plains", has {G} then {W}, as its
-    reminder text "({T}: Add {G} or {W}.)" reads (SPEC §5: abilities in printed order)."""
+    reminder text "({T}: Add {G} or {W}.)" reads (abilities in printed order)."""
     out: list[ManaAbility] = []
     for land_type in dict.fromkeys(type_line.subtypes):
         letter = BASIC_LAND_TYPES.get(land_type)

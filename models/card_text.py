@@ -54,7 +54,7 @@ class TapCost:
     """A mana ability whose cost taps ``count`` other untapped permanents the player controls,
     each with one of ``types`` (lower case).  ``ability``: the ability with the rest of its
     cost (``{T}`` of the source itself for Moonsnare Prototype, nothing for Heritage Druid);
-    ``parts``: the cost as the protocol prints it (SPEC §5 ``costs``)."""
+    ``parts``: the cost as the protocol prints it (its ``costs``)."""
 
     ability: ManaAbility
     types: tuple[str, ...]

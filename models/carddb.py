@@ -7,7 +7,7 @@ costs a few milliseconds, not the parse of 35,000 cards.
 
 Name resolution (case-insensitive, exact), in this order:
 
-1. the predefined tokens of SPEC §4 (Treasure, Gold, Powerstone, Eldrazi Spawn,
+1. the predefined tokens (Treasure, Gold, Powerstone, Eldrazi Spawn,
    Eldrazi Scion, Everywhere; :mod:`manasolver.models.tokens`).  No real card
    has these names, and a Scryfall file's token objects of the same name are
    skipped, so "Treasure" is always the token;

@@ -1,4 +1,4 @@
-"""ManaCost: a frozen, canonically ordered sequence of symbols (SPEC §3, CR 202).
+"""ManaCost: a frozen, canonically ordered sequence of symbols (CR 202).
 
 Canonical order: X, Y, Z first, then one merged generic numeral, then every
 other symbol in the order given (the order printed on the card).  ``format``

@@ -1,4 +1,4 @@
-"""Effects on mana production read from oracle text, as frozen values (RULES §11–§12; CR 106.12,
+"""Effects on mana production read from oracle text, as frozen values (CR 106.12,
 305.7, 605.1b, 613.1d, 613.1f, 614).
 
 :mod:`manasolver.models.text.mana_effects` reads them from a card's text (once, when the card is
@@ -32,8 +32,8 @@ __all__ = [
 class ManaMultiplier:
     """"If you tap a permanent for mana, it produces ``factor`` times as much of that mana
     instead" (CR 106.12b, 614.1a).  ``tapper``: ``"you"`` (the effect's controller taps
-    it); ``what``: ``"permanent"`` (creatures and artifacts too, RULES T115).  Applies
-    only to mana abilities whose cost includes ``{T}`` (T113); keeps restrictions (T116)."""
+    it); ``what``: ``"permanent"`` (creatures and artifacts too, Nyxbloom Ancient ruling).  Applies
+    only to mana abilities whose cost includes ``{T}`` (106.12); keeps restrictions (106.6a, Mana Reflection ruling)."""
 
     text: str
     factor: int
@@ -90,7 +90,7 @@ class TriggeredMana:
     ``chosen`` (that many mana of the color chosen for the *source*: Utopia Sprawl,
     Gauntlet, Caged Sun).  ``recipient``: ``"land_controller"`` (its controller / that
     player) or ``"you"`` (the source's controller).  Replacement multipliers do not
-    apply to this mana (Nyxbloom ruling, RULES T111).  ``land_types``: the land must have
+    apply to this mana (Nyxbloom Ancient ruling).  ``land_types``: the land must have
     one of these (effective) land types (Crypt Ghast: a Swamp; Vernal Bloom: a Forest;
     Keeper of Progenitus: a Mountain, Forest or Plains).  Two more triggers:
     ``"your_creature"`` (a creature you tap for mana: Leyline of Abundance) and
@@ -169,7 +169,7 @@ class SpendTable:
     * CR 609.4b: "spend mana of type *t* as though it were mana of type *u*" lets *t* pay
       every symbol that *u* pays: a rule with ``spent`` *t* and ``as_types`` *A* adds *t* to
       the payers of every type of *A*.  "Any color" is W U B R G and never colorless (CR
-      105.1, 106.1b, RULES §1.1): under Chromatic Orrery or Mycosynth Lattice ``{C}`` still
+      105.1, 106.1b, 106.1): under Chromatic Orrery or Mycosynth Lattice ``{C}`` still
       takes colorless mana only, and colorless mana pays ``{U}``; "any type" (Vizier of the
       Menagerie) adds colorless too, so any mana pays ``{C}``.  Rules are applied to the mana's
       own type, each once (one rule's result is not spent again under another).
@@ -186,7 +186,7 @@ class SpendTable:
       half then paid as a ``{W}`` would be; so Orrery's red pays a ``{2/W}`` announced as
       ``{W}``, and Sunglasses' white pays ``{B/R}`` only announced as ``{R}``.
     * The rules change only what may be spent: the cost, and which mana was spent (sunburst,
-      converge), stay as they are (RULES §1.6, 118.14).  Spending restrictions of the mana
+      converge), stay as they are (CR 106.1, 118.14).  Spending restrictions of the mana
       itself (106.6) and snow (107.4h) are checked apart, unchanged.
 
     >>> from manasolver.models.symbols import ANY_COLOR, C, R, W

@@ -1,7 +1,7 @@
 """The error taxonomy of manasolver.
 
 Every error of input is a :class:`ManasolverError` (a ``ValueError``) with a
-``code`` from SPEC §5 and a ``where`` path naming the offending field, such as
+``code`` of the protocol and a ``where`` path naming the offending field, such as
 ``battlefield[3].card`` or ``cost[2]``.  The protocol turns them into answers.
 """
 
@@ -45,7 +45,7 @@ class ManasolverError(ValueError):
         return clone
 
     def to_json(self) -> dict[str, object]:
-        """The protocol's error object (SPEC §5)."""
+        """The protocol's error object."""
         return {"error": {"code": self.code, "message": self.message, "where": self.where}}
 
     def __str__(self) -> str:
@@ -76,7 +76,7 @@ class UnknownCard(ManasolverError):
 
 class UnknownBoard(ManasolverError):
     """A board handle that names no kept board: never opened, closed, or forgotten as the
-    least recently used (SPEC §5 sessions)."""
+    least recently used (sessions)."""
 
     code = "unknown_board"
 

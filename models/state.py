@@ -1,4 +1,4 @@
-"""The game state a question is asked about (SPEC §4): players, turn, battlefield.
+"""The game state a question is asked about: players, turn, battlefield.
 
 These are frozen values.  :func:`manasolver.models.board.load.load_state` builds them
 from board JSON with errors that name the path of the bad field.
@@ -6,13 +6,14 @@ from board JSON with errors that name the path of the bad field.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from manasolver.models.abilities import ZONE_CARDS
 from manasolver.models.card import CARD_TYPES, Card
 from manasolver.models.cost import ManaCost
 
-__all__ = ["STEPS", "GameState", "Permanent", "Player", "Turn", "fits_cost"]
+__all__ = ["STEPS", "BoardView", "GameState", "Permanent", "Player", "Turn", "fits_cost"]
 
 #: Steps and phases in turn order (CR 500.1); "main1"/"main2" are the main phases.
 STEPS = ("untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers",
@@ -95,7 +96,7 @@ class Player:
 
     ``commander``: the player's commander(s) (CR 903.3; two with partner), for
     "your commander's color identity" (903.4); empty when not given.
-    ``lands_played_this_turn``, ``spells_cast_this_turn``: the game's history this turn (SPEC §4,
+    ``lands_played_this_turn``, ``spells_cast_this_turn``: the game's history this turn (on the board,
     default 0); ``life_gained_this_turn``: None when not given (an answer that depends on it
     says so, never assumes)."""
 
@@ -121,6 +122,48 @@ class Turn:
     stack_empty: bool = True
 
 
+class BoardView:
+    """What the engine reads of one whole board, kept with its :class:`GameState` (``state.view``).
+
+    A state is frozen, so what follows from it alone is computed once, when first asked, by the
+    module that owns its reading, and stored here (``None`` until then); it goes when the state
+    goes.  A board kept between queries (the board cache, a session's handle) keeps its view and
+    so everything computed on it; a fresh board computes what it is asked and nothing else.
+
+    Fields, each filled by one owner: ``active`` the structured effects in force, ``sparing`` the
+    effects sparing abilities their damage, ``tap_hurt`` the damage of triggers on becoming tapped
+    (``models.rules.board_effects``); ``spend_effects`` the rules of spending mana as another
+    color (``models.rules.counts``); ``color_settings`` (``models.rules.colors``); ``typed`` each
+    permanent's types and the subtypes a count reads (``models.rules.amounts``); ``type_changes``
+    (``models.rules.land_types``); ``grants``, ``hasty`` and ``held`` (``models.rules.granted``);
+    ``supplies`` the grouped supply by (player, resources, reserved) (``solver.supply.build``);
+    ``doublers`` by player (``solver.pools.doublers``); ``checks`` the refusals of what the engine
+    does not model, by check (the board cache's ``checked``).
+
+    Thread-safe: a field is written once with a whole immutable value by a single store (two
+    threads that ask at once both compute it and one equal value stays); the dictionaries
+    (``held``, ``supplies``, ``doublers``, ``checks``) are filled with whole values by single stores.
+    """
+
+    __slots__ = ("active", "checks", "color_settings", "doublers", "grants", "hasty", "held", "sparing",
+                 "spend_effects", "supplies", "tap_hurt", "type_changes", "typed")
+
+    def __init__(self) -> None:
+        self.active: Any = None
+        self.sparing: Any = None
+        self.tap_hurt: Any = None
+        self.spend_effects: Any = None
+        self.color_settings: Any = None
+        self.typed: Any = None
+        self.type_changes: Any = None
+        self.grants: Any = None
+        self.hasty: Any = None
+        self.held: dict[str, Any] = {}
+        self.supplies: dict[Any, Any] = {}
+        self.doublers: dict[str, Any] = {}
+        self.checks: dict[Any, Any] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class GameState:
     """A board: the players (the first is the one asked about), the turn, the battlefield."""
@@ -128,6 +171,27 @@ class GameState:
     players: tuple[Player, ...]
     turn: Turn
     battlefield: tuple[Permanent, ...] = ()
+    #: The board's view (:attr:`view`), made when first asked; not part of the value.
+    _view: BoardView | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def view(self) -> BoardView:
+        """What the rules read of this whole board, computed once per state
+        (:class:`~manasolver.models.board.view.BoardView`)."""
+        view = self._view
+        if view is None:
+            view = BoardView()
+            object.__setattr__(self, "_view", view)
+        return view
+
+    def __getstate__(self) -> tuple[object, ...]:
+        """The value without its view (a copy computes its own)."""
+        return (self.players, self.turn, self.battlefield)
+
+    def __setstate__(self, value: tuple[object, ...]) -> None:
+        for name, item in zip(("players", "turn", "battlefield"), value):
+            object.__setattr__(self, name, item)
+        object.__setattr__(self, "_view", None)
 
     def player(self, name: str | None = None) -> Player:
         """The named player, or the first one."""

@@ -1,4 +1,4 @@
-"""Mana symbols as data (SPEC §3, RULES §2, CR 107.4).
+"""Mana symbols as data (CR 107.4).
 
 A :class:`ManaSymbol` is a frozen value: a bitmask of the colors it may be paid
 with, and flags for the other ways of paying it.  One function,

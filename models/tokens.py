@@ -1,4 +1,4 @@
-"""The predefined tokens a board may name by ``"card"`` (SPEC §4).
+"""The predefined tokens a board may name by ``"card"``.
 
 Each is a record in the card-data format, built by
 :func:`manasolver.models.carddb.card_from_record` like any card.  Tokens have

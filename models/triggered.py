@@ -102,7 +102,7 @@ class Trigger:
     def is_mana_ability(self) -> bool:
         """Always False for the events read here: they don't trigger from a mana ability or
         from mana being added (CR 605.1b), so a trigger that adds mana is not a mana ability
-        (605.5a; Lotus Cobra ruling 2017-11-17, RULES T120; Burning-Tree Emissary, T121)."""
+        (605.5a; Lotus Cobra ruling 2017-11-17; Burning-Tree Emissary ruling)."""
         return False
 
     @property

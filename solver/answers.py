@@ -1,7 +1,7 @@
 """The answers of the payment queries: small frozen values whose ``to_json()`` is the protocol's shape.
 
 :class:`PayAnswer`, :class:`CanPayAnswer`, :class:`MaxXAnswer` and :class:`PaymentsAnswer` answer
-:func:`~manasolver.solver.queries.pay`, ``can_pay``, ``max_x`` and ``payments`` (SPEC §5);
+:func:`~manasolver.solver.queries.pay`, ``can_pay``, ``max_x`` and ``payments``;
 :class:`Reason` says why a cost can't be paid (:mod:`manasolver.solver.reasons`).  A payment
 answer holds its payment as a :class:`~manasolver.solver.payment.Payment` or as a
 :class:`PaymentSource` that writes the PAYMENT JSON directly and builds the ``Payment`` value
@@ -18,14 +18,14 @@ if TYPE_CHECKING:
 
 __all__ = ["CanPayAnswer", "MaxXAnswer", "PayAnswer", "PaymentSource", "PaymentsAnswer", "Reason", "ReasonCode"]
 
-#: The REASON codes of an unpayable cost (SPEC §5).
+#: The REASON codes of an unpayable cost.
 ReasonCode = Literal["insufficient_mana", "insufficient_life", "insufficient_energy",
                      "restricted_mana", "no_legal_x", "conflicting_sources", "illegal_partial"]
 
 
 @dataclass(frozen=True, slots=True)
 class Reason:
-    """Why a cost can't be paid (SPEC §5 REASON).  ``proved`` false: the time bound cut the
+    """Why a cost can't be paid (the protocol's REASON).  ``proved`` false: the time bound cut the
     search for it short (:mod:`manasolver.solver.reasons`); its JSON then says
     ``"proved": false`` and its answer ``"time_bound": true``."""
 

@@ -1,4 +1,4 @@
-"""One time budget per query: the deadline every stage of a query reads (SPEC §5, §8).
+"""One time budget per query: the deadline every stage of a query reads.
 
 A query's :class:`Deadline` is set when it starts, by :func:`query_budget`: the protocol's
 ``answer`` opens one around each query, and each payment query of the Python API
@@ -18,7 +18,7 @@ mana-costing abilities may pay one another: a flow per pair) check the deadline 
 saying the time bound came first, which a stage that can answer without them turns into a
 flagged answer (a REASON not proved).  Stages whose work is linear in the input (cost
 announcement by counts, supply grouping, could-produce over classes, payment writing) are not
-cut; the limits of the board schema (SPEC §4) keep them well inside the budget.
+cut; the limits of the board schema keep them well inside the budget.
 """
 
 from __future__ import annotations

@@ -19,16 +19,13 @@ import dataclasses
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import TYPE_BITS, type_bit
 
-if TYPE_CHECKING:
-    from manasolver.solver.service.sessions import SessionStore
-
-__all__ = ["Effects", "apply_answer", "carried", "changes", "effects_of", "excluded_board", "pool_text"]
+__all__ = ["Effects", "carried", "changes", "effects_of", "excluded_board", "pool_text"]
 
 _REMOVE = re.compile(r"^remove (\d+) (.+?) counters?$")
 
@@ -166,23 +163,6 @@ def changes(state: GameState, eff: Effects) -> list[dict[str, Any]]:
     out.append({"player": eff.player, "fields": fields})
     out.extend({"remove": pid} for pid in dict.fromkeys(eff.gone))
     return out
-
-
-def apply_answer(store: SessionStore, handle: str, state: GameState, player: str,
-                 out: dict[str, Any]) -> dict[str, Any]:
-    """``"apply": true``: the answer's payments (``pay``'s one, ``plan``'s in order) carried out
-    on the kept board ``handle`` in one atomic update; the answer says ``"applied": true``.  An
-    unpayable answer changes nothing."""
-    if not out.get("payable"):
-        return {**out, "applied": False}
-    payments = [out["payment"]] if "payment" in out else list(out.get("payments", []))
-    todo: list[dict[str, Any]] = []
-    for payment in payments:
-        eff = effects_of(state, player, payment)
-        todo.extend(changes(state, eff))
-        state = carried(state, eff)
-    store.update(handle, todo)
-    return {**out, "applied": True}
 
 
 def excluded_board(state: GameState, ids: tuple[str, ...] | set[str] | frozenset[str]) -> GameState:

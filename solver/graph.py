@@ -1,4 +1,4 @@
-"""The source graph and "could produce" (CR 106.7, RULES §12).
+"""The source graph and "could produce" (CR 106.7).
 
 Every permanent with a mana ability is a node.  Two kinds of edges:
 
@@ -10,7 +10,7 @@ Every permanent with a mana ability is a node.  Two kinds of edges:
   cost includes mana (filter lands, Signets): any mana in that player's pool may
   pay them, so the pool is a node rather than an edge per pair of sources.
 
-:func:`could_produce` is the **least** fixed point of RULES §12: it starts from the
+:func:`could_produce` is the **least** fixed point of CR 106.7: it starts from the
 types each permanent's non-referential abilities would add now, and widens the
 referential ones along the edges until nothing changes.  Starting from nothing,
 not from everything, is what makes two Reflecting Pools alone produce nothing
@@ -25,7 +25,7 @@ from the board through the models (:mod:`manasolver.models.rules.production`,
 land a Mountain, 305.7; Urborg), granted abilities (Chromatic Lantern), chosen
 colors, commander identity, colors among permanents (Meteor Crater), and the
 replacement effects of the production in every order (Contamination, Pale Moon;
-multipliers keep the types), RULES §12.
+multipliers keep the types), CR 106.7.
 
 This module is board semantics, not a solver: :mod:`manasolver.solver.validate`
 uses it, and it imports nothing from the backends.  networkx is imported only by
@@ -44,7 +44,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from manasolver.models._memo import IdentityMemo, KeyMemo
+from manasolver.models._memo import KeyMemo
 from manasolver.models.abilities import Amount, ManaAbility, Production
 from manasolver.models.card import Card
 from manasolver.models.errors import Unsupported
@@ -85,7 +85,7 @@ REFERENCES = ("lands_you_control", "lands_opponents_control", "sacrificed_land")
 
 def abilities_of(state: GameState, perm: Permanent) -> tuple[ManaAbility, ...]:
     """A permanent's mana abilities now: after land-type changes (Blood Moon, Urborg) and
-    granted abilities (Chromatic Lantern), indexed as SPEC §5 ``ability``."""
+    granted abilities (Chromatic Lantern), indexed as the protocol's ``ability``."""
     if active_effects(state) or tap_damage_from_attachments(state):
         return tuple(effective_mana_abilities(state, perm))
     return perm.card.mana_abilities
@@ -175,7 +175,7 @@ def _filter(production: Production, mask: int) -> int:
 
 
 #: Unread clauses that cannot change what anything could produce: triggered abilities
-#: (Wild Growth, Mana Flare: triggered mana is never "could produce", RULES §12) and
+#: (Wild Growth, Mana Flare: triggered mana is never "could produce", CR 106.7) and
 #: replacement effects that only multiply amounts (Mana Reflection, Nyxbloom Ancient).
 _HARMLESS = re.compile(r"^(whenever|when|at the beginning)\b|produces (twice|three times) as much",
                        re.IGNORECASE)
@@ -193,13 +193,11 @@ def _unread(perm: Permanent) -> tuple[str, ...]:
     return _reading(perm.card)[1]
 
 
-#: Per card object: (its producing abilities on a board without effects on mana, its unread
-#: clauses that matter): both read from the card alone.
-_READINGS: IdentityMemo[Card, tuple[tuple[ManaAbility, ...], tuple[str, ...]]] = IdentityMemo(8193)
-
-
 def _reading(card: Card) -> tuple[tuple[ManaAbility, ...], tuple[str, ...]]:
-    hit = _READINGS.get(card)
+    """(Its producing abilities on a board without effects on mana, its unread clauses that
+    matter): both read from the card alone, kept in its facts."""
+    facts = card.facts
+    hit: tuple[tuple[ManaAbility, ...], tuple[str, ...]] | None = facts.reading
     if hit is not None:
         return hit
     text = card_text(card)
@@ -208,7 +206,8 @@ def _reading(card: Card) -> tuple[tuple[ManaAbility, ...], tuple[str, ...]]:
         from manasolver.models.text.tap_costs import tap_costs_after
         own = own + tuple(t.ability for t in tap_costs_after(card, len(own)))
     unread = tuple(c for c in text.unread if not harmless_clause(c))
-    return _READINGS.put(card, (own, unread))
+    facts.reading = (own, unread)
+    return own, unread
 
 
 def _producing_abilities(state: GameState, perm: Permanent) -> tuple[ManaAbility, ...]:
@@ -253,17 +252,12 @@ def _base_mask(state: GameState, perm: Permanent, ability: ManaAbility, plain: b
     return hit
 
 
-#: Per card: the union of :func:`_base_mask` over its own abilities when none reads the board
-#: or the permanent (each static, without a chosen color or the commander's identity), -1 for
-#: any other card; for boards without effects on mana.
-_CARD_MASKS: IdentityMemo[Card, int] = IdentityMemo(8193)
-
-
 def _card_mask(state: GameState, perm: Permanent, abilities: tuple[ManaAbility, ...]) -> int:
     """What ``perm``'s own ``abilities`` could produce when that is the same for every permanent
-    of its card on a board without effects on mana; -1 when they read the board or the permanent."""
-    card = perm.card
-    hit = _CARD_MASKS.get(card)
+    of its card on a board without effects on mana; -1 when they read the board or the permanent
+    (the union of :func:`_base_mask` over its own abilities, kept in the card's facts)."""
+    facts = perm.card.facts
+    hit: int | None = facts.mask
     if hit is not None:
         return hit
     mask = 0
@@ -273,7 +267,8 @@ def _card_mask(state: GameState, perm: Permanent, abilities: tuple[ManaAbility, 
             mask = -1
             break
         mask |= _base_mask(state, perm, ab, True, {})
-    return _CARD_MASKS.put(card, mask)
+    facts.mask = mask
+    return mask
 
 
 def _check_supported(state: GameState) -> None:
@@ -307,7 +302,7 @@ class CouldProduce(dict[str, int]):
 
 
 def could_produce(state: GameState, strict: bool = True) -> CouldProduce:
-    """The least fixed point of RULES §12: permanent id → mask of types (WUBRGC bits).
+    """The least fixed point of CR 106.7: permanent id → mask of types (WUBRGC bits).
 
     Every permanent with a mana ability appears, with 0 when it could produce
     nothing.  ``strict`` refuses (``Unsupported``) when any permanent carries
@@ -421,7 +416,7 @@ def reference_mask(state: GameState, perm: Permanent, ability: ManaAbility,
 
 
 def could_produce_letters(state: GameState, strict: bool = True) -> dict[str, list[str]]:
-    """The protocol's answer: ``{"pool": ["W", "U"], …}`` (SPEC §5 ``could_produce``)."""
+    """The protocol's answer: ``{"pool": ["W", "U"], …}`` (the protocol's ``could_produce``)."""
     return {pid: list(mask_letters(m)) for pid, m in could_produce(state, strict).items()}
 
 
@@ -484,7 +479,7 @@ class SourceGraph:
 
     def chains(self) -> dict[str, dict[str, list[str]]]:
         """Every permanent's :meth:`why` for each type it could produce (the ``why`` of the
-        ``could_produce`` answer with ``"detail": true``, SPEC §5)."""
+        ``could_produce`` answer with ``"detail": true``)."""
         return {pid: {letter: self.why(pid, letter) for letter in mask_letters(mask)}
                 for pid, mask in self.could_produce.items()}
 

@@ -13,6 +13,15 @@ way of paying it is kept: which mana paid a filter land's ``{U/R}`` matters late
 added to the pool.  The cost is then payable after the partial payment when the pool and the
 permanents left can pay it (the ``can_pay`` question on the board after).
 
+A step whose ability's cost takes other permanents names them as a PAYMENT's activation does
+(``sacrificed``: what Ashnod's Altar sacrificed; ``tapped``: what Springleaf Drum tapped), and each
+such activation in ``next`` names its choice (one entry per choice that keeps the cost payable,
+choices among interchangeable permanents checked once).  A card's mana ability from the hand
+(Simian Spirit Guide, CR 602.2a) is the step ``"permanent": "hand:<i>"``, ``i`` the card's index
+in the hand the query was asked about (indices do not move as cards leave).  Not modelled as a
+step, and refused naming the card: snow mana made partly by a nonsnow trigger (Wild Growth on a
+snow land: the pool after a step keeps no snow); the completion may still use it.
+
 ``next`` is found with one payability check per source class, not per activation: members of a
 class are interchangeable, and if the cost is payable without one member of a class, activating
 that member in any way keeps it payable (its mana floats).  Only when a class is needed are its
@@ -47,11 +56,15 @@ __all__ = ["Guide", "Step", "guide", "read_partial"]
 @dataclass(frozen=True, slots=True)
 class Step:
     """One activation of a manual payment: ``permanent``, ``ability`` (index among its mana
-    abilities), ``mana`` (what it adds, as text; empty: the only thing it can add)."""
+    abilities), ``mana`` (what it adds, as text; empty: the only thing it can add);
+    ``sacrificed``, ``tapped``: the other permanents its cost sacrifices (Ashnod's Altar) or
+    taps (Springleaf Drum), as a PAYMENT's activation names them."""
 
     permanent: str
     ability: int
     mana: str = ""
+    sacrificed: tuple[str, ...] = ()
+    tapped: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,7 +89,8 @@ class Guide:
 
 
 def read_partial(raw: object) -> list[Step]:
-    """The ``partial`` field: a list of ``{"permanent": ID, "ability": N, "mana"?: TEXT}``."""
+    """The ``partial`` field: a list of ``{"permanent": ID, "ability": N, "mana"?: TEXT,
+    "sacrificed"?: [ID], "tapped"?: [ID]}``."""
     if raw is None:
         return []
     if not isinstance(raw, list) or len(raw) > 1000:
@@ -86,7 +100,7 @@ def read_partial(raw: object) -> list[Step]:
         where = f"partial[{i}]"
         if not isinstance(item, dict):
             raise BadQuery("an activation must be an object {\"permanent\": ID, \"ability\": N}", where)
-        unknown = set(item) - {"permanent", "ability", "mana"}
+        unknown = set(item) - {"permanent", "ability", "mana", "sacrificed", "tapped"}
         if unknown:
             raise BadQuery(f"unknown field {min(unknown)!r} of an activation", where)
         pid, ability, mana = item.get("permanent"), item.get("ability", 0), item.get("mana", "")
@@ -96,14 +110,25 @@ def read_partial(raw: object) -> list[Step]:
             raise BadQuery("ability must be the index of a mana ability", where + ".ability")
         if not isinstance(mana, str):
             raise BadQuery("mana must be mana text such as {G}", where + ".mana")
-        out.append(Step(pid, ability, mana))
+        others: dict[str, tuple[str, ...]] = {}
+        for key in ("sacrificed", "tapped"):
+            ids = item.get(key, [])
+            if not isinstance(ids, list) or len(ids) > 100 or not all(isinstance(i, str) for i in ids):
+                raise BadQuery(f"{key} must be a list of permanent ids", f"{where}.{key}")
+            others[key] = tuple(ids)
+        out.append(Step(pid, ability, mana, others["sacrificed"], others["tapped"]))
     return out
 
 
 # -- the board after a step ---------------------------------------------------------------------
 
+#: Each type bit's mana symbol.
+_SYMBOL = {b: "{" + "WUBRGC"[i] + "}" for i, b in enumerate(TYPE_BITS)}
+
+
 def _text(bits: Sequence[int]) -> str:
-    return pool_text(Counter(bits))
+    """Mana as text in WUBRGC order (``pool_text`` of the units, without counting them)."""
+    return "".join(_SYMBOL[b] for b in sorted(bits, key=TYPE_BITS.index))
 
 
 def realizations(opt: Option) -> list[tuple[int, ...]]:
@@ -160,6 +185,22 @@ class _Branch:
     life: int = 0
     energy: int = 0
     damage: int = 0
+    #: For each card now in the player's hand, its index in the original hand (None: unchanged).
+    hand: tuple[int, ...] | None = None
+
+    def original(self, j: int) -> int:
+        """The original hand index of the card now at index ``j``."""
+        return j if self.hand is None else self.hand[j]
+
+    def current(self, i: int) -> int | None:
+        """The index now of the card at original index ``i`` (None: it has left the hand)."""
+        if self.hand is None:
+            return i
+        return self.hand.index(i) if i in self.hand else None
+
+    def public(self, pid: str) -> str:
+        """A member id as the client names it: a hand card by its original index."""
+        return f"hand:{self.original(int(pid[5:]))}" if pid.startswith("hand:") else pid
 
 
 def _pool(supply: Supply) -> Counter[int]:
@@ -174,9 +215,10 @@ def _by_supply(opt: Option) -> bool:
 
 
 def _after(req: PaymentRequest, branch: _Branch, k: int, m: int, opt: Option, made: tuple[int, ...],
-           paid: Counter[int], plain: bool) -> _Branch:
+           paid: Counter[int], plain: bool, sacrificed: tuple[str, ...] = (), tapped: tuple[str, ...] = ()
+           ) -> _Branch:
     """The branch after member ``m`` of class ``k`` activates ``opt``, paying ``paid`` from the
-    pool and adding ``made``."""
+    pool and adding ``made``; its cost sacrificing ``sacrificed`` and tapping ``tapped``."""
     cls = branch.supply.classes[k]
     pid = cls.members[m]
     pool = _pool(branch.supply)
@@ -194,19 +236,75 @@ def _after(req: PaymentRequest, branch: _Branch, k: int, m: int, opt: Option, ma
             parts = cost.split(" ")
             if parts[1].isdigit():
                 eff.counters[(pid, " ".join(parts[2:-1]))] += int(parts[1])
-    act = {"permanent": pid, "ability": opt.ability, "costs": list(opt.costs), "mana": _text(made)}
+    act: dict[str, Any] = {"permanent": pid, "ability": opt.ability, "costs": list(opt.costs), "mana": _text(made)}
+    hand = branch.hand
+    if cls.hand:  # exiled or discarded from the hand as its cost (602.2a): the later indices move
+        j = int(pid[5:])
+        eff.hand_gone.append(j)
+        now = list(range(len(branch.state.player(req.player).hand))) if hand is None else list(hand)
+        act = {"hand": now[j], "card": branch.state.player(req.player).hand[j].name, "ability": opt.ability,
+               "costs": list(opt.costs), "mana": _text(made)}
+        hand = tuple(now[:j] + now[j + 1:])
+    if sacrificed:
+        eff.gone.extend(sacrificed)
+        act["sacrificed"] = list(sacrificed)
+    if tapped:
+        eff.tapped.extend(tapped)
+        act["tapped"] = list(tapped)
     state = carried(branch.state, eff)
     if plain and _by_supply(opt):
         supply = _minus(branch.supply, k, m if opt.exclusive else None, opt, made, paid)
     else:
         supply = _supply(req, state)
     return _Branch(state, supply, (*branch.acts, act), branch.life + opt.life,
-                   branch.energy + opt.energy, branch.damage + opt.damage)
+                   branch.energy + opt.energy, branch.damage + opt.damage, hand)
 
 
 def _usable(opt: Option, cls: SourceClass) -> bool:
-    """Can a manual payment step take this option (its cost uses nothing but its permanent)?"""
-    return not (cls.hand or opt.sacrifice_other or opt.tap_creatures or opt.nonsnow_tail)
+    """Can a manual payment step take this option?  Not mana a snow permanent makes through a
+    nonsnow trigger (the pool after a step keeps no snow)."""
+    return not opt.nonsnow_tail
+
+
+def _refusal(opt: Option, cls: SourceClass) -> str:
+    """What a manual payment step can't yet be, named (see :func:`_usable`)."""
+    return (f"{cls.name}: snow mana made partly by a nonsnow trigger as a manual payment step is not "
+            "modelled")
+
+
+#: Ways of choosing what one activation's cost sacrifices or taps, tried at most.
+MAX_CHOICES = 256
+
+
+def _eligible(supply: Supply, groups: Sequence[Any], types: Sequence[str], exclude: str | None) -> dict[str, int]:
+    """The permanents (by id, with their group's index) of ``groups`` having any of ``types``."""
+    out: dict[str, int] = {}
+    for g, group in enumerate(groups):
+        if group.matches & set(types):
+            for pid in group.members:
+                if ":" not in pid and pid != exclude:
+                    out.setdefault(pid, g)
+    return out
+
+
+def choices(supply: Supply, opt: Option, pid: str) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Every way of choosing what ``opt``'s cost sacrifices (one permanent of each type of
+    ``sacrifice_other``, distinct) and taps (``tap_creatures`` distinct untapped permanents of its
+    types, not ``pid`` when it taps itself), as (sacrificed, tapped); ``[((), ())]`` when it takes
+    no other permanent.  :class:`Unsupported` past :data:`MAX_CHOICES`."""
+    sac_ways: list[tuple[str, ...]] = [()]
+    for t in opt.sacrifice_other:
+        ok = _eligible(supply, supply.fodder, (t,), None)
+        sac_ways = [w + (q,) for w in sac_ways for q in ok if q not in w]
+    tap_ways: list[tuple[str, ...]] = [()]
+    if opt.tap_creatures:
+        ok = _eligible(supply, supply.tappable, opt.tap_types or ("creature",), pid if opt.tap else None)
+        tap_ways = list(itertools.islice(itertools.combinations(ok, opt.tap_creatures), MAX_CHOICES + 1))
+    out = [(a, b) for a in sac_ways for b in tap_ways if not set(a) & set(b)]
+    if len(out) > MAX_CHOICES:
+        raise Unsupported(f"more than {MAX_CHOICES} ways to choose what the cost of {pid}'s mana ability "
+                          f"{opt.ability} sacrifices or taps; this engine does not list them all", "partial")
+    return out
 
 
 def _supply(req: PaymentRequest, state: GameState) -> Supply:
@@ -249,10 +347,17 @@ def carry_partial(req: PaymentRequest, steps: Sequence[Step]) -> list[_Branch] |
         where = f"partial[{i}]"
         nxt: dict[tuple[tuple[int, int], ...], _Branch] = {}
         for branch in branches:
-            found = _find(branch.supply, step.permanent, step.ability)
+            member = step.permanent
+            if member.startswith("hand:"):  # a card of the hand, by its index in the original hand
+                j = branch.current(int(member[5:])) if member[5:].isdigit() else None
+                if j is None:
+                    return _bad(where, f"{member} is not a card in the hand now")
+                member = f"hand:{j}"
+            found = _find(branch.supply, member, step.ability)
             if not found:
                 try:
-                    branch.state.permanent(step.permanent)
+                    if not member.startswith("hand:"):
+                        branch.state.permanent(step.permanent)
                 except KeyError:
                     return _bad(where, f"there is no permanent {step.permanent!r}")
                 return _bad(where, f"{step.permanent} can't activate mana ability {step.ability} now "
@@ -260,8 +365,13 @@ def carry_partial(req: PaymentRequest, steps: Sequence[Step]) -> list[_Branch] |
             k, m, opt = found[0]
             cls = branch.supply.classes[k]
             if not _usable(opt, cls):
-                raise Unsupported(f"{cls.name}: a manual payment step can't yet use an ability whose cost "
-                                  f"uses other permanents or cards", where)
+                raise Unsupported(_refusal(opt, cls), where)
+            others = (step.sacrificed, step.tapped)
+            takes = [(kk, mm, o) for kk, mm, o in found if _fits(choices(branch.supply, o, step.permanent), *others)]
+            if not takes:
+                return _bad(where, _others_wrong(branch.supply, opt, step))
+            found = takes
+            k, m, opt = found[0]
             pays = _pool_ways(_pool(branch.supply), _cost_masks(opt))
             if not pays:
                 return _bad(where, f"the mana cost {opt.mana_cost.format()} of {cls.name} {step.permanent} "
@@ -285,10 +395,30 @@ def carry_partial(req: PaymentRequest, steps: Sequence[Step]) -> list[_Branch] |
             if opt.energy and branch.supply.energy < opt.energy:
                 return _bad(where, f"{cls.name} needs {opt.energy} energy (CR 107.14)")
             for paid in pays:
-                after = _after(req, branch, k, m, opt, ways[0], paid, plain)
+                after = _after(req, branch, k, m, opt, ways[0], paid, plain, step.sacrificed, step.tapped)
                 nxt.setdefault(after.supply.pool, after)
         branches = list(nxt.values())
     return branches
+
+
+def _fits(ways: list[tuple[tuple[str, ...], tuple[str, ...]]], sacrificed: tuple[str, ...],
+          tapped: tuple[str, ...]) -> bool:
+    """Is (``sacrificed``, ``tapped``) one of ``ways`` (the tapped permanents in any order)?"""
+    return any(a == sacrificed and sorted(b) == sorted(tapped) for a, b in ways)
+
+
+def _others_wrong(supply: Supply, opt: Option, step: Step) -> str:
+    """Why a step's ``sacrificed``/``tapped`` don't fit its ability's cost."""
+    if opt.sacrifice_other and len(step.sacrificed) != len(opt.sacrifice_other):
+        return (f"the cost of {step.permanent}'s ability {step.ability} sacrifices "
+                f"{' and '.join('a ' + t for t in opt.sacrifice_other)}: name it under sacrificed")
+    if opt.tap_creatures and len(step.tapped) != opt.tap_creatures:
+        return (f"the cost of {step.permanent}'s ability {step.ability} taps {opt.tap_creatures} untapped "
+                f"{' or '.join(opt.tap_types or ('creature',))} permanent(s): name them under tapped")
+    if not opt.sacrifice_other and step.sacrificed or not opt.tap_creatures and step.tapped:
+        return f"the cost of {step.permanent}'s ability {step.ability} sacrifices and taps no other permanent"
+    return (f"{', '.join(step.sacrificed + step.tapped)} can't be sacrificed or tapped for the cost of "
+            f"{step.permanent}'s ability {step.ability} now (its type, tapped, or already used)")
 
 
 def _bad(where: str, message: str) -> dict[str, Any]:
@@ -355,11 +485,14 @@ def next_steps(req: PaymentRequest, branch: _Branch, rest: dict[str, Any] | None
     plain = _plain(req, supply)
     pool = _pool(supply)
     used = {a.get("permanent") for a in rest["activations"]} | set(rest.get("convoked", ())) | set(
-        rest.get("improvised", ())) | {pid for a in rest["activations"] for pid in a.get("sacrificed", ()) + a.get(
-            "tapped", ())}
+        rest.get("improvised", ())) | {pid for a in rest["activations"]
+                                       for pid in [*a.get("sacrificed", ()), *a.get("tapped", ())]}
     out: list[dict[str, Any]] = []
     spare: dict[int, bool] = {}
     for k, cls, opt, made in _candidates(supply):
+        if opt.sacrifice_other or opt.tap_creatures:
+            out.extend(_next_taking_others(req, branch, k, cls, opt, made))
+            continue
         ok = False
         if plain and _by_supply(opt) and opt.mana_cost:
             ok = any(_payable_with(sub, _minus(supply, k, 0 if opt.exclusive else None, opt, made, paid))
@@ -379,7 +512,55 @@ def next_steps(req: PaymentRequest, branch: _Branch, rest: dict[str, Any] | None
                 spare[k] = any(pid not in used for pid in cls.members)
             ok = spare[k] or _payable_with(sub, _minus(supply, k, 0, opt, made))
         if ok:
-            out.extend({"permanent": pid, "ability": opt.ability, "mana": _text(made)} for pid in cls.members)
+            text = _text(made)
+            out.extend({"permanent": branch.public(pid), "ability": opt.ability, "mana": text} for pid in cls.members)
+    return out
+
+
+def _group_of(groups: Sequence[Any]) -> dict[str, int]:
+    return {pid: g for g, group in enumerate(groups) for pid in group.members}
+
+
+def _next_taking_others(req: PaymentRequest, branch: _Branch, k: int, cls: SourceClass, opt: Option,
+                        made: tuple[int, ...]) -> list[dict[str, Any]]:
+    """The activations of ``opt`` (its cost sacrificing or tapping other permanents) that keep
+    the cost payable: each member and each choice of what it takes, checked on the board after
+    it; choices alike (the same groups of interchangeable permanents, the member itself among
+    them or not) are checked once."""
+    supply = branch.supply
+    fodder, tappable = _group_of(supply.fodder), _group_of(supply.tappable)
+    pool = _pool(supply)
+    seen: dict[tuple[object, ...], bool] = {}
+    out: list[dict[str, Any]] = []
+    for m, pid in enumerate(cls.members):
+        for sac, tap in choices(supply, opt, pid):
+            key = (tuple(fodder.get(q, -1) for q in sac), tuple(sorted(tappable.get(q, -1) for q in tap)),
+                   pid in sac, pid in tap)
+            if key not in seen:
+                seen[key] = any(
+                    _payable_with(dataclasses.replace(req, state=after.state), after.supply)
+                    for after in (_after(req, branch, k, m, opt, made, paid, False, sac, tap)
+                                  for paid in _pool_ways(pool, _cost_masks(opt))))
+            if seen[key]:
+                entry: dict[str, Any] = {"permanent": branch.public(pid), "ability": opt.ability, "mana": _text(made)}
+                if sac:
+                    entry["sacrificed"] = list(sac)
+                if tap:
+                    entry["tapped"] = list(tap)
+                out.append(entry)
+    return out
+
+
+def _original_hand(branch: _Branch, act: dict[str, Any]) -> dict[str, Any]:
+    """An activation of a payment made on the branch's board, its hand indices the original
+    hand's."""
+    if branch.hand is None:
+        return act
+    out = dict(act)
+    if "hand" in act:
+        out["hand"] = branch.original(int(act["hand"]))
+    if any(str(s).startswith("hand:") for s in act.get("sacrificed", ())):
+        out["sacrificed"] = [branch.public(str(s)) for s in act["sacrificed"]]
     return out
 
 
@@ -401,7 +582,8 @@ def combined(req: PaymentRequest, branch: _Branch, rest: dict[str, Any]) -> dict
     made_left = left & made
     original_left = left - made_left
     out = dict(rest)
-    out["activations"] = [*branch.acts, *rest.get("activations", [])]
+    later = [_original_hand(branch, a) for a in rest.get("activations", [])]
+    out["activations"] = [*branch.acts, *later]
     out["pool_used"] = pool_text(+(start - original_left))
     out["floating"] = pool_text(_units(rest.get("floating", "")) + made_left)
     out["life"] = int(rest.get("life", 0)) + branch.life
@@ -421,13 +603,14 @@ def guide(req: PaymentRequest, steps: Sequence[Step]) -> Guide:
     branches = carry_partial(req, steps)
     if isinstance(branches, dict):
         return Guide(False, reason=branches)
-    nexts: dict[tuple[str, int, str], dict[str, Any]] = {}
+    nexts: dict[tuple[str, int, str, tuple[str, ...], tuple[str, ...]], dict[str, Any]] = {}
     best: tuple[list[int], dict[str, Any]] | None = None
     finisher: Finisher | None = None
     for branch in branches:
         rest = _rest(req, branch)
         for entry in next_steps(req, branch, rest):
-            nexts.setdefault((entry["permanent"], entry["ability"], entry["mana"]), entry)
+            nexts.setdefault((entry["permanent"], entry["ability"], entry["mana"],
+                              tuple(entry.get("sacrificed", ())), tuple(entry.get("tapped", ()))), entry)
         if rest is not None:
             finisher = finisher or Finisher(prepare(req, "feasible", req.x or 0))
             whole = finisher.plan(combined(req, branch, rest))

@@ -1,4 +1,4 @@
-"""Payment: the one result type every backend returns (SPEC §5 PAYMENT).
+"""Payment: the one result type every backend returns (the protocol's PAYMENT).
 
 A payment says what was activated and how, what each announced symbol was paid
 as, and the life, energy, damage and floating mana involved.  It converts to
@@ -26,7 +26,7 @@ class Activation:
     """One activation of a mana ability: which permanent, which ability (index
     among its mana abilities), the cost parts paid, and the mana it added.
 
-    Optional fields, written only when used (SPEC §5's shape is otherwise unchanged):
+    Optional fields, written only when used (the protocol's shape is otherwise unchanged):
     ``sacrificed``: the other permanents its cost sacrificed (Ashnod's Altar: "Sacrifice a
     creature"), one id per sacrifice; ``tapped``: the untapped permanents its cost tapped
     (Springleaf Drum, Heritage Druid); ``hand``: for an ability activated from the hand
@@ -107,7 +107,7 @@ class Allocation:
 
 @dataclass(frozen=True, slots=True)
 class Payment:
-    """A complete payment of a cost (SPEC §5).
+    """A complete payment of a cost.
 
     ``total``: the mana part of the locked total cost after choices and
     modifiers; ``floating``: mana produced and not spent; ``extra``: further

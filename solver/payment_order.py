@@ -449,10 +449,13 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
 #: A flag on a unit's type bit inside :func:`executable`'s flow: the unit is snow mana.
 SNOW_UNIT = 1 << 16
 
+#: One unit of generic mana as a demand.
+_GENERIC = Demand("{1}", ANY_TYPE, True)
+
 
 def generic_demands(count: int) -> list[Demand]:
-    """``count`` units of generic mana, each written ``{1}``."""
-    return [Demand("{1}", ANY_TYPE, True) for _ in range(count)]
+    """``count`` units of generic mana, each written ``{1}`` (one shared immutable value)."""
+    return [_GENERIC] * count
 
 
 def mana_bits(text: str) -> tuple[int, ...]:
@@ -477,8 +480,33 @@ def cost_masks(cost: ManaCost, times: int = 1, widen: Callable[[int], int] | Non
     return tuple(one) * times
 
 
+#: The demand of each one-letter symbol of a total (read without the cost parser).
+_LETTER_DEMANDS = {t: Demand(f"{{{t}}}", type_bit(t)) for t in "WUBRGC"}
+
+
+def _plain_demands(total: str) -> tuple[Demand, ...] | None:
+    """The demands of a total written only of numerals and one-letter symbols (``{3}{W}{W}{U}``,
+    what a large payment's total is), read as :func:`total_demands` reads it; None for any other."""
+    out: list[Demand] = []
+    generic = 0
+    if not total.startswith("{") or not total.endswith("}"):
+        return None if total else ()
+    for part in total[1:-1].split("}{"):
+        if part.isdigit():
+            generic += int(part)
+            continue
+        hit = _LETTER_DEMANDS.get(part)
+        if hit is None:
+            return None
+        out.append(hit)
+    return (*generic_demands(generic), *out) if generic else tuple(out)
+
+
 def total_demands(total: str) -> tuple[Demand, ...]:
     """The demands of a written total, in order: generic as ``{1}`` each, then each symbol."""
+    plain = _plain_demands(total)
+    if plain is not None:
+        return plain
     out: list[Demand] = []
     for sym in ManaCost.parse(total, allow_empty=True).symbols:
         if sym.special or sym.variable:

@@ -1,4 +1,4 @@
-"""The PAYMENT of a backend's solution written straight to its protocol JSON (SPEC §5).
+"""The PAYMENT of a backend's solution written straight to its protocol JSON.
 
 :func:`~manasolver.solver.backends.problem.to_payment` builds the one result type,
 :class:`~manasolver.solver.payment.Payment`, with a frozen :class:`~manasolver.solver.payment.Activation`
@@ -53,9 +53,10 @@ class Written:
     def to_json(self) -> dict[str, Any]:
         """The protocol's PAYMENT object (written directly when :func:`writes_directly`), as an
         executable plan (:func:`finish_json`)."""
-        out = direct_json(self.problem, self.solution)
+        keys: dict[int, tuple[int, int]] = {}
+        out = direct_json(self.problem, self.solution, keys)
         raw = out if out is not None else to_payment(self.problem, self.solution).to_json()
-        return finish_json(self.problem, raw)
+        return Finisher(self.problem).plan(raw, keys)
 
     def payment(self) -> Payment:
         """The :class:`Payment` value of the solution (the general path), as an executable plan."""
@@ -116,9 +117,12 @@ def _executable_rows(problem: Problem, rows: list[tuple[int, dict[str, Any], int
     return [rows[at[id(a)]][1] for a in ordered]
 
 
-def direct_json(problem: Problem, sol: Solution) -> dict[str, Any] | None:
+def direct_json(problem: Problem, sol: Solution, keys: dict[int, tuple[int, int]] | None = None
+                ) -> dict[str, Any] | None:
     """The PAYMENT of ``sol`` as ``to_payment(problem, sol).to_json()`` writes it, in one pass;
-    ``None`` for a solution of another shape than :func:`writes_directly` accepts."""
+    ``None`` for a solution of another shape than :func:`writes_directly` accepts.  ``keys``,
+    when given, receives the class and option of each activation written (by the ``id`` of its
+    object), so that :meth:`Finisher.plan` reads them without looking the board up."""
     counts = _counts(sol)
     if not _accepts(problem, sol, counts):
         return None
@@ -183,8 +187,10 @@ def direct_json(problem: Problem, sol: Solution) -> dict[str, Any] | None:
     append = rows.append
     for k, m, o in sol.acts:
         positions, members, ability, costs, mana = plans[(k, o)]
-        append((positions[m], {"permanent": members[m], "ability": ability, "costs": costs[:],
-                               "mana": mana()}, k, o))
+        row = {"permanent": members[m], "ability": ability, "costs": costs[:], "mana": mana()}
+        append((positions[m], row, k, o))
+        if keys is not None:
+            keys[id(row)] = (k, o)
     rows.sort(key=_FIRST)
     # Choices: a merged mask is shown as the type that paid it.
     take: dict[int, int] = {}
@@ -234,15 +240,13 @@ def _bits(text: str) -> list[int]:
 
 class Finisher:
     """Writes payments of one problem as plans (see :func:`finish_json`); holds what every
-    payment of the problem shares: the options by permanent and ability, and the keep terms."""
+    payment of the problem shares: the keep terms, and the options by permanent and ability,
+    built only for a payment whose activations come without their class and option (so that
+    writing a payment of a few activations costs what they cost, not what the board holds)."""
 
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
-        self.options: dict[tuple[str, int], tuple[int, Option, bool]] = {}
-        for k, cls in enumerate(problem.supply.classes):
-            for o, opt in enumerate(cls.options):
-                for pid in cls.members:
-                    self.options.setdefault((pid, opt.ability), (k, opt, problem.spell_ok[k][o]))
+        self._options: dict[tuple[str, int], tuple[int, Option, bool]] | None = None
         self._keep: Any = None
         table = spend_table_of(problem.req)
         #: The 609.4b table of the payment, a symbol's mask to the types that may pay it (None: by type).
@@ -253,23 +257,52 @@ class Finisher:
             return (f"hand:{act['hand']}", int(act["ability"]))
         return (str(act["permanent"]), int(act["ability"]))
 
-    def plan(self, out: dict[str, Any]) -> dict[str, Any]:
+    @property
+    def options(self) -> dict[tuple[str, int], tuple[int, Option, bool]]:
+        """Class, option and whether its mana may pay the spell, by (permanent, ability)."""
+        if self._options is None:
+            problem = self.problem
+            self._options = {}
+            for k, cls in enumerate(problem.supply.classes):
+                for o, opt in enumerate(cls.options):
+                    for pid in cls.members:
+                        self._options.setdefault((pid, opt.ability), (k, opt, problem.spell_ok[k][o]))
+        return self._options
+
+    def _found(self, act: dict[str, Any], keys: dict[int, tuple[int, int]] | None
+               ) -> tuple[int, Option, bool] | None:
+        """The class, option and spell flag of activation ``act`` (from ``keys`` when it is there)."""
+        if keys:
+            hit = keys.get(id(act))
+            if hit is not None:
+                k, o = hit
+                return k, self.problem.supply.classes[k].options[o], self.problem.spell_ok[k][o]
+        return self.options.get(self._key(act))
+
+    def plan(self, out: dict[str, Any], keys: dict[int, tuple[int, int]] | None = None) -> dict[str, Any]:
         """``out`` (a PAYMENT object) with its activations in an executable order and its
-        ``allocation``, ``warnings`` and ``score`` (written in place and returned)."""
+        ``allocation``, ``warnings`` and ``score`` (written in place and returned); ``keys``: the
+        class and option of activations by the ``id`` of their objects (:func:`direct_json`)."""
         acts: list[dict[str, Any]] = out["activations"]
         steps: list[Step] = []
+        made: dict[tuple[int, int, str, frozenset[str]], Step] = {}  # activations alike share their step
         for act in acts:
-            found = self.options.get(self._key(act))
+            found = self._found(act, keys)
             times = int(act.get("times", 1))
-            if found is None:
-                steps.append(Step(tuple(_bits(act["mana"]))))
-                continue
-            _k, opt, spell_ok = found
             perm = self.problem.req.state.permanent(act["permanent"]) if "permanent" in act else None
             types = frozenset(perm.types) if perm is not None else frozenset()
-            snow = snow_units(self.problem.req.state, act["permanent"], opt, act["mana"]) if perm is not None else ()
-            steps.append(Step(tuple(_bits(act["mana"])), cost_masks(opt.mana_cost, times, self.widen), spell_ok,
-                              ability_scope(opt.restriction), types, snow))
+            alike = (id(found[1]) if found is not None else 0, times, act["mana"], types)
+            step = made.get(alike)
+            if step is None:
+                if found is None:
+                    step = Step(tuple(_bits(act["mana"])))
+                else:
+                    _k, opt, spell_ok = found
+                    snow = snow_units(self.problem.req.state, act["permanent"], opt, act["mana"]) if perm else ()
+                    step = Step(tuple(_bits(act["mana"])), cost_masks(opt.mana_cost, times, self.widen), spell_ok,
+                                ability_scope(opt.restriction), types, snow)
+                made[alike] = step
+            steps.append(step)
         state = self.problem.req.state
         assists: list[Assist] = []
         for pid in out.get("convoked", []):
@@ -286,14 +319,14 @@ class Finisher:
                           for c in out["choices"] if c["paid_as"] == "life")
         out["allocation"] = allocation
         out["warnings"] = warnings_of(out, frozenset(self.problem.req.sources.preserve))
-        out["score"] = [[name, value] for name, value in self.score(out)]
+        out["score"] = [[name, value] for name, value in self.score(out, keys)]
         return out
 
-    def score(self, out: dict[str, Any]) -> list[tuple[str, int]]:
+    def score(self, out: dict[str, Any], keys: dict[int, tuple[int, int]] | None = None) -> list[tuple[str, int]]:
         """The policy's criteria, in its order (a caller's weights: the weighted ones), with
         their values for the payment ``out``, counted as the backends count them."""
         problem = self.problem
-        policy = problem.policy
+        policy = problem.req.policy  # the caller's, ``preserve`` where it was named
         names: list[str] = [n for n, _w in policy.weights] if policy.weights else list(policy.criteria)
         if problem.req.sources.preserve and "preserve" not in names:  # ranked right after no_sacrifice
             names.insert(names.index("no_sacrifice") + 1 if "no_sacrifice" in names else 0, "preserve")
@@ -302,14 +335,18 @@ class Finisher:
         used = [0] * len(classes)
         nonland = 0
         sacrificed = 0
+        sacrifices: dict[tuple[str, ...], bool] = {}  # by the cost parts, read once
         for act in acts:
             times = int(act.get("times", 1))
-            found = self.options.get(self._key(act))
+            found = self._found(act, keys)
             if found is not None:
                 used[found[0]] += times
                 nonland += times * (classes[found[0]].kind != "land")
-            sacrificed += times * any(c.startswith("sacrifice") for c in act["costs"]) + len(
-                act.get("sacrificed", ())) + ("hand" in act)
+            parts = tuple(act["costs"])
+            own = sacrifices.get(parts)
+            if own is None:
+                own = sacrifices[parts] = any(c.startswith("sacrifice") for c in parts)
+            sacrificed += times * own + len(act.get("sacrificed", ())) + ("hand" in act)
         assisted = len(out.get("convoked", ())) + len(out.get("improvised", ())) + len(out.get("delved", ()))
         activations = sum(int(a.get("times", 1)) for a in acts)
         terms: dict[str, int] = {
@@ -328,8 +365,8 @@ class Finisher:
         }
         if "keep_castable" in names or "keep_colors" in names:
             if self._keep is None:
-                from manasolver.solver.backends.fastopt.keep import KeepTerms
-                self._keep = KeepTerms(problem, tuple(names))
+                from manasolver.solver import backends
+                self._keep = backends.keep_terms(problem, tuple(names))
             if "keep_castable" in names:
                 terms["keep_castable"] = self._keep.keep_lost(used)
             if "keep_colors" in names:

@@ -1,4 +1,4 @@
-"""Policies (SPEC §6): what "best" means, as integer terms compared lexicographically.
+"""Policies: what "best" means, as integer terms compared lexicographically.
 
 Every criterion is a *term to minimise* with a known upper bound; the backend
 builds the term's expression (:data:`CRITERIA` says what each one counts) and
@@ -12,7 +12,7 @@ this module decides how the terms are combined:
 * a caller's ``weights`` replace the order by one weighted sum;
 * ``min_convoke``, ``min_improvise``, ``min_delve`` (when convoke, improvise or delve
   can be used) refine ties after the named criteria unless the policy names them
-  earlier (:data:`ASSIST_CRITERIA`); under SPEC §6's default a convoked creature, an
+  earlier (:data:`ASSIST_CRITERIA`); under the default policy a convoked creature, an
   improvised artifact or a delved card also counts as a non-land source for
   ``prefer_lands`` and ``min_sources``, so lands pay first and assists are used when
   mana falls short or when they save what comes earlier (life, kept spells, colors);
@@ -28,6 +28,7 @@ this module decides how the terms are combined:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
@@ -37,12 +38,13 @@ from manasolver.models.state import GameState
 from manasolver.solver.request import DEFAULT_POLICY, Criterion, Policy
 
 __all__ = ["ASSIST_CRITERIA", "CRITERIA", "KEEP_LIMIT", "WEIGHT_LIMIT", "check_policy", "criteria_vector",
-           "keep_costs", "keep_counts", "needs_types", "stages"]
+           "for_backends", "keep_costs", "keep_counts", "needs_types", "stages"]
 
 #: Every criterion a policy may name, and what its term counts (all minimised), and
 #: ``tiebreak``, the term every policy ends with.
 CRITERIA: dict[Criterion | Literal["tiebreak"], str] = {
     "no_sacrifice": "permanents sacrificed (Treasures, Lotus Petal, an Altar's fodder)",
+    "preserve": "permanents of sources.preserve used (ranked right after no_sacrifice when not named)",
     "min_life": "life paid (Phyrexian symbols, life costs) plus damage taken (pain lands)",
     "keep_castable": "listed costs (default: the cards in hand) no longer payable from what stays untapped",
     "keep_colors": "colors (of W U B R G) no longer producible by what stays untapped",
@@ -80,6 +82,16 @@ def check_policy(policy: Policy) -> None:
     for color, n in policy.spend_color:
         if color not in "WUBRG" or len(color) != 1 or n < 0:
             raise BadQuery(f"bad spend_color entry {color}: {n}", "policy.spend_color")
+
+
+def for_backends(policy: Policy) -> Policy:
+    """The policy a backend optimises: without ``preserve``.  Which preserved permanents a
+    payment may use is decided outside the backends (each allowed set solved on a board where the
+    others are unusable, the payments compared by their scores, where ``preserve`` stands at its
+    place in the policy), so a backend never counts it."""
+    if "preserve" not in policy.criteria:
+        return policy
+    return dataclasses.replace(policy, criteria=tuple(c for c in policy.criteria if c != "preserve"))
 
 
 def needs_types(policy: Policy) -> bool:

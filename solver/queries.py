@@ -1,11 +1,11 @@
-"""The payment queries: ``pay``, ``can_pay``, ``max_x``, ``payments`` (SPEC §5).
+"""The payment queries: ``pay``, ``can_pay``, ``max_x``, ``payments``.
 
 Each takes a :class:`~manasolver.solver.request.PaymentRequest`, builds its
 :class:`~manasolver.solver.backends.problem.Problem` once per mode and X, and returns a small
 answer dataclass (:mod:`manasolver.solver.answers`) whose ``to_json()`` is exactly the
 protocol's shape.
 
-``backend`` (STYLE practice 8): ``None`` means the documented default chain of the
+``backend``: ``None`` means the documented default chain of the
 registry (:data:`manasolver.solver.backends.DEFAULT_CHAINS`), which may change:
 ``can_pay`` asks the flow fast path, then the fast optimiser, and falls back to CP-SAT when
 both decline; ``pay`` asks the plain-Python exact optimiser
@@ -19,7 +19,7 @@ does not take it).
 
 Convoke, improvise and delve (when the request allows them and the player has an
 untapped creature, an untapped artifact or a graveyard card) are decided by CP-SAT
-inside the same optimisation as the mana (RULES §13.2–13.4): the flow and fastopt
+inside the same optimisation as the mana (CR 702.51, 702.66, 702.126): the flow and fastopt
 fast paths decline such problems (:attr:`Problem.has_assists`).
 
 Unpayable answers carry a REASON (:mod:`manasolver.solver.reasons`, from the
@@ -196,7 +196,7 @@ _PROVEN_UNPAYABLE = Infeasible("Hall's condition fails for every form within the
 
 @budgeted
 def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
-    """The best payment of ``req``'s cost under its policy (SPEC §6), or why there is none."""
+    """The best payment of ``req``'s cost under its policy, or why there is none."""
     x = _fixed_x(req)
     mode: Mode = "feasible" if backend in ("flow", "csp") else "optimal"
     problem = prepare(req, mode, x)

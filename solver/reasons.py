@@ -1,4 +1,4 @@
-"""Why a cost can't be paid: the REASON of an unpayable answer (SPEC §5).
+"""Why a cost can't be paid: the REASON of an unpayable answer.
 
 Codes: ``insufficient_mana`` with ``missing`` (the smallest cost added sources would have to
 cover), ``insufficient_life`` (CR 119.4), ``insufficient_energy`` (107.14), ``restricted_mana``

@@ -23,13 +23,13 @@ __all__ = ["DEFAULT_POLICY", "AbilityActivation", "Criterion", "Modifier", "Modi
 #: The kinds of cost modifier (CR 601.2f).
 ModifierKind = Literal["increase", "reduce", "minimum"]
 
-#: A criterion a policy may name (SPEC §6; :data:`manasolver.solver.policy.CRITERIA` says what
+#: A criterion a policy may name (:data:`manasolver.solver.policy.CRITERIA` says what
 #: each one counts).
-Criterion = Literal["no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste", "prefer_lands",
+Criterion = Literal["no_sacrifice", "preserve", "min_life", "keep_castable", "keep_colors", "min_waste", "prefer_lands",
                     "min_sources", "use_pool", "max_colors_spent", "min_energy", "min_convoke",
                     "min_improvise", "min_delve"]
 
-#: SPEC §6: the default lexicographic order of criteria.
+#: The default policy: lexicographic order of criteria.
 DEFAULT_POLICY: tuple[Criterion, ...] = ("no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste",
                                          "prefer_lands", "min_sources", "use_pool")
 
@@ -71,7 +71,7 @@ class Modifier:
 
 @dataclass(frozen=True, slots=True)
 class Policy:
-    """What "best" means (SPEC §6): criteria compared lexicographically.
+    """What "best" means: criteria compared lexicographically.
 
     ``keep_castable``: costs to keep payable afterwards (``None``: the cards in
     hand); ``spend_color``: minimum mana of each color to spend (adamant);
@@ -134,7 +134,7 @@ class AbilityActivation:
 
 @dataclass(frozen=True, slots=True)
 class PaymentRequest:
-    """Everything a payment query needs (SPEC §5 common fields and cost context)."""
+    """Everything a payment query needs (the protocol's common fields and cost context)."""
 
     state: GameState
     cost: ManaCost

@@ -33,6 +33,7 @@ from manasolver.solver.guide import Step
 from manasolver.solver.request import PaymentRequest, Sources
 
 __all__ = ["can_pay", "can_pay_sourced", "conflict", "excluded_board", "max_x", "max_x_sourced", "pay",
+           "legal", "preserve_subsets", "required_steps",
            "pay_sourced", "payments", "payments_sourced", "read_sources"]
 
 _KINDS = ("require", "exclude", "preserve")
@@ -79,7 +80,7 @@ def _plain(req: PaymentRequest, state: GameState) -> PaymentRequest:
     return dataclasses.replace(req, state=state, sources=Sources())
 
 
-def _required_steps(req: PaymentRequest, state: GameState) -> list[list[Step]] | Reason:
+def required_steps(req: PaymentRequest, state: GameState) -> list[list[Step]] | Reason:
     """Every way of activating the required permanents (one activation each, its option and
     mana), as manual payment steps; ``conflicting_sources`` naming one that can't be activated."""
     from manasolver.solver.guide import _find_all, realizations
@@ -92,7 +93,57 @@ def _required_steps(req: PaymentRequest, state: GameState) -> list[list[Step]] |
         per.append(ways)
     out: list[list[Step]] = []
     for combo in itertools.islice(itertools.product(*per), MAX_REQUIRE_WAYS):
-        out.append(list(combo))
+        out.extend(_funded(req, state, list(combo)))
+        if len(out) >= MAX_REQUIRE_WAYS:
+            break
+    return out[:MAX_REQUIRE_WAYS]
+
+
+#: The most mana a required ability's own cost may take for its funding to be tried.
+MAX_FUNDED = 2
+
+
+def _funded(req: PaymentRequest, state: GameState, combo: list[Step]) -> list[list[Step]]:
+    """``combo`` as it can be carried out: when the required activations' mana costs (a filter
+    land's ``{1}``, a Signet's) are more than the pool holds, also every way of first activating
+    free sources (no mana cost) that are not required to pay them (their mana floats like the
+    rest).  Sources of a class are interchangeable, so each class is tried once per option and
+    mana; costs paid by other costly sources are not tried."""
+    from manasolver.solver.guide import _cost_masks, _supply, realizations
+    supply = _supply(req, state)
+    found = {pid: (opt, cls) for cls in supply.classes for pid in cls.members for opt in cls.options
+             if any(s.permanent == pid and s.ability == opt.ability for s in combo)}
+    need = sum(len(_cost_masks(opt)) for opt, _cls in found.values())
+    pool = sum(n for _b, n in supply.pool)
+    if not need or need <= pool:
+        return [combo]
+    short = need - pool
+    if short > MAX_FUNDED:
+        return [combo]
+    required = {s.permanent for s in combo}
+    funders: list[tuple[int, Step]] = []
+    for k, cls in enumerate(supply.classes):
+        free = [pid for pid in cls.members if pid not in required]
+        if cls.hand or not free:
+            continue
+        for opt in cls.options:
+            if opt.mana_cost.symbols or opt.sacrifice_other or opt.tap_creatures or opt.nonsnow_tail:
+                continue
+            for made in realizations(opt):
+                funders.append((k, Step(free[0], opt.ability, pool_text(Counter(made)))))
+    out = [combo]
+    for picks in itertools.combinations_with_replacement(range(len(funders)), short):
+        steps: list[Step] = []
+        taken: Counter[int] = Counter()
+        for i in picks:
+            k, step = funders[i]
+            members = [pid for pid in supply.classes[k].members if pid not in required]
+            if taken[k] >= len(members):
+                break
+            steps.append(dataclasses.replace(step, permanent=members[taken[k]]))
+            taken[k] += 1
+        else:
+            out.append(steps + combo)
     return out
 
 
@@ -112,7 +163,7 @@ def _best(req: PaymentRequest, state: GameState, backend: str | None) -> dict[st
     if not req.sources.require:
         answer = pay_plain(plain, backend)
         return finisher.plan(answer.to_json()["payment"]) if answer.payable else None
-    ways = _required_steps(req, state)
+    ways = required_steps(req, state)
     if isinstance(ways, Reason):
         return ways
     best: tuple[list[int], dict[str, Any]] | None = None
@@ -124,6 +175,8 @@ def _best(req: PaymentRequest, state: GameState, backend: str | None) -> dict[st
         if whole is None:
             continue
         whole = finisher.plan(whole)
+        if not legal(plain, whole):
+            continue
         key = [v for _n, v in whole["score"]]
         if best is None or key < best[0]:
             best = (key, whole)
@@ -135,7 +188,21 @@ def _best(req: PaymentRequest, state: GameState, backend: str | None) -> dict[st
     return best[1]
 
 
-def _subsets(ids: tuple[str, ...]) -> list[tuple[str, ...]]:
+def legal(req: PaymentRequest, out: dict[str, Any]) -> bool:
+    """Is the PAYMENT ``out`` legal for ``req`` (:func:`~manasolver.solver.validate.validate`)?
+    A payment completed after the required permanents were activated first reads their mana as
+    plain pool mana; mana with a spending restriction (CR 106.6: Ancient Ziggurat's, for creature
+    spells only) may then have paid what it can't, and such a payment is not an answer."""
+    from manasolver.solver.payment import Payment
+    from manasolver.solver.validate import validate
+    try:
+        payment = Payment.from_json(out)
+    except ValueError:
+        return False
+    return validate(req, payment).legal
+
+
+def preserve_subsets(ids: tuple[str, ...]) -> list[tuple[str, ...]]:
     """The preserved permanents a payment may use, fewest first."""
     if len(ids) > MAX_PRESERVE_SUBSETS:
         return [(), ids]
@@ -152,7 +219,7 @@ def pay_sourced(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
         return PayAnswer(False, reason=bad)
     base = excluded_board(req.state, req.sources.exclude)
     best: tuple[list[int], dict[str, Any]] | None = None
-    for allowed in _subsets(req.sources.preserve):
+    for allowed in preserve_subsets(req.sources.preserve):
         state = excluded_board(base, set(req.sources.preserve) - set(allowed) - set(req.sources.require))
         found = _best(req, state, backend)
         if isinstance(found, Reason):

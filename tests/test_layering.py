@@ -9,11 +9,16 @@ edge to ``a.b.c`` when that is a module, else to ``a.b``).  Only edges between o
 count.  The tests check
 
 * that the graph has no cycle (each strongly connected component is printed as a cycle);
-* the dependency rules of DESIGN.md (models never imports solver or benchmarks; solver never
+* the dependency rules of docs/architecture.md (models never imports solver or benchmarks; solver never
   imports benchmarks but for the command line's lazy ``bench``; only the front ends import the
   protocol; a backend never imports another backend; ``validate`` imports only models, graph,
   request and payment; within models, ``text`` never imports ``rules``, ``board``, ``carddb`` or
-  ``card_build``, and the value modules import none of ``text``, ``rules``, ``board``);
+  ``card_build``, and the value modules import none of ``text``, ``rules``, ``board``; within the
+  engine, the one-way layers {casting, queries} -> {supply, backends, reasons} -> {request, payment,
+  answers, graph, casting/announce.py} -> models);
+* that the optimiser libraries (ortools, networkx, python-constraint) are imported only inside the
+  functions that use them, and that the engine alone, imported and asked a ``can_pay`` its flow
+  path answers, loads none of them nor the service;
 * that the architecture map (``docs/architecture.md``) names every module file,
   and that every path it names exists.
 """
@@ -124,11 +129,15 @@ class _Imports(ast.NodeVisitor):
             self._add(sub if sub in MODULES else base, node.lineno)
 
 
+#: Every module's syntax tree, parsed once for all the checks.
+TREES = {name: ast.parse(path.read_text(encoding="utf-8"), filename=str(path)) for name, path in MODULES.items()}
+
+
 def _edges() -> list[Edge]:
     out: list[Edge] = []
-    for name, path in MODULES.items():
+    for name in MODULES:
         visitor = _Imports(name)
-        visitor.visit(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
+        visitor.visit(TREES[name])
         out += visitor.edges
     return out
 
@@ -211,7 +220,7 @@ def _cycle_in(component: list[str], graph: dict[str, set[str]]) -> list[str]:
 
 
 def test_no_import_cycles() -> None:
-    """No cycle between our modules, counting imports inside functions too (DESIGN.md)."""
+    """No cycle between our modules, counting imports inside functions too (docs/architecture.md)."""
     graph: dict[str, set[str]] = {name: set() for name in MODULES}
     lines: dict[tuple[str, str], Edge] = {}
     for edge in EDGES:
@@ -225,13 +234,13 @@ def test_no_import_cycles() -> None:
     assert not cycles, "import cycles:\n" + "\n".join(cycles)
 
 
-# -- the dependency rules of DESIGN.md ------------------------------------------------------------
+# -- the dependency rules of docs/architecture.md --------------------------------------------------
 
 BACKENDS = tuple(f"manasolver.solver.backends.{b}" for b in ("flow", "fastopt", "cpsat", "csp"))
 #: The backends' shared modules, which may import any backend (the registry does).
 BACKENDS_SHARED = ("manasolver.solver.backends", "manasolver.solver.backends.matching",
                    "manasolver.solver.backends.problem")
-#: The service around the engine (DESIGN.md: protocol, decode, api, schema, sessions, boards, serve,
+#: The service around the engine (docs/architecture.md: protocol, decode, api, schema, sessions, boards, serve,
 #: cli, render, demo, playground, parallel); only it imports the protocol.  ``manasolver.solver``
 #: itself is the public API, which re-exports the protocol's ``answer`` and the typed ``api``.
 SERVICE = "manasolver.solver.service"
@@ -240,8 +249,10 @@ REGISTRY = "manasolver.solver.backends"
 PUBLIC_API = "manasolver.solver"
 #: Castability is an application of the engine: it asks through the public API and the request types.
 CASTABILITY = "manasolver.solver.castability"
+#: (``supply.plain`` is a fact of a card the engine states for its callers: whether a permanent of it adds
+#: mana by its own fields alone.)
 CASTABILITY_MAY_IMPORT = ("manasolver.models", "manasolver.solver.request", "manasolver.solver.queries",
-                          "manasolver.solver.casting.build", CASTABILITY,
+                          "manasolver.solver.casting.build", "manasolver.solver.supply.plain", CASTABILITY,
                           "manasolver.solver.service.api", "manasolver.solver.service.parallel")
 VALIDATE_MAY_IMPORT = ("manasolver.models", "manasolver.solver.graph", "manasolver.solver.request",
                        "manasolver.solver.payment", "manasolver.solver.validate")
@@ -252,12 +263,28 @@ MODELS_ABOVE_TEXT = ("manasolver.models.rules", "manasolver.models.board", "mana
                      "manasolver.models.card_build")
 
 
+#: The engine's one-way layers, lowest first: a module of a layer imports only from its own layer
+#: and those below it (models below them all).  Modules of the engine outside these sets (policy,
+#: budget, pools, plan, validate, ...) are checked by the other rules.
+ENGINE_LAYERS: tuple[tuple[str, ...], ...] = (
+    ("manasolver.models",),
+    tuple(f"manasolver.solver.{m}" for m in ("request", "payment", "answers", "graph", "casting.announce")),
+    tuple(f"manasolver.solver.{m}" for m in ("supply", "backends", "reasons")),
+    tuple(f"manasolver.solver.{m}" for m in ("casting", "queries")),
+)
+
+
+def _layer(name: str) -> int | None:
+    """The index of ``name``'s layer in :data:`ENGINE_LAYERS` (the first that holds it), or ``None``."""
+    return next((i for i, layer in enumerate(ENGINE_LAYERS) if _in(name, *layer)), None)
+
+
 def _backend_of(name: str) -> str | None:
     return next((b for b in BACKENDS if _in(name, b)), None)
 
 
 def _rule_breaks(edge: Edge) -> str | None:
-    """Which DESIGN.md rule an import breaks, or ``None``."""
+    """Which rule of docs/architecture.md an import breaks, or ``None``."""
     src, dst = edge.importer, edge.imported
     if _in(src, "manasolver.models") and _in(dst, "manasolver.solver", "manasolver.benchmarks"):
         return "models never imports solver or benchmarks"
@@ -272,7 +299,7 @@ def _rule_breaks(edge: Edge) -> str | None:
         return "nothing imports the protocol but the service and benchmarks"
     if _in(src, CASTABILITY) and dst not in (PUBLIC_API, REGISTRY) and not _in(dst, *CASTABILITY_MAY_IMPORT):
         return "castability imports only models, the public API (answer, api, queries over a request), the registry"\
-            " and parallel"
+            ", plain cards and parallel"
     mine, theirs = _backend_of(src), _backend_of(dst)
     if mine is not None and theirs is not None and mine != theirs and src not in BACKENDS_SHARED:
         return "a backend never imports another backend (they share backends/matching.py and problem.py)"
@@ -282,6 +309,10 @@ def _rule_breaks(edge: Edge) -> str | None:
         return "backends never import pools"
     if _in(src, "manasolver.solver.validate") and not _in(dst, *VALIDATE_MAY_IMPORT):
         return "solver/validate imports only models, solver.graph, solver.request and solver.payment"
+    low, high = _layer(src), _layer(dst)
+    if low is not None and high is not None and high > low:
+        return "the engine's layers point one way: {casting, queries} -> {supply, backends, reasons} -> " \
+            "{request, payment, answers, graph, casting.announce} -> models"
     if _in(src, MODELS_TEXT) and _in(dst, *MODELS_ABOVE_TEXT):
         return "models/text never imports models/rules, models/board, models/carddb or models/card_build"
     if _in(src, *VALUES) and _in(dst, MODELS_TEXT, "manasolver.models.rules", "manasolver.models.board"):
@@ -289,34 +320,11 @@ def _rule_breaks(edge: Edge) -> str | None:
     return None
 
 
-#: Imports that break a rule above and are being moved out of the way, each named; the list only
-#: shrinks (a test fails when an edge listed here is gone, so that it is struck off).
-KNOWN_BREAKS = frozenset({
-    ("manasolver.solver.carry", "manasolver.solver.service.sessions"),
-    ("manasolver.solver.fresh", "manasolver.solver.service.boards"),
-    ("manasolver.solver.fresh", "manasolver.solver.backends.flow"),
-    ("manasolver.solver.castability.board", "manasolver.solver.fresh"),
-    ("manasolver.solver.castability.games", "manasolver.solver.fresh"),
-    ("manasolver.solver.plan", "manasolver.solver.service.decode"),
-    ("manasolver.solver.plan", "manasolver.solver.backends.cpsat"),
-    ("manasolver.solver.plan", "manasolver.solver.backends.cpsat.solve"),
-    ("manasolver.solver.payment_writer", "manasolver.solver.backends.fastopt.keep"),
-})
-
-
-def test_known_breaks_are_still_there() -> None:
-    """Every edge of ``KNOWN_BREAKS`` is still in the graph: one that is gone is struck off the list."""
-    present = {(e.importer, e.imported) for e in EDGES}
-    assert not KNOWN_BREAKS - present, sorted(KNOWN_BREAKS - present)
-
-
 def test_dependencies_point_the_way_design_md_says() -> None:
-    """DESIGN.md: protocol -> {casting, queries} -> {supply, backends, reasons} -> {request,
+    """docs/architecture.md: protocol -> {casting, queries} -> {supply, backends, reasons} -> {request,
     payment, graph} -> models; within models, rules -> text -> values."""
     broken: dict[str, list[str]] = {}
     for edge in EDGES:
-        if (edge.importer, edge.imported) in KNOWN_BREAKS:
-            continue
         rule = _rule_breaks(edge)
         if rule is not None:
             broken.setdefault(rule, []).append(_where(edge))
@@ -340,6 +348,86 @@ def test_the_rules_see_imports_everywhere() -> None:
     assert _rule_breaks(Edge("manasolver.solver.backends.flow", "manasolver.solver.pools", 1, True))
     assert _rule_breaks(Edge("manasolver.solver.castability.run", "manasolver.solver.supply", 1, True))
     assert _rule_breaks(Edge("manasolver.solver.service.cli", "manasolver.solver.service.protocol", 1, True)) is None
+    assert _rule_breaks(Edge("manasolver.solver.supply.build", "manasolver.solver.queries", 1, True))
+    assert _rule_breaks(Edge("manasolver.solver.graph", "manasolver.solver.supply.model", 1, False))
+    assert _rule_breaks(Edge("manasolver.solver.casting.announce", "manasolver.solver.casting.build", 1, True))
+    assert _rule_breaks(Edge("manasolver.solver.queries", "manasolver.solver.supply.build", 1, False)) is None
+    layered = [e for e in EDGES if _layer(e.importer) is not None and _layer(e.imported) is not None
+               and _layer(e.importer) != _layer(e.imported)]
+    assert len(layered) > 20, layered
+
+
+# -- the optimiser libraries are imported lazily -------------------------------------------------
+
+#: Libraries slow to import (ortools with numpy and pandas, about 0.3 s): loaded by the backends and
+#: the detailed answers that need them, inside the functions that use them.
+HEAVY = ("ortools", "networkx", "constraint")
+
+
+def _eager_imports(tree: ast.Module) -> Iterator[tuple[str, int]]:
+    """The modules a source imports when it is itself imported: statements at module level and
+    inside module-level ``try``/``with``/``if`` blocks (but ``if TYPE_CHECKING``), not in functions."""
+    todo: list[ast.stmt] = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Import):
+            yield from ((alias.name, node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module, node.lineno
+        elif isinstance(node, ast.If):
+            if not (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"):
+                todo.extend(node.body + node.orelse)
+        elif isinstance(node, (ast.Try, ast.With)):
+            todo.extend(node.body)
+            if isinstance(node, ast.Try):
+                todo.extend([*node.orelse, *node.finalbody, *(s for h in node.handlers for s in h.body)])
+        elif isinstance(node, ast.ClassDef):
+            todo.extend(node.body)
+
+
+def test_optimiser_libraries_are_imported_only_where_used() -> None:
+    """No module of models/, solver/ or benchmarks/ imports ortools, networkx or python-constraint
+    when it is imported: a light query never pays for them."""
+    eager = [f"{path.relative_to(REPO)}:{line}: {module}" for name, path in MODULES.items()
+             for module, line in _eager_imports(TREES[name]) if module.split(".")[0] in HEAVY]
+    assert not eager, "optimiser libraries imported at module level:\n" + "\n".join(eager)
+    sample = ast.parse("import ortools\ntry:\n    from networkx import DiGraph\nexcept ImportError:\n    pass\n"
+                       "if TYPE_CHECKING:\n    import constraint\ndef f():\n    import ortools.sat\n")
+    assert sorted(_eager_imports(sample)) == [("networkx", 3), ("ortools", 1)]
+
+
+_ENGINE_ALONE = """
+import json, sys
+from manasolver.models.board.load import load_state
+from manasolver.models.cost import ManaCost
+from manasolver.solver.queries import can_pay
+from manasolver.solver.request import PaymentRequest
+
+with open(sys.argv[1], encoding="utf-8") as fh:
+    state = load_state(json.load(fh))
+player = state.players[0].name
+answers = [can_pay(PaymentRequest(state, ManaCost.parse(cost), player)).payable for cost in ("{2}{W}", "{G}{G}")]
+loaded = sorted({m.split(".")[0] for m in sys.modules} & set(sys.argv[2:]))
+service = sorted(m for m in sys.modules if m.startswith("manasolver.solver.service"))
+print(json.dumps({"answers": answers, "loaded": loaded, "service": service}))
+"""
+
+
+def test_the_engine_alone_answers_a_flow_query_without_optimisers_or_service(tmp_path: Path) -> None:
+    """Imported without the service and asked ``can_pay`` on the Commander example board (the
+    flow backend's path), the engine loads neither an optimiser library nor any module of
+    ``solver/service/``: the engine never imports the service, and ortools stays lazy."""
+    import json
+    import subprocess
+    import sys
+    board = REPO / "solver" / "service" / "examples" / "commander.json"
+    proc = subprocess.run([sys.executable, "-c", _ENGINE_ALONE, str(board), *HEAVY], capture_output=True,
+                          text=True, timeout=120, check=False, cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["answers"] == [True, True], out
+    assert out["loaded"] == [], f"optimiser libraries loaded by the engine's flow path: {out['loaded']}"
+    assert out["service"] == [], f"service modules loaded by the engine alone: {out['service']}"
 
 
 # -- the architecture map ----------------------------------------------------------------

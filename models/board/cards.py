@@ -1,4 +1,4 @@
-"""Cards on a board: names resolved in the card database and inline characteristics (SPEC §4).
+"""Cards on a board: names resolved in the card database and inline characteristics.
 
 :class:`CardResolver` turns a board's card fields into :class:`~manasolver.models.card.Card`
 values, once per distinct input: a name (exact, case-insensitive) through the card database,
@@ -78,7 +78,7 @@ class CardResolver:
     def entry(self, obj: Mapping[str, Any], where: str) -> Card:
         """A card from the card fields of ``obj``: ``card`` and/or characteristics.
 
-        Given characteristics override the database's (SPEC §4).
+        Given characteristics override the database's.
         """
         given = {k: obj[k] for k in CHARACTERISTICS if k in obj}
         if "card" in obj:
@@ -201,7 +201,7 @@ def _colors(value: object, where: str) -> list[str]:
 
 
 def record_of(card: Card) -> dict[str, Any]:
-    """The characteristics of a card as an inline record (the fields SPEC §4 names)."""
+    """The characteristics of a card as an inline record (the fields a board may give)."""
     record: dict[str, Any] = {
         "name": card.name,
         "type_line": card.type_line.text,

@@ -1,4 +1,4 @@
-"""A game state back to board JSON (SPEC §4), so that ``load_state(state_to_json(s)) == s``.
+"""A game state back to board JSON, so that ``load_state(state_to_json(s)) == s``.
 
 Defaults are left out.  Each distinct card is written once (:class:`_Writer`): by name when the
 database's card of that name is the same card; as the name and the characteristics that differ
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 __all__ = ["state_to_json"]
 
 def state_to_json(state: GameState, db: CardDB | None = None) -> dict[str, Any]:
-    """Board JSON for ``state`` (SPEC §4), with defaults left out.
+    """Board JSON for ``state``, with defaults left out.
 
     A card equal to the database's card of its name is written as ``"card"``;
     any other card as its characteristics.  ``load_state(state_to_json(s))``

@@ -1,4 +1,4 @@
-"""Board JSON (SPEC §4) to a frozen :class:`~manasolver.models.state.GameState`.
+"""Board JSON to a frozen :class:`~manasolver.models.state.GameState`.
 
 Three tiers of checking, as python-chess does:
 
@@ -86,7 +86,7 @@ _COLOR_NAMES = {"w": "W", "u": "U", "b": "B", "r": "R", "g": "G", "white": "W", 
 
 
 def load_state(obj: object, db: CardDB | None = None) -> GameState:
-    """Build a :class:`GameState` from board JSON (SPEC §4), already decoded.
+    """Build a :class:`GameState` from board JSON, already decoded.
 
     ``db`` resolves card names (default: the bundled database, loaded only when
     a card is named).  Raises a :class:`ManasolverError` subclass naming the
@@ -155,11 +155,11 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
     if "battlefield" in board:
         raw_field = as_list(board["battlefield"], "battlefield", "battlefield", LIMITS["permanents"])
         ids: dict[str, int] = {}
-        # Permanents built before from an object of the same content but its id (its typed
+        # A permanent built before from an object of the same content but its id (its typed
         # serialisation without the id: the same other fields in the same order, the same values
-        # of the same types) and the same player names are reused, given this object's id: ids
-        # differ from one game to the next, what a permanent is does not.
-        cache: dict[bytes, dict[str, Permanent]] | None = None  # the database is read only for a named card
+        # of the same types) and the same player names is reused, given this object's id (the
+        # last built is kept): ids differ from one game to the next, what a permanent is does not.
+        cache: dict[bytes, Permanent] | None = None  # the database is read only for a named card
         dumps = marshal.dumps
         attached = False
         for i, raw in enumerate(raw_field):
@@ -178,21 +178,19 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                     else:
                         if cache is None:
                             cache = _permanents(cards.db, names)
-                        by_id = cache.get(key)
-                        if by_id is not None:
-                            perm = by_id.get(raw["id"])
-                            if perm is None:
+                        seen = cache.get(key)
+                        if seen is not None:
+                            if seen.id == raw["id"]:
+                                perm = seen
+                            else:  # the last id wins: a client's next board finds its own objects
                                 pid = as_str(raw["id"], f"battlefield[{i}].id", "id", LIMITS["name"])
-                                perm = _with_id(next(iter(by_id.values())), pid)
-                                if len(by_id) >= _IDS_PER_PERMANENT:
-                                    by_id.clear()
-                                by_id[pid] = perm
+                                perm = cache[key] = _with_id(seen, pid)
             if perm is None:
                 perm = _permanent(raw, f"battlefield[{i}]", names, cards)
                 if key is not None and cache is not None:
                     if len(cache) >= CACHE_SIZE:
                         cache.clear()
-                    cache[key] = {perm.id: perm}
+                    cache[key] = perm
             pid = perm.id
             if pid in ids:
                 raise BadState(f"duplicate id {clip(pid)!r} (first used by "
@@ -247,17 +245,14 @@ class _Built:
         #: (player, the cards its zones hold) by serialisation.
         self.players: dict[bytes, tuple[Player, int]] = {}
         #: Per tuple of player names (a permanent's controller is checked against them): by the
-        #: serialisation without the id, the permanents built by id.
-        self.permanents: dict[tuple[str, ...], dict[bytes, dict[str, Permanent]]] = {}
+        #: serialisation without the id, the permanent built from it last.
+        self.permanents: dict[tuple[str, ...], dict[bytes, Permanent]] = {}
 
 
 _BUILT: weakref.WeakKeyDictionary[CardDB, _Built] = weakref.WeakKeyDictionary()
 #: Distinct tuples of player names whose permanents are kept; players kept.
 _NAME_SETS = 64
 _PLAYERS = 4096
-#: Ids kept per permanent content (a client whose ids repeat from board to board finds its own
-#: permanent objects again; past this many the content's table starts again).
-_IDS_PER_PERMANENT = 64
 #: A permanent serialised longer than this is built every time (16 times this for a player).
 _MAX_KEY = 4096
 
@@ -276,7 +271,7 @@ def _built(db: CardDB) -> _Built:
     return found
 
 
-def _permanents(db: CardDB, names: tuple[str, ...]) -> dict[bytes, dict[str, Permanent]]:
+def _permanents(db: CardDB, names: tuple[str, ...]) -> dict[bytes, Permanent]:
     """The permanents kept for boards of these player names read with ``db``."""
     built = _built(db).permanents
     found = built.get(names)

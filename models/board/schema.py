@@ -1,4 +1,4 @@
-"""The board JSON schema (SPEC §4): its field names, the bounds on hostile input, and the checks of
+"""The board JSON schema: its field names, the bounds on hostile input, and the checks of
 single values that name the path of a bad field.
 
 Every check returns the value, of the type asked for, or raises
@@ -60,7 +60,7 @@ LIMITS = {
 STATE_FIELDS = ("players", "turn", "battlefield")
 PLAYER_FIELDS = ("name", "life", "starting_life", "energy", "pool", "hand", "graveyard", "commander",
                  "lands_played_this_turn", "spells_cast_this_turn", "life_gained_this_turn")
-#: The player fields that hold the game's history this turn (SPEC §4): numbers ≥ 0.
+#: The player fields that hold the game's history this turn: numbers ≥ 0.
 HISTORY_FIELDS = ("lands_played_this_turn", "spells_cast_this_turn", "life_gained_this_turn")
 TURN_FIELDS = ("active", "step", "stack_empty")
 #: Fields that name or describe a card: ``card`` looks it up, the others are characteristics.

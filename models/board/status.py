@@ -22,14 +22,14 @@ from manasolver.models.state import GameState, Permanent
 
 __all__ = ["PREDEFINED_TOKENS", "is_token_card", "status"]
 
-#: Tokens that ``"card"`` may name (SPEC §4); they are tokens unless ``"token": false`` says otherwise.
+#: Tokens that ``"card"`` may name; they are tokens unless ``"token": false`` says otherwise.
 PREDEFINED_TOKENS = ("Treasure", "Gold", "Powerstone", "Eldrazi Spawn", "Eldrazi Scion", "Everywhere")
 _TOKEN_NAMES = frozenset(n.lower() for n in PREDEFINED_TOKENS)
 _STATUS_LIFE = 2**31
 
 
 def is_token_card(card: Card) -> bool:
-    """True for the predefined tokens of SPEC §4 (Treasure, Everywhere, …)."""
+    """True for the predefined tokens (Treasure, Everywhere, …)."""
     return card.layout == "token" or card.name.lower() in _TOKEN_NAMES
 
 

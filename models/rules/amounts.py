@@ -36,7 +36,6 @@ from manasolver.models.abilities import (
     Restriction,
 )
 from manasolver.models.card import BASIC_LAND_TYPES, Card
-from manasolver.models._memo import IdentityMemo
 from manasolver.models.errors import Unsupported
 from manasolver.models.rules.land_types import effective_land_types, effective_subtypes, has_effect, loses_rules_text
 from manasolver.models.rules.missing import NotOnBoard, permanent_field, player_field
@@ -226,16 +225,18 @@ def _by_types_only(amount: Amount) -> bool:
                 or amount.min_power is not None or amount.supertypes)
 
 
-#: Per state object: each permanent as (id, controller, types now, the subtypes a count reads:
+#: Each permanent of a board (its view's ``typed``) as (id, controller, types now, the subtypes a count reads:
 #: a land's after land-type changes, creature types only on a creature or kindred), in board
 #: order; what :func:`permanent_matches` reads of it for an amount of :func:`_by_types_only`.
-_TYPED: IdentityMemo[GameState, tuple[tuple[str, str, tuple[str, ...], Collection[str]], ...]] = IdentityMemo(64)
-
-
 def _typed(state: GameState) -> tuple[tuple[str, str, tuple[str, ...], Collection[str]], ...]:
-    hit = _TYPED.get(state)
-    if hit is not None:
-        return hit
+    view = state.view
+    found = view.typed
+    if found is None:
+        found = view.typed = _typed_rows(state)
+    return found  # type: ignore[no-any-return]
+
+
+def _typed_rows(state: GameState) -> tuple[tuple[str, str, tuple[str, ...], Collection[str]], ...]:
     rows = []
     for perm in state.battlefield:
         types = perm.types
@@ -245,7 +246,7 @@ def _typed(state: GameState) -> tuple[tuple[str, str, tuple[str, ...], Collectio
             if creature_types:
                 subs = set(subs) - creature_types
         rows.append((perm.id, perm.controller, types, subs))
-    return _TYPED.put(state, tuple(rows))
+    return tuple(rows)
 
 
 def _count_by_types(amount: Amount, state: GameState, permanent: Permanent) -> int:
@@ -317,21 +318,16 @@ def condition_holds(condition: Condition | None, state: GameState, permanent: Pe
 _SYMBOL = re.compile(r"\{([^{}]{1,12})\}")
 
 
-_IDENTITY_CACHE: dict[tuple[object, ...], int] = {}
-
-
 def color_identity(card: Card) -> int:
     """A card's color identity (CR 903.4): its colors (color indicator and
     characteristic-defining abilities included, 903.4a), the colors of the mana
     symbols in its mana cost and in its rules text (reminder text excluded, 903.4b),
-    over every face (903.4d).  Cached by the characteristics it reads: a batch asks it
-    for the same commander on every line."""
-    key = (card.name, card.oracle_text, card.mana_cost, card.colors, len(card.faces))
-    found = _IDENTITY_CACHE.get(key)
+    over every face (903.4d).  Kept in the card's facts: a batch asks it for the same commander
+    on every line."""
+    facts = card.facts
+    found: int | None = facts.identity
     if found is None:
-        if len(_IDENTITY_CACHE) > 4096:
-            _IDENTITY_CACHE.clear()
-        found = _IDENTITY_CACHE[key] = _color_identity(card)
+        found = facts.identity = _color_identity(card)
     return found
 
 
@@ -366,18 +362,14 @@ def commander_identity(state: GameState, player_name: str) -> int:
         player = state.player(player_name)
     except KeyError:
         return 0
-    return _IDENTITIES.get_or(player, _identity_of)
+    return _identity_of(player)
 
 
 def player_identity(player: Player) -> int:
     """The color identity of ``player``'s commander(s) as a color mask, as
-    :func:`commander_identity` gives it for that player."""
-    return _IDENTITIES.get_or(player, _identity_of)
-
-
-#: Commander identities per player object: an identity reads the commander cards alone, and the
-#: board loader reuses a player sent again, so a stream of boards computes it once.
-_IDENTITIES: IdentityMemo[Player, int] = IdentityMemo(1025)
+    :func:`commander_identity` gives it for that player (each commander card's identity is a
+    fact of the card)."""
+    return _identity_of(player)
 
 
 def _identity_of(player: Player) -> int:

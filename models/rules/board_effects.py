@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
 from manasolver.models.card import BASIC_LAND_TYPES, Card
 from manasolver.models.effects import ConditionalDamage, GrantedAbility, Prohibition, StructuredEffect
@@ -53,13 +52,14 @@ def _active(state: GameState) -> tuple[tuple[Permanent, StructuredEffect], ...]:
     return tuple(out)
 
 
-_ACTIVE: IdentityMemo[GameState, tuple[tuple[Permanent, StructuredEffect], ...]] = IdentityMemo(65)
-
-
 def active_effects(state: GameState) -> tuple[tuple[Permanent, StructuredEffect], ...]:
     """Every structured effect on the battlefield whose source still has it, in board
     order (cached per state)."""
-    return _ACTIVE.get_or(state, _active)
+    view = state.view
+    found = view.active
+    if found is None:
+        found = view.active = _active(state)
+    return found  # type: ignore[no-any-return]
 
 
 def _granted_to(effect: GrantedAbility, source: Permanent, perm: Permanent, state: GameState) -> bool:
@@ -106,7 +106,7 @@ def _intrinsic(land_type: str) -> ManaAbility:
 
 def effective_mana_abilities(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...]:
     """``permanent``'s mana abilities after land-type changes and granted abilities,
-    indexed 0, 1, … (SPEC §5).
+    indexed 0, 1, ….
 
     A land reached by a setting effect (Blood Moon, Spreading Seas) has only the
     intrinsic abilities of its new types (305.7: it loses its rules-text abilities);
@@ -125,7 +125,7 @@ def effective_mana_abilities(state: GameState, permanent: Permanent) -> tuple[Ma
 def _spared(state: GameState, permanent: Permanent, abilities: tuple[ManaAbility, ...]) -> tuple[ManaAbility, ...]:
     """``abilities`` without the damage a :class:`ConditionalDamage` of ``permanent`` spares now
     (Tomb of Urami beside an Ogre its controller controls)."""
-    spared = _SPARING.get_or(state, _sparing).get(permanent.id)
+    spared = _sparing_of(state).get(permanent.id)
     if not spared:
         return abilities
     out = list(abilities)
@@ -142,9 +142,6 @@ def _sparing(state: GameState) -> dict[str, list[ConditionalDamage]]:
         if isinstance(e, ConditionalDamage):
             out.setdefault(src.id, []).append(e)
     return out
-
-
-_SPARING: IdentityMemo[GameState, dict[str, list[ConditionalDamage]]] = IdentityMemo(65)
 
 
 def _granted(state: GameState, permanent: Permanent) -> list[ManaAbility]:
@@ -262,7 +259,22 @@ def _tap_hurt(state: GameState) -> _TapHurt:
     return on_tap, on_other, beyond, unread
 
 
-_TAP_HURT: IdentityMemo[GameState, _TapHurt] = IdentityMemo(65)
+def _tap_hurt_of(state: GameState) -> _TapHurt:
+    """The board's ``tap_hurt`` (its view's field, computed when first asked)."""
+    view = state.view
+    found = view.tap_hurt
+    if found is None:
+        found = view.tap_hurt = _tap_hurt(state)
+    return found  # type: ignore[no-any-return]
+
+
+def _sparing_of(state: GameState) -> dict[str, list[ConditionalDamage]]:
+    """The board's ``sparing`` (its view's field, computed when first asked)."""
+    view = state.view
+    found = view.sparing
+    if found is None:
+        found = view.sparing = _sparing(state)
+    return found  # type: ignore[no-any-return]
 
 
 def tap_damage_from_attachments(state: GameState) -> dict[str, int]:
@@ -276,7 +288,7 @@ def tap_damage_from_attachments(state: GameState) -> dict[str, int]:
     "Whenever ~ becomes tapped, it deals N damage to you" (City of Brass) is on its abilities from
     the parser and not here.  Cached per state; triggers not read are left to
     :func:`unread_tap_triggers`."""
-    on_tap, on_other, _, _ = _TAP_HURT.get_or(state, _tap_hurt)
+    on_tap, on_other, _, _ = _tap_hurt_of(state)
     if not on_other:
         return on_tap
     return {**{pid: 0 for pid in on_other}, **on_tap}
@@ -285,14 +297,14 @@ def tap_damage_from_attachments(state: GameState) -> dict[str, int]:
 def nontap_damage(state: GameState) -> dict[str, int]:
     """Per permanent id, the damage or life loss its controller takes when an ability of it
     without ``{T}`` in its cost is activated (Haunting Wind, Artifact Possession on an artifact)."""
-    return _TAP_HURT.get_or(state, _tap_hurt)[1]
+    return _tap_hurt_of(state)[1]
 
 
 def tap_damage_beyond_mana(state: GameState) -> dict[str, tuple[Permanent, str]]:
     """Per permanent id, the trigger (its source and text) that hurts its controller whenever it
     becomes tapped for any reason, not only for mana: convoke, improvise or a tapping cost
     (Springleaf Drum) would tap it without a mana ability of its own (CR 603.2)."""
-    return _TAP_HURT.get_or(state, _tap_hurt)[2]
+    return _tap_hurt_of(state)[2]
 
 
 def unread_tap_triggers(state: GameState) -> list[tuple[Permanent, str]]:
@@ -300,7 +312,7 @@ def unread_tap_triggers(state: GameState) -> list[tuple[Permanent, str]]:
     that may hurt in a way not read (Seizures: "unless that player pays {3}"; Relic Putrescence's
     poison counter), but for an Aura attached to nothing: the permanent and the trigger's text.
     Payments on such boards would misstate life and damage."""
-    return _TAP_HURT.get_or(state, _tap_hurt)[3]
+    return _tap_hurt_of(state)[3]
 
 
 def _tap_cost_reading(perm: Permanent) -> bool:

@@ -12,7 +12,6 @@ The effects of a board are found once per state.
 
 from __future__ import annotations
 
-from manasolver.models._memo import IdentityMemo
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import type_bit
 
@@ -40,13 +39,19 @@ def _settings(state: GameState) -> tuple[_Setting, ...]:
 _ALL_COLORLESS = "All cards that aren't on the battlefield, spells, and permanents are colorless."
 
 
-_SETTINGS: IdentityMemo[GameState, tuple[_Setting, ...]] = IdentityMemo(65)
+def _settings_of(state: GameState) -> tuple[_Setting, ...]:
+    """The board's ``color_settings`` (its view's field, computed when first asked)."""
+    view = state.view
+    found = view.color_settings
+    if found is None:
+        found = view.color_settings = _settings(state)
+    return found  # type: ignore[no-any-return]
 
 
 def permanent_colors(state: GameState, perm: Permanent) -> int:
     """``perm``'s colors now, as a bitmask (see the module docstring)."""
     colors = perm.card.colors
-    for source, what, nonland, mine, bits, add in _SETTINGS.get_or(state, _settings):
+    for source, what, nonland, mine, bits, add in _settings_of(state):
         if mine and perm.controller != source.controller:
             continue
         if nonland and perm.is_land:

@@ -1,4 +1,4 @@
-"""Board counts that need no solver (SPEC §5 ``counts``, RULES §3–§5).
+"""Board counts that need no solver (the protocol's ``counts``, CR 105, 202.3, 205).
 
 * colors among permanents (CR 105.2, 202.2), after color-setting effects (Celestial Dawn, layer
   5: :mod:`manasolver.models.rules.colors`): lands and most tokens have no mana
@@ -142,7 +142,7 @@ def domain(state: GameState, player: str | None = None) -> int:
 
 
 def counts(state: GameState, player: str | None = None) -> dict[str, Any]:
-    """The ``counts`` answer of SPEC §5 for ``player`` (default: the first player).
+    """The ``counts`` answer for ``player`` (default: the first player).
 
     One pass over the board; each distinct card is examined once (the loader shares
     one :class:`Card` object between permanents of the same name).
@@ -223,7 +223,7 @@ def mana_value(subject: ManaCost | Card | str | None, x: int | None = None,
 
 def happily_ever_after_conditions(state: GameState, player: str | None = None) -> dict[str, bool]:
     """The three parts of Happily Ever After's intervening "if" for ``player``, each on its
-    own, so an answer can say which one failed (rulings 2019-10-04; RULES T23, T24):
+    own, so an answer can say which one failed (rulings 2019-10-04; CR 603.4):
     ``five_colors`` among permanents they control, ``six_card_types`` among their
     permanents and graveyard cards, ``life`` at least their starting life total."""
     name = _player_name(state, player)
@@ -246,13 +246,14 @@ def _spend_effects(state: GameState) -> tuple[tuple[Permanent, SpendAs], ...]:
     return tuple((p, e) for p, e in active_effects(state) if isinstance(e, SpendAs))
 
 
-_SPEND_EFFECTS: IdentityMemo[GameState, tuple[tuple[Permanent, SpendAs], ...]] = IdentityMemo(65)
-
-
 def spend_effects(state: GameState) -> tuple[tuple[Permanent, SpendAs], ...]:
     """Every 609.4b rule in force on the battlefield, with its source, in board order (found once
     per state: most boards have none, and every payment asks)."""
-    return _SPEND_EFFECTS.get_or(state, _spend_effects)
+    view = state.view
+    found = view.spend_effects
+    if found is None:
+        found = view.spend_effects = _spend_effects(state)
+    return found  # type: ignore[no-any-return]
 
 
 def spend_rules(state: GameState, player: str, spell_types: frozenset[str] | None,

@@ -3,7 +3,7 @@
 * :func:`enter` puts a permanent onto the battlefield and resolves the triggered
   abilities it causes (its own ETB, landfall of the lands' controllers'
   permanents), recursively: a land token created by a trigger causes landfall in
-  turn (RULES §9.6, Lotus Cobra ruling 2009-10-01; T51).  Triggers go on the stack
+  turn (Lotus Cobra ruling 2009-10-01).  Triggers go on the stack
   in APNAP order (CR 603.3b), each player's in board order with the first on top,
   and the stack resolves last in, first out (405.5), so the order is deterministic.
   Energy is a player's counters (107.14), damage and life change the life total,
@@ -11,10 +11,10 @@
   ability, 605.5a).  What the engine cannot resolve (a trigger it does not read, a
   choice of mana color) is returned in ``unresolved``, never guessed.
 * :func:`advance_step` moves to another step or phase: every mana pool empties
-  (CR 106.4, 500.4), energy stays (RULES §9.2; T46).
+  (CR 106.4, 500.4), energy stays (CR 106.4, 107.14).
 * :func:`intervening_if` decides a trigger with an intervening "if" (CR 603.4): it
   triggers only if the condition holds as the event happens, and does something only
-  if it still holds on resolution (Happily Ever After, RULES T23, T24).
+  if it still holds on resolution (Happily Ever After, CR 603.4).
 
 >>> from manasolver.models.state import GameState, Player, Turn
 >>> s = GameState((Player("you"),), Turn("you"))
@@ -416,9 +416,9 @@ def enter(state: GameState, permanent: Permanent | Card | str, player: str | Non
     causes, recursively and deterministically (see the module docstring).
 
     ``permanent`` is a :class:`Permanent`, a :class:`Card`, or a card name (the bundled
-    card data, or ``db``; the predefined token names of SPEC §4 too).  ``cast_for="impending"``:
+    card data, or ``db``; the predefined token names too).  ``cast_for="impending"``:
     it was cast for its impending cost and enters with its N time counters, a
-    noncreature permanent (CR 702.176a; RULES T47).  ``tapped``: it enters tapped
+    noncreature permanent (CR 702.176a, 118.9).  ``tapped``: it enters tapped
     (its own "enters tapped" text also applies).  Every entering permanent is
     summoning-sick (``sick``: not controlled since the turn began, CR 302.6).
     ``choices``: the mana a player chooses for a trigger that adds a choice of mana, by the
@@ -496,7 +496,7 @@ _KEEPS_MANA = re.compile(r"\bdon't lose unspent\b|\bwould lose unspent mana\b|\b
 def advance_step(state: GameState, step: str) -> GameState:
     """The board after moving to ``step`` (one of :data:`manasolver.models.state.STEPS`):
     when it is another step, every player's mana pool empties (CR 106.4, 500.4) and
-    energy counters stay (they are not mana, RULES §9.2; T46).  Moving to the current
+    energy counters stay (they are not mana, CR 106.4, 107.14).  Moving to the current
     step changes nothing.  A permanent whose text keeps unspent mana (Upwelling) with
     mana in a pool is refused as :class:`Unsupported`."""
     if not isinstance(step, str) or step not in STEPS:
@@ -565,7 +565,7 @@ def intervening_if(at_trigger: GameState, at_resolution: GameState, source: str,
 def wins_at_upkeep(at_trigger: GameState, at_resolution: GameState, player: str | None = None) -> bool:
     """Whether ``player`` (default: the first) wins through an upkeep trigger with a "you win
     the game" effect of a permanent they control (Happily Ever After): it must trigger as the
-    upkeep begins and its condition still hold on resolution (CR 603.4; RULES T23, T24)."""
+    upkeep begins and its condition still hold on resolution (CR 603.4)."""
     name = player or at_trigger.players[0].name
     if not any(p.name == name for p in at_trigger.players):
         raise BadQuery(f"player {name!r} is not a player of the state", "player")

@@ -27,8 +27,8 @@ without haste can't use one, CR 302.6; "for each creature you control" counts fo
 "~" in the ability's text names the holder, as the rulings say).  What they are is read from the
 objects the board holds: the cards in the graveyards, the permanents on the battlefield (with the
 abilities layers 4 and 6 give them, as 613.8a's dependency orders it: Refractor has what Chromatic
-Lantern gives a land), and the cards exiled with the holder (the permanent's ``imprinted``, SPEC
-§4; without it, the answer is ``unsupported`` naming the field).
+Lantern gives a land), and the cards exiled with the holder (the permanent's ``imprinted``,
+on the board; without it, the answer is ``unsupported`` naming the field).
 
 Refused with :class:`~manasolver.models.errors.Unsupported`, naming the holder, the object and the
 clause: an ability that mirrors what other permanents could produce (Reflecting Pool, Exotic
@@ -72,7 +72,13 @@ def _grants(state: GameState) -> tuple[tuple[Permanent, GrantedKeyword], ...]:
     return tuple((perm, g) for perm in state.battlefield for g in card_text(perm.card).granted_keywords)
 
 
-_GRANTS: IdentityMemo[GameState, tuple[tuple[Permanent, GrantedKeyword], ...]] = IdentityMemo(65)
+def _grants_of(state: GameState) -> tuple[tuple[Permanent, GrantedKeyword], ...]:
+    """The board's ``grants`` (its view's field, computed when first asked)."""
+    view = state.view
+    found = view.grants
+    if found is None:
+        found = view.grants = _grants(state)
+    return found  # type: ignore[no-any-return]
 
 
 def _reaches(grant: GrantedKeyword, source: Permanent, perm: Permanent) -> bool:
@@ -93,19 +99,20 @@ def _reaches(grant: GrantedKeyword, source: Permanent, perm: Permanent) -> bool:
 
 def _hasty(state: GameState) -> frozenset[str]:
     out: set[str] = set()
-    for source, grant in _GRANTS.get_or(state, _grants):
+    for source, grant in _grants_of(state):
         if grant.keyword != "haste" or grant.scope != "permanents" or grant.unread:
             continue
         out.update(p.id for p in state.battlefield if _reaches(grant, source, p))
     return frozenset(out)
 
 
-_HASTY: IdentityMemo[GameState, frozenset[str]] = IdentityMemo(65)
-
-
 def granted_haste(state: GameState) -> frozenset[str]:
     """The ids of the permanents another permanent gives haste now (cached per state)."""
-    return _HASTY.get_or(state, _hasty)
+    view = state.view
+    found = view.hasty
+    if found is None:
+        found = view.hasty = _hasty(state)
+    return found  # type: ignore[no-any-return]
 
 
 def has_haste(state: GameState, perm: Permanent) -> bool:
@@ -122,7 +129,7 @@ def summoning_sick(state: GameState, perm: Permanent) -> bool:
 def unread_haste(state: GameState) -> tuple[tuple[Permanent, str], ...]:
     """The permanents on the battlefield with a haste grant the reader did not follow, and its
     clause."""
-    return tuple((source, grant.unread) for source, grant in _GRANTS.get_or(state, _grants)
+    return tuple((source, grant.unread) for source, grant in _grants_of(state)
                  if grant.keyword == "haste" and grant.unread)
 
 
@@ -132,7 +139,7 @@ def spell_keywords(state: GameState, player: str, spell: Card | None = None,
     types are ``types`` (or ``spell``'s): convoke from Chief Engineer for an artifact spell."""
     spell_types = set(types) if types else set(spell.type_line.types) if spell is not None else set()
     out: set[str] = set()
-    for source, grant in _GRANTS.get_or(state, _grants):
+    for source, grant in _grants_of(state):
         if grant.scope != "spells" or grant.unread or source.controller != player:
             continue
         if grant.types <= spell_types:
@@ -199,7 +206,6 @@ def printed_as_given(card: Card) -> tuple[ManaAbility, ...]:
 
 
 _HOLDERS: IdentityMemo[Active, dict[str, tuple[AbilitiesOf, ...]]] = IdentityMemo(65)
-_HELD: IdentityMemo[GameState, dict[str, tuple[ManaAbility, ...] | _Refusal]] = IdentityMemo(65)
 
 
 def held_abilities(state: GameState, holder: Permanent, active: Active, giver: Giver) -> tuple[ManaAbility, ...]:
@@ -210,7 +216,7 @@ def held_abilities(state: GameState, holder: Permanent, active: Active, giver: G
     effects = holders(active).get(holder.id)
     if not effects:
         return ()
-    memo = _HELD.get_or(state, lambda _: {})
+    memo = state.view.held
     hit = memo.get(holder.id)
     if hit is None:
         try:
@@ -282,7 +288,7 @@ def _objects(state: GameState, holder: Permanent, effect: AbilitiesOf, active: A
     text = effect.text
     if "top card of" in text:
         raise _Refusal(f"{_who(holder)}: {text!r} gives it the abilities of the top card of a library, which the "
-                       "board does not give (SPEC §4 has no library)", _at(state, holder), missing=True)
+                       "board does not give (the board has no library)", _at(state, holder), missing=True)
     if "exiled with it" in text or "in exile with cage counters" in text:
         creatures_only = "creature cards exiled with it" in text
         for exiler in _exilers(state, holder, active, effect):

@@ -12,7 +12,6 @@ setting effect removes another.
 
 from __future__ import annotations
 
-from manasolver.models._memo import IdentityMemo
 from manasolver.models.card import BASIC_LAND_TYPES
 from manasolver.models.effects import LandTypeChange, StructuredEffect
 from manasolver.models.state import GameState, Permanent
@@ -42,13 +41,14 @@ def _gather(state: GameState) -> tuple[tuple[Permanent, LandTypeChange], ...]:
                  if isinstance(effect, LandTypeChange))
 
 
-_TYPE_CHANGES: IdentityMemo[GameState, tuple[tuple[Permanent, LandTypeChange], ...]] = IdentityMemo(65)
-
-
 def type_changes(state: GameState) -> tuple[tuple[Permanent, LandTypeChange], ...]:
     """The land-type changes printed on the battlefield, in board order (cached per
     state: states are frozen, and every land of a board asks)."""
-    return _TYPE_CHANGES.get_or(state, _gather)
+    view = state.view
+    found = view.type_changes
+    if found is None:
+        found = view.type_changes = _gather(state)
+    return found  # type: ignore[no-any-return]
 
 
 def _setters(state: GameState) -> list[tuple[Permanent, LandTypeChange]]:

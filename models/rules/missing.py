@@ -1,5 +1,5 @@
 """What the board does not hold: the error an answer gives when it depends on the game's history
-or on a choice the board leaves out (SPEC §4: "the answer says so (`unsupported` naming the
+or on a choice the board leaves out (the protocol: "the answer says so (`unsupported` naming the
 field), never assumes"), and the paths of the fields it names.
 """
 
@@ -14,7 +14,7 @@ __all__ = ["NotOnBoard", "permanent_field", "player_field"]
 class NotOnBoard(Unsupported):
     """What an ability adds depends on the game's history or a choice the board does not give
     (life gained this turn without ``life_gained_this_turn``, Chrome Mox without ``imprinted``,
-    Jeweled Amulet's noted type): the answer says so, naming the field (SPEC §4)."""
+    Jeweled Amulet's noted type): the answer says so, naming the field."""
 
 
 def player_field(state: GameState, name: str, field: str) -> str:

@@ -1,4 +1,4 @@
-"""Effects on mana production, as structured data (RULES §11, §12; CR 106.12, 305.7, 605.1b, 614, 616).
+"""Effects on mana production, as structured data (CR 106.7, 106.12, 305.7, 605.1b, 614, 616).
 
 The oracle parser (:mod:`manasolver.models.text.oracle`) recognises these clauses and
 keeps them in ``Card.unsupported`` (so a solver that does not apply them refuses
@@ -36,7 +36,7 @@ them, once per card, into the frozen values of :mod:`manasolver.models.effects`
   adds them.
 * Doubling Cube's ``{3}, {T}: Double the amount of each type of unspent mana you
   have`` is a mana ability with ``Production.doubles_pool`` (read by the parser);
-  the new mana is unrestricted (106.6 example; RULES T117).
+  the new mana is unrestricted (CR 106.6 example).
 
 This module is the entry point of the board's effects on mana: it holds what one
 activation produces under them (replacement effects, 614 and 616.1; triggered mana
@@ -130,13 +130,13 @@ __all__ = [
 def is_tapped_for_mana(ability: ManaAbility) -> bool:
     """Whether activating ``ability`` taps its source for mana (CR 106.12): its cost
     includes ``{T}``.  Only then do "tapped for mana" replacements and triggers apply
-    (Ashnod's Altar under Nyxbloom Ancient: {C}{C}, RULES T113)."""
+    (Ashnod's Altar under Nyxbloom Ancient: {C}{C}, CR 106.12, Nyxbloom Ancient ruling)."""
     return ability.cost.tap
 
 
 def _single_types(option: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Every choice of one type per slot, as sorted multisets (the type is chosen before a
-    multiplier applies: a Treasure under Nyxbloom gives three of one color, RULES T114)."""
+    multiplier applies: a Treasure under Nyxbloom gives three of one color, Nyxbloom Ancient ruling)."""
     per_slot = [[bit for bit in TYPE_BITS if slot & bit] for slot in option]
     return sorted({tuple(sorted(combo)) for combo in itertools.product(*per_slot)})
 
@@ -206,8 +206,8 @@ def replacements_for(state: GameState, permanent: Permanent, ability: ManaAbilit
                      tapper: str | None = None) -> tuple[ManaMultiplier | ProducesInstead, ...]:
     """The replacement effects that apply when ``tapper`` (default: the controller)
     activates ``ability`` of ``permanent``, in board order: none unless the ability taps
-    it for mana (106.12, RULES T113); multipliers whose controller is the tapper ("If
-    you tap", any permanent, T115); Contamination for a land, Pale Moon for a nonbasic
+    it for mana (106.12, Nyxbloom Ancient ruling); multipliers whose controller is the tapper ("If
+    you tap", any permanent, Nyxbloom Ancient ruling); Contamination for a land, Pale Moon for a nonbasic
     land.  Pass them to :func:`replacement_results`."""
     if not is_tapped_for_mana(ability):
         return ()
@@ -255,8 +255,8 @@ def triggered_mana_for(state: GameState, permanent: Permanent, ability: ManaAbil
     controller) activates ``ability`` of ``permanent`` and it produced ``produced``
     (single type bits, after replacements): for each trigger that adds mana to the
     tapper, its options (the player picks one per trigger).  Nothing fires when no mana
-    was produced (106.12a, RULES T119).  Their mana is unrestricted and not multiplied
-    (T111); an undefined chosen color adds nothing (106.5)."""
+    was produced (106.12a).  Their mana is unrestricted and not multiplied
+    (605.1b); an undefined chosen color adds nothing (106.5)."""
     if not produced:
         return ()
     who = tapper if tapper is not None else permanent.controller
@@ -307,7 +307,7 @@ def triggered_mana_for(state: GameState, permanent: Permanent, ability: ManaAbil
 
 def _imprinted_name(state: GameState, source: Permanent, land: Permanent) -> bool:
     """Whether ``land`` has the name of a card exiled with ``source`` (Extraplanar Lens); the
-    source's ``imprinted`` must be given (SPEC §4)."""
+    source's ``imprinted`` must be given."""
     if source.imprinted is None:
         from manasolver.models.rules.missing import NotOnBoard, permanent_field
         raise NotOnBoard(f"{source.card.name} ({source.id}) adds mana when a land with the name of the card exiled "
@@ -330,7 +330,7 @@ def _add_trigger(out: list[tuple[tuple[int, ...], ...]], effect: TriggeredMana, 
 
 def could_produce_types(mask: int, effects: tuple[ManaMultiplier | ProducesInstead, ...], amount: int = 1) -> int:
     """The types a permanent whose abilities would make ``amount`` mana of the types in
-    ``mask`` could produce under ``effects`` applied in any order (106.7, RULES §12):
+    ``mask`` could produce under ``effects`` applied in any order (106.7):
     multipliers keep the types; a "produces … instead" effect that applies last decides
     (Contamination and Pale Moon: {B} or {C}); no mana stays no mana."""
     if not mask or amount <= 0:
@@ -353,7 +353,7 @@ class ActivationResult:
     """One way an activation can resolve: ``mana`` from the ability itself (slot masks;
     single types when a replacement or trigger made the choice matter), carrying the
     ability's restriction (106.6a); ``extra`` from triggered mana abilities, unrestricted
-    and never multiplied (605.1b, RULES T111); ``removed``: counters its variable cost
+    and never multiplied (605.1b, Nyxbloom Ancient ruling); ``removed``: counters its variable cost
     removes (storage lands) or cards it reveals."""
 
     mana: tuple[int, ...]

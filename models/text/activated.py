@@ -5,7 +5,7 @@ Cartographer's ``{T}, Pay six {E}: Draw three cards.``, an Equipment's
 ``Equip {2}``, a card's ``Unearth {B}`` or ``Cycling {2}``.  They are numbered
 0, 1, … in printed order (keyword abilities such as equip included, mana
 abilities and loyalty abilities left out: mana abilities have their own index,
-SPEC §5), and each knows
+the protocol's ``ability``), and each knows
 
 * its cost, as an :class:`~manasolver.models.abilities.AbilityCost` (``None``
   when the parser cannot read a part of it; ``unread`` holds that part),

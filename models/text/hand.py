@@ -4,7 +4,7 @@
 while the card is in its owner's hand (CR 605.1a, 602.2a: an activated ability of a card in
 a hand may be activated when its text says so).  The oracle parser leaves the clause in
 ``Card.unsupported`` (it reads abilities of permanents); this module reads it, apart from
-the parser, so that the payment engine can treat the cards in a player's hand (SPEC §4
+the parser, so that the payment engine can treat the cards in a player's hand (the board's
 ``hand``) as sources.  Only the shape printed on real cards is read — exile *this card*
 from your hand, add fixed mana or one mana of any color — anything else stays unread.
 
@@ -25,7 +25,7 @@ from manasolver.models.symbols import ANY_COLOR, C, mask_from_letters
 
 __all__ = ["HAND_COST", "hand_abilities", "is_hand_clause", "read_hand_abilities"]
 
-#: The cost part a payment lists for exiling the card from the hand (SPEC §5 ``costs``).
+#: The cost part a payment lists for exiling the card from the hand (the protocol's ``costs``).
 HAND_COST = "exile this card from your hand"
 
 _CLAUSE = re.compile(

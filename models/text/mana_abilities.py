@@ -210,7 +210,7 @@ def _plain_count(text: str, plural: bool) -> Amount:
                   other=bool(m.group(1)))
 
 
-#: Amounts read from what the board does not hold (SPEC §4 has no field for them): the ability
+#: Amounts read from what the board does not hold (the board has no field for them): the ability
 #: is left out of the supply naming it (``Amount("history")``, solver/supply/unmodelled.ability_gap).
 _NOT_ON_BOARD = {
     "card you've drawn this turn": "the cards drawn this turn",
@@ -243,7 +243,7 @@ def _amount(text: str) -> Amount:
     if text in _NOT_ON_BOARD:
         return Amount("history", name=_NOT_ON_BOARD[text])
     if text == "the amount of life you gained this turn":
-        return Amount("life_gained")  # the player's life_gained_this_turn (SPEC §4)
+        return Amount("life_gained")  # the player's life_gained_this_turn
     if text == "the number of basic land types among lands you control":
         return Amount("domain")
     if m := re.fullmatch(r"the greatest power among (creatures you control)", text):
@@ -495,7 +495,7 @@ def _condition(text: str) -> Condition:
     if m := re.fullmatch(r"~ has an? ([\w+\-/]+) counter on it", body):
         return Condition(text, counts=((Amount("counters", counter=m.group(1)), 1),))
     if body == "you played a land this turn":
-        # River of Tears: the player's lands_played_this_turn (SPEC §4, default 0)
+        # River of Tears: the player's lands_played_this_turn (default 0)
         return Condition(text, counts=((Amount("lands_played"), 1),))
     if m := re.fullmatch(r"creatures you control have total power (\d+) or greater", body):
         return Condition(text, counts=((Amount("total_power", types=frozenset({"creature"})), int(m.group(1))),))
@@ -546,7 +546,7 @@ def _head(head: str, rest: list[str], x_removed: bool) -> tuple[Production, list
         # Bloom Tender, Faeburrow Elder: one mana of each such color (amounts.ability_options)
         return Production(colors_among="each_permanents_you_control"), rest
     if head == "Double the amount of each type of unspent mana you have.":
-        # CR 106.6 example: the new mana has no restriction (RULES T117); read by the solver, not here
+        # CR 106.6 example: the new mana has no restriction; read by the solver, not here
         return Production(doubles_pool=True), rest
     if head in _CHOOSE_AMONG and rest and rest[0] == "Add one mana of that color.":
         return Production(colors_among=_CHOOSE_AMONG[head]), rest[1:]

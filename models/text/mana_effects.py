@@ -1,4 +1,4 @@
-"""Reading effects on mana production from oracle text into frozen values (RULES §11–§12).
+"""Reading effects on mana production from oracle text into frozen values (CR 106.7, 106.12, 605).
 
 The values are those of :mod:`manasolver.models.effects`; what they mean is documented in
 :mod:`manasolver.models.rules.production`, which applies them to a board.  This module only

@@ -97,7 +97,7 @@ _SELF_WORDS = re.compile(r"\bthis (?:artifact|creature|land|permanent|enchantmen
 #: CR 605.5a), but the damage follows from the payment all the same (policy ``min_life``).
 _TAP_DAMAGE = re.compile(r"Whenever ~ becomes tapped, (?:it|~) deals (\d+) damage to you\.")
 
-#: Doubling Cube's effect: a mana ability whose production is ``doubles_pool`` (RULES T117).
+#: Doubling Cube's effect: a mana ability whose production is ``doubles_pool`` (CR 106.6 example).
 _DOUBLES_POOL = "Double the amount of each type of unspent mana you have."
 
 #: Mana text that works only while the card is in its owner's graveyard: "{1}, Exile ~ from your
@@ -356,5 +356,5 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
 
 
 def reindex(abilities: list[ManaAbility] | tuple[ManaAbility, ...]) -> tuple[ManaAbility, ...]:
-    """Number abilities 0, 1, … in order (SPEC §5 ``ability``)."""
+    """Number abilities 0, 1, … in order (the protocol's ``ability``)."""
     return tuple(replace(a, index=i) for i, a in enumerate(abilities))

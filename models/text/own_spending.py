@@ -3,7 +3,7 @@ produced by creatures to cast this spell." (Myr Superion), "… produced by basi
 (Imperiosaur).  :func:`own_rule` names the producers, :func:`produced_ok` tests a source, and a
 source the rule does not name gets :func:`not_for_spells`' restriction: its mana may pay mana
 abilities' costs, never the spell.  The payment queries apply it through the supply
-(``solver/casting/own_spending.py``), ``validate`` through its units.
+(``solver/supply/own_spending.py``), ``validate`` through its units.
 """
 
 from __future__ import annotations

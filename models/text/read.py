@@ -30,7 +30,6 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card, CardText
 from manasolver.models.errors import ManasolverError
@@ -157,17 +156,17 @@ def _tap_clause(clause: str) -> bool:
     return is_tap_cost_clause(clause)
 
 
-#: The reading of cards built by hand, per card object.
-_BY_HAND: IdentityMemo[Card, CardText] = IdentityMemo(4096)
-
-
 def card_text(card: Card) -> CardText:
     """The reading of ``card``: the one stored when it was built, or, for a card built by hand,
-    its text read here (remembered per card object)."""
+    its text read here (kept in its facts)."""
     text = card.text
     if text is not None:
         return text
-    return _BY_HAND.get_or(card, read_card_text)
+    facts = card.facts
+    found = facts.text
+    if found is None:
+        found = facts.text = read_card_text(card)
+    return found  # type: ignore[no-any-return]
 
 
 def unread_clauses(card: Card) -> tuple[str, ...]:

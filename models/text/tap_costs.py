@@ -18,7 +18,7 @@ subtype, "artifact or creature", and a color before "creature" ("an untapped blu
 the type ``"blue creature"``).
 
 The same reading covers the other costs the parser leaves unread, whose resources are on the
-board (SPEC §4): a card of the hand discarded or exiled ("Discard a card", Skirge Familiar, Bog
+board: a card of the hand discarded or exiled ("Discard a card", Skirge Familiar, Bog
 Witch, Overeager Apprentice; "Exile a card from your hand", Cadaverous Bloom: the sacrifice kind
 :data:`~manasolver.models.abilities.HAND_CARD`, CR 701.9a, 118.3), a card exiled from the
 graveyard (Titans' Nest: :data:`~manasolver.models.abilities.GRAVEYARD_CARD`), a token by
@@ -100,7 +100,7 @@ _NUMBER_WORDS = {"two": 2, "three": 3}
 _MANA = r"(?:\{[WUBRGC]\})+"
 #: Why a cost part is read but can't be paid by this engine (``AbilityCost.unmodelled``).
 _NO_LIBRARY = ("milling a card needs the player's library, which the board does not give "
-               "(SPEC §4 has no library field)")
+               "(the board has no library field)")
 _BY_VALUE = ("mana by the sacrificed or exiled permanent's mana value is not modelled yet "
              "(which permanent pays the cost decides the amount)")
 _OPPONENT_LAND = ("untapping a tapped land an opponent controls is not modelled yet (the mana is a type "

@@ -31,7 +31,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from manasolver.models._memo import IdentityMemo
 from manasolver.models.card import Card
 from manasolver.models.symbols import type_bit
 
@@ -210,10 +209,11 @@ def _read(card: Card) -> tuple[tuple[str, TapTrigger | None], ...]:
     return tuple(out)
 
 
-_BY_CARD: IdentityMemo[Card, tuple[tuple[str, TapTrigger | None], ...]] = IdentityMemo(4096)
-
-
 def tap_triggers_of(card: Card) -> tuple[tuple[str, TapTrigger | None], ...]:
     """Every trigger of ``card`` on becoming tapped or tapping for mana: its text and its
-    reading (``None``: it may hurt in a way not read).  Remembered per card object."""
-    return _BY_CARD.get_or(card, _read)
+    reading (``None``: it may hurt in a way not read).  Kept in the card's facts."""
+    facts = card.facts
+    found = facts.tap_triggers
+    if found is None:
+        found = facts.tap_triggers = _read(card)
+    return found  # type: ignore[no-any-return]

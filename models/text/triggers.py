@@ -31,8 +31,8 @@ trigger unsupported.
 
 A trigger that adds mana is a triggered *mana* ability only when it triggers from
 activating or resolving a mana ability or from mana being added (CR 605.1b); none
-of the events above is such, so Lotus Cobra's landfall (RULES T120) and
-Burning-Tree Emissary's ETB (T121) are ordinary triggered abilities that use the
+of the events above is such, so Lotus Cobra's landfall (CR 605.5a) and
+Burning-Tree Emissary's ETB (its ruling) are ordinary triggered abilities that use the
 stack (605.5a): ``is_mana_ability`` is False and ``uses_stack`` True.
 
 >>> from manasolver.models.card import TypeLine

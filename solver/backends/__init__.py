@@ -27,12 +27,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from manasolver.models.errors import BadQuery, Unsupported
 from manasolver.solver.backends.problem import Problem, Solution
 
 if TYPE_CHECKING:
+    from manasolver.solver.backends.cpsat.variables import Model
+    from manasolver.solver.backends.fastopt.keep import KeepTerms
     from manasolver.solver.payment import Payment
     from manasolver.solver.request import PaymentRequest
     from manasolver.solver.supply.model import Supply
@@ -58,6 +60,9 @@ __all__ = [
     "TimeBound",
     "Verdict",
     "backend",
+    "cpsat_model",
+    "keep_terms",
+    "solve_cpsat_model",
     "decide",
     "enumerator",
     "explainer",
@@ -387,3 +392,28 @@ def payable(problem: Problem, chain: tuple[str, ...]) -> bool:
     if isinstance(verdict, Declined):
         raise Unsupported(verdict.why, "backend")
     return verdict is PAYABLE
+
+
+# -- backend pieces other rooms build on, reached through the registry ------------------------------
+
+def cpsat_model(problem: Problem) -> Model:
+    """CP-SAT's model of ``problem`` (ortools loaded first), for a caller that adds constraints of
+    its own before :func:`solve_cpsat_model`: the plan's costs paid jointly and split by cost."""
+    from manasolver.solver.backends.cpsat import build_model
+    from manasolver.solver.backends.cpsat.solve import _import_cp_model
+    _import_cp_model()
+    return build_model(problem)
+
+
+def solve_cpsat_model(problem: Problem, model: Model) -> tuple[Solution, Any] | bool:
+    """A model of :func:`cpsat_model` solved stage by stage under the policy, as CP-SAT solves a
+    payment: the solution and the solver, or ``False``."""
+    from manasolver.solver.backends.cpsat import CpSatBackend
+    return CpSatBackend()._solve_model(problem, model)
+
+
+def keep_terms(problem: Problem, names: tuple[str, ...]) -> KeepTerms:
+    """The ``keep_castable`` and ``keep_colors`` terms of ``problem``'s payments, as the fast
+    optimiser counts them, for writing a payment's score."""
+    from manasolver.solver.backends.fastopt.keep import KeepTerms
+    return KeepTerms(problem, names)

@@ -1,6 +1,6 @@
 """Enumeration backend: every distinct payment of a request (python-constraint2, imported lazily).
 
-``payments(req, limit)`` answers SPEC §5 ``payments``: a list of
+``payments(req, limit)`` answers the protocol's ``payments``: a list of
 :class:`~manasolver.solver.payment.Payment` and whether the list is complete.
 
 What "distinct" means: two payments differ when their activations (which
@@ -31,7 +31,7 @@ then for irredundancy.
 Bounds, never a hang: at most ``limit`` payments; a ``time_limit`` (and never past the query's
 deadline, :mod:`~manasolver.solver.budget`) checked inside
 the constraint, so the compiled search unwinds at once when it is reached
-(timer signals do not reach it, SPEC §8); ``complete`` is false whenever the
+(timer signals do not reach it); ``complete`` is false whenever the
 list may miss payments — a bound hit, a permanent the supply model excluded,
 a repeatable ability (except Altars and tapping costs such as Heritage Druid's, which
 get one slot per activation), or convoke, delve or improvise allowed (not enumerated
@@ -154,7 +154,7 @@ def _productions(supply: Supply, req: PaymentRequest) -> tuple[list[tuple[str, i
 def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float = DEFAULT_TIME_LIMIT,
              supply: Supply | None = None) -> tuple[list[Payment], bool]:
     """Every distinct irredundant payment of ``req`` (at most ``limit``) and whether the list
-    is complete.  X is ``req.x`` (0 when unset, the smallest legal X of SPEC §5)."""
+    is complete.  X is ``req.x`` (0 when unset, the smallest legal X)."""
     from constraint import FunctionConstraint, OptimizedBacktrackingSolver, Problem
 
     if limit < 0:
@@ -280,7 +280,7 @@ def _budget_class() -> Any:
     from constraint import Constraint
 
     class Budget(Constraint):  # type: ignore[misc]
-        """Necessary conditions on partial assignments, with forward checking (STYLE practice:
+        """Necessary conditions on partial assignments, with forward checking (that is:
         constraints that prune their own domains): activations may not outnumber the units they
         must spend (each activation of an irredundant payment spends at least one), every typed
         and snow demand stays coverable, life and energy stay payable (119.4, 107.14).  Values of
@@ -440,7 +440,7 @@ def _payments_of(total: Total, chosen: list[Prod], used: Counter[int], classes: 
 
 
 class CspBackend:
-    """The enumeration backend behind the ``payments`` query (STYLE practice 8)."""
+    """The enumeration backend behind the ``payments`` query."""
 
     name = "csp"
 

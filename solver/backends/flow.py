@@ -40,10 +40,6 @@ __all__ = ["CONVERTER_CHOICES", "FlowBackend", "assisted_units", "class_units", 
            "plain_units"]
 
 
-#: Grouped units per supply object and restriction flags (see :func:`plain_units`).
-_UNITS: KeyMemo[tuple[int, tuple[tuple[bool, ...], ...]], tuple[list[UnitKind], bool]] = KeyMemo(257)
-
-
 def plain_units(problem: Problem) -> tuple[list[UnitKind], bool]:
     """The plain part of the supply as grouped units, and whether anything was left out
     (options that cost mana, life or energy, or are repeatable; classes whose options
@@ -51,8 +47,8 @@ def plain_units(problem: Problem) -> tuple[list[UnitKind], bool]:
     both ways; otherwise a "payable" from the plain part is still exact (the rest only
     adds ways to pay) and an "unpayable" is declined."""
     sup = problem.supply
-    key = (id(sup), problem.spell_ok)
-    hit = _UNITS.get(key, sup)
+    kept = sup.derived.units  # per restriction flags, kept with the supply
+    hit = kept.get(problem.spell_ok)
     if hit is not None:
         return hit
     out: list[UnitKind] = []
@@ -64,7 +60,10 @@ def plain_units(problem: Problem) -> tuple[list[UnitKind], bool]:
         partial = partial or part
         for mask, mult, pick in shape:
             out.append((mask, cls.snow, cls.count * mult, k, pick))
-    return _UNITS.put(key, sup, (out, partial))
+    if len(kept) >= 8:
+        kept.clear()
+    kept[problem.spell_ok] = (out, partial)
+    return out, partial
 
 
 #: A class member's supply rows: ``(mask, units per member, pick)``.

@@ -25,13 +25,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
-from manasolver.models._memo import IdentityMemo
 from manasolver.models.cost import ManaCost
 from manasolver.models.effects import SpendTable
 from manasolver.models.rules.counts import payment_spend_table, spend_effects, spend_table
 from manasolver.models.state import GameState
 from manasolver.models.symbols import ANY_COLOR, TYPE_BITS, C, ManaSymbol
 from manasolver.solver.casting.announce import Announcement, Form, announce, mask_text
+from manasolver.solver.policy import for_backends
 from manasolver.solver.request import Modifier, PaymentRequest, Policy
 from manasolver.solver.supply.model import Option, SourceClass, Supply, ability_scope, restriction_allows
 from manasolver.solver.supply.resources import Assists, build_assists
@@ -77,10 +77,10 @@ def spending_supply(state: GameState, supply: Supply) -> Supply:
     Celestial Dawn by white only): each colored or ``{C}`` symbol becomes one of the same text
     whose colors and colorless flag are the types that may pay it, so every backend, which reads
     a cost symbol's colors and colorless flag as the mana that pays it, pays it by the rule.
-    ``supply`` itself when no rule changes a cost; remembered per supply object."""
+    ``supply`` itself when no rule changes a cost; kept in ``supply.derived`` with its state."""
     if not spend_effects(state):
         return supply
-    hit = _SPENDING.get(supply)
+    hit = supply.derived.spending
     if hit is not None and hit[0] is state:
         return hit[1]
     classes: list[SourceClass] = []
@@ -94,12 +94,8 @@ def spending_supply(state: GameState, supply: Supply) -> Supply:
         classes.append(cls if options == cls.options else dataclasses.replace(cls, options=options))
     out = supply if all(a is b for a, b in zip(classes, supply.classes)) else \
         dataclasses.replace(supply, classes=tuple(classes))
-    _SPENDING.put(supply, (state, out))
+    supply.derived.spending = (state, out)
     return out
-
-
-#: :func:`spending_supply` per supply object (and the state it was read on).
-_SPENDING: IdentityMemo[Supply, tuple[GameState, Supply]] = IdentityMemo(257)
 
 
 def _paid_as(cost: ManaCost, table: SpendTable) -> ManaCost:
@@ -184,7 +180,7 @@ class Problem:
             ok = tuple(tuple(restriction_allows(o.restriction, req.spell, has_x)
                              for o in k.options) for k in supply.classes)
         assists = build_assists(req.state, supply, req.convoke, req.improvise, req.delve)
-        return Problem(req, supply, ann, mode, x, req.policy, ok, assists)
+        return Problem(req, supply, ann, mode, x, for_backends(req.policy), ok, assists)
 
     def at(self, mode: Mode, x: int | None) -> Problem:
         """The same question in another mode or at another X (supply, forms, restrictions and
@@ -243,7 +239,7 @@ class Solution:
 
 
 def to_payment(problem: Problem, sol: Solution) -> Payment:
-    """Write a solution as the protocol's PAYMENT (SPEC §5)."""
+    """Write a solution as the protocol's PAYMENT."""
     from manasolver.solver.payment import Choice, Payment
     supply = problem.supply
     form = problem.forms[sol.form]
@@ -345,7 +341,7 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
 
 def _spent_report(policy: Policy, spent: list[int]) -> tuple[tuple[str, object], ...]:
     """``spent`` and ``colors_spent`` (converge, sunburst, adamant), added to the PAYMENT only
-    when the policy asks about colors spent, so the SPEC §5 shape is unchanged otherwise."""
+    when the policy asks about colors spent, so the protocol's shape is unchanged otherwise."""
     if "max_colors_spent" not in policy.criteria and not policy.spend_color:
         return ()
     colors = [c for i, c in enumerate("WUBRG") if any(b == 1 << i for b in spent)]

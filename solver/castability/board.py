@@ -18,8 +18,9 @@ quiet permanent more (or one of them untapped) pays at least what the smaller bo
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from manasolver.models.board.load import load_state
@@ -27,26 +28,33 @@ from manasolver.models.card import Card
 from manasolver.models.carddb import CardDB
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import ManasolverError
+from manasolver.models.symbols import B, G, R, U, W
+from manasolver.models.rules.amounts import commander_identity
 from manasolver.solver import backends, queries
+from manasolver.solver.castability.units import ANY, Have, cost_need, fixed_choice, have, pays, perm_units
 from manasolver.solver.casting.build import build_request
-from manasolver.solver.fresh import quiet
+from manasolver.solver.supply.plain import quiet
 from manasolver.solver.request import Policy
 
 __all__ = ["BoardKey", "BoardOracle", "implies", "payment_classes"]
 
 BoardKey = tuple[int, ...]
 
+_LETTERS = {W: "W", U: "U", B: "B", R: "R", G: "G"}
 
-def payment_classes(cards: Sequence[Card]) -> tuple[int, ...]:
+
+def payment_classes(cards: Sequence[Card], chosen: Mapping[int, int] | None = None) -> tuple[int, ...]:
     """For each card, the index of the first card of ``cards`` the payment can't tell from it.
 
     Two cards are one class when both are *quiet* (what they add depends on their own fields alone and
-    they reach nothing else: :func:`manasolver.solver.fresh.quiet`) and have the same types, subtypes,
+    they reach nothing else: :func:`manasolver.solver.supply.plain.quiet`) and have the same types, subtypes,
     supertypes, colors, keywords and mana abilities (by what they cost and add, not their text or
-    place); a card that is not quiet is its own class."""
+    place), a card whose color was chosen as it entered (``chosen``, by index) read with its mana of
+    that color fixed (:func:`.units.fixed_choice`); a card that is not quiet is its own class."""
     seen: dict[object, int] = {}
     out: list[int] = []
     for i, card in enumerate(cards):
+        card = fixed_choice(card, (chosen or {}).get(i, 0))
         if not quiet(card):
             out.append(i)
             continue
@@ -100,11 +108,14 @@ class BoardOracle:
 
     ``spells`` are the costs asked about on every board; :meth:`castable` gives them as a bit mask
     (bit ``i`` for ``spells[i]``); :meth:`payable` asks one other cost (a mana source being cast).
-    ``commander`` names the player's commanders (Command Tower and Arcane Signet read their colors)."""
+    ``commander`` names the player's commanders (Command Tower and Arcane Signet read their colors);
+    ``chosen`` the color chosen as each card of that index entered (the Thriving lands), a WUBRG mask:
+    of several colors when the color is chosen for each question (any one of them)."""
 
     def __init__(self, cards: Sequence[Card], spells: Sequence[ManaCost], db: CardDB,
-                 commander: Sequence[str] = ()) -> None:
+                 commander: Sequence[str] = (), chosen: Mapping[int, int] | None = None) -> None:
         self.cards = tuple(cards)
+        self.chosen = dict(chosen or {})
         self.spells = tuple(spells)
         self.db = db
         self.commander = list(commander)
@@ -124,20 +135,64 @@ class BoardOracle:
                        for j in range(n)]
         self._above = [[k for k in range(n) if k != j and _implies(simple[j], simple[k], False)]
                        for j in range(n)]
-        self._quiet = [quiet(c) for c in self.cards]
+        self._quiet = [quiet(fixed_choice(c, self.chosen.get(i, 0))) for i, c in enumerate(self.cards)]
         self._x_cost = ManaCost.parse("{X}")
         #: per board, the most generic mana it is known to pay
         self._most: dict[BoardKey, int] = {}
         #: the mana a payment of each distinct cost needs at least, when its symbols say so exactly
         self._least = [c.mana_value() if simple[j] is not None else None for j, c in enumerate(distinct)]
+        #: per card, the units it adds (:mod:`.units`); per distinct cost, what it needs of them
+        identity = commander_identity(load_state(self._board_json(()), db), "you")
+        self._units = [perm_units(c, identity, self.chosen.get(i, 0)) for i, c in enumerate(self.cards)]
+        self._unit_need = [cost_need(c) for c in distinct]
+        #: per board, (its units when every permanent is plain, what it pays at least, at most)
+        self._unit_bounds: dict[BoardKey, tuple[Have | None, Have | None, Have | None]] = {}
+        self.unit_answers = 0
 
-    def _board_json(self, key: BoardKey) -> dict[str, Any]:
-        battlefield = [{"id": f"p{i}", "card": self.cards[code >> 1].name, "tapped": bool(code & 1)}
-                       for i, code in enumerate(key)]
+    def _board_json(self, key: BoardKey, picks: Mapping[int, int] | None = None) -> dict[str, Any]:
+        """The engine's board of ``key``; ``picks``: the one color chosen by the permanent at that
+        position of the key when its card may choose any of several (:meth:`_choice_boards`)."""
+        battlefield: list[dict[str, Any]] = [
+            {"id": f"p{i}", "card": self.cards[code >> 1].name, "tapped": bool(code & 1)} for i, code in enumerate(key)]
+        for i, (perm, code) in enumerate(zip(battlefield, key)):
+            color = self.chosen.get(code >> 1)
+            if color is not None:
+                color = (picks or {}).get(i, color & -color)
+                perm["chosen"] = {"color": _LETTERS[color]}
         you: dict[str, object] = {"name": "you"}
         if self.commander:
             you["commander"] = self.commander
         return {"players": [you, {"name": "opponent"}], "battlefield": battlefield}
+
+    def _choice_boards(self, key: BoardKey) -> list[dict[str, Any]] | None:
+        """The engine's boards of ``key`` for every color its permanents of several possible chosen
+        colors may have chosen (their colors chosen for the question: a board pays when one of them
+        does), ``None`` when no permanent of ``key`` has such a choice."""
+        chosen = self.chosen
+        open_ = [(i, chosen[code >> 1]) for i, code in enumerate(key)
+                 if chosen.get(code >> 1, 0) & (chosen.get(code >> 1, 0) - 1)]
+        if not open_:
+            return None
+        bits = [[c for c in (W, U, B, R, G) if mask & c] for _, mask in open_]
+        seen: set[tuple[tuple[int, int], ...]] = set()
+        out: list[dict[str, Any]] = []
+        for combo in itertools.product(*bits):
+            # the same cards choosing the same colors in another order are the same board
+            same = tuple(sorted((key[i], c) for (i, _), c in zip(open_, combo)))
+            if same in seen:
+                continue
+            seen.add(same)
+            out.append(self._board_json(key, {i: c for (i, _), c in zip(open_, combo)}))
+        return out
+
+    def _engine_pays(self, key: BoardKey, cost: ManaCost, board: dict[str, Any] | None,
+                     loaded: list[object]) -> bool:
+        """The engine's answer for ``cost`` on ``key`` (``board`` and ``loaded``: its board when built,
+        see :meth:`_can_pay`), over the colors its permanents may choose."""
+        choices = self._choice_boards(key)
+        if choices is None:
+            return self._can_pay(board if board is not None else self._board_json(key), cost, loaded)
+        return any(self._can_pay(b, cost, []) for b in choices)
 
     def _can_pay(self, board: dict[str, Any], cost: ManaCost, loaded: list[object]) -> bool:
         """The engine's exact payability of ``cost`` on ``board``, loaded once into ``loaded``."""
@@ -185,12 +240,30 @@ class BoardOracle:
         loaded: list[object] = []
         bits = self._bits
         todo = [j for j in range(len(self._distinct)) if bits[j] & need and not (yes | no) & bits[j]]
-        open_ = [j for j in todo if self._least[j]]
-        if len(open_) > 3:
+        exact, least, most_units = self._units_of(key)
+        if exact is not None:
+            # every permanent plain: Hall's condition answers every cost of single-unit symbols
+            for j in todo:
+                n = self._unit_need[j]
+                if n is None:
+                    continue
+                self.unit_answers += 1
+                yes, no = self._carry(j, pays(exact, n), yes, no)
+        open_ = [j for j in todo if self._least[j] and not (yes | no) & bits[j]]
+        if most_units is not None:
+            # no cost needing more mana than the board's permanents add at most
+            for j in open_:
+                if (self._least[j] or 0) > most_units[0]:
+                    no |= bits[j]
+            open_ = [j for j in open_ if not no & bits[j]]
+        if len(open_) > 3 and not self._multi(key):
             # many costs undecided: how much generic mana the board makes settles the larger ones
             board = self._board_json(key)
-            most = self._most_generic(board, loaded, self._least_known(key),
-                                      max(self._least[j] or 0 for j in open_))
+            lo = max(self._least_known(key), least[0] if least is not None else 0)
+            hi = max(self._least[j] or 0 for j in open_)
+            if most_units is not None:
+                hi = min(hi, most_units[0])
+            most = self._most_generic(board, loaded, lo, hi)
             self._most[key] = max(most, self._most.get(key, 0))
             for j in open_:
                 if (self._least[j] or 0) > most:
@@ -198,18 +271,84 @@ class BoardOracle:
         for j in todo:
             if (yes | no) & bits[j]:
                 continue
+            answer = self._bounded(j, least, most_units)
+            if answer is not None:
+                self.unit_answers += 1
+                yes, no = self._carry(j, answer, yes, no)
+                continue
             if board is None:
                 board = self._board_json(key)
-            if self._can_pay(board, self._distinct[j], loaded):
-                yes |= bits[j]
-                for k in self._below[j]:
-                    yes |= bits[k]
-            else:
-                no |= bits[j]
-                for k in self._above[j]:
-                    no |= bits[k]
+            yes, no = self._carry(j, self._engine_pays(key, self._distinct[j], board, loaded), yes, no)
         entry[0], entry[1] = yes, no
         return yes
+
+    def _multi(self, key: BoardKey) -> bool:
+        """Whether a permanent of ``key`` may have chosen any of several colors."""
+        chosen = self.chosen
+        return any((m := chosen.get(code >> 1, 0)) & (m - 1) for code in key)
+
+    def _carry(self, j: int, ok: bool, yes: int, no: int) -> tuple[int, int]:
+        """``(yes, no)`` with cost ``j`` answered ``ok`` and the answer carried to the costs it decides."""
+        bits = self._bits
+        if ok:
+            yes |= bits[j]
+            for k in self._below[j]:
+                yes |= bits[k]
+        else:
+            no |= bits[j]
+            for k in self._above[j]:
+                no |= bits[k]
+        return yes, no
+
+    def _bounded(self, j: int, least: Have | None, most: Have | None) -> bool | None:
+        """Cost ``j`` answered by the board's units when they decide it: not payable when the most
+        the board adds can't pay it, payable when its plain part pays it; ``None`` otherwise."""
+        n = self._unit_need[j]
+        if n is None:
+            return None
+        if most is not None and not pays(most, n):
+            return False
+        if least is not None and pays(least, n):
+            return True
+        return None
+
+    def _units_of(self, key: BoardKey) -> tuple[Have | None, Have | None, Have | None]:
+        """The units of board ``key`` (:mod:`.units`): all of them when every permanent is plain, those
+        it adds at least (its plain permanents, when the others can be left out) and at most (when
+        every permanent is bounded)."""
+        hit = self._unit_bounds.get(key)
+        if hit is not None:
+            return hit
+        units = self._units
+        plain_all = True
+        least: list[int] | None = []
+        most: list[int] | None = []
+        for code in key:
+            pu = units[code >> 1]
+            tapped = code & 1
+            if pu.plain is not None:
+                if not tapped:
+                    if least is not None:
+                        least.extend(pu.plain)
+                    if most is not None:
+                        most.extend(pu.plain)
+                continue
+            plain_all = False
+            if not pu.droppable:
+                least = None
+            bound = pu.bound[tapped]
+            if bound is None:
+                most = None
+            elif most is not None:
+                most.extend([bound[1] or ANY] * bound[0])
+        if plain_all:
+            assert least is not None
+            exact = have(least)
+            out: tuple[Have | None, Have | None, Have | None] = (exact, exact, exact)
+        else:
+            out = (None, have(least) if least is not None else None, have(most) if most is not None else None)
+        self._unit_bounds[key] = out
+        return out
 
     def _least_known(self, key: BoardKey) -> int:
         """The most generic mana a board one quiet permanent smaller than ``key`` (or with one of them
@@ -263,7 +402,18 @@ class BoardOracle:
         hit = self._costs.get(ck)
         if hit is not None:
             return hit
-        ok = self._can_pay(self._board_json(key), cost, [])
+        need = cost_need(cost)
+        _, least, most = self._units_of(key)
+        ok: bool | None = None
+        if need is not None:
+            if most is not None and not pays(most, need):
+                ok = False
+            elif least is not None and pays(least, need):
+                ok = True
+        if ok is None:
+            ok = self._engine_pays(key, cost, None, [])
+        else:
+            self.unit_answers += 1
         self._costs[ck] = ok
         return ok
 

@@ -33,7 +33,7 @@ The model (:data:`MODEL` says it in the output):
   face whose cost can be paid otherwise (delve, convoke, affinity, evoke, an alternative cost, a
   reduction) is a lower bound, with a note.
 * the search leaves out only what can't change an answer: a fetch land's target when a land at least
-  as good (:func:`_at_least_as_good`) is there and can't run out, and, on a board of quiet permanents,
+  as good (:func:`.lands.at_least_as_good`) is there and can't run out, and, on a board of quiet permanents,
   a land that entered tapped (it adds nothing and nothing reads it).  A board is asked only the spells
   no other board of the turn has paid yet; the reasons of a failure (:class:`Counts`) ask the same
   boards with their lands untapped, and the spells' costs with one colored symbol paid by any mana.
@@ -42,16 +42,18 @@ The model (:data:`MODEL` says it in the output):
 from __future__ import annotations
 
 import random
-import re
-from dataclasses import dataclass, field
+from bisect import bisect_right
+from collections.abc import Callable
 
-from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.solver.castability.board import BoardKey, BoardOracle, payment_classes
-from manasolver.solver.castability.lands import LandRule, land_rule
-from manasolver.solver.fresh import quiet
+from manasolver.solver.castability.counts import Counts
+from manasolver.solver.castability.deckmodel import DeckModel, Spell, castable_faces, land_faces
+from manasolver.solver.castability.lands import at_least_as_good
+from manasolver.solver.castability.units import fixed_choice
+from manasolver.solver.supply.plain import quiet
 
-__all__ = ["Counts", "DeckModel", "MAX_STATES", "MODEL", "run_chunk"]
+__all__ = ["Counts", "DeckModel", "MAX_STATES", "MODEL", "Spell", "castable_faces", "land_faces", "run_chunk"]
 
 #: The search's bound: states kept per turn of one game.
 MAX_STATES = 4096
@@ -78,246 +80,6 @@ MODEL = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Spell:
-    """One castable face of a card: its row of the answer.  ``note`` says why ``p`` is only a lower
-    bound when the face has a way to pay that the model does not credit (``lower_bound``)."""
-
-    name: str
-    cost: ManaCost
-    mana_value: int
-    card: str = ""
-    note: str = ""
-
-    @property
-    def lower_bound(self) -> bool:
-        return bool(self.note)
-
-
-#: Keywords whose way of paying the model does not credit: p is what the mana cost alone allows.
-_UNCREDITED = ("delve", "convoke", "improvise", "affinity", "evoke", "emerge", "spectacle", "surge",
-               "dash", "prowl", "madness", "miracle", "undaunted", "assist", "bargain")
-
-
-def _note(card: Card, face: Card) -> str:
-    """Why the mana cost alone understates ``face``: a keyword or text that pays or lowers the cost
-    otherwise (delve, convoke, affinity, an alternative cost, a reduction); empty when none."""
-    words = sorted({k for k in card.keywords | face.keywords
-                    if any(k.lower().startswith(u) for u in _UNCREDITED)})
-    text = face.oracle_text.lower()
-    for line in text.splitlines():  # keyword abilities the card data lists only in its text
-        for u in _UNCREDITED:
-            if re.match(rf"{u}\b", line) and not any(w.lower().startswith(u) for w in words):
-                words.append(u)
-    words.sort()
-    if "rather than pay this spell's mana cost" in text or "without paying its mana cost" in text and \
-            "you may cast" in text and "this spell" in text:
-        words.append("an alternative cost")
-    if re.search(r"this spell costs .*less to cast", text):
-        words.append("a cost reduction")
-    if not words:
-        return ""
-    return (", ".join(words) + " not modelled: p is what the mana cost alone allows (a lower bound)")
-
-
-def castable_faces(card: Card) -> list[Card]:
-    """The faces of ``card`` cast from the hand, each its own row: both halves of a split or
-    aftermath card (``Fire // Ice``: Fire and Ice), the creature and the adventure, each spell face of
-    a modal double-faced card; the front face of a transforming card; the card itself otherwise.
-    Faces that are lands and faces without a mana cost are left out."""
-    if card.faces and card.layout in ("split", "aftermath", "adventure", "modal_dfc"):
-        faces = list(card.faces)
-    elif card.faces:
-        faces = [card.faces[0]]
-    else:
-        faces = [card]
-    return [f for f in faces if "land" not in f.type_line.types and f.mana_cost is not None]
-
-
-def land_faces(card: Card) -> list[Card]:
-    """The faces of ``card`` that can be played as a land: the card itself for a land, each land face
-    of a modal double-faced card (Shatterskull Smashing's back; both faces of a Pathway)."""
-    if card.faces and card.layout == "modal_dfc":
-        return [f for f in card.faces if "land" in f.type_line.types]
-    return [card] if "land" in card.type_line.types else []
-
-
-def _relaxed(spells: list[Spell]) -> tuple[tuple[int, str, ManaCost], ...]:
-    """For each spell and each color of its one-color symbols, the cost with one such symbol paid by
-    any mana (``{1}{U}`` for Counterspell's U): a board that pays it and not the spell lacks that color."""
-    one = ManaCost.parse("{1}")
-    out: list[tuple[int, str, ManaCost]] = []
-    for i, spell in enumerate(spells):
-        done: set[str] = set()
-        for k, sym in enumerate(spell.cost.symbols):
-            letter = sym.text.strip("{}")
-            if letter in done or letter not in ("W", "U", "B", "R", "G"):
-                continue
-            done.add(letter)
-            rest = spell.cost.symbols[:k] + spell.cost.symbols[k + 1:]
-            out.append((i, letter, ManaCost.of(rest + one.symbols)))
-    return tuple(out)
-
-
-@dataclass
-class DeckModel:
-    """The deck as the games see it: ``cards`` by index (the deck's cards, then the land faces of its
-    modal double-faced cards), the library as indices, what each card is.  ``faces[c]``: the indices
-    of the cards a land ``c`` of the hand can be played as (itself, or its land faces)."""
-
-    cards: tuple[Card, ...]
-    library: tuple[int, ...]
-    is_land: tuple[bool, ...]
-    sources: tuple[int, ...]
-    spells: tuple[Spell, ...]
-    commander: bool
-    rules: dict[int, LandRule] = field(default_factory=dict)
-    faces: dict[int, tuple[int, ...]] = field(default_factory=dict)
-    #: ``(spell index, color, cost)``: the spell's cost with one symbol of that color paid by any mana
-    relaxed: tuple[tuple[int, str, ManaCost], ...] = ()
-
-    def costs(self) -> list[ManaCost]:
-        """The costs the board oracle answers, in the order of the mask's bits: the spells', then the
-        relaxed ones."""
-        return [s.cost for s in self.spells] + [c for _, _, c in self.relaxed]
-
-    @staticmethod
-    def build(deck_cards: tuple[tuple[str, int, Card], ...], commander: tuple[Card, ...],
-              swaps: tuple[tuple[int, Card], ...] = ()) -> DeckModel:
-        """The model of a deck; ``swaps`` put another card at some places of the library (a changed
-        deck whose other cards keep their places, so that the same seed deals the same games)."""
-        cards: list[Card] = []
-        library: list[int] = []
-        for _, n, card in deck_cards:
-            cards.append(card)
-            library.extend([len(cards) - 1] * n)
-        for pos, card in swaps:
-            if card not in cards:
-                cards.append(card)
-            library[pos] = cards.index(card)
-        kept = set(library)
-        order = [i for i in range(len(cards)) if i in kept]
-        if len(order) != len(cards):  # a card swapped out entirely: renumber the rest
-            renumber = {old: new for new, old in enumerate(order)}
-            cards = [cards[i] for i in order]
-            library = [renumber[i] for i in library]
-        for card in commander:
-            if card not in cards:
-                cards.append(card)
-        in_library = set(library)
-        physical = len(cards)
-        faces: dict[int, tuple[int, ...]] = {}
-        for i in range(physical):
-            found = land_faces(cards[i])
-            if not found:
-                continue
-            if found == [cards[i]]:
-                faces[i] = (i,)
-                continue
-            idx = []
-            for f in found:
-                cards.append(f)
-                idx.append(len(cards) - 1)
-            faces[i] = tuple(idx)
-        is_land = tuple(i in faces or "land" in c.type_line.types for i, c in enumerate(cards))
-        sources = tuple(i for i, c in enumerate(cards[:physical]) if not is_land[i] and c.mana_abilities
-                        and c.mana_cost is not None and i in in_library
-                        and any(t in c.type_line.types for t in ("artifact", "creature", "enchantment")))
-        spells: list[Spell] = []
-        seen: set[str] = set()
-        for i, card in enumerate(cards[:physical]):
-            if "land" in card.type_line.types and not card.faces:
-                continue
-            for face in castable_faces(card):
-                if face.name in seen or face.mana_cost is None:
-                    continue
-                seen.add(face.name)
-                cost = face.mana_cost
-                spells.append(Spell(face.name, cost, cost.mana_value(), card.name, _note(card, face)))
-        rules = {i: land_rule(c) for i, c in enumerate(cards) if "land" in c.type_line.types}
-        return DeckModel(tuple(cards), tuple(library), is_land, sources, tuple(spells), bool(commander),
-                         rules, faces, _relaxed(spells))
-
-
-@dataclass
-class Counts:
-    """The counts of a chunk of games, by turn (index 0 is turn 1) and spell; they add.
-
-    Of the games where a spell was not castable: ``why_lands`` had fewer lands than its mana value,
-    ``why_tapped`` had a board that would pay it with every land untapped, ``why_colors[t][i][c]`` one
-    where a symbol of color ``c`` paid by any mana would do (with the lands untapped); the rest
-    (``why_other``: the mana there, the colors there one by one, not all at once) is neither."""
-
-    turns: int
-    spells: int
-    games: int = 0
-    castable: list[list[int]] = field(default_factory=list)
-    with_lands: list[list[int]] = field(default_factory=list)
-    castable_with_lands: list[list[int]] = field(default_factory=list)
-    why_lands: list[list[int]] = field(default_factory=list)
-    why_tapped: list[list[int]] = field(default_factory=list)
-    why_other: list[list[int]] = field(default_factory=list)
-    why_colors: list[list[dict[str, int]]] = field(default_factory=list)
-    cut: int = 0
-    mulligans: int = 0
-    hist: dict[tuple[int, int, int, int, int], int] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if not self.castable:
-            for name in ("castable", "with_lands", "castable_with_lands", "why_lands", "why_tapped",
-                         "why_other"):
-                setattr(self, name, [[0] * self.spells for _ in range(self.turns)])
-            self.why_colors = [[{} for _ in range(self.spells)] for _ in range(self.turns)]
-
-    def flush(self, spells: tuple[Spell, ...], relaxed: tuple[tuple[int, str], ...] = ()) -> None:
-        """Move the games counted in :attr:`hist` (per turn, mask, mask with the lands untapped, lands
-        played, cut) into the rows; ``relaxed[k]``: the spell and color of bit ``len(spells) + k``."""
-        base = len(spells)
-        for (t, mask, untapped, lands, cut), n in self.hist.items():
-            row = self.castable[t - 1]
-            wrow = self.with_lands[t - 1]
-            cwrow = self.castable_with_lands[t - 1]
-            self.cut += cut * n
-            for i, spell in enumerate(spells):
-                ok = (mask >> i) & 1
-                row[i] += ok * n
-                if lands >= spell.mana_value:
-                    wrow[i] += n
-                    cwrow[i] += ok * n
-                if ok:
-                    continue
-                if lands < spell.mana_value:
-                    self.why_lands[t - 1][i] += n
-                elif (untapped >> i) & 1:
-                    self.why_tapped[t - 1][i] += n
-                else:
-                    found = False
-                    colors = self.why_colors[t - 1][i]
-                    for k, (j, c) in enumerate(relaxed):
-                        if j == i and (untapped >> (base + k)) & 1:
-                            colors[c] = colors.get(c, 0) + n
-                            found = True
-                    if not found:
-                        self.why_other[t - 1][i] += n
-        self.hist.clear()
-
-    def add(self, other: Counts) -> None:
-        self.games += other.games
-        self.cut += other.cut
-        self.mulligans += other.mulligans
-        for mine, theirs in ((self.castable, other.castable), (self.with_lands, other.with_lands),
-                             (self.castable_with_lands, other.castable_with_lands),
-                             (self.why_lands, other.why_lands), (self.why_tapped, other.why_tapped),
-                             (self.why_other, other.why_other)):
-            for row, orow in zip(mine, theirs):
-                for i, v in enumerate(orow):
-                    row[i] += v
-        for crow, ocrow in zip(self.why_colors, other.why_colors):
-            for mine_c, theirs_c in zip(crow, ocrow):
-                for c, v in theirs_c.items():
-                    mine_c[c] = mine_c.get(c, 0) + v
-
-
 _State = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 #: The search's first state: no land used, none on the battlefield, no source cast.
 _START: frozenset[_State] = frozenset({((), (), ())})
@@ -325,6 +87,8 @@ _START: frozenset[_State] = frozenset({((), (), ())})
 _STEP_MEMO = 2_000_000
 #: The most games remembered per process (by the lands and sources they see, in order).
 _GAME_MEMO = 1_000_000
+#: The most search states whose boards are remembered per process.
+_INFO_MEMO = 500_000
 
 class _Game:
     """One deck's game machinery in one process: the oracle and the memo of entry and casting."""
@@ -337,6 +101,8 @@ class _Game:
         self.source_rank = {s: (model.cards[s].mana_cost.mana_value()  # type: ignore[union-attr]
                                 if model.cards[s].mana_cost else 0, s) for s in model.sources}
         self._steps: dict[object, tuple[frozenset[_State], int, int, int]] = {}
+        #: per search state, its board (sorted), whether the board is quiet and its fetch lands played
+        self._infos: dict[_State, tuple[BoardKey, bool, int]] = {}
         self._games: dict[object, tuple[tuple[int, int, int, int, int], ...]] = {}
         self.fetches = any(r.fetch is not None for r in model.rules.values())
         self.land_counts: dict[int, int] = {}
@@ -350,11 +116,11 @@ class _Game:
         self._why: dict[int, int] = {}
         #: per card, whether it is quiet; per land, whether it is quiet and adds mana only by tapping
         #: (tapped, it adds nothing)
-        self.quiet_cls = [quiet(c) for c in model.cards]
+        self.quiet_cls = [quiet(fixed_choice(c, model.chosen.get(i, 0))) for i, c in enumerate(model.cards)]
         self.inert = [self.quiet_cls[i] and bool(c.mana_abilities)
                       and all(a.cost.tap for a in c.mana_abilities) for i, c in enumerate(model.cards)]
         #: each card's payment class: what the board keys are made of
-        self.cls = payment_classes(model.cards)
+        self.cls = payment_classes(model.cards, model.chosen)
         #: for each fetch land, the land cards of the deck it can find
         self.finds: dict[int, frozenset[int]] = {}
         for c, rule in model.rules.items():
@@ -363,7 +129,7 @@ class _Game:
         self.findable = frozenset().union(*self.finds.values()) if self.finds else frozenset()
         #: for each land a fetch can find, the findable lands at least as good on the battlefield
         self.better: dict[int, tuple[int, ...]] = {
-            t: tuple(u for u in sorted(self.findable) if u != t and _at_least_as_good(model.cards[u], u,
+            t: tuple(u for u in sorted(self.findable) if u != t and at_least_as_good(model.cards[u], u,
                                                                                    model.cards[t], t))
             for t in self.findable}
 
@@ -549,16 +315,25 @@ class _Game:
         castable = self.oracle.castable
         quiet_cls = self.quiet_cls
         keys: list[BoardKey] = []
-        for used, field_lands, cast in states:
+        infos = self._infos
+        if len(infos) > _INFO_MEMO:
+            infos.clear()
+        finds = self.finds
+        for state in states:
             if mask == full and not expand:
                 break
-            base = [2 * cls[x] for x in field_lands] + [2 * cls[s] for s in cast]
+            used, field_lands, cast = state
+            info = infos.get(state)
+            if info is None:
+                board = sorted([2 * cls[x] for x in field_lands] + [2 * cls[s] for s in cast])
+                # on a board of quiet permanents a land that entered tapped adds nothing and nothing
+                # reads it: the board is asked without it
+                info = infos[state] = (tuple(board), all(quiet_cls[c >> 1] for c in board),
+                                       sum(1 for u in used if u in finds))
+            base, quiet_base, fetches_used = info
             results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey]] = []
-            # on a board of quiet permanents a land that entered tapped adds nothing and nothing reads
-            # it: the board is asked without it
-            quiet_base = all(quiet_cls[c >> 1] for c in base)
             # the fetch lands the game may still play, this turn's included
-            fetches_left = cap - sum(1 for u in used if u in self.finds) if remaining else 0
+            fetches_left = cap - fetches_used if remaining else 0
             if drop:
                 for physical, n in land_seen:
                     if used.count(physical) >= n:
@@ -568,8 +343,7 @@ class _Game:
                         self._drop(card, physical, used, new_used, field_lands, base, land_seen, remaining,
                                    fetches_left, quiet_base, results)
             if not results:
-                plain = tuple(sorted(base))
-                results.append((used, field_lands, plain, plain))
+                results.append((used, field_lands, base, base))
             for new_used, new_field, full_key, key in results:
                 if mask != full:
                     # only the spells no board of this turn has paid yet are asked
@@ -595,7 +369,7 @@ class _Game:
             # why they failed: the same boards with their lands untapped, asked the failing spells and
             # their relaxed costs
             need = self._why_bits(failing)
-            for key in keys:
+            for key in dict.fromkeys(keys):
                 untapped |= castable(tuple(k & ~1 for k in key), need)
         cut = 0
         if len(new_states) > MAX_STATES:
@@ -607,8 +381,15 @@ class _Game:
         return out
 
 
+    def _on_field(self, field_lands: tuple[int, ...], land: int) -> int:
+        """How many of ``field_lands`` are the card ``land`` (with any color chosen as it entered)."""
+        placed = self.m.choices.get(land)
+        if placed is None:
+            return field_lands.count(land)
+        return sum(field_lands.count(p) for p in placed)
+
     def _drop(self, card: int, physical: int, used: tuple[int, ...], new_used: tuple[int, ...],
-              field_lands: tuple[int, ...], base: list[int], land_seen: tuple[tuple[int, int], ...],
+              field_lands: tuple[int, ...], base: BoardKey, land_seen: tuple[tuple[int, int], ...],
               remaining: tuple[tuple[int, int], ...], fetches_left: int,
               quiet_base: bool, results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey]]) -> None:
         """The states of playing ``card`` (a face of the hand's ``physical`` card) as this turn's land."""
@@ -617,20 +398,26 @@ class _Game:
         rule = m.rules[card]
         if rule.fetch is not None:
             finds = self.finds[card]
+            chooses = bool(m.choices)
             there: dict[int, bool] = {}
             plenty: set[int] = set()
+            fetch_tapped = rule.fetch.tapped
             for target, left in remaining:
-                copies = left - field_lands.count(target) + used.count(target)
-                if target in finds and copies > 0:
-                    there[target] = rule.fetch.tapped or self._enters_tapped(target, field_lands, ())
+                if target not in finds:
+                    continue
+                on_field = self._on_field(field_lands, target) if chooses else field_lands.count(target)
+                copies = left - on_field + used.count(target)
+                if copies > 0:
+                    there[target] = fetch_tapped or self._enters_tapped(target, field_lands, ())
                     if copies >= fetches_left:
                         plenty.add(target)
+            better = self.better
             for target, tapped in there.items():
-                if any(u in plenty and there[u] <= tapped for u in self.better[target]):
-                    continue  # a land at least as good can't run out (see _at_least_as_good)
-                key = tuple(sorted(base + [2 * cls[target] + tapped]))
-                asked = tuple(sorted(base)) if tapped and quiet_base and self.inert[target] else key
-                results.append((new_used, tuple(sorted(field_lands + (target,))), key, asked))
+                if plenty and any(u in plenty and there[u] <= tapped for u in better[target]):
+                    continue  # a land at least as good can't run out (see lands.at_least_as_good)
+                for placed in m.choices.get(target, (target,)):
+                    _place(placed, tapped, new_used, field_lands, base, quiet_base and self.inert[placed],
+                           cls, results)
             return
         hand_now: tuple[int, ...] = ()
         if rule.kind == "reveal":
@@ -639,54 +426,23 @@ class _Game:
                 rest[u] -= 1
             hand_now = tuple(sorted(c for c, k in rest.items() for _ in range(k)))
         tapped = self._enters_tapped(card, field_lands, hand_now)
-        key = tuple(sorted(base + [2 * cls[card] + tapped]))
-        asked = tuple(sorted(base)) if tapped and quiet_base and self.inert[card] else key
-        results.append((new_used, tuple(sorted(field_lands + (card,))), key, asked))
+        # a land choosing a color as it enters is played as each card of its choices
+        for placed in m.choices.get(card, (card,)):
+            _place(placed, tapped, new_used, field_lands, base, quiet_base and self.inert[placed], cls, results)
 
 
-def _simple_colors(card: Card) -> int | None:
-    """The colors a land adds when every mana ability of it is ``{T}: Add`` one mana of a fixed color
-    (basics, shock lands, duals), as a WUBRG mask; ``None`` for any other land."""
-    if not quiet(card) or not card.mana_abilities:
-        return None
-    mask = 0
-    for a in card.mana_abilities:
-        c, prod = a.cost, a.production
-        if not (c.tap and not c.untap and not c.mana and c.life == 0 and c.energy == 0 and not c.sacrifice_self
-                and not c.sacrifice and not c.remove_counters and not c.tap_creatures and not c.remove_any
-                and not c.put_counters and not c.exert and not c.discard_hand and not c.unmodelled):
-            return None
-        if (prod.amount is not None or prod.reference or prod.restriction is not None or prod.chosen
-                or prod.commander or prod.colors_among or prod.instead is not None or prod.instead_options
-                or prod.doubles_pool or a.damage or a.extra or a.condition is not None or a.per_turn):
-            return None
-        for option in prod.options:
-            if len(option) != 1:
-                return None
-            mask |= option[0]
-    return mask
-
-
-def _at_least_as_good(b: Card, ib: int, a: Card, ia: int) -> bool:
-    """Whether land ``b`` fetched instead of land ``a`` (both found by one fetch land, entering no more
-    tapped) leaves every later board at least as able to pay: both add one mana of a fixed color, ``b``
-    every color ``a`` adds, with ``a``'s types, subtypes and supertypes (``basic`` aside).  Any later
-    play that fetches ``b`` after ``a`` was fetched is matched by fetching ``a`` after ``b`` (the same
-    lands in the end, a better one earlier), so the search need not try ``a`` while ``b`` is there.
-    Between two lands equally good, the one of lower index is kept.  The search uses it only when ``b``
-    has at least as many copies left in the library as the game has fetch lands still to play (this one
-    included), so it never runs out: every later play of the branch that fetched ``a`` is then open to
-    the branch that fetched ``b``, on boards with ``b`` in place of ``a``."""
-    ca, cb = _simple_colors(a), _simple_colors(b)
-    if ca is None or cb is None or ca & ~cb:
-        return False
-    ta, tb = a.type_line, b.type_line
-    if ta.types != tb.types or not set(ta.subtypes) <= set(tb.subtypes) \
-            or not set(ta.supertypes) - {"basic"} <= set(tb.supertypes):
-        return False
-    equal = ca == cb and set(ta.subtypes) == set(tb.subtypes) \
-        and set(ta.supertypes) - {"basic"} == set(tb.supertypes) - {"basic"}
-    return not equal or ib < ia
+def _place(placed: int, tapped: bool, new_used: tuple[int, ...], field_lands: tuple[int, ...], base: BoardKey,
+           inert: bool, cls: tuple[int, ...],
+           results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey]]) -> None:
+    """The state of land ``placed`` entering (``tapped`` or not) on the board ``base`` (sorted) of
+    ``field_lands``: its board and the board asked (without it when it entered tapped and is
+    ``inert``: it adds nothing and, all the board quiet, nothing reads it)."""
+    code = 2 * cls[placed] + tapped
+    i = bisect_right(base, code)
+    key = base[:i] + (code,) + base[i:]
+    j = bisect_right(field_lands, placed)
+    results.append((new_used, field_lands[:j] + (placed,) + field_lands[j:], key,
+                    base if tapped and inert else key))
 
 
 _GAMES: dict[int, _Game] = {}
@@ -696,8 +452,9 @@ _PLAN_COMMANDER = ((0, 3, 5), (0, 3, 5), (1, 2, 4), (2, 2, 4), (3, 0, 7))
 
 
 def run_chunk(model: DeckModel, oracle: BoardOracle, seed: int, chunk: int, n: int, turns: int,
-              draw_first: bool) -> Counts:
-    """The counts of ``n`` games of chunk ``chunk`` of the run seeded ``seed``."""
+              draw_first: bool, on_game: Callable[[int], None] | None = None) -> Counts:
+    """The counts of ``n`` games of chunk ``chunk`` of the run seeded ``seed``; ``on_game(k)`` after
+    the ``k``-th game when given (a progress line before the chunk is done)."""
     game = _GAMES.get(id(oracle))
     if game is None or game.oracle is not oracle:
         game = _Game(model, oracle)
@@ -705,7 +462,9 @@ def run_chunk(model: DeckModel, oracle: BoardOracle, seed: int, chunk: int, n: i
         _GAMES[id(oracle)] = game
     rng = random.Random(f"{seed}/{chunk}")
     counts = Counts(turns=turns, spells=len(model.spells))
-    for _ in range(n):
+    for k in range(n):
         game.play(rng, turns, draw_first, counts)
+        if on_game is not None:
+            on_game(k + 1)
     counts.flush(model.spells, tuple((i, c) for i, c, _ in model.relaxed))
     return counts

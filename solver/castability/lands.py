@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 from manasolver.models.card import Card
 from manasolver.models.text.oracle import self_reference
+from manasolver.solver.supply.plain import quiet
 
-__all__ = ["Fetch", "LandRule", "land_rule"]
+__all__ = ["Fetch", "LandRule", "at_least_as_good", "land_rule"]
 
 _BASIC_TYPES = ("plains", "island", "swamp", "mountain", "forest")
 
@@ -117,3 +118,48 @@ def _fetch(text: str) -> Fetch | None:
     if not types and "land" not in what:
         return None
     return Fetch(types=types, basic=basic, tapped=m.group(3) is not None)
+
+
+def _simple_colors(card: Card) -> int | None:
+    """The colors a land adds when every mana ability of it is ``{T}: Add`` one mana of a fixed color
+    (basics, shock lands, duals), as a WUBRG mask; ``None`` for any other land."""
+    if not quiet(card) or not card.mana_abilities:
+        return None
+    mask = 0
+    for a in card.mana_abilities:
+        c, prod = a.cost, a.production
+        if not (c.tap and not c.untap and not c.mana and c.life == 0 and c.energy == 0 and not c.sacrifice_self
+                and not c.sacrifice and not c.remove_counters and not c.tap_creatures and not c.remove_any
+                and not c.put_counters and not c.exert and not c.discard_hand and not c.unmodelled):
+            return None
+        if (prod.amount is not None or prod.reference or prod.restriction is not None or prod.chosen
+                or prod.commander or prod.colors_among or prod.instead is not None or prod.instead_options
+                or prod.doubles_pool or a.damage or a.extra or a.condition is not None or a.per_turn):
+            return None
+        for option in prod.options:
+            if len(option) != 1:
+                return None
+            mask |= option[0]
+    return mask
+
+
+def at_least_as_good(b: Card, ib: int, a: Card, ia: int) -> bool:
+    """Whether land ``b`` fetched instead of land ``a`` (both found by one fetch land, entering no more
+    tapped) leaves every later board at least as able to pay: both add one mana of a fixed color, ``b``
+    every color ``a`` adds, with ``a``'s types, subtypes and supertypes (``basic`` aside).  Any later
+    play that fetches ``b`` after ``a`` was fetched is matched by fetching ``a`` after ``b`` (the same
+    lands in the end, a better one earlier), so the search need not try ``a`` while ``b`` is there.
+    Between two lands equally good, the one of lower index is kept.  The search uses it only when ``b``
+    has at least as many copies left in the library as the game has fetch lands still to play (this one
+    included), so it never runs out: every later play of the branch that fetched ``a`` is then open to
+    the branch that fetched ``b``, on boards with ``b`` in place of ``a``."""
+    ca, cb = _simple_colors(a), _simple_colors(b)
+    if ca is None or cb is None or ca & ~cb:
+        return False
+    ta, tb = a.type_line, b.type_line
+    if ta.types != tb.types or not set(ta.subtypes) <= set(tb.subtypes) \
+            or not set(ta.supertypes) - {"basic"} <= set(tb.supertypes):
+        return False
+    equal = ca == cb and set(ta.subtypes) == set(tb.subtypes) \
+        and set(ta.supertypes) - {"basic"} == set(tb.supertypes) - {"basic"}
+    return not equal or ib < ia

@@ -15,16 +15,19 @@ import math
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
+from itertools import islice
 from typing import Any
 
 from manasolver.models.carddb import default_db
 from manasolver.solver.castability.board import BoardOracle
 from manasolver.solver.castability.deck import Deck
 from manasolver.solver.castability.games import MODEL, Counts, DeckModel, run_chunk
-from manasolver.solver.service.parallel import in_order, open_runner
+from manasolver.solver.service.parallel import Serial, in_order, open_runner
+from manasolver.solver.service.parallel.core import window_of
 
 __all__ = ["CHUNK", "Options", "chunks", "plot", "run", "table", "wilson"]
 
@@ -85,12 +88,13 @@ def _model_and_oracle(deck: Deck, cards_file: str | None,
                       swaps: tuple[tuple[int, str], ...] = ()) -> tuple[DeckModel, BoardOracle]:
     db = default_db(cards_file)
     model = DeckModel.build(deck.cards, deck.commander, tuple((pos, db.get(name)) for pos, name in swaps))
-    oracle = BoardOracle(model.cards, model.costs(), db, [c.name for c in deck.commander])
+    oracle = BoardOracle(model.cards, model.costs(), db, [c.name for c in deck.commander], model.chosen)
     return model, oracle
 
 
 def _worker_chunk(deck: Deck, cards_file: str | None, seed: int, chunk: int, n: int, turns: int,
-                  draw: bool, swaps: tuple[tuple[int, str], ...] = ()) -> Counts:
+                  draw: bool, swaps: tuple[tuple[int, str], ...] = (),
+                  on_game: Callable[[int], None] | None = None) -> Counts:
     key = repr((deck.cards and [(c[0], c[1]) for c in deck.cards], [c.name for c in deck.commander],
                 cards_file, swaps))
     with _LOCK:
@@ -98,16 +102,34 @@ def _worker_chunk(deck: Deck, cards_file: str | None, seed: int, chunk: int, n: 
             _WORKER["key"] = key
             _WORKER["pair"] = _model_and_oracle(deck, cards_file, swaps)
         model, oracle = _WORKER["pair"]
-        return run_chunk(model, oracle, seed, chunk, n, turns, draw)
+        return run_chunk(model, oracle, seed, chunk, n, turns, draw, on_game)
 
 
-def _results(deck: Deck, opts: Options) -> Iterator[Counts]:
+def _results(deck: Deck, opts: Options, on_game: Callable[[int], None] | None = None) -> Iterator[Counts]:
+    """The counts of each chunk in turn.  The first chunk is played in this process while the workers
+    take the next ones (the same chunk, so the same counts), ``on_game`` called after each of its games,
+    so that the first progress line comes after one game rather than after a worker's first chunk."""
     last = opts.turns[1]
     plan = chunks(opts.samples, CHUNK_COMMANDER, FIRST_CHUNK_COMMANDER) if deck.is_commander else \
         chunks(opts.samples, CHUNK, FIRST_CHUNK)
-    tasks = ((deck, opts.cards_file, opts.seed, chunk, n, last, opts.draw, opts.swaps) for chunk, n in plan)
+    tasks = [(deck, opts.cards_file, opts.seed, chunk, n, last, opts.draw, opts.swaps) for chunk, n in plan]
+    if not tasks:
+        return
     with open_runner(opts.workers, opts.dask, partial(default_db, opts.cards_file)) as runner:
-        yield from in_order(runner, _worker_chunk, tasks)
+        if isinstance(runner, Serial):
+            yield _worker_chunk(*tasks[0], on_game=on_game)
+            yield from in_order(runner, _worker_chunk, tasks[1:])
+            return
+        later = iter(tasks[1:])
+        pending = deque(runner.submit(_worker_chunk, *task) for task in islice(later, window_of(runner)))
+        try:
+            yield _worker_chunk(*tasks[0], on_game=on_game)
+            while pending:
+                yield pending.popleft().result()
+                pending.extend(runner.submit(_worker_chunk, *task) for task in islice(later, 1))
+        finally:
+            for future in pending:
+                future.cancel()
 
 
 def run(deck: Deck, opts: Options, progress: Callable[[int, int, float], None] | None = None) -> dict[str, Any]:
@@ -116,7 +138,12 @@ def run(deck: Deck, opts: Options, progress: Callable[[int, int, float], None] |
         DeckModel.build(deck.cards, deck.commander)
     total = Counts(turns=opts.turns[1], spells=len(model.spells))
     start = time.perf_counter()
-    for counts in _results(deck, opts):
+
+    def first_game(k: int) -> None:
+        if k == 1 and progress is not None:
+            progress(1, opts.samples, time.perf_counter() - start)
+
+    for counts in _results(deck, opts, first_game):
         total.add(counts)
         if progress is not None:
             progress(total.games, opts.samples, time.perf_counter() - start)

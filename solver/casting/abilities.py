@@ -12,7 +12,7 @@ for a keyword ability of a card in the hand or graveyard.  Then:
   least N life); counters removed from the permanent must be there;
 * ``{T}``/``{Q}`` in the cost: the permanent must be untapped (tapped for
   ``{Q}``), and a creature that came under its controller's control this turn
-  without haste can't pay them (CR 302.6, 602.5a: Roil Cartographer, T52).  A
+  without haste can't pay them (CR 302.6, 602.5a: Roil Cartographer).  A
   permanent tapped for its own ability's cost can't also tap for mana, so the
   payment is solved with it tapped (CR 601.2g–h, 602.2b);
 * only the controller activates a permanent's ability (CR 602.2);
@@ -20,7 +20,7 @@ for a keyword ability of a card in the hand or graveyard.  Then:
   unearth, …) need the controller's main phase and an empty stack (CR 602.5d);
   nothing is activated without priority (untap and cleanup steps, CR 502.4, 514.3);
 * restrictions on mana see an ability, of the card's types (CR 106.6): Ancient
-  Ziggurat's mana can't pay unearth (T123).
+  Ziggurat's mana can't pay unearth (its ruling).
 
 Costs this engine does not spend (sacrifice another permanent, tap other
 creatures) are refused as ``unsupported``; parts the caller pays outside the
@@ -72,7 +72,7 @@ def activation(raw: dict[str, Any], state: GameState, player: str, card_lookup: 
             raise BadQuery("give spell.permanent or spell.card, not both", "spell.card")
         pid = raw["permanent"]
         if type(pid) is int:
-            pid = str(pid)  # numeric ids are read as text, as on the board (SPEC §4)
+            pid = str(pid)  # numeric ids are read as text, as on the board
         if not isinstance(pid, str):
             raise BadQuery("spell.permanent must be the id of a permanent", "spell.permanent")
         pid = pid[:100]

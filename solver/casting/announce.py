@@ -3,7 +3,7 @@
 A spell's cost reaches the payment step as ordinary symbols only: X has a value,
 every hybrid, monocolored-hybrid and Phyrexian symbol has been announced as one
 of its halves (601.2b, 118.13a), and the modifiers have been applied in the
-order of 601.2f: increases, then reductions, then minimums (RULES §7.1, CR
+order of 601.2f: increases, then reductions, then minimums (CR 118.7,
 118.7a–g, the Trinisphere ruling).  Reductions depend on the announced halves
 (a generic reduction only reduces a ``{2/W}`` announced as ``{2}``: the Reaper
 King ruling), so the announcement is never fixed greedily: :func:`announce`
@@ -24,7 +24,7 @@ types that may pay it (``{U}`` under Orrery: any mana; ``{R}`` under Celestial D
 and merges the demands the table makes alike; :attr:`Form.printed` keeps the announced symbols for
 the written total.  Every backend reads :attr:`Form.demands` and so pays by the rule unchanged.
 
-The generic part of a form is a function of X (RULES §4.6: X is chosen at
+The generic part of a form is a function of X (CR 601.2b: X is chosen at
 601.2b, before reductions)::
 
     generic(X) = max(0, generic_base + x_count*X - generic_reduction,
@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.effects import SpendTable
@@ -60,9 +59,13 @@ __all__ = ["MAX_FORMS", "Announcement", "ChoiceWay", "Form", "announce", "mask_t
 MAX_FORMS = 20_000
 
 
-@lru_cache(maxsize=128)
 def mask_text(mask: int) -> str:
-    """A demand mask as a cost symbol: ``W`` → ``{W}``, ``W|U`` → ``{W/U}``, ``C|W`` → ``{C/W}``."""
+    """A demand mask as a cost symbol: ``W`` → ``{W}``, ``W|U`` → ``{W/U}``, ``C|W`` → ``{C/W}``
+    (a table of every mask of the six types, made at import)."""
+    return _MASK_TEXTS[mask] if 0 <= mask <= ANY_TYPE else _mask_text(mask)
+
+
+def _mask_text(mask: int) -> str:
     letters = mask_letters(mask)
     if len(letters) == 1:
         return "{" + letters + "}"
@@ -73,6 +76,9 @@ def mask_text(mask: int) -> str:
             if set(pair) == set(letters):
                 return "{" + pair[0] + "/" + pair[1] + "}"
     return "{" + "/".join(letters) + "}"
+
+
+_MASK_TEXTS = tuple(_mask_text(m) for m in range(ANY_TYPE + 1))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""The ``options`` query (SPEC §5): every maximal pool of mana the player can have at once, and the
+"""The ``options`` query: every maximal pool of mana the player can have at once, and the
 pool doublers that act on it.
 
 ``options.py`` is the query (:func:`~manasolver.solver.pools.options.options`); ``ranks.py`` the
@@ -6,5 +6,5 @@ polymatroid algebra over pools, ``activations.py`` a supply's classes read as ra
 the search over activations in every order, ``converters.py`` the dynamic program that answers
 boards of one-mana converters (filter lands) without trying orders, ``context.py`` the
 search's blocks and bounds, ``listing.py``
-the maximal pools in the answer's order, ``doublers.py`` the pool doublers on a board (T117).
+the maximal pools in the answer's order, ``doublers.py`` the pool doublers on a board (CR 106.6 example).
 """

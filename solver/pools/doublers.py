@@ -5,7 +5,7 @@ have." is a mana ability (CR 605.1a) whose production is
 :attr:`~manasolver.models.abilities.Production.doubles_pool`: it adds no mana of
 its own but, as it resolves, one more mana of each type for each mana of that
 type in the pool.  The new mana carries no spending restriction (CR 106.6
-example, Doubling Cube ruling 2004-12-01; RULES §1.4, T117).
+example, Doubling Cube ruling 2004-12-01; CR 106.6 example).
 
 :func:`find_doublers` lists a player's doublers with their effective doubling
 abilities (CR 613), which of them can be activated now, mana cost aside, and why
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.rules.board_effects import effective_mana_abilities
@@ -103,37 +102,32 @@ def _unmodelled(state: GameState, perm: Permanent, ab: ManaAbility, only: bool) 
     return ""
 
 
-#: Per card object: (a printed mana ability doubles the pool, its text speaks of unspent mana).
-_INFO: IdentityMemo[Card, tuple[bool, bool]] = IdentityMemo(4097)
-
-
 def _card_info(card: Card) -> tuple[bool, bool]:
-    """What :func:`find_doublers` needs to know about a card (remembered in ``_INFO``)."""
-    return (any(a.production.doubles_pool for a in card.mana_abilities),
-            card_text(card).unspent_mana)
+    """What :func:`find_doublers` needs to know about a card: (a printed mana ability doubles the
+    pool, its text speaks of unspent mana), kept in its facts."""
+    facts = card.facts
+    info: tuple[bool, bool] | None = facts.doubler
+    if info is None:
+        info = facts.doubler = (any(a.production.doubles_pool for a in card.mana_abilities),
+                                card_text(card).unspent_mana)
+    return info
 
 
 def find_doublers(state: GameState, player: str) -> tuple[Doubler, ...]:
     """Every permanent ``player`` controls with a pool-doubling mana ability, in board order
-    (the state is frozen: the last answer per player is reused for the same state object)."""
-    last = _LAST.get(player)
-    if last is not None and last[0] is state:
-        return last[1]
-    found = _find(state, player)
-    _LAST[player] = (state, found)
+    (found once per board and player, kept in the board's view)."""
+    kept = state.view.doublers
+    found: tuple[Doubler, ...] | None = kept.get(player)
+    if found is None:
+        found = kept[player] = _find(state, player)
     return found
-
-
-#: The last answer per player (a board is asked many questions in a row).
-_LAST: dict[str, tuple[GameState, tuple[Doubler, ...]]] = {}
 
 
 def _find(state: GameState, player: str) -> tuple[Doubler, ...]:
     """:func:`find_doublers`, computed."""
     # cheap first: a doubling ability is printed on the card, or granted by a card whose
     # text speaks of unspent mana (no card grants one today); most boards have neither
-    get_or = _INFO.get_or
-    infos = [get_or(p.card, _card_info) for p in state.battlefield]
+    infos = [_card_info(p.card) for p in state.battlefield]
     granting = any(mentions and not printed for printed, mentions in infos)
     out = []
     for i, perm in enumerate(state.battlefield):

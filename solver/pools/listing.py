@@ -83,7 +83,7 @@ class OptionsAnswer:
     states: int = field(default=0, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        """The protocol's answer (SPEC §5)."""
+        """The protocol's answer."""
         out: dict[str, Any]
         if self.detail:
             out = {"options": [{"mana": o.text, "restricted": o.restricted_text}

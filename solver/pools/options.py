@@ -1,4 +1,4 @@
-"""The ``options`` query (SPEC §5): every maximal pool of mana the player can have at once.
+"""The ``options`` query: every maximal pool of mana the player can have at once.
 
 A player's pool after activating mana abilities now is a multiset of the six
 types (CR 106.1, 106.4).  The answer lists every *maximal* such multiset: one
@@ -8,7 +8,7 @@ from mana produced before them, so their net result is what counts (CR 601.2g,
 605.3); sacrifice abilities (Treasure, Lotus Petal) are legal activations now
 and count like any other.
 
-Exact, and without enumerating copies (SPEC §8: three Cascading Cataracts made
+Exact, and without enumerating copies (performance target: three Cascading Cataracts made
 XMage freeze, magefree/mage#7710; with thirty basics, ten each of Plains, Island
 and Forest, there are 35,366 maximal pools, listed in about 0.35-0.6 s).  The
 query reads the board once.  When every mana-costing ability on it takes at most one
@@ -44,7 +44,7 @@ applied in the supply's activation options.
 
 Pool doublers (Doubling Cube: "{3}, {T}: Double the amount of each type of unspent
 mana you have", :mod:`manasolver.solver.pools.doublers`) are left out of the
-supply and applied by the search (CR 106.6 example, RULES T117).  A doubler under
+supply and applied by the search (CR 106.6 example, Doubling Cube ruling 2004-12-01).  A doubler under
 a replacement or trigger effect on its activation (Mana Reflection), or with
 costs other than mana and {T}, is reported, not applied.
 """

@@ -32,7 +32,7 @@ restriction block); its pools are the sums of a pool of each block's polymatroid
   after the doubling can give what no other order gives).  Doubling needs the types
   fixed, so a state's polymatroid gives way to its bases (everything after is
   monotone in the pool) and each becomes a point: the originals keep their
-  restriction, the copies are unrestricted (CR 106.6 example, RULES T117).  The
+  restriction, the copies are unrestricted (CR 106.6 example, Doubling Cube ruling 2004-12-01).  The
   phantom ``{C}`` is off then (a doubler would double a ``{C}`` that is not there yet).
 """
 
@@ -134,7 +134,7 @@ def _combine(search: Search, states: list[State], contribs: list[Contribution]) 
 
 
 def _double(search: Search, blocks: tuple[Rank, ...]) -> list[tuple[Rank, ...]]:
-    """The states after doubling the pool (CR 106.6 example, RULES T117).
+    """The states after doubling the pool (CR 106.6 example, Doubling Cube ruling 2004-12-01).
 
     The types of the mana must be fixed before it is doubled, so each block's
     polymatroid gives way to its maximal points (bases): everything after is

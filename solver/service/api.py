@@ -50,6 +50,7 @@ if TYPE_CHECKING:
         PlanCost,
         Policy,
         Query,
+        Sources,
         State,
         ValidateAnswer,
     )
@@ -59,7 +60,7 @@ if TYPE_CHECKING:
 _TYPES = ("Answer", "BoardAnswer", "CanPayAnswer", "CardAnswer", "Change", "CloseAnswer", "CountsAnswer",
           "CouldProduceAnswer", "GuideAnswer", "ManaValueAnswer", "MaxXAnswer", "OptionsAnswer", "PartialStep",
           "PayAnswer", "Payment", "PaymentOptions", "PaymentsAnswer", "PlanAnswer", "PlanCost", "Policy", "Query",
-          "State", "ValidateAnswer")
+          "Sources", "State", "ValidateAnswer")
 
 __all__ = ["Answer", "BoardAnswer", "CanPayAnswer", "CardAnswer", "Change", "CloseAnswer", "CountsAnswer",
            "CouldProduceAnswer", "GuideAnswer", "ManaValueAnswer", "MaxXAnswer", "OptionsAnswer", "PartialStep",
@@ -180,10 +181,12 @@ def card(name: str) -> CardAnswer:
 
 
 def plan(state: State | str, costs: list[PlanCost], policy: Policy | None = None,
-         player: str | None = None) -> PlanAnswer:
-    """Several costs paid one after another this step, optimal for the whole sequence."""
+         player: str | None = None, sources: Sources | None = None, apply: bool | None = None) -> PlanAnswer:
+    """Several costs paid one after another this step, optimal for the whole sequence;
+    ``sources`` (permanents required, excluded or preserved) hold across the whole plan, and
+    ``apply`` (with a kept board's handle) carries the payments out on that board."""
     return cast("PlanAnswer", _on(state, {"query": "plan", "costs": costs},
-                                  {"policy": policy, "player": player}))
+                                  {"policy": policy, "player": player, "sources": sources, "apply": apply}))
 
 
 def open(state: State) -> BoardAnswer:  # the protocol's name for it

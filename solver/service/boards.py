@@ -29,10 +29,10 @@ A game client sends its whole board with every query, usually the same one again
   name means), by the identity of the :class:`~manasolver.models.carddb.CardDB` the query names.
 
 Since a kept board is the same ``GameState`` object every time, everything cached per state
-object downstream (the supply, the board's effects, the searches) is reused too.  Each kept
-board also has a small memo, :func:`checked`, for the checks of what the engine does not model
-that read the whole board (prohibitions, tap triggers, rules of paying): a check runs once per
-board and key, and its refusal, when it refuses, is raised again as a fresh copy; and a memo of
+object downstream (the board's view: the supply, the board's effects, the searches) is reused
+too.  :func:`checked` runs the checks of what the engine does not model that read the whole board
+(prohibitions, tap triggers, rules of paying) once per board and key, keeping the outcome in the
+board's view: a refusal is raised again as a fresh copy.  Each kept board has a memo of
 whole answers (:func:`answer_of`, :func:`keep_answer`), by the query's other fields: an answer
 is a function of the board and those fields alone, and the protocol keeps only answers that no
 time bound touched.
@@ -71,7 +71,8 @@ RECENT_LIMIT = 64
 MAX_KEY_BYTES = 1 << 20
 #: All keys of boards kept by content together stay under this many bytes.
 MAX_CACHE_BYTES = 16 << 20
-#: Entries of one board's memo of checks, and of its memo of answers; past this it starts again empty.
+#: Entries of one board's memo of checks (in its view), and of a kept board's memo of answers; past
+#: this it starts again empty.
 MEMO_LIMIT = 256
 #: The bytes of answer text one board's memo of answers holds at most (past this it starts again).
 ANSWER_BYTES = 64 << 10
@@ -81,24 +82,22 @@ TEXT_LIMIT = 32
 
 class Kept:
     """A board kept between queries: its JSON (the store's own copy, ``None`` for a board kept
-    by content), its loaded state, the card database it was read with, its memo of checks and
-    its memo of answers (the answer's JSON text and its ``marshal`` bytes, by query key)."""
+    by content), its loaded state, the card database it was read with, and its memo
+    of answers (the answer's JSON text and its ``marshal`` bytes, by query key)."""
 
-    __slots__ = ("answer_bytes", "answers", "db", "json", "memo", "state")
+    __slots__ = ("answer_bytes", "answers", "db", "json", "state")
 
     def __init__(self, state: GameState, db: CardDB, json: dict[str, Any] | None = None) -> None:
         self.state = state
         self.db = db
         self.json = json
-        self.memo: dict[Hashable, tuple[tuple[object, ...], ManasolverError | None]] = {}
         self.answers: dict[bytes, tuple[str, bytes]] = {}
         self.answer_bytes = 0
 
 
 _LOCK = threading.Lock()
-#: Kept boards by ``id`` of their JSON object and of their state (entries keep the objects alive).
+#: Kept boards by ``id`` of their JSON object (entries keep the objects alive).
 _BY_JSON: dict[int, Kept] = {}
-_BY_STATE: dict[int, Kept] = {}
 #: Boards kept by content, least recently used first: (id of the database, content key) -> board;
 #: and the same boards by their fast keys.
 _RECENT: OrderedDict[tuple[int, bytes], _Entry] = OrderedDict()
@@ -268,7 +267,6 @@ def _remember(full: tuple[int, bytes], fast_full: tuple[int, bytes], kept: Kept,
             return
         entry = _Entry(full, kept)
         _RECENT[full] = entry
-        _BY_STATE[id(kept.state)] = kept
         global _recent_bytes
         _recent_bytes += entry.size
         _alias(entry, fast_full)
@@ -287,8 +285,6 @@ def _drop(entry: _Entry) -> None:
     for alias in entry.aliases:
         if _FAST.get(alias) is entry:
             del _FAST[alias]
-    if _BY_STATE.get(id(entry.kept.state)) is entry.kept:
-        del _BY_STATE[id(entry.kept.state)]
 
 
 def recent_count() -> int:
@@ -297,12 +293,10 @@ def recent_count() -> int:
 
 
 def keep(kept: Kept) -> None:
-    """Register a session's board version, so that :func:`load_board` finds it by its JSON and
-    :func:`checked` by its state."""
+    """Register a session's board version, so that :func:`load_board` finds it by its JSON."""
     with _LOCK:
         if kept.json is not None:
             _BY_JSON[id(kept.json)] = kept
-        _BY_STATE[id(kept.state)] = kept
 
 
 def forget(kept: Kept) -> None:
@@ -310,8 +304,6 @@ def forget(kept: Kept) -> None:
     with _LOCK:
         if kept.json is not None and _BY_JSON.get(id(kept.json)) is kept:
             del _BY_JSON[id(kept.json)]
-        if _BY_STATE.get(id(kept.state)) is kept:
-            del _BY_STATE[id(kept.state)]
 
 
 def clear() -> None:
@@ -322,16 +314,13 @@ def clear() -> None:
 
 
 def checked(state: GameState, key: Hashable, objects: tuple[object, ...], check: Callable[[], None]) -> None:
-    """Run ``check`` (a guard that raises a :class:`ManasolverError` to refuse) once per kept
-    board and ``key``; on a board that is not kept, every time.
+    """Run ``check`` (a guard that raises a :class:`ManasolverError` to refuse) once per board
+    and ``key``: its outcome is kept in the board's view (``state.view.checks``), so a kept
+    board (by content or a session's) checks once for all the queries asked on it.
 
     ``key`` must name everything ``check`` reads besides the board; objects it names by ``id``
     are passed in ``objects``, kept alive by the entry and compared by identity on a hit."""
-    kept = _BY_STATE.get(id(state))
-    if kept is None or kept.state is not state:
-        check()
-        return
-    memo = kept.memo
+    memo = state.view.checks
     hit = memo.get(key)
     if hit is not None and len(hit[0]) == len(objects) and all(a is b for a, b in zip(hit[0], objects)):
         if hit[1] is not None:

@@ -1,4 +1,4 @@
-"""Decoding the fields of a protocol query (SPEC §5): JSON values to typed values, no rules.
+"""Decoding the fields of a protocol query: JSON values to typed values, no rules.
 
 Each function reads one field of a decoded JSON query object and returns its typed value
 (:class:`~manasolver.models.cost.ManaCost`, :class:`~manasolver.solver.request.SpellInfo`,
@@ -100,7 +100,7 @@ def load_state_field(query: dict[str, Any]) -> GameState:
     try:
         return load_board(query["state"], card_db(query))
     except ManasolverError as err:
-        # paths inside the board are written as SPEC §5 does: battlefield[3].card
+        # paths inside the board are written as the protocol does: battlefield[3].card
         raise (err if err.where else err.at("state")) from None
 
 
@@ -223,7 +223,7 @@ def modifiers(query: dict[str, Any]) -> tuple[Modifier, ...]:
 
 
 def policy(query: dict[str, Any]) -> Policy:
-    """The ``policy`` (SPEC §6): a list of criteria, a comma-separated string or an object."""
+    """The ``policy``: a list of criteria, a comma-separated string or an object."""
     from manasolver.solver.request import DEFAULT_POLICY, Criterion, Policy
     raw = query.get("policy")
     if raw is None:
@@ -277,7 +277,7 @@ def policy(query: dict[str, Any]) -> Policy:
             except ValueError:
                 raise BadQuery('write spend_color as spend_color:{"G":3}', where) from None
             continue
-        if not isinstance(item, str) or item not in known:
+        if not isinstance(item, str) or item not in known | {"preserve"}:
             import difflib
             close = difflib.get_close_matches(str(item), sorted(known), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -338,7 +338,7 @@ def ability_spell(query: dict[str, Any]) -> dict[str, Any]:
 
 
 def turn_given(query: dict[str, Any]) -> bool:
-    """Does the query's board give a ``turn``? Timing is checked only then (SPEC §4 makes it
+    """Does the query's board give a ``turn``? Timing is checked only then (the board makes it
     optional)."""
     state_json = query.get("state")
     return isinstance(state_json, dict) and "turn" in state_json

@@ -85,7 +85,7 @@ def _json(status: int, body: dict[str, Any], headers: list[tuple[str, str]] | No
 
 
 class QueryApp:
-    """The routes of SPEC §9 over :func:`~manasolver.solver.service.protocol.answer`."""
+    """The HTTP service's routes over :func:`~manasolver.solver.service.protocol.answer`."""
 
     def __init__(self, host: str, port: int, cards: str | None = None, allow_origin: str | None = None) -> None:
         self.host = host.lower().strip("[]")
@@ -201,13 +201,13 @@ class QueryApp:
         return _json(200, {"status": "ok", "version": self.version})
 
     def _openapi(self, request: Request) -> Response:
-        """The service described from the protocol's typed definitions (SPEC §9), built once."""
+        """The service described from the protocol's typed definitions, built once."""
         if self._openapi_body is None:
             from manasolver.solver.service.schema.openapi import openapi_bytes
             self._openapi_body = openapi_bytes(self.version, tuple(self.routes))
         return Response(200, self._openapi_body, "application/json")
 
-    # -- the playground page (SPEC §11): its files, card names, the example boards -------------
+    # -- the playground page: its files, card names, the example boards -------------
 
     def _page(self, request: Request) -> Response:
         return self._static_named("index.html")

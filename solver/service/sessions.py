@@ -1,4 +1,4 @@
-"""Sessions (SPEC §5): boards kept in this process under a handle, changed by small changes.
+"""Sessions: boards kept in this process under a handle, changed by small changes.
 
 ``open`` keeps a board and answers its handle (128 random bits, :func:`secrets.token_urlsafe`: a
 client of a shared server can't name another's board by counting);
@@ -60,13 +60,14 @@ from manasolver.models.errors import (
 from manasolver.models.state import GameState
 from manasolver.solver.service import boards as board_cache
 from manasolver.solver.service.boards import Kept
+from manasolver.solver.carry import carried, changes, effects_of
 
 if TYPE_CHECKING:
     from manasolver.models.carddb import CardDB
 
 __all__ = ["CHANGE_KINDS", "IDLE_SECONDS", "MAX_BOARDS", "MAX_CHANGES", "MAX_CHANGE_WORK", "MAX_MEMORY", "STORE",
-           "Board", "SessionStore", "apply_changes", "close_query", "footprint", "open_query", "resolve",
-           "update_query"]
+           "Board", "SessionStore", "apply_answer", "apply_changes", "close_query", "footprint", "open_query",
+           "resolve", "update_query"]
 
 #: At most this many boards are kept (the least recently used is forgotten first).
 MAX_BOARDS = 1000
@@ -486,3 +487,20 @@ def _board_of(query: dict[str, Any], store: SessionStore) -> Board:
                            f"{'the card file ' + repr(board.cards) if board.cards else 'the bundled cards'}; "
                            "a query on it can't name another card file", "cards")
     return board
+
+
+def apply_answer(store: SessionStore, handle: str, state: GameState, player: str,
+                 out: dict[str, Any]) -> dict[str, Any]:
+    """``"apply": true``: the answer's payments (``pay``'s one, ``plan``'s in order) carried out
+    on the kept board ``handle`` in one atomic update; the answer says ``"applied": true``.  An
+    unpayable answer changes nothing."""
+    if not out.get("payable"):
+        return {**out, "applied": False}
+    payments = [out["payment"]] if "payment" in out else list(out.get("payments", []))
+    todo: list[dict[str, Any]] = []
+    for payment in payments:
+        eff = effects_of(state, player, payment)
+        todo.extend(changes(state, eff))
+        state = carried(state, eff)
+    store.update(handle, todo)
+    return {**out, "applied": True}

@@ -36,7 +36,7 @@ refuse to call a cost unpayable that such a permanent might have paid
 
 from __future__ import annotations
 
-from manasolver.models._memo import IdentityMemo, KeyMemo
+from manasolver.models._memo import KeyMemo
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.errors import BadState, Unsupported
@@ -237,14 +237,11 @@ def _with_tap_costs(card: Card, unread: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(u for u in card.unsupported if u in unread or u.strip() in tapping)
 
 
-_CARD_INFO: IdentityMemo[Card, tuple[bool, bool, bool, bool, bool]] = IdentityMemo(8193)
-
-
 def _card_info(card: Card) -> tuple[bool, bool, bool, bool, bool]:
     """(options depend on the board, costs life or energy, removes counters, refers to
     what other permanents could produce, depends on the board only through the commander's
-    color identity) for a card, computed once per card object."""
-    hit = _CARD_INFO.get(card)
+    color identity) for a card, computed once per card (kept in its facts)."""
+    hit: tuple[bool, bool, bool, bool, bool] | None = card.facts.supply_info
     if hit is not None:
         return hit
     board_dependent = pays = counters = reference = commander = False
@@ -262,7 +259,9 @@ def _card_info(card: Card) -> tuple[bool, bool, bool, bool, bool]:
         if ab.cost.remove_counters:
             counters = True
     commander_only = commander and not board_dependent
-    return _CARD_INFO.put(card, (board_dependent or commander, pays, counters, reference, commander_only))
+    info = (board_dependent or commander, pays, counters, reference, commander_only)
+    card.facts.supply_info = info
+    return info
 
 
 def card_context(card: Card) -> tuple[bool, bool] | None:
@@ -393,16 +392,13 @@ def _board_reads(state: GameState, perm: Permanent, refs: dict[str, int] | None)
     from manasolver.solver.graph import reference_mask
     assert refs is not None
     return ("mirrors", *(reference_mask(state, perm, ab, refs) for ab in abilities if ab.production.reference))
-_COUNTS_ONLY: IdentityMemo[Card, bool] = IdentityMemo(8193)
-
-
 def _counts_only(card: Card) -> bool:
     """Does ``card``'s supply row read the board (without effects on mana) only through the
     values of its abilities' ``count`` amounts?  No condition, reference, chosen color,
     commander identity, colors among permanents, "instead" production, variable counter cost or
     pool doubling, no count of power (which may refuse a creature's power), and no mana ability
-    read from a tapping cost's text."""
-    hit = _COUNTS_ONLY.get(card)
+    read from a tapping cost's text (kept in its facts)."""
+    hit: bool | None = card.facts.counts_only
     if hit is not None:
         return hit
     ok = bool(card.mana_abilities) and not card_text(card).tap_costs
@@ -414,10 +410,8 @@ def _counts_only(card: Card) -> bool:
                 or production.doubles_pool or ab.cost.remove_any
                 or (amount is not None and (amount.kind != "count" or amount.min_power is not None))):
             ok = False
-    return _COUNTS_ONLY.put(card, ok)
-
-
-_MIRRORS_ONLY: IdentityMemo[Card, bool] = IdentityMemo(8193)
+    card.facts.counts_only = ok
+    return ok
 
 
 def _mirrors_only(card: Card) -> bool:
@@ -426,8 +420,8 @@ def _mirrors_only(card: Card) -> bool:
     (lands you control, or your opponents': no amount, no condition, no "instead") or reads
     nothing of the board (no amount, condition, chosen color, commander identity, colors among
     permanents, "instead" production, variable counter cost or pool doubling), and no mana
-    ability is read from a tapping cost's text."""
-    hit = _MIRRORS_ONLY.get(card)
+    ability is read from a tapping cost's text (kept in its facts)."""
+    hit: bool | None = card.facts.mirrors_only
     if hit is not None:
         return hit
     ok = bool(card.mana_abilities) and not card_text(card).tap_costs
@@ -444,7 +438,8 @@ def _mirrors_only(card: Card) -> bool:
                 ok = False
         elif production.chosen or production.commander or production.colors_among:
             ok = False
-    return _MIRRORS_ONLY.put(card, ok and mirrors)
+    card.facts.mirrors_only = ok and mirrors
+    return ok and mirrors
 
 
 def _group_with_resources(state: GameState, mine: list[tuple[int, Permanent]],
@@ -482,15 +477,12 @@ def _group_with_resources(state: GameState, mine: list[tuple[int, Permanent]],
     return signature, tap_sig
 
 
-_CACHE: KeyMemo[tuple[int, str, bool, frozenset[str]], Supply] = KeyMemo(257)
-
-
 def build_supply(state: GameState, player: str | None = None, resources: bool = False,
                  reserved: frozenset[str] = frozenset()) -> Supply:
     """The grouped supply of ``player`` (default: the first player) in ``state``.
 
-    Cached per state object (states are frozen), so repeated queries on one board
-    pay for grouping once.  ``resources``: model the mana abilities whose costs spend
+    Kept in the board's view (``state.view.supplies``: states are frozen), so repeated queries
+    on one board pay for grouping once.  ``resources``: model the mana abilities whose costs spend
     other resources (sacrificing other permanents, cards in the hand), which only the
     payment queries' CP-SAT and enumeration backends read; without it (the default,
     for other readers such as ``options``) those sources are listed in ``excluded``.
@@ -499,11 +491,18 @@ def build_supply(state: GameState, player: str | None = None, resources: bool = 
     602.2b; its cost is paid in 601.2h, after the mana abilities).
     """
     name = state.player(player).name if player is not None else state.players[0].name
-    key = (id(state), name, resources, reserved)
-    hit = _CACHE.get(key, state)
-    if hit is not None:
-        return hit
-    return _CACHE.put(key, state, _build(state, name, resources, reserved))
+    supplies = state.view.supplies
+    key = (name, resources, reserved)
+    hit: Supply | None = supplies.get(key)
+    if hit is None:
+        if len(supplies) >= _SUPPLIES_PER_BOARD:
+            supplies.clear()
+        hit = supplies[key] = _build(state, name, resources, reserved)
+    return hit
+
+
+#: Supplies one board's view keeps (players by resources by reserved sets); past this it starts again.
+_SUPPLIES_PER_BOARD = 64
 
 
 def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str] = frozenset()) -> Supply:

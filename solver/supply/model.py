@@ -3,7 +3,7 @@
 A player's mana sources become *activation options* (:class:`Option`: one way to activate one
 mana ability once, the mana slots it adds and everything the activation costs), and identical
 permanents are grouped into :class:`SourceClass` values with a member list, so that the solvers
-work with counts and their work stops growing with the board (SPEC §8).  Permanents that other
+work with counts and their work stops growing with the board.  Permanents that other
 costs may take (sacrifice, tapping, convoke, improvise) are grouped likewise as :class:`Group`
 values.  :class:`Supply` holds it all for one player, with the floating pool and the permanents
 left out (:class:`Excluded`).
@@ -19,7 +19,7 @@ Which restricted mana may pay what (CR 106.6) is decided here too, once for ever
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from manasolver.models._memo import IdentityMemo
@@ -67,7 +67,7 @@ def _slot_setters(cls: type) -> tuple[Any, ...]:
 class Option:
     """One way to activate one mana ability of a permanent once.
 
-    ``ability``: the ability's index among the permanent's mana abilities (SPEC §5);
+    ``ability``: the ability's index among the permanent's mana abilities;
     ``slots``: what it adds, one mask per mana (the mana is one type of the mask,
     chosen as it resolves); ``costs``: the protocol's cost parts
     (:meth:`AbilityCost.parts`); ``mana_cost``: mana paid to activate it (empty when
@@ -272,6 +272,32 @@ class Excluded:
     where: str = ""
 
 
+class Derived:
+    """What readers compute once from one :class:`Supply` (``supply.derived``), ``None`` until
+    first asked: ``flags`` (restricted, every option allowed per class, damage: this module),
+    ``shape`` what a cast card may change (``solver.supply.resources``), ``spending`` the supply
+    under the board's 609.4b rules with the state it was read on (``solver.backends.problem``),
+    ``units`` its plain units per restriction flags (``solver.backends.flow``).
+
+    Not part of a supply's value: any two are equal (what they hold follows from the supply),
+    so a supply compares, and reads as at its defaults, the same whatever was computed on it.
+    Thread-safe: each field is written once with a whole immutable value by a single store."""
+
+    __slots__ = ("flags", "shape", "spending", "units")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Derived)
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __init__(self) -> None:
+        self.flags: tuple[bool, tuple[tuple[bool, ...], ...], bool] | None = None
+        self.shape: tuple[bool, bool, bool, bool, bool] | None = None
+        self.spending: tuple[object, Supply] | None = None
+        self.units: dict[tuple[tuple[bool, ...], ...], tuple[list[Any], bool]] = {}
+
+
 @dataclass(frozen=True, slots=True, init=False)
 class Supply:
     """Everything ``player`` can put toward a payment right now.
@@ -294,12 +320,14 @@ class Supply:
     creatures: int = 0
     fodder: tuple[Group, ...] = ()
     tappable: tuple[Group, ...] = ()
+    #: What readers computed from it (:class:`Derived`); not part of the value.
+    derived: Derived = field(init=False, default_factory=Derived, compare=False, repr=False)
 
     def __init__(self, player: str, pool: tuple[tuple[int, int], ...], classes: tuple[SourceClass, ...],
                  excluded: tuple[Excluded, ...], life: int, energy: int, creatures: int = 0,
                  fodder: tuple[Group, ...] = (), tappable: tuple[Group, ...] = ()) -> None:
         # Each field set through its slot (see _slot_setters): a supply per board.
-        s0, s1, s2, s3, s4, s5, s6, s7, s8 = _SUPPLY_SLOTS
+        s0, s1, s2, s3, s4, s5, s6, s7, s8, s9 = _SUPPLY_SLOTS
         s0(self, player)
         s1(self, pool)
         s2(self, classes)
@@ -309,6 +337,7 @@ class Supply:
         s6(self, creatures)
         s7(self, fodder)
         s8(self, tappable)
+        s9(self, Derived())
 
     @property
     def resource_costs(self) -> bool:
@@ -352,10 +381,6 @@ _CLASS_SLOTS = _slot_setters(SourceClass)
 _SUPPLY_SLOTS = _slot_setters(Supply)
 
 
-#: (restricted, all_ok, has_damage) per supply object.
-_FLAGS: IdentityMemo[Supply, tuple[bool, tuple[tuple[bool, ...], ...], bool]] = IdentityMemo(513)
-
-
 #: (restricted, every option allowed, damage) per options tuple (shared by the classes of every
 #: board whose members have the same remembered options).
 _OPTION_FLAGS: IdentityMemo[tuple[Option, ...], tuple[bool, tuple[bool, ...], bool]] = IdentityMemo(8193)
@@ -371,7 +396,7 @@ def _option_flags(options: tuple[Option, ...]) -> tuple[bool, tuple[bool, ...], 
 
 def _flags(sup: Supply) -> tuple[bool, tuple[tuple[bool, ...], ...], bool]:
     """(restricted, all_ok, has_damage) of a supply, computed once per supply object."""
-    hit = _FLAGS.get(sup)
+    hit = sup.derived.flags
     if hit is not None:
         return hit
     restricted = damage = False
@@ -381,7 +406,8 @@ def _flags(sup: Supply) -> tuple[bool, tuple[tuple[bool, ...], ...], bool]:
         restricted = restricted or r
         damage = damage or d
         all_ok.append(ok)
-    return _FLAGS.put(sup, (restricted, tuple(all_ok), damage))
+    flags = sup.derived.flags = (restricted, tuple(all_ok), damage)
+    return flags
 
 
 def restriction_pays_abilities(r: Restriction | None) -> bool:

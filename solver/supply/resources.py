@@ -37,7 +37,6 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import GRAVEYARD_CARD, HAND_CARD, ZONE_CARDS
 from manasolver.models.card import Card
 from manasolver.models.text.tap_costs import RETURN_SELF
@@ -76,9 +75,9 @@ def without_cast_card(supply: Supply, spell: SpellInfo | None, state: GameState 
     hand (``state`` given), the options that discard the whole hand go too
     (:func:`_without_hand_discarders`).  With any spell or ability named, mana whose restriction
     is not read is listed as left out (:func:`_unchecked_for_spell`).  A spell's own spending
-    rule (Myr Superion) restricts the sources it does not name (casting/own_spending.py)."""
+    rule (Myr Superion) restricts the sources it does not name (supply/own_spending.py)."""
     if state is not None and spell is not None and spell.card is not None and not spell.ability:
-        from manasolver.solver.casting.own_spending import own_spending_supply
+        from manasolver.solver.supply.own_spending import own_spending_supply
         supply = own_spending_supply(supply, state, spell)
     unchecked, returns, discards, hand_fodder, hand_sources = _shape(supply)
     if spell is not None and unchecked:
@@ -114,23 +113,22 @@ def without_cast_card(supply: Supply, spell: SpellInfo | None, state: GameState 
     return supply
 
 
-#: Per supply object: (some option's restriction is not read, some option returns its source to
-#: the hand, some option discards the whole hand, some fodder is a card of the hand, some class is
-#: a card of the hand): what :func:`without_cast_card` may have to change, read once per supply.
-_SHAPES: IdentityMemo[Supply, tuple[bool, bool, bool, bool, bool]] = IdentityMemo(1025)
-
-
 def _shape(supply: Supply) -> tuple[bool, bool, bool, bool, bool]:
-    hit = _SHAPES.get(supply)
+    """(Some option's restriction is not read, some option returns its source to the hand, some
+    option discards the whole hand, some fodder is a card of the hand, some class is a card of the
+    hand): what :func:`without_cast_card` may have to change, read once per supply (kept in
+    ``supply.derived``)."""
+    hit = supply.derived.shape
     if hit is not None:
         return hit
     opts = [o for k in supply.classes for o in k.options]
-    return _SHAPES.put(supply, (
+    shape = supply.derived.shape = (
         any(o.restriction is not None and o.restriction.unchecked for o in opts),
         any(RETURN_SELF in o.costs for o in opts),
         any("discard your hand" in o.costs for o in opts),
         any(HAND_CARD in g.matches for g in supply.fodder),
-        any(k.hand for k in supply.classes)))
+        any(k.hand for k in supply.classes))
+    return shape
 
 
 _UNCHECKED = "a spending restriction this engine does not check against a named spell or ability (CR 106.6)"
@@ -223,7 +221,7 @@ def hand_classes(player: Player, after: int) -> list[SourceClass]:
     """The cards in ``player``'s hand with mana abilities activated from there (Simian and
     Elvish Spirit Guide, :mod:`manasolver.models.text.hand`), identical cards grouped.  Each
     activation exiles its card (an exclusive option; ``sacrifice`` is set so that the
-    ``no_sacrifice`` policy counts the card lost, SPEC §6); board positions ``after + index``
+    ``no_sacrifice`` policy counts the card lost); board positions ``after + index``
     put them after every permanent for the tie-break."""
     from manasolver.models.text.read import card_text
 

@@ -7,7 +7,7 @@ and clause and a ``where`` path (``battlefield[i]``, ``hand[i]``, ``cost``, ``sp
 - :func:`guard_excluded`: sources the supply model leaves out (``Supply.excluded``: unreadable mana
   text, an Altar whose fodder has a usable mana ability that costs mana, triggered mana from a snow
   source) when the cost is unpayable without them;
-- :func:`guard_doublers`: a pool doubler (Doubling Cube, RULES T117) that could be activated now;
+- :func:`guard_doublers`: a pool doubler (Doubling Cube, CR 106.6 example) that could be activated now;
 - :func:`guard_prohibitions`: a permanent that stops some of the player's mana abilities (CR
   602.5) where the supply does not apply it (a chosen name not given, a prohibition the effects
   reader does not read); Null Rod and Cursed Totem are applied;
@@ -39,7 +39,6 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import AbilityCost, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.effects import SpendTable
@@ -88,7 +87,7 @@ class Unmodelled(Exception):
 
 def ability_gap(ab: ManaAbility, resources: bool) -> str | None:
     """Why the supply can't model mana ability ``ab`` at all, or ``None``: a cost that
-    sacrifices other permanents (without ``resources``), pool doubling (RULES T117), a cost
+    sacrifices other permanents (without ``resources``), pool doubling (CR 106.6 example), a cost
     that discards the hand, a cost read with the reason it can't be paid (``AbilityCost.unmodelled``:
     milling, mana by the sacrificed permanent's mana value)."""
     if ab.cost.unmodelled:
@@ -139,7 +138,7 @@ def guard_doublers(req: PaymentRequest, supply: Supply,
     """Refuse a payment answer that a pool doubler (Doubling Cube) could change.
 
     The optimisers do not model "double the amount of each type of unspent mana"
-    (RULES §1.4, T117), so when ``req``'s player has a doubler that could be
+    (CR 106.6 example), so when ``req``'s player has a doubler that could be
     activated now (the non-mana parts of its cost payable: untapped, not summoning
     sick; its mana cost payable by the rest of the board, as ``payable`` of the
     sub-request says) an answer ignoring it may be wrong (unpayable) or not optimal
@@ -164,7 +163,7 @@ def guard_doublers(req: PaymentRequest, supply: Supply,
             if not ab.cost.mana or payable(sub):
                 raise Unsupported(f"{d.name} ({d.permanent}) could be activated now "
                                   f"({ab.text or 'doubles the mana pool'}); payments with a pool "
-                                  "doubler are not modelled (RULES T117)", f"battlefield[{d.position}]")
+                                  "doubler are not modelled (CR 106.6 example)", f"battlefield[{d.position}]")
         if d.only:
             idle.add(d.permanent)
     if not idle:
@@ -314,8 +313,8 @@ def guard_payment_rules(req: PaymentRequest) -> None:
     spell = req.spell
     if spell is not None and spell.card is not None and not spell.ability:
         m = _OWN_SPENDING.search(spell.card.oracle_text)
-        if m and "this way" not in m.group(0):  # applied by the supply (casting/own_spending.py)
-            from manasolver.solver.casting.own_spending import guard_own_spending
+        if m and "this way" not in m.group(0):  # applied by the supply (supply/own_spending.py)
+            from manasolver.solver.supply.own_spending import guard_own_spending
             guard_own_spending(req.state, req.player, spell)
         elif m and req.alternative is not None:
             raise Unsupported(f"{spell.card.name}: {m.group(0)!r} is a spending rule of the spell itself, which "
@@ -330,9 +329,10 @@ def guard_payment_rules(req: PaymentRequest) -> None:
     for i, perm in enumerate(req.state.battlefield):
         if perm.controller != req.player:
             continue
-        clauses = _PAYING_CLAUSES.get(perm.card)
+        facts = perm.card.facts
+        clauses: tuple[re.Match[str] | None] | None = facts.paying_clause
         if clauses is None:
-            clauses = _PAYING_CLAUSES.put(perm.card, (_paying_clauses(perm.card.oracle_text),))
+            clauses = facts.paying_clause = (_paying_clauses(perm.card.oracle_text),)
         m = clauses[0]
         if m is None:
             continue
@@ -342,11 +342,6 @@ def guard_payment_rules(req: PaymentRequest) -> None:
                               f"{m.group(2)} life for a {{{m.group(1)}}} of this cost could change the answer",
                               f"battlefield[{i}]")
     guard_unread_haste(req.state, req.player)
-
-
-#: A card's rule of paying read from its text (K'rrik's life for a symbol; None: it has none), by
-#: card object: the text of a card never changes.
-_PAYING_CLAUSES: IdentityMemo[Card, tuple[re.Match[str] | None]] = IdentityMemo(8193)
 
 
 def _paying_clauses(text: str) -> re.Match[str] | None:

@@ -1,4 +1,4 @@
-"""An independent checker of a proposed payment (STYLE practice 5, SPEC §5 ``validate``).
+"""An independent checker of a proposed payment (the protocol's ``validate``).
 
 :func:`validate` re-derives everything from the state and the cost.  It shares no code with
 the solvers: it imports only :mod:`manasolver.models`, :mod:`manasolver.solver.graph`,
@@ -37,7 +37,7 @@ What it checks, each failure a readable sentence naming where it is
 * :mod:`.matching`: the one matching all of these use (augmenting paths over counted
   classes).
 
-Conventions read from SPEC §5 and the protocol: ``req.cost`` is the cost being paid
+Conventions of the protocol: ``req.cost`` is the cost being paid
 (the alternative cost when one was named); ``Payment.life`` is all life paid (Phyrexian
 symbols, "Pay N life" costs of the mana abilities and of the ability being activated, whose
 life ``req.state`` has already paid); ``damage`` is pain-land damage; an activation's
@@ -71,7 +71,7 @@ class ValidationResult:
     problems: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, object]:
-        """The protocol's answer (SPEC §5 ``validate``)."""
+        """The protocol's answer (the protocol's ``validate``)."""
         return {"legal": self.legal, "problems": list(self.problems)}
 
 

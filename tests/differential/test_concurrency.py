@@ -1,6 +1,6 @@
 """The same answers from many threads as from one, and from warm caches as from cold ones.
 
-SPEC §5: no input may "make it answer wrongly without saying so"; ``serve`` answers each request
+no input may "make it answer wrongly without saying so"; ``serve`` answers each request
 in its own thread, so two requests about one board run at once.  The engine keeps caches keyed
 by object identity and by board content (supplies, the fast optimiser's searches, announcement
 tables); a cache shared between threads must hold only values nobody changes, and what a query

@@ -1,4 +1,4 @@
-"""Differential tests (STYLE practice 6): every backend on the same random boards.
+"""Differential tests: every backend on the same random boards.
 
 Hypothesis draws small boards (basics, Wastes, a snow basic, duals, pain lands,
 Sol Ring, Birds of Paradise, Treasures, a filter land, a Signet, Ancient
@@ -79,12 +79,12 @@ PALETTE = [FOREST, PLAINS, ISLAND, SWAMP, MOUNTAIN, WASTES, SNOW_FOREST, TUNDRA,
 SYMBOLS = ["{W}", "{U}", "{B}", "{R}", "{G}", "{C}", "{S}", "{W/U}", "{B/G}", "{2/W}", "{G/P}",
            "{W/U/P}", "{1}", "{2}", "{E}", "{C/G}"]
 #: Policies compared with the brute force: the default one (keep_castable has nothing to keep:
-#: the hands are empty) and a few reorderings of SPEC §6 criteria.
+#: the hands are empty) and a few reorderings of the policy's criteria.
 POLICIES = [DEFAULT_POLICY, ("min_life", "min_waste", "min_sources"), ("use_pool", "min_sources"),
             ("prefer_lands", "no_sacrifice", "min_waste"), ("keep_colors", "min_sources", "min_life")]
 LIMIT = 400
 VALIDATE_EACH = 60
-#: A caller's own weights (SPEC §6), summed instead of compared in order.
+#: A caller's own weights, summed instead of compared in order.
 WEIGHTS = [(("min_sources", 3), ("min_waste", 2), ("min_life", 5)), (("use_pool", 1), ("prefer_lands", 2))]
 SPELLS = [SpellInfo(types=frozenset({"creature"}), colors=16), SpellInfo(types=frozenset({"instant"}), colors=8)]
 

@@ -1,7 +1,7 @@
-"""Fuzzing the JSON protocol (SPEC §5) on boards of real cards that touch sacrifices, hand
+"""Fuzzing the JSON protocol on boards of real cards that touch sacrifices, hand
 sources, tapping costs, tap damage, activated abilities and keyword costs.
 
-SPEC §5: "No input, however malformed or large, may crash the process, hang it, or make it
+"No input, however malformed or large, may crash the process, hang it, or make it
 answer wrongly without saying so."  Boards are built from real cards: sacrifice outlets
 (Ashnod's Altar, Phyrexian Altar, Krark-Clan Ironworks), costs that tap other permanents
 (Heritage Druid, Springleaf Drum), a pool doubler (Doubling Cube), tap damage (City of Brass,
@@ -13,7 +13,7 @@ and random ``spell`` objects (abilities by index or keyword, additional and alte
 Properties checked on every generated query:
 
 * :func:`answer` returns a dict; an error is ``{"error": {code, message, where}}`` with a code
-  of SPEC §5 and never an internal error (a caught exception);
+  of the protocol's and never an internal error (a caught exception);
 * every ``pay`` payment validates (a ``validate`` query with the same fields answers
   ``legal: true``), and so does every ``payments`` entry and the ``max_x`` payment;
 * ``can_pay`` agrees with ``pay`` on ``payable`` (when neither is an error);
@@ -314,7 +314,7 @@ def test_payments_and_max_x_validate(data: Any) -> None:
 @settings(max_examples=int(60 * SCALE), deadline=None, suppress_health_check=list(HealthCheck))
 @given(boards(), st.integers(1, 6), st.booleans())
 def test_options_and_could_produce_answer(board: dict[str, Any], limit: int, detail: bool) -> None:
-    """options and could_produce answer (or refuse with a SPEC error) in bounded time."""
+    """options and could_produce answer (or refuse with one of the protocol's errors) in bounded time."""
     slow: list[Any] = []
     out = timed({"query": "options", "state": board, "limit": limit, "detail": detail}, slow)
     if "options" in out:
@@ -426,7 +426,7 @@ def test_blood_moon_removes_a_manlands_activated_ability() -> None:
 def test_min_life_uses_the_altar_rather_than_city_of_brass() -> None:
     """Policy min_life, cost {4}: Heritage Druid's {G}{G}{G} (tapping itself and two Elves) plus
     Ashnod's Altar sacrificing Grizzly Bears for {C}{C} costs no life; tapping City of Brass costs
-    1. The answer must be optimal for the policy (SPEC §6) or say it is not."""
+    1. The answer must be optimal for the policy or say it is not."""
     out = _pay([{"id": "alt", "card": "Ashnod's Altar"}, {"id": "b", "card": "Grizzly Bears"},
                 {"id": "hd", "card": "Heritage Druid"}, {"id": "e1", "card": "Llanowar Elves"},
                 {"id": "e2", "card": "Llanowar Elves"}, {"id": "cob", "card": "City of Brass"}],

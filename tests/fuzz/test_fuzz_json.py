@@ -1,7 +1,7 @@
-"""Hostile JSON (SPEC §5: no input, however malformed or large, may crash the process, hang it, or
+"""Hostile JSON (no input, however malformed or large, may crash the process, hang it, or
 answer wrongly without saying so): random bytes, random JSON values, queries with known fields
 given values of every type, deep nesting, huge numbers, lone surrogates; each answered by
-``answer_line`` with a JSON object, errors with SPEC codes and never an internal error."""
+``answer_line`` with a JSON object, errors with the protocol's codes and never an internal error."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Concurrent clients against a real ``manasolver serve`` subprocess (SPEC §9): several clients on
+"""Concurrent clients against a real ``manasolver serve`` subprocess: several clients on
 keep-alive connections send valid and hostile queries at once; every request is answered, each
 answer equal to the same query answered in process one at a time (unless a bound decided it), and
 the server's standard error holds no traceback."""

@@ -1,4 +1,4 @@
-"""``manasolver batch --workers N`` through real subprocesses (SPEC §7): the lines answered in local
+"""``manasolver batch --workers N`` through real subprocesses: the lines answered in local
 worker processes, in chunks, byte for byte as one process answers them, bad lines included; answers
 written while standard input is still open; sessions refused with a clear error; usage errors."""
 

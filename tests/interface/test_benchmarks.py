@@ -1,6 +1,6 @@
 """The benchmark generators, the phase.rs driver and a quick benchmark run.
 
-Benchmarks check their answers and never assert a wall-clock time (STYLE 16):
+Benchmarks check their answers and never assert a wall-clock time:
 these tests check that the boards are real and load, that the costs are what
 they claim, that the quick run answers every case and that its answers pass
 ``validate``; no time is compared with anything.
@@ -140,7 +140,7 @@ def test_quick_bench_answers_every_case_and_every_payment_validates(tmp_path) ->
     assert checks["answered"] > 0
     assert checks["invalid"] == 0 and checks["with_problems"] == 0, checks["problems"]
     assert checks["validated"] + checks["validate_unavailable"] == checks["payable"]
-    # every refusal case of PEERS.md is payable by the rules (CR 107.4e, 107.4f, 601.2f)
+    # every cost phase.rs refuses is payable by the rules (CR 107.4e, 107.4f, 601.2f)
     refusals = [c for c in results["cases"] if c["kind"] == "refusal"]
     assert refusals and all(c["payable"] for c in refusals), refusals
     batch = results["batch"]

@@ -1,4 +1,4 @@
-"""Work bounded by the input's size (SPEC §5: no input may hang the process).
+"""Work bounded by the input's size (no input may hang the process).
 
 Each case is an input that once did work far beyond its size; it is sized so that the suite
 stays quick only while the work is bounded, and each asserts on the answer, never on time:
@@ -6,7 +6,7 @@ stays quick only while the work is bounded, and each asserts on the answer, neve
 * the announcement (CR 601.2b) of thousands of identical choice symbols (``{2/W}``, ``{W/P}``)
   keeps one count per way for each class of identical symbols, so its forms are as small as
   the classes, and the witness (one choice per symbol) is spelled out only when asked for.
-* ``keep_castable`` (SPEC §6) merges repeats of one cost, each still counted as often as it is
+* ``keep_castable`` merges repeats of one cost, each still counted as often as it is
   listed, and refuses more than ``KEEP_LIMIT`` distinct costs with ``bad_query`` naming the
   first one beyond; its default, the hand, is merged the same way (a hand of
   thousands of copies is a few costs with counts).
@@ -105,7 +105,7 @@ def test_keep_castable_with_1001_costs_of_two_kinds() -> None:
 
 
 def test_keep_castable_default_merges_a_hand_of_1001_cards_of_two_costs() -> None:
-    """The default keep list is the hand (SPEC §6): 1,001 cards of two costs are two costs with
+    """The default keep list is the hand: 1,001 cards of two costs are two costs with
     counts, as a listed keep_castable is (501 Opt {U} against 500 Swords to Plowshares {W})."""
     def tapped(hand: list[str]) -> list[str]:
         state = {**PLAINS_ISLAND, "players": [{"name": "you", "hand": hand}, {"name": "opponent"}]}
@@ -160,7 +160,7 @@ def test_everflowing_chalice_with_many_charge_counters(n: int) -> None:
 
 
 def test_payments_cut_short_before_the_first_still_lists_one() -> None:
-    """SPEC §5 ``payments`` on 10,000 permanents (the Commander board repeated, 1,500 of them
+    """the protocol's ``payments`` on 10,000 permanents (the Commander board repeated, 1,500 of them
     Signets and filter lands): the enumeration stops at its bound before its first payment; the
     answer still lists a legal payment (the optimiser's) and says the list is not complete,
     never an empty stand-in."""

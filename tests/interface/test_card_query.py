@@ -1,4 +1,4 @@
-"""The ``card`` query (SPEC §5 "More queries"): a card as the engine reads it, over the protocol.
+"""The ``card`` query (one of the protocol's further queries): a card as the engine reads it, over the protocol.
 
 The answer is ``{"card": CARD}``, CARD the same object that ``manasolver card NAME --json`` prints
 (the command line asks this query), so a client can map an ``ability`` index to its text.

@@ -1,4 +1,4 @@
-"""``manasolver cards import`` through a real subprocess (SPEC §7), and later commands given the
+"""``manasolver cards import`` through a real subprocess, and later commands given the
 database it wrote (``--cards DB``, ``MANASOLVER_CARDS``, the unchanged source file again)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``manasolver castability`` through a real subprocess (SPEC §7, §10): the table, the JSON answer, the
+"""``manasolver castability`` through a real subprocess: the table, the JSON answer, the
 plot, the same numbers over --workers 2, and bad decks answered with the line named."""
 
 from __future__ import annotations

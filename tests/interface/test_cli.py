@@ -1,4 +1,4 @@
-"""The command line through a real subprocess (SPEC §7): exit codes, JSON, bad input."""
+"""The command line through a real subprocess: exit codes, JSON, bad input."""
 
 from __future__ import annotations
 
@@ -146,7 +146,7 @@ def test_pay_commander_example_readable_and_json() -> None:
 
 
 def test_batch_survives_lone_surrogates_and_non_finite_numbers() -> None:
-    """SPEC §5: batch keeps going after a bad line; output stays valid JSON."""
+    """The protocol: batch keeps going after a bad line; output stays valid JSON."""
     lines = ('{"query":"mana_value","cost":"{\\ud800}","id":1}\n'
              '{"query":"mana_value","cost":"{W}","id":NaN}\n'
              '{"query":"mana_value","cost":"{W}","id":1e999}\n'
@@ -186,7 +186,7 @@ def test_activate_kicker_and_alternative_flags() -> None:
 
 
 def test_version_is_the_installed_package_version() -> None:
-    """SPEC §7 ``manasolver --version``: the version importlib.metadata reads, pyproject's, then what
+    """``manasolver --version``: the version importlib.metadata reads, pyproject's, then what
     the bundled card data holds (cards, newest set and its date, source), read from its meta table."""
     from importlib.metadata import version
     proc = run("--version")

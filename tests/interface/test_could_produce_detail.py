@@ -1,4 +1,4 @@
-"""``could_produce`` with ``"detail": true`` (SPEC §5): for each permanent and each type it could
+"""``could_produce`` with ``"detail": true``: for each permanent and each type it could
 produce, the chain of permanents the type comes from through the source graph (CR 106.7).
 
 The chains are read from the bundled card data through the protocol: a Reflecting Pool's blue

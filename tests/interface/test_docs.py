@@ -33,7 +33,7 @@ EXAMPLES = [e for e in ALL if not _in_session(e)]
 
 def _accepted(request: dict[str, Any]) -> bool:
     """Does the engine take the query and every field of ``request`` that the definitions have?
-    (A field of SPEC §5 may be ahead of the engine; a misspelled one, there to show the error,
+    (A protocol field may be ahead of the engine; a misspelled one, there to show the error,
     is not a field of the definitions.)"""
     import typing
 
@@ -63,7 +63,7 @@ def test_the_reference_has_examples_of_every_query_the_engine_answers() -> None:
 @pytest.mark.parametrize("example", EXAMPLES, ids=[f"line{e.line}-{e.request['query']}" for e in EXAMPLES])
 def test_example_answers_as_the_reference_says(example) -> None:  # type: ignore[no-untyped-def]
     if not _accepted(example.request):
-        pytest.skip(f"docs/protocol.md:{example.line}: a field of SPEC §5 this engine does not take yet")
+        pytest.skip(f"docs/protocol.md:{example.line}: a protocol field this engine does not take yet")
     got = answer(example.request)
     if example.exact:
         assert got == example.answer, f"docs/protocol.md:{example.line}: the engine answers {got}"
@@ -77,7 +77,7 @@ def test_the_session_walk_through_answers_as_the_reference_says() -> None:
     leaves the board as it was, close, and the closed handle refused."""
     assert SESSION and SESSION[0].request["query"] == "open"
     if not _accepted(SESSION[0].request):
-        pytest.skip("this engine keeps no boards yet (sessions, SPEC §5)")
+        pytest.skip("this engine keeps no boards yet (sessions)")
     handle = ""
     for example in SESSION:
         got = answer(_put(example.request, handle) if handle else example.request)

@@ -1,6 +1,6 @@
-"""Hostile input gets the error it deserves, naming the field (SPEC §5), never an internal error.
+"""Hostile input gets the error it deserves, naming the field, never an internal error.
 
-SPEC §5: "Errors of input are answers, not crashes … No input, however malformed or large, may
+"Errors of input are answers, not crashes … No input, however malformed or large, may
 crash the process, hang it, or make it answer wrongly without saying so."  An internal error
 (``unsupported`` with "internal error while answering") is a bug reaching the user; each input
 here must come back as ``bad_query``, ``bad_state`` or ``unknown_card`` with ``where`` naming the
@@ -58,7 +58,7 @@ def _input_error(result: dict[str, Any], code: str | set[str], where: str) -> di
 def test_batch_answers_every_line_around_invalid_utf8() -> None:
     """Bytes that are not UTF-8 on line 2 (0xff, and a truncated two-byte sequence on line 4)
     are answered with bad_query naming the line; lines 1, 3 and 5 are answered as usual, in
-    order, and batch exits 0 (it keeps going after a bad line, SPEC §5)."""
+    order, and batch exits 0 (it keeps going after a bad line)."""
     lines = [b'{"query": "mana_value", "cost": "{2}{G}", "id": 1}',
              b'{"query": "mana_value", "cost": "{\xff}", "id": 2}',
              b'{"query": "mana_value", "card": "Reaper King", "id": 3}',

@@ -1,4 +1,4 @@
-"""SPEC §11: the playground page in a real headless browser, served by a real ``manasolver serve``.
+"""The playground page in a real headless browser, served by a real ``manasolver serve``.
 
 Debian's Chromium (``/usr/bin/chromium``) driven by Playwright through its executable path.
 Without the browser (or Playwright) the tests skip, except in CI (``CI`` set), where they fail:
@@ -274,7 +274,7 @@ def test_errors_are_shown_at_the_field_they_name(browser: Browser, server: str) 
 
 
 def test_sources_left_out_as_unsupported_are_named_on_the_board(browser: Browser, server: str) -> None:
-    """SPEC §5: Deranged Assistant's "{T}, Mill a card" is not modelled (no library on the board);
+    """The protocol: Deranged Assistant's "{T}, Mill a card" is not modelled (no library on the board);
     the payment is legal and the answer names it under ``unsupported``, listed and marked on its
     tile."""
     page = browser.page(server + "/")

@@ -1,4 +1,4 @@
-"""SPEC §11 without a browser: the playground's routes of a real ``manasolver serve`` (card-name
+"""The playground without a browser: the playground's routes of a real ``manasolver serve`` (card-name
 search, example boards, the page's files) and the files the package ships (self-contained, their
 licences beside them)."""
 

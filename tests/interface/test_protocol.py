@@ -1,4 +1,4 @@
-"""The JSON protocol in process (SPEC §5): shapes, errors as answers, no crash on any input."""
+"""The JSON protocol in process: shapes, errors as answers, no crash on any input."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ ROOT = REPO
 
 
 def test_readme_examples_run() -> None:
-    """The README's Python examples are doctests (STYLE practice 13)."""
+    """The README's Python examples are doctests."""
     result = doctest.testfile(str(ROOT / "README.md"), module_relative=False)
     assert result.attempted > 0 and result.failed == 0
 
@@ -96,7 +96,7 @@ _json = st.recursive(
     st.sampled_from(["state", "cost", "card", "x", "limit", "policy", "modifiers", "spell", "payment",
                      "player", "zone", "detail"]), _json, max_size=5))
 def test_fuzzed_queries_always_answer(name: str, body: dict[str, Any]) -> None:
-    """No input may crash the process or answer without saying what is wrong (SPEC §5)."""
+    """No input may crash the process or answer without saying what is wrong."""
     result = answer({"query": name, **body})
     assert isinstance(result, dict)
     if "error" in result:

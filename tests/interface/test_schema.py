@@ -32,7 +32,7 @@ from manasolver.solver.service.schema.jsonschema import check_board_fields, json
 from manasolver.solver.service.schema.openapi import openapi
 
 SCHEMA = json_schema()
-#: Fields and queries of SPEC §5 the definitions hold before the engine answers them.
+#: Fields and queries of the protocol the definitions hold before the engine answers them.
 SESSION_FIELDS = frozenset({"board", "changes"})
 NOT_YET = frozenset({"plan", "open", "update", "close"})
 
@@ -56,7 +56,7 @@ def test_the_schema_is_valid_draft_2020_12() -> None:
 
 
 def test_board_definitions_have_the_engines_field_names() -> None:
-    """The board's definitions list exactly the fields models/board/schema.py reads (SPEC §4)."""
+    """The board's definitions list exactly the fields models/board/schema.py reads."""
     check_board_fields()
     props = SCHEMA["$defs"]
     assert set(props["Permanent"]["properties"]) == set(board.PERMANENT_FIELDS)
@@ -67,7 +67,7 @@ def test_board_definitions_have_the_engines_field_names() -> None:
 
 def test_query_definitions_take_exactly_the_fields_the_protocol_accepts() -> None:
     """Each query's definition has the fields protocol.QUERIES accepts (and the common ones);
-    beyond them only the session fields of SPEC §5, while the engine does not take them."""
+    beyond them only the session fields of the protocol, while the engine does not take them."""
     import typing
     from manasolver.solver.service import protocol
     common = set(getattr(protocol, "_COMMON", {"query", "id", "player", "cards"}))
@@ -76,7 +76,7 @@ def test_query_definitions_take_exactly_the_fields_the_protocol_accepts() -> Non
         keys = set(typing.get_type_hints(defs.QUERIES[name]))
         expected = set(accepted) | common
         assert expected <= keys, (name, sorted(expected - keys))
-        ahead = SESSION_FIELDS | ({"detail"} if name == "could_produce" else set())  # SPEC §5's why
+        ahead = SESSION_FIELDS | ({"detail"} if name == "could_produce" else set())  # the answer's why
         assert keys - expected <= ahead, (name, sorted(keys - expected))
 
 
@@ -87,7 +87,7 @@ def test_error_and_reason_codes_are_the_engines() -> None:
                errors.BadQuery]
     assert {c.code for c in classes} <= codes
     assert codes == {"bad_cost", "bad_state", "unknown_card", "unknown_field", "unknown_board", "unsupported",
-                     "bad_query"}  # SPEC §5
+                     "bad_query"}  # the protocol's codes
     assert set(typing.get_args(defs.ReasonCode)) == {"insufficient_mana", "insufficient_life", "insufficient_energy",
                                                      "restricted_mana", "no_legal_x", "timing", "not_castable",
                                                      "conflicting_sources", "illegal_partial"}

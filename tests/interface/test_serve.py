@@ -1,4 +1,4 @@
-"""SPEC §9: ``manasolver serve`` as a real subprocess, spoken to over real sockets.
+"""``manasolver serve`` as a real subprocess, spoken to over real sockets.
 
 The server is started once for the module (``--port 0 --timeout 3``) and its standard error is
 kept: after every test that hangs up on it, it must still be empty (no tracebacks).
@@ -315,7 +315,7 @@ def test_a_stalled_client_does_not_block_another_and_is_answered_408(server: Ser
 
 
 def test_clients_that_hang_up_leave_no_traceback(server: Served) -> None:
-    body = json.dumps({"query": "payments", "state": example_state("commander"), "cost": "{1}", "limit": 1000})
+    body = json.dumps({"query": "payments", "state": example_state("commander"), "cost": "{G}", "limit": 50})
     for data in (b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\n",
                  b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                  b"Content-Length: 1000\r\n\r\n{\"qu",
@@ -356,7 +356,7 @@ def test_expect_100_continue_is_answered_before_the_body(server: Served) -> None
 
 
 def test_get_root_serves_the_playground_page(server: Served) -> None:
-    """SPEC §11 (tests/interface/test_playground*.py test the page itself)."""
+    """The playground page (tests/interface/test_playground*.py test the page itself)."""
     status, headers, data = server.request("GET", "/", headers={})
     assert status == 200 and headers["content-type"].startswith("text/html"), (status, headers)
     assert b"static/app.js" in data

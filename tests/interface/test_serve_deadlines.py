@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 import pytest
-from manasolver.benchmarks.audit import hostile_sigterm
+from manasolver.benchmarks.hostile import hostile_sigterm
 from manasolver.models.board.load import load_state
 from manasolver.models.carddb import default_db
 from manasolver.solver.service.asgi import Application, Limits

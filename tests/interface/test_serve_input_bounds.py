@@ -93,6 +93,6 @@ def test_batch_answers_deep_and_huge_lines_in_order_and_goes_on() -> None:
 def test_memory_running_out_on_a_line_is_that_lines_error_and_batch_goes_on() -> None:
     """``batch`` capped 200 MB above its size reads a 15 MB line of 5 million arrays: that line is
     answered ``bad_query`` and the next line is answered (the audit's check, once)."""
-    from manasolver.benchmarks.audit import hostile_memory
+    from manasolver.benchmarks.hostile import hostile_memory
     result = hostile_memory()
     assert result["pass"], result

@@ -1,4 +1,4 @@
-"""SPEC §5 sessions: ``open``, ``update``, ``close`` and ``"board"`` handles, in process, through a
+"""Sessions: ``open``, ``update``, ``close`` and ``"board"`` handles, in process, through a
 real ``manasolver batch`` subprocess and through a real ``manasolver serve`` with two connections.
 
 The rule every test leans on: an answer on a kept board is exactly the answer to the same query
@@ -84,7 +84,7 @@ def _same_answers(handle: str, state: dict[str, Any], queries: list[dict[str, An
         assert mine == theirs, query
 
 
-# -- the model of the changes (SPEC §5), written apart from the sessions module ---------------
+# -- the model of the changes, written apart from the sessions module ---------------
 
 def _model(state: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
     """The board JSON ``change`` makes of ``state`` (no checks: the loader checks the result)."""

@@ -1,4 +1,4 @@
-"""Light queries stay light: no optimiser library is imported to answer them (STYLE 12).
+"""Light queries stay light: no optimiser library is imported to answer them.
 
 A fresh interpreter answers a plain ``can_pay``, ``could_produce`` and ``mana_value`` on the
 bundled commander example through :func:`manasolver.solver.service.protocol.answer`, then reports

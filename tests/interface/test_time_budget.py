@@ -1,4 +1,4 @@
-"""One time budget per query (solver/budget.py; SPEC §5: no input may hang the process or make
+"""One time budget per query (solver/budget.py; no input may hang the process or make
 it answer wrongly without saying so).
 
 Every stage of a query reads one deadline set when the query starts.  These tests hold the

@@ -1,4 +1,4 @@
-"""Board JSON (SPEC §4): loading, path-aware errors, limits, status() and the round trip.
+"""Board JSON: loading, path-aware errors, limits, status() and the round trip.
 
 Every error test checks the error class, the protocol code and the exact ``where``.
 """
@@ -33,7 +33,7 @@ from paths import EXAMPLES
 
 EXAMPLES = EXAMPLES
 
-SPEC_EXAMPLE: dict[str, Any] = {
+BOARD_EXAMPLE: dict[str, Any] = {
     "players": [
         {"name": "you", "life": 20, "starting_life": 20, "energy": 0, "pool": "{R}",
          "hand": ["Counterspell"], "graveyard": ["Bonecrusher Giant"]},
@@ -67,10 +67,10 @@ def refused(obj: object, kind: type[ManasolverError], where: str) -> ManasolverE
     return err
 
 
-# -- loading what SPEC §4 shows -------------------------------------------------------------------
+# -- loading the example board ----------------------------------------------------------------------
 
 def test_spec_example_loads() -> None:
-    state = load_state(SPEC_EXAMPLE)
+    state = load_state(BOARD_EXAMPLE)
     assert isinstance(state, GameState)
     you = state.player()
     assert you.name == "you" and you.pool.format() == "{R}"
@@ -85,7 +85,7 @@ def test_spec_example_loads() -> None:
 
 
 def test_defaults_first_player_main_phase_empty_stack() -> None:
-    """SPEC §4: turn defaults to the first player's main phase with an empty stack; a
+    """On the board: turn defaults to the first player's main phase with an empty stack; a
     permanent's controller defaults to the first player; life 20."""
     state = load_state({"players": [{"name": "a"}, {"name": "b"}],
                         "battlefield": [{"id": "1", "card": "Forest"}]})
@@ -100,7 +100,7 @@ def test_defaults_first_player_main_phase_empty_stack() -> None:
 
 
 def test_card_names_are_case_insensitive_and_front_face() -> None:
-    """SPEC §4: exact name, case-insensitive; the front face of a double-faced card."""
+    """On the board: exact name, case-insensitive; the front face of a double-faced card."""
     state = load_state(board({"id": "a", "card": "llanowar elves"},
                              {"id": "b", "card": "Delver of Secrets"}))
     assert state.battlefield[0].card.name == "Llanowar Elves"
@@ -108,7 +108,7 @@ def test_card_names_are_case_insensitive_and_front_face() -> None:
 
 
 def test_characteristics_override_the_database() -> None:
-    """SPEC §4: given characteristics override the database's."""
+    """On the board: given characteristics override the database's."""
     state = load_state(board({"id": "a", "card": "Forest", "name": "Renamed Forest"},
                              {"id": "b", "card": "Llanowar Elves", "mana_cost": "{U}"}))
     assert state.battlefield[0].card.name == "Renamed Forest"
@@ -408,7 +408,7 @@ def test_ten_thousand_permanents_load() -> None:
 # -- status(): tier 2 ----------------------------------------------------------------------------
 
 def test_status_clean_board() -> None:
-    assert status(load_state(SPEC_EXAMPLE)) == []
+    assert status(load_state(BOARD_EXAMPLE)) == []
 
 
 def _one_status(*perms: dict[str, Any], **kw: Any) -> list[str]:
@@ -503,7 +503,7 @@ def test_status_instant_on_the_battlefield_and_legend_rule() -> None:
 # -- writing back --------------------------------------------------------------------------------
 
 def test_round_trip_spec_example() -> None:
-    state = load_state(SPEC_EXAMPLE)
+    state = load_state(BOARD_EXAMPLE)
     again = load_state(json.loads(json.dumps(state_to_json(state))))
     assert again == state
     out = state_to_json(state)
@@ -556,9 +556,9 @@ def test_example_boards_load(path: Path) -> None:
 
 
 def test_load_does_not_mutate_input() -> None:
-    b = copy.deepcopy(SPEC_EXAMPLE)
+    b = copy.deepcopy(BOARD_EXAMPLE)
     load_state(b)
-    assert b == SPEC_EXAMPLE
+    assert b == BOARD_EXAMPLE
 
 
 # -- fuzzing: nothing but ManasolverError, ever ----------------------------------------------------
@@ -579,7 +579,7 @@ _json = st.recursive(_json_leaf, lambda inner: st.one_of(
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=_json, battlefield=_json, turn=_json)
 def test_fuzzed_boards_never_crash(players: object, battlefield: object, turn: object) -> None:
-    """SPEC §5: no input, however malformed, may crash: only ManasolverError comes out."""
+    """The protocol: no input, however malformed, may crash: only ManasolverError comes out."""
     for obj in ({"players": players, "battlefield": battlefield, "turn": turn},
                 {"players": [{"name": "you"}], "battlefield": [battlefield], "turn": turn},
                 {"players": [{"name": "you", "hand": players}], "battlefield": battlefield}):
@@ -592,7 +592,7 @@ def test_fuzzed_boards_never_crash(players: object, battlefield: object, turn: o
             assert load_state(state_to_json(state)) == state
 
 
-# -- choices made as a permanent entered, commanders (SPEC §4) ------------------------------------------
+# -- choices made as a permanent entered, commanders ------------------------------------------
 
 
 def _chosen_board(**perm: Any) -> dict[str, Any]:

@@ -54,7 +54,7 @@ def test_every_card_builds() -> None:
 
 
 def test_every_mana_cost_round_trips() -> None:
-    """SPEC §3: ``ManaCost.parse(s).format()`` is canonical and a fixed point, for every cost
+    """``ManaCost.parse(s).format()`` is canonical and a fixed point, for every cost
     of every non-funny card and face; the canonical form has the same mana value (CR 202.3)."""
     failures: list[str] = []
     for rec in records():
@@ -105,7 +105,7 @@ def test_derived_colors_match_the_data() -> None:
 
 
 def test_funny_half_mana_is_refused_clearly() -> None:
-    """SPEC §3: half mana and other silver-bordered symbols are refused with a clear message."""
+    """Half mana and other silver-bordered symbols are refused with a clear message."""
     little_girl = next(r for r in records() if r["name"] == "Little Girl")
     with pytest.raises(BadCost) as info:
         card_from_record(little_girl)

@@ -98,7 +98,7 @@ def test_reaper_king_mana_value_and_colors(db: CardDB) -> None:
 
 
 def test_lands_are_colorless(db: CardDB) -> None:
-    """CR 202.2b / RULES §3.5: a land has no mana cost, so it is colorless."""
+    """CR 202.2b: a land has no mana cost, so it is colorless."""
     assert db.get("Forest").colors == 0
     assert db.get("Forest").mana_cost is None
 
@@ -165,7 +165,7 @@ def test_inline_card_errors_name_the_field() -> None:
 
 
 def test_treasure_token(db: CardDB) -> None:
-    """SPEC §4: "Treasure" names the predefined token; it sacrifices itself for any color."""
+    """On the board: "Treasure" names the predefined token; it sacrifices itself for any color."""
     card = db.get("Treasure")
     assert card.type_line.types == ("artifact",)
     (ability,) = card.mana_abilities

@@ -1,4 +1,4 @@
-"""Counts that need no solver (SPEC §5 ``counts``, RULES §3–§5, §14.1 T16–T22, §16).
+"""Counts that need no solver (the protocol's ``counts``, CR 105, 202.3, 205).
 
 Real cards come from the bundled database; cards printed after its data (battles)
 are given inline, with their real type lines.
@@ -131,7 +131,7 @@ def test_split_card_in_graveyard_has_both_halves_types() -> None:
 def test_impending_overlord_is_not_a_creature() -> None:
     """CR 702.176a: cast for impending and with a time counter, Overlord of the Hauntwoods is
     an enchantment only; without time counters it is a creature again.  Its color stays green
-    and its devotion counts its printed cost (RULES §13.1)."""
+    and its devotion counts its printed cost (CR 702.176a)."""
     impending = {"card": "Overlord of the Hauntwoods", "cast_for": "impending",
                  "counters": {"time": 4}}
     state = state_of(impending)
@@ -206,7 +206,7 @@ def test_unknown_player_is_a_bad_query() -> None:
     ("{8}{C}{C}", 10, []),                                           # T10
 ])
 def test_mana_value_of_costs(cost: str, mv: int, colors: list[str]) -> None:
-    """RULES §14.1 T01–T10: CR 202.3f-g (largest half, Phyrexian 1) and 202.2d colors."""
+    """CR 202.3f-g (largest half, Phyrexian 1) and 202.2d colors."""
     assert mana_value(cost) == {"mana_value": mv, "colors": colors}
     assert mana_value(ManaCost.parse(cost)) == {"mana_value": mv, "colors": colors}
 
@@ -240,7 +240,7 @@ def test_mana_value_refuses_bad_arguments(kw: dict[str, Any]) -> None:
         mana_value("{1}", **kw)
 
 
-# -- Happily Ever After (RULES §16) ----------------------------------------------------------------
+# -- Happily Ever After (CR 603.4) ----------------------------------------------------------------
 
 def _hea(*cards: str | dict[str, Any], graveyard: list[Any] | None = None,
          **player: Any) -> bool:
@@ -301,7 +301,7 @@ def test_counts_through_the_protocol_and_batch() -> None:
 
 
 def test_module_examples_run() -> None:
-    """STYLE 13: the examples in the docstrings of board.py, board_status.py and counts.py run."""
+    """The examples in the docstrings of board.py, board_status.py and counts.py run."""
     import doctest
 
     import manasolver.models.rules.counts as counts_module
@@ -314,7 +314,7 @@ def test_module_examples_run() -> None:
 
 
 def test_happily_ever_after_conditions_name_each_part() -> None:
-    """Happily Ever After rulings 2019-10-04 (RULES T23, T24): the three parts of its intervening
+    """Happily Ever After rulings 2019-10-04 (CR 603.4): the three parts of its intervening
     "if" apart; the win condition is all three."""
     from manasolver.models.rules.counts import happily_ever_after_conditions
     raw = {"players": [{"name": "you", "life": 19, "graveyard": ["Lightning Bolt"]}],

@@ -1,9 +1,9 @@
-"""Events that change a board: entering with its triggers, steps, intervening "if" (RULES §9, §14).
+"""Events that change a board: entering with its triggers, steps, intervening "if" (CR 603).
 
 Vectors T23, T24 (603.4), T46 (106.4, 500.4), T47 and T51 (702.176a; landfall on a token),
 T120 and T121 (605.5a) with the engine's inputs: board JSON through
 :func:`manasolver.models.board.load.load_state` and real card data.  Nissa, Worldsoul Speaker is
-newer than the bundled data and is given inline with the oracle text quoted in RULES.md §0.
+newer than the bundled data and is given inline with the oracle text quoted here.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def test_t51_landfall_only_for_lands_you_control() -> None:
 
 
 def test_overlord_cast_normally_is_a_creature_and_still_makes_everywhere() -> None:
-    """RULES §13.1: without impending it has no time counters and is a creature; its ETB still
+    """CR 702.176a: without impending it has no time counters and is a creature; its ETB still
     creates the tapped Everywhere; two Nissas give four energy."""
     result = enter(board(NISSA, dict(NISSA, name="Nissa Copy")), "Overlord of the Hauntwoods")
     overlord = result.entered()[0]
@@ -249,7 +249,7 @@ def test_happily_ever_after_only_in_its_controllers_upkeep() -> None:
 
 
 def test_module_examples_run() -> None:
-    """STYLE 13: the examples in events.py and triggers.py run."""
+    """The examples in events.py and triggers.py run."""
     import doctest
 
     from manasolver.models.rules import events

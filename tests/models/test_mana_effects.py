@@ -1,4 +1,4 @@
-"""Structured effects on mana production (RULES §11–§12, §14 T100, T106–T117), read from real cards.
+"""Structured effects on mana production (CR 106.6, 106.7, 106.12, 605), read from real cards.
 
 Each test names the card, quotes its text and cites the rule or ruling.  The solver applies these
 effects; here they are parsed, and land types are changed (CR 305.6, 305.7, 613).
@@ -289,7 +289,7 @@ def test_non_land_keeps_its_abilities(db: CardDB) -> None:
 
 
 def test_module_doctest() -> None:
-    """The module's examples run (STYLE 13)."""
+    """The module's examples run."""
     import doctest
 
     import manasolver.models.rules.production as module
@@ -384,7 +384,7 @@ def test_gauntlet_and_caged_sun_need_the_chosen_color(db: CardDB) -> None:
 
 
 def test_t104_could_produce_under_contamination(db: CardDB) -> None:
-    """T104 / RULES §12: a Forest under Contamination could produce only {B}; with Pale Moon as well, {B} or {C}
+    """T104 / CR 106.7: a Forest under Contamination could produce only {B}; with Pale Moon as well, {B} or {C}
     (the order is the player's); multipliers keep the types."""
     contamination = _one(db, "Contamination")
     reflection = _one(db, "Mana Reflection")

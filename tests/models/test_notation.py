@@ -1,4 +1,4 @@
-"""Notation: mana symbols and costs (SPEC §3; CR 107.4, 202.2, 202.3)."""
+"""Notation: mana symbols and costs (CR 107.4, 202.2, 202.3)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def mv(text: str, x: int | None = None) -> int:
     return ManaCost.parse(text).mana_value(x)
 
 
-# --- symbols as data (STYLE practice 1) -------------------------------------------------------
+# --- symbols as data -------------------------------------------------------
 
 @pytest.mark.parametrize("text,ways", [
     ("{W}", ["{W}"]),
@@ -119,7 +119,7 @@ def test_devotion_counts_hybrid_for_each_color() -> None:
     assert d == {"W": 2, "U": 2, "B": 1, "R": 0, "G": 0}
 
 
-# --- parse, format, repr (STYLE practice 3) ----------------------------------------------------
+# --- parse, format, repr ----------------------------------------------------
 
 @pytest.mark.parametrize("given_text,canonical", [
     ("{u/w}", "{W/U}"),
@@ -151,7 +151,7 @@ _SYMBOLS = ["{W}", "{U}", "{B}", "{R}", "{G}", "{C}", "{1}", "{2}", "{3}", "{X}"
 
 @given(st.lists(st.sampled_from(_SYMBOLS), min_size=1, max_size=12))
 def test_format_parse_is_a_fixed_point(symbols: list[str]) -> None:
-    """format(parse(s)) is a fixed point for any sequence of symbols (SPEC §3)."""
+    """format(parse(s)) is a fixed point for any sequence of symbols."""
     once = ManaCost.parse("".join(symbols)).format()
     assert ManaCost.parse(once).format() == once
     assert ManaCost.parse(once).mana_value() == ManaCost.parse("".join(symbols)).mana_value()

@@ -185,7 +185,7 @@ def test_elvish_archdruid_counts_elves(db: CardDB) -> None:
 
 def test_viridian_joiner_power_with_counters(db: CardDB) -> None:
     """Viridian Joiner: "Add an amount of {G} equal to its power"; −1/−1 counters can make it
-    negative, which adds nothing (CR 107.1b, RULES T92)."""
+    negative, which adds nothing (CR 107.1b example)."""
     card = db.get("Viridian Joiner")
     ability = only(card)
     assert ability.production.amount is not None and ability.production.amount.kind == "power"
@@ -211,7 +211,7 @@ def test_nykthos_devotion_per_chosen_color(db: CardDB) -> None:
 
 
 def test_treasure_sacrifice(db: CardDB) -> None:
-    """Treasure: "{T}, Sacrifice this artifact: Add one mana of any color." (SPEC §4)."""
+    """Treasure: "{T}, Sacrifice this artifact: Add one mana of any color." (a predefined token)."""
     ability = only(db.get("Treasure"))
     assert ability.cost.tap and ability.cost.sacrifice_self
 
@@ -296,13 +296,13 @@ def test_dark_ritual_is_a_spell(db: CardDB) -> None:
 
 
 def test_lotus_cobra_landfall_is_not_a_mana_ability(db: CardDB) -> None:
-    """CR 605.5a / RULES T120: Lotus Cobra's landfall trigger uses the stack: ignored, not unsupported."""
+    """CR 605.5a, Lotus Cobra ruling: Lotus Cobra's landfall trigger uses the stack: ignored, not unsupported."""
     card = db.get("Lotus Cobra")
     assert card.mana_abilities == () and card.unsupported == ()
 
 
 def test_burning_tree_emissary_etb(db: CardDB) -> None:
-    """RULES T121: an ETB that adds mana is not a mana ability."""
+    """CR 605.5a: an ETB that adds mana is not a mana ability."""
     card = db.get("Burning-Tree Emissary")
     assert card.mana_abilities == () and card.unsupported == ()
 
@@ -377,7 +377,7 @@ def test_paliano_draft_choice_is_unsupported(db: CardDB) -> None:
 
 def test_river_of_tears_land_played_reads_the_board_history(db: CardDB) -> None:
     """River of Tears: "If you played a land this turn" reads the player's lands_played_this_turn
-    (SPEC §4): an "instead" production whose condition counts lands played."""
+    on the board: an "instead" production whose condition counts lands played."""
     card = db.get("River of Tears")
     (ability,) = card.mana_abilities
     assert card.unsupported == ()
@@ -457,7 +457,7 @@ def test_leveler_abilities_are_not_always_there(db: CardDB) -> None:
 
 
 def test_module_examples_run() -> None:
-    """The module docstrings' examples are executable documentation (STYLE practice 13)."""
+    """The module docstrings' examples are executable documentation."""
     import doctest
 
     from manasolver.models.text import oracle

@@ -92,7 +92,7 @@ def test_bulk_mana_values_match_cmc() -> None:
 
 def test_bulk_token_object_skipped_for_predefined_treasure(bulk: CardDB) -> None:
     """Scryfall's Treasure token object is not a card: "Treasure" stays the predefined token
-    (SPEC §4), whose mana is any color."""
+    of the board, whose mana is any color."""
     treasure = bulk.get("Treasure")
     assert treasure.mana_abilities[0].production.options == ((ANY_COLOR,),)
 

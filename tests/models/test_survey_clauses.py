@@ -73,7 +73,7 @@ def test_revoker_without_a_nonland_mana_source_does_not_matter() -> None:
 
 
 def test_doubling_cube_with_nothing_left_to_double() -> None:
-    """Doubling Cube ({3}, {T}: double the unspent mana; RULES T117) beside three basics: all three
+    """Doubling Cube ({3}, {T}: double the unspent mana; CR 106.6 example) beside three basics: all three
     mana would pay its own {3}, so there is nothing to double and {1}{G} is answered exactly."""
     out = _survey("Doubling Cube")
     assert out["payable"] and "unsupported" not in out
@@ -214,7 +214,7 @@ def test_all_activated_abilities_of_given_or_refused_naming_what_is_missing() ->
     """Layer 6 (CR 613.1f): Necrotic Ooze has the abilities of creature cards in all graveyards:
     none there, it changes nothing; Llanowar Elves in a graveyard lets it tap for {G}.  Manascape
     Refractor (all lands' abilities) beside the basics pays.  Myr Welder's "cards exiled with it"
-    without ``imprinted`` is unsupported naming the field (SPEC §4).  The cards themselves:
+    without ``imprinted`` is unsupported naming the field.  The cards themselves:
     tests/rules/test_abilities_of_613_1f.py."""
     assert _survey("Necrotic Ooze").get("unsupported") is None
     state = _board("Necrotic Ooze", "Forest")

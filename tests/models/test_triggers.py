@@ -1,8 +1,8 @@
-"""Triggered abilities read from real oracle text (CR 603; RULES §9, §11; T120–T122).
+"""Triggered abilities read from real oracle text (CR 603, 605.5a).
 
 Each test names the card, quotes the text it reads and cites the rule.  Nissa,
 Worldsoul Speaker is newer than the bundled card data and is given inline with the
-oracle text quoted in RULES.md §0.
+oracle text quoted here.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def test_t122_dark_ritual_is_a_spell_with_no_trigger(db: CardDB) -> None:
 
 
 def test_overlord_enters_or_attacks_creates_tapped_everywhere(db: CardDB) -> None:
-    """RULES §13.1 (702.176a; DSK rulings): "Whenever Overlord of the Hauntwoods enters or attacks,
+    """CR 702.176a (DSK rulings): "Whenever Overlord of the Hauntwoods enters or attacks,
     create a tapped colorless land token named Everywhere that is every basic land type."
     Impending 4: it enters with four time counters."""
     card = db.get("Overlord of the Hauntwoods")
@@ -85,7 +85,7 @@ def test_overlord_enters_or_attacks_creates_tapped_everywhere(db: CardDB) -> Non
 
 
 def test_nissa_worldsoul_speaker_landfall_gives_two_energy() -> None:
-    """RULES §9.6, §16 (T51's source): "Landfall — Whenever a land you control enters, you get
+    """Nissa, Worldsoul Speaker (Lotus Cobra ruling 2009-10-01): "Landfall — Whenever a land you control enters, you get
     {E}{E}." (the current "enters" wording)."""
     trig = one(triggers_of(card_from_record(NISSA)))
     assert trig.event == "landfall" and trig.supported
@@ -115,7 +115,7 @@ def test_treasure_tokens_from_real_cards(db: CardDB) -> None:
 
 def test_eldrazi_spawn_token_with_its_quoted_ability(db: CardDB) -> None:
     """Nest Invader: "create a 0/1 colorless Eldrazi Spawn creature token. It has "Sacrifice this
-    creature: Add {C}."" — the predefined Eldrazi Spawn token (SPEC §4)."""
+    creature: Add {C}."" — the predefined Eldrazi Spawn token."""
     (effect,) = one(triggers_of(db.get("Nest Invader"))).effects
     assert (effect.kind, effect.token, effect.amount) == ("token", "Eldrazi Spawn", 1)
 
@@ -185,14 +185,14 @@ def _pay(*cards: str, cost: str) -> dict[str, object]:
 
 def test_city_of_brass_payment_reports_its_damage() -> None:
     """City of Brass ("Whenever City of Brass becomes tapped, it deals 1 damage to you."): a
-    payment that taps it reports damage 1, as a pain land's does (SPEC §5 ``damage``)."""
+    payment that taps it reports damage 1, as a pain land's does (the protocol's ``damage``)."""
     payment = _pay("City of Brass", "Forest", cost="{B}")
     assert [a["permanent"] for a in payment["activations"]] == ["p0"]  # type: ignore[index]
     assert payment["damage"] == 1
 
 
 def test_city_of_brass_min_life_prefers_the_basic() -> None:
-    """SPEC §6 ``min_life``: for {1}, the Forest is tapped, not City of Brass (listed first)."""
+    """Policy ``min_life``: for {1}, the Forest is tapped, not City of Brass (listed first)."""
     payment = _pay("City of Brass", "Forest", cost="{1}")
     assert [a["permanent"] for a in payment["activations"]] == ["p1"]  # type: ignore[index]
     assert payment["damage"] == 0
@@ -262,7 +262,7 @@ _FRAGMENTS = ["When ~ enters, ", "Whenever a land you control enters, ", "At the
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(_FRAGMENTS), max_size=14), st.text(max_size=40))
 def test_parse_triggers_never_raises(parts: list[str], noise: str) -> None:
-    """STYLE 4 / SPEC §5: any text, however malformed, is read or reported, never a traceback;
+    """The protocol: any text, however malformed, is read or reported, never a traceback;
     every trigger is either supported with effects of known kinds or says why not."""
     from manasolver.models.text.triggers import EFFECT_KINDS, EVENTS
     text = "".join(parts) + noise

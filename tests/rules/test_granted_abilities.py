@@ -1,6 +1,6 @@
 """Effects of other permanents and payment rules on real cards, asked through the JSON protocol.
 
-Each board is SPEC §4 JSON naming cards of the bundled database; each answer comes from
+Each board is board JSON naming cards of the bundled database; each answer comes from
 :func:`manasolver.solver.service.protocol.answer`, and every payment it states is given back to the
 protocol's ``validate``, which must call it legal.  The rules: haste given by another permanent
 (CR 302.6, 702.10, 613.1f), convoke given to a spell (Chief Engineer, CR 702.51), a spell's own

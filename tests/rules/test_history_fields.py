@@ -1,4 +1,4 @@
-"""The game's history and earlier choices given on the board (SPEC §4), read by the cards that need
+"""The game's history and earlier choices given on the board, read by the cards that need
 them: ``lands_played_this_turn`` (River of Tears), ``life_gained_this_turn`` (Accomplished
 Alchemist), ``imprinted`` (Chrome Mox), and the charge counters without which Jeweled Amulet and
 Ice Cauldron can't be activated.  Where a field is missing and the answer depends on it, the answer
@@ -29,7 +29,7 @@ def _refused(out: dict[str, Any], where: str) -> None:
 
 
 def test_history_fields_load_and_round_trip() -> None:
-    """SPEC §4: the player's history fields, a permanent's imprinted cards and chosen name are read,
+    """On the board: the player's history fields, a permanent's imprinted cards and chosen name are read,
     written back by the dump, and their defaults kept (0, 0, not given; not given)."""
     raw = _board({"card": "Chrome Mox", "imprinted": ["Lightning Bolt"]},
                  {"card": "Alpine Moon", "chosen": {"name": "Urza's Tower"}},
@@ -62,7 +62,7 @@ def test_imprinted_bad_entry_names_its_position() -> None:
 
 def test_river_of_tears_adds_black_after_a_land_drop() -> None:
     """River of Tears: "{T}: Add {U}. If you played a land this turn, add {B} instead."; the
-    board's lands_played_this_turn defaults to 0 (SPEC §4)."""
+    board's lands_played_this_turn defaults to 0."""
     assert _pay(_board("River of Tears"), "{U}")["payable"] is True
     assert _pay(_board("River of Tears"), "{B}")["payable"] is False
     played = _board("River of Tears", lands_played_this_turn=1)
@@ -141,7 +141,7 @@ def test_kyren_toy_adds_x_plus_one() -> None:
     ("Druid of the Sacred Beaker", "the permanents' watermarks"),
 ])
 def test_history_the_board_does_not_hold_is_left_out_naming_it(name: str, missing: str) -> None:
-    """What SPEC §4 gives no field for is never guessed: the source is left out of the supply, the
+    """What the board gives no field for is never guessed: the source is left out of the supply, the
     answer naming what the board does not hold; the payment without it is legal."""
     out = _pay(_board(name, "Forest"), "{G}")
     assert out["payable"] is True
@@ -178,7 +178,7 @@ def test_phyrexian_revoker_may_name_a_card_in_the_hand() -> None:
 @pytest.mark.parametrize("name, field", [("Accomplished Alchemist", "life_gained_this_turn"),
                                          ("Chrome Mox", "imprinted"), ("Extraplanar Lens", "imprinted")])
 def test_survey_board_with_history_fields_answers_the_cards_that_read_them(name: str, field: str) -> None:
-    """SPEC §4: a card whose mana reads a history field is left out naming the field on the survey's
+    """On the board: a card whose mana reads a history field is left out naming the field on the survey's
     plain board (the basics pay the cost; a cost only it might pay is refused), and answered
     (nothing left out) on the same board with the fields given, as ``benchmarks/survey.py --history`` asks."""
     from manasolver.benchmarks.survey import COST, board

@@ -27,7 +27,7 @@ from manasolver.models.cost import ManaCost
 from manasolver.solver.service.protocol import answer
 from manasolver.solver.request import DEFAULT_POLICY, PaymentRequest, Policy
 
-#: A Prism token as Diamond Kaleidoscope makes it (SPEC §4 characteristics).
+#: A Prism token as Diamond Kaleidoscope makes it (a card given by its characteristics).
 PRISM = {"name": "Prism", "type_line": "Artifact Creature — Prism", "oracle_text": "", "token": True}
 
 

@@ -1,6 +1,6 @@
-"""RULES §14 payment vectors that need more than an input and an expected answer.
+"""Payment vectors that need more than an input and an expected answer.
 
-The input → answer vectors of RULES §14 are data (``tests/data/rules_*.json``, run by
+The input → answer vectors are data (``tests/data/rules_*.json``, run by
 ``test_vectors.py``); these are the ones whose checks are Python: an error *or* an unpayable
 answer (T39), a refusal raised as :class:`Unsupported`, one board asked three ways (T89), and the
 exact field sets of the protocol's answers.  Boards are the hand-built cards of
@@ -64,7 +64,7 @@ PAYMENT_KEYS = {"total", "choices", "x", "activations", "pool_used", "convoked",
 
 
 def test_answers_have_exactly_the_protocol_shapes() -> None:
-    """SPEC §5: pay, can_pay and max_x answers and PAYMENT carry exactly these fields."""
+    """The protocol: pay, can_pay and max_x answers and PAYMENT carry exactly these fields."""
     state = board(perm("f", FOREST), perm("i", ISLAND), pool="{C}")
     paid = queries.pay(request(state, "{2}{U}{B/P}", mods=(reduce("{W/U}"),))).to_json()
     assert set(paid) == {"payable", "payment"} and set(paid["payment"]) == PAYMENT_KEYS

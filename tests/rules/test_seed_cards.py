@@ -1,4 +1,4 @@
-"""The seed cards' rulings, end to end through the protocol (RULES §16, §14).
+"""The seed cards' rulings, end to end through the protocol.
 
 Each test is named after the card and states the behaviour; the docstring cites
 the rule or ruling.  Boards are real cards from the bundled database unless a
@@ -131,7 +131,7 @@ def test_overlord_of_the_hauntwoods_only_one_alternative_cost() -> None:
 
 
 def test_overlord_of_the_hauntwoods_impending_at_sorcery_speed() -> None:
-    """RULES §14.3 / CR 307.1: cast for impending during the opponent's turn is a timing failure."""
+    """CR 307.1: cast for impending during the opponent's turn is a timing failure."""
     state = board("Forest", "Forest", "Forest")
     state["turn"] = {"active": "opp", "step": "end", "stack_empty": True}
     result = ask("pay", state, spell=OVERLORD, alternative="impending")
@@ -139,7 +139,7 @@ def test_overlord_of_the_hauntwoods_impending_at_sorcery_speed() -> None:
 
 
 def test_overlord_of_the_hauntwoods_with_time_counters_is_not_a_creature() -> None:
-    """702.176a, RULES §5.8: impending with time counters is not a creature; a copy is."""
+    """702.176a, CR 110.4b: impending with time counters is not a creature; a copy is."""
     impending = board({"card": "Overlord of the Hauntwoods", "cast_for": "impending", "counters": {"time": 4}})
     assert ask("counts", impending)["card_types"] == ["enchantment"]
     copy = board({"card": "Overlord of the Hauntwoods"})
@@ -191,7 +191,7 @@ def test_dismember_with_one_colorless_and_four_life() -> None:
 
 
 def test_dismember_prefers_mana_over_life_by_default() -> None:
-    """SPEC §6 min_life: with three Swamps, no life is paid."""
+    """Policy min_life: with three Swamps, no life is paid."""
     result = pay(board("Swamp", "Swamp", "Swamp"), cost="{1}{B/P}{B/P}")
     assert result["payment"]["life"] == 0 and result["payment"]["total"] == "{1}{B}{B}"
 
@@ -240,7 +240,7 @@ def test_energy_never_paid_with_mana() -> None:
 # --- Chord of Calling and Treasure Cruise: convoke and delve are refused until modelled -------
 
 def test_chord_of_calling_convoke_is_decided_with_the_mana() -> None:
-    """RULES §13.2 (702.51a, Chord of Calling ruling): convoke is decided inside the payment.
+    """CR 702.51a (Chord of Calling ruling): convoke is decided inside the payment.
 
     Llanowar Elves and one Forest can't pay {G}{G}{G} with mana; a summoning-sick Grizzly
     Bears convokes for the third {G} (the Elves either taps for {G} or convokes: one tap)."""
@@ -258,7 +258,7 @@ def test_chord_of_calling_convoke_is_decided_with_the_mana() -> None:
 
 
 def test_treasure_cruise_delve_exiles_seven_and_pays_u() -> None:
-    """RULES §13.3, T76/T77 (702.66a, Treasure Cruise ruling): exile 7 and pay {U}; delve can't pay {U}."""
+    """CR 702.66a (Treasure Cruise ruling): exile 7 and pay {U}; delve can't pay {U}."""
     state = board("Island", graveyard=["Forest"] * 7)
     result = pay(state, spell={"card": "Treasure Cruise"})
     assert result["payable"] is True

@@ -1,6 +1,6 @@
 """Spending mana as though it were mana of another color or type (CR 609.4b), on real cards.
 
-Each board is SPEC §4 JSON naming cards of the bundled database, asked through
+Each board is board JSON naming cards of the bundled database, asked through
 :func:`manasolver.solver.service.protocol.answer`; every payment an answer states is given back to the
 protocol's ``validate``, which must call it legal.  Chromatic Orrery and Mycosynth Lattice let any
 mana pay a colored symbol, never ``{C}`` ("any color" is not colorless, CR 105.1); Celestial Dawn

@@ -1,6 +1,6 @@
-"""The RULES §14 vectors kept as data (``tests/data/rules_*.json``), run by one runner.
+"""The rule vectors kept as data (``tests/data/rules_*.json``), run by one runner.
 
-Each vector is an input and its expected answer: ``id`` (the RULES vector number, with a suffix
+Each vector is an input and its expected answer: ``id`` (the vector's number, with a suffix
 where one vector is several boards), ``rule`` (the rule or ruling it checks), ``board``,
 ``query`` and ``expect``.  A file's ``board`` field says how its boards are built:
 

@@ -1,6 +1,6 @@
 """Activated abilities as the thing paid for, additional and keyword alternative costs.
 
-RULES §14 vectors T52 (Roil Cartographer) and T123 (Ancient Ziggurat's mana and
+Vectors T52 (Roil Cartographer) and T123 (Ancient Ziggurat's mana and
 kicker / unearth), CR 302.6, 602.2, 602.5, 118.8, 601.2f, 702.33, 702.103.
 """
 
@@ -345,7 +345,7 @@ def test_escalate_at_most_once_per_mode_beyond_the_first() -> None:
 
 
 def test_unmodelled_sources_are_named_never_silently_ignored() -> None:
-    """SPEC §5 (never answer wrongly without saying so): Deranged Assistant's "{T}, Mill a card"
+    """Never answer wrongly without saying so: Deranged Assistant's "{T}, Mill a card"
     is not modelled (the board has no library).  pay still gives a legal payment and names it
     under ``unsupported``; max_x refuses (it could make X larger); payments says it is incomplete."""
     board = state({"id": "g", "card": "Deranged Assistant"}, {"id": "f", "card": "Forest"})

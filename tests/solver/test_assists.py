@@ -1,4 +1,4 @@
-"""Convoke, delve and improvise decided inside the payment optimisation (RULES §13.2–13.4, T71–T80).
+"""Convoke, delve and improvise decided inside the payment optimisation (CR 702.51, 702.66, 702.126).
 
 Each vector test is named after its vector and rule.  Every payment is checked by
 :func:`manasolver.solver.validate.validate`, and on tiny random boards CP-SAT's
@@ -145,7 +145,7 @@ def test_artifact_creature_convokes_or_improvises_not_both_118_10() -> None:
 
 
 def test_default_policy_taps_lands_before_convoking_spec_6() -> None:
-    """SPEC §6 prefer_lands ("tap lands before creatures"): a convoked creature counts as a
+    """Policy prefer_lands ("tap lands before creatures"): a convoked creature counts as a
     non-land source, so lands pay first unless an earlier criterion gains from convoking:
     with two Forests, keep_colors keeps one Forest (green) untapped by convoking the Bears."""
     state = board("Grizzly Bears", "Forest", "Forest", "Forest")

@@ -1,4 +1,4 @@
-"""Every backend on the same fixtures (STYLE practice 6).
+"""Every backend on the same fixtures.
 
 The flow fast path and CP-SAT must agree on payability wherever the fast path
 answers; CP-SAT's optimum under simple policies must equal a brute force over
@@ -193,7 +193,7 @@ def test_flow_declines_what_it_cannot_model() -> None:
 
 
 def test_emitted_model_is_small_and_grouped() -> None:
-    """Grouping: 40 Forests are one integer, not 40 Booleans (STYLE practice 9)."""
+    """Grouping: 40 Forests are one integer, not 40 Booleans."""
     state = board(*(perm(f"f{i}", FOREST) for i in range(40)))
     problem = queries.prepare(request(state, "{3}{G}"), "optimal", 0)
     model = build_model(problem)
@@ -336,7 +336,7 @@ def test_fastopt_complement_search_on_a_tight_cost() -> None:
 
 def test_every_named_backend_answers_or_says_why() -> None:
     """backend=None/flow/fastopt/cpsat/csp: payability agrees; a backend that can't take a
-    query says so with Unsupported (STYLE practice 8)."""
+    query says so with Unsupported."""
     from manasolver.models.errors import Unsupported
     state = board(perm("f", FOREST), perm("i", ISLAND), perm("s", SOL_RING))
     for cost, expected in (("{1}{G}", True), ("{G}{G}", False), ("{2}{U}", True)):

@@ -1,4 +1,4 @@
-"""Castability over a deck (SPEC §10): Karsten's anchor reproduced, the land rules, fetch lands, mana
+"""Castability over a deck: Karsten's anchor reproduced, the land rules, fetch lands, mana
 sources, exact payment on real boards, and chunks that add up the same in one process or two."""
 
 from __future__ import annotations
@@ -61,6 +61,17 @@ def test_same_seed_same_numbers_over_two_workers(db) -> None:  # type: ignore[no
     assert one["spells"] == two["spells"]
     other = run(deck, Options(turns=(1, 4), samples=4500, seed=10, workers=1))
     assert other["spells"] != one["spells"]
+
+
+def test_first_progress_after_one_game_same_numbers(db) -> None:  # type: ignore[no-untyped-def]
+    """The first chunk is played in the calling process while two workers take the others: the first
+    progress line comes after one game, and the numbers are one process's."""
+    deck = _deck(db, "10 Island\n10 Mountain\n4 Steam Vents\n12 Izzet Charm\n12 Opt\n12 Crackling Drake\n")
+    seen: list[int] = []
+    two = run(deck, Options(turns=(1, 4), samples=4500, seed=9, workers=2), lambda done, total, s: seen.append(done))
+    one = run(deck, Options(turns=(1, 4), samples=4500, seed=9, workers=1))
+    assert seen[0] == 1 and seen[-1] == 4500
+    assert one["spells"] == two["spells"]
 
 
 # -- lands by their text ---------------------------------------------------------------------------
@@ -201,3 +212,37 @@ def test_json_deck_with_commander(db) -> None:  # type: ignore[no-untyped-def]
     assert result["model"]["commander"] == ["Niv-Mizzet, Parun"]
     assert "commander_rules" in result["model"]
     assert any(s["card"] == "Niv-Mizzet, Parun" for s in result["spells"])
+
+
+# -- a color chosen as a land enters --------------------------------------------------------------
+
+def test_thriving_isle_adds_the_color_chosen_as_it_enters_cr_614_12(db) -> None:  # type: ignore[no-untyped-def]
+    """Thriving Isle ("choose a color other than blue") chooses red in a deck of Lightning Bolts: tapped
+    on the turn it is played, a Bolt the next turn; its deck model offers only the deck's other colors,
+    each a card when a mana source's cost has a color, one card of either otherwise."""
+    from manasolver.solver.castability.deckmodel import DeckModel
+    from manasolver.models.symbols import G, R
+    result = run(_deck(db, "24 Thriving Isle\n36 Lightning Bolt\n"), Options(turns=(1, 2), samples=2000, seed=3))
+    assert _row(result, "Lightning Bolt", 1)["p"] == 0.0
+    assert _row(result, "Lightning Bolt", 2)["p"] > 0.95
+    deck = _deck(db, "20 Thriving Isle\n20 Lightning Bolt\n20 Llanowar Elves\n")
+    model = DeckModel.build(deck.cards, deck.commander)
+    isle = next(i for i, c in enumerate(model.cards) if c.name == "Thriving Isle")
+    assert sorted(model.chosen[i] for i in model.choices[isle]) == [R, G]  # Llanowar Elves costs {G}
+    deck = _deck(db, "20 Thriving Isle\n20 Lightning Bolt\n20 Giant Growth\n")
+    model = DeckModel.build(deck.cards, deck.commander)
+    isle = next(i for i, c in enumerate(model.cards) if c.name == "Thriving Isle")
+    assert [model.chosen[i] for i in model.choices[isle]] == [R | G]  # no source: chosen per question
+
+
+def test_thriving_isle_choice_is_fixed_once_entered(db) -> None:  # type: ignore[no-untyped-def]
+    """Two Thriving Isles pay {R}{G} only when one chose red and the other green: the choice is made
+    as each enters, not when its mana is spent."""
+    from manasolver.models.cost import ManaCost
+    from manasolver.models.symbols import G, R
+    isle = db.get("Thriving Isle")
+    costs = [ManaCost.parse("{R}{G}"), ManaCost.parse("{U}{R}")]
+    oracle = BoardOracle([isle, isle, isle], costs, db, chosen={0: R, 1: G, 2: R})
+    red, green, red2 = 0, 2, 4
+    assert oracle.castable((red, green)) == 0b11
+    assert oracle.castable((red, red2)) == 0b10

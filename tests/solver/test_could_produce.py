@@ -1,4 +1,4 @@
-"""Could-produce (CR 106.7, RULES §12): the least fixed point, vectors T91–T105.
+"""Could-produce (CR 106.7): the least fixed point, vectors T91–T105.
 
 Boards are built from hand-made cards (tests/support/cards.py) so that these tests pin
 the fixed point, not the oracle parser; the vectors that need replacement and
@@ -229,7 +229,7 @@ def test_real_cards_t104_fellwar_stone_under_contamination() -> None:
 
 
 def test_real_cards_mana_reflection_keeps_types() -> None:
-    # RULES §12: multipliers change amounts, not types.
+    # CR 106.7: multipliers change amounts, not types.
     state = _real_board(("rp", "Reflecting Pool", "you"), ("f", "Forest", "you"), ("mr", "Mana Reflection", "you"))
     assert letters(state, "rp") == "G"
 
@@ -261,7 +261,7 @@ def test_real_cards_nykthos_could_produce_the_colors_of_its_devotion() -> None:
 
 
 def test_nykthos_could_produce_through_the_protocol() -> None:
-    # SPEC §5 could_produce: the answer lists the devotion colors in WUBRG order, then C.
+    # The could_produce answer lists the devotion colors in WUBRG order, then C.
     from manasolver.solver.service.protocol import answer
     state = {"players": [{"name": "you"}, {"name": "opp"}],
              "battlefield": [{"id": "n", "card": "Nykthos, Shrine to Nyx"},

@@ -2,7 +2,7 @@
 
 Every payment set is compared as canonical values (tests/support/brute.py ``canon``):
 order of activations and choices ignored.  Every payment must pass the
-independent checker (STYLE practice 5).
+independent checker.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def test_limit_says_incomplete() -> None:
 
 
 def test_never_hangs_on_a_big_board() -> None:
-    # SPEC §8: enumeration explodes from about 10 sources; it must stop and say so.
+    # performance target: enumeration explodes from about 10 sources; it must stop and say so.
     state = board(*(perm(f"b{i}", BIRDS) for i in range(14)), *(perm(f"t{i}", TUNDRA) for i in range(6)))
     t = time.monotonic()
     got, complete = payments(req(state, "{W}{U}{B}{R}{G}{3}"), limit=50, time_limit=1.0)
@@ -125,7 +125,7 @@ def test_backend_object_and_query_hook() -> None:
 
 
 def test_commander_board_lists_a_hundred_valid_payments_fast() -> None:
-    # SPEC §8: enumeration on a real 43-permanent board stays bounded and useful: the forward-checking
+    # performance target: enumeration on a real 43-permanent board stays bounded and useful: the forward-checking
     # constraint finds 100 payments well inside the time bound, and every one is legal.
     import json
     from pathlib import Path

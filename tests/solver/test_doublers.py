@@ -1,4 +1,4 @@
-"""Pool doublers (Doubling Cube; CR 106.6 example, RULES §1.4, T117).
+"""Pool doublers (Doubling Cube; CR 106.6 example, Doubling Cube ruling 2004-12-01).
 
 Doubling Cube: "{3}, {T}: Double the amount of each type of unspent mana you have."
 The payment queries do not model it and must say so rather than answer a possibly
@@ -101,7 +101,7 @@ def test_guard_floating_mana_pays_the_cube() -> None:
 
 def test_guard_cube_with_nothing_left_to_double_does_not_matter() -> None:
     """Floating {G}{G} and one Forest are three mana, all of which the Cube's {3} takes: nothing
-    would be left unspent to double (RULES T117), so {5} is answered unpayable, not refused."""
+    would be left unspent to double (CR 106.6 example), so {5} is answered unpayable, not refused."""
     state = _state("Forest", "Doubling Cube", pool="{G}{G}")
     assert not queries.can_pay(_req(state, "{5}")).payable
     assert queries.pay(_req(state, "{2}{G}")).payable

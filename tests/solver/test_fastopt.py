@@ -1,6 +1,6 @@
 """The plain-Python exact optimiser (solver/backends/fastopt/) against CP-SAT.
 
-Optimal means the same objective vector as CP-SAT's answer under the policy (SPEC §6:
+Optimal means the same objective vector as CP-SAT's answer under the policy (the criteria
 no_sacrifice, min_life, keep_castable, keep_colors, min_waste, prefer_lands, min_sources,
 use_pool, then the tie-break by permanent order), each vector recomputed from the
 solution by :func:`fastopt.evaluate`; every payment must pass the independent
@@ -130,7 +130,7 @@ def test_fastopt_equals_cpsat_with_hands_pools_and_mana_costs(req: PaymentReques
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hand_requests(), st.permutations(list(DEFAULT_POLICY)))
 def test_fastopt_equals_cpsat_under_reordered_policies(req: PaymentRequest, order: list[str]) -> None:
-    """The same under any order of SPEC §6's criteria (the packed linear criteria follow
+    """The same under any order of the policy's criteria (the packed linear criteria follow
     the policy's order)."""
     criteria = tuple(order)
     _compare(dataclasses.replace(req, policy=Policy(criteria=criteria)), criteria)

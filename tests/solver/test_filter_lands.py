@@ -75,12 +75,12 @@ def test_nine_white_through_four_white_filters_is_unpayable_exactly() -> None:
 
 
 def test_spec_8_filter_board_options_exact_complete() -> None:
-    """SPEC §8 filter row: ``options`` on the ten-filter board (``example:filters``: ten different
+    """The filter benchmark: ``options`` on the ten-filter board (``example:filters``: ten different
     Shadowmoor/Eventide filter lands, an Island and a Mountain) is exact and complete, never at
     its time bound.  Every land adds one mana net (a filter's {C}, or two mana for one: CR
     605.3), so every pool has 12 mana and all are maximal; 5,914 of them, the count a plain
     search over every activation order on concrete pools also finds (3.4 s; not run here),
-    and the order of SPEC §5 starts with the most white: eight, two from each of the four
+    and the answer's order starts with the most white: eight, two from each of the four
     filters that can make white (Mystic Gate, Rugged Prairie, Wooded Bastion, Fetid Heath)."""
     out = answer({"query": "options", "state": example_state("filters"), "limit": 100_000})
     assert out["complete"] is True and not out.get("bounded")

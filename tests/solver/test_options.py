@@ -1,6 +1,6 @@
-"""The ``options`` query (SPEC §5): every maximal pool of mana a player can have at once.
+"""The ``options`` query: every maximal pool of mana a player can have at once.
 
-Count suites as data (STYLE practice 7, XMage's ManaOptionsTest): the vectors in
+Count suites as data (as XMage's ManaOptionsTest): the vectors in
 ``tests/data/options_vectors.json`` give each board, the cards' rules text, the rule
 pinned and the exact expected set of options; the one runner below plays them, and on
 failure prints what is missing, what is extra and, per source class, what the engine
@@ -64,7 +64,7 @@ def test_options_vector_exact_set_cites_its_rule(vector: dict[str, Any]) -> None
 
 
 def test_every_vector_quotes_rules_text_and_rule() -> None:
-    """Every vector quotes the rules text of its cards or the rule it pins (STYLE 15)."""
+    """Every vector quotes the rules text of its cards or the rule it pins."""
     for v in VECTORS["vectors"]:
         assert v.get("text") and v.get("rule"), v["name"]
 
@@ -84,7 +84,7 @@ def _texts(state: GameState, **kw: Any) -> list[str]:
 
 
 def test_spec_5_sol_ring_and_signet_largest_first_in_wubrgc_order() -> None:
-    """Largest pools first; within a size, by W, U, B, R, G, C counts descending (SPEC §5)."""
+    """Largest pools first; within a size, by W, U, B, R, G, C counts descending."""
     state = _board("Sol Ring", "Azorius Signet")
     assert _texts(state) == ["{W}{U}{C}", "{C}{C}"]
 
@@ -119,7 +119,7 @@ def test_cr_119_4_mana_confluence_needs_life() -> None:
 
 
 def test_cr_107_14_aether_hub_needs_energy() -> None:
-    """CR 107.14, RULES §9: Aether Hub's "{T}, Pay {E}: Add one mana of any color" needs an
+    """CR 107.14: Aether Hub's "{T}, Pay {E}: Add one mana of any color" needs an
     energy counter per activation; "{T}: Add {C}" does not."""
     state = _board("Aether Hub", "Aether Hub", energy=1)
     assert sorted(_texts(state)) == sorted(["{W}{C}", "{U}{C}", "{B}{C}", "{R}{C}", "{G}{C}",
@@ -148,12 +148,12 @@ def test_cr_106_6_powerstone_mana_pays_signet() -> None:
 
 
 def test_cr_106_7_two_reflecting_pools_make_nothing() -> None:
-    """CR 106.7 example, RULES §12: two Reflecting Pools and no other land produce nothing."""
+    """CR 106.7 example: two Reflecting Pools and no other land produce nothing."""
     assert _texts(_board("Reflecting Pool", "Reflecting Pool")) == [""]
 
 
 def test_rules_12_reflecting_pool_sees_tapped_forest() -> None:
-    """RULES §12: could-produce ignores costs and tapped state; a tapped Forest still lets
+    """CR 106.7: could-produce ignores costs and tapped state; a tapped Forest still lets
     Reflecting Pool make {G}, though the Forest itself adds nothing."""
     assert _texts(_board("Reflecting Pool", {"card": "Forest", "tapped": True})) == ["{G}"]
 
@@ -171,7 +171,7 @@ def test_t117_doubling_cube_applied_exactly() -> None:
 
 
 def test_t118_opponents_mana_flare_applies() -> None:
-    """CR 605.1b, RULES T118: Mana Flare ("Whenever a player taps a land for mana, that
+    """CR 605.1b, Mana Flare ruling: Mana Flare ("Whenever a player taps a land for mana, that
     player adds one mana of any type that land produced") is a triggered mana ability; the
     supply applies it whoever controls it, so a Forest gives {G}{G}, exactly."""
     state = make_board({"players": [{"name": "you"}, {"name": "opponent"}],
@@ -183,7 +183,7 @@ def test_t118_opponents_mana_flare_applies() -> None:
 
 def test_spec_5_unread_clause_of_opponents_card_reported() -> None:
     """An opponent's card with a mana clause nobody reads makes the answer incomplete,
-    naming the card, rather than silently short (SPEC §5: never wrong without saying so)."""
+    naming the card, rather than silently short (never wrong without saying so)."""
     state = make_board({"players": [{"name": "you"}, {"name": "opponent"}], "battlefield": [
         {"id": "f", "card": "Forest"},
         {"id": "x", "controller": "opponent", "name": "Test Mana Oddity",
@@ -275,7 +275,7 @@ def test_cr_605_3_random_real_card_boards_match_brute_force(seed: int) -> None:
 def test_spec_8_three_cascading_cataracts_thirty_basics_count_and_time() -> None:
     """Three Cascading Cataracts and thirty basics (ten each of Plains, Island, Forest):
     the full, exact list; pools: 33 mana with three {C}; or up to three filters, each
-    trading five mana and its own {C} for five of any colors (SPEC §8: ≤ 1 s).
+    trading five mana and its own {C} for five of any colors (a performance target: ≤ 1 s).
     Timed loosely here (benchmarks measure); the count is pinned by the vector file."""
     vec = next(v for v in VECTORS["vectors"] if v["name"] == "three_cataracts_thirty_basics")
     state = make_board(vec["board"])
@@ -366,7 +366,7 @@ def test_cr_605_3_four_shadowmoor_filters_and_two_basics_match_brute_force() -> 
 
 @pytest.mark.parametrize("budget", [0.0, 0.002, 0.02])
 def test_spec_5_cut_short_options_lists_reached_pools_not_the_empty_stand_in(budget: float) -> None:
-    """A time bound that cuts the search (SPEC §5 ``complete: false``) answers the pools
+    """A time bound that cuts the search (``complete: false``) answers the pools
     reached so far, at least every permanent's plain tap, never ``[""]``: with a Forest and an
     Island untapped, some listed pool has mana, and every listed pool is contained in a
     maximal pool of the brute force (CR 605.3: filters paid from mana made before them)."""

@@ -1,4 +1,4 @@
-"""The ``plan`` query (SPEC §5): several costs cast one after another this step, paid jointly.
+"""The ``plan`` query: several costs cast one after another this step, paid jointly.
 
 Each plan answer is checked from outside the solver: every payment is accepted by the protocol's
 ``validate`` query on the board the payments before it left (built here as board JSON: permanents
@@ -44,7 +44,7 @@ def _units(text: str) -> list[str]:
 
 
 def left_by(state: dict[str, Any], payment: dict[str, Any]) -> dict[str, Any]:
-    """The board JSON after ``payment`` (written from SPEC §5's PAYMENT, apart from the solver)."""
+    """The board JSON after ``payment`` (written from the protocol's PAYMENT, apart from the solver)."""
     out = copy.deepcopy(state)
     tapped = set(payment["convoked"]) | set(payment["improvised"])
     gone: set[str] = set()
@@ -76,7 +76,7 @@ def check_in_turn(state: dict[str, Any], costs: list[dict[str, Any]], payments: 
         state = left_by(state, pay)
 
 
-#: The policy the brute force scores plans by (SPEC §6, over the whole plan).
+#: The policy the brute force scores plans by (over the whole plan).
 POLICY = ["no_sacrifice", "min_life", "min_waste", "prefer_lands", "min_sources"]
 
 
@@ -97,7 +97,8 @@ def value(state: dict[str, Any], payments: list[dict[str, Any]]) -> tuple[int, .
 Value = tuple[int, int, int, int, int]
 
 
-def brute(state_json: dict[str, Any], costs: list[dict[str, Any]]) -> tuple[int, Value | None]:
+def brute(state_json: dict[str, Any], costs: list[dict[str, Any]],
+          sources: dict[str, list[str]] | None = None) -> tuple[int, tuple[int, ...] | None]:
     """How many costs in a row some plan pays, and the best :func:`value` of a plan paying them all: a search
     written from the rules, sharing nothing with the solver but the moves each
     permanent offers (``brute_moves``).  Each cost in turn: activate any of the permanents not yet
@@ -106,7 +107,11 @@ def brute(state_json: dict[str, Any], costs: list[dict[str, Any]]) -> tuple[int,
     cost (106.4), mana with a spending restriction only on a spell it allows (106.6; a unit carries
     its restriction as the bit 64, one restriction on the board at most); life paid only from what is left (119.4:
     ability life and damage come before
-    Phyrexian life), and a player at 0 life or less casts nothing more (704.5a)."""
+    Phyrexian life), and a player at 0 life or less casts nothing more (704.5a).
+
+    ``sources``: the excluded permanents are never activated, a plan counts only when it
+    activates every required one (else its value is None at full depth), and the value holds
+    the preserved permanents used right after the sacrifices (``preserve``'s default place)."""
     from brute import _allows, _announcements
     from brute_moves import moves
 
@@ -124,17 +129,24 @@ def brute(state_json: dict[str, Any], costs: list[dict[str, Any]]) -> tuple[int,
               else None for c in costs]
     allowed = [not rules or _allows(next(iter(rules)), sp, False, None) for sp in spells]
     pool0 = tuple(sorted(b for s in me.pool.symbols for b in [s.colors or 32]))
-    memo: dict[tuple[object, ...], tuple[int, Value | None]] = {}
+    memo: dict[tuple[object, ...], tuple[int, tuple[int, ...] | None]] = {}
+    chosen = sources or {}
+    ids = [ms[0].perm.id for ms in slots]
+    required = frozenset(k for k, pid in enumerate(ids) if pid in chosen.get("require", ()))
+    preserved = frozenset(k for k, pid in enumerate(ids) if pid in chosen.get("preserve", ()))
 
-    def search(i: int, left: frozenset[int], pool: tuple[int, ...], life: int) -> tuple[int, Value | None]:
+    def search(i: int, left: frozenset[int], pool: tuple[int, ...], life: int
+               ) -> tuple[int, tuple[int, ...] | None]:
         if i == len(costs):
-            return 0, (0, 0, len(pool), 0, 0)
+            if left & required:
+                return 0, None
+            return 0, (0, 0, 0, len(pool), 0, 0) if sources is not None else (0, 0, len(pool), 0, 0)
         key = (i, left, pool, life)
         if key in memo:
             return memo[key]
         best_depth, best = 0, None
-        for chosen in _choices(sorted(left)):
-            picked = [slots[k][j] for k, j in chosen]
+        for chosen_ in _choices(sorted(left)):
+            picked = [slots[k][j] for k, j in chosen_]
             ab_life = sum(m.ability.cost.life for m in picked)
             damage = sum(m.ability.damage for m in picked)
             if ab_life > life:
@@ -148,14 +160,16 @@ def brute(state_json: dict[str, Any], costs: list[dict[str, Any]]) -> tuple[int,
                     loss = ab_life + damage + total.life
                     for rest0 in _spend(list(total.typed), total.generic, spendable):
                         rest = tuple(sorted(rest0 + kept))
-                        here = (sum(bool(m.ability.cost.sacrifice_self) for m in picked), loss, 0,
-                                sum(not m.perm.is_land for m in picked), len(picked))
+                        here: tuple[int, ...] = (sum(bool(m.ability.cost.sacrifice_self) for m in picked), loss, 0,
+                                                 sum(not m.perm.is_land for m in picked), len(picked))
+                        if sources is not None:
+                            here = here[:1] + (sum(k in preserved for k, _ in chosen_),) + here[1:]
                         if i + 1 < len(costs) and life - loss <= 0:
                             depth, tail = 1, None  # CR 704.5a: lost before the next cost
                         else:
-                            d, t = search(i + 1, left - {k for k, _ in chosen}, rest, life - loss)
-                            depth, tail = d + 1, (None if t is None else (
-                                t[0] + here[0], t[1] + here[1], t[2], t[3] + here[3], t[4] + here[4]))
+                            d, t = search(i + 1, left - {k for k, _ in chosen_}, rest, life - loss)
+                            depth, tail = d + 1, (None if t is None else tuple(
+                                a + b for a, b in zip(t, here)))
                         if depth > best_depth:
                             best_depth, best = depth, None
                         if depth == best_depth and depth == len(costs) - i and tail is not None:
@@ -169,7 +183,8 @@ def brute(state_json: dict[str, Any], costs: list[dict[str, Any]]) -> tuple[int,
             out = out + [c + [(k, j)] for c in out for j in range(len(slots[k]))]
         return out
 
-    return search(0, frozenset(range(len(slots))), pool0, me.life)
+    excluded = {k for k, pid in enumerate(ids) if pid in chosen.get("exclude", ())}
+    return search(0, frozenset(range(len(slots))) - excluded, pool0, me.life)
 
 
 def _symbols(cost: Any) -> tuple[list[int], int]:
@@ -544,3 +559,99 @@ def test_rule_106_4_floating_mana_plans_agree_with_the_brute_force(
     """CR 106.4 (the pool empties between steps, not between spells): boards of Sol Ring, filter
     lands, Gilded Lotus, Ancient Tomb (2 damage), whose extra mana pays the next cost."""
     test_plan_agrees_with_the_brute_force_over_payments.hypothesis.inner_test(case)  # type: ignore[attr-defined]
+
+
+# -- sources across the plan ------------------------------------------------------------------
+
+def sourced_value(state: dict[str, Any], payments: list[dict[str, Any]], preserve: list[str]) -> tuple[int, ...]:
+    """:func:`value` with the preserved permanents used right after the sacrifices."""
+    plain = value(state, payments)
+    used = {a["permanent"] for p in payments for a in p["activations"]}
+    return plain[:1] + (len(used & set(preserve)),) + plain[1:]
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(plans(), st.data())
+def test_plan_sources_require_exclude_preserve_agree_with_the_brute_force(
+        case: tuple[dict[str, Any], list[dict[str, Any]]], data: st.DataObject) -> None:
+    """``sources`` across a plan: no cost uses an excluded permanent, some cost activates every
+    required one (``conflicting_sources`` when every plan leaves one out), and the plan uses as
+    few preserved permanents as any plan with as few sacrifices, optimal under :data:`POLICY`
+    with ``preserve`` at its default place; payable exactly when the brute force finds such a plan."""
+    state, costs = case
+    ids = [p["id"] for p in state["battlefield"]]
+    exclude = data.draw(st.lists(st.sampled_from(ids), max_size=2, unique=True))
+    require = data.draw(st.lists(st.sampled_from(ids), max_size=1, unique=True).map(
+        lambda r: [i for i in r if i not in exclude]))
+    preserve = data.draw(st.lists(st.sampled_from(ids), max_size=2, unique=True))
+    chosen = {"require": require, "exclude": exclude, "preserve": preserve}
+    got = answer({"query": "plan", "state": state, "costs": costs, "policy": POLICY, "sources": chosen})
+    depth, best = brute(state, costs, chosen)
+    if "error" in got:  # refused only where the order of losing life decides, or restricted mana
+        # would float from a required permanent (CR 106.6), and said so
+        message = got["error"]["message"]
+        assert got["error"]["code"] == "unsupported", got
+        assert ("life" in message and state["players"][0]["life"] <= 3) or (
+            "106.6" in message and any(p["card"] == "Ancient Ziggurat" and p["id"] in require
+                                       for p in state["battlefield"])), got
+        return
+    if depth == len(costs) and best is not None:
+        assert got["payable"] is True, (got, chosen)
+        pays = got["payments"]
+        check_in_turn(state, costs, pays)
+        used = {a["permanent"] for p in pays for a in p["activations"]}
+        assert not used & set(exclude) and set(require) <= used, (pays, chosen)
+        assert sourced_value(state, pays, preserve) == best, (got, best, chosen)
+        assert any("uses_preserved" in p["warnings"] for p in pays) == bool(used & set(preserve))
+    elif depth == len(costs):
+        assert got["payable"] is False and got["reason"]["code"] == "conflicting_sources", (got, chosen)
+    else:
+        assert got["payable"] is False, (got, depth, chosen)
+        assert got["index"] == depth or got["reason"]["code"] == "conflicting_sources", (got, depth, chosen)
+
+
+def test_plan_require_activates_a_signet_paid_by_a_land_before_it() -> None:
+    """A required Azorius Signet, its {1} paid by a land activated first (CR 605.3a, 106.4):
+    the plan's first payment activates both, the Signet's mana floats to the second cost."""
+    state = board("Forest", "Azorius Signet", "Plains", "Island")
+    costs = [{"cost": "{W}"}, {"cost": "{U}"}]
+    got = plan(state, *costs, sources={"require": ["p1"]})
+    assert got["payable"] is True, got
+    first = [a["permanent"] for a in got["payments"][0]["activations"]]
+    assert first == ["p0", "p1"], got
+    check_in_turn(state, costs, got["payments"])
+
+
+def test_plan_preserve_placed_in_the_policy_decides_against_a_sacrifice() -> None:
+    """``preserve`` named before ``no_sacrifice``: the plan sacrifices a Treasure rather than
+    tap the preserved Plains; by default (after ``no_sacrifice``) it taps the Plains."""
+    state = board("Plains", "Treasure", "Island")
+    state["battlefield"][1]["token"] = True
+    costs = [{"cost": "{W}"}, {"cost": "{U}"}]
+    keep = {"preserve": ["p0"]}
+    default = plan(state, *costs, sources=keep)
+    assert [a["permanent"] for a in default["payments"][0]["activations"]] == ["p0"], default
+    assert "uses_preserved" in default["payments"][0]["warnings"]
+    first = plan(state, *costs, sources=keep, policy=["preserve", "no_sacrifice", "min_life"])
+    assert [a["permanent"] for a in first["payments"][0]["activations"]] == ["p1"], first
+    assert first["payments"][0]["score"][0] == ["preserve", 0]
+    check_in_turn(state, costs, first["payments"])
+
+
+def test_plan_sources_and_apply_through_the_typed_api() -> None:
+    """``api.plan`` takes ``sources`` (a required Sol Ring activated in the first payment, its
+    second mana floating to the next cost) and ``apply`` on a kept board."""
+    state = board("Plains", "Sol Ring", "Island")
+    got = api.plan(state, [{"cost": "{W}"}, {"cost": "{1}"}], sources={"require": ["p1"]})
+    assert [[a["permanent"] for a in p["activations"]] for p in got["payments"]] == [["p1", "p0"], []]
+    handle = api.open(state)["board"]
+    try:
+        applied = api.plan(handle, [{"cost": "{1}"}], sources={"exclude": ["p0"], "require": ["p1"]}, apply=True)
+        assert applied["payable"] is True and applied.get("applied") is True, applied
+        assert [a["permanent"] for a in applied["payments"][0]["activations"]] == ["p1"]
+        assert api.can_pay(handle, "{W}")["payable"] is True  # the excluded Plains stays untapped
+        assert api.can_pay(handle, "{C}")["payable"] is True  # Sol Ring's second {C} floats
+        assert api.can_pay(handle, "{C}{C}")["payable"] is False  # Sol Ring is tapped
+    finally:
+        api.close(handle)

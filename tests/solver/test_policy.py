@@ -1,4 +1,4 @@
-"""Policies (SPEC §6): each criterion changes the payment the way its name says,
+"""Policies: each criterion changes the payment the way its name says,
 and the answer is optimal for it (checked against the alternatives by hand)."""
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ def sacrificed(p: Payment) -> list[str]:
 
 def test_cr_605_3a_ashnods_altar_pays_with_a_sacrificed_creature() -> None:
     """Ashnod's Altar and a Grizzly Bears pay {2}: the Bears is sacrificed (named in the
-    activation, SPEC §5 shape plus ``sacrificed``)."""
+    activation, the protocol's shape plus ``sacrificed``)."""
     r = req(board(perm("alt", ASHNODS_ALTAR), perm("bear", BEAR)), "{2}")
     p = paid(r)
     assert [a.to_json() for a in p.activations] == [
@@ -137,7 +137,7 @@ def test_ashnods_altar_is_not_an_artifact_sacrifice() -> None:
 
 
 def test_no_sacrifice_policy_counts_every_sacrificed_permanent() -> None:
-    """SPEC §6 no_sacrifice: with a Forest available, {1} is paid by the Forest, not the Altar;
+    """Policy no_sacrifice: with a Forest available, {1} is paid by the Forest, not the Altar;
     {3} needs exactly one creature."""
     state = board(perm("alt", ASHNODS_ALTAR), perm("b1", BEAR), perm("b2", BEAR), perm("f", FOREST))
     assert sacrificed(paid(req(state, "{1}"))) == []
@@ -145,7 +145,7 @@ def test_no_sacrifice_policy_counts_every_sacrificed_permanent() -> None:
 
 
 def test_tiebreak_sacrifices_the_earlier_permanent() -> None:
-    """Ties are broken by board order (SPEC §6): of two equal Bears, the first is sacrificed."""
+    """Ties are broken by board order: of two equal Bears, the first is sacrificed."""
     state = board(perm("alt", ASHNODS_ALTAR), perm("b1", BEAR), perm("b2", BEAR))
     assert sacrificed(paid(req(state, "{2}"))) == ["b1"]
     assert paid(req(state, "{2}")) == paid(req(state, "{2}"))
@@ -180,7 +180,7 @@ def test_treasure_sacrificed_by_itself_is_not_fodder_too() -> None:
 
 
 def test_t113_nyxbloom_does_not_triple_the_altar() -> None:
-    """RULES T113 (106.12): Nyxbloom Ancient triples mana from tapping a permanent; the Altar's
+    """CR 106.12, Nyxbloom Ancient ruling: Nyxbloom Ancient triples mana from tapping a permanent; the Altar's
     ability has no {T}, so each activation still adds {C}{C}: the Bears and the (creature)
     Nyxbloom itself give four mana, not twelve."""
     from manasolver.models.carddb import default_db
@@ -233,7 +233,7 @@ def test_parser_leaves_the_spirit_guide_clause_unread() -> None:
 
 def test_cr_602_2a_simian_spirit_guide_pays_from_the_hand() -> None:
     """A Forest and a Simian Spirit Guide in hand pay {R}{G}: the activation names the card by
-    its index in the hand (SPEC §4 ``hand``) instead of a permanent."""
+    its index in the hand (the board's ``hand``) instead of a permanent."""
     state = with_hand(board(perm("f", FOREST)), BEAR, SIMIAN)
     p = paid(req(state, "{R}{G}", policy=Policy(criteria=("no_sacrifice", "min_sources"))))
     assert [a.to_json() for a in p.activations] == [
@@ -244,7 +244,7 @@ def test_cr_602_2a_simian_spirit_guide_pays_from_the_hand() -> None:
 
 
 def test_no_sacrifice_counts_a_card_exiled_from_the_hand() -> None:
-    """SPEC §6 no_sacrifice: with a Forest untapped, {G} is paid by the Forest, not the Guide."""
+    """Policy no_sacrifice: with a Forest untapped, {G} is paid by the Forest, not the Guide."""
     state = with_hand(board(perm("f", FOREST)), ELVISH)
     p = paid(req(state, "{G}"))
     assert [a.permanent for a in p.activations] == ["f"]
@@ -258,7 +258,7 @@ def test_two_guides_exile_two_cards_never_one_twice() -> None:
 
 
 def test_keep_castable_does_not_count_the_exiled_guide() -> None:
-    """keep_castable's default list is the cards in hand (SPEC §6): a Guide exiled for mana is
+    """keep_castable's default list is the cards in hand: a Guide exiled for mana is
     no longer in hand, so its own {2}{R} is not counted as a spell lost.
 
     Hand: Simian Spirit Guide, Lightning Bolt ({R}); board: a Mountain; paying {R}.  With the

@@ -59,7 +59,8 @@ def test_an_excluded_permanent_is_named_by_this_boards_id() -> None:
 
 def test_a_permanent_sent_again_under_its_own_id_is_the_same_object() -> None:
     """A client whose ids repeat from board to board gets its permanents back as they were built
-    (one object per content and id), and a new id a new object with that id."""
+    (the last object built per content, kept by content, never by id), and a new id a new object
+    with that id."""
     first, again, other = load_state(_board("f")), load_state(_board("f")), load_state(_board("g"))
     assert all(a is b for a, b in zip(first.battlefield, again.battlefield))
     assert all(a is not c and c.id == "g" + a.id[1:] for a, c in zip(first.battlefield, other.battlefield))

@@ -1,4 +1,4 @@
-"""The independent checker (STYLE practice 5): legal and illegal payments of every kind.
+"""The independent checker: legal and illegal payments of every kind.
 
 Each test names the rule it pins.  Payments are written by hand, as a player
 clicking lands would propose them.
@@ -409,7 +409,7 @@ def test_springleaf_drum_taps_a_sick_creature() -> None:
 
 
 def test_validate_never_raises_on_arbitrary_payments() -> None:
-    # SPEC §5: no input may crash the process; a payment written by a caller is input.
+    # the protocol: no input may crash the process; a payment written by a caller is input.
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 

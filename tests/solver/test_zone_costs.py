@@ -37,7 +37,7 @@ from manasolver.solver.validate import validate
 
 def state(*cards: str | dict[str, Any], hand: list[Any] | None = None,
           graveyard: list[Any] | None = None) -> dict[str, Any]:
-    """A JSON board (SPEC §4) with the player's hand and graveyard."""
+    """A JSON board with the player's hand and graveyard."""
     out = json_board(*cards)
     if hand is not None:
         out["players"][0]["hand"] = hand
@@ -142,7 +142,7 @@ def test_overeager_apprentice_discards_and_sacrifices_itself() -> None:
 
 # -- cards of the graveyard, shared with delve (702.66a) ------------------------------------------
 
-#: A card given by its characteristics (SPEC §4): the graveyard cost alone, without Titans' Nest's
+#: A card given by its characteristics: the graveyard cost alone, without Titans' Nest's
 #: spending restriction.
 GRAVE_BATTERY = {"name": "Grave Battery", "type_line": "Artifact",
                  "oracle_text": "Exile a card from your graveyard: Add {C}."}
@@ -318,7 +318,7 @@ def test_grinning_ignus_beside_a_discard_cost_is_left_out() -> None:
     ("Benthic Explorers", "opponent controls"), ("Springjack Pasture", "X life"),
 ])
 def test_costs_whose_resource_is_not_on_the_board_are_refused_naming_it(name: str, words: str) -> None:
-    """A cost that mills (SPEC §4 has no library), or whose mana depends on which permanent
+    """A cost that mills (the board has no library), or whose mana depends on which permanent
     pays it, is refused where the card might matter, naming the card, the clause and why."""
     ans = pay(state(name, "Forest", {"card": "Sol Ring", "tapped": True}), "{4}{G}")
     assert ans["error"]["code"] == "unsupported", ans

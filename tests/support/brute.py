@@ -307,7 +307,7 @@ def _pays(req: PaymentRequest, total: Total, chosen: list[Move], pool: list[int]
 
 
 def _criteria(p: Payment, req: PaymentRequest, criteria: Sequence[str]) -> tuple[int, ...]:
-    """Criterion values of SPEC §6 / solver.policy.CRITERIA, computed from the payment."""
+    """Criterion values of solver.policy.CRITERIA, computed from the payment."""
     state = req.state
     pool_total = sum(s.generic if s.is_numeral else 1 for s in state.player(req.player).pool.symbols)
     out = []
@@ -409,7 +409,7 @@ def _keepable_colors(state: GameState, player: str, gone: frozenset[str], cast: 
 
 
 def weighted(p: Payment, req: PaymentRequest, weights: Sequence[tuple[str, int]]) -> tuple[int, ...]:
-    """A caller's weights (SPEC §6): one value, the weighted sum of the criteria."""
+    """A caller's weights: one value, the weighted sum of the criteria."""
     vals = _criteria(p, req, [n for n, _ in weights])
     return (sum(w * v for (_, w), v in zip(weights, vals)),)
 

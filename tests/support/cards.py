@@ -219,7 +219,7 @@ def commander_board(n: int = 40) -> GameState:
 
 
 def json_board(*cards: str | dict[str, Any]) -> dict[str, Any]:
-    """A board as the protocol's JSON (SPEC §4): each card by name, or a permanent object (ids
+    """A board as the protocol's JSON: each card by name, or a permanent object (ids
     ``p0``, ``p1``, … where none is given), for players ``you`` and ``opp``."""
     battlefield = []
     for i, c in enumerate(cards):

@@ -4,7 +4,7 @@ strategies, and the checks every answer must pass.
 Size: each test runs a few seconds by default (a handful of hypothesis examples); with
 ``MANASOLVER_FUZZ=long`` in the environment, many more examples and larger loads.
 
-The checks (:func:`check_answer`): the answer is a JSON object; an error has one of SPEC §5's codes
+The checks (:func:`check_answer`): the answer is a JSON object; an error has one of the protocol's codes
 and is never an internal error; a payment answered is legal by the independent checker (the
 ``validate`` query); a list cut short or a payment whose optimality was not proven says so.
 """

@@ -3,7 +3,7 @@
 :class:`CpSatBackend` builds the model of a problem
 (:func:`~manasolver.solver.backends.cpsat.model.build_model`) and minimises the policy's terms
 stage by stage, fixing each optimum (one worker, always with an objective: CP-SAT stalls without
-one on pigeonhole-style impossible costs, SPEC §8).  With activations that cost mana it first
+one on pigeonhole-style impossible costs).  With activations that cost mana it first
 solves the relaxation where they may pay one another in any order, forbidding each cycle found;
 :meth:`CpSatBackend.relaxed` minimises the slack of every demand, the ``missing`` mana of an
 unpayable cost.
@@ -340,7 +340,7 @@ def _payment_cycle(model: Model, solver: Any) -> Cut | None:
 
 
 def _new_solver(seconds: float = TIME_LIMIT) -> Any:
-    """A CP-SAT solver as this backend uses it: one worker (SPEC §8: the default two add
+    """A CP-SAT solver as this backend uses it: one worker (performance target: the default two add
     ~2 ms), a time bound, linearization level 2, whose LP relaxation of the flows turns
     multi-second proofs of optimality (Signets, filter lands) into tens of ms, and no
     presolve, which on these small models costs more than it saves (Commander boards:

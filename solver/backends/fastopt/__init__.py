@@ -1,4 +1,4 @@
-"""A fast exact optimiser in plain Python over the grouped board (SPEC §8).
+"""A fast exact optimiser in plain Python over the grouped board.
 
 Branch and bound over *modes* (a class of identical permanents used a certain way)
 deciding how many members activate each mode, minimising the same lexicographic vector
@@ -11,6 +11,9 @@ The modules, in the order a query meets them:
 
 * :mod:`.backend` — :class:`FastOptBackend` (what is declined, the answer as a
   ``Solution``) and :func:`evaluate`;
+* :mod:`.floor` — large boards whose lands pay the cost, by a greedy over a matroid with a
+  proof that nothing else does better; :mod:`.unitflow` — large boards needing more, by a
+  min-cost flow over one-unit sources (Signets as one unit net) with a bound colors aside;
 * :mod:`.shape` — the whitelist of supply fields it models (:data:`KNOWN_FIELDS`);
 * :mod:`.search` — one problem's passes (without, then with activations that cost mana)
   and the searches kept per board;

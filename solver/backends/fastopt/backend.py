@@ -5,7 +5,9 @@ energy costs; policies made of the criteria in :data:`SUPPORTED` (no caller weig
 ``spend_color``/``max_colors_spent``); fixed X; no convoke, improvise or delve; supplies
 of a known shape (:func:`~manasolver.solver.backends.fastopt.shape.shape_known`).
 Anything else, or a search longer than its node budget, is declined (``None``) and goes
-to CP-SAT.  The activations the search chose are turned into a payment by the shared
+to CP-SAT.  A board of :data:`LARGE_BOARD` members or more is first tried at the policy's
+floor (:mod:`.floor`) and by the min-cost flow over one-unit sources (:mod:`.unitflow`),
+each exact where it answers.  The activations the search chose are turned into a payment by the shared
 transport of :mod:`~manasolver.solver.backends.matching`.  :func:`evaluate` scores any
 backend's solution with the same vector, for tests comparing optima.
 """
@@ -13,6 +15,8 @@ backend's solution with the same vector, for tests comparing optima.
 from __future__ import annotations
 
 from manasolver.solver.backends.fastopt.filters import solve_converters
+from manasolver.solver.backends.fastopt.floor import solve_at_floor
+from manasolver.solver.backends.fastopt.unitflow import solve_by_flow
 from manasolver.solver.backends.fastopt.keep import KeepTerms
 from manasolver.solver.backends.fastopt.search import search_for
 from manasolver.solver.backends.fastopt.shape import shape_known
@@ -26,6 +30,11 @@ __all__ = ["SUPPORTED", "FastOptBackend", "evaluate"]
 #: The policy criteria the fast optimiser models exactly.
 SUPPORTED = frozenset({"no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste",
                        "prefer_lands", "min_sources", "use_pool", "min_energy"})
+
+#: Members from which a board is first tried at the policy's floor and by the min-cost flow
+#: (:mod:`.floor`, :mod:`.unitflow`) before the branch and bound: both are exact where they
+#: answer, and on smaller boards the branch and bound is as fast and keeps its own ties.
+LARGE_BOARD = 64
 
 
 class FastOptBackend:
@@ -46,6 +55,12 @@ class FastOptBackend:
         criteria = pol.criteria if problem.mode == "optimal" else ("min_sources",)
         if _pool_may_sink(problem, criteria):
             return None
+        if problem.mode == "optimal" and sum(cls.count for cls in problem.supply.classes) >= LARGE_BOARD:
+            floor = solve_at_floor(problem, criteria)
+            if floor is None:
+                floor = solve_by_flow(problem, criteria)
+            if floor is not None:
+                return floor
         search = search_for(problem, criteria)
         if search is None or not search.run() or (
                 search.inc.uncertain is not None

@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections import Counter
 from collections.abc import Callable
 
-from manasolver.models._memo import IdentityMemo, KeyMemo
-from manasolver.models.symbols import ANY_TYPE
+from manasolver.models._memo import KeyMemo
 from manasolver.solver.backends.fastopt.incumbent import Incumbent
 from manasolver.solver.backends.fastopt.keep import KeepTerms
 from manasolver.solver.backends.fastopt.linear import COLORS_LOST, ENERGY, KEEP_LOST, WASTE, LinearCosts, lcm_of
@@ -409,7 +407,7 @@ class Relaxation:
         for m in self.modes_all:
             if m.k < 0:
                 continue
-            size, asked, counts = _unit_counts(m)
+            size, asked, counts = m.counts()
             unit_counts |= counts
             read.append((m, size, asked, act_cost(m)))
         scale = self._scale = lcm_of(unit_counts)
@@ -464,31 +462,6 @@ class Relaxation:
         return out
 
 
-#: Per mode object (modes are shared by boards: :mod:`~manasolver.solver.backends.fastopt.modes`):
-#: its units per activation, the units its mana cost asks, and every unit count a relaxation table
-#: divides by for it (:func:`_unit_counts`).
-_UNIT_COUNTS: IdentityMemo[Mode, tuple[int, int, frozenset[int]]] = IdentityMemo(8192)
-
-
-def _unit_counts(m: Mode) -> tuple[int, int, frozenset[int]]:
-    """(units an activation of ``m`` adds, units its mana cost asks, the unit counts its rows
-    divide by: in all, net of its cost, and of each demand kind)."""
-    hit = _UNIT_COUNTS.get(m)
-    if hit is not None:
-        return hit
-    size = len(m.masks)
-    asked = sum(n for _, n in m.costs)
-    return _UNIT_COUNTS.put(m, (size, asked, frozenset({size, size - asked}) | _mask_counts(m.masks)))
-
-
 def _units_of(mask: int, m: Mode) -> int:
     """The units one activation of ``m`` gives of demand kind ``mask`` (a negative mask: snow)."""
     return sum(1 for u in m.masks if (u & mask if mask > 0 else m.snow))
-
-
-@functools.lru_cache(maxsize=4096)
-def _mask_counts(masks: tuple[int, ...]) -> frozenset[int]:
-    """The units a mode's mana gives of each demand kind (every nonempty type mask): a mode's
-    masks repeat across boards, and the 63-mask loop was a third of a fresh pay line."""
-    seen = Counter(masks)
-    return frozenset(sum(c for u, c in seen.items() if u & mask) for mask in range(1, ANY_TYPE + 1))

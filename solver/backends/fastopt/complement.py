@@ -65,7 +65,7 @@ class ComplementSearch:
 
     def terms(self, form: Form, sac: int, life: int, used: list[int], colors: Callable[[], int],
               nonland: int, sources: int, pool_unused: int, tb: int) -> dict[str, int]:
-        """The policy's terms for a payment's totals (SPEC §6); ``used``: members used per
+        """The policy's terms for a payment's totals; ``used``: members used per
         class; ``colors``: the colors lost, computed only when the policy counts them."""
         crit = self.criteria
         return {"no_sacrifice": sac, "min_life": life + form.life,

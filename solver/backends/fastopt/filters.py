@@ -10,7 +10,7 @@ converters convert instead:
 
 * the activations are *counts*, per mode (one way to use a class of identical permanents:
   a cost-free mode, or its converter), decided by a depth-first branch and bound whose
-  every term of the policy (SPEC §6) is monotone in the counts, so a node's own vector is a
+  every term of the policy is monotone in the counts, so a node's own vector is a
   lower bound for everything below it and a node that pays is a leaf; the keep terms are
   kept along the branch (:mod:`~manasolver.solver.backends.fastopt.filter_terms`), a node is
   first bounded with its parent's, and a node that does not pay is bounded as if one more

@@ -124,6 +124,12 @@ class KeepTerms:
         self.able_colors = self.keepable.kept(self.class_cap)
         self._able_count = self.able_colors.bit_count()
 
+    def policy_terms(self, used: list[int], criteria: tuple[str, ...]) -> tuple[int, int]:
+        """The ``keep_castable`` and ``keep_colors`` terms with ``used`` members of each class
+        tapped, each 0 when ``criteria`` does not ask for it."""
+        return (self.keep_lost(used) if "keep_castable" in criteria else 0,
+                self.colors_lost(used) if "keep_colors" in criteria else 0)
+
     def keep_lost(self, used: list[int]) -> int:
         """How many keep_castable costs the members left unused can no longer pay.
 

@@ -16,7 +16,8 @@ mana that could still pay activation costs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 
 from manasolver.models._memo import KeyMemo
 from manasolver.models.symbols import C, TYPE_BITS
@@ -44,6 +45,42 @@ class Mode:
     weight: int             # tie-break weight (board position + 1)
     costs: tuple[tuple[int, int], ...] = ()  # its activation's mana cost: (mask, n); mask -2 generic
     pays_ability: bool = True  # its mana may pay an activation's mana cost
+    #: (units an activation adds, units its mana cost asks, the unit counts the relaxation's rows
+    #: divide by for it: in all, net of its cost, and of each demand kind): filled when the
+    #: branch and bound first reads it (:meth:`counts`), never by the large-board paths.
+    unit_counts: tuple[int, int, frozenset[int]] | None = field(init=False, repr=False, compare=False,
+                                                                default=None)
+
+    def counts(self) -> tuple[int, int, frozenset[int]]:
+        """:attr:`unit_counts`, computed on first reading (a field of this frozen object: two
+        threads reading it at once compute the same value, and either write stands)."""
+        got = self.unit_counts
+        if got is None:
+            size = len(self.masks)
+            asked = sum(n for _, n in self.costs)
+            got = (size, asked, frozenset({size, size - asked}) | kind_counts(self.masks))
+            object.__setattr__(self, "unit_counts", got)
+        return got
+
+
+def kind_counts(masks: tuple[int, ...]) -> frozenset[int]:
+    """The units ``masks`` give of each demand kind (every nonempty mask of types): a kind hits
+    the units whose masks meet it, so the sums are those of the unions of the types' signatures
+    (which units each type is in), a few at most, not 63 masks."""
+    seen = Counter(masks)
+    units = list(seen.items())
+    sigs = set()
+    for b in TYPE_BITS:
+        sigs.add(sum(1 << i for i, (u, _c) in enumerate(units) if u & b))
+    out = set()
+    sig_list = sorted(sigs)
+    for pick in range(1, 1 << len(sig_list)):
+        hit = 0
+        for j, sig in enumerate(sig_list):
+            if pick >> j & 1:
+                hit |= sig
+        out.add(sum(c for i, (_u, c) in enumerate(units) if hit >> i & 1))
+    return frozenset(out)
 
 
 def pays_ability(opt: Option) -> bool:
@@ -129,12 +166,6 @@ def _class_templates_of(options: tuple[Option, ...], ok: tuple[bool, ...]) -> tu
     return out, costly, restricted
 
 
-#: A class's modes by (options object, spell restriction row, class index, snow, non-land, tie-break
-#: weight): the same card in the same place of another board makes the same (frozen) modes, and a
-#: search tells its modes apart by identity only among its own, which never share a class.
-_MODES: KeyMemo[tuple[int, tuple[bool, ...], int, bool, int, int], tuple[Mode, ...]] = KeyMemo(limit=8192)
-
-
 def build_modes(problem: Problem) -> tuple[list[Mode], bool] | None:
     """The supply's modes in search order and whether any activation costs mana; ``None``
     when a class is outside the modelled shape (see the module docstring).
@@ -158,12 +189,8 @@ def build_modes(problem: Problem) -> tuple[list[Mode], bool] | None:
             continue
         nonland = 0 if cls.kind == "land" else 1
         weight = cls.positions[0] + 1
-        key = (id(cls.options), problem.spell_ok[k], k, cls.snow, nonland, weight)
-        made_here = _MODES.get(key, cls.options)
-        if made_here is None:
-            made_here = _MODES.put(key, cls.options, tuple(
-                Mode(k, pick, masks, cls.snow, sac, life, ab_life, nonland, weight, costs, pays)
-                for pick, masks, sac, life, ab_life, costs, pays in templates))
+        made_here = [Mode(k, pick, masks, cls.snow, sac, life, ab_life, nonland, weight, costs, pays)
+                     for pick, masks, sac, life, ab_life, costs, pays in templates]
         modes.extend(made_here)
     if costly and restricted_ability_mana:
         return None  # restricted mana that could still pay activations: CP-SAT decides

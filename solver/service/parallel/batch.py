@@ -19,6 +19,7 @@ from typing import IO, Any
 from manasolver.models.carddb import default_db
 from manasolver.solver import answer, answer_line, answer_line_text
 from manasolver.solver.service.parallel import Runner, each_in_order
+from manasolver.solver.service.wire import finite_float, no_constant
 
 __all__ = ["BYTES", "LINES", "SESSION_QUERIES", "answer_chunk", "line_chunks", "run_batch", "warm"]
 
@@ -26,7 +27,7 @@ __all__ = ["BYTES", "LINES", "SESSION_QUERIES", "answer_chunk", "line_chunks", "
 LINES = 250
 BYTES = 1024 * 1024
 
-#: The queries of sessions (SPEC §5), answered only by a batch of one process.
+#: The queries of sessions, answered only by a batch of one process.
 SESSION_QUERIES = frozenset({"open", "update", "close"})
 
 #: One chunk at a time in a worker process: the engine's caches are per process, and a Dask worker
@@ -76,7 +77,7 @@ def _answer(line: bytes, number: int, cards: str | None, sessions: bool) -> dict
         return answer_line(line, number)
     try:
         text = line.decode("utf-8-sig")
-        query = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float) if text.strip() else None
+        query = json.loads(text, parse_constant=no_constant, parse_float=finite_float) if text.strip() else None
     except (ValueError, RecursionError):
         query = None
     if not isinstance(query, dict):
@@ -88,17 +89,6 @@ def _answer(line: bytes, number: int, cards: str | None, sessions: bool) -> dict
     if cards is not None and "cards" not in query:
         query["cards"] = cards
     return answer(query)
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise ValueError(f"number {text} is too large")
-    return value
 
 
 def warm(cards: str | None) -> None:

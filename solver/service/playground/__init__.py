@@ -1,4 +1,4 @@
-"""The playground page (SPEC §11): a board built in the browser, its payment drawn on it.
+"""The playground page: a board built in the browser, its payment drawn on it.
 
 The page is plain HTML, JavaScript and CSS in ``static/`` (no build step), with the Mana font's
 symbols (``static/fonts``, SIL OFL 1.1; the rules of its CSS that the page uses, MIT; both

@@ -459,7 +459,7 @@ class Sources(TypedDict, total=False):
       require: permanents the payment must activate ("tap this one, the engine does the rest").
       exclude: permanents the payment never uses.
       preserve: permanents used only when nothing else pays (the preserve criterion, ranked
-        right after no_sacrifice).
+        right after no_sacrifice unless the policy names it elsewhere).
     """
 
     require: list[Name]
@@ -705,7 +705,8 @@ class PlanQuery(_PlanQuery, _OnBoard, total=False):
         summed over the plan, unspent mana and keep_castable/keep_colors read at its end.
       apply: with board, true to carry the plan's payments out on the kept board, in order and
         atomically.
-      sources: permanents no cost of the plan uses (exclude; require and preserve are asked of pay).
+      sources: permanents no cost of the plan uses (exclude), that some cost activates (require), used
+        as little as the policy allows over the whole plan (preserve).
     """
 
     policy: Policy
@@ -717,14 +718,19 @@ class PartialStep(TypedDict, total=False):
     """One activation a player made by hand.
 
     Fields:
-      permanent: the id of the permanent activated.
+      permanent: the id of the permanent activated; "hand:<i>" for a card's ability from the hand
+        (Simian Spirit Guide), i its index in the hand the query gives.
       ability: the index of its mana ability (default 0).
       mana: the mana it added, when it can add more than one thing ("{G}").
+      sacrificed: the other permanents its cost sacrificed (Ashnod's Altar), one id per sacrifice.
+      tapped: the other permanents its cost tapped (Springleaf Drum).
     """
 
     permanent: Name
     ability: Annotated[int, Minimum(0)]
     mana: str
+    sacrificed: list[Name]
+    tapped: list[Name]
 
 
 class _GuideQuery(TypedDict):
@@ -1612,10 +1618,8 @@ class PlanUnpaid(_PlanUnpaid, total=False):
 PlanAnswer = Union[PlanPaid, PlanUnpaid]
 
 
-class NextActivation(TypedDict):
-    """An activation a client may light up.
-
-    Fields:
+class _NextActivation(TypedDict):
+    """Fields:
       permanent: the id of the permanent.
       ability: the index of its mana ability.
       mana: the mana it adds this way.
@@ -1624,6 +1628,18 @@ class NextActivation(TypedDict):
     permanent: Name
     ability: Annotated[int, Minimum(0)]
     mana: str
+
+
+class NextActivation(_NextActivation, total=False):
+    """An activation a client may light up.
+
+    Fields:
+      sacrificed: the other permanents its cost sacrifices this way (Ashnod's Altar).
+      tapped: the other permanents its cost taps this way (Springleaf Drum).
+    """
+
+    sacrificed: list[Name]
+    tapped: list[Name]
 
 
 class _GuideRequired(_Answer):

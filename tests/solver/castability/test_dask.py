@@ -1,4 +1,4 @@
-"""Castability and ``batch`` on a real Dask cluster (SPEC §7, §10): a ``LocalCluster`` of two worker
+"""Castability and ``batch`` on a real Dask cluster: a ``LocalCluster`` of two worker
 processes, one thread each, started once for the module; the command line as a real subprocess with
 ``--dask tcp://…``.  The same seed gives the same numbers as one process; the same lines the same
 answers; a worker process killed mid-run has its chunk redone (the scheduler's story of the task shows

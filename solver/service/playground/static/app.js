@@ -1075,11 +1075,20 @@ function drawHand(answer, query) {
     const tile = tileOf(id);
     if (!tile) continue;
     tile.classList.add("lit");
-    $(".perm-hand", tile).append(...ways.map((n) => el("button", {
-      type: "button", class: "small hand-step", title: `activate ability ${n.ability} for ${n.mana}`,
-      dataset: { ability: n.ability, mana: n.mana },
-      onclick: () => handStep({ permanent: id, ability: n.ability, mana: n.mana }),
-    }, drawMana(n.mana))));
+    $(".perm-hand", tile).append(...ways.map((n) => {
+      // a cost that takes other permanents (Ashnod's Altar, Springleaf Drum): each choice its own button
+      const takes = [["sacrificing", n.sacrificed], ["tapping", n.tapped]]
+        .filter(([, ids]) => ids && ids.length).map(([verb, ids]) => `${verb} ${ids.join(", ")}`).join(", ");
+      const step = { permanent: id, ability: n.ability, mana: n.mana };
+      if (n.sacrificed) step.sacrificed = n.sacrificed.slice();
+      if (n.tapped) step.tapped = n.tapped.slice();
+      return el("button", {
+        type: "button", class: "small hand-step",
+        title: `activate ability ${n.ability} for ${n.mana}` + (takes ? `, ${takes}` : ""),
+        dataset: { ability: n.ability, mana: n.mana },
+        onclick: () => handStep(step),
+      }, drawMana(n.mana), takes ? el("span", { class: "muted", text: ` (${takes})` }) : null);
+    }));
   }
   const completion = answer.completion;
   const done = !!completion && (completion.activations || []).length === partial.length;

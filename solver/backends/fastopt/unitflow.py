@@ -1,0 +1,363 @@
+"""Large boards whose cost needs more than their lands: a min-cost flow over one-unit sources.
+
+When the lands can't pay a cost alone (:mod:`~manasolver.solver.backends.fastopt.floor`
+declines), a best payment taps rocks, dorks, Talismans, pain lands' colors or Sol Ring too.
+Every criterion of the policy but the keep terms counts per activation, so when each
+activation adds one unit the best payment is a min-cost flow: from each class of identical
+permanents (capacity its members) to the demands its units may pay, each edge costing the
+policy's vector of one activation of the cheapest mode making such a unit (the vector packed
+as the digits of one integer, the tie-break last), each demand taking what it asks.
+
+* Sources adding several units at once without a mana cost (Sol Ring) are counted outside
+  the flow: every count of their activations is tried (their units then enter the flow
+  free), skipped when a bound colors aside can't beat the answer so far.
+* A Signet (``{1}, {T}: Add`` two) enters the flow as one unit of either of its types (one
+  unit net: its ``{1}`` paid by a source that costs nothing, whose unit the Signet's second
+  one replaces); the shared transport then places its two units and its cost, and a count
+  it can't place is declined.  That reading can't see a Signet making both its colors for
+  one cost, so with Signets, and with the other abilities that cost mana (filter lands,
+  Study Hall), which are not in the flow, the answer stands only when it equals the least
+  vector any payment could have colors aside (each such ability adding its units net of its
+  cost, at its activation's vector), which no payment beats; else the branch and bound decides.
+* The keep terms (``keep_castable``, ``keep_colors``) of the answer must be those of the
+  untouched board (their floor), else it is declined.
+
+Anything outside this shape (floating mana, snow, repeatable or non-exclusive options, a
+class with both kinds of modes, too many counts to try) is declined (``None``).
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+from manasolver.models.symbols import ANY_TYPE
+from manasolver.solver.backends.fastopt.floor import prepared
+from manasolver.solver.backends.fastopt.modes import GENERIC_COST, Mode
+from manasolver.solver.backends.matching import UnitKind, solution_from_units
+from manasolver.solver.backends.problem import Problem, Solution
+from manasolver.solver.casting.announce import Form
+from manasolver.solver.policy import criteria_vector
+
+__all__ = ["MAX_COUNTS", "solve_by_flow"]
+
+#: The most combinations of multi-unit activation counts tried before declining.
+MAX_COUNTS = 256
+#: The base of the packed vector's digits: above any one term's value on any board.
+_DIGIT = 1 << 40
+#: The terms of one activation, in the order :func:`criteria_vector` reads them.
+_TERMS = ("no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste", "prefer_lands",
+          "min_sources", "use_pool", "min_energy", "tiebreak")
+
+
+def _terms(md: Mode) -> dict[str, int]:
+    """The terms one activation of ``md`` adds (waste counted per payment, not here)."""
+    return {"no_sacrifice": md.sac, "min_life": md.life, "keep_castable": 0, "keep_colors": 0, "min_waste": 0,
+            "prefer_lands": md.nonland, "min_sources": 1, "use_pool": 0, "min_energy": 0, "tiebreak": md.weight}
+
+
+def _pack(vector: tuple[int, ...]) -> int:
+    out = 0
+    for v in vector:
+        out = out * _DIGIT + v
+    return out
+
+
+class _Flow:
+    """A min-cost flow network, augmented along cheapest paths (Bellman-Ford on the residual
+    graph, costs as Python integers)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.head: list[list[int]] = [[] for _ in range(n)]
+        self.to: list[int] = []
+        self.cap: list[int] = []
+        self.cost: list[int] = []
+
+    def edge(self, a: int, b: int, cap: int, cost: int) -> int:
+        self.head[a].append(len(self.to))
+        self.to.append(b)
+        self.cap.append(cap)
+        self.cost.append(cost)
+        self.head[b].append(len(self.to))
+        self.to.append(a)
+        self.cap.append(0)
+        self.cost.append(-cost)
+        return len(self.to) - 2
+
+    def run(self, s: int, t: int, want: int) -> int:
+        """Push up to ``want`` units from ``s`` to ``t`` at least cost; the units pushed."""
+        flowed = 0
+        to, cap, cost, head = self.to, self.cap, self.cost, self.head
+        while flowed < want:
+            dist: list[int | None] = [None] * self.n
+            back = [-1] * self.n
+            dist[s] = 0
+            changed = True
+            while changed:
+                changed = False
+                for a in range(self.n):
+                    da = dist[a]
+                    if da is None:
+                        continue
+                    for e in head[a]:
+                        if cap[e] > 0:
+                            b = to[e]
+                            nd = da + cost[e]
+                            db = dist[b]
+                            if db is None or nd < db:
+                                dist[b] = nd
+                                back[b] = e
+                                changed = True
+            if dist[t] is None:
+                break
+            push = want - flowed
+            b = t
+            while b != s:
+                e = back[b]
+                push = min(push, cap[e])
+                b = to[e ^ 1]
+            b = t
+            while b != s:
+                e = back[b]
+                cap[e] -= push
+                cap[e ^ 1] += push
+                b = to[e ^ 1]
+            flowed += push
+        return flowed
+
+
+class _Shape:
+    """The board's modes sorted for the flow: one-unit cost-free modes per class, multi-unit
+    cost-free modes per class, and converters; ``ok`` False outside the modelled shape."""
+
+    def __init__(self, problem: Problem, criteria: tuple[str, ...], modes: list[Mode]) -> None:
+        sup = problem.supply
+        self.ok = True
+        self.crit = criteria
+        self.units: dict[int, list[Mode]] = {}
+        self.multi: dict[int, Mode] = {}
+        self.converters: list[Mode] = []
+        #: The mask of a Signet's unit in the flow (either of its types), by (class, mode index).
+        self.signet_mask: dict[tuple[int, int], int] = {}
+        for md in modes:
+            if md.k < 0 or md.snow:
+                self.ok = False
+                return
+            if any(not o.exclusive or o.repeat != 1 for o in sup.classes[md.k].options):
+                self.ok = False
+                return
+            if md.costs == ((GENERIC_COST, 1),) and len(md.masks) == 2:
+                # a Signet ({1}, {T}: Add two): one unit net, of either of its types
+                self.units.setdefault(md.k, []).append(md)
+                self.signet_mask[(md.k, len(self.units[md.k]) - 1)] = md.masks[0] | md.masks[1]
+            elif md.costs:
+                self.converters.append(md)
+            elif len(md.masks) == 1:
+                self.units.setdefault(md.k, []).append(md)
+            elif md.k in self.multi:
+                self.ok = False  # two multi-unit modes of one class: counts per mode, not modelled here
+                return
+            else:
+                self.multi[md.k] = md
+        if set(self.units) & set(self.multi):
+            self.ok = False
+        self.count = [c.count for c in sup.classes]
+
+    def mask_of(self, k: int, md: Mode) -> int:
+        """The types of the unit one activation of ``md`` (a mode of class ``k``) adds in the flow."""
+        return self.signet_mask.get((k, self.units[k].index(md)), md.masks[0])
+
+    def vec(self, md: Mode) -> tuple[int, ...]:
+        """The vector one activation of ``md`` adds, its unit wasted aside."""
+        return criteria_vector(_terms(md), self.crit)
+
+    def unit_cost(self, md: Mode) -> int:
+        """The packed vector one activation of a one-unit mode adds inside the flow: with the
+        multi-unit activations fixed, each such activation is one unit of theirs left unspent."""
+        return _pack(criteria_vector({**_terms(md), "min_waste": 1}, self.crit))
+
+    def colorless_bound(self, total: int, fixed: dict[int, int], pre: list[tuple[tuple[int, ...], int]]
+                        ) -> tuple[int, ...]:
+        """The least vector of a payment of ``total`` mana with ``fixed`` multi-unit activations,
+        colors aside: the cheapest one-unit-net activations (``pre``: sorted vectors and counts,
+        converters among them) for the rest, waste the units over."""
+        terms = dict.fromkeys(_TERMS, 0)
+        units = 0
+        for k, n in fixed.items():
+            md = self.multi[k]
+            units += n * len(md.masks)
+            for name, v in _terms(md).items():
+                terms[name] += n * v
+        need = total - units
+        vec = [0] * (len(self.crit) + 1)
+        for each, avail in pre:
+            if need <= 0:
+                break
+            take = min(avail, need)
+            need -= take
+            vec = [a + take * b for a, b in zip(vec, each)]
+        if need > 0:
+            return (1 << 62,)
+        terms["min_waste"] = max(0, units - total)
+        own = criteria_vector(terms, self.crit)
+        return tuple(a + b for a, b in zip(own, vec))
+
+
+def solve_by_flow(problem: Problem, criteria: tuple[str, ...]) -> Solution | None:
+    """The best payment of ``problem`` by the flow (module docstring), or ``None`` when that is
+    not proven (the branch and bound decides)."""
+    start = prepared(problem, criteria)
+    if start is None or any(f.energy for _, f in start.forms):
+        return None
+    forms, x, modes, keep, root = start
+    shape = _Shape(problem, criteria, modes)
+    if not shape.ok:
+        return None
+    combos = 1
+    for k in shape.multi:
+        combos *= shape.count[k] + 1
+    if combos > MAX_COUNTS:
+        return None
+    # one-unit-net activations, converters too (colors aside): the bound's cheapest first
+    singles: dict[tuple[int, ...], int] = {}
+    for k, mds in shape.units.items():
+        v = min(shape.vec(md) for md in mds)
+        singles[v] = singles.get(v, 0) + shape.count[k]
+    conv_best: dict[int, tuple[int, ...]] = {}
+    for md in shape.converters:
+        net = len(md.masks) - sum(n for _, n in md.costs)
+        if net == 1:
+            v = shape.vec(md)
+            if md.k not in conv_best or v < conv_best[md.k]:
+                conv_best[md.k] = v
+    any_pre = dict(singles)
+    for k, v in conv_best.items():
+        if k in shape.units:
+            continue  # one activation a member: its cheapest one-unit mode is counted already
+        any_pre[v] = any_pre.get(v, 0) + shape.count[k]
+    pre_all = sorted(any_pre.items())
+    if any(len(md.masks) - sum(n for _, n in md.costs) > 1 for md in shape.converters):
+        return None  # a converter adding two net: the bound colors aside would need it as multi
+    best: tuple[tuple[int, ...], Solution] | None = None
+    for fi, form in forms:
+        total = form.mana_total(x)
+        life_terms = {"min_life": form.life, "keep_castable": root[0], "keep_colors": root[1]}
+        extra = criteria_vector({**dict.fromkeys(_TERMS, 0), **life_terms}, criteria)
+        multi = sorted(shape.multi)
+        counts_list = sorted(product(*[range(shape.count[k], -1, -1) for k in multi]),
+                             key=lambda c: shape.colorless_bound(total, dict(zip(multi, c)), pre_all))
+        form_best: tuple[tuple[int, ...], Solution] | None = None
+        for counts in counts_list:
+            fixed = dict(zip(multi, counts))
+            bound = tuple(a + b for a, b in zip(shape.colorless_bound(total, fixed, pre_all), extra))
+            if form_best is not None and bound >= form_best[0]:
+                break  # sorted by this bound: nothing later does better
+            found = _flow_payment(problem, shape, fi, form, x, fixed, criteria)
+            if found is None:
+                if shape.signet_mask:
+                    return None  # the Signets' costs unpaid as the flow placed them: not proven
+                continue
+            vector, sol, used = found
+            vector = tuple(a + b for a, b in zip(vector, extra))
+            if form_best is None or vector < form_best[0]:
+                if keep.policy_terms(used, criteria) != root:
+                    return None  # the keep terms above their floor: the branch and bound decides
+                form_best = (vector, sol)
+        if form_best is None:
+            return None  # no payment without converters: they may be needed
+        least = min(tuple(a + b for a, b in zip(shape.colorless_bound(total, dict(zip(multi, c)), pre_all), extra))
+                    for c in counts_list)
+        if (shape.converters or shape.signet_mask) and least < form_best[0]:
+            return None  # a converter might do better: the converter search decides
+        if best is None or form_best[0] < best[0]:
+            best = form_best
+    if best is None:
+        return None
+    best[1].objective = best[0]
+    return best[1]
+
+
+def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, fixed: dict[int, int],
+                  criteria: tuple[str, ...]) -> tuple[tuple[int, ...], Solution, list[int]] | None:
+    """The least-cost payment of ``form`` with ``fixed`` multi-unit activations and one-unit
+    modes chosen by the flow: (vector, solution, members used per class), or None."""
+    demands: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
+    generic = form.generic(x)
+    if generic:
+        demands.append((("generic",), ANY_TYPE, generic))
+    total = sum(c for _, _, c in demands)
+    classes = sorted(shape.units)
+    fixed_rows: list[tuple[int, int, int]] = []  # (class, mask, units)
+    for k, n in fixed.items():
+        if n:
+            md = shape.multi[k]
+            for m in sorted(set(md.masks)):
+                fixed_rows.append((k, m, n * md.masks.count(m)))
+    nc, nf, nd = len(classes), len(fixed_rows), len(demands)
+    s, t = 0, 1 + nc + nf + nd
+    g = _Flow(t + 1)
+    arcs: list[tuple[int, int, Mode | None, int]] = []  # (edge, class or fixed row, mode, demand)
+    for i, k in enumerate(classes):
+        g.edge(s, 1 + i, shape.count[k], 0)
+        for di, (_key, dm, _c) in enumerate(demands):
+            able = [md for md in shape.units[k] if shape.mask_of(k, md) & dm]
+            if able:
+                md = min(able, key=lambda m: (shape.vec(m), shape.mask_of(k, m)))
+                arcs.append((g.edge(1 + i, 1 + nc + nf + di, total, shape.unit_cost(md)), i, md, di))
+    for j, (_k, m, n) in enumerate(fixed_rows):
+        g.edge(s, 1 + nc + j, n, 0)
+        for di, (_key, dm, _c) in enumerate(demands):
+            if m & dm:
+                arcs.append((g.edge(1 + nc + j, 1 + nc + nf + di, n, 0), -1 - j, None, di))
+    for di, (_key, _dm, c) in enumerate(demands):
+        g.edge(1 + nc + nf + di, t, c, 0)
+    if g.run(s, t, total) < total:
+        return None
+    terms = dict.fromkeys(_TERMS, 0)
+    used = [0] * len(shape.count)
+    units: list[UnitKind] = []
+    cost_ok: list[bool] = []
+    extra: list[tuple[tuple[object, ...], int, int]] = []
+    forced: dict[tuple[int, int], int] = {}
+    taken: dict[tuple[int, int], int] = {}  # (class, index of its mode) -> activations
+    for e, src, arc_mode, _di in arcs:
+        flow = g.cap[e ^ 1]
+        if flow and arc_mode is not None:
+            k = classes[src]
+            i = shape.units[k].index(arc_mode)
+            taken[(k, i)] = taken.get((k, i), 0) + flow
+    produced = 0
+    for (k, i), n in sorted(taken.items()):
+        md = shape.units[k][i]
+        used[k] += n
+        for name, v in _terms(md).items():
+            terms[name] += n * v
+        if md.costs:  # a Signet: its slots, its {1} paid by sources that cost nothing
+            o = md.options[0][1]
+            for m in sorted(set(md.masks)):
+                units.append((m, False, n * md.masks.count(m), k, md.options))
+                cost_ok.append(False)
+            extra.append((("cost", k, o, GENERIC_COST), GENERIC_COST, n))
+            forced[(k, o)] = n
+            produced += n
+        else:
+            units.append((md.masks[0], False, n, k, md.options))
+            cost_ok.append(md.pays_ability)
+            produced += n
+    for k, n in fixed.items():
+        if not n:
+            continue
+        md = shape.multi[k]
+        used[k] += n
+        for m in sorted(set(md.masks)):
+            units.append((m, False, n * md.masks.count(m), k, md.options))
+            cost_ok.append(md.pays_ability)
+        forced[(k, md.options[0][1])] = n
+        produced += n * len(md.masks)
+        for name, v in _terms(md).items():
+            terms[name] += n * v
+    terms["min_waste"] = produced - total
+    sol = solution_from_units(problem, units, fi, x, tuple(extra), tuple(cost_ok), forced)
+    if sol is None:
+        return None  # the Signets' costs can't all be paid by sources that cost nothing
+    return criteria_vector(terms, criteria), sol, used

@@ -1,0 +1,197 @@
+"""Boards of one-mana units: payability decided by Hall's condition, without the engine.
+
+Most permanents of a deck add mana the plainest way: ``{T}: Add`` a fixed mana, with nothing else in the
+cost, nothing read from the board and no rider (basics, duals, tri-lands, Llanowar Elves, Sol Ring,
+Command Tower for a known commander; Exotic Orchard, which finds no opponent's land, adds nothing). Such
+a *plain* permanent, untapped, is a fixed list of *units*, one mana each, a unit being the mask of the
+mana types it may be (W, U, B, R, G, C; ``{T}: Add {W} or {U}`` is one unit ``W|U``, Sol Ring two units
+``C``); tapped, it is nothing. A cost of colored, hybrid, colorless and generic symbols is paid by a
+board of units exactly when every symbol can get a unit of its own that pays it: by Hall's theorem (each
+generic symbol takes any unit), when the board has at least as many units as the cost has symbols and,
+for every set ``K`` of mana types, at least as many units able to be some type of ``K`` as the cost has
+symbols payable only by types of ``K``.
+
+A board with other permanents is bounded both ways: it pays at least what its plain part pays when every
+other permanent is quiet (:func:`manasolver.solver.supply.plain.quiet`: it only adds ways to pay) or only
+counts the board (:func:`manasolver.solver.supply.plain.counting`), and at most what the board pays when every
+permanent adds, with no cost, every mana any one of its abilities adds at once (a Signet's ``{W}{U}``
+without its ``{1}``), when each of them is such that this is a bound (no ability repeats or scales, none
+doubles mana). What the bounds leave open goes to the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from manasolver.models.abilities import ManaAbility
+from manasolver.models.card import Card
+from manasolver.models.cost import ManaCost
+from manasolver.models.symbols import ANY_COLOR, C
+from manasolver.solver.supply.plain import counting, quiet
+
+__all__ = ["ANY", "CostNeed", "Have", "PermUnits", "cost_need", "fixed_choice", "have", "pays", "perm_units"]
+
+#: Every mana type: what a unit of unknown kind may be.
+ANY = ANY_COLOR | C
+
+#: ``(units, masks able to be some type of K for each K)``: a board's units, see :func:`have`.
+Have = tuple[int, tuple[int, ...]]
+#: ``(symbols, ((K, symbols payable only by types of K), ...))``: what a cost needs, see :func:`cost_need`.
+CostNeed = tuple[int, tuple[tuple[int, int], ...]]
+
+
+#: What a "could produce" ability reads on a castability board: the opponent has no lands, so
+#: Exotic Orchard and Fellwar Stone add nothing (CR 106.7).
+_NOTHING_TO_MIRROR = "lands_opponents_control"
+
+
+def _plain_ability(a: ManaAbility) -> bool:
+    c, prod = a.cost, a.production
+    # a rider (Path of Ancestry's scry, Altar of the Pantheon's life) changes nothing the payment reads
+    return (c.tap and not c.untap and not c.mana and c.life == 0 and c.energy == 0 and not c.sacrifice_self
+            and not c.sacrifice and not c.remove_counters and not c.tap_creatures and not c.remove_any
+            and not c.put_counters and not c.exert and not c.discard_hand and not c.unmodelled
+            and prod.amount is None and prod.reference in ("", _NOTHING_TO_MIRROR)
+            and prod.restriction is None and not prod.chosen
+            and prod.commander <= 1 and not prod.colors_among and prod.instead is None
+            and not prod.instead_options and not prod.doubles_pool and not a.damage
+            and a.condition is None and not a.per_turn)
+
+
+def _bound_ability(a: ManaAbility) -> tuple[int, int] | None:
+    """``(most mana, mask of the types it may be)`` of one activation, when one activation is all
+    the ability can give (it taps or sacrifices its permanent, its amount is fixed, it doubles
+    nothing); ``None`` otherwise."""
+    c, prod = a.cost, a.production
+    if not (c.tap or c.sacrifice_self) or c.untap or prod.amount is not None or prod.doubles_pool or a.extra:
+        return None
+    most = max(prod.max_mana(), prod.instead_reference_count)
+    mask = 0
+    for option in prod.options + prod.instead_options:
+        for slot in option:
+            mask |= slot
+    if prod.reference or prod.chosen or prod.commander or prod.colors_among:
+        mask = ANY
+    return most, mask
+
+
+class PermUnits:
+    """What one card adds on a board: ``plain`` the units of the card untapped when it is plain
+    (``None`` otherwise); ``droppable`` when leaving it out of a board never makes a cost payable
+    that the board can't pay; ``bound[tapped]`` ``(most units, mask)`` the card adds at most,
+    ``None`` when not bounded."""
+
+    __slots__ = ("plain", "droppable", "bound")
+
+    def __init__(self, plain: tuple[int, ...] | None, droppable: bool,
+                 bound: tuple[tuple[int, int] | None, tuple[int, int] | None]) -> None:
+        self.plain = plain
+        self.droppable = droppable
+        self.bound = bound
+
+
+def fixed_choice(card: Card, chosen: int) -> Card:
+    """``card`` as a permanent whose color ``chosen`` (a WUBRG mask) was chosen as it entered: its mana
+    of the chosen color a fixed option of that color (a Thriving land choosing red is a land adding
+    its own color or red); ``card`` itself when ``chosen`` is 0 or it adds no mana of a chosen color."""
+    if not chosen or not any(a.production.chosen for a in card.mana_abilities):
+        return card
+    abilities = tuple(
+        replace(a, production=replace(a.production, chosen=0,
+                                      options=a.production.options + ((chosen,) * a.production.chosen,)))
+        if a.production.chosen else a for a in card.mana_abilities)
+    return replace(card, mana_abilities=abilities)
+
+
+def perm_units(card: Card, identity: int, chosen: int = 0) -> PermUnits:
+    """The :class:`PermUnits` of ``card`` for a player whose commander's color identity is ``identity``
+    (a color mask, 0 without a commander: Command Tower then adds nothing, CR 903.4f), ``chosen`` the
+    color chosen as it entered (a WUBRG mask; 0 when none was: its mana of the chosen color is
+    undefined, CR 106.5)."""
+    card = fixed_choice(card, chosen)
+    calm = quiet(card)
+    droppable = calm or counting(card)
+    abilities = card.mana_abilities
+    plain: tuple[int, ...] | None = None
+    # a card that only counts what the opponent's lands could produce is plain: there are none
+    mirrors = droppable and all(a.production.reference in ("", _NOTHING_TO_MIRROR) for a in abilities)
+    if (calm or mirrors) and abilities and all(_plain_ability(a) for a in abilities):
+        options = [o for a in abilities for o in a.production.options]
+        if identity:
+            options += [(identity,) for a in abilities if a.production.commander]
+        if not options:
+            plain = ()
+        elif all(len(o) == 1 for o in options):
+            mask = 0
+            for o in options:
+                mask |= o[0]
+            plain = (mask,)
+        elif len(options) == 1:
+            plain = tuple(options[0])
+    bound: list[tuple[int, int] | None] = [None, None]
+    if droppable:
+        for tapped in (0, 1):
+            most = mask = 0
+            ok = True
+            tap_most = 0
+            for a in abilities:
+                got = _bound_ability(a)
+                if got is None:
+                    ok = False
+                    break
+                if a.cost.tap:
+                    if not tapped:
+                        tap_most = max(tap_most, got[0])
+                        mask |= got[1]
+                else:
+                    most += got[0]
+                    mask |= got[1]
+            if ok:
+                bound[tapped] = (most + tap_most, mask)
+    return PermUnits(plain, droppable, (bound[0], bound[1]))
+
+
+def have(masks: Sequence[int]) -> Have:
+    """The units ``masks`` as Hall's condition reads them: their number and, for each set ``K`` of
+    mana types (a 6-bit mask), how many of them may be some type of ``K``."""
+    counts: dict[int, int] = {}
+    for m in masks:
+        counts[m] = counts.get(m, 0) + 1
+    items = list(counts.items())
+    return len(masks), tuple(sum(n for m, n in items if m & k) for k in range(64))
+
+
+def cost_need(cost: ManaCost) -> CostNeed | None:
+    """What ``cost`` needs of a board of units: its mana symbols and, for each union ``K`` of the
+    masks of its non-generic symbols, how many of them only types of ``K`` pay; ``None`` when a
+    symbol can be paid otherwise than by one unit (Phyrexian, snow, ``{2/W}``, energy).  X is 0."""
+    total = 0
+    reqs: dict[int, int] = {}
+    for s in cost.symbols:
+        if s.special or s.phyrexian or s.snow:
+            return None
+        if s.variable:
+            continue
+        if s.colors == 0 and not s.colorless:
+            total += s.generic
+            continue
+        if s.generic:
+            return None
+        mask = s.colors | (C if s.colorless else 0)
+        reqs[mask] = reqs.get(mask, 0) + 1
+        total += 1
+    unions = {0}
+    for m in reqs:
+        unions |= {u | m for u in unions}
+    unions.discard(0)
+    return total, tuple((k, sum(n for m, n in reqs.items() if m & ~k == 0)) for k in sorted(unions))
+
+
+def pays(board: Have, need: CostNeed) -> bool:
+    """Whether the units of ``board`` pay the cost of ``need`` (Hall's condition)."""
+    units, by_set = board
+    total, sets = need
+    if units < total:
+        return False
+    return all(by_set[k] >= n for k, n in sets)

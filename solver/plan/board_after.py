@@ -1,0 +1,125 @@
+"""Each payment of a plan against the board the earlier ones left.
+
+A plan's payments are checked one after another by :mod:`~manasolver.solver.validate`, each on
+the board after the payments before it (:func:`left_by`: permanents tapped and sacrificed,
+counters, life, energy, the hand, the graveyard and the pool, CR 106.4), so that a split no player
+could follow is refused rather than answered.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from manasolver.models.cost import ManaCost
+from manasolver.models.errors import Unsupported
+from manasolver.models.state import GameState, Permanent
+from manasolver.solver.backends.problem import Problem, mana_string
+from manasolver.solver.payment import Payment
+from manasolver.solver.payment_order import mana_bits
+
+__all__ = ["left_by", "validated"]
+
+
+def validated(problems: Sequence[Problem], payments: Sequence[Payment]) -> None:
+    """Validate each payment in turn against the board the ones before it left; a failure is an
+    ``unsupported`` answer naming the cost (the split is then not one a player can follow)."""
+    from manasolver.solver.validate import validate
+    state = problems[0].req.state
+    for i, (p, pay) in enumerate(zip(problems, payments)):
+        req = dataclasses.replace(p.req, state=state, alternative=None)
+        verdict = validate(req, pay)
+        if not verdict.legal:
+            raise Unsupported("the plan's payment of this cost does not check on the board the earlier "
+                              "ones leave: " + "; ".join(verdict.problems), f"costs[{i}]")
+        state = left_by(state, p.req.player, pay, cast_card=p.req.spell.card.name
+                        if p.req.spell is not None and p.req.spell.card is not None and not p.req.spell.ability
+                        else None)
+        act = p.req.activation
+        if act is not None and act.permanent is not None:  # its own cost: tapped, sacrificed (602.2)
+            pid = act.permanent.id
+            mine = [q for q in act.state.battlefield if q.id == pid]
+            state = dataclasses.replace(state, battlefield=tuple(
+                mine[0] if q.id == pid else q for q in state.battlefield if q.id != pid or mine))
+        if i + 1 < len(payments) and state.player(p.req.player).life <= 0:
+            raise Unsupported("the plan's payments take the player's life to 0 before the next cost, "
+                              "and a player at 0 life has lost (CR 704.5a)", f"costs[{i}]")
+
+
+def left_by(state: GameState, player: str, pay: Payment, cast_card: str | None = None) -> GameState:
+    """The board after ``pay``: permanents tapped, untapped ({Q}) and sacrificed, counters
+    removed and put, convoking and improvising permanents tapped, delved cards exiled, cards
+    exiled from the hand, life, energy and the pool (less what was spent, plus what floats:
+    CR 106.4, the pool empties only between steps); ``cast_card``: the card cast from the hand, which
+    leaves it (CR 601.2a)."""
+    tap: set[str] = set(pay.convoked) | set(pay.improvised)
+    untap: set[str] = set()
+    gone: set[str] = set()
+    counters: dict[str, dict[str, int]] = {}
+    hand_out: set[int] = set()
+    for i, act in enumerate(pay.activations):
+        if act.hand is not None:
+            hand_out.add(act.hand)
+            continue
+        pid = act.permanent
+        for part in act.costs:
+            if part == "{T}":
+                tap.add(pid)
+            elif part == "{Q}":
+                untap.add(pid)
+            elif part == "sacrifice":
+                gone.add(pid)
+            elif part.startswith(("remove ", "put ")) and part.split()[1].isdigit() and "counter" in part:
+                words = part.split()
+                sign = -1 if words[0] == "remove" else 1
+                kind = words[2]
+                mine = counters.setdefault(pid, {})
+                mine[kind] = mine.get(kind, 0) + sign * int(words[1]) * act.times
+            elif not (part.startswith("{") or part.startswith("pay ") or part.startswith("sacrifice ")
+                      or part.startswith("tap ")):
+                raise Unsupported(f"a plan does not follow the cost part {part!r} of an activation "
+                                  "between its costs", f"payments[{i}]")
+        tap.update(act.tapped)
+        gone.update(act.sacrificed)
+    battlefield: list[Permanent] = []
+    for perm in state.battlefield:
+        if perm.id in gone:
+            continue
+        changes: dict[str, Any] = {}
+        if perm.id in tap:
+            changes["tapped"] = True
+        if perm.id in untap:
+            changes["tapped"] = False
+        if perm.id in counters:
+            have = dict(perm.counters)
+            for kind, delta in counters[perm.id].items():
+                have[kind] = max(0, have.get(kind, 0) + delta)
+            changes["counters"] = tuple(sorted((k, n) for k, n in have.items() if n))
+        battlefield.append(dataclasses.replace(perm, **changes) if changes else perm)
+    players = []
+    for pl in state.players:
+        if pl.name != player:
+            players.append(pl)
+            continue
+        hand = [c for j, c in enumerate(pl.hand) if j not in hand_out]
+        if cast_card is not None:
+            j = next((j for j, c in enumerate(hand) if c.name.lower() == cast_card.lower()), None)
+            if j is not None:
+                del hand[j]
+        graveyard = list(pl.graveyard)
+        for name in pay.delved:
+            j = next((j for j, c in enumerate(graveyard) if c.name == name), None)
+            if j is not None:
+                del graveyard[j]
+        pool = list(mana_bits(pl.pool.format())) if pl.pool else []
+        for bit in mana_bits(pay.pool_used):
+            if bit in pool:
+                pool.remove(bit)
+        pool += list(mana_bits(pay.floating))
+        players.append(dataclasses.replace(
+            pl, life=pl.life - pay.life - pay.damage, energy=pl.energy - pay.energy,
+            pool=ManaCost.parse(mana_string(pool), "pool", allow_empty=True) if pool else ManaCost(),
+            hand=tuple(hand), graveyard=tuple(graveyard)))
+    return dataclasses.replace(state, players=tuple(players), battlefield=tuple(battlefield))
+

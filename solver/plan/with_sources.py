@@ -1,0 +1,210 @@
+"""A plan with the player's word on particular permanents: ``sources`` across every cost.
+
+``exclude``: no cost of the plan uses the permanent (it is taken as tapped on the plan's board).
+``preserve``: the plan uses as few preserved permanents as it can, counted over the whole plan at
+the ``preserve`` criterion's place in the policy (right after ``no_sacrifice`` when not named).
+Every set of preserved permanents the plan may use is solved on a board where the others are
+unusable (fewest first; past :data:`~manasolver.solver.sources.MAX_PRESERVE_SUBSETS` only none
+and all), and the plans are compared by the plan's score: the optimum over the allowed sets is
+the optimum under the policy, since the best plan using a set is among those solved for it.
+``require``: every required permanent is activated by the plan.  The required permanents are
+activated first, before the first cost, in every way they can be (their mana floats, CR 106.4,
+and pays whichever cost needs it), the plan is solved on each board that leaves, and the required
+activations are written into the first cost's payment.  A required permanent that can't be
+activated first (its mana cost not in the pool) is a ``conflicting_sources`` REASON, as for
+``pay``.
+
+The plan's score (:func:`plan_score`) is the policy's criteria of the plan as one payment: every
+activation of every cost, life, damage and energy summed, the mana made and never spent counted
+at the end, ``keep_castable`` and ``keep_colors`` read on what the whole plan leaves untapped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from manasolver.models.errors import ManasolverError, Unsupported
+from manasolver.solver.answers import Reason
+from manasolver.solver.carry import excluded_board, pool_text
+from manasolver.solver.payment import Payment
+from manasolver.solver.plan.combined import Combined
+from manasolver.solver.plan.joint import PlanAnswer, check_joint, plan
+from manasolver.solver.request import Sources
+
+if TYPE_CHECKING:
+    from manasolver.models.state import GameState
+    from manasolver.solver.request import PaymentRequest
+
+__all__ = ["plan_score", "plan_sourced"]
+
+Steps = Sequence["PaymentRequest | dict[str, Any]"]
+
+
+def _on(steps: Steps, state: GameState, chosen: Sources) -> list[PaymentRequest | dict[str, Any]]:
+    """The costs on ``state``, each knowing the preserved permanents (its warnings say when it
+    uses one)."""
+    keep = Sources(preserve=chosen.preserve)
+    return [s if isinstance(s, dict) else dataclasses.replace(s, state=state, sources=keep) for s in steps]
+
+
+def _units(text: str) -> Counter[int]:
+    from manasolver.solver.carry import _units as units
+    return units(text)
+
+
+def plan_score(steps: Sequence[PaymentRequest], payments: Sequence[Payment]) -> list[tuple[str, int]]:
+    """The policy's criteria with their values for the plan ``payments`` of ``steps`` (see the
+    module docstring), as the plan's own optimisation counts them."""
+    from manasolver.solver import queries
+    from manasolver.solver.payment_writer import Finisher
+    problems = [queries.prepare(s, "feasible", s.x if s.x is not None else 0) for s in steps]
+    check_joint(problems)
+    whole = Combined.of(problems).problem
+    me = steps[0].state.player(steps[0].player)
+    start = _units(me.pool.format()) if me.pool.symbols else Counter()
+    used: Counter[int] = Counter()
+    floated: Counter[int] = Counter()
+    for p in payments:
+        used.update(_units(p.pool_used))
+        floated.update(_units(p.floating))
+    end = start + floated
+    end.subtract(used)
+    start_left = +(start - used)  # the board's own pool counted as spent first
+    made_left = +(end - start_left)
+    merged = {"activations": [a.to_json() for p in payments for a in p.activations],
+              "convoked": [c for p in payments for c in p.convoked],
+              "improvised": [c for p in payments for c in p.improvised],
+              "delved": [c for p in payments for c in p.delved],
+              "life": sum(p.life for p in payments) - sum(s.ability_life for s in steps[1:]),
+              "damage": sum(p.damage for p in payments), "energy": sum(p.energy for p in payments),
+              "floating": pool_text(made_left), "pool_used": pool_text(+(start - start_left))}
+    return Finisher(whole).score(merged)
+
+
+def _legal_in_turn(steps: Sequence[PaymentRequest], payments: Sequence[Payment]) -> bool:
+    """Is each payment legal on the board the ones before it left, the board being the plan's
+    own (the required activations' mana read there with its spending restrictions, CR 106.6)?"""
+    from manasolver.solver import queries
+    from manasolver.solver.plan.board_after import validated
+    try:
+        validated([queries.prepare(s, "feasible", s.x if s.x is not None else 0) for s in steps], payments)
+    except ManasolverError:
+        return False
+    return True
+
+
+def _key(score: Sequence[tuple[str, int]]) -> list[int]:
+    return [v for _n, v in score]
+
+
+def plan_sourced(steps: Steps, chosen: Sources) -> PlanAnswer:
+    """The best plan of ``steps`` honouring ``chosen`` (see the module docstring)."""
+    from manasolver.solver.sources import conflict, preserve_subsets
+    bad = conflict(chosen)
+    if bad is not None:
+        return PlanAnswer(False, reason=bad, index=0)
+    reqs = [s for s in steps if not isinstance(s, dict)]
+    if not reqs:
+        return plan(steps)
+    base = excluded_board(reqs[0].state, chosen.exclude)
+    if chosen.require:
+        _guard_required(reqs, base, chosen)
+    best: tuple[list[int], PlanAnswer] | None = None
+    for allowed in preserve_subsets(chosen.preserve):
+        state = excluded_board(base, set(chosen.preserve) - set(allowed) - set(chosen.require))
+        found = _best(steps, state, chosen)
+        if isinstance(found, Reason):
+            return PlanAnswer(False, reason=found, index=0)
+        if found is not None and (best is None or found[0] < best[0]):
+            best = found
+    if best is not None:
+        return best[1]
+    plain = plan(_on(steps, base, chosen))
+    if plain.payable:  # payable, but not with every required permanent activated
+        return PlanAnswer(False, index=0, reason=Reason(
+            "conflicting_sources", "no plan pays these costs with every required permanent activated "
+                                   f"({', '.join(chosen.require)})"))
+    return plain
+
+
+def _guard_required(reqs: Sequence[PaymentRequest], state: GameState, chosen: Sources) -> None:
+    """Refuse (``Unsupported``) a plan whose required permanent costs life or deals damage when
+    the plan could take the player's life to 0: the required permanents are activated before the
+    first cost, where their damage may kill the player (or make the plan take another way) while
+    activated for the last cost it would not (CR 704.5a)."""
+    from manasolver.solver import queries
+    from manasolver.solver.plan.solve import life_critical
+    problems = [queries.prepare(dataclasses.replace(s, state=state), "feasible", s.x if s.x is not None else 0)
+                for s in reqs]
+    for cls in problems[0].supply.classes:
+        if set(cls.members) & set(chosen.require) and any(o.life or o.damage for o in cls.options) \
+                and life_critical(problems):
+            raise Unsupported(f"{cls.name} is required and costs life or deals damage, and the plan could "
+                              "take the player's life to 0: when in the plan it is activated decides "
+                              "whether the player survives (CR 704.5a), which this engine does not search "
+                              "with required permanents", "sources.require")
+
+
+def _refuse_restricted(reqs: Sequence[PaymentRequest], state: GameState, chosen: Sources) -> None:
+    """Refuse (``Unsupported``) a required permanent whose mana has a spending restriction (CR
+    106.6: Ancient Ziggurat's): activated first, its mana would float to the plan's costs as plain
+    mana, and which cost it may pay is then not followed."""
+    from manasolver.solver import queries
+    supply = queries.prepare(dataclasses.replace(reqs[0], state=state), "feasible", reqs[0].x or 0).supply
+    for cls in supply.classes:
+        if set(cls.members) & set(chosen.require) and any(o.restriction is not None for o in cls.options):
+            raise Unsupported(f"{cls.name} is required and its mana may be spent only on some spells (CR "
+                              "106.6); a plan with it required is not supported yet (ask pay for one cost)",
+                              "sources.require")
+
+
+def _best(steps: Steps, state: GameState, chosen: Sources) -> tuple[list[int], PlanAnswer] | Reason | None:
+    """The best plan on ``state`` activating every required permanent, keyed by its score; a
+    REASON naming a required permanent that can't be activated; None when no plan pays."""
+    on = _on(steps, state, chosen)
+    reqs = [s for s in on if not isinstance(s, dict)]
+    if not chosen.require:
+        got = plan(on)
+        return (_key(plan_score(reqs, got.payments)), got) if got.payable else None
+    from manasolver.solver.guide import carry_partial, combined
+    from manasolver.solver.payment_writer import Finisher
+    from manasolver.solver.queries import prepare
+    from manasolver.solver.sources import required_steps
+    _refuse_restricted(reqs, state, chosen)
+    first = reqs[0]
+    ways = required_steps(dataclasses.replace(first, sources=chosen), state)
+    if isinstance(ways, Reason):
+        return ways
+    best: tuple[list[int], PlanAnswer] | None = None
+    refused: ManasolverError | None = None
+    finisher = Finisher(prepare(first, "feasible", first.x or 0))
+    for way in ways:
+        branches = carry_partial(first, way)
+        if isinstance(branches, dict):
+            continue
+        for branch in branches:
+            try:
+                got = plan(_on(on, branch.state, chosen))
+            except ManasolverError as err:  # refused on this board; another way may not be
+                refused = refused or err
+                continue
+            if not got.payable:
+                continue
+            head = finisher.plan(combined(first, branch, got.payments[0].to_json()))
+            try:
+                payment = dataclasses.replace(Payment.from_json(head), warnings=tuple(head["warnings"]),
+                                              score=tuple((n, v) for n, v in head["score"]))
+            except ValueError:  # mana read as plain pool mana paid what it can't (see _legal_in_turn)
+                continue
+            payments = (payment, *got.payments[1:])
+            if not _legal_in_turn(reqs, payments):
+                continue
+            key = _key(plan_score(reqs, payments))
+            if best is None or key < best[0]:
+                best = (key, dataclasses.replace(got, payments=payments))
+    if best is None and refused is not None:
+        raise refused
+    return best
