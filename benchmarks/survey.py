@@ -16,10 +16,12 @@ ones it doesn't is printed: it must be 0).  With ``--list`` the refused and left
 printed with the message, grouped by message with the card's name as ``~``.  The issue's goal:
 at most 10 refused or left out in all.
 
-With ``--history`` the board also gives what a client may state of the turn's history,
-as a game client's board would: the player's ``lands_played_this_turn``, ``spells_cast_this_turn``
-and ``life_gained_this_turn`` (0 each) and the card's ``imprinted`` (nothing exiled with it).  The
-plain board leaves them out, so a card whose mana reads a missing field is refused naming it.
+With ``--history`` the board also gives the history fields a game client's board would: the
+player's ``lands_played_this_turn``, ``spells_cast_this_turn``, ``life_gained_this_turn`` and
+``cards_drawn_this_turn`` (0 each), ``designations`` (none) and ``library`` (40 cards, none of them
+known), and the card's ``imprinted`` (nothing exiled with it), ``entered_this_turn`` and
+``renowned`` (false).  The plain board leaves them out, so a card whose mana reads a missing field
+is refused naming it.  Silver-bordered cards (``funny`` in the card data) are left aside and counted.
 """
 
 from __future__ import annotations
@@ -43,8 +45,9 @@ def board(name: str, history: bool = False) -> dict[str, Any]:
     you: dict[str, Any] = {"name": "you"}
     perms: list[dict[str, Any]] = [{"id": f"p{i}", "card": c} for i, c in enumerate(cards)]
     if history:
-        you.update(lands_played_this_turn=0, spells_cast_this_turn=0, life_gained_this_turn=0)
-        perms[0]["imprinted"] = []
+        you.update(lands_played_this_turn=0, spells_cast_this_turn=0, life_gained_this_turn=0,
+                   cards_drawn_this_turn=0, designations=[], library={"size": 40})
+        perms[0].update(imprinted=[], entered_this_turn=False, renowned=False)
     return {"players": [you, {"name": "opponent"}], "battlefield": perms}
 
 
@@ -62,6 +65,10 @@ def survey(limit: int | None = None, history: bool = False) -> dict[str, Any]:
             counts["not built"] += 1
             continue
         if not PERMANENT_TYPES & set(card.type_line.types):
+            continue
+        record = db.record(name)
+        if record is not None and record.get("funny"):
+            counts["funny"] += 1  # silver-bordered: may be refused whole
             continue
         if limit is not None and counts["permanents"] >= limit:
             break
@@ -92,11 +99,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="stop after this many permanents")
     parser.add_argument("--list", action="store_true", help="print the refused and left-out cards")
     parser.add_argument("--history", action="store_true",
-                        help="give the history fields on the board (0, nothing imprinted)")
+                        help="give the board's history fields (0, none, a library of 40 unknown cards)")
     args = parser.parse_args(argv)
     result = survey(args.limit, args.history)
     counts = result["counts"]
-    for key in ("permanents", "answered", "refused", "left out", "validate says illegal", "not built"):
+    for key in ("permanents", "answered", "refused", "left out", "validate says illegal", "not built", "funny"):
         print(f"{key}: {counts[key]}")
     for key in sorted(k for k in counts if k.startswith("refused: ")):
         print(f"  {key}: {counts[key]}")

@@ -123,14 +123,15 @@ class CardFacts:
     row reads, ``counts_only`` and ``mirrors_only`` whether it reads the board only through counts
     or mirrored lands (``solver.supply.build``); ``paying_clause`` its rule of paying life for
     mana (``solver.supply.unmodelled``); ``doubler`` whether it doubles the pool
-    (``solver.pools.doublers``); ``identity`` its color identity (``models.rules.amounts``).
+    (``solver.pools.doublers``); ``identity`` its color identity (``models.rules.amounts``); ``quiet`` and ``counting``
+    what keeps it from the plain path (``solver.supply.plain``).
 
     Thread-safe: each field is written with one whole immutable value by a single store; two
     threads that ask at once both compute it and one equal value stays.
     """
 
-    __slots__ = ("counts_only", "doubler", "identity", "mask", "mirrors_only", "paying_clause", "reading",
-                 "supply_info", "tap_triggers", "text")
+    __slots__ = ("counting", "counts_only", "doubler", "identity", "mask", "mirrors_only", "paying_clause", "quiet",
+                 "reading", "supply_info", "tap_triggers", "text")
 
     def __init__(self) -> None:
         self.text: Any = None
@@ -143,6 +144,8 @@ class CardFacts:
         self.paying_clause: Any = None
         self.doubler: Any = None
         self.identity: Any = None
+        self.quiet: Any = None
+        self.counting: Any = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,11 +13,14 @@ from manasolver.models.abilities import ZONE_CARDS
 from manasolver.models.card import CARD_TYPES, Card
 from manasolver.models.cost import ManaCost
 
-__all__ = ["STEPS", "BoardView", "GameState", "Permanent", "Player", "Turn", "fits_cost"]
+__all__ = ["DESIGNATIONS", "STEPS", "BoardView", "GameState", "Library", "Permanent", "Player", "Turn",
+           "fits_cost"]
 
 #: Steps and phases in turn order (CR 500.1); "main1"/"main2" are the main phases.
 STEPS = ("untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers",
          "declare_blockers", "combat_damage", "end_of_combat", "main2", "end", "cleanup")
+#: Designations a player can have (CR 724 the monarch, 725 the initiative, 702.131 the city's blessing).
+DESIGNATIONS = ("monarch", "initiative", "city's blessing")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +36,9 @@ class Permanent:
     ``imprinted``: the cards exiled with it (Chrome Mox's "the exiled card", linked abilities,
     607.2a); None when not given (then an answer that depends on them says so), ``()`` when
     the board says none.
+    ``entered_this_turn`` (Alena, Kessig Trapper; "Activate only if this land entered this turn")
+    and ``renowned`` (CR 702.112b): None when not given (then an answer that depends on them says
+    so).
     """
 
     id: str
@@ -50,6 +56,8 @@ class Permanent:
     chosen_type: str | None = None
     chosen_name: str | None = None
     imprinted: tuple[Card, ...] | None = None
+    entered_this_turn: bool | None = None
+    renowned: bool | None = None
 
     def counter(self, kind: str) -> int:
         """How many counters of ``kind`` it has."""
@@ -98,7 +106,9 @@ class Player:
     "your commander's color identity" (903.4); empty when not given.
     ``lands_played_this_turn``, ``spells_cast_this_turn``: the game's history this turn (on the board,
     default 0); ``life_gained_this_turn``: None when not given (an answer that depends on it
-    says so, never assumes)."""
+    says so, never assumes).  ``cards_drawn_this_turn``: default 0.  ``designations``: which of
+    :data:`DESIGNATIONS` the player has, None when not given.  ``library``: its size and known top
+    cards, None when not given."""
 
     name: str
     life: int = 20
@@ -111,6 +121,22 @@ class Player:
     lands_played_this_turn: int = 0
     spells_cast_this_turn: int = 0
     life_gained_this_turn: int | None = None
+    cards_drawn_this_turn: int = 0
+    designations: frozenset[str] | None = None
+    library: Library | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Library:
+    """A player's library as far as the board knows it: ``size`` cards, of which the first
+    ``len(top)`` from the top are known, in order (``top[0]`` is the top card)."""
+
+    size: int
+    top: tuple[Card, ...] = ()
+
+    def known(self, n: int) -> bool:
+        """Are the top ``n`` cards known (or is the library too small to hold ``n``)?"""
+        return len(self.top) >= min(n, self.size)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from manasolver.models.board.cards import CardResolver, record_of
 from manasolver.models.board.status import is_token_card
 from manasolver.models.card import Card
 from manasolver.models.errors import ManasolverError
-from manasolver.models.state import GameState
+from manasolver.models.state import DESIGNATIONS, GameState
 
 if TYPE_CHECKING:
     from manasolver.models.carddb import CardDB
@@ -52,6 +52,12 @@ def state_to_json(state: GameState, db: CardDB | None = None) -> dict[str, Any]:
             entry["spells_cast_this_turn"] = p.spells_cast_this_turn
         if p.life_gained_this_turn is not None:
             entry["life_gained_this_turn"] = p.life_gained_this_turn
+        if p.cards_drawn_this_turn:
+            entry["cards_drawn_this_turn"] = p.cards_drawn_this_turn
+        if p.designations is not None:
+            entry["designations"] = [d for d in DESIGNATIONS if d in p.designations]
+        if p.library is not None:
+            entry["library"] = {"size": p.library.size, "top": [cards.zone_entry(c) for c in p.library.top]}
         players.append(entry)
     out: dict[str, Any] = {
         "players": players,
@@ -84,6 +90,10 @@ def state_to_json(state: GameState, db: CardDB | None = None) -> dict[str, Any]:
             entry["chosen"] = chosen
         if perm.imprinted is not None:
             entry["imprinted"] = [cards.zone_entry(c) for c in perm.imprinted]
+        if perm.entered_this_turn is not None:
+            entry["entered_this_turn"] = perm.entered_this_turn
+        if perm.renowned is not None:
+            entry["renowned"] = perm.renowned
         field.append(entry)
     if field:
         out["battlefield"] = field

@@ -35,6 +35,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from manasolver.models.board.cards import CACHE_SIZE, CardResolver
+from manasolver.models.board.history import check_designations, load_permanent_history, load_player_history
 from manasolver.models.board.schema import (
     CARD_FIELDS,
     CAST_FOR,
@@ -108,8 +109,9 @@ def load_state(obj: object, db: CardDB | None = None) -> GameState:
 
 def unknown_card_names(obj: object, db: CardDB) -> list[tuple[str, str]]:
     """``(name, where)`` of every card name of a board (JSON) that ``db`` doesn't know, in board
-    order: each permanent's ``card`` and ``imprinted`` cards, each player's hand, graveyard and
-    command zone.  Entries that are not names are skipped (their errors are the loader's)."""
+    order: each permanent's ``card`` and ``imprinted`` cards, each player's hand, graveyard,
+    command zone and library's known top cards.  Entries that are not names are skipped (their
+    errors are the loader's)."""
     out: list[tuple[str, str]] = []
 
     def named(entry: object, where: str) -> None:
@@ -132,6 +134,9 @@ def unknown_card_names(obj: object, db: CardDB) -> list[tuple[str, str]]:
         if isinstance(player, dict):
             for zone_name in ("hand", "graveyard", "commander"):
                 zone(player.get(zone_name), f"players[{j}].{zone_name}")
+            library = player.get("library")
+            if isinstance(library, dict):
+                zone(library.get("top"), f"players[{j}].library.top")
     permanents = obj.get("battlefield")
     for i, perm in enumerate(permanents if isinstance(permanents, list) else []):
         if isinstance(perm, dict):
@@ -225,6 +230,7 @@ def load_players(board: Mapping[str, object], cards: CardResolver) -> tuple[Play
                            f"(also players[{seen_players[player.name]}])", f"players[{i}].name")
         seen_players[player.name] = i
         players.append(player)
+    check_designations(players)
     return tuple(players)
 
 
@@ -261,7 +267,7 @@ def _with_id(perm: Permanent, pid: str) -> Permanent:
     """``perm`` with the id ``pid`` (every other field the same)."""
     return Permanent(pid, perm.card, perm.controller, perm.tapped, perm.sick, perm.haste, perm.counters,
                      perm.attached_to, perm.cast_for, perm.x, perm.token, perm.chosen_color, perm.chosen_type,
-                     perm.chosen_name, perm.imprinted)
+                     perm.chosen_name, perm.imprinted, perm.entered_this_turn, perm.renowned)
 
 
 def _built(db: CardDB) -> _Built:
@@ -321,6 +327,12 @@ def _names_only(raw: dict[str, object]) -> bool:
                 and all(type(c) is str for c in items)):
             return False
         named = named or bool(items)
+    library = raw.get("library")
+    if type(library) is dict and library.get("top") is not None:
+        top = library["top"]
+        if not (type(top) is list and len(top) <= LIMITS["zone_cards"] and all(type(c) is str for c in top)):
+            return False
+        named = named or bool(top)
     return named
 
 
@@ -349,7 +361,8 @@ def _player(raw: object, where: str, cards: CardResolver) -> Player:
                for key in HISTORY_FIELDS]
     return Player(name=name, life=life, starting_life=start, energy=energy, pool=pool,
                   hand=hand, graveyard=grave, commander=commander, lands_played_this_turn=history[0] or 0,
-                  spells_cast_this_turn=history[1] or 0, life_gained_this_turn=history[2])
+                  spells_cast_this_turn=history[1] or 0, life_gained_this_turn=history[2],
+                  **load_player_history(obj, where, lambda raw, path, what: _zone(raw, path, what, cards)))
 
 
 def _pool(raw: object, where: str) -> ManaCost:
@@ -475,7 +488,7 @@ def _permanent(raw: object, where: str, names: tuple[str, ...], cards: CardResol
             raise BadState(f"imprinted names {len(imprinted)} cards; at most {LIMITS['imprinted']} are accepted",
                            f"{where}.imprinted")
     return Permanent(pid, card, controller, tapped, sick, haste, counters, attached, cast_for, x,
-                     token, color, ctype, cname, imprinted)
+                     token, color, ctype, cname, imprinted, *load_permanent_history(obj, where))
 
 
 def _chosen(raw: object, where: str) -> tuple[str | None, str | None, str | None]:

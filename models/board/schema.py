@@ -54,19 +54,22 @@ LIMITS = {
     "counter": 100_000,            # a mana ability may make this many units; each answer stays in its budget
     "x": 1_000_000,
     "imprinted": 100,              # cards exiled with one permanent
+    "library": 1_000_000,          # cards in a library; cards drawn this turn
     "life": 2**62,                 # |life|, energy: beyond this is refused (status warns at 2**31)
 }
 
 STATE_FIELDS = ("players", "turn", "battlefield")
 PLAYER_FIELDS = ("name", "life", "starting_life", "energy", "pool", "hand", "graveyard", "commander",
-                 "lands_played_this_turn", "spells_cast_this_turn", "life_gained_this_turn")
+                 "lands_played_this_turn", "spells_cast_this_turn", "life_gained_this_turn",
+                 "cards_drawn_this_turn", "designations", "library")
 #: The player fields that hold the game's history this turn: numbers ≥ 0.
 HISTORY_FIELDS = ("lands_played_this_turn", "spells_cast_this_turn", "life_gained_this_turn")
 TURN_FIELDS = ("active", "step", "stack_empty")
 #: Fields that name or describe a card: ``card`` looks it up, the others are characteristics.
 CARD_FIELDS = ("card", "name", "type_line", "mana_cost", "oracle_text", "colors")
 PERMANENT_FIELDS = ("id", "controller", "tapped", "sick", "haste", "counters", "attached_to",
-                    "cast_for", "x", "token", "chosen", "imprinted") + CARD_FIELDS
+                    "cast_for", "x", "token", "chosen", "imprinted", "entered_this_turn",
+                    "renowned") + CARD_FIELDS
 #: The fields of a permanent's ``chosen``: choices made as it entered (CR 614.12).
 CHOSEN_FIELDS = ("color", "type", "name")
 #: Accepted values of ``cast_for``: the alternative costs a permanent remembers (CR 702.176a).

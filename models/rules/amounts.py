@@ -39,6 +39,7 @@ from manasolver.models.card import BASIC_LAND_TYPES, Card
 from manasolver.models.errors import Unsupported
 from manasolver.models.rules.land_types import effective_land_types, effective_subtypes, has_effect, loses_rules_text
 from manasolver.models.rules.missing import NotOnBoard, permanent_field, player_field
+from manasolver.models.rules.history import HISTORY_AMOUNTS, entered_creatures, history_amount
 from manasolver.models.state import STEPS, GameState, Permanent, Player
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, COLORS, TYPE_BITS, type_bit
 
@@ -182,6 +183,11 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
         value = removed
     elif kind == "life":
         value = state.player(permanent.controller).life
+    elif kind == "entered_power":
+        # Alena, Kessig Trapper: the greatest power among creatures that entered this turn, 0 if none
+        value = max((power_of(p) for p in entered_creatures(state, permanent)), default=0)
+    elif kind in HISTORY_AMOUNTS:
+        value = history_amount(amount, state, permanent)
     elif kind == "history":
         raise NotOnBoard(f"{permanent.card.name} ({permanent.id}) adds mana by {amount.name}, which the board "
                          "does not hold", f"battlefield.{permanent.id}")

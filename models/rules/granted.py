@@ -36,8 +36,8 @@ Orchard, Star Compass: CR 106.7 read for the holder is not modelled), one linked
 of its card (Chrome Mox's "the exiled card", CR 607.2), an ability whose cost spends other
 permanents or cards (Heritage Druid, Skirge Familiar), a clause with mana that no reader reads, an
 object that itself has "all activated abilities" of others (a dependency loop, 613.8b), the top
-card of a library (the board has none), and a colored Phyrexian symbol in the cost of a Refractor
-ability ("spend mana as though it were mana of any color", CR 609.4b; its other colored symbols
+card of a library when the board's ``library`` does not give it, and a colored Phyrexian symbol in
+the cost of a Refractor ability ("spend mana as though it were mana of any color", CR 609.4b; its other colored symbols
 are paid as generic, which is exact).
 The caller (:func:`manasolver.models.rules.board_effects.effective_mana_abilities`) passes the
 board's active effects and a function giving a battlefield object's abilities, so that this module
@@ -46,6 +46,7 @@ stays below it in the layering; answers are remembered per state.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -57,7 +58,7 @@ from manasolver.models.cost import ManaCost
 from manasolver.models.effects import AbilitiesOf, ConditionalDamage, SpendAs, StructuredEffect
 from manasolver.models.errors import Unsupported
 from manasolver.models.rules.amounts import evaluate_amount
-from manasolver.models.rules.missing import NotOnBoard, permanent_field
+from manasolver.models.rules.missing import NotOnBoard, permanent_field, player_field
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import ANY_TYPE, ManaSymbol
 from manasolver.models.text.mana_effects import mana_effects_of
@@ -170,6 +171,34 @@ class _Object:
     where: str
     label: str
     permanent: Permanent | None = None
+
+
+_TOP_CARD = re.compile(r"As long as the top card of your library is an? ([A-Za-z ]+?) card, this creature has all "
+                       r"activated abilities of that card\.")
+
+
+def _top_card_object(state: GameState, holder: Permanent, text: str) -> list[_Object]:
+    """The top card of the holder's controller's library, when it is of the kind the effect names
+    (Conspicuous Snoop: a Goblin card; Skill Borrower: an artifact or creature card), read from the
+    board's ``library``; nothing when the library is empty or the card is of another kind."""
+    from manasolver.models.rules.history import top_card
+
+    m = _TOP_CARD.fullmatch(text.strip())
+    if m is None:
+        raise _Refusal(f"{_who(holder)}: {text!r} gives it the abilities of the top card of a library in a way "
+                       "this engine does not read", _at(state, holder))
+    try:
+        card = top_card(state, holder.controller, holder)
+    except NotOnBoard as missing:
+        raise _Refusal(str(missing.args[0]), missing.where or _at(state, holder), missing=True) from None
+    if card is None:
+        return []
+    kinds = [k.strip().lower() for k in m.group(1).split(" or ")]
+    if not any(k in card.type_line.types or card.type_line.has(k) for k in kinds):
+        return []
+    where = player_field(state, holder.controller, "library.top[0]")
+    label = f"{card.name} (the top card of the library of {holder.controller})"
+    return [_Object(card, printed_as_given(card), where, label)]
 
 
 class _Refusal(Exception):
@@ -287,8 +316,7 @@ def _objects(state: GameState, holder: Permanent, effect: AbilitiesOf, active: A
         return out
     text = effect.text
     if "top card of" in text:
-        raise _Refusal(f"{_who(holder)}: {text!r} gives it the abilities of the top card of a library, which the "
-                       "board does not give (the board has no library)", _at(state, holder), missing=True)
+        return _top_card_object(state, holder, text)
     if "exiled with it" in text or "in exile with cage counters" in text:
         creatures_only = "creature cards exiled with it" in text
         for exiler in _exilers(state, holder, active, effect):

@@ -213,12 +213,25 @@ def _plain_count(text: str, plural: bool) -> Amount:
 #: Amounts read from what the board does not hold (the board has no field for them): the ability
 #: is left out of the supply naming it (``Amount("history")``, solver/supply/unmodelled.ability_gap).
 _NOT_ON_BOARD = {
-    "card you've drawn this turn": "the cards drawn this turn",
-    "the greatest power among creatures you control that entered the battlefield this turn":
-        "which creatures entered the battlefield this turn",
-    "the greatest power among creatures you control that entered this turn":
-        "which creatures entered the battlefield this turn",
     "Crossbreed Labs watermark among permanents you control": "the permanents' watermarks",
+}
+#: Activation conditions read from the board's history fields: 1 when they hold.
+_HISTORY_CONDITIONS = {
+    **{f"{this} entered this turn{rest}": Amount(kind)
+       for this in ("this land", "~")
+       for rest, kind in (("", "entered_self"), (" or if you control a basic land", "entered_self_or_basic"))},
+    **{f"you have {the}": Amount("designation", name=name)
+       for the, name in (("the initiative", "initiative"), ("the city's blessing", "city's blessing"))},
+    "you're the monarch": Amount("designation", name="monarch"),
+    **{f"a card is exiled with {this}": Amount("exiled_with") for this in ("this land", "~")},
+}
+#: Amounts read from the board's history fields (models/rules/history.py evaluates them).
+_HISTORY_AMOUNTS = {
+    "card you've drawn this turn": Amount("cards_drawn"),
+    "the greatest power among creatures you control that entered the battlefield this turn":
+        Amount("entered_power", types=frozenset({"creature"})),
+    "the greatest power among creatures you control that entered this turn":
+        Amount("entered_power", types=frozenset({"creature"})),
 }
 
 
@@ -240,6 +253,8 @@ def _amount(text: str) -> Amount:
         return Amount("removed")
     if text == "your life total":
         return Amount("life")
+    if text in _HISTORY_AMOUNTS:
+        return _HISTORY_AMOUNTS[text]
     if text in _NOT_ON_BOARD:
         return Amount("history", name=_NOT_ON_BOARD[text])
     if text == "the amount of life you gained this turn":
@@ -450,6 +465,8 @@ _HARMLESS_PATTERNS: tuple[str, ...] = (
     r"If you control an? [\w, ]+, you gain \w+ life\.",
     r"Each (?:player|opponent) (?:loses|gains) \w+ life\.",
     r"If you spend this mana to cast your commander, it enters [^.]+\.",
+    # a roll after the mana is added: chance that does not change what the ability adds
+    r"Roll a d\d+\.",
 )
 
 
@@ -486,6 +503,10 @@ def _you_control(text: str) -> tuple[Amount, int]:
 def _condition(text: str) -> Condition:
     """An "if" clause evaluable on the board (CR 602.5b; "instead" amounts)."""
     body = text.strip().rstrip(".")
+    if m := re.fullmatch(r"you control an? ([A-Z][a-z]+) or an? ([A-Z][a-z]+)", body):
+        # the Verges: a permanent with either subtype (Amount.subtypes is any-of)
+        return Condition(text, counts=((Amount("count", subtypes=frozenset({m.group(1).lower(), m.group(2).lower()})),
+                                        1),))
     if m := re.fullmatch(r"you control (.+?) and (an? .+)", body):
         return Condition(text, counts=(_you_control(m.group(1)), _you_control(m.group(2))))
     if m := re.fullmatch(r"you control (.+)", body):
@@ -497,6 +518,8 @@ def _condition(text: str) -> Condition:
     if body == "you played a land this turn":
         # River of Tears: the player's lands_played_this_turn (default 0)
         return Condition(text, counts=((Amount("lands_played"), 1),))
+    if body in _HISTORY_CONDITIONS:  # the board's history fields (models/rules/history.py)
+        return Condition(text, counts=((_HISTORY_CONDITIONS[body], 1),))
     if m := re.fullmatch(r"creatures you control have total power (\d+) or greater", body):
         return Condition(text, counts=((Amount("total_power", types=frozenset({"creature"})), int(m.group(1))),))
     raise Unreadable(text)

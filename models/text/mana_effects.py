@@ -363,6 +363,25 @@ def _read_all(line: str) -> tuple[StructuredEffect, ...]:
             return ()
         return (replace(grant, text=line, self_only=True,
                         condition=Condition(line, counts=((Amount("modified"), 1),))),)
+    if m := (re.fullmatch(r"As long as ~ is renowned, it has (?:vigilance and )?(\"[^\"]+\")\.?", line)
+             or re.fullmatch(r"As long as the top card of your library is an? (land|creature|artifact) card, ~ has "
+                             r"(\"[^\"]+\")\.?", line)):
+        # read from the board's history fields: renowned (CR 702.112b), the library's top card
+        # (models/rules/history.py); vigilance does not matter to a payment
+        quoted = m.group(m.lastindex or 1)
+        grant = _plain_grant(f"Lands you control have {quoted}.")
+        if grant is None:
+            return ()
+        amount = (Amount("renowned") if "renowned" in line
+                  else Amount("top_card", types=frozenset({m.group(1)})))
+        return (replace(grant, text=line, self_only=True, condition=Condition(line, counts=((amount, 1),))),)
+    if m := re.fullmatch(r"Whenever you tap a land for mana while you're the monarch, (add .+)\.", line):
+        # Regal Behemoth: the trigger's mana counted once while its controller is the monarch (the
+        # player's designations, models/rules/history.py), none otherwise
+        plain = _read(f"Whenever you tap a land for mana, {m.group(1)}.")
+        if not isinstance(plain, TriggeredMana) or plain.amount is not None:
+            return ()
+        return (replace(plain, text=line, amount=Amount("designation", name="monarch")),)
     effect = _read(line)
     return () if effect is None else (effect,)
 

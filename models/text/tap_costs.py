@@ -99,8 +99,8 @@ _COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G
 _NUMBER_WORDS = {"two": 2, "three": 3}
 _MANA = r"(?:\{[WUBRGC]\})+"
 #: Why a cost part is read but can't be paid by this engine (``AbilityCost.unmodelled``).
-_NO_LIBRARY = ("milling a card needs the player's library, which the board does not give "
-               "(the board has no library field)")
+_NO_LIBRARY = ("milling a card is paid from the player's library (read from the board's library by "
+               "models/rules/history.py)")
 _BY_VALUE = ("mana by the sacrificed or exiled permanent's mana value is not modelled yet "
              "(which permanent pays the cost decides the amount)")
 _OPPONENT_LAND = ("untapping a tapped land an opponent controls is not modelled yet (the mana is a type "

@@ -108,6 +108,7 @@ def _options(state: GameState, perm: Permanent, player: Player,
     Mana Flare; 605.1b) added.
     """
     from manasolver.models.rules.amounts import ability_restriction
+    from manasolver.models.rules.history import MILL_A_CARD, MilledOut, milling_ability
     from manasolver.models.rules.production import (
         activation_results,
         effective_mana_abilities,
@@ -127,6 +128,15 @@ def _options(state: GameState, perm: Permanent, player: Player,
     for ab, tap_types, tap_count, parts in readings:
         cost = ab.cost
         text = ab.text or f"mana ability {ab.index}"
+        if ab.cost.unmodelled and MILL_A_CARD in parts:  # paid from the board's library
+            try:
+                milled = milling_ability(state, perm, ab, parts)
+            except MilledOut as why:
+                raise Unmodelled(text, why.reason) from None
+            if milled is None:
+                continue  # 118.3: an empty library pays no milling cost
+            ab = milled
+            cost = ab.cost
         gap = ability_gap(ab, resources)
         if gap:
             raise Unmodelled(text, gap)
@@ -258,6 +268,8 @@ def _card_info(card: Card) -> tuple[bool, bool, bool, bool, bool]:
             pays = True
         if ab.cost.remove_counters:
             counters = True
+    if any("mill a card" in t.parts for t in card_text(card).tap_costs):
+        board_dependent = True  # a milling cost is paid from the board's library
     commander_only = commander and not board_dependent
     info = (board_dependent or commander, pays, counters, reference, commander_only)
     card.facts.supply_info = info

@@ -6,7 +6,7 @@ keyword, no prohibition, no trigger on becoming tapped but its own damage alread
 abilities (City of Brass), no cost modifier, no clause left unread, no rule of paying the engine
 refuses.  Basics, dual and pain lands, Signets, Sol Ring, Command Tower, plain mana creatures and
 Treasures are plain; Null Rod, Manabarbs, Fervor and Gaea's Cradle are not.  A fact of the card,
-computed from what its text reading stored when it was built; nothing is remembered here.
+computed from what its text reading stored when it was built; kept in its facts (``card.facts``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,11 @@ _COUNTED_REFERENCES = ("", "lands_you_control", "lands_opponents_control")
 def quiet(card: Card) -> bool:
     """Is ``card`` plain: its own mana abilities read nothing of the board but its controller's
     life, energy and commander, and nothing on it reaches another permanent or a payment?"""
-    return _calm(card) and card_context(card) is not None
+    facts = card.facts
+    found: bool | None = facts.quiet
+    if found is None:
+        found = facts.quiet = _calm(card) and card_context(card) is not None
+    return found
 
 
 def counting(card: Card) -> bool:
@@ -35,6 +39,14 @@ def counting(card: Card) -> bool:
     (Elvish Archdruid, Priest of Titania, Gaea's Cradle, CR 107.1b) or what lands could produce
     (Exotic Orchard, Reflecting Pool, Fellwar Stone, CR 106.7)?  Such a permanent only adds ways to
     pay, so a payable answer from the rest of a board stands without it."""
+    facts = card.facts
+    found: bool | None = facts.counting
+    if found is None:
+        found = facts.counting = _counting(card)
+    return found
+
+
+def _counting(card: Card) -> bool:
     if not card.mana_abilities or not _calm(card):
         return False
     for ab in card.mana_abilities:

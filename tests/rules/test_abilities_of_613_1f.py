@@ -3,7 +3,7 @@ those objects as its own, costs, conditions and amounts read on the holder (the 
 naming its card names the holder).  Necrotic Ooze (creature cards in all graveyards), Experiment
 Kraj (each other creature with a +1/+1 counter), Manascape Refractor (all lands on the battlefield,
 its costs payable with mana of any color, CR 609.4b), Myr Welder, Dark Impostor and Mairsil (cards
-exiled with them: ``imprinted``).  Every payment is checked by ``validate`` and, on the
+exiled with them: ``imprinted``, a board field).  Every payment is checked by ``validate`` and, on the
 request itself, against the brute force; what the engine does not apply is ``unsupported`` naming
 the card, the clause or the missing field.
 """
@@ -216,7 +216,7 @@ def test_myr_welder_has_the_imprinted_sol_rings_ability() -> None:
 
 
 def test_myr_welder_without_imprinted_is_unsupported_naming_the_field() -> None:
-    """On the board: what it has depends on the cards exiled with it; without ``imprinted`` the answer
+    """The board field ``imprinted``: what it has depends on the cards exiled with it; without ``imprinted`` the answer
     says so, naming the field."""
     _refused(_board({"card": "Myr Welder"}, "Forest"), "{G}", "battlefield[0].imprinted", "imprinted")
 
@@ -246,9 +246,9 @@ def test_mairsil_activates_each_caged_ability_only_once_each_turn() -> None:
 
 
 @pytest.mark.parametrize("card", ["Conspicuous Snoop", "Skill Borrower"])
-def test_top_of_library_holders_stay_unsupported(card: str) -> None:
-    """The top card of a library is not on the board (the board has no library): refused, naming it."""
-    _refused(_board(card, "Forest"), "{G}", "battlefield[0]", "top card of a library")
+def test_top_of_library_holders_without_a_library_are_unsupported(card: str) -> None:
+    """Without the board's library the top card is unknown: refused, naming the field."""
+    _refused(_board(card, "Forest"), "{G}", "players[0].library", "library")
 
 
 def test_validate_accepts_an_activation_of_a_held_ability() -> None:

@@ -136,8 +136,6 @@ def test_kyren_toy_adds_x_plus_one() -> None:
 
 
 @pytest.mark.parametrize("name, missing", [
-    ("Kydele, Chosen of Kruphix", "the cards drawn this turn"),
-    ("Alena, Kessig Trapper", "which creatures entered the battlefield this turn"),
     ("Druid of the Sacred Beaker", "the permanents' watermarks"),
 ])
 def test_history_the_board_does_not_hold_is_left_out_naming_it(name: str, missing: str) -> None:

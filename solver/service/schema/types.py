@@ -26,7 +26,7 @@ from typing import Annotated, Literal, TypedDict, Union
 
 from manasolver.models.board.schema import CAST_FOR
 from manasolver.models.rules.counts import ZONES
-from manasolver.models.state import STEPS
+from manasolver.models.state import DESIGNATIONS, STEPS
 from manasolver.models.triggered import EffectKind, TriggerEvent
 from manasolver.solver.answers import ReasonCode as PaymentReasonCode
 from manasolver.solver.request import Criterion
@@ -106,6 +106,7 @@ Life = Annotated[int, Minimum(0), Limit("life")]
 Step = Annotated[str, OneOf(STEPS)]
 Zone = Annotated[str, OneOf(ZONES)]
 CastFor = Annotated[str, OneOf(CAST_FOR)]
+Designation = Annotated[str, OneOf(DESIGNATIONS)]
 #: Every REASON code: the payment's own and the two of casting (not castable at all, not now).
 ReasonCode = Literal[PaymentReasonCode, "timing", "not_castable"]
 #: Every error code.
@@ -175,6 +176,10 @@ class PermanentFields(Characteristics, total=False):
       chosen: what was chosen as it entered.
       imprinted: the cards exiled with it (Chrome Mox, Extraplanar Lens); where it is missing and
         an answer depends on it, the answer is unsupported naming this field.
+      entered_this_turn: true when it entered the battlefield this turn (Alena, Kessig Trapper);
+        where it is missing and an answer depends on it, the answer is unsupported naming this field.
+      renowned: true when it is renowned (CR 702.112b; Honored Hierarch); where it is missing and
+        an answer depends on it, the answer is unsupported naming this field.
     """
 
     controller: Name
@@ -188,6 +193,8 @@ class PermanentFields(Characteristics, total=False):
     token: bool
     chosen: Chosen
     imprinted: list[CardRef]
+    entered_this_turn: bool
+    renowned: bool
 
 
 class _PermanentId(TypedDict):
@@ -200,6 +207,24 @@ class _PermanentId(TypedDict):
 
 class Permanent(_PermanentId, PermanentFields):
     """A permanent on the battlefield: a card (by name or characteristics) and its state."""
+
+
+class _LibrarySize(TypedDict):
+    """Fields:
+      size: how many cards the library holds.
+    """
+
+    size: Annotated[int, Minimum(0), Limit("library")]
+
+
+class Library(_LibrarySize, total=False):
+    """A player's library as far as it is known.
+
+    Fields:
+      top: its top cards in order, the top card first, as far as known (at most its size).
+    """
+
+    top: list[CardRef]
 
 
 class PlayerFields(TypedDict, total=False):
@@ -217,6 +242,14 @@ class PlayerFields(TypedDict, total=False):
       spells_cast_this_turn: spells the player has cast this turn (default 0).
       life_gained_this_turn: life the player has gained this turn (Accomplished Alchemist); where it is
         missing and an answer depends on it, the answer is unsupported naming this field.
+      cards_drawn_this_turn: cards the player has drawn this turn (default 0; Kydele, Chosen of
+        Kruphix).
+      designations: which of "monarch", "initiative" and "city's blessing" the player has (the
+        monarch and the initiative belong to one player at most); where it is missing and an answer
+        depends on it, the answer is unsupported naming this field.
+      library: the player's library: its size and, as far as known, its top cards (milling costs,
+        "the top card of your library"); where it is missing and an answer depends on it, the
+        answer is unsupported naming this field.
     """
 
     life: Life
@@ -229,6 +262,9 @@ class PlayerFields(TypedDict, total=False):
     lands_played_this_turn: Life
     spells_cast_this_turn: Life
     life_gained_this_turn: Life
+    cards_drawn_this_turn: Annotated[int, Minimum(0), Limit("library")]
+    designations: list[Designation]
+    library: Library
 
 
 class _PlayerName(TypedDict):

@@ -1,0 +1,115 @@
+"""The board's history fields beyond the turn's counts: what the rules read of the game so far
+that the battlefield alone does not show.
+
+On a player: ``cards_drawn_this_turn`` (a number, default 0), ``designations`` (which of the
+monarch, the initiative and the city's blessing the player has; CR 724, 725, 702.131) and
+``library`` (``{"size": 53, "top": ["Forest", "Opt"]}``: how many cards it holds and, as far as
+known, its top cards in order).  On a permanent: ``entered_this_turn`` and ``renowned`` (true or
+false).  A field left out is None on the state, and an answer that depends on it says so naming
+the field (:class:`~manasolver.models.rules.missing.NotOnBoard`); nothing is assumed.
+
+Every error names the field and its position: ``players[0].library.top[2]``,
+``players[1].designations[0]``, ``battlefield[4].renowned``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from manasolver.models.board.schema import LIMITS, as_bool, as_int, as_list, as_object, as_str, check_fields, clip
+from manasolver.models.card import Card
+from manasolver.models.errors import BadState
+from manasolver.models.state import DESIGNATIONS, Library, Player
+
+__all__ = [
+    "LIBRARY_FIELDS",
+    "PERMANENT_HISTORY_FIELDS",
+    "PLAYER_HISTORY_FIELDS",
+    "check_designations",
+    "load_permanent_history",
+    "load_player_history",
+]
+
+#: The player fields read here.
+PLAYER_HISTORY_FIELDS = ("cards_drawn_this_turn", "designations", "library")
+#: The permanent fields read here.
+PERMANENT_HISTORY_FIELDS = ("entered_this_turn", "renowned")
+#: The fields of a player's ``library``.
+LIBRARY_FIELDS = ("size", "top")
+
+#: Reads a list of cards (names or characteristics) at a path: ``zone(raw, where, what)``.
+ZoneReader = Callable[[object, str, str], tuple[Card, ...]]
+
+
+def load_player_history(obj: Mapping[str, Any], where: str, zone: ZoneReader) -> dict[str, Any]:
+    """The keyword arguments of :class:`~manasolver.models.state.Player` for the fields of
+    :data:`PLAYER_HISTORY_FIELDS` that ``obj`` gives (a null value counts as left out); ``zone``
+    reads the library's known cards as the loader reads a hand (they count toward its limits)."""
+    out: dict[str, Any] = {}
+    drawn = obj.get("cards_drawn_this_turn")
+    if drawn is not None:
+        out["cards_drawn_this_turn"] = as_int(drawn, f"{where}.cards_drawn_this_turn", "cards_drawn_this_turn",
+                                              0, LIMITS["library"])
+    if obj.get("designations") is not None:
+        out["designations"] = _designations(obj["designations"], f"{where}.designations")
+    if obj.get("library") is not None:
+        out["library"] = _library(obj["library"], f"{where}.library", zone)
+    return out
+
+
+def load_permanent_history(obj: Mapping[str, Any], where: str) -> tuple[bool | None, bool | None]:
+    """``(entered_this_turn, renowned)`` of a permanent object, None for each it leaves out."""
+    entered = obj.get("entered_this_turn")
+    renowned = obj.get("renowned")
+    return (None if entered is None else as_bool(entered, f"{where}.entered_this_turn", "entered_this_turn"),
+            None if renowned is None else as_bool(renowned, f"{where}.renowned", "renowned"))
+
+
+def check_designations(players: Sequence[Player]) -> None:
+    """The monarch and the initiative are each held by one player at most (CR 724.1, 725.1):
+    a second player given one is an error naming that player's entry."""
+    holder: dict[str, int] = {}
+    for i, player in enumerate(players):
+        for d in sorted(player.designations or ()):
+            if d == "city's blessing":
+                continue
+            if d in holder:
+                raise BadState(f"{players[holder[d]].name!r} (players[{holder[d]}]) is already {_the(d)}; only "
+                               f"one player can be {_the(d)} at a time", f"players[{i}].designations")
+            holder[d] = i
+
+
+def _the(designation: str) -> str:
+    return f"the {designation}"
+
+
+def _designations(raw: object, where: str) -> frozenset[str]:
+    items = as_list(raw, where, "designations", len(DESIGNATIONS) * 4)
+    out: set[str] = set()
+    for k, item in enumerate(items):
+        path = f"{where}[{k}]"
+        text = " ".join(as_str(item, path, "a designation", LIMITS["name"]).lower().replace("’", "'").split())
+        text = text.removeprefix("the ")
+        if text not in DESIGNATIONS:
+            raise BadState(f"unknown designation {clip(str(item))!r}; the designations are "
+                           f"{', '.join(repr(d) for d in DESIGNATIONS)}", path)
+        if text in out:
+            raise BadState(f"designation {text!r} is given twice", path)
+        out.add(text)
+    return frozenset(out)
+
+
+def _library(raw: object, where: str, zone: ZoneReader) -> Library:
+    obj = as_object(raw, where, "library")
+    check_fields(obj, LIBRARY_FIELDS, where, "library")
+    if "size" not in obj:
+        raise BadState("library needs a \"size\": how many cards it holds", f"{where}.size")
+    size = as_int(obj["size"], f"{where}.size", "library size", 0, LIMITS["library"])
+    top: tuple[Card, ...] = ()
+    if obj.get("top") is not None:
+        top = zone(obj["top"], f"{where}.top", "library's top")
+        if len(top) > size:
+            raise BadState(f"library.top names {len(top)} cards but the library holds {size}",
+                           f"{where}.top")
+    return Library(size=size, top=top)
