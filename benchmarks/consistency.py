@@ -22,8 +22,8 @@ counted as a disagreement when it fails:
 * ``monotone_add``: an added untapped basic never makes a payable cost unpayable;
 * ``monotone_remove``: a removed permanent of the player never makes an unpayable cost payable;
 * ``renaming``: fresh ids change nothing in ``pay`` but the ids;
-* ``order``: the battlefield reversed changes neither payability nor what the best payment
-  costs (life and damage, mana left floating, permanents used);
+* ``order``: the battlefield reversed changes neither payability nor how good the best payment
+  is (its policy score);
 * ``session``: ``pay`` on a kept board (``open``) answers what it answers fresh;
 * ``plan``: ``plan [A]`` answers ``pay A``'s payment;
 * ``refusals``: ``pay``, ``can_pay``, ``plan`` and a complete ``payments`` all answer, or all refuse;
@@ -249,8 +249,12 @@ def _refused(out: dict[str, Any]) -> bool:
     return "error" in out
 
 
-def _cost_of(payment: dict[str, Any]) -> tuple[int, int, int]:
-    """What a payment costs beyond the cost: life and damage, mana left floating, permanents used."""
+def _cost_of(payment: dict[str, Any]) -> tuple[Any, ...]:
+    """How good a payment is: its policy ``score`` when the answer gives one (two payments equally
+    good under the policy are ties, which the board's order may break), else what it costs beyond
+    the cost: life and damage, mana left floating, permanents used."""
+    if payment.get("score"):
+        return tuple(tuple(row) for row in payment["score"])
     return (payment["life"] + payment["damage"], sum(_counts(payment["floating"]).values()),
             len({a["permanent"] for a in payment["activations"]}))
 

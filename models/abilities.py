@@ -56,6 +56,9 @@ class Restriction:
     ``abilities`` are then false, so the mana pays nothing, which is exact for a cost whose
     spell is not named (a restriction is never assumed met); for a named spell or ability the
     solver refuses (:func:`manasolver.solver.supply.unmodelled.guard_payment_rules`).
+    ``any_of``: alternatives, the mana paying a spell any of them allows ("Spend this mana only
+    to cast an Elemental spell or a Chandra planeswalker spell": Chandra's Embercat); the other
+    fields are then unused.
     """
 
     text: str
@@ -69,6 +72,7 @@ class Restriction:
     any_ability: bool = False
     chosen_type: bool = False
     unchecked: bool = False
+    any_of: tuple[Restriction, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,7 +75,8 @@ class CostEffect:
     of ``types`` (when given), none of ``not_types``, one of ``colors`` (bitmask,
     when given), one of ``subtypes``/``supertypes`` (when given), and be
     colorless when ``colorless``.  ``per``: what is counted for "for each …"
-    (``artifacts you control``, ``total power``, ``domain`` …);
+    (``artifacts you control``, ``total power``, ``domain``, ``spells_cast``: the caster's
+    spells cast this turn …);
     ``while_untapped``: the source must be untapped (Trinisphere); ``threshold``:
     for ``per == "if_count_you"``, the count needed for the reduction to apply
     once (metalcraft).

@@ -45,22 +45,29 @@ PaidKind = Literal["activation", "pool", "life", "convoke", "delve", "improvise"
 class Step:
     """One activation: the type bits it makes (``mana``), the masks of the mana its cost takes
     (one per unit: ``{U/R}`` is ``U|R``, ``{1}`` is any type), and whether its mana may pay the
-    total (``spell_ok``) and mana abilities' costs (``cost_ok``, CR 106.6)."""
+    total (``spell_ok``) and mana abilities' costs (``cost_ok``, CR 106.6: ``True`` any,
+    ``False`` none, a set of card types: those of permanents of these types); ``types``: the
+    card types of its own permanent (whose scoped mana may pay its cost); ``snow``: which of its
+    units are snow, for the total's ``{S}`` (CR 107.4h)."""
 
     mana: tuple[int, ...]
     cost: tuple[int, ...] = ()
     spell_ok: bool = True
-    cost_ok: bool = True
+    cost_ok: bool | frozenset[str] = True
+    types: frozenset[str] = frozenset()
+    snow: tuple[bool, ...] = ()  # per unit of ``mana``: is it snow (CR 107.4h; empty: none is)
 
 
 @dataclass(frozen=True, slots=True)
 class Demand:
     """One unit of the total: its symbol as written, the types of mana that pay it, and whether
-    it is generic (convoke, improvise and delve pay generic; convoke a colored symbol too)."""
+    it is generic (convoke, improvise and delve pay generic; convoke a colored symbol too), and
+    whether it is ``{S}`` (snow mana only, CR 107.4h)."""
 
     symbol: str
     mask: int
     generic: bool = False
+    snow: bool = False  # {S}: paid by snow mana only
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +102,8 @@ class Plan:
 
 # -- the flow over counted classes ------------------------------------------------------------
 
-_Unit = tuple[str, int, int, bool, bool, str]   # (kind, maker, bit, spell_ok, cost_ok, name)
+# (kind, maker, bit, spell_ok, cost_ok: True, False or the steps whose costs it may pay, name)
+_Unit = tuple[str, int, int, bool, bool | frozenset[int], str]
 # ("total", index into totals, mask) | ("cost", i, mask) | ("float", -1, bit)
 _Want = tuple[str, int, int]
 
@@ -112,9 +120,10 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
         kind, maker, bit, spell_ok, cost_ok, _ = u
         wk, i, mask = w
         if wk == "float":
-            return kind == "made" and bit == mask
+            return kind == "made" and bit & ~SNOW_UNIT == mask
         if wk == "cost":
-            if kind not in ("made", "pool") or not cost_ok or not bit & mask or maker == i:
+            if kind not in ("made", "pool") or not bit & mask or maker == i or not (
+                    cost_ok if isinstance(cost_ok, bool) else i in cost_ok):
                 return False
             if kind == "pool" or rank.get(maker, -1) < 0:
                 return True
@@ -126,7 +135,7 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
             return demand.generic
         if kind == "convoke":
             return demand.generic or bool(bit & demand.mask and demand.mask != C)
-        return spell_ok and bool(bit & mask)
+        return spell_ok and bool(bit & mask) and (not demand.snow or bool(bit & SNOW_UNIT))
 
     edges = [[j for j, w in enumerate(wlist) if ok(u, w)] for u in ulist]
     cap_u = [units[u] for u in ulist]
@@ -354,8 +363,11 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
         add(("pool", -1, bit, True, True, ""))
     for i, s in enumerate(steps):
         group = i if s.cost else -1
-        for bit in s.mana:
-            add(("made", group, bit, s.spell_ok, s.cost_ok, ""), i)
+        scope = s.cost_ok if isinstance(s.cost_ok, bool) else frozenset(
+            j for j, t in enumerate(steps) if t.cost and not s.cost_ok.isdisjoint(t.types))
+        for at, bit in enumerate(s.mana):
+            snow = SNOW_UNIT if at < len(s.snow) and s.snow[at] else 0
+            add(("made", group, bit | snow, s.spell_ok, scope, ""), i)
     for a in assists:
         add((a.kind, -1, a.mask, True, False, a.name))
     wants: dict[_Want, int] = {}
@@ -364,13 +376,13 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
         wants[w] = wants.get(w, 0) + 1
 
     kinds: list[Demand] = []
-    index: dict[tuple[int, bool], int] = {}
+    index: dict[tuple[int, bool, bool], int] = {}
     kind_of: list[int] = []
     for d in totals:
-        k = index.get((d.mask, d.generic))
+        k = index.get((d.mask, d.generic, d.snow))
         if k is None:
-            k = index[(d.mask, d.generic)] = len(kinds)
-            kinds.append(Demand("", d.mask, d.generic))
+            k = index[(d.mask, d.generic, d.snow)] = len(kinds)
+            kinds.append(Demand("", d.mask, d.generic, d.snow))
         kind_of.append(k)
         want(("total", k, d.mask))
     for i, s in enumerate(steps):
@@ -433,6 +445,9 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
             paid.append(Paid(d.symbol, kind, unit[5]))
     return Plan(tuple(order_list), tuple(paid), ordered)
 
+
+#: A flag on a unit's type bit inside :func:`executable`'s flow: the unit is snow mana.
+SNOW_UNIT = 1 << 16
 
 #: One unit of generic mana as a demand.
 _GENERIC = Demand("{1}", ANY_TYPE, True)
@@ -499,7 +514,7 @@ def total_demands(total: str) -> tuple[Demand, ...]:
         if sym.is_numeral:
             out.extend(generic_demands(sym.generic))
         elif sym.snow:
-            out.append(Demand(sym.text, ANY_TYPE))
+            out.append(Demand(sym.text, ANY_TYPE, snow=True))
         else:
             out.append(Demand(sym.text, (sym.colors & ANY_COLOR) | (C if sym.colorless else 0) or ANY_TYPE))
     return tuple(out)
@@ -510,7 +525,7 @@ def widened(demands: Sequence[Demand], widen: Callable[[int], int] | None) -> Se
     payment, a symbol's mask to its payers; None: paid by type)."""
     if widen is None:
         return demands
-    return tuple(d if d.generic else Demand(d.symbol, widen(d.mask)) for d in demands)
+    return tuple(d if d.generic else Demand(d.symbol, widen(d.mask), snow=d.snow) for d in demands)
 
 
 def order_of(steps: Sequence[Step], total: str, pool_used: str, floating: str, assists: Sequence[Assist] = (),

@@ -28,11 +28,11 @@ from typing import Any
 
 from manasolver.models.symbols import ANY_COLOR, TYPE_BITS
 from manasolver.solver.backends.problem import (Problem, Solution, executable_order, lowest_bit, mana_string,
-                                                order_constraints, spend_table_of, to_payment)
+                                                order_constraints, snow_units, spend_table_of, to_payment)
 from manasolver.solver.casting.announce import mask_text
 from manasolver.solver.payment import WARNINGS, Activation, Allocation, Payment
 from manasolver.solver.payment_order import Assist, Step, cost_masks, executable, mana_bits, total_demands, widened
-from manasolver.solver.supply.model import Option, restriction_pays_abilities
+from manasolver.solver.supply.model import Option, ability_scope
 
 __all__ = ["Finisher", "Planned", "Written", "best_first", "direct_json", "finish_json", "finish_payment",
            "writes_directly"]
@@ -112,7 +112,7 @@ def _executable_rows(problem: Problem, rows: list[tuple[int, dict[str, Any], int
     acts = [Activation(row["permanent"], row["ability"], tuple(row["costs"]), row["mana"]) for _, row, _k, _o in rows]
     options = [(classes[k].options[o], problem.spell_ok[k][o]) for _p, _r, k, o in rows]
     ordered = executable_order(acts, options, total, mana_string(pool_used), mana_string(floating),
-                               table=spend_table_of(problem.req))
+                               table=spend_table_of(problem.req), state=problem.req.state)
     at = {id(a): i for i, a in enumerate(acts)}
     return [rows[at[id(a)]][1] for a in ordered]
 
@@ -285,19 +285,22 @@ class Finisher:
         class and option of activations by the ``id`` of their objects (:func:`direct_json`)."""
         acts: list[dict[str, Any]] = out["activations"]
         steps: list[Step] = []
-        made: dict[tuple[int, int, str], Step] = {}  # activations alike share their step (a frozen value)
+        made: dict[tuple[int, int, str, frozenset[str]], Step] = {}  # activations alike share their step
         for act in acts:
             found = self._found(act, keys)
             times = int(act.get("times", 1))
-            alike = (id(found[1]) if found is not None else 0, times, act["mana"])
+            perm = self.problem.req.state.permanent(act["permanent"]) if "permanent" in act else None
+            types = frozenset(perm.types) if perm is not None else frozenset()
+            alike = (id(found[1]) if found is not None else 0, times, act["mana"], types)
             step = made.get(alike)
             if step is None:
                 if found is None:
                     step = Step(tuple(_bits(act["mana"])))
                 else:
                     _k, opt, spell_ok = found
+                    snow = snow_units(self.problem.req.state, act["permanent"], opt, act["mana"]) if perm else ()
                     step = Step(tuple(_bits(act["mana"])), cost_masks(opt.mana_cost, times, self.widen), spell_ok,
-                                restriction_pays_abilities(opt.restriction))
+                                ability_scope(opt.restriction), types, snow)
                 made[alike] = step
             steps.append(step)
         state = self.problem.req.state

@@ -147,6 +147,18 @@ def _guard_doublers(req: PaymentRequest, supply: Supply) -> Supply:
     return guard_doublers(req, supply, _payable)
 
 
+def _doublers_left_out(req: PaymentRequest, supply: Supply) -> tuple[Supply, Unsupported | None]:
+    """:func:`_guard_doublers` for an answer that may name what it left out: the supply, and the
+    refusal a pool doubler that could be activated now raised (``None``: none could).  A payment
+    found without the doubler is legal and is answered, the doubler named under ``unsupported``
+    (the supply keeps it in ``excluded``); no payment without it is refused with that error, as
+    ``can_pay`` does, since the doubler might make the cost payable."""
+    try:
+        return _guard_doublers(req, supply), None
+    except Unsupported as err:
+        return supply, err
+
+
 # -- the queries ------------------------------------------------------------------------------
 
 def _csp_first(problem: Problem) -> Payment | None:
@@ -188,11 +200,13 @@ def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
     x = _fixed_x(req)
     mode: Mode = "feasible" if backend in ("flow", "csp") else "optimal"
     problem = prepare(req, mode, x)
-    supply = _guard_doublers(req, problem.supply)
+    supply, doubler = _doublers_left_out(req, problem.supply)
     if backend == "csp":  # the first payment enumerated, not an optimised one
         first = _csp_first(problem)
         if first is not None:
             return PayAnswer(True, payment=first)
+        if doubler is not None:
+            raise doubler
         guard_excluded(supply, req)
         return PayAnswer(False, reason=reason(problem))
     feasible = problem.at("feasible", x)
@@ -200,6 +214,8 @@ def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
     unpayable = backend is None and isinstance(backends.decide(feasible, ("flow",)), Infeasible)
     result = _PROVEN_UNPAYABLE if unpayable else _solve(problem, backend, "pay")
     if isinstance(result, Infeasible):
+        if doubler is not None:
+            raise doubler  # the doubler might make it payable
         guard_excluded(supply, req)
         return PayAnswer(False, reason=reason(feasible))
     why = "the payment is legal, its optimality is proven only without it"
@@ -288,8 +304,8 @@ def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
     check on plain boards, else by CP-SAT maximising X (never a linear probe)."""
     if not req.cost.variables:
         raise BadQuery("max_x needs a cost with {X}", "cost")
-    supply = _guard_doublers(req, without_cast_card(build_supply(req.state, req.player, resources=True),
-                                                    req.spell, req.state))
+    supply, _doubler = _doublers_left_out(req, without_cast_card(build_supply(req.state, req.player, resources=True),
+                                                                 req.spell, req.state))
     guard_excluded(supply, req)  # an unmodelled source could make X larger: refuse, never understate
     base = prepare(req, "feasible", 0)
     partial: list[MaxXAnswer] = []
@@ -319,8 +335,8 @@ def payments(req: PaymentRequest, limit: int = 100) -> PaymentsAnswer:
     enumeration backend (:mod:`manasolver.solver.backends.csp`), each written as a plan, ordered
     by its ``score`` (ties in board order), with ``pay``'s payment first."""
     from manasolver.solver.payment_writer import best_first
-    supply = _guard_doublers(req, without_cast_card(build_supply(req.state, req.player, resources=True),
-                                                    req.spell, req.state))
+    supply, _doubler = _doublers_left_out(req, without_cast_card(build_supply(req.state, req.player, resources=True),
+                                                                 req.spell, req.state))
     listed, complete = backends.enumerator(DEFAULT_CHAINS["payments"][0]).payments(req, limit)
     deadline = current()
     best: PayAnswer | None = None

@@ -3,9 +3,10 @@
 Two kinds:
 
 * board effects of permanents: "Noncreature spells cost {1} more to cast."
-  (Thalia), "Instant and sorcery spells you cast cost {1} less to cast."
-  (Goblin Electromancer), "Colorless spells you cast cost {2} less to cast."
-  (Ugin, the Ineffable), Trinisphere's minimum of three;
+  (Thalia), "Each spell a player casts costs {1} more to cast for each other spell that player
+  has cast this turn" (Damping Sphere, counted from the caster's ``spells_cast_this_turn``),
+  "Instant and sorcery spells you cast cost {1} less to cast." (Goblin Electromancer),
+  "Colorless spells you cast cost {2} less to cast." (Ugin, the Ineffable), Trinisphere's minimum of three;
 * the spell's own reductions: affinity (702.41), "This spell costs {1} less to
   cast for each artifact you control", Ghalta's total power, domain.
 
@@ -51,6 +52,9 @@ _DOMAIN = re.compile(
 _SELF_IF = re.compile(
     r"^this spell costs (?P<cost>\{\d+\}) less to cast if you control (?P<n>\w+) or more (?P<what>\w+?)s$",
     re.IGNORECASE)
+_PER_SPELL_CAST = re.compile(
+    r"^each spell a player casts costs (?P<cost>\{\d+\}) more to cast for each other spell that player has "
+    r"cast this turn$", re.IGNORECASE)
 _ABILITY_WORD = re.compile(r"^[A-Z][\w' ]+ — ")
 _AFFINITY = re.compile(r"^affinity for (?P<what>\w+)$", re.IGNORECASE)
 _MINIMUM = re.compile(
@@ -163,6 +167,9 @@ def _read_clause(clause: str) -> CostEffect | None:
         who = {"you cast ": "you", "your opponents cast ": "opponents", "": "all"}[m.group("who").lower()]
         kind = "increase" if m.group("dir").lower() == "more" else "reduce"
         return CostEffect(kind, clause, cost=cost, who=who, **filt)  # type: ignore[arg-type]
+    m = _PER_SPELL_CAST.match(clause)
+    if m:  # Damping Sphere: counted from the caster's spells_cast_this_turn
+        return CostEffect("increase", clause, cost=_cost(m.group("cost")), who="all", per="spells_cast")
     m = _ALTERNATIVE.match(clause)
     if m:
         n = _count(m.group("n"))

@@ -100,12 +100,36 @@ def _read_restriction(sentence: str) -> Restriction:
     if am:
         rest, owners = am.group(1), am.group(2)
         abilities = True
+    if not am and (alternatives := _alternatives(rest)):
+        return Restriction(sentence, any_of=alternatives)
     spec = spell_spec(rest)
     if am and spell_spec(owners, nouns=True) != spec:
         raise Unreadable(sentence)
     types, subs, multi, colorless = spec
     return Restriction(sentence, spell_types=types, subtypes=subs, multicolored=multi, colorless=colorless,
                        abilities=abilities)
+
+
+def _alternatives(rest: str) -> tuple[Restriction, ...]:
+    """Spells of kinds that need more than one word each, as alternatives ("an Elemental spell
+    or a Chandra planeswalker spell"); empty when ``rest`` is not such a list (one
+    :func:`spell_spec` reads it whole) or a part is not understood."""
+    try:
+        spell_spec(rest)
+        return ()
+    except Unreadable:
+        pass
+    parts = re.split(r",? or ", rest)
+    if len(parts) < 2 or not all(re.search(r"\bspells?$", p) for p in parts):
+        return ()
+    out = []
+    for part in parts:
+        try:
+            types, subs, multi, colorless = spell_spec(part)
+        except Unreadable:
+            return ()
+        out.append(Restriction(part, spell_types=types, subtypes=subs, multicolored=multi, colorless=colorless))
+    return tuple(out)
 
 
 def spell_spec(text: str, nouns: bool = False) -> tuple[frozenset[str], frozenset[str], bool, bool]:

@@ -50,6 +50,7 @@ from typing import Any
 
 from manasolver.models.effects import SpendTable
 from manasolver.models.errors import BadQuery
+from manasolver.models.state import GameState
 from manasolver.solver.budget import current as query_deadline
 from manasolver.solver.backends.csp_cover import (
     Prod,
@@ -70,6 +71,7 @@ from manasolver.solver.supply.model import (
     Option,
     SourceClass,
     Supply,
+    class_types,
     restriction_allows,
 )
 from manasolver.solver.supply.resources import reserved_ids, without_cast_card
@@ -102,12 +104,13 @@ def _productions(supply: Supply, req: PaymentRequest) -> tuple[list[tuple[str, i
         return [m for g in supply.tappable if set(opt.tap_types) & g.matches for m in g.members]
 
     for k, cls in enumerate(supply.classes):
+        types = class_types(req.state, cls)
         for j, pid in enumerate(cls.members):
             prods: list[Prod] = []
             for o, opt in enumerate(cls.options):
                 ok = restriction_allows(opt.restriction, req.spell, has_x)
                 if opt.tap_creatures:
-                    these = concrete(k, j, o, opt, cls.snow, ok)
+                    these = concrete(k, j, o, opt, cls.snow, ok, types)
                     if opt.exclusive:  # Springleaf Drum: its one activation, with what it taps
                         prods.extend(dataclasses.replace(p, tapped=group) for p in these
                                      for group in itertools.combinations(sorted(able(opt)), opt.tap_creatures))
@@ -119,12 +122,12 @@ def _productions(supply: Supply, req: PaymentRequest) -> tuple[list[tuple[str, i
                         whole = False  # not enumerated: {T} with a sacrifice, several sacrifices
                         continue
                     altar.setdefault(opt.sacrifice_other[0], []).extend(
-                        concrete(k, j, o, opt, cls.snow, ok))
+                        concrete(k, j, o, opt, cls.snow, ok, types))
                     continue
                 if not opt.exclusive:
                     whole = False  # repeatable abilities are not enumerated
                     continue
-                prods.extend(concrete(k, j, o, opt, cls.snow, ok))
+                prods.extend(concrete(k, j, o, opt, cls.snow, ok, types))
             if prods:
                 out.append((pid, cls.positions[j], prods))
     for grp in supply.fodder:
@@ -236,7 +239,7 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
                 continue
             if not found and candidate is None:
                 candidate = (total, chosen, used)
-            for pay in _payments_of(total, chosen, used, sup.classes, pos, x, req.ability_life, table):
+            for pay in _payments_of(total, chosen, used, sup.classes, pos, x, req.ability_life, table, req.state):
                 if pay not in found:
                     found[pay] = ()
                     if len(found) > limit:
@@ -252,7 +255,7 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
         total, chosen, used = candidate
         kept = pruned(total, chosen, used, time.monotonic() + max(0.25, time_limit / 4))
         if kept is not None and sacrifices_ok(kept, ids) and taps_ok(kept, ids):
-            for pay in _payments_of(total, kept, used, sup.classes, pos, x, req.ability_life, table):
+            for pay in _payments_of(total, kept, used, sup.classes, pos, x, req.ability_life, table, req.state):
                 found[pay] = ()
                 break
     out = list(found)[:limit]
@@ -393,10 +396,11 @@ def _order_key(p: Payment) -> tuple[object, ...]:
 
 def _payments_of(total: Total, chosen: list[Prod], used: Counter[int], classes: Sequence[SourceClass],
                  pos: dict[tuple[int, int], int], x: int, ability_life: int,
-                 table: SpendTable | None = None) -> Iterator[Payment]:
+                 table: SpendTable | None = None, state: GameState | None = None) -> Iterator[Payment]:
     """The payments with exactly these activations and pool mana: one per floating multiset
     (``ability_life``: the activated ability's own life cost, part of each payment's life;
-    ``table``: the payment's 609.4b table, for the order of activations that cost mana)."""
+    ``table``: the payment's 609.4b table, for the order of activations that cost mana;
+    ``state``: the board, whose permanents' types scoped mana reads)."""
     if not cover(total, chosen, used, None):
         return
     removable = plain_removable(total, chosen, used)
@@ -425,7 +429,7 @@ def _payments_of(total: Total, chosen: list[Prod], used: Counter[int], classes: 
         acts = sacrifices_last([a for a, _opt in made])
         pool_text = type_text([b for b, n in used.items() for _ in range(n)])
         acts = executable_order(acts, [option_of[id(a)] for a in acts], total.text(), pool_text,
-                                type_text([b for b, n in fl.items() for _ in range(n)]), table=table)
+                                type_text([b for b, n in fl.items() for _ in range(n)]), table=table, state=state)
         yield Payment(
             total=total.text(), choices=total.choices, x=x, activations=tuple(acts),
             pool_used=pool_text,

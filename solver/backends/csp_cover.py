@@ -13,11 +13,12 @@ from __future__ import annotations
 import itertools
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from manasolver.models.symbols import TYPE_BITS, C
 from manasolver.solver.backends.csp_totals import Total
-from manasolver.solver.supply.model import Option, restriction_pays_abilities
+from manasolver.solver.supply.model import Option, ability_scope, scope_pays
 
 __all__ = ["DemandKey", "Prod", "UnitKey", "concrete", "cover", "mask_bits", "match_units", "pays_ability",
            "plain_removable", "pruned", "sacrifices_ok", "saturates", "taps_ok", "transports"]
@@ -41,15 +42,18 @@ class Prod:
     sacrificed: str = ""
     tapped: tuple[str, ...] = ()
     slot: int = 0
+    types: frozenset[str] = frozenset()  # its permanent's card types (CR 106.6 scoped mana)
 
     @property
     def cost_units(self) -> int:
         return sum(s.generic if s.is_numeral else 1 for s in self.opt.mana_cost.symbols if not s.special)
 
 
-def concrete(k: int, j: int, o: int, opt: Option, snow: bool, ok: bool) -> list[Prod]:
+def concrete(k: int, j: int, o: int, opt: Option, snow: bool, ok: bool,
+             types: frozenset[str] = frozenset()) -> list[Prod]:
     """Every concrete production of one option of member ``j`` of class ``k`` (``snow``: the
-    class's flag; a snow member's nonsnow triggered mana keeps its own flag per unit)."""
+    class's flag; a snow member's nonsnow triggered mana keeps its own flag per unit; ``types``:
+    the member's card types)."""
     out: list[Prod] = []
     seen: set[tuple[tuple[int, bool], ...]] = set()
     n_snow = len(opt.slots) - opt.nonsnow_tail if snow else 0
@@ -58,12 +62,12 @@ def concrete(k: int, j: int, o: int, opt: Option, snow: bool, ok: bool) -> list[
         counts = Counter(zip(opt.slots, flags))
         order = sorted(counts, key=lambda u: (TYPE_BITS.index(u[0]), not u[1]))
         return [Prod(k, j, o, opt, tuple(b for b, f in order for _ in range(counts[(b, f)])),
-                     tuple(f for b, f in order for _ in range(counts[(b, f)])), ok)]
+                     tuple(f for b, f in order for _ in range(counts[(b, f)])), ok, types=types)]
     for bits in itertools.product(*(mask_bits(s) for s in opt.slots)):
         key = tuple(sorted(zip(bits, flags), key=lambda u: (TYPE_BITS.index(u[0]), not u[1])))
         if key not in seen:
             seen.add(key)
-            out.append(Prod(k, j, o, opt, tuple(b for b, _ in key), tuple(f for _, f in key), ok))
+            out.append(Prod(k, j, o, opt, tuple(b for b, _ in key), tuple(f for _, f in key), ok, types=types))
     return out
 
 
@@ -107,13 +111,18 @@ def sacrifices_ok(chosen: list[Prod], ids: dict[tuple[int, int], str]) -> bool:
     return True
 
 
-def pays_ability(p: Prod) -> bool:
-    return restriction_pays_abilities(p.opt.restriction)
+def pays_ability(p: Prod, chosen: Sequence[Prod] = ()) -> bool | frozenset[int]:
+    """Whose mana abilities' costs ``p``'s mana may pay (CR 106.6): ``True`` any, ``False``
+    none, else the indices of ``chosen`` whose permanents are of the types its restriction names."""
+    scope = ability_scope(p.opt.restriction)
+    if isinstance(scope, bool):
+        return scope
+    return frozenset(i for i, q in enumerate(chosen) if q.opt.mana_cost and scope_pays(scope, q.types))
 
 
 #: A class of identical mana units: (type bit, snow, pays spells, pays abilities, maker: the
 #: index of the activation that made it, -1 for pool mana).
-UnitKey = tuple[int, bool, bool, bool, int]
+UnitKey = tuple[int, bool, bool, bool | frozenset[int], int]
 #: A class of identical demands: (kind "t" typed / "s" snow / "g" generic / "f" floating, mask,
 #: payer: the activation whose cost it is, -1 the total, -2 floating).
 DemandKey = tuple[str, int, int]
@@ -132,7 +141,7 @@ def cover(total: Total, chosen: list[Prod], pool_used: Counter[int],
         if n:
             units[(b, False, True, True, -1)] += n
     for i, p in enumerate(chosen):
-        ability_ok = pays_ability(p)
+        ability_ok = pays_ability(p, chosen)
         for (b, sn), n in Counter(zip(p.mana, p.snow)).items():
             units[(b, sn, p.spell_ok, ability_ok, i)] += n
     demands: Counter[DemandKey] = Counter()
@@ -183,7 +192,8 @@ def match_units(units: Counter[UnitKey], demands: Counter[DemandKey], rank: dict
         if kind == "f":
             return maker >= 0 and bit == mask
         if payer >= 0:
-            if maker == payer or (maker in rank and rank[maker] > rank[payer]) or not ability_ok:
+            if maker == payer or (maker in rank and rank[maker] > rank[payer]) or not (
+                    ability_ok if isinstance(ability_ok, bool) else payer in ability_ok):
                 return False
         elif not spell_ok:
             return False

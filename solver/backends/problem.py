@@ -33,7 +33,7 @@ from manasolver.models.symbols import ANY_COLOR, TYPE_BITS, C, ManaSymbol
 from manasolver.solver.casting.announce import Announcement, Form, announce, mask_text
 from manasolver.solver.policy import for_backends
 from manasolver.solver.request import Modifier, PaymentRequest, Policy
-from manasolver.solver.supply.model import Option, SourceClass, Supply, restriction_allows, restriction_pays_abilities
+from manasolver.solver.supply.model import Option, SourceClass, Supply, ability_scope, restriction_allows
 from manasolver.solver.supply.resources import Assists, build_assists
 from manasolver.solver.supply.unmodelled import guard_spent_on_costs
 
@@ -51,6 +51,7 @@ __all__ = [
     "mana_string",
     "order_constraints",
     "sacrifices_last",
+    "snow_units",
     "spend_table_of",
     "spending_supply",
     "to_payment",
@@ -319,7 +320,8 @@ def to_payment(problem: Problem, sol: Solution) -> Payment:
     total_text = form.total_text(sol.x, resolved)
     merged = executable_order(merged, [option_of[id(a)] for a in merged], total_text, mana_string(pool_used),
                               mana_string(floating), convoked, improvised,
-                              problem.assists.graveyard[:sol.delved], spend_table_of(problem.req))
+                              problem.assists.graveyard[:sol.delved], spend_table_of(problem.req),
+                              problem.req.state)
     return Payment(
         total=total_text,
         choices=tuple(choices),
@@ -358,23 +360,42 @@ def activation_of(cls: SourceClass, m: int, opt: Option, mana: str,
 
 def executable_order(acts: list[Activation], options: Sequence[tuple[Option, bool]], total: str, pool_used: str,
                      floating: str, convoked: Sequence[str] = (), improvised: Sequence[str] = (),
-                     delved: Sequence[str] = (), table: SpendTable | None = None) -> list[Activation]:
+                     delved: Sequence[str] = (), table: SpendTable | None = None,
+                     state: GameState | None = None) -> list[Activation]:
     """``acts`` (each with its option and whether its mana may pay the spell) in an order that can
     be carried out: every activation's own mana cost paid by the pool or earlier activations
     (:func:`manasolver.solver.payment_order.executable`; CR 605.3a), the order of
     :func:`order_constraints` kept, ties in the given order.  Unchanged when no activation costs
-    mana.  ``table``: the payment's 609.4b table (what may pay each type), None: by type."""
+    mana.  ``table``: the payment's 609.4b table (what may pay each type), None: by type.
+    ``state``: the board, for the card types of each activation's permanent (mana restricted to
+    abilities of some types pays only those, CR 106.6); None: such mana pays no ability."""
     if not any(opt.mana_cost for opt, _ok in options):
         return acts
     from manasolver.solver.payment_order import Assist, Step, cost_masks, mana_bits, order_of
     widen = table.mask if table is not None and not table.identity else None
-    steps = [Step(mana_bits(a.mana), cost_masks(opt.mana_cost, a.times, widen), ok,
-                  restriction_pays_abilities(opt.restriction)) for a, (opt, ok) in zip(acts, options)]
+    steps = [Step(mana_bits(a.mana), cost_masks(opt.mana_cost, a.times, widen), ok, ability_scope(opt.restriction),
+                  _types(state, a.permanent), snow_units(state, a.permanent, opt, a.mana))
+             for a, (opt, ok) in zip(acts, options)]
     assists = ([Assist("convoke", pid, ANY_COLOR) for pid in convoked]
                + [Assist("improvise", pid) for pid in improvised]
                + [Assist("delve", name) for name in delved])
     order = order_of(steps, total, pool_used, floating, assists, order_constraints(acts), widen)
     return [acts[i] for i in order]
+
+
+def snow_units(state: GameState | None, pid: str, opt: Option, mana: str) -> tuple[bool, ...]:
+    """Which units of an activation's ``mana`` are snow (CR 107.4h): all of a snow permanent's
+    when none of them is triggered mana from a nonsnow source (Wild Growth), else none known."""
+    perm = state.permanent(pid) if state is not None else None
+    if perm is None or not perm.is_snow or opt.nonsnow_tail:
+        return ()
+    return (True,) * mana.count("{")
+
+
+def _types(state: GameState | None, pid: str) -> frozenset[str]:
+    """The card types of permanent ``pid`` (none for a card of the hand or without a board)."""
+    perm = state.permanent(pid) if state is not None else None
+    return frozenset(perm.types) if perm is not None else frozenset()
 
 
 def order_constraints(acts: list[Activation]) -> list[set[int]]:

@@ -81,6 +81,8 @@ def _count(effect: CostEffect, state: GameState, player: str) -> int:
         return sum(1 for p in state.battlefield if effect.per_types & set(p.types))
     if effect.per == "total_power":
         return sum(max(0, power_of(p)) for p in mine if p.is_creature)
+    if effect.per == "spells_cast":  # "each other spell that player has cast this turn"
+        return state.player(player).spells_cast_this_turn
     if effect.per == "domain":
         from manasolver.models.rules.counts import domain
         return domain(state, player)  # land types after Blood Moon, Urborg (CR 305.7)
@@ -112,8 +114,10 @@ def board_modifiers(state: GameState, player: str, spell: SpellInfo) -> list[App
             if effect.kind == "minimum":
                 out.append(AppliedModifier(Modifier("minimum", amount=effect.minimum), perm.id, effect.text))
             elif effect.cost is not None:
-                out.append(AppliedModifier(Modifier(cast(ModifierKind, effect.kind), cost=effect.cost), perm.id,
-                                           effect.text))
+                cost = _times(effect.cost, _count(effect, state, player)) if effect.per else effect.cost
+                if cost is not None:
+                    out.append(AppliedModifier(Modifier(cast(ModifierKind, effect.kind), cost=cost), perm.id,
+                                               effect.text))
     if spell.card is not None:
         for effect in _effects(spell.card, "spell.card"):
             if effect.scope != "self" or effect.cost is None:

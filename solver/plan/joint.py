@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from manasolver.models.errors import ManasolverError, Unsupported
-from manasolver.models.state import Permanent
+from manasolver.models.state import GameState, Permanent
 from manasolver.solver.backends.problem import Problem
 from manasolver.solver.budget import budgeted
 from manasolver.solver.payment import Payment
@@ -59,12 +59,40 @@ class PlanAnswer:
 
 
 @budgeted
+def _one_cost(req: PaymentRequest) -> PlanAnswer:
+    """A plan of one cost: ``pay``'s own answer, so ``plan [A]`` is ``pay A`` (one search, one
+    tie-break, the same refusals) and nothing is split between costs."""
+    from manasolver.solver import queries
+    got = queries.pay(req)
+    if got.payable and got.payment is not None:
+        return PlanAnswer(True, (got.payment,), time_bound=got.time_bound, unsupported=got.unsupported)
+    return PlanAnswer(False, reason=got.reason, index=0, time_bound=got.time_bound)
+
+
+def _guard_spells_cast(state: GameState) -> None:
+    """Refuse a plan of several costs on a board whose cost modifier counts the spells cast this
+    turn (Damping Sphere): each cost of the plan would change the next one's total, which a plan,
+    whose costs are each announced on the same board, does not follow."""
+    from manasolver.models.text.cost_modifiers import cost_effects_of
+    for i, perm in enumerate(state.battlefield):
+        effects, _unknown = cost_effects_of(perm.card)
+        if any(e.per == "spells_cast" for e in effects):
+            raise Unsupported(f"{perm.card.name} makes each spell cost more for the spells cast before it this "
+                              "turn; a plan of several costs does not count its own earlier spells yet: ask "
+                              "pay for each cost with spells_cast_this_turn", f"battlefield[{i}]")
+
+
 def plan(steps: Sequence[PaymentRequest | dict[str, Any]]) -> PlanAnswer:
     """The best plan for ``steps`` (requests over one board, in casting order; a dict is the
     reason one can't be cast at all), or the first cost no plan reaches.  See the module
     docstring."""
     from manasolver.solver import queries
     steps = _abilities_in_turn(steps)
+    if len(steps) == 1 and not isinstance(steps[0], dict):
+        return _one_cost(steps[0])
+    reqs = [s for s in steps if not isinstance(s, dict)]
+    if len(steps) > 1 and reqs:
+        _guard_spells_cast(reqs[0].state)
     problems: list[Problem | None] = []
     for i, step in enumerate(steps):
         if isinstance(step, dict):

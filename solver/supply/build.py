@@ -152,7 +152,9 @@ def _options(state: GameState, perm: Permanent, player: Player,
             continue  # 107.14
         if any(perm.counter(k) < n for k, n in cost.remove_counters):
             continue  # 118.3
-        exclusive = cost.tap or cost.untap or cost.sacrifice_self
+        # "Activate only once each turn" on a permanent's only mana ability (Shire Scarecrow):
+        # one activation at most, as exclusive as a {T} ability
+        exclusive = cost.tap or cost.untap or cost.sacrifice_self or (ab.per_turn == 1 and len(readings) == 1)
         repeat = 1
         if not exclusive:
             gap = repeatable_gap(cost, tap_count, resources)

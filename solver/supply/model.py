@@ -36,8 +36,13 @@ __all__ = [
     "SourceClass",
     "SourceKind",
     "Supply",
+    "AbilityScope",
+    "ability_scope",
+    "class_types",
     "restriction_allows",
     "restriction_pays_abilities",
+    "scope_pays",
+    "scoped_ability_mana",
 ]
 
 #: What a source class holds, for the ``prefer_lands`` policy (land wins over creature).
@@ -414,6 +419,53 @@ def restriction_pays_abilities(r: Restriction | None) -> bool:
     return r is None or r.any_ability or (r.abilities and not r.spell_types)
 
 
+#: Which mana abilities' costs restricted mana may pay: ``True`` any, ``False`` none, a set of
+#: card types: those of permanents of one of these types (CR 106.6).
+AbilityScope = bool | frozenset[str]
+
+
+def ability_scope(r: Restriction | None) -> AbilityScope:
+    """Which mana abilities' activation costs mana under restriction ``r`` may pay: every one
+    (:func:`restriction_pays_abilities`), only those of permanents of the types it names ("Spend
+    this mana only to activate abilities of artifacts": a Signet's {1}, CR 106.6), or none."""
+    if restriction_pays_abilities(r):
+        return True
+    if r is not None and r.abilities and r.spell_types:
+        return r.spell_types
+    return False
+
+
+def scope_pays(scope: AbilityScope, types: frozenset[str] | tuple[str, ...]) -> bool:
+    """May mana of ``scope`` pay a mana ability's cost of a permanent of these card ``types``?"""
+    if isinstance(scope, bool):
+        return scope
+    return not scope.isdisjoint(types)
+
+
+def class_types(state: Any, cls: SourceClass) -> frozenset[str]:
+    """The card types of a class's members (cards of the hand: none, they are no permanents)."""
+    if cls.hand:
+        return frozenset()
+    perm = state.permanent(cls.members[0])
+    return frozenset(perm.types) if perm is not None else frozenset()
+
+
+def scoped_ability_mana(sup: Supply, state: Any) -> bool:
+    """Does mana restricted to the abilities of some types of permanent (:func:`ability_scope`)
+    meet a mana ability that costs mana on a permanent of those types?  A backend that reads a
+    restriction as paying every ability or none is then not exact."""
+    scopes = [sc for k in sup.classes for o in k.options
+              if not isinstance(sc := ability_scope(o.restriction), bool)]
+    if not scopes:
+        return False
+    for k in sup.classes:
+        if any(o.mana_cost for o in k.options):
+            types = class_types(state, k)
+            if any(scope_pays(sc, types) for sc in scopes):
+                return True
+    return False
+
+
 def restriction_allows(r: Restriction | None, spell: SpellInfo | None, has_x: bool) -> bool:
     """May mana with restriction ``r`` pay for ``spell`` (CR 106.6; Ancient Ziggurat rulings)?
 
@@ -425,6 +477,8 @@ def restriction_allows(r: Restriction | None, spell: SpellInfo | None, has_x: bo
         return False
     if r.x_only and not has_x:
         return False
+    if r.any_of:
+        return any(restriction_allows(a, spell, has_x) for a in r.any_of)
     if spell.ability:
         if not r.abilities:
             return False

@@ -74,7 +74,11 @@ def without_cast_card(supply: Supply, spell: SpellInfo | None, state: GameState 
     the first card of its name is taken out of that fodder.  With a card of its name in the
     hand (``state`` given), the options that discard the whole hand go too
     (:func:`_without_hand_discarders`).  With any spell or ability named, mana whose restriction
-    is not read is listed as left out (:func:`_unchecked_for_spell`)."""
+    is not read is listed as left out (:func:`_unchecked_for_spell`).  A spell's own spending
+    rule (Myr Superion) restricts the sources it does not name (supply/own_spending.py)."""
+    if state is not None and spell is not None and spell.card is not None and not spell.ability:
+        from manasolver.solver.supply.own_spending import own_spending_supply
+        supply = own_spending_supply(supply, state, spell)
     unchecked, returns, discards, hand_fodder, hand_sources = _shape(supply)
     if spell is not None and unchecked:
         supply = _unchecked_for_spell(supply)

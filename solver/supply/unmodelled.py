@@ -313,7 +313,10 @@ def guard_payment_rules(req: PaymentRequest) -> None:
     spell = req.spell
     if spell is not None and spell.card is not None and not spell.ability:
         m = _OWN_SPENDING.search(spell.card.oracle_text)
-        if m and (req.alternative is not None or "this way" not in m.group(0)):
+        if m and "this way" not in m.group(0):  # applied by the supply (supply/own_spending.py)
+            from manasolver.solver.supply.own_spending import guard_own_spending
+            guard_own_spending(req.state, req.player, spell)
+        elif m and req.alternative is not None:
             raise Unsupported(f"{spell.card.name}: {m.group(0)!r} is a spending rule of the spell itself, which "
                               f"this engine does not apply yet", "spell")
     if spell is not None:

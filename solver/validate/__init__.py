@@ -108,7 +108,7 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
                    payment_spend_table(req.state, req.player, req.spell))
         if len(problems) == mana_ok and not led.split_choices:  # led.demands now holds the whole payment's
             check_order(pay, led.units, led.demands, led.costly, led.sources, req.spell,
-                        bool(req.cost.variables), problems, led.demands)
+                        bool(req.cost.variables), problems, led.demands, led.restrictions)
     check_allocation(pay, problems, payment_spend_table(req.state, req.player, req.spell))
     return ValidationResult(not problems, problems)
 

@@ -27,8 +27,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from manasolver.models.abilities import ManaAbility
+from manasolver.models.abilities import ManaAbility, Restriction
 from manasolver.models.rules.amounts import ability_restriction
+from manasolver.models.text.own_spending import PRODUCERS, not_for_spells, own_rule, produced_ok, rule_text
 from manasolver.models.rules.counts import spend_table
 from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.rules.board_effects import prohibited
@@ -83,6 +84,8 @@ class Ledger:
     demands: Counter[Demand] = field(default_factory=Counter)
     sources: dict[int, Permanent] = field(default_factory=dict)
     costly: list[int] = field(default_factory=list)
+    restrictions: dict[int, tuple[Restriction | None, bool]] = field(default_factory=dict)  # each one's mana:
+    # its restriction and whether it is snow (the stated-order check gives its units back by them)
 
 
 def who(perm: Permanent) -> str:
@@ -111,6 +114,7 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
     sac_other, named_sac, named_taps, anon_taps = led.sac_other, led.named_sac, led.named_taps, led.anon_taps
     counters, units, demands = led.counters, led.units, led.demands
     split_choices, sources, costly = led.split_choices, led.sources, led.costly
+    restrictions = led.restrictions
     life_costs = energy_costs = damage = 0
     # Caches for big boards: many activations share an ability and a mana text.
     parts_cache: dict[object, list[str]] = {}
@@ -120,6 +124,10 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
     # The card being cast is on the stack (601.2a), not in the hand: one copy fewer to exile.
     cast = (req.spell.card.name.lower() if req.spell is not None and req.spell.card is not None
             and not req.spell.ability else "")
+    spell_card = req.spell.card if req.spell is not None and not req.spell.ability else None
+    own = own_rule(spell_card)
+    own = own if own in PRODUCERS else None
+    own_text = rule_text(spell_card, own) if own is not None else ""
     in_hand = {cast: sum(1 for c in player.hand if c.name.lower() == cast) - 1} if cast else {}
     for i, act in enumerate(pay.activations):
         where = f"activations[{i}]"
@@ -231,6 +239,9 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
             # the rest is grouped by class so the matching stays small on big boards.
             maker = i if cost.mana else -1
             restriction = ability_restriction(ab, perm)  # a chosen creature type filled in
+            if own is not None and not produced_ok(own, perm):  # Myr Superion: only creatures' mana
+                restriction = not_for_spells(restriction, own_text)
+            restrictions[i] = (restriction, perm.is_snow)
             source = i if cost.sacrifice and act.sacrificed else -1
             splits = _snow_splits(state, perm, ab, made, n, cp) if snow and not why else None
             if splits is not None and len(splits) != 1:

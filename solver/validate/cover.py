@@ -87,6 +87,8 @@ def _allows_spell(r: Restriction | None, spell: SpellInfo | None, has_x: bool) -
         return True
     if spell is None or (r.x_only and not has_x):
         return False
+    if r.any_of:
+        return any(_allows_spell(a, spell, has_x) for a in r.any_of)
     if spell.ability:
         return _pays_abilities(r, spell.types)
     if not r.spells:

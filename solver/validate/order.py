@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
+from manasolver.models.abilities import Restriction
 from manasolver.models.cost import ManaCost
 from manasolver.models.effects import SpendTable
 from manasolver.models.errors import ManasolverError
@@ -45,12 +46,14 @@ def _name(pay: Payment, i: int, sources: dict[int, Permanent]) -> str:
 
 def check_order(pay: Payment, units: Counter[Unit], demands: Counter[Demand], costly: list[int],
                 sources: dict[int, Permanent], spell: SpellInfo | None, has_x: bool, problems: list[str],
-                whole: Counter[Demand] | None = None) -> None:
+                whole: Counter[Demand] | None = None,
+                restrictions: dict[int, tuple[Restriction | None, bool]] | None = None) -> None:
     """The activations in their stated order: each mana cost payable at its place (the first
     that is not is named), then ``whole`` (every demand of the payment, when the mana covers it
-    in some order) covered in this order."""
+    in some order) covered in this order.  ``restrictions``: the restriction of each
+    activation's mana (CR 106.6) and whether it is snow, so its units go back to it."""
     rank = {i: i for i in range(len(pay.activations))}
-    units = _with_makers(pay, units, costly)
+    units = _with_makers(pay, units, costly, restrictions or {})
     spell_ok = {u: _allows_spell(u.restriction, spell, has_x) for u in units}
     ulist = list(units)
     for c in sorted(costly):
@@ -75,10 +78,11 @@ def check_order(pay: Payment, units: Counter[Unit], demands: Counter[Demand], co
                         "(another order can: CR 601.2g)")
 
 
-def _with_makers(pay: Payment, units: Counter[Unit], costly: list[int]) -> Counter[Unit]:
+def _with_makers(pay: Payment, units: Counter[Unit], costly: list[int],
+                 restrictions: dict[int, tuple[Restriction | None, bool]]) -> Counter[Unit]:
     """``units`` with the mana of the activations without a mana cost (read as made by none:
     :mod:`.cover` lets them come first) given back to the activation that made it, by its
-    ``mana``, so that the stated order is what counts."""
+    ``mana``, its restriction and snow (when known), so that the stated order is what counts."""
     loose = Counter({u: n for u, n in units.items() if u.kind == "made" and u.maker < 0})
     if not loose:
         return units
@@ -88,7 +92,9 @@ def _with_makers(pay: Payment, units: Counter[Unit], costly: list[int]) -> Count
         if i in priced:
             continue
         for bit, n in (_made(act.mana) or Counter()).items():
-            for u in sorted(loose, key=lambda u: u.restriction is not None):
+            mine = restrictions.get(i)
+            for u in sorted(loose, key=lambda u: (mine is not None and (u.restriction, u.snow) != mine,
+                                                  u.restriction is not None)):
                 if not n:
                     break
                 if loose[u] and u.mask == bit:

@@ -137,12 +137,13 @@ def _refused(query: dict[str, Any], *words: str) -> None:
         assert word in out["error"]["message"], out
 
 
-def test_myr_superion_spending_rule_is_refused_not_ignored() -> None:
+def test_myr_superion_spending_rule_is_applied_not_ignored() -> None:
     """Myr Superion: "Spend only mana produced by creatures to cast this spell." Two Forests can't
-    cast it; answering payable would be wrong."""
+    cast it (tests/rules/test_myr_superion_own_spending.py checks every query)."""
     state = _board(_perm("f1", "Forest"), _perm("f2", "Forest"))
-    _refused({"query": "pay", "state": state, "spell": {"card": "Myr Superion"}}, "Myr Superion", "Spend only")
-    _refused({"query": "can_pay", "state": state, "spell": {"card": "Myr Superion"}}, "Myr Superion")
+    for kind in ("pay", "can_pay"):
+        out = answer({"query": kind, "state": state, "spell": {"card": "Myr Superion"}})
+        assert out["payable"] is False and out["reason"]["code"] == "restricted_mana"
 
 
 def test_krrik_life_for_black_pays_a_black_symbol_with_two_life() -> None:

@@ -60,7 +60,7 @@ from manasolver.solver.backends.cpsat.terms import add_terms
 from manasolver.solver.backends.cpsat.variables import Cut, Model, Src
 from manasolver.solver.backends.problem import Problem, lowest_bit
 from manasolver.solver.policy import needs_types
-from manasolver.solver.supply.model import MAX_REPEAT, Option, restriction_pays_abilities
+from manasolver.solver.supply.model import MAX_REPEAT, Option, ability_scope, class_types, scope_pays
 
 __all__ = ["Chains", "build_model", "x_upper"]
 
@@ -156,7 +156,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                     excl.append(v)
                 else:
                     by_ability.setdefault(opt.ability, []).append(v)
-                pays_ability = restriction_pays_abilities(opt.restriction)
+                pays_ability = ability_scope(opt.restriction)
                 for mask, snow, mult in opt.slot_groups(cls.snow):
                     srcs.append(Src(("act", k, o, mask) + _tail(cls.snow, snow), mask, snow, ok[o],
                                      pays_ability, mult * v, mult * ub))
@@ -188,7 +188,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                         if removes(opt):
                             removed.setdefault(kind, ([], have))[0].append(each * b)
                     inst[(k, j, o)] = b
-                    pays_ability = restriction_pays_abilities(opt.restriction)
+                    pays_ability = ability_scope(opt.restriction)
                     for mask, snow, mult in opt.slot_groups(cls.snow):
                         srcs.append(Src(("inst", k, j, o, mask) + _tail(cls.snow, snow), mask, snow,
                                          ok[o], pays_ability, mult * b, mult * ub, inst=node_of(k, j, opt)))
@@ -278,6 +278,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                     cp.add(rank(pair[0]) + 1 <= rank(pair[1])).only_enforce_if(p)
                 cp.add(v == 0).only_enforce_if(prec[pair].Not())
 
+    dst_types = [class_types(state, cls) for cls in sup.classes]  # whose abilities scoped mana pays
     for si, s in enumerate(srcs):
         deadline.check(stage)  # members that cost mana: a flow per pair, quadratic in them
         for dst in dst_amount:
@@ -291,7 +292,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                 if s.pays_spell and s.snow:
                     add_flow(si, s, dst, s.mask)
             else:  # an activation's own mana cost
-                if not s.pays_ability:
+                if not scope_pays(s.pays_ability, dst_types[cost_node[dst][0]]):
                     continue
                 if s.inst is not None and (chains == "none" or (s.inst == cost_node[dst]
                                                                 and s.inst not in self_paid)):

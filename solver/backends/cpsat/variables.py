@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+from manasolver.solver.supply.model import AbilityScope
 
 __all__ = ["Cut", "Model", "Role", "Src"]
 
@@ -23,7 +24,7 @@ class Src:
     mask: int
     snow: bool
     pays_spell: bool
-    pays_ability: bool
+    pays_ability: AbilityScope  # whose mana abilities' costs it may pay (CR 106.6)
     amount: Any                 # int or linear expression
     ub: int
     inst: tuple[int, int, int] | None = None  # its node in the order of payments (cpsat/repeats.py)

@@ -23,6 +23,7 @@ from manasolver.solver.backends.fastopt.shape import shape_known
 from manasolver.solver.backends.matching import UnitKind, solution_from_units
 from manasolver.solver.backends.problem import Problem, Solution
 from manasolver.solver.policy import criteria_vector
+from manasolver.solver.supply.model import scoped_ability_mana
 
 __all__ = ["SUPPORTED", "FastOptBackend", "evaluate"]
 
@@ -49,6 +50,8 @@ class FastOptBackend:
             return None
         if not shape_known(problem.supply):
             return None
+        if scoped_ability_mana(problem.supply, problem.req.state):
+            return None  # mana that may pay some mana abilities' costs and not others: CP-SAT
         criteria = pol.criteria if problem.mode == "optimal" else ("min_sources",)
         if _pool_may_sink(problem, criteria):
             return None
