@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Literal
 from manasolver.models.cost import ManaCost
 from manasolver.models.effects import SpendTable
 from manasolver.models.rules.counts import payment_spend_table, spend_effects, spend_table
-from manasolver.models.state import GameState
+from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import ANY_COLOR, TYPE_BITS, C, ManaSymbol
 from manasolver.solver.casting.announce import Announcement, Form, announce, mask_text
 from manasolver.solver.policy import for_backends
@@ -386,7 +386,7 @@ def executable_order(acts: list[Activation], options: Sequence[tuple[Option, boo
 def snow_units(state: GameState | None, pid: str, opt: Option, mana: str) -> tuple[bool, ...]:
     """Which units of an activation's ``mana`` are snow (CR 107.4h): all of a snow permanent's
     when none of them is triggered mana from a nonsnow source (Wild Growth), else none known."""
-    perm = state.permanent(pid) if state is not None else None
+    perm = _on_board(state, pid)
     if perm is None or not perm.is_snow or opt.nonsnow_tail:
         return ()
     return (True,) * mana.count("{")
@@ -394,8 +394,16 @@ def snow_units(state: GameState | None, pid: str, opt: Option, mana: str) -> tup
 
 def _types(state: GameState | None, pid: str) -> frozenset[str]:
     """The card types of permanent ``pid`` (none for a card of the hand or without a board)."""
-    perm = state.permanent(pid) if state is not None else None
+    perm = _on_board(state, pid)
     return frozenset(perm.types) if perm is not None else frozenset()
+
+
+def _on_board(state: GameState | None, pid: str) -> Permanent | None:
+    """The permanent ``pid`` of ``state``, or ``None`` for an activation of a card of the hand (a
+    Spirit Guide: no permanent) or without a board."""
+    if state is None:
+        return None
+    return next((p for p in state.battlefield if p.id == pid), None)
 
 
 def order_constraints(acts: list[Activation]) -> list[set[int]]:
