@@ -39,6 +39,9 @@ class Permanent:
     ``entered_this_turn`` (Alena, Kessig Trapper; "Activate only if this land entered this turn")
     and ``renowned`` (CR 702.112b): None when not given (then an answer that depends on them says
     so).
+    ``activated_this_turn``: ``(index, times)`` pairs, sorted: how many times each of its mana
+    abilities (by index) was already activated this turn, for "Activate only once each turn"
+    (CR 602.5b); ``()`` when none or not given.
     """
 
     id: str
@@ -58,6 +61,7 @@ class Permanent:
     imprinted: tuple[Card, ...] | None = None
     entered_this_turn: bool | None = None
     renowned: bool | None = None
+    activated_this_turn: tuple[tuple[int, int], ...] = ()
 
     def counter(self, kind: str) -> int:
         """How many counters of ``kind`` it has."""

@@ -28,11 +28,24 @@ TOP_FILES = ("README.md", "CHANGELOG.md", "pyproject.toml", ".pre-commit-config.
 SKIP_SUFFIXES = (".sqlite", ".png", ".svg", ".woff", ".woff2", ".ttf", ".otf", ".gz", ".ico")
 
 
+#: Folders that are never the repository's own text: environments, caches, builds.
+_NOT_OURS = {".venv", "__pycache__", ".hypothesis", ".pytest_cache", ".mypy_cache", ".ruff_cache", "build"}
+
+
 def _tracked() -> list[Path]:
-    out = subprocess.run(["git", "-C", str(REPO), "ls-files", "--", *FOLDERS, *TOP_FILES],
-                         capture_output=True, text=True, check=True).stdout
+    """The files checked: git's tracked files, or in a tree without git (``.ci/run`` checks an
+    archive of HEAD) every file under the folders but environments, caches and builds."""
+    try:
+        out = subprocess.run(["git", "-C", str(REPO), "ls-files", "--", *FOLDERS, *TOP_FILES],
+                             capture_output=True, text=True, check=True).stdout
+        names = out.splitlines()
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        names = [str(p.relative_to(REPO)) for folder in FOLDERS for p in sorted((REPO / folder).rglob("*"))
+                 if p.is_file() and not _NOT_OURS.intersection(p.relative_to(REPO).parts)
+                 and not p.name.endswith(".egg-info")]
+        names += [name for name in TOP_FILES if (REPO / name).is_file()]
     here = Path(__file__).resolve()  # this file spells out the patterns it looks for
-    return [REPO / name for name in out.splitlines()
+    return [REPO / name for name in names
             if not name.endswith(SKIP_SUFFIXES) and "/LICENSES/" not in name and (REPO / name).resolve() != here]
 
 

@@ -94,6 +94,8 @@ def state_to_json(state: GameState, db: CardDB | None = None) -> dict[str, Any]:
             entry["entered_this_turn"] = perm.entered_this_turn
         if perm.renowned is not None:
             entry["renowned"] = perm.renowned
+        if perm.activated_this_turn:
+            entry["activated_this_turn"] = {str(i): n for i, n in perm.activated_this_turn}
         field.append(entry)
     if field:
         out["battlefield"] = field

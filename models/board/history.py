@@ -34,7 +34,9 @@ __all__ = [
 #: The player fields read here.
 PLAYER_HISTORY_FIELDS = ("cards_drawn_this_turn", "designations", "library")
 #: The permanent fields read here.
-PERMANENT_HISTORY_FIELDS = ("entered_this_turn", "renowned")
+PERMANENT_HISTORY_FIELDS = ("entered_this_turn", "renowned", "activated_this_turn")
+#: The most activations of one ability this turn a board may state.
+MAX_ACTIVATED = 1000
 #: The fields of a player's ``library``.
 LIBRARY_FIELDS = ("size", "top")
 
@@ -58,12 +60,32 @@ def load_player_history(obj: Mapping[str, Any], where: str, zone: ZoneReader) ->
     return out
 
 
-def load_permanent_history(obj: Mapping[str, Any], where: str) -> tuple[bool | None, bool | None]:
-    """``(entered_this_turn, renowned)`` of a permanent object, None for each it leaves out."""
+def load_permanent_history(obj: Mapping[str, Any], where: str) \
+        -> tuple[bool | None, bool | None, tuple[tuple[int, int], ...]]:
+    """``(entered_this_turn, renowned, activated_this_turn)`` of a permanent object: None for
+    each of the first two it leaves out, ``()`` for the third."""
     entered = obj.get("entered_this_turn")
     renowned = obj.get("renowned")
     return (None if entered is None else as_bool(entered, f"{where}.entered_this_turn", "entered_this_turn"),
-            None if renowned is None else as_bool(renowned, f"{where}.renowned", "renowned"))
+            None if renowned is None else as_bool(renowned, f"{where}.renowned", "renowned"),
+            _activated(obj.get("activated_this_turn"), f"{where}.activated_this_turn"))
+
+
+def _activated(raw: object, where: str) -> tuple[tuple[int, int], ...]:
+    """``activated_this_turn``: an object from a mana ability's index (``"0"``) to the times it was
+    activated this turn, as sorted ``(index, times)`` pairs without the zeros."""
+    if raw is None:
+        return ()
+    obj = as_object(raw, where, "activated_this_turn (a mana ability's index to its activations this turn)")
+    out: list[tuple[int, int]] = []
+    for key, value in obj.items():
+        if not isinstance(key, str) or not key.isdigit() or len(key) > 3:
+            raise BadState(f"activated_this_turn's keys are mana ability indexes such as \"0\", not {key!r}",
+                           f"{where}.{clip(str(key))}")
+        times = as_int(value, f"{where}.{key}", "activated_this_turn", 0, MAX_ACTIVATED)
+        if times:
+            out.append((int(key), times))
+    return tuple(sorted(out))
 
 
 def check_designations(players: Sequence[Player]) -> None:

@@ -69,7 +69,7 @@ TURN_FIELDS = ("active", "step", "stack_empty")
 CARD_FIELDS = ("card", "name", "type_line", "mana_cost", "oracle_text", "colors")
 PERMANENT_FIELDS = ("id", "controller", "tapped", "sick", "haste", "counters", "attached_to",
                     "cast_for", "x", "token", "chosen", "imprinted", "entered_this_turn",
-                    "renowned") + CARD_FIELDS
+                    "renowned", "activated_this_turn") + CARD_FIELDS
 #: The fields of a permanent's ``chosen``: choices made as it entered (CR 614.12).
 CHOSEN_FIELDS = ("color", "type", "name")
 #: Accepted values of ``cast_for``: the alternative costs a permanent remembers (CR 702.176a).

@@ -168,8 +168,8 @@ def _options(state: GameState, perm: Permanent, player: Player,
             for k, n in cost.remove_counters:
                 bounds.append(perm.counter(k) // n)
             repeat = min(bounds)
-        if ab.per_turn:
-            repeat = min(repeat, ab.per_turn)  # "activate only once each turn"
+        if ab.per_turn:  # "activate only once each turn", less what this turn already used (CR 602.5b)
+            repeat = min(repeat, ab.per_turn - dict(perm.activated_this_turn).get(ab.index, 0))
         if repeat <= 0:
             continue
         reference_mask = 0
@@ -221,7 +221,7 @@ def _cached_options(state: GameState, perm: Permanent, player: Player,
     if (board_dependent and not commander_only) or effects:
         return _options(state, perm, player, refs, effects, resources)
     key = (id(card), resources, perm.tapped, summoning_sick(state, perm), perm.chosen_color, perm.chosen_type,
-           perm.counters if counters else (),
+           perm.counters if counters else (), perm.activated_this_turn,
            (player.life, player.energy) if pays else (),
            commander_identity(state, perm.controller) if commander_only else -1)
     hit = _OPTIONS.get(key, card)
@@ -306,7 +306,8 @@ def _what(perm: Permanent) -> tuple[object, ...]:
     """What a permanent is and its state, every field but its id (its card by identity: cards are
     interned by their database, and a remembered row keeps its card): the key of its row."""
     return (id(perm.card), perm.controller, perm.tapped, perm.sick, perm.haste, perm.counters, perm.attached_to,
-            perm.cast_for, perm.x, perm.token, perm.chosen_color, perm.chosen_type, perm.chosen_name)
+            perm.cast_for, perm.x, perm.token, perm.chosen_color, perm.chosen_type, perm.chosen_name,
+            perm.entered_this_turn, perm.renowned, perm.activated_this_turn)
 
 
 def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | None, effects: bool,

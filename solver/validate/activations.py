@@ -200,6 +200,8 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
             counters[(perm.id, kind)] = counters.get((perm.id, kind), 0) + k * n
         if act.ability < len(abilities) and ab.per_turn:
             key_turn = (perm.id, act.ability)
+            if key_turn not in led.activated:  # the activations the board says this turn already made
+                led.activated[key_turn] = dict(perm.activated_this_turn).get(act.ability, 0)
             led.activated[key_turn] += n
             if led.activated[key_turn] > ab.per_turn and led.activated[key_turn] - n <= ab.per_turn:
                 problems.append(f"{where}: {who(perm)}: its mana ability {act.ability} may be activated at "

@@ -180,6 +180,8 @@ class PermanentFields(Characteristics, total=False):
         where it is missing and an answer depends on it, the answer is unsupported naming this field.
       renowned: true when it is renowned (CR 702.112b; Honored Hierarch); where it is missing and
         an answer depends on it, the answer is unsupported naming this field.
+      activated_this_turn: how many times each of its mana abilities, by index ("0"), was already
+        activated this turn, for "Activate only once each turn" (CR 602.5b; Shire Scarecrow).
     """
 
     controller: Name
@@ -195,6 +197,7 @@ class PermanentFields(Characteristics, total=False):
     imprinted: list[CardRef]
     entered_this_turn: bool
     renowned: bool
+    activated_this_turn: dict[str, Annotated[int, Minimum(0), Maximum(1000)]]
 
 
 class _PermanentId(TypedDict):
