@@ -53,7 +53,9 @@ from __future__ import annotations
 
 import time
 
+from manasolver.models.abilities import ManaAbility
 from manasolver.models.state import GameState, Player
+from manasolver.models.symbols import TYPE_BITS
 from manasolver.models.text.hand import hand_abilities
 from manasolver.models.text.mana_effects import remaining_unsupported
 from manasolver.models.text.read import card_text
@@ -95,7 +97,8 @@ def options(state: GameState, player: str | None = None, limit: int = 100, detai
     # pool doublers (Doubling Cube) are left out of the supply and applied here
     doublers = find_doublers(state, supply.player)
     applied = [d for d in doublers if d.only and d.ready and not d.unmodelled]
-    unsupported = _unsupported(state, supply.player, supply.excluded, doublers) + _hand_sources(pl)
+    free, hand_unread = _hand_sources(pl)
+    unsupported = _unsupported(state, supply.player, supply.excluded, doublers) + hand_unread
     life_binding, energy_binding = _binding(supply, pl)
     search = Search(state, supply.player, deadline, life_binding=life_binding,
                     energy_binding=energy_binding)
@@ -109,6 +112,8 @@ def options(state: GameState, player: str | None = None, limit: int = 100, detai
         bounded = bounded or cut
         more = more or len(opts) > limit
         opts = opts[:limit]
+    if any(free):  # the same mana beside every pool: each stays maximal, the order stays
+        opts = [ManaOption(tuple(a + b for a, b in zip(o.mana, free)), o.restricted) for o in opts]
     return OptionsAnswer(tuple(opts), complete=not (more or bounded or unsupported), detail=detail,
                          bounded=bounded, unsupported=unsupported, states=search.states)
 
@@ -161,12 +166,42 @@ def _unsupported(state: GameState, player: str, excluded: tuple[Excluded, ...],
     return out
 
 
-def _hand_sources(player: Player) -> tuple[tuple[str, str], ...]:
-    """Cards in the hand with mana abilities (Spirit Guides): the payment queries spend them,
-    this enumeration does not, so the answer says it is incomplete (named ``hand[i]``)."""
-    return tuple((f"hand[{i}]", (f"{card.name}: mana abilities activated from the hand are modelled "
-                                 f"only by the payment queries"))
-                 for i, card in enumerate(player.hand) if hand_abilities(card))
+def _hand_sources(player: Player) -> tuple[tuple[int, ...], tuple[tuple[str, str], ...]]:
+    """Cards in the hand with mana abilities: the mana of the free ones (Simian Spirit Guide:
+    "Exile this card from your hand: Add {R}", nothing else paid, no choice, no condition), counts
+    by type in WUBRGC order, which every maximal pool holds besides what the board makes; and
+    ``(hand[i], reason)`` for the others, which the answer names as left out."""
+    free = [0] * len(TYPE_BITS)
+    unread: list[tuple[str, str]] = []
+    for i, card in enumerate(player.hand):
+        abilities = hand_abilities(card)
+        if not abilities:
+            continue
+        units = _free_units(abilities)
+        if units is None:
+            unread.append((f"hand[{i}]", f"{card.name}: mana abilities activated from the hand are modelled "
+                                         "only by the payment queries, but for a free one of a fixed mana"))
+            continue
+        for bit in units:
+            free[TYPE_BITS.index(bit)] += 1
+    return tuple(free), tuple(unread)
+
+
+def _free_units(abilities: tuple[ManaAbility, ...]) -> tuple[int, ...] | None:
+    """The mana units of a card's one hand ability when it is free and fixed (its cost only exiling
+    the card, one production of single types, no amount read from the board, no restriction, no
+    condition), else ``None``."""
+    if len(abilities) != 1:
+        return None
+    ab = abilities[0]
+    prod, cost = ab.production, ab.cost
+    if cost.parts() or ab.condition is not None or ab.damage or ab.extra or ab.per_turn:
+        return None
+    if len(prod.options) != 1 or prod.amount is not None or prod.reference or prod.restriction is not None \
+            or prod.chosen or prod.commander or prod.colors_among or prod.instead is not None or prod.doubles_pool:
+        return None
+    units = prod.options[0]
+    return units if all(u in TYPE_BITS for u in units) else None
 
 
 def _unmodelled_effects(state: GameState, player: str, known: set[str]

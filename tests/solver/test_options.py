@@ -384,14 +384,12 @@ def test_spec_5_cut_short_options_lists_reached_pools_not_the_empty_stand_in(bud
         assert max(sum(v) for v in got) == 5
 
 
-def test_cr_605_1a_spirit_guide_in_hand_makes_options_incomplete() -> None:
-    """A Spirit Guide in the hand can add mana now (CR 605.1a, 605.3a): until options counts it,
-    the answer says it is incomplete and names the card, rather than leaving it out silently."""
+def test_cr_605_1a_spirit_guide_in_hand_is_counted_in_options() -> None:
+    """A Spirit Guide in the hand can add mana now (CR 605.1a, 605.3a): its {R} is beside every pool
+    of the board, and the list stays complete; the Bolt in the hand adds nothing."""
     from manasolver.solver.service.protocol import answer
     board = {"players": [{"name": "you", "hand": ["Lightning Bolt", "Simian Spirit Guide"]}],
              "battlefield": [{"id": "f", "card": "Forest"}]}
-    out = answer({"query": "options", "state": board})
-    assert out["complete"] is False
-    assert {"permanent": "hand[1]", "reason": out["unsupported"][0]["reason"]} == out["unsupported"][0]
+    assert answer({"query": "options", "state": board}) == {"options": ["{R}{G}"], "complete": True}
     board["players"][0]["hand"] = ["Lightning Bolt"]
     assert answer({"query": "options", "state": board}) == {"options": ["{G}"], "complete": True}
