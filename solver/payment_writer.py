@@ -398,7 +398,7 @@ def warnings_of(out: dict[str, Any], preserved: frozenset[str] = frozenset()) ->
     sacrifices, pays in life, deals as damage, spends as energy, leaves floating, uses of the
     preserved permanents, discards and exiles."""
     acts = out["activations"]
-    costs = [c for a in acts for c in a["costs"]]
+    costs = {c for parts in {tuple(a["costs"]) for a in acts} for c in parts}  # each cost read once
     found = {
         "sacrifices": any(c.startswith("sacrifice") for c in costs) or any(a.get("sacrificed") for a in acts),
         "pays_life": int(out["life"]) > 0,
