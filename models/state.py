@@ -168,14 +168,15 @@ class BoardView:
     (``models.rules.land_types``); ``grants``, ``hasty`` and ``held`` (``models.rules.granted``);
     ``supplies`` the grouped supply by (player, resources, reserved) (``solver.supply.build``);
     ``doublers`` by player (``solver.pools.doublers``); ``checks`` the refusals of what the engine
-    does not model, by check (the board cache's ``checked``).
+    does not model, by check (the board cache's ``checked``); ``by_id`` the permanents by id
+    (:meth:`GameState.permanent`, the first of a repeated id).
 
     Thread-safe: a field is written once with a whole immutable value by a single store (two
     threads that ask at once both compute it and one equal value stays); the dictionaries
     (``held``, ``supplies``, ``doublers``, ``checks``) are filled with whole values by single stores.
     """
 
-    __slots__ = ("active", "checks", "color_settings", "doublers", "grants", "hasty", "held", "sparing",
+    __slots__ = ("active", "by_id", "checks", "color_settings", "doublers", "grants", "hasty", "held", "sparing",
                  "spend_effects", "supplies", "tap_hurt", "type_changes", "typed")
 
     def __init__(self) -> None:
@@ -192,6 +193,7 @@ class BoardView:
         self.supplies: dict[Any, Any] = {}
         self.doublers: dict[str, Any] = {}
         self.checks: dict[Any, Any] = {}
+        self.by_id: dict[str, Permanent] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,11 +243,16 @@ class GameState:
         return tuple(p.name for p in self.players if p.name != name)
 
     def permanent(self, pid: str) -> Permanent:
-        """The permanent with id ``pid``."""
-        for p in self.battlefield:
-            if p.id == pid:
-                return p
-        raise KeyError(pid)
+        """The permanent with id ``pid`` (by the index on the board's view, built once per board,
+        so that looking up each permanent a payment uses costs what it uses, not the board)."""
+        view = self.view
+        by_id = view.by_id
+        if by_id is None:
+            by_id = {}
+            for p in self.battlefield:
+                by_id.setdefault(p.id, p)
+            view.by_id = by_id
+        return by_id[pid]
 
 
 def fits_cost(perm: Permanent, what: str) -> bool:

@@ -367,12 +367,20 @@ def _fixed_point(state: GameState, strict: bool, lands_only: bool) -> CouldProdu
     # the sets each land belongs to (only sets some permanent mirrors)
     keys = tuple(users)
     by_id = {p.id: p for p in perms}
-    work = [pid for pid, m in cp.items() if m]
+    work = [pid for pid, m in cp.items() if m] if keys else []
+    # A land's part in the sets depends on its controller and its types alone, and the unions
+    # only grow: a (controller, types) pair met before adds nothing (a board of many basic lands
+    # is a few pairs).
+    done: set[tuple[str, int]] = set()
     while work:
         q = by_id[work.pop()]
         if not q.is_land:
             continue
         mask = cp[q.id]
+        seen = (q.controller, mask)
+        if seen in done:
+            continue
+        done.add(seen)
         for key in keys:
             if not _member(key, q) or unions[key] | mask == unions[key]:
                 continue

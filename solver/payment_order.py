@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
@@ -292,6 +292,18 @@ def _topological(n: int, before: list[set[int]]) -> list[int] | None:
     return out if len(out) == n else None
 
 
+def _first_left(order: Sequence[int], left: Mapping[int, Any], mask: int, start: int) -> int:
+    """The index in ``order``, from ``start``, of the first type in ``mask`` with units ``left``
+    (``len(order)`` when none has)."""
+    i = start
+    while i < len(order):
+        b = order[i]
+        if left[b] and b & mask:
+            return i
+        i += 1
+    return i
+
+
 def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[int], floating: Sequence[int],
                 assists: Sequence[Assist]) -> Plan | None:
     """The plan of a payment whose activations cost no mana and whose mana may all pay the
@@ -327,10 +339,23 @@ def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[
             paid[t] = take(d.mask, d.symbol)
             if paid[t] is None:
                 return None
+    # The others take the first type (pool first, then activations, each in the order first
+    # met) with units left that pays them.  Units only run out here, so a type passed over for a
+    # mask stays passed over: a cursor per mask finds each in time proportional to the types.
+    have_order = list(have)
+    made_order = list(made)
+    cursors: dict[int, list[int]] = {}
     for t, d in enumerate(totals):
         if paid[t] is None:
-            bit = next((b for b in have if have[b] and b & d.mask), 0) or next(
-                (b for b, q in made.items() if q and b & d.mask), 0)
+            mask = d.mask
+            cursor = cursors.get(mask)
+            if cursor is None:
+                cursor = cursors[mask] = [0, 0]
+            cursor[0] = _first_left(have_order, have, mask, cursor[0])
+            bit = have_order[cursor[0]] if cursor[0] < len(have_order) else 0
+            if not bit:
+                cursor[1] = _first_left(made_order, made, mask, cursor[1])
+                bit = made_order[cursor[1]] if cursor[1] < len(made_order) else 0
             paid[t] = take(bit, d.symbol) if bit else None
             if paid[t] is None:
                 return None

@@ -285,12 +285,15 @@ class Finisher:
         class and option of activations by the ``id`` of their objects (:func:`direct_json`)."""
         acts: list[dict[str, Any]] = out["activations"]
         steps: list[Step] = []
-        made: dict[tuple[int, int, str, frozenset[str]], Step] = {}  # activations alike share their step
+        founds: list[tuple[int, Option, bool] | None] = []
+        made: dict[tuple[int, int, str, tuple[str, ...]], Step] = {}  # activations alike share their step
+        state = self.problem.req.state
         for act in acts:
             found = self._found(act, keys)
+            founds.append(found)
             times = int(act.get("times", 1))
-            perm = self.problem.req.state.permanent(act["permanent"]) if "permanent" in act else None
-            types = frozenset(perm.types) if perm is not None else frozenset()
+            perm = state.permanent(act["permanent"]) if "permanent" in act else None
+            types = perm.types if perm is not None else ()
             alike = (id(found[1]) if found is not None else 0, times, act["mana"], types)
             step = made.get(alike)
             if step is None:
@@ -298,12 +301,11 @@ class Finisher:
                     step = Step(tuple(_bits(act["mana"])))
                 else:
                     _k, opt, spell_ok = found
-                    snow = snow_units(self.problem.req.state, act["permanent"], opt, act["mana"]) if perm else ()
+                    snow = snow_units(state, act["permanent"], opt, act["mana"]) if perm else ()
                     step = Step(tuple(_bits(act["mana"])), cost_masks(opt.mana_cost, times, self.widen), spell_ok,
-                                ability_scope(opt.restriction), types, snow)
+                                ability_scope(opt.restriction), frozenset(types), snow)
                 made[alike] = step
             steps.append(step)
-        state = self.problem.req.state
         assists: list[Assist] = []
         for pid in out.get("convoked", []):
             perm = state.permanent(pid)
@@ -314,17 +316,20 @@ class Finisher:
                           _bits(out["floating"]),
                           assists, _after(acts))
         out["activations"] = [acts[i] for i in plan.order]
+        founds = [founds[i] for i in plan.order]
         allocation = [{"symbol": p.symbol, "paid_by": {p.kind: p.value}} for p in plan.paid]
         allocation.extend({"symbol": c["symbol"], "paid_by": {"life": 2}}
                           for c in out["choices"] if c["paid_as"] == "life")
         out["allocation"] = allocation
         out["warnings"] = warnings_of(out, frozenset(self.problem.req.sources.preserve))
-        out["score"] = [[name, value] for name, value in self.score(out, keys)]
+        out["score"] = [[name, value] for name, value in self.score(out, keys, founds)]
         return out
 
-    def score(self, out: dict[str, Any], keys: dict[int, tuple[int, int]] | None = None) -> list[tuple[str, int]]:
+    def score(self, out: dict[str, Any], keys: dict[int, tuple[int, int]] | None = None,
+              founds: list[tuple[int, Option, bool] | None] | None = None) -> list[tuple[str, int]]:
         """The policy's criteria, in its order (a caller's weights: the weighted ones), with
-        their values for the payment ``out``, counted as the backends count them."""
+        their values for the payment ``out``, counted as the backends count them; ``founds``:
+        the class, option and spell flag of each of its activations when already known."""
         problem = self.problem
         policy = problem.req.policy  # the caller's, ``preserve`` where it was named
         names: list[str] = [n for n, _w in policy.weights] if policy.weights else list(policy.criteria)
@@ -336,9 +341,9 @@ class Finisher:
         nonland = 0
         sacrificed = 0
         sacrifices: dict[tuple[str, ...], bool] = {}  # by the cost parts, read once
-        for act in acts:
+        for i, act in enumerate(acts):
             times = int(act.get("times", 1))
-            found = self._found(act, keys)
+            found = founds[i] if founds is not None else self._found(act, keys)
             if found is not None:
                 used[found[0]] += times
                 nonland += times * (classes[found[0]].kind != "land")
@@ -393,7 +398,7 @@ def warnings_of(out: dict[str, Any], preserved: frozenset[str] = frozenset()) ->
     sacrifices, pays in life, deals as damage, spends as energy, leaves floating, uses of the
     preserved permanents, discards and exiles."""
     acts = out["activations"]
-    costs = [c for a in acts for c in a["costs"]]
+    costs = {c for parts in {tuple(a["costs"]) for a in acts} for c in parts}  # each cost read once
     found = {
         "sacrifices": any(c.startswith("sacrifice") for c in costs) or any(a.get("sacrificed") for a in acts),
         "pays_life": int(out["life"]) > 0,

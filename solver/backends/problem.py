@@ -400,10 +400,13 @@ def _types(state: GameState | None, pid: str) -> frozenset[str]:
 
 def _on_board(state: GameState | None, pid: str) -> Permanent | None:
     """The permanent ``pid`` of ``state``, or ``None`` for an activation of a card of the hand (a
-    Spirit Guide: no permanent) or without a board."""
+    Spirit Guide: no permanent) or without a board (one lookup in the board's index)."""
     if state is None:
         return None
-    return next((p for p in state.battlefield if p.id == pid), None)
+    try:
+        return state.permanent(pid)
+    except KeyError:
+        return None
 
 
 def order_constraints(acts: list[Activation]) -> list[set[int]]:
