@@ -248,6 +248,9 @@ class Finisher:
         self.problem = problem
         self._options: dict[tuple[str, int], tuple[int, Option, bool]] | None = None
         self._keep: Any = None
+        #: The class of each member of the supply, made when a payment first taps or sacrifices
+        #: a permanent for a cost.
+        self._class_of: dict[str, int] | None = None
         table = spend_table_of(problem.req)
         #: The 609.4b table of the payment, a symbol's mask to the types that may pay it (None: by type).
         self.widen = None if table.identity else table.mask
@@ -325,6 +328,27 @@ class Finisher:
         out["score"] = [[name, value] for name, value in self.score(out, keys, founds)]
         return out
 
+    def _with_consumed(self, out: dict[str, Any], used: list[int],
+                       founds: list[tuple[int, Option, bool] | None]) -> list[int]:
+        """``used`` (members activated, per class) with the members the payment taps or sacrifices
+        otherwise: tapped or sacrificed for an activation's cost (Springleaf Drum, Ashnod's Altar),
+        convoked or improvised; none of them stays untapped to keep a cost or a color, as the
+        backends count them.  A member counted twice (tapped for mana, then sacrificed) counts once."""
+        gone = [pid for a in out["activations"] for key in ("tapped", "sacrificed") for pid in a.get(key, ())]
+        gone += [pid for key in ("convoked", "improvised") for pid in out.get(key, ())]
+        if not gone:
+            return used
+        if self._class_of is None:
+            self._class_of = {pid: k for k, cls in enumerate(self.problem.supply.classes) for pid in cls.members}
+        activated = {a.get("permanent") for a, f in zip(out["activations"], founds) if f is None or f[1].exclusive}
+        extra = list(used)
+        for pid in dict.fromkeys(p for p in gone if isinstance(p, str) and p not in activated):
+            k = self._class_of.get(pid)
+            if k is not None:
+                extra[k] += 1
+        classes = self.problem.supply.classes
+        return [min(n, cls.count) for n, cls in zip(extra, classes)]
+
     def score(self, out: dict[str, Any], keys: dict[int, tuple[int, int]] | None = None,
               founds: list[tuple[int, Option, bool] | None] | None = None) -> list[tuple[str, int]]:
         """The policy's criteria, in its order (a caller's weights: the weighted ones), with
@@ -345,7 +369,8 @@ class Finisher:
             times = int(act.get("times", 1))
             found = founds[i] if founds is not None else self._found(act, keys)
             if found is not None:
-                used[found[0]] += times
+                if found[1].exclusive:  # a repeatable ability that doesn't tap leaves its member untapped
+                    used[found[0]] += times
                 nonland += times * (classes[found[0]].kind != "land")
             parts = tuple(act["costs"])
             own = sacrifices.get(parts)
@@ -372,10 +397,12 @@ class Finisher:
             if self._keep is None:
                 from manasolver.solver import backends
                 self._keep = backends.keep_terms(problem, tuple(names))
+            left_used = self._with_consumed(out, used, [founds[i] if founds is not None else self._found(a, keys)
+                                                        for i, a in enumerate(acts)])
             if "keep_castable" in names:
-                terms["keep_castable"] = self._keep.keep_lost(used)
+                terms["keep_castable"] = self._keep.keep_lost(left_used)
             if "keep_colors" in names:
-                terms["keep_colors"] = self._keep.colors_lost(used)
+                terms["keep_colors"] = self._keep.colors_lost(left_used)
         return [(name, terms.get(name, 0)) for name in names]
 
 
