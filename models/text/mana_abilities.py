@@ -395,6 +395,9 @@ def _production(sentence: str, x_removed: bool = False) -> Production:
     if board is not None:
         return board
     amount: Amount | None = None
+    if m := re.fullmatch(r"(\{[WUBRGC]\}), plus an additional \1 for each ([\w+\-/]+ counter on ~)", body):
+        # "Add {C}, plus an additional {C} for each art counter on ~": one and one per counter
+        return Production(options=(_symbol_option(m.group(1)),), amount=replace(_amount(m.group(2)), plus=1))
     if m := re.fullmatch(r"(\{[WUBRGC]\}), then add an additional \1 for each (.+)", body):
         amount = _amount(m.group(2))
         if amount.kind != "removed":
@@ -446,23 +449,29 @@ _HARMLESS_PATTERNS: tuple[str, ...] = (
     r"Draw (?:a card|two cards)\.",
     r"Draw a card at the beginning of the next turn's upkeep\.",
     r"You gain \w+ life\.",
-    r"Put an? [\w+\-/]+ counter on ~\.",
+    r"Put (?:an?|two|three) [\w+\-/]+ counters? on ~\.",
+    # information and library actions after the mana is added: they don't change this payment
+    r"Scry \d+\.",
+    r"When you do, mill (?:a card|two cards|three cards)\.",
     r"If there are no [\w+\-/]+ counters on ~, sacrifice it\.",
     (r"If this ability has been activated \w+ or more times this turn, sacrifice ~ at the beginning "
      r"of the next end step\."),
     r"Sacrifice ~ at the beginning of the next end step\.",
     r"Activate only as an instant\.",
     r"Until end of turn, you don't lose this mana as steps and phases end\.",
-    r"If that mana is spent on an? [\w ]+ spell, (?:that spell|that creature|it) [^.]+\.",
+    (r"If (?:that|this) mana is spent (?:on|to cast) an? [\w\- ]+ spell, "
+     r"(?:(?:that spell|that creature|it) [^.]+|you get an? [\w+\-/]+ counter)\."),
+    r"Creature spells you spend this mana to cast [^.]+\.",
     # riders on spending the mana (CR 106.6): they never change what may be paid
-    r"(?:When|Whenever) (?:you spend this mana|that mana is spent) [^.]+\.",
+    r"(?:When|Whenever) (?:you spend this mana|(?:that|this) mana is spent) [^.]+\.",
     # delayed effects after the mana is added: they don't change this payment
     r"An opponent gains control of ~ at the beginning of the next end step\.",
     r"During your next untap step, as you untap your permanents, return ~ to its owner's hand\.",
-    r"When you (?:cast your next spell|next cast an? (?:[\w-]+ )*spell) this turn, [^.]+\.",
+    r"When you (?:cast your next spell|next cast an? (?:[\w-]+ )*spell(?: with \{X\} in its mana cost)?) "
+    r"this turn, [^.]+\.",
     r"Until end of turn, you may cast that card without paying its mana cost\.",
     r"Put each other card exiled this way on the bottom of your library in a random order\.",
-    r"If you control an? [\w, ]+, you gain \w+ life\.",
+    r"If you control (?:an?|another) [\w, ]+, you gain \w+ life\.",
     r"Each (?:player|opponent) (?:loses|gains) \w+ life\.",
     r"If you spend this mana to cast your commander, it enters [^.]+\.",
     # a roll after the mana is added: chance that does not change what the ability adds
@@ -507,14 +516,22 @@ def _condition(text: str) -> Condition:
         # the Verges: a permanent with either subtype (Amount.subtypes is any-of)
         return Condition(text, counts=((Amount("count", subtypes=frozenset({m.group(1).lower(), m.group(2).lower()})),
                                         1),))
+    if m := re.fullmatch(r"you control creatures named ([A-Z][\w' ]+) and ([A-Z][\w' ]+)", body):
+        # Tower Worker: one creature of each name (CR 201.2)
+        return Condition(text, counts=tuple((Amount("count", types=frozenset({"creature"}), name=n), 1)
+                                            for n in m.groups()))
     if m := re.fullmatch(r"you control (.+?) and (an? .+)", body):
         return Condition(text, counts=(_you_control(m.group(1)), _you_control(m.group(2))))
     if m := re.fullmatch(r"you control (.+)", body):
         return Condition(text, counts=(_you_control(m.group(1)),))
     if m := re.fullmatch(r"there are (\w+) or more ([\w+\-/]+) counters on ~", body):
         return Condition(text, counts=((Amount("counters", counter=m.group(2)), _number(m.group(1))),))
-    if m := re.fullmatch(r"~ has an? ([\w+\-/]+) counter on it", body):
-        return Condition(text, counts=((Amount("counters", counter=m.group(1)), 1),))
+    if m := re.fullmatch(r"~ has (an?|\w+ or more) ([\w+\-/]+) counters? on it", body):
+        return Condition(text, counts=((Amount("counters", counter=m.group(2)), _at_least(m.group(1))),))
+    if m := re.fullmatch(r"there is an? ([A-Z][\w'\-]*) card in your graveyard", body):
+        # a card with that subtype (a kindred or creature card: "an Elf card", CR 205.3)
+        return Condition(text, counts=((Amount("graveyard", subtypes=frozenset({kind_word(m.group(1), plural=False)})),
+                                        1),))
     if body == "you played a land this turn":
         # River of Tears: the player's lands_played_this_turn (default 0)
         return Condition(text, counts=((Amount("lands_played"), 1),))

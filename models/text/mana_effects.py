@@ -109,6 +109,8 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
         (r"Enchanted land is an? (Plains|Island|Swamp|Mountain|Forest), (\w+), and (\w+)\.", "enchanted_types"),
         (r"Enchanted land is every basic land type in addition to its other types\.", "enchanted_all"),
         (r"Lands you control are (Plains|Islands|Swamps|Mountains|Forests)\.", "yours_are"),
+        (r"Lands you control are (Plains|Islands|Swamps|Mountains|Forests) in addition to their other types\.",
+         "yours_add"),
         (r"All lands are (Plains|Islands|Swamps|Mountains|Forests) in addition to their other types\.",
          "all_lands_add"),
         (r"Whenever you tap an? (Plains|Island|Swamp|Mountain|Forest) for mana, add (.+)\.", "your_typed"),
@@ -432,6 +434,8 @@ def _read(line: str) -> StructuredEffect | None:
             return LandTypeChange(line, "enchanted_land", BASIC_ORDER)
         if kind == "yours_are":
             return LandTypeChange(line, "lands_you_control", (_PLURAL_TYPES[m.group(1).lower()],), sets=True)
+        if kind == "yours_add":  # Swampbenders: the type is added (CR 305.7)
+            return LandTypeChange(line, "lands_you_control", (_PLURAL_TYPES[m.group(1).lower()],))
         if kind == "all_lands_add":
             return LandTypeChange(line, "each_land", (_PLURAL_TYPES[m.group(1).lower()],))
         land_types: tuple[str, ...] = ()
