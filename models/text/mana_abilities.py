@@ -261,6 +261,9 @@ def _amount(text: str) -> Amount:
         return Amount("life_gained")  # the player's life_gained_this_turn
     if text == "the number of basic land types among lands you control":
         return Amount("domain")
+    if text == "Urza's land you control":
+        # "for each Urza's land you control": lands with the subtype Urza's (CR 205.3i)
+        return Amount("count", types=frozenset({"land"}), subtypes=frozenset({"urza's"}))
     if m := re.fullmatch(r"the greatest power among (creatures you control)", text):
         return replace(_count_amount(m.group(1), plural=True), kind="max_power")
     if m := re.fullmatch(r"(?:the number of )?(?:(white|blue|black|red|green) )?(\w+) cards? in your graveyard",
@@ -647,6 +650,13 @@ def read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
             if condition is not None:
                 raise Unreadable(sentence)
             condition = _condition(m.group(1))
+        elif m := re.fullmatch(r"Activate only during your turn(?: and only (once) each turn)?\.", sentence):
+            # CR 602.5b: the board's turn decides it
+            if condition is not None or per_turn:
+                raise Unreadable(sentence)
+            condition = Condition(sentence, your_turn=True)
+            per_turn = 1 if m.group(1) else 0
+            extra.append(sentence)
         elif sentence == ("Any player may activate this ability but only during their turn before the "
                           "end step."):
             # only the controller's own activations matter to a payment (the solver uses its permanents)

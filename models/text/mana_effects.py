@@ -127,7 +127,7 @@ _PLURAL_TYPES = {"plains": "plains", "islands": "island", "swamps": "swamp", "mo
                  "forests": "forest"}
 
 
-_GRANT = re.compile(r"(.+?) (?:have|has) (?:[a-z, ]+ and )?\"([^\"]+)\"\.?")
+_GRANT = re.compile(r"(.+?) (?:have|has) (?:(?:[a-z, ]|ward \{\d+\})+ and )?\"([^\"]+)\"\.?")
 
 
 def _conditional_attached(who_text: str) -> Amount | None:
@@ -196,7 +196,8 @@ def _plain_grant(line: str) -> GrantedAbility | None:
     parts = activated_parts(quoted)
     if parts is None:
         return None
-    attached = re.fullmatch(r"(Enchanted|Equipped) (land|creature|permanent)", who_text)
+    # "Equipped creature gets +2/+2 and has vigilance and "…"": the bonus changes no mana
+    attached = re.fullmatch(r"(Enchanted|Equipped) (land|creature|permanent)(?: gets \+\d+/\+\d+ and)?", who_text)
     try:
         ability = read_ability(parts[0], parts[1], quoted)
         if attached:
@@ -210,6 +211,13 @@ def _plain_grant(line: str) -> GrantedAbility | None:
             phrase, counter = f"{counted.group(1)} you control", "+1/+1" if counted.group(2) else "any"
         if who := _conditional_attached(who_text):
             return GrantedAbility(line, ability, who, attached=True)
+        if who_text == "Other permanents you control":
+            # every other permanent its controller controls, of any type
+            return GrantedAbility(line, ability, Amount("count", controller="you", other=True))
+        if pair := re.fullmatch(r"Each ([A-Z][a-z]+) and ([A-Z][a-z]+) you control", who_text):
+            # "Each Fungus and Saproling you control has": a permanent with either subtype
+            subs = frozenset(g.lower() for g in pair.groups())
+            return GrantedAbility(line, ability, Amount("count", subtypes=subs))
         if everyone := re.fullmatch(r"All (.+)", who_text):
             phrase = f"{everyone.group(1)} on the battlefield"
         elif not phrase.endswith(" you control"):

@@ -85,6 +85,9 @@ def _read_restriction(sentence: str) -> Restriction:
     rest = m.group(1) + " " + m.group(2)
     if re.fullmatch(r"on costs that (?:contain|include) \{X\}", rest):
         return Restriction(sentence, abilities=True, x_only=True)
+    if rest == "to cast spells":
+        # any spell, no ability (Leyline Immersion's grant)
+        return Restriction(sentence)
     if rest == "to activate abilities":
         return Restriction(sentence, spells=False, abilities=True)
     if m := re.fullmatch(r"to activate abilities of (.+)", rest):

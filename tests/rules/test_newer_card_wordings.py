@@ -132,3 +132,70 @@ def test_battery_bearer_grants_c_for_artifact_spells() -> None:
     assert art["payable"] is True and _mana(art, "p1") == "{C}"
     bears = answer({"query": "pay", "cost": "{1}", "spell": {"card": "Grizzly Bears"}, "state": board})
     assert bears["payable"] is False
+
+
+def test_a_realm_reborn_grants_any_color_to_other_permanents_613_1f() -> None:
+    """A Realm Reborn: "Other permanents you control have "{T}: Add one mana of any color."" (layer
+    6): an artifact without abilities taps for {G}; the enchantment itself does not."""
+    out = _pay(_board("A Realm Reborn", "Darksteel Relic"), "{G}")
+    assert _mana(out, "p1") == "{G}"
+    assert _pay(_board("A Realm Reborn", "Darksteel Relic"), "{G}{G}")["payable"] is False
+
+
+def test_brightcap_badger_grants_g_to_fungi_and_saprolings() -> None:
+    """Brightcap Badger: "Each Fungus and Saproling you control has "{T}: Add {G}."": a Saproling
+    token and a Fungus do, a Grizzly Bears does not."""
+    saproling = {"name": "Saproling", "type_line": "Creature — Saproling", "token": True, "oracle_text": ""}
+    out = _pay(_board({"card": "Brightcap Badger", "sick": True}, saproling, "Deathspore Thallid"), "{G}{G}")
+    assert _mana(out, "p1") == "{G}" and _mana(out, "p2") == "{G}"
+    assert _pay(_board({"card": "Brightcap Badger", "sick": True}, "Grizzly Bears"), "{G}")["payable"] is False
+
+
+def test_urzas_workshop_metalcraft_counts_urzas_lands() -> None:
+    """Urza's Workshop: "Metalcraft — {T}: Add {C} for each Urza's land you control. Activate only if
+    you control three or more artifacts": itself and an Urza's Mine with three artifacts; none
+    without them."""
+    arts = ("Darksteel Relic", "Darksteel Relic", "Darksteel Relic")
+    out = _pay(_board("Urza's Workshop", {"card": "Urza's Mine", "tapped": True}, *arts), "{2}")
+    assert _mana(out) == "{C}{C}"
+    two = _board("Urza's Workshop", {"card": "Urza's Mine", "tapped": True}, *arts[:2])
+    assert _pay(two, "{2}")["payable"] is False
+
+
+def _attached(equipment: str) -> dict[str, Any]:
+    return _board("Grizzly Bears", {"card": equipment, "attached_to": "p0"})
+
+
+def test_summoning_materia_equipped_creature_taps_for_g() -> None:
+    """Summoning Materia: "Equipped creature gets +2/+2 and has vigilance and "{T}: Add {G}."": the
+    equipped Grizzly Bears taps for {G}; an unequipped one does not."""
+    assert _mana(_pay(_attached("Summoning Materia"), "{G}")) == "{G}"
+    assert _pay(_board("Grizzly Bears", "Summoning Materia"), "{G}")["payable"] is False
+
+
+def test_lotus_ring_equipped_creature_sacrificed_for_three() -> None:
+    """Lotus Ring: the equipped creature has "{T}, Sacrifice this creature: Add three mana of any one
+    color": it pays {R}{R}{R} by sacrificing itself."""
+    out = _pay(_attached("Lotus Ring"), "{R}{R}{R}")
+    (act,) = out["payment"]["activations"]
+    assert act["permanent"] == "p0" and act["mana"] == "{R}{R}{R}" and "sacrifice" in act["costs"]
+
+
+def test_leyline_immersion_five_mana_only_for_spells_106_6() -> None:
+    """Leyline Immersion: enchanted creature has ward {2} and "{T}: Add five mana in any combination
+    of colors. Spend this mana only to cast spells": it pays a spell, not a cost with no spell."""
+    board = _attached("Leyline Immersion")
+    spell = answer({"query": "pay", "cost": "{1}{G}", "spell": {"card": "Grizzly Bears"}, "state": board})
+    assert spell["payable"] is True and len(_mana(spell)) == 15  # five mana symbols, three wasted
+    assert _pay(board, "{1}{G}")["payable"] is False
+
+
+def test_vivi_ornitier_only_during_your_turn_once_602_5b() -> None:
+    """Vivi Ornitier: "{0}: Add X mana in any combination of {U} and/or {R}, where X is ~'s power.
+    Activate only during your turn and only once each turn"."""
+    def board(active: str) -> dict[str, Any]:
+        out = _board({"card": "Vivi Ornitier", "counters": {"+1/+1": 2}})
+        out["turn"] = {"active": active, "step": "main1", "stack_empty": True}
+        return out
+    assert _pay(board("you"), "{U}{R}")["payable"] is True
+    assert _pay(board("opp"), "{U}")["payable"] is False
