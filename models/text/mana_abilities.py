@@ -42,6 +42,7 @@ __all__ = ["Unreadable", "parse_cost", "read_ability", "read_production", "sente
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
             "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+_PERMANENT_TYPES = frozenset({"artifact", "battle", "creature", "enchantment", "land", "planeswalker"})
 _SYMBOLS = r"(?:\{[^}]+\})+"
 
 
@@ -116,6 +117,9 @@ def _parse_cost(text: str) -> AbilityCost:
             sac_self = True
         elif m := re.fullmatch(r"sacrifice an? ([a-z][\w'\-]*)", part, re.IGNORECASE):
             sacrifice.append(kind_word(m.group(1), plural=False))
+        elif m := re.fullmatch(r"[Ss]acrifice (two|three) ([A-Z][\w'\-]*s)", part):
+            # "Sacrifice three Foods": that many permanents of the subtype, each once
+            sacrifice.extend([kind_word(m.group(2), plural=True)] * _number(m.group(1)))
         elif m := re.fullmatch(r"remove (an?|one|two|three|four|five|\d+) ([+\-−\d/\w]+) counters? from ~",
                                low):
             counters.append((m.group(2).replace("−", "-"), _number(m.group(1))))
@@ -270,6 +274,9 @@ def _amount(text: str) -> Amount:
                          text):
         colors = type_bit(_COLOR_WORDS[m.group(1)]) if m.group(1) else 0
         kind = kind_word(m.group(2), plural=False)
+        if kind == "permanent" and not colors:
+            # a permanent card: one of the permanent card types (CR 110.4a)
+            return Amount("graveyard", types=_PERMANENT_TYPES)
         if kind not in CARD_TYPES:
             raise Unreadable(text)
         return Amount("graveyard", types=frozenset({kind}), colors=colors)
@@ -650,7 +657,8 @@ def read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
             if condition is not None:
                 raise Unreadable(sentence)
             condition = _condition(m.group(1))
-        elif m := re.fullmatch(r"Activate only during your turn(?: and only (once) each turn)?\.", sentence):
+        elif m := (re.fullmatch(r"Activate only during your turn(?: and only (once) each turn)?\.", sentence)
+                   or re.fullmatch(r"Activate only (once) each turn and only during your turn\.", sentence)):
             # CR 602.5b: the board's turn decides it
             if condition is not None or per_turn:
                 raise Unreadable(sentence)

@@ -154,6 +154,10 @@ def _grant(line: str) -> GrantedAbility | None:
         return replace(inner, text=line, condition=condition) if inner is not None else None
     if " — " in line and (chapter := _chapter_grant(line)) is not None:
         return chapter
+    if flavored := re.fullmatch(r"(?:An? |The )?[A-Z][a-z']+(?: [A-Za-z']+)* — (.+)", line):
+        # an ability word or flavor word has no rules meaning (CR 207.2c)
+        inner = _plain_grant(flavored.group(1))
+        return replace(inner, text=line) if inner is not None else None
     return _plain_grant(line)
 
 

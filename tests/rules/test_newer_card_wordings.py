@@ -113,7 +113,9 @@ def test_riders_that_change_no_payment_are_read() -> None:
     """Riders after the mana that change no payment (a flavor word, charge counters put on it, a
     delayed trigger on the next {X} spell, a rider on the spell the mana pays): these cards' mana
     abilities are read whole."""
-    for name in ("Brass Infiniscope", "Biophagus", "The Golden Throne", "Runecarved Obelisk", "Haruspex"):
+    for name in ("Brass Infiniscope", "Biophagus", "The Golden Throne", "Runecarved Obelisk", "Haruspex",
+                 "Andrios, Roaming Explorer", "Animal Attendant", "Black Tom Cassidy", "Shaun & Rebecca, Agents",
+                 "The Goblin Sparring Grounds", "The Magical City, New", "Under-Construction Skyscraper"):
         assert not [c for c in _read(name) if "Add" in c], name
 
 
@@ -199,3 +201,37 @@ def test_vivi_ornitier_only_during_your_turn_once_602_5b() -> None:
         return out
     assert _pay(board("you"), "{U}{R}")["payable"] is True
     assert _pay(board("opp"), "{U}")["payable"] is False
+
+
+def test_nexos_flavor_word_grant_cc_only_for_x_costs() -> None:
+    """Nexos: "Strategic Coordinator — Basic lands you control have "{T}: Add {C}{C}. Spend this mana
+    only on costs that contain {X}."": two Mountains pay Blaze with X = 2, not Shock's {2}."""
+    board = _board({"card": "Nexos", "sick": True}, "Mountain", "Mountain")
+    blaze = answer({"query": "pay", "spell": {"card": "Blaze"}, "x": 2, "state": board})
+    assert blaze["payable"] is True and sorted(_mana(blaze, p) for p in ("p1", "p2")) == ["{C}{C}", "{R}"]
+    assert answer({"query": "pay", "spell": {"card": "Blaze"}, "x": 2,
+                   "state": _board("Grizzly Bears", "Mountain", "Mountain")})["payable"] is False
+
+
+def test_the_food_court_wording_sacrifices_three_foods() -> None:
+    """The Food Court's "Sacrifice three Foods: Add {W}{U}{B}{R}{G}. Activate only once each turn and
+    only during your turn" (on an artifact given by its text, the plane being no permanent): three
+    Foods pay it, two do not."""
+    food = {"name": "Food", "type_line": "Artifact — Food", "token": True,
+            "oracle_text": "{2}, {T}, Sacrifice this token: You gain 3 life."}
+    court = {"name": "Court", "type_line": "Artifact", "oracle_text":
+             "Sacrifice three Foods: Add {W}{U}{B}{R}{G}. Activate only once each turn and only during your turn."}
+    out = _pay(_board(court, food, food, food), "{W}{U}")
+    assert _mana(out) == "{W}{U}{B}{R}{G}" and out["payment"]["activations"][0]["costs"].count("sacrifice a food") == 3
+    assert _pay(_board(court, food, food), "{W}")["payable"] is False
+
+
+def test_the_core_counts_permanent_cards_in_the_graveyard_110_4a() -> None:
+    """The Core (Matzalantli's back face): "Fathomless descent — {T}: Add X mana of any one color,
+    where X is the number of permanent cards in your graveyard": a creature and a land card count,
+    an instant does not."""
+    core = {"name": "Core", "type_line": "Land", "oracle_text": "Fathomless descent — {T}: Add X mana of any one "
+            "color, where X is the number of permanent cards in your graveyard."}
+    board = _board(core, graveyard=["Grizzly Bears", "Forest", "Shock"])
+    assert _mana(_pay(board, "{B}{B}")) == "{B}{B}"
+    assert _pay(board, "{B}{B}{B}")["payable"] is False
