@@ -380,8 +380,9 @@ def _board_production(body: str) -> Production | None:
         # Plaza of Harmony, Star Compass: what those lands could produce (CR 106.7), read by
         # amounts.ability_options from their effective abilities
         return Production(colors_among=_COULD_PRODUCE_OF[body])
-    if body == "one mana of any of the exiled card's colors":
-        # Chrome Mox: the colors of the cards exiled with it (the permanent's ``imprinted``)
+    if body in ("one mana of any of the exiled card's colors", "one mana of any of the exiled cards' colors"):
+        # Chrome Mox, Pit of Offerings: the colors of the cards exiled with it (the permanent's
+        # ``imprinted``)
         return Production(colors_among="imprinted")
     if body in ("one mana of ~'s last noted type", "~'s last noted type and amount of mana"):
         # Jeweled Amulet, Ice Cauldron: what was noted as the other ability resolved is not on
@@ -473,7 +474,7 @@ _HARMLESS_PATTERNS: tuple[str, ...] = (
      r"(?:(?:that spell|that creature|it) [^.]+|you get an? [\w+\-/]+ counter)\."),
     r"Creature spells you spend this mana to cast [^.]+\.",
     # riders on spending the mana (CR 106.6): they never change what may be paid
-    r"(?:When|Whenever) (?:you spend this mana|(?:that|this) mana is spent) [^.]+\.",
+    r"(?:When|Whenever) (?:you spend this mana|(?:that|this) mana is spent),? [^.]+\.",
     # delayed effects after the mana is added: they don't change this payment
     r"An opponent gains control of ~ at the beginning of the next end step\.",
     r"During your next untap step, as you untap your permanents, return ~ to its owner's hand\.",

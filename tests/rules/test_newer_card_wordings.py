@@ -235,3 +235,25 @@ def test_the_core_counts_permanent_cards_in_the_graveyard_110_4a() -> None:
     board = _board(core, graveyard=["Grizzly Bears", "Forest", "Shock"])
     assert _mana(_pay(board, "{B}{B}")) == "{B}{B}"
     assert _pay(board, "{B}{B}{B}")["payable"] is False
+
+
+def test_second_city_restriction_not_checked_is_never_assumed_met_106_6() -> None:
+    """Second City: "{T}: Add one mana of any color. Spend this mana only to cast your second spell in
+    a turn. When that mana is spent, create a Deep Dish Pizza token": the restriction is one the
+    engine does not check against a spell, so the mana pays no cost without a spell and a named
+    spell is refused naming the clause; its {C} ability still pays."""
+    board = _board("Second City")
+    assert _pay(board, "{W}")["payable"] is False
+    assert _mana(_pay(board, "{1}")) == "{C}"
+    out = answer({"query": "pay", "cost": "{W}", "spell": {"card": "Savannah Lions"}, "state": board})
+    assert out["error"]["code"] == "unsupported" and "second spell" in out["error"]["message"]
+
+
+def test_pit_of_offerings_adds_the_exiled_cards_colors_607_2() -> None:
+    """Pit of Offerings: "{T}: Add one mana of any of the exiled cards' colors" (the cards its
+    enters trigger exiled, the board's ``imprinted``, CR 607.2): {R} or {G} with a Shock and a Giant
+    Growth exiled, never {U}."""
+    board = _board({"card": "Pit of Offerings", "imprinted": ["Shock", "Giant Growth"]})
+    assert _mana(_pay(board, "{G}")) == "{G}" and _mana(_pay(board, "{R}")) == "{R}"
+    assert _pay(board, "{U}")["payable"] is False
+    assert _pay(_board({"card": "Pit of Offerings", "imprinted": []}), "{R}")["payable"] is False
