@@ -215,6 +215,11 @@ def _plain_grant(line: str) -> GrantedAbility | None:
             phrase, counter = f"{counted.group(1)} you control", "+1/+1" if counted.group(2) else "any"
         if who := _conditional_attached(who_text):
             return GrantedAbility(line, ability, who, attached=True)
+        if who_text == "Lands with the chosen name":
+            # Petrified Hamlet: every land with the name chosen as it entered (the board's
+            # ``chosen.name``; none given, no land has it)
+            return GrantedAbility(line, ability, Amount("count", types=frozenset({"land"}), name="chosen",
+                                                        controller="any"))
         if who_text == "Other permanents you control":
             # every other permanent its controller controls, of any type
             return GrantedAbility(line, ability, Amount("count", controller="you", other=True))

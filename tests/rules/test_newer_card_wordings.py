@@ -257,3 +257,18 @@ def test_pit_of_offerings_adds_the_exiled_cards_colors_607_2() -> None:
     assert _mana(_pay(board, "{G}")) == "{G}" and _mana(_pay(board, "{R}")) == "{R}"
     assert _pay(board, "{U}")["payable"] is False
     assert _pay(_board({"card": "Pit of Offerings", "imprinted": []}), "{R}")["payable"] is False
+
+
+def test_petrified_hamlet_lands_with_the_chosen_name_tap_for_c_613_1f() -> None:
+    """Petrified Hamlet: "Lands with the chosen name have "{T}: Add {C}."" (the board's
+    ``chosen.name``): with Forest chosen a Forest taps for {C}; with Island chosen, or none given, it
+    does not."""
+    def board(chosen: str | None) -> dict[str, Any]:
+        hamlet: dict[str, Any] = {"card": "Petrified Hamlet"}
+        if chosen:
+            hamlet["chosen"] = {"name": chosen}
+        return _board(hamlet, "Forest")
+    out = _pay(board("Forest"), "{C}{C}")
+    assert _mana(out) == "{C}" and _mana(out, "p1") == "{C}"
+    assert _pay(board("Island"), "{C}{C}")["payable"] is False
+    assert _pay(board(None), "{C}{C}")["payable"] is False
