@@ -42,6 +42,7 @@ __all__ = ["Unreadable", "parse_cost", "read_ability", "read_production", "sente
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
             "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+_PERMANENT_TYPES = frozenset({"artifact", "battle", "creature", "enchantment", "land", "planeswalker"})
 _SYMBOLS = r"(?:\{[^}]+\})+"
 
 
@@ -116,6 +117,9 @@ def _parse_cost(text: str) -> AbilityCost:
             sac_self = True
         elif m := re.fullmatch(r"sacrifice an? ([a-z][\w'\-]*)", part, re.IGNORECASE):
             sacrifice.append(kind_word(m.group(1), plural=False))
+        elif m := re.fullmatch(r"[Ss]acrifice (two|three) ([A-Z][\w'\-]*s)", part):
+            # "Sacrifice three Foods": that many permanents of the subtype, each once
+            sacrifice.extend([kind_word(m.group(2), plural=True)] * _number(m.group(1)))
         elif m := re.fullmatch(r"remove (an?|one|two|three|four|five|\d+) ([+\-−\d/\w]+) counters? from ~",
                                low):
             counters.append((m.group(2).replace("−", "-"), _number(m.group(1))))
@@ -261,12 +265,18 @@ def _amount(text: str) -> Amount:
         return Amount("life_gained")  # the player's life_gained_this_turn
     if text == "the number of basic land types among lands you control":
         return Amount("domain")
+    if text == "Urza's land you control":
+        # "for each Urza's land you control": lands with the subtype Urza's (CR 205.3i)
+        return Amount("count", types=frozenset({"land"}), subtypes=frozenset({"urza's"}))
     if m := re.fullmatch(r"the greatest power among (creatures you control)", text):
         return replace(_count_amount(m.group(1), plural=True), kind="max_power")
     if m := re.fullmatch(r"(?:the number of )?(?:(white|blue|black|red|green) )?(\w+) cards? in your graveyard",
                          text):
         colors = type_bit(_COLOR_WORDS[m.group(1)]) if m.group(1) else 0
         kind = kind_word(m.group(2), plural=False)
+        if kind == "permanent" and not colors:
+            # a permanent card: one of the permanent card types (CR 110.4a)
+            return Amount("graveyard", types=_PERMANENT_TYPES)
         if kind not in CARD_TYPES:
             raise Unreadable(text)
         return Amount("graveyard", types=frozenset({kind}), colors=colors)
@@ -370,8 +380,9 @@ def _board_production(body: str) -> Production | None:
         # Plaza of Harmony, Star Compass: what those lands could produce (CR 106.7), read by
         # amounts.ability_options from their effective abilities
         return Production(colors_among=_COULD_PRODUCE_OF[body])
-    if body == "one mana of any of the exiled card's colors":
-        # Chrome Mox: the colors of the cards exiled with it (the permanent's ``imprinted``)
+    if body in ("one mana of any of the exiled card's colors", "one mana of any of the exiled cards' colors"):
+        # Chrome Mox, Pit of Offerings: the colors of the cards exiled with it (the permanent's
+        # ``imprinted``)
         return Production(colors_among="imprinted")
     if body in ("one mana of ~'s last noted type", "~'s last noted type and amount of mana"):
         # Jeweled Amulet, Ice Cauldron: what was noted as the other ability resolved is not on
@@ -395,6 +406,9 @@ def _production(sentence: str, x_removed: bool = False) -> Production:
     if board is not None:
         return board
     amount: Amount | None = None
+    if m := re.fullmatch(r"(\{[WUBRGC]\}), plus an additional \1 for each ([\w+\-/]+ counter on ~)", body):
+        # "Add {C}, plus an additional {C} for each art counter on ~": one and one per counter
+        return Production(options=(_symbol_option(m.group(1)),), amount=replace(_amount(m.group(2)), plus=1))
     if m := re.fullmatch(r"(\{[WUBRGC]\}), then add an additional \1 for each (.+)", body):
         amount = _amount(m.group(2))
         if amount.kind != "removed":
@@ -446,23 +460,29 @@ _HARMLESS_PATTERNS: tuple[str, ...] = (
     r"Draw (?:a card|two cards)\.",
     r"Draw a card at the beginning of the next turn's upkeep\.",
     r"You gain \w+ life\.",
-    r"Put an? [\w+\-/]+ counter on ~\.",
+    r"Put (?:an?|two|three) [\w+\-/]+ counters? on ~\.",
+    # information and library actions after the mana is added: they don't change this payment
+    r"Scry \d+\.",
+    r"When you do, mill (?:a card|two cards|three cards)\.",
     r"If there are no [\w+\-/]+ counters on ~, sacrifice it\.",
     (r"If this ability has been activated \w+ or more times this turn, sacrifice ~ at the beginning "
      r"of the next end step\."),
     r"Sacrifice ~ at the beginning of the next end step\.",
     r"Activate only as an instant\.",
     r"Until end of turn, you don't lose this mana as steps and phases end\.",
-    r"If that mana is spent on an? [\w ]+ spell, (?:that spell|that creature|it) [^.]+\.",
+    (r"If (?:that|this) mana is spent (?:on|to cast) an? [\w\- ]+ spell, "
+     r"(?:(?:that spell|that creature|it) [^.]+|you get an? [\w+\-/]+ counter)\."),
+    r"Creature spells you spend this mana to cast [^.]+\.",
     # riders on spending the mana (CR 106.6): they never change what may be paid
-    r"(?:When|Whenever) (?:you spend this mana|that mana is spent) [^.]+\.",
+    r"(?:When|Whenever) (?:you spend this mana|(?:that|this) mana is spent),? [^.]+\.",
     # delayed effects after the mana is added: they don't change this payment
     r"An opponent gains control of ~ at the beginning of the next end step\.",
     r"During your next untap step, as you untap your permanents, return ~ to its owner's hand\.",
-    r"When you (?:cast your next spell|next cast an? (?:[\w-]+ )*spell) this turn, [^.]+\.",
+    r"When you (?:cast your next spell|next cast an? (?:[\w-]+ )*spell(?: with \{X\} in its mana cost)?) "
+    r"this turn, [^.]+\.",
     r"Until end of turn, you may cast that card without paying its mana cost\.",
     r"Put each other card exiled this way on the bottom of your library in a random order\.",
-    r"If you control an? [\w, ]+, you gain \w+ life\.",
+    r"If you control (?:an?|another) [\w, ]+, you gain \w+ life\.",
     r"Each (?:player|opponent) (?:loses|gains) \w+ life\.",
     r"If you spend this mana to cast your commander, it enters [^.]+\.",
     # a roll after the mana is added: chance that does not change what the ability adds
@@ -507,14 +527,22 @@ def _condition(text: str) -> Condition:
         # the Verges: a permanent with either subtype (Amount.subtypes is any-of)
         return Condition(text, counts=((Amount("count", subtypes=frozenset({m.group(1).lower(), m.group(2).lower()})),
                                         1),))
+    if m := re.fullmatch(r"you control creatures named ([A-Z][\w' ]+) and ([A-Z][\w' ]+)", body):
+        # Tower Worker: one creature of each name (CR 201.2)
+        return Condition(text, counts=tuple((Amount("count", types=frozenset({"creature"}), name=n), 1)
+                                            for n in m.groups()))
     if m := re.fullmatch(r"you control (.+?) and (an? .+)", body):
         return Condition(text, counts=(_you_control(m.group(1)), _you_control(m.group(2))))
     if m := re.fullmatch(r"you control (.+)", body):
         return Condition(text, counts=(_you_control(m.group(1)),))
     if m := re.fullmatch(r"there are (\w+) or more ([\w+\-/]+) counters on ~", body):
         return Condition(text, counts=((Amount("counters", counter=m.group(2)), _number(m.group(1))),))
-    if m := re.fullmatch(r"~ has an? ([\w+\-/]+) counter on it", body):
-        return Condition(text, counts=((Amount("counters", counter=m.group(1)), 1),))
+    if m := re.fullmatch(r"~ has (an?|\w+ or more) ([\w+\-/]+) counters? on it", body):
+        return Condition(text, counts=((Amount("counters", counter=m.group(2)), _at_least(m.group(1))),))
+    if m := re.fullmatch(r"there is an? ([A-Z][\w'\-]*) card in your graveyard", body):
+        # a card with that subtype (a kindred or creature card: "an Elf card", CR 205.3)
+        return Condition(text, counts=((Amount("graveyard", subtypes=frozenset({kind_word(m.group(1), plural=False)})),
+                                        1),))
     if body == "you played a land this turn":
         # River of Tears: the player's lands_played_this_turn (default 0)
         return Condition(text, counts=((Amount("lands_played"), 1),))
@@ -630,6 +658,14 @@ def read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
             if condition is not None:
                 raise Unreadable(sentence)
             condition = _condition(m.group(1))
+        elif m := (re.fullmatch(r"Activate only during your turn(?: and only (once) each turn)?\.", sentence)
+                   or re.fullmatch(r"Activate only (once) each turn and only during your turn\.", sentence)):
+            # CR 602.5b: the board's turn decides it
+            if condition is not None or per_turn:
+                raise Unreadable(sentence)
+            condition = Condition(sentence, your_turn=True)
+            per_turn = 1 if m.group(1) else 0
+            extra.append(sentence)
         elif sentence == ("Any player may activate this ability but only during their turn before the "
                           "end step."):
             # only the controller's own activations matter to a payment (the solver uses its permanents)

@@ -109,6 +109,8 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
         (r"Enchanted land is an? (Plains|Island|Swamp|Mountain|Forest), (\w+), and (\w+)\.", "enchanted_types"),
         (r"Enchanted land is every basic land type in addition to its other types\.", "enchanted_all"),
         (r"Lands you control are (Plains|Islands|Swamps|Mountains|Forests)\.", "yours_are"),
+        (r"Lands you control are (Plains|Islands|Swamps|Mountains|Forests) in addition to their other types\.",
+         "yours_add"),
         (r"All lands are (Plains|Islands|Swamps|Mountains|Forests) in addition to their other types\.",
          "all_lands_add"),
         (r"Whenever you tap an? (Plains|Island|Swamp|Mountain|Forest) for mana, add (.+)\.", "your_typed"),
@@ -125,7 +127,7 @@ _PLURAL_TYPES = {"plains": "plains", "islands": "island", "swamps": "swamp", "mo
                  "forests": "forest"}
 
 
-_GRANT = re.compile(r"(.+?) (?:have|has) (?:[a-z, ]+ and )?\"([^\"]+)\"\.?")
+_GRANT = re.compile(r"(.+?) (?:have|has) (?:(?:[a-z, ]|ward \{\d+\})+ and )?\"([^\"]+)\"\.?")
 
 
 def _conditional_attached(who_text: str) -> Amount | None:
@@ -152,6 +154,10 @@ def _grant(line: str) -> GrantedAbility | None:
         return replace(inner, text=line, condition=condition) if inner is not None else None
     if " — " in line and (chapter := _chapter_grant(line)) is not None:
         return chapter
+    if flavored := re.fullmatch(r"(?:An? |The )?[A-Z][a-z']+(?: [A-Za-z']+)* — (.+)", line):
+        # an ability word or flavor word has no rules meaning (CR 207.2c)
+        inner = _plain_grant(flavored.group(1))
+        return replace(inner, text=line) if inner is not None else None
     return _plain_grant(line)
 
 
@@ -194,7 +200,8 @@ def _plain_grant(line: str) -> GrantedAbility | None:
     parts = activated_parts(quoted)
     if parts is None:
         return None
-    attached = re.fullmatch(r"(Enchanted|Equipped) (land|creature|permanent)", who_text)
+    # "Equipped creature gets +2/+2 and has vigilance and "…"": the bonus changes no mana
+    attached = re.fullmatch(r"(Enchanted|Equipped) (land|creature|permanent)(?: gets \+\d+/\+\d+ and)?", who_text)
     try:
         ability = read_ability(parts[0], parts[1], quoted)
         if attached:
@@ -208,6 +215,18 @@ def _plain_grant(line: str) -> GrantedAbility | None:
             phrase, counter = f"{counted.group(1)} you control", "+1/+1" if counted.group(2) else "any"
         if who := _conditional_attached(who_text):
             return GrantedAbility(line, ability, who, attached=True)
+        if who_text == "Lands with the chosen name":
+            # Petrified Hamlet: every land with the name chosen as it entered (the board's
+            # ``chosen.name``; none given, no land has it)
+            return GrantedAbility(line, ability, Amount("count", types=frozenset({"land"}), name="chosen",
+                                                        controller="any"))
+        if who_text == "Other permanents you control":
+            # every other permanent its controller controls, of any type
+            return GrantedAbility(line, ability, Amount("count", controller="you", other=True))
+        if pair := re.fullmatch(r"Each ([A-Z][a-z]+) and ([A-Z][a-z]+) you control", who_text):
+            # "Each Fungus and Saproling you control has": a permanent with either subtype
+            subs = frozenset(g.lower() for g in pair.groups())
+            return GrantedAbility(line, ability, Amount("count", subtypes=subs))
         if everyone := re.fullmatch(r"All (.+)", who_text):
             phrase = f"{everyone.group(1)} on the battlefield"
         elif not phrase.endswith(" you control"):
@@ -432,6 +451,8 @@ def _read(line: str) -> StructuredEffect | None:
             return LandTypeChange(line, "enchanted_land", BASIC_ORDER)
         if kind == "yours_are":
             return LandTypeChange(line, "lands_you_control", (_PLURAL_TYPES[m.group(1).lower()],), sets=True)
+        if kind == "yours_add":  # Swampbenders: the type is added (CR 305.7)
+            return LandTypeChange(line, "lands_you_control", (_PLURAL_TYPES[m.group(1).lower()],))
         if kind == "all_lands_add":
             return LandTypeChange(line, "each_land", (_PLURAL_TYPES[m.group(1).lower()],))
         land_types: tuple[str, ...] = ()

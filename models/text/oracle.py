@@ -84,7 +84,9 @@ class ParsedText:
 
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 _ADDS_MANA = re.compile(r"\badds?\b[^.]*?(?:\{[^}]+\}|\bmana\b)", re.IGNORECASE)
-_ABILITY_WORD = re.compile(r"^([A-Z][a-z']+(?: [a-z']+)*) — (?=.*:)")
+#: An ability word or flavor word before an activated ability (CR 207.2c: it has no rules
+#: meaning): "Formidable — ", "Grand Summon — ", "A Thousand Souls Die Every Day — ".
+_ABILITY_WORD = re.compile(r"^((?:An? |The )?[A-Z][a-z']+(?: [A-Za-z']+)*) — (?=.*:)")
 _LOYALTY = re.compile(r"^\[?[+−\-–]?(?:\d+|X)\]?$")  # "+1", and "[+1]" as MTGJSON writes it
 _SELF_WORDS = re.compile(r"\bthis (?:artifact|creature|land|permanent|enchantment|card|token|vehicle|equipment|aura|"
                          r"planeswalker|battle|saga|class|case|room|spacecraft)\b",
@@ -106,6 +108,8 @@ _DOUBLES_POOL = "Double the amount of each type of unspent mana you have."
 #: board with such a card in the player's graveyard (``solver/supply/unmodelled.py``).
 GRAVEYARD_MANA = re.compile(r"^[^:]*\bExile ~ from your graveyard\b[^:]*:.*\bAdd\b|"
                             r"^As long as ~ is in your graveyard, [^\n]*\bAdd\b")
+
+_STATION = re.compile(r"(\d+)\+ \| ")
 
 _FLAT_REMINDER = re.compile(r"[ \t]*\([^()]*\)")
 
@@ -159,7 +163,10 @@ def self_reference(text: str, name: str, legendary: bool = False) -> str:
     """Replace the card's own name, its short name (the part before a comma of a
     legendary name; with ``legendary``, also the first word of a legendary
     creature's name, as "Rasputin" for Rasputin Dreamweaver) and "this
-    artifact/creature/land/permanent" by ``~``."""
+    artifact/creature/land/permanent" by ``~``.  A rebalanced Alchemy card's text names the card
+    without the "A-" of its name ("A-Vivi Ornitier" says "Vivi Ornitier's power")."""
+    if name.startswith("A-") and name[2:] in text:
+        text = self_reference(text, name[2:], legendary)
     if name and name in text:
         text = _replace_word(text, name, "")
     if name:
@@ -314,6 +321,13 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
         if re.fullmatch(r"LEVEL \d+(?:-\d+|\+)", line):
             level = level_condition(line)  # the abilities below exist only at these levels (CR 711.2)
             continue
+        station: Condition | None = None
+        if m := _STATION.match(line):
+            # a Spacecraft's or Planet's "12+ | …": the ability exists only while the permanent
+            # has that many charge counters (station)
+            charge = Amount("counters", counter="charge")
+            station = Condition(f"{m.group(1)}+ charge counters (station)", counts=((charge, int(m.group(1))),))
+            line = line[m.end():]
         text = self_reference(line, name, legendary)
         if GRAVEYARD_MANA.search(text):
             continue  # works only while the card is in a graveyard (Jack-o'-Lantern, Riftstone Portal)
@@ -333,10 +347,11 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
                 continue  # an ability with a target is not a mana ability (605.1a, 605.5a)
             try:
                 ability = read_ability(cost_text, effect, line)
-                if level is not None:
-                    if ability.condition is not None:
-                        raise Unreadable(line)
-                    ability = replace(ability, condition=level)
+                for limit in (level, station):
+                    if limit is not None:
+                        if ability.condition is not None:
+                            raise Unreadable(line)
+                        ability = replace(ability, condition=limit)
                 abilities.append(ability)
             except (Unreadable, BadCost):
                 unsupported.append(line)

@@ -67,7 +67,8 @@ def read_restriction(sentence: str) -> Restriction:
 
 def _read_restriction(sentence: str) -> Restriction:
     s = sentence.rstrip(".")
-    if s == "This mana can't be spent to cast nonartifact spells":
+    if s in ("This mana can't be spent to cast nonartifact spells",
+             "This mana can't be spent to cast a nonartifact spell"):
         return Restriction(sentence, spell_types=frozenset({"artifact"}), any_ability=True)
     chosen = "Spend this mana only to cast a creature spell of the chosen type"
     if s in (chosen, chosen + ", and that spell can't be countered"):
@@ -84,6 +85,9 @@ def _read_restriction(sentence: str) -> Restriction:
     rest = m.group(1) + " " + m.group(2)
     if re.fullmatch(r"on costs that (?:contain|include) \{X\}", rest):
         return Restriction(sentence, abilities=True, x_only=True)
+    if rest == "to cast spells":
+        # any spell, no ability (Leyline Immersion's grant)
+        return Restriction(sentence)
     if rest == "to activate abilities":
         return Restriction(sentence, spells=False, abilities=True)
     if m := re.fullmatch(r"to activate abilities of (.+)", rest):

@@ -66,7 +66,8 @@ _COUNTS = {"an": 1, "a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5
 #: Plural and singular spellings of the filters read, to the lower-case type or subtype.
 _TYPES = {"creature": "creature", "creatures": "creature", "artifact": "artifact", "artifacts": "artifact",
           "elf": "elf", "elves": "elf", "druid": "druid", "druids": "druid", "goblin": "goblin",
-          "goblins": "goblin", "merfolk": "merfolk", "land": "land", "lands": "land"}
+          "goblins": "goblin", "merfolk": "merfolk", "land": "land", "lands": "land",
+          "food": "food", "foods": "food"}
 _CLAUSE = re.compile(
     r"^(?P<self>\{T\}, )?Tap (?P<n>an|a|one|two|three|four|five) untapped (?P<what>[A-Za-z ]+?) you control: "
     r"Add (?P<mana>(?:\{[WUBRGC]\})+|one mana of any color)\.$")
@@ -125,6 +126,9 @@ def _production(effect: str) -> tuple[Production, str] | None:
         from manasolver.models.text.restrictions import read_restriction
         effect = m.group(1)
         restriction = read_restriction(m.group(2))
+    m = re.fullmatch(r"(.*?\.)\s*When you do, (?:~|this creature) deals \d+ damage to each opponent\.", effect)
+    if m:
+        effect = m.group(1)  # a reflexive trigger on opponents (CR 603.12): it changes no payment
     timing = ""
     m = re.fullmatch(r"(.*?\.)\s*Activate only as an? (instant|sorcery)\.", effect)
     if m:
