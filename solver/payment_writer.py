@@ -362,12 +362,14 @@ class Finisher:
         acts = out["activations"]
         classes = problem.supply.classes
         used = [0] * len(classes)
+        seen: list[tuple[int, Option, bool] | None] = []  # each activation's class and option, in order
         nonland = 0
         sacrificed = 0
         sacrifices: dict[tuple[str, ...], bool] = {}  # by the cost parts, read once
         for i, act in enumerate(acts):
             times = int(act.get("times", 1))
             found = founds[i] if founds is not None else self._found(act, keys)
+            seen.append(found)
             if found is not None:
                 if found[1].exclusive:  # a repeatable ability that doesn't tap leaves its member untapped
                     used[found[0]] += times
@@ -397,8 +399,7 @@ class Finisher:
             if self._keep is None:
                 from manasolver.solver import backends
                 self._keep = backends.keep_terms(problem, tuple(names))
-            left_used = self._with_consumed(out, used, [founds[i] if founds is not None else self._found(a, keys)
-                                                        for i, a in enumerate(acts)])
+            left_used = self._with_consumed(out, used, seen)
             if "keep_castable" in names:
                 terms["keep_castable"] = self._keep.keep_lost(left_used)
             if "keep_colors" in names:
