@@ -20,13 +20,13 @@ from manasolver.models.abilities import (
     ManaAbility,
     Production,
 )
-from manasolver.models.card import CARD_TYPES, SUPERTYPES
+from manasolver.models.card import CARD_TYPES
 from manasolver.models.cost import ManaCost
+from manasolver.models.text.mana_amounts import HISTORY_CONDITIONS, count_amount, read_amount
 from manasolver.models.text.restrictions import (
     Unreadable,
     kind_word,
     read_restriction,
-    singular,
 )
 from manasolver.models.symbols import (
     ANY_COLOR,
@@ -41,8 +41,6 @@ __all__ = ["Unreadable", "parse_cost", "read_ability", "read_production", "sente
 
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
             "seven": 7, "eight": 8, "nine": 9, "ten": 10}
-_COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
-_PERMANENT_TYPES = frozenset({"artifact", "battle", "creature", "enchantment", "land", "planeswalker"})
 _SYMBOLS = r"(?:\{[^}]+\})+"
 
 
@@ -145,144 +143,6 @@ def _parse_cost(text: str) -> AbilityCost:
 
 # ---------------------------------------------------------------------------------------------
 # amounts
-
-
-_QUALIFIERS = (
-    (re.compile(r" with power (\d+) or greater"), "min_power"),
-    (re.compile(r" with (defender|flying|reach|haste|vigilance|trample|flash)"), "keywords"),
-    (re.compile(r" named ~"), "name"),
-)
-
-
-def _qualified(text: str) -> tuple[str, dict[str, object]]:
-    """Take "with power 4 or greater", "with defender" and "named ~" out of a counted
-    phrase: (the rest, the Amount fields they set)."""
-    fields: dict[str, object] = {}
-    for pattern, key in _QUALIFIERS:
-        m = pattern.search(text)
-        if m is None:
-            continue
-        text = text[:m.start()] + text[m.end():]
-        if key == "min_power":
-            fields[key] = int(m.group(1))
-        elif key == "keywords":
-            fields[key] = frozenset({m.group(1)})
-        else:
-            fields[key] = "~"
-    return text, fields
-
-
-def _count_amount(text: str, plural: bool = False) -> Amount:
-    """``creature you control``, ``other Elf you control``, ``basic Swamp you control``,
-    ``Locus on the battlefield``, ``artifacts you control`` → a ``count`` Amount;
-    ``creature with defender you control``, ``creature with power 4 or greater you
-    control`` and ``artifact you control named ~`` add filters."""
-    text, extra = _qualified(text)
-    base = _plain_count(text, plural)
-    return replace(base, **extra) if extra else base  # type: ignore[arg-type]
-
-
-def _plain_count(text: str, plural: bool) -> Amount:
-    if typed := re.fullmatch(r"(other )?([A-Z][a-z'\-]+) (creatures|artifacts|lands) (you control|on the battlefield)",
-                             text):
-        # "Sliver creatures you control" (Manaweft Sliver): the subtype and the card type together
-        sub = kind_word(typed.group(2), plural=False)
-        return Amount("count", types=frozenset({singular(typed.group(3))}), subtypes=frozenset({sub}),
-                      controller="you" if typed.group(4) == "you control" else "any", other=bool(typed.group(1)))
-    m = re.fullmatch(r"(other )?((?:basic |snow |legendary )*)([A-Za-z'\-]+) "
-                     r"(you control|on the battlefield|your opponents control|an opponent controls)", text)
-    if not m:
-        raise Unreadable(text)
-    controller = {"you control": "you", "on the battlefield": "any",
-                  "your opponents control": "opponents", "an opponent controls": "opponents"}[m.group(4)]
-    kind = kind_word(m.group(3), plural)
-    supers = frozenset(m.group(2).split())
-    if kind in SUPERTYPES:
-        raise Unreadable(text)
-    if kind == "permanent":
-        types: frozenset[str] = frozenset()
-        subs: frozenset[str] = frozenset()
-    elif kind in CARD_TYPES or kind == "tribal":
-        types, subs = frozenset({"kindred" if kind == "tribal" else kind}), frozenset()
-    elif m.group(3)[0].isupper():
-        types, subs = frozenset(), frozenset({kind})
-    else:
-        raise Unreadable(text)
-    if not types and not subs and not supers:
-        raise Unreadable(text)
-    return Amount("count", types=types, subtypes=subs, supertypes=supers, controller=controller,
-                  other=bool(m.group(1)))
-
-
-#: Amounts read from what the board does not hold (the board has no field for them): the ability
-#: is left out of the supply naming it (``Amount("history")``, solver/supply/unmodelled.ability_gap).
-_NOT_ON_BOARD = {
-    "Crossbreed Labs watermark among permanents you control": "the permanents' watermarks",
-}
-#: Activation conditions read from the board's history fields: 1 when they hold.
-_HISTORY_CONDITIONS = {
-    **{f"{this} entered this turn{rest}": Amount(kind)
-       for this in ("this land", "~")
-       for rest, kind in (("", "entered_self"), (" or if you control a basic land", "entered_self_or_basic"))},
-    **{f"you have {the}": Amount("designation", name=name)
-       for the, name in (("the initiative", "initiative"), ("the city's blessing", "city's blessing"))},
-    "you're the monarch": Amount("designation", name="monarch"),
-    **{f"a card is exiled with {this}": Amount("exiled_with") for this in ("this land", "~")},
-}
-#: Amounts read from the board's history fields (models/rules/history.py evaluates them).
-_HISTORY_AMOUNTS = {
-    "card you've drawn this turn": Amount("cards_drawn"),
-    "the greatest power among creatures you control that entered the battlefield this turn":
-        Amount("entered_power", types=frozenset({"creature"})),
-    "the greatest power among creatures you control that entered this turn":
-        Amount("entered_power", types=frozenset({"creature"})),
-}
-
-
-def _amount(text: str) -> Amount:
-    """The number in "for each …", "equal to …" and "where X is …" phrases."""
-    text = text.strip().rstrip(".")
-    if text in ("~'s power", "its power"):
-        return Amount("power")
-    if m := re.fullmatch(r"(?:the number of )?([\w+\-/−]+) counters? on ~", text):
-        return Amount("counters", counter=m.group(1).replace("−", "-"))
-    if m := re.fullmatch(r"your devotion to (\w+)(?: and (\w+))?", text):
-        mask = 0
-        for word in filter(None, m.groups()):
-            if word not in _COLOR_WORDS:
-                raise Unreadable(text)
-            mask |= type_bit(_COLOR_WORDS[word])
-        return Amount("devotion", colors=mask)
-    if re.fullmatch(r"[\w+\-/]+ counters? removed this way", text):
-        return Amount("removed")
-    if text == "your life total":
-        return Amount("life")
-    if text in _HISTORY_AMOUNTS:
-        return _HISTORY_AMOUNTS[text]
-    if text in _NOT_ON_BOARD:
-        return Amount("history", name=_NOT_ON_BOARD[text])
-    if text == "the amount of life you gained this turn":
-        return Amount("life_gained")  # the player's life_gained_this_turn
-    if text == "the number of basic land types among lands you control":
-        return Amount("domain")
-    if text == "Urza's land you control":
-        # "for each Urza's land you control": lands with the subtype Urza's (CR 205.3i)
-        return Amount("count", types=frozenset({"land"}), subtypes=frozenset({"urza's"}))
-    if m := re.fullmatch(r"the greatest power among (creatures you control)", text):
-        return replace(_count_amount(m.group(1), plural=True), kind="max_power")
-    if m := re.fullmatch(r"(?:the number of )?(?:(white|blue|black|red|green) )?(\w+) cards? in your graveyard",
-                         text):
-        colors = type_bit(_COLOR_WORDS[m.group(1)]) if m.group(1) else 0
-        kind = kind_word(m.group(2), plural=False)
-        if kind == "permanent" and not colors:
-            # a permanent card: one of the permanent card types (CR 110.4a)
-            return Amount("graveyard", types=_PERMANENT_TYPES)
-        if kind not in CARD_TYPES:
-            raise Unreadable(text)
-        return Amount("graveyard", types=frozenset({kind}), colors=colors)
-    if m := re.fullmatch(r"the number of (.+)", text):
-        return _count_amount(m.group(1), plural=True)
-    return _count_amount(text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -408,9 +268,9 @@ def _production(sentence: str, x_removed: bool = False) -> Production:
     amount: Amount | None = None
     if m := re.fullmatch(r"(\{[WUBRGC]\}), plus an additional \1 for each ([\w+\-/]+ counter on ~)", body):
         # "Add {C}, plus an additional {C} for each art counter on ~": one and one per counter
-        return Production(options=(_symbol_option(m.group(1)),), amount=replace(_amount(m.group(2)), plus=1))
+        return Production(options=(_symbol_option(m.group(1)),), amount=replace(read_amount(m.group(2)), plus=1))
     if m := re.fullmatch(r"(\{[WUBRGC]\}), then add an additional \1 for each (.+)", body):
-        amount = _amount(m.group(2))
+        amount = read_amount(m.group(2))
         if amount.kind != "removed":
             raise Unreadable(sentence)
         return Production(options=(_symbol_option(m.group(1)),), amount=replace(amount, plus=1))
@@ -425,13 +285,13 @@ def _production(sentence: str, x_removed: bool = False) -> Production:
     elif x_removed:
         raise Unreadable(sentence)
     if m := re.fullmatch(r"an amount of (\{[WUBRGC]\}|mana of any one color) equal to (.+)", body):
-        amount = _amount(m.group(2))
+        amount = read_amount(m.group(2))
         body = "one " + m.group(1) if m.group(1).startswith("{") else "one mana of any one color"
     elif m := re.fullmatch(r"X (mana .+|\{[WUBRGC]\}), where X is (.+)", body):
-        amount = _amount(m.group(2))
+        amount = read_amount(m.group(2))
         body = "one " + m.group(1)
     elif m := re.fullmatch(r"(.+?) for each (.+)", body):
-        amount = _amount(m.group(2))
+        amount = read_amount(m.group(2))
         body = m.group(1)
     options, reference, colors_only, ref_count = _options(body)
     if amount is not None and reference:
@@ -517,7 +377,7 @@ def _you_control(text: str) -> tuple[Amount, int]:
     if um := re.fullmatch(r"(Urza's) ([A-Z][\w\-]+)", what):
         subs = frozenset({um.group(1).lower(), um.group(2).lower()})
         return Amount("count", types=frozenset({"land"}), all_subtypes=subs), n
-    return _count_amount(what + " you control", plural=n > 1), n
+    return count_amount(what + " you control", plural=n > 1), n
 
 
 def _condition(text: str) -> Condition:
@@ -546,8 +406,8 @@ def _condition(text: str) -> Condition:
     if body == "you played a land this turn":
         # River of Tears: the player's lands_played_this_turn (default 0)
         return Condition(text, counts=((Amount("lands_played"), 1),))
-    if body in _HISTORY_CONDITIONS:  # the board's history fields (models/rules/history.py)
-        return Condition(text, counts=((_HISTORY_CONDITIONS[body], 1),))
+    if body in HISTORY_CONDITIONS:  # the board's history fields (models/rules/history.py)
+        return Condition(text, counts=((HISTORY_CONDITIONS[body], 1),))
     if m := re.fullmatch(r"creatures you control have total power (\d+) or greater", body):
         return Condition(text, counts=((Amount("total_power", types=frozenset({"creature"})), int(m.group(1))),))
     raise Unreadable(text)
@@ -582,7 +442,7 @@ def _head(head: str, rest: list[str], x_removed: bool) -> tuple[Production, list
         return Production(options=_one_color_options(1), amount=Amount("devotion", colors=0)), rest[1:]
     if head == "Choose a color." and rest and (m := re.fullmatch(r"Add one mana of that color for each (.+)\.",
                                                                    rest[0])):
-        return Production(options=_one_color_options(1), amount=_amount(m.group(1))), rest[1:]
+        return Production(options=_one_color_options(1), amount=read_amount(m.group(1))), rest[1:]
     if head == "Choose a player." and rest and rest[0] == "That player adds one mana of any color they choose.":
         # the controller may choose themselves; mana given to another player never pays their costs
         return Production(options=((ANY_COLOR,),)), rest[1:]

@@ -189,7 +189,8 @@ def _chapter_grant(line: str) -> GrantedAbility | None:
 
 
 def _plain_grant(line: str) -> GrantedAbility | None:
-    from manasolver.models.text.mana_abilities import Unreadable, _count_amount, read_ability
+    from manasolver.models.text.mana_abilities import Unreadable, read_ability
+    from manasolver.models.text.mana_amounts import count_amount
     from manasolver.models.errors import BadCost
     from manasolver.models.text.oracle import activated_parts
 
@@ -232,7 +233,7 @@ def _plain_grant(line: str) -> GrantedAbility | None:
         elif not phrase.endswith(" you control"):
             return None
         lowered = phrase.split()[0] in ("Other", "Basic", "Legendary", "Lands", "Creatures", "Artifacts")
-        amount = _count_amount(phrase[0].lower() + phrase[1:] if lowered else phrase, plural=counter == "")
+        amount = count_amount(phrase[0].lower() + phrase[1:] if lowered else phrase, plural=counter == "")
         return GrantedAbility(line, ability, replace(amount, with_counter=counter) if counter else amount)
     except (Unreadable, BadCost):
         return None
@@ -350,9 +351,10 @@ def _read_all(line: str) -> tuple[StructuredEffect, ...]:
         return fixed
     if m := re.fullmatch(r"[^:]*\{T\}[^:]*: Add [^.]+\. ~ deals (\d+) damage to you if you don't control an? "
                          r"([A-Z][\w'\-]*)\.", line):
-        from manasolver.models.text.mana_abilities import Unreadable, _count_amount
+        from manasolver.models.text.mana_abilities import Unreadable
+        from manasolver.models.text.mana_amounts import count_amount
         try:
-            unless = _count_amount(f"{m.group(2)} you control")
+            unless = count_amount(f"{m.group(2)} you control")
         except Unreadable:
             return ()
         return (ConditionalDamage(line, int(m.group(1)), unless),)

@@ -102,5 +102,6 @@ def test_a_basic_land_is_built_without_importing_a_reader() -> None:
     code = ("import sys; from manasolver.models.carddb import CardDB; CardDB().get('Forest'); "
             "print(sorted(m for m in sys.modules if m.startswith('manasolver.models.text.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert eval(out) == ["manasolver.models.text.mana_abilities", "manasolver.models.text.oracle",
-                         "manasolver.models.text.read", "manasolver.models.text.restrictions"]
+    assert eval(out) == ["manasolver.models.text.mana_abilities", "manasolver.models.text.mana_amounts",
+                         "manasolver.models.text.oracle", "manasolver.models.text.read",
+                         "manasolver.models.text.restrictions"]
