@@ -6,7 +6,8 @@ from board JSON with errors that name the path of the bad field.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any
 
 from manasolver.models.abilities import ZONE_CARDS
@@ -100,6 +101,12 @@ class Permanent:
     def summoning_sick(self) -> bool:
         """True when its ``{T}``/``{Q}`` abilities can't be activated (CR 302.6)."""
         return self.sick and self.is_creature and not self.has_haste
+
+
+#: What a permanent is in play and its state: every field but its id and its card, as one tuple (a key
+#: of what is remembered of a permanent across boards; a field added to ``Permanent`` is in it by
+#: construction).  ``imprinted`` holds cards: a key is made only when it is ``None``.
+permanent_state = attrgetter(*(f.name for f in fields(Permanent) if f.name not in ("id", "card")))
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,7 @@ from manasolver.models.errors import BadState, Unsupported
 from manasolver.models.rules.amounts import commander_identity, evaluate_amount
 from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.rules.missing import NotOnBoard
-from manasolver.models.state import GameState, Permanent, Player, fits_cost
+from manasolver.models.state import GameState, Permanent, Player, fits_cost, permanent_state
 from manasolver.models.symbols import ANY_TYPE, C
 from manasolver.models.text.read import card_text
 from manasolver.solver.supply.model import MAX_REPEAT, Excluded, Option, SourceClass, SourceKind, Supply
@@ -217,11 +217,10 @@ def _cached_options(state: GameState, perm: Permanent, player: Player,
                     refs: dict[str, int] | None, effects: bool, resources: bool) -> tuple[Option, ...]:
     """:func:`_options`, remembered for cards whose options do not depend on the board."""
     card = perm.card
-    board_dependent, pays, counters, _, commander_only = _card_info(card)
-    if (board_dependent and not commander_only) or effects:
+    board_dependent, pays, _, _, commander_only = _card_info(card)
+    if (board_dependent and not commander_only) or effects or perm.imprinted is not None:
         return _options(state, perm, player, refs, effects, resources)
-    key = (id(card), resources, perm.tapped, summoning_sick(state, perm), perm.chosen_color, perm.chosen_type,
-           perm.counters if counters else (), perm.activated_this_turn,
+    key = (_what(perm), resources, summoning_sick(state, perm),
            (player.life, player.energy) if pays else (),
            commander_identity(state, perm.controller) if commander_only else -1)
     hit = _OPTIONS.get(key, card)
@@ -305,9 +304,7 @@ _PLAIN_LIMIT = 16384
 def _what(perm: Permanent) -> tuple[object, ...]:
     """What a permanent is and its state, every field but its id (its card by identity: cards are
     interned by their database, and a remembered row keeps its card): the key of its row."""
-    return (id(perm.card), perm.controller, perm.tapped, perm.sick, perm.haste, perm.counters, perm.attached_to,
-            perm.cast_for, perm.x, perm.token, perm.chosen_color, perm.chosen_type, perm.chosen_name,
-            perm.entered_this_turn, perm.renowned, perm.activated_this_turn)
+    return (id(perm.card), *permanent_state(perm))
 
 
 def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | None, effects: bool,
