@@ -31,7 +31,8 @@ from manasolver.models.errors import ManasolverError
 from manasolver.models.symbols import B, G, R, U, W
 from manasolver.models.rules.amounts import commander_identity
 from manasolver.solver import backends, queries
-from manasolver.solver.castability.units import ANY, Have, cost_need, fixed_choice, have, pays, perm_units
+from manasolver.solver.castability.converters import Converters, pools, pools_pay
+from manasolver.solver.castability.units import ANY, Have, Mode, cost_need, fixed_choice, have, pays, perm_units
 from manasolver.solver.casting.build import build_request
 from manasolver.solver.supply.plain import quiet
 from manasolver.solver.request import Policy
@@ -39,6 +40,8 @@ from manasolver.solver.request import Policy
 __all__ = ["BoardKey", "BoardOracle", "implies", "payment_classes"]
 
 BoardKey = tuple[int, ...]
+#: What a board's mana can end as: the undominated pools of :func:`.converters.pools`.
+Pools = tuple[Have, ...]
 
 _LETTERS = {W: "W", U: "U", B: "B", R: "R", G: "G"}
 
@@ -145,8 +148,10 @@ class BoardOracle:
         identity = commander_identity(load_state(self._board_json(()), db), "you")
         self._units = [perm_units(c, identity, self.chosen.get(i, 0)) for i, c in enumerate(self.cards)]
         self._unit_need = [cost_need(c) for c in distinct]
-        #: per board, (its units when every permanent is plain, what it pays at least, at most)
-        self._unit_bounds: dict[BoardKey, tuple[Have | None, Have | None, Have | None]] = {}
+        #: per board, (its pools when every permanent is modelled, the pools it pays at least, the
+        #: units it adds at most); per plain units and converters, their pools
+        self._unit_bounds: dict[BoardKey, tuple[Pools | None, Pools | None, Have | None]] = {}
+        self._pool_memo: dict[tuple[tuple[int, ...], Converters], Pools | None] = {}
         self.unit_answers = 0
 
     def _board_json(self, key: BoardKey, picks: Mapping[int, int] | None = None) -> dict[str, Any]:
@@ -242,13 +247,14 @@ class BoardOracle:
         todo = [j for j in range(len(self._distinct)) if bits[j] & need and not (yes | no) & bits[j]]
         exact, least, most_units = self._units_of(key)
         if exact is not None:
-            # every permanent plain: Hall's condition answers every cost of single-unit symbols
+            # every permanent plain or a converter: Hall's condition on the board's pools answers
+            # every cost of single-unit symbols
             for j in todo:
                 n = self._unit_need[j]
                 if n is None:
                     continue
                 self.unit_answers += 1
-                yes, no = self._carry(j, pays(exact, n), yes, no)
+                yes, no = self._carry(j, pools_pay(exact, n), yes, no)
         open_ = [j for j in todo if self._least[j] and not (yes | no) & bits[j]]
         if most_units is not None:
             # no cost needing more mana than the board's permanents add at most
@@ -259,7 +265,7 @@ class BoardOracle:
         if len(open_) > 3 and not self._multi(key):
             # many costs undecided: how much generic mana the board makes settles the larger ones
             board = self._board_json(key)
-            lo = max(self._least_known(key), least[0] if least is not None else 0)
+            lo = max(self._least_known(key), max(h[0] for h in least) if least else 0)
             hi = max(self._least[j] or 0 for j in open_)
             if most_units is not None:
                 hi = min(hi, most_units[0])
@@ -300,7 +306,7 @@ class BoardOracle:
                 no |= bits[k]
         return yes, no
 
-    def _bounded(self, j: int, least: Have | None, most: Have | None) -> bool | None:
+    def _bounded(self, j: int, least: Pools | None, most: Have | None) -> bool | None:
         """Cost ``j`` answered by the board's units when they decide it: not payable when the most
         the board adds can't pay it, payable when its plain part pays it; ``None`` otherwise."""
         n = self._unit_need[j]
@@ -308,47 +314,63 @@ class BoardOracle:
             return None
         if most is not None and not pays(most, n):
             return False
-        if least is not None and pays(least, n):
+        if least is not None and pools_pay(least, n):
             return True
         return None
 
-    def _units_of(self, key: BoardKey) -> tuple[Have | None, Have | None, Have | None]:
-        """The units of board ``key`` (:mod:`.units`): all of them when every permanent is plain, those
-        it adds at least (its plain permanents, when the others can be left out) and at most (when
-        every permanent is bounded)."""
+    def _units_of(self, key: BoardKey) -> tuple[Pools | None, Pools | None, Have | None]:
+        """The units of board ``key`` (:mod:`.units`, :mod:`.converters`): every pool it can end with
+        when every permanent is plain or a converter, the pools its plain permanents and converters
+        reach (what it pays at least, when the others can be left out) and the units it adds at most
+        (when every permanent is bounded)."""
         hit = self._unit_bounds.get(key)
         if hit is not None:
             return hit
         units = self._units
-        plain_all = True
-        least: list[int] | None = []
+        modelled = True
+        plain: list[int] = []
+        conv: dict[tuple[Mode, ...], int] = {}
+        droppable = True
         most: list[int] | None = []
         for code in key:
             pu = units[code >> 1]
             tapped = code & 1
             if pu.plain is not None:
                 if not tapped:
-                    if least is not None:
-                        least.extend(pu.plain)
+                    plain.extend(pu.plain)
                     if most is not None:
                         most.extend(pu.plain)
                 continue
-            plain_all = False
-            if not pu.droppable:
-                least = None
+            if pu.modes is not None:
+                if not tapped:
+                    conv[pu.modes] = conv.get(pu.modes, 0) + 1
+            else:
+                modelled = False
+                if not pu.droppable:
+                    droppable = False
             bound = pu.bound[tapped]
             if bound is None:
                 most = None
             elif most is not None:
                 most.extend([bound[1] or ANY] * bound[0])
-        if plain_all:
-            assert least is not None
-            exact = have(least)
-            out: tuple[Have | None, Have | None, Have | None] = (exact, exact, exact)
-        else:
-            out = (None, have(least) if least is not None else None, have(most) if most is not None else None)
+        reached: Pools | None = None
+        if modelled or droppable:
+            reached = self._pools(tuple(sorted(plain)), tuple(sorted(conv.items())))
+        most_have = have(most) if most is not None else None
+        out = (reached if modelled else None, reached, most_have)
         self._unit_bounds[key] = out
         return out
+
+    def _pools(self, plain: tuple[int, ...], conv: Converters) -> Pools | None:
+        """:func:`.converters.pools` of ``plain`` units and converters ``conv``, remembered."""
+        ck = (plain, conv)
+        try:
+            return self._pool_memo[ck]
+        except KeyError:
+            pass
+        found = pools(plain, conv) if conv else (have(plain),)
+        self._pool_memo[ck] = found
+        return found
 
     def _least_known(self, key: BoardKey) -> int:
         """The most generic mana a board one quiet permanent smaller than ``key`` (or with one of them
@@ -408,7 +430,7 @@ class BoardOracle:
         if need is not None:
             if most is not None and not pays(most, need):
                 ok = False
-            elif least is not None and pays(least, need):
+            elif least is not None and pools_pay(least, need):
                 ok = True
         if ok is None:
             ok = self._engine_pays(key, cost, None, [])

@@ -17,10 +17,17 @@ counts the board (:func:`manasolver.solver.supply.plain.counting`), and at most 
 permanent adds, with no cost, every mana any one of its abilities adds at once (a Signet's ``{W}{U}``
 without its ``{1}``), when each of them is such that this is a bound (no ability repeats or scales, none
 doubles mana). What the bounds leave open goes to the engine.
+
+A permanent that is not plain but still reads nothing of the board has *modes* (:func:`perm_modes`):
+each a way to use it once, as ``(cost units, units added)``, the cost's symbols each a unit mask that
+pays it (a generic symbol any mana).  A Signet is the mode ``{1}`` -> ``{W}{U}``, a Shadowmoor filter
+land ``{C}`` for free or ``{W/B}`` -> two units ``W|B``, Chromatic Sphere ``{1}`` -> one of any color.
+Boards of plain permanents and such *converters* are decided exactly by :mod:`.converters`.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -28,9 +35,11 @@ from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_COLOR, C
+from manasolver.models.abilities import Restriction
 from manasolver.solver.supply.plain import counting, quiet
 
-__all__ = ["ANY", "CostNeed", "Have", "PermUnits", "cost_need", "fixed_choice", "have", "pays", "perm_units"]
+__all__ = ["ANY", "CostNeed", "Have", "Mode", "PermUnits", "cost_need", "fixed_choice", "have", "pays", "perm_modes",
+           "perm_units"]
 
 #: Every mana type: what a unit of unknown kind may be.
 ANY = ANY_COLOR | C
@@ -39,6 +48,8 @@ ANY = ANY_COLOR | C
 Have = tuple[int, tuple[int, ...]]
 #: ``(symbols, ((K, symbols payable only by types of K), ...))``: what a cost needs, see :func:`cost_need`.
 CostNeed = tuple[int, tuple[tuple[int, int], ...]]
+#: ``(cost units, units added)``: one way to use a permanent once, see :func:`perm_modes`.
+Mode = tuple[tuple[int, ...], tuple[int, ...]]
 
 
 #: What a "could produce" ability reads on a castability board: the opponent has no lands, so
@@ -80,15 +91,18 @@ class PermUnits:
     """What one card adds on a board: ``plain`` the units of the card untapped when it is plain
     (``None`` otherwise); ``droppable`` when leaving it out of a board never makes a cost payable
     that the board can't pay; ``bound[tapped]`` ``(most units, mask)`` the card adds at most,
-    ``None`` when not bounded."""
+    ``None`` when not bounded; ``modes`` the ways to use it untapped (:func:`perm_modes`), ``None``
+    when they can't say what it adds."""
 
-    __slots__ = ("plain", "droppable", "bound")
+    __slots__ = ("plain", "droppable", "bound", "modes")
 
     def __init__(self, plain: tuple[int, ...] | None, droppable: bool,
-                 bound: tuple[tuple[int, int] | None, tuple[int, int] | None]) -> None:
+                 bound: tuple[tuple[int, int] | None, tuple[int, int] | None],
+                 modes: tuple[Mode, ...] | None = None) -> None:
         self.plain = plain
         self.droppable = droppable
         self.bound = bound
+        self.modes = modes
 
 
 def fixed_choice(card: Card, chosen: int) -> Card:
@@ -104,11 +118,13 @@ def fixed_choice(card: Card, chosen: int) -> Card:
     return replace(card, mana_abilities=abilities)
 
 
-def perm_units(card: Card, identity: int, chosen: int = 0) -> PermUnits:
+def perm_units(card: Card, identity: int, chosen: int = 0,
+               counters: tuple[tuple[str, int], ...] = ()) -> PermUnits:
     """The :class:`PermUnits` of ``card`` for a player whose commander's color identity is ``identity``
     (a color mask, 0 without a commander: Command Tower then adds nothing, CR 903.4f), ``chosen`` the
     color chosen as it entered (a WUBRG mask; 0 when none was: its mana of the chosen color is
-    undefined, CR 106.5)."""
+    undefined, CR 106.5), ``counters`` those on the permanent."""
+    modes = perm_modes(card, identity, chosen, counters)
     card = fixed_choice(card, chosen)
     calm = quiet(card)
     droppable = calm or counting(card)
@@ -149,7 +165,116 @@ def perm_units(card: Card, identity: int, chosen: int = 0) -> PermUnits:
                     mask |= got[1]
             if ok:
                 bound[tapped] = (most + tap_most, mask)
-    return PermUnits(plain, droppable, (bound[0], bound[1]))
+    if plain is None and modes is not None and all(not cost and len(out) == 1 for cost, out in modes):
+        # one unit whatever the mode: a plain permanent (a Talisman, a Vivid land with its counters)
+        mask = 0
+        for _, out in modes:
+            mask |= out[0]
+        plain = (mask,) if mask else ()
+    elif plain is None and modes == ():
+        plain = ()
+    return PermUnits(plain, droppable, (bound[0], bound[1]), modes)
+
+
+def _cost_units(cost: ManaCost) -> tuple[int, ...] | None:
+    """The units that pay ``cost`` symbol by symbol (a generic ``{n}`` is n units of any mana), ``None``
+    when a symbol is paid otherwise than by one unit (Phyrexian, snow, ``{2/W}``, X)."""
+    out: list[int] = []
+    for s in cost.symbols:
+        if s.special or s.phyrexian or s.snow or s.variable:
+            return None
+        if s.is_numeral:
+            out.extend([ANY] * s.generic)
+        elif s.generic:
+            return None
+        else:
+            out.append(s.colors | (C if s.colorless else 0))
+    return tuple(sorted(out))
+
+
+def _spends_on_abilities(r: Restriction) -> bool:
+    """Whether mana of restriction ``r`` may pay some ability's cost (so possibly a converter's)."""
+    return r.abilities or r.any_ability or any(_spends_on_abilities(a) for a in r.any_of)
+
+
+def _merged(options: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """``options`` (what one activation may add) as few unit lists as say the same: options of one
+    mana each are one unit of their union; options of k mana that are every combination of k of
+    some colors (a Shadowmoor filter land's ``{W}{W}``, ``{W}{B}``, ``{B}{B}``) are k units of them."""
+    if len(options) < 2:
+        return options
+    if all(len(o) == 1 for o in options):
+        mask = 0
+        for o in options:
+            mask |= o[0]
+        return [(mask,)]
+    k = len(options[0])
+    if all(len(o) == k for o in options) and all(m & (m - 1) == 0 for o in options for m in o):
+        union = 0
+        for o in options:
+            for m in o:
+                union |= m
+        bits = [b for b in (1, 2, 4, 8, 16, 32) if union & b]
+        every = {tuple(sorted(c)) for c in itertools.combinations_with_replacement(bits, k)}
+        if {tuple(sorted(o)) for o in options} == every:
+            return [(union,) * k]
+    return options
+
+
+def perm_modes(card: Card, identity: int, chosen: int = 0,
+               counters: tuple[tuple[str, int], ...] = ()) -> tuple[Mode, ...] | None:
+    """The ways to use one untapped permanent of ``card`` in a payment, each ``(cost units, units
+    added)`` and each used at most once with the permanent used once in all (every ability taps it),
+    or ``None`` when its abilities can't be read so: one reads the board or a player's resources
+    (life, energy, counters it lacks the number of, other permanents), repeats, scales, doubles, or
+    its mana is restricted to what might pay an ability.  ``identity``, ``chosen``: as
+    :func:`perm_units`; ``counters``: those on the permanent (a Vivid land's charge counters: its
+    ability that removes one is a mode only while it has one).  An ability the permanent can't
+    activate (no counter to remove) or whose mana can pay nothing here (restricted to some spells: a
+    cost asked of a board is no spell's) is no mode; the modes of one unit each are merged into one."""
+    if chosen & (chosen - 1) and any(a.production.chosen > 1 for a in card.mana_abilities):
+        return None  # several mana of one color chosen per question: not one choice per unit
+    card = fixed_choice(card, chosen)
+    abilities = card.mana_abilities
+    if not quiet(card):
+        if not (counting(card) and all(a.production.reference in ("", _NOTHING_TO_MIRROR) for a in abilities)):
+            return None
+    have_counters = dict(counters)
+    modes: list[Mode] = []
+    for a in abilities:
+        c, prod = a.cost, a.production
+        if not c.tap or c.untap or c.life or c.energy or c.sacrifice or c.tap_creatures or c.remove_any \
+                or c.put_counters or c.discard_hand or c.unmodelled or a.condition is not None:
+            return None
+        if prod.amount is not None or prod.colors_among or prod.instead is not None or prod.instead_options \
+                or prod.doubles_pool or prod.chosen or prod.reference not in ("", _NOTHING_TO_MIRROR):
+            return None
+        if any(have_counters.get(kind, 0) < n for kind, n in c.remove_counters):
+            continue
+        if prod.restriction is not None:
+            if _spends_on_abilities(prod.restriction):
+                return None
+            continue
+        cost = _cost_units(c.mana)
+        if cost is None:
+            return None
+        options = list(prod.options)
+        if prod.commander and identity:
+            if prod.commander > 1 and identity & (identity - 1):
+                return None
+            options.append((identity,) * prod.commander)
+        for out in _merged([o for o in options if o]):
+            mode = (cost, tuple(sorted(out)))
+            if mode not in modes:
+                modes.append(mode)
+    free = [m for m in modes if not m[0] and len(m[1]) == 1]
+    if len(free) > 1:
+        # one unit each, free: one unit of their union
+        mask = 0
+        for _, out in free:
+            mask |= out[0]
+        modes = [((), (mask,))] + [m for m in modes if m not in free]
+    return tuple(modes)
 
 
 def have(masks: Sequence[int]) -> Have:

@@ -1,0 +1,119 @@
+"""Boards of plain permanents and converters: every pool of mana the board can end with, found exactly.
+
+A *converter* is a permanent used at most once whose ways of use (:func:`.units.perm_modes`) are not
+all one free unit: a Signet (``{1}`` -> ``{W}{U}``), a filter land (``{C}``, or ``{W/B}`` -> two of
+``W|B``), Chromatic Sphere (``{1}`` -> one of any color).  Paying a cost on such a board is activating
+some converters, in some order, each paid from the plain permanents' units and the units the converters
+activated before it added, and paying the cost from what is left (CR 605.3: mana abilities are activated
+while paying, in any order; one activated earlier can pay a later one's cost, never its own).
+
+So the board's possible *pools* are the multisets of units reached from its plain units by activating
+converters one at a time (each a mode of a converter class with an unused permanent left, its cost paid
+by units of the pool); a cost is payable when some pool pays it by Hall's condition (:func:`.units.pays`).
+The search is exact and small: identical permanents are one class with a count, a pool is a sorted
+tuple of unit masks, a state (pool, permanents left per class) is visited once, and a unit paying a cost
+symbol is only ever one whose mask is minimal among those able to (keeping a unit that can be more types
+loses nothing).  What is kept of the pools are those no other one dominates (at least as many units able
+to be some type of every set of types, :func:`.units.have`), usually one to three.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from manasolver.solver.castability.units import Have, Mode, have
+
+__all__ = ["MAX_STATES", "Converters", "pools", "pools_pay"]
+
+#: ``((modes, untapped permanents of the class), ...)``: a board's converters by class.
+Converters = tuple[tuple[tuple[Mode, ...], int], ...]
+
+#: The most search states of one board; past it the board is left to the engine (``None``).
+MAX_STATES = 20_000
+
+
+def _payments(pool: tuple[int, ...], cost: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The pools left after paying the symbols ``cost`` (unit masks) from ``pool``, one unit each, a
+    symbol taking only units of a mask minimal among those that can pay it (a unit that can be fewer
+    types is the one to spend); each distinct pool once."""
+    outs: set[tuple[int, ...]] = {pool}
+    for sym in cost:
+        nxt: set[tuple[int, ...]] = set()
+        for p in outs:
+            fit = {m for m in p if m & sym}
+            for m in fit:
+                if any(o != m and o & m == o for o in fit):
+                    continue  # a unit of fewer types pays it
+                i = p.index(m)
+                nxt.add(p[:i] + p[i + 1:])
+        outs = nxt
+        if not outs:
+            break
+    return list(outs)
+
+
+def pools(plain: Sequence[int], converters: Converters) -> tuple[Have, ...] | None:
+    """The pools a board of plain units ``plain`` (one mask each) and ``converters`` can end with, as
+    the undominated :func:`.units.have` of each; ``None`` when the search passes :data:`MAX_STATES`."""
+    start = (tuple(sorted(plain)), tuple(n for _, n in converters))
+    seen = {start}
+    stack = [start]
+    ends: set[tuple[int, ...]] = set()
+    while stack:
+        pool, left = stack.pop()
+        ends.add(pool)
+        for c, (modes, _) in enumerate(converters):
+            if not left[c]:
+                continue
+            rest = left[:c] + (left[c] - 1,) + left[c + 1:]
+            for cost, out in modes:
+                for paid in _payments(pool, cost):
+                    state = (tuple(sorted(paid + out)), rest)
+                    if state not in seen:
+                        if len(seen) >= MAX_STATES:
+                            return None
+                        seen.add(state)
+                        stack.append(state)
+    return _undominated([have(p) for p in _maximal(ends)])
+
+
+def _maximal(ends: set[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """The pools of ``ends`` that are no other's sub-multiset (a pool with a unit more pays more)."""
+    out: list[tuple[int, ...]] = []
+    for p in sorted(ends, key=len, reverse=True):
+        if not any(_within(p, q) for q in out):
+            out.append(p)
+    return out
+
+
+def _within(small: tuple[int, ...], big: tuple[int, ...]) -> bool:
+    """Whether the sorted multiset ``small`` is part of the sorted multiset ``big``."""
+    if len(small) > len(big):
+        return False
+    j = 0
+    for m in small:
+        while j < len(big) and big[j] < m:
+            j += 1
+        if j == len(big) or big[j] != m:
+            return False
+        j += 1
+    return True
+
+
+def _undominated(haves: list[Have]) -> tuple[Have, ...]:
+    """``haves`` without those another one dominates (as many units able to be each set of types)."""
+    out: list[Have] = []
+    for h in sorted(haves, key=lambda h: -h[0]):
+        if any(o[0] >= h[0] and all(a >= b for a, b in zip(o[1], h[1])) for o in out):
+            continue
+        out.append(h)
+    return tuple(out)
+
+
+def pools_pay(haves: Sequence[Have], need: tuple[int, tuple[tuple[int, int], ...]]) -> bool:
+    """Whether some pool of ``haves`` pays the cost of ``need`` (:func:`.units.cost_need`)."""
+    total, sets = need
+    for units, by_set in haves:
+        if units >= total and all(by_set[k] >= n for k, n in sets):
+            return True
+    return False

@@ -1,0 +1,140 @@
+"""Castability's exact decider for boards of converters (Signets, filter lands, Chromatic Sphere) answers
+what the payment engine answers: boards drawn from the real Commander decks of ``data/decks/commander``,
+and boards by hand for each kind of converter."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from manasolver.models.carddb import CardDB, default_db
+from manasolver.models.cost import ManaCost
+from manasolver.models.symbols import ANY_COLOR, B, C, G, R, U, W
+from manasolver.solver.castability.board import BoardKey, BoardOracle
+from manasolver.solver.castability.converters import pools, pools_pay
+from manasolver.solver.castability.deck import parse_deck
+from manasolver.solver.castability.deckmodel import DeckModel
+from manasolver.solver.castability.units import ANY, cost_need, perm_modes, perm_units
+from manasolver.solver.service.api import can_pay
+
+COMMANDER = Path(__file__).resolve().parents[3] / "data" / "decks" / "commander"
+DECKS = sorted(COMMANDER.glob("*.txt"))
+#: Costs asked besides each deck's own: generic amounts and colorless.
+EXTRA = ("{1}", "{2}", "{3}", "{4}", "{5}", "{6}", "{C}", "{C}{C}", "{2}{C}")
+
+
+@functools.lru_cache(maxsize=None)
+def _deck(path: Path) -> tuple[BoardOracle, tuple[int, ...], tuple[int, ...], tuple[str, ...]]:
+    """A Commander deck's oracle, the card indexes of its mana permanents (lands and sources), those
+    of them that are converters (or all of them when it has none), and the costs asked."""
+    db = default_db()
+    deck = parse_deck(path.read_text(), db)
+    model = DeckModel.build(deck.cards, deck.commander)
+    costs = sorted({c.format() for c in model.costs() if not any(s.variable for s in c.symbols)} | set(EXTRA))
+    oracle = BoardOracle(model.cards, [ManaCost.parse(c) for c in costs], db,
+                         [c.name for c in deck.commander], model.chosen)
+    mana = tuple(i for i in range(len(model.cards)) if model.is_land[i] or i in model.sources)
+    conv = tuple(i for i in mana if oracle._units[i].plain is None and oracle._units[i].modes is not None)
+    return oracle, mana, conv or mana, tuple(costs)
+
+
+def _engine(oracle: BoardOracle, key: BoardKey, cost: str) -> bool:
+    """The engine's ``can_pay`` (the service API) on the board of ``key``, over the colors its
+    permanents may choose."""
+    boards: list[dict[str, Any]] = oracle._choice_boards(key) or [oracle._board_json(key)]
+    return any(can_pay(b, cost)["payable"] for b in boards)
+
+
+@settings(max_examples=120)
+@given(st.data())
+def test_converter_boards_of_real_commander_decks_answer_as_the_engine_cr_605_3a(data: st.DataObject) -> None:
+    """A board of a real Commander deck (its lands and mana sources, some tapped, with several of its
+    converters) and a cost of the deck: whenever the units and converters decide the cost (every
+    permanent plain or a converter, or the bounds), the answer is the engine's ``can_pay``."""
+    path = data.draw(st.sampled_from(DECKS), label="deck")
+    oracle, mana, conv, costs = _deck(path)
+    cards = data.draw(st.lists(st.sampled_from(mana), max_size=6), label="permanents") + \
+        data.draw(st.lists(st.sampled_from(conv), min_size=1, max_size=4), label="converters")
+    tapped = data.draw(st.lists(st.booleans(), min_size=len(cards), max_size=len(cards)), label="tapped")
+    key = tuple(sorted(2 * c + t for c, t in zip(cards, tapped)))
+    exact, least, most = oracle._units_of(key)
+    for cost in data.draw(st.lists(st.sampled_from(costs), min_size=1, max_size=3, unique=True), label="costs"):
+        j = oracle._distinct.index(ManaCost.parse(cost))
+        need = cost_need(oracle._distinct[j])
+        fast = pools_pay(exact, need) if exact is not None and need is not None else oracle._bounded(j, least, most)
+        if fast is not None:
+            assert fast == _engine(oracle, key, cost), ([(oracle.cards[c >> 1].name, c & 1) for c in key], cost)
+
+
+def _check(db: CardDB, cards: list[str], answers: dict[str, bool]) -> None:
+    """The board of ``cards`` (untapped) is decided exactly (no engine call) and pays each cost of
+    ``answers`` as given, which is also the engine's answer."""
+    costs = list(answers)
+    oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
+    key = tuple(sorted(2 * i for i in range(len(cards))))
+    mask = oracle.castable(key)
+    assert oracle.engine_calls == 0
+    for i, cost in enumerate(costs):
+        ok = bool(mask >> i & 1)
+        assert ok == answers[cost], (cards, cost)
+        assert ok == _engine(oracle, key, cost), (cards, cost)
+
+
+def test_signet_paid_only_by_mana_made_before_it_cr_605_3a(db: CardDB) -> None:
+    """Two Signets pay each other's {1} only if one of them is paid first by other mana: alone they
+    add nothing; with an Island, the Island pays one, whose mana pays the other (three mana in all)."""
+    _check(db, ["Dimir Signet", "Dimir Signet"], {"{1}": False, "{U}": False})
+    _check(db, ["Island", "Dimir Signet", "Dimir Signet"],
+           {"{U}{B}{B}": True, "{3}": True, "{4}": False, "{U}{U}{U}": False, "{B}{B}{U}": True})
+
+
+def test_shadowmoor_filter_land_turns_one_mana_into_two_cr_106_1(db: CardDB) -> None:
+    """Fetid Heath alone adds {C}; with a Plains, the Plains' {W} pays {W/B} for {W}{W}, {W}{B} or
+    {B}{B}: two mana, of any of those pairs."""
+    _check(db, ["Fetid Heath"], {"{C}": True, "{W}": False, "{1}": True, "{2}": False})
+    _check(db, ["Plains", "Fetid Heath"], {"{B}{B}": True, "{W}{B}": True, "{W}{W}": True, "{W}{W}{W}": False,
+                                           "{C}{W}": True, "{3}": False})
+    _check(db, ["Island", "Fetid Heath"], {"{B}{B}": False, "{C}{U}": True, "{2}": True})
+
+
+def test_odyssey_filter_land_and_chromatic_sphere_cr_602_2(db: CardDB) -> None:
+    """Darkwater Catacombs turns {1} into {U}{B}; Chromatic Sphere turns {1} into a mana of any color
+    once (it is sacrificed): a Forest and a Sphere pay {R} but not {G}{R}."""
+    _check(db, ["Forest", "Darkwater Catacombs"], {"{U}{B}": True, "{G}{U}": False, "{3}": False})
+    _check(db, ["Forest", "Chromatic Sphere"], {"{R}": True, "{G}{R}": False, "{1}": True, "{2}": False})
+    _check(db, ["Forest", "Forest", "Chromatic Sphere", "Chromatic Sphere"],
+           {"{R}{W}": True, "{G}{R}{W}": False})
+
+
+def test_talisman_and_restricted_mana_are_one_unit_cr_106_6(db: CardDB) -> None:
+    """A Talisman adds {C} or either of its colors (its damage changes no payment): one unit.  Haven
+    of the Spirit Dragon's mana of any color may only cast a Dragon, which a cost asked of a board is
+    not (CR 106.6): it is a land adding {C}."""
+    assert perm_units(db.get("Talisman of Dominance"), 0).plain == (U | B | C,)
+    assert perm_units(db.get("Haven of the Spirit Dragon"), 0).plain == (C,)
+    assert perm_modes(db.get("Dimir Signet"), 0) == (((ANY,), (U, B)),)
+    assert perm_modes(db.get("Fetid Heath"), 0) == (((), (C,)), ((W | B,), (W | B, W | B)))
+
+
+def _need(cost: str) -> tuple[int, tuple[tuple[int, int], ...]]:
+    need = cost_need(ManaCost.parse(cost))
+    assert need is not None
+    return need
+
+
+def test_pools_spend_the_unit_of_fewest_types() -> None:
+    """Paying a Signet's {1} from a {U} or a ``U|B`` unit: spending the ``U`` keeps the better pool,
+    so one pool is kept (both are searched only when neither is part of the other)."""
+    signet = (((ANY,), (W, U)),)
+    found = pools([U, U | B], ((signet, 1),))
+    assert found is not None and len(found) == 1
+    assert pools_pay(found, _need("{W}{U}{B}"))
+    assert pools_pay(found, _need("{W}{U}{U}"))
+    assert not pools_pay(found, _need("{W}{B}{B}"))
+    sphere = (((ANY,), (ANY_COLOR,)),)
+    found = pools([G, R], ((sphere, 2),))
+    assert found is not None and pools_pay(found, _need("{W}{B}")) and not pools_pay(found, _need("{W}{B}{G}"))
