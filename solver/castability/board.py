@@ -32,7 +32,8 @@ from manasolver.models.symbols import B, G, R, U, W
 from manasolver.models.rules.amounts import commander_identity
 from manasolver.solver import backends, queries
 from manasolver.solver.castability.converters import Converters, pools, pools_pay
-from manasolver.solver.castability.units import ANY, Have, Mode, cost_need, fixed_choice, have, pays, perm_units
+from manasolver.solver.castability.units import (ANY, CostNeed, Have, Mode, cost_need, fixed_choice, have, pays,
+                                                 perm_units)
 from manasolver.solver.casting.build import build_request
 from manasolver.solver.supply.plain import quiet
 from manasolver.solver.request import Policy
@@ -106,6 +107,25 @@ def _implies(sa: tuple[int, Counter[str]] | None, sb: tuple[int, Counter[str]] |
     return ga <= gb + sum(rb.values()) - sum(ra.values())
 
 
+class _Units:
+    """What a board's permanents add, as :mod:`.units` reads them: ``plain`` the :func:`.units.have`
+    of its untapped plain permanents' units (``plain_masks``), ``conv`` its untapped converters by
+    class, ``modelled`` when every permanent is plain or a converter, ``droppable`` when every other
+    one can be left out (it only adds ways to pay), ``most`` the units it adds at most (``None``
+    when some permanent is not bounded)."""
+
+    __slots__ = ("plain", "plain_masks", "conv", "modelled", "droppable", "most")
+
+    def __init__(self, plain: tuple[int, ...], conv: Converters, modelled: bool, droppable: bool,
+                 most: Have | None) -> None:
+        self.plain_masks = plain
+        self.plain = have(plain)
+        self.conv = conv
+        self.modelled = modelled
+        self.droppable = droppable
+        self.most = most
+
+
 class BoardOracle:
     """The engine's answers for boards made of ``cards`` (by index), remembered per key.
 
@@ -148,9 +168,8 @@ class BoardOracle:
         identity = commander_identity(load_state(self._board_json(()), db), "you")
         self._units = [perm_units(c, identity, self.chosen.get(i, 0)) for i, c in enumerate(self.cards)]
         self._unit_need = [cost_need(c) for c in distinct]
-        #: per board, (its pools when every permanent is modelled, the pools it pays at least, the
-        #: units it adds at most); per plain units and converters, their pools
-        self._unit_bounds: dict[BoardKey, tuple[Pools | None, Pools | None, Have | None]] = {}
+        #: per board, its units (:class:`_Units`); per plain units and converters, their pools
+        self._unit_bounds: dict[BoardKey, _Units] = {}
         self._pool_memo: dict[tuple[tuple[int, ...], Converters], Pools | None] = {}
         self.unit_answers = 0
 
@@ -245,16 +264,17 @@ class BoardOracle:
         loaded: list[object] = []
         bits = self._bits
         todo = [j for j in range(len(self._distinct)) if bits[j] & need and not (yes | no) & bits[j]]
-        exact, least, most_units = self._units_of(key)
-        if exact is not None:
-            # every permanent plain or a converter: Hall's condition on the board's pools answers
-            # every cost of single-unit symbols
-            for j in todo:
-                n = self._unit_need[j]
-                if n is None:
-                    continue
+        units = self._units_of(key)
+        for j in todo:
+            # the units and converters answer every cost of single-unit symbols they decide
+            n = self._unit_need[j]
+            if n is None or (yes | no) & bits[j]:
+                continue
+            answer = self._decide(units, n)
+            if answer is not None:
                 self.unit_answers += 1
-                yes, no = self._carry(j, pools_pay(exact, n), yes, no)
+                yes, no = self._carry(j, answer, yes, no)
+        most_units = units.most
         open_ = [j for j in todo if self._least[j] and not (yes | no) & bits[j]]
         if most_units is not None:
             # no cost needing more mana than the board's permanents add at most
@@ -265,7 +285,7 @@ class BoardOracle:
         if len(open_) > 3 and not self._multi(key):
             # many costs undecided: how much generic mana the board makes settles the larger ones
             board = self._board_json(key)
-            lo = max(self._least_known(key), max(h[0] for h in least) if least else 0)
+            lo = max(self._least_known(key), units.plain[0] if units.droppable else 0)
             hi = max(self._least[j] or 0 for j in open_)
             if most_units is not None:
                 hi = min(hi, most_units[0])
@@ -276,11 +296,6 @@ class BoardOracle:
                     no |= bits[j]
         for j in todo:
             if (yes | no) & bits[j]:
-                continue
-            answer = self._bounded(j, least, most_units)
-            if answer is not None:
-                self.unit_answers += 1
-                yes, no = self._carry(j, answer, yes, no)
                 continue
             if board is None:
                 board = self._board_json(key)
@@ -306,31 +321,36 @@ class BoardOracle:
                 no |= bits[k]
         return yes, no
 
-    def _bounded(self, j: int, least: Pools | None, most: Have | None) -> bool | None:
-        """Cost ``j`` answered by the board's units when they decide it: not payable when the most
-        the board adds can't pay it, payable when its plain part pays it; ``None`` otherwise."""
-        n = self._unit_need[j]
-        if n is None:
-            return None
-        if most is not None and not pays(most, n):
+    def _decide(self, units: _Units, need: CostNeed) -> bool | None:
+        """The cost of ``need`` answered by a board's ``units`` when they decide it: not payable when
+        the most the board adds can't pay it; payable when its plain permanents pay it or one of the
+        pools its plain permanents and converters reach does, when the others can be left out; not
+        payable when no pool does and every permanent is plain or a converter; ``None`` otherwise."""
+        if units.most is not None and not pays(units.most, need):
             return False
-        if least is not None and pools_pay(least, n):
+        if not units.droppable:
+            return None
+        if pays(units.plain, need):
             return True
-        return None
+        if not units.conv:
+            return False if units.modelled else None
+        reached = self._reach(units)
+        if reached is None:
+            return None
+        if pools_pay(reached, need):
+            return True
+        return False if units.modelled else None
 
-    def _units_of(self, key: BoardKey) -> tuple[Pools | None, Pools | None, Have | None]:
-        """The units of board ``key`` (:mod:`.units`, :mod:`.converters`): every pool it can end with
-        when every permanent is plain or a converter, the pools its plain permanents and converters
-        reach (what it pays at least, when the others can be left out) and the units it adds at most
-        (when every permanent is bounded)."""
+    def _units_of(self, key: BoardKey) -> _Units:
+        """The units of board ``key`` (:mod:`.units`, :mod:`.converters`): its plain permanents' units,
+        its untapped converters by class, and the units it adds at most when every permanent is bounded."""
         hit = self._unit_bounds.get(key)
         if hit is not None:
             return hit
         units = self._units
-        modelled = True
+        modelled = droppable = True
         plain: list[int] = []
         conv: dict[tuple[Mode, ...], int] = {}
-        droppable = True
         most: list[int] | None = []
         for code in key:
             pu = units[code >> 1]
@@ -353,22 +373,20 @@ class BoardOracle:
                 most = None
             elif most is not None:
                 most.extend([bound[1] or ANY] * bound[0])
-        reached: Pools | None = None
-        if modelled or droppable:
-            reached = self._pools(tuple(sorted(plain)), tuple(sorted(conv.items())))
-        most_have = have(most) if most is not None else None
-        out = (reached if modelled else None, reached, most_have)
+        out = _Units(tuple(sorted(plain)), tuple(sorted(conv.items())), modelled, droppable,
+                     have(most) if most is not None else None)
         self._unit_bounds[key] = out
         return out
 
-    def _pools(self, plain: tuple[int, ...], conv: Converters) -> Pools | None:
-        """:func:`.converters.pools` of ``plain`` units and converters ``conv``, remembered."""
-        ck = (plain, conv)
+    def _reach(self, units: _Units) -> Pools | None:
+        """The pools a board's plain permanents and converters reach (:func:`.converters.pools`),
+        remembered per plain units and converters."""
+        ck = (units.plain_masks, units.conv)
         try:
             return self._pool_memo[ck]
         except KeyError:
             pass
-        found = pools(plain, conv) if conv else (have(plain),)
+        found = pools(units.plain_masks, units.conv)
         self._pool_memo[ck] = found
         return found
 
@@ -425,13 +443,7 @@ class BoardOracle:
         if hit is not None:
             return hit
         need = cost_need(cost)
-        _, least, most = self._units_of(key)
-        ok: bool | None = None
-        if need is not None:
-            if most is not None and not pays(most, need):
-                ok = False
-            elif least is not None and pools_pay(least, need):
-                ok = True
+        ok = self._decide(self._units_of(key), need) if need is not None else None
         if ok is None:
             ok = self._engine_pays(key, cost, None, [])
         else:

@@ -277,14 +277,35 @@ def perm_modes(card: Card, identity: int, chosen: int = 0,
     return tuple(modes)
 
 
+#: For each unit mask, for each set ``K`` of mana types (a 6-bit mask), 1 when the unit may be some type of ``K``.
+_ROWS = tuple(tuple(1 if m & k else 0 for k in range(64)) for m in range(64))
+#: :func:`have` of each sorted tuple of masks asked (cleared when it grows past :data:`_HAVE_MEMO`).
+_HAVE: dict[tuple[int, ...], Have] = {}
+_HAVE_MEMO = 200_000
+
+
 def have(masks: Sequence[int]) -> Have:
     """The units ``masks`` as Hall's condition reads them: their number and, for each set ``K`` of
     mana types (a 6-bit mask), how many of them may be some type of ``K``."""
+    key = tuple(sorted(masks))
+    hit = _HAVE.get(key)
+    if hit is not None:
+        return hit
     counts: dict[int, int] = {}
-    for m in masks:
+    for m in key:
         counts[m] = counts.get(m, 0) + 1
-    items = list(counts.items())
-    return len(masks), tuple(sum(n for m, n in items if m & k) for k in range(64))
+    by_set = [0] * 64
+    for m, n in counts.items():
+        row = _ROWS[m]
+        if n == 1:
+            by_set = [a + b for a, b in zip(by_set, row)]
+        else:
+            by_set = [a + n * b for a, b in zip(by_set, row)]
+    out = (len(key), tuple(by_set))
+    if len(_HAVE) >= _HAVE_MEMO:
+        _HAVE.clear()
+    _HAVE[key] = out
+    return out
 
 
 def cost_need(cost: ManaCost) -> CostNeed | None:

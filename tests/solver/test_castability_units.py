@@ -26,9 +26,10 @@ def _engine_and_units(db, cards: list[str], commander: tuple[str, ...] = (),  # 
     for size in (1, 2, 3):
         for combo in itertools.combinations_with_replacement(range(2 * len(cards)), size):
             key = tuple(sorted(combo))
-            _, least, most = oracle._units_of(key)
+            units = oracle._units_of(key)
             for j, cost in enumerate(oracle._distinct):
-                fast = oracle._bounded(j, least, most)
+                need = oracle._unit_need[j]
+                fast = oracle._decide(units, need) if need is not None else None
                 if fast is None:
                     continue
                 decided += 1
