@@ -352,9 +352,11 @@ class BoardOracle:
         plain: list[int] = []
         conv: dict[tuple[Mode, ...], int] = {}
         most: list[int] | None = []
+        feeds = False
         for code in key:
             pu = units[code >> 1]
             tapped = code & 1
+            feeds = feeds or (pu.feeds and not tapped)
             if pu.plain is not None:
                 if not tapped:
                     plain.extend(pu.plain)
@@ -373,6 +375,8 @@ class BoardOracle:
                 most = None
             elif most is not None:
                 most.extend([bound[1] or ANY] * bound[0])
+        if feeds and conv:
+            modelled = False  # restricted mana that may pay a converter's cost: the engine knows how
         out = _Units(tuple(sorted(plain)), tuple(sorted(conv.items())), modelled, droppable,
                      have(most) if most is not None else None)
         self._unit_bounds[key] = out

@@ -38,8 +38,8 @@ from manasolver.models.symbols import ANY_COLOR, C
 from manasolver.models.abilities import Restriction
 from manasolver.solver.supply.plain import counting, quiet
 
-__all__ = ["ANY", "CostNeed", "Have", "Mode", "PermUnits", "cost_need", "fixed_choice", "have", "pays", "perm_modes",
-           "perm_units"]
+__all__ = ["ANY", "CostNeed", "Have", "Mode", "PermUnits", "cost_need", "feeds_converters", "fixed_choice", "have",
+           "pays", "perm_modes", "perm_units"]
 
 #: Every mana type: what a unit of unknown kind may be.
 ANY = ANY_COLOR | C
@@ -92,17 +92,19 @@ class PermUnits:
     (``None`` otherwise); ``droppable`` when leaving it out of a board never makes a cost payable
     that the board can't pay; ``bound[tapped]`` ``(most units, mask)`` the card adds at most,
     ``None`` when not bounded; ``modes`` the ways to use it untapped (:func:`perm_modes`), ``None``
-    when they can't say what it adds."""
+    when they can't say what it adds; ``feeds`` when it adds restricted mana that may pay a
+    converter (:func:`feeds_converters`)."""
 
-    __slots__ = ("plain", "droppable", "bound", "modes")
+    __slots__ = ("plain", "droppable", "bound", "modes", "feeds")
 
     def __init__(self, plain: tuple[int, ...] | None, droppable: bool,
                  bound: tuple[tuple[int, int] | None, tuple[int, int] | None],
-                 modes: tuple[Mode, ...] | None = None) -> None:
+                 modes: tuple[Mode, ...] | None = None, feeds: bool = False) -> None:
         self.plain = plain
         self.droppable = droppable
         self.bound = bound
         self.modes = modes
+        self.feeds = feeds
 
 
 def fixed_choice(card: Card, chosen: int) -> Card:
@@ -173,7 +175,7 @@ def perm_units(card: Card, identity: int, chosen: int = 0,
         plain = (mask,) if mask else ()
     elif plain is None and modes == ():
         plain = ()
-    return PermUnits(plain, droppable, (bound[0], bound[1]), modes)
+    return PermUnits(plain, droppable, (bound[0], bound[1]), modes, feeds_converters(card))
 
 
 def _cost_units(cost: ManaCost) -> tuple[int, ...] | None:
@@ -195,6 +197,14 @@ def _cost_units(cost: ManaCost) -> tuple[int, ...] | None:
 def _spends_on_abilities(r: Restriction) -> bool:
     """Whether mana of restriction ``r`` may pay some ability's cost (so possibly a converter's)."""
     return r.abilities or r.any_ability or any(_spends_on_abilities(a) for a in r.any_of)
+
+
+def feeds_converters(card: Card) -> bool:
+    """Whether ``card`` adds restricted mana that may pay some ability's cost (Primal Beyond's mana
+    "for an Elemental spell or an ability of an Elemental"): on a board with a converter, the modes
+    of :func:`perm_modes`, which leave that mana out, are then not all it adds."""
+    return any(a.production.restriction is not None and _spends_on_abilities(a.production.restriction)
+               for a in card.mana_abilities)
 
 
 def _merged(options: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
@@ -226,12 +236,12 @@ def perm_modes(card: Card, identity: int, chosen: int = 0,
     """The ways to use one untapped permanent of ``card`` in a payment, each ``(cost units, units
     added)`` and each used at most once with the permanent used once in all (every ability taps it),
     or ``None`` when its abilities can't be read so: one reads the board or a player's resources
-    (life, energy, counters it lacks the number of, other permanents), repeats, scales, doubles, or
-    its mana is restricted to what might pay an ability.  ``identity``, ``chosen``: as
-    :func:`perm_units`; ``counters``: those on the permanent (a Vivid land's charge counters: its
-    ability that removes one is a mode only while it has one).  An ability the permanent can't
-    activate (no counter to remove) or whose mana can pay nothing here (restricted to some spells: a
-    cost asked of a board is no spell's) is no mode; the modes of one unit each are merged into one."""
+    (life, energy, counters it lacks the number of, other permanents), repeats, scales or doubles.
+    ``identity``, ``chosen``: as :func:`perm_units`; ``counters``: those on the permanent (a Vivid
+    land's charge counters: its ability that removes one is a mode only while it has one).  An
+    ability the permanent can't activate (no counter to remove) or whose mana is restricted (a cost
+    asked of a board is no spell's, CR 106.6; whether it pays a converter, :func:`feeds_converters`)
+    is no mode; the modes of one unit each are merged into one."""
     if chosen & (chosen - 1) and any(a.production.chosen > 1 for a in card.mana_abilities):
         return None  # several mana of one color chosen per question: not one choice per unit
     card = fixed_choice(card, chosen)
@@ -252,9 +262,7 @@ def perm_modes(card: Card, identity: int, chosen: int = 0,
         if any(have_counters.get(kind, 0) < n for kind, n in c.remove_counters):
             continue
         if prod.restriction is not None:
-            if _spends_on_abilities(prod.restriction):
-                return None
-            continue
+            continue  # pays no cost asked of a board; :func:`feeds_converters` says if it pays a converter
         cost = _cost_units(c.mana)
         if cost is None:
             return None
