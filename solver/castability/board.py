@@ -32,8 +32,8 @@ from manasolver.models.symbols import B, G, R, U, W
 from manasolver.models.rules.amounts import commander_identity
 from manasolver.solver import backends, queries
 from manasolver.solver.castability.converters import Converters, pools, pools_pay
-from manasolver.solver.castability.units import (ANY, CostNeed, Have, Mode, cost_need, fixed_choice, have, pays,
-                                                 perm_units)
+from manasolver.solver.castability.units import (ANY, CostNeed, Have, Mode, cost_need, entry_counters, fixed_choice,
+                                                 have, pays, perm_units)
 from manasolver.solver.casting.build import build_request
 from manasolver.solver.supply.plain import quiet
 from manasolver.solver.request import Policy
@@ -166,7 +166,10 @@ class BoardOracle:
         self._least = [c.mana_value() if simple[j] is not None else None for j, c in enumerate(distinct)]
         #: per card, the units it adds (:mod:`.units`); per distinct cost, what it needs of them
         identity = commander_identity(load_state(self._board_json(()), db), "you")
-        self._units = [perm_units(c, identity, self.chosen.get(i, 0)) for i, c in enumerate(self.cards)]
+        #: per card, the counters its permanent has (those it enters with that its mana abilities remove)
+        self._counters = [entry_counters(c) for c in self.cards]
+        self._units = [perm_units(c, identity, self.chosen.get(i, 0), self._counters[i])
+                       for i, c in enumerate(self.cards)]
         self._unit_need = [cost_need(c) for c in distinct]
         #: per board, its units (:class:`_Units`); per plain units and converters, their pools
         self._unit_bounds: dict[BoardKey, _Units] = {}
@@ -179,6 +182,9 @@ class BoardOracle:
         battlefield: list[dict[str, Any]] = [
             {"id": f"p{i}", "card": self.cards[code >> 1].name, "tapped": bool(code & 1)} for i, code in enumerate(key)]
         for i, (perm, code) in enumerate(zip(battlefield, key)):
+            counters = self._counters[code >> 1]
+            if counters:
+                perm["counters"] = dict(counters)
             color = self.chosen.get(code >> 1)
             if color is not None:
                 color = (picks or {}).get(i, color & -color)

@@ -28,6 +28,7 @@ Boards of plain permanents and such *converters* are decided exactly by :mod:`.c
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -38,8 +39,8 @@ from manasolver.models.symbols import ANY_COLOR, C
 from manasolver.models.abilities import Restriction
 from manasolver.solver.supply.plain import counting, quiet
 
-__all__ = ["ANY", "CostNeed", "Have", "Mode", "PermUnits", "cost_need", "feeds_converters", "fixed_choice", "have",
-           "pays", "perm_modes", "perm_units"]
+__all__ = ["ANY", "CostNeed", "Have", "Mode", "PermUnits", "cost_need", "entry_counters", "feeds_converters",
+           "fixed_choice", "have", "pays", "perm_modes", "perm_units"]
 
 #: Every mana type: what a unit of unknown kind may be.
 ANY = ANY_COLOR | C
@@ -105,6 +106,24 @@ class PermUnits:
         self.bound = bound
         self.modes = modes
         self.feeds = feeds
+
+
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+            "eight": 8, "nine": 9, "ten": 10}
+_ENTERS_WITH = re.compile(r"enters(?: the battlefield)?(?: tapped)? with (" + "|".join(_NUMBERS)
+                          + r") ([\w+/-]+) counters? on it\.")
+
+
+def entry_counters(card: Card) -> tuple[tuple[str, int], ...]:
+    """The counters a permanent of ``card`` enters with that one of its mana abilities removes (a
+    Vivid land's two charge counters, CR 122.6), as ``((kind, n), ...)``: a castability board's
+    permanent has them (the games ask whether the mana is there on a turn, not what earlier turns
+    spent)."""
+    removed = {kind for a in card.mana_abilities for kind, _ in a.cost.remove_counters}
+    if not removed:
+        return ()
+    out = [(kind, _NUMBERS[n]) for n, kind in _ENTERS_WITH.findall(card.oracle_text.lower()) if kind in removed]
+    return tuple(sorted(out))
 
 
 def fixed_choice(card: Card, chosen: int) -> Card:
