@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from dataclasses import replace
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from manasolver.models.abilities import ManaAbility
 from manasolver.models.board.load import load_state
 from manasolver.models.card import Card
 from manasolver.models.carddb import CardDB
@@ -32,8 +34,9 @@ from manasolver.models.symbols import B, G, R, U, W
 from manasolver.models.rules.amounts import commander_identity
 from manasolver.solver import backends, queries
 from manasolver.solver.castability.converters import Converters, pools, pools_pay
-from manasolver.solver.castability.units import (ANY, CostNeed, Have, Mode, cost_need, entry_counters, fixed_choice,
-                                                 have, pays, perm_units)
+from manasolver.solver.castability.units import (ANY, CostNeed, Have, Mode, PermUnits, conditional, cost_need,
+                                                 entry_counters, fixed_choice, have, holds, land_grants, pays,
+                                                 perm_units, with_abilities)
 from manasolver.solver.casting.build import build_request
 from manasolver.solver.supply.plain import quiet
 from manasolver.solver.request import Policy
@@ -171,6 +174,14 @@ class BoardOracle:
         self._units = [perm_units(c, identity, self.chosen.get(i, 0), self._counters[i])
                        for i, c in enumerate(self.cards)]
         self._unit_need = [cost_need(c) for c in distinct]
+        self._identity = identity
+        #: per card, the abilities it gives lands (:func:`.units.land_grants`); the cards whose
+        #: abilities depend on the board's cards (a grant or a condition); whether each is a land
+        self._grants = [land_grants(c) for c in self.cards]
+        self._dynamic = frozenset(i for i, c in enumerate(self.cards)
+                                  if self._grants[i] is not None or conditional(c))
+        self._land = ["land" in c.type_line.types for c in self.cards]
+        self._context_units: dict[tuple[int, tuple[bool, ...], tuple[ManaAbility, ...]], PermUnits] = {}
         #: per board, its units (:class:`_Units`); per plain units and converters, their pools
         self._unit_bounds: dict[BoardKey, _Units] = {}
         self._pool_memo: dict[tuple[tuple[int, ...], Converters], Pools | None] = {}
@@ -359,8 +370,11 @@ class BoardOracle:
         conv: dict[tuple[Mode, ...], int] = {}
         most: list[int] | None = []
         feeds = False
-        for code in key:
-            pu = units[code >> 1]
+        dynamic = self._dynamic
+        context = [units[code >> 1] for code in key]
+        if dynamic and any(code >> 1 in dynamic for code in key):
+            context = self._in_context(key)
+        for code, pu in zip(key, context):
             tapped = code & 1
             feeds = feeds or (pu.feeds and not tapped)
             if pu.plain is not None:
@@ -386,6 +400,35 @@ class BoardOracle:
         out = _Units(tuple(sorted(plain)), tuple(sorted(conv.items())), modelled, droppable,
                      have(most) if most is not None else None)
         self._unit_bounds[key] = out
+        return out
+
+    def _in_context(self, key: BoardKey) -> list[PermUnits]:
+        """The :class:`.units.PermUnits` of each permanent of ``key`` on that board: the abilities its
+        conditions allow there, and those the board's grants give it when it is a land (Chromatic
+        Lantern; The World Tree with six lands or more)."""
+        cards = [self.cards[code >> 1] for code in key]
+        granted: list[ManaAbility] = []
+        for pos, code in enumerate(key):
+            for grant in self._grants[code >> 1] or ():
+                if holds(grant.condition, cards, pos) and grant.ability not in granted:
+                    granted.append(grant.ability)
+        out: list[PermUnits] = []
+        for pos, code in enumerate(key):
+            i = code >> 1
+            gets = tuple(granted) if self._land[i] else ()
+            if i not in self._dynamic and not gets:
+                out.append(self._units[i])
+                continue
+            card = self.cards[i]
+            allowed = tuple(holds(a.condition, cards, pos) for a in card.mana_abilities)
+            ck = (i, allowed, gets)
+            pu = self._context_units.get(ck)
+            if pu is None:
+                abilities = tuple(replace(a, condition=None) for a, ok in zip(card.mana_abilities, allowed) if ok)
+                pu = perm_units(with_abilities(card, abilities + gets, self._grants[i] is not None),
+                                self._identity, self.chosen.get(i, 0), self._counters[i])
+                self._context_units[ck] = pu
+            out.append(pu)
         return out
 
     def _reach(self, units: _Units) -> Pools | None:

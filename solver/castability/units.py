@@ -32,15 +32,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from manasolver.models.abilities import ManaAbility
+from manasolver.models.abilities import Condition, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_COLOR, C
 from manasolver.models.abilities import Restriction
+from manasolver.models.effects import GrantedAbility
+from manasolver.models.text.read import card_text
 from manasolver.solver.supply.plain import counting, quiet
 
-__all__ = ["ANY", "CostNeed", "Have", "Mode", "PermUnits", "cost_need", "entry_counters", "feeds_converters",
-           "fixed_choice", "have", "pays", "perm_modes", "perm_units"]
+__all__ = ["ANY", "CostNeed", "Have", "Mode", "PermUnits", "conditional", "cost_need", "count_condition",
+           "entry_counters", "feeds_converters", "fixed_choice", "have", "holds", "land_grants", "pays", "perm_modes",
+           "perm_units", "with_abilities"]
 
 #: Every mana type: what a unit of unknown kind may be.
 ANY = ANY_COLOR | C
@@ -124,6 +127,80 @@ def entry_counters(card: Card) -> tuple[tuple[str, int], ...]:
         return ()
     out = [(kind, _NUMBERS[n]) for n, kind in _ENTERS_WITH.findall(card.oracle_text.lower()) if kind in removed]
     return tuple(sorted(out))
+
+
+def count_condition(condition: Condition | None) -> bool:
+    """Whether ``condition`` only counts permanents of its controller by their printed types,
+    subtypes and supertypes ("you control five or more lands", "you control a Swamp"): it is then
+    read from a board's cards alone (:func:`holds`)."""
+    if condition is None:
+        return True
+    return (condition.at_most is None and not condition.your_turn and not condition.before_step
+            and all(a.kind == "count" and a.controller == "you" and not (a.counter or a.colors or a.keywords
+                    or a.min_power is not None or a.name or a.all_subtypes or a.plus or a.with_counter)
+                    and a.times == 1 for a, _ in condition.counts))
+
+
+def holds(condition: Condition | None, cards: Sequence[Card], source: int) -> bool:
+    """Whether the :func:`count_condition` ``condition`` of the permanent at ``source`` of a board of
+    permanents of ``cards`` holds."""
+    if condition is None:
+        return True
+    for amount, least in condition.counts:
+        n = 0
+        for i, card in enumerate(cards):
+            tl = card.type_line
+            if (amount.other and i == source or amount.types and amount.types.isdisjoint(tl.types)
+                    or amount.subtypes and amount.subtypes.isdisjoint(tl.subtypes)
+                    or amount.supertypes and amount.supertypes.isdisjoint(tl.supertypes)):
+                continue
+            n += 1
+        if n < least:
+            return False
+    return True
+
+
+def land_grants(card: Card) -> tuple[GrantedAbility, ...] | None:
+    """The abilities ``card`` gives the lands its controller controls when that and counting lands
+    are all that keeps it from being quiet (Chromatic Lantern: "{T}: Add one mana of any color.";
+    The World Tree, while its controller has six or more lands), each a free ``{T}`` ability of
+    fixed mana; ``None`` otherwise (no such grant, or the card reaches the board otherwise)."""
+    text = card_text(card)
+    effects = text.mana_effects
+    if not effects or not all(isinstance(g, GrantedAbility) for g in effects):
+        return None
+    grants = tuple(g for g in effects if isinstance(g, GrantedAbility))
+    for g in grants:
+        who, a = g.who, g.ability
+        if g.attached or g.self_only or not count_condition(g.condition) or who.types != frozenset({"land"}) \
+                or who.subtypes or who.supertypes or who.other or not count_condition(
+                    Condition("", ((who, 1),))) or not _plain_ability(a) or not a.production.options:
+            return None
+    said = {g.text for g in grants}
+    rest = replace(card, text=replace(text, mana_effects=()),
+                   unsupported=tuple(u for u in card.unsupported if u not in said))
+    return grants if quiet(rest) else None
+
+
+def conditional(card: Card) -> bool:
+    """Whether ``card`` has mana abilities activated only under a :func:`count_condition` (Temple of
+    the False God: five or more lands; Tainted Field: a Swamp) and would be quiet without the
+    conditions: a board's cards then say which of its abilities it has."""
+    abilities = card.mana_abilities
+    if not any(a.condition is not None for a in abilities) or not all(count_condition(a.condition)
+                                                                       for a in abilities):
+        return False
+    return quiet(replace(card, mana_abilities=tuple(replace(a, condition=None) for a in abilities)))
+
+
+def with_abilities(card: Card, abilities: tuple[ManaAbility, ...], grants: bool) -> Card:
+    """``card`` with the mana abilities ``abilities`` (those its conditions allow on a board, the ones
+    a grant gives it), and without the grants it gives (``grants``: :func:`land_grants` read them)."""
+    if not grants:
+        return replace(card, mana_abilities=abilities)
+    said = {g.text for g in card_text(card).mana_effects if isinstance(g, GrantedAbility)}
+    return replace(card, mana_abilities=abilities, text=replace(card_text(card), mana_effects=()),
+                   unsupported=tuple(u for u in card.unsupported if u not in said))
 
 
 def fixed_choice(card: Card, chosen: int) -> Card:

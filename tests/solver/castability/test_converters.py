@@ -171,3 +171,23 @@ def test_vivid_land_has_the_charge_counters_it_enters_with_cr_122_6(db: CardDB) 
     assert perm_units(crag, 0, 0, (("charge", 2),)).plain == (ANY_COLOR,)
     assert perm_units(crag, 0).plain == (R,)
     _check(db, ["Vivid Crag", "Island"], {"{W}{U}": True, "{U}{U}": True, "{R}{R}": False, "{C}": False})
+
+
+def test_chromatic_lantern_and_the_world_tree_give_lands_any_color_cr_613_1f(db: CardDB) -> None:
+    """Chromatic Lantern gives each land "{T}: Add one mana of any color" (layer 6, CR 613.1f): a
+    Swamp and a Dimir Signet then pay {G}{G}; The World Tree gives it only while its controller has
+    six lands or more: five lands and the Tree don't pay {W}, six do."""
+    _check(db, ["Chromatic Lantern", "Swamp", "Dimir Signet"], {"{G}{G}": True, "{G}{U}{B}": True, "{G}{G}{W}": False})
+    _check(db, ["Chromatic Lantern", "Fetid Heath"], {"{R}{G}": True, "{R}{R}{G}": False})
+    five = ["The World Tree", "Swamp", "Swamp", "Swamp", "Swamp"]
+    _check(db, five, {"{W}": False, "{G}": True, "{B}{B}{B}{B}": True})
+    _check(db, [*five, "Swamp"], {"{W}": True, "{W}{U}{R}{G}{B}{B}": True, "{7}": False})
+
+
+def test_activation_conditions_read_from_the_board_cr_602_5b(db: CardDB) -> None:
+    """Temple of the False God adds {C}{C} only with five lands or more; Tainted Field adds {W} or {B}
+    only with a Swamp (CR 602.5b): decided from the board's cards as the engine decides them."""
+    _check(db, ["Temple of the False God", "Plains", "Plains", "Plains"], {"{3}": True, "{4}": False, "{C}": False})
+    _check(db, ["Temple of the False God", "Plains", "Plains", "Plains", "Plains"], {"{6}": True, "{7}": False})
+    _check(db, ["Tainted Field", "Island"], {"{W}": False, "{C}{U}": True})
+    _check(db, ["Tainted Field", "Swamp"], {"{W}{B}": True, "{B}{B}": True, "{W}{W}": False})
