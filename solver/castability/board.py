@@ -174,6 +174,10 @@ class BoardOracle:
         self._units = [perm_units(c, identity, self.chosen.get(i, 0), self._counters[i])
                        for i, c in enumerate(self.cards)]
         self._unit_need = [cost_need(c) for c in distinct]
+        #: the spells whose costs the units decide; per units of a board wholly of plain permanents
+        #: and converters, those of them known payable and not payable
+        self._unit_bits = sum(b for b, n in zip(self._bits, self._unit_need) if n is not None)
+        self._by_units: dict[tuple[tuple[int, ...], Converters], list[int]] = {}
         self._identity = identity
         #: per card, the abilities it gives lands (:func:`.units.land_grants`); the cards whose
         #: abilities depend on the board's cards (a grant or a condition); whether each is a land
@@ -280,8 +284,17 @@ class BoardOracle:
         board: dict[str, Any] | None = None
         loaded: list[object] = []
         bits = self._bits
-        todo = [j for j in range(len(self._distinct)) if bits[j] & need and not (yes | no) & bits[j]]
         units = self._units_of(key)
+        shared: list[int] | None = None
+        if units.modelled:
+            # boards of the same units pay the same costs of single-unit symbols
+            sig = (units.plain_masks, units.conv)
+            shared = self._by_units.get(sig)
+            if shared is None:
+                shared = self._by_units[sig] = [0, 0]
+            yes |= shared[0]
+            no |= shared[1]
+        todo = [j for j in range(len(self._distinct)) if bits[j] & need and not (yes | no) & bits[j]]
         for j in todo:
             # the units and converters answer every cost of single-unit symbols they decide
             n = self._unit_need[j]
@@ -291,6 +304,9 @@ class BoardOracle:
             if answer is not None:
                 self.unit_answers += 1
                 yes, no = self._carry(j, answer, yes, no)
+        if shared is not None:
+            shared[0] |= yes & self._unit_bits
+            shared[1] |= no & self._unit_bits
         most_units = units.most
         open_ = [j for j in todo if self._least[j] and not (yes | no) & bits[j]]
         if most_units is not None:

@@ -14,14 +14,14 @@ The search is exact and small: identical permanents are one class with a count, 
 tuple of unit masks, a state (pool, permanents left per class) is visited once, and a unit paying a cost
 symbol is only ever one whose mask is minimal among those able to (keeping a unit that can be more types
 loses nothing).  What is kept of the pools are those no other one dominates (at least as many units able
-to be some type of every set of types, :func:`.units.have`), usually one to three.
+to be some type of every set of types, :func:`.units.covers`), usually one to three.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from manasolver.solver.castability.units import Have, Mode, have
+from manasolver.solver.castability.units import CostNeed, Have, Mode, covers, have, pays
 
 __all__ = ["MAX_STATES", "Converters", "pools", "pools_pay"]
 
@@ -74,46 +74,18 @@ def pools(plain: Sequence[int], converters: Converters) -> tuple[Have, ...] | No
                             return None
                         seen.add(state)
                         stack.append(state)
-    return _undominated([have(p) for p in _maximal(ends)])
-
-
-def _maximal(ends: set[tuple[int, ...]]) -> list[tuple[int, ...]]:
-    """The pools of ``ends`` that are no other's sub-multiset (a pool with a unit more pays more)."""
-    out: list[tuple[int, ...]] = []
-    for p in sorted(ends, key=len, reverse=True):
-        if not any(_within(p, q) for q in out):
-            out.append(p)
-    return out
-
-
-def _within(small: tuple[int, ...], big: tuple[int, ...]) -> bool:
-    """Whether the sorted multiset ``small`` is part of the sorted multiset ``big``."""
-    if len(small) > len(big):
-        return False
-    j = 0
-    for m in small:
-        while j < len(big) and big[j] < m:
-            j += 1
-        if j == len(big) or big[j] != m:
-            return False
-        j += 1
-    return True
+    return _undominated([have(p) for p in ends])
 
 
 def _undominated(haves: list[Have]) -> tuple[Have, ...]:
-    """``haves`` without those another one dominates (as many units able to be each set of types)."""
+    """``haves`` without those another one covers (:func:`.units.covers`), each once."""
     out: list[Have] = []
-    for h in sorted(haves, key=lambda h: -h[0]):
-        if any(o[0] >= h[0] and all(a >= b for a, b in zip(o[1], h[1])) for o in out):
-            continue
-        out.append(h)
+    for h in sorted(set(haves), key=lambda h: -h[0]):
+        if not any(covers(o, h) for o in out):
+            out.append(h)
     return tuple(out)
 
 
-def pools_pay(haves: Sequence[Have], need: tuple[int, tuple[tuple[int, int], ...]]) -> bool:
+def pools_pay(haves: Sequence[Have], need: CostNeed) -> bool:
     """Whether some pool of ``haves`` pays the cost of ``need`` (:func:`.units.cost_need`)."""
-    total, sets = need
-    for units, by_set in haves:
-        if units >= total and all(by_set[k] >= n for k, n in sets):
-            return True
-    return False
+    return any(pays(h, need) for h in haves)

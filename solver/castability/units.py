@@ -41,15 +41,15 @@ from manasolver.models.effects import GrantedAbility
 from manasolver.models.text.read import card_text
 from manasolver.solver.supply.plain import counting, quiet
 
-__all__ = ["ANY", "CostNeed", "Have", "Mode", "PermUnits", "conditional", "cost_need", "count_condition",
-           "entry_counters", "feeds_converters", "fixed_choice", "have", "holds", "land_grants", "pays", "perm_modes",
-           "perm_units", "with_abilities"]
+__all__ = ["ANY", "GUARD", "CostNeed", "Have", "Mode", "PermUnits", "by_set", "conditional", "cost_need",
+           "count_condition", "covers", "entry_counters", "feeds_converters", "fixed_choice", "have", "holds",
+           "land_grants", "pays", "perm_modes", "perm_units", "with_abilities"]
 
 #: Every mana type: what a unit of unknown kind may be.
 ANY = ANY_COLOR | C
 
-#: ``(units, masks able to be some type of K for each K)``: a board's units, see :func:`have`.
-Have = tuple[int, tuple[int, ...]]
+#: ``(units, how many able to be some type of K for each K, packed)``: a board's units, see :func:`have`.
+Have = tuple[int, int]
 #: ``(symbols, ((K, symbols payable only by types of K), ...))``: what a cost needs, see :func:`cost_need`.
 CostNeed = tuple[int, tuple[tuple[int, int], ...]]
 #: ``(cost units, units added)``: one way to use a permanent once, see :func:`perm_modes`.
@@ -381,8 +381,14 @@ def perm_modes(card: Card, identity: int, chosen: int = 0,
     return tuple(modes)
 
 
-#: For each unit mask, for each set ``K`` of mana types (a 6-bit mask), 1 when the unit may be some type of ``K``.
-_ROWS = tuple(tuple(1 if m & k else 0 for k in range(64)) for m in range(64))
+#: Bits of each field of a packed :data:`Have`: one count per set of mana types, the top bit a guard.
+_FIELD = 10
+_FIELD_MASK = (1 << (_FIELD - 1)) - 1
+#: Every field's guard bit: ``((a | _GUARD) - b) & _GUARD == _GUARD`` when each field of ``a`` is at least
+#: ``b``'s (no field borrows).
+GUARD = sum(1 << (_FIELD * k + _FIELD - 1) for k in range(64))
+#: For each unit mask, 1 in the field of each set ``K`` of mana types (a 6-bit mask) it may be some type of.
+_ROWS = tuple(sum(1 << (_FIELD * k) for k in range(64) if m & k) for m in range(64))
 #: :func:`have` of each sorted tuple of masks asked (cleared when it grows past :data:`_HAVE_MEMO`).
 _HAVE: dict[tuple[int, ...], Have] = {}
 _HAVE_MEMO = 200_000
@@ -390,26 +396,32 @@ _HAVE_MEMO = 200_000
 
 def have(masks: Sequence[int]) -> Have:
     """The units ``masks`` as Hall's condition reads them: their number and, for each set ``K`` of
-    mana types (a 6-bit mask), how many of them may be some type of ``K``."""
+    mana types (a 6-bit mask), how many of them may be some type of ``K``, packed in one integer
+    (field ``K`` of :data:`_FIELD` bits; :func:`by_set`)."""
     key = tuple(sorted(masks))
     hit = _HAVE.get(key)
     if hit is not None:
         return hit
-    counts: dict[int, int] = {}
+    rows = _ROWS
+    packed = 0
     for m in key:
-        counts[m] = counts.get(m, 0) + 1
-    by_set = [0] * 64
-    for m, n in counts.items():
-        row = _ROWS[m]
-        if n == 1:
-            by_set = [a + b for a, b in zip(by_set, row)]
-        else:
-            by_set = [a + n * b for a, b in zip(by_set, row)]
-    out = (len(key), tuple(by_set))
+        packed += rows[m]
+    out = (len(key), packed)
     if len(_HAVE) >= _HAVE_MEMO:
         _HAVE.clear()
     _HAVE[key] = out
     return out
+
+
+def by_set(board: Have, k: int) -> int:
+    """How many units of ``board`` may be some type of the set ``k`` of mana types."""
+    return board[1] >> (_FIELD * k) & _FIELD_MASK
+
+
+def covers(a: Have, b: Have) -> bool:
+    """Whether ``a`` pays every cost ``b`` pays: as many units, and as many able to be some type of
+    each set of mana types."""
+    return a[0] >= b[0] and ((a[1] | GUARD) - b[1]) & GUARD == GUARD
 
 
 def cost_need(cost: ManaCost) -> CostNeed | None:
@@ -440,8 +452,8 @@ def cost_need(cost: ManaCost) -> CostNeed | None:
 
 def pays(board: Have, need: CostNeed) -> bool:
     """Whether the units of ``board`` pay the cost of ``need`` (Hall's condition)."""
-    units, by_set = board
+    units, packed = board
     total, sets = need
     if units < total:
         return False
-    return all(by_set[k] >= n for k, n in sets)
+    return all(packed >> (_FIELD * k) & _FIELD_MASK >= n for k, n in sets)
