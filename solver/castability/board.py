@@ -48,6 +48,9 @@ BoardKey = tuple[int, ...]
 Pools = tuple[Have, ...]
 
 _LETTERS = {W: "W", U: "U", B: "B", R: "R", G: "G"}
+#: The life of the player of a castability board (the engine's default): abilities paying life are
+#: the units' only while they cost less in all.
+_LIFE = 20
 
 
 def payment_classes(cards: Sequence[Card], chosen: Mapping[int, int] | None = None) -> tuple[int, ...]:
@@ -390,8 +393,11 @@ class BoardOracle:
         context = [units[code >> 1] for code in key]
         if dynamic and any(code >> 1 in dynamic for code in key):
             context = self._in_context(key)
+        life = 0
         for code, pu in zip(key, context):
             tapped = code & 1
+            if pu.life and not tapped:
+                life += pu.life
             feeds = feeds or (pu.feeds and not tapped)
             if pu.plain is not None:
                 if not tapped:
@@ -411,6 +417,8 @@ class BoardOracle:
                 most = None
             elif most is not None:
                 most.extend([bound[1] or ANY] * bound[0])
+        if life >= _LIFE:
+            modelled = droppable = False  # not every life cost payable at once: the engine knows which
         if feeds and conv:
             modelled = False  # restricted mana that may pay a converter's cost: the engine knows how
         out = _Units(tuple(sorted(plain)), tuple(sorted(conv.items())), modelled, droppable,

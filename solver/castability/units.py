@@ -43,7 +43,7 @@ from manasolver.solver.supply.plain import counting, quiet
 
 __all__ = ["ANY", "GUARD", "CostNeed", "Have", "Mode", "PermUnits", "by_set", "conditional", "cost_need",
            "count_condition", "covers", "entry_counters", "feeds_converters", "fixed_choice", "have", "holds",
-           "land_grants", "pays", "perm_modes", "perm_units", "with_abilities"]
+           "land_grants", "pays", "perm_modes", "perm_units", "with_abilities", "without_idle"]
 
 #: Every mana type: what a unit of unknown kind may be.
 ANY = ANY_COLOR | C
@@ -97,18 +97,20 @@ class PermUnits:
     that the board can't pay; ``bound[tapped]`` ``(most units, mask)`` the card adds at most,
     ``None`` when not bounded; ``modes`` the ways to use it untapped (:func:`perm_modes`), ``None``
     when they can't say what it adds; ``feeds`` when it adds restricted mana that may pay a
-    converter (:func:`feeds_converters`)."""
+    converter (:func:`feeds_converters`); ``life`` the most life one of its abilities costs (the
+    board's units hold only while its player can pay every such cost at once)."""
 
-    __slots__ = ("plain", "droppable", "bound", "modes", "feeds")
+    __slots__ = ("plain", "droppable", "bound", "modes", "feeds", "life")
 
     def __init__(self, plain: tuple[int, ...] | None, droppable: bool,
                  bound: tuple[tuple[int, int] | None, tuple[int, int] | None],
-                 modes: tuple[Mode, ...] | None = None, feeds: bool = False) -> None:
+                 modes: tuple[Mode, ...] | None = None, feeds: bool = False, life: int = 0) -> None:
         self.plain = plain
         self.droppable = droppable
         self.bound = bound
         self.modes = modes
         self.feeds = feeds
+        self.life = life
 
 
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -216,13 +218,38 @@ def fixed_choice(card: Card, chosen: int) -> Card:
     return replace(card, mana_abilities=abilities)
 
 
+def without_idle(card: Card, counters: tuple[tuple[str, int], ...]) -> Card:
+    """``card`` without the mana abilities that add nothing on a castability board, where its
+    permanent has only ``counters`` and its player no energy: mana "for each counter" of a kind it
+    has none of (Everflowing Chalice, Gyre Sage), a storage land's removed counters (CR 107.3), an
+    ability that costs energy; ``card`` itself when none is such."""
+    have = dict(counters)
+
+    def idle(a: ManaAbility) -> bool:
+        amount = a.production.amount
+        if a.cost.energy:
+            return True
+        if amount is None or amount.plus > 0:
+            return False  # Empowered Autogenerator puts a counter first: one mana at least
+        if a.cost.remove_any:
+            return amount.kind == "removed" and not have.get(a.cost.remove_any, 0)
+        return amount.kind == "counters" and not have.get(amount.counter, 0)
+
+    keep = tuple(a for a in card.mana_abilities if not idle(a))
+    if len(keep) == len(card.mana_abilities):
+        return card
+    return replace(card, mana_abilities=keep)
+
+
 def perm_units(card: Card, identity: int, chosen: int = 0,
                counters: tuple[tuple[str, int], ...] = ()) -> PermUnits:
     """The :class:`PermUnits` of ``card`` for a player whose commander's color identity is ``identity``
     (a color mask, 0 without a commander: Command Tower then adds nothing, CR 903.4f), ``chosen`` the
     color chosen as it entered (a WUBRG mask; 0 when none was: its mana of the chosen color is
     undefined, CR 106.5), ``counters`` those on the permanent."""
+    card = without_idle(card, counters)
     modes = perm_modes(card, identity, chosen, counters)
+    life = max((a.cost.life for a in card.mana_abilities), default=0)
     card = fixed_choice(card, chosen)
     calm = quiet(card)
     droppable = calm or counting(card)
@@ -271,7 +298,7 @@ def perm_units(card: Card, identity: int, chosen: int = 0,
         plain = (mask,) if mask else ()
     elif plain is None and modes == ():
         plain = ()
-    return PermUnits(plain, droppable, (bound[0], bound[1]), modes, feeds_converters(card))
+    return PermUnits(plain, droppable, (bound[0], bound[1]), modes, feeds_converters(card), life)
 
 
 def _cost_units(cost: ManaCost) -> tuple[int, ...] | None:
@@ -349,14 +376,14 @@ def perm_modes(card: Card, identity: int, chosen: int = 0,
     modes: list[Mode] = []
     for a in abilities:
         c, prod = a.cost, a.production
-        if not c.tap or c.untap or c.life or c.energy or c.sacrifice or c.tap_creatures or c.remove_any \
+        if not c.tap or c.untap or c.sacrifice or c.tap_creatures or c.remove_any \
                 or c.put_counters or c.discard_hand or c.unmodelled or a.condition is not None:
             return None
         if prod.amount is not None or prod.colors_among or prod.instead is not None or prod.instead_options \
                 or prod.doubles_pool or prod.chosen or prod.reference not in ("", _NOTHING_TO_MIRROR):
             return None
-        if any(have_counters.get(kind, 0) < n for kind, n in c.remove_counters):
-            continue
+        if c.energy or any(have_counters.get(kind, 0) < n for kind, n in c.remove_counters):
+            continue  # no energy on a castability board, or not the counters to remove
         if prod.restriction is not None:
             continue  # pays no cost asked of a board; :func:`feeds_converters` says if it pays a converter
         cost = _cost_units(c.mana)

@@ -191,3 +191,17 @@ def test_activation_conditions_read_from_the_board_cr_602_5b(db: CardDB) -> None
     _check(db, ["Temple of the False God", "Plains", "Plains", "Plains", "Plains"], {"{6}": True, "{7}": False})
     _check(db, ["Tainted Field", "Island"], {"{W}": False, "{C}{U}": True})
     _check(db, ["Tainted Field", "Swamp"], {"{W}{B}": True, "{B}{B}": True, "{W}{W}": False})
+
+
+def test_idle_abilities_and_life_costs_cr_107_3_cr_119_4(db: CardDB) -> None:
+    """On a castability board a permanent has no counter it did not enter with and its player no
+    energy: Everflowing Chalice ("{C} for each charge counter") adds nothing, a storage land (CR
+    107.3) only its {C}, Aether Hub only its {C}.  Horizon Canopy's mana costs 1 life (CR 119.4),
+    which the player has: one unit {G} or {W}.  Empowered Autogenerator puts a charge counter on
+    itself before counting them, so it adds a mana even without one: the engine's."""
+    _check(db, ["Everflowing Chalice", "Forest"], {"{G}": True, "{2}": False})
+    assert perm_units(db.get("Empowered Autogenerator"), 0).modes is None
+    _check(db, ["Molten Slagheap", "Dreadship Reef"], {"{C}{C}": True, "{R}": False, "{3}": False})
+    _check(db, ["Aether Hub", "Island"], {"{C}{U}": True, "{W}": False})
+    _check(db, ["Horizon Canopy", "Horizon Canopy", "Plains"], {"{G}{W}{W}": True, "{G}{G}{G}": False,
+                                                                "{3}": True})
