@@ -420,7 +420,16 @@ class BoardOracle:
         if life >= _LIFE:
             modelled = droppable = False  # not every life cost payable at once: the engine knows which
         if feeds and conv:
-            modelled = False  # restricted mana that may pay a converter's cost: the engine knows how
+            # restricted mana that may pay a converter's cost: the permanents adding it are converters
+            for code, pu in zip(key, context):
+                if not pu.feeds or code & 1:
+                    continue
+                if pu.fed is None or pu.plain is None:
+                    modelled = False
+                    continue
+                for m in pu.plain:
+                    plain.remove(m)
+                conv[pu.fed] = conv.get(pu.fed, 0) + 1
         out = _Units(tuple(sorted(plain)), tuple(sorted(conv.items())), modelled, droppable,
                      have(most) if most is not None else None)
         self._unit_bounds[key] = out

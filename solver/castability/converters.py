@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from manasolver.solver.castability.units import CostNeed, Have, Mode, covers, have, pays
+from manasolver.solver.castability.units import ANY, RESTRICTED, CostNeed, Have, Mode, covers, have, pays
 
 __all__ = ["MAX_STATES", "Converters", "pools", "pools_pay"]
 
@@ -42,8 +42,8 @@ def _payments(pool: tuple[int, ...], cost: tuple[int, ...]) -> list[tuple[int, .
         for p in outs:
             fit = {m for m in p if m & sym}
             for m in fit:
-                if any(o != m and o & m == o for o in fit):
-                    continue  # a unit of fewer types pays it
+                if any(o != m and o & ~m & ANY == 0 and (o & RESTRICTED or not m & RESTRICTED) for o in fit):
+                    continue  # a unit of fewer types (or restricted) pays it
                 i = p.index(m)
                 nxt.add(p[:i] + p[i + 1:])
         outs = nxt
@@ -74,7 +74,7 @@ def pools(plain: Sequence[int], converters: Converters) -> tuple[Have, ...] | No
                             return None
                         seen.add(state)
                         stack.append(state)
-    return _undominated([have(p) for p in ends])
+    return _undominated([have([m for m in p if not m & RESTRICTED]) for p in ends])
 
 
 def _undominated(haves: list[Have]) -> tuple[Have, ...]:

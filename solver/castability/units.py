@@ -41,7 +41,7 @@ from manasolver.models.effects import GrantedAbility
 from manasolver.models.text.read import card_text
 from manasolver.solver.supply.plain import counting, quiet
 
-__all__ = ["ANY", "GUARD", "CostNeed", "Have", "Mode", "PermUnits", "by_set", "conditional", "cost_need",
+__all__ = ["ANY", "GUARD", "RESTRICTED", "CostNeed", "Have", "Mode", "PermUnits", "by_set", "conditional", "cost_need",
            "count_condition", "covers", "entry_counters", "feeds_converters", "fixed_choice", "have", "holds",
            "land_grants", "pays", "perm_modes", "perm_units", "with_abilities", "without_idle"]
 
@@ -52,6 +52,9 @@ ANY = ANY_COLOR | C
 Have = tuple[int, int]
 #: ``(symbols, ((K, symbols payable only by types of K), ...))``: what a cost needs, see :func:`cost_need`.
 CostNeed = tuple[int, tuple[tuple[int, int], ...]]
+#: The flag of a unit of restricted mana that pays any ability's cost but no cost asked of a board
+#: (Primal Beyond's "for an Elemental spell or an ability of an Elemental", CR 106.6).
+RESTRICTED = 64
 #: ``(cost units, units added)``: one way to use a permanent once, see :func:`perm_modes`.
 Mode = tuple[tuple[int, ...], tuple[int, ...]]
 
@@ -97,19 +100,22 @@ class PermUnits:
     that the board can't pay; ``bound[tapped]`` ``(most units, mask)`` the card adds at most,
     ``None`` when not bounded; ``modes`` the ways to use it untapped (:func:`perm_modes`), ``None``
     when they can't say what it adds; ``feeds`` when it adds restricted mana that may pay a
-    converter (:func:`feeds_converters`); ``life`` the most life one of its abilities costs (the
+    converter (:func:`feeds_converters`), ``fed`` its modes then on a board with a converter
+    (``None`` when they can't say); ``life`` the most life one of its abilities costs (the
     board's units hold only while its player can pay every such cost at once)."""
 
-    __slots__ = ("plain", "droppable", "bound", "modes", "feeds", "life")
+    __slots__ = ("plain", "droppable", "bound", "modes", "feeds", "fed", "life")
 
     def __init__(self, plain: tuple[int, ...] | None, droppable: bool,
                  bound: tuple[tuple[int, int] | None, tuple[int, int] | None],
-                 modes: tuple[Mode, ...] | None = None, feeds: bool = False, life: int = 0) -> None:
+                 modes: tuple[Mode, ...] | None = None, feeds: bool = False,
+                 fed: tuple[Mode, ...] | None = None, life: int = 0) -> None:
         self.plain = plain
         self.droppable = droppable
         self.bound = bound
         self.modes = modes
         self.feeds = feeds
+        self.fed = fed
         self.life = life
 
 
@@ -249,6 +255,8 @@ def perm_units(card: Card, identity: int, chosen: int = 0,
     undefined, CR 106.5), ``counters`` those on the permanent."""
     card = without_idle(card, counters)
     modes = perm_modes(card, identity, chosen, counters)
+    feeds = feeds_converters(card)
+    fed = perm_modes(card, identity, chosen, counters, True) if feeds else None
     life = max((a.cost.life for a in card.mana_abilities), default=0)
     card = fixed_choice(card, chosen)
     calm = quiet(card)
@@ -298,7 +306,7 @@ def perm_units(card: Card, identity: int, chosen: int = 0,
         plain = (mask,) if mask else ()
     elif plain is None and modes == ():
         plain = ()
-    return PermUnits(plain, droppable, (bound[0], bound[1]), modes, feeds_converters(card), life)
+    return PermUnits(plain, droppable, (bound[0], bound[1]), modes, feeds, fed, life)
 
 
 def _cost_units(cost: ManaCost) -> tuple[int, ...] | None:
@@ -355,7 +363,7 @@ def _merged(options: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
 
 
 def perm_modes(card: Card, identity: int, chosen: int = 0,
-               counters: tuple[tuple[str, int], ...] = ()) -> tuple[Mode, ...] | None:
+               counters: tuple[tuple[str, int], ...] = (), fed: bool = False) -> tuple[Mode, ...] | None:
     """The ways to use one untapped permanent of ``card`` in a payment, each ``(cost units, units
     added)`` and each used at most once with the permanent used once in all (every ability taps it),
     or ``None`` when its abilities can't be read so: one reads the board or a player's resources
@@ -364,7 +372,10 @@ def perm_modes(card: Card, identity: int, chosen: int = 0,
     land's charge counters: its ability that removes one is a mode only while it has one).  An
     ability the permanent can't activate (no counter to remove) or whose mana is restricted (a cost
     asked of a board is no spell's, CR 106.6; whether it pays a converter, :func:`feeds_converters`)
-    is no mode; the modes of one unit each are merged into one."""
+    is no mode; the modes of one unit each are merged into one.  ``fed``: the permanent is on a board
+    with a converter, and mana restricted so that it pays any ability's cost is a mode too, its units
+    :data:`RESTRICTED` (they pay a converter's cost, never a cost asked of the board); ``None`` when
+    the restriction names the abilities' sources (the engine then reads their types)."""
     if chosen & (chosen - 1) and any(a.production.chosen > 1 for a in card.mana_abilities):
         return None  # several mana of one color chosen per question: not one choice per unit
     card = fixed_choice(card, chosen)
@@ -384,8 +395,14 @@ def perm_modes(card: Card, identity: int, chosen: int = 0,
             return None
         if c.energy or any(have_counters.get(kind, 0) < n for kind, n in c.remove_counters):
             continue  # no energy on a castability board, or not the counters to remove
+        flag = 0
         if prod.restriction is not None:
-            continue  # pays no cost asked of a board; :func:`feeds_converters` says if it pays a converter
+            r = prod.restriction
+            if not fed or not _spends_on_abilities(r):
+                continue  # pays no cost asked of a board, nor (``fed`` false) a converter's
+            if r.any_of or not (r.any_ability or (r.abilities and not r.spell_types)):
+                return None
+            flag = RESTRICTED
         cost = _cost_units(c.mana)
         if cost is None:
             return None
@@ -395,10 +412,10 @@ def perm_modes(card: Card, identity: int, chosen: int = 0,
                 return None
             options.append((identity,) * prod.commander)
         for out in _merged([o for o in options if o]):
-            mode = (cost, tuple(sorted(out)))
+            mode = (cost, tuple(sorted(m | flag for m in out)))
             if mode not in modes:
                 modes.append(mode)
-    free = [m for m in modes if not m[0] and len(m[1]) == 1]
+    free = [m for m in modes if not m[0] and len(m[1]) == 1 and not m[1][0] & RESTRICTED]
     if len(free) > 1:
         # one unit each, free: one unit of their union
         mask = 0

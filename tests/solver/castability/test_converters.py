@@ -145,19 +145,16 @@ def test_pools_spend_the_unit_of_fewest_types() -> None:
     assert found is not None and pools_pay(found, _need("{W}{B}")) and not pools_pay(found, _need("{W}{B}{G}"))
 
 
-def test_restricted_mana_that_may_pay_a_converter_left_to_the_engine_cr_106_6(db: CardDB) -> None:
-    """Primal Beyond's mana of any color may only cast an Elemental or pay an Elemental's ability: no
-    cost asked of a board, so without a converter it is a land adding {C}; with Dimir Signet (a
-    converter, ``{1}``) its restricted mana may pay the Signet's {1}, so that board is the engine's."""
+def test_restricted_mana_that_may_pay_a_converter_cr_106_6(db: CardDB) -> None:
+    """Primal Beyond's mana of any color may only cast an Elemental or pay an ability: no cost asked
+    of a board, so without a converter it is a land adding {C}; with Fetid Heath that mana pays the
+    Heath's {W/B} for {W}{B} (the Beyond's {C} can't), never the cost itself."""
     beyond = perm_units(db.get("Primal Beyond"), 0)
     assert beyond.plain == (C,) and beyond.feeds
-    oracle = BoardOracle([db.get("Primal Beyond"), db.get("Dimir Signet"), db.get("Forest")],
-                         [ManaCost.parse("{G}{B}")], db)
-    assert not oracle._units_of((0, 2)).modelled
-    assert oracle._units_of((0, 3)).modelled  # the Palace tapped: no converter to pay
-    assert oracle.castable((0, 3, 4)) == 0 and oracle.engine_calls == 0
-    for key in ((0, 2, 4), (0, 2, 4, 4), (0, 4)):
-        assert bool(oracle.castable(key)) == _engine(oracle, key, "{G}{B}")
+    _check(db, ["Primal Beyond", "Fetid Heath"], {"{W}{B}": True, "{W}{B}{C}": False, "{C}{C}": True, "{W}": True})
+    _check(db, ["Primal Beyond", "Dimir Signet", "Forest"], {"{G}{U}{B}": True, "{G}{U}{B}{C}": False,
+                                                             "{R}": False})
+    _check(db, ["Smokebraider", "Dimir Signet"], {"{U}{B}": True, "{3}": False})
 
 
 def test_vivid_land_has_the_charge_counters_it_enters_with_cr_122_6(db: CardDB) -> None:
