@@ -164,6 +164,12 @@ class BoardOracle:
                        for j in range(n)]
         self._above = [[k for k in range(n) if k != j and _implies(simple[j], simple[k], False)]
                        for j in range(n)]
+        #: the spells an answer for cost j decides: when payable, when not
+        self._yes_carry = [self._bits[j] | sum(self._bits[k] for k in self._below[j]) for j in range(n)]
+        self._no_carry = [self._bits[j] | sum(self._bits[k] for k in self._above[j]) for j in range(n)]
+        self._all = (1 << len(self.spells)) - 1
+        #: per spell (its bit's position), its distinct cost
+        self._cost_at = {i: j for j, c in enumerate(distinct) for i, s in enumerate(self.spells) if s == c}
         self._quiet = [quiet(fixed_choice(c, self.chosen.get(i, 0))) for i, c in enumerate(self.cards)]
         self._x_cost = ManaCost.parse("{X}")
         #: per board, the most generic mana it is known to pay
@@ -297,7 +303,7 @@ class BoardOracle:
                 shared = self._by_units[sig] = [0, 0]
             yes |= shared[0]
             no |= shared[1]
-        todo = [j for j in range(len(self._distinct)) if bits[j] & need and not (yes | no) & bits[j]]
+        todo = self._costs_of(need & self._all & ~(yes | no))
         for j in todo:
             # the units and converters answer every cost of single-unit symbols they decide
             n = self._unit_need[j]
@@ -344,18 +350,22 @@ class BoardOracle:
         chosen = self.chosen
         return any((m := chosen.get(code >> 1, 0)) & (m - 1) for code in key)
 
+    def _costs_of(self, spells: int) -> list[int]:
+        """The distinct costs (cheapest first) of the spells of the mask ``spells``."""
+        out: set[int] = set()
+        cost_at = self._cost_at
+        while spells:
+            low = spells & -spells
+            j = cost_at[low.bit_length() - 1]
+            out.add(j)
+            spells &= ~self._bits[j]
+        return sorted(out)
+
     def _carry(self, j: int, ok: bool, yes: int, no: int) -> tuple[int, int]:
         """``(yes, no)`` with cost ``j`` answered ``ok`` and the answer carried to the costs it decides."""
-        bits = self._bits
         if ok:
-            yes |= bits[j]
-            for k in self._below[j]:
-                yes |= bits[k]
-        else:
-            no |= bits[j]
-            for k in self._above[j]:
-                no |= bits[k]
-        return yes, no
+            return yes | self._yes_carry[j], no
+        return yes, no | self._no_carry[j]
 
     def _decide(self, units: _Units, need: CostNeed) -> bool | None:
         """The cost of ``need`` answered by a board's ``units`` when they decide it: not payable when
