@@ -35,8 +35,8 @@ from manasolver.models.rules.amounts import commander_identity
 from manasolver.solver import backends, queries
 from manasolver.solver.castability.converters import Converters, pools, pools_pay
 from manasolver.solver.castability.units import (ANY, CostNeed, Have, Mode, PermUnits, conditional, cost_need,
-                                                 entry_counters, fixed_choice, have, holds, land_grants, pays,
-                                                 perm_units, with_abilities)
+                                                 entry_counters, fixed_choice, have, holds, land_grants, life_need,
+                                                 pays, perm_units, with_abilities)
 from manasolver.solver.casting.build import build_request
 from manasolver.solver.supply.plain import quiet
 from manasolver.solver.request import Policy
@@ -118,18 +118,20 @@ class _Units:
     of its untapped plain permanents' units (``plain_masks``), ``conv`` its untapped converters by
     class, ``modelled`` when every permanent is plain or a converter, ``droppable`` when every other
     one can be left out (it only adds ways to pay), ``most`` the units it adds at most (``None``
-    when some permanent is not bounded)."""
+    when some permanent is not bounded), ``life`` what its untapped permanents' abilities may cost
+    in life at most."""
 
-    __slots__ = ("plain", "plain_masks", "conv", "modelled", "droppable", "most")
+    __slots__ = ("plain", "plain_masks", "conv", "modelled", "droppable", "most", "life")
 
     def __init__(self, plain: tuple[int, ...], conv: Converters, modelled: bool, droppable: bool,
-                 most: Have | None) -> None:
+                 most: Have | None, life: int) -> None:
         self.plain_masks = plain
         self.plain = have(plain)
         self.conv = conv
         self.modelled = modelled
         self.droppable = droppable
         self.most = most
+        self.life = life
 
 
 class BoardOracle:
@@ -183,6 +185,7 @@ class BoardOracle:
         self._units = [perm_units(c, identity, self.chosen.get(i, 0), self._counters[i])
                        for i, c in enumerate(self.cards)]
         self._unit_need = [cost_need(c) for c in distinct]
+        self._life_need = [life_need(c) if n is None else None for c, n in zip(distinct, self._unit_need)]
         #: the spells whose costs the units decide; per units of a board wholly of plain permanents
         #: and converters, those of them known payable and not payable
         self._unit_bits = sum(b for b, n in zip(self._bits, self._unit_need) if n is not None)
@@ -307,9 +310,12 @@ class BoardOracle:
         for j in todo:
             # the units and converters answer every cost of single-unit symbols they decide
             n = self._unit_need[j]
-            if n is None or (yes | no) & bits[j]:
+            if (yes | no) & bits[j]:
                 continue
-            answer = self._decide(units, n)
+            if n is None:
+                answer = self._by_life(units, self._life_need[j])
+            else:
+                answer = self._decide(units, n)
             if answer is not None:
                 self.unit_answers += 1
                 yes, no = self._carry(j, answer, yes, no)
@@ -366,6 +372,14 @@ class BoardOracle:
         if ok:
             return yes | self._yes_carry[j], no
         return yes, no | self._no_carry[j]
+
+    def _by_life(self, units: _Units, form: tuple[CostNeed, int] | None) -> bool | None:
+        """A cost with Phyrexian symbols (:func:`.units.life_need` ``form``) answered by ``units`` with
+        those symbols paid in life, when the player's life pays them and every life cost of the board's
+        abilities at once; ``None`` otherwise."""
+        if form is None or units.life + form[1] >= _LIFE:
+            return None
+        return self._decide(units, form[0])
 
     def _decide(self, units: _Units, need: CostNeed) -> bool | None:
         """The cost of ``need`` answered by a board's ``units`` when they decide it: not payable when
@@ -441,7 +455,7 @@ class BoardOracle:
                     plain.remove(m)
                 conv[pu.fed] = conv.get(pu.fed, 0) + 1
         out = _Units(tuple(sorted(plain)), tuple(sorted(conv.items())), modelled, droppable,
-                     have(most) if most is not None else None)
+                     have(most) if most is not None else None, life)
         self._unit_bounds[key] = out
         return out
 
@@ -539,7 +553,8 @@ class BoardOracle:
         if hit is not None:
             return hit
         need = cost_need(cost)
-        ok = self._decide(self._units_of(key), need) if need is not None else None
+        units = self._units_of(key)
+        ok = self._decide(units, need) if need is not None else self._by_life(units, life_need(cost))
         if ok is None:
             ok = self._engine_pays(key, cost, None, [])
         else:

@@ -43,7 +43,7 @@ from manasolver.solver.supply.plain import counting, quiet
 
 __all__ = ["ANY", "GUARD", "RESTRICTED", "CostNeed", "Have", "Mode", "PermUnits", "by_set", "conditional", "cost_need",
            "count_condition", "covers", "entry_counters", "feeds_converters", "fixed_choice", "have", "holds",
-           "land_grants", "pays", "perm_modes", "perm_units", "with_abilities", "without_idle"]
+           "land_grants", "life_need", "pays", "perm_modes", "perm_units", "with_abilities", "without_idle"]
 
 #: Every mana type: what a unit of unknown kind may be.
 ANY = ANY_COLOR | C
@@ -492,6 +492,23 @@ def cost_need(cost: ManaCost) -> CostNeed | None:
         unions |= {u | m for u in unions}
     unions.discard(0)
     return total, tuple((k, sum(n for m, n in reqs.items() if m & ~k == 0)) for k in sorted(unions))
+
+
+def life_need(cost: ManaCost) -> tuple[CostNeed, int] | None:
+    """What ``cost`` needs when its Phyrexian symbols (CR 107.4f) are paid with 2 life each: the
+    :func:`cost_need` of the rest and the life; ``None`` when it has none or another symbol that is
+    not one unit.  On a board whose player has the life, paying it so is never worse."""
+    kept: list[str] = []
+    life = 0
+    for s in cost.symbols:
+        if s.phyrexian and not s.generic and not s.snow and not s.variable:
+            life += 2
+        else:
+            kept.append(s.text)
+    if not life:
+        return None
+    need = cost_need(ManaCost.parse("".join(kept), allow_empty=True))
+    return (need, life) if need is not None else None
 
 
 def pays(board: Have, need: CostNeed) -> bool:

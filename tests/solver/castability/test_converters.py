@@ -19,7 +19,7 @@ from manasolver.solver.castability.board import BoardKey, BoardOracle
 from manasolver.solver.castability.converters import pools, pools_pay
 from manasolver.solver.castability.deck import parse_deck
 from manasolver.solver.castability.deckmodel import DeckModel
-from manasolver.solver.castability.units import ANY, cost_need, perm_modes, perm_units
+from manasolver.solver.castability.units import ANY, cost_need, life_need, perm_modes, perm_units
 from manasolver.solver.service.api import can_pay
 
 COMMANDER = Path(__file__).resolve().parents[3] / "data" / "decks" / "commander"
@@ -59,7 +59,8 @@ def _engine(oracle: BoardOracle, key: BoardKey, cost: str) -> bool | None:
 def test_converter_boards_of_real_commander_decks_answer_as_the_engine_cr_605_3a(data: st.DataObject) -> None:
     """A board of a real Commander deck (its lands and mana sources, some tapped, with several of its
     converters) and a cost of the deck: whenever the units and converters decide the cost (every
-    permanent plain or a converter, or the bounds), the answer is the engine's ``can_pay``."""
+    permanent plain or a converter, or the bounds; Phyrexian symbols paid in life), the answer is the
+    engine's ``can_pay``."""
     path = data.draw(st.sampled_from(DECKS), label="deck")
     oracle, mana, conv, costs = _deck(path)
     cards = data.draw(st.lists(st.sampled_from(mana), max_size=6), label="permanents") + \
@@ -68,8 +69,9 @@ def test_converter_boards_of_real_commander_decks_answer_as_the_engine_cr_605_3a
     key = tuple(sorted(2 * c + t for c, t in zip(cards, tapped)))
     units = oracle._units_of(key)
     for cost in data.draw(st.lists(st.sampled_from(costs), min_size=1, max_size=3, unique=True), label="costs"):
-        need = cost_need(ManaCost.parse(cost))
-        fast = oracle._decide(units, need) if need is not None else None
+        mana = ManaCost.parse(cost)
+        need = cost_need(mana)
+        fast = oracle._decide(units, need) if need is not None else oracle._by_life(units, life_need(mana))
         engine = _engine(oracle, key, cost) if fast is not None else None
         if engine is not None:
             assert fast == engine, ([(oracle.cards[c >> 1].name, c & 1) for c in key], cost)
@@ -202,3 +204,12 @@ def test_idle_abilities_and_life_costs_cr_107_3_cr_119_4(db: CardDB) -> None:
     _check(db, ["Aether Hub", "Island"], {"{C}{U}": True, "{W}": False})
     _check(db, ["Horizon Canopy", "Horizon Canopy", "Plains"], {"{G}{W}{W}": True, "{G}{G}{G}": False,
                                                                 "{3}": True})
+
+
+def test_phyrexian_symbols_paid_in_life_cr_107_4f(db: CardDB) -> None:
+    """A Phyrexian symbol is paid with a mana of its color or 2 life (CR 107.4f); the player of a
+    castability board has 20 life, so {3}{U/P} is paid by three lands of any color, and with a Horizon
+    Canopy's 1 life besides."""
+    _check(db, ["Mountain", "Mountain", "Mountain"], {"{3}{U/P}": True, "{4}{U/P}": False, "{U/P}{U/P}": True})
+    _check(db, ["Horizon Canopy", "Mountain", "Mountain"],
+           {"{3}{U/P}": True, "{G/P}{W}{R}{R}": True, "{G/P}{W}{W}{R}": False})
