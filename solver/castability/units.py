@@ -225,26 +225,32 @@ def fixed_choice(card: Card, chosen: int) -> Card:
 
 
 def without_idle(card: Card, counters: tuple[tuple[str, int], ...]) -> Card:
-    """``card`` without the mana abilities that add nothing on a castability board, where its
-    permanent has only ``counters`` and its player no energy: mana "for each counter" of a kind it
-    has none of (Everflowing Chalice, Gyre Sage), a storage land's removed counters (CR 107.3), an
-    ability that costs energy; ``card`` itself when none is such."""
+    """``card`` as its mana abilities are on a castability board, where its permanent has only
+    ``counters`` and its player no energy: without those that add nothing or can't be activated
+    (mana "for each counter" of a kind it has none of: Everflowing Chalice, Gyre Sage; a storage
+    land's removed counters, CR 107.3; a counter to remove that it lacks: Pentad Prism; an energy
+    cost), and mana counted by its own counters read as the fixed amount it is (Empowered
+    Autogenerator's one counter put first: one mana); ``card`` itself when none is such."""
     have = dict(counters)
-
-    def idle(a: ManaAbility) -> bool:
+    keep: list[ManaAbility] = []
+    for a in card.mana_abilities:
         amount = a.production.amount
-        if a.cost.energy:
-            return True
-        if amount is None or amount.plus > 0:
-            return False  # Empowered Autogenerator puts a counter first: one mana at least
-        if a.cost.remove_any:
-            return amount.kind == "removed" and not have.get(a.cost.remove_any, 0)
-        return amount.kind == "counters" and not have.get(amount.counter, 0)
-
-    keep = tuple(a for a in card.mana_abilities if not idle(a))
-    if len(keep) == len(card.mana_abilities):
+        if a.cost.energy or any(have.get(kind, 0) < n for kind, n in a.cost.remove_counters):
+            continue
+        if amount is not None and amount.kind == "removed" and a.cost.remove_any:
+            if not have.get(a.cost.remove_any, 0) and amount.plus <= 0:
+                continue
+        elif amount is not None and amount.kind == "counters" and not a.cost.remove_any:
+            n = (have.get(amount.counter, 0) + amount.plus) * amount.times
+            if n <= 0:
+                continue
+            production = replace(a.production, amount=None,
+                                 options=tuple(o * n for o in a.production.options))
+            a = replace(a, production=production)
+        keep.append(a)
+    if tuple(keep) == card.mana_abilities:
         return card
-    return replace(card, mana_abilities=keep)
+    return replace(card, mana_abilities=tuple(keep))
 
 
 def perm_units(card: Card, identity: int, chosen: int = 0,

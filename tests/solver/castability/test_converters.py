@@ -197,9 +197,11 @@ def test_idle_abilities_and_life_costs_cr_107_3_cr_119_4(db: CardDB) -> None:
     energy: Everflowing Chalice ("{C} for each charge counter") adds nothing, a storage land (CR
     107.3) only its {C}, Aether Hub only its {C}.  Horizon Canopy's mana costs 1 life (CR 119.4),
     which the player has: one unit {G} or {W}.  Empowered Autogenerator puts a charge counter on
-    itself before counting them, so it adds a mana even without one: the engine's."""
+    itself before counting them, so it adds one mana of any color; Pentad Prism has no charge counter
+    to remove (sunburst: one per color spent, which the board does not say)."""
     _check(db, ["Everflowing Chalice", "Forest"], {"{G}": True, "{2}": False})
-    assert perm_units(db.get("Empowered Autogenerator"), 0).modes is None
+    _check(db, ["Empowered Autogenerator", "Island"], {"{R}{U}": True, "{R}{R}": False})
+    _check(db, ["Pentad Prism", "Crystalline Crawler", "Island"], {"{U}": True, "{2}": False})
     _check(db, ["Molten Slagheap", "Dreadship Reef"], {"{C}{C}": True, "{R}": False, "{3}": False})
     _check(db, ["Aether Hub", "Island"], {"{C}{U}": True, "{W}": False})
     _check(db, ["Horizon Canopy", "Horizon Canopy", "Plains"], {"{G}{W}{W}": True, "{G}{G}{G}": False,
