@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from dataclasses import replace
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -34,7 +33,8 @@ from manasolver.models.symbols import B, G, R, U, W
 from manasolver.models.rules.amounts import commander_identity
 from manasolver.solver import backends, queries
 from manasolver.solver.castability.converters import Converters, pools, pools_pay
-from manasolver.solver.castability.units import (ANY, CostNeed, Have, Mode, PermUnits, conditional, cost_need,
+from manasolver.solver.castability.units import (ANY, CostNeed, Have, Mode, PermUnits, as_on_board, conditional,
+                                                 cost_need,
                                                  entry_counters, fixed_choice, have, holds, land_grants, life_need,
                                                  pays, perm_units, with_abilities)
 from manasolver.solver.casting.build import build_request
@@ -197,7 +197,7 @@ class BoardOracle:
         self._dynamic = frozenset(i for i, c in enumerate(self.cards)
                                   if self._grants[i] is not None or conditional(c))
         self._land = ["land" in c.type_line.types for c in self.cards]
-        self._context_units: dict[tuple[int, tuple[bool, ...], tuple[ManaAbility, ...]], PermUnits] = {}
+        self._context_units: dict[tuple[int, tuple[tuple[bool, bool], ...], tuple[ManaAbility, ...]], PermUnits] = {}
         #: per board, its units (:class:`_Units`); per plain units and converters, their pools
         self._unit_bounds: dict[BoardKey, _Units] = {}
         self._pool_memo: dict[tuple[tuple[int, ...], Converters], Pools | None] = {}
@@ -477,11 +477,12 @@ class BoardOracle:
                 out.append(self._units[i])
                 continue
             card = self.cards[i]
-            allowed = tuple(holds(a.condition, cards, pos) for a in card.mana_abilities)
-            ck = (i, allowed, gets)
+            holding = tuple((holds(a.condition, cards, pos), holds(a.production.instead, cards, pos))
+                            for a in card.mana_abilities)
+            ck = (i, holding, gets)
             pu = self._context_units.get(ck)
             if pu is None:
-                abilities = tuple(replace(a, condition=None) for a, ok in zip(card.mana_abilities, allowed) if ok)
+                abilities = as_on_board(card, holding).mana_abilities
                 pu = perm_units(with_abilities(card, abilities + gets, self._grants[i] is not None),
                                 self._identity, self.chosen.get(i, 0), self._counters[i])
                 self._context_units[ck] = pu

@@ -41,9 +41,10 @@ from manasolver.models.effects import GrantedAbility
 from manasolver.models.text.read import card_text
 from manasolver.solver.supply.plain import counting, quiet
 
-__all__ = ["ANY", "GUARD", "RESTRICTED", "CostNeed", "Have", "Mode", "PermUnits", "by_set", "conditional", "cost_need",
-           "count_condition", "covers", "entry_counters", "feeds_converters", "fixed_choice", "have", "holds",
-           "land_grants", "life_need", "pays", "perm_modes", "perm_units", "with_abilities", "without_idle"]
+__all__ = ["ANY", "GUARD", "RESTRICTED", "CostNeed", "Have", "Mode", "PermUnits", "as_on_board", "by_set",
+           "conditional", "cost_need", "count_condition", "covers", "entry_counters", "feeds_converters",
+           "fixed_choice", "have", "holds", "land_grants", "life_need", "pays", "perm_modes", "perm_units",
+           "with_abilities", "without_idle"]
 
 #: Every mana type: what a unit of unknown kind may be.
 ANY = ANY_COLOR | C
@@ -192,13 +193,31 @@ def land_grants(card: Card) -> tuple[GrantedAbility, ...] | None:
 
 def conditional(card: Card) -> bool:
     """Whether ``card`` has mana abilities activated only under a :func:`count_condition` (Temple of
-    the False God: five or more lands; Tainted Field: a Swamp) and would be quiet without the
-    conditions: a board's cards then say which of its abilities it has."""
+    the False God: five or more lands; Tainted Field: a Swamp) or adding other mana instead under
+    one (Leafkin Druid: {G}{G} with four creatures), and would be quiet without the conditions: a
+    board's cards then say which abilities it has (:func:`as_on_board`)."""
     abilities = card.mana_abilities
-    if not any(a.condition is not None for a in abilities) or not all(count_condition(a.condition)
-                                                                       for a in abilities):
+    if not any(a.condition is not None or a.production.instead is not None for a in abilities):
         return False
-    return quiet(replace(card, mana_abilities=tuple(replace(a, condition=None) for a in abilities)))
+    if not all(count_condition(a.condition) and count_condition(a.production.instead) for a in abilities):
+        return False
+    return quiet(as_on_board(card, tuple((True, False) for _ in abilities)))
+
+
+def as_on_board(card: Card, holding: tuple[tuple[bool, bool], ...]) -> Card:
+    """``card`` with each mana ability as a board makes it, ``holding`` saying per ability whether its
+    activation condition holds there (else it is left out) and whether its "instead" condition does
+    (its other mana then replacing its own)."""
+    abilities: list[ManaAbility] = []
+    for a, (allowed, instead) in zip(card.mana_abilities, holding):
+        if not allowed:
+            continue
+        prod = a.production
+        if prod.instead is not None:
+            prod = replace(prod, instead=None, instead_options=(),
+                           options=prod.instead_options if instead else prod.options)
+        abilities.append(replace(a, condition=None, production=prod))
+    return replace(card, mana_abilities=tuple(abilities))
 
 
 def with_abilities(card: Card, abilities: tuple[ManaAbility, ...], grants: bool) -> Card:

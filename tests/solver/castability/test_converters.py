@@ -215,3 +215,11 @@ def test_phyrexian_symbols_paid_in_life_cr_107_4f(db: CardDB) -> None:
     _check(db, ["Mountain", "Mountain", "Mountain"], {"{3}{U/P}": True, "{4}{U/P}": False, "{U/P}{U/P}": True})
     _check(db, ["Horizon Canopy", "Mountain", "Mountain"],
            {"{3}{U/P}": True, "{G/P}{W}{R}{R}": True, "{G/P}{W}{W}{R}": False})
+
+
+def test_instead_mana_under_a_count_of_creatures_leafkin_druid(db: CardDB) -> None:
+    """Leafkin Druid adds {G}, or {G}{G} instead while its controller has four creatures: with two
+    Llanowar Elves three green mana, with three five."""
+    _check(db, ["Leafkin Druid", "Llanowar Elves", "Llanowar Elves"], {"{G}{G}{G}": True, "{4}": False})
+    _check(db, ["Leafkin Druid", "Llanowar Elves", "Llanowar Elves", "Llanowar Elves"],
+           {"{G}{G}{G}{G}{G}": True, "{6}": False})
