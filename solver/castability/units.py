@@ -248,8 +248,9 @@ def without_idle(card: Card, counters: tuple[tuple[str, int], ...]) -> Card:
     ``counters`` and its player no energy: without those that add nothing or can't be activated
     (mana "for each counter" of a kind it has none of: Everflowing Chalice, Gyre Sage; a storage
     land's removed counters, CR 107.3; a counter to remove that it lacks: Pentad Prism; an energy
-    cost), and mana counted by its own counters read as the fixed amount it is (Empowered
-    Autogenerator's one counter put first: one mana); ``card`` itself when none is such."""
+    cost; mana for each card drawn this turn, the board giving no history: Kydele), and mana counted
+    by its own counters read as the fixed amount it is (Empowered Autogenerator's one counter put
+    first: one mana); ``card`` itself when none is such."""
     have = dict(counters)
     keep: list[ManaAbility] = []
     for a in card.mana_abilities:
@@ -259,8 +260,9 @@ def without_idle(card: Card, counters: tuple[tuple[str, int], ...]) -> Card:
         if amount is not None and amount.kind == "removed" and a.cost.remove_any:
             if not have.get(a.cost.remove_any, 0) and amount.plus <= 0:
                 continue
-        elif amount is not None and amount.kind == "counters" and not a.cost.remove_any:
-            n = (have.get(amount.counter, 0) + amount.plus) * amount.times
+        elif amount is not None and amount.kind in ("counters", "cards_drawn") and not a.cost.remove_any:
+            # the player has drawn no card this turn: the board gives no history (Kydele)
+            n = ((have.get(amount.counter, 0) if amount.kind == "counters" else 0) + amount.plus) * amount.times
             if n <= 0:
                 continue
             production = replace(a.production, amount=None,

@@ -202,6 +202,7 @@ def test_idle_abilities_and_life_costs_cr_107_3_cr_119_4(db: CardDB) -> None:
     _check(db, ["Everflowing Chalice", "Forest"], {"{G}": True, "{2}": False})
     _check(db, ["Empowered Autogenerator", "Island"], {"{R}{U}": True, "{R}{R}": False})
     _check(db, ["Pentad Prism", "Crystalline Crawler", "Island"], {"{U}": True, "{2}": False})
+    _check(db, ["Kydele, Chosen of Kruphix", "Island"], {"{U}": True, "{C}": False})  # no card drawn
     _check(db, ["Molten Slagheap", "Dreadship Reef"], {"{C}{C}": True, "{R}": False, "{3}": False})
     _check(db, ["Aether Hub", "Island"], {"{C}{U}": True, "{W}": False})
     _check(db, ["Horizon Canopy", "Horizon Canopy", "Plains"], {"{G}{W}{W}": True, "{G}{G}{G}": False,
