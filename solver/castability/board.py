@@ -286,17 +286,18 @@ class BoardOracle:
         """The mask of :attr:`spells` the board ``key`` can pay, exact on the bits of ``need`` (the
         others may be left unasked: a 0 there means "not known to be payable")."""
         self.lookups += 1
+        need &= self._all
         entry = self._known.get(key)
-        if entry is None:
-            yes, no = self._bounds(key)
-            entry = self._known[key] = [yes, no]
-        elif (entry[0] | entry[1]) & need == need:
+        if entry is not None and (entry[0] | entry[1]) & need == need:
             return entry[0]
+        units = self._units_of(key)
+        if entry is None:
+            # a board the units decide needs no neighbour's answers
+            entry = self._known[key] = [0, 0] if units.modelled else list(self._bounds(key))
         yes, no = entry
         board: dict[str, Any] | None = None
         loaded: list[object] = []
         bits = self._bits
-        units = self._units_of(key)
         shared: list[int] | None = None
         if units.modelled:
             # boards of the same units pay the same costs of single-unit symbols
@@ -306,7 +307,10 @@ class BoardOracle:
                 shared = self._by_units[sig] = [0, 0]
             yes |= shared[0]
             no |= shared[1]
-        todo = self._costs_of(need & self._all & ~(yes | no))
+            if (yes | no) & need == need:
+                entry[0], entry[1] = yes, no
+                return yes
+        todo = self._costs_of(need & ~(yes | no))
         for j in todo:
             # the units and converters answer every cost of single-unit symbols they decide
             n = self._unit_need[j]
