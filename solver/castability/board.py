@@ -326,6 +326,9 @@ class BoardOracle:
         if shared is not None:
             shared[0] |= yes & self._unit_bits
             shared[1] |= no & self._unit_bits
+        if (yes | no) & need == need:
+            entry[0], entry[1] = yes, no
+            return yes
         most_units = units.most
         open_ = [j for j in todo if self._least[j] and not (yes | no) & bits[j]]
         if most_units is not None:
