@@ -224,3 +224,18 @@ def test_instead_mana_under_a_count_of_creatures_leafkin_druid(db: CardDB) -> No
     _check(db, ["Leafkin Druid", "Llanowar Elves", "Llanowar Elves"], {"{G}{G}{G}": True, "{4}": False})
     _check(db, ["Leafkin Druid", "Llanowar Elves", "Llanowar Elves", "Llanowar Elves"],
            {"{G}{G}{G}{G}{G}": True, "{6}": False})
+
+
+def test_pools_of_a_board_of_many_converters_left_to_the_engine() -> None:
+    """Fourteen converters of five kinds: the search passes its bound of states and says so
+    (``None``: the engine answers such a board) instead of running on."""
+    from manasolver.solver.castability.converters import MAX_STATES
+
+    def signet(a: int, b: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+        return (((ANY,), (a, b)),)
+
+    heath = (((), (C,)), ((W | B,), (W | B, W | B)))
+    sphere = (((ANY,), (ANY_COLOR,)),)
+    many = tuple(sorted([(signet(U, B), 3), (signet(W, B), 3), (signet(W, U), 3), (heath, 3), (sphere, 2)]))
+    assert MAX_STATES <= 10_000
+    assert pools([W, U, B, C, W | U, U | B, W | B, C, G, R], many) is None
