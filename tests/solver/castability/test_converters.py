@@ -8,6 +8,7 @@ import functools
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -54,6 +55,7 @@ def _engine(oracle: BoardOracle, key: BoardKey, cost: str) -> bool | None:
         return None
 
 
+@pytest.mark.slow
 @settings(max_examples=120)
 @given(st.data())
 def test_converter_boards_of_real_commander_decks_answer_as_the_engine_cr_605_3a(data: st.DataObject) -> None:
