@@ -58,9 +58,10 @@ def payment_classes(cards: Sequence[Card], chosen: Mapping[int, int] | None = No
 
     Two cards are one class when both are *quiet* (what they add depends on their own fields alone and
     they reach nothing else: :func:`manasolver.solver.supply.plain.quiet`) and have the same types, subtypes,
-    supertypes, colors, keywords and mana abilities (by what they cost and add, not their text or
-    place), a card whose color was chosen as it entered (``chosen``, by index) read with its mana of
-    that color fixed (:func:`.units.fixed_choice`); a card that is not quiet is its own class."""
+    supertypes, colors, keywords, counters they enter with (:func:`.units.entry_counters`) and mana
+    abilities (by what they cost and add, not their text or place), a card whose color was chosen as
+    it entered (``chosen``, by index) read with its mana of that color fixed
+    (:func:`.units.fixed_choice`); a card that is not quiet is its own class."""
     seen: dict[object, int] = {}
     out: list[int] = []
     for i, card in enumerate(cards):
@@ -69,7 +70,7 @@ def payment_classes(cards: Sequence[Card], chosen: Mapping[int, int] | None = No
             out.append(i)
             continue
         tl = card.type_line
-        key = (tl.types, tl.subtypes, tl.supertypes, card.colors, card.keywords,
+        key = (tl.types, tl.subtypes, tl.supertypes, card.colors, card.keywords, entry_counters(card),
                tuple((a.cost, a.production, a.damage, a.extra, a.condition, a.per_turn)
                      for a in card.mana_abilities))
         out.append(seen.setdefault(key, i))
