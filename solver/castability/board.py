@@ -4,7 +4,10 @@ A board is its key: the sorted tuple of ``2 * card index + tapped`` over the per
 mana sources; the sources are never sick when asked about, see :mod:`.games`).  The index is that of a
 card's *payment class* (:func:`payment_classes`): cards whose every characteristic the payment reads is
 the same (Dragonskull Summit, Bloodfell Caves and Temple of Malice once on the battlefield) share one, so
-that boards differing only by such cards are one question.  The answer for a key is the engine's exact
+that boards differing only by such cards are one question.  A board whose permanents are all plain or
+converters (:mod:`.units`, :mod:`.converters`) is answered by Hall's condition on the pools of mana it can
+end with, exactly as the engine answers it, and boards of the same units share their answers; bounds
+from those units answer other boards where they can.  Otherwise the answer for a key is the engine's exact
 payability (:func:`manasolver.solver.queries.prepare` and :func:`manasolver.solver.backends.payable`, the
 ``can_pay`` query without the explanation of a refusal, which castability never shows) on a board of
 those permanents, never a count of lands, and it is kept: in a run of many games most boards repeat, so

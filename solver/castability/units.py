@@ -23,6 +23,14 @@ each a way to use it once, as ``(cost units, units added)``, the cost's symbols 
 pays it (a generic symbol any mana).  A Signet is the mode ``{1}`` -> ``{W}{U}``, a Shadowmoor filter
 land ``{C}`` for free or ``{W/B}`` -> two units ``W|B``, Chromatic Sphere ``{1}`` -> one of any color.
 Boards of plain permanents and such *converters* are decided exactly by :mod:`.converters`.
+
+A card is read as its permanent is on a castability board (:func:`without_idle`, :func:`entry_counters`):
+with the counters it enters with that its abilities remove (a Vivid land's two), no others, and a player
+of 20 life, no energy and no history; so mana "for each counter" it lacks adds nothing, Empowered
+Autogenerator adds one, life costs are paid while the board's add up to less than the life.  Abilities
+that depend on the board's cards are read from them (:func:`holds`): activation conditions and "instead"
+mana under a count of the controller's permanents (Temple of the False God, Leafkin Druid), and the
+"{T}: Add one mana of any color" that Chromatic Lantern and The World Tree give lands (:func:`land_grants`).
 """
 
 from __future__ import annotations
