@@ -127,10 +127,10 @@ class _Units:
 
     __slots__ = ("plain", "plain_masks", "conv", "modelled", "droppable", "most", "life")
 
-    def __init__(self, plain: tuple[int, ...], conv: Converters, modelled: bool, droppable: bool,
+    def __init__(self, plain: tuple[int, ...], plain_have: Have, conv: Converters, modelled: bool, droppable: bool,
                  most: Have | None, life: int) -> None:
         self.plain_masks = plain
-        self.plain = have(plain)
+        self.plain = plain_have
         self.conv = conv
         self.modelled = modelled
         self.droppable = droppable
@@ -424,6 +424,7 @@ class BoardOracle:
         conv: dict[tuple[Mode, ...], int] = {}
         most: list[int] | None = []
         feeds = False
+        same = True  # the most it adds is what its plain permanents add
         dynamic = self._dynamic
         context = [units[code >> 1] for code in key]
         if dynamic and any(code >> 1 in dynamic for code in key):
@@ -450,7 +451,8 @@ class BoardOracle:
             bound = pu.bound[tapped]
             if bound is None:
                 most = None
-            elif most is not None:
+            elif most is not None and bound[0]:
+                same = False
                 most.extend([bound[1] or ANY] * bound[0])
         if life >= _LIFE:
             modelled = droppable = False  # not every life cost payable at once: the engine knows which
@@ -465,8 +467,10 @@ class BoardOracle:
                 for m in pu.plain:
                     plain.remove(m)
                 conv[pu.fed] = conv.get(pu.fed, 0) + 1
-        out = _Units(tuple(sorted(plain)), tuple(sorted(conv.items())), modelled, droppable,
-                     have(most) if most is not None else None, life)
+        plain_masks = tuple(sorted(plain))
+        plain_have = have(plain_masks)
+        most_have = None if most is None else plain_have if same and not (feeds and conv) else have(most)
+        out = _Units(plain_masks, plain_have, tuple(sorted(conv.items())), modelled, droppable, most_have, life)
         self._unit_bounds[key] = out
         return out
 
