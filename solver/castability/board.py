@@ -36,8 +36,8 @@ from manasolver.models.symbols import B, G, R, U, W
 from manasolver.models.rules.amounts import commander_identity
 from manasolver.solver import backends, queries
 from manasolver.solver.castability.converters import Converters, pools, pools_pay
-from manasolver.solver.castability.units import (ANY, CostNeed, Have, Mode, PermUnits, as_on_board, conditional,
-                                                 cost_need,
+from manasolver.solver.castability.units import (ANY, COLORS_AMONG, CostNeed, Have, Mode, PermUnits, as_on_board,
+                                                 colors_among, conditional, cost_need,
                                                  entry_counters, fixed_choice, have, holds, land_grants, life_need,
                                                  pays, perm_units, with_abilities)
 from manasolver.solver.casting.build import build_request
@@ -201,7 +201,8 @@ class BoardOracle:
         self._dynamic = frozenset(i for i, c in enumerate(self.cards)
                                   if self._grants[i] is not None or conditional(c))
         self._land = ["land" in c.type_line.types for c in self.cards]
-        self._context_units: dict[tuple[int, tuple[tuple[bool, bool], ...], tuple[ManaAbility, ...]], PermUnits] = {}
+        self._context_units: dict[tuple[int, tuple[tuple[bool, bool], ...], tuple[ManaAbility, ...], tuple[int, ...]],
+                                  PermUnits] = {}
         #: per board, its units (:class:`_Units`); per plain units and converters, their pools
         self._unit_bounds: dict[BoardKey, _Units] = {}
         self._pool_memo: dict[tuple[tuple[int, ...], Converters], Pools | None] = {}
@@ -494,10 +495,11 @@ class BoardOracle:
             card = self.cards[i]
             holding = tuple((holds(a.condition, cards, pos), holds(a.production.instead, cards, pos))
                             for a in card.mana_abilities)
-            ck = (i, holding, gets)
+            colors = {kind: colors_among(cards, kind) for kind in COLORS_AMONG} if i in self._dynamic else {}
+            ck = (i, holding, gets, tuple(colors.values()))
             pu = self._context_units.get(ck)
             if pu is None:
-                abilities = as_on_board(card, holding).mana_abilities
+                abilities = as_on_board(card, holding, colors).mana_abilities
                 pu = perm_units(with_abilities(card, abilities + gets, self._grants[i] is not None),
                                 self._identity, self.chosen.get(i, 0), self._counters[i])
                 self._context_units[ck] = pu

@@ -49,7 +49,8 @@ from manasolver.models.effects import GrantedAbility
 from manasolver.models.text.read import card_text
 from manasolver.solver.supply.plain import counting, quiet
 
-__all__ = ["ANY", "GUARD", "RESTRICTED", "CostNeed", "Have", "Mode", "PermUnits", "as_on_board", "by_set",
+__all__ = ["ANY", "COLORS_AMONG", "GUARD", "RESTRICTED", "CostNeed", "Have", "Mode", "PermUnits", "as_on_board",
+           "by_set", "colors_among",
            "conditional", "cost_need", "count_condition", "covers", "entry_counters", "feeds_converters",
            "fixed_choice", "have", "holds", "land_grants", "life_need", "pays", "perm_modes", "perm_units",
            "with_abilities", "without_idle"]
@@ -199,23 +200,43 @@ def land_grants(card: Card) -> tuple[GrantedAbility, ...] | None:
     return grants if quiet(rest) else None
 
 
+#: The "colors among" a board's cards say (CR 105.2: a card's colors as printed on a board no effect
+#: recolors): those of the controller's permanents (Meteor Crater; each of them: Faeburrow Elder, Bloom
+#: Tender) and of its legendary creatures and planeswalkers (Mox Amber).
+COLORS_AMONG = ("permanents_you_control", "legendary_creatures_planeswalkers")
+
+
+def colors_among(cards: Sequence[Card], kind: str) -> int:
+    """The colors among the permanents of ``cards`` (a board's) that ``kind`` (of :data:`COLORS_AMONG`) reads."""
+    mask = 0
+    for card in cards:
+        if kind == "legendary_creatures_planeswalkers" and not (
+                "legendary" in card.type_line.supertypes and {"creature", "planeswalker"} & set(card.type_line.types)):
+            continue
+        mask |= card.colors
+    return mask & ANY_COLOR
+
+
 def conditional(card: Card) -> bool:
     """Whether ``card`` has mana abilities activated only under a :func:`count_condition` (Temple of
     the False God: five or more lands; Tainted Field: a Swamp) or adding other mana instead under
     one (Leafkin Druid: {G}{G} with four creatures), and would be quiet without the conditions: a
     board's cards then say which abilities it has (:func:`as_on_board`)."""
     abilities = card.mana_abilities
-    if not any(a.condition is not None or a.production.instead is not None for a in abilities):
+    if not any(a.condition is not None or a.production.instead is not None or a.production.colors_among
+               for a in abilities):
         return False
-    if not all(count_condition(a.condition) and count_condition(a.production.instead) for a in abilities):
+    if not all(count_condition(a.condition) and count_condition(a.production.instead)
+               and a.production.colors_among.removeprefix("each_") in ("", *COLORS_AMONG) for a in abilities):
         return False
-    return quiet(as_on_board(card, tuple((True, False) for _ in abilities)))
+    return quiet(as_on_board(card, tuple((True, False) for _ in abilities), dict.fromkeys(COLORS_AMONG, ANY_COLOR)))
 
 
-def as_on_board(card: Card, holding: tuple[tuple[bool, bool], ...]) -> Card:
+def as_on_board(card: Card, holding: tuple[tuple[bool, bool], ...], colors: dict[str, int]) -> Card:
     """``card`` with each mana ability as a board makes it, ``holding`` saying per ability whether its
     activation condition holds there (else it is left out) and whether its "instead" condition does
-    (its other mana then replacing its own)."""
+    (its other mana then replacing its own), ``colors`` the colors among the board's permanents of each
+    kind of :data:`COLORS_AMONG` (one mana of one of them, or one of each: fixed options)."""
     abilities: list[ManaAbility] = []
     for a, (allowed, instead) in zip(card.mana_abilities, holding):
         if not allowed:
@@ -224,6 +245,11 @@ def as_on_board(card: Card, holding: tuple[tuple[bool, bool], ...]) -> Card:
         if prod.instead is not None:
             prod = replace(prod, instead=None, instead_options=(),
                            options=prod.instead_options if instead else prod.options)
+        if prod.colors_among:
+            mask = colors[prod.colors_among.removeprefix("each_")]
+            each = prod.colors_among.startswith("each_")
+            extra = (tuple(b for b in (1, 2, 4, 8, 16) if mask & b),) if each else ((mask,),)
+            prod = replace(prod, colors_among="", options=prod.options + (extra if mask else ()))
         abilities.append(replace(a, condition=None, production=prod))
     return replace(card, mana_abilities=tuple(abilities))
 

@@ -241,3 +241,12 @@ def test_pools_of_a_board_of_many_converters_left_to_the_engine() -> None:
     many = tuple(sorted([(signet(U, B), 3), (signet(W, B), 3), (signet(W, U), 3), (heath, 3), (sphere, 2)]))
     assert MAX_STATES <= 10_000
     assert pools([W, U, B, C, W | U, U | B, W | B, C, G, R], many) is None
+
+
+def test_colors_among_permanents_read_from_the_board_cr_105_2(db: CardDB) -> None:
+    """Faeburrow Elder adds one mana of each color among its controller's permanents (itself green and
+    white; an Island is colorless); Meteor Crater one of a color among them; Mox Amber one of a color
+    among legendary creatures and planeswalkers (none here: nothing)."""
+    _check(db, ["Faeburrow Elder", "Island"], {"{G}{W}{U}": True, "{G}{G}": False, "{3}": True, "{4}": False})
+    _check(db, ["Faeburrow Elder", "Llanowar Elves", "Meteor Crater"], {"{G}{G}{W}{W}": True, "{G}{G}{W}{W}{W}": False})
+    _check(db, ["Mox Amber", "Island"], {"{U}": True, "{2}": False})
