@@ -37,7 +37,7 @@ from manasolver.models.rules.amounts import commander_identity
 from manasolver.solver import backends, queries
 from manasolver.solver.castability.converters import Converters, pools, pools_pay
 from manasolver.solver.castability.units import (ANY, COLORS_AMONG, CostNeed, Have, Mode, PermUnits, as_on_board,
-                                                 colors_among, conditional, cost_need,
+                                                 board_amount, colors_among, conditional, cost_need, matching,
                                                  entry_counters, fixed_choice, have, holds, land_grants, life_need,
                                                  pays, perm_units, with_abilities)
 from manasolver.solver.casting.build import build_request
@@ -496,14 +496,44 @@ class BoardOracle:
             holding = tuple((holds(a.condition, cards, pos), holds(a.production.instead, cards, pos))
                             for a in card.mana_abilities)
             colors = {kind: colors_among(cards, kind) for kind in COLORS_AMONG} if i in self._dynamic else {}
-            ck = (i, holding, gets, tuple(colors.values()))
+            amounts = self._amounts(card, key, cards, pos)
+            if amounts is None:
+                out.append(self._units[i])  # a power the engine reads otherwise: the engine's board
+                continue
+            ck = (i, holding, gets, tuple(colors.values()), tuple(sorted(amounts.items())))
             pu = self._context_units.get(ck)
             if pu is None:
-                abilities = as_on_board(card, holding, colors).mana_abilities
+                abilities = as_on_board(card, holding, colors, amounts).mana_abilities
                 pu = perm_units(with_abilities(card, abilities + gets, self._grants[i] is not None),
                                 self._identity, self.chosen.get(i, 0), self._counters[i])
                 self._context_units[ck] = pu
             out.append(pu)
+        return out
+
+    def _amounts(self, card: Card, key: BoardKey, cards: list[Card], pos: int) -> dict[int, int] | None:
+        """The value on board ``key`` (of ``cards``) of each :func:`.units.board_amount` of ``card``'s
+        mana abilities, the permanent at ``pos``, by the ability's position; ``None`` when a creature's
+        power is not a number (a characteristic-defining ``*``)."""
+        out: dict[int, int] = {}
+        for k, a in enumerate(card.mana_abilities):
+            amount = a.production.amount
+            if amount is None or not board_amount(amount):
+                continue
+            found = matching(amount, cards, pos)
+            if amount.kind == "count":
+                out[k] = len(found)
+                continue
+            powers: list[int] = []
+            for j in found:
+                if "creature" not in cards[j].type_line.types:
+                    continue
+                try:
+                    power = int(cards[j].power or 0)
+                except ValueError:
+                    return None
+                counters = dict(self._counters[key[j] >> 1])
+                powers.append(power + counters.get("+1/+1", 0) - counters.get("-1/-1", 0))
+            out[k] = max(powers, default=0) if amount.kind == "max_power" else sum(powers)
         return out
 
     def _reach(self, units: _Units) -> Pools | None:

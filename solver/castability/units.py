@@ -40,7 +40,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from manasolver.models.abilities import Condition, ManaAbility
+from manasolver.models.abilities import Amount, Condition, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_COLOR, C
@@ -50,9 +50,9 @@ from manasolver.models.text.read import card_text
 from manasolver.solver.supply.plain import counting, quiet
 
 __all__ = ["ANY", "COLORS_AMONG", "GUARD", "RESTRICTED", "CostNeed", "Have", "Mode", "PermUnits", "as_on_board",
-           "by_set", "colors_among",
+           "board_amount", "by_set", "colors_among",
            "conditional", "cost_need", "count_condition", "covers", "entry_counters", "feeds_converters",
-           "fixed_choice", "have", "holds", "land_grants", "life_need", "pays", "perm_modes", "perm_units",
+           "fixed_choice", "have", "holds", "land_grants", "life_need", "matching", "pays", "perm_modes", "perm_units",
            "with_abilities", "without_idle"]
 
 #: Every mana type: what a unit of unknown kind may be.
@@ -154,9 +154,34 @@ def count_condition(condition: Condition | None) -> bool:
     if condition is None:
         return True
     return (condition.at_most is None and not condition.your_turn and not condition.before_step
-            and all(a.kind == "count" and a.controller == "you" and not (a.counter or a.colors or a.keywords
-                    or a.min_power is not None or a.name or a.all_subtypes or a.plus or a.with_counter)
-                    and a.times == 1 for a, _ in condition.counts))
+            and all(a.kind == "count" and _by_printed_types(a) for a, _ in condition.counts))
+
+
+#: The subtypes a count reads the same on any permanent: basic land types (a creature type counts only
+#: on a creature or kindred card, CR 205.3d, which the printed subtypes alone don't say).
+_LAND_TYPES = frozenset({"plains", "island", "swamp", "mountain", "forest"})
+
+
+def _by_printed_types(a: Amount) -> bool:
+    """Whether ``a`` counts its controller's permanents by their printed types, subtypes (basic land
+    types, or any on creatures) and supertypes alone."""
+    return (a.controller == "you" and a.times == 1 and not a.plus and not (
+        a.counter or a.colors or a.keywords or a.min_power is not None or a.name or a.all_subtypes
+        or a.with_counter) and (a.subtypes <= _LAND_TYPES or a.types == frozenset({"creature"})))
+
+
+def matching(amount: Amount, cards: Sequence[Card], source: int) -> list[int]:
+    """The positions of the permanents of ``cards`` (a board's) that ``amount`` (of :func:`_by_printed_types`)
+    counts for the permanent at ``source``."""
+    out: list[int] = []
+    for i, card in enumerate(cards):
+        tl = card.type_line
+        if (amount.other and i == source or amount.types and amount.types.isdisjoint(tl.types)
+                or amount.subtypes and amount.subtypes.isdisjoint(tl.subtypes)
+                or amount.supertypes and not amount.supertypes <= set(tl.supertypes)):
+            continue
+        out.append(i)
+    return out
 
 
 def holds(condition: Condition | None, cards: Sequence[Card], source: int) -> bool:
@@ -164,18 +189,7 @@ def holds(condition: Condition | None, cards: Sequence[Card], source: int) -> bo
     permanents of ``cards`` holds."""
     if condition is None:
         return True
-    for amount, least in condition.counts:
-        n = 0
-        for i, card in enumerate(cards):
-            tl = card.type_line
-            if (amount.other and i == source or amount.types and amount.types.isdisjoint(tl.types)
-                    or amount.subtypes and amount.subtypes.isdisjoint(tl.subtypes)
-                    or amount.supertypes and amount.supertypes.isdisjoint(tl.supertypes)):
-                continue
-            n += 1
-        if n < least:
-            return False
-    return True
+    return all(len(matching(amount, cards, source)) >= least for amount, least in condition.counts)
 
 
 def land_grants(card: Card) -> tuple[GrantedAbility, ...] | None:
@@ -224,24 +238,39 @@ def conditional(card: Card) -> bool:
     board's cards then say which abilities it has (:func:`as_on_board`)."""
     abilities = card.mana_abilities
     if not any(a.condition is not None or a.production.instead is not None or a.production.colors_among
-               for a in abilities):
+               or a.production.amount is not None for a in abilities):
         return False
     if not all(count_condition(a.condition) and count_condition(a.production.instead)
-               and a.production.colors_among.removeprefix("each_") in ("", *COLORS_AMONG) for a in abilities):
+               and a.production.colors_among.removeprefix("each_") in ("", *COLORS_AMONG)
+               and (a.production.amount is None or board_amount(a.production.amount)) for a in abilities):
         return False
-    return quiet(as_on_board(card, tuple((True, False) for _ in abilities), dict.fromkeys(COLORS_AMONG, ANY_COLOR)))
+    return quiet(as_on_board(card, tuple((True, False) for _ in abilities), dict.fromkeys(COLORS_AMONG, ANY_COLOR),
+                             dict.fromkeys(range(len(abilities)), 1)))
 
 
-def as_on_board(card: Card, holding: tuple[tuple[bool, bool], ...], colors: dict[str, int]) -> Card:
+def board_amount(amount: Amount) -> bool:
+    """Whether ``amount`` is read from a board's cards: a count of the controller's permanents, or the
+    greatest or total power among its creatures (Selvala, Heart of the Wilds), by printed types."""
+    return amount.kind in ("count", "max_power", "total_power") and _by_printed_types(amount)
+
+
+def as_on_board(card: Card, holding: tuple[tuple[bool, bool], ...], colors: dict[str, int],
+                amounts: dict[int, int]) -> Card:
     """``card`` with each mana ability as a board makes it, ``holding`` saying per ability whether its
     activation condition holds there (else it is left out) and whether its "instead" condition does
     (its other mana then replacing its own), ``colors`` the colors among the board's permanents of each
-    kind of :data:`COLORS_AMONG` (one mana of one of them, or one of each: fixed options)."""
+    kind of :data:`COLORS_AMONG` (one mana of one of them, or one of each: fixed options), ``amounts``
+    the value of each ability's :func:`board_amount` by its position (none: left out)."""
     abilities: list[ManaAbility] = []
-    for a, (allowed, instead) in zip(card.mana_abilities, holding):
+    for k, (a, (allowed, instead)) in enumerate(zip(card.mana_abilities, holding)):
         if not allowed:
             continue
         prod = a.production
+        if prod.amount is not None:
+            n = amounts.get(k, 0)
+            if n <= 0:
+                continue
+            prod = replace(prod, amount=None, options=tuple(o * n for o in prod.options))
         if prod.instead is not None:
             prod = replace(prod, instead=None, instead_options=(),
                            options=prod.instead_options if instead else prod.options)

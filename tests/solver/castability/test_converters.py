@@ -250,3 +250,12 @@ def test_colors_among_permanents_read_from_the_board_cr_105_2(db: CardDB) -> Non
     _check(db, ["Faeburrow Elder", "Island"], {"{G}{W}{U}": True, "{G}{G}": False, "{3}": True, "{4}": False})
     _check(db, ["Faeburrow Elder", "Llanowar Elves", "Meteor Crater"], {"{G}{G}{W}{W}": True, "{G}{G}{W}{W}{W}": False})
     _check(db, ["Mox Amber", "Island"], {"{U}": True, "{2}": False})
+
+
+def test_amounts_read_from_the_board_selvala_and_gaeas_cradle_cr_107_1b(db: CardDB) -> None:
+    """Selvala, Heart of the Wilds turns {G} into X mana in any combination of colors, X the greatest
+    power among its controller's creatures (its own 2 here); Gaea's Cradle adds {G} for each creature
+    (CR 107.1b: a number read as the ability resolves)."""
+    _check(db, ["Selvala, Heart of the Wilds", "Forest"], {"{W}{U}": True, "{3}": False, "{G}{W}{U}": False})
+    _check(db, ["Gaea's Cradle", "Llanowar Elves", "Llanowar Elves"], {"{G}{G}{G}{G}": True, "{5}": False})
+    _check(db, ["Gaea's Cradle", "Forest"], {"{G}": True, "{2}": False})
