@@ -201,8 +201,7 @@ class BoardOracle:
         self._dynamic = frozenset(i for i, c in enumerate(self.cards)
                                   if self._grants[i] is not None or conditional(c))
         self._land = ["land" in c.type_line.types for c in self.cards]
-        self._context_units: dict[tuple[int, tuple[tuple[bool, bool], ...], tuple[ManaAbility, ...], tuple[int, ...]],
-                                  PermUnits] = {}
+        self._context_units: dict[tuple[object, ...], PermUnits] = {}
         #: per board, its units (:class:`_Units`); per plain units and converters, their pools
         self._unit_bounds: dict[BoardKey, _Units] = {}
         self._pool_memo: dict[tuple[tuple[int, ...], Converters], Pools | None] = {}
