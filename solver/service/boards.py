@@ -22,9 +22,12 @@ A game client sends its whole board with every query, usually the same one again
   decoded: :func:`decode_query` compares the text of the line's ``state`` value with the texts
   of the boards kept by content (the :data:`TEXT_LIMIT` used last); a match is the kept board's
   own decoded object (found by identity from then on), so the board is neither decoded nor
-  serialised again.  The text of a JSON object ends where its own brackets close, so a kept text
-  found at the value's first character is the whole value, and equal text is equal content; any
-  other text is decoded as usual and found by its content key;
+  serialised again.  A text is remembered when its board is met the second time (found then by
+  its content key, and never by ``marshal``'s faster key, which a board decoded from text does not
+  need): a client that sends a new board on every line pays nothing for it.  The text of a JSON
+  object ends where its own brackets close, so a kept text found at the value's first character
+  is the whole value, and equal text is equal content; any other text is decoded as usual and
+  found by its content key;
 * the card database is part of the key (a ``cards`` file or ``MANASOLVER_CARDS`` changes what a
   name means), by the identity of the :class:`~manasolver.models.carddb.CardDB` the query names.
 
@@ -164,16 +167,17 @@ def load_board(obj: object, db: CardDB) -> GameState:
             if canon[1].key in _RECENT:
                 _RECENT.move_to_end(canon[1].key)
         return canon[1].kept.state
-    fast = _dumps(obj, marshal.version)
-    if fast is None or len(fast) > MAX_KEY_BYTES:
-        return load_state(obj, db)
-    fast_full = (id(db), fast)
-    with _LOCK:
-        entry = _FAST.get(fast_full)
-        if entry is not None and entry.kept.db is db:
-            _RECENT.move_to_end(entry.key)
-            _text_alias(entry, obj)
-            return entry.kept.state
+    fast_full: tuple[int, bytes] | None = None
+    if pending_text(obj) is None:  # a board decoded from a line's text is found by that text from now on
+        fast = _dumps(obj, marshal.version)
+        if fast is None or len(fast) > MAX_KEY_BYTES:
+            return load_state(obj, db)
+        fast_full = (id(db), fast)
+        with _LOCK:
+            entry = _FAST.get(fast_full)
+            if entry is not None and entry.kept.db is db:
+                _RECENT.move_to_end(entry.key)
+                return entry.kept.state
     key = content_key(obj)
     if key is None or len(key) > MAX_KEY_BYTES:
         return load_state(obj, db)
@@ -182,7 +186,8 @@ def load_board(obj: object, db: CardDB) -> GameState:
         entry = _RECENT.get(full)
         if entry is not None and entry.kept.db is db:
             _RECENT.move_to_end(full)
-            _alias(entry, fast_full)
+            if fast_full is not None:
+                _alias(entry, fast_full)
             _text_alias(entry, obj)
             return entry.kept.state
     state = load_state(obj, db)
@@ -258,19 +263,22 @@ def _alias(entry: _Entry, fast_full: tuple[int, bytes]) -> None:
         _FAST[fast_full] = entry
 
 
-def _remember(full: tuple[int, bytes], fast_full: tuple[int, bytes], kept: Kept, obj: object) -> None:
+def _remember(full: tuple[int, bytes], fast_full: tuple[int, bytes] | None, kept: Kept, obj: object) -> None:
     with _LOCK:
         old = _RECENT.get(full)
         if old is not None:  # another thread loaded it meanwhile: keep the first
-            _alias(old, fast_full)
+            if fast_full is not None:
+                _alias(old, fast_full)
             _text_alias(old, obj)
             return
         entry = _Entry(full, kept)
         _RECENT[full] = entry
         global _recent_bytes
         _recent_bytes += entry.size
-        _alias(entry, fast_full)
-        _text_alias(entry, obj)
+        if fast_full is not None:
+            _alias(entry, fast_full)
+        # its text, if it came as text, is remembered when the board is met again: a client that
+        # sends each board once (a new board every line) pays nothing for recognising texts
         while len(_RECENT) > RECENT_LIMIT or _recent_bytes > MAX_CACHE_BYTES:
             _, gone = _RECENT.popitem(last=False)
             _drop(gone)
@@ -377,7 +385,7 @@ def decode_query(text: str, scan: _Scan, decode: Callable[[str], Any]) -> dict[s
     """The JSON object ``text`` (one query) as ``decode`` decodes it (``scan`` is the same
     decoder's ``scan_once``), except that a ``state`` object whose text is a kept board's is
     that board's own decoded object (:func:`load_board` then finds the board by identity, and
-    a board met here for the first time is found by its text from then on).  ``None`` when
+    a board met here again is found by its text from then on).  ``None`` when
     ``text`` has no ``state`` object or is not a JSON object: the caller decodes it as usual
     (and so gives the usual error).
 
