@@ -33,9 +33,8 @@ A game client sends its whole board with every query, usually the same one again
 
 Since a kept board is the same ``GameState`` object every time, everything cached per state
 object downstream (the board's view: the supply, the board's effects, the searches) is reused
-too.  :func:`checked` runs the checks of what the engine does not model that read the whole board
-(prohibitions, tap triggers, rules of paying) once per board and key, keeping the outcome in the
-board's view: a refusal is raised again as a fresh copy.  Each kept board has a memo of
+too, the refusals of what the engine does not model among them
+(:func:`~manasolver.solver.supply.unmodelled.once`).  Each kept board has a memo of
 whole answers (:func:`answer_of`, :func:`keep_answer`), by the query's other fields: an answer
 is a function of the board and those fields alone, and the protocol keeps only answers that no
 time bound touched.
@@ -50,22 +49,20 @@ True
 
 from __future__ import annotations
 
-import copy
 import marshal
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from manasolver.models.board.load import load_state
-from manasolver.models.errors import ManasolverError
 from manasolver.models.state import GameState
 
 if TYPE_CHECKING:
     from manasolver.models.carddb import CardDB
 
 __all__ = ["ANSWER_BYTES", "MAX_CACHE_BYTES", "MAX_KEY_BYTES", "MEMO_LIMIT", "RECENT_LIMIT", "TEXT_LIMIT", "Kept",
-           "answer_of", "checked", "clear", "content_key", "decode_query", "forget", "identified", "keep",
+           "answer_of", "clear", "content_key", "decode_query", "forget", "identified", "keep",
            "keep_answer", "load_board", "pending_text", "recent_count"]
 
 #: How many boards recognised by content are kept (the least recently used goes first).
@@ -74,8 +71,7 @@ RECENT_LIMIT = 64
 MAX_KEY_BYTES = 1 << 20
 #: All keys of boards kept by content together stay under this many bytes.
 MAX_CACHE_BYTES = 16 << 20
-#: Entries of one board's memo of checks (in its view), and of a kept board's memo of answers; past
-#: this it starts again empty.
+#: Entries of a kept board's memo of answers; past this it starts again empty.
 MEMO_LIMIT = 256
 #: The bytes of answer text one board's memo of answers holds at most (past this it starts again).
 ANSWER_BYTES = 64 << 10
@@ -319,34 +315,6 @@ def clear() -> None:
     with _LOCK:
         while _RECENT:
             _drop(_RECENT.popitem(last=False)[1])
-
-
-def checked(state: GameState, key: Hashable, objects: tuple[object, ...], check: Callable[[], None]) -> None:
-    """Run ``check`` (a guard that raises a :class:`ManasolverError` to refuse) once per board
-    and ``key``: its outcome is kept in the board's view (``state.view.checks``), so a kept
-    board (by content or a session's) checks once for all the queries asked on it.
-
-    ``key`` must name everything ``check`` reads besides the board; objects it names by ``id``
-    are passed in ``objects``, kept alive by the entry and compared by identity on a hit."""
-    memo = state.view.checks
-    hit = memo.get(key)
-    if hit is not None and len(hit[0]) == len(objects) and all(a is b for a, b in zip(hit[0], objects)):
-        if hit[1] is not None:
-            raise copy.copy(hit[1])
-        return
-    try:
-        check()
-    except ManasolverError as err:
-        _store(memo, key, (objects, copy.copy(err)))
-        raise
-    _store(memo, key, (objects, None))
-
-
-def _store(memo: dict[Hashable, tuple[tuple[object, ...], ManasolverError | None]], key: Hashable,
-           value: tuple[tuple[object, ...], ManasolverError | None]) -> None:
-    if len(memo) >= MEMO_LIMIT:
-        memo.clear()
-    memo[key] = value
 
 
 # -- whole answers -----------------------------------------------------------------------------
