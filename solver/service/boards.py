@@ -23,11 +23,11 @@ A game client sends its whole board with every query, usually the same one again
   of the boards kept by content (the :data:`TEXT_LIMIT` used last); a match is the kept board's
   own decoded object (found by identity from then on), so the board is neither decoded nor
   serialised again.  A text is remembered when its board is met the second time (found then by
-  its content key, and never by ``marshal``'s faster key, which a board decoded from text does not
-  need): a client that sends a new board on every line pays nothing for it.  The text of a JSON
-  object ends where its own brackets close, so a kept text found at the value's first character
-  is the whole value, and equal text is equal content; any other text is decoded as usual and
-  found by its content key;
+  its key, which for a board decoded from text is ``marshal``'s current format: a decoded line
+  shares its objects alike every time): a client that sends a new board on every line pays
+  nothing for it.  The text of a JSON object ends where its own brackets close, so a kept text
+  found at the value's first character is the whole value, and equal text is equal content; any
+  other text is decoded as usual and found by its key;
 * the card database is part of the key (a ``cards`` file or ``MANASOLVER_CARDS`` changes what a
   name means), by the identity of the :class:`~manasolver.models.carddb.CardDB` the query names.
 
@@ -174,7 +174,9 @@ def load_board(obj: object, db: CardDB) -> GameState:
             if entry is not None and entry.kept.db is db:
                 _RECENT.move_to_end(entry.key)
                 return entry.kept.state
-    key = content_key(obj)
+    # a board decoded from a line's text is keyed by marshal's current format: a decoded line shares
+    # its objects alike every time, and the bytes, whatever the format, are its content
+    key = content_key(obj) if fast_full is not None else _dumps(obj, marshal.version)
     if key is None or len(key) > MAX_KEY_BYTES:
         return load_state(obj, db)
     full = (id(db), key)
