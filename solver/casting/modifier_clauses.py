@@ -47,7 +47,8 @@ from manasolver.solver.request import Modifier, SpellInfo
 if TYPE_CHECKING:
     from manasolver.models.text.cost_modifiers import CostEffect
 
-__all__ = ["Cast", "clause_modifiers", "first_spell_each_turn", "is_self_clause"]
+__all__ = ["Cast", "clause_modifiers", "command_zone_modifiers", "first_spell_each_turn", "is_self_clause",
+           "spell_has_subtype"]
 
 _CARD_TYPES = frozenset({"artifact", "creature", "enchantment", "instant", "sorcery", "planeswalker", "battle",
                          "land", "kindred"})
@@ -55,10 +56,9 @@ _PERMANENT_TYPES = frozenset({"artifact", "creature", "enchantment", "planeswalk
 _COMBAT = frozenset({"declare_attackers", "declare_blockers", "combat_damage", "end_of_combat"})
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
             "ten": 10}
-#: Where a spell cast for an alternative cost is cast from (CR 702.34a flashback, 702.146a disturb,
-#: 702.35a madness); others are cast from the zone the card is in.
-_ALTERNATIVE_ZONES = {"flashback": "graveyard", "disturb": "graveyard", "escape": "graveyard",
-                      "madness": "exile", "foretell": "exile", "plot": "exile"}
+#: Where a spell cast for an alternative cost is cast from, beside the keyword costs' own zones
+#: (:data:`manasolver.models.text.keyword_costs.ALTERNATIVE`); others are cast from the zone the card is in.
+_ALTERNATIVE_ZONES = {"escape": "graveyard", "foretell": "exile", "plot": "exile"}
 _FREE = "without_paying_mana_cost"
 
 
@@ -115,11 +115,12 @@ def _base(text: str) -> CostEffect | None:
     return effects[0] if len(effects) == 1 and not unknown else None
 
 
-def _touches(effect: CostEffect, clause: _Clause, cast: Cast) -> bool:
+def _touches(effect: CostEffect, clause: _Clause, cast: Cast, mine: bool | None = None) -> bool:
     """Does the board effect ``effect`` of ``clause``'s permanent touch this spell: its caster is
-    the one it names (CR 109.5: "you" is its controller) and the spell has its characteristics."""
+    the one it names (CR 109.5: "you" is its controller; ``mine``: the caster is, when given)
+    and the spell has its characteristics."""
     from manasolver.solver.casting.modifiers import spell_matches
-    mine = clause.controller == cast.player
+    mine = clause.controller == cast.player if mine is None else mine
     if (effect.who == "you" and not mine) or (effect.who == "opponents" and mine):
         return False
     return spell_matches(effect, cast.spell)
@@ -135,13 +136,14 @@ def _filtered(words: str, rest: str, clause: _Clause, cast: Cast) -> CostEffect:
     return effect
 
 
-def _creature_types_of_spell(spell: SpellInfo) -> frozenset[str] | None:
-    """The spell's creature types; ``None`` for every one (changeling, CR 702.73a)."""
-    if spell.card is not None and "changeling" in spell.card.keywords:
-        return None
-    if "creature" not in spell.types and "kindred" not in spell.types:
-        return frozenset()
-    return spell.subtypes
+def spell_has_subtype(spell: SpellInfo, subtypes: frozenset[str]) -> bool:
+    """Has the spell one of ``subtypes``: a changeling creature or kindred spell has every
+    creature type (CR 702.73a, in every zone)."""
+    if subtypes & spell.subtypes:
+        return True
+    card = spell.card
+    return (card is not None and "changeling" in card.keywords and bool(spell.types & {"creature", "kindred"})
+            and bool(subtypes - _NON_CREATURE_SUBTYPES))
 
 
 def _has_subtype(perm: Permanent, subtype: str, state: GameState) -> bool:
@@ -180,20 +182,32 @@ def _cast_from(cast: Cast) -> str | None:
     """The zone the spell is cast from, when the query says it: an alternative cost's zone,
     else the hand when the card is in its caster's hand, the command zone when it is their
     commander and not in hand; ``None`` when neither says."""
+    from manasolver.models.text.keyword_costs import ALTERNATIVE
     alt = cast.alternative
-    if alt in _ALTERNATIVE_ZONES:
-        return _ALTERNATIVE_ZONES[alt]
-    if alt == _FREE:
-        return None
+    zones = {**ALTERNATIVE, **_ALTERNATIVE_ZONES}
+    if alt in zones:
+        return zones[alt]
     card = cast.spell.card
-    if card is None:
+    if alt == _FREE or card is None:
         return None
     player = cast.state.player(cast.player)
     if any(c.name == card.name for c in player.hand):
         return "hand"
-    if any(c.name == card.name for c in player.commander):
+    if any(c.name == card.name for c in _in_command_zone(cast.state, cast.player)):
         return "command"
     return None
+
+
+def _in_command_zone(state: GameState, player: str) -> list[Card]:
+    """The player's commanders read as in the command zone: the board lists no command zone, and a
+    commander that is not on the battlefield, in hand or in the graveyard is where its owner puts
+    it (CR 903.9a-b)."""
+    owner = state.player(player)
+    if not owner.commander:
+        return []
+    elsewhere = {p.card.name for p in state.battlefield} | {c.name for c in owner.hand} | \
+        {c.name for c in owner.graveyard}
+    return [c for c in owner.commander if c.name not in elsewhere]
 
 
 def _graveyard_types(words: str) -> frozenset[str]:
@@ -276,8 +290,7 @@ def _chosen_type(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
                               f"{clause.where}.chosen.type")
         hit = chosen in cast.spell.types
     else:
-        types = _creature_types_of_spell(cast.spell)
-        hit = ("creature" in cast.spell.types or "kindred" in cast.spell.types) and (types is None or chosen in types)
+        hit = bool(cast.spell.types & {"creature", "kindred"}) and spell_has_subtype(cast.spell, frozenset({chosen}))
     return [(effect.kind, effect.cost)] if hit and effect.cost is not None else []
 
 
@@ -399,13 +412,16 @@ def _commander(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
 
 
 def _eminence(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    return _eminence_for(m, clause, cast, mine=clause.controller == cast.player)
+
+
+def _eminence_for(m: re.Match[str], clause: _Clause, cast: Cast, mine: bool) -> _Found:
+    """An eminence clause whose card is its caster's (``mine``) or another player's."""
     rest = re.sub(r"^other ", "", m["rest"], flags=re.IGNORECASE)
     effect = _base(rest[0].upper() + rest[1:])
     if effect is None or effect.cost is None:
         raise clause.refuse("a spell filter the engine does not read")
-    if not _touches(effect, clause, cast):
-        return []
-    return [(effect.kind, effect.cost)]
+    return [(effect.kind, effect.cost)] if _touches(effect, clause, cast, mine) else []
 
 
 # -- the spell's own clauses -----------------------------------------------------------------------
@@ -516,6 +532,18 @@ def _exiled_this_way(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
     raise clause.refuse("how many cards are exiled as its additional cost, which the query can't say")
 
 
+def _permanents_at_least(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    words = m["what"].lower().split()
+    wanted = {w for w in words if w in _CARD_TYPES}
+    unwanted = {w[3:].strip("-") for w in words if w.startswith("non") and w[3:].strip("-") in _CARD_TYPES}
+    n = _number(m["n"])
+    if not n or len(wanted) + len(unwanted) != len(words):
+        raise clause.refuse("a count the engine does not read")
+    total = sum(1 for p in cast.state.battlefield
+                if (not wanted or wanted & set(p.types)) and not unwanted & set(p.types))
+    return _times(m["cost"], 1) if total >= n else []
+
+
 def _per_target(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
     return []  # read for one target: the query gives none, and one adds nothing
 
@@ -567,7 +595,9 @@ _OWN_RULES: tuple[tuple[str, _Reader], ...] = (
     (rf"{_THIS}for each \{{e\}}\s*you've paid or lost this turn$", _energy_paid),
     (r"^this spell costs \{x\} less to cast, where x is the total amount of noncombat damage", _damage_dealt),
     (rf"\bthis spell costs {_COST} less to cast for each card exiled this way$", _exiled_this_way),
-    (r"^this spell costs \{\d+\} more to cast for each target beyond the first$", _per_target),
+    (r"^this spell costs (?:\{[^}]+\})+ more to cast for each target beyond the first$", _per_target),
+    (rf"{_THIS}if there are (?P<n>\w+) or more (?P<what>[\w ]+?) permanents on the battlefield$",
+     _permanents_at_least),
 )
 #: Every rule, compiled: (pattern, reader, the clause is the spell's own).  A spell's own clause
 #: works only while it is cast, a permanent's only on the battlefield.
@@ -583,7 +613,7 @@ def _normal(text: str) -> str:
     """The clause without a mode's bullet and its ability word or mode name ("• Dragons — ")."""
     if text.lower().startswith("eminence — "):
         return text
-    return _LEAD.sub("", text, count=1) if text.startswith("•") else text
+    return _LEAD.sub("", text, count=1)
 
 
 @lru_cache(maxsize=1024)
@@ -618,6 +648,27 @@ def clause_modifiers(card: Card, texts: Iterable[str], source: Permanent | None,
         m, reader, _own = rule
         for kind, cost in reader(m, _Clause(card, text, source, where), cast):
             out.append((Modifier("increase" if kind == "increase" else "reduce", cost=cost), text))
+    return out
+
+
+def command_zone_modifiers(cast: Cast) -> list[tuple[Modifier, str, str]]:
+    """The modifiers of the caster's commanders in the command zone that work there (eminence:
+    The Ur-Dragon's "As long as ~ is in the command zone or on the battlefield, other Dragon
+    spells you cast cost {1} less"), each with its clause and its card's name; a commander
+    being cast is on the stack, not in the command zone."""
+    from manasolver.models.text.cost_modifiers import cost_effects_of
+    eminent = [(card, text, rule[0]) for card in cast.state.player(cast.player).commander
+               for text in cost_effects_of(card)[1] if (rule := _rule_of(text)) is not None and rule[1] is _eminence]
+    if not eminent:
+        return []
+    out: list[tuple[Modifier, str, str]] = []
+    spell = cast.spell.card
+    there = {c.name for c in _in_command_zone(cast.state, cast.player)}
+    for card, text, m in eminent:
+        if card.name not in there or (spell is not None and card.name == spell.name):
+            continue
+        for kind, cost in _eminence_for(m, _Clause(card, text, None, "state.players.commander"), cast, mine=True):
+            out.append((Modifier("increase" if kind == "increase" else "reduce", cost=cost), text, card.name))
     return out
 
 

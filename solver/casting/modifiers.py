@@ -17,7 +17,12 @@ from typing import TYPE_CHECKING, cast
 from manasolver.models.rules.amounts import power_of
 from manasolver.models.cost import ManaCost
 from manasolver.models.state import GameState
-from manasolver.solver.casting.modifier_clauses import Cast, clause_modifiers
+from manasolver.solver.casting.modifier_clauses import (
+    Cast,
+    clause_modifiers,
+    command_zone_modifiers,
+    spell_has_subtype,
+)
 from manasolver.solver.request import Modifier, ModifierKind, SpellInfo
 
 if TYPE_CHECKING:
@@ -30,7 +35,8 @@ _ORDER = {"increase": 0, "reduce": 1, "minimum": 2}
 
 @dataclass(frozen=True, slots=True)
 class AppliedModifier:
-    """A modifier and where it came from (a permanent id, ``spell`` or ``query``)."""
+    """A modifier and where it came from (a permanent id, ``spell``, ``query`` or ``command zone:
+    NAME`` for a commander's eminence)."""
 
     modifier: Modifier
     source: str
@@ -57,7 +63,7 @@ def spell_matches(effect: CostEffect, spell: SpellInfo) -> bool:
         return False
     if effect.colorless and spell.colors:
         return False
-    if effect.subtypes and not effect.subtypes & spell.subtypes:
+    if effect.subtypes and not spell_has_subtype(spell, effect.subtypes):
         return False
     if effect.supertypes and not effect.supertypes & spell.supertypes:
         return False
@@ -118,6 +124,8 @@ def board_modifiers(state: GameState, player: str, spell: SpellInfo,
                 if cost is not None:
                     out.append(AppliedModifier(Modifier(cast(ModifierKind, effect.kind), cost=cost), perm.id,
                                                effect.text))
+    for modifier, text, name in command_zone_modifiers(casting):
+        out.append(AppliedModifier(modifier, f"command zone: {name}", text))
     if spell.card is not None:
         effects, unknown = cost_effects_of(spell.card)
         if unknown:

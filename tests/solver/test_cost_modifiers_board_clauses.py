@@ -207,3 +207,22 @@ def test_a_permanents_static_clause_does_nothing_on_the_stack() -> None:
 def test_rooftop_storm_alternative_cost_applies_only_when_asked() -> None:
     """Rooftop Storm: "You may pay {0} rather than pay the mana cost for Zombie creature spells"."""
     assert paid(board({"card": "Rooftop Storm"}), "Craw Wurm") == "{4}{G}{G}"
+
+
+def test_the_ur_dragon_in_the_command_zone_reduces_dragon_spells() -> None:
+    """The Ur-Dragon's eminence works in the command zone: a commander not on the battlefield, in
+    hand or in the graveyard is read as there (CR 903.9); cast itself, it is on the stack."""
+    state = board(you={"commander": ["The Ur-Dragon"]})
+    assert paid(state, "Shivan Dragon") == "{3}{R}{R}"
+    assert paid(state, "The Ur-Dragon") == "{4}{W}{U}{B}{R}{G}"
+    in_hand = board(you={"commander": ["The Ur-Dragon"], "hand": ["The Ur-Dragon"]})
+    assert paid(in_hand, "Shivan Dragon") == "{4}{R}{R}"
+    theirs = board(opp={"commander": ["The Ur-Dragon"]})
+    assert paid(theirs, "Shivan Dragon") == "{4}{R}{R}"
+
+
+def test_changeling_spell_has_the_chosen_creature_type() -> None:
+    """Chameleon Colossus (changeling, CR 702.73a) is an Elf for Herald's Horn and a Goblin for
+    Goblin Warchief's "Goblin spells you cast cost {1} less"."""
+    assert paid(board({"card": "Herald's Horn", "chosen": {"type": "Elf"}}), "Chameleon Colossus") == "{1}{G}{G}"
+    assert paid(board({"card": "Goblin Warchief"}), "Chameleon Colossus") == "{1}{G}{G}"

@@ -129,3 +129,18 @@ def test_blaster_hulk_chandras_incinerator_and_gorex_are_refused_naming_what_is_
     assert "energy paid" in refused(board(), "Blaster Hulk")
     assert "damage dealt" in refused(board(), "Chandra's Incinerator")
     assert "exiled" in refused(board(), "Gorex, the Tombshell")
+
+
+def test_strive_is_read_for_one_target() -> None:
+    """Call the Coppercoats, Consign to Dust: "Strive — This spell costs {1}{W} more to cast for
+    each target beyond the first": one target adds nothing."""
+    assert paid(board(), "Call the Coppercoats") == "{2}{W}"
+    assert paid(board(), "Consign to Dust") == "{2}{G}"
+
+
+def test_hour_of_revelation_counts_nonland_permanents_on_the_battlefield() -> None:
+    """Hour of Revelation: "{3} less … if there are ten or more nonland permanents on the
+    battlefield" (both players'); the lands don't count."""
+    many = [BEARS] * 6 + [{**BEARS, "controller": "opp"}] * 4
+    assert paid(board(*many), "Hour of Revelation") == "{W}{W}{W}"
+    assert paid(board(*many[:9]), "Hour of Revelation") == "{3}{W}{W}{W}"
