@@ -53,6 +53,12 @@ __all__ = ["Cast", "clause_modifiers", "command_zone_modifiers", "first_spell_ea
 _CARD_TYPES = frozenset({"artifact", "creature", "enchantment", "instant", "sorcery", "planeswalker", "battle",
                          "land", "kindred"})
 _PERMANENT_TYPES = frozenset({"artifact", "creature", "enchantment", "planeswalker", "battle", "land"})
+_SUPERTYPES = frozenset({"legendary", "snow", "basic"})
+#: Words of a spell or permanent filter that are not subtypes, which the engine does not read there.
+_NOT_SUBTYPES = frozenset({"kicked", "token", "nontoken", "historic", "permanent", "multicolored", "monocolored",
+                           "modified", "outlaw", "affinity", "playtest", "commander", "copy", "face-down"})
+#: Batches of subtypes named by one word (CR 700.15: outlaws).
+_BATCHES = {"outlaw": frozenset({"assassin", "mercenary", "pirate", "rogue", "warlock"})}
 _COMBAT = frozenset({"declare_attackers", "declare_blockers", "combat_damage", "end_of_combat"})
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
             "ten": 10}
@@ -112,7 +118,9 @@ def _base(text: str) -> CostEffect | None:
     cast"), for its spell filter and whose spells it touches; ``None`` when not read."""
     from manasolver.models.text.cost_modifiers import read_cost_effects
     effects, unknown = read_cost_effects(text, "")
-    return effects[0] if len(effects) == 1 and not unknown else None
+    if len(effects) != 1 or unknown or effects[0].subtypes & _NOT_SUBTYPES:
+        return None  # "kicked spells", "multicolored spells": not a subtype the filter can read
+    return effects[0]
 
 
 def _touches(effect: CostEffect, clause: _Clause, cast: Cast, mine: bool | None = None) -> bool:
@@ -211,8 +219,12 @@ def _in_command_zone(state: GameState, player: str) -> list[Card]:
 
 
 def _graveyard_types(words: str) -> frozenset[str]:
-    """"land", "instant and sorcery", "instant and/or sorcery" as card types."""
-    return frozenset(w for w in re.split(r"\s+|/", words.lower()) if w in _CARD_TYPES)
+    """"land", "instant and sorcery", "instant and/or sorcery", "permanent" as card types; none
+    when a word is not a card type (then the count is not read)."""
+    if words.lower() == "permanent":
+        return _PERMANENT_TYPES
+    split = [w for w in re.split(r"\s+|/", words.lower()) if w not in ("and", "or")]
+    return frozenset(split) if all(w in _CARD_TYPES for w in split) else frozenset()
 
 
 def _card_has(card: Card, types: frozenset[str]) -> bool:
@@ -242,6 +254,8 @@ def _singular(word: str) -> str:
     word = word.lower()
     if word.endswith("ves"):
         return word[:-3] + "f"
+    if word.endswith("ies"):
+        return word[:-3] + "y"
     return word[:-1] if word.endswith("s") else word
 
 
@@ -507,16 +521,24 @@ def _control_with_keyword(m: re.Match[str], clause: _Clause, cast: Cast) -> _Fou
 
 
 def _affinity(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    """Affinity for [text] (702.41a): "This spell costs {1} less to cast for each [text] you control"."""
     what = m["what"].lower()
     state = cast.state
+    words = [_singular(w) for w in what.removesuffix(" permanents").split()]
+    test: Callable[[Permanent], bool]
     if what == "historic permanents":
-        return _times("{1}", _controlled(state, [cast.player], _historic))
-    word = _singular(what.removesuffix(" permanents"))
-    if word in _CARD_TYPES:
-        return _times("{1}", _controlled(state, [cast.player], _is_type(word)))
-    if not word.isalpha():
+        test = _historic
+    elif words == ["token"]:
+        test = lambda p: p.token  # noqa: E731
+    elif len(words) == 1 and words[0] in _BATCHES:
+        test = lambda p: any(_has_subtype(p, sub, state) for sub in _BATCHES[words[0]])  # noqa: E731
+    elif all(w in _CARD_TYPES or w in _SUPERTYPES for w in words):
+        test = lambda p: all(w in p.types or w in p.card.type_line.supertypes for w in words)  # noqa: E731
+    elif len(words) == 1 and words[0].isalpha() and words[0] not in _NOT_SUBTYPES:
+        test = lambda p: _has_subtype(p, words[0], state)  # noqa: E731
+    else:
         raise clause.refuse("a count the engine does not read")
-    return _times("{1}", _controlled(state, [cast.player], lambda p: _has_subtype(p, word, state)))
+    return _times("{1}", _controlled(state, [cast.player], test))
 
 
 def _energy_paid(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:

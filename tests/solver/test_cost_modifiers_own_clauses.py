@@ -144,3 +144,38 @@ def test_hour_of_revelation_counts_nonland_permanents_on_the_battlefield() -> No
     many = [BEARS] * 6 + [{**BEARS, "controller": "opp"}] * 4
     assert paid(board(*many), "Hour of Revelation") == "{W}{W}{W}"
     assert paid(board(*many[:9]), "Hour of Revelation") == "{3}{W}{W}{W}"
+
+
+def test_junk_winder_affinity_for_tokens() -> None:
+    """Junk Winder: "Affinity for tokens" counts the tokens you control, not a subtype."""
+    treasure = {"card": "Treasure", "token": True}
+    assert paid(board(treasure, treasure, BEARS), "Junk Winder") == "{3}{U}{U}"
+
+
+def test_hellspur_brute_affinity_for_outlaws() -> None:
+    """Hellspur Brute: outlaws are Assassins, Mercenaries, Pirates, Rogues and Warlocks (CR 700.15)."""
+    state = board({"card": "Hired Hexblade"}, {"card": "Dire Fleet Hoarder"}, BEARS)
+    assert paid(state, "Hellspur Brute") == "{2}{R}"
+
+
+def test_allies_at_last_affinity_for_allies() -> None:
+    """Allies at Last: "Affinity for Allies" counts Allies (a subtype written in the plural "-ies")."""
+    assert paid(board({"card": "Ondu Cleric"}, BEARS), "Allies at Last") == "{1}{G}"
+
+
+def test_icebreaker_kraken_affinity_for_snow_lands() -> None:
+    """Icebreaker Kraken: "Affinity for snow lands": snow and land both."""
+    state = board({"card": "Snow-Covered Island"}, {"card": "Snow-Covered Forest"}, {"card": "Snow-Covered Forest",
+                                                                                       "controller": "opp"})
+    assert paid(state, "Icebreaker Kraken") == "{8}{U}{U}"
+
+
+def test_diamond_weapon_counts_permanent_cards_in_the_graveyard() -> None:
+    """Diamond Weapon: "{1} less for each permanent card in your graveyard": Lightning Bolt is not one."""
+    state = board(you={"graveyard": ["Grizzly Bears", "Forest", "Mind Stone", "Lightning Bolt"]})
+    assert paid(state, "Diamond Weapon") == "{4}{G}{G}"
+
+
+def test_vine_gecko_kicked_spells_are_refused_not_read_as_a_subtype() -> None:
+    """Vine Gecko: "The first kicked spell you cast each turn": "kicked" is not a subtype."""
+    assert "Vine Gecko" in refused(board({"card": "Vine Gecko"}), "Grizzly Bears")
