@@ -47,16 +47,18 @@ from manasolver.solver.request import Modifier, SpellInfo
 if TYPE_CHECKING:
     from manasolver.models.text.cost_modifiers import CostEffect
 
-__all__ = ["Cast", "clause_modifiers", "command_zone_modifiers", "first_spell_each_turn", "is_self_clause",
-           "spell_has_subtype"]
+__all__ = ["Cast", "clause_modifiers", "command_zone_modifiers", "is_self_clause", "plan_spells_cast_refusal",
+           "reading_of", "spell_has_subtype"]
 
 _CARD_TYPES = frozenset({"artifact", "creature", "enchantment", "instant", "sorcery", "planeswalker", "battle",
                          "land", "kindred"})
 _PERMANENT_TYPES = frozenset({"artifact", "creature", "enchantment", "planeswalker", "battle", "land"})
 _SUPERTYPES = frozenset({"legendary", "snow", "basic"})
+_COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 #: Words of a spell or permanent filter that are not subtypes, which the engine does not read there.
 _NOT_SUBTYPES = frozenset({"kicked", "token", "nontoken", "historic", "permanent", "multicolored", "monocolored",
-                           "modified", "outlaw", "affinity", "playtest", "commander", "copy", "face-down"})
+                           "modified", "outlaw", "affinity", "playtest", "commander", "copy", "face-down",
+                           "those", "these", "other", "such"})
 #: Batches of subtypes named by one word (CR 700.15: outlaws).
 _BATCHES = {"outlaw": frozenset({"assassin", "mercenary", "pirate", "rogue", "warlock"})}
 _COMBAT = frozenset({"declare_attackers", "declare_blockers", "combat_damage", "end_of_combat"})
@@ -120,6 +122,8 @@ def _base(text: str) -> CostEffect | None:
     effects, unknown = read_cost_effects(text, "")
     if len(effects) != 1 or unknown or effects[0].subtypes & _NOT_SUBTYPES:
         return None  # "kicked spells", "multicolored spells": not a subtype the filter can read
+    if any(re.search(rf"\b{re.escape(sub.capitalize())}\b", text) is None for sub in effects[0].subtypes):
+        return None  # subtypes are capitalized in rules text: "Until your next turn, spells" names none
     return effects[0]
 
 
@@ -412,6 +416,23 @@ def _until_effect(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
                         "board does not say)")
 
 
+def _during_turns(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    """Geyser Drake: "During turns other than yours, spells you cast cost {1} less"; "During your
+    turn, …": nothing on the other turns, the rest of the clause read on the ones named."""
+    theirs = m["whose"].lower() == "turns other than yours"
+    if (cast.state.turn.active == clause.controller) == theirs:
+        return []
+    rest = m["rest"][0].upper() + m["rest"][1:]
+    rule = _rule_of(rest)
+    if rule is not None and rule[1] is not _board_filter_only:
+        return rule[1](rule[0], _Clause(clause.card, rest, clause.source, clause.where), cast)
+    effect = _base(rest)
+    if effect is None or effect.cost is None or effect.per:
+        raise Unsupported(f"{clause.card.name}: the engine does not understand the cost modifier \"{clause.text}\"",
+                          clause.where)
+    return [(effect.kind, effect.cost)] if _touches(effect, clause, cast) else []
+
+
 def _commander(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
     card = cast.spell.card
     if clause.controller != cast.player or card is None:
@@ -494,7 +515,7 @@ def _life_gained(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
     if gained is None:
         raise Unsupported(f"{clause.card.name}: the cost modifier \"{clause.text}\" needs the life its caster "
                           "gained this turn (life_gained_this_turn)", "state.players.life_gained_this_turn")
-    return _times(m["cost"], gained)
+    return _times(m.groupdict().get("cost") or "{1}", gained)
 
 
 def _opponent_no_basics(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
@@ -523,22 +544,26 @@ def _control_with_keyword(m: re.Match[str], clause: _Clause, cast: Cast) -> _Fou
 def _affinity(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
     """Affinity for [text] (702.41a): "This spell costs {1} less to cast for each [text] you control"."""
     what = m["what"].lower()
-    state = cast.state
-    words = [_singular(w) for w in what.removesuffix(" permanents").split()]
-    test: Callable[[Permanent], bool]
-    if what == "historic permanents":
-        test = _historic
-    elif words == ["token"]:
-        test = lambda p: p.token  # noqa: E731
-    elif len(words) == 1 and words[0] in _BATCHES:
-        test = lambda p: any(_has_subtype(p, sub, state) for sub in _BATCHES[words[0]])  # noqa: E731
-    elif all(w in _CARD_TYPES or w in _SUPERTYPES for w in words):
-        test = lambda p: all(w in p.types or w in p.card.type_line.supertypes for w in words)  # noqa: E731
-    elif len(words) == 1 and words[0].isalpha() and words[0] not in _NOT_SUBTYPES:
-        test = lambda p: _has_subtype(p, words[0], state)  # noqa: E731
-    else:
+    test = _historic if what == "historic permanents" else _permanents_named(what.removesuffix(" permanents"),
+                                                                              cast.state)
+    if test is None:
         raise clause.refuse("a count the engine does not read")
-    return _times("{1}", _controlled(state, [cast.player], test))
+    return _times("{1}", _controlled(cast.state, [cast.player], test))
+
+
+def _permanents_named(what: str, state: GameState) -> Callable[[Permanent], bool] | None:
+    """Which permanents ``what`` names ("snow lands", "legendary creatures", "Spirits", "tokens",
+    "outlaws"), or ``None`` when the engine does not read it."""
+    words = [_singular(w) for w in what.split()]
+    if words == ["token"]:
+        return lambda p: p.token
+    if len(words) == 1 and words[0] in _BATCHES:
+        return lambda p: any(_has_subtype(p, sub, state) for sub in _BATCHES[words[0]])
+    if all(w in _CARD_TYPES or w in _SUPERTYPES for w in words):
+        return lambda p: all(w in p.types or w in p.card.type_line.supertypes for w in words)
+    if len(words) == 1 and words[0].isalpha() and words[0] not in _NOT_SUBTYPES:
+        return lambda p: _has_subtype(p, words[0], state)
+    return None
 
 
 def _energy_paid(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
@@ -566,6 +591,186 @@ def _permanents_at_least(m: re.Match[str], clause: _Clause, cast: Cast) -> _Foun
     return _times(m["cost"], 1) if total >= n else []
 
 
+def _greatest_power(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    from manasolver.models.rules.amounts import power_of
+    powers = [power_of(p) for p in cast.state.controlled_by(cast.player) if p.is_creature]
+    return _times("{1}", max([0, *powers]))
+
+
+def _party(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    """CR 700.8: a party is up to one each of Cleric, Rogue, Warrior and Wizard among the
+    creatures you control; its size is the largest such choice."""
+    state = cast.state
+    roles = [frozenset(r for r in _PARTY if _has_subtype(p, r, state))
+             for p in state.controlled_by(cast.player) if p.is_creature]
+    return _times(m["cost"], _largest_party([r for r in roles if r], frozenset(_PARTY)))
+
+
+_PARTY = ("cleric", "rogue", "warrior", "wizard")
+
+
+def _largest_party(roles: list[frozenset[str]], free: frozenset[str]) -> int:
+    """The most of ``free`` roles that distinct creatures (each with its ``roles``) can fill."""
+    if not roles or not free:
+        return 0
+    first, rest = roles[0], roles[1:]
+    best = _largest_party(rest, free)
+    for role in first & free:
+        best = max(best, 1 + _largest_party(rest, free - {role}))
+    return best
+
+
+def _attacking_you(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    if cast.state.turn.step not in _COMBAT:
+        return []  # no creature is attacking outside the combat steps (CR 506.4, 508.1)
+    raise clause.refuse("which creatures are attacking, which the board does not hold")
+
+
+def _cast_another(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    return _times(m["cost"], 1) if cast.state.player(cast.player).spells_cast_this_turn else []
+
+
+def _spells_cast_of_kind(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    if cast.state.player(cast.player).spells_cast_this_turn == 0:
+        return []
+    raise clause.refuse("which kinds of spells were cast this turn (the board gives only spells_cast_this_turn)")
+
+
+def _drawn(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    return _times(m["cost"], cast.state.player(cast.player).cards_drawn_this_turn)
+
+
+def _devotion(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    from manasolver.models.rules.amounts import devotion
+    from manasolver.models.symbols import type_bit
+    color = _COLOR_WORDS[m["color"].lower()]
+    return _times("{1}", devotion(cast.state, cast.player, type_bit(color)))
+
+
+def _graveyard_card_types(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    from manasolver.models.rules.counts import card_types_of
+    found = {t for c in cast.state.player(cast.player).graveyard for t in card_types_of(c)}
+    if not m["n"]:
+        return _times(m["cost"], len(found))
+    return _times(m["cost"], 1) if len(found) >= _number(m["n"]) else []
+
+
+def _colors_among(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    from manasolver.models.rules.counts import colors_among_permanents
+    return _times(m["cost"], len(colors_among_permanents(cast.state, cast.player)))
+
+
+def _control_at_least(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    """"if you control two or more legendary creatures", "if you control a Wizard"."""
+    n = 1 if m["n"].lower() in ("a", "an") else _number(m["n"])
+    test = _permanents_named(m["what"], cast.state)
+    if test is None or not n:
+        raise clause.refuse("a count the engine does not read")
+    return _times(m["cost"], 1) if _controlled(cast.state, [cast.player], test) >= n else []
+
+
+def _control_power(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    from manasolver.models.rules.amounts import power_of
+    mine = cast.state.controlled_by(cast.player)
+    return _times(m["cost"], 1) if any(p.is_creature and power_of(p) >= int(m["n"]) for p in mine) else []
+
+
+def _opponents(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    return _times(m["cost"], len(cast.state.opponents_of(cast.player)))
+
+
+def _graveyard_size(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    size = len(cast.state.player(cast.player).graveyard)
+    return _times(m["cost"], 1) if size >= _number(m["n"]) else []
+
+
+def _opponents_spells(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    state = cast.state
+    return _times(m["cost"], sum(state.player(o).spells_cast_this_turn for o in state.opponents_of(cast.player)))
+
+
+def _an_opponent_did(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    """"if an opponent cast two or more spells this turn", "has drawn four or more cards"."""
+    state = cast.state
+    field = "spells_cast_this_turn" if m["what"].lower().startswith("cast") else "cards_drawn_this_turn"
+    n = _number(m["n"])
+    if not n:
+        raise clause.refuse("a count the engine does not read")
+    hit = any(getattr(state.player(o), field) >= n for o in state.opponents_of(cast.player))
+    return _times(m["cost"], 1) if hit else []
+
+
+def _end_step(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    turn = cast.state.turn
+    return _times(m["cost"], 1) if turn.active == cast.player and turn.step == "end" else []
+
+
+def _second_each_turn(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    if clause.controller != cast.player:
+        return []
+    return _times(m["cost"], 1) if cast.state.player(cast.player).spells_cast_this_turn == 1 else []
+
+
+def _board_count_tokens(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    effect = _filtered(m["filter"], f"you cast cost {m['cost']} less to cast", clause, cast)
+    word = _singular(m["what"])
+    if not _touches(effect, clause, cast):
+        return []
+    if word not in _CARD_TYPES:
+        raise clause.refuse("a count the engine does not read")
+    return _times(m["cost"], _controlled(cast.state, [cast.player], lambda p: p.token and word in p.types))
+
+
+def _board_count_you_control(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    """Sokka, Swordmaster: "Equipment spells you cast cost {1} less to cast for each Ally you control"."""
+    effect = _filtered(m["filter"], f"you cast cost {m['cost']} less to cast", clause, cast)
+    if not _touches(effect, clause, cast):
+        return []
+    word, state = _singular(m["what"]), cast.state
+    if word in _CARD_TYPES:
+        return _times(m["cost"], _controlled(state, [cast.player], _is_type(word)))
+    if word in _NOT_SUBTYPES or not m["what"][0].isupper():
+        raise clause.refuse("a count the engine does not read")
+    return _times(m["cost"], _controlled(state, [cast.player], lambda p: _has_subtype(p, word, state)))
+
+
+def _board_source_power(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    from manasolver.models.rules.amounts import power_of
+    effect = _filtered(m["filter"], "you cast cost {1} less to cast", clause, cast)
+    if not _touches(effect, clause, cast):
+        return []
+    assert clause.source is not None
+    return _times("{1}", max(0, power_of(clause.source)))
+
+
+def _board_life_gained(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    effect = _filtered(m["filter"], "you cast cost {1} less to cast", clause, cast)
+    if not _touches(effect, clause, cast):
+        return []
+    return _life_gained(m, clause, cast)
+
+
+def _board_graveyard_subtype(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    effect = _filtered(m["filter"], f"you cast cost {m['cost']} less to cast", clause, cast)
+    if not _touches(effect, clause, cast):
+        return []
+    word = _singular(m["what"])
+    found = sum(1 for c in cast.state.player(cast.player).graveyard if word in c.type_line.subtypes)
+    return _times(m["cost"], 1) if found >= _number(m["n"]) else []
+
+
+def _board_filter_only(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
+    """A board clause whose amount the engine does not read: exact as nothing when its spell
+    filter or its "you"/"your opponents" leaves this spell out, refused otherwise."""
+    words = m["filter"] or ""
+    effect = _base(f"{words} spells {m['who']}cost {{1}} less to cast" if words.strip()
+                   else f"Spells {m['who']}cost {{1}} less to cast")
+    if effect is not None and not _touches(effect, clause, cast):
+        return []
+    raise Unsupported(f"{clause.card.name}: the engine does not understand the cost modifier \"{clause.text}\"",
+                      clause.where)
+
+
 def _per_target(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
     return []  # read for one target: the query gives none, and one adds nothing
 
@@ -573,7 +778,8 @@ def _per_target(m: re.Match[str], clause: _Clause, cast: Cast) -> _Found:
 _COST = r"(?P<cost>\{\d+\})"
 _DIR = r"(?P<dir>more|less)"
 _FILTER = r"^(?P<filter>[\w ,]+?) spells you cast "
-_THIS = rf"^this spell costs {_COST} less to cast "
+_THIS = rf"^(?:this spell|~) costs {_COST} less to cast "
+_THIS_X = r"^this spell costs \{x\} less to cast, where x is "
 #: Clauses of a permanent on the battlefield: (pattern, reader).
 _BOARD_RULES: tuple[tuple[str, _Reader], ...] = (
     (r"\bface-down\b.*\bspells?\b.*\bcosts? \{\d+\} (?:more|less) to cast$", _face_down),
@@ -593,18 +799,50 @@ _BOARD_RULES: tuple[tuple[str, _Reader], ...] = (
     (rf"^each spell you cast costs {_COST} less to cast for each of the chosen colors it is$", _chosen_colors),
     (rf"^(?P<filter>[\w ]*?)\s*spells you cast from (?P<zone>anywhere other than your hand|your graveyard|exile|"
      rf"your hand) cost {_COST} {_DIR} to cast$", _from_zone),
-    (rf"^until (?:your next turn|end of turn), (?P<filter>[\w ,]+?) spells that player casts cost {_COST} "
-     rf"{_DIR} to cast$", _until_effect),
+    (rf"^until (?:your next turn|end of turn), (?P<filter>[\w ,]+?) spells (?:that player casts |you cast |"
+     rf"your opponents cast |)cost {_COST} {_DIR} to cast$", _until_effect),
+    (r"^during (?P<whose>turns other than yours|your turn), (?P<rest>.+)$", _during_turns),
     (r"^your commander costs .+$", _commander),
     (r"^eminence — as long as ~ is in the command zone or on the battlefield, (?P<rest>.+)$", _eminence),
+    (rf"^the second spell you cast each turn costs {_COST} less to cast$", _second_each_turn),
+    (rf"{_FILTER}cost {_COST} less to cast for each (?P<what>\w+) token you control$", _board_count_tokens),
+    (rf"{_FILTER}cost {_COST} less to cast for each (?P<what>\w+) you control$", _board_count_you_control),
+    (rf"{_FILTER}cost \{{x\}} less to cast, where x is ~'s power$", _board_source_power),
+    (rf"{_FILTER}cost \{{x\}} less to cast, where x is the amount of life you gained this turn$",
+     _board_life_gained),
+    (rf"{_FILTER}cost {_COST} less to cast as long as there are (?P<n>\w+) or more (?P<what>\w+) cards in your "
+     r"graveyard$", _board_graveyard_subtype),
+    (r"^(?P<filter>[\w ,]*?)\s*spells (?P<who>you cast |your opponents cast |)costs? (?:\{[^}]+\})+ (?:more|less) "
+     r"to cast\b.*$", _board_filter_only),
 )
 #: A spell's own clauses: (pattern, reader); most begin "This spell costs {N} less to cast".
 _OWN_RULES: tuple[tuple[str, _Reader], ...] = (
-    (rf"{_THIS}for each attacking creature you control$", _attacking),
+    (rf"{_THIS}for each attacking creature(?: you control)?$", _attacking),
+    (rf"{_THIS}if a creature is attacking you$", _attacking_you),
+    (rf"{_THIS_X}the greatest power among creatures you control$", _greatest_power),
+    (rf"{_THIS}for each creature in your party$", _party),
+    (rf"{_THIS}if you've cast another spell this turn$", _cast_another),
+    (r"^this spell costs (?:\{[^}]+\})+ less to cast for each (?:[\w ]+) spell you've cast this turn$",
+     _spells_cast_of_kind),
+    (rf"{_THIS}for each card you've drawn this turn$", _drawn),
+    (rf"{_THIS_X}your devotion to (?P<color>white|blue|black|red|green)$", _devotion),
+    (rf"{_THIS}(?:if|as long as) there are (?P<n>\w+) or more card types among cards in your graveyard$",
+     _graveyard_card_types),
+    (rf"{_THIS}for each card type among cards in your graveyard(?P<n>)$", _graveyard_card_types),
+    (rf"{_THIS}for each color among permanents you control$", _colors_among),
+    (rf"{_THIS}if you control (?P<n>\w+) or more (?P<what>[\w ]+?)$", _control_at_least),
+    (rf"{_THIS}if you control (?P<n>an?) (?P<what>\w+)$", _control_at_least),
+    (rf"{_THIS}if you control a creature with power (?P<n>\d+) or greater$", _control_power),
+    (rf"{_THIS}for each opponent you have$", _opponents),
+    (rf"{_THIS}if you have (?P<n>\w+) or more cards in your graveyard$", _graveyard_size),
+    (rf"{_THIS}for each spell your opponents have cast this turn$", _opponents_spells),
+    (r"^this spell costs (?P<cost>(?:\{[^}]+\})+) less to cast if an opponent (?P<what>cast|has drawn) "
+     r"(?P<n>\w+) or more (?:spells|cards) this turn$", _an_opponent_did),
+    (rf"{_THIS}during your end step$", _end_step),
     (rf"{_THIS}for each (?P<what>\w+) your opponents control$", _count_opponents),
     (rf"{_THIS}for each (?P<what>\w+) you control with an? (?P<kind>\S+) counter on it$", _count_with_counter),
     (rf"{_THIS}for each modified creature you control$", _count_modified),
-    (rf"{_THIS}for each (?P<what>[\w ]+?) card in your graveyard$", _graveyard_count),
+    (rf"{_THIS}for each (?P<what>[\w /]+?) card in your graveyard$", _graveyard_count),
     (rf"{_THIS}for each different mana value among cards in your graveyard$", _graveyard_mana_values),
     (rf"^if there are (?P<n>\w+) or more (?P<what>[\w /]+?) cards (?P<whose>total in all graveyards|in your "
      rf"graveyard), this spell costs {_COST} less to cast$", _graveyards_at_least),
@@ -694,10 +932,32 @@ def command_zone_modifiers(cast: Cast) -> list[tuple[Modifier, str, str]]:
     return out
 
 
-def first_spell_each_turn(state: GameState, player: str, spells: Iterable[SpellInfo | None]) -> Unsupported | None:
+def reading_of(effects: tuple[CostEffect, ...], unknown: tuple[str, ...]
+               ) -> tuple[tuple[CostEffect, ...], tuple[str, ...]]:
+    """The card-text reader's effects and unread clauses, with an effect it misread moved to the
+    unread ones: a "subtype" not capitalized in its text ("During turns other than yours, spells
+    you cast cost {1} less" read as spells of the subtypes "turns", "other", "yours")."""
+    if not effects:
+        return effects, unknown
+    return _reading(effects, unknown)
+
+
+@lru_cache(maxsize=1024)
+def _reading(effects: tuple[CostEffect, ...], unknown: tuple[str, ...]
+             ) -> tuple[tuple[CostEffect, ...], tuple[str, ...]]:
+    misread = [e for e in effects
+               if any(re.search(rf"\b{re.escape(sub.capitalize())}\b", e.text) is None for sub in e.subtypes)]
+    if not misread:
+        return effects, unknown
+    return tuple(e for e in effects if e not in misread), unknown + tuple(e.text for e in misread)
+
+
+def plan_spells_cast_refusal(state: GameState, player: str, spells: Iterable[SpellInfo | None]) -> Unsupported | None:
     """Why a plan of ``spells``, cast one after another by ``player``, can't be read on one board:
-    a permanent's reduction holds for the first spell of a kind each turn (Artificer Class) and
-    two of them are of that kind, so the later one does not get it; ``None`` when none is."""
+    a cost clause counts the spells cast before it this turn (Artificer Class's first artifact
+    spell when two of the plan's spells are artifacts, the second spell of a turn, "if you've
+    cast another spell this turn" on a spell after the first), and each cost of a plan is
+    announced on the same board; ``None`` when none does."""
     from manasolver.models.text.cost_modifiers import cost_effects_of
     from manasolver.solver.casting.modifiers import spell_matches
     given = [s for s in spells if s is not None]
@@ -706,11 +966,21 @@ def first_spell_each_turn(state: GameState, player: str, spells: Iterable[SpellI
             continue
         for text in cost_effects_of(perm.card)[1]:
             rule = _rule_of(text)
-            if rule is None or rule[1] is not _first_each_turn:
+            if rule is None or rule[1] not in (_first_each_turn, _second_each_turn):
                 continue
-            effect = _base(f"{rule[0]['filter']} spells you cast cost {rule[0]['cost']} less to cast")
-            if effect is None or sum(1 for s in given if spell_matches(effect, s)) > 1:
-                return Unsupported(f"{perm.card.name}: \"{text}\" holds for one spell of the plan and not the next; "
-                                   "a plan of several costs is announced on one board: ask pay for each cost with "
-                                   "spells_cast_this_turn", f"battlefield[{i}]")
+            effect = _base(f"{rule[0]['filter']} spells you cast cost {{1}} less to cast") \
+                if rule[1] is _first_each_turn else None
+            if rule[1] is _second_each_turn or effect is None or sum(1 for s in given if spell_matches(effect, s)) > 1:
+                return _plan_refusal(perm.card, text, f"battlefield[{i}]")
+    for card in [s.card for s in given[1:] if s.card is not None]:
+        for text in cost_effects_of(card)[1]:
+            rule = _rule_of(text)
+            if rule is not None and rule[1] in (_cast_another, _spells_cast_of_kind):
+                return _plan_refusal(card, text, "spell.card")
     return None
+
+
+def _plan_refusal(card: Card, text: str, where: str) -> Unsupported:
+    return Unsupported(f"{card.name}: \"{text}\" counts the spells cast before it this turn, and a plan of "
+                       "several costs is announced on one board: ask pay for each cost with "
+                       "spells_cast_this_turn", where)

@@ -21,6 +21,7 @@ from manasolver.solver.casting.modifier_clauses import (
     Cast,
     clause_modifiers,
     command_zone_modifiers,
+    reading_of,
     spell_has_subtype,
 )
 from manasolver.solver.request import Modifier, ModifierKind, SpellInfo
@@ -104,7 +105,7 @@ def board_modifiers(state: GameState, player: str, spell: SpellInfo,
     out: list[AppliedModifier] = []
     casting = Cast(state, player, spell, alternative)
     for i, perm in enumerate(state.battlefield):
-        effects, unknown = cost_effects_of(perm.card)
+        effects, unknown = reading_of(*cost_effects_of(perm.card))
         if unknown:
             for modifier, text in clause_modifiers(perm.card, unknown, perm, f"battlefield[{i}]", casting):
                 out.append(AppliedModifier(modifier, perm.id, text))
@@ -127,7 +128,7 @@ def board_modifiers(state: GameState, player: str, spell: SpellInfo,
     for modifier, text, name in command_zone_modifiers(casting):
         out.append(AppliedModifier(modifier, f"command zone: {name}", text))
     if spell.card is not None:
-        effects, unknown = cost_effects_of(spell.card)
+        effects, unknown = reading_of(*cost_effects_of(spell.card))
         if unknown:
             for modifier, text in clause_modifiers(spell.card, unknown, None, "spell.card", casting):
                 out.append(AppliedModifier(modifier, "spell", text))

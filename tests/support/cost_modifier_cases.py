@@ -13,12 +13,12 @@ LANDS = [{"id": f"{land[0]}{i}", "card": land} for land in ("Plains", "Island", 
 
 
 def board(*perms: dict[str, Any], you: dict[str, Any] | None = None, opp: dict[str, Any] | None = None,
-          step: str = "main1") -> dict[str, Any]:
+          step: str = "main1", active: str = "you") -> dict[str, Any]:
     """A board: ``perms`` (``controller`` defaults to ``you``) beside :data:`LANDS`; the players'
-    own fields ``you`` and ``opp``; the turn's ``step``."""
+    own fields ``you`` and ``opp``; the turn's ``active`` player and ``step``."""
     field = [dict(p, id=p.get("id", f"p{i}")) for i, p in enumerate(perms)]
     return {"players": [{"name": "you", **(you or {})}, {"name": "opp", **(opp or {})}],
-            "turn": {"active": "you", "step": step}, "battlefield": field + LANDS}
+            "turn": {"active": active, "step": step}, "battlefield": field + LANDS}
 
 
 def paid(state: dict[str, Any], spell: str, **extra: Any) -> str:
