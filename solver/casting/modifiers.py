@@ -22,7 +22,7 @@ from manasolver.solver.casting.modifier_clauses import (
     clause_modifiers,
     command_zone_modifiers,
     reading_of,
-    spell_has_subtype,
+    spell_matches,
 )
 from manasolver.solver.request import Modifier, ModifierKind, SpellInfo
 
@@ -52,23 +52,6 @@ class AppliedModifier:
 def order_modifiers(mods: list[Modifier]) -> tuple[Modifier, ...]:
     """Increases first, then reductions, then minimums; stable within each (601.2f)."""
     return tuple(sorted(mods, key=lambda m: _ORDER.get(m.kind, 3)))
-
-
-def spell_matches(effect: CostEffect, spell: SpellInfo) -> bool:
-    """True when ``spell`` has the characteristics ``effect`` names."""
-    if effect.types and not effect.types & spell.types:
-        return False
-    if effect.not_types & spell.types:
-        return False
-    if effect.colors and not effect.colors & spell.colors:
-        return False
-    if effect.colorless and spell.colors:
-        return False
-    if effect.subtypes and not spell_has_subtype(spell, effect.subtypes):
-        return False
-    if effect.supertypes and not effect.supertypes & spell.supertypes:
-        return False
-    return True
 
 
 def _times(cost: ManaCost, n: int) -> ManaCost | None:
