@@ -219,6 +219,8 @@ def test_the_ur_dragon_in_the_command_zone_reduces_dragon_spells() -> None:
     assert paid(in_hand, "Shivan Dragon") == "{4}{R}{R}"
     theirs = board(opp={"commander": ["The Ur-Dragon"]})
     assert paid(theirs, "Shivan Dragon") == "{4}{R}{R}"
+    cast = board({"card": "The Ur-Dragon"}, you={"commander": ["The Ur-Dragon"]})
+    assert paid(cast, "Shivan Dragon") == "{3}{R}{R}"  # on the battlefield, counted once
 
 
 def test_changeling_spell_has_the_chosen_creature_type() -> None:
