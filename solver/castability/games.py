@@ -37,6 +37,9 @@ The model (:data:`MODEL` says it in the output):
   a land that entered tapped (it adds nothing and nothing reads it).  A board is asked only the spells
   no other board of the turn has paid yet; the reasons of a failure (:class:`Counts`) ask the same
   boards with their lands untapped, and the spells' costs with one colored symbol paid by any mana.
+  In a game without mana sources or check lands, a fetch land stays unresolved until a board is
+  asked, its target then chosen for the question (the same answers: each choice of targets the
+  library allows is a sequence of plays, :meth:`_Game._step_open`).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from collections.abc import Callable
+from typing import TypeVar
 
 from manasolver.models.cost import ManaCost
 from manasolver.solver.castability.board import BoardKey, BoardOracle, payment_classes
@@ -81,6 +85,9 @@ MODEL = {
 
 
 _State = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+_T = TypeVar("_T", int, tuple[int, int])
+#: The entries of a land that does not depend on the board.
+_FIXED = ("untapped", "shock", "tapped")
 #: The search's first state: no land used, none on the battlefield, no source cast.
 _START: frozenset[_State] = frozenset({((), (), ())})
 #: The most turns of search remembered per process.
@@ -132,6 +139,19 @@ class _Game:
             t: tuple(u for u in sorted(self.findable) if u != t and at_least_as_good(model.cards[u], u,
                                                                                    model.cards[t], t))
             for t in self.findable}
+        #: per fetch land, the lands it can find (ascending) and whether each enters tapped when found
+        self.find_list = {f: tuple(sorted(ts)) for f, ts in self.finds.items()}
+        self.target_tapped = {(f, t): bool(model.rules[f].fetch.tapped) or model.rules[t].kind == "tapped"  # type: ignore[union-attr]
+                              for f, ts in self.finds.items() for t in ts}
+        #: the lands a fetch land may stay unresolved for: entering the same way whatever the board
+        self.fixed_entry = frozenset(t for t in self.findable if model.rules[t].kind in _FIXED
+                                     and t not in model.choices)
+        self.check_lands = frozenset(c for c, r in model.rules.items() if r.kind == "check")
+        self._open_steps: dict[object, tuple[frozenset[_State], int, int, int]] = {}
+        self._open_infos: dict[tuple[int, ...], tuple[BoardKey, tuple[tuple[int, int], ...]]] = {}
+        self._open_boards: dict[object, tuple[BoardKey, ...]] = {}
+        self._open_answers: dict[object, int] = {}
+        self._capped: dict[tuple[tuple[tuple[int, int], ...], int], tuple[tuple[int, int], ...]] = {}
 
     def _why_bits(self, failing: int) -> int:
         """The bits asked of the untapped boards for the reasons of the ``failing`` spells: theirs and
@@ -251,16 +271,46 @@ class _Game:
                remaining, fetches_seen, draws_on_1)
         outcome = self._games.get(key)
         if outcome is None:
-            outcome = self._search(hand, drawn, remaining, fetches_seen, draws_on_1, turns)
+            outcome = self._search(hand, drawn, remaining, fetches_seen, draws_on_1, turns,
+                                   self._open(hand + drawn, remaining, fetches_seen))
             if len(self._games) < _GAME_MEMO:
                 self._games[key] = outcome
         hist = counts.hist
         for turn_key in outcome:
             hist[turn_key] = hist.get(turn_key, 0) + 1
 
-    def _search(self, hand: list[int], drawn: list[int], remaining: tuple[tuple[int, int], ...],
-                cap: int, draws_on_1: int, turns: int) -> tuple[tuple[int, int, int, int, int], ...]:
-        """Per turn ``(turn, mask of castable spells, lands played, cut)`` of one game."""
+    def _open(self, seen: list[int], remaining: tuple[tuple[int, int], ...], cap: int) -> bool:
+        """Whether the game's fetch lands may be searched unresolved (:meth:`_step_open`): no mana source
+        in the game (what a source casts would depend on the target), no check land (its entry reads the
+        target's types), each land a fetch of the game can find entering the same way on any board, and
+        each fetch land of the game finding at least as many cards as the game has fetch lands (so every
+        fetch land played finds one, whatever the others found)."""
+        is_source = self.is_source
+        if any(is_source[c] for c in seen):
+            return False
+        if not cap:
+            return True
+        finds = self.finds
+        faces = self.m.faces
+        fetches = {f for c in seen for f in faces.get(c, ()) if f in finds}
+        if any(f in self.check_lands for c in seen for f in faces.get(c, ())):
+            return False
+        fixed = self.fixed_entry
+        for f in fetches:
+            found = 0
+            for t, k in remaining:
+                if t in finds[f]:
+                    if t not in fixed:
+                        return False
+                    found += k
+            if found < cap:
+                return False
+        return True
+
+    def _search(self, hand: list[int], drawn: list[int], remaining: tuple[tuple[int, int], ...], cap: int,
+                draws_on_1: int, turns: int, open_: bool = False) -> tuple[tuple[int, int, int, int, int], ...]:
+        """Per turn ``(turn, mask of castable spells, lands played, cut)`` of one game; ``open_``: its
+        fetch lands searched unresolved (:meth:`_open`)."""
         is_land = self.m.is_land
         is_source = self.is_source
         land_seen: dict[int, int] = {}
@@ -288,8 +338,13 @@ class _Game:
             if drop:
                 lands_played += 1
             fetching = remaining and any(c in finds for c in land_seen)
-            states, mask, untapped, cut = step(states, tuple(sorted(land_seen.items())), tuple(sorted(src_seen)),
-                                     remaining if fetching else (), cap if fetching else 0, drop, t < turns)
+            if open_:
+                states, mask, untapped, cut = self._step_open(states, tuple(sorted(land_seen.items())),
+                                                              remaining if fetching else (), drop, t < turns)
+            else:
+                states, mask, untapped, cut = step(states, tuple(sorted(land_seen.items())),
+                                                   tuple(sorted(src_seen)), remaining if fetching else (),
+                                                   cap if fetching else 0, drop, t < turns)
             out.append((t, mask, untapped, lands_played, cut))
         return tuple(out)
 
@@ -371,15 +426,158 @@ class _Game:
             need = self._why_bits(failing)
             for key in dict.fromkeys(keys):
                 untapped |= castable(tuple(k & ~1 for k in key), need)
-        cut = 0
-        if len(new_states) > MAX_STATES:
-            cut = 1
-            new_states = set(sorted(new_states)[:MAX_STATES])
-        out = (frozenset(new_states), mask, untapped, cut)
-        if len(self._steps) < _STEP_MEMO:
-            self._steps[memo] = out
+        return _remembered(self._steps, memo, new_states, mask, untapped)
+
+
+    def _step_open(self, states: frozenset[_State], land_seen: tuple[tuple[int, int], ...],
+                   remaining: tuple[tuple[int, int], ...], drop: bool,
+                   expand: bool) -> tuple[frozenset[_State], int, int, int]:
+        """:meth:`_step` for a game of :meth:`_open`, remembered: a fetch land played stays on the
+        battlefield unresolved (its own index in the state), its target chosen when a board is asked,
+        for that board's question (:meth:`_open_pays`).  Each sequence of drops with targets chosen as
+        played is one choice of targets on the board, and each choice of targets the library allows is
+        such a sequence (every fetch land finds a land whatever the others found, each target enters
+        the same way on any board and no entry reads its types), so the masks are :meth:`_step`'s."""
+        memo = (states, land_seen, remaining, drop, expand)
+        hit = self._open_steps.get(memo)
+        if hit is not None:
+            return hit
+        m = self.m
+        cls = self.cls
+        finds = self.finds
+        faces = m.faces
+        choices = m.choices
+        rules = m.rules
+        infos = self._open_infos
+        if len(infos) > _INFO_MEMO:
+            infos.clear()
+        new_states: set[_State] = set()
+        boards: dict[tuple[BoardKey, tuple[tuple[int, int], ...]], None] = {}
+        for state in states:
+            used, field_lands, cast = state
+            info = infos.get(field_lands)
+            if info is None:
+                info = infos[field_lands] = (
+                    tuple(sorted(2 * cls[x] for x in field_lands if x not in finds)),
+                    tuple((x, 0) for x in field_lands if x in finds))
+            base, marks = info
+            played = False
+            if drop:
+                for physical, n in land_seen:
+                    if used.count(physical) >= n:
+                        continue
+                    new_used = tuple(sorted(used + (physical,)))
+                    for card in faces[physical]:
+                        played = True
+                        if card in finds:
+                            boards[(base, _insort(marks, (card, 1)))] = None
+                            if expand:
+                                new_states.add((new_used, _insort(field_lands, card), cast))
+                            continue
+                        hand_now = _hand(land_seen, new_used) if rules[card].kind == "reveal" else ()
+                        tapped = self._enters_tapped(card, field_lands, hand_now)
+                        for placed in choices.get(card, (card,)):
+                            boards[(_insort(base, 2 * cls[placed] + tapped), marks)] = None
+                            if expand:
+                                new_states.add((new_used, _insort(field_lands, placed), cast))
+            if not played:
+                boards[(base, marks)] = None
+                if expand:
+                    new_states.add(state)
+        full = (1 << len(m.spells)) - 1
+        mask = 0
+        known = self.oracle._known
+        castable = self.oracle.castable
+        for key, marks in boards:
+            if mask == full:
+                break
+            need = full & ~mask
+            if marks:
+                mask |= self._open_pays(key, marks, remaining, need)
+                continue
+            entry = known.get(key)
+            if entry is not None and (entry[0] | entry[1]) & need == need:
+                mask |= entry[0]
+            else:
+                mask |= castable(key, need)
+        untapped = 0
+        failing = full & ~mask
+        if failing:
+            # why they failed: the same boards with their lands untapped, asked the failing spells and
+            # their relaxed costs
+            need = self._why_bits(failing)
+            seen: set[tuple[BoardKey, tuple[tuple[int, int], ...]]] = set()
+            for key, marks in boards:
+                ukey = tuple(k & ~1 for k in key)
+                umarks = tuple((f, 0) for f, _ in marks)
+                if (ukey, umarks) in seen:
+                    continue
+                seen.add((ukey, umarks))
+                untapped |= self._open_pays(ukey, umarks, remaining, need) if umarks else castable(ukey, need)
+        return _remembered(self._open_steps, memo, new_states, mask, untapped)
+
+    def _open_pays(self, key: BoardKey, marks: tuple[tuple[int, int], ...], remaining: tuple[tuple[int, int], ...],
+                   need: int) -> int:
+        """The costs of ``need`` some choice of targets for the unresolved fetch lands ``marks`` (each
+        ``(fetch land, 1 when played this turn)``) pays on the board ``key``, the library holding
+        ``remaining`` of each land; exact on ``need``.  Only the choices where no target could be swapped
+        for a land at least as good (:func:`.lands.at_least_as_good`) still in the library, entering no
+        more tapped, are asked: the swapped board pays all the first one pays."""
+        capped = self._capped.get((remaining, len(marks)))
+        if capped is None:
+            k = len(marks)
+            capped = self._capped[(remaining, k)] = tuple((t, min(n, k)) for t, n in remaining)
+        memo = (key, marks, capped, need)
+        hit = self._open_answers.get(memo)
+        if hit is not None:
+            return hit
+        bkey = (key, marks, capped)
+        boards = self._open_boards.get(bkey)
+        if boards is None:
+            boards = self._open_boards[bkey] = self._choices(key, marks, dict(capped))
+        castable = self.oracle.castable
+        out = 0
+        for board in boards:
+            out |= castable(board, need & ~out)
+            if out & need == need:
+                break
+        out &= need
+        if len(self._open_answers) > _INFO_MEMO:
+            self._open_answers.clear()
+            self._open_boards.clear()
+        self._open_answers[memo] = out
         return out
 
+    def _choices(self, key: BoardKey, marks: tuple[tuple[int, int], ...], left: dict[int, int]) -> tuple[BoardKey, ...]:
+        """The boards of :meth:`_open_pays`: ``key`` with a target of each fetch land of ``marks``
+        (equal fetch lands choosing in ascending order), none of them swappable for a better one."""
+        cls = self.cls
+        target_tapped = self.target_tapped
+        better = self.better
+        find_list = self.find_list
+        out: dict[BoardKey, None] = {}
+        chosen: list[tuple[int, int, bool]] = []
+
+        def place(i: int, low: int) -> None:
+            if i == len(marks):
+                for f, t, tapped in chosen:
+                    for u in better[t]:
+                        if left.get(u, 0) > 0 and u in self.finds[f] and target_tapped[(f, u)] <= tapped:
+                            return
+                out[tuple(sorted(key + tuple(2 * cls[t] + tapped for _, t, tapped in chosen)))] = None
+                return
+            f, this_turn = marks[i]
+            for t in find_list[f]:
+                if t < low or left.get(t, 0) <= 0:
+                    continue
+                left[t] -= 1
+                chosen.append((f, t, bool(this_turn) and target_tapped[(f, t)]))
+                place(i + 1, t if i + 1 < len(marks) and marks[i + 1] == marks[i] else -1)
+                chosen.pop()
+                left[t] += 1
+
+        place(0, -1)
+        return tuple(out)
 
     def _on_field(self, field_lands: tuple[int, ...], land: int) -> int:
         """How many of ``field_lands`` are the card ``land`` (with any color chosen as it entered)."""
@@ -419,16 +617,39 @@ class _Game:
                     _place(placed, tapped, new_used, field_lands, base, quiet_base and self.inert[placed],
                            cls, results)
             return
-        hand_now: tuple[int, ...] = ()
-        if rule.kind == "reveal":
-            rest = dict(land_seen)
-            for u in new_used:
-                rest[u] -= 1
-            hand_now = tuple(sorted(c for c, k in rest.items() for _ in range(k)))
+        hand_now = _hand(land_seen, new_used) if rule.kind == "reveal" else ()
         tapped = self._enters_tapped(card, field_lands, hand_now)
         # a land choosing a color as it enters is played as each card of its choices
         for placed in m.choices.get(card, (card,)):
             _place(placed, tapped, new_used, field_lands, base, quiet_base and self.inert[placed], cls, results)
+
+
+def _remembered(steps: dict[object, tuple[frozenset[_State], int, int, int]], memo: object, new_states: set[_State],
+                mask: int, untapped: int) -> tuple[frozenset[_State], int, int, int]:
+    """A step's answer, its states cut at :data:`MAX_STATES` (1 when cut), kept in ``steps`` under
+    ``memo`` while they hold fewer than :data:`_STEP_MEMO`."""
+    cut = 0
+    if len(new_states) > MAX_STATES:
+        cut = 1
+        new_states = set(sorted(new_states)[:MAX_STATES])
+    out = (frozenset(new_states), mask, untapped, cut)
+    if len(steps) < _STEP_MEMO:
+        steps[memo] = out
+    return out
+
+
+def _hand(land_seen: tuple[tuple[int, int], ...], used: tuple[int, ...]) -> tuple[int, ...]:
+    """The lands left in the hand (sorted): those seen but ``used``."""
+    rest = dict(land_seen)
+    for u in used:
+        rest[u] -= 1
+    return tuple(sorted(c for c, k in rest.items() for _ in range(k)))
+
+
+def _insort(items: tuple[_T, ...], item: _T) -> tuple[_T, ...]:
+    """``items`` (sorted) with ``item`` in its place."""
+    i = bisect_right(items, item)
+    return items[:i] + (item,) + items[i:]
 
 
 def _place(placed: int, tapped: bool, new_used: tuple[int, ...], field_lands: tuple[int, ...], base: BoardKey,
