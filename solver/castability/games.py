@@ -57,7 +57,7 @@ from manasolver.solver.castability.lands import at_least_as_good
 from manasolver.solver.castability.units import fixed_choice
 from manasolver.solver.supply.plain import quiet
 
-__all__ = ["Counts", "DeckModel", "MAX_STATES", "MODEL", "Spell", "castable_faces", "land_faces", "run_chunk"]
+__all__ = ["Chunk", "Counts", "DeckModel", "MAX_STATES", "MODEL", "Spell", "castable_faces", "land_faces", "run_chunk"]
 
 #: The search's bound: states kept per turn of one game.
 MAX_STATES = 4096
@@ -672,20 +672,45 @@ _PLAN = ((0, 2, 5), (1, 2, 4), (2, 2, 4), (3, 0, 7))
 _PLAN_COMMANDER = ((0, 3, 5), (0, 3, 5), (1, 2, 4), (2, 2, 4), (3, 0, 7))
 
 
+class Chunk:
+    """The games of chunk ``chunk`` of the run seeded ``seed``, played a few at a time (:meth:`play`),
+    so that a caller can act between them (the first progress line after the first game)."""
+
+    def __init__(self, model: DeckModel, oracle: BoardOracle, seed: int, chunk: int, n: int, turns: int,
+                 draw_first: bool) -> None:
+        game = _GAMES.get(id(oracle))
+        if game is None or game.oracle is not oracle:
+            game = _Game(model, oracle)
+            _GAMES.clear()
+            _GAMES[id(oracle)] = game
+        self.game = game
+        self.n = n
+        self.turns = turns
+        self.draw_first = draw_first
+        self.done = 0
+        self.rng = random.Random(f"{seed}/{chunk}")
+        self._counts = Counts(turns=turns, spells=len(model.spells))
+
+    def play(self, upto: int, on_game: Callable[[int], None] | None = None) -> None:
+        """Play the games up to the ``upto``-th (at most the chunk's), ``on_game(k)`` after the ``k``-th."""
+        while self.done < min(upto, self.n):
+            self.game.play(self.rng, self.turns, self.draw_first, self._counts)
+            self.done += 1
+            if on_game is not None:
+                on_game(self.done)
+
+    def counts(self) -> Counts:
+        """The counts of the chunk, its games all played."""
+        self.play(self.n)
+        m = self.game.m
+        self._counts.flush(m.spells, tuple((i, c) for i, c, _ in m.relaxed))
+        return self._counts
+
+
 def run_chunk(model: DeckModel, oracle: BoardOracle, seed: int, chunk: int, n: int, turns: int,
               draw_first: bool, on_game: Callable[[int], None] | None = None) -> Counts:
     """The counts of ``n`` games of chunk ``chunk`` of the run seeded ``seed``; ``on_game(k)`` after
     the ``k``-th game when given (a progress line before the chunk is done)."""
-    game = _GAMES.get(id(oracle))
-    if game is None or game.oracle is not oracle:
-        game = _Game(model, oracle)
-        _GAMES.clear()
-        _GAMES[id(oracle)] = game
-    rng = random.Random(f"{seed}/{chunk}")
-    counts = Counts(turns=turns, spells=len(model.spells))
-    for k in range(n):
-        game.play(rng, turns, draw_first, counts)
-        if on_game is not None:
-            on_game(k + 1)
-    counts.flush(model.spells, tuple((i, c) for i, c, _ in model.relaxed))
-    return counts
+    chunk_ = Chunk(model, oracle, seed, chunk, n, turns, draw_first)
+    chunk_.play(n, on_game)
+    return chunk_.counts()
