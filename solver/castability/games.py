@@ -85,6 +85,9 @@ MODEL = {
 
 
 _State = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+#: A board of the unresolved search: its key, and its unresolved fetch lands as ``(fetch land, 1 when
+#: played this turn)``.
+_Board = tuple[BoardKey, tuple[tuple[int, int], ...]]
 _T = TypeVar("_T", int, tuple[int, int])
 #: The entries of a land that does not depend on the board.
 _FIXED = ("untapped", "shock", "tapped")
@@ -148,9 +151,11 @@ class _Game:
                                      and t not in model.choices)
         self.check_lands = frozenset(c for c, r in model.rules.items() if r.kind == "check")
         self._open_steps: dict[object, tuple[frozenset[_State], int, int, int]] = {}
-        self._open_infos: dict[tuple[int, ...], tuple[BoardKey, tuple[tuple[int, int], ...]]] = {}
-        self._open_boards: dict[object, tuple[BoardKey, ...]] = {}
-        self._open_answers: dict[object, int] = {}
+        self._open_infos: dict[tuple[int, ...], tuple[BoardKey, tuple[tuple[int, int], ...], bool]] = {}
+        #: per board and unresolved fetch lands, the spells some choice of targets pays and those decided
+        self._open_answers: dict[object, list[int]] = {}
+        #: per unresolved fetch lands and library, the targets' codes asked
+        self._targets: dict[object, tuple[BoardKey, ...]] = {}
         self._capped: dict[tuple[tuple[tuple[int, int], ...], int], tuple[tuple[int, int], ...]] = {}
 
     def _why_bits(self, failing: int) -> int:
@@ -451,16 +456,20 @@ class _Game:
         infos = self._open_infos
         if len(infos) > _INFO_MEMO:
             infos.clear()
+        inert = self.inert
+        quiet_cls = self.quiet_cls
         new_states: set[_State] = set()
-        boards: dict[tuple[BoardKey, tuple[tuple[int, int], ...]], None] = {}
+        #: each board of the turn, and the board its spells are asked on (without a land that entered
+        #: tapped when it adds nothing and nothing reads it, as in :meth:`_step`)
+        boards: dict[_Board, _Board] = {}
         for state in states:
             used, field_lands, cast = state
             info = infos.get(field_lands)
             if info is None:
-                info = infos[field_lands] = (
-                    tuple(sorted(2 * cls[x] for x in field_lands if x not in finds)),
-                    tuple((x, 0) for x in field_lands if x in finds))
-            base, marks = info
+                base = tuple(sorted(2 * cls[x] for x in field_lands if x not in finds))
+                marks = tuple((x, 0) for x in field_lands if x in finds)
+                info = infos[field_lands] = (base, marks, not marks and all(quiet_cls[c >> 1] for c in base))
+            base, marks, quiet_base = info
             played = False
             if drop:
                 for physical, n in land_seen:
@@ -470,25 +479,27 @@ class _Game:
                     for card in faces[physical]:
                         played = True
                         if card in finds:
-                            boards[(base, _insort(marks, (card, 1)))] = None
+                            board = (base, _insort(marks, (card, 1)))
+                            boards[board] = board
                             if expand:
                                 new_states.add((new_used, _insort(field_lands, card), cast))
                             continue
                         hand_now = _hand(land_seen, new_used) if rules[card].kind == "reveal" else ()
                         tapped = self._enters_tapped(card, field_lands, hand_now)
                         for placed in choices.get(card, (card,)):
-                            boards[(_insort(base, 2 * cls[placed] + tapped), marks)] = None
+                            board = (_insort(base, 2 * cls[placed] + tapped), marks)
+                            boards[board] = (base, marks) if tapped and quiet_base and inert[placed] else board
                             if expand:
                                 new_states.add((new_used, _insort(field_lands, placed), cast))
             if not played:
-                boards[(base, marks)] = None
+                boards[(base, marks)] = (base, marks)
                 if expand:
                     new_states.add(state)
         full = (1 << len(m.spells)) - 1
         mask = 0
         known = self.oracle._known
         castable = self.oracle.castable
-        for key, marks in boards:
+        for key, marks in boards.values():
             if mask == full:
                 break
             need = full & ~mask
@@ -520,40 +531,43 @@ class _Game:
                    need: int) -> int:
         """The costs of ``need`` some choice of targets for the unresolved fetch lands ``marks`` (each
         ``(fetch land, 1 when played this turn)``) pays on the board ``key``, the library holding
-        ``remaining`` of each land; exact on ``need``.  Only the choices where no target could be swapped
-        for a land at least as good (:func:`.lands.at_least_as_good`) still in the library, entering no
-        more tapped, are asked: the swapped board pays all the first one pays."""
+        ``remaining`` of each land; exact on ``need``."""
         capped = self._capped.get((remaining, len(marks)))
         if capped is None:
             k = len(marks)
             capped = self._capped[(remaining, k)] = tuple((t, min(n, k)) for t, n in remaining)
-        memo = (key, marks, capped, need)
-        hit = self._open_answers.get(memo)
-        if hit is not None:
-            return hit
-        bkey = (key, marks, capped)
-        boards = self._open_boards.get(bkey)
-        if boards is None:
-            boards = self._open_boards[bkey] = self._choices(key, marks, dict(capped))
+        memo = (key, marks, capped)
+        entry = self._open_answers.get(memo)
+        if entry is None:
+            if len(self._open_answers) > _INFO_MEMO:
+                self._open_answers.clear()
+            entry = self._open_answers[memo] = [0, 0]
+        yes, decided = entry
+        if decided & need == need:
+            return yes & need
+        todo = need & ~decided
+        targets = self._targets.get((marks, capped))
+        if targets is None:
+            targets = self._targets[(marks, capped)] = self._choices(marks, dict(capped))
         castable = self.oracle.castable
-        out = 0
-        for board in boards:
-            out |= castable(board, need & ~out)
-            if out & need == need:
+        for codes in targets:
+            if not todo & ~yes:
                 break
-        out &= need
-        if len(self._open_answers) > _INFO_MEMO:
-            self._open_answers.clear()
-            self._open_boards.clear()
-        self._open_answers[memo] = out
-        return out
+            yes |= castable(tuple(sorted(key + codes)), todo & ~yes)
+        entry[0] = yes
+        entry[1] = decided | todo
+        return yes & need
 
-    def _choices(self, key: BoardKey, marks: tuple[tuple[int, int], ...], left: dict[int, int]) -> tuple[BoardKey, ...]:
-        """The boards of :meth:`_open_pays`: ``key`` with a target of each fetch land of ``marks``
-        (equal fetch lands choosing in ascending order), none of them swappable for a better one."""
+    def _choices(self, marks: tuple[tuple[int, int], ...], left: dict[int, int]) -> tuple[BoardKey, ...]:
+        """The targets of the unresolved fetch lands ``marks`` asked by :meth:`_open_pays`, as the
+        sorted codes they add to a board: one per fetch land (equal fetch lands choosing in ascending
+        order), the library holding ``left`` of each land; only the choices where no target could be
+        swapped for a land at least as good (:func:`.lands.at_least_as_good`) still in the library,
+        entering no more tapped (the swapped board pays all the first one pays)."""
         cls = self.cls
         target_tapped = self.target_tapped
         better = self.better
+        finds = self.finds
         find_list = self.find_list
         out: dict[BoardKey, None] = {}
         chosen: list[tuple[int, int, bool]] = []
@@ -562,9 +576,9 @@ class _Game:
             if i == len(marks):
                 for f, t, tapped in chosen:
                     for u in better[t]:
-                        if left.get(u, 0) > 0 and u in self.finds[f] and target_tapped[(f, u)] <= tapped:
+                        if left.get(u, 0) > 0 and u in finds[f] and target_tapped[(f, u)] <= tapped:
                             return
-                out[tuple(sorted(key + tuple(2 * cls[t] + tapped for _, t, tapped in chosen)))] = None
+                out[tuple(sorted(2 * cls[t] + tapped for _, t, tapped in chosen))] = None
                 return
             f, this_turn = marks[i]
             for t in find_list[f]:
