@@ -93,10 +93,11 @@ _T = TypeVar("_T", int, tuple[int, int])
 _FIXED = ("untapped", "shock", "tapped")
 #: The search's first state: no land used, none on the battlefield, no source cast.
 _START: frozenset[_State] = frozenset({((), (), ())})
-#: The most turns of search remembered per process.
-_STEP_MEMO = 2_000_000
+#: The most turns of search remembered per process (then forgotten all at once: a worker of a long run
+#: keeps its memory bounded, about a kilobyte a turn, and remembers the turns of its recent games).
+_STEP_MEMO = 300_000
 #: The most games remembered per process (by the lands and sources they see, in order).
-_GAME_MEMO = 1_000_000
+_GAME_MEMO = 200_000
 #: The most search states whose boards are remembered per process.
 _INFO_MEMO = 500_000
 
@@ -641,14 +642,15 @@ class _Game:
 def _remembered(steps: dict[object, tuple[frozenset[_State], int, int, int]], memo: object, new_states: set[_State],
                 mask: int, untapped: int) -> tuple[frozenset[_State], int, int, int]:
     """A step's answer, its states cut at :data:`MAX_STATES` (1 when cut), kept in ``steps`` under
-    ``memo`` while they hold fewer than :data:`_STEP_MEMO`."""
+    ``memo`` (``steps`` emptied first when they hold :data:`_STEP_MEMO`)."""
     cut = 0
     if len(new_states) > MAX_STATES:
         cut = 1
         new_states = set(sorted(new_states)[:MAX_STATES])
     out = (frozenset(new_states), mask, untapped, cut)
-    if len(steps) < _STEP_MEMO:
-        steps[memo] = out
+    if len(steps) >= _STEP_MEMO:
+        steps.clear()
+    steps[memo] = out
     return out
 
 
