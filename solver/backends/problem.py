@@ -33,7 +33,7 @@ from manasolver.models.symbols import ANY_COLOR, TYPE_BITS, C, ManaSymbol
 from manasolver.solver.casting.announce import Announcement, Form, announce, mask_text
 from manasolver.solver.policy import for_backends
 from manasolver.solver.request import Modifier, PaymentRequest, Policy
-from manasolver.solver.supply.model import Option, SourceClass, Supply, ability_scope, restriction_allows
+from manasolver.solver.supply.model import Option, Options, SourceClass, Supply, ability_scope, restriction_allows
 from manasolver.solver.supply.resources import Assists, build_assists
 from manasolver.solver.supply.unmodelled import guard_spent_on_costs
 
@@ -89,8 +89,8 @@ def spending_supply(state: GameState, supply: Supply) -> Supply:
         if table.identity:
             classes.append(cls)
             continue
-        options = tuple(o if o.free else dataclasses.replace(o, mana_cost=_paid_as(o.mana_cost, table))
-                        for o in cls.options)
+        options = Options(o if o.free else dataclasses.replace(o, mana_cost=_paid_as(o.mana_cost, table))
+                          for o in cls.options)
         classes.append(cls if options == cls.options else dataclasses.replace(cls, options=options))
     out = supply if all(a is b for a, b in zip(classes, supply.classes)) else \
         dataclasses.replace(supply, classes=tuple(classes))
