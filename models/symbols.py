@@ -15,8 +15,8 @@ Mana types are bits too: ``W=1, U=2, B=4, R=8, G=16`` and colorless ``C=32``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cache, lru_cache
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from manasolver.models.errors import BadCost
 
@@ -123,6 +123,8 @@ class ManaSymbol:
     snow: bool = False
     variable: str = ""
     special: str = ""
+    #: :meth:`ways_to_pay`, filled once when first asked (one whole tuple, one store).
+    _ways: tuple[PaidAs, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def is_numeral(self) -> bool:
@@ -151,13 +153,16 @@ class ManaSymbol:
 
     def ways_to_pay(self) -> tuple[PaidAs, ...]:
         """Every announced form of this symbol (CR 107.4, 601.2b), in a fixed order."""
-        return _ways(self)
+        ways = self._ways
+        if ways is None:
+            ways = _ways(self)
+            object.__setattr__(self, "_ways", ways)
+        return ways
 
     def __repr__(self) -> str:
         return f"parse_symbol({self.text!r})"
 
 
-@cache
 def _ways(sym: ManaSymbol) -> tuple[PaidAs, ...]:
     if sym.special == "E":
         return (PaidAs("energy"),)

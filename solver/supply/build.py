@@ -36,6 +36,7 @@ refuse to call a cost unpayable that such a permanent might have paid
 
 from __future__ import annotations
 
+from manasolver.models._memo import KeyMemo
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.errors import BadState, Unsupported
@@ -263,38 +264,20 @@ def card_context(card: Card) -> tuple[bool, bool] | None:
 #: key its class is grouped by when none on the board does).
 _Row = tuple[Excluded | None, tuple[Option, ...], bool, SourceKind, bool, bool, bool, tuple[object, ...]]
 #: The supply rows kept across boards (the one table of this package), never by a permanent's id,
-#: which differs from one game to the next; each entry is ``(card, row)`` and keeps its card,
-#: whose id the key holds, and a hit is checked against it.  Three kinds of key:
+#: which differs from one game to the next; each entry keeps its card, whose id the key holds, and
+#: a hit is checked against it.  Three kinds of key:
 #:
 #: * what the permanent is and its state (:func:`_what`): a permanent no context changes (not
 #:   sick, paying no life or energy, not reading the commander) on a board without effects on
-#:   mana; the common case, one dictionary lookup per permanent;
+#:   mana; the common case, one lookup per permanent;
 #: * that and its context (sick, life and energy, the commander's identity): the rows of
 #:   permanents whose options read nothing else of the board;
 #: * that and what it reads of the board (its amounts' counts, the masks it mirrors): the rows of
 #:   :func:`_counts_only` and :func:`_mirrors_only` permanents.
 #:
-#: Past :data:`_ROWS_LIMIT` entries a new empty table takes its place.  Thread-safe: an entry is
-#: one immutable tuple written by one store, and a lookup racing a reset reads the old table or
-#: the new one, so it hits or misses and computes.
-_ROWS: dict[tuple[object, ...], tuple[Card, _Row]] = {}
-_ROWS_LIMIT = 32768
-
-
-def _remember(key: tuple[object, ...], card: Card, row: _Row) -> _Row:
-    """Keep ``row`` under ``key`` (see :data:`_ROWS`) and return it."""
-    global _ROWS
-    rows = _ROWS
-    if len(rows) >= _ROWS_LIMIT:
-        rows = _ROWS = {}
-    rows[key] = (card, row)
-    return row
-
-
-def _recall(key: tuple[object, ...], card: Card) -> _Row | None:
-    """The row kept under ``key`` for ``card``, or ``None``."""
-    hit = _ROWS.get(key)
-    return hit[1] if hit is not None and hit[0] is card else None
+#: Bounded and thread-safe as every :class:`~manasolver.models._memo.KeyMemo`: an entry is one
+#: immutable row, and a lookup racing a reset misses and computes.
+_ROWS: KeyMemo[tuple[object, ...], _Row] = KeyMemo(32769)
 
 
 def _what(perm: Permanent, resources: bool) -> tuple[object, ...]:
@@ -319,7 +302,7 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
         what = _what(perm, resources)
         key = (what, perm.sick and summoning_sick(state, perm), (pl.life, pl.energy) if pays else (),
                commander_identity(state, perm.controller) if commander_only else -1)
-        hit = _recall(key, card)
+        hit = _ROWS.get(key, card)
         if hit is not None:
             return hit
     elif not changed and perm.imprinted is None and (
@@ -329,11 +312,11 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
         # (Exotic Orchard, Reflecting Pool, Fellwar Stone): remembered per permanent and those values.
         read = (_what(perm, resources), perm.sick and summoning_sick(state, perm),
                 (pl.life, pl.energy) if pays else (), _board_reads(state, perm, refs))
-        hit = _recall(read, card)
+        hit = _ROWS.get(read, card)
         if hit is not None:
             return hit
         made = _row(state, perm, pl, refs, effects, changed, resources, ref_error, False)
-        return made if made[0] is not None else _remember(read, card, made)
+        return made if made[0] is not None else _ROWS.put(read, card, made)
     excluded: Excluded | None = None
     opts: tuple[Option, ...] = ()
     # A Spirit Guide's "exile from your hand" does nothing on the battlefield; Heritage
@@ -375,8 +358,8 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
     if key is None or excluded is not None:  # (an exclusion names the permanent's id)
         return row
     if not (perm.sick or pays or commander_only):
-        _remember(what, card, row)
-    return _remember(key, card, row)
+        _ROWS.put(what, card, row)
+    return _ROWS.put(key, card, row)
 
 
 def _board_reads(state: GameState, perm: Permanent, refs: dict[str, int] | None) -> tuple[object, ...]:
@@ -521,9 +504,9 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     for pos, perm in enumerate(state.battlefield):
         if perm.controller != name:
             continue
-        hit = plain.get(_what(perm, resources)) if plain is not None and perm.imprinted is None else None
-        if hit is not None and hit[0] is perm.card:
-            found.append((pos, perm, hit[1]))
+        hit = plain.get(_what(perm, resources), perm.card) if plain is not None and perm.imprinted is None else None
+        if hit is not None:
+            found.append((pos, perm, hit))
         else:
             found.append((pos, perm, None))
             missed = missed or _card_info(perm.card)[3]

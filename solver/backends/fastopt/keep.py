@@ -15,13 +15,12 @@ along many branches):
 
 from __future__ import annotations
 
-from manasolver.models._memo import IdentityMemo
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import Unsupported
 from manasolver.models.effects import SpendTable
 from manasolver.solver.backends.matching import demand_sets
-from manasolver.solver.backends.problem import Problem, kept_spend_table
-from manasolver.solver.casting.announce import Form, announce
+from manasolver.solver.backends.problem import Problem, announced, kept_spend_table
+from manasolver.solver.casting.announce import Form
 from manasolver.solver.policy import keep_counts
 from manasolver.solver.keepable import keepable
 from manasolver.solver.supply.model import Options
@@ -29,28 +28,14 @@ from manasolver.solver.supply.model import Options
 __all__ = ["KeepTerms"]
 
 
-#: The forms of a kept cost at X=0 by cost object (the mana costs of the cards in hand are
-#: the card's own objects, shared by every board): ``None`` when it can't be announced.
-_FORMS: IdentityMemo[ManaCost, tuple[tuple[Form, ...] | None]] = IdentityMemo(4096)
-
-
 def _announced(cost: ManaCost, spend: SpendTable) -> tuple[Form, ...] | None:
-    """The forms of ``cost`` at X=0 paid as the 609.4b ``spend`` table allows (remembered by type
-    only), ``None`` when :func:`announce` refuses it."""
-    if not spend.identity:
-        try:
-            return tuple(announce(cost, 0, (), spend).forms)
-        except Unsupported:
-            return None
-    hit = _FORMS.get(cost)
-    if hit is not None:
-        return hit[0]
+    """The forms of ``cost`` paid as the 609.4b ``spend`` table allows (the announced costs'
+    cache: a card's mana cost is the card's own object, shared by every board), ``None`` when
+    :func:`announce` refuses it."""
     try:
-        forms: tuple[Form, ...] | None = tuple(announce(cost, 0).forms)
+        return announced(cost, (), spend).forms
     except Unsupported:
-        forms = None
-    _FORMS.put(cost, (forms,))
-    return forms
+        return None
 
 
 def _keep_units(options: Options, snow: bool) -> tuple[list[tuple[int, bool, int]], bool]:
