@@ -36,33 +36,42 @@ class Combined:
 
     @staticmethod
     def of(problems: Sequence[Problem]) -> Combined:
-        # the sums of one form per cost, built cost by cost and merged as they go (two ways to
-        # announce with equal sums pay alike): a plan of twenty {B/P} has 21 sums, not 2**20
-        seen: dict[Form, tuple[int, ...]] = {sum_form([], []): ()}
-        for p in problems:
+        first = problems[0]
+        restricted = any(p.spell_ok != first.spell_ok for p in problems)
+        # the sums of one form per cost, built cost by cost and merged as they go where two ways
+        # to announce pay alike: costs that restricted mana treats alike (CR 106.6) summed apart
+        # from the others, and the last cost apart (its life is paid after the others':
+        # exact_life), so that a plan of twenty {B/P} has 40 sums, not 2**20, and {U/P} for a
+        # spell beside {U/P} for a creature spell that Ancient Ziggurat's mana may pay keeps
+        # both ways to split them
+        group: dict[object, int] = {}
+        groups = [group.setdefault(p.spell_ok if restricted else None, len(group)) for p in problems[:-1]]
+        groups.append(len(group))
+        empty = sum_form([], [])
+        seen: dict[tuple[Form, ...], tuple[int, ...]] = {(empty,) * (len(group) + 1): ()}
+        for p, g in zip(problems, groups):
             x = p.x if p.x is not None else 0
-            grown: dict[Form, tuple[int, ...]] = {}
+            grown: dict[tuple[Form, ...], tuple[int, ...]] = {}
             for acc, parts in seen.items():
                 for f, form in enumerate(p.forms):
-                    grown.setdefault(sum_form([acc, form], [0, x]), parts + (f,))
+                    key = acc[:g] + (sum_form([acc[g], form], [0, x]),) + acc[g + 1:]
+                    grown.setdefault(key, parts + (f,))
                     if len(grown) > MAX_FORMS:
                         raise Unsupported(f"the plan's costs have more than {MAX_FORMS} distinct totals "
                                           "of their announcements together, more than this engine "
                                           "enumerates", "costs")
             seen = grown
-        first = problems[0]
         symbols = [s for p in problems for s in p.req.cost.symbols if not s.variable]
         cost = ManaCost.of(symbols)
         # the costs' demands are each paid as the 609.4b rules reaching it allow (their forms'
         # masks); the plan's kept costs are read as a payment under those rules reads them
         spend = next((p.announcement.spend for p in problems if not p.announcement.spend.identity),
                      first.announcement.spend)
-        ann = Announcement(tuple(seen), 0, cost, spend)
+        ann = Announcement(tuple(sum_form(sums, [0] * len(sums)) for sums in seen), 0, cost, spend)
         policy = plan_policy(problems)
         req = dataclasses.replace(first.req, cost=cost, x=0, modifiers=(), alternative=None, policy=policy)
         # restricted mana may pay the plan where it may pay any of its costs; each cost's own
         # restrictions are then the per-cost flows' (solve_restricted)
-        restricted = any(p.spell_ok != first.spell_ok for p in problems)
         ok = first.spell_ok if not restricted else tuple(
             tuple(any(p.spell_ok[k][o] for p in problems) for o in range(len(row)))
             for k, row in enumerate(first.spell_ok))

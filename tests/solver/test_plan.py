@@ -655,3 +655,22 @@ def test_plan_sources_and_apply_through_the_typed_api() -> None:
         assert api.can_pay(handle, "{C}{C}")["payable"] is False  # Sol Ring is tapped
     finally:
         api.close(handle)
+
+
+def test_plan_ancient_ziggurat_pays_the_creature_spells_phyrexian_symbol_cr_106_6() -> None:
+    """{U/P} for a spell and {U/P} for a creature spell, with a Plains and Ancient Ziggurat ("Spend
+    this mana only to cast a creature spell"): the best plan pays the first with 2 life and the
+    creature spell's with the Ziggurat's {U}, not 4 life; the two ways to split the same total
+    are kept apart because restricted mana treats the costs differently (CR 106.6)."""
+    from manasolver.solver.service.protocol import answer
+    state = {"players": [{"name": "you", "life": 20}, {"name": "them"}],
+             "battlefield": [{"id": "p0", "card": "Plains"}, {"id": "p1", "card": "Ancient Ziggurat"}]}
+    costs = [{"cost": "{U/P}"}, {"cost": "{U/P}", "spell": {"types": ["Creature"]}}, {"cost": "{W}"}]
+    got = answer({"query": "plan", "state": state, "costs": costs})
+    assert got["payable"] is True
+    first, creature, white = got["payments"]
+    assert first["life"] == 2 and first["activations"] == []
+    assert creature["life"] == 0 and [a["permanent"] for a in creature["activations"]] == ["p1"]
+    assert [a["permanent"] for a in white["activations"]] == ["p0"]
+    excluded = answer({"query": "plan", "state": state, "costs": costs, "sources": {"exclude": ["p0"]}})
+    assert excluded["payable"] is False and excluded["index"] == 2
