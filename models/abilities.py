@@ -93,6 +93,8 @@ class Amount:
         (``AbilityCost.remove_any``; storage lands), chosen on activation;
       * ``"max_power"`` / ``"total_power"``: the greatest / the total power among the
         matching permanents (Selvala; Formidable);
+      * ``"same_name"``: the most matching permanents that share one name (Sceptre of Eternal
+        Glory's "three or more lands with the same name");
       * ``"life"``: the controller's life total; ``"domain"``: basic land types among
         lands the controller controls (CR 305.6);
       * ``"graveyard"`` / ``"hand"``: cards in the controller's graveyard / hand
@@ -103,6 +105,8 @@ class Amount:
     "an Urza's Mine" is a land with the subtypes Urza's and Mine, CR 205.3j).
     ``with_counter``: only permanents with a counter of that kind on them (``"any"``: any kind;
     Rishkar's "Each creature you control with a counter on it").
+    ``token``: ``"token"`` counts only tokens, ``"nontoken"`` only the others (CR 111.1; Insidious
+    Roots' "Creature tokens you control have …").
     The value is ``(value + plus) * times``; a negative value counts as 0.
     """
 
@@ -121,6 +125,7 @@ class Amount:
     all_subtypes: frozenset[str] = frozenset()
     plus: int = 0
     with_counter: str = ""
+    token: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +135,9 @@ class Condition:
     (Urza's Tower).  It holds when every ``(amount, at_least)`` pair of ``counts``
     has ``amount`` at least ``at_least`` (and at most ``at_most`` when that is set,
     for leveler ranges), and, with ``your_turn``, it is the controller's turn before
-    the step ``before_step`` (Mana Cache).  Evaluated by
+    the step ``before_step`` (Mana Cache); with ``opponents_turn``, it is an opponent's turn
+    (Lavinia, Foil to Conspiracy); with ``self_type``, the permanent itself has that card type now
+    (Flywheel Racer's "this permanent is a creature").  Evaluated by
     :func:`manasolver.models.rules.amounts.condition_holds`.
     """
 
@@ -139,6 +146,8 @@ class Condition:
     at_most: int | None = None
     your_turn: bool = False
     before_step: str = ""
+    opponents_turn: bool = False
+    self_type: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +245,12 @@ class Production:
     ``reference_count`` (Incubation Druid: three mana of that type).
     ``doubles_pool``: the ability doubles the amount of each type of unspent mana
     (Doubling Cube); it adds no option of its own.
+    ``uncertain``: why what it adds depends on chance or on another player's choice (Rhystic
+    Cave's "unless any player pays {1}", CR 118.12): it is counted as the least it can give,
+    nothing (``options`` is empty, so no payment relies on it), and the answers name it;
+    ``uncertain_options`` are what it adds when it does, which "could produce" reads (CR 106.7).
+    With ``chosen`` (Gem Bazaar's color last chosen at random), it is uncertain only while the
+    board gives no chosen color.
     """
 
     options: tuple[tuple[int, ...], ...] = ()
@@ -251,6 +266,8 @@ class Production:
     instead_options: tuple[tuple[int, ...], ...] = ()
     instead_reference_count: int = 0
     doubles_pool: bool = False
+    uncertain: str = ""
+    uncertain_options: tuple[tuple[int, ...], ...] = ()
 
     def max_mana(self) -> int:
         """The most mana one option adds before ``amount`` (for bounds)."""

@@ -121,25 +121,34 @@ class PayAnswer(_WithPayment):
     """``{"payable": true, "payment": …}`` or ``{"payable": false, "reason": …}``.
 
     ``unsupported``: sources left out as unsupported (permanent, why): the payment is legal,
-    but one using them might be better under the policy, so the answer says so.  ``source``:
-    the payment as a :class:`PaymentSource` instead of ``payment``."""
+    but one using them might be better under the policy, so the answer says so.  ``uncertain``:
+    sources whose mana depends on chance or another player's choice (permanent, why), counted as
+    the least they can give.  ``source``: the payment as a :class:`PaymentSource` instead of
+    ``payment``."""
 
-    __slots__ = ("payable", "reason", "time_bound", "unsupported")
-    _FIELDS = ("payable", "payment", "reason", "time_bound", "unsupported")
+    __slots__ = ("payable", "reason", "time_bound", "uncertain", "unsupported")
+    _FIELDS = ("payable", "payment", "reason", "time_bound", "unsupported", "uncertain")
 
     payable: bool
     reason: Reason | None
     time_bound: bool
     unsupported: tuple[tuple[str, str], ...]
+    uncertain: tuple[tuple[str, str], ...]
 
     def __init__(self, payable: bool, payment: Payment | None = None, reason: Reason | None = None,
                  time_bound: bool = False, unsupported: tuple[tuple[str, str], ...] = (),
-                 source: PaymentSource | None = None) -> None:
+                 source: PaymentSource | None = None, uncertain: tuple[tuple[str, str], ...] = ()) -> None:
         object.__setattr__(self, "payable", payable)
         object.__setattr__(self, "reason", reason)
         object.__setattr__(self, "time_bound", time_bound)
         object.__setattr__(self, "unsupported", unsupported)
+        object.__setattr__(self, "uncertain", uncertain)
         self._init_payment(payment, source)
+
+    def naming_uncertain(self, uncertain: tuple[tuple[str, str], ...]) -> PayAnswer:
+        """This answer with ``uncertain`` named (the same payment, reason and flags)."""
+        return PayAnswer(self.payable, self._payment, self.reason, self.time_bound, self.unsupported,
+                         self._source, uncertain)
 
     def to_json(self) -> dict[str, Any]:
         if self.payable:
@@ -148,9 +157,12 @@ class PayAnswer(_WithPayment):
                 out["time_bound"] = True  # a time bound stopped the proof of optimality
             if self.unsupported:
                 out["unsupported"] = [{"permanent": p, "reason": r} for p, r in self.unsupported]
-            return out
-        assert self.reason is not None
-        return _unpaid({"payable": False}, self.reason)
+        else:
+            assert self.reason is not None
+            out = _unpaid({"payable": False}, self.reason)
+        if self.uncertain:
+            out["uncertain"] = [{"permanent": p, "reason": r} for p, r in self.uncertain]
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ conditions, "instead" productions, variable counter costs).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Collection
 from dataclasses import replace
 
@@ -64,7 +65,8 @@ def _subtypes(perm: Permanent, state: GameState | None) -> tuple[str, ...]:
 def permanent_matches(perm: Permanent, amount: Amount, source: Permanent | None = None,
                       state: GameState | None = None) -> bool:
     """Whether permanent ``perm`` is one that ``amount`` counts: its types, subtypes now (after
-    land-type changes), keywords, name (``~``: the ``source``'s), power and supertypes."""
+    land-type changes), keywords, name (``~``: the ``source``'s), power, supertypes and whether it
+    is a token."""
     card = perm.card
     types = perm.types
     if amount.types and amount.types.isdisjoint(types):
@@ -75,6 +77,8 @@ def permanent_matches(perm: Permanent, amount: Amount, source: Permanent | None 
     if amount.all_subtypes and not amount.all_subtypes <= set(_subtypes(perm, state)):
         return False
     if amount.keywords and not amount.keywords <= card.keywords:
+        return False
+    if amount.token and perm.token != (amount.token == "token"):
         return False
     if amount.name == "chosen":
         # the card name chosen as the source entered (Alpine Moon); none given: nothing has it
@@ -165,7 +169,7 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
         value = 1
     elif kind == "count" and _by_types_only(amount):
         value = _count_by_types(amount, state, permanent)
-    elif kind in ("count", "max_power", "total_power"):
+    elif kind in ("count", "max_power", "total_power", "same_name"):
         if amount.controller == "you":
             pool = state.controlled_by(permanent.controller)
         elif amount.controller == "opponents":
@@ -176,6 +180,8 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
                  if permanent_matches(p, amount, permanent, state) and not (amount.other and p.id == permanent.id)]
         if kind == "count":
             value = len(found)
+        elif kind == "same_name":
+            value = max(Counter(p.card.name for p in found).values(), default=0)
         else:
             powers = [power_of(p) for p in found if p.is_creature]
             value = (max(powers, default=0) if kind == "max_power" else sum(powers))
@@ -228,7 +234,7 @@ def _by_types_only(amount: Amount) -> bool:
     """Does ``amount`` read the permanents it counts only through their types, subtypes,
     controller and identity (no counters, keywords, names, power or supertypes)?"""
     return not (amount.with_counter or amount.all_subtypes or amount.keywords or amount.name
-                or amount.min_power is not None or amount.supertypes)
+                or amount.min_power is not None or amount.supertypes or amount.token)
 
 
 #: Each permanent of a board (its view's ``typed``) as (id, controller, types now, the subtypes a count reads:
@@ -308,7 +314,8 @@ def concrete_options(production: Production, state: GameState,
 def condition_holds(condition: Condition | None, state: GameState, permanent: Permanent) -> bool:
     """Whether ``condition`` holds now for ``permanent``'s ability (CR 602.5b): every
     counted amount at least its bound (at most ``at_most`` when set), and the turn
-    part (``your_turn``, ``before_step``).  None holds."""
+    part (``your_turn``, ``before_step``, ``opponents_turn``) and the permanent's own type
+    (``self_type``).  None holds."""
     if condition is None:
         return True
     for amount, at_least in condition.counts:
@@ -316,6 +323,10 @@ def condition_holds(condition: Condition | None, state: GameState, permanent: Pe
         if value < at_least or (condition.at_most is not None and value > condition.at_most):
             return False
     if condition.your_turn and state.turn.active != permanent.controller:
+        return False
+    if condition.opponents_turn and state.turn.active == permanent.controller:
+        return False
+    if condition.self_type and condition.self_type not in permanent.types:
         return False
     return not (condition.before_step and state.turn.step in STEPS
                 and STEPS.index(state.turn.step) >= STEPS.index(condition.before_step))
@@ -532,6 +543,8 @@ def ability_options(ability: ManaAbility, state: GameState, permanent: Permanent
     if not ignore_condition and not condition_holds(ability.condition, state, permanent):
         return None
     if ignore_condition:
+        if ability.production.uncertain and not ability.production.chosen:
+            return ability.production.uncertain_options  # what it adds when it adds anything
         try:
             return _options_now(ability, state, permanent)
         except NotOnBoard:

@@ -391,6 +391,13 @@ def _condition(text: str) -> Condition:
         # Tower Worker: one creature of each name (CR 201.2)
         return Condition(text, counts=tuple((Amount("count", types=frozenset({"creature"}), name=n), 1)
                                             for n in m.groups()))
+    if m := re.fullmatch(r"you control (\w+) or more lands with the same name", body):
+        # Sceptre of Eternal Glory: that many lands sharing one name (CR 201.2)
+        return Condition(text, counts=((Amount("same_name", types=frozenset({"land"})), _number(m.group(1))),))
+    if m := re.fullmatch(r"~ is an? (artifact|creature|land)", body):
+        # Flywheel Racer: a Vehicle is a creature only while crewed (CR 301.7b), which the board's
+        # types say
+        return Condition(text, self_type=m.group(1))
     if m := re.fullmatch(r"you control (.+?) and (an? .+)", body):
         return Condition(text, counts=(_you_control(m.group(1)), _you_control(m.group(2))))
     if m := re.fullmatch(r"you control (.+)", body):
@@ -443,6 +450,17 @@ def _head(head: str, rest: list[str], x_removed: bool) -> tuple[Production, list
     if head == "Choose a color." and rest and (m := re.fullmatch(r"Add one mana of that color for each (.+)\.",
                                                                    rest[0])):
         return Production(options=_one_color_options(1), amount=read_amount(m.group(1))), rest[1:]
+    if head == "Add to your mana pool one mana of the color last chosen." and rest == ["Then choose a random color."]:
+        # Gem Bazaar: the color last chosen is the board's chosen color (chosen at random as it
+        # entered or at its last activation); the next choice comes after the mana is added.
+        # With no chosen color given it adds nothing and the answers name it as uncertain.
+        return Production(chosen=1, uncertain="the color last chosen was chosen at random and the board gives "
+                                              "no chosen color (\"chosen\")"), []
+    if head == "Choose a color." and rest and (m := re.fullmatch(r"Add one mana of that color unless any player "
+                                                                   r"pays (\{\d+\})\.", rest[0])):
+        # Rhystic Cave: any player may pay to stop it (CR 118.12), so the least it gives is nothing
+        why = f"any player may pay {m.group(1)} so that it adds nothing (CR 118.12)"
+        return Production(uncertain=why, uncertain_options=_one_color_options(1)), rest[1:]
     if head == "Choose a player." and rest and rest[0] == "That player adds one mana of any color they choose.":
         # the controller may choose themselves; mana given to another player never pays their costs
         return Production(options=((ANY_COLOR,),)), rest[1:]
@@ -525,6 +543,12 @@ def read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
                 raise Unreadable(sentence)
             condition = Condition(sentence, your_turn=True)
             per_turn = 1 if m.group(1) else 0
+            extra.append(sentence)
+        elif sentence == "Activate only during an opponent's turn.":
+            # CR 602.5b: the board's turn decides it (Lavinia, Foil to Conspiracy)
+            if condition is not None:
+                raise Unreadable(sentence)
+            condition = Condition(sentence, opponents_turn=True)
             extra.append(sentence)
         elif sentence == ("Any player may activate this ability but only during their turn before the "
                           "end step."):

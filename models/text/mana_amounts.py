@@ -50,8 +50,14 @@ def count_amount(text: str, plural: bool = False) -> Amount:
     """``creature you control``, ``other Elf you control``, ``basic Swamp you control``,
     ``Locus on the battlefield``, ``artifacts you control`` → a ``count`` Amount;
     ``creature with defender you control``, ``creature with power 4 or greater you
-    control`` and ``artifact you control named ~`` add filters."""
+    control``, ``artifact you control named ~``, ``creature tokens you control`` and ``nontoken
+    creatures you control`` add filters."""
     text, extra = _qualified(text)
+    if m := re.fullmatch(r"(.*?\w) tokens? (you control|on the battlefield|your opponents control)", text):
+        # "creature tokens you control": tokens of that kind (CR 111.1)
+        text, extra["token"] = f"{m.group(1)}{'s' if plural else ''} {m.group(2)}", "token"
+    elif m := re.fullmatch(r"(other )?nontoken (.+)", text):
+        text, extra["token"] = f"{m.group(1) or ''}{m.group(2)}", "nontoken"
     base = _plain_count(text, plural)
     return replace(base, **extra) if extra else base  # type: ignore[arg-type]
 

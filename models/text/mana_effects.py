@@ -232,7 +232,7 @@ def _plain_grant(line: str) -> GrantedAbility | None:
             phrase = f"{everyone.group(1)} on the battlefield"
         elif not phrase.endswith(" you control"):
             return None
-        lowered = phrase.split()[0] in ("Other", "Basic", "Legendary", "Lands", "Creatures", "Artifacts")
+        lowered = phrase.split()[0] in ("Other", "Basic", "Legendary", "Lands", "Creatures", "Creature", "Artifacts")
         amount = count_amount(phrase[0].lower() + phrase[1:] if lowered else phrase, plural=counter == "")
         return GrantedAbility(line, ability, replace(amount, with_counter=counter) if counter else amount)
     except (Unreadable, BadCost):
