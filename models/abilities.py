@@ -58,7 +58,8 @@ class Restriction:
     solver refuses (:func:`manasolver.solver.supply.unmodelled.guard_payment_rules`).
     ``any_of``: alternatives, the mana paying a spell any of them allows ("Spend this mana only
     to cast an Elemental spell or a Chandra planeswalker spell": Chandra's Embercat); the other
-    fields are then unused.
+    fields are then unused.  ``not_types``: the spell must have none of these card types ("Spend
+    this mana only to cast noncreature spells": Nardole, Resourceful Cyborg).
     """
 
     text: str
@@ -73,6 +74,7 @@ class Restriction:
     chosen_type: bool = False
     unchecked: bool = False
     any_of: tuple[Restriction, ...] = ()
+    not_types: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,8 +86,8 @@ class Amount:
         (any-of within each field, all fields together) controlled by
         ``controller`` (``"you"``, ``"opponents"``, ``"any"``); ``other`` excludes
         the source itself;
-      * ``"power"``: the source's power; ``"counters"``: counters of kind ``counter``
-        on the source; ``"devotion"``: the controller's devotion to ``colors``
+      * ``"power"`` / ``"toughness"``: the source's power / toughness; ``"counters"``: counters
+        of kind ``counter`` on the source; ``"devotion"``: the controller's devotion to ``colors``
         (``colors == 0``: to the color of the option chosen, as Nykthos's "devotion
         to that color"; :func:`manasolver.models.rules.amounts.concrete_options` evaluates it);
       * ``"fixed"``: ``times`` alone;
@@ -95,6 +97,10 @@ class Amount:
         matching permanents (Selvala; Formidable);
       * ``"same_name"``: the most matching permanents that share one name (Sceptre of Eternal
         Glory's "three or more lands with the same name");
+      * ``"max_toughness"``: the greatest toughness among the matching creatures (Arbor Adherent);
+        ``"distinct_powers"``: how many different powers they have (Selvala, Eager Trailblazer);
+        ``"shared_type"``: the most of them that have a creature type in common (White Lotus Tile);
+      * ``"counters"`` with ``counter`` ``"any"``: every counter on the source (Nardole);
       * ``"life"``: the controller's life total; ``"domain"``: basic land types among
         lands the controller controls (CR 305.6);
       * ``"graveyard"`` / ``"hand"``: cards in the controller's graveyard / hand

@@ -57,7 +57,7 @@ from manasolver.models.card_text import GrantedKeyword
 from manasolver.models.cost import ManaCost
 from manasolver.models.effects import AbilitiesOf, ConditionalDamage, SpendAs, StructuredEffect
 from manasolver.models.errors import Unsupported
-from manasolver.models.rules.amounts import evaluate_amount
+from manasolver.models.rules.amounts import COULD_PRODUCE_KINDS, evaluate_amount
 from manasolver.models.rules.missing import NotOnBoard, permanent_field, player_field
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import ANY_TYPE, ManaSymbol
@@ -157,7 +157,7 @@ Giver = Callable[[GameState, Permanent], tuple[ManaAbility, ...]]
 Active = tuple[tuple[Permanent, StructuredEffect], ...]
 
 _ONCE = "only once each turn"
-_COULD_PRODUCE = ("gates_you_control", "basic_lands_you_control")
+_COULD_PRODUCE = COULD_PRODUCE_KINDS
 _ONE = ManaSymbol("{1}", generic=1)
 
 
@@ -297,27 +297,28 @@ def _objects(state: GameState, holder: Permanent, effect: AbilitiesOf, active: A
              giver: Giver) -> list[_Object]:
     """The objects whose activated abilities ``effect`` gives ``holder`` now."""
     out: list[_Object] = []
-    if effect.of == "graveyard_creatures":
+    if effect.of == "none":
+        return out  # Sharkey: "except mana abilities"
+    if effect.of in ("graveyard_creatures", "graveyard_lands", "your_graveyard_artifacts"):
+        kind = {"graveyard_creatures": "creature", "graveyard_lands": "land"}.get(effect.of, "artifact")
         for k, player in enumerate(state.players):
+            if effect.of == "your_graveyard_artifacts" and player.name != holder.controller:
+                continue  # Trazyn the Infinite: "in your graveyard"
             for i, card in enumerate(player.graveyard):
-                if "creature" in card.type_line.types:
+                if kind in card.type_line.types:
                     out.append(_Object(card, printed_as_given(card), f"players[{k}].graveyard[{i}]",
                                        f"{card.name} (in the graveyard of {player.name})"))
         return out
-    if effect.of in ("countered_creatures", "lands"):
+    if effect.of in ("countered_creatures", "lands", "legendary_creatures_you_control", "differently_named_creatures"):
         for i, perm in enumerate(state.battlefield):
-            if perm.id == holder.id:
-                continue
-            if effect.of == "lands" and not perm.is_land:
-                continue
-            if effect.of == "countered_creatures" and not (perm.is_creature and perm.counter("+1/+1") > 0):
+            if perm.id == holder.id or not _reached(effect.of, holder, perm):
                 continue
             out.append(_Object(perm.card, giver(state, perm), f"battlefield[{i}]", _who(perm), perm))
         return out
     text = effect.text
     if "top card of" in text:
         return _top_card_object(state, holder, text)
-    if "exiled with it" in text or "in exile with cage counters" in text:
+    if "exiled with it" in text or "in exile with cage counters" in text or text.endswith("of the exiled card."):
         creatures_only = "creature cards exiled with it" in text
         for exiler in _exilers(state, holder, active, effect):
             if exiler.imprinted is None:
@@ -332,6 +333,22 @@ def _objects(state: GameState, holder: Permanent, effect: AbilitiesOf, active: A
         return out
     raise _Refusal(f"{_who(holder)}: {text!r} may give it mana abilities of objects this engine does not read",
                    _at(state, holder))
+
+
+def _reached(of: str, holder: Permanent, perm: Permanent) -> bool:
+    """Is ``perm`` (another permanent) one whose abilities an effect ``of`` gives ``holder``: a land
+    (Manascape Refractor), another creature with a +1/+1 counter (Experiment Kraj), a legendary
+    creature its controller controls (Robaran Mercenaries), a creature its controller controls with
+    another name (Marvin, Murderous Mimic)?"""
+    if of == "lands":
+        return perm.is_land
+    if of == "countered_creatures":
+        return perm.is_creature and perm.counter("+1/+1") > 0
+    if not (perm.is_creature and perm.controller == holder.controller):
+        return False
+    if of == "legendary_creatures_you_control":
+        return "legendary" in perm.card.type_line.supertypes
+    return perm.card.name != holder.card.name
 
 
 def _exilers(state: GameState, holder: Permanent, active: Active, effect: AbilitiesOf) -> list[Permanent]:

@@ -123,7 +123,8 @@ def _parse_cost(text: str) -> AbilityCost:
             counters.append((m.group(2).replace("−", "-"), _number(m.group(1))))
         elif m := re.fullmatch(r"tap (an|one|two|three|four|five) untapped creatures? you control", low):
             tap_creatures += _number(m.group(1))
-        elif (m := re.fullmatch(r"remove (?:any number of|x) ([\w+\-/]+) counters from ~", low)) and not remove_any:
+        elif (m := re.fullmatch(r"remove (?:any number of|x|one or more) ([\w+\-/]+) counters from ~", low)) \
+                and not remove_any:
             remove_any = m.group(1)  # CR 107.3: the player chooses the number on activation
         elif m := re.fullmatch(r"put an? ([+\-−\d/]+|\w+) counter on ~", low):
             put.append((m.group(1).replace("−", "-"), 1))
@@ -217,10 +218,13 @@ def _options(text: str) -> tuple[tuple[tuple[int, ...], ...], str, bool, int]:
 _CHOSEN = re.compile(r"(?:(.+?),? or )?(\w+) mana of the chosen color")
 _COMMANDER = re.compile(r"(\w+) mana of any color in your commander's color identity")
 _AMONG = {"one mana of any color among legendary creatures and planeswalkers you control":
-          "legendary_creatures_planeswalkers"}
+          "legendary_creatures_planeswalkers",
+          "one mana of any color among legendary permanents you control": "legendary_permanents",
+          "one mana of any color among legendary creature cards in your graveyard": "graveyard_legendary_creatures"}
 
 
 _COULD_PRODUCE_OF = {"one mana of any type that a Gate you control could produce": "gates_you_control",
+                     "one mana of any color that a Gate you control could produce": "gate_colors_you_control",
                      "one mana of any color that a basic land you control could produce": "basic_lands_you_control"}
 
 
@@ -274,6 +278,10 @@ def _production(sentence: str, x_removed: bool = False) -> Production:
         if amount.kind != "removed":
             raise Unreadable(sentence)
         return Production(options=(_symbol_option(m.group(1)),), amount=replace(amount, plus=1))
+    if x_removed and (m := re.fullmatch(r"that much (\{[WUBRGC]\})", body)):
+        # Rasputin: "Remove one or more dream counters from ~: Add that much {C}" (CR 107.3 kin:
+        # the number removed, at least one)
+        return Production(options=(_symbol_option(m.group(1)),), amount=Amount("removed"))
     if x_removed and (m := re.fullmatch(r"X (mana .+)", body)) and ", where X" not in body:
         options, reference, _, _ = _options("one " + m.group(1))
         if reference:
@@ -347,6 +355,8 @@ _HARMLESS_PATTERNS: tuple[str, ...] = (
     r"If you spend this mana to cast your commander, it enters [^.]+\.",
     # a roll after the mana is added: chance that does not change what the ability adds
     r"Roll a d\d+\.",
+    # poison counters after the mana is added (Mox Poison): no payment pays or spends them
+    r"You get (?:an?|one|two|three) poison counters?\.",
 )
 
 
@@ -442,6 +452,9 @@ def _instead(sentence: str, production: Production) -> Production:
 
 def _head(head: str, rest: list[str], x_removed: bool) -> tuple[Production, list[str]]:
     """The production sentence(s) at the start of the effect; returns the riders left."""
+    if head == "Choose a color." and rest and (m := re.fullmatch(r"Add an amount of mana of that color equal to (the "
+                                                                   r"number of .+)\.", rest[0])):
+        return Production(options=_one_color_options(1), amount=read_amount(m.group(1))), rest[1:]
     if head == "Choose a color." and rest and rest[0].startswith("Add an amount"):
         m = re.fullmatch(r"Add an amount of mana of that color equal to your devotion to that color\.", rest[0])
         if not m:
@@ -474,6 +487,9 @@ def _head(head: str, rest: list[str], x_removed: bool) -> tuple[Production, list
     if head == "For each color among permanents you control, add one mana of that color.":
         # Bloom Tender, Faeburrow Elder: one mana of each such color (amounts.ability_options)
         return Production(colors_among="each_permanents_you_control"), rest
+    if head == "For each color among monocolored permanents you control, add one mana of that color.":
+        # Tarnation Vista: each color one of them has alone
+        return Production(colors_among="each_monocolored_permanents_you_control"), rest
     if head == "Double the amount of each type of unspent mana you have.":
         # CR 106.6 example: the new mana has no restriction; read by the solver, not here
         return Production(doubles_pool=True), rest
@@ -504,7 +520,7 @@ def read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
     parts = sentences(effect)
     if not parts:
         raise Unreadable(effect)
-    x_removed = bool(re.search(r"\bremove x\b", cost_text.lower()))
+    x_removed = bool(re.search(r"\bremove (?:x|one or more)\b", cost_text.lower()))
     production, rest = _head(parts[0], parts[1:], x_removed)
     removed = production.amount is not None and production.amount.kind == "removed"
     if removed != bool(cost.remove_any):

@@ -82,6 +82,8 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple((re.compile(p), kind) for p, kind in (
         ((r"If you tap a permanent for mana, it produces (twice|three times|four times) as much of that mana "
          r"instead\."), "multiplier"),
+        ((r"If you tap a basic land for mana, it produces (twice|three times|four times) as much of that mana "
+         r"instead\."), "basic_multiplier"),
         (r"If a land is tapped for mana, it produces \{([WUBRGC])\} instead of any other type and amount\.",
          "instead_amount"),
         ((r"(?:Until end of turn, )?if a player taps a nonbasic land for mana, it produces colorless mana instead "
@@ -99,6 +101,7 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
         (r"Whenever a player taps a land for mana, that player adds (.+?)(?:, and ~ deals \d+ damage to the player)?\.",
          "any_land"),
         (r"Whenever you tap a land for mana, add (.+)\.", "your_land"),
+        (r"Whenever a player taps a basic land for mana, that player adds (.+)\.", "any_basic_land"),
         (r"Whenever a basic land is tapped for mana of the chosen color, its controller adds (.+)\.", "basic_land"),
         ((r"Whenever a land's ability causes you to add one or more mana of the chosen color, add (?:one additional|"
          r"an additional one) mana of that color\."), "caged_sun"),
@@ -224,6 +227,10 @@ def _plain_grant(line: str) -> GrantedAbility | None:
         if who_text == "Other permanents you control":
             # every other permanent its controller controls, of any type
             return GrantedAbility(line, ability, Amount("count", controller="you", other=True))
+        if pair := re.fullmatch(r"Each (land|creature|artifact) and ([A-Z][a-z]+) you control", who_text):
+            # "Each land and Ally you control has": a land, or a permanent with the subtype
+            return GrantedAbility(line, ability, Amount("count", types=frozenset({pair.group(1)})),
+                                  or_who=Amount("count", subtypes=frozenset({pair.group(2).lower()})))
         if pair := re.fullmatch(r"Each ([A-Z][a-z]+) and ([A-Z][a-z]+) you control", who_text):
             # "Each Fungus and Saproling you control has": a permanent with either subtype
             subs = frozenset(g.lower() for g in pair.groups())
@@ -275,16 +282,26 @@ def _spend_as(line: str) -> SpendAs | None:
 
 
 def _abilities_of(line: str) -> AbilitiesOf | None:
-    """"~ has all activated abilities of all lands on the battlefield." and kin (layer 6)."""
+    """"~ has all activated abilities of all lands on the battlefield." and kin (layer 6); an ability
+    word or flavor word before it has no rules meaning (CR 207.2c: Trazyn's "Prismatic Gallery")."""
+    text = line
+    if flavored := re.fullmatch(r"[A-Z][a-z']+(?: [A-Za-z']+)* — (.+)", line):
+        line = flavored.group(1)
     m = re.fullmatch(r"(?:As long as [^,]+, )?(?:~|it) has all activated abilities of (.+?)\.(?: .*)?", line)
     if m is None:
         return None
     of = {"all creature cards in all graveyards": "graveyard_creatures",
+          "all land cards in all graveyards": "graveyard_lands",
           "each other creature with a +1/+1 counter on it": "countered_creatures",
-          "all lands on the battlefield": "lands"}.get(m.group(1), "unknown")
-    if of == "graveyard_creatures" and not line.startswith(("As long as ~ is on the battlefield", "~ has")):
-        of = "unknown"
-    return AbilitiesOf(line, of)
+          "all lands on the battlefield": "lands",
+          "all artifact cards in your graveyard": "your_graveyard_artifacts",
+          "all legendary creatures you control": "legendary_creatures_you_control",
+          "creatures you control that don't have the same name as ~": "differently_named_creatures",
+          "lands your opponents control except mana abilities": "none"}.get(m.group(1), "unknown")
+    if of in ("graveyard_creatures", "graveyard_lands", "your_graveyard_artifacts") and not (
+            line.startswith("~ has") or re.match(r"As long as (?:~|[A-Z][\w']*) is on the battlefield, it has", line)):
+        of = "unknown"  # "As long as Trazyn is on the battlefield": its short name
+    return AbilitiesOf(text, of)
 
 
 _PROHIBITED = {"artifacts": frozenset({"artifact"}), "creatures": frozenset({"creature"}),
@@ -417,12 +434,20 @@ def _read(line: str) -> StructuredEffect | None:
         return spend
     if '"' in line:
         return _grant(line)
+    if m := re.fullmatch(r"As long as ~ has an? ([\w+\-/]+) counter on (?:it|him|her|them), (n[^,]+)", line):
+        # Zhao, the Moon Slayer: a Blood Moon while it has that counter (CR 613.1d)
+        inner = _read(m.group(2)[0].upper() + m.group(2)[1:])
+        if isinstance(inner, LandTypeChange):
+            return replace(inner, text=line, while_counter=m.group(1))
+        return None
     for pattern, kind in _patterns():
         m = pattern.fullmatch(line)
         if m is None:
             continue
         if kind == "multiplier":
             return ManaMultiplier(line, _TIMES[m.group(1)])
+        if kind == "basic_multiplier":  # Virtue of Strength: the controller's basic lands only
+            return ManaMultiplier(line, _TIMES[m.group(1)], what="basic_land")
         if kind == "instead_amount":
             return ProducesInstead(line, type_bit(m.group(1)))
         if kind == "pale_moon":
@@ -468,8 +493,10 @@ def _read(line: str) -> StructuredEffect | None:
             return None
         recipient = "you" if kind in ("your_land", "your_typed", "your_creature", "your_nonland") \
             else "land_controller"
-        trigger = {"enchanted": "enchanted_land", "your_typed": "your_land", "any_typed": "any_land"}.get(kind, kind)
-        return TriggeredMana(line, trigger, options, produced, chosen, recipient, land_types)
+        trigger = {"enchanted": "enchanted_land", "your_typed": "your_land", "any_typed": "any_land",
+                   "any_basic_land": "any_land"}.get(kind, kind)
+        return TriggeredMana(line, trigger, options, produced, chosen, recipient, land_types,
+                             basic=kind == "any_basic_land")
     return None
 
 

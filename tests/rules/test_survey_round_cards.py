@@ -126,3 +126,231 @@ def test_gem_bazaar_adds_the_color_last_chosen_else_uncertain() -> None:
     unknown = _pay(_board("Gem Bazaar", "Forest"), "{1}")
     assert _mana(unknown, "p1") == "{G}" and [u["permanent"] for u in unknown["uncertain"]] == ["p0"]
     assert _schema_valid(unknown)
+
+
+def test_rasputin_removes_one_or_more_counters_for_that_much_c_107_3() -> None:
+    """Rasputin, the Oneiromancer: "{T}, Remove one or more dream counters from ~: Add that much
+    {C}": as many {C} as counters removed, at least one."""
+    three = _board({"card": "Rasputin, the Oneiromancer", "counters": {"dream": 3}})
+    assert _mana(_pay(three, "{3}")) == "{C}{C}{C}"
+    assert _pay(three, "{4}")["payable"] is False
+    assert _pay(_board("Rasputin, the Oneiromancer"), "{1}")["payable"] is False
+
+
+def test_nardole_adds_u_for_each_counter_of_any_kind_106_6() -> None:
+    """Nardole, Resourceful Cyborg: "{T}: Add {U} for each counter on ~. Spend this mana only to
+    cast noncreature spells": counters of every kind count; a creature spell can't use it."""
+    from manasolver.solver.service.protocol import answer
+
+    board = _board({"card": "Nardole, Resourceful Cyborg", "counters": {"+1/+1": 1, "time": 2}})
+    spell = {"query": "pay", "cost": "{U}{U}{U}", "spell": {"card": "Opt"}, "state": board}
+    out = answer(spell)
+    assert _mana(out) == "{U}{U}{U}"
+    assert answer({**spell, "query": "validate", "payment": out["payment"]})["legal"] is True
+    assert answer({**spell, "spell": {"card": "Grizzly Bears"}})["payable"] is False
+
+
+def test_arbor_adherent_greatest_toughness_among_other_creatures() -> None:
+    """Arbor Adherent: "{T}: Add X mana of any one color, where X is the greatest toughness among
+    other creatures you control" (a 0/3 wall: three), beside its "{T}: Add one mana of any color"."""
+    board = _board("Arbor Adherent", "Wall of Wood", "Grizzly Bears")
+    assert _mana(_pay(board, "{R}{R}{R}")) == "{R}{R}{R}"
+    assert _pay(_board("Arbor Adherent", "Grizzly Bears"), "{R}{R}{R}")["payable"] is False
+    assert _mana(_pay(_board("Arbor Adherent"), "{R}")) == "{R}"
+
+
+def test_selvala_eager_trailblazer_each_different_power() -> None:
+    """Selvala, Eager Trailblazer: "{T}: Choose a color. Add one mana of that color for each
+    different power among creatures you control": 4 (itself), 2 and 1 are three powers; two 2s
+    one."""
+    board = _board("Selvala, Eager Trailblazer", "Grizzly Bears", "Llanowar Elves", "Grizzly Bears")
+    assert _mana(_pay(board, "{W}{W}{W}")) == "{W}{W}{W}"
+    assert _pay(_board("Selvala, Eager Trailblazer", "Grizzly Bears", "Grizzly Bears"), "{W}{W}{W}")[
+        "payable"] is False
+
+
+def test_white_lotus_tile_most_creatures_sharing_a_type_702_73a() -> None:
+    """White Lotus Tile: "{T}: Add X mana of any one color, where X is the greatest number of
+    creatures you control that have a creature type in common": two Elves and a Bear give two; a
+    changeling has every creature type (CR 702.73a)."""
+    board = _board("White Lotus Tile", "Llanowar Elves", "Elvish Mystic", "Grizzly Bears")
+    assert _mana(_pay({**board, "battlefield": board["battlefield"]}, "{B}{B}")) == "{B}{B}"
+    assert _pay(board, "{B}{B}{B}")["payable"] is False
+    shifter = {"card": "Grizzly Bears", "name": "Shifter", "type_line": "Creature — Shapeshifter",
+               "oracle_text": "Changeling"}
+    assert _mana(_pay(_board("White Lotus Tile", "Llanowar Elves", "Elvish Mystic", shifter), "{B}{B}{B}")) \
+        == "{B}{B}{B}"
+
+
+def test_plaza_of_heroes_colors_among_legendary_permanents_105_2() -> None:
+    """Plaza of Heroes: "{T}: Add one mana of any color among legendary permanents you control"
+    (its other colored ability pays only a legendary spell, none named here)."""
+    assert _mana(_pay(_board("Plaza of Heroes", "Isamaru, Hound of Konda"), "{W}")) == "{W}"
+    assert _pay(_board("Plaza of Heroes", "Savannah Lions"), "{W}")["payable"] is False
+
+
+def test_the_grey_havens_colors_among_legendary_creature_cards_in_the_graveyard() -> None:
+    """The Grey Havens: "{T}: Add one mana of any color among legendary creature cards in your
+    graveyard"."""
+    board = _board("The Grey Havens")
+    board["players"][0]["graveyard"] = ["Isamaru, Hound of Konda"]
+    assert _mana(_pay(board, "{W}")) == "{W}"
+    board["players"][0]["graveyard"] = ["Savannah Lions"]
+    assert _pay(board, "{W}")["payable"] is False
+
+
+def test_gond_gate_colors_a_gate_could_produce_106_7() -> None:
+    """Gond Gate: "{T}: Add one mana of any color that a Gate you control could produce" (CR 106.7:
+    a tapped Gate still could)."""
+    gate = {"card": "Azorius Guildgate", "tapped": True}
+    assert _mana(_pay(_board("Gond Gate", gate), "{U}")) == "{U}"
+    assert _pay(_board("Gond Gate", gate), "{G}")["payable"] is False
+    assert _pay(_board("Gond Gate"), "{U}")["payable"] is False
+
+
+def test_tarnation_vista_each_color_among_monocolored_permanents() -> None:
+    """Tarnation Vista: "{1}, {T}: For each color among monocolored permanents you control, add
+    one mana of that color": a green and a white creature give {G}{W}; a green-white one nothing."""
+    sick_elves = {"card": "Llanowar Elves", "sick": True}
+    board = _board("Tarnation Vista", sick_elves, "Isamaru, Hound of Konda", "Plains")
+    assert _mana(_pay(board, "{G}{W}")) == "{W}{G}"
+    assert _pay(_board("Tarnation Vista", "Watchwolf", "Plains"), "{G}")["payable"] is False
+
+
+def test_virtue_of_strength_triples_basic_lands_only_106_12b() -> None:
+    """Virtue of Strength: "If you tap a basic land for mana, it produces three times as much of that
+    mana instead" (CR 106.12b, 614.1a): a Forest adds {G}{G}{G}, a nonbasic land or an Elf one."""
+    assert _mana(_pay(_board("Virtue of Strength", "Forest"), "{G}{G}{G}"), "p1") == "{G}{G}{G}"
+    assert _pay(_board("Virtue of Strength", "Tropical Island"), "{G}{G}")["payable"] is False
+    assert _pay(_board("Virtue of Strength", "Llanowar Elves"), "{G}{G}")["payable"] is False
+
+
+def test_lavaleaper_basic_lands_add_one_more_605_1b() -> None:
+    """Lavaleaper: "Whenever a player taps a basic land for mana, that player adds one mana of any
+    type that land produced" (a triggered mana ability, CR 605.1b): a Forest adds {G}{G}, a
+    nonbasic land one."""
+    assert _mana(_pay(_board("Lavaleaper", "Forest"), "{G}{G}"), "p1") == "{G}{G}"
+    assert _pay(_board("Lavaleaper", "Tropical Island"), "{G}{G}")["payable"] is False
+
+
+def test_zhao_the_moon_slayer_nonbasic_lands_are_mountains_with_a_counter_613_1d() -> None:
+    """Zhao, the Moon Slayer: "As long as ~ has a conqueror counter on him, nonbasic lands are
+    Mountains" (CR 305.7, 613.1d): with the counter a Tropical Island taps for {R} only, without
+    it for {G} or {U}."""
+    moon = _board({"card": "Zhao, the Moon Slayer", "counters": {"conqueror": 1}}, "Tropical Island")
+    assert _mana(_pay(moon, "{R}"), "p1") == "{R}"
+    assert _pay(moon, "{G}")["payable"] is False
+    plain = _board("Zhao, the Moon Slayer", "Tropical Island")
+    assert _pay(plain, "{R}")["payable"] is False
+    assert _mana(_pay(plain, "{G}"), "p1") == "{G}"
+
+
+def test_mox_poison_any_color_the_poison_counters_change_no_payment() -> None:
+    """Mox Poison: "{T}: Add one mana of any color. You get two poison counters": the counters come
+    after the mana is added and pay no cost, so the ability adds one mana of any color."""
+    assert _mana(_pay(_board("Mox Poison"), "{B}")) == "{B}"
+
+
+def test_territory_forge_has_the_exiled_cards_abilities_607_2() -> None:
+    """Territory Forge: "This artifact has all activated abilities of the exiled card" (the card
+    exiled with it, the board's ``imprinted``, CR 607.2): a Forest's {T}: Add {G} (CR 305.6)."""
+    from manasolver.solver.service.protocol import answer
+
+    assert _mana(_pay(_board({"card": "Territory Forge", "imprinted": ["Forest"]}), "{G}")) == "{G}"
+    assert _pay(_board({"card": "Territory Forge", "imprinted": []}), "{G}")["payable"] is False
+    missing = answer({"query": "pay", "state": _board("Territory Forge"), "cost": "{G}"})
+    assert missing["error"]["code"] == "unsupported" and "imprinted" in missing["error"]["where"]
+
+
+def test_mirran_safehouse_has_the_abilities_of_land_cards_in_graveyards_613_1f() -> None:
+    """Mirran Safehouse: "As long as this artifact is on the battlefield, it has all activated
+    abilities of all land cards in all graveyards" (layer 6, CR 613.1f)."""
+    board = _board("Mirran Safehouse")
+    board["players"][1]["graveyard"] = ["Forest"]
+    assert _mana(_pay(board, "{G}")) == "{G}"
+    board["players"][1]["graveyard"] = ["Grizzly Bears"]
+    assert _pay(board, "{G}")["payable"] is False
+
+
+_LEGEND_DORK = {"name": "Legend Dork", "type_line": "Legendary Creature — Elf", "mana_cost": "{G}",
+                "oracle_text": "{T}: Add {G}.", "sick": True}
+
+
+def test_robaran_mercenaries_has_the_abilities_of_legendary_creatures_you_control() -> None:
+    """Robaran Mercenaries: "This creature has all activated abilities of all legendary creatures
+    you control": a summoning-sick legend's {T}: Add {G} is tapped on the Mercenaries."""
+    assert _mana(_pay(_board("Robaran Mercenaries", _LEGEND_DORK), "{G}")) == "{G}"
+    plain = {**_LEGEND_DORK, "type_line": "Creature — Elf"}
+    assert _pay(_board("Robaran Mercenaries", plain), "{G}")["payable"] is False
+
+
+def test_marvin_has_the_abilities_of_differently_named_creatures() -> None:
+    """Marvin, Murderous Mimic: "~ has all activated abilities of creatures you control that don't
+    have the same name as this creature"."""
+    assert _mana(_pay(_board("Marvin, Murderous Mimic", {"card": "Llanowar Elves", "sick": True}), "{G}")) == "{G}"
+    twin = {**_LEGEND_DORK, "name": "Marvin, Murderous Mimic"}
+    assert _pay(_board("Marvin, Murderous Mimic", twin), "{G}")["payable"] is False
+
+
+def test_sharkey_has_no_mana_abilities_of_opponents_lands() -> None:
+    """Sharkey, Tyrant of the Shire: "~ has all activated abilities of lands your opponents control
+    except mana abilities": none of them adds mana."""
+    board = _board("Sharkey, Tyrant of the Shire", {"card": "Forest", "controller": "opp"})
+    assert _pay(board, "{G}")["payable"] is False
+
+
+def test_great_divide_guide_grants_to_each_land_and_ally_613_1f() -> None:
+    """Great Divide Guide: "Each land and Ally you control has "{T}: Add one mana of any color.""
+    (layer 6): a Forest taps for {U}, so does the Guide itself (an Ally), not a sick one nor a
+    creature of another type."""
+    assert _mana(_pay(_board({"card": "Great Divide Guide", "sick": True}, "Forest"), "{U}"), "p1") == "{U}"
+    assert _mana(_pay(_board("Great Divide Guide"), "{U}")) == "{U}"
+    assert _pay(_board({"card": "Great Divide Guide", "sick": True}, "Grizzly Bears"), "{U}")["payable"] is False
+
+
+def test_three_tree_city_counts_creatures_of_the_chosen_type() -> None:
+    """Three Tree City: "{2}, {T}: Choose a color. Add an amount of mana of that color equal to the
+    number of creatures you control of the chosen type" (the board's ``chosen.type``; none chosen:
+    no creature has it)."""
+    elves = ({"card": "Llanowar Elves", "sick": True}, {"card": "Llanowar Elves", "sick": True}, "Plains", "Island")
+    out = _pay(_board({"card": "Three Tree City", "chosen": {"type": "Elf"}}, *elves), "{B}{B}")
+    assert _mana(out) == "{B}{B}"
+    assert _pay(_board({"card": "Three Tree City", "chosen": {"type": "Goblin"}}, *elves), "{B}{B}")["payable"] is False
+    assert _pay(_board("Three Tree City", *elves), "{B}{B}")["payable"] is False
+
+
+def test_trazyn_the_infinite_has_the_abilities_of_artifact_cards_in_your_graveyard_207_2c() -> None:
+    """Trazyn the Infinite: "Prismatic Gallery — As long as Trazyn is on the battlefield, it has all
+    activated abilities of all artifact cards in your graveyard" (the flavor word has no rules
+    meaning, CR 207.2c): a Sol Ring in its controller's graveyard, not in an opponent's."""
+    board = _board("Trazyn the Infinite")
+    board["players"][0]["graveyard"] = ["Sol Ring"]
+    assert _mana(_pay(board, "{2}")) == "{C}{C}"
+    board["players"][0]["graveyard"], board["players"][1]["graveyard"] = [], ["Sol Ring"]
+    assert _pay(board, "{2}")["payable"] is False
+
+
+def test_hawkeyes_bow_tap_trigger_hurts_only_opponents_603_2() -> None:
+    """Hawkeye's Bow: "Whenever equipped creature becomes tapped, it deals 1 damage to each
+    opponent": the trigger goes on the stack after the mana (CR 603.2) and costs the payer nothing,
+    so the equipped Llanowar Elves pays {G} with no damage to its controller."""
+    board = _board({"card": "Llanowar Elves", "id": "elf"}, {"card": "Hawkeye's Bow", "attached_to": "elf"})
+    out = _pay(board, "{G}")
+    assert _mana(out, "elf") == "{G}" and out["payment"]["damage"] == 0
+
+
+def test_spade_and_vhal_mana_cant_cast_spells_from_your_hand_106_6() -> None:
+    """Archaeomancer's Spade ("{T}: Add {R}{W}") and Vhal, Candlekeep Researcher ("{T}: Add an
+    amount of {C} equal to Vhal's toughness"): "This mana can't be spent to cast spells from your
+    hand" (CR 106.6): the zone a spell is cast from is not asked, so the mana pays nothing for a
+    cost of no named spell (never assumed allowed), and a named spell is refused naming the clause.
+    Vhal's amount is its toughness with counters."""
+    from manasolver.models.carddb import default_db
+    from manasolver.solver.service.protocol import answer
+
+    for name, cost in (("Archaeomancer's Spade", "{R}"), ("Vhal, Candlekeep Researcher", "{1}")):
+        assert _pay(_board(name), cost)["payable"] is False
+        named = answer({"query": "pay", "state": _board(name), "cost": cost, "spell": {"card": "Lightning Bolt"}})
+        assert named["error"]["code"] == "unsupported" and "from your hand" in named["error"]["message"]
+    vhal = default_db().get("Vhal, Candlekeep Researcher").mana_abilities[0]
+    assert vhal.production.amount is not None and vhal.production.amount.kind == "toughness"
