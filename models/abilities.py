@@ -111,8 +111,10 @@ class Amount:
     "an Urza's Mine" is a land with the subtypes Urza's and Mine, CR 205.3j).
     ``with_counter``: only permanents with a counter of that kind on them (``"any"``: any kind;
     Rishkar's "Each creature you control with a counter on it").
-    ``token``: ``"token"`` counts only tokens, ``"nontoken"`` only the others (CR 111.1; Insidious
-    Roots' "Creature tokens you control have …").
+    ``min_counters``: with ``with_counter``, at least that many of them (Brood Astronomer's "a
+    Planet with twelve or more charge counters on it").  ``token``: ``"token"`` counts only
+    tokens, ``"nontoken"`` only the others (CR 111.1; Insidious Roots' "Creature tokens you
+    control have …").
     The value is ``(value + plus) * times``; a negative value counts as 0.
     """
 
@@ -132,6 +134,7 @@ class Amount:
     plus: int = 0
     with_counter: str = ""
     token: str = ""
+    min_counters: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +251,8 @@ class Production:
     (Bloom Tender: ``"each_permanents_you_control"``); ``instead``/``instead_options``: when the condition
     holds, ``instead_options`` replace the options (Urza's Tower, Gemstone Caverns), or,
     for a could-produce production, ``instead_reference_count`` replaces
-    ``reference_count`` (Incubation Druid: three mana of that type).
+    ``reference_count`` (Incubation Druid: three mana of that type), or ``instead_commander``
+    mana of one color of the commander's color identity replace the options (Command Mine).
     ``doubles_pool``: the ability doubles the amount of each type of unspent mana
     (Doubling Cube); it adds no option of its own.
     ``uncertain``: why what it adds depends on chance or on another player's choice (Rhystic
@@ -271,6 +275,7 @@ class Production:
     instead: Condition | None = None
     instead_options: tuple[tuple[int, ...], ...] = ()
     instead_reference_count: int = 0
+    instead_commander: int = 0
     doubles_pool: bool = False
     uncertain: str = ""
     uncertain_options: tuple[tuple[int, ...], ...] = ()
@@ -279,7 +284,7 @@ class Production:
         """The most mana one option adds before ``amount`` (for bounds)."""
         if self.reference:
             return self.reference_count
-        extra = [self.chosen, self.commander,
+        extra = [self.chosen, self.commander, self.instead_commander,
                  5 if self.colors_among.startswith("each_") else 1 if self.colors_among else 0]
         return max([len(o) for o in self.options + self.instead_options] + extra)
 

@@ -97,7 +97,8 @@ class TriggeredMana:
     one of these (effective) land types (Crypt Ghast: a Swamp; Vernal Bloom: a Forest;
     Keeper of Progenitus: a Mountain, Forest or Plains).  Two more triggers:
     ``"your_creature"`` (a creature you tap for mana: Leyline of Abundance) and
-    ``"your_nonland"`` (a nonland permanent you tap for mana: Kinnan), and
+    ``"your_nonland"`` (a nonland permanent you tap for mana: Kinnan), ``"your_artifact_token"`` (an
+    artifact token you tap for mana: Roxanne, Starfall Savant), and
     ``"imprinted_name"`` (any player's land with the name of a card exiled with the source:
     Extraplanar Lens; the source's ``imprinted`` must be given).  ``snow``: only a snow land
     (Winter's Night); ``basic``: only a basic land (Lavaleaper); ``amount``: the options are

@@ -73,7 +73,7 @@ def permanent_matches(perm: Permanent, amount: Amount, source: Permanent | None 
     if amount.types and amount.types.isdisjoint(types):
         return False
     if amount.with_counter and not (any(n > 0 for _, n in perm.counters) if amount.with_counter == "any"
-                                    else perm.counter(amount.with_counter) > 0):
+                                    else perm.counter(amount.with_counter) >= max(1, amount.min_counters)):
         return False
     if amount.all_subtypes and not amount.all_subtypes <= set(_subtypes(perm, state)):
         return False
@@ -532,6 +532,9 @@ def _base_options(production: Production, state: GameState,
     """The options before amounts: printed, chosen color, commander, colors among, "instead"."""
     if production.instead_options and condition_holds(production.instead, state, permanent):
         return production.instead_options
+    if production.instead_commander and condition_holds(production.instead, state, permanent):
+        mask = commander_identity(state, permanent.controller)
+        return ((mask,) * production.instead_commander,) if mask else ()
     options = list(production.options)
     if production.chosen and permanent.chosen_color:
         options.append((type_bit(permanent.chosen_color),) * production.chosen)

@@ -272,8 +272,10 @@ def triggered_mana_for(state: GameState, permanent: Permanent, ability: ManaAbil
             continue  # Lavaleaper: basic lands only
         chosen = _chosen_slot(source)
         trigger = effect.trigger
-        if trigger in ("your_creature", "your_nonland"):
-            kind_ok = permanent.is_creature if trigger == "your_creature" else not permanent.is_land
+        if trigger in ("your_creature", "your_nonland", "your_artifact_token"):
+            kind_ok = (permanent.is_creature if trigger == "your_creature"
+                       else permanent.is_artifact and permanent.token if trigger == "your_artifact_token"
+                       else not permanent.is_land)
             if tapped and kind_ok and source.controller == who:
                 _add_trigger(out, effect, kinds, chosen)
             continue

@@ -40,7 +40,7 @@ from manasolver.models.symbols import (
 __all__ = ["Unreadable", "parse_cost", "read_ability", "read_production", "sentences"]
 
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-            "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+            "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
 _SYMBOLS = r"(?:\{[^}]+\})+"
 
 
@@ -384,6 +384,13 @@ def _you_control(text: str) -> tuple[Amount, int]:
         raise Unreadable(text)
     n = _at_least(m.group(1))
     what = m.group(2)
+    if n == 1 and (counted := re.fullmatch(r"([A-Z][a-z]+) with (\w+) or more ([\w+\-/]+) counters on it", what)):
+        # Brood Astronomer: a permanent of that subtype with at least that many counters
+        return Amount("count", subtypes=frozenset({counted.group(1).lower()}), with_counter=counted.group(3),
+                      min_counters=_number(counted.group(2))), n
+    if n == 1 and re.fullmatch(r"Command (?:Tower|Mine|Power Plant)", what):
+        # the cards named so (CR 201.2): Command Mine, Command Power Plant
+        return Amount("count", name=what), n
     if um := re.fullmatch(r"(Urza's) ([A-Z][\w\-]+)", what):
         subs = frozenset({um.group(1).lower(), um.group(2).lower()})
         return Amount("count", types=frozenset({"land"}), all_subtypes=subs), n
@@ -444,6 +451,9 @@ def _instead(sentence: str, production: Production) -> Production:
         if not count:
             raise Unreadable(sentence)
         return replace(production, instead=_condition(m.group(1)), instead_reference_count=_number(count.group(1)))
+    if production.commander and (more := _COMMANDER.fullmatch(m.group(2))):
+        # Command Mine: more mana of the commander's identity when the condition holds
+        return replace(production, instead=_condition(m.group(1)), instead_commander=_number(more.group(1)))
     options, reference, _, _ = _options(m.group(2))
     if reference:
         raise Unreadable(sentence)
@@ -521,13 +531,18 @@ def read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
     if not parts:
         raise Unreadable(effect)
     x_removed = bool(re.search(r"\bremove (?:x|one or more)\b", cost_text.lower()))
+    only_if: Condition | None = None
+    if m := re.fullmatch(r"If (you control .+?), add (.+)\.", parts[0]):
+        # "If you control a Command Mine and a Command Power Plant, add …": it adds nothing
+        # otherwise, which for a payment is as if it could not be activated (CR 602.5b)
+        only_if, parts[0] = _condition(m.group(1)), f"Add {m.group(2)}."
     production, rest = _head(parts[0], parts[1:], x_removed)
     removed = production.amount is not None and production.amount.kind == "removed"
     if removed != bool(cost.remove_any):
         raise Unreadable(line)  # "removed this way" needs the variable cost, and the reverse
     damage = 0
     per_turn = 0
-    condition: Condition | None = None
+    condition: Condition | None = only_if
     extra: list[str] = []
     for sentence in rest:
         if m := re.fullmatch(r"~ deals (\d+) damage to you\.", sentence):

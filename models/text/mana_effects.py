@@ -63,7 +63,8 @@ def _symbols(text: str) -> tuple[int, ...]:
 
 def _added(text: str) -> tuple[tuple[tuple[int, ...], ...], bool, int] | None:
     """What a trigger adds: (options, produced_type, chosen), or None when unreadable."""
-    if text in ("one mana of any type that land produced", "one mana of any type that permanent produced"):
+    if text in ("one mana of any type that land produced", "one mana of any type that permanent produced",
+                "one mana of any type that artifact token produced"):
         return (), True, 0
     if m := re.fullmatch(r"(?:an additional )?(one|two|three) mana in any combination of colors", text):
         return ((ANY_COLOR,) * _NUMBERS[m.group(1)],), False, 0
@@ -123,6 +124,7 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
           r"(?:Plains|Island|Swamp|Mountain|Forest))*) for mana, that player adds (.+)\."), "any_typed"),
         (r"Whenever you tap a creature for mana, add (.+)\.", "your_creature"),
         (r"Whenever you tap a nonland permanent for mana, add (.+)\.", "your_nonland"),
+        (r"Whenever you tap an artifact token for mana, add (.+)\.", "your_artifact_token"),
     ))
 
 
@@ -130,7 +132,7 @@ _PLURAL_TYPES = {"plains": "plains", "islands": "island", "swamps": "swamp", "mo
                  "forests": "forest"}
 
 
-_GRANT = re.compile(r"(.+?) (?:have|has) (?:(?:[a-z, ]|ward \{\d+\})+ and )?\"([^\"]+)\"\.?")
+_GRANT = re.compile(r"(.+?) (?:have|has),? (?:(?:[a-z, ]|ward \{\d+\})+ and )?\"([^\"]+)\"\.?")
 
 
 def _conditional_attached(who_text: str) -> Amount | None:
@@ -198,7 +200,7 @@ def _plain_grant(line: str) -> GrantedAbility | None:
     from manasolver.models.text.oracle import activated_parts
 
     m = _GRANT.fullmatch(line)
-    if m is None or "Add" not in m.group(2):
+    if m is None or not re.search(r"\b[Aa]dd\b", m.group(2)):
         return None
     who_text, quoted = m.group(1), m.group(2)
     parts = activated_parts(quoted)
@@ -224,6 +226,9 @@ def _plain_grant(line: str) -> GrantedAbility | None:
             # ``chosen.name``; none given, no land has it)
             return GrantedAbility(line, ability, Amount("count", types=frozenset({"land"}), name="chosen",
                                                         controller="any"))
+        if who_text == "Command Towers you control":
+            # Command Power Plant: the permanents named Command Tower (CR 201.2)
+            return GrantedAbility(line, ability, Amount("count", name="Command Tower"))
         if who_text == "Other permanents you control":
             # every other permanent its controller controls, of any type
             return GrantedAbility(line, ability, Amount("count", controller="you", other=True))
@@ -491,7 +496,8 @@ def _read(line: str) -> StructuredEffect | None:
         options, produced, chosen = added
         if kind == "basic_land" and not chosen:
             return None
-        recipient = "you" if kind in ("your_land", "your_typed", "your_creature", "your_nonland") \
+        recipient = "you" if kind in ("your_land", "your_typed", "your_creature", "your_nonland",
+                                      "your_artifact_token") \
             else "land_controller"
         trigger = {"enchanted": "enchanted_land", "your_typed": "your_land", "any_typed": "any_land",
                    "any_basic_land": "any_land"}.get(kind, kind)

@@ -354,3 +354,37 @@ def test_spade_and_vhal_mana_cant_cast_spells_from_your_hand_106_6() -> None:
         assert named["error"]["code"] == "unsupported" and "from your hand" in named["error"]["message"]
     vhal = default_db().get("Vhal, Candlekeep Researcher").mana_abilities[0]
     assert vhal.production.amount is not None and vhal.production.amount.kind == "toughness"
+
+
+def test_command_mine_two_mana_beside_tower_and_power_plant_903_4() -> None:
+    """Command Mine: "{T}: Add one mana of any color in your commander's color identity. If you
+    control a Command Tower and a Command Power Plant, add two mana of any color in your
+    commander's color identity instead" (CR 903.4; the cards by name, CR 201.2)."""
+    tower = {"card": "Command Tower", "tapped": True}
+    plant = {"card": "Command Power Plant", "tapped": True}
+    both = _board("Command Mine", tower, plant)
+    both["players"][0]["commander"] = ["Niv-Mizzet, Parun"]
+    assert _mana(_pay(both, "{U}{U}")) == "{U}{U}"
+    one = _board("Command Mine", tower)
+    one["players"][0]["commander"] = ["Niv-Mizzet, Parun"]
+    assert _pay(one, "{U}{U}")["payable"] is False
+    assert _mana(_pay(one, "{R}")) == "{R}"
+
+
+def test_roxanne_artifact_tokens_add_one_more_605_1b() -> None:
+    """Roxanne, Starfall Savant: "Whenever you tap an artifact token for mana, add one mana of any
+    type that artifact token produced" (CR 605.1b): a Mind Stone token adds {C}{C}, a nontoken one
+    {C}."""
+    roxanne = {"card": "Roxanne, Starfall Savant", "sick": True}
+    assert _mana(_pay(_board(roxanne, {"card": "Mind Stone", "token": True}), "{2}"), "p1") == "{C}{C}"
+    assert _pay(_board(roxanne, "Mind Stone"), "{2}")["payable"] is False
+
+
+def test_brood_astronomer_three_beside_a_planet_with_twelve_charge_counters() -> None:
+    """Brood Astronomer: "{T}: Add one mana of any color. If you control a Planet with twelve or
+    more charge counters on it, add three mana of any one color instead"."""
+    planet = {"name": "Test Planet", "type_line": "Artifact — Planet", "oracle_text": "", "counters": {"charge": 12}}
+    assert _mana(_pay(_board("Brood Astronomer", planet), "{U}{U}{U}")) == "{U}{U}{U}"
+    short = {**planet, "counters": {"charge": 11}}
+    assert _pay(_board("Brood Astronomer", short), "{U}{U}")["payable"] is False
+    assert _mana(_pay(_board("Brood Astronomer", short), "{U}")) == "{U}"
