@@ -196,16 +196,7 @@ _PROVEN_UNPAYABLE = Infeasible("Hall's condition fails for every form within the
 
 @budgeted
 def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
-    """The best payment of ``req``'s cost under its policy, or why there is none; the sources
-    whose mana depends on chance or another player's choice, counted as the least they give,
-    named under ``uncertain``."""
-    got = _pay(req, backend)
-    from manasolver.models.rules.uncertain import uncertain_sources
-    found = uncertain_sources(req.state, req.player)
-    return got.naming_uncertain(found) if found else got
-
-
-def _pay(req: PaymentRequest, backend: str | None) -> PayAnswer:
+    """The best payment of ``req``'s cost under its policy, or why there is none."""
     x = _fixed_x(req)
     mode: Mode = "feasible" if backend in ("flow", "csp") else "optimal"
     problem = prepare(req, mode, x)

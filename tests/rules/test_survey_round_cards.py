@@ -86,20 +86,20 @@ def test_flywheel_racer_only_while_a_creature_301_7b() -> None:
     assert _mana(_pay(_board(crewed), "{G}")) == "{G}"
 
 
-def _schema_valid(out: dict[str, Any]) -> bool:
+def _schema_valid(out: dict[str, Any], query: str = "pay") -> bool:
     from jsonschema import Draft202012Validator
 
     from manasolver.solver.service.schema.jsonschema import json_schema
 
     schema = json_schema()
-    return Draft202012Validator({"$ref": "#/$defs/answer.pay", "$defs": schema["$defs"]}).is_valid(out)
+    return Draft202012Validator({"$ref": f"#/$defs/answer.{query}", "$defs": schema["$defs"]}).is_valid(out)
 
 
 def test_rhystic_cave_counted_as_nothing_and_named_uncertain_118_12() -> None:
     """Rhystic Cave: "{T}: Choose a color. Add one mana of that color unless any player pays {1}":
     any player may pay so that it adds nothing (CR 118.12), so it is counted as adding nothing and
-    the answer names it under ``uncertain``, payable or not; could-produce still sees its colors
-    (CR 106.7)."""
+    the answer names it under ``uncertain``, payable or not, in every payment query; could-produce
+    still sees its colors (CR 106.7)."""
     from manasolver.solver.service.protocol import answer
 
     alone = _pay(_board("Rhystic Cave"), "{G}")
@@ -111,6 +111,9 @@ def test_rhystic_cave_counted_as_nothing_and_named_uncertain_118_12() -> None:
     assert [u["permanent"] for u in beside["uncertain"]] == ["p0"] and _schema_valid(beside)
     tapped = _pay(_board({"card": "Rhystic Cave", "tapped": True}, "Forest"), "{G}")
     assert "uncertain" not in tapped and _schema_valid(tapped)
+    for query, cost in (("can_pay", "{G}"), ("payments", "{G}"), ("max_x", "{X}{G}")):
+        out = answer({"query": query, "state": _board("Rhystic Cave", "Forest"), "cost": cost})
+        assert [u["permanent"] for u in out["uncertain"]] == ["p0"] and _schema_valid(out, query), out
     could = answer({"query": "could_produce", "state": _board("Rhystic Cave", "Reflecting Pool")})
     assert could["could_produce"] == {"p0": list("WUBRG"), "p1": list("WUBRG")}
 

@@ -1259,7 +1259,14 @@ class _Payable(_Answer):
 
 
 class Payable(_Payable, _Activated, total=False):
-    """``can_pay``: the cost can be paid."""
+    """``can_pay``: the cost can be paid.
+
+    Fields:
+      uncertain: sources whose mana depends on chance or another player's choice, counted as the
+        least they can give (nothing).
+    """
+
+    uncertain: list[UncertainSource]
 
 
 class _NotPayable(_Answer):
@@ -1276,10 +1283,13 @@ class NotPayable(_NotPayable, _Activated, total=False):
     Fields:
       reason: why (given whenever the engine can tell).
       time_bound: true when the time bound cut the search short (the reason says proved: false).
+      uncertain: sources whose mana depends on chance or another player's choice, counted as the
+        least they can give (nothing).
     """
 
     reason: Reason
     time_bound: Literal[True]
+    uncertain: list[UncertainSource]
 
 
 CanPayAnswer = Union[Payable, NotPayable]
@@ -1301,10 +1311,13 @@ class PaymentsAnswer(_PaymentsRequired, _Activated, total=False):
     Fields:
       reason: when the spell can't be cast at all or not now (the list is then empty).
       time_bound: true when the time bound cut the enumeration short (complete is then false).
+      uncertain: sources whose mana depends on chance or another player's choice, counted as the
+        least they can give (nothing).
     """
 
     reason: Reason
     time_bound: Literal[True]
+    uncertain: list[UncertainSource]
 
 
 class _MaxXFound(_Answer):
@@ -1322,9 +1335,12 @@ class MaxXFound(_MaxXFound, _Activated, total=False):
 
     Fields:
       time_bound: true when the optimiser stopped at its time bound.
+      uncertain: sources whose mana depends on chance or another player's choice, counted as the
+        least they can give (nothing).
     """
 
     time_bound: Literal[True]
+    uncertain: list[UncertainSource]
 
 
 class _MaxXNone(_Answer):
@@ -1342,9 +1358,12 @@ class MaxXNone(_MaxXNone, _Activated, total=False):
 
     Fields:
       time_bound: true when the time bound cut the search short (the reason says proved: false).
+      uncertain: sources whose mana depends on chance or another player's choice, counted as the
+        least they can give (nothing).
     """
 
     time_bound: Literal[True]
+    uncertain: list[UncertainSource]
 
 
 MaxXAnswer = Union[MaxXFound, MaxXNone]
