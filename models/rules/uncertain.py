@@ -18,8 +18,12 @@ def uncertain_sources(state: GameState, player: str) -> tuple[tuple[str, str], .
     is uncertain that could be activated now: its condition holds and its ``{T}``/``{Q}`` cost can
     be paid (untapped or tapped as needed, not summoning sick, CR 302.6)."""
     out: list[tuple[str, str]] = []
-    for perm in state.controlled_by(player):
-        if not any(ab.production.uncertain for ab in perm.card.mana_abilities):
+    for perm in state.battlefield:
+        facts = perm.card.facts
+        printed = facts.uncertain
+        if printed is None:
+            printed = facts.uncertain = any(ab.production.uncertain for ab in perm.card.mana_abilities)
+        if not printed or perm.controller != player:
             continue  # only printed abilities are uncertain: no grant of one is printed
         for ab in effective_mana_abilities(state, perm):
             why = ab.production.uncertain
