@@ -351,7 +351,9 @@ _HARMLESS_PATTERNS: tuple[str, ...] = (
     r"Until end of turn, you may cast that card without paying its mana cost\.",
     r"Put each other card exiled this way on the bottom of your library in a random order\.",
     r"If you control (?:an?|another) [\w, ]+, you gain \w+ life\.",
-    r"Each (?:player|opponent) (?:loses|gains) \w+ life\.",
+    # life others lose or any player gains; "Each player loses" would cost the payer life too
+    r"Each (?:player|opponent) gains \w+ life\.",
+    r"Each opponent loses \w+ life\.",
     r"If you spend this mana to cast your commander, it enters [^.]+\.",
     # a roll after the mana is added: chance that does not change what the ability adds
     r"Roll a d\d+\.",

@@ -391,3 +391,12 @@ def test_brood_astronomer_three_beside_a_planet_with_twelve_charge_counters() ->
     short = {**planet, "counters": {"charge": 11}}
     assert _pay(_board("Brood Astronomer", short), "{U}{U}")["payable"] is False
     assert _mana(_pay(_board("Brood Astronomer", short), "{U}")) == "{U}"
+
+
+def test_cryptolith_fragment_each_player_loses_life_is_left_out_naming_it() -> None:
+    """Cryptolith Fragment: "{T}: Add one mana of any color. Each player loses 1 life": the payer
+    loses 1 life too, which no payment field says, so the ability is not read as a harmless rider:
+    the answer leaves the Fragment out naming the clause (the payment found without it is legal)."""
+    out = _pay(_board("Cryptolith Fragment", "Forest"), "{G}")
+    assert _mana(out, "p1") == "{G}"
+    assert [u["permanent"] for u in out["unsupported"]] == ["p0"] and "loses 1 life" in out["unsupported"][0]["reason"]
