@@ -60,7 +60,7 @@ from manasolver.models.errors import Unsupported
 from manasolver.models.rules.amounts import COULD_PRODUCE_KINDS, evaluate_amount
 from manasolver.models.rules.missing import NotOnBoard, permanent_field, player_field
 from manasolver.models.state import GameState, Permanent
-from manasolver.models.symbols import ANY_TYPE, ManaSymbol
+from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, ManaSymbol
 from manasolver.models.text.mana_effects import mana_effects_of
 from manasolver.models.text.read import card_text
 from manasolver.models.text.triggers import self_tap_damage
@@ -157,6 +157,7 @@ Giver = Callable[[GameState, Permanent], tuple[ManaAbility, ...]]
 Active = tuple[tuple[Permanent, StructuredEffect], ...]
 
 _ONCE = "only once each turn"
+_THOSE_ANY_COLOR = "You may spend mana as though it were mana of any color to activate those abilities."
 _COULD_PRODUCE = COULD_PRODUCE_KINDS
 _ONE = ManaSymbol("{1}", generic=1)
 
@@ -260,11 +261,16 @@ def held_abilities(state: GameState, holder: Permanent, active: Active, giver: G
 
 def _held(state: GameState, holder: Permanent, effects: tuple[AbilitiesOf, ...], active: Active,
           giver: Giver) -> tuple[ManaAbility, ...]:
-    spend_as = next((e for s, e in active if s.id == holder.id and isinstance(e, SpendAs) and e.own_abilities), None)
+    own_spend_as = next((e for s, e in active if s.id == holder.id and isinstance(e, SpendAs) and e.own_abilities),
+                        None)
     others = holders(active)
     out: list[ManaAbility] = []
     for effect in effects:
         once = _ONCE in effect.text
+        spend_as = own_spend_as
+        if _THOSE_ANY_COLOR in effect.text:
+            # Drana and Linvala: "… to activate those abilities" (CR 609.4b), the held ones only
+            spend_as = SpendAs(effect.text, ANY_TYPE, ANY_COLOR, own_abilities=True)
         for obj in _objects(state, holder, effect, active, giver):
             if obj.permanent is not None and obj.permanent.id in others:
                 raise _Refusal(f"{_having(holder, effect, obj)}, which itself has "
@@ -309,7 +315,8 @@ def _objects(state: GameState, holder: Permanent, effect: AbilitiesOf, active: A
                     out.append(_Object(card, printed_as_given(card), f"players[{k}].graveyard[{i}]",
                                        f"{card.name} (in the graveyard of {player.name})"))
         return out
-    if effect.of in ("countered_creatures", "lands", "legendary_creatures_you_control", "differently_named_creatures"):
+    if effect.of in ("countered_creatures", "lands", "legendary_creatures_you_control", "differently_named_creatures",
+                     "opponents_creatures"):
         for i, perm in enumerate(state.battlefield):
             if perm.id == holder.id or not _reached(effect.of, holder, perm):
                 continue
@@ -339,11 +346,13 @@ def _reached(of: str, holder: Permanent, perm: Permanent) -> bool:
     """Is ``perm`` (another permanent) one whose abilities an effect ``of`` gives ``holder``: a land
     (Manascape Refractor), another creature with a +1/+1 counter (Experiment Kraj), a legendary
     creature its controller controls (Robaran Mercenaries), a creature its controller controls with
-    another name (Marvin, Murderous Mimic)?"""
+    another name (Marvin, Murderous Mimic), a creature an opponent controls (Drana and Linvala)?"""
     if of == "lands":
         return perm.is_land
     if of == "countered_creatures":
         return perm.is_creature and perm.counter("+1/+1") > 0
+    if of == "opponents_creatures":
+        return perm.is_creature and perm.controller != holder.controller
     if not (perm.is_creature and perm.controller == holder.controller):
         return False
     if of == "legendary_creatures_you_control":

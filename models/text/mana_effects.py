@@ -301,6 +301,7 @@ def _abilities_of(line: str) -> AbilitiesOf | None:
           "all lands on the battlefield": "lands",
           "all artifact cards in your graveyard": "your_graveyard_artifacts",
           "all legendary creatures you control": "legendary_creatures_you_control",
+          "all creatures your opponents control": "opponents_creatures",
           "creatures you control that don't have the same name as ~": "differently_named_creatures",
           "lands your opponents control except mana abilities": "none"}.get(m.group(1), "unknown")
     if of in ("graveyard_creatures", "graveyard_lands", "your_graveyard_artifacts") and not (

@@ -400,3 +400,16 @@ def test_cryptolith_fragment_each_player_loses_life_is_left_out_naming_it() -> N
     out = _pay(_board("Cryptolith Fragment", "Forest"), "{G}")
     assert _mana(out, "p1") == "{G}"
     assert [u["permanent"] for u in out["unsupported"]] == ["p0"] and "loses 1 life" in out["unsupported"][0]["reason"]
+
+
+def test_drana_and_linvala_has_opponents_creatures_abilities_paid_with_any_color_609_4b() -> None:
+    """Drana and Linvala: "~ has all activated abilities of all creatures your opponents control. You
+    may spend mana as though it were mana of any color to activate those abilities" (layer 6, CR
+    613.1f; 609.4b): an opponent's Llanowar Elves gives it {T}: Add {G} (its own prohibition stops
+    only the opponent's creature); an opponent's "{G}, {T}: Add {U}{U}" is paid with a Plains' {W};
+    its controller's own creatures give it nothing."""
+    assert _mana(_pay(_board("Drana and Linvala", {"card": "Llanowar Elves", "controller": "opp"}), "{G}")) == "{G}"
+    filter_dude = {"name": "Filter Dude", "type_line": "Creature — Elf", "oracle_text": "{G}, {T}: Add {U}{U}.",
+                   "controller": "opp"}
+    assert _mana(_pay(_board("Drana and Linvala", filter_dude, "Plains"), "{U}{U}")) == "{U}{U}"
+    assert _pay(_board("Drana and Linvala", {"card": "Llanowar Elves", "sick": True}), "{G}")["payable"] is False
