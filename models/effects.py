@@ -262,10 +262,14 @@ class AbilitiesOf:
     ``"unknown"`` (cards exiled with it, the top card of a library: Myr Welder, Skill Borrower),
     read from the text.  :func:`manasolver.models.rules.granted.held_abilities` gives the source
     those mana abilities (cards exiled with it from its ``imprinted``), or refuses what it can't
-    apply (the top card of a library, "could produce" abilities)."""
+    apply (the top card of a library, "could produce" abilities).  ``given_to``: not the source but
+    the permanents of this kind its controller controls have them (``"creature"``, ``"food"``: Steward
+    of the Harvest, Hazel's Brewmaster), of ``"exiled_with_source"`` cards (the source's
+    ``imprinted``), creature or land cards as the text says."""
 
     text: str
     of: str
+    given_to: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -220,9 +220,27 @@ def holders(active: Active) -> dict[str, tuple[AbilitiesOf, ...]]:
 def _holders(active: Active) -> dict[str, tuple[AbilitiesOf, ...]]:
     out: dict[str, tuple[AbilitiesOf, ...]] = {}
     for source, effect in active:
-        if isinstance(effect, AbilitiesOf):
+        if isinstance(effect, AbilitiesOf) and not effect.given_to:
             out[source.id] = out.get(source.id, ()) + (effect,)
     return out
+
+
+def given_abilities_of(active: Active) -> tuple[tuple[Permanent, AbilitiesOf], ...]:
+    """The "all activated abilities of" effects in force that other permanents have ("Creatures
+    you control have …": Steward of the Harvest), with their sources; remembered per ``active``."""
+    return _GIVEN.get_or(active, _given)
+
+
+def _given(active: Active) -> tuple[tuple[Permanent, AbilitiesOf], ...]:
+    return tuple((s, e) for s, e in active if isinstance(e, AbilitiesOf) and e.given_to)
+
+
+def _given_to(source: Permanent, effect: AbilitiesOf, perm: Permanent) -> bool:
+    """Does ``effect`` of ``source`` give ``perm`` the abilities: a creature or Food its controller
+    controls?"""
+    if perm.controller != source.controller:
+        return False
+    return perm.is_creature if effect.given_to == "creature" else "food" in perm.card.type_line.subtypes
 
 
 def printed_as_given(card: Card) -> tuple[ManaAbility, ...]:
@@ -236,6 +254,7 @@ def printed_as_given(card: Card) -> tuple[ManaAbility, ...]:
 
 
 _HOLDERS: IdentityMemo[Active, dict[str, tuple[AbilitiesOf, ...]]] = IdentityMemo(65)
+_GIVEN: IdentityMemo[Active, tuple[tuple[Permanent, AbilitiesOf], ...]] = IdentityMemo(65)
 
 
 def held_abilities(state: GameState, holder: Permanent, active: Active, giver: Giver) -> tuple[ManaAbility, ...]:
@@ -243,7 +262,10 @@ def held_abilities(state: GameState, holder: Permanent, active: Active, giver: G
     when it has no such effect), in the order of its effects and of the objects on the board;
     unindexed (the caller numbers them after the holder's own).  Raises ``Unsupported`` where the
     engine can't apply one (see the module docstring)."""
-    effects = holders(active).get(holder.id)
+    effects = holders(active).get(holder.id, ())
+    given = given_abilities_of(active)
+    if given:
+        effects += tuple(e for s, e in given if _given_to(s, e, holder) and e not in effects)
     if not effects:
         return ()
     memo = state.view.held
@@ -325,15 +347,18 @@ def _objects(state: GameState, holder: Permanent, effect: AbilitiesOf, active: A
     text = effect.text
     if "top card of" in text:
         return _top_card_object(state, holder, text)
-    if "exiled with it" in text or "in exile with cage counters" in text or text.endswith("of the exiled card."):
-        creatures_only = "creature cards exiled with it" in text
+    if ("exiled with it" in text or "in exile with cage counters" in text or text.endswith("of the exiled card.")
+            or effect.of == "exiled_with_source"):
+        creatures_only = "creature cards exiled with" in text
+        lands_only = "land cards exiled with" in text
         for exiler in _exilers(state, holder, active, effect):
             if exiler.imprinted is None:
                 raise _Refusal(f"{_who(holder)}: {text!r} gives it the abilities of the cards exiled with "
                                f"{_who(exiler)}, and the board does not give them (\"imprinted\")",
                                permanent_field(state, exiler, "imprinted"), missing=True)
             for j, card in enumerate(exiler.imprinted):
-                if creatures_only and "creature" not in card.type_line.types:
+                if (creatures_only and "creature" not in card.type_line.types) or (
+                        lands_only and "land" not in card.type_line.types):
                     continue
                 out.append(_Object(card, printed_as_given(card), permanent_field(state, exiler, f"imprinted[{j}]"),
                                    f"{card.name} (exiled with {_who(exiler)})"))
@@ -364,6 +389,9 @@ def _exilers(state: GameState, holder: Permanent, active: Active, effect: Abilit
     """Whose ``imprinted`` cards ``effect`` reads: the holder's ("exiled with it"); for Mairsil's
     "all cards you own in exile with cage counters on them", every permanent of its controller with
     that effect (each one's caged cards are its ``imprinted``)."""
+    if effect.of == "exiled_with_source":
+        # Steward of the Harvest: each source of this effect its controller controls
+        return [s for s, e in active if e == effect and s.controller == holder.controller]
     if "in exile with cage counters" not in effect.text:
         return [holder]
     return [s for s, e in active if e == effect and s.controller == holder.controller]

@@ -292,6 +292,10 @@ def _abilities_of(line: str) -> AbilitiesOf | None:
     text = line
     if flavored := re.fullmatch(r"[A-Z][a-z']+(?: [A-Za-z']+)* — (.+)", line):
         line = flavored.group(1)
+    if given := re.fullmatch(r"(Creatures|Foods) you control have all activated abilities of all (creature|land) "
+                             r"cards exiled with ~\.", line):
+        # Steward of the Harvest, Hazel's Brewmaster: the cards exiled with the source
+        return AbilitiesOf(text, "exiled_with_source", given_to=given.group(1).lower().removesuffix("s"))
     m = re.fullmatch(r"(?:As long as [^,]+, )?(?:~|it) has all activated abilities of (.+?)\.(?: .*)?", line)
     if m is None:
         return None

@@ -413,3 +413,25 @@ def test_drana_and_linvala_has_opponents_creatures_abilities_paid_with_any_color
                    "controller": "opp"}
     assert _mana(_pay(_board("Drana and Linvala", filter_dude, "Plains"), "{U}{U}")) == "{U}{U}"
     assert _pay(_board("Drana and Linvala", {"card": "Llanowar Elves", "sick": True}), "{G}")["payable"] is False
+
+
+_FOOD = {"name": "Food", "type_line": "Artifact — Food", "token": True,
+         "oracle_text": "{2}, {T}, Sacrifice this token: You gain 3 life."}
+
+
+def test_steward_and_brewmaster_give_the_exiled_cards_abilities_613_1f() -> None:
+    """Steward of the Harvest ("Creatures you control have all activated abilities of all land cards
+    exiled with this creature") and Hazel's Brewmaster ("Foods you control have … all creature cards
+    exiled with this creature"): layer 6, the cards exiled with the source from its ``imprinted``
+    (CR 607.2); a card of the other kind gives nothing; without ``imprinted`` the answer is refused
+    naming the field."""
+    from manasolver.solver.service.protocol import answer
+
+    steward = {"card": "Steward of the Harvest", "imprinted": ["Forest"], "sick": True}
+    assert _mana(_pay(_board(steward, "Grizzly Bears"), "{G}"), "p1") == "{G}"
+    assert _pay(_board({**steward, "imprinted": ["Grizzly Bears"]}, "Grizzly Bears"), "{G}")["payable"] is False
+    missing = answer({"query": "pay", "state": _board("Steward of the Harvest", "Grizzly Bears"), "cost": "{G}"})
+    assert missing["error"]["where"].endswith("imprinted")
+    brewmaster = {"card": "Hazel's Brewmaster", "imprinted": ["Llanowar Elves"]}
+    assert _mana(_pay(_board(brewmaster, _FOOD), "{G}"), "p1") == "{G}"
+    assert _pay(_board({**brewmaster, "imprinted": ["Forest"]}, _FOOD), "{G}")["payable"] is False
