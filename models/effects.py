@@ -149,7 +149,8 @@ class SpendAs:
     costs of ~'s abilities." (Manascape Refractor).  ``spent``: the mana it widens (type mask, all
     types when every mana); ``as_types``: the types it may then pay; ``players``: every player's
     (Mycosynth Lattice), else its controller's; ``spell_types``: only for spells with one of these
-    card types; ``own_abilities``: only for the activation costs of the source's abilities;
+    card types; ``spell_subtypes``: only for spells with one of these subtypes (Case File
+    Auditor's Case spells); ``own_abilities``: only for the activation costs of the source's abilities;
     ``others_only``: the mana of the types outside ``spent`` may be spent *only* as though it
     were mana of these types (Celestial Dawn's "You may spend other mana only as though it were
     colorless mana.": ``C``), 0 when the rule says nothing of other mana.  :class:`SpendTable`
@@ -160,6 +161,7 @@ class SpendAs:
     as_types: int
     players: bool = False
     spell_types: frozenset[str] = frozenset()
+    spell_subtypes: frozenset[str] = frozenset()
     own_abilities: bool = False
     others_only: int = 0
 

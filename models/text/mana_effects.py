@@ -254,8 +254,8 @@ def _plain_grant(line: str) -> GrantedAbility | None:
 _SPEND_AS = re.compile(r"(You|Players) may spend (mana|white mana|blue mana|black mana|red mana|green mana) as though "
                        r"it were (mana of any color|mana of any type|white mana|blue mana|black mana|red mana"
                        r"|green mana)"
-                       r"(?: to (cast (?:creature|planeswalker|artifact) spells|pay the activation costs of ~'s "
-                       r"abilities))?\.")
+                       r"(?: to (cast (?:creature|planeswalker|artifact|[A-Z][a-z]+) spells|pay the activation costs "
+                       r"of ~'s abilities))?\.")
 #: Today's wording of "may spend mana as though it were mana of any type" (Vizier of the Menagerie).
 _SPEND_ANY = re.compile(r"^(You|Players) can spend mana of any (type|color)((?: to [^.]+)?)\.$")
 _COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
@@ -280,10 +280,13 @@ def _spend_as(line: str) -> SpendAs | None:
     if as_types is None:
         as_types = type_bit(_COLOR_WORDS[m.group(3).split()[0]])
     scope = m.group(4) or ""
-    spell_types = frozenset({scope.split()[1]}) if scope.startswith("cast ") else frozenset()
+    kind = scope.split()[1] if scope.startswith("cast ") else ""
+    spell_types = frozenset({kind}) if kind.islower() and kind else frozenset()
+    # "to cast Case spells" (Case File Auditor): spells with that subtype
+    spell_subtypes = frozenset({kind.lower()}) if kind[:1].isupper() else frozenset()
     text = line + _OTHERS_ONLY if others_only else line
     return SpendAs(text, spent, as_types, players=m.group(1) == "Players", spell_types=spell_types,
-                   own_abilities=scope.startswith("pay "), others_only=others_only)
+                   spell_subtypes=spell_subtypes, own_abilities=scope.startswith("pay "), others_only=others_only)
 
 
 def _abilities_of(line: str) -> AbilitiesOf | None:

@@ -435,3 +435,18 @@ def test_steward_and_brewmaster_give_the_exiled_cards_abilities_613_1f() -> None
     brewmaster = {"card": "Hazel's Brewmaster", "imprinted": ["Llanowar Elves"]}
     assert _mana(_pay(_board(brewmaster, _FOOD), "{G}"), "p1") == "{G}"
     assert _pay(_board({**brewmaster, "imprinted": ["Forest"]}, _FOOD), "{G}")["payable"] is False
+
+
+def test_case_file_auditor_any_color_for_case_spells_609_4b() -> None:
+    """Case File Auditor: "You may spend mana as though it were mana of any color to cast Case
+    spells" (CR 609.4b): three Islands pay Case of the Burning Masks' {1}{R}{R}, not Lightning
+    Bolt's {R} nor a cost of no named spell."""
+    from manasolver.solver.service.protocol import answer
+
+    board = _board({"card": "Case File Auditor", "sick": True}, "Island", "Island", "Island")
+    case = {"query": "pay", "state": board, "cost": "{1}{R}{R}", "spell": {"card": "Case of the Burning Masks"}}
+    out = answer(case)
+    assert out["payable"] is True and len(out["payment"]["activations"]) == 3
+    assert answer({**case, "query": "validate", "payment": out["payment"]})["legal"] is True
+    assert answer({**case, "cost": "{R}", "spell": {"card": "Lightning Bolt"}})["payable"] is False
+    assert _pay(board, "{R}")["payable"] is False
