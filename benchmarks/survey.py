@@ -9,7 +9,8 @@ Island and Forest, and counts the answers:
 * **refused**: an ``error`` answer (``unsupported``, or any other code), by code;
 * **left out**: a payable answer that lists sources under ``unsupported`` (left out of the
   supply: the payment is legal but may not be the best);
-* **answered**: the rest.
+* **answered**: the rest; of them, **named uncertain**: answers that name a source whose mana
+  depends on chance or another player's choice (Rhystic Cave), counted as the least it gives.
 
 Every payable answer is given back to ``validate``, which must call it legal (a count of the
 ones it doesn't is printed: it must be 0).  With ``--list`` the refused and left-out cards are
@@ -57,6 +58,7 @@ def survey(limit: int | None = None, history: bool = False) -> dict[str, Any]:
     counts: Counter[str] = Counter()
     refused: dict[str, list[str]] = defaultdict(list)
     left_out: dict[str, list[str]] = defaultdict(list)
+    uncertain: dict[str, str] = {}
     illegal: list[str] = []
     for name in db.names():
         try:
@@ -86,12 +88,15 @@ def survey(limit: int | None = None, history: bool = False) -> dict[str, Any]:
             left_out[why.replace(card.name, "~")].append(card.name)
         else:
             counts["answered"] += 1
+        if out.get("uncertain"):
+            counts["named uncertain"] += 1
+            uncertain[card.name] = "; ".join(u["reason"] for u in out["uncertain"])
         if out.get("payable"):
             check = answer({"query": "validate", "state": state, "cost": COST, "payment": out["payment"]})
             if not check.get("legal"):
                 illegal.append(card.name)
     counts["validate says illegal"] = len(illegal)
-    return {"counts": counts, "refused": refused, "left_out": left_out, "illegal": illegal}
+    return {"counts": counts, "refused": refused, "left_out": left_out, "uncertain": uncertain, "illegal": illegal}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -103,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     result = survey(args.limit, args.history)
     counts = result["counts"]
-    for key in ("permanents", "answered", "refused", "left out", "validate says illegal", "not built", "funny"):
+    for key in ("permanents", "answered", "named uncertain", "refused", "left out", "validate says illegal",
+                "not built", "funny"):
         print(f"{key}: {counts[key]}")
     for key in sorted(k for k in counts if k.startswith("refused: ")):
         print(f"  {key}: {counts[key]}")
@@ -114,6 +120,10 @@ def main(argv: list[str] | None = None) -> int:
             for why, names in sorted(groups.items(), key=lambda kv: -len(kv[1])):
                 print(f"- {len(names)}: {why[:200]}\n    {', '.join(sorted(names)[:12])}"
                       + (" …" if len(names) > 12 else ""))
+        if result["uncertain"]:
+            print("\n## answered, named uncertain")
+            for name, why in sorted(result["uncertain"].items()):
+                print(f"- {name}: {why[:200]}")
         if result["illegal"]:
             print("\n## validate says illegal\n" + ", ".join(result["illegal"]))
     return 0

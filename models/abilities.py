@@ -58,7 +58,8 @@ class Restriction:
     solver refuses (:func:`manasolver.solver.supply.unmodelled.guard_payment_rules`).
     ``any_of``: alternatives, the mana paying a spell any of them allows ("Spend this mana only
     to cast an Elemental spell or a Chandra planeswalker spell": Chandra's Embercat); the other
-    fields are then unused.
+    fields are then unused.  ``not_types``: the spell must have none of these card types ("Spend
+    this mana only to cast noncreature spells": Nardole, Resourceful Cyborg).
     """
 
     text: str
@@ -73,6 +74,7 @@ class Restriction:
     chosen_type: bool = False
     unchecked: bool = False
     any_of: tuple[Restriction, ...] = ()
+    not_types: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,8 +86,8 @@ class Amount:
         (any-of within each field, all fields together) controlled by
         ``controller`` (``"you"``, ``"opponents"``, ``"any"``); ``other`` excludes
         the source itself;
-      * ``"power"``: the source's power; ``"counters"``: counters of kind ``counter``
-        on the source; ``"devotion"``: the controller's devotion to ``colors``
+      * ``"power"`` / ``"toughness"``: the source's power / toughness; ``"counters"``: counters
+        of kind ``counter`` on the source; ``"devotion"``: the controller's devotion to ``colors``
         (``colors == 0``: to the color of the option chosen, as Nykthos's "devotion
         to that color"; :func:`manasolver.models.rules.amounts.concrete_options` evaluates it);
       * ``"fixed"``: ``times`` alone;
@@ -93,6 +95,12 @@ class Amount:
         (``AbilityCost.remove_any``; storage lands), chosen on activation;
       * ``"max_power"`` / ``"total_power"``: the greatest / the total power among the
         matching permanents (Selvala; Formidable);
+      * ``"same_name"``: the most matching permanents that share one name (Sceptre of Eternal
+        Glory's "three or more lands with the same name");
+      * ``"max_toughness"``: the greatest toughness among the matching creatures (Arbor Adherent);
+        ``"distinct_powers"``: how many different powers they have (Selvala, Eager Trailblazer);
+        ``"shared_type"``: the most of them that have a creature type in common (White Lotus Tile);
+      * ``"counters"`` with ``counter`` ``"any"``: every counter on the source (Nardole);
       * ``"life"``: the controller's life total; ``"domain"``: basic land types among
         lands the controller controls (CR 305.6);
       * ``"graveyard"`` / ``"hand"``: cards in the controller's graveyard / hand
@@ -103,6 +111,10 @@ class Amount:
     "an Urza's Mine" is a land with the subtypes Urza's and Mine, CR 205.3j).
     ``with_counter``: only permanents with a counter of that kind on them (``"any"``: any kind;
     Rishkar's "Each creature you control with a counter on it").
+    ``min_counters``: with ``with_counter``, at least that many of them (Brood Astronomer's "a
+    Planet with twelve or more charge counters on it").  ``token``: ``"token"`` counts only
+    tokens, ``"nontoken"`` only the others (CR 111.1; Insidious Roots' "Creature tokens you
+    control have …").
     The value is ``(value + plus) * times``; a negative value counts as 0.
     """
 
@@ -121,6 +133,8 @@ class Amount:
     all_subtypes: frozenset[str] = frozenset()
     plus: int = 0
     with_counter: str = ""
+    token: str = ""
+    min_counters: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +144,9 @@ class Condition:
     (Urza's Tower).  It holds when every ``(amount, at_least)`` pair of ``counts``
     has ``amount`` at least ``at_least`` (and at most ``at_most`` when that is set,
     for leveler ranges), and, with ``your_turn``, it is the controller's turn before
-    the step ``before_step`` (Mana Cache).  Evaluated by
+    the step ``before_step`` (Mana Cache); with ``opponents_turn``, it is an opponent's turn
+    (Lavinia, Foil to Conspiracy); with ``self_type``, the permanent itself has that card type now
+    (Flywheel Racer's "this permanent is a creature").  Evaluated by
     :func:`manasolver.models.rules.amounts.condition_holds`.
     """
 
@@ -139,6 +155,8 @@ class Condition:
     at_most: int | None = None
     your_turn: bool = False
     before_step: str = ""
+    opponents_turn: bool = False
+    self_type: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,9 +251,16 @@ class Production:
     (Bloom Tender: ``"each_permanents_you_control"``); ``instead``/``instead_options``: when the condition
     holds, ``instead_options`` replace the options (Urza's Tower, Gemstone Caverns), or,
     for a could-produce production, ``instead_reference_count`` replaces
-    ``reference_count`` (Incubation Druid: three mana of that type).
+    ``reference_count`` (Incubation Druid: three mana of that type), or ``instead_commander``
+    mana of one color of the commander's color identity replace the options (Command Mine).
     ``doubles_pool``: the ability doubles the amount of each type of unspent mana
     (Doubling Cube); it adds no option of its own.
+    ``uncertain``: why what it adds depends on chance or on another player's choice (Rhystic
+    Cave's "unless any player pays {1}", CR 118.12): it is counted as the least it can give,
+    nothing (``options`` is empty, so no payment relies on it), and the answers name it;
+    ``uncertain_options`` are what it adds when it does, which "could produce" reads (CR 106.7).
+    With ``chosen`` (Gem Bazaar's color last chosen at random), it is uncertain only while the
+    board gives no chosen color.
     """
 
     options: tuple[tuple[int, ...], ...] = ()
@@ -250,13 +275,16 @@ class Production:
     instead: Condition | None = None
     instead_options: tuple[tuple[int, ...], ...] = ()
     instead_reference_count: int = 0
+    instead_commander: int = 0
     doubles_pool: bool = False
+    uncertain: str = ""
+    uncertain_options: tuple[tuple[int, ...], ...] = ()
 
     def max_mana(self) -> int:
         """The most mana one option adds before ``amount`` (for bounds)."""
         if self.reference:
             return self.reference_count
-        extra = [self.chosen, self.commander,
+        extra = [self.chosen, self.commander, self.instead_commander,
                  5 if self.colors_among.startswith("each_") else 1 if self.colors_among else 0]
         return max([len(o) for o in self.options + self.instead_options] + extra)
 

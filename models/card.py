@@ -125,7 +125,8 @@ class CardFacts:
     or mirrored lands (``solver.supply.build``); ``paying_clause`` its rule of paying life for
     mana (``solver.supply.unmodelled``); ``doubler`` whether it doubles the pool
     (``solver.pools.doublers``); ``identity`` its color identity (``models.rules.amounts``); ``quiet`` and ``counting``
-    what keeps it from the plain path (``solver.supply.plain``).
+    what keeps it from the plain path (``solver.supply.plain``); ``uncertain`` whether a printed mana
+    ability of it adds mana by chance or another player's choice (``models.rules.uncertain``).
 
     Thread-safe: each field is written with one whole immutable value by a single store (the
     entries of ``static_masks``, a dictionary, likewise); two threads that ask at once both compute
@@ -133,7 +134,7 @@ class CardFacts:
     """
 
     __slots__ = ("counting", "counts_only", "doubler", "identity", "mask", "mirrors_only", "paying_clause", "quiet",
-                 "reading", "static_masks", "supply_info", "tap_triggers", "text")
+                 "reading", "static_masks", "supply_info", "tap_triggers", "text", "uncertain")
 
     def __init__(self) -> None:
         self.text: Any = None
@@ -145,6 +146,7 @@ class CardFacts:
         self.counts_only: Any = None
         self.mirrors_only: Any = None
         self.paying_clause: Any = None
+        self.uncertain: Any = None
         self.doubler: Any = None
         self.identity: Any = None
         self.quiet: Any = None

@@ -32,7 +32,8 @@ __all__ = [
 class ManaMultiplier:
     """"If you tap a permanent for mana, it produces ``factor`` times as much of that mana
     instead" (CR 106.12b, 614.1a).  ``tapper``: ``"you"`` (the effect's controller taps
-    it); ``what``: ``"permanent"`` (creatures and artifacts too, Nyxbloom Ancient ruling).  Applies
+    it); ``what``: ``"permanent"`` (creatures and artifacts too, Nyxbloom Ancient ruling) or
+    ``"basic_land"`` (Virtue of Strength: "If you tap a basic land for mana").  Applies
     only to mana abilities whose cost includes ``{T}`` (106.12); keeps restrictions (106.6a, Mana Reflection ruling)."""
 
     text: str
@@ -66,12 +67,14 @@ class LandTypeChange:
     ``"each_land"``, ``"lands_you_control"`` or ``"enchanted_land"`` (the permanent the
     source is attached to); ``types``: lower-case basic land types; ``sets``: the types
     replace the land's land types and its rules-text abilities are lost (Blood Moon),
-    otherwise they are added ("in addition to its other land types")."""
+    otherwise they are added ("in addition to its other land types").  ``while_counter``: only while
+    its source has a counter of that kind (Zhao, the Moon Slayer's conqueror counter)."""
 
     text: str
     affected: str
     types: tuple[str, ...]
     sets: bool = False
+    while_counter: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,11 +97,13 @@ class TriggeredMana:
     one of these (effective) land types (Crypt Ghast: a Swamp; Vernal Bloom: a Forest;
     Keeper of Progenitus: a Mountain, Forest or Plains).  Two more triggers:
     ``"your_creature"`` (a creature you tap for mana: Leyline of Abundance) and
-    ``"your_nonland"`` (a nonland permanent you tap for mana: Kinnan), and
+    ``"your_nonland"`` (a nonland permanent you tap for mana: Kinnan), ``"your_artifact_token"`` (an
+    artifact token you tap for mana: Roxanne, Starfall Savant), and
     ``"imprinted_name"`` (any player's land with the name of a card exiled with the source:
     Extraplanar Lens; the source's ``imprinted`` must be given).  ``snow``: only a snow land
-    (Winter's Night); ``amount``: the options are repeated that many times, counted for the
-    source (Elvish Guidance: "an additional {G} for each Elf on the battlefield").
+    (Winter's Night); ``basic``: only a basic land (Lavaleaper); ``amount``: the options are
+    repeated that many times, counted for the source (Elvish Guidance: "an additional {G} for
+    each Elf on the battlefield").
     ``unspendable``: the mana may be spent only on costs no query asks about (Snowfall's
     "Spend this mana only to pay cumulative upkeep costs."), so it adds nothing to a payment."""
 
@@ -110,6 +115,7 @@ class TriggeredMana:
     recipient: str = "land_controller"
     land_types: tuple[str, ...] = ()
     snow: bool = False
+    basic: bool = False
     amount: Amount | None = None
     unspendable: bool = False
 
@@ -123,7 +129,8 @@ class GrantedAbility:
     the source, ``other``).  ``ability`` is the quoted ability, read as printed.  ``condition``:
     the grant applies only while it holds for the source ("As long as you control six or more
     lands, lands you control have …": The World Tree); ``self_only``: only the source itself has it
-    (a Saga's "I — ~ gains …": Urza's Saga)."""
+    (a Saga's "I — ~ gains …": Urza's Saga); ``or_who``: permanents matching it have it too ("Each
+    land and Ally you control has": Great Divide Guide; one ability each, CR 613.1f)."""
 
     text: str
     ability: ManaAbility
@@ -131,6 +138,7 @@ class GrantedAbility:
     attached: bool = False
     condition: Condition | None = None
     self_only: bool = False
+    or_who: Amount | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +149,8 @@ class SpendAs:
     costs of ~'s abilities." (Manascape Refractor).  ``spent``: the mana it widens (type mask, all
     types when every mana); ``as_types``: the types it may then pay; ``players``: every player's
     (Mycosynth Lattice), else its controller's; ``spell_types``: only for spells with one of these
-    card types; ``own_abilities``: only for the activation costs of the source's abilities;
+    card types; ``spell_subtypes``: only for spells with one of these subtypes (Case File
+    Auditor's Case spells); ``own_abilities``: only for the activation costs of the source's abilities;
     ``others_only``: the mana of the types outside ``spent`` may be spent *only* as though it
     were mana of these types (Celestial Dawn's "You may spend other mana only as though it were
     colorless mana.": ``C``), 0 when the rule says nothing of other mana.  :class:`SpendTable`
@@ -152,6 +161,7 @@ class SpendAs:
     as_types: int
     players: bool = False
     spell_types: frozenset[str] = frozenset()
+    spell_subtypes: frozenset[str] = frozenset()
     own_abilities: bool = False
     others_only: int = 0
 
@@ -245,14 +255,23 @@ class AbilitiesOf:
     """"~ has all activated abilities of …" (layer 6, CR 613.1f): the source has the activated
     abilities, mana abilities included, of ``of``: ``"graveyard_creatures"`` (creature cards in all
     graveyards: Necrotic Ooze), ``"countered_creatures"`` (each other creature with a +1/+1 counter
-    on it: Experiment Kraj), ``"lands"`` (all lands on the battlefield: Manascape Refractor), or
+    on it: Experiment Kraj), ``"lands"`` (all lands on the battlefield: Manascape Refractor),
+    ``"graveyard_lands"`` (land cards in all graveyards: Mirran Safehouse),
+    ``"your_graveyard_artifacts"`` (artifact cards in its controller's graveyard: Trazyn the Infinite),
+    ``"legendary_creatures_you_control"`` (Robaran Mercenaries), ``"differently_named_creatures"``
+    (creatures its controller controls with another name: Marvin, Murderous Mimic), ``"none"``
+    (Sharkey's "except mana abilities": no mana ability), or
     ``"unknown"`` (cards exiled with it, the top card of a library: Myr Welder, Skill Borrower),
     read from the text.  :func:`manasolver.models.rules.granted.held_abilities` gives the source
     those mana abilities (cards exiled with it from its ``imprinted``), or refuses what it can't
-    apply (the top card of a library, "could produce" abilities)."""
+    apply (the top card of a library, "could produce" abilities).  ``given_to``: not the source but
+    the permanents of this kind its controller controls have them (``"creature"``, ``"food"``: Steward
+    of the Harvest, Hazel's Brewmaster), of ``"exiled_with_source"`` cards (the source's
+    ``imprinted``), creature or land cards as the text says."""
 
     text: str
     of: str
+    given_to: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from operator import attrgetter
 from typing import Any
 
 from manasolver.models.abilities import ZONE_CARDS
-from manasolver.models.card import CARD_TYPES, Card
+from manasolver.models.card import CARD_TYPES, SUPERTYPES, Card
 from manasolver.models.cost import ManaCost
 
 __all__ = ["DESIGNATIONS", "STEPS", "BoardView", "GameState", "Library", "Permanent", "Player", "Turn",
@@ -264,14 +264,22 @@ class GameState:
 
 def fits_cost(perm: Permanent, what: str) -> bool:
     """Does ``perm`` fit what a sacrifice or tapping cost names (lower case): a card type,
-    subtype or supertype, ``"<subtype> token"`` (a token with it: Diamond Kaleidoscope's Prism),
-    ``"token named <name>"`` (Jungle Patrol's Wood), ``"<color> <kind>"`` (Grand Architect's blue
-    creature)?  A card of the hand or graveyard (:data:`~manasolver.models.abilities.ZONE_CARDS`)
-    is no permanent.  The supply groups fodder by it and ``validate`` checks a payment's by it."""
+    subtype or supertype, ``"permanent"``, ``"token"``, ``"nontoken <kind>"`` (Meria's nontoken
+    artifact), ``"<supertype> <kind>"`` (Relic of Legends' legendary creature), ``"<subtype>
+    token"`` (a token with it: Diamond Kaleidoscope's Prism), ``"token named <name>"`` (Jungle
+    Patrol's Wood), ``"<color> <kind>"`` (Grand Architect's blue creature)?  A card of the hand
+    or graveyard (:data:`~manasolver.models.abilities.ZONE_CARDS`) is no permanent.  The
+    supply groups fodder by it and ``validate`` checks a payment's by it."""
     if what in CARD_TYPES:
         return what in perm.types
     if what in ZONE_CARDS:
         return False
+    if what == "permanent":
+        return True  # every object on the battlefield is a permanent (CR 110.1)
+    if what == "token":
+        return perm.token
+    if what.startswith("nontoken "):
+        return not perm.token and fits_cost(perm, what[len("nontoken "):])
     if what.startswith("token named "):
         return perm.token and perm.card.name.lower() == what[len("token named "):]
     if what.endswith(" token"):
@@ -279,6 +287,8 @@ def fits_cost(perm: Permanent, what: str) -> bool:
     first, _, rest = what.partition(" ")
     if first in _COLOR_BITS and rest:
         return bool(perm.card.colors & _COLOR_BITS[first]) and fits_cost(perm, rest)
+    if first in SUPERTYPES and rest:
+        return first in perm.card.type_line.supertypes and fits_cost(perm, rest)  # "legendary creature"
     return perm.card.type_line.has(what)
 
 

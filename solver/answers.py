@@ -43,6 +43,14 @@ class Reason:
         return out
 
 
+def _with_uncertain(out: dict[str, Any], uncertain: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """``out`` with the sources whose mana depends on chance or another player's choice under
+    ``uncertain`` (none: unchanged)."""
+    if uncertain:
+        out["uncertain"] = [{"permanent": p, "reason": r} for p, r in uncertain]
+    return out
+
+
 def _unpaid(head: dict[str, Any], reason: Reason) -> dict[str, Any]:
     """An unpayable answer's JSON: ``head``, the reason, and ``time_bound`` when the time bound
     cut the search for the reason short."""
@@ -121,25 +129,34 @@ class PayAnswer(_WithPayment):
     """``{"payable": true, "payment": …}`` or ``{"payable": false, "reason": …}``.
 
     ``unsupported``: sources left out as unsupported (permanent, why): the payment is legal,
-    but one using them might be better under the policy, so the answer says so.  ``source``:
-    the payment as a :class:`PaymentSource` instead of ``payment``."""
+    but one using them might be better under the policy, so the answer says so.  ``uncertain``:
+    sources whose mana depends on chance or another player's choice (permanent, why), counted as
+    the least they can give.  ``source``: the payment as a :class:`PaymentSource` instead of
+    ``payment``."""
 
-    __slots__ = ("payable", "reason", "time_bound", "unsupported")
-    _FIELDS = ("payable", "payment", "reason", "time_bound", "unsupported")
+    __slots__ = ("payable", "reason", "time_bound", "uncertain", "unsupported")
+    _FIELDS = ("payable", "payment", "reason", "time_bound", "unsupported", "uncertain")
 
     payable: bool
     reason: Reason | None
     time_bound: bool
     unsupported: tuple[tuple[str, str], ...]
+    uncertain: tuple[tuple[str, str], ...]
 
     def __init__(self, payable: bool, payment: Payment | None = None, reason: Reason | None = None,
                  time_bound: bool = False, unsupported: tuple[tuple[str, str], ...] = (),
-                 source: PaymentSource | None = None) -> None:
+                 source: PaymentSource | None = None, uncertain: tuple[tuple[str, str], ...] = ()) -> None:
         object.__setattr__(self, "payable", payable)
         object.__setattr__(self, "reason", reason)
         object.__setattr__(self, "time_bound", time_bound)
         object.__setattr__(self, "unsupported", unsupported)
+        object.__setattr__(self, "uncertain", uncertain)
         self._init_payment(payment, source)
+
+    def naming_uncertain(self, uncertain: tuple[tuple[str, str], ...]) -> PayAnswer:
+        """This answer with ``uncertain`` named (the same payment, reason and flags)."""
+        return PayAnswer(self.payable, self._payment, self.reason, self.time_bound, self.unsupported,
+                         self._source, uncertain)
 
     def to_json(self) -> dict[str, Any]:
         if self.payable:
@@ -148,62 +165,76 @@ class PayAnswer(_WithPayment):
                 out["time_bound"] = True  # a time bound stopped the proof of optimality
             if self.unsupported:
                 out["unsupported"] = [{"permanent": p, "reason": r} for p, r in self.unsupported]
-            return out
-        assert self.reason is not None
-        return _unpaid({"payable": False}, self.reason)
+        else:
+            assert self.reason is not None
+            out = _unpaid({"payable": False}, self.reason)
+        return _with_uncertain(out, self.uncertain)
 
 
 @dataclass(frozen=True, slots=True)
 class CanPayAnswer:
-    """``{"payable": bool}`` with ``reason`` only when false."""
+    """``{"payable": bool}`` with ``reason`` only when false, and ``uncertain`` (as
+    :class:`PayAnswer`'s) when some source's mana depends on chance or another player's choice."""
 
     payable: bool
     reason: Reason | None = None
+    uncertain: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         if self.payable or self.reason is None:
-            return {"payable": self.payable}
-        return _unpaid({"payable": False}, self.reason)
+            out: dict[str, Any] = {"payable": self.payable}
+        else:
+            out = _unpaid({"payable": False}, self.reason)
+        return _with_uncertain(out, self.uncertain)
 
 
 class MaxXAnswer(_WithPayment):
     """``{"max_x": N, "payment": …}`` or ``{"max_x": null, "reason": …}``."""
 
-    __slots__ = ("max_x", "reason", "time_bound")
-    _FIELDS = ("max_x", "payment", "reason", "time_bound")
+    __slots__ = ("max_x", "reason", "time_bound", "uncertain")
+    _FIELDS = ("max_x", "payment", "reason", "time_bound", "uncertain")
 
     max_x: int | None
     reason: Reason | None
     time_bound: bool
+    uncertain: tuple[tuple[str, str], ...]
 
     def __init__(self, max_x: int | None, payment: Payment | None = None, reason: Reason | None = None,
-                 time_bound: bool = False, source: PaymentSource | None = None) -> None:
+                 time_bound: bool = False, source: PaymentSource | None = None,
+                 uncertain: tuple[tuple[str, str], ...] = ()) -> None:
         object.__setattr__(self, "max_x", max_x)
         object.__setattr__(self, "reason", reason)
         object.__setattr__(self, "time_bound", time_bound)
+        object.__setattr__(self, "uncertain", uncertain)
         self._init_payment(payment, source)
+
+    def naming_uncertain(self, uncertain: tuple[tuple[str, str], ...]) -> MaxXAnswer:
+        """This answer with ``uncertain`` named (as :meth:`PayAnswer.naming_uncertain`)."""
+        return MaxXAnswer(self.max_x, self._payment, self.reason, self.time_bound, self._source, uncertain)
 
     def to_json(self) -> dict[str, Any]:
         if self.max_x is not None:
             out: dict[str, Any] = {"max_x": self.max_x, "payment": self._payment_json()}
             if self.time_bound:
                 out["time_bound"] = True
-            return out
-        assert self.reason is not None
-        return _unpaid({"max_x": None}, self.reason)
+        else:
+            assert self.reason is not None
+            out = _unpaid({"max_x": None}, self.reason)
+        return _with_uncertain(out, self.uncertain)
 
 
 @dataclass(frozen=True, slots=True)
 class PaymentsAnswer:
     """``{"payments": […], "complete": bool}``, and ``"time_bound": true`` when the time bound
-    (not ``limit``) cut the list short."""
+    (not ``limit``) cut the list short; ``uncertain`` as :class:`PayAnswer`'s."""
 
     payments: tuple[Payment, ...]
     complete: bool
     time_bound: bool = False
+    uncertain: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"payments": [p.to_json() for p in self.payments], "complete": self.complete}
         if self.time_bound:
             out["time_bound"] = True
-        return out
+        return _with_uncertain(out, self.uncertain)

@@ -277,27 +277,43 @@ def max_x_sourced(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer
 
 # -- the queries, with or without sources -----------------------------------------------------
 
+#: The answers of the four payment queries below name the sources whose mana depends on chance or
+#: another player's choice (Rhystic Cave), which every backend counts as the least they give
+#: (:func:`~manasolver.models.rules.uncertain.uncertain_sources`).
+
+
+def _uncertain(req: PaymentRequest) -> tuple[tuple[str, str], ...]:
+    from manasolver.models.rules.uncertain import uncertain_sources
+    return uncertain_sources(req.state, req.player)
+
+
 def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
     """:func:`~manasolver.solver.queries.pay`, honouring ``req.sources``."""
     from manasolver.solver import queries
-    return pay_sourced(req, backend) if req.sources else queries.pay(req, backend)
+    got = pay_sourced(req, backend) if req.sources else queries.pay(req, backend)
+    found = _uncertain(req)
+    return got.naming_uncertain(found) if found else got
 
 
 def can_pay(req: PaymentRequest, backend: str | None = None) -> CanPayAnswer:
     """:func:`~manasolver.solver.queries.can_pay`, honouring ``req.sources``."""
     from manasolver.solver import queries
-    return can_pay_sourced(req, backend) if req.sources else queries.can_pay(req, backend)
+    got = can_pay_sourced(req, backend) if req.sources else queries.can_pay(req, backend)
+    found = _uncertain(req)
+    return dataclasses.replace(got, uncertain=found) if found else got
 
 
 def payments(req: PaymentRequest, limit: int = 100) -> PaymentsAnswer:
     """:func:`~manasolver.solver.queries.payments`, honouring ``req.sources``."""
     from manasolver.solver import queries
-    return payments_sourced(req, limit) if req.sources else queries.payments(req, limit)
+    got = payments_sourced(req, limit) if req.sources else queries.payments(req, limit)
+    found = _uncertain(req)
+    return dataclasses.replace(got, uncertain=found) if found else got
 
 
 def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
     """:func:`~manasolver.solver.queries.max_x`, honouring ``req.sources``."""
     from manasolver.solver import queries
-    if req.sources and req.cost.variables:
-        return max_x_sourced(req, backend)
-    return queries.max_x(req, backend)
+    got = max_x_sourced(req, backend) if req.sources and req.cost.variables else queries.max_x(req, backend)
+    found = _uncertain(req)
+    return got.naming_uncertain(found) if found else got

@@ -25,6 +25,7 @@ conditions, "instead" productions, variable counter costs).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Collection
 from dataclasses import replace
 
@@ -40,6 +41,7 @@ from manasolver.models.errors import Unsupported
 from manasolver.models.rules.land_types import effective_land_types, effective_subtypes, has_effect, loses_rules_text
 from manasolver.models.rules.missing import NotOnBoard, permanent_field, player_field
 from manasolver.models.rules.history import HISTORY_AMOUNTS, entered_creatures, history_amount
+from manasolver.models.text.mana_amounts import CHOSEN_SUBTYPE
 from manasolver.models.state import STEPS, GameState, Permanent, Player
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, COLORS, TYPE_BITS, type_bit
 
@@ -64,17 +66,20 @@ def _subtypes(perm: Permanent, state: GameState | None) -> tuple[str, ...]:
 def permanent_matches(perm: Permanent, amount: Amount, source: Permanent | None = None,
                       state: GameState | None = None) -> bool:
     """Whether permanent ``perm`` is one that ``amount`` counts: its types, subtypes now (after
-    land-type changes), keywords, name (``~``: the ``source``'s), power and supertypes."""
+    land-type changes), keywords, name (``~``: the ``source``'s), power, supertypes and whether it
+    is a token."""
     card = perm.card
     types = perm.types
     if amount.types and amount.types.isdisjoint(types):
         return False
     if amount.with_counter and not (any(n > 0 for _, n in perm.counters) if amount.with_counter == "any"
-                                    else perm.counter(amount.with_counter) > 0):
+                                    else perm.counter(amount.with_counter) >= max(1, amount.min_counters)):
         return False
     if amount.all_subtypes and not amount.all_subtypes <= set(_subtypes(perm, state)):
         return False
     if amount.keywords and not amount.keywords <= card.keywords:
+        return False
+    if amount.token and perm.token != (amount.token == "token"):
         return False
     if amount.name == "chosen":
         # the card name chosen as the source entered (Alpine Moon); none given: nothing has it
@@ -107,16 +112,37 @@ def power_of(perm: Permanent) -> int:
 
     A power set by a characteristic-defining ability (``*``) is not computed:
     :class:`~manasolver.models.errors.Unsupported`, never a guess."""
-    raw = perm.card.power
+    return _with_counters(perm, perm.card.power, "power")
+
+
+def toughness_of(perm: Permanent) -> int:
+    """Toughness: printed toughness plus +1/+1 counters minus -1/-1 counters (as
+    :func:`power_of`; a ``*`` toughness is :class:`~manasolver.models.errors.Unsupported`)."""
+    return _with_counters(perm, perm.card.toughness, "toughness")
+
+
+def _with_counters(perm: Permanent, raw: str | None, what: str) -> int:
+    """The printed ``what`` (``raw``; 0 for a card without one) plus +1/+1 and minus -1/-1 counters."""
     if raw is None:
-        base = 0  # not a creature card: no power to read
+        base = 0  # not a creature card: nothing to read
     else:
         try:
             base = int(raw)
         except ValueError:
-            raise Unsupported(f"{perm.card.name} ({perm.id}) has power {raw!r}, which the engine cannot "
+            raise Unsupported(f"{perm.card.name} ({perm.id}) has {what} {raw!r}, which the engine cannot "
                               f"evaluate", f"battlefield.{perm.id}") from None
     return base + perm.counter("+1/+1") - perm.counter("-1/-1")
+
+
+def _most_sharing_a_type(creatures: list[Permanent], state: GameState) -> int:
+    """The greatest number of ``creatures`` that have a creature type in common (a changeling has
+    every creature type, CR 702.73a)."""
+    every = sum(1 for p in creatures if "changeling" in p.card.keywords)
+    counts: Counter[str] = Counter()
+    for p in creatures:
+        if "changeling" not in p.card.keywords:
+            counts.update(set(_subtypes(p, state)) & _creature_types_of(p.card.type_line.subtypes, p))
+    return every + max(counts.values(), default=0) if counts or every else 0
 
 
 def devotion(state: GameState, controller: str, colors: int) -> int:
@@ -160,12 +186,18 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
     """
     if amount is None:
         return 1
+    if CHOSEN_SUBTYPE in amount.subtypes:
+        # the creature type chosen as it entered (Three Tree City); none chosen: nothing has it
+        if not permanent.chosen_type:
+            return max(0, amount.plus * amount.times)
+        amount = replace(amount, subtypes=frozenset({permanent.chosen_type.lower()}))
     kind = amount.kind
     if kind == "fixed":
         value = 1
     elif kind == "count" and _by_types_only(amount):
         value = _count_by_types(amount, state, permanent)
-    elif kind in ("count", "max_power", "total_power"):
+    elif kind in ("count", "max_power", "total_power", "same_name", "max_toughness", "distinct_powers",
+                  "shared_type"):
         if amount.controller == "you":
             pool = state.controlled_by(permanent.controller)
         elif amount.controller == "opponents":
@@ -176,6 +208,14 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
                  if permanent_matches(p, amount, permanent, state) and not (amount.other and p.id == permanent.id)]
         if kind == "count":
             value = len(found)
+        elif kind == "same_name":
+            value = max(Counter(p.card.name for p in found).values(), default=0)
+        elif kind == "max_toughness":
+            value = max((toughness_of(p) for p in found if p.is_creature), default=0)
+        elif kind == "distinct_powers":
+            value = len({power_of(p) for p in found if p.is_creature})
+        elif kind == "shared_type":
+            value = _most_sharing_a_type([p for p in found if p.is_creature], state)
         else:
             powers = [power_of(p) for p in found if p.is_creature]
             value = (max(powers, default=0) if kind == "max_power" else sum(powers))
@@ -214,6 +254,10 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
         value = sum(1 for c in state.player(permanent.controller).graveyard if _card_matches(c, amount))
     elif kind == "power":
         value = power_of(permanent)
+    elif kind == "toughness":
+        value = toughness_of(permanent)
+    elif kind == "counters" and amount.counter == "any":
+        value = sum(n for _, n in permanent.counters)  # "each counter on ~": of every kind
     elif kind == "counters":
         value = permanent.counter(amount.counter)
     elif kind == "devotion":
@@ -228,7 +272,7 @@ def _by_types_only(amount: Amount) -> bool:
     """Does ``amount`` read the permanents it counts only through their types, subtypes,
     controller and identity (no counters, keywords, names, power or supertypes)?"""
     return not (amount.with_counter or amount.all_subtypes or amount.keywords or amount.name
-                or amount.min_power is not None or amount.supertypes)
+                or amount.min_power is not None or amount.supertypes or amount.token)
 
 
 #: Each permanent of a board (its view's ``typed``) as (id, controller, types now, the subtypes a count reads:
@@ -308,7 +352,8 @@ def concrete_options(production: Production, state: GameState,
 def condition_holds(condition: Condition | None, state: GameState, permanent: Permanent) -> bool:
     """Whether ``condition`` holds now for ``permanent``'s ability (CR 602.5b): every
     counted amount at least its bound (at most ``at_most`` when set), and the turn
-    part (``your_turn``, ``before_step``).  None holds."""
+    part (``your_turn``, ``before_step``, ``opponents_turn``) and the permanent's own type
+    (``self_type``).  None holds."""
     if condition is None:
         return True
     for amount, at_least in condition.counts:
@@ -316,6 +361,10 @@ def condition_holds(condition: Condition | None, state: GameState, permanent: Pe
         if value < at_least or (condition.at_most is not None and value > condition.at_most):
             return False
     if condition.your_turn and state.turn.active != permanent.controller:
+        return False
+    if condition.opponents_turn and state.turn.active == permanent.controller:
+        return False
+    if condition.self_type and condition.self_type not in permanent.types:
         return False
     return not (condition.before_step and state.turn.step in STEPS
                 and STEPS.index(state.turn.step) >= STEPS.index(condition.before_step))
@@ -385,6 +434,11 @@ def _identity_of(player: Player) -> int:
     return mask
 
 
+#: The ``colors_among`` kinds that read what lands could produce (CR 106.7): Plaza of Harmony's
+#: types, Gond Gate's colors of Gates, Star Compass's colors of basic lands.
+COULD_PRODUCE_KINDS = ("gates_you_control", "gate_colors_you_control", "basic_lands_you_control")
+
+
 def _colors_among(kind: str, state: GameState, permanent: Permanent) -> int:
     """The colors a ``colors_among`` production may add (Meteor Crater, Mox Amber, Corrupted
     Grafstone; Chrome Mox's exiled card, read from ``imprinted``)."""
@@ -397,7 +451,7 @@ def _colors_among(kind: str, state: GameState, permanent: Permanent) -> int:
         for card in permanent.imprinted:
             mask |= card.colors
         return mask & ANY_COLOR
-    if kind in ("gates_you_control", "basic_lands_you_control"):
+    if kind in COULD_PRODUCE_KINDS:
         return _lands_could_produce(state, permanent, kind) & (ANY_TYPE if kind == "gates_you_control" else ANY_COLOR)
     if kind == "noted":
         raise NotOnBoard(f"{permanent.card.name} ({permanent.id}) adds mana of its last noted type, which the "
@@ -405,10 +459,22 @@ def _colors_among(kind: str, state: GameState, permanent: Permanent) -> int:
     if kind == "self":
         from manasolver.models.rules.colors import permanent_colors
         return permanent_colors(state, permanent) & ANY_COLOR
-    if kind == "graveyard":
+    if kind in ("graveyard", "graveyard_legendary_creatures"):
         for card in state.player(permanent.controller).graveyard:
-            mask |= card.colors
+            if kind == "graveyard" or ("legendary" in card.type_line.supertypes and "creature" in card.type_line.types):
+                mask |= card.colors
         return mask & ANY_COLOR
+    if kind in ("legendary_permanents", "monocolored_permanents_you_control"):
+        # Plaza of Heroes, Tarnation Vista: the permanents' colors now (layer 5, CR 105.2)
+        from manasolver.models.rules.colors import permanent_colors
+        for p in state.controlled_by(permanent.controller):
+            colors = permanent_colors(state, p) & ANY_COLOR
+            if kind == "legendary_permanents" and "legendary" not in p.card.type_line.supertypes:
+                continue
+            if kind == "monocolored_permanents_you_control" and colors.bit_count() != 1:
+                continue
+            mask |= colors
+        return mask
     for p in state.controlled_by(permanent.controller):
         if kind == "legendary_creatures_planeswalkers" and not (
                 "legendary" in p.card.type_line.supertypes
@@ -439,7 +505,7 @@ def _lands_could_produce(state: GameState, permanent: Permanent, kind: str) -> i
     for land in state.controlled_by(permanent.controller):
         if not land.is_land or land is permanent:
             continue
-        if kind == "gates_you_control" and "gate" not in _subtypes(land, state):
+        if kind in ("gates_you_control", "gate_colors_you_control") and "gate" not in _subtypes(land, state):
             continue
         if kind == "basic_lands_you_control" and "basic" not in land.card.type_line.supertypes:
             continue
@@ -451,7 +517,7 @@ def _lands_could_produce(state: GameState, permanent: Permanent, kind: str) -> i
             production = ab.production
             if ab.intrinsic:
                 continue
-            if production.reference or production.colors_among in ("gates_you_control", "basic_lands_you_control"):
+            if production.reference or production.colors_among in COULD_PRODUCE_KINDS:
                 raise Unsupported(f"{permanent.card.name} ({permanent.id}) mirrors {land.card.name} ({land.id}), which "
                                   "itself mirrors what other lands could produce; not followed",
                                   f"battlefield.{permanent.id}")
@@ -466,6 +532,9 @@ def _base_options(production: Production, state: GameState,
     """The options before amounts: printed, chosen color, commander, colors among, "instead"."""
     if production.instead_options and condition_holds(production.instead, state, permanent):
         return production.instead_options
+    if production.instead_commander and condition_holds(production.instead, state, permanent):
+        mask = commander_identity(state, permanent.controller)
+        return ((mask,) * production.instead_commander,) if mask else ()
     options = list(production.options)
     if production.chosen and permanent.chosen_color:
         options.append((type_bit(permanent.chosen_color),) * production.chosen)
@@ -532,6 +601,8 @@ def ability_options(ability: ManaAbility, state: GameState, permanent: Permanent
     if not ignore_condition and not condition_holds(ability.condition, state, permanent):
         return None
     if ignore_condition:
+        if ability.production.uncertain and not ability.production.chosen:
+            return ability.production.uncertain_options  # what it adds when it adds anything
         try:
             return _options_now(ability, state, permanent)
         except NotOnBoard:

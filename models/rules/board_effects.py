@@ -79,6 +79,8 @@ def _granted_to(effect: GrantedAbility, source: Permanent, perm: Permanent, stat
         return False
     if who.other and perm.id == source.id:
         return False
+    if effect.or_who is not None and permanent_matches(perm, effect.or_who, source, state):
+        return True
     return permanent_matches(perm, replace(who, controller="any", other=False), source, state)
 
 

@@ -257,7 +257,8 @@ def spend_effects(state: GameState) -> tuple[tuple[Permanent, SpendAs], ...]:
 
 
 def spend_rules(state: GameState, player: str, spell_types: frozenset[str] | None,
-                ability_of: str | None) -> tuple[tuple[Permanent, SpendAs], ...]:
+                ability_of: str | None, spell_subtypes: frozenset[str] | None = None
+                ) -> tuple[tuple[Permanent, SpendAs], ...]:
     """The 609.4b rules on the battlefield that reach a payment by ``player``: for a spell with
     the card types ``spell_types`` (lower case), or for an activation cost of an ability of the
     card named ``ability_of`` (a mana ability's cost too), or (both None) for a cost of no named
@@ -272,6 +273,8 @@ def spend_rules(state: GameState, player: str, spell_types: frozenset[str] | Non
             continue
         if effect.spell_types and (spell_types is None or not effect.spell_types & spell_types):
             continue
+        if effect.spell_subtypes and (spell_subtypes is None or not effect.spell_subtypes & spell_subtypes):
+            continue  # Case File Auditor: only a spell with the subtype
         if effect.own_abilities and ability_of != source.card.name:
             continue
         out.append((source, effect))
@@ -300,7 +303,7 @@ def _table(state: GameState, rules: tuple[tuple[Permanent, SpendAs], ...]) -> Sp
 
 class SpellLike(Protocol):
     """What :func:`payment_spend_table` reads of the spell or ability being paid for (the
-    solver's ``SpellInfo``): its card types, whether it is an ability, and its card."""
+    solver's ``SpellInfo``): its card types, whether it is an ability, its card and its subtypes."""
 
     @property
     def types(self) -> frozenset[str]: ...
@@ -311,6 +314,9 @@ class SpellLike(Protocol):
     @property
     def card(self) -> Card | None: ...
 
+    @property
+    def subtypes(self) -> frozenset[str]: ...
+
 
 def payment_spend_rules(state: GameState, player: str, spell: SpellLike | None
                         ) -> tuple[tuple[Permanent, SpendAs], ...]:
@@ -320,7 +326,7 @@ def payment_spend_rules(state: GameState, player: str, spell: SpellLike | None
         return spend_rules(state, player, None, None)
     if spell.ability:
         return spend_rules(state, player, None, spell.card.name if spell.card is not None else "")
-    return spend_rules(state, player, spell.types, None)
+    return spend_rules(state, player, spell.types, None, spell.subtypes)
 
 
 def payment_spend_table(state: GameState, player: str, spell: SpellLike | None) -> SpendTable:

@@ -57,10 +57,10 @@ from manasolver.models.card_text import GrantedKeyword
 from manasolver.models.cost import ManaCost
 from manasolver.models.effects import AbilitiesOf, ConditionalDamage, SpendAs, StructuredEffect
 from manasolver.models.errors import Unsupported
-from manasolver.models.rules.amounts import evaluate_amount
+from manasolver.models.rules.amounts import COULD_PRODUCE_KINDS, evaluate_amount
 from manasolver.models.rules.missing import NotOnBoard, permanent_field, player_field
 from manasolver.models.state import GameState, Permanent
-from manasolver.models.symbols import ANY_TYPE, ManaSymbol
+from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, ManaSymbol
 from manasolver.models.text.mana_effects import mana_effects_of
 from manasolver.models.text.read import card_text
 from manasolver.models.text.triggers import self_tap_damage
@@ -157,7 +157,8 @@ Giver = Callable[[GameState, Permanent], tuple[ManaAbility, ...]]
 Active = tuple[tuple[Permanent, StructuredEffect], ...]
 
 _ONCE = "only once each turn"
-_COULD_PRODUCE = ("gates_you_control", "basic_lands_you_control")
+_THOSE_ANY_COLOR = "You may spend mana as though it were mana of any color to activate those abilities."
+_COULD_PRODUCE = COULD_PRODUCE_KINDS
 _ONE = ManaSymbol("{1}", generic=1)
 
 
@@ -219,9 +220,27 @@ def holders(active: Active) -> dict[str, tuple[AbilitiesOf, ...]]:
 def _holders(active: Active) -> dict[str, tuple[AbilitiesOf, ...]]:
     out: dict[str, tuple[AbilitiesOf, ...]] = {}
     for source, effect in active:
-        if isinstance(effect, AbilitiesOf):
+        if isinstance(effect, AbilitiesOf) and not effect.given_to:
             out[source.id] = out.get(source.id, ()) + (effect,)
     return out
+
+
+def given_abilities_of(active: Active) -> tuple[tuple[Permanent, AbilitiesOf], ...]:
+    """The "all activated abilities of" effects in force that other permanents have ("Creatures
+    you control have …": Steward of the Harvest), with their sources; remembered per ``active``."""
+    return _GIVEN.get_or(active, _given)
+
+
+def _given(active: Active) -> tuple[tuple[Permanent, AbilitiesOf], ...]:
+    return tuple((s, e) for s, e in active if isinstance(e, AbilitiesOf) and e.given_to)
+
+
+def _given_to(source: Permanent, effect: AbilitiesOf, perm: Permanent) -> bool:
+    """Does ``effect`` of ``source`` give ``perm`` the abilities: a creature or Food its controller
+    controls?"""
+    if perm.controller != source.controller:
+        return False
+    return perm.is_creature if effect.given_to == "creature" else "food" in perm.card.type_line.subtypes
 
 
 def printed_as_given(card: Card) -> tuple[ManaAbility, ...]:
@@ -235,6 +254,7 @@ def printed_as_given(card: Card) -> tuple[ManaAbility, ...]:
 
 
 _HOLDERS: IdentityMemo[Active, dict[str, tuple[AbilitiesOf, ...]]] = IdentityMemo(65)
+_GIVEN: IdentityMemo[Active, tuple[tuple[Permanent, AbilitiesOf], ...]] = IdentityMemo(65)
 
 
 def held_abilities(state: GameState, holder: Permanent, active: Active, giver: Giver) -> tuple[ManaAbility, ...]:
@@ -242,7 +262,10 @@ def held_abilities(state: GameState, holder: Permanent, active: Active, giver: G
     when it has no such effect), in the order of its effects and of the objects on the board;
     unindexed (the caller numbers them after the holder's own).  Raises ``Unsupported`` where the
     engine can't apply one (see the module docstring)."""
-    effects = holders(active).get(holder.id)
+    effects = holders(active).get(holder.id, ())
+    given = given_abilities_of(active)
+    if given:
+        effects += tuple(e for s, e in given if _given_to(s, e, holder) and e not in effects)
     if not effects:
         return ()
     memo = state.view.held
@@ -260,11 +283,16 @@ def held_abilities(state: GameState, holder: Permanent, active: Active, giver: G
 
 def _held(state: GameState, holder: Permanent, effects: tuple[AbilitiesOf, ...], active: Active,
           giver: Giver) -> tuple[ManaAbility, ...]:
-    spend_as = next((e for s, e in active if s.id == holder.id and isinstance(e, SpendAs) and e.own_abilities), None)
+    own_spend_as = next((e for s, e in active if s.id == holder.id and isinstance(e, SpendAs) and e.own_abilities),
+                        None)
     others = holders(active)
     out: list[ManaAbility] = []
     for effect in effects:
         once = _ONCE in effect.text
+        spend_as = own_spend_as
+        if _THOSE_ANY_COLOR in effect.text:
+            # Drana and Linvala: "… to activate those abilities" (CR 609.4b), the held ones only
+            spend_as = SpendAs(effect.text, ANY_TYPE, ANY_COLOR, own_abilities=True)
         for obj in _objects(state, holder, effect, active, giver):
             if obj.permanent is not None and obj.permanent.id in others:
                 raise _Refusal(f"{_having(holder, effect, obj)}, which itself has "
@@ -297,35 +325,40 @@ def _objects(state: GameState, holder: Permanent, effect: AbilitiesOf, active: A
              giver: Giver) -> list[_Object]:
     """The objects whose activated abilities ``effect`` gives ``holder`` now."""
     out: list[_Object] = []
-    if effect.of == "graveyard_creatures":
+    if effect.of == "none":
+        return out  # Sharkey: "except mana abilities"
+    if effect.of in ("graveyard_creatures", "graveyard_lands", "your_graveyard_artifacts"):
+        kind = {"graveyard_creatures": "creature", "graveyard_lands": "land"}.get(effect.of, "artifact")
         for k, player in enumerate(state.players):
+            if effect.of == "your_graveyard_artifacts" and player.name != holder.controller:
+                continue  # Trazyn the Infinite: "in your graveyard"
             for i, card in enumerate(player.graveyard):
-                if "creature" in card.type_line.types:
+                if kind in card.type_line.types:
                     out.append(_Object(card, printed_as_given(card), f"players[{k}].graveyard[{i}]",
                                        f"{card.name} (in the graveyard of {player.name})"))
         return out
-    if effect.of in ("countered_creatures", "lands"):
+    if effect.of in ("countered_creatures", "lands", "legendary_creatures_you_control", "differently_named_creatures",
+                     "opponents_creatures"):
         for i, perm in enumerate(state.battlefield):
-            if perm.id == holder.id:
-                continue
-            if effect.of == "lands" and not perm.is_land:
-                continue
-            if effect.of == "countered_creatures" and not (perm.is_creature and perm.counter("+1/+1") > 0):
+            if perm.id == holder.id or not _reached(effect.of, holder, perm):
                 continue
             out.append(_Object(perm.card, giver(state, perm), f"battlefield[{i}]", _who(perm), perm))
         return out
     text = effect.text
     if "top card of" in text:
         return _top_card_object(state, holder, text)
-    if "exiled with it" in text or "in exile with cage counters" in text:
-        creatures_only = "creature cards exiled with it" in text
+    if ("exiled with it" in text or "in exile with cage counters" in text or text.endswith("of the exiled card.")
+            or effect.of == "exiled_with_source"):
+        creatures_only = "creature cards exiled with" in text
+        lands_only = "land cards exiled with" in text
         for exiler in _exilers(state, holder, active, effect):
             if exiler.imprinted is None:
                 raise _Refusal(f"{_who(holder)}: {text!r} gives it the abilities of the cards exiled with "
                                f"{_who(exiler)}, and the board does not give them (\"imprinted\")",
                                permanent_field(state, exiler, "imprinted"), missing=True)
             for j, card in enumerate(exiler.imprinted):
-                if creatures_only and "creature" not in card.type_line.types:
+                if (creatures_only and "creature" not in card.type_line.types) or (
+                        lands_only and "land" not in card.type_line.types):
                     continue
                 out.append(_Object(card, printed_as_given(card), permanent_field(state, exiler, f"imprinted[{j}]"),
                                    f"{card.name} (exiled with {_who(exiler)})"))
@@ -334,10 +367,31 @@ def _objects(state: GameState, holder: Permanent, effect: AbilitiesOf, active: A
                    _at(state, holder))
 
 
+def _reached(of: str, holder: Permanent, perm: Permanent) -> bool:
+    """Is ``perm`` (another permanent) one whose abilities an effect ``of`` gives ``holder``: a land
+    (Manascape Refractor), another creature with a +1/+1 counter (Experiment Kraj), a legendary
+    creature its controller controls (Robaran Mercenaries), a creature its controller controls with
+    another name (Marvin, Murderous Mimic), a creature an opponent controls (Drana and Linvala)?"""
+    if of == "lands":
+        return perm.is_land
+    if of == "countered_creatures":
+        return perm.is_creature and perm.counter("+1/+1") > 0
+    if of == "opponents_creatures":
+        return perm.is_creature and perm.controller != holder.controller
+    if not (perm.is_creature and perm.controller == holder.controller):
+        return False
+    if of == "legendary_creatures_you_control":
+        return "legendary" in perm.card.type_line.supertypes
+    return perm.card.name != holder.card.name
+
+
 def _exilers(state: GameState, holder: Permanent, active: Active, effect: AbilitiesOf) -> list[Permanent]:
     """Whose ``imprinted`` cards ``effect`` reads: the holder's ("exiled with it"); for Mairsil's
     "all cards you own in exile with cage counters on them", every permanent of its controller with
     that effect (each one's caged cards are its ``imprinted``)."""
+    if effect.of == "exiled_with_source":
+        # Steward of the Harvest: each source of this effect its controller controls
+        return [s for s, e in active if e == effect and s.controller == holder.controller]
     if "in exile with cage counters" not in effect.text:
         return [holder]
     return [s for s, e in active if e == effect and s.controller == holder.controller]

@@ -38,7 +38,8 @@ def is_basic(perm: Permanent) -> bool:
 
 def _gather(state: GameState) -> tuple[tuple[Permanent, LandTypeChange], ...]:
     return tuple((perm, effect) for perm in state.battlefield for effect in mana_effects_of(perm.card)
-                 if isinstance(effect, LandTypeChange))
+                 if isinstance(effect, LandTypeChange)
+                 and not (effect.while_counter and perm.counter(effect.while_counter) <= 0))
 
 
 def type_changes(state: GameState) -> tuple[tuple[Permanent, LandTypeChange], ...]:

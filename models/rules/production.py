@@ -215,7 +215,7 @@ def replacements_for(state: GameState, permanent: Permanent, ability: ManaAbilit
     out: list[ManaMultiplier | ProducesInstead] = []
     for source, effect in active_effects(state):
         if isinstance(effect, ManaMultiplier):
-            if source.controller == who:
+            if source.controller == who and (effect.what == "permanent" or (permanent.is_land and is_basic(permanent))):
                 out.append(effect)
         elif isinstance(effect, ProducesInstead) and permanent.is_land and (
                 effect.what == "land" or (effect.what == "nonbasic_land" and not is_basic(permanent))
@@ -268,10 +268,14 @@ def triggered_mana_for(state: GameState, permanent: Permanent, ability: ManaAbil
             continue  # Snowfall's mana pays only cumulative upkeep, no cost a query asks about
         if effect.snow and not permanent.is_snow:
             continue  # Winter's Night: snow lands only
+        if effect.basic and not (permanent.is_land and is_basic(permanent)):
+            continue  # Lavaleaper: basic lands only
         chosen = _chosen_slot(source)
         trigger = effect.trigger
-        if trigger in ("your_creature", "your_nonland"):
-            kind_ok = permanent.is_creature if trigger == "your_creature" else not permanent.is_land
+        if trigger in ("your_creature", "your_nonland", "your_artifact_token"):
+            kind_ok = (permanent.is_creature if trigger == "your_creature"
+                       else permanent.is_artifact and permanent.token if trigger == "your_artifact_token"
+                       else not permanent.is_land)
             if tapped and kind_ok and source.controller == who:
                 _add_trigger(out, effect, kinds, chosen)
             continue

@@ -40,7 +40,7 @@ from manasolver.models.symbols import (
 __all__ = ["Unreadable", "parse_cost", "read_ability", "read_production", "sentences"]
 
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-            "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+            "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
 _SYMBOLS = r"(?:\{[^}]+\})+"
 
 
@@ -123,7 +123,8 @@ def _parse_cost(text: str) -> AbilityCost:
             counters.append((m.group(2).replace("−", "-"), _number(m.group(1))))
         elif m := re.fullmatch(r"tap (an|one|two|three|four|five) untapped creatures? you control", low):
             tap_creatures += _number(m.group(1))
-        elif (m := re.fullmatch(r"remove (?:any number of|x) ([\w+\-/]+) counters from ~", low)) and not remove_any:
+        elif (m := re.fullmatch(r"remove (?:any number of|x|one or more) ([\w+\-/]+) counters from ~", low)) \
+                and not remove_any:
             remove_any = m.group(1)  # CR 107.3: the player chooses the number on activation
         elif m := re.fullmatch(r"put an? ([+\-−\d/]+|\w+) counter on ~", low):
             put.append((m.group(1).replace("−", "-"), 1))
@@ -217,10 +218,13 @@ def _options(text: str) -> tuple[tuple[tuple[int, ...], ...], str, bool, int]:
 _CHOSEN = re.compile(r"(?:(.+?),? or )?(\w+) mana of the chosen color")
 _COMMANDER = re.compile(r"(\w+) mana of any color in your commander's color identity")
 _AMONG = {"one mana of any color among legendary creatures and planeswalkers you control":
-          "legendary_creatures_planeswalkers"}
+          "legendary_creatures_planeswalkers",
+          "one mana of any color among legendary permanents you control": "legendary_permanents",
+          "one mana of any color among legendary creature cards in your graveyard": "graveyard_legendary_creatures"}
 
 
 _COULD_PRODUCE_OF = {"one mana of any type that a Gate you control could produce": "gates_you_control",
+                     "one mana of any color that a Gate you control could produce": "gate_colors_you_control",
                      "one mana of any color that a basic land you control could produce": "basic_lands_you_control"}
 
 
@@ -274,6 +278,10 @@ def _production(sentence: str, x_removed: bool = False) -> Production:
         if amount.kind != "removed":
             raise Unreadable(sentence)
         return Production(options=(_symbol_option(m.group(1)),), amount=replace(amount, plus=1))
+    if x_removed and (m := re.fullmatch(r"that much (\{[WUBRGC]\})", body)):
+        # Rasputin: "Remove one or more dream counters from ~: Add that much {C}" (CR 107.3 kin:
+        # the number removed, at least one)
+        return Production(options=(_symbol_option(m.group(1)),), amount=Amount("removed"))
     if x_removed and (m := re.fullmatch(r"X (mana .+)", body)) and ", where X" not in body:
         options, reference, _, _ = _options("one " + m.group(1))
         if reference:
@@ -343,10 +351,14 @@ _HARMLESS_PATTERNS: tuple[str, ...] = (
     r"Until end of turn, you may cast that card without paying its mana cost\.",
     r"Put each other card exiled this way on the bottom of your library in a random order\.",
     r"If you control (?:an?|another) [\w, ]+, you gain \w+ life\.",
-    r"Each (?:player|opponent) (?:loses|gains) \w+ life\.",
+    # life others lose or any player gains; "Each player loses" would cost the payer life too
+    r"Each (?:player|opponent) gains \w+ life\.",
+    r"Each opponent loses \w+ life\.",
     r"If you spend this mana to cast your commander, it enters [^.]+\.",
     # a roll after the mana is added: chance that does not change what the ability adds
     r"Roll a d\d+\.",
+    # poison counters after the mana is added (Mox Poison): no payment pays or spends them
+    r"You get (?:an?|one|two|three) poison counters?\.",
 )
 
 
@@ -374,6 +386,13 @@ def _you_control(text: str) -> tuple[Amount, int]:
         raise Unreadable(text)
     n = _at_least(m.group(1))
     what = m.group(2)
+    if n == 1 and (counted := re.fullmatch(r"([A-Z][a-z]+) with (\w+) or more ([\w+\-/]+) counters on it", what)):
+        # Brood Astronomer: a permanent of that subtype with at least that many counters
+        return Amount("count", subtypes=frozenset({counted.group(1).lower()}), with_counter=counted.group(3),
+                      min_counters=_number(counted.group(2))), n
+    if n == 1 and re.fullmatch(r"Command (?:Tower|Mine|Power Plant)", what):
+        # the cards named so (CR 201.2): Command Mine, Command Power Plant
+        return Amount("count", name=what), n
     if um := re.fullmatch(r"(Urza's) ([A-Z][\w\-]+)", what):
         subs = frozenset({um.group(1).lower(), um.group(2).lower()})
         return Amount("count", types=frozenset({"land"}), all_subtypes=subs), n
@@ -391,6 +410,13 @@ def _condition(text: str) -> Condition:
         # Tower Worker: one creature of each name (CR 201.2)
         return Condition(text, counts=tuple((Amount("count", types=frozenset({"creature"}), name=n), 1)
                                             for n in m.groups()))
+    if m := re.fullmatch(r"you control (\w+) or more lands with the same name", body):
+        # Sceptre of Eternal Glory: that many lands sharing one name (CR 201.2)
+        return Condition(text, counts=((Amount("same_name", types=frozenset({"land"})), _number(m.group(1))),))
+    if m := re.fullmatch(r"~ is an? (artifact|creature|land)", body):
+        # Flywheel Racer: a Vehicle is a creature only while crewed (CR 301.7b), which the board's
+        # types say
+        return Condition(text, self_type=m.group(1))
     if m := re.fullmatch(r"you control (.+?) and (an? .+)", body):
         return Condition(text, counts=(_you_control(m.group(1)), _you_control(m.group(2))))
     if m := re.fullmatch(r"you control (.+)", body):
@@ -427,6 +453,9 @@ def _instead(sentence: str, production: Production) -> Production:
         if not count:
             raise Unreadable(sentence)
         return replace(production, instead=_condition(m.group(1)), instead_reference_count=_number(count.group(1)))
+    if production.commander and (more := _COMMANDER.fullmatch(m.group(2))):
+        # Command Mine: more mana of the commander's identity when the condition holds
+        return replace(production, instead=_condition(m.group(1)), instead_commander=_number(more.group(1)))
     options, reference, _, _ = _options(m.group(2))
     if reference:
         raise Unreadable(sentence)
@@ -435,6 +464,9 @@ def _instead(sentence: str, production: Production) -> Production:
 
 def _head(head: str, rest: list[str], x_removed: bool) -> tuple[Production, list[str]]:
     """The production sentence(s) at the start of the effect; returns the riders left."""
+    if head == "Choose a color." and rest and (m := re.fullmatch(r"Add an amount of mana of that color equal to (the "
+                                                                   r"number of .+)\.", rest[0])):
+        return Production(options=_one_color_options(1), amount=read_amount(m.group(1))), rest[1:]
     if head == "Choose a color." and rest and rest[0].startswith("Add an amount"):
         m = re.fullmatch(r"Add an amount of mana of that color equal to your devotion to that color\.", rest[0])
         if not m:
@@ -443,6 +475,17 @@ def _head(head: str, rest: list[str], x_removed: bool) -> tuple[Production, list
     if head == "Choose a color." and rest and (m := re.fullmatch(r"Add one mana of that color for each (.+)\.",
                                                                    rest[0])):
         return Production(options=_one_color_options(1), amount=read_amount(m.group(1))), rest[1:]
+    if head == "Add to your mana pool one mana of the color last chosen." and rest == ["Then choose a random color."]:
+        # Gem Bazaar: the color last chosen is the board's chosen color (chosen at random as it
+        # entered or at its last activation); the next choice comes after the mana is added.
+        # With no chosen color given it adds nothing and the answers name it as uncertain.
+        return Production(chosen=1, uncertain="the color last chosen was chosen at random and the board gives "
+                                              "no chosen color (\"chosen\")"), []
+    if head == "Choose a color." and rest and (m := re.fullmatch(r"Add one mana of that color unless any player "
+                                                                   r"pays (\{\d+\})\.", rest[0])):
+        # Rhystic Cave: any player may pay to stop it (CR 118.12), so the least it gives is nothing
+        why = f"any player may pay {m.group(1)} so that it adds nothing (CR 118.12)"
+        return Production(uncertain=why, uncertain_options=_one_color_options(1)), rest[1:]
     if head == "Choose a player." and rest and rest[0] == "That player adds one mana of any color they choose.":
         # the controller may choose themselves; mana given to another player never pays their costs
         return Production(options=((ANY_COLOR,),)), rest[1:]
@@ -456,6 +499,9 @@ def _head(head: str, rest: list[str], x_removed: bool) -> tuple[Production, list
     if head == "For each color among permanents you control, add one mana of that color.":
         # Bloom Tender, Faeburrow Elder: one mana of each such color (amounts.ability_options)
         return Production(colors_among="each_permanents_you_control"), rest
+    if head == "For each color among monocolored permanents you control, add one mana of that color.":
+        # Tarnation Vista: each color one of them has alone
+        return Production(colors_among="each_monocolored_permanents_you_control"), rest
     if head == "Double the amount of each type of unspent mana you have.":
         # CR 106.6 example: the new mana has no restriction; read by the solver, not here
         return Production(doubles_pool=True), rest
@@ -486,14 +532,19 @@ def read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
     parts = sentences(effect)
     if not parts:
         raise Unreadable(effect)
-    x_removed = bool(re.search(r"\bremove x\b", cost_text.lower()))
+    x_removed = bool(re.search(r"\bremove (?:x|one or more)\b", cost_text.lower()))
+    only_if: Condition | None = None
+    if m := re.fullmatch(r"If (you control .+?), add (.+)\.", parts[0]):
+        # "If you control a Command Mine and a Command Power Plant, add …": it adds nothing
+        # otherwise, which for a payment is as if it could not be activated (CR 602.5b)
+        only_if, parts[0] = _condition(m.group(1)), f"Add {m.group(2)}."
     production, rest = _head(parts[0], parts[1:], x_removed)
     removed = production.amount is not None and production.amount.kind == "removed"
     if removed != bool(cost.remove_any):
         raise Unreadable(line)  # "removed this way" needs the variable cost, and the reverse
     damage = 0
     per_turn = 0
-    condition: Condition | None = None
+    condition: Condition | None = only_if
     extra: list[str] = []
     for sentence in rest:
         if m := re.fullmatch(r"~ deals (\d+) damage to you\.", sentence):
@@ -525,6 +576,12 @@ def read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
                 raise Unreadable(sentence)
             condition = Condition(sentence, your_turn=True)
             per_turn = 1 if m.group(1) else 0
+            extra.append(sentence)
+        elif sentence == "Activate only during an opponent's turn.":
+            # CR 602.5b: the board's turn decides it (Lavinia, Foil to Conspiracy)
+            if condition is not None:
+                raise Unreadable(sentence)
+            condition = Condition(sentence, opponents_turn=True)
             extra.append(sentence)
         elif sentence == ("Any player may activate this ability but only during their turn before the "
                           "end step."):

@@ -15,7 +15,10 @@ from manasolver.models.card import CARD_TYPES, SUPERTYPES
 from manasolver.models.symbols import type_bit
 from manasolver.models.text.restrictions import Unreadable, kind_word, singular
 
-__all__ = ["HISTORY_CONDITIONS", "count_amount", "read_amount"]
+__all__ = ["CHOSEN_SUBTYPE", "HISTORY_CONDITIONS", "count_amount", "read_amount"]
+
+#: The subtype of a count that stands for the creature type chosen as the source entered.
+CHOSEN_SUBTYPE = "chosen type"
 
 _COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 _PERMANENT_TYPES = frozenset({"artifact", "battle", "creature", "enchantment", "land", "planeswalker"})
@@ -50,8 +53,14 @@ def count_amount(text: str, plural: bool = False) -> Amount:
     """``creature you control``, ``other Elf you control``, ``basic Swamp you control``,
     ``Locus on the battlefield``, ``artifacts you control`` → a ``count`` Amount;
     ``creature with defender you control``, ``creature with power 4 or greater you
-    control`` and ``artifact you control named ~`` add filters."""
+    control``, ``artifact you control named ~``, ``creature tokens you control`` and ``nontoken
+    creatures you control`` add filters."""
     text, extra = _qualified(text)
+    if m := re.fullmatch(r"(.*?\w) tokens? (you control|on the battlefield|your opponents control)", text):
+        # "creature tokens you control": tokens of that kind (CR 111.1)
+        text, extra["token"] = f"{m.group(1)}{'s' if plural else ''} {m.group(2)}", "token"
+    elif m := re.fullmatch(r"(other )?nontoken (.+)", text):
+        text, extra["token"] = f"{m.group(1) or ''}{m.group(2)}", "nontoken"
     base = _plain_count(text, plural)
     return replace(base, **extra) if extra else base  # type: ignore[arg-type]
 
@@ -118,6 +127,8 @@ def read_amount(text: str) -> Amount:
     text = text.strip().rstrip(".")
     if text in ("~'s power", "its power"):
         return Amount("power")
+    if text in ("~'s toughness", "its toughness"):
+        return Amount("toughness")
     if m := re.fullmatch(r"(?:the number of )?([\w+\-/−]+) counters? on ~", text):
         return Amount("counters", counter=m.group(1).replace("−", "-"))
     if m := re.fullmatch(r"your devotion to (\w+)(?: and (\w+))?", text):
@@ -144,6 +155,14 @@ def read_amount(text: str) -> Amount:
         return Amount("count", types=frozenset({"land"}), subtypes=frozenset({"urza's"}))
     if m := re.fullmatch(r"the greatest power among (creatures you control)", text):
         return replace(count_amount(m.group(1), plural=True), kind="max_power")
+    if m := re.fullmatch(r"the greatest toughness among ((?:other )?creatures you control)", text):
+        return replace(count_amount(m.group(1), plural=True), kind="max_toughness")
+    if text == "different power among creatures you control":
+        return replace(count_amount("creatures you control", plural=True), kind="distinct_powers")
+    if text == "the greatest number of creatures you control that have a creature type in common":
+        return replace(count_amount("creatures you control", plural=True), kind="shared_type")
+    if text == "counter on ~":
+        return Amount("counters", counter="any")  # Nardole: counters of every kind
     if m := re.fullmatch(r"(?:the number of )?(?:(white|blue|black|red|green) )?(\w+) cards? in your graveyard",
                          text):
         colors = type_bit(_COLOR_WORDS[m.group(1)]) if m.group(1) else 0
@@ -154,6 +173,9 @@ def read_amount(text: str) -> Amount:
         if kind not in CARD_TYPES:
             raise Unreadable(text)
         return Amount("graveyard", types=frozenset({kind}), colors=colors)
+    if text == "the number of creatures you control of the chosen type":
+        # Three Tree City: the creature type chosen as it entered (the board's chosen.type)
+        return Amount("count", types=frozenset({"creature"}), subtypes=frozenset({CHOSEN_SUBTYPE}))
     if m := re.fullmatch(r"the number of (.+)", text):
         return count_amount(m.group(1), plural=True)
     return count_amount(text)

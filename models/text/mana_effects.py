@@ -63,7 +63,8 @@ def _symbols(text: str) -> tuple[int, ...]:
 
 def _added(text: str) -> tuple[tuple[tuple[int, ...], ...], bool, int] | None:
     """What a trigger adds: (options, produced_type, chosen), or None when unreadable."""
-    if text in ("one mana of any type that land produced", "one mana of any type that permanent produced"):
+    if text in ("one mana of any type that land produced", "one mana of any type that permanent produced",
+                "one mana of any type that artifact token produced"):
         return (), True, 0
     if m := re.fullmatch(r"(?:an additional )?(one|two|three) mana in any combination of colors", text):
         return ((ANY_COLOR,) * _NUMBERS[m.group(1)],), False, 0
@@ -82,6 +83,8 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple((re.compile(p), kind) for p, kind in (
         ((r"If you tap a permanent for mana, it produces (twice|three times|four times) as much of that mana "
          r"instead\."), "multiplier"),
+        ((r"If you tap a basic land for mana, it produces (twice|three times|four times) as much of that mana "
+         r"instead\."), "basic_multiplier"),
         (r"If a land is tapped for mana, it produces \{([WUBRGC])\} instead of any other type and amount\.",
          "instead_amount"),
         ((r"(?:Until end of turn, )?if a player taps a nonbasic land for mana, it produces colorless mana instead "
@@ -99,6 +102,7 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
         (r"Whenever a player taps a land for mana, that player adds (.+?)(?:, and ~ deals \d+ damage to the player)?\.",
          "any_land"),
         (r"Whenever you tap a land for mana, add (.+)\.", "your_land"),
+        (r"Whenever a player taps a basic land for mana, that player adds (.+)\.", "any_basic_land"),
         (r"Whenever a basic land is tapped for mana of the chosen color, its controller adds (.+)\.", "basic_land"),
         ((r"Whenever a land's ability causes you to add one or more mana of the chosen color, add (?:one additional|"
          r"an additional one) mana of that color\."), "caged_sun"),
@@ -120,6 +124,7 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
           r"(?:Plains|Island|Swamp|Mountain|Forest))*) for mana, that player adds (.+)\."), "any_typed"),
         (r"Whenever you tap a creature for mana, add (.+)\.", "your_creature"),
         (r"Whenever you tap a nonland permanent for mana, add (.+)\.", "your_nonland"),
+        (r"Whenever you tap an artifact token for mana, add (.+)\.", "your_artifact_token"),
     ))
 
 
@@ -127,7 +132,7 @@ _PLURAL_TYPES = {"plains": "plains", "islands": "island", "swamps": "swamp", "mo
                  "forests": "forest"}
 
 
-_GRANT = re.compile(r"(.+?) (?:have|has) (?:(?:[a-z, ]|ward \{\d+\})+ and )?\"([^\"]+)\"\.?")
+_GRANT = re.compile(r"(.+?) (?:have|has),? (?:(?:[a-z, ]|ward \{\d+\})+ and )?\"([^\"]+)\"\.?")
 
 
 def _conditional_attached(who_text: str) -> Amount | None:
@@ -195,7 +200,7 @@ def _plain_grant(line: str) -> GrantedAbility | None:
     from manasolver.models.text.oracle import activated_parts
 
     m = _GRANT.fullmatch(line)
-    if m is None or "Add" not in m.group(2):
+    if m is None or not re.search(r"\b[Aa]dd\b", m.group(2)):
         return None
     who_text, quoted = m.group(1), m.group(2)
     parts = activated_parts(quoted)
@@ -221,9 +226,16 @@ def _plain_grant(line: str) -> GrantedAbility | None:
             # ``chosen.name``; none given, no land has it)
             return GrantedAbility(line, ability, Amount("count", types=frozenset({"land"}), name="chosen",
                                                         controller="any"))
+        if who_text == "Command Towers you control":
+            # Command Power Plant: the permanents named Command Tower (CR 201.2)
+            return GrantedAbility(line, ability, Amount("count", name="Command Tower"))
         if who_text == "Other permanents you control":
             # every other permanent its controller controls, of any type
             return GrantedAbility(line, ability, Amount("count", controller="you", other=True))
+        if pair := re.fullmatch(r"Each (land|creature|artifact) and ([A-Z][a-z]+) you control", who_text):
+            # "Each land and Ally you control has": a land, or a permanent with the subtype
+            return GrantedAbility(line, ability, Amount("count", types=frozenset({pair.group(1)})),
+                                  or_who=Amount("count", subtypes=frozenset({pair.group(2).lower()})))
         if pair := re.fullmatch(r"Each ([A-Z][a-z]+) and ([A-Z][a-z]+) you control", who_text):
             # "Each Fungus and Saproling you control has": a permanent with either subtype
             subs = frozenset(g.lower() for g in pair.groups())
@@ -232,7 +244,7 @@ def _plain_grant(line: str) -> GrantedAbility | None:
             phrase = f"{everyone.group(1)} on the battlefield"
         elif not phrase.endswith(" you control"):
             return None
-        lowered = phrase.split()[0] in ("Other", "Basic", "Legendary", "Lands", "Creatures", "Artifacts")
+        lowered = phrase.split()[0] in ("Other", "Basic", "Legendary", "Lands", "Creatures", "Creature", "Artifacts")
         amount = count_amount(phrase[0].lower() + phrase[1:] if lowered else phrase, plural=counter == "")
         return GrantedAbility(line, ability, replace(amount, with_counter=counter) if counter else amount)
     except (Unreadable, BadCost):
@@ -242,8 +254,8 @@ def _plain_grant(line: str) -> GrantedAbility | None:
 _SPEND_AS = re.compile(r"(You|Players) may spend (mana|white mana|blue mana|black mana|red mana|green mana) as though "
                        r"it were (mana of any color|mana of any type|white mana|blue mana|black mana|red mana"
                        r"|green mana)"
-                       r"(?: to (cast (?:creature|planeswalker|artifact) spells|pay the activation costs of ~'s "
-                       r"abilities))?\.")
+                       r"(?: to (cast (?:creature|planeswalker|artifact|[A-Z][a-z]+) spells|pay the activation costs "
+                       r"of ~'s abilities))?\.")
 #: Today's wording of "may spend mana as though it were mana of any type" (Vizier of the Menagerie).
 _SPEND_ANY = re.compile(r"^(You|Players) can spend mana of any (type|color)((?: to [^.]+)?)\.$")
 _COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
@@ -268,23 +280,41 @@ def _spend_as(line: str) -> SpendAs | None:
     if as_types is None:
         as_types = type_bit(_COLOR_WORDS[m.group(3).split()[0]])
     scope = m.group(4) or ""
-    spell_types = frozenset({scope.split()[1]}) if scope.startswith("cast ") else frozenset()
+    kind = scope.split()[1] if scope.startswith("cast ") else ""
+    spell_types = frozenset({kind}) if kind.islower() and kind else frozenset()
+    # "to cast Case spells" (Case File Auditor): spells with that subtype
+    spell_subtypes = frozenset({kind.lower()}) if kind[:1].isupper() else frozenset()
     text = line + _OTHERS_ONLY if others_only else line
     return SpendAs(text, spent, as_types, players=m.group(1) == "Players", spell_types=spell_types,
-                   own_abilities=scope.startswith("pay "), others_only=others_only)
+                   spell_subtypes=spell_subtypes, own_abilities=scope.startswith("pay "), others_only=others_only)
 
 
 def _abilities_of(line: str) -> AbilitiesOf | None:
-    """"~ has all activated abilities of all lands on the battlefield." and kin (layer 6)."""
+    """"~ has all activated abilities of all lands on the battlefield." and kin (layer 6); an ability
+    word or flavor word before it has no rules meaning (CR 207.2c: Trazyn's "Prismatic Gallery")."""
+    text = line
+    if flavored := re.fullmatch(r"[A-Z][a-z']+(?: [A-Za-z']+)* — (.+)", line):
+        line = flavored.group(1)
+    if given := re.fullmatch(r"(Creatures|Foods) you control have all activated abilities of all (creature|land) "
+                             r"cards exiled with ~\.", line):
+        # Steward of the Harvest, Hazel's Brewmaster: the cards exiled with the source
+        return AbilitiesOf(text, "exiled_with_source", given_to=given.group(1).lower().removesuffix("s"))
     m = re.fullmatch(r"(?:As long as [^,]+, )?(?:~|it) has all activated abilities of (.+?)\.(?: .*)?", line)
     if m is None:
         return None
     of = {"all creature cards in all graveyards": "graveyard_creatures",
+          "all land cards in all graveyards": "graveyard_lands",
           "each other creature with a +1/+1 counter on it": "countered_creatures",
-          "all lands on the battlefield": "lands"}.get(m.group(1), "unknown")
-    if of == "graveyard_creatures" and not line.startswith(("As long as ~ is on the battlefield", "~ has")):
-        of = "unknown"
-    return AbilitiesOf(line, of)
+          "all lands on the battlefield": "lands",
+          "all artifact cards in your graveyard": "your_graveyard_artifacts",
+          "all legendary creatures you control": "legendary_creatures_you_control",
+          "all creatures your opponents control": "opponents_creatures",
+          "creatures you control that don't have the same name as ~": "differently_named_creatures",
+          "lands your opponents control except mana abilities": "none"}.get(m.group(1), "unknown")
+    if of in ("graveyard_creatures", "graveyard_lands", "your_graveyard_artifacts") and not (
+            line.startswith("~ has") or re.match(r"As long as (?:~|[A-Z][\w']*) is on the battlefield, it has", line)):
+        of = "unknown"  # "As long as Trazyn is on the battlefield": its short name
+    return AbilitiesOf(text, of)
 
 
 _PROHIBITED = {"artifacts": frozenset({"artifact"}), "creatures": frozenset({"creature"}),
@@ -417,12 +447,20 @@ def _read(line: str) -> StructuredEffect | None:
         return spend
     if '"' in line:
         return _grant(line)
+    if m := re.fullmatch(r"As long as ~ has an? ([\w+\-/]+) counter on (?:it|him|her|them), (n[^,]+)", line):
+        # Zhao, the Moon Slayer: a Blood Moon while it has that counter (CR 613.1d)
+        inner = _read(m.group(2)[0].upper() + m.group(2)[1:])
+        if isinstance(inner, LandTypeChange):
+            return replace(inner, text=line, while_counter=m.group(1))
+        return None
     for pattern, kind in _patterns():
         m = pattern.fullmatch(line)
         if m is None:
             continue
         if kind == "multiplier":
             return ManaMultiplier(line, _TIMES[m.group(1)])
+        if kind == "basic_multiplier":  # Virtue of Strength: the controller's basic lands only
+            return ManaMultiplier(line, _TIMES[m.group(1)], what="basic_land")
         if kind == "instead_amount":
             return ProducesInstead(line, type_bit(m.group(1)))
         if kind == "pale_moon":
@@ -466,10 +504,13 @@ def _read(line: str) -> StructuredEffect | None:
         options, produced, chosen = added
         if kind == "basic_land" and not chosen:
             return None
-        recipient = "you" if kind in ("your_land", "your_typed", "your_creature", "your_nonland") \
+        recipient = "you" if kind in ("your_land", "your_typed", "your_creature", "your_nonland",
+                                      "your_artifact_token") \
             else "land_controller"
-        trigger = {"enchanted": "enchanted_land", "your_typed": "your_land", "any_typed": "any_land"}.get(kind, kind)
-        return TriggeredMana(line, trigger, options, produced, chosen, recipient, land_types)
+        trigger = {"enchanted": "enchanted_land", "your_typed": "your_land", "any_typed": "any_land",
+                   "any_basic_land": "any_land"}.get(kind, kind)
+        return TriggeredMana(line, trigger, options, produced, chosen, recipient, land_types,
+                             basic=kind == "any_basic_land")
     return None
 
 

@@ -177,8 +177,8 @@ def self_reference(text: str, name: str, legendary: bool = False) -> str:
             short = name.split()[0]
         if short and short in text:
             text = _replace_word(text, short, ",'")
-            if f"{short}'s power" in text:  # "equal to Marwyn's power" (Marwyn, the Nurturer)
-                text = text.replace(f"{short}'s power", "~'s power")
+            for stat in ("power", "toughness"):  # "equal to Marwyn's power" (Marwyn, the Nurturer)
+                text = text.replace(f"{short}'s {stat}", f"~'s {stat}")
     return _SELF_WORDS.sub("~", text) if "this " in text.lower() else text
 
 

@@ -45,6 +45,7 @@ __all__ = ["ABOUT_ACTIVATION", "card_text", "read_card_text", "unread_clauses"]
 #: Words one of which every clause that :mod:`~manasolver.models.text.mana_effects` reads holds,
 #: but for granted abilities, which quote an ability that adds mana.
 _MANA_EFFECT_WORDS = re.compile(r"If you tap a permanent|If a land is tapped|if a player taps a nonbasic land|"
+                                r"nonbasic lands are|"
                                 r"Nonbasic lands are|Enchanted land is|Each land is|Lands you control are|"
                                 r"All lands are| for mana|causes you to add|as though it were|spend mana of any|"
                                 r"all activated abilities of|"

@@ -55,12 +55,14 @@ CHOSEN_TYPE = frozenset({"chosen type"})
 def read_restriction(sentence: str) -> Restriction:
     """Read a spending restriction sentence (CR 106.6).  A "Spend this mana only …" whose
     qualifier is not understood is an ``unchecked`` restriction (the mana pays nothing the
-    engine can name; see :class:`~manasolver.models.abilities.Restriction`); any other
+    engine can name; see :class:`~manasolver.models.abilities.Restriction`), and so is "This mana
+    can't be spent to cast spells from your hand" (the zone a spell is cast from is not asked); any other
     sentence not understood raises :class:`Unreadable`."""
     try:
         return _read_restriction(sentence)
     except Unreadable:
-        if not re.fullmatch(r"Spend this mana only (?:to|on) [^.]+\.?", sentence):
+        if not (re.fullmatch(r"Spend this mana only (?:to|on) [^.]+\.?", sentence)
+                or sentence.rstrip(".") == "This mana can't be spent to cast spells from your hand"):
             raise
         return Restriction(sentence, spells=False, abilities=False, unchecked=True)
 
@@ -88,6 +90,9 @@ def _read_restriction(sentence: str) -> Restriction:
     if rest == "to cast spells":
         # any spell, no ability (Leyline Immersion's grant)
         return Restriction(sentence)
+    if m := re.fullmatch(r"to cast non(artifact|creature|land|enchantment) spells", rest):
+        # a spell without that card type ("noncreature spells": Nardole, Resourceful Cyborg)
+        return Restriction(sentence, not_types=frozenset({m.group(1)}))
     if rest == "to activate abilities":
         return Restriction(sentence, spells=False, abilities=True)
     if m := re.fullmatch(r"to activate abilities of (.+)", rest):

@@ -67,7 +67,12 @@ _COUNTS = {"an": 1, "a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5
 _TYPES = {"creature": "creature", "creatures": "creature", "artifact": "artifact", "artifacts": "artifact",
           "elf": "elf", "elves": "elf", "druid": "druid", "druids": "druid", "goblin": "goblin",
           "goblins": "goblin", "merfolk": "merfolk", "land": "land", "lands": "land",
-          "food": "food", "foods": "food"}
+          "food": "food", "foods": "food",
+          # filters fits_cost reads: a token (CR 111.1), a nontoken artifact, a legendary creature
+          # (CR 205.4d), any permanent (CR 110.1)
+          "token": "token", "tokens": "token", "nontoken artifact": "nontoken artifact",
+          "nontoken artifacts": "nontoken artifact", "legendary creature": "legendary creature",
+          "legendary creatures": "legendary creature", "permanent": "permanent", "permanents": "permanent"}
 _CLAUSE = re.compile(
     r"^(?P<self>\{T\}, )?Tap (?P<n>an|a|one|two|three|four|five) untapped (?P<what>[A-Za-z ]+?) you control: "
     r"Add (?P<mana>(?:\{[WUBRGC]\})+|one mana of any color)\.$")

@@ -83,7 +83,7 @@ _HURT_WORDS = re.compile(r"\bdamage\b|\blos(?:e|es)\b|\bunless\b|\bpoison\b", re
 
 _EVENT = re.compile(r"^(?:Whenever|When) (?P<event>.+?(?:becomes tapped|for mana|activation cost)), (?P<effect>.+)$")
 _SELF = re.compile(r"^~ becomes tapped$|^you tap ~ for mana$")
-_ATTACHED = re.compile(r"^(?:enchanted|fortified) (?:land|creature|artifact|permanent|Forest) "
+_ATTACHED = re.compile(r"^(?:enchanted|fortified|equipped) (?:land|creature|artifact|permanent|Forest) "
                        r"(?:becomes tapped|is tapped for mana)(?P<nontap> or a player activates an ability of "
                        r"enchanted artifact without \{T\} in its activation cost)?$")
 _TAPS = re.compile(r"^(?P<who>a player|you|an opponent) taps? (?P<what>.+) for mana$")

@@ -17,12 +17,14 @@ def guard_abilities_of(req: PaymentRequest) -> None:
     """Refuse when one of the player's permanents has "all activated abilities of" objects the
     engine can't give it (it raises the refusal of
     :func:`manasolver.models.rules.granted.held_abilities`); otherwise nothing."""
-    from manasolver.models.rules.granted import holders
+    from manasolver.models.rules.granted import given_abilities_of, holders
     from manasolver.models.rules.production import active_effects, effective_mana_abilities
     state = req.state
-    found = holders(active_effects(state))
-    if not found:
+    active = active_effects(state)
+    found = holders(active)
+    given = bool(given_abilities_of(active))  # "Creatures you control have …": any of them may hold them
+    if not found and not given:
         return
     for perm in state.battlefield:
-        if perm.id in found and perm.controller == req.player:
+        if (given or perm.id in found) and perm.controller == req.player:
             effective_mana_abilities(state, perm)

@@ -508,6 +508,8 @@ def restriction_allows(r: Restriction | None, spell: SpellInfo | None, has_x: bo
         return False
     if r.spell_types and not (r.spell_types & spell.types):
         return False
+    if r.not_types & spell.types:
+        return False
     if r.subtypes and not (r.subtypes & spell.subtypes):
         return False
     if r.multicolored and (spell.colors & ANY_COLOR).bit_count() < 2:

@@ -95,6 +95,8 @@ def _allows_spell(r: Restriction | None, spell: SpellInfo | None, has_x: bool) -
         return False
     if r.spell_types and not r.spell_types & spell.types:
         return False
+    if r.not_types & spell.types:
+        return False
     if r.subtypes and not r.subtypes & spell.subtypes:
         return False
     if r.multicolored and (spell.colors & ANY_COLOR).bit_count() < 2:

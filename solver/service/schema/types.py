@@ -49,7 +49,7 @@ __all__ = [
     "PlayerChange", "PlayerFields", "Policy", "PolicyItem", "PolicyObject", "Query", "Reason",
     "ReasonCode", "ReduceModifier", "RemoveChange", "SetChange", "Spell", "SpellObject",
     "SpendColorItem", "SpendColorText", "State", "Step", "TapChange", "TriggerEffectInfo",
-    "TriggerInfo", "Turn", "TurnChange", "Unpaid", "UnsupportedSource", "UntapChange",
+    "TriggerInfo", "Turn", "TurnChange", "UncertainSource", "Unpaid", "UnsupportedSource", "UntapChange",
     "UpdateQuery", "ValidateAnswer", "ValidateQuery", "Zone",
 ]
 
@@ -1097,6 +1097,19 @@ class Reason(_ReasonRequired, total=False):
     where: str
 
 
+class UncertainSource(TypedDict):
+    """A source whose mana depends on chance or on another player's choice (Rhystic Cave's "unless
+    any player pays {1}"), counted as the least it can give: no payment relies on it.
+
+    Fields:
+      permanent: its id.
+      reason: what its mana depends on.
+    """
+
+    permanent: str
+    reason: str
+
+
 class UnsupportedSource(TypedDict):
     """A source the engine left out because it does not model it.
 
@@ -1198,11 +1211,14 @@ class Paid(_PaidRequired, _Activated, total=False):
         optimality not proven.
       unsupported: sources left out because the engine does not model them: the payment is
         legal, and optimal among the modelled sources.
+      uncertain: sources whose mana depends on chance or another player's choice, counted as the
+        least they can give (the payment does not rely on them).
       applied: with "apply": true, whether the payment was carried out on the kept board.
     """
 
     time_bound: Literal[True]
     unsupported: list[UnsupportedSource]
+    uncertain: list[UncertainSource]
     applied: bool
 
 
@@ -1221,10 +1237,13 @@ class Unpaid(_UnpaidRequired, _Activated, total=False):
 
     Fields:
       time_bound: true when the time bound cut the search short (the reason says proved: false).
+      uncertain: sources whose mana depends on chance or another player's choice, counted as the
+        least they can give (nothing): the cost may be payable if they give more.
       applied: with "apply": true, false: nothing was carried out.
     """
 
     time_bound: Literal[True]
+    uncertain: list[UncertainSource]
     applied: Literal[False]
 
 
@@ -1240,7 +1259,14 @@ class _Payable(_Answer):
 
 
 class Payable(_Payable, _Activated, total=False):
-    """``can_pay``: the cost can be paid."""
+    """``can_pay``: the cost can be paid.
+
+    Fields:
+      uncertain: sources whose mana depends on chance or another player's choice, counted as the
+        least they can give (nothing).
+    """
+
+    uncertain: list[UncertainSource]
 
 
 class _NotPayable(_Answer):
@@ -1257,10 +1283,13 @@ class NotPayable(_NotPayable, _Activated, total=False):
     Fields:
       reason: why (given whenever the engine can tell).
       time_bound: true when the time bound cut the search short (the reason says proved: false).
+      uncertain: sources whose mana depends on chance or another player's choice, counted as the
+        least they can give (nothing).
     """
 
     reason: Reason
     time_bound: Literal[True]
+    uncertain: list[UncertainSource]
 
 
 CanPayAnswer = Union[Payable, NotPayable]
@@ -1282,10 +1311,13 @@ class PaymentsAnswer(_PaymentsRequired, _Activated, total=False):
     Fields:
       reason: when the spell can't be cast at all or not now (the list is then empty).
       time_bound: true when the time bound cut the enumeration short (complete is then false).
+      uncertain: sources whose mana depends on chance or another player's choice, counted as the
+        least they can give (nothing).
     """
 
     reason: Reason
     time_bound: Literal[True]
+    uncertain: list[UncertainSource]
 
 
 class _MaxXFound(_Answer):
@@ -1303,9 +1335,12 @@ class MaxXFound(_MaxXFound, _Activated, total=False):
 
     Fields:
       time_bound: true when the optimiser stopped at its time bound.
+      uncertain: sources whose mana depends on chance or another player's choice, counted as the
+        least they can give (nothing).
     """
 
     time_bound: Literal[True]
+    uncertain: list[UncertainSource]
 
 
 class _MaxXNone(_Answer):
@@ -1323,9 +1358,12 @@ class MaxXNone(_MaxXNone, _Activated, total=False):
 
     Fields:
       time_bound: true when the time bound cut the search short (the reason says proved: false).
+      uncertain: sources whose mana depends on chance or another player's choice, counted as the
+        least they can give (nothing).
     """
 
     time_bound: Literal[True]
+    uncertain: list[UncertainSource]
 
 
 MaxXAnswer = Union[MaxXFound, MaxXNone]
@@ -1647,10 +1685,13 @@ class PlanUnpaid(_PlanUnpaid, total=False):
 
     Fields:
       time_bound: true when the time bound cut the search short (the reason says proved: false).
+      uncertain: sources whose mana depends on chance or another player's choice, counted as the
+        least they can give (nothing): the cost may be payable if they give more.
       applied: with "apply": true, false: nothing was carried out.
     """
 
     time_bound: Literal[True]
+    uncertain: list[UncertainSource]
     applied: Literal[False]
 
 
