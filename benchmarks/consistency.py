@@ -5,8 +5,9 @@ board is drawn from real cards: either cards of the bundled card data that have 
 (weighted toward unusual text: abilities that cost mana, tap or sacrifice other permanents, pay
 life, restrict their mana, depend on the board or on a condition) beside a few basics, or the
 permanents of a real decklist of ``data/decks/``; every id is fresh (random), some permanents
-tapped or summoning-sick, and a random cost is asked of it.  The properties checked, each
-counted as a disagreement when it fails:
+tapped or summoning-sick, and a random cost is asked of it.  Counters of the kinds a card's
+mana abilities remove (storage, charge, ki) are put on it, zero to three of each.  The properties
+checked, each counted as a disagreement when it fails:
 
 * ``options_payable``: every pool ``options`` lists (its unrestricted part) is payable as a cost;
 * ``options_cover``: when ``options`` is complete, every payable cost of plain symbols is
@@ -184,6 +185,9 @@ def random_board(rng: random.Random, pools: tuple[tuple[str, ...], tuple[str, ..
             perm["sick"] = True
         if rng.random() < 0.5:
             perm["imprinted"] = []
+        counters = _counters(name, perm["id"])
+        if counters:
+            perm["counters"] = counters
         perms.append(perm)
     you: dict[str, Any] = {"name": "you", "life": rng.choice([20, 20, 20, 7, 3, 1])}
     if rng.random() < 0.6:
@@ -195,6 +199,27 @@ def random_board(rng: random.Random, pools: tuple[tuple[str, ...], tuple[str, ..
         you["energy"] = rng.randint(0, 3)
     rng.shuffle(perms)
     return {"players": [you, {"name": "opp"}], "battlefield": perms}
+
+
+@cache
+def _removed_kinds(name: str) -> tuple[str, ...]:
+    """The kinds of counter the card's mana abilities remove as a cost (storage lands, Mana Cache)."""
+    kinds: list[str] = []
+    for ab in default_db().get(name).mana_abilities:
+        kinds.extend(k for k, _ in ab.cost.remove_counters)
+        if ab.cost.remove_any:
+            kinds.append(ab.cost.remove_any)
+    return tuple(dict.fromkeys(kinds))
+
+
+def _counters(name: str, pid: str) -> dict[str, int]:
+    """Counters of the kinds a permanent's mana abilities remove, zero to three of each, drawn
+    from its id (so the board's other draws stay as they were)."""
+    kinds = _removed_kinds(name)
+    if not kinds:
+        return {}
+    own = random.Random(pid)
+    return {k: n for k in kinds if (n := own.randint(0, 3))}
 
 
 def random_cost(rng: random.Random) -> str:
