@@ -1,6 +1,7 @@
 """Cross-query consistency: the engine's queries checked against one another on generated boards.
 
-Run as ``python benchmarks/consistency.py [--boards N] [--seed S] [--seconds T] [--show K]``.  Each
+Run as ``python benchmarks/consistency.py [--boards N] [--seed S] [--seconds T] [--show K]``
+(``--cards A,B`` draws the cards beside the basics from those names only, without decklists).  Each
 board is drawn from real cards: either cards of the bundled card data that have mana abilities
 (weighted toward unusual text: abilities that cost mana, tap or sacrifice other permanents, pay
 life, restrict their mana, depend on the board or on a condition) beside a few basics, or the
@@ -167,7 +168,7 @@ def random_board(rng: random.Random, pools: tuple[tuple[str, ...], tuple[str, ..
     """A board of the player (and an opponent) drawn as the module docstring says."""
     used: set[str] = set()
     plain, unusual = pools
-    decks = deck_lists()
+    decks = deck_lists() if plain else ()  # cards given by name (``--cards``): no decklists
     if decks and rng.random() < 0.4:
         deck = rng.choice(decks)
         names = [rng.choice(deck) for _ in range(rng.randint(3, 8))]
@@ -486,11 +487,11 @@ def _check_order(ask: _Asker, report: Report, case: dict[str, Any], state: dict[
 # -- the run ----------------------------------------------------------------------------------------
 
 def run(boards: int, seed: int = 0, stride: int = 1, seconds: float | None = None,
-        keep: int = 3, progress: int = 0) -> Report:
+        keep: int = 3, progress: int = 0, cards: tuple[str, ...] = ()) -> Report:
     """Check ``boards`` boards (or as many as ``seconds`` allow); every ``progress`` boards the
     counts so far and the cases kept are printed to standard error."""
     rng = random.Random(seed)
-    pools = card_pools(stride)
+    pools = card_pools(stride) if not cards else ((), cards)
     report = Report(keep=keep)
     start = time.monotonic()
     for n in range(1, boards + 1):
@@ -519,9 +520,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=None, help="stop after this long")
     parser.add_argument("--show", action="store_true", help="print the cases kept")
     parser.add_argument("--progress", type=int, default=0, help="print the counts every N boards")
+    parser.add_argument("--cards", default="",
+                        help="draw the cards beside the basics from these names only (comma-separated)")
     args = parser.parse_args(argv)
     start = time.monotonic()
-    report = run(args.boards, args.seed, args.stride, args.seconds, progress=args.progress)
+    cards = tuple(name.strip() for name in args.cards.split(",") if name.strip())
+    report = run(args.boards, args.seed, args.stride, args.seconds, progress=args.progress, cards=cards)
     for line in report.lines():
         print(line)
     print(f"seconds: {time.monotonic() - start:.0f}")

@@ -199,6 +199,28 @@ def test_options_squandered_resources_beside_a_storage_land_left_out() -> None:
     assert left["permanent"] == "p0" and "Calciform Pools" in left["reason"] and "Sacrifice a land" in left["reason"]
 
 
+def test_squandered_resources_pay_and_validate_sacrifice_a_land_for_its_own_types() -> None:
+    """The payment queries read the same rule (CR 106.7): Plains, Island and Forest can't pay
+    {G}{G}{G} (only the Forest, tapped and then sacrificed, makes {G}), and ``validate`` refuses a
+    Plains sacrificed for {G}; every pool ``options`` lists is payable."""
+    state = json_board("Squandered Resources", "Plains", "Island", "Forest")
+    assert answer({"query": "can_pay", "state": state, "cost": "{G}{G}{G}"})["payable"] is False
+    assert answer({"query": "can_pay", "state": state, "cost": "{U}{U}{U}"})["payable"] is False
+    assert answer({"query": "can_pay", "state": state, "cost": "{W}{W}{U}{U}{G}{G}"})["payable"] is True
+    claim = {"total": "{G}{G}", "choices": [], "x": 0, "pool_used": "", "life": 0, "energy": 0, "damage": 0,
+             "floating": "", "activations": [
+                 {"permanent": "p3", "ability": 0, "costs": ["{T}"], "mana": "{G}"},
+                 {"permanent": "p0", "ability": 0, "costs": ["sacrifice a land"], "mana": "{G}", "sacrificed": ["p1"]}]}
+    out = answer({"query": "validate", "state": state, "cost": "{G}{G}", "payment": claim})
+    assert out["legal"] is False and "106.7" in out["problems"][0]
+    claim["activations"][1]["sacrificed"] = ["p3"]
+    assert answer({"query": "validate", "state": state, "cost": "{G}{G}", "payment": claim})["legal"] is True
+    board = json_board("Squandered Resources", "Vault of Champions", "Wanderwine Hub", "Llanowar Elves")
+    for pool in options(board)["options"]:
+        assert answer({"query": "can_pay", "state": board, "cost": pool})["payable"] is True, pool
+    assert answer({"query": "can_pay", "state": board, "cost": "{U}{B}{B}{B}"})["payable"] is False
+
+
 # -- against the brute force ------------------------------------------------------------------------
 
 CARDS: tuple[str | dict[str, Any], ...] = (
