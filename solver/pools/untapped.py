@@ -30,7 +30,7 @@ in the shapes the search (:mod:`~manasolver.solver.pools.search`) answers exactl
 What can't be read this way stays out and is reported as before: a variable counter cost whose
 activations may differ in type (Petalmane Baku's "X mana of any one color"), an ability that
 adds more mana than it costs without a limit of counters or turns, costs that tap or sacrifice
-other permanents (Ashnod's Altar, Springleaf Drum's kin read from text), Squandered Resources
+other permanents (Ashnod's Altar, Springleaf Drum's kin read from text) or discard, Squandered Resources
 beside effects on mana, abilities that tap other permanents, or a land whose repeatable
 ability costs mana (a storage land sacrificed after its counters are removed).
 """
@@ -58,7 +58,10 @@ def widen(state: GameState, supply: Supply) -> tuple[Supply, tuple[Excluded, ...
     excluded (with the reasons the supply gave, or why this module can't read it)."""
     if not supply.excluded:
         return supply, ()
-    full = build_supply(state, supply.player, resources=True)
+    try:
+        full = build_supply(state, supply.player, resources=True)
+    except Unsupported:  # what the payment queries' reading refuses stays out, as reported
+        return supply, supply.excluded
     where = {m: (k, j) for k, cls in enumerate(full.classes) for j, m in enumerate(cls.members)}
     added: dict[int, list[int]] = {}
     sacrificers: list[Excluded] = []
@@ -104,7 +107,7 @@ def _cost_size(o: Option) -> int:
 def _readable(opts: tuple[Option, ...]) -> bool:
     """Are all of a permanent's options in a shape the search reads exactly (module docstring)?"""
     for o in opts:
-        if o.tap_creatures or o.sacrifice_other:
+        if o.tap_creatures or o.sacrifice_other or any("discard" in c for c in o.costs):
             return False
     groups: dict[int, list[Option]] = {}
     for o in opts:
