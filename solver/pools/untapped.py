@@ -25,14 +25,15 @@ in the shapes the search (:mod:`~manasolver.solver.pools.search`) answers exactl
   produce (CR 106.7), after its own mana abilities (a land tapped for mana may then be
   sacrificed, CR 605.3a; one that sacrificed itself for mana is gone).  On a land whose
   ability costs mana (a filter land) the sacrifice comes after that activation, so it adds
-  to what that activation adds, and a member that is only sacrificed is one more choice.
+  to what that activation adds, and a member that is only sacrificed is one more choice; a
+  storage land is sacrificed after its counters are removed, its ``{T}`` a free choice before.
 
 What can't be read this way stays out and is reported as before: a variable counter cost whose
 activations may differ in type (Petalmane Baku's "X mana of any one color"), an ability that
 adds more mana than it costs without a limit of counters or turns, costs that tap or sacrifice
 other permanents (Ashnod's Altar, Springleaf Drum's kin read from text) or discard, Squandered Resources
 beside effects on mana, abilities that tap other permanents, or a land whose repeatable
-ability costs mana (a storage land sacrificed after its counters are removed).
+ability costs mana other than a storage land's.
 """
 
 from __future__ import annotations
@@ -51,6 +52,9 @@ _SACRIFICED_LAND = "sacrificed_land"
 #: The ability index of the option a land's sacrifice adds (no ability of the land's own).
 _SACRIFICE = -1
 _REMOVE_ANY = "remove any number of "
+#: The ability index a storage land's {T} options share once its sacrifice is read: one choice
+#: among them, beside its counters' activation.
+_TAPPED = -2
 
 
 def widen(state: GameState, supply: Supply) -> tuple[Supply, tuple[Excluded, ...]]:
@@ -210,7 +214,8 @@ def _lands_unreadable(state: GameState, supply: Supply) -> str:
         return ("sacrificing lands for mana beside abilities that tap other permanents is not modelled by "
                 "the options query")
     for cls in supply.classes:
-        if _is_land(state, cls) and any(not o.exclusive and o.mana_cost for o in cls.options):
+        if _is_land(state, cls) and any(not o.exclusive and o.mana_cost for o in cls.options) \
+                and not _storage_land(cls):
             return (f"sacrificing {cls.name}, whose repeatable ability costs mana, is not modelled by the "
                     "options query")
     try:
@@ -244,8 +249,15 @@ def _with_sacrifices(state: GameState, supply: Supply) -> Supply:
         if not mask:
             classes.append(cls)
             continue
-        opts = [dataclasses.replace(o, slots=o.slots + (mask,)) if o.exclusive and not o.sacrifice else o
-                for o in cls.options]
+        if _storage_land(cls):
+            # its {T} abilities stay one free choice, at any time before; the sacrifice comes after
+            # removing the counters, or alone
+            opts = [dataclasses.replace(o, exclusive=False, repeat=1, ability=_TAPPED) if o.exclusive
+                    else dataclasses.replace(o, slots=o.slots + (mask,), exclusive=True) if o.mana_cost else o
+                    for o in cls.options]
+        else:
+            opts = [dataclasses.replace(o, slots=o.slots + (mask,)) if o.exclusive and not o.sacrifice else o
+                    for o in cls.options]
         opts.append(_sacrifice(mask))
         classes.append(SourceClass(cls.members, cls.positions, tuple(opts), cls.snow, cls.kind, cls.name,
                                    cls.creature, cls.hand))
@@ -265,6 +277,16 @@ def _with_sacrifices(state: GameState, supply: Supply) -> Supply:
                                    "a sacrificed land"))
     classes.sort(key=lambda c: c.positions[0])
     return dataclasses.replace(supply, classes=tuple(classes))
+
+
+def _storage_land(cls: SourceClass) -> bool:
+    """A land whose one repeatable ability that costs mana is activated once (a storage land read
+    by :func:`_reshaped`), whose other abilities are free, don't sacrifice it and need ``{T}``
+    or ``{Q}`` (one of them at most): sacrificed after its counters are removed."""
+    costly = {o.ability for o in cls.options if not o.exclusive and o.mana_cost}
+    return (len(costly) == 1 and all(o.repeat == 1 and _removes(o) for o in cls.options
+                                     if not o.exclusive and o.mana_cost)
+            and all(o.free and not o.sacrifice for o in cls.options if o.exclusive))
 
 
 def _sacrifice(mask: int) -> Option:

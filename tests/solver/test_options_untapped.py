@@ -190,13 +190,24 @@ def test_options_squandered_resources_land_that_sacrificed_itself_is_gone() -> N
     assert options(json_board("Squandered Resources", "Crystal Vein")) == {"options": ["{C}{C}"], "complete": True}
 
 
-def test_options_squandered_resources_beside_a_storage_land_left_out() -> None:
-    """A storage land sacrificed only after its counters are removed is an order this reading does
-    not follow: Squandered Resources is named as left out, with its clause."""
-    out = options(json_board("Squandered Resources", storage("Calciform Pools", 1), "Swamp"))
+def test_options_squandered_resources_storage_land_sacrificed_after_its_counters() -> None:
+    """Calciform Pools (2 counters) alone: tapped for {C}, which pays "{1}, Remove X storage
+    counters" for two of {W}/{U}, then sacrificed for one mana it could produce; or tapped and
+    sacrificed with its counters kept ({C}{C})."""
+    out = options(json_board("Squandered Resources", storage("Calciform Pools", 2)))
+    assert out == {"options": ["{W}{W}{W}", "{W}{W}{U}", "{W}{W}{C}", "{W}{U}{U}", "{W}{U}{C}", "{U}{U}{U}",
+                               "{U}{U}{C}", "{C}{C}"], "complete": True}
+
+
+def test_options_squandered_resources_beside_springleaf_drum_left_out() -> None:
+    """Lands sacrificed beside an ability that taps other permanents (a Dryad Arbor could be tapped
+    for Springleaf Drum, then sacrificed) is not read: Squandered Resources is named as left out,
+    with its clause."""
+    out = options(json_board("Squandered Resources", "Dryad Arbor", "Springleaf Drum"))
     assert out["complete"] is False
     (left,) = out["unsupported"]
-    assert left["permanent"] == "p0" and "Calciform Pools" in left["reason"] and "Sacrifice a land" in left["reason"]
+    assert left["permanent"] == "p0" and "tap other permanents" in left["reason"]
+    assert "Sacrifice a land" in left["reason"]
 
 
 def test_squandered_resources_pay_and_validate_sacrifice_a_land_for_its_own_types() -> None:
