@@ -386,11 +386,14 @@ def pool_report(result: dict[str, object]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="oracle parser coverage on the real card data")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                        help=f"the report's file, or a folder to write {DEFAULT_OUT.name} in")
     args = parser.parse_args(argv)
     if not args.data.exists():
         print(f"card data not found: {args.data}", file=sys.stderr)
         return 1
+    if args.out.is_dir():
+        args.out = args.out / DEFAULT_OUT.name
     result = run(args.data)
     pool = whole_pool(args.data)
     args.out.parent.mkdir(parents=True, exist_ok=True)

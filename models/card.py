@@ -119,25 +119,28 @@ class CardFacts:
     Fields, each filled by one owner: ``text`` the reading of a card built by hand
     (``models.text.read``); ``tap_triggers`` its triggers on becoming tapped
     (``models.text.tap_triggers``); ``reading`` its producing abilities and unread clauses that
-    matter, ``mask`` its static could-produce (``solver.graph``); ``supply_info`` what its supply
+    matter, ``mask`` its static could-produce, ``static_masks`` its abilities' base types by chosen
+    color and commander identity (``solver.graph``); ``supply_info`` what its supply
     row reads, ``counts_only`` and ``mirrors_only`` whether it reads the board only through counts
     or mirrored lands (``solver.supply.build``); ``paying_clause`` its rule of paying life for
     mana (``solver.supply.unmodelled``); ``doubler`` whether it doubles the pool
     (``solver.pools.doublers``); ``identity`` its color identity (``models.rules.amounts``); ``quiet`` and ``counting``
     what keeps it from the plain path (``solver.supply.plain``).
 
-    Thread-safe: each field is written with one whole immutable value by a single store; two
-    threads that ask at once both compute it and one equal value stays.
+    Thread-safe: each field is written with one whole immutable value by a single store (the
+    entries of ``static_masks``, a dictionary, likewise); two threads that ask at once both compute
+    it and one equal value stays.
     """
 
     __slots__ = ("counting", "counts_only", "doubler", "identity", "mask", "mirrors_only", "paying_clause", "quiet",
-                 "reading", "supply_info", "tap_triggers", "text")
+                 "reading", "static_masks", "supply_info", "tap_triggers", "text")
 
     def __init__(self) -> None:
         self.text: Any = None
         self.tap_triggers: Any = None
         self.reading: Any = None
         self.mask: Any = None
+        self.static_masks: Any = None
         self.supply_info: Any = None
         self.counts_only: Any = None
         self.mirrors_only: Any = None

@@ -175,7 +175,7 @@ class BoardView:
     (``models.rules.land_types``); ``grants``, ``hasty`` and ``held`` (``models.rules.granted``);
     ``supplies`` the grouped supply by (player, resources, reserved) (``solver.supply.build``);
     ``doublers`` by player (``solver.pools.doublers``); ``checks`` the refusals of what the engine
-    does not model, by check (the board cache's ``checked``); ``by_id`` the permanents by id
+    does not model, by check (``solver.supply.unmodelled.once``); ``by_id`` the permanents by id
     (:meth:`GameState.permanent`, the first of a repeated id).
 
     Thread-safe: a field is written once with a whole immutable value by a single store (two

@@ -15,8 +15,7 @@ Mana types are bits too: ``W=1, U=2, B=4, R=8, G=16`` and colorless ``C=32``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cache, lru_cache
+from dataclasses import dataclass, field
 
 from manasolver.models.errors import BadCost
 
@@ -123,6 +122,8 @@ class ManaSymbol:
     snow: bool = False
     variable: str = ""
     special: str = ""
+    #: :meth:`ways_to_pay`, filled once when first asked (one whole tuple, one store).
+    _ways: tuple[PaidAs, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def is_numeral(self) -> bool:
@@ -151,13 +152,16 @@ class ManaSymbol:
 
     def ways_to_pay(self) -> tuple[PaidAs, ...]:
         """Every announced form of this symbol (CR 107.4, 601.2b), in a fixed order."""
-        return _ways(self)
+        ways = self._ways
+        if ways is None:
+            ways = _ways(self)
+            object.__setattr__(self, "_ways", ways)
+        return ways
 
     def __repr__(self) -> str:
         return f"parse_symbol({self.text!r})"
 
 
-@cache
 def _ways(sym: ManaSymbol) -> tuple[PaidAs, ...]:
     if sym.special == "E":
         return (PaidAs("energy"),)
@@ -184,9 +188,15 @@ def _pair(a: str, b: str, where: str, raw: str) -> str:
     raise BadCost(f"unknown hybrid symbol {raw}", where)
 
 
-@lru_cache(maxsize=512)
 def _parse_body(body: str) -> ManaSymbol | str:
-    """Parse the inside of one ``{…}``; return the symbol or an error message."""
+    """The inside of one ``{…}`` parsed: the symbol or an error message (a symbol as the rules
+    write it is one object, from :data:`_WRITTEN`)."""
+    hit = _WRITTEN.get(body)
+    return hit if hit is not None else _read_body(body)
+
+
+def _read_body(body: str) -> ManaSymbol | str:
+    """:func:`_parse_body`, read."""
     up = body.strip().upper()
     if up.isdigit() and up.isascii():
         n = int(up)
@@ -232,6 +242,25 @@ def _parse_body(body: str) -> ManaSymbol | str:
             return ManaSymbol("{" + p[0] + "/" + p[1] + "/P}", colors=type_bit(a) | type_bit(b),
                               phyrexian=True)
     return f"unknown mana symbol {{{body}}}"
+
+
+def _written() -> dict[str, ManaSymbol]:
+    """Every symbol as the rules write it (CR 107.4: W U B R G C S X Y Z E T Q, the hybrids in
+    the rules' order, {2/W}, {C/W}, Phyrexian ones, numerals up to 20) by its inside."""
+    bodies = list(COLORS + "CSXYZETQ") + [str(n) for n in range(21)]
+    bodies += [f"{p[0]}/{p[1]}" for p in HYBRID_PAIRS] + [f"{p[0]}/{p[1]}/P" for p in HYBRID_PAIRS]
+    bodies += [f"{a}/P" for a in COLORS + "C"] + [f"2/{a}" for a in COLORS] + [f"C/{a}" for a in COLORS]
+    out: dict[str, ManaSymbol] = {}
+    for body in bodies:
+        sym = _read_body(body)
+        if isinstance(sym, ManaSymbol):
+            out[body] = sym
+    return out
+
+
+#: The symbols as the rules write them, made at import, so that parsing a cost looks each up
+#: (and every ``{W}`` is one object); any other spelling is read again each time.
+_WRITTEN = _written()
 
 
 def parse_symbol(text: str, where: str = "") -> ManaSymbol:

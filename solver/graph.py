@@ -44,7 +44,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from manasolver.models._memo import KeyMemo
 from manasolver.models.abilities import Amount, ManaAbility, Production
 from manasolver.models.card import Card
 from manasolver.models.errors import Unsupported
@@ -222,12 +221,6 @@ def _producing_abilities(state: GameState, perm: Permanent) -> tuple[ManaAbility
     return own + tuple(t.ability for t in tap_costs_after(perm.card, len(own)))
 
 
-#: Base types of the abilities whose production reads nothing of the board but the permanent's
-#: chosen color and its controller's commander identity (no amount, no "instead", no colors
-#: among permanents), on boards without effects on mana: by (ability, chosen color, identity).
-_STATIC: KeyMemo[tuple[int, str | None, int], int] = KeyMemo(8193)
-
-
 def _static(production: Production) -> bool:
     return (production.amount is None and not production.instead_options and not production.colors_among
             and not production.reference)
@@ -235,8 +228,12 @@ def _static(production: Production) -> bool:
 
 def _base_mask(state: GameState, perm: Permanent, ability: ManaAbility, plain: bool,
                identities: dict[str, int]) -> int:
-    """:func:`base_types`, remembered per ability where the board can't change it (``plain``:
-    no effects on mana in force; ``identities``: commander identities by controller, filled here)."""
+    """:func:`base_types`, remembered where the board can't change it (``plain``: no effects on
+    mana in force; ``identities``: commander identities by controller, filled here): the base
+    types of an ability whose production reads nothing of the board but the permanent's chosen
+    color and its controller's commander identity (no amount, no "instead", no colors among
+    permanents) are kept in its card's facts (``static_masks``) by (ability, chosen color,
+    identity), each entry keeping its ability, checked with ``is``."""
     production = ability.production
     if not (plain and _static(production)):
         return base_types(state, perm, ability)
@@ -245,11 +242,17 @@ def _base_mask(state: GameState, perm: Permanent, ability: ManaAbility, plain: b
         identity = identities.get(perm.controller, -1)
         if identity < 0:
             identity = identities[perm.controller] = commander_identity(state, perm.controller)
-    key = (id(ability), perm.chosen_color if production.chosen else None, identity)
-    hit = _STATIC.get(key, ability)
-    if hit is None:
-        hit = _STATIC.put(key, ability, base_types(state, perm, ability))
-    return hit
+    facts = perm.card.facts
+    masks: dict[tuple[int, str | None, int], tuple[ManaAbility, int]] | None = facts.static_masks
+    if masks is None:
+        masks = facts.static_masks = {}
+    key = (ability.index, perm.chosen_color if production.chosen else None, identity)
+    hit = masks.get(key)
+    if hit is not None and hit[0] is ability:
+        return hit[1]
+    mask = base_types(state, perm, ability)
+    masks[key] = (ability, mask)
+    return mask
 
 
 def _card_mask(state: GameState, perm: Permanent, abilities: tuple[ManaAbility, ...]) -> int:

@@ -25,7 +25,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from manasolver.models._memo import IdentityMemo
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, C
 from manasolver.solver.supply.model import (
     Option,
@@ -87,13 +86,14 @@ class Keepable:
         return kept_colors(self, left)
 
 
-#: A class's reading by its options object (the options of one card in one state are one tuple,
-#: shared by the boards that hold it): it reads nothing else of the class.
-_READINGS: IdentityMemo[tuple[Option, ...], tuple[int, int, int, int, int]] = IdentityMemo(8192)
-
-
 def _class_reading(cls: SourceClass) -> tuple[int, int, int, int, int]:
-    return _READINGS.get_or(cls.options, _options_reading)
+    """A class's reading, kept in its options object (the options of one card in one state are
+    one object, shared by the boards that hold it): it reads nothing else of the class."""
+    options = cls.options
+    hit = options.reading
+    if hit is None:
+        hit = options.reading = _options_reading(options)
+    return hit
 
 
 def _options_reading(options: tuple[Option, ...]) -> tuple[int, int, int, int, int]:

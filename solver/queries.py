@@ -44,21 +44,17 @@ modelled by CP-SAT and the enumeration: the supply is built with
 from __future__ import annotations
 
 import dataclasses
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from manasolver.models._memo import KeyMemo
-from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery, Unsupported
 from manasolver.solver import backends
 from manasolver.solver.budget import OutOfTime, budgeted, current
 from manasolver.solver.answers import CanPayAnswer, MaxXAnswer, PayAnswer, PaymentsAnswer, Reason
 from manasolver.solver.backends import DEFAULT_CHAINS, PAYABLE, Declined, Infeasible, QueryName
-from manasolver.solver.backends.problem import Mode, Problem, Solution
-from manasolver.solver.casting.announce import Announcement, announce
+from manasolver.solver.backends.problem import Mode, Problem, Solution, announced
 from manasolver.solver.policy import check_policy
 from manasolver.solver.reasons import reason
-from manasolver.solver.request import Modifier, PaymentRequest
+from manasolver.solver.request import PaymentRequest
 from manasolver.solver.supply.build import build_supply
 from manasolver.solver.supply.model import Supply
 from manasolver.solver.supply.resources import reserved_ids, without_cast_card
@@ -73,27 +69,6 @@ __all__ = ["CanPayAnswer", "MaxXAnswer", "PayAnswer", "PaymentsAnswer", "Reason"
 
 # -- plumbing ---------------------------------------------------------------------------------
 
-#: Announcements per (cost, modifiers) objects: kept alive by the entry, checked with ``is``.
-_ANNOUNCED: KeyMemo[tuple[int, int], tuple[ManaCost, Announcement]] = KeyMemo(1025)
-
-
-def _announce(cost: ManaCost, modifiers: tuple[Modifier, ...]) -> Announcement:
-    """:func:`announce`, remembered per cost object (hashing a long cost's symbols on
-    every query costs more than the Hall check itself), then per cost text."""
-    key = (id(cost), id(modifiers))
-    hit = _ANNOUNCED.get(key, modifiers)
-    if hit is not None and hit[0] is cost:
-        return hit[1]
-    ann = _announce_text(cost.format(), modifiers)
-    _ANNOUNCED.put(key, modifiers, (cost, ann))
-    return ann
-
-
-@lru_cache(maxsize=1024)
-def _announce_text(cost: str, modifiers: tuple[Modifier, ...]) -> Announcement:
-    return announce(ManaCost.parse(cost, allow_empty=True), None, modifiers)
-
-
 def prepare(req: PaymentRequest, mode: Mode, x: int | None = 0,
             ignore_restrictions: bool = False) -> Problem:
     """The :class:`Problem` a backend solves for ``req`` (public so that other
@@ -103,14 +78,14 @@ def prepare(req: PaymentRequest, mode: Mode, x: int | None = 0,
     check_policy(req.policy)
     supply = without_cast_card(build_supply(req.state, req.player, resources=True,
                                             reserved=reserved_ids(req)), req.spell, req.state)
-    ann = _announce(req.cost, req.modifiers)
+    ann = announced(req.cost, req.modifiers)
     return Problem.build(req, supply, ann, mode, x, ignore_restrictions)
 
 
 def problem_for(req: PaymentRequest, supply: Supply, mode: Mode, x: int | None) -> Problem:
     """The :class:`Problem` of ``req`` over a given ``supply`` (a manual payment's supply after a
     step: :mod:`~manasolver.solver.guide`)."""
-    return Problem.build(req, supply, _announce(req.cost, req.modifiers), mode, x)
+    return Problem.build(req, supply, announced(req.cost, req.modifiers), mode, x)
 
 
 def _fixed_x(req: PaymentRequest) -> int:

@@ -166,30 +166,33 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
         # last built is kept): ids differ from one game to the next, what a permanent is does not.
         cache: dict[bytes, Permanent] | None = None  # the database is read only for a named card
         dumps = marshal.dumps
+        characteristics = CHARACTERISTIC_SET.isdisjoint
+        name_limit = LIMITS["name"]
         attached = False
         for i, raw in enumerate(raw_field):
             perm = None
             key: bytes | None = None
             # (not one with characteristics of its own: their text counts toward the board's limit)
-            if type(raw) is dict and "card" in raw and type(raw.get("id")) is str \
-                    and CHARACTERISTIC_SET.isdisjoint(raw):
-                try:
-                    key = dumps({k: v for k, v in raw.items() if k != "id"}, 2)
-                except (ValueError, TypeError):  # a value marshal does not write, or nested too deeply
-                    key = None
-                else:
-                    if len(key) > _MAX_KEY:  # a huge value: checked (and refused) as it is read
+            if type(raw) is dict and "card" in raw and characteristics(raw):
+                pid = raw.get("id")
+                if type(pid) is str and 0 < len(pid) <= name_limit and not pid[0].isspace():
+                    body = raw.copy()
+                    del body["id"]
+                    try:
+                        key = dumps(body, 2)
+                    except (ValueError, TypeError):  # a value marshal does not write, or nested too deeply
                         key = None
                     else:
-                        if cache is None:
-                            cache = _permanents(cards.db, names)
-                        seen = cache.get(key)
-                        if seen is not None:
-                            if seen.id == raw["id"]:
-                                perm = seen
-                            else:  # the last id wins: a client's next board finds its own objects
-                                pid = as_str(raw["id"], f"battlefield[{i}].id", "id", LIMITS["name"])
-                                perm = cache[key] = _with_id(seen, pid)
+                        if len(key) > _MAX_KEY:  # a huge value: checked (and refused) as it is read
+                            key = None
+                        else:
+                            if cache is None:
+                                cache = _permanents(cards.db, names)
+                            seen = cache.get(key)
+                            if seen is not None:
+                                # the last id wins: a client's next board finds its own objects
+                                perm = seen if seen.id == pid else _with_id(seen, pid)
+                                cache[key] = perm
             if perm is None:
                 perm = _permanent(raw, f"battlefield[{i}]", names, cards)
                 if key is not None and cache is not None:

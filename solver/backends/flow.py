@@ -22,7 +22,6 @@ networkx, no OR-Tools.
 
 from __future__ import annotations
 
-from manasolver.models._memo import KeyMemo
 from manasolver.models.symbols import TYPE_BITS
 from manasolver.solver.backends.matching import (
     UnitKind,
@@ -34,7 +33,7 @@ from manasolver.solver.backends.matching import (
 )
 from manasolver.solver.backends.problem import Problem, Solution
 from manasolver.solver.casting.announce import Form
-from manasolver.solver.supply.model import Option
+from manasolver.solver.supply.model import Option, Options
 
 __all__ = ["CONVERTER_CHOICES", "FlowBackend", "assisted_units", "class_units", "converter_shortfall",
            "plain_units"]
@@ -68,16 +67,14 @@ def plain_units(problem: Problem) -> tuple[list[UnitKind], bool]:
 
 #: A class member's supply rows: ``(mask, units per member, pick)``.
 ShapeRows = tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]
-#: Shapes per options tuple and restriction flags (see :func:`_class_shape`).
-_SHAPES: KeyMemo[tuple[int, tuple[bool, ...]], tuple[ShapeRows, bool]] = KeyMemo(4097)
-
-
-def _class_shape(options: tuple[Option, ...], ok: tuple[bool, ...]) -> tuple[ShapeRows, bool]:
+def _class_shape(options: Options, ok: tuple[bool, ...]) -> tuple[ShapeRows, bool]:
     """What one member of a class supplies: ``(mask, units per member, pick)`` rows and
-    whether options were left out; remembered per options tuple (shared by the supply's
-    option cache across boards)."""
-    key = (id(options), ok)
-    hit = _SHAPES.get(key, options)
+    whether options were left out; kept in the options object per restriction row ``ok`` (the
+    options of a card in one state are shared by every board's rows)."""
+    shapes = options.shapes
+    if shapes is None:
+        shapes = options.shapes = {}
+    hit: tuple[ShapeRows, bool] | None = shapes.get(ok)
     if hit is not None:
         return hit
     usable = []
@@ -106,10 +103,11 @@ def _class_shape(options: tuple[Option, ...], ok: tuple[bool, ...]) -> tuple[Sha
             rows.append((mask, opt.slots.count(mask), ((0, o),)))
     elif usable:
         partial = True
-    return _SHAPES.put(key, options, (tuple(rows), partial))
+    made = shapes[ok] = (tuple(rows), partial)
+    return made
 
 
-def class_units(options: tuple[Option, ...], ok: tuple[bool, ...], snow: bool) -> list[tuple[int, bool, int]]:
+def class_units(options: Options, ok: tuple[bool, ...], snow: bool) -> list[tuple[int, bool, int]]:
     """The plain units one member of a class adds, as ``(mask, snow, count)``: the rows of
     :func:`plain_units` for a class of one member (what the fresh-board lane sums)."""
     shape, _ = _class_shape(options, ok)

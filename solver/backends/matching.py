@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections import deque
 
-from manasolver.models._memo import IdentityMemo
 from manasolver.solver.backends.problem import Problem, Solution, lowest_bit
 from manasolver.solver.casting.announce import Form
 
@@ -30,8 +29,9 @@ UnitKind = tuple[int, bool, int, int, tuple[tuple[int, int], ...]]
 def demand_sets(form: Form) -> list[tuple[int, bool, int]]:
     """Every nonempty set of ``form``'s non-generic demands, the snow demand included, as
     ``(union of the demand masks, snow among them, mana they need)``, in subset order: the sets
-    whose Hall sums :func:`hall_ok` checks (remembered per form object)."""
-    hit = _DEMAND_SETS.get(form)
+    whose Hall sums :func:`hall_ok` checks (kept in the form: forms are kept per announced cost
+    and shared by queries).  Only read, never changed."""
+    hit = form.demand_sets
     if hit is not None:
         return hit
     kinds = list(form.demands)
@@ -52,11 +52,8 @@ def demand_sets(form: Form) -> list[tuple[int, bool, int]]:
                 else:
                     mask |= m
         out.append((mask, snow, need))
-    return _DEMAND_SETS.put(form, out)
-
-
-#: :func:`demand_sets` per form object (forms are kept per cost and shared by queries).
-_DEMAND_SETS: IdentityMemo[Form, list[tuple[int, bool, int]]] = IdentityMemo(4096)
+    object.__setattr__(form, "demand_sets", out)  # a field filled once (see Form)
+    return out
 
 
 def hall_ok(units: list[UnitKind], form: Form, generic: int) -> bool:

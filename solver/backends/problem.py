@@ -22,18 +22,19 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
+from manasolver.models._memo import KeyMemo
 from manasolver.models.cost import ManaCost
 from manasolver.models.effects import SpendTable
+from manasolver.models.errors import Unsupported
 from manasolver.models.rules.counts import payment_spend_table, spend_effects, spend_table
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import ANY_COLOR, TYPE_BITS, C, ManaSymbol
 from manasolver.solver.casting.announce import Announcement, Form, announce, mask_text
 from manasolver.solver.policy import for_backends
 from manasolver.solver.request import Modifier, PaymentRequest, Policy
-from manasolver.solver.supply.model import Option, SourceClass, Supply, ability_scope, restriction_allows
+from manasolver.solver.supply.model import Option, Options, SourceClass, Supply, ability_scope, restriction_allows
 from manasolver.solver.supply.resources import Assists, build_assists
 from manasolver.solver.supply.unmodelled import guard_spent_on_costs
 
@@ -44,7 +45,7 @@ __all__ = [
     "Problem",
     "Solution",
     "activation_of",
-    "announce_spending",
+    "announced",
     "executable_order",
     "kept_spend_table",
     "lowest_bit",
@@ -89,8 +90,8 @@ def spending_supply(state: GameState, supply: Supply) -> Supply:
         if table.identity:
             classes.append(cls)
             continue
-        options = tuple(o if o.free else dataclasses.replace(o, mana_cost=_paid_as(o.mana_cost, table))
-                        for o in cls.options)
+        options = Options(o if o.free else dataclasses.replace(o, mana_cost=_paid_as(o.mana_cost, table))
+                          for o in cls.options)
         classes.append(cls if options == cls.options else dataclasses.replace(cls, options=options))
     out = supply if all(a is b for a, b in zip(classes, supply.classes)) else \
         dataclasses.replace(supply, classes=tuple(classes))
@@ -118,15 +119,56 @@ def kept_spend_table(problem: Problem) -> SpendTable:
     return spend_table(problem.req.state, problem.req.player, frozenset(), None)
 
 
-def announce_spending(ann: Announcement, modifiers: tuple[Modifier, ...], table: SpendTable) -> Announcement:
-    """``ann``'s cost announced again under ``table`` (remembered per cost text, modifiers and
-    table: many queries ask the same)."""
-    return _announce_spending(ann.cost.format(), modifiers, table)
+class _Announced:
+    """One cost's announcement under some modifiers, or why it is refused, and the same cost
+    announced again under each 609.4b table asked (``spent``, at most :data:`_SPENT_PER_COST`)."""
+
+    __slots__ = ("announcement", "refused", "spent")
+
+    def __init__(self, announcement: Announcement | None, refused: Unsupported | None = None) -> None:
+        self.announcement = announcement
+        self.refused = refused
+        self.spent: dict[SpendTable, Announcement] = {}
 
 
-@lru_cache(maxsize=256)
-def _announce_spending(cost: str, modifiers: tuple[Modifier, ...], table: SpendTable) -> Announcement:
-    return announce(ManaCost.parse(cost, allow_empty=True), None, modifiers, table)
+#: The announced costs kept across queries (the one cache of announcements): by the cost object and
+#: the modifiers (a query's cost is the parser's one object per text, a kept cost the card's own),
+#: the entry keeping its cost.  Bounded and thread-safe as every
+#: :class:`~manasolver.models._memo.KeyMemo`; an entry's ``spent`` dictionary holds whole
+#: announcements stored by single stores and starts again empty past its limit.
+_ANNOUNCED: KeyMemo[tuple[int, tuple[Modifier, ...]], _Announced] = KeyMemo(4097)
+_SPENT_PER_COST = 16
+
+
+def announced(cost: ManaCost, modifiers: tuple[Modifier, ...] = (), spend: SpendTable | None = None) -> Announcement:
+    """:func:`announce` of ``cost`` (as its text reads: parsed again, so symbols come in their
+    canonical order) under ``modifiers`` with X free, each demand paid as the 609.4b ``spend``
+    table allows (``None``: by type); remembered per cost object, modifiers and table, since
+    hashing a long cost's symbols on every query costs more than the Hall check itself.  Raises
+    :class:`Unsupported` (remembered) as :func:`announce` does."""
+    key = (id(cost), modifiers)
+    entry = _ANNOUNCED.get(key, cost)
+    if entry is None:
+        try:
+            made = announce(ManaCost.parse(cost.format(), allow_empty=True), None, modifiers)
+        except Unsupported as err:
+            entry = _ANNOUNCED.put(key, cost, _Announced(None, err))
+        else:
+            entry = _ANNOUNCED.put(key, cost, _Announced(made))
+    ann = entry.announcement
+    if ann is None:
+        assert entry.refused is not None
+        raise Unsupported(entry.refused.message, entry.refused.where)
+    if spend is None or spend.identity:
+        return ann
+    spent = entry.spent
+    hit = spent.get(spend)
+    if hit is None:
+        hit = announce(ann.cost, None, modifiers, spend)
+        if len(spent) >= _SPENT_PER_COST:
+            spent = entry.spent = {}
+        spent[spend] = hit
+    return hit
 
 
 def lowest_bit(mask: int) -> int:
@@ -172,7 +214,7 @@ class Problem:
         supply = spending_supply(req.state, supply)
         table = spend_table_of(req)
         if not table.identity:
-            ann = announce_spending(ann, req.modifiers, table)
+            ann = announced(req.cost, req.modifiers, table)
         has_x = ann.x_count > 0
         if ignore_restrictions or not supply.restricted:
             ok = supply.all_ok

@@ -25,7 +25,7 @@ from typing import Any
 from manasolver.models.carddb import default_db
 from manasolver.solver.castability.board import BoardOracle
 from manasolver.solver.castability.deck import Deck
-from manasolver.solver.castability.games import MODEL, Counts, DeckModel, run_chunk
+from manasolver.solver.castability.games import MODEL, Chunk, Counts, DeckModel, run_chunk
 from manasolver.solver.service.parallel import Serial, in_order, open_runner
 from manasolver.solver.service.parallel.core import window_of
 
@@ -92,38 +92,50 @@ def _model_and_oracle(deck: Deck, cards_file: str | None,
     return model, oracle
 
 
-def _worker_chunk(deck: Deck, cards_file: str | None, seed: int, chunk: int, n: int, turns: int,
-                  draw: bool, swaps: tuple[tuple[int, str], ...] = (),
-                  on_game: Callable[[int], None] | None = None) -> Counts:
+def _pair(deck: Deck, cards_file: str | None, swaps: tuple[tuple[int, str], ...]) -> tuple[DeckModel, BoardOracle]:
+    """The model and oracle of this process for ``deck``: made on its first chunk, kept for the next."""
     key = repr((deck.cards and [(c[0], c[1]) for c in deck.cards], [c.name for c in deck.commander],
                 cards_file, swaps))
+    if _WORKER.get("key") != key:
+        _WORKER["key"] = key
+        _WORKER["pair"] = _model_and_oracle(deck, cards_file, swaps)
+    pair: tuple[DeckModel, BoardOracle] = _WORKER["pair"]
+    return pair
+
+
+def _worker_chunk(deck: Deck, cards_file: str | None, seed: int, chunk: int, n: int, turns: int,
+                  draw: bool, swaps: tuple[tuple[int, str], ...] = ()) -> Counts:
     with _LOCK:
-        if _WORKER.get("key") != key:
-            _WORKER["key"] = key
-            _WORKER["pair"] = _model_and_oracle(deck, cards_file, swaps)
-        model, oracle = _WORKER["pair"]
-        return run_chunk(model, oracle, seed, chunk, n, turns, draw, on_game)
+        model, oracle = _pair(deck, cards_file, swaps)
+        return run_chunk(model, oracle, seed, chunk, n, turns, draw)
 
 
 def _results(deck: Deck, opts: Options, on_game: Callable[[int], None] | None = None) -> Iterator[Counts]:
-    """The counts of each chunk in turn.  The first chunk is played in this process while the workers
-    take the next ones (the same chunk, so the same counts), ``on_game`` called after each of its games,
-    so that the first progress line comes after one game rather than after a worker's first chunk."""
+    """The counts of each chunk in turn.  The first chunk is played in this process, ``on_game`` called
+    after each of its games, so that the first progress line comes after one game rather than after a
+    worker's first chunk; its first game is played before the workers start, so that their start does
+    not compete with it for the processor and workers forked from this process start with what it
+    loaded.  The workers then take the next chunks (the same chunks, so the same counts)."""
     last = opts.turns[1]
     plan = chunks(opts.samples, CHUNK_COMMANDER, FIRST_CHUNK_COMMANDER) if deck.is_commander else \
         chunks(opts.samples, CHUNK, FIRST_CHUNK)
     tasks = [(deck, opts.cards_file, opts.seed, chunk, n, last, opts.draw, opts.swaps) for chunk, n in plan]
     if not tasks:
         return
+    model, oracle = _pair(deck, opts.cards_file, opts.swaps)
+    first = Chunk(model, oracle, opts.seed, plan[0][0], plan[0][1], last, opts.draw)
+    first.play(1, on_game)
     with open_runner(opts.workers, opts.dask, partial(default_db, opts.cards_file)) as runner:
         if isinstance(runner, Serial):
-            yield _worker_chunk(*tasks[0], on_game=on_game)
+            first.play(first.n, on_game)
+            yield first.counts()
             yield from in_order(runner, _worker_chunk, tasks[1:])
             return
         later = iter(tasks[1:])
         pending = deque(runner.submit(_worker_chunk, *task) for task in islice(later, window_of(runner)))
         try:
-            yield _worker_chunk(*tasks[0], on_game=on_game)
+            first.play(first.n, on_game)
+            yield first.counts()
             while pending:
                 yield pending.popleft().result()
                 pending.extend(runner.submit(_worker_chunk, *task) for task in islice(later, 1))

@@ -127,6 +127,9 @@ class Form:
     printed: tuple[tuple[int, int], ...] = ()
     #: :attr:`fixed_mana`, summed once: the optimisers read it at every search node.
     _fixed: int = field(default=0, init=False, repr=False, compare=False)
+    #: Every set of its demands with their Hall sums' terms, filled once when first asked by
+    #: :func:`~manasolver.solver.backends.matching.demand_sets` (one whole list, one store).
+    demand_sets: list[tuple[int, bool, int]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_fixed", sum(n for _, n in self.demands) + self.snow)

@@ -77,7 +77,7 @@ def build_request(state: GameState, player: str, spell: SpellInfo | None, cost: 
         cost = cost + additional_costs(spell, additional)
     mods = list(modifiers)
     if spell is not None and spell.card is not None:
-        mods = [m.modifier for m in board_modifiers(state, player, spell)] + mods
+        mods = [m.modifier for m in board_modifiers(state, player, spell, alt_name)] + mods
     cost, mods = _life_for_mana(state, player, cost, mods)
     keywords = spell.card.keywords if spell is not None and spell.card is not None else frozenset()
     if spell is not None and not spell.ability and spell.types:

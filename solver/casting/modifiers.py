@@ -15,10 +15,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from manasolver.models.rules.amounts import power_of
-from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
-from manasolver.models.errors import Unsupported
 from manasolver.models.state import GameState
+from manasolver.solver.casting.modifier_clauses import (
+    Cast,
+    clause_modifiers,
+    command_zone_modifiers,
+    reading_of,
+    spell_matches,
+)
 from manasolver.solver.request import Modifier, ModifierKind, SpellInfo
 
 if TYPE_CHECKING:
@@ -31,7 +36,8 @@ _ORDER = {"increase": 0, "reduce": 1, "minimum": 2}
 
 @dataclass(frozen=True, slots=True)
 class AppliedModifier:
-    """A modifier and where it came from (a permanent id, ``spell`` or ``query``)."""
+    """A modifier and where it came from (a permanent id, ``spell``, ``query`` or ``command zone:
+    NAME`` for a commander's eminence)."""
 
     modifier: Modifier
     source: str
@@ -46,23 +52,6 @@ class AppliedModifier:
 def order_modifiers(mods: list[Modifier]) -> tuple[Modifier, ...]:
     """Increases first, then reductions, then minimums; stable within each (601.2f)."""
     return tuple(sorted(mods, key=lambda m: _ORDER.get(m.kind, 3)))
-
-
-def spell_matches(effect: CostEffect, spell: SpellInfo) -> bool:
-    """True when ``spell`` has the characteristics ``effect`` names."""
-    if effect.types and not effect.types & spell.types:
-        return False
-    if effect.not_types & spell.types:
-        return False
-    if effect.colors and not effect.colors & spell.colors:
-        return False
-    if effect.colorless and spell.colors:
-        return False
-    if effect.subtypes and not effect.subtypes & spell.subtypes:
-        return False
-    if effect.supertypes and not effect.supertypes & spell.supertypes:
-        return False
-    return True
 
 
 def _times(cost: ManaCost, n: int) -> ManaCost | None:
@@ -89,20 +78,21 @@ def _count(effect: CostEffect, state: GameState, player: str) -> int:
     return 1
 
 
-def _effects(card: Card, where: str) -> tuple[CostEffect, ...]:
+def board_modifiers(state: GameState, player: str, spell: SpellInfo,
+                    alternative: str | None = None) -> list[AppliedModifier]:
+    """Every modifier the board and the spell's own text put on casting ``spell`` (for the
+    ``alternative`` cost named, or its mana cost): the clauses the card-text reader reads, and
+    those it leaves to be read against this board and this spell
+    (:mod:`~manasolver.solver.casting.modifier_clauses`), which refuse what neither holds."""
     from manasolver.models.text.cost_modifiers import cost_effects_of
-    effects, unknown = cost_effects_of(card)
-    if unknown:
-        raise Unsupported(f"{card.name}: the engine does not understand the cost modifier "
-                          f"\"{unknown[0]}\"", where)
-    return effects
-
-
-def board_modifiers(state: GameState, player: str, spell: SpellInfo) -> list[AppliedModifier]:
-    """Every modifier the board and the spell's own text put on casting ``spell``."""
     out: list[AppliedModifier] = []
+    casting = Cast(state, player, spell, alternative)
     for i, perm in enumerate(state.battlefield):
-        for effect in _effects(perm.card, f"battlefield[{i}]"):
+        effects, unknown = reading_of(*cost_effects_of(perm.card))
+        if unknown:
+            for modifier, text in clause_modifiers(perm.card, unknown, perm, f"battlefield[{i}]", casting):
+                out.append(AppliedModifier(modifier, perm.id, text))
+        for effect in effects:
             if effect.scope != "board" or effect.kind == "alternative" or not spell_matches(effect, spell):
                 continue
             if effect.who == "you" and perm.controller != player:
@@ -118,8 +108,14 @@ def board_modifiers(state: GameState, player: str, spell: SpellInfo) -> list[App
                 if cost is not None:
                     out.append(AppliedModifier(Modifier(cast(ModifierKind, effect.kind), cost=cost), perm.id,
                                                effect.text))
+    for modifier, text, name in command_zone_modifiers(casting):
+        out.append(AppliedModifier(modifier, f"command zone: {name}", text))
     if spell.card is not None:
-        for effect in _effects(spell.card, "spell.card"):
+        effects, unknown = reading_of(*cost_effects_of(spell.card))
+        if unknown:
+            for modifier, text in clause_modifiers(spell.card, unknown, None, "spell.card", casting):
+                out.append(AppliedModifier(modifier, "spell", text))
+        for effect in effects:
             if effect.scope != "self" or effect.cost is None:
                 continue
             cost = _times(effect.cost, _count(effect, state, player))

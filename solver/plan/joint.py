@@ -93,6 +93,10 @@ def plan(steps: Sequence[PaymentRequest | dict[str, Any]]) -> PlanAnswer:
     reqs = [s for s in steps if not isinstance(s, dict)]
     if len(steps) > 1 and reqs:
         _guard_spells_cast(reqs[0].state)
+        from manasolver.solver.casting.modifier_clauses import plan_spells_cast_refusal
+        refusal = plan_spells_cast_refusal(reqs[0].state, reqs[0].player, [r.spell for r in reqs])
+        if refusal is not None:
+            raise refusal
     problems: list[Problem | None] = []
     for i, step in enumerate(steps):
         if isinstance(step, dict):

@@ -35,8 +35,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
-from functools import lru_cache
-from operator import add, gt, itemgetter, le, or_, sub
+from operator import add, gt, itemgetter, le, mul, or_, sub
 
 from manasolver.models.symbols import ANY_TYPE, TYPE_BITS
 
@@ -55,10 +54,19 @@ _ONES = (1,) * 64
 _WITH_BIT = {b: itemgetter(*[t | b for t in range(64)]) for b in TYPE_BITS}
 
 
-@lru_cache(maxsize=4096)
+#: The ranks of one unit of each mask (``_UNIT[m][T]`` is 1 when ``m`` meets ``T``), made at import.
+_UNIT: tuple[Rank, ...] = tuple(tuple(1 if m & t else 0 for t in range(64)) for m in range(64))
+
+
 def unit_rank(masks: tuple[int, ...], times: int = 1) -> Rank:
     """Ranks of ``times`` copies of units with these masks: ``f(T)`` = units meeting ``T``."""
-    return tuple(times * sum(1 for m in masks if m & t) for t in range(64))
+    if len(masks) == 1:
+        f = _UNIT[masks[0] & ALL]
+    else:
+        f = ZERO
+        for m in masks:
+            f = tuple(map(add, f, _UNIT[m & ALL]))
+    return f if times == 1 else tuple(map(mul, f, itertools.repeat(times, 64)))
 
 
 def rank_sum(f: Rank, g: Rank) -> Rank:

@@ -22,17 +22,19 @@ A game client sends its whole board with every query, usually the same one again
   decoded: :func:`decode_query` compares the text of the line's ``state`` value with the texts
   of the boards kept by content (the :data:`TEXT_LIMIT` used last); a match is the kept board's
   own decoded object (found by identity from then on), so the board is neither decoded nor
-  serialised again.  The text of a JSON object ends where its own brackets close, so a kept text
+  serialised again.  A text is remembered when its board is met the second time (found then by
+  its key, which for a board decoded from text is ``marshal``'s current format: a decoded line
+  shares its objects alike every time): a client that sends a new board on every line pays
+  nothing for it.  The text of a JSON object ends where its own brackets close, so a kept text
   found at the value's first character is the whole value, and equal text is equal content; any
-  other text is decoded as usual and found by its content key;
+  other text is decoded as usual and found by its key;
 * the card database is part of the key (a ``cards`` file or ``MANASOLVER_CARDS`` changes what a
   name means), by the identity of the :class:`~manasolver.models.carddb.CardDB` the query names.
 
 Since a kept board is the same ``GameState`` object every time, everything cached per state
 object downstream (the board's view: the supply, the board's effects, the searches) is reused
-too.  :func:`checked` runs the checks of what the engine does not model that read the whole board
-(prohibitions, tap triggers, rules of paying) once per board and key, keeping the outcome in the
-board's view: a refusal is raised again as a fresh copy.  Each kept board has a memo of
+too, the refusals of what the engine does not model among them
+(:func:`~manasolver.solver.supply.unmodelled.once`).  Each kept board has a memo of
 whole answers (:func:`answer_of`, :func:`keep_answer`), by the query's other fields: an answer
 is a function of the board and those fields alone, and the protocol keeps only answers that no
 time bound touched.
@@ -47,22 +49,20 @@ True
 
 from __future__ import annotations
 
-import copy
 import marshal
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from manasolver.models.board.load import load_state
-from manasolver.models.errors import ManasolverError
 from manasolver.models.state import GameState
 
 if TYPE_CHECKING:
     from manasolver.models.carddb import CardDB
 
 __all__ = ["ANSWER_BYTES", "MAX_CACHE_BYTES", "MAX_KEY_BYTES", "MEMO_LIMIT", "RECENT_LIMIT", "TEXT_LIMIT", "Kept",
-           "answer_of", "checked", "clear", "content_key", "decode_query", "forget", "identified", "keep",
+           "answer_of", "clear", "content_key", "decode_query", "forget", "identified", "keep",
            "keep_answer", "load_board", "pending_text", "recent_count"]
 
 #: How many boards recognised by content are kept (the least recently used goes first).
@@ -71,8 +71,7 @@ RECENT_LIMIT = 64
 MAX_KEY_BYTES = 1 << 20
 #: All keys of boards kept by content together stay under this many bytes.
 MAX_CACHE_BYTES = 16 << 20
-#: Entries of one board's memo of checks (in its view), and of a kept board's memo of answers; past
-#: this it starts again empty.
+#: Entries of a kept board's memo of answers; past this it starts again empty.
 MEMO_LIMIT = 256
 #: The bytes of answer text one board's memo of answers holds at most (past this it starts again).
 ANSWER_BYTES = 64 << 10
@@ -164,17 +163,20 @@ def load_board(obj: object, db: CardDB) -> GameState:
             if canon[1].key in _RECENT:
                 _RECENT.move_to_end(canon[1].key)
         return canon[1].kept.state
-    fast = _dumps(obj, marshal.version)
-    if fast is None or len(fast) > MAX_KEY_BYTES:
-        return load_state(obj, db)
-    fast_full = (id(db), fast)
-    with _LOCK:
-        entry = _FAST.get(fast_full)
-        if entry is not None and entry.kept.db is db:
-            _RECENT.move_to_end(entry.key)
-            _text_alias(entry, obj)
-            return entry.kept.state
-    key = content_key(obj)
+    fast_full: tuple[int, bytes] | None = None
+    if pending_text(obj) is None:  # a board decoded from a line's text is found by that text from now on
+        fast = _dumps(obj, marshal.version)
+        if fast is None or len(fast) > MAX_KEY_BYTES:
+            return load_state(obj, db)
+        fast_full = (id(db), fast)
+        with _LOCK:
+            entry = _FAST.get(fast_full)
+            if entry is not None and entry.kept.db is db:
+                _RECENT.move_to_end(entry.key)
+                return entry.kept.state
+    # a board decoded from a line's text is keyed by marshal's current format: a decoded line shares
+    # its objects alike every time, and the bytes, whatever the format, are its content
+    key = content_key(obj) if fast_full is not None else _dumps(obj, marshal.version)
     if key is None or len(key) > MAX_KEY_BYTES:
         return load_state(obj, db)
     full = (id(db), key)
@@ -182,7 +184,8 @@ def load_board(obj: object, db: CardDB) -> GameState:
         entry = _RECENT.get(full)
         if entry is not None and entry.kept.db is db:
             _RECENT.move_to_end(full)
-            _alias(entry, fast_full)
+            if fast_full is not None:
+                _alias(entry, fast_full)
             _text_alias(entry, obj)
             return entry.kept.state
     state = load_state(obj, db)
@@ -258,19 +261,22 @@ def _alias(entry: _Entry, fast_full: tuple[int, bytes]) -> None:
         _FAST[fast_full] = entry
 
 
-def _remember(full: tuple[int, bytes], fast_full: tuple[int, bytes], kept: Kept, obj: object) -> None:
+def _remember(full: tuple[int, bytes], fast_full: tuple[int, bytes] | None, kept: Kept, obj: object) -> None:
     with _LOCK:
         old = _RECENT.get(full)
         if old is not None:  # another thread loaded it meanwhile: keep the first
-            _alias(old, fast_full)
+            if fast_full is not None:
+                _alias(old, fast_full)
             _text_alias(old, obj)
             return
         entry = _Entry(full, kept)
         _RECENT[full] = entry
         global _recent_bytes
         _recent_bytes += entry.size
-        _alias(entry, fast_full)
-        _text_alias(entry, obj)
+        if fast_full is not None:
+            _alias(entry, fast_full)
+        # its text, if it came as text, is remembered when the board is met again: a client that
+        # sends each board once (a new board every line) pays nothing for recognising texts
         while len(_RECENT) > RECENT_LIMIT or _recent_bytes > MAX_CACHE_BYTES:
             _, gone = _RECENT.popitem(last=False)
             _drop(gone)
@@ -313,34 +319,6 @@ def clear() -> None:
             _drop(_RECENT.popitem(last=False)[1])
 
 
-def checked(state: GameState, key: Hashable, objects: tuple[object, ...], check: Callable[[], None]) -> None:
-    """Run ``check`` (a guard that raises a :class:`ManasolverError` to refuse) once per board
-    and ``key``: its outcome is kept in the board's view (``state.view.checks``), so a kept
-    board (by content or a session's) checks once for all the queries asked on it.
-
-    ``key`` must name everything ``check`` reads besides the board; objects it names by ``id``
-    are passed in ``objects``, kept alive by the entry and compared by identity on a hit."""
-    memo = state.view.checks
-    hit = memo.get(key)
-    if hit is not None and len(hit[0]) == len(objects) and all(a is b for a, b in zip(hit[0], objects)):
-        if hit[1] is not None:
-            raise copy.copy(hit[1])
-        return
-    try:
-        check()
-    except ManasolverError as err:
-        _store(memo, key, (objects, copy.copy(err)))
-        raise
-    _store(memo, key, (objects, None))
-
-
-def _store(memo: dict[Hashable, tuple[tuple[object, ...], ManasolverError | None]], key: Hashable,
-           value: tuple[tuple[object, ...], ManasolverError | None]) -> None:
-    if len(memo) >= MEMO_LIMIT:
-        memo.clear()
-    memo[key] = value
-
-
 # -- whole answers -----------------------------------------------------------------------------
 
 def answer_of(kept: Kept, key: bytes) -> tuple[str, bytes] | None:
@@ -377,7 +355,7 @@ def decode_query(text: str, scan: _Scan, decode: Callable[[str], Any]) -> dict[s
     """The JSON object ``text`` (one query) as ``decode`` decodes it (``scan`` is the same
     decoder's ``scan_once``), except that a ``state`` object whose text is a kept board's is
     that board's own decoded object (:func:`load_board` then finds the board by identity, and
-    a board met here for the first time is found by its text from then on).  ``None`` when
+    a board met here again is found by its text from then on).  ``None`` when
     ``text`` has no ``state`` object or is not a JSON object: the caller decodes it as usual
     (and so gives the usual error).
 

@@ -130,10 +130,8 @@ def _q_options(query: dict[str, Any]) -> dict[str, Any]:
     from manasolver.solver.pools import options as options_module
     state = load_state_field(query)
     player = decode.player(query, state)
-    from manasolver.solver.service.boards import checked
-    from manasolver.solver.supply import unmodelled
-    checked(state, ("prohibitions", player), (), lambda: unmodelled.guard_prohibitions(state, player))
-    checked(state, ("unread_haste", player), (), lambda: unmodelled.guard_unread_haste(state, player))
+    from manasolver.solver.supply.unmodelled import refuse_options
+    refuse_options(state, player)
     limit = decode.integer(query, "limit", 100, 1, _MAX_LIMIT) or 100
     detail = decode.flag(query, "detail") or False
     from manasolver.solver.budget import current
@@ -246,19 +244,9 @@ def _q_close(query: dict[str, Any]) -> dict[str, Any]:
 
 def _refuse_unmodelled(req: PaymentRequest, tap_triggers: bool = True) -> None:
     """Refuse what the payment engine does not model on this board
-    (:mod:`~manasolver.solver.supply.unmodelled`): prohibitions on mana abilities, and for
-    answers that state life and damage, triggers on becoming tapped.  On a kept board each check
-    runs once per board and what it reads of the request (:func:`~manasolver.solver.service.boards.checked`)."""
-    from manasolver.solver.service.boards import checked
-    from manasolver.solver.supply import unmodelled
-    state, player, spell = req.state, req.player, req.spell
-    checked(state, ("prohibitions", player), (), lambda: unmodelled.guard_prohibitions(state, player))
-    card = spell.card if spell is not None else None
-    checked(state, ("payment_rules", player, id(req.cost), id(card), spell is not None and spell.ability,
-                    spell.types if spell is not None else None, req.alternative, req.modifiers), (req.cost, card),
-            lambda: unmodelled.guard_payment_rules(req))
-    if tap_triggers:
-        checked(state, ("tap_triggers", req.convoke, req.improvise), (), lambda: unmodelled.guard_tap_triggers(req))
+    (:func:`~manasolver.solver.supply.unmodelled.refuse_payment`)."""
+    from manasolver.solver.supply.unmodelled import refuse_payment
+    refuse_payment(req, tap_triggers)
 
 
 def _activated(req: PaymentRequest, out: dict[str, Any]) -> dict[str, Any]:

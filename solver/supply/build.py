@@ -46,7 +46,7 @@ from manasolver.models.rules.missing import NotOnBoard
 from manasolver.models.state import GameState, Permanent, Player, fits_cost, permanent_state
 from manasolver.models.symbols import ANY_TYPE, C, mask_from_letters, mask_letters
 from manasolver.models.text.read import card_text
-from manasolver.solver.supply.model import MAX_REPEAT, Excluded, Option, SourceClass, SourceKind, Supply
+from manasolver.solver.supply.model import MAX_REPEAT, Excluded, Option, Options, SourceClass, SourceKind, Supply
 from manasolver.solver.supply.resources import fodder_groups, hand_classes, zone_fodder
 from manasolver.solver.supply.unmodelled import (
     NO_REFERENCES,
@@ -94,7 +94,7 @@ def _kind(perm: Permanent) -> SourceKind:
 
 
 def _options(state: GameState, perm: Permanent, player: Player,
-             refs: dict[str, int] | None, effects: bool, resources: bool = True) -> tuple[Option, ...]:
+             refs: dict[str, int] | None, effects: bool, resources: bool = True) -> Options:
     """Every usable activation option of one permanent, or raise
     :class:`~manasolver.solver.supply.unmodelled.Unmodelled`.
 
@@ -198,7 +198,7 @@ def _options(state: GameState, perm: Permanent, player: Player,
             out.append(Option(ab.index, slots, parts, cost.mana, cost.life, cost.energy,
                               ab.damage, cost.sacrifice_self, cost.tap, bool(exclusive), repeat,
                               restriction, tap_count, _sacrificed(ab, slots), tap_types, nonsnow))
-    return tuple(out)
+    return Options(out)
 
 
 #: How a sacrifice type names a land by a type of mana it could produce (CR 106.7): Squandered
@@ -226,32 +226,6 @@ def _snow_triggers(state: GameState) -> bool:
     """Is some triggered mana ability on the battlefield (605.1b) on a snow permanent?"""
     from manasolver.models.rules.production import TriggeredMana, active_effects
     return any(src.is_snow for src, eff in active_effects(state) if isinstance(eff, TriggeredMana))
-
-
-#: Options of board-independent cards, by (card identity, tapped, sick, counters, life,
-#: energy, and the commander's color identity for Command Tower and Arcane Signet): the same
-#: card in the same state always has the same options.
-_OPTIONS: KeyMemo[tuple[object, ...], tuple[Option, ...]] = KeyMemo(4097)
-
-
-def _cached_options(state: GameState, perm: Permanent, player: Player,
-                    refs: dict[str, int] | None, effects: bool, resources: bool) -> tuple[Option, ...]:
-    """:func:`_options`, remembered for cards whose options do not depend on the board."""
-    card = perm.card
-    board_dependent, pays, _, _, commander_only = _card_info(card)
-    if (board_dependent and not commander_only) or effects or perm.imprinted is not None:
-        return _options(state, perm, player, refs, effects, resources)
-    key = (_what(perm), resources, summoning_sick(state, perm),
-           (player.life, player.energy) if pays else (),
-           commander_identity(state, perm.controller) if commander_only else -1)
-    hit = _OPTIONS.get(key, card)
-    if hit is not None:
-        return hit
-    if len(_OPTIONS) + 1 >= _OPTIONS.limit:  # rows hold options objects: renew them together
-        _ROWS.clear()
-        _PLAIN_ROWS[0].clear()
-        _PLAIN_ROWS[1].clear()
-    return _OPTIONS.put(key, card, _options(state, perm, player, refs, effects, resources))
 
 
 def _prohibited(state: GameState, perm: Permanent) -> bool:
@@ -310,22 +284,28 @@ def card_context(card: Card) -> tuple[bool, bool] | None:
 #: creature; untapped creature; whether an option sacrifices or taps other permanents; the
 #: key its class is grouped by when none on the board does).
 _Row = tuple[Excluded | None, tuple[Option, ...], bool, SourceKind, bool, bool, bool, tuple[object, ...]]
-#: Rows of permanents whose options do not depend on the board (or only on the commander's
-#: identity), by (what the permanent is and its state, resources, sick, life and energy,
-#: identity): never by its id, which differs from one game to the next (:func:`_what`).
-_ROWS: KeyMemo[tuple[object, ...], _Row] = KeyMemo(16385)
-#: The same rows of permanents that no context changes (not sick, paying no life or energy, not
-#: reading the commander), by what the permanent is alone, one table per ``resources`` flag: the
-#: common case, one dictionary lookup per permanent; each entry keeps its card (whose id the key
-#: holds) and is checked against it.
-_PLAIN_ROWS: tuple[dict[tuple[object, ...], tuple[Card, _Row]], dict[tuple[object, ...], tuple[Card, _Row]]] = ({}, {})
-_PLAIN_LIMIT = 16384
+#: The supply rows kept across boards (the one table of this package), never by a permanent's id,
+#: which differs from one game to the next; each entry keeps its card, whose id the key holds, and
+#: a hit is checked against it.  Three kinds of key:
+#:
+#: * what the permanent is and its state (:func:`_what`): a permanent no context changes (not
+#:   sick, paying no life or energy, not reading the commander) on a board without effects on
+#:   mana; the common case, one lookup per permanent;
+#: * that and its context (sick, life and energy, the commander's identity): the rows of
+#:   permanents whose options read nothing else of the board;
+#: * that and what it reads of the board (its amounts' counts, the masks it mirrors): the rows of
+#:   :func:`_counts_only` and :func:`_mirrors_only` permanents.
+#:
+#: Bounded and thread-safe as every :class:`~manasolver.models._memo.KeyMemo`: an entry is one
+#: immutable row, and a lookup racing a reset misses and computes.
+_ROWS: KeyMemo[tuple[object, ...], _Row] = KeyMemo(32769)
 
 
-def _what(perm: Permanent) -> tuple[object, ...]:
+def _what(perm: Permanent, resources: bool) -> tuple[object, ...]:
     """What a permanent is and its state, every field but its id (its card by identity: cards are
-    interned by their database, and a remembered row keeps its card): the key of its row."""
-    return (id(perm.card), *permanent_state(perm))
+    interned by their database, and a remembered row keeps its card), and whether resources are
+    read: the key of its row."""
+    return (id(perm.card), resources, *permanent_state(perm))
 
 
 def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | None, effects: bool,
@@ -340,9 +320,8 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
     if not remember:
         pass
     elif not changed and (commander_only or not board_dependent) and perm.imprinted is None:
-        what = _what(perm)
-        key = (what, resources, perm.sick and summoning_sick(state, perm),
-               (pl.life, pl.energy) if pays else (),
+        what = _what(perm, resources)
+        key = (what, perm.sick and summoning_sick(state, perm), (pl.life, pl.energy) if pays else (),
                commander_identity(state, perm.controller) if commander_only else -1)
         hit = _ROWS.get(key, card)
         if hit is not None:
@@ -352,13 +331,13 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
         # Its options read the board only through the counts its amounts make (Elvish Archdruid's
         # Elves, Gaea's Cradle's creatures) or through what its could-produce abilities mirror
         # (Exotic Orchard, Reflecting Pool, Fellwar Stone): remembered per permanent and those values.
-        read = (_what(perm), resources, perm.sick and summoning_sick(state, perm),
+        read = (_what(perm, resources), perm.sick and summoning_sick(state, perm),
                 (pl.life, pl.energy) if pays else (), _board_reads(state, perm, refs))
-        hit = _COUNTED_ROWS.get(read, card)
+        hit = _ROWS.get(read, card)
         if hit is not None:
             return hit
         made = _row(state, perm, pl, refs, effects, changed, resources, ref_error, False)
-        return made if made[0] is not None else _COUNTED_ROWS.put(read, card, made)
+        return made if made[0] is not None else _ROWS.put(read, card, made)
     excluded: Excluded | None = None
     opts: tuple[Option, ...] = ()
     # A Spirit Guide's "exile from your hand" does nothing on the battlefield; Heritage
@@ -372,7 +351,7 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
         excluded = Excluded(perm.id, card.name, unread[0], UNREAD_TEXT)
     elif card.mana_abilities or effects or (resources and card.unsupported):
         try:
-            opts = _cached_options(state, perm, pl, refs, changed, resources)
+            opts = _options(state, perm, pl, refs, changed, resources)
         except Unmodelled as skip:
             excluded = Excluded(perm.id, card.name, skip.clause, skip.reason)
         except NotOnBoard as missing:
@@ -387,8 +366,8 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
     creature = perm.is_creature
     snow, kind = perm.is_snow, _kind(perm)
     special = any(o.sacrifice_other or o.tap_types for o in opts)
-    # Remembered options of one card in one context are one object, so equal permanents fall in
-    # one class; keyed by value too, so that a row made before the options cache emptied still
+    # Remembered rows of one card in one context hold one options object, so equal permanents fall
+    # in one class; keyed by value too, so that a row made before the rows table emptied still
     # meets a row made after it (the grouping checks equality on a hash match).
     group: tuple[object, ...] = (id(opts), snow, kind, creature, None, None)
     if key is not None:
@@ -400,17 +379,8 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
     if key is None or excluded is not None:  # (an exclusion names the permanent's id)
         return row
     if not (perm.sick or pays or commander_only):
-        plain = _PLAIN_ROWS[resources]
-        if len(plain) >= _PLAIN_LIMIT:
-            plain.clear()
-        plain[what] = (card, row)
+        _ROWS.put(what, card, row)
     return _ROWS.put(key, card, row)
-
-
-#: Rows of the permanents whose options read the board only through their amounts' counts or
-#: what they mirror, by (what the permanent is, resources, sick, life and energy, those values): see
-#: :func:`_counts_only`, :func:`_mirrors_only`.
-_COUNTED_ROWS: KeyMemo[tuple[object, ...], _Row] = KeyMemo(4097)
 
 
 def _board_reads(state: GameState, perm: Permanent, refs: dict[str, int] | None) -> tuple[object, ...]:
@@ -553,15 +523,15 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     changed = bool(effects) or bool(tap_damage_from_attachments(state))
     # Rows remembered with their permanents first (one lookup each, the common case); the others
     # after the references are known (a plain row never reads them).
-    plain = None if changed else _PLAIN_ROWS[resources]
+    plain = None if changed else _ROWS
     found: list[tuple[int, Permanent, _Row | None]] = []
     missed = False
     for pos, perm in enumerate(state.battlefield):
         if perm.controller != name:
             continue
-        hit = plain.get(_what(perm)) if plain is not None and perm.imprinted is None else None
-        if hit is not None and hit[0] is perm.card:
-            found.append((pos, perm, hit[1]))
+        hit = plain.get(_what(perm, resources), perm.card) if plain is not None and perm.imprinted is None else None
+        if hit is not None:
+            found.append((pos, perm, hit))
         else:
             found.append((pos, perm, None))
             missed = missed or _card_info(perm.card)[3]

@@ -22,7 +22,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
-from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import Restriction
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_COLOR
@@ -33,6 +32,7 @@ __all__ = [
     "Excluded",
     "Group",
     "Option",
+    "Options",
     "SourceClass",
     "SourceKind",
     "Supply",
@@ -165,13 +165,38 @@ class Option:
         return m
 
 
+class Options(tuple[Option, ...]):
+    """The activation options of one permanent (a tuple of :class:`Option`), with what readers
+    compute once from them.  A card in one state has one options object, shared by the rows of
+    every board that holds it (``solver.supply.build``), so what is read from the options alone
+    is a field here, not a table: ``flags`` (restricted, every option allowed, damage: this
+    module), ``reading`` what it gives ``keep_colors`` (``solver.keepable``), ``shapes`` its flow
+    rows per restriction row (``solver.backends.flow``), ``templates`` its fast-optimiser modes per
+    restriction row (``solver.backends.fastopt.modes``), ``keep_units`` what a member offers
+    ``keep_castable`` per snow flag (``solver.backends.fastopt.keep``).  ``None`` until first asked.
+
+    A tuple by value: equal options compare and hash equal whatever was computed on them, and a
+    copy (pickling) carries none of it.  Thread-safe: each field is written once with a whole
+    value by a single store (a dictionary field is made whole, then its entries are stored one
+    by one, each a whole immutable value); two threads that ask at once compute equal values."""
+
+    flags: tuple[bool, tuple[bool, ...], bool] | None = None
+    reading: tuple[int, int, int, int, int] | None = None
+    shapes: dict[tuple[bool, ...], Any] | None = None
+    templates: dict[tuple[bool, ...], Any] | None = None
+    keep_units: dict[bool, Any] | None = None
+
+    def __reduce__(self) -> tuple[type[Options], tuple[tuple[Option, ...]]]:
+        return Options, (tuple(self),)
+
+
 @dataclass(frozen=True, slots=True, init=False)
 class SourceClass:
     """Identical permanents (same options, snow and kind) grouped with their count.
 
     ``members``: permanent ids in board order; ``positions``: each member's index in
     the state's battlefield (for deterministic tie-breaks); ``options``: what each
-    member can do (:class:`Option`); ``snow``: its mana is snow (CR 107.4h);
+    member can do (:class:`Options`, made from a plain tuple when given one); ``snow``: its mana is snow (CR 107.4h);
     ``kind``: ``land``, ``creature``, ``artifact`` or ``other`` (land wins over
     creature for land creatures) for the ``prefer_lands`` policy; ``name``: the
     card name, for messages; ``creature``: its members are creatures (one tapped for
@@ -183,7 +208,7 @@ class SourceClass:
 
     members: tuple[str, ...]
     positions: tuple[int, ...]
-    options: tuple[Option, ...]
+    options: Options
     snow: bool
     kind: SourceKind
     name: str
@@ -197,7 +222,7 @@ class SourceClass:
         s0, s1, s2, s3, s4, s5, s6, s7 = _CLASS_SLOTS
         s0(self, members)
         s1(self, positions)
-        s2(self, options)
+        s2(self, options if type(options) is Options else Options(options))
         s3(self, snow)
         s4(self, kind)
         s5(self, name)
@@ -381,16 +406,12 @@ _CLASS_SLOTS = _slot_setters(SourceClass)
 _SUPPLY_SLOTS = _slot_setters(Supply)
 
 
-#: (restricted, every option allowed, damage) per options tuple (shared by the classes of every
-#: board whose members have the same remembered options).
-_OPTION_FLAGS: IdentityMemo[tuple[Option, ...], tuple[bool, tuple[bool, ...], bool]] = IdentityMemo(8193)
-
-
-def _option_flags(options: tuple[Option, ...]) -> tuple[bool, tuple[bool, ...], bool]:
-    hit = _OPTION_FLAGS.get(options)
+def _option_flags(options: Options) -> tuple[bool, tuple[bool, ...], bool]:
+    """(restricted, every option allowed, damage) of one class's options (kept in them)."""
+    hit = options.flags
     if hit is None:
-        hit = _OPTION_FLAGS.put(options, (any(o.restriction is not None for o in options),
-                                          (True,) * len(options), any(o.damage for o in options)))
+        hit = options.flags = (any(o.restriction is not None for o in options), (True,) * len(options),
+                               any(o.damage for o in options))
     return hit
 
 

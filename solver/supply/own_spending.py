@@ -24,7 +24,7 @@ from manasolver.models.text.own_spending import (
     rule_text,
 )
 from manasolver.solver.request import SpellInfo
-from manasolver.solver.supply.model import Supply
+from manasolver.solver.supply.model import Options, Supply
 
 __all__ = ["guard_own_spending", "own_spending_supply", "spell_rule"]
 
@@ -74,8 +74,8 @@ def own_spending_supply(supply: Supply, state: GameState, spell: SpellInfo | Non
         if produced_ok(rule, perm):
             classes.append(cls)
             continue
-        options = tuple(dataclasses.replace(o, restriction=not_for_spells(o.restriction, text))
-                        for o in cls.options)
+        options = Options(dataclasses.replace(o, restriction=not_for_spells(o.restriction, text))
+                          for o in cls.options)
         classes.append(dataclasses.replace(cls, options=options))
         changed = True
     return dataclasses.replace(supply, classes=tuple(classes)) if changed else supply

@@ -43,7 +43,7 @@ from manasolver.models.text.tap_costs import RETURN_SELF
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_COLOR
 from manasolver.solver.request import PaymentRequest, SpellInfo
-from manasolver.solver.supply.model import Excluded, Group, Option, SourceClass, Supply
+from manasolver.solver.supply.model import Excluded, Group, Option, Options, SourceClass, Supply
 
 __all__ = [
     "Assists",
@@ -183,7 +183,7 @@ def _without_options(supply: Supply, gone_if: Callable[[Option], bool]) -> Suppl
     drop: list[int] = []
     classes = list(supply.classes)
     for k, cls in enumerate(classes):
-        keep = tuple(o for o in cls.options if not gone_if(o))
+        keep = Options(o for o in cls.options if not gone_if(o))
         if len(keep) == len(cls.options):
             continue
         if keep:

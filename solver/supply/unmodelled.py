@@ -24,6 +24,11 @@ and clause and a ``where`` path (``battlefield[i]``, ``hand[i]``, ``cost``, ``sp
 - :func:`guard_spent_on_costs`: convoke beside a "spend mana as though it were …" rule (CR 609.4b)
   or with recolored creatures; :func:`guard_spent_on_activations`: such a rule on a mana
   ability's own cost in the ``options`` query (filter lands under Chromatic Orrery);
+
+:func:`refuse_payment` and :func:`refuse_options` are what every query asks before it is answered:
+the checks above that read the whole board, each run once per board and what it reads of the
+request (:func:`once`: the outcome is kept in the board's view, ``state.view.checks``, so a board
+kept between queries is checked once for all of them).
 While the supply is built, what it leaves out (listed in ``Supply.excluded``, then refused by
 :func:`guard_excluded` when it matters) is decided here too: :func:`ability_gap` and
 :func:`repeatable_gap` (mana abilities this model does not cover, raised as
@@ -34,15 +39,16 @@ whose fodder has a mana ability that costs mana).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING
 
 from manasolver.models.abilities import AbilityCost, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.effects import SpendTable
-from manasolver.models.errors import Unsupported
+from manasolver.models.errors import ManasolverError, Unsupported
 from manasolver.models.rules.counts import (
     payment_spend_rules,
     payment_spend_table,
@@ -60,11 +66,11 @@ from manasolver.solver.supply.model import Excluded, Option, Supply
 if TYPE_CHECKING:
     from manasolver.models.text.activated import ActivatedAbility
 
-__all__ = ["NO_REFERENCES", "RESTRICTED_TRIGGERS", "SNOW_TRIGGERS", "UNREAD_TEXT", "Unmodelled", "ability_gap",
-           "drop_unmodelled_altars", "guard_ability_cost", "guard_ability_effects", "guard_activation",
+__all__ = ["CHECKS_LIMIT", "NO_REFERENCES", "RESTRICTED_TRIGGERS", "SNOW_TRIGGERS", "UNREAD_TEXT", "Unmodelled",
+           "ability_gap", "drop_unmodelled_altars", "guard_ability_cost", "guard_ability_effects", "guard_activation",
            "guard_doublers", "guard_excluded", "guard_payment_rules", "guard_prohibitions",
            "guard_spent_on_activations", "guard_spent_on_costs", "guard_tap_triggers",
-           "guard_unread_haste", "repeatable_gap"]
+           "guard_unread_haste", "once", "refuse_options", "refuse_payment", "repeatable_gap"]
 
 #: Why a permanent is left out of the supply (``Excluded.reason``).
 UNREAD_TEXT = "the card has mana text the parser could not read"
@@ -73,6 +79,62 @@ SNOW_TRIGGERS = "triggered mana from a snow source is not modelled yet"
 RESTRICTED_TRIGGERS = "restricted mana with unrestricted triggered mana is not modelled yet"
 _ALTARS = "sacrificing a permanent whose own mana ability costs mana is not modelled yet"
 _QUERIES_ONLY = "modelled only by the payment queries (pay, can_pay, max_x, payments)"
+
+
+#: Entries of one board's memo of checks (``state.view.checks``); past this it starts again empty.
+CHECKS_LIMIT = 256
+
+
+def refuse_payment(req: PaymentRequest, tap_triggers: bool = True) -> None:
+    """Refuse a payment question (``pay``, ``can_pay``, ``payments``, ``max_x``) whose answer
+    something this engine does not model could change: prohibitions on mana abilities, the rules of
+    paying (:func:`guard_payment_rules`), and, for answers that state life and damage
+    (``tap_triggers``), triggers on becoming tapped.  Each check runs once per board and what it
+    reads of the request (:func:`once`)."""
+    state, player, spell = req.state, req.player, req.spell
+    once(state, ("prohibitions", player), (), lambda: guard_prohibitions(state, player))
+    card = spell.card if spell is not None else None
+    once(state, ("payment_rules", player, id(req.cost), id(card), spell is not None and spell.ability,
+                 spell.types if spell is not None else None, req.alternative, req.modifiers), (req.cost, card),
+         lambda: guard_payment_rules(req))
+    if tap_triggers:
+        once(state, ("tap_triggers", req.convoke, req.improvise), (), lambda: guard_tap_triggers(req))
+
+
+def refuse_options(state: GameState, player: str) -> None:
+    """Refuse the ``options`` question where this engine does not model the board: prohibitions on
+    mana abilities and haste grants it does not read (each once per board, :func:`once`)."""
+    once(state, ("prohibitions", player), (), lambda: guard_prohibitions(state, player))
+    once(state, ("unread_haste", player), (), lambda: guard_unread_haste(state, player))
+
+
+def once(state: GameState, key: Hashable, objects: tuple[object, ...], check: Callable[[], None]) -> None:
+    """Run ``check`` (a guard that raises an :class:`Unsupported` or other
+    :class:`~manasolver.models.errors.ManasolverError` to refuse) once per board and ``key``: its
+    outcome is kept in the board's view (``state.view.checks``), and a refusal is raised again as
+    a fresh copy.
+
+    ``key`` must name everything ``check`` reads besides the board; objects it names by ``id``
+    are passed in ``objects``, kept alive by the entry and compared by identity on a hit."""
+    memo = state.view.checks
+    hit = memo.get(key)
+    if hit is not None and len(hit[0]) == len(objects) and all(a is b for a, b in zip(hit[0], objects)):
+        if hit[1] is not None:
+            raise copy.copy(hit[1])
+        return
+    try:
+        check()
+    except ManasolverError as err:
+        _store(memo, key, (objects, copy.copy(err)))
+        raise
+    _store(memo, key, (objects, None))
+
+
+def _store(memo: dict[Hashable, tuple[tuple[object, ...], ManasolverError | None]], key: Hashable,
+           value: tuple[tuple[object, ...], ManasolverError | None]) -> None:
+    if len(memo) >= CHECKS_LIMIT:
+        memo.clear()
+    memo[key] = value
 
 
 class Unmodelled(Exception):

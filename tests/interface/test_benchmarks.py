@@ -197,3 +197,25 @@ def test_phase_driver_plays_commander_for_command_tower() -> None:
     with_commander = driver.position(board, "{U}{G}", life=40, commander=(kenrith.name,))
     assert driver.castable(with_commander, repeats=1)[0]
     assert not driver.castable(driver.position(board, "{U}{G}"), repeats=1)[0]
+
+
+def test_parser_coverage_writes_its_report_in_a_folder_given_as_out(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``parser_coverage --out DIR`` writes ``parser_coverage.md`` in the folder (a file path is
+    the report's own name), on a card file of two real cards, one with a mana ability."""
+    import gzip
+
+    from manasolver.benchmarks import parser_coverage
+    data = tmp_path / "cards.jsonl.gz"
+    rows = [{"name": "Llanowar Elves", "mana_cost": "{G}", "type_line": "Creature — Elf Druid", "colors": ["G"],
+             "oracle_text": "{T}: Add {G}.", "layout": "normal", "mana_value": 1, "power": "1", "toughness": "1"},
+            {"name": "Grizzly Bears", "mana_cost": "{1}{G}", "type_line": "Creature — Bear", "colors": ["G"],
+             "oracle_text": "", "layout": "normal", "mana_value": 2, "power": "2", "toughness": "2"}]
+    with gzip.open(data, "wt", encoding="utf-8") as fh:
+        fh.write("\n".join(json.dumps(r) for r in rows) + "\n")
+    folder = tmp_path / "out"
+    folder.mkdir()
+    assert parser_coverage.main(["--data", str(data), "--out", str(folder)]) == 0
+    report = (folder / "parser_coverage.md").read_text(encoding="utf-8")
+    assert report.startswith("# Oracle parser coverage") and "**1**" in report
+    named = tmp_path / "report.md"
+    assert parser_coverage.main(["--data", str(data), "--out", str(named)]) == 0 and named.exists()

@@ -223,7 +223,7 @@ def test_a_query_line_decodes_as_json_loads_decodes_it() -> None:
     board_cache.clear()
     seen: dict[str, Any] = {}
     recognised = 0
-    for round_ in range(2):  # the second time, the boards are kept and recognised by their text
+    for round_ in range(3):  # met twice, the boards are kept and recognised by their text
         for text in lines:
             try:
                 want: Any = json.loads(text)
@@ -234,8 +234,8 @@ def test_a_query_line_decodes_as_json_loads_decodes_it() -> None:
             if got is None:
                 continue
             assert list(got) == list(want), text
-            if round_ and isinstance(got.get("state"), dict) and text in seen:
-                assert got["state"] is seen[text], text  # recognised: the first decoded object
+            if round_ == 2 and isinstance(got.get("state"), dict) and text in seen:
+                assert got["state"] is seen[text], text  # recognised: the object decoded before
                 recognised += 1
             if "error" not in answer({"query": "counts", "state": got["state"]}):  # kept: its text finds it
                 seen[text] = got.get("state")
@@ -243,15 +243,21 @@ def test_a_query_line_decodes_as_json_loads_decodes_it() -> None:
     assert _decode(lines[0]) is not None and board_cache.identified(_decode(lines[0])["state"], default_db())
 
 
-def test_a_board_sent_again_as_text_is_its_first_decoded_object_and_state() -> None:
+def test_a_board_sent_again_as_text_is_found_by_its_text_from_the_second_time() -> None:
+    """A board met for the first time is kept by its content only (a client sending a new board
+    every line pays nothing for texts); met again, its text is kept, and from then on the line's
+    board is the object decoded that second time, and the same state."""
     from manasolver.solver.service.protocol import answer_line
     board_cache.clear()
     text = _line(BOARD)
     first = _decode(text)
     assert first is not None
     state = load_state_field(first)
-    again = _decode(text.replace('"id": 1', '"id": 2'))
-    assert again is not None and again["state"] is first["state"] and again["id"] == 2
+    second = _decode(text.replace('"id": 1', '"id": 2'))
+    assert second is not None and second["state"] is not first["state"] and second["state"] == first["state"]
+    assert load_state_field(second) is state  # found by its content, its text kept now
+    again = _decode(text.replace('"id": 1', '"id": 3'))
+    assert again is not None and again["state"] is second["state"] and again["id"] == 3
     assert load_state_field(again) is state
     tapped = json.loads(json.dumps(BOARD))
     tapped["battlefield"][0]["tapped"] = True

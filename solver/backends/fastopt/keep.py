@@ -15,55 +15,39 @@ along many branches):
 
 from __future__ import annotations
 
-from manasolver.models._memo import IdentityMemo, KeyMemo
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import Unsupported
 from manasolver.models.effects import SpendTable
 from manasolver.solver.backends.matching import demand_sets
-from manasolver.solver.backends.problem import Problem, kept_spend_table
-from manasolver.solver.casting.announce import Form, announce
+from manasolver.solver.backends.problem import Problem, announced, kept_spend_table
+from manasolver.solver.casting.announce import Form
 from manasolver.solver.policy import keep_counts
 from manasolver.solver.keepable import keepable
-from manasolver.solver.supply.model import Option
+from manasolver.solver.supply.model import Options
 
 __all__ = ["KeepTerms"]
 
 
-#: The forms of a kept cost at X=0 by cost object (the mana costs of the cards in hand are
-#: the card's own objects, shared by every board): ``None`` when it can't be announced.
-_FORMS: IdentityMemo[ManaCost, tuple[tuple[Form, ...] | None]] = IdentityMemo(4096)
-
-
 def _announced(cost: ManaCost, spend: SpendTable) -> tuple[Form, ...] | None:
-    """The forms of ``cost`` at X=0 paid as the 609.4b ``spend`` table allows (remembered by type
-    only), ``None`` when :func:`announce` refuses it."""
-    if not spend.identity:
-        try:
-            return tuple(announce(cost, 0, (), spend).forms)
-        except Unsupported:
-            return None
-    hit = _FORMS.get(cost)
-    if hit is not None:
-        return hit[0]
+    """The forms of ``cost`` paid as the 609.4b ``spend`` table allows (the announced costs'
+    cache: a card's mana cost is the card's own object, shared by every board), ``None`` when
+    :func:`announce` refuses it."""
     try:
-        forms: tuple[Form, ...] | None = tuple(announce(cost, 0).forms)
+        return announced(cost, (), spend).forms
     except Unsupported:
-        forms = None
-    _FORMS.put(cost, (forms,))
-    return forms
+        return None
 
 
-#: What a class offers keep_castable, by its options object (shared by the boards holding the
-#: same card in the same state) and snow: see :func:`_keep_units`.
-_UNITS: KeyMemo[tuple[int, bool], tuple[list[tuple[int, bool, int]], bool]] = KeyMemo(4096)
-
-
-def _keep_units(options: tuple[Option, ...], snow: bool) -> tuple[list[tuple[int, bool, int]], bool]:
+def _keep_units(options: Options, snow: bool) -> tuple[list[tuple[int, bool, int]], bool]:
     """The units one member of a class with ``options`` offers keep_castable (its free,
     exclusive, unrestricted options) as ``(mask, snow, per member)``, and whether they can be
-    read so (False: two or more options, one making several mana).  Only read, never changed."""
-    key = (id(options), snow)
-    hit = _UNITS.get(key, options)
+    read so (False: two or more options, one making several mana).  Kept in the options object
+    per snow flag (shared by the boards holding the same card in the same state); only read,
+    never changed."""
+    kept = options.keep_units
+    if kept is None:
+        kept = options.keep_units = {}
+    hit: tuple[list[tuple[int, bool, int]], bool] | None = kept.get(snow)
     if hit is not None:
         return hit
     opts = [o for o in options if o.free and o.exclusive and o.restriction is None]
@@ -79,7 +63,8 @@ def _keep_units(options: tuple[Option, ...], snow: bool) -> tuple[list[tuple[int
         out = [(s, snow, opts[0].slots.count(s)) for s in sorted(set(opts[0].slots))], True
     else:
         out = [], False
-    return _UNITS.put(key, options, out)
+    kept[snow] = out
+    return out
 
 
 class KeepTerms:

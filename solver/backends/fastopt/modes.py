@@ -19,10 +19,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from manasolver.models._memo import KeyMemo
 from manasolver.models.symbols import C, TYPE_BITS
 from manasolver.solver.backends.problem import Problem
-from manasolver.solver.supply.model import Option, Supply, restriction_pays_abilities
+from manasolver.solver.supply.model import Option, Options, Supply, restriction_pays_abilities
 
 __all__ = ["GENERIC_COST", "Mode", "build_modes", "cost_kinds", "merged_pick", "mode_cap", "pays_ability"]
 
@@ -114,25 +113,23 @@ def mode_cap(md: Mode, sup: Supply) -> int:
     return sup.classes[md.k].count
 
 
-#: What a class's options make, per options tuple and spell restriction row (the options of a
-#: card are shared by the boards that hold it): ``(templates, costly, restricted)`` or
-#: ``None`` when unmodelled; a template is a :class:`Mode` without its class, snow, kind and
-#: weight.
+#: A template is a :class:`Mode` without its class, snow, kind and weight.
 _Template = tuple[tuple[tuple[int, int], ...], tuple[int, ...], int, int, int, tuple[tuple[int, int], ...], bool]
-_TEMPLATES: KeyMemo[tuple[int, tuple[bool, ...]], tuple[tuple[list[_Template], bool, bool] | None]] = \
-    KeyMemo(limit=4096)
 
 
-def _class_templates(options: tuple[Option, ...], ok: tuple[bool, ...]) -> tuple[list[_Template], bool, bool] | None:
+def _class_templates(options: Options, ok: tuple[bool, ...]) -> tuple[list[_Template], bool, bool] | None:
     """The modes one class's ``options`` make under the spell's restriction row ``ok``:
     templates, whether any activation costs mana, whether restricted mana could pay an
-    activation; ``None`` when an option is outside the modelled shape."""
-    key = (id(options), ok)
-    hit = _TEMPLATES.get(key, options)
+    activation; ``None`` when an option is outside the modelled shape.  Kept in the options
+    object per restriction row (the options of a card in one state are shared by every board)."""
+    templates = options.templates
+    if templates is None:
+        templates = options.templates = {}
+    hit: tuple[tuple[list[_Template], bool, bool] | None] | None = templates.get(ok)
     if hit is not None:
         return hit[0]
     out = _class_templates_of(options, ok)
-    _TEMPLATES.put(key, options, (out,))
+    templates[ok] = (out,)
     return out
 
 

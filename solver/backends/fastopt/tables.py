@@ -17,6 +17,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from manasolver.models._memo import KeyMemo
 from manasolver.solver.backends.fastopt.linear import lcm_of
 from manasolver.solver.backends.fastopt.modes import GENERIC_COST, Mode
 from manasolver.solver.casting.announce import Form
@@ -172,10 +173,9 @@ def build_tables(modes: list[Mode], form: Form, x: int, caps: list[int], class_c
                   plan_of, first_free, most_size)
 
 
-#: The rows of :func:`_rows`, by their arguments (kept across boards: the same cards make
-#: the same rows; cleared when large).
-_ROWS: dict[tuple[object, ...], tuple[list[int], list[int], list[int]]] = {}
-_ROWS_LIMIT = 8192
+#: The rows of :func:`_rows`, by their arguments, all values (kept across boards: the same cards
+#: make the same rows).  Bounded and thread-safe as every :class:`KeyMemo`: the rows are only read.
+_ROWS: KeyMemo[tuple[object, ...], tuple[list[int], list[int], list[int]]] = KeyMemo(8193)
 
 
 def _rows(kinds: tuple[tuple[int, bool], ...], subsets: int, masks: tuple[int, ...], snow: bool,
@@ -184,7 +184,7 @@ def _rows(kinds: tuple[tuple[int, bool], ...], subsets: int, masks: tuple[int, .
     that can pay it freely, the same without paying another activation's cost (the no-chain
     reading), and its cost (``costs``: (kind index, n)).  Only read by the search."""
     key = (kinds, masks, snow, pays_ability, costs)
-    hit = _ROWS.get(key)
+    hit = _ROWS.get(key, None)
     if hit is not None:
         return hit
     nk = len(kinds)
@@ -209,10 +209,7 @@ def _rows(kinds: tuple[tuple[int, bool], ...], subsets: int, masks: tuple[int, .
         row[t] = sum(1 for b in ub if b & t)
         row_r[t] = sum(1 for b in ub_r if b & t)
         crow[t] = sum(n for b, n in cb if b & t)
-    if len(_ROWS) >= _ROWS_LIMIT:
-        _ROWS.clear()
-    out = _ROWS[key] = (row, row_r, crow)
-    return out
+    return _ROWS.put(key, None, (row, row_r, crow))
 
 
 def greedy_plan(modes: list[Mode], class_cap: list[int], form: Form, x: int,

@@ -1,0 +1,60 @@
+"""What the engine does not model is decided in one place (``solver/supply/unmodelled.py``): the
+board-wide refusals run once per board and what they read of the request, and a refusal is raised
+again, as a fresh copy, for every later question on the same board."""
+
+from __future__ import annotations
+
+import pytest
+
+from manasolver.models.board.load import load_state
+from manasolver.models.errors import Unsupported
+from manasolver.solver.service.protocol import answer
+from manasolver.solver.supply.unmodelled import once, refuse_options
+
+BOARD = {"players": [{"name": "you"}, {"name": "opponent"}],
+         "battlefield": [{"id": "f", "card": "Forest"}, {"id": "s", "card": "Seizures", "attached_to": "e",
+                                                         "controller": "opponent"},
+                         {"id": "e", "card": "Llanowar Elves"}]}
+
+
+def test_a_check_runs_once_per_board_and_key_and_its_refusal_is_raised_again_as_a_copy() -> None:
+    state = load_state({"players": [{"name": "you"}], "battlefield": [{"id": "f", "card": "Forest"}]})
+    runs: list[str] = []
+
+    def refuse() -> None:
+        runs.append("refuse")
+        raise Unsupported("not modelled", "battlefield[0]")
+
+    errors = []
+    for _ in range(3):
+        with pytest.raises(Unsupported) as err:
+            once(state, ("test", 1), (), refuse)
+        errors.append(err.value)
+    assert runs == ["refuse"]
+    assert errors[0] is not errors[1] and errors[1] is not errors[2]
+    assert all(e.message == "not modelled" and e.where == "battlefield[0]" for e in errors)
+    passes: list[str] = []
+    for _ in range(2):
+        once(state, ("test", 2), (), lambda: passes.append("pass"))
+    assert passes == ["pass"]
+
+
+def test_a_key_naming_an_object_by_id_runs_again_for_another_object() -> None:
+    state = load_state({"players": [{"name": "you"}], "battlefield": []})
+    runs: list[object] = []
+    first, second = object(), object()
+    for obj in (first, first, second, first):
+        once(state, ("by id", id(obj)), (obj,), lambda o=obj: runs.append(o))
+    assert runs[:2] == [first, second]
+
+
+def test_seizures_tap_trigger_refuses_pay_but_not_can_pay_and_options_checks_its_own() -> None:
+    """Seizures (its damage on becoming tapped is not applied by payments): ``pay`` states life and
+    damage and is refused naming the card; ``can_pay`` is not, since whether a cost is payable
+    does not depend on the damage; the ``options`` refusals are their own (prohibitions, haste)."""
+    paid = answer({"query": "pay", "state": BOARD, "cost": "{G}{G}"})
+    assert paid["error"]["code"] == "unsupported" and "Seizures" in paid["error"]["message"]
+    assert answer({"query": "can_pay", "state": BOARD, "cost": "{G}{G}"}) == {"payable": True}
+    refuse_options(load_state(BOARD), "you")  # nothing to refuse there
+    again = answer({"query": "pay", "state": BOARD, "cost": "{G}"})
+    assert again["error"]["code"] == "unsupported" and again["error"]["where"] == paid["error"]["where"]
