@@ -1,12 +1,14 @@
 """Cross-query consistency: the engine's queries checked against one another on generated boards.
 
-Run as ``python benchmarks/consistency.py [--boards N] [--seed S] [--seconds T] [--show K]``.  Each
+Run as ``python benchmarks/consistency.py [--boards N] [--seed S] [--seconds T] [--show K]``
+(``--cards A,B`` draws the cards beside the basics from those names only, without decklists).  Each
 board is drawn from real cards: either cards of the bundled card data that have mana abilities
 (weighted toward unusual text: abilities that cost mana, tap or sacrifice other permanents, pay
 life, restrict their mana, depend on the board or on a condition) beside a few basics, or the
 permanents of a real decklist of ``data/decks/``; every id is fresh (random), some permanents
-tapped or summoning-sick, and a random cost is asked of it.  The properties checked, each
-counted as a disagreement when it fails:
+tapped or summoning-sick, and a random cost is asked of it.  Counters of the kinds a card's
+mana abilities remove (storage, charge, ki) are put on it, zero to three of each.  The properties
+checked, each counted as a disagreement when it fails:
 
 * ``options_payable``: every pool ``options`` lists (its unrestricted part) is payable as a cost;
 * ``options_cover``: when ``options`` is complete, every payable cost of plain symbols is
@@ -166,7 +168,7 @@ def random_board(rng: random.Random, pools: tuple[tuple[str, ...], tuple[str, ..
     """A board of the player (and an opponent) drawn as the module docstring says."""
     used: set[str] = set()
     plain, unusual = pools
-    decks = deck_lists()
+    decks = deck_lists() if plain else ()  # cards given by name (``--cards``): no decklists
     if decks and rng.random() < 0.4:
         deck = rng.choice(decks)
         names = [rng.choice(deck) for _ in range(rng.randint(3, 8))]
@@ -184,6 +186,9 @@ def random_board(rng: random.Random, pools: tuple[tuple[str, ...], tuple[str, ..
             perm["sick"] = True
         if rng.random() < 0.5:
             perm["imprinted"] = []
+        counters = _counters(name, perm["id"])
+        if counters:
+            perm["counters"] = counters
         perms.append(perm)
     you: dict[str, Any] = {"name": "you", "life": rng.choice([20, 20, 20, 7, 3, 1])}
     if rng.random() < 0.6:
@@ -195,6 +200,27 @@ def random_board(rng: random.Random, pools: tuple[tuple[str, ...], tuple[str, ..
         you["energy"] = rng.randint(0, 3)
     rng.shuffle(perms)
     return {"players": [you, {"name": "opp"}], "battlefield": perms}
+
+
+@cache
+def _removed_kinds(name: str) -> tuple[str, ...]:
+    """The kinds of counter the card's mana abilities remove as a cost (storage lands, Mana Cache)."""
+    kinds: list[str] = []
+    for ab in default_db().get(name).mana_abilities:
+        kinds.extend(k for k, _ in ab.cost.remove_counters)
+        if ab.cost.remove_any:
+            kinds.append(ab.cost.remove_any)
+    return tuple(dict.fromkeys(kinds))
+
+
+def _counters(name: str, pid: str) -> dict[str, int]:
+    """Counters of the kinds a permanent's mana abilities remove, zero to three of each, drawn
+    from its id (so the board's other draws stay as they were)."""
+    kinds = _removed_kinds(name)
+    if not kinds:
+        return {}
+    own = random.Random(pid)
+    return {k: n for k in kinds if (n := own.randint(0, 3))}
 
 
 def random_cost(rng: random.Random) -> str:
@@ -461,11 +487,11 @@ def _check_order(ask: _Asker, report: Report, case: dict[str, Any], state: dict[
 # -- the run ----------------------------------------------------------------------------------------
 
 def run(boards: int, seed: int = 0, stride: int = 1, seconds: float | None = None,
-        keep: int = 3, progress: int = 0) -> Report:
+        keep: int = 3, progress: int = 0, cards: tuple[str, ...] = ()) -> Report:
     """Check ``boards`` boards (or as many as ``seconds`` allow); every ``progress`` boards the
     counts so far and the cases kept are printed to standard error."""
     rng = random.Random(seed)
-    pools = card_pools(stride)
+    pools = card_pools(stride) if not cards else ((), cards)
     report = Report(keep=keep)
     start = time.monotonic()
     for n in range(1, boards + 1):
@@ -494,9 +520,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=None, help="stop after this long")
     parser.add_argument("--show", action="store_true", help="print the cases kept")
     parser.add_argument("--progress", type=int, default=0, help="print the counts every N boards")
+    parser.add_argument("--cards", default="",
+                        help="draw the cards beside the basics from these names only (comma-separated)")
     args = parser.parse_args(argv)
     start = time.monotonic()
-    report = run(args.boards, args.seed, args.stride, args.seconds, progress=args.progress)
+    cards = tuple(name.strip() for name in args.cards.split(",") if name.strip())
+    report = run(args.boards, args.seed, args.stride, args.seconds, progress=args.progress, cards=cards)
     for line in report.lines():
         print(line)
     print(f"seconds: {time.monotonic() - start:.0f}")

@@ -19,7 +19,8 @@ lands and ten basics: 33,493 pools, exact, in about 0.3 s).  Otherwise it runs t
 steps, each in its own module:
 
 1. :mod:`~manasolver.solver.pools.activations`: the supply's source classes as
-   choices and mana-costing activations over ranks (classes, not copies);
+   choices and mana-costing activations over ranks (classes, not copies; a repeatable one
+   that costs mana is one more activation waiting, as often as it can matter);
 2. :mod:`~manasolver.solver.pools.search`: the free activations, then the
    mana-costing ones and pool doublers in every order, as sets of pools stored as
    polymatroid ranks (:mod:`~manasolver.solver.pools.ranks`), dominated states
@@ -31,8 +32,15 @@ Restricted mana (CR 106.6) is kept in its own blocks: it is counted in the
 pools, listed again under ``restricted`` with ``detail``, and pays an ability's
 cost only when its restriction allows activated abilities of that source.
 
+Mana abilities that don't tap, which the supply leaves out for this query, are read back
+by :mod:`~manasolver.solver.pools.untapped`: repeatable abilities that cost mana (Farrelite
+Priest's "{1}: Add {W}"), storage lands ("{1}, Remove X storage counters: Add X mana in any
+combination of {W} and/or {U}", once with every counter), and Squandered Resources'
+"Sacrifice a land" (each land after its own abilities, adding a type it could produce).
+
 What is not modelled exactly is reported, never guessed: permanents that the
-supply leaves out (unreadable text, costs that sacrifice other permanents) make
+supply leaves out and that module does not read back (unreadable text, costs that sacrifice
+other permanents, Petalmane Baku's "X mana of any one color") make
 the answer incomplete (``complete: false`` and an ``unsupported`` list); a
 mana-costing ability that needs ``{S}`` or ``{X}`` raises
 :class:`~manasolver.models.errors.Unsupported`.  Damage dealt by pain lands
@@ -70,6 +78,7 @@ from manasolver.solver.pools.listing import (
 )
 from manasolver.solver.pools.search import explore
 from manasolver.solver.pools.tapped import taps_others, verified, without_taps
+from manasolver.solver.pools.untapped import widen
 from manasolver.solver.supply.build import build_supply
 from manasolver.solver.supply.model import Excluded, Supply
 from manasolver.solver.supply.unmodelled import guard_spent_on_activations
@@ -91,7 +100,7 @@ def options(state: GameState, player: str | None = None, limit: int = 100, detai
     in seconds, after which the answer is what was found, with ``complete: false``.
     """
     deadline = time.perf_counter() + budget
-    supply = build_supply(state, player)
+    supply, _ = widen(state, build_supply(state, player))  # abilities that don't tap (storage lands)
     guard_spent_on_activations(state, supply)  # a filter land's cost paid as CR 609.4b allows: refused
     pl = state.player(supply.player)
     # pool doublers (Doubling Cube) are left out of the supply and applied here
@@ -212,7 +221,8 @@ def _unmodelled_effects(state: GameState, player: str, known: set[str]
     effects read (the supply applies Mana Reflection, Wild Growth, Mana Flare,
     Contamination, Blood Moon: CR 106.12, 605.1b, 614) are reported, and so is a card of
     the player's that speaks of doubling unspent mana but was not read as a pool doubler
-    (the ones read are applied, or reported, by :func:`options`).
+    (the ones read are applied, or reported, by :func:`options`), and another player's
+    permanent with counters whose mana ability any player may activate (Mana Cache).
     """
     out = []
     for perm in state.battlefield:
@@ -222,8 +232,16 @@ def _unmodelled_effects(state: GameState, player: str, known: set[str]
         if card_text(card).doubles_unspent_mana and perm.controller == player:
             reason = f"{card.name}: effects on mana already in the pool (pool doublers) are not modelled"
             out.append((perm.id, reason))
+        elif perm.controller != player and _anyone_activates(perm.card.mana_abilities) and perm.counters:
+            out.append((perm.id, f"{card.name}: its mana ability any player may activate is read for its "
+                                 "controller only (the player who activates it adds the mana)"))
         elif card.unsupported and perm.controller != player:
             unread = remaining_unsupported(card)
             if unread:
                 out.append((perm.id, f"{card.name}: {unread[0]} (not applied)"))
     return tuple(out)
+
+
+def _anyone_activates(abilities: tuple[ManaAbility, ...]) -> bool:
+    """Does some mana ability say "Any player may activate this ability" (Mana Cache)?"""
+    return any("any player may activate" in (ab.text or "").lower() for ab in abilities)

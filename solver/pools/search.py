@@ -8,7 +8,9 @@ restriction block); its pools are the sums of a pool of each block's polymatroid
   first without loss, so the search adds them class by class (a class of ``n``
   identical permanents adds every way its members can choose at once), a class with
   mana-costing activations also trying how many of its members wait for those.
-* **Then every order.**  The activations that cost mana are searched in every order,
+* **Then every order.**  The activations that cost mana are searched in every order
+  (a repeatable one, Farrelite Priest's "{1}: Add {W}", waits as many times as
+  :mod:`~manasolver.solver.pools.untapped` says it can matter; a storage land once),
   as the order matters (CR 605.3: each one is paid from the pool as it is then),
   level by level (a level is the number done so far); a state is dropped when
   another with the same activations left dominates it: at least as much life and
@@ -215,7 +217,7 @@ def explore(search: Search, supply: Supply, applied: list[Doubler], life: int, e
             search.block(o.restriction)
     # (the phantom {C} is exact while no doubler can double a phantom that is not there yet)
     phantom_ok = not applied and not any(o.union & C for cls in supply.classes
-                                         for o in cls.options if o.exclusive and not o.free)
+                                         for o in cls.options if not o.free)
     finals: list[State] = []
     start: tuple[Rank, ...] = (pool_rank,) + (ZERO,) * (len(search.blocks) - 1)
     progress: list[State] = [((), life, energy, start)]
@@ -269,13 +271,18 @@ def free_phase(search: Search, supply: Supply, states: list[State], phantom_ok: 
         free = [o for o in cls.options if o.exclusive and o.free]
         costs = [o for o in cls.options if o.exclusive and not o.free]
         reps = [o for o in cls.options if not o.exclusive]
-        # repeatable activations (no {T}, {Q} or sacrifice): each member may repeat them
-        by_ability: dict[int, list[Option]] = {}
+        # repeatable activations (no {T}, {Q} or sacrifice): each member may repeat them; the
+        # free ones now, the ones that cost mana wait with the other mana-costing activations
+        by_ability: dict[tuple[int, bool], list[Option]] = {}
         for o in reps:
-            by_ability.setdefault(o.ability, []).append(o)
-        for group in by_ability.values():
+            by_ability.setdefault((o.ability, o.free), []).append(o)
+        for (_, free_rep), group in by_ability.items():
             times = min(o.repeat for o in group) * cls.count
-            states = _combine(search, states, class_contribs(search, choices(search, group), times))
+            if free_rep:
+                states = _combine(search, states, class_contribs(search, choices(search, group), times))
+            else:
+                waiting.append((cls, [costly(search, cls, o) for o in group], 0))
+                states = [((*a, times), li, en, bl) for a, li, en, bl in states]
         own: list[Choice] = choices(search, free)
         if not costs:
             states = _combine(search, states, class_contribs(search, own, cls.count))

@@ -44,7 +44,7 @@ from manasolver.models.rules.amounts import commander_identity, evaluate_amount
 from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.rules.missing import NotOnBoard
 from manasolver.models.state import GameState, Permanent, Player, fits_cost, permanent_state
-from manasolver.models.symbols import ANY_TYPE, C
+from manasolver.models.symbols import ANY_TYPE, C, mask_from_letters, mask_letters
 from manasolver.models.text.read import card_text
 from manasolver.solver.supply.model import MAX_REPEAT, Excluded, Option, Options, SourceClass, SourceKind, Supply
 from manasolver.solver.supply.resources import fodder_groups, hand_classes, zone_fodder
@@ -197,8 +197,29 @@ def _options(state: GameState, perm: Permanent, player: Player,
                 raise Unmodelled(text, RESTRICTED_TRIGGERS)
             out.append(Option(ab.index, slots, parts, cost.mana, cost.life, cost.energy,
                               ab.damage, cost.sacrifice_self, cost.tap, bool(exclusive), repeat,
-                              restriction, tap_count, tuple(cost.sacrifice), tap_types, nonsnow))
+                              restriction, tap_count, _sacrificed(ab, slots), tap_types, nonsnow))
     return Options(out)
+
+
+#: How a sacrifice type names a land by a type of mana it could produce (CR 106.7): Squandered
+#: Resources' "one mana of any type the sacrificed land could produce" is only that land's.
+COULD_PRODUCE = " that could produce "
+
+
+def _sacrificed(ab: ManaAbility, slots: tuple[int, ...]) -> tuple[str, ...]:
+    """What one activation's cost sacrifices besides the permanent itself; a land sacrificed for
+    mana of a type it could produce is named with that type (``land that could produce G``)."""
+    if ab.production.reference == "sacrificed_land" and ab.cost.sacrifice == ("land",) and len(slots) == 1:
+        return ("land" + COULD_PRODUCE + mask_letters(slots[0]),)
+    return tuple(ab.cost.sacrifice)
+
+
+def _fits(perm: Permanent, what: str, could: dict[str, int]) -> bool:
+    """:func:`fits_cost`, and a land that could produce the type a sacrifice type names."""
+    kind, _, letters = what.partition(COULD_PRODUCE)
+    if letters:
+        return fits_cost(perm, kind) and bool(could.get(perm.id, 0) & mask_from_letters(letters))
+    return fits_cost(perm, what)
 
 
 def _snow_triggers(state: GameState) -> bool:
@@ -436,7 +457,11 @@ def _group_with_resources(state: GameState, mine: list[tuple[int, Permanent]],
     if sac_types:
         usable = drop_unmodelled_altars(usable, sac_types, excluded)
         sac_types = sorted({t for _, _, opts in usable for o in opts for t in o.sacrifice_other})
-        signature = {perm.id: frozenset(t for t in sac_types if fits_cost(perm, t))
+        could: dict[str, int] = {}
+        if any(COULD_PRODUCE in t for t in sac_types):
+            from manasolver.solver.graph import reference_sets
+            could = dict(reference_sets(state))
+        signature = {perm.id: frozenset(t for t in sac_types if _fits(perm, t, could))
                      for _, perm in mine if perm.id not in reserved}
     tap_types = sorted({t for _, _, opts in usable for o in opts for t in o.tap_types})
     tap_sig: dict[str, frozenset[str]] = {}

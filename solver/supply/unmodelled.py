@@ -254,7 +254,7 @@ def drop_unmodelled_altars(usable: list[tuple[int, Permanent, tuple[Option, ...]
     permanent with a mana-costing mana ability has: its own activation would have to come before
     the sacrifice and the Altar's mana after it (601.2g), an order this model does not track."""
     costly = [perm for _, perm, opts in usable if any(not o.free for o in opts)]
-    bad = {t for t in sac_types if any(fits_cost(p, t) for p in costly)}
+    bad = {t for t in sac_types if any(fits_cost(p, t.partition(" that could produce ")[0]) for p in costly)}
     if not bad:
         return usable
     out = []

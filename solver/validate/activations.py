@@ -226,6 +226,8 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
                 why = _production_ok(state, perm, ab, made, n, cp)
                 if plain_ab:
                     ok_cache[key] = why
+            if not why and ab.production.reference == "sacrificed_land" and act.sacrificed:
+                why = _sacrificed_could_produce(made, act.sacrificed, cp)
             if why:
                 problems.append(f"{where}: {who(perm)} cannot add {act.mana or 'nothing'}: {why}")
             elif cost.remove_any:
@@ -398,3 +400,13 @@ def _check_hand_activation(where: str, act: Activation, player: Player, exiled: 
     snow = "snow" in card.type_line.supertypes
     for bit, k in made.items():
         units[Unit("made", bit, snow)] += k
+
+
+def _sacrificed_could_produce(made: Counter[int], sacrificed: Sequence[str], cp: dict[str, int]) -> str:
+    """Why the mana of "one mana of any type the sacrificed land could produce" (Squandered
+    Resources) is not one mana of a type each sacrificed land could produce (CR 106.7), or ``""``."""
+    units = [bit for bit, k in made.items() for _ in range(k)]
+    edges = [[j for j, pid in enumerate(sacrificed) if cp.get(pid, 0) & bit] for bit in units]
+    if len(units) != len(sacrificed) or any(unplaced([1] * len(units), [1] * len(sacrificed), edges)):
+        return "each sacrificed land adds one mana of a type it could produce (CR 106.7)"
+    return ""

@@ -168,12 +168,15 @@ def test_farrelite_priest_sacrifice_is_no_limit() -> None:
 
 
 def test_options_and_payments_say_what_they_leave_out() -> None:
-    """``options`` does not count repeatable activations that cost mana: it names the card and
-    the clause; ``payments`` lists what it can and says it is incomplete."""
+    """``options`` counts repeatable activations that cost mana (Orochi Leafcaller's {G} becomes any
+    color) but not Petalmane Baku's "X mana of any one color": it names the card and the clause;
+    ``payments`` lists what it can and says it is incomplete."""
     out = ask("options", "Orochi Leafcaller", "Forest")
+    assert out == {"options": ["{W}", "{U}", "{B}", "{R}", "{G}"], "complete": True}
+    out = ask("options", storage("Petalmane Baku", 2, "ki"), "Forest")
     assert out["complete"] is False
     assert [u["permanent"] for u in out["unsupported"]] == ["p0"]
-    assert "Orochi Leafcaller" in out["unsupported"][0]["reason"] and "{G}: Add" in out["unsupported"][0]["reason"]
+    assert "Petalmane Baku" in out["unsupported"][0]["reason"] and "Remove X ki" in out["unsupported"][0]["reason"]
     assert ask("options", "Wall of Roots")["options"] == ["{G}"]
     listed = ask("payments", "Orochi Leafcaller", "Forest", cost="{U}")
     assert listed["complete"] is False
