@@ -38,6 +38,9 @@ __all__ = ["Finisher", "Planned", "Written", "best_first", "direct_json", "finis
            "writes_directly"]
 
 _FIRST = itemgetter(0)
+#: An activation's class, option and whether its mana may pay the spell: one value per class and
+#: option of a payment, so that activations alike are told alike by its identity.
+Found = tuple[int, Option, bool]
 #: One mana of each type as text (``{W}`` … ``{C}``).
 _BIT_TEXT = {bit: mask_text(bit) for bit in TYPE_BITS}
 _TO_SPELL = ("spell", "generic", "snow")
@@ -53,7 +56,7 @@ class Written:
     def to_json(self) -> dict[str, Any]:
         """The protocol's PAYMENT object (written directly when :func:`writes_directly`), as an
         executable plan (:func:`finish_json`)."""
-        keys: dict[int, tuple[int, int]] = {}
+        keys: dict[int, Found] = {}
         out = direct_json(self.problem, self.solution, keys)
         raw = out if out is not None else to_payment(self.problem, self.solution).to_json()
         return Finisher(self.problem).plan(raw, keys)
@@ -107,7 +110,8 @@ def _executable_rows(problem: Problem, rows: list[tuple[int, dict[str, Any], int
     """The activations in board order, or, when some cost mana, in the executable order
     :func:`~manasolver.solver.backends.problem.executable_order` gives the general path."""
     classes = problem.supply.classes
-    if all(classes[k].free for _p, _r, k, _o in rows):
+    # Only the options activated decide it (a filter land tapped for {C} costs nothing), each read once.
+    if not any(classes[k].options[o].mana_cost for k, o in {(k, o) for _p, _r, k, o in rows}):
         return [row for _, row, _k, _o in rows]
     acts = [Activation(row["permanent"], row["ability"], tuple(row["costs"]), row["mana"]) for _, row, _k, _o in rows]
     options = [(classes[k].options[o], problem.spell_ok[k][o]) for _p, _r, k, o in rows]
@@ -117,7 +121,7 @@ def _executable_rows(problem: Problem, rows: list[tuple[int, dict[str, Any], int
     return [rows[at[id(a)]][1] for a in ordered]
 
 
-def direct_json(problem: Problem, sol: Solution, keys: dict[int, tuple[int, int]] | None = None
+def direct_json(problem: Problem, sol: Solution, keys: dict[int, Found] | None = None
                 ) -> dict[str, Any] | None:
     """The PAYMENT of ``sol`` as ``to_payment(problem, sol).to_json()`` writes it, in one pass;
     ``None`` for a solution of another shape than :func:`writes_directly` accepts.  ``keys``,
@@ -172,7 +176,7 @@ def direct_json(problem: Problem, sol: Solution, keys: dict[int, tuple[int, int]
     # Activations in board order (a stable sort: a member activated twice keeps its order),
     # each taking its slots' units in turn: per (class, option), the mana strings in order.
     plans: dict[tuple[int, int], tuple[tuple[int, ...], tuple[str, ...], int, list[str],
-                                       Callable[[], str]]] = {}
+                                       Callable[[], str], Found]] = {}
     for (k, o) in counts:
         cls = classes[k]
         opt = cls.options[o]
@@ -182,15 +186,16 @@ def direct_json(problem: Problem, sol: Solution, keys: dict[int, tuple[int, int]
         else:
             queues = {mask: iter(realized[(k, o, mask)]) for mask in set(slots)}
             texts = [mana_string([next(queues[mask]) for mask in slots]) for _ in range(counts[(k, o)])]
-        plans[(k, o)] = (cls.positions, cls.members, opt.ability, list(opt.costs), iter(texts).__next__)
+        plans[(k, o)] = (cls.positions, cls.members, opt.ability, list(opt.costs), iter(texts).__next__,
+                         (k, opt, problem.spell_ok[k][o]))
     rows: list[tuple[int, dict[str, Any], int, int]] = []
     append = rows.append
     for k, m, o in sol.acts:
-        positions, members, ability, costs, mana = plans[(k, o)]
+        positions, members, ability, costs, mana, found = plans[(k, o)]
         row = {"permanent": members[m], "ability": ability, "costs": costs[:], "mana": mana()}
         append((positions[m], row, k, o))
         if keys is not None:
-            keys[id(row)] = (k, o)
+            keys[id(row)] = found
     rows.sort(key=_FIRST)
     # Choices: a merged mask is shown as the type that paid it.
     take: dict[int, int] = {}
@@ -210,11 +215,12 @@ def direct_json(problem: Problem, sol: Solution, keys: dict[int, tuple[int, int]
             choices.append({"symbol": way.symbol, "paid_as": "{" + str(way.amount) + "}"})
         else:
             choices.append({"symbol": way.symbol, "paid_as": "life"})
+    total_text = form.total_text(sol.x, spell_units)
     out: dict[str, Any] = {
-        "total": form.total_text(sol.x, spell_units),
+        "total": total_text,
         "choices": choices,
         "x": sol.x,
-        "activations": _executable_rows(problem, rows, form.total_text(sol.x, spell_units), pool_used, floating),
+        "activations": _executable_rows(problem, rows, total_text, pool_used, floating),
         "pool_used": mana_string(pool_used),
         "convoked": [],
         "delved": [],
@@ -246,7 +252,7 @@ class Finisher:
 
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
-        self._options: dict[tuple[str, int], tuple[int, Option, bool]] | None = None
+        self._options: dict[tuple[str, int], Found] | None = None
         self._keep: Any = None
         #: The class of each member of the supply, made when a payment first taps or sacrifices
         #: a permanent for a cost.
@@ -261,54 +267,60 @@ class Finisher:
         return (str(act["permanent"]), int(act["ability"]))
 
     @property
-    def options(self) -> dict[tuple[str, int], tuple[int, Option, bool]]:
+    def options(self) -> dict[tuple[str, int], Found]:
         """Class, option and whether its mana may pay the spell, by (permanent, ability)."""
         if self._options is None:
             problem = self.problem
             self._options = {}
             for k, cls in enumerate(problem.supply.classes):
                 for o, opt in enumerate(cls.options):
+                    found = (k, opt, problem.spell_ok[k][o])
                     for pid in cls.members:
-                        self._options.setdefault((pid, opt.ability), (k, opt, problem.spell_ok[k][o]))
+                        self._options.setdefault((pid, opt.ability), found)
         return self._options
 
-    def _found(self, act: dict[str, Any], keys: dict[int, tuple[int, int]] | None
-               ) -> tuple[int, Option, bool] | None:
+    def _found(self, act: dict[str, Any], keys: dict[int, Found] | None) -> Found | None:
         """The class, option and spell flag of activation ``act`` (from ``keys`` when it is there)."""
         if keys:
             hit = keys.get(id(act))
             if hit is not None:
-                k, o = hit
-                return k, self.problem.supply.classes[k].options[o], self.problem.spell_ok[k][o]
+                return hit
         return self.options.get(self._key(act))
 
-    def plan(self, out: dict[str, Any], keys: dict[int, tuple[int, int]] | None = None) -> dict[str, Any]:
+    def plan(self, out: dict[str, Any], keys: dict[int, Found] | None = None) -> dict[str, Any]:
         """``out`` (a PAYMENT object) with its activations in an executable order and its
         ``allocation``, ``warnings`` and ``score`` (written in place and returned); ``keys``: the
         class and option of activations by the ``id`` of their objects (:func:`direct_json`)."""
         acts: list[dict[str, Any]] = out["activations"]
         steps: list[Step] = []
-        founds: list[tuple[int, Option, bool] | None] = []
-        made: dict[tuple[int, int, str, tuple[str, ...]], Step] = {}  # activations alike share their step
+        founds: list[Found | None] = []
+        # Activations alike (one class and option, as many times, the same mana) share their step.
+        made: dict[tuple[object, ...], Step] = {}
         state = self.problem.req.state
+        scoped = False  # does some option's mana pay only the abilities of some card types?
         for act in acts:
             found = self._found(act, keys)
             founds.append(found)
             times = int(act.get("times", 1))
-            perm = state.permanent(act["permanent"]) if "permanent" in act else None
-            types = perm.types if perm is not None else ()
-            alike = (id(found[1]) if found is not None else 0, times, act["mana"], types)
+            mana = act["mana"]
+            alike = (0, times, mana) if found is None else (id(found), times, mana)
             step = made.get(alike)
             if step is None:
                 if found is None:
-                    step = Step(tuple(_bits(act["mana"])))
+                    step = Step(tuple(_bits(mana)))
                 else:
                     _k, opt, spell_ok = found
-                    snow = snow_units(state, act["permanent"], opt, act["mana"]) if perm else ()
-                    step = Step(tuple(_bits(act["mana"])), cost_masks(opt.mana_cost, times, self.widen), spell_ok,
-                                ability_scope(opt.restriction), frozenset(types), snow)
+                    perm = state.permanent(act["permanent"]) if "permanent" in act else None
+                    # snow is one for a class's members (it is part of what groups them)
+                    snow = snow_units(state, act["permanent"], opt, mana) if perm else ()
+                    scope = ability_scope(opt.restriction)
+                    scoped = scoped or not isinstance(scope, bool)
+                    step = Step(tuple(_bits(mana)), cost_masks(opt.mana_cost, times, self.widen), spell_ok, scope,
+                                frozenset(), snow)
                 made[alike] = step
             steps.append(step)
+        if scoped:
+            steps = self._typed(acts, steps)
         assists: list[Assist] = []
         for pid in out.get("convoked", []):
             perm = state.permanent(pid)
@@ -328,8 +340,21 @@ class Finisher:
         out["score"] = [[name, value] for name, value in self.score(out, keys, founds)]
         return out
 
+    def _typed(self, acts: list[dict[str, Any]], steps: list[Step]) -> list[Step]:
+        """``steps`` with the card types of each mana-costing activation's permanent, which mana
+        restricted to the abilities of some types may pay (CR 106.6); read only when such mana
+        is made, since no other step reads them."""
+        state = self.problem.req.state
+        out = list(steps)
+        for i, (act, step) in enumerate(zip(acts, steps)):
+            if step.cost and "permanent" in act:
+                perm = state.permanent(act["permanent"])
+                if perm is not None:
+                    out[i] = dataclasses.replace(step, types=frozenset(perm.types))
+        return out
+
     def _with_consumed(self, out: dict[str, Any], used: list[int],
-                       founds: list[tuple[int, Option, bool] | None]) -> list[int]:
+                       founds: list[Found | None]) -> list[int]:
         """``used`` (members activated, per class) with the members the payment taps or sacrifices
         otherwise: tapped or sacrificed for an activation's cost (Springleaf Drum, Ashnod's Altar),
         convoked or improvised; none of them stays untapped to keep a cost or a color, as the
@@ -349,8 +374,8 @@ class Finisher:
         classes = self.problem.supply.classes
         return [min(n, cls.count) for n, cls in zip(extra, classes)]
 
-    def score(self, out: dict[str, Any], keys: dict[int, tuple[int, int]] | None = None,
-              founds: list[tuple[int, Option, bool] | None] | None = None) -> list[tuple[str, int]]:
+    def score(self, out: dict[str, Any], keys: dict[int, Found] | None = None,
+              founds: list[Found | None] | None = None) -> list[tuple[str, int]]:
         """The policy's criteria, in its order (a caller's weights: the weighted ones), with
         their values for the payment ``out``, counted as the backends count them; ``founds``:
         the class, option and spell flag of each of its activations when already known."""
@@ -362,7 +387,7 @@ class Finisher:
         acts = out["activations"]
         classes = problem.supply.classes
         used = [0] * len(classes)
-        seen: list[tuple[int, Option, bool] | None] = []  # each activation's class and option, in order
+        seen: list[Found | None] = []  # each activation's class and option, in order
         nonland = 0
         sacrificed = 0
         sacrifices: dict[tuple[str, ...], bool] = {}  # by the cost parts, read once
