@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
+from manasolver.models.state import GameState
 from manasolver.models.symbols import ANY_COLOR, TYPE_BITS
-from manasolver.solver.backends.problem import (Problem, Solution, executable_order, lowest_bit, mana_string,
-                                                order_constraints, snow_units, spend_table_of, to_payment)
+from manasolver.solver.backends.problem import (Problem, Solution, lowest_bit, mana_string, order_constraints,
+                                                snow_units, spend_table_of, to_payment)
 from manasolver.solver.casting.announce import mask_text
 from manasolver.solver.payment import WARNINGS, Activation, Allocation, Payment
 from manasolver.solver.payment_order import Assist, Step, cost_masks, executable, mana_bits, total_demands, widened
@@ -106,19 +107,71 @@ def _accepts(problem: Problem, sol: Solution, counts: Counter[tuple[int, int]]) 
 
 
 def _executable_rows(problem: Problem, rows: list[tuple[int, dict[str, Any], int, int]], total: str,
-                     pool_used: list[int], floating: list[int]) -> list[dict[str, Any]]:
+                     pool_used: list[int], floating: list[int],
+                     founds: dict[tuple[int, int], Found]) -> list[dict[str, Any]]:
     """The activations in board order, or, when some cost mana, in the executable order
-    :func:`~manasolver.solver.backends.problem.executable_order` gives the general path."""
+    :func:`~manasolver.solver.backends.problem.executable_order` gives the general path (the
+    same steps, made once per class, option and mana; no order constraints, since no
+    activation written here sacrifices or taps another permanent or is a card of the hand)."""
     classes = problem.supply.classes
     # Only the options activated decide it (a filter land tapped for {C} costs nothing), each read once.
-    if not any(classes[k].options[o].mana_cost for k, o in {(k, o) for _p, _r, k, o in rows}):
+    if not any(classes[k].options[o].mana_cost for k, o in founds):
         return [row for _, row, _k, _o in rows]
-    acts = [Activation(row["permanent"], row["ability"], tuple(row["costs"]), row["mana"]) for _, row, _k, _o in rows]
-    options = [(classes[k].options[o], problem.spell_ok[k][o]) for _p, _r, k, o in rows]
-    ordered = executable_order(acts, options, total, mana_string(pool_used), mana_string(floating),
-                               table=spend_table_of(problem.req), state=problem.req.state)
-    at = {id(a): i for i, a in enumerate(acts)}
-    return [rows[at[id(a)]][1] for a in ordered]
+    acts = [row for _, row, _k, _o in rows]
+    widen = _widen(problem)
+    steps = _steps(problem.req.state, widen, acts, [founds[(k, o)] for _p, _r, k, o in rows])
+    order = executable(steps, widened(total_demands(total), widen), mana_bits(mana_string(pool_used)),
+                       mana_bits(mana_string(floating))).order
+    return [acts[i] for i in order]
+
+
+def _widen(problem: Problem) -> Callable[[int], int] | None:
+    """The 609.4b table of ``problem``'s payment, a symbol's mask to the types that may pay it
+    (None: by type)."""
+    table = spend_table_of(problem.req)
+    return None if table.identity else table.mask
+
+
+def _steps(state: GameState, widen: Callable[[int], int] | None, acts: list[dict[str, Any]],
+           founds: list[Found | None]) -> list[Step]:
+    """The :class:`Step` of each activation of a PAYMENT object (``founds``: its class, option
+    and spell flag, None when unknown), as the general path makes them
+    (:func:`~manasolver.solver.backends.problem.executable_order`); activations alike (one class
+    and option, as many times, the same mana) share their step."""
+    steps: list[Step] = []
+    made: dict[tuple[object, ...], Step] = {}
+    scoped = False  # does some option's mana pay only the abilities of some card types?
+    for act, found in zip(acts, founds):
+        times = int(act.get("times", 1))
+        mana = act["mana"]
+        alike = (0, times, mana) if found is None else (id(found), times, mana)
+        step = made.get(alike)
+        if step is None:
+            if found is None:
+                step = Step(mana_bits(mana))
+            else:
+                _k, opt, spell_ok = found
+                # snow is one for a class's members (it is part of what groups them)
+                snow = snow_units(state, act["permanent"], opt, mana) if "permanent" in act else ()
+                scope = ability_scope(opt.restriction)
+                scoped = scoped or not isinstance(scope, bool)
+                step = Step(mana_bits(mana), cost_masks(opt.mana_cost, times, widen), spell_ok, scope, frozenset(),
+                            snow)
+            made[alike] = step
+        steps.append(step)
+    return _typed(state, acts, steps) if scoped else steps
+
+
+def _typed(state: GameState, acts: list[dict[str, Any]], steps: list[Step]) -> list[Step]:
+    """``steps`` with the card types of each mana-costing activation's permanent, which mana
+    restricted to the abilities of some types may pay (CR 106.6); read only when such mana is
+    made, since no other step reads them."""
+    out = list(steps)
+    for i, (act, step) in enumerate(zip(acts, steps)):
+        if step.cost and "permanent" in act:
+            perm = state.permanent(act["permanent"])
+            out[i] = dataclasses.replace(step, types=frozenset(perm.types))
+    return out
 
 
 def direct_json(problem: Problem, sol: Solution, keys: dict[int, Found] | None = None
@@ -220,7 +273,8 @@ def direct_json(problem: Problem, sol: Solution, keys: dict[int, Found] | None =
         "total": total_text,
         "choices": choices,
         "x": sol.x,
-        "activations": _executable_rows(problem, rows, total_text, pool_used, floating),
+        "activations": _executable_rows(problem, rows, total_text, pool_used, floating,
+                                        {(k, o): plan[5] for (k, o), plan in plans.items()}),
         "pool_used": mana_string(pool_used),
         "convoked": [],
         "delved": [],
@@ -257,9 +311,8 @@ class Finisher:
         #: The class of each member of the supply, made when a payment first taps or sacrifices
         #: a permanent for a cost.
         self._class_of: dict[str, int] | None = None
-        table = spend_table_of(problem.req)
         #: The 609.4b table of the payment, a symbol's mask to the types that may pay it (None: by type).
-        self.widen = None if table.identity else table.mask
+        self.widen = _widen(problem)
 
     def _key(self, act: dict[str, Any]) -> tuple[str, int]:
         if "hand" in act:
@@ -292,35 +345,9 @@ class Finisher:
         ``allocation``, ``warnings`` and ``score`` (written in place and returned); ``keys``: the
         class and option of activations by the ``id`` of their objects (:func:`direct_json`)."""
         acts: list[dict[str, Any]] = out["activations"]
-        steps: list[Step] = []
-        founds: list[Found | None] = []
-        # Activations alike (one class and option, as many times, the same mana) share their step.
-        made: dict[tuple[object, ...], Step] = {}
+        founds = [self._found(act, keys) for act in acts]
         state = self.problem.req.state
-        scoped = False  # does some option's mana pay only the abilities of some card types?
-        for act in acts:
-            found = self._found(act, keys)
-            founds.append(found)
-            times = int(act.get("times", 1))
-            mana = act["mana"]
-            alike = (0, times, mana) if found is None else (id(found), times, mana)
-            step = made.get(alike)
-            if step is None:
-                if found is None:
-                    step = Step(tuple(_bits(mana)))
-                else:
-                    _k, opt, spell_ok = found
-                    perm = state.permanent(act["permanent"]) if "permanent" in act else None
-                    # snow is one for a class's members (it is part of what groups them)
-                    snow = snow_units(state, act["permanent"], opt, mana) if perm else ()
-                    scope = ability_scope(opt.restriction)
-                    scoped = scoped or not isinstance(scope, bool)
-                    step = Step(tuple(_bits(mana)), cost_masks(opt.mana_cost, times, self.widen), spell_ok, scope,
-                                frozenset(), snow)
-                made[alike] = step
-            steps.append(step)
-        if scoped:
-            steps = self._typed(acts, steps)
+        steps = _steps(state, self.widen, acts, founds)
         assists: list[Assist] = []
         for pid in out.get("convoked", []):
             perm = state.permanent(pid)
@@ -338,19 +365,6 @@ class Finisher:
         out["allocation"] = allocation
         out["warnings"] = warnings_of(out, frozenset(self.problem.req.sources.preserve))
         out["score"] = [[name, value] for name, value in self.score(out, keys, founds)]
-        return out
-
-    def _typed(self, acts: list[dict[str, Any]], steps: list[Step]) -> list[Step]:
-        """``steps`` with the card types of each mana-costing activation's permanent, which mana
-        restricted to the abilities of some types may pay (CR 106.6); read only when such mana
-        is made, since no other step reads them."""
-        state = self.problem.req.state
-        out = list(steps)
-        for i, (act, step) in enumerate(zip(acts, steps)):
-            if step.cost and "permanent" in act:
-                perm = state.permanent(act["permanent"])
-                if perm is not None:
-                    out[i] = dataclasses.replace(step, types=frozenset(perm.types))
         return out
 
     def _with_consumed(self, out: dict[str, Any], used: list[int],
