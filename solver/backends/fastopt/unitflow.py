@@ -169,10 +169,16 @@ class _Shape:
         if set(self.units) & set(self.multi):
             self.ok = False
         self.count = [c.count for c in sup.classes]
-
-    def mask_of(self, k: int, md: Mode) -> int:
-        """The types of the unit one activation of ``md`` (a mode of class ``k``) adds in the flow."""
-        return self.signet_mask.get((k, self.units[k].index(md)), md.masks[0])
+        #: Per class of one-unit modes, each mode read once for the flow's arcs: (mode, its index
+        #: among the class's modes, the mask of its unit, its vector, its packed unit cost).
+        self.unit_rows: dict[int, list[tuple[Mode, int, int, tuple[int, ...], int]]] = {}
+        if self.ok:
+            for k, mds in self.units.items():
+                rows = []
+                for md in mds:
+                    i = mds.index(md)
+                    rows.append((md, i, self.signet_mask.get((k, i), md.masks[0]), self.vec(md), self.unit_cost(md)))
+                self.unit_rows[k] = rows
 
     def vec(self, md: Mode) -> tuple[int, ...]:
         """The vector one activation of ``md`` adds, its unit wasted aside."""
@@ -304,19 +310,20 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
     nc, nf, nd = len(classes), len(fixed_rows), len(demands)
     s, t = 0, 1 + nc + nf + nd
     g = _Flow(t + 1)
-    arcs: list[tuple[int, int, Mode | None, int]] = []  # (edge, class or fixed row, mode, demand)
+    arcs: list[tuple[int, int, Mode | None, int]] = []  # (edge, class or fixed row, mode, its index in the class)
     for i, k in enumerate(classes):
         g.edge(s, 1 + i, shape.count[k], 0)
+        rows = shape.unit_rows[k]
         for di, (_key, dm, _c) in enumerate(demands):
-            able = [md for md in shape.units[k] if shape.mask_of(k, md) & dm]
+            able = [row for row in rows if row[2] & dm]
             if able:
-                md = min(able, key=lambda m: (shape.vec(m), shape.mask_of(k, m)))
-                arcs.append((g.edge(1 + i, 1 + nc + nf + di, total, shape.unit_cost(md)), i, md, di))
+                md, at, _m, _v, unit_cost = min(able, key=lambda row: (row[3], row[2]))
+                arcs.append((g.edge(1 + i, 1 + nc + nf + di, total, unit_cost), i, md, at))
     for j, (_k, m, n) in enumerate(fixed_rows):
         g.edge(s, 1 + nc + j, n, 0)
         for di, (_key, dm, _c) in enumerate(demands):
             if m & dm:
-                arcs.append((g.edge(1 + nc + j, 1 + nc + nf + di, n, 0), -1 - j, None, di))
+                arcs.append((g.edge(1 + nc + j, 1 + nc + nf + di, n, 0), -1 - j, None, -1))
     for di, (_key, _dm, c) in enumerate(demands):
         g.edge(1 + nc + nf + di, t, c, 0)
     if g.run(s, t, total) < total:
@@ -328,11 +335,10 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
     extra: list[tuple[tuple[object, ...], int, int]] = []
     forced: dict[tuple[int, int], int] = {}
     taken: dict[tuple[int, int], int] = {}  # (class, index of its mode) -> activations
-    for e, src, arc_mode, _di in arcs:
+    for e, src, arc_mode, i in arcs:
         flow = g.cap[e ^ 1]
         if flow and arc_mode is not None:
             k = classes[src]
-            i = shape.units[k].index(arc_mode)
             taken[(k, i)] = taken.get((k, i), 0) + flow
     produced = 0
     for (k, i), n in sorted(taken.items()):
