@@ -345,7 +345,16 @@ class Finisher:
         ``allocation``, ``warnings`` and ``score`` (written in place and returned); ``keys``: the
         class and option of activations by the ``id`` of their objects (:func:`direct_json`)."""
         acts: list[dict[str, Any]] = out["activations"]
-        founds = [self._found(act, keys) for act in acts]
+        kinds: dict[int, Found] | None = None  # the activations' kinds when all were written directly
+        if keys:
+            keyed = [keys.get(id(act)) for act in acts]
+            if None not in keyed:
+                founds: list[Found | None] = keyed
+                kinds = dict(zip(map(id, keyed), keyed))  # type: ignore[arg-type]
+            else:
+                founds = [hit if hit is not None else self.options.get(self._key(act)) for act, hit in zip(acts, keyed)]
+        else:
+            founds = [self.options.get(self._key(act)) for act in acts]
         state = self.problem.req.state
         steps = _steps(state, self.widen, acts, founds)
         assists: list[Assist] = []
@@ -356,15 +365,19 @@ class Finisher:
         assists.extend(Assist("delve", name) for name in out.get("delved", []))
         plan = executable(steps, widened(total_demands(out["total"]), self.widen), _bits(out["pool_used"]),
                           _bits(out["floating"]),
-                          assists, _after(acts))
+                          assists, _after(acts) if kinds is None or _discards(kinds) else None)
         out["activations"] = [acts[i] for i in plan.order]
         founds = [founds[i] for i in plan.order]
         allocation = [{"symbol": p.symbol, "paid_by": {p.kind: p.value}} for p in plan.paid]
         allocation.extend({"symbol": c["symbol"], "paid_by": {"life": 2}}
                           for c in out["choices"] if c["paid_as"] == "life")
         out["allocation"] = allocation
-        out["warnings"] = warnings_of(out, frozenset(self.problem.req.sources.preserve))
-        out["score"] = [[name, value] for name, value in self.score(out, keys, founds)]
+        preserved = frozenset(self.problem.req.sources.preserve)
+        if kinds is None:
+            out["warnings"] = warnings_of(out, preserved)
+        else:
+            out["warnings"] = warnings_of(out, preserved, [f[1] for f in kinds.values()])
+        out["score"] = [[name, value] for name, value in self.score(out, keys, founds, kinds)]
         return out
 
     def _with_consumed(self, out: dict[str, Any], used: list[int],
@@ -389,10 +402,13 @@ class Finisher:
         return [min(n, cls.count) for n, cls in zip(extra, classes)]
 
     def score(self, out: dict[str, Any], keys: dict[int, Found] | None = None,
-              founds: list[Found | None] | None = None) -> list[tuple[str, int]]:
+              founds: list[Found | None] | None = None,
+              kinds: dict[int, Found] | None = None) -> list[tuple[str, int]]:
         """The policy's criteria, in its order (a caller's weights: the weighted ones), with
         their values for the payment ``out``, counted as the backends count them; ``founds``:
-        the class, option and spell flag of each of its activations when already known."""
+        the class, option and spell flag of each of its activations when already known;
+        ``kinds``: the distinct ones by identity when every activation was written directly
+        (once each, nothing else sacrificed, no card of the hand: counted per kind)."""
         problem = self.problem
         policy = problem.req.policy  # the caller's, ``preserve`` where it was named
         names: list[str] = [n for n, _w in policy.weights] if policy.weights else list(policy.criteria)
@@ -405,7 +421,15 @@ class Finisher:
         nonland = 0
         sacrificed = 0
         sacrifices: dict[tuple[str, ...], bool] = {}  # by the cost parts, read once
-        for i, act in enumerate(acts):
+        if kinds is not None and founds is not None:
+            seen = founds
+            for fid, n in Counter(map(id, founds)).items():
+                k, opt, _ok = kinds[fid]
+                if opt.exclusive:
+                    used[k] += n
+                nonland += n * (classes[k].kind != "land")
+                sacrificed += n * any(c.startswith("sacrifice") for c in opt.costs)
+        for i, act in enumerate(acts if kinds is None else ()):
             times = int(act.get("times", 1))
             found = founds[i] if founds is not None else self._found(act, keys)
             seen.append(found)
@@ -419,7 +443,7 @@ class Finisher:
                 own = sacrifices[parts] = any(c.startswith("sacrifice") for c in parts)
             sacrificed += times * own + len(act.get("sacrificed", ())) + ("hand" in act)
         assisted = len(out.get("convoked", ())) + len(out.get("improvised", ())) + len(out.get("delved", ()))
-        activations = sum(int(a.get("times", 1)) for a in acts)
+        activations = len(acts) if kinds is not None else sum(int(a.get("times", 1)) for a in acts)
         terms: dict[str, int] = {
             "no_sacrifice": sacrificed,
             "preserve": len(_used_ids(out) & set(problem.req.sources.preserve)) if problem.req.sources.preserve else 0,
@@ -460,23 +484,36 @@ def _used_ids(out: dict[str, Any]) -> set[str]:
     return ids
 
 
-def warnings_of(out: dict[str, Any], preserved: frozenset[str] = frozenset()) -> list[str]:
+def warnings_of(out: dict[str, Any], preserved: frozenset[str] = frozenset(),
+                options: list[Option] | None = None) -> list[str]:
     """The warning codes of a PAYMENT object (``payment.WARNINGS``, in that order): what it
     sacrifices, pays in life, deals as damage, spends as energy, leaves floating, uses of the
-    preserved permanents, discards and exiles."""
+    preserved permanents, discards and exiles.  ``options``: the options activated, when each
+    activation is one of them written directly (nothing else sacrificed, no card of the hand)."""
     acts = out["activations"]
-    costs = {c for parts in {tuple(a["costs"]) for a in acts} for c in parts}  # each cost read once
+    if options is None:
+        costs = {c for parts in {tuple(a["costs"]) for a in acts} for c in parts}  # each cost read once
+        other = any(a.get("sacrificed") for a in acts)
+        hand = any("hand" in a for a in acts)
+    else:
+        costs = {c for opt in options for c in opt.costs}
+        other = hand = False
     found = {
-        "sacrifices": any(c.startswith("sacrifice") for c in costs) or any(a.get("sacrificed") for a in acts),
+        "sacrifices": any(c.startswith("sacrifice") for c in costs) or other,
         "pays_life": int(out["life"]) > 0,
         "deals_damage": int(out["damage"]) > 0,
         "spends_energy": int(out["energy"]) > 0,
         "floats_mana": bool(out["floating"]),
         "uses_preserved": bool(preserved) and bool(preserved & _used_ids(out)),
         "discards": any("discard" in c for c in costs),
-        "exiles": bool(out.get("delved")) or any("exile" in c for c in costs) or any("hand" in a for a in acts),
+        "exiles": bool(out.get("delved")) or any("exile" in c for c in costs) or hand,
     }
     return [code for code in WARNINGS if found[code]]
+
+
+def _discards(kinds: dict[int, Found]) -> bool:
+    """Does an option of ``kinds`` discard the hand (then :func:`_after` orders the payment)?"""
+    return any("discard your hand" in f[1].costs for f in kinds.values())
 
 
 def _after(acts: list[dict[str, Any]]) -> list[set[int]] | None:
