@@ -24,7 +24,7 @@ as its cost needs.
 from __future__ import annotations
 
 import heapq
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
@@ -271,7 +271,9 @@ def _search(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[D
 
 def _topological(n: int, before: list[set[int]]) -> list[int] | None:
     """The stable topological order of ``before`` (index -> indices that must precede it): each
-    time the smallest index whose predecessors are all placed; None on a cycle."""
+    time the smallest index whose predecessors are all placed; None on a cycle.  The indices
+    ready from the start are taken in order from their list, a heap holding only those that
+    become ready later (a few: the activations whose costs others pay)."""
     if not any(before):
         return list(range(n))
     waiting = [len(b) for b in before]
@@ -279,16 +281,21 @@ def _topological(n: int, before: list[set[int]]) -> list[int] | None:
     for i, b in enumerate(before):
         for j in b:
             after[j].append(i)
-    ready = [i for i in range(n) if not waiting[i]]
-    heapq.heapify(ready)
+    start = [i for i in range(n) if not waiting[i]]
+    at = 0
+    later: list[int] = []
     out: list[int] = []
-    while ready:
-        i = heapq.heappop(ready)
+    while at < len(start) or later:
+        if later and (at == len(start) or later[0] < start[at]):
+            i = heapq.heappop(later)
+        else:
+            i = start[at]
+            at += 1
         out.append(i)
         for k in after[i]:
             waiting[k] -= 1
             if not waiting[k]:
-                heapq.heappush(ready, k)
+                heapq.heappush(later, k)
     return out if len(out) == n else None
 
 
@@ -341,24 +348,42 @@ def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[
                 return None
     # The others take the first type (pool first, then activations, each in the order first
     # met) with units left that pays them.  Units only run out here, so a type passed over for a
-    # mask stays passed over: a cursor per mask finds each in time proportional to the types.
+    # mask stays passed over: a cursor per mask finds each in time proportional to the types,
+    # and a run of demands alike (the generic mana, mostly) takes what one type has left at once.
     have_order = list(have)
     made_order = list(made)
     cursors: dict[int, list[int]] = {}
-    for t, d in enumerate(totals):
-        if paid[t] is None:
-            mask = d.mask
-            cursor = cursors.get(mask)
-            if cursor is None:
-                cursor = cursors[mask] = [0, 0]
+    todo = [t for t, p in enumerate(paid) if p is None]
+    at = 0
+    while at < len(todo):
+        d = totals[todo[at]]
+        mask, symbol = d.mask, d.symbol
+        end = at + 1
+        while end < len(todo) and totals[todo[end]].mask == mask and totals[todo[end]].symbol == symbol:
+            end += 1
+        cursor = cursors.get(mask)
+        if cursor is None:
+            cursor = cursors[mask] = [0, 0]
+        while at < end:
             cursor[0] = _first_left(have_order, have, mask, cursor[0])
-            bit = have_order[cursor[0]] if cursor[0] < len(have_order) else 0
-            if not bit:
-                cursor[1] = _first_left(made_order, made, mask, cursor[1])
-                bit = made_order[cursor[1]] if cursor[1] < len(made_order) else 0
-            paid[t] = take(bit, d.symbol) if bit else None
-            if paid[t] is None:
+            if cursor[0] < len(have_order):
+                bit = have_order[cursor[0]]
+                n = min(end - at, have[bit])
+                have[bit] -= n
+                from_pool = Paid(symbol, "pool", True)
+                for t in todo[at:at + n]:
+                    paid[t] = from_pool
+                at += n
+                continue
+            cursor[1] = _first_left(made_order, made, mask, cursor[1])
+            if cursor[1] >= len(made_order):
                 return None
+            queue = made[made_order[cursor[1]]]
+            n = min(end - at, len(queue))
+            popleft = queue.popleft
+            for t in todo[at:at + n]:
+                paid[t] = Paid(symbol, "activation", popleft())
+            at += n
     if any(have.values()) or any(made.values()):
         return None
     return Plan(tuple(range(len(steps))), tuple(p for p in paid if p is not None))
@@ -391,8 +416,12 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
         scope = s.cost_ok if isinstance(s.cost_ok, bool) else frozenset(
             j for j, t in enumerate(steps) if t.cost and not s.cost_ok.isdisjoint(t.types))
         for at, bit in enumerate(s.mana):
-            snow = SNOW_UNIT if at < len(s.snow) and s.snow[at] else 0
-            add(("made", group, bit | snow, s.spell_ok, scope, ""), i)
+            u = ("made", group, bit | (SNOW_UNIT if at < len(s.snow) and s.snow[at] else 0), s.spell_ok, scope, "")
+            units[u] = units.get(u, 0) + 1
+            queue = makers.get(u)
+            if queue is None:
+                queue = makers[u] = deque()
+            queue.append(i)
     for a in assists:
         add((a.kind, -1, a.mask, True, False, a.name))
     wants: dict[_Want, int] = {}
@@ -409,7 +438,10 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
             k = index[(d.mask, d.generic, d.snow)] = len(kinds)
             kinds.append(Demand("", d.mask, d.generic, d.snow))
         kind_of.append(k)
-        want(("total", k, d.mask))
+    #: The want of each kind of demand of the total, counted in the order first met.
+    want_of = [("total", k, kinds[k].mask) for k in range(len(kinds))]
+    for k, n in Counter(kind_of).items():
+        wants[want_of[k]] = n
     for i, s in enumerate(steps):
         for mask in s.cost:
             want(("cost", i, mask))
@@ -451,14 +483,21 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
         ordered = False
         order_list = _topological(len(steps), constraints) or list(range(len(steps)))
     position = {i: k for k, i in enumerate(order_list)}
-    # Each demand of the total takes one unit that flowed to it.
+    # Each demand of the total takes one unit that flowed to it: the first row of its want with
+    # units left (rows only run out, so a cursor per want finds it).
     paid: list[Paid] = []
+    cursor: dict[_Want, int] = {}
     for t, d in enumerate(totals):
-        rows = by_want.get(("total", kind_of[t], d.mask), [])
-        row = next((r for r in rows if r[1] > 0), None)
-        if row is None:
+        w = want_of[kind_of[t]]
+        rows = by_want.get(w, [])
+        at = cursor.get(w, 0)
+        while at < len(rows) and rows[at][1] <= 0:
+            at += 1
+        cursor[w] = at
+        if at == len(rows):
             paid.append(Paid(d.symbol, "pool", False))
             continue
+        row = rows[at]
         row[1] -= 1
         unit = row[0]
         kind = unit[0]

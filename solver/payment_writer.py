@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
+from manasolver.models.state import GameState
 from manasolver.models.symbols import ANY_COLOR, TYPE_BITS
-from manasolver.solver.backends.problem import (Problem, Solution, executable_order, lowest_bit, mana_string,
-                                                order_constraints, snow_units, spend_table_of, to_payment)
+from manasolver.solver.backends.problem import (Problem, Solution, lowest_bit, mana_string, order_constraints,
+                                                snow_units, spend_table_of, to_payment)
 from manasolver.solver.casting.announce import mask_text
 from manasolver.solver.payment import WARNINGS, Activation, Allocation, Payment
 from manasolver.solver.payment_order import Assist, Step, cost_masks, executable, mana_bits, total_demands, widened
@@ -38,6 +39,9 @@ __all__ = ["Finisher", "Planned", "Written", "best_first", "direct_json", "finis
            "writes_directly"]
 
 _FIRST = itemgetter(0)
+#: An activation's class, option and whether its mana may pay the spell: one value per class and
+#: option of a payment, so that activations alike are told alike by its identity.
+Found = tuple[int, Option, bool]
 #: One mana of each type as text (``{W}`` … ``{C}``).
 _BIT_TEXT = {bit: mask_text(bit) for bit in TYPE_BITS}
 _TO_SPELL = ("spell", "generic", "snow")
@@ -53,7 +57,7 @@ class Written:
     def to_json(self) -> dict[str, Any]:
         """The protocol's PAYMENT object (written directly when :func:`writes_directly`), as an
         executable plan (:func:`finish_json`)."""
-        keys: dict[int, tuple[int, int]] = {}
+        keys: dict[int, Found] = {}
         out = direct_json(self.problem, self.solution, keys)
         raw = out if out is not None else to_payment(self.problem, self.solution).to_json()
         return Finisher(self.problem).plan(raw, keys)
@@ -103,21 +107,74 @@ def _accepts(problem: Problem, sol: Solution, counts: Counter[tuple[int, int]]) 
 
 
 def _executable_rows(problem: Problem, rows: list[tuple[int, dict[str, Any], int, int]], total: str,
-                     pool_used: list[int], floating: list[int]) -> list[dict[str, Any]]:
+                     pool_used: list[int], floating: list[int],
+                     founds: dict[tuple[int, int], Found]) -> list[dict[str, Any]]:
     """The activations in board order, or, when some cost mana, in the executable order
-    :func:`~manasolver.solver.backends.problem.executable_order` gives the general path."""
+    :func:`~manasolver.solver.backends.problem.executable_order` gives the general path (the
+    same steps, made once per class, option and mana; no order constraints, since no
+    activation written here sacrifices or taps another permanent or is a card of the hand)."""
     classes = problem.supply.classes
-    if all(classes[k].free for _p, _r, k, _o in rows):
+    # Only the options activated decide it (a filter land tapped for {C} costs nothing), each read once.
+    if not any(classes[k].options[o].mana_cost for k, o in founds):
         return [row for _, row, _k, _o in rows]
-    acts = [Activation(row["permanent"], row["ability"], tuple(row["costs"]), row["mana"]) for _, row, _k, _o in rows]
-    options = [(classes[k].options[o], problem.spell_ok[k][o]) for _p, _r, k, o in rows]
-    ordered = executable_order(acts, options, total, mana_string(pool_used), mana_string(floating),
-                               table=spend_table_of(problem.req), state=problem.req.state)
-    at = {id(a): i for i, a in enumerate(acts)}
-    return [rows[at[id(a)]][1] for a in ordered]
+    acts = [row for _, row, _k, _o in rows]
+    widen = _widen(problem)
+    steps = _steps(problem.req.state, widen, acts, [founds[(k, o)] for _p, _r, k, o in rows])
+    order = executable(steps, widened(total_demands(total), widen), mana_bits(mana_string(pool_used)),
+                       mana_bits(mana_string(floating))).order
+    return [acts[i] for i in order]
 
 
-def direct_json(problem: Problem, sol: Solution, keys: dict[int, tuple[int, int]] | None = None
+def _widen(problem: Problem) -> Callable[[int], int] | None:
+    """The 609.4b table of ``problem``'s payment, a symbol's mask to the types that may pay it
+    (None: by type)."""
+    table = spend_table_of(problem.req)
+    return None if table.identity else table.mask
+
+
+def _steps(state: GameState, widen: Callable[[int], int] | None, acts: list[dict[str, Any]],
+           founds: list[Found | None]) -> list[Step]:
+    """The :class:`Step` of each activation of a PAYMENT object (``founds``: its class, option
+    and spell flag, None when unknown), as the general path makes them
+    (:func:`~manasolver.solver.backends.problem.executable_order`); activations alike (one class
+    and option, as many times, the same mana) share their step."""
+    steps: list[Step] = []
+    made: dict[tuple[object, ...], Step] = {}
+    scoped = False  # does some option's mana pay only the abilities of some card types?
+    for act, found in zip(acts, founds):
+        times = int(act.get("times", 1))
+        mana = act["mana"]
+        alike = (0, times, mana) if found is None else (id(found), times, mana)
+        step = made.get(alike)
+        if step is None:
+            if found is None:
+                step = Step(mana_bits(mana))
+            else:
+                _k, opt, spell_ok = found
+                # snow is one for a class's members (it is part of what groups them)
+                snow = snow_units(state, act["permanent"], opt, mana) if "permanent" in act else ()
+                scope = ability_scope(opt.restriction)
+                scoped = scoped or not isinstance(scope, bool)
+                step = Step(mana_bits(mana), cost_masks(opt.mana_cost, times, widen), spell_ok, scope, frozenset(),
+                            snow)
+            made[alike] = step
+        steps.append(step)
+    return _typed(state, acts, steps) if scoped else steps
+
+
+def _typed(state: GameState, acts: list[dict[str, Any]], steps: list[Step]) -> list[Step]:
+    """``steps`` with the card types of each mana-costing activation's permanent, which mana
+    restricted to the abilities of some types may pay (CR 106.6); read only when such mana is
+    made, since no other step reads them."""
+    out = list(steps)
+    for i, (act, step) in enumerate(zip(acts, steps)):
+        if step.cost and "permanent" in act:
+            perm = state.permanent(act["permanent"])
+            out[i] = dataclasses.replace(step, types=frozenset(perm.types))
+    return out
+
+
+def direct_json(problem: Problem, sol: Solution, keys: dict[int, Found] | None = None
                 ) -> dict[str, Any] | None:
     """The PAYMENT of ``sol`` as ``to_payment(problem, sol).to_json()`` writes it, in one pass;
     ``None`` for a solution of another shape than :func:`writes_directly` accepts.  ``keys``,
@@ -172,7 +229,7 @@ def direct_json(problem: Problem, sol: Solution, keys: dict[int, tuple[int, int]
     # Activations in board order (a stable sort: a member activated twice keeps its order),
     # each taking its slots' units in turn: per (class, option), the mana strings in order.
     plans: dict[tuple[int, int], tuple[tuple[int, ...], tuple[str, ...], int, list[str],
-                                       Callable[[], str]]] = {}
+                                       Callable[[], str], Found]] = {}
     for (k, o) in counts:
         cls = classes[k]
         opt = cls.options[o]
@@ -182,15 +239,16 @@ def direct_json(problem: Problem, sol: Solution, keys: dict[int, tuple[int, int]
         else:
             queues = {mask: iter(realized[(k, o, mask)]) for mask in set(slots)}
             texts = [mana_string([next(queues[mask]) for mask in slots]) for _ in range(counts[(k, o)])]
-        plans[(k, o)] = (cls.positions, cls.members, opt.ability, list(opt.costs), iter(texts).__next__)
+        plans[(k, o)] = (cls.positions, cls.members, opt.ability, list(opt.costs), iter(texts).__next__,
+                         (k, opt, problem.spell_ok[k][o]))
     rows: list[tuple[int, dict[str, Any], int, int]] = []
     append = rows.append
     for k, m, o in sol.acts:
-        positions, members, ability, costs, mana = plans[(k, o)]
+        positions, members, ability, costs, mana, found = plans[(k, o)]
         row = {"permanent": members[m], "ability": ability, "costs": costs[:], "mana": mana()}
         append((positions[m], row, k, o))
         if keys is not None:
-            keys[id(row)] = (k, o)
+            keys[id(row)] = found
     rows.sort(key=_FIRST)
     # Choices: a merged mask is shown as the type that paid it.
     take: dict[int, int] = {}
@@ -210,11 +268,13 @@ def direct_json(problem: Problem, sol: Solution, keys: dict[int, tuple[int, int]
             choices.append({"symbol": way.symbol, "paid_as": "{" + str(way.amount) + "}"})
         else:
             choices.append({"symbol": way.symbol, "paid_as": "life"})
+    total_text = form.total_text(sol.x, spell_units)
     out: dict[str, Any] = {
-        "total": form.total_text(sol.x, spell_units),
+        "total": total_text,
         "choices": choices,
         "x": sol.x,
-        "activations": _executable_rows(problem, rows, form.total_text(sol.x, spell_units), pool_used, floating),
+        "activations": _executable_rows(problem, rows, total_text, pool_used, floating,
+                                        {(k, o): plan[5] for (k, o), plan in plans.items()}),
         "pool_used": mana_string(pool_used),
         "convoked": [],
         "delved": [],
@@ -246,14 +306,13 @@ class Finisher:
 
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
-        self._options: dict[tuple[str, int], tuple[int, Option, bool]] | None = None
+        self._options: dict[tuple[str, int], Found] | None = None
         self._keep: Any = None
         #: The class of each member of the supply, made when a payment first taps or sacrifices
         #: a permanent for a cost.
         self._class_of: dict[str, int] | None = None
-        table = spend_table_of(problem.req)
         #: The 609.4b table of the payment, a symbol's mask to the types that may pay it (None: by type).
-        self.widen = None if table.identity else table.mask
+        self.widen = _widen(problem)
 
     def _key(self, act: dict[str, Any]) -> tuple[str, int]:
         if "hand" in act:
@@ -261,54 +320,43 @@ class Finisher:
         return (str(act["permanent"]), int(act["ability"]))
 
     @property
-    def options(self) -> dict[tuple[str, int], tuple[int, Option, bool]]:
+    def options(self) -> dict[tuple[str, int], Found]:
         """Class, option and whether its mana may pay the spell, by (permanent, ability)."""
         if self._options is None:
             problem = self.problem
             self._options = {}
             for k, cls in enumerate(problem.supply.classes):
                 for o, opt in enumerate(cls.options):
+                    found = (k, opt, problem.spell_ok[k][o])
                     for pid in cls.members:
-                        self._options.setdefault((pid, opt.ability), (k, opt, problem.spell_ok[k][o]))
+                        self._options.setdefault((pid, opt.ability), found)
         return self._options
 
-    def _found(self, act: dict[str, Any], keys: dict[int, tuple[int, int]] | None
-               ) -> tuple[int, Option, bool] | None:
+    def _found(self, act: dict[str, Any], keys: dict[int, Found] | None) -> Found | None:
         """The class, option and spell flag of activation ``act`` (from ``keys`` when it is there)."""
         if keys:
             hit = keys.get(id(act))
             if hit is not None:
-                k, o = hit
-                return k, self.problem.supply.classes[k].options[o], self.problem.spell_ok[k][o]
+                return hit
         return self.options.get(self._key(act))
 
-    def plan(self, out: dict[str, Any], keys: dict[int, tuple[int, int]] | None = None) -> dict[str, Any]:
+    def plan(self, out: dict[str, Any], keys: dict[int, Found] | None = None) -> dict[str, Any]:
         """``out`` (a PAYMENT object) with its activations in an executable order and its
         ``allocation``, ``warnings`` and ``score`` (written in place and returned); ``keys``: the
         class and option of activations by the ``id`` of their objects (:func:`direct_json`)."""
         acts: list[dict[str, Any]] = out["activations"]
-        steps: list[Step] = []
-        founds: list[tuple[int, Option, bool] | None] = []
-        made: dict[tuple[int, int, str, tuple[str, ...]], Step] = {}  # activations alike share their step
+        kinds: dict[int, Found] | None = None  # the activations' kinds when all were written directly
+        if keys:
+            keyed = [keys.get(id(act)) for act in acts]
+            if None not in keyed:
+                founds: list[Found | None] = keyed
+                kinds = dict(zip(map(id, keyed), keyed))  # type: ignore[arg-type]
+            else:
+                founds = [hit if hit is not None else self.options.get(self._key(act)) for act, hit in zip(acts, keyed)]
+        else:
+            founds = [self.options.get(self._key(act)) for act in acts]
         state = self.problem.req.state
-        for act in acts:
-            found = self._found(act, keys)
-            founds.append(found)
-            times = int(act.get("times", 1))
-            perm = state.permanent(act["permanent"]) if "permanent" in act else None
-            types = perm.types if perm is not None else ()
-            alike = (id(found[1]) if found is not None else 0, times, act["mana"], types)
-            step = made.get(alike)
-            if step is None:
-                if found is None:
-                    step = Step(tuple(_bits(act["mana"])))
-                else:
-                    _k, opt, spell_ok = found
-                    snow = snow_units(state, act["permanent"], opt, act["mana"]) if perm else ()
-                    step = Step(tuple(_bits(act["mana"])), cost_masks(opt.mana_cost, times, self.widen), spell_ok,
-                                ability_scope(opt.restriction), frozenset(types), snow)
-                made[alike] = step
-            steps.append(step)
+        steps = _steps(state, self.widen, acts, founds)
         assists: list[Assist] = []
         for pid in out.get("convoked", []):
             perm = state.permanent(pid)
@@ -317,19 +365,23 @@ class Finisher:
         assists.extend(Assist("delve", name) for name in out.get("delved", []))
         plan = executable(steps, widened(total_demands(out["total"]), self.widen), _bits(out["pool_used"]),
                           _bits(out["floating"]),
-                          assists, _after(acts))
+                          assists, _after(acts) if kinds is None or _discards(kinds) else None)
         out["activations"] = [acts[i] for i in plan.order]
         founds = [founds[i] for i in plan.order]
         allocation = [{"symbol": p.symbol, "paid_by": {p.kind: p.value}} for p in plan.paid]
         allocation.extend({"symbol": c["symbol"], "paid_by": {"life": 2}}
                           for c in out["choices"] if c["paid_as"] == "life")
         out["allocation"] = allocation
-        out["warnings"] = warnings_of(out, frozenset(self.problem.req.sources.preserve))
-        out["score"] = [[name, value] for name, value in self.score(out, keys, founds)]
+        preserved = frozenset(self.problem.req.sources.preserve)
+        if kinds is None:
+            out["warnings"] = warnings_of(out, preserved)
+        else:
+            out["warnings"] = warnings_of(out, preserved, [f[1] for f in kinds.values()])
+        out["score"] = [[name, value] for name, value in self.score(out, keys, founds, kinds)]
         return out
 
     def _with_consumed(self, out: dict[str, Any], used: list[int],
-                       founds: list[tuple[int, Option, bool] | None]) -> list[int]:
+                       founds: list[Found | None]) -> list[int]:
         """``used`` (members activated, per class) with the members the payment taps or sacrifices
         otherwise: tapped or sacrificed for an activation's cost (Springleaf Drum, Ashnod's Altar),
         convoked or improvised; none of them stays untapped to keep a cost or a color, as the
@@ -349,11 +401,14 @@ class Finisher:
         classes = self.problem.supply.classes
         return [min(n, cls.count) for n, cls in zip(extra, classes)]
 
-    def score(self, out: dict[str, Any], keys: dict[int, tuple[int, int]] | None = None,
-              founds: list[tuple[int, Option, bool] | None] | None = None) -> list[tuple[str, int]]:
+    def score(self, out: dict[str, Any], keys: dict[int, Found] | None = None,
+              founds: list[Found | None] | None = None,
+              kinds: dict[int, Found] | None = None) -> list[tuple[str, int]]:
         """The policy's criteria, in its order (a caller's weights: the weighted ones), with
         their values for the payment ``out``, counted as the backends count them; ``founds``:
-        the class, option and spell flag of each of its activations when already known."""
+        the class, option and spell flag of each of its activations when already known;
+        ``kinds``: the distinct ones by identity when every activation was written directly
+        (once each, nothing else sacrificed, no card of the hand: counted per kind)."""
         problem = self.problem
         policy = problem.req.policy  # the caller's, ``preserve`` where it was named
         names: list[str] = [n for n, _w in policy.weights] if policy.weights else list(policy.criteria)
@@ -362,11 +417,19 @@ class Finisher:
         acts = out["activations"]
         classes = problem.supply.classes
         used = [0] * len(classes)
-        seen: list[tuple[int, Option, bool] | None] = []  # each activation's class and option, in order
+        seen: list[Found | None] = []  # each activation's class and option, in order
         nonland = 0
         sacrificed = 0
         sacrifices: dict[tuple[str, ...], bool] = {}  # by the cost parts, read once
-        for i, act in enumerate(acts):
+        if kinds is not None and founds is not None:
+            seen = founds
+            for fid, n in Counter(map(id, founds)).items():
+                k, opt, _ok = kinds[fid]
+                if opt.exclusive:
+                    used[k] += n
+                nonland += n * (classes[k].kind != "land")
+                sacrificed += n * any(c.startswith("sacrifice") for c in opt.costs)
+        for i, act in enumerate(acts if kinds is None else ()):
             times = int(act.get("times", 1))
             found = founds[i] if founds is not None else self._found(act, keys)
             seen.append(found)
@@ -380,7 +443,7 @@ class Finisher:
                 own = sacrifices[parts] = any(c.startswith("sacrifice") for c in parts)
             sacrificed += times * own + len(act.get("sacrificed", ())) + ("hand" in act)
         assisted = len(out.get("convoked", ())) + len(out.get("improvised", ())) + len(out.get("delved", ()))
-        activations = sum(int(a.get("times", 1)) for a in acts)
+        activations = len(acts) if kinds is not None else sum(int(a.get("times", 1)) for a in acts)
         terms: dict[str, int] = {
             "no_sacrifice": sacrificed,
             "preserve": len(_used_ids(out) & set(problem.req.sources.preserve)) if problem.req.sources.preserve else 0,
@@ -421,23 +484,36 @@ def _used_ids(out: dict[str, Any]) -> set[str]:
     return ids
 
 
-def warnings_of(out: dict[str, Any], preserved: frozenset[str] = frozenset()) -> list[str]:
+def warnings_of(out: dict[str, Any], preserved: frozenset[str] = frozenset(),
+                options: list[Option] | None = None) -> list[str]:
     """The warning codes of a PAYMENT object (``payment.WARNINGS``, in that order): what it
     sacrifices, pays in life, deals as damage, spends as energy, leaves floating, uses of the
-    preserved permanents, discards and exiles."""
+    preserved permanents, discards and exiles.  ``options``: the options activated, when each
+    activation is one of them written directly (nothing else sacrificed, no card of the hand)."""
     acts = out["activations"]
-    costs = {c for parts in {tuple(a["costs"]) for a in acts} for c in parts}  # each cost read once
+    if options is None:
+        costs = {c for parts in {tuple(a["costs"]) for a in acts} for c in parts}  # each cost read once
+        other = any(a.get("sacrificed") for a in acts)
+        hand = any("hand" in a for a in acts)
+    else:
+        costs = {c for opt in options for c in opt.costs}
+        other = hand = False
     found = {
-        "sacrifices": any(c.startswith("sacrifice") for c in costs) or any(a.get("sacrificed") for a in acts),
+        "sacrifices": any(c.startswith("sacrifice") for c in costs) or other,
         "pays_life": int(out["life"]) > 0,
         "deals_damage": int(out["damage"]) > 0,
         "spends_energy": int(out["energy"]) > 0,
         "floats_mana": bool(out["floating"]),
         "uses_preserved": bool(preserved) and bool(preserved & _used_ids(out)),
         "discards": any("discard" in c for c in costs),
-        "exiles": bool(out.get("delved")) or any("exile" in c for c in costs) or any("hand" in a for a in acts),
+        "exiles": bool(out.get("delved")) or any("exile" in c for c in costs) or hand,
     }
     return [code for code in WARNINGS if found[code]]
+
+
+def _discards(kinds: dict[int, Found]) -> bool:
+    """Does an option of ``kinds`` discard the hand (then :func:`_after` orders the payment)?"""
+    return any("discard your hand" in f[1].costs for f in kinds.values())
 
 
 def _after(acts: list[dict[str, Any]]) -> list[set[int]] | None:

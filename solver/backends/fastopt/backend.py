@@ -15,7 +15,7 @@ backend's solution with the same vector, for tests comparing optima.
 from __future__ import annotations
 
 from manasolver.solver.backends.fastopt.filters import solve_converters
-from manasolver.solver.backends.fastopt.floor import solve_at_floor
+from manasolver.solver.backends.fastopt.floor import prepared, solve_at_floor
 from manasolver.solver.backends.fastopt.unitflow import solve_by_flow
 from manasolver.solver.backends.fastopt.keep import KeepTerms
 from manasolver.solver.backends.fastopt.search import search_for
@@ -56,11 +56,11 @@ class FastOptBackend:
         if _pool_may_sink(problem, criteria):
             return None
         if problem.mode == "optimal" and sum(cls.count for cls in problem.supply.classes) >= LARGE_BOARD:
-            floor = solve_at_floor(problem, criteria)
-            if floor is None:
-                floor = solve_by_flow(problem, criteria)
-            if floor is not None:
-                return floor
+            start = prepared(problem, criteria)  # both paths start from it
+            if start is not None:
+                floor = solve_at_floor(problem, criteria, start) or solve_by_flow(problem, criteria, start)
+                if floor is not None:
+                    return floor
         search = search_for(problem, criteria)
         if search is None or not search.run() or (
                 search.inc.uncertain is not None

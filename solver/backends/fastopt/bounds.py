@@ -407,7 +407,7 @@ class Relaxation:
         for m in self.modes_all:
             if m.k < 0:
                 continue
-            size, asked, counts = m.counts()
+            size, asked, counts = _unit_counts(m)
             unit_counts |= counts
             read.append((m, size, asked, act_cost(m)))
         scale = self._scale = lcm_of(unit_counts)
@@ -460,6 +460,29 @@ class Relaxation:
             out.append((cost, per, m.k, m))
         out.sort(key=lambda r: r[0])
         return out
+
+
+#: The most units of a mode making mana of several masks whose possible counts per demand kind
+#: are taken as every count up to its size (above it, the exact counts of :meth:`Mode.counts`).
+_SMALL_MIXED = 4
+
+
+def _unit_counts(m: Mode) -> tuple[int, int, set[int] | frozenset[int]]:
+    """The units one activation of ``m`` adds, the units its mana cost asks, and counts that
+    every count a table divides by for it divides (:meth:`Mode.counts` gives exactly those):
+    its size, its size net of its cost, and the units it gives of any demand kind, which are
+    its size (or none) when its units are of one mask, and at most its size otherwise.  Only
+    their LCM is read (the tables' scale), and any common multiple gives the same bounds (each
+    row's cost is exact in units of the scale), so the common modes skip the exact reading."""
+    masks = m.masks
+    size = len(masks)
+    if size > _SMALL_MIXED and any(u != masks[0] for u in masks):
+        return m.counts()
+    asked = sum(n for _, n in m.costs)
+    counts = {size, size - asked}
+    if size > 1 and any(u != masks[0] for u in masks):
+        counts.update(range(1, size))
+    return size, asked, counts
 
 
 def _units_of(mask: int, m: Mode) -> int:

@@ -43,7 +43,7 @@ from manasolver.solver.backends.problem import Problem, Solution, lowest_bit
 from manasolver.solver.casting.announce import Form
 from manasolver.solver.policy import criteria_vector
 
-__all__ = ["solve_at_floor"]
+__all__ = ["Start", "prepared", "solve_at_floor"]
 
 #: Every nonempty set of mana types (W U B R G C) as a bit mask: the sets Hall's condition reads.
 _SETS = range(1, ANY_TYPE + 1)
@@ -277,10 +277,11 @@ def prepared(problem: Problem, criteria: tuple[str, ...]) -> Start | None:
     return Start(forms, x, built[0], keep, keep.policy_terms([0] * len(sup.classes), criteria))
 
 
-def solve_at_floor(problem: Problem, criteria: tuple[str, ...]) -> Solution | None:
+def solve_at_floor(problem: Problem, criteria: tuple[str, ...], start: Start | None = None) -> Solution | None:
     """The best payment of ``problem`` when it is at the policy's floor (module docstring);
-    ``None`` when that is not proven (the branch and bound decides)."""
-    start = prepared(problem, criteria)
+    ``None`` when that is not proven (the branch and bound decides).  ``start``: its
+    :func:`prepared` start when already made (the flow reads the same one)."""
+    start = start or prepared(problem, criteria)
     if start is None:
         return None
     forms, x, modes, keep, root = start

@@ -216,10 +216,12 @@ def clear_searches() -> None:
 
 
 def _content_key(problem: Problem, criteria: tuple[str, ...]) -> tuple[object, ...]:
-    """What a search depends on, by content: equal keys, interchangeable searches (the
-    options are frozen values, compared by value)."""
+    """What a search depends on, by content: equal keys, interchangeable searches.  A class's
+    options are read by identity (those of a card in one state are one object, shared by the
+    boards holding it): a kept search holds its supply and so its options, whose ids are then
+    not reused while it is kept; options equal in value but not the same object only miss."""
     sup = problem.supply
-    classes = tuple((c.options, c.members, c.positions, c.snow, c.kind, c.creature)
+    classes = tuple((id(c.options), c.members, c.positions, c.snow, c.kind, c.creature)
                     for c in sup.classes)
     kept = tuple((c.format(), n) for c, n in keep_counts(problem.policy, problem.req.state, sup.player))
     return (classes, sup.pool, sup.life, sup.energy, sup.player, problem.spell_ok, criteria,

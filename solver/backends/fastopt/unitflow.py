@@ -28,10 +28,11 @@ class with both kinds of modes, too many counts to try) is declined (``None``).
 
 from __future__ import annotations
 
+from collections import deque
 from itertools import product
 
 from manasolver.models.symbols import ANY_TYPE
-from manasolver.solver.backends.fastopt.floor import prepared
+from manasolver.solver.backends.fastopt.floor import Start, prepared
 from manasolver.solver.backends.fastopt.modes import GENERIC_COST, Mode
 from manasolver.solver.backends.matching import UnitKind, solution_from_units
 from manasolver.solver.backends.problem import Problem, Solution
@@ -85,29 +86,35 @@ class _Flow:
         return len(self.to) - 2
 
     def run(self, s: int, t: int, want: int) -> int:
-        """Push up to ``want`` units from ``s`` to ``t`` at least cost; the units pushed."""
+        """Push up to ``want`` units from ``s`` to ``t`` at least cost; the units pushed.  Each
+        cheapest path is found by Bellman-Ford with a queue (a node's edges are read again only
+        when its distance fell), which reads a few times fewer edges than passes over every
+        node on these networks (sources, their classes, the demands)."""
         flowed = 0
-        to, cap, cost, head = self.to, self.cap, self.cost, self.head
+        to, cap, cost, head, n = self.to, self.cap, self.cost, self.head, self.n
         while flowed < want:
-            dist: list[int | None] = [None] * self.n
-            back = [-1] * self.n
+            dist: list[int | None] = [None] * n
+            back = [-1] * n
             dist[s] = 0
-            changed = True
-            while changed:
-                changed = False
-                for a in range(self.n):
-                    da = dist[a]
-                    if da is None:
-                        continue
-                    for e in head[a]:
-                        if cap[e] > 0:
-                            b = to[e]
-                            nd = da + cost[e]
-                            db = dist[b]
-                            if db is None or nd < db:
-                                dist[b] = nd
-                                back[b] = e
-                                changed = True
+            queue = deque([s])
+            queued = [False] * n
+            queued[s] = True
+            while queue:
+                a = queue.popleft()
+                queued[a] = False
+                da = dist[a]
+                assert da is not None
+                for e in head[a]:
+                    if cap[e] > 0:
+                        b = to[e]
+                        nd = da + cost[e]
+                        db = dist[b]
+                        if db is None or nd < db:
+                            dist[b] = nd
+                            back[b] = e
+                            if not queued[b]:
+                                queued[b] = True
+                                queue.append(b)
             if dist[t] is None:
                 break
             push = want - flowed
@@ -162,10 +169,16 @@ class _Shape:
         if set(self.units) & set(self.multi):
             self.ok = False
         self.count = [c.count for c in sup.classes]
-
-    def mask_of(self, k: int, md: Mode) -> int:
-        """The types of the unit one activation of ``md`` (a mode of class ``k``) adds in the flow."""
-        return self.signet_mask.get((k, self.units[k].index(md)), md.masks[0])
+        #: Per class of one-unit modes, each mode read once for the flow's arcs: (mode, its index
+        #: among the class's modes, the mask of its unit, its vector, its packed unit cost).
+        self.unit_rows: dict[int, list[tuple[Mode, int, int, tuple[int, ...], int]]] = {}
+        if self.ok:
+            for k, mds in self.units.items():
+                rows = []
+                for md in mds:
+                    i = mds.index(md)
+                    rows.append((md, i, self.signet_mask.get((k, i), md.masks[0]), self.vec(md), self.unit_cost(md)))
+                self.unit_rows[k] = rows
 
     def vec(self, md: Mode) -> tuple[int, ...]:
         """The vector one activation of ``md`` adds, its unit wasted aside."""
@@ -203,10 +216,11 @@ class _Shape:
         return tuple(a + b for a, b in zip(own, vec))
 
 
-def solve_by_flow(problem: Problem, criteria: tuple[str, ...]) -> Solution | None:
+def solve_by_flow(problem: Problem, criteria: tuple[str, ...], start: Start | None = None) -> Solution | None:
     """The best payment of ``problem`` by the flow (module docstring), or ``None`` when that is
-    not proven (the branch and bound decides)."""
-    start = prepared(problem, criteria)
+    not proven (the branch and bound decides).  ``start``: its :func:`prepared` start when
+    already made (the floor read the same one)."""
+    start = start or prepared(problem, criteria)
     if start is None or any(f.energy for _, f in start.forms):
         return None
     forms, x, modes, keep, root = start
@@ -296,19 +310,20 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
     nc, nf, nd = len(classes), len(fixed_rows), len(demands)
     s, t = 0, 1 + nc + nf + nd
     g = _Flow(t + 1)
-    arcs: list[tuple[int, int, Mode | None, int]] = []  # (edge, class or fixed row, mode, demand)
+    arcs: list[tuple[int, int, Mode | None, int]] = []  # (edge, class or fixed row, mode, its index in the class)
     for i, k in enumerate(classes):
         g.edge(s, 1 + i, shape.count[k], 0)
+        rows = shape.unit_rows[k]
         for di, (_key, dm, _c) in enumerate(demands):
-            able = [md for md in shape.units[k] if shape.mask_of(k, md) & dm]
+            able = [row for row in rows if row[2] & dm]
             if able:
-                md = min(able, key=lambda m: (shape.vec(m), shape.mask_of(k, m)))
-                arcs.append((g.edge(1 + i, 1 + nc + nf + di, total, shape.unit_cost(md)), i, md, di))
+                md, at, _m, _v, unit_cost = min(able, key=lambda row: (row[3], row[2]))
+                arcs.append((g.edge(1 + i, 1 + nc + nf + di, total, unit_cost), i, md, at))
     for j, (_k, m, n) in enumerate(fixed_rows):
         g.edge(s, 1 + nc + j, n, 0)
         for di, (_key, dm, _c) in enumerate(demands):
             if m & dm:
-                arcs.append((g.edge(1 + nc + j, 1 + nc + nf + di, n, 0), -1 - j, None, di))
+                arcs.append((g.edge(1 + nc + j, 1 + nc + nf + di, n, 0), -1 - j, None, -1))
     for di, (_key, _dm, c) in enumerate(demands):
         g.edge(1 + nc + nf + di, t, c, 0)
     if g.run(s, t, total) < total:
@@ -320,11 +335,10 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
     extra: list[tuple[tuple[object, ...], int, int]] = []
     forced: dict[tuple[int, int], int] = {}
     taken: dict[tuple[int, int], int] = {}  # (class, index of its mode) -> activations
-    for e, src, arc_mode, _di in arcs:
+    for e, src, arc_mode, i in arcs:
         flow = g.cap[e ^ 1]
         if flow and arc_mode is not None:
             k = classes[src]
-            i = shape.units[k].index(arc_mode)
             taken[(k, i)] = taken.get((k, i), 0) + flow
     produced = 0
     for (k, i), n in sorted(taken.items()):
