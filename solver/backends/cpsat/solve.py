@@ -62,7 +62,6 @@ class CpSatBackend:
                 cycle = _payment_cycle(model, result[1])
                 if cycle is None:
                     return result[0]
-                _refuse_repeated_chain(problem, cycle)
                 cuts.append(cycle)
                 if result[0].optimal:
                     lower = result[0].objective  # the relaxation bounds the true optimum
@@ -306,24 +305,6 @@ def _import_cp_model() -> Any:
 
 #: Rounds of "solve the relaxation, forbid the cycle found" before the ordered model.
 MAX_CUT_ROUNDS = 4
-
-
-def _refuse_repeated_chain(problem: Problem, cycle: Cut) -> None:
-    """Refuse a cycle of payments through a repeatable ability and another activation: the
-    model orders each repeatable ability as one step, while its activations may come before and
-    after the other's (Skyshroud Elf's "{1}: Add {R} or {W}." paying Mystic Gate's {W/U}, whose
-    {U}{U} pays the Elf's ability again), so a cost payable only that way would be answered
-    unpayable, and a payment found without it might not be the best.  Said, never guessed."""
-    repeated = [node for node in cycle if node[2] != -1]
-    if not repeated or len(cycle) < 2:
-        return
-    k, j, ability = repeated[0]
-    cls = problem.supply.classes[k]
-    costs = next((", ".join(o.costs) for o in cls.options if o.ability == ability and not o.exclusive), "")
-    where = f"battlefield[{cls.positions[j]}]" if not cls.hand else f"hand[{cls.hand[j]}]"
-    raise Unsupported(f"{cls.name} ({cls.members[j]}): its repeatable mana ability (cost {costs}) may be activated "
-                      "before and after another mana ability it pays and is paid by, an order of payments this "
-                      "engine does not model yet", where)
 
 
 def _payment_cycle(model: Model, solver: Any) -> Cut | None:
