@@ -172,7 +172,7 @@ class BoardView:
     (``models.rules.board_effects``); ``spend_effects`` the rules of spending mana as another
     color (``models.rules.counts``); ``color_settings`` (``models.rules.colors``); ``typed`` each
     permanent's types and the subtypes a count reads (``models.rules.amounts``); ``type_changes``
-    (``models.rules.land_types``); ``grants``, ``hasty`` and ``held`` (``models.rules.granted``);
+    (``models.rules.land_types``); ``grants``, ``hasty``, ``abilities_of`` and ``held`` (``models.rules.granted``);
     ``supplies`` the grouped supply by (player, resources, reserved) (``solver.supply.build``);
     ``doublers`` by player (``solver.pools.doublers``); ``checks`` the refusals of what the engine
     does not model, by check (``solver.supply.unmodelled.once``); ``by_id`` the permanents by id
@@ -183,8 +183,8 @@ class BoardView:
     (``held``, ``supplies``, ``doublers``, ``checks``) are filled with whole values by single stores.
     """
 
-    __slots__ = ("active", "by_id", "checks", "color_settings", "doublers", "grants", "hasty", "held", "sparing",
-                 "spend_effects", "supplies", "tap_hurt", "type_changes", "typed")
+    __slots__ = ("abilities_of", "active", "by_id", "checks", "color_settings", "doublers", "grants", "hasty", "held",
+                 "sparing", "spend_effects", "supplies", "tap_hurt", "type_changes", "typed")
 
     def __init__(self) -> None:
         self.active: Any = None
@@ -196,6 +196,7 @@ class BoardView:
         self.type_changes: Any = None
         self.grants: Any = None
         self.hasty: Any = None
+        self.abilities_of: Any = None
         self.held: dict[str, Any] = {}
         self.supplies: dict[Any, Any] = {}
         self.doublers: dict[str, Any] = {}

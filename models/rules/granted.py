@@ -49,8 +49,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import cast
 
-from manasolver.models._memo import IdentityMemo
 from manasolver.models.abilities import AbilityCost, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.card_text import GrantedKeyword
@@ -211,28 +211,38 @@ class _Refusal(Exception):
         self.message, self.where, self.missing = message, where, missing
 
 
-def holders(active: Active) -> dict[str, tuple[AbilitiesOf, ...]]:
-    """The permanents with an "all activated abilities of" effect in force, by id, with their
-    effects (board order); remembered per ``active`` tuple."""
-    return _HOLDERS.get_or(active, _holders)
+def holders(state: GameState, active: Active) -> dict[str, tuple[AbilitiesOf, ...]]:
+    """The permanents with an "all activated abilities of" effect in force (``active``: the
+    board's effects in force), by id, with their effects (board order); read once per board (its
+    view's ``abilities_of``)."""
+    return _abilities_of(state, active)[0]
 
 
-def _holders(active: Active) -> dict[str, tuple[AbilitiesOf, ...]]:
-    out: dict[str, tuple[AbilitiesOf, ...]] = {}
-    for source, effect in active:
-        if isinstance(effect, AbilitiesOf) and not effect.given_to:
-            out[source.id] = out.get(source.id, ()) + (effect,)
-    return out
-
-
-def given_abilities_of(active: Active) -> tuple[tuple[Permanent, AbilitiesOf], ...]:
+def given_abilities_of(state: GameState, active: Active) -> tuple[tuple[Permanent, AbilitiesOf], ...]:
     """The "all activated abilities of" effects in force that other permanents have ("Creatures
-    you control have …": Steward of the Harvest), with their sources; remembered per ``active``."""
-    return _GIVEN.get_or(active, _given)
+    you control have …": Steward of the Harvest), with their sources; read once per board."""
+    return _abilities_of(state, active)[1]
 
 
-def _given(active: Active) -> tuple[tuple[Permanent, AbilitiesOf], ...]:
-    return tuple((s, e) for s, e in active if isinstance(e, AbilitiesOf) and e.given_to)
+_Held = dict[str, tuple[AbilitiesOf, ...]]
+_Given = tuple[tuple[Permanent, AbilitiesOf], ...]
+
+
+def _abilities_of(state: GameState, active: Active) -> tuple[_Held, _Given]:
+    """:func:`holders` and :func:`given_abilities_of`, from one pass over the board's effects."""
+    view = state.view
+    found = view.abilities_of
+    if found is None:
+        held: _Held = {}
+        given: list[tuple[Permanent, AbilitiesOf]] = []
+        for source, effect in active:
+            if isinstance(effect, AbilitiesOf):
+                if effect.given_to:
+                    given.append((source, effect))
+                else:
+                    held[source.id] = held.get(source.id, ()) + (effect,)
+        found = view.abilities_of = (held, tuple(given))
+    return cast(tuple[_Held, _Given], found)
 
 
 def _given_to(source: Permanent, effect: AbilitiesOf, perm: Permanent) -> bool:
@@ -253,17 +263,13 @@ def printed_as_given(card: Card) -> tuple[ManaAbility, ...]:
     return tuple(replace(a, damage=max(0, a.damage - own)) if a.cost.tap else a for a in card.mana_abilities)
 
 
-_HOLDERS: IdentityMemo[Active, dict[str, tuple[AbilitiesOf, ...]]] = IdentityMemo(65)
-_GIVEN: IdentityMemo[Active, tuple[tuple[Permanent, AbilitiesOf], ...]] = IdentityMemo(65)
-
-
 def held_abilities(state: GameState, holder: Permanent, active: Active, giver: Giver) -> tuple[ManaAbility, ...]:
     """The mana abilities ``holder`` has from its "all activated abilities of" effects now (none
     when it has no such effect), in the order of its effects and of the objects on the board;
     unindexed (the caller numbers them after the holder's own).  Raises ``Unsupported`` where the
     engine can't apply one (see the module docstring)."""
-    effects = holders(active).get(holder.id, ())
-    given = given_abilities_of(active)
+    effects = holders(state, active).get(holder.id, ())
+    given = given_abilities_of(state, active)
     if given:
         effects += tuple(e for s, e in given if _given_to(s, e, holder) and e not in effects)
     if not effects:
@@ -285,7 +291,7 @@ def _held(state: GameState, holder: Permanent, effects: tuple[AbilitiesOf, ...],
           giver: Giver) -> tuple[ManaAbility, ...]:
     own_spend_as = next((e for s, e in active if s.id == holder.id and isinstance(e, SpendAs) and e.own_abilities),
                         None)
-    others = holders(active)
+    others = holders(state, active)
     out: list[ManaAbility] = []
     for effect in effects:
         once = _ONCE in effect.text

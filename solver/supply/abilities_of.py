@@ -21,8 +21,8 @@ def guard_abilities_of(req: PaymentRequest) -> None:
     from manasolver.models.rules.production import active_effects, effective_mana_abilities
     state = req.state
     active = active_effects(state)
-    found = holders(active)
-    given = bool(given_abilities_of(active))  # "Creatures you control have …": any of them may hold them
+    found = holders(state, active)
+    given = bool(given_abilities_of(state, active))  # "Creatures you control have …": any of them may hold them
     if not found and not given:
         return
     for perm in state.battlefield:
