@@ -19,9 +19,13 @@ The game model (simple, stated so that a figure can say what it was measured on)
   commander is cast the same way; instants and sorceries go to the graveyard;
 * on the last turn what was spent is tapped (lands and rocks, chosen at random) and what was cast
   is summoning sick (creatures); permanents of earlier turns are untapped;
-* a card whose text has it choose a color or a creature type as it enters gets ``chosen``
-  (a color of the deck, or a creature type of the deck's creatures), a planeswalker its loyalty
-  counters, a card that says "charge counter" one charge counter;
+* a card whose text has it choose a color, a creature type or a card type as it enters gets
+  ``chosen`` (a color of the deck, a creature type of the deck's creatures, or one of the card
+  types it names), a planeswalker its loyalty counters, a card that says "charge counter" one
+  charge counter;
+* each player carries what a client knows of its turn: ``lands_played_this_turn``,
+  ``spells_cast_this_turn`` (this turn's casts so far), ``cards_drawn_this_turn``,
+  ``life_gained_this_turn`` (0: the model gains no life) and its ``library`` size;
 * the opponent plays another deck of the same family to the same turn; its permanents are
   untapped but for one in six (mana spent at instant speed);
 * ids are random numbers, drawn anew on every board.
@@ -40,6 +44,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -113,6 +118,7 @@ class _Facts:
     enters_tapped: bool | None
     choose_color: bool
     choose_type: bool
+    choose_card_type: tuple[str, ...]   # the card types "choose artifact, creature, …" names
     charge: bool
     subtypes: tuple[str, ...]
 
@@ -131,8 +137,23 @@ def _facts(name: str) -> _Facts:
                   source=bool(card.mana_abilities), value=cost.mana_value() if cost is not None else 0,
                   cost=cost.format() if cost is not None else "", has_x=bool(cost is not None and cost.x_count),
                   enters_tapped=tapped, choose_color="choose a color" in text,
-                  choose_type="choose a creature type" in text, charge="charge counter" in text,
+                  choose_type="choose a creature type" in text, choose_card_type=_card_type_choice(text),
+                  charge="charge counter" in text,
                   subtypes=card.type_line.subtypes)
+
+
+def _card_type_choice(text: str) -> tuple[str, ...]:
+    """The card types of "choose artifact, creature, enchantment, instant, or sorcery" (Cloud Key)
+    in lower-case oracle text, or ``()``."""
+    m = _CARD_TYPE_CHOICE.search(text)
+    if m is None:
+        return ()
+    return tuple(t for t in re.split(r",\s*(?:or\s+)?|\s+or\s+", m.group(1)) if t in _CARD_TYPES)
+
+
+_CARD_TYPES = frozenset({"artifact", "battle", "creature", "enchantment", "instant", "land", "planeswalker",
+                         "sorcery"})
+_CARD_TYPE_CHOICE = re.compile(r"choose ((?:[a-z]+, )+(?:or )?[a-z]+)\.")
 
 
 class _Game:
@@ -148,6 +169,10 @@ class _Game:
                 break
         draws = 7 + turn - (0 if deck.family == "commander" else 1)
         self.hand = library[:draws]
+        self.library = len(library) - draws
+        self.turn = turn
+        self.first = deck.family != "commander"  # on the play in a duel: no draw on turn 1
+        self.lands_played = self.spells_cast = 0
         self.field: list[dict[str, Any]] = []
         self.graveyard: list[str] = []
         self.command = list(deck.commander)
@@ -160,8 +185,10 @@ class _Game:
         for p in self.field:
             p["tapped"] = False
             p["sick"] = False
+        self.lands_played = self.spells_cast = 0
         lands = [n for n in self.hand if _facts(n).land]
         if lands:
+            self.lands_played = 1
             land = rng.choice(lands)
             self.hand.remove(land)
             et = _facts(land).enters_tapped
@@ -176,6 +203,7 @@ class _Game:
             if spent + value > mana or rng.random() > (0.35 if last else 0.7):
                 continue
             spent += value
+            self.spells_cast += 1
             if name in self.command:
                 self.command.remove(name)
             else:
@@ -195,6 +223,8 @@ class _Game:
             perm["chosen"] = {"color": self.rng.choice(self.colors)}
         elif f.choose_type and self.types:
             perm["chosen"] = {"type": self.rng.choice(self.types).title()}
+        elif f.choose_card_type:
+            perm["chosen"] = {"type": self.rng.choice(f.choose_card_type)}
         if f.planeswalker:
             perm["counters"] = {"loyalty": self.rng.randint(1, 6)}
         elif f.charge:
@@ -247,8 +277,9 @@ def game_board(mine: Deck, theirs: Deck, turn: int, rng: random.Random) -> tuple
     n = len(me.field) + len(them.field)
     ids = rng.sample(range(1, 10**7), n)
     life = _LIFE[family]
-    you: dict[str, Any] = {"name": "you", "life": life - rng.randint(0, life // 2), "hand": list(me.hand)}
-    opp: dict[str, Any] = {"name": "opponent", "life": life - rng.randint(0, life // 2)}
+    you: dict[str, Any] = {"name": "you", "life": life - rng.randint(0, life // 2), "hand": list(me.hand),
+                           **_history(me)}
+    opp: dict[str, Any] = {"name": "opponent", "life": life - rng.randint(0, life // 2), **_history(them)}
     if me.graveyard:
         you["graveyard"] = list(me.graveyard)
     if family == "commander":
@@ -256,6 +287,13 @@ def game_board(mine: Deck, theirs: Deck, turn: int, rng: random.Random) -> tuple
         opp["commander"] = list(theirs.commander)
     field = _permanents(me, "you", ids, False) + _permanents(them, "opponent", ids, True)
     return {"players": [you, opp], "battlefield": field}, me.hand
+
+
+def _history(game: _Game) -> dict[str, Any]:
+    """What a client knows of a player's turn so far (the board's history fields)."""
+    return {"lands_played_this_turn": game.lands_played, "spells_cast_this_turn": game.spells_cast,
+            "cards_drawn_this_turn": 0 if game.first and game.turn == 1 else 1, "life_gained_this_turn": 0,
+            "library": {"size": game.library}}
 
 
 def query(family: Family, kind: str, seed: int, ident: object = None) -> dict[str, Any]:
