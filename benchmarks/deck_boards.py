@@ -159,8 +159,9 @@ _CARD_TYPE_CHOICE = re.compile(r"choose ((?:[a-z]+, )+(?:or )?[a-z]+)\.")
 class _Game:
     """One player's game to a turn: battlefield (name, tapped, sick, counters, chosen), hand, graveyard."""
 
-    def __init__(self, deck: Deck, turn: int, rng: random.Random, colors: str) -> None:
+    def __init__(self, deck: Deck, turn: int, rng: random.Random, colors: str, history: bool = True) -> None:
         self.rng = rng
+        self.history = history
         self.colors = colors or "C"
         library = list(deck.library)
         for _ in range(4):  # a hand of 2-5 lands is kept (a mulligan reshuffles; no card is put back)
@@ -223,7 +224,7 @@ class _Game:
             perm["chosen"] = {"color": self.rng.choice(self.colors)}
         elif f.choose_type and self.types:
             perm["chosen"] = {"type": self.rng.choice(self.types).title()}
-        elif f.choose_card_type:
+        elif f.choose_card_type and self.history:
             perm["chosen"] = {"type": self.rng.choice(f.choose_card_type)}
         if f.planeswalker:
             perm["counters"] = {"loyalty": self.rng.randint(1, 6)}
@@ -260,26 +261,32 @@ def _permanents(game: _Game, controller: str, ids: list[int], opponent: bool) ->
     return out
 
 
-def board(family: Family, rng: random.Random) -> tuple[dict[str, Any], list[str], Deck]:
+def board(family: Family, rng: random.Random, history: bool = True) -> tuple[dict[str, Any], list[str], Deck]:
     """One board of ``family``: (board JSON, the hand of the player asked about, their deck)."""
     mine, theirs = rng.sample(decks(family), 2)
     lo, hi = TURNS[family]
-    state, hand = game_board(mine, theirs, rng.randint(lo, hi), rng)
+    state, hand = game_board(mine, theirs, rng.randint(lo, hi), rng, history)
     return state, hand, mine
 
 
-def game_board(mine: Deck, theirs: Deck, turn: int, rng: random.Random) -> tuple[dict[str, Any], list[str]]:
+def game_board(mine: Deck, theirs: Deck, turn: int, rng: random.Random,
+               history: bool = True) -> tuple[dict[str, Any], list[str]]:
     """The board of a game of ``mine`` against ``theirs`` on ``turn``: (board JSON, the hand of the
-    player asked about)."""
+    player asked about).  ``history=False``: the game model as it was before it carried the turn's
+    history and card-type choices (the boards of an older answer snapshot)."""
     family = mine.family
-    me = _Game(mine, turn, rng, _deck_colors(mine))
-    them = _Game(theirs, turn, rng, _deck_colors(theirs))
+    me = _Game(mine, turn, rng, _deck_colors(mine), history)
+    them = _Game(theirs, turn, rng, _deck_colors(theirs), history)
     n = len(me.field) + len(them.field)
     ids = rng.sample(range(1, 10**7), n)
     life = _LIFE[family]
     you: dict[str, Any] = {"name": "you", "life": life - rng.randint(0, life // 2), "hand": list(me.hand),
                            **_history(me)}
     opp: dict[str, Any] = {"name": "opponent", "life": life - rng.randint(0, life // 2), **_history(them)}
+    if not history:
+        for player in (you, opp):
+            for key in _history(me):
+                del player[key]
     if me.graveyard:
         you["graveyard"] = list(me.graveyard)
     if family == "commander":
@@ -296,12 +303,12 @@ def _history(game: _Game) -> dict[str, Any]:
             "library": {"size": game.library}}
 
 
-def query(family: Family, kind: str, seed: int, ident: object = None) -> dict[str, Any]:
+def query(family: Family, kind: str, seed: int, ident: object = None, history: bool = True) -> dict[str, Any]:
     """One ``kind`` query (``can_pay``, ``pay`` …) on its own new board of ``family``: the cost of a
     card of the hand (a spell of the deck when the hand has none) with it as the ``spell``, and
     ``x`` on :data:`X_SHARE` of the lines."""
     rng = random.Random(f"{family}-{seed}")
-    state, hand, deck = board(family, rng)
+    state, hand, deck = board(family, rng, history)
     spells = [n for n in hand if not _facts(n).land and _facts(n).cost]
     if not spells:
         spells = [n for n in deck.library if not _facts(n).land and _facts(n).cost]

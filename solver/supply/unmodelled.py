@@ -404,7 +404,11 @@ def marked(state: GameState, mark: str) -> tuple[tuple[int, Permanent], ...]:
     if index is None:
         found: dict[str, list[tuple[int, Permanent]]] = {}
         for i, perm in enumerate(state.battlefield):
-            for m in marks(perm.card):
+            card = perm.card
+            kinds = card.facts.unmodelled_marks
+            if kinds is None:
+                kinds = marks(card)
+            for m in kinds:  # (most cards have none)
                 found.setdefault(m, []).append((i, perm))
         index = state.view.marked = {m: tuple(v) for m, v in found.items()}
     return index.get(mark, ())
