@@ -12,8 +12,8 @@ each mana's type chosen as it is added.  Every reachable pool is then matched ag
 
 It is exact for the small boards of the tests: each repeatable ability is activated at most
 :data:`CAP` times (the boards are too small for more to matter: the abilities without a limit add
-no more mana than they cost).  Costs are plain: colored, ``{C}`` and generic symbols, one ``{X}``; an activation's cost may
-also hold hybrid symbols (filter lands).
+no more mana than they cost).  Costs are plain: colored, ``{C}`` and generic symbols, one ``{X}``;
+an activation's cost may also hold hybrid symbols (filter lands).
 """
 
 from __future__ import annotations

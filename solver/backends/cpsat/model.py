@@ -288,7 +288,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     prec: dict[tuple[Node, Node], Any] = {}
     pair_flows: dict[tuple[Node, Node], list[Any]] = {}
     self_flows: dict[Node, list[Any]] = {}
-    fed: dict[Node, list[tuple[Node, Any]]] = {}  # per node: the flows from other nodes into its cost
+    fed_by: dict[Node, list[tuple[Node, Any]]] = {}  # per node: the flows from other nodes into its cost
     ranks: dict[Node, Any] = {}
     n_nodes = len({node for _, _, node in payers})
     costly_nodes = set(cost_node.values())
@@ -317,7 +317,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
             if pair[0] == pair[1]:  # a node's earlier activations paying its later ones
                 self_flows.setdefault(pair[0], []).append(v)
                 continue
-            fed.setdefault(pair[1], []).append((pair[0], v))
+            fed_by.setdefault(pair[1], []).append((pair[0], v))
             if chains == "free":
                 pair_flows.setdefault(pair, []).append(v)
             elif chains == "ordered":
@@ -366,22 +366,22 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
         if out_of[si]:
             cp.add(sum(out_of[si]) <= s.amount)
     for comp in cyclic:  # the first activation of a component is paid by none of its nodes (repeats.py)
-        inside = {k_a for k_a in comp}
-        members = sorted(node for node in costly_nodes if (node[0], node[2]) in inside)
+        inside = set(comp)
+        steps = sorted(node for node in costly_nodes if (node[0], node[2]) in inside)
         starts = []
-        for node in members:
+        for node in steps:
             count = sum(b for (k, j, o), b, nd in payers if nd == node)
-            on = cp.new_bool_var(f"live{node}")
-            cp.add(count >= on)
-            cp.add(count <= MAX_REPEAT * on)
-            first = cp.new_bool_var(f"first{node}")
-            cp.add_implication(first, on)
-            inner = [v for src, v in fed.get(node, []) if (src[0], src[2]) in inside]
+            live = cp.new_bool_var(f"live{node}")
+            cp.add(count >= live)
+            cp.add(count <= MAX_REPEAT * live)
+            opens = cp.new_bool_var(f"first{node}")
+            cp.add_implication(opens, live)
+            inner = [v for src, v in fed_by.get(node, []) if (src[0], src[2]) in inside]
             if inner:
-                cp.add(sum(inner) == 0).only_enforce_if(first)
-            starts.append((on, first))
-        for on, _ in starts:
-            cp.add(sum(first for _, first in starts) >= on)
+                cp.add(sum(inner) == 0).only_enforce_if(opens)
+            starts.append((live, opens))
+        for live, _ in starts:
+            cp.add(sum(o for _, o in starts) >= live)
     if chains == "ordered":
         for chain in batch_order:  # batches of one ability: in order (repeats.py)
             for first, then in zip(chain, chain[1:]):

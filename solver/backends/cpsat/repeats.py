@@ -21,8 +21,9 @@ member of its class an integer per option, how many times it activates it, and r
   ability starts only after another activation of a node it both pays and is paid by (its
   strongly connected component of the graph of which node's mana may pay which node's cost)
   that gains mana: an ability gets one batch more than the activation steps of its component
-  that gain mana, within its number of activations and :data:`MAX_BATCHES`; batches are ordered (a batch is active only if
-  the one before it is, pays only later batches, and comes earlier in the order);
+  that gain mana, within its number of activations and :data:`MAX_BATCHES`; batches are
+  ordered (a batch is active only if the one before it is, pays only later batches, and comes
+  earlier in the order);
 * :func:`removal`: for a variable counter cost, the counters one option removes (its X,
   CR 107.3), so that a member's activations together remove no more than it has (118.3);
 * :func:`self_payment`: whether a node's later activations may be paid with the mana of its
