@@ -81,6 +81,45 @@ def test_stonework_packbeast_before_and_after_verdant_eidolon_pays_w_u() -> None
     assert "{W}{U}" in answer({"query": "options", "state": state})["options"]
 
 
+def test_skyshroud_elf_around_two_mystic_gates_pays_r_r_u() -> None:
+    """Skyshroud Elf beside two Mystic Gates: the Elf's "{1}" between and around the Gates, each
+    Gate adding one mana more than it takes: {R}{R}{U} payable, {R}{U}{U}{W} not, as the brute
+    force says."""
+    state = json_board("Skyshroud Elf", "Mystic Gate", "Mystic Gate")
+    for cost, payable in (("{R}{R}{U}", True), ("{U}{R}{U}", True), ("{R}{U}{U}{W}", False)):
+        assert search(load_state(state), ManaCost.parse(cost)).payable is payable
+        out = pay_validated(state, cost)
+        assert out["payable"] is payable, (cost, out)
+
+
+def test_two_petalmane_baku_cannot_pay_each_others_cost() -> None:
+    """Two Petalmane Baku and no other mana: each one's "{1}" could be paid only by the other's
+    mana, a cycle no order allows (601.2g): {W} is unpayable.  With a Forest to start the chain
+    (its {G} pays one Baku's "{1}", that Baku's mana the other's): {W}{W}{U} payable,
+    {W}{W}{U}{U} not, as the brute force says."""
+    baku = {"card": "Petalmane Baku", "counters": {"ki": 2}}
+    for backend in ("cpsat", None):
+        extra = {"backend": backend} if backend else {}
+        out = answer({"query": "can_pay", "state": json_board(baku, baku), "cost": "{W}", **extra})
+        assert out["payable"] is False, out
+        for cost, payable in (("{W}{W}{U}", True), ("{W}{W}{U}{U}", False)):
+            out = answer({"query": "can_pay", "state": json_board(baku, baku, "Forest"), "cost": cost, **extra})
+            assert out["payable"] is payable, (cost, out)
+    assert search(load_state(json_board(baku, baku)), ManaCost.parse("{W}")).payable is False
+    assert search(load_state(json_board(baku, baku, "Forest")), ManaCost.parse("{W}{W}{U}{U}")).payable is False
+
+
+def test_orochi_leafcaller_beside_fungal_reaches_matches_the_brute_force() -> None:
+    """Orochi Leafcaller ("{G}: Add one mana of any color") beside Fungal Reaches with two storage
+    counters: the Reaches' {T} pays its own "{1}, Remove X storage counters" for {G}{G}, the
+    Leafcaller turns them into {W}{U}; {W}{U}{B} needs a third mana no order makes."""
+    state = json_board("Orochi Leafcaller", {"card": "Fungal Reaches", "counters": {"storage": 2}})
+    for cost in ("{W}", "{W}{U}", "{W}{U}{B}"):
+        truth = search(load_state(state), ManaCost.parse(cost)).payable
+        assert truth is (cost != "{W}{U}{B}")
+        assert pay_validated(state, cost)["payable"] is truth, cost
+
+
 # -- against the brute force --------------------------------------------------------------------
 
 CARDS: tuple[str | dict[str, Any], ...] = (

@@ -19,8 +19,10 @@ The model (built once per problem; solved by :mod:`~manasolver.solver.backends.c
   unit paying a demand only when its types, snow flag and restriction allow it;
 * mana paying an activation's cost must come from the pool, a free source, or an
   activation *ranked earlier* (integer ranks over nodes: a member's exclusive options, or
-  one repeatable ability of a member): never circularly (601.2g, 605.3); within a node of
-  a one-mana cost, at most n - 1 of its n activations paid by the others;
+  one batch of the activations of a repeatable ability of a member, so that its activations
+  may come before and after another's): never circularly (601.2g, 605.3); within a node of
+  a one-mana cost, at most n - 1 of its n activations paid by the others; in each cycle of
+  nodes that may pay one another, the first node activated paid by none of them;
 * life: ability life ≤ life (119.4), and a form that pays life for Phyrexian
   symbols needs its life plus ability life plus damage taken ≤ life, since damage
   and ability costs happen during 601.2g, before 601.2h;
