@@ -12,11 +12,13 @@ each mana's type chosen as it is added.  Every reachable pool is then matched ag
 
 It is exact for the small boards of the tests: each repeatable ability is activated at most
 :data:`CAP` times (the boards are too small for more to matter: the abilities without a limit add
-no more mana than they cost).  Costs are plain: colored, ``{C}`` and generic symbols, one ``{X}``.
+no more mana than they cost).  Costs are plain: colored, ``{C}`` and generic symbols, one ``{X}``;
+an activation's cost may also hold hybrid symbols (filter lands).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -78,7 +80,23 @@ def _pays(pool: tuple[int, ...], typed: list[int], generic: int) -> int:
 
 
 def _spend(pool: tuple[int, ...], cost: ManaCost) -> Iterator[tuple[int, ...]]:
-    """Every pool left after paying ``cost`` (colored symbols, then generic from any type)."""
+    """Every pool left after paying ``cost`` (colored symbols, each color of a hybrid one such as
+    Mystic Gate's ``{W/U}``, then generic from any type)."""
+    split = [not s.is_numeral and bool(s.colors & (s.colors - 1)) and not (s.phyrexian or s.snow or s.special)
+             for s in cost.symbols]
+    hybrid = [s.colors for s, h in zip(cost.symbols, split) if h]
+    if hybrid:
+        plain = ManaCost.parse("".join(s.text for s, h in zip(cost.symbols, split) if not h) or "{0}")
+        for pick in itertools.product(*([b for b in TYPE_BITS[:5] if m & b] for m in hybrid)):
+            paid = list(pool)
+            for bit in pick:
+                i = TYPE_BITS.index(bit)
+                if not paid[i]:
+                    break
+                paid[i] -= 1
+            else:
+                yield from _spend(tuple(paid), plain)
+        return
     typed, generic, _ = _needs(cost)
     left = list(pool)
     for bit in typed:

@@ -19,8 +19,10 @@ The model (built once per problem; solved by :mod:`~manasolver.solver.backends.c
   unit paying a demand only when its types, snow flag and restriction allow it;
 * mana paying an activation's cost must come from the pool, a free source, or an
   activation *ranked earlier* (integer ranks over nodes: a member's exclusive options, or
-  one repeatable ability of a member): never circularly (601.2g, 605.3); within a node of
-  a one-mana cost, at most n - 1 of its n activations paid by the others;
+  one batch of the activations of a repeatable ability of a member, so that its activations
+  may come before and after another's): never circularly (601.2g, 605.3); within a node of
+  a one-mana cost, at most n - 1 of its n activations paid by the others; in each cycle of
+  nodes that may pay one another, the first node activated paid by none of them;
 * life: ability life ≤ life (119.4), and a form that pays life for Phyrexian
   symbols needs its life plus ability life plus damage taken ≤ life, since damage
   and ability costs happen during 601.2g, before 601.2h;
@@ -47,7 +49,9 @@ from manasolver.models.errors import Unsupported
 from manasolver.models.symbols import C, TYPE_BITS
 from manasolver.solver import budget
 from manasolver.solver.backends.cpsat.repeats import (
+    MAX_BATCHES,
     Node,
+    batch_counts,
     merged,
     node_of,
     removal,
@@ -143,6 +147,10 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     removal_memo: dict[tuple[int, int], dict[tuple[int, ...], int]] = {}
     expanded: set[int] = set()
     self_paid: set[Node] = set()
+    batch: dict[tuple[int, int, int, int], Any] = {}  # (k, j, o, batch): activations in that batch
+    batch_order: list[list[Node]] = []  # the batches of one member's ability, in order
+    others, cyclic = batch_counts(sup.classes, {k for k, cls in enumerate(sup.classes)
+                                        if not (cls.free and not any(removes(opt) for opt in cls.options))})
     for k, cls in enumerate(sup.classes):
         ok = problem.spell_ok[k]
         if cls.free and not any(removes(opt) for opt in cls.options):
@@ -171,38 +179,76 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
             for j in range(cls.count):
                 deadline.check(stage)
                 bs = []
-                nodes: dict[int, list[tuple[Option, Any]]] = {}
+                nodes: dict[int, list[tuple[Option, list[Any]]]] = {}
                 removed: dict[str, tuple[list[Any], int]] = {}
+                bounds: dict[int, int] = {}  # a repeatable option's activations at most
+                removing: dict[int, tuple[str, int, int]] = {}
                 for o, opt in enumerate(cls.options):
                     if opt.exclusive:
-                        ub = 1
+                        continue
+                    bounds[o] = 1 if merged([o for o in cls.options if o.ability == opt.ability]) else opt.repeat
+                    if removes(opt):
+                        removing[o] = removal(state, cls, j, opt, removal_memo)
+                        bounds[o] = min(bounds[o], removing[o][2] // max(1, removing[o][1]))
+                spans: dict[int, int] = {}  # the batches of each repeatable ability that costs mana
+                for o, ub in bounds.items():
+                    opt = cls.options[o]
+                    if opt.mana_cost:
+                        most = min(max(bounds[p] for p in bounds if cls.options[p].ability == opt.ability),
+                                   1 + others.get((k, opt.ability), 0), MAX_BATCHES)
+                        spans[opt.ability] = max(1, most)
+                for o, opt in enumerate(cls.options):
+                    pays_ability = ability_scope(opt.restriction)
+                    if opt.exclusive:
                         b = cp.new_bool_var(f"b{k}_{j}_{o}")
                         bs.append(b)
-                    else:
-                        ub = 1 if merged([o for o in cls.options if o.ability == opt.ability]) else opt.repeat
-                        if removes(opt):
-                            kind, each, have = removal(state, cls, j, opt, removal_memo)
-                            ub = min(ub, have // max(1, each))
-                        b = cp.new_int_var(0, ub, f"c{k}_{j}_{o}")
-                        nodes.setdefault(opt.ability, []).append((opt, b))
-                        if removes(opt):
-                            removed.setdefault(kind, ([], have))[0].append(each * b)
-                    inst[(k, j, o)] = b
-                    pays_ability = ability_scope(opt.restriction)
-                    for mask, snow, mult in opt.slot_groups(cls.snow):
-                        srcs.append(Src(("inst", k, j, o, mask) + _tail(cls.snow, snow), mask, snow,
-                                         ok[o], pays_ability, mult * b, mult * ub, inst=node_of(k, j, opt)))
+                        inst[(k, j, o)] = b
+                        for mask, snow, mult in opt.slot_groups(cls.snow):
+                            srcs.append(Src(("inst", k, j, o, mask) + _tail(cls.snow, snow), mask, snow,
+                                             ok[o], pays_ability, mult * b, mult, inst=node_of(k, j, opt)))
+                        continue
+                    ub = bounds[o]
+                    n_batches = spans.get(opt.ability, 1)
+                    parts = [cp.new_int_var(0, ub, f"c{k}_{j}_{o}" + (f"_{t}" if t else ""))
+                             for t in range(n_batches)]
+                    for t, b in enumerate(parts):
+                        batch[(k, j, o, t)] = b
+                        for mask, snow, mult in opt.slot_groups(cls.snow):
+                            srcs.append(Src(("inst", k, j, o, mask) + _tail(cls.snow, snow), mask, snow,
+                                             ok[o], pays_ability, mult * b, mult * ub,
+                                             inst=node_of(k, j, opt, t)))
+                    total: Any = parts[0] if n_batches == 1 else sum(parts)
+                    if n_batches > 1:
+                        cp.add(total <= ub)
+                    inst[(k, j, o)] = total
+                    nodes.setdefault(opt.ability, []).append((opt, parts))
+                    if o in removing:
+                        kind, each, have = removing[o]
+                        removed.setdefault(kind, ([], have))[0].append(each * total)
                 if bs:
                     cp.add_at_most_one(bs)
                 for a, members in nodes.items():
-                    if merged([opt for opt, _ in members]):  # storage lands: one activation each
-                        cp.add(sum(b for _, b in members) <= 1)
+                    opts_a = [opt for opt, _ in members]
+                    count = sum(sum(parts) for _, parts in members)
+                    if merged(opts_a):  # storage lands: one activation each
+                        cp.add(count <= 1)
                     elif len(members) > 1:  # 602.5b: one ability's limit, over its options
-                        cp.add(sum(b for _, b in members) <= members[0][0].repeat)
-                    if self_payment(state, cls, j, [opt for opt, _ in members]):
-                        self_paid.add((k, j, a))
-                for kind, (parts, have) in removed.items():  # 118.3, 107.3: X counters each
-                    cp.add(sum(parts) <= have)
+                        cp.add(count <= members[0][0].repeat)
+                    n_batches = len(members[0][1])
+                    if n_batches > 1:
+                        # batches in order: one is used only if the one before it is
+                        on = [cp.new_bool_var(f"on{k}_{j}_{a}_{t}") for t in range(n_batches)]
+                        for t, flag in enumerate(on):
+                            used = sum(parts[t] for _, parts in members)
+                            cp.add(used <= MAX_REPEAT * flag)
+                            cp.add(used >= flag)
+                            if t:
+                                cp.add_implication(flag, on[t - 1])
+                        batch_order.append([(k, j, a, t) for t in range(n_batches)])
+                    if self_payment(state, cls, j, opts_a):
+                        self_paid.update((k, j, a, t) for t in range(n_batches))
+                for kind, (parts_removed, have) in removed.items():  # 118.3, 107.3: X counters each
+                    cp.add(sum(parts_removed) <= have)
             for o in range(len(cls.options)):
                 uses[(k, o)] = sum(inst[(k, j, o)] for j in range(cls.count))
     # -- demands ---------------------------------------------------------------------
@@ -227,11 +273,13 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
             dst_amount[("generic",)] = sum(y[i] * gens[i] for i in range(len(forms)))
     cost_node: dict[tuple[Any, ...], Node] = {}  # an activation's cost: whose it is
     cost_mask: dict[tuple[Any, ...], int | None] = {}  # the types it takes (None: generic)
-    for (k, j, o), b in inst.items():
+    payers = [((k, j, o), b, node_of(k, j, sup.classes[k].options[o]))
+              for (k, j, o), b in inst.items() if sup.classes[k].options[o].exclusive]
+    payers += [((k, j, o), b, node_of(k, j, sup.classes[k].options[o], t)) for (k, j, o, t), b in batch.items()]
+    for (k, j, o), b, node in payers:
         opt = sup.classes[k].options[o]
-        node = node_of(k, j, opt)
         for dkey, amt in _cost_demands(opt):
-            key = ("cost", k, j) + dkey if node[2] < 0 else ("cost", k, j, "ability", node[2]) + dkey
+            key = ("cost", k, j) + dkey if node[2] < 0 else ("cost", k, j, "ability", node[2], node[3]) + dkey
             dst_amount[key] = dst_amount.get(key, 0) + amt * b
             cost_node[key] = node
             cost_mask[key] = int(dkey[1]) if dkey[0] == "mask" else None
@@ -242,14 +290,15 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     prec: dict[tuple[Node, Node], Any] = {}
     pair_flows: dict[tuple[Node, Node], list[Any]] = {}
     self_flows: dict[Node, list[Any]] = {}
+    fed_by: dict[Node, list[tuple[Node, Any]]] = {}  # per node: the flows from other nodes into its cost
     ranks: dict[Node, Any] = {}
-    n_nodes = len({node_of(k, j, sup.classes[k].options[o]) for k, j, o in inst})
+    n_nodes = len({node for _, _, node in payers})
     costly_nodes = set(cost_node.values())
     ordered_members = symmetric_classes(sup.classes, expanded)
 
     def rank(key: Node) -> Any:
         if key not in ranks:
-            name = f"rank{key[0]}_{key[1]}" if key[2] < 0 else f"rank{key[0]}_{key[1]}_{key[2]}"
+            name = f"rank{key[0]}_{key[1]}" if key[2] < 0 else f"rank{key[0]}_{key[1]}_{key[2]}_{key[3]}"
             ranks[key] = cp.new_int_var(0, max(0, n_nodes - 1), name)
         return ranks[key]
 
@@ -269,7 +318,9 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
             pair = (s.inst, cost_node[dst])
             if pair[0] == pair[1]:  # a node's earlier activations paying its later ones
                 self_flows.setdefault(pair[0], []).append(v)
-            elif chains == "free":
+                continue
+            fed_by.setdefault(pair[1], []).append((pair[0], v))
+            if chains == "free":
                 pair_flows.setdefault(pair, []).append(v)
             elif chains == "ordered":
                 if pair not in prec:
@@ -297,6 +348,9 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                 if s.inst is not None and (chains == "none" or (s.inst == cost_node[dst]
                                                                 and s.inst not in self_paid)):
                     continue
+                if s.inst is not None and s.inst[:3] == cost_node[dst][:3] and s.inst[3] != cost_node[dst][3] and (
+                        s.inst[3] > cost_node[dst][3] or s.inst not in self_paid):
+                    continue  # batches of one ability: an earlier one pays a later one, when they self-pay
                 if (s.inst in costly_nodes and s.inst[0] in ordered_members
                         and s.inst[0] == cost_node[dst][0] and s.inst[1] > cost_node[dst][1]):
                     continue  # alike members pay one another in board order (repeats.py)
@@ -304,8 +358,8 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                 add_flow(si, s, dst, s.mask if dmask is None else dmask)
     for node, vs in self_flows.items():
         # n activations of one node: at most n - 1 of them paid by the others (repeats.py)
-        k, j, a = node
-        count = sum(inst[(k, j, o)] for o, opt in enumerate(sup.classes[k].options)
+        k, j, a, t = node
+        count = sum(batch[(k, j, o, t)] for o, opt in enumerate(sup.classes[k].options)
                     if not opt.exclusive and opt.ability == a)
         active = cp.new_bool_var(f"active{node}")
         cp.add(count <= MAX_REPEAT * active)
@@ -313,6 +367,28 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     for si, s in enumerate(srcs):
         if out_of[si]:
             cp.add(sum(out_of[si]) <= s.amount)
+    for comp in cyclic:  # the first activation of a component is paid by none of its nodes (repeats.py)
+        inside = set(comp)
+        steps = sorted(node for node in costly_nodes if (node[0], node[2]) in inside)
+        starts = []
+        for node in steps:
+            count = sum(b for (k, j, o), b, nd in payers if nd == node)
+            live = cp.new_bool_var(f"live{node}")
+            cp.add(count >= live)
+            cp.add(count <= MAX_REPEAT * live)
+            opens = cp.new_bool_var(f"first{node}")
+            cp.add_implication(opens, live)
+            inner = [v for src, v in fed_by.get(node, []) if (src[0], src[2]) in inside]
+            if inner:
+                cp.add(sum(inner) == 0).only_enforce_if(opens)
+            starts.append((live, opens))
+        for live, _ in starts:
+            cp.add(sum(o for _, o in starts) >= live)
+    if chains == "ordered":
+        for chain in batch_order:  # batches of one ability: in order (repeats.py)
+            for first, then in zip(chain, chain[1:]):
+                if first in ranks or then in ranks:
+                    cp.add(rank(first) + 1 <= rank(then))
     for ci, cut in enumerate(cuts):
         fed: list[Any] = []
         for node in cut:
@@ -326,6 +402,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     model = Model(cp, y, x, uses, inst, flows)
     model.pair_flows = pair_flows
     model.expanded = expanded
+    model.batch = batch
     class_assists = add_assists(cp, problem, model, dst_amount, into)
     add_sacrifices(cp, problem, model)
     add_taps(cp, problem, model)

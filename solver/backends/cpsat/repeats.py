@@ -7,10 +7,23 @@ member of its class an integer per option, how many times it activates it, and r
 
 * :func:`node_of`: the *node* an option's activations belong to in the order of payments:
   all the exclusive options of a member form one node (at most one of them is activated), and
-  each repeatable ability of a member another, so one member's ``{T}`` mana may pay its own
-  repeatable ability (Skyshroud Elf's "{T}: Add {G}." paying its "{1}: Add {R} or {W}.",
+  each *batch* of a repeatable ability of a member another, so one member's ``{T}`` mana may pay
+  its own repeatable ability (Skyshroud Elf's "{T}: Add {G}." paying its "{1}: Add {R} or {W}.",
   Calciform Pools' ``{C}`` paying "{1}, Remove X storage counters") while nodes are ordered
   acyclically;
+* :func:`batch_counts`: how many batches a repeatable ability that costs mana is split into.  Its
+  activations may come before and after another mana ability that they pay and that pays them:
+  Skyshroud Elf's {G} pays its "{1}" for {W}, the {W} pays Mystic Gate's {W/U} for {U}{U}, one
+  {U} pays the Elf's "{1}" again for {R}.  Each batch is its own step of the order, the ability's
+  activations split between them (together within the ability's limit), so such a chain has a
+  legal order while a cycle that no order allows (two Petalmane Baku paying each other's {1})
+  stays impossible.  Moving every activation as early as its payers allow, a new run of an
+  ability starts only after another activation of a node it both pays and is paid by (its
+  strongly connected component of the graph of which node's mana may pay which node's cost)
+  that gains mana: an ability gets one batch more than the activation steps of its component
+  that gain mana, within its number of activations and :data:`MAX_BATCHES`; batches are
+  ordered (a batch is active only if the one before it is, pays only later batches, and comes
+  earlier in the order);
 * :func:`removal`: for a variable counter cost, the counters one option removes (its X,
   CR 107.3), so that a member's activations together remove no more than it has (118.3);
 * :func:`self_payment`: whether a node's later activations may be paid with the mana of its
@@ -38,21 +51,121 @@ from __future__ import annotations
 from manasolver.models.errors import Unsupported
 from manasolver.models.rules.production import activation_results
 from manasolver.models.state import GameState
+from manasolver.models.symbols import ANY_TYPE, C
 from manasolver.solver.graph import abilities_of
 from manasolver.solver.supply.model import Option, SourceClass
 
-__all__ = ["Node", "cost_size", "merged", "node_of", "removal", "removes", "self_payment", "symmetric_classes"]
+__all__ = ["MAX_BATCHES", "Node", "batch_counts", "cost_size", "merged", "node_of", "removal", "removes",
+           "self_payment", "symmetric_classes"]
 
 #: A node of the order of payments: (class, member, -1 for its exclusive options, else the
-#: ability index of a repeatable ability).
-Node = tuple[int, int, int]
+#: ability index of a repeatable ability, the batch: 0 for exclusive options).
+Node = tuple[int, int, int, int]
+
+#: The most batches one member's repeatable ability is split into (a bound on the model's size:
+#: a chain that needs its activations in more runs, between other activations, is not found).
+MAX_BATCHES = 4
 
 _REMOVE_ANY = "remove any number of "
 
 
-def node_of(k: int, j: int, opt: Option) -> Node:
-    """The node of option ``opt`` of member ``j`` of class ``k`` (see the module docstring)."""
-    return (k, j, -1 if opt.exclusive else opt.ability)
+def node_of(k: int, j: int, opt: Option, batch: int = 0) -> Node:
+    """The node of option ``opt`` of member ``j`` of class ``k`` in batch ``batch`` of its
+    ability (see the module docstring)."""
+    return (k, j, -1, 0) if opt.exclusive else (k, j, opt.ability, batch)
+
+
+def _cost_mask(opt: Option) -> int:
+    """The types of mana that may pay some symbol of ``opt``'s mana cost."""
+    m = 0
+    for s in opt.mana_cost.symbols:
+        if s.special:
+            continue
+        m |= ANY_TYPE if s.is_numeral or s.generic else (s.colors | (C if s.colorless else 0))
+    return m
+
+
+def batch_counts(classes: tuple[SourceClass, ...],
+                 expanded: set[int]) -> tuple[dict[tuple[int, int], int], list[list[tuple[int, int]]]]:
+    """For each repeatable ability that costs mana, ``(class, ability)``: how many activation steps
+    of other members' nodes that gain mana (an option adding more mana than its mana cost takes:
+    Mystic Gate, Verdant Eidolon, Petalmane Baku) share its strongly connected component of the
+    graph "this node's mana may pay that node's cost" (class-level nodes: a class's exclusive
+    options, each of its repeatable abilities; a member counts once per node).  An ability gets
+    one batch more than that (see the module docstring): a run of its activations after another
+    node's needs mana that was not there before, and a node that adds no more than it takes only
+    turns one type into another, which the ability's own activation could have done from the
+    mana the chain started with (its cost took that mana, its later run made the type needed).
+
+    Also the components themselves (those with a cycle): in any order the first activation of a
+    component's nodes is paid by none of them, which the model states (a cut that holds for every
+    legal payment), so that a component that nothing outside it can start is soon found idle."""
+    nodes: dict[tuple[int, int], tuple[int, int, bool, int]] = {}  # (k, a) -> (makes, takes, gains, members)
+    for k in sorted(expanded):
+        cls = classes[k]
+        for opt in cls.options:
+            key = (k, -1 if opt.exclusive else opt.ability)
+            makes, takes, gains, _ = nodes.get(key, (0, 0, False, cls.count))
+            gain = bool(opt.mana_cost) and opt.produced > cost_size(opt)
+            nodes[key] = (makes | opt.union, takes | _cost_mask(opt), gains or gain, cls.count)
+    costly = {key for key, (_, takes, _, _) in nodes.items() if takes}
+    if not any(a >= 0 for _, a in costly):
+        return {}, []
+    keys = sorted(costly)
+    edges = {u: [v for v in keys if nodes[u][0] & nodes[v][1]] for u in keys}
+    out: dict[tuple[int, int], int] = {}
+    cyclic = []
+    for comp in _components(keys, edges):
+        if len(comp) == 1 and comp[0] not in edges[comp[0]]:
+            continue
+        cyclic.append(comp)
+        gaining = sum(nodes[u][3] for u in comp if nodes[u][2])
+        for u in comp:
+            if u[1] >= 0:
+                out[u] = gaining - (1 if nodes[u][2] else 0)
+    return out, cyclic
+
+
+def _components(keys: list[tuple[int, int]],
+                edges: dict[tuple[int, int], list[tuple[int, int]]]) -> list[list[tuple[int, int]]]:
+    """The strongly connected components of a small directed graph (Tarjan's algorithm,
+    iterative), each sorted."""
+    index: dict[tuple[int, int], int] = {}
+    low: dict[tuple[int, int], int] = {}
+    on: set[tuple[int, int]] = set()
+    stack: list[tuple[int, int]] = []
+    out: list[list[tuple[int, int]]] = []
+    for root in keys:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            u, i = work.pop()
+            if i == 0:
+                index[u] = low[u] = len(index)
+                stack.append(u)
+                on.add(u)
+            if i < len(edges[u]):
+                work.append((u, i + 1))
+                v = edges[u][i]
+                if v not in index:
+                    work.append((v, 0))
+                elif v in on:
+                    low[u] = min(low[u], index[v])
+                continue
+            if low[u] == index[u]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == u:
+                        break
+                out.append(sorted(comp))
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[u])
+    return out
 
 
 def removes(opt: Option) -> bool:

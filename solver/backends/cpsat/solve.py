@@ -26,6 +26,7 @@ from typing import Any
 from manasolver.models.errors import Unsupported
 from manasolver.solver import budget
 from manasolver.solver.backends.cpsat.model import build_model
+from manasolver.solver.backends.cpsat.repeats import Node
 from manasolver.solver.backends.cpsat.variables import Cut, Model
 from manasolver.solver.backends.problem import Problem, Solution
 from manasolver.solver.policy import stages
@@ -234,6 +235,7 @@ def _decisions(model: Model) -> tuple[list[tuple[Any, bool]], list[Any]]:
     found = [*((v, False) for v in [*model.y, model.x]),
              *((model.uses[k], True) for k in sorted(model.uses)),
              *((model.inst[k], True) for k in sorted(model.inst)),
+             *((model.batch[k], True) for k in sorted(model.batch)),
              *((v, False) for v in [*(model.assist_vars[k] for k in sorted(model.assist_vars)),
                                     *(model.tap_vars[k] for k in sorted(model.tap_vars)),
                                     *(model.sac_vars[k] for k in sorted(model.sac_vars)),
@@ -310,14 +312,14 @@ MAX_CUT_ROUNDS = 4
 def _payment_cycle(model: Model, solver: Any) -> Cut | None:
     """The activations of a cycle of payments of one another's mana costs in this
     solution, or None when the payments can be ordered."""
-    graph: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
+    graph: dict[Node, list[Node]] = {}
     for (a, b), vs in model.pair_flows.items():
         if any(solver.value(v) for v in vs):
             graph.setdefault(a, []).append(b)
-    state: dict[tuple[int, int, int], int] = {}
-    stack: list[tuple[int, int, int]] = []
+    state: dict[Node, int] = {}
+    stack: list[Node] = []
 
-    def visit(node: tuple[int, int, int]) -> list[tuple[int, int, int]] | None:
+    def visit(node: Node) -> list[Node] | None:
         state[node] = 1
         stack.append(node)
         for nxt in graph.get(node, []):
@@ -399,6 +401,8 @@ def _extract(problem: Problem, model: Model, solver: Any, objective: tuple[int, 
         if not n:
             continue
         key = s.key if s.key[0] != "inst" else ("act", s.key[1], s.key[3], s.key[4]) + s.key[5:]
+        if dst[0] == "cost" and dst[3] == "ability":  # one ability's cost, whichever batch paid it
+            dst = dst[:5] + dst[6:]
         spend.append((key, t, dst, n))
     for g, dst, t, v in model.assist_flows:
         n = int(solver.value(v))

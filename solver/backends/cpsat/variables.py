@@ -27,7 +27,7 @@ class Src:
     pays_ability: AbilityScope  # whose mana abilities' costs it may pay (CR 106.6)
     amount: Any                 # int or linear expression
     ub: int
-    inst: tuple[int, int, int] | None = None  # its node in the order of payments (cpsat/repeats.py)
+    inst: tuple[int, int, int, int] | None = None  # its node in the order of payments (cpsat/repeats.py)
     from_activation: bool = True
 
 
@@ -36,9 +36,9 @@ class Src:
 #: exclusive activation of its own).
 Role = tuple[object, ...]
 
-#: A set of activation nodes (class, member, -1 or a repeatable ability: cpsat/repeats.py) of
-#: which at least one gets no mana from the others.
-Cut = tuple[tuple[int, int, int], ...]
+#: A set of activation nodes (class, member, -1 or a repeatable ability, its batch:
+#: cpsat/repeats.py) of which at least one gets no mana from the others.
+Cut = tuple[tuple[int, int, int, int], ...]
 
 
 @dataclass
@@ -55,8 +55,10 @@ class Model:
     slack: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     life_slack: Any = 0
     energy_slack: Any = 0
-    pair_flows: dict[tuple[tuple[int, int, int], tuple[int, int, int]], list[Any]] = field(
+    pair_flows: dict[tuple[tuple[int, int, int, int], tuple[int, int, int, int]], list[Any]] = field(
         default_factory=dict)
+    #: Activations of a repeatable option per (class, member, option, batch) (cpsat/repeats.py).
+    batch: dict[tuple[int, int, int, int], Any] = field(default_factory=dict)
     #: Classes with a variable per member (abilities that cost mana, variable counter costs).
     expanded: set[int] = field(default_factory=set)
     assist_vars: dict[tuple[str, int], Any] = field(default_factory=dict)
