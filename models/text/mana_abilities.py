@@ -516,6 +516,12 @@ def _head(head: str, rest: list[str], x_removed: bool) -> tuple[Production, list
             raise Unreadable(head)
         shown = Amount("hand", types=frozenset({kind}), min_power=int(m.group(2)) if m.group(2) else None)
         return Production(options=(_symbol_option(am.group(1)),), amount=shown), rest[1:]
+    if head == "Reveal any number of cards with {X} in their mana cost in your hand." and rest:
+        # Rosheen, Roaring Prophet: as above, the cards counted by their mana cost (CR 107.3)
+        am = re.fullmatch(r"Add ((?:\{[WUBRGC]\})+) for each card revealed this way\.", rest[0])
+        if not am:
+            raise Unreadable(head)
+        return Production(options=(_symbol_option(am.group(1)),), amount=Amount("hand", x_cost=True)), rest[1:]
     if (m := re.fullmatch(r"Put an? ([\w+\-/]+) counter on ~\.", head)) and rest:
         # Empowered Autogenerator: the counter is put on first, then counted
         production = _production(rest[0])

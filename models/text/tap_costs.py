@@ -25,10 +25,11 @@ graveyard (Titans' Nest: :data:`~manasolver.models.abilities.GRAVEYARD_CARD`), a
 subtype or name (Diamond Kaleidoscope's "Sacrifice a Prism token", Jungle Patrol's "Sacrifice a
 token named Wood"), and exiling the source itself or returning it to the hand (Mirrored Lotus,
 Grinning Ignus: it leaves the battlefield as by "sacrifice ~", CR 400.7; Ignus's "Activate only as
-a sorcery" is applied by the payment queries from the board's turn).  Costs whose resource the board does not hold,
-or whose mana
-depends on which card pays it, are read with :attr:`AbilityCost.unmodelled` saying why (milling
-needs the library; an amount by the sacrificed permanent's mana value; untapping an opponent's
+a sorcery" is applied by the payment queries from the board's turn).  A permanent sacrificed or
+exiled for mana by its mana value (Priest of Yawgmoth, Soldevi Adnate, Food Chain) is a sacrifice
+kind with an amount chosen on activation (``Amount("sacrificed_mana_value")``: the player chooses
+the permanent, and so the amount).  Costs whose resource the board does not hold are read with
+:attr:`AbilityCost.unmodelled` saying why (milling needs the library; untapping an opponent's
 land; another "Activate only as a sorcery/instant"), so the supply leaves the permanent out naming
 the clause and the reason, and could-produce (CR 106.7, which ignores costs) still sees the
 mana.
@@ -49,6 +50,7 @@ from functools import lru_cache
 
 from manasolver.models.abilities import (
     GRAVEYARD_CARD,
+    Amount,
     HAND_CARD,
     AbilityCost,
     ManaAbility,
@@ -107,8 +109,13 @@ _MANA = r"(?:\{[WUBRGC]\})+"
 #: Why a cost part is read but can't be paid by this engine (``AbilityCost.unmodelled``).
 _NO_LIBRARY = ("milling a card is paid from the player's library (read from the board's library by "
                "models/rules/history.py)")
-_BY_VALUE = ("mana by the sacrificed or exiled permanent's mana value is not modelled yet "
-             "(which permanent pays the cost decides the amount)")
+#: The amount of "Add an amount of {B} equal to the sacrificed artifact's mana value": the player
+#: chooses the permanent, and so the amount (CR 202.3, 608.2h), read by
+#: :func:`manasolver.models.rules.amounts.ability_options`.
+_BY_MANA_VALUE = Amount("sacrificed_mana_value")
+#: The cost parts whose permanent decides that amount, to the sacrifice kind.
+_BY_VALUE_COST = re.compile(r"(?:sacrifice an? |exile an? )(artifact|black or artifact creature|creature)"
+                            r"(?: you control)?")
 _OPPONENT_LAND = ("untapping a tapped land an opponent controls is not modelled yet (the mana is a type "
                   "that land could produce)")
 _X_SACRIFICES = "sacrificing X permanents for X mana and X life is not modelled yet"
@@ -147,11 +154,13 @@ def _production(effect: str) -> tuple[Production, str] | None:
         options = ((ANY_COLOR,),)
     elif m := re.fullmatch(r"Add (two|three) mana of any one color\.", effect):
         options = tuple((bit,) * _NUMBER_WORDS[m.group(1)] for bit in TYPE_BITS[:5])
-    elif re.fullmatch(r"Add an amount of \{B\} equal to the sacrificed (?:artifact|creature)'s mana value\.",
-                      effect):
-        options, why = ((mask_from_letters("B"),),), why or _BY_VALUE
+    elif m := re.fullmatch(r"Add an amount of \{([WUBRG])\} equal to the sacrificed (?:artifact|creature)'s "
+                           r"mana value\.", effect):
+        return Production(options=((mask_from_letters(m.group(1)),),), amount=_BY_MANA_VALUE,
+                          restriction=restriction), timing
     elif re.fullmatch(r"Add X mana of any one color, where X is 1 plus the exiled creature's mana value\.", effect):
-        options, why = ((ANY_COLOR,),), why or _BY_VALUE
+        return Production(options=tuple((bit,) for bit in TYPE_BITS[:5]),
+                          amount=Amount("sacrificed_mana_value", plus=1), restriction=restriction), timing
     elif effect == "Add X mana of any one color. You gain X life.":
         options, why = ((ANY_COLOR,),), why or _X_SACRIFICES
     elif effect == "Add one mana of any type that land could produce.":
@@ -220,9 +229,11 @@ def _read_other(clause: str, index: int) -> TapCost | None:
         elif low == "untap a tapped land an opponent controls":
             why = why or _OPPONENT_LAND
             parts.append(low)
-        elif low in ("sacrifice an artifact", "sacrifice a black or artifact creature",
-                     "exile a creature you control"):
-            why = why or _BY_VALUE
+        elif m := _BY_VALUE_COST.fullmatch(low):
+            if production.amount is None or production.amount.kind != "sacrificed_mana_value":
+                return None
+            # exiling it is paid as a sacrifice is: the permanent leaves the battlefield (CR 400.7)
+            sacrifice.append(m.group(1))
             parts.append(low)
         elif low == "sacrifice x goats":
             why = why or _X_SACRIFICES

@@ -40,7 +40,7 @@ from manasolver.models._memo import KeyMemo
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.errors import BadState, Unsupported
-from manasolver.models.rules.amounts import commander_identity, evaluate_amount
+from manasolver.models.rules.amounts import SACRIFICED_KINDS, commander_identity, evaluate_amount, sacrificed_kind
 from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.rules.missing import NotOnBoard
 from manasolver.models.state import GameState, Permanent, Player, fits_cost, permanent_state
@@ -197,7 +197,8 @@ def _options(state: GameState, perm: Permanent, player: Player,
                 raise Unmodelled(text, RESTRICTED_TRIGGERS)
             out.append(Option(ab.index, slots, parts, cost.mana, cost.life, cost.energy,
                               ab.damage, cost.sacrifice_self, cost.tap, bool(exclusive), repeat,
-                              restriction, tap_count, _sacrificed(ab, slots), tap_types, nonsnow))
+                              restriction, tap_count, _sacrificed(ab, slots, result.removed), tap_types,
+                              nonsnow))
     return Options(out)
 
 
@@ -206,11 +207,15 @@ def _options(state: GameState, perm: Permanent, player: Player,
 COULD_PRODUCE = " that could produce "
 
 
-def _sacrificed(ab: ManaAbility, slots: tuple[int, ...]) -> tuple[str, ...]:
+def _sacrificed(ab: ManaAbility, slots: tuple[int, ...], value: int) -> tuple[str, ...]:
     """What one activation's cost sacrifices besides the permanent itself; a land sacrificed for
-    mana of a type it could produce is named with that type (``land that could produce G``)."""
+    mana of a type it could produce is named with that type (``land that could produce G``); a
+    permanent sacrificed for mana by its mana value, with the ``value`` this result reads
+    (``artifact with mana value 2``)."""
     if ab.production.reference == "sacrificed_land" and ab.cost.sacrifice == ("land",) and len(slots) == 1:
         return ("land" + COULD_PRODUCE + mask_letters(slots[0]),)
+    if ab.production.amount is not None and ab.production.amount.kind in SACRIFICED_KINDS:
+        return (sacrificed_kind(ab, value),) + tuple(ab.cost.sacrifice[1:])
     return tuple(ab.cost.sacrifice)
 
 
@@ -262,8 +267,8 @@ def _card_info(card: Card) -> tuple[bool, bool, bool, bool, bool]:
             pays = True
         if ab.cost.remove_counters:
             counters = True
-    if any("mill a card" in t.parts for t in card_text(card).tap_costs):
-        board_dependent = True  # a milling cost is paid from the board's library
+    if any("mill a card" in t.parts or t.ability.production.amount is not None for t in card_text(card).tap_costs):
+        board_dependent = True  # a milling cost is paid from the board's library; an amount reads it
     commander_only = commander and not board_dependent
     info = (board_dependent or commander, pays, counters, reference, commander_only)
     card.facts.supply_info = info

@@ -28,7 +28,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from manasolver.models.abilities import ManaAbility, Restriction
-from manasolver.models.rules.amounts import ability_restriction
+from manasolver.models.rules.amounts import (
+    SACRIFICED_KINDS,
+    ability_restriction,
+    hand_without_cast_card,
+    reveals_from_hand,
+    sacrificed_value,
+)
 from manasolver.models.text.own_spending import PRODUCERS, not_for_spells, own_rule, produced_ok, rule_text
 from manasolver.models.rules.counts import spend_table
 from manasolver.models.rules.granted import summoning_sick
@@ -223,11 +229,18 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
             key = (ab, act.mana, n)
             why = ok_cache.get(key) if plain_ab else None
             if why is None:
-                why = _production_ok(state, perm, ab, made, n, cp)
+                # the card being cast is on the stack (601.2a): Metalworker can't reveal it
+                seen = state
+                if spell_card is not None and reveals_from_hand(ab, spell_card):
+                    seen = hand_without_cast_card(state, me, spell_card) or state
+                why = _production_ok(seen, perm, ab, made, n, cp)
                 if plain_ab:
                     ok_cache[key] = why
             if not why and ab.production.reference == "sacrificed_land" and act.sacrificed:
                 why = _sacrificed_could_produce(made, act.sacrificed, cp)
+            amount = ab.production.amount
+            if not why and amount is not None and amount.kind in SACRIFICED_KINDS:
+                why = _by_sacrificed_value(state, perm, ab, made, act.sacrificed, n, by_id)
             if why:
                 problems.append(f"{where}: {who(perm)} cannot add {act.mana or 'nothing'}: {why}")
             elif cost.remove_any:
@@ -400,6 +413,38 @@ def _check_hand_activation(where: str, act: Activation, player: Player, exiled: 
     snow = "snow" in card.type_line.supertypes
     for bit, k in made.items():
         units[Unit("made", bit, snow)] += k
+
+
+def _by_sacrificed_value(state: GameState, perm: Permanent, ab: ManaAbility, made: Counter[int],
+                         sacrificed: Sequence[str], times: int, by_id: dict[str, Permanent]) -> str:
+    """Why the mana of ``times`` activations of an ability that adds mana by the sacrificed
+    permanent's mana value (Priest of Yawgmoth, Food Chain; CR 202.3, 608.2h) is not what the
+    named sacrificed permanents give, or ``""``: each activation must name its permanent, and adds
+    the result of the ability for that permanent's value."""
+    amount = ab.production.amount
+    assert amount is not None
+    per = len(ab.cost.sacrifice)
+    if len(sacrificed) != per * times:
+        return ("name the permanent each activation sacrifices: its mana value decides the amount "
+                "(CR 202.3)")
+    values = []
+    for k in range(times):
+        other = by_id.get(sacrificed[k * per])
+        if other is None:
+            return ""  # the sacrifice check names the missing permanent
+        values.append(sacrificed_value(amount.kind, other))
+    results = activation_results(state, perm, ab) or ()
+    ways = [[tuple(s & ANY_TYPE for s in r.mana + r.extra) for r in results if r.removed == v] for v in values]
+    if any(not w for w in ways):
+        return f"a permanent of mana value {min(values)} adds nothing by this ability (CR 106.5)"
+    count = 0
+    for combo in itertools.product(*ways):
+        count += 1
+        if count > 20_000:
+            return f"cannot check {times} activations of an ability with this many results"
+        if fits(made, [s for w in combo for s in w]):
+            return ""
+    return "the amount is the sacrificed permanent's mana value (" + ", ".join(map(str, values)) + ")"
 
 
 def _sacrificed_could_produce(made: Counter[int], sacrificed: Sequence[str], cp: dict[str, int]) -> str:
