@@ -95,7 +95,9 @@ class Amount:
         (``AbilityCost.remove_any``; storage lands), chosen on activation;
       * ``"sacrificed_mana_value"``: the mana value of the permanent the cost's first ``sacrifice``
         kind takes (Priest of Yawgmoth; Food Chain's exiled creature, with ``plus`` 1), chosen on
-        activation by choosing the permanent;
+        activation by choosing the permanent; ``"sacrificed_count"``: how many permanents of the cost's
+        first ``sacrifice`` kind it sacrifices ("Sacrifice X Goats", CR 107.3); ``"tapped_count"``: how
+        many untapped permanents with one of ``types`` it taps ("Tap X untapped tokens you control");
       * ``"max_power"`` / ``"total_power"``: the greatest / the total power among the
         matching permanents (Selvala; Formidable);
       * ``"same_name"``: the most matching permanents that share one name (Sceptre of Eternal

@@ -269,10 +269,13 @@ def fits_cost(perm: Permanent, what: str) -> bool:
     artifact), ``"<supertype> <kind>"`` (Relic of Legends' legendary creature), ``"<subtype>
     token"`` (a token with it: Diamond Kaleidoscope's Prism), ``"token named <name>"`` (Jungle
     Patrol's Wood), ``"<color> <kind>"`` (Grand Architect's blue creature), ``"<a> or <b> <kind>"``
-    (Soldevi Adnate's black or artifact creature), ``"<kind> with mana value N"`` (the permanent a
+    (Soldevi Adnate's black or artifact creature), ``"another <kind>"`` (any but the source, which
+    the caller excludes: Master of Dark Rites), ``"<kind> with mana value N"`` (the permanent a
     cost sacrifices for mana by its mana value, CR 202.3: Priest of Yawgmoth)?  A card of the hand or
     graveyard (:data:`~manasolver.models.abilities.ZONE_CARDS`) is no permanent.  The supply groups
     fodder by it and ``validate`` checks a payment's by it."""
+    if what.startswith("another "):  # not the source itself, which the caller excludes (it knows the source)
+        return fits_cost(perm, what[len("another "):])
     kind, sep, number = what.rpartition(" with mana value ")
     if sep and number.isdigit():
         return fits_cost(perm, kind) and perm.card.mana_value == int(number)

@@ -45,19 +45,24 @@ from manasolver.models.text.mana_amounts import CHOSEN_SUBTYPE
 from manasolver.models.state import STEPS, GameState, Permanent, Player, fits_cost
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, COLORS, TYPE_BITS, type_bit
 
-__all__ = ["MAX_REMOVED", "SACRIFICED_KINDS", "NotOnBoard", "ability_options", "ability_restriction",
-           "color_identity", "commander_identity", "concrete_options", "condition_holds", "counters_removed",
-           "devotion", "evaluate_amount", "hand_without_cast_card", "permanent_field", "permanent_matches",
-           "player_field", "player_identity", "power_of", "reference_count", "reveals_from_hand", "sacrificed_kind",
-           "sacrificed_value", "sacrificed_values"]
+__all__ = ["MAX_REMOVED", "SACRIFICED_COUNT", "SACRIFICED_KINDS", "TAPPED_COUNT", "NotOnBoard",
+           "ability_options", "ability_restriction", "color_identity", "commander_identity", "concrete_options",
+           "condition_holds", "counters_removed", "devotion", "evaluate_amount", "hand_without_cast_card",
+           "permanent_field", "permanent_matches", "player_field", "player_identity", "power_of", "reference_count",
+           "reveals_from_hand", "sacrificed_kind", "sacrificed_kinds", "sacrificed_value", "sacrificed_values"]
 
 #: The most counters :func:`ability_options` expands a variable counter cost to (one option per number).
 MAX_REMOVED = 200
 #: Amounts by the permanent a cost sacrifices or exiles: its mana value (Priest of Yawgmoth, Food
 #: Chain), as it last existed on the battlefield (CR 608.2h).
 SACRIFICED_KINDS = ("sacrificed_mana_value",)
+#: The amount of "Sacrifice X Goats: Add X mana" (Springjack Pasture): how many the cost sacrifices.
+SACRIFICED_COUNT = "sacrificed_count"
+#: The amount of "Tap X untapped tokens you control: Add X mana" (Hazel of the Rootbloom): how many
+#: the cost taps, each with one of the amount's ``types`` (``token``: tokens only).
+TAPPED_COUNT = "tapped_count"
 #: Amount kinds that :func:`concrete_options` can't evaluate (they need :func:`ability_options`).
-_CHOICE_KINDS = ("removed", "hand", *SACRIFICED_KINDS)
+_CHOICE_KINDS = ("removed", "hand", SACRIFICED_COUNT, TAPPED_COUNT, *SACRIFICED_KINDS)
 #: How a sacrifice kind names the value the sacrificed permanent must have, by amount kind
 #: (read by :func:`manasolver.models.state.fits_cost`).
 _VALUE_WORDS = {"sacrificed_mana_value": " with mana value "}
@@ -473,6 +478,12 @@ def _colors_among(kind: str, state: GameState, permanent: Permanent) -> int:
             if kind == "graveyard" or ("legendary" in card.type_line.supertypes and "creature" in card.type_line.types):
                 mask |= card.colors
         return mask & ANY_COLOR
+    if kind == "permanents":
+        # Reflective Gate: a color some permanent on the battlefield has now (layer 5, CR 105.2)
+        from manasolver.models.rules.colors import permanent_colors
+        for p in state.battlefield:
+            mask |= permanent_colors(state, p)
+        return mask & ANY_COLOR
     if kind in ("legendary_permanents", "monocolored_permanents_you_control"):
         # Plaza of Heroes, Tarnation Vista: the permanents' colors now (layer 5, CR 105.2)
         from manasolver.models.rules.colors import permanent_colors
@@ -570,6 +581,13 @@ def _choice_values(ability: ManaAbility, state: GameState, permanent: Permanent)
     assert amount is not None
     if amount.kind in SACRIFICED_KINDS:
         return sacrificed_values(ability, state, permanent)
+    if amount.kind == SACRIFICED_COUNT:  # X of them, 1 up to all the player controls (X = 0 adds nothing)
+        what = ability.cost.sacrifice[0]
+        return range(1, sum(1 for p in state.controlled_by(permanent.controller) if fits_cost(p, what)) + 1)
+    if amount.kind == TAPPED_COUNT:  # X untapped ones, not the source when its own {T} taps it (118.3)
+        return range(1, sum(1 for p in state.controlled_by(permanent.controller)
+                            if not p.tapped and not (ability.cost.tap and p.id == permanent.id)
+                            and any(fits_cost(p, t) for t in amount.types)) + 1)
     low, high = _choice_limit(ability, state, permanent)
     return range(low, high + 1)
 
@@ -577,18 +595,32 @@ def _choice_values(ability: ManaAbility, state: GameState, permanent: Permanent)
 def sacrificed_values(ability: ManaAbility, state: GameState, permanent: Permanent) -> tuple[int, ...]:
     """The distinct mana values of the permanents ``permanent``'s controller controls
     that the first sacrifice kind of ``ability``'s cost takes, lowest first; the source itself
-    among them ("Sacrifice an artifact" may sacrifice the artifact whose ability it is)."""
+    among them ("Sacrifice an artifact" may sacrifice the artifact whose ability it is) unless the
+    kind says "another"."""
     amount = ability.production.amount
     assert amount is not None and ability.cost.sacrifice
     what = ability.cost.sacrifice[0]
     found = {sacrificed_value(amount.kind, p) for p in state.controlled_by(permanent.controller)
-             if fits_cost(p, what)}
+             if fits_cost(p, what) and not (what.startswith("another ") and p.id == permanent.id)}
     return tuple(sorted(found))
 
 
 def sacrificed_value(kind: str, perm: Permanent) -> int:
     """The value a ``sacrificed_*`` amount reads of ``perm``: its mana value (CR 202.3)."""
     return perm.card.mana_value
+
+
+def sacrificed_kinds(ability: ManaAbility, value: int) -> tuple[str, ...]:
+    """What one activation of ``ability`` that adds mana for ``value`` sacrifices besides its
+    source: ``value`` permanents of its cost's kind for a :data:`SACRIFICED_COUNT` amount (X Goats),
+    one of that value for a ``sacrificed_*`` amount, else its cost's kinds."""
+    amount = ability.production.amount
+    kinds = ability.cost.sacrifice
+    if amount is not None and amount.kind == SACRIFICED_COUNT:
+        return (kinds[0],) * value + kinds[1:]
+    if amount is not None and amount.kind in SACRIFICED_KINDS:
+        return (sacrificed_kind(ability, value),) + kinds[1:]
+    return kinds
 
 
 def sacrificed_kind(ability: ManaAbility, value: int) -> str:
@@ -649,7 +681,8 @@ def ability_options(ability: ManaAbility, state: GameState, permanent: Permanent
         if ability.production.uncertain and not ability.production.chosen:
             return ability.production.uncertain_options  # what it adds when it adds anything
         amount = ability.production.amount
-        if amount is not None and (amount.kind == "removed" or amount.kind in SACRIFICED_KINDS):
+        if amount is not None and (amount.kind in ("removed", SACRIFICED_COUNT, TAPPED_COUNT)
+                                   or amount.kind in SACRIFICED_KINDS):
             # costs are ignored (106.7): Calciform Pools without storage counters could produce
             # {W} or {U}, Priest of Yawgmoth without an artifact {B}
             return _unknown_options(ability.production)

@@ -220,7 +220,9 @@ _COMMANDER = re.compile(r"(\w+) mana of any color in your commander's color iden
 _AMONG = {"one mana of any color among legendary creatures and planeswalkers you control":
           "legendary_creatures_planeswalkers",
           "one mana of any color among legendary permanents you control": "legendary_permanents",
-          "one mana of any color among legendary creature cards in your graveyard": "graveyard_legendary_creatures"}
+          "one mana of any color among legendary creature cards in your graveyard": "graveyard_legendary_creatures",
+          # Reflective Gate: the colors of every permanent on the battlefield, whoever controls it
+          "one mana of any color that shares a color with a permanent a player controls": "permanents"}
 
 
 _COULD_PRODUCE_OF = {"one mana of any type that a Gate you control could produce": "gates_you_control",

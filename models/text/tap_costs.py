@@ -46,6 +46,7 @@ mana.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 
 from manasolver.models.abilities import (
@@ -84,6 +85,11 @@ def _read(clause: str, index: int) -> TapCost | None:
     m = _CLAUSE.match(clause.strip())
     if m is None:
         return _read_other(clause.strip(), index)
+    return _read_tapping(m, clause, index)
+
+
+def _read_tapping(m: re.Match[str], clause: str, index: int) -> TapCost | None:
+    """The tap-other-permanents reading of a clause :data:`_CLAUSE` matched."""
     words = m.group("what").lower().split(" or ")
     if not all(w in _TYPES for w in words):
         return None
@@ -116,9 +122,10 @@ _BY_MANA_VALUE = Amount("sacrificed_mana_value")
 #: The cost parts whose permanent decides that amount, to the sacrifice kind.
 _BY_VALUE_COST = re.compile(r"(?:sacrifice an? |exile an? )(artifact|black or artifact creature|creature)"
                             r"(?: you control)?")
+#: An ability word or flavor word before an ability (CR 207.2c): "Secrets of the Soul — ".
+_ABILITY_WORD = re.compile(r"^[A-Z][\w' ,-]* — (?=.*: Add )")
 _OPPONENT_LAND = ("untapping a tapped land an opponent controls is not modelled yet (the mana is a type "
                   "that land could produce)")
-_X_SACRIFICES = "sacrificing X permanents for X mana and X life is not modelled yet"
 #: The cost part of Grinning Ignus, whose "Activate only as a sorcery" the payment queries apply
 #: from the board's turn (:func:`manasolver.solver.supply.resources.without_cast_card`).
 RETURN_SELF = "return ~ to its owner's hand"
@@ -161,8 +168,13 @@ def _production(effect: str) -> tuple[Production, str] | None:
     elif re.fullmatch(r"Add X mana of any one color, where X is 1 plus the exiled creature's mana value\.", effect):
         return Production(options=tuple((bit,) for bit in TYPE_BITS[:5]),
                           amount=Amount("sacrificed_mana_value", plus=1), restriction=restriction), timing
+    elif effect == "Add X mana in any combination of colors.":
+        # X is how many the cost taps ("Tap X untapped tokens you control"); its types are the cost's
+        return Production(options=((ANY_COLOR,),), amount=Amount("tapped_count"), restriction=restriction), timing
     elif effect == "Add X mana of any one color. You gain X life.":
-        options, why = ((ANY_COLOR,),), why or _X_SACRIFICES
+        # the life gained changes no payment; X is how many the cost sacrificed
+        return Production(options=tuple((bit,) for bit in TYPE_BITS[:5]), amount=Amount("sacrificed_count"),
+                          restriction=restriction), timing
     elif effect == "Add one mana of any type that land could produce.":
         options, why = (), why or _OPPONENT_LAND
     elif effect == ("For each colored mana symbol in the milled card's mana cost, add one mana of that "
@@ -176,7 +188,7 @@ def _production(effect: str) -> tuple[Production, str] | None:
 def _read_other(clause: str, index: int) -> TapCost | None:
     """A mana ability whose cost has a part the parser does not read (see the module
     docstring), or ``None``."""
-    head, sep, effect = clause.partition(": ")
+    head, sep, effect = _ABILITY_WORD.sub("", clause).partition(": ")
     if not sep or not effect.startswith(("Add ", "For each colored mana symbol")):
         return None
     got = _production(effect)
@@ -184,6 +196,7 @@ def _read_other(clause: str, index: int) -> TapCost | None:
         return None
     production, why = got
     tap = sacrifice_self = False
+    life = 0
     mana: list[str] = []
     sacrifice: list[str] = []
     types: tuple[str, ...] = ()
@@ -206,6 +219,9 @@ def _read_other(clause: str, index: int) -> TapCost | None:
             parts.append(low)
         elif low == "exile a card from your graveyard":
             sacrifice.append(GRAVEYARD_CARD)
+            parts.append(low)
+        elif low == "sacrifice another creature":
+            sacrifice.append("another creature")  # any creature but the source (validate checks it)
             parts.append(low)
         elif m := re.fullmatch(r"sacrifice an? (\w+) token", low):
             sacrifice.append(f"{m.group(1)} token")
@@ -235,8 +251,20 @@ def _read_other(clause: str, index: int) -> TapCost | None:
             # exiling it is paid as a sacrifice is: the permanent leaves the battlefield (CR 400.7)
             sacrifice.append(m.group(1))
             parts.append(low)
-        elif low == "sacrifice x goats":
-            why = why or _X_SACRIFICES
+        elif m := re.fullmatch(r"pay (\d+) life", low):
+            life = int(m.group(1))
+            parts.append(low)
+            continue  # a cost the parser reads too: not a reason to read the clause here
+        elif (m := re.fullmatch(r"tap x untapped (\w+) you control", low)) and m.group(1) in _TYPES:
+            if production.amount is None or production.amount.kind != "tapped_count":
+                return None
+            types, count = (_TYPES[m.group(1)],), 1
+            production = replace(production, amount=Amount("tapped_count", types=frozenset(types)))
+            parts.append(low)
+        elif m := re.fullmatch(r"sacrifice x (\w+)s", low):
+            if production.amount is None or production.amount.kind != "sacrificed_count":
+                return None
+            sacrifice.append(m.group(1))  # "X Goats": X permanents with that subtype (CR 107.3)
             parts.append(low)
         elif re.fullmatch(r"return [a-z][\w' ,-]* to its owner's hand", low):
             sacrifice_self = True  # it leaves the battlefield, once (CR 400.7)
@@ -248,7 +276,9 @@ def _read_other(clause: str, index: int) -> TapCost | None:
         special = True
     if not special:
         return None  # every part is one the parser reads: not a clause for this module
-    cost = AbilityCost(tap=tap, mana=ManaCost.parse("".join(mana), "cost", allow_empty=True),
+    if production.amount is not None and production.amount.kind == "tapped_count" and not count:
+        return None  # "Add X mana" without a cost that says what X is
+    cost = AbilityCost(tap=tap, mana=ManaCost.parse("".join(mana), "cost", allow_empty=True), life=life,
                        sacrifice_self=sacrifice_self, sacrifice=tuple(sacrifice), unmodelled=why)
     return TapCost(ManaAbility(cost, production, text=clause, index=index), types, count, tuple(parts))
 

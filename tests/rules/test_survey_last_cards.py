@@ -133,3 +133,79 @@ def test_rosheen_reveals_cards_with_x_but_not_the_spell_being_cast_107_3() -> No
     assert _made(out) == [("{C}{C}", [])] and _made(out, "p1") == [("{R}", [])]
     assert _pay(board, "{X}{R}", x=4, spell=fireball)["payable"] is False
     assert _pay(board, "{2}{R}", spell={"card": "Hill Giant"})["payable"] is False  # no {X}: 106.6
+
+
+_GOAT = {"card": "Mountain Goat", "token": True}
+_BEAR_TOKEN = {"card": "Grizzly Bears", "token": True}
+
+
+def test_springjack_pasture_sacrifices_x_goats_for_x_mana_107_3() -> None:
+    """Springjack Pasture: "{T}, Sacrifice X Goats: Add X mana of any one color. You gain X life.":
+    two Goats give two mana of one color, never of two colors nor three; a Grizzly Bears is no
+    Goat; ``validate`` reads X from the Goats it names."""
+    board = _board("Springjack Pasture", _GOAT, _GOAT, "Grizzly Bears")
+    out = _pay(board, "{R}{R}")
+    assert _made(out) == [("{R}{R}", ["p1", "p2"])]
+    assert _pay(board, "{R}{R}{R}")["payable"] is False
+    assert _pay(board, "{R}{G}")["payable"] is False
+    payment = out["payment"]
+    payment["activations"][0]["sacrificed"] = ["p1"]
+    check = answer({"query": "validate", "state": board, "cost": "{R}{R}", "payment": payment})
+    assert check["legal"] is False and "X is the number of permanents sacrificed (1)" in check["problems"][0]
+    payment["activations"][0]["sacrificed"] = ["p1", "p3"]
+    assert answer({"query": "validate", "state": board, "cost": "{R}{R}", "payment": payment})["legal"] is False
+
+
+def test_hazel_of_the_rootbloom_taps_x_tokens_for_x_mana_107_3() -> None:
+    """Hazel of the Rootbloom: "{T}, Pay 2 life, Tap X untapped tokens you control: Add X mana in any
+    combination of colors": two creature tokens and a Treasure (a token too) give at most three
+    mana with the Treasure's own; a nontoken Grizzly Bears can't be tapped for it; 2 life paid."""
+    board = _board("Hazel of the Rootbloom", _BEAR_TOKEN, _BEAR_TOKEN, "Grizzly Bears", "Treasure")
+    out = _pay(board, "{R}{U}")
+    assert out["payment"]["life"] == 2
+    hazel = [a for a in out["payment"]["activations"] if a["permanent"] == "p0"][0]
+    assert hazel["costs"] == ["{T}", "pay 2 life", "tap x untapped tokens you control"]
+    assert len(hazel["tapped"]) == 2 and "p3" not in hazel["tapped"]
+    assert _pay(board, "{R}{U}{B}")["payable"] is True
+    assert _pay(board, "{R}{U}{B}{G}")["payable"] is False
+    hazel["tapped"] = hazel["tapped"][:1]
+    check = answer({"query": "validate", "state": board, "cost": "{R}{U}", "payment": out["payment"]})
+    assert check["legal"] is False
+
+
+def test_master_of_dark_rites_sacrifices_another_creature() -> None:
+    """Master of Dark Rites: "{T}, Sacrifice another creature: Add {B}{B}{B}. Spend this mana only to
+    cast Vampire, Cleric, and/or Demon spells.": alone it can't sacrifice itself; beside Grizzly
+    Bears it pays a Vampire spell, not a Wurm; ``validate`` refuses a payment sacrificing itself."""
+    vampire = {"card": "Vampire Nighthawk"}
+    assert _pay(_board("Master of Dark Rites"), "{B}{B}{B}", spell=vampire)["payable"] is False
+    board = _board("Master of Dark Rites", "Grizzly Bears")
+    out = _pay(board, "{B}{B}{B}", spell=vampire)
+    assert _made(out) == [("{B}{B}{B}", ["p1"])]
+    assert _pay(board, "{B}{B}{B}", spell={"card": "Craw Wurm"})["payable"] is False
+    out["payment"]["activations"][0]["sacrificed"] = ["p0"]
+    check = answer({"query": "validate", "state": board, "cost": "{B}{B}{B}", "payment": out["payment"],
+                    "spell": vampire})
+    assert check["legal"] is False and "cannot sacrifice itself" in " ".join(check["problems"])
+
+
+def test_illuminor_szeras_another_creature_by_mana_value_207_2c() -> None:
+    """Illuminor Szeras: "Secrets of the Soul — {T}, Sacrifice another creature: Add an amount of {B}
+    equal to the sacrificed creature's mana value." (the flavor word has no rules meaning, CR
+    207.2c): Wurmcoil Engine gives six, Illuminor itself nothing; two Szeras, each may sacrifice
+    the other: the second is left out, named."""
+    assert _pay(_board("Illuminor Szeras"), "{B}")["payable"] is False
+    assert _made(_pay(_board("Illuminor Szeras", "Wurmcoil Engine"), "{B}" * 6)) == [("{B}" * 6, ["p1"])]
+    two = _pay(_board("Illuminor Szeras", "Illuminor Szeras"), "{B}{B}{B}")
+    assert _made(two) == [("{B}{B}{B}", ["p1"])]
+    assert [u["permanent"] for u in two["unsupported"]] == ["p1"]
+
+
+def test_reflective_gate_a_color_of_any_players_permanent_105_2() -> None:
+    """Reflective Gate: "{T}: Add one mana of any color that shares a color with a permanent a player
+    controls": an opponent's Grizzly Bears gives {G}, no permanent is red; {C} from its first
+    ability; could-produce says the same."""
+    board = _board("Reflective Gate", {"card": "Grizzly Bears", "controller": "opp"})
+    assert _made(_pay(board, "{G}")) == [("{G}", [])]
+    assert _pay(board, "{R}")["payable"] is False
+    assert answer({"query": "could_produce", "state": board})["could_produce"]["p0"] == ["G", "C"]

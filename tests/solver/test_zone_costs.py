@@ -314,7 +314,7 @@ def test_grinning_ignus_beside_a_discard_cost_is_left_out() -> None:
 
 @pytest.mark.parametrize("name, words", [
     ("Deranged Assistant", "library"), ("Millikin", "library"), ("Charmed Pendant", "library"),
-    ("Benthic Explorers", "opponent controls"), ("Springjack Pasture", "X life"),
+    ("Benthic Explorers", "opponent controls"),
 ])
 def test_costs_whose_resource_is_not_on_the_board_are_refused_naming_it(name: str, words: str) -> None:
     """A cost that mills (the board has no library), or whose resource the board does not hold,
