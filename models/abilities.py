@@ -120,7 +120,9 @@ class Amount:
     Planet with twelve or more charge counters on it").  ``token``: ``"token"`` counts only
     tokens, ``"nontoken"`` only the others (CR 111.1; Insidious Roots' "Creature tokens you
     control have …").  ``x_cost``: for ``"hand"``, only cards with {X} in their mana cost (Rosheen,
-    Roaring Prophet, CR 107.3).
+    Roaring Prophet, CR 107.3).  ``"count_or_named"``: as ``"count"``, a permanent whose name has the
+    letters ``or_name_has`` (lower case) matching ``subtypes`` too ("any creature with Familiar in its
+    name": Chea's familiars).
     The value is ``(value + plus) * times``; a negative value counts as 0.
     """
 
@@ -142,6 +144,7 @@ class Amount:
     token: str = ""
     min_counters: int = 0
     x_cost: bool = False
+    or_name_has: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,7 +107,8 @@ def permanent_matches(perm: Permanent, amount: Amount, source: Permanent | None 
         if "creature" not in types and "kindred" not in types:
             # creature types belong only to creatures and kindred (CR 205.1a, 205.3d)
             subs = set(subs) - _creature_types_of(card.type_line.subtypes, perm)
-        if amount.subtypes.isdisjoint(subs):
+        if amount.subtypes.isdisjoint(subs) and not (amount.or_name_has
+                                                     and amount.or_name_has in card.name.lower()):
             return False
     return not (amount.supertypes and not set(amount.supertypes) <= set(card.type_line.supertypes))
 
@@ -210,8 +211,8 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
         value = 1
     elif kind == "count" and _by_types_only(amount):
         value = _count_by_types(amount, state, permanent)
-    elif kind in ("count", "max_power", "total_power", "same_name", "max_toughness", "distinct_powers",
-                  "shared_type"):
+    elif kind in ("count", "count_or_named", "max_power", "total_power", "same_name", "max_toughness",
+                  "distinct_powers", "shared_type"):
         if amount.controller == "you":
             pool = state.controlled_by(permanent.controller)
         elif amount.controller == "opponents":
@@ -220,7 +221,7 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
             pool = state.battlefield
         found = [p for p in pool
                  if permanent_matches(p, amount, permanent, state) and not (amount.other and p.id == permanent.id)]
-        if kind == "count":
+        if kind in ("count", "count_or_named"):
             value = len(found)
         elif kind == "same_name":
             value = max(Counter(p.card.name for p in found).values(), default=0)
@@ -286,7 +287,7 @@ def _by_types_only(amount: Amount) -> bool:
     """Does ``amount`` read the permanents it counts only through their types, subtypes,
     controller and identity (no counters, keywords, names, power or supertypes)?"""
     return not (amount.with_counter or amount.all_subtypes or amount.keywords or amount.name
-                or amount.min_power is not None or amount.supertypes or amount.token)
+                or amount.min_power is not None or amount.supertypes or amount.token or amount.or_name_has)
 
 
 #: Each permanent of a board (its view's ``typed``) as (id, controller, types now, the subtypes a count reads:

@@ -225,6 +225,13 @@ _AMONG = {"one mana of any color among legendary creatures and planeswalkers you
           "one mana of any color that shares a color with a permanent a player controls": "permanents"}
 
 
+#: Familiars, as Chea, Friend to Maybe Too Many's reminder text defines them: "Bats, Birds, Cats,
+#: Dragons, Faeries, Foxes, Frogs, Imps, Lizards, and Spiders are familiars, as well as any creature
+#: with "Familiar" in its name".
+FAMILIARS = Amount("count_or_named", types=frozenset({"creature"}), subtypes=frozenset(
+    {"bat", "bird", "cat", "dragon", "faerie", "fox", "frog", "imp", "lizard", "spider"}), or_name_has="familiar")
+
+
 _COULD_PRODUCE_OF = {"one mana of any type that a Gate you control could produce": "gates_you_control",
                      "one mana of any color that a Gate you control could produce": "gate_colors_you_control",
                      "one mana of any color that a basic land you control could produce": "basic_lands_you_control"}
@@ -272,6 +279,10 @@ def _production(sentence: str, x_removed: bool = False) -> Production:
     if board is not None:
         return board
     amount: Amount | None = None
+    if m := re.fullmatch(r"X (\{[WUBRGC]\}) and each opponent loses X life, where X is the number of familiars you "
+                         r"control", body):
+        # Chea: the opponents' life loss changes no payment of its controller
+        return Production(options=(_symbol_option(m.group(1)),), amount=FAMILIARS)
     if m := re.fullmatch(r"(\{[WUBRGC]\}), plus an additional \1 for each ([\w+\-/]+ counter on ~)", body):
         # "Add {C}, plus an additional {C} for each art counter on ~": one and one per counter
         return Production(options=(_symbol_option(m.group(1)),), amount=replace(read_amount(m.group(2)), plus=1))

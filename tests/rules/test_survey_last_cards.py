@@ -209,3 +209,32 @@ def test_reflective_gate_a_color_of_any_players_permanent_105_2() -> None:
     assert _made(_pay(board, "{G}")) == [("{G}", [])]
     assert _pay(board, "{R}")["payable"] is False
     assert answer({"query": "could_produce", "state": board})["could_produce"]["p0"] == ["G", "C"]
+
+
+def test_chea_counts_familiars_by_subtype_or_name() -> None:
+    """Chea, Friend to Maybe Too Many: "{T}: Add X {G} and each opponent loses X life, where X is the
+    number of familiars you control" (Cats, Birds … and any creature with "Familiar" in its name):
+    Drake Familiar (a Drake, by name) and Savannah Lions (a Cat) make two, Grizzly Bears none, an
+    opponent's Birds of Paradise none."""
+    board = _board("Chea, Friend to Maybe Too Many", "Drake Familiar", "Savannah Lions", "Grizzly Bears",
+                   {"card": "Birds of Paradise", "controller": "opp"})
+    assert _made(_pay(board, "{G}{G}")) == [("{G}{G}", [])]
+    assert _pay(board, "{G}{G}{G}")["payable"] is False
+
+
+def test_command_power_plant_grant_names_its_card_201_2() -> None:
+    """Command Power Plant: Command Towers you control have "{T}: If you control a Command Mine and a
+    Command Power Plant, add three mana of any color in your commander's color identity." (a name,
+    CR 201.2, not a self reference of the Tower): with all three and Atraxa as commander, the Tower
+    adds three; without the Mine its granted ability adds nothing."""
+    def board(*names: str) -> dict[str, Any]:
+        out = _board(*names)
+        out["players"][0]["commander"] = ["Atraxa, Praetors' Voice"]
+        return out
+
+    full = board("Command Tower", "Command Mine", "Command Power Plant")
+    out = _pay(full, "{W}{U}{B}")
+    assert [(a["permanent"], a["ability"], a["mana"]) for a in out["payment"]["activations"]] == [
+        ("p0", 1, "{W}{U}{B}")]
+    assert _pay(full, "{W}{U}{B}{G}{G}{G}{B}")["payable"] is True
+    assert _pay(board("Command Tower", "Command Power Plant"), "{W}{U}{B}")["payable"] is False
