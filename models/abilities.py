@@ -93,6 +93,11 @@ class Amount:
       * ``"fixed"``: ``times`` alone;
       * ``"removed"``: the number of counters removed by a variable counter cost
         (``AbilityCost.remove_any``; storage lands), chosen on activation;
+      * ``"sacrificed_mana_value"``: the mana value of the permanent the cost's first ``sacrifice``
+        kind takes (Priest of Yawgmoth; Food Chain's exiled creature, with ``plus`` 1), chosen on
+        activation by choosing the permanent; ``"sacrificed_count"``: how many permanents of the cost's
+        first ``sacrifice`` kind it sacrifices ("Sacrifice X Goats", CR 107.3); ``"tapped_count"``: how
+        many untapped permanents with one of ``types`` it taps ("Tap X untapped tokens you control");
       * ``"max_power"`` / ``"total_power"``: the greatest / the total power among the
         matching permanents (Selvala; Formidable);
       * ``"same_name"``: the most matching permanents that share one name (Sceptre of Eternal
@@ -114,7 +119,10 @@ class Amount:
     ``min_counters``: with ``with_counter``, at least that many of them (Brood Astronomer's "a
     Planet with twelve or more charge counters on it").  ``token``: ``"token"`` counts only
     tokens, ``"nontoken"`` only the others (CR 111.1; Insidious Roots' "Creature tokens you
-    control have …").
+    control have …").  ``x_cost``: for ``"hand"``, only cards with {X} in their mana cost (Rosheen,
+    Roaring Prophet, CR 107.3).  ``"count_or_named"``: as ``"count"``, a permanent whose name has the
+    letters ``or_name_has`` (lower case) matching ``subtypes`` too ("any creature with Familiar in its
+    name": Chea's familiars).
     The value is ``(value + plus) * times``; a negative value counts as 0.
     """
 
@@ -135,6 +143,8 @@ class Amount:
     with_counter: str = ""
     token: str = ""
     min_counters: int = 0
+    x_cost: bool = False
+    or_name_has: str = ""
 
 
 @dataclass(frozen=True, slots=True)

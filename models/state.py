@@ -274,9 +274,22 @@ def fits_cost(perm: Permanent, what: str) -> bool:
     subtype or supertype, ``"permanent"``, ``"token"``, ``"nontoken <kind>"`` (Meria's nontoken
     artifact), ``"<supertype> <kind>"`` (Relic of Legends' legendary creature), ``"<subtype>
     token"`` (a token with it: Diamond Kaleidoscope's Prism), ``"token named <name>"`` (Jungle
-    Patrol's Wood), ``"<color> <kind>"`` (Grand Architect's blue creature)?  A card of the hand
-    or graveyard (:data:`~manasolver.models.abilities.ZONE_CARDS`) is no permanent.  The
-    supply groups fodder by it and ``validate`` checks a payment's by it."""
+    Patrol's Wood), ``"<color> <kind>"`` (Grand Architect's blue creature), ``"<a> or <b> <kind>"``
+    (Soldevi Adnate's black or artifact creature), ``"another <kind>"`` (any but the source, which
+    the caller excludes: Master of Dark Rites), ``"<kind> with mana value N"`` (the permanent a
+    cost sacrifices for mana by its mana value, CR 202.3: Priest of Yawgmoth)?  A card of the hand or
+    graveyard (:data:`~manasolver.models.abilities.ZONE_CARDS`) is no permanent.  The supply groups
+    fodder by it and ``validate`` checks a payment's by it."""
+    if what.startswith("another "):  # not the source itself, which the caller excludes (it knows the source)
+        return fits_cost(perm, what[len("another "):])
+    kind, sep, number = what.rpartition(" with mana value ")
+    if sep and number.isdigit():
+        return fits_cost(perm, kind) and perm.card.mana_value == int(number)
+    if " or " in what:
+        first_kind, _, rest = what.partition(" or ")
+        second, _, noun = rest.partition(" ")
+        if noun:
+            return fits_cost(perm, f"{first_kind} {noun}") or fits_cost(perm, f"{second} {noun}")
     if what in CARD_TYPES:
         return what in perm.types
     if what in ZONE_CARDS:

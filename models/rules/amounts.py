@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import replace
 
 from manasolver.models.abilities import (
@@ -42,18 +42,30 @@ from manasolver.models.rules.land_types import effective_land_types, effective_s
 from manasolver.models.rules.missing import NotOnBoard, permanent_field, player_field
 from manasolver.models.rules.history import HISTORY_AMOUNTS, entered_creatures, history_amount
 from manasolver.models.text.mana_amounts import CHOSEN_SUBTYPE
-from manasolver.models.state import STEPS, GameState, Permanent, Player
+from manasolver.models.state import STEPS, GameState, Permanent, Player, fits_cost
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, COLORS, TYPE_BITS, type_bit
 
-__all__ = ["MAX_REMOVED", "NotOnBoard", "ability_options", "ability_restriction", "color_identity",
-           "commander_identity", "concrete_options", "condition_holds", "counters_removed", "devotion",
-           "evaluate_amount", "permanent_field", "permanent_matches", "player_field", "player_identity", "power_of",
-           "reference_count"]
+__all__ = ["MAX_REMOVED", "SACRIFICED_COUNT", "SACRIFICED_KINDS", "TAPPED_COUNT", "NotOnBoard",
+           "ability_options", "ability_restriction", "color_identity", "commander_identity", "concrete_options",
+           "condition_holds", "counters_removed", "devotion", "evaluate_amount", "hand_without_cast_card",
+           "permanent_field", "permanent_matches", "player_field", "player_identity", "power_of", "reference_count",
+           "reveals_from_hand", "sacrificed_kind", "sacrificed_kinds", "sacrificed_value", "sacrificed_values"]
 
 #: The most counters :func:`ability_options` expands a variable counter cost to (one option per number).
 MAX_REMOVED = 200
+#: Amounts by the permanent a cost sacrifices or exiles: its mana value (Priest of Yawgmoth, Food
+#: Chain), as it last existed on the battlefield (CR 608.2h).
+SACRIFICED_KINDS = ("sacrificed_mana_value",)
+#: The amount of "Sacrifice X Goats: Add X mana" (Springjack Pasture): how many the cost sacrifices.
+SACRIFICED_COUNT = "sacrificed_count"
+#: The amount of "Tap X untapped tokens you control: Add X mana" (Hazel of the Rootbloom): how many
+#: the cost taps, each with one of the amount's ``types`` (``token``: tokens only).
+TAPPED_COUNT = "tapped_count"
 #: Amount kinds that :func:`concrete_options` can't evaluate (they need :func:`ability_options`).
-_CHOICE_KINDS = ("removed", "hand")
+_CHOICE_KINDS = ("removed", "hand", SACRIFICED_COUNT, TAPPED_COUNT, *SACRIFICED_KINDS)
+#: How a sacrifice kind names the value the sacrificed permanent must have, by amount kind
+#: (read by :func:`manasolver.models.state.fits_cost`).
+_VALUE_WORDS = {"sacrificed_mana_value": " with mana value "}
 
 
 def _subtypes(perm: Permanent, state: GameState | None) -> tuple[str, ...]:
@@ -95,7 +107,8 @@ def permanent_matches(perm: Permanent, amount: Amount, source: Permanent | None 
         if "creature" not in types and "kindred" not in types:
             # creature types belong only to creatures and kindred (CR 205.1a, 205.3d)
             subs = set(subs) - _creature_types_of(card.type_line.subtypes, perm)
-        if amount.subtypes.isdisjoint(subs):
+        if amount.subtypes.isdisjoint(subs) and not (amount.or_name_has
+                                                     and amount.or_name_has in card.name.lower()):
             return False
     return not (amount.supertypes and not set(amount.supertypes) <= set(card.type_line.supertypes))
 
@@ -164,6 +177,8 @@ def _card_matches(card: Card, amount: Amount) -> bool:
         return False
     if amount.colors and not card.colors & amount.colors:
         return False
+    if amount.x_cost and not (card.mana_cost is not None and any(s.variable for s in card.mana_cost.symbols)):
+        return False
     if amount.min_power is not None:
         if card.power is None:
             return False
@@ -196,8 +211,8 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
         value = 1
     elif kind == "count" and _by_types_only(amount):
         value = _count_by_types(amount, state, permanent)
-    elif kind in ("count", "max_power", "total_power", "same_name", "max_toughness", "distinct_powers",
-                  "shared_type"):
+    elif kind in ("count", "count_or_named", "max_power", "total_power", "same_name", "max_toughness",
+                  "distinct_powers", "shared_type"):
         if amount.controller == "you":
             pool = state.controlled_by(permanent.controller)
         elif amount.controller == "opponents":
@@ -206,7 +221,7 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
             pool = state.battlefield
         found = [p for p in pool
                  if permanent_matches(p, amount, permanent, state) and not (amount.other and p.id == permanent.id)]
-        if kind == "count":
+        if kind in ("count", "count_or_named"):
             value = len(found)
         elif kind == "same_name":
             value = max(Counter(p.card.name for p in found).values(), default=0)
@@ -219,7 +234,7 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
         else:
             powers = [power_of(p) for p in found if p.is_creature]
             value = (max(powers, default=0) if kind == "max_power" else sum(powers))
-    elif kind in ("removed", "hand"):
+    elif kind in _CHOICE_KINDS:
         value = removed
     elif kind == "life":
         value = state.player(permanent.controller).life
@@ -272,7 +287,7 @@ def _by_types_only(amount: Amount) -> bool:
     """Does ``amount`` read the permanents it counts only through their types, subtypes,
     controller and identity (no counters, keywords, names, power or supertypes)?"""
     return not (amount.with_counter or amount.all_subtypes or amount.keywords or amount.name
-                or amount.min_power is not None or amount.supertypes or amount.token)
+                or amount.min_power is not None or amount.supertypes or amount.token or amount.or_name_has)
 
 
 #: Each permanent of a board (its view's ``typed``) as (id, controller, types now, the subtypes a count reads:
@@ -464,6 +479,12 @@ def _colors_among(kind: str, state: GameState, permanent: Permanent) -> int:
             if kind == "graveyard" or ("legendary" in card.type_line.supertypes and "creature" in card.type_line.types):
                 mask |= card.colors
         return mask & ANY_COLOR
+    if kind == "permanents":
+        # Reflective Gate: a color some permanent on the battlefield has now (layer 5, CR 105.2)
+        from manasolver.models.rules.colors import permanent_colors
+        for p in state.battlefield:
+            mask |= permanent_colors(state, p)
+        return mask & ANY_COLOR
     if kind in ("legendary_permanents", "monocolored_permanents_you_control"):
         # Plaza of Heroes, Tarnation Vista: the permanents' colors now (layer 5, CR 105.2)
         from manasolver.models.rules.colors import permanent_colors
@@ -554,6 +575,63 @@ def _base_options(production: Production, state: GameState,
     return tuple(options)
 
 
+def _choice_values(ability: ManaAbility, state: GameState, permanent: Permanent) -> Iterable[int]:
+    """The numbers the player may choose for a ``removed``/``hand`` amount (lowest to highest), or
+    the values among the permanents a sacrifice cost of a ``sacrificed_*`` amount may take."""
+    amount = ability.production.amount
+    assert amount is not None
+    if amount.kind in SACRIFICED_KINDS:
+        return sacrificed_values(ability, state, permanent)
+    if amount.kind == SACRIFICED_COUNT:  # X of them, 1 up to all the player controls (X = 0 adds nothing)
+        what = ability.cost.sacrifice[0]
+        return range(1, sum(1 for p in state.controlled_by(permanent.controller) if fits_cost(p, what)) + 1)
+    if amount.kind == TAPPED_COUNT:  # X untapped ones, not the source when its own {T} taps it (118.3)
+        return range(1, sum(1 for p in state.controlled_by(permanent.controller)
+                            if not p.tapped and not (ability.cost.tap and p.id == permanent.id)
+                            and any(fits_cost(p, t) for t in amount.types)) + 1)
+    low, high = _choice_limit(ability, state, permanent)
+    return range(low, high + 1)
+
+
+def sacrificed_values(ability: ManaAbility, state: GameState, permanent: Permanent) -> tuple[int, ...]:
+    """The distinct mana values of the permanents ``permanent``'s controller controls
+    that the first sacrifice kind of ``ability``'s cost takes, lowest first; the source itself
+    among them ("Sacrifice an artifact" may sacrifice the artifact whose ability it is) unless the
+    kind says "another"."""
+    amount = ability.production.amount
+    assert amount is not None and ability.cost.sacrifice
+    what = ability.cost.sacrifice[0]
+    found = {sacrificed_value(amount.kind, p) for p in state.controlled_by(permanent.controller)
+             if fits_cost(p, what) and not (what.startswith("another ") and p.id == permanent.id)}
+    return tuple(sorted(found))
+
+
+def sacrificed_value(kind: str, perm: Permanent) -> int:
+    """The value a ``sacrificed_*`` amount reads of ``perm``: its mana value (CR 202.3)."""
+    return perm.card.mana_value
+
+
+def sacrificed_kinds(ability: ManaAbility, value: int) -> tuple[str, ...]:
+    """What one activation of ``ability`` that adds mana for ``value`` sacrifices besides its
+    source: ``value`` permanents of its cost's kind for a :data:`SACRIFICED_COUNT` amount (X Goats),
+    one of that value for a ``sacrificed_*`` amount, else its cost's kinds."""
+    amount = ability.production.amount
+    kinds = ability.cost.sacrifice
+    if amount is not None and amount.kind == SACRIFICED_COUNT:
+        return (kinds[0],) * value + kinds[1:]
+    if amount is not None and amount.kind in SACRIFICED_KINDS:
+        return (sacrificed_kind(ability, value),) + kinds[1:]
+    return kinds
+
+
+def sacrificed_kind(ability: ManaAbility, value: int) -> str:
+    """The sacrifice kind of one activation of ``ability`` (a ``sacrificed_*`` amount) that adds
+    mana for ``value``: its cost's kind with that value (``"artifact with mana value 2"``)."""
+    amount = ability.production.amount
+    assert amount is not None
+    return ability.cost.sacrifice[0] + _VALUE_WORDS[amount.kind] + str(value)
+
+
 def _choice_limit(ability: ManaAbility, state: GameState, permanent: Permanent) -> tuple[int, int]:
     """The numbers the player may choose for a ``removed``/``hand`` amount: (lowest, highest)."""
     amount = ability.production.amount
@@ -603,6 +681,12 @@ def ability_options(ability: ManaAbility, state: GameState, permanent: Permanent
     if ignore_condition:
         if ability.production.uncertain and not ability.production.chosen:
             return ability.production.uncertain_options  # what it adds when it adds anything
+        amount = ability.production.amount
+        if amount is not None and (amount.kind in ("removed", SACRIFICED_COUNT, TAPPED_COUNT)
+                                   or amount.kind in SACRIFICED_KINDS):
+            # costs are ignored (106.7): Calciform Pools without storage counters could produce
+            # {W} or {U}, Priest of Yawgmoth without an artifact {B}
+            return _unknown_options(ability.production)
         try:
             return _options_now(ability, state, permanent)
         except NotOnBoard:
@@ -628,13 +712,32 @@ def _options_now(ability: ManaAbility, state: GameState, permanent: Permanent) -
     base = _base_options(production, state, permanent)
     amount = production.amount
     if amount is not None and amount.kind in _CHOICE_KINDS:
-        low, high = _choice_limit(ability, state, permanent)
         out: list[tuple[int, ...]] = []
-        for k in range(low, high + 1):
+        for k in _choice_values(ability, state, permanent):
             n = evaluate_amount(amount, state, permanent, removed=k)
             out.extend(option * n for option in base if option and n > 0)
         return tuple(out)
     return concrete_options(replace(production, options=base), state, permanent)
+
+
+def reveals_from_hand(ability: ManaAbility, card: Card) -> bool:
+    """Does ``ability`` add mana by cards of the hand it reveals that ``card`` could be one of
+    (Metalworker's artifact cards, Rosheen's cards with {X})?"""
+    amount = ability.production.amount
+    return amount is not None and amount.kind == "hand" and _card_matches(card, amount)
+
+
+def hand_without_cast_card(state: GameState, player: str, card: Card) -> GameState | None:
+    """``state`` with the first card of ``card``'s name taken out of ``player``'s hand: the card
+    being cast, which is on the stack from CR 601.2a on, so no ability can reveal it from the hand
+    while its costs are paid (Metalworker); None when the hand holds no such card."""
+    me = state.player(player)
+    name = card.name.lower()
+    at = next((i for i, c in enumerate(me.hand) if c.name.lower() == name), None)
+    if at is None:
+        return None
+    smaller = replace(me, hand=me.hand[:at] + me.hand[at + 1:])
+    return GameState(tuple(smaller if p is me else p for p in state.players), state.turn, state.battlefield)
 
 
 def counters_removed(ability: ManaAbility, option: tuple[int, ...]) -> int:

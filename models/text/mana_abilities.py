@@ -220,7 +220,16 @@ _COMMANDER = re.compile(r"(\w+) mana of any color in your commander's color iden
 _AMONG = {"one mana of any color among legendary creatures and planeswalkers you control":
           "legendary_creatures_planeswalkers",
           "one mana of any color among legendary permanents you control": "legendary_permanents",
-          "one mana of any color among legendary creature cards in your graveyard": "graveyard_legendary_creatures"}
+          "one mana of any color among legendary creature cards in your graveyard": "graveyard_legendary_creatures",
+          # Reflective Gate: the colors of every permanent on the battlefield, whoever controls it
+          "one mana of any color that shares a color with a permanent a player controls": "permanents"}
+
+
+#: Familiars, as Chea, Friend to Maybe Too Many's reminder text defines them: "Bats, Birds, Cats,
+#: Dragons, Faeries, Foxes, Frogs, Imps, Lizards, and Spiders are familiars, as well as any creature
+#: with "Familiar" in its name".
+FAMILIARS = Amount("count_or_named", types=frozenset({"creature"}), subtypes=frozenset(
+    {"bat", "bird", "cat", "dragon", "faerie", "fox", "frog", "imp", "lizard", "spider"}), or_name_has="familiar")
 
 
 _COULD_PRODUCE_OF = {"one mana of any type that a Gate you control could produce": "gates_you_control",
@@ -270,6 +279,10 @@ def _production(sentence: str, x_removed: bool = False) -> Production:
     if board is not None:
         return board
     amount: Amount | None = None
+    if m := re.fullmatch(r"X (\{[WUBRGC]\}) and each opponent loses X life, where X is the number of familiars you "
+                         r"control", body):
+        # Chea: the opponents' life loss changes no payment of its controller
+        return Production(options=(_symbol_option(m.group(1)),), amount=FAMILIARS)
     if m := re.fullmatch(r"(\{[WUBRGC]\}), plus an additional \1 for each ([\w+\-/]+ counter on ~)", body):
         # "Add {C}, plus an additional {C} for each art counter on ~": one and one per counter
         return Production(options=(_symbol_option(m.group(1)),), amount=replace(read_amount(m.group(2)), plus=1))
@@ -516,6 +529,12 @@ def _head(head: str, rest: list[str], x_removed: bool) -> tuple[Production, list
             raise Unreadable(head)
         shown = Amount("hand", types=frozenset({kind}), min_power=int(m.group(2)) if m.group(2) else None)
         return Production(options=(_symbol_option(am.group(1)),), amount=shown), rest[1:]
+    if head == "Reveal any number of cards with {X} in their mana cost in your hand." and rest:
+        # Rosheen, Roaring Prophet: as above, the cards counted by their mana cost (CR 107.3)
+        am = re.fullmatch(r"Add ((?:\{[WUBRGC]\})+) for each card revealed this way\.", rest[0])
+        if not am:
+            raise Unreadable(head)
+        return Production(options=(_symbol_option(am.group(1)),), amount=Amount("hand", x_cost=True)), rest[1:]
     if (m := re.fullmatch(r"Put an? ([\w+\-/]+) counter on ~\.", head)) and rest:
         # Empowered Autogenerator: the counter is put on first, then counted
         production = _production(rest[0])

@@ -541,7 +541,7 @@ def read_mana_effects(oracle_text: str, name: str) -> tuple[StructuredEffect, ..
             continue
         if not line or len(line) > 400:
             continue
-        for effect in _read_all(self_reference(line, name)):
+        for effect in _read_all(_named_in_quotes(self_reference(line, name), name)):
             if level is not None:
                 if not isinstance(effect, GrantedAbility) or effect.condition is not None:
                     continue  # left unsupported
@@ -555,6 +555,15 @@ def read_mana_effects(oracle_text: str, name: str) -> tuple[StructuredEffect, ..
         if not line.startswith("•"):
             modal = line
     return tuple(out)
+
+
+def _named_in_quotes(line: str, name: str) -> str:
+    """``line`` with "a ~" in a quoted ability given back its card's name: an article before the name
+    makes it a name, not a self reference (Command Power Plant grants Command Towers "If you control a
+    Command Mine and a Command Power Plant, add …": any permanent with that name, CR 201.2)."""
+    if '"' not in line or "~" not in line:
+        return line
+    return re.sub(r'"[^"]*"', lambda q: re.sub(r"\ban? ~(?=[ ,.:])", f"a {name}", q.group(0)), line)
 
 
 _SUNRISE_TRIGGER = "At the beginning of combat on your turn, choose one —"

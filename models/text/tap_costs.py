@@ -25,10 +25,11 @@ graveyard (Titans' Nest: :data:`~manasolver.models.abilities.GRAVEYARD_CARD`), a
 subtype or name (Diamond Kaleidoscope's "Sacrifice a Prism token", Jungle Patrol's "Sacrifice a
 token named Wood"), and exiling the source itself or returning it to the hand (Mirrored Lotus,
 Grinning Ignus: it leaves the battlefield as by "sacrifice ~", CR 400.7; Ignus's "Activate only as
-a sorcery" is applied by the payment queries from the board's turn).  Costs whose resource the board does not hold,
-or whose mana
-depends on which card pays it, are read with :attr:`AbilityCost.unmodelled` saying why (milling
-needs the library; an amount by the sacrificed permanent's mana value; untapping an opponent's
+a sorcery" is applied by the payment queries from the board's turn).  A permanent sacrificed or
+exiled for mana by its mana value (Priest of Yawgmoth, Soldevi Adnate, Food Chain) is a sacrifice
+kind with an amount chosen on activation (``Amount("sacrificed_mana_value")``: the player chooses
+the permanent, and so the amount).  Costs whose resource the board does not hold are read with
+:attr:`AbilityCost.unmodelled` saying why (milling needs the library; untapping an opponent's
 land; another "Activate only as a sorcery/instant"), so the supply leaves the permanent out naming
 the clause and the reason, and could-produce (CR 106.7, which ignores costs) still sees the
 mana.
@@ -45,10 +46,12 @@ mana.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 
 from manasolver.models.abilities import (
     GRAVEYARD_CARD,
+    Amount,
     HAND_CARD,
     AbilityCost,
     ManaAbility,
@@ -82,6 +85,11 @@ def _read(clause: str, index: int) -> TapCost | None:
     m = _CLAUSE.match(clause.strip())
     if m is None:
         return _read_other(clause.strip(), index)
+    return _read_tapping(m, clause, index)
+
+
+def _read_tapping(m: re.Match[str], clause: str, index: int) -> TapCost | None:
+    """The tap-other-permanents reading of a clause :data:`_CLAUSE` matched."""
     words = m.group("what").lower().split(" or ")
     if not all(w in _TYPES for w in words):
         return None
@@ -107,11 +115,17 @@ _MANA = r"(?:\{[WUBRGC]\})+"
 #: Why a cost part is read but can't be paid by this engine (``AbilityCost.unmodelled``).
 _NO_LIBRARY = ("milling a card is paid from the player's library (read from the board's library by "
                "models/rules/history.py)")
-_BY_VALUE = ("mana by the sacrificed or exiled permanent's mana value is not modelled yet "
-             "(which permanent pays the cost decides the amount)")
+#: The amount of "Add an amount of {B} equal to the sacrificed artifact's mana value": the player
+#: chooses the permanent, and so the amount (CR 202.3, 608.2h), read by
+#: :func:`manasolver.models.rules.amounts.ability_options`.
+_BY_MANA_VALUE = Amount("sacrificed_mana_value")
+#: The cost parts whose permanent decides that amount, to the sacrifice kind.
+_BY_VALUE_COST = re.compile(r"(?:sacrifice an? |exile an? )(artifact|black or artifact creature|creature)"
+                            r"(?: you control)?")
+#: An ability word or flavor word before an ability (CR 207.2c): "Secrets of the Soul — ".
+_ABILITY_WORD = re.compile(r"^[A-Z][\w' ,-]* — (?=.*: Add )")
 _OPPONENT_LAND = ("untapping a tapped land an opponent controls is not modelled yet (the mana is a type "
                   "that land could produce)")
-_X_SACRIFICES = "sacrificing X permanents for X mana and X life is not modelled yet"
 #: The cost part of Grinning Ignus, whose "Activate only as a sorcery" the payment queries apply
 #: from the board's turn (:func:`manasolver.solver.supply.resources.without_cast_card`).
 RETURN_SELF = "return ~ to its owner's hand"
@@ -147,13 +161,20 @@ def _production(effect: str) -> tuple[Production, str] | None:
         options = ((ANY_COLOR,),)
     elif m := re.fullmatch(r"Add (two|three) mana of any one color\.", effect):
         options = tuple((bit,) * _NUMBER_WORDS[m.group(1)] for bit in TYPE_BITS[:5])
-    elif re.fullmatch(r"Add an amount of \{B\} equal to the sacrificed (?:artifact|creature)'s mana value\.",
-                      effect):
-        options, why = ((mask_from_letters("B"),),), why or _BY_VALUE
+    elif m := re.fullmatch(r"Add an amount of \{([WUBRG])\} equal to the sacrificed (?:artifact|creature)'s "
+                           r"mana value\.", effect):
+        return Production(options=((mask_from_letters(m.group(1)),),), amount=_BY_MANA_VALUE,
+                          restriction=restriction), timing
     elif re.fullmatch(r"Add X mana of any one color, where X is 1 plus the exiled creature's mana value\.", effect):
-        options, why = ((ANY_COLOR,),), why or _BY_VALUE
+        return Production(options=tuple((bit,) for bit in TYPE_BITS[:5]),
+                          amount=Amount("sacrificed_mana_value", plus=1), restriction=restriction), timing
+    elif effect == "Add X mana in any combination of colors.":
+        # X is how many the cost taps ("Tap X untapped tokens you control"); its types are the cost's
+        return Production(options=((ANY_COLOR,),), amount=Amount("tapped_count"), restriction=restriction), timing
     elif effect == "Add X mana of any one color. You gain X life.":
-        options, why = ((ANY_COLOR,),), why or _X_SACRIFICES
+        # the life gained changes no payment; X is how many the cost sacrificed
+        return Production(options=tuple((bit,) for bit in TYPE_BITS[:5]), amount=Amount("sacrificed_count"),
+                          restriction=restriction), timing
     elif effect == "Add one mana of any type that land could produce.":
         options, why = (), why or _OPPONENT_LAND
     elif effect == ("For each colored mana symbol in the milled card's mana cost, add one mana of that "
@@ -167,7 +188,7 @@ def _production(effect: str) -> tuple[Production, str] | None:
 def _read_other(clause: str, index: int) -> TapCost | None:
     """A mana ability whose cost has a part the parser does not read (see the module
     docstring), or ``None``."""
-    head, sep, effect = clause.partition(": ")
+    head, sep, effect = _ABILITY_WORD.sub("", clause).partition(": ")
     if not sep or not effect.startswith(("Add ", "For each colored mana symbol")):
         return None
     got = _production(effect)
@@ -175,6 +196,7 @@ def _read_other(clause: str, index: int) -> TapCost | None:
         return None
     production, why = got
     tap = sacrifice_self = False
+    life = 0
     mana: list[str] = []
     sacrifice: list[str] = []
     types: tuple[str, ...] = ()
@@ -198,6 +220,9 @@ def _read_other(clause: str, index: int) -> TapCost | None:
         elif low == "exile a card from your graveyard":
             sacrifice.append(GRAVEYARD_CARD)
             parts.append(low)
+        elif low == "sacrifice another creature":
+            sacrifice.append("another creature")  # any creature but the source (validate checks it)
+            parts.append(low)
         elif m := re.fullmatch(r"sacrifice an? (\w+) token", low):
             sacrifice.append(f"{m.group(1)} token")
             parts.append(low)
@@ -220,12 +245,26 @@ def _read_other(clause: str, index: int) -> TapCost | None:
         elif low == "untap a tapped land an opponent controls":
             why = why or _OPPONENT_LAND
             parts.append(low)
-        elif low in ("sacrifice an artifact", "sacrifice a black or artifact creature",
-                     "exile a creature you control"):
-            why = why or _BY_VALUE
+        elif m := _BY_VALUE_COST.fullmatch(low):
+            if production.amount is None or production.amount.kind != "sacrificed_mana_value":
+                return None
+            # exiling it is paid as a sacrifice is: the permanent leaves the battlefield (CR 400.7)
+            sacrifice.append(m.group(1))
             parts.append(low)
-        elif low == "sacrifice x goats":
-            why = why or _X_SACRIFICES
+        elif m := re.fullmatch(r"pay (\d+) life", low):
+            life = int(m.group(1))
+            parts.append(low)
+            continue  # a cost the parser reads too: not a reason to read the clause here
+        elif (m := re.fullmatch(r"tap x untapped (\w+) you control", low)) and m.group(1) in _TYPES:
+            if production.amount is None or production.amount.kind != "tapped_count":
+                return None
+            types, count = (_TYPES[m.group(1)],), 1
+            production = replace(production, amount=Amount("tapped_count", types=frozenset(types)))
+            parts.append(low)
+        elif m := re.fullmatch(r"sacrifice x (\w+)s", low):
+            if production.amount is None or production.amount.kind != "sacrificed_count":
+                return None
+            sacrifice.append(m.group(1))  # "X Goats": X permanents with that subtype (CR 107.3)
             parts.append(low)
         elif re.fullmatch(r"return [a-z][\w' ,-]* to its owner's hand", low):
             sacrifice_self = True  # it leaves the battlefield, once (CR 400.7)
@@ -237,7 +276,9 @@ def _read_other(clause: str, index: int) -> TapCost | None:
         special = True
     if not special:
         return None  # every part is one the parser reads: not a clause for this module
-    cost = AbilityCost(tap=tap, mana=ManaCost.parse("".join(mana), "cost", allow_empty=True),
+    if production.amount is not None and production.amount.kind == "tapped_count" and not count:
+        return None  # "Add X mana" without a cost that says what X is
+    cost = AbilityCost(tap=tap, mana=ManaCost.parse("".join(mana), "cost", allow_empty=True), life=life,
                        sacrifice_self=sacrifice_self, sacrifice=tuple(sacrifice), unmodelled=why)
     return TapCost(ManaAbility(cost, production, text=clause, index=index), types, count, tuple(parts))
 

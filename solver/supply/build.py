@@ -40,7 +40,7 @@ from manasolver.models._memo import KeyMemo
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.errors import BadState, Unsupported
-from manasolver.models.rules.amounts import commander_identity, evaluate_amount
+from manasolver.models.rules.amounts import TAPPED_COUNT, commander_identity, evaluate_amount, sacrificed_kinds
 from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.rules.missing import NotOnBoard
 from manasolver.models.state import GameState, Permanent, Player, fits_cost, permanent_state
@@ -197,7 +197,8 @@ def _options(state: GameState, perm: Permanent, player: Player,
                 raise Unmodelled(text, RESTRICTED_TRIGGERS)
             out.append(Option(ab.index, slots, parts, cost.mana, cost.life, cost.energy,
                               ab.damage, cost.sacrifice_self, cost.tap, bool(exclusive), repeat,
-                              restriction, tap_count, _sacrificed(ab, slots), tap_types, nonsnow))
+                              restriction, _tapped(ab, tap_count, result.removed),
+                              _sacrificed(ab, slots, result.removed), tap_types, nonsnow))
     return Options(out)
 
 
@@ -206,12 +207,58 @@ def _options(state: GameState, perm: Permanent, player: Player,
 COULD_PRODUCE = " that could produce "
 
 
-def _sacrificed(ab: ManaAbility, slots: tuple[int, ...]) -> tuple[str, ...]:
+def _sacrificed(ab: ManaAbility, slots: tuple[int, ...], value: int) -> tuple[str, ...]:
     """What one activation's cost sacrifices besides the permanent itself; a land sacrificed for
-    mana of a type it could produce is named with that type (``land that could produce G``)."""
+    mana of a type it could produce is named with that type (``land that could produce G``); a
+    permanent sacrificed for mana by its mana value, with the ``value`` this result reads
+    (``artifact with mana value 2``), and X permanents for X mana ``value`` times
+    (:func:`~manasolver.models.rules.amounts.sacrificed_kinds`)."""
     if ab.production.reference == "sacrificed_land" and ab.cost.sacrifice == ("land",) and len(slots) == 1:
         return ("land" + COULD_PRODUCE + mask_letters(slots[0]),)
+    if ab.production.amount is not None:
+        return sacrificed_kinds(ab, value)
     return tuple(ab.cost.sacrifice)
+
+
+#: Why a second permanent whose cost sacrifices "another" of a kind it has itself is left out.
+_MUTUAL_OTHERS = ("two permanents whose costs sacrifice \"another\" of a kind both have are not modelled yet "
+                  "(each may be sacrificed for the other's ability, never for its own)")
+
+
+def _others_only(usable: list[tuple[int, Permanent, tuple[Option, ...]]], excluded: list[Excluded],
+                 ) -> tuple[list[tuple[int, Permanent, tuple[Option, ...]]], dict[str, frozenset[str]]]:
+    """The usable rows and, per permanent, the "another <kind>" sacrifice kinds of its own options
+    (Master of Dark Rites: "Sacrifice another creature"), which it can't be fodder for: the
+    fodder groups don't say which activation takes a member, so a permanent is kept out of the
+    kinds its own options name.  Where a second permanent has the same kind and fits it (two
+    Masters: each may sacrifice the other), all but the first are left out, named
+    (:data:`_MUTUAL_OTHERS`); they stay fodder."""
+    own: dict[str, frozenset[str]] = {}
+    holders: dict[str, list[Permanent]] = {}
+    for _, perm, opts in usable:
+        kinds = frozenset(t for o in opts for t in o.sacrifice_other if t.startswith("another "))
+        if kinds:
+            own[perm.id] = kinds
+            for t in kinds:
+                holders.setdefault(t, []).append(perm)
+    gone = {p.id for t, ps in holders.items() if len(ps) > 1 and any(fits_cost(p, t) for p in ps) for p in ps[1:]}
+    if not gone:
+        return usable, own
+    kept = []
+    for pos, perm, opts in usable:
+        if perm.id in gone:
+            excluded.append(Excluded(perm.id, perm.card.name, " ".join(opts[0].costs), _MUTUAL_OTHERS))
+            own.pop(perm.id, None)
+        else:
+            kept.append((pos, perm, opts))
+    return kept, own
+
+
+def _tapped(ab: ManaAbility, count: int, value: int) -> int:
+    """How many other permanents one activation's cost taps: ``count``, or the X a result of
+    "Tap X untapped tokens you control: Add X mana" reads (``value``)."""
+    amount = ab.production.amount
+    return value if amount is not None and amount.kind == TAPPED_COUNT else count
 
 
 def _fits(perm: Permanent, what: str, could: dict[str, int]) -> bool:
@@ -262,8 +309,8 @@ def _card_info(card: Card) -> tuple[bool, bool, bool, bool, bool]:
             pays = True
         if ab.cost.remove_counters:
             counters = True
-    if any("mill a card" in t.parts for t in card_text(card).tap_costs):
-        board_dependent = True  # a milling cost is paid from the board's library
+    if any("mill a card" in t.parts or t.ability.production.amount is not None for t in card_text(card).tap_costs):
+        board_dependent = True  # a milling cost is paid from the board's library; an amount reads it
     commander_only = commander and not board_dependent
     info = (board_dependent or commander, pays, counters, reference, commander_only)
     card.facts.supply_info = info
@@ -461,7 +508,9 @@ def _group_with_resources(state: GameState, mine: list[tuple[int, Permanent]],
         if any(COULD_PRODUCE in t for t in sac_types):
             from manasolver.solver.graph import reference_sets
             could = dict(reference_sets(state))
-        signature = {perm.id: frozenset(t for t in sac_types if _fits(perm, t, could))
+        usable, own = _others_only(usable, excluded)
+        sac_types = sorted({t for _, _, opts in usable for o in opts for t in o.sacrifice_other})
+        signature = {perm.id: frozenset(t for t in sac_types if _fits(perm, t, could) and t not in own.get(perm.id, ()))
                      for _, perm in mine if perm.id not in reserved}
     tap_types = sorted({t for _, _, opts in usable for o in opts for t in o.tap_types})
     tap_sig: dict[str, frozenset[str]] = {}

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from manasolver.models.abilities import GRAVEYARD_CARD, HAND_CARD, ZONE_CARDS
 from manasolver.models.card import Card
+from manasolver.models.rules.amounts import hand_without_cast_card, reveals_from_hand
 from manasolver.models.text.tap_costs import RETURN_SELF
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_COLOR
@@ -79,6 +80,7 @@ def without_cast_card(supply: Supply, spell: SpellInfo | None, state: GameState 
     if state is not None and spell is not None and spell.card is not None and not spell.ability:
         from manasolver.solver.supply.own_spending import own_spending_supply
         supply = own_spending_supply(supply, state, spell)
+        supply = _reveals_without_cast_card(supply, state, spell.card)
     unchecked, returns, discards, hand_fodder, hand_sources = _shape(supply)
     if spell is not None and unchecked:
         supply = _unchecked_for_spell(supply)
@@ -111,6 +113,33 @@ def without_cast_card(supply: Supply, spell: SpellInfo | None, state: GameState 
         if at is not None:
             return dataclasses.replace(supply, fodder=_without_member(fodder, f"hand:{at}"))
     return supply
+
+
+def _reveals_without_cast_card(supply: Supply, state: GameState, card: Card) -> Supply:
+    """``supply`` without the options of abilities that add mana by cards revealed from the hand
+    (Metalworker: "Reveal any number of artifact cards in your hand. Add {C}{C} for each card
+    revealed this way.") that count the card being cast: it is on the stack from CR 601.2a on, so
+    only the other cards of the hand can be revealed (one copy of its name fewer)."""
+    reduced = hand_without_cast_card(state, supply.player, card)
+    if reduced is None:
+        return supply
+    from manasolver.models.rules.production import activation_results
+    from manasolver.solver.graph import abilities_of
+
+    drop: set[int] = set()
+    for cls in supply.classes:
+        if cls.hand or not cls.members:
+            continue
+        perm = state.permanent(cls.members[0])
+        abilities = abilities_of(state, perm)
+        for ab in abilities:
+            if not reveals_from_hand(ab, card):
+                continue
+            allowed = {tuple(r.mana) + tuple(r.extra) for r in activation_results(reduced, perm, ab) or ()}
+            drop.update(id(o) for o in cls.options if o.ability == ab.index and o.slots not in allowed)
+    if not drop:
+        return supply
+    return _without_options(supply, lambda o: id(o) in drop)
 
 
 def _shape(supply: Supply) -> tuple[bool, bool, bool, bool, bool]:

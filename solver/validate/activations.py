@@ -28,7 +28,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from manasolver.models.abilities import ManaAbility, Restriction
-from manasolver.models.rules.amounts import ability_restriction
+from manasolver.models.rules.amounts import (
+    SACRIFICED_COUNT,
+    SACRIFICED_KINDS,
+    TAPPED_COUNT,
+    ability_restriction,
+    hand_without_cast_card,
+    reveals_from_hand,
+    sacrificed_value,
+)
 from manasolver.models.text.own_spending import PRODUCERS, not_for_spells, own_rule, produced_ok, rule_text
 from manasolver.models.rules.counts import spend_table
 from manasolver.models.rules.granted import summoning_sick
@@ -181,14 +189,26 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
         untaps[perm.id] += n if cost.untap else 0
         if cost.sacrifice_self:
             sac_self[perm.id] += n
+        by_count = ab.production.amount is not None and ab.production.amount.kind == SACRIFICED_COUNT
         if act.sacrificed:
-            if len(act.sacrificed) != len(cost.sacrifice) * n:
+            if len(act.sacrificed) != len(cost.sacrifice) * n and not by_count:
                 problems.append(f"{where}: it names {len(act.sacrificed)} sacrificed permanents, but "
                                 f"its cost sacrifices {len(cost.sacrifice) * n}")
-            whats = [what for _ in range(n) for what in cost.sacrifice]
+            # "Sacrifice X Goats": as many as it names, X read from its mana below
+            whats = ([cost.sacrifice[0]] * len(act.sacrificed) if by_count
+                     else [what for _ in range(n) for what in cost.sacrifice])
             named_sac.extend((i, what, pid) for what, pid in zip(whats, act.sacrificed))
+            if any(what.startswith("another ") and pid == perm.id for what, pid in zip(whats, act.sacrificed)):
+                problems.append(f"{where}: {who(perm)} cannot sacrifice itself for \"another\" (its cost names "
+                                f"any other)")
         else:
+            if any(what.startswith("another ") for what in cost.sacrifice):
+                problems.append(f"{where}: name the permanent {who(perm)} sacrifices: \"another\" is any but "
+                                f"itself")
             sac_other.extend((i, what) for what in cost.sacrifice for _ in range(n))
+        by_taps = ab.production.amount is not None and ab.production.amount.kind == TAPPED_COUNT
+        if by_taps and n == 1 and act.tapped:
+            tap_n = len(act.tapped)  # "Tap X untapped tokens": X read from its mana below
         if tap_n and act.tapped:
             if len(act.tapped) != tap_n * n:
                 problems.append(f"{where}: it names {len(act.tapped)} tapped permanents, but its cost "
@@ -223,11 +243,22 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
             key = (ab, act.mana, n)
             why = ok_cache.get(key) if plain_ab else None
             if why is None:
-                why = _production_ok(state, perm, ab, made, n, cp)
+                # the card being cast is on the stack (601.2a): Metalworker can't reveal it
+                seen = state
+                if spell_card is not None and reveals_from_hand(ab, spell_card):
+                    seen = hand_without_cast_card(state, me, spell_card) or state
+                why = _production_ok(seen, perm, ab, made, n, cp)
                 if plain_ab:
                     ok_cache[key] = why
             if not why and ab.production.reference == "sacrificed_land" and act.sacrificed:
                 why = _sacrificed_could_produce(made, act.sacrificed, cp)
+            amount = ab.production.amount
+            if not why and amount is not None and (amount.kind in SACRIFICED_KINDS or by_count):
+                why = _by_sacrificed_value(state, perm, ab, made, act.sacrificed, n, by_id)
+            if not why and by_taps:
+                why = _by_count(state, perm, ab, made, len(act.tapped) if n == 1 else 0,
+                                "name the permanents the activation taps: their number is X (CR 107.3)",
+                                "X is the number of permanents tapped")
             if why:
                 problems.append(f"{where}: {who(perm)} cannot add {act.mana or 'nothing'}: {why}")
             elif cost.remove_any:
@@ -400,6 +431,54 @@ def _check_hand_activation(where: str, act: Activation, player: Player, exiled: 
     snow = "snow" in card.type_line.supertypes
     for bit, k in made.items():
         units[Unit("made", bit, snow)] += k
+
+
+def _by_sacrificed_value(state: GameState, perm: Permanent, ab: ManaAbility, made: Counter[int],
+                         sacrificed: Sequence[str], times: int, by_id: dict[str, Permanent]) -> str:
+    """Why the mana of ``times`` activations of an ability that adds mana by the sacrificed
+    permanent's mana value (Priest of Yawgmoth, Food Chain; CR 202.3, 608.2h) is not what the
+    named sacrificed permanents give, or ``""``: each activation must name its permanent, and adds
+    the result of the ability for that permanent's value."""
+    amount = ab.production.amount
+    assert amount is not None
+    if amount.kind == SACRIFICED_COUNT:  # "Sacrifice X Goats: Add X mana" ({T}: once)
+        return _by_count(state, perm, ab, made, len(sacrificed) if times == 1 else 0,
+                         "name the permanents the activation sacrifices: their number is X (CR 107.3)",
+                         "X is the number of permanents sacrificed")
+    per = len(ab.cost.sacrifice)
+    if len(sacrificed) != per * times:
+        return ("name the permanent each activation sacrifices: its mana value decides the amount "
+                "(CR 202.3)")
+    values = []
+    for k in range(times):
+        other = by_id.get(sacrificed[k * per])
+        if other is None:
+            return ""  # the sacrifice check names the missing permanent
+        values.append(sacrificed_value(amount.kind, other))
+    results = activation_results(state, perm, ab) or ()
+    ways = [[tuple(s & ANY_TYPE for s in r.mana + r.extra) for r in results if r.removed == v] for v in values]
+    if any(not w for w in ways):
+        return f"a permanent of mana value {min(values)} adds nothing by this ability (CR 106.5)"
+    count = 0
+    for combo in itertools.product(*ways):
+        count += 1
+        if count > 20_000:
+            return f"cannot check {times} activations of an ability with this many results"
+        if fits(made, [s for w in combo for s in w]):
+            return ""
+    return "the amount is the sacrificed permanent's mana value (" + ", ".join(map(str, values)) + ")"
+
+
+def _by_count(state: GameState, perm: Permanent, ab: ManaAbility, made: Counter[int], x: int, unnamed: str,
+              wrong: str) -> str:
+    """Why one activation's mana is not what its cost's X gives (X permanents sacrificed or
+    tapped, ``x`` of them named; 0: none named), or ``""``."""
+    if not x:
+        return unnamed
+    results = activation_results(state, perm, ab) or ()
+    if any(fits(made, [s & ANY_TYPE for s in r.mana + r.extra]) for r in results if r.removed == x):
+        return ""
+    return f"{wrong} ({x})"
 
 
 def _sacrificed_could_produce(made: Counter[int], sacrificed: Sequence[str], cp: dict[str, int]) -> str:
