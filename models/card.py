@@ -122,11 +122,12 @@ class CardFacts:
     matter, ``mask`` its static could-produce, ``static_masks`` its abilities' base types by chosen
     color and commander identity (``solver.graph``); ``supply_info`` what its supply
     row reads, ``counts_only`` and ``mirrors_only`` whether it reads the board only through counts
-    or mirrored lands (``solver.supply.build``); ``unmodelled_marks`` which board-wide
-    checks of what the engine does not model read its text (``solver.supply.unmodelled``); ``doubler`` whether it doubles the pool
-    (``solver.pools.doublers``); ``identity`` its color identity (``models.rules.amounts``); ``quiet`` and ``counting``
-    what keeps it from the plain path (``solver.supply.plain``); ``uncertain`` whether a printed mana
-    ability of it adds mana by chance or another player's choice (``models.rules.uncertain``).
+    or mirrored lands (``solver.supply.build``); ``unmodelled_marks`` which board-wide checks of
+    what the engine does not model read its text (``solver.supply.unmodelled``); ``doubler``
+    whether it doubles the pool (``solver.pools.doublers``); ``identity`` its color identity
+    (``models.rules.amounts``); ``quiet`` and ``counting`` what keeps it from the plain path
+    (``solver.supply.plain``); ``uncertain`` whether a printed mana ability of it adds mana by
+    chance or another player's choice (``models.rules.uncertain``).
 
     Thread-safe: each field is written with one whole immutable value by a single store (the
     entries of ``static_masks``, a dictionary, likewise); two threads that ask at once both compute
