@@ -152,3 +152,22 @@ def test_repeatable_chains_through_filter_lands_match_the_brute_force(
         if truth.payable:
             checked = answer({"query": "validate", "state": state, "cost": cost, "payment": out["payment"]})
             assert checked["legal"], (board, cost, out, checked)
+
+
+def test_a_chain_longer_than_the_models_batches_is_flagged_not_silently_cut_601_2g() -> None:
+    """Skyshroud Elf beside four Mystic Gates: its "{1}" may need a run between each Gate's
+    activation, five runs in all, more than the model orders (``MAX_BATCHES``): the model says it
+    was capped, so that an answer of it is not given as proven (an unpayable one is refused)."""
+    from manasolver.solver.backends.cpsat.model import build_model
+    from manasolver.solver.backends.cpsat.repeats import MAX_BATCHES
+    from manasolver.solver.request import PaymentRequest
+    from manasolver.solver.queries import prepare
+
+    def capped(gates: int) -> bool:
+        board = json_board("Skyshroud Elf", *["Mystic Gate"] * gates)
+        req = PaymentRequest(load_state(board), ManaCost.parse("{U}{R}"), player="you")
+        return build_model(prepare(req, "feasible", 0)).capped
+
+    assert MAX_BATCHES == 4
+    assert capped(4) is True
+    assert capped(1) is False

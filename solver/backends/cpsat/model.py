@@ -149,6 +149,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     self_paid: set[Node] = set()
     batch: dict[tuple[int, int, int, int], Any] = {}  # (k, j, o, batch): activations in that batch
     batch_order: list[list[Node]] = []  # the batches of one member's ability, in order
+    capped = False  # some repeatable ability got fewer batches than its chain may need
     others, cyclic = batch_counts(sup.classes, {k for k, cls in enumerate(sup.classes)
                                         if not (cls.free and not any(removes(opt) for opt in cls.options))})
     for k, cls in enumerate(sup.classes):
@@ -194,9 +195,10 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                 for o, ub in bounds.items():
                     opt = cls.options[o]
                     if opt.mana_cost:
-                        most = min(max(bounds[p] for p in bounds if cls.options[p].ability == opt.ability),
-                                   1 + others.get((k, opt.ability), 0), MAX_BATCHES)
-                        spans[opt.ability] = max(1, most)
+                        runs = min(max(bounds[p] for p in bounds if cls.options[p].ability == opt.ability),
+                                   1 + others.get((k, opt.ability), 0))
+                        capped = capped or runs > MAX_BATCHES
+                        spans[opt.ability] = max(1, min(runs, MAX_BATCHES))
                 for o, opt in enumerate(cls.options):
                     pays_ability = ability_scope(opt.restriction)
                     if opt.exclusive:
@@ -403,6 +405,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     model.pair_flows = pair_flows
     model.expanded = expanded
     model.batch = batch
+    model.capped = capped
     class_assists = add_assists(cp, problem, model, dst_amount, into)
     add_sacrifices(cp, problem, model)
     add_taps(cp, problem, model)

@@ -26,7 +26,7 @@ from typing import Any
 from manasolver.models.errors import Unsupported
 from manasolver.solver import budget
 from manasolver.solver.backends.cpsat.model import build_model
-from manasolver.solver.backends.cpsat.repeats import Node
+from manasolver.solver.backends.cpsat.repeats import MAX_BATCHES, Node
 from manasolver.solver.backends.cpsat.variables import Cut, Model
 from manasolver.solver.backends.problem import Problem, Solution
 from manasolver.solver.policy import stages
@@ -66,7 +66,16 @@ class CpSatBackend:
                 cuts.append(cycle)
                 if result[0].optimal:
                     lower = result[0].objective  # the relaxation bounds the true optimum
-        result = self._solve_model(problem, build_model(problem), lower)
+        model = build_model(problem)
+        result = self._solve_model(problem, model, lower)
+        if model.capped:
+            # a chain of more runs of a repeatable ability than the model orders might pay, or
+            # pay better: an answer of this model is not proven, and says so
+            if isinstance(result, bool):
+                raise Unsupported(f"a repeatable mana ability may need more than {MAX_BATCHES} runs between the "
+                                  "other mana abilities it pays and that pay it, which this engine does not "
+                                  "order yet", "cost")
+            result[0].optimal = False
         return False if isinstance(result, bool) else result[0]
 
     def _solve_model(self, problem: Problem, model: Model,

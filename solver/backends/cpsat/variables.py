@@ -61,6 +61,9 @@ class Model:
     batch: dict[tuple[int, int, int, int], Any] = field(default_factory=dict)
     #: Classes with a variable per member (abilities that cost mana, variable counter costs).
     expanded: set[int] = field(default_factory=set)
+    #: Whether some repeatable ability got fewer batches than its chain may need (MAX_BATCHES):
+    #: the model then finds every payment of at most that many runs, not every payment.
+    capped: bool = False
     assist_vars: dict[tuple[str, int], Any] = field(default_factory=dict)
     assist_flows: list[tuple[int, tuple[Any, ...], int, Any]] = field(default_factory=list)
     delve: Any = 0
