@@ -54,6 +54,9 @@ _LETTERS = {W: "W", U: "U", B: "B", R: "R", G: "G"}
 #: The life of the player of a castability board (the engine's default): abilities paying life are
 #: the units' only while they cost less in all.
 _LIFE = 20
+#: The most static-board signatures (and their pools) remembered per oracle (then forgotten all at
+#: once): a worker of a long Commander run meets some hundred new ones a game.
+_SIG_MEMO = 400_000
 
 
 def payment_classes(cards: Sequence[Card], chosen: Mapping[int, int] | None = None) -> tuple[int, ...]:
@@ -206,6 +209,22 @@ class BoardOracle:
         self._unit_bounds: dict[BoardKey, _Units] = {}
         self._pool_memo: dict[tuple[tuple[int, ...], Converters], Pools | None] = {}
         self.unit_answers = 0
+        #: per code (``2 * card + tapped``), what a *static* permanent adds whatever the board: its plain
+        #: units (``_static_plain``; none when tapped) or its modes as a converter (``_static_conv``);
+        #: both ``None`` for a permanent that is not static (see :meth:`_signature`)
+        self._static_plain: list[tuple[int, ...] | None] = []
+        self._static_conv: list[tuple[Mode, ...] | None] = []
+        for i, pu in enumerate(self._units):
+            static = i not in self._dynamic and not pu.life and not pu.feeds and pu.droppable
+            plain = pu.plain if static else None
+            conv = pu.modes if static and plain is None else None
+            tapped: tuple[int, ...] | None = () if plain is not None or conv is not None else None
+            self._static_plain += [plain, tapped]
+            self._static_conv += [conv, None]
+        #: per signature of a static board, the spells known payable and those known not payable
+        self._by_sig: dict[tuple[tuple[int, ...], Converters], list[int]] = {}
+        #: per signature of a static board and a cost, whether it pays it
+        self._sig_costs: dict[tuple[tuple[tuple[int, ...], Converters], ManaCost], bool] = {}
 
     def _board_json(self, key: BoardKey, picks: Mapping[int, int] | None = None) -> dict[str, Any]:
         """The engine's board of ``key``; ``picks``: the one color chosen by the permanent at that
@@ -286,11 +305,90 @@ class BoardOracle:
         except ManasolverError:
             return lo
 
+    def _signature(self, key: BoardKey) -> tuple[tuple[int, ...], Converters] | None:
+        """What decides every cost on board ``key`` when each of its permanents is *static* (plain or
+        a converter, reading nothing of the board, costing no life, its mana paying no converter only
+        by a restriction, and no permanent on the board reading the others): the sorted units of its
+        untapped plain permanents and its untapped converters by class, ``None`` otherwise.  Boards of
+        one signature pay the same costs (:mod:`.units`, :mod:`.converters`), whichever cards they are."""
+        plain = self._static_plain
+        units: list[int] = []
+        conv: dict[tuple[Mode, ...], int] | None = None
+        for code in key:
+            p = plain[code]
+            if p is None:
+                modes = self._static_conv[code]
+                if modes is None:
+                    return None
+                if conv is None:
+                    conv = {}
+                conv[modes] = conv.get(modes, 0) + 1
+            elif p:
+                units += p
+        units.sort()
+        return tuple(units), (tuple(sorted(conv.items())) if conv else ())
+
+    def _sig_castable(self, sig: tuple[tuple[int, ...], Converters], need: int) -> int | None:
+        """:meth:`castable` for a board of signature ``sig`` (:meth:`_signature`), exact on ``need``;
+        ``None`` when some cost of ``need`` is not one the units decide (a snow or ``{2/W}`` symbol, or
+        converters too many for :func:`.converters.pools`)."""
+        entry = self._by_sig.get(sig)
+        if entry is None:
+            if len(self._by_sig) >= _SIG_MEMO:
+                self._by_sig.clear()
+            entry = self._by_sig[sig] = [0, 0]
+        yes, no = entry
+        if (yes | no) & need == need:
+            return yes
+        bits = self._bits
+        plain = have(sig[0])
+        reached: Pools | None = None
+        for j in self._costs_of(need & ~(yes | no)):
+            if (yes | no) & bits[j]:
+                continue
+            n = self._unit_need[j]
+            if n is None:
+                form = self._life_need[j]
+                if form is None or form[1] >= _LIFE:
+                    return None
+                n = form[0]
+            if pays(plain, n):
+                ok = True
+            elif not sig[1]:
+                ok = False
+            else:
+                if reached is None:
+                    reached = self._pools_of(sig)
+                    if reached is None:
+                        return None
+                ok = pools_pay(reached, n)
+            self.unit_answers += 1
+            yes, no = self._carry(j, ok, yes, no)
+            entry[0], entry[1] = yes, no
+        return yes
+
+    def _pools_of(self, sig: tuple[tuple[int, ...], Converters]) -> Pools | None:
+        """The pools of the plain units and converters of ``sig`` (:func:`.converters.pools`), remembered."""
+        try:
+            return self._pool_memo[sig]
+        except KeyError:
+            pass
+        found = pools(*sig)
+        if len(self._pool_memo) >= _SIG_MEMO:
+            self._pool_memo.clear()
+        self._pool_memo[sig] = found
+        return found
+
     def castable(self, key: BoardKey, need: int = -1) -> int:
         """The mask of :attr:`spells` the board ``key`` can pay, exact on the bits of ``need`` (the
         others may be left unasked: a 0 there means "not known to be payable")."""
         self.lookups += 1
         need &= self._all
+        sig = self._signature(key)
+        if sig is not None:
+            got = self._sig_castable(sig, need)
+            if got is not None:
+                return got
         entry = self._known.get(key)
         if entry is not None and (entry[0] | entry[1]) & need == need:
             return entry[0]
@@ -595,6 +693,24 @@ class BoardOracle:
 
     def payable(self, key: BoardKey, cost: ManaCost) -> bool:
         """Whether the board ``key`` can pay ``cost``."""
+        sig = self._signature(key)
+        if sig is not None:
+            sk = (sig, cost)
+            hit = self._sig_costs.get(sk)
+            if hit is not None:
+                return hit
+            need = cost_need(cost)
+            if need is not None:
+                found: bool | None = pays(have(sig[0]), need)
+                if not found and sig[1]:
+                    reached = self._pools_of(sig)
+                    found = None if reached is None else pools_pay(reached, need)
+                if found is not None:
+                    if len(self._sig_costs) >= _SIG_MEMO:
+                        self._sig_costs.clear()
+                    self._sig_costs[sk] = found
+                    self.unit_answers += 1
+                    return found
         ck = (key, cost)
         hit = self._costs.get(ck)
         if hit is not None:
