@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from manasolver.models.abilities import ManaAbility
+from manasolver.models.abilities import Amount, Condition, ManaAbility
 from manasolver.models.board.load import load_state
 from manasolver.models.card import Card
 from manasolver.models.carddb import CardDB
@@ -57,6 +57,8 @@ _LIFE = 20
 #: The most static-board signatures (and their pools) remembered per oracle (then forgotten all at
 #: once): a worker of a long Commander run meets some hundred new ones a game.
 _SIG_MEMO = 400_000
+#: The most boards whose answers are remembered per oracle (then forgotten all at once).
+_KNOWN_MEMO = 600_000
 
 
 def payment_classes(cards: Sequence[Card], chosen: Mapping[int, int] | None = None) -> tuple[int, ...]:
@@ -141,6 +143,17 @@ class _Units:
         self.life = life
 
 
+class _Shared(list[int]):
+    """``[payable, not payable]`` (bit masks of the spells) of the boards of one signature (``sig``,
+    :meth:`BoardOracle._signature`), the entry of each of them in the oracle's answers."""
+
+    __slots__ = ("sig",)
+
+    def __init__(self, sig: tuple[tuple[int, ...], Converters]) -> None:
+        super().__init__((0, 0))
+        self.sig = sig
+
+
 class BoardOracle:
     """The engine's answers for boards made of ``cards`` (by index), remembered per key.
 
@@ -221,8 +234,9 @@ class BoardOracle:
             tapped: tuple[int, ...] | None = () if plain is not None or conv is not None else None
             self._static_plain += [plain, tapped]
             self._static_conv += [conv, None]
+        self._init_features()
         #: per signature of a static board, the spells known payable and those known not payable
-        self._by_sig: dict[tuple[tuple[int, ...], Converters], list[int]] = {}
+        self._by_sig: dict[tuple[tuple[int, ...], Converters], _Shared] = {}
         #: per signature of a static board and a cost, whether it pays it
         self._sig_costs: dict[tuple[tuple[tuple[int, ...], Converters], ManaCost], bool] = {}
 
@@ -305,6 +319,197 @@ class BoardOracle:
         except ManasolverError:
             return lo
 
+    def _init_features(self) -> None:
+        """What the board's cards whose abilities depend on it read (:meth:`_features`): the amounts
+        their conditions, grants and productions count, and per card whether each amount counts it,
+        its colors for each kind of "colors among" and its power as a creature."""
+        amounts: dict[Amount, None] = {}
+        for i in range(len(self.cards)) if self._dynamic else ():
+            conditions = [g.condition for g in self._grants[i] or ()]
+            for a in self.cards[i].mana_abilities:
+                conditions += [a.condition, a.production.instead]
+                if a.production.amount is not None and board_amount(a.production.amount):
+                    amounts.setdefault(a.production.amount, None)
+            for condition in conditions:
+                for amount, _ in condition.counts if condition is not None else ():
+                    amounts.setdefault(amount, None)
+        self._amounts_read = tuple(amounts)
+        self._amount_at = {a: k for k, a in enumerate(self._amounts_read)}
+        #: per amount, per card: whether the amount counts it (its own position aside)
+        self._counted = [[bool(matching(a, [c], -1)) for c in self.cards] for a in self._amounts_read]
+        #: per card: its power as a creature with the counters it has (``None``: not a creature, or
+        #: a power that is not a number: those are :attr:`_unread_power`)
+        self._power: list[int | None] = []
+        unread: set[int] = set()
+        for i, c in enumerate(self.cards):
+            if "creature" not in c.type_line.types:
+                self._power.append(None)
+                continue
+            try:
+                power = int(c.power or 0)
+            except ValueError:
+                self._power.append(None)
+                unread.add(i)
+                continue
+            counters = dict(self._counters[i])
+            self._power.append(power + counters.get("+1/+1", 0) - counters.get("-1/-1", 0))
+        self._unread_power = frozenset(unread)
+        self._colors_of = [tuple(colors_among([c], kind) for kind in COLORS_AMONG) for c in self.cards]
+        self._holders = frozenset(i for i, g in enumerate(self._grants) if g)
+        #: the abilities granted to lands, by a number each (the features hold the numbers)
+        self._granted = tuple(dict.fromkeys(g.ability for gs in self._grants for g in gs or ()))
+        self._granted_at = {a: k for k, a in enumerate(self._granted)}
+        #: per code and features of a board, what the permanent adds there (see :meth:`_in_features`)
+        self._feature_units: dict[tuple[int, tuple[object, ...]], tuple[tuple[int, ...] | None,
+                                                                          tuple[Mode, ...] | None]] = {}
+
+    def _features(self, key: BoardKey) -> tuple[object, ...]:
+        """What the cards of ``key`` whose abilities depend on the board read of it: the abilities
+        granted to its lands (by their numbers), and per amount read (:meth:`_init_features`) the count of its cards it
+        counts, or the greatest and total power among them (``None`` when a power is not a number),
+        and the colors among its cards of each kind.  Two boards of the same features give each
+        permanent the same abilities (:meth:`_in_context`)."""
+        cards = [code >> 1 for code in key]
+        counts: list[int | None] = []
+        for a, counted in zip(self._amounts_read, self._counted):
+            if a.kind == "count":
+                counts.append(sum(1 for i in cards if counted[i]))
+                continue
+            powers = [p for i in cards if counted[i] and (p := self._power[i]) is not None]
+            if any(i in self._unread_power for i in cards if counted[i]):
+                counts.append(None)
+            elif a.kind == "max_power":
+                counts.append(max(powers, default=0))
+            else:
+                counts.append(sum(powers))
+        colors = [0] * len(COLORS_AMONG)
+        for i in cards:
+            for k, m in enumerate(self._colors_of[i]):
+                colors[k] |= m
+        granted: list[int] = []
+        holders = self._holders
+        if holders:
+            at = self._granted_at
+            for i in cards:
+                if i not in holders:
+                    continue
+                for grant in self._grants[i] or ():
+                    if self._holds_at(grant.condition, i, counts) and at[grant.ability] not in granted:
+                        granted.append(at[grant.ability])
+        return tuple(granted), tuple(counts), tuple(colors)
+
+    def _count_at(self, amount: Amount, i: int, counts: Sequence[int | None]) -> int | None:
+        """The value of ``amount`` for the permanent of card ``i`` on a board of amounts ``counts``
+        (:meth:`_features`): itself not counted when the amount says "other" (``None`` when that
+        can't be read from the features: the greatest power among the others)."""
+        k = self._amount_at[amount]
+        value = counts[k]
+        if not amount.other or not self._counted[k][i] or value is None:
+            return value
+        if amount.kind == "count":
+            return value - 1
+        power = self._power[i]
+        if amount.kind == "total_power" and power is not None:
+            return value - int(power)
+        return value if power is None else None
+
+    def _holds_at(self, condition: Condition | None, i: int, counts: Sequence[int | None]) -> bool:
+        """:func:`.units.holds` for the permanent of card ``i`` on a board of amounts ``counts``."""
+        if condition is None:
+            return True
+        for amount, least in condition.counts:
+            value = self._count_at(amount, i, counts)
+            if value is None or value < least:
+                return False
+        return True
+
+    def _in_features(self, code: int, features: tuple[object, ...]) -> tuple[tuple[int, ...] | None,
+                                                                          tuple[Mode, ...] | None] | None:
+        """What the permanent of ``code`` adds on a board of ``features`` (:meth:`_features`), as
+        :data:`_static_plain` and :data:`_static_conv` say it; ``None`` when it is not static there or
+        the features can't say (a count read otherwise)."""
+        fk = (code, features)
+        try:
+            hit = self._feature_units[fk]
+        except KeyError:
+            pass
+        else:
+            return None if hit[0] is None and hit[1] is None else hit
+        i = code >> 1
+        granted, counts, colors = features
+        assert isinstance(granted, tuple) and isinstance(counts, tuple) and isinstance(colors, tuple)
+        gets = tuple(self._granted[k] for k in granted) if self._land[i] else ()
+        pu: PermUnits | None = self._units[i]
+        if i in self._dynamic or gets:
+            card = self.cards[i]
+            holding = tuple((self._holds_at(a.condition, i, counts), self._holds_at(a.production.instead, i, counts))
+                            for a in card.mana_abilities)
+            chosen_colors = dict(zip(COLORS_AMONG, colors)) if i in self._dynamic else {}
+            amounts: dict[int, int] = {}
+            for k, a in enumerate(card.mana_abilities):
+                amount = a.production.amount
+                if amount is None or not board_amount(amount):
+                    continue
+                value = self._count_at(amount, i, counts)
+                if value is None:
+                    pu = None  # a power the engine reads otherwise: the board is left to the units
+                    break
+                amounts[k] = value
+            else:
+                pu = self._context_pu(i, holding, gets, chosen_colors, amounts)
+        plain: tuple[int, ...] | None = None
+        conv: tuple[Mode, ...] | None = None
+        if pu is not None and not pu.life and not pu.feeds and pu.droppable:
+            if code & 1:
+                plain = () if pu.plain is not None or pu.modes is not None else None
+            elif pu.plain is not None:
+                plain = pu.plain
+            else:
+                conv = pu.modes
+        if len(self._feature_units) >= _SIG_MEMO:
+            self._feature_units.clear()
+        self._feature_units[fk] = (plain, conv)
+        return None if plain is None and conv is None else (plain, conv)
+
+    def _context_pu(self, i: int, holding: tuple[tuple[bool, bool], ...], gets: tuple[ManaAbility, ...],
+                    colors: dict[str, int], amounts: dict[int, int]) -> PermUnits:
+        """The :class:`.units.PermUnits` of card ``i`` whose abilities' conditions hold as ``holding``
+        says, given the abilities ``gets``, on a board of those ``colors`` among its permanents and
+        ``amounts`` by ability (:meth:`_in_context`), remembered."""
+        ck = (i, holding, gets, tuple(colors.values()), tuple(sorted(amounts.items())))
+        pu = self._context_units.get(ck)
+        if pu is None:
+            card = self.cards[i]
+            abilities = as_on_board(card, holding, colors, amounts).mana_abilities
+            pu = perm_units(with_abilities(card, abilities + gets, self._grants[i] is not None),
+                            self._identity, self.chosen.get(i, 0), self._counters[i])
+            self._context_units[ck] = pu
+        return pu
+
+    def _dynamic_signature(self, key: BoardKey) -> tuple[tuple[int, ...], Converters] | None:
+        """:meth:`_signature` of a board with permanents whose abilities depend on it (Temple of the False
+        God, Chromatic Lantern, Selvala): each permanent read as the board's features make it."""
+        dynamic = self._dynamic
+        if not any(code >> 1 in dynamic for code in key):
+            return None
+        features = self._features(key)
+        units: list[int] = []
+        conv: dict[tuple[Mode, ...], int] | None = None
+        for code in key:
+            got = self._in_features(code, features)
+            if got is None:
+                return None
+            plain, modes = got
+            if plain is None:
+                assert modes is not None
+                if conv is None:
+                    conv = {}
+                conv[modes] = conv.get(modes, 0) + 1
+            elif plain:
+                units += plain
+        units.sort()
+        return tuple(units), (tuple(sorted(conv.items())) if conv else ())
+
     def _signature(self, key: BoardKey) -> tuple[tuple[int, ...], Converters] | None:
         """What decides every cost on board ``key`` when each of its permanents is *static* (plain or
         a converter, reading nothing of the board, costing no life, its mana paying no converter only
@@ -319,7 +524,7 @@ class BoardOracle:
             if p is None:
                 modes = self._static_conv[code]
                 if modes is None:
-                    return None
+                    return self._dynamic_signature(key) if self._dynamic else None
                 if conv is None:
                     conv = {}
                 conv[modes] = conv.get(modes, 0) + 1
@@ -328,16 +533,22 @@ class BoardOracle:
         units.sort()
         return tuple(units), (tuple(sorted(conv.items())) if conv else ())
 
-    def _sig_castable(self, sig: tuple[tuple[int, ...], Converters], need: int) -> int | None:
-        """:meth:`castable` for a board of signature ``sig`` (:meth:`_signature`), exact on ``need``;
-        ``None`` when some cost of ``need`` is not one the units decide (a snow or ``{2/W}`` symbol, or
-        converters too many for :func:`.converters.pools`)."""
+    def _sig_entry(self, sig: tuple[tuple[int, ...], Converters]) -> _Shared:
+        """The answers known for boards of signature ``sig``, shared by every board of that signature in
+        :attr:`_known`."""
         entry = self._by_sig.get(sig)
         if entry is None:
             if len(self._by_sig) >= _SIG_MEMO:
                 self._by_sig.clear()
-            entry = self._by_sig[sig] = [0, 0]
+            entry = self._by_sig[sig] = _Shared(sig)
+        return entry
+
+    def _sig_castable(self, entry: _Shared, need: int) -> int | None:
+        """:meth:`castable` for a board of the signature of ``entry`` (:meth:`_sig_entry`), exact on
+        ``need``; ``None`` when some cost of ``need`` is not one the units decide (a snow or ``{2/W}``
+        symbol, or converters too many for :func:`.converters.pools`)."""
         yes, no = entry
+        sig = entry.sig
         if (yes | no) & need == need:
             return yes
         bits = self._bits
@@ -384,14 +595,24 @@ class BoardOracle:
         others may be left unasked: a 0 there means "not known to be payable")."""
         self.lookups += 1
         need &= self._all
-        sig = self._signature(key)
-        if sig is not None:
-            got = self._sig_castable(sig, need)
-            if got is not None:
-                return got
-        entry = self._known.get(key)
+        known = self._known
+        entry = known.get(key)
         if entry is not None and (entry[0] | entry[1]) & need == need:
             return entry[0]
+        if entry is None:
+            sig = self._signature(key)
+            if sig is not None:
+                # boards of one signature share their answers
+                entry = self._sig_entry(sig)
+                if len(known) >= _KNOWN_MEMO:
+                    known.clear()
+                known[key] = entry
+        if isinstance(entry, _Shared):
+            got = self._sig_castable(entry, need)
+            if got is not None:
+                return got
+            # a cost the units don't decide: the board's own answers from here, the engine's too
+            entry = known[key] = [entry[0], entry[1]]
         units = self._units_of(key)
         if entry is None:
             # a board the units decide needs no neighbour's answers
@@ -597,14 +818,7 @@ class BoardOracle:
             if amounts is None:
                 out.append(self._units[i])  # a power the engine reads otherwise: the engine's board
                 continue
-            ck = (i, holding, gets, tuple(colors.values()), tuple(sorted(amounts.items())))
-            pu = self._context_units.get(ck)
-            if pu is None:
-                abilities = as_on_board(card, holding, colors, amounts).mana_abilities
-                pu = perm_units(with_abilities(card, abilities + gets, self._grants[i] is not None),
-                                self._identity, self.chosen.get(i, 0), self._counters[i])
-                self._context_units[ck] = pu
-            out.append(pu)
+            out.append(self._context_pu(i, holding, gets, colors, amounts))
         return out
 
     def _amounts(self, card: Card, key: BoardKey, cards: list[Card], pos: int) -> dict[int, int] | None:

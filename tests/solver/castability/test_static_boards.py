@@ -58,7 +58,7 @@ def test_signature_of_a_real_commander_board_answers_as_the_engine_cr_601_2g(dat
     units = oracle._units_of(key)
     assert units.modelled and sig == (units.plain_masks, units.conv)
     for i in data.draw(st.lists(st.integers(0, len(costs) - 1), min_size=1, max_size=3, unique=True), label="costs"):
-        got = oracle._sig_castable(sig, 1 << i)
+        got = oracle._sig_castable(oracle._sig_entry(sig), 1 << i)
         if got is None:
             continue
         boards = oracle._choice_boards(key) or [oracle._board_json(key)]
@@ -154,3 +154,31 @@ def test_thriving_isle_splits_when_llanowar_elves_needs_green_cr_614_12(db: Card
             splits = sum(1 for v in game._splits.values() if v is not None and len(v) > 1)
     assert counts[0] == counts[1]
     assert splits > 0
+
+
+@pytest.mark.parametrize("name", ["from-cute-to-brute-sld", "dance-of-the-elements-ecc", "call-the-spirits-c15",
+                                  "counter-blitz-fic"])
+def test_signature_of_boards_with_cards_reading_the_board_matches_their_units_cr_613_1f(name: str) -> None:
+    """Boards with Chromatic Lantern, The World Tree (lands given "{T}: Add one mana of any color",
+    CR 613.1f), Temple of the False God (five lands, CR 602.5b), Faeburrow Elder (colors among) or Selvala
+    (greatest power): the signature read from the board's features is the one its units give, on every
+    such board of 150 games."""
+    db = default_db()
+    deck = parse_deck((COMMANDER / f"{name}.txt").read_text(), db)
+    model = DeckModel.build(deck.cards, deck.commander)
+    oracle = _Recording(model.cards, model.costs(), db, [c.name for c in deck.commander], model.chosen)
+    oracle.asked = {}
+    run_chunk(model, oracle, 2, 0, 150, 10, False)
+    dynamic = 0
+    for key in oracle.asked:
+        if not any(code >> 1 in oracle._dynamic for code in key):
+            continue
+        units = oracle._units_of(key)
+        sig = oracle._signature(key)
+        if sig is None:
+            assert not units.modelled or units.life or any(
+                pu.feeds or not pu.droppable for pu in oracle._in_context(key)), key
+            continue
+        dynamic += 1
+        assert units.modelled and sig == (units.plain_masks, units.conv), key
+    assert dynamic > 50
