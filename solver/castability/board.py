@@ -143,6 +143,17 @@ class _Units:
         self.life = life
 
 
+def _signed(units: list[int], conv: list[tuple[Mode, ...]]) -> tuple[tuple[int, ...], Converters]:
+    """A board's signature from its plain units and its converters' modes (one each)."""
+    units.sort()
+    if not conv:
+        return tuple(units), ()
+    counted: dict[tuple[Mode, ...], int] = {}
+    for modes in conv:
+        counted[modes] = counted.get(modes, 0) + 1
+    return tuple(units), tuple(sorted(counted.items()))
+
+
 class _Shared(list[int]):
     """``[payable, not payable]`` (bit masks of the spells) of the boards of one signature (``sig``,
     :meth:`BoardOracle._signature`), the entry of each of them in the oracle's answers."""
@@ -494,7 +505,7 @@ class BoardOracle:
             return None
         features = self._features(key)
         units: list[int] = []
-        conv: dict[tuple[Mode, ...], int] | None = None
+        conv: list[tuple[Mode, ...]] = []
         for code in key:
             got = self._in_features(code, features)
             if got is None:
@@ -502,13 +513,10 @@ class BoardOracle:
             plain, modes = got
             if plain is None:
                 assert modes is not None
-                if conv is None:
-                    conv = {}
-                conv[modes] = conv.get(modes, 0) + 1
+                conv.append(modes)
             elif plain:
                 units += plain
-        units.sort()
-        return tuple(units), (tuple(sorted(conv.items())) if conv else ())
+        return _signed(units, conv)
 
     def _signature(self, key: BoardKey) -> tuple[tuple[int, ...], Converters] | None:
         """What decides every cost on board ``key`` when each of its permanents is *static* (plain or
@@ -518,20 +526,17 @@ class BoardOracle:
         one signature pay the same costs (:mod:`.units`, :mod:`.converters`), whichever cards they are."""
         plain = self._static_plain
         units: list[int] = []
-        conv: dict[tuple[Mode, ...], int] | None = None
+        conv: list[tuple[Mode, ...]] = []
         for code in key:
             p = plain[code]
             if p is None:
                 modes = self._static_conv[code]
                 if modes is None:
                     return self._dynamic_signature(key) if self._dynamic else None
-                if conv is None:
-                    conv = {}
-                conv[modes] = conv.get(modes, 0) + 1
+                conv.append(modes)
             elif p:
                 units += p
-        units.sort()
-        return tuple(units), (tuple(sorted(conv.items())) if conv else ())
+        return _signed(units, conv)
 
     def _sig_entry(self, sig: tuple[tuple[int, ...], Converters]) -> _Shared:
         """The answers known for boards of signature ``sig``, shared by every board of that signature in
