@@ -57,6 +57,8 @@ _LIFE = 20
 #: The most static-board signatures (and their pools) remembered per oracle (then forgotten all at
 #: once): a worker of a long Commander run meets some hundred new ones a game.
 _SIG_MEMO = 400_000
+#: The most mana a permanent adds when its own card doesn't bound it (a total past every spell's mana value).
+_UNBOUNDED = 1_000
 #: The most boards whose answers are remembered per oracle (then forgotten all at once).
 _KNOWN_MEMO = 600_000
 
@@ -242,10 +244,25 @@ class BoardOracle:
             static = i not in self._dynamic and not pu.life and not pu.feeds and pu.droppable
             plain = pu.plain if static else None
             conv = pu.modes if static and plain is None else None
-            tapped: tuple[int, ...] | None = () if plain is not None or conv is not None else None
-            self._static_plain += [plain, tapped]
+            off: tuple[int, ...] | None = () if plain is not None or conv is not None else None
+            self._static_plain += [plain, off]
             self._static_conv += [conv, None]
         self._init_features()
+        #: per code, the most mana its permanent adds (:data:`_UNBOUNDED` when that is not bounded by
+        #: its own card: it reads the board, or repeats); per total of those, the spells some board
+        #: adding at most that much may pay (those needing more mana are not)
+        grant_most = max((g.production.max_mana() for g in self._granted), default=0)
+        self._most_code: list[int] = []
+        for i, pu in enumerate(self._units):
+            for tapped in (0, 1):
+                most_of = pu.bound[tapped]
+                most = _UNBOUNDED if most_of is None or i in self._dynamic else most_of[0]
+                if self._land[i] and self._granted and not tapped and most < _UNBOUNDED:
+                    most = max(most, grant_most)
+                self._most_code.append(most)
+        least_of = [self._least[self._cost_at[i]] for i in range(len(self.spells))]
+        top = max((n for n in least_of if n is not None), default=0)
+        self._fits = [sum(1 << i for i, n in enumerate(least_of) if n is None or n <= m) for m in range(top + 1)]
         #: per signature of a static board, the spells known payable and those known not payable
         self._by_sig: dict[tuple[tuple[int, ...], Converters], _Shared] = {}
         #: per signature of a static board and a cost, whether it pays it
@@ -365,26 +382,34 @@ class BoardOracle:
             counters = dict(self._counters[i])
             self._power.append(power + counters.get("+1/+1", 0) - counters.get("-1/-1", 0))
         self._unread_power = frozenset(unread)
+        self._counted_n = [[int(x) for x in counted] for counted in self._counted]
+        #: whether some card reads the colors among the board's permanents (Faeburrow Elder)
+        self._reads_colors = any(a.production.colors_among for i in self._dynamic
+                                 for a in self.cards[i].mana_abilities)
         self._colors_of = [tuple(colors_among([c], kind) for kind in COLORS_AMONG) for c in self.cards]
         self._holders = frozenset(i for i, g in enumerate(self._grants) if g)
         #: the abilities granted to lands, by a number each (the features hold the numbers)
         self._granted = tuple(dict.fromkeys(g.ability for gs in self._grants for g in gs or ()))
-        self._granted_at = {a: k for k, a in enumerate(self._granted)}
+        at = {a: k for k, a in enumerate(self._granted)}
+        #: per card, its grants as ``(condition, number of the ability granted)``
+        self._gives = [tuple((g.condition, at[g.ability]) for g in gs or ()) for gs in self._grants]
         #: per code and features of a board, what the permanent adds there (see :meth:`_in_features`)
-        self._feature_units: dict[tuple[int, tuple[object, ...]], tuple[tuple[int, ...] | None,
-                                                                          tuple[Mode, ...] | None]] = {}
+        self._feature_units: dict[tuple[int, int], tuple[tuple[int, ...] | None, tuple[Mode, ...] | None]] = {}
+        #: the features of boards met, by a number each (:meth:`_features`)
+        self._feature_ids: dict[tuple[object, ...], int] = {}
+        self._feature_list: dict[int, tuple[object, ...]] = {}
 
     def _features(self, key: BoardKey) -> tuple[object, ...]:
         """What the cards of ``key`` whose abilities depend on the board read of it: the abilities
-        granted to its lands (by their numbers), and per amount read (:meth:`_init_features`) the count of its cards it
-        counts, or the greatest and total power among them (``None`` when a power is not a number),
-        and the colors among its cards of each kind.  Two boards of the same features give each
-        permanent the same abilities (:meth:`_in_context`)."""
+        granted to its lands (by their numbers), and per amount read (:meth:`_init_features`) the count
+        of its cards it counts, or the greatest and total power among them (``None`` when a power is
+        not a number), and the colors among its cards of each kind.  Two boards of the same features
+        give each permanent the same abilities (:meth:`_in_context`)."""
         cards = [code >> 1 for code in key]
         counts: list[int | None] = []
-        for a, counted in zip(self._amounts_read, self._counted):
+        for a, counted in zip(self._amounts_read, self._counted_n):
             if a.kind == "count":
-                counts.append(sum(1 for i in cards if counted[i]))
+                counts.append(sum(map(counted.__getitem__, cards)))
                 continue
             powers = [p for i in cards if counted[i] and (p := self._power[i]) is not None]
             if any(i in self._unread_power for i in cards if counted[i]):
@@ -394,19 +419,20 @@ class BoardOracle:
             else:
                 counts.append(sum(powers))
         colors = [0] * len(COLORS_AMONG)
-        for i in cards:
-            for k, m in enumerate(self._colors_of[i]):
-                colors[k] |= m
+        if self._reads_colors:
+            for i in cards:
+                for k, m in enumerate(self._colors_of[i]):
+                    colors[k] |= m
         granted: list[int] = []
         holders = self._holders
-        if holders:
-            at = self._granted_at
+        if holders and not holders.isdisjoint(cards):
+            gives = self._gives
             for i in cards:
                 if i not in holders:
                     continue
-                for grant in self._grants[i] or ():
-                    if self._holds_at(grant.condition, i, counts) and at[grant.ability] not in granted:
-                        granted.append(at[grant.ability])
+                for condition, k in gives[i]:
+                    if k not in granted and self._holds_at(condition, i, counts):
+                        granted.append(k)
         return tuple(granted), tuple(counts), tuple(colors)
 
     def _count_at(self, amount: Amount, i: int, counts: Sequence[int | None]) -> int | None:
@@ -434,12 +460,11 @@ class BoardOracle:
                 return False
         return True
 
-    def _in_features(self, code: int, features: tuple[object, ...]) -> tuple[tuple[int, ...] | None,
-                                                                          tuple[Mode, ...] | None] | None:
-        """What the permanent of ``code`` adds on a board of ``features`` (:meth:`_features`), as
+    def _in_features(self, code: int, fid: int) -> tuple[tuple[int, ...] | None, tuple[Mode, ...] | None] | None:
+        """What the permanent of ``code`` adds on a board of the features numbered ``fid`` (:meth:`_features`), as
         :data:`_static_plain` and :data:`_static_conv` say it; ``None`` when it is not static there or
         the features can't say (a count read otherwise)."""
-        fk = (code, features)
+        fk = (code, fid)
         try:
             hit = self._feature_units[fk]
         except KeyError:
@@ -447,7 +472,7 @@ class BoardOracle:
         else:
             return None if hit[0] is None and hit[1] is None else hit
         i = code >> 1
-        granted, counts, colors = features
+        granted, counts, colors = self._feature_list[fid]
         assert isinstance(granted, tuple) and isinstance(counts, tuple) and isinstance(colors, tuple)
         gets = tuple(self._granted[k] for k in granted) if self._land[i] else ()
         pu: PermUnits | None = self._units[i]
@@ -504,10 +529,18 @@ class BoardOracle:
         if not any(code >> 1 in dynamic for code in key):
             return None
         features = self._features(key)
+        fid = self._feature_ids.get(features)
+        if fid is None:
+            if len(self._feature_ids) >= _SIG_MEMO:
+                self._feature_ids.clear()
+                self._feature_units.clear()
+                self._feature_list.clear()
+            fid = self._feature_ids[features] = len(self._feature_ids)
+            self._feature_list[fid] = features
         units: list[int] = []
         conv: list[tuple[Mode, ...]] = []
         for code in key:
-            got = self._in_features(code, features)
+            got = self._in_features(code, fid)
             if got is None:
                 return None
             plain, modes = got
@@ -604,6 +637,14 @@ class BoardOracle:
         entry = known.get(key)
         if entry is not None and (entry[0] | entry[1]) & need == need:
             return entry[0]
+        most = sum(map(self._most_code.__getitem__, key))
+        if most < len(self._fits):
+            # no spell needing more mana than the board's permanents add at most
+            need &= self._fits[most]
+            if entry is None and not need:
+                return 0
+            if entry is not None and (entry[0] | entry[1]) & need == need:
+                return entry[0]
         if entry is None:
             sig = self._signature(key)
             if sig is not None:
