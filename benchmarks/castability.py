@@ -478,10 +478,12 @@ def deck_table(rows: list[dict[str, Any]], sixty: int, commander: int) -> list[s
              "| decks | n | median warm ms/game | median target s (2 workers) | decks within 120 s | slowest deck | "
              "its warm ms/game | its target s |",
              "|---|---|---|---|---|---|---|---|"]
-    for kind, label, target_s in (("sixty", "sixty-card (75 + Jund)", 120), ("commander", "Commander (50)", 120)):
+    for kind, label, target_s in (("sixty", "sixty-card", 120), ("commander", "Commander", 120)):
         sel = [r for r in rows if r["kind"] == kind]
         if not sel:
             continue
+        with_jund = " with Jund" if kind == "sixty" and any("jund" in r["deck"] for r in sel) else ""
+        label = f"{label} ({len(sel)}{with_jund})"
         worst = max(sel, key=lambda r: r["target_s_2_workers"])
         within = sum(1 for r in sel if r["target_s_2_workers"] <= target_s)
         lines.append(f"| {label} | {len(sel)} | {statistics.median(r['warm_ms_per_game'] for r in sel):.2f} | "

@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from manasolver.models.abilities import ManaAbility
+from manasolver.models.abilities import Amount, Condition, ManaAbility
 from manasolver.models.board.load import load_state
 from manasolver.models.card import Card
 from manasolver.models.carddb import CardDB
@@ -54,6 +54,13 @@ _LETTERS = {W: "W", U: "U", B: "B", R: "R", G: "G"}
 #: The life of the player of a castability board (the engine's default): abilities paying life are
 #: the units' only while they cost less in all.
 _LIFE = 20
+#: The most static-board signatures (and their pools) remembered per oracle (then forgotten all at
+#: once): a worker of a long Commander run meets some hundred new ones a game.
+_SIG_MEMO = 400_000
+#: The most mana a permanent adds when its own card doesn't bound it (a total past every spell's mana value).
+_UNBOUNDED = 1_000
+#: The most boards whose answers are remembered per oracle (then forgotten all at once).
+_KNOWN_MEMO = 600_000
 
 
 def payment_classes(cards: Sequence[Card], chosen: Mapping[int, int] | None = None) -> tuple[int, ...]:
@@ -138,6 +145,28 @@ class _Units:
         self.life = life
 
 
+def _signed(units: list[int], conv: list[tuple[Mode, ...]]) -> tuple[tuple[int, ...], Converters]:
+    """A board's signature from its plain units and its converters' modes (one each)."""
+    units.sort()
+    if not conv:
+        return tuple(units), ()
+    counted: dict[tuple[Mode, ...], int] = {}
+    for modes in conv:
+        counted[modes] = counted.get(modes, 0) + 1
+    return tuple(units), tuple(sorted(counted.items()))
+
+
+class _Shared(list[int]):
+    """``[payable, not payable]`` (bit masks of the spells) of the boards of one signature (``sig``,
+    :meth:`BoardOracle._signature`), the entry of each of them in the oracle's answers."""
+
+    __slots__ = ("sig",)
+
+    def __init__(self, sig: tuple[tuple[int, ...], Converters]) -> None:
+        super().__init__((0, 0))
+        self.sig = sig
+
+
 class BoardOracle:
     """The engine's answers for boards made of ``cards`` (by index), remembered per key.
 
@@ -206,6 +235,38 @@ class BoardOracle:
         self._unit_bounds: dict[BoardKey, _Units] = {}
         self._pool_memo: dict[tuple[tuple[int, ...], Converters], Pools | None] = {}
         self.unit_answers = 0
+        #: per code (``2 * card + tapped``), what a *static* permanent adds whatever the board: its plain
+        #: units (``_static_plain``; none when tapped) or its modes as a converter (``_static_conv``);
+        #: both ``None`` for a permanent that is not static (see :meth:`_signature`)
+        self._static_plain: list[tuple[int, ...] | None] = []
+        self._static_conv: list[tuple[Mode, ...] | None] = []
+        for i, pu in enumerate(self._units):
+            static = i not in self._dynamic and not pu.life and not pu.feeds and pu.droppable
+            plain = pu.plain if static else None
+            conv = pu.modes if static and plain is None else None
+            off: tuple[int, ...] | None = () if plain is not None or conv is not None else None
+            self._static_plain += [plain, off]
+            self._static_conv += [conv, None]
+        self._init_features()
+        #: per code, the most mana its permanent adds (:data:`_UNBOUNDED` when that is not bounded by
+        #: its own card: it reads the board, or repeats); per total of those, the spells some board
+        #: adding at most that much may pay (those needing more mana are not)
+        grant_most = max((g.production.max_mana() for g in self._granted), default=0)
+        self._most_code: list[int] = []
+        for i, pu in enumerate(self._units):
+            for tapped in (0, 1):
+                most_of = pu.bound[tapped]
+                most = _UNBOUNDED if most_of is None or i in self._dynamic else most_of[0]
+                if self._land[i] and self._granted and not tapped and most < _UNBOUNDED:
+                    most = max(most, grant_most)
+                self._most_code.append(most)
+        least_of = [self._least[self._cost_at[i]] for i in range(len(self.spells))]
+        top = max((n for n in least_of if n is not None), default=0)
+        self._fits = [sum(1 << i for i, n in enumerate(least_of) if n is None or n <= m) for m in range(top + 1)]
+        #: per signature of a static board, the spells known payable and those known not payable
+        self._by_sig: dict[tuple[tuple[int, ...], Converters], _Shared] = {}
+        #: per signature of a static board and a cost, whether it pays it
+        self._sig_costs: dict[tuple[tuple[tuple[int, ...], Converters], ManaCost], bool] = {}
 
     def _board_json(self, key: BoardKey, picks: Mapping[int, int] | None = None) -> dict[str, Any]:
         """The engine's board of ``key``; ``picks``: the one color chosen by the permanent at that
@@ -286,14 +347,318 @@ class BoardOracle:
         except ManasolverError:
             return lo
 
+    def _init_features(self) -> None:
+        """What the board's cards whose abilities depend on it read (:meth:`_features`): the amounts
+        their conditions, grants and productions count, and per card whether each amount counts it,
+        its colors for each kind of "colors among" and its power as a creature."""
+        amounts: dict[Amount, None] = {}
+        for i in range(len(self.cards)) if self._dynamic else ():
+            conditions = [g.condition for g in self._grants[i] or ()]
+            for a in self.cards[i].mana_abilities:
+                conditions += [a.condition, a.production.instead]
+                if a.production.amount is not None and board_amount(a.production.amount):
+                    amounts.setdefault(a.production.amount, None)
+            for condition in conditions:
+                for amount, _ in condition.counts if condition is not None else ():
+                    amounts.setdefault(amount, None)
+        self._amounts_read = tuple(amounts)
+        self._amount_at = {a: k for k, a in enumerate(self._amounts_read)}
+        #: per amount, per card: whether the amount counts it (its own position aside)
+        self._counted = [[bool(matching(a, [c], -1)) for c in self.cards] for a in self._amounts_read]
+        #: per card: its power as a creature with the counters it has (``None``: not a creature, or
+        #: a power that is not a number: those are :attr:`_unread_power`)
+        self._power: list[int | None] = []
+        unread: set[int] = set()
+        for i, c in enumerate(self.cards):
+            if "creature" not in c.type_line.types:
+                self._power.append(None)
+                continue
+            try:
+                power = int(c.power or 0)
+            except ValueError:
+                self._power.append(None)
+                unread.add(i)
+                continue
+            counters = dict(self._counters[i])
+            self._power.append(power + counters.get("+1/+1", 0) - counters.get("-1/-1", 0))
+        self._unread_power = frozenset(unread)
+        self._counted_n = [[int(x) for x in counted] for counted in self._counted]
+        #: whether some card reads the colors among the board's permanents (Faeburrow Elder)
+        self._reads_colors = any(a.production.colors_among for i in self._dynamic
+                                 for a in self.cards[i].mana_abilities)
+        self._colors_of = [tuple(colors_among([c], kind) for kind in COLORS_AMONG) for c in self.cards]
+        self._holders = frozenset(i for i, g in enumerate(self._grants) if g)
+        #: the abilities granted to lands, by a number each (the features hold the numbers)
+        self._granted = tuple(dict.fromkeys(g.ability for gs in self._grants for g in gs or ()))
+        at = {a: k for k, a in enumerate(self._granted)}
+        #: per card, its grants as ``(condition, number of the ability granted)``
+        self._gives = [tuple((g.condition, at[g.ability]) for g in gs or ()) for gs in self._grants]
+        #: per code and features of a board, what the permanent adds there (see :meth:`_in_features`)
+        self._feature_units: dict[tuple[int, int], tuple[tuple[int, ...] | None, tuple[Mode, ...] | None]] = {}
+        #: the features of boards met, by a number each (:meth:`_features`)
+        self._feature_ids: dict[tuple[object, ...], int] = {}
+        self._feature_list: dict[int, tuple[object, ...]] = {}
+
+    def _features(self, key: BoardKey) -> tuple[object, ...]:
+        """What the cards of ``key`` whose abilities depend on the board read of it: the abilities
+        granted to its lands (by their numbers), and per amount read (:meth:`_init_features`) the count
+        of its cards it counts, or the greatest and total power among them (``None`` when a power is
+        not a number), and the colors among its cards of each kind.  Two boards of the same features
+        give each permanent the same abilities (:meth:`_in_context`)."""
+        cards = [code >> 1 for code in key]
+        counts: list[int | None] = []
+        for a, counted in zip(self._amounts_read, self._counted_n):
+            if a.kind == "count":
+                counts.append(sum(map(counted.__getitem__, cards)))
+                continue
+            powers = [p for i in cards if counted[i] and (p := self._power[i]) is not None]
+            if any(i in self._unread_power for i in cards if counted[i]):
+                counts.append(None)
+            elif a.kind == "max_power":
+                counts.append(max(powers, default=0))
+            else:
+                counts.append(sum(powers))
+        colors = [0] * len(COLORS_AMONG)
+        if self._reads_colors:
+            for i in cards:
+                for k, m in enumerate(self._colors_of[i]):
+                    colors[k] |= m
+        granted: list[int] = []
+        holders = self._holders
+        if holders and not holders.isdisjoint(cards):
+            gives = self._gives
+            for i in cards:
+                if i not in holders:
+                    continue
+                for condition, k in gives[i]:
+                    if k not in granted and self._holds_at(condition, i, counts):
+                        granted.append(k)
+        return tuple(granted), tuple(counts), tuple(colors)
+
+    def _count_at(self, amount: Amount, i: int, counts: Sequence[int | None]) -> int | None:
+        """The value of ``amount`` for the permanent of card ``i`` on a board of amounts ``counts``
+        (:meth:`_features`): itself not counted when the amount says "other" (``None`` when that
+        can't be read from the features: the greatest power among the others)."""
+        k = self._amount_at[amount]
+        value = counts[k]
+        if not amount.other or not self._counted[k][i] or value is None:
+            return value
+        if amount.kind == "count":
+            return value - 1
+        power = self._power[i]
+        if amount.kind == "total_power" and power is not None:
+            return value - int(power)
+        return value if power is None else None
+
+    def _holds_at(self, condition: Condition | None, i: int, counts: Sequence[int | None]) -> bool:
+        """:func:`.units.holds` for the permanent of card ``i`` on a board of amounts ``counts``."""
+        if condition is None:
+            return True
+        for amount, least in condition.counts:
+            value = self._count_at(amount, i, counts)
+            if value is None or value < least:
+                return False
+        return True
+
+    def _in_features(self, code: int, fid: int) -> tuple[tuple[int, ...] | None, tuple[Mode, ...] | None] | None:
+        """What the permanent of ``code`` adds on a board of the features numbered ``fid`` (:meth:`_features`), as
+        :data:`_static_plain` and :data:`_static_conv` say it; ``None`` when it is not static there or
+        the features can't say (a count read otherwise)."""
+        fk = (code, fid)
+        try:
+            hit = self._feature_units[fk]
+        except KeyError:
+            pass
+        else:
+            return None if hit[0] is None and hit[1] is None else hit
+        i = code >> 1
+        granted, counts, colors = self._feature_list[fid]
+        assert isinstance(granted, tuple) and isinstance(counts, tuple) and isinstance(colors, tuple)
+        gets = tuple(self._granted[k] for k in granted) if self._land[i] else ()
+        pu: PermUnits | None = self._units[i]
+        if i in self._dynamic or gets:
+            card = self.cards[i]
+            holding = tuple((self._holds_at(a.condition, i, counts), self._holds_at(a.production.instead, i, counts))
+                            for a in card.mana_abilities)
+            chosen_colors = dict(zip(COLORS_AMONG, colors)) if i in self._dynamic else {}
+            amounts: dict[int, int] = {}
+            for k, a in enumerate(card.mana_abilities):
+                amount = a.production.amount
+                if amount is None or not board_amount(amount):
+                    continue
+                value = self._count_at(amount, i, counts)
+                if value is None:
+                    pu = None  # a power the engine reads otherwise: the board is left to the units
+                    break
+                amounts[k] = value
+            else:
+                pu = self._context_pu(i, holding, gets, chosen_colors, amounts)
+        plain: tuple[int, ...] | None = None
+        conv: tuple[Mode, ...] | None = None
+        if pu is not None and not pu.life and not pu.feeds and pu.droppable:
+            if code & 1:
+                plain = () if pu.plain is not None or pu.modes is not None else None
+            elif pu.plain is not None:
+                plain = pu.plain
+            else:
+                conv = pu.modes
+        if len(self._feature_units) >= _SIG_MEMO:
+            self._feature_units.clear()
+        self._feature_units[fk] = (plain, conv)
+        return None if plain is None and conv is None else (plain, conv)
+
+    def _context_pu(self, i: int, holding: tuple[tuple[bool, bool], ...], gets: tuple[ManaAbility, ...],
+                    colors: dict[str, int], amounts: dict[int, int]) -> PermUnits:
+        """The :class:`.units.PermUnits` of card ``i`` whose abilities' conditions hold as ``holding``
+        says, given the abilities ``gets``, on a board of those ``colors`` among its permanents and
+        ``amounts`` by ability (:meth:`_in_context`), remembered."""
+        ck = (i, holding, gets, tuple(colors.values()), tuple(sorted(amounts.items())))
+        pu = self._context_units.get(ck)
+        if pu is None:
+            card = self.cards[i]
+            abilities = as_on_board(card, holding, colors, amounts).mana_abilities
+            pu = perm_units(with_abilities(card, abilities + gets, self._grants[i] is not None),
+                            self._identity, self.chosen.get(i, 0), self._counters[i])
+            self._context_units[ck] = pu
+        return pu
+
+    def _dynamic_signature(self, key: BoardKey) -> tuple[tuple[int, ...], Converters] | None:
+        """:meth:`_signature` of a board with permanents whose abilities depend on it (Temple of the False
+        God, Chromatic Lantern, Selvala): each permanent read as the board's features make it."""
+        dynamic = self._dynamic
+        if not any(code >> 1 in dynamic for code in key):
+            return None
+        features = self._features(key)
+        fid = self._feature_ids.get(features)
+        if fid is None:
+            if len(self._feature_ids) >= _SIG_MEMO:
+                self._feature_ids.clear()
+                self._feature_units.clear()
+                self._feature_list.clear()
+            fid = self._feature_ids[features] = len(self._feature_ids)
+            self._feature_list[fid] = features
+        units: list[int] = []
+        conv: list[tuple[Mode, ...]] = []
+        for code in key:
+            got = self._in_features(code, fid)
+            if got is None:
+                return None
+            plain, modes = got
+            if plain is None:
+                assert modes is not None
+                conv.append(modes)
+            elif plain:
+                units += plain
+        return _signed(units, conv)
+
+    def _signature(self, key: BoardKey) -> tuple[tuple[int, ...], Converters] | None:
+        """What decides every cost on board ``key`` when each of its permanents is *static* (plain or
+        a converter, reading nothing of the board, costing no life, its mana paying no converter only
+        by a restriction, and no permanent on the board reading the others): the sorted units of its
+        untapped plain permanents and its untapped converters by class, ``None`` otherwise.  Boards of
+        one signature pay the same costs (:mod:`.units`, :mod:`.converters`), whichever cards they are."""
+        plain = self._static_plain
+        units: list[int] = []
+        conv: list[tuple[Mode, ...]] = []
+        for code in key:
+            p = plain[code]
+            if p is None:
+                modes = self._static_conv[code]
+                if modes is None:
+                    return self._dynamic_signature(key) if self._dynamic else None
+                conv.append(modes)
+            elif p:
+                units += p
+        return _signed(units, conv)
+
+    def _sig_entry(self, sig: tuple[tuple[int, ...], Converters]) -> _Shared:
+        """The answers known for boards of signature ``sig``, shared by every board of that signature in
+        :attr:`_known`."""
+        entry = self._by_sig.get(sig)
+        if entry is None:
+            if len(self._by_sig) >= _SIG_MEMO:
+                self._by_sig.clear()
+            entry = self._by_sig[sig] = _Shared(sig)
+        return entry
+
+    def _sig_castable(self, entry: _Shared, need: int) -> int | None:
+        """:meth:`castable` for a board of the signature of ``entry`` (:meth:`_sig_entry`), exact on
+        ``need``; ``None`` when some cost of ``need`` is not one the units decide (a snow or ``{2/W}``
+        symbol, or converters too many for :func:`.converters.pools`)."""
+        yes, no = entry
+        sig = entry.sig
+        if (yes | no) & need == need:
+            return yes
+        bits = self._bits
+        plain = have(sig[0])
+        reached: Pools | None = None
+        for j in self._costs_of(need & ~(yes | no)):
+            if (yes | no) & bits[j]:
+                continue
+            n = self._unit_need[j]
+            if n is None:
+                form = self._life_need[j]
+                if form is None or form[1] >= _LIFE:
+                    return None
+                n = form[0]
+            if pays(plain, n):
+                ok = True
+            elif not sig[1]:
+                ok = False
+            else:
+                if reached is None:
+                    reached = self._pools_of(sig)
+                    if reached is None:
+                        return None
+                ok = pools_pay(reached, n)
+            self.unit_answers += 1
+            yes, no = self._carry(j, ok, yes, no)
+            entry[0], entry[1] = yes, no
+        return yes
+
+    def _pools_of(self, sig: tuple[tuple[int, ...], Converters]) -> Pools | None:
+        """The pools of the plain units and converters of ``sig`` (:func:`.converters.pools`), remembered."""
+        try:
+            return self._pool_memo[sig]
+        except KeyError:
+            pass
+        found = pools(*sig)
+        if len(self._pool_memo) >= _SIG_MEMO:
+            self._pool_memo.clear()
+        self._pool_memo[sig] = found
+        return found
+
     def castable(self, key: BoardKey, need: int = -1) -> int:
         """The mask of :attr:`spells` the board ``key`` can pay, exact on the bits of ``need`` (the
         others may be left unasked: a 0 there means "not known to be payable")."""
         self.lookups += 1
         need &= self._all
-        entry = self._known.get(key)
+        known = self._known
+        entry = known.get(key)
         if entry is not None and (entry[0] | entry[1]) & need == need:
             return entry[0]
+        most = sum(map(self._most_code.__getitem__, key))
+        if most < len(self._fits):
+            # no spell needing more mana than the board's permanents add at most
+            need &= self._fits[most]
+            if entry is None and not need:
+                return 0
+            if entry is not None and (entry[0] | entry[1]) & need == need:
+                return entry[0]
+        if entry is None:
+            sig = self._signature(key)
+            if sig is not None:
+                # boards of one signature share their answers
+                entry = self._sig_entry(sig)
+                if len(known) >= _KNOWN_MEMO:
+                    known.clear()
+                known[key] = entry
+        if isinstance(entry, _Shared):
+            got = self._sig_castable(entry, need)
+            if got is not None:
+                return got
+            # a cost the units don't decide: the board's own answers from here, the engine's too
+            entry = known[key] = [entry[0], entry[1]]
         units = self._units_of(key)
         if entry is None:
             # a board the units decide needs no neighbour's answers
@@ -499,14 +864,7 @@ class BoardOracle:
             if amounts is None:
                 out.append(self._units[i])  # a power the engine reads otherwise: the engine's board
                 continue
-            ck = (i, holding, gets, tuple(colors.values()), tuple(sorted(amounts.items())))
-            pu = self._context_units.get(ck)
-            if pu is None:
-                abilities = as_on_board(card, holding, colors, amounts).mana_abilities
-                pu = perm_units(with_abilities(card, abilities + gets, self._grants[i] is not None),
-                                self._identity, self.chosen.get(i, 0), self._counters[i])
-                self._context_units[ck] = pu
-            out.append(pu)
+            out.append(self._context_pu(i, holding, gets, colors, amounts))
         return out
 
     def _amounts(self, card: Card, key: BoardKey, cards: list[Card], pos: int) -> dict[int, int] | None:
@@ -595,6 +953,24 @@ class BoardOracle:
 
     def payable(self, key: BoardKey, cost: ManaCost) -> bool:
         """Whether the board ``key`` can pay ``cost``."""
+        sig = self._signature(key)
+        if sig is not None:
+            sk = (sig, cost)
+            hit = self._sig_costs.get(sk)
+            if hit is not None:
+                return hit
+            need = cost_need(cost)
+            if need is not None:
+                found: bool | None = pays(have(sig[0]), need)
+                if not found and sig[1]:
+                    reached = self._pools_of(sig)
+                    found = None if reached is None else pools_pay(reached, need)
+                if found is not None:
+                    if len(self._sig_costs) >= _SIG_MEMO:
+                        self._sig_costs.clear()
+                    self._sig_costs[sk] = found
+                    self.unit_answers += 1
+                    return found
         ck = (key, cost)
         hit = self._costs.get(ck)
         if hit is not None:

@@ -118,8 +118,11 @@ class DeckModel:
     #: per land that chooses a color as it enters (the Thriving lands), the cards it can be on the
     #: battlefield as: itself with each color worth choosing (:func:`_color_choices`)
     choices: dict[int, tuple[int, ...]] = field(default_factory=dict)
-    #: the color chosen (a WUBRG mask) of each card of :attr:`choices`' values
+    #: the color chosen (a WUBRG mask) of each card of :attr:`choices`' values (and of :attr:`splits`')
     chosen: dict[int, int] = field(default_factory=dict)
+    #: per card of :attr:`choices`' values whose color is any of several until a mana source's casting
+    #: depends on it, the cards of one color each it becomes then (:meth:`.games._Game._split`)
+    splits: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
     def costs(self) -> list[ManaCost]:
         """The costs the board oracle answers, in the order of the mask's bits: the spells', then the
@@ -128,9 +131,11 @@ class DeckModel:
 
     @staticmethod
     def build(deck_cards: tuple[tuple[str, int, Card], ...], commander: tuple[Card, ...],
-              swaps: tuple[tuple[int, Card], ...] = ()) -> DeckModel:
+              swaps: tuple[tuple[int, Card], ...] = (), split: bool = True) -> DeckModel:
         """The model of a deck; ``swaps`` put another card at some places of the library (a changed
-        deck whose other cards keep their places, so that the same seed deals the same games)."""
+        deck whose other cards keep their places, so that the same seed deals the same games);
+        ``split`` false plays each color a land may choose as its own card from the start (the
+        search :attr:`splits` shortens, kept to check it)."""
         cards: list[Card] = []
         library: list[int] = []
         for _, n, card in deck_cards:
@@ -190,10 +195,10 @@ class DeckModel:
         colored_sources = any(sym.colors for cost in source_costs + [a.cost.mana for c in cards
                                                                     for a in c.mana_abilities]
                               for sym in cost.symbols)
-        choices, chosen = _color_choices(cards, rules, asked, colored_sources)
+        choices, chosen, splits = _color_choices(cards, rules, asked, colored_sources, split)
         is_land += (True,) * (len(cards) - len(is_land))
         return DeckModel(tuple(cards), tuple(library), is_land, sources, tuple(spells), bool(commander),
-                         rules, faces, relaxed, choices, chosen)
+                         rules, faces, relaxed, choices, chosen, splits)
 
 
 _COLOR_BITS = {"white": W, "blue": U, "black": B, "red": R, "green": G}
@@ -201,8 +206,8 @@ _CHOOSES = re.compile(r"\bas [^.]*? enters[^.]*?, choose a color( other than (wh
                       re.IGNORECASE)
 
 
-def _color_choices(cards: list[Card], rules: dict[int, LandRule], asked: list[ManaCost],
-                   colored_sources: bool) -> tuple[dict[int, tuple[int, ...]], dict[int, int]]:
+def _color_choices(cards: list[Card], rules: dict[int, LandRule], asked: list[ManaCost], colored_sources: bool,
+                   split: bool = True) -> tuple[dict[int, tuple[int, ...]], dict[int, int], dict[int, tuple[int, ...]]]:
     """For each land of ``cards`` with a mana ability of the color chosen as it enters (the Thriving
     lands: "As it enters, choose a color other than blue", CR 614.12), the cards it can enter as,
     appended to ``cards`` (its rule copied in ``rules``): the same card with each color its controller
@@ -212,13 +217,17 @@ def _color_choices(cards: list[Card], rules: dict[int, LandRule], asked: list[Ma
     enters.  When no mana source or mana ability of the deck has a colored cost (``colored_sources``
     false) the choice is one card of all those colors (a mask of several): each question is one
     payment on one board (a source cast on an earlier turn pays the same whatever the color), so the
-    color chosen for it, fixed on every turn before, is the one that serves it; the oracle asks each."""
+    color chosen for it, fixed on every turn before, is the one that serves it; the oracle asks each.
+    Otherwise too (``split``) the land is played as that one card, and the cards of each color are its
+    :attr:`DeckModel.splits`: the search turns it into them when a source's casting depends on the color
+    (:meth:`.games._Game._split`); until then each question is again one payment whose color is free."""
     used = 0
     for cost in asked:
         for sym in cost.symbols:
             used |= sym.colors
     choices: dict[int, tuple[int, ...]] = {}
     chosen: dict[int, int] = {}
+    splits: dict[int, tuple[int, ...]] = {}
     for i in list(rules):
         card = cards[i]
         if not any(a.production.chosen for a in card.mana_abilities):
@@ -228,16 +237,21 @@ def _color_choices(cards: list[Card], rules: dict[int, LandRule], asked: list[Ma
             continue
         allowed = [c for c in (W, U, B, R, G) if m.group(2) is None or c != _COLOR_BITS[m.group(2).lower()]]
         worth = [c for c in allowed if c & used] or allowed[:1]
-        out = []
-        if not colored_sources and len(worth) > 1:
-            mask = 0
-            for color in worth:
-                mask |= color
-            worth = [mask]
+        mask = 0
         for color in worth:
+            mask |= color
+        out: list[int] = []
+        for color in worth if colored_sources or len(worth) == 1 else ():
             cards.append(card)
             chosen[len(cards) - 1] = color
             rules[len(cards) - 1] = rules[i]
             out.append(len(cards) - 1)
+        if len(worth) > 1 and (split or not colored_sources):
+            cards.append(card)
+            chosen[len(cards) - 1] = mask
+            rules[len(cards) - 1] = rules[i]
+            if out:
+                splits[len(cards) - 1] = tuple(out)
+            out = [len(cards) - 1]
         choices[i] = tuple(out)
-    return choices, chosen
+    return choices, chosen, splits

@@ -45,6 +45,7 @@ The model (:data:`MODEL` says it in the output):
 from __future__ import annotations
 
 import gc
+import itertools
 import random
 from bisect import bisect_right
 from collections.abc import Callable
@@ -90,6 +91,9 @@ _State = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 #: played this turn)``.
 _Board = tuple[BoardKey, tuple[tuple[int, int], ...]]
 _T = TypeVar("_T", int, tuple[int, int])
+#: Per choice of colors for a board's lands of any of several colors, the cards of one color each they
+#: become and the sources cast (:meth:`_Game._split`).
+_Split = tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
 #: The entries of a land that does not depend on the board.
 _FIXED = ("untapped", "shock", "tapped")
 #: The search's first state: no land used, none on the battlefield, no source cast.
@@ -160,6 +164,11 @@ class _Game:
         #: per unresolved fetch lands and library, the targets' codes asked
         self._targets: dict[object, tuple[BoardKey, ...]] = {}
         self._capped: dict[tuple[tuple[tuple[int, int], ...], int], tuple[tuple[int, int], ...]] = {}
+        #: per payment class of a land of any of several colors that splits (:attr:`DeckModel.splits`),
+        #: its card; per card of one color it splits into, that card
+        self.split_cls = {self.cls[c]: c for c in model.splits}
+        self.split_of = {one: c for c, ones in model.splits.items() for one in ones}
+        self._splits: dict[tuple[BoardKey, tuple[int, ...]], _Split | None] = {}
 
     def _why_bits(self, failing: int) -> int:
         """The bits asked of the untapped boards for the reasons of the ``failing`` spells: theirs and
@@ -254,6 +263,55 @@ class _Game:
         out = tuple(sorted(chosen))
         self._cast[memo] = out
         return out
+
+    def _split(self, key: BoardKey, candidates: tuple[int, ...]) -> _Split | None:
+        """The sources cast on board ``key`` for each color its untapped lands of any of several colors
+        (:attr:`DeckModel.splits`) may have chosen, when that depends on the colors: ``((the cards of
+        one color each they are, in the order of their codes in the key), sources cast)`` per choice;
+        ``None`` when no such land is untapped on the board or the same sources are cast whatever the
+        colors (the land then stays of any of its colors: each later question is one payment, and the
+        colors that serve it were free until then).  Remembered per board and candidates."""
+        memo = (key, candidates)
+        try:
+            return self._splits[memo]
+        except KeyError:
+            pass
+        split_cls = self.split_cls
+        open_ = [c for c in key if not c & 1 and c >> 1 in split_cls]
+        out: _Split | None = None
+        if open_ and self._cast_sources(key, candidates):
+            # with any colors some source is cast (else none is with one color each)
+            rest = [c for c in key if c & 1 or c >> 1 not in split_cls]
+            cls = self.cls
+            outcomes: dict[tuple[int, ...], tuple[int, ...]] = {}
+            for assigned in itertools.product(*(self.m.splits[split_cls[c >> 1]] for c in open_)):
+                one = tuple(sorted(assigned))
+                if one not in outcomes:
+                    board = tuple(sorted(rest + [2 * cls[a] for a in one]))
+                    outcomes[one] = self._cast_sources(board, candidates)
+            if len(set(outcomes.values())) > 1:
+                out = tuple(outcomes.items())
+            else:
+                # the same sources whatever the colors: cast those (no split)
+                out = (((), next(iter(outcomes.values()))),)
+        self._splits[memo] = out
+        return out
+
+    def _assigned(self, field_lands: tuple[int, ...], assigned: tuple[int, ...]) -> tuple[int, ...]:
+        """``field_lands`` with a land of any of several colors turned into each card of one color of
+        ``assigned`` (:meth:`_split`)."""
+        if not assigned:
+            return field_lands
+        out = list(field_lands)
+        of = self.split_of
+        cls = self.cls
+        for a in assigned:
+            if of[a] in out:
+                out.remove(of[a])
+            else:  # another land of the same payment class
+                out.remove(next(x for x in out if x in self.m.splits and cls[x] == cls[of[a]]))
+            out.append(a)
+        return tuple(sorted(out))
 
     def play(self, rng: random.Random, turns: int, draw_first: bool, counts: Counts) -> None:
         """One game, its answers for turns 1..``turns`` added to ``counts``."""
@@ -423,6 +481,12 @@ class _Game:
                         candidates.remove(s)
                     new_cast = cast
                     if candidates:
+                        split = self._split(key, tuple(candidates)) if self.split_cls else None
+                        if split is not None:
+                            for assigned, chosen in split:
+                                new_states.add((new_used, self._assigned(new_field, assigned),
+                                                tuple(sorted(cast + chosen)) if chosen else cast))
+                            continue
                         chosen = self._cast_sources(key, tuple(candidates))
                         if chosen:
                             new_cast = tuple(sorted(cast + chosen))
@@ -600,7 +664,8 @@ class _Game:
         placed = self.m.choices.get(land)
         if placed is None:
             return field_lands.count(land)
-        return sum(field_lands.count(p) for p in placed)
+        splits = self.m.splits
+        return sum(field_lands.count(q) for p in placed for q in (p, *splits.get(p, ())))
 
     def _drop(self, card: int, physical: int, used: tuple[int, ...], new_used: tuple[int, ...],
               field_lands: tuple[int, ...], base: BoardKey, land_seen: tuple[tuple[int, int], ...],

@@ -416,7 +416,12 @@ def _cost_units(cost: ManaCost) -> tuple[int, ...] | None:
 
 
 def _spends_on_abilities(r: Restriction) -> bool:
-    """Whether mana of restriction ``r`` may pay some ability's cost (so possibly a converter's)."""
+    """Whether mana of restriction ``r`` may pay some ability's cost (so possibly a converter's).  Mana
+    for the creature type chosen as its source entered (Secluded Courtyard, Cavern of Souls) pays
+    nothing on a castability board, where no type is chosen (as the engine reads a permanent without
+    a chosen type, CR 106.6)."""
+    if r.chosen_type:
+        return False
     return r.abilities or r.any_ability or any(_spends_on_abilities(a) for a in r.any_of)
 
 

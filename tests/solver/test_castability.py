@@ -228,7 +228,13 @@ def test_thriving_isle_adds_the_color_chosen_as_it_enters_cr_614_12(db) -> None:
     deck = _deck(db, "20 Thriving Isle\n20 Lightning Bolt\n20 Llanowar Elves\n")
     model = DeckModel.build(deck.cards, deck.commander)
     isle = next(i for i, c in enumerate(model.cards) if c.name == "Thriving Isle")
-    assert sorted(model.chosen[i] for i in model.choices[isle]) == [R, G]  # Llanowar Elves costs {G}
+    # Llanowar Elves costs {G}: played as one card of either color, split into a card of each when
+    # the Elves' casting depends on the color (or played as each from the start without the split)
+    (either,) = model.choices[isle]
+    assert model.chosen[either] == R | G
+    assert sorted(model.chosen[i] for i in model.splits[either]) == [R, G]
+    model = DeckModel.build(deck.cards, deck.commander, split=False)
+    assert sorted(model.chosen[i] for i in model.choices[isle]) == [R, G]
     deck = _deck(db, "20 Thriving Isle\n20 Lightning Bolt\n20 Giant Growth\n")
     model = DeckModel.build(deck.cards, deck.commander)
     isle = next(i for i, c in enumerate(model.cards) if c.name == "Thriving Isle")

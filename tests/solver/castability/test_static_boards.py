@@ -1,0 +1,184 @@
+"""Castability's boards answered by their signature (the units of their static permanents) and lands of
+a color chosen as they enter searched as one card until a source's casting depends on the color: both
+give the answers of the slower ways they replace, on boards and games of the real Commander decks."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from manasolver.models.carddb import CardDB, default_db
+from manasolver.models.cost import ManaCost
+from manasolver.models.symbols import C
+from manasolver.solver.castability.board import BoardOracle
+from manasolver.solver.castability.deck import parse_deck
+from manasolver.solver.castability.deckmodel import DeckModel
+from manasolver.solver.castability.games import run_chunk
+from manasolver.solver.castability.units import perm_units
+from manasolver.solver.service.api import can_pay
+
+ROOT = Path(__file__).resolve().parents[3]
+COMMANDER = ROOT / "data" / "decks" / "commander"
+DECKS = sorted(COMMANDER.glob("*.txt"))
+
+
+@functools.lru_cache(maxsize=None)
+def _deck(path: Path) -> tuple[BoardOracle, tuple[int, ...], tuple[str, ...]]:
+    """A Commander deck's oracle over its own costs and a few generic ones, and the card indexes of its
+    mana permanents (lands and sources)."""
+    db = default_db()
+    deck = parse_deck(path.read_text(), db)
+    model = DeckModel.build(deck.cards, deck.commander)
+    costs = sorted({c.format() for c in model.costs() if not any(s.variable for s in c.symbols)}
+                   | {"{1}", "{3}", "{5}", "{C}", "{C}{C}"})
+    oracle = BoardOracle(model.cards, [ManaCost.parse(c) for c in costs], db,
+                         [c.name for c in deck.commander], model.chosen)
+    mana = tuple(i for i in range(len(model.cards)) if model.is_land[i] or i in model.sources)
+    return oracle, mana, tuple(costs)
+
+
+@pytest.mark.slow
+@settings(max_examples=80)
+@given(st.data())
+def test_signature_of_a_real_commander_board_answers_as_the_engine_cr_601_2g(data: st.DataObject) -> None:
+    """A board of a real Commander deck (its lands and mana sources, some tapped): when every permanent is
+    static, its signature is what the units read of it, and each cost the signature decides is the
+    engine's ``can_pay`` answer on that board (over the colors its lands may have chosen)."""
+    oracle, mana, costs = _deck(data.draw(st.sampled_from(DECKS), label="deck"))
+    cards = data.draw(st.lists(st.sampled_from(mana), min_size=1, max_size=9), label="permanents")
+    tapped = data.draw(st.lists(st.booleans(), min_size=len(cards), max_size=len(cards)), label="tapped")
+    key = tuple(sorted(2 * c + t for c, t in zip(cards, tapped)))
+    sig = oracle._signature(key)
+    if sig is None:
+        return
+    units = oracle._units_of(key)
+    assert units.modelled and sig == (units.plain_masks, units.conv)
+    for i in data.draw(st.lists(st.integers(0, len(costs) - 1), min_size=1, max_size=3, unique=True), label="costs"):
+        got = oracle._sig_castable(oracle._sig_entry(sig), 1 << i)
+        if got is None:
+            continue
+        boards = oracle._choice_boards(key) or [oracle._board_json(key)]
+        engine = any(can_pay(b, costs[i])["payable"] for b in boards)
+        assert bool(got >> i & 1) == engine, ([(oracle.cards[c >> 1].name, c & 1) for c in key], costs[i])
+
+
+class _Recording(BoardOracle):
+    """An oracle that keeps the boards asked of it."""
+
+    asked: dict[tuple[int, ...], None]
+
+    def castable(self, key: tuple[int, ...], need: int = -1) -> int:
+        self.asked.setdefault(key, None)
+        return super().castable(key, need)
+
+
+def test_signature_of_every_board_of_dance_of_the_elements_matches_its_units() -> None:
+    """Every board the games of Dance of the Elements ask (100 games, turns 1-10) whose permanents are all
+    static has the signature its units give, and the board pays the same spells by either way."""
+    db = default_db()
+    deck = parse_deck((COMMANDER / "dance-of-the-elements-ecc.txt").read_text(), db)
+    model = DeckModel.build(deck.cards, deck.commander)
+    oracle = _Recording(model.cards, model.costs(), db, [c.name for c in deck.commander], model.chosen)
+    oracle.asked = {}
+    run_chunk(model, oracle, 5, 0, 100, 10, False)
+    assert oracle.engine_calls == 0
+    other = BoardOracle(model.cards, model.costs(), db, [c.name for c in deck.commander], model.chosen)
+    other._static_plain = [None] * len(other._static_plain)  # every board by its units
+    other._static_conv = [None] * len(other._static_conv)
+    static = 0
+    for key in list(oracle.asked)[:3000]:
+        sig = oracle._signature(key)
+        if sig is None:
+            continue
+        static += 1
+        units = oracle._units_of(key)
+        assert sig == (units.plain_masks, units.conv)
+        assert oracle.castable(key) == other.castable(key), [(oracle.cards[c >> 1].name, c & 1) for c in key]
+    assert static > 1000
+
+
+def test_secluded_courtyard_chosen_type_mana_pays_nothing_cr_106_6(db: CardDB) -> None:
+    """Secluded Courtyard's mana of any color is for a creature spell or creature's ability of the type
+    chosen as it entered; a castability board chooses none, so that mana pays nothing (as the engine
+    reads a permanent without a chosen type) and the land is one {C}, even beside a converter."""
+    court = perm_units(db.get("Secluded Courtyard"), 0)
+    assert court.plain == (C,) and not court.feeds
+    cards = ["Secluded Courtyard", "Dimir Signet", "Forest"]
+    costs = ["{G}{U}{B}", "{G}{U}{B}{C}", "{R}", "{3}"]
+    oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
+    key = (0, 2, 4)
+    assert oracle._signature(key) is not None
+    mask = oracle.castable(key)
+    assert oracle.engine_calls == 0
+    for i, cost in enumerate(costs):
+        assert bool(mask >> i & 1) == can_pay(oracle._board_json(key), cost)["payable"], cost
+    assert mask == 0b1001
+
+
+@pytest.mark.parametrize("name", ["dance-of-the-elements-ecc", "obscura-operation-ncc", "aura-of-courage-afc"])
+def test_thriving_lands_split_only_when_a_source_depends_on_the_color_cr_614_12(name: str) -> None:
+    """Thriving lands (a color chosen as each enters) played as one card of any of their colors, turned
+    into a card of each color when a mana source's casting depends on it: the same counts, game for
+    game, as playing each color as its own card from the start (60 games, turns 1-10)."""
+    db = default_db()
+    deck = parse_deck((COMMANDER / f"{name}.txt").read_text(), db)
+    counts = []
+    for split in (True, False):
+        model = DeckModel.build(deck.cards, deck.commander, split=split)
+        assert bool(model.splits) == split
+        oracle = BoardOracle(model.cards, model.costs(), db, [c.name for c in deck.commander], model.chosen)
+        counts.append(vars(run_chunk(model, oracle, 11, 2, 60, 10, False)))
+    assert counts[0] == counts[1]
+
+
+def test_thriving_isle_splits_when_llanowar_elves_needs_green_cr_614_12(db: CardDB) -> None:
+    """Thriving Isle beside Llanowar Elves ({G}) and Lightning Bolt ({R}): the Isle chooses green to cast
+    the Elves or red for a Bolt, once.  Searched as one card of either color split when the Elves'
+    casting depends on it, the counts are those of playing each color as its own card; the one card
+    is split in some games."""
+    from manasolver.solver.castability import games
+    text = "14 Thriving Isle\n6 Island\n20 Lightning Bolt\n10 Llanowar Elves\n10 Grizzly Bears\n"
+    deck = parse_deck(text, db)
+    counts = []
+    splits = 0
+    for split in (True, False):
+        model = DeckModel.build(deck.cards, deck.commander, split=split)
+        oracle = BoardOracle(model.cards, model.costs(), db, [], model.chosen)
+        counts.append(vars(run_chunk(model, oracle, 3, 0, 400, 5, False)))
+        if split:
+            game = games._GAMES[id(oracle)]
+            splits = sum(1 for v in game._splits.values() if v is not None and len(v) > 1)
+    assert counts[0] == counts[1]
+    assert splits > 0
+
+
+@pytest.mark.parametrize("name", ["from-cute-to-brute-sld", "dance-of-the-elements-ecc", "call-the-spirits-c15",
+                                  "counter-blitz-fic"])
+def test_signature_of_boards_with_cards_reading_the_board_matches_their_units_cr_613_1f(name: str) -> None:
+    """Boards with Chromatic Lantern, The World Tree (lands given "{T}: Add one mana of any color",
+    CR 613.1f), Temple of the False God (five lands, CR 602.5b), Faeburrow Elder (colors among) or Selvala
+    (greatest power): the signature read from the board's features is the one its units give, on every
+    such board of 150 games."""
+    db = default_db()
+    deck = parse_deck((COMMANDER / f"{name}.txt").read_text(), db)
+    model = DeckModel.build(deck.cards, deck.commander)
+    oracle = _Recording(model.cards, model.costs(), db, [c.name for c in deck.commander], model.chosen)
+    oracle.asked = {}
+    run_chunk(model, oracle, 2, 0, 150, 10, False)
+    dynamic = 0
+    for key in oracle.asked:
+        if not any(code >> 1 in oracle._dynamic for code in key):
+            continue
+        units = oracle._units_of(key)
+        sig = oracle._signature(key)
+        if sig is None:
+            assert not units.modelled or units.life or any(
+                pu.feeds or not pu.droppable for pu in oracle._in_context(key)), key
+            continue
+        dynamic += 1
+        assert units.modelled and sig == (units.plain_masks, units.conv), key
+    assert dynamic > 50
