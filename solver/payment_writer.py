@@ -33,7 +33,7 @@ from manasolver.solver.backends.problem import (Problem, Solution, lowest_bit, m
 from manasolver.solver.casting.announce import mask_text
 from manasolver.solver.payment import WARNINGS, Activation, Allocation, Payment
 from manasolver.solver.payment_order import Assist, Step, cost_masks, executable, mana_bits, total_demands, widened
-from manasolver.solver.supply.model import Option, ability_scope
+from manasolver.solver.supply.model import Option, ability_scope, permanent_words
 
 __all__ = ["Finisher", "Planned", "Written", "best_first", "direct_json", "finish_json", "finish_payment",
            "writes_directly"]
@@ -170,7 +170,7 @@ def _typed(state: GameState, acts: list[dict[str, Any]], steps: list[Step]) -> l
     for i, (act, step) in enumerate(zip(acts, steps)):
         if step.cost and "permanent" in act:
             perm = state.permanent(act["permanent"])
-            out[i] = dataclasses.replace(step, types=frozenset(perm.types))
+            out[i] = dataclasses.replace(step, types=permanent_words(perm))
     return out
 
 

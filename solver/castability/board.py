@@ -41,6 +41,7 @@ from manasolver.solver.castability.units import (ANY, COLORS_AMONG, CostNeed, Ha
                                                  entry_counters, fixed_choice, have, holds, land_grants, life_need,
                                                  pays, perm_units, with_abilities)
 from manasolver.solver.casting.build import build_request
+from manasolver.solver.supply.model import ability_scope, scope_pays
 from manasolver.solver.supply.plain import quiet
 from manasolver.solver.request import Policy
 
@@ -823,10 +824,15 @@ class BoardOracle:
             modelled = droppable = False  # not every life cost payable at once: the engine knows which
         if feeds and conv:
             # restricted mana that may pay a converter's cost: the permanents adding it are converters
+            converters = [self.cards[code >> 1] for code, pu in zip(key, context)
+                          if pu.plain is None and pu.modes and any(need for need, _ in pu.modes) and not code & 1]
             for code, pu in zip(key, context):
                 if not pu.feeds or code & 1:
                     continue
-                if pu.fed is None or pu.plain is None:
+                paid = [_feeds(self.cards[code >> 1], c) for c in converters]
+                if not any(paid):
+                    continue  # its mana is for the abilities of other permanents (Primal Beyond's Elementals)
+                if pu.fed is None or pu.plain is None or not all(paid):
                     modelled = False
                     continue
                 for m in pu.plain:
@@ -988,3 +994,16 @@ class BoardOracle:
     @property
     def boards(self) -> int:
         return len(self._known)
+
+
+def _feeds(source: Card, converter: Card) -> bool:
+    """May restricted mana of ``source`` pay the cost of ``converter``'s mana ability (CR 106.6)?
+    Only mana for the abilities of what the converter is (its card types and subtypes): Primal
+    Beyond's mana pays an Elemental's, not Fetid Heath's; mana "only on costs that contain {X}"
+    pays none (:func:`~manasolver.solver.supply.model.ability_scope`, as the engine reads it)."""
+    words = frozenset(converter.type_line.types) | frozenset(converter.type_line.subtypes)
+    for ability in source.mana_abilities:
+        restriction = ability.production.restriction
+        if restriction is not None and scope_pays(ability_scope(restriction), words):
+            return True
+    return False

@@ -39,6 +39,7 @@ __all__ = [
     "AbilityScope",
     "ability_scope",
     "class_types",
+    "permanent_words",
     "restriction_allows",
     "restriction_pays_abilities",
     "scope_pays",
@@ -432,12 +433,15 @@ def _flags(sup: Supply) -> tuple[bool, tuple[tuple[bool, ...], ...], bool]:
 
 
 def restriction_pays_abilities(r: Restriction | None) -> bool:
-    """May mana with restriction ``r`` pay a mana ability's activation cost (a Signet's {1})?
+    """May mana with restriction ``r`` pay every mana ability's activation cost (a Signet's {1})?
 
     Unrestricted mana may; so may mana that "can't be spent to cast nonartifact spells"
     (Powerstone: any activated ability, ``any_ability``) and mana restricted to abilities
-    without naming a type of spell."""
-    return r is None or r.any_ability or (r.abilities and not r.spell_types)
+    without naming what they are of.  Mana for the abilities of some types or subtypes only
+    (Primal Beyond's Elementals, Eldrazi Temple's Eldrazi) pays those alone
+    (:func:`ability_scope`), and mana "only on costs that contain {X}" (Rosheen Meanderer) pays
+    no mana ability's cost: none the engine reads has {X} in it."""
+    return r is None or r.any_ability or (r.abilities and not (r.spell_types or r.subtypes or r.x_only))
 
 
 #: Which mana abilities' costs restricted mana may pay: ``True`` any, ``False`` none, a set of
@@ -447,13 +451,21 @@ AbilityScope = bool | frozenset[str]
 
 def ability_scope(r: Restriction | None) -> AbilityScope:
     """Which mana abilities' activation costs mana under restriction ``r`` may pay: every one
-    (:func:`restriction_pays_abilities`), only those of permanents of the types it names ("Spend
-    this mana only to activate abilities of artifacts": a Signet's {1}, CR 106.6), or none."""
+    (:func:`restriction_pays_abilities`), only those of permanents of the card types or subtypes it
+    names ("Spend this mana only to activate abilities of artifacts": a Signet's {1}; "… or
+    activate an ability of an Elemental": Manaforge Cinder's {1}, CR 106.6), or none.  A set holds
+    card types and subtypes alike (lower case, no word is both), matched against
+    :func:`permanent_words`."""
     if restriction_pays_abilities(r):
         return True
-    if r is not None and r.abilities and r.spell_types:
-        return r.spell_types
+    if r is not None and r.abilities and not r.x_only and (r.spell_types or r.subtypes):
+        return r.spell_types | r.subtypes
     return False
+
+
+def permanent_words(perm: Any) -> frozenset[str]:
+    """A permanent's card types and subtypes, lower case: what an :func:`ability_scope` names."""
+    return frozenset(perm.types) | frozenset(perm.card.type_line.subtypes)
 
 
 def scope_pays(scope: AbilityScope, types: frozenset[str] | tuple[str, ...]) -> bool:
@@ -464,11 +476,12 @@ def scope_pays(scope: AbilityScope, types: frozenset[str] | tuple[str, ...]) -> 
 
 
 def class_types(state: Any, cls: SourceClass) -> frozenset[str]:
-    """The card types of a class's members (cards of the hand: none, they are no permanents)."""
+    """The card types and subtypes of a class's members (:func:`permanent_words`; cards of the
+    hand: none, they are no permanents)."""
     if cls.hand:
         return frozenset()
     perm = state.permanent(cls.members[0])
-    return frozenset(perm.types) if perm is not None else frozenset()
+    return permanent_words(perm) if perm is not None else frozenset()
 
 
 def scoped_ability_mana(sup: Supply, state: Any) -> bool:
@@ -503,7 +516,8 @@ def restriction_allows(r: Restriction | None, spell: SpellInfo | None, has_x: bo
     if spell.ability:
         if not r.abilities:
             return False
-        return not r.spell_types or bool(r.spell_types & spell.types)
+        named = r.spell_types | r.subtypes  # the abilities of what it names (its source's types)
+        return not named or bool(named & (spell.types | spell.subtypes))
     if not r.spells:
         return False
     if r.spell_types and not (r.spell_types & spell.types):

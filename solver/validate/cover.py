@@ -76,9 +76,17 @@ class Demand:
         return self.wide or self.mask
 
 
-def _pays_abilities(r: Restriction, types: AbstractSet[str]) -> bool:
-    """May restricted mana pay activated abilities of a source with these types?"""
-    return r.any_ability or (r.abilities and (not r.spell_types or bool(r.spell_types & types)))
+def _pays_abilities(r: Restriction, words: AbstractSet[str]) -> bool:
+    """May restricted mana pay a mana ability's cost of a source with these card types and
+    subtypes (lower case)?  Mana for the abilities of what it names pays those of sources that are
+    one of them (Primal Beyond's Elementals); mana "only on costs that contain {X}" pays no mana
+    ability's cost (none read has {X})."""
+    if r.any_ability:
+        return True
+    if not r.abilities or r.x_only:
+        return False
+    named = r.spell_types | r.subtypes
+    return not named or bool(named & words)
 
 
 def _allows_spell(r: Restriction | None, spell: SpellInfo | None, has_x: bool) -> bool:
@@ -89,8 +97,9 @@ def _allows_spell(r: Restriction | None, spell: SpellInfo | None, has_x: bool) -
         return False
     if r.any_of:
         return any(_allows_spell(a, spell, has_x) for a in r.any_of)
-    if spell.ability:
-        return _pays_abilities(r, spell.types)
+    if spell.ability:  # an activated ability asked about, whose cost may hold {X}
+        named = r.spell_types | r.subtypes
+        return r.any_ability or (r.abilities and (not named or bool(named & (spell.types | spell.subtypes))))
     if not r.spells:
         return False
     if r.spell_types and not r.spell_types & spell.types:
@@ -108,7 +117,7 @@ def _allows_ability(r: Restriction | None, source: Permanent) -> bool:
     """May restricted mana pay a mana ability's cost of ``source``?"""
     if r is None:
         return True
-    return _pays_abilities(r, set(source.types))
+    return _pays_abilities(r, frozenset(source.types) | frozenset(source.card.type_line.subtypes))
 
 
 def _compatible(u: Unit, d: Demand, rank: dict[int, int], spell_ok: dict[Unit, bool],

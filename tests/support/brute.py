@@ -364,8 +364,10 @@ def _converter_symbol(m: Move) -> int:
 
 
 def _pays_abilities(r: Restriction | None) -> bool:
-    """May mana with restriction ``r`` pay an activated ability's mana cost (CR 106.6)?"""
-    return r is None or r.any_ability or (r.abilities and not r.spell_types)
+    """May mana with restriction ``r`` pay every activated ability's mana cost (CR 106.6)?  Not
+    mana for the abilities of some types or subtypes only, nor mana "only on costs that contain
+    {X}" (no mana ability's cost here has {X})."""
+    return r is None or r.any_ability or (r.abilities and not (r.spell_types or r.subtypes or r.x_only))
 
 
 def _keepable_colors(state: GameState, player: str, gone: frozenset[str], cast: str = "") -> int:
