@@ -44,7 +44,8 @@ class Restriction:
     (card types, lower case; empty means any type), any of ``subtypes`` (empty:
     any), and ``multicolored`` / ``colorless`` when set.  ``abilities`` says
     whether it may also pay activated abilities (of matching sources when types
-    are named).  ``x_only``: only costs that contain ``{X}`` (Rosheen).
+    are named).  ``x_only``: only costs that contain ``{X}`` (Rosheen); ``c_only``: only costs that
+    contain ``{C}`` (Cultivator Drone's third alternative).
     ``any_ability``: it may also pay activated abilities of any source, whatever
     ``spell_types`` says (Powerstone: "can't be spent to cast nonartifact spells").
     ``text`` is the rules text, shown to the user.
@@ -70,6 +71,7 @@ class Restriction:
     abilities: bool = False
     spells: bool = True
     x_only: bool = False
+    c_only: bool = False
     any_ability: bool = False
     chosen_type: bool = False
     unchecked: bool = False

@@ -87,6 +87,13 @@ def _read_restriction(sentence: str) -> Restriction:
     rest = m.group(1) + " " + m.group(2)
     if re.fullmatch(r"on costs that (?:contain|include) \{X\}", rest):
         return Restriction(sentence, abilities=True, x_only=True)
+    if rest == ("to cast a colorless spell, activate an ability of a colorless permanent, "
+                "or pay a cost that contains {C}"):
+        # Cultivator Drone: three alternatives, the last any spell or ability whose cost has {C}
+        return Restriction(sentence, spells=False, any_of=(
+            Restriction("a colorless spell", colorless=True),
+            Restriction("an ability of a colorless permanent", spells=False, abilities=True, colorless=True),
+            Restriction("a cost that contains {C}", abilities=True, c_only=True)))
     if rest == "to cast spells":
         # any spell, no ability (Leyline Immersion's grant)
         return Restriction(sentence)

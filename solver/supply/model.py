@@ -37,6 +37,7 @@ __all__ = [
     "SourceKind",
     "Supply",
     "AbilityScope",
+    "COLORLESS_WORD",
     "ability_scope",
     "class_types",
     "permanent_words",
@@ -441,7 +442,10 @@ def restriction_pays_abilities(r: Restriction | None) -> bool:
     (Primal Beyond's Elementals, Eldrazi Temple's Eldrazi) pays those alone
     (:func:`ability_scope`), and mana "only on costs that contain {X}" (Rosheen Meanderer) pays
     no mana ability's cost: none the engine reads has {X} in it."""
-    return r is None or r.any_ability or (r.abilities and not (r.spell_types or r.subtypes or r.x_only))
+    if r is not None and r.any_of:
+        return any(restriction_pays_abilities(a) for a in r.any_of)
+    return r is None or r.any_ability or (
+        r.abilities and not (r.spell_types or r.subtypes or r.x_only or r.c_only or r.colorless))
 
 
 #: Which mana abilities' costs restricted mana may pay: ``True`` any, ``False`` none, a set of
@@ -458,14 +462,33 @@ def ability_scope(r: Restriction | None) -> AbilityScope:
     :func:`permanent_words`."""
     if restriction_pays_abilities(r):
         return True
-    if r is not None and r.abilities and not r.x_only and (r.spell_types or r.subtypes):
+    if r is None:
+        return False
+    if r.any_of:
+        words: frozenset[str] = frozenset()
+        for a in r.any_of:
+            scope = ability_scope(a)
+            if scope is True:
+                return True
+            if scope is not False:
+                words |= scope
+        return words or False
+    if r.abilities and not (r.x_only or r.c_only) and (r.spell_types or r.subtypes):
         return r.spell_types | r.subtypes
+    if r.abilities and not (r.x_only or r.c_only) and r.colorless:
+        return COLORLESS_WORD  # "an ability of a colorless permanent" (Cultivator Drone)
     return False
 
 
 def permanent_words(perm: Any) -> frozenset[str]:
-    """A permanent's card types and subtypes, lower case: what an :func:`ability_scope` names."""
-    return frozenset(perm.types) | frozenset(perm.card.type_line.subtypes)
+    """A permanent's card types and subtypes, lower case, and ``colorless`` for a colorless one (its
+    printed colors): what an :func:`ability_scope` names."""
+    words = frozenset(perm.types) | frozenset(perm.card.type_line.subtypes)
+    return words | COLORLESS_WORD if not perm.card.colors else words
+
+
+#: The word of a colorless permanent in :func:`permanent_words` (no type or subtype is spelt so).
+COLORLESS_WORD = frozenset({"colorless"})
 
 
 def scope_pays(scope: AbilityScope, types: frozenset[str] | tuple[str, ...]) -> bool:
@@ -500,21 +523,25 @@ def scoped_ability_mana(sup: Supply, state: Any) -> bool:
     return False
 
 
-def restriction_allows(r: Restriction | None, spell: SpellInfo | None, has_x: bool) -> bool:
+def restriction_allows(r: Restriction | None, spell: SpellInfo | None, has_x: bool, has_c: bool = False) -> bool:
     """May mana with restriction ``r`` pay for ``spell`` (CR 106.6; Ancient Ziggurat rulings)?
+    ``has_x`` / ``has_c``: the cost paid contains ``{X}`` / ``{C}``.
 
-    Without spell information a restriction is never assumed to be met.
+    Without spell information a restriction is never assumed to be met, but for one whose cost
+    decides it (Cultivator Drone's "or pay a cost that contains {C}").
     """
     if r is None:
         return True
+    if r.any_of:
+        return any(restriction_allows(a, spell, has_x, has_c) for a in r.any_of)
+    if r.c_only:
+        return has_c
     if spell is None:
         return False
     if r.x_only and not has_x:
         return False
-    if r.any_of:
-        return any(restriction_allows(a, spell, has_x) for a in r.any_of)
     if spell.ability:
-        if not r.abilities:
+        if not r.abilities or (r.colorless and spell.colors & ANY_COLOR):
             return False
         named = r.spell_types | r.subtypes  # the abilities of what it names (its source's types)
         return not named or bool(named & (spell.types | spell.subtypes))

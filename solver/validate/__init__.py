@@ -54,7 +54,7 @@ from manasolver.models.state import Player
 from manasolver.solver.payment import Payment
 from manasolver.solver.request import PaymentRequest
 from manasolver.solver.validate.activations import read_activations
-from manasolver.solver.validate.cover import MAX_ORDERS, check_mana
+from manasolver.solver.validate.cover import MAX_ORDERS, check_mana, cost_letters
 from manasolver.solver.validate.order import check_allocation, check_order
 from manasolver.solver.validate.resources import (ability_life_problem, check_delve, check_life_and_energy,
                                                   check_permanents, check_pool)
@@ -104,11 +104,11 @@ def _validate(req: PaymentRequest, pay: Payment, problems: list[str]) -> Validat
     if total is not None and floating is not None:
         mana_ok = len(problems)
         check_mana(total, floating, led.units, led.demands, led.split_choices, led.costly, pay, req.spell,
-                   bool(req.cost.variables), led.sources, after, problems,
+                   cost_letters(req.cost), led.sources, after, problems,
                    payment_spend_table(req.state, req.player, req.spell))
         if len(problems) == mana_ok and not led.split_choices:  # led.demands now holds the whole payment's
             check_order(pay, led.units, led.demands, led.costly, led.sources, req.spell,
-                        bool(req.cost.variables), problems, led.demands, led.restrictions)
+                        cost_letters(req.cost), problems, led.demands, led.restrictions)
     check_allocation(pay, problems, payment_spend_table(req.state, req.player, req.spell))
     return ValidationResult(not problems, problems)
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from manasolver.models.abilities import Restriction
+from manasolver.models.cost import ManaCost
 from manasolver.models.effects import SpendTable
 from manasolver.models.state import Permanent
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, TYPE_BITS, C, mask_letters
@@ -34,7 +35,7 @@ from manasolver.solver.request import SpellInfo
 from manasolver.solver.validate.matching import unplaced
 from manasolver.solver.validate.totals import Total
 
-__all__ = ["MAX_ORDERS", "Demand", "DemandKind", "Unit", "UnitKind", "check_mana"]
+__all__ = ["MAX_ORDERS", "Demand", "DemandKind", "Unit", "UnitKind", "check_mana", "cost_letters"]
 
 #: Orders of mana-costing activations tried before giving up on proving one exists.
 MAX_ORDERS = 5040
@@ -81,23 +82,38 @@ def _pays_abilities(r: Restriction, words: AbstractSet[str]) -> bool:
     subtypes (lower case)?  Mana for the abilities of what it names pays those of sources that are
     one of them (Primal Beyond's Elementals); mana "only on costs that contain {X}" pays no mana
     ability's cost (none read has {X})."""
+    if r.any_of:
+        return any(_pays_abilities(a, words) for a in r.any_of)
     if r.any_ability:
         return True
-    if not r.abilities or r.x_only:
+    if not r.abilities or r.x_only or r.c_only or (r.colorless and not (r.spell_types or r.subtypes)
+                                                   and "colorless" not in words):
         return False
     named = r.spell_types | r.subtypes
     return not named or bool(named & words)
 
 
-def _allows_spell(r: Restriction | None, spell: SpellInfo | None, has_x: bool) -> bool:
-    """Restricted mana (106.6) against the spell or ability being paid for."""
+def cost_letters(cost: ManaCost) -> frozenset[str]:
+    """Which of ``X`` and ``C`` the cost paid contains (mana only for costs that contain ``{X}``:
+    Rosheen Meanderer; ``{C}``: Cultivator Drone)."""
+    return frozenset(("X",) if cost.variables else ()) | frozenset(
+        ("C",) if any(s.colorless for s in cost.symbols) else ())
+
+
+def _allows_spell(r: Restriction | None, spell: SpellInfo | None, cost_has: frozenset[str]) -> bool:
+    """Restricted mana (106.6) against the spell or ability being paid for, whose cost contains
+    the letters ``cost_has`` (:func:`cost_letters`)."""
     if r is None:
         return True
-    if spell is None or (r.x_only and not has_x):
-        return False
     if r.any_of:
-        return any(_allows_spell(a, spell, has_x) for a in r.any_of)
+        return any(_allows_spell(a, spell, cost_has) for a in r.any_of)
+    if r.c_only:
+        return "C" in cost_has
+    if spell is None or (r.x_only and "X" not in cost_has):
+        return False
     if spell.ability:  # an activated ability asked about, whose cost may hold {X}
+        if r.colorless and spell.colors & ANY_COLOR:
+            return False
         named = r.spell_types | r.subtypes
         return r.any_ability or (r.abilities and (not named or bool(named & (spell.types | spell.subtypes))))
     if not r.spells:
@@ -117,7 +133,8 @@ def _allows_ability(r: Restriction | None, source: Permanent) -> bool:
     """May restricted mana pay a mana ability's cost of ``source``?"""
     if r is None:
         return True
-    return _pays_abilities(r, frozenset(source.types) | frozenset(source.card.type_line.subtypes))
+    words = frozenset(source.types) | frozenset(source.card.type_line.subtypes)
+    return _pays_abilities(r, words | {"colorless"} if not source.card.colors else words)
 
 
 def _compatible(u: Unit, d: Demand, rank: dict[int, int], spell_ok: dict[Unit, bool],
@@ -223,7 +240,7 @@ def _distinct_orders(costly: list[int], pay: Payment) -> Iterator[list[int]]:
 
 
 def _check_cover(units: Counter[Unit], demands: Counter[Demand], costly: list[int], pay: Payment,
-                 spell: SpellInfo | None, has_x: bool, sources: dict[int, Permanent],
+                 spell: SpellInfo | None, cost_has: frozenset[str], sources: dict[int, Permanent],
                  problems: list[str], after: dict[int, set[int]] | None = None) -> None:
     """The supply against the demand for some order of the mana-costing activations that
     respects ``after`` (activation -> the activations it must follow)."""
@@ -235,7 +252,7 @@ def _check_cover(units: Counter[Unit], demands: Counter[Demand], costly: list[in
                         f"paid otherwise, but the total, the activations' mana costs and the floating "
                         f"mana account for {need}")
         return
-    spell_ok = {u: _allows_spell(u.restriction, spell, has_x) for u in units}
+    spell_ok = {u: _allows_spell(u.restriction, spell, cost_has) for u in units}
     after = after or {}
 
     def follows(rank: dict[int, int]) -> bool:
@@ -289,7 +306,7 @@ def _letters(mask: int) -> str:
 
 def check_mana(total: Total, floating: Counter[int], units: Counter[Unit], demands: Counter[Demand],
                split_choices: list[list[Counter[Unit]]], costly: list[int], pay: Payment,
-               spell: SpellInfo | None, has_x: bool, sources: dict[int, Permanent],
+               spell: SpellInfo | None, cost_has: frozenset[str], sources: dict[int, Permanent],
                after: dict[int, set[int]], problems: list[str], spend: SpendTable | None = None) -> None:
     """The matching of mana to symbols: ``total`` and ``floating`` join the activations' own
     demands, and the supply must cover them for one of the ways of splitting ambiguous snow
@@ -312,7 +329,7 @@ def check_mana(total: Total, floating: Counter[int], units: Counter[Unit], deman
         for pick in picks:
             trial.update(pick)
         found: list[str] = []
-        _check_cover(trial, demands, costly, pay, spell, has_x, sources, found, after)
+        _check_cover(trial, demands, costly, pay, spell, cost_has, sources, found, after)
         if not found:
             first = []
             break

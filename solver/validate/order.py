@@ -45,7 +45,7 @@ def _name(pay: Payment, i: int, sources: dict[int, Permanent]) -> str:
 
 
 def check_order(pay: Payment, units: Counter[Unit], demands: Counter[Demand], costly: list[int],
-                sources: dict[int, Permanent], spell: SpellInfo | None, has_x: bool, problems: list[str],
+                sources: dict[int, Permanent], spell: SpellInfo | None, cost_has: frozenset[str], problems: list[str],
                 whole: Counter[Demand] | None = None,
                 restrictions: dict[int, tuple[Restriction | None, bool]] | None = None) -> None:
     """The activations in their stated order: each mana cost payable at its place (the first
@@ -54,7 +54,7 @@ def check_order(pay: Payment, units: Counter[Unit], demands: Counter[Demand], co
     activation's mana (CR 106.6) and whether it is snow, so its units go back to it."""
     rank = {i: i for i in range(len(pay.activations))}
     units = _with_makers(pay, units, costly, restrictions or {})
-    spell_ok = {u: _allows_spell(u.restriction, spell, has_x) for u in units}
+    spell_ok = {u: _allows_spell(u.restriction, spell, cost_has) for u in units}
     ulist = list(units)
     for c in sorted(costly):
         wants = [d for d in demands if 0 <= d.payer <= c]

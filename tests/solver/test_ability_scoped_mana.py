@@ -40,3 +40,31 @@ def test_smokebraider_pays_an_elementals_ability_and_not_a_signet_106_6() -> Non
     signet = json_board("Smokebraider", "Izzet Signet")
     assert pay_validated(signet, "{U}{R}")["payable"] is False
     assert answer({"query": "can_pay", "state": signet, "cost": "{U}{R}"})["payable"] is False
+
+
+def _ask(kind: str, state: dict[str, Any], cost: str, spell: str | None = None) -> dict[str, Any]:
+    query: dict[str, Any] = {"query": kind, "state": state, "cost": cost}
+    if spell is not None:
+        query["spell"] = {"card": spell}
+    return answer(query)
+
+
+def test_cultivator_drone_pays_colorless_spells_colorless_permanents_and_costs_with_c_106_6() -> None:
+    """Cultivator Drone: "Spend this mana only to cast a colorless spell, activate an ability of a
+    colorless permanent, or pay a cost that contains {C}": its {C} pays {C}, a colorless spell (Sol
+    Ring's {1}), Izzet Signet's {1} (a colorless artifact's ability); not a {1} of no spell, a
+    colored spell's {G}{1}, nor Sea Scryer's {1} (a blue creature's ability)."""
+    drone = json_board("Cultivator Drone")
+    assert pay_validated(drone, "{C}")["payable"] is True
+    assert _ask("pay", drone, "{1}")["payable"] is False
+    ring = _ask("pay", drone, "{1}", "Sol Ring")
+    assert ring["payable"] is True
+    checked = answer({"query": "validate", "state": drone, "cost": "{1}", "spell": {"card": "Sol Ring"},
+                      "payment": ring["payment"]})
+    assert checked["legal"] is True
+    assert _validate(drone, "{1}", ring["payment"])["legal"] is False  # no spell named: no colorless spell
+    with_forest = json_board("Cultivator Drone", "Forest")
+    assert _ask("can_pay", with_forest, "{1}{G}", "Llanowar Elves")["payable"] is False
+    assert pay_validated(json_board("Cultivator Drone", "Izzet Signet"), "{U}{R}")["payable"] is True
+    assert pay_validated(json_board("Cultivator Drone", "Sea Scryer"), "{U}")["payable"] is False
+    assert answer({"query": "can_pay", "state": drone, "cost": "{C}"})["payable"] is True

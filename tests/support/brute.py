@@ -176,15 +176,32 @@ def _may_pay(bit: int, symbol: int, rules: Sequence[SpendAs]) -> bool:
     return bool(bit & symbol) or any(bit & r.spent and symbol & r.as_types for r in rules)
 
 
-def _allows(r: Restriction | None, spell: SpellInfo | None, has_x: bool, ability_of: Permanent | None) -> bool:
+def _allows(r: Restriction | None, spell: SpellInfo | None, has_x: bool, ability_of: Permanent | None,
+            has_c: bool = False) -> bool:
+    """May mana of restriction ``r`` pay the spell (``spell``, its cost having {X} / {C} as
+    ``has_x`` / ``has_c``) or, with ``ability_of``, that permanent's mana ability's cost (CR 106.6)?"""
     if r is None:
         return True
+    if r.any_of:
+        return any(_allows(a, spell, has_x, ability_of, has_c) for a in r.any_of)
+    if r.c_only:
+        return has_c and ability_of is None  # no mana ability's cost here has {C}
     if ability_of is not None:
-        return r.any_ability or (r.abilities and (not r.spell_types or bool(r.spell_types & set(ability_of.types))))
+        if r.any_ability:
+            return True
+        if not r.abilities or r.x_only:
+            return False
+        named = r.spell_types | r.subtypes
+        if r.colorless and not named and ability_of.card.colors:
+            return False
+        return not named or bool(named & (set(ability_of.types) | set(ability_of.card.type_line.subtypes)))
     if spell is None or (r.x_only and not has_x):
         return False
     if spell.ability:
-        return r.any_ability or (r.abilities and (not r.spell_types or bool(r.spell_types & spell.types)))
+        if r.colorless and spell.colors & ANY_COLOR:
+            return False
+        named = r.spell_types | r.subtypes
+        return r.any_ability or (r.abilities and (not named or bool(named & (spell.types | spell.subtypes))))
     if not r.spells or (r.spell_types and not r.spell_types & spell.types):
         return False
     if r.subtypes and not r.subtypes & spell.subtypes:
@@ -203,7 +220,7 @@ class _U:
 
 
 def _assign(units: list[_U], demands: list[tuple[str, int, int]], order: dict[int, int],
-            chosen: list[Move], spell: SpellInfo | None, has_x: bool,
+            chosen: list[Move], spell: SpellInfo | None, has_x: bool, has_c: bool,
             rules: dict[int, list[SpendAs]] | None = None) -> Iterator[frozenset[int]]:
     """Yield the sets of unit indices used by exact assignments of ``demands``.
 
@@ -220,9 +237,9 @@ def _assign(units: list[_U], demands: list[tuple[str, int, int]], order: dict[in
             # Free activations come first; a costly one only feeds costly ones after it.
             if u.maker == payer or (u.maker in order and order[u.maker] > order[payer]):
                 return False
-            if not _allows(u.restriction, spell, has_x, chosen[payer].perm):
+            if not _allows(u.restriction, spell, has_x, chosen[payer].perm, has_c):
                 return False
-        elif not _allows(u.restriction, spell, has_x, None):
+        elif not _allows(u.restriction, spell, has_x, None, has_c):
             return False
         if kind == "t":
             return _may_pay(u.bit, mask, (rules or {}).get(payer, ()))
@@ -258,6 +275,7 @@ def _pays(req: PaymentRequest, total: Total, chosen: list[Move], pool: list[int]
     every exact payment with these moves."""
     me = req.state.player(req.player)
     has_x = bool(req.cost.variables)
+    has_c = any(s.colorless for s in req.cost.symbols)
     life_costs = sum(m.ability.cost.life for m in chosen)
     damage = sum(m.ability.damage for m in chosen)
     energy = total.energy + sum(m.ability.cost.energy for m in chosen)
@@ -293,7 +311,7 @@ def _pays(req: PaymentRequest, total: Total, chosen: list[Move], pool: list[int]
         rules[i] = _spend_rules(req, chosen[i].perm.card.name, False)
     for perm_order in itertools.permutations(costly):
         order = {i: k for k, i in enumerate(perm_order)}
-        for used in _assign(units, demands, order, chosen, req.spell, has_x, rules):
+        for used in _assign(units, demands, order, chosen, req.spell, has_x, has_c, rules):
             pool_used = tuple(sorted((units[j].bit for j in used if units[j].maker < 0), key=TYPE_BITS.index))
             floating = tuple(sorted((u.bit for j, u in enumerate(units) if j not in used and u.maker >= 0),
                                     key=TYPE_BITS.index))
