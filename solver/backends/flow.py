@@ -188,6 +188,9 @@ class FlowBackend:
         if verdict is None and wide and partial and not problem.has_assists:
             units, partial = wide_units(problem)
             verdict = self._hall(problem, units, partial)
+            if verdict is None and _repeats_beside_converters(problem):
+                short = converter_shortfall(problem)
+                verdict = None if short is None else (0, not short)
         return verdict
 
     @staticmethod
@@ -225,6 +228,14 @@ class FlowBackend:
         sol = solution_from_units(problem, units, i, problem.x)
         assert sol is not None  # Hall's condition held
         return sol
+
+
+def _repeats_beside_converters(problem: Problem) -> bool:
+    """Does the board have a repeatable option (Pentad Prism's counters, Nomadic Elf's {1}{G}) and
+    an option that costs mana?  The fast optimiser declines those boards; the converter search
+    (:func:`converter_shortfall`: no mana missing, or some) decides them before CP-SAT."""
+    options = [opt for cls in problem.supply.classes for opt in cls.options]
+    return any(not opt.exclusive for opt in options) and any(not opt.free for opt in options)
 
 
 def _units(problem: Problem) -> tuple[list[UnitKind], bool] | None:
@@ -406,6 +417,9 @@ def _compositions(n: int, parts: int) -> list[tuple[int, ...]]:
 #: A way a member of a converter class may activate: ``(slots, cost demand masks)``; no cost
 #: demands for a free option adding several mana among several (Coveted Jewel's colors).
 Mode = tuple[tuple[int, ...], list[int]]
+#: One converter activation: ``(slots, snow, cost demand masks, node)``; ``node`` is the class
+#: of a repeatable ability (Nomadic Elf), -1 for an exclusive one.
+Act = tuple[tuple[int, ...], bool, list[int], int]
 #: A source of the staged flow: ``(mask, snow, count, costs it may pay)`` (``None``: all of them).
 Source = tuple[int, bool, int, "frozenset[int] | None"]
 #: The key a shortfall is ranked by: (total, colored part, the shortfall per demand).
@@ -440,13 +454,20 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
     plain: list[tuple[int, bool, int]] = [(bit, False, n) for bit, n in sup.pool]
     # per converter class: (members, plain rows of a member, snow, its modes)
     flexible: list[tuple[int, ShapeRows, bool, list[Mode]]] = []
+    repeating: list[tuple[int, bool, int, list[int], int]] = []  # (class, snow, mask, cost, most)
+    most = sup.pool_total  # all the mana the board could make, converters' own costs unpaid
     choices = 1
     for k, cls in enumerate(sup.classes):
         found = _class_modes(cls.options, problem.spell_ok[k], life_ok)
         if found is None:
             return None
-        rows, repeat, modes = found
+        rows, repeat, modes, converting = found
         plain += [(mask, cls.snow, cls.count * n) for mask, n in repeat]
+        most += cls.count * (sum(n for _, n in repeat) + max(
+            [sum(mult for _, mult, _ in rows)] + [len(slots) for slots, _ in modes]))
+        if converting is not None:
+            mask, demands, times = converting
+            repeating.append((k, cls.snow, mask, demands, cls.count * times))
         if not modes:
             plain += [(mask, cls.snow, cls.count * mult) for mask, mult, _ in rows]
             continue
@@ -454,15 +475,23 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
         choices *= len(_compositions(cls.count, len(modes) + 1))
         if choices > CONVERTER_CHOICES:
             return None
-    if not flexible:
+    if len(repeating) > 1 or not (flexible or repeating):
         return None
-    forms = problem.forms
     picks = [_compositions(n, len(modes) + 1) for n, _, _, modes in flexible]
+    for _, _, _, demands, times in repeating:
+        # a repeatable converter adds one mana for a cost of one or more: each activation is paid
+        # by mana from elsewhere (an activation paying another of the same ability can be left out,
+        # its own payment paying that one), so at most the board's mana over the cost activate it
+        picks.append([(n,) for n in range(min(times, most // len(demands)) + 1)])
+        choices *= len(picks[-1])
+        if choices > CONVERTER_CHOICES:
+            return None
+    forms = problem.forms
     best: Ranked | None = None
-    open_choices: list[tuple[Ranked, list[tuple[tuple[int, ...], bool, list[int]]], list[tuple[int, bool, int]]]] = []
+    open_choices: list[tuple[Ranked, list[Act], list[tuple[int, bool, int]]]] = []
     for choice in _product(picks):
         units = list(plain)
-        acts: list[tuple[tuple[int, ...], bool, list[int]]] = []  # (slots, snow, cost) per activation
+        acts: list[Act] = []
         for (_, rows, snow, modes), counts in zip(flexible, choice):
             units += [(mask, snow, counts[0] * mult) for mask, mult, _ in rows if counts[0]]
             for (slots, demands), n in zip(modes, counts[1:]):
@@ -471,7 +500,9 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
                 if not demands:  # a free option: its mana pays anything, as other free sources' does
                     units += [(mask, snow, n * slots.count(mask)) for mask in sorted(set(slots))]
                     continue
-                acts += [(slots, snow, demands)] * n
+                acts += [(slots, snow, demands, -1)] * n
+        for (k, snow, mask, demands, _), (n,) in zip(repeating, choice[len(flexible):]):
+            acts += [((mask,), snow, demands, k)] * n
         upper = _least(units, acts, forms, x, "others")
         if upper is not None and (best is None or upper[:2] < best[:2]):
             best = upper
@@ -499,10 +530,17 @@ CONVERTER_ORDERS = 120
 
 
 def _class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool
-                 ) -> tuple[ShapeRows, tuple[tuple[int, int], ...], list[Mode]] | None:
-    """One member's plain rows, repeatable rows and modes (converters; free options adding more
-    than one mana when it has several) for :func:`converter_shortfall`; ``None`` when some option is
-    not modelled there."""
+                 ) -> tuple[ShapeRows, tuple[tuple[int, int], ...], list[Mode],
+                            tuple[int, list[int], int] | None] | None:
+    """One member's plain rows, free repeatable rows, modes (converters; free options adding more
+    than one mana when it has several) and repeatable converter (``(mask, cost demands, times)``:
+    one ability whose options each add one mana for the same mana cost, Nomadic Elf's {1}{G}, the
+    mask the union of theirs) for :func:`converter_shortfall`; ``None`` when some option is not
+    modelled there."""
+    split = _converting(options, ok)
+    if split is None:
+        return None
+    ok, converting = split
     repeat, odd = _repeat_rows(options, ok)
     if odd:
         return None
@@ -528,20 +566,40 @@ def _class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool
         rows, odd = _exclusive_rows([(o, opt) for o, opt in usable if len(opt.slots) == 1])
     if part or odd:  # pragma: no cover - every exclusive option is a mode or a plain one here
         return None
-    return rows, repeat, modes
+    return rows, repeat, modes, converting
 
 
-def _orders(acts: list[tuple[tuple[int, ...], bool, list[int]]]
-            ) -> list[list[tuple[tuple[int, ...], bool, list[int]]]]:
+def _converting(options: Options, ok: tuple[bool, ...]
+                ) -> tuple[tuple[bool, ...], tuple[int, list[int], int] | None] | None:
+    """``ok`` without a member's repeatable converter's options, and that converter (see
+    :func:`_class_modes`; ``None`` for none); ``None`` for one not modelled."""
+    converting = [o for o, opt in enumerate(options) if ok[o] and not opt.exclusive and not opt.free]
+    if not converting:
+        return ok, None
+    first = options[converting[0]]
+    demands = _cost_demands(first)
+    rest = tuple(flag and o not in converting for o, flag in enumerate(ok))
+    if not demands or any(flag and not options[o].exclusive for o, flag in enumerate(rest)) or any(
+            len(opt.slots) != 1 or opt.ability != first.ability or opt.mana_cost != first.mana_cost
+            or opt.repeat != first.repeat or opt.life or opt.energy or opt.tap_creatures or opt.sacrifice_other
+            or opt.nonsnow_tail or opt.restriction is not None for opt in (options[o] for o in converting)):
+        return None
+    mask = 0
+    for o in converting:
+        mask |= options[o].slots[0]
+    return rest, (mask, demands, first.repeat)
+
+
+def _orders(acts: list[Act]) -> list[list[Act]]:
     """Every distinct order of ``acts`` (alike activations are not told apart)."""
-    kinds: list[tuple[tuple[int, ...], bool, list[int]]] = []
+    kinds: list[Act] = []
     for a in acts:
         if a not in kinds:
             kinds.append(a)
     left = [acts.count(a) for a in kinds]
-    out: list[list[tuple[tuple[int, ...], bool, list[int]]]] = []
+    out: list[list[Act]] = []
 
-    def extend(prefix: list[tuple[tuple[int, ...], bool, list[int]]]) -> None:
+    def extend(prefix: list[Act]) -> None:
         if len(prefix) == len(acts):
             out.append(prefix)
             return
@@ -562,27 +620,28 @@ def _product(picks: list[list[tuple[int, ...]]]) -> list[list[tuple[int, ...]]]:
     return out
 
 
-def _least(units: list[tuple[int, bool, int]], acts: list[tuple[tuple[int, ...], bool, list[int]]],
-           forms: tuple[Form, ...], x: int, paid: str) -> Ranked | None:
+def _least(units: list[tuple[int, bool, int]], acts: list[Act], forms: tuple[Form, ...], x: int,
+           paid: str) -> Ranked | None:
     """The least shortfall over ``forms`` when ``units`` and the converter activations ``acts``
     pay them, each activation's cost paid first: by ``units`` alone (``paid`` ``"others"``), by any
     mana, its own included (``"any"``), or by ``units`` and the activations before it in ``acts``
-    (``"before"``); ``None`` when the costs can't all be paid."""
+    but those of its own repeatable ability (``"before"``); ``None`` when the costs can't all be
+    paid."""
     costs: list[tuple[int, int]] = []  # (demand mask, 0 for generic; amount)
     owner: list[int] = []
-    for i, (_, _, demands) in enumerate(acts):
+    for i, (_, _, demands, _) in enumerate(acts):
         for m in sorted(set(demands)):
             costs.append((m, demands.count(m)))
             owner.append(i)
     everything = frozenset(range(len(costs)))
     sources: list[Source] = [(mask, snow, n, everything) for mask, snow, n in units if n]
-    for i, (slots, snow, _) in enumerate(acts):
+    for i, (slots, snow, _, node) in enumerate(acts):
         if paid == "others":
             pays: frozenset[int] = frozenset()
         elif paid == "any":
             pays = everything
         else:
-            pays = frozenset(c for c in everything if owner[c] > i)
+            pays = frozenset(c for c in everything if owner[c] > i and (node < 0 or acts[owner[c]][3] != node))
         sources += [(mask, snow, slots.count(mask), pays) for mask in sorted(set(slots))]
     best: Ranked | None = None
     for form in forms:

@@ -45,6 +45,9 @@ ADDED: tuple[dict[str, Any], ...] = (
     {"card": "Mossfire Valley"},
     {"card": "Graven Cairns"},
     {"card": "Sol Ring"},
+    {"card": "Nomadic Elf"},
+    {"card": "Skyshroud Elf"},
+    {"card": "Viridian Acolyte"},
 )
 
 
