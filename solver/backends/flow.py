@@ -145,7 +145,7 @@ class FlowBackend:
         units, partial = found
         if sup.has_damage and any(form.life for form in problem.forms):
             return None  # damage is taken before a form's life payment (CR 601.2g-h): CP-SAT weighs it
-        if partial and not problem.has_assists:
+        if partial and not problem.has_assists and _wider(problem):
             units, partial = wide_units(problem)
         if partial:
             short = converter_shortfall(problem)
@@ -185,7 +185,7 @@ class FlowBackend:
             return None
         units, partial = found
         verdict = self._hall(problem, units, partial)
-        if verdict is None and wide and partial and not problem.has_assists:
+        if verdict is None and wide and partial and not problem.has_assists and _wider(problem):
             units, partial = wide_units(problem)
             verdict = self._hall(problem, units, partial)
             if verdict is None and _repeats_beside_converters(problem):
@@ -309,6 +309,12 @@ def _usable(options: Options, ok: tuple[bool, ...], life_ok: bool) -> tuple[list
             continue
         usable.append((o, opt))
     return usable, partial
+
+
+def _wider(problem: Problem) -> bool:
+    """Would :func:`wide_units` count more than :func:`plain_units`: an option paying life or
+    energy, or a repeatable one?"""
+    return any(opt.life or opt.energy or not opt.exclusive for cls in problem.supply.classes for opt in cls.options)
 
 
 def wide_units(problem: Problem) -> tuple[list[UnitKind], bool]:
