@@ -33,7 +33,7 @@ from manasolver.solver.backends.matching import (
 )
 from manasolver.solver.backends.problem import Problem, Solution
 from manasolver.solver.casting.announce import Form
-from manasolver.solver.supply.model import Option, Options
+from manasolver.solver.supply.model import Option, Options, ability_scope, class_types, scope_pays
 
 __all__ = ["CONVERTER_CHOICES", "FlowBackend", "assisted_units", "class_units", "converter_shortfall",
            "plain_units"]
@@ -140,8 +140,9 @@ class FlowBackend:
             return None
         sup = problem.supply
         found = _units(problem)
-        if found is None:
-            return None
+        if found is None:  # convoke, improvise or delve beside a board that is not plain
+            short = converter_shortfall(problem)
+            return None if short is None else (short, 0, 0)
         units, partial = found
         if sup.has_damage and any(form.life for form in problem.forms):
             return None  # damage is taken before a form's life payment (CR 601.2g-h): CP-SAT weighs it
@@ -181,8 +182,11 @@ class FlowBackend:
         if problem.mode != "feasible" or problem.x is None:
             return None
         found = _units(problem)
-        if found is None:
-            return None
+        if found is None:  # convoke, improvise or delve beside a board that is not plain
+            if not wide:
+                return None
+            short = converter_shortfall(problem)
+            return None if short is None else (0, not short)
         units, partial = found
         verdict = self._hall(problem, units, partial)
         if verdict is None and wide and partial and not problem.has_assists and _wider(problem):
@@ -420,9 +424,13 @@ def _compositions(n: int, parts: int) -> list[tuple[int, ...]]:
     return [(k, *rest) for k in range(n + 1) for rest in _compositions(n - k, parts - 1)]
 
 
-#: A way a member of a converter class may activate: ``(slots, cost demand masks)``; no cost
-#: demands for a free option adding several mana among several (Coveted Jewel's colors).
-Mode = tuple[tuple[int, ...], list[int]]
+#: A way a member of a converter class may activate: ``(slots, cost demand masks, whether its mana
+#: may pay converters' costs)``; no cost demands for a free option adding several mana among several
+#: (Coveted Jewel's colors) and for restricted mana.
+Mode = tuple[tuple[int, ...], list[int], bool]
+#: A unit row of the converter search: ``(mask, snow, count, whether it may pay converters' costs)``
+#: (convoke, improvise and delve pay the spell alone).
+Unit = tuple[int, bool, int, bool]
 #: One converter activation: ``(slots, snow, cost demand masks, node)``; ``node`` is the class
 #: of a repeatable ability (Nomadic Elf), -1 for an exclusive one.
 Act = tuple[tuple[int, ...], bool, list[int], int]
@@ -438,7 +446,9 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
     nothing else (Signets, filter lands, Crypt of the Eternals), paid from mana made before them
     (CR 601.2g, 605.3: never their own), and members choosing among several free options that add
     more than one mana (Coveted Jewel).  Options paying life or energy count as free ones when
-    :func:`life_room` allows, free repeatable ones as :func:`wide_units` counts them.  ``None`` when
+    :func:`life_room` allows, free repeatable ones as :func:`wide_units` counts them; convoke,
+    improvise and delve as :func:`assisted_units` counts them, paying the spell alone (an
+    assisting member of a class with converters is one more way for it to be used).  ``None`` when
     it declines.
 
     Every choice of how many members of each class activate each converter or option is tried (at
@@ -452,38 +462,51 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
     all, else the search declines."""
     sup = problem.supply
     x = problem.x
-    if x is None or sup.restricted or problem.has_assists or sup.fodder or sup.tappable:
+    if x is None or sup.fodder or sup.tappable:
         return None
     if any(f.life or f.energy for f in problem.forms):
         return None
+    assisting = _assisting(problem)
+    if assisting is None:
+        return None
+    plain, assist_of = assisting
     life_ok = life_room(problem)
-    plain: list[tuple[int, bool, int]] = [(bit, False, n) for bit, n in sup.pool]
-    # per converter class: (members, plain rows of a member, snow, its modes)
-    flexible: list[tuple[int, ShapeRows, bool, list[Mode]]] = []
+    costly = frozenset().union(*(class_types(problem.req.state, cls) for cls in sup.classes
+                                 if any(not opt.free for opt in cls.options)))
+    plain += [(bit, False, n, True) for bit, n in sup.pool]
+    # per converter class: (members, plain rows of a member, snow, its modes, the colors a member
+    # assists with, paying the spell alone)
+    flexible: list[tuple[int, ShapeRows, bool, list[Mode], int | None]] = []
     repeating: list[tuple[int, bool, int, list[int], int]] = []  # (class, snow, mask, cost, most)
     most = sup.pool_total  # all the mana the board could make, converters' own costs unpaid
     choices = 1
     for k, cls in enumerate(sup.classes):
-        found = _class_modes(cls.options, problem.spell_ok[k], life_ok)
+        found = _class_modes(cls.options, problem.spell_ok[k], life_ok, costly)
         if found is None:
             return None
         rows, repeat, modes, converting = found
-        plain += [(mask, cls.snow, cls.count * n) for mask, n in repeat]
+        plain += [(mask, cls.snow, cls.count * n, True) for mask, n in repeat]
         most += cls.count * (sum(n for _, n in repeat) + max(
-            [sum(mult for _, mult, _ in rows)] + [len(slots) for slots, _ in modes]))
-        if converting is not None:
+            [sum(mult for _, mult, _ in rows)] + [len(slots) for slots, _, _ in modes]))
+        if converting is not None:  # alike abilities of several classes are one node
             mask, demands, times = converting
-            repeating.append((k, cls.snow, mask, demands, cls.count * times))
-        if not modes:
-            plain += [(mask, cls.snow, cls.count * mult) for mask, mult, _ in rows]
+            same = [i for i, r in enumerate(repeating) if r[1:4] == (cls.snow, mask, demands)]
+            if same:
+                node, snow, _, _, before = repeating[same[0]]
+                repeating[same[0]] = (node, snow, mask, demands, before + cls.count * times)
+            else:
+                repeating.append((k, cls.snow, mask, demands, cls.count * times))
+        only = assist_of.get(k)
+        if not modes and only is None:
+            plain += [(mask, cls.snow, cls.count * mult, True) for mask, mult, _ in rows]
             continue
-        flexible.append((cls.count, rows, cls.snow, modes))
-        choices *= len(_compositions(cls.count, len(modes) + 1))
+        flexible.append((cls.count, rows, cls.snow, modes, only))
+        choices *= len(_compositions(cls.count, len(modes) + 1 + (only is not None)))
         if choices > CONVERTER_CHOICES:
             return None
     if len(repeating) > 1 or not (flexible or repeating):
         return None
-    picks = [_compositions(n, len(modes) + 1) for n, _, _, modes in flexible]
+    picks = [_compositions(n, len(modes) + 1 + (only is not None)) for n, _, _, modes, only in flexible]
     for _, _, _, demands, times in repeating:
         # a repeatable converter adds one mana for a cost of one or more: each activation is paid
         # by mana from elsewhere (an activation paying another of the same ability can be left out,
@@ -494,17 +517,19 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
             return None
     forms = problem.forms
     best: Ranked | None = None
-    open_choices: list[tuple[Ranked, list[Act], list[tuple[int, bool, int]]]] = []
+    open_choices: list[tuple[Ranked, list[Act], list[Unit]]] = []
     for choice in _product(picks):
         units = list(plain)
         acts: list[Act] = []
-        for (_, rows, snow, modes), counts in zip(flexible, choice):
-            units += [(mask, snow, counts[0] * mult) for mask, mult, _ in rows if counts[0]]
-            for (slots, demands), n in zip(modes, counts[1:]):
+        for (_, rows, snow, modes, only), counts in zip(flexible, choice):
+            units += [(mask, snow, counts[0] * mult, True) for mask, mult, _ in rows if counts[0]]
+            if only is not None and counts[-1]:
+                units.append((only, False, counts[-1], False))
+            for (slots, demands, pays), n in zip(modes, counts[1:]):
                 if not n:
                     continue
-                if not demands:  # a free option: its mana pays anything, as other free sources' does
-                    units += [(mask, snow, n * slots.count(mask)) for mask in sorted(set(slots))]
+                if not demands:  # a free option: its mana pays what other free sources' does
+                    units += [(mask, snow, n * slots.count(mask), pays) for mask in sorted(set(slots))]
                     continue
                 acts += [(slots, snow, demands, -1)] * n
         for (k, snow, mask, demands, _), (n,) in zip(repeating, choice[len(flexible):]):
@@ -531,18 +556,61 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
     return None if best is None else best[2]
 
 
+def _assisting(problem: Problem) -> tuple[list[Unit], dict[int, int]] | None:
+    """What convoke, improvise and delve add to the converter search: the units of permanents
+    outside the supply and of the graveyard, which pay the spell alone, and per supply class the
+    colors its members assist with (all of them untapped and in one group: otherwise ``None``, to
+    decline).  As :func:`assisted_units`: a creature convokes for {1} or one mana of its colors
+    (CR 702.51a), an artifact improvises for {1} (702.126a), a card delve exiles pays {1} (702.66a)."""
+    assists = problem.assists
+    out: list[Unit] = []
+    of: dict[int, int] = {}
+    for grp in assists.groups:
+        colors = grp.colors if grp.creature else 0
+        if grp.cls < 0:
+            out.append((colors, False, len(grp.members), False))
+            continue
+        count = problem.supply.classes[grp.cls].count
+        if grp.cls in of or len(grp.members) != count or assists.class_untapped[grp.cls] != count:
+            return None
+        of[grp.cls] = colors
+    if assists.graveyard:
+        out.append((0, False, len(assists.graveyard), False))
+    return out, of
+
+
 #: Orders of converter activations tried at most, over all choices, where the bounds differ.
 CONVERTER_ORDERS = 120
 
 
-def _class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool
+def _class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool, costly: frozenset[str]
                  ) -> tuple[ShapeRows, tuple[tuple[int, int], ...], list[Mode],
                             tuple[int, list[int], int] | None] | None:
     """One member's plain rows, free repeatable rows, modes (converters; free options adding more
-    than one mana when it has several) and repeatable converter (``(mask, cost demands, times)``:
-    one ability whose options each add one mana for the same mana cost, Nomadic Elf's {1}{G}, the
-    mask the union of theirs) for :func:`converter_shortfall`; ``None`` when some option is not
-    modelled there."""
+    than one mana when it has several; restricted mana, which pays this spell when its restriction
+    allows it and no converter's cost, CR 106.6) and repeatable converter (``(mask, cost demands,
+    times)``: one ability whose options each add one mana for the same mana cost, Nomadic Elf's
+    {1}{G}, the mask the union of theirs) for :func:`converter_shortfall`; ``None`` when some option
+    is not modelled there: restricted mana that may pay the cost of an ability of a permanent of the
+    types ``costly`` (those of the board's converters) among them."""
+    modes: list[Mode] = []
+    restricted = [o for o, opt in enumerate(options) if opt.restriction is not None]
+    if restricted:
+        for o in restricted:
+            opt = options[o]
+            scope = ability_scope(opt.restriction)
+            if (scope is True or (scope is not False and scope_pays(scope, costly)) or not opt.exclusive
+                    or not opt.free or ((opt.life or opt.energy) and not life_ok) or opt.tap_creatures
+                    or opt.sacrifice_other or opt.nonsnow_tail):
+                return None
+        mask = 0
+        for o in restricted:
+            if ok[o] and len(options[o].slots) == 1:
+                mask |= options[o].slots[0]
+        if mask:
+            modes.append(((mask,), [], False))
+        modes += [(options[o].slots, [], False) for o in restricted if ok[o] and len(options[o].slots) > 1]
+        ok = tuple(flag and o not in restricted for o, flag in enumerate(ok))
     split = _converting(options, ok)
     if split is None:
         return None
@@ -550,7 +618,6 @@ def _class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool
     repeat, odd = _repeat_rows(options, ok)
     if odd:
         return None
-    modes: list[Mode] = []
     plain_ok = list(ok)
     for o, opt in enumerate(options):
         if not ok[o] or not opt.exclusive:
@@ -563,12 +630,12 @@ def _class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool
         demands = _cost_demands(opt)
         if demands is None or not opt.slots:
             return None
-        modes.append((opt.slots, demands))
+        modes.append((opt.slots, demands, True))
         plain_ok[o] = False
     usable, part = _usable(options, tuple(plain_ok), life_ok)
     rows, odd = _exclusive_rows(usable)
     if odd:  # several free options, some adding more than one mana: each of those a mode
-        modes += [(opt.slots, []) for _, opt in usable if len(opt.slots) > 1]
+        modes += [(opt.slots, [], True) for _, opt in usable if len(opt.slots) > 1]
         rows, odd = _exclusive_rows([(o, opt) for o, opt in usable if len(opt.slots) == 1])
     if part or odd:  # pragma: no cover - every exclusive option is a mode or a plain one here
         return None
@@ -626,8 +693,7 @@ def _product(picks: list[list[tuple[int, ...]]]) -> list[list[tuple[int, ...]]]:
     return out
 
 
-def _least(units: list[tuple[int, bool, int]], acts: list[Act], forms: tuple[Form, ...], x: int,
-           paid: str) -> Ranked | None:
+def _least(units: list[Unit], acts: list[Act], forms: tuple[Form, ...], x: int, paid: str) -> Ranked | None:
     """The least shortfall over ``forms`` when ``units`` and the converter activations ``acts``
     pay them, each activation's cost paid first: by ``units`` alone (``paid`` ``"others"``), by any
     mana, its own included (``"any"``), or by ``units`` and the activations before it in ``acts``
@@ -640,7 +706,8 @@ def _least(units: list[tuple[int, bool, int]], acts: list[Act], forms: tuple[For
             costs.append((m, demands.count(m)))
             owner.append(i)
     everything = frozenset(range(len(costs)))
-    sources: list[Source] = [(mask, snow, n, everything) for mask, snow, n in units if n]
+    sources: list[Source] = [(mask, snow, n, everything if costs_too else frozenset())
+                             for mask, snow, n, costs_too in units if n]
     for i, (slots, snow, _, node) in enumerate(acts):
         if paid == "others":
             pays: frozenset[int] = frozenset()

@@ -24,6 +24,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from manasolver.benchmarks import deck_boards as db
+from manasolver.models.carddb import default_db
 from manasolver.solver import backends, reasons
 from manasolver.solver.backends import Declined, Shortfall
 from manasolver.solver.backends.problem import Problem
@@ -48,7 +49,12 @@ ADDED: tuple[dict[str, Any], ...] = (
     {"card": "Nomadic Elf"},
     {"card": "Skyshroud Elf"},
     {"card": "Viridian Acolyte"},
+    {"card": "Vedalken Engineer"},
 )
+#: Spells with convoke, improvise or delve (CR 702.51, 702.126, 702.66), and permanents to help pay them.
+ASSISTED = ("Stoke the Flames", "Chord of Calling", "Treasure Cruise", "Metallic Rebuke", "Whir of Invention",
+            "Conclave Tribunal", "Murderous Cut")
+HELPERS = ("Llanowar Elves", "Ornithopter", "Memnite", "Grizzly Bears", "Serra Angel", "Sol Ring", "Golgari Signet")
 
 
 class _Declines:
@@ -139,6 +145,25 @@ def _compare(q: dict[str, Any]) -> dict[str, Any]:
        st.lists(st.integers(0, len(ADDED) - 1), min_size=0, max_size=3))
 def test_reasons_on_deck_boards_match_the_cpsat_path(family: db.Family, seed: int, added: list[int]) -> None:
     _compare(_query(family, seed, added))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(db.FAMILIES), st.integers(0, 10**6),
+       st.lists(st.integers(0, len(ADDED) - 1), min_size=0, max_size=3), st.sampled_from(ASSISTED),
+       st.lists(st.sampled_from(HELPERS), min_size=0, max_size=4), st.integers(0, 3))
+def test_convoke_improvise_and_delve_on_deck_boards_match_the_cpsat_path(
+        family: db.Family, seed: int, added: list[int], spell: str, helpers: list[str], x: int) -> None:
+    q = _query(family, seed, added)
+    q["spell"] = {"card": spell}
+    cost = default_db().get(spell).mana_cost
+    assert cost is not None
+    q["cost"] = cost.format()
+    q.pop("x", None)
+    if "X" in q["cost"]:
+        q["x"] = x
+    for i, name in enumerate(helpers):
+        q["state"]["battlefield"].append({"id": f"helper{i}", "controller": "you", "card": name})
+    _compare(q)
 
 
 def test_restricted_horizon_prism_and_signet_boards_are_explained_without_the_slack_model() -> None:
