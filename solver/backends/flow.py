@@ -23,6 +23,7 @@ networkx, no OR-Tools.
 from __future__ import annotations
 
 from manasolver.models.symbols import TYPE_BITS
+from manasolver.solver import budget
 from manasolver.solver.backends.matching import (
     UnitKind,
     _augment,
@@ -452,8 +453,8 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
     it declines.
 
     Every choice of how many members of each class activate each converter or option is tried (at
-    most :data:`CONVERTER_CHOICES`), each form of the cost with it, by a flow that pays the
-    converters' costs first, then the colored demands, then generic.  Two bounds per choice:
+    most :data:`CONVERTER_CHOICES`, and :data:`CONVERTER_FLOWS` flows), each form of the cost with
+    it, by a flow that pays the converters' costs first, then the colored demands, then generic.  Two bounds per choice:
     converters' costs paid only by other sources and the pool (every such payment legal: what is
     missing at most), and by any mana, their own included (at least).  A choice activating one
     converter at most is exact by the first; a choice with more whose lower bound beats the best
@@ -516,9 +517,14 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
         if choices > CONVERTER_CHOICES:
             return None
     forms = problem.forms
+    if choices * len(forms) * 2 > CONVERTER_FLOWS:
+        return None
+    deadline = budget.current()
     best: Ranked | None = None
     open_choices: list[tuple[Ranked, list[Act], list[Unit]]] = []
     for choice in _product(picks):
+        if deadline.expired():
+            return None
         units = list(plain)
         acts: list[Act] = []
         for (_, rows, snow, modes, only), counts in zip(flexible, choice):
@@ -547,7 +553,7 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
             break
         sequences = _orders(acts)
         orders += len(sequences)
-        if orders > CONVERTER_ORDERS:
+        if orders > CONVERTER_ORDERS or orders * len(forms) > CONVERTER_FLOWS or deadline.expired():
             return None
         for seq in sequences:
             exact = _least(units, seq, forms, x, "before")
@@ -581,6 +587,9 @@ def _assisting(problem: Problem) -> tuple[list[Unit], dict[int, int]] | None:
 
 #: Orders of converter activations tried at most, over all choices, where the bounds differ.
 CONVERTER_ORDERS = 120
+#: Flows the converter search computes at most (choices, or orders, times forms): beyond, as past the
+#: query's deadline, it declines and the CP-SAT slack model answers.
+CONVERTER_FLOWS = 256
 
 
 def _class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool, costly: frozenset[str]
