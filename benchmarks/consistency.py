@@ -1,6 +1,6 @@
 """Cross-query consistency: the engine's queries checked against one another on generated boards.
 
-Run as ``python benchmarks/consistency.py [--boards N] [--seed S] [--seconds T] [--show K]``
+Run as ``python benchmarks/consistency.py [--boards N] [--seed S] [--seconds T] [--show] [--workers W]``
 (``--cards A,B`` draws the cards beside the basics from those names only, without decklists).  Each
 board is drawn from real cards: either cards of the bundled card data that have mana abilities
 (weighted toward unusual text: abilities that cost mana, tap or sacrifice other permanents, pay
@@ -54,7 +54,8 @@ from manasolver.models.carddb import default_db
 from manasolver.solver.service.protocol import answer
 from manasolver.benchmarks.checkout import checkout_root
 
-__all__ = ["PROPERTIES", "Report", "card_pools", "check_board", "deck_lists", "main", "random_board", "run"]
+__all__ = ["PROPERTIES", "Report", "board_rng", "card_pools", "check_board", "deck_lists", "main", "random_board",
+           "run", "run_parallel"]
 
 PROPERTIES = ("options_payable", "options_cover", "payability", "monotone_x", "validate", "mutated",
               "could_produce", "monotone_add", "monotone_remove", "renaming", "order", "session", "plan",
@@ -487,21 +488,49 @@ def _check_order(ask: _Asker, report: Report, case: dict[str, Any], state: dict[
 # -- the run ----------------------------------------------------------------------------------------
 
 def run(boards: int, seed: int = 0, stride: int = 1, seconds: float | None = None,
-        keep: int = 3, progress: int = 0, cards: tuple[str, ...] = ()) -> Report:
+        keep: int = 3, progress: int = 0, cards: tuple[str, ...] = (), part: int = 0, parts: int = 1) -> Report:
     """Check ``boards`` boards (or as many as ``seconds`` allow); every ``progress`` boards the
-    counts so far and the cases kept are printed to standard error."""
-    rng = random.Random(seed)
+    counts so far and the cases kept are printed to standard error.  Board ``n`` is drawn from its
+    own generator (:func:`board_rng`), so ``part`` of ``parts`` (the boards ``n`` with ``n % parts ==
+    part``) checks exactly those boards of the whole run."""
     pools = card_pools(stride) if not cards else ((), cards)
     report = Report(keep=keep)
     start = time.monotonic()
-    for n in range(1, boards + 1):
+    for n in range(1 + part, boards + 1, parts):
         if seconds is not None and time.monotonic() - start > seconds:
             break
+        rng = board_rng(seed, n)
         check_board(rng, random_board(rng, pools), report)
-        if progress and n % progress == 0:
+        if progress and report.boards % progress == 0:
             print("\n".join(report.lines()), f"seconds: {time.monotonic() - start:.0f}", file=sys.stderr, flush=True)
             _show(report, sys.stderr)
     return report
+
+
+def board_rng(seed: int, n: int) -> random.Random:
+    """The generator of board ``n`` (from 1) of a run with ``seed``."""
+    return random.Random(f"{seed}:{n}")
+
+
+def run_parallel(boards: int, seed: int, workers: int, **options: Any) -> Report:
+    """:func:`run` split over ``workers`` processes, their reports added: the same boards, the same
+    counts (the cases kept are each part's first)."""
+    if workers <= 1:
+        return run(boards, seed, **options)
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(workers) as pool:
+        futures = [pool.submit(run, boards, seed, part=k, parts=workers, **options) for k in range(workers)]
+        reports = [f.result() for f in futures]
+    total = Report(keep=reports[0].keep)
+    for r in reports:
+        total.boards += r.boards
+        total.checked.update(r.checked)
+        total.failed.update(r.failed)
+        total.time_bound += r.time_bound
+        total.refused += r.refused
+        for prop, cases in r.cases.items():
+            total.cases.setdefault(prop, []).extend(cases[:max(0, total.keep - len(total.cases.get(prop, [])))])
+    return total
 
 
 def _show(report: Report, out: TextIO = sys.stdout) -> None:
@@ -520,12 +549,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=None, help="stop after this long")
     parser.add_argument("--show", action="store_true", help="print the cases kept")
     parser.add_argument("--progress", type=int, default=0, help="print the counts every N boards")
+    parser.add_argument("--workers", type=int, default=1, help="split the boards over this many processes")
     parser.add_argument("--cards", default="",
                         help="draw the cards beside the basics from these names only (comma-separated)")
     args = parser.parse_args(argv)
     start = time.monotonic()
     cards = tuple(name.strip() for name in args.cards.split(",") if name.strip())
-    report = run(args.boards, args.seed, args.stride, args.seconds, progress=args.progress, cards=cards)
+    report = run_parallel(args.boards, args.seed, args.workers, stride=args.stride, seconds=args.seconds,
+                          progress=args.progress, cards=cards)
     for line in report.lines():
         print(line)
     print(f"seconds: {time.monotonic() - start:.0f}")

@@ -19,9 +19,13 @@ The game model (simple, stated so that a figure can say what it was measured on)
   commander is cast the same way; instants and sorceries go to the graveyard;
 * on the last turn what was spent is tapped (lands and rocks, chosen at random) and what was cast
   is summoning sick (creatures); permanents of earlier turns are untapped;
-* a card whose text has it choose a color or a creature type as it enters gets ``chosen``
-  (a color of the deck, or a creature type of the deck's creatures), a planeswalker its loyalty
-  counters, a card that says "charge counter" one charge counter;
+* a card whose text has it choose a color, a creature type or a card type as it enters gets
+  ``chosen`` (a color of the deck, a creature type of the deck's creatures, or one of the card
+  types it names), a planeswalker its loyalty counters, a card that says "charge counter" one
+  charge counter;
+* each player carries what a client knows of its turn: ``lands_played_this_turn``,
+  ``spells_cast_this_turn`` (this turn's casts so far), ``cards_drawn_this_turn``,
+  ``life_gained_this_turn`` (0: the model gains no life) and its ``library`` size;
 * the opponent plays another deck of the same family to the same turn; its permanents are
   untapped but for one in six (mana spent at instant speed);
 * ids are random numbers, drawn anew on every board.
@@ -40,6 +44,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -113,6 +118,7 @@ class _Facts:
     enters_tapped: bool | None
     choose_color: bool
     choose_type: bool
+    choose_card_type: tuple[str, ...]   # the card types "choose artifact, creature, …" names
     charge: bool
     subtypes: tuple[str, ...]
 
@@ -131,15 +137,31 @@ def _facts(name: str) -> _Facts:
                   source=bool(card.mana_abilities), value=cost.mana_value() if cost is not None else 0,
                   cost=cost.format() if cost is not None else "", has_x=bool(cost is not None and cost.x_count),
                   enters_tapped=tapped, choose_color="choose a color" in text,
-                  choose_type="choose a creature type" in text, charge="charge counter" in text,
+                  choose_type="choose a creature type" in text, choose_card_type=_card_type_choice(text),
+                  charge="charge counter" in text,
                   subtypes=card.type_line.subtypes)
+
+
+def _card_type_choice(text: str) -> tuple[str, ...]:
+    """The card types of "choose artifact, creature, enchantment, instant, or sorcery" (Cloud Key)
+    in lower-case oracle text, or ``()``."""
+    m = _CARD_TYPE_CHOICE.search(text)
+    if m is None:
+        return ()
+    return tuple(t for t in re.split(r",\s*(?:or\s+)?|\s+or\s+", m.group(1)) if t in _CARD_TYPES)
+
+
+_CARD_TYPES = frozenset({"artifact", "battle", "creature", "enchantment", "instant", "land", "planeswalker",
+                         "sorcery"})
+_CARD_TYPE_CHOICE = re.compile(r"choose ((?:[a-z]+, )+(?:or )?[a-z]+)\.")
 
 
 class _Game:
     """One player's game to a turn: battlefield (name, tapped, sick, counters, chosen), hand, graveyard."""
 
-    def __init__(self, deck: Deck, turn: int, rng: random.Random, colors: str) -> None:
+    def __init__(self, deck: Deck, turn: int, rng: random.Random, colors: str, history: bool = True) -> None:
         self.rng = rng
+        self.history = history
         self.colors = colors or "C"
         library = list(deck.library)
         for _ in range(4):  # a hand of 2-5 lands is kept (a mulligan reshuffles; no card is put back)
@@ -148,6 +170,10 @@ class _Game:
                 break
         draws = 7 + turn - (0 if deck.family == "commander" else 1)
         self.hand = library[:draws]
+        self.library = len(library) - draws
+        self.turn = turn
+        self.first = deck.family != "commander"  # on the play in a duel: no draw on turn 1
+        self.lands_played = self.spells_cast = 0
         self.field: list[dict[str, Any]] = []
         self.graveyard: list[str] = []
         self.command = list(deck.commander)
@@ -160,8 +186,10 @@ class _Game:
         for p in self.field:
             p["tapped"] = False
             p["sick"] = False
+        self.lands_played = self.spells_cast = 0
         lands = [n for n in self.hand if _facts(n).land]
         if lands:
+            self.lands_played = 1
             land = rng.choice(lands)
             self.hand.remove(land)
             et = _facts(land).enters_tapped
@@ -176,6 +204,7 @@ class _Game:
             if spent + value > mana or rng.random() > (0.35 if last else 0.7):
                 continue
             spent += value
+            self.spells_cast += 1
             if name in self.command:
                 self.command.remove(name)
             else:
@@ -195,6 +224,8 @@ class _Game:
             perm["chosen"] = {"color": self.rng.choice(self.colors)}
         elif f.choose_type and self.types:
             perm["chosen"] = {"type": self.rng.choice(self.types).title()}
+        elif f.choose_card_type and self.history:
+            perm["chosen"] = {"type": self.rng.choice(f.choose_card_type)}
         if f.planeswalker:
             perm["counters"] = {"loyalty": self.rng.randint(1, 6)}
         elif f.charge:
@@ -230,25 +261,32 @@ def _permanents(game: _Game, controller: str, ids: list[int], opponent: bool) ->
     return out
 
 
-def board(family: Family, rng: random.Random) -> tuple[dict[str, Any], list[str], Deck]:
+def board(family: Family, rng: random.Random, history: bool = True) -> tuple[dict[str, Any], list[str], Deck]:
     """One board of ``family``: (board JSON, the hand of the player asked about, their deck)."""
     mine, theirs = rng.sample(decks(family), 2)
     lo, hi = TURNS[family]
-    state, hand = game_board(mine, theirs, rng.randint(lo, hi), rng)
+    state, hand = game_board(mine, theirs, rng.randint(lo, hi), rng, history)
     return state, hand, mine
 
 
-def game_board(mine: Deck, theirs: Deck, turn: int, rng: random.Random) -> tuple[dict[str, Any], list[str]]:
+def game_board(mine: Deck, theirs: Deck, turn: int, rng: random.Random,
+               history: bool = True) -> tuple[dict[str, Any], list[str]]:
     """The board of a game of ``mine`` against ``theirs`` on ``turn``: (board JSON, the hand of the
-    player asked about)."""
+    player asked about).  ``history=False``: the game model as it was before it carried the turn's
+    history and card-type choices (the boards of an older answer snapshot)."""
     family = mine.family
-    me = _Game(mine, turn, rng, _deck_colors(mine))
-    them = _Game(theirs, turn, rng, _deck_colors(theirs))
+    me = _Game(mine, turn, rng, _deck_colors(mine), history)
+    them = _Game(theirs, turn, rng, _deck_colors(theirs), history)
     n = len(me.field) + len(them.field)
     ids = rng.sample(range(1, 10**7), n)
     life = _LIFE[family]
-    you: dict[str, Any] = {"name": "you", "life": life - rng.randint(0, life // 2), "hand": list(me.hand)}
-    opp: dict[str, Any] = {"name": "opponent", "life": life - rng.randint(0, life // 2)}
+    you: dict[str, Any] = {"name": "you", "life": life - rng.randint(0, life // 2), "hand": list(me.hand),
+                           **_history(me)}
+    opp: dict[str, Any] = {"name": "opponent", "life": life - rng.randint(0, life // 2), **_history(them)}
+    if not history:
+        for player in (you, opp):
+            for key in _history(me):
+                del player[key]
     if me.graveyard:
         you["graveyard"] = list(me.graveyard)
     if family == "commander":
@@ -258,12 +296,19 @@ def game_board(mine: Deck, theirs: Deck, turn: int, rng: random.Random) -> tuple
     return {"players": [you, opp], "battlefield": field}, me.hand
 
 
-def query(family: Family, kind: str, seed: int, ident: object = None) -> dict[str, Any]:
+def _history(game: _Game) -> dict[str, Any]:
+    """What a client knows of a player's turn so far (the board's history fields)."""
+    return {"lands_played_this_turn": game.lands_played, "spells_cast_this_turn": game.spells_cast,
+            "cards_drawn_this_turn": 0 if game.first and game.turn == 1 else 1, "life_gained_this_turn": 0,
+            "library": {"size": game.library}}
+
+
+def query(family: Family, kind: str, seed: int, ident: object = None, history: bool = True) -> dict[str, Any]:
     """One ``kind`` query (``can_pay``, ``pay`` …) on its own new board of ``family``: the cost of a
     card of the hand (a spell of the deck when the hand has none) with it as the ``spell``, and
     ``x`` on :data:`X_SHARE` of the lines."""
     rng = random.Random(f"{family}-{seed}")
-    state, hand, deck = board(family, rng)
+    state, hand, deck = board(family, rng, history)
     spells = [n for n in hand if not _facts(n).land and _facts(n).cost]
     if not spells:
         spells = [n for n in deck.library if not _facts(n).land and _facts(n).cost]

@@ -122,8 +122,8 @@ class CardFacts:
     matter, ``mask`` its static could-produce, ``static_masks`` its abilities' base types by chosen
     color and commander identity (``solver.graph``); ``supply_info`` what its supply
     row reads, ``counts_only`` and ``mirrors_only`` whether it reads the board only through counts
-    or mirrored lands (``solver.supply.build``); ``paying_clause`` its rule of paying life for
-    mana (``solver.supply.unmodelled``); ``doubler`` whether it doubles the pool
+    or mirrored lands (``solver.supply.build``); ``unmodelled_marks`` which board-wide
+    checks of what the engine does not model read its text (``solver.supply.unmodelled``); ``doubler`` whether it doubles the pool
     (``solver.pools.doublers``); ``identity`` its color identity (``models.rules.amounts``); ``quiet`` and ``counting``
     what keeps it from the plain path (``solver.supply.plain``); ``uncertain`` whether a printed mana
     ability of it adds mana by chance or another player's choice (``models.rules.uncertain``).
@@ -133,8 +133,8 @@ class CardFacts:
     it and one equal value stays.
     """
 
-    __slots__ = ("counting", "counts_only", "doubler", "identity", "mask", "mirrors_only", "paying_clause", "quiet",
-                 "reading", "static_masks", "supply_info", "tap_triggers", "text", "uncertain")
+    __slots__ = ("counting", "counts_only", "doubler", "identity", "mask", "mirrors_only", "quiet", "reading",
+                 "static_masks", "supply_info", "tap_triggers", "text", "uncertain", "unmodelled_marks")
 
     def __init__(self) -> None:
         self.text: Any = None
@@ -145,7 +145,7 @@ class CardFacts:
         self.supply_info: Any = None
         self.counts_only: Any = None
         self.mirrors_only: Any = None
-        self.paying_clause: Any = None
+        self.unmodelled_marks: Any = None
         self.uncertain: Any = None
         self.doubler: Any = None
         self.identity: Any = None

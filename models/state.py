@@ -6,9 +6,9 @@ from board JSON with errors that name the path of the bad field.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from operator import attrgetter
-from typing import Any
+from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import Any, NamedTuple
 
 from manasolver.models.abilities import ZONE_CARDS
 from manasolver.models.card import CARD_TYPES, SUPERTYPES, Card
@@ -24,9 +24,13 @@ STEPS = ("untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_att
 DESIGNATIONS = ("monarch", "initiative", "city's blessing")
 
 
-@dataclass(frozen=True, slots=True)
-class Permanent:
+class Permanent(NamedTuple):
     """A permanent on the battlefield.
+
+    A named tuple, not a dataclass: a client's every board names its permanents with new ids, so
+    a permanent read before is rebuilt with the new id for every line
+    (:func:`~manasolver.models.board.load.load_state`), and a tuple is made in a fraction of the
+    time a frozen dataclass's field-by-field ``__init__`` takes.  Change one with ``_replace``.
 
     ``sick``: not continuously controlled since its controller's most recent
     turn began (CR 302.6); it matters only for creatures without haste.
@@ -106,7 +110,7 @@ class Permanent:
 #: What a permanent is in play and its state: every field but its id and its card, as one tuple (a key
 #: of what is remembered of a permanent across boards; a field added to ``Permanent`` is in it by
 #: construction).  ``imprinted`` holds cards: a key is made only when it is ``None``.
-permanent_state = attrgetter(*(f.name for f in fields(Permanent) if f.name not in ("id", "card")))
+permanent_state = itemgetter(slice(2, None))
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +179,8 @@ class BoardView:
     (``models.rules.land_types``); ``grants``, ``hasty``, ``abilities_of`` and ``held`` (``models.rules.granted``);
     ``supplies`` the grouped supply by (player, resources, reserved) (``solver.supply.build``);
     ``doublers`` by player (``solver.pools.doublers``); ``checks`` the refusals of what the engine
-    does not model, by check (``solver.supply.unmodelled.once``); ``by_id`` the permanents by id
+    does not model, by check (``solver.supply.unmodelled.once``), and ``marked`` the permanents each
+    of those checks reads (``solver.supply.unmodelled.marked``); ``by_id`` the permanents by id
     (:meth:`GameState.permanent`, the first of a repeated id).
 
     Thread-safe: a field is written once with a whole immutable value by a single store (two
@@ -184,7 +189,7 @@ class BoardView:
     """
 
     __slots__ = ("abilities_of", "active", "by_id", "checks", "color_settings", "doublers", "grants", "hasty", "held",
-                 "sparing", "spend_effects", "supplies", "tap_hurt", "type_changes", "typed")
+                 "marked", "sparing", "spend_effects", "supplies", "tap_hurt", "type_changes", "typed")
 
     def __init__(self) -> None:
         self.active: Any = None
@@ -197,6 +202,7 @@ class BoardView:
         self.grants: Any = None
         self.hasty: Any = None
         self.abilities_of: Any = None
+        self.marked: Any = None
         self.held: dict[str, Any] = {}
         self.supplies: dict[Any, Any] = {}
         self.doublers: dict[str, Any] = {}

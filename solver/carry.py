@@ -122,7 +122,7 @@ def carried(state: GameState, eff: Effects) -> GameState:
             tapped = True
         counters = _counters_after(perm, eff) if any(pid == perm.id for pid, _ in eff.counters) else perm.counters
         if tapped != perm.tapped or counters != perm.counters:
-            perm = dataclasses.replace(perm, tapped=tapped, counters=counters)
+            perm = perm._replace(tapped=tapped, counters=counters)
         battlefield.append(perm)
     players: list[Player] = []
     for pl in state.players:
@@ -169,6 +169,6 @@ def excluded_board(state: GameState, ids: tuple[str, ...] | set[str] | frozenset
     """``state`` with the permanents ``ids`` taken as tapped, so that nothing uses them."""
     if not ids:
         return state
-    battlefield = tuple(dataclasses.replace(p, tapped=True) if p.id in ids and not p.tapped else p
+    battlefield = tuple(p._replace(tapped=True) if p.id in ids and not p.tapped else p
                         for p in state.battlefield)
     return dataclasses.replace(state, battlefield=battlefield)

@@ -268,10 +268,10 @@ _MAX_KEY = 4096
 
 def _with_id(perm: Permanent, pid: str) -> Permanent:
     """``perm`` with the id ``pid`` (every other field the same)."""
-    return Permanent(pid, perm.card, perm.controller, perm.tapped, perm.sick, perm.haste, perm.counters,
-                     perm.attached_to, perm.cast_for, perm.x, perm.token, perm.chosen_color, perm.chosen_type,
-                     perm.chosen_name, perm.imprinted, perm.entered_this_turn, perm.renowned,
-                     perm.activated_this_turn)
+    return _make((pid, *perm[1:]))
+
+
+_make = Permanent._make
 
 
 def _built(db: CardDB) -> _Built:

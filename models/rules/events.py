@@ -261,7 +261,7 @@ class _Run:
         self.tick()
         tapped = enters_tapped(perm.card)
         if tapped:
-            perm = replace(perm, tapped=True)
+            perm = perm._replace(tapped=True)
         elif tapped is None:
             self.unresolved.append(Unresolved(perm.id, perm.card.name,
                                               "it may enter tapped (a conditional replacement the "
@@ -378,7 +378,7 @@ def _entering(run: _Run, permanent: Permanent | str | Card, player: str, cast_fo
             raise BadState(f"a permanent with id {permanent.id!r} is already on the battlefield", "permanent")
         if permanent.controller not in run.players:
             raise BadQuery(f"{permanent.controller!r} is not a player of the state", "permanent.controller")
-        perm = replace(permanent, sick=True, tapped=permanent.tapped or tapped)
+        perm = permanent._replace(sick=True, tapped=permanent.tapped or tapped)
         cast_for = cast_for or perm.cast_for
     else:
         if isinstance(permanent, Card):
@@ -404,7 +404,7 @@ def _entering(run: _Run, permanent: Permanent | str | Card, player: str, cast_fo
             raise BadState(f"{perm.card.name} has no impending cost", "cast_for")
         counters = dict(perm.counters)
         counters.setdefault("time", n)  # 702.176a: it enters with N time counters
-        perm = replace(perm, cast_for=cast_for, counters=tuple(sorted(counters.items())))
+        perm = perm._replace(cast_for=cast_for, counters=tuple(sorted(counters.items())))
     return perm
 
 

@@ -154,7 +154,7 @@ def _prepare(ability: ActivatedAbility, card: Card, state: GameState, player: st
                              f"{player} has {holder.life} (CR 119.4)", code="insufficient_life")
     new_state = state
     if permanent is not None and cost.tap:
-        battlefield = tuple(dataclasses.replace(p, tapped=True) if p is permanent else p
+        battlefield = tuple(p._replace(tapped=True) if p is permanent else p
                             for p in state.battlefield)
         new_state = dataclasses.replace(new_state, battlefield=battlefield)
     if cost.life:

@@ -96,7 +96,7 @@ def left_by(state: GameState, player: str, pay: Payment, cast_card: str | None =
             for kind, delta in counters[perm.id].items():
                 have[kind] = max(0, have.get(kind, 0) + delta)
             changes["counters"] = tuple(sorted((k, n) for k, n in have.items() if n))
-        battlefield.append(dataclasses.replace(perm, **changes) if changes else perm)
+        battlefield.append(perm._replace(**changes) if changes else perm)
     players = []
     for pl in state.players:
         if pl.name != player:

@@ -35,7 +35,8 @@ __all__ = ["PlanAnswer", "check_joint", "plan"]
 @dataclass(frozen=True)
 class PlanAnswer:
     """``{"payable": true, "payments": […]}`` or ``{"payable": false, "reason": …, "index": i}``;
-    ``time_bound``: a time bound stopped the proof of optimality (or of the reason)."""
+    ``time_bound``: a time bound stopped the proof of optimality (or of the reason);
+    ``uncertain``: ``(id, reason)`` of the sources counted as the least they can give (as ``pay``'s)."""
 
     payable: bool
     payments: tuple[Payment, ...] = ()
@@ -43,6 +44,7 @@ class PlanAnswer:
     index: int = 0
     time_bound: bool = False
     unsupported: tuple[tuple[str, str], ...] = ()
+    uncertain: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         if self.payable:
@@ -54,6 +56,8 @@ class PlanAnswer:
             out["time_bound"] = True
         if self.unsupported:
             out["unsupported"] = [{"permanent": p, "reason": r} for p, r in self.unsupported]
+        if self.uncertain:
+            out["uncertain"] = [{"permanent": p, "reason": r} for p, r in self.uncertain]
         return out
 
 

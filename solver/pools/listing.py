@@ -72,7 +72,9 @@ class OptionsAnswer:
     ``complete`` is false when ``limit`` cut the list, when the time or size bound
     was hit (``bounded``), or when permanents were left out (``unsupported``:
     ``(id, reason)`` pairs); every listed pool can then still be had, but others
-    may exist and may contain listed ones.
+    may exist and may contain listed ones.  ``uncertain``: ``(id, reason)`` of the sources whose
+    mana depends on chance or another player's choice (Rhystic Cave), counted as the least they
+    can give (nothing), so that no listed pool relies on them.
     """
 
     options: tuple[ManaOption, ...]
@@ -81,6 +83,7 @@ class OptionsAnswer:
     bounded: bool = False
     unsupported: tuple[tuple[str, str], ...] = ()
     states: int = field(default=0, compare=False)
+    uncertain: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The protocol's answer."""
@@ -95,6 +98,8 @@ class OptionsAnswer:
             out["unsupported"] = [{"permanent": p, "reason": r} for p, r in self.unsupported]
         if self.bounded:
             out["bounded"] = True
+        if self.uncertain:
+            out["uncertain"] = [{"permanent": p, "reason": r} for p, r in self.uncertain]
         return out
 
 

@@ -123,8 +123,10 @@ def options(state: GameState, player: str | None = None, limit: int = 100, detai
         opts = opts[:limit]
     if any(free):  # the same mana beside every pool: each stays maximal, the order stays
         opts = [ManaOption(tuple(a + b for a, b in zip(o.mana, free)), o.restricted) for o in opts]
+    from manasolver.models.rules.uncertain import uncertain_sources
     return OptionsAnswer(tuple(opts), complete=not (more or bounded or unsupported), detail=detail,
-                         bounded=bounded, unsupported=unsupported, states=search.states)
+                         bounded=bounded, unsupported=unsupported, states=search.states,
+                         uncertain=uncertain_sources(state, supply.player))
 
 
 def _listed(search: Search, supply: Supply, applied: list[Doubler], pl: Player, limit: int, detail: bool

@@ -7,6 +7,8 @@ cost's errors are named by its place (``costs[i]``), the board's by theirs.
 
 from __future__ import annotations
 
+import dataclasses
+
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -51,7 +53,7 @@ def plan_query(query: dict[str, Any], prepare: Prepare, refuse: Refuse) -> dict[
     if len(costs) > MAX_COSTS:
         raise BadQuery(f"costs lists {len(costs)} costs; a plan takes at most {MAX_COSTS}", f"costs[{MAX_COSTS}]")
     state = decode.load_state_field(query)  # the board's own errors name their place in it
-    decode.player(query, state)
+    player = decode.player(query, state)
     decode.policy(query)
     chosen = read_sources(query.get("sources"), state)
     steps: list[PaymentRequest | dict[str, Any]] = []
@@ -74,5 +76,8 @@ def plan_query(query: dict[str, Any], prepare: Prepare, refuse: Refuse) -> dict[
         except ManasolverError as err:
             raise (err if err.where.startswith(("battlefield", "players", "state")) else err.at(where)) from None
         steps.append(got)
-    return (plan_sourced(steps, chosen) if chosen else plan(steps)).to_json()
+    planned = plan_sourced(steps, chosen) if chosen else plan(steps)
+    from manasolver.models.rules.uncertain import uncertain_sources
+    found = uncertain_sources(state, player)
+    return (dataclasses.replace(planned, uncertain=found) if found else planned).to_json()
 

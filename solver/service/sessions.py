@@ -380,8 +380,8 @@ def _set_flags(board: Board, k: int, flags: dict[str, bool]) -> Board:
         return board
     field = list(board.json["battlefield"])
     field[k] = {**field[k], **flags}
-    battlefield = (*state.battlefield[:k], dataclasses.replace(
-        perm, tapped=flags.get("tapped", perm.tapped), sick=flags.get("sick", perm.sick),
+    battlefield = (*state.battlefield[:k], perm._replace(
+        tapped=flags.get("tapped", perm.tapped), sick=flags.get("sick", perm.sick),
         haste=flags.get("haste", perm.haste)), *state.battlefield[k + 1:])
     return Board.of({**board.json, "battlefield": field}, dataclasses.replace(state, battlefield=battlefield),
                     board.kept.db, board.cards, board.ids)

@@ -357,6 +357,63 @@ def guard_ability_cost(name: str, cost: AbilityCost) -> None:
 
 # -- rules of paying the payment model can't say -----------------------------------------------
 
+# -- which cards the board-wide checks read ---------------------------------------------------
+
+#: The marks of :func:`marks`: a card whose text takes part in a check of this module.
+PAYING = "paying"            # K'rrik's life for a colored symbol (guard_payment_rules)
+LAYERS = "layers"            # Mycosynth Lattice's and Celestial Dawn's type and color changes
+COLOR_READERS = "colors"     # a cost modifier by color, or mana only for spells of some colors
+UNCHECKED = "unchecked"      # a spending restriction not checked against a named spell
+GRAVEYARD = "graveyard"      # mana text that works from the graveyard
+
+
+def marks(card: Card) -> frozenset[str]:
+    """Which of this module's board-wide checks ``card``'s text takes part in: read once per card
+    and kept in its facts, so that a check reads only the permanents marked for it
+    (:func:`marked`) instead of every permanent's text on every board."""
+    found: frozenset[str] | None = card.facts.unmodelled_marks
+    if found is None:
+        found = card.facts.unmodelled_marks = _read_marks(card)
+    return found
+
+
+def _read_marks(card: Card) -> frozenset[str]:
+    from manasolver.models.text.oracle import GRAVEYARD_MANA, self_reference
+    text = card.oracle_text
+    out: set[str] = set()
+    if _paying_clauses(text) is not None:
+        out.add(PAYING)
+    if "permanents" in text and any(line.strip() in _LAYER_LINES for line in text.split("\n")):
+        out.add(LAYERS)
+    restrictions = [ab.production.restriction for ab in card.mana_abilities if ab.production.restriction is not None]
+    if any(e.colors or e.colorless for e in card_text(card).cost_effects) or \
+            any(r.multicolored or r.colorless for r in restrictions):
+        out.add(COLOR_READERS)
+    if any(r.unchecked for r in restrictions):
+        out.add(UNCHECKED)
+    if "graveyard" in text and any(GRAVEYARD_MANA.search(self_reference(line, card.name))
+                                   for line in text.split("\n")):
+        out.add(GRAVEYARD)
+    return frozenset(out)
+
+
+def marked(state: GameState, mark: str) -> tuple[tuple[int, Permanent], ...]:
+    """(position, permanent) of the board's permanents whose card has ``mark``, in board order:
+    one pass over the board, kept in its view (``state.view.marked``)."""
+    index: dict[str, tuple[tuple[int, Permanent], ...]] | None = state.view.marked
+    if index is None:
+        found: dict[str, list[tuple[int, Permanent]]] = {}
+        for i, perm in enumerate(state.battlefield):
+            card = perm.card
+            kinds = card.facts.unmodelled_marks
+            if kinds is None:
+                kinds = marks(card)
+            for m in kinds:  # (most cards have none)
+                found.setdefault(m, []).append((i, perm))
+        index = state.view.marked = {m: tuple(v) for m, v in found.items()}
+    return index.get(mark, ())
+
+
 #: A spell's own spending rule (CR 106.6 on the spell itself): Myr Superion, Imperiosaur.
 _OWN_SPENDING = re.compile(r"Spend only mana produced by [^.]*to cast (?:this spell|it this way)\.")
 #: K'rrik, Son of Yawgmoth (a "rather than pay that mana" replacement of CR 118.9's kind).
@@ -388,16 +445,11 @@ def guard_payment_rules(req: PaymentRequest) -> None:
     guard_layer_changes(req)
     _guard_assist_layers(req)
     guard_abilities_of(req)
-    for i, perm in enumerate(req.state.battlefield):
+    for i, perm in marked(req.state, PAYING):
         if perm.controller != req.player:
             continue
-        facts = perm.card.facts
-        clauses: tuple[re.Match[str] | None] | None = facts.paying_clause
-        if clauses is None:
-            clauses = facts.paying_clause = (_paying_clauses(perm.card.oracle_text),)
-        m = clauses[0]
-        if m is None:
-            continue
+        m = _paying_clauses(perm.card.oracle_text)
+        assert m is not None  # (what the mark says)
         bit = {"W": 1, "U": 2, "B": 4, "R": 8, "G": 16}[m.group(1)]
         if any(s.colors & bit and not s.phyrexian for c in costs for s in c.symbols):
             raise Unsupported(f"{perm.card.name} ({perm.id}): {m.group(0)!r} is not modelled yet: paying "
@@ -465,18 +517,16 @@ _ALL_ARTIFACTS = "All permanents are artifacts in addition to their other types.
 _SPELLS_COLORLESS = "All cards that aren't on the battlefield, spells, and permanents are colorless."
 _SPELLS_WHITE = ("Nonland permanents you control are white. The same is true for spells you control and nonland "
                  "cards you own that aren't on the battlefield.")
+_LAYER_LINES = (_ALL_ARTIFACTS, _SPELLS_COLORLESS, _SPELLS_WHITE)
 _ARTIFACT_WORD = re.compile(r"\bartifacts?\b", re.IGNORECASE)
 
 
 def _layer_sources(state: GameState) -> list[tuple[int, Permanent, str]]:
     """(position, permanent, clause) of each of those clauses on the battlefield."""
     out: list[tuple[int, Permanent, str]] = []
-    for i, perm in enumerate(state.battlefield):
-        text = perm.card.oracle_text
-        if "permanents" not in text:
-            continue
-        for line in text.split("\n"):
-            if line.strip() in (_ALL_ARTIFACTS, _SPELLS_COLORLESS, _SPELLS_WHITE):
+    for i, perm in marked(state, LAYERS):
+        for line in perm.card.oracle_text.split("\n"):
+            if line.strip() in _LAYER_LINES:
                 out.append((i, perm, line.strip()))
     return out
 
@@ -523,7 +573,7 @@ def guard_layer_changes(req: PaymentRequest) -> None:
 def _spell_color_reader(req: PaymentRequest) -> str | None:
     """What reads the spell's colors on this board: a mana restriction on multicolored or colorless
     spells among the player's sources, or a cost modifier by color; None when nothing does."""
-    for perm in req.state.battlefield:
+    for _, perm in marked(req.state, COLOR_READERS):
         text = card_text(perm.card)
         if any(e.colors or e.colorless for e in text.cost_effects):
             return f"{perm.card.name} ({perm.id}) changes the cost of spells by color"
@@ -570,7 +620,7 @@ def _guard_graveyard_mana(req: PaymentRequest) -> None:
     players = req.state.players
     k = next((i for i, p in enumerate(players) if p.name == req.player), 0)
     for i, card in enumerate(players[k].graveyard):
-        if "graveyard" not in card.oracle_text:
+        if GRAVEYARD not in marks(card):
             continue
         for line in card.oracle_text.split("\n"):
             if GRAVEYARD_MANA.search(self_reference(line, card.name)):
@@ -582,7 +632,7 @@ def _guard_unchecked_restrictions(req: PaymentRequest) -> None:
     """Refuse a named spell or ability when one of the player's untapped sources makes mana whose
     spending restriction is not read ("Spend this mana only to cast kicked spells."): the
     payment model lets that mana pay nothing, which is exact only when no spell is named."""
-    for i, perm in enumerate(req.state.battlefield):
+    for i, perm in marked(req.state, UNCHECKED):
         if perm.controller != req.player:
             continue
         for ab in perm.card.mana_abilities:

@@ -109,7 +109,7 @@ def _after(state: GameState, m: Move, paid: Counter[int]) -> GameState:
         if p.id == m.perm.id:
             if cost.sacrifice_self:
                 continue
-            p = dataclasses.replace(p, tapped=True) if cost.tap else p
+            p = p._replace(tapped=True) if cost.tap else p
         battlefield.append(p)
     pool = _pool(state)
     pool.subtract(paid)

@@ -61,7 +61,7 @@ def _after(state: GameState, m: Move) -> GameState:
         if p.id == m.sacrificed or (p.id == m.perm.id and cost.sacrifice_self):
             continue
         if (p.id == m.perm.id and cost.tap) or p.id in m.tapped:
-            p = dataclasses.replace(p, tapped=True)
+            p = p._replace(tapped=True)
         battlefield.append(p)
     pool: Counter[int] = Counter()
     for s in state.player("you").pool.symbols:

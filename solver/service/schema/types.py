@@ -1398,10 +1398,13 @@ class OptionsAnswer(_OptionsRequired, total=False):
       unsupported: permanents left out because the engine does not model them (the answer is
         then not complete).
       bounded: true when the time or size bound cut the search short.
+      uncertain: sources whose mana depends on chance or another player's choice, counted as the
+        least they can give (nothing): no listed pool relies on them.
     """
 
     unsupported: list[UnsupportedSource]
     bounded: Literal[True]
+    uncertain: list[UncertainSource]
 
 
 class _CouldProduceRequired(_Answer):
@@ -1661,11 +1664,14 @@ class PlanPaid(_PlanPaid, total=False):
       unsupported: sources left out because the engine does not model them: the plan is
         legal, and optimal among the modelled sources.
       applied: with "apply": true, whether the payments were carried out on the kept board.
+      uncertain: sources whose mana depends on chance or another player's choice, counted as the
+        least they can give (nothing): no payment relies on them.
     """
 
     time_bound: Literal[True]
     unsupported: list[UnsupportedSource]
     applied: bool
+    uncertain: list[UncertainSource]
 
 
 class _PlanUnpaid(_Answer):
