@@ -10,10 +10,14 @@ prepared again):
 
 1. a policy that requires spending some colors (``spend_color``, adamant) is checked first: when
    the cost is payable without the requirement, the requirement is the reason;
-2. on plain boards the flow bound (:class:`~manasolver.solver.backends.Explains`: a max-flow that
-   serves the colored demands first, so the shortfall falls on generic) gives the missing mana and
-   the life and energy a form with mana enough would still lack;
-3. otherwise the CP-SAT slack model (:class:`~manasolver.solver.backends.Relaxes`: one slack per
+2. the flow bound (:class:`~manasolver.solver.backends.Explains`: a max-flow that serves the
+   colored demands first, so the shortfall falls on generic; on boards with converters, repeatable
+   options, convoke, improvise or delve, the flow's exact search over how many of them are used,
+   :func:`~manasolver.solver.backends.flow.converter_shortfall`) gives the missing mana and the life
+   and energy a form with mana enough would still lack; mana whose restriction does not allow the
+   spell counts for nothing there, and when the cost is payable with every restriction lifted (the
+   ``can_pay`` chain decides) the reason is ``restricted_mana``;
+3. otherwise (the flow declines) the CP-SAT slack model (:class:`~manasolver.solver.backends.Relaxes`: one slack per
    demand, minimised, total first, then colored), solved again with life and energy relaxed to
    tell ``insufficient_life``/``insufficient_energy`` apart, and the problem with its spending
    restrictions lifted to tell ``restricted_mana`` apart.

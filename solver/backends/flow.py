@@ -6,8 +6,11 @@ only one-mana options (it supplies one unit of the union of their types: the typ
 is chosen as the ability resolves) or exactly one option (it supplies every slot
 of it); damage (pain lands) matters only for forms that pay life.  When the
 board has other options too, the plain part alone still answers "payable"
-exactly (the rest only adds ways to pay); an "unpayable" is then declined
-(``None``) and goes to CP-SAT.
+exactly (the rest only adds ways to pay); an "unpayable" is then asked again of
+the wider units (:func:`wide_units`: options paying life or energy that can't
+limit the payment, free repeatable options), and of the converter search
+(:func:`converter_shortfall`) on boards the fast optimiser declines, else
+declined (``None``): the fast optimiser or CP-SAT decides.
 
 Units are grouped by ``(type mask, snow)`` and demands by mask, so the check is
 Hall's condition for a transportation problem: the total is payable exactly
