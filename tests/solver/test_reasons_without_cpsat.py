@@ -240,3 +240,55 @@ def test_coveted_jewel_adds_three_of_one_color() -> None:
         {"id": "j", "card": "Coveted Jewel"}, {"id": "f", "card": "Forest"}]}
     got = _compare({"query": "can_pay", "id": 4, "state": board, "cost": "{W}{U}{B}{G}"})
     assert got["reason"]["code"] == "insufficient_mana" and _size(got["reason"]["missing"]) == (2, 2), got
+
+
+@contextlib.contextmanager
+def _cpsat_calls(seen: list[str]) -> Iterator[None]:
+    """Note each CP-SAT decision, payment and slack model in ``seen``."""
+    cls = type(backends.backend("cpsat"))
+    originals = {name: getattr(cls, name) for name in ("decide", "solve", "relaxed")}
+
+    def noted(name: str) -> Any:
+        def call(self: Any, problem: Problem, *args: Any, **kw: Any) -> Any:
+            seen.append(name)
+            return originals[name](self, problem, *args, **kw)
+        return call
+
+    for name in originals:
+        setattr(cls, name, noted(name))
+    try:
+        yield
+    finally:
+        for name, original in originals.items():
+            setattr(cls, name, original)
+
+
+def test_nomadic_elf_turns_two_mana_into_one_of_any_color() -> None:
+    """Two Forests and Nomadic Elf ({1}{G}: add one mana of any color, as often as it is paid):
+    {B} is payable (both Forests pay the Elf), {B}{B}{G}{G} lacks {B}{B} (the Forests pay {G}{G}
+    better than one {B}); decided and explained without CP-SAT, as the CP-SAT path finds."""
+    board = {"players": [{"name": "you"}], "battlefield": [
+        {"id": "f1", "card": "Forest"}, {"id": "f2", "card": "Forest"}, {"id": "e", "card": "Nomadic Elf"}]}
+    seen: list[str] = []
+    with _cpsat_calls(seen):
+        assert answer({"query": "can_pay", "state": board, "cost": "{B}"})["payable"] is True
+        got = answer({"query": "can_pay", "id": 5, "state": board, "cost": "{B}{B}{G}{G}"})
+    assert seen == []
+    assert got["reason"]["missing"] == "{B}{B}", got
+    assert _compare({"query": "can_pay", "id": 5, "state": board, "cost": "{B}{B}{G}{G}"}) == got
+
+
+def test_improvise_beside_a_signet_cr_702_126a() -> None:
+    """A Forest, Golgari Signet and Ornithopter, Metallic Rebuke ({2}{U}, improvise): the Forest
+    pays the Signet ({B}{G}) and Ornithopter improvises {1} (CR 702.126a): three mana, no {U};
+    {2}{B} is payable.  Decided and explained without CP-SAT, as the CP-SAT path finds."""
+    board = {"players": [{"name": "you"}], "battlefield": [
+        {"id": "f", "card": "Forest"}, {"id": "s", "card": "Golgari Signet"}, {"id": "o", "card": "Ornithopter"}]}
+    spell = {"card": "Metallic Rebuke"}
+    seen: list[str] = []
+    with _cpsat_calls(seen):
+        assert answer({"query": "can_pay", "state": board, "cost": "{2}{B}", "spell": spell})["payable"] is True
+        got = answer({"query": "can_pay", "id": 6, "state": board, "cost": "{2}{U}", "spell": spell})
+    assert seen == []
+    assert got["reason"]["missing"] == "{U}", got
+    assert _compare({"query": "can_pay", "id": 6, "state": board, "cost": "{2}{U}", "spell": spell}) == got
