@@ -187,18 +187,16 @@ class FlowBackend:
             return None
         found = _units(problem)
         if found is None:  # convoke, improvise or delve beside a board that is not plain
-            if not wide:
-                return None
-            short = converter_shortfall(problem)
-            return None if short is None else (0, not short)
+            return _unpayable_by_converters(problem) if wide else None
         units, partial = found
         verdict = self._hall(problem, units, partial)
         if verdict is None and wide and partial and not problem.has_assists and _wider(problem):
             units, partial = wide_units(problem)
             verdict = self._hall(problem, units, partial)
+            if verdict is not None and verdict[1] and not _writable(units):
+                verdict = None  # payable by repeatable options, a payment this backend can't write
             if verdict is None and _repeats_beside_converters(problem):
-                short = converter_shortfall(problem)
-                verdict = None if short is None else (0, not short)
+                verdict = _unpayable_by_converters(problem)
         return verdict
 
     @staticmethod
@@ -226,16 +224,32 @@ class FlowBackend:
         if problem.has_assists:
             return None
         found = self.feasible(problem, wide=False)
+        units, _ = plain_units(problem)
+        if found is None and _wider(problem):  # options paying life or energy that can't limit it
+            units, partial = wide_units(problem)
+            found = self._hall(problem, units, partial) if _writable(units) else None
         if found is None:
             return None
         i, ok = found
         if not ok:
             return False
-        units, _ = plain_units(problem)
         assert problem.x is not None
         sol = solution_from_units(problem, units, i, problem.x)
         assert sol is not None  # Hall's condition held
         return sol
+
+
+def _writable(units: list[UnitKind]) -> bool:
+    """Can :func:`~manasolver.solver.backends.matching.solution_from_units` write a payment from
+    ``units``: no row of a repeatable option (no pick)?"""
+    return all(u[3] < 0 or u[4] for u in units)
+
+
+def _unpayable_by_converters(problem: Problem) -> tuple[int, bool] | None:
+    """The flow's verdict from the converter search: unpayable when mana is missing; ``None`` (the
+    fast optimiser or CP-SAT decides, and writes the payment) when none is, or it declines."""
+    short = converter_shortfall(problem)
+    return (0, False) if short else None
 
 
 def _repeats_beside_converters(problem: Problem) -> bool:
@@ -328,9 +342,8 @@ def _wider(problem: Problem) -> bool:
 def wide_units(problem: Problem) -> tuple[list[UnitKind], bool]:
     """:func:`plain_units` with options paying life or energy as free ones when :func:`life_room`
     says they never limit a payment, and free repeatable options (Pentad Prism) beside what each
-    member taps for; whether anything was still left out.  For deciding and for the least shortfall
-    only: :func:`~manasolver.solver.backends.matching.solution_from_units` writes exclusive
-    activations alone."""
+    member taps for (rows without a pick: :func:`~manasolver.solver.backends.matching.solution_from_units`
+    writes exclusive activations alone); whether anything was still left out."""
     sup = problem.supply
     life_ok = life_room(problem)
     out: list[UnitKind] = [(bit, False, n, -1, ()) for bit, n in sup.pool]
@@ -341,7 +354,7 @@ def wide_units(problem: Problem) -> tuple[list[UnitKind], bool]:
         rows, odd = _exclusive_rows(usable)
         extra, odd_repeat = _repeat_rows(cls.options, ok)
         partial = partial or part or odd or odd_repeat
-        out += [(mask, cls.snow, cls.count * mult, k, ()) for mask, mult, _ in rows]
+        out += [(mask, cls.snow, cls.count * mult, k, pick) for mask, mult, pick in rows]
         out += [(mask, cls.snow, cls.count * n, k, ()) for mask, n in extra]
     return out, partial
 
