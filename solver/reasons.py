@@ -10,10 +10,14 @@ prepared again):
 
 1. a policy that requires spending some colors (``spend_color``, adamant) is checked first: when
    the cost is payable without the requirement, the requirement is the reason;
-2. on plain boards the flow bound (:class:`~manasolver.solver.backends.Explains`: a max-flow that
-   serves the colored demands first, so the shortfall falls on generic) gives the missing mana and
-   the life and energy a form with mana enough would still lack;
-3. otherwise the CP-SAT slack model (:class:`~manasolver.solver.backends.Relaxes`: one slack per
+2. the flow bound (:class:`~manasolver.solver.backends.Explains`: a max-flow that serves the
+   colored demands first, so the shortfall falls on generic; on boards with converters, repeatable
+   options, convoke, improvise or delve, the flow's exact search over how many of them are used,
+   :func:`~manasolver.solver.backends.flow.converter_shortfall`) gives the missing mana and the life
+   and energy a form with mana enough would still lack; mana whose restriction does not allow the
+   spell counts for nothing there, and when the cost is payable with every restriction lifted (the
+   ``can_pay`` chain decides) the reason is ``restricted_mana``;
+3. otherwise (the flow declines) the CP-SAT slack model (:class:`~manasolver.solver.backends.Relaxes`: one slack per
    demand, minimised, total first, then colored), solved again with life and energy relaxed to
    tell ``insufficient_life``/``insufficient_energy`` apart, and the problem with its spending
    restrictions lifted to tell ``restricted_mana`` apart.
@@ -44,7 +48,6 @@ from manasolver.solver.backends import (
     explainer,
     payable,
     relaxer,
-    solve,
 )
 from manasolver.solver.backends.problem import Problem
 from manasolver.solver.casting.announce import mask_text
@@ -86,8 +89,23 @@ def reason(problem: Problem) -> Reason:
                           f"(the policy's spend_color requirement)")
     quick = explainer("flow").shortfall(problem)
     if not isinstance(quick, Declined):
+        if quick.missing and _restricted(problem) and payable(problem.without_restrictions(),
+                                                              DEFAULT_CHAINS["can_pay"]):
+            return _restricted_reason(missing_text(quick.missing))
         return _from_flow(problem, quick.missing, quick.life, quick.energy)
     return _from_slack(problem)
+
+
+def _restricted(problem: Problem) -> bool:
+    """Does some option's mana carry a spending restriction (CR 106.6)?  Then an unpayable cost
+    that would be payable with every restriction lifted has ``restricted_mana`` for its reason."""
+    return any(opt.restriction is not None for cls in problem.supply.classes for opt in cls.options)
+
+
+def _restricted_reason(missing: str) -> Reason:
+    """The ``restricted_mana`` REASON, ``missing`` the least missing mana with the restrictions kept."""
+    return Reason("restricted_mana", "payable only with mana whose spending restriction does not allow "
+                  "this (CR 106.6)", missing)
 
 
 def _from_flow(problem: Problem, short: Mapping[tuple[object, ...], int], life_short: int,
@@ -130,10 +148,11 @@ class _Slack:
         return found
 
     def lifted_payable(self, problem: Problem) -> bool:
-        """Is ``problem`` payable with its spending restrictions lifted (CR 106.6)?  False
-        when the time bound came first (then not known, and noted)."""
+        """Is ``problem`` payable with its spending restrictions lifted (CR 106.6)?  Asked of the
+        ``can_pay`` chain (each backend exact where it answers).  False when the time bound came
+        first (then not known, and noted)."""
         try:
-            return not isinstance(solve(problem.without_restrictions(), ("cpsat",)), Infeasible)
+            return payable(problem.without_restrictions(), DEFAULT_CHAINS["can_pay"])
         except Unsupported:  # CP-SAT's time bound without an answer
             self.cut = True
             return False
@@ -173,11 +192,8 @@ def _slack_reason(problem: Problem, slack: _Slack) -> Reason:
                           f"({problem.supply.life}) to pay life (CR 119.4)")
         return Reason("insufficient_mana", "no way to pay this cost")
     missing = missing_text(first.missing)
-    if any(problem.supply.classes[k].options[o].restriction is not None
-           for k, cls in enumerate(problem.supply.classes) for o in range(len(cls.options))):
-        if slack.lifted_payable(problem):
-            return Reason("restricted_mana", "payable only with mana whose spending restriction "
-                          "does not allow this (CR 106.6)", missing)
+    if _restricted(problem) and slack.lifted_payable(problem):
+        return _restricted_reason(missing)
     if not _pays_life_or_energy(problem):
         return Reason("insufficient_mana", f"{missing} more mana is needed", missing)
     loose = slack.relaxed(problem, relax_life=True, relax_energy=True, mana_first=True)

@@ -6,8 +6,11 @@ only one-mana options (it supplies one unit of the union of their types: the typ
 is chosen as the ability resolves) or exactly one option (it supplies every slot
 of it); damage (pain lands) matters only for forms that pay life.  When the
 board has other options too, the plain part alone still answers "payable"
-exactly (the rest only adds ways to pay); an "unpayable" is then declined
-(``None``) and goes to CP-SAT.
+exactly (the rest only adds ways to pay); an "unpayable" is then asked again of
+the wider units (:func:`wide_units`: options paying life or energy that can't
+limit the payment, free repeatable options), and of the converter search
+(:func:`converter_shortfall`) on boards the fast optimiser declines, else
+declined (``None``): the fast optimiser or CP-SAT decides.
 
 Units are grouped by ``(type mask, snow)`` and demands by mask, so the check is
 Hall's condition for a transportation problem: the total is payable exactly
@@ -23,6 +26,7 @@ networkx, no OR-Tools.
 from __future__ import annotations
 
 from manasolver.models.symbols import TYPE_BITS
+from manasolver.solver import budget
 from manasolver.solver.backends.matching import (
     UnitKind,
     _augment,
@@ -33,7 +37,7 @@ from manasolver.solver.backends.matching import (
 )
 from manasolver.solver.backends.problem import Problem, Solution
 from manasolver.solver.casting.announce import Form
-from manasolver.solver.supply.model import Option, Options
+from manasolver.solver.supply.model import Option, Options, ability_scope, class_types, scope_pays
 
 __all__ = ["CONVERTER_CHOICES", "FlowBackend", "assisted_units", "class_units", "converter_shortfall",
            "plain_units"]
@@ -87,6 +91,17 @@ def _class_shape(options: Options, ok: tuple[bool, ...]) -> tuple[ShapeRows, boo
             partial = True
             continue
         usable.append((o, opt))
+    rows, odd = _exclusive_rows(usable)
+    partial = partial or odd
+    made = shapes[ok] = (tuple(rows), partial)
+    return made
+
+
+def _exclusive_rows(usable: list[tuple[int, Option]]) -> tuple[ShapeRows, bool]:
+    """The rows one member supplies from its usable exclusive options (free, no other cost): one
+    unit of the union of their types when each adds one mana, every slot of the only one, and
+    otherwise nothing and ``True`` (several options, some adding more than one mana: a choice the
+    flow does not model)."""
     rows: list[tuple[int, int, tuple[tuple[int, int], ...]]] = []
     if usable and all(len(opt.slots) == 1 for _, opt in usable):
         mask = 0
@@ -102,9 +117,8 @@ def _class_shape(options: Options, ok: tuple[bool, ...]) -> tuple[ShapeRows, boo
         for mask in sorted(set(opt.slots)):
             rows.append((mask, opt.slots.count(mask), ((0, o),)))
     elif usable:
-        partial = True
-    made = shapes[ok] = (tuple(rows), partial)
-    return made
+        return (), True
+    return tuple(rows), False
 
 
 def class_units(options: Options, ok: tuple[bool, ...], snow: bool) -> list[tuple[int, bool, int]]:
@@ -120,19 +134,24 @@ class FlowBackend:
     name = "flow"
 
     def shortfall(self, problem: Problem) -> tuple[dict[tuple[object, ...], int], int, int] | None:
-        """For an unpayable plain problem without restrictions: the least missing mana
-        per demand over the forms the player's life and energy allow (smallest total,
-        then most of it generic), and the life and energy a form with no missing mana
-        would still lack; ``None`` when it declines (same shapes as CP-SAT's answer)."""
-        if problem.x is None or problem.supply.restricted:
+        """For an unpayable plain problem: the least missing mana per demand over the forms the
+        player's life and energy allow (smallest total, then most of it generic), and the life
+        and energy a form with no missing mana would still lack; ``None`` when it declines (same
+        shapes as CP-SAT's answer).  Mana whose spending restriction does not allow this spell
+        counts for nothing here (CR 106.6), as in the slack model; whether the restriction is the
+        reason is the caller's to ask."""
+        if problem.x is None:
             return None
         sup = problem.supply
         found = _units(problem)
-        if found is None:
-            return None
+        if found is None:  # convoke, improvise or delve beside a board that is not plain
+            short = converter_shortfall(problem)
+            return None if short is None else (short, 0, 0)
         units, partial = found
         if sup.has_damage and any(form.life for form in problem.forms):
             return None  # damage is taken before a form's life payment (CR 601.2g-h): CP-SAT weighs it
+        if partial and not problem.has_assists and _wider(problem):
+            units, partial = wide_units(problem)
         if partial:
             short = converter_shortfall(problem)
             return None if short is None else (short, 0, 0)
@@ -160,14 +179,30 @@ class FlowBackend:
             return best[2], life_short, energy_short
         return best[2], 0, 0
 
-    def feasible(self, problem: Problem) -> tuple[int, bool] | None:
-        """``(form index, payable)`` for the first payable form, or ``None`` if declined."""
+    def feasible(self, problem: Problem, wide: bool = True) -> tuple[int, bool] | None:
+        """``(form index, payable)`` for the first payable form, or ``None`` if declined;
+        ``wide``: when the plain part leaves something out, decided again over
+        :func:`wide_units` (a payment is then not written from the plain units)."""
         if problem.mode != "feasible" or problem.x is None:
             return None
         found = _units(problem)
-        if found is None:
-            return None
+        if found is None:  # convoke, improvise or delve beside a board that is not plain
+            return _unpayable_by_converters(problem) if wide else None
         units, partial = found
+        verdict = self._hall(problem, units, partial)
+        if verdict is None and wide and partial and not problem.has_assists and _wider(problem):
+            units, partial = wide_units(problem)
+            verdict = self._hall(problem, units, partial)
+            if verdict is not None and verdict[1] and not _writable(units):
+                verdict = None  # payable by repeatable options, a payment this backend can't write
+            if verdict is None and _repeats_beside_converters(problem):
+                verdict = _unpayable_by_converters(problem)
+        return verdict
+
+    @staticmethod
+    def _hall(problem: Problem, units: list[UnitKind], partial: bool) -> tuple[int, bool] | None:
+        """:meth:`feasible` over ``units``."""
+        assert problem.x is not None
         sup = problem.supply
         damage = sup.has_damage
         skipped = False
@@ -188,17 +223,41 @@ class FlowBackend:
         improvise and delve among them: this writes no assisted payment)."""
         if problem.has_assists:
             return None
-        found = self.feasible(problem)
+        found = self.feasible(problem, wide=False)
+        units, _ = plain_units(problem)
+        if found is None and _wider(problem):  # options paying life or energy that can't limit it
+            units, partial = wide_units(problem)
+            found = self._hall(problem, units, partial) if _writable(units) else None
         if found is None:
             return None
         i, ok = found
         if not ok:
             return False
-        units, _ = plain_units(problem)
         assert problem.x is not None
         sol = solution_from_units(problem, units, i, problem.x)
         assert sol is not None  # Hall's condition held
         return sol
+
+
+def _writable(units: list[UnitKind]) -> bool:
+    """Can :func:`~manasolver.solver.backends.matching.solution_from_units` write a payment from
+    ``units``: no row of a repeatable option (no pick)?"""
+    return all(u[3] < 0 or u[4] for u in units)
+
+
+def _unpayable_by_converters(problem: Problem) -> tuple[int, bool] | None:
+    """The flow's verdict from the converter search: unpayable when mana is missing; ``None`` (the
+    fast optimiser or CP-SAT decides, and writes the payment) when none is, or it declines."""
+    short = converter_shortfall(problem)
+    return (0, False) if short else None
+
+
+def _repeats_beside_converters(problem: Problem) -> bool:
+    """Does the board have a repeatable option (Pentad Prism's counters, Nomadic Elf's {1}{G}) and
+    an option that costs mana?  The fast optimiser declines those boards; the converter search
+    (:func:`converter_shortfall`: no mana missing, or some) decides them before CP-SAT."""
+    options = [opt for cls in problem.supply.classes for opt in cls.options]
+    return any(not opt.exclusive for opt in options) and any(not opt.free for opt in options)
 
 
 def _units(problem: Problem) -> tuple[list[UnitKind], bool] | None:
@@ -208,6 +267,96 @@ def _units(problem: Problem) -> tuple[list[UnitKind], bool] | None:
         return plain_units(problem)
     assisted = assisted_units(problem)
     return None if assisted is None else (assisted, False)
+
+
+# -- wider supplies: options that pay life or energy, repeatable free options ----------------------
+
+def life_room(problem: Problem) -> bool:
+    """Can the life and energy that options of ``problem`` pay never limit a payment?  True when
+    every activation of them at once pays no more life than the player has (CR 119.4) and no more
+    energy than the player has beside the most a form pays (107.14), and no form pays life where an
+    option does (a form's life payment counts the options' life before it, 601.2g-h).  Then such
+    options are free ones: every payment and every least shortfall is the same without the life."""
+    sup = problem.supply
+    life = energy = 0
+    for cls in sup.classes:
+        for opt in cls.options:
+            if opt.life or opt.energy:
+                uses = cls.count * (1 if opt.exclusive else opt.repeat)
+                life += opt.life * uses
+                energy += opt.energy * uses
+    if not life and not energy:
+        return True
+    if life and (life > sup.life or any(f.life for f in problem.forms)):
+        return False
+    return not energy or energy + max(f.energy for f in problem.forms) <= sup.energy
+
+
+def _repeat_rows(options: Options, ok: tuple[bool, ...]) -> tuple[tuple[tuple[int, int], ...], bool]:
+    """What one member adds by its free repeatable options (Pentad Prism's counters), beside
+    whatever it taps for: ``(mask, units)`` rows, and ``True`` when some repeatable option is not
+    modelled here (one that costs mana, life or energy, removes a chosen number of counters, or a
+    second repeatable ability, whose counters the two might share).  One ability's options count
+    within one limit (CR 602.5b): one-mana options give that many units of the union of their types,
+    a single option every slot that many times."""
+    repeat = [opt for o, opt in enumerate(options) if ok[o] and not opt.exclusive]
+    if not repeat:
+        return (), False
+    first = repeat[0]
+    if any(not opt.free or opt.life or opt.energy or opt.tap_creatures or opt.sacrifice_other or opt.nonsnow_tail
+           or opt.ability != first.ability or opt.repeat != first.repeat
+           or any(c.startswith("remove any number of ") for c in opt.costs) for opt in repeat):
+        return (), True
+    if all(len(opt.slots) == 1 for opt in repeat):
+        mask = 0
+        for opt in repeat:
+            mask |= opt.slots[0]
+        return ((mask, first.repeat),), False
+    if len(repeat) == 1:
+        return tuple((m, first.repeat * first.slots.count(m)) for m in sorted(set(first.slots))), False
+    return (), True
+
+
+def _usable(options: Options, ok: tuple[bool, ...], life_ok: bool) -> tuple[list[tuple[int, Option]], bool]:
+    """The exclusive options of a member the flow may use (free; paying life or energy only when
+    ``life_ok``: :func:`life_room`), and whether some exclusive option was left out."""
+    usable: list[tuple[int, Option]] = []
+    partial = False
+    for o, opt in enumerate(options):
+        if not ok[o] or not opt.exclusive:
+            continue
+        if (not opt.free or opt.tap_creatures or opt.sacrifice_other or opt.nonsnow_tail
+                or ((opt.life or opt.energy) and not life_ok)):
+            partial = True
+            continue
+        usable.append((o, opt))
+    return usable, partial
+
+
+def _wider(problem: Problem) -> bool:
+    """Would :func:`wide_units` count more than :func:`plain_units`: an option paying life or
+    energy, or a repeatable one?"""
+    return any(opt.life or opt.energy or not opt.exclusive for cls in problem.supply.classes for opt in cls.options)
+
+
+def wide_units(problem: Problem) -> tuple[list[UnitKind], bool]:
+    """:func:`plain_units` with options paying life or energy as free ones when :func:`life_room`
+    says they never limit a payment, and free repeatable options (Pentad Prism) beside what each
+    member taps for (rows without a pick: :func:`~manasolver.solver.backends.matching.solution_from_units`
+    writes exclusive activations alone); whether anything was still left out."""
+    sup = problem.supply
+    life_ok = life_room(problem)
+    out: list[UnitKind] = [(bit, False, n, -1, ()) for bit, n in sup.pool]
+    partial = False
+    for k, cls in enumerate(sup.classes):
+        ok = problem.spell_ok[k]
+        usable, part = _usable(cls.options, ok, life_ok)
+        rows, odd = _exclusive_rows(usable)
+        extra, odd_repeat = _repeat_rows(cls.options, ok)
+        partial = partial or part or odd or odd_repeat
+        out += [(mask, cls.snow, cls.count * mult, k, pick) for mask, mult, pick in rows]
+        out += [(mask, cls.snow, cls.count * n, k, ()) for mask, n in extra]
+    return out, partial
 
 
 # -- convoke, improvise and delve -----------------------------------------------------------------
@@ -292,86 +441,274 @@ def _compositions(n: int, parts: int) -> list[tuple[int, ...]]:
     return [(k, *rest) for k in range(n + 1) for rest in _compositions(n - k, parts - 1)]
 
 
+#: A way a member of a converter class may activate: ``(slots, cost demand masks, whether its mana
+#: may pay converters' costs)``; no cost demands for a free option adding several mana among several
+#: (Coveted Jewel's colors) and for restricted mana.
+Mode = tuple[tuple[int, ...], list[int], bool]
+#: A unit row of the converter search: ``(mask, snow, count, whether it may pay converters' costs)``
+#: (convoke, improvise and delve pay the spell alone).
+Unit = tuple[int, bool, int, bool]
+#: One converter activation: ``(slots, snow, cost demand masks, node)``; ``node`` is the class
+#: of a repeatable ability (Nomadic Elf), -1 for an exclusive one.
+Act = tuple[tuple[int, ...], bool, list[int], int]
+#: A source of the staged flow: ``(mask, snow, count, costs it may pay)`` (``None``: all of them).
+Source = tuple[int, bool, int, "frozenset[int] | None"]
+#: The key a shortfall is ranked by: (total, colored part, the shortfall per demand).
+Ranked = tuple[int, int, dict[tuple[object, ...], int]]
+
+
 def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | None:
     """The least missing mana per demand (smallest total, then most of it generic) of an unpayable
     problem whose sources are plain but for converters: exclusive abilities whose cost is mana and
     nothing else (Signets, filter lands, Crypt of the Eternals), paid from mana made before them
-    (CR 601.2g, 605.3: never their own).  ``None`` when it declines.
+    (CR 601.2g, 605.3: never their own), and members choosing among several free options that add
+    more than one mana (Coveted Jewel).  Options paying life or energy count as free ones when
+    :func:`life_room` allows, free repeatable ones as :func:`wide_units` counts them; convoke,
+    improvise and delve as :func:`assisted_units` counts them, paying the spell alone (an
+    assisting member of a class with converters is one more way for it to be used).  ``None`` when
+    it declines.
 
-    Every choice of how many members of each class activate each converter is tried (at most
-    :data:`CONVERTER_CHOICES`), each form of the cost with it, by a flow that pays the converters'
-    costs first, then the colored demands, then generic.  Two bounds: converters' costs paid only
-    by other sources and the pool (every such payment legal: an upper bound on what is missing),
-    and by any mana, their own included (a lower bound).  The answer is the upper bound's when the
-    two agree on the total and on its colored part; otherwise the search declines (a chain of
-    converters paying one another decides, which the CP-SAT model orders)."""
+    Every choice of how many members of each class activate each converter or option is tried (at
+    most :data:`CONVERTER_CHOICES`, and :data:`CONVERTER_FLOWS` flows), each form of the cost with
+    it, by a flow that pays the converters' costs first, then the colored demands, then generic.  Two bounds per choice:
+    converters' costs paid only by other sources and the pool (every such payment legal: what is
+    missing at most), and by any mana, their own included (at least).  A choice activating one
+    converter at most is exact by the first; a choice with more whose lower bound beats the best
+    found is decided exactly, over every order of its activations (each cost paid by the pool,
+    the other sources and the activations before it), at most :data:`CONVERTER_ORDERS` orders in
+    all, else the search declines."""
     sup = problem.supply
     x = problem.x
-    if x is None or sup.restricted or problem.has_assists or sup.fodder or sup.tappable:
+    if x is None or sup.fodder or sup.tappable:
         return None
     if any(f.life or f.energy for f in problem.forms):
         return None
-    plain: list[tuple[int, bool, int]] = [(bit, False, n) for bit, n in sup.pool]
-    # per converter class: (members, plain rows of a member, [(slots, cost demands)] per converter)
-    flexible: list[tuple[int, ShapeRows, bool, list[tuple[tuple[int, ...], list[int]]]]] = []
+    assisting = _assisting(problem)
+    if assisting is None:
+        return None
+    plain, assist_of = assisting
+    life_ok = life_room(problem)
+    costly = frozenset().union(*(class_types(problem.req.state, cls) for cls in sup.classes
+                                 if any(not opt.free for opt in cls.options)))
+    plain += [(bit, False, n, True) for bit, n in sup.pool]
+    # per converter class: (members, plain rows of a member, snow, its modes, the colors a member
+    # assists with, paying the spell alone)
+    flexible: list[tuple[int, ShapeRows, bool, list[Mode], int | None]] = []
+    repeating: list[tuple[int, bool, int, list[int], int]] = []  # (class, snow, mask, cost, most)
+    most = sup.pool_total  # all the mana the board could make, converters' own costs unpaid
     choices = 1
     for k, cls in enumerate(sup.classes):
-        ok = problem.spell_ok[k]
-        converters: list[tuple[tuple[int, ...], list[int]]] = []
-        plain_ok = list(ok)
-        for o, opt in enumerate(cls.options):
-            if not ok[o]:
-                continue
-            if opt.life or opt.energy or opt.tap_creatures or opt.nonsnow_tail or opt.sacrifice_other \
-                    or opt.tap_types or not opt.exclusive:
-                return None
-            if opt.free:
-                continue
-            demands = _cost_demands(opt)
-            if demands is None or not opt.slots:
-                return None
-            converters.append((opt.slots, demands))
-            plain_ok[o] = False
-        shape, part = _class_shape(cls.options, tuple(plain_ok))
-        if part:
+        found = _class_modes(cls.options, problem.spell_ok[k], life_ok, costly)
+        if found is None:
             return None
-        if not converters:
-            plain += [(mask, cls.snow, cls.count * mult) for mask, mult, _ in shape]
+        rows, repeat, modes, converting = found
+        plain += [(mask, cls.snow, cls.count * n, True) for mask, n in repeat]
+        most += cls.count * (sum(n for _, n in repeat) + max(
+            [sum(mult for _, mult, _ in rows)] + [len(slots) for slots, _, _ in modes]))
+        if converting is not None:  # alike abilities of several classes are one node
+            mask, demands, times = converting
+            same = [i for i, r in enumerate(repeating) if r[1:4] == (cls.snow, mask, demands)]
+            if same:
+                node, snow, _, _, before = repeating[same[0]]
+                repeating[same[0]] = (node, snow, mask, demands, before + cls.count * times)
+            else:
+                repeating.append((k, cls.snow, mask, demands, cls.count * times))
+        only = assist_of.get(k)
+        if not modes and only is None:
+            plain += [(mask, cls.snow, cls.count * mult, True) for mask, mult, _ in rows]
             continue
-        flexible.append((cls.count, shape, cls.snow, converters))
-        choices *= len(_compositions(cls.count, len(converters) + 1))
+        flexible.append((cls.count, rows, cls.snow, modes, only))
+        choices *= len(_compositions(cls.count, len(modes) + 1 + (only is not None)))
         if choices > CONVERTER_CHOICES:
             return None
-    if not flexible:
+    if len(repeating) > 1 or not (flexible or repeating):
         return None
-    best: dict[bool, tuple[int, int, dict[tuple[object, ...], int]] | None] = {False: None, True: None}
-    picks = [_compositions(n, len(conv) + 1) for n, _, _, conv in flexible]
+    picks = [_compositions(n, len(modes) + 1 + (only is not None)) for n, _, _, modes, only in flexible]
+    for _, _, _, demands, times in repeating:
+        # a repeatable converter adds one mana for a cost of one or more: each activation is paid
+        # by mana from elsewhere (an activation paying another of the same ability can be left out,
+        # its own payment paying that one), so at most the board's mana over the cost activate it
+        picks.append([(n,) for n in range(min(times, most // len(demands)) + 1)])
+        choices *= len(picks[-1])
+        if choices > CONVERTER_CHOICES:
+            return None
+    forms = problem.forms
+    if choices * len(forms) * 2 > CONVERTER_FLOWS:
+        return None
+    deadline = budget.current()
+    best: Ranked | None = None
+    open_choices: list[tuple[Ranked, list[Act], list[Unit]]] = []
     for choice in _product(picks):
+        if deadline.expired():
+            return None
         units = list(plain)
-        made: list[tuple[int, bool, int]] = []
-        costs: dict[int, int] = {}
-        for (_, shape, snow, conv), counts in zip(flexible, choice):
-            units += [(mask, snow, counts[0] * mult) for mask, mult, _ in shape if counts[0]]
-            for (slots, demands), n in zip(conv, counts[1:]):
+        acts: list[Act] = []
+        for (_, rows, snow, modes, only), counts in zip(flexible, choice):
+            units += [(mask, snow, counts[0] * mult, True) for mask, mult, _ in rows if counts[0]]
+            if only is not None and counts[-1]:
+                units.append((only, False, counts[-1], False))
+            for (slots, demands, pays), n in zip(modes, counts[1:]):
                 if not n:
                     continue
-                for mask in slots:
-                    made.append((mask, snow, n))
-                for m in demands:
-                    costs[m] = costs.get(m, 0) + n
-        for own in (False, True):
-            for form in problem.forms:
-                short = _short(units, made, costs, form, x, own)
-                if short is None:
+                if not demands:  # a free option: its mana pays what other free sources' does
+                    units += [(mask, snow, n * slots.count(mask), pays) for mask in sorted(set(slots))]
                     continue
-                total = sum(short.values())
-                key = (total, total - short.get(("generic",), 0), short)
-                if best[own] is None or key[:2] < best[own][:2]:  # type: ignore[index]
-                    best[own] = key
-    upper, lower = best[False], best[True]
-    if upper is None or lower is None or upper[:2] != lower[:2]:
+                acts += [(slots, snow, demands, -1)] * n
+        for (k, snow, mask, demands, _), (n,) in zip(repeating, choice[len(flexible):]):
+            acts += [((mask,), snow, demands, k)] * n
+        upper = _least(units, acts, forms, x, "others")
+        if upper is not None and (best is None or upper[:2] < best[:2]):
+            best = upper
+        if len(acts) > 1:
+            lower = _least(units, acts, forms, x, "any")
+            if lower is not None and (upper is None or lower[:2] < upper[:2]):
+                open_choices.append((lower, acts, units))
+    orders = 0
+    for lower, acts, units in sorted(open_choices, key=lambda t: t[0][:2]):
+        if best is not None and lower[:2] >= best[:2]:
+            break
+        sequences = _orders(acts)
+        orders += len(sequences)
+        if orders > CONVERTER_ORDERS or orders * len(forms) > CONVERTER_FLOWS or deadline.expired():
+            return None
+        for seq in sequences:
+            exact = _least(units, seq, forms, x, "before")
+            if exact is not None and (best is None or exact[:2] < best[:2]):
+                best = exact
+    return None if best is None else best[2]
+
+
+def _assisting(problem: Problem) -> tuple[list[Unit], dict[int, int]] | None:
+    """What convoke, improvise and delve add to the converter search: the units of permanents
+    outside the supply and of the graveyard, which pay the spell alone, and per supply class the
+    colors its members assist with (all of them untapped and in one group: otherwise ``None``, to
+    decline).  As :func:`assisted_units`: a creature convokes for {1} or one mana of its colors
+    (CR 702.51a), an artifact improvises for {1} (702.126a), a card delve exiles pays {1} (702.66a)."""
+    assists = problem.assists
+    out: list[Unit] = []
+    of: dict[int, int] = {}
+    for grp in assists.groups:
+        colors = grp.colors if grp.creature else 0
+        if grp.cls < 0:
+            out.append((colors, False, len(grp.members), False))
+            continue
+        count = problem.supply.classes[grp.cls].count
+        if grp.cls in of or len(grp.members) != count or assists.class_untapped[grp.cls] != count:
+            return None
+        of[grp.cls] = colors
+    if assists.graveyard:
+        out.append((0, False, len(assists.graveyard), False))
+    return out, of
+
+
+#: Orders of converter activations tried at most, over all choices, where the bounds differ.
+CONVERTER_ORDERS = 120
+#: Flows the converter search computes at most (choices, or orders, times forms): beyond, as past the
+#: query's deadline, it declines and the CP-SAT slack model answers.
+CONVERTER_FLOWS = 256
+
+
+def _class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool, costly: frozenset[str]
+                 ) -> tuple[ShapeRows, tuple[tuple[int, int], ...], list[Mode],
+                            tuple[int, list[int], int] | None] | None:
+    """One member's plain rows, free repeatable rows, modes (converters; free options adding more
+    than one mana when it has several; restricted mana, which pays this spell when its restriction
+    allows it and no converter's cost, CR 106.6) and repeatable converter (``(mask, cost demands,
+    times)``: one ability whose options each add one mana for the same mana cost, Nomadic Elf's
+    {1}{G}, the mask the union of theirs) for :func:`converter_shortfall`; ``None`` when some option
+    is not modelled there: restricted mana that may pay the cost of an ability of a permanent of the
+    types ``costly`` (those of the board's converters) among them."""
+    modes: list[Mode] = []
+    restricted = [o for o, opt in enumerate(options) if opt.restriction is not None]
+    if restricted:
+        for o in restricted:
+            opt = options[o]
+            scope = ability_scope(opt.restriction)
+            if (scope is True or (scope is not False and scope_pays(scope, costly)) or not opt.exclusive
+                    or not opt.free or ((opt.life or opt.energy) and not life_ok) or opt.tap_creatures
+                    or opt.sacrifice_other or opt.nonsnow_tail):
+                return None
+        mask = 0
+        for o in restricted:
+            if ok[o] and len(options[o].slots) == 1:
+                mask |= options[o].slots[0]
+        if mask:
+            modes.append(((mask,), [], False))
+        modes += [(options[o].slots, [], False) for o in restricted if ok[o] and len(options[o].slots) > 1]
+        ok = tuple(flag and o not in restricted for o, flag in enumerate(ok))
+    split = _converting(options, ok)
+    if split is None:
         return None
-    return upper[2]
+    ok, converting = split
+    repeat, odd = _repeat_rows(options, ok)
+    if odd:
+        return None
+    plain_ok = list(ok)
+    for o, opt in enumerate(options):
+        if not ok[o] or not opt.exclusive:
+            continue
+        if ((opt.life or opt.energy) and not life_ok) or opt.tap_creatures or opt.nonsnow_tail \
+                or opt.sacrifice_other or opt.tap_types:
+            return None
+        if opt.free:
+            continue
+        demands = _cost_demands(opt)
+        if demands is None or not opt.slots:
+            return None
+        modes.append((opt.slots, demands, True))
+        plain_ok[o] = False
+    usable, part = _usable(options, tuple(plain_ok), life_ok)
+    rows, odd = _exclusive_rows(usable)
+    if odd:  # several free options, some adding more than one mana: each of those a mode
+        modes += [(opt.slots, [], True) for _, opt in usable if len(opt.slots) > 1]
+        rows, odd = _exclusive_rows([(o, opt) for o, opt in usable if len(opt.slots) == 1])
+    if part or odd:  # pragma: no cover - every exclusive option is a mode or a plain one here
+        return None
+    return rows, repeat, modes, converting
+
+
+def _converting(options: Options, ok: tuple[bool, ...]
+                ) -> tuple[tuple[bool, ...], tuple[int, list[int], int] | None] | None:
+    """``ok`` without a member's repeatable converter's options, and that converter (see
+    :func:`_class_modes`; ``None`` for none); ``None`` for one not modelled."""
+    converting = [o for o, opt in enumerate(options) if ok[o] and not opt.exclusive and not opt.free]
+    if not converting:
+        return ok, None
+    first = options[converting[0]]
+    demands = _cost_demands(first)
+    rest = tuple(flag and o not in converting for o, flag in enumerate(ok))
+    if not demands or any(flag and not options[o].exclusive for o, flag in enumerate(rest)) or any(
+            len(opt.slots) != 1 or opt.ability != first.ability or opt.mana_cost != first.mana_cost
+            or opt.repeat != first.repeat or opt.life or opt.energy or opt.tap_creatures or opt.sacrifice_other
+            or opt.nonsnow_tail or opt.restriction is not None for opt in (options[o] for o in converting)):
+        return None
+    mask = 0
+    for o in converting:
+        mask |= options[o].slots[0]
+    return rest, (mask, demands, first.repeat)
+
+
+def _orders(acts: list[Act]) -> list[list[Act]]:
+    """Every distinct order of ``acts`` (alike activations are not told apart)."""
+    kinds: list[Act] = []
+    for a in acts:
+        if a not in kinds:
+            kinds.append(a)
+    left = [acts.count(a) for a in kinds]
+    out: list[list[Act]] = []
+
+    def extend(prefix: list[Act]) -> None:
+        if len(prefix) == len(acts):
+            out.append(prefix)
+            return
+        for i, a in enumerate(kinds):
+            if left[i]:
+                left[i] -= 1
+                extend(prefix + [a])
+                left[i] += 1
+
+    extend([])
+    return out
 
 
 def _product(picks: list[list[tuple[int, ...]]]) -> list[list[tuple[int, ...]]]:
@@ -381,51 +718,85 @@ def _product(picks: list[list[tuple[int, ...]]]) -> list[list[tuple[int, ...]]]:
     return out
 
 
-def _short(units: list[tuple[int, bool, int]], made: list[tuple[int, bool, int]], costs: dict[int, int],
-           form: Form, x: int, own: bool) -> dict[tuple[object, ...], int] | None:
-    """What ``form`` lacks when ``units`` and the converters' mana ``made`` pay it and the
-    converters' ``costs`` (demand mask, 0 for generic: count) are paid first, by ``units`` alone
-    or (``own``) by any mana; ``None`` when the costs can't all be paid."""
+def _least(units: list[Unit], acts: list[Act], forms: tuple[Form, ...], x: int, paid: str) -> Ranked | None:
+    """The least shortfall over ``forms`` when ``units`` and the converter activations ``acts``
+    pay them, each activation's cost paid first: by ``units`` alone (``paid`` ``"others"``), by any
+    mana, its own included (``"any"``), or by ``units`` and the activations before it in ``acts``
+    but those of its own repeatable ability (``"before"``); ``None`` when the costs can't all be
+    paid."""
+    costs: list[tuple[int, int]] = []  # (demand mask, 0 for generic; amount)
+    owner: list[int] = []
+    for i, (_, _, demands, _) in enumerate(acts):
+        for m in sorted(set(demands)):
+            costs.append((m, demands.count(m)))
+            owner.append(i)
+    everything = frozenset(range(len(costs)))
+    sources: list[Source] = [(mask, snow, n, everything if costs_too else frozenset())
+                             for mask, snow, n, costs_too in units if n]
+    for i, (slots, snow, _, node) in enumerate(acts):
+        if paid == "others":
+            pays: frozenset[int] = frozenset()
+        elif paid == "any":
+            pays = everything
+        else:
+            pays = frozenset(c for c in everything if owner[c] > i and (node < 0 or acts[owner[c]][3] != node))
+        sources += [(mask, snow, slots.count(mask), pays) for mask in sorted(set(slots))]
+    best: Ranked | None = None
+    for form in forms:
+        short = _staged(sources, costs, form, x)
+        if short is None:
+            continue
+        total = sum(short.values())
+        key = (total, total - short.get(("generic",), 0), short)
+        if best is None or key[:2] < best[:2]:
+            best = key
+    return best
+
+
+def _staged(sources: list[Source], costs: list[tuple[int, int]], form: Form,
+            x: int) -> dict[tuple[object, ...], int] | None:
+    """What ``form`` lacks when ``sources`` pay it after paying the converters' ``costs`` (demand
+    mask, 0 for generic; amount) in full: a max-flow that fills the costs, then the colored
+    demands, then generic (a flow never gives back what reached the sink, so the costs stay paid
+    and the colored demands served as much as they can be); ``None`` when the costs can't all be
+    paid."""
     dsts: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
     if form.snow:
         dsts.append((("snow",), -1, form.snow))
-    conv = sorted(costs.items())
-    every = units + made
-    nu, nd, nc = len(every), len(dsts), len(conv)
-    gen_node = 1 + nu + nd + nc
+    ns, nd, nc = len(sources), len(dsts), len(costs)
+    gen_node = 1 + ns + nd + nc
     sink = gen_node + 1
     adj: dict[int, list[int]] = {i: [] for i in range(sink + 1)}
     cap: dict[tuple[int, int], int] = {}
-    for ui, (mask, snow, count) in enumerate(every):
-        node = 1 + ui
+    for si, (mask, snow, count, pays) in enumerate(sources):
+        node = 1 + si
         _edge(adj, cap, 0, node, count)
         for di, (_, m, _c) in enumerate(dsts):
             if (m == -1 and snow) or (m > 0 and mask & m):
-                _edge(adj, cap, node, 1 + nu + di, count)
+                _edge(adj, cap, node, 1 + ns + di, count)
         _edge(adj, cap, node, gen_node, count)
-        if ui < len(units) or own:
-            for ci, (m, _c) in enumerate(conv):
-                if m == 0 or mask & m:
-                    _edge(adj, cap, node, 1 + nu + nd + ci, count)
+        for ci, (m, _c) in enumerate(costs):
+            if (pays is None or ci in pays) and (m == 0 or mask & m):
+                _edge(adj, cap, node, 1 + ns + nd + ci, count)
     for ci in range(nc):
-        _edge(adj, cap, 1 + nu + nd + ci, sink, 0)
+        _edge(adj, cap, 1 + ns + nd + ci, sink, 0)
     for di in range(nd):
-        _edge(adj, cap, 1 + nu + di, sink, 0)
+        _edge(adj, cap, 1 + ns + di, sink, 0)
     _edge(adj, cap, gen_node, sink, 0)
-    for ci, (_, c) in enumerate(conv):
-        cap[(1 + nu + nd + ci, sink)] = c
+    for ci, (_, c) in enumerate(costs):
+        cap[(1 + ns + nd + ci, sink)] = c
     _augment(adj, cap, sink)
-    if any(cap[(1 + nu + nd + ci, sink)] for ci in range(nc)):
+    if any(cap[(1 + ns + nd + ci, sink)] for ci in range(nc)):
         return None
     for di, (_, _, c) in enumerate(dsts):
-        cap[(1 + nu + di, sink)] = c
+        cap[(1 + ns + di, sink)] = c
     _augment(adj, cap, sink)
     cap[(gen_node, sink)] = form.generic(x)
     _augment(adj, cap, sink)
     out: dict[tuple[object, ...], int] = {}
     for di, (key, _m, _c) in enumerate(dsts):
-        if cap[(1 + nu + di, sink)]:
-            out[key] = cap[(1 + nu + di, sink)]
+        if cap[(1 + ns + di, sink)]:
+            out[key] = cap[(1 + ns + di, sink)]
     if cap[(gen_node, sink)]:
         out[("generic",)] = cap[(gen_node, sink)]
     return out

@@ -55,24 +55,28 @@ def _proven_or_flagged(result: dict[str, Any]) -> bool:
 
 SIGNET_BOARD = _board({"id": "forest", "card": "Forest"}, {"id": "signet1", "card": "Golgari Signet"},
                       {"id": "signet2", "card": "Golgari Signet"})
+#: A player at 1 life with a Forest and two Horizon Canopies ({T}, Pay 1 life: Add {G} or {W}).
+CANOPY_BOARD = {"players": [{"name": "you", "life": 1}, {"name": "opponent"}],
+                "battlefield": [{"id": "forest", "card": "Forest"}, {"id": "canopy1", "card": "Horizon Canopy"},
+                                {"id": "canopy2", "card": "Horizon Canopy"}]}
 
 
-@pytest.mark.parametrize("query,cost,code", [("pay", "{B}{B}{G}{G}", "insufficient_mana"),
-                                             ("can_pay", "{B}{B}{G}{G}", "insufficient_mana"),
-                                             ("max_x", "{X}{B}{B}{G}{G}", "no_legal_x")])
+@pytest.mark.parametrize("query,cost,code", [("pay", "{B}{G}{G}{G}", "insufficient_mana"),
+                                             ("can_pay", "{B}{G}{G}{G}", "insufficient_mana"),
+                                             ("max_x", "{X}{B}{G}{G}{G}", "no_legal_x")])
 def test_a_reason_cut_short_by_the_budget_says_it_is_not_proved(query: str, cost: str, code: str) -> None:
-    """A Forest and two Golgari Signets cannot pay {B}{B}{G}{G}: the Forest pays one Signet, whose
-    mana pays the other (CR 605.3), three mana in all; the missing {G} comes from CP-SAT's slack
-    model (a chain of Signets paying one another, which the flow's converter search leaves to
-    the ordered model).  With the whole budget the REASON is proven ({G}, no flag); with none
-    left the answer still says unpayable but its REASON says it was not proved, without a
-    ``missing`` it did not find, and the answer says ``time_bound``."""
-    full = answer({"query": query, "state": SIGNET_BOARD, "cost": cost})
+    """At 1 life, a Forest and two Horizon Canopies cannot pay {B}{G}{G}{G}: one Canopy's life
+    payment is all the player can make (CR 119.4), two mana in all; the missing {B}{G} comes from
+    CP-SAT's slack model (life that limits the payment, which the flow leaves to it).  With the
+    whole budget the REASON is proven ({B}{G}, no flag); with none left the answer still says
+    unpayable but its REASON says it was not proved, without a ``missing`` it did not find, and
+    the answer says ``time_bound``."""
+    full = answer({"query": query, "state": CANOPY_BOARD, "cost": cost})
     assert full["reason"]["code"] == code, full
     assert "proved" not in full["reason"] and "time_bound" not in full, full
-    assert full["reason"]["missing"] == "{G}", full
+    assert full["reason"]["missing"] == "{B}{G}", full
     with query_budget(0.0):
-        cut = answer({"query": query, "state": SIGNET_BOARD, "cost": cost})
+        cut = answer({"query": query, "state": CANOPY_BOARD, "cost": cost})
     assert cut.get("payable", False) is False and cut.get("max_x") is None, cut
     assert cut["reason"]["code"] == code, cut
     assert cut["reason"]["proved"] is False and cut["time_bound"] is True, cut
