@@ -26,12 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, C
-from manasolver.solver.supply.model import (
-    Option,
-    SourceClass,
-    Supply,
-    restriction_pays_abilities,
-)
+from manasolver.models.rules.ability_scope import restriction_pays_abilities
+from manasolver.solver.supply.model import Option, SourceClass, Supply
 
 __all__ = ["Keepable", "converter_input", "keepable"]
 

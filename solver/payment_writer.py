@@ -33,7 +33,8 @@ from manasolver.solver.backends.problem import (Problem, Solution, lowest_bit, m
 from manasolver.solver.casting.announce import mask_text
 from manasolver.solver.payment import WARNINGS, Activation, Allocation, Payment
 from manasolver.solver.payment_order import Assist, Step, cost_masks, executable, mana_bits, total_demands, widened
-from manasolver.solver.supply.model import Option, ability_scope, permanent_words
+from manasolver.models.rules.ability_scope import ability_scope, permanent_words
+from manasolver.solver.supply.model import Option
 
 __all__ = ["Finisher", "Planned", "Written", "best_first", "direct_json", "finish_json", "finish_payment",
            "writes_directly"]

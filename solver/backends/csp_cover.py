@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from manasolver.models.symbols import TYPE_BITS, C
 from manasolver.solver.backends.csp_totals import Total
-from manasolver.solver.supply.model import Option, ability_scope, scope_pays
+from manasolver.models.rules.ability_scope import ability_scope, scope_pays
+from manasolver.solver.supply.model import Option
 
 __all__ = ["DemandKey", "Prod", "UnitKey", "concrete", "cover", "mask_bits", "match_units", "pays_ability",
            "plain_removable", "pruned", "sacrifices_ok", "saturates", "taps_ok", "transports"]

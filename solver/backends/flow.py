@@ -37,7 +37,8 @@ from manasolver.solver.backends.matching import (
 )
 from manasolver.solver.backends.problem import Problem, Solution
 from manasolver.solver.casting.announce import Form
-from manasolver.solver.supply.model import Option, Options, ability_scope, class_types, scope_pays
+from manasolver.models.rules.ability_scope import ability_scope, scope_pays
+from manasolver.solver.supply.model import Option, Options, class_types
 
 __all__ = ["CONVERTER_CHOICES", "FlowBackend", "assisted_units", "class_units", "converter_shortfall",
            "plain_units"]

@@ -41,7 +41,7 @@ from manasolver.solver.castability.units import (ANY, COLORS_AMONG, CostNeed, Ha
                                                  entry_counters, fixed_choice, have, holds, land_grants, life_need,
                                                  pays, perm_units, with_abilities)
 from manasolver.solver.casting.build import build_request
-from manasolver.solver.supply.model import COLORLESS_WORD, ability_scope, scope_pays
+from manasolver.models.rules.ability_scope import COLORLESS_WORD, ability_scope, scope_pays
 from manasolver.solver.supply.plain import quiet
 from manasolver.solver.request import Policy
 

@@ -64,7 +64,8 @@ from manasolver.solver.backends.cpsat.terms import add_terms
 from manasolver.solver.backends.cpsat.variables import Cut, Model, Src
 from manasolver.solver.backends.problem import Problem, lowest_bit
 from manasolver.solver.policy import needs_types
-from manasolver.solver.supply.model import MAX_REPEAT, Option, ability_scope, class_types, scope_pays
+from manasolver.models.rules.ability_scope import ability_scope, scope_pays
+from manasolver.solver.supply.model import MAX_REPEAT, Option, class_types
 
 __all__ = ["Chains", "build_model", "x_upper"]
 

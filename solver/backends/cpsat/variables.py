@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
-from manasolver.solver.supply.model import AbilityScope
+from manasolver.models.rules.ability_scope import AbilityScope
 
 __all__ = ["Cut", "Model", "Role", "Src"]
 
