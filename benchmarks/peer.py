@@ -2,7 +2,7 @@
 
 :func:`peer_subset` picks the cases of a plan that phase.rs runs too (every refusal case of
 phase.rs's autotapper and the first few of each size); :func:`measure_phase` positions each in phase.rs
-(:mod:`manasolver.benchmarks.phase`), boards over 300 permanents in a forked child stopped
+(:mod:`manasolver.benchmarks.phase_driver`), boards over 300 permanents in a forked child stopped
 after a time bound; :func:`disagreements` lists where the two engines differ on payability.
 """
 
@@ -20,7 +20,7 @@ __all__ = ["disagreements", "measure_phase", "peer_subset"]
 
 def _peer_cards(cases: list[Case]) -> list[Any]:
     from manasolver.models.carddb import default_db
-    from manasolver.benchmarks.phase import PeerCard
+    from manasolver.benchmarks.phase_driver import PeerCard
 
     db = default_db()
     out = [PeerCard("Treasure", "", "Artifact — Treasure",
@@ -42,7 +42,7 @@ def _peer_cards(cases: list[Case]) -> list[Any]:
 
 def _phase_one(driver: Any, case: Case) -> dict[str, Any]:
     """Position one case in phase.rs, time its castability check and its autotapped cast."""
-    from manasolver.benchmarks.phase import PeerPermanent
+    from manasolver.benchmarks.phase_driver import PeerPermanent
 
     board = [PeerPermanent(p["card"], bool(p.get("tapped")), bool(p.get("sick")))
              for p in case.board["battlefield"]]
@@ -87,7 +87,7 @@ def _phase_bounded(driver: Any, case: Case, timeout: float) -> dict[str, Any]:
 def measure_phase(cases: list[Case], log: Callable[[str], None], timeout: float = 150.0) -> str | None:
     """Run the cases through phase.rs; returns why it was skipped, or ``None``.
     Boards of more than 300 permanents run in a child process stopped after ``timeout`` s."""
-    from manasolver.benchmarks.phase import PhaseDriver, phase_missing
+    from manasolver.benchmarks.phase_driver import PhaseDriver, phase_missing
 
     missing = phase_missing()
     if missing:

@@ -6,7 +6,7 @@ Figures (medians and 99th percentiles, never asserted, always checked):
   cards of 10, 40, 300 and 1,000 permanents (:mod:`manasolver.benchmarks.boards`);
   each payment is read back from its JSON and checked by the independent
   ``validate``; ``pay`` and ``can_pay`` must agree;
-* the same boards and costs through phase.rs (:mod:`manasolver.benchmarks.phase`):
+* the same boards and costs through phase.rs (:mod:`manasolver.benchmarks.phase_driver`):
   its castability check and its autotapped cast, the ratio of medians, and
   every case where the two engines disagree on payability;
 * ``batch`` throughput of ``can_pay`` lines that each carry their own

@@ -16,7 +16,7 @@ import pytest
 from manasolver.models.cost import ManaCost
 from manasolver.benchmarks import boards as bd
 from manasolver.benchmarks import cases as bcases
-from manasolver.benchmarks import phase as benchphase
+from manasolver.benchmarks import phase_driver as benchphase
 from manasolver.benchmarks import report as benchreport
 from manasolver.benchmarks import runner as bench
 
