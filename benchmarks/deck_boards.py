@@ -281,12 +281,9 @@ def game_board(mine: Deck, theirs: Deck, turn: int, rng: random.Random,
     ids = rng.sample(range(1, 10**7), n)
     life = _LIFE[family]
     you: dict[str, Any] = {"name": "you", "life": life - rng.randint(0, life // 2), "hand": list(me.hand),
-                           **_history(me)}
-    opp: dict[str, Any] = {"name": "opponent", "life": life - rng.randint(0, life // 2), **_history(them)}
-    if not history:
-        for player in (you, opp):
-            for key in _history(me):
-                del player[key]
+                           **(_history(me) if history else {})}
+    opp: dict[str, Any] = {"name": "opponent", "life": life - rng.randint(0, life // 2),
+                           **(_history(them) if history else {})}
     if me.graveyard:
         you["graveyard"] = list(me.graveyard)
     if family == "commander":

@@ -90,6 +90,11 @@ class ManaCost:
         return sum(1 for s in self.symbols if s.variable == "X")
 
     @property
+    def has_colorless(self) -> bool:
+        """Does it contain a colorless symbol (``{C}``, ``{C/P}``: "a cost that contains {C}")?"""
+        return any(s.colorless for s in self.symbols)
+
+    @property
     def variables(self) -> tuple[str, ...]:
         """The distinct variables (X, Y, Z) in order of appearance."""
         seen: list[str] = []

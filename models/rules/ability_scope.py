@@ -9,12 +9,14 @@ backend, the payment writer and the castability decider: :func:`ability_scope` s
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from manasolver.models.abilities import Restriction
+from manasolver.models.card import Card
 
-__all__ = ["COLORLESS_WORD", "AbilityScope", "ability_scope", "permanent_words", "restriction_pays_abilities",
-           "scope_pays"]
+__all__ = ["COLORLESS_WORD", "AbilityScope", "ability_scope", "card_words", "permanent_words",
+           "restriction_pays_abilities", "scope_pays"]
 
 
 def restriction_pays_abilities(r: Restriction | None) -> bool:
@@ -64,11 +66,16 @@ def ability_scope(r: Restriction | None) -> AbilityScope:
     return False
 
 
+def card_words(card: Card, types: Iterable[str] | None = None) -> frozenset[str]:
+    """A card's card types (``types``: its current ones, else its printed ones) and subtypes, lower
+    case, and ``colorless`` for a card of no printed color: what an :func:`ability_scope` names."""
+    words = frozenset(card.type_line.types if types is None else types) | frozenset(card.type_line.subtypes)
+    return words | COLORLESS_WORD if not card.colors else words
+
+
 def permanent_words(perm: Any) -> frozenset[str]:
-    """A permanent's card types and subtypes, lower case, and ``colorless`` for a colorless one (its
-    printed colors): what an :func:`ability_scope` names."""
-    words = frozenset(perm.types) | frozenset(perm.card.type_line.subtypes)
-    return words | COLORLESS_WORD if not perm.card.colors else words
+    """:func:`card_words` of a permanent, with its types now (an impending one is no creature)."""
+    return card_words(perm.card, perm.types)
 
 
 #: The word of a colorless permanent in :func:`permanent_words` (no type or subtype is spelt so).

@@ -95,7 +95,6 @@ def _productions(supply: Supply, req: PaymentRequest) -> tuple[list[tuple[str, i
     any class having it) that sacrifices it — so each is sacrificed at most once and an Altar
     activates once per permanent it sacrifices (CR 701.21a)."""
     has_x = bool(req.cost.variables)
-    has_c = any(s.colorless for s in req.cost.symbols)
     out: list[tuple[str, int, list[Prod]]] = []
     whole = True
     altar: dict[str, list[Prod]] = {}  # sacrifice type -> activations without their fodder
@@ -109,7 +108,7 @@ def _productions(supply: Supply, req: PaymentRequest) -> tuple[list[tuple[str, i
         for j, pid in enumerate(cls.members):
             prods: list[Prod] = []
             for o, opt in enumerate(cls.options):
-                ok = restriction_allows(opt.restriction, req.spell, has_x, has_c)
+                ok = restriction_allows(opt.restriction, req.spell, has_x, req.cost.has_colorless)
                 if opt.tap_creatures:
                     these = concrete(k, j, o, opt, cls.snow, ok, types)
                     if opt.exclusive:  # Springleaf Drum: its one activation, with what it taps

@@ -220,8 +220,7 @@ class Problem:
         if ignore_restrictions or not supply.restricted:
             ok = supply.all_ok
         else:
-            has_c = any(s.colorless for s in req.cost.symbols)
-            ok = tuple(tuple(restriction_allows(o.restriction, req.spell, has_x, has_c)
+            ok = tuple(tuple(restriction_allows(o.restriction, req.spell, has_x, req.cost.has_colorless)
                              for o in k.options) for k in supply.classes)
         assists = build_assists(req.state, supply, req.convoke, req.improvise, req.delve)
         return Problem(req, supply, ann, mode, x, for_backends(req.policy), ok, assists)

@@ -41,7 +41,7 @@ from manasolver.solver.castability.units import (ANY, COLORS_AMONG, CostNeed, Ha
                                                  entry_counters, fixed_choice, have, holds, land_grants, life_need,
                                                  pays, perm_units, with_abilities)
 from manasolver.solver.casting.build import build_request
-from manasolver.models.rules.ability_scope import COLORLESS_WORD, ability_scope, scope_pays
+from manasolver.models.rules.ability_scope import ability_scope, card_words, scope_pays
 from manasolver.solver.supply.plain import quiet
 from manasolver.solver.request import Policy
 
@@ -1001,8 +1001,7 @@ def _feeds(source: Card, converter: Card) -> bool:
     Only mana for the abilities of what the converter is (its card types and subtypes): Primal
     Beyond's mana pays an Elemental's, not Fetid Heath's; mana "only on costs that contain {X}"
     pays none (:func:`~manasolver.solver.supply.model.ability_scope`, as the engine reads it)."""
-    words = frozenset(converter.type_line.types) | frozenset(converter.type_line.subtypes)
-    words |= COLORLESS_WORD if not converter.colors else frozenset()
+    words = card_words(converter)
     for ability in source.mana_abilities:
         restriction = ability.production.restriction
         if restriction is not None and scope_pays(ability_scope(restriction), words):

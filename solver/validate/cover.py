@@ -28,6 +28,7 @@ from typing import Literal
 from manasolver.models.abilities import Restriction
 from manasolver.models.cost import ManaCost
 from manasolver.models.effects import SpendTable
+from manasolver.models.rules.ability_scope import permanent_words
 from manasolver.models.state import Permanent
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, TYPE_BITS, C, mask_letters
 from manasolver.solver.payment import Payment
@@ -96,8 +97,7 @@ def _pays_abilities(r: Restriction, words: AbstractSet[str]) -> bool:
 def cost_letters(cost: ManaCost) -> frozenset[str]:
     """Which of ``X`` and ``C`` the cost paid contains (mana only for costs that contain ``{X}``:
     Rosheen Meanderer; ``{C}``: Cultivator Drone)."""
-    return frozenset(("X",) if cost.variables else ()) | frozenset(
-        ("C",) if any(s.colorless for s in cost.symbols) else ())
+    return frozenset(("X",) if cost.variables else ()) | frozenset(("C",) if cost.has_colorless else ())
 
 
 def _allows_spell(r: Restriction | None, spell: SpellInfo | None, cost_has: frozenset[str]) -> bool:
@@ -133,8 +133,7 @@ def _allows_ability(r: Restriction | None, source: Permanent) -> bool:
     """May restricted mana pay a mana ability's cost of ``source``?"""
     if r is None:
         return True
-    words = frozenset(source.types) | frozenset(source.card.type_line.subtypes)
-    return _pays_abilities(r, words | {"colorless"} if not source.card.colors else words)
+    return _pays_abilities(r, permanent_words(source))
 
 
 def _compatible(u: Unit, d: Demand, rank: dict[int, int], spell_ok: dict[Unit, bool],

@@ -275,7 +275,7 @@ def _pays(req: PaymentRequest, total: Total, chosen: list[Move], pool: list[int]
     every exact payment with these moves."""
     me = req.state.player(req.player)
     has_x = bool(req.cost.variables)
-    has_c = any(s.colorless for s in req.cost.symbols)
+    has_c = req.cost.has_colorless
     life_costs = sum(m.ability.cost.life for m in chosen)
     damage = sum(m.ability.damage for m in chosen)
     energy = total.energy + sum(m.ability.cost.energy for m in chosen)

@@ -19,7 +19,7 @@ an activation's cost may also hold hybrid symbols (filter lands).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from manasolver.models.cost import ManaCost
@@ -79,6 +79,18 @@ def _pays(pool: tuple[int, ...], typed: list[int], generic: int) -> int:
     return rest - generic if rest >= generic else -1
 
 
+def _take(pool: tuple[int, ...], bits: Iterable[int]) -> tuple[int, ...] | None:
+    """``pool`` (counts by type, in TYPE_BITS order) less one mana of each of ``bits``; None when
+    it lacks one."""
+    left = list(pool)
+    for bit in bits:
+        i = TYPE_BITS.index(bit)
+        if not left[i]:
+            return None
+        left[i] -= 1
+    return tuple(left)
+
+
 def _spend(pool: tuple[int, ...], cost: ManaCost) -> Iterator[tuple[int, ...]]:
     """Every pool left after paying ``cost`` (colored symbols, each color of a hybrid one such as
     Mystic Gate's ``{W/U}``, then generic from any type)."""
@@ -88,22 +100,15 @@ def _spend(pool: tuple[int, ...], cost: ManaCost) -> Iterator[tuple[int, ...]]:
     if hybrid:
         plain = ManaCost.parse("".join(s.text for s, h in zip(cost.symbols, split) if not h) or "{0}")
         for pick in itertools.product(*([b for b in TYPE_BITS[:5] if m & b] for m in hybrid)):
-            paid = list(pool)
-            for bit in pick:
-                i = TYPE_BITS.index(bit)
-                if not paid[i]:
-                    break
-                paid[i] -= 1
-            else:
-                yield from _spend(tuple(paid), plain)
+            paid = _take(pool, pick)
+            if paid is not None:
+                yield from _spend(paid, plain)
         return
     typed, generic, _ = _needs(cost)
-    left = list(pool)
-    for bit in typed:
-        i = TYPE_BITS.index(bit)
-        if not left[i]:
-            return
-        left[i] -= 1
+    taken = _take(pool, typed)
+    if taken is None:
+        return
+    left = list(taken)
 
     def rec(i: int, need: int, cur: list[int]) -> Iterator[tuple[int, ...]]:
         if need == 0:
