@@ -65,14 +65,13 @@ from manasolver.solver.backends.csp_totals import Total, concrete_totals, type_t
 from manasolver.solver.backends.problem import (activation_of, executable_order, sacrifices_last, spend_table_of,
                                                 spending_supply)
 from manasolver.solver.payment import Payment
-from manasolver.solver.request import PaymentRequest
+from manasolver.solver.request import PaymentRequest, restriction_allows
 from manasolver.solver.supply.build import build_supply
 from manasolver.solver.supply.model import (
     Option,
     SourceClass,
     Supply,
     class_types,
-    restriction_allows,
 )
 from manasolver.solver.supply.resources import reserved_ids, without_cast_card
 from manasolver.solver.supply.unmodelled import guard_spent_on_costs

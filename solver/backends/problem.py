@@ -35,7 +35,8 @@ from manasolver.solver.casting.announce import Announcement, Form, announce, mas
 from manasolver.solver.policy import for_backends
 from manasolver.solver.request import Modifier, PaymentRequest, Policy
 from manasolver.models.rules.ability_scope import ability_scope
-from manasolver.solver.supply.model import Option, Options, SourceClass, Supply, restriction_allows
+from manasolver.solver.request import restriction_allows
+from manasolver.solver.supply.model import Option, Options, SourceClass, Supply
 from manasolver.solver.supply.resources import Assists, build_assists
 from manasolver.solver.supply.unmodelled import guard_spent_on_costs
 
