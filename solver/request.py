@@ -170,7 +170,7 @@ def restriction_allows(r: Restriction | None, spell: SpellInfo | None, has_x: bo
     Without spell information a restriction is never assumed to be met, but for one whose cost
     decides it (Cultivator Drone's "or pay a cost that contains {C}").
     """
-    if r is None:
+    if r is None or r.no_generic:  # the symbols it may pay are the backends' to choose
         return True
     if r.any_of:
         return any(restriction_allows(a, spell, has_x, has_c) for a in r.any_of)

@@ -69,6 +69,8 @@ def read_restriction(sentence: str) -> Restriction:
 
 def _read_restriction(sentence: str) -> Restriction:
     s = sentence.rstrip(".")
+    if s == "This mana can't be spent to pay generic mana costs":
+        return Restriction(sentence, abilities=True, any_ability=True, no_generic=True)
     if s in ("This mana can't be spent to cast nonartifact spells",
              "This mana can't be spent to cast a nonartifact spell"):
         return Restriction(sentence, spell_types=frozenset({"artifact"}), any_ability=True)

@@ -37,6 +37,7 @@ __all__ = [
     "SourceKind",
     "Supply",
     "class_types",
+    "generic_barred",
     "scoped_ability_mana",
 ]
 
@@ -433,6 +434,14 @@ def class_types(state: Any, cls: SourceClass) -> frozenset[str]:
         return frozenset()
     perm = state.permanent(cls.members[0])
     return permanent_words(perm) if perm is not None else frozenset()
+
+
+def generic_barred(sup: Supply) -> bool:
+    """Does some mana of the supply pay colored symbols only ("This mana can't be spent to pay
+    generic mana costs": Jegantha, the Wellspring)?  A backend that matches mana to a cost's
+    symbols by type alone is then not exact."""
+    return sup.restricted and any(o.restriction is not None and o.restriction.no_generic
+                                  for k in sup.classes for o in k.options)
 
 
 def scoped_ability_mana(sup: Supply, state: Any) -> bool:
