@@ -1,0 +1,119 @@
+"""The survey's final cards: hidden information counted as the least it can give, and costs and
+wordings read exactly.
+
+The top card of a library the board gives without it is chance from the payer's side: mana that
+depends on it is counted as the least it can give and the answers name the source under
+``uncertain``; a library the board does not give at all is ``unsupported`` naming the field; a
+known top card keeps its exact reading.  Every payment is given back to ``validate``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cards import pay_validated as _pay
+from manasolver.solver.service.protocol import answer
+
+
+def _board(*cards: str | dict[str, Any], you: dict[str, Any] | None = None,
+           opp: dict[str, Any] | None = None) -> dict[str, Any]:
+    field = [{"id": f"p{i}", **({"card": c} if isinstance(c, str) else c)} for i, c in enumerate(cards)]
+    return {"players": [{"name": "you", **(you or {})}, {"name": "opp", **(opp or {})}], "battlefield": field}
+
+
+def _mana(out: dict[str, Any], pid: str = "p0") -> str:
+    assert out.get("payable"), out
+    return "".join(a["mana"] for a in out["payment"]["activations"] if a["permanent"] == pid)
+
+
+def _uncertain(out: dict[str, Any]) -> list[str]:
+    return [u["permanent"] for u in out.get("uncertain", [])]
+
+
+# -- the top card of a library -----------------------------------------------------------------
+
+HIDDEN = {"library": {"size": 40}}
+
+
+def test_selvala_explorer_returned_parley_counts_nonland_top_cards() -> None:
+    """Selvala, Explorer Returned's parley ("For each nonland card revealed this way, add {G}"):
+    an Opt on each library's top adds {G}{G}; a Forest on top adds nothing for that library."""
+    both = _board("Selvala, Explorer Returned", you={"library": {"size": 5, "top": ["Opt"]}},
+                  opp={"library": {"size": 5, "top": ["Llanowar Elves"]}})
+    out = _pay(both, "{G}{G}")
+    assert _mana(out) == "{G}{G}" and not _uncertain(out)
+    one = _board("Selvala, Explorer Returned", "Forest", you={"library": {"size": 5, "top": ["Forest"]}},
+                 opp={"library": {"size": 5, "top": ["Opt"]}})
+    assert _mana(_pay(one, "{G}{G}")) == "{G}"
+    assert _pay(one, "{G}{G}{G}")["payable"] is False
+
+
+def test_selvala_explorer_returned_hidden_top_cards_are_uncertain() -> None:
+    """The board gives the libraries without their top cards: each is counted as a land (no {G}),
+    and Selvala is named under uncertain; with one top known, that one counts.  A library of no
+    cards reveals nothing (nothing uncertain); a library not given is unsupported naming it."""
+    hidden = _board("Selvala, Explorer Returned", "Forest", you=HIDDEN, opp=HIDDEN)
+    out = _pay(hidden, "{G}")
+    assert _mana(out, "p1") == "{G}" and _mana(out, "p0") == "" and _uncertain(out) == ["p0"]
+    assert "library of you and the library of opp" in out["uncertain"][0]["reason"]
+    assert _pay(hidden, "{G}{G}")["payable"] is False
+    half = _board("Selvala, Explorer Returned", you={"library": {"size": 5, "top": ["Opt"]}}, opp=HIDDEN)
+    out = _pay(half, "{G}")
+    assert _mana(out) == "{G}" and _uncertain(out) == ["p0"]
+    empty = _board("Selvala, Explorer Returned", you={"library": {"size": 0}}, opp={"library": {"size": 0}})
+    out = _pay(empty, "{G}")
+    assert out["payable"] is False and not _uncertain(out)
+    missing = _pay(_board("Selvala, Explorer Returned", you=HIDDEN), "{G}")
+    assert missing["error"]["code"] == "unsupported" and missing["error"]["where"] == "players[1].library"
+
+
+def test_selvala_validate_refuses_mana_from_a_hidden_top_card() -> None:
+    """``validate`` reads the same least amount: a payment claiming {G} from Selvala while both
+    top cards are hidden is illegal."""
+    board = _board("Selvala, Explorer Returned", you=HIDDEN, opp=HIDDEN)
+    payment = {"activations": [{"permanent": "p0", "ability": 0, "mana": "{G}"}]}
+    check = answer({"query": "validate", "state": board, "cost": "{G}", "payment": payment})
+    assert check["legal"] is False
+
+
+def test_mul_daya_channelers_hidden_top_card_is_uncertain() -> None:
+    """Mul Daya Channelers: the top card hidden, its "{T}: Add two mana of any one color" is not
+    counted and it is named under uncertain; tapped, it is not named (it could not add anything)."""
+    out = _pay(_board("Mul Daya Channelers", "Forest", you=HIDDEN), "{G}")
+    assert _mana(out, "p1") == "{G}" and _uncertain(out) == ["p0"]
+    tapped = _pay(_board({"card": "Mul Daya Channelers", "tapped": True}, "Forest", you=HIDDEN), "{G}")
+    assert not _uncertain(tapped)
+    known = _pay(_board("Mul Daya Channelers", you={"library": {"size": 4, "top": ["Forest"]}}), "{W}{W}")
+    assert _mana(known) == "{W}{W}" and not _uncertain(known)
+
+
+def test_conspicuous_snoop_and_skill_borrower_hidden_top_card_are_uncertain() -> None:
+    """Conspicuous Snoop and Skill Borrower have the top card's abilities: hidden, they have none
+    and are named under uncertain; a library not given is unsupported naming it."""
+    for name in ("Conspicuous Snoop", "Skill Borrower"):
+        out = _pay(_board(name, "Forest", you=HIDDEN), "{1}")
+        assert _mana(out, "p1") == "{G}" and _uncertain(out) == ["p0"], name
+        assert _pay(_board(name, "Forest", you=HIDDEN), "{2}")["payable"] is False
+        missing = _pay(_board(name, "Forest"), "{1}")
+        assert missing["error"]["where"] == "players[0].library", name
+
+
+def test_hidden_top_card_is_named_by_every_payment_query() -> None:
+    """can_pay, payments and max_x name the same uncertain source as pay."""
+    board = _board("Selvala, Explorer Returned", "Forest", you=HIDDEN, opp=HIDDEN)
+    for query, extra in (("can_pay", {"cost": "{G}"}), ("payments", {"cost": "{G}"}), ("max_x", {"cost": "{X}"})):
+        out = answer({"query": query, "state": board, **extra})
+        assert [u["permanent"] for u in out.get("uncertain", [])] == ["p0"], (query, out)
+
+
+# -- options names what it leaves out by why -----------------------------------------------------
+
+def test_options_names_heritage_druids_tapping_cost_as_payment_queries_only() -> None:
+    """Heritage Druid's "Tap three untapped Elves you control" and Skirge Familiar's "Discard a
+    card" are read (the payment queries pay them); ``options`` leaves them out saying so, not that
+    the text could not be read."""
+    for name in ("Heritage Druid", "Skirge Familiar", "Priest of Yawgmoth"):
+        out = answer({"query": "options", "state": _board(name, "Forest")})
+        reason = out["unsupported"][0]["reason"]
+        assert "modelled only by the payment queries" in reason and "could not read" not in reason, out
+    unread = answer({"query": "options", "state": _board("Jegantha, the Wellspring", "Forest")})
+    assert "could not read" in unread["unsupported"][0]["reason"]
