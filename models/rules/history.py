@@ -9,16 +9,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from manasolver.models.abilities import Amount, ManaAbility
+from manasolver.models.abilities import Amount, ManaAbility, Production
 from manasolver.models.card import Card
 from manasolver.models.rules.missing import NotOnBoard, permanent_field, player_field
 from manasolver.models.state import GameState, Library, Permanent
 
-__all__ = ["HISTORY_AMOUNTS", "MILL_A_CARD", "MilledOut", "designation", "entered_creatures", "entered_this_turn",
-           "history_amount", "library", "milling_ability", "renowned", "top_card", "unknown_tops"]
+__all__ = ["HISTORY_AMOUNTS", "MILLED_CARD_MANA", "MILL_A_CARD", "MilledOut", "designation", "entered_creatures",
+           "entered_this_turn", "history_amount", "library", "milling_ability", "renowned", "top_card", "unknown_tops"]
 
 #: The cost part "Mill a card" as the tap-cost reader names it (CR 701.13).
 MILL_A_CARD = "mill a card"
+#: What a mana ability that adds the milled card's colored mana symbols says (Charmed Pendant).
+MILLED_CARD_MANA = "the milled card's mana cost"
 
 
 #: The :class:`~manasolver.models.abilities.Amount` kinds read here.
@@ -149,18 +151,24 @@ def milling_ability(state: GameState, permanent: Permanent, ab: ManaAbility,
     ``library``: the cost read as paid, or None when it can't be paid (an empty library, CR
     118.3).  The library is one resource of all the controller's milling costs, so the cost is
     read as paid only when the library holds a card for each of them (each such ability is
-    activated once, its cost taps the permanent).  Raises :class:`MilledOut` naming why
-    otherwise (Charmed Pendant's "Activate only as an instant" among them)."""
+    activated once, its cost taps the permanent).  Charmed Pendant's mana, the milled card's
+    colored symbols, is nothing while the top card is hidden (the least it can give).  Raises
+    :class:`MilledOut` naming why otherwise (Charmed Pendant's "Activate only as an instant" with
+    its top card known among them)."""
     lib = state.player(permanent.controller).library
     if lib is None:
         raise MilledOut("milling a card needs the player's library, which the board does not give (\"library\")")
+    if lib.size == 0:
+        return None
+    if MILLED_CARD_MANA in ab.text and not lib.top:
+        # Charmed Pendant: what it adds is the hidden top card's colored symbols, so the least it
+        # can give is nothing, whenever it is activated (the answers name it as uncertain)
+        return replace(ab, cost=replace(ab.cost, unmodelled=""), production=Production())
     if "Activate only as" in ab.text:
         raise MilledOut("'Activate only as an instant/a sorcery': the mana is made before the spell is cast "
                         "(CR 602.5d, 605.3a), which is not modelled for this cost")
     if any(p not in (MILL_A_CARD, "{T}") and not p.startswith("{") for p in parts):
         raise MilledOut("its cost has another part that is not modelled: " + ", ".join(parts))
-    if lib.size == 0:
-        return None
     if not ab.cost.tap:
         raise MilledOut("a milling cost without {T} (activated any number of times) is not modelled")
     millers = _milling_costs(state, permanent.controller)

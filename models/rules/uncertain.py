@@ -1,6 +1,7 @@
 """Mana whose amount depends on chance or on another player's choice (Rhystic Cave's "unless any
 player pays {1}", CR 118.12), or on a hidden card the board does not give (the top card of a
-library: Mul Daya Channelers, Conspicuous Snoop, Selvala, Explorer Returned's parley): it is
+library: Mul Daya Channelers, Conspicuous Snoop, Charmed Pendant, Selvala, Explorer Returned's
+parley): it is
 counted as the least it can give, so no payment relies on it, and the answers name each such
 source a player could activate now, with why.
 """
@@ -13,7 +14,7 @@ from manasolver.models.effects import AbilitiesOf, GrantedAbility
 from manasolver.models.rules.amounts import condition_holds
 from manasolver.models.rules.board_effects import effective_mana_abilities
 from manasolver.models.rules.granted import summoning_sick
-from manasolver.models.rules.history import unknown_tops
+from manasolver.models.rules.history import MILLED_CARD_MANA, unknown_tops
 from manasolver.models.state import GameState, Permanent
 
 __all__ = ["uncertain_sources"]
@@ -80,7 +81,7 @@ def _top_reader(card: Card) -> str:
     if any(ab.production.amount is not None and ab.production.amount.kind == "revealed_nonland"
            for ab in card.mana_abilities):
         return _EACH
-    if _top_grant(card) is not None or any(isinstance(e, AbilitiesOf) and "top card of" in e.text
+    if _top_ability(card) is not None or any(isinstance(e, AbilitiesOf) and "top card of" in e.text
                                            for e in card_text(card).mana_effects):
         return _OWN
     return _NONE
@@ -101,19 +102,24 @@ def _hidden_top(state: GameState, perm: Permanent, reader: str) -> str:
             return ""
         counted = f"each unknown top card counted as a land card ({ab.text})"
     else:
-        granted = _top_grant(perm.card)
-        if granted is not None and not _can_activate(state, perm, granted):
+        reading = _top_ability(perm.card)
+        if reading is not None and not _can_activate(state, perm, reading):
             return ""
-        counted = "counted as not of the kind it asks for, so it adds nothing from that card"
+        counted = ("counted as a card without colored mana symbols, so it adds nothing"
+                   if reading is not None and MILLED_CARD_MANA in reading.text
+                   else "counted as not of the kind it asks for, so it adds nothing from that card")
     whose = " and ".join(f"the library of {p}" for p in hidden)
     return (f"{perm.card.name}: the top card of {whose} is hidden and the board does not give it "
             f"(\"library.top\"); {counted}")
 
 
-def _top_grant(card: Card) -> ManaAbility | None:
-    """The mana ability ``card`` has while the top card of its controller's library is of a kind
-    (Mul Daya Channelers), or None (the top card's own abilities: Conspicuous Snoop)."""
+def _top_ability(card: Card) -> ManaAbility | None:
+    """The mana ability of ``card`` that reads its controller's top card: one it has while that
+    card is of a kind (Mul Daya Channelers), or one that adds the milled card's colored symbols
+    (Charmed Pendant); None for the top card's own abilities (Conspicuous Snoop)."""
     from manasolver.models.text.read import card_text
 
-    return next((e.ability for e in card_text(card).mana_effects if isinstance(e, GrantedAbility)
-                 and e.condition is not None and any(a.kind == "top_card" for a, _ in e.condition.counts)), None)
+    text = card_text(card)
+    granted = next((e.ability for e in text.mana_effects if isinstance(e, GrantedAbility)
+                    and e.condition is not None and any(a.kind == "top_card" for a, _ in e.condition.counts)), None)
+    return granted or next((t.ability for t in text.tap_costs if MILLED_CARD_MANA in t.ability.text), None)

@@ -117,3 +117,49 @@ def test_options_names_heritage_druids_tapping_cost_as_payment_queries_only() ->
         assert "modelled only by the payment queries" in reason and "could not read" not in reason, out
     unread = answer({"query": "options", "state": _board("Jegantha, the Wellspring", "Forest")})
     assert "could not read" in unread["unsupported"][0]["reason"]
+
+
+# -- costs ---------------------------------------------------------------------------------------
+
+FURGUL = "Furgul, Quag Nurturer"
+
+
+def test_furgul_quag_nurturer_adds_the_sacrificed_creatures_power_608_2h() -> None:
+    """Furgul ("{T}, Sacrifice a creature: Add an amount of {G} equal to the sacrificed creature's
+    power"): a Grizzly Bears with two +1/+1 counters gives four; Furgul may sacrifice itself (a
+    2/2: two); a creature with a power it can't compute (Tarmogoyf's ``*``) is refused, not guessed."""
+    bears = {"card": "Grizzly Bears", "counters": {"+1/+1": 2}}
+    out = _pay(_board(FURGUL, bears), "{G}{G}{G}{G}")
+    assert [(a["mana"], a.get("sacrificed")) for a in out["payment"]["activations"]] == [("{G}" * 4, ["p1"])]
+    alone = _pay(_board(FURGUL), "{G}{G}")
+    assert [(a["mana"], a.get("sacrificed")) for a in alone["payment"]["activations"]] == [("{G}{G}", ["p0"])]
+    assert _pay(_board(FURGUL), "{G}{G}{G}")["payable"] is False
+    assert _pay(_board(FURGUL, "Tarmogoyf"), "{G}")["error"]["code"] == "unsupported"
+
+
+def test_furgul_validate_reads_the_named_creatures_power() -> None:
+    """``validate``: four {G} for sacrificing a 2/2 Grizzly Bears is illegal; its two {G} are legal."""
+    board = _board(FURGUL, "Grizzly Bears", {"card": "Grizzly Bears", "counters": {"+1/+1": 2}})
+    payment = _pay(board, "{G}" * 4)["payment"]
+    assert payment["activations"][0]["sacrificed"] == ["p2"]
+    payment["activations"][0]["sacrificed"] = ["p1"]
+    wrong = answer({"query": "validate", "state": board, "cost": "{G}" * 4, "payment": payment})
+    assert wrong["legal"] is False
+    assert [a["sacrificed"] for a in _pay(board, "{G}{G}")["payment"]["activations"]] in (
+        [["p0"]], [["p1"]])
+
+
+def test_charmed_pendant_hidden_top_card_adds_nothing_and_is_uncertain() -> None:
+    """Charmed Pendant ("{T}, Mill a card: For each colored mana symbol in the milled card's mana
+    cost, add one mana of that color"): with the top card hidden it is counted as adding nothing
+    and named under uncertain (tapped, not named); an empty library pays no milling cost (CR
+    118.3); a known top card still leaves it out naming its "Activate only as an instant"."""
+    out = _pay(_board("Charmed Pendant", "Forest", you=HIDDEN), "{G}")
+    assert _mana(out, "p1") == "{G}" and _uncertain(out) == ["p0"]
+    assert "without colored mana symbols" in out["uncertain"][0]["reason"]
+    assert _pay(_board("Charmed Pendant", "Forest", you=HIDDEN), "{1}{G}")["payable"] is False
+    assert not _uncertain(_pay(_board({"card": "Charmed Pendant", "tapped": True}, "Forest", you=HIDDEN), "{G}"))
+    empty = _pay(_board("Charmed Pendant", "Forest", you={"library": {"size": 0}}), "{G}")
+    assert _mana(empty, "p1") == "{G}" and not empty.get("unsupported") and not _uncertain(empty)
+    known = _pay(_board("Charmed Pendant", "Forest", you={"library": {"size": 3, "top": ["Opt"]}}), "{G}")
+    assert "instant" in known["unsupported"][0]["reason"]
