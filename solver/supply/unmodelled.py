@@ -67,8 +67,8 @@ if TYPE_CHECKING:
     from manasolver.models.text.activated import ActivatedAbility
 
 __all__ = ["CHECKS_LIMIT", "NO_REFERENCES", "RESOURCE_COSTS", "RESTRICTED_TRIGGERS", "SNOW_TRIGGERS", "UNREAD_TEXT",
-           "Unmodelled", "ability_gap", "drop_unmodelled_altars", "guard_ability_cost", "guard_ability_effects", "guard_activation",
-           "guard_doublers", "guard_excluded", "guard_payment_rules", "guard_prohibitions",
+           "Unmodelled", "ability_gap", "drop_unmodelled_altars", "guard_ability_cost", "guard_ability_effects",
+           "guard_activation", "guard_doublers", "guard_excluded", "guard_payment_rules", "guard_prohibitions",
            "guard_spent_on_activations", "guard_spent_on_costs", "guard_tap_triggers",
            "guard_unread_haste", "once", "refuse_options", "refuse_payment", "repeatable_gap"]
 
