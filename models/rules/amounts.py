@@ -241,6 +241,10 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
             1 for p in state.battlefield if p.attached_to == permanent.id
             and ("equipment" in p.card.type_line.subtypes
                  or ("aura" in p.card.type_line.subtypes and p.controller == permanent.controller)))
+    elif kind == "other_activated":
+        # "Activate only if this creature has another activated ability" (Tazri's grant)
+        from manasolver.models.rules.other_activated import has_another_activated_ability
+        value = int(has_another_activated_ability(state, permanent))
     elif kind == "lands_played":
         value = state.player(permanent.controller).lands_played_this_turn
     elif kind == "life_gained":

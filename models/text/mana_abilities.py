@@ -445,6 +445,9 @@ def _condition(text: str) -> Condition:
     if body == "you played a land this turn":
         # River of Tears: the player's lands_played_this_turn (default 0)
         return Condition(text, counts=((Amount("lands_played"), 1),))
+    if body == "~ has another activated ability":
+        # Tazri's grant: read from the creature and the board (models/rules/other_activated.py)
+        return Condition(text, counts=((Amount("other_activated"), 1),))
     if body in HISTORY_CONDITIONS:  # the board's history fields (models/rules/history.py)
         return Condition(text, counts=((HISTORY_CONDITIONS[body], 1),))
     if m := re.fullmatch(r"creatures you control have total power (\d+) or greater", body):

@@ -202,7 +202,8 @@ def _plain_grant(line: str) -> GrantedAbility | None:
     m = _GRANT.fullmatch(line)
     if m is None or not re.search(r"\b[Aa]dd\b", m.group(2)):
         return None
-    who_text, quoted = m.group(1), m.group(2)
+    # "this creature" in the quoted ability is the permanent that has it (Tazri's grant)
+    who_text, quoted = m.group(1), re.sub(r"\bthis creature\b", "~", m.group(2))
     parts = activated_parts(quoted)
     if parts is None:
         return None
@@ -216,6 +217,9 @@ def _plain_grant(line: str) -> GrantedAbility | None:
             return GrantedAbility(line, ability, Amount("count", types=types, controller="any"), attached=True)
         phrase = who_text
         counter = ""
+        plural = True
+        if each := re.fullmatch(r"Each (creature|land|artifact) you control", who_text):
+            phrase, plural = f"{each.group(1)} you control", False  # Tazri, Stalwart Survivor
         if counted := re.fullmatch(r"Each (\w+) you control with an? (\+1/\+1 )?counter on it", who_text):
             # Rishkar, Jiang Yanggu: the creatures with a counter (of that kind) on them
             phrase, counter = f"{counted.group(1)} you control", "+1/+1" if counted.group(2) else "any"
@@ -245,7 +249,7 @@ def _plain_grant(line: str) -> GrantedAbility | None:
         elif not phrase.endswith(" you control"):
             return None
         lowered = phrase.split()[0] in ("Other", "Basic", "Legendary", "Lands", "Creatures", "Creature", "Artifacts")
-        amount = count_amount(phrase[0].lower() + phrase[1:] if lowered else phrase, plural=counter == "")
+        amount = count_amount(phrase[0].lower() + phrase[1:] if lowered else phrase, plural=plural and counter == "")
         return GrantedAbility(line, ability, replace(amount, with_counter=counter) if counter else amount)
     except (Unreadable, BadCost):
         return None

@@ -163,3 +163,35 @@ def test_charmed_pendant_hidden_top_card_adds_nothing_and_is_uncertain() -> None
     assert _mana(empty, "p1") == "{G}" and not empty.get("unsupported") and not _uncertain(empty)
     known = _pay(_board("Charmed Pendant", "Forest", you={"library": {"size": 3, "top": ["Opt"]}}), "{G}")
     assert "instant" in known["unsupported"][0]["reason"]
+
+
+# -- one-card wordings ---------------------------------------------------------------------------
+
+TAZRI = "Tazri, Stalwart Survivor"
+
+
+def test_tazri_grants_mana_only_to_creatures_with_another_activated_ability_602_5b() -> None:
+    """Tazri, Stalwart Survivor: each creature you control has "{T}: Add one mana of any of this
+    creature's colors. Spend this mana only to activate an ability of a creature. Activate only if
+    this creature has another activated ability."  Tazri (its mill ability) and Prodigal Sorcerer
+    (its ping) have another; Grizzly Bears and Goblin Guide (haste, a trigger) have none, but
+    beside two Tazris a Grizzly Bears has two instances of the ability."""
+    def options(*cards: str) -> list[str]:
+        out = answer({"query": "options", "state": _board(TAZRI, *cards)})
+        assert out["complete"] is True, out
+        return list(out["options"])
+    assert options() == ["{W}"]
+    assert options("Prodigal Sorcerer") == ["{W}{U}"]
+    assert options("Grizzly Bears") == ["{W}"]
+    assert options("Goblin Guide") == ["{W}"]
+    assert options(TAZRI, "Grizzly Bears") == ["{W}{W}{G}"]  # two instances: each the other's "another"
+
+
+def test_tazri_mana_pays_only_abilities_of_creatures_106_6() -> None:
+    """Tazri's mana pays no spell ({W} for a spell is unpayable from Tazri alone); a creature with
+    an activated ability its text does not let the engine rule out is refused, not guessed."""
+    out = _pay(_board(TAZRI), "{W}")
+    assert out["payable"] is False and out["reason"]["code"] == "restricted_mana"
+    odd = _pay(_board(TAZRI, {"name": "Odd", "type_line": "Creature — Elf", "mana_cost": "{G}",
+                              "oracle_text": "Cycling {2}"}), "{W}")
+    assert odd["error"]["code"] == "unsupported" and "another activated ability" in odd["error"]["message"]
