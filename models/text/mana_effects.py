@@ -202,8 +202,7 @@ def _plain_grant(line: str) -> GrantedAbility | None:
     m = _GRANT.fullmatch(line)
     if m is None or not re.search(r"\b[Aa]dd\b", m.group(2)):
         return None
-    # "this creature" in the quoted ability is the permanent that has it (Tazri's grant)
-    who_text, quoted = m.group(1), re.sub(r"\bthis creature\b", "~", m.group(2))
+    who_text, quoted = m.group(1), m.group(2)
     parts = activated_parts(quoted)
     if parts is None:
         return None
