@@ -195,3 +195,17 @@ def test_tazri_mana_pays_only_abilities_of_creatures_106_6() -> None:
     odd = _pay(_board(TAZRI, {"name": "Odd", "type_line": "Creature — Elf", "mana_cost": "{G}",
                               "oracle_text": "Cycling {2}"}), "{W}")
     assert odd["error"]["code"] == "unsupported" and "another activated ability" in odd["error"]["message"]
+
+
+def test_barbflare_gremlin_untapped_never_fires_603_4() -> None:
+    """Barbflare Gremlin ("Whenever a player taps a land for mana, if this creature is tapped, that
+    player adds one mana of any type that land produced. Then that land deals 1 damage to that
+    player."): untapped, with nothing on the board able to tap it while lands are tapped for mana,
+    its intervening "if" is false, so a payment is answered without it; tapped, or beside
+    Springleaf Drum (whose cost could tap it first), it stays refused naming the clause."""
+    out = _pay(_board("Barbflare Gremlin", "Forest"), "{G}")
+    assert _mana(out, "p1") == "{G}" and out["payment"]["damage"] == 0
+    tapped = _pay(_board({"card": "Barbflare Gremlin", "tapped": True}, "Forest"), "{G}")
+    assert tapped["error"]["code"] == "unsupported" and "if this creature is tapped" in tapped["error"]["message"]
+    drum = _pay(_board("Barbflare Gremlin", "Forest", "Springleaf Drum"), "{G}")
+    assert drum["error"]["code"] == "unsupported"
