@@ -209,3 +209,14 @@ def test_barbflare_gremlin_untapped_never_fires_603_4() -> None:
     assert tapped["error"]["code"] == "unsupported" and "if this creature is tapped" in tapped["error"]["message"]
     drum = _pay(_board("Barbflare Gremlin", "Forest", "Springleaf Drum"), "{G}")
     assert drum["error"]["code"] == "unsupported"
+
+
+def test_the_bus_runner_tokens_abilities_are_the_tokens_111_1() -> None:
+    """The Bus Runner's enters trigger creates a token that has "{T}: Add {C}" and a trigger on
+    becoming tapped: those are the token's abilities (a permanent of its own on the board, CR
+    111.1), so the Bus Runner alone changes no payment; the token, given with its text, adds {C}."""
+    out = _pay(_board("The Bus Runner", "Forest"), "{G}")
+    assert _mana(out, "p1") == "{G}"
+    token = {"name": "Desert Vehicle", "token": True, "type_line": "Artifact Land — Desert Vehicle",
+             "oracle_text": "{T}: Add {C}."}
+    assert _mana(_pay(_board("The Bus Runner", token), "{1}"), "p1") == "{C}"
