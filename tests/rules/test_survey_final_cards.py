@@ -220,3 +220,15 @@ def test_the_bus_runner_tokens_abilities_are_the_tokens_111_1() -> None:
     token = {"name": "Desert Vehicle", "token": True, "type_line": "Artifact Land — Desert Vehicle",
              "oracle_text": "{T}: Add {C}."}
     assert _mana(_pay(_board("The Bus Runner", token), "{1}"), "p1") == "{C}"
+
+
+def test_machine_gods_effigy_named_did_not_copy_614_1c() -> None:
+    """Machine God's Effigy ("You may have this artifact enter as a copy of any creature …, except
+    it's an artifact and it has "{T}: Add {U}.""; "{T}: Add {U}."): the copy is chosen as it enters
+    and shows in the board's characteristics, so the card named alone adds {U}; given a copy's
+    characteristics, it has that creature's abilities and the {U} one."""
+    assert _mana(_pay(_board("Machine God's Effigy", "Forest"), "{U}{G}")) == "{U}"
+    elves = {"card": "Machine God's Effigy", "name": "Llanowar Elves", "type_line": "Artifact — Elf Druid",
+             "oracle_text": "{T}: Add {G}.\n{T}: Add {U}."}
+    out = _pay(_board(elves), "{G}")
+    assert _mana(out) == "{G}"
