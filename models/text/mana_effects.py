@@ -579,5 +579,7 @@ _effects_of_text = lru_cache(maxsize=512)(read_mana_effects)
 def remaining_unsupported(card: Card) -> tuple[str, ...]:
     """``card.unsupported`` without the clauses :func:`mana_effects_of` reads: what is left
     for a solver that applies every structured effect."""
+    from manasolver.models.text.oracle import ENTERED_AS_COPY
+
     done = {e.text for e in mana_effects_of(card)}
-    return tuple(u for u in card.unsupported if u not in done)
+    return tuple(u for u in card.unsupported if u not in done and not ENTERED_AS_COPY.fullmatch(u))

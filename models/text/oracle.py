@@ -32,6 +32,7 @@ from manasolver.models.card import TypeLine
 from manasolver.models.errors import BadCost
 
 __all__ = [
+    "ENTERED_AS_COPY",
     "GRAVEYARD_MANA",
     "MANA_EFFECT_KINDS",
     "ManaEffect",
@@ -45,6 +46,14 @@ __all__ = [
     "self_reference",
     "strip_reminder",
 ]
+
+#: "You may have this artifact enter as a copy of …, except … it has "{T}: Add {U}."" (Machine
+#: God's Effigy): a replacement applied as it entered (CR 614.1c, 707.9); what it became is on the
+#: board, as the permanent's given characteristics, and a permanent that names the card alone did
+#: not copy anything (as Echoing Deeps' copy clause, which has no quoted ability).  Read here, so
+#: that no reader leaves it unread.
+ENTERED_AS_COPY = re.compile(r'You may have (?:~|this \w+) enter (?:tapped )?as a copy of [^"]+, except [^"]*'
+                             r'"[^"]+"\.?')
 
 #: The kinds of :class:`ManaEffect`.
 MANA_EFFECT_KINDS = ("triggered", "replacement", "type_change", "grant", "spend_as")

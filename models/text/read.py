@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card, CardText
 from manasolver.models.errors import ManasolverError
-from manasolver.models.text.oracle import strip_reminder
+from manasolver.models.text.oracle import ENTERED_AS_COPY, strip_reminder
 
 if TYPE_CHECKING:  # each reader's module is imported when its words are in the text
     from manasolver.models.card_text import ActivatedAbility, CostEffect, GrantedKeyword, KeywordCost, TapCost
@@ -119,7 +119,7 @@ def read_card_text(card: Card) -> CardText:
     if unsupported:
         done = {e.text for e in effects}
         unread = tuple(u for u in unsupported if u not in done and not _hand_clause(card, u) and not _tap_clause(u)
-                       and not _ENTERED_AS_COPY.fullmatch(u))
+                       and not ENTERED_AS_COPY.fullmatch(u))
     enters_tapped: bool | None = False
     if "tapped" in face_plain:
         from manasolver.models.text.triggers import read_enters_tapped
@@ -149,14 +149,6 @@ def _hand_clause(card: Card, clause: str) -> bool:
         return False
     from manasolver.models.text.hand import is_hand_clause
     return is_hand_clause(card, clause)
-
-
-#: "You may have this artifact enter as a copy of …, except … it has "{T}: Add {U}."" (Machine
-#: God's Effigy): a replacement applied as it entered (CR 614.1c, 707.9); what it became is on the
-#: board, as the permanent's given characteristics, and a permanent that names the card alone did
-#: not copy anything (as Echoing Deeps' copy clause, which has no quoted ability).
-_ENTERED_AS_COPY = re.compile(r'You may have (?:~|this \w+) enter (?:tapped )?as a copy of [^"]+, except [^"]*'
-                              r'"[^"]+"\.?')
 
 
 def _tap_clause(clause: str) -> bool:
