@@ -440,6 +440,11 @@ def _read_all(line: str) -> tuple[StructuredEffect, ...]:
     return () if effect is None else (effect,)
 
 
+#: Runaway Growth's trigger, its name read as ``~``.
+_INTENSITY_TRIGGER = ("Whenever enchanted land is tapped for mana, its controller adds an additional amount of {G} "
+                      "equal to ~'s intensity. Then ~ intensifies by 1.")
+
+
 def _read(line: str) -> StructuredEffect | None:
     """One clause (reminder text removed, the card's name as ``~``) → an effect, or None."""
     if "can't be activated" in line:
@@ -450,6 +455,11 @@ def _read(line: str) -> StructuredEffect | None:
         return spend
     if '"' in line:
         return _grant(line)
+    if line == _INTENSITY_TRIGGER:
+        # Runaway Growth: its intensity (a digital mechanic) is not on the board: the trigger adds
+        # nothing while the Aura is attached to nothing, and the enchanted land is left out naming it
+        return TriggeredMana(line, "enchanted_land", ((type_bit("G"),),),
+                             amount=Amount("history", name="the Aura's intensity"))
     if m := re.fullmatch(r"As long as ~ has an? ([\w+\-/]+) counter on (?:it|him|her|them), (n[^,]+)", line):
         # Zhao, the Moon Slayer: a Blood Moon while it has that counter (CR 613.1d)
         inner = _read(m.group(2)[0].upper() + m.group(2)[1:])
@@ -579,7 +589,7 @@ _effects_of_text = lru_cache(maxsize=512)(read_mana_effects)
 def remaining_unsupported(card: Card) -> tuple[str, ...]:
     """``card.unsupported`` without the clauses :func:`mana_effects_of` reads: what is left
     for a solver that applies every structured effect."""
-    from manasolver.models.text.oracle import ENTERED_AS_COPY
+    from manasolver.models.text.oracle import changes_no_payment
 
     done = {e.text for e in mana_effects_of(card)}
-    return tuple(u for u in card.unsupported if u not in done and not ENTERED_AS_COPY.fullmatch(u))
+    return tuple(u for u in card.unsupported if u not in done and not changes_no_payment(u))

@@ -32,12 +32,12 @@ from manasolver.models.card import TypeLine
 from manasolver.models.errors import BadCost
 
 __all__ = [
-    "ENTERED_AS_COPY",
     "GRAVEYARD_MANA",
     "MANA_EFFECT_KINDS",
     "ManaEffect",
     "ParsedText",
     "activated_parts",
+    "changes_no_payment",
     "is_loyalty_cost",
     "is_mana_ability",
     "level_condition",
@@ -47,13 +47,22 @@ __all__ = [
     "strip_reminder",
 ]
 
-#: "You may have this artifact enter as a copy of …, except … it has "{T}: Add {U}."" (Machine
-#: God's Effigy): a replacement applied as it entered (CR 614.1c, 707.9); what it became is on the
-#: board, as the permanent's given characteristics, and a permanent that names the card alone did
-#: not copy anything (as Echoing Deeps' copy clause, which has no quoted ability).  Read here, so
-#: that no reader leaves it unread.
-ENTERED_AS_COPY = re.compile(r'You may have (?:~|this \w+) enter (?:tapped )?as a copy of [^"]+, except [^"]*'
-                             r'"[^"]+"\.?')
+#: Clauses with mana words that change no payment on the board as given, read here so that no
+#: reader leaves them unread: "You may have this artifact enter as a copy of …, except … it has
+#: "{T}: Add {U}."" (Machine God's Effigy: a replacement applied as it entered, CR 614.1c, 707.9;
+#: what it became is on the board as the permanent's given characteristics, and a permanent that
+#: names the card alone did not copy anything, as Echoing Deeps' copy clause), and an end-step
+#: trigger that perpetually gives a card in the library an ability (Vigorous Farming: a card that
+#: later reaches the battlefield is given with its characteristics).
+_NO_PAYMENT_CLAUSES = re.compile(
+    r'You may have (?:~|this \w+) enter (?:tapped )?as a copy of [^"]+, except [^"]*"[^"]+"\.?'
+    r'|At the beginning of your end step, the topmost land card in your library perpetually gains "[^"]+"\.?')
+
+
+def changes_no_payment(clause: str) -> bool:
+    """Is ``clause`` one of :data:`_NO_PAYMENT_CLAUSES`?"""
+    return _NO_PAYMENT_CLAUSES.fullmatch(clause) is not None
+
 
 #: The kinds of :class:`ManaEffect`.
 MANA_EFFECT_KINDS = ("triggered", "replacement", "type_change", "grant", "spend_as")

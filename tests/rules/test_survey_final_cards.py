@@ -232,3 +232,21 @@ def test_machine_gods_effigy_named_did_not_copy_614_1c() -> None:
              "oracle_text": "{T}: Add {G}.\n{T}: Add {U}."}
     out = _pay(_board(elves), "{G}")
     assert _mana(out) == "{G}"
+
+
+def test_runaway_growth_intensity_is_named_only_when_attached() -> None:
+    """Runaway Growth ("Whenever enchanted land is tapped for mana, its controller adds an
+    additional amount of {G} equal to this enchantment's intensity"): its intensity is not on the
+    board; attached to nothing it adds nothing (the Forest pays alone), attached to the Forest the
+    answer that may need it is refused naming the intensity."""
+    out = _pay(_board("Runaway Growth", "Forest"), "{G}")
+    assert _mana(out, "p1") == "{G}" and not out.get("unsupported")
+    attached = _pay(_board({"card": "Runaway Growth", "attached_to": "p1"}, "Forest", "Island"), "{G}")
+    assert attached["error"]["code"] == "unsupported" and "intensity" in attached["error"]["message"]
+
+
+def test_vigorous_farming_perpetual_library_grant_changes_no_payment() -> None:
+    """Vigorous Farming's end-step trigger gives a card in the library an ability; a land that has
+    it is given on the board with its text, so the enchantment changes no payment now."""
+    out = _pay(_board("Vigorous Farming", "Forest"), "{G}")
+    assert _mana(out, "p1") == "{G}" and not out.get("unsupported")
