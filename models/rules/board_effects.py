@@ -36,6 +36,7 @@ from manasolver.models.text.triggers import self_tap_damage, triggers_of
 __all__ = [
     "active_effects",
     "effective_mana_abilities",
+    "idle_while_untapped",
     "mana_prohibitions",
     "nontap_damage",
     "prohibited",
@@ -245,7 +246,7 @@ def _tap_hurt(state: GameState) -> _TapHurt:
             if t is None:
                 low = text.lower()
                 if not (low.startswith(("whenever enchanted", "when enchanted")) and source.attached_to is None
-                        or _idle_while_untapped(state, source, text)):
+                        or idle_while_untapped(state, source, text)):
                     unread.append((source, text))
                 continue
             if t.harmless or (t.reach == "self" and self_tap_damage(source.card) and t.hurt_you):
@@ -269,7 +270,7 @@ def _tap_hurt(state: GameState) -> _TapHurt:
 _IF_SOURCE_TAPPED = re.compile(r"Whenever a player taps a land for mana, if (?:this creature|~) is tapped, ")
 
 
-def _idle_while_untapped(state: GameState, source: Permanent, text: str) -> bool:
+def idle_while_untapped(state: GameState, source: Permanent, text: str) -> bool:
     """Can't ``source``'s trigger ``text`` (:data:`_IF_SOURCE_TAPPED`) fire in this payment: the
     source is untapped and no mana ability on the board has a cost that taps another permanent
     (Springleaf Drum, Heritage Druid), so it stays untapped while lands are tapped for mana (CR

@@ -440,6 +440,10 @@ def _read_all(line: str) -> tuple[StructuredEffect, ...]:
     return () if effect is None else (effect,)
 
 
+#: Barbflare Gremlin's trigger, its self-reference read as ``~`` or kept as "this creature".
+_IF_TAPPED_TRIGGER = re.compile(r"Whenever a player taps a land for mana, if (?:~|this creature) is tapped, "
+                                r"that player adds one mana of any type that land produced\. Then that land deals 1 "
+                                r"damage to that player\.")
 #: Runaway Growth's trigger, its name read as ``~``.
 _INTENSITY_TRIGGER = ("Whenever enchanted land is tapped for mana, its controller adds an additional amount of {G} "
                       "equal to ~'s intensity. Then ~ intensifies by 1.")
@@ -455,6 +459,10 @@ def _read(line: str) -> StructuredEffect | None:
         return spend
     if '"' in line:
         return _grant(line)
+    if _IF_TAPPED_TRIGGER.fullmatch(line):
+        # Barbflare Gremlin: Mana Flare while the source is tapped (models/rules/production.py);
+        # untapped it adds nothing
+        return TriggeredMana(line, "any_land_while_source_tapped", produced_type=True)
     if line == _INTENSITY_TRIGGER:
         # Runaway Growth: its intensity (a digital mechanic) is not on the board: the trigger adds
         # nothing while the Aura is attached to nothing, and the enchanted land is left out naming it

@@ -204,11 +204,14 @@ def test_barbflare_gremlin_untapped_never_fires_603_4() -> None:
     its intervening "if" is false, so a payment is answered without it; tapped, or beside
     Springleaf Drum (whose cost could tap it first), it stays refused naming the clause."""
     out = _pay(_board("Barbflare Gremlin", "Forest"), "{G}")
-    assert _mana(out, "p1") == "{G}" and out["payment"]["damage"] == 0
+    assert _mana(out, "p1") == "{G}" and out["payment"]["damage"] == 0 and not out.get("unsupported")
     tapped = _pay(_board({"card": "Barbflare Gremlin", "tapped": True}, "Forest"), "{G}")
     assert tapped["error"]["code"] == "unsupported" and "if this creature is tapped" in tapped["error"]["message"]
     drum = _pay(_board("Barbflare Gremlin", "Forest", "Springleaf Drum"), "{G}")
     assert drum["error"]["code"] == "unsupported"
+    assert answer({"query": "options", "state": _board("Barbflare Gremlin", "Forest")})["options"] == ["{G}"]
+    drum_options = answer({"query": "options", "state": _board("Barbflare Gremlin", "Forest", "Springleaf Drum")})
+    assert drum_options["error"]["code"] == "unsupported"
 
 
 def test_the_bus_runner_tokens_abilities_are_the_tokens_111_1() -> None:
