@@ -53,10 +53,15 @@ __all__ = [
 #: what it became is on the board as the permanent's given characteristics, and a permanent that
 #: names the card alone did not copy anything, as Echoing Deeps' copy clause), and an end-step
 #: trigger that perpetually gives a card in the library an ability (Vigorous Farming: a card that
-#: later reaches the battlefield is given with its characteristics).
+#: later reaches the battlefield is given with its characteristics), and an activated ability whose
+#: mana a reflexive trigger adds ("…: Draft a card … When you do, add {U}{U}{U}.": Oyaminartok,
+#: Polar Werebear), which is no mana ability (CR 605.1a: the ability itself adds no mana as it
+#: resolves, 603.12), so it uses the stack and no payment activates it; mana it made before is the
+#: board's ``pool``.
 _NO_PAYMENT_CLAUSES = re.compile(
     r'You may have (?:~|this \w+) enter (?:tapped )?as a copy of [^"]+, except [^"]*"[^"]+"\.?'
-    r'|At the beginning of your end step, the topmost land card in your library perpetually gains "[^"]+"\.?')
+    r'|At the beginning of your end step, the topmost land card in your library perpetually gains "[^"]+"\.?'
+    r'|[^":.]+: [^":]+?\. When you do, add (?:\{[WUBRGC]\})+\.(?: Spend this mana only [^".]+\.)?')
 
 
 def changes_no_payment(clause: str) -> bool:

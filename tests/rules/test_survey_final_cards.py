@@ -253,3 +253,16 @@ def test_vigorous_farming_perpetual_library_grant_changes_no_payment() -> None:
     it is given on the board with its text, so the enchantment changes no payment now."""
     out = _pay(_board("Vigorous Farming", "Forest"), "{G}")
     assert _mana(out, "p1") == "{G}" and not out.get("unsupported")
+
+
+def test_oyaminartok_reflexive_mana_is_no_mana_ability_605_1a() -> None:
+    """Oyaminartok, Polar Werebear ("{U}, Sacrifice a Food: Draft a card … When you do, add
+    {U}{U}{U}"): the activated ability adds no mana as it resolves, a reflexive trigger does (CR
+    603.12), so it is no mana ability (605.1a) and no payment activates it: beside an Island and
+    a Food, {U} is paid by the Island and {U}{U} is unpayable, with nothing left out."""
+    food = {"name": "Food", "token": True, "type_line": "Artifact — Food",
+            "oracle_text": "{2}, {T}, Sacrifice this artifact: You gain 3 life."}
+    board = _board("Oyaminartok, Polar Werebear", "Island", food)
+    out = _pay(board, "{U}")
+    assert _mana(out, "p1") == "{U}" and not out.get("unsupported")
+    assert _pay(board, "{U}{U}")["payable"] is False
