@@ -10,7 +10,8 @@ Island and Forest, and counts the answers:
 * **left out**: a payable answer that lists sources under ``unsupported`` (left out of the
   supply: the payment is legal but may not be the best);
 * **answered**: the rest; of them, **named uncertain**: answers that name a source whose mana
-  depends on chance or another player's choice (Rhystic Cave), counted as the least it gives.
+  depends on chance, another player's choice (Rhystic Cave) or a hidden card (Mul Daya Channelers
+  beside a library given without its top card), counted as the least it gives.
 
 Every payable answer is given back to ``validate``, which must call it legal (a count of the
 ones it doesn't is printed: it must be 0).  With ``--list`` the refused and left-out cards are
