@@ -66,9 +66,9 @@ from manasolver.solver.supply.model import Excluded, Option, Supply
 if TYPE_CHECKING:
     from manasolver.models.text.activated import ActivatedAbility
 
-__all__ = ["CHECKS_LIMIT", "NO_REFERENCES", "RESTRICTED_TRIGGERS", "SNOW_TRIGGERS", "UNREAD_TEXT", "Unmodelled",
-           "ability_gap", "drop_unmodelled_altars", "guard_ability_cost", "guard_ability_effects", "guard_activation",
-           "guard_doublers", "guard_excluded", "guard_payment_rules", "guard_prohibitions",
+__all__ = ["CHECKS_LIMIT", "NO_REFERENCES", "RESOURCE_COSTS", "RESTRICTED_TRIGGERS", "SNOW_TRIGGERS", "UNREAD_TEXT",
+           "Unmodelled", "ability_gap", "drop_unmodelled_altars", "guard_ability_cost", "guard_ability_effects",
+           "guard_activation", "guard_doublers", "guard_excluded", "guard_payment_rules", "guard_prohibitions",
            "guard_spent_on_activations", "guard_spent_on_costs", "guard_tap_triggers",
            "guard_unread_haste", "once", "refuse_options", "refuse_payment", "repeatable_gap"]
 
@@ -79,6 +79,9 @@ SNOW_TRIGGERS = "triggered mana from a snow source is not modelled yet"
 RESTRICTED_TRIGGERS = "restricted mana with unrestricted triggered mana is not modelled yet"
 _ALTARS = "sacrificing a permanent whose own mana ability costs mana is not modelled yet"
 _QUERIES_ONLY = "modelled only by the payment queries (pay, can_pay, max_x, payments)"
+#: Why a permanent whose mana ability's cost spends other permanents or cards (read by
+#: models/text/tap_costs.py) is left out of a supply built without those resources (``options``).
+RESOURCE_COSTS = "costs that tap, sacrifice, discard or exile other permanents or cards are " + _QUERIES_ONLY
 
 
 #: Entries of one board's memo of checks (``state.view.checks``); past this it starts again empty.
