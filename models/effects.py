@@ -152,6 +152,10 @@ class SpendAs:
     (Mycosynth Lattice), else its controller's; ``spell_types``: only for spells with one of these
     card types; ``spell_subtypes``: only for spells with one of these subtypes (Case File
     Auditor's Case spells); ``own_abilities``: only for the activation costs of the source's abilities;
+    ``creature_abilities``: only for the activation costs of abilities of creatures its controller
+    controls (Agatha's Soul Cauldron); ``unowned``: only for spells its controller does not own and
+    abilities of permanents they control but do not own (Nathan Drake, Treasure Hunter: the board
+    says nothing of owners, so where it could reach a payment the payment is refused naming it);
     ``others_only``: the mana of the types outside ``spent`` may be spent *only* as though it
     were mana of these types (Celestial Dawn's "You may spend other mana only as though it were
     colorless mana.": ``C``), 0 when the rule says nothing of other mana.  :class:`SpendTable`
@@ -165,6 +169,8 @@ class SpendAs:
     spell_subtypes: frozenset[str] = frozenset()
     own_abilities: bool = False
     others_only: int = 0
+    creature_abilities: bool = False
+    unowned: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +273,8 @@ class AbilitiesOf:
     those mana abilities (cards exiled with it from its ``imprinted``), or refuses what it can't
     apply (the top card of a library, "could produce" abilities).  ``given_to``: not the source but
     the permanents of this kind its controller controls have them (``"creature"``, ``"food"``: Steward
-    of the Harvest, Hazel's Brewmaster), of ``"exiled_with_source"`` cards (the source's
+    of the Harvest, Hazel's Brewmaster; ``"countered_creature"``: creatures with a +1/+1 counter on
+    them, Agatha's Soul Cauldron), of ``"exiled_with_source"`` cards (the source's
     ``imprinted``), creature or land cards as the text says."""
 
     text: str

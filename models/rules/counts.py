@@ -266,10 +266,19 @@ def spend_rules(state: GameState, player: str, spell_types: frozenset[str] | Non
     ("Players may spend …": Mycosynth Lattice); one limited to spells of some card types (Oath of
     Nissa's planeswalker spells, Vizier of the Menagerie's creature spells) reaches only a spell
     with one of them; one limited to the activation costs of its source's abilities (Manascape
-    Refractor, Quicksilver Elemental) only those; in board order."""
+    Refractor, Quicksilver Elemental) only those; one limited to abilities of creatures its
+    controller controls (Agatha's Soul Cauldron) only an ability of a card every permanent of that
+    name they control is a creature (:func:`creature_abilities_reached`); one limited to what its
+    controller does not own (Nathan Drake, Treasure Hunter) none: the board has no owners, and
+    :func:`unowned_spend_rules` names it where it could reach a payment; in board order."""
     out: list[tuple[Permanent, SpendAs]] = []
     for source, effect in spend_effects(state):
         if not effect.players and source.controller != player:
+            continue
+        if effect.unowned:
+            continue
+        if effect.creature_abilities and (ability_of is None
+                                          or not creature_abilities_reached(state, player, ability_of, source, effect)):
             continue
         if effect.spell_types and (spell_types is None or not effect.spell_types & spell_types):
             continue
@@ -279,6 +288,29 @@ def spend_rules(state: GameState, player: str, spell_types: frozenset[str] | Non
             continue
         out.append((source, effect))
     return tuple(out)
+
+
+def creature_abilities_reached(state: GameState, player: str, name: str, source: Permanent, effect: SpendAs) -> bool:
+    """Does ``effect`` ("… to activate abilities of creatures you control": Agatha's Soul Cauldron)
+    reach the abilities of the card named ``name``, a source known by its name only?  Yes when
+    every permanent of that name ``player`` controls is a creature now, no when none is a creature
+    (or none is on the battlefield); some creatures and some not is refused naming the clause."""
+    kinds = {p.is_creature for p in state.controlled_by(player) if p.card.name == name}
+    if len(kinds) > 1:
+        index = next(i for i, p in enumerate(state.battlefield) if p.id == source.id)
+        raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} reaches the abilities of {name} only "
+                          f"where it is a creature, and {player} controls {name}s that are creatures and some that "
+                          f"are not, which this engine tells apart by name only", f"battlefield[{index}]")
+    return kinds == {True}
+
+
+def unowned_spend_rules(state: GameState, player: str) -> tuple[tuple[Permanent, SpendAs], ...]:
+    """The 609.4b rules reaching ``player``'s payments only for spells they don't own and abilities
+    of permanents they control but don't own (Nathan Drake, Treasure Hunter).  The board says
+    nothing of owners, so :func:`spend_rules` never applies them; where one could change a payment
+    (a spell or ability with a colored symbol, a mana ability whose cost has one) the answer is
+    refused or the source left out naming the clause."""
+    return tuple((p, e) for p, e in spend_effects(state) if e.unowned and (e.players or p.controller == player))
 
 
 def spend_table(state: GameState, player: str, spell_types: frozenset[str] | None,
@@ -325,8 +357,31 @@ def payment_spend_rules(state: GameState, player: str, spell: SpellLike | None
     if spell is None:
         return spend_rules(state, player, None, None)
     if spell.ability:
-        return spend_rules(state, player, None, spell.card.name if spell.card is not None else "")
+        name = spell.card.name if spell.card is not None else ""
+        rules = spend_rules(state, player, None, name)
+        if "creature" not in spell.types:  # not a creature's ability (its source's types now)
+            return tuple((p, e) for p, e in rules if not e.creature_abilities)
+        for source, effect in spend_effects(state):
+            if effect.creature_abilities and (effect.players or source.controller == player):
+                _creature_ability_known(state, spell, source, effect)
+        return rules
     return spend_rules(state, player, spell.types, None, spell.subtypes)
+
+
+def _creature_ability_known(state: GameState, spell: SpellLike, source: Permanent, effect: SpendAs) -> None:
+    """Refuse, naming ``effect``'s clause, an ability of a creature card named without a card (its
+    source unknown) or of a card with an ability that works from another zone (cycling, ninjutsu:
+    then the creature card need not be a permanent, and the rule reaches only creatures on the
+    battlefield)."""
+    from manasolver.models.text.read import card_text
+    card = spell.card
+    text = card_text(card) if card is not None else None
+    if text is not None and not text.hand_abilities and all(a.zone == "battlefield" for a in text.activated):
+        return
+    index = next(i for i, p in enumerate(state.battlefield) if p.id == source.id)
+    what = card.name if card is not None else "a creature card"
+    raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} reaches an ability of {what} only on the "
+                      f"battlefield, and which zone the ability is activated from is not given", f"battlefield[{index}]")
 
 
 def payment_spend_table(state: GameState, player: str, spell: SpellLike | None) -> SpendTable:

@@ -246,10 +246,12 @@ def _abilities_of(state: GameState, active: Active) -> tuple[_Held, _Given]:
 
 
 def _given_to(source: Permanent, effect: AbilitiesOf, perm: Permanent) -> bool:
-    """Does ``effect`` of ``source`` give ``perm`` the abilities: a creature or Food its controller
-    controls?"""
+    """Does ``effect`` of ``source`` give ``perm`` the abilities: a creature (with a +1/+1 counter
+    on it, for ``"countered_creature"``) or Food its controller controls?"""
     if perm.controller != source.controller:
         return False
+    if effect.given_to == "countered_creature":
+        return perm.is_creature and perm.counter("+1/+1") > 0
     return perm.is_creature if effect.given_to == "creature" else "food" in perm.card.type_line.subtypes
 
 

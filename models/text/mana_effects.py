@@ -258,7 +258,8 @@ _SPEND_AS = re.compile(r"(You|Players) may spend (mana|white mana|blue mana|blac
                        r"it were (mana of any color|mana of any type|white mana|blue mana|black mana|red mana"
                        r"|green mana)"
                        r"(?: to (cast (?:creature|planeswalker|artifact|[A-Z][a-z]+) spells|pay the activation costs "
-                       r"of ~'s abilities))?\.")
+                       r"of ~'s abilities|activate abilities of creatures you control"
+                       r"|cast spells you don't own or to activate abilities of permanents you control but don't own))?\.")
 #: Today's wording of "may spend mana as though it were mana of any type" (Vizier of the Menagerie).
 _SPEND_ANY = re.compile(r"^(You|Players) can spend mana of any (type|color)((?: to [^.]+)?)\.$")
 _COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
@@ -287,9 +288,13 @@ def _spend_as(line: str) -> SpendAs | None:
     spell_types = frozenset({kind}) if kind.islower() and kind else frozenset()
     # "to cast Case spells" (Case File Auditor): spells with that subtype
     spell_subtypes = frozenset({kind.lower()}) if kind[:1].isupper() else frozenset()
+    unowned = scope.endswith("don't own")  # Nathan Drake, Treasure Hunter
+    if unowned:
+        spell_types = spell_subtypes = frozenset()
     text = line + _OTHERS_ONLY if others_only else line
     return SpendAs(text, spent, as_types, players=m.group(1) == "Players", spell_types=spell_types,
-                   spell_subtypes=spell_subtypes, own_abilities=scope.startswith("pay "), others_only=others_only)
+                   spell_subtypes=spell_subtypes, own_abilities=scope.startswith("pay "), others_only=others_only,
+                   creature_abilities=scope == "activate abilities of creatures you control", unowned=unowned)
 
 
 def _abilities_of(line: str) -> AbilitiesOf | None:
@@ -298,10 +303,11 @@ def _abilities_of(line: str) -> AbilitiesOf | None:
     text = line
     if flavored := re.fullmatch(r"[A-Z][a-z']+(?: [A-Za-z']+)* — (.+)", line):
         line = flavored.group(1)
-    if given := re.fullmatch(r"(Creatures|Foods) you control have all activated abilities of all (creature|land) "
-                             r"cards exiled with ~\.", line):
-        # Steward of the Harvest, Hazel's Brewmaster: the cards exiled with the source
-        return AbilitiesOf(text, "exiled_with_source", given_to=given.group(1).lower().removesuffix("s"))
+    if given := re.fullmatch(r"(Creatures|Foods) you control( with \+1/\+1 counters on them)? have all activated "
+                             r"abilities of all (creature|land) cards exiled with ~\.", line):
+        # Steward of the Harvest, Hazel's Brewmaster, Agatha's Soul Cauldron: the cards exiled with the source
+        kind = given.group(1).lower().removesuffix("s")
+        return AbilitiesOf(text, "exiled_with_source", given_to=f"countered_{kind}" if given.group(2) else kind)
     m = re.fullmatch(r"(?:As long as [^,]+, )?(?:~|it) has all activated abilities of (.+?)\.(?: .*)?", line)
     if m is None:
         return None

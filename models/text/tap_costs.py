@@ -161,6 +161,8 @@ def _production(effect: str) -> tuple[Production, str] | None:
                         for alt in re.findall(_MANA, effect))
     elif effect == "Add one mana of any color.":
         options = ((ANY_COLOR,),)
+    elif m := re.fullmatch(r"Add (two|three) mana in any combination of colors\.", effect):
+        options = ((ANY_COLOR,) * _NUMBER_WORDS[m.group(1)],)
     elif m := re.fullmatch(r"Add (two|three) mana of any one color\.", effect):
         options = tuple((bit,) * _NUMBER_WORDS[m.group(1)] for bit in TYPE_BITS[:5])
     elif m := re.fullmatch(r"Add an amount of \{([WUBRG])\} equal to the sacrificed (?:artifact|creature)'s "
@@ -220,8 +222,11 @@ def _read_other(clause: str, index: int) -> TapCost | None:
         elif low == "exile a card from your hand":
             sacrifice.append(HAND_CARD)
             parts.append(low)
-        elif low == "exile a card from your graveyard":
-            sacrifice.append(GRAVEYARD_CARD)
+        elif m := re.fullmatch(r"exile (a|two|three) cards? from your graveyard", low):
+            sacrifice.extend([GRAVEYARD_CARD] * _COUNTS[m.group(1)])
+            parts.append(low)
+        elif low == "sacrifice a food":
+            sacrifice.append("food")  # forage's other way (CR 701.61a)
             parts.append(low)
         elif low == "sacrifice another creature":
             sacrifice.append("another creature")  # any creature but the source (validate checks it)
@@ -288,7 +293,7 @@ def _read_other(clause: str, index: int) -> TapCost | None:
 
 def is_tap_cost_clause(clause: str) -> bool:
     """True when ``clause`` is read here (a clause the oracle parser leaves unread)."""
-    return _read(clause, 0) is not None
+    return bool(read_tap_costs((clause,), 0))
 
 
 def tap_costs(card: Card) -> tuple[TapCost, ...]:
@@ -314,11 +319,30 @@ def read_tap_costs(clauses: tuple[str, ...], first_index: int) -> tuple[TapCost,
     """The tapping mana abilities among ``clauses`` (a card's unread clauses), indexed from
     ``first_index``."""
     out: list[TapCost] = []
+    index = first_index
     for clause in clauses:
-        got = _read(clause, first_index + len(out))
-        if got is not None:
-            out.append(got)
+        ways = _forage_ways(clause)
+        got = [t for t in (_read(way, index) for way in ways) if t is not None]
+        if len(got) == len(ways):
+            # one ability (one index) whatever way its cost is paid; its text as printed
+            out.extend(replace(t, ability=replace(t.ability, text=clause)) if len(ways) > 1 else t for t in got)
+            index += 1
     return tuple(out)
+
+
+#: Forage (CR 701.61a): "exile three cards from your graveyard or sacrifice a Food".
+_FORAGE_WAYS = ("Exile three cards from your graveyard", "Sacrifice a Food")
+
+
+def _forage_ways(clause: str) -> tuple[str, ...]:
+    """The clause once for each way to pay its cost: twice for a cost that forages (one reading
+    exiling three graveyard cards, one sacrificing a Food, CR 701.61a), else itself."""
+    head, sep, effect = clause.partition(": ")
+    parts = head.split(", ")
+    if not sep or parts.count("Forage") != 1:
+        return (clause,)
+    at = parts.index("Forage")
+    return tuple(", ".join(parts[:at] + [way] + parts[at + 1:]) + sep + effect for way in _FORAGE_WAYS)
 
 
 _cached = lru_cache(maxsize=1024)(read_tap_costs)

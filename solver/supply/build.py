@@ -39,6 +39,7 @@ from __future__ import annotations
 from manasolver.models._memo import KeyMemo
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card
+from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadState, Unsupported
 from manasolver.models.rules.amounts import TAPPED_COUNT, commander_identity, evaluate_amount, sacrificed_kinds
 from manasolver.models.rules.granted import summoning_sick
@@ -138,9 +139,9 @@ def _options(state: GameState, perm: Permanent, player: Player,
                 continue  # 118.3: an empty library pays no milling cost
             ab = milled
             cost = ab.cost
-        gap = ability_gap(ab, resources)
-        if gap:
-            raise Unmodelled(text, gap)
+        unmodelled = ability_gap(ab, resources) or _unowned_gap(state, perm, cost.mana)
+        if unmodelled:
+            raise Unmodelled(text, unmodelled)
         if cost.tap and cost.untap:
             continue
         if cost.tap and (perm.tapped or sick):
@@ -201,6 +202,22 @@ def _options(state: GameState, perm: Permanent, player: Player,
                               restriction, _tapped(ab, tap_count, result.removed),
                               _sacrificed(ab, slots, result.removed), tap_types, nonsnow))
     return Options(out)
+
+
+def _unowned_gap(state: GameState, perm: Permanent, mana: ManaCost) -> str:
+    """Why a mana ability whose cost has a colored symbol is left out beside a 609.4b rule for
+    abilities of permanents its controller controls but doesn't own (Nathan Drake, Treasure
+    Hunter): the board says nothing of owners, and the rule lets any mana pay that symbol; ""
+    otherwise."""
+    from manasolver.models.rules.counts import unowned_spend_rules
+    if not any(s.colors for s in mana.symbols):
+        return ""
+    rules = unowned_spend_rules(state, perm.controller)
+    if not rules:
+        return ""
+    source, effect = rules[0]
+    return (f"{source.card.name}'s {effect.text!r} lets any mana pay its colored cost if its controller does "
+            f"not own it, which the board does not say (CR 609.4b)")
 
 
 #: How a sacrifice type names a land by a type of mana it could produce (CR 106.7): Squandered

@@ -55,6 +55,7 @@ from manasolver.models.rules.counts import (
     spend_effects,
     spend_rules,
     spend_table,
+    unowned_spend_rules,
 )
 from manasolver.models.state import GameState, Permanent, fits_cost
 from manasolver.models.symbols import C
@@ -498,6 +499,7 @@ def guard_payment_rules(req: PaymentRequest) -> None:
                               f"this engine does not apply yet", "spell")
     if spell is not None:
         _guard_unchecked_restrictions(req)
+        _guard_unowned(req)
     _guard_graveyard_mana(req)
     guard_power_changes(req.state, req.player)
     costs = [req.cost] + [mod.cost for mod in req.modifiers if mod.kind == "increase" and mod.cost is not None]
@@ -515,6 +517,25 @@ def guard_payment_rules(req: PaymentRequest) -> None:
                               f"{m.group(2)} life for a {{{m.group(1)}}} of this cost could change the answer",
                               f"battlefield[{i}]")
     guard_unread_haste(req.state, req.player)
+
+
+def _guard_unowned(req: PaymentRequest) -> None:
+    """Refuse a named spell or ability with a colored symbol in its cost beside a 609.4b rule for
+    spells its player doesn't own and abilities of permanents they control but don't own (Nathan
+    Drake, Treasure Hunter): the board says nothing of owners, and the rule lets any mana pay
+    that symbol (a cost of no named spell is not reached, as by any rule limited to some spells)."""
+    rules = unowned_spend_rules(req.state, req.player)
+    if not rules:
+        return
+    costs = [req.cost] + [mod.cost for mod in req.modifiers if mod.kind == "increase" and mod.cost is not None]
+    if not any(s.colors for c in costs for s in c.symbols):
+        return
+    source, effect = rules[0]
+    index = next(i for i, p in enumerate(req.state.battlefield) if p.id == source.id)
+    what = "the ability's source" if req.spell is not None and req.spell.ability else "the spell"
+    raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} lets any mana pay this cost's colored "
+                      f"symbols if its player does not own {what}, which the board does not say (CR 609.4b)",
+                      f"battlefield[{index}]")
 
 
 def _paying_clauses(text: str) -> re.Match[str] | None:

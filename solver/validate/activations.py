@@ -38,7 +38,8 @@ from manasolver.models.rules.amounts import (
     sacrificed_value,
 )
 from manasolver.models.text.own_spending import PRODUCERS, not_for_spells, own_rule, produced_ok, rule_text
-from manasolver.models.rules.counts import spend_table
+from manasolver.models.errors import Unsupported
+from manasolver.models.rules.counts import spend_table, unowned_spend_rules
 from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.rules.board_effects import prohibited
 from manasolver.models.rules.production import activation_results
@@ -155,9 +156,10 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
         # A prohibition stops them too (Null Rod on Diamond Kaleidoscope, CR 602.5).
         tapping = tap_costs_after(perm.card, len(abilities)) \
             if card_text(perm.card).tap_costs and not prohibited(state, perm) else ()
-        if not 0 <= act.ability < len(abilities) + len(tapping):
-            problems.append(f"{where}: {who(perm)} has no mana ability {act.ability} "
-                            f"(it has {len(abilities) + len(tapping)})")
+        # a forage cost is one ability read once for each way to pay it (CR 701.61a)
+        count = len(abilities) + len({t.ability.index for t in tapping})
+        if not 0 <= act.ability < count:
+            problems.append(f"{where}: {who(perm)} has no mana ability {act.ability} (it has {count})")
             continue
         if act.times < 1:
             problems.append(f"{where}: times must be 1 or more, not {act.times}")
@@ -171,7 +173,8 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
             if expected_parts is None:
                 expected_parts = parts_cache[ab.cost] = ab.cost.parts()
         else:
-            reading = tapping[act.ability - len(abilities)]
+            ways = [t for t in tapping if t.ability.index == act.ability]
+            reading = next((t for t in ways if sorted(act.costs) == sorted(t.parts)), ways[0])
             ab, tap_types, tap_n = reading.ability, reading.types, reading.count
             expected_parts = list(reading.parts)
         cost = ab.cost
@@ -308,10 +311,25 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
                     demands[Demand("snow", ANY_TYPE, i)] += n
                 else:  # paid as the 609.4b rules reaching this ability's cost allow
                     mask = s.colors | (C if s.colorless else 0)
+                    if s.colors:
+                        _refuse_unowned(state, player.name, perm)
                     wide = spend_table(state, player.name, None, perm.card.name).mask(mask)
                     demands[Demand("type", mask, i, wide if wide != mask else 0)] += n
     led.life_costs, led.energy_costs, led.damage = life_costs, energy_costs, damage
     return led
+
+
+def _refuse_unowned(state: GameState, player: str, perm: Permanent) -> None:
+    """Refuse a colored symbol of ``perm``'s activation cost beside a 609.4b rule for abilities of
+    permanents its player controls but doesn't own (Nathan Drake, Treasure Hunter): the board
+    says nothing of owners, and the rule would let any mana pay it."""
+    rules = unowned_spend_rules(state, player)
+    if rules:
+        source, effect = rules[0]
+        index = next(i for i, p in enumerate(state.battlefield) if p.id == source.id)
+        raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} lets any mana pay the colored cost "
+                          f"of {perm.card.name} ({perm.id}) if its controller does not own it, which the board does not "
+                          f"say (CR 609.4b)", f"battlefield[{index}]")
 
 
 def _production_ok(state: GameState, perm: Permanent, ab: ManaAbility, units: Counter[int], times: int,
