@@ -37,7 +37,11 @@ from manasolver.models.symbols import (
     type_bit,
 )
 
-__all__ = ["Unreadable", "parse_cost", "read_ability", "read_production", "sentences"]
+__all__ = ["BECOMES_THAT_COLOR", "Unreadable", "parse_cost", "read_ability", "read_production", "sentences"]
+
+#: A rider that makes the source ("This creature", read as ``~``) the color of the mana it added, until
+#: end of turn (CR 613.1e).
+BECOMES_THAT_COLOR = "~ becomes that color until end of turn."
 
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
             "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
@@ -618,6 +622,10 @@ def read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
             if condition is not None:
                 raise Unreadable(sentence)
             condition = Condition(sentence, your_turn=True, before_step="end")
+            extra.append(sentence)
+        elif sentence == BECOMES_THAT_COLOR and production.options == ((ANY_COLOR,),):
+            # Foraging Wickermaw: a color change (layer 5) that reads nothing of the payment; the
+            # payment queries refuse, naming it, where convoke or a color count could read it
             extra.append(sentence)
         elif sentence.startswith("If ") and "instead" in sentence:
             production = _instead(sentence, production)

@@ -59,6 +59,7 @@ from manasolver.models.rules.counts import (
 )
 from manasolver.models.state import GameState, Permanent, fits_cost
 from manasolver.models.symbols import C
+from manasolver.models.text.mana_abilities import BECOMES_THAT_COLOR
 from manasolver.models.text.read import card_text
 from manasolver.solver.request import PaymentRequest, SpellInfo
 from manasolver.solver.supply.abilities_of import guard_abilities_of
@@ -71,7 +72,7 @@ __all__ = ["CHECKS_LIMIT", "NO_REFERENCES", "RESOURCE_COSTS", "RESTRICTED_TRIGGE
            "Unmodelled", "ability_gap", "drop_unmodelled_altars", "guard_ability_cost", "guard_ability_effects",
            "guard_activation", "guard_doublers", "guard_excluded", "guard_payment_rules", "guard_power_changes",
            "guard_prohibitions", "power_change",
-           "guard_spent_on_activations", "guard_spent_on_costs", "guard_tap_triggers",
+           "guard_recolored_sources", "guard_spent_on_activations", "guard_spent_on_costs", "guard_tap_triggers",
            "guard_unread_haste", "once", "refuse_options", "refuse_payment", "repeatable_gap"]
 
 #: Why a permanent is left out of the supply (``Excluded.reason``).
@@ -112,6 +113,7 @@ def refuse_options(state: GameState, player: str) -> None:
     once(state, ("prohibitions", player), (), lambda: guard_prohibitions(state, player))
     once(state, ("unread_haste", player), (), lambda: guard_unread_haste(state, player))
     guard_power_changes(state, player)
+    guard_recolored_sources(state, player)
 
 
 def once(state: GameState, key: Hashable, objects: tuple[object, ...], check: Callable[[], None]) -> None:
@@ -372,6 +374,7 @@ COLOR_READERS = "colors"     # a cost modifier by color, or mana only for spells
 UNCHECKED = "unchecked"      # a spending restriction not checked against a named spell
 GRAVEYARD = "graveyard"      # mana text that works from the graveyard
 POWER = "power"              # a static change of power or toughness (Glorious Anthem, an Equipment)
+RECOLORS = "recolors"        # a mana ability that makes its source the color of its mana (Foraging Wickermaw)
 
 
 def marks(card: Card) -> frozenset[str]:
@@ -403,6 +406,8 @@ def _read_marks(card: Card) -> frozenset[str]:
         out.add(GRAVEYARD)
     if power_change(text) is not None:
         out.add(POWER)
+    if any(BECOMES_THAT_COLOR in ab.extra for ab in card.mana_abilities):
+        out.add(RECOLORS)
     return frozenset(out)
 
 
@@ -505,6 +510,7 @@ def guard_payment_rules(req: PaymentRequest) -> None:
     costs = [req.cost] + [mod.cost for mod in req.modifiers if mod.kind == "increase" and mod.cost is not None]
     guard_layer_changes(req)
     _guard_assist_layers(req)
+    guard_recolored_sources(req.state, req.player)
     guard_abilities_of(req)
     for i, perm in marked(req.state, PAYING):
         if perm.controller != req.player:
@@ -689,6 +695,37 @@ def _guard_assist_layers(req: PaymentRequest) -> None:
                        if read_color_settings(p.card.oracle_text) or _SPELLS_COLORLESS in p.card.oracle_text]
             raise Unsupported(f"{perm.card.name} ({perm.id}): its colors are changed by {', '.join(setters)} "
                               f"(layer 5, CR 613.1d), and convoke reads the printed colors", f"battlefield[{i}]")
+    for i, perm in marked(req.state, RECOLORS):
+        if perm.controller == req.player and perm.is_creature and not perm.tapped:
+            raise Unsupported(f"{perm.card.name} ({perm.id}): {BECOMES_THAT_COLOR.replace('~', 'This creature')!r} "
+                              f"(layer 5, CR 613.1d) could let convoke tap it for a color it becomes while the "
+                              f"cost is paid, which this engine does not follow", f"battlefield[{i}]")
+
+
+#: Phrases naming colors of mana, not of objects: "one mana of any color", "in any combination of colors".
+_MANA_COLOR_PHRASES = re.compile(r"mana of any (?:one )?color|in any combination of colors|\([^)]*\)")
+#: Words by which a text may read the colors of permanents (Reflective Gate, Grand Architect's
+#: "blue creature", Faeburrow Elder's "each color among permanents you control").
+_COLOR_WORDS = re.compile(r"\b(?:colors?|white|blue|black|red|green|colorless|monocolored|multicolored)\b",
+                          re.IGNORECASE)
+
+
+def guard_recolored_sources(state: GameState, player: str) -> None:
+    """Refuse a board where a mana ability that makes its source the color of its mana ("This
+    creature becomes that color until end of turn.": Foraging Wickermaw, CR 613.1d) meets
+    another permanent whose text speaks of colors (beyond "mana of any color"): that permanent
+    may read the new color later in the payment (a count of colors among permanents, a cost that
+    taps or sacrifices a permanent of a color), which this engine does not follow.  Convoke is
+    refused apart (:func:`_guard_assist_layers`)."""
+    recolors = [(i, p) for i, p in marked(state, RECOLORS) if p.controller == player]
+    if not recolors:
+        return
+    i, perm = recolors[0]
+    for other in state.battlefield:
+        if other.id != perm.id and _COLOR_WORDS.search(_MANA_COLOR_PHRASES.sub("", other.card.oracle_text)):
+            raise Unsupported(f"{perm.card.name} ({perm.id}): {BECOMES_THAT_COLOR.replace('~', 'This creature')!r} "
+                              f"(layer 5, CR 613.1d) changes a color that {other.card.name} ({other.id}) may read, "
+                              f"which this engine does not follow", f"battlefield[{i}]")
 
 
 def _guard_graveyard_mana(req: PaymentRequest) -> None:
