@@ -131,7 +131,10 @@ class GrantedAbility:
     the grant applies only while it holds for the source ("As long as you control six or more
     lands, lands you control have …": The World Tree); ``self_only``: only the source itself has it
     (a Saga's "I — ~ gains …": Urza's Saga); ``or_who``: permanents matching it have it too ("Each
-    land and Ally you control has": Great Divide Guide; one ability each, CR 613.1f)."""
+    land and Ally you control has": Great Divide Guide; one ability each, CR 613.1f).  ``others_lost``:
+    the permanents it reaches lose all their other abilities, intrinsic ones of their land types too
+    (Toxicrene's "All lands have "{T}: Add one mana of any color" and lose all other abilities.",
+    layer 6 after the type changes of layer 4)."""
 
     text: str
     ability: ManaAbility
@@ -140,6 +143,7 @@ class GrantedAbility:
     condition: Condition | None = None
     self_only: bool = False
     or_who: Amount | None = None
+    others_lost: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -160,6 +160,8 @@ def _as_given(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...]
     Manascape Refractor; :mod:`manasolver.models.rules.granted`): its mana abilities after
     layer 4 and the grants of layer 6 (613.8a: that effect depends on them), without the damage its
     own tap triggers and Auras deal when it is tapped."""
+    if permanent.is_land and (only := _others_lost(state, permanent)) is not None:
+        return tuple(replace(a, damage=0) for a in only)
     granted = _granted(state, permanent)
     if not permanent.is_land:
         return printed_as_given(permanent.card) + tuple(granted)
@@ -169,7 +171,44 @@ def _as_given(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...]
     return tuple(intrinsic + printed + granted)
 
 
+def _others_lost(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...] | None:
+    """``permanent``'s abilities under a grant that takes every other ability away (Toxicrene:
+    "All lands have "{T}: Add one mana of any color" and lose all other abilities.", layer 6, CR
+    613.1f: its printed abilities and the intrinsic ones of its land types, CR 305.6, are lost), or
+    None when no such grant reaches it.  Which of two layer-6 effects on one permanent applies
+    last goes by timestamps (CR 613.7), which the board does not give, and whether an effect a land
+    of its own applies in an earlier layer still applies is not followed: another grant or "has all
+    activated abilities" reaching it, or a land with effects on mana, costs that tap or spend other
+    objects, or cost changes of its own, is refused naming both."""
+    grants = [(src, e) for src, e in active_effects(state)
+              if isinstance(e, GrantedAbility) and _granted_to(e, src, permanent, state)]
+    losing = [(src, e) for src, e in grants if e.others_lost]
+    if not losing:
+        return None
+    source, effect = losing[0]
+    from manasolver.models.errors import Unsupported
+    from manasolver.models.text.read import card_text
+    index = next(i for i, p in enumerate(state.battlefield) if p.id == source.id)
+    other = next(((src, e.text) for src, e in grants if e is not effect), None)
+    if other is None and held_abilities(state, permanent, active_effects(state), _as_given):
+        other = (permanent, "all activated abilities of other objects")
+    for land in state.battlefield:
+        if other is None and land.is_land:
+            text = card_text(land.card)
+            if mana_effects_of(land.card) or text.tap_costs or text.cost_effects:
+                other = (land, "its own abilities")
+    if other is not None:
+        raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} and {other[0].card.name} "
+                          f"({other[0].id})'s {other[1]!r} both change the abilities of {permanent.card.name} "
+                          f"({permanent.id}), which of them applies last is not followed (CR 613.1f, 613.7)",
+                          f"battlefield[{index}]")
+    aura = tap_damage_from_attachments(state).get(permanent.id, 0)
+    return tuple(_hurting([replace(effect.ability, index=0)], aura, nontap_damage(state).get(permanent.id, 0)))
+
+
 def _effective(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...]:
+    if permanent.is_land and (only := _others_lost(state, permanent)) is not None:
+        return only
     granted = _granted(state, permanent)
     # Necrotic Ooze, Experiment Kraj, Manascape Refractor: layer 6 too, after the grants (613.8a)
     granted += held_abilities(state, permanent, active_effects(state), _as_given)

@@ -193,7 +193,15 @@ def _chapter_grant(line: str) -> GrantedAbility | None:
     return None
 
 
+#: The end of a grant whose permanents lose every other ability (Toxicrene).
+_OTHERS_LOST = " and lose all other abilities."
+
+
 def _plain_grant(line: str) -> GrantedAbility | None:
+    if line.startswith("All lands have \"") and line.endswith('"' + _OTHERS_LOST):
+        # Toxicrene: every land has the quoted ability and no other (layer 6, CR 613.1f)
+        inner = _plain_grant(line[:-len(_OTHERS_LOST)] + ".")
+        return replace(inner, text=line, others_lost=True) if inner is not None else None
     from manasolver.models.text.mana_abilities import Unreadable, read_ability
     from manasolver.models.text.mana_amounts import count_amount
     from manasolver.models.errors import BadCost
