@@ -63,7 +63,7 @@ from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_COLOR, TYPE_BITS, mask_from_letters
 
-__all__ = ["RETURN_SELF", "TapCost", "is_tap_cost_clause", "read_tap_costs", "tap_costs", "tap_costs_after"]
+__all__ = ["OPPONENT_LAND_PART", "RETURN_SELF", "TapCost", "is_tap_cost_clause", "read_tap_costs", "tap_costs", "tap_costs_after"]
 
 _COUNTS = {"an": 1, "a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 #: Plural and singular spellings of the filters read, to the lower-case type or subtype.
@@ -128,6 +128,11 @@ _BY_VALUE_COST = re.compile(r"(?:sacrifice an? |exile an? )(artifact|black or ar
 _ABILITY_WORD = re.compile(r"^[A-Z][\w' ,-]* — (?=.*: Add )")
 _OPPONENT_LAND = ("untapping a tapped land an opponent controls is not modelled yet (the mana is a type "
                   "that land could produce)")
+#: The cost part of Benthic Explorers (a board with no such land can't pay it, CR 118.3).
+OPPONENT_LAND_PART = "untap a tapped land an opponent controls"
+#: Collect evidence N (CR 701.59a: exile cards with total mana value N or greater from your graveyard).
+_EVIDENCE = ("collecting evidence (graveyard cards chosen by their total mana value) is not modelled yet "
+             "where the graveyard holds enough")
 #: The cost part of Grinning Ignus, whose "Activate only as a sorcery" the payment queries apply
 #: from the board's turn (:func:`manasolver.solver.supply.resources.without_cast_card`).
 RETURN_SELF = "return ~ to its owner's hand"
@@ -150,6 +155,9 @@ def _production(effect: str) -> tuple[Production, str] | None:
     m = re.fullmatch(r"(.*?\.)\s*When you do, (?:~|this creature) deals \d+ damage to each opponent\.", effect)
     if m:
         effect = m.group(1)  # a reflexive trigger on opponents (CR 603.12): it changes no payment
+    m = re.fullmatch(r"(.*?\.)\s*Put an? [a-z]+ counter on (?:~|this artifact)\.", effect)
+    if m:
+        effect = m.group(1)  # a counter on the source after the mana (Cryptex's unlock counter): no payment reads it
     timing = ""
     m = re.fullmatch(r"(.*?\.)\s*Activate only as an? (instant|sorcery)\.", effect)
     if m:
@@ -250,8 +258,11 @@ def _read_other(clause: str, index: int) -> TapCost | None:
         elif low == "mill a card":
             why = why or _NO_LIBRARY
             parts.append(low)
-        elif low == "untap a tapped land an opponent controls":
+        elif low == OPPONENT_LAND_PART:
             why = why or _OPPONENT_LAND
+            parts.append(low)
+        elif m := re.fullmatch(r"collect evidence (\d+)", low):
+            why = why or _EVIDENCE  # (a graveyard of less total mana value can't pay it: the supply skips it)
             parts.append(low)
         elif m := _BY_VALUE_COST.fullmatch(low):
             if production.amount is None or production.amount.kind not in (_BY_MANA_VALUE.kind, _BY_POWER.kind):

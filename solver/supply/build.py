@@ -139,6 +139,8 @@ def _options(state: GameState, perm: Permanent, player: Player,
                 continue  # 118.3: an empty library pays no milling cost
             ab = milled
             cost = ab.cost
+        if _cannot_pay(state, perm, player, parts):
+            continue  # CR 118.3: no tapped land of an opponent's, too little evidence
         unmodelled = ability_gap(ab, resources) or _unowned_gap(state, perm, cost.mana)
         if unmodelled:
             raise Unmodelled(text, unmodelled)
@@ -202,6 +204,29 @@ def _options(state: GameState, perm: Permanent, player: Player,
                               restriction, _tapped(ab, tap_count, result.removed),
                               _sacrificed(ab, slots, result.removed), tap_types, nonsnow))
     return Options(out)
+
+
+def _cannot_pay(state: GameState, perm: Permanent, player: Player, parts: tuple[str, ...]) -> bool:
+    """Is a cost part the supply does not spend (read by ``models/text/tap_costs.py``) unpayable on
+    this board (CR 118.3)?  "Untap a tapped land an opponent controls" (Benthic Explorers) without
+    such a land; "Collect evidence N" (Cryptex, CR 701.59a) with less than N total mana value among
+    the graveyard's cards.  Where it is payable the ability stays left out, named."""
+    from manasolver.models.text.tap_costs import OPPONENT_LAND_PART
+    for part in parts:
+        if part == OPPONENT_LAND_PART:
+            opponents = state.opponents_of(perm.controller)
+            if not any(p.is_land and p.tapped and p.controller in opponents for p in state.battlefield):
+                return True
+        elif part.startswith("collect evidence ") and part.rsplit(" ", 1)[1].isdigit():
+            if sum(card.mana_value for card in player.graveyard) < int(part.rsplit(" ", 1)[1]):
+                return True
+    return False
+
+
+def _reads_board(parts: tuple[str, ...]) -> bool:
+    """Does a cost with these parts read the board in :func:`_cannot_pay`?"""
+    from manasolver.models.text.tap_costs import OPPONENT_LAND_PART
+    return any(p == OPPONENT_LAND_PART or p.startswith("collect evidence ") for p in parts)
 
 
 def _unowned_gap(state: GameState, perm: Permanent, mana: ManaCost) -> str:
@@ -327,8 +352,11 @@ def _card_info(card: Card) -> tuple[bool, bool, bool, bool, bool]:
             pays = True
         if ab.cost.remove_counters:
             counters = True
-    if any("mill a card" in t.parts or t.ability.production.amount is not None for t in card_text(card).tap_costs):
-        board_dependent = True  # a milling cost is paid from the board's library; an amount reads it
+    if any("mill a card" in t.parts or t.ability.production.amount is not None or _reads_board(t.parts)
+           for t in card_text(card).tap_costs):
+        # a milling cost is paid from the board's library; an amount reads it; whether an
+        # opponent's tapped land or the graveyard's evidence is there (:func:`_cannot_pay`)
+        board_dependent = True
     commander_only = commander and not board_dependent
     info = (board_dependent or commander, pays, counters, reference, commander_only)
     card.facts.supply_info = info

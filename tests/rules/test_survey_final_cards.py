@@ -115,7 +115,7 @@ def test_options_names_heritage_druids_tapping_cost_as_payment_queries_only() ->
         out = answer({"query": "options", "state": _board(name, "Forest")})
         reason = out["unsupported"][0]["reason"]
         assert "modelled only by the payment queries" in reason and "could not read" not in reason, out
-    unread = answer({"query": "options", "state": _board("Cryptex", "Forest")})
+    unread = answer({"query": "options", "state": _board("Wizard's Rockets", "Forest")})
     assert "could not read" in unread["unsupported"][0]["reason"]
 
 

@@ -51,7 +51,7 @@ def test_an_excluded_permanent_is_named_by_this_boards_id() -> None:
     def board(prefix: str) -> dict[str, Any]:
         return {"players": [{"name": "you"}],
                 "battlefield": [{"id": f"{prefix}1", "card": "Forest"},
-                                {"id": f"{prefix}2", "card": "Cryptex"}]}
+                                {"id": f"{prefix}2", "card": "Wizard's Rockets"}]}
     answer({"query": "can_pay", "state": board("a"), "cost": "{G}{G}"})
     got = answer({"query": "can_pay", "state": board("e"), "cost": "{G}{G}"})
     assert "e2" in str(got) and "a2" not in str(got), got
