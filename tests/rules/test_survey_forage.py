@@ -77,3 +77,13 @@ def test_thornvault_forager_shares_the_graveyard_with_delve() -> None:
     assert check["legal"] is True, check
     board["battlefield"].pop()
     assert answer({"query": "pay", "state": board, "cost": "{6}{B}", "spell": spell})["payable"] is False
+
+
+def test_thornvault_forager_sacrifices_a_food_the_cabbage_merchant_tapped() -> None:
+    """The Cabbage Merchant taps two Foods for {U}; a tapped Food can still be sacrificed to forage
+    (a sacrifice needs no untapped permanent, CR 701.21a): {U}{B}{R} from two Foods."""
+    food = {"name": "Food", "type_line": "Token Artifact — Food",
+            "oracle_text": "{2}, {T}, Sacrifice this token: You gain 3 life.", "token": True}
+    board = _board([], FORAGER, "The Cabbage Merchant", {**food, "id": "f1"}, {**food, "id": "f2"})
+    out = _pay(board, "{U}{B}{R}")
+    assert _forage(out)["costs"] == ["{T}", "sacrifice a food"]

@@ -319,10 +319,12 @@ def test_grinning_ignus_beside_a_discard_cost_is_left_out() -> None:
 def test_costs_whose_resource_is_not_on_the_board_are_refused_naming_it(name: str, words: str) -> None:
     """A cost that mills (the board has no library), or whose resource the board does not hold,
     is refused where the card might matter, naming the card, the clause and why."""
-    ans = pay(state(name, "Forest", {"card": "Sol Ring", "tapped": True}), "{4}{G}")
+    # Benthic Explorers' cost can be paid only with a tapped land of an opponent's (CR 118.3)
+    theirs = [{"card": "Island", "controller": "opp", "tapped": True}] if name == "Benthic Explorers" else []
+    ans = pay(state(name, "Forest", {"card": "Sol Ring", "tapped": True}, *theirs), "{4}{G}")
     assert ans["error"]["code"] == "unsupported", ans
     assert name.split(" ")[0] in ans["error"]["message"] and words in ans["error"]["message"]
-    payable = pay(state(name, "Forest"), "{G}")
+    payable = pay(state(name, "Forest", *theirs), "{G}")
     assert payable["payable"] and [u["permanent"] for u in payable.get("unsupported", [])] == ["p0"]
 
 
