@@ -381,7 +381,8 @@ def _creature_ability_known(state: GameState, spell: SpellLike, source: Permanen
     index = next(i for i, p in enumerate(state.battlefield) if p.id == source.id)
     what = card.name if card is not None else "a creature card"
     raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} reaches an ability of {what} only on the "
-                      f"battlefield, and which zone the ability is activated from is not given", f"battlefield[{index}]")
+                      f"battlefield, and which zone the ability is activated from is not given",
+                      f"battlefield[{index}]")
 
 
 def payment_spend_table(state: GameState, player: str, spell: SpellLike | None) -> SpendTable:

@@ -267,7 +267,8 @@ _SPEND_AS = re.compile(r"(You|Players) may spend (mana|white mana|blue mana|blac
                        r"|green mana)"
                        r"(?: to (cast (?:creature|planeswalker|artifact|[A-Z][a-z]+) spells|pay the activation costs "
                        r"of ~'s abilities|activate abilities of creatures you control"
-                       r"|cast spells you don't own or to activate abilities of permanents you control but don't own))?\.")
+                       r"|cast spells you don't own or to activate abilities of permanents you control"
+                       r" but don't own))?\.")
 #: Today's wording of "may spend mana as though it were mana of any type" (Vizier of the Menagerie).
 _SPEND_ANY = re.compile(r"^(You|Players) can spend mana of any (type|color)((?: to [^.]+)?)\.$")
 _COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}

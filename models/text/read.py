@@ -64,7 +64,8 @@ _GRANT_WORDS = re.compile(r"\b(?:have|has) (?:haste|convoke|improvise|delve)\b")
 _HAND_WORDS = "from your hand: Add"
 #: Words of the clauses :mod:`~manasolver.models.text.tap_costs` may read (costs that tap, discard,
 #: exile, sacrifice, mill or return).
-_TAP_WORDS = re.compile(r"untapped|[Dd]iscard a card|Exile|Sacrifice|Mill a card|Untap a tapped|owner's hand|Forage|Collect evidence")
+_TAP_WORDS = re.compile(r"untapped|[Dd]iscard a card|Exile|Sacrifice|Mill a card|Untap a tapped|owner's hand|Forage"
+                        r"|Collect evidence")
 
 
 def _without_reminders(text: str) -> str:

@@ -63,7 +63,8 @@ from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_COLOR, TYPE_BITS, mask_from_letters
 
-__all__ = ["OPPONENT_LAND_PART", "RETURN_SELF", "TapCost", "is_tap_cost_clause", "read_tap_costs", "tap_costs", "tap_costs_after"]
+__all__ = ["OPPONENT_LAND_PART", "RETURN_SELF", "TapCost", "is_tap_cost_clause", "read_tap_costs", "tap_costs",
+           "tap_costs_after"]
 
 _COUNTS = {"an": 1, "a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 #: Plural and singular spellings of the filters read, to the lower-case type or subtype.

@@ -328,8 +328,8 @@ def _refuse_unowned(state: GameState, player: str, perm: Permanent) -> None:
         source, effect = rules[0]
         index = next(i for i, p in enumerate(state.battlefield) if p.id == source.id)
         raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} lets any mana pay the colored cost "
-                          f"of {perm.card.name} ({perm.id}) if its controller does not own it, which the board does not "
-                          f"say (CR 609.4b)", f"battlefield[{index}]")
+                          f"of {perm.card.name} ({perm.id}) if its controller does not own it, which the board "
+                          f"does not say (CR 609.4b)", f"battlefield[{index}]")
 
 
 def _production_ok(state: GameState, perm: Permanent, ab: ManaAbility, units: Counter[int], times: int,
