@@ -50,10 +50,18 @@ _TERMS = ("no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste
           "min_sources", "use_pool", "min_energy", "tiebreak")
 
 
+def _values(md: Mode) -> list[int]:
+    """The terms one activation of ``md`` adds, in :data:`_TERMS` order (waste counted per
+    payment, not here)."""
+    return [md.sac, md.life, 0, 0, 0, md.nonland, 1, 0, 0, md.weight]
+
+
 def _terms(md: Mode) -> dict[str, int]:
-    """The terms one activation of ``md`` adds (waste counted per payment, not here)."""
-    return {"no_sacrifice": md.sac, "min_life": md.life, "keep_castable": 0, "keep_colors": 0, "min_waste": 0,
-            "prefer_lands": md.nonland, "min_sources": 1, "use_pool": 0, "min_energy": 0, "tiebreak": md.weight}
+    """:func:`_values` by name."""
+    return dict(zip(_TERMS, _values(md)))
+
+
+_WASTE = _TERMS.index("min_waste")
 
 
 def _pack(vector: tuple[int, ...]) -> int:
@@ -156,6 +164,8 @@ class _Shape:
         sup = problem.supply
         self.ok = True
         self.crit = criteria
+        #: Where each criterion, then the tie-break, reads its term in :func:`_values`.
+        self.at = [_TERMS.index(c) for c in criteria] + [_TERMS.index("tiebreak")]
         self.units: dict[int, list[Mode]] = {}
         self.multi: dict[int, Mode] = {}
         self.converters: list[Mode] = []
@@ -198,12 +208,15 @@ class _Shape:
 
     def vec(self, md: Mode) -> tuple[int, ...]:
         """The vector one activation of ``md`` adds, its unit wasted aside."""
-        return criteria_vector(_terms(md), self.crit)
+        values = _values(md)
+        return tuple([values[i] for i in self.at])
 
     def unit_cost(self, md: Mode) -> int:
         """The packed vector one activation of a one-unit mode adds inside the flow: with the
         multi-unit activations fixed, each such activation is one unit of theirs left unspent."""
-        return _pack(criteria_vector({**_terms(md), "min_waste": 1}, self.crit))
+        values = _values(md)
+        values[_WASTE] = 1
+        return _pack(tuple([values[i] for i in self.at]))
 
     def colorless_bound(self, total: int, fixed: dict[int, int], pre: list[tuple[tuple[int, ...], int]]
                         ) -> tuple[int, ...]:
