@@ -517,11 +517,9 @@ def fires(modes: list[ConverterMode], groups: list[_Group], gcounts: list[int], 
     convs: list[int] = []      # converter modes
     fallback: list[int] = []   # the cost-free mode a member that does not fire uses, or -1
     remaining: list[int] = []
-    net = 0
     for g, n in zip(groups, gcounts):
         if not n:
             continue
-        net += g.net * n
         if g.conv < 0:
             for sl in modes[g.free].slots:
                 units[sl] += n
@@ -534,54 +532,27 @@ def fires(modes: list[ConverterMode], groups: list[_Group], gcounts: list[int], 
     if steps is None:
         steps = [0]
     total = generic + form.fixed_mana
-    sets = demand_sets(form)
-    #: What taking a unit of each kind costs: floating mana counted by ``direction``.
-    price = {True: direction, False: 0}
     #: The least (or most) floating mana any payment spends: reaching it ends the search.
-    floor = max(0, total - net) if direction > 0 else -sum(n for _, n in pool)
+    floor = 0
+    if direction > 0:
+        floor = max(0, total - sum(g.net * n for g, n in zip(groups, gcounts)))
+    elif direction < 0:
+        floor = -sum(n for _, n in pool)
     best: list[tuple[int, list[tuple[int, int]]]] = []
     #: Per state met: the least spent on the way to it (met again at no less: nothing new).
     seen: dict[tuple[object, ...], int] = {}
 
-    def deficiency(kinds: list[tuple[int, int]]) -> int:
-        """How much of the cost ``kinds`` (masks, counts) leave unpaid at the least (Hall)."""
-        short = total - sum(c for _, c in kinds)
-        for mask, _snow, need in sets:
-            short = max(short, need - sum(c for m, c in kinds if m & mask))
-        return max(0, short)
-
-    def final() -> list[tuple[int, int]]:
-        """The units at the end: the pool's, and each member that does not fire."""
+    def final() -> Counter[int] | None:
+        """The units at the end: the pool's, and each member that does not fire (None when a
+        converter without a cost-free mode has members left: they must fire)."""
         out = Counter(units)
-        for i, f, r in zip(convs, fallback, remaining):
+        for f, r in zip(fallback, remaining):
             if r:
+                if f < 0:
+                    return None
                 for sl in modes[f].slots:
                     out[sl] += r
-        return [(m, c) for m, c in out.items() if c > 0]
-
-    def pays() -> bool:
-        if any(r and f < 0 for f, r in zip(fallback, remaining)):
-            return False  # a converter without a cost-free mode must fire
-        return hall_ok([(m, False, c, 0, ()) for m, c in final()], form, generic)
-
-    def on_cost() -> int:
-        """The floating mana the cost itself takes at the least (``direction`` 1) or the
-        most (-1, negated) once the pool holds what it holds now."""
-        kinds = final()
-        if direction > 0:
-            return deficiency([(m, c) for m, c in kinds if not m & POOL])
-        return -(total - deficiency([(m, c) for m, c in kinds if m & POOL]))
-
-    def beats(a: int, b: int) -> bool:
-        """Is keeping a unit of key ``b`` rather than of key ``a`` never worse: ``b`` able to pay
-        whatever ``a`` may, at no more cost (ties to the lower key)."""
-        ma, mb = a & ~POOL, b & ~POOL
-        if mb & ~ma:
-            return False
-        ca, cb = price[bool(a & POOL)], price[bool(b & POOL)]
-        if ma != mb:
-            return cb <= ca
-        return cb < ca or (cb == ca and b < a)
+        return out
 
     def walk(spent: int) -> bool:
         """Search from here; True when nothing can do better than what was found."""
@@ -598,11 +569,12 @@ def fires(modes: list[ConverterMode], groups: list[_Group], gcounts: list[int], 
         steps[0] += 1
         if steps[0] > MAX_STEPS:
             raise _OutOfNodes
-        if pays():
+        out = final()
+        if out is not None and hall_ok([(m, False, c, 0, ()) for m, c in out.items() if c > 0], form, generic):
             if not direction:
                 best.append((0, list(path)))
                 return True
-            value = spent + on_cost()
+            value = spent + _on_cost(out, form, total, direction)
             if not best or value < best[0][0]:
                 best[:] = [(value, list(path))]
                 if value == floor:
@@ -626,14 +598,17 @@ def fires(modes: list[ConverterMode], groups: list[_Group], gcounts: list[int], 
                 continue
             md = modes[i]
             able = [m for m, c in units.items() if c > 0 and m & md.need]
-            able = [m for m in able if not any(o != m and beats(m, o) for o in able)]
+            if pool:
+                able = [m for m in able if not any(o != m and _beats(m, o, direction) for o in able)]
+            else:  # a wider unit is never worse to keep
+                able = [m for m in able if not any(o != m and o & ~m == 0 for o in able)]
             for m in able:
                 units[m] -= 1
                 for sl in md.slots:
                     units[sl] += 1
                 remaining[j] -= 1
                 path.append((i, m))
-                done = walk(spent + price[bool(m & POOL)])
+                done = walk(spent + direction if m & POOL else spent)
                 path.pop()
                 remaining[j] += 1
                 for sl in md.slots:
@@ -650,6 +625,34 @@ def fires(modes: list[ConverterMode], groups: list[_Group], gcounts: list[int], 
         return None
     value, order = best[0]
     return order, value if direction > 0 else -value
+
+
+def _on_cost(units: Counter[int] | None, form: Form, total: int, direction: int) -> int:
+    """The floating mana (:data:`POOL` keys) the cost itself takes from ``units`` at the least
+    (``direction`` 1), or the most (-1, negated): Hall's deficiency of the other units, or
+    ``total`` less that of the pool's (Mendelsohn–Dulmage: one assignment reaches it)."""
+    assert units is not None
+    floating = direction < 0
+    kinds = [(m, c) for m, c in units.items() if c > 0 and bool(m & POOL) == floating]
+    short = total - sum(c for _, c in kinds)
+    for mask, _snow, need in demand_sets(form):
+        short = max(short, need - sum(c for m, c in kinds if m & mask))
+    short = max(0, short)
+    return short if direction > 0 else short - total
+
+
+def _beats(a: int, b: int, direction: int) -> bool:
+    """Is keeping a unit of key ``b`` rather than of key ``a`` never worse: ``b`` able to pay
+    whatever ``a`` may, at no more cost (a floating unit costs ``direction``, ties to the lower
+    key)?"""
+    ma, mb = a & ~POOL, b & ~POOL
+    if mb & ~ma:
+        return False
+    ca = direction if a & POOL else 0
+    cb = direction if b & POOL else 0
+    if ma != mb:
+        return cb <= ca
+    return cb < ca or (cb == ca and b < a)
 
 
 def solve_converters(problem: Problem, criteria: tuple[str, ...]) -> Solution | bool | None:
