@@ -190,6 +190,28 @@ def test_filter_board_with_floating_blue_answered_by_the_converter_search(cost: 
     assert (solve_converters(feasible, ("min_sources",)) is False) == (found is False), cost
 
 
+@pytest.mark.parametrize("cost", ["{W}{W}{U}{U}{B}{B}", "{W/U}{B/R}"])
+def test_colorless_floating_mana_no_filter_land_takes_is_left_106_4(cost: str) -> None:
+    """{C} floating beside the benchmark's ten filter lands and ten basics, none of which takes
+    {C} for its cost nor any symbol asks it: it stays (``use_pool`` 1), and the search answers
+    (no budget spent on proving it can't help), with a vector no worse than CP-SAT's (which may
+    stop at its time bound on this board: twenty lands, ten of them converters)."""
+    from manasolver.benchmarks.filters import boards
+    from manasolver.solver.service.protocol import build_request
+    state = boards()["ten filters + ten basics"]
+    players = [dict(pl, pool="{C}") if pl["name"] == "you" else pl for pl in state["players"]]
+    r = build_request({"query": "pay", "state": dict(state, players=players), "cost": cost})
+    problem = queries.prepare(r, "optimal", 0)
+    criteria = tuple(problem.policy.criteria)
+    found = solve_converters(problem, criteria)
+    assert isinstance(found, Solution), cost
+    assert evaluate(problem, found, criteria)[criteria.index("use_pool")] == 1
+    exact = CpSatBackend().solve(problem)
+    assert isinstance(exact, Solution)
+    assert evaluate(problem, found, criteria) <= evaluate(problem, exact, criteria), cost
+    assert validate(r, to_payment(problem, found)).legal, cost
+
+
 def test_guide_with_the_islands_blue_floating_completes() -> None:
     """The README's guide example: completable, the completion's total the cost, and the
     next steps lit (the filter lands among them)."""

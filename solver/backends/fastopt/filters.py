@@ -53,7 +53,7 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
-from manasolver.models.symbols import TYPE_BITS
+from manasolver.models.symbols import ANY_TYPE, TYPE_BITS
 from manasolver.solver.backends.fastopt.filter_payment import POOL, ConverterMode, converter_solution, pool_direction
 from manasolver.solver.backends.fastopt.filter_terms import KeepTracker
 from manasolver.solver.backends.fastopt.keep import KeepTerms
@@ -232,10 +232,21 @@ class _Search:
         #: The least bound cut past the ceiling in this pass, as it was: a pass's payment is
         #: the whole search's when it is below this (or nothing was cut).
         self.cut_least: tuple[int, ...] | None = None
-        #: The floating mana (type bit, count), how much of it, and which way the firing test
-        #: counts what it spends (:func:`pool_direction`).
-        self.pool = self.sup.pool
+        #: The floating mana: all of it (``use_pool`` counts what is left), the units of a type
+        #: some symbol of a form or some converter's cost takes (the rest can only stay) and
+        #: how many, and which way the firing test counts what it spends (:func:`pool_direction`).
         self.pool_total = self.sup.pool_total
+        takes = 0
+        for form in problem.forms:
+            takes |= ANY_TYPE if form.generic(problem.x or 0) else 0
+            for mask, _n in form.demands:
+                takes |= mask
+        for md in modes:
+            takes |= md.need
+        self.pool = tuple((b, n) for b, n in self.sup.pool if b & takes)
+        self.pool_useful = sum(n for _, n in self.pool)
+        #: The floating mana no payment spends: ``use_pool``'s floor.
+        self.pool_kept = self.pool_total - self.pool_useful
         self.direction = pool_direction(criteria) if self.pool_total else 0
         #: The node budget of the pass.
         self.budget = MAX_NODES
@@ -390,13 +401,13 @@ class _FormRun:
             return
         groups = s.groups
         more = more_tb = 0
-        pool = s.pool_total
+        pool = s.pool_useful
         if self.total > net + pool and d < len(groups):
             biggest = s.max_net[d]
             more = -(-(self.total - net - pool) // biggest) if biggest > 0 else 0
             more_tb = more * s.min_weight[d]
         vals = [sac, life + form.life, kc, kcol, max(0, net - self.total), nonland, sources + more,
-                0, form.energy, tb + more_tb]
+                s.pool_kept, form.energy, tb + more_tb]
         bounded = s.best is not None or s.ceiling is not None
         if bounded:
             # the vector with the keep terms known so far bounds the node's own from below
@@ -432,7 +443,7 @@ class _FormRun:
                 if s.direction:
                     # the floating mana spent: the node's own waste and pool left
                     vals[4] = net - self.total + spent
-                    vals[7] = pool - spent
+                    vals[7] = s.pool_total - spent
                 own = s.vector(vals)
                 if s.best is None or own < s.best:
                     s.best = own
@@ -446,7 +457,7 @@ class _FormRun:
             # a payment below it activates one more member at least
             vals[4] = max(0, net + s.min_net[d] - self.total)
             vals[6] = sources + 1
-            vals[7] = 0
+            vals[7] = s.pool_kept
             vals[9] = tb + s.min_weight[d]
             if s.cut(s.vector(vals)):
                 return
@@ -488,10 +499,10 @@ class _FormRun:
         """The root's bound with the tie-break left open: the least vector a payment of this
         form may have, but for the positions of what it uses."""
         s = self.s
-        short = max(0, self.total - s.pool_total)
+        short = max(0, self.total - s.pool_useful)
         more = -(-short // s.max_net[0]) if s.max_net[0] > 0 else 0
         kc, kcol = s.root_keep
-        vals = [0, self.form.life, kc, kcol, 0, 0, more, 0, self.form.energy, _OPEN]
+        vals = [0, self.form.life, kc, kcol, 0, 0, more, s.pool_kept, self.form.energy, _OPEN]
         return s.vector(vals)
 
     def _keep_terms(self, kmask: int) -> tuple[int, int, int, bool]:
