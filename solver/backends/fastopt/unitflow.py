@@ -21,6 +21,9 @@ as the digits of one integer, the tie-break last), each demand taking what it as
   cost, at its activation's vector), which no payment beats; else the branch and bound decides.
 * The keep terms (``keep_castable``, ``keep_colors``) of the answer must be those of the
   untouched board (their floor), else it is declined.
+* Generic mana takes any unit, so each source's arc to it is its cheapest: the flow starts
+  with the generic demand filled from the cheapest sources (a least-cost flow of that value),
+  and the cheapest paths only place the colored demands from there.
 
 Anything outside this shape (floating mana, snow, repeatable or non-exclusive options, a
 class with both kinds of modes, too many counts to try) is declined (``None``).
