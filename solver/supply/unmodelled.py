@@ -374,6 +374,7 @@ COLOR_READERS = "colors"     # a cost modifier by color, or mana only for spells
 UNCHECKED = "unchecked"      # a spending restriction not checked against a named spell
 GRAVEYARD = "graveyard"      # mana text that works from the graveyard
 POWER = "power"              # a static change of power or toughness (Glorious Anthem, an Equipment)
+POWER_READERS = "power_readers"  # mana that reads power or toughness (Selvala, Heart of the Wilds)
 RECOLORS = "recolors"        # a mana ability that makes its source the color of its mana (Foraging Wickermaw)
 
 
@@ -408,6 +409,9 @@ def _read_marks(card: Card) -> frozenset[str]:
         out.add(POWER)
     if any(BECOMES_THAT_COLOR in ab.extra for ab in card.mana_abilities):
         out.add(RECOLORS)
+    if any(_reads_power(ab) for ab in card.mana_abilities) or any(_reads_power(t.ability)
+                                                                  for t in card_text(card).tap_costs):
+        out.add(POWER_READERS)
     return frozenset(out)
 
 
@@ -448,12 +452,16 @@ def guard_power_changes(state: GameState, player: str) -> None:
     changers = marked(state, POWER)
     if not changers:
         return
-    from manasolver.solver.graph import abilities_of
-    reader = next((p for p in state.battlefield if p.controller == player
-                   and (any(_reads_power(ab) for ab in abilities_of(state, p))
-                        or any(_reads_power(t.ability) for t in card_text(p.card).tap_costs))), None)
+    reader = next((p for _, p in marked(state, POWER_READERS) if p.controller == player), None)
     if reader is None:
-        return
+        from manasolver.models.rules.production import active_effects
+        if not active_effects(state):
+            return
+        from manasolver.solver.graph import abilities_of  # a granted ability may read power too
+        reader = next((p for p in state.battlefield if p.controller == player
+                       and any(_reads_power(ab) for ab in abilities_of(state, p))), None)
+        if reader is None:
+            return
     i, perm = changers[0]
     line = power_change(perm.card.oracle_text)
     raise Unsupported(f"{perm.card.name} ({perm.id}): {line!r} changes power or toughness, which the mana of "
