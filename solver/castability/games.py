@@ -130,6 +130,8 @@ class _Game:
             self.is_source[s] = True
         self.relevant = [land or src for land, src in zip(model.is_land, self.is_source)]
         self._why: dict[int, int] = {}
+        #: per count of lands played, the spells of mana value at most that (:meth:`_affordable`)
+        self._aff: list[int] = []
         #: per card, whether it is quiet; per land, whether it is quiet and adds mana only by tapping
         #: (tapped, it adds nothing)
         self.quiet_cls = [quiet(fixed_choice(c, model.chosen.get(i, 0))) for i, c in enumerate(model.cards)]
@@ -406,23 +408,26 @@ class _Game:
             fetching = remaining and any(c in finds for c in land_seen)
             if open_:
                 states, mask, untapped, cut = self._step_open(states, tuple(sorted(land_seen.items())),
-                                                              remaining if fetching else (), drop, t < turns)
+                                                              remaining if fetching else (), drop, t < turns,
+                                                              lands_played)
             else:
                 states, mask, untapped, cut = step(states, tuple(sorted(land_seen.items())),
                                                    tuple(sorted(src_seen)), remaining if fetching else (),
-                                                   cap if fetching else 0, drop, t < turns)
+                                                   cap if fetching else 0, drop, t < turns, lands_played)
             out.append((t, mask, untapped, lands_played, cut))
         return tuple(out)
 
     def _step(self, states: frozenset[_State], land_seen: tuple[tuple[int, int], ...],
               src_seen: tuple[int, ...], remaining: tuple[tuple[int, int], ...], cap: int, drop: bool,
-              expand: bool) -> tuple[frozenset[_State], int, int, int]:
+              expand: bool, lands: int) -> tuple[frozenset[_State], int, int, int]:
         """One turn of the search, remembered: from the states after the last turn, with the lands
         and sources seen so far, the states after this turn, the mask of spells some state can
         cast this turn, the mask some state's board pays with its lands untapped (the spells and the
         relaxed costs of :attr:`DeckModel.relaxed`, for the reasons of a failure), and 1 when the
-        states were cut at :data:`MAX_STATES`."""
-        memo = (states, land_seen, src_seen, remaining, cap, drop, expand)
+        states were cut at :data:`MAX_STATES`.  The reasons are asked only of the spells of mana value
+        at most ``lands`` (the lands played by this turn): a spell needing more is short of lands, and
+        :class:`Counts` reads no other reason for it."""
+        memo = (states, land_seen, src_seen, remaining, cap, drop, expand, lands)
         hit = self._steps.get(memo)
         if hit is not None:
             return hit
@@ -491,26 +496,53 @@ class _Game:
                         if chosen:
                             new_cast = tuple(sorted(cast + chosen))
                     new_states.add((new_used, new_field, new_cast))
-        failing = full & ~mask
+        failing = full & ~mask & self._affordable(lands)
         if failing:
-            # why they failed: the same boards with their lands untapped, asked the failing spells and
-            # their relaxed costs
-            need = self._why_bits(failing)
-            for key in dict.fromkeys(keys):
-                untapped |= castable(tuple(k & ~1 for k in key), need)
+            untapped = self._untapped(keys, self._why_bits(failing))
         return _remembered(self._steps, memo, new_states, mask, untapped)
+
+    def _affordable(self, lands: int) -> int:
+        """The spells of mana value at most ``lands``."""
+        aff = self._aff
+        while len(aff) <= lands:
+            n = len(aff)
+            aff.append(sum(1 << i for i, s in enumerate(self.m.spells) if s.mana_value <= n))
+        return aff[lands]
+
+    def _untapped(self, keys: list[BoardKey], need: int) -> int:
+        """Why spells failed: the costs of ``need`` (the failing spells and their relaxed costs) that
+        one of the boards ``keys`` pays with its lands untapped, exact on ``need`` (the asking stops
+        when all of them are paid)."""
+        untapped = 0
+        castable = self.oracle.castable
+        known = self.oracle._known
+        seen: set[BoardKey] = set()
+        for key in keys:
+            ukey = tuple([k & ~1 for k in key])
+            if ukey in seen:
+                continue
+            seen.add(ukey)
+            todo = need & ~untapped
+            entry = known.get(ukey)
+            if entry is not None and (entry[0] | entry[1]) & todo == todo:
+                untapped |= entry[0] & need
+            else:
+                untapped |= castable(ukey, todo) & need
+            if untapped == need:
+                break
+        return untapped
 
 
     def _step_open(self, states: frozenset[_State], land_seen: tuple[tuple[int, int], ...],
                    remaining: tuple[tuple[int, int], ...], drop: bool,
-                   expand: bool) -> tuple[frozenset[_State], int, int, int]:
+                   expand: bool, lands: int) -> tuple[frozenset[_State], int, int, int]:
         """:meth:`_step` for a game of :meth:`_open`, remembered: a fetch land played stays on the
         battlefield unresolved (its own index in the state), its target chosen when a board is asked,
         for that board's question (:meth:`_open_pays`).  Each sequence of drops with targets chosen as
         played is one choice of targets on the board, and each choice of targets the library allows is
         such a sequence (every fetch land finds a land whatever the others found, each target enters
         the same way on any board and no entry reads its types), so the masks are :meth:`_step`'s."""
-        memo = (states, land_seen, remaining, drop, expand)
+        memo = (states, land_seen, remaining, drop, expand, lands)
         hit = self._open_steps.get(memo)
         if hit is not None:
             return hit
@@ -579,10 +611,10 @@ class _Game:
             else:
                 mask |= castable(key, need)
         untapped = 0
-        failing = full & ~mask
+        failing = full & ~mask & self._affordable(lands)
         if failing:
-            # why they failed: the same boards with their lands untapped, asked the failing spells and
-            # their relaxed costs
+            # why they failed: the same boards with their lands untapped, asked the failing spells (those
+            # of mana value at most the lands played) and their relaxed costs, until all are paid
             need = self._why_bits(failing)
             seen: set[tuple[BoardKey, tuple[tuple[int, int], ...]]] = set()
             for key, marks in boards:
@@ -591,7 +623,11 @@ class _Game:
                 if (ukey, umarks) in seen:
                     continue
                 seen.add((ukey, umarks))
-                untapped |= self._open_pays(ukey, umarks, remaining, need) if umarks else castable(ukey, need)
+                todo = need & ~untapped
+                untapped |= (self._open_pays(ukey, umarks, remaining, todo) if umarks
+                             else castable(ukey, todo)) & need
+                if untapped == need:
+                    break
         return _remembered(self._open_steps, memo, new_states, mask, untapped)
 
     def _open_pays(self, key: BoardKey, marks: tuple[tuple[int, int], ...], remaining: tuple[tuple[int, int], ...],

@@ -1,0 +1,54 @@
+"""The land-drop search gives the same counts however it is made faster or its memory bounded: chunks of
+four real Commander decks (modal double-faced lands and Pathways, fetch lands, The World Tree and
+Chromatic Lantern, Thriving lands, Incubation Druid) counted against figures recorded from the search as
+it was before the reasons were asked only of spells with enough lands, before its boards were merged by
+what decides them and before its memos were bounded."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from manasolver.models.carddb import default_db
+from manasolver.solver.castability import games
+from manasolver.solver.castability.counts import Counts
+from manasolver.solver.castability.deck import load_deck
+from manasolver.solver.castability.run import _model_and_oracle
+
+COMMANDER = Path(__file__).resolve().parents[3] / "data" / "decks" / "commander"
+
+#: (deck, seed, chunk, castable summed over the spells per turn 1-10, digest of every count) of 40 games
+RECORDED = [
+    ("from-cute-to-brute-sld", 4, 3, [123, 795, 1479, 1970, 2197, 2347, 2499, 2590, 2660, 2734], "1383ae2a3035b66a0585"),
+    ("from-cute-to-brute-sld", 9, 17, [141, 881, 1592, 2094, 2270, 2419, 2555, 2644, 2707, 2746], "2b6608daf7ee72d1a3c2"),
+    ("dance-of-the-elements-ecc", 4, 3, [69, 411, 949, 1307, 1642, 1819, 1987, 2058, 2135, 2184], "e69a32bf5c1c97f7fb37"),
+    ("dance-of-the-elements-ecc", 9, 17, [70, 407, 935, 1245, 1546, 1906, 2009, 2102, 2200, 2272], "fca52c6f64afb01635ff"),
+    ("forces-of-the-imperium-40k", 4, 3, [162, 522, 1174, 1761, 2052, 2167, 2292, 2340, 2360, 2384], "ee02d526e2eabe44cd29"),
+    ("forces-of-the-imperium-40k", 9, 17, [166, 531, 1115, 1823, 2131, 2231, 2376, 2412, 2446, 2476], "4a61cf3fae62c2db95d1"),
+    ("counter-blitz-fic", 4, 3, [199, 913, 1639, 2046, 2214, 2323, 2387, 2422, 2447, 2474], "4ea2f97a7df8b1794b42"),
+    ("counter-blitz-fic", 9, 17, [193, 867, 1607, 2041, 2275, 2375, 2398, 2438, 2471, 2495], "6cf001486323b5811933"),
+]
+
+
+def _digest(c: Counts) -> str:
+    rows = [c.castable, c.with_lands, c.castable_with_lands, c.why_lands, c.why_tapped, c.why_other,
+            [[sorted(d.items()) for d in row] for row in c.why_colors], c.mulligans, c.cut]
+    return hashlib.sha256(json.dumps(rows).encode()).hexdigest()[:20]
+
+
+@pytest.mark.parametrize("name", sorted({r[0] for r in RECORDED}))
+def test_commander_deck_counts_equal_the_recorded_search(name: str) -> None:
+    """Each chunk's counts (castable, with lands, every reason of a failure, mulligans, cut turns) equal
+    the recorded ones, the chunks played one after the other in one process (the second one meets the
+    memos the first one left)."""
+    db = default_db()
+    model, oracle = _model_and_oracle(load_deck(str(COMMANDER / f"{name}.txt"), db), None)
+    for deck, seed, chunk, castable, digest in RECORDED:
+        if deck != name:
+            continue
+        counts = games.run_chunk(model, oracle, seed, chunk, 40, 10, False)
+        assert [sum(row) for row in counts.castable] == castable, (deck, seed, chunk)
+        assert _digest(counts) == digest, (deck, seed, chunk)
