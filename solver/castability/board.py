@@ -995,6 +995,22 @@ class BoardOracle:
     def boards(self) -> int:
         return len(self._known)
 
+    def memo_size(self) -> int:
+        """The entries of the oracle's memos (:data:`MEMOS`), all answers of boards and costs it met."""
+        return sum(len(getattr(self, name)) for name in MEMOS)
+
+    def forget(self) -> None:
+        """Empty every memo of :data:`MEMOS` at once (they refer to one another: the features by number,
+        the boards to their signatures' shared entries); the answers stay exact, asked again."""
+        for name in MEMOS:
+            getattr(self, name).clear()
+
+
+#: The oracle's memos, emptied together by :meth:`BoardOracle.forget`: answers per board, per board and
+#: cost, per signature and per units; the units, pools and features computed on the way.
+MEMOS = ("_known", "_costs", "_most", "_by_units", "_context_units", "_unit_bounds", "_pool_memo",
+         "_feature_units", "_feature_ids", "_feature_list", "_by_sig", "_sig_costs")
+
 
 def _feeds(source: Card, converter: Card) -> bool:
     """May restricted mana of ``source`` pay the cost of ``converter``'s mana ability (CR 106.6)?

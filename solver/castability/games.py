@@ -105,6 +105,14 @@ _STEP_MEMO = 300_000
 _GAME_MEMO = 200_000
 #: The most search states whose boards are remembered per process.
 _INFO_MEMO = 500_000
+#: The most entries of the memos of a deck's games and oracle together (:meth:`_Game.memo_size`) when a
+#: chunk starts: past it they are all emptied, so that a worker of a long run stays within some hundreds
+#: of megabytes (a From Cute to Brute game adds about 250 entries of half a kilobyte, and hardly a game
+#: is faster for the memos of a thousand games before it).
+MEMO_BUDGET = 1_000_000
+#: The memos of :class:`_Game`, emptied together by :meth:`_Game.forget`.
+_MEMOS = ("_tapped", "_cast", "_steps", "_infos", "_games", "_open_steps", "_open_infos", "_open_answers",
+          "_targets", "_capped", "_splits", "_why")
 
 class _Game:
     """One deck's game machinery in one process: the oracle and the memo of entry and casting."""
@@ -171,6 +179,16 @@ class _Game:
         self.split_cls = {self.cls[c]: c for c in model.splits}
         self.split_of = {one: c for c, ones in model.splits.items() for one in ones}
         self._splits: dict[tuple[BoardKey, tuple[int, ...]], _Split | None] = {}
+
+    def memo_size(self) -> int:
+        """The entries of the games' memos and the oracle's."""
+        return sum(len(getattr(self, name)) for name in _MEMOS) + self.oracle.memo_size()
+
+    def forget(self) -> None:
+        """Empty the games' memos and the oracle's (each answer is computed again when asked, the same)."""
+        for name in _MEMOS:
+            getattr(self, name).clear()
+        self.oracle.forget()
 
     def _why_bits(self, failing: int) -> int:
         """The bits asked of the untapped boards for the reasons of the ``failing`` spells: theirs and
@@ -803,6 +821,8 @@ class Chunk:
             game = _Game(model, oracle)
             _GAMES.clear()
             _GAMES[id(oracle)] = game
+        elif game.memo_size() > MEMO_BUDGET:
+            game.forget()
         self.game = game
         self.n = n
         self.turns = turns

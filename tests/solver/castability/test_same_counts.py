@@ -39,16 +39,24 @@ def _digest(c: Counts) -> str:
     return hashlib.sha256(json.dumps(rows).encode()).hexdigest()[:20]
 
 
+@pytest.mark.parametrize("forget", [False, True], ids=["memos kept", "memos emptied"])
 @pytest.mark.parametrize("name", sorted({r[0] for r in RECORDED}))
-def test_commander_deck_counts_equal_the_recorded_search(name: str) -> None:
+def test_commander_deck_counts_equal_the_recorded_search(name: str, forget: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each chunk's counts (castable, with lands, every reason of a failure, mulligans, cut turns) equal
     the recorded ones, the chunks played one after the other in one process (the second one meets the
-    memos the first one left)."""
+    memos the first one left, or, past a memo budget of nothing, none)."""
+    if forget:
+        monkeypatch.setattr(games, "MEMO_BUDGET", 0)
     db = default_db()
     model, oracle = _model_and_oracle(load_deck(str(COMMANDER / f"{name}.txt"), db), None)
     for deck, seed, chunk, castable, digest in RECORDED:
         if deck != name:
             continue
         counts = games.run_chunk(model, oracle, seed, chunk, 40, 10, False)
+        if forget:
+            game = games._GAMES[id(oracle)]
+            assert game.memo_size() > 0
+            games.Chunk(model, oracle, seed, chunk + 1, 1, 10, False)
+            assert game.memo_size() == 0  # a chunk starting past the budget empties them all
         assert [sum(row) for row in counts.castable] == castable, (deck, seed, chunk)
         assert _digest(counts) == digest, (deck, seed, chunk)
