@@ -157,6 +157,11 @@ def _signed(units: list[int], conv: list[tuple[Mode, ...]]) -> tuple[tuple[int, 
     return tuple(units), tuple(sorted(counted.items()))
 
 
+#: A static board's plain units, its converters' modes and the most mana it adds
+#: (:meth:`BoardOracle.static_parts`).
+_Parts = tuple[tuple[int, ...], tuple[tuple[Mode, ...], ...], int]
+
+
 class _Shared(list[int]):
     """``[payable, not payable]`` (bit masks of the spells) of the boards of one signature (``sig``,
     :meth:`BoardOracle._signature`), the entry of each of them in the oracle's answers."""
@@ -558,6 +563,14 @@ class BoardOracle:
         by a restriction, and no permanent on the board reading the others): the sorted units of its
         untapped plain permanents and its untapped converters by class, ``None`` otherwise.  Boards of
         one signature pay the same costs (:mod:`.units`, :mod:`.converters`), whichever cards they are."""
+        got = self._static_units(key)
+        if got is None:
+            return self._dynamic_signature(key) if self._dynamic else None
+        return _signed(*got)
+
+    def _static_units(self, key: BoardKey) -> tuple[list[int], list[tuple[Mode, ...]]] | None:
+        """The plain units (unsorted) and the converters' modes of the board ``key`` when each of its
+        permanents is static, ``None`` otherwise."""
         plain = self._static_plain
         units: list[int] = []
         conv: list[tuple[Mode, ...]] = []
@@ -566,11 +579,11 @@ class BoardOracle:
             if p is None:
                 modes = self._static_conv[code]
                 if modes is None:
-                    return self._dynamic_signature(key) if self._dynamic else None
+                    return None
                 conv.append(modes)
             elif p:
                 units += p
-        return _signed(units, conv)
+        return units, conv
 
     def _sig_entry(self, sig: tuple[tuple[int, ...], Converters]) -> _Shared:
         """The answers known for boards of signature ``sig``, shared by every board of that signature in
@@ -628,6 +641,49 @@ class BoardOracle:
             self._pool_memo.clear()
         self._pool_memo[sig] = found
         return found
+
+    def static_parts(self, key: BoardKey) -> _Parts | None:
+        """What :meth:`castable_plus` adds to: the plain units (unsorted) and the converters' modes of
+        the board ``key`` when each of its permanents is static (:meth:`_signature`), and the most mana
+        its permanents add; ``None`` otherwise."""
+        got = self._static_units(key)
+        if got is None:
+            return None
+        return tuple(got[0]), tuple(got[1]), sum(map(self._most_code.__getitem__, key))
+
+    def castable_plus(self, parts: _Parts, code: int, key: BoardKey, need: int) -> int:
+        """:meth:`castable` of ``key``: the board of :meth:`static_parts` ``parts`` with the permanent of
+        ``code`` added (``-1``: none).  When that permanent is static too, the board's signature is
+        made from the parts and the permanent's units, not read again from every permanent."""
+        known = self._known
+        entry = known.get(key)
+        if entry is None:
+            units, conv, most = parts
+            if code >= 0:
+                p = self._static_plain[code]
+                if p is None:
+                    modes = self._static_conv[code]
+                    if modes is None:
+                        return self.castable(key, need)
+                    conv += (modes,)
+                elif p:
+                    units += p
+                most += self._most_code[code]
+            need &= self._all
+            if most < len(self._fits):
+                need &= self._fits[most]
+                if not need:
+                    return 0
+            self.lookups += 1
+            entry = self._sig_entry(_signed(list(units), list(conv)))
+            if len(known) >= _KNOWN_MEMO:
+                known.clear()
+            known[key] = entry
+        if isinstance(entry, _Shared):
+            got = self._sig_castable(entry, need & self._all)
+            if got is not None:
+                return got
+        return self.castable(key, need)
 
     def castable(self, key: BoardKey, need: int = -1) -> int:
         """The mask of :attr:`spells` the board ``key`` can pay, exact on the bits of ``need`` (the

@@ -52,7 +52,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from manasolver.models.cost import ManaCost
-from manasolver.solver.castability.board import BoardKey, BoardOracle, payment_classes
+from manasolver.solver.castability.board import BoardKey, BoardOracle, _Parts, payment_classes
 from manasolver.solver.castability.counts import Counts
 from manasolver.solver.castability.deckmodel import DeckModel, Spell, castable_faces, land_faces
 from manasolver.solver.castability.lands import at_least_as_good
@@ -91,6 +91,9 @@ _State = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 #: played this turn)``.
 _Board = tuple[BoardKey, tuple[tuple[int, int], ...]]
 _T = TypeVar("_T", int, tuple[int, int])
+#: A land drop of a state: the lands used, on the battlefield, the board, the board asked and the code the
+#: board asked adds to the state's board (``-1``: none).
+_Result = tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey, int]
 #: Per choice of colors for a board's lands of any of several colors, the cards of one color each they
 #: become and the sources cast (:meth:`_Game._split`).
 _Split = tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
@@ -126,7 +129,7 @@ class _Game:
                                 if model.cards[s].mana_cost else 0, s) for s in model.sources}
         self._steps: dict[object, tuple[frozenset[_State], int, int, int]] = {}
         #: per search state, its board (sorted), whether the board is quiet and its fetch lands played
-        self._infos: dict[_State, tuple[BoardKey, bool, int]] = {}
+        self._infos: dict[_State, tuple[BoardKey, bool, int, _Parts | None]] = {}
         self._games: dict[object, tuple[tuple[int, int, int, int, int], ...]] = {}
         self.fetches = any(r.fetch is not None for r in model.rules.values())
         self.land_counts: dict[int, int] = {}
@@ -459,6 +462,8 @@ class _Game:
         castable = self.oracle.castable
         quiet_cls = self.quiet_cls
         keys: list[BoardKey] = []
+        plus = self.oracle.castable_plus
+        parts_of = self.oracle.static_parts
         infos = self._infos
         if len(infos) > _INFO_MEMO:
             infos.clear()
@@ -473,9 +478,9 @@ class _Game:
                 # on a board of quiet permanents a land that entered tapped adds nothing and nothing
                 # reads it: the board is asked without it
                 info = infos[state] = (tuple(board), all(quiet_cls[c >> 1] for c in board),
-                                       sum(1 for u in used if u in finds))
-            base, quiet_base, fetches_used = info
-            results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey]] = []
+                                       sum(1 for u in used if u in finds), parts_of(tuple(board)))
+            base, quiet_base, fetches_used, parts = info
+            results: list[_Result] = []
             # the fetch lands the game may still play, this turn's included
             fetches_left = cap - fetches_used if remaining else 0
             if drop:
@@ -487,14 +492,16 @@ class _Game:
                         self._drop(card, physical, used, new_used, field_lands, base, land_seen, remaining,
                                    fetches_left, quiet_base, results)
             if not results:
-                results.append((used, field_lands, base, base))
-            for new_used, new_field, full_key, key in results:
+                results.append((used, field_lands, base, base, -1))
+            for new_used, new_field, full_key, key, code in results:
                 if mask != full:
                     # only the spells no board of this turn has paid yet are asked
                     need = full & ~mask
                     entry = known.get(key)
                     if entry is not None and (entry[0] | entry[1]) & need == need:
                         mask |= entry[0]
+                    elif parts is not None:
+                        mask |= plus(parts, code, key, need)
                     else:
                         mask |= castable(key, need)
                     keys.append(full_key)
@@ -724,7 +731,7 @@ class _Game:
     def _drop(self, card: int, physical: int, used: tuple[int, ...], new_used: tuple[int, ...],
               field_lands: tuple[int, ...], base: BoardKey, land_seen: tuple[tuple[int, int], ...],
               remaining: tuple[tuple[int, int], ...], fetches_left: int,
-              quiet_base: bool, results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey]]) -> None:
+              quiet_base: bool, results: list[_Result]) -> None:
         """The states of playing ``card`` (a face of the hand's ``physical`` card) as this turn's land."""
         m = self.m
         cls = self.cls
@@ -789,17 +796,19 @@ def _insort(items: tuple[_T, ...], item: _T) -> tuple[_T, ...]:
 
 
 def _place(placed: int, tapped: bool, new_used: tuple[int, ...], field_lands: tuple[int, ...], base: BoardKey,
-           inert: bool, cls: tuple[int, ...],
-           results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey]]) -> None:
+           inert: bool, cls: tuple[int, ...], results: list[_Result]) -> None:
     """The state of land ``placed`` entering (``tapped`` or not) on the board ``base`` (sorted) of
-    ``field_lands``: its board and the board asked (without it when it entered tapped and is
-    ``inert``: it adds nothing and, all the board quiet, nothing reads it)."""
+    ``field_lands``: its board, the board asked (without it when it entered tapped and is ``inert``:
+    it adds nothing and, all the board quiet, nothing reads it) and the code the board asked adds to
+    ``base`` (``-1``: none)."""
     code = 2 * cls[placed] + tapped
     i = bisect_right(base, code)
     key = base[:i] + (code,) + base[i:]
     j = bisect_right(field_lands, placed)
-    results.append((new_used, field_lands[:j] + (placed,) + field_lands[j:], key,
-                    base if tapped and inert else key))
+    if tapped and inert:
+        results.append((new_used, field_lands[:j] + (placed,) + field_lands[j:], key, base, -1))
+    else:
+        results.append((new_used, field_lands[:j] + (placed,) + field_lands[j:], key, key, code))
 
 
 _GAMES: dict[int, _Game] = {}
