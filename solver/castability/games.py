@@ -493,6 +493,14 @@ class _Game:
                                    fetches_left, quiet_base, results)
             if not results:
                 results.append((used, field_lands, base, base, -1))
+            if expand and src_seen:
+                # the sources in the hand: those seen but cast
+                left = list(src_seen)
+                for s in cast:
+                    left.remove(s)
+                candidates = tuple(left)
+            else:
+                candidates = ()
             for new_used, new_field, full_key, key, code in results:
                 if mask != full:
                     # only the spells no board of this turn has paid yet are asked
@@ -506,18 +514,15 @@ class _Game:
                         mask |= castable(key, need)
                     keys.append(full_key)
                 if expand:
-                    candidates = list(src_seen)
-                    for s in cast:
-                        candidates.remove(s)
                     new_cast = cast
                     if candidates:
-                        split = self._split(key, tuple(candidates)) if self.split_cls else None
+                        split = self._split(key, candidates) if self.split_cls else None
                         if split is not None:
                             for assigned, chosen in split:
                                 new_states.add((new_used, self._assigned(new_field, assigned),
                                                 tuple(sorted(cast + chosen)) if chosen else cast))
                             continue
-                        chosen = self._cast_sources(key, tuple(candidates))
+                        chosen = self._cast_sources(key, candidates)
                         if chosen:
                             new_cast = tuple(sorted(cast + chosen))
                     new_states.add((new_used, new_field, new_cast))
