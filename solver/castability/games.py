@@ -170,7 +170,7 @@ class _Game:
                                      and t not in model.choices)
         self.check_lands = frozenset(c for c, r in model.rules.items() if r.kind == "check")
         self._open_steps: dict[object, tuple[frozenset[_State], int, int, int]] = {}
-        self._open_infos: dict[tuple[int, ...], tuple[BoardKey, tuple[tuple[int, int], ...], bool]] = {}
+        self._open_infos: dict[tuple[int, ...], tuple[BoardKey, tuple[tuple[int, int], ...], bool, _Parts | None]] = {}
         #: per board and unresolved fetch lands, the spells some choice of targets pays and those decided
         #: (tuples: a cache of containers the garbage collector tracks slows every collection)
         self._open_answers: dict[object, tuple[int, int]] = {}
@@ -587,18 +587,21 @@ class _Game:
             infos.clear()
         inert = self.inert
         quiet_cls = self.quiet_cls
+        parts_of = self.oracle.static_parts
         new_states: set[_State] = set()
         #: each board of the turn, and the board its spells are asked on (without a land that entered
-        #: tapped when it adds nothing and nothing reads it, as in :meth:`_step`)
-        boards: dict[_Board, _Board] = {}
+        #: tapped when it adds nothing and nothing reads it, as in :meth:`_step`), with the static parts of
+        #: the state's board and the code the board asked adds to it (:meth:`BoardOracle.castable_plus`)
+        boards: dict[_Board, tuple[BoardKey, tuple[tuple[int, int], ...], _Parts | None, int]] = {}
         for state in states:
             used, field_lands, cast = state
             info = infos.get(field_lands)
             if info is None:
                 base = tuple(sorted(2 * cls[x] for x in field_lands if x not in finds))
                 marks = tuple((x, 0) for x in field_lands if x in finds)
-                info = infos[field_lands] = (base, marks, not marks and all(quiet_cls[c >> 1] for c in base))
-            base, marks, quiet_base = info
+                info = infos[field_lands] = (base, marks, not marks and all(quiet_cls[c >> 1] for c in base),
+                                             parts_of(base))
+            base, marks, quiet_base, parts = info
             played = False
             if drop:
                 for physical, n in land_seen:
@@ -609,26 +612,29 @@ class _Game:
                         played = True
                         if card in finds:
                             board = (base, _insort(marks, (card, 1)))
-                            boards[board] = board
+                            boards[board] = (*board, None, -1)
                             if expand:
                                 new_states.add((new_used, _insort(field_lands, card), cast))
                             continue
                         hand_now = _hand(land_seen, new_used) if rules[card].kind == "reveal" else ()
                         tapped = self._enters_tapped(card, field_lands, hand_now)
                         for placed in choices.get(card, (card,)):
-                            board = (_insort(base, 2 * cls[placed] + tapped), marks)
-                            boards[board] = (base, marks) if tapped and quiet_base and inert[placed] else board
+                            code = 2 * cls[placed] + tapped
+                            board = (_insort(base, code), marks)
+                            boards[board] = (base, marks, parts, -1) if tapped and quiet_base and inert[placed] \
+                                else (*board, parts, code)
                             if expand:
                                 new_states.add((new_used, _insort(field_lands, placed), cast))
             if not played:
-                boards[(base, marks)] = (base, marks)
+                boards[(base, marks)] = (base, marks, parts, -1)
                 if expand:
                     new_states.add(state)
         full = (1 << len(m.spells)) - 1
         mask = 0
         known = self.oracle._known
         castable = self.oracle.castable
-        for key, marks in boards.values():
+        plus = self.oracle.castable_plus
+        for key, marks, parts, code in boards.values():
             if mask == full:
                 break
             need = full & ~mask
@@ -638,6 +644,8 @@ class _Game:
             entry = known.get(key)
             if entry is not None and (entry[0] | entry[1]) & need == need:
                 mask |= entry[0]
+            elif parts is not None:
+                mask |= plus(parts, code, key, need)
             else:
                 mask |= castable(key, need)
         untapped = 0
