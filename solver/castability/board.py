@@ -254,6 +254,13 @@ class BoardOracle:
             self._static_plain += [plain, off]
             self._static_conv += [conv, None]
         self._init_features()
+        #: the quiet cards that are no creature and whose every mana ability sacrifices a creature; per
+        #: card, whether it is a creature (:meth:`_without_idle`)
+        self._creature = ["creature" in c.type_line.types for c in self.cards]
+        self._idle_cards = frozenset(
+            i for i, c in enumerate(self.cards)
+            if c.mana_abilities and self._quiet[i] and not self._creature[i]
+            and all(a.cost.sacrifice and all(x == "creature" for x in a.cost.sacrifice) for a in c.mana_abilities))
         #: per code, the most mana its permanent adds (:data:`_UNBOUNDED` when that is not bounded by
         #: its own card: it reads the board, or repeats); per total of those, the spells some board
         #: adding at most that much may pay (those needing more mana are not)
@@ -694,6 +701,15 @@ class BoardOracle:
         entry = known.get(key)
         if entry is not None and (entry[0] | entry[1]) & need == need:
             return entry[0]
+        if entry is None and self._idle_cards:
+            active = self._without_idle(key)
+            if active is not key:
+                # the same board: its answers are the smaller key's, one entry for both
+                paid = self.castable(active, need)
+                same = known.get(active)
+                if same is not None:
+                    known[key] = same
+                return paid
         most = sum(map(self._most_code.__getitem__, key))
         if most < len(self._fits):
             # no spell needing more mana than the board's permanents add at most
@@ -1013,8 +1029,25 @@ class BoardOracle:
                     yes |= hit[0]
         return yes, no
 
+    def _without_idle(self, key: BoardKey) -> BoardKey:
+        """``key`` without its permanents whose every mana ability sacrifices a creature (The Golden
+        Throne) when no creature is on the board and no permanent reads the board (:attr:`_dynamic`):
+        their abilities can't be activated (CR 602.2b, a cost that can't be paid), they are quiet and
+        nothing counts them, so the board pays what the board without them pays; ``key`` itself (the
+        same object) when it holds none of them or they may add mana."""
+        idle = self._idle_cards
+        if not any(code >> 1 in idle for code in key):
+            return key
+        creature = self._creature
+        dynamic = self._dynamic
+        if any(creature[code >> 1] or code >> 1 in dynamic for code in key):
+            return key
+        return tuple(code for code in key if code >> 1 not in idle)
+
     def payable(self, key: BoardKey, cost: ManaCost) -> bool:
         """Whether the board ``key`` can pay ``cost``."""
+        if self._idle_cards:
+            key = self._without_idle(key)
         sig = self._signature(key)
         if sig is not None:
             sk = (sig, cost)
