@@ -246,8 +246,18 @@ class BoardOracle:
         #: both ``None`` for a permanent that is not static (see :meth:`_signature`)
         self._static_plain: list[tuple[int, ...] | None] = []
         self._static_conv: list[tuple[Mode, ...] | None] = []
+        granting = any(g is not None for g in self._grants)
+        may_convert = [j for j, pu in enumerate(self._units)
+                       if j in self._dynamic or (granting and self._land[j])
+                       or (pu.plain is None and pu.modes and any(need for need, _ in pu.modes))]
+        #: the cards adding restricted mana that may pay a converter's cost (:func:`feeds_converters`)
+        #: whose mana pays no card of the deck that may be a converter on some board: on every board
+        #: they add only their own units (:meth:`_units_of` leaves them so)
+        self._never_fed = frozenset(i for i, pu in enumerate(self._units)
+                                    if pu.feeds and not any(_feeds(self.cards[i], self.cards[j]) for j in may_convert))
         for i, pu in enumerate(self._units):
-            static = i not in self._dynamic and not pu.life and not pu.feeds and pu.droppable
+            static = i not in self._dynamic and not pu.life and (not pu.feeds or i in self._never_fed) \
+                and pu.droppable
             plain = pu.plain if static else None
             conv = pu.modes if static and plain is None else None
             off: tuple[int, ...] | None = () if plain is not None or conv is not None else None
@@ -508,7 +518,7 @@ class BoardOracle:
                 pu = self._context_pu(i, holding, gets, chosen_colors, amounts)
         plain: tuple[int, ...] | None = None
         conv: tuple[Mode, ...] | None = None
-        if pu is not None and not pu.life and not pu.feeds and pu.droppable:
+        if pu is not None and not pu.life and (not pu.feeds or i in self._never_fed) and pu.droppable:
             if code & 1:
                 plain = () if pu.plain is not None or pu.modes is not None else None
             elif pu.plain is not None:

@@ -1,6 +1,7 @@
-"""Mana sources that add nothing on a castability board: The Golden Throne ("{T}, Sacrifice a creature:
-Add three mana in any combination of colors") with no creature on the board can't activate its
-ability, so the board is answered without it (no engine call) and pays what the engine says."""
+"""Mana sources that add nothing, or only their own units, on a castability board: The Golden Throne
+("{T}, Sacrifice a creature: Add three mana in any combination of colors") with no creature on the board
+can't activate its ability, so the board is answered without it; Smokebraider's mana for Elementals pays
+no converter of a deck without an Elemental converter.  No engine call, the engine's answers."""
 
 from __future__ import annotations
 
@@ -38,3 +39,19 @@ def test_golden_throne_beside_a_creature_stays_on_the_board_cr_602_2b(db: CardDB
     mask = oracle.castable(key)
     assert mask == _engine(oracle, key)
     assert mask >> COSTS.index("{W}{W}{W}") & 1  # three white from the Throne alone
+
+
+def test_smokebraider_beside_a_signet_adds_nothing_cr_106_6(db: CardDB) -> None:
+    """Smokebraider's and Primal Beyond's restricted mana is for Elementals; Dimir Signet is none, and no
+    card of these is an Elemental converter: both are static (Smokebraider nothing, Primal Beyond {C}),
+    the board answered by its signature as the engine answers it."""
+    cards = ["Smokebraider", "Primal Beyond", "Dimir Signet", "Forest", "Island"]
+    costs = ["{C}", "{U}{B}", "{2}{B}", "{G}{U}{B}", "{3}{G}", "{R}"]
+    oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
+    assert oracle._never_fed == {0, 1}
+    for key in ((0, 2, 4, 6), (0, 2, 4, 8), (2, 4, 6, 8), (0, 4, 6)):
+        assert oracle._signature(key) is not None, key
+        board = oracle._board_json(key)
+        want = sum(1 << i for i, cost in enumerate(costs) if can_pay(board, cost)["payable"])
+        assert oracle.castable(key) == want, key
+    assert oracle.engine_calls == 0
