@@ -169,6 +169,12 @@ class _Game:
         self.fixed_entry = frozenset(t for t in self.findable if model.rules[t].kind in _FIXED
                                      and t not in model.choices)
         self.check_lands = frozenset(c for c, r in model.rules.items() if r.kind == "check")
+        #: per card, whether it enters tapped when it is a land entering the same way on any board, of
+        #: no color chosen and no fetch land (:meth:`_drop`'s first case, played without it); else ``None``
+        self.fixed_tapped: list[bool | None] = [None] * len(model.cards)
+        for c, rule in model.rules.items():
+            if rule.fetch is None and rule.kind in _FIXED and c not in model.choices:
+                self.fixed_tapped[c] = rule.kind == "tapped"
         self._open_steps: dict[object, tuple[frozenset[_State], int, int, int]] = {}
         self._open_infos: dict[tuple[int, ...], tuple[BoardKey, tuple[tuple[int, int], ...], bool, _Parts | None]] = {}
         #: per board and unresolved fetch lands, the spells some choice of targets pays and those decided
@@ -462,6 +468,9 @@ class _Game:
         castable = self.oracle.castable
         quiet_cls = self.quiet_cls
         keys: list[BoardKey] = []
+        faces = m.faces
+        fixed = self.fixed_tapped
+        inert = self.inert
         plus = self.oracle.castable_plus
         parts_of = self.oracle.static_parts
         infos = self._infos
@@ -487,10 +496,15 @@ class _Game:
                 for physical, n in land_seen:
                     if used.count(physical) >= n:
                         continue
-                    new_used = tuple(sorted(used + (physical,)))
-                    for card in m.faces[physical]:
-                        self._drop(card, physical, used, new_used, field_lands, base, land_seen, remaining,
-                                   fetches_left, quiet_base, results)
+                    new_used = _insort(used, physical)
+                    for card in faces[physical]:
+                        tapped = fixed[card]
+                        if tapped is None:
+                            self._drop(card, physical, used, new_used, field_lands, base, land_seen, remaining,
+                                       fetches_left, quiet_base, results)
+                        else:
+                            _place(card, tapped, new_used, field_lands, base, quiet_base and inert[card], cls,
+                                   results)
             if not results:
                 results.append((used, field_lands, base, base, -1))
             if expand and src_seen:
