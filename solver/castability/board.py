@@ -26,13 +26,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from manasolver.models.abilities import Amount, Condition, ManaAbility
+from manasolver.models.abilities import AbilityCost, Amount, Condition, ManaAbility
 from manasolver.models.board.load import load_state
 from manasolver.models.card import Card
 from manasolver.models.carddb import CardDB
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import ManasolverError
-from manasolver.models.symbols import B, G, R, U, W
+from manasolver.models.symbols import ANY_COLOR, B, C, G, R, U, W
 from manasolver.models.rules.amounts import commander_identity
 from manasolver.solver import backends, queries
 from manasolver.solver.castability.converters import Converters, pools, pools_pay
@@ -42,6 +42,7 @@ from manasolver.solver.castability.units import (ANY, COLORS_AMONG, CostNeed, Ha
                                                  pays, perm_units, with_abilities)
 from manasolver.solver.casting.build import build_request
 from manasolver.models.rules.ability_scope import ability_scope, card_words, scope_pays
+from manasolver.solver.service.api import could_produce
 from manasolver.solver.supply.plain import quiet
 from manasolver.solver.request import Policy
 
@@ -264,6 +265,12 @@ class BoardOracle:
             self._static_plain += [plain, off]
             self._static_conv += [conv, None]
         self._init_features()
+        #: per card adding one mana of any type a land you control could produce (and nothing else),
+        #: the types it may add of those (all, or the colors only); per card, the types its land could
+        #: produce when they are its own (:meth:`_could_of`, computed when first asked)
+        self._mirrors = {} if any(self._counters) else \
+            {i: m for i, c in enumerate(self.cards) if (m := _mirror_types(c))}
+        self._could: list[int | None] = [None] * len(self.cards)
         #: the quiet cards that are no creature and whose every mana ability sacrifices a creature; per
         #: card, whether it is a creature (:meth:`_without_idle`)
         self._creature = ["creature" in c.type_line.types for c in self.cards]
@@ -581,9 +588,51 @@ class BoardOracle:
         untapped plain permanents and its untapped converters by class, ``None`` otherwise.  Boards of
         one signature pay the same costs (:mod:`.units`, :mod:`.converters`), whichever cards they are."""
         got = self._static_units(key)
+        if got is None and self._mirrors:
+            got = self._mirror_units(key)
         if got is None:
             return self._dynamic_signature(key) if self._dynamic else None
         return _signed(*got)
+
+    def _mirror_units(self, key: BoardKey) -> tuple[list[int], list[tuple[Mode, ...]]] | None:
+        """:meth:`_static_units` of a board with sources of "one mana of any type a land you control could
+        produce" (Incubation Druid, :attr:`_mirrors`): each untapped one is one unit of the types the
+        board's lands could produce (CR 106.7, tapped or not), when every other permanent is static and
+        every land's types are its own (:meth:`_could_of`); ``None`` otherwise."""
+        mirrors = self._mirrors
+        rest = tuple(code for code in key if code >> 1 not in mirrors)
+        got = self._static_units(rest)
+        if got is None:
+            return None
+        could = 0
+        for code in rest:
+            if self._land[code >> 1]:
+                types = self._could_of(code >> 1)
+                if types < 0:
+                    return None
+                could |= types
+        for code in key:
+            if code >> 1 in mirrors and not code & 1 and could & mirrors[code >> 1]:
+                got[0].append(could & mirrors[code >> 1])
+        return got
+
+    def _could_of(self, i: int) -> int:
+        """The types of mana (WUBRGC bits) the land of card ``i`` could produce (CR 106.7), as the engine
+        reads them on a board of that land alone, when that is what it could produce on any castability
+        board (none of its abilities mirrors the lands you control); -1 otherwise."""
+        types = self._could[i]
+        if types is None:
+            types = -1
+            if not any(a.production.reference == "lands_you_control" for a in self.cards[i].mana_abilities):
+                board: Any = self._board_json((2 * i,))
+                try:
+                    letters = could_produce(board)["could_produce"].get("p0")
+                except ManasolverError:
+                    letters = None
+                if letters is not None:
+                    types = sum(_TYPE_BITS[x] for x in letters)
+            self._could[i] = types
+        return types
 
     def _static_units(self, key: BoardKey) -> tuple[list[int], list[tuple[Mode, ...]]] | None:
         """The plain units (unsorted) and the converters' modes of the board ``key`` when each of its
@@ -1109,6 +1158,29 @@ class BoardOracle:
 #: cost, per signature and per units; the units, pools and features computed on the way.
 MEMOS = ("_known", "_costs", "_most", "_by_units", "_context_units", "_unit_bounds", "_pool_memo",
          "_feature_units", "_feature_ids", "_feature_list", "_by_sig", "_sig_costs")
+
+
+#: a mana type's letter, as :func:`manasolver.solver.service.api.could_produce` gives it, and its bit
+_TYPE_BITS = {"W": W, "U": U, "B": B, "R": R, "G": G, "C": C}
+
+
+def _mirror_types(card: Card) -> int:
+    """The types a nonland ``card`` may add when its only mana ability is "{T}: Add one mana of any type
+    (or color) that a land you control could produce" (Incubation Druid; its three mana "instead" with
+    counters left out: the oracle reads them only of decks where no card enters with counters): ``ANY``
+    or the colors; 0 for any other card."""
+    if "land" in card.type_line.types or len(card.mana_abilities) != 1:
+        return 0
+    a = card.mana_abilities[0]
+    prod = a.production
+    if a.cost != AbilityCost(tap=True) or a.condition is not None or a.per_turn or a.damage or a.extra:
+        return 0
+    if prod.reference != "lands_you_control" or prod.reference_count != 1 or prod.options or prod.amount is not None \
+            or prod.restriction is not None or prod.chosen or prod.commander or prod.colors_among or prod.doubles_pool:
+        return 0
+    if prod.instead is not None and any(amount.kind != "counters" for amount, _ in prod.instead.counts):
+        return 0
+    return ANY_COLOR if prod.colors_only else ANY
 
 
 def _feeds(source: Card, converter: Card) -> bool:

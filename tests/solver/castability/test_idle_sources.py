@@ -55,3 +55,19 @@ def test_smokebraider_beside_a_signet_adds_nothing_cr_106_6(db: CardDB) -> None:
         want = sum(1 << i for i, cost in enumerate(costs) if can_pay(board, cost)["payable"])
         assert oracle.castable(key) == want, key
     assert oracle.engine_calls == 0
+
+
+def test_incubation_druid_adds_a_type_its_lands_could_produce_cr_106_7(db: CardDB) -> None:
+    """Incubation Druid adds one mana of any type a land you control could produce (tapped or not, a
+    filter land's {G}{U} and Temple's {C} included): on boards of Forest, a tapped Island, Overflowing
+    Basin and Sol Ring it is one unit of those types, answered by the signature as the engine answers."""
+    cards = ["Incubation Druid", "Forest", "Island", "Overflowing Basin", "Sol Ring", "Plains"]
+    costs = ["{U}{U}", "{G}{U}", "{W}", "{C}{C}", "{2}{G}{G}", "{U}{U}{U}", "{G}{G}"]
+    oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
+    assert oracle._mirrors == {0: 63}
+    for key in ((0, 2, 5), (0, 2), (0, 2, 7), (0, 2, 5, 6), (0, 5, 8), (1, 2, 5), (0, 2, 10), (0, 2, 4, 8)):
+        assert oracle._signature(key) is not None, key
+        board = oracle._board_json(key)
+        want = sum(1 << i for i, cost in enumerate(costs) if can_pay(board, cost)["payable"])
+        assert oracle.castable(key) == want, [(oracle.cards[c >> 1].name, c & 1) for c in key]
+    assert oracle.engine_calls == 0
