@@ -1107,7 +1107,9 @@ class BoardOracle:
         """Whether the board ``key`` can pay ``cost``."""
         if self._idle_cards:
             key = self._without_idle(key)
-        sig = self._signature(key)
+        entry = self._known.get(key)
+        # a board asked before by its signature holds it
+        sig = entry.sig if isinstance(entry, _Shared) else self._signature(key)
         if sig is not None:
             sk = (sig, cost)
             hit = self._sig_costs.get(sk)
