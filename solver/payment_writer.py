@@ -157,7 +157,7 @@ def _steps(state: GameState, widen: Callable[[int], int] | None, acts: list[dict
                 scope = ability_scope(opt.restriction)
                 scoped = scoped or not isinstance(scope, bool)
                 step = Step(mana_bits(mana), cost_masks(opt.mana_cost, times, widen), spell_ok, scope, frozenset(),
-                            snow)
+                            snow, opt.restriction is not None and opt.restriction.no_generic)
             made[alike] = step
         steps.append(step)
     return _typed(state, acts, steps) if scoped else steps

@@ -9,15 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from manasolver.models.abilities import Restriction
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.state import GameState
+from manasolver.models.symbols import ANY_COLOR
 
 if TYPE_CHECKING:
     from manasolver.models.state import Permanent
     from manasolver.models.text.activated import ActivatedAbility
 
 __all__ = ["DEFAULT_POLICY", "AbilityActivation", "Criterion", "Modifier", "ModifierKind", "PaymentRequest", "Policy",
+           "restriction_allows",
            "Sources", "SpellInfo"]
 
 #: The kinds of cost modifier (CR 601.2f).
@@ -158,3 +161,38 @@ class PaymentRequest:
         """The life the activated ability's own cost pays ("Pay N life", CR 602.2b): already
         taken from ``state``, and part of every payment's ``life``; 0 for a spell."""
         return 0 if self.activation is None else self.activation.life
+
+
+def restriction_allows(r: Restriction | None, spell: SpellInfo | None, has_x: bool, has_c: bool = False) -> bool:
+    """May mana with restriction ``r`` pay for ``spell`` (CR 106.6; Ancient Ziggurat rulings)?
+    ``has_x`` / ``has_c``: the cost paid contains ``{X}`` / ``{C}``.
+
+    Without spell information a restriction is never assumed to be met, but for one whose cost
+    decides it (Cultivator Drone's "or pay a cost that contains {C}").
+    """
+    if r is None or r.no_generic:  # the symbols it may pay are the backends' to choose
+        return True
+    if r.any_of:
+        return any(restriction_allows(a, spell, has_x, has_c) for a in r.any_of)
+    if r.c_only:
+        return has_c
+    if spell is None:
+        return False
+    if r.x_only and not has_x:
+        return False
+    if spell.ability:
+        if not r.abilities or (r.colorless and spell.colors & ANY_COLOR):
+            return False
+        named = r.spell_types | r.subtypes  # the abilities of what it names (its source's types)
+        return not named or bool(named & (spell.types | spell.subtypes))
+    if not r.spells:
+        return False
+    if r.spell_types and not (r.spell_types & spell.types):
+        return False
+    if r.not_types & spell.types:
+        return False
+    if r.subtypes and not (r.subtypes & spell.subtypes):
+        return False
+    if r.multicolored and (spell.colors & ANY_COLOR).bit_count() < 2:
+        return False
+    return not (r.colorless and spell.colors & ANY_COLOR)

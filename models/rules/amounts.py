@@ -54,8 +54,8 @@ __all__ = ["MAX_REMOVED", "SACRIFICED_COUNT", "SACRIFICED_KINDS", "TAPPED_COUNT"
 #: The most counters :func:`ability_options` expands a variable counter cost to (one option per number).
 MAX_REMOVED = 200
 #: Amounts by the permanent a cost sacrifices or exiles: its mana value (Priest of Yawgmoth, Food
-#: Chain), as it last existed on the battlefield (CR 608.2h).
-SACRIFICED_KINDS = ("sacrificed_mana_value",)
+#: Chain) or its power (Furgul, Quag Nurturer), as it last existed on the battlefield (CR 608.2h).
+SACRIFICED_KINDS = ("sacrificed_mana_value", "sacrificed_power")
 #: The amount of "Sacrifice X Goats: Add X mana" (Springjack Pasture): how many the cost sacrifices.
 SACRIFICED_COUNT = "sacrificed_count"
 #: The amount of "Tap X untapped tokens you control: Add X mana" (Hazel of the Rootbloom): how many
@@ -65,7 +65,7 @@ TAPPED_COUNT = "tapped_count"
 _CHOICE_KINDS = ("removed", "hand", SACRIFICED_COUNT, TAPPED_COUNT, *SACRIFICED_KINDS)
 #: How a sacrifice kind names the value the sacrificed permanent must have, by amount kind
 #: (read by :func:`manasolver.models.state.fits_cost`).
-_VALUE_WORDS = {"sacrificed_mana_value": " with mana value "}
+_VALUE_WORDS = {"sacrificed_mana_value": " with mana value ", "sacrificed_power": " with power "}
 
 
 def _subtypes(perm: Permanent, state: GameState | None) -> tuple[str, ...]:
@@ -125,26 +125,15 @@ def power_of(perm: Permanent) -> int:
 
     A power set by a characteristic-defining ability (``*``) is not computed:
     :class:`~manasolver.models.errors.Unsupported`, never a guess."""
-    return _with_counters(perm, perm.card.power, "power")
+    return perm.stat("power")
 
 
 def toughness_of(perm: Permanent) -> int:
     """Toughness: printed toughness plus +1/+1 counters minus -1/-1 counters (as
     :func:`power_of`; a ``*`` toughness is :class:`~manasolver.models.errors.Unsupported`)."""
-    return _with_counters(perm, perm.card.toughness, "toughness")
+    return perm.stat("toughness")
 
 
-def _with_counters(perm: Permanent, raw: str | None, what: str) -> int:
-    """The printed ``what`` (``raw``; 0 for a card without one) plus +1/+1 and minus -1/-1 counters."""
-    if raw is None:
-        base = 0  # not a creature card: nothing to read
-    else:
-        try:
-            base = int(raw)
-        except ValueError:
-            raise Unsupported(f"{perm.card.name} ({perm.id}) has {what} {raw!r}, which the engine cannot "
-                              f"evaluate", f"battlefield.{perm.id}") from None
-    return base + perm.counter("+1/+1") - perm.counter("-1/-1")
 
 
 def _most_sharing_a_type(creatures: list[Permanent], state: GameState) -> int:
@@ -252,6 +241,10 @@ def evaluate_amount(amount: Amount | None, state: GameState, permanent: Permanen
             1 for p in state.battlefield if p.attached_to == permanent.id
             and ("equipment" in p.card.type_line.subtypes
                  or ("aura" in p.card.type_line.subtypes and p.controller == permanent.controller)))
+    elif kind == "other_activated":
+        # "Activate only if this creature has another activated ability" (Tazri's grant)
+        from manasolver.models.rules.other_activated import has_another_activated_ability
+        value = int(has_another_activated_ability(state, permanent))
     elif kind == "lands_played":
         value = state.player(permanent.controller).lands_played_this_turn
     elif kind == "life_gained":
@@ -607,7 +600,10 @@ def sacrificed_values(ability: ManaAbility, state: GameState, permanent: Permane
 
 
 def sacrificed_value(kind: str, perm: Permanent) -> int:
-    """The value a ``sacrificed_*`` amount reads of ``perm``: its mana value (CR 202.3)."""
+    """The value a ``sacrificed_*`` amount reads of ``perm``: its mana value (CR 202.3), or its
+    power as it last existed on the battlefield (CR 608.2h; a negative power adds no mana, 107.1b)."""
+    if kind == "sacrificed_power":
+        return max(0, perm.stat("power"))
     return perm.card.mana_value
 
 

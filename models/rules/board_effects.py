@@ -16,6 +16,8 @@ refuse.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import replace
 
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
@@ -34,6 +36,7 @@ from manasolver.models.text.triggers import self_tap_damage, triggers_of
 __all__ = [
     "active_effects",
     "effective_mana_abilities",
+    "idle_while_untapped",
     "mana_prohibitions",
     "nontap_damage",
     "prohibited",
@@ -242,7 +245,8 @@ def _tap_hurt(state: GameState) -> _TapHurt:
         for text, t in tap_triggers_of(source.card):
             if t is None:
                 low = text.lower()
-                if not (low.startswith(("whenever enchanted", "when enchanted")) and source.attached_to is None):
+                if not (low.startswith(("whenever enchanted", "when enchanted")) and source.attached_to is None
+                        or idle_while_untapped(state, source, text)):
                     unread.append((source, text))
                 continue
             if t.harmless or (t.reach == "self" and self_tap_damage(source.card) and t.hurt_you):
@@ -259,6 +263,24 @@ def _tap_hurt(state: GameState) -> _TapHurt:
                 if not t.for_mana:
                     beyond.setdefault(perm.id, (source, text))
     return on_tap, on_other, beyond, unread
+
+
+#: A trigger on tapping lands for mana with an intervening "if" on its source being tapped
+#: (Barbflare Gremlin, CR 603.4).
+_IF_SOURCE_TAPPED = re.compile(r"Whenever a player taps a land for mana, if (?:this creature|~) is tapped, ")
+
+
+def idle_while_untapped(state: GameState, source: Permanent, text: str) -> bool:
+    """Can't ``source``'s trigger ``text`` (:data:`_IF_SOURCE_TAPPED`) fire in this payment: the
+    source is untapped and no mana ability on the board has a cost that taps another permanent
+    (Springleaf Drum, Heritage Druid), so it stays untapped while lands are tapped for mana (CR
+    601.2g; convoke and improvise tap later, as costs are paid, 601.2h)?"""
+    from manasolver.models.text.read import card_text
+
+    if source.tapped or not _IF_SOURCE_TAPPED.match(text):
+        return False
+    return not any(card_text(p.card).tap_costs or any(ab.cost.tap_creatures for ab in p.card.mana_abilities)
+                   for p in state.battlefield)
 
 
 def _tap_hurt_of(state: GameState) -> _TapHurt:

@@ -9,21 +9,23 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from manasolver.models.abilities import Amount, ManaAbility
+from manasolver.models.abilities import Amount, ManaAbility, Production
 from manasolver.models.card import Card
 from manasolver.models.rules.missing import NotOnBoard, permanent_field, player_field
 from manasolver.models.state import GameState, Library, Permanent
 
-__all__ = ["HISTORY_AMOUNTS", "MILL_A_CARD", "MilledOut", "designation", "entered_creatures", "entered_this_turn",
-           "history_amount", "library", "milling_ability", "renowned", "top_card"]
+__all__ = ["HISTORY_AMOUNTS", "MILLED_CARD_MANA", "MILL_A_CARD", "MilledOut", "designation", "entered_creatures",
+           "entered_this_turn", "history_amount", "library", "milling_ability", "renowned", "top_card", "unknown_tops"]
 
 #: The cost part "Mill a card" as the tap-cost reader names it (CR 701.13).
 MILL_A_CARD = "mill a card"
+#: What a mana ability that adds the milled card's colored mana symbols says (Charmed Pendant).
+MILLED_CARD_MANA = "the milled card's mana cost"
 
 
 #: The :class:`~manasolver.models.abilities.Amount` kinds read here.
 HISTORY_AMOUNTS = frozenset({"cards_drawn", "designation", "entered_self", "entered_self_or_basic",
-                             "exiled_with", "renowned", "top_card"})
+                             "exiled_with", "renowned", "revealed_nonland", "top_card"})
 
 
 def history_amount(amount: Amount, state: GameState, permanent: Permanent) -> int:
@@ -37,7 +39,9 @@ def history_amount(amount: Amount, state: GameState, permanent: Permanent) -> in
     * ``designation``: 1 when the controller has the designation ``amount.name`` (Sarevok's Tome);
     * ``renowned``: 1 when the source is renowned (Honored Hierarch);
     * ``top_card``: 1 when the top card of the controller's library has one of ``amount.types``
-      (Mul Daya Channelers);
+      (Mul Daya Channelers), 0 when it is not known (the least it can be);
+    * ``revealed_nonland``: the nonland cards among each player's top card (Selvala, Explorer
+      Returned's parley), an unknown top card counted as a land (the least it can be);
     * ``exiled_with``: the cards exiled with the source, its ``imprinted`` (Ugin's Labyrinth)."""
     if amount.kind == "cards_drawn":
         return state.player(permanent.controller).cards_drawn_this_turn
@@ -51,6 +55,9 @@ def history_amount(amount: Amount, state: GameState, permanent: Permanent) -> in
     if amount.kind == "top_card":
         card = top_card(state, permanent.controller, permanent)
         return int(card is not None and bool(amount.types & set(card.type_line.types)))
+    if amount.kind == "revealed_nonland":
+        tops = [top_card(state, p.name, permanent) for p in state.players]
+        return sum(1 for card in tops if card is not None and "land" not in card.type_line.types)
     if amount.kind == "designation":
         return int(designation(state, permanent.controller, amount.name, permanent))
     if amount.kind == "entered_self_or_basic" and any(
@@ -110,14 +117,23 @@ def library(state: GameState, player: str, reader: Permanent) -> Library:
 
 
 def top_card(state: GameState, player: str, reader: Permanent) -> Card | None:
-    """The top card of ``player``'s library (None when it is empty)."""
+    """The top card of ``player``'s library: None when the library is empty or the board does not
+    give its top card.  A hidden card is chance from the payer's side, so what reads it counts the
+    least it can give (no card of the kind it asks for) and the answers name the reader under
+    ``uncertain`` (:func:`unknown_tops`).  Raises ``NotOnBoard`` when the board gives no library."""
     lib = library(state, player, reader)
-    if lib.size == 0:
-        return None
-    if not lib.top:
-        raise NotOnBoard(f"{reader.card.name} ({reader.id}) reads the top card of the library of {player}, which the "
-                         "board does not give (\"library.top\")", player_field(state, player, "library.top"))
-    return lib.top[0]
+    return lib.top[0] if lib.size and lib.top else None
+
+
+def unknown_tops(state: GameState, players: tuple[str, ...]) -> tuple[str, ...]:
+    """The players among ``players`` whose library the board gives, not empty, without its top
+    card: what reads their top card is counted as the least it can give."""
+    out = []
+    for name in players:
+        lib = state.player(name).library
+        if lib is not None and lib.size and not lib.top:
+            out.append(name)
+    return tuple(out)
 
 
 class MilledOut(Exception):
@@ -135,18 +151,24 @@ def milling_ability(state: GameState, permanent: Permanent, ab: ManaAbility,
     ``library``: the cost read as paid, or None when it can't be paid (an empty library, CR
     118.3).  The library is one resource of all the controller's milling costs, so the cost is
     read as paid only when the library holds a card for each of them (each such ability is
-    activated once, its cost taps the permanent).  Raises :class:`MilledOut` naming why
-    otherwise (Charmed Pendant's "Activate only as an instant" among them)."""
+    activated once, its cost taps the permanent).  Charmed Pendant's mana, the milled card's
+    colored symbols, is nothing while the top card is hidden (the least it can give).  Raises
+    :class:`MilledOut` naming why otherwise (Charmed Pendant's "Activate only as an instant" with
+    its top card known among them)."""
     lib = state.player(permanent.controller).library
     if lib is None:
         raise MilledOut("milling a card needs the player's library, which the board does not give (\"library\")")
+    if lib.size == 0:
+        return None
+    if MILLED_CARD_MANA in ab.text and not lib.top:
+        # Charmed Pendant: what it adds is the hidden top card's colored symbols, so the least it
+        # can give is nothing, whenever it is activated (the answers name it as uncertain)
+        return replace(ab, cost=replace(ab.cost, unmodelled=""), production=Production())
     if "Activate only as" in ab.text:
         raise MilledOut("'Activate only as an instant/a sorcery': the mana is made before the spell is cast "
                         "(CR 602.5d, 605.3a), which is not modelled for this cost")
     if any(p not in (MILL_A_CARD, "{T}") and not p.startswith("{") for p in parts):
         raise MilledOut("its cost has another part that is not modelled: " + ", ".join(parts))
-    if lib.size == 0:
-        return None
     if not ab.cost.tap:
         raise MilledOut("a milling cost without {T} (activated any number of times) is not modelled")
     millers = _milling_costs(state, permanent.controller)

@@ -71,6 +71,7 @@ import itertools
 from dataclasses import dataclass
 
 from manasolver.models.abilities import ManaAbility
+from manasolver.models.errors import Unsupported
 from manasolver.models.effects import (
     GrantedAbility,
     LandTypeChange,
@@ -83,6 +84,7 @@ from manasolver.models.rules.amounts import ability_options, counters_removed, r
 from manasolver.models.rules.board_effects import (
     active_effects,
     effective_mana_abilities,
+    idle_while_untapped,
     mana_prohibitions,
     tap_damage_from_attachments,
     unread_tap_triggers,
@@ -287,6 +289,13 @@ def triggered_mana_for(state: GameState, permanent: Permanent, ability: ManaAbil
             fires = tapped and source.attached_to == permanent.id and permanent.controller == who
         elif trigger == "any_land":
             fires = tapped
+        elif trigger == "any_land_while_source_tapped":
+            # Barbflare Gremlin: its intervening "if" holds only while it is tapped (CR 603.4);
+            # its damage to that player is not applied, so it is refused where it may be tapped
+            if tapped and not idle_while_untapped(state, source, effect.text):
+                raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} adds mana and deals damage "
+                                  "while it is tapped, which payments do not apply yet", f"battlefield.{source.id}")
+            fires = False
         elif trigger == "your_land":
             fires = tapped and source.controller == who
         elif trigger == "basic_land":

@@ -28,6 +28,7 @@ _AMONG = {"permanents_you_control": "a permanent you control",
           "graveyard": "a card in your graveyard", "permanents": "a permanent a player controls"}
 _KINDS = {"removed": "counters removed", "hand": "cards revealed", "life": "your life total",
           "count_or_named": "permanents by subtype or name", "sacrificed_mana_value": "the sacrificed mana value",
+          "sacrificed_power": "the sacrificed power",
           "sacrificed_count": "permanents sacrificed", "tapped_count": "permanents tapped",
           "domain": "basic land types among your lands", "max_power": "the greatest power",
           "total_power": "the total power", "graveyard": "matching cards in your graveyard"}

@@ -445,6 +445,9 @@ def _condition(text: str) -> Condition:
     if body == "you played a land this turn":
         # River of Tears: the player's lands_played_this_turn (default 0)
         return Condition(text, counts=((Amount("lands_played"), 1),))
+    if body == "~ has another activated ability":
+        # Tazri's grant: read from the creature and the board (models/rules/other_activated.py)
+        return Condition(text, counts=((Amount("other_activated"), 1),))
     if body in HISTORY_CONDITIONS:  # the board's history fields (models/rules/history.py)
         return Condition(text, counts=((HISTORY_CONDITIONS[body], 1),))
     if m := re.fullmatch(r"creatures you control have total power (\d+) or greater", body):
@@ -499,6 +502,13 @@ def _head(head: str, rest: list[str], x_removed: bool) -> tuple[Production, list
         # Rhystic Cave: any player may pay to stop it (CR 118.12), so the least it gives is nothing
         why = f"any player may pay {m.group(1)} so that it adds nothing (CR 118.12)"
         return Production(uncertain=why, uncertain_options=_one_color_options(1)), rest[1:]
+    if head == "Each player reveals the top card of their library." and rest[:2] == [
+            "For each nonland card revealed this way, add {G} and you gain 1 life.", "Then each player draws a card."]:
+        # Selvala, Explorer Returned's parley: {G} for each nonland card among the players' top
+        # cards (models/rules/history.py reads the libraries; an unknown top card is counted as a
+        # land, the least it can be); the life gained and the cards drawn come with the mana and
+        # change no payment, as "You gain 1 life." and "Draw a card." after an Add
+        return replace(_production("Add {G}."), amount=Amount("revealed_nonland")), rest[2:]
     if head == "Choose a player." and rest and rest[0] == "That player adds one mana of any color they choose.":
         # the controller may choose themselves; mana given to another player never pays their costs
         return Production(options=((ANY_COLOR,),)), rest[1:]

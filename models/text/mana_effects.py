@@ -216,6 +216,9 @@ def _plain_grant(line: str) -> GrantedAbility | None:
             return GrantedAbility(line, ability, Amount("count", types=types, controller="any"), attached=True)
         phrase = who_text
         counter = ""
+        plural = True
+        if each := re.fullmatch(r"Each (creature|land|artifact) you control", who_text):
+            phrase, plural = f"{each.group(1)} you control", False  # Tazri, Stalwart Survivor
         if counted := re.fullmatch(r"Each (\w+) you control with an? (\+1/\+1 )?counter on it", who_text):
             # Rishkar, Jiang Yanggu: the creatures with a counter (of that kind) on them
             phrase, counter = f"{counted.group(1)} you control", "+1/+1" if counted.group(2) else "any"
@@ -245,7 +248,7 @@ def _plain_grant(line: str) -> GrantedAbility | None:
         elif not phrase.endswith(" you control"):
             return None
         lowered = phrase.split()[0] in ("Other", "Basic", "Legendary", "Lands", "Creatures", "Creature", "Artifacts")
-        amount = count_amount(phrase[0].lower() + phrase[1:] if lowered else phrase, plural=counter == "")
+        amount = count_amount(phrase[0].lower() + phrase[1:] if lowered else phrase, plural=plural and counter == "")
         return GrantedAbility(line, ability, replace(amount, with_counter=counter) if counter else amount)
     except (Unreadable, BadCost):
         return None
@@ -437,6 +440,15 @@ def _read_all(line: str) -> tuple[StructuredEffect, ...]:
     return () if effect is None else (effect,)
 
 
+#: Barbflare Gremlin's trigger, its self-reference read as ``~`` or kept as "this creature".
+_IF_TAPPED_TRIGGER = re.compile(r"Whenever a player taps a land for mana, if (?:~|this creature) is tapped, "
+                                r"that player adds one mana of any type that land produced\. Then that land deals 1 "
+                                r"damage to that player\.")
+#: Runaway Growth's trigger, its name read as ``~``.
+_INTENSITY_TRIGGER = ("Whenever enchanted land is tapped for mana, its controller adds an additional amount of {G} "
+                      "equal to ~'s intensity. Then ~ intensifies by 1.")
+
+
 def _read(line: str) -> StructuredEffect | None:
     """One clause (reminder text removed, the card's name as ``~``) → an effect, or None."""
     if "can't be activated" in line:
@@ -447,6 +459,15 @@ def _read(line: str) -> StructuredEffect | None:
         return spend
     if '"' in line:
         return _grant(line)
+    if _IF_TAPPED_TRIGGER.fullmatch(line):
+        # Barbflare Gremlin: Mana Flare while the source is tapped (models/rules/production.py);
+        # untapped it adds nothing
+        return TriggeredMana(line, "any_land_while_source_tapped", produced_type=True)
+    if line == _INTENSITY_TRIGGER:
+        # Runaway Growth: its intensity (a digital mechanic) is not on the board: the trigger adds
+        # nothing while the Aura is attached to nothing, and the enchanted land is left out naming it
+        return TriggeredMana(line, "enchanted_land", ((type_bit("G"),),),
+                             amount=Amount("history", name="the Aura's intensity"))
     if m := re.fullmatch(r"As long as ~ has an? ([\w+\-/]+) counter on (?:it|him|her|them), (n[^,]+)", line):
         # Zhao, the Moon Slayer: a Blood Moon while it has that counter (CR 613.1d)
         inner = _read(m.group(2)[0].upper() + m.group(2)[1:])
@@ -576,5 +597,7 @@ _effects_of_text = lru_cache(maxsize=512)(read_mana_effects)
 def remaining_unsupported(card: Card) -> tuple[str, ...]:
     """``card.unsupported`` without the clauses :func:`mana_effects_of` reads: what is left
     for a solver that applies every structured effect."""
+    from manasolver.models.text.oracle import changes_no_payment
+
     done = {e.text for e in mana_effects_of(card)}
-    return tuple(u for u in card.unsupported if u not in done)
+    return tuple(u for u in card.unsupported if u not in done and not changes_no_payment(u))

@@ -37,6 +37,7 @@ __all__ = [
     "ManaEffect",
     "ParsedText",
     "activated_parts",
+    "changes_no_payment",
     "is_loyalty_cost",
     "is_mana_ability",
     "level_condition",
@@ -45,6 +46,28 @@ __all__ = [
     "self_reference",
     "strip_reminder",
 ]
+
+#: Clauses with mana words that change no payment on the board as given, read here so that no
+#: reader leaves them unread: "You may have this artifact enter as a copy of …, except … it has
+#: "{T}: Add {U}."" (Machine God's Effigy: a replacement applied as it entered, CR 614.1c, 707.9;
+#: what it became is on the board as the permanent's given characteristics, and a permanent that
+#: names the card alone did not copy anything, as Echoing Deeps' copy clause), and an end-step
+#: trigger that perpetually gives a card in the library an ability (Vigorous Farming: a card that
+#: later reaches the battlefield is given with its characteristics), and an activated ability whose
+#: mana a reflexive trigger adds ("…: Draft a card … When you do, add {U}{U}{U}.": Oyaminartok,
+#: Polar Werebear), which is no mana ability (CR 605.1a: the ability itself adds no mana as it
+#: resolves, 603.12), so it uses the stack and no payment activates it; mana it made before is the
+#: board's ``pool``.
+_NO_PAYMENT_CLAUSES = re.compile(
+    r'You may have (?:~|this \w+) enter (?:tapped )?as a copy of [^"]+, except [^"]*"[^"]+"\.?'
+    r'|At the beginning of your end step, the topmost land card in your library perpetually gains "[^"]+"\.?'
+    r'|[^":.]+: [^":]+?\. When you do, add (?:\{[WUBRGC]\})+\.(?: Spend this mana only [^".]+\.)?')
+
+
+def changes_no_payment(clause: str) -> bool:
+    """Is ``clause`` one of :data:`_NO_PAYMENT_CLAUSES`?"""
+    return _NO_PAYMENT_CLAUSES.fullmatch(clause) is not None
+
 
 #: The kinds of :class:`ManaEffect`.
 MANA_EFFECT_KINDS = ("triggered", "replacement", "type_change", "grant", "spend_as")

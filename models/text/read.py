@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card, CardText
 from manasolver.models.errors import ManasolverError
-from manasolver.models.text.oracle import strip_reminder
+from manasolver.models.text.oracle import changes_no_payment, strip_reminder
 
 if TYPE_CHECKING:  # each reader's module is imported when its words are in the text
     from manasolver.models.card_text import ActivatedAbility, CostEffect, GrantedKeyword, KeywordCost, TapCost
@@ -118,7 +118,8 @@ def read_card_text(card: Card) -> CardText:
     unread: tuple[str, ...] = ()
     if unsupported:
         done = {e.text for e in effects}
-        unread = tuple(u for u in unsupported if u not in done and not _hand_clause(card, u) and not _tap_clause(u))
+        unread = tuple(u for u in unsupported if u not in done and not _hand_clause(card, u) and not _tap_clause(u)
+                       and not changes_no_payment(u))
     enters_tapped: bool | None = False
     if "tapped" in face_plain:
         from manasolver.models.text.triggers import read_enters_tapped

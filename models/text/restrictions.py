@@ -69,6 +69,8 @@ def read_restriction(sentence: str) -> Restriction:
 
 def _read_restriction(sentence: str) -> Restriction:
     s = sentence.rstrip(".")
+    if s == "This mana can't be spent to pay generic mana costs":
+        return Restriction(sentence, abilities=True, any_ability=True, no_generic=True)
     if s in ("This mana can't be spent to cast nonartifact spells",
              "This mana can't be spent to cast a nonartifact spell"):
         return Restriction(sentence, spell_types=frozenset({"artifact"}), any_ability=True)
@@ -102,7 +104,7 @@ def _read_restriction(sentence: str) -> Restriction:
         return Restriction(sentence, not_types=frozenset({m.group(1)}))
     if rest == "to activate abilities":
         return Restriction(sentence, spells=False, abilities=True)
-    if m := re.fullmatch(r"to activate abilities of (.+)", rest):
+    if m := re.fullmatch(r"to activate (?:abilities|an ability) of (.+)", rest):
         types, subs, multi, colorless = spell_spec(m.group(1), nouns=True)
         return Restriction(sentence, spell_types=types, subtypes=subs, colorless=colorless, spells=False,
                            abilities=True)

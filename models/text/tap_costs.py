@@ -119,6 +119,8 @@ _NO_LIBRARY = ("milling a card is paid from the player's library (read from the 
 #: chooses the permanent, and so the amount (CR 202.3, 608.2h), read by
 #: :func:`manasolver.models.rules.amounts.ability_options`.
 _BY_MANA_VALUE = Amount("sacrificed_mana_value")
+#: "… equal to the sacrificed creature's power" (Furgul, Quag Nurturer), chosen the same way.
+_BY_POWER = Amount("sacrificed_power")
 #: The cost parts whose permanent decides that amount, to the sacrifice kind.
 _BY_VALUE_COST = re.compile(r"(?:sacrifice an? |exile an? )(artifact|black or artifact creature|creature)"
                             r"(?: you control)?")
@@ -162,8 +164,9 @@ def _production(effect: str) -> tuple[Production, str] | None:
     elif m := re.fullmatch(r"Add (two|three) mana of any one color\.", effect):
         options = tuple((bit,) * _NUMBER_WORDS[m.group(1)] for bit in TYPE_BITS[:5])
     elif m := re.fullmatch(r"Add an amount of \{([WUBRG])\} equal to the sacrificed (?:artifact|creature)'s "
-                           r"mana value\.", effect):
-        return Production(options=((mask_from_letters(m.group(1)),),), amount=_BY_MANA_VALUE,
+                           r"(mana value|power)\.", effect):
+        return Production(options=((mask_from_letters(m.group(1)),),),
+                          amount=_BY_MANA_VALUE if m.group(2) == "mana value" else _BY_POWER,
                           restriction=restriction), timing
     elif re.fullmatch(r"Add X mana of any one color, where X is 1 plus the exiled creature's mana value\.", effect):
         return Production(options=tuple((bit,) for bit in TYPE_BITS[:5]),
@@ -246,7 +249,7 @@ def _read_other(clause: str, index: int) -> TapCost | None:
             why = why or _OPPONENT_LAND
             parts.append(low)
         elif m := _BY_VALUE_COST.fullmatch(low):
-            if production.amount is None or production.amount.kind != "sacrificed_mana_value":
+            if production.amount is None or production.amount.kind not in (_BY_MANA_VALUE.kind, _BY_POWER.kind):
                 return None
             # exiling it is paid as a sacrifice is: the permanent leaves the battlefield (CR 400.7)
             sacrifice.append(m.group(1))

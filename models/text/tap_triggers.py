@@ -196,6 +196,28 @@ def _with(t: TapTrigger, **fields: object) -> TapTrigger:
     return replace(t, **fields)  # type: ignore[arg-type]
 
 
+def _about_tapping(low: str) -> bool:
+    """Does the (lower-case) trigger text speak of becoming tapped or tapping for mana?"""
+    return "becomes tapped" in low or ("tap" in low and "for mana" in low)
+
+
+_QUOTED = re.compile(r'"[^"]*"')
+
+
+def _token_abilities_only(low: str) -> bool:
+    """Is every mention of tapping in the (lower-case) trigger text inside quoted abilities of a
+    token it creates ("create a … token … It has "{T}: Add {C}" and "Whenever this token … becomes
+    tapped, …"": The Bus Runner)?  Those are the token's own abilities, and the token is a
+    permanent of its own on the board, given with its characteristics."""
+    if _about_tapping(_QUOTED.sub('""', low)) or not re.search(r"\bcreate\b", low):
+        return False
+    for m in _QUOTED.finditer(low):
+        sentence = _QUOTED.sub('""', low[:m.start()]).rsplit(". ", 1)[-1]
+        if "token" not in sentence and not sentence.startswith(("it has", "they have")):
+            return False
+    return True
+
+
 def _read(card: Card) -> tuple[tuple[str, TapTrigger | None], ...]:
     from manasolver.models.text.oracle import self_reference
     from manasolver.models.text.triggers import triggers_of
@@ -203,7 +225,7 @@ def _read(card: Card) -> tuple[tuple[str, TapTrigger | None], ...]:
     out: list[tuple[str, TapTrigger | None]] = []
     for trig in triggers_of(card):
         low = trig.text.lower()
-        if "becomes tapped" not in low and not ("tap" in low and "for mana" in low):
+        if not _about_tapping(low) or _token_abilities_only(low):
             continue
         out.append((trig.text, read_tap_trigger(self_reference(trig.text, card.name, legendary))))
     return tuple(out)

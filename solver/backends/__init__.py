@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from manasolver.models.errors import BadQuery, Unsupported
 from manasolver.solver.backends.problem import Problem, Solution
+from manasolver.solver.supply.model import generic_barred
 
 if TYPE_CHECKING:
     from manasolver.solver.backends.cpsat.variables import Model
@@ -215,6 +216,11 @@ DEFAULT_CHAINS: Mapping[QueryName, tuple[BackendName, ...]] = MappingProxyType({
 })
 
 
+#: Mana that pays colored symbols only (Jegantha's): CP-SAT's model alone keeps it from generic costs.
+_BARRED = Declined("mana that can't be spent to pay generic mana costs is modelled by CP-SAT alone; "
+                   "use the default backend")
+
+
 def _cannot(name: str) -> Declined:
     return Declined(f"the {name} backend cannot answer this problem exactly; use the default backend")
 
@@ -240,15 +246,21 @@ class _Flow:
         self._native = FlowBackend()
 
     def solve(self, problem: Problem) -> Outcome:
+        if generic_barred(problem.supply):
+            return _BARRED
         return _outcome(self._native.solve(problem), self._declined, self._infeasible)
 
     def decide(self, problem: Problem) -> Verdict:
+        if generic_barred(problem.supply):
+            return _BARRED
         verdict = self._native.feasible(problem)
         if verdict is None:
             return self._declined
         return PAYABLE if verdict[1] else self._infeasible
 
     def shortfall(self, problem: Problem) -> Shortfall | Declined:
+        if generic_barred(problem.supply):
+            return _BARRED
         found = self._native.shortfall(problem)
         if found is None:
             return self._declined
@@ -270,6 +282,8 @@ class _FastOpt:
         self._native = FastOptBackend()
 
     def solve(self, problem: Problem) -> Outcome:
+        if generic_barred(problem.supply):
+            return _BARRED
         if problem.supply.resource_costs:
             # Costs that sacrifice other permanents (Altars), tap others, exile cards from the
             # hand: modelled by CP-SAT and the enumeration only, the fast optimiser is never asked.

@@ -140,36 +140,90 @@ def transport(units: list[tuple[int, bool, int]], form: Form, x: int,
     dsts.extend(extra)
     nu = len(units)
     sink = nu + len(dsts) + 1  # node 0 source, 1..nu units, then demands, then sink
-    cap: dict[tuple[int, int], int] = {}
-    adj: dict[int, list[int]] = {i: [] for i in range(sink + 1)}
-
-    def edge(a: int, b: int, c: int) -> None:
-        _edge(adj, cap, a, b, c)
-
+    net = _Network(sink + 1)
+    into: list[int] = []  # the source's edge to each unit
+    out: list[list[tuple[int, int]]] = []  # per unit: (demand, its edge)
     for ui, (mask, snow, count) in enumerate(units):
-        edge(0, 1 + ui, count if not first or ui in first else 0)
+        into.append(net.edge(0, 1 + ui, count if not first or ui in first else 0))
+        mine: list[tuple[int, int]] = []
         for di, (_, m, _c) in enumerate(dsts):
             if di >= n_spell and not (cost_ok and cost_ok[ui]):
                 continue
             if (m == -2) or (m == -1 and snow) or (m > 0 and mask & m):
-                edge(1 + ui, nu + 1 + di, count)
+                mine.append((di, net.edge(1 + ui, nu + 1 + di, count)))
+        out.append(mine)
     for di, (_, _, c) in enumerate(dsts):
-        edge(nu + 1 + di, sink, c)
-    flowed = _augment(adj, cap, sink)
+        net.edge(nu + 1 + di, sink, c)
+    flowed = net.augment(sink)
     if first:
         for ui, (_mask, _snow, count) in enumerate(units):
             if ui not in first:
-                cap[(0, 1 + ui)] += count
-        flowed += _augment(adj, cap, sink)
+                net.cap[into[ui]] += count
+        flowed += net.augment(sink)
     if flowed < sum(c for _, _, c in dsts):
         return None
     rows: list[tuple[int, tuple[object, ...], int, int]] = []
     for ui, (mask, _snow, _count) in enumerate(units):
-        for di, (dkey, m, _c) in enumerate(dsts):
-            flow = cap.get((nu + 1 + di, 1 + ui), 0)
+        for di, e in out[ui]:
+            flow = net.cap[e ^ 1]
             if flow:
+                dkey, m, _c = dsts[di]
                 rows.append((ui, dkey, lowest_bit(mask & m if m > 0 else mask), flow))
     return rows
+
+
+class _Network:
+    """A residual network of paired edges (edge ``e`` and its reverse ``e ^ 1``), each node's
+    edges in the order they were added, augmented as :func:`_augment` does (the same breadth-first
+    order, so the same flow) without a dictionary look-up per arc."""
+
+    __slots__ = ("cap", "head", "to")
+
+    def __init__(self, n: int) -> None:
+        self.head: list[list[int]] = [[] for _ in range(n)]
+        self.to: list[int] = []
+        self.cap: list[int] = []
+
+    def edge(self, a: int, b: int, c: int) -> int:
+        """Add capacity ``c`` from ``a`` to ``b`` (a new pair of arcs); the forward edge."""
+        e = len(self.to)
+        self.head[a].append(e)
+        self.head[b].append(e + 1)
+        self.to += (b, a)
+        self.cap += (c, 0)
+        return e
+
+    def augment(self, sink: int) -> int:
+        """Push flow along shortest augmenting paths from node 0 until none is left."""
+        head, to, cap = self.head, self.to, self.cap
+        n = len(head)
+        flowed = 0
+        while True:
+            back = [-1] * n
+            back[0] = -2
+            q = deque([0])
+            while q and back[sink] == -1:
+                a = q.popleft()
+                for e in head[a]:
+                    b = to[e]
+                    if back[b] == -1 and cap[e] > 0:
+                        back[b] = e
+                        q.append(b)
+            if back[sink] == -1:
+                return flowed
+            push = cap[back[sink]]
+            b = sink
+            while b != 0:
+                e = back[b]
+                push = min(push, cap[e])
+                b = to[e ^ 1]
+            flowed += push
+            b = sink
+            while b != 0:
+                e = back[b]
+                cap[e] -= push
+                cap[e ^ 1] += push
+                b = to[e ^ 1]
 
 
 def deficits(units: list[tuple[int, bool, int]], form: Form, x: int) -> dict[tuple[object, ...], int]:

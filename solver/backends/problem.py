@@ -35,7 +35,8 @@ from manasolver.solver.casting.announce import Announcement, Form, announce, mas
 from manasolver.solver.policy import for_backends
 from manasolver.solver.request import Modifier, PaymentRequest, Policy
 from manasolver.models.rules.ability_scope import ability_scope
-from manasolver.solver.supply.model import Option, Options, SourceClass, Supply, restriction_allows
+from manasolver.solver.request import restriction_allows
+from manasolver.solver.supply.model import Option, Options, SourceClass, Supply
 from manasolver.solver.supply.resources import Assists, build_assists
 from manasolver.solver.supply.unmodelled import guard_spent_on_costs
 
@@ -417,7 +418,8 @@ def executable_order(acts: list[Activation], options: Sequence[tuple[Option, boo
     from manasolver.solver.payment_order import Assist, Step, cost_masks, mana_bits, order_of
     widen = table.mask if table is not None and not table.identity else None
     steps = [Step(mana_bits(a.mana), cost_masks(opt.mana_cost, a.times, widen), ok, ability_scope(opt.restriction),
-                  _types(state, a.permanent), snow_units(state, a.permanent, opt, a.mana))
+                  _types(state, a.permanent), snow_units(state, a.permanent, opt, a.mana),
+                  opt.restriction is not None and opt.restriction.no_generic)
              for a, (opt, ok) in zip(acts, options)]
     assists = ([Assist("convoke", pid, ANY_COLOR) for pid in convoked]
                + [Assist("improvise", pid) for pid in improvised]

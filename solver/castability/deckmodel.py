@@ -10,10 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from manasolver.models.abilities import Restriction
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import B, G, R, U, W
 from manasolver.solver.castability.lands import LandRule, land_rule
+from manasolver.solver.request import SpellInfo, restriction_allows
 
 __all__ = ["DeckModel", "Spell", "castable_faces", "land_faces"]
 
@@ -58,6 +60,36 @@ def _note(card: Card, face: Card) -> str:
     if not words:
         return ""
     return (", ".join(words) + " not modelled: p is what the mana cost alone allows (a lower bound)")
+
+
+def _may_pay(r: Restriction, face: Card) -> bool:
+    """Whether mana of restriction ``r`` may pay for casting ``face`` on some board (CR 106.6): mana
+    for the creature type chosen as its source entered (Unclaimed Territory, Cavern of Souls) pays a
+    creature spell of some creature type, the type being chosen for it; a restriction the engine
+    does not check (kicked spells, spells from the graveyard) is counted as possibly paying."""
+    if r.any_of:
+        return any(_may_pay(a, face) for a in r.any_of)
+    line = face.type_line
+    if r.chosen_type:
+        return "creature" in line.types and (bool(line.subtypes) or "changeling" in face.oracle_text.lower())
+    if r.unchecked:
+        return True
+    cost = face.mana_cost
+    spell = SpellInfo(types=frozenset(line.types), subtypes=frozenset(line.subtypes),
+                      supertypes=frozenset(line.supertypes), colors=face.colors, card=face)
+    return restriction_allows(r, spell, cost is not None and cost.x_count > 0,
+                              cost is not None and cost.has_colorless)
+
+
+def _restricted_note(face: Card, deck: list[Card]) -> str:
+    """Which cards of ``deck`` add mana that may pay for ``face`` only under a spending restriction
+    (CR 106.6): the games count no restricted mana toward a spell, so ``face``'s ``p`` is then a lower
+    bound; empty when none."""
+    names = sorted({c.name for c in deck for a in c.mana_abilities
+                    if a.production.restriction is not None and _may_pay(a.production.restriction, face)})
+    if not names:
+        return ""
+    return ", ".join(names) + ": restricted mana not counted for this spell: p is a lower bound"
 
 
 def castable_faces(card: Card) -> list[Card]:
@@ -183,7 +215,8 @@ class DeckModel:
                     continue
                 seen.add(face.name)
                 cost = face.mana_cost
-                spells.append(Spell(face.name, cost, cost.mana_value(), card.name, _note(card, face)))
+                note = "; ".join(n for n in (_note(card, face), _restricted_note(face, cards[:physical])) if n)
+                spells.append(Spell(face.name, cost, cost.mana_value(), card.name, note))
         rules = {i: land_rule(c) for i, c in enumerate(cards) if "land" in c.type_line.types}
         relaxed = _relaxed(spells)
         source_costs = [c.mana_cost for i in sources if (c := cards[i]).mana_cost is not None]

@@ -420,7 +420,7 @@ def _spends_on_abilities(r: Restriction) -> bool:
     for the creature type chosen as its source entered (Secluded Courtyard, Cavern of Souls) pays
     nothing on a castability board, where no type is chosen (as the engine reads a permanent without
     a chosen type, CR 106.6)."""
-    if r.chosen_type:
+    if r.chosen_type or r.no_generic:  # Jegantha's mana pays no converter's generic {1}: not counted
         return False
     return r.abilities or r.any_ability or any(_spends_on_abilities(a) for a in r.any_of)
 

@@ -29,7 +29,8 @@ from manasolver.solver.pools.context import Search
 from manasolver.solver.pools.doublers import Doubler
 from manasolver.solver.pools.ranks import ZERO, Rank, leq, rank_sum, unit_rank
 from manasolver.solver.request import SpellInfo
-from manasolver.solver.supply.model import Option, SourceClass, restriction_allows
+from manasolver.solver.request import restriction_allows
+from manasolver.solver.supply.model import Option, SourceClass
 
 __all__ = ["Choice", "Contribution", "Costly", "Form", "choices", "class_contribs", "compositions",
            "costly", "doubler_costly", "merge_slots", "payment_forms"]

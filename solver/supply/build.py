@@ -50,6 +50,7 @@ from manasolver.solver.supply.model import MAX_REPEAT, Excluded, Option, Options
 from manasolver.solver.supply.resources import fodder_groups, hand_classes, zone_fodder
 from manasolver.solver.supply.unmodelled import (
     NO_REFERENCES,
+    RESOURCE_COSTS,
     RESTRICTED_TRIGGERS,
     SNOW_TRIGGERS,
     UNREAD_TEXT,
@@ -395,7 +396,7 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
     else:
         unread = _with_tap_costs(card, text.unread)
     if unread:
-        excluded = Excluded(perm.id, card.name, unread[0], UNREAD_TEXT)
+        excluded = Excluded(perm.id, card.name, unread[0], UNREAD_TEXT if unread[0] in text.unread else RESOURCE_COSTS)
     elif card.mana_abilities or effects or (resources and card.unsupported):
         try:
             opts = _options(state, perm, pl, refs, changed, resources)

@@ -13,9 +13,9 @@ activation among its *exclusive* options (those whose cost has ``{T}``, ``{Q}`` 
 this"); options without any of those are *repeatable*, up to :attr:`Option.repeat` times per
 permanent.
 
-Which restricted mana may pay what (CR 106.6) is decided here too, once for every backend:
-:func:`restriction_allows` for the spell or ability paid for; for the costs of mana abilities,
-:mod:`manasolver.models.rules.ability_scope`.
+Which restricted mana may pay what (CR 106.6) is decided once for every backend: for the spell or
+ability paid for, :func:`manasolver.solver.request.restriction_allows`; for the costs of mana
+abilities, :mod:`manasolver.models.rules.ability_scope`, read here.
 """
 
 from __future__ import annotations
@@ -26,8 +26,6 @@ from typing import Any, Literal
 from manasolver.models.abilities import Restriction
 from manasolver.models.rules.ability_scope import ability_scope, permanent_words, scope_pays
 from manasolver.models.cost import ManaCost
-from manasolver.models.symbols import ANY_COLOR
-from manasolver.solver.request import SpellInfo
 
 __all__ = [
     "MAX_REPEAT",
@@ -39,7 +37,7 @@ __all__ = [
     "SourceKind",
     "Supply",
     "class_types",
-    "restriction_allows",
+    "generic_barred",
     "scoped_ability_mana",
 ]
 
@@ -438,6 +436,14 @@ def class_types(state: Any, cls: SourceClass) -> frozenset[str]:
     return permanent_words(perm) if perm is not None else frozenset()
 
 
+def generic_barred(sup: Supply) -> bool:
+    """Does some mana of the supply pay colored symbols only ("This mana can't be spent to pay
+    generic mana costs": Jegantha, the Wellspring)?  A backend that matches mana to a cost's
+    symbols by type alone is then not exact."""
+    return sup.restricted and any(o.restriction is not None and o.restriction.no_generic
+                                  for k in sup.classes for o in k.options)
+
+
 def scoped_ability_mana(sup: Supply, state: Any) -> bool:
     """Does mana restricted to the abilities of some types of permanent (:func:`ability_scope`)
     meet a mana ability that costs mana on a permanent of those types?  A backend that reads a
@@ -453,38 +459,4 @@ def scoped_ability_mana(sup: Supply, state: Any) -> bool:
                 return True
     return False
 
-
-def restriction_allows(r: Restriction | None, spell: SpellInfo | None, has_x: bool, has_c: bool = False) -> bool:
-    """May mana with restriction ``r`` pay for ``spell`` (CR 106.6; Ancient Ziggurat rulings)?
-    ``has_x`` / ``has_c``: the cost paid contains ``{X}`` / ``{C}``.
-
-    Without spell information a restriction is never assumed to be met, but for one whose cost
-    decides it (Cultivator Drone's "or pay a cost that contains {C}").
-    """
-    if r is None:
-        return True
-    if r.any_of:
-        return any(restriction_allows(a, spell, has_x, has_c) for a in r.any_of)
-    if r.c_only:
-        return has_c
-    if spell is None:
-        return False
-    if r.x_only and not has_x:
-        return False
-    if spell.ability:
-        if not r.abilities or (r.colorless and spell.colors & ANY_COLOR):
-            return False
-        named = r.spell_types | r.subtypes  # the abilities of what it names (its source's types)
-        return not named or bool(named & (spell.types | spell.subtypes))
-    if not r.spells:
-        return False
-    if r.spell_types and not (r.spell_types & spell.types):
-        return False
-    if r.not_types & spell.types:
-        return False
-    if r.subtypes and not (r.subtypes & spell.subtypes):
-        return False
-    if r.multicolored and (spell.colors & ANY_COLOR).bit_count() < 2:
-        return False
-    return not (r.colorless and spell.colors & ANY_COLOR)
 

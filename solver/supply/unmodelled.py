@@ -66,9 +66,10 @@ from manasolver.solver.supply.model import Excluded, Option, Supply
 if TYPE_CHECKING:
     from manasolver.models.text.activated import ActivatedAbility
 
-__all__ = ["CHECKS_LIMIT", "NO_REFERENCES", "RESTRICTED_TRIGGERS", "SNOW_TRIGGERS", "UNREAD_TEXT", "Unmodelled",
-           "ability_gap", "drop_unmodelled_altars", "guard_ability_cost", "guard_ability_effects", "guard_activation",
-           "guard_doublers", "guard_excluded", "guard_payment_rules", "guard_prohibitions",
+__all__ = ["CHECKS_LIMIT", "NO_REFERENCES", "RESOURCE_COSTS", "RESTRICTED_TRIGGERS", "SNOW_TRIGGERS", "UNREAD_TEXT",
+           "Unmodelled", "ability_gap", "drop_unmodelled_altars", "guard_ability_cost", "guard_ability_effects",
+           "guard_activation", "guard_doublers", "guard_excluded", "guard_payment_rules", "guard_power_changes",
+           "guard_prohibitions", "power_change",
            "guard_spent_on_activations", "guard_spent_on_costs", "guard_tap_triggers",
            "guard_unread_haste", "once", "refuse_options", "refuse_payment", "repeatable_gap"]
 
@@ -79,6 +80,9 @@ SNOW_TRIGGERS = "triggered mana from a snow source is not modelled yet"
 RESTRICTED_TRIGGERS = "restricted mana with unrestricted triggered mana is not modelled yet"
 _ALTARS = "sacrificing a permanent whose own mana ability costs mana is not modelled yet"
 _QUERIES_ONLY = "modelled only by the payment queries (pay, can_pay, max_x, payments)"
+#: Why a permanent whose mana ability's cost spends other permanents or cards (read by
+#: models/text/tap_costs.py) is left out of a supply built without those resources (``options``).
+RESOURCE_COSTS = "costs that tap, sacrifice, discard or exile other permanents or cards are " + _QUERIES_ONLY
 
 
 #: Entries of one board's memo of checks (``state.view.checks``); past this it starts again empty.
@@ -106,6 +110,7 @@ def refuse_options(state: GameState, player: str) -> None:
     mana abilities and haste grants it does not read (each once per board, :func:`once`)."""
     once(state, ("prohibitions", player), (), lambda: guard_prohibitions(state, player))
     once(state, ("unread_haste", player), (), lambda: guard_unread_haste(state, player))
+    guard_power_changes(state, player)
 
 
 def once(state: GameState, key: Hashable, objects: tuple[object, ...], check: Callable[[], None]) -> None:
@@ -365,6 +370,8 @@ LAYERS = "layers"            # Mycosynth Lattice's and Celestial Dawn's type and
 COLOR_READERS = "colors"     # a cost modifier by color, or mana only for spells of some colors
 UNCHECKED = "unchecked"      # a spending restriction not checked against a named spell
 GRAVEYARD = "graveyard"      # mana text that works from the graveyard
+POWER = "power"              # a static change of power or toughness (Glorious Anthem, an Equipment)
+POWER_READERS = "power_readers"  # mana that reads power or toughness (Selvala, Heart of the Wilds)
 
 
 def marks(card: Card) -> frozenset[str]:
@@ -394,7 +401,66 @@ def _read_marks(card: Card) -> frozenset[str]:
     if "graveyard" in text and any(GRAVEYARD_MANA.search(self_reference(line, card.name))
                                    for line in text.split("\n")):
         out.add(GRAVEYARD)
+    if power_change(text) is not None:
+        out.add(POWER)
+    if any(_reads_power(ab) for ab in card.mana_abilities) or any(_reads_power(t.ability)
+                                                                  for t in card_text(card).tap_costs):
+        out.add(POWER_READERS)
     return frozenset(out)
+
+
+#: A static change of power or toughness (CR 613.4c, 613.4b): "Creatures you control get +1/+1",
+#: "Equipped creature gets +2/+0", "… has base power and toughness 4/4", "Switch …'s power and
+#: toughness".  A line that lasts "until end of turn" is an effect of a spell or an activation,
+#: which the board does not record.
+_POWER_CHANGE = re.compile(r"\bgets? [+-][\dX]+/[+-][\dX]+|\bbase power\b|\bpower and toughness (?:are each|each equal)"
+                           r"|\bswitch\b[^.]*\bpower and toughness", re.IGNORECASE)
+
+
+def power_change(text: str) -> str | None:
+    """The first line of ``text`` that changes power or toughness for as long as its permanent is on
+    the battlefield (:data:`_POWER_CHANGE`), or None."""
+    for line in text.split("\n"):
+        if _POWER_CHANGE.search(line) and "until end of turn" not in line and not line.startswith(("When", "At ")):
+            return line.strip()
+    return None
+
+
+#: The amounts of mana abilities that read power or toughness (models/abilities.Amount).
+_POWER_AMOUNTS = frozenset({"power", "toughness", "max_power", "total_power", "max_toughness", "distinct_powers",
+                            "entered_power", "sacrificed_power"})
+
+
+def _reads_power(ability: ManaAbility) -> bool:
+    amount = ability.production.amount
+    # (creature cards revealed from the hand, Sacellum Godspeaker's, have their printed power)
+    return amount is not None and (amount.kind in _POWER_AMOUNTS
+                                   or (amount.min_power is not None and amount.kind != "hand"))
+
+
+def guard_power_changes(state: GameState, player: str) -> None:
+    """Refuse where a static change of power or toughness (an anthem, an Equipment, an Aura, a lord)
+    could change what a mana ability of ``player``'s permanents reads of power or toughness
+    (Selvala, Heart of the Wilds; Vhal; Furgul's sacrificed creature): the engine reads printed power
+    and toughness with counters, and applies no layer-7 effect (CR 613.4)."""
+    changers = marked(state, POWER)
+    if not changers:
+        return
+    reader = next((p for _, p in marked(state, POWER_READERS) if p.controller == player), None)
+    if reader is None:
+        from manasolver.models.rules.production import active_effects
+        if not active_effects(state):
+            return
+        from manasolver.solver.graph import abilities_of  # a granted ability may read power too
+        reader = next((p for p in state.battlefield if p.controller == player
+                       and any(_reads_power(ab) for ab in abilities_of(state, p))), None)
+        if reader is None:
+            return
+    i, perm = changers[0]
+    line = power_change(perm.card.oracle_text)
+    raise Unsupported(f"{perm.card.name} ({perm.id}): {line!r} changes power or toughness, which the mana of "
+                      f"{reader.card.name} ({reader.id}) reads; this engine reads printed power and toughness "
+                      f"with counters and applies no such effect yet (CR 613.4)", f"battlefield[{i}]")
 
 
 def marked(state: GameState, mark: str) -> tuple[tuple[int, Permanent], ...]:
@@ -441,6 +507,7 @@ def guard_payment_rules(req: PaymentRequest) -> None:
     if spell is not None:
         _guard_unchecked_restrictions(req)
     _guard_graveyard_mana(req)
+    guard_power_changes(req.state, req.player)
     costs = [req.cost] + [mod.cost for mod in req.modifiers if mod.kind == "increase" and mod.cost is not None]
     guard_layer_changes(req)
     _guard_assist_layers(req)

@@ -103,7 +103,7 @@ def cost_letters(cost: ManaCost) -> frozenset[str]:
 def _allows_spell(r: Restriction | None, spell: SpellInfo | None, cost_has: frozenset[str]) -> bool:
     """Restricted mana (106.6) against the spell or ability being paid for, whose cost contains
     the letters ``cost_has`` (:func:`cost_letters`)."""
-    if r is None:
+    if r is None or r.no_generic:  # which symbols it pays: :func:`_compatible`
         return True
     if r.any_of:
         return any(_allows_spell(a, spell, cost_has) for a in r.any_of)
@@ -152,6 +152,8 @@ def _compatible(u: Unit, d: Demand, rank: dict[int, int], spell_ok: dict[Unit, b
             return False
     elif not spell_ok[u]:
         return False
+    if d.kind in ("generic", "snow") and u.restriction is not None and u.restriction.no_generic:
+        return False  # "can't be spent to pay generic mana costs": {S} is generic too (CR 107.4h)
     if d.kind == "snow":
         return u.snow
     if d.kind == "type":

@@ -96,11 +96,13 @@ def _borrower(library: dict[str, Any] | None) -> dict[str, Any]:
 def test_skill_borrower_has_the_top_cards_abilities_613_1f() -> None:
     """Skill Borrower: while the top card of its controller's library is an artifact or creature
     card, it has that card's activated abilities (a Sol Ring on top: {C}{C}); a land on top or an
-    empty library gives nothing; the top card not given, or no library, is unsupported naming it."""
+    empty library gives nothing; the top card not given is hidden information, counted as giving
+    nothing and named under uncertain; no library is unsupported naming it."""
     assert _mana(_pay(_borrower({"size": 3, "top": ["Sol Ring"]}), "{3}"), "s") == "{C}{C}"
     assert _pay(_borrower({"size": 3, "top": ["Forest"]}), "{2}")["payable"] is False
     assert _pay(_borrower({"size": 0}), "{2}")["payable"] is False
-    _unsupported(_pay(_borrower({"size": 3}), "{1}"), "players[0].library.top")
+    hidden = _pay(_borrower({"size": 3}), "{1}")
+    assert hidden["payable"] is True and [u["permanent"] for u in hidden["uncertain"]] == ["s"]
     _unsupported(_pay(_borrower(None), "{1}"), "players[0].library")
 
 
@@ -160,13 +162,15 @@ def test_honored_hierarch_has_mana_while_renowned_702_112b() -> None:
 
 def test_mul_daya_channelers_with_a_land_on_top() -> None:
     """Mul Daya Channelers: "{T}: Add two mana of any one color" while the top card of the library
-    is a land card (a Forest on top), not with an Opt on top or an empty library."""
+    is a land card (a Forest on top), not with an Opt on top or an empty library; with the top card
+    not given it is counted as not a land and named under uncertain."""
     def channelers(library: dict[str, Any]) -> dict[str, Any]:
         return _board("Mul Daya Channelers", None, library=library)
     assert _mana(_pay(channelers({"size": 4, "top": ["Forest"]}), "{U}{U}")) == "{U}{U}"
     assert _pay(channelers({"size": 4, "top": ["Opt"]}), "{U}")["payable"] is False
     assert _pay(channelers({"size": 0}), "{U}")["payable"] is False
-    _unsupported(_pay(channelers({"size": 4}), "{U}"), "players[0].library.top")
+    hidden = _pay(channelers({"size": 4}), "{U}")
+    assert hidden["payable"] is False and [u["permanent"] for u in hidden["uncertain"]] == ["k"]
 
 
 def test_ugins_labyrinth_reads_the_card_exiled_with_it_607_2a() -> None:

@@ -108,3 +108,24 @@ def test_uncredited_cost_note(db, name: str, word: str) -> None:  # type: ignore
     spells = {s.name: s for s in DeckModel.build(deck.cards, deck.commander).spells}
     assert spells[name].lower_bound and word in spells[name].note
     assert not spells["Lightning Bolt"].lower_bound
+
+
+def test_unclaimed_territory_restricted_mana_is_a_lower_bound_cr_106_6(db) -> None:  # type: ignore[no-untyped-def]
+    """Unclaimed Territory's mana pays only creature spells of the chosen type (CR 106.6), which the
+    games never count: a creature spell's row is a lower bound naming the land; an instant's is not
+    (its mana can't pay for it, so its p is exact)."""
+    from manasolver.solver.castability.games import DeckModel
+    deck = parse_deck("20 Island\n4 Unclaimed Territory\n18 Spectral Sailor\n18 Opt\n", db)
+    spells = {s.name: s for s in DeckModel.build(deck.cards, deck.commander).spells}
+    assert spells["Spectral Sailor"].lower_bound and "Unclaimed Territory" in spells["Spectral Sailor"].note
+    assert not spells["Opt"].lower_bound
+
+
+def test_ancient_ziggurat_restriction_read_per_spell_cr_106_6(db) -> None:  # type: ignore[no-untyped-def]
+    """Ancient Ziggurat's mana pays creature spells (CR 106.6): Grizzly Bears' row names it, Lightning
+    Bolt's does not; and the table marks the creature's row as a lower bound."""
+    deck = parse_deck("20 Mountain\n4 Ancient Ziggurat\n18 Grizzly Bears\n18 Lightning Bolt\n", db)
+    result = run(deck, Options(turns=(1, 2), samples=200, seed=7))
+    bears, bolt = _spell(result, "Grizzly Bears"), _spell(result, "Lightning Bolt")
+    assert bears["lower_bound"] is True and "Ancient Ziggurat" in bears["note"]
+    assert not bolt.get("lower_bound")

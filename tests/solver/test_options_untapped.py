@@ -12,7 +12,7 @@ from typing import Any
 from brute_repeats import TooBig, search
 from cards import json_board
 import pytest
-from hypothesis import given, reject, settings
+from hypothesis import example, given, reject, settings
 from hypothesis import strategies as st
 from manasolver.models.board.load import load_state
 from manasolver.models.cost import ManaCost
@@ -245,10 +245,12 @@ CARDS: tuple[str | dict[str, Any], ...] = (
 @pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(board=st.lists(st.sampled_from(CARDS), min_size=1, max_size=3))
+@example(board=["Skyshroud Elf", storage("Fungal Reaches", 2), storage("Fungal Reaches", 2)])
 def test_options_untapped_abilities_match_the_brute_force(board: list[str | dict[str, Any]]) -> None:
     """Boards of storage lands, converters and basics: complete, and what every sequence of
-    activations reaches (CR 601.2g, 605.3a).  Three permanents make at most four mana, so the
-    brute force's four activations of one ability are enough."""
+    activations reaches (CR 601.2g, 605.3a).  The brute force activates a repeatable ability as
+    often as the board's other mana can feed it (Skyshroud Elf's {1} five times beside two Fungal
+    Reaches with two storage counters each: {W}{W}{W}{W}{W})."""
     state = json_board(*board)
     out = options(state)
     assert out["complete"] is True, out

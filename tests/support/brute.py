@@ -180,7 +180,7 @@ def _allows(r: Restriction | None, spell: SpellInfo | None, has_x: bool, ability
             has_c: bool = False) -> bool:
     """May mana of restriction ``r`` pay the spell (``spell``, its cost having {X} / {C} as
     ``has_x`` / ``has_c``) or, with ``ability_of``, that permanent's mana ability's cost (CR 106.6)?"""
-    if r is None:
+    if r is None or r.no_generic:  # which symbols it pays: _assign's ok
         return True
     if r.any_of:
         return any(_allows(a, spell, has_x, ability_of, has_c) for a in r.any_of)
@@ -243,6 +243,8 @@ def _assign(units: list[_U], demands: list[tuple[str, int, int]], order: dict[in
             return False
         if kind == "t":
             return _may_pay(u.bit, mask, (rules or {}).get(payer, ()))
+        if u.restriction is not None and u.restriction.no_generic:
+            return False  # "can't be spent to pay generic mana costs"; {S} is generic (CR 107.4h)
         if kind == "s":
             return u.snow
         return True

@@ -10,10 +10,12 @@ in the pool at that moment (so from earlier activations, in any interleaving), `
 that are there (118.3; "Remove X": every X, CR 107.3), life paid that the player has (119.4);
 each mana's type chosen as it is added.  Every reachable pool is then matched against the cost.
 
-It is exact for the small boards of the tests: each repeatable ability is activated at most
-:data:`CAP` times (the boards are too small for more to matter: the abilities without a limit add
-no more mana than they cost).  Costs are plain: colored, ``{C}`` and generic symbols, one ``{X}``;
-an activation's cost may also hold hybrid symbols (filter lands).
+It is exact for the boards of the tests: each repeatable ability is activated at most as many
+times as the board's limited abilities can make mana in all (:func:`_cap`, at least :data:`CAP`):
+an ability that costs mana and adds no more than it costs (Skyshroud Elf's "{1}: Add {R} or
+{W}") never needs more activations than there is mana to feed it.  The pools a board reaches are
+explored once and matched against each cost asked of it.  Costs are plain: colored, ``{C}`` and
+generic symbols, one ``{X}``; an activation's cost may also hold hybrid symbols (filter lands).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.rules.granted import summoning_sick
@@ -29,7 +32,7 @@ from manasolver.models.state import GameState
 from manasolver.models.symbols import TYPE_BITS
 from manasolver.solver.graph import abilities_of
 
-#: Activations of one repeatable ability at most, per permanent.
+#: Activations of one repeatable ability at most, per permanent, when the board makes less mana.
 CAP = 4
 #: Pool states visited at most: past it :class:`TooBig` (the test skips that board).
 MAX_STATES = 40_000
@@ -136,10 +139,56 @@ def _add(pool: tuple[int, ...], slots: tuple[int, ...]) -> Iterator[tuple[int, .
             yield from _add(tuple(nxt), slots[1:])
 
 
+def _cap(state: GameState, sources: list[tuple[int, int, Any, Any, bool]]) -> int:
+    """The activations of a repeatable ability worth trying: the most mana the board's limited
+    abilities can make in all (a {T} ability once, one that removes counters as often as they
+    last, "Remove X": one mana a counter), at least :data:`CAP`.  An ability without a limit adds
+    no more than it costs on the tests' boards, so it makes no mana of its own."""
+    made = 0
+    for pi, _ai, ab, results, _sick in sources:
+        c = ab.cost
+        counters = dict(state.battlefield[pi].counters)
+        most = max((len(r.mana) + len(r.extra) for r in results), default=0)
+        if c.remove_any:
+            per = max(((len(r.mana) + len(r.extra)) / r.removed for r in results if r.removed), default=0)
+            made += int(per * counters.get(c.remove_any, 0))
+        elif c.tap:
+            made += most
+        elif c.remove_counters:
+            made += most * min(counters.get(kind, 0) // k for kind, k in c.remove_counters)
+        elif ab.per_turn:
+            made += most * ab.per_turn
+    return max(CAP, made)
+
+
 def search(state: GameState, cost: ManaCost, player: str = "you") -> Best:
     """Every sequence of activations (see the module docstring) against ``cost``."""
-    me = state.player(player)
     typed, generic, xs = _needs(cost)
+    payable = False
+    least: int | None = None
+    fewest: int | None = None
+    best_x = -1
+    for pool, life, used in _reachable(state, player):
+        left = _pays(pool, typed, generic)
+        if left >= 0:
+            payable = True
+            least = life if least is None else min(least, life)
+            fewest = used if fewest is None else min(fewest, used)
+            if xs:
+                best_x = max(best_x, left // xs)
+    return Best(payable, least, best_x, fewest)
+
+
+#: The last board explored and its reachable (pool, life paid, activations): the tests ask many
+#: costs of one board in a row.
+_LAST: list[tuple[GameState, str, frozenset[tuple[tuple[int, ...], int, int]]]] = []
+
+
+def _reachable(state: GameState, player: str) -> frozenset[tuple[tuple[int, ...], int, int]]:
+    """Every (pool, life paid, activations made) some sequence of activations reaches."""
+    if _LAST and _LAST[0][0] is state and _LAST[0][1] == player:
+        return _LAST[0][2]
+    me = state.player(player)
     sources = []  # (perm index, ability index, ability, results, sick)
     for pi, perm in enumerate(state.battlefield):
         if perm.controller != player:
@@ -151,14 +200,12 @@ def search(state: GameState, cost: ManaCost, player: str = "you") -> Best:
             if results:
                 sources.append((pi, ai, ab, results, summoning_sick(state, perm)))
     n = len(sources)
+    cap = _cap(state, sources)
     start = ((0,) * 6, (False,) * len(state.battlefield), (0,) * n,
              tuple(tuple(sorted(p.counters)) for p in state.battlefield), 0)
     seen: set[object] = set()
     stack = [start]
-    payable = False
-    least: int | None = None
-    fewest: int | None = None
-    best_x = -1
+    out: set[tuple[tuple[int, ...], int, int]] = set()
     while stack:
         node = stack.pop()
         if node in seen:
@@ -167,19 +214,13 @@ def search(state: GameState, cost: ManaCost, player: str = "you") -> Best:
         if len(seen) > MAX_STATES:
             raise TooBig(f"more than {MAX_STATES} states")
         pool, tapped, counts, counters, life = node
-        left = _pays(pool, typed, generic)
-        if left >= 0:
-            payable = True
-            least = life if least is None else min(least, life)
-            fewest = sum(counts) if fewest is None else min(fewest, sum(counts))
-            if xs:
-                best_x = max(best_x, left // xs)
+        out.add((pool, life, sum(counts)))
         for si, (pi, ai, ab, results, sick) in enumerate(sources):
             perm = state.battlefield[pi]
             c = ab.cost
             if c.tap and (perm.tapped or tapped[pi] or sick):
                 continue
-            limit = ab.per_turn or (1 if c.tap else CAP)
+            limit = ab.per_turn or (1 if c.tap else cap)
             if counts[si] >= limit:
                 continue
             if life + c.life > me.life:
@@ -201,4 +242,6 @@ def search(state: GameState, cost: ManaCost, player: str = "you") -> Best:
                     new_counts = counts[:si] + (counts[si] + 1,) + counts[si + 1:]
                     for got in _add(after_cost, tuple(r.mana) + tuple(r.extra)):
                         stack.append((got, new_tapped, new_counts, new_counters, life + c.life))
-    return Best(payable, least, best_x, fewest)
+    found = frozenset(out)
+    _LAST[:] = [(state, player, found)]
+    return found

@@ -90,6 +90,12 @@ def _cost_demands(opt: Option) -> list[tuple[tuple[Any, ...], int]]:
     return sorted(out.items())
 
 
+def _colored_only(opt: Option) -> bool:
+    """Does ``opt``'s mana pay colored symbols only ("This mana can't be spent to pay generic mana
+    costs": Jegantha, the Wellspring)?"""
+    return opt.restriction is not None and opt.restriction.no_generic
+
+
 def _tail(class_snow: bool, snow: bool) -> tuple[str, ...]:
     """The source-key suffix of a snow member's nonsnow triggered mana (Wild Growth on a snow
     land): ``("act", k, o, mask, "nonsnow")`` beside the snow ``("act", k, o, mask)``."""
@@ -169,7 +175,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                 pays_ability = ability_scope(opt.restriction)
                 for mask, snow, mult in opt.slot_groups(cls.snow):
                     srcs.append(Src(("act", k, o, mask) + _tail(cls.snow, snow), mask, snow, ok[o],
-                                     pays_ability, mult * v, mult * ub))
+                                     pays_ability, mult * v, mult * ub, colored_only=_colored_only(opt)))
             if excl:
                 cp.add(sum(excl) <= cls.count)
             for a, vs in by_ability.items():  # 602.5b: one ability's limit, over its options
@@ -208,7 +214,8 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                         inst[(k, j, o)] = b
                         for mask, snow, mult in opt.slot_groups(cls.snow):
                             srcs.append(Src(("inst", k, j, o, mask) + _tail(cls.snow, snow), mask, snow,
-                                             ok[o], pays_ability, mult * b, mult, inst=node_of(k, j, opt)))
+                                             ok[o], pays_ability, mult * b, mult, inst=node_of(k, j, opt),
+                                             colored_only=_colored_only(opt)))
                         continue
                     ub = bounds[o]
                     n_batches = spans.get(opt.ability, 1)
@@ -219,7 +226,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                         for mask, snow, mult in opt.slot_groups(cls.snow):
                             srcs.append(Src(("inst", k, j, o, mask) + _tail(cls.snow, snow), mask, snow,
                                              ok[o], pays_ability, mult * b, mult * ub,
-                                             inst=node_of(k, j, opt, t)))
+                                             inst=node_of(k, j, opt, t), colored_only=_colored_only(opt)))
                     total: Any = parts[0] if n_batches == 1 else sum(parts)
                     if n_batches > 1:
                         cp.add(total <= ub)
@@ -340,14 +347,16 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                 if s.pays_spell:
                     add_flow(si, s, dst, int(dst[1]))
             elif dst[0] == "generic":
-                if s.pays_spell:
+                if s.pays_spell and not s.colored_only:
                     add_flow(si, s, dst, s.mask)
-            elif dst[0] == "snow":
-                if s.pays_spell and s.snow:
+            elif dst[0] == "snow":  # {S} is generic mana (CR 107.4h)
+                if s.pays_spell and s.snow and not s.colored_only:
                     add_flow(si, s, dst, s.mask)
             else:  # an activation's own mana cost
                 if not scope_pays(s.pays_ability, dst_types[cost_node[dst][0]]):
                     continue
+                if s.colored_only and cost_mask[dst] is None:
+                    continue  # its generic part
                 if s.inst is not None and (chains == "none" or (s.inst == cost_node[dst]
                                                                 and s.inst not in self_paid)):
                     continue

@@ -29,6 +29,7 @@ class Src:
     ub: int
     inst: tuple[int, int, int, int] | None = None  # its node in the order of payments (cpsat/repeats.py)
     from_activation: bool = True
+    colored_only: bool = False  # "can't be spent to pay generic mana costs" (Jegantha's mana)
 
 
 #: A member's roles in one payment: ("A",) assists (convoke/improvise), else any of "T"

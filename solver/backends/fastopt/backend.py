@@ -127,12 +127,15 @@ def evaluate(problem: Problem, sol: Solution, criteria: tuple[str, ...]) -> tupl
 
 def _pool_may_sink(problem: Problem, criteria: tuple[str, ...]) -> bool:
     """Floating mana, abilities that cost mana, and ``use_pool`` ranked before ``min_waste`` or
-    ``min_sources``: the best payment may spend the pool on an activation it does not need
-    (a Signet's {1}), which the search's bounds do not cover (hypothesis found {B} with pool
-    {W}, Bayou and Azorius Signet under (use_pool, min_sources)); CP-SAT decides those."""
+    ``min_sources``, or without either: the best payment may spend the pool on an activation it
+    does not need (a Signet's {1}, a filter land's {U/R}), which the search's bounds do not
+    cover (hypothesis found {B} with pool {W}, Bayou and Azorius Signet under (use_pool,
+    min_sources), and {W} with pool {W}{U} and Cascade Bluffs under (use_pool,)); CP-SAT
+    decides those."""
     if problem.supply.pool_total <= 0 or "use_pool" not in criteria:
         return False
     if not any(c in criteria and criteria.index("use_pool") < criteria.index(c)
-               for c in ("min_waste", "min_sources")):
+               for c in ("min_waste", "min_sources")) and any(
+            c in criteria for c in ("min_waste", "min_sources")):
         return False
     return any(opt.mana_cost for cls in problem.supply.classes for opt in cls.options)

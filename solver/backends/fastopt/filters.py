@@ -29,9 +29,22 @@ converters convert instead:
   payment is such an order (CR 601.2g: each activation is paid from what the pool holds
   then), so the test is exact, states memoised.
 
+Floating mana (CR 106.4) is a unit of one type in that pool from the start: it may pay a
+converter's cost (CR 605.3a) or a symbol, or stay.  For a count vector every term but two is
+fixed; of the mana it spends, ``s`` from the floating pool, ``min_waste`` is ``net - total + s``
+and ``use_pool`` is ``pool - s``.  So the firing test also finds the least ``s`` (``min_waste``
+ranked first) or the most (``use_pool`` first): pool units are keyed apart
+(:data:`POOL`), taking one for a converter costs 1 (or -1), and the cost's own share of pool
+mana is the deficiency of the activations' units alone (or ``total`` less that of the pool
+units alone: Hall's deficiency, with Mendelsohn–Dulmage saying one assignment reaches it).
+Those two terms are not monotone in the counts (a Signet fed by a wasted unit can free two
+pool units), so a node that pays ends its branch only when its vector equals its bound; else
+its children are searched under the bound as usual, and a pass under a ceiling is
+conclusive only when its answer is below every bound it cut.
+
 :func:`solve_converters` answers ``None`` (the general search then decides) for what it does
-not model: floating mana, options that cost energy or other permanents, restricted mana,
-snow symbols, repeatable options, and mana costs that are not one converter symbol.
+not model: options that cost energy or other permanents, restricted mana, snow symbols,
+repeatable options, and mana costs that are not one converter symbol.
 """
 
 from __future__ import annotations
@@ -40,12 +53,12 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
-from manasolver.models.symbols import TYPE_BITS
-from manasolver.solver.backends.fastopt.filter_payment import ConverterMode, converter_solution
+from manasolver.models.symbols import ANY_TYPE, TYPE_BITS
+from manasolver.solver.backends.fastopt.filter_payment import POOL, ConverterMode, converter_solution, pool_direction
 from manasolver.solver.backends.fastopt.filter_terms import KeepTracker
 from manasolver.solver.backends.fastopt.keep import KeepTerms
 from manasolver.solver.backends.fastopt.modes import merged_pick
-from manasolver.solver.backends.matching import hall_ok
+from manasolver.solver.backends.matching import demand_sets, hall_ok
 from manasolver.solver.backends.problem import Problem, Solution
 from manasolver.solver.casting.announce import Form
 from manasolver.solver.keepable import converter_input
@@ -109,8 +122,6 @@ def _converter(cls: SourceClass, k: int, costly: list[tuple[int, Option]],
 def _modes(problem: Problem) -> list[ConverterMode] | None:
     """The supply's modes, converters first; None when outside the modelled shape."""
     sup = problem.supply
-    if sup.pool:
-        return None
     out: list[ConverterMode] = []
     free_modes: list[ConverterMode] = []
     any_converter = False
@@ -218,6 +229,25 @@ class _Search:
         self.ceiling: tuple[int, ...] | None = None
         #: The least bound cut past the ceiling in this pass, the tie-break open.
         self.raised: tuple[int, ...] | None = None
+        #: The least bound cut past the ceiling in this pass, as it was: a pass's payment is
+        #: the whole search's when it is below this (or nothing was cut).
+        self.cut_least: tuple[int, ...] | None = None
+        #: The floating mana: all of it (``use_pool`` counts what is left), the units of a type
+        #: some symbol of a form or some converter's cost takes (the rest can only stay) and
+        #: how many, and which way the firing test counts what it spends (:func:`pool_direction`).
+        self.pool_total = self.sup.pool_total
+        takes = 0
+        for form in problem.forms:
+            takes |= ANY_TYPE if form.generic(problem.x or 0) else 0
+            for mask, _n in form.demands:
+                takes |= mask
+        for md in modes:
+            takes |= md.need
+        self.pool = tuple((b, n) for b, n in self.sup.pool if b & takes)
+        self.pool_useful = sum(n for _, n in self.pool)
+        #: The floating mana no payment spends: ``use_pool``'s floor.
+        self.pool_kept = self.pool_total - self.pool_useful
+        self.direction = pool_direction(criteria) if self.pool_total else 0
         #: The node budget of the pass.
         self.budget = MAX_NODES
         #: The keep terms with no member used (keep_castable, keep_colors).
@@ -260,7 +290,7 @@ class _Search:
         self.root_keep = (kc, kcol)
         ceiling = min(r.floor() for r in runs)
         for _ in range(CEILING_PASSES):
-            self.ceiling, self.raised = ceiling, None
+            self.ceiling, self.raised, self.cut_least = ceiling, None, None
             self.nodes = self.steps[0] = 0
             self.budget = CEILING_NODES
             try:
@@ -270,7 +300,14 @@ class _Search:
                 self.best = self.plan = None
                 break
             if self.plan is not None:
-                return True
+                assert self.best is not None
+                if self.cut_least is None or self.best < self.cut_least:
+                    return True
+                # a payment above its bound (floating mana spent) and above a node cut: every
+                # node up to it is searched next
+                ceiling = self.best
+                self.best = self.plan = None
+                continue
             if self.raised is None:
                 return True  # nothing cut past the ceiling and nothing found: no payment
             ceiling = self.raised
@@ -298,6 +335,8 @@ class _Search:
         w = (*v[:-1], _OPEN)
         if self.raised is None or w < self.raised:
             self.raised = w
+        if self.cut_least is None or v < self.cut_least:
+            self.cut_least = v
         return True
 
 
@@ -343,8 +382,9 @@ class _FormRun:
             # demands its units may pay (units that may feed a converter: not bounded).
             self.useful.append(cap if g.conv >= 0 or um & needs else
                                generic + sum(c for m, c in kinds if m & um))
-        self.have = [0] * subsets
-        self.tried: dict[tuple[int, ...], list[tuple[int, int]] | None] = {}
+        #: The units on hand, per set of demands: the floating pool's to start with.
+        self.have = [sum(c for b, c in s.pool if b & kmask[t]) if t else 0 for t in range(subsets)]
+        self.tried: dict[tuple[int, ...], tuple[list[tuple[int, int]], int] | None] = {}
 
     def dfs(self, d: int, net: int, life: int, ab_life: int, sac: int, nonland: int, sources: int,
             tb: int, kmask: int, kc: int, kcol: int, fresh: bool) -> None:
@@ -361,12 +401,13 @@ class _FormRun:
             return
         groups = s.groups
         more = more_tb = 0
-        if self.total > net and d < len(groups):
+        pool = s.pool_useful
+        if self.total > net + pool and d < len(groups):
             biggest = s.max_net[d]
-            more = -(-(self.total - net) // biggest) if biggest > 0 else 0
+            more = -(-(self.total - net - pool) // biggest) if biggest > 0 else 0
             more_tb = more * s.min_weight[d]
         vals = [sac, life + form.life, kc, kcol, max(0, net - self.total), nonland, sources + more,
-                0, form.energy, tb + more_tb]
+                s.pool_kept, form.energy, tb + more_tb]
         bounded = s.best is not None or s.ceiling is not None
         if bounded:
             # the vector with the keep terms known so far bounds the node's own from below
@@ -380,31 +421,43 @@ class _FormRun:
                     return
         have, fut, need_t = self.have, self.future, self.need_t
         subsets = self.subsets
-        if net + self.fut_net < self.total:
+        if net + pool + self.fut_net < self.total:
             return
         for t in range(1, subsets):
             if have[t] + fut[t] < need_t[t]:
                 return
-        if net >= self.total and all(have[t] >= need_t[t] for t in range(1, subsets)):
+        if net + pool >= self.total and all(have[t] >= need_t[t] for t in range(1, subsets)):
             key = tuple(s.gcounts)
             if key in self.tried:
-                order = self.tried[key]
+                found = self.tried[key]
             else:
-                order = self.tried[key] = fires(s.modes, groups, s.gcounts, self.form, self.generic, s.steps)
-            if order is not None:
+                found = self.tried[key] = fires(s.modes, groups, s.gcounts, self.form, self.generic, s.steps,
+                                                s.pool, s.direction)
+            if found is not None:
+                order, spent = found
                 if not fresh:
                     kmask, kc, kcol, fresh = self._keep_terms(kmask)
                     vals[2] = kc
                     vals[3] = kcol
-                s.best = s.vector(vals)
-                s.plan = (self.fi, list(s.gcounts), order)
-                return
+                bound = s.vector(vals)
+                if s.direction:
+                    # the floating mana spent: the node's own waste and pool left
+                    vals[4] = net - self.total + spent
+                    vals[7] = s.pool_total - spent
+                own = s.vector(vals)
+                if s.best is None or own < s.best:
+                    s.best = own
+                    s.plan = (self.fi, list(s.gcounts), order)
+                if own == bound:
+                    return  # nothing below does better (every term of the bound only grows)
+                bounded = True
         if d == len(groups):
             return
         if not more and bounded:
-            # this node does not pay, so a payment below it activates one more member at least
+            # a payment below it activates one more member at least
             vals[4] = max(0, net + s.min_net[d] - self.total)
             vals[6] = sources + 1
+            vals[7] = s.pool_kept
             vals[9] = tb + s.min_weight[d]
             if s.cut(s.vector(vals)):
                 return
@@ -446,9 +499,10 @@ class _FormRun:
         """The root's bound with the tie-break left open: the least vector a payment of this
         form may have, but for the positions of what it uses."""
         s = self.s
-        more = -(-self.total // s.max_net[0]) if s.max_net[0] > 0 else 0
+        short = max(0, self.total - s.pool_useful)
+        more = -(-short // s.max_net[0]) if s.max_net[0] > 0 else 0
         kc, kcol = s.root_keep
-        vals = [0, self.form.life, kc, kcol, 0, 0, more, 0, self.form.energy, _OPEN]
+        vals = [0, self.form.life, kc, kcol, 0, 0, more, s.pool_kept, self.form.energy, _OPEN]
         return s.vector(vals)
 
     def _keep_terms(self, kmask: int) -> tuple[int, int, int, bool]:
@@ -459,12 +513,18 @@ class _FormRun:
 
 
 def fires(modes: list[ConverterMode], groups: list[_Group], gcounts: list[int], form: Form,
-          generic: int, steps: list[int] | None = None) -> list[tuple[int, int]] | None:
+          generic: int, steps: list[int] | None = None, pool: tuple[tuple[int, int], ...] = (),
+          direction: int = 0) -> tuple[list[tuple[int, int]], int] | None:
     """Can the activations counted pay ``form``: converters fired in some order, each from a
     unit of the pool able to pay its symbol, a group's member that does not fire making its
-    cost-free mode's mana instead?  The firing order as ``(mode, mask of the unit it took)``
-    pairs, or None (see the module docstring)."""
-    pool: Counter[int] = Counter()
+    cost-free mode's mana instead?  The firing order as ``(mode, key of the unit it took)``
+    pairs (a key is a mask, with :data:`POOL` for floating mana) and how much floating mana
+    ``pool`` the payment spends, or None (see the module docstring).  ``direction``: 1 for
+    the least floating mana spent, -1 for the most, 0 for any (the first order that pays;
+    the amount then reads 0)."""
+    units: Counter[int] = Counter()
+    for bit, n in pool:
+        units[bit | POOL] += n
     convs: list[int] = []      # converter modes
     fallback: list[int] = []   # the cost-free mode a member that does not fire uses, or -1
     remaining: list[int] = []
@@ -473,7 +533,7 @@ def fires(modes: list[ConverterMode], groups: list[_Group], gcounts: list[int], 
             continue
         if g.conv < 0:
             for sl in modes[g.free].slots:
-                pool[sl] += n
+                units[sl] += n
         else:
             convs.append(g.conv)
             fallback.append(g.free)
@@ -482,29 +542,57 @@ def fires(modes: list[ConverterMode], groups: list[_Group], gcounts: list[int], 
     path: list[tuple[int, int]] = []
     if steps is None:
         steps = [0]
+    total = generic + form.fixed_mana
+    #: The least (or most) floating mana any payment spends: reaching it ends the search.
+    floor = 0
+    if direction > 0:
+        floor = max(0, total - sum(g.net * n for g, n in zip(groups, gcounts)))
+    elif direction < 0:
+        floor = -sum(n for _, n in pool)
+    best: list[tuple[int, list[tuple[int, int]]]] = []
+    #: Per state met: the least spent on the way to it (met again at no less: nothing new).
+    seen: dict[tuple[object, ...], int] = {}
 
-    def pays() -> bool:
-        units = Counter(pool)
-        for i, f, r in zip(convs, fallback, remaining):
+    def final() -> Counter[int] | None:
+        """The units at the end: the pool's, and each member that does not fire (None when a
+        converter without a cost-free mode has members left: they must fire)."""
+        out = Counter(units)
+        for f, r in zip(fallback, remaining):
             if r:
                 if f < 0:
-                    return False  # a converter without a cost-free mode must fire
+                    return None
                 for sl in modes[f].slots:
-                    units[sl] += r
-        return hall_ok([(m, False, c, 0, ()) for m, c in units.items() if c > 0], form, generic)
+                    out[sl] += r
+        return out
 
-    def walk() -> bool:
-        key = (tuple(sorted((m, c) for m, c in pool.items() if c)), tuple(remaining))
+    def walk(spent: int) -> bool:
+        """Search from here; True when nothing can do better than what was found."""
+        key = (tuple(sorted((m, c) for m, c in units.items() if c)), tuple(remaining))
         if key in failed:
             return False
+        if direction:
+            before = seen.get(key)
+            if before is not None and before <= spent:
+                return False
+            seen[key] = spent
+            if best and spent - (sum(c for m, c in units.items() if m & POOL) if direction < 0 else 0) >= best[0][0]:
+                return False
         steps[0] += 1
         if steps[0] > MAX_STEPS:
             raise _OutOfNodes
-        if pays():
-            return True
+        out = final()
+        if out is not None and hall_ok([(m, False, c, 0, ()) for m, c in out.items() if c > 0], form, generic):
+            if not direction:
+                best.append((0, list(path)))
+                return True
+            value = spent + _on_cost(out, form, total, direction)
+            if not best or value < best[0][0]:
+                best[:] = [(value, list(path))]
+                if value == floor:
+                    return True
         # Relaxed: the pool, every slot still to come and the mana of every member that may
         # not fire must cover the cost.
-        later: Counter[int] = Counter(pool)
+        later: Counter[int] = Counter(units)
         for j, i in enumerate(convs):
             if remaining[j]:
                 for sl in modes[i].slots:
@@ -515,31 +603,67 @@ def fires(modes: list[ConverterMode], groups: list[_Group], gcounts: list[int], 
         if not hall_ok([(m, False, c, 0, ()) for m, c in later.items() if c > 0], form, generic):
             failed.add(key)
             return False
+        found = len(best)
         for j, i in enumerate(convs):
             if not remaining[j]:
                 continue
             md = modes[i]
-            able = [m for m, c in pool.items() if c > 0 and m & md.need]
-            able = [m for m in able if not any(o != m and o & ~m == 0 for o in able)]
+            able = [m for m, c in units.items() if c > 0 and m & md.need]
+            if pool:
+                able = [m for m in able if not any(o != m and _beats(m, o, direction) for o in able)]
+            else:  # a wider unit is never worse to keep
+                able = [m for m in able if not any(o != m and o & ~m == 0 for o in able)]
             for m in able:
-                pool[m] -= 1
+                units[m] -= 1
                 for sl in md.slots:
-                    pool[sl] += 1
+                    units[sl] += 1
                 remaining[j] -= 1
                 path.append((i, m))
-                if walk():
-                    return True
+                done = walk(spent + direction if m & POOL else spent)
                 path.pop()
                 remaining[j] += 1
                 for sl in md.slots:
-                    pool[sl] -= 1
-                pool[m] += 1
-        failed.add(key)
+                    units[sl] -= 1
+                units[m] += 1
+                if done:
+                    return True
+        if not direction or (len(best) == found == 0):
+            failed.add(key)
         return False
 
-    if not walk():
+    walk(0)
+    if not best:
         return None
-    return list(path)
+    value, order = best[0]
+    return order, value if direction > 0 else -value
+
+
+def _on_cost(units: Counter[int] | None, form: Form, total: int, direction: int) -> int:
+    """The floating mana (:data:`POOL` keys) the cost itself takes from ``units`` at the least
+    (``direction`` 1), or the most (-1, negated): Hall's deficiency of the other units, or
+    ``total`` less that of the pool's (Mendelsohn–Dulmage: one assignment reaches it)."""
+    assert units is not None
+    floating = direction < 0
+    kinds = [(m, c) for m, c in units.items() if c > 0 and bool(m & POOL) == floating]
+    short = total - sum(c for _, c in kinds)
+    for mask, _snow, need in demand_sets(form):
+        short = max(short, need - sum(c for m, c in kinds if m & mask))
+    short = max(0, short)
+    return short if direction > 0 else short - total
+
+
+def _beats(a: int, b: int, direction: int) -> bool:
+    """Is keeping a unit of key ``b`` rather than of key ``a`` never worse: ``b`` able to pay
+    whatever ``a`` may, at no more cost (a floating unit costs ``direction``, ties to the lower
+    key)?"""
+    ma, mb = a & ~POOL, b & ~POOL
+    if mb & ~ma:
+        return False
+    ca = direction if a & POOL else 0
+    cb = direction if b & POOL else 0
+    if ma != mb:
+        return cb <= ca
+    return cb < ca or (cb == ca and b < a)
 
 
 def solve_converters(problem: Problem, criteria: tuple[str, ...]) -> Solution | bool | None:
@@ -568,7 +692,7 @@ def solve_converters(problem: Problem, criteria: tuple[str, ...]) -> Solution | 
             counts[g.conv] += fired[g.conv]
             if g.free >= 0:
                 counts[g.free] += n - fired[g.conv]
-    sol = converter_solution(problem, modes, fi, counts, order)
+    sol = converter_solution(problem, modes, fi, counts, order, search.direction)
     if sol is None:  # pragma: no cover - fires() checked the order and Hall's condition
         return None
     sol.objective = search.best or ()

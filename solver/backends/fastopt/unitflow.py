@@ -21,6 +21,9 @@ as the digits of one integer, the tie-break last), each demand taking what it as
   cost, at its activation's vector), which no payment beats; else the branch and bound decides.
 * The keep terms (``keep_castable``, ``keep_colors``) of the answer must be those of the
   untouched board (their floor), else it is declined.
+* Generic mana takes any unit, so each source's arc to it is its cheapest: the flow starts
+  with the generic demand filled from the cheapest sources (a least-cost flow of that value),
+  and the cheapest paths only place the colored demands from there.
 
 Anything outside this shape (floating mana, snow, repeatable or non-exclusive options, a
 class with both kinds of modes, too many counts to try) is declined (``None``).
@@ -50,10 +53,18 @@ _TERMS = ("no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste
           "min_sources", "use_pool", "min_energy", "tiebreak")
 
 
+def _values(md: Mode) -> list[int]:
+    """The terms one activation of ``md`` adds, in :data:`_TERMS` order (waste counted per
+    payment, not here)."""
+    return [md.sac, md.life, 0, 0, 0, md.nonland, 1, 0, 0, md.weight]
+
+
 def _terms(md: Mode) -> dict[str, int]:
-    """The terms one activation of ``md`` adds (waste counted per payment, not here)."""
-    return {"no_sacrifice": md.sac, "min_life": md.life, "keep_castable": 0, "keep_colors": 0, "min_waste": 0,
-            "prefer_lands": md.nonland, "min_sources": 1, "use_pool": 0, "min_energy": 0, "tiebreak": md.weight}
+    """:func:`_values` by name."""
+    return dict(zip(_TERMS, _values(md)))
+
+
+_WASTE = _TERMS.index("min_waste")
 
 
 def _pack(vector: tuple[int, ...]) -> int:
@@ -84,6 +95,21 @@ class _Flow:
         self.cap.append(0)
         self.cost.append(-cost)
         return len(self.to) - 2
+
+    def prefill(self, paths: list[tuple[int, tuple[int, ...]]]) -> int:
+        """Push along each path of edges, cheapest first, as much as it takes: a start for
+        :meth:`run` when these pushes make a least-cost flow of their value (no cycle of the
+        residual graph then costs less than nothing); the units pushed."""
+        cap = self.cap
+        flowed = 0
+        for _cost, path in sorted(paths, key=lambda p: p[0]):
+            push = min(cap[e] for e in path)
+            if push > 0:
+                for e in path:
+                    cap[e] -= push
+                    cap[e ^ 1] += push
+                flowed += push
+        return flowed
 
     def run(self, s: int, t: int, want: int) -> int:
         """Push up to ``want`` units from ``s`` to ``t`` at least cost; the units pushed.  Each
@@ -141,16 +167,19 @@ class _Shape:
         sup = problem.supply
         self.ok = True
         self.crit = criteria
+        #: Where each criterion, then the tie-break, reads its term in :func:`_values`.
+        self.at = [_TERMS.index(c) for c in criteria] + [_TERMS.index("tiebreak")]
         self.units: dict[int, list[Mode]] = {}
         self.multi: dict[int, Mode] = {}
         self.converters: list[Mode] = []
         #: The mask of a Signet's unit in the flow (either of its types), by (class, mode index).
         self.signet_mask: dict[tuple[int, int], int] = {}
+        if any(not o.exclusive or o.repeat != 1 for k in {md.k for md in modes if md.k >= 0}
+               for o in sup.classes[k].options):
+            self.ok = False
+            return
         for md in modes:
             if md.k < 0 or md.snow:
-                self.ok = False
-                return
-            if any(not o.exclusive or o.repeat != 1 for o in sup.classes[md.k].options):
                 self.ok = False
                 return
             if md.costs == ((GENERIC_COST, 1),) and len(md.masks) == 2:
@@ -182,12 +211,15 @@ class _Shape:
 
     def vec(self, md: Mode) -> tuple[int, ...]:
         """The vector one activation of ``md`` adds, its unit wasted aside."""
-        return criteria_vector(_terms(md), self.crit)
+        values = _values(md)
+        return tuple([values[i] for i in self.at])
 
     def unit_cost(self, md: Mode) -> int:
         """The packed vector one activation of a one-unit mode adds inside the flow: with the
         multi-unit activations fixed, each such activation is one unit of theirs left unspent."""
-        return _pack(criteria_vector({**_terms(md), "min_waste": 1}, self.crit))
+        values = _values(md)
+        values[_WASTE] = 1
+        return _pack(tuple([values[i] for i in self.at]))
 
     def colorless_bound(self, total: int, fixed: dict[int, int], pre: list[tuple[tuple[int, ...], int]]
                         ) -> tuple[int, ...]:
@@ -258,12 +290,13 @@ def solve_by_flow(problem: Problem, criteria: tuple[str, ...], start: Start | No
         life_terms = {"min_life": form.life, "keep_castable": root[0], "keep_colors": root[1]}
         extra = criteria_vector({**dict.fromkeys(_TERMS, 0), **life_terms}, criteria)
         multi = sorted(shape.multi)
-        counts_list = sorted(product(*[range(shape.count[k], -1, -1) for k in multi]),
-                             key=lambda c: shape.colorless_bound(total, dict(zip(multi, c)), pre_all))
+        bounds = {c: tuple(a + b for a, b in zip(shape.colorless_bound(total, dict(zip(multi, c)), pre_all), extra))
+                  for c in product(*[range(shape.count[k], -1, -1) for k in multi])}
+        counts_list = sorted(bounds, key=bounds.__getitem__)
         form_best: tuple[tuple[int, ...], Solution] | None = None
         for counts in counts_list:
             fixed = dict(zip(multi, counts))
-            bound = tuple(a + b for a, b in zip(shape.colorless_bound(total, fixed, pre_all), extra))
+            bound = bounds[counts]
             if form_best is not None and bound >= form_best[0]:
                 break  # sorted by this bound: nothing later does better
             found = _flow_payment(problem, shape, fi, form, x, fixed, criteria)
@@ -279,8 +312,7 @@ def solve_by_flow(problem: Problem, criteria: tuple[str, ...], start: Start | No
                 form_best = (vector, sol)
         if form_best is None:
             return None  # no payment without converters: they may be needed
-        least = min(tuple(a + b for a, b in zip(shape.colorless_bound(total, dict(zip(multi, c)), pre_all), extra))
-                    for c in counts_list)
+        least = min(bounds.values())
         if (shape.converters or shape.signet_mask) and least < form_best[0]:
             return None  # a converter might do better: the converter search decides
         if best is None or form_best[0] < best[0]:
@@ -311,22 +343,36 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
     s, t = 0, 1 + nc + nf + nd
     g = _Flow(t + 1)
     arcs: list[tuple[int, int, Mode | None, int]] = []  # (edge, class or fixed row, mode, its index in the class)
+    # Generic mana takes any unit, so each source's arc to it is its cheapest: the generic
+    # demand filled from the cheapest sources is a least-cost flow of its value, and the
+    # cheapest paths then only place the colored demands (fewer, shorter augmentations).
+    gen = nd - 1 if generic else -1
+    to_generic: list[tuple[int, tuple[int, ...]]] = []  # (cost, the path's source and demand edges)
     for i, k in enumerate(classes):
-        g.edge(s, 1 + i, shape.count[k], 0)
+        into = g.edge(s, 1 + i, shape.count[k], 0)
         rows = shape.unit_rows[k]
         for di, (_key, dm, _c) in enumerate(demands):
             able = [row for row in rows if row[2] & dm]
             if able:
                 md, at, _m, _v, unit_cost = min(able, key=lambda row: (row[3], row[2]))
-                arcs.append((g.edge(1 + i, 1 + nc + nf + di, total, unit_cost), i, md, at))
+                e = g.edge(1 + i, 1 + nc + nf + di, total, unit_cost)
+                arcs.append((e, i, md, at))
+                if di == gen:
+                    to_generic.append((unit_cost, (into, e)))
     for j, (_k, m, n) in enumerate(fixed_rows):
-        g.edge(s, 1 + nc + j, n, 0)
+        into = g.edge(s, 1 + nc + j, n, 0)
         for di, (_key, dm, _c) in enumerate(demands):
             if m & dm:
-                arcs.append((g.edge(1 + nc + j, 1 + nc + nf + di, n, 0), -1 - j, None, -1))
+                e = g.edge(1 + nc + j, 1 + nc + nf + di, n, 0)
+                arcs.append((e, -1 - j, None, -1))
+                if di == gen:
+                    to_generic.append((0, (into, e)))
     for di, (_key, _dm, c) in enumerate(demands):
-        g.edge(1 + nc + nf + di, t, c, 0)
-    if g.run(s, t, total) < total:
+        out = g.edge(1 + nc + nf + di, t, c, 0)
+        if di == gen:
+            to_generic = [(c, (*path, out)) for c, path in to_generic]
+    pre = g.prefill(to_generic)
+    if pre + g.run(s, t, total - pre) < total:
         return None
     terms = dict.fromkeys(_TERMS, 0)
     used = [0] * len(shape.count)
