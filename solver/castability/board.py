@@ -26,13 +26,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from manasolver.models.abilities import Amount, Condition, ManaAbility
+from manasolver.models.abilities import AbilityCost, Amount, Condition, ManaAbility
 from manasolver.models.board.load import load_state
 from manasolver.models.card import Card
 from manasolver.models.carddb import CardDB
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import ManasolverError
-from manasolver.models.symbols import B, G, R, U, W
+from manasolver.models.symbols import ANY_COLOR, B, C, G, R, U, W
 from manasolver.models.rules.amounts import commander_identity
 from manasolver.solver import backends, queries
 from manasolver.solver.castability.converters import Converters, pools, pools_pay
@@ -42,6 +42,7 @@ from manasolver.solver.castability.units import (ANY, COLORS_AMONG, CostNeed, Ha
                                                  pays, perm_units, with_abilities)
 from manasolver.solver.casting.build import build_request
 from manasolver.models.rules.ability_scope import ability_scope, card_words, scope_pays
+from manasolver.solver.service.api import could_produce
 from manasolver.solver.supply.plain import quiet
 from manasolver.solver.request import Policy
 
@@ -157,6 +158,11 @@ def _signed(units: list[int], conv: list[tuple[Mode, ...]]) -> tuple[tuple[int, 
     return tuple(units), tuple(sorted(counted.items()))
 
 
+#: A static board's plain units, its converters' modes and the most mana it adds
+#: (:meth:`BoardOracle.static_parts`).
+_Parts = tuple[tuple[int, ...], tuple[tuple[Mode, ...], ...], int]
+
+
 class _Shared(list[int]):
     """``[payable, not payable]`` (bit masks of the spells) of the boards of one signature (``sig``,
     :meth:`BoardOracle._signature`), the entry of each of them in the oracle's answers."""
@@ -241,14 +247,37 @@ class BoardOracle:
         #: both ``None`` for a permanent that is not static (see :meth:`_signature`)
         self._static_plain: list[tuple[int, ...] | None] = []
         self._static_conv: list[tuple[Mode, ...] | None] = []
+        granting = any(g is not None for g in self._grants)
+        may_convert = [j for j, pu in enumerate(self._units)
+                       if j in self._dynamic or (granting and self._land[j])
+                       or (pu.plain is None and pu.modes and any(need for need, _ in pu.modes))]
+        #: the cards adding restricted mana that may pay a converter's cost (:func:`feeds_converters`)
+        #: whose mana pays no card of the deck that may be a converter on some board: on every board
+        #: they add only their own units (:meth:`_units_of` leaves them so)
+        self._never_fed = frozenset(i for i, pu in enumerate(self._units)
+                                    if pu.feeds and not any(_feeds(self.cards[i], self.cards[j]) for j in may_convert))
         for i, pu in enumerate(self._units):
-            static = i not in self._dynamic and not pu.life and not pu.feeds and pu.droppable
+            static = i not in self._dynamic and not pu.life and (not pu.feeds or i in self._never_fed) \
+                and pu.droppable
             plain = pu.plain if static else None
             conv = pu.modes if static and plain is None else None
             off: tuple[int, ...] | None = () if plain is not None or conv is not None else None
             self._static_plain += [plain, off]
             self._static_conv += [conv, None]
         self._init_features()
+        #: per card adding one mana of any type a land you control could produce (and nothing else),
+        #: the types it may add of those (all, or the colors only); per card, the types its land could
+        #: produce when they are its own (:meth:`_could_of`, computed when first asked)
+        self._mirrors = {} if any(self._counters) else \
+            {i: m for i, c in enumerate(self.cards) if (m := _mirror_types(c))}
+        self._could: list[int | None] = [None] * len(self.cards)
+        #: the quiet cards that are no creature and whose every mana ability sacrifices a creature; per
+        #: card, whether it is a creature (:meth:`_without_idle`)
+        self._creature = ["creature" in c.type_line.types for c in self.cards]
+        self._idle_cards = frozenset(
+            i for i, c in enumerate(self.cards)
+            if c.mana_abilities and self._quiet[i] and not self._creature[i]
+            and all(a.cost.sacrifice and all(x == "creature" for x in a.cost.sacrifice) for a in c.mana_abilities))
         #: per code, the most mana its permanent adds (:data:`_UNBOUNDED` when that is not bounded by
         #: its own card: it reads the board, or repeats); per total of those, the spells some board
         #: adding at most that much may pay (those needing more mana are not)
@@ -496,7 +525,7 @@ class BoardOracle:
                 pu = self._context_pu(i, holding, gets, chosen_colors, amounts)
         plain: tuple[int, ...] | None = None
         conv: tuple[Mode, ...] | None = None
-        if pu is not None and not pu.life and not pu.feeds and pu.droppable:
+        if pu is not None and not pu.life and (not pu.feeds or i in self._never_fed) and pu.droppable:
             if code & 1:
                 plain = () if pu.plain is not None or pu.modes is not None else None
             elif pu.plain is not None:
@@ -558,6 +587,56 @@ class BoardOracle:
         by a restriction, and no permanent on the board reading the others): the sorted units of its
         untapped plain permanents and its untapped converters by class, ``None`` otherwise.  Boards of
         one signature pay the same costs (:mod:`.units`, :mod:`.converters`), whichever cards they are."""
+        got = self._static_units(key)
+        if got is None and self._mirrors:
+            got = self._mirror_units(key)
+        if got is None:
+            return self._dynamic_signature(key) if self._dynamic else None
+        return _signed(*got)
+
+    def _mirror_units(self, key: BoardKey) -> tuple[list[int], list[tuple[Mode, ...]]] | None:
+        """:meth:`_static_units` of a board with sources of "one mana of any type a land you control could
+        produce" (Incubation Druid, :attr:`_mirrors`): each untapped one is one unit of the types the
+        board's lands could produce (CR 106.7, tapped or not), when every other permanent is static and
+        every land's types are its own (:meth:`_could_of`); ``None`` otherwise."""
+        mirrors = self._mirrors
+        rest = tuple(code for code in key if code >> 1 not in mirrors)
+        got = self._static_units(rest)
+        if got is None:
+            return None
+        could = 0
+        for code in rest:
+            if self._land[code >> 1]:
+                types = self._could_of(code >> 1)
+                if types < 0:
+                    return None
+                could |= types
+        for code in key:
+            if code >> 1 in mirrors and not code & 1 and could & mirrors[code >> 1]:
+                got[0].append(could & mirrors[code >> 1])
+        return got
+
+    def _could_of(self, i: int) -> int:
+        """The types of mana (WUBRGC bits) the land of card ``i`` could produce (CR 106.7), as the engine
+        reads them on a board of that land alone, when that is what it could produce on any castability
+        board (none of its abilities mirrors the lands you control); -1 otherwise."""
+        types = self._could[i]
+        if types is None:
+            types = -1
+            if not any(a.production.reference == "lands_you_control" for a in self.cards[i].mana_abilities):
+                board: Any = self._board_json((2 * i,))
+                try:
+                    letters = could_produce(board)["could_produce"].get("p0")
+                except ManasolverError:
+                    letters = None
+                if letters is not None:
+                    types = sum(_TYPE_BITS[x] for x in letters)
+            self._could[i] = types
+        return types
+
+    def _static_units(self, key: BoardKey) -> tuple[list[int], list[tuple[Mode, ...]]] | None:
+        """The plain units (unsorted) and the converters' modes of the board ``key`` when each of its
+        permanents is static, ``None`` otherwise."""
         plain = self._static_plain
         units: list[int] = []
         conv: list[tuple[Mode, ...]] = []
@@ -566,11 +645,11 @@ class BoardOracle:
             if p is None:
                 modes = self._static_conv[code]
                 if modes is None:
-                    return self._dynamic_signature(key) if self._dynamic else None
+                    return None
                 conv.append(modes)
             elif p:
                 units += p
-        return _signed(units, conv)
+        return units, conv
 
     def _sig_entry(self, sig: tuple[tuple[int, ...], Converters]) -> _Shared:
         """The answers known for boards of signature ``sig``, shared by every board of that signature in
@@ -629,6 +708,49 @@ class BoardOracle:
         self._pool_memo[sig] = found
         return found
 
+    def static_parts(self, key: BoardKey) -> _Parts | None:
+        """What :meth:`castable_plus` adds to: the plain units (unsorted) and the converters' modes of
+        the board ``key`` when each of its permanents is static (:meth:`_signature`), and the most mana
+        its permanents add; ``None`` otherwise."""
+        got = self._static_units(key)
+        if got is None:
+            return None
+        return tuple(got[0]), tuple(got[1]), sum(map(self._most_code.__getitem__, key))
+
+    def castable_plus(self, parts: _Parts, code: int, key: BoardKey, need: int) -> int:
+        """:meth:`castable` of ``key``: the board of :meth:`static_parts` ``parts`` with the permanent of
+        ``code`` added (``-1``: none).  When that permanent is static too, the board's signature is
+        made from the parts and the permanent's units, not read again from every permanent."""
+        known = self._known
+        entry = known.get(key)
+        if entry is None:
+            units, conv, most = parts
+            if code >= 0:
+                p = self._static_plain[code]
+                if p is None:
+                    modes = self._static_conv[code]
+                    if modes is None:
+                        return self.castable(key, need)
+                    conv += (modes,)
+                elif p:
+                    units += p
+                most += self._most_code[code]
+            need &= self._all
+            if most < len(self._fits):
+                need &= self._fits[most]
+                if not need:
+                    return 0
+            self.lookups += 1
+            entry = self._sig_entry(_signed(list(units), list(conv)))
+            if len(known) >= _KNOWN_MEMO:
+                known.clear()
+            known[key] = entry
+        if isinstance(entry, _Shared):
+            got = self._sig_castable(entry, need & self._all)
+            if got is not None:
+                return got
+        return self.castable(key, need)
+
     def castable(self, key: BoardKey, need: int = -1) -> int:
         """The mask of :attr:`spells` the board ``key`` can pay, exact on the bits of ``need`` (the
         others may be left unasked: a 0 there means "not known to be payable")."""
@@ -638,6 +760,15 @@ class BoardOracle:
         entry = known.get(key)
         if entry is not None and (entry[0] | entry[1]) & need == need:
             return entry[0]
+        if entry is None and self._idle_cards:
+            active = self._without_idle(key)
+            if active is not key:
+                # the same board: its answers are the smaller key's, one entry for both
+                paid = self.castable(active, need)
+                same = known.get(active)
+                if same is not None:
+                    known[key] = same
+                return paid
         most = sum(map(self._most_code.__getitem__, key))
         if most < len(self._fits):
             # no spell needing more mana than the board's permanents add at most
@@ -957,9 +1088,28 @@ class BoardOracle:
                     yes |= hit[0]
         return yes, no
 
+    def _without_idle(self, key: BoardKey) -> BoardKey:
+        """``key`` without its permanents whose every mana ability sacrifices a creature (The Golden
+        Throne) when no creature is on the board and no permanent reads the board (:attr:`_dynamic`):
+        their abilities can't be activated (CR 602.2b, a cost that can't be paid), they are quiet and
+        nothing counts them, so the board pays what the board without them pays; ``key`` itself (the
+        same object) when it holds none of them or they may add mana."""
+        idle = self._idle_cards
+        if not any(code >> 1 in idle for code in key):
+            return key
+        creature = self._creature
+        dynamic = self._dynamic
+        if any(creature[code >> 1] or code >> 1 in dynamic for code in key):
+            return key
+        return tuple(code for code in key if code >> 1 not in idle)
+
     def payable(self, key: BoardKey, cost: ManaCost) -> bool:
         """Whether the board ``key`` can pay ``cost``."""
-        sig = self._signature(key)
+        if self._idle_cards:
+            key = self._without_idle(key)
+        entry = self._known.get(key)
+        # a board asked before by its signature holds it
+        sig = entry.sig if isinstance(entry, _Shared) else self._signature(key)
         if sig is not None:
             sk = (sig, cost)
             hit = self._sig_costs.get(sk)
@@ -994,6 +1144,45 @@ class BoardOracle:
     @property
     def boards(self) -> int:
         return len(self._known)
+
+    def memo_size(self) -> int:
+        """The entries of the oracle's memos (:data:`MEMOS`), all answers of boards and costs it met."""
+        return sum(len(getattr(self, name)) for name in MEMOS)
+
+    def forget(self) -> None:
+        """Empty every memo of :data:`MEMOS` at once (they refer to one another: the features by number,
+        the boards to their signatures' shared entries); the answers stay exact, asked again."""
+        for name in MEMOS:
+            getattr(self, name).clear()
+
+
+#: The oracle's memos, emptied together by :meth:`BoardOracle.forget`: answers per board, per board and
+#: cost, per signature and per units; the units, pools and features computed on the way.
+MEMOS = ("_known", "_costs", "_most", "_by_units", "_context_units", "_unit_bounds", "_pool_memo",
+         "_feature_units", "_feature_ids", "_feature_list", "_by_sig", "_sig_costs")
+
+
+#: a mana type's letter, as :func:`manasolver.solver.service.api.could_produce` gives it, and its bit
+_TYPE_BITS = {"W": W, "U": U, "B": B, "R": R, "G": G, "C": C}
+
+
+def _mirror_types(card: Card) -> int:
+    """The types a nonland ``card`` may add when its only mana ability is "{T}: Add one mana of any type
+    (or color) that a land you control could produce" (Incubation Druid; its three mana "instead" with
+    counters left out: the oracle reads them only of decks where no card enters with counters): ``ANY``
+    or the colors; 0 for any other card."""
+    if "land" in card.type_line.types or len(card.mana_abilities) != 1:
+        return 0
+    a = card.mana_abilities[0]
+    prod = a.production
+    if a.cost != AbilityCost(tap=True) or a.condition is not None or a.per_turn or a.damage or a.extra:
+        return 0
+    if prod.reference != "lands_you_control" or prod.reference_count != 1 or prod.options or prod.amount is not None \
+            or prod.restriction is not None or prod.chosen or prod.commander or prod.colors_among or prod.doubles_pool:
+        return 0
+    if prod.instead is not None and any(amount.kind != "counters" for amount, _ in prod.instead.counts):
+        return 0
+    return ANY_COLOR if prod.colors_only else ANY
 
 
 def _feeds(source: Card, converter: Card) -> bool:

@@ -43,34 +43,41 @@ class Counts:
 
     def flush(self, spells: tuple[Spell, ...], relaxed: tuple[tuple[int, str], ...] = ()) -> None:
         """Move the games counted in :attr:`hist` (per turn, mask, mask with the lands untapped, lands
-        played, cut) into the rows; ``relaxed[k]``: the spell and color of bit ``len(spells) + k``."""
+        played, cut) into the rows; ``relaxed[k]``: the spell and color of bit ``len(spells) + k``.
+        Each row adds the entry's count at the set bits of one mask (:func:`_add_bits`)."""
         base = len(spells)
+        every = (1 << base) - 1
+        enough: dict[int, int] = {}
+        colors_of: dict[int, list[tuple[int, str]]] = {}
+        for k, (j, c) in enumerate(relaxed):
+            colors_of.setdefault(j, []).append((base + k, c))
         for (t, mask, untapped, lands, cut), n in self.hist.items():
-            row = self.castable[t - 1]
-            wrow = self.with_lands[t - 1]
-            cwrow = self.castable_with_lands[t - 1]
             self.cut += cut * n
-            for i, spell in enumerate(spells):
-                ok = (mask >> i) & 1
-                row[i] += ok * n
-                if lands >= spell.mana_value:
-                    wrow[i] += n
-                    cwrow[i] += ok * n
-                if ok:
-                    continue
-                if lands < spell.mana_value:
-                    self.why_lands[t - 1][i] += n
-                elif (untapped >> i) & 1:
-                    self.why_tapped[t - 1][i] += n
-                else:
-                    found = False
-                    colors = self.why_colors[t - 1][i]
-                    for k, (j, c) in enumerate(relaxed):
-                        if j == i and (untapped >> (base + k)) & 1:
-                            colors[c] = colors.get(c, 0) + n
-                            found = True
-                    if not found:
-                        self.why_other[t - 1][i] += n
+            lands_enough = enough.get(lands)
+            if lands_enough is None:
+                lands_enough = enough[lands] = sum(1 << i for i, s in enumerate(spells) if lands >= s.mana_value)
+            mask &= every
+            _add_bits(self.castable[t - 1], mask, n)
+            _add_bits(self.with_lands[t - 1], lands_enough, n)
+            _add_bits(self.castable_with_lands[t - 1], mask & lands_enough, n)
+            failing = every & ~mask
+            _add_bits(self.why_lands[t - 1], failing & ~lands_enough, n)
+            failing &= lands_enough
+            _add_bits(self.why_tapped[t - 1], failing & untapped, n)
+            failing &= ~untapped
+            if not failing:
+                continue
+            other = self.why_other[t - 1]
+            colors_row = self.why_colors[t - 1]
+            for i in _bits(failing):
+                found = False
+                for bit, c in colors_of.get(i, ()):
+                    if (untapped >> bit) & 1:
+                        colors = colors_row[i]
+                        colors[c] = colors.get(c, 0) + n
+                        found = True
+                if not found:
+                    other[i] += n
         self.hist.clear()
 
     def add(self, other: Counts) -> None:
@@ -88,3 +95,32 @@ class Counts:
             for mine_c, theirs_c in zip(crow, ocrow):
                 for c, v in theirs_c.items():
                     mine_c[c] = mine_c.get(c, 0) + v
+
+
+#: per byte, the positions of its set bits
+_BYTE_BITS = tuple(tuple(j for j in range(8) if b >> j & 1) for b in range(256))
+
+
+def _bits(mask: int) -> list[int]:
+    """The positions of the set bits of ``mask``, ascending."""
+    out: list[int] = []
+    pos = 0
+    while mask:
+        byte = mask & 0xFF
+        if byte:
+            out.extend(pos + j for j in _BYTE_BITS[byte])
+        mask >>= 8
+        pos += 8
+    return out
+
+
+def _add_bits(row: list[int], mask: int, n: int) -> None:
+    """Add ``n`` to ``row`` at each set bit of ``mask``."""
+    pos = 0
+    while mask:
+        byte = mask & 0xFF
+        if byte:
+            for j in _BYTE_BITS[byte]:
+                row[pos + j] += n
+        mask >>= 8
+        pos += 8

@@ -52,7 +52,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from manasolver.models.cost import ManaCost
-from manasolver.solver.castability.board import BoardKey, BoardOracle, payment_classes
+from manasolver.solver.castability.board import BoardKey, BoardOracle, _Parts, payment_classes
 from manasolver.solver.castability.counts import Counts
 from manasolver.solver.castability.deckmodel import DeckModel, Spell, castable_faces, land_faces
 from manasolver.solver.castability.lands import at_least_as_good
@@ -91,6 +91,9 @@ _State = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 #: played this turn)``.
 _Board = tuple[BoardKey, tuple[tuple[int, int], ...]]
 _T = TypeVar("_T", int, tuple[int, int])
+#: A land drop of a state: the lands used, on the battlefield, the board, the board asked and the code the
+#: board asked adds to the state's board (``-1``: none).
+_Result = tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey, int]
 #: Per choice of colors for a board's lands of any of several colors, the cards of one color each they
 #: become and the sources cast (:meth:`_Game._split`).
 _Split = tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
@@ -105,6 +108,14 @@ _STEP_MEMO = 300_000
 _GAME_MEMO = 200_000
 #: The most search states whose boards are remembered per process.
 _INFO_MEMO = 500_000
+#: The most entries of the memos of a deck's games and oracle together (:meth:`_Game.memo_size`) when a
+#: chunk starts: past it they are all emptied, so that a worker of a long run stays within some hundreds
+#: of megabytes (a From Cute to Brute game adds about 250 entries of half a kilobyte, and hardly a game
+#: is faster for the memos of a thousand games before it).
+MEMO_BUDGET = 1_000_000
+#: The memos of :class:`_Game`, emptied together by :meth:`_Game.forget`.
+_MEMOS = ("_tapped", "_cast", "_steps", "_infos", "_games", "_open_steps", "_open_infos", "_open_answers",
+          "_targets", "_capped", "_splits", "_why")
 
 class _Game:
     """One deck's game machinery in one process: the oracle and the memo of entry and casting."""
@@ -118,7 +129,7 @@ class _Game:
                                 if model.cards[s].mana_cost else 0, s) for s in model.sources}
         self._steps: dict[object, tuple[frozenset[_State], int, int, int]] = {}
         #: per search state, its board (sorted), whether the board is quiet and its fetch lands played
-        self._infos: dict[_State, tuple[BoardKey, bool, int]] = {}
+        self._infos: dict[_State, tuple[BoardKey, bool, int, _Parts | None]] = {}
         self._games: dict[object, tuple[tuple[int, int, int, int, int], ...]] = {}
         self.fetches = any(r.fetch is not None for r in model.rules.values())
         self.land_counts: dict[int, int] = {}
@@ -130,6 +141,8 @@ class _Game:
             self.is_source[s] = True
         self.relevant = [land or src for land, src in zip(model.is_land, self.is_source)]
         self._why: dict[int, int] = {}
+        #: per count of lands played, the spells of mana value at most that (:meth:`_affordable`)
+        self._aff: list[int] = []
         #: per card, whether it is quiet; per land, whether it is quiet and adds mana only by tapping
         #: (tapped, it adds nothing)
         self.quiet_cls = [quiet(fixed_choice(c, model.chosen.get(i, 0))) for i, c in enumerate(model.cards)]
@@ -156,8 +169,14 @@ class _Game:
         self.fixed_entry = frozenset(t for t in self.findable if model.rules[t].kind in _FIXED
                                      and t not in model.choices)
         self.check_lands = frozenset(c for c, r in model.rules.items() if r.kind == "check")
+        #: per card, whether it enters tapped when it is a land entering the same way on any board, of
+        #: no color chosen and no fetch land (:meth:`_drop`'s first case, played without it); else ``None``
+        self.fixed_tapped: list[bool | None] = [None] * len(model.cards)
+        for c, rule in model.rules.items():
+            if rule.fetch is None and rule.kind in _FIXED and c not in model.choices:
+                self.fixed_tapped[c] = rule.kind == "tapped"
         self._open_steps: dict[object, tuple[frozenset[_State], int, int, int]] = {}
-        self._open_infos: dict[tuple[int, ...], tuple[BoardKey, tuple[tuple[int, int], ...], bool]] = {}
+        self._open_infos: dict[tuple[int, ...], tuple[BoardKey, tuple[tuple[int, int], ...], bool, _Parts | None]] = {}
         #: per board and unresolved fetch lands, the spells some choice of targets pays and those decided
         #: (tuples: a cache of containers the garbage collector tracks slows every collection)
         self._open_answers: dict[object, tuple[int, int]] = {}
@@ -169,6 +188,16 @@ class _Game:
         self.split_cls = {self.cls[c]: c for c in model.splits}
         self.split_of = {one: c for c, ones in model.splits.items() for one in ones}
         self._splits: dict[tuple[BoardKey, tuple[int, ...]], _Split | None] = {}
+
+    def memo_size(self) -> int:
+        """The entries of the games' memos and the oracle's."""
+        return sum(len(getattr(self, name)) for name in _MEMOS) + self.oracle.memo_size()
+
+    def forget(self) -> None:
+        """Empty the games' memos and the oracle's (each answer is computed again when asked, the same)."""
+        for name in _MEMOS:
+            getattr(self, name).clear()
+        self.oracle.forget()
 
     def _why_bits(self, failing: int) -> int:
         """The bits asked of the untapped boards for the reasons of the ``failing`` spells: theirs and
@@ -406,23 +435,26 @@ class _Game:
             fetching = remaining and any(c in finds for c in land_seen)
             if open_:
                 states, mask, untapped, cut = self._step_open(states, tuple(sorted(land_seen.items())),
-                                                              remaining if fetching else (), drop, t < turns)
+                                                              remaining if fetching else (), drop, t < turns,
+                                                              lands_played)
             else:
                 states, mask, untapped, cut = step(states, tuple(sorted(land_seen.items())),
                                                    tuple(sorted(src_seen)), remaining if fetching else (),
-                                                   cap if fetching else 0, drop, t < turns)
+                                                   cap if fetching else 0, drop, t < turns, lands_played)
             out.append((t, mask, untapped, lands_played, cut))
         return tuple(out)
 
     def _step(self, states: frozenset[_State], land_seen: tuple[tuple[int, int], ...],
               src_seen: tuple[int, ...], remaining: tuple[tuple[int, int], ...], cap: int, drop: bool,
-              expand: bool) -> tuple[frozenset[_State], int, int, int]:
+              expand: bool, lands: int) -> tuple[frozenset[_State], int, int, int]:
         """One turn of the search, remembered: from the states after the last turn, with the lands
         and sources seen so far, the states after this turn, the mask of spells some state can
         cast this turn, the mask some state's board pays with its lands untapped (the spells and the
         relaxed costs of :attr:`DeckModel.relaxed`, for the reasons of a failure), and 1 when the
-        states were cut at :data:`MAX_STATES`."""
-        memo = (states, land_seen, src_seen, remaining, cap, drop, expand)
+        states were cut at :data:`MAX_STATES`.  The reasons are asked only of the spells of mana value
+        at most ``lands`` (the lands played by this turn): a spell needing more is short of lands, and
+        :class:`Counts` reads no other reason for it."""
+        memo = (states, land_seen, src_seen, remaining, cap, drop, expand, lands)
         hit = self._steps.get(memo)
         if hit is not None:
             return hit
@@ -436,6 +468,11 @@ class _Game:
         castable = self.oracle.castable
         quiet_cls = self.quiet_cls
         keys: list[BoardKey] = []
+        faces = m.faces
+        fixed = self.fixed_tapped
+        inert = self.inert
+        plus = self.oracle.castable_plus
+        parts_of = self.oracle.static_parts
         infos = self._infos
         if len(infos) > _INFO_MEMO:
             infos.clear()
@@ -450,67 +487,106 @@ class _Game:
                 # on a board of quiet permanents a land that entered tapped adds nothing and nothing
                 # reads it: the board is asked without it
                 info = infos[state] = (tuple(board), all(quiet_cls[c >> 1] for c in board),
-                                       sum(1 for u in used if u in finds))
-            base, quiet_base, fetches_used = info
-            results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey]] = []
+                                       sum(1 for u in used if u in finds), parts_of(tuple(board)))
+            base, quiet_base, fetches_used, parts = info
+            results: list[_Result] = []
             # the fetch lands the game may still play, this turn's included
             fetches_left = cap - fetches_used if remaining else 0
             if drop:
                 for physical, n in land_seen:
                     if used.count(physical) >= n:
                         continue
-                    new_used = tuple(sorted(used + (physical,)))
-                    for card in m.faces[physical]:
-                        self._drop(card, physical, used, new_used, field_lands, base, land_seen, remaining,
-                                   fetches_left, quiet_base, results)
+                    new_used = _insort(used, physical)
+                    for card in faces[physical]:
+                        tapped = fixed[card]
+                        if tapped is None:
+                            self._drop(card, physical, used, new_used, field_lands, base, land_seen, remaining,
+                                       fetches_left, quiet_base, results)
+                        else:
+                            _place(card, tapped, new_used, field_lands, base, quiet_base and inert[card], cls,
+                                   results)
             if not results:
-                results.append((used, field_lands, base, base))
-            for new_used, new_field, full_key, key in results:
+                results.append((used, field_lands, base, base, -1))
+            if expand and src_seen:
+                # the sources in the hand: those seen but cast
+                left = list(src_seen)
+                for s in cast:
+                    left.remove(s)
+                candidates = tuple(left)
+            else:
+                candidates = ()
+            for new_used, new_field, full_key, key, code in results:
                 if mask != full:
                     # only the spells no board of this turn has paid yet are asked
                     need = full & ~mask
                     entry = known.get(key)
                     if entry is not None and (entry[0] | entry[1]) & need == need:
                         mask |= entry[0]
+                    elif parts is not None:
+                        mask |= plus(parts, code, key, need)
                     else:
                         mask |= castable(key, need)
                     keys.append(full_key)
                 if expand:
-                    candidates = list(src_seen)
-                    for s in cast:
-                        candidates.remove(s)
                     new_cast = cast
                     if candidates:
-                        split = self._split(key, tuple(candidates)) if self.split_cls else None
+                        split = self._split(key, candidates) if self.split_cls else None
                         if split is not None:
                             for assigned, chosen in split:
                                 new_states.add((new_used, self._assigned(new_field, assigned),
                                                 tuple(sorted(cast + chosen)) if chosen else cast))
                             continue
-                        chosen = self._cast_sources(key, tuple(candidates))
+                        chosen = self._cast_sources(key, candidates)
                         if chosen:
                             new_cast = tuple(sorted(cast + chosen))
                     new_states.add((new_used, new_field, new_cast))
-        failing = full & ~mask
+        failing = full & ~mask & self._affordable(lands)
         if failing:
-            # why they failed: the same boards with their lands untapped, asked the failing spells and
-            # their relaxed costs
-            need = self._why_bits(failing)
-            for key in dict.fromkeys(keys):
-                untapped |= castable(tuple(k & ~1 for k in key), need)
+            untapped = self._untapped(keys, self._why_bits(failing))
         return _remembered(self._steps, memo, new_states, mask, untapped)
+
+    def _affordable(self, lands: int) -> int:
+        """The spells of mana value at most ``lands``."""
+        aff = self._aff
+        while len(aff) <= lands:
+            n = len(aff)
+            aff.append(sum(1 << i for i, s in enumerate(self.m.spells) if s.mana_value <= n))
+        return aff[lands]
+
+    def _untapped(self, keys: list[BoardKey], need: int) -> int:
+        """Why spells failed: the costs of ``need`` (the failing spells and their relaxed costs) that
+        one of the boards ``keys`` pays with its lands untapped, exact on ``need`` (the asking stops
+        when all of them are paid)."""
+        untapped = 0
+        castable = self.oracle.castable
+        known = self.oracle._known
+        seen: set[BoardKey] = set()
+        for key in keys:
+            ukey = tuple([k & ~1 for k in key])
+            if ukey in seen:
+                continue
+            seen.add(ukey)
+            todo = need & ~untapped
+            entry = known.get(ukey)
+            if entry is not None and (entry[0] | entry[1]) & todo == todo:
+                untapped |= entry[0] & need
+            else:
+                untapped |= castable(ukey, todo) & need
+            if untapped == need:
+                break
+        return untapped
 
 
     def _step_open(self, states: frozenset[_State], land_seen: tuple[tuple[int, int], ...],
                    remaining: tuple[tuple[int, int], ...], drop: bool,
-                   expand: bool) -> tuple[frozenset[_State], int, int, int]:
+                   expand: bool, lands: int) -> tuple[frozenset[_State], int, int, int]:
         """:meth:`_step` for a game of :meth:`_open`, remembered: a fetch land played stays on the
         battlefield unresolved (its own index in the state), its target chosen when a board is asked,
         for that board's question (:meth:`_open_pays`).  Each sequence of drops with targets chosen as
         played is one choice of targets on the board, and each choice of targets the library allows is
         such a sequence (every fetch land finds a land whatever the others found, each target enters
         the same way on any board and no entry reads its types), so the masks are :meth:`_step`'s."""
-        memo = (states, land_seen, remaining, drop, expand)
+        memo = (states, land_seen, remaining, drop, expand, lands)
         hit = self._open_steps.get(memo)
         if hit is not None:
             return hit
@@ -525,18 +601,21 @@ class _Game:
             infos.clear()
         inert = self.inert
         quiet_cls = self.quiet_cls
+        parts_of = self.oracle.static_parts
         new_states: set[_State] = set()
         #: each board of the turn, and the board its spells are asked on (without a land that entered
-        #: tapped when it adds nothing and nothing reads it, as in :meth:`_step`)
-        boards: dict[_Board, _Board] = {}
+        #: tapped when it adds nothing and nothing reads it, as in :meth:`_step`), with the static parts of
+        #: the state's board and the code the board asked adds to it (:meth:`BoardOracle.castable_plus`)
+        boards: dict[_Board, tuple[BoardKey, tuple[tuple[int, int], ...], _Parts | None, int]] = {}
         for state in states:
             used, field_lands, cast = state
             info = infos.get(field_lands)
             if info is None:
                 base = tuple(sorted(2 * cls[x] for x in field_lands if x not in finds))
                 marks = tuple((x, 0) for x in field_lands if x in finds)
-                info = infos[field_lands] = (base, marks, not marks and all(quiet_cls[c >> 1] for c in base))
-            base, marks, quiet_base = info
+                info = infos[field_lands] = (base, marks, not marks and all(quiet_cls[c >> 1] for c in base),
+                                             parts_of(base))
+            base, marks, quiet_base, parts = info
             played = False
             if drop:
                 for physical, n in land_seen:
@@ -547,26 +626,29 @@ class _Game:
                         played = True
                         if card in finds:
                             board = (base, _insort(marks, (card, 1)))
-                            boards[board] = board
+                            boards[board] = (*board, None, -1)
                             if expand:
                                 new_states.add((new_used, _insort(field_lands, card), cast))
                             continue
                         hand_now = _hand(land_seen, new_used) if rules[card].kind == "reveal" else ()
                         tapped = self._enters_tapped(card, field_lands, hand_now)
                         for placed in choices.get(card, (card,)):
-                            board = (_insort(base, 2 * cls[placed] + tapped), marks)
-                            boards[board] = (base, marks) if tapped and quiet_base and inert[placed] else board
+                            code = 2 * cls[placed] + tapped
+                            board = (_insort(base, code), marks)
+                            boards[board] = (base, marks, parts, -1) if tapped and quiet_base and inert[placed] \
+                                else (*board, parts, code)
                             if expand:
                                 new_states.add((new_used, _insort(field_lands, placed), cast))
             if not played:
-                boards[(base, marks)] = (base, marks)
+                boards[(base, marks)] = (base, marks, parts, -1)
                 if expand:
                     new_states.add(state)
         full = (1 << len(m.spells)) - 1
         mask = 0
         known = self.oracle._known
         castable = self.oracle.castable
-        for key, marks in boards.values():
+        plus = self.oracle.castable_plus
+        for key, marks, parts, code in boards.values():
             if mask == full:
                 break
             need = full & ~mask
@@ -576,13 +658,15 @@ class _Game:
             entry = known.get(key)
             if entry is not None and (entry[0] | entry[1]) & need == need:
                 mask |= entry[0]
+            elif parts is not None:
+                mask |= plus(parts, code, key, need)
             else:
                 mask |= castable(key, need)
         untapped = 0
-        failing = full & ~mask
+        failing = full & ~mask & self._affordable(lands)
         if failing:
-            # why they failed: the same boards with their lands untapped, asked the failing spells and
-            # their relaxed costs
+            # why they failed: the same boards with their lands untapped, asked the failing spells (those
+            # of mana value at most the lands played) and their relaxed costs, until all are paid
             need = self._why_bits(failing)
             seen: set[tuple[BoardKey, tuple[tuple[int, int], ...]]] = set()
             for key, marks in boards:
@@ -591,7 +675,11 @@ class _Game:
                 if (ukey, umarks) in seen:
                     continue
                 seen.add((ukey, umarks))
-                untapped |= self._open_pays(ukey, umarks, remaining, need) if umarks else castable(ukey, need)
+                todo = need & ~untapped
+                untapped |= (self._open_pays(ukey, umarks, remaining, todo) if umarks
+                             else castable(ukey, todo)) & need
+                if untapped == need:
+                    break
         return _remembered(self._open_steps, memo, new_states, mask, untapped)
 
     def _open_pays(self, key: BoardKey, marks: tuple[tuple[int, int], ...], remaining: tuple[tuple[int, int], ...],
@@ -670,7 +758,7 @@ class _Game:
     def _drop(self, card: int, physical: int, used: tuple[int, ...], new_used: tuple[int, ...],
               field_lands: tuple[int, ...], base: BoardKey, land_seen: tuple[tuple[int, int], ...],
               remaining: tuple[tuple[int, int], ...], fetches_left: int,
-              quiet_base: bool, results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey]]) -> None:
+              quiet_base: bool, results: list[_Result]) -> None:
         """The states of playing ``card`` (a face of the hand's ``physical`` card) as this turn's land."""
         m = self.m
         cls = self.cls
@@ -735,17 +823,19 @@ def _insort(items: tuple[_T, ...], item: _T) -> tuple[_T, ...]:
 
 
 def _place(placed: int, tapped: bool, new_used: tuple[int, ...], field_lands: tuple[int, ...], base: BoardKey,
-           inert: bool, cls: tuple[int, ...],
-           results: list[tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey]]) -> None:
+           inert: bool, cls: tuple[int, ...], results: list[_Result]) -> None:
     """The state of land ``placed`` entering (``tapped`` or not) on the board ``base`` (sorted) of
-    ``field_lands``: its board and the board asked (without it when it entered tapped and is
-    ``inert``: it adds nothing and, all the board quiet, nothing reads it)."""
+    ``field_lands``: its board, the board asked (without it when it entered tapped and is ``inert``:
+    it adds nothing and, all the board quiet, nothing reads it) and the code the board asked adds to
+    ``base`` (``-1``: none)."""
     code = 2 * cls[placed] + tapped
     i = bisect_right(base, code)
     key = base[:i] + (code,) + base[i:]
     j = bisect_right(field_lands, placed)
-    results.append((new_used, field_lands[:j] + (placed,) + field_lands[j:], key,
-                    base if tapped and inert else key))
+    if tapped and inert:
+        results.append((new_used, field_lands[:j] + (placed,) + field_lands[j:], key, base, -1))
+    else:
+        results.append((new_used, field_lands[:j] + (placed,) + field_lands[j:], key, key, code))
 
 
 _GAMES: dict[int, _Game] = {}
@@ -767,6 +857,8 @@ class Chunk:
             game = _Game(model, oracle)
             _GAMES.clear()
             _GAMES[id(oracle)] = game
+        elif game.memo_size() > MEMO_BUDGET:
+            game.forget()
         self.game = game
         self.n = n
         self.turns = turns

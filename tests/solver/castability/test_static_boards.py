@@ -55,8 +55,9 @@ def test_signature_of_a_real_commander_board_answers_as_the_engine_cr_601_2g(dat
     sig = oracle._signature(key)
     if sig is None:
         return
-    units = oracle._units_of(key)
-    assert units.modelled and sig == (units.plain_masks, units.conv)
+    if not any(c >> 1 in oracle._mirrors for c in key):  # Incubation Druid: the units don't read it
+        units = oracle._units_of(key)
+        assert units.modelled and sig == (units.plain_masks, units.conv)
     for i in data.draw(st.lists(st.integers(0, len(costs) - 1), min_size=1, max_size=3, unique=True), label="costs"):
         got = oracle._sig_castable(oracle._sig_entry(sig), 1 << i)
         if got is None:

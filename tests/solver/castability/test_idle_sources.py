@@ -1,0 +1,73 @@
+"""Mana sources that add nothing, or only their own units, on a castability board: The Golden Throne
+("{T}, Sacrifice a creature: Add three mana in any combination of colors") with no creature on the board
+can't activate its ability, so the board is answered without it; Smokebraider's mana for Elementals pays
+no converter of a deck without an Elemental converter.  No engine call, the engine's answers."""
+
+from __future__ import annotations
+
+from manasolver.models.carddb import CardDB
+from manasolver.models.cost import ManaCost
+from manasolver.solver.castability.board import BoardOracle
+from manasolver.solver.service.api import can_pay
+
+CARDS = ["The Golden Throne", "Plains", "Island", "Llanowar Elves", "Sol Ring"]
+COSTS = ["{W}", "{W}{U}", "{2}{W}", "{W}{W}{W}", "{4}{U}", "{G}"]
+
+
+def _engine(oracle: BoardOracle, key: tuple[int, ...]) -> int:
+    board = oracle._board_json(key)
+    return sum(1 << i for i, cost in enumerate(COSTS) if can_pay(board, cost)["payable"])
+
+
+def test_golden_throne_without_a_creature_adds_nothing_cr_602_2b(db: CardDB) -> None:
+    """Throne, Plains, Island (and Sol Ring, one tapped): the Throne's cost can't be paid, the board is
+    the board without it, its answers the engine's, asked of no engine."""
+    oracle = BoardOracle([db.get(n) for n in CARDS], [ManaCost.parse(c) for c in COSTS], db)
+    for key in ((0, 2, 4), (0, 2, 5), (0, 1, 2, 4, 8), (0, 2, 4, 8)):
+        assert oracle._without_idle(key) == tuple(c for c in key if c >> 1 != 0)
+        assert oracle.castable(key) == _engine(oracle, key), key
+        assert oracle.payable(key, ManaCost.parse("{1}{W}")) == can_pay(oracle._board_json(key), "{1}{W}")["payable"]
+    assert oracle.engine_calls == 0
+
+
+def test_golden_throne_beside_a_creature_stays_on_the_board_cr_602_2b(db: CardDB) -> None:
+    """With Llanowar Elves on the board the Throne may sacrifice it for three mana of any colors: the
+    board keeps it, and its answers are still the engine's (Elves tapped for {G}, then sacrificed)."""
+    oracle = BoardOracle([db.get(n) for n in CARDS], [ManaCost.parse(c) for c in COSTS], db)
+    key = (0, 2, 6)
+    assert oracle._without_idle(key) is key
+    mask = oracle.castable(key)
+    assert mask == _engine(oracle, key)
+    assert mask >> COSTS.index("{W}{W}{W}") & 1  # three white from the Throne alone
+
+
+def test_smokebraider_beside_a_signet_adds_nothing_cr_106_6(db: CardDB) -> None:
+    """Smokebraider's and Primal Beyond's restricted mana is for Elementals; Dimir Signet is none, and no
+    card of these is an Elemental converter: both are static (Smokebraider nothing, Primal Beyond {C}),
+    the board answered by its signature as the engine answers it."""
+    cards = ["Smokebraider", "Primal Beyond", "Dimir Signet", "Forest", "Island"]
+    costs = ["{C}", "{U}{B}", "{2}{B}", "{G}{U}{B}", "{3}{G}", "{R}"]
+    oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
+    assert oracle._never_fed == {0, 1}
+    for key in ((0, 2, 4, 6), (0, 2, 4, 8), (2, 4, 6, 8), (0, 4, 6)):
+        assert oracle._signature(key) is not None, key
+        board = oracle._board_json(key)
+        want = sum(1 << i for i, cost in enumerate(costs) if can_pay(board, cost)["payable"])
+        assert oracle.castable(key) == want, key
+    assert oracle.engine_calls == 0
+
+
+def test_incubation_druid_adds_a_type_its_lands_could_produce_cr_106_7(db: CardDB) -> None:
+    """Incubation Druid adds one mana of any type a land you control could produce (tapped or not, a
+    filter land's {G}{U} and Temple's {C} included): on boards of Forest, a tapped Island, Overflowing
+    Basin and Sol Ring it is one unit of those types, answered by the signature as the engine answers."""
+    cards = ["Incubation Druid", "Forest", "Island", "Overflowing Basin", "Sol Ring", "Plains"]
+    costs = ["{U}{U}", "{G}{U}", "{W}", "{C}{C}", "{2}{G}{G}", "{U}{U}{U}", "{G}{G}"]
+    oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
+    assert oracle._mirrors == {0: 63}
+    for key in ((0, 2, 5), (0, 2), (0, 2, 7), (0, 2, 5, 6), (0, 5, 8), (1, 2, 5), (0, 2, 10), (0, 2, 4, 8)):
+        assert oracle._signature(key) is not None, key
+        board = oracle._board_json(key)
+        want = sum(1 << i for i, cost in enumerate(costs) if can_pay(board, cost)["payable"])
+        assert oracle.castable(key) == want, [(oracle.cards[c >> 1].name, c & 1) for c in key]
+    assert oracle.engine_calls == 0

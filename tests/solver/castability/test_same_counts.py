@@ -1,0 +1,62 @@
+"""The land-drop search gives the same counts however it is made faster or its memory bounded: chunks of
+four real Commander decks (modal double-faced lands and Pathways, fetch lands, The World Tree and
+Chromatic Lantern, Thriving lands, Incubation Druid) counted against figures recorded from the search as
+it was before the reasons were asked only of spells with enough lands, before its boards were merged by
+what decides them and before its memos were bounded."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from manasolver.models.carddb import default_db
+from manasolver.solver.castability import games
+from manasolver.solver.castability.counts import Counts
+from manasolver.solver.castability.deck import load_deck
+from manasolver.solver.castability.run import _model_and_oracle
+
+COMMANDER = Path(__file__).resolve().parents[3] / "data" / "decks" / "commander"
+
+#: (deck, seed, chunk, castable summed over the spells per turn 1-10, digest of every count) of 40 games
+RECORDED = [
+    ("from-cute-to-brute-sld", 4, 3, [123, 795, 1479, 1970, 2197, 2347, 2499, 2590, 2660, 2734], "1383ae2a3035b66a0585"),
+    ("from-cute-to-brute-sld", 9, 17, [141, 881, 1592, 2094, 2270, 2419, 2555, 2644, 2707, 2746], "2b6608daf7ee72d1a3c2"),
+    ("dance-of-the-elements-ecc", 4, 3, [69, 411, 949, 1307, 1642, 1820, 1987, 2064, 2141, 2190], "3aa2a9043f60261dae84"),
+    ("dance-of-the-elements-ecc", 9, 17, [70, 407, 935, 1245, 1546, 1906, 2009, 2104, 2200, 2272], "c68538aa651cc899d365"),
+    ("forces-of-the-imperium-40k", 4, 3, [162, 522, 1174, 1761, 2052, 2167, 2292, 2340, 2360, 2384], "ee02d526e2eabe44cd29"),
+    ("forces-of-the-imperium-40k", 9, 17, [166, 531, 1115, 1823, 2131, 2231, 2376, 2412, 2446, 2476], "4a61cf3fae62c2db95d1"),
+    ("counter-blitz-fic", 4, 3, [199, 913, 1639, 2046, 2214, 2323, 2387, 2422, 2447, 2474], "4ea2f97a7df8b1794b42"),
+    ("counter-blitz-fic", 9, 17, [193, 867, 1607, 2041, 2275, 2375, 2398, 2438, 2471, 2495], "6cf001486323b5811933"),
+]
+
+
+def _digest(c: Counts) -> str:
+    rows = [c.castable, c.with_lands, c.castable_with_lands, c.why_lands, c.why_tapped, c.why_other,
+            [[sorted(d.items()) for d in row] for row in c.why_colors], c.mulligans, c.cut]
+    return hashlib.sha256(json.dumps(rows).encode()).hexdigest()[:20]
+
+
+@pytest.mark.parametrize("forget", [False, True], ids=["memos kept", "memos emptied"])
+@pytest.mark.parametrize("name", sorted({r[0] for r in RECORDED}))
+def test_commander_deck_counts_equal_the_recorded_search(name: str, forget: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each chunk's counts (castable, with lands, every reason of a failure, mulligans, cut turns) equal
+    the recorded ones, the chunks played one after the other in one process (the second one meets the
+    memos the first one left, or, past a memo budget of nothing, none)."""
+    if forget:
+        monkeypatch.setattr(games, "MEMO_BUDGET", 0)
+    db = default_db()
+    model, oracle = _model_and_oracle(load_deck(str(COMMANDER / f"{name}.txt"), db), None)
+    for deck, seed, chunk, castable, digest in RECORDED:
+        if deck != name:
+            continue
+        counts = games.run_chunk(model, oracle, seed, chunk, 40, 10, False)
+        if forget:
+            game = games._GAMES[id(oracle)]
+            assert game.memo_size() > 0
+            games.Chunk(model, oracle, seed, chunk + 1, 1, 10, False)
+            assert game.memo_size() == 0  # a chunk starting past the budget empties them all
+        assert [sum(row) for row in counts.castable] == castable, (deck, seed, chunk)
+        assert _digest(counts) == digest, (deck, seed, chunk)
