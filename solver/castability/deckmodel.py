@@ -15,6 +15,7 @@ from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import B, G, R, U, W
 from manasolver.solver.castability.lands import LandRule, land_rule
+from manasolver.solver.castability.units import cast_cost
 from manasolver.solver.request import SpellInfo, restriction_allows
 
 __all__ = ["DeckModel", "Spell", "castable_faces", "land_faces"]
@@ -219,7 +220,7 @@ class DeckModel:
                 spells.append(Spell(face.name, cost, cost.mana_value(), card.name, note))
         rules = {i: land_rule(c) for i, c in enumerate(cards) if "land" in c.type_line.types}
         relaxed = _relaxed(spells)
-        source_costs = [c.mana_cost for i in sources if (c := cards[i]).mana_cost is not None]
+        source_costs = [cost for i in sources if (cost := cast_cost(cards[i])) is not None]
         # the costs of mana abilities too: a filter land turns a chosen color into others
         asked = [s.cost for s in spells] + [c for _, _, c in relaxed] + source_costs + \
             [a.cost.mana for c in cards for a in c.mana_abilities]

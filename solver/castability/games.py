@@ -56,7 +56,7 @@ from manasolver.solver.castability.board import BoardKey, BoardOracle, _Parts, p
 from manasolver.solver.castability.counts import Counts
 from manasolver.solver.castability.deckmodel import DeckModel, Spell, castable_faces, land_faces
 from manasolver.solver.castability.lands import at_least_as_good
-from manasolver.solver.castability.units import fixed_choice
+from manasolver.solver.castability.units import cast_cost, fixed_choice
 from manasolver.solver.supply.plain import quiet
 
 __all__ = ["Chunk", "Counts", "DeckModel", "MAX_STATES", "MODEL", "Spell", "castable_faces", "land_faces", "run_chunk"]
@@ -79,7 +79,9 @@ MODEL = {
                    "chosen to serve the question",
     "mana_sources": "nonland mana sources in the hand are cast at the end of each turn before T, cheapest "
                     "first, each when the board can pay it with those cast before it that turn; used from "
-                    "the next turn on (never summoning sick, never paying on the turn cast)",
+                    "the next turn on (never summoning sick, never paying on the turn cast); kicked once or "
+                    "with X = 1 when their counters come so (Everflowing Chalice for {2} with one charge "
+                    "counter); sunburst counts no color (a lower bound)",
     "spell": "the spell need not be in the hand; X is 0",
     "castable": "the payment engine's exact can_pay on the board of lands and sources",
     "p_given_lands": "among games with at least the spell's mana value in lands played by turn T",
@@ -125,8 +127,8 @@ class _Game:
         self.oracle = oracle
         self._tapped: dict[tuple[int, tuple[int, ...], tuple[int, ...]], bool] = {}
         self._cast: dict[tuple[BoardKey, tuple[int, ...]], tuple[int, ...]] = {}
-        self.source_rank = {s: (model.cards[s].mana_cost.mana_value()  # type: ignore[union-attr]
-                                if model.cards[s].mana_cost else 0, s) for s in model.sources}
+        self.source_rank = {s: (cost.mana_value() if (cost := cast_cost(model.cards[s])) else 0, s)
+                            for s in model.sources}
         self._steps: dict[object, tuple[frozenset[_State], int, int, int]] = {}
         #: per search state, its board (sorted), whether the board is quiet and its fetch lands played
         self._infos: dict[_State, tuple[BoardKey, bool, int, _Parts | None]] = {}
@@ -283,7 +285,7 @@ class _Game:
         chosen: list[int] = []
         total: ManaCost | None = None
         for s in sorted(candidates, key=self.source_rank.__getitem__):
-            cost = self.m.cards[s].mana_cost
+            cost = cast_cost(self.m.cards[s])
             assert cost is not None
             trial = cost if total is None else total + cost
             if self.oracle.payable(key, trial):

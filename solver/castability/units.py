@@ -51,7 +51,7 @@ from manasolver.solver.supply.plain import counting, quiet
 
 __all__ = ["ANY", "COLORS_AMONG", "GUARD", "RESTRICTED", "CostNeed", "Have", "Mode", "PermUnits", "as_on_board",
            "board_amount", "by_set", "colors_among",
-           "conditional", "cost_need", "count_condition", "covers", "entry_counters", "feeds_converters",
+           "cast_cost", "conditional", "cost_need", "count_condition", "covers", "entry_counters", "feeds_converters",
            "fixed_choice", "have", "holds", "land_grants", "life_need", "matching", "pays", "perm_modes", "perm_units",
            "with_abilities", "without_idle"]
 
@@ -136,15 +136,44 @@ _ENTERS_WITH = re.compile(r"enters(?: the battlefield)?(?: tapped)? with (" + "|
 
 
 def entry_counters(card: Card) -> tuple[tuple[str, int], ...]:
-    """The counters a permanent of ``card`` enters with that one of its mana abilities removes (a
-    Vivid land's two charge counters, CR 122.6), as ``((kind, n), ...)``: a castability board's
-    permanent has them (the games ask whether the mana is there on a turn, not what earlier turns
-    spent)."""
-    removed = {kind for a in card.mana_abilities for kind, _ in a.cost.remove_counters}
-    if not removed:
+    """The counters a permanent of ``card`` enters with that one of its mana abilities removes or
+    counts (a Vivid land's two charge counters, CR 122.6; Everflowing Chalice's, cast as
+    :func:`cast_cost` says), as ``((kind, n), ...)``: a castability board's permanent has them (the
+    games ask whether the mana is there on a turn, not what earlier turns spent)."""
+    wanted = {kind for a in card.mana_abilities for kind, _ in a.cost.remove_counters}
+    wanted |= {a.production.amount.counter for a in card.mana_abilities
+               if a.production.amount is not None and a.production.amount.kind == "counters"}
+    if not wanted:
         return ()
-    out = [(kind, _NUMBERS[n]) for n, kind in _ENTERS_WITH.findall(card.oracle_text.lower()) if kind in removed]
+    text = card.oracle_text.lower()
+    out = [(kind, _NUMBERS[n]) for n, kind in _ENTERS_WITH.findall(text) if kind in wanted]
+    out += [(kind, 1) for kind in _KICKED_COUNTERS.findall(text) + _X_COUNTERS.findall(text) if kind in wanted]
     return tuple(sorted(out))
+
+
+#: "Multikicker {2}" (CR 702.33c) and the counters a kick puts on the permanent; "enters with X
+#: charge counters" with {X} in its cost (Astral Cornucopia).
+_MULTIKICKER = re.compile(r"^multikicker ((?:\{[^}]+\})+)", re.MULTILINE | re.IGNORECASE)
+_KICKED_COUNTERS = re.compile(r"enters with an? ([\w+/-]+) counter on it for each time it was kicked")
+_X_COUNTERS = re.compile(r"enters with x ([\w+/-]+) counters? on it")
+
+
+def cast_cost(card: Card) -> ManaCost | None:
+    """What a nonland mana source is cast for on a castability board: its mana cost, kicked once
+    when it has multikicker and enters with a counter for each kick (Everflowing Chalice for {2},
+    one charge counter), with X = 1 when it enters with X counters (Astral Cornucopia for {3});
+    ``None`` without a mana cost.  (Sunburst counts no color: Pentad Prism enters without counters,
+    a lower bound.)"""
+    cost = card.mana_cost
+    if cost is None:
+        return None
+    text = card.oracle_text
+    kick = _MULTIKICKER.search(text)
+    if kick is not None and _KICKED_COUNTERS.search(text.lower()):
+        return cost + ManaCost.parse(kick.group(1))
+    if cost.x_count and _X_COUNTERS.search(text.lower()):
+        return ManaCost.parse(cost.format().replace("{X}", "{1}"))
+    return cost
 
 
 def count_condition(condition: Condition | None) -> bool:

@@ -129,3 +129,15 @@ def test_ancient_ziggurat_restriction_read_per_spell_cr_106_6(db) -> None:  # ty
     bears, bolt = _spell(result, "Grizzly Bears"), _spell(result, "Lightning Bolt")
     assert bears["lower_bound"] is True and "Ancient Ziggurat" in bears["note"]
     assert not bolt.get("lower_bound")
+
+
+def test_everflowing_chalice_cast_kicked_once_is_a_mind_stone_cr_702_33(db) -> None:  # type: ignore[no-untyped-def]
+    """Multikicker (CR 702.33): Everflowing Chalice is cast for {2} with one charge counter, so it adds
+    {C} as a Mind Stone does; the same games give Cancel the same p with either (it counted nothing)."""
+    chalice = parse_deck("17 Island\n20 Everflowing Chalice\n23 Cancel\n", db)
+    stone = parse_deck("17 Island\n20 Mind Stone\n23 Cancel\n", db)
+    opts = Options(turns=(3, 4), samples=400, seed=8)
+    got = [_spell(run(d, opts), "Cancel")["turns"][1]["p"] for d in (chalice, stone)]
+    assert got[0] == got[1]
+    lands = parse_deck("17 Island\n20 Opt\n23 Cancel\n", db)
+    assert _spell(run(lands, opts), "Cancel")["turns"][1]["p"] < got[0]

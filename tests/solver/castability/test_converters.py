@@ -171,7 +171,8 @@ def test_vivid_land_has_the_charge_counters_it_enters_with_cr_122_6(db: CardDB) 
     from manasolver.solver.castability.units import entry_counters
     crag = db.get("Vivid Crag")
     assert entry_counters(crag) == (("charge", 2),)
-    assert entry_counters(db.get("Everflowing Chalice")) == ()  # a counter per kick: not a fixed number
+    # cast kicked once (cast_cost: {2}), so one charge counter
+    assert entry_counters(db.get("Everflowing Chalice")) == (("charge", 1),)
     assert perm_units(crag, 0, 0, (("charge", 2),)).plain == (ANY_COLOR,)
     assert perm_units(crag, 0).plain == (R,)
     _check(db, ["Vivid Crag", "Island"], {"{W}{U}": True, "{U}{U}": True, "{R}{R}": False, "{C}": False})
@@ -199,12 +200,12 @@ def test_activation_conditions_read_from_the_board_cr_602_5b(db: CardDB) -> None
 
 def test_idle_abilities_and_life_costs_cr_107_3_cr_119_4(db: CardDB) -> None:
     """On a castability board a permanent has no counter it did not enter with and its player no
-    energy: Everflowing Chalice ("{C} for each charge counter") adds nothing, a storage land (CR
+    energy: Everflowing Chalice ("{C} for each charge counter"), cast kicked once, adds {C}; a storage land (CR
     107.3) only its {C}, Aether Hub only its {C}.  Horizon Canopy's mana costs 1 life (CR 119.4),
     which the player has: one unit {G} or {W}.  Empowered Autogenerator puts a charge counter on
     itself before counting them, so it adds one mana of any color; Pentad Prism has no charge counter
     to remove (sunburst: one per color spent, which the board does not say)."""
-    _check(db, ["Everflowing Chalice", "Forest"], {"{G}": True, "{2}": False})
+    _check(db, ["Everflowing Chalice", "Forest"], {"{G}": True, "{2}": True, "{3}": False, "{G}{G}": False})
     _check(db, ["Empowered Autogenerator", "Island"], {"{R}{U}": True, "{R}{R}": False})
     _check(db, ["Pentad Prism", "Crystalline Crawler", "Island"], {"{U}": True, "{2}": False})
     _check(db, ["Kydele, Chosen of Kruphix", "Island"], {"{U}": True, "{C}": False})  # no card drawn

@@ -2,7 +2,8 @@
 four real Commander decks (modal double-faced lands and Pathways, fetch lands, The World Tree and
 Chromatic Lantern, Thriving lands, Incubation Druid) counted against figures recorded from the search as
 it was before the reasons were asked only of spells with enough lands, before its boards were merged by
-what decides them and before its memos were bounded."""
+what decides them and before its memos were bounded (Forces of the Imperium and Counter Blitz recorded
+again once Everflowing Chalice was cast kicked once, with its charge counter)."""
 
 from __future__ import annotations
 
@@ -26,10 +27,10 @@ RECORDED = [
     ("from-cute-to-brute-sld", 9, 17, [141, 881, 1592, 2094, 2270, 2419, 2555, 2644, 2707, 2746], "2b6608daf7ee72d1a3c2"),
     ("dance-of-the-elements-ecc", 4, 3, [69, 411, 949, 1307, 1642, 1820, 1987, 2064, 2141, 2190], "3aa2a9043f60261dae84"),
     ("dance-of-the-elements-ecc", 9, 17, [70, 407, 935, 1245, 1546, 1906, 2009, 2104, 2200, 2272], "c68538aa651cc899d365"),
-    ("forces-of-the-imperium-40k", 4, 3, [162, 522, 1174, 1761, 2052, 2167, 2292, 2340, 2360, 2384], "ee02d526e2eabe44cd29"),
-    ("forces-of-the-imperium-40k", 9, 17, [166, 531, 1115, 1823, 2131, 2231, 2376, 2412, 2446, 2476], "4a61cf3fae62c2db95d1"),
-    ("counter-blitz-fic", 4, 3, [199, 913, 1639, 2046, 2214, 2323, 2387, 2422, 2447, 2474], "4ea2f97a7df8b1794b42"),
-    ("counter-blitz-fic", 9, 17, [193, 867, 1607, 2041, 2275, 2375, 2398, 2438, 2471, 2495], "6cf001486323b5811933"),
+    ("forces-of-the-imperium-40k", 4, 3, [162, 522, 1174, 1774, 2068, 2184, 2298, 2346, 2367, 2392], "0cf2ab29b06988b934d0"),
+    ("forces-of-the-imperium-40k", 9, 17, [166, 531, 1151, 1854, 2153, 2266, 2402, 2431, 2452, 2482], "c309639a6b970a5705c4"),
+    ("counter-blitz-fic", 4, 3, [199, 913, 1651, 2052, 2217, 2325, 2388, 2423, 2448, 2474], "5ce2f1c2940d08ba3eb9"),
+    ("counter-blitz-fic", 9, 17, [193, 867, 1627, 2062, 2301, 2400, 2415, 2445, 2475, 2500], "6896df0a41b22424e95d"),
 ]
 
 
