@@ -220,7 +220,7 @@ class DeckModel:
                 spells.append(Spell(face.name, cost, cost.mana_value(), card.name, note))
         rules = {i: land_rule(c) for i, c in enumerate(cards) if "land" in c.type_line.types}
         relaxed = _relaxed(spells)
-        source_costs = [cost for i in sources if (cost := cast_cost(cards[i])) is not None]
+        source_costs = [paid for i in sources if (paid := cast_cost(cards[i])) is not None]
         # the costs of mana abilities too: a filter land turns a chosen color into others
         asked = [s.cost for s in spells] + [c for _, _, c in relaxed] + source_costs + \
             [a.cost.mana for c in cards for a in c.mana_abilities]
