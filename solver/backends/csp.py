@@ -49,7 +49,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from manasolver.models.effects import SpendTable
-from manasolver.models.errors import BadQuery, Unsupported
+from manasolver.models.errors import BadQuery
 from manasolver.models.state import GameState
 from manasolver.solver.budget import current as query_deadline
 from manasolver.solver.backends.csp_cover import (
@@ -72,7 +72,6 @@ from manasolver.solver.supply.model import (
     SourceClass,
     Supply,
     class_types,
-    generic_barred,
 )
 from manasolver.solver.supply.resources import reserved_ids, without_cast_card
 from manasolver.solver.supply.unmodelled import guard_spent_on_costs
@@ -151,19 +150,6 @@ def _productions(supply: Supply, req: PaymentRequest) -> tuple[list[tuple[str, i
 # -- the enumeration ----------------------------------------------------------------------------
 
 
-def _refuse_colored_only(sup: Supply) -> None:
-    """The enumeration matches mana to symbols by type alone: mana that can't be spent to pay
-    generic mana costs (Jegantha, the Wellspring) is refused, naming the card and the clause."""
-    if not generic_barred(sup):
-        return
-    for cls in sup.classes:
-        for opt in cls.options:
-            if opt.restriction is not None and opt.restriction.no_generic:
-                raise Unsupported(f"{cls.name} ({cls.members[0]}): \"{opt.restriction.text}\" is not "
-                                  "enumerated by payments (can_pay, pay and max_x answer it)",
-                                  f"battlefield[{cls.positions[0]}]")
-
-
 def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float = DEFAULT_TIME_LIMIT,
              supply: Supply | None = None) -> tuple[list[Payment], bool]:
     """Every distinct irredundant payment of ``req`` (at most ``limit``) and whether the list
@@ -181,7 +167,6 @@ def payments(req: PaymentRequest, limit: int = DEFAULT_LIMIT, time_limit: float 
         build_supply(req.state, req.player, resources=True, reserved=reserved_ids(req)), req.spell, req.state)
     x = req.x or 0
     guard_spent_on_costs(req)
-    _refuse_colored_only(sup)
     sup = spending_supply(req.state, sup)  # activation costs paid as the 609.4b rules allow
     sources, whole = _productions(sup, req)
     ids = {(k, j): m for k, cls in enumerate(sup.classes) for j, m in enumerate(cls.members)}

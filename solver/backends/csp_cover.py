@@ -21,8 +21,8 @@ from manasolver.solver.backends.csp_totals import Total
 from manasolver.models.rules.ability_scope import ability_scope, scope_pays
 from manasolver.solver.supply.model import Option
 
-__all__ = ["DemandKey", "Prod", "UnitKey", "concrete", "cover", "mask_bits", "match_units", "pays_ability",
-           "plain_removable", "pruned", "sacrifices_ok", "saturates", "taps_ok", "transports"]
+__all__ = ["COLORED_ONLY", "DemandKey", "Prod", "UnitKey", "concrete", "cover", "mask_bits", "match_units",
+           "pays_ability", "plain_removable", "pruned", "sacrifices_ok", "saturates", "taps_ok", "transports"]
 
 
 def mask_bits(mask: int) -> list[int]:
@@ -121,9 +121,19 @@ def pays_ability(p: Prod, chosen: Sequence[Prod] = ()) -> bool | frozenset[int]:
     return frozenset(i for i, q in enumerate(chosen) if q.opt.mana_cost and scope_pays(scope, q.types))
 
 
-#: A class of identical mana units: (type bit, snow, pays spells, pays abilities, maker: the
-#: index of the activation that made it, -1 for pool mana).
+#: A class of identical mana units: (type bit, with :data:`COLORED_ONLY` for mana that pays no
+#: generic cost; snow, pays spells, pays abilities, maker: the index of the activation that made it,
+#: -1 for pool mana).
 UnitKey = tuple[int, bool, bool, bool | frozenset[int], int]
+#: Set on a unit's type bit: its mana can't be spent to pay generic mana costs (Jegantha's; {S} is
+#: generic too, CR 107.4h).
+COLORED_ONLY = 1 << 17
+
+
+def _colored_only(p: Prod) -> int:
+    """:data:`COLORED_ONLY` for the units of ``p`` when its mana pays colored symbols only, else 0."""
+    r = p.opt.restriction
+    return COLORED_ONLY if r is not None and r.no_generic else 0
 #: A class of identical demands: (kind "t" typed / "s" snow / "g" generic / "f" floating, mask,
 #: payer: the activation whose cost it is, -1 the total, -2 floating).
 DemandKey = tuple[str, int, int]
@@ -143,8 +153,9 @@ def cover(total: Total, chosen: list[Prod], pool_used: Counter[int],
             units[(b, False, True, True, -1)] += n
     for i, p in enumerate(chosen):
         ability_ok = pays_ability(p, chosen)
+        flag = _colored_only(p)
         for (b, sn), n in Counter(zip(p.mana, p.snow)).items():
-            units[(b, sn, p.spell_ok, ability_ok, i)] += n
+            units[(b | flag, sn, p.spell_ok, ability_ok, i)] += n
     demands: Counter[DemandKey] = Counter()
     for b, n in total.demands:  # masks of the mana that may pay each (CR 609.4b)
         if n:
@@ -191,7 +202,7 @@ def match_units(units: Counter[UnitKey], demands: Counter[DemandKey], rank: dict
         bit, snow, spell_ok, ability_ok, maker = u
         kind, mask, payer = d
         if kind == "f":
-            return maker >= 0 and bit == mask
+            return maker >= 0 and bit & ~COLORED_ONLY == mask
         if payer >= 0:
             if maker == payer or (maker in rank and rank[maker] > rank[payer]) or not (
                     ability_ok if isinstance(ability_ok, bool) else payer in ability_ok):
@@ -200,6 +211,8 @@ def match_units(units: Counter[UnitKey], demands: Counter[DemandKey], rank: dict
             return False
         if kind == "t":
             return bool(bit & mask)
+        if bit & COLORED_ONLY:
+            return False  # a generic demand, or {S}
         if kind == "s":
             return snow
         return True
@@ -330,11 +343,13 @@ def plain_removable(total: Total, chosen: list[Prod], used: Counter[int]) -> int
     units: list[tuple[int, bool, int]] = []  # bit, snow, maker (spell-restricted units left out)
     for i, p in enumerate(chosen):
         if p.spell_ok:
-            units += [(b, sn, i) for b, sn in zip(p.mana, p.snow)]
+            flag = _colored_only(p)
+            units += [(b | flag, sn, i) for b, sn in zip(p.mana, p.snow)]
     demands: list[tuple[str, int]] = [("t", b) for b, n in total.demands for _ in range(n)]
     demands += [("s", 0)] * total.snow + [("g", 0)] * total.generic
     adj = [[j for j, (bit, snow, _) in enumerate(units)
-            if (bit & mask if kind == "t" else snow if kind == "s" else True)] for kind, mask in demands]
+            if (bit & mask if kind == "t" else not bit & COLORED_ONLY and (snow if kind == "s" else True))]
+           for kind, mask in demands]
     owner = [-1] * len(units)
     for d in range(len(demands)):
         if not _augment(adj, owner, d, [False] * len(units)):

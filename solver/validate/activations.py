@@ -240,7 +240,9 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
             if made is not None:
                 units_cache[act.mana] = made
         if made is not None:
-            if cp is None:
+            if cp is None and ab.production.reference:
+                # what lands could produce, read only for an ability that mirrors it: another
+                # permanent's could-produce this engine does not follow is then no concern
                 cp = could_produce(state, strict=False)
             plain_ab = ab.production.amount is None and not ab.production.reference
             key = (ab, act.mana, n)
@@ -250,11 +252,11 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
                 seen = state
                 if spell_card is not None and reveals_from_hand(ab, spell_card):
                     seen = hand_without_cast_card(state, me, spell_card) or state
-                why = _production_ok(seen, perm, ab, made, n, cp)
+                why = _production_ok(seen, perm, ab, made, n, cp or {})
                 if plain_ab:
                     ok_cache[key] = why
             if not why and ab.production.reference == "sacrificed_land" and act.sacrificed:
-                why = _sacrificed_could_produce(made, act.sacrificed, cp)
+                why = _sacrificed_could_produce(made, act.sacrificed, cp or {})
             amount = ab.production.amount
             if not why and amount is not None and (amount.kind in SACRIFICED_KINDS or by_count):
                 why = _by_sacrificed_value(state, perm, ab, made, act.sacrificed, n, by_id)
@@ -281,7 +283,7 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
                 restriction = not_for_spells(restriction, own_text)
             restrictions[i] = (restriction, perm.is_snow)
             source = i if cost.sacrifice and act.sacrificed else -1
-            splits = _snow_splits(state, perm, ab, made, n, cp) if snow and not why else None
+            splits = _snow_splits(state, perm, ab, made, n, cp or {}) if snow and not why else None
             if splits is not None and len(splits) != 1:
                 if not splits:
                     problems.append(f"{where}: {who(perm)}: cannot tell its snow mana from the "

@@ -1,8 +1,7 @@
 """Jegantha, the Wellspring: "{T}: Add {W}{U}{B}{R}{G}. This mana can't be spent to pay generic mana
 costs." (CR 106.6; {X}, {S} and a {2/W} paid as {2} are generic, CR 107.4): its mana pays colored
 symbols of a spell or of a mana ability's cost (a filter land's {R/G}), never {1}, X or a Signet's
-{1}; read alike by ``pay``, ``can_pay``, ``max_x``, ``validate`` and the brute force, and refused by
-the enumeration (``payments``) naming the clause."""
+{1}; read alike by ``pay``, ``can_pay``, ``max_x``, ``payments``, ``validate`` and the brute force."""
 
 from __future__ import annotations
 
@@ -78,10 +77,16 @@ def test_jegantha_validate_refuses_its_mana_on_generic() -> None:
     assert check["legal"] is False
 
 
-def test_jegantha_payments_refused_naming_the_clause() -> None:
-    out = answer({"query": "payments", "state": _board(JEGANTHA, "Forest"), "cost": "{1}{G}"})
-    assert out["error"]["code"] == "unsupported"
-    assert "generic mana costs" in out["error"]["message"] and out["error"]["where"] == "battlefield[0]"
+def test_jegantha_payments_lists_only_colored_uses() -> None:
+    """The enumeration keeps Jegantha's mana from {1}: with a Forest, {1}{G} has one payment (the
+    Forest's {G} for {1}, Jegantha's for {G}); {1} alone has none; each listed payment validates."""
+    state = _board(JEGANTHA, "Forest")
+    out = answer({"query": "payments", "state": state, "cost": "{1}{G}"})
+    assert out["complete"] is True and len(out["payments"]) == 1
+    for payment in out["payments"]:
+        assert answer({"query": "validate", "state": state, "cost": "{1}{G}", "payment": payment})["legal"]
+    assert answer({"query": "payments", "state": _board(JEGANTHA), "cost": "{1}"}) == {"payments": [],
+                                                                                       "complete": True}
 
 
 SYMBOLS = ("{W}", "{U}", "{B}", "{R}", "{G}", "{1}", "{2}", "{2/W}", "{G/U}", "{X}")
@@ -99,6 +104,8 @@ def test_jegantha_agrees_with_brute_force(others: list[str], symbols: list[str],
     from manasolver.solver import queries
     got = queries.pay(req)
     assert got.payable == brute(req, enumerate_all=False).payable, f"{cost} x={x} with {others}"
+    listed = queries.payments(req)
+    assert listed.complete and bool(listed.payments) == got.payable, f"payments: {cost} x={x} with {others}"
 
 
 @pytest.mark.parametrize("cost", ["{1}", "{X}", "{2/W}{2/W}"])

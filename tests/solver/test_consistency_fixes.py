@@ -177,3 +177,17 @@ def test_springleaf_drum_options_keep_the_limit() -> None:
                    {"id": "b", "card": "Grizzly Bears"}, {"id": "m", "card": "Mountain"})
     out = answer({"query": "options", "state": board, "limit": 1})
     assert len(out["options"]) == 1 and out["complete"] is False
+
+
+def test_validate_reads_what_lands_could_produce_only_for_a_mirroring_activation() -> None:
+    """A tapped Plaza of Harmony (its colors: what the Gates could produce, CR 106.7) beside Joraga
+    Treespeaker (a grant the engine does not follow there): ``pay`` answers without the Plaza, and
+    ``validate`` accepted nothing of it, since no activation of the payment mirrors what lands could
+    produce (it called the payment illegal, naming the Plaza)."""
+    board = {"players": [{"name": "you", "pool": "{R}"}, {"name": "opp"}],
+             "battlefield": [{"id": "t", "card": "Joraga Treespeaker"}, {"id": "g", "card": "Citadel Gate"},
+                             {"id": "h", "card": "Plaza of Harmony", "tapped": True}]}
+    out = answer({"query": "pay", "state": board, "cost": "{1}{G/W}"})
+    assert out["payable"] is True
+    check = answer({"query": "validate", "state": board, "cost": "{1}{G/W}", "payment": out["payment"]})
+    assert check == {"legal": True, "problems": []}, check
