@@ -115,3 +115,16 @@ def test_jegantha_alone_pays_no_generic(cost: str) -> None:
     if "{X}" in cost:
         q["x"] = 1
     assert answer(q)["payable"] is False
+
+
+def test_jegantha_options_never_pay_a_generic_ability_cost() -> None:
+    """``options``: Jegantha's mana pays no Signet's or Coal Golem's generic cost, so every pool listed
+    is payable as a cost; with a filter land (a colored cost it could pay) the list is named incomplete."""
+    for cards in ((JEGANTHA, "Izzet Signet", "Forest"), (JEGANTHA, "Coal Golem")):
+        state = _board(*cards)
+        out = answer({"query": "options", "state": state})
+        assert out["complete"] is True
+        for pool in out["options"]:
+            assert answer({"query": "can_pay", "state": state, "cost": pool})["payable"] is True, (cards, pool)
+    out = answer({"query": "options", "state": _board(JEGANTHA, "Fire-Lit Thicket")})
+    assert out["complete"] is False and out["unsupported"][0]["permanent"] == "p0"
