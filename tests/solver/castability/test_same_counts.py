@@ -23,12 +23,18 @@ COMMANDER = Path(__file__).resolve().parents[3] / "data" / "decks" / "commander"
 
 #: (deck, seed, chunk, castable summed over the spells per turn 1-10, digest of every count) of 40 games
 RECORDED = [
-    ("from-cute-to-brute-sld", 4, 3, [123, 795, 1479, 1970, 2197, 2347, 2499, 2590, 2660, 2734], "1383ae2a3035b66a0585"),
-    ("from-cute-to-brute-sld", 9, 17, [141, 881, 1592, 2094, 2270, 2419, 2555, 2644, 2707, 2746], "2b6608daf7ee72d1a3c2"),
-    ("dance-of-the-elements-ecc", 4, 3, [69, 411, 949, 1307, 1642, 1820, 1987, 2064, 2141, 2190], "3aa2a9043f60261dae84"),
-    ("dance-of-the-elements-ecc", 9, 17, [70, 407, 935, 1245, 1546, 1906, 2009, 2104, 2200, 2272], "c68538aa651cc899d365"),
-    ("forces-of-the-imperium-40k", 4, 3, [162, 522, 1174, 1774, 2068, 2184, 2298, 2346, 2367, 2392], "0cf2ab29b06988b934d0"),
-    ("forces-of-the-imperium-40k", 9, 17, [166, 531, 1151, 1854, 2153, 2266, 2402, 2431, 2452, 2482], "c309639a6b970a5705c4"),
+    ("from-cute-to-brute-sld", 4, 3,
+     [123, 795, 1479, 1970, 2197, 2347, 2499, 2590, 2660, 2734], "1383ae2a3035b66a0585"),
+    ("from-cute-to-brute-sld", 9, 17,
+     [141, 881, 1592, 2094, 2270, 2419, 2555, 2644, 2707, 2746], "2b6608daf7ee72d1a3c2"),
+    ("dance-of-the-elements-ecc", 4, 3,
+     [69, 411, 949, 1307, 1642, 1820, 1987, 2064, 2141, 2190], "3aa2a9043f60261dae84"),
+    ("dance-of-the-elements-ecc", 9, 17,
+     [70, 407, 935, 1245, 1546, 1906, 2009, 2104, 2200, 2272], "c68538aa651cc899d365"),
+    ("forces-of-the-imperium-40k", 4, 3,
+     [162, 522, 1174, 1774, 2068, 2184, 2298, 2346, 2367, 2392], "0cf2ab29b06988b934d0"),
+    ("forces-of-the-imperium-40k", 9, 17,
+     [166, 531, 1151, 1854, 2153, 2266, 2402, 2431, 2452, 2482], "c309639a6b970a5705c4"),
     ("counter-blitz-fic", 4, 3, [199, 913, 1651, 2052, 2217, 2325, 2388, 2423, 2448, 2474], "5ce2f1c2940d08ba3eb9"),
     ("counter-blitz-fic", 9, 17, [193, 867, 1627, 2062, 2301, 2400, 2415, 2445, 2475, 2500], "6896df0a41b22424e95d"),
 ]
@@ -42,7 +48,8 @@ def _digest(c: Counts) -> str:
 
 @pytest.mark.parametrize("forget", [False, True], ids=["memos kept", "memos emptied"])
 @pytest.mark.parametrize("name", sorted({r[0] for r in RECORDED}))
-def test_commander_deck_counts_equal_the_recorded_search(name: str, forget: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_commander_deck_counts_equal_the_recorded_search(name: str, forget: bool,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """Each chunk's counts (castable, with lands, every reason of a failure, mulligans, cut turns) equal
     the recorded ones, the chunks played one after the other in one process (the second one meets the
     memos the first one left, or, past a memo budget of nothing, none)."""
