@@ -60,6 +60,8 @@ class Costly:
     block: int
     payers: frozenset[int]  # blocks whose mana may pay it
     doubles: bool = False  # a pool doubler: the pool is doubled instead of adding productions
+    #: blocks whose mana may pay its colored symbols only (Jegantha's: no generic mana cost)
+    colored_payers: frozenset[int] = frozenset()
 
 
 def _covers(small: tuple[int, ...], big: tuple[int, ...]) -> bool:
@@ -197,15 +199,19 @@ def payment_forms(search: Search, cost: ManaCost, life: int, energy: int, name: 
     return tuple(sorted(forms))
 
 
-def _payers(search: Search, perm: Permanent) -> frozenset[int]:
-    """The blocks whose mana may pay an activated ability of ``perm`` (CR 106.6)."""
+def _payers(search: Search, perm: Permanent) -> tuple[frozenset[int], frozenset[int]]:
+    """The blocks whose mana may pay an activated ability of ``perm`` (CR 106.6), and those whose
+    mana may pay only its colored symbols (mana that can't be spent to pay generic mana costs)."""
     source = SpellInfo(types=frozenset(perm.types), subtypes=frozenset(perm.card.type_line.subtypes),
                        colors=perm.card.colors, card=perm.card, ability=True)
     payers = {0}
+    colored: set[int] = set()
     for r, blk in list(search.blocks.items()):
-        if r is not None and (r.any_ability or restriction_allows(r, source, False)):
+        if r is not None and r.no_generic:
+            colored.add(blk)
+        elif r is not None and (r.any_ability or restriction_allows(r, source, False)):
             payers.add(blk)
-    return frozenset(payers)
+    return frozenset(payers), frozenset(colored)
 
 
 def costly(search: Search, cls: SourceClass, o: Option) -> Costly:
@@ -213,13 +219,15 @@ def costly(search: Search, cls: SourceClass, o: Option) -> Costly:
     forms = payment_forms(search, o.mana_cost, o.life, o.energy, cls.name, f"battlefield.{cls.members[0]}")
     prods = tuple(dict.fromkeys(unit_rank(s) for s in merge_slots([o.slots])))
     perm = search.state.permanent(cls.members[0])
-    return Costly(forms, prods, search.block(o.restriction), _payers(search, perm))
+    payers, colored = _payers(search, perm)
+    return Costly(forms, prods, search.block(o.restriction), payers, colored_payers=colored)
 
 
 def doubler_costly(search: Search, d: Doubler) -> list[Costly]:
     """A pool doubler's activations: forms and payers, no productions (``doubles``)."""
     perm = search.state.battlefield[d.position]
     where = f"battlefield[{d.position}]"
+    payers, colored = _payers(search, perm)
     return [Costly(payment_forms(search, ab.cost.mana, ab.cost.life, ab.cost.energy, d.name, where), (), 0,
-                   _payers(search, perm), doubles=True)
+                   payers, doubles=True, colored_payers=colored)
             for ab in d.usable]

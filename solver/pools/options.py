@@ -59,7 +59,6 @@ costs other than mana and {T}, is reported, not applied.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 
 from manasolver.models.abilities import ManaAbility
@@ -81,7 +80,7 @@ from manasolver.solver.pools.search import explore
 from manasolver.solver.pools.tapped import taps_others, verified, without_taps
 from manasolver.solver.pools.untapped import widen
 from manasolver.solver.supply.build import build_supply
-from manasolver.solver.supply.model import Excluded, Option, Options, Supply, generic_barred
+from manasolver.solver.supply.model import Excluded, Supply
 from manasolver.solver.supply.unmodelled import guard_spent_on_activations
 
 __all__ = ["DEFAULT_BUDGET", "MAX_STATES", "ManaOption", "OptionsAnswer", "options"]
@@ -103,13 +102,12 @@ def options(state: GameState, player: str | None = None, limit: int = 100, detai
     deadline = time.perf_counter() + budget
     supply, _ = widen(state, build_supply(state, player))  # abilities that don't tap (storage lands)
     guard_spent_on_activations(state, supply)  # a filter land's cost paid as CR 609.4b allows: refused
-    supply, barred = _colored_only_unspent(supply)
     pl = state.player(supply.player)
     # pool doublers (Doubling Cube) are left out of the supply and applied here
     doublers = find_doublers(state, supply.player)
     applied = [d for d in doublers if d.only and d.ready and not d.unmodelled]
     free, hand_unread = _hand_sources(pl)
-    unsupported = _unsupported(state, supply.player, supply.excluded, doublers) + hand_unread + barred
+    unsupported = _unsupported(state, supply.player, supply.excluded, doublers) + hand_unread
     life_binding, energy_binding = _binding(supply, pl)
     search = Search(state, supply.player, deadline, life_binding=life_binding,
                     energy_binding=energy_binding)
@@ -148,39 +146,6 @@ def _listed(search: Search, supply: Supply, applied: list[Doubler], pl: Player, 
     finals, bounded = explore(search, supply, applied, pl.life, pl.energy)
     opts, more, hit = list_pools(search, finals, limit, detail)
     return opts, more, bounded or hit
-
-
-def _colored_only_unspent(supply: Supply) -> tuple[Supply, tuple[tuple[str, str], ...]]:
-    """``supply`` with mana that can't be spent to pay generic mana costs (Jegantha, the Wellspring)
-    paying no mana ability's cost: the pools search matches a cost's units by type alone.  That is
-    exact when no mana ability of the supply costs colored mana; otherwise such a source is named
-    as left out of what the listed pools could reach (``(id, reason)``)."""
-    if not generic_barred(supply):
-        return supply, ()
-    colored_costs = any(s.colors for cls in supply.classes for o in cls.options for s in o.mana_cost.symbols)
-    classes = []
-    named: list[tuple[str, str]] = []
-    for cls in supply.classes:
-        barred = [o for o in cls.options if o.restriction is not None and o.restriction.no_generic]
-        if not barred:
-            classes.append(cls)
-            continue
-        options = Options(_pays_no_ability(o) if o in barred else o for o in cls.options)
-        classes.append(dataclasses.replace(cls, options=options))
-        clause = barred[0].restriction.text if barred[0].restriction is not None else ""
-        if colored_costs:
-            named.append((cls.members[0], f"{cls.name}: its mana paying a colored part of a mana ability's "
-                                          f"cost is not listed ({clause})"))
-    return dataclasses.replace(supply, classes=tuple(classes)), tuple(named)
-
-
-def _pays_no_ability(o: Option) -> Option:
-    """``o`` with its restriction paying spells alone (no mana ability's cost)."""
-    r = o.restriction
-    if r is None:
-        return o
-    return dataclasses.replace(o, restriction=dataclasses.replace(r, abilities=False, any_ability=False,
-                                                                  no_generic=False))
 
 
 def _binding(supply: Supply, pl: Player) -> tuple[bool, bool]:

@@ -165,15 +165,18 @@ def _double(search: Search, blocks: tuple[Rank, ...]) -> list[tuple[Rank, ...]]:
     return out
 
 
-def _pay(blocks: tuple[Rank, ...], form: Form, payers: frozenset[int]) -> list[tuple[Rank, ...]]:
-    """Every way of paying one form from the blocks allowed to pay (each a new block tuple)."""
+def _pay(blocks: tuple[Rank, ...], form: Form, payers: frozenset[int],
+         colored_payers: frozenset[int] = frozenset()) -> list[tuple[Rank, ...]]:
+    """Every way of paying one form from the blocks allowed to pay (each a new block tuple);
+    ``colored_payers``: blocks that may pay its colored symbols only."""
     colored, generic, _, _ = form
     results: list[tuple[Rank, ...]] = [blocks]
     usable = sorted(b for b in payers if b < len(blocks))
+    for_colored = sorted(b for b in payers | colored_payers if b < len(blocks))
     for bit in colored:
         nxt = []
         for bl in results:
-            for b in usable:
+            for b in for_colored:
                 r = remove_mask(bl[b], bit)
                 if r is not None:
                     nxt.append(bl[:b] + (r,) + bl[b + 1:])
@@ -329,7 +332,7 @@ def _costly_phase(search: Search, states: list[State], waiting: list[Waiting], f
                     for form in c.forms:
                         if form[2] > life or form[3] > energy:
                             continue
-                        for paid in _pay(before, form, c.payers):
+                        for paid in _pay(before, form, c.payers, c.colored_payers):
                             if c.doubles:
                                 nxt.extend((nav, life - form[2], energy - form[3], dbl)
                                            for dbl in _double(search, paid))

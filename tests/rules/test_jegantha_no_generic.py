@@ -117,14 +117,18 @@ def test_jegantha_alone_pays_no_generic(cost: str) -> None:
     assert answer(q)["payable"] is False
 
 
-def test_jegantha_options_never_pay_a_generic_ability_cost() -> None:
-    """``options``: Jegantha's mana pays no Signet's or Coal Golem's generic cost, so every pool listed
-    is payable as a cost; with a filter land (a colored cost it could pay) the list is named incomplete."""
-    for cards in ((JEGANTHA, "Izzet Signet", "Forest"), (JEGANTHA, "Coal Golem")):
+def test_jegantha_options_pay_colored_ability_costs_only() -> None:
+    """``options``: Jegantha's mana pays no Signet's or Coal Golem's generic cost but does pay Fire-Lit
+    Thicket's {R/G}; every listing is complete and every pool listed is payable as a cost."""
+    expected = {
+        (JEGANTHA, "Izzet Signet", "Forest"): ["{W}{U}{U}{B}{R}{R}{G}", "{W}{U}{B}{R}{G}{G}"],
+        (JEGANTHA, "Coal Golem"): ["{W}{U}{B}{R}{G}"],
+        (JEGANTHA, "Fire-Lit Thicket"): ["{W}{U}{B}{R}{R}{R}", "{W}{U}{B}{R}{R}{G}", "{W}{U}{B}{R}{G}{G}",
+                                         "{W}{U}{B}{R}{G}{C}", "{W}{U}{B}{G}{G}{G}"],
+    }
+    for cards, pools in expected.items():
         state = _board(*cards)
         out = answer({"query": "options", "state": state})
-        assert out["complete"] is True
-        for pool in out["options"]:
+        assert out == {"options": pools, "complete": True}, (cards, out)
+        for pool in pools:
             assert answer({"query": "can_pay", "state": state, "cost": pool})["payable"] is True, (cards, pool)
-    out = answer({"query": "options", "state": _board(JEGANTHA, "Fire-Lit Thicket")})
-    assert out["complete"] is False and out["unsupported"][0]["permanent"] == "p0"
