@@ -82,12 +82,17 @@ def _may_pay(r: Restriction, face: Card) -> bool:
                               cost is not None and cost.has_colorless)
 
 
-def _restricted_note(face: Card, deck: list[Card]) -> str:
-    """Which cards of ``deck`` add mana that may pay for ``face`` only under a spending restriction
-    (CR 106.6): the games count no restricted mana toward a spell, so ``face``'s ``p`` is then a lower
-    bound; empty when none."""
-    names = sorted({c.name for c in deck for a in c.mana_abilities
-                    if a.production.restriction is not None and _may_pay(a.production.restriction, face)})
+def _restricted_sources(deck: list[Card]) -> list[tuple[str, Restriction]]:
+    """(card name, restriction) of every mana ability of ``deck`` whose mana is restricted (CR 106.6)."""
+    return [(c.name, a.production.restriction) for c in deck for a in c.mana_abilities
+            if a.production.restriction is not None]
+
+
+def _restricted_note(face: Card, restricted: list[tuple[str, Restriction]]) -> str:
+    """Which of the deck's ``restricted`` sources (:func:`_restricted_sources`) add mana that may pay
+    for ``face`` only under its restriction: the games count no restricted mana toward a spell, so
+    ``face``'s ``p`` is then a lower bound; empty when none."""
+    names = sorted({name for name, r in restricted if _may_pay(r, face)})
     if not names:
         return ""
     return ", ".join(names) + ": restricted mana not counted for this spell: p is a lower bound"
@@ -156,6 +161,8 @@ class DeckModel:
     #: per card of :attr:`choices`' values whose color is any of several until a mana source's casting
     #: depends on it, the cards of one color each it becomes then (:meth:`.games._Game._split`)
     splits: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    #: per nonland mana source, what it is cast for (:func:`.units.cast_cost`: Everflowing Chalice kicked once)
+    cast_costs: dict[int, ManaCost] = field(default_factory=dict)
 
     def costs(self) -> list[ManaCost]:
         """The costs the board oracle answers, in the order of the mask's bits: the spells', then the
@@ -208,6 +215,7 @@ class DeckModel:
                         and any(t in c.type_line.types for t in ("artifact", "creature", "enchantment")))
         spells: list[Spell] = []
         seen: set[str] = set()
+        restricted = _restricted_sources(cards[:physical])
         for i, card in enumerate(cards[:physical]):
             if "land" in card.type_line.types and not card.faces:
                 continue
@@ -216,11 +224,12 @@ class DeckModel:
                     continue
                 seen.add(face.name)
                 cost = face.mana_cost
-                note = "; ".join(n for n in (_note(card, face), _restricted_note(face, cards[:physical])) if n)
+                note = "; ".join(n for n in (_note(card, face), _restricted_note(face, restricted)) if n)
                 spells.append(Spell(face.name, cost, cost.mana_value(), card.name, note))
         rules = {i: land_rule(c) for i, c in enumerate(cards) if "land" in c.type_line.types}
         relaxed = _relaxed(spells)
-        source_costs = [paid for i in sources if (paid := cast_cost(cards[i])) is not None]
+        cast_costs = {i: paid for i in sources if (paid := cast_cost(cards[i])) is not None}
+        source_costs = list(cast_costs.values())
         # the costs of mana abilities too: a filter land turns a chosen color into others
         asked = [s.cost for s in spells] + [c for _, _, c in relaxed] + source_costs + \
             [a.cost.mana for c in cards for a in c.mana_abilities]
@@ -232,7 +241,7 @@ class DeckModel:
         choices, chosen, splits = _color_choices(cards, rules, asked, colored_sources, split)
         is_land += (True,) * (len(cards) - len(is_land))
         return DeckModel(tuple(cards), tuple(library), is_land, sources, tuple(spells), bool(commander),
-                         rules, faces, relaxed, choices, chosen, splits)
+                         rules, faces, relaxed, choices, chosen, splits, cast_costs)
 
 
 _COLOR_BITS = {"white": W, "blue": U, "black": B, "red": R, "green": G}

@@ -56,7 +56,7 @@ from manasolver.solver.castability.board import BoardKey, BoardOracle, _Parts, p
 from manasolver.solver.castability.counts import Counts
 from manasolver.solver.castability.deckmodel import DeckModel, Spell, castable_faces, land_faces
 from manasolver.solver.castability.lands import at_least_as_good
-from manasolver.solver.castability.units import cast_cost, fixed_choice
+from manasolver.solver.castability.units import fixed_choice
 from manasolver.solver.supply.plain import quiet
 
 __all__ = ["Chunk", "Counts", "DeckModel", "MAX_STATES", "MODEL", "Spell", "castable_faces", "land_faces", "run_chunk"]
@@ -127,7 +127,7 @@ class _Game:
         self.oracle = oracle
         self._tapped: dict[tuple[int, tuple[int, ...], tuple[int, ...]], bool] = {}
         self._cast: dict[tuple[BoardKey, tuple[int, ...]], tuple[int, ...]] = {}
-        self.source_rank = {s: (cost.mana_value() if (cost := cast_cost(model.cards[s])) else 0, s)
+        self.source_rank = {s: (cost.mana_value() if (cost := model.cast_costs.get(s)) else 0, s)
                             for s in model.sources}
         self._steps: dict[object, tuple[frozenset[_State], int, int, int]] = {}
         #: per search state, its board (sorted), whether the board is quiet and its fetch lands played
@@ -285,8 +285,7 @@ class _Game:
         chosen: list[int] = []
         total: ManaCost | None = None
         for s in sorted(candidates, key=self.source_rank.__getitem__):
-            cost = cast_cost(self.m.cards[s])
-            assert cost is not None
+            cost = self.m.cast_costs[s]
             trial = cost if total is None else total + cost
             if self.oracle.payable(key, trial):
                 chosen.append(s)

@@ -179,7 +179,7 @@ def test_springleaf_drum_options_keep_the_limit() -> None:
     assert len(out["options"]) == 1 and out["complete"] is False
 
 
-def test_validate_reads_what_lands_could_produce_only_for_a_mirroring_activation() -> None:
+def test_plaza_of_harmony_tapped_beside_joraga_treespeaker_validates_cr_106_7() -> None:
     """A tapped Plaza of Harmony (its colors: what the Gates could produce, CR 106.7) beside Joraga
     Treespeaker (a grant the engine does not follow there): ``pay`` answers without the Plaza, and
     ``validate`` accepted nothing of it, since no activation of the payment mirrors what lands could
