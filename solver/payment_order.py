@@ -23,6 +23,7 @@ as its cost needs.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
@@ -274,33 +275,48 @@ def _search(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[D
     return rec()
 
 
-def _topological(n: int, before: list[set[int]]) -> list[int] | None:
-    """The stable topological order of ``before`` (index -> indices that must precede it): each
-    time the smallest index whose predecessors are all placed; None on a cycle.  The indices
-    ready from the start are taken in order from their list, a heap holding only those that
+def _topological(n: int, before: Mapping[int, set[int]]) -> list[int] | None:
+    """The stable topological order of ``before`` (index -> indices that must precede it; an
+    index not there has none): each time the smallest index whose predecessors are all placed;
+    None on a cycle.  The indices ready from the start are taken in order from their list, in
+    runs up to the next one that others wait for or the least of a heap holding those that
     become ready later (a few: the activations whose costs others pay)."""
-    if not any(before):
+    if not any(before.values()):
         return list(range(n))
-    waiting = [len(b) for b in before]
-    after: list[list[int]] = [[] for _ in range(n)]
-    for i, b in enumerate(before):
+    waiting = [0] * n
+    after: dict[int, list[int]] = {}
+    for i, b in before.items():
+        waiting[i] = len(b)
         for j in b:
-            after[j].append(i)
-    start = [i for i in range(n) if not waiting[i]]
+            after.setdefault(j, []).append(i)
+    start = [i for i, w in enumerate(waiting) if not w]
+    #: The places in ``start`` of the indices others wait for, in order.
+    hubs = [at for at, i in enumerate(start) if i in after]
+    hub = 0
     at = 0
     later: list[int] = []
     out: list[int] = []
-    while at < len(start) or later:
-        if later and (at == len(start) or later[0] < start[at]):
-            i = heapq.heappop(later)
-        else:
-            i = start[at]
-            at += 1
-        out.append(i)
-        for k in after[i]:
+
+    def release(i: int) -> None:
+        for k in after.get(i, ()):
             waiting[k] -= 1
             if not waiting[k]:
                 heapq.heappush(later, k)
+
+    while at < len(start) or later:
+        if later and (at == len(start) or later[0] < start[at]):
+            i = heapq.heappop(later)
+            out.append(i)
+            release(i)
+            continue
+        end = bisect.bisect_left(start, later[0], at) if later else len(start)
+        while hub < len(hubs) and hubs[hub] < at:
+            hub += 1
+        if hub < len(hubs) and hubs[hub] < end:
+            end = hubs[hub] + 1
+        out.extend(start[at:end])
+        at = end
+        release(start[end - 1])
     return out if len(out) == n else None
 
 
@@ -394,11 +410,24 @@ def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[
     return Plan(tuple(range(len(steps))), tuple(p for p in paid if p is not None))
 
 
+def _unit_keys(s: Step, group: int, steps: Sequence[Step]) -> tuple[_Unit, ...]:
+    """The flow's unit of each mana ``s`` makes (``group``: its own index when it costs mana, so
+    that its units pay only later steps; -1 for a step without a mana cost)."""
+    scope = s.cost_ok if isinstance(s.cost_ok, bool) else frozenset(
+        j for j, t in enumerate(steps) if t.cost and not s.cost_ok.isdisjoint(t.types))
+    snow = s.snow
+    colored = COLORED_UNIT if s.colored_only else 0
+    return tuple(("made", group, bit | (SNOW_UNIT if at < len(snow) and snow[at] else 0) | colored, s.spell_ok,
+                  scope, "") for at, bit in enumerate(s.mana))
+
+
 def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[int], floating: Sequence[int],
-               assists: Sequence[Assist] = (), after: Sequence[set[int]] | None = None) -> Plan:
+               assists: Sequence[Assist] = (), after: Sequence[set[int]] | None = None,
+               allocate: bool = True) -> Plan:
     """An executable order of ``steps`` (given in board order, with ``after[i]`` the steps that
     must precede step ``i``) and what paid each demand of ``totals`` (see the module docstring).
-    ``pool``: the type bits of the pool mana used; ``floating``: those of the mana left over.
+    ``pool``: the type bits of the pool mana used; ``floating``: those of the mana left over;
+    ``allocate``: False for the order alone (``paid`` is then empty).
 
     The mana of the activations without a mana cost is counted by type and flags, not by
     activation (it may come first in any order); each unit of such a class is given back to an
@@ -406,7 +435,7 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     if after is None or not any(after):
         quick = _plain_plan(steps, totals, pool, floating, assists)
         if quick is not None:
-            return quick
+            return quick if allocate else Plan(quick.order, ())
     units: dict[_Unit, int] = {}
     makers: dict[_Unit, deque[int]] = {}
 
@@ -416,18 +445,23 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
 
     for bit in pool:
         add(("pool", -1, bit, True, True, ""))
+    # A step without a mana cost makes the same units wherever it is: read once per step object
+    # (activations alike share theirs).
+    free: dict[int, tuple[_Unit, ...]] = {}
     for i, s in enumerate(steps):
-        group = i if s.cost else -1
-        scope = s.cost_ok if isinstance(s.cost_ok, bool) else frozenset(
-            j for j, t in enumerate(steps) if t.cost and not s.cost_ok.isdisjoint(t.types))
-        for at, bit in enumerate(s.mana):
-            flags = (SNOW_UNIT if at < len(s.snow) and s.snow[at] else 0) | (COLORED_UNIT if s.colored_only else 0)
-            u = ("made", group, bit | flags, s.spell_ok, scope, "")
-            units[u] = units.get(u, 0) + 1
-            queue = makers.get(u)
-            if queue is None:
-                queue = makers[u] = deque()
-            queue.append(i)
+        if s.cost:
+            keys = _unit_keys(s, i, steps)
+        else:
+            got = free.get(id(s))
+            keys = free[id(s)] = _unit_keys(s, -1, steps) if got is None else got
+        for u in keys:
+            n = units.get(u)
+            if n is None:
+                units[u] = 1
+                makers[u] = deque((i,))
+            else:
+                units[u] = n + 1
+                makers[u].append(i)
     for a in assists:
         add((a.kind, -1, a.mask, True, False, a.name))
     wants: dict[_Want, int] = {}
@@ -448,13 +482,14 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     want_of = [("total", k, kinds[k].mask) for k in range(len(kinds))]
     for k, n in Counter(kind_of).items():
         wants[want_of[k]] = n
-    for i, s in enumerate(steps):
-        for mask in s.cost:
+    costly = [i for i, s in enumerate(steps) if s.cost]
+    for i in costly:
+        for mask in steps[i].cost:
             want(("cost", i, mask))
     for bit in floating:
         want(("float", -1, bit))
-    constraints = [set(b) for b in after] if after is not None else [set() for _ in steps]
-    costly = [i for i, s in enumerate(steps) if s.cost]
+    #: The steps that must precede each step, by its index (none: not there).
+    constraints = {i: set(b) for i, b in enumerate(after) if b} if after is not None else {}
     flows: dict[tuple[_Unit, _Want], int] | None = None
     ordered = False
     if sum(units.values()) == sum(wants.values()):
@@ -470,50 +505,76 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     if flows is None and any(not d.generic for d in totals):
         # No allocation by type (a payment this module reads more narrowly than the rules that
         # made it): every symbol taken as generic, so each still names a real payer.
-        loose = executable(steps, [Demand(d.symbol, ANY_TYPE, True) for d in totals], pool, floating, assists, after)
+        loose = executable(steps, [Demand(d.symbol, ANY_TYPE, True) for d in totals], pool, floating, assists, after,
+                           allocate)
         return Plan(loose.order, loose.paid, False)
     flows = flows or {}
     by_want: dict[_Want, list[list[Any]]] = {}
     for (u, w), n in flows.items():
         by_want.setdefault(w, []).append([u, n])
     # The makers of the units that paid each activation's cost come before it.
-    before = [set(c) for c in constraints]
+    before = {i: set(b) for i, b in constraints.items()}
     for w, rows in by_want.items():
         if w[0] == "cost":
             for u, n in rows:
                 if u[0] == "made":
+                    into = before.get(w[1])
+                    if into is None:
+                        into = before[w[1]] = set()
+                    queue = makers[u]
                     for _ in range(n):
-                        before[w[1]].add(makers[u].popleft())
+                        into.add(queue.popleft())
     order_list = _topological(len(steps), before) if ordered else None
     if order_list is None:
         ordered = False
         order_list = _topological(len(steps), constraints) or list(range(len(steps)))
-    position = {i: k for k, i in enumerate(order_list)}
-    # Each demand of the total takes one unit that flowed to it: the first row of its want with
-    # units left (rows only run out, so a cursor per want finds it).
+    if not allocate:
+        return Plan(tuple(order_list), (), ordered)
+    return Plan(tuple(order_list), _allocation(totals, kind_of, want_of, by_want, makers, order_list), ordered)
+
+
+def _allocation(totals: Sequence[Demand], kind_of: list[int], want_of: list[_Want],
+                by_want: dict[_Want, list[list[Any]]], makers: dict[_Unit, deque[int]],
+                order_list: list[int]) -> tuple[Paid, ...]:
+    """What paid each demand of the total: one unit that flowed to its want, the first row of
+    the want with units left (rows only run out, so a cursor per want finds it); a run of
+    demands alike (one want, one symbol: the generic mana, mostly) taken row by row."""
+    position = [0] * len(order_list)
+    for k, i in enumerate(order_list):
+        position[i] = k
     paid: list[Paid] = []
     cursor: dict[_Want, int] = {}
-    for t, d in enumerate(totals):
-        w = want_of[kind_of[t]]
+    t = 0
+    while t < len(totals):
+        symbol = totals[t].symbol
+        kind = kind_of[t]
+        end = t + 1
+        while end < len(totals) and kind_of[end] == kind and totals[end].symbol == symbol:
+            end += 1
+        w = want_of[kind]
         rows = by_want.get(w, [])
         at = cursor.get(w, 0)
-        while at < len(rows) and rows[at][1] <= 0:
-            at += 1
+        while t < end:
+            while at < len(rows) and rows[at][1] <= 0:
+                at += 1
+            if at == len(rows):
+                paid.extend([Paid(symbol, "pool", False)] * (end - t))
+                break
+            row = rows[at]
+            n = min(end - t, row[1])
+            row[1] -= n
+            unit = row[0]
+            if unit[0] == "made":
+                popleft = makers[unit].popleft
+                paid.extend([Paid(symbol, "activation", position[popleft()]) for _ in range(n)])
+            elif unit[0] == "pool":
+                paid.extend([Paid(symbol, "pool", True)] * n)
+            else:
+                paid.extend([Paid(symbol, unit[0], unit[5])] * n)
+            t += n
         cursor[w] = at
-        if at == len(rows):
-            paid.append(Paid(d.symbol, "pool", False))
-            continue
-        row = rows[at]
-        row[1] -= 1
-        unit = row[0]
-        kind = unit[0]
-        if kind == "made":
-            paid.append(Paid(d.symbol, "activation", position[makers[unit].popleft()]))
-        elif kind == "pool":
-            paid.append(Paid(d.symbol, "pool", True))
-        else:
-            paid.append(Paid(d.symbol, kind, unit[5]))
-    return Plan(tuple(order_list), tuple(paid), ordered)
+        t = end
+    return tuple(paid)
 
 
 #: A flag on a unit's type bit inside :func:`executable`'s flow: the unit is snow mana.
