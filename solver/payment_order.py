@@ -117,42 +117,17 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
     unordered among themselves (each may pay any other of them, never itself)."""
     ulist = list(units)
     wlist = list(wants)
-
-    def ok(u: _Unit, w: _Want) -> bool:
-        kind, maker, bit, spell_ok, cost_ok, _ = u
-        wk, i, mask = w
-        if wk == "float":
-            return kind == "made" and bit & ~(SNOW_UNIT | COLORED_UNIT) == mask
-        if wk == "cost":
-            if kind not in ("made", "pool") or not bit & mask or maker == i or not (
-                    cost_ok if isinstance(cost_ok, bool) else i in cost_ok):
-                return False
-            if bit & COLORED_UNIT and mask & ANY_TYPE == ANY_TYPE:
-                return False  # a generic unit of the cost
-            if kind == "pool" or rank.get(maker, -1) < 0:
-                return True
-            if maker in free_rest and i in free_rest:
-                return True
-            return rank[maker] < rank.get(i, len(rank) + 1)
-        demand = totals[i]
-        if kind in ("improvise", "delve"):
-            return demand.generic
-        if kind == "convoke":
-            return demand.generic or bool(bit & demand.mask and demand.mask != C)
-        if bit & COLORED_UNIT and (demand.generic or demand.snow):
-            return False  # {S} is generic too (CR 107.4h)
-        return spell_ok and bool(bit & mask) and (not demand.snow or bool(bit & SNOW_UNIT))
-
-    edges = [[j for j, w in enumerate(wlist) if ok(u, w)] for u in ulist]
+    edges = [_payable(u, wlist, totals, rank, free_rest) for u in ulist]
     cap_u = [units[u] for u in ulist]
     cap_w = [wants[w] for w in wlist]
     flow: dict[tuple[int, int], int] = {}
+    into: list[dict[int, int]] = [{} for _ in wlist]  # the same flow by want, then unit
     # Greedy start, then augmenting paths (unit -> want -> unit via flow back -> want ...).
     for a, js in enumerate(edges):
         for j in js:
             take = min(cap_u[a], cap_w[j])
             if take:
-                flow[(a, j)] = flow.get((a, j), 0) + take
+                flow[(a, j)] = into[j][a] = flow.get((a, j), 0) + take
                 cap_u[a] -= take
                 cap_w[j] -= take
     back: list[list[int]] = [[] for _ in wlist]
@@ -175,8 +150,9 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
                 if cap_w[j]:
                     end = j
                     break
+                paid = into[j]
                 for b in back[j]:
-                    if b not in seen_u and flow.get((b, j), 0) > 0:
+                    if b not in seen_u and paid.get(b, 0) > 0:
                         seen_u.add(b)
                         prev_u[b] = j
                         queue.append(b)
@@ -199,10 +175,52 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
             if sign < 0:
                 amount = min(amount, flow[(a, j)])
         for a, j, sign in path:
-            flow[(a, j)] = flow.get((a, j), 0) + sign * amount
+            flow[(a, j)] = into[j][a] = flow.get((a, j), 0) + sign * amount
         cap_u[start] -= amount
         cap_w[end] -= amount
     return {(ulist[a], wlist[j]): n for (a, j), n in flow.items() if n > 0}
+
+
+def _payable(u: _Unit, wlist: list[_Want], totals: Sequence[Demand], rank: dict[int, int],
+             free_rest: frozenset[int]) -> list[int]:
+    """The indices of the wants of ``wlist`` that unit ``u`` may fill (see :func:`_flow`): what
+    it is read once, then each want."""
+    kind, maker, bit, spell_ok, cost_ok, _ = u
+    made = kind == "made"
+    payer = made or kind == "pool"
+    colored = bit & COLORED_UNIT
+    plain = bit & ~(SNOW_UNIT | COLORED_UNIT)
+    snowy = bit & SNOW_UNIT
+    # a unit of a maker placed in ``rank`` pays the costs of the steps after it; the pool's, or
+    # a maker's outside it, any cost
+    ranked = kind != "pool" and rank.get(maker, -1) >= 0
+    free = maker in free_rest
+    out: list[int] = []
+    for j, (wk, i, mask) in enumerate(wlist):
+        if wk == "float":
+            if made and plain == mask:
+                out.append(j)
+        elif wk == "cost":
+            if not payer or not bit & mask or maker == i or not (
+                    cost_ok if isinstance(cost_ok, bool) else i in cost_ok):
+                continue
+            if colored and mask & ANY_TYPE == ANY_TYPE:
+                continue  # a generic unit of the cost
+            if not ranked or (free and i in free_rest) or rank[maker] < rank.get(i, len(rank) + 1):
+                out.append(j)
+        else:
+            demand = totals[i]
+            if kind in ("improvise", "delve"):
+                ok = demand.generic
+            elif kind == "convoke":
+                ok = demand.generic or bool(bit & demand.mask and demand.mask != C)
+            elif colored and (demand.generic or demand.snow):
+                ok = False  # {S} is generic too (CR 107.4h)
+            else:
+                ok = spell_ok and bool(bit & mask) and (not demand.snow or bool(snowy))
+            if ok:
+                out.append(j)
+    return out
 
 
 # -- the order --------------------------------------------------------------------------------

@@ -194,24 +194,42 @@ class _Network:
         return e
 
     def augment(self, sink: int) -> int:
-        """Push flow along shortest augmenting paths from node 0 until none is left."""
+        """Push flow along shortest augmenting paths from node 0 until none is left.
+
+        Each path is the breadth-first search's: the sink is reached from the first node, in the
+        order nodes are found, with an edge to the sink that has room (by the first such edge of
+        that node), so the search stops as soon as it finds such a node instead of reading every
+        node found before it (on a transport's network, every unit before its first demand)."""
         head, to, cap = self.head, self.to, self.cap
         n = len(head)
+        #: Each node's edges to the sink, in its order.
+        exits: list[tuple[int, ...]] = [tuple(e for e in edges if to[e] == sink) for edges in head]
         flowed = 0
         while True:
             back = [-1] * n
             back[0] = -2
             q = deque([0])
-            while q and back[sink] == -1:
+            found = next((e for e in exits[0] if cap[e] > 0), -1)
+            while q and found < 0:
                 a = q.popleft()
                 for e in head[a]:
                     b = to[e]
                     if back[b] == -1 and cap[e] > 0:
                         back[b] = e
+                        if b == sink:
+                            found = e
+                            break
+                        for x in exits[b]:
+                            if cap[x] > 0:
+                                found = x
+                                break
+                        if found >= 0:
+                            break
                         q.append(b)
-            if back[sink] == -1:
+            if found < 0:
                 return flowed
-            push = cap[back[sink]]
+            back[sink] = found
+            push = cap[found]
             b = sink
             while b != 0:
                 e = back[b]

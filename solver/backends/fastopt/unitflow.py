@@ -206,7 +206,7 @@ class _Shape:
                 rows = []
                 for md in mds:
                     i = mds.index(md)
-                    rows.append((md, i, self.signet_mask.get((k, i), md.masks[0]), self.vec(md), self.unit_cost(md)))
+                    rows.append((md, i, self.signet_mask.get((k, i), md.masks[0]), *self.vec_and_cost(md)))
                 self.unit_rows[k] = rows
 
     def vec(self, md: Mode) -> tuple[int, ...]:
@@ -214,12 +214,14 @@ class _Shape:
         values = _values(md)
         return tuple([values[i] for i in self.at])
 
-    def unit_cost(self, md: Mode) -> int:
-        """The packed vector one activation of a one-unit mode adds inside the flow: with the
-        multi-unit activations fixed, each such activation is one unit of theirs left unspent."""
+    def vec_and_cost(self, md: Mode) -> tuple[tuple[int, ...], int]:
+        """:meth:`vec`, and the packed vector one activation of a one-unit mode adds inside the
+        flow: with the multi-unit activations fixed, each such activation is one unit of theirs
+        left unspent."""
         values = _values(md)
+        vec = tuple([values[i] for i in self.at])
         values[_WASTE] = 1
-        return _pack(tuple([values[i] for i in self.at]))
+        return vec, _pack(tuple([values[i] for i in self.at]))
 
     def colorless_bound(self, total: int, fixed: dict[int, int], pre: list[tuple[tuple[int, ...], int]]
                         ) -> tuple[int, ...]:
@@ -266,8 +268,8 @@ def solve_by_flow(problem: Problem, criteria: tuple[str, ...], start: Start | No
         return None
     # one-unit-net activations, converters too (colors aside): the bound's cheapest first
     singles: dict[tuple[int, ...], int] = {}
-    for k, mds in shape.units.items():
-        v = min(shape.vec(md) for md in mds)
+    for k, rows in shape.unit_rows.items():
+        v = min(row[3] for row in rows)
         singles[v] = singles.get(v, 0) + shape.count[k]
     conv_best: dict[int, tuple[int, ...]] = {}
     for md in shape.converters:
@@ -352,9 +354,12 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
         into = g.edge(s, 1 + i, shape.count[k], 0)
         rows = shape.unit_rows[k]
         for di, (_key, dm, _c) in enumerate(demands):
-            able = [row for row in rows if row[2] & dm]
-            if able:
-                md, at, _m, _v, unit_cost = min(able, key=lambda row: (row[3], row[2]))
+            best = None  # the first of the least (vector, mask) of the rows whose unit may pay it
+            for row in rows:
+                if row[2] & dm and (best is None or (row[3], row[2]) < (best[3], best[2])):
+                    best = row
+            if best is not None:
+                md, at, _m, _v, unit_cost = best
                 e = g.edge(1 + i, 1 + nc + nf + di, total, unit_cost)
                 arcs.append((e, i, md, at))
                 if di == gen:
