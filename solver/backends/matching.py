@@ -194,38 +194,23 @@ class _Network:
         return e
 
     def augment(self, sink: int) -> int:
-        """Push flow along shortest augmenting paths from node 0 until none is left.
-
-        Each path is the breadth-first search's: the sink is reached from the first node, in the
-        order nodes are found, with an edge to the sink that has room (by the first such edge of
-        that node), so the search stops as soon as it finds such a node instead of reading every
-        node found before it (on a transport's network, every unit before its first demand)."""
+        """Push flow along shortest augmenting paths from node 0 until none is left (each the
+        path :meth:`_search` finds)."""
         head, to, cap = self.head, self.to, self.cap
-        n = len(head)
         #: Each node's edges to the sink, in its order.
         exits: list[tuple[int, ...]] = [tuple(e for e in edges if to[e] == sink) for edges in head]
+        near = frozenset(to[e] for e in head[0])
+        # The source's neighbours are searched as they are found only when none of them has an
+        # edge to the sink (a transport's units): see :meth:`_search`.
+        eager = any(exits[b] for b in near)
+        # No path enters the source, so its edges only lose room: those full stay full.
+        source = head[0]
+        full = 0
         flowed = 0
         while True:
-            back = [-1] * n
-            back[0] = -2
-            q = deque([0])
-            found = next((e for e in exits[0] if cap[e] > 0), -1)
-            while q and found < 0:
-                a = q.popleft()
-                for e in head[a]:
-                    b = to[e]
-                    if back[b] == -1 and cap[e] > 0:
-                        back[b] = e
-                        if b == sink:
-                            found = e
-                            break
-                        for x in exits[b]:
-                            if cap[x] > 0:
-                                found = x
-                                break
-                        if found >= 0:
-                            break
-                        q.append(b)
+            while full < len(source) and cap[source[full]] <= 0:
+                full += 1
+            back, found = self._search(sink, exits, near, eager, full)
             if found < 0:
                 return flowed
             back[sink] = found
@@ -242,6 +227,61 @@ class _Network:
                 cap[e] -= push
                 cap[e ^ 1] += push
                 b = to[e ^ 1]
+
+    def _search(self, sink: int, exits: list[tuple[int, ...]], near: frozenset[int],
+                eager: bool, full: int = 0) -> tuple[list[int], int]:
+        """The breadth-first search from node 0: the edge each node was found by, and the edge
+        into the sink of the shortest augmenting path (-1: none); ``full``: how many of the
+        source's first edges have no room.
+
+        The sink is reached from the first node, in the order nodes are found, with an edge to the
+        sink that has room (by the first such edge of that node), so the search stops as soon as
+        it finds such a node instead of reading every node found before it.  Unless ``eager``,
+        each neighbour of the source is searched as soon as it is found rather than after all of
+        them: the same nodes are found in the same order (those the neighbours find queued
+        behind them) as long as no neighbour finds another neighbour (``near``), which sends the
+        search back to the plain order, and none has an edge to the sink (``eager`` then); on a
+        transport's network, the first unit with room then finds its demand at once."""
+        head, to, cap = self.head, self.to, self.cap
+        back = [-1] * len(head)
+        back[0] = -2
+        for x in exits[0]:
+            if cap[x] > 0:
+                return back, x
+        q: deque[int] = deque()
+        if eager:
+            q.append(0)
+        else:
+            for e in head[0][full:]:
+                b = to[e]
+                if back[b] != -1 or cap[e] <= 0:
+                    continue
+                back[b] = e
+                for e2 in head[b]:
+                    c = to[e2]
+                    if back[c] == -1 and cap[e2] > 0:
+                        if c in near:
+                            return self._search(sink, exits, near, True)
+                        back[c] = e2
+                        if c == sink:
+                            return back, e2
+                        for x in exits[c]:
+                            if cap[x] > 0:
+                                return back, x
+                        q.append(c)
+        while q:
+            a = q.popleft()
+            for e in head[a]:
+                b = to[e]
+                if back[b] == -1 and cap[e] > 0:
+                    back[b] = e
+                    if b == sink:
+                        return back, e
+                    for x in exits[b]:
+                        if cap[x] > 0:
+                            return back, x
+                    q.append(b)
+        return back, -1
 
 
 def deficits(units: list[tuple[int, bool, int]], form: Form, x: int) -> dict[tuple[object, ...], int]:
