@@ -249,6 +249,24 @@ class _Network:
             if cap[x] > 0:
                 return back, x
         q: deque[int] = deque()
+
+        def visit(a: int, guard: bool) -> int:
+            """Find the nodes ``a`` leads to, queued: the edge into the sink when one of them has
+            an edge there with room, -1 when none, -2 when ``guard`` and one is ``near``."""
+            for e in head[a]:
+                b = to[e]
+                if back[b] == -1 and cap[e] > 0:
+                    if guard and b in near:
+                        return -2
+                    back[b] = e
+                    if b == sink:
+                        return e
+                    for x in exits[b]:
+                        if cap[x] > 0:
+                            return x
+                    q.append(b)
+            return -1
+
         if eager:
             q.append(0)
         else:
@@ -257,30 +275,15 @@ class _Network:
                 if back[b] != -1 or cap[e] <= 0:
                     continue
                 back[b] = e
-                for e2 in head[b]:
-                    c = to[e2]
-                    if back[c] == -1 and cap[e2] > 0:
-                        if c in near:
-                            return self._search(sink, exits, near, True)
-                        back[c] = e2
-                        if c == sink:
-                            return back, e2
-                        for x in exits[c]:
-                            if cap[x] > 0:
-                                return back, x
-                        q.append(c)
+                got = visit(b, True)
+                if got == -2:
+                    return self._search(sink, exits, near, True)
+                if got >= 0:
+                    return back, got
         while q:
-            a = q.popleft()
-            for e in head[a]:
-                b = to[e]
-                if back[b] == -1 and cap[e] > 0:
-                    back[b] = e
-                    if b == sink:
-                        return back, e
-                    for x in exits[b]:
-                        if cap[x] > 0:
-                            return back, x
-                    q.append(b)
+            got = visit(q.popleft(), False)
+            if got >= 0:
+                return back, got
         return back, -1
 
 
