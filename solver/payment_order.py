@@ -490,11 +490,15 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     kinds: list[Demand] = []
     index: dict[tuple[int, bool, bool], int] = {}
     kind_of: list[int] = []
+    last: Demand | None = None  # a run of one demand object (the generic mana's) is read once
+    k = -1
     for d in totals:
-        k = index.get((d.mask, d.generic, d.snow))
-        if k is None:
-            k = index[(d.mask, d.generic, d.snow)] = len(kinds)
-            kinds.append(Demand("", d.mask, d.generic, d.snow))
+        if d is not last:
+            last = d
+            k = index.get((d.mask, d.generic, d.snow), -1)
+            if k < 0:
+                k = index[(d.mask, d.generic, d.snow)] = len(kinds)
+                kinds.append(Demand("", d.mask, d.generic, d.snow))
         kind_of.append(k)
     #: The want of each kind of demand of the total, counted in the order first met.
     want_of = [("total", k, kinds[k].mask) for k in range(len(kinds))]

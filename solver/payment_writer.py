@@ -384,7 +384,7 @@ class Finisher:
                           assists, _after(acts) if kinds is None or _discards(kinds) else None)
         out["activations"] = [acts[i] for i in plan.order]
         founds = [founds[i] for i in plan.order]
-        allocation = [{"symbol": p.symbol, "paid_by": {p.kind: p.value}} for p in plan.paid]
+        allocation = [{"symbol": symbol, "paid_by": {kind: value}} for symbol, kind, value in plan.paid]
         allocation.extend({"symbol": c["symbol"], "paid_by": {"life": 2}}
                           for c in out["choices"] if c["paid_as"] == "life")
         out["allocation"] = allocation

@@ -31,6 +31,7 @@ class with both kinds of modes, too many counts to try) is declined (``None``).
 
 from __future__ import annotations
 
+import bisect
 from collections import deque
 from itertools import product
 
@@ -223,11 +224,10 @@ class _Shape:
         values[_WASTE] = 1
         return vec, _pack(tuple([values[i] for i in self.at]))
 
-    def colorless_bound(self, total: int, fixed: dict[int, int], pre: list[tuple[tuple[int, ...], int]]
-                        ) -> tuple[int, ...]:
+    def colorless_bound(self, total: int, fixed: dict[int, int], pre: _Cheapest) -> tuple[int, ...]:
         """The least vector of a payment of ``total`` mana with ``fixed`` multi-unit activations,
-        colors aside: the cheapest one-unit-net activations (``pre``: sorted vectors and counts,
-        converters among them) for the rest, waste the units over."""
+        colors aside: the cheapest one-unit-net activations (``pre``, converters among them) for
+        the rest, waste the units over."""
         terms = dict.fromkeys(_TERMS, 0)
         units = 0
         for k, n in fixed.items():
@@ -235,19 +235,39 @@ class _Shape:
             units += n * len(md.masks)
             for name, v in _terms(md).items():
                 terms[name] += n * v
-        need = total - units
-        vec = [0] * (len(self.crit) + 1)
-        for each, avail in pre:
-            if need <= 0:
-                break
-            take = min(avail, need)
-            need -= take
-            vec = [a + take * b for a, b in zip(vec, each)]
-        if need > 0:
+        vec = pre.least(total - units)
+        if vec is None:
             return (1 << 62,)
         terms["min_waste"] = max(0, units - total)
         own = criteria_vector(terms, self.crit)
         return tuple(a + b for a, b in zip(own, vec))
+
+
+class _Cheapest:
+    """The one-unit-net activations by vector, cheapest first (``rows``: vectors and counts), and
+    their running counts and sums: the least vector of any number of them is the sum of the
+    cheapest, read by a binary search (made once a problem, read for every count of the
+    multi-unit activations)."""
+
+    def __init__(self, rows: list[tuple[tuple[int, ...], int]], width: int) -> None:
+        self.rows = rows
+        #: How many activations the rows before each hold, and the sum of their vectors.
+        self.counts = [0]
+        self.sums = [[0] * width]
+        for each, avail in rows:
+            self.counts.append(self.counts[-1] + avail)
+            self.sums.append([a + avail * b for a, b in zip(self.sums[-1], each)])
+
+    def least(self, need: int) -> list[int] | None:
+        """The least vector of ``need`` activations, colors aside (None: there are fewer)."""
+        if need <= 0:
+            return self.sums[0]
+        if need > self.counts[-1]:
+            return None
+        full = bisect.bisect_left(self.counts, need) - 1  # rows taken whole, then part of the next
+        each = self.rows[full][0]
+        take = need - self.counts[full]
+        return [a + take * b for a, b in zip(self.sums[full], each)]
 
 
 def solve_by_flow(problem: Problem, criteria: tuple[str, ...], start: Start | None = None) -> Solution | None:
@@ -283,7 +303,7 @@ def solve_by_flow(problem: Problem, criteria: tuple[str, ...], start: Start | No
         if k in shape.units:
             continue  # one activation a member: its cheapest one-unit mode is counted already
         any_pre[v] = any_pre.get(v, 0) + shape.count[k]
-    pre_all = sorted(any_pre.items())
+    pre_all = _Cheapest(sorted(any_pre.items()), len(criteria) + 1)
     if any(len(md.masks) - sum(n for _, n in md.costs) > 1 for md in shape.converters):
         return None  # a converter adding two net: the bound colors aside would need it as multi
     best: tuple[tuple[int, ...], Solution] | None = None
