@@ -454,34 +454,34 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
         quick = _plain_plan(steps, totals, pool, floating, assists)
         if quick is not None:
             return quick if allocate else Plan(quick.order, ())
-    units: dict[_Unit, int] = {}
+    #: The makers of each unit, in order (-1: the pool or an assist); how many there are is the
+    #: unit's count.
     makers: dict[_Unit, deque[int]] = {}
 
-    def add(u: _Unit, maker: int = -1) -> None:
-        units[u] = units.get(u, 0) + 1
-        makers.setdefault(u, deque()).append(maker)
+    def queue_of(u: _Unit) -> deque[int]:
+        q = makers.get(u)
+        if q is None:
+            q = makers[u] = deque()
+        return q
 
     for bit in pool:
-        add(("pool", -1, bit, True, True, ""))
+        queue_of(("pool", -1, bit, True, True, "")).append(-1)
     # A step without a mana cost makes the same units wherever it is: read once per step object
     # (activations alike share theirs).
-    free: dict[int, tuple[_Unit, ...]] = {}
+    free: dict[int, tuple[deque[int], ...]] = {}
     for i, s in enumerate(steps):
         if s.cost:
-            keys = _unit_keys(s, i, steps)
+            queues = tuple(map(queue_of, _unit_keys(s, i, steps)))
         else:
             got = free.get(id(s))
-            keys = free[id(s)] = _unit_keys(s, -1, steps) if got is None else got
-        for u in keys:
-            n = units.get(u)
-            if n is None:
-                units[u] = 1
-                makers[u] = deque((i,))
-            else:
-                units[u] = n + 1
-                makers[u].append(i)
+            if got is None:
+                got = free[id(s)] = tuple(map(queue_of, _unit_keys(s, -1, steps)))
+            queues = got
+        for q in queues:
+            q.append(i)
     for a in assists:
-        add((a.kind, -1, a.mask, True, False, a.name))
+        queue_of((a.kind, -1, a.mask, True, False, a.name)).append(-1)
+    units = {u: len(q) for u, q in makers.items()}
     wants: dict[_Want, int] = {}
 
     def want(w: _Want) -> None:

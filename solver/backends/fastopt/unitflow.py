@@ -87,15 +87,13 @@ class _Flow:
         self.cost: list[int] = []
 
     def edge(self, a: int, b: int, cap: int, cost: int) -> int:
-        self.head[a].append(len(self.to))
-        self.to.append(b)
-        self.cap.append(cap)
-        self.cost.append(cost)
-        self.head[b].append(len(self.to))
-        self.to.append(a)
-        self.cap.append(0)
-        self.cost.append(-cost)
-        return len(self.to) - 2
+        e = len(self.to)
+        self.head[a].append(e)
+        self.head[b].append(e + 1)
+        self.to += (b, a)
+        self.cap += (cap, 0)
+        self.cost += (cost, -cost)
+        return e
 
     def prefill(self, paths: list[tuple[int, tuple[int, ...]]]) -> int:
         """Push along each path of edges, cheapest first, as much as it takes: a start for
@@ -415,7 +413,7 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
     for (k, i), n in sorted(taken.items()):
         md = shape.units[k][i]
         used[k] += n
-        for name, v in _terms(md).items():
+        for name, v in zip(_TERMS, _values(md)):
             terms[name] += n * v
         if md.costs:  # a Signet: its slots, its {1} paid by sources that cost nothing
             o = md.options[0][1]
