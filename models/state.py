@@ -192,7 +192,9 @@ class BoardView:
     (``models.rules.board_effects``); ``spend_effects`` the rules of spending mana as another
     color (``models.rules.counts``); ``color_settings`` (``models.rules.colors``); ``typed`` each
     permanent's types and the subtypes a count reads (``models.rules.amounts``); ``type_changes``
-    (``models.rules.land_types``); ``grants``, ``hasty``, ``abilities_of`` and ``held`` (``models.rules.granted``);
+    (``models.rules.land_types``); ``abilities`` each permanent's mana abilities after the board's
+    effects, by id, beside the permanent (``models.rules.board_effects``); ``grants``, ``hasty``,
+    ``abilities_of`` and ``held`` (``models.rules.granted``);
     ``supplies`` the grouped supply by (player, resources, reserved) (``solver.supply.build``);
     ``doublers`` by player (``solver.pools.doublers``); ``checks`` the refusals of what the engine
     does not model, by check (``solver.supply.unmodelled.once``), and ``marked`` the permanents each
@@ -201,11 +203,11 @@ class BoardView:
 
     Thread-safe: a field is written once with a whole immutable value by a single store (two
     threads that ask at once both compute it and one equal value stays); the dictionaries
-    (``held``, ``supplies``, ``doublers``, ``checks``) are filled with whole values by single stores.
+    (``abilities``, ``held``, ``supplies``, ``doublers``, ``checks``) are filled with whole values by single stores.
     """
 
-    __slots__ = ("abilities_of", "active", "by_id", "checks", "color_settings", "doublers", "grants", "hasty", "held",
-                 "marked", "sparing", "spend_effects", "supplies", "tap_hurt", "type_changes", "typed")
+    __slots__ = ("abilities", "abilities_of", "active", "by_id", "checks", "color_settings", "doublers", "grants",
+                 "hasty", "held", "marked", "sparing", "spend_effects", "supplies", "tap_hurt", "type_changes", "typed")
 
     def __init__(self) -> None:
         self.active: Any = None
@@ -220,6 +222,7 @@ class BoardView:
         self.abilities_of: Any = None
         self.marked: Any = None
         self.held: dict[str, Any] = {}
+        self.abilities: dict[str, Any] = {}
         self.supplies: dict[Any, Any] = {}
         self.doublers: dict[str, Any] = {}
         self.checks: dict[Any, Any] = {}

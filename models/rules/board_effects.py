@@ -122,9 +122,16 @@ def effective_mana_abilities(state: GameState, permanent: Permanent) -> tuple[Ma
     "{T}: Add one mana of any color"), in board order.  A non-land keeps its
     printed abilities and gets the granted ones.
     """
+    memo = state.view.abilities
+    hit = memo.get(permanent.id)
+    if hit is not None and hit[0] is permanent:  # (a permanent of this board: ids are unique on it)
+        return hit[1]  # type: ignore[no-any-return]
     if prohibited(state, permanent):
-        return ()  # CR 602.5: none of its activated abilities can be activated
-    return _spared(state, permanent, _effective(state, permanent))
+        found: tuple[ManaAbility, ...] = ()  # CR 602.5: none of its activated abilities can be activated
+    else:
+        found = _spared(state, permanent, _effective(state, permanent))
+    memo[permanent.id] = (permanent, found)  # (a refusal raised above is raised again when asked again)
+    return found
 
 
 def _spared(state: GameState, permanent: Permanent, abilities: tuple[ManaAbility, ...]) -> tuple[ManaAbility, ...]:

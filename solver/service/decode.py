@@ -14,6 +14,7 @@ import json
 import os
 import re
 import stat
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from manasolver.models.cost import ManaCost
@@ -44,8 +45,8 @@ def card_db(query: dict[str, Any]) -> CardDB:
     """The card database of the query: the bundled one, or the card file its ``cards`` names.  A
     file that is not one is an error naming the file and where in it, quoting none of its content
     (a query may name any file the process can read)."""
-    from manasolver.models.carddb import default_db
     cards = query.get("cards")
+    default_db = _DEFAULT_DB or _default_db()
     if cards is None:
         return default_db(None)
     if not isinstance(cards, str):
@@ -65,6 +66,18 @@ def card_db(query: dict[str, Any]) -> CardDB:
         raise clone from None
     except OSError as err:
         raise BadQuery(f"card file {cards} can't be read: {err.strerror or type(err).__name__}", "cards") from None
+
+
+def _default_db() -> Callable[[str | None], CardDB]:
+    """:func:`~manasolver.models.carddb.default_db`, imported on first use (an ``import`` statement
+    run for each of a query's three reads of its database is a microsecond each)."""
+    global _DEFAULT_DB
+    from manasolver.models.carddb import default_db
+    _DEFAULT_DB = default_db
+    return default_db
+
+
+_DEFAULT_DB: Callable[[str | None], CardDB] | None = None
 
 
 #: what a card file's error may quote of the file: its first bytes, the keys of an object, a character found

@@ -618,18 +618,19 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     changed = bool(effects) or bool(tap_damage_from_attachments(state))
     # Rows remembered with their permanents first (one lookup each, the common case); the others
     # after the references are known (a plain row never reads them).
-    plain = None if changed else _ROWS
+    lookup = None if changed else _ROWS.get
     found: list[tuple[int, Permanent, _Row | None]] = []
     missed = False
     for pos, perm in enumerate(state.battlefield):
         if perm.controller != name:
             continue
-        hit = plain.get(_what(perm, resources), perm.card) if plain is not None and perm.imprinted is None else None
-        if hit is not None:
-            found.append((pos, perm, hit))
-        else:
-            found.append((pos, perm, None))
-            missed = missed or _card_info(perm.card)[3]
+        card = perm.card
+        # the key of _what, made here: one lookup per permanent, the common case
+        hit = lookup((id(card), resources, *perm[2:]), card) \
+            if lookup is not None and perm.imprinted is None else None
+        found.append((pos, perm, hit))
+        if hit is None and not missed:
+            missed = _card_info(card)[3]
     if missed:  # a row to make reads what other permanents could produce
         from manasolver.solver.graph import reference_sets
         try:
