@@ -169,11 +169,28 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
         characteristics = CHARACTERISTIC_SET.isdisjoint
         name_limit = LIMITS["name"]
         attached = False
+        plain = _PLAIN_FIELDS.issuperset
+        known = cards.known
+        first = names[0]
         for i, raw in enumerate(raw_field):
             perm = None
             key: bytes | None = None
+            if type(raw) is dict and plain(raw):
+                # A card read before by its name, its controller, tapped and sick, each of its own
+                # type: made here, every other field as the loader leaves it.
+                pid = raw.get("id")
+                name = raw.get("card")
+                card = known.get(name) if type(name) is str else None
+                controller = raw.get("controller", first)
+                tapped = raw.get("tapped", False)
+                sick = raw.get("sick", False)
+                if (card is not None and type(pid) is str and 0 < len(pid) <= name_limit and not pid[0].isspace()
+                        and type(controller) is str and controller in names and type(tapped) is bool
+                        and type(sick) is bool):
+                    perm = _new(Permanent, (pid, card, controller, tapped, sick, *_BETWEEN, is_token_card(card),
+                                            *_AFTER))
             # (not one with characteristics of its own: their text counts toward the board's limit)
-            if type(raw) is dict and "card" in raw and characteristics(raw):
+            if perm is None and type(raw) is dict and "card" in raw and characteristics(raw):
                 pid = raw.get("id")
                 if type(pid) is str and 0 < len(pid) <= name_limit and not pid[0].isspace():
                     body = raw.copy()
@@ -268,6 +285,14 @@ _PLAYERS = 4096
 #: A permanent serialised longer than this is built every time (16 times this for a player).
 _MAX_KEY = 4096
 
+
+#: The fields of a permanent object that :func:`_load_state` reads itself when their values are plain.
+_PLAIN_FIELDS = frozenset({"id", "card", "controller", "tapped", "sick"})
+#: The values :func:`_permanent` gives the fields of a permanent that such an object leaves out:
+#: those between ``sick`` and ``token``, and those after ``token``.
+_TOKEN_AT = Permanent._fields.index("token")
+_BETWEEN = tuple(Permanent._field_defaults[f] for f in Permanent._fields[5:_TOKEN_AT])
+_AFTER = tuple(Permanent._field_defaults[f] for f in Permanent._fields[_TOKEN_AT + 1:])
 
 #: A permanent made from its fields as one tuple (``Permanent._make`` without its call and length
 #: check: the tuple is a kept permanent's fields after its id, with a new id before them).

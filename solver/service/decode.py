@@ -38,7 +38,8 @@ MAX_WEIGHT = 10**6
 MAX_SPEND = 10**6
 
 __all__ = ["MAX_SPEND", "MAX_WEIGHT", "ability_spell", "backend", "card_db", "card_file", "cost", "flag", "integer",
-           "load_state_field", "modifiers", "names_ability", "player", "policy", "spell", "turn_given"]
+           "load_state_field", "modifiers", "names_ability", "player", "policy", "spell", "state_and_db",
+           "turn_given"]
 
 
 def card_db(query: dict[str, Any]) -> CardDB:
@@ -107,11 +108,18 @@ def card_file(path: str, where: str = "cards") -> None:
 def load_state_field(query: dict[str, Any]) -> GameState:
     """The ``state`` of a query, loaded; errors name the path inside the board.  A board seen
     recently, or kept by a session, is not loaded again (:mod:`~manasolver.solver.service.boards`)."""
+    return state_and_db(query)[0]
+
+
+def state_and_db(query: dict[str, Any]) -> tuple[GameState, CardDB]:
+    """:func:`load_state_field`'s state and the card database it was read with (:func:`card_db`),
+    for a query that reads cards again (its ``spell``)."""
     from manasolver.solver.service.boards import load_board
     if "state" not in query:
         raise BadQuery('missing "state" (the board, or "board": a handle from open)', "state")
     try:
-        return load_board(query["state"], card_db(query))
+        db = card_db(query)
+        return load_board(query["state"], db), db
     except ManasolverError as err:
         # paths inside the board are written as the protocol does: battlefield[3].card
         raise (err if err.where else err.at("state")) from None
@@ -161,8 +169,9 @@ def flag(query: dict[str, Any], key: str) -> bool | None:
     return raw
 
 
-def spell(query: dict[str, Any]) -> SpellInfo | None:
-    """The ``spell`` object: what is cast, from a named card and/or its given characteristics."""
+def spell(query: dict[str, Any], db: CardDB | None = None) -> SpellInfo | None:
+    """The ``spell`` object: what is cast, from a named card and/or its given characteristics
+    (``db``: the query's card database, when read already)."""
     from manasolver.solver.request import SpellInfo
     raw = query.get("spell")
     if raw is None:
@@ -178,7 +187,7 @@ def spell(query: dict[str, Any]) -> SpellInfo | None:
         if not isinstance(raw["card"], str):
             raise BadQuery("spell.card must be a card name", "spell.card")
         try:
-            card = card_db(query).get(raw["card"], "card")
+            card = (db or card_db(query)).get(raw["card"], "card")
         except ManasolverError as err:
             raise err.at("spell") from None
     types = _words(raw, "types", card.type_line.types if card else ())
