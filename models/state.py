@@ -193,7 +193,8 @@ class BoardView:
     color (``models.rules.counts``); ``color_settings`` (``models.rules.colors``); ``typed`` each
     permanent's types and the subtypes a count reads (``models.rules.amounts``); ``type_changes``
     (``models.rules.land_types``); ``abilities`` each permanent's mana abilities after the board's
-    effects, by id, beside the permanent (``models.rules.board_effects``); ``grants``, ``hasty``,
+    effects, by id, beside the permanent (``models.rules.board_effects``); ``notable`` the permanents
+    whose cards print effects on mana, prohibitions or granted keywords, ``grants``, ``hasty``,
     ``abilities_of`` and ``held`` (``models.rules.granted``);
     ``supplies`` the grouped supply by (player, resources, reserved) (``solver.supply.build``);
     ``doublers`` by player (``solver.pools.doublers``); ``checks`` the refusals of what the engine
@@ -207,7 +208,8 @@ class BoardView:
     """
 
     __slots__ = ("abilities", "abilities_of", "active", "by_id", "checks", "color_settings", "doublers", "grants",
-                 "hasty", "held", "marked", "sparing", "spend_effects", "supplies", "tap_hurt", "type_changes", "typed")
+                 "hasty", "held", "marked", "notable", "sparing", "spend_effects", "supplies", "tap_hurt",
+                 "type_changes", "typed")
 
     def __init__(self) -> None:
         self.active: Any = None
@@ -221,6 +223,7 @@ class BoardView:
         self.hasty: Any = None
         self.abilities_of: Any = None
         self.marked: Any = None
+        self.notable: Any = None
         self.held: dict[str, Any] = {}
         self.abilities: dict[str, Any] = {}
         self.supplies: dict[Any, Any] = {}

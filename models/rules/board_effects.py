@@ -23,7 +23,7 @@ from dataclasses import replace
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
 from manasolver.models.card import BASIC_LAND_TYPES, Card
 from manasolver.models.effects import ConditionalDamage, GrantedAbility, Prohibition, StructuredEffect
-from manasolver.models.rules.granted import held_abilities, printed_as_given
+from manasolver.models.rules.granted import held_abilities, notable, printed_as_given
 from manasolver.models.rules.amounts import evaluate_amount, permanent_matches
 from manasolver.models.rules.land_types import effective_land_types, has_effect, loses_rules_text
 from manasolver.models.state import GameState, Permanent
@@ -48,7 +48,7 @@ __all__ = [
 
 def _active(state: GameState) -> tuple[tuple[Permanent, StructuredEffect], ...]:
     out: list[tuple[Permanent, StructuredEffect]] = []
-    for perm in state.battlefield:
+    for perm in notable(state):
         for effect in mana_effects_of(perm.card):
             if has_effect(state, perm, effect):
                 out.append((perm, effect))
@@ -411,7 +411,7 @@ def mana_prohibitions(state: GameState, player: str) -> list[tuple[Permanent, st
     that spare mana abilities (Pithing Needle, Damping Matrix) are not listed."""
     out: list[tuple[Permanent, str]] = []
     mine: list[Permanent] | None = None
-    for perm in state.battlefield:
+    for perm in notable(state):
         for clause, what in prohibitions_of(perm.card):
             if mine is None:
                 mine = [p for p in state.battlefield if p.controller == player and p.card.mana_abilities]
