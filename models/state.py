@@ -194,7 +194,8 @@ class BoardView:
     permanent's types and the subtypes a count reads (``models.rules.amounts``); ``type_changes``
     (``models.rules.land_types``); ``abilities`` each permanent's mana abilities after the board's
     effects, by id, beside the permanent (``models.rules.board_effects``); ``notable`` the permanents
-    whose cards print effects on mana, prohibitions or granted keywords, ``grants``, ``hasty``,
+    whose cards print effects on mana, prohibitions or granted keywords and those with triggered
+    abilities, ``grants``, ``hasty``,
     ``abilities_of`` and ``held`` (``models.rules.granted``);
     ``supplies`` the grouped supply by (player, resources, reserved) (``solver.supply.build``);
     ``doublers`` by player (``solver.pools.doublers``); ``checks`` the refusals of what the engine

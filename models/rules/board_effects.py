@@ -23,7 +23,7 @@ from dataclasses import replace
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
 from manasolver.models.card import BASIC_LAND_TYPES, Card
 from manasolver.models.effects import ConditionalDamage, GrantedAbility, Prohibition, StructuredEffect
-from manasolver.models.rules.granted import held_abilities, notable, printed_as_given
+from manasolver.models.rules.granted import held_abilities, notable, printed_as_given, triggering
 from manasolver.models.rules.amounts import evaluate_amount, permanent_matches
 from manasolver.models.rules.land_types import effective_land_types, has_effect, loses_rules_text
 from manasolver.models.state import GameState, Permanent
@@ -31,7 +31,7 @@ from manasolver.models.symbols import type_bit
 from manasolver.models.text.mana_effects import mana_effects_of
 from manasolver.models.text.prohibitions import prohibitions_of
 from manasolver.models.text.tap_triggers import TapKind, TapTrigger, tap_triggers_of
-from manasolver.models.text.triggers import self_tap_damage, triggers_of
+from manasolver.models.text.triggers import self_tap_damage
 
 __all__ = [
     "active_effects",
@@ -285,9 +285,7 @@ def _tap_hurt(state: GameState) -> _TapHurt:
     on_other: dict[str, int] = {}
     beyond: dict[str, tuple[Permanent, str]] = {}
     unread: list[tuple[Permanent, str]] = []
-    for source in state.battlefield:
-        if not triggers_of(source.card):
-            continue
+    for source in triggering(state):
         for text, t in tap_triggers_of(source.card):
             if t is None:
                 low = text.lower()

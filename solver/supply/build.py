@@ -618,16 +618,19 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     changed = bool(effects) or bool(tap_damage_from_attachments(state))
     # Rows remembered with their permanents first (one lookup each, the common case); the others
     # after the references are known (a plain row never reads them).
-    lookup = None if changed else _ROWS.get
+    lookup = None if changed else _ROWS.lookup()
     found: list[tuple[int, Permanent, _Row | None]] = []
     missed = False
     for pos, perm in enumerate(state.battlefield):
         if perm.controller != name:
             continue
         card = perm.card
-        # the key of _what, made here: one lookup per permanent, the common case
-        hit = lookup((id(card), resources, *perm[2:]), card) \
-            if lookup is not None and perm.imprinted is None else None
+        hit = None
+        if lookup is not None and perm.imprinted is None:
+            # the key of _what, made here: one lookup per permanent, the common case
+            entry = lookup((id(card), resources, *perm[2:]))
+            if entry is not None and entry[0] is card:
+                hit = entry[1]
         found.append((pos, perm, hit))
         if hit is None and not missed:
             missed = _card_info(card)[3]
