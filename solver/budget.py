@@ -174,6 +174,8 @@ def budgeted(fn: Callable[P, R]) -> Callable[P, R]:
     """``fn`` run inside :func:`query_budget` (a query of the Python API)."""
     @wraps(fn)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        if _CURRENT.get() is not None:  # inside a running query: its budget (what query_budget yields)
+            return fn(*args, **kwargs)
         with query_budget():
             return fn(*args, **kwargs)
     return run

@@ -47,7 +47,16 @@ from manasolver.models.rules.missing import NotOnBoard
 from manasolver.models.state import GameState, Permanent, Player, fits_cost, permanent_state
 from manasolver.models.symbols import ANY_TYPE, C, mask_from_letters, mask_letters
 from manasolver.models.text.read import card_text
-from manasolver.solver.supply.model import MAX_REPEAT, Excluded, Option, Options, SourceClass, SourceKind, Supply
+from manasolver.solver.supply.model import (
+    MAX_REPEAT,
+    Excluded,
+    Option,
+    Options,
+    SourceClass,
+    SourceKind,
+    Supply,
+    source_classes,
+)
 from manasolver.solver.supply.resources import fodder_groups, hand_classes, zone_fodder
 from manasolver.solver.supply.unmodelled import (
     NO_REFERENCES,
@@ -675,8 +684,8 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     tap_sig: dict[str, frozenset[str]] = {}
     mine: list[tuple[int, Permanent]] = []
     if not special:  # classes come out in order of their first member
-        classes = [SourceClass(tuple(ids), tuple(positions), row[1], row[2], row[3], cname, row[4])
-                   for ids, positions, row, cname in simple.values()]
+        classes = source_classes((tuple(ids), tuple(positions), row[1], row[2], row[3], cname, row[4])
+                                 for ids, positions, row, cname in simple.values())
     else:
         mine = [(pos, perm) for pos, perm, _ in found]
         groups: dict[tuple[object, ...], tuple[list[str], list[int]]] = {}
