@@ -187,8 +187,8 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                 if (card is not None and type(pid) is str and 0 < len(pid) <= name_limit and not pid[0].isspace()
                         and type(controller) is str and controller in names and type(tapped) is bool
                         and type(sick) is bool):
-                    perm = _new(Permanent, (pid, card, controller, tapped, sick, *_BETWEEN, is_token_card(card),
-                                            *_AFTER))
+                    perm = _new(Permanent, (pid, card, controller, tapped, sick)
+                                + (_TOKEN_TAIL if is_token_card(card) else _TAIL))
             # (not one with characteristics of its own: their text counts toward the board's limit)
             if perm is None and type(raw) is dict and "card" in raw and characteristics(raw):
                 pid = raw.get("id")
@@ -288,11 +288,10 @@ _MAX_KEY = 4096
 
 #: The fields of a permanent object that :func:`_load_state` reads itself when their values are plain.
 _PLAIN_FIELDS = frozenset({"id", "card", "controller", "tapped", "sick"})
-#: The values :func:`_permanent` gives the fields of a permanent that such an object leaves out:
-#: those between ``sick`` and ``token``, and those after ``token``.
-_TOKEN_AT = Permanent._fields.index("token")
-_BETWEEN = tuple(Permanent._field_defaults[f] for f in Permanent._fields[5:_TOKEN_AT])
-_AFTER = tuple(Permanent._field_defaults[f] for f in Permanent._fields[_TOKEN_AT + 1:])
+#: The values :func:`_permanent` gives the fields after ``sick`` of a permanent that such an object
+#: leaves out, its ``token`` field read from its card: a predefined token's, any other card's.
+_TOKEN_TAIL = tuple(True if f == "token" else Permanent._field_defaults[f] for f in Permanent._fields[5:])
+_TAIL = tuple(False if f == "token" else Permanent._field_defaults[f] for f in Permanent._fields[5:])
 
 #: A permanent made from its fields as one tuple (``Permanent._make`` without its call and length
 #: check: the tuple is a kept permanent's fields after its id, with a new id before them).
