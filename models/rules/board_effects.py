@@ -104,9 +104,13 @@ def prohibited(state: GameState, permanent: Permanent) -> Prohibition | None:
 
 def _intrinsic(land_type: str) -> ManaAbility:
     """The intrinsic ability of a basic land type: ``{T}: Add [symbol].`` (305.6)."""
-    letter = BASIC_LAND_TYPES[land_type]
-    return ManaAbility(cost=AbilityCost(tap=True), production=Production(options=((type_bit(letter),),)),
-                       text=f"{{T}}: Add {{{letter}}}.", intrinsic=True)
+    return _INTRINSIC[land_type]
+
+
+#: Each basic land type's intrinsic ability (a table of constants, made with the module).
+_INTRINSIC = {land_type: ManaAbility(cost=AbilityCost(tap=True), production=Production(options=((type_bit(letter),),)),
+                                     text=f"{{T}}: Add {{{letter}}}.", intrinsic=True)
+              for land_type, letter in BASIC_LAND_TYPES.items()}
 
 
 def effective_mana_abilities(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...]:

@@ -126,10 +126,12 @@ def _reveals_without_cast_card(supply: Supply, state: GameState, card: Card) -> 
     # the abilities that reveal from the hand come first; the smaller hand only where one does
     printed = not (active_effects(state) or tap_damage_from_attachments(state))  # abilities_of's own test
     revealing: list[tuple[SourceClass, Permanent, ManaAbility]] = []
+    field = state.battlefield
     for cls in supply.classes:
         if cls.hand or not cls.members:
             continue
-        perm = state.permanent(cls.members[0])
+        at = cls.positions[0]  # the first member's index on this board
+        perm = field[at] if at < len(field) and field[at].id == cls.members[0] else state.permanent(cls.members[0])
         abilities = perm.card.mana_abilities if printed else abilities_of(state, perm)
         revealing += [(cls, perm, ab) for ab in abilities if ab.production.amount is not None
                       and reveals_from_hand(ab, card)]
