@@ -84,7 +84,7 @@ def _granted_to(effect: GrantedAbility, source: Permanent, perm: Permanent, stat
         return False
     if effect.or_who is not None and permanent_matches(perm, effect.or_who, source, state):
         return True
-    return permanent_matches(perm, replace(who, controller="any", other=False), source, state)
+    return permanent_matches(perm, who, source, state)  # (it reads no controller nor "other": both checked above)
 
 
 def prohibited(state: GameState, permanent: Permanent) -> Prohibition | None:
