@@ -637,7 +637,7 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
         hit = None
         if lookup is not None and perm.imprinted is None:
             # the key of _what, made here: one lookup per permanent, the common case
-            entry = lookup((id(card), resources, *perm[2:]))
+            entry = lookup((id(card), resources) + perm[2:])
             if entry is not None and entry[0] is card:
                 hit = entry[1]
         found.append((pos, perm, hit))
