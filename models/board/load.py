@@ -56,7 +56,7 @@ from manasolver.models.board.schema import (
     clip,
     type_name,
 )
-from manasolver.models.board.status import PREDEFINED_TOKENS, is_token_card, status
+from manasolver.models.board.status import PREDEFINED_TOKENS, TOKEN_NAMES, is_token_card, status
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadCost, BadState, UnknownCard, Unsupported
@@ -187,8 +187,9 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                 if (card is not None and type(pid) is str and 0 < len(pid) <= name_limit and not pid[0].isspace()
                         and type(controller) is str and controller in names and type(tapped) is bool
                         and type(sick) is bool):
-                    perm = _new(Permanent, (pid, card, controller, tapped, sick)
-                                + (_TOKEN_TAIL if is_token_card(card) else _TAIL))
+                    # (is_token_card, inline)
+                    token = card.layout == "token" or card.name.lower() in TOKEN_NAMES
+                    perm = _new(Permanent, (pid, card, controller, tapped, sick) + (_TOKEN_TAIL if token else _TAIL))
             # (not one with characteristics of its own: their text counts toward the board's limit)
             if perm is None and type(raw) is dict and "card" in raw and characteristics(raw):
                 pid = raw.get("id")
