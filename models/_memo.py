@@ -82,6 +82,11 @@ class KeyMemo(Generic[H, V]):
             return hit[1]
         return None
 
+    def lookup(self) -> Callable[[H], tuple[object, V] | None]:
+        """The lookup of the entries as they are now, for a loop of lookups without a call of
+        :meth:`get` each: ``(kept object, value)`` or ``None`` (check the kept object as it does)."""
+        return self._entries.get
+
     def put(self, key: H, keep: object, value: V) -> V:
         """Store ``value`` under ``key``, keeping ``keep`` alive; return ``value``."""
         entries = self._entries

@@ -6,7 +6,7 @@ from board JSON with errors that name the path of the bad field.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -129,7 +129,11 @@ class Permanent(NamedTuple):
 permanent_state = itemgetter(slice(2, None))
 
 
-@dataclass(frozen=True, slots=True)
+#: A player's empty pool (the default of :attr:`Player.pool`).
+_NO_MANA = ManaCost()
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Player:
     """A player: life, energy counters, floating mana, hand and graveyard.
 
@@ -145,7 +149,7 @@ class Player:
     life: int = 20
     starting_life: int = 20
     energy: int = 0
-    pool: ManaCost = ManaCost()
+    pool: ManaCost = _NO_MANA
     hand: tuple[Card, ...] = ()
     graveyard: tuple[Card, ...] = ()
     commander: tuple[Card, ...] = ()
@@ -155,6 +159,33 @@ class Player:
     cards_drawn_this_turn: int = 0
     designations: frozenset[str] | None = None
     library: Library | None = None
+
+    def __init__(self, name: str, life: int = 20, starting_life: int = 20, energy: int = 0,
+                 pool: ManaCost = _NO_MANA, hand: tuple[Card, ...] = (), graveyard: tuple[Card, ...] = (),
+                 commander: tuple[Card, ...] = (), lands_played_this_turn: int = 0, spells_cast_this_turn: int = 0,
+                 life_gained_this_turn: int | None = None, cards_drawn_this_turn: int = 0,
+                 designations: frozenset[str] | None = None, library: Library | None = None) -> None:
+        # Each field set through its slot (the frozen dataclass's own __init__ goes through
+        # object.__setattr__, three times slower): every board loaded makes its players.
+        (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13) = _PLAYER_SLOTS
+        s0(self, name)
+        s1(self, life)
+        s2(self, starting_life)
+        s3(self, energy)
+        s4(self, pool)
+        s5(self, hand)
+        s6(self, graveyard)
+        s7(self, commander)
+        s8(self, lands_played_this_turn)
+        s9(self, spells_cast_this_turn)
+        s10(self, life_gained_this_turn)
+        s11(self, cards_drawn_this_turn)
+        s12(self, designations)
+        s13(self, library)
+
+
+#: The setters of :class:`Player`'s slots, in field order (each slot's own descriptor).
+_PLAYER_SLOTS = tuple(Player.__dict__[f.name].__set__ for f in fields(Player))
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +223,11 @@ class BoardView:
     (``models.rules.board_effects``); ``spend_effects`` the rules of spending mana as another
     color (``models.rules.counts``); ``color_settings`` (``models.rules.colors``); ``typed`` each
     permanent's types and the subtypes a count reads (``models.rules.amounts``); ``type_changes``
-    (``models.rules.land_types``); ``grants``, ``hasty``, ``abilities_of`` and ``held`` (``models.rules.granted``);
+    (``models.rules.land_types``); ``abilities`` each permanent's mana abilities after the board's
+    effects, by id, beside the permanent (``models.rules.board_effects``); ``notable`` the permanents
+    whose cards print effects on mana, prohibitions or granted keywords and those with triggered
+    abilities, ``grants``, ``hasty``,
+    ``abilities_of`` and ``held`` (``models.rules.granted``);
     ``supplies`` the grouped supply by (player, resources, reserved) (``solver.supply.build``);
     ``doublers`` by player (``solver.pools.doublers``); ``checks`` the refusals of what the engine
     does not model, by check (``solver.supply.unmodelled.once``), and ``marked`` the permanents each
@@ -201,11 +236,12 @@ class BoardView:
 
     Thread-safe: a field is written once with a whole immutable value by a single store (two
     threads that ask at once both compute it and one equal value stays); the dictionaries
-    (``held``, ``supplies``, ``doublers``, ``checks``) are filled with whole values by single stores.
+    (``abilities``, ``held``, ``supplies``, ``doublers``, ``checks``) are filled with whole values by single stores.
     """
 
-    __slots__ = ("abilities_of", "active", "by_id", "checks", "color_settings", "doublers", "grants", "hasty", "held",
-                 "marked", "sparing", "spend_effects", "supplies", "tap_hurt", "type_changes", "typed")
+    __slots__ = ("abilities", "abilities_of", "active", "by_id", "checks", "color_settings", "doublers", "grants",
+                 "hasty", "held", "marked", "notable", "sparing", "spend_effects", "supplies", "tap_hurt",
+                 "type_changes", "typed")
 
     def __init__(self) -> None:
         self.active: Any = None
@@ -219,7 +255,9 @@ class BoardView:
         self.hasty: Any = None
         self.abilities_of: Any = None
         self.marked: Any = None
+        self.notable: Any = None
         self.held: dict[str, Any] = {}
+        self.abilities: dict[str, Any] = {}
         self.supplies: dict[Any, Any] = {}
         self.doublers: dict[str, Any] = {}
         self.checks: dict[Any, Any] = {}

@@ -26,9 +26,8 @@ from __future__ import annotations
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
+from contextvars import ContextVar, Token
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
@@ -144,24 +143,42 @@ def current() -> Deadline:
     return found if found is not None else Deadline(QUERY_BUDGET)
 
 
-@contextmanager
-def query_budget(seconds: float | None = None) -> Iterator[Deadline]:
+def query_budget(seconds: float | None = None) -> _QueryBudget:
     """The deadline of a query starting now (``seconds``, default :data:`QUERY_BUDGET`); inside a
-    running query, that query's (one budget per query, however its stages nest)."""
-    running = _CURRENT.get()
-    if running is not None:
-        yield running
-        return
-    deadline = Deadline(QUERY_BUDGET if seconds is None else seconds)
-    token = _CURRENT.set(deadline)
-    with _RUNNING_LOCK:
-        _RUNNING.add(deadline)
-        if _STOPPING:
-            deadline.stop()
-    try:
-        yield deadline
-    finally:
-        _CURRENT.reset(token)
+    running query, that query's (one budget per query, however its stages nest): a context manager
+    whose ``with`` gives the deadline."""
+    return _QueryBudget(seconds)
+
+
+class _QueryBudget:
+    """:func:`query_budget`'s context: a query's deadline set as the running one from ``__enter__``
+    to ``__exit__`` (a class, not a generator: every query enters one)."""
+
+    __slots__ = ("deadline", "seconds", "token")
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.deadline: Deadline | None = None
+        self.token: Token[Deadline | None] | None = None
+
+    def __enter__(self) -> Deadline:
+        running = _CURRENT.get()
+        if running is not None:
+            return running
+        deadline = self.deadline = Deadline(QUERY_BUDGET if self.seconds is None else self.seconds)
+        self.token = _CURRENT.set(deadline)
+        with _RUNNING_LOCK:
+            _RUNNING.add(deadline)
+            if _STOPPING:
+                deadline.stop()
+        return deadline
+
+    def __exit__(self, *exc: object) -> None:
+        deadline = self.deadline
+        if self.token is None or deadline is None:
+            return
+        _CURRENT.reset(self.token)
+        self.token = None
         with _RUNNING_LOCK:
             _RUNNING.discard(deadline)
 
@@ -174,6 +191,8 @@ def budgeted(fn: Callable[P, R]) -> Callable[P, R]:
     """``fn`` run inside :func:`query_budget` (a query of the Python API)."""
     @wraps(fn)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        if _CURRENT.get() is not None:  # inside a running query: its budget (what query_budget yields)
+            return fn(*args, **kwargs)
         with query_budget():
             return fn(*args, **kwargs)
     return run

@@ -52,6 +52,11 @@ class CardResolver:
             self._names = _NAME_CACHE.setdefault(self._db, {})
         return self._db
 
+    @property
+    def known(self) -> dict[str, Card]:
+        """The cards of names read before, by the name as given (empty until the database is read)."""
+        return self._names
+
     def named(self, name: object, where: str) -> Card:
         """The database card ``name`` (exact, case-insensitive); UnknownCard suggests others."""
         if type(name) is str:

@@ -51,8 +51,8 @@ def load_player_history(obj: Mapping[str, Any], where: str, zone: ZoneReader) ->
     out: dict[str, Any] = {}
     drawn = obj.get("cards_drawn_this_turn")
     if drawn is not None:
-        out["cards_drawn_this_turn"] = as_int(drawn, f"{where}.cards_drawn_this_turn", "cards_drawn_this_turn",
-                                              0, LIMITS["library"])
+        out["cards_drawn_this_turn"] = drawn if type(drawn) is int and 0 <= drawn <= LIMITS["library"] else \
+            as_int(drawn, f"{where}.cards_drawn_this_turn", "cards_drawn_this_turn", 0, LIMITS["library"])
     if obj.get("designations") is not None:
         out["designations"] = _designations(obj["designations"], f"{where}.designations")
     if obj.get("library") is not None:
@@ -123,6 +123,10 @@ def _designations(raw: object, where: str) -> frozenset[str]:
 
 
 def _library(raw: object, where: str, zone: ZoneReader) -> Library:
+    if type(raw) is dict and len(raw) == 1:  # {"size": n}, the common case: its fields checked here
+        size = raw.get("size")
+        if type(size) is int and 0 <= size <= LIMITS["library"]:
+            return Library(size=size)
     obj = as_object(raw, where, "library")
     check_fields(obj, LIBRARY_FIELDS, where, "library")
     if "size" not in obj:

@@ -32,7 +32,7 @@ import marshal
 import re
 import weakref
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from manasolver.models.board.cards import CACHE_SIZE, CardResolver
 from manasolver.models.board.history import check_designations, load_permanent_history, load_player_history
@@ -56,7 +56,7 @@ from manasolver.models.board.schema import (
     clip,
     type_name,
 )
-from manasolver.models.board.status import PREDEFINED_TOKENS, is_token_card, status
+from manasolver.models.board.status import PREDEFINED_TOKENS, TOKEN_NAMES, is_token_card, status
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadCost, BadState, UnknownCard, Unsupported
@@ -164,16 +164,34 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
         # serialisation without the id: the same other fields in the same order, the same values
         # of the same types) and the same player names is reused, given this object's id (the
         # last built is kept): ids differ from one game to the next, what a permanent is does not.
-        cache: dict[bytes, Permanent] | None = None  # the database is read only for a named card
-        dumps = marshal.dumps
+        cache: dict[bytes, tuple[Permanent, tuple[object, ...]]] | None = None  # the database is read only
+        dumps = marshal.dumps                                                    # for a named card
         characteristics = CHARACTERISTIC_SET.isdisjoint
         name_limit = LIMITS["name"]
         attached = False
+        plain = _PLAIN_FIELDS.issuperset
+        known = cards.known
+        first = names[0]
         for i, raw in enumerate(raw_field):
             perm = None
             key: bytes | None = None
+            if type(raw) is dict and plain(raw):
+                # A card read before by its name, its controller, tapped and sick, each of its own
+                # type: made here, every other field as the loader leaves it.
+                pid = raw.get("id")
+                name = raw.get("card")
+                card = known.get(name) if type(name) is str else None
+                controller = raw.get("controller", first)
+                tapped = raw.get("tapped", False)
+                sick = raw.get("sick", False)
+                if (card is not None and type(pid) is str and 0 < len(pid) <= name_limit and not pid[0].isspace()
+                        and type(controller) is str and controller in names and type(tapped) is bool
+                        and type(sick) is bool):
+                    # (is_token_card, inline)
+                    token = card.layout == "token" or card.name.lower() in TOKEN_NAMES
+                    perm = _new(Permanent, (pid, card, controller, tapped, sick) + (_TOKEN_TAIL if token else _TAIL))
             # (not one with characteristics of its own: their text counts toward the board's limit)
-            if type(raw) is dict and "card" in raw and characteristics(raw):
+            if perm is None and type(raw) is dict and "card" in raw and characteristics(raw):
                 pid = raw.get("id")
                 if type(pid) is str and 0 < len(pid) <= name_limit and not pid[0].isspace():
                     body = raw.copy()
@@ -191,14 +209,16 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                             seen = cache.get(key)
                             if seen is not None:
                                 # the last id wins: a client's next board finds its own objects
-                                perm = seen if seen.id == pid else _with_id(seen, pid)
-                                cache[key] = perm
+                                perm = seen[0]
+                                if perm.id != pid:
+                                    perm = _new(Permanent, (pid,) + seen[1])
+                                    cache[key] = (perm, seen[1])
             if perm is None:
                 perm = _permanent(raw, f"battlefield[{i}]", names, cards)
                 if key is not None and cache is not None:
                     if len(cache) >= CACHE_SIZE:
                         cache.clear()
-                    cache[key] = perm
+                    cache[key] = (perm, perm[1:])
             pid = perm.id
             if pid in ids:
                 raise BadState(f"duplicate id {clip(pid)!r} (first used by "
@@ -246,7 +266,8 @@ def load_permanent(raw: object, where: str, names: tuple[str, ...], cards: CardR
 class _Built:
     """What one card database's boards built, for the next boards: players and permanents by
     the typed serialisation of their JSON objects (``marshal`` format 2: no shared-object flags,
-    so equal bytes are equal content of equal types, ``true`` never ``1``)."""
+    so equal bytes are equal content of equal types, ``true`` never ``1``); a permanent beside
+    its fields after its id, from which one with another id is made."""
 
     __slots__ = ("permanents", "players")
 
@@ -255,7 +276,7 @@ class _Built:
         self.players: dict[bytes, tuple[Player, int]] = {}
         #: Per tuple of player names (a permanent's controller is checked against them): by the
         #: serialisation without the id, the permanent built from it last.
-        self.permanents: dict[tuple[str, ...], dict[bytes, Permanent]] = {}
+        self.permanents: dict[tuple[str, ...], dict[bytes, tuple[Permanent, tuple[object, ...]]]] = {}
 
 
 _BUILT: weakref.WeakKeyDictionary[CardDB, _Built] = weakref.WeakKeyDictionary()
@@ -266,12 +287,16 @@ _PLAYERS = 4096
 _MAX_KEY = 4096
 
 
-def _with_id(perm: Permanent, pid: str) -> Permanent:
-    """``perm`` with the id ``pid`` (every other field the same)."""
-    return _make((pid, *perm[1:]))
+#: The fields of a permanent object that :func:`_load_state` reads itself when their values are plain.
+_PLAIN_FIELDS = frozenset({"id", "card", "controller", "tapped", "sick"})
+#: The values :func:`_permanent` gives the fields after ``sick`` of a permanent that such an object
+#: leaves out, its ``token`` field read from its card: a predefined token's, any other card's.
+_TOKEN_TAIL = tuple(True if f == "token" else Permanent._field_defaults[f] for f in Permanent._fields[5:])
+_TAIL = tuple(False if f == "token" else Permanent._field_defaults[f] for f in Permanent._fields[5:])
 
-
-_make = Permanent._make
+#: A permanent made from its fields as one tuple (``Permanent._make`` without its call and length
+#: check: the tuple is a kept permanent's fields after its id, with a new id before them).
+_new = tuple.__new__
 
 
 def _built(db: CardDB) -> _Built:
@@ -281,7 +306,7 @@ def _built(db: CardDB) -> _Built:
     return found
 
 
-def _permanents(db: CardDB, names: tuple[str, ...]) -> dict[bytes, Permanent]:
+def _permanents(db: CardDB, names: tuple[str, ...]) -> dict[bytes, tuple[Permanent, tuple[object, ...]]]:
     """The permanents kept for boards of these player names read with ``db``."""
     built = _built(db).permanents
     found = built.get(names)
@@ -347,11 +372,10 @@ def _player(raw: object, where: str, cards: CardResolver) -> Player:
         raise BadState("a player needs a \"name\"", f"{where}.name")
     name = as_str(obj["name"], f"{where}.name", "a player name", LIMITS["name"])
     big = LIMITS["life"]
-    life = as_int(obj.get("life", 20), f"{where}.life", "life", 0, big) if "life" in obj else 20
-    start = (as_int(obj["starting_life"], f"{where}.starting_life", "starting_life", 0, big)
-             if "starting_life" in obj else 20)
-    energy = as_int(obj["energy"], f"{where}.energy", "energy", 0, big) if "energy" in obj else 0
-    pool = _pool(obj["pool"], f"{where}.pool") if "pool" in obj else ManaCost()
+    life = _count(obj, "life", 20, where, "life", big)
+    start = _count(obj, "starting_life", 20, where, "starting_life", big)
+    energy = _count(obj, "energy", 0, where, "energy", big)
+    pool = _pool(obj["pool"], f"{where}.pool") if "pool" in obj else _NO_POOL
     hand = _zone(obj["hand"], f"{where}.hand", "hand", cards) if "hand" in obj else ()
     grave = (_zone(obj["graveyard"], f"{where}.graveyard", "graveyard", cards)
              if "graveyard" in obj else ())
@@ -361,12 +385,30 @@ def _player(raw: object, where: str, cards: CardResolver) -> Player:
         if len(commander) > 2:
             raise BadState(f"commander names {len(commander)} cards; a player has at most two commanders "
                            "(CR 903.3, partner 702.124)", f"{where}.commander")
-    history = [as_int(obj[key], f"{where}.{key}", key, 0, big) if key in obj and obj[key] is not None else None
-               for key in HISTORY_FIELDS]
+    history = [_count(obj, key, None, where, key, big) for key in HISTORY_FIELDS]
     return Player(name=name, life=life, starting_life=start, energy=energy, pool=pool,
                   hand=hand, graveyard=grave, commander=commander, lands_played_this_turn=history[0] or 0,
                   spells_cast_this_turn=history[1] or 0, life_gained_this_turn=history[2],
                   **load_player_history(obj, where, lambda raw, path, what: _zone(raw, path, what, cards)))
+
+
+_NO_POOL = ManaCost()
+
+
+@overload
+def _count(obj: Mapping[str, object], key: str, default: int, where: str, what: str, hi: int) -> int: ...
+@overload
+def _count(obj: Mapping[str, object], key: str, default: None, where: str, what: str, hi: int) -> int | None: ...
+def _count(obj: Mapping[str, object], key: str, default: int | None, where: str, what: str, hi: int) -> int | None:
+    """The whole number ``obj`` gives under ``key``, from 0 to ``hi`` (:func:`as_int`), or
+    ``default`` when the key is left out (``None`` as a default: a null value is left out too);
+    the path of an error is written only for a bad value."""
+    value = obj.get(key, default)
+    if type(value) is int and 0 <= value <= hi:
+        return value
+    if value is default and (default is None or key not in obj):
+        return default
+    return as_int(value, f"{where}.{key}", what, 0, hi)
 
 
 def _pool(raw: object, where: str) -> ManaCost:
@@ -395,7 +437,13 @@ def _zone(raw: object, where: str, what: str, cards: CardResolver) -> tuple[Card
         raise BadState(f"the players' hands and graveyards hold more than {LIMITS['all_zone_cards']} "
                        "cards in all", where)
     out: list[Card] = []
+    names = cards.known
     for i, item in enumerate(items):
+        if type(item) is str:
+            card = names.get(item)
+            if card is not None:  # a name read before (the path is written only for an error)
+                out.append(card)
+                continue
         path = f"{where}[{i}]"
         if isinstance(item, str):
             out.append(cards.named(item, path))

@@ -20,17 +20,18 @@ import re
 from manasolver.models.card import BASIC_LAND_TYPES, Card
 from manasolver.models.state import GameState, Permanent
 
-__all__ = ["PREDEFINED_TOKENS", "is_token_card", "status"]
+__all__ = ["PREDEFINED_TOKENS", "TOKEN_NAMES", "is_token_card", "status"]
 
 #: Tokens that ``"card"`` may name; they are tokens unless ``"token": false`` says otherwise.
 PREDEFINED_TOKENS = ("Treasure", "Gold", "Powerstone", "Eldrazi Spawn", "Eldrazi Scion", "Everywhere")
-_TOKEN_NAMES = frozenset(n.lower() for n in PREDEFINED_TOKENS)
+#: The predefined tokens' names, in lower case (:func:`is_token_card`).
+TOKEN_NAMES = frozenset(n.lower() for n in PREDEFINED_TOKENS)
 _STATUS_LIFE = 2**31
 
 
 def is_token_card(card: Card) -> bool:
     """True for the predefined tokens (Treasure, Everywhere, …)."""
-    return card.layout == "token" or card.name.lower() in _TOKEN_NAMES
+    return card.layout == "token" or card.name.lower() in TOKEN_NAMES
 
 
 _ENCHANT = re.compile(r"^enchant (?P<what>[a-z][a-z -]*?)(?: you control| an opponent controls)?$",
@@ -106,7 +107,7 @@ def _permanent_status(perm: Permanent, by_id: dict[str, Permanent], state: GameS
         else:
             out.append(f"{card.name} has no permanent card type (type line {card.type_line.text!r})")
     # tokens
-    predefined = card.name.lower() in _TOKEN_NAMES
+    predefined = card.name.lower() in TOKEN_NAMES
     if predefined and not perm.token:
         out.append(f"{card.name} is a predefined token but is marked \"token\": false")
     elif perm.token and not predefined and card.layout != "token":

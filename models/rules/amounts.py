@@ -713,7 +713,8 @@ def _options_now(ability: ManaAbility, state: GameState, permanent: Permanent) -
             n = evaluate_amount(amount, state, permanent, removed=k)
             out.extend(option * n for option in base if option and n > 0)
         return tuple(out)
-    return concrete_options(replace(production, options=base), state, permanent)
+    return concrete_options(production if base == production.options else replace(production, options=base),
+                            state, permanent)
 
 
 def reveals_from_hand(ability: ManaAbility, card: Card) -> bool:

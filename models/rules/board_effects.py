@@ -23,7 +23,7 @@ from dataclasses import replace
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
 from manasolver.models.card import BASIC_LAND_TYPES, Card
 from manasolver.models.effects import ConditionalDamage, GrantedAbility, Prohibition, StructuredEffect
-from manasolver.models.rules.granted import held_abilities, printed_as_given
+from manasolver.models.rules.granted import held_abilities, notable, printed_as_given, triggering
 from manasolver.models.rules.amounts import evaluate_amount, permanent_matches
 from manasolver.models.rules.land_types import effective_land_types, has_effect, loses_rules_text
 from manasolver.models.state import GameState, Permanent
@@ -31,7 +31,7 @@ from manasolver.models.symbols import type_bit
 from manasolver.models.text.mana_effects import mana_effects_of
 from manasolver.models.text.prohibitions import prohibitions_of
 from manasolver.models.text.tap_triggers import TapKind, TapTrigger, tap_triggers_of
-from manasolver.models.text.triggers import self_tap_damage, triggers_of
+from manasolver.models.text.triggers import self_tap_damage
 
 __all__ = [
     "active_effects",
@@ -48,7 +48,7 @@ __all__ = [
 
 def _active(state: GameState) -> tuple[tuple[Permanent, StructuredEffect], ...]:
     out: list[tuple[Permanent, StructuredEffect]] = []
-    for perm in state.battlefield:
+    for perm in notable(state):
         for effect in mana_effects_of(perm.card):
             if has_effect(state, perm, effect):
                 out.append((perm, effect))
@@ -84,7 +84,7 @@ def _granted_to(effect: GrantedAbility, source: Permanent, perm: Permanent, stat
         return False
     if effect.or_who is not None and permanent_matches(perm, effect.or_who, source, state):
         return True
-    return permanent_matches(perm, replace(who, controller="any", other=False), source, state)
+    return permanent_matches(perm, who, source, state)  # (it reads no controller nor "other": both checked above)
 
 
 def prohibited(state: GameState, permanent: Permanent) -> Prohibition | None:
@@ -104,9 +104,13 @@ def prohibited(state: GameState, permanent: Permanent) -> Prohibition | None:
 
 def _intrinsic(land_type: str) -> ManaAbility:
     """The intrinsic ability of a basic land type: ``{T}: Add [symbol].`` (305.6)."""
-    letter = BASIC_LAND_TYPES[land_type]
-    return ManaAbility(cost=AbilityCost(tap=True), production=Production(options=((type_bit(letter),),)),
-                       text=f"{{T}}: Add {{{letter}}}.", intrinsic=True)
+    return _INTRINSIC[land_type]
+
+
+#: Each basic land type's intrinsic ability (a table of constants, made with the module).
+_INTRINSIC = {land_type: ManaAbility(cost=AbilityCost(tap=True), production=Production(options=((type_bit(letter),),)),
+                                     text=f"{{T}}: Add {{{letter}}}.", intrinsic=True)
+              for land_type, letter in BASIC_LAND_TYPES.items()}
 
 
 def effective_mana_abilities(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...]:
@@ -122,9 +126,16 @@ def effective_mana_abilities(state: GameState, permanent: Permanent) -> tuple[Ma
     "{T}: Add one mana of any color"), in board order.  A non-land keeps its
     printed abilities and gets the granted ones.
     """
+    memo = state.view.abilities
+    hit = memo.get(permanent.id)
+    if hit is not None and hit[0] is permanent:  # (a permanent of this board: ids are unique on it)
+        return hit[1]  # type: ignore[no-any-return]
     if prohibited(state, permanent):
-        return ()  # CR 602.5: none of its activated abilities can be activated
-    return _spared(state, permanent, _effective(state, permanent))
+        found: tuple[ManaAbility, ...] = ()  # CR 602.5: none of its activated abilities can be activated
+    else:
+        found = _spared(state, permanent, _effective(state, permanent))
+    memo[permanent.id] = (permanent, found)  # (a refusal raised above is raised again when asked again)
+    return found
 
 
 def _spared(state: GameState, permanent: Permanent, abilities: tuple[ManaAbility, ...]) -> tuple[ManaAbility, ...]:
@@ -278,9 +289,7 @@ def _tap_hurt(state: GameState) -> _TapHurt:
     on_other: dict[str, int] = {}
     beyond: dict[str, tuple[Permanent, str]] = {}
     unread: list[tuple[Permanent, str]] = []
-    for source in state.battlefield:
-        if not triggers_of(source.card):
-            continue
+    for source in triggering(state):
         for text, t in tap_triggers_of(source.card):
             if t is None:
                 low = text.lower()
@@ -404,7 +413,7 @@ def mana_prohibitions(state: GameState, player: str) -> list[tuple[Permanent, st
     that spare mana abilities (Pithing Needle, Damping Matrix) are not listed."""
     out: list[tuple[Permanent, str]] = []
     mine: list[Permanent] | None = None
-    for perm in state.battlefield:
+    for perm in notable(state):
         for clause, what in prohibitions_of(perm.card):
             if mine is None:
                 mine = [p for p in state.battlefield if p.controller == player and p.card.mana_abilities]

@@ -33,7 +33,10 @@ def uncertain_sources(state: GameState, player: str) -> tuple[tuple[str, str], .
     for perm in state.battlefield:
         if perm.controller != player:
             continue
-        printed, reader = _facts(perm.card)
+        card = perm.card
+        printed, reader = card.facts.uncertain or _facts(card)
+        if not (printed or reader):
+            continue
         if reader:
             why = _hidden_top(state, perm, reader)
             if why:

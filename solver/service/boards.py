@@ -193,14 +193,15 @@ def load_board(obj: object, db: CardDB) -> GameState:
     return state
 
 
-def identified(obj: object, db: CardDB) -> Kept | None:
+def identified(obj: object, db: Callable[[], CardDB]) -> Kept | None:
     """The kept board that ``obj`` is by identity (a session's JSON, or the decoded object of a
-    kept board's text), read with ``db``; ``None`` for any other object."""
+    kept board's text), read with the database ``db()`` (asked only when ``obj`` is one); ``None``
+    for any other object."""
     kept = _BY_JSON.get(id(obj))
-    if kept is not None and kept.json is obj and kept.db is db:
+    if kept is not None and kept.json is obj and kept.db is db():
         return kept
     canon = _CANON.get(id(obj))
-    if canon is not None and canon[0] is obj and canon[1].kept.db is db:
+    if canon is not None and canon[0] is obj and canon[1].kept.db is db():
         return canon[1].kept
     return None
 

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import stat
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from manasolver.models.cost import ManaCost
@@ -37,15 +38,16 @@ MAX_WEIGHT = 10**6
 MAX_SPEND = 10**6
 
 __all__ = ["MAX_SPEND", "MAX_WEIGHT", "ability_spell", "backend", "card_db", "card_file", "cost", "flag", "integer",
-           "load_state_field", "modifiers", "names_ability", "player", "policy", "spell", "turn_given"]
+           "load_state_field", "modifiers", "names_ability", "player", "policy", "spell", "state_and_db",
+           "turn_given"]
 
 
 def card_db(query: dict[str, Any]) -> CardDB:
     """The card database of the query: the bundled one, or the card file its ``cards`` names.  A
     file that is not one is an error naming the file and where in it, quoting none of its content
     (a query may name any file the process can read)."""
-    from manasolver.models.carddb import default_db
     cards = query.get("cards")
+    default_db = _DEFAULT_DB or _default_db()
     if cards is None:
         return default_db(None)
     if not isinstance(cards, str):
@@ -65,6 +67,18 @@ def card_db(query: dict[str, Any]) -> CardDB:
         raise clone from None
     except OSError as err:
         raise BadQuery(f"card file {cards} can't be read: {err.strerror or type(err).__name__}", "cards") from None
+
+
+def _default_db() -> Callable[[str | None], CardDB]:
+    """:func:`~manasolver.models.carddb.default_db`, imported on first use (an ``import`` statement
+    run for each of a query's three reads of its database is a microsecond each)."""
+    global _DEFAULT_DB
+    from manasolver.models.carddb import default_db
+    _DEFAULT_DB = default_db
+    return default_db
+
+
+_DEFAULT_DB: Callable[[str | None], CardDB] | None = None
 
 
 #: what a card file's error may quote of the file: its first bytes, the keys of an object, a character found
@@ -94,11 +108,18 @@ def card_file(path: str, where: str = "cards") -> None:
 def load_state_field(query: dict[str, Any]) -> GameState:
     """The ``state`` of a query, loaded; errors name the path inside the board.  A board seen
     recently, or kept by a session, is not loaded again (:mod:`~manasolver.solver.service.boards`)."""
+    return state_and_db(query)[0]
+
+
+def state_and_db(query: dict[str, Any]) -> tuple[GameState, CardDB]:
+    """:func:`load_state_field`'s state and the card database it was read with (:func:`card_db`),
+    for a query that reads cards again (its ``spell``)."""
     from manasolver.solver.service.boards import load_board
     if "state" not in query:
         raise BadQuery('missing "state" (the board, or "board": a handle from open)', "state")
     try:
-        return load_board(query["state"], card_db(query))
+        db = card_db(query)
+        return load_board(query["state"], db), db
     except ManasolverError as err:
         # paths inside the board are written as the protocol does: battlefield[3].card
         raise (err if err.where else err.at("state")) from None
@@ -148,8 +169,9 @@ def flag(query: dict[str, Any], key: str) -> bool | None:
     return raw
 
 
-def spell(query: dict[str, Any]) -> SpellInfo | None:
-    """The ``spell`` object: what is cast, from a named card and/or its given characteristics."""
+def spell(query: dict[str, Any], db: CardDB | None = None) -> SpellInfo | None:
+    """The ``spell`` object: what is cast, from a named card and/or its given characteristics
+    (``db``: the query's card database, when read already)."""
     from manasolver.solver.request import SpellInfo
     raw = query.get("spell")
     if raw is None:
@@ -165,7 +187,7 @@ def spell(query: dict[str, Any]) -> SpellInfo | None:
         if not isinstance(raw["card"], str):
             raise BadQuery("spell.card must be a card name", "spell.card")
         try:
-            card = card_db(query).get(raw["card"], "card")
+            card = (db or card_db(query)).get(raw["card"], "card")
         except ManasolverError as err:
             raise err.at("spell") from None
     types = _words(raw, "types", card.type_line.types if card else ())

@@ -34,7 +34,7 @@ def build_request(query: dict[str, Any]) -> PaymentRequest:
     fields decoded (:mod:`~manasolver.solver.service.decode`), then the spell cast or the ability
     activated up to the payment (:mod:`~manasolver.solver.casting.build`)."""
     from manasolver.solver.casting import build
-    state = decode.load_state_field(query)
+    state, db = decode.state_and_db(query)
     player = decode.player(query, state)
     if decode.names_ability(query.get("spell")):
         ability = decode.ability_spell(query)
@@ -42,7 +42,7 @@ def build_request(query: dict[str, Any]) -> PaymentRequest:
                                       lambda name: decode.card_db(query).get(name, "spell.card"),
                                       decode.integer(query, "x", None), decode.modifiers(query),
                                       decode.policy(query), **_assist_flags(query))
-    spell = decode.spell(query)
+    spell = decode.spell(query, db)
     cost = decode.cost(query, required=False)
     x = decode.integer(query, "x", None)
     req = build.build_request(state, player, spell, cost, x, decode.modifiers(query), decode.policy(query),

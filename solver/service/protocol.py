@@ -184,7 +184,7 @@ def _memo_slot(query: Any) -> tuple[Kept, bytes] | None:
             if query.get("cards") is not None and decode.card_db(query) is not kept.db:
                 return None
         else:
-            found = _board_cache().identified(query.get("state"), decode.card_db(query))
+            found = _board_cache().identified(query.get("state"), lambda: decode.card_db(query))
             if found is None:
                 return None
             kept = found

@@ -47,7 +47,16 @@ from manasolver.models.rules.missing import NotOnBoard
 from manasolver.models.state import GameState, Permanent, Player, fits_cost, permanent_state
 from manasolver.models.symbols import ANY_TYPE, C, mask_from_letters, mask_letters
 from manasolver.models.text.read import card_text
-from manasolver.solver.supply.model import MAX_REPEAT, Excluded, Option, Options, SourceClass, SourceKind, Supply
+from manasolver.solver.supply.model import (
+    MAX_REPEAT,
+    Excluded,
+    Option,
+    Options,
+    SourceClass,
+    SourceKind,
+    Supply,
+    source_classes,
+)
 from manasolver.solver.supply.resources import fodder_groups, hand_classes, zone_fodder
 from manasolver.solver.supply.unmodelled import (
     NO_REFERENCES,
@@ -618,18 +627,22 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     changed = bool(effects) or bool(tap_damage_from_attachments(state))
     # Rows remembered with their permanents first (one lookup each, the common case); the others
     # after the references are known (a plain row never reads them).
-    plain = None if changed else _ROWS
+    lookup = None if changed else _ROWS.lookup()
     found: list[tuple[int, Permanent, _Row | None]] = []
     missed = False
     for pos, perm in enumerate(state.battlefield):
         if perm.controller != name:
             continue
-        hit = plain.get(_what(perm, resources), perm.card) if plain is not None and perm.imprinted is None else None
-        if hit is not None:
-            found.append((pos, perm, hit))
-        else:
-            found.append((pos, perm, None))
-            missed = missed or _card_info(perm.card)[3]
+        card = perm.card
+        hit = None
+        if lookup is not None and perm.imprinted is None:
+            # the key of _what, made here: one lookup per permanent, the common case
+            entry = lookup((id(card), resources) + perm[2:])
+            if entry is not None and entry[0] is card:
+                hit = entry[1]
+        found.append((pos, perm, hit))
+        if hit is None and not missed:
+            missed = _card_info(card)[3]
     if missed:  # a row to make reads what other permanents could produce
         from manasolver.solver.graph import reference_sets
         try:
@@ -671,8 +684,8 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     tap_sig: dict[str, frozenset[str]] = {}
     mine: list[tuple[int, Permanent]] = []
     if not special:  # classes come out in order of their first member
-        classes = [SourceClass(tuple(ids), tuple(positions), row[1], row[2], row[3], cname, row[4])
-                   for ids, positions, row, cname in simple.values()]
+        classes = source_classes((tuple(ids), tuple(positions), row[1], row[2], row[3], cname, row[4])
+                                 for ids, positions, row, cname in simple.values())
     else:
         mine = [(pos, perm) for pos, perm, _ in found]
         groups: dict[tuple[object, ...], tuple[list[str], list[int]]] = {}

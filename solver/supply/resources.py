@@ -37,7 +37,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from manasolver.models.abilities import GRAVEYARD_CARD, HAND_CARD, ZONE_CARDS
+from manasolver.models.abilities import GRAVEYARD_CARD, HAND_CARD, ZONE_CARDS, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.rules.amounts import hand_without_cast_card, reveals_from_hand
 from manasolver.models.text.tap_costs import RETURN_SELF
@@ -120,23 +120,30 @@ def _reveals_without_cast_card(supply: Supply, state: GameState, card: Card) -> 
     (Metalworker: "Reveal any number of artifact cards in your hand. Add {C}{C} for each card
     revealed this way.") that count the card being cast: it is on the stack from CR 601.2a on, so
     only the other cards of the hand can be revealed (one copy of its name fewer)."""
-    reduced = hand_without_cast_card(state, supply.player, card)
-    if reduced is None:
-        return supply
-    from manasolver.models.rules.production import activation_results
+    from manasolver.models.rules.production import active_effects, activation_results, tap_damage_from_attachments
     from manasolver.solver.graph import abilities_of
 
-    drop: set[int] = set()
+    # the abilities that reveal from the hand come first; the smaller hand only where one does
+    printed = not (active_effects(state) or tap_damage_from_attachments(state))  # abilities_of's own test
+    revealing: list[tuple[SourceClass, Permanent, ManaAbility]] = []
+    field = state.battlefield
     for cls in supply.classes:
         if cls.hand or not cls.members:
             continue
-        perm = state.permanent(cls.members[0])
-        abilities = abilities_of(state, perm)
-        for ab in abilities:
-            if not reveals_from_hand(ab, card):
-                continue
-            allowed = {tuple(r.mana) + tuple(r.extra) for r in activation_results(reduced, perm, ab) or ()}
-            drop.update(id(o) for o in cls.options if o.ability == ab.index and o.slots not in allowed)
+        at = cls.positions[0]  # the first member's index on this board
+        perm = field[at] if at < len(field) and field[at].id == cls.members[0] else state.permanent(cls.members[0])
+        abilities = perm.card.mana_abilities if printed else abilities_of(state, perm)
+        revealing += [(cls, perm, ab) for ab in abilities if ab.production.amount is not None
+                      and reveals_from_hand(ab, card)]
+    if not revealing:
+        return supply
+    reduced = hand_without_cast_card(state, supply.player, card)
+    if reduced is None:
+        return supply
+    drop: set[int] = set()
+    for cls, perm, ab in revealing:
+        allowed = {tuple(r.mana) + tuple(r.extra) for r in activation_results(reduced, perm, ab) or ()}
+        drop.update(id(o) for o in cls.options if o.ability == ab.index and o.slots not in allowed)
     if not drop:
         return supply
     return _without_options(supply, lambda o: id(o) in drop)
@@ -150,13 +157,16 @@ def _shape(supply: Supply) -> tuple[bool, bool, bool, bool, bool]:
     hit = supply.derived.shape
     if hit is not None:
         return hit
-    opts = [o for k in supply.classes for o in k.options]
-    shape = supply.derived.shape = (
-        any(o.restriction is not None and o.restriction.unchecked for o in opts),
-        any(RETURN_SELF in o.costs for o in opts),
-        any("discard your hand" in o.costs for o in opts),
-        any(HAND_CARD in g.matches for g in supply.fodder),
-        any(k.hand for k in supply.classes))
+    unchecked = returns = discards = hand_sources = False
+    for k in supply.classes:
+        hand_sources = hand_sources or bool(k.hand)
+        for o in k.options:
+            if o.restriction is not None and o.restriction.unchecked:
+                unchecked = True
+            returns = returns or RETURN_SELF in o.costs
+            discards = discards or "discard your hand" in o.costs
+    shape = supply.derived.shape = (unchecked, returns, discards, any(HAND_CARD in g.matches for g in supply.fodder),
+                                    hand_sources)
     return shape
 
 

@@ -240,7 +240,7 @@ def test_a_query_line_decodes_as_json_loads_decodes_it() -> None:
             if "error" not in answer({"query": "counts", "state": got["state"]}):  # kept: its text finds it
                 seen[text] = got.get("state")
     assert recognised == 6  # the six lines with a top-level state of BOARD that json.loads reads
-    assert _decode(lines[0]) is not None and board_cache.identified(_decode(lines[0])["state"], default_db())
+    assert _decode(lines[0]) is not None and board_cache.identified(_decode(lines[0])["state"], default_db)
 
 
 def test_a_board_sent_again_as_text_is_found_by_its_text_from_the_second_time() -> None:
@@ -280,7 +280,7 @@ def test_a_board_text_that_fails_to_load_is_never_kept() -> None:
         assert got["error"]["code"] == "unknown_card" and got["error"]["where"] == "battlefield[0].card"
         decoded = _decode(_line(bad))
         assert decoded is not None and decoded["state"] == bad
-        assert board_cache.identified(decoded["state"], default_db()) is None
+        assert board_cache.identified(decoded["state"], default_db) is None
 
 
 def test_answers_written_from_kept_answers_are_the_answers_worked_out_again() -> None:
