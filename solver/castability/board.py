@@ -267,10 +267,19 @@ class BoardOracle:
         self._init_features()
         #: per card adding one mana of any type a land you control could produce (and nothing else),
         #: the types it may add of those (all, or the colors only); per card, the types its land could
-        #: produce when they are its own (:meth:`_could_of`, computed when first asked)
-        self._mirrors = {} if any(self._counters) else \
-            {i: m for i, c in enumerate(self.cards) if (m := _mirror_types(c))}
+        #: produce when they are its own (:meth:`_could_of`, computed when first asked).  A mirror is read
+        #: only of a card entering with no counters: a permanent of a castability board has only the
+        #: counters it enters with, so its "instead" with counters on it never applies (Everflowing
+        #: Chalice's charge counter changes nothing of Incubation Druid's)
+        self._mirrors = {i: m for i, c in enumerate(self.cards) if not self._counters[i] and (m := _mirror_types(c))}
         self._could: list[int | None] = [None] * len(self.cards)
+        #: per card, whether the types of mana it could produce are the same on every board: no land, or
+        #: a land whose abilities' productions read nothing of the board (Temple of the False God's
+        #: condition aside: CR 106.7 asks what an ability would add, whether or not it could be activated)
+        self._could_fixed = [not self._land[i] or i not in self._dynamic
+                             or all(a.production.instead is None and not a.production.colors_among
+                                    and a.production.amount is None for a in c.mana_abilities)
+                             for i, c in enumerate(self.cards)]
         #: the quiet cards that are no creature and whose every mana ability sacrifices a creature; per
         #: card, whether it is a creature (:meth:`_without_idle`)
         self._creature = ["creature" in c.type_line.types for c in self.cards]
@@ -558,6 +567,11 @@ class BoardOracle:
         dynamic = self._dynamic
         if not any(code >> 1 in dynamic for code in key):
             return None
+        got = self._dynamic_units(key, key)
+        return None if got is None else _signed(*got)
+
+    def _feature_id(self, key: BoardKey) -> int:
+        """The number of the features of board ``key`` (:meth:`_features`)."""
         features = self._features(key)
         fid = self._feature_ids.get(features)
         if fid is None:
@@ -567,9 +581,23 @@ class BoardOracle:
                 self._feature_list.clear()
             fid = self._feature_ids[features] = len(self._feature_ids)
             self._feature_list[fid] = features
+        return fid
+
+    def _dynamic_units(self, key: BoardKey, codes: BoardKey,
+                       mirrored: bool = False) -> tuple[list[int], list[tuple[Mode, ...]]] | None:
+        """The plain units (unsorted) and the converters' modes of the permanents ``codes`` of board ``key``,
+        each read as the features of ``key`` make it; ``None`` when one of them is not static there.
+        ``mirrored`` (:meth:`_mirror_units`): also ``None`` when the board grants its lands abilities or
+        holds a land whose types of mana the board may change (what they could produce is then not
+        :meth:`_could_of` theirs)."""
+        fid = self._feature_id(key)
+        if mirrored:
+            granted = self._feature_list[fid][0]
+            if granted or any(not self._could_fixed[code >> 1] for code in codes):
+                return None
         units: list[int] = []
         conv: list[tuple[Mode, ...]] = []
-        for code in key:
+        for code in codes:
             got = self._in_features(code, fid)
             if got is None:
                 return None
@@ -579,7 +607,7 @@ class BoardOracle:
                 conv.append(modes)
             elif plain:
                 units += plain
-        return _signed(units, conv)
+        return units, conv
 
     def _signature(self, key: BoardKey) -> tuple[tuple[int, ...], Converters] | None:
         """What decides every cost on board ``key`` when each of its permanents is *static* (plain or
@@ -597,11 +625,14 @@ class BoardOracle:
     def _mirror_units(self, key: BoardKey) -> tuple[list[int], list[tuple[Mode, ...]]] | None:
         """:meth:`_static_units` of a board with sources of "one mana of any type a land you control could
         produce" (Incubation Druid, :attr:`_mirrors`): each untapped one is one unit of the types the
-        board's lands could produce (CR 106.7, tapped or not), when every other permanent is static and
-        every land's types are its own (:meth:`_could_of`); ``None`` otherwise."""
+        board's lands could produce (CR 106.7, tapped or not), when every other permanent is static, or
+        reads the board as :meth:`_dynamic_units` says (Temple of the False God), and every land's types
+        are its own (:meth:`_could_of`); ``None`` otherwise."""
         mirrors = self._mirrors
         rest = tuple(code for code in key if code >> 1 not in mirrors)
         got = self._static_units(rest)
+        if got is None and self._dynamic and any(code >> 1 in self._dynamic for code in rest):
+            got = self._dynamic_units(key, rest, mirrored=True)
         if got is None:
             return None
         could = 0
@@ -1169,7 +1200,7 @@ _TYPE_BITS = {"W": W, "U": U, "B": B, "R": R, "G": G, "C": C}
 def _mirror_types(card: Card) -> int:
     """The types a nonland ``card`` may add when its only mana ability is "{T}: Add one mana of any type
     (or color) that a land you control could produce" (Incubation Druid; its three mana "instead" with
-    counters left out: the oracle reads them only of decks where no card enters with counters): ``ANY``
+    counters left out: the oracle reads them only of cards entering with no counters): ``ANY``
     or the colors; 0 for any other card."""
     if "land" in card.type_line.types or len(card.mana_abilities) != 1:
         return 0
