@@ -158,9 +158,9 @@ def _signed(units: list[int], conv: list[tuple[Mode, ...]]) -> tuple[tuple[int, 
     return tuple(units), tuple(sorted(counted.items()))
 
 
-#: A static board's plain units, its converters' modes and the most mana it adds
-#: (:meth:`BoardOracle.static_parts`).
-_Parts = tuple[tuple[int, ...], tuple[tuple[Mode, ...], ...], int]
+#: A static board's plain units, its converters' modes, the most mana it adds and the number of the
+#: features its permanents were read by (-1: none) (:meth:`BoardOracle.static_parts`).
+_Parts = tuple[tuple[int, ...], tuple[tuple[Mode, ...], ...], int, int]
 
 
 class _Shared(list[int]):
@@ -193,6 +193,8 @@ class BoardOracle:
         #: per board, the spells known payable and those known not payable (bit masks)
         self._known: dict[BoardKey, list[int]] = {}
         self._costs: dict[tuple[BoardKey, ManaCost], bool] = {}
+        #: per cost asked of :meth:`payable`, what it needs of the units (:func:`.units.cost_need`)
+        self._cost_needs: dict[ManaCost, CostNeed | None] = {}
         self.engine_calls = 0
         self.lookups = 0
         # the distinct costs, cheapest first, and the spells each one stands for
@@ -437,6 +439,13 @@ class BoardOracle:
         #: the features of boards met, by a number each (:meth:`_features`)
         self._feature_ids: dict[tuple[object, ...], int] = {}
         self._feature_list: dict[int, tuple[object, ...]] = {}
+        #: the next features' number: numbers are never reused, so that a number kept in :data:`_Parts`
+        #: past the memos' emptying names no other features
+        self._next_fid = 0
+        #: per card, whether the features of a board are the same with it or without it: no amount
+        #: counts it, its colors are read by no one and it grants nothing
+        self._neutral = [not any(counted[i] for counted in self._counted) and i not in self._holders
+                         and not (self._reads_colors and any(self._colors_of[i])) for i in range(len(self.cards))]
 
     def _features(self, key: BoardKey) -> tuple[object, ...]:
         """What the cards of ``key`` whose abilities depend on the board read of it: the abilities
@@ -579,18 +588,20 @@ class BoardOracle:
                 self._feature_ids.clear()
                 self._feature_units.clear()
                 self._feature_list.clear()
-            fid = self._feature_ids[features] = len(self._feature_ids)
+            fid = self._feature_ids[features] = self._next_fid
+            self._next_fid += 1
             self._feature_list[fid] = features
         return fid
 
-    def _dynamic_units(self, key: BoardKey, codes: BoardKey,
-                       mirrored: bool = False) -> tuple[list[int], list[tuple[Mode, ...]]] | None:
+    def _dynamic_units(self, key: BoardKey, codes: BoardKey, mirrored: bool = False,
+                       fid: int = -1) -> tuple[list[int], list[tuple[Mode, ...]]] | None:
         """The plain units (unsorted) and the converters' modes of the permanents ``codes`` of board ``key``,
         each read as the features of ``key`` make it; ``None`` when one of them is not static there.
         ``mirrored`` (:meth:`_mirror_units`): also ``None`` when the board grants its lands abilities or
         holds a land whose types of mana the board may change (what they could produce is then not
-        :meth:`_could_of` theirs)."""
-        fid = self._feature_id(key)
+        :meth:`_could_of` theirs).  ``fid``: the number of ``key``'s features when known."""
+        if fid < 0:
+            fid = self._feature_id(key)
         if mirrored:
             granted = self._feature_list[fid][0]
             if granted or any(not self._could_fixed[code >> 1] for code in codes):
@@ -630,6 +641,8 @@ class BoardOracle:
         are its own (:meth:`_could_of`); ``None`` otherwise."""
         mirrors = self._mirrors
         rest = tuple(code for code in key if code >> 1 not in mirrors)
+        if len(rest) == len(key):
+            return None
         got = self._static_units(rest)
         if got is None and self._dynamic and any(code >> 1 in self._dynamic for code in rest):
             got = self._dynamic_units(key, rest, mirrored=True)
@@ -741,45 +754,85 @@ class BoardOracle:
 
     def static_parts(self, key: BoardKey) -> _Parts | None:
         """What :meth:`castable_plus` adds to: the plain units (unsorted) and the converters' modes of
-        the board ``key`` when each of its permanents is static (:meth:`_signature`), and the most mana
-        its permanents add; ``None`` otherwise."""
+        the board ``key`` when each of its permanents is static (:meth:`_signature`), or is read as the
+        board's features make it (:meth:`_dynamic_units`, their number given, else -1), and the most
+        mana its permanents add; ``None`` otherwise."""
         got = self._static_units(key)
+        fid = -1
         if got is None:
+            dynamic = self._dynamic
+            if not dynamic or self._idle_cards or not any(code >> 1 in dynamic for code in key) \
+                    or (self._mirrors and any(code >> 1 in self._mirrors for code in key)):
+                return None
+            fid = self._feature_id(key)
+            got = self._dynamic_units(key, key, fid=fid)
+            if got is None:
+                return None
+        return tuple(got[0]), tuple(got[1]), sum(map(self._most_code.__getitem__, key)), fid
+
+    def _plus(self, parts: _Parts, codes: tuple[int, ...]) -> tuple[list[int], list[tuple[Mode, ...]], int] | None:
+        """The plain units and converters' modes of the board of :meth:`static_parts` ``parts`` with the
+        permanents of ``codes`` added, and the most mana it adds, when each of them is static too, or the
+        parts are read by the board's features and the permanent changes none of them (:attr:`_neutral`:
+        the board with it has the same features, each permanent the same units); ``None`` otherwise."""
+        units, conv, most, fid = parts
+        out = list(units)
+        modes_out = list(conv)
+        if fid >= 0 and fid not in self._feature_list:
             return None
-        return tuple(got[0]), tuple(got[1]), sum(map(self._most_code.__getitem__, key))
+        for code in codes:
+            if fid < 0:
+                p = self._static_plain[code]
+                modes = self._static_conv[code]
+            else:
+                if not self._neutral[code >> 1]:
+                    return None
+                got = self._in_features(code, fid)
+                if got is None:
+                    return None
+                p, modes = got
+            if p is None:
+                if modes is None:
+                    return None
+                modes_out.append(modes)
+            elif p:
+                out += p
+            most += self._most_code[code]
+        return out, modes_out, most
+
+    def signature_plus(self, parts: _Parts, codes: tuple[int, ...]) -> tuple[tuple[int, ...], Converters] | None:
+        """:meth:`signature_of` the board of :meth:`static_parts` ``parts`` with the permanents of ``codes``
+        added, made from the parts (:meth:`_plus`); ``None`` when it can't be (the board may still have one)."""
+        if self._idle_cards:
+            return None
+        got = self._plus(parts, codes)
+        return None if got is None else _signed(got[0], got[1])
 
     def castable_plus(self, parts: _Parts, code: int, key: BoardKey, need: int) -> int:
         """:meth:`castable` of ``key``: the board of :meth:`static_parts` ``parts`` with the permanent of
-        ``code`` added (``-1``: none).  When that permanent is static too, the board's signature is
-        made from the parts and the permanent's units, not read again from every permanent."""
+        ``code`` added (``-1``: none).  When :meth:`_plus` can, the board's signature is made from the
+        parts and the permanent's units, not read again from every permanent."""
         known = self._known
         entry = known.get(key)
         if entry is None:
-            units, conv, most = parts
-            if code >= 0:
-                p = self._static_plain[code]
-                if p is None:
-                    modes = self._static_conv[code]
-                    if modes is None:
-                        return self.castable(key, need)
-                    conv += (modes,)
-                elif p:
-                    units += p
-                most += self._most_code[code]
+            got = self._plus(parts, (code,) if code >= 0 else ())
+            if got is None:
+                return self.castable(key, need)
+            units, conv, most = got
             need &= self._all
             if most < len(self._fits):
                 need &= self._fits[most]
                 if not need:
                     return 0
             self.lookups += 1
-            entry = self._sig_entry(_signed(list(units), list(conv)))
+            entry = self._sig_entry(_signed(units, conv))
             if len(known) >= _KNOWN_MEMO:
                 known.clear()
             known[key] = entry
         if isinstance(entry, _Shared):
-            got = self._sig_castable(entry, need & self._all)
-            if got is not None:
-                return got
+            got_ = self._sig_castable(entry, need & self._all)
+            if got_ is not None:
+                return got_
         return self.castable(key, need)
 
     def castable(self, key: BoardKey, need: int = -1) -> int:
@@ -1134,19 +1187,37 @@ class BoardOracle:
             return key
         return tuple(code for code in key if code >> 1 not in idle)
 
-    def payable(self, key: BoardKey, cost: ManaCost) -> bool:
-        """Whether the board ``key`` can pay ``cost``."""
+    def signature_of(self, key: BoardKey) -> tuple[tuple[int, ...], Converters] | None:
+        """The signature of board ``key`` as :meth:`payable` reads it (:meth:`_signature`, ``None`` when
+        the board has none): boards of one signature pay the same costs."""
         if self._idle_cards:
             key = self._without_idle(key)
         entry = self._known.get(key)
-        # a board asked before by its signature holds it
-        sig = entry.sig if isinstance(entry, _Shared) else self._signature(key)
+        return entry.sig if isinstance(entry, _Shared) else self._signature(key)
+
+    def _need_of(self, cost: ManaCost) -> CostNeed | None:
+        """:func:`.units.cost_need` of ``cost``, remembered."""
+        try:
+            return self._cost_needs[cost]
+        except KeyError:
+            pass
+        need = self._cost_needs[cost] = cost_need(cost)
+        return need
+
+    def payable(self, key: BoardKey, cost: ManaCost) -> bool:
+        """Whether the board ``key`` can pay ``cost``."""
+        return self.payable_signed(key, cost, self.signature_of(key))
+
+    def payable_signed(self, key: BoardKey, cost: ManaCost, sig: tuple[tuple[int, ...], Converters] | None) -> bool:
+        """:meth:`payable` of the board ``key`` whose :meth:`signature_of` is ``sig``."""
+        if self._idle_cards:
+            key = self._without_idle(key)
         if sig is not None:
             sk = (sig, cost)
             hit = self._sig_costs.get(sk)
             if hit is not None:
                 return hit
-            need = cost_need(cost)
+            need = self._need_of(cost)
             if need is not None:
                 found: bool | None = pays(have(sig[0]), need)
                 if not found and sig[1]:
@@ -1162,7 +1233,7 @@ class BoardOracle:
         hit = self._costs.get(ck)
         if hit is not None:
             return hit
-        need = cost_need(cost)
+        need = self._need_of(cost)
         units = self._units_of(key)
         ok = self._decide(units, need) if need is not None else self._by_life(units, life_need(cost))
         if ok is None:
@@ -1189,7 +1260,7 @@ class BoardOracle:
 
 #: The oracle's memos, emptied together by :meth:`BoardOracle.forget`: answers per board, per board and
 #: cost, per signature and per units; the units, pools and features computed on the way.
-MEMOS = ("_known", "_costs", "_most", "_by_units", "_context_units", "_unit_bounds", "_pool_memo",
+MEMOS = ("_known", "_costs", "_cost_needs", "_most", "_by_units", "_context_units", "_unit_bounds", "_pool_memo",
          "_feature_units", "_feature_ids", "_feature_list", "_by_sig", "_sig_costs")
 
 

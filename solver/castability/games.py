@@ -53,6 +53,7 @@ from typing import TypeVar
 
 from manasolver.models.cost import ManaCost
 from manasolver.solver.castability.board import BoardKey, BoardOracle, _Parts, payment_classes
+from manasolver.solver.castability.converters import Converters
 from manasolver.solver.castability.counts import Counts
 from manasolver.solver.castability.deckmodel import DeckModel, Spell, castable_faces, land_faces
 from manasolver.solver.castability.lands import at_least_as_good
@@ -116,8 +117,8 @@ _INFO_MEMO = 500_000
 #: is faster for the memos of a thousand games before it).
 MEMO_BUDGET = 1_000_000
 #: The memos of :class:`_Game`, emptied together by :meth:`_Game.forget`.
-_MEMOS = ("_tapped", "_cast", "_steps", "_infos", "_games", "_open_steps", "_open_infos", "_open_answers",
-          "_targets", "_capped", "_splits", "_why")
+_MEMOS = ("_tapped", "_cast", "_cast_sig", "_trials", "_steps", "_infos", "_games", "_open_steps", "_open_infos",
+          "_open_answers", "_targets", "_capped", "_splits", "_why")
 
 class _Game:
     """One deck's game machinery in one process: the oracle and the memo of entry and casting."""
@@ -127,6 +128,10 @@ class _Game:
         self.oracle = oracle
         self._tapped: dict[tuple[int, tuple[int, ...], tuple[int, ...]], bool] = {}
         self._cast: dict[tuple[BoardKey, tuple[int, ...]], tuple[int, ...]] = {}
+        #: the sources cast per board signature and candidates (:meth:`_cast_sources`); per sources (in the
+        #: order cast), their cast costs' total
+        self._trials: dict[tuple[int, ...], ManaCost] = {}
+        self._cast_sig: dict[tuple[object, tuple[int, ...]], tuple[int, ...]] = {}
         self.source_rank = {s: (cost.mana_value() if (cost := model.cast_costs.get(s)) else 0, s)
                             for s in model.sources}
         self._steps: dict[object, tuple[frozenset[_State], int, int, int]] = {}
@@ -278,20 +283,38 @@ class _Game:
         return hit
 
     def _cast_sources(self, key: BoardKey, candidates: tuple[int, ...]) -> tuple[int, ...]:
+        """The sources of ``candidates`` cast on board ``key``, cheapest first, each when the board pays
+        it with those cast before it; remembered per board and per signature (each answer is
+        :meth:`BoardOracle.payable`'s, the same on boards of one signature)."""
         memo = (key, candidates)
         hit = self._cast.get(memo)
-        if hit is not None:
-            return hit
-        chosen: list[int] = []
-        total: ManaCost | None = None
+        if hit is None:
+            hit = self._cast[memo] = self._cast_signed(key, candidates, self.oracle.signature_of(key))
+        return hit
+
+    def _cast_signed(self, key: BoardKey, candidates: tuple[int, ...],
+                     sig: tuple[tuple[int, ...], Converters] | None) -> tuple[int, ...]:
+        """:meth:`_cast_sources` on the board ``key`` whose :meth:`BoardOracle.signature_of` is ``sig``,
+        remembered per signature."""
+        if sig is not None:
+            by_sig = (sig, candidates)
+            hit = self._cast_sig.get(by_sig)
+            if hit is not None:
+                return hit
+        chosen: tuple[int, ...] = ()
+        trials = self._trials
+        payable = self.oracle.payable_signed
         for s in sorted(candidates, key=self.source_rank.__getitem__):
-            cost = self.m.cast_costs[s]
-            trial = cost if total is None else total + cost
-            if self.oracle.payable(key, trial):
-                chosen.append(s)
-                total = trial
+            more = chosen + (s,)
+            trial = trials.get(more)
+            if trial is None:
+                cost = self.m.cast_costs[s]
+                trial = trials[more] = cost if not chosen else trials[chosen] + cost
+            if payable(key, trial, sig):
+                chosen = more
         out = tuple(sorted(chosen))
-        self._cast[memo] = out
+        if sig is not None:
+            self._cast_sig[by_sig] = out
         return out
 
     def _split(self, key: BoardKey, candidates: tuple[int, ...]) -> _Split | None:
@@ -313,12 +336,18 @@ class _Game:
             # with any colors some source is cast (else none is with one color each)
             rest = [c for c in key if c & 1 or c >> 1 not in split_cls]
             cls = self.cls
+            oracle = self.oracle
+            # each board's signature made from the rest's and the lands' units (the same as read from it)
+            parts = oracle.static_parts(tuple(rest))
             outcomes: dict[tuple[int, ...], tuple[int, ...]] = {}
             for assigned in itertools.product(*(self.m.splits[split_cls[c >> 1]] for c in open_)):
                 one = tuple(sorted(assigned))
                 if one not in outcomes:
-                    board = tuple(sorted(rest + [2 * cls[a] for a in one]))
-                    outcomes[one] = self._cast_sources(board, candidates)
+                    codes = tuple(2 * cls[a] for a in one)
+                    board = tuple(sorted(rest + list(codes)))
+                    sig = None if parts is None else oracle.signature_plus(parts, codes)
+                    outcomes[one] = self._cast_signed(board, candidates, oracle.signature_of(board) if sig is None
+                                                      else sig)
             if len(set(outcomes.values())) > 1:
                 out = tuple(outcomes.items())
             else:

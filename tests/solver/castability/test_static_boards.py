@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from manasolver.models.carddb import CardDB, default_db
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import C
-from manasolver.solver.castability.board import BoardOracle
+from manasolver.solver.castability.board import BoardOracle, _Parts
 from manasolver.solver.castability.deck import parse_deck
 from manasolver.solver.castability.deckmodel import DeckModel
 from manasolver.solver.castability.games import run_chunk
@@ -76,18 +76,29 @@ class _Recording(BoardOracle):
         self.asked.setdefault(key, None)
         return super().castable(key, need)
 
+    def castable_plus(self, parts: _Parts, code: int, key: tuple[int, ...], need: int) -> int:
+        self.asked.setdefault(key, None)
+        return super().castable_plus(parts, code, key, need)
+
+
+def _recorded(name: str, seed: int, games: int) -> tuple[DeckModel, _Recording]:
+    """The model of the Commander deck ``name`` and an oracle that kept every board ``games`` games of
+    seed ``seed`` asked of it (turns 1-10)."""
+    db = default_db()
+    deck = parse_deck((COMMANDER / f"{name}.txt").read_text(), db)
+    model = DeckModel.build(deck.cards, deck.commander)
+    oracle = _Recording(model.cards, model.costs(), db, [c.name for c in deck.commander], model.chosen)
+    oracle.asked = {}
+    run_chunk(model, oracle, seed, 0, games, 10, False)
+    return model, oracle
+
 
 def test_signature_of_every_board_of_dance_of_the_elements_matches_its_units() -> None:
     """Every board the games of Dance of the Elements ask (100 games, turns 1-10) whose permanents are all
     static has the signature its units give, and the board pays the same spells by either way."""
-    db = default_db()
-    deck = parse_deck((COMMANDER / "dance-of-the-elements-ecc.txt").read_text(), db)
-    model = DeckModel.build(deck.cards, deck.commander)
-    oracle = _Recording(model.cards, model.costs(), db, [c.name for c in deck.commander], model.chosen)
-    oracle.asked = {}
-    run_chunk(model, oracle, 5, 0, 100, 10, False)
+    model, oracle = _recorded("dance-of-the-elements-ecc", 5, 100)
     assert oracle.engine_calls == 0
-    other = BoardOracle(model.cards, model.costs(), db, [c.name for c in deck.commander], model.chosen)
+    other = BoardOracle(model.cards, model.costs(), oracle.db, oracle.commander, model.chosen)
     other._static_plain = [None] * len(other._static_plain)  # every board by its units
     other._static_conv = [None] * len(other._static_conv)
     static = 0
@@ -164,12 +175,7 @@ def test_signature_of_boards_with_cards_reading_the_board_matches_their_units_cr
     CR 613.1f), Temple of the False God (five lands, CR 602.5b), Faeburrow Elder (colors among) or Selvala
     (greatest power): the signature read from the board's features is the one its units give, on every
     such board of 150 games; with Incubation Druid too, the signature pays what the engine pays."""
-    db = default_db()
-    deck = parse_deck((COMMANDER / f"{name}.txt").read_text(), db)
-    model = DeckModel.build(deck.cards, deck.commander)
-    oracle = _Recording(model.cards, model.costs(), db, [c.name for c in deck.commander], model.chosen)
-    oracle.asked = {}
-    run_chunk(model, oracle, 2, 0, 150, 10, False)
+    model, oracle = _recorded(name, 2, 150)
     dynamic = 0
     mirrored = 0
     for key in oracle.asked:
@@ -196,3 +202,30 @@ def test_signature_of_boards_with_cards_reading_the_board_matches_their_units_cr
         assert units.modelled and sig == (units.plain_masks, units.conv), key
     assert dynamic > 50
     assert mirrored > 0 or name != "counter-blitz-fic"  # Incubation Druid beside Temple of the False God
+
+
+def test_signature_plus_of_boards_read_by_their_features_is_their_signature_cr_613_1f() -> None:
+    """Boards of Dance of the Elements with Chromatic Lantern, Faeburrow Elder or Selvala (100 games): the
+    signature made from the board without one permanent and that permanent's units (what the search
+    adds a land to) is the board's own whenever it is made, always when the permanent is a land (no
+    feature of the board reads it), never when it is Lantern, Elder or Selvala (the features change)."""
+    model, oracle = _recorded("dance-of-the-elements-ecc", 3, 100)
+    fresh = BoardOracle(model.cards, model.costs(), oracle.db, oracle.commander, model.chosen)
+    made = 0
+    for key in oracle.asked:
+        if not any(code >> 1 in fresh._dynamic for code in key):
+            continue
+        sig = fresh._signature(key)
+        for i, code in enumerate(key):
+            parts = fresh.static_parts(key[:i] + key[i + 1:])
+            if parts is None:
+                continue
+            plus = fresh.signature_plus(parts, (code,))
+            if model.is_land[code >> 1]:
+                assert plus is not None and plus == sig, key
+                made += 1
+            elif code >> 1 in fresh._dynamic:
+                assert plus is None, key
+            else:
+                assert plus is None or plus == sig, key
+    assert made > 1000
