@@ -117,7 +117,7 @@ _INFO_MEMO = 500_000
 #: is faster for the memos of a thousand games before it).
 MEMO_BUDGET = 1_000_000
 #: The memos of :class:`_Game`, emptied together by :meth:`_Game.forget`.
-_MEMOS = ("_tapped", "_cast", "_cast_sig", "_trials", "_steps", "_infos", "_games", "_open_steps", "_open_infos",
+_MEMOS = ("_tapped", "_cast", "_trials", "_steps", "_infos", "_games", "_open_steps", "_open_infos",
           "_open_answers", "_targets", "_capped", "_splits", "_why")
 
 class _Game:
@@ -127,11 +127,10 @@ class _Game:
         self.m = model
         self.oracle = oracle
         self._tapped: dict[tuple[int, tuple[int, ...], tuple[int, ...]], bool] = {}
-        self._cast: dict[tuple[BoardKey, tuple[int, ...]], tuple[int, ...]] = {}
-        #: the sources cast per board signature and candidates (:meth:`_cast_sources`); per sources (in the
-        #: order cast), their cast costs' total
+        #: the sources cast per board signature (or board, when it has none) and candidates
+        #: (:meth:`_cast_sources`); per sources (in the order cast), their cast costs' total
+        self._cast: dict[object, tuple[int, ...]] = {}
         self._trials: dict[tuple[int, ...], ManaCost] = {}
-        self._cast_sig: dict[tuple[object, tuple[int, ...]], tuple[int, ...]] = {}
         self.source_rank = {s: (cost.mana_value() if (cost := model.cast_costs.get(s)) else 0, s)
                             for s in model.sources}
         self._steps: dict[object, tuple[frozenset[_State], int, int, int]] = {}
@@ -284,23 +283,19 @@ class _Game:
 
     def _cast_sources(self, key: BoardKey, candidates: tuple[int, ...]) -> tuple[int, ...]:
         """The sources of ``candidates`` cast on board ``key``, cheapest first, each when the board pays
-        it with those cast before it; remembered per board and per signature (each answer is
-        :meth:`BoardOracle.payable`'s, the same on boards of one signature)."""
-        memo = (key, candidates)
-        hit = self._cast.get(memo)
-        if hit is None:
-            hit = self._cast[memo] = self._cast_signed(key, candidates, self.oracle.signature_of(key))
-        return hit
+        it with those cast before it; remembered per signature (each answer is
+        :meth:`BoardOracle.payable`'s, the same on boards of one signature; a board's own signature is
+        read from its answers, kept when it was asked, so a memo per board would only fill the budget)."""
+        return self._cast_signed(key, candidates, self.oracle.signature_of(key))
 
     def _cast_signed(self, key: BoardKey, candidates: tuple[int, ...],
                      sig: tuple[tuple[int, ...], Converters] | None) -> tuple[int, ...]:
         """:meth:`_cast_sources` on the board ``key`` whose :meth:`BoardOracle.signature_of` is ``sig``,
         remembered per signature."""
-        if sig is not None:
-            by_sig = (sig, candidates)
-            hit = self._cast_sig.get(by_sig)
-            if hit is not None:
-                return hit
+        memo: object = (sig, candidates) if sig is not None else (key, candidates)
+        hit = self._cast.get(memo)
+        if hit is not None:
+            return hit
         chosen: tuple[int, ...] = ()
         trials = self._trials
         payable = self.oracle.payable_signed
@@ -312,9 +307,7 @@ class _Game:
                 trial = trials[more] = cost if not chosen else trials[chosen] + cost
             if payable(key, trial, sig):
                 chosen = more
-        out = tuple(sorted(chosen))
-        if sig is not None:
-            self._cast_sig[by_sig] = out
+        out = self._cast[memo] = tuple(sorted(chosen))
         return out
 
     def _split(self, key: BoardKey, candidates: tuple[int, ...]) -> _Split | None:
