@@ -800,6 +800,13 @@ class BoardOracle:
             most += self._most_code[code]
         return out, modes_out, most
 
+    def parts_plus(self, parts: _Parts, codes: tuple[int, ...]) -> _Parts | None:
+        """:meth:`static_parts` of the board of ``parts`` with the permanents of ``codes`` added, made from
+        the parts (:meth:`_plus`, with the same features) when it can be; ``None`` otherwise (the board
+        may still have parts)."""
+        got = self._plus(parts, codes)
+        return None if got is None else (tuple(got[0]), tuple(got[1]), got[2], parts[3])
+
     def signature_plus(self, parts: _Parts, codes: tuple[int, ...]) -> tuple[tuple[int, ...], Converters] | None:
         """:meth:`signature_of` the board of :meth:`static_parts` ``parts`` with the permanents of ``codes``
         added, made from the parts (:meth:`_plus`); ``None`` when it can't be (the board may still have one)."""

@@ -94,9 +94,9 @@ _State = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 #: played this turn)``.
 _Board = tuple[BoardKey, tuple[tuple[int, int], ...]]
 _T = TypeVar("_T", int, tuple[int, int])
-#: A land drop of a state: the lands used, on the battlefield, the board, the board asked and the code the
-#: board asked adds to the state's board (``-1``: none).
-_Result = tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey, int]
+#: A land drop of a state: the lands used, on the battlefield, the board, the board asked, the code the
+#: board asked adds to the state's board (``-1``: none) and the land's code untapped (``-1``: no land).
+_Result = tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey, int, int]
 #: Per choice of colors for a board's lands of any of several colors, the cards of one color each they
 #: become and the sources cast (:meth:`_Game._split`).
 _Split = tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
@@ -193,6 +193,8 @@ class _Game:
         #: its card; per card of one color it splits into, that card
         self.split_cls = {self.cls[c]: c for c in model.splits}
         self.split_of = {one: c for c, ones in model.splits.items() for one in ones}
+        #: the codes of those lands untapped
+        self.split_codes = frozenset(2 * k for k in self.split_cls)
         self._splits: dict[tuple[BoardKey, tuple[int, ...]], _Split | None] = {}
 
     def memo_size(self) -> int:
@@ -500,6 +502,8 @@ class _Game:
         if len(infos) > _INFO_MEMO:
             infos.clear()
         finds = self.finds
+        split_codes = self.split_codes
+        parts_plus = self.oracle.parts_plus
         for state in states:
             if mask == full and not expand:
                 break
@@ -529,7 +533,8 @@ class _Game:
                             _place(card, tapped, new_used, field_lands, base, quiet_base and inert[card], cls,
                                    results)
             if not results:
-                results.append((used, field_lands, base, base, -1))
+                results.append((used, field_lands, base, base, -1, -1))
+            open_base = bool(split_codes) and not split_codes.isdisjoint(base)
             if expand and src_seen:
                 # the sources in the hand: those seen but cast
                 left = list(src_seen)
@@ -538,7 +543,7 @@ class _Game:
                 candidates = tuple(left)
             else:
                 candidates = ()
-            for new_used, new_field, full_key, key, code in results:
+            for new_used, new_field, full_key, key, code, land in results:
                 if mask != full:
                     # only the spells no board of this turn has paid yet are asked
                     need = full & ~mask
@@ -553,7 +558,8 @@ class _Game:
                 if expand:
                     new_cast = cast
                     if candidates:
-                        split = self._split(key, candidates) if self.split_cls else None
+                        # only a board with an untapped land of any of several colors may split
+                        split = self._split(key, candidates) if open_base or code in split_codes else None
                         if split is not None:
                             for assigned, chosen in split:
                                 new_states.add((new_used, self._assigned(new_field, assigned),
@@ -562,7 +568,21 @@ class _Game:
                         chosen = self._cast_sources(key, candidates)
                         if chosen:
                             new_cast = tuple(sorted(cast + chosen))
-                    new_states.add((new_used, new_field, new_cast))
+                    else:
+                        chosen = ()
+                    new_state = (new_used, new_field, new_cast)
+                    if parts is not None and (land >= 0 or chosen) and new_state not in infos:
+                        # the new state's board is this one's with the land and the sources: its parts
+                        # made from these when they can be (the same as read from the board)
+                        added = tuple(2 * cls[x] for x in chosen) + ((land,) if land >= 0 else ())
+                        new_parts = parts_plus(parts, added)
+                        if new_parts is not None:
+                            board_after = base
+                            for c in added:
+                                board_after = _insort(board_after, c)
+                            infos[new_state] = (board_after, quiet_base and all(quiet_cls[c >> 1] for c in added),
+                                                sum(1 for u in new_used if u in finds), new_parts)
+                    new_states.add(new_state)
         failing = full & ~mask & self._affordable(lands)
         if failing:
             untapped = self._untapped(keys, self._why_bits(failing))
@@ -856,9 +876,9 @@ def _place(placed: int, tapped: bool, new_used: tuple[int, ...], field_lands: tu
     key = base[:i] + (code,) + base[i:]
     j = bisect_right(field_lands, placed)
     if tapped and inert:
-        results.append((new_used, field_lands[:j] + (placed,) + field_lands[j:], key, base, -1))
+        results.append((new_used, field_lands[:j] + (placed,) + field_lands[j:], key, base, -1, code & ~1))
     else:
-        results.append((new_used, field_lands[:j] + (placed,) + field_lands[j:], key, key, code))
+        results.append((new_used, field_lands[:j] + (placed,) + field_lands[j:], key, key, code, code & ~1))
 
 
 _GAMES: dict[int, _Game] = {}
