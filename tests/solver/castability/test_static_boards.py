@@ -208,7 +208,8 @@ def test_signature_plus_of_boards_read_by_their_features_is_their_signature_cr_6
     """Boards of Dance of the Elements with Chromatic Lantern, Faeburrow Elder or Selvala (100 games): the
     signature made from the board without one permanent and that permanent's units (what the search
     adds a land to) is the board's own whenever it is made, always when the permanent is a land (no
-    feature of the board reads it), never when it is Lantern, Elder or Selvala (the features change)."""
+    feature of the board reads it), never when it is Lantern, Elder or Selvala (the features change); the
+    parts made so (a state's after its land drop) are the board's own."""
     model, oracle = _recorded("dance-of-the-elements-ecc", 3, 100)
     fresh = BoardOracle(model.cards, model.costs(), oracle.db, oracle.commander, model.chosen)
     made = 0
@@ -223,6 +224,10 @@ def test_signature_plus_of_boards_read_by_their_features_is_their_signature_cr_6
             plus = fresh.signature_plus(parts, (code,))
             if model.is_land[code >> 1]:
                 assert plus is not None and plus == sig, key
+                after, whole = fresh.parts_plus(parts, (code,)), fresh.static_parts(key)
+                assert after is not None and whole is not None, key
+                assert (sorted(after[0]), sorted(after[1]), after[2:]) == \
+                    (sorted(whole[0]), sorted(whole[1]), whole[2:]), key
                 made += 1
             elif code >> 1 in fresh._dynamic:
                 assert plus is None, key
