@@ -800,6 +800,24 @@ class BoardOracle:
             most += self._most_code[code]
         return out, modes_out, most
 
+    def plain_units(self, parts: _Parts, code: int) -> tuple[int, ...] | None:
+        """The units the permanent of ``code`` adds on the board of :meth:`static_parts` ``parts`` when it
+        is plain there as :meth:`_plus` reads it; ``None`` otherwise."""
+        fid = parts[3]
+        if fid < 0:
+            return self._static_plain[code]
+        if not self._neutral[code >> 1] or fid not in self._feature_list:
+            return None
+        got = self._in_features(code, fid)
+        return None if got is None else got[0]
+
+    def signature_units(self, parts: _Parts, units: Sequence[int]) -> tuple[tuple[int, ...], Converters] | None:
+        """The signature of a board of :meth:`static_parts` ``parts`` with plain ``units`` more, ``None``
+        when the parts' features are forgotten."""
+        if parts[3] >= 0 and parts[3] not in self._feature_list:
+            return None
+        return _signed(list(parts[0]) + list(units), list(parts[1]))
+
     def parts_plus(self, parts: _Parts, codes: tuple[int, ...]) -> _Parts | None:
         """:meth:`static_parts` of the board of ``parts`` with the permanents of ``codes`` added, made from
         the parts (:meth:`_plus`, with the same features) when it can be; ``None`` otherwise (the board
@@ -1215,27 +1233,35 @@ class BoardOracle:
         """Whether the board ``key`` can pay ``cost``."""
         return self.payable_signed(key, cost, self.signature_of(key))
 
+    def sig_payable(self, sig: tuple[tuple[int, ...], Converters], cost: ManaCost) -> bool | None:
+        """Whether boards of signature ``sig`` pay ``cost``, when their units decide it (Hall's condition,
+        :mod:`.converters`); ``None`` otherwise."""
+        sk = (sig, cost)
+        hit = self._sig_costs.get(sk)
+        if hit is not None:
+            return hit
+        need = self._need_of(cost)
+        if need is None:
+            return None
+        found: bool | None = pays(have(sig[0]), need)
+        if not found and sig[1]:
+            reached = self._pools_of(sig)
+            found = None if reached is None else pools_pay(reached, need)
+        if found is not None:
+            if len(self._sig_costs) >= _SIG_MEMO:
+                self._sig_costs.clear()
+            self._sig_costs[sk] = found
+            self.unit_answers += 1
+        return found
+
     def payable_signed(self, key: BoardKey, cost: ManaCost, sig: tuple[tuple[int, ...], Converters] | None) -> bool:
         """:meth:`payable` of the board ``key`` whose :meth:`signature_of` is ``sig``."""
         if self._idle_cards:
             key = self._without_idle(key)
         if sig is not None:
-            sk = (sig, cost)
-            hit = self._sig_costs.get(sk)
-            if hit is not None:
-                return hit
-            need = self._need_of(cost)
-            if need is not None:
-                found: bool | None = pays(have(sig[0]), need)
-                if not found and sig[1]:
-                    reached = self._pools_of(sig)
-                    found = None if reached is None else pools_pay(reached, need)
-                if found is not None:
-                    if len(self._sig_costs) >= _SIG_MEMO:
-                        self._sig_costs.clear()
-                    self._sig_costs[sk] = found
-                    self.unit_answers += 1
-                    return found
+            found = self.sig_payable(sig, cost)
+            if found is not None:
+                return found
         ck = (key, cost)
         hit = self._costs.get(ck)
         if hit is not None:

@@ -299,15 +299,10 @@ class _Game:
         if hit is not None:
             return hit
         chosen: tuple[int, ...] = ()
-        trials = self._trials
         payable = self.oracle.payable_signed
         for s in sorted(candidates, key=self.source_rank.__getitem__):
             more = chosen + (s,)
-            trial = trials.get(more)
-            if trial is None:
-                cost = self.m.cast_costs[s]
-                trial = trials[more] = cost if not chosen else trials[chosen] + cost
-            if payable(key, trial, sig):
+            if payable(key, self._trial(chosen, more), sig):
                 chosen = more
         out = self._cast[memo] = tuple(sorted(chosen))
         return out
@@ -334,6 +329,11 @@ class _Game:
             oracle = self.oracle
             # each board's signature made from the rest's and the lands' units (the same as read from it)
             parts = oracle.static_parts(tuple(rest))
+            if parts is not None and self._colorless_outcome(open_, parts, candidates) == \
+                    self._cast_sources(key, candidates):
+                out = (((), self._cast_sources(key, candidates)),)
+                self._splits[memo] = out
+                return out
             outcomes: dict[tuple[int, ...], tuple[int, ...]] = {}
             for assigned in itertools.product(*(self.m.splits[split_cls[c >> 1]] for c in open_)):
                 one = tuple(sorted(assigned))
@@ -350,6 +350,55 @@ class _Game:
                 out = (((), next(iter(outcomes.values()))),)
         self._splits[memo] = out
         return out
+
+    def _colorless_outcome(self, open_: list[int], parts: _Parts,
+                           candidates: tuple[int, ...]) -> tuple[int, ...] | None:
+        """The sources cast on the board of ``parts`` with each land of ``open_`` (codes of lands of any
+        of several colors, :meth:`_split`) adding only the types all its colors share (the unit common
+        to its cards of one color), answered by the units alone; ``None`` when they can't answer.
+
+        When these are the sources the board casts with the lands of any of their colors, every choice of
+        colors casts them, so the board doesn't split: that board pays a total when some choice does,
+        this one only when every choice does (a unit of fewer types pays no more, Hall's condition), so
+        the two casting the same sources (each decision the same, on the same totals) every choice makes
+        the same decisions, each paying what the one board and the other pay."""
+        split_cls = self.split_cls
+        cls = self.cls
+        oracle = self.oracle
+        lower: list[int] = []
+        for c in open_:
+            common = -1
+            for one in self.m.splits[split_cls[c >> 1]]:
+                units = oracle.plain_units(parts, 2 * cls[one])
+                if units is None or len(units) != 1:
+                    return None
+                common &= units[0]
+            lower.append(common)
+        sig = oracle.signature_units(parts, lower)
+        if sig is None:
+            return None
+        memo = (sig, candidates)
+        hit = self._cast.get(memo)
+        if hit is not None:
+            return hit
+        chosen: tuple[int, ...] = ()
+        for s in sorted(candidates, key=self.source_rank.__getitem__):
+            more = chosen + (s,)
+            paid = oracle.sig_payable(sig, self._trial(chosen, more))
+            if paid is None:
+                return None
+            if paid:
+                chosen = more
+        out = self._cast[memo] = tuple(sorted(chosen))
+        return out
+
+    def _trial(self, chosen: tuple[int, ...], more: tuple[int, ...]) -> ManaCost:
+        """The total cast cost of the sources ``more``: ``chosen`` and one more (remembered)."""
+        trial = self._trials.get(more)
+        if trial is None:
+            cost = self.m.cast_costs[more[-1]]
+            trial = self._trials[more] = cost if not chosen else self._trial(chosen[:-1], chosen) + cost
+        return trial
 
     def _assigned(self, field_lands: tuple[int, ...], assigned: tuple[int, ...]) -> tuple[int, ...]:
         """``field_lands`` with a land of any of several colors turned into each card of one color of

@@ -234,3 +234,31 @@ def test_signature_plus_of_boards_read_by_their_features_is_their_signature_cr_6
             else:
                 assert plus is None or plus == sig, key
     assert made > 1000
+
+
+def test_thriving_lands_stay_one_card_when_their_common_color_casts_the_same_sources_cr_614_12(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board with Thriving lands untapped casts the same sources whatever colors they chose when the
+    board with each of them adding only its own color casts the sources the board with any of their
+    colors casts: every split of 100 Dance of the Elements games is the one found by trying each choice
+    of colors, and that shortcut answers some of them."""
+    from manasolver.solver.castability import games
+    model, oracle = _recorded("dance-of-the-elements-ecc", 4, 100)
+    game = games._GAMES[id(oracle)]
+    slow = games._Game(model, oracle)
+    monkeypatch.setattr(slow, "_colorless_outcome", lambda *args: None)
+    same = split = 0
+    for (key, candidates), out in list(game._splits.items()):
+        assert slow._split(key, candidates) == out, key
+        if out is not None:
+            same += len(out) == 1
+            split += len(out) > 1
+    assert same > 100 and split > 10
+    shortcut = 0
+    for (key, candidates), out in list(game._splits.items()):
+        if out is None or len(out) > 1:
+            continue
+        open_ = [c for c in key if not c & 1 and c >> 1 in game.split_cls]
+        parts = oracle.static_parts(tuple(c for c in key if c not in open_))
+        shortcut += parts is not None and game._colorless_outcome(open_, parts, candidates) == out[0][1]
+    assert shortcut > 100
