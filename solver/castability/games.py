@@ -553,9 +553,9 @@ class _Game:
         finds = self.finds
         split_codes = self.split_codes
         parts_plus = self.oracle.parts_plus
+        #: per state, its board, whether that is quiet, its parts, its land drops and the sources in the hand
+        work: list[tuple[_State, BoardKey, bool, _Parts | None, list[_Result], tuple[int, ...]]] = []
         for state in states:
-            if mask == full and not expand:
-                break
             used, field_lands, cast = state
             info = infos.get(state)
             if info is None:
@@ -583,7 +583,6 @@ class _Game:
                                    results)
             if not results:
                 results.append((used, field_lands, base, base, -1, -1))
-            open_base = bool(split_codes) and not split_codes.isdisjoint(base)
             if expand and src_seen:
                 # the sources in the hand: those seen but cast
                 left = list(src_seen)
@@ -592,46 +591,61 @@ class _Game:
                 candidates = tuple(left)
             else:
                 candidates = ()
+            work.append((state, base, quiet_base, parts, results, candidates))
+            for r in results:
+                keys.append(r[2])
+        # the turn's mask is the union of its boards' answers, whatever the order they are asked in:
+        # first what the boards already answered pay, then each board only the spells none paid
+        for _, _, _, _, results, _ in work:
+            for r in results:
+                entry = known.get(r[3])
+                if entry is not None:
+                    mask |= entry[0]
+        for _, _, _, parts, results, _ in work:
+            if mask == full:
+                break
+            for _, _, _, key, code, _ in results:
+                if mask == full:
+                    break
+                need = full & ~mask
+                entry = known.get(key)
+                if entry is not None and (entry[0] | entry[1]) & need == need:
+                    continue
+                if parts is not None:
+                    mask |= plus(parts, code, key, need)
+                else:
+                    mask |= castable(key, need)
+        for state, base, quiet_base, parts, results, candidates in work if expand else ():
+            cast = state[2]
+            open_base = bool(split_codes) and not split_codes.isdisjoint(base)
             for new_used, new_field, full_key, key, code, land in results:
-                if mask != full:
-                    # only the spells no board of this turn has paid yet are asked
-                    need = full & ~mask
-                    entry = known.get(key)
-                    if entry is not None and (entry[0] | entry[1]) & need == need:
-                        mask |= entry[0]
-                    elif parts is not None:
-                        mask |= plus(parts, code, key, need)
-                    else:
-                        mask |= castable(key, need)
-                    keys.append(full_key)
-                if expand:
-                    new_cast = cast
-                    if candidates:
-                        # only a board with an untapped land of any of several colors may split
-                        split = self._split(key, candidates) if open_base or code in split_codes else None
-                        if split is not None:
-                            for assigned, chosen in split:
-                                new_states.add((new_used, self._assigned(new_field, assigned),
-                                                tuple(sorted(cast + chosen)) if chosen else cast))
-                            continue
-                        chosen = self._cast_sources(key, candidates)
-                        if chosen:
-                            new_cast = tuple(sorted(cast + chosen))
-                    else:
-                        chosen = ()
-                    new_state = (new_used, new_field, new_cast)
-                    if parts is not None and (land >= 0 or chosen) and new_state not in infos:
-                        # the new state's board is this one's with the land and the sources: its parts
-                        # made from these when they can be (the same as read from the board)
-                        added = tuple(2 * cls[x] for x in chosen) + ((land,) if land >= 0 else ())
-                        new_parts = parts_plus(parts, added)
-                        if new_parts is not None:
-                            board_after = base
-                            for c in added:
-                                board_after = _insort(board_after, c)
-                            infos[new_state] = (board_after, quiet_base and all(quiet_cls[c >> 1] for c in added),
-                                                sum(1 for u in new_used if u in finds), new_parts)
-                    new_states.add(new_state)
+                new_cast = cast
+                if candidates:
+                    # only a board with an untapped land of any of several colors may split
+                    split = self._split(key, candidates) if open_base or code in split_codes else None
+                    if split is not None:
+                        for assigned, chosen in split:
+                            new_states.add((new_used, self._assigned(new_field, assigned),
+                                            tuple(sorted(cast + chosen)) if chosen else cast))
+                        continue
+                    chosen = self._cast_sources(key, candidates)
+                    if chosen:
+                        new_cast = tuple(sorted(cast + chosen))
+                else:
+                    chosen = ()
+                new_state = (new_used, new_field, new_cast)
+                if parts is not None and (land >= 0 or chosen) and new_state not in infos:
+                    # the new state's board is this one's with the land and the sources: its parts
+                    # made from these when they can be (the same as read from the board)
+                    added = tuple(2 * cls[x] for x in chosen) + ((land,) if land >= 0 else ())
+                    new_parts = parts_plus(parts, added)
+                    if new_parts is not None:
+                        board_after = base
+                        for c in added:
+                            board_after = _insort(board_after, c)
+                        infos[new_state] = (board_after, quiet_base and all(quiet_cls[c >> 1] for c in added),
+                                            sum(1 for u in new_used if u in finds), new_parts)
+                new_states.add(new_state)
         failing = full & ~mask & self._affordable(lands)
         if failing:
             untapped = self._untapped(keys, self._why_bits(failing))
