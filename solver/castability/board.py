@@ -192,6 +192,8 @@ class BoardOracle:
         self.commander = list(commander)
         #: per board, the spells known payable and those known not payable (bit masks)
         self._known: dict[BoardKey, list[int]] = {}
+        #: the boards given their signature's answers in :attr:`_known` since :meth:`forget_boards`
+        self._fresh: list[BoardKey] = []
         self._costs: dict[tuple[BoardKey, ManaCost], bool] = {}
         #: per cost asked of :meth:`payable`, what it needs of the units (:func:`.units.cost_need`)
         self._cost_needs: dict[ManaCost, CostNeed | None] = {}
@@ -854,6 +856,7 @@ class BoardOracle:
             if len(known) >= _KNOWN_MEMO:
                 known.clear()
             known[key] = entry
+            self._fresh.append(key)
         if isinstance(entry, _Shared):
             got_ = self._sig_castable(entry, need & self._all)
             if got_ is not None:
@@ -894,6 +897,7 @@ class BoardOracle:
                 if len(known) >= _KNOWN_MEMO:
                     known.clear()
                 known[key] = entry
+                self._fresh.append(key)
         if isinstance(entry, _Shared):
             got = self._sig_castable(entry, need)
             if got is not None:
@@ -1276,6 +1280,16 @@ class BoardOracle:
         self._costs[ck] = ok
         return ok
 
+    def forget_boards(self) -> None:
+        """Forget the boards given their signature's answers since the last call (their signatures keep
+        the answers; a board answered otherwise, by the engine, is kept): a game's boards seldom come
+        back in another game, and the answers per board would fill the memos' budget for little."""
+        known = self._known
+        for key in self._fresh:
+            if isinstance(known.get(key), _Shared):
+                del known[key]
+        self._fresh.clear()
+
     @property
     def boards(self) -> int:
         return len(self._known)
@@ -1293,8 +1307,8 @@ class BoardOracle:
 
 #: The oracle's memos, emptied together by :meth:`BoardOracle.forget`: answers per board, per board and
 #: cost, per signature and per units; the units, pools and features computed on the way.
-MEMOS = ("_known", "_costs", "_cost_needs", "_most", "_by_units", "_context_units", "_unit_bounds", "_pool_memo",
-         "_feature_units", "_feature_ids", "_feature_list", "_by_sig", "_sig_costs")
+MEMOS = ("_known", "_fresh", "_costs", "_cost_needs", "_most", "_by_units", "_context_units", "_unit_bounds",
+         "_pool_memo", "_feature_units", "_feature_ids", "_feature_list", "_by_sig", "_sig_costs")
 
 
 #: a mana type's letter, as :func:`manasolver.solver.service.api.could_produce` gives it, and its bit

@@ -440,6 +440,10 @@ class _Game:
                remaining, fetches_seen, draws_on_1)
         outcome = self._games.get(key)
         if outcome is None:
+            # what is kept per state and per board serves the game (another seldom meets them): its
+            # states' boards forgotten, and the boards answered by their signatures
+            self._infos.clear()
+            self.oracle.forget_boards()
             outcome = self._search(hand, drawn, remaining, fetches_seen, draws_on_1, turns,
                                    self._open(hand + drawn, remaining, fetches_seen))
             if len(self._games) < _GAME_MEMO:
