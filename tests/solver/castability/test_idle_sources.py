@@ -119,3 +119,18 @@ def test_incubation_druid_beside_chromatic_lantern_is_left_to_the_engine_cr_106_
         want = sum(1 << i for i, cost in enumerate(costs) if can_pay(board, cost)["payable"])
         assert want & 1  # {U}{U}{U}: the Druid adds {U}
         assert oracle.castable(key) == want, key
+
+
+def test_forget_boards_keeps_the_engine_answers_and_the_signatures(db: CardDB) -> None:
+    """Between games the oracle forgets the boards answered by their signatures (the signature keeps the
+    answers: the board asked again is answered with no engine call) and keeps those the engine answered."""
+    oracle = BoardOracle([db.get(n) for n in CARDS], [ManaCost.parse(c) for c in COSTS], db)
+    plain, engine = (2, 4, 8), (0, 2, 6)
+    first = oracle.castable(plain)
+    oracle.castable(engine)
+    calls = oracle.engine_calls
+    assert calls > 0 and plain in oracle._known and engine in oracle._known
+    oracle.forget_boards()
+    assert plain not in oracle._known and engine in oracle._known
+    assert oracle.castable(plain) == first and oracle.engine_calls == calls
+    assert oracle.castable(engine) == _engine(oracle, engine)
