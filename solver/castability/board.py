@@ -448,6 +448,9 @@ class BoardOracle:
         #: counts it, its colors are read by no one and it grants nothing
         self._neutral = [not any(counted[i] for counted in self._counted) and i not in self._holders
                          and not (self._reads_colors and any(self._colors_of[i])) for i in range(len(self.cards))]
+        #: whether every land is (boards read by their features then get a land's units from their parts;
+        #: else, as when The World Tree counts lands, :meth:`static_parts` makes no such parts)
+        self._lands_neutral = all(n for n, land in zip(self._neutral, self._land) if land)
 
     def _features(self, key: BoardKey) -> tuple[object, ...]:
         """What the cards of ``key`` whose abilities depend on the board read of it: the abilities
@@ -763,7 +766,8 @@ class BoardOracle:
         fid = -1
         if got is None:
             dynamic = self._dynamic
-            if not dynamic or self._idle_cards or not any(code >> 1 in dynamic for code in key) \
+            if not dynamic or not self._lands_neutral or self._idle_cards \
+                    or not any(code >> 1 in dynamic for code in key) \
                     or (self._mirrors and any(code >> 1 in self._mirrors for code in key)):
                 return None
             fid = self._feature_id(key)
