@@ -192,7 +192,8 @@ class BoardOracle:
         self.commander = list(commander)
         #: per board, the spells known payable and those known not payable (bit masks)
         self._known: dict[BoardKey, list[int]] = {}
-        #: the boards given their signature's answers in :attr:`_known` since :meth:`forget_boards`
+        #: the boards given their signature's answers in :attr:`_known` since :meth:`forget_boards` (keys of
+        #: :attr:`_known`, not counted again in :meth:`memo_size`)
         self._fresh: list[BoardKey] = []
         self._costs: dict[tuple[BoardKey, ManaCost], bool] = {}
         #: per cost asked of :meth:`payable`, what it needs of the units (:func:`.units.cost_need`)
@@ -859,6 +860,7 @@ class BoardOracle:
             entry = self._sig_entry(_signed(units, conv))
             if len(known) >= _KNOWN_MEMO:
                 known.clear()
+                self._fresh.clear()
             known[key] = entry
             self._fresh.append(key)
         if isinstance(entry, _Shared):
@@ -900,6 +902,7 @@ class BoardOracle:
                 entry = self._sig_entry(sig)
                 if len(known) >= _KNOWN_MEMO:
                     known.clear()
+                    self._fresh.clear()
                 known[key] = entry
                 self._fresh.append(key)
         if isinstance(entry, _Shared):
@@ -1286,8 +1289,8 @@ class BoardOracle:
 
     def forget_boards(self) -> None:
         """Forget the boards given their signature's answers since the last call (their signatures keep
-        the answers; a board answered otherwise, by the engine, is kept): a game's boards seldom come
-        back in another game, and the answers per board would fill the memos' budget for little."""
+        the answers; a board answered otherwise, by the engine, is kept): they are most of the answers
+        per board, and a board seldom comes back long after its game."""
         known = self._known
         for key in self._fresh:
             if isinstance(known.get(key), _Shared):
@@ -1307,11 +1310,12 @@ class BoardOracle:
         the boards to their signatures' shared entries); the answers stay exact, asked again."""
         for name in MEMOS:
             getattr(self, name).clear()
+        self._fresh.clear()
 
 
 #: The oracle's memos, emptied together by :meth:`BoardOracle.forget`: answers per board, per board and
 #: cost, per signature and per units; the units, pools and features computed on the way.
-MEMOS = ("_known", "_fresh", "_costs", "_cost_needs", "_most", "_by_units", "_context_units", "_unit_bounds",
+MEMOS = ("_known", "_costs", "_cost_needs", "_most", "_by_units", "_context_units", "_unit_bounds",
          "_pool_memo", "_feature_units", "_feature_ids", "_feature_list", "_by_sig", "_sig_costs")
 
 

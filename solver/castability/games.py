@@ -111,10 +111,15 @@ _STEP_MEMO = 300_000
 _GAME_MEMO = 200_000
 #: The most search states whose boards are remembered per process.
 _INFO_MEMO = 500_000
+#: The most search states whose boards are remembered when a game starts: past it the memos serving
+#: mostly one game are emptied (:meth:`_Game.shed`; every ten games or so of Dance of the Elements, every
+#: hundred of a deck of few lands in play): smaller tables are faster, and another game seldom meets them.
+_SHED = 500
 #: The most entries of the memos of a deck's games and oracle together (:meth:`_Game.memo_size`) when a
-#: chunk starts: past it they are all emptied, so that a worker of a long run stays within some hundreds
-#: of megabytes (a From Cute to Brute game adds about 250 entries of half a kilobyte, and hardly a game
-#: is faster for the memos of a thousand games before it).
+#: chunk starts: past it those serving mostly one game are emptied (:meth:`_Game.shed`), and all of them
+#: when that leaves more than half, so that a worker of a long run stays within some hundreds of
+#: megabytes (a From Cute to Brute game adds about 250 entries of half a kilobyte, and hardly a game is
+#: faster for the memos of a thousand games before it).
 MEMO_BUDGET = 1_000_000
 #: The memos of :class:`_Game`, emptied together by :meth:`_Game.forget`.
 _MEMOS = ("_tapped", "_cast", "_trials", "_steps", "_infos", "_games", "_open_steps", "_open_infos",
@@ -200,6 +205,13 @@ class _Game:
     def memo_size(self) -> int:
         """The entries of the games' memos and the oracle's."""
         return sum(len(getattr(self, name)) for name in _MEMOS) + self.oracle.memo_size()
+
+    def shed(self) -> None:
+        """Empty the memos that serve mostly the game that filled them: the states' boards, and the
+        boards the oracle answered by their signatures (:meth:`BoardOracle.forget_boards`); those
+        shared by games (answers per signature, the sources cast, the steps) stay."""
+        self._infos.clear()
+        self.oracle.forget_boards()
 
     def forget(self) -> None:
         """Empty the games' memos and the oracle's (each answer is computed again when asked, the same)."""
@@ -440,10 +452,8 @@ class _Game:
                remaining, fetches_seen, draws_on_1)
         outcome = self._games.get(key)
         if outcome is None:
-            # what is kept per state and per board serves the game (another seldom meets them): its
-            # states' boards forgotten, and the boards answered by their signatures
-            self._infos.clear()
-            self.oracle.forget_boards()
+            if len(self._infos) > _SHED:
+                self.shed()
             outcome = self._search(hand, drawn, remaining, fetches_seen, draws_on_1, turns,
                                    self._open(hand + drawn, remaining, fetches_seen))
             if len(self._games) < _GAME_MEMO:
@@ -968,7 +978,9 @@ class Chunk:
             _GAMES.clear()
             _GAMES[id(oracle)] = game
         elif game.memo_size() > MEMO_BUDGET:
-            game.forget()
+            game.shed()
+            if game.memo_size() > MEMO_BUDGET // 2:
+                game.forget()
         self.game = game
         self.n = n
         self.turns = turns
