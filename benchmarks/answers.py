@@ -110,26 +110,66 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     with open(args.compare, encoding="utf-8") as fh:
         before = {row["label"]: row["answer"] for row in map(json.loads, fh)}
-    differ = 0
+    kinds: dict[str, list[str]] = {kind: [] for kind in _KINDS}
     seen = 0
     cut_short: list[str] = []
     for label, result in snapshot():
         seen += 1
         old = before.get(label)
         old = _canonical(old) if isinstance(old, dict) else old
-        if json.loads(json.dumps(result, sort_keys=True)) == old:
+        new = json.loads(json.dumps(result, sort_keys=True))
+        if new == old:
             continue
         if result.get("time_bound") and isinstance(old, dict) and old.get("payable") == result.get("payable"):
             cut_short.append(label)  # the bound cut it short here only: compared on payability
             continue
-        differ += 1
-        print(f"DIFFERS {label}\n  before: {json.dumps(old)[:600]}\n  after:  {json.dumps(result)[:600]}")
+        kind = difference(old, new)
+        kinds[kind].append(label)
+        print(f"{kind.upper()} {label}\n  before: {json.dumps(old)[:600]}\n  after:  {json.dumps(result)[:600]}")
     for label in cut_short:
         print(f"CUT SHORT {label}: a time bound stopped it here, not in the snapshot (payability equal)")
     missing = len(set(before) - {label for label, _ in queries()})
+    differ = sum(map(len, kinds.values()))
     print(f"{seen} answers compared: {differ} differ, {len(cut_short)} cut short by a time bound here only "
           f"(a loaded machine, or a slower path), {missing} of the snapshot not asked")
-    return 1 if differ or missing else 0
+    for kind, labels in kinds.items():
+        print(f"  {kind}: {len(labels)}" + (f" ({', '.join(labels)})" if labels and kind != "answered now" else ""))
+    return 1 if kinds["changed"] or missing else 0
+
+
+#: The kinds of a difference (:func:`difference`), in the order the summary lists them.
+_KINDS = ("tie", "answered now", "refusal reworded", "format", "changed")
+
+
+def _refused(answer: Any) -> bool:
+    return isinstance(answer, dict) and ("unsupported" in answer or "error" in answer) and "payment" not in answer
+
+
+def _same_spending(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Whether two payments spend the same, whichever symbol each mana paid: the same activations (as
+    a multiset) and the same life, energy, damage, pool and cards convoked, delved or improvised, of
+    the fields both write (an older snapshot writes fewer)."""
+    def acts(pay: dict[str, Any]) -> list[str]:
+        return sorted(json.dumps(a, sort_keys=True) for a in pay.get("activations", []))
+    shared = ("total", "x", "pool_used", "life", "energy", "damage", "floating", "convoked", "delved", "improvised")
+    return acts(old) == acts(new) and all(old[k] == new[k] for k in shared if k in old and k in new)
+
+
+def difference(old: Any, new: dict[str, Any]) -> str:
+    """The kind of a difference between a snapshot's answer ``old`` and the answer ``new``: ``tie`` (the
+    same payability, and for a payment the same activations, life, energy and pool, the symbols each
+    paid matched otherwise), ``answered now`` (a refusal before, an answer now), ``refusal reworded``,
+    ``format`` (an enumeration cut short by its bound, written in an older form) or ``changed``."""
+    if _refused(old):
+        return "refusal reworded" if _refused(new) else "answered now"
+    if isinstance(old, dict) and old.get("time_bound") and old.get("payable") is None and new.get("complete") is False:
+        return "format"
+    if not isinstance(old, dict) or _refused(new) or old.get("payable") != new.get("payable"):
+        return "changed"
+    if isinstance(old.get("payment"), dict) and isinstance(new.get("payment"), dict) \
+            and _same_spending(old["payment"], new["payment"]):
+        return "tie"
+    return "changed"
 
 
 if __name__ == "__main__":

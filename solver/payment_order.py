@@ -23,6 +23,7 @@ as its cost needs.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
@@ -116,42 +117,17 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
     unordered among themselves (each may pay any other of them, never itself)."""
     ulist = list(units)
     wlist = list(wants)
-
-    def ok(u: _Unit, w: _Want) -> bool:
-        kind, maker, bit, spell_ok, cost_ok, _ = u
-        wk, i, mask = w
-        if wk == "float":
-            return kind == "made" and bit & ~(SNOW_UNIT | COLORED_UNIT) == mask
-        if wk == "cost":
-            if kind not in ("made", "pool") or not bit & mask or maker == i or not (
-                    cost_ok if isinstance(cost_ok, bool) else i in cost_ok):
-                return False
-            if bit & COLORED_UNIT and mask & ANY_TYPE == ANY_TYPE:
-                return False  # a generic unit of the cost
-            if kind == "pool" or rank.get(maker, -1) < 0:
-                return True
-            if maker in free_rest and i in free_rest:
-                return True
-            return rank[maker] < rank.get(i, len(rank) + 1)
-        demand = totals[i]
-        if kind in ("improvise", "delve"):
-            return demand.generic
-        if kind == "convoke":
-            return demand.generic or bool(bit & demand.mask and demand.mask != C)
-        if bit & COLORED_UNIT and (demand.generic or demand.snow):
-            return False  # {S} is generic too (CR 107.4h)
-        return spell_ok and bool(bit & mask) and (not demand.snow or bool(bit & SNOW_UNIT))
-
-    edges = [[j for j, w in enumerate(wlist) if ok(u, w)] for u in ulist]
+    edges = [_payable(u, wlist, totals, rank, free_rest) for u in ulist]
     cap_u = [units[u] for u in ulist]
     cap_w = [wants[w] for w in wlist]
     flow: dict[tuple[int, int], int] = {}
+    into: list[dict[int, int]] = [{} for _ in wlist]  # the same flow by want, then unit
     # Greedy start, then augmenting paths (unit -> want -> unit via flow back -> want ...).
     for a, js in enumerate(edges):
         for j in js:
             take = min(cap_u[a], cap_w[j])
             if take:
-                flow[(a, j)] = flow.get((a, j), 0) + take
+                flow[(a, j)] = into[j][a] = flow.get((a, j), 0) + take
                 cap_u[a] -= take
                 cap_w[j] -= take
     back: list[list[int]] = [[] for _ in wlist]
@@ -174,8 +150,9 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
                 if cap_w[j]:
                     end = j
                     break
+                paid = into[j]
                 for b in back[j]:
-                    if b not in seen_u and flow.get((b, j), 0) > 0:
+                    if b not in seen_u and paid.get(b, 0) > 0:
                         seen_u.add(b)
                         prev_u[b] = j
                         queue.append(b)
@@ -198,10 +175,52 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
             if sign < 0:
                 amount = min(amount, flow[(a, j)])
         for a, j, sign in path:
-            flow[(a, j)] = flow.get((a, j), 0) + sign * amount
+            flow[(a, j)] = into[j][a] = flow.get((a, j), 0) + sign * amount
         cap_u[start] -= amount
         cap_w[end] -= amount
     return {(ulist[a], wlist[j]): n for (a, j), n in flow.items() if n > 0}
+
+
+def _payable(u: _Unit, wlist: list[_Want], totals: Sequence[Demand], rank: dict[int, int],
+             free_rest: frozenset[int]) -> list[int]:
+    """The indices of the wants of ``wlist`` that unit ``u`` may fill (see :func:`_flow`): what
+    it is read once, then each want."""
+    kind, maker, bit, spell_ok, cost_ok, _ = u
+    made = kind == "made"
+    payer = made or kind == "pool"
+    colored = bit & COLORED_UNIT
+    plain = bit & ~(SNOW_UNIT | COLORED_UNIT)
+    snowy = bit & SNOW_UNIT
+    # a unit of a maker placed in ``rank`` pays the costs of the steps after it; the pool's, or
+    # a maker's outside it, any cost
+    ranked = kind != "pool" and rank.get(maker, -1) >= 0
+    free = maker in free_rest
+    out: list[int] = []
+    for j, (wk, i, mask) in enumerate(wlist):
+        if wk == "float":
+            if made and plain == mask:
+                out.append(j)
+        elif wk == "cost":
+            if not payer or not bit & mask or maker == i or not (
+                    cost_ok if isinstance(cost_ok, bool) else i in cost_ok):
+                continue
+            if colored and mask & ANY_TYPE == ANY_TYPE:
+                continue  # a generic unit of the cost
+            if not ranked or (free and i in free_rest) or rank[maker] < rank.get(i, len(rank) + 1):
+                out.append(j)
+        else:
+            demand = totals[i]
+            if kind in ("improvise", "delve"):
+                ok = demand.generic
+            elif kind == "convoke":
+                ok = demand.generic or bool(bit & demand.mask and demand.mask != C)
+            elif colored and (demand.generic or demand.snow):
+                ok = False  # {S} is generic too (CR 107.4h)
+            else:
+                ok = spell_ok and bool(bit & mask) and (not demand.snow or bool(snowy))
+            if ok:
+                out.append(j)
+    return out
 
 
 # -- the order --------------------------------------------------------------------------------
@@ -274,33 +293,48 @@ def _search(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[D
     return rec()
 
 
-def _topological(n: int, before: list[set[int]]) -> list[int] | None:
-    """The stable topological order of ``before`` (index -> indices that must precede it): each
-    time the smallest index whose predecessors are all placed; None on a cycle.  The indices
-    ready from the start are taken in order from their list, a heap holding only those that
+def _topological(n: int, before: Mapping[int, set[int]]) -> list[int] | None:
+    """The stable topological order of ``before`` (index -> indices that must precede it; an
+    index not there has none): each time the smallest index whose predecessors are all placed;
+    None on a cycle.  The indices ready from the start are taken in order from their list, in
+    runs up to the next one that others wait for or the least of a heap holding those that
     become ready later (a few: the activations whose costs others pay)."""
-    if not any(before):
+    if not any(before.values()):
         return list(range(n))
-    waiting = [len(b) for b in before]
-    after: list[list[int]] = [[] for _ in range(n)]
-    for i, b in enumerate(before):
+    waiting = [0] * n
+    after: dict[int, list[int]] = {}
+    for i, b in before.items():
+        waiting[i] = len(b)
         for j in b:
-            after[j].append(i)
-    start = [i for i in range(n) if not waiting[i]]
+            after.setdefault(j, []).append(i)
+    start = [i for i, w in enumerate(waiting) if not w]
+    #: The places in ``start`` of the indices others wait for, in order.
+    hubs = [at for at, i in enumerate(start) if i in after]
+    hub = 0
     at = 0
     later: list[int] = []
     out: list[int] = []
-    while at < len(start) or later:
-        if later and (at == len(start) or later[0] < start[at]):
-            i = heapq.heappop(later)
-        else:
-            i = start[at]
-            at += 1
-        out.append(i)
-        for k in after[i]:
+
+    def release(i: int) -> None:
+        for k in after.get(i, ()):
             waiting[k] -= 1
             if not waiting[k]:
                 heapq.heappush(later, k)
+
+    while at < len(start) or later:
+        if later and (at == len(start) or later[0] < start[at]):
+            i = heapq.heappop(later)
+            out.append(i)
+            release(i)
+            continue
+        end = bisect.bisect_left(start, later[0], at) if later else len(start)
+        while hub < len(hubs) and hubs[hub] < at:
+            hub += 1
+        if hub < len(hubs) and hubs[hub] < end:
+            end = hubs[hub] + 1
+        out.extend(start[at:end])
+        at = end
+        release(start[end - 1])
     return out if len(out) == n else None
 
 
@@ -394,11 +428,24 @@ def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[
     return Plan(tuple(range(len(steps))), tuple(p for p in paid if p is not None))
 
 
+def _unit_keys(s: Step, group: int, steps: Sequence[Step]) -> tuple[_Unit, ...]:
+    """The flow's unit of each mana ``s`` makes (``group``: its own index when it costs mana, so
+    that its units pay only later steps; -1 for a step without a mana cost)."""
+    scope = s.cost_ok if isinstance(s.cost_ok, bool) else frozenset(
+        j for j, t in enumerate(steps) if t.cost and not s.cost_ok.isdisjoint(t.types))
+    snow = s.snow
+    colored = COLORED_UNIT if s.colored_only else 0
+    return tuple(("made", group, bit | (SNOW_UNIT if at < len(snow) and snow[at] else 0) | colored, s.spell_ok,
+                  scope, "") for at, bit in enumerate(s.mana))
+
+
 def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[int], floating: Sequence[int],
-               assists: Sequence[Assist] = (), after: Sequence[set[int]] | None = None) -> Plan:
+               assists: Sequence[Assist] = (), after: Sequence[set[int]] | None = None,
+               allocate: bool = True) -> Plan:
     """An executable order of ``steps`` (given in board order, with ``after[i]`` the steps that
     must precede step ``i``) and what paid each demand of ``totals`` (see the module docstring).
-    ``pool``: the type bits of the pool mana used; ``floating``: those of the mana left over.
+    ``pool``: the type bits of the pool mana used; ``floating``: those of the mana left over;
+    ``allocate``: False for the order alone (``paid`` is then empty).
 
     The mana of the activations without a mana cost is counted by type and flags, not by
     activation (it may come first in any order); each unit of such a class is given back to an
@@ -406,30 +453,35 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     if after is None or not any(after):
         quick = _plain_plan(steps, totals, pool, floating, assists)
         if quick is not None:
-            return quick
-    units: dict[_Unit, int] = {}
+            return quick if allocate else Plan(quick.order, ())
+    #: The makers of each unit, in order (-1: the pool or an assist); how many there are is the
+    #: unit's count.
     makers: dict[_Unit, deque[int]] = {}
 
-    def add(u: _Unit, maker: int = -1) -> None:
-        units[u] = units.get(u, 0) + 1
-        makers.setdefault(u, deque()).append(maker)
+    def queue_of(u: _Unit) -> deque[int]:
+        q = makers.get(u)
+        if q is None:
+            q = makers[u] = deque()
+        return q
 
     for bit in pool:
-        add(("pool", -1, bit, True, True, ""))
+        queue_of(("pool", -1, bit, True, True, "")).append(-1)
+    # A step without a mana cost makes the same units wherever it is: read once per step object
+    # (activations alike share theirs).
+    free: dict[int, tuple[deque[int], ...]] = {}
     for i, s in enumerate(steps):
-        group = i if s.cost else -1
-        scope = s.cost_ok if isinstance(s.cost_ok, bool) else frozenset(
-            j for j, t in enumerate(steps) if t.cost and not s.cost_ok.isdisjoint(t.types))
-        for at, bit in enumerate(s.mana):
-            flags = (SNOW_UNIT if at < len(s.snow) and s.snow[at] else 0) | (COLORED_UNIT if s.colored_only else 0)
-            u = ("made", group, bit | flags, s.spell_ok, scope, "")
-            units[u] = units.get(u, 0) + 1
-            queue = makers.get(u)
-            if queue is None:
-                queue = makers[u] = deque()
-            queue.append(i)
+        if s.cost:
+            queues = tuple(map(queue_of, _unit_keys(s, i, steps)))
+        else:
+            got = free.get(id(s))
+            if got is None:
+                got = free[id(s)] = tuple(map(queue_of, _unit_keys(s, -1, steps)))
+            queues = got
+        for q in queues:
+            q.append(i)
     for a in assists:
-        add((a.kind, -1, a.mask, True, False, a.name))
+        queue_of((a.kind, -1, a.mask, True, False, a.name)).append(-1)
+    units = {u: len(q) for u, q in makers.items()}
     wants: dict[_Want, int] = {}
 
     def want(w: _Want) -> None:
@@ -438,23 +490,28 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     kinds: list[Demand] = []
     index: dict[tuple[int, bool, bool], int] = {}
     kind_of: list[int] = []
+    last: Demand | None = None  # a run of one demand object (the generic mana's) is read once
+    k = -1
     for d in totals:
-        k = index.get((d.mask, d.generic, d.snow))
-        if k is None:
-            k = index[(d.mask, d.generic, d.snow)] = len(kinds)
-            kinds.append(Demand("", d.mask, d.generic, d.snow))
+        if d is not last:
+            last = d
+            k = index.get((d.mask, d.generic, d.snow), -1)
+            if k < 0:
+                k = index[(d.mask, d.generic, d.snow)] = len(kinds)
+                kinds.append(Demand("", d.mask, d.generic, d.snow))
         kind_of.append(k)
     #: The want of each kind of demand of the total, counted in the order first met.
     want_of = [("total", k, kinds[k].mask) for k in range(len(kinds))]
     for k, n in Counter(kind_of).items():
         wants[want_of[k]] = n
-    for i, s in enumerate(steps):
-        for mask in s.cost:
+    costly = [i for i, s in enumerate(steps) if s.cost]
+    for i in costly:
+        for mask in steps[i].cost:
             want(("cost", i, mask))
     for bit in floating:
         want(("float", -1, bit))
-    constraints = [set(b) for b in after] if after is not None else [set() for _ in steps]
-    costly = [i for i, s in enumerate(steps) if s.cost]
+    #: The steps that must precede each step, by its index (none: not there).
+    constraints = {i: set(b) for i, b in enumerate(after) if b} if after is not None else {}
     flows: dict[tuple[_Unit, _Want], int] | None = None
     ordered = False
     if sum(units.values()) == sum(wants.values()):
@@ -470,50 +527,76 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     if flows is None and any(not d.generic for d in totals):
         # No allocation by type (a payment this module reads more narrowly than the rules that
         # made it): every symbol taken as generic, so each still names a real payer.
-        loose = executable(steps, [Demand(d.symbol, ANY_TYPE, True) for d in totals], pool, floating, assists, after)
+        loose = executable(steps, [Demand(d.symbol, ANY_TYPE, True) for d in totals], pool, floating, assists, after,
+                           allocate)
         return Plan(loose.order, loose.paid, False)
     flows = flows or {}
     by_want: dict[_Want, list[list[Any]]] = {}
     for (u, w), n in flows.items():
         by_want.setdefault(w, []).append([u, n])
     # The makers of the units that paid each activation's cost come before it.
-    before = [set(c) for c in constraints]
+    before = {i: set(b) for i, b in constraints.items()}
     for w, rows in by_want.items():
         if w[0] == "cost":
             for u, n in rows:
                 if u[0] == "made":
+                    into = before.get(w[1])
+                    if into is None:
+                        into = before[w[1]] = set()
+                    queue = makers[u]
                     for _ in range(n):
-                        before[w[1]].add(makers[u].popleft())
+                        into.add(queue.popleft())
     order_list = _topological(len(steps), before) if ordered else None
     if order_list is None:
         ordered = False
         order_list = _topological(len(steps), constraints) or list(range(len(steps)))
-    position = {i: k for k, i in enumerate(order_list)}
-    # Each demand of the total takes one unit that flowed to it: the first row of its want with
-    # units left (rows only run out, so a cursor per want finds it).
+    if not allocate:
+        return Plan(tuple(order_list), (), ordered)
+    return Plan(tuple(order_list), _allocation(totals, kind_of, want_of, by_want, makers, order_list), ordered)
+
+
+def _allocation(totals: Sequence[Demand], kind_of: list[int], want_of: list[_Want],
+                by_want: dict[_Want, list[list[Any]]], makers: dict[_Unit, deque[int]],
+                order_list: list[int]) -> tuple[Paid, ...]:
+    """What paid each demand of the total: one unit that flowed to its want, the first row of
+    the want with units left (rows only run out, so a cursor per want finds it); a run of
+    demands alike (one want, one symbol: the generic mana, mostly) taken row by row."""
+    position = [0] * len(order_list)
+    for k, i in enumerate(order_list):
+        position[i] = k
     paid: list[Paid] = []
     cursor: dict[_Want, int] = {}
-    for t, d in enumerate(totals):
-        w = want_of[kind_of[t]]
+    t = 0
+    while t < len(totals):
+        symbol = totals[t].symbol
+        kind = kind_of[t]
+        end = t + 1
+        while end < len(totals) and kind_of[end] == kind and totals[end].symbol == symbol:
+            end += 1
+        w = want_of[kind]
         rows = by_want.get(w, [])
         at = cursor.get(w, 0)
-        while at < len(rows) and rows[at][1] <= 0:
-            at += 1
+        while t < end:
+            while at < len(rows) and rows[at][1] <= 0:
+                at += 1
+            if at == len(rows):
+                paid.extend([Paid(symbol, "pool", False)] * (end - t))
+                break
+            row = rows[at]
+            n = min(end - t, row[1])
+            row[1] -= n
+            unit = row[0]
+            if unit[0] == "made":
+                popleft = makers[unit].popleft
+                paid.extend([Paid(symbol, "activation", position[popleft()]) for _ in range(n)])
+            elif unit[0] == "pool":
+                paid.extend([Paid(symbol, "pool", True)] * n)
+            else:
+                paid.extend([Paid(symbol, unit[0], unit[5])] * n)
+            t += n
         cursor[w] = at
-        if at == len(rows):
-            paid.append(Paid(d.symbol, "pool", False))
-            continue
-        row = rows[at]
-        row[1] -= 1
-        unit = row[0]
-        kind = unit[0]
-        if kind == "made":
-            paid.append(Paid(d.symbol, "activation", position[makers[unit].popleft()]))
-        elif kind == "pool":
-            paid.append(Paid(d.symbol, "pool", True))
-        else:
-            paid.append(Paid(d.symbol, kind, unit[5]))
-    return Plan(tuple(order_list), tuple(paid), ordered)
+        t = end
+    return tuple(paid)
 
 
 #: A flag on a unit's type bit inside :func:`executable`'s flow: the unit is snow mana.

@@ -59,9 +59,10 @@ class Written:
         """The protocol's PAYMENT object (written directly when :func:`writes_directly`), as an
         executable plan (:func:`finish_json`)."""
         keys: dict[int, Found] = {}
-        out = direct_json(self.problem, self.solution, keys)
-        raw = out if out is not None else to_payment(self.problem, self.solution).to_json()
-        return Finisher(self.problem).plan(raw, keys)
+        direct = _direct(self.problem, self.solution, keys)
+        if direct is None:
+            return Finisher(self.problem).plan(to_payment(self.problem, self.solution).to_json(), keys)
+        return Finisher(self.problem).plan(direct[0], keys, direct[1])
 
     def payment(self) -> Payment:
         """The :class:`Payment` value of the solution (the general path), as an executable plan."""
@@ -109,21 +110,23 @@ def _accepts(problem: Problem, sol: Solution, counts: Counter[tuple[int, int]]) 
 
 def _executable_rows(problem: Problem, rows: list[tuple[int, dict[str, Any], int, int]], total: str,
                      pool_used: list[int], floating: list[int],
-                     founds: dict[tuple[int, int], Found]) -> list[dict[str, Any]]:
+                     founds: dict[tuple[int, int], Found]) -> tuple[list[dict[str, Any]], list[Step] | None]:
     """The activations in board order, or, when some cost mana, in the executable order
     :func:`~manasolver.solver.backends.problem.executable_order` gives the general path (the
     same steps, made once per class, option and mana; no order constraints, since no
-    activation written here sacrifices or taps another permanent or is a card of the hand)."""
+    activation written here sacrifices or taps another permanent or is a card of the hand),
+    with their steps in that order (None in board order: no step was made), which the plan
+    reads again rather than making them twice."""
     classes = problem.supply.classes
     # Only the options activated decide it (a filter land tapped for {C} costs nothing), each read once.
     if not any(classes[k].options[o].mana_cost for k, o in founds):
-        return [row for _, row, _k, _o in rows]
+        return [row for _, row, _k, _o in rows], None
     acts = [row for _, row, _k, _o in rows]
     widen = _widen(problem)
     steps = _steps(problem.req.state, widen, acts, [founds[(k, o)] for _p, _r, k, o in rows])
     order = executable(steps, widened(total_demands(total), widen), mana_bits(mana_string(pool_used)),
-                       mana_bits(mana_string(floating))).order
-    return [acts[i] for i in order]
+                       mana_bits(mana_string(floating)), allocate=False).order
+    return [acts[i] for i in order], [steps[i] for i in order]
 
 
 def _widen(problem: Problem) -> Callable[[int], int] | None:
@@ -181,6 +184,14 @@ def direct_json(problem: Problem, sol: Solution, keys: dict[int, Found] | None =
     ``None`` for a solution of another shape than :func:`writes_directly` accepts.  ``keys``,
     when given, receives the class and option of each activation written (by the ``id`` of its
     object), so that :meth:`Finisher.plan` reads them without looking the board up."""
+    direct = _direct(problem, sol, keys)
+    return None if direct is None else direct[0]
+
+
+def _direct(problem: Problem, sol: Solution, keys: dict[int, Found] | None
+            ) -> tuple[dict[str, Any], list[Step] | None] | None:
+    """:func:`direct_json`'s PAYMENT with the steps of its activations, in their order, when
+    ordering them made steps (:func:`_executable_rows`)."""
     counts = _counts(sol)
     if not _accepts(problem, sol, counts):
         return None
@@ -270,12 +281,13 @@ def direct_json(problem: Problem, sol: Solution, keys: dict[int, Found] | None =
         else:
             choices.append({"symbol": way.symbol, "paid_as": "life"})
     total_text = form.total_text(sol.x, spell_units)
+    ordered, steps = _executable_rows(problem, rows, total_text, pool_used, floating,
+                                      {(k, o): plan[5] for (k, o), plan in plans.items()})
     out: dict[str, Any] = {
         "total": total_text,
         "choices": choices,
         "x": sol.x,
-        "activations": _executable_rows(problem, rows, total_text, pool_used, floating,
-                                        {(k, o): plan[5] for (k, o), plan in plans.items()}),
+        "activations": ordered,
         "pool_used": mana_string(pool_used),
         "convoked": [],
         "delved": [],
@@ -289,7 +301,7 @@ def direct_json(problem: Problem, sol: Solution, keys: dict[int, Found] | None =
     if "max_colors_spent" in policy.criteria or policy.spend_color:
         out["spent"] = mana_string(spent)
         out["colors_spent"] = [c for i, c in enumerate("WUBRG") if any(b == 1 << i for b in spent)]
-    return out
+    return out, steps
 
 
 # -- the payment as a plan: order, allocation, warnings, score --------------------------------
@@ -341,10 +353,12 @@ class Finisher:
                 return hit
         return self.options.get(self._key(act))
 
-    def plan(self, out: dict[str, Any], keys: dict[int, Found] | None = None) -> dict[str, Any]:
+    def plan(self, out: dict[str, Any], keys: dict[int, Found] | None = None,
+             steps: list[Step] | None = None) -> dict[str, Any]:
         """``out`` (a PAYMENT object) with its activations in an executable order and its
         ``allocation``, ``warnings`` and ``score`` (written in place and returned); ``keys``: the
-        class and option of activations by the ``id`` of their objects (:func:`direct_json`)."""
+        class and option of activations by the ``id`` of their objects (:func:`direct_json`);
+        ``steps``: the steps of its activations when the direct writer made them."""
         acts: list[dict[str, Any]] = out["activations"]
         kinds: dict[int, Found] | None = None  # the activations' kinds when all were written directly
         if keys:
@@ -357,7 +371,8 @@ class Finisher:
         else:
             founds = [self.options.get(self._key(act)) for act in acts]
         state = self.problem.req.state
-        steps = _steps(state, self.widen, acts, founds)
+        if steps is None:
+            steps = _steps(state, self.widen, acts, founds)
         assists: list[Assist] = []
         for pid in out.get("convoked", []):
             perm = state.permanent(pid)
@@ -369,7 +384,7 @@ class Finisher:
                           assists, _after(acts) if kinds is None or _discards(kinds) else None)
         out["activations"] = [acts[i] for i in plan.order]
         founds = [founds[i] for i in plan.order]
-        allocation = [{"symbol": p.symbol, "paid_by": {p.kind: p.value}} for p in plan.paid]
+        allocation = [{"symbol": symbol, "paid_by": {kind: value}} for symbol, kind, value in plan.paid]
         allocation.extend({"symbol": c["symbol"], "paid_by": {"life": 2}}
                           for c in out["choices"] if c["paid_as"] == "life")
         out["allocation"] = allocation

@@ -194,24 +194,27 @@ class _Network:
         return e
 
     def augment(self, sink: int) -> int:
-        """Push flow along shortest augmenting paths from node 0 until none is left."""
+        """Push flow along shortest augmenting paths from node 0 until none is left (each the
+        path :meth:`_search` finds)."""
         head, to, cap = self.head, self.to, self.cap
-        n = len(head)
+        #: Each node's edges to the sink, in its order.
+        exits: list[tuple[int, ...]] = [tuple(e for e in edges if to[e] == sink) for edges in head]
+        near = frozenset(to[e] for e in head[0])
+        # The source's neighbours are searched as they are found only when none of them has an
+        # edge to the sink (a transport's units): see :meth:`_search`.
+        eager = any(exits[b] for b in near)
+        # No path enters the source, so its edges only lose room: those full stay full.
+        source = head[0]
+        full = 0
         flowed = 0
         while True:
-            back = [-1] * n
-            back[0] = -2
-            q = deque([0])
-            while q and back[sink] == -1:
-                a = q.popleft()
-                for e in head[a]:
-                    b = to[e]
-                    if back[b] == -1 and cap[e] > 0:
-                        back[b] = e
-                        q.append(b)
-            if back[sink] == -1:
+            while full < len(source) and cap[source[full]] <= 0:
+                full += 1
+            back, found = self._search(sink, exits, near, eager, full)
+            if found < 0:
                 return flowed
-            push = cap[back[sink]]
+            back[sink] = found
+            push = cap[found]
             b = sink
             while b != 0:
                 e = back[b]
@@ -224,6 +227,64 @@ class _Network:
                 cap[e] -= push
                 cap[e ^ 1] += push
                 b = to[e ^ 1]
+
+    def _search(self, sink: int, exits: list[tuple[int, ...]], near: frozenset[int],
+                eager: bool, full: int = 0) -> tuple[list[int], int]:
+        """The breadth-first search from node 0: the edge each node was found by, and the edge
+        into the sink of the shortest augmenting path (-1: none); ``full``: how many of the
+        source's first edges have no room.
+
+        The sink is reached from the first node, in the order nodes are found, with an edge to the
+        sink that has room (by the first such edge of that node), so the search stops as soon as
+        it finds such a node instead of reading every node found before it.  Unless ``eager``,
+        each neighbour of the source is searched as soon as it is found rather than after all of
+        them: the same nodes are found in the same order (those the neighbours find queued
+        behind them) as long as no neighbour finds another neighbour (``near``), which sends the
+        search back to the plain order, and none has an edge to the sink (``eager`` then); on a
+        transport's network, the first unit with room then finds its demand at once."""
+        head, to, cap = self.head, self.to, self.cap
+        back = [-1] * len(head)
+        back[0] = -2
+        for x in exits[0]:
+            if cap[x] > 0:
+                return back, x
+        q: deque[int] = deque()
+
+        def visit(a: int, guard: bool) -> int:
+            """Find the nodes ``a`` leads to, queued: the edge into the sink when one of them has
+            an edge there with room, -1 when none, -2 when ``guard`` and one is ``near``."""
+            for e in head[a]:
+                b = to[e]
+                if back[b] == -1 and cap[e] > 0:
+                    if guard and b in near:
+                        return -2
+                    back[b] = e
+                    if b == sink:
+                        return e
+                    for x in exits[b]:
+                        if cap[x] > 0:
+                            return x
+                    q.append(b)
+            return -1
+
+        if eager:
+            q.append(0)
+        else:
+            for e in head[0][full:]:
+                b = to[e]
+                if back[b] != -1 or cap[e] <= 0:
+                    continue
+                back[b] = e
+                got = visit(b, True)
+                if got == -2:
+                    return self._search(sink, exits, near, True)
+                if got >= 0:
+                    return back, got
+        while q:
+            got = visit(q.popleft(), False)
+            if got >= 0:
+                return back, got
+        return back, -1
 
 
 def deficits(units: list[tuple[int, bool, int]], form: Form, x: int) -> dict[tuple[object, ...], int]:

@@ -187,6 +187,10 @@ class BoardOracle:
                  commander: Sequence[str] = (), chosen: Mapping[int, int] | None = None) -> None:
         self.cards = tuple(cards)
         self.chosen = dict(chosen or {})
+        #: per card of faces played as one card of the color chosen (a Pathway, :func:`.deckmodel._face_choices`)
+        #: and each of those colors, the face adding it: the engine's boards name that face
+        self._face_of = {(i, opt[0]): f.name for i, c in enumerate(self.cards) if c.faces and i in self.chosen
+                         for f in c.faces for a in f.mana_abilities[:1] for opt in a.production.options[:1]}
         self.spells = tuple(spells)
         self.db = db
         self.commander = list(commander)
@@ -324,7 +328,11 @@ class BoardOracle:
             color = self.chosen.get(code >> 1)
             if color is not None:
                 color = (picks or {}).get(i, color & -color)
-                perm["chosen"] = {"color": _LETTERS[color]}
+                face = self._face_of.get((code >> 1, color))
+                if face is None:
+                    perm["chosen"] = {"color": _LETTERS[color]}
+                else:
+                    perm["card"] = face
         you: dict[str, object] = {"name": "you"}
         if self.commander:
             you["commander"] = self.commander
@@ -673,7 +681,11 @@ class BoardOracle:
         types = self._could[i]
         if types is None:
             types = -1
-            if not any(a.production.reference == "lands_you_control" for a in self.cards[i].mana_abilities):
+            several = self.chosen.get(i, 0)
+            # a land of several possible chosen colors could produce only the one it chose: each
+            # choice is a board of its own (:meth:`_choice_boards`)
+            if not several & (several - 1) and not any(a.production.reference == "lands_you_control"
+                                                       for a in self.cards[i].mana_abilities):
                 board: Any = self._board_json((2 * i,))
                 try:
                     letters = could_produce(board)["could_produce"].get("p0")

@@ -8,9 +8,9 @@ is a row with a note: its ``p`` is a lower bound (:class:`Spell`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from manasolver.models.abilities import Restriction
+from manasolver.models.abilities import AbilityCost, Production, Restriction
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import B, G, R, U, W
@@ -239,9 +239,63 @@ class DeckModel:
                                                                     for a in c.mana_abilities]
                               for sym in cost.symbols)
         choices, chosen, splits = _color_choices(cards, rules, asked, colored_sources, split)
+        if split:
+            _face_choices(cards, faces, rules, colored_sources, chosen, splits)
         is_land += (True,) * (len(cards) - len(is_land))
         return DeckModel(tuple(cards), tuple(library), is_land, sources, tuple(spells), bool(commander),
                          rules, faces, relaxed, choices, chosen, splits, cast_costs)
+
+
+def _one_color_land(face: Card, rule: LandRule) -> int:
+    """The color of ``face`` when it is a land whose text is only "{T}: Add {C}." of one color and that
+    enters untapped or tapped whatever the board (a Pathway's face), else 0."""
+    if rule.kind not in ("untapped", "tapped") or rule.fetch is not None or len(face.mana_abilities) != 1:
+        return 0
+    a = face.mana_abilities[0]
+    options = a.production.options
+    if a.cost != AbilityCost(tap=True) or a.production != Production(options=options) or len(options) != 1 \
+            or len(options[0]) != 1 or options[0][0] not in (W, U, B, R, G) \
+            or face.oracle_text.strip() != a.text.strip() or a.condition is not None or a.extra or a.damage:
+        return 0
+    return options[0][0]
+
+
+def _face_choices(cards: list[Card], faces: dict[int, tuple[int, ...]], rules: dict[int, LandRule],
+                  colored_sources: bool, chosen: dict[int, int], splits: dict[int, tuple[int, ...]]) -> None:
+    """Play a card of several land faces that differ only in the one color each adds (a Pathway:
+    Barkchannel Pathway adds {G}, Tidechannel Pathway {U}; the same types, entering the same way, each
+    text that one ability) as one card of the color chosen as it enters, any of theirs (as a Thriving
+    land of several colors, :func:`_color_choices`): ``faces`` then holds that card alone, appended to
+    ``cards`` with its rule, its colors in ``chosen``, and, when a mana source or ability of the deck
+    has a colored cost (``colored_sources``), the faces as its :attr:`DeckModel.splits`.
+
+    The answers are those of playing each face: which face is played is a choice made once as the
+    land enters and read by nothing but the mana it adds (no type, entry or text differs), so each
+    question, one payment on one board, may take the face that serves it; and where a source's casting
+    depends on the face the search splits the card into its faces (:meth:`.games._Game._split`).  The
+    search keeps one state where it kept one per face, 2**k of them for k Pathways played."""
+    for physical, idx in list(faces.items()):
+        if len(idx) < 2:
+            continue
+        first = cards[idx[0]]
+        colors = [_one_color_land(cards[f], rules[f]) for f in idx]
+        if not all(colors) or len(set(colors)) != len(colors) \
+                or any(rules[f] != rules[idx[0]] or cards[f].type_line != first.type_line
+                       or cards[f].colors != first.colors or cards[f].keywords != first.keywords for f in idx):
+            continue
+        ability = first.mana_abilities[0]
+        either = replace(ability, production=Production(chosen=1), text="{T}: Add one mana of the chosen color.")
+        cards.append(replace(first, name=cards[physical].name, oracle_text=either.text, mana_abilities=(either,),
+                             layout="modal_dfc", faces=tuple(cards[f] for f in idx)))
+        card = len(cards) - 1
+        rules[card] = rules[idx[0]]
+        mask = 0
+        for color in colors:
+            mask |= color
+        chosen[card] = mask
+        if colored_sources:
+            splits[card] = idx
+        faces[physical] = (card,)
 
 
 _COLOR_BITS = {"white": W, "blue": U, "black": B, "red": R, "green": G}

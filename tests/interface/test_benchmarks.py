@@ -219,3 +219,23 @@ def test_parser_coverage_writes_its_report_in_a_folder_given_as_out(tmp_path) ->
     assert report.startswith("# Oracle parser coverage") and "**1**" in report
     named = tmp_path / "report.md"
     assert parser_coverage.main(["--data", str(data), "--out", str(named)]) == 0 and named.exists()
+
+
+def test_answers_compare_names_each_kind_of_difference() -> None:
+    """`answers --compare` names what differs: the same activations with the symbols matched otherwise
+    is a tie; a refusal that is now an answer, a reworded refusal and an older enumeration format are
+    named as such; a payment spending other sources, or another payability, has changed."""
+    from manasolver.benchmarks.answers import difference
+    act = [{"permanent": "a", "ability": 0, "costs": ["{T}"], "mana": "{G}"},
+           {"permanent": "b", "ability": 0, "costs": ["{T}"], "mana": "{R}"}]
+    old = {"payable": True, "payment": {"activations": act, "allocation": [{"symbol": "{1}", "paid_by": 0}]}}
+    same = {"payable": True, "payment": {"activations": act[::-1], "life": 0,
+                                         "allocation": [{"symbol": "{1}", "paid_by": 1}]}}
+    other = {"payable": True, "payment": {"activations": act[:1] + [{**act[1], "permanent": "c"}]}}
+    refused = {"payable": None, "unsupported": [{"card": "Kadena", "clause": "x"}]}
+    assert difference(old, same) == "tie"
+    assert difference(old, other) == "changed"
+    assert difference(old, {"payable": False}) == "changed"
+    assert difference(refused, old) == "answered now"
+    assert difference(refused, {**refused, "unsupported": [{"card": "Kadena", "clause": "y"}]}) == "refusal reworded"
+    assert difference({"time_bound": True, "payable": None}, {"complete": False}) == "format"

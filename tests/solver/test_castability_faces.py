@@ -141,3 +141,46 @@ def test_everflowing_chalice_cast_kicked_once_is_a_mind_stone_cr_702_33(db) -> N
     assert got[0] == got[1]
     lands = parse_deck("17 Island\n20 Opt\n23 Cancel\n", db)
     assert _spell(run(lands, opts), "Cancel")["turns"][1]["p"] < got[0]
+
+
+def test_pathway_played_as_one_card_of_either_color_counts_as_each_face(db) -> None:  # type: ignore[no-untyped-def]
+    """A Pathway is one card of the color chosen as it enters, W or B for Brightclimb Pathway, split
+    into its faces when a mana source's casting depends on the face (Llanowar Elves costs {G}): the same
+    counts, game by game, as playing each face as its own card."""
+    from manasolver.models.symbols import B, W
+    from manasolver.solver.castability import games
+    from manasolver.solver.castability.board import BoardOracle
+    from manasolver.solver.castability.deckmodel import DeckModel
+    deck = parse_deck("10 Brightclimb Pathway\n8 Branchloft Pathway\n6 Forest\n12 Llanowar Elves\n"
+                      "12 Anguished Unmaking\n12 Vindicate\n", db)
+    counts = []
+    for split in (True, False):
+        model = DeckModel.build(deck.cards, deck.commander, split=split)
+        bright = next(i for i, c in enumerate(model.cards) if c.name.startswith("Brightclimb"))
+        if split:
+            (either,) = model.faces[bright]
+            assert model.chosen[either] == W | B
+            assert sorted(model.cards[f].name for f in model.splits[either]) == ["Brightclimb Pathway",
+                                                                                 "Grimclimb Pathway"]
+        else:
+            assert len(model.faces[bright]) == 2
+        oracle = BoardOracle(model.cards, model.costs(), db, [], model.chosen)
+        c = games.run_chunk(model, oracle, 7, 0, 400, 5, False)
+        counts.append((c.castable, c.with_lands, c.why_lands, c.why_tapped, c.why_other, c.why_colors, c.cut))
+    assert counts[0] == counts[1]
+
+
+def test_pathway_beside_incubation_druid_could_produce_only_its_face_cr_106_7(db) -> None:  # type: ignore[no-untyped-def]
+    """Incubation Druid adds a type a land you control could produce (CR 106.7): beside a Brightclimb
+    Pathway played as Brightclimb that is white, as Grimclimb black, never both, so the two pay {W}{W}
+    and {B}{B} but not {W}{B}."""
+    from manasolver.solver.castability.board import BoardOracle
+    from manasolver.solver.castability.deckmodel import DeckModel
+    deck = parse_deck("30 Brightclimb Pathway\n30 Incubation Druid\n", db)
+    model = DeckModel.build(deck.cards, deck.commander)
+    bright = next(i for i, c in enumerate(model.cards) if c.name.startswith("Brightclimb"))
+    (either,) = model.faces[bright]
+    druid = next(i for i, c in enumerate(model.cards) if c.name == "Incubation Druid")
+    costs = [ManaCost.parse(c) for c in ("{W}{W}", "{B}{B}", "{W}{B}")]
+    oracle = BoardOracle(model.cards, costs, db, [], model.chosen)
+    assert oracle.castable(tuple(sorted((2 * either, 2 * druid)))) == 0b011

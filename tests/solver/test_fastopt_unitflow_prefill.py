@@ -9,6 +9,12 @@
 * ``transport`` places units by augmenting paths on paired-edge lists; the flow (every row) is
   the one the dictionary network of :func:`_edge` and :func:`_augment` finds, the same
   breadth-first order, on random units and demands, with the pool routed first.
+* The transport's search takes each unit's demands as soon as the unit is found, and stops at the
+  first node found with room to the sink: on transport networks and on other shapes (edges
+  between units, into the source, from a unit to the sink, where it falls back to the plain
+  order) it pushes along the very paths of the plain breadth-first search.
+* The bound colors aside reads the cheapest activations' running sums by a binary search: for
+  every count it is the greedy sum of the cheapest, and none past what they hold.
 * On the client benchmark's mixed boards of 300 permanents with a cost needing ~75% of their
   mana, ``pay`` is answered without a time bound and ``validate`` accepts every payment.
 """
@@ -21,8 +27,8 @@ import pytest
 from manasolver.benchmarks import boards as bd
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_TYPE, TYPE_BITS
-from manasolver.solver.backends.fastopt.unitflow import _DIGIT, _Flow
-from manasolver.solver.backends.matching import _augment, _edge, transport
+from manasolver.solver.backends.fastopt.unitflow import _DIGIT, _Cheapest, _Flow
+from manasolver.solver.backends.matching import _augment, _edge, _Network, transport
 from manasolver.solver.casting.announce import announce
 from manasolver.solver.service.protocol import answer
 
@@ -124,6 +130,72 @@ def test_transport_finds_the_dictionary_networks_flow(seed: int) -> None:
     assert rows is not None, where
     keys = [key for key, _m, _c in demands]
     assert sorted((ui, keys.index(dkey), n) for ui, dkey, _bit, n in rows) == sorted(want), where
+
+
+def _plain_augment(net: _Network, sink: int) -> int:
+    """Shortest augmenting paths on ``net``'s paired edges by the plain breadth-first search: every
+    node found is queued and read in turn until the sink is found."""
+    head, to, cap = net.head, net.to, net.cap
+    flowed = 0
+    while True:
+        back = [-1] * len(head)
+        back[0] = -2
+        queue = [0]
+        for a in queue:
+            if back[sink] != -1:
+                break
+            for e in head[a]:
+                if back[to[e]] == -1 and cap[e] > 0:
+                    back[to[e]] = e
+                    queue.append(to[e])
+        if back[sink] == -1:
+            return flowed
+        path, b = [], sink
+        while b != 0:
+            path.append(back[b])
+            b = to[back[b] ^ 1]
+        push = min(cap[e] for e in path)
+        for e in path:
+            cap[e] -= push
+            cap[e ^ 1] += push
+        flowed += push
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_transport_search_on_other_shapes_is_the_plain_breadth_first_search(seed: int) -> None:
+    rng = random.Random(seed)
+    nu, nd = rng.randint(1, 8), rng.randint(1, 4)
+    sink = nu + nd + 1
+    spec = [(0, 1 + u, rng.randint(0, 4)) for u in range(nu)]
+    spec += [(1 + u, nu + 1 + d, rng.randint(1, 4)) for u in range(nu) for d in range(nd) if rng.random() < 0.5]
+    for _ in range(rng.randint(0, 4) if seed % 3 else 0):  # between units, into the source, to the sink
+        a, b = rng.randint(0, sink - 1), rng.randint(0, sink)
+        if a != b:
+            spec.append((a, b, rng.randint(0, 3)))
+    spec += [(nu + 1 + d, sink, rng.randint(0, 5)) for d in range(nd)]
+    rng.shuffle(spec)
+    nets = [_Network(sink + 1), _Network(sink + 1)]
+    for net in nets:
+        for a, b, c in spec:
+            net.edge(a, b, c)
+    assert nets[0].augment(sink) == _plain_augment(nets[1], sink), spec
+    assert nets[0].cap == nets[1].cap, spec
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_cheapest_activations_running_sums_are_the_greedy_sum(seed: int) -> None:
+    rng = random.Random(seed)
+    rows = sorted(((rng.randint(0, 3), rng.randint(0, 9)), rng.randint(0, 4)) for _ in range(rng.randint(0, 6)))
+    cheapest = _Cheapest(rows, 2)
+    for need in range(-1, sum(n for _v, n in rows) + 3):
+        left, vec = need, [0, 0]
+        for each, avail in rows:
+            if left <= 0:
+                break
+            take = min(avail, left)
+            left -= take
+            vec = [a + take * b for a, b in zip(vec, each)]
+        assert cheapest.least(need) == (None if left > 0 else vec), (rows, need)
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -110,6 +110,8 @@ class _Floor:
                 units[md.k] = (md.weight, prev[1] | md.masks[0], picks, prev[3] and md.pays_ability)
         self.units = sorted(units.items(), key=lambda kv: kv[1][0])
         self.counts = [sup.classes[k].count for k in range(len(sup.classes))]
+        #: The most mana the floor units make (one a member): a cost above it is not paid at the floor.
+        self.capacity = sum(self.counts[k] for k in units)
 
     def least_weight(self, total: int) -> int:
         """The least tie-break of ``total`` floor activations, their types aside."""
@@ -128,6 +130,8 @@ class _Floor:
         """The earliest classes' units paying ``form`` exactly (a basis of the transversal
         matroid of least weight): ``[(class, count)]`` and their tie-break, or None."""
         total = form.mana_total(x)
+        if total > self.capacity:
+            return None  # more than every floor unit: the greedy could take them all and still fall short
         # demand side: for each set of types, the demands a unit of those types may pay
         meets = [form.generic(x)] * (ANY_TYPE + 1)
         for mask, n in form.demands:

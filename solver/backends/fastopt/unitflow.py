@@ -31,6 +31,7 @@ class with both kinds of modes, too many counts to try) is declined (``None``).
 
 from __future__ import annotations
 
+import bisect
 from collections import deque
 from itertools import product
 
@@ -86,15 +87,13 @@ class _Flow:
         self.cost: list[int] = []
 
     def edge(self, a: int, b: int, cap: int, cost: int) -> int:
-        self.head[a].append(len(self.to))
-        self.to.append(b)
-        self.cap.append(cap)
-        self.cost.append(cost)
-        self.head[b].append(len(self.to))
-        self.to.append(a)
-        self.cap.append(0)
-        self.cost.append(-cost)
-        return len(self.to) - 2
+        e = len(self.to)
+        self.head[a].append(e)
+        self.head[b].append(e + 1)
+        self.to += (b, a)
+        self.cap += (cap, 0)
+        self.cost += (cost, -cost)
+        return e
 
     def prefill(self, paths: list[tuple[int, tuple[int, ...]]]) -> int:
         """Push along each path of edges, cheapest first, as much as it takes: a start for
@@ -206,7 +205,7 @@ class _Shape:
                 rows = []
                 for md in mds:
                     i = mds.index(md)
-                    rows.append((md, i, self.signet_mask.get((k, i), md.masks[0]), self.vec(md), self.unit_cost(md)))
+                    rows.append((md, i, self.signet_mask.get((k, i), md.masks[0]), *self.vec_and_cost(md)))
                 self.unit_rows[k] = rows
 
     def vec(self, md: Mode) -> tuple[int, ...]:
@@ -214,18 +213,19 @@ class _Shape:
         values = _values(md)
         return tuple([values[i] for i in self.at])
 
-    def unit_cost(self, md: Mode) -> int:
-        """The packed vector one activation of a one-unit mode adds inside the flow: with the
-        multi-unit activations fixed, each such activation is one unit of theirs left unspent."""
+    def vec_and_cost(self, md: Mode) -> tuple[tuple[int, ...], int]:
+        """:meth:`vec`, and the packed vector one activation of a one-unit mode adds inside the
+        flow: with the multi-unit activations fixed, each such activation is one unit of theirs
+        left unspent."""
         values = _values(md)
+        vec = tuple([values[i] for i in self.at])
         values[_WASTE] = 1
-        return _pack(tuple([values[i] for i in self.at]))
+        return vec, _pack(tuple([values[i] for i in self.at]))
 
-    def colorless_bound(self, total: int, fixed: dict[int, int], pre: list[tuple[tuple[int, ...], int]]
-                        ) -> tuple[int, ...]:
+    def colorless_bound(self, total: int, fixed: dict[int, int], pre: _Cheapest) -> tuple[int, ...]:
         """The least vector of a payment of ``total`` mana with ``fixed`` multi-unit activations,
-        colors aside: the cheapest one-unit-net activations (``pre``: sorted vectors and counts,
-        converters among them) for the rest, waste the units over."""
+        colors aside: the cheapest one-unit-net activations (``pre``, converters among them) for
+        the rest, waste the units over."""
         terms = dict.fromkeys(_TERMS, 0)
         units = 0
         for k, n in fixed.items():
@@ -233,19 +233,39 @@ class _Shape:
             units += n * len(md.masks)
             for name, v in _terms(md).items():
                 terms[name] += n * v
-        need = total - units
-        vec = [0] * (len(self.crit) + 1)
-        for each, avail in pre:
-            if need <= 0:
-                break
-            take = min(avail, need)
-            need -= take
-            vec = [a + take * b for a, b in zip(vec, each)]
-        if need > 0:
+        vec = pre.least(total - units)
+        if vec is None:
             return (1 << 62,)
         terms["min_waste"] = max(0, units - total)
         own = criteria_vector(terms, self.crit)
         return tuple(a + b for a, b in zip(own, vec))
+
+
+class _Cheapest:
+    """The one-unit-net activations by vector, cheapest first (``rows``: vectors and counts), and
+    their running counts and sums: the least vector of any number of them is the sum of the
+    cheapest, read by a binary search (made once a problem, read for every count of the
+    multi-unit activations)."""
+
+    def __init__(self, rows: list[tuple[tuple[int, ...], int]], width: int) -> None:
+        self.rows = rows
+        #: How many activations the rows before each hold, and the sum of their vectors.
+        self.counts = [0]
+        self.sums = [[0] * width]
+        for each, avail in rows:
+            self.counts.append(self.counts[-1] + avail)
+            self.sums.append([a + avail * b for a, b in zip(self.sums[-1], each)])
+
+    def least(self, need: int) -> list[int] | None:
+        """The least vector of ``need`` activations, colors aside (None: there are fewer)."""
+        if need <= 0:
+            return self.sums[0]
+        if need > self.counts[-1]:
+            return None
+        full = bisect.bisect_left(self.counts, need) - 1  # rows taken whole, then part of the next
+        each = self.rows[full][0]
+        take = need - self.counts[full]
+        return [a + take * b for a, b in zip(self.sums[full], each)]
 
 
 def solve_by_flow(problem: Problem, criteria: tuple[str, ...], start: Start | None = None) -> Solution | None:
@@ -266,8 +286,8 @@ def solve_by_flow(problem: Problem, criteria: tuple[str, ...], start: Start | No
         return None
     # one-unit-net activations, converters too (colors aside): the bound's cheapest first
     singles: dict[tuple[int, ...], int] = {}
-    for k, mds in shape.units.items():
-        v = min(shape.vec(md) for md in mds)
+    for k, rows in shape.unit_rows.items():
+        v = min(row[3] for row in rows)
         singles[v] = singles.get(v, 0) + shape.count[k]
     conv_best: dict[int, tuple[int, ...]] = {}
     for md in shape.converters:
@@ -281,7 +301,7 @@ def solve_by_flow(problem: Problem, criteria: tuple[str, ...], start: Start | No
         if k in shape.units:
             continue  # one activation a member: its cheapest one-unit mode is counted already
         any_pre[v] = any_pre.get(v, 0) + shape.count[k]
-    pre_all = sorted(any_pre.items())
+    pre_all = _Cheapest(sorted(any_pre.items()), len(criteria) + 1)
     if any(len(md.masks) - sum(n for _, n in md.costs) > 1 for md in shape.converters):
         return None  # a converter adding two net: the bound colors aside would need it as multi
     best: tuple[tuple[int, ...], Solution] | None = None
@@ -352,9 +372,12 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
         into = g.edge(s, 1 + i, shape.count[k], 0)
         rows = shape.unit_rows[k]
         for di, (_key, dm, _c) in enumerate(demands):
-            able = [row for row in rows if row[2] & dm]
-            if able:
-                md, at, _m, _v, unit_cost = min(able, key=lambda row: (row[3], row[2]))
+            best = None  # the first of the least (vector, mask) of the rows whose unit may pay it
+            for row in rows:
+                if row[2] & dm and (best is None or (row[3], row[2]) < (best[3], best[2])):
+                    best = row
+            if best is not None:
+                md, at, _m, _v, unit_cost = best
                 e = g.edge(1 + i, 1 + nc + nf + di, total, unit_cost)
                 arcs.append((e, i, md, at))
                 if di == gen:
@@ -390,7 +413,7 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
     for (k, i), n in sorted(taken.items()):
         md = shape.units[k][i]
         used[k] += n
-        for name, v in _terms(md).items():
+        for name, v in zip(_TERMS, _values(md)):
             terms[name] += n * v
         if md.costs:  # a Signet: its slots, its {1} paid by sources that cost nothing
             o = md.options[0][1]
