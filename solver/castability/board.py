@@ -158,9 +158,9 @@ def _signed(units: list[int], conv: list[tuple[Mode, ...]]) -> tuple[tuple[int, 
     return tuple(units), tuple(sorted(counted.items()))
 
 
-#: A static board's plain units, its converters' modes and the most mana it adds
-#: (:meth:`BoardOracle.static_parts`).
-_Parts = tuple[tuple[int, ...], tuple[tuple[Mode, ...], ...], int]
+#: A static board's plain units, its converters' modes, the most mana it adds and the number of the
+#: features its permanents were read by (-1: none) (:meth:`BoardOracle.static_parts`).
+_Parts = tuple[tuple[int, ...], tuple[tuple[Mode, ...], ...], int, int]
 
 
 class _Shared(list[int]):
@@ -196,7 +196,12 @@ class BoardOracle:
         self.commander = list(commander)
         #: per board, the spells known payable and those known not payable (bit masks)
         self._known: dict[BoardKey, list[int]] = {}
+        #: the boards given their signature's answers in :attr:`_known` since :meth:`forget_boards` (keys of
+        #: :attr:`_known`, not counted again in :meth:`memo_size`)
+        self._fresh: list[BoardKey] = []
         self._costs: dict[tuple[BoardKey, ManaCost], bool] = {}
+        #: per cost asked of :meth:`payable`, what it needs of the units (:func:`.units.cost_need`)
+        self._cost_needs: dict[ManaCost, CostNeed | None] = {}
         self.engine_calls = 0
         self.lookups = 0
         # the distinct costs, cheapest first, and the spells each one stands for
@@ -271,10 +276,19 @@ class BoardOracle:
         self._init_features()
         #: per card adding one mana of any type a land you control could produce (and nothing else),
         #: the types it may add of those (all, or the colors only); per card, the types its land could
-        #: produce when they are its own (:meth:`_could_of`, computed when first asked)
-        self._mirrors = {} if any(self._counters) else \
-            {i: m for i, c in enumerate(self.cards) if (m := _mirror_types(c))}
+        #: produce when they are its own (:meth:`_could_of`, computed when first asked).  A mirror is read
+        #: only of a card entering with no counters: a permanent of a castability board has only the
+        #: counters it enters with, so its "instead" with counters on it never applies (Everflowing
+        #: Chalice's charge counter changes nothing of Incubation Druid's)
+        self._mirrors = {i: m for i, c in enumerate(self.cards) if not self._counters[i] and (m := _mirror_types(c))}
         self._could: list[int | None] = [None] * len(self.cards)
+        #: per card, whether the types of mana it could produce are the same on every board: no land, or
+        #: a land whose abilities' productions read nothing of the board (Temple of the False God's
+        #: condition aside: CR 106.7 asks what an ability would add, whether or not it could be activated)
+        self._could_fixed = [not self._land[i] or i not in self._dynamic
+                             or all(a.production.instead is None and not a.production.colors_among
+                                    and a.production.amount is None for a in c.mana_abilities)
+                             for i, c in enumerate(self.cards)]
         #: the quiet cards that are no creature and whose every mana ability sacrifices a creature; per
         #: card, whether it is a creature (:meth:`_without_idle`)
         self._creature = ["creature" in c.type_line.types for c in self.cards]
@@ -436,6 +450,16 @@ class BoardOracle:
         #: the features of boards met, by a number each (:meth:`_features`)
         self._feature_ids: dict[tuple[object, ...], int] = {}
         self._feature_list: dict[int, tuple[object, ...]] = {}
+        #: the next features' number: numbers are never reused, so that a number kept in :data:`_Parts`
+        #: past the memos' emptying names no other features
+        self._next_fid = 0
+        #: per card, whether the features of a board are the same with it or without it: no amount
+        #: counts it, its colors are read by no one and it grants nothing
+        self._neutral = [not any(counted[i] for counted in self._counted) and i not in self._holders
+                         and not (self._reads_colors and any(self._colors_of[i])) for i in range(len(self.cards))]
+        #: whether every land is (boards read by their features then get a land's units from their parts;
+        #: else, as when The World Tree counts lands, :meth:`static_parts` makes no such parts)
+        self._lands_neutral = all(n for n, land in zip(self._neutral, self._land) if land)
 
     def _features(self, key: BoardKey) -> tuple[object, ...]:
         """What the cards of ``key`` whose abilities depend on the board read of it: the abilities
@@ -566,6 +590,11 @@ class BoardOracle:
         dynamic = self._dynamic
         if not any(code >> 1 in dynamic for code in key):
             return None
+        got = self._dynamic_units(key, key)
+        return None if got is None else _signed(*got)
+
+    def _feature_id(self, key: BoardKey) -> int:
+        """The number of the features of board ``key`` (:meth:`_features`)."""
         features = self._features(key)
         fid = self._feature_ids.get(features)
         if fid is None:
@@ -573,11 +602,27 @@ class BoardOracle:
                 self._feature_ids.clear()
                 self._feature_units.clear()
                 self._feature_list.clear()
-            fid = self._feature_ids[features] = len(self._feature_ids)
+            fid = self._feature_ids[features] = self._next_fid
+            self._next_fid += 1
             self._feature_list[fid] = features
+        return fid
+
+    def _dynamic_units(self, key: BoardKey, codes: BoardKey, mirrored: bool = False,
+                       fid: int = -1) -> tuple[list[int], list[tuple[Mode, ...]]] | None:
+        """The plain units (unsorted) and the converters' modes of the permanents ``codes`` of board ``key``,
+        each read as the features of ``key`` make it; ``None`` when one of them is not static there.
+        ``mirrored`` (:meth:`_mirror_units`): also ``None`` when the board grants its lands abilities or
+        holds a land whose types of mana the board may change (what they could produce is then not
+        :meth:`_could_of` theirs).  ``fid``: the number of ``key``'s features when known."""
+        if fid < 0:
+            fid = self._feature_id(key)
+        if mirrored:
+            granted = self._feature_list[fid][0]
+            if granted or any(not self._could_fixed[code >> 1] for code in codes):
+                return None
         units: list[int] = []
         conv: list[tuple[Mode, ...]] = []
-        for code in key:
+        for code in codes:
             got = self._in_features(code, fid)
             if got is None:
                 return None
@@ -587,7 +632,7 @@ class BoardOracle:
                 conv.append(modes)
             elif plain:
                 units += plain
-        return _signed(units, conv)
+        return units, conv
 
     def _signature(self, key: BoardKey) -> tuple[tuple[int, ...], Converters] | None:
         """What decides every cost on board ``key`` when each of its permanents is *static* (plain or
@@ -605,11 +650,16 @@ class BoardOracle:
     def _mirror_units(self, key: BoardKey) -> tuple[list[int], list[tuple[Mode, ...]]] | None:
         """:meth:`_static_units` of a board with sources of "one mana of any type a land you control could
         produce" (Incubation Druid, :attr:`_mirrors`): each untapped one is one unit of the types the
-        board's lands could produce (CR 106.7, tapped or not), when every other permanent is static and
-        every land's types are its own (:meth:`_could_of`); ``None`` otherwise."""
+        board's lands could produce (CR 106.7, tapped or not), when every other permanent is static, or
+        reads the board as :meth:`_dynamic_units` says (Temple of the False God), and every land's types
+        are its own (:meth:`_could_of`); ``None`` otherwise."""
         mirrors = self._mirrors
         rest = tuple(code for code in key if code >> 1 not in mirrors)
+        if len(rest) == len(key):
+            return None
         got = self._static_units(rest)
+        if got is None and self._dynamic and any(code >> 1 in self._dynamic for code in rest):
+            got = self._dynamic_units(key, rest, mirrored=True)
         if got is None:
             return None
         could = 0
@@ -722,45 +772,113 @@ class BoardOracle:
 
     def static_parts(self, key: BoardKey) -> _Parts | None:
         """What :meth:`castable_plus` adds to: the plain units (unsorted) and the converters' modes of
-        the board ``key`` when each of its permanents is static (:meth:`_signature`), and the most mana
-        its permanents add; ``None`` otherwise."""
+        the board ``key`` when each of its permanents is static (:meth:`_signature`), or is read as the
+        board's features make it (:meth:`_dynamic_units`, their number given, else -1), and the most
+        mana its permanents add; ``None`` otherwise."""
         got = self._static_units(key)
+        fid = -1
         if got is None:
+            dynamic = self._dynamic
+            if not dynamic or not self._lands_neutral or self._idle_cards \
+                    or not any(code >> 1 in dynamic for code in key) \
+                    or (self._mirrors and any(code >> 1 in self._mirrors for code in key)):
+                return None
+            fid = self._feature_id(key)
+            got = self._dynamic_units(key, key, fid=fid)
+            if got is None:
+                return None
+        return tuple(got[0]), tuple(got[1]), sum(map(self._most_code.__getitem__, key)), fid
+
+    def _plus(self, parts: _Parts, codes: tuple[int, ...]) -> tuple[list[int], list[tuple[Mode, ...]], int] | None:
+        """The plain units and converters' modes of the board of :meth:`static_parts` ``parts`` with the
+        permanents of ``codes`` added, and the most mana it adds, when each of them is static too, or the
+        parts are read by the board's features and the permanent changes none of them (:attr:`_neutral`:
+        the board with it has the same features, each permanent the same units); ``None`` otherwise."""
+        units, conv, most, fid = parts
+        out = list(units)
+        modes_out = list(conv)
+        if fid >= 0 and fid not in self._feature_list:
             return None
-        return tuple(got[0]), tuple(got[1]), sum(map(self._most_code.__getitem__, key))
+        for code in codes:
+            if fid < 0:
+                p = self._static_plain[code]
+                modes = self._static_conv[code]
+            else:
+                if not self._neutral[code >> 1]:
+                    return None
+                got = self._in_features(code, fid)
+                if got is None:
+                    return None
+                p, modes = got
+            if p is None:
+                if modes is None:
+                    return None
+                modes_out.append(modes)
+            elif p:
+                out += p
+            most += self._most_code[code]
+        return out, modes_out, most
+
+    def plain_units(self, parts: _Parts, code: int) -> tuple[int, ...] | None:
+        """The units the permanent of ``code`` adds on the board of :meth:`static_parts` ``parts`` when it
+        is plain there as :meth:`_plus` reads it; ``None`` otherwise."""
+        fid = parts[3]
+        if fid < 0:
+            return self._static_plain[code]
+        if not self._neutral[code >> 1] or fid not in self._feature_list:
+            return None
+        got = self._in_features(code, fid)
+        return None if got is None else got[0]
+
+    def signature_units(self, parts: _Parts, units: Sequence[int]) -> tuple[tuple[int, ...], Converters] | None:
+        """The signature of a board of :meth:`static_parts` ``parts`` with plain ``units`` more, ``None``
+        when the parts' features are forgotten."""
+        if parts[3] >= 0 and parts[3] not in self._feature_list:
+            return None
+        return _signed(list(parts[0]) + list(units), list(parts[1]))
+
+    def parts_plus(self, parts: _Parts, codes: tuple[int, ...]) -> _Parts | None:
+        """:meth:`static_parts` of the board of ``parts`` with the permanents of ``codes`` added, made from
+        the parts (:meth:`_plus`, with the same features) when it can be; ``None`` otherwise (the board
+        may still have parts)."""
+        got = self._plus(parts, codes)
+        return None if got is None else (tuple(got[0]), tuple(got[1]), got[2], parts[3])
+
+    def signature_plus(self, parts: _Parts, codes: tuple[int, ...]) -> tuple[tuple[int, ...], Converters] | None:
+        """:meth:`signature_of` the board of :meth:`static_parts` ``parts`` with the permanents of ``codes``
+        added, made from the parts (:meth:`_plus`); ``None`` when it can't be (the board may still have one)."""
+        if self._idle_cards:
+            return None
+        got = self._plus(parts, codes)
+        return None if got is None else _signed(got[0], got[1])
 
     def castable_plus(self, parts: _Parts, code: int, key: BoardKey, need: int) -> int:
         """:meth:`castable` of ``key``: the board of :meth:`static_parts` ``parts`` with the permanent of
-        ``code`` added (``-1``: none).  When that permanent is static too, the board's signature is
-        made from the parts and the permanent's units, not read again from every permanent."""
+        ``code`` added (``-1``: none).  When :meth:`_plus` can, the board's signature is made from the
+        parts and the permanent's units, not read again from every permanent."""
         known = self._known
         entry = known.get(key)
         if entry is None:
-            units, conv, most = parts
-            if code >= 0:
-                p = self._static_plain[code]
-                if p is None:
-                    modes = self._static_conv[code]
-                    if modes is None:
-                        return self.castable(key, need)
-                    conv += (modes,)
-                elif p:
-                    units += p
-                most += self._most_code[code]
+            got = self._plus(parts, (code,) if code >= 0 else ())
+            if got is None:
+                return self.castable(key, need)
+            units, conv, most = got
             need &= self._all
             if most < len(self._fits):
                 need &= self._fits[most]
                 if not need:
                     return 0
             self.lookups += 1
-            entry = self._sig_entry(_signed(list(units), list(conv)))
+            entry = self._sig_entry(_signed(units, conv))
             if len(known) >= _KNOWN_MEMO:
                 known.clear()
+                self._fresh.clear()
             known[key] = entry
+            self._fresh.append(key)
         if isinstance(entry, _Shared):
-            got = self._sig_castable(entry, need & self._all)
-            if got is not None:
-                return got
+            got_ = self._sig_castable(entry, need & self._all)
+            if got_ is not None:
+                return got_
         return self.castable(key, need)
 
     def castable(self, key: BoardKey, need: int = -1) -> int:
@@ -796,7 +914,9 @@ class BoardOracle:
                 entry = self._sig_entry(sig)
                 if len(known) >= _KNOWN_MEMO:
                     known.clear()
+                    self._fresh.clear()
                 known[key] = entry
+                self._fresh.append(key)
         if isinstance(entry, _Shared):
             got = self._sig_castable(entry, need)
             if got is not None:
@@ -1115,35 +1235,61 @@ class BoardOracle:
             return key
         return tuple(code for code in key if code >> 1 not in idle)
 
-    def payable(self, key: BoardKey, cost: ManaCost) -> bool:
-        """Whether the board ``key`` can pay ``cost``."""
+    def signature_of(self, key: BoardKey) -> tuple[tuple[int, ...], Converters] | None:
+        """The signature of board ``key`` as :meth:`payable` reads it (:meth:`_signature`, ``None`` when
+        the board has none): boards of one signature pay the same costs."""
         if self._idle_cards:
             key = self._without_idle(key)
         entry = self._known.get(key)
-        # a board asked before by its signature holds it
-        sig = entry.sig if isinstance(entry, _Shared) else self._signature(key)
+        return entry.sig if isinstance(entry, _Shared) else self._signature(key)
+
+    def _need_of(self, cost: ManaCost) -> CostNeed | None:
+        """:func:`.units.cost_need` of ``cost``, remembered."""
+        try:
+            return self._cost_needs[cost]
+        except KeyError:
+            pass
+        need = self._cost_needs[cost] = cost_need(cost)
+        return need
+
+    def payable(self, key: BoardKey, cost: ManaCost) -> bool:
+        """Whether the board ``key`` can pay ``cost``."""
+        return self.payable_signed(key, cost, self.signature_of(key))
+
+    def sig_payable(self, sig: tuple[tuple[int, ...], Converters], cost: ManaCost) -> bool | None:
+        """Whether boards of signature ``sig`` pay ``cost``, when their units decide it (Hall's condition,
+        :mod:`.converters`); ``None`` otherwise."""
+        sk = (sig, cost)
+        hit = self._sig_costs.get(sk)
+        if hit is not None:
+            return hit
+        need = self._need_of(cost)
+        if need is None:
+            return None
+        found: bool | None = pays(have(sig[0]), need)
+        if not found and sig[1]:
+            reached = self._pools_of(sig)
+            found = None if reached is None else pools_pay(reached, need)
+        if found is not None:
+            if len(self._sig_costs) >= _SIG_MEMO:
+                self._sig_costs.clear()
+            self._sig_costs[sk] = found
+            self.unit_answers += 1
+        return found
+
+    def payable_signed(self, key: BoardKey, cost: ManaCost, sig: tuple[tuple[int, ...], Converters] | None) -> bool:
+        """:meth:`payable` of the board ``key`` whose :meth:`signature_of` is ``sig``."""
+        if self._idle_cards:
+            key = self._without_idle(key)
         if sig is not None:
-            sk = (sig, cost)
-            hit = self._sig_costs.get(sk)
-            if hit is not None:
-                return hit
-            need = cost_need(cost)
-            if need is not None:
-                found: bool | None = pays(have(sig[0]), need)
-                if not found and sig[1]:
-                    reached = self._pools_of(sig)
-                    found = None if reached is None else pools_pay(reached, need)
-                if found is not None:
-                    if len(self._sig_costs) >= _SIG_MEMO:
-                        self._sig_costs.clear()
-                    self._sig_costs[sk] = found
-                    self.unit_answers += 1
-                    return found
+            found = self.sig_payable(sig, cost)
+            if found is not None:
+                return found
         ck = (key, cost)
         hit = self._costs.get(ck)
         if hit is not None:
             return hit
-        need = cost_need(cost)
+        need = self._need_of(cost)
         units = self._units_of(key)
         ok = self._decide(units, need) if need is not None else self._by_life(units, life_need(cost))
         if ok is None:
@@ -1152,6 +1298,16 @@ class BoardOracle:
             self.unit_answers += 1
         self._costs[ck] = ok
         return ok
+
+    def forget_boards(self) -> None:
+        """Forget the boards given their signature's answers since the last call (their signatures keep
+        the answers; a board answered otherwise, by the engine, is kept): they are most of the answers
+        per board, and a board seldom comes back long after its game."""
+        known = self._known
+        for key in self._fresh:
+            if isinstance(known.get(key), _Shared):
+                del known[key]
+        self._fresh.clear()
 
     @property
     def boards(self) -> int:
@@ -1166,12 +1322,13 @@ class BoardOracle:
         the boards to their signatures' shared entries); the answers stay exact, asked again."""
         for name in MEMOS:
             getattr(self, name).clear()
+        self._fresh.clear()
 
 
 #: The oracle's memos, emptied together by :meth:`BoardOracle.forget`: answers per board, per board and
 #: cost, per signature and per units; the units, pools and features computed on the way.
-MEMOS = ("_known", "_costs", "_most", "_by_units", "_context_units", "_unit_bounds", "_pool_memo",
-         "_feature_units", "_feature_ids", "_feature_list", "_by_sig", "_sig_costs")
+MEMOS = ("_known", "_costs", "_cost_needs", "_most", "_by_units", "_context_units", "_unit_bounds",
+         "_pool_memo", "_feature_units", "_feature_ids", "_feature_list", "_by_sig", "_sig_costs")
 
 
 #: a mana type's letter, as :func:`manasolver.solver.service.api.could_produce` gives it, and its bit
@@ -1181,7 +1338,7 @@ _TYPE_BITS = {"W": W, "U": U, "B": B, "R": R, "G": G, "C": C}
 def _mirror_types(card: Card) -> int:
     """The types a nonland ``card`` may add when its only mana ability is "{T}: Add one mana of any type
     (or color) that a land you control could produce" (Incubation Druid; its three mana "instead" with
-    counters left out: the oracle reads them only of decks where no card enters with counters): ``ANY``
+    counters left out: the oracle reads them only of cards entering with no counters): ``ANY``
     or the colors; 0 for any other card."""
     if "land" in card.type_line.types or len(card.mana_abilities) != 1:
         return 0

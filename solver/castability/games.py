@@ -53,6 +53,7 @@ from typing import TypeVar
 
 from manasolver.models.cost import ManaCost
 from manasolver.solver.castability.board import BoardKey, BoardOracle, _Parts, payment_classes
+from manasolver.solver.castability.converters import Converters
 from manasolver.solver.castability.counts import Counts
 from manasolver.solver.castability.deckmodel import DeckModel, Spell, castable_faces, land_faces
 from manasolver.solver.castability.lands import at_least_as_good
@@ -93,9 +94,9 @@ _State = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 #: played this turn)``.
 _Board = tuple[BoardKey, tuple[tuple[int, int], ...]]
 _T = TypeVar("_T", int, tuple[int, int])
-#: A land drop of a state: the lands used, on the battlefield, the board, the board asked and the code the
-#: board asked adds to the state's board (``-1``: none).
-_Result = tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey, int]
+#: A land drop of a state: the lands used, on the battlefield, the board, the board asked, the code the
+#: board asked adds to the state's board (``-1``: none) and the land's code untapped (``-1``: no land).
+_Result = tuple[tuple[int, ...], tuple[int, ...], BoardKey, BoardKey, int, int]
 #: Per choice of colors for a board's lands of any of several colors, the cards of one color each they
 #: become and the sources cast (:meth:`_Game._split`).
 _Split = tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
@@ -110,14 +111,19 @@ _STEP_MEMO = 300_000
 _GAME_MEMO = 200_000
 #: The most search states whose boards are remembered per process.
 _INFO_MEMO = 500_000
+#: The most search states whose boards are remembered when a game starts: past it the memos serving
+#: mostly one game are emptied (:meth:`_Game.shed`; every ten games or so of Dance of the Elements, every
+#: hundred of a deck of few lands in play): smaller tables are faster, and another game seldom meets them.
+_SHED = 500
 #: The most entries of the memos of a deck's games and oracle together (:meth:`_Game.memo_size`) when a
-#: chunk starts: past it they are all emptied, so that a worker of a long run stays within some hundreds
-#: of megabytes (a From Cute to Brute game adds about 250 entries of half a kilobyte, and hardly a game
-#: is faster for the memos of a thousand games before it).
+#: chunk starts: past it those serving mostly one game are emptied (:meth:`_Game.shed`), and all of them
+#: when that leaves more than half, so that a worker of a long run stays within some hundreds of
+#: megabytes (a From Cute to Brute game adds about 250 entries of half a kilobyte, and hardly a game is
+#: faster for the memos of a thousand games before it).
 MEMO_BUDGET = 1_000_000
 #: The memos of :class:`_Game`, emptied together by :meth:`_Game.forget`.
-_MEMOS = ("_tapped", "_cast", "_steps", "_infos", "_games", "_open_steps", "_open_infos", "_open_answers",
-          "_targets", "_capped", "_splits", "_why")
+_MEMOS = ("_tapped", "_cast", "_trials", "_steps", "_infos", "_games", "_open_steps", "_open_infos",
+          "_open_answers", "_targets", "_capped", "_splits", "_why")
 
 class _Game:
     """One deck's game machinery in one process: the oracle and the memo of entry and casting."""
@@ -126,7 +132,10 @@ class _Game:
         self.m = model
         self.oracle = oracle
         self._tapped: dict[tuple[int, tuple[int, ...], tuple[int, ...]], bool] = {}
-        self._cast: dict[tuple[BoardKey, tuple[int, ...]], tuple[int, ...]] = {}
+        #: the sources cast per board signature (or board, when it has none) and candidates
+        #: (:meth:`_cast_sources`); per sources (in the order cast), their cast costs' total
+        self._cast: dict[object, tuple[int, ...]] = {}
+        self._trials: dict[tuple[int, ...], ManaCost] = {}
         self.source_rank = {s: (cost.mana_value() if (cost := model.cast_costs.get(s)) else 0, s)
                             for s in model.sources}
         self._steps: dict[object, tuple[frozenset[_State], int, int, int]] = {}
@@ -189,11 +198,20 @@ class _Game:
         #: its card; per card of one color it splits into, that card
         self.split_cls = {self.cls[c]: c for c in model.splits}
         self.split_of = {one: c for c, ones in model.splits.items() for one in ones}
+        #: the codes of those lands untapped
+        self.split_codes = frozenset(2 * k for k in self.split_cls)
         self._splits: dict[tuple[BoardKey, tuple[int, ...]], _Split | None] = {}
 
     def memo_size(self) -> int:
         """The entries of the games' memos and the oracle's."""
         return sum(len(getattr(self, name)) for name in _MEMOS) + self.oracle.memo_size()
+
+    def shed(self) -> None:
+        """Empty the memos that serve mostly the game that filled them: the states' boards, and the
+        boards the oracle answered by their signatures (:meth:`BoardOracle.forget_boards`); those
+        shared by games (answers per signature, the sources cast, the steps) stay."""
+        self._infos.clear()
+        self.oracle.forget_boards()
 
     def forget(self) -> None:
         """Empty the games' memos and the oracle's (each answer is computed again when asked, the same)."""
@@ -278,20 +296,27 @@ class _Game:
         return hit
 
     def _cast_sources(self, key: BoardKey, candidates: tuple[int, ...]) -> tuple[int, ...]:
-        memo = (key, candidates)
+        """The sources of ``candidates`` cast on board ``key``, cheapest first, each when the board pays
+        it with those cast before it; remembered per signature (each answer is
+        :meth:`BoardOracle.payable`'s, the same on boards of one signature; a board's own signature is
+        read from its answers, kept when it was asked, so a memo per board would only fill the budget)."""
+        return self._cast_signed(key, candidates, self.oracle.signature_of(key))
+
+    def _cast_signed(self, key: BoardKey, candidates: tuple[int, ...],
+                     sig: tuple[tuple[int, ...], Converters] | None) -> tuple[int, ...]:
+        """:meth:`_cast_sources` on the board ``key`` whose :meth:`BoardOracle.signature_of` is ``sig``,
+        remembered per signature."""
+        memo: object = (sig, candidates) if sig is not None else (key, candidates)
         hit = self._cast.get(memo)
         if hit is not None:
             return hit
-        chosen: list[int] = []
-        total: ManaCost | None = None
+        chosen: tuple[int, ...] = ()
+        payable = self.oracle.payable_signed
         for s in sorted(candidates, key=self.source_rank.__getitem__):
-            cost = self.m.cast_costs[s]
-            trial = cost if total is None else total + cost
-            if self.oracle.payable(key, trial):
-                chosen.append(s)
-                total = trial
-        out = tuple(sorted(chosen))
-        self._cast[memo] = out
+            more = chosen + (s,)
+            if payable(key, self._trial(chosen, more), sig):
+                chosen = more
+        out = self._cast[memo] = tuple(sorted(chosen))
         return out
 
     def _split(self, key: BoardKey, candidates: tuple[int, ...]) -> _Split | None:
@@ -313,12 +338,23 @@ class _Game:
             # with any colors some source is cast (else none is with one color each)
             rest = [c for c in key if c & 1 or c >> 1 not in split_cls]
             cls = self.cls
+            oracle = self.oracle
+            # each board's signature made from the rest's and the lands' units (the same as read from it)
+            parts = oracle.static_parts(tuple(rest))
+            if parts is not None and self._colorless_outcome(open_, parts, candidates) == \
+                    self._cast_sources(key, candidates):
+                out = (((), self._cast_sources(key, candidates)),)
+                self._splits[memo] = out
+                return out
             outcomes: dict[tuple[int, ...], tuple[int, ...]] = {}
             for assigned in itertools.product(*(self.m.splits[split_cls[c >> 1]] for c in open_)):
                 one = tuple(sorted(assigned))
                 if one not in outcomes:
-                    board = tuple(sorted(rest + [2 * cls[a] for a in one]))
-                    outcomes[one] = self._cast_sources(board, candidates)
+                    codes = tuple(2 * cls[a] for a in one)
+                    board = tuple(sorted(rest + list(codes)))
+                    sig = None if parts is None else oracle.signature_plus(parts, codes)
+                    outcomes[one] = self._cast_signed(board, candidates, oracle.signature_of(board) if sig is None
+                                                      else sig)
             if len(set(outcomes.values())) > 1:
                 out = tuple(outcomes.items())
             else:
@@ -326,6 +362,55 @@ class _Game:
                 out = (((), next(iter(outcomes.values()))),)
         self._splits[memo] = out
         return out
+
+    def _colorless_outcome(self, open_: list[int], parts: _Parts,
+                           candidates: tuple[int, ...]) -> tuple[int, ...] | None:
+        """The sources cast on the board of ``parts`` with each land of ``open_`` (codes of lands of any
+        of several colors, :meth:`_split`) adding only the types all its colors share (the unit common
+        to its cards of one color), answered by the units alone; ``None`` when they can't answer.
+
+        When these are the sources the board casts with the lands of any of their colors, every choice of
+        colors casts them, so the board doesn't split: that board pays a total when some choice does,
+        this one only when every choice does (a unit of fewer types pays no more, Hall's condition), so
+        the two casting the same sources (each decision the same, on the same totals) every choice makes
+        the same decisions, each paying what the one board and the other pay."""
+        split_cls = self.split_cls
+        cls = self.cls
+        oracle = self.oracle
+        lower: list[int] = []
+        for c in open_:
+            common = -1
+            for one in self.m.splits[split_cls[c >> 1]]:
+                units = oracle.plain_units(parts, 2 * cls[one])
+                if units is None or len(units) != 1:
+                    return None
+                common &= units[0]
+            lower.append(common)
+        sig = oracle.signature_units(parts, lower)
+        if sig is None:
+            return None
+        memo = (sig, candidates)
+        hit = self._cast.get(memo)
+        if hit is not None:
+            return hit
+        chosen: tuple[int, ...] = ()
+        for s in sorted(candidates, key=self.source_rank.__getitem__):
+            more = chosen + (s,)
+            paid = oracle.sig_payable(sig, self._trial(chosen, more))
+            if paid is None:
+                return None
+            if paid:
+                chosen = more
+        out = self._cast[memo] = tuple(sorted(chosen))
+        return out
+
+    def _trial(self, chosen: tuple[int, ...], more: tuple[int, ...]) -> ManaCost:
+        """The total cast cost of the sources ``more``: ``chosen`` and one more (remembered)."""
+        trial = self._trials.get(more)
+        if trial is None:
+            cost = self.m.cast_costs[more[-1]]
+            trial = self._trials[more] = cost if not chosen else self._trial(chosen[:-1], chosen) + cost
+        return trial
 
     def _assigned(self, field_lands: tuple[int, ...], assigned: tuple[int, ...]) -> tuple[int, ...]:
         """``field_lands`` with a land of any of several colors turned into each card of one color of
@@ -367,6 +452,8 @@ class _Game:
                remaining, fetches_seen, draws_on_1)
         outcome = self._games.get(key)
         if outcome is None:
+            if len(self._infos) > _SHED:
+                self.shed()
             outcome = self._search(hand, drawn, remaining, fetches_seen, draws_on_1, turns,
                                    self._open(hand + drawn, remaining, fetches_seen))
             if len(self._games) < _GAME_MEMO:
@@ -478,9 +565,11 @@ class _Game:
         if len(infos) > _INFO_MEMO:
             infos.clear()
         finds = self.finds
+        split_codes = self.split_codes
+        parts_plus = self.oracle.parts_plus
+        #: per state, its board, whether that is quiet, its parts, its land drops and the sources in the hand
+        work: list[tuple[_State, BoardKey, bool, _Parts | None, list[_Result], tuple[int, ...]]] = []
         for state in states:
-            if mask == full and not expand:
-                break
             used, field_lands, cast = state
             info = infos.get(state)
             if info is None:
@@ -507,7 +596,7 @@ class _Game:
                             _place(card, tapped, new_used, field_lands, base, quiet_base and inert[card], cls,
                                    results)
             if not results:
-                results.append((used, field_lands, base, base, -1))
+                results.append((used, field_lands, base, base, -1, -1))
             if expand and src_seen:
                 # the sources in the hand: those seen but cast
                 left = list(src_seen)
@@ -516,31 +605,61 @@ class _Game:
                 candidates = tuple(left)
             else:
                 candidates = ()
-            for new_used, new_field, full_key, key, code in results:
-                if mask != full:
-                    # only the spells no board of this turn has paid yet are asked
-                    need = full & ~mask
-                    entry = known.get(key)
-                    if entry is not None and (entry[0] | entry[1]) & need == need:
-                        mask |= entry[0]
-                    elif parts is not None:
-                        mask |= plus(parts, code, key, need)
-                    else:
-                        mask |= castable(key, need)
-                    keys.append(full_key)
-                if expand:
-                    new_cast = cast
-                    if candidates:
-                        split = self._split(key, candidates) if self.split_cls else None
-                        if split is not None:
-                            for assigned, chosen in split:
-                                new_states.add((new_used, self._assigned(new_field, assigned),
-                                                tuple(sorted(cast + chosen)) if chosen else cast))
-                            continue
-                        chosen = self._cast_sources(key, candidates)
-                        if chosen:
-                            new_cast = tuple(sorted(cast + chosen))
-                    new_states.add((new_used, new_field, new_cast))
+            work.append((state, base, quiet_base, parts, results, candidates))
+            for r in results:
+                keys.append(r[2])
+        # the turn's mask is the union of its boards' answers, whatever the order they are asked in:
+        # first what the boards already answered pay, then each board only the spells none paid
+        for _, _, _, _, results, _ in work:
+            for r in results:
+                entry = known.get(r[3])
+                if entry is not None:
+                    mask |= entry[0]
+        for _, _, _, parts, results, _ in work:
+            if mask == full:
+                break
+            for _, _, _, key, code, _ in results:
+                if mask == full:
+                    break
+                need = full & ~mask
+                entry = known.get(key)
+                if entry is not None and (entry[0] | entry[1]) & need == need:
+                    continue
+                if parts is not None:
+                    mask |= plus(parts, code, key, need)
+                else:
+                    mask |= castable(key, need)
+        for state, base, quiet_base, parts, results, candidates in work if expand else ():
+            cast = state[2]
+            open_base = bool(split_codes) and not split_codes.isdisjoint(base)
+            for new_used, new_field, full_key, key, code, land in results:
+                new_cast = cast
+                if candidates:
+                    # only a board with an untapped land of any of several colors may split
+                    split = self._split(key, candidates) if open_base or code in split_codes else None
+                    if split is not None:
+                        for assigned, chosen in split:
+                            new_states.add((new_used, self._assigned(new_field, assigned),
+                                            tuple(sorted(cast + chosen)) if chosen else cast))
+                        continue
+                    chosen = self._cast_sources(key, candidates)
+                    if chosen:
+                        new_cast = tuple(sorted(cast + chosen))
+                else:
+                    chosen = ()
+                new_state = (new_used, new_field, new_cast)
+                if parts is not None and (land >= 0 or chosen) and new_state not in infos:
+                    # the new state's board is this one's with the land and the sources: its parts
+                    # made from these when they can be (the same as read from the board)
+                    added = tuple(2 * cls[x] for x in chosen) + ((land,) if land >= 0 else ())
+                    new_parts = parts_plus(parts, added)
+                    if new_parts is not None:
+                        board_after = base
+                        for c in added:
+                            board_after = _insort(board_after, c)
+                        infos[new_state] = (board_after, quiet_base and all(quiet_cls[c >> 1] for c in added),
+                                            sum(1 for u in new_used if u in finds), new_parts)
+                new_states.add(new_state)
         failing = full & ~mask & self._affordable(lands)
         if failing:
             untapped = self._untapped(keys, self._why_bits(failing))
@@ -834,9 +953,9 @@ def _place(placed: int, tapped: bool, new_used: tuple[int, ...], field_lands: tu
     key = base[:i] + (code,) + base[i:]
     j = bisect_right(field_lands, placed)
     if tapped and inert:
-        results.append((new_used, field_lands[:j] + (placed,) + field_lands[j:], key, base, -1))
+        results.append((new_used, field_lands[:j] + (placed,) + field_lands[j:], key, base, -1, code & ~1))
     else:
-        results.append((new_used, field_lands[:j] + (placed,) + field_lands[j:], key, key, code))
+        results.append((new_used, field_lands[:j] + (placed,) + field_lands[j:], key, key, code, code & ~1))
 
 
 _GAMES: dict[int, _Game] = {}
@@ -859,7 +978,9 @@ class Chunk:
             _GAMES.clear()
             _GAMES[id(oracle)] = game
         elif game.memo_size() > MEMO_BUDGET:
-            game.forget()
+            game.shed()
+            if game.memo_size() > MEMO_BUDGET // 2:
+                game.forget()
         self.game = game
         self.n = n
         self.turns = turns

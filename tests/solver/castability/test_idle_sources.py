@@ -57,17 +57,80 @@ def test_smokebraider_beside_a_signet_adds_nothing_cr_106_6(db: CardDB) -> None:
     assert oracle.engine_calls == 0
 
 
-def test_incubation_druid_adds_a_type_its_lands_could_produce_cr_106_7(db: CardDB) -> None:
-    """Incubation Druid adds one mana of any type a land you control could produce (tapped or not, a
-    filter land's {G}{U} and Temple's {C} included): on boards of Forest, a tapped Island, Overflowing
-    Basin and Sol Ring it is one unit of those types, answered by the signature as the engine answers."""
-    cards = ["Incubation Druid", "Forest", "Island", "Overflowing Basin", "Sol Ring", "Plains"]
-    costs = ["{U}{U}", "{G}{U}", "{W}", "{C}{C}", "{2}{G}{G}", "{U}{U}{U}", "{G}{G}"]
+def _druid_boards_by_signature(db: CardDB, cards: list[str], costs: list[str],
+                               keys: tuple[tuple[int, ...], ...]) -> BoardOracle:
+    """The oracle of ``cards`` and ``costs`` (Incubation Druid first, a mirror of every type), each board
+    of ``keys`` answered by its signature as the engine answers it, with no engine call."""
     oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
     assert oracle._mirrors == {0: 63}
-    for key in ((0, 2, 5), (0, 2), (0, 2, 7), (0, 2, 5, 6), (0, 5, 8), (1, 2, 5), (0, 2, 10), (0, 2, 4, 8)):
+    for key in keys:
         assert oracle._signature(key) is not None, key
         board = oracle._board_json(key)
         want = sum(1 << i for i, cost in enumerate(costs) if can_pay(board, cost)["payable"])
         assert oracle.castable(key) == want, [(oracle.cards[c >> 1].name, c & 1) for c in key]
     assert oracle.engine_calls == 0
+    return oracle
+
+
+def test_incubation_druid_adds_a_type_its_lands_could_produce_cr_106_7(db: CardDB) -> None:
+    """Incubation Druid adds one mana of any type a land you control could produce (tapped or not, a
+    filter land's {G}{U} and Temple's {C} included): on boards of Forest, a tapped Island, Overflowing
+    Basin and Sol Ring it is one unit of those types, answered by the signature as the engine answers."""
+    _druid_boards_by_signature(
+        db, ["Incubation Druid", "Forest", "Island", "Overflowing Basin", "Sol Ring", "Plains"],
+        ["{U}{U}", "{G}{U}", "{W}", "{C}{C}", "{2}{G}{G}", "{U}{U}{U}", "{G}{G}"],
+        ((0, 2, 5), (0, 2), (0, 2, 7), (0, 2, 5, 6), (0, 5, 8), (1, 2, 5), (0, 2, 10), (0, 2, 4, 8)))
+
+
+def test_incubation_druid_beside_everflowing_chalice_with_its_charge_counter_cr_106_7(db: CardDB) -> None:
+    """Everflowing Chalice enters with a charge counter (kicked once); Incubation Druid enters with none, so
+    its three mana "instead" never applies: it is still one unit of the types its lands could produce,
+    boards of Druid, Chalice, Forest, Island and Plains answered by the signature as the engine answers."""
+    oracle = _druid_boards_by_signature(
+        db, ["Incubation Druid", "Everflowing Chalice", "Forest", "Island", "Plains"],
+        ["{U}{U}", "{G}{U}", "{W}", "{C}{C}", "{2}{G}{G}", "{3}{W}{U}", "{G}{G}", "{4}"],
+        ((0, 2, 4), (0, 2, 4, 6), (0, 2, 4, 8), (0, 3, 5, 6), (0, 2, 4, 6, 8), (1, 2, 4, 6, 8), (0, 2, 7, 9)))
+    assert oracle._counters[1] and not oracle._counters[0]
+
+
+def test_incubation_druid_beside_temple_of_the_false_god_cr_106_7(db: CardDB) -> None:
+    """Temple of the False God adds {C}{C} only with five lands or more, yet could produce {C} on any board
+    (CR 106.7 asks what the ability would add, not whether it could be activated): with Incubation Druid,
+    boards of four and of five lands are answered by the signature (the Temple read as the board's lands
+    make it) as the engine answers them."""
+    oracle = _druid_boards_by_signature(
+        db, ["Incubation Druid", "Temple of the False God", "Forest", "Island", "Plains"],
+        ["{C}", "{C}{C}", "{G}{U}", "{3}{W}", "{4}{G}", "{5}{U}", "{W}{W}", "{2}{C}"],
+        ((0, 2, 4), (0, 2, 4, 6), (0, 2, 4, 6, 8), (0, 2, 4, 4, 6, 8), (0, 2, 4, 6, 6, 8),
+         (0, 3, 4, 6, 6, 8), (1, 2, 4, 6, 8, 8), (0, 2, 5, 7, 9, 9)))
+    assert oracle._dynamic == {1}
+
+
+def test_incubation_druid_beside_chromatic_lantern_is_left_to_the_engine_cr_106_7(db: CardDB) -> None:
+    """Chromatic Lantern gives each land "{T}: Add one mana of any color": a Forest could then produce
+    every color (CR 106.7), which its own types don't say, so the Druid's board is no signature and its
+    answers are the engine's ({U}{U}{U} from Lantern, Forest and the Druid)."""
+    cards = ["Incubation Druid", "Chromatic Lantern", "Forest"]
+    costs = ["{U}{U}{U}", "{G}{G}{G}", "{W}{U}{B}", "{1}{R}"]
+    oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
+    for key in ((0, 2, 4), (0, 2, 4, 4)):
+        assert oracle._signature(key) is None, key
+        board = oracle._board_json(key)
+        want = sum(1 << i for i, cost in enumerate(costs) if can_pay(board, cost)["payable"])
+        assert want & 1  # {U}{U}{U}: the Druid adds {U}
+        assert oracle.castable(key) == want, key
+
+
+def test_forget_boards_keeps_the_engine_answers_and_the_signatures(db: CardDB) -> None:
+    """Between games the oracle forgets the boards answered by their signatures (the signature keeps the
+    answers: the board asked again is answered with no engine call) and keeps those the engine answered."""
+    oracle = BoardOracle([db.get(n) for n in CARDS], [ManaCost.parse(c) for c in COSTS], db)
+    plain, engine = (2, 4, 8), (0, 2, 6)
+    first = oracle.castable(plain)
+    oracle.castable(engine)
+    calls = oracle.engine_calls
+    assert calls > 0 and plain in oracle._known and engine in oracle._known
+    oracle.forget_boards()
+    assert plain not in oracle._known and engine in oracle._known
+    assert oracle.castable(plain) == first and oracle.engine_calls == calls
+    assert oracle.castable(engine) == _engine(oracle, engine)
