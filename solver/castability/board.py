@@ -22,6 +22,7 @@ quiet permanent more (or one of them untapped) pays at least what the smaller bo
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -231,7 +232,7 @@ class BoardOracle:
         identity = commander_identity(load_state(self._board_json(()), db), "you")
         #: per card, the counters its permanent has (those it enters with that its mana abilities remove)
         self._counters = [entry_counters(c) for c in self.cards]
-        self._units = [perm_units(c, identity, self.chosen.get(i, 0), self._counters[i])
+        self._units = [perm_units(_unseen_top(c), identity, self.chosen.get(i, 0), self._counters[i])
                        for i, c in enumerate(self.cards)]
         self._unit_need = [cost_need(c) for c in distinct]
         self._life_need = [life_need(c) if n is None else None for c, n in zip(distinct, self._unit_need)]
@@ -1333,6 +1334,23 @@ MEMOS = ("_known", "_costs", "_cost_needs", "_most", "_by_units", "_context_unit
 
 #: a mana type's letter, as :func:`manasolver.solver.service.api.could_produce` gives it, and its bit
 _TYPE_BITS = {"W": W, "U": U, "B": B, "R": R, "G": G, "C": C}
+
+
+#: The amounts of mana read from the top card of a library (CR 401.2: a castability board has none).
+_TOP_CARD_AMOUNTS = frozenset({"revealed_nonland", "top_card"})
+
+
+def _unseen_top(card: Card) -> Card:
+    """``card`` as its mana is on a castability board, which gives no library: without its mana abilities
+    when each of them adds an amount read from the top card of a library (Selvala, Explorer Returned's
+    parley), ``card`` itself otherwise.  The engine pays without such a card where the rest of the board
+    pays and refuses where its mana would be needed (the library is not given), which castability counts
+    as not payable: on every board it adds nothing.  It stays a creature for what counts creatures."""
+    abilities = card.mana_abilities
+    if abilities and all(a.production.amount is not None and a.production.amount.kind in _TOP_CARD_AMOUNTS
+                         for a in abilities):
+        return replace(card, mana_abilities=())
+    return card
 
 
 def _mirror_types(card: Card) -> int:

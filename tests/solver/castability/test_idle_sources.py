@@ -134,3 +134,33 @@ def test_forget_boards_keeps_the_engine_answers_and_the_signatures(db: CardDB) -
     assert plain not in oracle._known and engine in oracle._known
     assert oracle.castable(plain) == first and oracle.engine_calls == calls
     assert oracle.castable(engine) == _engine(oracle, engine)
+
+
+def test_selvala_explorer_returned_adds_nothing_without_a_library_cr_401_2(db: CardDB) -> None:
+    """Selvala, Explorer Returned's parley adds {G} for each nonland card revealed from the top of each
+    library (CR 401.2: hidden; a castability board gives none): the engine pays without her where the
+    rest pays and refuses where her mana would be needed, so she adds nothing, and still counts as a
+    creature for Leafkin Druid ({G}{G} with four creatures). Every board's answers are the engine's,
+    a refusal counted as not payable, and no engine is asked."""
+    from manasolver.models.errors import ManasolverError
+
+    cards = ["Selvala, Explorer Returned", "Forest", "Leafkin Druid", "Llanowar Elves", "Elvish Mystic", "Plains"]
+    costs = ["{G}", "{G}{G}", "{G}{G}{G}", "{2}{G}", "{W}{G}"]
+    oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
+
+    def engine(key: tuple[int, ...]) -> int:
+        board = oracle._board_json(key)
+        mask = 0
+        for i, cost in enumerate(costs):
+            try:
+                mask |= (1 << i) if can_pay(board, cost)["payable"] else 0
+            except ManasolverError:
+                pass
+        return mask
+
+    boards = [(0,), (0, 2), (0, 4), (0, 2, 4, 6), (0, 2, 4, 6, 8), (0, 2, 4, 6, 8, 10), (1, 2, 4, 6, 8),
+              (0, 2, 4, 6, 9), (0, 4, 6, 8, 10)]
+    for key in boards:
+        assert oracle.castable(key) == engine(key), key
+    assert oracle.engine_calls == 0
+    assert oracle.castable((0, 4, 6, 8, 10)) & 0b10  # Leafkin Druid counts her: {G}{G} from the Druid alone
