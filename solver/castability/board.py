@@ -22,6 +22,7 @@ quiet permanent more (or one of them untapped) pays at least what the smaller bo
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import replace
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -245,7 +246,8 @@ class BoardOracle:
         #: abilities depend on the board's cards (a grant or a condition); whether each is a land
         self._grants = [land_grants(c) for c in self.cards]
         self._dynamic = frozenset(i for i, c in enumerate(self.cards)
-                                  if self._grants[i] is not None or conditional(c))
+                                  if self._grants[i] is not None
+                                  or conditional(c) and not _keywords_changed(c, self.cards))
         self._land = ["land" in c.type_line.types for c in self.cards]
         self._context_units: dict[tuple[object, ...], PermUnits] = {}
         #: per board, its units (:class:`_Units`); per plain units and converters, their pools
@@ -1334,6 +1336,23 @@ MEMOS = ("_known", "_costs", "_cost_needs", "_most", "_by_units", "_context_unit
 
 #: a mana type's letter, as :func:`manasolver.solver.service.api.could_produce` gives it, and its bit
 _TYPE_BITS = {"W": W, "U": U, "B": B, "R": R, "G": G, "C": C}
+
+
+def _keywords_changed(card: Card, deck: Sequence[Card]) -> bool:
+    """Whether some card of ``deck`` may give or take away a keyword that ``card``'s mana abilities count
+    permanents by ("creatures you control with defender"): a count by printed keywords then is not the
+    board's, and ``card`` is left to the engine."""
+    words: set[str] = set()
+    for a in card.mana_abilities:
+        conditions = [a.condition, a.production.instead]
+        counts = [amount for c in conditions if c is not None for amount, _ in c.counts]
+        if a.production.amount is not None:
+            counts.append(a.production.amount)
+        for amount in counts:
+            words |= amount.keywords
+    return any(c is not card and re.search(rf"(?<!n't )\b(?:have|has|gains?|loses?)\s+(?:\w+,\s+)*(?:\w+,?\s+and\s+)?"
+                                           rf"{re.escape(w)}\b", c.oracle_text, re.I)
+               for c in deck for w in words)
 
 
 #: The amounts of mana read from the top card of a library (CR 401.2: a castability board has none).

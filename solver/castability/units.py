@@ -193,9 +193,10 @@ _LAND_TYPES = frozenset({"plains", "island", "swamp", "mountain", "forest"})
 
 def _by_printed_types(a: Amount) -> bool:
     """Whether ``a`` counts its controller's permanents by their printed types, subtypes (basic land
-    types, or any on creatures) and supertypes alone."""
+    types, or any on creatures), supertypes and keywords alone (a deck whose cards may give or take
+    away such a keyword is left to the engine: :class:`.board.BoardOracle`)."""
     return (a.controller == "you" and a.times == 1 and not a.plus and not (
-        a.counter or a.colors or a.keywords or a.min_power is not None or a.name or a.all_subtypes
+        a.counter or a.colors or a.min_power is not None or a.name or a.all_subtypes
         or a.with_counter) and (a.subtypes <= _LAND_TYPES or a.types == frozenset({"creature"})))
 
 
@@ -207,7 +208,8 @@ def matching(amount: Amount, cards: Sequence[Card], source: int) -> list[int]:
         tl = card.type_line
         if (amount.other and i == source or amount.types and amount.types.isdisjoint(tl.types)
                 or amount.subtypes and amount.subtypes.isdisjoint(tl.subtypes)
-                or amount.supertypes and not amount.supertypes <= set(tl.supertypes)):
+                or amount.supertypes and not amount.supertypes <= set(tl.supertypes)
+                or amount.keywords and not amount.keywords <= card.keywords):
             continue
         out.append(i)
     return out

@@ -164,3 +164,26 @@ def test_selvala_explorer_returned_adds_nothing_without_a_library_cr_401_2(db: C
         assert oracle.castable(key) == engine(key), key
     assert oracle.engine_calls == 0
     assert oracle.castable((0, 4, 6, 8, 10)) & 0b10  # Leafkin Druid counts her: {G}{G} from the Druid alone
+
+
+def test_overgrown_battlement_counts_creatures_with_defender_from_the_board(db: CardDB) -> None:
+    """Overgrown Battlement ("Add {G} for each creature you control with defender") and Axebane Guardian
+    (X mana of any colors, X the same count) are read from the board's cards, their printed keyword
+    counted (Llanowar Elves has none): every board's answers are the engine's, with no engine asked.
+    Beside Assault Formation ("as though it didn't have defender", no keyword given) they stay read so;
+    beside a card that gives defender (Guard Duty: "Enchanted creature has defender") they are left to the engine."""
+    from manasolver.solver.castability.board import _keywords_changed
+
+    cards = ["Overgrown Battlement", "Axebane Guardian", "Wall of Omens", "Llanowar Elves", "Forest",
+             "Assault Formation"]
+    costs = ["{G}", "{G}{G}", "{W}{U}", "{3}{G}", "{G}{G}{G}{G}{G}"]
+    oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
+    assert {oracle.cards[i].name for i in oracle._dynamic} == {"Overgrown Battlement", "Axebane Guardian"}
+    for key in ((0,), (0, 4), (0, 2, 4), (2, 4), (0, 2, 4, 6, 8), (0, 3, 4, 6), (1, 2, 4, 6, 8, 10), (0, 2, 4, 6)):
+        board = oracle._board_json(key)
+        assert oracle.castable(key) == sum(1 << i for i, c in enumerate(costs) if can_pay(board, c)["payable"]), key
+    assert oracle.engine_calls == 0
+    battlement = db.get("Overgrown Battlement")
+    readers = [battlement, db.get("Assault Formation"), db.get("Wakestone Gargoyle"), db.get("Rolling Stones")]
+    assert _keywords_changed(battlement, readers) is False
+    assert _keywords_changed(battlement, readers + [db.get("Guard Duty")]) is True
