@@ -488,6 +488,18 @@ def _merged(options: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
     return options
 
 
+def _once_by_counters(a: ManaAbility, abilities: tuple[ManaAbility, ...], have: dict[str, int]) -> bool:
+    """Whether ``a``, the permanent's only mana ability, costs nothing but counters removed from it
+    and the permanent has them for exactly one activation (Cryptic Trilobite with one +1/+1 counter):
+    used at most once, as an ability that taps it is."""
+    c = a.cost
+    if len(abilities) != 1 or not c.remove_counters or c.tap or c.untap or c.mana \
+            or c.life or c.energy or c.sacrifice_self or c.sacrifice or c.tap_creatures or c.remove_any \
+            or c.put_counters or c.exert or c.discard_hand or c.unmodelled or a.per_turn:
+        return False
+    return all(n <= have.get(kind, 0) < 2 * n for kind, n in c.remove_counters)
+
+
 def perm_modes(card: Card, identity: int, chosen: int = 0,
                counters: tuple[tuple[str, int], ...] = (), fed: bool = False) -> tuple[Mode, ...] | None:
     """The ways to use one untapped permanent of ``card`` in a payment, each ``(cost units, units
@@ -513,7 +525,9 @@ def perm_modes(card: Card, identity: int, chosen: int = 0,
     modes: list[Mode] = []
     for a in abilities:
         c, prod = a.cost, a.production
-        if not c.tap or c.untap or c.sacrifice or c.tap_creatures or c.remove_any \
+        if not c.tap and _once_by_counters(a, abilities, have_counters):
+            pass  # its one activation uses the permanent up as a tap would
+        elif not c.tap or c.untap or c.sacrifice or c.tap_creatures or c.remove_any \
                 or c.put_counters or c.discard_hand or c.unmodelled or a.condition is not None:
             return None
         if prod.amount is not None or prod.colors_among or prod.instead is not None or prod.instead_options \

@@ -187,3 +187,24 @@ def test_overgrown_battlement_counts_creatures_with_defender_from_the_board(db: 
     readers = [battlement, db.get("Assault Formation"), db.get("Wakestone Gargoyle"), db.get("Rolling Stones")]
     assert _keywords_changed(battlement, readers) is False
     assert _keywords_changed(battlement, readers + [db.get("Guard Duty")]) is True
+
+
+def test_cryptic_trilobite_one_counter_feeds_signets_as_the_engine_reads_it(db: CardDB) -> None:
+    """Cryptic Trilobite ("Remove a +1/+1 counter: Add {C}{C}. Spend this mana only to activate
+    abilities"), cast with X = 1 (one counter), activates once, as a tap would use it: its {C}{C} pays
+    no spell but may pay Signets' {1}. Every board of it, Signets, Commander's Sphere and lands is
+    answered as the engine answers it, with no engine asked."""
+    import itertools
+
+    cards = ["Cryptic Trilobite", "Azorius Signet", "Izzet Signet", "Commander's Sphere", "Island", "Plains",
+             "Mountain"]
+    costs = ["{U}", "{2}", "{W}{U}", "{U}{R}", "{2}{U}{U}", "{W}{U}{R}", "{3}{W}{U}", "{4}{R}"]
+    oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
+    assert oracle._units[0].fed is not None
+    for size in range(1, 5):
+        for rest in itertools.combinations(range(1, len(cards)), size):
+            key = (0,) + tuple(2 * i for i in rest)
+            board = oracle._board_json(key)
+            engine = sum(1 << i for i, c in enumerate(costs) if can_pay(board, c)["payable"])
+            assert oracle.castable(key) == engine, [cards[i] for i in rest]
+    assert oracle.engine_calls == 0
