@@ -1373,11 +1373,12 @@ def _unseen_top(card: Card) -> Card:
 
 
 def _mirror_types(card: Card) -> int:
-    """The types a nonland ``card`` may add when its only mana ability is "{T}: Add one mana of any type
-    (or color) that a land you control could produce" (Incubation Druid; its three mana "instead" with
-    counters left out: the oracle reads them only of cards entering with no counters): ``ANY``
-    or the colors; 0 for any other card."""
-    if "land" in card.type_line.types or len(card.mana_abilities) != 1:
+    """The types ``card`` may add when its only mana ability is "{T}: Add one mana of any type (or
+    color) that a land you control could produce" (Incubation Druid; its three mana "instead" with
+    counters left out: the oracle reads them only of cards entering with no counters; a land too,
+    Reflecting Pool, Cactus Preserve: the lands mirroring one another add no type the others could
+    not, CR 106.7): ``ANY`` or the colors; 0 for any other card."""
+    if len(card.mana_abilities) != 1:
         return 0
     a = card.mana_abilities[0]
     prod = a.production

@@ -208,3 +208,25 @@ def test_cryptic_trilobite_one_counter_feeds_signets_as_the_engine_reads_it(db: 
             engine = sum(1 << i for i, c in enumerate(costs) if can_pay(board, c)["payable"])
             assert oracle.castable(key) == engine, [cards[i] for i in rest]
     assert oracle.engine_calls == 0
+
+
+def test_cactus_preserve_and_reflecting_pool_mirror_the_other_lands_cr_106_7(db: CardDB) -> None:
+    """Cactus Preserve and Reflecting Pool add one mana of a type another land you control could
+    produce, tapped or not (CR 106.7); mirroring each other they add nothing more, and alone nothing.
+    Every board of them, basics, a Signet and Incubation Druid is answered as the engine answers it,
+    with no engine asked."""
+    import itertools
+
+    cards = ["Cactus Preserve", "Reflecting Pool", "Forest", "Island", "Izzet Signet", "Incubation Druid"]
+    costs = ["{G}", "{U}", "{G}{G}", "{G}{U}", "{U}{U}{U}", "{R}", "{3}", "{G}{G}{G}"]
+    oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
+    assert {oracle.cards[i].name for i in oracle._mirrors} >= {"Cactus Preserve", "Reflecting Pool"}
+    codes = [0, 2, 3, 4, 5, 6, 8, 10]  # the lands untapped or tapped, the Signet and the Druid untapped
+    for size in range(1, 5):
+        for key in itertools.combinations(codes, size):
+            if len({c >> 1 for c in key}) < size:
+                continue
+            board = oracle._board_json(key)
+            engine = sum(1 << i for i, c in enumerate(costs) if can_pay(board, c)["payable"])
+            assert oracle.castable(key) == engine, key
+    assert oracle.engine_calls == 0
