@@ -33,6 +33,7 @@ from manasolver.models.board.load import load_state
 from manasolver.models.card import Card
 from manasolver.models.carddb import CardDB
 from manasolver.models.cost import ManaCost
+from manasolver.models.text.tap_triggers import tap_triggers_of
 from manasolver.models.errors import ManasolverError
 from manasolver.models.symbols import ANY_COLOR, B, C, G, R, U, W
 from manasolver.models.rules.amounts import commander_identity
@@ -233,7 +234,7 @@ class BoardOracle:
         identity = commander_identity(load_state(self._board_json(()), db), "you")
         #: per card, the counters its permanent has (those it enters with that its mana abilities remove)
         self._counters = [entry_counters(c) for c in self.cards]
-        self._units = [perm_units(_unseen_top(c), identity, self.chosen.get(i, 0), self._counters[i])
+        self._units = [perm_units(_on_castability_board(c), identity, self.chosen.get(i, 0), self._counters[i])
                        for i, c in enumerate(self.cards)]
         self._unit_need = [cost_need(c) for c in distinct]
         self._life_need = [life_need(c) if n is None else None for c, n in zip(distinct, self._unit_need)]
@@ -1359,16 +1360,29 @@ def _keywords_changed(card: Card, deck: Sequence[Card]) -> bool:
 _TOP_CARD_AMOUNTS = frozenset({"revealed_nonland", "top_card"})
 
 
-def _unseen_top(card: Card) -> Card:
-    """``card`` as its mana is on a castability board, which gives no library: without its mana abilities
-    when each of them adds an amount read from the top card of a library (Selvala, Explorer Returned's
-    parley), ``card`` itself otherwise.  The engine pays without such a card where the rest of the board
-    pays and refuses where its mana would be needed (the library is not given), which castability counts
-    as not payable: on every board it adds nothing.  It stays a creature for what counts creatures."""
+def _on_castability_board(card: Card) -> Card:
+    """``card`` as its mana is on a castability board, which gives no library and asks only whether a
+    cost is paid:
+
+    * without its mana abilities when each of them adds an amount read from the top card of a library
+      (Selvala, Explorer Returned's parley): the engine pays without such a card where the rest of the
+      board pays and refuses where its mana would be needed (CR 401.2: the library is not given),
+      which castability counts as not payable, so on every board it adds nothing; it stays a
+      creature for what counts creatures;
+    * without its triggers on tapping itself for mana that only deal damage to opponents (Zhur-Taa
+      Druid): they change no payment (CR 605.4a: they are no mana abilities and wait for the stack);
+    * ``card`` itself otherwise."""
     abilities = card.mana_abilities
     if abilities and all(a.production.amount is not None and a.production.amount.kind in _TOP_CARD_AMOUNTS
                          for a in abilities):
         return replace(card, mana_abilities=())
+    triggers = tap_triggers_of(card)
+    if triggers and all(t is not None and t.reach == "self" and t.hurt_opponents and not t.hurt and not t.hurt_you
+                        for _, t in triggers):
+        text = card.oracle_text
+        for sentence, _ in triggers:
+            text = text.replace(sentence, "")
+        return replace(card, oracle_text="\n".join(line for line in text.splitlines() if line.strip()), text=None)
     return card
 
 

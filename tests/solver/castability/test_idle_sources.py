@@ -230,3 +230,22 @@ def test_cactus_preserve_and_reflecting_pool_mirror_the_other_lands_cr_106_7(db:
             engine = sum(1 << i for i, c in enumerate(costs) if can_pay(board, c)["payable"])
             assert oracle.castable(key) == engine, key
     assert oracle.engine_calls == 0
+
+
+def test_zhur_taa_druid_damage_to_opponents_changes_no_payment_cr_605_4a(db: CardDB) -> None:
+    """Zhur-Taa Druid's trigger on tapping for mana deals 1 damage to each opponent: no mana ability
+    (CR 605.4a), it changes no payment, so the Druid is a plain {G} on a castability board. Every board
+    of it, Llanowar Elves, basics and a Signet is answered as the engine answers it,
+    with no engine asked."""
+    import itertools
+
+    cards = ["Zhur-Taa Druid", "Llanowar Elves", "Forest", "Mountain", "Gruul Signet"]
+    costs = ["{G}", "{G}{G}", "{R}{G}", "{2}{G}{G}", "{R}{R}{G}"]
+    oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
+    for size in range(1, 6):
+        for rest in itertools.combinations(range(len(cards)), size):
+            key = tuple(2 * i for i in rest)
+            board = oracle._board_json(key)
+            engine = sum(1 << i for i, c in enumerate(costs) if can_pay(board, c)["payable"])
+            assert oracle.castable(key) == engine, key
+    assert oracle.engine_calls == 0
