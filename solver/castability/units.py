@@ -488,16 +488,24 @@ def _merged(options: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
     return options
 
 
-def _once_by_counters(a: ManaAbility, abilities: tuple[ManaAbility, ...], have: dict[str, int]) -> bool:
-    """Whether ``a``, the permanent's only mana ability, costs nothing but counters removed from it
-    and the permanent has them for exactly one activation (Cryptic Trilobite with one +1/+1 counter):
-    used at most once, as an ability that taps it is."""
+def _once(a: ManaAbility, abilities: tuple[ManaAbility, ...], have: dict[str, int], toughness: str | None) -> bool:
+    """Whether ``a``, the permanent's only mana ability, is used at most once in a payment, as an
+    ability that taps it is, without tapping it: it costs nothing but counters removed from the
+    permanent, which has them for exactly one activation (Cryptic Trilobite with one +1/+1 counter), or
+    nothing but a -0/-1 or -1/-1 counter put on it, once each turn, its toughness staying above 0
+    (Wall of Roots, CR 704.5f)."""
     c = a.cost
-    if len(abilities) != 1 or not c.remove_counters or c.tap or c.untap or c.mana \
-            or c.life or c.energy or c.sacrifice_self or c.sacrifice or c.tap_creatures or c.remove_any \
-            or c.put_counters or c.exert or c.discard_hand or c.unmodelled or a.per_turn:
+    if len(abilities) != 1 or c.tap or c.untap or c.mana or c.life or c.energy or c.sacrifice_self or c.sacrifice \
+            or c.tap_creatures or c.remove_any or c.exert or c.discard_hand or c.unmodelled:
         return False
-    return all(n <= have.get(kind, 0) < 2 * n for kind, n in c.remove_counters)
+    if c.remove_counters and not c.put_counters and not a.per_turn:
+        return all(n <= have.get(kind, 0) < 2 * n for kind, n in c.remove_counters)
+    if c.put_counters and not c.remove_counters and a.per_turn == 1 and toughness is not None \
+            and toughness.isdigit():
+        shrink = sum(n for kind, n in c.put_counters if kind in ("-0/-1", "-1/-1"))
+        hurt = have.get("-0/-1", 0) + have.get("-1/-1", 0) - have.get("+1/+1", 0)
+        return len(c.put_counters) == 1 and shrink > 0 and int(toughness) - hurt - shrink > 0
+    return False
 
 
 def perm_modes(card: Card, identity: int, chosen: int = 0,
@@ -525,7 +533,7 @@ def perm_modes(card: Card, identity: int, chosen: int = 0,
     modes: list[Mode] = []
     for a in abilities:
         c, prod = a.cost, a.production
-        if not c.tap and _once_by_counters(a, abilities, have_counters):
+        if not c.tap and _once(a, abilities, have_counters, card.toughness):
             pass  # its one activation uses the permanent up as a tap would
         elif not c.tap or c.untap or c.sacrifice or c.tap_creatures or c.remove_any \
                 or c.put_counters or c.discard_hand or c.unmodelled or a.condition is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from manasolver.models.carddb import CardDB
 from manasolver.models.cost import ManaCost
+from manasolver.models.symbols import G
 from manasolver.solver.castability.board import BoardOracle
 from manasolver.solver.service.api import can_pay
 
@@ -242,6 +243,26 @@ def test_zhur_taa_druid_damage_to_opponents_changes_no_payment_cr_605_4a(db: Car
     cards = ["Zhur-Taa Druid", "Llanowar Elves", "Forest", "Mountain", "Gruul Signet"]
     costs = ["{G}", "{G}{G}", "{R}{G}", "{2}{G}{G}", "{R}{R}{G}"]
     oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
+    for size in range(1, 6):
+        for rest in itertools.combinations(range(len(cards)), size):
+            key = tuple(2 * i for i in rest)
+            board = oracle._board_json(key)
+            engine = sum(1 << i for i, c in enumerate(costs) if can_pay(board, c)["payable"])
+            assert oracle.castable(key) == engine, key
+    assert oracle.engine_calls == 0
+
+
+def test_wall_of_roots_adds_g_once_by_a_counter_cr_704_5f(db: CardDB) -> None:
+    """Wall of Roots ("Put a -0/-1 counter on this creature: Add {G}. Activate only once each turn"),
+    0/5, adds one {G} in a payment without tapping (its toughness stays above 0, CR 704.5f): a plain
+    {G} on a castability board. Every board of it, Overgrown Battlement (which counts it: defender),
+    Llanowar Elves and basics is answered as the engine answers it, with no engine asked."""
+    import itertools
+
+    cards = ["Wall of Roots", "Overgrown Battlement", "Llanowar Elves", "Forest", "Plains"]
+    costs = ["{G}", "{G}{G}", "{W}{G}", "{2}{G}{G}", "{G}{G}{G}{G}", "{W}{W}"]
+    oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
+    assert oracle._units[0].plain == (G,)
     for size in range(1, 6):
         for rest in itertools.combinations(range(len(cards)), size):
             key = tuple(2 * i for i in rest)
