@@ -20,6 +20,21 @@ def _engine(oracle: BoardOracle, key: tuple[int, ...]) -> int:
     return sum(1 << i for i, cost in enumerate(COSTS) if can_pay(board, cost)["payable"])
 
 
+def _each_board_as_the_engine(oracle: BoardOracle, costs: list[str], codes: list[int], most: int) -> None:
+    """Every board of 1 to ``most`` of ``codes`` (one code a card) is answered as the engine answers it,
+    with no engine asked."""
+    import itertools
+
+    for size in range(1, most + 1):
+        for key in itertools.combinations(codes, size):
+            if len({c >> 1 for c in key}) < size:
+                continue
+            board = oracle._board_json(key)
+            engine = sum(1 << i for i, c in enumerate(costs) if can_pay(board, c)["payable"])
+            assert oracle.castable(key) == engine, key
+    assert oracle.engine_calls == 0
+
+
 def test_golden_throne_without_a_creature_adds_nothing_cr_602_2b(db: CardDB) -> None:
     """Throne, Plains, Island (and Sol Ring, one tapped): the Throne's cost can't be paid, the board is
     the board without it, its answers the engine's, asked of no engine."""
@@ -195,20 +210,12 @@ def test_cryptic_trilobite_one_counter_feeds_signets_as_the_engine_reads_it(db: 
     abilities"), cast with X = 1 (one counter), activates once, as a tap would use it: its {C}{C} pays
     no spell but may pay Signets' {1}. Every board of it, Signets, Commander's Sphere and lands is
     answered as the engine answers it, with no engine asked."""
-    import itertools
-
     cards = ["Cryptic Trilobite", "Azorius Signet", "Izzet Signet", "Commander's Sphere", "Island", "Plains",
              "Mountain"]
     costs = ["{U}", "{2}", "{W}{U}", "{U}{R}", "{2}{U}{U}", "{W}{U}{R}", "{3}{W}{U}", "{4}{R}"]
     oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
     assert oracle._units[0].fed is not None
-    for size in range(1, 5):
-        for rest in itertools.combinations(range(1, len(cards)), size):
-            key = (0,) + tuple(2 * i for i in rest)
-            board = oracle._board_json(key)
-            engine = sum(1 << i for i, c in enumerate(costs) if can_pay(board, c)["payable"])
-            assert oracle.castable(key) == engine, [cards[i] for i in rest]
-    assert oracle.engine_calls == 0
+    _each_board_as_the_engine(oracle, costs, [0] + [2 * i for i in range(1, len(cards))], 5)
 
 
 def test_cactus_preserve_and_reflecting_pool_mirror_the_other_lands_cr_106_7(db: CardDB) -> None:
@@ -216,21 +223,12 @@ def test_cactus_preserve_and_reflecting_pool_mirror_the_other_lands_cr_106_7(db:
     produce, tapped or not (CR 106.7); mirroring each other they add nothing more, and alone nothing.
     Every board of them, basics, a Signet and Incubation Druid is answered as the engine answers it,
     with no engine asked."""
-    import itertools
-
     cards = ["Cactus Preserve", "Reflecting Pool", "Forest", "Island", "Izzet Signet", "Incubation Druid"]
     costs = ["{G}", "{U}", "{G}{G}", "{G}{U}", "{U}{U}{U}", "{R}", "{3}", "{G}{G}{G}"]
     oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
     assert {oracle.cards[i].name for i in oracle._mirrors} >= {"Cactus Preserve", "Reflecting Pool"}
-    codes = [0, 2, 3, 4, 5, 6, 8, 10]  # the lands untapped or tapped, the Signet and the Druid untapped
-    for size in range(1, 5):
-        for key in itertools.combinations(codes, size):
-            if len({c >> 1 for c in key}) < size:
-                continue
-            board = oracle._board_json(key)
-            engine = sum(1 << i for i, c in enumerate(costs) if can_pay(board, c)["payable"])
-            assert oracle.castable(key) == engine, key
-    assert oracle.engine_calls == 0
+    # the lands untapped or tapped, the Signet and the Druid untapped
+    _each_board_as_the_engine(oracle, costs, [0, 2, 3, 4, 5, 6, 8, 10], 4)
 
 
 def test_zhur_taa_druid_damage_to_opponents_changes_no_payment_cr_605_4a(db: CardDB) -> None:
@@ -238,18 +236,10 @@ def test_zhur_taa_druid_damage_to_opponents_changes_no_payment_cr_605_4a(db: Car
     (CR 605.4a), it changes no payment, so the Druid is a plain {G} on a castability board. Every board
     of it, Llanowar Elves, basics and a Signet is answered as the engine answers it,
     with no engine asked."""
-    import itertools
-
     cards = ["Zhur-Taa Druid", "Llanowar Elves", "Forest", "Mountain", "Gruul Signet"]
     costs = ["{G}", "{G}{G}", "{R}{G}", "{2}{G}{G}", "{R}{R}{G}"]
     oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
-    for size in range(1, 6):
-        for rest in itertools.combinations(range(len(cards)), size):
-            key = tuple(2 * i for i in rest)
-            board = oracle._board_json(key)
-            engine = sum(1 << i for i, c in enumerate(costs) if can_pay(board, c)["payable"])
-            assert oracle.castable(key) == engine, key
-    assert oracle.engine_calls == 0
+    _each_board_as_the_engine(oracle, costs, [2 * i for i in range(len(cards))], 5)
 
 
 def test_wall_of_roots_adds_g_once_by_a_counter_cr_704_5f(db: CardDB) -> None:
@@ -257,16 +247,8 @@ def test_wall_of_roots_adds_g_once_by_a_counter_cr_704_5f(db: CardDB) -> None:
     0/5, adds one {G} in a payment without tapping (its toughness stays above 0, CR 704.5f): a plain
     {G} on a castability board. Every board of it, Overgrown Battlement (which counts it: defender),
     Llanowar Elves and basics is answered as the engine answers it, with no engine asked."""
-    import itertools
-
     cards = ["Wall of Roots", "Overgrown Battlement", "Llanowar Elves", "Forest", "Plains"]
     costs = ["{G}", "{G}{G}", "{W}{G}", "{2}{G}{G}", "{G}{G}{G}{G}", "{W}{W}"]
     oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
     assert oracle._units[0].plain == (G,)
-    for size in range(1, 6):
-        for rest in itertools.combinations(range(len(cards)), size):
-            key = tuple(2 * i for i in rest)
-            board = oracle._board_json(key)
-            engine = sum(1 << i for i, c in enumerate(costs) if can_pay(board, c)["payable"])
-            assert oracle.castable(key) == engine, key
-    assert oracle.engine_calls == 0
+    _each_board_as_the_engine(oracle, costs, [2 * i for i in range(len(cards))], 5)
