@@ -111,9 +111,10 @@ _STEP_MEMO = 300_000
 _GAME_MEMO = 200_000
 #: The most search states whose boards are remembered per process.
 _INFO_MEMO = 500_000
-#: The most search states whose boards are remembered when a game starts: past it the memos serving
-#: mostly one game are emptied (:meth:`_Game.shed`; every ten games or so of Dance of the Elements, every
-#: hundred of a deck of few lands in play): smaller tables are faster, and another game seldom meets them.
+#: The most search states whose boards are remembered when a game of a Commander deck starts: past it
+#: the memos serving mostly one game are emptied (:meth:`_Game.shed`; every ten games or so of Dance of
+#: the Elements, every hundred of a deck of few lands in play): smaller tables are faster, and another
+#: game seldom meets them.  A sixty-card deck's games meet the same few boards again: they keep them.
 _SHED = 500
 #: The most entries of the memos of a deck's games and oracle together (:meth:`_Game.memo_size`) when a
 #: chunk starts: past it those serving mostly one game are emptied (:meth:`_Game.shed`), and all of them
@@ -452,7 +453,7 @@ class _Game:
                remaining, fetches_seen, draws_on_1)
         outcome = self._games.get(key)
         if outcome is None:
-            if len(self._infos) > _SHED:
+            if self.m.commander and len(self._infos) > _SHED:
                 self.shed()
             outcome = self._search(hand, drawn, remaining, fetches_seen, draws_on_1, turns,
                                    self._open(hand + drawn, remaining, fetches_seen))
