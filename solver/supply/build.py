@@ -610,6 +610,10 @@ def build_supply(state: GameState, player: str | None = None, resources: bool = 
     return hit
 
 
+#: No permanent reached: a board without effects on mana.
+_NONE_REACHED: frozenset[str] = frozenset()
+
+
 #: Supplies one board's view keeps (players by resources by reserved sets); past this it starts again.
 _SUPPLIES_PER_BOARD = 64
 
@@ -621,13 +625,18 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
         raise BadState(f"no player named {name!r}", "player") from None
     refs: dict[str, int] | None = None
     ref_error = ""
+    from manasolver.models.rules.board_effects import reached_by_effects
     from manasolver.models.rules.production import active_effects, tap_damage_from_attachments
     effects = active_effects(state)
-    # Board-dependent abilities: effects on mana, or Auras that hurt when what they enchant taps.
+    # Board-dependent abilities: effects on mana, or Auras that hurt when what they enchant taps;
+    # the permanents they may reach (None: any) have their rows made here, the others' rows are
+    # those of a board without them.
     changed = bool(effects) or bool(tap_damage_from_attachments(state))
+    reached = reached_by_effects(state) if changed else _NONE_REACHED
     # Rows remembered with their permanents first (one lookup each, the common case); the others
     # after the references are known (a plain row never reads them).
-    lookup = None if changed else _ROWS.lookup()
+    lookup = None if reached is None else _ROWS.lookup()
+    own = _NONE_REACHED if reached is None else reached
     found: list[tuple[int, Permanent, _Row | None]] = []
     missed = False
     for pos, perm in enumerate(state.battlefield):
@@ -635,7 +644,7 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
             continue
         card = perm.card
         hit = None
-        if lookup is not None and perm.imprinted is None:
+        if lookup is not None and perm.imprinted is None and perm.id not in own:
             # the key of _what, made here: one lookup per permanent, the common case
             entry = lookup((id(card), resources) + perm[2:])
             if entry is not None and entry[0] is card:
@@ -657,8 +666,15 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     # taps other permanents (then _group_with_resources groups them again).
     simple: dict[tuple[object, ...], tuple[list[str], list[int], _Row, str]] = {}
     for pos, perm, maybe in found:
-        row = maybe if maybe is not None else _row(state, perm, pl, refs, bool(effects), changed, resources,
-                                                   ref_error)
+        if reached is None or perm.id in reached:
+            row = _row(state, perm, pl, refs, bool(effects), changed, resources, ref_error)
+        else:
+            row = maybe if maybe is not None else _row(state, perm, pl, refs, False, False, resources, ref_error)
+            if changed and row[1] and row[0] is None:
+                # its own class, as every permanent's on a board with effects on mana
+                alone = Options(row[1])
+                row = (None, alone, row[2], row[3], row[4], row[5], row[6],
+                       (id(alone), row[2], row[3], row[4], None, None))
         creatures += row[5]
         if row[0] is not None:
             excluded.append(row[0])
