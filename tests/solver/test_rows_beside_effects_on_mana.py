@@ -61,3 +61,17 @@ def test_cr_605_1b_answers_with_remembered_rows_equal_answers_with_rows_made_on_
     again = [answer({"query": "pay", "state": board("h"), "cost": cost}) for cost in costs]
     assert json.dumps(fresh) == json.dumps(again).replace('"h', '"f')
     assert [a["payable"] for a in fresh] == [True, True, False]
+
+
+def test_cr_603_2_manabarbs_hurts_the_lands_sol_ring_keeps_its_row() -> None:
+    """Manabarbs is no effect on mana, but its trigger hurts each land tapped for mana: the lands
+    are reached, Sol Ring keeps the row of a board without it, in a class of its own."""
+    build_supply(load_state({"players": [{"name": "you"}], "battlefield": [{"id": "k2", "card": "Sol Ring"}]}),
+                 "you", resources=True)
+    state = load_state({"players": [{"name": "you"}],
+                        "battlefield": [{"id": "m1", "card": "Swamp"}, {"id": "m2", "card": "Sol Ring"},
+                                        {"id": "m3", "card": "Manabarbs"}]})
+    assert reached_by_effects(state) == frozenset({"m1"})
+    got = build_supply(state, "you", resources=True)
+    assert [(cls.members, [(len(o.slots), o.damage) for o in cls.options]) for cls in got.classes] == \
+        [(("m1",), [(1, 1)]), (("m2",), [(2, 0)])]
