@@ -40,6 +40,7 @@ __all__ = [
     "mana_prohibitions",
     "nontap_damage",
     "prohibited",
+    "reached_by_effects",
     "tap_damage_beyond_mana",
     "tap_damage_from_attachments",
     "unread_tap_triggers",
@@ -370,6 +371,48 @@ def nontap_damage(state: GameState) -> dict[str, int]:
     """Per permanent id, the damage or life loss its controller takes when an ability of it
     without ``{T}`` in its cost is activated (Haunting Wind, Artifact Possession on an artifact)."""
     return _tap_hurt_of(state)[1]
+
+
+def reached_by_effects(state: GameState) -> frozenset[str] | None:
+    """The ids of the permanents whose mana abilities or what they add the board's effects on
+    mana may change (:func:`effective_mana_abilities`, and the triggered mana of
+    :func:`~manasolver.models.rules.production.triggered_mana_for`), or None when any permanent
+    may be.  Read per effect, erring wide: a grant reaches what :func:`_granted_to` gives it
+    to (a conditional grant, or one that takes other abilities away, any permanent); an Aura's
+    triggered mana its land, another triggered mana on lands every land; "all activated
+    abilities of" its holder; an Aura or trigger that hurts when a permanent taps that
+    permanent; every other effect (land types, replacements, prohibitions, spending rules) any
+    permanent.  A permanent outside the set has the mana abilities its card prints, and adds
+    what it would on a board without those effects."""
+    from manasolver.models.effects import AbilitiesOf, TriggeredMana
+    reached: set[str] = set(tap_damage_from_attachments(state))
+    lands: bool = False
+    for source, effect in active_effects(state):
+        if isinstance(effect, GrantedAbility):
+            if effect.condition is not None or effect.others_lost:
+                return None
+            if effect.self_only:
+                reached.add(source.id)
+            elif effect.attached:
+                if source.attached_to is not None:
+                    reached.add(source.attached_to)
+            else:
+                reached.update(p.id for p in state.battlefield if _granted_to(effect, source, p, state))
+        elif isinstance(effect, TriggeredMana):
+            if effect.trigger in ("your_creature", "your_nonland", "your_artifact_token"):
+                return None
+            if effect.trigger == "enchanted_land":
+                if source.attached_to is not None:
+                    reached.add(source.attached_to)
+            else:
+                lands = True
+        elif isinstance(effect, AbilitiesOf) and not effect.given_to:
+            reached.add(source.id)
+        else:
+            return None
+    if lands:
+        reached.update(p.id for p in state.battlefield if p.is_land)
+    return frozenset(reached)
 
 
 def tap_damage_beyond_mana(state: GameState) -> dict[str, tuple[Permanent, str]]:

@@ -42,6 +42,7 @@ from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadState, Unsupported
 from manasolver.models.rules.amounts import TAPPED_COUNT, commander_identity, evaluate_amount, sacrificed_kinds
+from manasolver.models.rules.board_effects import reached_by_effects
 from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.rules.missing import NotOnBoard
 from manasolver.models.state import GameState, Permanent, Player, fits_cost, permanent_state
@@ -610,6 +611,25 @@ def build_supply(state: GameState, player: str | None = None, resources: bool = 
     return hit
 
 
+def _reached_row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | None, effects: bool,
+                 resources: bool, ref_error: str, maybe: _Row | None, reached: frozenset[str] | None) -> _Row:
+    """The row of one permanent on a board with effects on mana: made on the board when they may
+    reach it (``reached``, None: any; ``effects``: some are in force, else only Auras or triggers
+    that hurt when a permanent taps), else the row of a board without them (``maybe``: found
+    remembered), each in a class of its own as every permanent's on such a board."""
+    if reached is None or perm.id in reached:
+        return _row(state, perm, pl, refs, effects, True, resources, ref_error)
+    row = maybe if maybe is not None else _row(state, perm, pl, refs, False, False, resources, ref_error)
+    if not row[1] or row[0] is not None:
+        return row
+    alone = Options(row[1])
+    return (None, alone, row[2], row[3], row[4], row[5], row[6], (id(alone), row[2], row[3], row[4], None, None))
+
+
+#: No permanent reached: a board without effects on mana.
+_NONE_REACHED: frozenset[str] = frozenset()
+
+
 #: Supplies one board's view keeps (players by resources by reserved sets); past this it starts again.
 _SUPPLIES_PER_BOARD = 64
 
@@ -623,11 +643,15 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     ref_error = ""
     from manasolver.models.rules.production import active_effects, tap_damage_from_attachments
     effects = active_effects(state)
-    # Board-dependent abilities: effects on mana, or Auras that hurt when what they enchant taps.
+    # Board-dependent abilities: effects on mana, or Auras that hurt when what they enchant taps;
+    # the permanents they may reach (None: any) have their rows made here, the others' rows are
+    # those of a board without them.
     changed = bool(effects) or bool(tap_damage_from_attachments(state))
+    reached = reached_by_effects(state) if changed else _NONE_REACHED
     # Rows remembered with their permanents first (one lookup each, the common case); the others
     # after the references are known (a plain row never reads them).
-    lookup = None if changed else _ROWS.lookup()
+    lookup = None if reached is None else _ROWS.lookup()
+    own = _NONE_REACHED if reached is None else reached
     found: list[tuple[int, Permanent, _Row | None]] = []
     missed = False
     for pos, perm in enumerate(state.battlefield):
@@ -635,7 +659,7 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
             continue
         card = perm.card
         hit = None
-        if lookup is not None and perm.imprinted is None:
+        if lookup is not None and perm.imprinted is None and (not changed or perm.id not in own):
             # the key of _what, made here: one lookup per permanent, the common case
             entry = lookup((id(card), resources) + perm[2:])
             if entry is not None and entry[0] is card:
@@ -657,8 +681,10 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     # taps other permanents (then _group_with_resources groups them again).
     simple: dict[tuple[object, ...], tuple[list[str], list[int], _Row, str]] = {}
     for pos, perm, maybe in found:
-        row = maybe if maybe is not None else _row(state, perm, pl, refs, bool(effects), changed, resources,
-                                                   ref_error)
+        if not changed:
+            row = maybe if maybe is not None else _row(state, perm, pl, refs, False, False, resources, ref_error)
+        else:
+            row = _reached_row(state, perm, pl, refs, bool(effects), resources, ref_error, maybe, reached)
         creatures += row[5]
         if row[0] is not None:
             excluded.append(row[0])

@@ -1,0 +1,77 @@
+"""On a board with effects on mana, the permanents no effect reaches keep the supply rows of a board
+without them (remembered by what each permanent is), and those the effects reach have theirs made
+on the board; every permanent stays its own class there, and the answers are those of rows all made
+on the board."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from manasolver.models.board.load import load_state
+from manasolver.models.rules.board_effects import reached_by_effects
+from manasolver.solver.service.protocol import answer
+from manasolver.solver.supply import build
+from manasolver.solver.supply.build import build_supply
+
+
+def _board(prefix: str, extra: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"players": [{"name": "you"}, {"name": "them"}],
+            "battlefield": [{"id": f"{prefix}1", "card": "Forest"},
+                            {"id": f"{prefix}2", "card": "Forest"},
+                            {"id": f"{prefix}3", "card": "Sol Ring"},
+                            {"id": f"{prefix}4", "card": "Llanowar Elves"},
+                            {"id": f"{prefix}5", "card": "Forest", "controller": "them"}] + extra}
+
+
+def test_cr_605_1b_wild_growth_reaches_only_its_land() -> None:
+    state = load_state(_board("a", [{"id": "a6", "card": "Wild Growth", "attached_to": "a1"}]))
+    assert reached_by_effects(state) == frozenset({"a1"})
+
+
+def test_cr_613_1f_chromatic_lantern_reaches_the_lands_of_its_controller() -> None:
+    state = load_state(_board("b", [{"id": "b6", "card": "Chromatic Lantern"}]))
+    assert reached_by_effects(state) == frozenset({"b1", "b2"})
+
+
+def test_cr_613_1d_blood_moon_may_reach_any_permanent() -> None:
+    state = load_state(_board("c", [{"id": "c6", "card": "Blood Moon"}]))
+    assert reached_by_effects(state) is None
+
+
+def test_cr_605_1b_wild_growth_land_adds_two_the_other_rows_as_without_it() -> None:
+    """Rows remembered from a plain board serve the Forest, Sol Ring and Elves Wild Growth does not
+    enchant; each permanent is its own class, as on every board with effects on mana."""
+    build_supply(load_state(_board("d", [])), "you", resources=True)
+    got = build_supply(load_state(_board("e", [{"id": "e6", "card": "Wild Growth", "attached_to": "e1"}])),
+                       "you", resources=True)
+    assert [cls.members for cls in got.classes] == [("e1",), ("e2",), ("e3",), ("e4",)]
+    slots = {cls.members[0]: [len(o.slots) for o in cls.options] for cls in got.classes}
+    assert slots == {"e1": [2], "e2": [1], "e3": [2], "e4": [1]}
+
+
+def test_cr_605_1b_answers_with_remembered_rows_equal_answers_with_rows_made_on_the_board() -> None:
+    def board(prefix: str) -> dict[str, Any]:
+        return _board(prefix, [{"id": f"{prefix}6", "card": "Wild Growth", "attached_to": f"{prefix}2"},
+                               {"id": f"{prefix}7", "card": "Chromatic Lantern"}])
+    costs = ("{3}{G}{G}", "{R}{U}{4}", "{W}{W}{W}{W}")
+    build._ROWS.clear()
+    fresh = [answer({"query": "pay", "state": board("f"), "cost": cost}) for cost in costs]
+    answer({"query": "pay", "state": _board("g", []), "cost": "{1}"})  # rows remembered by what each is
+    again = [answer({"query": "pay", "state": board("h"), "cost": cost}) for cost in costs]
+    assert json.dumps(fresh) == json.dumps(again).replace('"h', '"f')
+    assert [a["payable"] for a in fresh] == [True, True, False]
+
+
+def test_cr_603_2_manabarbs_hurts_the_lands_sol_ring_keeps_its_row() -> None:
+    """Manabarbs is no effect on mana, but its trigger hurts each land tapped for mana: the lands
+    are reached, Sol Ring keeps the row of a board without it, in a class of its own."""
+    build_supply(load_state({"players": [{"name": "you"}], "battlefield": [{"id": "k2", "card": "Sol Ring"}]}),
+                 "you", resources=True)
+    state = load_state({"players": [{"name": "you"}],
+                        "battlefield": [{"id": "m1", "card": "Swamp"}, {"id": "m2", "card": "Sol Ring"},
+                                        {"id": "m3", "card": "Manabarbs"}]})
+    assert reached_by_effects(state) == frozenset({"m1"})
+    got = build_supply(state, "you", resources=True)
+    assert [(cls.members, [(len(o.slots), o.damage) for o in cls.options]) for cls in got.classes] == \
+        [(("m1",), [(1, 1)]), (("m2",), [(2, 0)])]
