@@ -68,3 +68,19 @@ def test_commander_deck_counts_equal_the_recorded_search(name: str, forget: bool
             assert game.memo_size() == 0  # a chunk starting past the budget empties them all
         assert [sum(row) for row in counts.castable] == castable, (deck, seed, chunk)
         assert _digest(counts) == digest, (deck, seed, chunk)
+
+
+def test_a_chunk_leaves_what_earlier_chunks_remembered_out_of_the_collectors_sight() -> None:
+    """The search's memos are acyclic: a chunk freezes what the chunks before it left (``gc.freeze``), so
+    the collections after it do not walk the memos again; the counts are the same (above)."""
+    import gc
+
+    db = default_db()
+    model, oracle = _model_and_oracle(load_deck(str(COMMANDER / "counter-blitz-fic.txt"), db), None)
+    gc.unfreeze()
+    games.run_chunk(model, oracle, 1, 0, 3, 10, False)
+    games.run_chunk(model, oracle, 1, 1, 1, 10, False)
+    try:
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
