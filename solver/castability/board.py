@@ -269,12 +269,20 @@ class BoardOracle:
         #: they add only their own units (:meth:`_units_of` leaves them so)
         self._never_fed = frozenset(i for i, pu in enumerate(self._units)
                                     if pu.feeds and not any(_feeds(self.cards[i], self.cards[j]) for j in may_convert))
+        #: the cards whose mana abilities don't tap them (Cryptic Trilobite, Wall of Roots): tapped, they
+        #: add what they add untapped
+        self._no_tap = frozenset(i for i, c in enumerate(self.cards)
+                                 if c.mana_abilities and not any(a.cost.tap for a in c.mana_abilities))
         for i, pu in enumerate(self._units):
             static = i not in self._dynamic and not pu.life and (not pu.feeds or i in self._never_fed) \
                 and pu.droppable
             plain = pu.plain if static else None
             conv = pu.modes if static and plain is None else None
             off: tuple[int, ...] | None = () if plain is not None or conv is not None else None
+            if i in self._no_tap:
+                self._static_plain += [plain, plain]
+                self._static_conv += [conv, conv]
+                continue
             self._static_plain += [plain, off]
             self._static_conv += [conv, None]
         self._init_features()
@@ -562,7 +570,7 @@ class BoardOracle:
         plain: tuple[int, ...] | None = None
         conv: tuple[Mode, ...] | None = None
         if pu is not None and not pu.life and (not pu.feeds or i in self._never_fed) and pu.droppable:
-            if code & 1:
+            if code & 1 and i not in self._no_tap:
                 plain = () if pu.plain is not None or pu.modes is not None else None
             elif pu.plain is not None:
                 plain = pu.plain
@@ -1063,8 +1071,9 @@ class BoardOracle:
         if dynamic and any(code >> 1 in dynamic for code in key):
             context = self._in_context(key)
         life = 0
+        no_tap = self._no_tap
         for code, pu in zip(key, context):
-            tapped = code & 1
+            tapped = code & 1 and code >> 1 not in no_tap
             if pu.life and not tapped:
                 life += pu.life
             feeds = feeds or (pu.feeds and not tapped)
@@ -1092,9 +1101,10 @@ class BoardOracle:
         if feeds and conv:
             # restricted mana that may pay a converter's cost: the permanents adding it are converters
             converters = [self.cards[code >> 1] for code, pu in zip(key, context)
-                          if pu.plain is None and pu.modes and any(need for need, _ in pu.modes) and not code & 1]
+                          if pu.plain is None and pu.modes and any(need for need, _ in pu.modes)
+                          and not (code & 1 and code >> 1 not in no_tap)]
             for code, pu in zip(key, context):
-                if not pu.feeds or code & 1:
+                if not pu.feeds or code & 1 and code >> 1 not in no_tap:
                     continue
                 paid = [_feeds(self.cards[code >> 1], c) for c in converters]
                 if not any(paid):

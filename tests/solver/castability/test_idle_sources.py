@@ -207,15 +207,16 @@ def test_overgrown_battlement_counts_creatures_with_defender_from_the_board(db: 
 
 def test_cryptic_trilobite_one_counter_feeds_signets_as_the_engine_reads_it(db: CardDB) -> None:
     """Cryptic Trilobite ("Remove a +1/+1 counter: Add {C}{C}. Spend this mana only to activate
-    abilities"), cast with X = 1 (one counter), activates once, as a tap would use it: its {C}{C} pays
-    no spell but may pay Signets' {1}. Every board of it, Signets, Commander's Sphere and lands is
+    abilities"), cast with X = 1 (one counter), activates once, as a tap would use it, tapped or not: its
+    {C}{C} pays no spell but may pay Signets' {1}. Every board of it, Signets, Commander's Sphere and lands is
     answered as the engine answers it, with no engine asked."""
     cards = ["Cryptic Trilobite", "Azorius Signet", "Izzet Signet", "Commander's Sphere", "Island", "Plains",
              "Mountain"]
     costs = ["{U}", "{2}", "{W}{U}", "{U}{R}", "{2}{U}{U}", "{W}{U}{R}", "{3}{W}{U}", "{4}{R}"]
     oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
     assert oracle._units[0].fed is not None
-    _each_board_as_the_engine(oracle, costs, [0] + [2 * i for i in range(1, len(cards))], 5)
+    # tapped (code 1), it still removes its counter: its ability doesn't tap it
+    _each_board_as_the_engine(oracle, costs, [0, 1] + [2 * i for i in range(1, len(cards))], 5)
 
 
 def test_cactus_preserve_and_reflecting_pool_mirror_the_other_lands_cr_106_7(db: CardDB) -> None:
@@ -251,4 +252,5 @@ def test_wall_of_roots_adds_g_once_by_a_counter_cr_704_5f(db: CardDB) -> None:
     costs = ["{G}", "{G}{G}", "{W}{G}", "{2}{G}{G}", "{G}{G}{G}{G}", "{W}{W}"]
     oracle = BoardOracle([db.get(n) for n in cards], [ManaCost.parse(c) for c in costs], db)
     assert oracle._units[0].plain == (G,)
-    _each_board_as_the_engine(oracle, costs, [2 * i for i in range(len(cards))], 5)
+    # tapped (code 1), it still adds its {G}: its ability doesn't tap it
+    _each_board_as_the_engine(oracle, costs, [0, 1] + [2 * i for i in range(1, len(cards))], 5)
