@@ -881,17 +881,24 @@ class BoardOracle:
                 if not need:
                     return 0
             self.lookups += 1
-            entry = self._sig_entry(_signed(units, conv))
-            if len(known) >= _KNOWN_MEMO:
-                known.clear()
-                self._fresh.clear()
-            known[key] = entry
-            self._fresh.append(key)
+            entry = self._keep_shared(key, self._sig_entry(_signed(units, conv)))
         if isinstance(entry, _Shared):
             got_ = self._sig_castable(entry, need & self._all)
             if got_ is not None:
                 return got_
         return self.castable(key, need)
+
+    def _keep_shared(self, key: BoardKey, entry: _Shared) -> _Shared:
+        """``entry``, the answers of board ``key``'s signature, kept as the board's (:attr:`_known`, emptied
+        first past :data:`_KNOWN_MEMO`), and the board noted as answered by its signature since the last
+        :meth:`forget_boards`."""
+        known = self._known
+        if len(known) >= _KNOWN_MEMO:
+            known.clear()
+            self._fresh.clear()
+        known[key] = entry
+        self._fresh.append(key)
+        return entry
 
     def castable(self, key: BoardKey, need: int = -1) -> int:
         """The mask of :attr:`spells` the board ``key`` can pay, exact on the bits of ``need`` (the
@@ -923,12 +930,7 @@ class BoardOracle:
             sig = self._signature(key)
             if sig is not None:
                 # boards of one signature share their answers
-                entry = self._sig_entry(sig)
-                if len(known) >= _KNOWN_MEMO:
-                    known.clear()
-                    self._fresh.clear()
-                known[key] = entry
-                self._fresh.append(key)
+                entry = self._keep_shared(key, self._sig_entry(sig))
         if isinstance(entry, _Shared):
             got = self._sig_castable(entry, need)
             if got is not None:

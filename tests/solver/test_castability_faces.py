@@ -143,7 +143,7 @@ def test_everflowing_chalice_cast_kicked_once_is_a_mind_stone_cr_702_33(db) -> N
     assert _spell(run(lands, opts), "Cancel")["turns"][1]["p"] < got[0]
 
 
-def test_pathway_played_as_one_card_of_either_color_counts_as_each_face(db) -> None:  # type: ignore[no-untyped-def]
+def test_brightclimb_pathway_played_as_one_card_of_either_color_counts_as_each_face(db) -> None:  # type: ignore[no-untyped-def]
     """A Pathway is one card of the color chosen as it enters, W or B for Brightclimb Pathway, split
     into its faces when a mana source's casting depends on the face (Llanowar Elves costs {G}): the same
     counts, game by game, as playing each face as its own card."""
@@ -170,7 +170,7 @@ def test_pathway_played_as_one_card_of_either_color_counts_as_each_face(db) -> N
     assert counts[0] == counts[1]
 
 
-def test_pathway_beside_incubation_druid_could_produce_only_its_face_cr_106_7(db) -> None:  # type: ignore[no-untyped-def]
+def test_brightclimb_pathway_beside_incubation_druid_could_produce_only_its_face_cr_106_7(db) -> None:  # type: ignore[no-untyped-def]
     """Incubation Druid adds a type a land you control could produce (CR 106.7): beside a Brightclimb
     Pathway played as Brightclimb that is white, as Grimclimb black, never both, so the two pay {W}{W}
     and {B}{B} but not {W}{B}."""
