@@ -49,6 +49,7 @@ from manasolver.models.abilities import AbilityCost, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.effects import SpendTable
 from manasolver.models.errors import ManasolverError, Unsupported
+from manasolver.models.rules.board_effects import active_effects, mana_prohibitions
 from manasolver.models.rules.counts import (
     payment_spend_rules,
     payment_spend_table,
@@ -57,9 +58,12 @@ from manasolver.models.rules.counts import (
     spend_table,
     unowned_spend_rules,
 )
+from manasolver.models.rules.granted import summoning_sick, unread_haste
 from manasolver.models.state import GameState, Permanent, fits_cost
 from manasolver.models.symbols import C
+from manasolver.models.text.cost_modifiers import cost_effects_of
 from manasolver.models.text.mana_abilities import BECOMES_THAT_COLOR
+from manasolver.models.text.oracle import GRAVEYARD_MANA, self_reference
 from manasolver.models.text.read import card_text
 from manasolver.solver.request import PaymentRequest, SpellInfo
 from manasolver.solver.supply.abilities_of import guard_abilities_of
@@ -68,12 +72,12 @@ from manasolver.solver.supply.model import Excluded, Option, Supply
 if TYPE_CHECKING:
     from manasolver.models.text.activated import ActivatedAbility
 
-__all__ = ["CHECKS_LIMIT", "NO_REFERENCES", "RESOURCE_COSTS", "RESTRICTED_TRIGGERS", "SNOW_TRIGGERS", "UNREAD_TEXT",
-           "Unmodelled", "ability_gap", "drop_unmodelled_altars", "guard_ability_cost", "guard_ability_effects",
-           "guard_activation", "guard_doublers", "guard_excluded", "guard_payment_rules", "guard_power_changes",
-           "guard_prohibitions", "power_change",
-           "guard_recolored_sources", "guard_spent_on_activations", "guard_spent_on_costs", "guard_tap_triggers",
-           "guard_unread_haste", "once", "refuse_options", "refuse_payment", "repeatable_gap"]
+__all__ = ["CHECKS_LIMIT", "COSTS", "NO_REFERENCES", "PAYING", "RESOURCE_COSTS", "RESTRICTED_TRIGGERS",
+           "SNOW_TRIGGERS", "UNREAD_TEXT", "Unmodelled", "ability_gap", "drop_unmodelled_altars",
+           "guard_ability_cost", "guard_ability_effects", "guard_activation", "guard_doublers", "guard_excluded",
+           "guard_payment_rules", "guard_power_changes", "guard_prohibitions", "guard_recolored_sources",
+           "guard_spent_on_activations", "guard_spent_on_costs", "guard_tap_triggers", "guard_unread_haste",
+           "marked", "once", "power_change", "refuse_options", "refuse_payment", "repeatable_gap"]
 
 #: Why a permanent is left out of the supply (``Excluded.reason``).
 UNREAD_TEXT = "the card has mana text the parser could not read"
@@ -278,7 +282,6 @@ def drop_unmodelled_altars(usable: list[tuple[int, Permanent, tuple[Option, ...]
 def guard_prohibitions(state: GameState, player: str) -> None:
     """Refuse when a permanent stops some of the player's mana abilities (Null Rod, Cursed
     Totem, CR 602.5): the payment engine does not apply it yet and would use them."""
-    from manasolver.models.rules.production import mana_prohibitions
     found = mana_prohibitions(state, player)
     if found:
         perm, text = found[0]
@@ -367,8 +370,9 @@ def guard_ability_cost(name: str, cost: AbilityCost) -> None:
 
 # -- which cards the board-wide checks read ---------------------------------------------------
 
-#: The marks of :func:`marks`: a card whose text takes part in a check of this module.
-PAYING = "paying"            # K'rrik's life for a colored symbol (guard_payment_rules)
+#: The marks of :func:`marks`: a card whose text takes part in a check of this module, or that the
+#: cast request reads from every permanent (``COSTS``).
+PAYING = "paying"            # K'rrik's life for a colored symbol (guard_payment_rules, casting.build)
 LAYERS = "layers"            # Mycosynth Lattice's and Celestial Dawn's type and color changes
 COLOR_READERS = "colors"     # a cost modifier by color, or mana only for spells of some colors
 UNCHECKED = "unchecked"      # a spending restriction not checked against a named spell
@@ -376,12 +380,14 @@ GRAVEYARD = "graveyard"      # mana text that works from the graveyard
 POWER = "power"              # a static change of power or toughness (Glorious Anthem, an Equipment)
 POWER_READERS = "power_readers"  # mana that reads power or toughness (Selvala, Heart of the Wilds)
 RECOLORS = "recolors"        # a mana ability that makes its source the color of its mana (Foraging Wickermaw)
+COSTS = "costs"              # a clause that changes what spells cost, read or not (casting.modifiers)
 
 
 def marks(card: Card) -> frozenset[str]:
-    """Which of this module's board-wide checks ``card``'s text takes part in: read once per card
-    and kept in its facts, so that a check reads only the permanents marked for it
-    (:func:`marked`) instead of every permanent's text on every board."""
+    """Which of this module's board-wide checks ``card``'s text takes part in, and whether it has
+    cost clauses the cast request reads (``COSTS``): read once per card and kept in its facts, so
+    that a check reads only the permanents marked for it (:func:`marked`) instead of every
+    permanent's text on every board."""
     found: frozenset[str] | None = card.facts.unmodelled_marks
     if found is None:
         found = card.facts.unmodelled_marks = _read_marks(card)
@@ -389,9 +395,10 @@ def marks(card: Card) -> frozenset[str]:
 
 
 def _read_marks(card: Card) -> frozenset[str]:
-    from manasolver.models.text.oracle import GRAVEYARD_MANA, self_reference
     text = card.oracle_text
     out: set[str] = set()
+    if any(cost_effects_of(card)):
+        out.add(COSTS)
     if _paying_clauses(text) is not None:
         out.add(PAYING)
     if "permanents" in text and any(line.strip() in _LAYER_LINES for line in text.split("\n")):
@@ -426,6 +433,8 @@ _POWER_CHANGE = re.compile(r"\bgets? [+-][\dX]+/[+-][\dX]+|\bbase power\b|\bpowe
 def power_change(text: str) -> str | None:
     """The first line of ``text`` that changes power or toughness for as long as its permanent is on
     the battlefield (:data:`_POWER_CHANGE`), or None."""
+    if not _POWER_CHANGE.search(text):
+        return None  # (most texts: one search instead of one per line)
     for line in text.split("\n"):
         if _POWER_CHANGE.search(line) and "until end of turn" not in line and not line.startswith(("When", "At ")):
             return line.strip()
@@ -454,7 +463,6 @@ def guard_power_changes(state: GameState, player: str) -> None:
         return
     reader = next((p for _, p in marked(state, POWER_READERS) if p.controller == player), None)
     if reader is None:
-        from manasolver.models.rules.production import active_effects
         if not active_effects(state):
             return
         from manasolver.solver.graph import abilities_of  # a granted ability may read power too
@@ -741,7 +749,6 @@ def _guard_graveyard_mana(req: PaymentRequest) -> None:
     Lantern's "{1}, Exile ~ from your graveyard: Add one mana of any color.", Riftstone Portal's
     "As long as ~ is in your graveyard, lands you control have …"): the supply reads only the
     battlefield and the hand."""
-    from manasolver.models.text.oracle import GRAVEYARD_MANA, self_reference
     players = req.state.players
     k = next((i for i, p in enumerate(players) if p.name == req.player), 0)
     for i, card in enumerate(players[k].graveyard):
@@ -785,7 +792,6 @@ def guard_unread_haste(state: GameState, player: str) -> None:
     you control have haste.") could let one of ``player``'s summoning-sick creatures activate a mana
     ability with ``{T}`` or ``{Q}`` in its cost (CR 302.6); a sick creature whose mana abilities
     cost neither (Skirge Familiar) is answered as it is."""
-    from manasolver.models.rules.granted import summoning_sick, unread_haste
     found = unread_haste(state)
     if not found:
         return
