@@ -433,8 +433,9 @@ _POWER_CHANGE = re.compile(r"\bgets? [+-][\dX]+/[+-][\dX]+|\bbase power\b|\bpowe
 def power_change(text: str) -> str | None:
     """The first line of ``text`` that changes power or toughness for as long as its permanent is on
     the battlefield (:data:`_POWER_CHANGE`), or None."""
-    if not _POWER_CHANGE.search(text):
-        return None  # (most texts: one search instead of one per line)
+    low = text.lower()
+    if "power" not in low and ("/" not in text or "get" not in low):
+        return None  # (what every match has: most texts have neither)
     for line in text.split("\n"):
         if _POWER_CHANGE.search(line) and "until end of turn" not in line and not line.startswith(("When", "At ")):
             return line.strip()
@@ -484,12 +485,12 @@ def marked(state: GameState, mark: str) -> tuple[tuple[int, Permanent], ...]:
     if index is None:
         found: dict[str, list[tuple[int, Permanent]]] = {}
         for i, perm in enumerate(state.battlefield):
-            card = perm.card
-            kinds = card.facts.unmodelled_marks
+            kinds = perm.card.facts.unmodelled_marks
             if kinds is None:
-                kinds = marks(card)
-            for m in kinds:  # (most cards have none)
-                found.setdefault(m, []).append((i, perm))
+                kinds = marks(perm.card)
+            if kinds:  # (most cards have none)
+                for m in kinds:
+                    found.setdefault(m, []).append((i, perm))
         index = state.view.marked = {m: tuple(v) for m, v in found.items()}
     return index.get(mark, ())
 
