@@ -481,18 +481,34 @@ def guard_power_changes(state: GameState, player: str) -> None:
 def marked(state: GameState, mark: str) -> tuple[tuple[int, Permanent], ...]:
     """(position, permanent) of the board's permanents whose card has ``mark``, in board order:
     one pass over the board, kept in its view (``state.view.marked``)."""
-    index: dict[str, tuple[tuple[int, Permanent], ...]] | None = state.view.marked
+    index: _Marked | None = state.view.marked
     if index is None:
-        found: dict[str, list[tuple[int, Permanent]]] = {}
-        for i, perm in enumerate(state.battlefield):
-            kinds = perm.card.facts.unmodelled_marks
-            if kinds is None:
-                kinds = marks(perm.card)
-            if kinds:  # (most cards have none)
-                for m in kinds:
-                    found.setdefault(m, []).append((i, perm))
-        index = state.view.marked = {m: tuple(v) for m, v in found.items()}
+        index = _mark_board(state)
     return index.get(mark, ())
+
+
+#: The board's marked permanents by mark (its view's ``marked``).
+_Marked = dict[str, tuple[tuple[int, Permanent], ...]]
+
+
+def _marked_index(state: GameState) -> _Marked:
+    """Every mark of the board with its permanents (:func:`marked`); empty on most boards."""
+    index: _Marked | None = state.view.marked
+    return index if index is not None else _mark_board(state)
+
+
+def _mark_board(state: GameState) -> _Marked:
+    """The one pass over the board that :func:`marked` reads, stored in its view."""
+    found: dict[str, list[tuple[int, Permanent]]] = {}
+    for i, perm in enumerate(state.battlefield):
+        kinds = perm.card.facts.unmodelled_marks
+        if kinds is None:
+            kinds = marks(perm.card)
+        if kinds:  # (most cards have none)
+            for m in kinds:
+                found.setdefault(m, []).append((i, perm))
+    index = state.view.marked = {m: tuple(v) for m, v in found.items()}
+    return index
 
 
 #: A spell's own spending rule (CR 106.6 on the spell itself): Myr Superion, Imperiosaur.
@@ -519,19 +535,23 @@ def guard_payment_rules(req: PaymentRequest) -> None:
         elif m and req.alternative is not None:
             raise Unsupported(f"{spell.card.name}: {m.group(0)!r} is a spending rule of the spell itself, which "
                               f"this engine does not apply yet", "spell")
+    index = _marked_index(req.state)  # (no permanent is marked on most boards: the guards reading marks are idle)
     if spell is not None:
-        _guard_unchecked_restrictions(req)
+        if index:
+            _guard_unchecked_restrictions(req)
         _guard_unowned(req)
     _guard_graveyard_mana(req)
-    guard_power_changes(req.state, req.player)
-    costs = [req.cost] + [mod.cost for mod in req.modifiers if mod.kind == "increase" and mod.cost is not None]
-    guard_layer_changes(req)
+    if index:
+        guard_power_changes(req.state, req.player)
+        guard_layer_changes(req)
     _guard_assist_layers(req)
-    guard_recolored_sources(req.state, req.player)
+    if index:
+        guard_recolored_sources(req.state, req.player)
     guard_abilities_of(req)
-    for i, perm in marked(req.state, PAYING):
+    for i, perm in index.get(PAYING, ()):
         if perm.controller != req.player:
             continue
+        costs = [req.cost] + [mod.cost for mod in req.modifiers if mod.kind == "increase" and mod.cost is not None]
         m = _paying_clauses(perm.card.oracle_text)
         assert m is not None  # (what the mark says)
         bit = {"W": 1, "U": 2, "B": 4, "R": 8, "G": 16}[m.group(1)]
