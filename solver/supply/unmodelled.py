@@ -49,7 +49,7 @@ from manasolver.models.abilities import AbilityCost, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.effects import SpendTable
 from manasolver.models.errors import ManasolverError, Unsupported
-from manasolver.models.rules.board_effects import active_effects, mana_prohibitions
+from manasolver.models.rules.board_effects import active_effects, mana_prohibitions, reached_by_effects
 from manasolver.models.rules.counts import (
     payment_spend_rules,
     payment_spend_table,
@@ -466,9 +466,7 @@ def guard_power_changes(state: GameState, player: str) -> None:
     if reader is None:
         if not active_effects(state):
             return
-        from manasolver.solver.graph import abilities_of  # a granted ability may read power too
-        reader = next((p for p in state.battlefield if p.controller == player
-                       and any(_reads_power(ab) for ab in abilities_of(state, p))), None)
+        reader = _granted_reader(state, player)
         if reader is None:
             return
     i, perm = changers[0]
@@ -476,6 +474,26 @@ def guard_power_changes(state: GameState, player: str) -> None:
     raise Unsupported(f"{perm.card.name} ({perm.id}): {line!r} changes power or toughness, which the mana of "
                       f"{reader.card.name} ({reader.id}) reads; this engine reads printed power and toughness "
                       f"with counters and applies no such effect yet (CR 613.4)", f"battlefield[{i}]")
+
+
+def _granted_reader(state: GameState, player: str) -> Permanent | None:
+    """The first of ``player``'s permanents, in board order, whose mana abilities now (a granted or
+    held one too) read power or toughness, or None, on a board with effects in force and none of
+    ``player``'s printed abilities reading it (no :data:`POWER_READERS` mark).
+
+    Only the permanents the board's effects may reach are read
+    (:func:`~manasolver.models.rules.board_effects.reached_by_effects`, which the supply reads
+    too): another has the abilities its card prints, unmarked, and reading them raises nothing,
+    since every grant was read on every permanent to find that reach.  When the reach is any
+    permanent, or reading it raises, every permanent is read, so a refusal raised while reading
+    their abilities is the one it always was."""
+    from manasolver.solver.graph import abilities_of
+    try:
+        reached = reached_by_effects(state)
+    except ManasolverError:
+        reached = None
+    return next((p for p in state.battlefield if p.controller == player and (reached is None or p.id in reached)
+                 and any(_reads_power(ab) for ab in abilities_of(state, p))), None)
 
 
 def marked(state: GameState, mark: str) -> tuple[tuple[int, Permanent], ...]:
