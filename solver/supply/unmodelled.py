@@ -28,7 +28,10 @@ and clause and a ``where`` path (``battlefield[i]``, ``hand[i]``, ``cost``, ``sp
 :func:`refuse_payment` and :func:`refuse_options` are what every query asks before it is answered:
 the checks above that read the whole board, each run once per board and what it reads of the
 request (:func:`once`: the outcome is kept in the board's view, ``state.view.checks``, so a board
-kept between queries is checked once for all of them).
+kept between queries is checked once for all of them).  A check that reads particular cards reads
+only the permanents marked for it (:func:`marks`, read once per card; :func:`marked`, one pass over
+the board, shared with the cast request, which finds the permanents with cost clauses there too:
+``COSTS``), so a board without any such card costs that one pass.
 While the supply is built, what it leaves out (listed in ``Supply.excluded``, then refused by
 :func:`guard_excluded` when it matters) is decided here too: :func:`ability_gap` and
 :func:`repeatable_gap` (mana abilities this model does not cover, raised as
@@ -49,7 +52,14 @@ from manasolver.models.abilities import AbilityCost, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.effects import SpendTable
 from manasolver.models.errors import ManasolverError, Unsupported
-from manasolver.models.rules.board_effects import active_effects, mana_prohibitions, reached_by_effects
+from manasolver.models.rules.board_effects import (
+    active_effects,
+    effective_mana_abilities,
+    mana_prohibitions,
+    reached_by_effects,
+    tap_damage_beyond_mana,
+    unread_tap_triggers,
+)
 from manasolver.models.rules.counts import (
     payment_spend_rules,
     payment_spend_table,
@@ -65,6 +75,7 @@ from manasolver.models.text.cost_modifiers import cost_effects_of
 from manasolver.models.text.mana_abilities import BECOMES_THAT_COLOR
 from manasolver.models.text.oracle import GRAVEYARD_MANA, self_reference
 from manasolver.models.text.read import card_text
+from manasolver.models.text.tap_costs import tap_costs
 from manasolver.solver.request import PaymentRequest, SpellInfo
 from manasolver.solver.supply.abilities_of import guard_abilities_of
 from manasolver.solver.supply.model import Excluded, Option, Supply
@@ -297,7 +308,6 @@ def guard_prohibitions(state: GameState, player: str) -> None:
 def guard_tap_triggers(req: PaymentRequest) -> None:
     """Refuse a payment answer on a board with a trigger on becoming tapped that payments do
     not apply (Seizures, Royal Decree): its damage or life loss would be missing."""
-    from manasolver.models.rules.production import unread_tap_triggers
     found = unread_tap_triggers(req.state)
     found += _tap_damage_beyond_mana(req)
     if found:
@@ -313,12 +323,10 @@ def _tap_damage_beyond_mana(req: PaymentRequest) -> list[tuple[Permanent, str]]:
     black creature) count on its mana abilities only; convoke, improvise, Springleaf Drum or
     Heritage Druid would tap it without them (CR 603.2, 701.26a): refused rather than answered
     without the damage."""
-    from manasolver.models.rules.board_effects import tap_damage_beyond_mana
     hurt = tap_damage_beyond_mana(req.state)
     if not hurt:
         return []
     by_id = {p.id: p for p in req.state.battlefield}
-    from manasolver.models.text.tap_costs import tap_costs
     tappers = req.convoke or req.improvise or any(
         any(a.cost.tap_creatures for a in p.card.mana_abilities) or any(t.count for t in tap_costs(p.card))
         for p in req.state.battlefield)
@@ -819,8 +827,6 @@ def _taps_or_untaps_itself(state: GameState, perm: Permanent) -> bool:
     the parser) has ``{T}`` or ``{Q}`` in its cost: the only ones summoning sickness stops (CR 302.6).
     Skirge Familiar's "Discard a card: Add {B}." and Heritage Druid's "Tap three untapped Elves you
     control" (which may tap the Druid itself) are activated by a sick creature all the same."""
-    from manasolver.models.rules.production import effective_mana_abilities
-    from manasolver.models.text.tap_costs import tap_costs
     if any(a.cost.tap or a.cost.untap for a in effective_mana_abilities(state, perm)):
         return True
     return any(t.ability.cost.tap or t.ability.cost.untap for t in tap_costs(perm.card))
