@@ -154,7 +154,7 @@ class PaymentRequest:
     #: its life payment is already taken from ``state`` and is part of the payment's ``life``.
     activation: AbilityActivation | None = None
     #: What the player said about particular permanents (required, excluded, preserved).
-    sources: Sources = field(default_factory=lambda: Sources())
+    sources: Sources = Sources()
 
     @property
     def ability_life(self) -> int:

@@ -176,9 +176,12 @@ def spell_keywords(state: GameState, player: str, spell: Card | None = None,
                    types: tuple[str, ...] = ()) -> frozenset[str]:
     """The keywords the permanents ``player`` controls give a spell ``player`` casts, whose card
     types are ``types`` (or ``spell``'s): convoke from Chief Engineer for an artifact spell."""
+    grants = _grants_of(state)
+    if not grants:
+        return frozenset()  # (most boards give nothing)
     spell_types = set(types) if types else set(spell.type_line.types) if spell is not None else set()
     out: set[str] = set()
-    for source, grant in _grants_of(state):
+    for source, grant in grants:
         if grant.scope != "spells" or grant.unread or source.controller != player:
             continue
         if grant.types <= spell_types:

@@ -22,6 +22,8 @@ __all__ = ["uncertain_sources"]
 #: What a card reads of the top card of a library (:func:`_top_reader`): nothing, its controller's
 #: (a condition or "has all activated abilities of that card"), or each player's (parley).
 _NONE, _OWN, _EACH = "", "own", "each"
+#: The facts of a card none of whose mana is uncertain (one shared value, told apart by identity).
+_CERTAIN: tuple[bool, str] = (False, _NONE)
 
 
 def uncertain_sources(state: GameState, player: str) -> tuple[tuple[str, str], ...]:
@@ -31,10 +33,10 @@ def uncertain_sources(state: GameState, player: str) -> tuple[tuple[str, str], .
     whose mana reads the top card of a library the board gives without it."""
     out: list[tuple[str, str]] = []
     for perm in state.battlefield:
-        if perm.controller != player:
-            continue
-        card = perm.card
-        printed, reader = card.facts.uncertain or _facts(card)
+        hit = perm.card.facts.uncertain
+        if hit is _CERTAIN or perm.controller != player:
+            continue  # (most cards: nothing uncertain, said by one fact of the card)
+        printed, reader = hit or _facts(perm.card)
         if not (printed or reader):
             continue
         if reader:
@@ -71,7 +73,8 @@ def _facts(card: Card) -> tuple[bool, str]:
     facts = card.facts
     hit: tuple[bool, str] | None = facts.uncertain
     if hit is None:
-        hit = facts.uncertain = (any(ab.production.uncertain for ab in card.mana_abilities), _top_reader(card))
+        hit = (any(ab.production.uncertain for ab in card.mana_abilities), _top_reader(card))
+        facts.uncertain = hit = _CERTAIN if hit == _CERTAIN else hit
     return hit
 
 

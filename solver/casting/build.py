@@ -37,6 +37,7 @@ from manasolver.solver.casting.alternatives import (
 )
 from manasolver.solver.casting.modifiers import board_modifiers, order_modifiers
 from manasolver.solver.request import Modifier, PaymentRequest, Policy, SpellInfo
+from manasolver.solver.supply.unmodelled import PAYING, marked
 
 __all__ = ["NOT_GIVEN", "build_activation", "build_request", "timing_refusal"]
 
@@ -119,6 +120,8 @@ def _life_for_mana(state: GameState, player: str, cost: ManaCost, mods: list[Mod
     """The cost and its increases as the player may pay them: each plain symbol of a color that
     K'rrik lets them pay with 2 life read as its Phyrexian symbol
     (:mod:`manasolver.models.rules.life_for_mana`)."""
+    if not marked(state, PAYING):
+        return cost, mods  # (no K'rrik on the board: its permanents' marks, read once per board)
     colors = life_for_mana_colors(state, player)
     if not colors:
         return cost, mods

@@ -28,7 +28,10 @@ and clause and a ``where`` path (``battlefield[i]``, ``hand[i]``, ``cost``, ``sp
 :func:`refuse_payment` and :func:`refuse_options` are what every query asks before it is answered:
 the checks above that read the whole board, each run once per board and what it reads of the
 request (:func:`once`: the outcome is kept in the board's view, ``state.view.checks``, so a board
-kept between queries is checked once for all of them).
+kept between queries is checked once for all of them).  A check that reads particular cards reads
+only the permanents marked for it (:func:`marks`, read once per card; :func:`marked`, one pass over
+the board, shared with the cast request, which finds the permanents with cost clauses there too:
+``COSTS``), so a board without any such card costs that one pass.
 While the supply is built, what it leaves out (listed in ``Supply.excluded``, then refused by
 :func:`guard_excluded` when it matters) is decided here too: :func:`ability_gap` and
 :func:`repeatable_gap` (mana abilities this model does not cover, raised as
@@ -49,6 +52,14 @@ from manasolver.models.abilities import AbilityCost, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.effects import SpendTable
 from manasolver.models.errors import ManasolverError, Unsupported
+from manasolver.models.rules.board_effects import (
+    active_effects,
+    effective_mana_abilities,
+    mana_prohibitions,
+    reached_by_effects,
+    tap_damage_beyond_mana,
+    unread_tap_triggers,
+)
 from manasolver.models.rules.counts import (
     payment_spend_rules,
     payment_spend_table,
@@ -57,10 +68,14 @@ from manasolver.models.rules.counts import (
     spend_table,
     unowned_spend_rules,
 )
+from manasolver.models.rules.granted import summoning_sick, unread_haste
 from manasolver.models.state import GameState, Permanent, fits_cost
 from manasolver.models.symbols import C
+from manasolver.models.text.cost_modifiers import cost_effects_of
 from manasolver.models.text.mana_abilities import BECOMES_THAT_COLOR
+from manasolver.models.text.oracle import GRAVEYARD_MANA, self_reference
 from manasolver.models.text.read import card_text
+from manasolver.models.text.tap_costs import tap_costs
 from manasolver.solver.request import PaymentRequest, SpellInfo
 from manasolver.solver.supply.abilities_of import guard_abilities_of
 from manasolver.solver.supply.model import Excluded, Option, Supply
@@ -68,12 +83,12 @@ from manasolver.solver.supply.model import Excluded, Option, Supply
 if TYPE_CHECKING:
     from manasolver.models.text.activated import ActivatedAbility
 
-__all__ = ["CHECKS_LIMIT", "NO_REFERENCES", "RESOURCE_COSTS", "RESTRICTED_TRIGGERS", "SNOW_TRIGGERS", "UNREAD_TEXT",
-           "Unmodelled", "ability_gap", "drop_unmodelled_altars", "guard_ability_cost", "guard_ability_effects",
-           "guard_activation", "guard_doublers", "guard_excluded", "guard_payment_rules", "guard_power_changes",
-           "guard_prohibitions", "power_change",
-           "guard_recolored_sources", "guard_spent_on_activations", "guard_spent_on_costs", "guard_tap_triggers",
-           "guard_unread_haste", "once", "refuse_options", "refuse_payment", "repeatable_gap"]
+__all__ = ["CHECKS_LIMIT", "COSTS", "NO_REFERENCES", "PAYING", "RESOURCE_COSTS", "RESTRICTED_TRIGGERS",
+           "SNOW_TRIGGERS", "UNREAD_TEXT", "Unmodelled", "ability_gap", "drop_unmodelled_altars",
+           "guard_ability_cost", "guard_ability_effects", "guard_activation", "guard_doublers", "guard_excluded",
+           "guard_payment_rules", "guard_power_changes", "guard_prohibitions", "guard_recolored_sources",
+           "guard_spent_on_activations", "guard_spent_on_costs", "guard_tap_triggers", "guard_unread_haste",
+           "marked", "once", "power_change", "refuse_options", "refuse_payment", "repeatable_gap"]
 
 #: Why a permanent is left out of the supply (``Excluded.reason``).
 UNREAD_TEXT = "the card has mana text the parser could not read"
@@ -278,7 +293,6 @@ def drop_unmodelled_altars(usable: list[tuple[int, Permanent, tuple[Option, ...]
 def guard_prohibitions(state: GameState, player: str) -> None:
     """Refuse when a permanent stops some of the player's mana abilities (Null Rod, Cursed
     Totem, CR 602.5): the payment engine does not apply it yet and would use them."""
-    from manasolver.models.rules.production import mana_prohibitions
     found = mana_prohibitions(state, player)
     if found:
         perm, text = found[0]
@@ -294,7 +308,6 @@ def guard_prohibitions(state: GameState, player: str) -> None:
 def guard_tap_triggers(req: PaymentRequest) -> None:
     """Refuse a payment answer on a board with a trigger on becoming tapped that payments do
     not apply (Seizures, Royal Decree): its damage or life loss would be missing."""
-    from manasolver.models.rules.production import unread_tap_triggers
     found = unread_tap_triggers(req.state)
     found += _tap_damage_beyond_mana(req)
     if found:
@@ -310,12 +323,10 @@ def _tap_damage_beyond_mana(req: PaymentRequest) -> list[tuple[Permanent, str]]:
     black creature) count on its mana abilities only; convoke, improvise, Springleaf Drum or
     Heritage Druid would tap it without them (CR 603.2, 701.26a): refused rather than answered
     without the damage."""
-    from manasolver.models.rules.board_effects import tap_damage_beyond_mana
     hurt = tap_damage_beyond_mana(req.state)
     if not hurt:
         return []
     by_id = {p.id: p for p in req.state.battlefield}
-    from manasolver.models.text.tap_costs import tap_costs
     tappers = req.convoke or req.improvise or any(
         any(a.cost.tap_creatures for a in p.card.mana_abilities) or any(t.count for t in tap_costs(p.card))
         for p in req.state.battlefield)
@@ -367,8 +378,9 @@ def guard_ability_cost(name: str, cost: AbilityCost) -> None:
 
 # -- which cards the board-wide checks read ---------------------------------------------------
 
-#: The marks of :func:`marks`: a card whose text takes part in a check of this module.
-PAYING = "paying"            # K'rrik's life for a colored symbol (guard_payment_rules)
+#: The marks of :func:`marks`: a card whose text takes part in a check of this module, or that the
+#: cast request reads from every permanent (``COSTS``).
+PAYING = "paying"            # K'rrik's life for a colored symbol (guard_payment_rules, casting.build)
 LAYERS = "layers"            # Mycosynth Lattice's and Celestial Dawn's type and color changes
 COLOR_READERS = "colors"     # a cost modifier by color, or mana only for spells of some colors
 UNCHECKED = "unchecked"      # a spending restriction not checked against a named spell
@@ -376,12 +388,14 @@ GRAVEYARD = "graveyard"      # mana text that works from the graveyard
 POWER = "power"              # a static change of power or toughness (Glorious Anthem, an Equipment)
 POWER_READERS = "power_readers"  # mana that reads power or toughness (Selvala, Heart of the Wilds)
 RECOLORS = "recolors"        # a mana ability that makes its source the color of its mana (Foraging Wickermaw)
+COSTS = "costs"              # a clause that changes what spells cost, read or not (casting.modifiers)
 
 
 def marks(card: Card) -> frozenset[str]:
-    """Which of this module's board-wide checks ``card``'s text takes part in: read once per card
-    and kept in its facts, so that a check reads only the permanents marked for it
-    (:func:`marked`) instead of every permanent's text on every board."""
+    """Which of this module's board-wide checks ``card``'s text takes part in, and whether it has
+    cost clauses the cast request reads (``COSTS``): read once per card and kept in its facts, so
+    that a check reads only the permanents marked for it (:func:`marked`) instead of every
+    permanent's text on every board."""
     found: frozenset[str] | None = card.facts.unmodelled_marks
     if found is None:
         found = card.facts.unmodelled_marks = _read_marks(card)
@@ -389,9 +403,10 @@ def marks(card: Card) -> frozenset[str]:
 
 
 def _read_marks(card: Card) -> frozenset[str]:
-    from manasolver.models.text.oracle import GRAVEYARD_MANA, self_reference
     text = card.oracle_text
     out: set[str] = set()
+    if any(cost_effects_of(card)):
+        out.add(COSTS)
     if _paying_clauses(text) is not None:
         out.add(PAYING)
     if "permanents" in text and any(line.strip() in _LAYER_LINES for line in text.split("\n")):
@@ -426,6 +441,9 @@ _POWER_CHANGE = re.compile(r"\bgets? [+-][\dX]+/[+-][\dX]+|\bbase power\b|\bpowe
 def power_change(text: str) -> str | None:
     """The first line of ``text`` that changes power or toughness for as long as its permanent is on
     the battlefield (:data:`_POWER_CHANGE`), or None."""
+    low = text.lower()
+    if "power" not in low and ("/" not in text or "get" not in low):
+        return None  # (what every match has: most texts have neither)
     for line in text.split("\n"):
         if _POWER_CHANGE.search(line) and "until end of turn" not in line and not line.startswith(("When", "At ")):
             return line.strip()
@@ -454,12 +472,9 @@ def guard_power_changes(state: GameState, player: str) -> None:
         return
     reader = next((p for _, p in marked(state, POWER_READERS) if p.controller == player), None)
     if reader is None:
-        from manasolver.models.rules.production import active_effects
         if not active_effects(state):
             return
-        from manasolver.solver.graph import abilities_of  # a granted ability may read power too
-        reader = next((p for p in state.battlefield if p.controller == player
-                       and any(_reads_power(ab) for ab in abilities_of(state, p))), None)
+        reader = _granted_reader(state, player)
         if reader is None:
             return
     i, perm = changers[0]
@@ -469,21 +484,57 @@ def guard_power_changes(state: GameState, player: str) -> None:
                       f"with counters and applies no such effect yet (CR 613.4)", f"battlefield[{i}]")
 
 
+def _granted_reader(state: GameState, player: str) -> Permanent | None:
+    """The first of ``player``'s permanents, in board order, whose mana abilities now (a granted or
+    held one too) read power or toughness, or None, on a board with effects in force and none of
+    ``player``'s printed abilities reading it (no :data:`POWER_READERS` mark).
+
+    Only the permanents the board's effects may reach are read
+    (:func:`~manasolver.models.rules.board_effects.reached_by_effects`, which the supply reads
+    too): another has the abilities its card prints, unmarked, and reading them raises nothing,
+    since every grant was read on every permanent to find that reach.  When the reach is any
+    permanent, or reading it raises, every permanent is read, so a refusal raised while reading
+    their abilities is the one it always was."""
+    from manasolver.solver.graph import abilities_of
+    try:
+        reached = reached_by_effects(state)
+    except ManasolverError:
+        reached = None
+    return next((p for p in state.battlefield if p.controller == player and (reached is None or p.id in reached)
+                 and any(_reads_power(ab) for ab in abilities_of(state, p))), None)
+
+
 def marked(state: GameState, mark: str) -> tuple[tuple[int, Permanent], ...]:
     """(position, permanent) of the board's permanents whose card has ``mark``, in board order:
     one pass over the board, kept in its view (``state.view.marked``)."""
-    index: dict[str, tuple[tuple[int, Permanent], ...]] | None = state.view.marked
+    index: _Marked | None = state.view.marked
     if index is None:
-        found: dict[str, list[tuple[int, Permanent]]] = {}
-        for i, perm in enumerate(state.battlefield):
-            card = perm.card
-            kinds = card.facts.unmodelled_marks
-            if kinds is None:
-                kinds = marks(card)
-            for m in kinds:  # (most cards have none)
-                found.setdefault(m, []).append((i, perm))
-        index = state.view.marked = {m: tuple(v) for m, v in found.items()}
+        index = _mark_board(state)
     return index.get(mark, ())
+
+
+#: The board's marked permanents by mark (its view's ``marked``).
+_Marked = dict[str, tuple[tuple[int, Permanent], ...]]
+
+
+def _marked_index(state: GameState) -> _Marked:
+    """Every mark of the board with its permanents (:func:`marked`); empty on most boards."""
+    index: _Marked | None = state.view.marked
+    return index if index is not None else _mark_board(state)
+
+
+def _mark_board(state: GameState) -> _Marked:
+    """The one pass over the board that :func:`marked` reads, stored in its view."""
+    found: dict[str, list[tuple[int, Permanent]]] = {}
+    for i, perm in enumerate(state.battlefield):
+        kinds = perm.card.facts.unmodelled_marks
+        if kinds is None:
+            kinds = marks(perm.card)
+        if kinds:  # (most cards have none)
+            for m in kinds:
+                found.setdefault(m, []).append((i, perm))
+    index = state.view.marked = {m: tuple(v) for m, v in found.items()}
+    return index
 
 
 #: A spell's own spending rule (CR 106.6 on the spell itself): Myr Superion, Imperiosaur.
@@ -510,19 +561,23 @@ def guard_payment_rules(req: PaymentRequest) -> None:
         elif m and req.alternative is not None:
             raise Unsupported(f"{spell.card.name}: {m.group(0)!r} is a spending rule of the spell itself, which "
                               f"this engine does not apply yet", "spell")
+    index = _marked_index(req.state)  # (no permanent is marked on most boards: the guards reading marks are idle)
     if spell is not None:
-        _guard_unchecked_restrictions(req)
+        if index:
+            _guard_unchecked_restrictions(req)
         _guard_unowned(req)
     _guard_graveyard_mana(req)
-    guard_power_changes(req.state, req.player)
-    costs = [req.cost] + [mod.cost for mod in req.modifiers if mod.kind == "increase" and mod.cost is not None]
-    guard_layer_changes(req)
+    if index:
+        guard_power_changes(req.state, req.player)
+        guard_layer_changes(req)
     _guard_assist_layers(req)
-    guard_recolored_sources(req.state, req.player)
+    if index:
+        guard_recolored_sources(req.state, req.player)
     guard_abilities_of(req)
-    for i, perm in marked(req.state, PAYING):
+    for i, perm in index.get(PAYING, ()):
         if perm.controller != req.player:
             continue
+        costs = [req.cost] + [mod.cost for mod in req.modifiers if mod.kind == "increase" and mod.cost is not None]
         m = _paying_clauses(perm.card.oracle_text)
         assert m is not None  # (what the mark says)
         bit = {"W": 1, "U": 2, "B": 4, "R": 8, "G": 16}[m.group(1)]
@@ -741,7 +796,6 @@ def _guard_graveyard_mana(req: PaymentRequest) -> None:
     Lantern's "{1}, Exile ~ from your graveyard: Add one mana of any color.", Riftstone Portal's
     "As long as ~ is in your graveyard, lands you control have …"): the supply reads only the
     battlefield and the hand."""
-    from manasolver.models.text.oracle import GRAVEYARD_MANA, self_reference
     players = req.state.players
     k = next((i for i, p in enumerate(players) if p.name == req.player), 0)
     for i, card in enumerate(players[k].graveyard):
@@ -773,8 +827,6 @@ def _taps_or_untaps_itself(state: GameState, perm: Permanent) -> bool:
     the parser) has ``{T}`` or ``{Q}`` in its cost: the only ones summoning sickness stops (CR 302.6).
     Skirge Familiar's "Discard a card: Add {B}." and Heritage Druid's "Tap three untapped Elves you
     control" (which may tap the Druid itself) are activated by a sick creature all the same."""
-    from manasolver.models.rules.production import effective_mana_abilities
-    from manasolver.models.text.tap_costs import tap_costs
     if any(a.cost.tap or a.cost.untap for a in effective_mana_abilities(state, perm)):
         return True
     return any(t.ability.cost.tap or t.ability.cost.untap for t in tap_costs(perm.card))
@@ -785,7 +837,6 @@ def guard_unread_haste(state: GameState, player: str) -> None:
     you control have haste.") could let one of ``player``'s summoning-sick creatures activate a mana
     ability with ``{T}`` or ``{Q}`` in its cost (CR 302.6); a sick creature whose mana abilities
     cost neither (Skirge Familiar) is answered as it is."""
-    from manasolver.models.rules.granted import summoning_sick, unread_haste
     found = unread_haste(state)
     if not found:
         return

@@ -57,3 +57,22 @@ def test_selvala_without_an_anthem_is_answered() -> None:
 ])
 def test_power_change_reads_static_effects_only(text: str, changes: bool) -> None:
     assert (power_change(text) is not None) is changes
+
+
+def test_necrotic_ooze_holding_selvala_beside_glorious_anthem_is_refused() -> None:
+    """Necrotic Ooze has Selvala's mana ability from the graveyard (CR 613.1f), which reads power: the
+    anthem is refused naming the Ooze, the one permanent the board's effects reach."""
+    state = {"players": [{"name": "you", "graveyard": ["Selvala, Heart of the Wilds"]}],
+             "battlefield": [{"id": "ooze", "card": "Necrotic Ooze"}, {"id": "f", "card": "Forest"},
+                             {"id": "a", "card": "Glorious Anthem"}]}
+    out = answer({"query": "can_pay", "state": state, "cost": "{G}"})
+    assert out["error"]["code"] == "unsupported" and out["error"]["where"] == "battlefield[2]"
+    assert "Necrotic Ooze (ooze) reads" in out["error"]["message"]
+
+
+def test_glorious_anthem_beside_cryptolith_rite_without_a_power_reader_is_answered() -> None:
+    """Cryptolith Rite's granted "{T}: Add one mana of any color." reads no power: Glorious Anthem
+    beside it changes nothing, and the creature it reaches pays with it."""
+    out = answer({"query": "can_pay", "state": _board("Cryptolith Rite", "Grizzly Bears", "Forest", "Glorious Anthem"),
+                  "cost": "{G}{G}"})
+    assert out["payable"] is True
