@@ -172,12 +172,11 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
         plain = _PLAIN_FIELDS.issuperset
         known = cards.known
         first = names[0]
+        append = permanents.append
         for i, raw in enumerate(raw_field):
-            perm = None
-            key: bytes | None = None
             if type(raw) is dict and plain(raw):
                 # A card read before by its name, its controller, tapped and sick, each of its own
-                # type: made here, every other field as the loader leaves it.
+                # type: made here, every other field as the loader leaves it (no attachment).
                 pid = raw.get("id")
                 name = raw.get("card")
                 card = known.get(name) if type(name) is str else None
@@ -187,11 +186,17 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                 if (card is not None and type(pid) is str and 0 < len(pid) <= name_limit and not pid[0].isspace()
                         and type(controller) is str and controller in names and type(tapped) is bool
                         and type(sick) is bool):
+                    if pid in ids:
+                        raise _duplicate(pid, ids[pid], i)
+                    ids[pid] = i
                     # (is_token_card, inline)
                     token = card.layout == "token" or card.name.lower() in TOKEN_NAMES
-                    perm = _new(Permanent, (pid, card, controller, tapped, sick) + (_TOKEN_TAIL if token else _TAIL))
+                    append(_new(Permanent, (pid, card, controller, tapped, sick) + (_TOKEN_TAIL if token else _TAIL)))
+                    continue
+            perm = None
+            key: bytes | None = None
             # (not one with characteristics of its own: their text counts toward the board's limit)
-            if perm is None and type(raw) is dict and "card" in raw and characteristics(raw):
+            if type(raw) is dict and "card" in raw and characteristics(raw):
                 pid = raw.get("id")
                 if type(pid) is str and 0 < len(pid) <= name_limit and not pid[0].isspace():
                     body = raw.copy()
@@ -221,10 +226,9 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                     cache[key] = (perm, perm[1:])
             pid = perm.id
             if pid in ids:
-                raise BadState(f"duplicate id {clip(pid)!r} (first used by "
-                               f"battlefield[{ids[pid]}])", f"battlefield[{i}].id")
+                raise _duplicate(pid, ids[pid], i)
             ids[pid] = i
-            permanents.append(perm)
+            append(perm)
             if perm.attached_to is not None:
                 attached = True
         if attached:
@@ -233,6 +237,11 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                     raise BadState(f"attached_to {clip(perm.attached_to)!r} names no permanent on the "
                                    "battlefield", f"battlefield[{i}].attached_to")
     return GameState(players=tuple(players), turn=turn, battlefield=tuple(permanents))
+
+
+def _duplicate(pid: str, first: int, i: int) -> BadState:
+    """The error of ``battlefield[i]`` reusing the id of ``battlefield[first]``."""
+    return BadState(f"duplicate id {clip(pid)!r} (first used by battlefield[{first}])", f"battlefield[{i}].id")
 
 
 def load_players(board: Mapping[str, object], cards: CardResolver) -> tuple[Player, ...]:
@@ -372,9 +381,16 @@ def _player(raw: object, where: str, cards: CardResolver) -> Player:
         raise BadState("a player needs a \"name\"", f"{where}.name")
     name = as_str(obj["name"], f"{where}.name", "a player name", LIMITS["name"])
     big = LIMITS["life"]
-    life = _count(obj, "life", 20, where, "life", big)
-    start = _count(obj, "starting_life", 20, where, "starting_life", big)
-    energy = _count(obj, "energy", 0, where, "energy", big)
+    # (each number is read by _count unless it is a whole number in range, as most are)
+    life = obj.get("life", 20)
+    if type(life) is not int or not 0 <= life <= big:
+        life = _count(obj, "life", 20, where, "life", big)
+    start = obj.get("starting_life", 20)
+    if type(start) is not int or not 0 <= start <= big:
+        start = _count(obj, "starting_life", 20, where, "starting_life", big)
+    energy = obj.get("energy", 0)
+    if type(energy) is not int or not 0 <= energy <= big:
+        energy = _count(obj, "energy", 0, where, "energy", big)
     pool = _pool(obj["pool"], f"{where}.pool") if "pool" in obj else _NO_POOL
     hand = _zone(obj["hand"], f"{where}.hand", "hand", cards) if "hand" in obj else ()
     grave = (_zone(obj["graveyard"], f"{where}.graveyard", "graveyard", cards)
@@ -385,10 +401,13 @@ def _player(raw: object, where: str, cards: CardResolver) -> Player:
         if len(commander) > 2:
             raise BadState(f"commander names {len(commander)} cards; a player has at most two commanders "
                            "(CR 903.3, partner 702.124)", f"{where}.commander")
-    history = [_count(obj, key, None, where, key, big) for key in HISTORY_FIELDS]
-    return Player(name=name, life=life, starting_life=start, energy=energy, pool=pool,
-                  hand=hand, graveyard=grave, commander=commander, lands_played_this_turn=history[0] or 0,
-                  spells_cast_this_turn=history[1] or 0, life_gained_this_turn=history[2],
+    history = [obj.get(key) for key in HISTORY_FIELDS]
+    for k, value in enumerate(history):
+        if value is not None and (type(value) is not int or not 0 <= value <= big):
+            key = HISTORY_FIELDS[k]
+            history[k] = _count(obj, key, None, where, key, big)
+    lands, spells, gained = history
+    return Player(name, life, start, energy, pool, hand, grave, commander, lands or 0, spells or 0, gained,
                   **load_player_history(obj, where, lambda raw, path, what: _zone(raw, path, what, cards)))
 
 
