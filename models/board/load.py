@@ -56,7 +56,7 @@ from manasolver.models.board.schema import (
     clip,
     type_name,
 )
-from manasolver.models.board.status import PREDEFINED_TOKENS, TOKEN_NAMES, is_token_card, status
+from manasolver.models.board.status import PREDEFINED_TOKENS, is_token_card, status
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadCost, BadState, UnknownCard, Unsupported
@@ -179,7 +179,7 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                 # type: made here, every other field as the loader leaves it (no attachment).
                 pid = raw.get("id")
                 name = raw.get("card")
-                card = known.get(name) if type(name) is str else None
+                card = known.get(name) if type(name) is str else None  # (the card, is it a token card)
                 controller = raw.get("controller", first)
                 tapped = raw.get("tapped", False)
                 sick = raw.get("sick", False)
@@ -189,9 +189,8 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                     if pid in ids:
                         raise _duplicate(pid, ids[pid], i)
                     ids[pid] = i
-                    # (is_token_card, inline)
-                    token = card.layout == "token" or card.name.lower() in TOKEN_NAMES
-                    append(_new(Permanent, (pid, card, controller, tapped, sick) + (_TOKEN_TAIL if token else _TAIL)))
+                    append(_new(Permanent, (pid, card[0], controller, tapped, sick)
+                                + (_TOKEN_TAIL if card[1] else _TAIL)))
                     continue
             perm = None
             key: bytes | None = None
@@ -459,9 +458,9 @@ def _zone(raw: object, where: str, what: str, cards: CardResolver) -> tuple[Card
     names = cards.known
     for i, item in enumerate(items):
         if type(item) is str:
-            card = names.get(item)
-            if card is not None:  # a name read before (the path is written only for an error)
-                out.append(card)
+            known = names.get(item)
+            if known is not None:  # a name read before (the path is written only for an error)
+                out.append(known[0])
                 continue
         path = f"{where}[{i}]"
         if isinstance(item, str):
