@@ -330,25 +330,33 @@ def _cached_player(raw: object, where: str, cards: CardResolver) -> Player:
     name their cards (a card given by its characteristics counts toward the board's limit of
     inline text, so such a player is built every time), while the board's cards in hands,
     graveyards and command zones stay within their limit (past it the player is built again,
-    which refuses with the zone that crossed it)."""
-    if type(raw) is not dict or not _names_only(raw):
+    which refuses with the zone that crossed it).  Only such objects are kept, so an object found
+    is one (its serialisation is typed): whether its zones name their cards is asked before it is
+    kept, or first when the database is not read yet (a player without cards is built without it)."""
+    if type(raw) is not dict:
         return _player(raw, where, cards)
+    db = cards.db_read
+    if db is None:
+        if not _names_only(raw):
+            return _player(raw, where, cards)
+        db = cards.db
     try:
         key = marshal.dumps(raw, 2)
     except (ValueError, TypeError):
         return _player(raw, where, cards)
     if len(key) > _MAX_KEY * 16:
         return _player(raw, where, cards)
-    built = _built(cards.db)
+    built = _built(db)
     hit = built.players.get(key)
     if hit is not None and cards.entries + hit[1] <= LIMITS["all_zone_cards"]:
         cards.entries += hit[1]
         return hit[0]
     before = cards.entries
     player = _player(raw, where, cards)
-    if len(built.players) >= _PLAYERS:
-        built.players.clear()
-    built.players[key] = (player, cards.entries - before)
+    if _names_only(raw):
+        if len(built.players) >= _PLAYERS:
+            built.players.clear()
+        built.players[key] = (player, cards.entries - before)
     return player
 
 
@@ -378,9 +386,11 @@ def _player(raw: object, where: str, cards: CardResolver) -> Player:
     check_fields(obj, PLAYER_FIELDS, where, "a player")
     if "name" not in obj:
         raise BadState("a player needs a \"name\"", f"{where}.name")
-    name = as_str(obj["name"], f"{where}.name", "a player name", LIMITS["name"])
+    # (each value is read by its check, which writes its path, unless it is of the common kind)
+    name = obj["name"]
+    if type(name) is not str or not 0 < len(name) <= LIMITS["name"] or name[0].isspace():
+        name = as_str(name, f"{where}.name", "a player name", LIMITS["name"])
     big = LIMITS["life"]
-    # (each number is read by _count unless it is a whole number in range, as most are)
     life = obj.get("life", 20)
     if type(life) is not int or not 0 <= life <= big:
         life = _count(obj, "life", 20, where, "life", big)
@@ -391,21 +401,22 @@ def _player(raw: object, where: str, cards: CardResolver) -> Player:
     if type(energy) is not int or not 0 <= energy <= big:
         energy = _count(obj, "energy", 0, where, "energy", big)
     pool = _pool(obj["pool"], f"{where}.pool") if "pool" in obj else _NO_POOL
-    hand = _zone(obj["hand"], f"{where}.hand", "hand", cards) if "hand" in obj else ()
-    grave = (_zone(obj["graveyard"], f"{where}.graveyard", "graveyard", cards)
-             if "graveyard" in obj else ())
+    hand = _zone(obj["hand"], where, "hand", cards, "hand") if "hand" in obj else ()
+    grave = _zone(obj["graveyard"], where, "graveyard", cards, "graveyard") if "graveyard" in obj else ()
     commander: tuple[Card, ...] = ()
     if "commander" in obj:
-        commander = _zone(obj["commander"], f"{where}.commander", "commander", cards)
+        commander = _zone(obj["commander"], where, "commander", cards, "commander")
         if len(commander) > 2:
             raise BadState(f"commander names {len(commander)} cards; a player has at most two commanders "
                            "(CR 903.3, partner 702.124)", f"{where}.commander")
-    history = [obj.get(key) for key in HISTORY_FIELDS]
-    for k, value in enumerate(history):
-        if value is not None and (type(value) is not int or not 0 <= value <= big):
-            key = HISTORY_FIELDS[k]
-            history[k] = _count(obj, key, None, where, key, big)
-    lands, spells, gained = history
+    lands_key, spells_key, gained_key = HISTORY_FIELDS
+    lands, spells, gained = obj.get(lands_key), obj.get(spells_key), obj.get(gained_key)
+    if lands is not None and (type(lands) is not int or not 0 <= lands <= big):
+        lands = _count(obj, lands_key, None, where, lands_key, big)
+    if spells is not None and (type(spells) is not int or not 0 <= spells <= big):
+        spells = _count(obj, spells_key, None, where, spells_key, big)
+    if gained is not None and (type(gained) is not int or not 0 <= gained <= big):
+        gained = _count(obj, gained_key, None, where, gained_key, big)
     return Player(name, life, start, energy, pool, hand, grave, commander, lands or 0, spells or 0, gained,
                   **load_player_history(obj, where, lambda raw, path, what: _zone(raw, path, what, cards)))
 
@@ -448,21 +459,26 @@ def _pool(raw: object, where: str) -> ManaCost:
     return pool
 
 
-def _zone(raw: object, where: str, what: str, cards: CardResolver) -> tuple[Card, ...]:
-    items = as_list(raw, where, what, LIMITS["zone_cards"])
+def _zone(raw: object, where: str, what: str, cards: CardResolver, field: str | None = None) -> tuple[Card, ...]:
+    """The cards of a zone (names or objects of characteristics): ``where`` is its path, or
+    with ``field`` the path of the object that holds it under that field (the path is written
+    only for an error)."""
+    limit = LIMITS["zone_cards"]
+    items = (raw if type(raw) is list and len(raw) <= limit
+             else as_list(raw, where if field is None else f"{where}.{field}", what, limit))
     cards.entries += len(items)
     if cards.entries > LIMITS["all_zone_cards"]:
         raise BadState(f"the players' hands and graveyards hold more than {LIMITS['all_zone_cards']} "
-                       "cards in all", where)
+                       "cards in all", where if field is None else f"{where}.{field}")
     out: list[Card] = []
     names = cards.known
     for i, item in enumerate(items):
         if type(item) is str:
             known = names.get(item)
-            if known is not None:  # a name read before (the path is written only for an error)
+            if known is not None:  # a name read before
                 out.append(known[0])
                 continue
-        path = f"{where}[{i}]"
+        path = f"{where}[{i}]" if field is None else f"{where}.{field}[{i}]"
         if isinstance(item, str):
             out.append(cards.named(item, path))
         elif isinstance(item, Mapping):
