@@ -362,23 +362,27 @@ def _cached_player(raw: object, where: str, cards: CardResolver) -> Player:
 
 def _names_only(raw: dict[str, object]) -> bool:
     """Do the zones of a player object name cards, and only name them (a player without cards
-    is built without the database, as before any is named)?"""
+    is built without the database, as before any is named)?  A name of a subclass of ``str``
+    passes, but ``marshal`` does not write it: such a player is never kept."""
     named = False
+    limit = LIMITS["zone_cards"]
     for zone in ("hand", "graveyard", "commander"):
         items = raw.get(zone)
         if items is None:
             continue
-        if not (type(items) is list and len(items) <= LIMITS["zone_cards"]
-                and all(type(c) is str for c in items)):
+        if type(items) is not list or len(items) > limit or not all(map(_IS_STR, items)):
             return False
         named = named or bool(items)
     library = raw.get("library")
     if type(library) is dict and library.get("top") is not None:
         top = library["top"]
-        if not (type(top) is list and len(top) <= LIMITS["zone_cards"] and all(type(c) is str for c in top)):
+        if not (type(top) is list and len(top) <= limit and all(map(_IS_STR, top))):
             return False
         named = named or bool(top)
     return named
+
+
+_IS_STR = str.__instancecheck__
 
 
 def _player(raw: object, where: str, cards: CardResolver) -> Player:
