@@ -189,8 +189,9 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                     if pid in ids:
                         raise _duplicate(pid, ids[pid], i)
                     ids[pid] = i
-                    append(_new(Permanent, (pid, card[0], controller, tapped, sick)
-                                + (_TOKEN_TAIL if card[1] else _TAIL)))
+                    # (every field after sick as _permanent leaves it: _PLAIN_TAIL, one tuple made)
+                    append(_new(Permanent, (pid, card[0], controller, tapped, sick, False, (), None, None, None,
+                                            card[1], None, None, None, None, None, None, ())))
                     continue
             perm = None
             key: bytes | None = None
@@ -298,9 +299,10 @@ _MAX_KEY = 4096
 #: The fields of a permanent object that :func:`_load_state` reads itself when their values are plain.
 _PLAIN_FIELDS = frozenset({"id", "card", "controller", "tapped", "sick"})
 #: The values :func:`_permanent` gives the fields after ``sick`` of a permanent that such an object
-#: leaves out, its ``token`` field read from its card: a predefined token's, any other card's.
-_TOKEN_TAIL = tuple(True if f == "token" else Permanent._field_defaults[f] for f in Permanent._fields[5:])
-_TAIL = tuple(False if f == "token" else Permanent._field_defaults[f] for f in Permanent._fields[5:])
+#: leaves out (``token`` read from its card), as :func:`_load_state` writes them out.
+_PLAIN_TAIL = (False, (), None, None, None, "token", None, None, None, None, None, None, ())
+if _PLAIN_TAIL != tuple("token" if f == "token" else Permanent._field_defaults[f] for f in Permanent._fields[5:]):
+    raise ImportError("the plain permanent's fields written in _load_state are not Permanent's defaults")
 
 #: A permanent made from its fields as one tuple (``Permanent._make`` without its call and length
 #: check: the tuple is a kept permanent's fields after its id, with a new id before them).
@@ -333,8 +335,9 @@ def _cached_player(raw: object, where: str, cards: CardResolver) -> Player:
     which refuses with the zone that crossed it).  Only such objects are kept, so an object found
     is one (its serialisation is typed): whether its zones name their cards is asked before it is
     kept, or first when the database is not read yet (a player without cards is built without it)."""
-    if type(raw) is not dict:
-        return _player(raw, where, cards)
+    if type(raw) is not dict or not ("hand" in raw or "graveyard" in raw or "commander" in raw
+                                     or (type(library := raw.get("library")) is dict and "top" in library)):
+        return _player(raw, where, cards)  # (no zone that could name a card: never kept)
     db = cards.db_read
     if db is None:
         if not _names_only(raw):
