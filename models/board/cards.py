@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from manasolver.models.board.schema import CHARACTERISTICS, LIMITS, as_list, as_str, clip, join_path, type_name
+from manasolver.models.board.status import is_token_card
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadCost, BadState, ManasolverError
@@ -25,9 +26,11 @@ if TYPE_CHECKING:  # carddb is imported lazily: only boards that name cards need
 
 __all__ = ["CACHE_SIZE", "CardResolver", "record_of"]
 
-#: Per card database, the cards already resolved by the exact name string a board used, so that
-#: a stream of boards (``batch``) resolves each name once; bounded against hostile variety.
-_NAME_CACHE: weakref.WeakKeyDictionary[CardDB, dict[str, Card]] = weakref.WeakKeyDictionary()
+#: Per card database, the cards already resolved by the exact name string a board used, each beside
+#: whether it is a token card (:func:`~manasolver.models.board.status.is_token_card`, what a
+#: permanent of it is unless its board says), so that a stream of boards (``batch``) resolves each
+#: name once; bounded against hostile variety.
+_NAME_CACHE: weakref.WeakKeyDictionary[CardDB, dict[str, tuple[Card, bool]]] = weakref.WeakKeyDictionary()
 CACHE_SIZE = 50_000
 
 
@@ -42,7 +45,7 @@ class CardResolver:
         self._cache: dict[object, Card] = {}
         self._text = 0          # characters of oracle text parsed for this board
         self.entries = 0        # cards in hands and graveyards, all players together
-        self._names: dict[str, Card] = _NAME_CACHE.setdefault(db, {}) if db is not None else {}
+        self._names: dict[str, tuple[Card, bool]] = _NAME_CACHE.setdefault(db, {}) if db is not None else {}
 
     @property
     def db(self) -> CardDB:
@@ -53,8 +56,14 @@ class CardResolver:
         return self._db
 
     @property
-    def known(self) -> dict[str, Card]:
-        """The cards of names read before, by the name as given (empty until the database is read)."""
+    def db_read(self) -> CardDB | None:
+        """The card database when it is read already (given, or read for a name), else ``None``."""
+        return self._db
+
+    @property
+    def known(self) -> dict[str, tuple[Card, bool]]:
+        """The cards of names read before, by the name as given, each beside whether it is a token
+        card (empty until the database is read)."""
         return self._names
 
     def named(self, name: object, where: str) -> Card:
@@ -65,7 +74,7 @@ class CardResolver:
                 self.db  # the database's own name cache replaces this board's empty one
                 hit = self._names.get(name)
             if hit is not None:
-                return hit
+                return hit[0]
         text = as_str(name, where, "a card name", LIMITS["name"])
         key = ("name", text.strip().lower())
         card = self._cache.get(key)
@@ -77,7 +86,7 @@ class CardResolver:
             self._cache[key] = card
         if len(self._names) >= CACHE_SIZE:
             self._names.clear()
-        self._names[text] = card
+        self._names[text] = (card, is_token_card(card))
         return card
 
     def entry(self, obj: Mapping[str, Any], where: str) -> Card:

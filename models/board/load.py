@@ -56,7 +56,7 @@ from manasolver.models.board.schema import (
     clip,
     type_name,
 )
-from manasolver.models.board.status import PREDEFINED_TOKENS, TOKEN_NAMES, is_token_card, status
+from manasolver.models.board.status import PREDEFINED_TOKENS, is_token_card, status
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadCost, BadState, UnknownCard, Unsupported
@@ -172,26 +172,31 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
         plain = _PLAIN_FIELDS.issuperset
         known = cards.known
         first = names[0]
+        append = permanents.append
         for i, raw in enumerate(raw_field):
-            perm = None
-            key: bytes | None = None
             if type(raw) is dict and plain(raw):
                 # A card read before by its name, its controller, tapped and sick, each of its own
-                # type: made here, every other field as the loader leaves it.
+                # type: made here, every other field as the loader leaves it (no attachment).
                 pid = raw.get("id")
                 name = raw.get("card")
-                card = known.get(name) if type(name) is str else None
+                card = known.get(name) if type(name) is str else None  # (the card, is it a token card)
                 controller = raw.get("controller", first)
                 tapped = raw.get("tapped", False)
                 sick = raw.get("sick", False)
                 if (card is not None and type(pid) is str and 0 < len(pid) <= name_limit and not pid[0].isspace()
                         and type(controller) is str and controller in names and type(tapped) is bool
                         and type(sick) is bool):
-                    # (is_token_card, inline)
-                    token = card.layout == "token" or card.name.lower() in TOKEN_NAMES
-                    perm = _new(Permanent, (pid, card, controller, tapped, sick) + (_TOKEN_TAIL if token else _TAIL))
+                    if pid in ids:
+                        raise _duplicate(pid, ids[pid], i)
+                    ids[pid] = i
+                    # (every field after sick as _permanent leaves it: _PLAIN_TAIL, one tuple made)
+                    append(_new(Permanent, (pid, card[0], controller, tapped, sick, False, (), None, None, None,
+                                            card[1], None, None, None, None, None, None, ())))
+                    continue
+            perm = None
+            key: bytes | None = None
             # (not one with characteristics of its own: their text counts toward the board's limit)
-            if perm is None and type(raw) is dict and "card" in raw and characteristics(raw):
+            if type(raw) is dict and "card" in raw and characteristics(raw):
                 pid = raw.get("id")
                 if type(pid) is str and 0 < len(pid) <= name_limit and not pid[0].isspace():
                     body = raw.copy()
@@ -221,10 +226,9 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                     cache[key] = (perm, perm[1:])
             pid = perm.id
             if pid in ids:
-                raise BadState(f"duplicate id {clip(pid)!r} (first used by "
-                               f"battlefield[{ids[pid]}])", f"battlefield[{i}].id")
+                raise _duplicate(pid, ids[pid], i)
             ids[pid] = i
-            permanents.append(perm)
+            append(perm)
             if perm.attached_to is not None:
                 attached = True
         if attached:
@@ -233,6 +237,11 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                     raise BadState(f"attached_to {clip(perm.attached_to)!r} names no permanent on the "
                                    "battlefield", f"battlefield[{i}].attached_to")
     return GameState(players=tuple(players), turn=turn, battlefield=tuple(permanents))
+
+
+def _duplicate(pid: str, first: int, i: int) -> BadState:
+    """The error of ``battlefield[i]`` reusing the id of ``battlefield[first]``."""
+    return BadState(f"duplicate id {clip(pid)!r} (first used by battlefield[{first}])", f"battlefield[{i}].id")
 
 
 def load_players(board: Mapping[str, object], cards: CardResolver) -> tuple[Player, ...]:
@@ -290,9 +299,10 @@ _MAX_KEY = 4096
 #: The fields of a permanent object that :func:`_load_state` reads itself when their values are plain.
 _PLAIN_FIELDS = frozenset({"id", "card", "controller", "tapped", "sick"})
 #: The values :func:`_permanent` gives the fields after ``sick`` of a permanent that such an object
-#: leaves out, its ``token`` field read from its card: a predefined token's, any other card's.
-_TOKEN_TAIL = tuple(True if f == "token" else Permanent._field_defaults[f] for f in Permanent._fields[5:])
-_TAIL = tuple(False if f == "token" else Permanent._field_defaults[f] for f in Permanent._fields[5:])
+#: leaves out (``token`` read from its card), as :func:`_load_state` writes them out.
+_PLAIN_TAIL = (False, (), None, None, None, "token", None, None, None, None, None, None, ())
+if _PLAIN_TAIL != tuple("token" if f == "token" else Permanent._field_defaults[f] for f in Permanent._fields[5:]):
+    raise ImportError("the plain permanent's fields written in _load_state are not Permanent's defaults")
 
 #: A permanent made from its fields as one tuple (``Permanent._make`` without its call and length
 #: check: the tuple is a kept permanent's fields after its id, with a new id before them).
@@ -322,47 +332,60 @@ def _cached_player(raw: object, where: str, cards: CardResolver) -> Player:
     name their cards (a card given by its characteristics counts toward the board's limit of
     inline text, so such a player is built every time), while the board's cards in hands,
     graveyards and command zones stay within their limit (past it the player is built again,
-    which refuses with the zone that crossed it)."""
-    if type(raw) is not dict or not _names_only(raw):
-        return _player(raw, where, cards)
+    which refuses with the zone that crossed it).  Only such objects are kept, so an object found
+    is one (its serialisation is typed): whether its zones name their cards is asked before it is
+    kept, or first when the database is not read yet (a player without cards is built without it)."""
+    if type(raw) is not dict or not ("hand" in raw or "graveyard" in raw or "commander" in raw
+                                     or (type(library := raw.get("library")) is dict and "top" in library)):
+        return _player(raw, where, cards)  # (no zone that could name a card: never kept)
+    db = cards.db_read
+    if db is None:
+        if not _names_only(raw):
+            return _player(raw, where, cards)
+        db = cards.db
     try:
         key = marshal.dumps(raw, 2)
     except (ValueError, TypeError):
         return _player(raw, where, cards)
     if len(key) > _MAX_KEY * 16:
         return _player(raw, where, cards)
-    built = _built(cards.db)
+    built = _built(db)
     hit = built.players.get(key)
     if hit is not None and cards.entries + hit[1] <= LIMITS["all_zone_cards"]:
         cards.entries += hit[1]
         return hit[0]
     before = cards.entries
     player = _player(raw, where, cards)
-    if len(built.players) >= _PLAYERS:
-        built.players.clear()
-    built.players[key] = (player, cards.entries - before)
+    if _names_only(raw):
+        if len(built.players) >= _PLAYERS:
+            built.players.clear()
+        built.players[key] = (player, cards.entries - before)
     return player
 
 
 def _names_only(raw: dict[str, object]) -> bool:
     """Do the zones of a player object name cards, and only name them (a player without cards
-    is built without the database, as before any is named)?"""
+    is built without the database, as before any is named)?  A name of a subclass of ``str``
+    passes, but ``marshal`` does not write it: such a player is never kept."""
     named = False
+    limit = LIMITS["zone_cards"]
     for zone in ("hand", "graveyard", "commander"):
         items = raw.get(zone)
         if items is None:
             continue
-        if not (type(items) is list and len(items) <= LIMITS["zone_cards"]
-                and all(type(c) is str for c in items)):
+        if type(items) is not list or len(items) > limit or not all(map(_IS_STR, items)):
             return False
         named = named or bool(items)
     library = raw.get("library")
     if type(library) is dict and library.get("top") is not None:
         top = library["top"]
-        if not (type(top) is list and len(top) <= LIMITS["zone_cards"] and all(type(c) is str for c in top)):
+        if not (type(top) is list and len(top) <= limit and all(map(_IS_STR, top))):
             return False
         named = named or bool(top)
     return named
+
+
+_IS_STR = str.__instancecheck__
 
 
 def _player(raw: object, where: str, cards: CardResolver) -> Player:
@@ -370,25 +393,38 @@ def _player(raw: object, where: str, cards: CardResolver) -> Player:
     check_fields(obj, PLAYER_FIELDS, where, "a player")
     if "name" not in obj:
         raise BadState("a player needs a \"name\"", f"{where}.name")
-    name = as_str(obj["name"], f"{where}.name", "a player name", LIMITS["name"])
+    # (each value is read by its check, which writes its path, unless it is of the common kind)
+    name = obj["name"]
+    if type(name) is not str or not 0 < len(name) <= LIMITS["name"] or name[0].isspace():
+        name = as_str(name, f"{where}.name", "a player name", LIMITS["name"])
     big = LIMITS["life"]
-    life = _count(obj, "life", 20, where, "life", big)
-    start = _count(obj, "starting_life", 20, where, "starting_life", big)
-    energy = _count(obj, "energy", 0, where, "energy", big)
+    life = obj.get("life", 20)
+    if type(life) is not int or not 0 <= life <= big:
+        life = _count(obj, "life", 20, where, "life", big)
+    start = obj.get("starting_life", 20)
+    if type(start) is not int or not 0 <= start <= big:
+        start = _count(obj, "starting_life", 20, where, "starting_life", big)
+    energy = obj.get("energy", 0)
+    if type(energy) is not int or not 0 <= energy <= big:
+        energy = _count(obj, "energy", 0, where, "energy", big)
     pool = _pool(obj["pool"], f"{where}.pool") if "pool" in obj else _NO_POOL
-    hand = _zone(obj["hand"], f"{where}.hand", "hand", cards) if "hand" in obj else ()
-    grave = (_zone(obj["graveyard"], f"{where}.graveyard", "graveyard", cards)
-             if "graveyard" in obj else ())
+    hand = _zone(obj["hand"], where, "hand", cards, "hand") if "hand" in obj else ()
+    grave = _zone(obj["graveyard"], where, "graveyard", cards, "graveyard") if "graveyard" in obj else ()
     commander: tuple[Card, ...] = ()
     if "commander" in obj:
-        commander = _zone(obj["commander"], f"{where}.commander", "commander", cards)
+        commander = _zone(obj["commander"], where, "commander", cards, "commander")
         if len(commander) > 2:
             raise BadState(f"commander names {len(commander)} cards; a player has at most two commanders "
                            "(CR 903.3, partner 702.124)", f"{where}.commander")
-    history = [_count(obj, key, None, where, key, big) for key in HISTORY_FIELDS]
-    return Player(name=name, life=life, starting_life=start, energy=energy, pool=pool,
-                  hand=hand, graveyard=grave, commander=commander, lands_played_this_turn=history[0] or 0,
-                  spells_cast_this_turn=history[1] or 0, life_gained_this_turn=history[2],
+    lands_key, spells_key, gained_key = HISTORY_FIELDS
+    lands, spells, gained = obj.get(lands_key), obj.get(spells_key), obj.get(gained_key)
+    if lands is not None and (type(lands) is not int or not 0 <= lands <= big):
+        lands = _count(obj, lands_key, None, where, lands_key, big)
+    if spells is not None and (type(spells) is not int or not 0 <= spells <= big):
+        spells = _count(obj, spells_key, None, where, spells_key, big)
+    if gained is not None and (type(gained) is not int or not 0 <= gained <= big):
+        gained = _count(obj, gained_key, None, where, gained_key, big)
+    return Player(name, life, start, energy, pool, hand, grave, commander, lands or 0, spells or 0, gained,
                   **load_player_history(obj, where, lambda raw, path, what: _zone(raw, path, what, cards)))
 
 
@@ -430,21 +466,26 @@ def _pool(raw: object, where: str) -> ManaCost:
     return pool
 
 
-def _zone(raw: object, where: str, what: str, cards: CardResolver) -> tuple[Card, ...]:
-    items = as_list(raw, where, what, LIMITS["zone_cards"])
+def _zone(raw: object, where: str, what: str, cards: CardResolver, field: str | None = None) -> tuple[Card, ...]:
+    """The cards of a zone (names or objects of characteristics): ``where`` is its path, or
+    with ``field`` the path of the object that holds it under that field (the path is written
+    only for an error)."""
+    limit = LIMITS["zone_cards"]
+    items = (raw if type(raw) is list and len(raw) <= limit
+             else as_list(raw, where if field is None else f"{where}.{field}", what, limit))
     cards.entries += len(items)
     if cards.entries > LIMITS["all_zone_cards"]:
         raise BadState(f"the players' hands and graveyards hold more than {LIMITS['all_zone_cards']} "
-                       "cards in all", where)
+                       "cards in all", where if field is None else f"{where}.{field}")
     out: list[Card] = []
     names = cards.known
     for i, item in enumerate(items):
         if type(item) is str:
-            card = names.get(item)
-            if card is not None:  # a name read before (the path is written only for an error)
-                out.append(card)
+            known = names.get(item)
+            if known is not None:  # a name read before
+                out.append(known[0])
                 continue
-        path = f"{where}[{i}]"
+        path = f"{where}[{i}]" if field is None else f"{where}.{field}[{i}]"
         if isinstance(item, str):
             out.append(cards.named(item, path))
         elif isinstance(item, Mapping):

@@ -22,12 +22,14 @@ A game client sends its whole board with every query, usually the same one again
   decoded: :func:`decode_query` compares the text of the line's ``state`` value with the texts
   of the boards kept by content (the :data:`TEXT_LIMIT` used last); a match is the kept board's
   own decoded object (found by identity from then on), so the board is neither decoded nor
-  serialised again.  A text is remembered when its board is met the second time (found then by
-  its key, which for a board decoded from text is ``marshal``'s current format: a decoded line
-  shares its objects alike every time): a client that sends a new board on every line pays
-  nothing for it.  The text of a JSON object ends where its own brackets close, so a kept text
-  found at the value's first character is the whole value, and equal text is equal content; any
-  other text is decoded as usual and found by its key;
+  serialised again.  Such a board is kept by content under that text itself (the text of a
+  JSON value is that value; it is at hand, where serialising the decoded board would be most of
+  what keeping it costs): the same board written otherwise (other spacing, escapes) is another
+  key.  A text is remembered for :func:`decode_query` when its board is met the second time: a
+  client that sends a new board on every line pays nothing for it.  The text of a JSON object
+  ends where its own brackets close, so a kept text found at the value's first character is the
+  whole value, and equal text is equal content; any other text is decoded as usual and found
+  by its key;
 * the card database is part of the key (a ``cards`` file or ``MANASOLVER_CARDS`` changes what a
   name means), by the identity of the :class:`~manasolver.models.carddb.CardDB` the query names.
 
@@ -99,7 +101,7 @@ _LOCK = threading.Lock()
 _BY_JSON: dict[int, Kept] = {}
 #: Boards kept by content, least recently used first: (id of the database, content key) -> board;
 #: and the same boards by their fast keys.
-_RECENT: OrderedDict[tuple[int, bytes], _Entry] = OrderedDict()
+_RECENT: OrderedDict[tuple[int, bytes | str], _Entry] = OrderedDict()
 _FAST: dict[tuple[int, bytes], _Entry] = {}
 _recent_bytes = 0
 #: Boards kept by content whose JSON text a query line gave: the text's length and last
@@ -134,7 +136,7 @@ class _Entry:
 
     __slots__ = ("aliases", "key", "kept", "size", "texts")
 
-    def __init__(self, key: tuple[int, bytes], kept: Kept) -> None:
+    def __init__(self, key: tuple[int, bytes | str], kept: Kept) -> None:
         self.key = key
         self.kept = kept
         self.aliases: list[tuple[int, bytes]] = []
@@ -153,7 +155,8 @@ def load_board(obj: object, db: CardDB) -> GameState:
     Two keys find a board: the fast one, ``marshal``'s current format, which also writes which
     objects are shared (so equal boards built differently may differ in it), and on a miss the
     content key (:func:`content_key`), under which a board found registers its fast key too.
-    Either key is a full typed serialisation: equal keys are equal content."""
+    Either key is a full typed serialisation: equal keys are equal content.  A board that
+    :func:`decode_query` decoded from a line's text is keyed by that text instead."""
     kept = _BY_JSON.get(id(obj))
     if kept is not None and kept.json is obj and kept.db is db:
         return kept.state
@@ -164,7 +167,8 @@ def load_board(obj: object, db: CardDB) -> GameState:
                 _RECENT.move_to_end(canon[1].key)
         return canon[1].kept.state
     fast_full: tuple[int, bytes] | None = None
-    if pending_text(obj) is None:  # a board decoded from a line's text is found by that text from now on
+    key: bytes | str | None = pending_text(obj)
+    if key is None:
         fast = _dumps(obj, marshal.version)
         if fast is None or len(fast) > MAX_KEY_BYTES:
             return load_state(obj, db)
@@ -174,11 +178,12 @@ def load_board(obj: object, db: CardDB) -> GameState:
             if entry is not None and entry.kept.db is db:
                 _RECENT.move_to_end(entry.key)
                 return entry.kept.state
-    # a board decoded from a line's text is keyed by marshal's current format: a decoded line shares
-    # its objects alike every time, and the bytes, whatever the format, are its content
-    key = content_key(obj) if fast_full is not None else _dumps(obj, marshal.version)
-    if key is None or len(key) > MAX_KEY_BYTES:
-        return load_state(obj, db)
+        key = content_key(obj)
+        if key is None or len(key) > MAX_KEY_BYTES:
+            return load_state(obj, db)
+    # else a board decoded from a line's text is keyed by that text, at hand (serialising the board
+    # would be most of what keeping it costs): the text of a JSON value is that value, and its
+    # length is bounded by _MAX_TEXT
     full = (id(db), key)
     with _LOCK:
         entry = _RECENT.get(full)
@@ -262,7 +267,7 @@ def _alias(entry: _Entry, fast_full: tuple[int, bytes]) -> None:
         _FAST[fast_full] = entry
 
 
-def _remember(full: tuple[int, bytes], fast_full: tuple[int, bytes] | None, kept: Kept, obj: object) -> None:
+def _remember(full: tuple[int, bytes | str], fast_full: tuple[int, bytes] | None, kept: Kept, obj: object) -> None:
     with _LOCK:
         old = _RECENT.get(full)
         if old is not None:  # another thread loaded it meanwhile: keep the first

@@ -114,12 +114,12 @@ def load_state_field(query: dict[str, Any]) -> GameState:
 def state_and_db(query: dict[str, Any]) -> tuple[GameState, CardDB]:
     """:func:`load_state_field`'s state and the card database it was read with (:func:`card_db`),
     for a query that reads cards again (its ``spell``)."""
-    from manasolver.solver.service.boards import load_board
+    from manasolver.solver.service import boards  # (a module from its package: the quicker import statement)
     if "state" not in query:
         raise BadQuery('missing "state" (the board, or "board": a handle from open)', "state")
     try:
         db = card_db(query)
-        return load_board(query["state"], db), db
+        return boards.load_board(query["state"], db), db
     except ManasolverError as err:
         # paths inside the board are written as the protocol does: battlefield[3].card
         raise (err if err.where else err.at("state")) from None
@@ -172,7 +172,7 @@ def flag(query: dict[str, Any], key: str) -> bool | None:
 def spell(query: dict[str, Any], db: CardDB | None = None) -> SpellInfo | None:
     """The ``spell`` object: what is cast, from a named card and/or its given characteristics
     (``db``: the query's card database, when read already)."""
-    from manasolver.solver.request import SpellInfo
+    from manasolver.solver import request
     raw = query.get("spell")
     if raw is None:
         return None
@@ -203,7 +203,7 @@ def spell(query: dict[str, Any], db: CardDB | None = None) -> SpellInfo | None:
     ability = raw.get("ability", False)
     if not isinstance(ability, bool):
         raise BadQuery("spell.ability must be true or false", "spell.ability")
-    return SpellInfo(types=frozenset(types), subtypes=frozenset(subtypes), supertypes=frozenset(supertypes),
+    return request.SpellInfo(types=frozenset(types), subtypes=frozenset(subtypes), supertypes=frozenset(supertypes),
                      colors=colors, card=card, ability=ability)
 
 
@@ -218,7 +218,7 @@ def _words(raw: dict[str, Any], key: str, default: tuple[str, ...]) -> tuple[str
 
 def modifiers(query: dict[str, Any]) -> tuple[Modifier, ...]:
     """The caller's cost ``modifiers`` (CR 601.2f): increases, reductions and minimums, in order."""
-    from manasolver.solver.request import Modifier
+    from manasolver.solver import request
     raw = query.get("modifiers", [])
     if not isinstance(raw, list):
         raise BadQuery("modifiers must be a list", "modifiers")
@@ -234,11 +234,11 @@ def modifiers(query: dict[str, Any]) -> tuple[Modifier, ...]:
         if kind in ("increase", "reduce"):
             if not isinstance(value, str):
                 raise BadCost(f"{kind} must be a cost string", f"{where}.{kind}")
-            out.append(Modifier(cast("ModifierKind", kind), cost=ManaCost.parse(value, f"{where}.{kind}")))
+            out.append(request.Modifier(cast("ModifierKind", kind), cost=ManaCost.parse(value, f"{where}.{kind}")))
         elif kind == "minimum":
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1000:
                 raise BadQuery("minimum must be an integer from 0 to 1000", f"{where}.minimum")
-            out.append(Modifier("minimum", amount=value))
+            out.append(request.Modifier("minimum", amount=value))
         else:
             raise UnknownField(f"unknown modifier {kind!r}: use increase, reduce or minimum", where)
     return tuple(out)
@@ -246,11 +246,11 @@ def modifiers(query: dict[str, Any]) -> tuple[Modifier, ...]:
 
 def policy(query: dict[str, Any]) -> Policy:
     """The ``policy``: a list of criteria, a comma-separated string or an object."""
-    from manasolver.solver.request import DEFAULT_POLICY, Criterion, Policy
+    from manasolver.solver import request
     raw = query.get("policy")
     if raw is None:
-        return Policy()
-    known = set(DEFAULT_POLICY) | {"max_colors_spent", "min_energy", "spend_color", "min_convoke",
+        return request.Policy()
+    known = set(request.DEFAULT_POLICY) | {"max_colors_spent", "min_energy", "spend_color", "min_convoke",
                                     "min_delve", "min_improvise"}
     keep: tuple[ManaCost, ...] | None = None
     spend: list[tuple[str, int]] = []
@@ -264,7 +264,7 @@ def policy(query: dict[str, Any]) -> Policy:
         for key in raw:
             if key not in ("criteria", "keep_castable", "spend_color", "weights"):
                 raise UnknownField(f"unknown policy field {key!r}", f"policy.{key}")
-        items = raw.get("criteria", list(DEFAULT_POLICY))
+        items = raw.get("criteria", list(request.DEFAULT_POLICY))
         if not isinstance(items, list):
             raise BadQuery("policy.criteria must be a list of criterion names", "policy.criteria")
         if "keep_castable" in raw:
@@ -304,8 +304,8 @@ def policy(query: dict[str, Any]) -> Policy:
             close = difflib.get_close_matches(str(item), sorted(known), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise BadQuery(f"unknown policy criterion {item!r}{hint}", where)
-        criteria.append(cast(Criterion, item))
-    return Policy(criteria=tuple(criteria), keep_castable=keep, spend_color=tuple(spend),
+        criteria.append(cast("Criterion", item))
+    return request.Policy(criteria=tuple(criteria), keep_castable=keep, spend_color=tuple(spend),
                   weights=tuple(weights))
 
 

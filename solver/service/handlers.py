@@ -63,13 +63,12 @@ def prepare(query: dict[str, Any]) -> PaymentRequest | dict[str, Any]:
     """The request of a payment query, or the reason it can't be cast
     (``not_castable``: no mana cost, two alternative costs, X with an alternative cost;
     ``insufficient_life`` for an ability's life payment; ``timing``: not now)."""
-    from manasolver.solver.casting.abilities import NotActivatable
-    from manasolver.solver.casting.alternatives import NotCastable
+    from manasolver.solver.casting import abilities, alternatives  # (modules: the quicker import statement)
     try:
         req = build_request(query)
-    except NotCastable as err:
+    except alternatives.NotCastable as err:
         return {"code": "not_castable", "message": str(err)}
-    except NotActivatable as err:
+    except abilities.NotActivatable as err:
         return {"code": err.code, "message": str(err)}
     return timing_reason(query, req) or req
 
@@ -80,8 +79,8 @@ def timing_reason(query: dict[str, Any], req: PaymentRequest) -> dict[str, Any] 
     gives a ``turn`` (the board makes it optional)."""
     if not decode.turn_given(query):
         return None
-    from manasolver.solver.casting.build import timing_refusal
-    message = timing_refusal(req)
+    from manasolver.solver.casting import build
+    message = build.timing_refusal(req)
     return None if message is None else {"code": "timing", "message": message}
 
 
@@ -245,8 +244,8 @@ def _q_close(query: dict[str, Any]) -> dict[str, Any]:
 def _refuse_unmodelled(req: PaymentRequest, tap_triggers: bool = True) -> None:
     """Refuse what the payment engine does not model on this board
     (:func:`~manasolver.solver.supply.unmodelled.refuse_payment`)."""
-    from manasolver.solver.supply.unmodelled import refuse_payment
-    refuse_payment(req, tap_triggers)
+    from manasolver.solver.supply import unmodelled
+    unmodelled.refuse_payment(req, tap_triggers)
 
 
 def _activated(req: PaymentRequest, out: dict[str, Any]) -> dict[str, Any]:
