@@ -123,7 +123,8 @@ class CardFacts:
     color and commander identity (``solver.graph``); ``supply_info`` what its supply
     row reads, ``counts_only`` and ``mirrors_only`` whether it reads the board only through counts
     or mirrored lands (``solver.supply.build``); ``unmodelled_marks`` which board-wide checks of
-    what the engine does not model read its text (``solver.supply.unmodelled``); ``doubler``
+    what the engine does not model read its text, and whether it prints cost clauses (the mark the
+    cast request's modifiers read) (``solver.supply.unmodelled``); ``doubler``
     whether it doubles the pool (``solver.pools.doublers``); ``identity`` its color identity
     (``models.rules.amounts``); ``quiet`` and ``counting`` what keeps it from the plain path
     (``solver.supply.plain``); ``uncertain`` whether a printed mana ability of it adds mana by

@@ -231,7 +231,8 @@ class BoardView:
     ``supplies`` the grouped supply by (player, resources, reserved) (``solver.supply.build``);
     ``doublers`` by player (``solver.pools.doublers``); ``checks`` the refusals of what the engine
     does not model, by check (``solver.supply.unmodelled.once``), and ``marked`` the permanents each
-    of those checks reads (``solver.supply.unmodelled.marked``); ``by_id`` the permanents by id
+    of those checks reads, and those printing cost clauses (``solver.supply.unmodelled.marked``, read
+    by the checks and by ``solver.casting``'s modifiers); ``by_id`` the permanents by id
     (:meth:`GameState.permanent`, the first of a repeated id).
 
     Thread-safe: a field is written once with a whole immutable value by a single store (two

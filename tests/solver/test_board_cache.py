@@ -32,8 +32,13 @@ def _fresh() -> dict[str, Any]:
 
 
 def test_the_same_board_sent_again_is_the_same_loaded_state() -> None:
+    """Met once, a board is known by its key alone; met again, it is kept, and every later
+    sending of it is that kept state."""
     db = default_db()
+    board_cache.clear()
+    once = board_cache.load_board(_fresh(), db)
     first = board_cache.load_board(_fresh(), db)
+    assert first is not once and first == once
     assert all(board_cache.load_board(_fresh(), db) is first for _ in range(5))
     assert first == load_state(BOARD, db)
     # a caller's own dict sent again and again settles on one state too
@@ -107,10 +112,12 @@ def test_at_most_the_limit_of_boards_is_kept_by_content() -> None:
         states.append((board, board_cache.load_board(board, db)))
     assert board_cache.recent_count() == board_cache.RECENT_LIMIT
     newest_board, newest = states[-1]
-    assert board_cache.load_board(json.loads(json.dumps(newest_board)), db) is newest
+    kept = board_cache.load_board(json.loads(json.dumps(newest_board)), db)  # met again: kept
+    assert kept == newest and board_cache.load_board(json.loads(json.dumps(newest_board)), db) is kept
     oldest_board, oldest = states[0]
     again = board_cache.load_board(json.loads(json.dumps(oldest_board)), db)
     assert again is not oldest and again == oldest
+    assert board_cache.load_board(json.loads(json.dumps(oldest_board)), db) is not again  # known anew
 
 
 def test_a_board_too_large_to_keep_is_loaded_every_time() -> None:
@@ -187,6 +194,8 @@ def test_the_memo_of_checks_keys_what_the_check_reads() -> None:
 
 
 def test_load_state_field_goes_through_the_cache() -> None:
+    board_cache.clear()
+    load_state_field({"query": "counts", "state": _fresh()})  # met once: known by its key
     query = {"query": "counts", "state": _fresh()}
     assert load_state_field(query) is load_state_field({"query": "counts", "state": _fresh()})
 
@@ -244,9 +253,10 @@ def test_a_query_line_decodes_as_json_loads_decodes_it() -> None:
 
 
 def test_a_board_sent_again_as_text_is_found_by_its_text_from_the_second_time() -> None:
-    """A board met for the first time is kept by its content only (a client sending a new board
-    every line pays nothing for texts); met again, its text is kept, and from then on the line's
-    board is the object decoded that second time, and the same state."""
+    """A board met for the first time is known by its content key only (a client sending a new
+    board every line pays nothing for keeping it or its text); met again, it is kept with its
+    text, and from then on the line's board is the object decoded that second time, and the
+    state loaded then."""
     from manasolver.solver.service.protocol import answer_line
     board_cache.clear()
     text = _line(BOARD)
@@ -255,7 +265,9 @@ def test_a_board_sent_again_as_text_is_found_by_its_text_from_the_second_time() 
     state = load_state_field(first)
     second = _decode(text.replace('"id": 1', '"id": 2'))
     assert second is not None and second["state"] is not first["state"] and second["state"] == first["state"]
-    assert load_state_field(second) is state  # found by its content, its text kept now
+    kept = load_state_field(second)  # known by its content: kept now, with its text
+    assert kept is not state and kept == state
+    state = kept
     again = _decode(text.replace('"id": 1', '"id": 3'))
     assert again is not None and again["state"] is second["state"] and again["id"] == 3
     assert load_state_field(again) is state
