@@ -159,10 +159,13 @@ def can_pay(req: PaymentRequest, backend: str | None = None) -> CanPayAnswer:
             return CanPayAnswer(True)
         guard_excluded(_guard_doublers(req, problem.supply), req)
         return CanPayAnswer(False, reason(problem))
-    if backends.payable(problem, _chain(backend, "can_pay")):
+    verdict = backends.decide(problem, _chain(backend, "can_pay"))
+    if isinstance(verdict, Declined):
+        raise Unsupported(verdict.why, "backend")
+    if not isinstance(verdict, Infeasible):
         return CanPayAnswer(True)
     guard_excluded(_guard_doublers(req, problem.supply), req)
-    return CanPayAnswer(False, reason(problem))
+    return CanPayAnswer(False, reason(problem, verdict))
 
 
 #: What :func:`pay` holds of a cost the flow check proved unpayable.
@@ -223,17 +226,16 @@ def _max_x_by_bisection(base: Problem, partial: list[MaxXAnswer]) -> MaxXAnswer 
     proven the largest): the answer should CP-SAT not finish within the budget.  ``base`` is the request's problem
     at X=0."""
     large = _costly_members(base.supply) > PAIRWISE_MEMBERS
-    chain = ("flow", "fastopt") if large else ("flow",)
     last: list[tuple[Problem, Solution]] = []  # on large boards: the last payment found
 
     def payable(x: int) -> bool | None:
         problem = base.at("feasible", x) if x else base
         if large:
-            found = backends.solve(problem, chain)
+            found = backends.solve(problem, ("flow", "fastopt"))
             if isinstance(found, Solution):
                 last.append((problem, found))
             return None if isinstance(found, Declined) else isinstance(found, Solution)
-        verdict = backends.decide(problem, chain)
+        verdict = backends.hall_check(problem)
         return None if isinstance(verdict, Declined) else verdict is PAYABLE
 
     first = payable(0)

@@ -8,9 +8,11 @@ of it); damage (pain lands) matters only for forms that pay life.  When the
 board has other options too, the plain part alone still answers "payable"
 exactly (the rest only adds ways to pay); an "unpayable" is then asked again of
 the wider units (:func:`wide_units`: options paying life or energy that can't
-limit the payment, free repeatable options), and of the converter search
-(:func:`converter_shortfall`) on boards the fast optimiser declines, else
-declined (``None``): the fast optimiser or CP-SAT decides.
+limit the payment, free repeatable options), and, when deciding payability
+(:meth:`FlowBackend.decide`), of the converter search (:func:`converter_shortfall`:
+Signets, filter lands, either way), else declined (``None``): the fast optimiser or
+CP-SAT decides.  :meth:`FlowBackend.feasible` asks the converter search only on the
+boards the fast optimiser declines, and only for an "unpayable".
 
 Units are grouped by ``(type mask, snow)`` and demands by mask, so the check is
 Hall's condition for a transportation problem: the total is payable exactly
@@ -199,6 +201,26 @@ class FlowBackend:
             if verdict is None and _repeats_beside_converters(problem):
                 verdict = _unpayable_by_converters(problem)
         return verdict
+
+    def decide(self, problem: Problem) -> tuple[bool, dict[tuple[object, ...], int]] | None:
+        """Is ``problem`` (``feasible`` mode) payable: ``(payable, missing)``, ``None`` when
+        declined.  Hall's condition over the plain units, then over :func:`wide_units`, and, when
+        both leave something out, the converter search (:func:`converter_shortfall`), which decides
+        both ways: nothing missing is a payment, and the least missing mana it found for an
+        unpayable cost is ``missing`` (empty otherwise): what :meth:`shortfall` finds there."""
+        if problem.mode != "feasible" or problem.x is None:
+            return None
+        found = _units(problem)
+        if found is not None:
+            units, partial = found
+            verdict = self._hall(problem, units, partial)
+            if verdict is None and partial and not problem.has_assists and _wider(problem):
+                units, partial = wide_units(problem)
+                verdict = self._hall(problem, units, partial)
+            if verdict is not None:
+                return verdict[1], {}
+        short = converter_shortfall(problem)
+        return None if short is None else (not short, short)
 
     @staticmethod
     def _hall(problem: Problem, units: list[UnitKind], partial: bool) -> tuple[int, bool] | None:
@@ -477,7 +499,8 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
     converter at most is exact by the first; a choice with more whose lower bound beats the best
     found is decided exactly, over every order of its activations (each cost paid by the pool,
     the other sources and the activations before it), at most :data:`CONVERTER_ORDERS` orders in
-    all, else the search declines."""
+    all, else the search declines.  The first choice or order missing nothing ends the search: no
+    other can do better, and the cost is payable (``{}``, what decides payability by it)."""
     sup = problem.supply
     x = problem.x
     if x is None or sup.fodder or sup.tappable:
@@ -560,6 +583,8 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
         upper = _least(units, acts, forms, x, "others")
         if upper is not None and (best is None or upper[:2] < best[:2]):
             best = upper
+            if not best[0]:
+                return {}  # nothing missing: no choice can do better (the cost is payable)
         if len(acts) > 1:
             lower = _least(units, acts, forms, x, "any")
             if lower is not None and (upper is None or lower[:2] < upper[:2]):
@@ -576,6 +601,8 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
             exact = _least(units, seq, forms, x, "before")
             if exact is not None and (best is None or exact[:2] < best[:2]):
                 best = exact
+                if not best[0]:
+                    return {}
     return None if best is None else best[2]
 
 

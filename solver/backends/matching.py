@@ -15,6 +15,7 @@ another backend.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 
 from manasolver.solver.backends.problem import Problem, Solution, lowest_bit
 from manasolver.solver.casting.announce import Form
@@ -71,7 +72,7 @@ def hall_ok(units: list[UnitKind], form: Form, generic: int) -> bool:
     return True
 
 
-def hall_fast(units: list[UnitKind], form: Form, generic: int) -> bool:
+def hall_fast(units: Sequence[tuple[int, bool, int] | UnitKind], form: Form, generic: int) -> bool:
     """:func:`hall_ok` with each Hall sum computed once per distinct union of demand masks
     (a form has a few demands, so a few sums, never a table of all 64 masks)."""
     if generic + form.fixed_mana > sum(u[2] for u in units):
@@ -292,11 +293,16 @@ def deficits(units: list[tuple[int, bool, int]], form: Form, x: int) -> dict[tup
     (``("spell", mask)``, ``("snow",)``, ``("generic",)``): a maximum flow that first
     serves the colored, colorless, hybrid and snow demands and then generic, so the
     shortfall is smallest in total and, among those, falls on generic (a flow never
-    gives back what reached the sink)."""
+    gives back what reached the sink).  When the units can serve every demand but generic (Hall's
+    condition, :func:`hall_fast`), that flow serves them all and then as much generic as the
+    units left can: the shortfall is generic alone, counted without a flow."""
+    g = form.generic(x)
+    if hall_fast(units, form, 0):
+        short = form.fixed_mana + g - sum(u[2] for u in units)
+        return {("generic",): short} if short > 0 else {}
     dsts: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
     if form.snow:
         dsts.append((("snow",), -1, form.snow))
-    g = form.generic(x)
     nu = len(units)
     sink = nu + len(dsts) + 2
     gen_node = nu + len(dsts) + 1
