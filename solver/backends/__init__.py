@@ -257,9 +257,7 @@ class _Flow:
         return _outcome(self._native.solve(problem), self._declined, self._infeasible)
 
     def decide(self, problem: Problem) -> Verdict:
-        if generic_barred(problem.supply):
-            return _BARRED
-        verdict = self._native.decide(problem)
+        verdict = self._native.decide(problem, generic_barred(problem.supply))
         if verdict is None:
             return self._declined
         payable, missing = verdict

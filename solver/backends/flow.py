@@ -202,14 +202,22 @@ class FlowBackend:
                 verdict = _unpayable_by_converters(problem)
         return verdict
 
-    def decide(self, problem: Problem) -> tuple[bool, dict[tuple[object, ...], int]] | None:
+    def decide(self, problem: Problem, barred: bool = False) -> tuple[bool, dict[tuple[object, ...], int]] | None:
         """Is ``problem`` (``feasible`` mode) payable: ``(payable, missing)``, ``None`` when
         declined.  Hall's condition over the plain units, then over :func:`wide_units`, and, when
         both leave something out, the converter search (:func:`converter_shortfall`), which decides
         both ways: nothing missing is a payment, and the least missing mana it found for an
-        unpayable cost is ``missing`` (empty otherwise): what :meth:`shortfall` finds there."""
+        unpayable cost is ``missing`` (empty otherwise): what :meth:`shortfall` finds there.  Where
+        that search declines too, a cost beyond every source (:func:`_beyond_every_source`) is
+        unpayable.  ``barred``: some mana pays colored symbols only (Jegantha's): a payment without
+        it is a payment, the search is not asked (it does not tell that mana apart)."""
         if problem.mode != "feasible" or problem.x is None:
             return None
+        if barred:
+            found = _units(problem)
+            if found is not None and self._hall(problem, _without_barred(problem, found[0]), True):
+                return True, {}
+            return (False, {}) if _beyond_every_source(problem) else None
         found = _units(problem)
         if found is not None:
             units, partial = found
@@ -220,7 +228,9 @@ class FlowBackend:
             if verdict is not None:
                 return verdict[1], {}
         short = converter_shortfall(problem)
-        return None if short is None else (not short, short)
+        if short is None:
+            return (False, {}) if _beyond_every_source(problem) else None
+        return not short, short
 
     @staticmethod
     def _hall(problem: Problem, units: list[UnitKind], partial: bool) -> tuple[int, bool] | None:
@@ -260,6 +270,48 @@ class FlowBackend:
         sol = solution_from_units(problem, units, i, problem.x)
         assert sol is not None  # Hall's condition held
         return sol
+
+
+def _without_barred(problem: Problem, units: list[UnitKind]) -> list[UnitKind]:
+    """``units`` without those of classes with an option whose mana can't pay generic costs."""
+    barred = {k for k, cls in enumerate(problem.supply.classes)
+              if any(o.restriction is not None and o.restriction.no_generic for o in cls.options)}
+    return [u for u in units if u[3] not in barred]
+
+
+def _beyond_every_source(problem: Problem) -> bool:
+    """Is ``problem`` unpayable even were every option free of its costs (mana, life, other
+    permanents to tap or sacrifice, cards to discard) and every member to make the most mana of
+    any of its options, of any of their types?  Hall's condition over those units, a relaxation
+    of every payment (costs only take mana away), proves such a cost unpayable, as does a generic
+    and snow part beyond the units whose mana may pay generic costs (not Jegantha's); convoke,
+    improvise and delve, which pay with more than the supply, are left to the backends that
+    model them."""
+    if problem.has_assists:
+        return False
+    assert problem.x is not None
+    sup = problem.supply
+    units: list[UnitKind] = [(bit, False, n, -1, ()) for bit, n in sup.pool]
+    generic = sup.pool_total  # the units that may pay generic and snow: not Jegantha's
+    for k, cls in enumerate(sup.classes):
+        mask = most = repeated = 0
+        barred = False
+        for o, opt in enumerate(cls.options):
+            if not problem.spell_ok[k][o]:
+                continue  # its mana pays only costs, here free
+            for slot in opt.slots:
+                mask |= slot
+            if opt.exclusive:
+                most = max(most, len(opt.slots))
+            else:
+                repeated += len(opt.slots) * opt.repeat
+            barred = barred or (opt.restriction is not None and opt.restriction.no_generic)
+        if mask:
+            units.append((mask, cls.snow, cls.count * (most + repeated), k, ()))
+            generic += 0 if barred else units[-1][2]
+    x = problem.x
+    return not any(form.generic(x) + form.snow <= generic and hall_fast(units, form, form.generic(x))
+                   for form in problem.forms if form.life <= sup.life and form.energy <= sup.energy)
 
 
 def _writable(units: list[UnitKind]) -> bool:
