@@ -31,8 +31,7 @@ from manasolver.models.symbols import TYPE_BITS
 from manasolver.solver import budget
 from manasolver.solver.backends.matching import (
     UnitKind,
-    _augment,
-    _edge,
+    _Network,
     deficits,
     hall_fast,
     solution_from_units,
@@ -846,37 +845,32 @@ def _staged(sources: list[Source], costs: list[tuple[int, int]], form: Form,
     ns, nd, nc = len(sources), len(dsts), len(costs)
     gen_node = 1 + ns + nd + nc
     sink = gen_node + 1
-    adj: dict[int, list[int]] = {i: [] for i in range(sink + 1)}
-    cap: dict[tuple[int, int], int] = {}
+    net = _Network(sink + 1)
     for si, (mask, snow, count, pays) in enumerate(sources):
         node = 1 + si
-        _edge(adj, cap, 0, node, count)
+        net.edge(0, node, count)
         for di, (_, m, _c) in enumerate(dsts):
             if (m == -1 and snow) or (m > 0 and mask & m):
-                _edge(adj, cap, node, 1 + ns + di, count)
-        _edge(adj, cap, node, gen_node, count)
+                net.edge(node, 1 + ns + di, count)
+        net.edge(node, gen_node, count)
         for ci, (m, _c) in enumerate(costs):
             if (pays is None or ci in pays) and (m == 0 or mask & m):
-                _edge(adj, cap, node, 1 + ns + nd + ci, count)
-    for ci in range(nc):
-        _edge(adj, cap, 1 + ns + nd + ci, sink, 0)
-    for di in range(nd):
-        _edge(adj, cap, 1 + ns + di, sink, 0)
-    _edge(adj, cap, gen_node, sink, 0)
-    for ci, (_, c) in enumerate(costs):
-        cap[(1 + ns + nd + ci, sink)] = c
-    _augment(adj, cap, sink)
-    if any(cap[(1 + ns + nd + ci, sink)] for ci in range(nc)):
+                net.edge(node, 1 + ns + nd + ci, count)
+    paid = [net.edge(1 + ns + nd + ci, sink, c) for ci, (_, c) in enumerate(costs)]
+    served = [net.edge(1 + ns + di, sink, 0) for di in range(nd)]
+    generic = net.edge(gen_node, sink, 0)
+    net.augment(sink)
+    if any(net.cap[e] for e in paid):
         return None
-    for di, (_, _, c) in enumerate(dsts):
-        cap[(1 + ns + di, sink)] = c
-    _augment(adj, cap, sink)
-    cap[(gen_node, sink)] = form.generic(x)
-    _augment(adj, cap, sink)
+    for e, (_, _, c) in zip(served, dsts):
+        net.cap[e] = c
+    net.augment(sink)
+    net.cap[generic] = form.generic(x)
+    net.augment(sink)
     out: dict[tuple[object, ...], int] = {}
-    for di, (key, _m, _c) in enumerate(dsts):
-        if cap[(1 + ns + di, sink)]:
-            out[key] = cap[(1 + ns + di, sink)]
-    if cap[(gen_node, sink)]:
-        out[("generic",)] = cap[(gen_node, sink)]
+    for e, (key, _m, _c) in zip(served, dsts):
+        if net.cap[e]:
+            out[key] = net.cap[e]
+    if net.cap[generic]:
+        out[("generic",)] = net.cap[generic]
     return out

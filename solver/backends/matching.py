@@ -306,31 +306,24 @@ def deficits(units: list[tuple[int, bool, int]], form: Form, x: int) -> dict[tup
     nu = len(units)
     sink = nu + len(dsts) + 2
     gen_node = nu + len(dsts) + 1
-    cap: dict[tuple[int, int], int] = {}
-    adj: dict[int, list[int]] = {i: [] for i in range(sink + 1)}
-
-    def edge(a: int, b: int, c: int) -> None:
-        _edge(adj, cap, a, b, c)
-
+    net = _Network(sink + 1)
     for ui, (mask, snow, count) in enumerate(units):
-        edge(0, 1 + ui, count)
+        net.edge(0, 1 + ui, count)
         for di, (_, m, _c) in enumerate(dsts):
             if (m == -1 and snow) or (m > 0 and mask & m):
-                edge(1 + ui, nu + 1 + di, count)
-        edge(1 + ui, gen_node, count)
-    for di, (_, _, c) in enumerate(dsts):
-        edge(nu + 1 + di, sink, c)
-    edge(gen_node, sink, 0)
-    _augment(adj, cap, sink)
-    cap[(gen_node, sink)] += g
-    _augment(adj, cap, sink)
+                net.edge(1 + ui, nu + 1 + di, count)
+        net.edge(1 + ui, gen_node, count)
+    served = [net.edge(nu + 1 + di, sink, c) for di, (_, _, c) in enumerate(dsts)]
+    generic = net.edge(gen_node, sink, 0)
+    net.augment(sink)
+    net.cap[generic] += g
+    net.augment(sink)
     out: dict[tuple[object, ...], int] = {}
-    for di, (key, _m, c) in enumerate(dsts):
-        short = cap[(nu + 1 + di, sink)]
-        if short:
-            out[key] = short
-    if cap[(gen_node, sink)]:
-        out[("generic",)] = cap[(gen_node, sink)]
+    for (key, _m, _c), e in zip(dsts, served):
+        if net.cap[e]:
+            out[key] = net.cap[e]
+    if net.cap[generic]:
+        out[("generic",)] = net.cap[generic]
     return out
 
 
