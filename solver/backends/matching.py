@@ -198,8 +198,11 @@ class _Network:
         """Push flow along shortest augmenting paths from node 0 until none is left (each the
         path :meth:`_search` finds)."""
         head, to, cap = self.head, self.to, self.cap
-        #: Each node's edges to the sink, in its order.
-        exits: list[tuple[int, ...]] = [tuple(e for e in edges if to[e] == sink) for edges in head]
+        #: Each node's edges to the sink, in its order: the pairs of the sink's own edges, in the
+        #: order they were added, as each node lists its own (no network here loops on the sink).
+        exits: list[tuple[int, ...]] = [()] * len(head)
+        for e in head[sink]:
+            exits[to[e]] += (e ^ 1,)
         near = frozenset(to[e] for e in head[0])
         # The source's neighbours are searched as they are found only when none of them has an
         # edge to the sink (a transport's units): see :meth:`_search`.
