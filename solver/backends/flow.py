@@ -837,14 +837,14 @@ def _staged(sources: list[Source], costs: list[tuple[int, int]], form: Form,
     """What ``form`` lacks when ``sources`` pay it after paying the converters' ``costs`` (demand
     mask, 0 for generic; amount) in full: a max-flow that fills the costs, then the colored
     demands, then generic (a flow never gives back what reached the sink, so the costs stay paid
-    and the colored demands served as much as they can be); ``None`` when the costs can't all be
-    paid."""
+    and the colored demands served as much as they can be; generic, which every source pays, is
+    what the sources have left, counted as :func:`~manasolver.solver.backends.matching.deficits`
+    counts it); ``None`` when the costs can't all be paid."""
     dsts: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
     if form.snow:
         dsts.append((("snow",), -1, form.snow))
     ns, nd, nc = len(sources), len(dsts), len(costs)
-    gen_node = 1 + ns + nd + nc
-    sink = gen_node + 1
+    sink = 1 + ns + nd + nc
     net = _Network(sink + 1)
     for si, (mask, snow, count, pays) in enumerate(sources):
         node = 1 + si
@@ -852,25 +852,22 @@ def _staged(sources: list[Source], costs: list[tuple[int, int]], form: Form,
         for di, (_, m, _c) in enumerate(dsts):
             if (m == -1 and snow) or (m > 0 and mask & m):
                 net.edge(node, 1 + ns + di, count)
-        net.edge(node, gen_node, count)
         for ci, (m, _c) in enumerate(costs):
             if (pays is None or ci in pays) and (m == 0 or mask & m):
                 net.edge(node, 1 + ns + nd + ci, count)
     paid = [net.edge(1 + ns + nd + ci, sink, c) for ci, (_, c) in enumerate(costs)]
-    served = [net.edge(1 + ns + di, sink, 0) for di in range(nd)]
-    generic = net.edge(gen_node, sink, 0)
-    net.augment(sink)
+    edges = [net.edge(1 + ns + di, sink, 0) for di in range(nd)]
+    flowed = net.augment(sink)
     if any(net.cap[e] for e in paid):
         return None
-    for e, (_, _, c) in zip(served, dsts):
+    for e, (_, _, c) in zip(edges, dsts):
         net.cap[e] = c
-    net.augment(sink)
-    net.cap[generic] = form.generic(x)
-    net.augment(sink)
+    flowed += net.augment(sink)
     out: dict[tuple[object, ...], int] = {}
-    for e, (key, _m, _c) in zip(served, dsts):
+    for e, (key, _m, _c) in zip(edges, dsts):
         if net.cap[e]:
             out[key] = net.cap[e]
-    if net.cap[generic]:
-        out[("generic",)] = net.cap[generic]
+    generic = form.generic(x) + flowed - sum(source[2] for source in sources)
+    if generic > 0:  # every source pays generic: what the two stages left, counted (see deficits)
+        out[("generic",)] = generic
     return out

@@ -296,37 +296,34 @@ def deficits(units: list[tuple[int, bool, int]], form: Form, x: int) -> dict[tup
     (``("spell", mask)``, ``("snow",)``, ``("generic",)``): a maximum flow that first
     serves the colored, colorless, hybrid and snow demands and then generic, so the
     shortfall is smallest in total and, among those, falls on generic (a flow never
-    gives back what reached the sink).  When the units can serve every demand but generic (Hall's
-    condition, :func:`hall_fast`), that flow serves them all and then as much generic as the
-    units left can: the shortfall is generic alone, counted without a flow."""
+    gives back what reached the sink).  Every unit pays generic, so the second stage adds
+    what the units left over by the first can give (the whole network's maximum flow is the
+    least of all the units and the first stage's flow with generic): counted, not flowed.  When
+    the units can serve every demand but generic (Hall's condition, :func:`hall_fast`), the
+    first stage serves them all, counted without a flow either."""
     g = form.generic(x)
-    if hall_fast(units, form, 0):
-        short = form.fixed_mana + g - sum(u[2] for u in units)
-        return {("generic",): short} if short > 0 else {}
-    dsts: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
-    if form.snow:
-        dsts.append((("snow",), -1, form.snow))
-    nu = len(units)
-    sink = nu + len(dsts) + 2
-    gen_node = nu + len(dsts) + 1
-    net = _Network(sink + 1)
-    for ui, (mask, snow, count) in enumerate(units):
-        net.edge(0, 1 + ui, count)
-        for di, (_, m, _c) in enumerate(dsts):
-            if (m == -1 and snow) or (m > 0 and mask & m):
-                net.edge(1 + ui, nu + 1 + di, count)
-        net.edge(1 + ui, gen_node, count)
-    served = [net.edge(nu + 1 + di, sink, c) for di, (_, _, c) in enumerate(dsts)]
-    generic = net.edge(gen_node, sink, 0)
-    net.augment(sink)
-    net.cap[generic] += g
-    net.augment(sink)
+    total = sum(u[2] for u in units)
     out: dict[tuple[object, ...], int] = {}
-    for (key, _m, _c), e in zip(dsts, served):
-        if net.cap[e]:
-            out[key] = net.cap[e]
-    if net.cap[generic]:
-        out[("generic",)] = net.cap[generic]
+    served = form.fixed_mana
+    if not hall_fast(units, form, 0):
+        dsts: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
+        if form.snow:
+            dsts.append((("snow",), -1, form.snow))
+        nu = len(units)
+        sink = nu + len(dsts) + 1
+        net = _Network(sink + 1)
+        for ui, (mask, snow, count) in enumerate(units):
+            net.edge(0, 1 + ui, count)
+            for di, (_, m, _c) in enumerate(dsts):
+                if (m == -1 and snow) or (m > 0 and mask & m):
+                    net.edge(1 + ui, nu + 1 + di, count)
+        edges = [net.edge(nu + 1 + di, sink, c) for di, (_, _, c) in enumerate(dsts)]
+        served = net.augment(sink)
+        for (key, _m, _c), e in zip(dsts, edges):
+            if net.cap[e]:
+                out[key] = net.cap[e]
+    if g + served > total:
+        out[("generic",)] = g + served - total
     return out
 
 
