@@ -168,10 +168,6 @@ def can_pay(req: PaymentRequest, backend: str | None = None) -> CanPayAnswer:
     return CanPayAnswer(False, reason(problem, verdict))
 
 
-#: What :func:`pay` holds of a cost the flow check proved unpayable.
-_PROVEN_UNPAYABLE = Infeasible("Hall's condition fails for every form within the player's life and energy")
-
-
 @budgeted
 def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
     """The best payment of ``req``'s cost under its policy, or why there is none."""
@@ -188,14 +184,15 @@ def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
         guard_excluded(supply, req)
         return PayAnswer(False, reason=reason(problem))
     feasible = problem.at("feasible", x)
-    # an unpayable cost proven so by the flow check goes to its reason without an optimiser
-    unpayable = backend is None and isinstance(backends.decide(feasible, ("flow",)), Infeasible)
-    result = _PROVEN_UNPAYABLE if unpayable else _solve(problem, backend, "pay")
+    # an unpayable cost proven so by the flow goes to its reason (with what the proof found
+    # missing) without an optimiser
+    proof = backends.decide(feasible, ("flow",)) if backend is None else None
+    result = proof if isinstance(proof, Infeasible) else _solve(problem, backend, "pay")
     if isinstance(result, Infeasible):
         if doubler is not None:
             raise doubler  # the doubler might make it payable
         guard_excluded(supply, req)
-        return PayAnswer(False, reason=reason(feasible))
+        return PayAnswer(False, reason=reason(feasible, result))
     why = "the payment is legal, its optimality is proven only without it"
     ignored = tuple((e.permanent, f"{e.name}: left out ({e.reason}: {e.clause}); {why}") for e in supply.excluded)
     from manasolver.solver.payment_writer import Written
