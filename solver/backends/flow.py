@@ -209,12 +209,19 @@ class FlowBackend:
         unpayable cost is ``missing`` (empty otherwise): what :meth:`shortfall` finds there.  Where
         that search declines too, a cost beyond every source (:func:`_beyond_every_source`) is
         unpayable.  ``barred``: some mana pays colored symbols only (Jegantha's): a payment without
-        it is a payment, the search is not asked (it does not tell that mana apart)."""
+        it is a payment, the search is not asked (it does not tell that mana apart).
+
+        A policy requiring some colors to be spent (``spend_color``) limits the payments that
+        count, which none of these reads: only Hall's condition over the plain units (and over
+        :func:`wide_units` where a payment of them can be written) calls such a cost payable, as
+        :meth:`feasible` does; the others prove only "unpayable", leaving "payable" to the
+        optimisers, which model the requirement."""
         if problem.mode != "feasible" or problem.x is None:
             return None
+        colors = bool(problem.policy.spend_color)
         if barred:
             found = _units(problem)
-            if found is not None and self._hall(problem, _without_barred(problem, found[0]), True):
+            if not colors and found is not None and self._hall(problem, _without_barred(problem, found[0]), True):
                 return True, {}
             return (False, {}) if _beyond_every_source(problem) else None
         found = _units(problem)
@@ -224,11 +231,15 @@ class FlowBackend:
             if verdict is None and partial and not problem.has_assists and _wider(problem):
                 units, partial = wide_units(problem)
                 verdict = self._hall(problem, units, partial)
+                if colors and verdict is not None and verdict[1] and not _writable(units):
+                    verdict = None
             if verdict is not None:
                 return verdict[1], {}
         short = converter_shortfall(problem)
         if short is None:
             return (False, {}) if _beyond_every_source(problem) else None
+        if colors and not short:
+            return None  # a payment, perhaps not spending the colors required
         return not short, short
 
     @staticmethod

@@ -69,3 +69,16 @@ def test_bog_witch_cost_beyond_every_source(cost: str, monkeypatch: pytest.Monke
     state["players"][0]["hand"] = ["Llanowar Elves"]
     got, want = _answers({"query": "can_pay", "state": state, "cost": cost}, monkeypatch)
     assert got["payable"] is False and got == want
+
+
+@pytest.mark.parametrize(("names", "cost", "spend"), [
+    (("Plains", "Azorius Signet"), "{2}", {"U": 2}),
+    (("Island", "Azorius Signet"), "{3}", {"W": 1}),
+    (("Jegantha, the Wellspring", "Island", "Island", "Island"), "{1}{U}", {"G": 1}),
+])
+def test_spend_color_payments_left_to_the_optimisers(names: tuple[str, ...], cost: str,
+                                                      spend: dict[str, int]) -> None:
+    """A policy requiring colors spent (adamant): a payment the converter search or Jegantha's
+    Hall check finds may not spend them, so can_pay's answer is CP-SAT's, which models it."""
+    query = {"query": "can_pay", "state": _board(*names), "cost": cost, "policy": {"spend_color": spend}}
+    assert answer(query) == answer({**query, "backend": "cpsat"})
