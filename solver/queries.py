@@ -152,14 +152,19 @@ def _csp_first(problem: Problem) -> Payment | None:
 
 @budgeted
 def can_pay(req: PaymentRequest, backend: str | None = None) -> CanPayAnswer:
-    """Can ``req``'s cost be paid now? Exact; default backend: flow, else CP-SAT."""
+    """Can ``req``'s cost be paid now? Exact; default backend: flow, else CP-SAT.  The ``flow``
+    backend named answers by Hall's condition alone (:func:`~manasolver.solver.backends.hall_check`),
+    as far as it writes a payment with it (``pay``), and declines beyond."""
     problem = prepare(req, "feasible", _fixed_x(req))
     if backend == "csp":
         if _csp_first(problem) is not None:
             return CanPayAnswer(True)
         guard_excluded(_guard_doublers(req, problem.supply), req)
         return CanPayAnswer(False, reason(problem))
-    verdict = backends.decide(problem, _chain(backend, "can_pay"))
+    if backend == "flow":
+        verdict = backends.hall_check(problem)
+    else:
+        verdict = backends.decide(problem, _chain(backend, "can_pay"))
     if isinstance(verdict, Declined):
         raise Unsupported(verdict.why, "backend")
     if not isinstance(verdict, Infeasible):

@@ -417,9 +417,10 @@ def decide(problem: Problem, chain: tuple[str, ...]) -> Verdict:
 
 def hall_check(problem: Problem) -> Verdict:
     """The flow's verdict by Hall's condition over its plain and wider units, declining where
-    they leave something out (the converter search only where the fast optimiser declines): what
-    ``max_x`` bisects X with on plain boards, leaving boards of converters to CP-SAT, which
-    optimises X and the payment at once."""
+    they leave something out or it could not write the payment (the converter search only where
+    the fast optimiser declines): what ``max_x`` bisects X with on plain boards, leaving boards of
+    converters to CP-SAT, which optimises X and the payment at once, and what ``can_pay`` naming
+    the flow backend answers (``pay`` naming it writes that payment)."""
     flow = backend("flow")
     assert isinstance(flow, _Flow)
     return flow.hall(problem)
