@@ -152,21 +152,25 @@ def _csp_first(problem: Problem) -> Payment | None:
 
 @budgeted
 def can_pay(req: PaymentRequest, backend: str | None = None) -> CanPayAnswer:
-    """Can ``req``'s cost be paid now? Exact; default backend: flow, else CP-SAT."""
+    """Can ``req``'s cost be paid now? Exact; default backend: flow, else CP-SAT.  The ``flow``
+    backend named answers by Hall's condition alone (:func:`~manasolver.solver.backends.hall_check`),
+    as far as it writes a payment with it (``pay``), and declines beyond."""
     problem = prepare(req, "feasible", _fixed_x(req))
     if backend == "csp":
         if _csp_first(problem) is not None:
             return CanPayAnswer(True)
         guard_excluded(_guard_doublers(req, problem.supply), req)
         return CanPayAnswer(False, reason(problem))
-    if backends.payable(problem, _chain(backend, "can_pay")):
+    if backend == "flow":
+        verdict = backends.hall_check(problem)
+    else:
+        verdict = backends.decide(problem, _chain(backend, "can_pay"))
+    if isinstance(verdict, Declined):
+        raise Unsupported(verdict.why, "backend")
+    if not isinstance(verdict, Infeasible):
         return CanPayAnswer(True)
     guard_excluded(_guard_doublers(req, problem.supply), req)
-    return CanPayAnswer(False, reason(problem))
-
-
-#: What :func:`pay` holds of a cost the flow check proved unpayable.
-_PROVEN_UNPAYABLE = Infeasible("Hall's condition fails for every form within the player's life and energy")
+    return CanPayAnswer(False, reason(problem, verdict))
 
 
 @budgeted
@@ -185,14 +189,15 @@ def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
         guard_excluded(supply, req)
         return PayAnswer(False, reason=reason(problem))
     feasible = problem.at("feasible", x)
-    # an unpayable cost proven so by the flow check goes to its reason without an optimiser
-    unpayable = backend is None and isinstance(backends.decide(feasible, ("flow",)), Infeasible)
-    result = _PROVEN_UNPAYABLE if unpayable else _solve(problem, backend, "pay")
+    # an unpayable cost proven so by the flow goes to its reason (with what the proof found
+    # missing) without an optimiser
+    proof = backends.decide(feasible, ("flow",)) if backend is None else None
+    result = proof if isinstance(proof, Infeasible) else _solve(problem, backend, "pay")
     if isinstance(result, Infeasible):
         if doubler is not None:
             raise doubler  # the doubler might make it payable
         guard_excluded(supply, req)
-        return PayAnswer(False, reason=reason(feasible))
+        return PayAnswer(False, reason=reason(feasible, result))
     why = "the payment is legal, its optimality is proven only without it"
     ignored = tuple((e.permanent, f"{e.name}: left out ({e.reason}: {e.clause}); {why}") for e in supply.excluded)
     from manasolver.solver.payment_writer import Written
@@ -223,17 +228,16 @@ def _max_x_by_bisection(base: Problem, partial: list[MaxXAnswer]) -> MaxXAnswer 
     proven the largest): the answer should CP-SAT not finish within the budget.  ``base`` is the request's problem
     at X=0."""
     large = _costly_members(base.supply) > PAIRWISE_MEMBERS
-    chain = ("flow", "fastopt") if large else ("flow",)
     last: list[tuple[Problem, Solution]] = []  # on large boards: the last payment found
 
     def payable(x: int) -> bool | None:
         problem = base.at("feasible", x) if x else base
         if large:
-            found = backends.solve(problem, chain)
+            found = backends.solve(problem, ("flow", "fastopt"))
             if isinstance(found, Solution):
                 last.append((problem, found))
             return None if isinstance(found, Declined) else isinstance(found, Solution)
-        verdict = backends.decide(problem, chain)
+        verdict = backends.hall_check(problem)
         return None if isinstance(verdict, Declined) else verdict is PAYABLE
 
     first = payable(0)

@@ -13,7 +13,8 @@ prepared again):
 2. the flow bound (:class:`~manasolver.solver.backends.Explains`: a max-flow that serves the
    colored demands first, so the shortfall falls on generic; on boards with converters, repeatable
    options, convoke, improvise or delve, the flow's exact search over how many of them are used,
-   :func:`~manasolver.solver.backends.flow.converter_shortfall`) gives the missing mana and the life
+   :func:`~manasolver.solver.backends.flow.converter_shortfall`, taken from the query's proof when
+   that search proved the cost unpayable) gives the missing mana and the life
    and energy a form with mana enough would still lack; mana whose restriction does not allow the
    spell counts for nothing there, and when the cost is payable with every restriction lifted (the
    ``can_pay`` chain decides) the reason is ``restricted_mana``;
@@ -76,9 +77,10 @@ def missing_text(slack: Mapping[tuple[object, ...], int]) -> str:
     return "".join(parts) or "{0}"
 
 
-def reason(problem: Problem) -> Reason:
+def reason(problem: Problem, proof: Infeasible | None = None) -> Reason:
     """The REASON of ``problem`` (``feasible`` mode, at its X), which is unpayable (see the
-    module docstring)."""
+    module docstring); ``proof``: the backend's proof of it, when the query has it (what it
+    found missing is not searched again)."""
     req = problem.req
     if req.policy.spend_color:
         policy = dataclasses.replace(req.policy, spend_color=())
@@ -87,7 +89,10 @@ def reason(problem: Problem) -> Reason:
             need = " and ".join(f"{n} {{{c}}}" for c, n in req.policy.spend_color)
             return Reason("insufficient_mana", f"payable, but not while spending at least {need} "
                           f"(the policy's spend_color requirement)")
-    quick = explainer("flow").shortfall(problem)
+    if proof is not None and proof.missing:  # the flow's converter search found it proving the cost unpayable
+        quick: Shortfall | Declined = Shortfall(proof.missing)
+    else:
+        quick = explainer("flow").shortfall(problem)
     if not isinstance(quick, Declined):
         if quick.missing and _restricted(problem) and payable(problem.without_restrictions(),
                                                               DEFAULT_CHAINS["can_pay"]):

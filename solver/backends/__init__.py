@@ -67,6 +67,7 @@ __all__ = [
     "decide",
     "enumerator",
     "explainer",
+    "hall_check",
     "payable",
     "relaxer",
     "solve",
@@ -82,9 +83,12 @@ DemandKey = tuple[object, ...]
 
 @dataclass(frozen=True, slots=True)
 class Infeasible:
-    """The backend proved that the problem has no payment; ``proof`` says how."""
+    """The backend proved that the problem has no payment; ``proof`` says how.  ``missing``: the
+    least missing mana per demand when the proof found it (the flow's converter search, which is
+    what the flow's :meth:`Explains.shortfall` answers there, without life or energy lacking)."""
 
     proof: str = ""
+    missing: Mapping[DemandKey, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,10 +194,11 @@ NAMES: tuple[BackendName, ...] = ("flow", "fastopt", "cpsat", "csp")
 
 #: What each backend is and which powers it has.
 DESCRIPTIONS: Mapping[BackendName, str] = MappingProxyType({
-    "flow": "exact feasibility of plain problems by Hall's condition over grouped units, a payment "
-            "by an augmenting-path max-flow (not optimised), and the least missing mana "
-            "(solves, decides, explains; declines optimisation, mana-costing and resource-costing "
-            "supplies, and convoke/improvise/delve)",
+    "flow": "exact feasibility of plain problems by Hall's condition over grouped units and of "
+            "boards of converters (Signets, filter lands) by a search over their activations, a "
+            "payment by an augmenting-path max-flow (not optimised), and the least missing mana "
+            "(solves, decides, explains; declines optimisation, resource-costing supplies, "
+            "and writes no payment with mana-costing sources or convoke/improvise/delve)",
     "fastopt": "the plain-Python exact optimiser: a bounded search over activation counts "
                "(solves; declines unknown supply shapes, weights, spend_color, max_x, assists and "
                "costs that sacrifice or tap other permanents)",
@@ -203,11 +208,11 @@ DESCRIPTIONS: Mapping[BackendName, str] = MappingProxyType({
 })
 
 #: The documented default of each query, which may change: each backend in turn until one does
-#: not decline.  ``can_pay``: the flow fast path, then the fast optimiser (its search decides
-#: boards of mana-costing sources by counts, where CP-SAT's model grows with the pairs of them),
-#: then CP-SAT; ``pay``: the fast optimiser, then
-#: CP-SAT; ``max_x``: CP-SAT maximising X (the query first bisects X with the ``can_pay`` chain
-#: on plain boards); ``payments``: the enumeration.
+#: not decline.  ``can_pay``: the flow fast path (Hall's condition, then its search over the
+#: converters' activations), then the fast optimiser (its search decides boards of mana-costing
+#: sources by counts, where CP-SAT's model grows with the pairs of them), then CP-SAT; ``pay``:
+#: the fast optimiser, then CP-SAT; ``max_x``: CP-SAT maximising X (the query first bisects X
+#: with the flow's Hall check, :func:`hall_check`, on plain boards); ``payments``: the enumeration.
 DEFAULT_CHAINS: Mapping[QueryName, tuple[BackendName, ...]] = MappingProxyType({
     "can_pay": ("flow", "fastopt", "cpsat"),
     "pay": ("fastopt", "cpsat"),
@@ -240,6 +245,7 @@ class _Flow:
     name: BackendName = "flow"
     _declined = _cannot("flow")
     _infeasible = Infeasible("Hall's condition fails for every form within the player's life and energy")
+    _searched = "the converter search found mana missing for every choice of activations"
 
     def __init__(self) -> None:
         from manasolver.solver.backends.flow import FlowBackend
@@ -251,6 +257,16 @@ class _Flow:
         return _outcome(self._native.solve(problem), self._declined, self._infeasible)
 
     def decide(self, problem: Problem) -> Verdict:
+        verdict = self._native.decide(problem, generic_barred(problem.supply))
+        if verdict is None:
+            return self._declined
+        payable, missing = verdict
+        if payable:
+            return PAYABLE
+        return Infeasible(self._searched, missing) if missing else self._infeasible
+
+    def hall(self, problem: Problem) -> Verdict:
+        """Hall's condition over the plain and wider units alone (:func:`hall_check`)."""
         if generic_barred(problem.supply):
             return _BARRED
         verdict = self._native.feasible(problem)
@@ -399,6 +415,17 @@ def decide(problem: Problem, chain: tuple[str, ...]) -> Verdict:
     return out
 
 
+def hall_check(problem: Problem) -> Verdict:
+    """The flow's verdict by Hall's condition over its plain and wider units, declining where
+    they leave something out or it could not write the payment (the converter search only where
+    the fast optimiser declines): what ``max_x`` bisects X with on plain boards, leaving boards of
+    converters to CP-SAT, which optimises X and the payment at once, and what ``can_pay`` naming
+    the flow backend answers (``pay`` naming it writes that payment)."""
+    flow = backend("flow")
+    assert isinstance(flow, _Flow)
+    return flow.hall(problem)
+
+
 def payable(problem: Problem, chain: tuple[str, ...]) -> bool:
     """Is ``problem`` payable by ``chain`` (:func:`decide`)?  An ``Unsupported`` error naming why
     when every backend of it declines."""
@@ -430,4 +457,6 @@ def keep_terms(problem: Problem, names: tuple[str, ...]) -> KeepTerms:
     """The ``keep_castable`` and ``keep_colors`` terms of ``problem``'s payments, as the fast
     optimiser counts them, for writing a payment's score."""
     from manasolver.solver.backends.fastopt.keep import KeepTerms
-    return KeepTerms(problem, names)
+    from manasolver.solver.backends.fastopt.search import kept_keep_terms
+    kept = kept_keep_terms(problem, names)  # the optimiser's own, when it solved this problem
+    return kept if kept is not None else KeepTerms(problem, names)

@@ -8,9 +8,11 @@ of it); damage (pain lands) matters only for forms that pay life.  When the
 board has other options too, the plain part alone still answers "payable"
 exactly (the rest only adds ways to pay); an "unpayable" is then asked again of
 the wider units (:func:`wide_units`: options paying life or energy that can't
-limit the payment, free repeatable options), and of the converter search
-(:func:`converter_shortfall`) on boards the fast optimiser declines, else
-declined (``None``): the fast optimiser or CP-SAT decides.
+limit the payment, free repeatable options), and, when deciding payability
+(:meth:`FlowBackend.decide`), of the converter search (:func:`converter_shortfall`:
+Signets, filter lands, either way), else declined (``None``): the fast optimiser or
+CP-SAT decides.  :meth:`FlowBackend.feasible` asks the converter search only on the
+boards the fast optimiser declines, and only for an "unpayable".
 
 Units are grouped by ``(type mask, snow)`` and demands by mask, so the check is
 Hall's condition for a transportation problem: the total is payable exactly
@@ -29,8 +31,7 @@ from manasolver.models.symbols import TYPE_BITS
 from manasolver.solver import budget
 from manasolver.solver.backends.matching import (
     UnitKind,
-    _augment,
-    _edge,
+    _Network,
     deficits,
     hall_fast,
     solution_from_units,
@@ -200,6 +201,47 @@ class FlowBackend:
                 verdict = _unpayable_by_converters(problem)
         return verdict
 
+    def decide(self, problem: Problem, barred: bool = False) -> tuple[bool, dict[tuple[object, ...], int]] | None:
+        """Is ``problem`` (``feasible`` mode) payable: ``(payable, missing)``, ``None`` when
+        declined.  Hall's condition over the plain units, then over :func:`wide_units`, and, when
+        both leave something out, the converter search (:func:`converter_shortfall`), which decides
+        both ways: nothing missing is a payment, and the least missing mana it found for an
+        unpayable cost is ``missing`` (empty otherwise): what :meth:`shortfall` finds there.  Where
+        that search declines too, a cost beyond every source (:func:`_beyond_every_source`) is
+        unpayable.  ``barred``: some mana pays colored symbols only (Jegantha's): a payment without
+        it is a payment, the search is not asked (it does not tell that mana apart).
+
+        A policy requiring some colors to be spent (``spend_color``) limits the payments that
+        count, which none of these reads: only Hall's condition over the plain units (and over
+        :func:`wide_units` where a payment of them can be written) calls such a cost payable, as
+        :meth:`feasible` does; the others prove only "unpayable", leaving "payable" to the
+        optimisers, which model the requirement."""
+        if problem.mode != "feasible" or problem.x is None:
+            return None
+        colors = bool(problem.policy.spend_color)
+        if barred:
+            found = _units(problem)
+            if not colors and found is not None and self._hall(problem, _without_barred(problem, found[0]), True):
+                return True, {}
+            return (False, {}) if _beyond_every_source(problem) else None
+        found = _units(problem)
+        if found is not None:
+            units, partial = found
+            verdict = self._hall(problem, units, partial)
+            if verdict is None and partial and not problem.has_assists and _wider(problem):
+                units, partial = wide_units(problem)
+                verdict = self._hall(problem, units, partial)
+                if colors and verdict is not None and verdict[1] and not _writable(units):
+                    verdict = None
+            if verdict is not None:
+                return verdict[1], {}
+        short = converter_shortfall(problem)
+        if short is None:
+            return (False, {}) if _beyond_every_source(problem) else None
+        if colors and not short:
+            return None  # a payment, perhaps not spending the colors required
+        return not short, short
+
     @staticmethod
     def _hall(problem: Problem, units: list[UnitKind], partial: bool) -> tuple[int, bool] | None:
         """:meth:`feasible` over ``units``."""
@@ -238,6 +280,48 @@ class FlowBackend:
         sol = solution_from_units(problem, units, i, problem.x)
         assert sol is not None  # Hall's condition held
         return sol
+
+
+def _without_barred(problem: Problem, units: list[UnitKind]) -> list[UnitKind]:
+    """``units`` without those of classes with an option whose mana can't pay generic costs."""
+    barred = {k for k, cls in enumerate(problem.supply.classes)
+              if any(o.restriction is not None and o.restriction.no_generic for o in cls.options)}
+    return [u for u in units if u[3] not in barred]
+
+
+def _beyond_every_source(problem: Problem) -> bool:
+    """Is ``problem`` unpayable even were every option free of its costs (mana, life, other
+    permanents to tap or sacrifice, cards to discard) and every member to make the most mana of
+    any of its options, of any of their types?  Hall's condition over those units, a relaxation
+    of every payment (costs only take mana away), proves such a cost unpayable, as does a generic
+    and snow part beyond the units whose mana may pay generic costs (not Jegantha's); convoke,
+    improvise and delve, which pay with more than the supply, are left to the backends that
+    model them."""
+    if problem.has_assists:
+        return False
+    assert problem.x is not None
+    sup = problem.supply
+    units: list[UnitKind] = [(bit, False, n, -1, ()) for bit, n in sup.pool]
+    generic = sup.pool_total  # the units that may pay generic and snow: not Jegantha's
+    for k, cls in enumerate(sup.classes):
+        mask = most = repeated = 0
+        barred = False
+        for o, opt in enumerate(cls.options):
+            if not problem.spell_ok[k][o]:
+                continue  # its mana pays only costs, here free
+            for slot in opt.slots:
+                mask |= slot
+            if opt.exclusive:
+                most = max(most, len(opt.slots))
+            else:
+                repeated += len(opt.slots) * opt.repeat
+            barred = barred or (opt.restriction is not None and opt.restriction.no_generic)
+        if mask:
+            units.append((mask, cls.snow, cls.count * (most + repeated), k, ()))
+            generic += 0 if barred else units[-1][2]
+    x = problem.x
+    return not any(form.generic(x) + form.snow <= generic and hall_fast(units, form, form.generic(x))
+                   for form in problem.forms if form.life <= sup.life and form.energy <= sup.energy)
 
 
 def _writable(units: list[UnitKind]) -> bool:
@@ -477,7 +561,8 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
     converter at most is exact by the first; a choice with more whose lower bound beats the best
     found is decided exactly, over every order of its activations (each cost paid by the pool,
     the other sources and the activations before it), at most :data:`CONVERTER_ORDERS` orders in
-    all, else the search declines."""
+    all, else the search declines.  The first choice or order missing nothing ends the search: no
+    other can do better, and the cost is payable (``{}``, what decides payability by it)."""
     sup = problem.supply
     x = problem.x
     if x is None or sup.fodder or sup.tappable:
@@ -560,6 +645,8 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
         upper = _least(units, acts, forms, x, "others")
         if upper is not None and (best is None or upper[:2] < best[:2]):
             best = upper
+            if not best[0]:
+                return {}  # nothing missing: no choice can do better (the cost is payable)
         if len(acts) > 1:
             lower = _least(units, acts, forms, x, "any")
             if lower is not None and (upper is None or lower[:2] < upper[:2]):
@@ -576,6 +663,8 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
             exact = _least(units, seq, forms, x, "before")
             if exact is not None and (best is None or exact[:2] < best[:2]):
                 best = exact
+                if not best[0]:
+                    return {}
     return None if best is None else best[2]
 
 
@@ -759,45 +848,37 @@ def _staged(sources: list[Source], costs: list[tuple[int, int]], form: Form,
     """What ``form`` lacks when ``sources`` pay it after paying the converters' ``costs`` (demand
     mask, 0 for generic; amount) in full: a max-flow that fills the costs, then the colored
     demands, then generic (a flow never gives back what reached the sink, so the costs stay paid
-    and the colored demands served as much as they can be); ``None`` when the costs can't all be
-    paid."""
+    and the colored demands served as much as they can be; generic, which every source pays, is
+    what the sources have left, counted as :func:`~manasolver.solver.backends.matching.deficits`
+    counts it); ``None`` when the costs can't all be paid."""
     dsts: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
     if form.snow:
         dsts.append((("snow",), -1, form.snow))
     ns, nd, nc = len(sources), len(dsts), len(costs)
-    gen_node = 1 + ns + nd + nc
-    sink = gen_node + 1
-    adj: dict[int, list[int]] = {i: [] for i in range(sink + 1)}
-    cap: dict[tuple[int, int], int] = {}
+    sink = 1 + ns + nd + nc
+    net = _Network(sink + 1)
     for si, (mask, snow, count, pays) in enumerate(sources):
         node = 1 + si
-        _edge(adj, cap, 0, node, count)
+        net.edge(0, node, count)
         for di, (_, m, _c) in enumerate(dsts):
             if (m == -1 and snow) or (m > 0 and mask & m):
-                _edge(adj, cap, node, 1 + ns + di, count)
-        _edge(adj, cap, node, gen_node, count)
+                net.edge(node, 1 + ns + di, count)
         for ci, (m, _c) in enumerate(costs):
             if (pays is None or ci in pays) and (m == 0 or mask & m):
-                _edge(adj, cap, node, 1 + ns + nd + ci, count)
-    for ci in range(nc):
-        _edge(adj, cap, 1 + ns + nd + ci, sink, 0)
-    for di in range(nd):
-        _edge(adj, cap, 1 + ns + di, sink, 0)
-    _edge(adj, cap, gen_node, sink, 0)
-    for ci, (_, c) in enumerate(costs):
-        cap[(1 + ns + nd + ci, sink)] = c
-    _augment(adj, cap, sink)
-    if any(cap[(1 + ns + nd + ci, sink)] for ci in range(nc)):
+                net.edge(node, 1 + ns + nd + ci, count)
+    paid = [net.edge(1 + ns + nd + ci, sink, c) for ci, (_, c) in enumerate(costs)]
+    edges = [net.edge(1 + ns + di, sink, 0) for di in range(nd)]
+    flowed = net.augment(sink)
+    if any(net.cap[e] for e in paid):
         return None
-    for di, (_, _, c) in enumerate(dsts):
-        cap[(1 + ns + di, sink)] = c
-    _augment(adj, cap, sink)
-    cap[(gen_node, sink)] = form.generic(x)
-    _augment(adj, cap, sink)
+    for e, (_, _, c) in zip(edges, dsts):
+        net.cap[e] = c
+    flowed += net.augment(sink)
     out: dict[tuple[object, ...], int] = {}
-    for di, (key, _m, _c) in enumerate(dsts):
-        if cap[(1 + ns + di, sink)]:
-            out[key] = cap[(1 + ns + di, sink)]
-    if cap[(gen_node, sink)]:
-        out[("generic",)] = cap[(gen_node, sink)]
+    for e, (key, _m, _c) in zip(edges, dsts):
+        if net.cap[e]:
+            out[key] = net.cap[e]
+    generic = form.generic(x) + flowed - sum(source[2] for source in sources)
+    if generic > 0:  # every source pays generic: what the two stages left, counted (see deficits)
+        out[("generic",)] = generic
     return out

@@ -15,6 +15,7 @@ another backend.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 
 from manasolver.solver.backends.problem import Problem, Solution, lowest_bit
 from manasolver.solver.casting.announce import Form
@@ -71,7 +72,7 @@ def hall_ok(units: list[UnitKind], form: Form, generic: int) -> bool:
     return True
 
 
-def hall_fast(units: list[UnitKind], form: Form, generic: int) -> bool:
+def hall_fast(units: Sequence[tuple[int, bool, int] | UnitKind], form: Form, generic: int) -> bool:
     """:func:`hall_ok` with each Hall sum computed once per distinct union of demand masks
     (a form has a few demands, so a few sums, never a table of all 64 masks)."""
     if generic + form.fixed_mana > sum(u[2] for u in units):
@@ -197,8 +198,11 @@ class _Network:
         """Push flow along shortest augmenting paths from node 0 until none is left (each the
         path :meth:`_search` finds)."""
         head, to, cap = self.head, self.to, self.cap
-        #: Each node's edges to the sink, in its order.
-        exits: list[tuple[int, ...]] = [tuple(e for e in edges if to[e] == sink) for edges in head]
+        #: Each node's edges to the sink, in its order: the pairs of the sink's own edges, in the
+        #: order they were added, as each node lists its own (no network here loops on the sink).
+        exits: list[tuple[int, ...]] = [()] * len(head)
+        for e in head[sink]:
+            exits[to[e]] += (e ^ 1,)
         near = frozenset(to[e] for e in head[0])
         # The source's neighbours are searched as they are found only when none of them has an
         # edge to the sink (a transport's units): see :meth:`_search`.
@@ -292,39 +296,34 @@ def deficits(units: list[tuple[int, bool, int]], form: Form, x: int) -> dict[tup
     (``("spell", mask)``, ``("snow",)``, ``("generic",)``): a maximum flow that first
     serves the colored, colorless, hybrid and snow demands and then generic, so the
     shortfall is smallest in total and, among those, falls on generic (a flow never
-    gives back what reached the sink)."""
-    dsts: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
-    if form.snow:
-        dsts.append((("snow",), -1, form.snow))
+    gives back what reached the sink).  Every unit pays generic, so the second stage adds
+    what the units left over by the first can give (the whole network's maximum flow is the
+    least of all the units and the first stage's flow with generic): counted, not flowed.  When
+    the units can serve every demand but generic (Hall's condition, :func:`hall_fast`), the
+    first stage serves them all, counted without a flow either."""
     g = form.generic(x)
-    nu = len(units)
-    sink = nu + len(dsts) + 2
-    gen_node = nu + len(dsts) + 1
-    cap: dict[tuple[int, int], int] = {}
-    adj: dict[int, list[int]] = {i: [] for i in range(sink + 1)}
-
-    def edge(a: int, b: int, c: int) -> None:
-        _edge(adj, cap, a, b, c)
-
-    for ui, (mask, snow, count) in enumerate(units):
-        edge(0, 1 + ui, count)
-        for di, (_, m, _c) in enumerate(dsts):
-            if (m == -1 and snow) or (m > 0 and mask & m):
-                edge(1 + ui, nu + 1 + di, count)
-        edge(1 + ui, gen_node, count)
-    for di, (_, _, c) in enumerate(dsts):
-        edge(nu + 1 + di, sink, c)
-    edge(gen_node, sink, 0)
-    _augment(adj, cap, sink)
-    cap[(gen_node, sink)] += g
-    _augment(adj, cap, sink)
+    total = sum(u[2] for u in units)
     out: dict[tuple[object, ...], int] = {}
-    for di, (key, _m, c) in enumerate(dsts):
-        short = cap[(nu + 1 + di, sink)]
-        if short:
-            out[key] = short
-    if cap[(gen_node, sink)]:
-        out[("generic",)] = cap[(gen_node, sink)]
+    served = form.fixed_mana
+    if not hall_fast(units, form, 0):
+        dsts: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
+        if form.snow:
+            dsts.append((("snow",), -1, form.snow))
+        nu = len(units)
+        sink = nu + len(dsts) + 1
+        net = _Network(sink + 1)
+        for ui, (mask, snow, count) in enumerate(units):
+            net.edge(0, 1 + ui, count)
+            for di, (_, m, _c) in enumerate(dsts):
+                if (m == -1 and snow) or (m > 0 and mask & m):
+                    net.edge(1 + ui, nu + 1 + di, count)
+        edges = [net.edge(nu + 1 + di, sink, c) for di, (_, _, c) in enumerate(dsts)]
+        served = net.augment(sink)
+        for (key, _m, _c), e in zip(dsts, edges):
+            if net.cap[e]:
+                out[key] = net.cap[e]
+    if g + served > total:
+        out[("generic",)] = g + served - total
     return out
 
 

@@ -127,13 +127,20 @@ def _find(state: GameState, player: str) -> tuple[Doubler, ...]:
     """:func:`find_doublers`, computed."""
     # cheap first: a doubling ability is printed on the card, or granted by a card whose
     # text speaks of unspent mana (no card grants one today); most boards have neither
-    infos = [_card_info(p.card) for p in state.battlefield]
-    granting = any(mentions and not printed for printed, mentions in infos)
-    out = []
+    printing: list[int] = []
+    granting = False
     for i, perm in enumerate(state.battlefield):
+        info = perm.card.facts.doubler or _card_info(perm.card)
+        if info[0]:
+            printing.append(i)
+        elif info[1]:
+            granting = True
+    if not printing and not granting:
+        return ()
+    out = []
+    for i in range(len(state.battlefield)) if granting else printing:
+        perm = state.battlefield[i]
         if perm.controller != player:
-            continue
-        if not granting and not infos[i][0]:
             continue
         abilities = effective_mana_abilities(state, perm)
         doubling = tuple(a for a in abilities if a.production.doubles_pool)

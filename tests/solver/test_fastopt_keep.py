@@ -48,3 +48,32 @@ def test_keep_castable_lost_costs_agree_with_halls_condition(seed: int) -> None:
     assert len(lost) > 1  # some used members cost a kept card, some don't
     for used in vectors:
         assert keep.keep_lost(used) == _lost_by_hall(keep, used), used
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_pay_scores_keep_castable_with_the_search_s_own_terms(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fresh board's ``pay``: the payment's score counts keep_castable and keep_colors with the
+    keep terms the optimiser's search built for the same problem (built once, not again for the
+    score), and the score is what fresh terms count."""
+    from manasolver.solver.backends.fastopt import keep as keep_module
+    state = boards.commander_board(7100 + seed)
+    state["players"][0]["hand"] = ["Counterspell", "Cultivate", "Lightning Helix", "Birds of Paradise"]
+    built: list[KeepTerms] = []
+    original = keep_module.KeepTerms.__init__
+
+    def counted(self: KeepTerms, *args: object) -> None:
+        built.append(self)
+        original(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(keep_module.KeepTerms, "__init__", counted)
+    got = protocol.answer({"query": "pay", "state": state, "cost": "{2}{G}"})
+    assert got["payable"] is True and len(built) == 1
+    monkeypatch.setattr(keep_module.KeepTerms, "__init__", original)
+    req = protocol.build_request({"query": "pay", "state": state, "cost": "{2}{G}"})
+    problem = queries.prepare(req, "optimal", 0)
+    fresh = KeepTerms(problem, problem.policy.criteria)
+    score = dict(got["payment"]["score"])
+    ids = {a["permanent"] for a in got["payment"]["activations"]}
+    used = [sum(1 for m in cls.members if m in ids) for cls in problem.supply.classes]
+    assert score["keep_castable"] == fresh.keep_lost(used)
+    assert score["keep_colors"] == fresh.colors_lost(used)

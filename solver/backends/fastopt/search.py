@@ -40,7 +40,8 @@ from manasolver.solver.casting.announce import Form
 from manasolver.solver.policy import keep_counts
 from manasolver.solver.supply.model import Supply
 
-__all__ = ["COSTLY_NODE_BUDGET", "MAX_COSTLY_KINDS", "NODE_BUDGET", "Search", "clear_searches", "search_for"]
+__all__ = ["COSTLY_NODE_BUDGET", "MAX_COSTLY_KINDS", "NODE_BUDGET", "Search", "clear_searches", "kept_keep_terms",
+           "search_for"]
 
 #: Nodes explored before the search gives the problem to CP-SAT.
 NODE_BUDGET = 1500
@@ -62,6 +63,8 @@ class Search:
         self.sup = problem.supply
         self.criteria = criteria
         self.keep = keep
+        #: The problem the search (and :attr:`keep`) was built for (:func:`kept_keep_terms`).
+        self.origin = problem
         self.class_cap = keep.class_cap
         self.lin = LinearCosts(criteria)
         self.inc = Incumbent(NODE_BUDGET)
@@ -226,6 +229,23 @@ def _content_key(problem: Problem, criteria: tuple[str, ...]) -> tuple[object, .
     kept = tuple((c.format(), n) for c, n in keep_counts(problem.policy, problem.req.state, sup.player))
     return (classes, sup.pool, sup.life, sup.energy, sup.player, problem.spell_ok, criteria,
             kept, problem.policy.keep_castable is None)
+
+
+def kept_keep_terms(problem: Problem, names: tuple[str, ...]) -> KeepTerms | None:
+    """The keep terms of the search this thread keeps for ``problem`` itself (built for it, by
+    :func:`search_for` under the policy's criteria, when the optimiser solved it), when they
+    count what ``names`` asks as :class:`KeepTerms` ``(problem, names)`` would: a payment's score
+    is then written without building them again; ``None`` otherwise."""
+    sup = problem.supply
+    state = problem.req.state
+    hit = _KEPT.searches.get((id(sup), id(state), problem.spell_ok, problem.policy.criteria,
+                              problem.policy.keep_castable), sup)
+    if hit is None or hit[0] is not state or hit[1] is None:
+        return None
+    search = hit[1]
+    if search.origin is not problem or ("keep_castable" in search.criteria) != ("keep_castable" in names):
+        return None
+    return search.keep
 
 
 def search_for(problem: Problem, criteria: tuple[str, ...]) -> Search | None:

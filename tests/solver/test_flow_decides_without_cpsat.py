@@ -1,0 +1,84 @@
+"""``can_pay`` decided by the flow backend on boards its Hall check alone leaves to the optimisers:
+Signets paying one another (the converter search, CR 605.3), Jegantha's mana that can't pay generic
+costs (CR 106.6), and costs beyond every source whatever their costs (Bog Witch's discard).  Each
+verdict and REASON is CP-SAT's, and CP-SAT is not asked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from manasolver.solver import backends
+from manasolver.solver.service.protocol import answer
+
+
+def _board(*names: str) -> dict[str, Any]:
+    return {"players": [{"name": "you"}],
+            "battlefield": [{"id": f"p{i}", "card": n} for i, n in enumerate(names)]}
+
+
+def _answers(query: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The default chain's answer and CP-SAT's (``backend: cpsat``); the test fails when the default
+    chain asks CP-SAT to decide (its slack model may still explain an unpayable cost)."""
+    want = answer({**query, "backend": "cpsat"})
+    cpsat = backends.backend("cpsat")
+
+    def refuse(problem: object) -> backends.Verdict:
+        raise AssertionError("CP-SAT was asked to decide")
+
+    monkeypatch.setattr(cpsat, "decide", refuse)
+    return answer(query), want
+
+
+@pytest.mark.parametrize(("names", "cost"), [
+    (("Forest", "Golgari Signet", "Golgari Signet"), "{B}{G}{G}"),
+    (("Forest", "Golgari Signet", "Golgari Signet"), "{B}{B}{G}{G}"),
+    (("Plains", "Azorius Signet"), "{W}{W}{U}"),
+    (("Island", "Izzet Signet", "Mystic Gate"), "{U}{U}{R}"),
+])
+def test_signets_paying_one_another_decided_by_the_converter_search_605_3(
+        names: tuple[str, ...], cost: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One Forest pays a Signet whose mana pays the other (never its own, CR 605.3): the converter
+    search finds the payment, or the least missing mana (its colors may differ from CP-SAT's among
+    equally small answers)."""
+    got, want = _answers({"query": "can_pay", "state": _board(*names), "cost": cost}, monkeypatch)
+    assert got["payable"] is want["payable"]
+    if not want["payable"]:
+        assert got["reason"]["code"] == want["reason"]["code"]
+        assert len(got["reason"]["missing"]) == len(want["reason"]["missing"])
+
+
+@pytest.mark.parametrize(("names", "cost", "payable"), [
+    (("Jegantha, the Wellspring", "Island", "Forest", "Forest", "Plains"), "{3}{U}", True),
+    (("Jegantha, the Wellspring", "Thriving Isle"), "{4}{U}", False),
+    (("Jegantha, the Wellspring", "Island"), "{5}", False),
+])
+def test_jegantha_mana_pays_no_generic_106_6(names: tuple[str, ...], cost: str, payable: bool,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Payable by the lands without Jegantha's mana, or with more generic than the mana that may
+    pay it: the flow decides; CP-SAT agrees."""
+    got, want = _answers({"query": "can_pay", "state": _board(*names), "cost": cost}, monkeypatch)
+    assert got["payable"] is payable and got == want
+
+
+@pytest.mark.parametrize("cost", ["{2}{G}{G}", "{4}{G}"])
+def test_bog_witch_cost_beyond_every_source(cost: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forest and Bog Witch ({B}, {T}, discard a card: add {B}{B}{B}): even were the Witch free,
+    {G}{G} or five mana is more than the board makes."""
+    state = _board("Forest", "Bog Witch")
+    state["players"][0]["hand"] = ["Llanowar Elves"]
+    got, want = _answers({"query": "can_pay", "state": state, "cost": cost}, monkeypatch)
+    assert got["payable"] is False and got == want
+
+
+@pytest.mark.parametrize(("names", "cost", "spend"), [
+    (("Plains", "Azorius Signet"), "{2}", {"U": 2}),
+    (("Island", "Azorius Signet"), "{3}", {"W": 1}),
+    (("Jegantha, the Wellspring", "Island", "Island", "Island"), "{1}{U}", {"G": 1}),
+])
+def test_spend_color_payments_left_to_the_optimisers(names: tuple[str, ...], cost: str,
+                                                      spend: dict[str, int]) -> None:
+    """A policy requiring colors spent (adamant): a payment the converter search or Jegantha's
+    Hall check finds may not spend them, so can_pay's answer is CP-SAT's, which models it."""
+    query = {"query": "can_pay", "state": _board(*names), "cost": cost, "policy": {"spend_color": spend}}
+    assert answer(query) == answer({**query, "backend": "cpsat"})
