@@ -212,10 +212,8 @@ class FlowBackend:
         it is a payment, the search is not asked (it does not tell that mana apart).
 
         A policy requiring some colors to be spent (``spend_color``) limits the payments that
-        count, which none of these reads: only Hall's condition over the plain units (and over
-        :func:`wide_units` where a payment of them can be written) calls such a cost payable, as
-        :meth:`feasible` does; the others prove only "unpayable", leaving "payable" to the
-        optimisers, which model the requirement."""
+        count, which none of these reads: under it they prove only "unpayable", leaving
+        "payable" to the optimisers, which model the requirement (as :meth:`feasible` does)."""
         if problem.mode != "feasible" or problem.x is None:
             return None
         colors = bool(problem.policy.spend_color)
@@ -231,8 +229,6 @@ class FlowBackend:
             if verdict is None and partial and not problem.has_assists and _wider(problem):
                 units, partial = wide_units(problem)
                 verdict = self._hall(problem, units, partial)
-                if colors and verdict is not None and verdict[1] and not _writable(units):
-                    verdict = None
             if verdict is not None:
                 return verdict[1], {}
         short = converter_shortfall(problem)
@@ -244,9 +240,12 @@ class FlowBackend:
 
     @staticmethod
     def _hall(problem: Problem, units: list[UnitKind], partial: bool) -> tuple[int, bool] | None:
-        """:meth:`feasible` over ``units``."""
+        """:meth:`feasible` over ``units``.  Hall's condition does not read a policy's colors
+        required spent (``spend_color``): under one, a form it finds payable is declined (two
+        Islands pay {2}, but not spending a {W})."""
         assert problem.x is not None
         sup = problem.supply
+        required = bool(problem.policy.spend_color)
         damage = sup.has_damage
         skipped = False
         for i, form in enumerate(problem.forms):
@@ -256,7 +255,7 @@ class FlowBackend:
             if form.life > sup.life or form.energy > sup.energy:
                 continue
             if hall_fast(units, form, form.generic(problem.x)):
-                return i, True
+                return None if required else (i, True)
         if partial or skipped:
             return None
         return 0, False

@@ -82,3 +82,22 @@ def test_spend_color_payments_left_to_the_optimisers(names: tuple[str, ...], cos
     Hall check finds may not spend them, so can_pay's answer is CP-SAT's, which models it."""
     query = {"query": "can_pay", "state": _board(*names), "cost": cost, "policy": {"spend_color": spend}}
     assert answer(query) == answer({**query, "backend": "cpsat"})
+
+
+@pytest.mark.parametrize(("names", "cost", "spend"), [
+    (("Island", "Island"), "{2}", {"W": 1}),
+    (("Island", "Island", "Plains"), "{1}{U}", {"W": 2}),
+    (("Forest", "Forest", "Llanowar Elves"), "{2}", {"U": 1}),
+    (("Island", "Island", "Plains"), "{2}", {"W": 1}),
+])
+def test_spend_color_can_pay_agrees_with_pay_on_plain_boards(names: tuple[str, ...], cost: str,
+                                                              spend: dict[str, int]) -> None:
+    """Adamant-like requirements on a board of lands and dorks alone: Hall's condition does not
+    read them, so can_pay says what pay says (two Islands pay {2}, but not spending a {W})."""
+    query = {"query": "can_pay", "state": _board(*names), "cost": cost, "policy": {"spend_color": spend}}
+    got = answer(query)
+    paid = answer({**query, "query": "pay"})
+    assert got["payable"] is paid["payable"]
+    assert got == answer({**query, "backend": "cpsat"})
+    if not got["payable"]:
+        assert "spend_color" in got["reason"]["message"] and got["reason"] == paid["reason"]
