@@ -37,7 +37,7 @@ refuse to call a cost unpayable that such a permanent might have paid
 from __future__ import annotations
 
 from manasolver.models._memo import KeyMemo
-from manasolver.models.abilities import ManaAbility
+from manasolver.models.abilities import Amount, Condition, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadState, Unsupported
@@ -488,20 +488,50 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
 
 def _board_reads(state: GameState, perm: Permanent, refs: dict[str, int] | None) -> tuple[object, ...]:
     """What the row of a permanent of :func:`_counts_only` or :func:`_mirrors_only` reads of the
-    board: its amounts' counts, or the masks its could-produce abilities mirror."""
+    board: per ability, its count's value and whether its conditions hold; or the masks its
+    could-produce abilities mirror."""
     abilities = perm.card.mana_abilities
     if _counts_only(perm.card):
-        return ("counts", *(evaluate_amount(ab.production.amount, state, perm) for ab in abilities
-                            if ab.production.amount is not None))
+        from manasolver.models.rules.amounts import condition_holds
+        reads: list[object] = ["counts"]
+        for ab in abilities:
+            amount = ab.production.amount
+            if amount is not None and amount.kind == "count":
+                reads.append(evaluate_amount(amount, state, perm))
+            if ab.condition is not None:
+                reads.append(condition_holds(ab.condition, state, perm))
+            if ab.production.instead is not None:
+                reads.append(condition_holds(ab.production.instead, state, perm))
+        return tuple(reads)
     from manasolver.solver.graph import reference_mask
     assert refs is not None
     return ("mirrors", *(reference_mask(state, perm, ab, refs) for ab in abilities if ab.production.reference))
+
+
+#: The kinds of amount a row of :func:`_counts_only` may read: a count of permanents (its value
+#: is read), or what the permanent itself holds (its counters, its removed storage counters).
+_COUNTED_KINDS = ("count", "counters", "fixed", "removed")
+
+
+def _counted(amount: Amount | None) -> bool:
+    """Is ``amount`` (an ability's, or a condition's) one a :func:`_counts_only` row may read: none,
+    or one of :data:`_COUNTED_KINDS` that reads no power?"""
+    return amount is None or (amount.kind in _COUNTED_KINDS and amount.min_power is None)
+
+
+def _counted_condition(condition: Condition | None) -> bool:
+    """Does ``condition`` count only as :func:`_counted` amounts do (its turn, step and the
+    permanent's own type are read as it is: whether it holds is read whole)?"""
+    return condition is None or all(_counted(amount) and amount.kind != "removed" for amount, _ in condition.counts)
+
+
 def _counts_only(card: Card) -> bool:
     """Does ``card``'s supply row read the board (without effects on mana) only through the
-    values of its abilities' ``count`` amounts?  No condition, reference, chosen color,
-    commander identity, colors among permanents, "instead" production, variable counter cost or
-    pool doubling, no count of power (which may refuse a creature's power), and no mana ability
-    read from a tapping cost's text (kept in its facts)."""
+    values of its abilities' ``count`` amounts and whether their conditions hold (Temple of the
+    False God, the Tainted lands, Urza's Tower's "instead")?  Its chosen color, counters and
+    storage counters are the permanent's own.  No reference, commander identity, colors among
+    permanents, count of power (which may refuse a creature's power), cards of the hand, pool
+    doubling, and no mana ability read from a tapping cost's text (kept in its facts)."""
     hit: bool | None = card.facts.counts_only
     if hit is not None:
         return hit
@@ -509,10 +539,12 @@ def _counts_only(card: Card) -> bool:
     for ab in card.mana_abilities:
         production = ab.production
         amount = production.amount
-        if (ab.condition is not None or production.reference or production.chosen or production.commander
-                or production.colors_among or production.instead is not None or production.instead_options
-                or production.doubles_pool or ab.cost.remove_any
-                or (amount is not None and (amount.kind != "count" or amount.min_power is not None))):
+        if (production.reference or production.commander or production.colors_among
+                or production.instead_commander or production.instead_reference_count or production.doubles_pool
+                or not _counted(amount) or not _counted_condition(ab.condition)
+                or not _counted_condition(production.instead)
+                or (ab.cost.remove_any and (amount is None or amount.kind != "removed"))
+                or ab.cost.unmodelled or _reads_board(tuple(ab.cost.parts()))):
             ok = False
     card.facts.counts_only = ok
     return ok

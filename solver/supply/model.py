@@ -171,7 +171,8 @@ class Options(tuple[Option, ...]):
     module), ``reading`` what it gives ``keep_colors`` (``solver.keepable``), ``shapes`` its flow
     rows per restriction row (``solver.backends.flow``), ``templates`` its fast-optimiser modes per
     restriction row (``solver.backends.fastopt.modes``), ``keep_units`` what a member offers
-    ``keep_castable`` per snow flag (``solver.backends.fastopt.keep``).  ``None`` until first asked.
+    ``keep_castable`` per snow flag (``solver.backends.fastopt.keep``), ``costs`` what a cast card
+    may change in it (``solver.supply.resources``).  ``None`` until first asked.
 
     A tuple by value: equal options compare and hash equal whatever was computed on them, and a
     copy (pickling) carries none of it.  Thread-safe: each field is written once with a whole
@@ -183,6 +184,7 @@ class Options(tuple[Option, ...]):
     shapes: dict[tuple[bool, ...], Any] | None = None
     templates: dict[tuple[bool, ...], Any] | None = None
     keep_units: dict[bool, Any] | None = None
+    costs: tuple[bool, bool, bool] | None = None
 
     def __reduce__(self) -> tuple[type[Options], tuple[tuple[Option, ...]]]:
         return Options, (tuple(self),)
@@ -443,9 +445,12 @@ def _flags(sup: Supply) -> tuple[bool, tuple[tuple[bool, ...], ...], bool]:
     restricted = damage = False
     all_ok = []
     for k in sup.classes:
-        r, ok, d = _option_flags(k.options)
-        restricted = restricted or r
-        damage = damage or d
+        options = k.options
+        r, ok, d = options.flags or _option_flags(options)
+        if r:
+            restricted = True
+        if d:
+            damage = True
         all_ok.append(ok)
     flags = sup.derived.flags = (restricted, tuple(all_ok), damage)
     return flags

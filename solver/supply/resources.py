@@ -159,15 +159,34 @@ def _shape(supply: Supply) -> tuple[bool, bool, bool, bool, bool]:
         return hit
     unchecked = returns = discards = hand_sources = False
     for k in supply.classes:
-        hand_sources = hand_sources or bool(k.hand)
-        for o in k.options:
-            if o.restriction is not None and o.restriction.unchecked:
-                unchecked = True
-            returns = returns or RETURN_SELF in o.costs
-            discards = discards or "discard your hand" in o.costs
+        if k.hand:
+            hand_sources = True
+        costs = k.options.costs
+        if costs is None:
+            costs = _option_costs(k.options)
+        if costs[0]:
+            unchecked = True
+        if costs[1]:
+            returns = True
+        if costs[2]:
+            discards = True
     shape = supply.derived.shape = (unchecked, returns, discards, any(HAND_CARD in g.matches for g in supply.fodder),
                                     hand_sources)
     return shape
+
+
+def _option_costs(options: Options) -> tuple[bool, bool, bool]:
+    """(Some option's restriction is not read, some option returns its source to the hand, some
+    option discards the whole hand) of one class's options, read once per options object (kept in
+    them: the equal permanents of every board share it)."""
+    unchecked = returns = discards = False
+    for o in options:
+        if o.restriction is not None and o.restriction.unchecked:
+            unchecked = True
+        returns = returns or RETURN_SELF in o.costs
+        discards = discards or "discard your hand" in o.costs
+    costs = options.costs = (unchecked, returns, discards)
+    return costs
 
 
 _UNCHECKED = "a spending restriction this engine does not check against a named spell or ability (CR 106.6)"
