@@ -41,9 +41,17 @@ from manasolver.models.abilities import Amount, Condition, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadState, Unsupported
-from manasolver.models.rules.amounts import TAPPED_COUNT, commander_identity, evaluate_amount, sacrificed_kinds
+from manasolver.models.rules.amounts import (
+    TAPPED_COUNT,
+    ability_restriction,
+    commander_identity,
+    evaluate_amount,
+    sacrificed_kinds,
+)
 from manasolver.models.rules.board_effects import reached_by_effects
 from manasolver.models.rules.granted import summoning_sick
+from manasolver.models.rules.history import MILL_A_CARD, MilledOut, milling_ability
+from manasolver.models.rules.production import activation_results, effective_mana_abilities
 from manasolver.models.rules.missing import NotOnBoard
 from manasolver.models.state import GameState, Permanent, Player, fits_cost, permanent_state
 from manasolver.models.symbols import ANY_TYPE, C, mask_from_letters, mask_letters
@@ -71,7 +79,7 @@ from manasolver.solver.supply.unmodelled import (
     repeatable_gap,
 )
 
-__all__ = ["build_supply", "card_context", "pool_units"]
+__all__ = ["build_supply", "card_context", "pool_units", "reveals_from_hand"]
 
 
 def pool_units(player: Player) -> tuple[tuple[int, int], ...]:
@@ -119,28 +127,20 @@ def _options(state: GameState, perm: Permanent, player: Player,
     Nyxbloom Ancient, Contamination; 616.1) and with triggered mana (Wild Growth,
     Mana Flare; 605.1b) added.
     """
-    from manasolver.models.rules.amounts import ability_restriction
-    from manasolver.models.rules.history import MILL_A_CARD, MilledOut, milling_ability
-    from manasolver.models.rules.production import (
-        activation_results,
-        effective_mana_abilities,
-    )
     out: list[Option] = []
     sick = summoning_sick(state, perm)
-    abilities = effective_mana_abilities(state, perm) if effects else perm.card.mana_abilities
-    # (ability, types any of which a permanent its cost taps must have, how many, cost parts)
-    readings: list[tuple[ManaAbility, tuple[str, ...], int, tuple[str, ...]]] = [
-        (ab, ("creature",) if ab.cost.tap_creatures else (), ab.cost.tap_creatures,
-         tuple(ab.cost.parts())) for ab in abilities]
-    if resources and card_text(perm.card).tap_costs and not (effects and _prohibited(state, perm)):
+    card = perm.card
+    abilities = effective_mana_abilities(state, perm) if effects else card.mana_abilities
+    readings = _card_info(card)[5] if abilities is card.mana_abilities else tuple(map(_reading, abilities))
+    if resources and card_text(card).tap_costs and not (effects and _prohibited(state, perm)):
         # CR 602.5: a prohibition stops these too (Null Rod on Diamond Kaleidoscope)
         from manasolver.models.text.tap_costs import tap_costs_after
-        readings += [(t.ability, t.types, t.count, t.parts)
-                     for t in tap_costs_after(perm.card, len(abilities))]
-    for ab, tap_types, tap_count, parts in readings:
+        readings += tuple(_reading(t.ability, t.types, t.count, t.parts)
+                          for t in tap_costs_after(card, len(abilities)))
+    for ab, tap_types, tap_count, parts, reads_board, colored in readings:
         cost = ab.cost
         text = ab.text or f"mana ability {ab.index}"
-        if ab.cost.unmodelled and MILL_A_CARD in parts:  # paid from the board's library
+        if cost.unmodelled and MILL_A_CARD in parts:  # paid from the board's library
             try:
                 milled = milling_ability(state, perm, ab, parts)
             except MilledOut as why:
@@ -149,9 +149,10 @@ def _options(state: GameState, perm: Permanent, player: Player,
                 continue  # 118.3: an empty library pays no milling cost
             ab = milled
             cost = ab.cost
-        if _cannot_pay(state, perm, player, parts):
+            colored = any(s.colors for s in cost.mana.symbols)
+        if reads_board and _cannot_pay(state, perm, player, parts):
             continue  # CR 118.3: no tapped land of an opponent's, too little evidence
-        unmodelled = ability_gap(ab, resources) or _unowned_gap(state, perm, cost.mana)
+        unmodelled = ability_gap(ab, resources) or (colored and _unowned_gap(state, perm, cost.mana))
         if unmodelled:
             raise Unmodelled(text, unmodelled)
         if cost.tap and cost.untap:
@@ -164,7 +165,7 @@ def _options(state: GameState, perm: Permanent, player: Player,
             continue  # 119.4
         if cost.energy and player.energy < cost.energy:
             continue  # 107.14
-        if any(perm.counter(k) < n for k, n in cost.remove_counters):
+        if cost.remove_counters and any(perm.counter(k) < n for k, n in cost.remove_counters):
             continue  # 118.3
         # "Activate only once each turn" on a permanent's only mana ability (Shire Scarecrow):
         # one activation at most, as exclusive as a {T} ability
@@ -216,6 +217,25 @@ def _options(state: GameState, perm: Permanent, player: Player,
     return Options(out)
 
 
+#: One mana ability as :func:`_options` reads it: the ability, the types any of which a permanent
+#: its cost taps must have, how many it taps, its cost parts, whether a part reads the board
+#: (:func:`_reads_board`), whether its mana cost has a colored symbol (:func:`_unowned_gap`).
+_Reading = tuple[ManaAbility, tuple[str, ...], int, tuple[str, ...], bool, bool]
+
+
+def _reading(ab: ManaAbility, tap_types: tuple[str, ...] | None = None, tap_count: int | None = None,
+             parts: tuple[str, ...] | None = None) -> _Reading:
+    """``ab`` as :func:`_options` reads it (a printed ability's once per card, in its facts);
+    ``tap_types``, ``tap_count``, ``parts``: a tapping cost's, read from its text."""
+    if parts is None:
+        parts = tuple(ab.cost.parts())
+    if tap_count is None:
+        tap_count = ab.cost.tap_creatures
+        tap_types = ("creature",) if tap_count else ()
+    assert tap_types is not None
+    return (ab, tap_types, tap_count, parts, _reads_board(parts), any(s.colors for s in ab.cost.mana.symbols))
+
+
 def _cannot_pay(state: GameState, perm: Permanent, player: Player, parts: tuple[str, ...]) -> bool:
     """Is a cost part the supply does not spend (read by ``models/text/tap_costs.py``) unpayable on
     this board (CR 118.3)?  "Untap a tapped land an opponent controls" (Benthic Explorers) without
@@ -240,13 +260,11 @@ def _reads_board(parts: tuple[str, ...]) -> bool:
 
 
 def _unowned_gap(state: GameState, perm: Permanent, mana: ManaCost) -> str:
-    """Why a mana ability whose cost has a colored symbol is left out beside a 609.4b rule for
-    abilities of permanents its controller controls but doesn't own (Nathan Drake, Treasure
-    Hunter): the board says nothing of owners, and the rule lets any mana pay that symbol; ""
-    otherwise."""
+    """Why a mana ability whose cost has a colored symbol (``mana``: its cost, which has one) is
+    left out beside a 609.4b rule for abilities of permanents its controller controls but doesn't
+    own (Nathan Drake, Treasure Hunter): the board says nothing of owners, and the rule lets any
+    mana pay that symbol; "" otherwise."""
     from manasolver.models.rules.counts import unowned_spend_rules
-    if not any(s.colors for s in mana.symbols):
-        return ""
     rules = unowned_spend_rules(state, perm.controller)
     if not rules:
         return ""
@@ -341,11 +359,16 @@ def _with_tap_costs(card: Card, unread: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(u for u in card.unsupported if u in unread or u.strip() in tapping)
 
 
-def _card_info(card: Card) -> tuple[bool, bool, bool, bool, bool]:
+#: What :func:`_card_info` keeps of a card.
+_CardInfo = tuple[bool, bool, bool, bool, bool, tuple[_Reading, ...], bool]
+
+
+def _card_info(card: Card) -> _CardInfo:
     """(options depend on the board, costs life or energy, removes counters, refers to
     what other permanents could produce, depends on the board only through the commander's
-    color identity) for a card, computed once per card (kept in its facts)."""
-    hit: tuple[bool, bool, bool, bool, bool] | None = card.facts.supply_info
+    color identity, its printed mana abilities as :func:`_options` reads them, one of them adds
+    mana by cards revealed from the hand) for a card, computed once per card (kept in its facts)."""
+    hit: _CardInfo | None = card.facts.supply_info
     if hit is not None:
         return hit
     board_dependent = pays = counters = reference = commander = False
@@ -368,16 +391,25 @@ def _card_info(card: Card) -> tuple[bool, bool, bool, bool, bool]:
         # opponent's tapped land or the graveyard's evidence is there (:func:`_cannot_pay`)
         board_dependent = True
     commander_only = commander and not board_dependent
-    info = (board_dependent or commander, pays, counters, reference, commander_only)
+    reveals = any(ab.production.amount is not None and ab.production.amount.kind == "hand"
+                  for ab in card.mana_abilities)
+    info = (board_dependent or commander, pays, counters, reference, commander_only,
+            tuple(map(_reading, card.mana_abilities)), reveals)
     card.facts.supply_info = info
     return info
+
+
+def reveals_from_hand(card: Card) -> bool:
+    """Does a printed mana ability of ``card`` add mana by cards revealed from the hand
+    (Metalworker)?  A fact of the card (kept in its facts)."""
+    return _card_info(card)[6]
 
 
 def card_context(card: Card) -> tuple[bool, bool] | None:
     """What a permanent's supply row reads besides the permanent itself, on a board without
     effects on mana: ``None`` when it reads the board (amounts, references, conditions, chosen
     colors); else (its costs pay life or energy, it reads the commander's color identity)."""
-    board_dependent, pays, _, _, commander_only = _card_info(card)
+    board_dependent, pays, _, _, commander_only, _, _ = _card_info(card)
     if board_dependent and not commander_only:
         return None
     return pays, commander_only
@@ -417,7 +449,7 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
     change it (no effects on mana, no Aura that hurts when it taps) or changes it only through
     counts (:func:`_counts_only`); ``remember``: look in and fill those memos."""
     card = perm.card
-    board_dependent, pays, _, reference, commander_only = _card_info(card)
+    board_dependent, pays, _, reference, commander_only, _, _ = _card_info(card)
     key: tuple[object, ...] | None = None
     what: tuple[object, ...] = ()
     if not remember:

@@ -120,11 +120,19 @@ def _reveals_without_cast_card(supply: Supply, state: GameState, card: Card) -> 
     (Metalworker: "Reveal any number of artifact cards in your hand. Add {C}{C} for each card
     revealed this way.") that count the card being cast: it is on the stack from CR 601.2a on, so
     only the other cards of the hand can be revealed (one copy of its name fewer)."""
+    from manasolver.models.effects import AbilitiesOf, GrantedAbility
     from manasolver.models.rules.production import active_effects, activation_results, tap_damage_from_attachments
     from manasolver.solver.graph import abilities_of
+    from manasolver.solver.supply.build import reveals_from_hand as prints_reveal
 
     # the abilities that reveal from the hand come first; the smaller hand only where one does
-    printed = not (active_effects(state) or tap_damage_from_attachments(state))  # abilities_of's own test
+    effects = active_effects(state)
+    printed = not (effects or tap_damage_from_attachments(state))  # abilities_of's own test
+    # Only a permanent whose card prints such an ability can have one, unless an effect gives
+    # abilities that may (a grant of one, "all activated abilities of").
+    given = any(isinstance(e, AbilitiesOf) or (isinstance(e, GrantedAbility) and e.ability.production.amount
+                                               is not None and e.ability.production.amount.kind == "hand")
+                for _, e in effects)
     revealing: list[tuple[SourceClass, Permanent, ManaAbility]] = []
     field = state.battlefield
     for cls in supply.classes:
@@ -132,6 +140,8 @@ def _reveals_without_cast_card(supply: Supply, state: GameState, card: Card) -> 
             continue
         at = cls.positions[0]  # the first member's index on this board
         perm = field[at] if at < len(field) and field[at].id == cls.members[0] else state.permanent(cls.members[0])
+        if not given and not prints_reveal(perm.card):
+            continue
         abilities = perm.card.mana_abilities if printed else abilities_of(state, perm)
         revealing += [(cls, perm, ab) for ab in abilities if ab.production.amount is not None
                       and reveals_from_hand(ab, card)]
