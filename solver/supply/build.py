@@ -56,6 +56,7 @@ from manasolver.models.rules.missing import NotOnBoard
 from manasolver.models.state import GameState, Permanent, Player, fits_cost, permanent_state
 from manasolver.models.symbols import ANY_TYPE, C, mask_from_letters, mask_letters
 from manasolver.models.text.read import card_text
+from manasolver.models.text.tap_costs import OPPONENT_LAND_PART, tap_costs_after
 from manasolver.solver.supply.model import (
     MAX_REPEAT,
     Excluded,
@@ -103,12 +104,13 @@ def pool_units(player: Player) -> tuple[tuple[int, int], ...]:
 # -- building -------------------------------------------------------------------------------
 
 
-def _kind(perm: Permanent) -> SourceKind:
-    if perm.is_land:
+def _kind(types: tuple[str, ...]) -> SourceKind:
+    """The kind of a permanent of these card types: land wins over creature, creature over artifact."""
+    if "land" in types:
         return "land"
-    if perm.is_creature:
+    if "creature" in types:
         return "creature"
-    if perm.is_artifact:
+    if "artifact" in types:
         return "artifact"
     return "other"
 
@@ -134,7 +136,6 @@ def _options(state: GameState, perm: Permanent, player: Player,
     readings = _card_info(card)[5] if abilities is card.mana_abilities else tuple(map(_reading, abilities))
     if resources and card_text(card).tap_costs and not (effects and _prohibited(state, perm)):
         # CR 602.5: a prohibition stops these too (Null Rod on Diamond Kaleidoscope)
-        from manasolver.models.text.tap_costs import tap_costs_after
         readings += tuple(_reading(t.ability, t.types, t.count, t.parts)
                           for t in tap_costs_after(card, len(abilities)))
     for ab, tap_types, tap_count, parts, reads_board, colored in readings:
@@ -214,7 +215,9 @@ def _options(state: GameState, perm: Permanent, player: Player,
                               ab.damage, cost.sacrifice_self, cost.tap, bool(exclusive), repeat,
                               restriction, _tapped(ab, tap_count, result.removed),
                               _sacrificed(ab, slots, result.removed), tap_types, nonsnow))
-    return Options(out)
+    made = Options(out)
+    made.reveals = _card_info(card)[6]
+    return made
 
 
 #: One mana ability as :func:`_options` reads it: the ability, the types any of which a permanent
@@ -241,7 +244,6 @@ def _cannot_pay(state: GameState, perm: Permanent, player: Player, parts: tuple[
     this board (CR 118.3)?  "Untap a tapped land an opponent controls" (Benthic Explorers) without
     such a land; "Collect evidence N" (Cryptex, CR 701.59a) with less than N total mana value among
     the graveyard's cards.  Where it is payable the ability stays left out, named."""
-    from manasolver.models.text.tap_costs import OPPONENT_LAND_PART
     for part in parts:
         if part == OPPONENT_LAND_PART:
             opponents = state.opponents_of(perm.controller)
@@ -255,7 +257,6 @@ def _cannot_pay(state: GameState, perm: Permanent, player: Player, parts: tuple[
 
 def _reads_board(parts: tuple[str, ...]) -> bool:
     """Does a cost with these parts read the board in :func:`_cannot_pay`?"""
-    from manasolver.models.text.tap_costs import OPPONENT_LAND_PART
     return any(p == OPPONENT_LAND_PART or p.startswith("collect evidence ") for p in parts)
 
 
@@ -498,8 +499,9 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
         else:
             if ref_error and reference:
                 excluded, opts = Excluded(perm.id, card.name, "could produce", ref_error), ()
-    creature = perm.is_creature
-    snow, kind = perm.is_snow, _kind(perm)
+    types = perm.types
+    creature = "creature" in types
+    snow, kind = perm.is_snow, _kind(types)
     special = any(o.sacrifice_other or o.tap_types for o in opts)
     # Remembered rows of one card in one context hold one options object, so equal permanents fall
     # in one class; keyed by value too, so that a row made before the rows table emptied still
@@ -687,6 +689,7 @@ def _reached_row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, 
     if not row[1] or row[0] is not None:
         return row
     alone = Options(row[1])
+    alone.reveals = row[1].reveals if isinstance(row[1], Options) else None
     return (None, alone, row[2], row[3], row[4], row[5], row[6], (id(alone), row[2], row[3], row[4], None, None))
 
 

@@ -172,7 +172,10 @@ class Options(tuple[Option, ...]):
     rows per restriction row (``solver.backends.flow``), ``templates`` its fast-optimiser modes per
     restriction row (``solver.backends.fastopt.modes``), ``keep_units`` what a member offers
     ``keep_castable`` per snow flag (``solver.backends.fastopt.keep``), ``costs`` what a cast card
-    may change in it (``solver.supply.resources``).  ``None`` until first asked.
+    may change in it (``solver.supply.resources``).  ``None`` until first asked.  ``reveals``:
+    whether the card of the permanent the options were made for prints a mana ability that reveals
+    cards from the hand (Metalworker), set as they are made (``solver.supply.build``); ``None``
+    when not known (options made elsewhere).
 
     A tuple by value: equal options compare and hash equal whatever was computed on them, and a
     copy (pickling) carries none of it.  Thread-safe: each field is written once with a whole
@@ -185,6 +188,7 @@ class Options(tuple[Option, ...]):
     templates: dict[tuple[bool, ...], Any] | None = None
     keep_units: dict[bool, Any] | None = None
     costs: tuple[bool, bool, bool] | None = None
+    reveals: bool | None = None
 
     def __reduce__(self) -> tuple[type[Options], tuple[tuple[Option, ...]]]:
         return Options, (tuple(self),)

@@ -136,7 +136,7 @@ def _reveals_without_cast_card(supply: Supply, state: GameState, card: Card) -> 
     revealing: list[tuple[SourceClass, Permanent, ManaAbility]] = []
     field = state.battlefield
     for cls in supply.classes:
-        if cls.hand or not cls.members:
+        if cls.hand or not cls.members or (not given and cls.options.reveals is False):
             continue
         at = cls.positions[0]  # the first member's index on this board
         perm = field[at] if at < len(field) and field[at].id == cls.members[0] else state.permanent(cls.members[0])
