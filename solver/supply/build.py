@@ -80,7 +80,7 @@ from manasolver.solver.supply.unmodelled import (
     repeatable_gap,
 )
 
-__all__ = ["build_supply", "card_context", "pool_units", "reveals_from_hand"]
+__all__ = ["build_supply", "card_context", "pool_units"]
 
 
 def pool_units(player: Player) -> tuple[tuple[int, int], ...]:
@@ -398,12 +398,6 @@ def _card_info(card: Card) -> _CardInfo:
             tuple(map(_reading, card.mana_abilities)), reveals)
     card.facts.supply_info = info
     return info
-
-
-def reveals_from_hand(card: Card) -> bool:
-    """Does a printed mana ability of ``card`` add mana by cards revealed from the hand
-    (Metalworker)?  A fact of the card (kept in its facts)."""
-    return _card_info(card)[6]
 
 
 def card_context(card: Card) -> tuple[bool, bool] | None:

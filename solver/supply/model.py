@@ -40,6 +40,7 @@ __all__ = [
     "class_types",
     "generic_barred",
     "scoped_ability_mana",
+    "slot_setters",
     "source_classes",
 ]
 
@@ -52,11 +53,11 @@ MAX_REPEAT = 64
 _NO_MANA = ManaCost()
 
 
-def _slot_setters(cls: type) -> tuple[Any, ...]:
+def slot_setters(cls: type) -> tuple[Any, ...]:
     """The setters of a frozen slotted dataclass's fields, in field order: its slots' own
     descriptors.  The ``__init__`` a frozen dataclass is given sets each field through
-    ``object.__setattr__``, three to six times slower; the value types a supply builds on
-    every board (source classes, options, the supply) set their fields through these instead,
+    ``object.__setattr__``, three to six times slower; the value types made on every board
+    (source classes, options, the supply, a backend's problem) set their fields through these instead,
     and stay frozen: assigning to a field afterwards still raises ``FrozenInstanceError``."""
     return tuple(cls.__dict__[f.name].__set__ for f in fields(cls))
 
@@ -110,7 +111,7 @@ class Option:
                  restriction: Restriction | None = None, tap_creatures: int = 0,
                  sacrifice_other: tuple[str, ...] = (), tap_types: tuple[str, ...] = (),
                  nonsnow_tail: int = 0) -> None:
-        # Each field set through its slot (see _slot_setters): the options of a board's
+        # Each field set through its slot (see slot_setters): the options of a board's
         # board-dependent permanents are made on every board.
         (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15) = _OPTION_SLOTS
         s0(self, ability)
@@ -222,7 +223,7 @@ class SourceClass:
     def __init__(self, members: tuple[str, ...], positions: tuple[int, ...], options: tuple[Option, ...],
                  snow: bool, kind: SourceKind, name: str, creature: bool = False,
                  hand: tuple[int, ...] = ()) -> None:
-        # Each field set through its slot (see _slot_setters): a class per group of every board.
+        # Each field set through its slot (see slot_setters): a class per group of every board.
         s0, s1, s2, s3, s4, s5, s6, s7 = _CLASS_SLOTS
         s0(self, members)
         s1(self, positions)
@@ -355,7 +356,7 @@ class Supply:
     def __init__(self, player: str, pool: tuple[tuple[int, int], ...], classes: tuple[SourceClass, ...],
                  excluded: tuple[Excluded, ...], life: int, energy: int, creatures: int = 0,
                  fodder: tuple[Group, ...] = (), tappable: tuple[Group, ...] = ()) -> None:
-        # Each field set through its slot (see _slot_setters): a supply per board.
+        # Each field set through its slot (see slot_setters): a supply per board.
         s0, s1, s2, s3, s4, s5, s6, s7, s8, s9 = _SUPPLY_SLOTS
         s0(self, player)
         s1(self, pool)
@@ -405,9 +406,9 @@ class Supply:
                    for k in self.classes for o in k.options)
 
 
-_OPTION_SLOTS = _slot_setters(Option)
-_CLASS_SLOTS = _slot_setters(SourceClass)
-_SUPPLY_SLOTS = _slot_setters(Supply)
+_OPTION_SLOTS = slot_setters(Option)
+_CLASS_SLOTS = slot_setters(SourceClass)
+_SUPPLY_SLOTS = slot_setters(Supply)
 
 
 def source_classes(groups: Iterable[tuple[tuple[str, ...], tuple[int, ...], tuple[Option, ...], bool, SourceKind,

@@ -39,7 +39,11 @@ from dataclasses import dataclass
 
 from manasolver.models.abilities import GRAVEYARD_CARD, HAND_CARD, ZONE_CARDS, ManaAbility
 from manasolver.models.card import Card
+from manasolver.models.effects import AbilitiesOf, GrantedAbility
 from manasolver.models.rules.amounts import hand_without_cast_card, reveals_from_hand
+from manasolver.models.rules.production import active_effects, activation_results, tap_damage_from_attachments
+from manasolver.models.text.hand import HAND_COST
+from manasolver.models.text.read import card_text
 from manasolver.models.text.tap_costs import RETURN_SELF
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_COLOR
@@ -47,6 +51,7 @@ from manasolver.solver.request import PaymentRequest, SpellInfo
 from manasolver.solver.supply.model import Excluded, Group, Option, Options, SourceClass, Supply
 
 __all__ = [
+    "NO_ASSISTS",
     "Assists",
     "build_assists",
     "fodder_groups",
@@ -120,10 +125,7 @@ def _reveals_without_cast_card(supply: Supply, state: GameState, card: Card) -> 
     (Metalworker: "Reveal any number of artifact cards in your hand. Add {C}{C} for each card
     revealed this way.") that count the card being cast: it is on the stack from CR 601.2a on, so
     only the other cards of the hand can be revealed (one copy of its name fewer)."""
-    from manasolver.models.effects import AbilitiesOf, GrantedAbility
-    from manasolver.models.rules.production import active_effects, activation_results, tap_damage_from_attachments
     from manasolver.solver.graph import abilities_of
-    from manasolver.solver.supply.build import reveals_from_hand as prints_reveal
 
     # the abilities that reveal from the hand come first; the smaller hand only where one does
     effects = active_effects(state)
@@ -140,8 +142,9 @@ def _reveals_without_cast_card(supply: Supply, state: GameState, card: Card) -> 
             continue
         at = cls.positions[0]  # the first member's index on this board
         perm = field[at] if at < len(field) and field[at].id == cls.members[0] else state.permanent(cls.members[0])
-        if not given and not prints_reveal(perm.card):
-            continue
+        if not given and not any(ab.production.amount is not None and ab.production.amount.kind == "hand"
+                                 for ab in perm.card.mana_abilities):
+            continue  # (options not made by the supply's rows say nothing of it)
         abilities = perm.card.mana_abilities if printed else abilities_of(state, perm)
         revealing += [(cls, perm, ab) for ab in abilities if ab.production.amount is not None
                       and reveals_from_hand(ab, card)]
@@ -291,8 +294,6 @@ def hand_classes(player: Player, after: int) -> list[SourceClass]:
     activation exiles its card (an exclusive option; ``sacrifice`` is set so that the
     ``no_sacrifice`` policy counts the card lost); board positions ``after + index``
     put them after every permanent for the tie-break."""
-    from manasolver.models.text.read import card_text
-
     groups: dict[tuple[str, str], list[int]] = {}
     cards: dict[tuple[str, str], Card] = {}
     for i, card in enumerate(player.hand):
@@ -303,7 +304,6 @@ def hand_classes(player: Player, after: int) -> list[SourceClass]:
         cards[key] = card
     out = []
     for key, idx in groups.items():
-        from manasolver.models.text.hand import HAND_COST
         card = cards[key]
         opts = tuple(Option(ab.index, slots, (HAND_COST,), sacrifice=True)
                      for ab in card_text(card).hand_abilities for slots in ab.production.options)
@@ -405,6 +405,10 @@ class Assists:
         return bool(self.groups or self.graveyard)
 
 
+#: No assist: what a payment without convoke, improvise and delve may use (frozen: shared).
+NO_ASSISTS = Assists()
+
+
 def build_assists(state: GameState, supply: Supply, convoke: bool, improvise: bool,
                   delve: bool) -> Assists:
     """The resources convoke/improvise/delve may use for ``supply.player`` (see :class:`Assists`).
@@ -413,7 +417,7 @@ def build_assists(state: GameState, supply: Supply, convoke: bool, improvise: bo
     creature's own ``{T}`` abilities); tapped permanents may not (702.51a, 702.126a).
     """
     if not (convoke or improvise or delve):
-        return Assists()
+        return NO_ASSISTS
     player = state.player(supply.player)
     class_of = {m: k for k, cls in enumerate(supply.classes) for m in cls.members}
     groups: dict[tuple[int, int, bool, bool], list[tuple[str, int]]] = {}
