@@ -634,11 +634,11 @@ def _group_with_resources(state: GameState, mine: list[tuple[int, Permanent]],
         tap_sig = {perm.id: frozenset(t for t in tap_types if fits_cost(perm, t))
                    for _, perm in mine if not perm.tapped}
     for pos, perm, opts in usable:
-        _, _, snow, kind, creature, _, _, _ = info[pos]
-        # Equal cached options are one object; with sacrifice costs on the board, what a member
-        # may be sacrificed as splits classes too.
-        key: tuple[object, ...] = (id(opts), snow, kind, creature, signature.get(perm.id),
-                                   tap_sig.get(perm.id))
+        _, _, snow, kind, creature, _, _, own_key = info[pos]
+        # Equal cached options are one object (a row in a class of its own keeps its key); with
+        # sacrifice costs on the board, what a member may be sacrificed as splits classes too.
+        key: tuple[object, ...] = (own_key if own_key[0] is _ALONE else id(opts), snow, kind, creature,
+                                   signature.get(perm.id), tap_sig.get(perm.id))
         if key not in groups:
             groups[key] = ([], [])
             meta[key] = (opts, snow, kind, perm.card.name, creature)
@@ -676,15 +676,19 @@ def _reached_row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, 
     """The row of one permanent on a board with effects on mana: made on the board when they may
     reach it (``reached``, None: any; ``effects``: some are in force, else only Auras or triggers
     that hurt when a permanent taps), else the row of a board without them (``maybe``: found
-    remembered), each in a class of its own as every permanent's on such a board."""
+    remembered), each in a class of its own as every permanent's on such a board: its class key
+    names it (:data:`_ALONE`), and its options stay the remembered ones, with what readers computed
+    on them."""
     if reached is None or perm.id in reached:
         return _row(state, perm, pl, refs, effects, True, resources, ref_error)
     row = maybe if maybe is not None else _row(state, perm, pl, refs, False, False, resources, ref_error)
     if not row[1] or row[0] is not None:
         return row
-    alone = Options(row[1])
-    alone.reveals = row[1].reveals if isinstance(row[1], Options) else None
-    return (None, alone, row[2], row[3], row[4], row[5], row[6], (id(alone), row[2], row[3], row[4], None, None))
+    return (None, row[1], row[2], row[3], row[4], row[5], row[6], (_ALONE, perm.id))
+
+
+#: The first item of the class key of a row in a class of its own (:func:`_reached_row`).
+_ALONE = "alone"
 
 
 #: No permanent reached: a board without effects on mana.
