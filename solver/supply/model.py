@@ -323,7 +323,7 @@ class Derived:
 
     def __init__(self) -> None:
         self.flags: tuple[bool, tuple[tuple[bool, ...], ...], bool] | None = None
-        self.shape: tuple[bool, bool, bool, bool, bool] | None = None
+        self.shape: tuple[bool, bool, bool, bool, bool, bool] | None = None
         self.spending: tuple[object, Supply] | None = None
         self.units: dict[tuple[tuple[bool, ...], ...], tuple[list[Any], bool]] = {}
 

@@ -86,7 +86,7 @@ def without_cast_card(supply: Supply, spell: SpellInfo | None, state: GameState 
         from manasolver.solver.supply.own_spending import own_spending_supply
         supply = own_spending_supply(supply, state, spell)
         supply = _reveals_without_cast_card(supply, state, spell.card)
-    unchecked, returns, discards, hand_fodder, hand_sources = _shape(supply)
+    unchecked, returns, discards, hand_fodder, hand_sources, _ = _shape(supply)
     if spell is not None and unchecked:
         supply = _unchecked_for_spell(supply)
     if state is not None and returns:
@@ -96,7 +96,7 @@ def without_cast_card(supply: Supply, spell: SpellInfo | None, state: GameState 
     name = spell.card.name.lower()
     if discards and state is not None and any(c.name.lower() == name for c in state.player(supply.player).hand):
         supply = _without_hand_discarders(supply)
-        _, _, _, hand_fodder, hand_sources = _shape(supply)
+        _, _, _, hand_fodder, hand_sources, _ = _shape(supply)
     if not hand_fodder and not hand_sources:
         return supply
     classes = list(supply.classes)
@@ -135,6 +135,8 @@ def _reveals_without_cast_card(supply: Supply, state: GameState, card: Card) -> 
     given = any(isinstance(e, AbilitiesOf) or (isinstance(e, GrantedAbility) and e.ability.production.amount
                                                is not None and e.ability.production.amount.kind == "hand")
                 for _, e in effects)
+    if not given and not _shape(supply)[5]:
+        return supply
     revealing: list[tuple[SourceClass, Permanent, ManaAbility]] = []
     field = state.battlefield
     for cls in supply.classes:
@@ -162,18 +164,21 @@ def _reveals_without_cast_card(supply: Supply, state: GameState, card: Card) -> 
     return _without_options(supply, lambda o: id(o) in drop)
 
 
-def _shape(supply: Supply) -> tuple[bool, bool, bool, bool, bool]:
+def _shape(supply: Supply) -> tuple[bool, bool, bool, bool, bool, bool]:
     """(Some option's restriction is not read, some option returns its source to the hand, some
     option discards the whole hand, some fodder is a card of the hand, some class is a card of the
-    hand): what :func:`without_cast_card` may have to change, read once per supply (kept in
-    ``supply.derived``)."""
+    hand, some permanent's class may reveal cards from the hand: its options don't say its card
+    prints no such ability): what :func:`without_cast_card` may have to change, read once per
+    supply (kept in ``supply.derived``)."""
     hit = supply.derived.shape
     if hit is not None:
         return hit
-    unchecked = returns = discards = hand_sources = False
+    unchecked = returns = discards = hand_sources = reveals = False
     for k in supply.classes:
         if k.hand:
             hand_sources = True
+        elif k.options.reveals is not False:
+            reveals = True
         costs = k.options.costs
         if costs is None:
             costs = _option_costs(k.options)
@@ -184,7 +189,7 @@ def _shape(supply: Supply) -> tuple[bool, bool, bool, bool, bool]:
         if costs[2]:
             discards = True
     shape = supply.derived.shape = (unchecked, returns, discards, any(HAND_CARD in g.matches for g in supply.fodder),
-                                    hand_sources)
+                                    hand_sources, reveals)
     return shape
 
 
