@@ -45,6 +45,7 @@ from manasolver.models.rules.amounts import (
     TAPPED_COUNT,
     ability_restriction,
     commander_identity,
+    condition_holds,
     evaluate_amount,
     sacrificed_kinds,
 )
@@ -423,8 +424,8 @@ _Row = tuple[Excluded | None, tuple[Option, ...], bool, SourceKind, bool, bool, 
 #:   mana; the common case, one lookup per permanent;
 #: * that and its context (sick, life and energy, the commander's identity): the rows of
 #:   permanents whose options read nothing else of the board;
-#: * that and what it reads of the board (its amounts' counts, the masks it mirrors): the rows of
-#:   :func:`_counts_only` and :func:`_mirrors_only` permanents.
+#: * that and what it reads of the board (its amounts' counts, whether its conditions hold, the
+#:   masks it mirrors): the rows of :func:`_counts_only` and :func:`_mirrors_only` permanents.
 #:
 #: Bounded and thread-safe as every :class:`~manasolver.models._memo.KeyMemo`: an entry is one
 #: immutable row, and a lookup racing a reset misses and computes.
@@ -520,7 +521,6 @@ def _board_reads(state: GameState, perm: Permanent, refs: dict[str, int] | None)
     could-produce abilities mirror."""
     abilities = perm.card.mana_abilities
     if _counts_only(perm.card):
-        from manasolver.models.rules.amounts import condition_holds
         reads: list[object] = ["counts"]
         for ab in abilities:
             amount = ab.production.amount
