@@ -36,6 +36,8 @@ refuse to call a cost unpayable that such a permanent might have paid
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from manasolver.models._memo import KeyMemo
 from manasolver.models.abilities import Amount, Condition, ManaAbility
 from manasolver.models.card import Card
@@ -66,7 +68,7 @@ from manasolver.solver.supply.model import (
     SourceClass,
     SourceKind,
     Supply,
-    source_classes,
+    slot_setters,
 )
 from manasolver.solver.supply.resources import fodder_groups, hand_classes, zone_fodder
 from manasolver.solver.supply.unmodelled import (
@@ -699,6 +701,31 @@ _NONE_REACHED: frozenset[str] = frozenset()
 _SUPPLIES_PER_BOARD = 64
 
 
+_CLASS_SLOTS = slot_setters(SourceClass)
+
+
+def _classes(groups: Iterable[tuple[list[str], list[int], _Row, str]]) -> list[SourceClass]:
+    """A :class:`SourceClass` of permanents (no ``hand``) per group of members, positions, row and
+    card name, in order, as its ``__init__`` makes them, each set through its slots in one loop
+    (a board's supply makes one per group of its permanents)."""
+    new = object.__new__
+    s0, s1, s2, s3, s4, s5, s6, s7 = _CLASS_SLOTS
+    out: list[SourceClass] = []
+    for members, positions, row, name in groups:
+        options = row[1]
+        k = new(SourceClass)
+        s0(k, tuple(members))
+        s1(k, tuple(positions))
+        s2(k, options if type(options) is Options else Options(options))
+        s3(k, row[2])
+        s4(k, row[3])
+        s5(k, name)
+        s6(k, row[4])
+        s7(k, ())
+        out.append(k)
+    return out
+
+
 def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str] = frozenset()) -> Supply:
     try:
         pl = state.player(name)
@@ -775,8 +802,7 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     tap_sig: dict[str, frozenset[str]] = {}
     mine: list[tuple[int, Permanent]] = []
     if not special:  # classes come out in order of their first member
-        classes = source_classes((tuple(ids), tuple(positions), row[1], row[2], row[3], cname, row[4])
-                                 for ids, positions, row, cname in simple.values())
+        classes = _classes(simple.values())
     else:
         mine = [(pos, perm) for pos, perm, _ in found]
         groups: dict[tuple[object, ...], tuple[list[str], list[int]]] = {}

@@ -21,7 +21,6 @@ abilities, :mod:`manasolver.models.rules.ability_scope`, read here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from collections.abc import Iterable
 from typing import Any, Literal
 
 from manasolver.models.abilities import Restriction
@@ -41,7 +40,6 @@ __all__ = [
     "generic_barred",
     "scoped_ability_mana",
     "slot_setters",
-    "source_classes",
 ]
 
 #: What a source class holds, for the ``prefer_lands`` policy (land wins over creature).
@@ -409,28 +407,6 @@ class Supply:
 _OPTION_SLOTS = slot_setters(Option)
 _CLASS_SLOTS = slot_setters(SourceClass)
 _SUPPLY_SLOTS = slot_setters(Supply)
-
-
-def source_classes(groups: Iterable[tuple[tuple[str, ...], tuple[int, ...], tuple[Option, ...], bool, SourceKind,
-                                          str, bool]]) -> list[SourceClass]:
-    """:class:`SourceClass` values of permanents (no ``hand``) from their fields in order, as its
-    ``__init__`` makes them, each set through its slots in one loop (a board's supply makes one
-    per group of its permanents)."""
-    new = object.__new__
-    s0, s1, s2, s3, s4, s5, s6, s7 = _CLASS_SLOTS
-    out: list[SourceClass] = []
-    for members, positions, options, snow, kind, name, creature in groups:
-        k = new(SourceClass)
-        s0(k, members)
-        s1(k, positions)
-        s2(k, options if type(options) is Options else Options(options))
-        s3(k, snow)
-        s4(k, kind)
-        s5(k, name)
-        s6(k, creature)
-        s7(k, ())
-        out.append(k)
-    return out
 
 
 def _option_flags(options: Options) -> tuple[bool, tuple[bool, ...], bool]:
