@@ -396,6 +396,12 @@ def activation_results(state: GameState, permanent: Permanent, ability: ManaAbil
         n = reference_count(ability, state, permanent)
         options = tuple((bit,) * n for bit in TYPE_BITS if mask & bit) if mask and n > 0 else ()
     effects = replacements_for(state, permanent, ability, tapper)
+    if not effects and not any(isinstance(effect, TriggeredMana) for _, effect in active_effects(state)):
+        # no replacement and no triggered mana on the board: each option is one result as it is
+        plain: dict[tuple[tuple[int, ...], int], None] = {}
+        for option in options:
+            plain[(tuple(option), counters_removed(ability, option))] = None
+        return tuple(ActivationResult(mana, (), removed) for mana, removed in plain)
     out: dict[ActivationResult, None] = {}
     for option in options:
         removed = counters_removed(ability, option)

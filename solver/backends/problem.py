@@ -36,8 +36,8 @@ from manasolver.solver.policy import for_backends
 from manasolver.solver.request import Modifier, PaymentRequest, Policy
 from manasolver.models.rules.ability_scope import ability_scope
 from manasolver.solver.request import restriction_allows
-from manasolver.solver.supply.model import Option, Options, SourceClass, Supply
-from manasolver.solver.supply.resources import Assists, build_assists
+from manasolver.solver.supply.model import Option, Options, SourceClass, Supply, slot_setters
+from manasolver.solver.supply.resources import NO_ASSISTS, Assists, build_assists
 from manasolver.solver.supply.unmodelled import guard_spent_on_costs
 
 if TYPE_CHECKING:  # the payment's types, imported when a payment is written
@@ -185,7 +185,7 @@ def mana_string(bits: list[int]) -> str:
     return "".join(mask_text(b) for b in sorted(bits, key=TYPE_BITS.index))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Problem:
     """A payment question ready for a backend.
 
@@ -204,7 +204,21 @@ class Problem:
     x: int | None
     policy: Policy
     spell_ok: tuple[tuple[bool, ...], ...]
-    assists: Assists = Assists()  # frozen, so a shared default is safe
+    assists: Assists = NO_ASSISTS  # frozen, so a shared default is safe
+
+    def __init__(self, req: PaymentRequest, supply: Supply, announcement: Announcement, mode: Mode,
+                 x: int | None, policy: Policy, spell_ok: tuple[tuple[bool, ...], ...],
+                 assists: Assists = NO_ASSISTS) -> None:
+        # Each field set through its slot (see slot_setters): a problem per query.
+        s0, s1, s2, s3, s4, s5, s6, s7 = _PROBLEM_SLOTS
+        s0(self, req)
+        s1(self, supply)
+        s2(self, announcement)
+        s3(self, mode)
+        s4(self, x)
+        s5(self, policy)
+        s6(self, spell_ok)
+        s7(self, assists)
 
     @staticmethod
     def build(req: PaymentRequest, supply: Supply, ann: Announcement, mode: Mode, x: int | None,
@@ -245,6 +259,9 @@ class Problem:
     @property
     def forms(self) -> tuple[Form, ...]:
         return self.announcement.forms
+
+
+_PROBLEM_SLOTS = slot_setters(Problem)
 
 
 @dataclass

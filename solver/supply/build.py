@@ -36,18 +36,30 @@ refuse to call a cost unpayable that such a permanent might have paid
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from manasolver.models._memo import KeyMemo
-from manasolver.models.abilities import ManaAbility
+from manasolver.models.abilities import Amount, Condition, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadState, Unsupported
-from manasolver.models.rules.amounts import TAPPED_COUNT, commander_identity, evaluate_amount, sacrificed_kinds
+from manasolver.models.rules.amounts import (
+    TAPPED_COUNT,
+    ability_restriction,
+    commander_identity,
+    condition_holds,
+    evaluate_amount,
+    sacrificed_kinds,
+)
 from manasolver.models.rules.board_effects import reached_by_effects
 from manasolver.models.rules.granted import summoning_sick
+from manasolver.models.rules.history import MILL_A_CARD, MilledOut, milling_ability
+from manasolver.models.rules.production import activation_results, effective_mana_abilities
 from manasolver.models.rules.missing import NotOnBoard
 from manasolver.models.state import GameState, Permanent, Player, fits_cost, permanent_state
 from manasolver.models.symbols import ANY_TYPE, C, mask_from_letters, mask_letters
 from manasolver.models.text.read import card_text
+from manasolver.models.text.tap_costs import OPPONENT_LAND_PART, tap_costs_after
 from manasolver.solver.supply.model import (
     MAX_REPEAT,
     Excluded,
@@ -56,7 +68,7 @@ from manasolver.solver.supply.model import (
     SourceClass,
     SourceKind,
     Supply,
-    source_classes,
+    slot_setters,
 )
 from manasolver.solver.supply.resources import fodder_groups, hand_classes, zone_fodder
 from manasolver.solver.supply.unmodelled import (
@@ -95,12 +107,13 @@ def pool_units(player: Player) -> tuple[tuple[int, int], ...]:
 # -- building -------------------------------------------------------------------------------
 
 
-def _kind(perm: Permanent) -> SourceKind:
-    if perm.is_land:
+def _kind(types: tuple[str, ...]) -> SourceKind:
+    """The kind of a permanent of these card types: land wins over creature, creature over artifact."""
+    if "land" in types:
         return "land"
-    if perm.is_creature:
+    if "creature" in types:
         return "creature"
-    if perm.is_artifact:
+    if "artifact" in types:
         return "artifact"
     return "other"
 
@@ -119,28 +132,19 @@ def _options(state: GameState, perm: Permanent, player: Player,
     Nyxbloom Ancient, Contamination; 616.1) and with triggered mana (Wild Growth,
     Mana Flare; 605.1b) added.
     """
-    from manasolver.models.rules.amounts import ability_restriction
-    from manasolver.models.rules.history import MILL_A_CARD, MilledOut, milling_ability
-    from manasolver.models.rules.production import (
-        activation_results,
-        effective_mana_abilities,
-    )
     out: list[Option] = []
     sick = summoning_sick(state, perm)
-    abilities = effective_mana_abilities(state, perm) if effects else perm.card.mana_abilities
-    # (ability, types any of which a permanent its cost taps must have, how many, cost parts)
-    readings: list[tuple[ManaAbility, tuple[str, ...], int, tuple[str, ...]]] = [
-        (ab, ("creature",) if ab.cost.tap_creatures else (), ab.cost.tap_creatures,
-         tuple(ab.cost.parts())) for ab in abilities]
-    if resources and card_text(perm.card).tap_costs and not (effects and _prohibited(state, perm)):
+    card = perm.card
+    abilities = effective_mana_abilities(state, perm) if effects else card.mana_abilities
+    readings = _card_info(card)[5] if abilities is card.mana_abilities else tuple(map(_reading, abilities))
+    if resources and card_text(card).tap_costs and not (effects and _prohibited(state, perm)):
         # CR 602.5: a prohibition stops these too (Null Rod on Diamond Kaleidoscope)
-        from manasolver.models.text.tap_costs import tap_costs_after
-        readings += [(t.ability, t.types, t.count, t.parts)
-                     for t in tap_costs_after(perm.card, len(abilities))]
-    for ab, tap_types, tap_count, parts in readings:
+        readings += tuple(_reading(t.ability, t.types, t.count, t.parts)
+                          for t in tap_costs_after(card, len(abilities)))
+    for ab, tap_types, tap_count, parts, reads_board, colored in readings:
         cost = ab.cost
         text = ab.text or f"mana ability {ab.index}"
-        if ab.cost.unmodelled and MILL_A_CARD in parts:  # paid from the board's library
+        if cost.unmodelled and MILL_A_CARD in parts:  # paid from the board's library
             try:
                 milled = milling_ability(state, perm, ab, parts)
             except MilledOut as why:
@@ -149,9 +153,10 @@ def _options(state: GameState, perm: Permanent, player: Player,
                 continue  # 118.3: an empty library pays no milling cost
             ab = milled
             cost = ab.cost
-        if _cannot_pay(state, perm, player, parts):
+            colored = any(s.colors for s in cost.mana.symbols)
+        if reads_board and _cannot_pay(state, perm, player, parts):
             continue  # CR 118.3: no tapped land of an opponent's, too little evidence
-        unmodelled = ability_gap(ab, resources) or _unowned_gap(state, perm, cost.mana)
+        unmodelled = ability_gap(ab, resources) or (colored and _unowned_gap(state, perm, cost.mana))
         if unmodelled:
             raise Unmodelled(text, unmodelled)
         if cost.tap and cost.untap:
@@ -164,7 +169,7 @@ def _options(state: GameState, perm: Permanent, player: Player,
             continue  # 119.4
         if cost.energy and player.energy < cost.energy:
             continue  # 107.14
-        if any(perm.counter(k) < n for k, n in cost.remove_counters):
+        if cost.remove_counters and any(perm.counter(k) < n for k, n in cost.remove_counters):
             continue  # 118.3
         # "Activate only once each turn" on a permanent's only mana ability (Shire Scarecrow):
         # one activation at most, as exclusive as a {T} ability
@@ -213,7 +218,28 @@ def _options(state: GameState, perm: Permanent, player: Player,
                               ab.damage, cost.sacrifice_self, cost.tap, bool(exclusive), repeat,
                               restriction, _tapped(ab, tap_count, result.removed),
                               _sacrificed(ab, slots, result.removed), tap_types, nonsnow))
-    return Options(out)
+    made = Options(out)
+    made.reveals = _card_info(card)[6]
+    return made
+
+
+#: One mana ability as :func:`_options` reads it: the ability, the types any of which a permanent
+#: its cost taps must have, how many it taps, its cost parts, whether a part reads the board
+#: (:func:`_reads_board`), whether its mana cost has a colored symbol (:func:`_unowned_gap`).
+_Reading = tuple[ManaAbility, tuple[str, ...], int, tuple[str, ...], bool, bool]
+
+
+def _reading(ab: ManaAbility, tap_types: tuple[str, ...] | None = None, tap_count: int | None = None,
+             parts: tuple[str, ...] | None = None) -> _Reading:
+    """``ab`` as :func:`_options` reads it (a printed ability's once per card, in its facts);
+    ``tap_types``, ``tap_count``, ``parts``: a tapping cost's, read from its text."""
+    if parts is None:
+        parts = tuple(ab.cost.parts())
+    if tap_count is None:
+        tap_count = ab.cost.tap_creatures
+        tap_types = ("creature",) if tap_count else ()
+    assert tap_types is not None
+    return (ab, tap_types, tap_count, parts, _reads_board(parts), any(s.colors for s in ab.cost.mana.symbols))
 
 
 def _cannot_pay(state: GameState, perm: Permanent, player: Player, parts: tuple[str, ...]) -> bool:
@@ -221,7 +247,6 @@ def _cannot_pay(state: GameState, perm: Permanent, player: Player, parts: tuple[
     this board (CR 118.3)?  "Untap a tapped land an opponent controls" (Benthic Explorers) without
     such a land; "Collect evidence N" (Cryptex, CR 701.59a) with less than N total mana value among
     the graveyard's cards.  Where it is payable the ability stays left out, named."""
-    from manasolver.models.text.tap_costs import OPPONENT_LAND_PART
     for part in parts:
         if part == OPPONENT_LAND_PART:
             opponents = state.opponents_of(perm.controller)
@@ -235,18 +260,15 @@ def _cannot_pay(state: GameState, perm: Permanent, player: Player, parts: tuple[
 
 def _reads_board(parts: tuple[str, ...]) -> bool:
     """Does a cost with these parts read the board in :func:`_cannot_pay`?"""
-    from manasolver.models.text.tap_costs import OPPONENT_LAND_PART
     return any(p == OPPONENT_LAND_PART or p.startswith("collect evidence ") for p in parts)
 
 
 def _unowned_gap(state: GameState, perm: Permanent, mana: ManaCost) -> str:
-    """Why a mana ability whose cost has a colored symbol is left out beside a 609.4b rule for
-    abilities of permanents its controller controls but doesn't own (Nathan Drake, Treasure
-    Hunter): the board says nothing of owners, and the rule lets any mana pay that symbol; ""
-    otherwise."""
+    """Why a mana ability whose cost has a colored symbol (``mana``: its cost, which has one) is
+    left out beside a 609.4b rule for abilities of permanents its controller controls but doesn't
+    own (Nathan Drake, Treasure Hunter): the board says nothing of owners, and the rule lets any
+    mana pay that symbol; "" otherwise."""
     from manasolver.models.rules.counts import unowned_spend_rules
-    if not any(s.colors for s in mana.symbols):
-        return ""
     rules = unowned_spend_rules(state, perm.controller)
     if not rules:
         return ""
@@ -341,11 +363,16 @@ def _with_tap_costs(card: Card, unread: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(u for u in card.unsupported if u in unread or u.strip() in tapping)
 
 
-def _card_info(card: Card) -> tuple[bool, bool, bool, bool, bool]:
+#: What :func:`_card_info` keeps of a card.
+_CardInfo = tuple[bool, bool, bool, bool, bool, tuple[_Reading, ...], bool]
+
+
+def _card_info(card: Card) -> _CardInfo:
     """(options depend on the board, costs life or energy, removes counters, refers to
     what other permanents could produce, depends on the board only through the commander's
-    color identity) for a card, computed once per card (kept in its facts)."""
-    hit: tuple[bool, bool, bool, bool, bool] | None = card.facts.supply_info
+    color identity, its printed mana abilities as :func:`_options` reads them, one of them adds
+    mana by cards revealed from the hand) for a card, computed once per card (kept in its facts)."""
+    hit: _CardInfo | None = card.facts.supply_info
     if hit is not None:
         return hit
     board_dependent = pays = counters = reference = commander = False
@@ -368,7 +395,10 @@ def _card_info(card: Card) -> tuple[bool, bool, bool, bool, bool]:
         # opponent's tapped land or the graveyard's evidence is there (:func:`_cannot_pay`)
         board_dependent = True
     commander_only = commander and not board_dependent
-    info = (board_dependent or commander, pays, counters, reference, commander_only)
+    reveals = any(ab.production.amount is not None and ab.production.amount.kind == "hand"
+                  for ab in card.mana_abilities)
+    info = (board_dependent or commander, pays, counters, reference, commander_only,
+            tuple(map(_reading, card.mana_abilities)), reveals)
     card.facts.supply_info = info
     return info
 
@@ -377,7 +407,7 @@ def card_context(card: Card) -> tuple[bool, bool] | None:
     """What a permanent's supply row reads besides the permanent itself, on a board without
     effects on mana: ``None`` when it reads the board (amounts, references, conditions, chosen
     colors); else (its costs pay life or energy, it reads the commander's color identity)."""
-    board_dependent, pays, _, _, commander_only = _card_info(card)
+    board_dependent, pays, _, _, commander_only, _, _ = _card_info(card)
     if board_dependent and not commander_only:
         return None
     return pays, commander_only
@@ -396,8 +426,8 @@ _Row = tuple[Excluded | None, tuple[Option, ...], bool, SourceKind, bool, bool, 
 #:   mana; the common case, one lookup per permanent;
 #: * that and its context (sick, life and energy, the commander's identity): the rows of
 #:   permanents whose options read nothing else of the board;
-#: * that and what it reads of the board (its amounts' counts, the masks it mirrors): the rows of
-#:   :func:`_counts_only` and :func:`_mirrors_only` permanents.
+#: * that and what it reads of the board (its amounts' counts, whether its conditions hold, the
+#:   masks it mirrors): the rows of :func:`_counts_only` and :func:`_mirrors_only` permanents.
 #:
 #: Bounded and thread-safe as every :class:`~manasolver.models._memo.KeyMemo`: an entry is one
 #: immutable row, and a lookup racing a reset misses and computes.
@@ -417,7 +447,7 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
     change it (no effects on mana, no Aura that hurts when it taps) or changes it only through
     counts (:func:`_counts_only`); ``remember``: look in and fill those memos."""
     card = perm.card
-    board_dependent, pays, _, reference, commander_only = _card_info(card)
+    board_dependent, pays, _, reference, commander_only, _, _ = _card_info(card)
     key: tuple[object, ...] | None = None
     what: tuple[object, ...] = ()
     if not remember:
@@ -466,8 +496,9 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
         else:
             if ref_error and reference:
                 excluded, opts = Excluded(perm.id, card.name, "could produce", ref_error), ()
-    creature = perm.is_creature
-    snow, kind = perm.is_snow, _kind(perm)
+    types = perm.types
+    creature = "creature" in types
+    snow, kind = perm.is_snow, _kind(types)
     special = any(o.sacrifice_other or o.tap_types for o in opts)
     # Remembered rows of one card in one context hold one options object, so equal permanents fall
     # in one class; keyed by value too, so that a row made before the rows table emptied still
@@ -488,20 +519,49 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
 
 def _board_reads(state: GameState, perm: Permanent, refs: dict[str, int] | None) -> tuple[object, ...]:
     """What the row of a permanent of :func:`_counts_only` or :func:`_mirrors_only` reads of the
-    board: its amounts' counts, or the masks its could-produce abilities mirror."""
+    board: per ability, its count's value and whether its conditions hold; or the masks its
+    could-produce abilities mirror."""
     abilities = perm.card.mana_abilities
     if _counts_only(perm.card):
-        return ("counts", *(evaluate_amount(ab.production.amount, state, perm) for ab in abilities
-                            if ab.production.amount is not None))
+        reads: list[object] = ["counts"]
+        for ab in abilities:
+            amount = ab.production.amount
+            if amount is not None and amount.kind == "count":
+                reads.append(evaluate_amount(amount, state, perm))
+            if ab.condition is not None:
+                reads.append(condition_holds(ab.condition, state, perm))
+            if ab.production.instead is not None:
+                reads.append(condition_holds(ab.production.instead, state, perm))
+        return tuple(reads)
     from manasolver.solver.graph import reference_mask
     assert refs is not None
     return ("mirrors", *(reference_mask(state, perm, ab, refs) for ab in abilities if ab.production.reference))
+
+
+#: The kinds of amount a row of :func:`_counts_only` may read: a count of permanents (its value
+#: is read), or what the permanent itself holds (its counters, its removed storage counters).
+_COUNTED_KINDS = ("count", "counters", "fixed", "removed")
+
+
+def _counted(amount: Amount | None) -> bool:
+    """Is ``amount`` (an ability's, or a condition's) one a :func:`_counts_only` row may read: none,
+    or one of :data:`_COUNTED_KINDS` that reads no power?"""
+    return amount is None or (amount.kind in _COUNTED_KINDS and amount.min_power is None)
+
+
+def _counted_condition(condition: Condition | None) -> bool:
+    """Does ``condition`` count only as :func:`_counted` amounts do (its turn, step and the
+    permanent's own type are read as it is: whether it holds is read whole)?"""
+    return condition is None or all(_counted(amount) and amount.kind != "removed" for amount, _ in condition.counts)
+
+
 def _counts_only(card: Card) -> bool:
     """Does ``card``'s supply row read the board (without effects on mana) only through the
-    values of its abilities' ``count`` amounts?  No condition, reference, chosen color,
-    commander identity, colors among permanents, "instead" production, variable counter cost or
-    pool doubling, no count of power (which may refuse a creature's power), and no mana ability
-    read from a tapping cost's text (kept in its facts)."""
+    values of its abilities' ``count`` amounts and whether their conditions hold (Temple of the
+    False God, the Tainted lands, Urza's Tower's "instead")?  Its chosen color, counters and
+    storage counters are the permanent's own.  No reference, commander identity, colors among
+    permanents, count of power (which may refuse a creature's power), cards of the hand, pool
+    doubling, and no mana ability read from a tapping cost's text (kept in its facts)."""
     hit: bool | None = card.facts.counts_only
     if hit is not None:
         return hit
@@ -509,10 +569,12 @@ def _counts_only(card: Card) -> bool:
     for ab in card.mana_abilities:
         production = ab.production
         amount = production.amount
-        if (ab.condition is not None or production.reference or production.chosen or production.commander
-                or production.colors_among or production.instead is not None or production.instead_options
-                or production.doubles_pool or ab.cost.remove_any
-                or (amount is not None and (amount.kind != "count" or amount.min_power is not None))):
+        if (production.reference or production.commander or production.colors_among
+                or production.instead_commander or production.instead_reference_count or production.doubles_pool
+                or not _counted(amount) or not _counted_condition(ab.condition)
+                or not _counted_condition(production.instead)
+                or (ab.cost.remove_any and (amount is None or amount.kind != "removed"))
+                or ab.cost.unmodelled or _reads_board(tuple(ab.cost.parts()))):
             ok = False
     card.facts.counts_only = ok
     return ok
@@ -574,11 +636,11 @@ def _group_with_resources(state: GameState, mine: list[tuple[int, Permanent]],
         tap_sig = {perm.id: frozenset(t for t in tap_types if fits_cost(perm, t))
                    for _, perm in mine if not perm.tapped}
     for pos, perm, opts in usable:
-        _, _, snow, kind, creature, _, _, _ = info[pos]
-        # Equal cached options are one object; with sacrifice costs on the board, what a member
-        # may be sacrificed as splits classes too.
-        key: tuple[object, ...] = (id(opts), snow, kind, creature, signature.get(perm.id),
-                                   tap_sig.get(perm.id))
+        _, _, snow, kind, creature, _, _, own_key = info[pos]
+        # Equal cached options are one object (a row in a class of its own keeps its key); with
+        # sacrifice costs on the board, what a member may be sacrificed as splits classes too.
+        key: tuple[object, ...] = (own_key if own_key[0] is _ALONE else id(opts), snow, kind, creature,
+                                   signature.get(perm.id), tap_sig.get(perm.id))
         if key not in groups:
             groups[key] = ([], [])
             meta[key] = (opts, snow, kind, perm.card.name, creature)
@@ -616,14 +678,19 @@ def _reached_row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, 
     """The row of one permanent on a board with effects on mana: made on the board when they may
     reach it (``reached``, None: any; ``effects``: some are in force, else only Auras or triggers
     that hurt when a permanent taps), else the row of a board without them (``maybe``: found
-    remembered), each in a class of its own as every permanent's on such a board."""
+    remembered), each in a class of its own as every permanent's on such a board: its class key
+    names it (:data:`_ALONE`), and its options stay the remembered ones, with what readers computed
+    on them."""
     if reached is None or perm.id in reached:
         return _row(state, perm, pl, refs, effects, True, resources, ref_error)
     row = maybe if maybe is not None else _row(state, perm, pl, refs, False, False, resources, ref_error)
     if not row[1] or row[0] is not None:
         return row
-    alone = Options(row[1])
-    return (None, alone, row[2], row[3], row[4], row[5], row[6], (id(alone), row[2], row[3], row[4], None, None))
+    return (None, row[1], row[2], row[3], row[4], row[5], row[6], (_ALONE, perm.id))
+
+
+#: The first item of the class key of a row in a class of its own (:func:`_reached_row`).
+_ALONE = "alone"
 
 
 #: No permanent reached: a board without effects on mana.
@@ -632,6 +699,31 @@ _NONE_REACHED: frozenset[str] = frozenset()
 
 #: Supplies one board's view keeps (players by resources by reserved sets); past this it starts again.
 _SUPPLIES_PER_BOARD = 64
+
+
+_CLASS_SLOTS = slot_setters(SourceClass)
+
+
+def _classes(groups: Iterable[tuple[list[str], list[int], _Row, str]]) -> list[SourceClass]:
+    """A :class:`SourceClass` of permanents (no ``hand``) per group of members, positions, row and
+    card name, in order, as its ``__init__`` makes them, each set through its slots in one loop
+    (a board's supply makes one per group of its permanents)."""
+    new = object.__new__
+    s0, s1, s2, s3, s4, s5, s6, s7 = _CLASS_SLOTS
+    out: list[SourceClass] = []
+    for members, positions, row, name in groups:
+        options = row[1]
+        k = new(SourceClass)
+        s0(k, tuple(members))
+        s1(k, tuple(positions))
+        s2(k, options if type(options) is Options else Options(options))
+        s3(k, row[2])
+        s4(k, row[3])
+        s5(k, name)
+        s6(k, row[4])
+        s7(k, ())
+        out.append(k)
+    return out
 
 
 def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str] = frozenset()) -> Supply:
@@ -710,8 +802,7 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     tap_sig: dict[str, frozenset[str]] = {}
     mine: list[tuple[int, Permanent]] = []
     if not special:  # classes come out in order of their first member
-        classes = source_classes((tuple(ids), tuple(positions), row[1], row[2], row[3], cname, row[4])
-                                 for ids, positions, row, cname in simple.values())
+        classes = _classes(simple.values())
     else:
         mine = [(pos, perm) for pos, perm, _ in found]
         groups: dict[tuple[object, ...], tuple[list[str], list[int]]] = {}

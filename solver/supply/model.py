@@ -21,7 +21,6 @@ abilities, :mod:`manasolver.models.rules.ability_scope`, read here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from collections.abc import Iterable
 from typing import Any, Literal
 
 from manasolver.models.abilities import Restriction
@@ -40,7 +39,7 @@ __all__ = [
     "class_types",
     "generic_barred",
     "scoped_ability_mana",
-    "source_classes",
+    "slot_setters",
 ]
 
 #: What a source class holds, for the ``prefer_lands`` policy (land wins over creature).
@@ -52,11 +51,11 @@ MAX_REPEAT = 64
 _NO_MANA = ManaCost()
 
 
-def _slot_setters(cls: type) -> tuple[Any, ...]:
+def slot_setters(cls: type) -> tuple[Any, ...]:
     """The setters of a frozen slotted dataclass's fields, in field order: its slots' own
     descriptors.  The ``__init__`` a frozen dataclass is given sets each field through
-    ``object.__setattr__``, three to six times slower; the value types a supply builds on
-    every board (source classes, options, the supply) set their fields through these instead,
+    ``object.__setattr__``, three to six times slower; the value types made on every board
+    (source classes, options, the supply, a backend's problem) set their fields through these instead,
     and stay frozen: assigning to a field afterwards still raises ``FrozenInstanceError``."""
     return tuple(cls.__dict__[f.name].__set__ for f in fields(cls))
 
@@ -110,7 +109,7 @@ class Option:
                  restriction: Restriction | None = None, tap_creatures: int = 0,
                  sacrifice_other: tuple[str, ...] = (), tap_types: tuple[str, ...] = (),
                  nonsnow_tail: int = 0) -> None:
-        # Each field set through its slot (see _slot_setters): the options of a board's
+        # Each field set through its slot (see slot_setters): the options of a board's
         # board-dependent permanents are made on every board.
         (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15) = _OPTION_SLOTS
         s0(self, ability)
@@ -171,7 +170,11 @@ class Options(tuple[Option, ...]):
     module), ``reading`` what it gives ``keep_colors`` (``solver.keepable``), ``shapes`` its flow
     rows per restriction row (``solver.backends.flow``), ``templates`` its fast-optimiser modes per
     restriction row (``solver.backends.fastopt.modes``), ``keep_units`` what a member offers
-    ``keep_castable`` per snow flag (``solver.backends.fastopt.keep``).  ``None`` until first asked.
+    ``keep_castable`` per snow flag (``solver.backends.fastopt.keep``), ``costs`` what a cast card
+    may change in it (``solver.supply.resources``).  ``None`` until first asked.  ``reveals``:
+    whether the card of the permanent the options were made for prints a mana ability that reveals
+    cards from the hand (Metalworker), set as they are made (``solver.supply.build``); ``None``
+    when not known (options made elsewhere).
 
     A tuple by value: equal options compare and hash equal whatever was computed on them, and a
     copy (pickling) carries none of it.  Thread-safe: each field is written once with a whole
@@ -183,6 +186,8 @@ class Options(tuple[Option, ...]):
     shapes: dict[tuple[bool, ...], Any] | None = None
     templates: dict[tuple[bool, ...], Any] | None = None
     keep_units: dict[bool, Any] | None = None
+    costs: tuple[bool, bool, bool] | None = None
+    reveals: bool | None = None
 
     def __reduce__(self) -> tuple[type[Options], tuple[tuple[Option, ...]]]:
         return Options, (tuple(self),)
@@ -216,7 +221,7 @@ class SourceClass:
     def __init__(self, members: tuple[str, ...], positions: tuple[int, ...], options: tuple[Option, ...],
                  snow: bool, kind: SourceKind, name: str, creature: bool = False,
                  hand: tuple[int, ...] = ()) -> None:
-        # Each field set through its slot (see _slot_setters): a class per group of every board.
+        # Each field set through its slot (see slot_setters): a class per group of every board.
         s0, s1, s2, s3, s4, s5, s6, s7 = _CLASS_SLOTS
         s0(self, members)
         s1(self, positions)
@@ -316,7 +321,7 @@ class Derived:
 
     def __init__(self) -> None:
         self.flags: tuple[bool, tuple[tuple[bool, ...], ...], bool] | None = None
-        self.shape: tuple[bool, bool, bool, bool, bool] | None = None
+        self.shape: tuple[bool, bool, bool, bool, bool, bool] | None = None
         self.spending: tuple[object, Supply] | None = None
         self.units: dict[tuple[tuple[bool, ...], ...], tuple[list[Any], bool]] = {}
 
@@ -349,7 +354,7 @@ class Supply:
     def __init__(self, player: str, pool: tuple[tuple[int, int], ...], classes: tuple[SourceClass, ...],
                  excluded: tuple[Excluded, ...], life: int, energy: int, creatures: int = 0,
                  fodder: tuple[Group, ...] = (), tappable: tuple[Group, ...] = ()) -> None:
-        # Each field set through its slot (see _slot_setters): a supply per board.
+        # Each field set through its slot (see slot_setters): a supply per board.
         s0, s1, s2, s3, s4, s5, s6, s7, s8, s9 = _SUPPLY_SLOTS
         s0(self, player)
         s1(self, pool)
@@ -399,31 +404,9 @@ class Supply:
                    for k in self.classes for o in k.options)
 
 
-_OPTION_SLOTS = _slot_setters(Option)
-_CLASS_SLOTS = _slot_setters(SourceClass)
-_SUPPLY_SLOTS = _slot_setters(Supply)
-
-
-def source_classes(groups: Iterable[tuple[tuple[str, ...], tuple[int, ...], tuple[Option, ...], bool, SourceKind,
-                                          str, bool]]) -> list[SourceClass]:
-    """:class:`SourceClass` values of permanents (no ``hand``) from their fields in order, as its
-    ``__init__`` makes them, each set through its slots in one loop (a board's supply makes one
-    per group of its permanents)."""
-    new = object.__new__
-    s0, s1, s2, s3, s4, s5, s6, s7 = _CLASS_SLOTS
-    out: list[SourceClass] = []
-    for members, positions, options, snow, kind, name, creature in groups:
-        k = new(SourceClass)
-        s0(k, members)
-        s1(k, positions)
-        s2(k, options if type(options) is Options else Options(options))
-        s3(k, snow)
-        s4(k, kind)
-        s5(k, name)
-        s6(k, creature)
-        s7(k, ())
-        out.append(k)
-    return out
+_OPTION_SLOTS = slot_setters(Option)
+_CLASS_SLOTS = slot_setters(SourceClass)
+_SUPPLY_SLOTS = slot_setters(Supply)
 
 
 def _option_flags(options: Options) -> tuple[bool, tuple[bool, ...], bool]:
@@ -443,9 +426,12 @@ def _flags(sup: Supply) -> tuple[bool, tuple[tuple[bool, ...], ...], bool]:
     restricted = damage = False
     all_ok = []
     for k in sup.classes:
-        r, ok, d = _option_flags(k.options)
-        restricted = restricted or r
-        damage = damage or d
+        options = k.options
+        r, ok, d = options.flags or _option_flags(options)
+        if r:
+            restricted = True
+        if d:
+            damage = True
         all_ok.append(ok)
     flags = sup.derived.flags = (restricted, tuple(all_ok), damage)
     return flags

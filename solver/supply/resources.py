@@ -39,7 +39,11 @@ from dataclasses import dataclass
 
 from manasolver.models.abilities import GRAVEYARD_CARD, HAND_CARD, ZONE_CARDS, ManaAbility
 from manasolver.models.card import Card
+from manasolver.models.effects import AbilitiesOf, GrantedAbility
 from manasolver.models.rules.amounts import hand_without_cast_card, reveals_from_hand
+from manasolver.models.rules.production import active_effects, activation_results, tap_damage_from_attachments
+from manasolver.models.text.hand import HAND_COST
+from manasolver.models.text.read import card_text
 from manasolver.models.text.tap_costs import RETURN_SELF
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_COLOR
@@ -47,6 +51,7 @@ from manasolver.solver.request import PaymentRequest, SpellInfo
 from manasolver.solver.supply.model import Excluded, Group, Option, Options, SourceClass, Supply
 
 __all__ = [
+    "NO_ASSISTS",
     "Assists",
     "build_assists",
     "fodder_groups",
@@ -81,7 +86,7 @@ def without_cast_card(supply: Supply, spell: SpellInfo | None, state: GameState 
         from manasolver.solver.supply.own_spending import own_spending_supply
         supply = own_spending_supply(supply, state, spell)
         supply = _reveals_without_cast_card(supply, state, spell.card)
-    unchecked, returns, discards, hand_fodder, hand_sources = _shape(supply)
+    unchecked, returns, discards, hand_fodder, hand_sources, _ = _shape(supply)
     if spell is not None and unchecked:
         supply = _unchecked_for_spell(supply)
     if state is not None and returns:
@@ -91,7 +96,7 @@ def without_cast_card(supply: Supply, spell: SpellInfo | None, state: GameState 
     name = spell.card.name.lower()
     if discards and state is not None and any(c.name.lower() == name for c in state.player(supply.player).hand):
         supply = _without_hand_discarders(supply)
-        _, _, _, hand_fodder, hand_sources = _shape(supply)
+        _, _, _, hand_fodder, hand_sources, _ = _shape(supply)
     if not hand_fodder and not hand_sources:
         return supply
     classes = list(supply.classes)
@@ -120,18 +125,28 @@ def _reveals_without_cast_card(supply: Supply, state: GameState, card: Card) -> 
     (Metalworker: "Reveal any number of artifact cards in your hand. Add {C}{C} for each card
     revealed this way.") that count the card being cast: it is on the stack from CR 601.2a on, so
     only the other cards of the hand can be revealed (one copy of its name fewer)."""
-    from manasolver.models.rules.production import active_effects, activation_results, tap_damage_from_attachments
     from manasolver.solver.graph import abilities_of
 
     # the abilities that reveal from the hand come first; the smaller hand only where one does
-    printed = not (active_effects(state) or tap_damage_from_attachments(state))  # abilities_of's own test
+    effects = active_effects(state)
+    printed = not (effects or tap_damage_from_attachments(state))  # abilities_of's own test
+    # Only a permanent whose card prints such an ability can have one, unless an effect gives
+    # abilities that may (a grant of one, "all activated abilities of").
+    given = any(isinstance(e, AbilitiesOf) or (isinstance(e, GrantedAbility) and e.ability.production.amount
+                                               is not None and e.ability.production.amount.kind == "hand")
+                for _, e in effects)
+    if not given and not _shape(supply)[5]:
+        return supply
     revealing: list[tuple[SourceClass, Permanent, ManaAbility]] = []
     field = state.battlefield
     for cls in supply.classes:
-        if cls.hand or not cls.members:
+        if cls.hand or not cls.members or (not given and cls.options.reveals is False):
             continue
         at = cls.positions[0]  # the first member's index on this board
         perm = field[at] if at < len(field) and field[at].id == cls.members[0] else state.permanent(cls.members[0])
+        if not given and not any(ab.production.amount is not None and ab.production.amount.kind == "hand"
+                                 for ab in perm.card.mana_abilities):
+            continue  # (options not made by the supply's rows say nothing of it)
         abilities = perm.card.mana_abilities if printed else abilities_of(state, perm)
         revealing += [(cls, perm, ab) for ab in abilities if ab.production.amount is not None
                       and reveals_from_hand(ab, card)]
@@ -149,25 +164,47 @@ def _reveals_without_cast_card(supply: Supply, state: GameState, card: Card) -> 
     return _without_options(supply, lambda o: id(o) in drop)
 
 
-def _shape(supply: Supply) -> tuple[bool, bool, bool, bool, bool]:
+def _shape(supply: Supply) -> tuple[bool, bool, bool, bool, bool, bool]:
     """(Some option's restriction is not read, some option returns its source to the hand, some
     option discards the whole hand, some fodder is a card of the hand, some class is a card of the
-    hand): what :func:`without_cast_card` may have to change, read once per supply (kept in
-    ``supply.derived``)."""
+    hand, some permanent's class may reveal cards from the hand: its options don't say its card
+    prints no such ability): what :func:`without_cast_card` may have to change, read once per
+    supply (kept in ``supply.derived``)."""
     hit = supply.derived.shape
     if hit is not None:
         return hit
-    unchecked = returns = discards = hand_sources = False
+    unchecked = returns = discards = hand_sources = reveals = False
     for k in supply.classes:
-        hand_sources = hand_sources or bool(k.hand)
-        for o in k.options:
-            if o.restriction is not None and o.restriction.unchecked:
-                unchecked = True
-            returns = returns or RETURN_SELF in o.costs
-            discards = discards or "discard your hand" in o.costs
+        if k.hand:
+            hand_sources = True
+        elif k.options.reveals is not False:
+            reveals = True
+        costs = k.options.costs
+        if costs is None:
+            costs = _option_costs(k.options)
+        if costs[0]:
+            unchecked = True
+        if costs[1]:
+            returns = True
+        if costs[2]:
+            discards = True
     shape = supply.derived.shape = (unchecked, returns, discards, any(HAND_CARD in g.matches for g in supply.fodder),
-                                    hand_sources)
+                                    hand_sources, reveals)
     return shape
+
+
+def _option_costs(options: Options) -> tuple[bool, bool, bool]:
+    """(Some option's restriction is not read, some option returns its source to the hand, some
+    option discards the whole hand) of one class's options, read once per options object (kept in
+    them: the equal permanents of every board share it)."""
+    unchecked = returns = discards = False
+    for o in options:
+        if o.restriction is not None and o.restriction.unchecked:
+            unchecked = True
+        returns = returns or RETURN_SELF in o.costs
+        discards = discards or "discard your hand" in o.costs
+    costs = options.costs = (unchecked, returns, discards)
+    return costs
 
 
 _UNCHECKED = "a spending restriction this engine does not check against a named spell or ability (CR 106.6)"
@@ -262,8 +299,6 @@ def hand_classes(player: Player, after: int) -> list[SourceClass]:
     activation exiles its card (an exclusive option; ``sacrifice`` is set so that the
     ``no_sacrifice`` policy counts the card lost); board positions ``after + index``
     put them after every permanent for the tie-break."""
-    from manasolver.models.text.read import card_text
-
     groups: dict[tuple[str, str], list[int]] = {}
     cards: dict[tuple[str, str], Card] = {}
     for i, card in enumerate(player.hand):
@@ -274,7 +309,6 @@ def hand_classes(player: Player, after: int) -> list[SourceClass]:
         cards[key] = card
     out = []
     for key, idx in groups.items():
-        from manasolver.models.text.hand import HAND_COST
         card = cards[key]
         opts = tuple(Option(ab.index, slots, (HAND_COST,), sacrifice=True)
                      for ab in card_text(card).hand_abilities for slots in ab.production.options)
@@ -376,6 +410,10 @@ class Assists:
         return bool(self.groups or self.graveyard)
 
 
+#: No assist: what a payment without convoke, improvise and delve may use (frozen: shared).
+NO_ASSISTS = Assists()
+
+
 def build_assists(state: GameState, supply: Supply, convoke: bool, improvise: bool,
                   delve: bool) -> Assists:
     """The resources convoke/improvise/delve may use for ``supply.player`` (see :class:`Assists`).
@@ -384,7 +422,7 @@ def build_assists(state: GameState, supply: Supply, convoke: bool, improvise: bo
     creature's own ``{T}`` abilities); tapped permanents may not (702.51a, 702.126a).
     """
     if not (convoke or improvise or delve):
-        return Assists()
+        return NO_ASSISTS
     player = state.player(supply.player)
     class_of = {m: k for k, cls in enumerate(supply.classes) for m in cls.members}
     groups: dict[tuple[int, int, bool, bool], list[tuple[str, int]]] = {}

@@ -1,0 +1,60 @@
+"""Rows remembered by what their permanent reads of the board: whether an ability's condition holds,
+a count's value, the color chosen as it entered, its own counters.  Boards that differ in what is
+read get their own rows, in any order, as a board read for the first time does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from manasolver.models.board.load import load_state
+from manasolver.solver.supply.build import build_supply
+from manasolver.solver.supply.model import Supply
+
+
+def _board(*cards: dict[str, Any]) -> dict[str, Any]:
+    return {"players": [{"name": "you"}, {"name": "them"}],
+            "battlefield": [{"id": f"p{i}", **c} for i, c in enumerate(cards)]}
+
+
+def _slots(supply: Supply, name: str) -> list[tuple[int, ...]]:
+    return sorted(o.slots for k in supply.classes if k.name == name for o in k.options)
+
+
+def _temple_board(lands: int) -> dict[str, Any]:
+    return _board({"card": "Temple of the False God"}, *({"card": "Wastes"} for _ in range(lands - 1)))
+
+
+def test_temple_of_the_false_god_row_follows_its_condition_602_5b() -> None:
+    """Temple of the False God: "Activate only if you control five or more lands." (CR 602.5b): no
+    option with four lands, {C}{C} with five, and none again with four."""
+    for lands, made in ((4, []), (5, [(32, 32)]), (4, []), (5, [(32, 32)])):
+        assert _slots(build_supply(load_state(_temple_board(lands)), "you", resources=True),
+                      "Temple of the False God") == made, lands
+
+
+def test_tainted_field_row_follows_whether_you_control_a_swamp_602_5b() -> None:
+    """Tainted Field: "{T}: Add {W} or {B}. Activate only if you control a Swamp." beside its
+    "{T}: Add {C}.": the Swamp the board holds (yours, not an opponent's) decides."""
+    white_black = [(1,), (4,), (32,)]
+    for swamp, made in (("you", white_black), ("them", [(32,)]), (None, [(32,)]), ("you", white_black)):
+        cards: list[dict[str, Any]] = [{"card": "Tainted Field"}]
+        if swamp is not None:
+            cards.append({"card": "Swamp", "controller": swamp, "tapped": True})
+        assert _slots(build_supply(load_state(_board(*cards)), "you", resources=True), "Tainted Field") == made
+
+
+def test_thriving_heath_adds_the_color_chosen_as_it_entered_614_12() -> None:
+    """Thriving Heath: "{T}: Add {W} or one mana of the chosen color.": each board's chosen color."""
+    for color, bit in (("U", 2), ("B", 4), ("U", 2)):
+        supply = build_supply(load_state(_board({"card": "Thriving Heath", "chosen": {"color": color}})), "you",
+                              resources=True)
+        assert _slots(supply, "Thriving Heath") == sorted([(1,), (bit,)]), color
+
+
+def test_everflowing_chalice_adds_one_colorless_per_charge_counter_107_1b() -> None:
+    """Everflowing Chalice: "{T}: Add {C} for each charge counter on Everflowing Chalice.": its own
+    counters, board after board."""
+    for n in (2, 0, 3, 2):
+        chalice = {"card": "Everflowing Chalice", "counters": {"charge": n}} if n else {"card": "Everflowing Chalice"}
+        supply = build_supply(load_state(_board(chalice)), "you", resources=True)
+        assert _slots(supply, "Everflowing Chalice") == ([(32,) * n] if n else []), n
