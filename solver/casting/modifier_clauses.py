@@ -35,12 +35,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import Unsupported
 from manasolver.models.state import GameState, Permanent
-from manasolver.models.text.cost_modifiers import CostEffect, cost_effects_of
 from manasolver.solver.casting.clause_reading import (
     CARD_TYPES,
     COST,
@@ -74,6 +74,9 @@ from manasolver.solver.casting.own_clauses import (
     spells_cast_of_kind,
 )
 from manasolver.solver.request import Modifier, SpellInfo
+
+if TYPE_CHECKING:
+    from manasolver.models.text.cost_modifiers import CostEffect
 
 __all__ = ["Cast", "clause_modifiers", "command_zone_modifiers", "is_self_clause", "plan_spells_cast_refusal",
            "reading_of", "spell_has_subtype", "spell_matches"]
@@ -426,6 +429,7 @@ def command_zone_modifiers(cast: Cast) -> list[tuple[Modifier, str, str]]:
     The Ur-Dragon's "As long as ~ is in the command zone or on the battlefield, other Dragon
     spells you cast cost {1} less"), each with its clause and its card's name; a commander
     being cast is on the stack, not in the command zone."""
+    from manasolver.models.text.cost_modifiers import cost_effects_of
     eminent = [(card, text, rule[0]) for card in cast.state.player(cast.player).commander
                for text in cost_effects_of(card)[1] if (rule := _rule_of(text)) is not None and rule[1] is _eminence]
     if not eminent:
@@ -467,6 +471,7 @@ def plan_spells_cast_refusal(state: GameState, player: str, spells: Iterable[Spe
     spell when two of the plan's spells are artifacts, the second spell of a turn, "if you've
     cast another spell this turn" on a spell after the first), and each cost of a plan is
     announced on the same board; ``None`` when none does."""
+    from manasolver.models.text.cost_modifiers import cost_effects_of
     given = [s for s in spells if s is not None]
     for i, perm in enumerate(state.battlefield):
         if perm.controller != player:

@@ -12,12 +12,11 @@ determined, before any mana ability is activated (Stoic Rebuttal ruling).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from manasolver.models.rules.amounts import power_of
 from manasolver.models.cost import ManaCost
 from manasolver.models.state import GameState
-from manasolver.models.text.cost_modifiers import CostEffect, cost_effects_of
 from manasolver.solver.casting.modifier_clauses import (
     Cast,
     clause_modifiers,
@@ -27,6 +26,9 @@ from manasolver.solver.casting.modifier_clauses import (
 )
 from manasolver.solver.request import Modifier, ModifierKind, SpellInfo
 from manasolver.solver.supply.unmodelled import COSTS, marked
+
+if TYPE_CHECKING:
+    from manasolver.models.text.cost_modifiers import CostEffect
 
 __all__ = ["AppliedModifier", "board_modifiers", "order_modifiers", "spell_matches"]
 
@@ -83,6 +85,7 @@ def board_modifiers(state: GameState, player: str, spell: SpellInfo,
     ``alternative`` cost named, or its mana cost): the clauses the card-text reader reads, and
     those it leaves to be read against this board and this spell
     (:mod:`~manasolver.solver.casting.modifier_clauses`), which refuse what neither holds."""
+    from manasolver.models.text.cost_modifiers import cost_effects_of  # not loaded by queries that cast nothing
     out: list[AppliedModifier] = []
     casting = Cast(state, player, spell, alternative)
     for i, perm in marked(state, COSTS):  # (the permanents whose cards have cost clauses, most have none)

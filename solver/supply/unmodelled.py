@@ -71,7 +71,6 @@ from manasolver.models.rules.counts import (
 from manasolver.models.rules.granted import summoning_sick, unread_haste
 from manasolver.models.state import GameState, Permanent, fits_cost
 from manasolver.models.symbols import C
-from manasolver.models.text.cost_modifiers import cost_effects_of
 from manasolver.models.text.mana_abilities import BECOMES_THAT_COLOR
 from manasolver.models.text.oracle import GRAVEYARD_MANA, self_reference
 from manasolver.models.text.read import card_text
@@ -402,10 +401,18 @@ def marks(card: Card) -> frozenset[str]:
     return found
 
 
+def _hand_built_costs(card: Card) -> bool:
+    """Does a card built by hand (no stored reading) print cost clauses?  Its text is read here, the
+    reader loaded only then (a query on a board of cards from the database never loads it)."""
+    from manasolver.models.text.cost_modifiers import cost_effects_of
+    return any(cost_effects_of(card))
+
+
 def _read_marks(card: Card) -> frozenset[str]:
     text = card.oracle_text
     out: set[str] = set()
-    if any(cost_effects_of(card)):
+    read = card.text  # the reading stored when the card was built; a card built by hand is read now
+    if (read.cost_effects or read.cost_unknown) if read is not None else _hand_built_costs(card):
         out.add(COSTS)
     if _paying_clauses(text) is not None:
         out.add(PAYING)
