@@ -387,7 +387,8 @@ def _scale(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]
         answers: list[dict[str, Any]] = []
         invalid = 0
         for seed in range(plan.scale_boards):
-            board = bd.mixed_board(size, 7000 + seed)
+            # each row its own boards: a board another row sent is one the board cache knows
+            board = bd.mixed_board(size, 7000 + seed + (0 if share == 0.6 else 500))
             cost = bd.mana_cost_share(board, share, seed)
             t0 = time.perf_counter()
             got = answer({"query": "pay", "state": board, "cost": cost})
