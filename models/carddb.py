@@ -146,6 +146,7 @@ class _Store:
         self.bundled = bundled
         self._con: sqlite3.Connection | None = None
         self._zdict = b""
+        self._zdict_id = b""
 
     def con(self) -> sqlite3.Connection:
         if self._con is None:
@@ -165,6 +166,7 @@ class _Store:
                 raise BadState(f"{self.path} is not a card database (make one with manasolver cards "
                                f"import FILE): {exc}", "cards") from None
             self._zdict = bytes(row[0]) if row else b""
+            self._zdict_id = zlib.adler32(self._zdict).to_bytes(4, "big")
             self._con = con
         return self._con
 
@@ -175,9 +177,28 @@ class _Store:
             (key,)).fetchone()
         if row is None:
             return None
-        unpacker = zlib.decompressobj(zdict=self._zdict)
-        data = unpacker.decompress(bytes(row[0])) + unpacker.flush()
-        return json.loads(data.decode("utf-8")), int(row[1])
+        return json.loads(self._inflate(bytes(row[0])).decode("utf-8")), int(row[1])
+
+    def _inflate(self, blob: bytes) -> bytes:
+        """A record's JSON from its stored zlib stream (RFC 1950) compressed with the database's
+        dictionary.
+
+        The stream is checked as zlib checks it (the header, the dictionary's id, the adler32 of
+        the data at the end) but inflated raw: zlib would compute the adler32 of the 32 KiB
+        dictionary for every record to compare it with the id, most of the time a lookup took;
+        here that id is computed once, when the database is opened.  A bad stream raises
+        :class:`zlib.error`, as zlib does.
+        """
+        cmf_flg = blob[:2]
+        if len(blob) < 10 or cmf_flg[0] & 0x0F != 8 or int.from_bytes(cmf_flg, "big") % 31:
+            raise zlib.error("incorrect header check")
+        if not cmf_flg[1] & 0x20 or blob[2:6] != self._zdict_id:
+            raise zlib.error("the record was not compressed with the database's dictionary")
+        unpacker = zlib.decompressobj(-15, zdict=self._zdict)
+        data = unpacker.decompress(blob[6:])
+        if not unpacker.eof or unpacker.unused_data != zlib.adler32(data).to_bytes(4, "big"):
+            raise zlib.error("incorrect data check")
+        return data
 
     def close(self) -> None:
         if self._con is not None:
