@@ -95,6 +95,8 @@ def read_activated(card: Card) -> tuple[ActivatedAbility, ...]:
         if keyword is not None:
             out.append(keyword)
             continue
+        if ":" not in raw:
+            continue  # an activated ability has a colon; a self reference takes none away that was not there
         line = strip_reminder(raw)
         text = self_reference(line, card.name, legendary) if line else ""
         parts = activated_parts(text) if text else None

@@ -62,6 +62,8 @@ ABOUT_ACTIVATION = re.compile(r"\bactivated abilities\b|\babilities (?:of|that)\
 #: The words of a granted keyword (:mod:`~manasolver.models.text.granted`, ``GRANT_WORDS`` there).
 _GRANT_WORDS = re.compile(r"\b(?:have|has) (?:haste|convoke|improvise|delve)\b")
 _HAND_WORDS = "from your hand: Add"
+#: A parenthesised part (reminder text), as the cost readers leave it out.
+_PARENTHESISED = re.compile(r"\([^)]*\)")
 #: Words of the clauses :mod:`~manasolver.models.text.tap_costs` may read (costs that tap, discard,
 #: exile, sacrifice, mill or return).
 _TAP_WORDS = re.compile(r"untapped|[Dd]iscard a card|Exile|Sacrifice|Mill a card|Untap a tapped|owner's hand|Forage"
@@ -101,7 +103,7 @@ def read_card_text(card: Card) -> CardText:
         tap_costs = read_tap_costs(unsupported, len(card.mana_abilities))
     cost_effects: tuple[CostEffect, ...] = ()
     cost_unknown: tuple[str, ...] = ()
-    low = re.sub(r"\([^)]*\)", "", oracle).lower() if "(" in oracle else oracle.lower()
+    low = _PARENTHESISED.sub("", oracle).lower() if "(" in oracle else oracle.lower()
     if "cost" in low or "affinity for" in low:
         from manasolver.models.text.cost_modifiers import cost_effects_in
         cost_effects, cost_unknown = cost_effects_in(oracle, card.name)

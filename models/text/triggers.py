@@ -217,6 +217,8 @@ def parse_triggers(oracle_text: str, type_line: TypeLine, name: str) -> tuple[Tr
     for raw in (oracle_text or "").split("\n"):
         if len(raw) > MAX_LINE:
             continue
+        if "When" not in raw and "At" not in raw:
+            continue  # no trigger starts here (a self reference adds no words)
         line = strip_reminder(raw)
         trigger = _trigger(self_reference(line, name, legendary), line)
         if trigger is not None:
