@@ -91,7 +91,7 @@ def read_activated(card: Card) -> tuple[ActivatedAbility, ...]:
     legendary = "legendary" in card.type_line.supertypes
     out: list[ActivatedAbility] = []
     for raw in (card.oracle_text or "").split("\n"):
-        keyword = _keyword_ability(raw.strip(), len(out))
+        keyword = _keyword_ability(raw.strip(), len(out)) if "{" in raw else None  # its cost's symbols
         if keyword is not None:
             out.append(keyword)
             continue

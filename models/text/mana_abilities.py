@@ -48,14 +48,19 @@ _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 
 _SYMBOLS = r"(?:\{[^}]+\})+"
 
 
+#: What :func:`sentences` looks at: quotes and periods.
+_SENTENCE_MARKS = re.compile(r"[\"“”.]")
+
+
 def sentences(text: str) -> list[str]:
-    """Split on sentence ends outside quotes."""
+    """Split on sentence ends (a period at the end or before a space) outside quotes."""
     out: list[str] = []
     start, quoted = 0, False
-    for i, ch in enumerate(text):
-        if ch in "\"“”":
+    for mark in _SENTENCE_MARKS.finditer(text):
+        i = mark.start()
+        if text[i] != ".":
             quoted = not quoted
-        elif ch == "." and not quoted and (i + 1 == len(text) or text[i + 1] == " "):
+        elif not quoted and (i + 1 == len(text) or text[i + 1] == " "):
             out.append(text[start:i + 1].strip())
             start = i + 1
     if text[start:].strip():

@@ -378,7 +378,7 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
             station = Condition(f"{m.group(1)}+ charge counters (station)", counts=((charge, int(m.group(1))),))
             line = line[m.end():]
         text = self_reference(line, name, legendary)
-        if GRAVEYARD_MANA.search(text):
+        if "graveyard" in text and GRAVEYARD_MANA.search(text):
             continue  # works only while the card is in a graveyard (Jack-o'-Lantern, Riftstone Portal)
         parts = activated_parts(text)
         if parts is not None:
