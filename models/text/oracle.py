@@ -306,14 +306,15 @@ _ATTACKS_TRIGGER = re.compile(r"^(?:when|whenever) ~ attacks\b")
 _WOULD_ADD = re.compile(r"\bwould (?:add|produce)\b")
 _GRANTS_ADD = re.compile(r"\b(?:has|have|gains?)\b[^\"]*\"[^\"]*:[^\"]*\badd\b")
 _ALL_ACTIVATED = re.compile(r"\b(?:has|have) all activated abilities of\b")
-#: Every line that :func:`_classify_static` gives a kind holds one of these (in lower case).
-_STATIC_WORDS = ("mana", "add", "land", "spend", "all activated abilities of")
+#: Every line :func:`parse_oracle` reads something from holds one of these (in lower case): a mana
+#: ability adds mana ("add", Doubling Cube's "mana"), each kind of :func:`_classify_static` names
+#: mana, adding, lands, spending or "all activated abilities of", and City of Brass's damage
+#: comes when it "becomes tapped".  A self reference only takes words away.
+_MANA_LINE_WORDS = ("mana", "add", "land", "spend", "all activated abilities of", "becomes tapped")
 
 
 def _classify_static(line: str, low: str) -> str | None:
     """The kind of :class:`ManaEffect` a non-activated line is, or None."""
-    if not any(word in low for word in _STATIC_WORDS):
-        return None  # most lines: none of the kinds below can hold
     if _SPEND_AS.search(low):
         return "spend_as"  # changes what mana pays (609.4b): where read as a SpendAs, the payment applies it
     # an ability word ("Landfall — Whenever …") does not change what the line is (CR 207.2c)
@@ -377,6 +378,9 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
             charge = Amount("counters", counter="charge")
             station = Condition(f"{m.group(1)}+ charge counters (station)", counts=((charge, int(m.group(1))),))
             line = line[m.end():]
+        low = line.lower()
+        if not any(word in low for word in _MANA_LINE_WORDS):
+            continue  # most lines: nothing below can be read from them
         text = self_reference(line, name, legendary)
         if "graveyard" in text and GRAVEYARD_MANA.search(text):
             continue  # works only while the card is in a graveyard (Jack-o'-Lantern, Riftstone Portal)
