@@ -117,14 +117,24 @@ def _split(text: str) -> list[str]:
     return sentences(text)
 
 
+# the effects :func:`_effect` reads
+_GET_ENERGY = re.compile(r"you get ((?:\{E\})+)\.")
+_CREATE_TOKENS = re.compile(r"(?:you )?create (\w+) (tapped )?(\w+) tokens?\.")
+_DAMAGE_TO_YOU = re.compile(r"(?:it|~) deals (\d+) damage to you\.")
+_DAMAGE_TO_CONTROLLER = re.compile(r"~ deals (\d+) damage to that (?:land|creature|artifact)'s controller\.")
+_CONTROLLER_LOSES = re.compile(r"its controller loses (\d+) life\.")
+_GAIN_LIFE = re.compile(r"(you|each player) gains? (\w+) life\.")
+_ADD = re.compile(r"add\b", re.IGNORECASE)
+
+
 def _effect(sentence: str) -> TriggerEffect | None:
     """One sentence of a trigger's effect, or None when it is not understood."""
     from manasolver.models.tokens import TOKENS
-    if m := re.fullmatch(r"you get ((?:\{E\})+)\.", sentence):
+    if m := _GET_ENERGY.fullmatch(sentence):
         return TriggerEffect("energy", sentence, amount=m.group(1).count("{E}"))
     if sentence == _EVERYWHERE:
         return TriggerEffect("token", sentence, amount=1, token="Everywhere", tapped=True)
-    if m := re.fullmatch(r"(?:you )?create (\w+) (tapped )?(\w+) tokens?\.", sentence):
+    if m := _CREATE_TOKENS.fullmatch(sentence):
         n = _number(m.group(1))
         name = m.group(3)
         if n is not None and name in TOKENS and name not in ("Everywhere",):
@@ -132,18 +142,18 @@ def _effect(sentence: str) -> TriggerEffect | None:
         return None
     if (m := _SPAWN.fullmatch(sentence)) and (n := _number(m.group(1))) is not None:
         return TriggerEffect("token", sentence, amount=n, token="Eldrazi Spawn")
-    if m := re.fullmatch(r"(?:it|~) deals (\d+) damage to you\.", sentence):
+    if m := _DAMAGE_TO_YOU.fullmatch(sentence):
         return TriggerEffect("damage", sentence, amount=int(m.group(1)))
-    if m := re.fullmatch(r"~ deals (\d+) damage to that (?:land|creature|artifact)'s controller\.", sentence):
+    if m := _DAMAGE_TO_CONTROLLER.fullmatch(sentence):
         return TriggerEffect("damage", sentence, amount=int(m.group(1)), who="enchanted")
-    if m := re.fullmatch(r"its controller loses (\d+) life\.", sentence):
+    if m := _CONTROLLER_LOSES.fullmatch(sentence):
         return TriggerEffect("lose_life", sentence, amount=int(m.group(1)), who="enchanted")
-    if (m := re.fullmatch(r"(you|each player) gains? (\w+) life\.", sentence)) and _number(m.group(2)):
+    if (m := _GAIN_LIFE.fullmatch(sentence)) and _number(m.group(2)):
         return TriggerEffect("life", sentence, amount=_number(m.group(2)) or 0,
                              who="you" if m.group(1) == "you" else "each")
     if sentence == "you win the game.":
         return TriggerEffect("win", sentence)
-    if re.match(r"add\b", sentence, re.IGNORECASE):
+    if _ADD.match(sentence):
         from manasolver.models.text.mana_abilities import read_production
         from manasolver.models.text.restrictions import Unreadable
         try:
