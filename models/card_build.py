@@ -58,7 +58,10 @@ def _cost(text: str, where: str) -> ManaCost | None:
     return ManaCost.parse(text, where)
 
 
-_KEYWORD_FIRST = frozenset(k.split()[0] for k in _KEYWORDS)
+#: The keywords by their first word (in :data:`_KEYWORDS`' order): a part of a keyword line can
+#: be only a keyword whose first word it starts with.
+_KEYWORDS_BY_FIRST: dict[str, tuple[str, ...]] = {
+    first: tuple(k for k in _KEYWORDS if k.split()[0] == first) for first in (k.split()[0] for k in _KEYWORDS)}
 _FIRST_WORD = re.compile(r"[A-Za-z]+")
 _KEYWORD_SEPARATOR = re.compile(r"[,;] ")
 _AFFINITY = re.compile(r"affinity for [a-z' ]+")
@@ -75,12 +78,12 @@ def _keywords(oracle: str) -> frozenset[str]:
     found: set[str] = set()
     for raw in oracle.split("\n"):
         first = _FIRST_WORD.match(raw)
-        if not first or first.group(0).lower() not in _KEYWORD_FIRST:
+        if not first or first.group(0).lower() not in _KEYWORDS_BY_FIRST:
             continue  # a keyword line starts with a keyword
         line = strip_reminder(raw).rstrip(".")
         for part in _KEYWORD_SEPARATOR.split(line):
             low = part.strip().lower()
-            for kw in _KEYWORDS:
+            for kw in _KEYWORDS_BY_FIRST.get(low.split(" ", 1)[0].split("—", 1)[0], ()):
                 if low == kw or low.startswith((kw + " ", kw + "—")):
                     if kw == "affinity":
                         m = _AFFINITY.match(low)
