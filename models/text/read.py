@@ -127,7 +127,7 @@ def read_card_text(card: Card) -> CardText:
         unread = tuple(u for u in unsupported if u not in done and not _hand_clause(card, u) and not _tap_clause(u)
                        and not changes_no_payment(u))
     enters_tapped: bool | None = False
-    if "tapped" in face_plain:
+    if "tapped" in face_plain and "enters" in face_plain:
         from manasolver.models.text.triggers import read_enters_tapped
         enters_tapped = read_enters_tapped(card)
     impending = None

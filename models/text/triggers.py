@@ -298,7 +298,7 @@ def read_enters_tapped(card: Card) -> bool | None:
     face = _face(card)
     found: bool | None = False
     for raw in (face.oracle_text or "").split("\n"):
-        if "tapped" not in raw:
+        if "tapped" not in raw or "enters" not in raw:
             continue  # neither form below can be on this line
         for sentence in _split(self_reference(strip_reminder(raw), face.name)):
             if _ENTERS_TAPPED.fullmatch(sentence):
