@@ -48,6 +48,7 @@ from manasolver.models.card import Card
 from manasolver.models.card_build import WHERE as _WHERE
 from manasolver.models.card_build import card_from_record
 from manasolver.models.errors import BadState, ManasolverError, UnknownCard
+from manasolver.models.tokens import TOKEN_NAMES, token_record
 
 if TYPE_CHECKING:  # the card-file readers are imported only when a user's cards are given
     from pathlib import Path
@@ -260,8 +261,6 @@ class CardDB:
     # -- lookups ------------------------------------------------------------------------
     def record(self, name: str) -> dict[str, Any] | None:
         """The raw record a name resolves to (a face's own record for a back face), or None."""
-        from manasolver.models.tokens import token_record
-
         if not isinstance(name, str):
             return None
         key = name.strip().lower()
@@ -286,8 +285,6 @@ class CardDB:
         key = name.strip().lower()
         if key in self._cache:
             return self._cache[key]
-        from manasolver.models.tokens import token_record
-
         tok = token_record(key)
         found = (tok, "") if tok is not None else self._found(key)
         rec, origin = found if found is not None else (None, "")
@@ -304,8 +301,6 @@ class CardDB:
     def names(self) -> list[str]:
         """Every card name (bundled, overlay and predefined tokens), sorted."""
         if self._names is None:
-            from manasolver.models.tokens import TOKEN_NAMES
-
             names = {r[0] for store in self._stores for r in store.con().execute("SELECT name FROM card")}
             names.update(str(r["name"]) for r in self.overlay.values())
             names.update(TOKEN_NAMES)
@@ -359,8 +354,6 @@ class CardDB:
     def _display_names(self) -> dict[str, str]:
         """Every lookup key (bundled, overlay, tokens) with the name to show."""
         if self._display is None:
-            from manasolver.models.tokens import TOKEN_NAMES
-
             display: dict[str, str] = {}
             for store in reversed(self._stores):  # the user's names over the bundled ones
                 display.update((k, v) for k, v in store.con().execute("SELECT key, name FROM lookup"))
