@@ -38,6 +38,7 @@ __all__ = [
     "ParsedText",
     "activated_parts",
     "changes_no_payment",
+    "holds_any",
     "is_loyalty_cost",
     "is_mana_ability",
     "level_condition",
@@ -135,6 +136,15 @@ GRAVEYARD_MANA = re.compile(r"^[^:]*\bExile ~ from your graveyard\b[^:]*:.*\bAdd
 _STATION = re.compile(r"(\d+)\+ \| ")
 
 _FLAT_REMINDER = re.compile(r"[ \t]*\([^()]*\)")
+
+
+def holds_any(text: str, words: tuple[str, ...]) -> bool:
+    """Whether ``text`` holds one of ``words``: the readers' test of the words a clause must hold,
+    made before reading it (a plain loop: twice as fast as ``any`` over a generator)."""
+    for word in words:
+        if word in text:
+            return True
+    return False
 
 
 def strip_reminder(text: str) -> str:
@@ -379,7 +389,7 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
             station = Condition(f"{m.group(1)}+ charge counters (station)", counts=((charge, int(m.group(1))),))
             line = line[m.end():]
         low = line.lower()
-        if not any(word in low for word in _MANA_LINE_WORDS):
+        if not holds_any(low, _MANA_LINE_WORDS):
             continue  # most lines: nothing below can be read from them
         text = self_reference(line, name, legendary)
         if "graveyard" in text and GRAVEYARD_MANA.search(text):

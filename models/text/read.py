@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card, CardText
 from manasolver.models.errors import ManasolverError
-from manasolver.models.text.oracle import changes_no_payment, strip_reminder
+from manasolver.models.text.oracle import changes_no_payment, holds_any, strip_reminder
 
 if TYPE_CHECKING:  # each reader's module is imported when its words are in the text
     from manasolver.models.card_text import ActivatedAbility, CostEffect, GrantedKeyword, KeywordCost, TapCost
@@ -81,7 +81,7 @@ def read_card_text(card: Card) -> CardText:
     oracle = card.oracle_text
     plain = _without_reminders(oracle) if "(" in oracle else oracle
     effects: tuple[StructuredEffect, ...] = ()
-    if (any(hint in plain for hint in _MANA_EFFECT_HINTS) and _MANA_EFFECT_WORDS.search(plain)
+    if (holds_any(plain, _MANA_EFFECT_HINTS) and _MANA_EFFECT_WORDS.search(plain)
             or '"' in plain and "Add" in plain):
         from manasolver.models.text.mana_effects import read_mana_effects
         effects = read_mana_effects(oracle, card.name)
