@@ -366,7 +366,7 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
     abilities: list[ManaAbility] = []
     unsupported: list[str] = []
     effects: list[ManaEffect] = []
-    is_spell = any(t in type_line.types for t in ("instant", "sorcery"))
+    is_spell = "instant" in type_line.types or "sorcery" in type_line.types
     level: Condition | None = None
     tap_damage = 0
     legendary = "legendary" in type_line.supertypes and bool({"creature", "planeswalker"} & set(type_line.types))
