@@ -48,6 +48,9 @@ from functools import lru_cache
 
 from manasolver.models.triggered import EffectKind, Trigger, TriggerEffect, TriggerEvent
 from manasolver.models.card import Card, TypeLine
+from manasolver.models.text.mana_abilities import sentences
+from manasolver.models.text.oracle import MAX_LINE, self_reference, strip_reminder
+from manasolver.models.tokens import TOKENS
 
 __all__ = [
     "CONDITIONS",
@@ -113,7 +116,6 @@ def _number(word: str) -> int | None:
 
 
 def _split(text: str) -> list[str]:
-    from manasolver.models.text.mana_abilities import sentences
     return sentences(text)
 
 
@@ -129,7 +131,6 @@ _ADD = re.compile(r"add\b", re.IGNORECASE)
 
 def _effect(sentence: str) -> TriggerEffect | None:
     """One sentence of a trigger's effect, or None when it is not understood."""
-    from manasolver.models.tokens import TOKENS
     if m := _GET_ENERGY.fullmatch(sentence):
         return TriggerEffect("energy", sentence, amount=m.group(1).count("{E}"))
     if sentence == _EVERYWHERE:
@@ -221,7 +222,6 @@ def parse_triggers(oracle_text: str, type_line: TypeLine, name: str) -> tuple[Tr
 
     Spells' text (instants, sorceries) holds no triggered abilities of a permanent, but
     a "When you cast" line on them is returned as ``"other"`` like any trigger."""
-    from manasolver.models.text.oracle import MAX_LINE, self_reference, strip_reminder
     legendary = "legendary" in type_line.supertypes and bool({"creature", "planeswalker"} & set(type_line.types))
     out: list[Trigger] = []
     for raw in (oracle_text or "").split("\n"):
@@ -294,7 +294,6 @@ def enters_tapped(card: Card) -> bool | None:
 
 def read_enters_tapped(card: Card) -> bool | None:
     """:func:`enters_tapped`, read now from the face ``card`` has on the battlefield."""
-    from manasolver.models.text.oracle import self_reference, strip_reminder
     face = _face(card)
     found: bool | None = False
     for raw in (face.oracle_text or "").split("\n"):
