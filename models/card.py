@@ -30,6 +30,8 @@ SUPERTYPES = ("basic", "legendary", "ongoing", "snow", "world", "elite", "host")
 BASIC_LAND_TYPES = {"plains": "W", "island": "U", "swamp": "B", "mountain": "R", "forest": "G"}
 #: Layouts whose halves share one face: the card has both halves' characteristics (CR 709.4).
 SPLIT_LAYOUTS = frozenset({"split", "aftermath"})
+_SUPERTYPE_SET = frozenset(SUPERTYPES)
+_CARD_TYPE_SET = frozenset(CARD_TYPES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,12 +58,11 @@ class TypeLine:
         for word in left.lower().split():
             if word == "tribal":
                 word = "kindred"
-            if word in SUPERTYPES:
+            if word in _SUPERTYPE_SET:
                 sup.append(word)
-            elif word in CARD_TYPES:
+            elif word in _CARD_TYPE_SET:
                 types.append(word)
-        subs = tuple(w.lower() for w in right.replace(",", " ").split() if w)
-        return TypeLine(text.strip(), tuple(sup), tuple(types), subs)
+        return TypeLine(text.strip(), tuple(sup), tuple(types), tuple(right.lower().replace(",", " ").split()))
 
     def has(self, kind: str) -> bool:
         """True when ``kind`` (lower case) is one of its supertypes, types or subtypes."""

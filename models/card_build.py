@@ -58,8 +58,18 @@ def _cost(text: str, where: str) -> ManaCost | None:
     return ManaCost.parse(text, where)
 
 
-_KEYWORD_FIRST = frozenset(k.split()[0] for k in _KEYWORDS)
+#: The keywords by their first word (in :data:`_KEYWORDS`' order): a part of a keyword line can
+#: be only a keyword whose first word it starts with.
+_KEYWORDS_BY_FIRST: dict[str, tuple[str, ...]] = {
+    first: tuple(k for k in _KEYWORDS if k.split()[0] == first) for first in (k.split()[0] for k in _KEYWORDS)}
 _FIRST_WORD = re.compile(r"[A-Za-z]+")
+_KEYWORD_SEPARATOR = re.compile(r"[,;] ")
+_AFFINITY = re.compile(r"affinity for [a-z' ]+")
+_IMPENDING_KEYWORD = re.compile(r"impending \d+—")
+#: "Impending N—{cost}" at the start of a line (CR 702.176).
+_IMPENDING_COST = re.compile(r"^Impending \d+—((?:\{[^}]+\})+)", re.MULTILINE)
+_ALL_COLORS = re.compile(r"(?:^|\n|\. )~ is all colors")
+_COLORLESS = re.compile(r"(?:^|\n|\. )~ is colorless")
 
 
 def _keywords(oracle: str) -> frozenset[str]:
@@ -68,18 +78,18 @@ def _keywords(oracle: str) -> frozenset[str]:
     found: set[str] = set()
     for raw in oracle.split("\n"):
         first = _FIRST_WORD.match(raw)
-        if not first or first.group(0).lower() not in _KEYWORD_FIRST:
+        if not first or first.group(0).lower() not in _KEYWORDS_BY_FIRST:
             continue  # a keyword line starts with a keyword
         line = strip_reminder(raw).rstrip(".")
-        for part in re.split(r"[,;] ", line):
+        for part in _KEYWORD_SEPARATOR.split(line):
             low = part.strip().lower()
-            for kw in _KEYWORDS:
+            for kw in _KEYWORDS_BY_FIRST.get(low.split(" ", 1)[0].split("—", 1)[0], ()):
                 if low == kw or low.startswith((kw + " ", kw + "—")):
                     if kw == "affinity":
-                        m = re.match(r"affinity for [a-z' ]+", low)
+                        m = _AFFINITY.match(low)
                         if m:
                             found.add(m.group(0).strip())
-                    elif low == kw or kw == "impending" and re.match(r"impending \d+—", low):
+                    elif low == kw or kw == "impending" and _IMPENDING_KEYWORD.match(low):
                         found.add(kw)
                     break
     return frozenset(found)
@@ -87,8 +97,10 @@ def _keywords(oracle: str) -> frozenset[str]:
 
 def _alternative_costs(oracle: str, where: str) -> tuple[tuple[str, ManaCost], ...]:
     """Alternative costs printed as keywords: "Impending N—{cost}" (CR 702.176)."""
+    if "Impending" not in oracle:
+        return ()
     out: list[tuple[str, ManaCost]] = []
-    for m in re.finditer(r"^Impending \d+—((?:\{[^}]+\})+)", oracle, re.MULTILINE):
+    for m in _IMPENDING_COST.finditer(oracle):
         out.append(("impending", ManaCost.parse(m.group(1), f"{where}.oracle_text")))
     return tuple(out)
 
@@ -110,9 +122,9 @@ def _colors(record: dict[str, Any], cost: ManaCost | None, keywords: frozenset[s
     if "colors" not in oracle and "colorless" not in oracle:
         return mask
     text = self_reference(strip_reminder(oracle), name)
-    if re.search(r"(?:^|\n|\. )~ is all colors", text):
+    if _ALL_COLORS.search(text):
         return ANY_COLOR
-    if re.search(r"(?:^|\n|\. )~ is colorless", text):
+    if _COLORLESS.search(text):
         return 0
     return mask
 
@@ -179,8 +191,11 @@ def _face(record: dict[str, Any], where: str, layout: str) -> Card:
 
 
 def _read(card: Card) -> Card:
-    """``card`` with what the oracle-text readers read from it (``Card.text``)."""
-    return replace(card, text=read_card_text(card))
+    """``card``, just made here and seen by no one else yet, with what the oracle-text readers read
+    from it (``Card.text``) stored on it: a copy of the card with its reading
+    (``dataclasses.replace``) would cost more than the readers do on most cards."""
+    object.__setattr__(card, "text", read_card_text(card))
+    return card
 
 
 def _front_cost(record: dict[str, Any], where: str) -> ManaCost | None:

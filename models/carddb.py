@@ -48,6 +48,7 @@ from manasolver.models.card import Card
 from manasolver.models.card_build import WHERE as _WHERE
 from manasolver.models.card_build import card_from_record
 from manasolver.models.errors import BadState, ManasolverError, UnknownCard
+from manasolver.models.tokens import TOKEN_NAMES, token_record
 
 if TYPE_CHECKING:  # the card-file readers are imported only when a user's cards are given
     from pathlib import Path
@@ -146,6 +147,7 @@ class _Store:
         self.bundled = bundled
         self._con: sqlite3.Connection | None = None
         self._zdict = b""
+        self._zdict_id = b""
 
     def con(self) -> sqlite3.Connection:
         if self._con is None:
@@ -165,6 +167,7 @@ class _Store:
                 raise BadState(f"{self.path} is not a card database (make one with manasolver cards "
                                f"import FILE): {exc}", "cards") from None
             self._zdict = bytes(row[0]) if row else b""
+            self._zdict_id = zlib.adler32(self._zdict).to_bytes(4, "big")
             self._con = con
         return self._con
 
@@ -175,9 +178,28 @@ class _Store:
             (key,)).fetchone()
         if row is None:
             return None
-        unpacker = zlib.decompressobj(zdict=self._zdict)
-        data = unpacker.decompress(bytes(row[0])) + unpacker.flush()
-        return json.loads(data.decode("utf-8")), int(row[1])
+        return json.loads(self._inflate(bytes(row[0])).decode("utf-8")), int(row[1])
+
+    def _inflate(self, blob: bytes) -> bytes:
+        """A record's JSON from its stored zlib stream (RFC 1950) compressed with the database's
+        dictionary.
+
+        The stream is checked as zlib checks it (the header, the dictionary's id, the adler32 of
+        the data at the end) but inflated raw: zlib would compute the adler32 of the 32 KiB
+        dictionary for every record to compare it with the id, most of the time a lookup took;
+        here that id is computed once, when the database is opened.  A bad stream raises
+        :class:`zlib.error`, as zlib does.
+        """
+        cmf_flg = blob[:2]
+        if len(blob) < 10 or cmf_flg[0] & 0x0F != 8 or int.from_bytes(cmf_flg, "big") % 31:
+            raise zlib.error("incorrect header check")
+        if not cmf_flg[1] & 0x20 or blob[2:6] != self._zdict_id:
+            raise zlib.error("the record was not compressed with the database's dictionary")
+        unpacker = zlib.decompressobj(-15, zdict=self._zdict)
+        data = unpacker.decompress(blob[6:])
+        if not unpacker.eof or unpacker.unused_data != zlib.adler32(data).to_bytes(4, "big"):
+            raise zlib.error("incorrect data check")
+        return data
 
     def close(self) -> None:
         if self._con is not None:
@@ -239,8 +261,6 @@ class CardDB:
     # -- lookups ------------------------------------------------------------------------
     def record(self, name: str) -> dict[str, Any] | None:
         """The raw record a name resolves to (a face's own record for a back face), or None."""
-        from manasolver.models.tokens import token_record
-
         if not isinstance(name, str):
             return None
         key = name.strip().lower()
@@ -265,8 +285,6 @@ class CardDB:
         key = name.strip().lower()
         if key in self._cache:
             return self._cache[key]
-        from manasolver.models.tokens import token_record
-
         tok = token_record(key)
         found = (tok, "") if tok is not None else self._found(key)
         rec, origin = found if found is not None else (None, "")
@@ -283,8 +301,6 @@ class CardDB:
     def names(self) -> list[str]:
         """Every card name (bundled, overlay and predefined tokens), sorted."""
         if self._names is None:
-            from manasolver.models.tokens import TOKEN_NAMES
-
             names = {r[0] for store in self._stores for r in store.con().execute("SELECT name FROM card")}
             names.update(str(r["name"]) for r in self.overlay.values())
             names.update(TOKEN_NAMES)
@@ -338,8 +354,6 @@ class CardDB:
     def _display_names(self) -> dict[str, str]:
         """Every lookup key (bundled, overlay, tokens) with the name to show."""
         if self._display is None:
-            from manasolver.models.tokens import TOKEN_NAMES
-
             display: dict[str, str] = {}
             for store in reversed(self._stores):  # the user's names over the bundled ones
                 display.update((k, v) for k, v in store.con().execute("SELECT key, name FROM lookup"))

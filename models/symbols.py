@@ -299,7 +299,8 @@ def iter_symbols(text: str, where: str = "cost") -> list[ManaSymbol]:
         j = text.find("}", i + 1)
         if j < 0:
             raise BadCost(f"unclosed '{{' at character {i} of {_short(text)}", f"{where}[{index}]")
-        out.append(parse_symbol(text[i:j + 1], f"{where}[{index}]"))
+        sym = _WRITTEN.get(text[i + 1:j])  # as the rules write it: parse_symbol would find it there too
+        out.append(sym if sym is not None else parse_symbol(text[i:j + 1], f"{where}[{index}]"))
         index += 1
         i = j + 1
     return out

@@ -91,10 +91,12 @@ def read_activated(card: Card) -> tuple[ActivatedAbility, ...]:
     legendary = "legendary" in card.type_line.supertypes
     out: list[ActivatedAbility] = []
     for raw in (card.oracle_text or "").split("\n"):
-        keyword = _keyword_ability(raw.strip(), len(out))
+        keyword = _keyword_ability(raw.strip(), len(out)) if "{" in raw else None  # its cost's symbols
         if keyword is not None:
             out.append(keyword)
             continue
+        if ":" not in raw:
+            continue  # an activated ability has a colon; a self reference takes none away that was not there
         line = strip_reminder(raw)
         text = self_reference(line, card.name, legendary) if line else ""
         parts = activated_parts(text) if text else None

@@ -46,16 +46,22 @@ BECOMES_THAT_COLOR = "~ becomes that color until end of turn."
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
             "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
 _SYMBOLS = r"(?:\{[^}]+\})+"
+_SYMBOLS_ONLY = re.compile(_SYMBOLS)
+
+
+#: What :func:`sentences` looks at: quotes and periods.
+_SENTENCE_MARKS = re.compile(r"[\"“”.]")
 
 
 def sentences(text: str) -> list[str]:
-    """Split on sentence ends outside quotes."""
+    """Split on sentence ends (a period at the end or before a space) outside quotes."""
     out: list[str] = []
     start, quoted = 0, False
-    for i, ch in enumerate(text):
-        if ch in "\"“”":
+    for mark in _SENTENCE_MARKS.finditer(text):
+        i = mark.start()
+        if text[i] != ".":
             quoted = not quoted
-        elif ch == "." and not quoted and (i + 1 == len(text) or text[i + 1] == " "):
+        elif not quoted and (i + 1 == len(text) or text[i + 1] == " "):
             out.append(text[start:i + 1].strip())
             start = i + 1
     if text[start:].strip():
@@ -97,7 +103,7 @@ def _parse_cost(text: str) -> AbilityCost:
     exert = discard_hand = False
     for part in (p.strip() for p in text.split(",")):
         low = part.lower()
-        if re.fullmatch(_SYMBOLS, part):
+        if _SYMBOLS_ONLY.fullmatch(part):
             for sym in iter_symbols(part, "cost"):
                 if sym.special == "T":
                     tap = True
@@ -177,25 +183,35 @@ def _one_color_options(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple((type_bit(c),) * n for c in COLORS)
 
 
+# the forms :func:`_options` reads
+_LANDS_COULD_PRODUCE = re.compile(r"(\w+) mana of any (color|type) that an? lands? (you control|an opponent controls) "
+                                  r"could produce")
+_SACRIFICED_COULD_PRODUCE = re.compile(r"(\w+) mana of any type the sacrificed land could produce")
+_COUNT_SYMBOL = re.compile(r"(\w+) (\{[WUBRGC]\}) ?")
+_ONE_COLOR = re.compile(r"(\w+) mana of any one color")
+_ANY_COMBINATION = re.compile(r"(\w+) mana in any combination of colors")
+_COMBINATION_OF = re.compile(r"(\w+) mana in any combination of ((?:\{[WUBRGC]\}(?:, |,? and/or |,? or )?)+)")
+_ANY_COLOR_OR_TYPE = re.compile(r"(\w+) mana of any (color|type)")
+
+
 def _options(text: str) -> tuple[tuple[tuple[int, ...], ...], str, bool, int]:
     """Read what "Add …" adds, without a trailing amount phrase.
 
     Returns (options, reference, colors_only, reference_count).
     """
     text = text.strip()
-    if m := re.fullmatch(r"(\w+) mana of any (color|type) that an? lands? (you control|an opponent controls) "
-                         r"could produce", text):
+    if m := _LANDS_COULD_PRODUCE.fullmatch(text):
         ref = "lands_you_control" if m.group(3) == "you control" else "lands_opponents_control"
         return (), ref, m.group(2) == "color", _number(m.group(1))
-    if m := re.fullmatch(r"(\w+) mana of any type the sacrificed land could produce", text):
+    if m := _SACRIFICED_COULD_PRODUCE.fullmatch(text):
         return (), "sacrificed_land", False, _number(m.group(1))
-    if m := re.fullmatch(r"(\w+) (\{[WUBRGC]\}) ?", text + " "):
+    if m := _COUNT_SYMBOL.fullmatch(text + " "):
         return ((_symbol_option(m.group(2)) * _number(m.group(1))),), "", False, 1
-    if m := re.fullmatch(r"(\w+) mana of any one color", text):
+    if m := _ONE_COLOR.fullmatch(text):
         return _one_color_options(_number(m.group(1))), "", False, 1
-    if m := re.fullmatch(r"(\w+) mana in any combination of colors", text):
+    if m := _ANY_COMBINATION.fullmatch(text):
         return ((ANY_COLOR,) * _number(m.group(1)),), "", False, 1
-    if m := re.fullmatch(r"(\w+) mana in any combination of ((?:\{[WUBRGC]\}(?:, |,? and/or |,? or )?)+)", text):
+    if m := _COMBINATION_OF.fullmatch(text):
         mask = 0
         for sym in re.findall(r"\{[WUBRGC]\}", m.group(2)):
             mask |= _symbol_option(sym)[0]
@@ -207,9 +223,9 @@ def _options(text: str) -> tuple[tuple[tuple[int, ...], ...], str, bool, int]:
     for alt in _ALTERNATIVE_SPLIT.split(text):
         alt = alt.strip()
         alt = alt.removeprefix("or ")
-        if re.fullmatch(_SYMBOLS, alt):
+        if _SYMBOLS_ONLY.fullmatch(alt):
             options.append(_symbol_option(alt))
-        elif m := re.fullmatch(r"(\w+) mana of any (color|type)", alt):
+        elif m := _ANY_COLOR_OR_TYPE.fullmatch(alt):
             n = _number(m.group(1))
             options.append((ANY_COLOR if m.group(2) == "color" else ANY_TYPE,) * n)
         else:
@@ -271,11 +287,25 @@ def _board_production(body: str) -> Production | None:
     return None
 
 
+# the forms :func:`_production` reads
+_ADD_BODY = re.compile(r"[Aa]dd (.+)")
+_PER_FAMILIAR = re.compile(r"X (\{[WUBRGC]\}) and each opponent loses X life, where X is the number of familiars you "
+                           r"control")
+_PLUS_PER_COUNTER = re.compile(r"(\{[WUBRGC]\}), plus an additional \1 for each ([\w+\-/]+ counter on ~)")
+_THEN_PER = re.compile(r"(\{[WUBRGC]\}), then add an additional \1 for each (.+)")
+_THAT_MUCH = re.compile(r"that much (\{[WUBRGC]\})")
+_X_MANA = re.compile(r"X (mana .+)")
+_X_PLUS_ONE = re.compile(r"an amount of (\{[WUBRGC]\}) equal to X plus one")
+_AMOUNT_EQUAL = re.compile(r"an amount of (\{[WUBRGC]\}|mana of any one color) equal to (.+)")
+_X_WHERE = re.compile(r"X (mana .+|\{[WUBRGC]\}), where X is (.+)")
+_FOR_EACH = re.compile(r"(.+?) for each (.+)")
+
+
 def _production(sentence: str, x_removed: bool = False) -> Production:
     """Read one "Add …." sentence.  ``x_removed``: X is the number of counters
     removed by the cost (``Remove X storage counters``)."""
     body = sentence.strip().rstrip(".")
-    m = re.fullmatch(r"[Aa]dd (.+)", body)
+    m = _ADD_BODY.fullmatch(body)
     if not m:
         raise Unreadable(sentence)
     body = m.group(1)
@@ -283,39 +313,38 @@ def _production(sentence: str, x_removed: bool = False) -> Production:
     if board is not None:
         return board
     amount: Amount | None = None
-    if m := re.fullmatch(r"X (\{[WUBRGC]\}) and each opponent loses X life, where X is the number of familiars you "
-                         r"control", body):
+    if m := _PER_FAMILIAR.fullmatch(body):
         # Chea: the opponents' life loss changes no payment of its controller
         return Production(options=(_symbol_option(m.group(1)),), amount=FAMILIARS)
-    if m := re.fullmatch(r"(\{[WUBRGC]\}), plus an additional \1 for each ([\w+\-/]+ counter on ~)", body):
+    if m := _PLUS_PER_COUNTER.fullmatch(body):
         # "Add {C}, plus an additional {C} for each art counter on ~": one and one per counter
         return Production(options=(_symbol_option(m.group(1)),), amount=replace(read_amount(m.group(2)), plus=1))
-    if m := re.fullmatch(r"(\{[WUBRGC]\}), then add an additional \1 for each (.+)", body):
+    if m := _THEN_PER.fullmatch(body):
         amount = read_amount(m.group(2))
         if amount.kind != "removed":
             raise Unreadable(sentence)
         return Production(options=(_symbol_option(m.group(1)),), amount=replace(amount, plus=1))
-    if x_removed and (m := re.fullmatch(r"that much (\{[WUBRGC]\})", body)):
+    if x_removed and (m := _THAT_MUCH.fullmatch(body)):
         # Rasputin: "Remove one or more dream counters from ~: Add that much {C}" (CR 107.3 kin:
         # the number removed, at least one)
         return Production(options=(_symbol_option(m.group(1)),), amount=Amount("removed"))
-    if x_removed and (m := re.fullmatch(r"X (mana .+)", body)) and ", where X" not in body:
+    if x_removed and (m := _X_MANA.fullmatch(body)) and ", where X" not in body:
         options, reference, _, _ = _options("one " + m.group(1))
         if reference:
             raise Unreadable(sentence)
         return Production(options=options, amount=Amount("removed"))
-    elif x_removed and (m := re.fullmatch(r"an amount of (\{[WUBRGC]\}) equal to X plus one", body)):
+    elif x_removed and (m := _X_PLUS_ONE.fullmatch(body)):
         # Kyren Toy: X counters removed add X + 1 mana (CR 107.3)
         return Production(options=(_symbol_option(m.group(1)),), amount=Amount("removed", plus=1))
     elif x_removed:
         raise Unreadable(sentence)
-    if m := re.fullmatch(r"an amount of (\{[WUBRGC]\}|mana of any one color) equal to (.+)", body):
+    if m := _AMOUNT_EQUAL.fullmatch(body):
         amount = read_amount(m.group(2))
         body = "one " + m.group(1) if m.group(1).startswith("{") else "one mana of any one color"
-    elif m := re.fullmatch(r"X (mana .+|\{[WUBRGC]\}), where X is (.+)", body):
+    elif m := _X_WHERE.fullmatch(body):
         amount = read_amount(m.group(2))
         body = "one " + m.group(1)
-    elif m := re.fullmatch(r"(.+?) for each (.+)", body):
+    elif m := _FOR_EACH.fullmatch(body):
         amount = read_amount(m.group(2))
         body = m.group(1)
     options, reference, colors_only, ref_count = _options(body)
@@ -559,13 +588,17 @@ def _head(head: str, rest: list[str], x_removed: bool) -> tuple[Production, list
     return _production(head, x_removed), rest
 
 
+#: A cost that removes a number of counters the player chooses (X, one or more).
+_REMOVES_X = re.compile(r"\bremove (?:x|one or more)\b")
+
+
 def read_ability(cost_text: str, effect: str, line: str) -> ManaAbility:
     """Read one activated mana ability; raise :class:`Unreadable` for anything unclear."""
     cost = _parse_cost(cost_text)
     parts = sentences(effect)
     if not parts:
         raise Unreadable(effect)
-    x_removed = bool(re.search(r"\bremove (?:x|one or more)\b", cost_text.lower()))
+    x_removed = bool(_REMOVES_X.search(cost_text.lower()))
     only_if: Condition | None = None
     if m := re.fullmatch(r"If (you control .+?), add (.+)\.", parts[0]):
         # "If you control a Command Mine and a Command Power Plant, add …": it adds nothing

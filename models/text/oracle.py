@@ -38,6 +38,7 @@ __all__ = [
     "ParsedText",
     "activated_parts",
     "changes_no_payment",
+    "holds_any",
     "is_loyalty_cost",
     "is_mana_ability",
     "level_condition",
@@ -137,6 +138,15 @@ _STATION = re.compile(r"(\d+)\+ \| ")
 _FLAT_REMINDER = re.compile(r"[ \t]*\([^()]*\)")
 
 
+def holds_any(text: str, words: tuple[str, ...]) -> bool:
+    """Whether ``text`` holds one of ``words``: the readers' test of the words a clause must hold,
+    made before reading it (a plain loop: twice as fast as ``any`` over a generator)."""
+    for word in words:
+        if word in text:
+            return True
+    return False
+
+
 def strip_reminder(text: str) -> str:
     """Remove reminder text: every parenthesised part, nested ones included (CR 207.2),
     with the spaces before it.  Linear: one regex pass for the usual flat case, one
@@ -205,10 +215,16 @@ def self_reference(text: str, name: str, legendary: bool = False) -> str:
     return _SELF_WORDS.sub("~", text) if "this " in text.lower() else text
 
 
+#: A leveler's striation line: "LEVEL 1-4", "LEVEL 5+" (CR 711.2).
+_LEVEL = re.compile(r"LEVEL (\d+)(?:-(\d+)|\+)")
+#: "target" or "targets": an ability with a target is not a mana ability (CR 605.1a).
+_TARGET = re.compile(r"\btargets?\b", re.IGNORECASE)
+
+
 def level_condition(line: str) -> Condition:
     """``LEVEL 1-4`` / ``LEVEL 5+`` (a leveler's striation, CR 711.2): the condition that the
     permanent has that many level counters (711.5: it has the abilities of that striation)."""
-    m = re.fullmatch(r"LEVEL (\d+)(?:-(\d+)|\+)", line)
+    m = _LEVEL.fullmatch(line)
     assert m is not None
     low, high = int(m.group(1)), int(m.group(2)) if m.group(2) else None
     return Condition(line, counts=((Amount("counters", counter="level"), low),), at_most=high)
@@ -228,23 +244,25 @@ def is_mana_ability(cost_text: str, effect: str) -> bool:
     if effect == _DOUBLES_POOL:
         return True
     unquoted = _QUOTED.sub("", effect)
-    return bool(_ADDS_MANA.search(unquoted)) and not re.search(r"\btargets?\b", unquoted, re.IGNORECASE)
+    return bool(_ADDS_MANA.search(unquoted)) and not _TARGET.search(unquoted)
 
 
 def activated_parts(line: str) -> tuple[str, str] | None:
     """Split ``cost: effect`` at the first colon outside quotes; None when the line
     is not an activated ability (the part before the colon must hold no sentence
     and no quote).  An ability word prefix (``Formidable — ``) is dropped."""
+    if ":" not in line:
+        return None
     line = _ABILITY_WORD.sub("", line, count=1)
-    depth = False
-    for i, ch in enumerate(line):
-        if ch in "\"“”":
-            depth = not depth
-        elif ch == ":" and not depth:
-            cost = line[:i].strip()
+    i = line.find(":")
+    while i >= 0:
+        before = line[:i]
+        if (before.count("\"") + before.count("“") + before.count("”")) % 2 == 0:  # not inside quotes
+            cost = before.strip()
             if not cost or "." in cost or "\"" in cost or len(cost) > 150:
                 return None
             return cost, line[i + 1:].strip()
+        i = line.find(":", i + 1)
     return None
 
 
@@ -255,6 +273,7 @@ _TYPE_WORDS = re.compile(
     r"\b(?:is|are|becomes?)(?: an?| the)? (?:every basic land type|basic land types?|land types?|Plains|Islands?|"
     r"Swamps?|Mountains?|Forests?)\b")
 _LAND_WORD = re.compile(r"\blands?\b", re.IGNORECASE)
+_LOSES_LAND_TYPES = re.compile(r"\blose(?:s)? all land types\b")
 #: Lines longer than this are not oracle text (the longest real one has 645 characters).
 MAX_LINE = 2000
 
@@ -262,7 +281,7 @@ MAX_LINE = 2000
 def _changes_land_types(line: str) -> bool:
     """"Nonbasic lands are Mountains", "Enchanted land is an Island", "Each land is a
     Swamp in addition …", "… lose all land types …" (CR 305.7)."""
-    if re.search(r"\blose(?:s)? all land types\b", line):
+    if _LOSES_LAND_TYPES.search(line):
         return True
     for sentence in line.split("."):
         m = _TYPE_WORDS.search(sentence)
@@ -273,17 +292,35 @@ def _changes_land_types(line: str) -> bool:
 
 def _tapped_for_mana(sentence: str) -> bool:
     """"tap(s/ped) … for … mana" in one sentence, found in linear time."""
-    tap = re.search(r"\btap(?:s|ped)?\b", sentence)
+    tap = _TAP_WORD.search(sentence)
     if not tap:
         return False
-    for_ = re.search(r"\bfor\b", sentence[tap.end():])
+    for_ = _FOR_WORD.search(sentence[tap.end():])
     if for_ is None:
         return False
-    return re.search(r"\bmana\b", sentence[tap.end() + for_.end():]) is not None
+    return _MANA_WORD.search(sentence[tap.end() + for_.end():]) is not None
+
+
+_TAP_WORD = re.compile(r"\btap(?:s|ped)?\b")
+_FOR_WORD = re.compile(r"\bfor\b")
+_MANA_WORD = re.compile(r"\bmana\b")
 
 
 _SPEND_AS = re.compile(r"^(?:you|players) (?:may spend [^.]*\bmana as though it were|"
                        r"can spend mana of any (?:type|color))\b")
+
+
+#: An ability word before a triggered ability, in lower case ("landfall — ").
+_LOW_ABILITY_WORD = re.compile(r"^[a-z']+(?: [a-z']+)* — ")
+_ATTACKS_TRIGGER = re.compile(r"^(?:when|whenever) ~ attacks\b")
+_WOULD_ADD = re.compile(r"\bwould (?:add|produce)\b")
+_GRANTS_ADD = re.compile(r"\b(?:has|have|gains?)\b[^\"]*\"[^\"]*:[^\"]*\badd\b")
+_ALL_ACTIVATED = re.compile(r"\b(?:has|have) all activated abilities of\b")
+#: Every line :func:`parse_oracle` reads something from holds one of these (in lower case): a mana
+#: ability adds mana ("add", Doubling Cube's "mana"), each kind of :func:`_classify_static` names
+#: mana, adding, lands, spending or "all activated abilities of", and City of Brass's damage
+#: comes when it "becomes tapped".  A self reference only takes words away.
+_MANA_LINE_WORDS = ("mana", "add", "land", "spend", "all activated abilities of", "becomes tapped")
 
 
 def _classify_static(line: str, low: str) -> str | None:
@@ -291,8 +328,8 @@ def _classify_static(line: str, low: str) -> str | None:
     if _SPEND_AS.search(low):
         return "spend_as"  # changes what mana pays (609.4b): where read as a SpendAs, the payment applies it
     # an ability word ("Landfall — Whenever …") does not change what the line is (CR 207.2c)
-    triggered = re.sub(r"^[a-z']+(?: [a-z']+)* — ", "", low).startswith(("when ", "whenever ", "at "))
-    if triggered and re.match(r"^(?:when|whenever) ~ attacks\b", low):
+    triggered = _LOW_ABILITY_WORD.sub("", low).startswith(("when ", "whenever ", "at "))
+    if triggered and _ATTACKS_TRIGGER.match(low):
         return None  # a combat trigger (Pygmy Hippo): never part of paying a cost
     for_mana = any(_tapped_for_mana(sentence) for sentence in low.split("."))
     if triggered:
@@ -305,13 +342,13 @@ def _classify_static(line: str, low: str) -> str | None:
         return "replacement" if ("produce" in low or "instead" in low) else "triggered"
     if low == "if a player would add mana, instead all players add that mana.":
         return None  # Mana Abundance: the player still adds it; what others add never pays their costs
-    if re.search(r"\bwould (?:add|produce)\b", low) and "mana" in low:
+    if _WOULD_ADD.search(low) and "mana" in low:
         return "replacement"
     if "create" not in low and _changes_land_types(line):
         return "type_change"
-    if "create" not in low and re.search(r"\b(?:has|have|gains?)\b[^\"]*\"[^\"]*:[^\"]*\badd\b", low):
+    if "create" not in low and _GRANTS_ADD.search(low):
         return "grant"
-    if re.search(r"\b(?:has|have) all activated abilities of\b", low) and "the chosen permanent" not in low:
+    if _ALL_ACTIVATED.search(low) and "the chosen permanent" not in low:
         # Manascape Refractor, Necrotic Ooze, Myr Welder: mana abilities of other objects, not read
         # (Scheming Fence's chosen permanent is refused with its prohibition, CR 602.5)
         return "grant"
@@ -329,7 +366,7 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
     abilities: list[ManaAbility] = []
     unsupported: list[str] = []
     effects: list[ManaEffect] = []
-    is_spell = any(t in type_line.types for t in ("instant", "sorcery"))
+    is_spell = "instant" in type_line.types or "sorcery" in type_line.types
     level: Condition | None = None
     tap_damage = 0
     legendary = "legendary" in type_line.supertypes and bool({"creature", "planeswalker"} & set(type_line.types))
@@ -341,7 +378,7 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
         line = strip_reminder(raw)
         if not line or line == "//":
             continue
-        if re.fullmatch(r"LEVEL \d+(?:-\d+|\+)", line):
+        if line.startswith("LEVEL ") and _LEVEL.fullmatch(line):
             level = level_condition(line)  # the abilities below exist only at these levels (CR 711.2)
             continue
         station: Condition | None = None
@@ -351,8 +388,11 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
             charge = Amount("counters", counter="charge")
             station = Condition(f"{m.group(1)}+ charge counters (station)", counts=((charge, int(m.group(1))),))
             line = line[m.end():]
+        low = line.lower()
+        if not holds_any(low, _MANA_LINE_WORDS):
+            continue  # most lines: nothing below can be read from them
         text = self_reference(line, name, legendary)
-        if GRAVEYARD_MANA.search(text):
+        if "graveyard" in text and GRAVEYARD_MANA.search(text):
             continue  # works only while the card is in a graveyard (Jack-o'-Lantern, Riftstone Portal)
         parts = activated_parts(text)
         if parts is not None:
@@ -366,7 +406,7 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
                 continue
             if _LOYALTY.match(cost_text) or not _ADDS_MANA.search(unquoted):
                 continue  # loyalty abilities are never mana abilities (605.1a)
-            if re.search(r"\btargets?\b", unquoted, re.IGNORECASE):
+            if _TARGET.search(unquoted):
                 continue  # an ability with a target is not a mana ability (605.1a, 605.5a)
             try:
                 ability = read_ability(cost_text, effect, line)
@@ -394,5 +434,6 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
 
 
 def reindex(abilities: list[ManaAbility] | tuple[ManaAbility, ...]) -> tuple[ManaAbility, ...]:
-    """Number abilities 0, 1, … in order (the protocol's ``ability``)."""
-    return tuple(replace(a, index=i) for i, a in enumerate(abilities))
+    """Number abilities 0, 1, … in order (the protocol's ``ability``); one already numbered so
+    is kept."""
+    return tuple(a if a.index == i else replace(a, index=i) for i, a in enumerate(abilities))

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card, CardText
 from manasolver.models.errors import ManasolverError
-from manasolver.models.text.oracle import changes_no_payment, strip_reminder
+from manasolver.models.text.oracle import changes_no_payment, holds_any, strip_reminder
 
 if TYPE_CHECKING:  # each reader's module is imported when its words are in the text
     from manasolver.models.card_text import ActivatedAbility, CostEffect, GrantedKeyword, KeywordCost, TapCost
@@ -50,6 +50,8 @@ _MANA_EFFECT_WORDS = re.compile(r"If you tap a permanent|If a land is tapped|if 
                                 r"All lands are| for mana|causes you to add|as though it were|spend mana of any|"
                                 r"all activated abilities of|"
                                 r"can't be activated|damage to you if you don't control|If tapped for mana")
+#: A word of each of :data:`_MANA_EFFECT_WORDS`' alternatives, found faster than the alternatives are.
+_MANA_EFFECT_HINTS = ("tap", "land", "Land", " for mana", "add", "as though", "spend", "activated", "damage to you")
 #: A trigger is a line that starts "When", "Whenever" or "At", after any ability word
 #: (:mod:`~manasolver.models.text.triggers`).
 _TRIGGER_LINE = re.compile(r"^\s*(?:[A-Z][a-z']+(?: [a-z']+)* — )?(?:When|Whenever|At)\b", re.MULTILINE)
@@ -62,6 +64,8 @@ ABOUT_ACTIVATION = re.compile(r"\bactivated abilities\b|\babilities (?:of|that)\
 #: The words of a granted keyword (:mod:`~manasolver.models.text.granted`, ``GRANT_WORDS`` there).
 _GRANT_WORDS = re.compile(r"\b(?:have|has) (?:haste|convoke|improvise|delve)\b")
 _HAND_WORDS = "from your hand: Add"
+#: A parenthesised part (reminder text), as the cost readers leave it out.
+_PARENTHESISED = re.compile(r"\([^)]*\)")
 #: Words of the clauses :mod:`~manasolver.models.text.tap_costs` may read (costs that tap, discard,
 #: exile, sacrifice, mill or return).
 _TAP_WORDS = re.compile(r"untapped|[Dd]iscard a card|Exile|Sacrifice|Mill a card|Untap a tapped|owner's hand|Forage"
@@ -77,13 +81,14 @@ def read_card_text(card: Card) -> CardText:
     oracle = card.oracle_text
     plain = _without_reminders(oracle) if "(" in oracle else oracle
     effects: tuple[StructuredEffect, ...] = ()
-    if _MANA_EFFECT_WORDS.search(plain) or ('"' in plain and "Add" in plain):
+    if (holds_any(plain, _MANA_EFFECT_HINTS) and _MANA_EFFECT_WORDS.search(plain)
+            or '"' in plain and "Add" in plain):
         from manasolver.models.text.mana_effects import read_mana_effects
         effects = read_mana_effects(oracle, card.name)
     triggers: tuple[Trigger, ...] = ()
     face = card.battlefield_face
     face_plain = plain if face is card else _without_reminders(face.oracle_text)
-    if _TRIGGER_LINE.search(face_plain):
+    if ("When" in face_plain or "At" in face_plain) and _TRIGGER_LINE.search(face_plain):
         from manasolver.models.text.triggers import read_triggers
         triggers = read_triggers(card)
     activated: tuple[ActivatedAbility, ...] = ()
@@ -101,12 +106,12 @@ def read_card_text(card: Card) -> CardText:
         tap_costs = read_tap_costs(unsupported, len(card.mana_abilities))
     cost_effects: tuple[CostEffect, ...] = ()
     cost_unknown: tuple[str, ...] = ()
-    low = re.sub(r"\([^)]*\)", "", oracle).lower() if "(" in oracle else oracle.lower()
+    low = _PARENTHESISED.sub("", oracle).lower() if "(" in oracle else oracle.lower()
     if "cost" in low or "affinity for" in low:
         from manasolver.models.text.cost_modifiers import cost_effects_in
         cost_effects, cost_unknown = cost_effects_in(oracle, card.name)
     keyword_costs: tuple[KeywordCost, ...] | None = ()
-    if _KEYWORD_COST_LINE.search(oracle):
+    if "{" in oracle and _KEYWORD_COST_LINE.search(oracle):
         from manasolver.models.text.keyword_costs import read_keyword_costs
         try:
             keyword_costs = read_keyword_costs(oracle or "")
@@ -122,7 +127,7 @@ def read_card_text(card: Card) -> CardText:
         unread = tuple(u for u in unsupported if u not in done and not _hand_clause(card, u) and not _tap_clause(u)
                        and not changes_no_payment(u))
     enters_tapped: bool | None = False
-    if "tapped" in face_plain:
+    if "tapped" in face_plain and "enters" in face_plain:
         from manasolver.models.text.triggers import read_enters_tapped
         enters_tapped = read_enters_tapped(card)
     impending = None

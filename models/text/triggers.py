@@ -48,6 +48,9 @@ from functools import lru_cache
 
 from manasolver.models.triggered import EffectKind, Trigger, TriggerEffect, TriggerEvent
 from manasolver.models.card import Card, TypeLine
+from manasolver.models.text.mana_abilities import sentences
+from manasolver.models.text.oracle import MAX_LINE, self_reference, strip_reminder
+from manasolver.models.tokens import TOKENS
 
 __all__ = [
     "CONDITIONS",
@@ -113,18 +116,26 @@ def _number(word: str) -> int | None:
 
 
 def _split(text: str) -> list[str]:
-    from manasolver.models.text.mana_abilities import sentences
     return sentences(text)
+
+
+# the effects :func:`_effect` reads
+_GET_ENERGY = re.compile(r"you get ((?:\{E\})+)\.")
+_CREATE_TOKENS = re.compile(r"(?:you )?create (\w+) (tapped )?(\w+) tokens?\.")
+_DAMAGE_TO_YOU = re.compile(r"(?:it|~) deals (\d+) damage to you\.")
+_DAMAGE_TO_CONTROLLER = re.compile(r"~ deals (\d+) damage to that (?:land|creature|artifact)'s controller\.")
+_CONTROLLER_LOSES = re.compile(r"its controller loses (\d+) life\.")
+_GAIN_LIFE = re.compile(r"(you|each player) gains? (\w+) life\.")
+_ADD = re.compile(r"add\b", re.IGNORECASE)
 
 
 def _effect(sentence: str) -> TriggerEffect | None:
     """One sentence of a trigger's effect, or None when it is not understood."""
-    from manasolver.models.tokens import TOKENS
-    if m := re.fullmatch(r"you get ((?:\{E\})+)\.", sentence):
+    if m := _GET_ENERGY.fullmatch(sentence):
         return TriggerEffect("energy", sentence, amount=m.group(1).count("{E}"))
     if sentence == _EVERYWHERE:
         return TriggerEffect("token", sentence, amount=1, token="Everywhere", tapped=True)
-    if m := re.fullmatch(r"(?:you )?create (\w+) (tapped )?(\w+) tokens?\.", sentence):
+    if m := _CREATE_TOKENS.fullmatch(sentence):
         n = _number(m.group(1))
         name = m.group(3)
         if n is not None and name in TOKENS and name not in ("Everywhere",):
@@ -132,18 +143,18 @@ def _effect(sentence: str) -> TriggerEffect | None:
         return None
     if (m := _SPAWN.fullmatch(sentence)) and (n := _number(m.group(1))) is not None:
         return TriggerEffect("token", sentence, amount=n, token="Eldrazi Spawn")
-    if m := re.fullmatch(r"(?:it|~) deals (\d+) damage to you\.", sentence):
+    if m := _DAMAGE_TO_YOU.fullmatch(sentence):
         return TriggerEffect("damage", sentence, amount=int(m.group(1)))
-    if m := re.fullmatch(r"~ deals (\d+) damage to that (?:land|creature|artifact)'s controller\.", sentence):
+    if m := _DAMAGE_TO_CONTROLLER.fullmatch(sentence):
         return TriggerEffect("damage", sentence, amount=int(m.group(1)), who="enchanted")
-    if m := re.fullmatch(r"its controller loses (\d+) life\.", sentence):
+    if m := _CONTROLLER_LOSES.fullmatch(sentence):
         return TriggerEffect("lose_life", sentence, amount=int(m.group(1)), who="enchanted")
-    if (m := re.fullmatch(r"(you|each player) gains? (\w+) life\.", sentence)) and _number(m.group(2)):
+    if (m := _GAIN_LIFE.fullmatch(sentence)) and _number(m.group(2)):
         return TriggerEffect("life", sentence, amount=_number(m.group(2)) or 0,
                              who="you" if m.group(1) == "you" else "each")
     if sentence == "you win the game.":
         return TriggerEffect("win", sentence)
-    if re.match(r"add\b", sentence, re.IGNORECASE):
+    if _ADD.match(sentence):
         from manasolver.models.text.mana_abilities import read_production
         from manasolver.models.text.restrictions import Unreadable
         try:
@@ -211,12 +222,13 @@ def parse_triggers(oracle_text: str, type_line: TypeLine, name: str) -> tuple[Tr
 
     Spells' text (instants, sorceries) holds no triggered abilities of a permanent, but
     a "When you cast" line on them is returned as ``"other"`` like any trigger."""
-    from manasolver.models.text.oracle import MAX_LINE, self_reference, strip_reminder
     legendary = "legendary" in type_line.supertypes and bool({"creature", "planeswalker"} & set(type_line.types))
     out: list[Trigger] = []
     for raw in (oracle_text or "").split("\n"):
         if len(raw) > MAX_LINE:
             continue
+        if "When" not in raw and "At" not in raw:
+            continue  # no trigger starts here (a self reference adds no words)
         line = strip_reminder(raw)
         trigger = _trigger(self_reference(line, name, legendary), line)
         if trigger is not None:
@@ -282,10 +294,11 @@ def enters_tapped(card: Card) -> bool | None:
 
 def read_enters_tapped(card: Card) -> bool | None:
     """:func:`enters_tapped`, read now from the face ``card`` has on the battlefield."""
-    from manasolver.models.text.oracle import self_reference, strip_reminder
     face = _face(card)
     found: bool | None = False
     for raw in (face.oracle_text or "").split("\n"):
+        if "tapped" not in raw or "enters" not in raw:
+            continue  # neither form below can be on this line
         for sentence in _split(self_reference(strip_reminder(raw), face.name)):
             if _ENTERS_TAPPED.fullmatch(sentence):
                 return True

@@ -299,3 +299,23 @@ def test_cold_start_time_is_measured() -> None:
     inside = float(out.stdout.strip())
     print(f"cold lookup: {inside * 1000:.0f} ms inside the process, {whole * 1000:.0f} ms for the whole process")
     assert inside > 0
+
+
+def test_records_inflate_as_zlib_does_and_a_damaged_one_is_refused() -> None:
+    """A stored record read raw (its header, dictionary id and adler32 checked once here) gives
+    the bytes zlib gives; a record with a changed byte, or compressed without the database's
+    dictionary, raises zlib.error as zlib would."""
+    import zlib
+
+    store = CardDB()._bundled_store
+    con = store.con()
+    blobs = [bytes(row[0]) for row in con.execute("SELECT data FROM card ORDER BY id LIMIT 200")]
+    for blob in blobs:
+        unpacker = zlib.decompressobj(zdict=store._zdict)
+        assert store._inflate(blob) == unpacker.decompress(blob) + unpacker.flush()
+    damaged = bytearray(blobs[0])
+    damaged[-1] ^= 0xFF  # the adler32 of the data
+    with pytest.raises(zlib.error):
+        store._inflate(bytes(damaged))
+    with pytest.raises(zlib.error):
+        store._inflate(zlib.compress(b'{"name": "Forest"}'))
