@@ -42,7 +42,7 @@ from manasolver.solver.castability.converters import Converters, pools, pools_pa
 from manasolver.solver.castability.units import (ANY, COLORS_AMONG, CostNeed, Have, Mode, PermUnits, as_on_board,
                                                  board_amount, colors_among, conditional, cost_need, matching,
                                                  entry_counters, fixed_choice, have, holds, land_grants, life_need,
-                                                 pays, perm_units, with_abilities)
+                                                 pays, pays_colored, perm_units, with_abilities)
 from manasolver.solver.casting.build import build_request
 from manasolver.models.rules.ability_scope import ability_scope, card_words, scope_pays
 from manasolver.solver.service.api import could_produce
@@ -135,12 +135,17 @@ class _Units:
     class, ``modelled`` when every permanent is plain or a converter, ``droppable`` when every other
     one can be left out (it only adds ways to pay), ``most`` the units it adds at most (``None``
     when some permanent is not bounded), ``life`` what its untapped permanents' abilities may cost
-    in life at most."""
+    in life at most; ``colored``, on a board whose every other permanent is plain or a converter
+    whose costs are generic, the units of its untapped permanents whose mana pays colored symbols
+    only (Jegantha's), else ``None``; ``colored_any`` when some untapped permanent adds such mana:
+    a cost's colored symbol then does not pay as a generic one would (:meth:`BoardOracle.castable`
+    carries no answer to other costs)."""
 
-    __slots__ = ("plain", "plain_masks", "conv", "modelled", "droppable", "most", "life")
+    __slots__ = ("plain", "plain_masks", "conv", "modelled", "droppable", "most", "life", "colored", "colored_any")
 
     def __init__(self, plain: tuple[int, ...], plain_have: Have, conv: Converters, modelled: bool, droppable: bool,
-                 most: Have | None, life: int) -> None:
+                 most: Have | None, life: int, colored: tuple[int, ...] | None = None,
+                 colored_any: bool = False) -> None:
         self.plain_masks = plain
         self.plain = plain_have
         self.conv = conv
@@ -148,6 +153,8 @@ class _Units:
         self.droppable = droppable
         self.most = most
         self.life = life
+        self.colored = colored
+        self.colored_any = colored_any
 
 
 def _signed(units: list[int], conv: list[tuple[Mode, ...]]) -> tuple[tuple[int, ...], Converters]:
@@ -958,6 +965,9 @@ class BoardOracle:
                 entry[0], entry[1] = yes, no
                 return yes
         todo = self._costs_of(need & ~(yes | no))
+        # mana that pays colored symbols only (Jegantha's): a cost paid says nothing of one with a
+        # generic symbol in place of a colored one, and the generic mana the board makes bounds nothing
+        carry = self._carry_alone if units.colored_any else self._carry
         for j in todo:
             # the units and converters answer every cost of single-unit symbols they decide
             n = self._unit_need[j]
@@ -969,7 +979,7 @@ class BoardOracle:
                 answer = self._decide(units, n)
             if answer is not None:
                 self.unit_answers += 1
-                yes, no = self._carry(j, answer, yes, no)
+                yes, no = carry(j, answer, yes, no)
         if shared is not None:
             shared[0] |= yes & self._unit_bits
             shared[1] |= no & self._unit_bits
@@ -984,7 +994,7 @@ class BoardOracle:
                 if (self._least[j] or 0) > most_units[0]:
                     no |= bits[j]
             open_ = [j for j in open_ if not no & bits[j]]
-        if len(open_) > 3 and not self._multi(key):
+        if len(open_) > 3 and not self._multi(key) and not units.colored_any:
             # many costs undecided: how much generic mana the board makes settles the larger ones
             board = self._board_json(key)
             lo = max(self._least_known(key), units.plain[0] if units.droppable else 0)
@@ -1001,7 +1011,7 @@ class BoardOracle:
                 continue
             if board is None:
                 board = self._board_json(key)
-            yes, no = self._carry(j, self._engine_pays(key, self._distinct[j], board, loaded), yes, no)
+            yes, no = carry(j, self._engine_pays(key, self._distinct[j], board, loaded), yes, no)
         entry[0], entry[1] = yes, no
         return yes
 
@@ -1020,6 +1030,10 @@ class BoardOracle:
             out.add(j)
             spells &= ~self._bits[j]
         return sorted(out)
+
+    def _carry_alone(self, j: int, ok: bool, yes: int, no: int) -> tuple[int, int]:
+        """``(yes, no)`` with cost ``j`` answered ``ok``, carried to no other cost."""
+        return (yes | self._bits[j], no) if ok else (yes, no | self._bits[j])
 
     def _carry(self, j: int, ok: bool, yes: int, no: int) -> tuple[int, int]:
         """``(yes, no)`` with cost ``j`` answered ``ok`` and the answer carried to the costs it decides."""
@@ -1047,10 +1061,15 @@ class BoardOracle:
         if pays(units.plain, need):
             return True
         if not units.conv:
+            if units.colored is not None:
+                return pays_colored(units.plain, units.colored, need)
             return False if units.modelled else None
         reached = self._reach(units)
         if reached is None:
             return None
+        if units.colored is not None:
+            # the converters' pools and the colored-only units, which pay no converter's generic cost
+            return any(pays_colored(h, units.colored, need) for h in reached)
         if pools_pay(reached, need):
             return True
         return False if units.modelled else None
@@ -1074,6 +1093,8 @@ class BoardOracle:
             context = self._in_context(key)
         life = 0
         no_tap = self._no_tap
+        colored: list[int] = []
+        unread = False  # some permanent neither plain, a converter, nor of colored-only units
         for code, pu in zip(key, context):
             tapped = code & 1 and code >> 1 not in no_tap
             if pu.life and not tapped:
@@ -1090,6 +1111,11 @@ class BoardOracle:
                     conv[pu.modes] = conv.get(pu.modes, 0) + 1
             else:
                 modelled = False
+                if pu.colored:
+                    if not tapped:
+                        colored.extend(pu.colored)
+                else:
+                    unread = True
                 if not pu.droppable:
                     droppable = False
             bound = pu.bound[tapped]
@@ -1113,6 +1139,7 @@ class BoardOracle:
                     continue  # its mana is for the abilities of other permanents (Primal Beyond's Elementals)
                 if pu.fed is None or pu.plain is None or not all(paid):
                     modelled = False
+                    unread = True
                     continue
                 for m in pu.plain:
                     plain.remove(m)
@@ -1120,7 +1147,12 @@ class BoardOracle:
         plain_masks = tuple(sorted(plain))
         plain_have = have(plain_masks)
         most_have = None if most is None else plain_have if same and not (feeds and conv) else have(most)
-        out = _Units(plain_masks, plain_have, tuple(sorted(conv.items())), modelled, droppable, most_have, life)
+        # the units and colored-only units decide: no other permanent, and converters whose costs are
+        # generic (colored-only mana pays none of them)
+        exact = not (modelled or unread or life >= _LIFE) and \
+            all(u == ANY for modes in conv for cost, _ in modes for u in cost)
+        out = _Units(plain_masks, plain_have, tuple(sorted(conv.items())), modelled, droppable, most_have, life,
+                     tuple(colored) if exact else None, bool(colored))
         self._unit_bounds[key] = out
         return out
 

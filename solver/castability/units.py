@@ -112,14 +112,16 @@ class PermUnits:
     when they can't say what it adds; ``feeds`` when it adds restricted mana that may pay a
     converter (:func:`feeds_converters`), ``fed`` its modes then on a board with a converter
     (``None`` when they can't say); ``life`` the most life one of its abilities costs (the
-    board's units hold only while its player can pay every such cost at once)."""
+    board's units hold only while its player can pay every such cost at once); ``colored`` the
+    units of a card whose one mana ability is plain but for mana that can't pay generic costs
+    (Jegantha, the Wellspring: W, U, B, R and G), which pay colored symbols only (:func:`pays_colored`)."""
 
-    __slots__ = ("plain", "droppable", "bound", "modes", "feeds", "fed", "life")
+    __slots__ = ("plain", "droppable", "bound", "modes", "feeds", "fed", "life", "colored")
 
     def __init__(self, plain: tuple[int, ...] | None, droppable: bool,
                  bound: tuple[tuple[int, int] | None, tuple[int, int] | None],
                  modes: tuple[Mode, ...] | None = None, feeds: bool = False,
-                 fed: tuple[Mode, ...] | None = None, life: int = 0) -> None:
+                 fed: tuple[Mode, ...] | None = None, life: int = 0, colored: tuple[int, ...] = ()) -> None:
         self.plain = plain
         self.droppable = droppable
         self.bound = bound
@@ -127,6 +129,7 @@ class PermUnits:
         self.feeds = feeds
         self.fed = fed
         self.life = life
+        self.colored = colored
 
 
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -427,7 +430,27 @@ def perm_units(card: Card, identity: int, chosen: int = 0,
         plain = (mask,) if mask else ()
     elif plain is None and modes == ():
         plain = ()
-    return PermUnits(plain, droppable, (bound[0], bound[1]), modes, feeds, fed, life)
+    return PermUnits(plain, droppable, (bound[0], bound[1]), modes, feeds, fed, life,
+                     _colored_only(abilities) if calm and plain is None and modes is None else ())
+
+
+def _colored_only(abilities: tuple[ManaAbility, ...]) -> tuple[int, ...]:
+    """The units of one mana ability that would be plain but that its mana can't be spent on generic
+    costs (Jegantha, the Wellspring's "{T}: Add {W}{U}{B}{R}{G}"), each one mana type; ``()`` for any
+    other abilities."""
+    if len(abilities) != 1:
+        return ()
+    a = abilities[0]
+    r = a.production.restriction
+    if r is None or not r.no_generic or len(a.production.options) != 1:
+        return ()
+    if r != replace(Restriction(r.text, abilities=True, any_ability=True), no_generic=True):
+        return ()  # another limit beside it
+    units = a.production.options[0]
+    if not units or any(m & (m - 1) or m == C for m in units):
+        return ()
+    bare = replace(a, production=replace(a.production, restriction=None))
+    return tuple(sorted(units)) if _plain_ability(bare) else ()
 
 
 def _cost_units(cost: ManaCost) -> tuple[int, ...] | None:
@@ -518,10 +541,13 @@ def perm_modes(card: Card, identity: int, chosen: int = 0,
     land's charge counters: its ability that removes one is a mode only while it has one).  An
     ability the permanent can't activate (no counter to remove) or whose mana is restricted (a cost
     asked of a board is no spell's, CR 106.6; whether it pays a converter, :func:`feeds_converters`)
-    is no mode; the modes of one unit each are merged into one.  ``fed``: the permanent is on a board
-    with a converter, and mana restricted so that it pays any ability's cost is a mode too, its units
-    :data:`RESTRICTED` (they pay a converter's cost, never a cost asked of the board); ``None`` when
-    the restriction names the abilities' sources (the engine then reads their types)."""
+    is no mode, but mana that only can't pay generic costs (Jegantha's) pays any cost's colored
+    symbols, which modes don't tell apart: such a permanent has none (``None``; its units are
+    :attr:`PermUnits.colored`); the modes of one unit each are merged into one.  ``fed``: the
+    permanent is on a board with a converter, and mana restricted so that it pays any ability's
+    cost is a mode too, its units :data:`RESTRICTED` (they pay a converter's cost, never a cost
+    asked of the board); ``None`` when the restriction names the abilities' sources (the engine then
+    reads their types)."""
     if chosen & (chosen - 1) and any(a.production.chosen > 1 for a in card.mana_abilities):
         return None  # several mana of one color chosen per question: not one choice per unit
     card = fixed_choice(card, chosen)
@@ -546,6 +572,8 @@ def perm_modes(card: Card, identity: int, chosen: int = 0,
         flag = 0
         if prod.restriction is not None:
             r = prod.restriction
+            if r.no_generic:
+                return None  # it pays the colored symbols of any cost (Jegantha's): the engine reads it
             if not fed or not _spends_on_abilities(r):
                 continue  # pays no cost asked of a board, nor (``fed`` false) a converter's
             if r.any_of or not (r.any_ability or (r.abilities and not r.spell_types)):
@@ -657,6 +685,24 @@ def life_need(cost: ManaCost) -> tuple[CostNeed, int] | None:
         return None
     need = cost_need(ManaCost.parse("".join(kept), allow_empty=True))
     return (need, life) if need is not None else None
+
+
+def pays_colored(board: Have, colored: Sequence[int], need: CostNeed) -> bool:
+    """Whether ``board``'s units and ``colored``, units of one mana type each that pay no generic
+    symbol (Jegantha's), pay the cost of ``need``: Hall's condition over its symbols.  A set of them
+    with no generic symbol, whose masks make ``K``, needs as many units of ``board`` and of
+    ``colored`` that may be a type of ``K``; one with the generic symbols too needs as many as all of
+    ``board``'s and ``colored``'s of ``K``'s types (the empty ``K``: the generic symbols alone)."""
+    units, packed = board
+    total, sets = need
+    generic = total - max((n for _, n in sets), default=0)
+    if units < generic:
+        return False
+    for k, n in sets:
+        extra = sum(1 for m in colored if m & k)
+        if (packed >> (_FIELD * k) & _FIELD_MASK) + extra < n or units + extra < generic + n:
+            return False
+    return True
 
 
 def pays(board: Have, need: CostNeed) -> bool:

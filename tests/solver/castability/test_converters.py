@@ -1,6 +1,7 @@
 """Castability's exact decider for boards of converters (Signets, filter lands, Chromatic Sphere) answers
 what the payment engine answers: boards drawn from the real Commander decks of ``data/decks/commander``,
-and boards by hand for each kind of converter."""
+and boards by hand for each kind of converter; Jegantha, the Wellspring's mana, which pays colored symbols only
+(castability had read it as adding nothing)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from manasolver.solver.castability.board import BoardKey, BoardOracle
 from manasolver.solver.castability.converters import pools, pools_pay
 from manasolver.solver.castability.deck import parse_deck
 from manasolver.solver.castability.deckmodel import DeckModel
-from manasolver.solver.castability.units import ANY, cost_need, life_need, perm_modes, perm_units
+from manasolver.solver.castability.units import ANY, cost_need, have, life_need, pays_colored, perm_modes, perm_units
 from manasolver.solver.service.api import can_pay
 
 COMMANDER = Path(__file__).resolve().parents[3] / "data" / "decks" / "commander"
@@ -263,3 +264,52 @@ def test_amounts_read_from_the_board_selvala_and_gaeas_cradle_cr_107_1b(db: Card
     _check(db, ["Selvala, Heart of the Wilds", "Forest"], {"{W}{U}": True, "{3}": False, "{G}{W}{U}": False})
     _check(db, ["Gaea's Cradle", "Llanowar Elves", "Llanowar Elves"], {"{G}{G}{G}{G}": True, "{5}": False})
     _check(db, ["Gaea's Cradle", "Forest"], {"{G}": True, "{2}": False})
+
+
+# -- Jegantha, the Wellspring: mana that pays colored symbols only (CR 106.6) ----------------------------
+
+DANCE = Path(__file__).resolve().parents[3] / "data" / "decks" / "commander" / "dance-of-the-elements-ecc.txt"
+
+
+def test_jegantha_the_wellspring_reads_as_five_colored_only_units_cr_106_6() -> None:
+    pu = perm_units(default_db().get("Jegantha, the Wellspring"), W | U | B | R | G)
+    assert pu.plain is None and pu.modes is None and pu.colored == (W, U, B, R, G)
+
+
+@pytest.mark.parametrize(("plain", "cost", "payable"), [
+    ((), "{G}", True), ((), "{1}", False), ((), "{W}{U}{B}{R}{G}", True), ((), "{G}{G}", False),
+    ((G,), "{1}{G}", True), ((G,), "{2}{G}", False), ((R,), "{1}{R}{G}", True), ((R,), "{R}{R}{1}", False),
+    ((W | U,), "{W/U}{W}{1}", True), ((W | U, W | U), "{W}{W}{U}{2}", False), ((W | U, W | U, G), "{W}{W}{U}{2}", True),
+])
+def test_jegantha_units_pay_colored_symbols_only_cr_106_6(plain: tuple[int, ...], cost: str, payable: bool) -> None:
+    need = cost_need(ManaCost.parse(cost))
+    assert need is not None
+    assert pays_colored(have(plain), (W, U, B, R, G), need) is payable
+
+
+def _jegantha_index(oracle: object) -> int:
+    return next(i for i, c in enumerate(oracle.cards) if c.name == "Jegantha, the Wellspring")  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_jegantha_boards_of_dance_of_the_elements_answer_as_the_engine_cr_106_6(data: st.DataObject) -> None:
+    """Jegantha beside lands and sources of its deck, some tapped: the units' answer, when they give one,
+    is the engine's ``can_pay``, and a board of plain permanents beside it is always decided."""
+    oracle, mana, conv, costs = _deck(DANCE)
+    jegantha = _jegantha_index(oracle)
+    plain = [i for i in mana if oracle._units[i].plain is not None]
+    cards = [jegantha] + data.draw(st.lists(st.sampled_from(plain), max_size=6), label="permanents")
+    tapped = data.draw(st.lists(st.booleans(), min_size=len(cards), max_size=len(cards)), label="tapped")
+    key = tuple(sorted(2 * c + t for c, t in zip(cards, tapped)))
+    units = oracle._units_of(key)
+    for cost in data.draw(st.lists(st.sampled_from(costs), min_size=1, max_size=3, unique=True), label="costs"):
+        need = cost_need(ManaCost.parse(cost))
+        if need is None:
+            continue
+        fast = oracle._decide(units, need)
+        assert fast is not None, ([(oracle.cards[c >> 1].name, c & 1) for c in key], cost)
+        engine = _engine(oracle, key, cost)
+        if engine is not None:
+            assert fast == engine, ([(oracle.cards[c >> 1].name, c & 1) for c in key], cost)
