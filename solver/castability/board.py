@@ -52,6 +52,21 @@ from manasolver.solver.request import Policy
 __all__ = ["BoardKey", "BoardOracle", "implies", "payment_classes"]
 
 BoardKey = tuple[int, ...]
+#: The flag of a signature's unit of mana that pays colored symbols only (Jegantha, the Wellspring's):
+#: such units are told apart from the plain ones (:func:`_unflagged`), for :func:`.units.pays_colored`.
+_COLORED = 128
+
+
+def _unflagged(units: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A signature's units: the plain ones, and those paying colored symbols only (:data:`_COLORED`)."""
+    if not units or units[-1] < _COLORED:  # (sorted: flagged units come last)
+        return units, ()
+    return tuple(m for m in units if m < _COLORED), tuple(m & ~_COLORED for m in units if m >= _COLORED)
+
+
+def _generic_costs(conv: Converters) -> bool:
+    """Whether every cost of the converters ``conv`` is generic (colored-only mana pays none of them)."""
+    return all(u == ANY for modes, _ in conv for cost, _ in modes for u in cost)
 #: What a board's mana can end as: the undominated pools of :func:`.converters.pools`.
 Pools = tuple[Have, ...]
 
@@ -284,6 +299,8 @@ class BoardOracle:
             static = i not in self._dynamic and not pu.life and (not pu.feeds or i in self._never_fed) \
                 and pu.droppable
             plain = pu.plain if static else None
+            if static and plain is None and pu.colored:
+                plain = tuple(m | _COLORED for m in pu.colored)
             conv = pu.modes if static and plain is None else None
             off: tuple[int, ...] | None = () if plain is not None or conv is not None else None
             if i in self._no_tap:
@@ -578,9 +595,11 @@ class BoardOracle:
         conv: tuple[Mode, ...] | None = None
         if pu is not None and not pu.life and (not pu.feeds or i in self._never_fed) and pu.droppable:
             if code & 1 and i not in self._no_tap:
-                plain = () if pu.plain is not None or pu.modes is not None else None
+                plain = () if pu.plain is not None or pu.modes is not None or pu.colored else None
             elif pu.plain is not None:
                 plain = pu.plain
+            elif pu.colored:
+                plain = tuple(m | _COLORED for m in pu.colored)
             else:
                 conv = pu.modes
         if len(self._feature_units) >= _SIG_MEMO:
@@ -751,7 +770,11 @@ class BoardOracle:
         if (yes | no) & need == need:
             return yes
         bits = self._bits
-        plain = have(sig[0])
+        units, colored = _unflagged(sig[0])
+        if colored and not _generic_costs(sig[1]):
+            return None  # colored-only mana may pay a converter's colored cost: the units don't say
+        plain = have(units)
+        carry = self._carry_alone if colored else self._carry
         reached: Pools | None = None
         for j in self._costs_of(need & ~(yes | no)):
             if (yes | no) & bits[j]:
@@ -762,7 +785,7 @@ class BoardOracle:
                 if form is None or form[1] >= _LIFE:
                     return None
                 n = form[0]
-            if pays(plain, n):
+            if pays_colored(plain, colored, n) if colored else pays(plain, n):
                 ok = True
             elif not sig[1]:
                 ok = False
@@ -771,9 +794,9 @@ class BoardOracle:
                     reached = self._pools_of(sig)
                     if reached is None:
                         return None
-                ok = pools_pay(reached, n)
+                ok = any(pays_colored(h, colored, n) for h in reached) if colored else pools_pay(reached, n)
             self.unit_answers += 1
-            yes, no = self._carry(j, ok, yes, no)
+            yes, no = carry(j, ok, yes, no)
             entry[0], entry[1] = yes, no
         return yes
 
@@ -783,7 +806,7 @@ class BoardOracle:
             return self._pool_memo[sig]
         except KeyError:
             pass
-        found = pools(*sig)
+        found = pools(_unflagged(sig[0])[0], sig[1])
         if len(self._pool_memo) >= _SIG_MEMO:
             self._pool_memo.clear()
         self._pool_memo[sig] = found
@@ -1314,10 +1337,15 @@ class BoardOracle:
         need = self._need_of(cost)
         if need is None:
             return None
-        found: bool | None = pays(have(sig[0]), need)
+        units, colored = _unflagged(sig[0])
+        if colored and not _generic_costs(sig[1]):
+            return None  # colored-only mana may pay a converter's colored cost: the units don't say
+        plain = have(units)
+        found: bool | None = pays_colored(plain, colored, need) if colored else pays(plain, need)
         if not found and sig[1]:
             reached = self._pools_of(sig)
-            found = None if reached is None else pools_pay(reached, need)
+            found = None if reached is None else \
+                any(pays_colored(h, colored, need) for h in reached) if colored else pools_pay(reached, need)
         if found is not None:
             if len(self._sig_costs) >= _SIG_MEMO:
                 self._sig_costs.clear()
