@@ -64,6 +64,16 @@ def _unflagged(units: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]
     return tuple(m for m in units if m < _COLORED), tuple(m & ~_COLORED for m in units if m >= _COLORED)
 
 
+def _sig_units(sig: tuple[tuple[int, ...], Converters]) -> tuple[Have, tuple[int, ...]] | None:
+    """The plain units of signature ``sig`` as :func:`.units.have` reads them, and its colored-only
+    units; ``None`` when colored-only mana may pay a converter's colored cost, which the units don't
+    tell."""
+    units, colored = _unflagged(sig[0])
+    if colored and not _generic_costs(sig[1]):
+        return None
+    return have(units), colored
+
+
 def _generic_costs(conv: Converters) -> bool:
     """Whether every cost of the converters ``conv`` is generic (colored-only mana pays none of them)."""
     return all(u == ANY for modes, _ in conv for cost, _ in modes for u in cost)
@@ -770,12 +780,11 @@ class BoardOracle:
         if (yes | no) & need == need:
             return yes
         bits = self._bits
-        units, colored = _unflagged(sig[0])
-        if colored and not _generic_costs(sig[1]):
-            return None  # colored-only mana may pay a converter's colored cost: the units don't say
-        plain = have(units)
+        read = _sig_units(sig)
+        if read is None:
+            return None
+        plain, colored = read
         carry = self._carry_alone if colored else self._carry
-        reached: Pools | None = None
         for j in self._costs_of(need & ~(yes | no)):
             if (yes | no) & bits[j]:
                 continue
@@ -785,20 +794,28 @@ class BoardOracle:
                 if form is None or form[1] >= _LIFE:
                     return None
                 n = form[0]
-            if pays_colored(plain, colored, n) if colored else pays(plain, n):
-                ok = True
-            elif not sig[1]:
-                ok = False
-            else:
-                if reached is None:
-                    reached = self._pools_of(sig)
-                    if reached is None:
-                        return None
-                ok = any(pays_colored(h, colored, n) for h in reached) if colored else pools_pay(reached, n)
+            ok = self._sig_pays(sig, plain, colored, n)
+            if ok is None:
+                return None
             self.unit_answers += 1
             yes, no = carry(j, ok, yes, no)
             entry[0], entry[1] = yes, no
         return yes
+
+    def _sig_pays(self, sig: tuple[tuple[int, ...], Converters], plain: Have, colored: tuple[int, ...],
+                  need: CostNeed) -> bool | None:
+        """Whether boards of signature ``sig`` (:func:`_sig_units`: ``plain``, ``colored``) pay the cost
+        of ``need``: by their plain and colored-only units, else by some pool their converters reach
+        (:meth:`_pools_of`, remembered); ``None`` when the converters are too many for
+        :func:`.converters.pools`."""
+        if pays_colored(plain, colored, need) if colored else pays(plain, need):
+            return True
+        if not sig[1]:
+            return False
+        reached = self._pools_of(sig)
+        if reached is None:
+            return None
+        return any(pays_colored(h, colored, need) for h in reached) if colored else pools_pay(reached, need)
 
     def _pools_of(self, sig: tuple[tuple[int, ...], Converters]) -> Pools | None:
         """The pools of the plain units and converters of ``sig`` (:func:`.converters.pools`), remembered."""
@@ -1337,15 +1354,8 @@ class BoardOracle:
         need = self._need_of(cost)
         if need is None:
             return None
-        units, colored = _unflagged(sig[0])
-        if colored and not _generic_costs(sig[1]):
-            return None  # colored-only mana may pay a converter's colored cost: the units don't say
-        plain = have(units)
-        found: bool | None = pays_colored(plain, colored, need) if colored else pays(plain, need)
-        if not found and sig[1]:
-            reached = self._pools_of(sig)
-            found = None if reached is None else \
-                any(pays_colored(h, colored, need) for h in reached) if colored else pools_pay(reached, need)
+        read = _sig_units(sig)
+        found = None if read is None else self._sig_pays(sig, read[0], read[1], need)
         if found is not None:
             if len(self._sig_costs) >= _SIG_MEMO:
                 self._sig_costs.clear()
