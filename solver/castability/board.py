@@ -143,15 +143,19 @@ def implies(a: ManaCost, b: ManaCost) -> bool:
     return _implies(_simple(a), _simple(b), a == b)
 
 
-def _implies(sa: tuple[int, Counter[str]] | None, sb: tuple[int, Counter[str]] | None, same: bool) -> bool:
-    """:func:`implies` on the costs' :func:`_simple` forms (``same``: the costs are equal)."""
+def _implies(sa: tuple[int, Counter[str]] | None, sb: tuple[int, Counter[str]] | None, same: bool,
+             within: bool = False) -> bool:
+    """:func:`implies` on the costs' :func:`_simple` forms (``same``: the costs are equal); ``within``:
+    only when ``a``'s symbols are among ``b``'s, its generic part at most ``b``'s (what holds beside mana
+    that pays colored symbols only, which pays one of ``b``'s colored symbols and none of its generic
+    part)."""
     if sa is None or sb is None:
         return same
     ga, ra = sa
     gb, rb = sb
     if any(rb[k] < n for k, n in ra.items()):
         return False
-    return ga <= gb + sum(rb.values()) - sum(ra.values())
+    return ga <= (gb if within else gb + sum(rb.values()) - sum(ra.values()))
 
 
 class _Units:
@@ -164,7 +168,7 @@ class _Units:
     whose costs are generic, the units of its untapped permanents whose mana pays colored symbols
     only (Jegantha's), else ``None``; ``colored_any`` when some untapped permanent adds such mana:
     a cost's colored symbol then does not pay as a generic one would (:meth:`BoardOracle.castable`
-    carries no answer to other costs)."""
+    carries an answer only to costs whose symbols are among the other's, generic to generic)."""
 
     __slots__ = ("plain", "plain_masks", "conv", "modelled", "droppable", "most", "life", "colored", "colored_any")
 
@@ -253,6 +257,12 @@ class BoardOracle:
         #: the spells an answer for cost j decides: when payable, when not
         self._yes_carry = [self._bits[j] | sum(self._bits[k] for k in self._below[j]) for j in range(n)]
         self._no_carry = [self._bits[j] | sum(self._bits[k] for k in self._above[j]) for j in range(n)]
+        #: the same on boards with mana that pays colored symbols only (Jegantha's): a cost's symbols
+        #: among another's, with no more generic mana
+        self._yes_within = [self._bits[j] | sum(self._bits[k] for k in self._below[j]
+                                                if _implies(simple[k], simple[j], False, True)) for j in range(n)]
+        self._no_within = [self._bits[j] | sum(self._bits[k] for k in self._above[j]
+                                               if _implies(simple[j], simple[k], False, True)) for j in range(n)]
         self._all = (1 << len(self.spells)) - 1
         #: per spell (its bit's position), its distinct cost
         self._cost_at = {i: j for j, c in enumerate(distinct) for i, s in enumerate(self.spells) if s == c}
@@ -784,7 +794,7 @@ class BoardOracle:
         if read is None:
             return None
         plain, colored = read
-        carry = self._carry_alone if colored else self._carry
+        carry = self._carry_within if colored else self._carry
         for j in self._costs_of(need & ~(yes | no)):
             if (yes | no) & bits[j]:
                 continue
@@ -1007,7 +1017,7 @@ class BoardOracle:
         todo = self._costs_of(need & ~(yes | no))
         # mana that pays colored symbols only (Jegantha's): a cost paid says nothing of one with a
         # generic symbol in place of a colored one, and the generic mana the board makes bounds nothing
-        carry = self._carry_alone if units.colored_any else self._carry
+        carry = self._carry_within if units.colored_any else self._carry
         for j in todo:
             # the units and converters answer every cost of single-unit symbols they decide
             n = self._unit_need[j]
@@ -1071,9 +1081,13 @@ class BoardOracle:
             spells &= ~self._bits[j]
         return sorted(out)
 
-    def _carry_alone(self, j: int, ok: bool, yes: int, no: int) -> tuple[int, int]:
-        """``(yes, no)`` with cost ``j`` answered ``ok``, carried to no other cost."""
-        return (yes | self._bits[j], no) if ok else (yes, no | self._bits[j])
+    def _carry_within(self, j: int, ok: bool, yes: int, no: int) -> tuple[int, int]:
+        """``(yes, no)`` with cost ``j`` answered ``ok`` on a board with mana that pays colored symbols
+        only: carried to the costs whose symbols are among ``j``'s (payable) or have ``j``'s among them
+        (not payable), generic to generic."""
+        if ok:
+            return yes | self._yes_within[j], no
+        return yes, no | self._no_within[j]
 
     def _carry(self, j: int, ok: bool, yes: int, no: int) -> tuple[int, int]:
         """``(yes, no)`` with cost ``j`` answered ``ok`` and the answer carried to the costs it decides."""

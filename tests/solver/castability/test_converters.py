@@ -17,7 +17,7 @@ from manasolver.models.carddb import CardDB, default_db
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import Unsupported
 from manasolver.models.symbols import ANY_COLOR, B, C, G, R, U, W
-from manasolver.solver.castability.board import BoardKey, BoardOracle
+from manasolver.solver.castability.board import BoardKey, BoardOracle, _implies, _simple
 from manasolver.solver.castability.converters import pools, pools_pay
 from manasolver.solver.castability.deck import parse_deck
 from manasolver.solver.castability.deckmodel import DeckModel
@@ -313,3 +313,38 @@ def test_jegantha_boards_of_dance_of_the_elements_answer_as_the_engine_cr_106_6(
         engine = _engine(oracle, key, cost)
         if engine is not None:
             assert fast == engine, ([(oracle.cards[c >> 1].name, c & 1) for c in key], cost)
+
+
+@pytest.mark.parametrize(("a", "b", "carried", "within"), [
+    ("{G}", "{1}{G}", True, True), ("{1}{G}", "{2}{G}", True, True), ("{G}", "{G}{U}", True, True),
+    ("{1}", "{G}", True, False), ("{1}{G}", "{G}{G}", True, False), ("{2}", "{1}{R}", True, False),
+    ("{G}{G}", "{1}{G}", False, False),
+])
+def test_beside_colored_only_mana_an_answer_carries_generic_to_generic_only_cr_106_6(a: str, b: str, carried: bool,
+                                                                                     within: bool) -> None:
+    """A board paying ``b`` pays ``a`` when ``a``'s symbols are among ``b``'s and its generic part is at
+    most what ``b`` has left; with Jegantha's mana only when the generic part is no larger than ``b``'s:
+    a colored symbol of ``b`` says nothing of a generic one of ``a``."""
+    sa, sb = _simple(ManaCost.parse(a)), _simple(ManaCost.parse(b))
+    assert _implies(sa, sb, False) is carried
+    assert _implies(sa, sb, False, True) is within
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_jegantha_boards_answer_every_cost_of_the_deck_as_the_engine_cr_106_6(data: st.DataObject) -> None:
+    """Jegantha beside lands of its deck: the board's answers to all of the deck's costs at once (each
+    decided cost's answer carried to the others) are the engine's ``can_pay``, cost by cost."""
+    oracle, mana, conv, costs = _deck(DANCE)
+    jegantha = _jegantha_index(oracle)
+    plain = [i for i in mana if oracle._units[i].plain is not None]
+    cards = [jegantha] + data.draw(st.lists(st.sampled_from(plain), max_size=5), label="permanents")
+    key = tuple(sorted(2 * c for c in cards))
+    got = oracle.castable(key)
+    asked = data.draw(st.lists(st.sampled_from(range(len(oracle.spells))), min_size=1, max_size=4, unique=True),
+                      label="spells")
+    for i in asked:
+        engine = _engine(oracle, key, oracle.spells[i].format())
+        if engine is not None:
+            assert bool(got >> i & 1) == engine, ([oracle.cards[c >> 1].name for c in key], oracle.spells[i].format())
