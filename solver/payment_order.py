@@ -32,6 +32,7 @@ from typing import Any, Literal, NamedTuple
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, C, type_bit
+from manasolver.solver.supply.model import slot_setters
 
 __all__ = ["Assist", "Demand", "Paid", "Plan", "Step", "cost_masks", "executable", "mana_bits", "order_of",
            "total_demands", "widened"]
@@ -42,7 +43,7 @@ MAX_NODES = 4000
 PaidKind = Literal["activation", "pool", "life", "convoke", "delve", "improvise"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Step:
     """One activation: the type bits it makes (``mana``), the masks of the mana its cost takes
     (one per unit: ``{U/R}`` is ``U|R``, ``{1}`` is any type), and whether its mana may pay the
@@ -58,6 +59,22 @@ class Step:
     types: frozenset[str] = frozenset()
     snow: tuple[bool, ...] = ()  # per unit of ``mana``: is it snow (CR 107.4h; empty: none is)
     colored_only: bool = False  # its mana pays no generic cost (Jegantha's, CR 106.6)
+
+    def __init__(self, mana: tuple[int, ...], cost: tuple[int, ...] = (), spell_ok: bool = True,
+                 cost_ok: bool | frozenset[str] = True, types: frozenset[str] = frozenset(),
+                 snow: tuple[bool, ...] = (), colored_only: bool = False) -> None:
+        # Each field set through its slot (see slot_setters): a step per kind of activation of a payment.
+        s0, s1, s2, s3, s4, s5, s6 = _STEP_SLOTS
+        s0(self, mana)
+        s1(self, cost)
+        s2(self, spell_ok)
+        s3(self, cost_ok)
+        s4(self, types)
+        s5(self, snow)
+        s6(self, colored_only)
+
+
+_STEP_SLOTS = slot_setters(Step)
 
 
 @dataclass(frozen=True, slots=True)
@@ -555,6 +572,11 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     return Plan(tuple(order_list), _allocation(totals, kind_of, want_of, by_want, makers, order_list), ordered)
 
 
+#: A :class:`Paid` made from its fields' tuple, without the named tuple's own ``__new__`` (one
+#: per unit of a large payment's total).
+_new = tuple.__new__
+
+
 def _allocation(totals: Sequence[Demand], kind_of: list[int], want_of: list[_Want],
                 by_want: dict[_Want, list[list[Any]]], makers: dict[_Unit, deque[int]],
                 order_list: list[int]) -> tuple[Paid, ...]:
@@ -588,7 +610,7 @@ def _allocation(totals: Sequence[Demand], kind_of: list[int], want_of: list[_Wan
             unit = row[0]
             if unit[0] == "made":
                 popleft = makers[unit].popleft
-                paid.extend([Paid(symbol, "activation", position[popleft()]) for _ in range(n)])
+                paid.extend([_new(Paid, (symbol, "activation", position[popleft()])) for _ in range(n)])
             elif unit[0] == "pool":
                 paid.extend([Paid(symbol, "pool", True)] * n)
             else:
