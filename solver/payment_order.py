@@ -27,7 +27,7 @@ import bisect
 import heapq
 from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 from manasolver.models.cost import ManaCost
@@ -59,12 +59,17 @@ class Step:
     types: frozenset[str] = frozenset()
     snow: tuple[bool, ...] = ()  # per unit of ``mana``: is it snow (CR 107.4h; empty: none is)
     colored_only: bool = False  # its mana pays no generic cost (Jegantha's, CR 106.6)
+    #: The flow's units of its mana when it costs none and its ``cost_ok`` is a flag
+    #: (:func:`_free_units`): filled when :func:`executable` first reads it (a step is read by
+    #: the order and again by the plan); a field of this frozen object, so two threads reading
+    #: it at once compute the same value, and either write stands.
+    free_units: tuple[_Unit, ...] | None = field(init=False, repr=False, compare=False, default=None)
 
     def __init__(self, mana: tuple[int, ...], cost: tuple[int, ...] = (), spell_ok: bool = True,
                  cost_ok: bool | frozenset[str] = True, types: frozenset[str] = frozenset(),
                  snow: tuple[bool, ...] = (), colored_only: bool = False) -> None:
         # Each field set through its slot (see slot_setters): a step per kind of activation of a payment.
-        s0, s1, s2, s3, s4, s5, s6 = _STEP_SLOTS
+        s0, s1, s2, s3, s4, s5, s6, s7 = _STEP_SLOTS
         s0(self, mana)
         s1(self, cost)
         s2(self, spell_ok)
@@ -72,9 +77,11 @@ class Step:
         s4(self, types)
         s5(self, snow)
         s6(self, colored_only)
+        s7(self, None)
 
 
 _STEP_SLOTS = slot_setters(Step)
+_FREE_UNITS = _STEP_SLOTS[-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +141,8 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
     unordered among themselves (each may pay any other of them, never itself)."""
     ulist = list(units)
     wlist = list(wants)
-    edges = [_payable(u, wlist, totals, rank, free_rest) for u in ulist]
+    kinds = _want_kinds(wlist)
+    edges = [_payable(u, kinds, totals, rank, free_rest) for u in ulist]
     cap_u = [units[u] for u in ulist]
     cap_w = [wants[w] for w in wlist]
     flow: dict[tuple[int, int], int] = {}
@@ -147,10 +155,6 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
                 flow[(a, j)] = into[j][a] = flow.get((a, j), 0) + take
                 cap_u[a] -= take
                 cap_w[j] -= take
-    back: list[list[int]] = [[] for _ in wlist]
-    for a, js in enumerate(edges):
-        for j in js:
-            back[j].append(a)
     while any(cap_w):
         # BFS from units with capacity left to wants with capacity left.
         prev_w: dict[int, int] = {}
@@ -167,9 +171,11 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
                 if cap_w[j]:
                     end = j
                     break
+                # the units paying want j, in unit order (those with an edge to it that the
+                # flow fills: every unit that pays it is one of those)
                 paid = into[j]
-                for b in back[j]:
-                    if b not in seen_u and paid.get(b, 0) > 0:
+                for b in sorted(paid):
+                    if paid[b] > 0 and b not in seen_u:
                         seen_u.add(b)
                         prev_u[b] = j
                         queue.append(b)
@@ -198,61 +204,83 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
     return {(ulist[a], wlist[j]): n for (a, j), n in flow.items() if n > 0}
 
 
-def _payable(u: _Unit, wlist: list[_Want], totals: Sequence[Demand], rank: dict[int, int],
-             free_rest: frozenset[int]) -> list[int]:
-    """The indices of the wants of ``wlist`` that unit ``u`` may fill (see :func:`_flow`): what
-    it is read once, then each want."""
+def _payable(u: _Unit, wants: tuple[list[tuple[int, int, int]], ...], totals: Sequence[Demand],
+             rank: dict[int, int], free_rest: frozenset[int]) -> list[int]:
+    """The indices of the wants that unit ``u`` may fill (see :func:`_flow`), in order: what it is
+    read once, then each want of the kinds it may pay (``wants``: :func:`_want_kinds`)."""
+    floats, costs, whole = wants
     kind, maker, bit, spell_ok, cost_ok, _ = u
     made = kind == "made"
-    payer = made or kind == "pool"
     colored = bit & COLORED_UNIT
-    plain = bit & ~(SNOW_UNIT | COLORED_UNIT)
-    snowy = bit & SNOW_UNIT
-    # a unit of a maker placed in ``rank`` pays the costs of the steps after it; the pool's, or
-    # a maker's outside it, any cost
-    ranked = kind != "pool" and rank.get(maker, -1) >= 0
-    free = maker in free_rest
     out: list[int] = []
-    for j, (wk, i, mask) in enumerate(wlist):
-        if wk == "float":
-            if made and plain == mask:
-                out.append(j)
-        elif wk == "cost":
-            if not payer or not bit & mask or maker == i or not (
-                    cost_ok if isinstance(cost_ok, bool) else i in cost_ok):
+    if (made or kind == "pool") and cost_ok is not False:
+        # a unit of a maker placed in ``rank`` pays the costs of the steps after it; the pool's, or
+        # a maker's outside it, any cost
+        ranked = kind != "pool" and rank.get(maker, -1) >= 0
+        free = maker in free_rest
+        mine = rank.get(maker, -1)
+        beyond = len(rank) + 1
+        scope = None if isinstance(cost_ok, bool) else cost_ok
+        for j, i, mask in costs:
+            if not bit & mask or maker == i or (scope is not None and i not in scope):
                 continue
             if colored and mask & ANY_TYPE == ANY_TYPE:
                 continue  # a generic unit of the cost
-            if not ranked or (free and i in free_rest) or rank[maker] < rank.get(i, len(rank) + 1):
+            if not ranked or (free and i in free_rest) or mine < rank.get(i, beyond):
                 out.append(j)
+    if made and floats:
+        plain = bit & ~(SNOW_UNIT | COLORED_UNIT)
+        out.extend(j for j, _i, mask in floats if plain == mask)
+    snowy = bit & SNOW_UNIT
+    for j, i, mask in whole:
+        demand = totals[i]
+        if kind in ("improvise", "delve"):
+            ok = demand.generic
+        elif kind == "convoke":
+            ok = demand.generic or bool(bit & demand.mask and demand.mask != C)
+        elif colored and (demand.generic or demand.snow):
+            ok = False  # {S} is generic too (CR 107.4h)
         else:
-            demand = totals[i]
-            if kind in ("improvise", "delve"):
-                ok = demand.generic
-            elif kind == "convoke":
-                ok = demand.generic or bool(bit & demand.mask and demand.mask != C)
-            elif colored and (demand.generic or demand.snow):
-                ok = False  # {S} is generic too (CR 107.4h)
-            else:
-                ok = spell_ok and bool(bit & mask) and (not demand.snow or bool(snowy))
-            if ok:
-                out.append(j)
+            ok = spell_ok and bool(bit & mask) and (not demand.snow or bool(snowy))
+        if ok:
+            out.append(j)
+    out.sort()
     return out
+
+
+def _want_kinds(wlist: list[_Want]) -> tuple[list[tuple[int, int, int]], ...]:
+    """The wants of ``wlist`` as (index, step or demand kind, mask), by kind: the floating mana,
+    the activations' costs, the total's demands (what :func:`_payable` reads of each)."""
+    floats: list[tuple[int, int, int]] = []
+    costs: list[tuple[int, int, int]] = []
+    whole: list[tuple[int, int, int]] = []
+    for j, (wk, i, mask) in enumerate(wlist):
+        (floats if wk == "float" else costs if wk == "cost" else whole).append((j, i, mask))
+    return floats, costs, whole
 
 
 # -- the order --------------------------------------------------------------------------------
 
-def _greedy(steps: Sequence[Step], costly: list[int], pool: Sequence[int]) -> list[int]:
-    """The mana-costing activations, repeatedly the first whose cost the unclaimed mana made
-    so far (by cost-free activations, the pool and those placed) pays; those never payable
-    at the end.  A candidate for the flow to check."""
+def _free_mana(steps: Sequence[Step], pool: Sequence[int]) -> dict[int, int]:
+    """The mana the pool and the activations without a mana cost whose mana may pay costs
+    make, counted by type in the order first made (each step object read once, as many times
+    as it is there)."""
     have: dict[int, int] = {}
     for bit in pool:
         have[bit] = have.get(bit, 0) + 1
-    for i, s in enumerate(steps):
+    counts = Counter(map(id, steps))
+    for key, s in dict(zip(map(id, steps), steps)).items():  # each object where it first comes
         if not s.cost and s.cost_ok:
+            n = counts[key]
             for bit in s.mana:
-                have[bit] = have.get(bit, 0) + 1
+                have[bit] = have.get(bit, 0) + n
+    return have
+
+
+def _greedy(steps: Sequence[Step], costly: list[int], have: dict[int, int]) -> list[int]:
+    """The mana-costing activations, repeatedly the first whose cost the unclaimed mana made
+    so far (``have``: the pool's and the cost-free activations', :func:`_free_mana`; then
+    those placed) pays; those never payable at the end.  A candidate for the flow to check."""
     left = list(costly)
     out: list[int] = []
     while left:
@@ -456,6 +484,18 @@ def _unit_keys(s: Step, group: int, steps: Sequence[Step]) -> tuple[_Unit, ...]:
                   scope, "") for at, bit in enumerate(s.mana))
 
 
+def _free_units(s: Step, steps: Sequence[Step]) -> tuple[_Unit, ...]:
+    """:func:`_unit_keys` of a step without a mana cost (read once per step object: on the
+    step itself when its ``cost_ok`` is a flag, since they then depend on nothing else)."""
+    if not isinstance(s.cost_ok, bool):
+        return _unit_keys(s, -1, steps)
+    got = s.free_units
+    if got is None:
+        got = _unit_keys(s, -1, steps)
+        _FREE_UNITS(s, got)
+    return got
+
+
 def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[int], floating: Sequence[int],
                assists: Sequence[Assist] = (), after: Sequence[set[int]] | None = None,
                allocate: bool = True) -> Plan:
@@ -486,13 +526,15 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     # A step without a mana cost makes the same units wherever it is: read once per step object
     # (activations alike share theirs).
     free: dict[int, tuple[deque[int], ...]] = {}
+    costly: list[int] = []
     for i, s in enumerate(steps):
         if s.cost:
+            costly.append(i)
             queues = tuple(map(queue_of, _unit_keys(s, i, steps)))
         else:
             got = free.get(id(s))
             if got is None:
-                got = free[id(s)] = tuple(map(queue_of, _unit_keys(s, -1, steps)))
+                got = free[id(s)] = tuple(map(queue_of, _free_units(s, steps)))
             queues = got
         for q in queues:
             q.append(i)
@@ -521,7 +563,6 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     want_of = [("total", k, kinds[k].mask) for k in range(len(kinds))]
     for k, n in Counter(kind_of).items():
         wants[want_of[k]] = n
-    costly = [i for i, s in enumerate(steps) if s.cost]
     for i in costly:
         for mask in steps[i].cost:
             want(("cost", i, mask))
@@ -532,7 +573,7 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     flows: dict[tuple[_Unit, _Want], int] | None = None
     ordered = False
     if sum(units.values()) == sum(wants.values()):
-        rank = {i: k for k, i in enumerate(_greedy(steps, costly, pool))}
+        rank = {i: k for k, i in enumerate(_greedy(steps, costly, _free_mana(steps, pool)))}
         flows = _flow(units, wants, kinds, rank)
         if flows is None and costly:
             found = _search(units, wants, kinds, costly)
@@ -583,9 +624,7 @@ def _allocation(totals: Sequence[Demand], kind_of: list[int], want_of: list[_Wan
     """What paid each demand of the total: one unit that flowed to its want, the first row of
     the want with units left (rows only run out, so a cursor per want finds it); a run of
     demands alike (one want, one symbol: the generic mana, mostly) taken row by row."""
-    position = [0] * len(order_list)
-    for k, i in enumerate(order_list):
-        position[i] = k
+    position = sorted(range(len(order_list)), key=order_list.__getitem__)  # the order's inverse
     paid: list[Paid] = []
     cursor: dict[_Want, int] = {}
     t = 0
