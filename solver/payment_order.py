@@ -115,6 +115,11 @@ class Paid(NamedTuple):
     value: int | str | bool
 
 
+#: A :class:`Paid` made from its fields' tuple, without the named tuple's own ``__new__`` (one
+#: per unit of a large payment's total).
+_new = tuple.__new__
+
+
 @dataclass(frozen=True, slots=True)
 class Plan:
     """``order``: indices into the given steps, executable; ``paid``: one entry per demand of
@@ -407,7 +412,10 @@ def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[
     made: dict[int, deque[int]] = {}
     for i, s in enumerate(steps):
         for bit in s.mana:
-            made.setdefault(bit, deque()).append(i)
+            q = made.get(bit)
+            if q is None:
+                q = made[bit] = deque()
+            q.append(i)
     have: dict[int, int] = {}
     for bit in pool:
         have[bit] = have.get(bit, 0) + 1
@@ -466,7 +474,7 @@ def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[
             n = min(end - at, len(queue))
             popleft = queue.popleft
             for t in todo[at:at + n]:
-                paid[t] = Paid(symbol, "activation", popleft())
+                paid[t] = _new(Paid, (symbol, "activation", popleft()))
             at += n
     if any(have.values()) or any(made.values()):
         return None
@@ -611,11 +619,6 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     if not allocate:
         return Plan(tuple(order_list), (), ordered)
     return Plan(tuple(order_list), _allocation(totals, kind_of, want_of, by_want, makers, order_list), ordered)
-
-
-#: A :class:`Paid` made from its fields' tuple, without the named tuple's own ``__new__`` (one
-#: per unit of a large payment's total).
-_new = tuple.__new__
 
 
 def _allocation(totals: Sequence[Demand], kind_of: list[int], want_of: list[_Want],

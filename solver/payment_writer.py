@@ -201,10 +201,10 @@ def direct_json(problem: Problem, sol: Solution, keys: dict[int, Found] | None =
 
 
 def _direct(problem: Problem, sol: Solution, keys: dict[int, Found] | None
-            ) -> tuple[dict[str, Any], list[Step] | None, list[Found]] | None:
-    """:func:`direct_json`'s PAYMENT with the steps of its activations, in their order, when
-    ordering them made steps (:func:`_executable_rows`), and the class, option and spell flag
-    of each of its activations, in their order."""
+            ) -> tuple[dict[str, Any], list[Step], list[Found]] | None:
+    """:func:`direct_json`'s PAYMENT with the steps of its activations (as :func:`_steps` makes
+    them) and the class, option and spell flag of each, in their order (the executable order
+    of :func:`_executable_rows` when some activation costs mana)."""
     counts = _counts(sol)
     if not _accepts(problem, sol, counts):
         return None
@@ -253,13 +253,13 @@ def _direct(problem: Problem, sol: Solution, keys: dict[int, Found] | None
             realized[(k, o, mask)] = used + rest
     # Activations in board order (a stable sort: a member activated twice keeps its order),
     # each taking its slots' units in turn: per (class, option), the mana strings in order, and
-    # when some activation costs mana, the step of each (made once per class, option and mana).
+    # the step of each (made once per class, option and mana).
     costly = any(classes[k].options[o].mana_cost for k, o in counts)
     widen = _widen(problem) if costly else None
     state = problem.req.state
     scoped = False  # does some option's mana pay only the abilities of some card types?
     plans: dict[tuple[int, int], tuple[tuple[int, ...], tuple[str, ...], int, list[str],
-                                       Callable[[], tuple[str, Step | None]], Found]] = {}
+                                       Callable[[], tuple[str, Step]], Found]] = {}
     for (k, o) in counts:
         cls = classes[k]
         opt = cls.options[o]
@@ -270,16 +270,13 @@ def _direct(problem: Problem, sol: Solution, keys: dict[int, Found] | None
             queues = {mask: iter(realized[(k, o, mask)]) for mask in set(slots)}
             texts = [mana_string([next(queues[mask]) for mask in slots]) for _ in range(counts[(k, o)])]
         found = (k, opt, problem.spell_ok[k][o])
-        pairs: list[tuple[str, Step | None]]
-        if costly:
-            scope = ability_scope(opt.restriction)
-            scoped = scoped or not isinstance(scope, bool)
-            step_of = _step_maker(state, cls.members[0], found, scope, widen)
-            pairs = [(text, step_of(text)) for text in texts]
-        else:
-            pairs = [(text, None) for text in texts]
+        scope = ability_scope(opt.restriction)
+        scoped = scoped or not isinstance(scope, bool)
+        step_of = _step_maker(state, cls.members[0], found, scope, widen)
+        made = {text: step_of(text) for text in set(texts)}
+        pairs = list(zip(texts, map(made.__getitem__, texts)))
         plans[(k, o)] = (cls.positions, cls.members, opt.ability, list(opt.costs), iter(pairs).__next__, found)
-    rows: list[tuple[int, dict[str, Any], Found, Step | None]] = []
+    rows: list[tuple[int, dict[str, Any], Found, Step]] = []
     append = rows.append
     for k, m, o in sol.acts:
         positions, members, ability, costs, mana, found = plans[(k, o)]
@@ -310,10 +307,10 @@ def _direct(problem: Problem, sol: Solution, keys: dict[int, Found] | None
     total_text = form.total_text(sol.x, spell_units)
     acts = [row for _p, row, _f, _s in rows]
     founds: list[Found] = [found for _p, _r, found, _s in rows]
-    steps: list[Step] | None = None
+    steps = [step for _p, _r, _f, step in rows]
+    if scoped:
+        steps = _typed(state, acts, steps)
     if costly:
-        made = [step for _p, _r, _f, step in rows if step is not None]
-        steps = _typed(state, acts, made) if scoped else made
         acts, steps, founds = _executable_rows(acts, steps, founds, total_text, pool_used, floating, widen)
     out: dict[str, Any] = {
         "total": total_text,
@@ -397,7 +394,7 @@ class Finisher:
         known: list[Found | None]
         if founds is not None:
             known = list(founds)
-            kinds = {id(f): f for f in founds}
+            kinds = dict(zip(map(id, founds), founds))
         elif keys:
             keyed = [keys.get(id(act)) for act in acts]
             if None not in keyed:
@@ -419,8 +416,8 @@ class Finisher:
         plan = executable(steps, widened(total_demands(out["total"]), self.widen), _bits(out["pool_used"]),
                           _bits(out["floating"]),
                           assists, _after(acts) if kinds is None or _discards(kinds) else None)
-        out["activations"] = [acts[i] for i in plan.order]
-        known = [known[i] for i in plan.order]
+        out["activations"] = list(map(acts.__getitem__, plan.order))
+        known = list(map(known.__getitem__, plan.order))
         allocation = [{"symbol": symbol, "paid_by": {kind: value}} for symbol, kind, value in plan.paid]
         allocation.extend({"symbol": c["symbol"], "paid_by": {"life": 2}}
                           for c in out["choices"] if c["paid_as"] == "life")
@@ -515,7 +512,8 @@ class Finisher:
             if self._keep is None:
                 from manasolver.solver import backends
                 self._keep = backends.keep_terms(problem, tuple(names))
-            left_used = self._with_consumed(out, used, seen)
+            # activations written directly tap and sacrifice nothing else, and assist nothing
+            left_used = used if kinds is not None else self._with_consumed(out, used, seen)
             if "keep_castable" in names:
                 terms["keep_castable"] = self._keep.keep_lost(left_used)
             if "keep_colors" in names:

@@ -69,6 +69,8 @@ def _terms(md: Mode) -> dict[str, int]:
 
 _WASTE = _TERMS.index("min_waste")
 _TIE = _TERMS.index("tiebreak")
+#: A unit row's (vector, mask), what the flow's arcs are chosen by.
+_VEC_MASK = itemgetter(3, 2)
 #: A distance above every path's in :meth:`_Flow.run` (the packed vectors of a path stay far below it).
 _UNREACHED = 1 << 4096
 
@@ -233,6 +235,10 @@ class _Shape:
             for k, mds in self.units.items():
                 self.unit_rows[k] = [(md, i, signets.get((k, i), md.masks[0]), *self.vec_and_cost(md))
                                      for i, md in enumerate(mds)]
+        #: :attr:`unit_rows` by (vector, mask), ties in their order: the first of them whose unit
+        #: may pay a demand is the least that may.
+        self.by_cost = {k: rows if len(rows) == 1 else sorted(rows, key=_VEC_MASK)
+                        for k, rows in self.unit_rows.items()}
 
     def vec(self, md: Mode) -> tuple[int, ...]:
         """The vector one activation of ``md`` adds, its unit wasted aside."""
@@ -403,12 +409,10 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
     to_generic: list[tuple[int, tuple[int, ...]]] = []  # (cost, the path's source and demand edges)
     for i, k in enumerate(classes):
         into = g.edge(s, 1 + i, shape.count[k], 0)
-        rows = shape.unit_rows[k]
+        rows = shape.by_cost[k]
         for di, (_key, dm, _c) in enumerate(demands):
-            best = None  # the first of the least (vector, mask) of the rows whose unit may pay it
-            for row in rows:
-                if row[2] & dm and (best is None or (row[3], row[2]) < (best[3], best[2])):
-                    best = row
+            # the first of the least (vector, mask) of the rows whose unit may pay it
+            best = next((row for row in rows if row[2] & dm), None)
             if best is not None:
                 md, at, _m, _v, unit_cost = best
                 e = g.edge(1 + i, 1 + nc + nf + di, total, unit_cost)
