@@ -127,8 +127,10 @@ class _Flow:
         none); a push changes only the edges of its path."""
         flowed = 0
         to, cap, cost, n = self.to, self.cap, self.cost, self.n
-        #: Per node, its edges with room left, in the order of :attr:`head` (edge numbers rise).
-        room = [[e for e in edges if cap[e] > 0] for edges in self.head]
+        #: Per node, its edges with room left, in the order of :attr:`head` (edge numbers rise),
+        #: but those back into ``s``: a path from ``s`` back to it costs nothing at least (else
+        #: the search would never end), so no such edge ever lowers its distance.
+        room = [[e for e in edges if cap[e] > 0 and to[e] != s] for edges in self.head]
         unreached = _UNREACHED
         while flowed < want:
             dist = [unreached] * n
@@ -169,7 +171,7 @@ class _Flow:
                 cap[e] -= push
                 if not cap[e]:
                     room[b].remove(e)
-                if cap[r] == 0:
+                if cap[r] == 0 and b != s:
                     bisect.insort(room[to[e]], r)
                 cap[r] += push
             flowed += push
