@@ -162,15 +162,15 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
                 cap_w[j] -= take
     while any(cap_w):
         # BFS from units with capacity left to wants with capacity left.
-        prev_w: dict[int, int] = {}
+        prev_w = [-1] * len(wlist)  # the unit each want was reached from
         prev_u: dict[int, int] = {}
-        queue = deque(a for a in range(len(ulist)) if cap_u[a])
-        seen_u = set(queue)
+        seen_u = [bool(c) for c in cap_u]
+        queue = deque([a for a, c in enumerate(cap_u) if c])
         end = -1
         while queue and end < 0:
             a = queue.popleft()
             for j in edges[a]:
-                if j in prev_w:
+                if prev_w[j] >= 0:
                     continue
                 prev_w[j] = a
                 if cap_w[j]:
@@ -180,8 +180,8 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
                 # flow fills: every unit that pays it is one of those)
                 paid = into[j]
                 for b in sorted(paid):
-                    if paid[b] > 0 and b not in seen_u:
-                        seen_u.add(b)
+                    if paid[b] > 0 and not seen_u[b]:
+                        seen_u[b] = True
                         prev_u[b] = j
                         queue.append(b)
         if end < 0:

@@ -409,15 +409,20 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
     # cheapest paths then only place the colored demands (fewer, shorter augmentations).
     gen = nd - 1 if generic else -1
     to_generic: list[tuple[int, tuple[int, ...]]] = []  # (cost, the path's source and demand edges)
+    edge = g.edge
+    first = 1 + nc + nf  # the node of the first demand
     for i, k in enumerate(classes):
-        into = g.edge(s, 1 + i, shape.count[k], 0)
+        into = edge(s, 1 + i, shape.count[k], 0)
         rows = shape.by_cost[k]
         for di, (_key, dm, _c) in enumerate(demands):
             # the first of the least (vector, mask) of the rows whose unit may pay it
-            best = next((row for row in rows if row[2] & dm), None)
+            if len(rows) == 1:
+                best = rows[0] if rows[0][2] & dm else None
+            else:
+                best = next((row for row in rows if row[2] & dm), None)
             if best is not None:
                 md, at, _m, _v, unit_cost = best
-                e = g.edge(1 + i, 1 + nc + nf + di, total, unit_cost)
+                e = edge(1 + i, first + di, total, unit_cost)
                 arcs.append((e, i, md, at))
                 if di == gen:
                     to_generic.append((unit_cost, (into, e)))
@@ -449,11 +454,11 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
             k = classes[src]
             taken[(k, i)] = taken.get((k, i), 0) + flow
     produced = 0
+    sums = [0] * len(_TERMS)  # the terms of the one-unit activations, in _TERMS order
     for (k, i), n in sorted(taken.items()):
         md = shape.units[k][i]
         used[k] += n
-        for name, v in zip(_TERMS, _values(md)):
-            terms[name] += n * v
+        sums = [a + n * v for a, v in zip(sums, _values(md))]
         if md.costs:  # a Signet: its slots, its {1} paid by sources that cost nothing
             o = md.options[0][1]
             for m in sorted(set(md.masks)):
@@ -466,6 +471,8 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
             units.append((md.masks[0], False, n, k, md.options))
             cost_ok.append(md.pays_ability)
             produced += n
+    for name, v in zip(_TERMS, sums):
+        terms[name] += v
     for k, n in fixed.items():
         if not n:
             continue
