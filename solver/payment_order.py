@@ -26,6 +26,8 @@ from __future__ import annotations
 import bisect
 import heapq
 from collections import Counter, deque
+from itertools import groupby
+from operator import itemgetter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
@@ -115,6 +117,7 @@ class Paid(NamedTuple):
     value: int | str | bool
 
 
+_FIRST = itemgetter(0)
 #: A :class:`Paid` made from its fields' tuple, without the named tuple's own ``__new__`` (one
 #: per unit of a large payment's total).
 _new = tuple.__new__
@@ -266,34 +269,37 @@ def _want_kinds(wlist: list[_Want]) -> tuple[list[tuple[int, int, int]], ...]:
 
 # -- the order --------------------------------------------------------------------------------
 
-def _free_mana(steps: Sequence[Step], pool: Sequence[int]) -> dict[int, int]:
-    """The mana the pool and the activations without a mana cost whose mana may pay costs
-    make, counted by type in the order first made (each step object read once, as many times
-    as it is there)."""
-    have: dict[int, int] = {}
-    for bit in pool:
-        have[bit] = have.get(bit, 0) + 1
-    counts = Counter(map(id, steps))
-    for key, s in dict(zip(map(id, steps), steps)).items():  # each object where it first comes
-        if not s.cost and s.cost_ok:
-            n = counts[key]
-            for bit in s.mana:
-                have[bit] = have.get(bit, 0) + n
-    return have
+def _step_runs(steps: Sequence[Step]) -> list[tuple[int, list[int] | None]]:
+    """The steps in index order as ``(index, run)``: each step object without a mana cost once,
+    where it first comes, with every index holding it (``run``, in order); each step costing
+    mana at each of its indices (``run`` None: its units are its own there).  The indices are
+    grouped by sorting them by their object (a stable sort keeps each group in order)."""
+    ids = list(map(id, steps))
+    out: list[tuple[int, list[int] | None]] = []
+    for _key, group in groupby(sorted(range(len(steps)), key=ids.__getitem__), ids.__getitem__):
+        run = list(group)
+        if steps[run[0]].cost:
+            out.extend((i, None) for i in run)
+        else:
+            out.append((run[0], run))
+    out.sort(key=_FIRST)
+    return out
 
 
 def _greedy(steps: Sequence[Step], costly: list[int], have: dict[int, int]) -> list[int]:
     """The mana-costing activations, repeatedly the first whose cost the unclaimed mana made
-    so far (``have``: the pool's and the cost-free activations', :func:`_free_mana`; then
-    those placed) pays; those never payable at the end.  A candidate for the flow to check."""
+    so far (``have``: the pool's and the cost-free activations' whose mana may pay costs, by
+    type in the order first made; then those placed) pays; those never payable at the end.  A
+    candidate for the flow to check."""
     left = list(costly)
     out: list[int] = []
     while left:
         for i in left:
             trial = dict(have)
             ok = True
-            for mask in sorted(steps[i].cost, key=lambda m: m.bit_count()):
-                bit = next((b for b in sorted(trial, key=lambda b: -trial[b]) if trial[b] and b & mask), 0)
+            for mask in sorted(steps[i].cost, key=int.bit_count):
+                # the types most left first, ties in the order first made (a stable sort)
+                bit = next((b for b in sorted(trial, key=trial.__getitem__, reverse=True) if trial[b] and b & mask), 0)
                 if not bit:
                     ok = False
                     break
@@ -532,20 +538,34 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     for bit in pool:
         queue_of(("pool", -1, bit, True, True, "")).append(-1)
     # A step without a mana cost makes the same units wherever it is: read once per step object
-    # (activations alike share theirs).
-    free: dict[int, tuple[deque[int], ...]] = {}
+    # (activations alike share theirs), with all the indices holding it at once.  The steps are
+    # read in index order, each object where it first comes, so the units are met in the same
+    # order as reading the steps one by one.
     costly: list[int] = []
-    for i, s in enumerate(steps):
-        if s.cost:
-            costly.append(i)
-            queues = tuple(map(queue_of, _unit_keys(s, i, steps)))
-        else:
-            got = free.get(id(s))
-            if got is None:
-                got = free[id(s)] = tuple(map(queue_of, _free_units(s, steps)))
-            queues = got
-        for q in queues:
-            q.append(i)
+    #: What the pool and the cost-free steps whose mana may pay costs make, by type in the order
+    #: first made (what :func:`_greedy` starts from).
+    have: dict[int, int] = {}
+    for bit in pool:
+        have[bit] = have.get(bit, 0) + 1
+    #: The units two runs of indices (or one run twice) make: their queues merged in order after.
+    merged: set[_Unit] = set()
+    for first, run in _step_runs(steps):
+        s = steps[first]
+        if run is None:  # a step costing mana: its units pay only the steps after it
+            costly.append(first)
+            for u in _unit_keys(s, first, steps):
+                queue_of(u).append(first)
+            continue
+        for u in _free_units(s, steps):
+            q = queue_of(u)
+            if q:
+                merged.add(u)
+            q.extend(run)
+        if s.cost_ok:
+            for bit in s.mana:
+                have[bit] = have.get(bit, 0) + len(run)
+    for u in merged:
+        makers[u] = deque(sorted(makers[u]))
     for a in assists:
         queue_of((a.kind, -1, a.mask, True, False, a.name)).append(-1)
     units = {u: len(q) for u, q in makers.items()}
@@ -581,7 +601,7 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     flows: dict[tuple[_Unit, _Want], int] | None = None
     ordered = False
     if sum(units.values()) == sum(wants.values()):
-        rank = {i: k for k, i in enumerate(_greedy(steps, costly, _free_mana(steps, pool)))}
+        rank = {i: k for k, i in enumerate(_greedy(steps, costly, have))}
         flows = _flow(units, wants, kinds, rank)
         if flows is None and costly:
             found = _search(units, wants, kinds, costly)
