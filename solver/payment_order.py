@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from collections import Counter, deque
+from collections import deque
 from itertools import groupby
 from operator import itemgetter
 from collections.abc import Callable, Mapping, Sequence
@@ -577,19 +577,19 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     kinds: list[Demand] = []
     index: dict[tuple[int, bool, bool], int] = {}
     kind_of: list[int] = []
-    last: Demand | None = None  # a run of one demand object (the generic mana's) is read once
-    k = -1
-    for d in totals:
-        if d is not last:
-            last = d
-            k = index.get((d.mask, d.generic, d.snow), -1)
-            if k < 0:
-                k = index[(d.mask, d.generic, d.snow)] = len(kinds)
-                kinds.append(Demand("", d.mask, d.generic, d.snow))
-        kind_of.append(k)
+    counted: dict[int, int] = {}  # demands of each kind, kinds in the order first met
+    for _id, run in groupby(totals, id):  # a run of one demand object (the generic mana's) read once
+        same = list(run)
+        d = same[0]
+        k = index.get((d.mask, d.generic, d.snow), -1)
+        if k < 0:
+            k = index[(d.mask, d.generic, d.snow)] = len(kinds)
+            kinds.append(Demand("", d.mask, d.generic, d.snow))
+        kind_of.extend([k] * len(same))
+        counted[k] = counted.get(k, 0) + len(same)
     #: The want of each kind of demand of the total, counted in the order first met.
     want_of = [("total", k, kinds[k].mask) for k in range(len(kinds))]
-    for k, n in Counter(kind_of).items():
+    for k, n in counted.items():
         wants[want_of[k]] = n
     for i in costly:
         for mask in steps[i].cost:
