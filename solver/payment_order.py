@@ -578,8 +578,8 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     index: dict[tuple[int, bool, bool], int] = {}
     kind_of: list[int] = []
     counted: dict[int, int] = {}  # demands of each kind, kinds in the order first met
-    for _id, run in groupby(totals, id):  # a run of one demand object (the generic mana's) read once
-        same = list(run)
+    for _id, alike in groupby(totals, id):  # a run of one demand object (the generic mana's) read once
+        same = list(alike)
         d = same[0]
         k = index.get((d.mask, d.generic, d.snow), -1)
         if k < 0:
