@@ -327,8 +327,8 @@ def solve_by_flow(problem: Problem, criteria: tuple[str, ...], start: Start | No
         return None
     # one-unit-net activations, converters too (colors aside): the bound's cheapest first
     singles: dict[tuple[int, ...], int] = {}
-    for k, rows in shape.unit_rows.items():
-        v = min(row[3] for row in rows)
+    for k, rows in shape.by_cost.items():
+        v = rows[0][3]  # the least vector of the class's rows (sorted by it)
         singles[v] = singles.get(v, 0) + shape.count[k]
     conv_best: dict[int, tuple[int, ...]] = {}
     for md in shape.converters:
