@@ -25,13 +25,16 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from collections import Counter, deque
+from collections import deque
+from itertools import groupby
+from operator import itemgetter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, C, type_bit
+from manasolver.solver.supply.model import slot_setters
 
 __all__ = ["Assist", "Demand", "Paid", "Plan", "Step", "cost_masks", "executable", "mana_bits", "order_of",
            "total_demands", "widened"]
@@ -42,7 +45,7 @@ MAX_NODES = 4000
 PaidKind = Literal["activation", "pool", "life", "convoke", "delve", "improvise"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Step:
     """One activation: the type bits it makes (``mana``), the masks of the mana its cost takes
     (one per unit: ``{U/R}`` is ``U|R``, ``{1}`` is any type), and whether its mana may pay the
@@ -58,6 +61,29 @@ class Step:
     types: frozenset[str] = frozenset()
     snow: tuple[bool, ...] = ()  # per unit of ``mana``: is it snow (CR 107.4h; empty: none is)
     colored_only: bool = False  # its mana pays no generic cost (Jegantha's, CR 106.6)
+    #: The flow's units of its mana when it costs none and its ``cost_ok`` is a flag
+    #: (:func:`_free_units`): filled when :func:`executable` first reads it (a step is read by
+    #: the order and again by the plan); a field of this frozen object, so two threads reading
+    #: it at once compute the same value, and either write stands.
+    free_units: tuple[_Unit, ...] | None = field(init=False, repr=False, compare=False, default=None)
+
+    def __init__(self, mana: tuple[int, ...], cost: tuple[int, ...] = (), spell_ok: bool = True,
+                 cost_ok: bool | frozenset[str] = True, types: frozenset[str] = frozenset(),
+                 snow: tuple[bool, ...] = (), colored_only: bool = False) -> None:
+        # Each field set through its slot (see slot_setters): a step per kind of activation of a payment.
+        s0, s1, s2, s3, s4, s5, s6, s7 = _STEP_SLOTS
+        s0(self, mana)
+        s1(self, cost)
+        s2(self, spell_ok)
+        s3(self, cost_ok)
+        s4(self, types)
+        s5(self, snow)
+        s6(self, colored_only)
+        s7(self, None)
+
+
+_STEP_SLOTS = slot_setters(Step)
+_FREE_UNITS = _STEP_SLOTS[-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +117,12 @@ class Paid(NamedTuple):
     value: int | str | bool
 
 
+_FIRST = itemgetter(0)
+#: A :class:`Paid` made from its fields' tuple, without the named tuple's own ``__new__`` (one
+#: per unit of a large payment's total).
+_new = tuple.__new__
+
+
 @dataclass(frozen=True, slots=True)
 class Plan:
     """``order``: indices into the given steps, executable; ``paid``: one entry per demand of
@@ -117,7 +149,8 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
     unordered among themselves (each may pay any other of them, never itself)."""
     ulist = list(units)
     wlist = list(wants)
-    edges = [_payable(u, wlist, totals, rank, free_rest) for u in ulist]
+    kinds = _want_kinds(wlist)
+    edges = [_payable(u, kinds, totals, rank, free_rest) for u in ulist]
     cap_u = [units[u] for u in ulist]
     cap_w = [wants[w] for w in wlist]
     flow: dict[tuple[int, int], int] = {}
@@ -130,30 +163,28 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
                 flow[(a, j)] = into[j][a] = flow.get((a, j), 0) + take
                 cap_u[a] -= take
                 cap_w[j] -= take
-    back: list[list[int]] = [[] for _ in wlist]
-    for a, js in enumerate(edges):
-        for j in js:
-            back[j].append(a)
     while any(cap_w):
         # BFS from units with capacity left to wants with capacity left.
-        prev_w: dict[int, int] = {}
+        prev_w = [-1] * len(wlist)  # the unit each want was reached from
         prev_u: dict[int, int] = {}
-        queue = deque(a for a in range(len(ulist)) if cap_u[a])
-        seen_u = set(queue)
+        seen_u = [bool(c) for c in cap_u]
+        queue = deque([a for a, c in enumerate(cap_u) if c])
         end = -1
         while queue and end < 0:
             a = queue.popleft()
             for j in edges[a]:
-                if j in prev_w:
+                if prev_w[j] >= 0:
                     continue
                 prev_w[j] = a
                 if cap_w[j]:
                     end = j
                     break
+                # the units paying want j, in unit order (those with an edge to it that the
+                # flow fills: every unit that pays it is one of those)
                 paid = into[j]
-                for b in back[j]:
-                    if b not in seen_u and paid.get(b, 0) > 0:
-                        seen_u.add(b)
+                for b in sorted(paid):
+                    if paid[b] > 0 and not seen_u[b]:
+                        seen_u[b] = True
                         prev_u[b] = j
                         queue.append(b)
         if end < 0:
@@ -181,69 +212,94 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
     return {(ulist[a], wlist[j]): n for (a, j), n in flow.items() if n > 0}
 
 
-def _payable(u: _Unit, wlist: list[_Want], totals: Sequence[Demand], rank: dict[int, int],
-             free_rest: frozenset[int]) -> list[int]:
-    """The indices of the wants of ``wlist`` that unit ``u`` may fill (see :func:`_flow`): what
-    it is read once, then each want."""
+def _payable(u: _Unit, wants: tuple[list[tuple[int, int, int]], ...], totals: Sequence[Demand],
+             rank: dict[int, int], free_rest: frozenset[int]) -> list[int]:
+    """The indices of the wants that unit ``u`` may fill (see :func:`_flow`), in order: what it is
+    read once, then each want of the kinds it may pay (``wants``: :func:`_want_kinds`)."""
+    floats, costs, whole = wants
     kind, maker, bit, spell_ok, cost_ok, _ = u
     made = kind == "made"
-    payer = made or kind == "pool"
     colored = bit & COLORED_UNIT
-    plain = bit & ~(SNOW_UNIT | COLORED_UNIT)
-    snowy = bit & SNOW_UNIT
-    # a unit of a maker placed in ``rank`` pays the costs of the steps after it; the pool's, or
-    # a maker's outside it, any cost
-    ranked = kind != "pool" and rank.get(maker, -1) >= 0
-    free = maker in free_rest
     out: list[int] = []
-    for j, (wk, i, mask) in enumerate(wlist):
-        if wk == "float":
-            if made and plain == mask:
-                out.append(j)
-        elif wk == "cost":
-            if not payer or not bit & mask or maker == i or not (
-                    cost_ok if isinstance(cost_ok, bool) else i in cost_ok):
+    if (made or kind == "pool") and cost_ok is not False:
+        # a unit of a maker placed in ``rank`` pays the costs of the steps after it; the pool's, or
+        # a maker's outside it, any cost
+        ranked = kind != "pool" and rank.get(maker, -1) >= 0
+        free = maker in free_rest
+        mine = rank.get(maker, -1)
+        beyond = len(rank) + 1
+        scope = None if isinstance(cost_ok, bool) else cost_ok
+        for j, i, mask in costs:
+            if not bit & mask or maker == i or (scope is not None and i not in scope):
                 continue
             if colored and mask & ANY_TYPE == ANY_TYPE:
                 continue  # a generic unit of the cost
-            if not ranked or (free and i in free_rest) or rank[maker] < rank.get(i, len(rank) + 1):
+            if not ranked or (free and i in free_rest) or mine < rank.get(i, beyond):
                 out.append(j)
+    if made and floats:
+        plain = bit & ~(SNOW_UNIT | COLORED_UNIT)
+        out.extend(j for j, _i, mask in floats if plain == mask)
+    snowy = bit & SNOW_UNIT
+    for j, i, mask in whole:
+        demand = totals[i]
+        if kind in ("improvise", "delve"):
+            ok = demand.generic
+        elif kind == "convoke":
+            ok = demand.generic or bool(bit & demand.mask and demand.mask != C)
+        elif colored and (demand.generic or demand.snow):
+            ok = False  # {S} is generic too (CR 107.4h)
         else:
-            demand = totals[i]
-            if kind in ("improvise", "delve"):
-                ok = demand.generic
-            elif kind == "convoke":
-                ok = demand.generic or bool(bit & demand.mask and demand.mask != C)
-            elif colored and (demand.generic or demand.snow):
-                ok = False  # {S} is generic too (CR 107.4h)
-            else:
-                ok = spell_ok and bool(bit & mask) and (not demand.snow or bool(snowy))
-            if ok:
-                out.append(j)
+            ok = spell_ok and bool(bit & mask) and (not demand.snow or bool(snowy))
+        if ok:
+            out.append(j)
+    out.sort()
     return out
+
+
+def _want_kinds(wlist: list[_Want]) -> tuple[list[tuple[int, int, int]], ...]:
+    """The wants of ``wlist`` as (index, step or demand kind, mask), by kind: the floating mana,
+    the activations' costs, the total's demands (what :func:`_payable` reads of each)."""
+    floats: list[tuple[int, int, int]] = []
+    costs: list[tuple[int, int, int]] = []
+    whole: list[tuple[int, int, int]] = []
+    for j, (wk, i, mask) in enumerate(wlist):
+        (floats if wk == "float" else costs if wk == "cost" else whole).append((j, i, mask))
+    return floats, costs, whole
 
 
 # -- the order --------------------------------------------------------------------------------
 
-def _greedy(steps: Sequence[Step], costly: list[int], pool: Sequence[int]) -> list[int]:
+def _step_runs(steps: Sequence[Step]) -> list[tuple[int, list[int] | None]]:
+    """The steps in index order as ``(index, run)``: each step object without a mana cost once,
+    where it first comes, with every index holding it (``run``, in order); each step costing
+    mana at each of its indices (``run`` None: its units are its own there).  The indices are
+    grouped by sorting them by their object (a stable sort keeps each group in order)."""
+    ids = list(map(id, steps))
+    out: list[tuple[int, list[int] | None]] = []
+    for _key, group in groupby(sorted(range(len(steps)), key=ids.__getitem__), ids.__getitem__):
+        run = list(group)
+        if steps[run[0]].cost:
+            out.extend((i, None) for i in run)
+        else:
+            out.append((run[0], run))
+    out.sort(key=_FIRST)
+    return out
+
+
+def _greedy(steps: Sequence[Step], costly: list[int], have: dict[int, int]) -> list[int]:
     """The mana-costing activations, repeatedly the first whose cost the unclaimed mana made
-    so far (by cost-free activations, the pool and those placed) pays; those never payable
-    at the end.  A candidate for the flow to check."""
-    have: dict[int, int] = {}
-    for bit in pool:
-        have[bit] = have.get(bit, 0) + 1
-    for i, s in enumerate(steps):
-        if not s.cost and s.cost_ok:
-            for bit in s.mana:
-                have[bit] = have.get(bit, 0) + 1
+    so far (``have``: the pool's and the cost-free activations' whose mana may pay costs, by
+    type in the order first made; then those placed) pays; those never payable at the end.  A
+    candidate for the flow to check."""
     left = list(costly)
     out: list[int] = []
     while left:
         for i in left:
             trial = dict(have)
             ok = True
-            for mask in sorted(steps[i].cost, key=lambda m: m.bit_count()):
-                bit = next((b for b in sorted(trial, key=lambda b: -trial[b]) if trial[b] and b & mask), 0)
+            for mask in sorted(steps[i].cost, key=int.bit_count):
+                # the types most left first, ties in the order first made (a stable sort)
+                bit = next((b for b in sorted(trial, key=trial.__getitem__, reverse=True) if trial[b] and b & mask), 0)
                 if not bit:
                     ok = False
                     break
@@ -362,7 +418,10 @@ def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[
     made: dict[int, deque[int]] = {}
     for i, s in enumerate(steps):
         for bit in s.mana:
-            made.setdefault(bit, deque()).append(i)
+            q = made.get(bit)
+            if q is None:
+                q = made[bit] = deque()
+            q.append(i)
     have: dict[int, int] = {}
     for bit in pool:
         have[bit] = have.get(bit, 0) + 1
@@ -421,7 +480,7 @@ def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[
             n = min(end - at, len(queue))
             popleft = queue.popleft
             for t in todo[at:at + n]:
-                paid[t] = Paid(symbol, "activation", popleft())
+                paid[t] = _new(Paid, (symbol, "activation", popleft()))
             at += n
     if any(have.values()) or any(made.values()):
         return None
@@ -437,6 +496,18 @@ def _unit_keys(s: Step, group: int, steps: Sequence[Step]) -> tuple[_Unit, ...]:
     colored = COLORED_UNIT if s.colored_only else 0
     return tuple(("made", group, bit | (SNOW_UNIT if at < len(snow) and snow[at] else 0) | colored, s.spell_ok,
                   scope, "") for at, bit in enumerate(s.mana))
+
+
+def _free_units(s: Step, steps: Sequence[Step]) -> tuple[_Unit, ...]:
+    """:func:`_unit_keys` of a step without a mana cost (read once per step object: on the
+    step itself when its ``cost_ok`` is a flag, since they then depend on nothing else)."""
+    if not isinstance(s.cost_ok, bool):
+        return _unit_keys(s, -1, steps)
+    got = s.free_units
+    if got is None:
+        got = _unit_keys(s, -1, steps)
+        _FREE_UNITS(s, got)
+    return got
 
 
 def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[int], floating: Sequence[int],
@@ -467,18 +538,34 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     for bit in pool:
         queue_of(("pool", -1, bit, True, True, "")).append(-1)
     # A step without a mana cost makes the same units wherever it is: read once per step object
-    # (activations alike share theirs).
-    free: dict[int, tuple[deque[int], ...]] = {}
-    for i, s in enumerate(steps):
-        if s.cost:
-            queues = tuple(map(queue_of, _unit_keys(s, i, steps)))
-        else:
-            got = free.get(id(s))
-            if got is None:
-                got = free[id(s)] = tuple(map(queue_of, _unit_keys(s, -1, steps)))
-            queues = got
-        for q in queues:
-            q.append(i)
+    # (activations alike share theirs), with all the indices holding it at once.  The steps are
+    # read in index order, each object where it first comes, so the units are met in the same
+    # order as reading the steps one by one.
+    costly: list[int] = []
+    #: What the pool and the cost-free steps whose mana may pay costs make, by type in the order
+    #: first made (what :func:`_greedy` starts from).
+    have: dict[int, int] = {}
+    for bit in pool:
+        have[bit] = have.get(bit, 0) + 1
+    #: The units two runs of indices (or one run twice) make: their queues merged in order after.
+    merged: set[_Unit] = set()
+    for first, run in _step_runs(steps):
+        s = steps[first]
+        if run is None:  # a step costing mana: its units pay only the steps after it
+            costly.append(first)
+            for u in _unit_keys(s, first, steps):
+                queue_of(u).append(first)
+            continue
+        for u in _free_units(s, steps):
+            q = queue_of(u)
+            if q:
+                merged.add(u)
+            q.extend(run)
+        if s.cost_ok:
+            for bit in s.mana:
+                have[bit] = have.get(bit, 0) + len(run)
+    for u in merged:
+        makers[u] = deque(sorted(makers[u]))
     for a in assists:
         queue_of((a.kind, -1, a.mask, True, False, a.name)).append(-1)
     units = {u: len(q) for u, q in makers.items()}
@@ -490,21 +577,20 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     kinds: list[Demand] = []
     index: dict[tuple[int, bool, bool], int] = {}
     kind_of: list[int] = []
-    last: Demand | None = None  # a run of one demand object (the generic mana's) is read once
-    k = -1
-    for d in totals:
-        if d is not last:
-            last = d
-            k = index.get((d.mask, d.generic, d.snow), -1)
-            if k < 0:
-                k = index[(d.mask, d.generic, d.snow)] = len(kinds)
-                kinds.append(Demand("", d.mask, d.generic, d.snow))
-        kind_of.append(k)
+    counted: dict[int, int] = {}  # demands of each kind, kinds in the order first met
+    for _id, alike in groupby(totals, id):  # a run of one demand object (the generic mana's) read once
+        same = list(alike)
+        d = same[0]
+        k = index.get((d.mask, d.generic, d.snow), -1)
+        if k < 0:
+            k = index[(d.mask, d.generic, d.snow)] = len(kinds)
+            kinds.append(Demand("", d.mask, d.generic, d.snow))
+        kind_of.extend([k] * len(same))
+        counted[k] = counted.get(k, 0) + len(same)
     #: The want of each kind of demand of the total, counted in the order first met.
     want_of = [("total", k, kinds[k].mask) for k in range(len(kinds))]
-    for k, n in Counter(kind_of).items():
+    for k, n in counted.items():
         wants[want_of[k]] = n
-    costly = [i for i, s in enumerate(steps) if s.cost]
     for i in costly:
         for mask in steps[i].cost:
             want(("cost", i, mask))
@@ -515,7 +601,7 @@ def executable(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[i
     flows: dict[tuple[_Unit, _Want], int] | None = None
     ordered = False
     if sum(units.values()) == sum(wants.values()):
-        rank = {i: k for k, i in enumerate(_greedy(steps, costly, pool))}
+        rank = {i: k for k, i in enumerate(_greedy(steps, costly, have))}
         flows = _flow(units, wants, kinds, rank)
         if flows is None and costly:
             found = _search(units, wants, kinds, costly)
@@ -561,9 +647,7 @@ def _allocation(totals: Sequence[Demand], kind_of: list[int], want_of: list[_Wan
     """What paid each demand of the total: one unit that flowed to its want, the first row of
     the want with units left (rows only run out, so a cursor per want finds it); a run of
     demands alike (one want, one symbol: the generic mana, mostly) taken row by row."""
-    position = [0] * len(order_list)
-    for k, i in enumerate(order_list):
-        position[i] = k
+    position = sorted(range(len(order_list)), key=order_list.__getitem__)  # the order's inverse
     paid: list[Paid] = []
     cursor: dict[_Want, int] = {}
     t = 0
@@ -588,7 +672,7 @@ def _allocation(totals: Sequence[Demand], kind_of: list[int], want_of: list[_Wan
             unit = row[0]
             if unit[0] == "made":
                 popleft = makers[unit].popleft
-                paid.extend([Paid(symbol, "activation", position[popleft()]) for _ in range(n)])
+                paid.extend([_new(Paid, (symbol, "activation", position[popleft()])) for _ in range(n)])
             elif unit[0] == "pool":
                 paid.extend([Paid(symbol, "pool", True)] * n)
             else:

@@ -58,11 +58,11 @@ class Written:
     def to_json(self) -> dict[str, Any]:
         """The protocol's PAYMENT object (written directly when :func:`writes_directly`), as an
         executable plan (:func:`finish_json`)."""
-        keys: dict[int, Found] = {}
-        direct = _direct(self.problem, self.solution, keys)
+        direct = _direct(self.problem, self.solution, None)
         if direct is None:
-            return Finisher(self.problem).plan(to_payment(self.problem, self.solution).to_json(), keys)
-        return Finisher(self.problem).plan(direct[0], keys, direct[1])
+            return Finisher(self.problem).plan(to_payment(self.problem, self.solution).to_json())
+        out, steps, founds = direct
+        return Finisher(self.problem).plan(out, steps=steps, founds=founds)
 
     def payment(self) -> Payment:
         """The :class:`Payment` value of the solution (the general path), as an executable plan."""
@@ -108,25 +108,37 @@ def _accepts(problem: Problem, sol: Solution, counts: Counter[tuple[int, int]]) 
     return True
 
 
-def _executable_rows(problem: Problem, rows: list[tuple[int, dict[str, Any], int, int]], total: str,
-                     pool_used: list[int], floating: list[int],
-                     founds: dict[tuple[int, int], Found]) -> tuple[list[dict[str, Any]], list[Step] | None]:
-    """The activations in board order, or, when some cost mana, in the executable order
-    :func:`~manasolver.solver.backends.problem.executable_order` gives the general path (the
-    same steps, made once per class, option and mana; no order constraints, since no
-    activation written here sacrifices or taps another permanent or is a card of the hand),
-    with their steps in that order (None in board order: no step was made), which the plan
-    reads again rather than making them twice."""
-    classes = problem.supply.classes
-    # Only the options activated decide it (a filter land tapped for {C} costs nothing), each read once.
-    if not any(classes[k].options[o].mana_cost for k, o in founds):
-        return [row for _, row, _k, _o in rows], None
-    acts = [row for _, row, _k, _o in rows]
-    widen = _widen(problem)
-    steps = _steps(problem.req.state, widen, acts, [founds[(k, o)] for _p, _r, k, o in rows])
+def _executable_rows(acts: list[dict[str, Any]], steps: list[Step], founds: list[Found], total: str,
+                     pool_used: list[int], floating: list[int], widen: Callable[[int], int] | None
+                     ) -> tuple[list[dict[str, Any]], list[Step], list[Found]]:
+    """The activations (in board order, some costing mana) in the executable order
+    :func:`~manasolver.solver.backends.problem.executable_order` gives the general path, with
+    their steps and kinds in that order (the same steps, made once per class, option and mana;
+    no order constraints, since no activation written here sacrifices or taps another permanent
+    or is a card of the hand), which the plan reads again rather than making them twice."""
     order = executable(steps, widened(total_demands(total), widen), mana_bits(mana_string(pool_used)),
                        mana_bits(mana_string(floating)), allocate=False).order
-    return [acts[i] for i in order], [steps[i] for i in order]
+    return [acts[i] for i in order], [steps[i] for i in order], [founds[i] for i in order]
+
+
+def _step_maker(state: GameState, pid: str, found: Found, scope: bool | frozenset[str],
+                widen: Callable[[int], int] | None) -> Callable[[str], Step]:
+    """The :class:`Step` of an activation of ``found``'s option making a mana string, as
+    :func:`_steps` makes it, one per string (activations alike share theirs); ``pid``: a member
+    of its class (snow is one for a class's members: it is part of what groups them)."""
+    _k, opt, spell_ok = found
+    cost = cost_masks(opt.mana_cost, 1, widen)
+    no_generic = opt.restriction is not None and opt.restriction.no_generic
+    made: dict[str, Step] = {}
+
+    def step_of(text: str) -> Step:
+        step = made.get(text)
+        if step is None:
+            step = made[text] = Step(mana_bits(text), cost, spell_ok, scope, frozenset(),
+                                     snow_units(state, pid, opt, text), no_generic)
+        return step
+
+    return step_of
 
 
 def _widen(problem: Problem) -> Callable[[int], int] | None:
@@ -189,9 +201,10 @@ def direct_json(problem: Problem, sol: Solution, keys: dict[int, Found] | None =
 
 
 def _direct(problem: Problem, sol: Solution, keys: dict[int, Found] | None
-            ) -> tuple[dict[str, Any], list[Step] | None] | None:
-    """:func:`direct_json`'s PAYMENT with the steps of its activations, in their order, when
-    ordering them made steps (:func:`_executable_rows`)."""
+            ) -> tuple[dict[str, Any], list[Step], list[Found]] | None:
+    """:func:`direct_json`'s PAYMENT with the steps of its activations (as :func:`_steps` makes
+    them) and the class, option and spell flag of each, in their order (the executable order
+    of :func:`_executable_rows` when some activation costs mana)."""
     counts = _counts(sol)
     if not _accepts(problem, sol, counts):
         return None
@@ -239,9 +252,14 @@ def _direct(problem: Problem, sol: Solution, keys: dict[int, Found] | None
             floating.extend(rest)
             realized[(k, o, mask)] = used + rest
     # Activations in board order (a stable sort: a member activated twice keeps its order),
-    # each taking its slots' units in turn: per (class, option), the mana strings in order.
+    # each taking its slots' units in turn: per (class, option), the mana strings in order, and
+    # the step of each (made once per class, option and mana).
+    costly = any(classes[k].options[o].mana_cost for k, o in counts)
+    widen = _widen(problem) if costly else None
+    state = problem.req.state
+    scoped = False  # does some option's mana pay only the abilities of some card types?
     plans: dict[tuple[int, int], tuple[tuple[int, ...], tuple[str, ...], int, list[str],
-                                       Callable[[], str], Found]] = {}
+                                       Callable[[], tuple[str, Step]], Found]] = {}
     for (k, o) in counts:
         cls = classes[k]
         opt = cls.options[o]
@@ -251,14 +269,20 @@ def _direct(problem: Problem, sol: Solution, keys: dict[int, Found] | None
         else:
             queues = {mask: iter(realized[(k, o, mask)]) for mask in set(slots)}
             texts = [mana_string([next(queues[mask]) for mask in slots]) for _ in range(counts[(k, o)])]
-        plans[(k, o)] = (cls.positions, cls.members, opt.ability, list(opt.costs), iter(texts).__next__,
-                         (k, opt, problem.spell_ok[k][o]))
-    rows: list[tuple[int, dict[str, Any], int, int]] = []
+        found = (k, opt, problem.spell_ok[k][o])
+        scope = ability_scope(opt.restriction)
+        scoped = scoped or not isinstance(scope, bool)
+        step_of = _step_maker(state, cls.members[0], found, scope, widen)
+        made = {text: step_of(text) for text in set(texts)}
+        pairs = list(zip(texts, map(made.__getitem__, texts)))
+        plans[(k, o)] = (cls.positions, cls.members, opt.ability, list(opt.costs), iter(pairs).__next__, found)
+    rows: list[tuple[int, dict[str, Any], Found, Step]] = []
     append = rows.append
     for k, m, o in sol.acts:
         positions, members, ability, costs, mana, found = plans[(k, o)]
-        row = {"permanent": members[m], "ability": ability, "costs": costs[:], "mana": mana()}
-        append((positions[m], row, k, o))
+        text, step = mana()
+        row = {"permanent": members[m], "ability": ability, "costs": costs[:], "mana": text}
+        append((positions[m], row, found, step))
         if keys is not None:
             keys[id(row)] = found
     rows.sort(key=_FIRST)
@@ -281,13 +305,18 @@ def _direct(problem: Problem, sol: Solution, keys: dict[int, Found] | None
         else:
             choices.append({"symbol": way.symbol, "paid_as": "life"})
     total_text = form.total_text(sol.x, spell_units)
-    ordered, steps = _executable_rows(problem, rows, total_text, pool_used, floating,
-                                      {(k, o): plan[5] for (k, o), plan in plans.items()})
+    acts = [row for _p, row, _f, _s in rows]
+    founds: list[Found] = [found for _p, _r, found, _s in rows]
+    steps = [step for _p, _r, _f, step in rows]
+    if scoped:
+        steps = _typed(state, acts, steps)
+    if costly:
+        acts, steps, founds = _executable_rows(acts, steps, founds, total_text, pool_used, floating, widen)
     out: dict[str, Any] = {
         "total": total_text,
         "choices": choices,
         "x": sol.x,
-        "activations": ordered,
+        "activations": acts,
         "pool_used": mana_string(pool_used),
         "convoked": [],
         "delved": [],
@@ -301,7 +330,7 @@ def _direct(problem: Problem, sol: Solution, keys: dict[int, Found] | None
     if "max_colors_spent" in policy.criteria or policy.spend_color:
         out["spent"] = mana_string(spent)
         out["colors_spent"] = [c for i, c in enumerate("WUBRG") if any(b == 1 << i for b in spent)]
-    return out, steps
+    return out, steps, founds
 
 
 # -- the payment as a plan: order, allocation, warnings, score --------------------------------
@@ -354,25 +383,30 @@ class Finisher:
         return self.options.get(self._key(act))
 
     def plan(self, out: dict[str, Any], keys: dict[int, Found] | None = None,
-             steps: list[Step] | None = None) -> dict[str, Any]:
+             steps: list[Step] | None = None, founds: list[Found] | None = None) -> dict[str, Any]:
         """``out`` (a PAYMENT object) with its activations in an executable order and its
         ``allocation``, ``warnings`` and ``score`` (written in place and returned); ``keys``: the
         class and option of activations by the ``id`` of their objects (:func:`direct_json`);
-        ``steps``: the steps of its activations when the direct writer made them."""
+        ``steps``: the steps of its activations when the direct writer made them; ``founds``:
+        the class, option and spell flag of each activation when the direct writer wrote them all."""
         acts: list[dict[str, Any]] = out["activations"]
         kinds: dict[int, Found] | None = None  # the activations' kinds when all were written directly
-        if keys:
+        known: list[Found | None]
+        if founds is not None:
+            known = list(founds)
+            kinds = dict(zip(map(id, founds), founds))
+        elif keys:
             keyed = [keys.get(id(act)) for act in acts]
             if None not in keyed:
-                founds: list[Found | None] = keyed
+                known = keyed
                 kinds = dict(zip(map(id, keyed), keyed))  # type: ignore[arg-type]
             else:
-                founds = [hit if hit is not None else self.options.get(self._key(act)) for act, hit in zip(acts, keyed)]
+                known = [hit if hit is not None else self.options.get(self._key(act)) for act, hit in zip(acts, keyed)]
         else:
-            founds = [self.options.get(self._key(act)) for act in acts]
+            known = [self.options.get(self._key(act)) for act in acts]
         state = self.problem.req.state
         if steps is None:
-            steps = _steps(state, self.widen, acts, founds)
+            steps = _steps(state, self.widen, acts, known)
         assists: list[Assist] = []
         for pid in out.get("convoked", []):
             perm = state.permanent(pid)
@@ -382,8 +416,8 @@ class Finisher:
         plan = executable(steps, widened(total_demands(out["total"]), self.widen), _bits(out["pool_used"]),
                           _bits(out["floating"]),
                           assists, _after(acts) if kinds is None or _discards(kinds) else None)
-        out["activations"] = [acts[i] for i in plan.order]
-        founds = [founds[i] for i in plan.order]
+        out["activations"] = list(map(acts.__getitem__, plan.order))
+        known = list(map(known.__getitem__, plan.order))
         allocation = [{"symbol": symbol, "paid_by": {kind: value}} for symbol, kind, value in plan.paid]
         allocation.extend({"symbol": c["symbol"], "paid_by": {"life": 2}}
                           for c in out["choices"] if c["paid_as"] == "life")
@@ -393,7 +427,7 @@ class Finisher:
             out["warnings"] = warnings_of(out, preserved)
         else:
             out["warnings"] = warnings_of(out, preserved, [f[1] for f in kinds.values()])
-        out["score"] = [[name, value] for name, value in self.score(out, keys, founds, kinds)]
+        out["score"] = [[name, value] for name, value in self.score(out, keys, known, kinds)]
         return out
 
     def _with_consumed(self, out: dict[str, Any], used: list[int],
@@ -478,7 +512,8 @@ class Finisher:
             if self._keep is None:
                 from manasolver.solver import backends
                 self._keep = backends.keep_terms(problem, tuple(names))
-            left_used = self._with_consumed(out, used, seen)
+            # activations written directly tap and sacrifice nothing else, and assist nothing
+            left_used = used if kinds is not None else self._with_consumed(out, used, seen)
             if "keep_castable" in names:
                 terms["keep_castable"] = self._keep.keep_lost(left_used)
             if "keep_colors" in names:

@@ -34,6 +34,7 @@ declined (``None``) and goes to the branch and bound.
 
 from __future__ import annotations
 
+from operator import sub
 from typing import NamedTuple
 
 from manasolver.models.symbols import ANY_TYPE
@@ -80,12 +81,14 @@ class _Floor:
         units: dict[int, tuple[int, int, list[tuple[int, int]], bool]] = {}
         #: Classes whose only floor modes are converters adding one net (their members, weight).
         self.converters: dict[int, int] = {}
+        #: Per class read so far: are all its options exclusive and activated once?
+        once: dict[int, bool] = {}
         for md in modes:
             if md.k < 0:
                 self.ok = False  # floating mana: use_pool (CP-SAT or the search decides)
                 return
-            raised = _penalties(md, criteria)
-            net = _net(md)
+            raised = _penalties(md, criteria) if md.sac or md.life or md.nonland else None
+            net = _net(md) if md.costs else len(md.masks)
             if raised:
                 if net > 1 and (sources is None or min(raised) > sources):
                     self.ok = False  # fewer sources may outrank what it raises
@@ -96,7 +99,10 @@ class _Floor:
                 return
             if net < 1:
                 continue  # one more source than a payment without it
-            if any(not opt.exclusive or opt.repeat != 1 for opt in sup.classes[md.k].options):
+            plain = once.get(md.k)
+            if plain is None:
+                plain = once[md.k] = all(opt.exclusive and opt.repeat == 1 for opt in sup.classes[md.k].options)
+            if not plain:
                 self.ok = False
                 return
             if md.costs or len(md.masks) != 1:
@@ -145,7 +151,7 @@ class _Floor:
         left = total
         for k, (w, mask, _picks, _pays) in self.units:
             sets = _SUPERSETS[mask]
-            room = min(meets[s] - inside[s] for s in sets)
+            room = min(map(sub, map(meets.__getitem__, sets), map(inside.__getitem__, sets)))
             n = min(room, self.counts[k], left)
             if n <= 0:
                 continue
@@ -190,9 +196,9 @@ class _Floor:
                 picks = by_class[k][2]
                 o = next(oo for b, oo in picks if b == bit)
                 spend.append((("act", k, o, classes[k].options[o].slots[0]), bit, key, use))
-                for _ in range(use):
-                    acts.append((k, member[k], o))
-                    member[k] += 1
+                first = member[k]
+                acts.extend([(k, j, o) for j in range(first, first + use)])
+                member[k] = first + use
                 left[k] -= use
                 n -= use
         return Solution(fi, x, acts, spend)

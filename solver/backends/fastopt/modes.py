@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from manasolver.models.symbols import C, TYPE_BITS
 from manasolver.solver.backends.problem import Problem
 from manasolver.models.rules.ability_scope import restriction_pays_abilities
-from manasolver.solver.supply.model import Option, Options, Supply
+from manasolver.solver.supply.model import Option, Options, Supply, slot_setters
 
 __all__ = ["GENERIC_COST", "Mode", "build_modes", "cost_kinds", "merged_pick", "mode_cap", "pays_ability"]
 
@@ -30,7 +30,7 @@ __all__ = ["GENERIC_COST", "Mode", "build_modes", "cost_kinds", "merged_pick", "
 GENERIC_COST = -2
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Mode:
     """One way to activate members of class ``k`` (``-1``: a floating mana type)."""
 
@@ -51,6 +51,24 @@ class Mode:
     unit_counts: tuple[int, int, frozenset[int]] | None = field(init=False, repr=False, compare=False,
                                                                 default=None)
 
+    def __init__(self, k: int, options: tuple[tuple[int, int], ...], masks: tuple[int, ...], snow: bool, sac: int,
+                 life: int, ab_life: int, nonland: int, weight: int, costs: tuple[tuple[int, int], ...] = (),
+                 pays_ability: bool = True) -> None:
+        # Each field set through its slot (see slot_setters): every class's modes, per query.
+        s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11 = _MODE_SLOTS
+        s0(self, k)
+        s1(self, options)
+        s2(self, masks)
+        s3(self, snow)
+        s4(self, sac)
+        s5(self, life)
+        s6(self, ab_life)
+        s7(self, nonland)
+        s8(self, weight)
+        s9(self, costs)
+        s10(self, pays_ability)
+        s11(self, None)
+
     def counts(self) -> tuple[int, int, frozenset[int]]:
         """:attr:`unit_counts`, computed on first reading (a field of this frozen object: two
         threads reading it at once compute the same value, and either write stands)."""
@@ -61,6 +79,9 @@ class Mode:
             got = (size, asked, frozenset({size, size - asked}) | kind_counts(self.masks))
             object.__setattr__(self, "unit_counts", got)
         return got
+
+
+_MODE_SLOTS = slot_setters(Mode)
 
 
 def kind_counts(masks: tuple[int, ...]) -> frozenset[int]:

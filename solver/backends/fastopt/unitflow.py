@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import bisect
 from collections import deque
+from collections.abc import Callable
+from operator import itemgetter
 from itertools import product
 
 from manasolver.models.symbols import ANY_TYPE
@@ -66,6 +68,11 @@ def _terms(md: Mode) -> dict[str, int]:
 
 
 _WASTE = _TERMS.index("min_waste")
+_TIE = _TERMS.index("tiebreak")
+#: A unit row's (vector, mask), what the flow's arcs are chosen by.
+_VEC_MASK = itemgetter(3, 2)
+#: A distance above every path's in :meth:`_Flow.run` (the packed vectors of a path stay far below it).
+_UNREACHED = 1 << 4096
 
 
 def _pack(vector: tuple[int, ...]) -> int:
@@ -114,46 +121,59 @@ class _Flow:
         """Push up to ``want`` units from ``s`` to ``t`` at least cost; the units pushed.  Each
         cheapest path is found by Bellman-Ford with a queue (a node's edges are read again only
         when its distance fell), which reads a few times fewer edges than passes over every
-        node on these networks (sources, their classes, the demands)."""
+        node on these networks (sources, their classes, the demands).  Each node's edges with
+        room left are kept apart, in the order of its edges (the search reads the same edges
+        in the same order, and half of them, a demand's unused arcs back to the classes, have
+        none); a push changes only the edges of its path."""
         flowed = 0
-        to, cap, cost, head, n = self.to, self.cap, self.cost, self.head, self.n
+        to, cap, cost, n = self.to, self.cap, self.cost, self.n
+        #: Per node, its edges with room left, in the order of :attr:`head` (edge numbers rise),
+        #: but those back into ``s``: a path from ``s`` back to it costs nothing at least (else
+        #: the search would never end), so no such edge ever lowers its distance.
+        room = [[e for e in edges if cap[e] > 0 and to[e] != s] for edges in self.head]
+        unreached = _UNREACHED
         while flowed < want:
-            dist: list[int | None] = [None] * n
+            dist = [unreached] * n
             back = [-1] * n
             dist[s] = 0
-            queue = deque([s])
+            queue = deque((s,))
+            pop = queue.popleft
+            put = queue.append
             queued = [False] * n
             queued[s] = True
             while queue:
-                a = queue.popleft()
+                a = pop()
                 queued[a] = False
                 da = dist[a]
-                assert da is not None
-                for e in head[a]:
-                    if cap[e] > 0:
-                        b = to[e]
-                        nd = da + cost[e]
-                        db = dist[b]
-                        if db is None or nd < db:
-                            dist[b] = nd
-                            back[b] = e
-                            if not queued[b]:
-                                queued[b] = True
-                                queue.append(b)
-            if dist[t] is None:
+                for e in room[a]:
+                    b = to[e]
+                    nd = da + cost[e]
+                    if nd < dist[b]:
+                        dist[b] = nd
+                        back[b] = e
+                        if not queued[b]:
+                            queued[b] = True
+                            put(b)
+            if back[t] < 0:
                 break
             push = want - flowed
             b = t
             while b != s:
                 e = back[b]
-                push = min(push, cap[e])
+                if cap[e] < push:
+                    push = cap[e]
                 b = to[e ^ 1]
             b = t
             while b != s:
                 e = back[b]
+                r = e ^ 1
+                b = to[r]  # the node the edge leaves
                 cap[e] -= push
-                cap[e ^ 1] += push
-                b = to[e ^ 1]
+                if not cap[e]:
+                    room[b].remove(e)
+                if cap[r] == 0 and b != s:
+                    bisect.insort(room[to[e]], r)
+                cap[r] += push
             flowed += push
         return flowed
 
@@ -168,6 +188,17 @@ class _Shape:
         self.crit = criteria
         #: Where each criterion, then the tie-break, reads its term in :func:`_values`.
         self.at = [_TERMS.index(c) for c in criteria] + [_TERMS.index("tiebreak")]
+        #: The weight of each term in the packed vector (:func:`_pack`: its digit's place; 0 for a
+        #: term the policy does not rank), so that a packed vector is the sum of its terms' weights.
+        self.weights = [0] * len(_TERMS)
+        for place, term in enumerate(reversed(self.at)):
+            self.weights[term] += _DIGIT ** place
+        #: The terms :attr:`at` reads, as a tuple (the vector of :func:`_values`' list).
+        self.pick: Callable[[list[int]], tuple[int, ...]] = (
+            itemgetter(*self.at) if len(self.at) > 1 else lambda values: (values[self.at[0]],))
+        #: The packed vector of a one-unit mode in the flow but its tie-break, by its
+        #: (sacrifice, life, nonland) terms (:meth:`vec_and_cost`): a few kinds per board.
+        self.heads: dict[tuple[int, int, int], int] = {}
         self.units: dict[int, list[Mode]] = {}
         self.multi: dict[int, Mode] = {}
         self.converters: list[Mode] = []
@@ -201,12 +232,15 @@ class _Shape:
         #: among the class's modes, the mask of its unit, its vector, its packed unit cost).
         self.unit_rows: dict[int, list[tuple[Mode, int, int, tuple[int, ...], int]]] = {}
         if self.ok:
+            # the modes of a class have options of their own, so each mode's index is its place
+            signets = self.signet_mask
             for k, mds in self.units.items():
-                rows = []
-                for md in mds:
-                    i = mds.index(md)
-                    rows.append((md, i, self.signet_mask.get((k, i), md.masks[0]), *self.vec_and_cost(md)))
-                self.unit_rows[k] = rows
+                self.unit_rows[k] = [(md, i, signets.get((k, i), md.masks[0]), *self.vec_and_cost(md))
+                                     for i, md in enumerate(mds)]
+        #: :attr:`unit_rows` by (vector, mask), ties in their order: the first of them whose unit
+        #: may pay a demand is the least that may.
+        self.by_cost = {k: rows if len(rows) == 1 else sorted(rows, key=_VEC_MASK)
+                        for k, rows in self.unit_rows.items()}
 
     def vec(self, md: Mode) -> tuple[int, ...]:
         """The vector one activation of ``md`` adds, its unit wasted aside."""
@@ -216,11 +250,18 @@ class _Shape:
     def vec_and_cost(self, md: Mode) -> tuple[tuple[int, ...], int]:
         """:meth:`vec`, and the packed vector one activation of a one-unit mode adds inside the
         flow: with the multi-unit activations fixed, each such activation is one unit of theirs
-        left unspent."""
+        left unspent.  The packed vector is the sum of its terms' :attr:`weights`: all but the
+        tie-break's made once per kind of mode (sacrifice, life, land or not), so that each mode
+        adds only its own weight (the packed integers are ten digits of 40 bits)."""
         values = _values(md)
-        vec = tuple([values[i] for i in self.at])
-        values[_WASTE] = 1
-        return vec, _pack(tuple([values[i] for i in self.at]))
+        vec = self.pick(values)
+        key = (md.sac, md.life, md.nonland)
+        head = self.heads.get(key)
+        if head is None:
+            values[_WASTE] = 1
+            values[_TIE] = 0
+            head = self.heads[key] = sum([v * w for v, w in zip(values, self.weights) if v])
+        return vec, head + md.weight * self.weights[_TIE]
 
     def colorless_bound(self, total: int, fixed: dict[int, int], pre: _Cheapest) -> tuple[int, ...]:
         """The least vector of a payment of ``total`` mana with ``fixed`` multi-unit activations,
@@ -286,8 +327,8 @@ def solve_by_flow(problem: Problem, criteria: tuple[str, ...], start: Start | No
         return None
     # one-unit-net activations, converters too (colors aside): the bound's cheapest first
     singles: dict[tuple[int, ...], int] = {}
-    for k, rows in shape.unit_rows.items():
-        v = min(row[3] for row in rows)
+    for k, rows in shape.by_cost.items():
+        v = rows[0][3]  # the least vector of the class's rows (sorted by it)
         singles[v] = singles.get(v, 0) + shape.count[k]
     conv_best: dict[int, tuple[int, ...]] = {}
     for md in shape.converters:
@@ -368,17 +409,20 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
     # cheapest paths then only place the colored demands (fewer, shorter augmentations).
     gen = nd - 1 if generic else -1
     to_generic: list[tuple[int, tuple[int, ...]]] = []  # (cost, the path's source and demand edges)
+    edge = g.edge
+    first = 1 + nc + nf  # the node of the first demand
     for i, k in enumerate(classes):
-        into = g.edge(s, 1 + i, shape.count[k], 0)
-        rows = shape.unit_rows[k]
+        into = edge(s, 1 + i, shape.count[k], 0)
+        rows = shape.by_cost[k]
         for di, (_key, dm, _c) in enumerate(demands):
-            best = None  # the first of the least (vector, mask) of the rows whose unit may pay it
-            for row in rows:
-                if row[2] & dm and (best is None or (row[3], row[2]) < (best[3], best[2])):
-                    best = row
+            # the first of the least (vector, mask) of the rows whose unit may pay it
+            if len(rows) == 1:
+                best = rows[0] if rows[0][2] & dm else None
+            else:
+                best = next((row for row in rows if row[2] & dm), None)
             if best is not None:
                 md, at, _m, _v, unit_cost = best
-                e = g.edge(1 + i, 1 + nc + nf + di, total, unit_cost)
+                e = edge(1 + i, first + di, total, unit_cost)
                 arcs.append((e, i, md, at))
                 if di == gen:
                     to_generic.append((unit_cost, (into, e)))
@@ -410,11 +454,11 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
             k = classes[src]
             taken[(k, i)] = taken.get((k, i), 0) + flow
     produced = 0
+    sums = [0] * len(_TERMS)  # the terms of the one-unit activations, in _TERMS order
     for (k, i), n in sorted(taken.items()):
         md = shape.units[k][i]
         used[k] += n
-        for name, v in zip(_TERMS, _values(md)):
-            terms[name] += n * v
+        sums = [a + n * v for a, v in zip(sums, _values(md))]
         if md.costs:  # a Signet: its slots, its {1} paid by sources that cost nothing
             o = md.options[0][1]
             for m in sorted(set(md.masks)):
@@ -427,6 +471,8 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
             units.append((md.masks[0], False, n, k, md.options))
             cost_ok.append(md.pays_ability)
             produced += n
+    for name, v in zip(_TERMS, sums):
+        terms[name] += v
     for k, n in fixed.items():
         if not n:
             continue
