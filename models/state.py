@@ -188,7 +188,7 @@ class Player:
 _PLAYER_SLOTS = tuple(Player.__dict__[f.name].__set__ for f in fields(Player))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Library:
     """A player's library as far as the board knows it: ``size`` cards, of which the first
     ``len(top)`` from the top are known, in order (``top[0]`` is the top card)."""
@@ -196,18 +196,39 @@ class Library:
     size: int
     top: tuple[Card, ...] = ()
 
+    def __init__(self, size: int, top: tuple[Card, ...] = ()) -> None:
+        # each field set through its slot, as Player's: every player loaded with a library makes one
+        set_size, set_top = _LIBRARY_SLOTS
+        set_size(self, size)
+        set_top(self, top)
+
     def known(self, n: int) -> bool:
         """Are the top ``n`` cards known (or is the library too small to hold ``n``)?"""
         return len(self.top) >= min(n, self.size)
 
 
-@dataclass(frozen=True, slots=True)
+#: The setters of :class:`Library`'s slots, in field order.
+_LIBRARY_SLOTS = tuple(Library.__dict__[f.name].__set__ for f in fields(Library))
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Turn:
     """Whose turn it is, the step, and whether the stack is empty."""
 
     active: str
     step: str = "main1"
     stack_empty: bool = True
+
+    def __init__(self, active: str, step: str = "main1", stack_empty: bool = True) -> None:
+        # each field set through its slot, as Player's: every board loaded makes its turn
+        set_active, set_step, set_stack_empty = _TURN_SLOTS
+        set_active(self, active)
+        set_step(self, step)
+        set_stack_empty(self, stack_empty)
+
+
+#: The setters of :class:`Turn`'s slots, in field order.
+_TURN_SLOTS = tuple(Turn.__dict__[f.name].__set__ for f in fields(Turn))
 
 
 class BoardView:
@@ -265,7 +286,7 @@ class BoardView:
         self.by_id: dict[str, Permanent] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class GameState:
     """A board: the players (the first is the one asked about), the turn, the battlefield."""
 
@@ -274,6 +295,14 @@ class GameState:
     battlefield: tuple[Permanent, ...] = ()
     #: The board's view (:attr:`view`), made when first asked; not part of the value.
     _view: BoardView | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __init__(self, players: tuple[Player, ...], turn: Turn, battlefield: tuple[Permanent, ...] = ()) -> None:
+        # each field set through its slot, as Player's: every board loaded makes its state
+        set_players, set_turn, set_battlefield, set_view = _STATE_SLOTS
+        set_players(self, players)
+        set_turn(self, turn)
+        set_battlefield(self, battlefield)
+        set_view(self, None)
 
     @property
     def view(self) -> BoardView:
@@ -322,6 +351,10 @@ class GameState:
                 by_id.setdefault(p.id, p)
             view.by_id = by_id
         return by_id[pid]
+
+
+#: The setters of :class:`GameState`'s slots, in field order (the view's last).
+_STATE_SLOTS = tuple(GameState.__dict__[f.name].__set__ for f in fields(GameState))
 
 
 def fits_cost(perm: Permanent, what: str) -> bool:
