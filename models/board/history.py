@@ -101,7 +101,9 @@ def check_designations(players: Sequence[Player]) -> None:
     a second player given one is an error naming that player's entry."""
     holder: dict[str, int] = {}
     for i, player in enumerate(players):
-        for d in sorted(player.designations or ()):
+        if not player.designations:
+            continue
+        for d in sorted(player.designations):
             if d == "city's blessing":
                 continue
             if d in holder:

@@ -408,8 +408,9 @@ def decode_query(text: str, scan: _Scan) -> dict[str, Any] | None:
                     out, stop = scan(rest, _blank_end(rest, 0))
                 except (ValueError, StopIteration, RecursionError):
                     return None
-                if (type(out) is dict and _blank_end(rest, stop) == len(rest) and type(out.get("state")) is int
-                        and out["state"] == _MARKER_VALUE):
+                if _blank_end(rest, stop) != len(rest):  # more than whitespace after the object
+                    return None
+                if type(out) is dict and type(out.get("state")) is int and out["state"] == _MARKER_VALUE:
                     out["state"] = obj
                     if fresh and end - start <= _MAX_TEXT and type(obj) is dict:
                         _PENDING.value = (obj, text[start:end])
