@@ -93,21 +93,21 @@ class Permanent(NamedTuple):
         """Its card types now: an impending permanent with a time counter is not a
         creature (CR 702.176a), so it loses the creature type."""
         types = self.card.type_line.types
-        if self.cast_for == "impending" and self.counter("time") > 0:
+        if self.cast_for is not None and self.cast_for == "impending" and self.counter("time") > 0:
             types = tuple(t for t in types if t != "creature")
         return types
 
     @property
     def is_creature(self) -> bool:
-        return "creature" in self.types
+        return "creature" in (self.card.type_line.types if self.cast_for is None else self.types)
 
     @property
     def is_land(self) -> bool:
-        return "land" in self.types
+        return "land" in self.card.type_line.types  # (impending takes away the creature type alone)
 
     @property
     def is_artifact(self) -> bool:
-        return "artifact" in self.types
+        return "artifact" in self.card.type_line.types  # (impending takes away the creature type alone)
 
     @property
     def has_haste(self) -> bool:
@@ -293,8 +293,10 @@ class GameState:
     players: tuple[Player, ...]
     turn: Turn
     battlefield: tuple[Permanent, ...] = ()
-    #: The board's view (:attr:`view`), made when first asked; not part of the value.
-    _view: BoardView | None = field(default=None, init=False, repr=False, compare=False)
+    #: What the rules read of this whole board, computed once per state (:class:`BoardView`): made
+    #: with the state (every state the engine is asked about reads it, a few dozen times a query:
+    #: a field, not a property), its own fields filled when first asked; not part of the value.
+    view: BoardView = field(init=False, repr=False, compare=False)
 
     def __init__(self, players: tuple[Player, ...], turn: Turn, battlefield: tuple[Permanent, ...] = ()) -> None:
         # each field set through its slot, as Player's: every board loaded makes its state
@@ -302,17 +304,7 @@ class GameState:
         set_players(self, players)
         set_turn(self, turn)
         set_battlefield(self, battlefield)
-        set_view(self, None)
-
-    @property
-    def view(self) -> BoardView:
-        """What the rules read of this whole board, computed once per state
-        (:class:`~manasolver.models.board.view.BoardView`)."""
-        view = self._view
-        if view is None:
-            view = BoardView()
-            object.__setattr__(self, "_view", view)
-        return view
+        set_view(self, BoardView())
 
     def __getstate__(self) -> tuple[object, ...]:
         """The value without its view (a copy computes its own)."""
@@ -321,7 +313,7 @@ class GameState:
     def __setstate__(self, value: tuple[object, ...]) -> None:
         for name, item in zip(("players", "turn", "battlefield"), value):
             object.__setattr__(self, name, item)
-        object.__setattr__(self, "_view", None)
+        object.__setattr__(self, "view", BoardView())
 
     def player(self, name: str | None = None) -> Player:
         """The named player, or the first one."""
