@@ -93,21 +93,21 @@ class Permanent(NamedTuple):
         """Its card types now: an impending permanent with a time counter is not a
         creature (CR 702.176a), so it loses the creature type."""
         types = self.card.type_line.types
-        if self.cast_for == "impending" and self.counter("time") > 0:
+        if self.cast_for is not None and self.cast_for == "impending" and self.counter("time") > 0:
             types = tuple(t for t in types if t != "creature")
         return types
 
     @property
     def is_creature(self) -> bool:
-        return "creature" in self.types
+        return "creature" in (self.card.type_line.types if self.cast_for is None else self.types)
 
     @property
     def is_land(self) -> bool:
-        return "land" in self.types
+        return "land" in self.card.type_line.types  # (impending takes away the creature type alone)
 
     @property
     def is_artifact(self) -> bool:
-        return "artifact" in self.types
+        return "artifact" in self.card.type_line.types  # (impending takes away the creature type alone)
 
     @property
     def has_haste(self) -> bool:
@@ -188,7 +188,7 @@ class Player:
 _PLAYER_SLOTS = tuple(Player.__dict__[f.name].__set__ for f in fields(Player))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Library:
     """A player's library as far as the board knows it: ``size`` cards, of which the first
     ``len(top)`` from the top are known, in order (``top[0]`` is the top card)."""
@@ -196,18 +196,39 @@ class Library:
     size: int
     top: tuple[Card, ...] = ()
 
+    def __init__(self, size: int, top: tuple[Card, ...] = ()) -> None:
+        # each field set through its slot, as Player's: every player loaded with a library makes one
+        set_size, set_top = _LIBRARY_SLOTS
+        set_size(self, size)
+        set_top(self, top)
+
     def known(self, n: int) -> bool:
         """Are the top ``n`` cards known (or is the library too small to hold ``n``)?"""
         return len(self.top) >= min(n, self.size)
 
 
-@dataclass(frozen=True, slots=True)
+#: The setters of :class:`Library`'s slots, in field order.
+_LIBRARY_SLOTS = tuple(Library.__dict__[f.name].__set__ for f in fields(Library))
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Turn:
     """Whose turn it is, the step, and whether the stack is empty."""
 
     active: str
     step: str = "main1"
     stack_empty: bool = True
+
+    def __init__(self, active: str, step: str = "main1", stack_empty: bool = True) -> None:
+        # each field set through its slot, as Player's: every board loaded makes its turn
+        set_active, set_step, set_stack_empty = _TURN_SLOTS
+        set_active(self, active)
+        set_step(self, step)
+        set_stack_empty(self, stack_empty)
+
+
+#: The setters of :class:`Turn`'s slots, in field order.
+_TURN_SLOTS = tuple(Turn.__dict__[f.name].__set__ for f in fields(Turn))
 
 
 class BoardView:
@@ -265,25 +286,25 @@ class BoardView:
         self.by_id: dict[str, Permanent] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class GameState:
     """A board: the players (the first is the one asked about), the turn, the battlefield."""
 
     players: tuple[Player, ...]
     turn: Turn
     battlefield: tuple[Permanent, ...] = ()
-    #: The board's view (:attr:`view`), made when first asked; not part of the value.
-    _view: BoardView | None = field(default=None, init=False, repr=False, compare=False)
+    #: What the rules read of this whole board, computed once per state (:class:`BoardView`): made
+    #: with the state (every state the engine is asked about reads it, a few dozen times a query:
+    #: a field, not a property), its own fields filled when first asked; not part of the value.
+    view: BoardView = field(init=False, repr=False, compare=False)
 
-    @property
-    def view(self) -> BoardView:
-        """What the rules read of this whole board, computed once per state
-        (:class:`~manasolver.models.board.view.BoardView`)."""
-        view = self._view
-        if view is None:
-            view = BoardView()
-            object.__setattr__(self, "_view", view)
-        return view
+    def __init__(self, players: tuple[Player, ...], turn: Turn, battlefield: tuple[Permanent, ...] = ()) -> None:
+        # each field set through its slot, as Player's: every board loaded makes its state
+        set_players, set_turn, set_battlefield, set_view = _STATE_SLOTS
+        set_players(self, players)
+        set_turn(self, turn)
+        set_battlefield(self, battlefield)
+        set_view(self, BoardView())
 
     def __getstate__(self) -> tuple[object, ...]:
         """The value without its view (a copy computes its own)."""
@@ -292,7 +313,7 @@ class GameState:
     def __setstate__(self, value: tuple[object, ...]) -> None:
         for name, item in zip(("players", "turn", "battlefield"), value):
             object.__setattr__(self, name, item)
-        object.__setattr__(self, "_view", None)
+        object.__setattr__(self, "view", BoardView())
 
     def player(self, name: str | None = None) -> Player:
         """The named player, or the first one."""
@@ -322,6 +343,10 @@ class GameState:
                 by_id.setdefault(p.id, p)
             view.by_id = by_id
         return by_id[pid]
+
+
+#: The setters of :class:`GameState`'s slots, in field order (the view's last).
+_STATE_SLOTS = tuple(GameState.__dict__[f.name].__set__ for f in fields(GameState))
 
 
 def fits_cost(perm: Permanent, what: str) -> bool:

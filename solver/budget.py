@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import threading
 import time
-import weakref
 from collections.abc import Callable
 from contextvars import ContextVar, Token
 from functools import wraps
@@ -115,7 +114,8 @@ class Deadline:
 
 _CURRENT: ContextVar[Deadline | None] = ContextVar("manasolver_query_deadline", default=None)
 #: the deadlines of the queries running now, in every thread (:func:`stop_all`)
-_RUNNING: weakref.WeakSet[Deadline] = weakref.WeakSet()
+_RUNNING: set[Deadline] = set()  # (each taken out when its query's context exits)
+#: held by stop_all while it reads _STOPPING and the running deadlines
 _RUNNING_LOCK = threading.Lock()
 
 
@@ -167,10 +167,11 @@ class _QueryBudget:
             return running
         deadline = self.deadline = Deadline(QUERY_BUDGET if self.seconds is None else self.seconds)
         self.token = _CURRENT.set(deadline)
-        with _RUNNING_LOCK:
-            _RUNNING.add(deadline)
-            if _STOPPING:
-                deadline.stop()
+        # without the lock (each set operation is atomic): added before _STOPPING is read, and
+        # stop_all sets _STOPPING before it copies the set, so one of them stops this deadline
+        _RUNNING.add(deadline)
+        if _STOPPING:
+            deadline.stop()
         return deadline
 
     def __exit__(self, *exc: object) -> None:
@@ -179,8 +180,7 @@ class _QueryBudget:
             return
         _CURRENT.reset(self.token)
         self.token = None
-        with _RUNNING_LOCK:
-            _RUNNING.discard(deadline)
+        _RUNNING.discard(deadline)
 
 
 P = ParamSpec("P")

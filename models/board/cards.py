@@ -45,7 +45,8 @@ class CardResolver:
         self._cache: dict[object, Card] = {}
         self._text = 0          # characters of oracle text parsed for this board
         self.entries = 0        # cards in hands and graveyards, all players together
-        self._names: dict[str, tuple[Card, bool]] = _NAME_CACHE.setdefault(db, {}) if db is not None else {}
+        self._names: dict[str, tuple[Card, bool]] = ({} if db is None else _NAME_CACHE.get(db)
+                                                     or _NAME_CACHE.setdefault(db, {}))
 
     @property
     def db(self) -> CardDB:

@@ -15,12 +15,15 @@ Every error names the field and its position: ``players[0].library.top[2]``,
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from manasolver.models.board.schema import LIMITS, as_bool, as_int, as_list, as_object, as_str, check_fields, clip
 from manasolver.models.card import Card
 from manasolver.models.errors import BadState
 from manasolver.models.state import DESIGNATIONS, Library, Player
+
+if TYPE_CHECKING:
+    from manasolver.models.board.cards import CardResolver
 
 __all__ = [
     "LIBRARY_FIELDS",
@@ -40,24 +43,29 @@ MAX_ACTIVATED = 1000
 #: The fields of a player's ``library``.
 LIBRARY_FIELDS = ("size", "top")
 
-#: Reads a list of cards (names or characteristics) at a path: ``zone(raw, where, what)``.
-ZoneReader = Callable[[object, str, str], tuple[Card, ...]]
+#: Reads a list of cards (names or characteristics) at a path with a board's card resolver:
+#: ``zone(raw, where, what, cards)``.
+ZoneReader = Callable[[object, str, str, "CardResolver"], tuple[Card, ...]]
 
 
-def load_player_history(obj: Mapping[str, Any], where: str, zone: ZoneReader) -> dict[str, Any]:
-    """The keyword arguments of :class:`~manasolver.models.state.Player` for the fields of
-    :data:`PLAYER_HISTORY_FIELDS` that ``obj`` gives (a null value counts as left out); ``zone``
-    reads the library's known cards as the loader reads a hand (they count toward its limits)."""
-    out: dict[str, Any] = {}
+def load_player_history(obj: Mapping[str, Any], where: str, zone: ZoneReader, cards: CardResolver) \
+        -> tuple[int, frozenset[str] | None, Library | None]:
+    """``(cards_drawn_this_turn, designations, library)`` of a player object, as
+    :class:`~manasolver.models.state.Player` takes them: 0, None and None for a field left out
+    (a null value counts as left out); ``zone`` reads the library's known cards with ``cards``
+    as the loader reads a hand (they count toward its limits)."""
     drawn = obj.get("cards_drawn_this_turn")
-    if drawn is not None:
-        out["cards_drawn_this_turn"] = drawn if type(drawn) is int and 0 <= drawn <= LIMITS["library"] else \
-            as_int(drawn, f"{where}.cards_drawn_this_turn", "cards_drawn_this_turn", 0, LIMITS["library"])
-    if obj.get("designations") is not None:
-        out["designations"] = _designations(obj["designations"], f"{where}.designations")
-    if obj.get("library") is not None:
-        out["library"] = _library(obj["library"], f"{where}.library", zone)
-    return out
+    if drawn is None:
+        drawn = 0
+    elif type(drawn) is not int or not 0 <= drawn <= LIMITS["library"]:
+        drawn = as_int(drawn, f"{where}.cards_drawn_this_turn", "cards_drawn_this_turn", 0, LIMITS["library"])
+    designations = obj.get("designations")
+    if designations is not None:
+        designations = _designations(designations, f"{where}.designations")
+    library = obj.get("library")
+    if library is not None:
+        library = _library(library, f"{where}.library", zone, cards)
+    return drawn, designations, library
 
 
 def load_permanent_history(obj: Mapping[str, Any], where: str) \
@@ -93,7 +101,9 @@ def check_designations(players: Sequence[Player]) -> None:
     a second player given one is an error naming that player's entry."""
     holder: dict[str, int] = {}
     for i, player in enumerate(players):
-        for d in sorted(player.designations or ()):
+        if not player.designations:
+            continue
+        for d in sorted(player.designations):
             if d == "city's blessing":
                 continue
             if d in holder:
@@ -122,11 +132,11 @@ def _designations(raw: object, where: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def _library(raw: object, where: str, zone: ZoneReader) -> Library:
+def _library(raw: object, where: str, zone: ZoneReader, cards: CardResolver) -> Library:
     if type(raw) is dict and len(raw) == 1:  # {"size": n}, the common case: its fields checked here
         size = raw.get("size")
         if type(size) is int and 0 <= size <= LIMITS["library"]:
-            return Library(size=size)
+            return Library(size)
     obj = as_object(raw, where, "library")
     check_fields(obj, LIBRARY_FIELDS, where, "library")
     if "size" not in obj:
@@ -134,8 +144,8 @@ def _library(raw: object, where: str, zone: ZoneReader) -> Library:
     size = as_int(obj["size"], f"{where}.size", "library size", 0, LIMITS["library"])
     top: tuple[Card, ...] = ()
     if obj.get("top") is not None:
-        top = zone(obj["top"], f"{where}.top", "library's top")
+        top = zone(obj["top"], f"{where}.top", "library's top", cards)
         if len(top) > size:
             raise BadState(f"library.top names {len(top)} cards but the library holds {size}",
                            f"{where}.top")
-    return Library(size=size, top=top)
+    return Library(size, top)

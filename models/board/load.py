@@ -32,6 +32,7 @@ import marshal
 import re
 import weakref
 from collections.abc import Iterable, Mapping
+from operator import itemgetter
 from typing import TYPE_CHECKING, overload
 
 from manasolver.models.board.cards import CACHE_SIZE, CardResolver
@@ -152,9 +153,9 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
     cards = CardResolver(db)
 
     players = load_players(board, cards)
-    names = tuple(p.name for p in players)
+    names = tuple([p.name for p in players])
 
-    turn = _turn(board.get("turn"), names) if "turn" in board else Turn(active=names[0])
+    turn = _turn(board.get("turn"), names) if "turn" in board else Turn(names[0])
 
     permanents: list[Permanent] = []
     if "battlefield" in board:
@@ -425,7 +426,7 @@ def _player(raw: object, where: str, cards: CardResolver) -> Player:
     if gained is not None and (type(gained) is not int or not 0 <= gained <= big):
         gained = _count(obj, gained_key, None, where, gained_key, big)
     return Player(name, life, start, energy, pool, hand, grave, commander, lands or 0, spells or 0, gained,
-                  **load_player_history(obj, where, lambda raw, path, what: _zone(raw, path, what, cards)))
+                  *load_player_history(obj, where, _zone, cards))
 
 
 _NO_POOL = ManaCost()
@@ -477,8 +478,12 @@ def _zone(raw: object, where: str, what: str, cards: CardResolver, field: str | 
     if cards.entries > LIMITS["all_zone_cards"]:
         raise BadState(f"the players' hands and graveyards hold more than {LIMITS['all_zone_cards']} "
                        "cards in all", where if field is None else f"{where}.{field}")
-    out: list[Card] = []
     names = cards.known
+    try:  # every entry a name read before (the common case), each the card it named then
+        return tuple(map(_CARD_OF, map(names.__getitem__, items)))
+    except (KeyError, TypeError):  # a name not read yet, or not a name
+        pass
+    out: list[Card] = []
     for i, item in enumerate(items):
         if type(item) is str:
             known = names.get(item)
@@ -495,6 +500,10 @@ def _zone(raw: object, where: str, what: str, cards: CardResolver, field: str | 
             raise BadState(f"a card in the {what} is a name or an object of characteristics, not "
                            f"{type_name(item)}", path)
     return tuple(out)
+
+
+#: The card of a resolved name's entry (:attr:`~manasolver.models.board.cards.CardResolver.known`).
+_CARD_OF = itemgetter(0)
 
 
 def _turn(raw: object, names: tuple[str, ...]) -> Turn:

@@ -193,14 +193,15 @@ def load_board(obj: object, db: CardDB) -> GameState:
     # would be most of what keeping it costs): the text of a JSON value is that value, and its
     # length is bounded by _MAX_TEXT
     full = (id(db), key)
-    with _LOCK:
-        entry = _RECENT.get(full)
-        if entry is not None and entry.kept is not None and entry.kept.db is db:
-            _RECENT.move_to_end(full)
-            if fast_full is not None:
-                _alias(entry, fast_full)
-            _text_alias(entry, obj)
-            return entry.kept.state
+    entry = _RECENT.get(full)  # (one lookup, atomic: a board met once, the common case, takes no lock)
+    if entry is not None and entry.kept is not None and entry.kept.db is db:
+        with _LOCK:
+            if full in _RECENT:
+                _RECENT.move_to_end(full)
+                if fast_full is not None:
+                    _alias(entry, fast_full)
+                _text_alias(entry, obj)
+        return entry.kept.state
     state = load_state(obj, db)
     _remember(full, fast_full, None if entry is None else Kept(state, db), obj)
     return state
@@ -376,9 +377,9 @@ _MARKER_VALUE = int(_MARKER)
 _Scan = Callable[[str, int], tuple[Any, int]]
 
 
-def decode_query(text: str, scan: _Scan, decode: Callable[[str], Any]) -> dict[str, Any] | None:
-    """The JSON object ``text`` (one query) as ``decode`` decodes it (``scan`` is the same
-    decoder's ``scan_once``), except that a ``state`` object whose text is a kept board's is
+def decode_query(text: str, scan: _Scan) -> dict[str, Any] | None:
+    """The JSON object ``text`` (one query) as the decoder whose ``scan_once`` is ``scan`` decodes
+    it (JSON whitespace around it), except that a ``state`` object whose text is a kept board's is
     that board's own decoded object (:func:`load_board` then finds the board by identity, and
     a board met here again is found by its text from then on).  ``None`` when
     ``text`` has no ``state`` object or is not a JSON object: the caller decodes it as usual
@@ -386,7 +387,7 @@ def decode_query(text: str, scan: _Scan, decode: Callable[[str], Any]) -> dict[s
 
     The ``state`` value is cut out of the text (its text ends where its own brackets close:
     a kept text found at the value's first character is the whole value), :data:`_MARKER`
-    put in its place, and the rest decoded: the top-level ``state`` is then the marker only
+    put in its place, and the rest scanned: the top-level ``state`` is then the marker only
     when it stood at that place, as the marker's digits occur nowhere else in the text."""
     _PENDING.value = None
     at = text.find('"state"')
@@ -403,8 +404,11 @@ def decode_query(text: str, scan: _Scan, decode: Callable[[str], Any]) -> dict[s
                 fresh = got is None
                 try:
                     obj, end = scan(text, start) if got is None else got
-                    out = decode(text[:start] + _MARKER + text[end:])
+                    rest = text[:start] + _MARKER + text[end:]
+                    out, stop = scan(rest, _blank_end(rest, 0))
                 except (ValueError, StopIteration, RecursionError):
+                    return None
+                if _blank_end(rest, stop) != len(rest):  # more than whitespace after the object
                     return None
                 if type(out) is dict and type(out.get("state")) is int and out["state"] == _MARKER_VALUE:
                     out["state"] = obj

@@ -24,6 +24,8 @@ from manasolver.models.symbols import mask_from_letters
 if TYPE_CHECKING:
     from manasolver.models.carddb import CardDB
     from manasolver.models.state import GameState
+    from manasolver.solver import request
+    from manasolver.solver.service import boards
     from manasolver.solver.request import (
         Criterion,
         Modifier,
@@ -40,6 +42,24 @@ MAX_SPEND = 10**6
 __all__ = ["MAX_SPEND", "MAX_WEIGHT", "ability_spell", "backend", "card_db", "card_file", "cost", "flag", "integer",
            "load_state_field", "modifiers", "names_ability", "player", "policy", "spell", "state_and_db",
            "turn_given"]
+
+
+#: Are the modules the payment fields are read with imported here yet (:func:`_import_readers`)?
+_READERS = False
+#: The policy of a query that gives none (a frozen value: one serves every such query).
+_DEFAULT_POLICY: Policy
+
+
+def _import_readers() -> None:
+    """Import the request's types and the board cache as this module's globals: on the first
+    query that reads them (a light query never loads them), once, so that no later query runs an
+    import statement for them (``from package import module`` runs importlib's Python code each
+    time: a microsecond or so)."""
+    global _DEFAULT_POLICY, _READERS, boards, request
+    from manasolver.solver import request
+    from manasolver.solver.service import boards
+    _DEFAULT_POLICY = request.Policy()
+    _READERS = True
 
 
 def card_db(query: dict[str, Any]) -> CardDB:
@@ -114,7 +134,8 @@ def load_state_field(query: dict[str, Any]) -> GameState:
 def state_and_db(query: dict[str, Any]) -> tuple[GameState, CardDB]:
     """:func:`load_state_field`'s state and the card database it was read with (:func:`card_db`),
     for a query that reads cards again (its ``spell``)."""
-    from manasolver.solver.service import boards  # (a module from its package: the quicker import statement)
+    if not _READERS:
+        _import_readers()
     if "state" not in query:
         raise BadQuery('missing "state" (the board, or "board": a handle from open)', "state")
     try:
@@ -172,16 +193,17 @@ def flag(query: dict[str, Any], key: str) -> bool | None:
 def spell(query: dict[str, Any], db: CardDB | None = None) -> SpellInfo | None:
     """The ``spell`` object: what is cast, from a named card and/or its given characteristics
     (``db``: the query's card database, when read already)."""
-    from manasolver.solver import request
+    if not _READERS:
+        _import_readers()
     raw = query.get("spell")
     if raw is None:
         return None
     if not isinstance(raw, dict):
         raise BadQuery('spell must be an object such as {"card": "Reaper King"}', "spell")
-    allowed = {"card", "types", "subtypes", "supertypes", "colors", "ability"}
-    for key in raw:
-        if key not in allowed:
-            raise UnknownField(f"unknown field {key!r} of spell", f"spell.{key}")
+    if not raw.keys() <= _SPELL_FIELDS:
+        for key in raw:
+            if key not in _SPELL_FIELDS:
+                raise UnknownField(f"unknown field {key!r} of spell", f"spell.{key}")
     card = None
     if "card" in raw:
         if not isinstance(raw["card"], str):
@@ -207,6 +229,10 @@ def spell(query: dict[str, Any], db: CardDB | None = None) -> SpellInfo | None:
                      colors=colors, card=card, ability=ability)
 
 
+#: The fields of a ``spell`` object.
+_SPELL_FIELDS = frozenset({"card", "types", "subtypes", "supertypes", "colors", "ability"})
+
+
 def _words(raw: dict[str, Any], key: str, default: tuple[str, ...]) -> tuple[str, ...]:
     if key not in raw:
         return default
@@ -218,8 +244,11 @@ def _words(raw: dict[str, Any], key: str, default: tuple[str, ...]) -> tuple[str
 
 def modifiers(query: dict[str, Any]) -> tuple[Modifier, ...]:
     """The caller's cost ``modifiers`` (CR 601.2f): increases, reductions and minimums, in order."""
-    from manasolver.solver import request
-    raw = query.get("modifiers", [])
+    if "modifiers" not in query:
+        return ()
+    if not _READERS:
+        _import_readers()
+    raw = query["modifiers"]
     if not isinstance(raw, list):
         raise BadQuery("modifiers must be a list", "modifiers")
     if len(raw) > 1000:
@@ -246,10 +275,11 @@ def modifiers(query: dict[str, Any]) -> tuple[Modifier, ...]:
 
 def policy(query: dict[str, Any]) -> Policy:
     """The ``policy``: a list of criteria, a comma-separated string or an object."""
-    from manasolver.solver import request
+    if not _READERS:
+        _import_readers()
     raw = query.get("policy")
     if raw is None:
-        return request.Policy()
+        return _DEFAULT_POLICY
     known = set(request.DEFAULT_POLICY) | {"max_colors_spent", "min_energy", "spend_color", "min_convoke",
                                     "min_delve", "min_improvise"}
     keep: tuple[ManaCost, ...] | None = None

@@ -22,18 +22,37 @@ from manasolver.solver.service import decode
 from manasolver.solver.service.decode import load_state_field
 
 if TYPE_CHECKING:
+    from manasolver.solver import sources
+    from manasolver.solver.casting import abilities, alternatives, build
     from manasolver.solver.request import PaymentRequest
+    from manasolver.solver.supply import unmodelled
 
 __all__ = ["HANDLERS", "answer_json", "build_request", "prepare", "timing_reason"]
 
 #: The most payments or pools a query may ask for (``limit``).
 _MAX_LIMIT = 100_000
+#: Are the engine's modules imported here yet (:func:`_import_engine`)?
+_ENGINE = False
+
+
+def _import_engine() -> None:
+    """Import the engine's modules that the payment queries call, as this module's globals: on the
+    first payment query (a light query never loads them), once, so that no later query runs an
+    import statement for them (``from package import module`` runs importlib's Python code each
+    time: a microsecond or so)."""
+    global _ENGINE, abilities, alternatives, build, sources, unmodelled
+    from manasolver.solver import sources
+    from manasolver.solver.casting import abilities, alternatives, build
+    from manasolver.solver.supply import unmodelled
+    _ENGINE = True
+
 
 def build_request(query: dict[str, Any]) -> PaymentRequest:
     """Turn a payment query into a :class:`~manasolver.solver.request.PaymentRequest`: its
     fields decoded (:mod:`~manasolver.solver.service.decode`), then the spell cast or the ability
     activated up to the payment (:mod:`~manasolver.solver.casting.build`)."""
-    from manasolver.solver.casting import build
+    if not _ENGINE:
+        _import_engine()
     state, db = decode.state_and_db(query)
     player = decode.player(query, state)
     if decode.names_ability(query.get("spell")):
@@ -56,14 +75,22 @@ def build_request(query: dict[str, Any]) -> PaymentRequest:
 
 
 def _assist_flags(query: dict[str, Any]) -> dict[str, bool | None]:
+    """The ``convoke``, ``delve`` and ``improvise`` flags of a query, as keyword arguments."""
+    if "convoke" not in query and "delve" not in query and "improvise" not in query:
+        return _NO_ASSISTS
     return {k: decode.flag(query, k) for k in ("convoke", "delve", "improvise")}
+
+
+#: The assist flags of a query that gives none (read only: passed as ``**`` keyword arguments).
+_NO_ASSISTS: dict[str, bool | None] = {"convoke": None, "delve": None, "improvise": None}
 
 
 def prepare(query: dict[str, Any]) -> PaymentRequest | dict[str, Any]:
     """The request of a payment query, or the reason it can't be cast
     (``not_castable``: no mana cost, two alternative costs, X with an alternative cost;
     ``insufficient_life`` for an ability's life payment; ``timing``: not now)."""
-    from manasolver.solver.casting import abilities, alternatives  # (modules: the quicker import statement)
+    if not _ENGINE:
+        _import_engine()
     try:
         req = build_request(query)
     except alternatives.NotCastable as err:
@@ -79,7 +106,8 @@ def timing_reason(query: dict[str, Any], req: PaymentRequest) -> dict[str, Any] 
     gives a ``turn`` (the board makes it optional)."""
     if not decode.turn_given(query):
         return None
-    from manasolver.solver.casting import build
+    if not _ENGINE:
+        _import_engine()
     message = build.timing_refusal(req)
     return None if message is None else {"code": "timing", "message": message}
 
@@ -91,7 +119,6 @@ def _q_pay(query: dict[str, Any]) -> dict[str, Any]:
     if isinstance(req, dict):
         return {"payable": False, "reason": req}
     _refuse_unmodelled(req)
-    from manasolver.solver import sources
     return _activated(req, answer_json(sources.pay(req, backend=decode.backend(query))))
 
 
@@ -100,7 +127,6 @@ def _q_can_pay(query: dict[str, Any]) -> dict[str, Any]:
     if isinstance(req, dict):
         return {"payable": False, "reason": req}
     _refuse_unmodelled(req, tap_triggers=False)
-    from manasolver.solver import sources
     return _activated(req, answer_json(sources.can_pay(req, backend=decode.backend(query))))
 
 
@@ -110,7 +136,6 @@ def _q_payments(query: dict[str, Any]) -> dict[str, Any]:
     if isinstance(req, dict):
         return {"payments": [], "complete": True, "reason": req}
     _refuse_unmodelled(req)
-    from manasolver.solver import sources
     return _activated(req, answer_json(sources.payments(req, limit=limit)))
 
 
@@ -121,7 +146,6 @@ def _q_max_x(query: dict[str, Any]) -> dict[str, Any]:
     if not req.cost.variables:
         raise BadQuery("max_x needs a cost with {X}", "cost")
     _refuse_unmodelled(req)
-    from manasolver.solver import sources
     return _activated(req, answer_json(sources.max_x(req, backend=decode.backend(query))))
 
 
@@ -244,7 +268,8 @@ def _q_close(query: dict[str, Any]) -> dict[str, Any]:
 def _refuse_unmodelled(req: PaymentRequest, tap_triggers: bool = True) -> None:
     """Refuse what the payment engine does not model on this board
     (:func:`~manasolver.solver.supply.unmodelled.refuse_payment`)."""
-    from manasolver.solver.supply import unmodelled
+    if not _ENGINE:
+        _import_engine()
     unmodelled.refuse_payment(req, tap_triggers)
 
 

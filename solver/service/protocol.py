@@ -273,7 +273,7 @@ def _read_line(line: str | bytes, number: int | None) -> tuple[dict[str, Any], d
                 where = f"line {number}" if number is not None else ""
                 return {}, BadQuery(f"not valid UTF-8: byte 0x{raw[err.start]:02x} at offset {err.start} "
                                     f"of the line ({err.reason})", where).to_json()
-    obj = _board_cache().decode_query(line, SCAN, DECODE)
+    obj = _board_cache().decode_query(line, SCAN)
     where = f"line {number}" if number is not None else ""
     if obj is not None:
         if too_deep(source):
@@ -334,7 +334,7 @@ def _dispatch(query: Any) -> dict[str, Any]:
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise BadQuery(f"unknown query {name!r}{hint}; known: {', '.join(QUERIES)}", "query")
     allowed = _ALLOWED.get(name) or QUERIES[name] | _COMMON
-    for key in query:
+    for key in () if query.keys() <= allowed else query:
         if key not in allowed:
             import difflib
             close = difflib.get_close_matches(str(key), sorted(allowed), n=1)

@@ -204,7 +204,7 @@ def test_load_state_field_goes_through_the_cache() -> None:
 
 def _decode(text: str) -> dict[str, Any] | None:
     from manasolver.solver.service.protocol import JSON_DECODER
-    return board_cache.decode_query(text, JSON_DECODER.scan_once, JSON_DECODER.decode)
+    return board_cache.decode_query(text, JSON_DECODER.scan_once)
 
 
 def _line(state: Any, **fields: Any) -> str:
