@@ -27,6 +27,8 @@ networkx, no OR-Tools.
 
 from __future__ import annotations
 
+from math import comb
+
 from manasolver.models.symbols import TYPE_BITS
 from manasolver.solver import budget
 from manasolver.solver.backends.matching import (
@@ -654,7 +656,8 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
             plain += [(mask, cls.snow, cls.count * mult, True) for mask, mult, _ in rows]
             continue
         flexible.append((cls.count, rows, cls.snow, modes, only))
-        choices *= len(_compositions(cls.count, len(modes) + 1 + (only is not None)))
+        parts = len(modes) + 1 + (only is not None)
+        choices *= comb(cls.count + parts - 1, parts - 1)  # how many _compositions(count, parts) lists
         if choices > CONVERTER_CHOICES:
             return None
     if len(repeating) > 1 or not (flexible or repeating):
