@@ -53,8 +53,9 @@ def plain_units(problem: Problem) -> tuple[list[UnitKind], bool]:
     mix several multi-mana productions).  With nothing left out the check is exact
     both ways; otherwise a "payable" from the plain part is still exact (the rest only
     adds ways to pay) and an "unpayable" is declined.  Kept with the supply per restriction
-    rows, every option allowed (the supply's own rows) under the key ``()`` (the rows of a
-    supply without classes), which is not hashed again."""
+    rows; the supply's own rows (every option allowed), the usual ones, under the key ``()``,
+    which no other rows of it can be (``()`` are the rows of a supply without classes), so that
+    they are not hashed on every look-up."""
     sup = problem.supply
     rows_ok = problem.spell_ok
     key = () if rows_ok is sup.all_ok else rows_ok
