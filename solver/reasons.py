@@ -62,19 +62,32 @@ CUT_SHORT = "(the search was cut short by the time bound: not proven the least)"
 def missing_text(slack: Mapping[tuple[object, ...], int]) -> str:
     """Slack per demand as a cost: ``{1}{G}``.  A demand any type of mana pays (``{U}`` under
     Chromatic Orrery, CR 609.4b) is written as generic mana, which is what added sources cover."""
-    parts: list[str] = []
-    g = slack.get(("generic",), 0) + sum(n for d, n in slack.items() if d[0] == "spell" and d[1] == ANY_TYPE)
-    if g:
-        parts.append("{" + str(g) + "}")
-    order = "WUBRGC"
-    singles = []
+    generic = snow = 0
+    singles: list[str] = []
     for d, n in slack.items():
-        if d[0] == "spell" and d[1] != ANY_TYPE:
-            singles.extend([mask_text(int(d[1]))] * n)  # type: ignore[call-overload]
-    singles.sort(key=lambda s: (len(s), order.index(s[1]) if s[1] in order else 9, s))
-    parts.extend(singles)
-    parts.extend(["{S}"] * slack.get(("snow",), 0))
-    return "".join(parts) or "{0}"
+        kind = d[0]
+        if kind == "spell":
+            mask = int(d[1])  # type: ignore[call-overload]
+            if mask == ANY_TYPE:
+                generic += n
+            else:
+                singles += [mask_text(mask)] * n
+        elif kind == "generic":
+            generic += n
+        elif kind == "snow":
+            snow += n
+    if len(singles) > 1:
+        singles.sort(key=_symbol_order)
+    text = "".join(singles) + "{S}" * snow
+    if generic:
+        return "{" + str(generic) + "}" + text
+    return text or "{0}"
+
+
+def _symbol_order(symbol: str) -> tuple[int, int, str]:
+    """Where a missing symbol stands in :func:`missing_text`: single types first, in W U B R G C
+    order, then hybrids."""
+    return len(symbol), "WUBRGC".index(symbol[1]) if symbol[1] in "WUBRGC" else 9, symbol
 
 
 def reason(problem: Problem, proof: Infeasible | None = None) -> Reason:
@@ -104,7 +117,7 @@ def reason(problem: Problem, proof: Infeasible | None = None) -> Reason:
 def _restricted(problem: Problem) -> bool:
     """Does some option's mana carry a spending restriction (CR 106.6)?  Then an unpayable cost
     that would be payable with every restriction lifted has ``restricted_mana`` for its reason."""
-    return any(opt.restriction is not None for cls in problem.supply.classes for opt in cls.options)
+    return problem.supply.restricted
 
 
 def _restricted_reason(missing: str) -> Reason:

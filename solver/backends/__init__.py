@@ -394,10 +394,14 @@ def relaxer(name: str = "cpsat") -> Relaxes:
     return found if found is not None else _load(name, _RELAXERS, _relaxers)
 
 
+#: What :func:`solve` and :func:`decide` answer for an empty chain.
+_NOT_ASKED = Declined("no backend was asked")
+
+
 def solve(problem: Problem, chain: tuple[str, ...]) -> Outcome:
     """The first outcome of ``chain`` that is not :class:`Declined` (the last decline when every
     backend declines)."""
-    out: Outcome = Declined("no backend was asked")
+    out: Outcome = _NOT_ASKED
     for name in chain:
         out = backend(name).solve(problem)
         if not isinstance(out, Declined):
@@ -407,9 +411,10 @@ def solve(problem: Problem, chain: tuple[str, ...]) -> Outcome:
 
 def decide(problem: Problem, chain: tuple[str, ...]) -> Verdict:
     """:func:`solve` for payability alone: each backend's :meth:`Decides.decide` in turn."""
-    out: Verdict = Declined("no backend was asked")
+    out: Verdict = _NOT_ASKED
     for name in chain:
-        out = backend(name).decide(problem)
+        found = _solvers.get(name)
+        out = (found if found is not None else backend(name)).decide(problem)
         if not isinstance(out, Declined):
             return out
     return out

@@ -27,6 +27,8 @@ networkx, no OR-Tools.
 
 from __future__ import annotations
 
+from math import comb
+
 from manasolver.models.symbols import TYPE_BITS
 from manasolver.solver import budget
 from manasolver.solver.backends.matching import (
@@ -50,25 +52,36 @@ def plain_units(problem: Problem) -> tuple[list[UnitKind], bool]:
     (options that cost mana, life or energy, or are repeatable; classes whose options
     mix several multi-mana productions).  With nothing left out the check is exact
     both ways; otherwise a "payable" from the plain part is still exact (the rest only
-    adds ways to pay) and an "unpayable" is declined."""
+    adds ways to pay) and an "unpayable" is declined.  Kept with the supply per restriction
+    rows; the supply's own rows (every option allowed), the usual ones, under the key ``()``,
+    which no other rows of it can be (``()`` are the rows of a supply without classes), so that
+    they are not hashed on every look-up."""
     sup = problem.supply
-    kept = sup.derived.units  # per restriction flags, kept with the supply
-    hit = kept.get(problem.spell_ok)
+    rows_ok = problem.spell_ok
+    key = () if rows_ok is sup.all_ok else rows_ok
+    kept = sup.derived.units
+    hit = kept.get(key)
     if hit is not None:
         return hit
-    out: list[UnitKind] = []
+    out: list[UnitKind] = [(bit, False, n, -1, ()) for bit, n in sup.pool]
     partial = False
-    for bit, n in sup.pool:
-        out.append((bit, False, n, -1, ()))
     for k, cls in enumerate(sup.classes):
-        shape, part = _class_shape(cls.options, problem.spell_ok[k])
-        partial = partial or part
-        for mask, mult, pick in shape:
-            out.append((mask, cls.snow, cls.count * mult, k, pick))
+        options = cls.options
+        ok = rows_ok[k]
+        shapes = options.shapes
+        found = None if shapes is None else shapes.get(ok)
+        shape, part = _class_shape(options, ok) if found is None else found
+        if part:
+            partial = True
+        if shape:
+            n = len(cls.members)
+            snow = cls.snow
+            for mask, mult, pick in shape:
+                out.append((mask, snow, n * mult, k, pick))
     if len(kept) >= 8:
         kept.clear()
-    kept[problem.spell_ok] = (out, partial)
-    return out, partial
+    made = kept[key] = (out, partial)
+    return made
 
 
 #: A class member's supply rows: ``(mask, units per member, pick)``.
@@ -157,12 +170,11 @@ class FlowBackend:
         if partial:
             short = converter_shortfall(problem)
             return None if short is None else (short, 0, 0)
-        light = [(u[0], u[1], u[2]) for u in units]
         best: tuple[int, int, dict[tuple[object, ...], int]] | None = None
         lacking: list[tuple[int, int]] = []  # (energy, life) short of forms with mana enough
         beyond: list[tuple[int, int]] = []   # the same for every form beyond life or energy
         for form in problem.forms:
-            short = deficits(light, form, problem.x)
+            short = deficits(units, form, problem.x)
             if form.life > sup.life or form.energy > sup.energy:
                 gap = (max(0, form.energy - sup.energy), max(0, form.life - sup.life))
                 beyond.append(gap)
@@ -226,9 +238,11 @@ class FlowBackend:
         if found is not None:
             units, partial = found
             verdict = self._hall(problem, units, partial)
-            if verdict is None and partial and not problem.has_assists and _wider(problem):
-                units, partial = wide_units(problem)
-                verdict = self._hall(problem, units, partial)
+            if verdict is None and partial and not problem.has_assists:
+                taps = tap_room(problem)
+                if taps or _wider(problem):
+                    units, partial = wide_units(problem, taps)
+                    verdict = self._hall(problem, units, partial)
             if verdict is not None:
                 return verdict[1], {}
         short = converter_shortfall(problem)
@@ -376,6 +390,35 @@ def life_room(problem: Problem) -> bool:
     return not energy or energy + max(f.energy for f in problem.forms) <= sup.energy
 
 
+def tap_room(problem: Problem) -> bool:
+    """Can the permanents that options' "tap an untapped <type> you control" costs tap (Jaspera
+    Sentinel, Holdout Settlement; CR 118.3) never limit a payment?  True when some exclusive option
+    has such a cost and the player's untapped permanents that are no supply member (no mana
+    ability of their own to lose by it) and have a type every such option accepts are at least the
+    permanents every member's costliest such option taps at once.  Then each activation taps
+    permanents nothing else in a payment by the other options would use (convoke and improvise,
+    which use them too, are not asked of units: :attr:`Problem.has_assists`), so such options are
+    free ones for whether a cost is payable."""
+    sup = problem.supply
+    if not sup.tappable:
+        return False
+    need = 0
+    kinds: list[tuple[str, ...]] = []
+    for cls in sup.classes:
+        most = 0
+        for opt in cls.options:
+            if opt.tap_creatures and opt.exclusive:
+                most = max(most, opt.tap_creatures)
+                if opt.tap_types not in kinds:
+                    kinds.append(opt.tap_types)
+        need += cls.count * most
+    if not need:
+        return False
+    spare = sum(len(grp.members) for grp in sup.tappable
+                if grp.cls < 0 and grp.untapped and all(grp.matches.intersection(kind) for kind in kinds))
+    return need <= spare
+
+
 def _repeat_rows(options: Options, ok: tuple[bool, ...]) -> tuple[tuple[tuple[int, int], ...], bool]:
     """What one member adds by its free repeatable options (Pentad Prism's counters), beside
     whatever it taps for: ``(mask, units)`` rows, and ``True`` when some repeatable option is not
@@ -401,15 +444,17 @@ def _repeat_rows(options: Options, ok: tuple[bool, ...]) -> tuple[tuple[tuple[in
     return (), True
 
 
-def _usable(options: Options, ok: tuple[bool, ...], life_ok: bool) -> tuple[list[tuple[int, Option]], bool]:
+def _usable(options: Options, ok: tuple[bool, ...], life_ok: bool,
+            taps_ok: bool = False) -> tuple[list[tuple[int, Option]], bool]:
     """The exclusive options of a member the flow may use (free; paying life or energy only when
-    ``life_ok``: :func:`life_room`), and whether some exclusive option was left out."""
+    ``life_ok``: :func:`life_room`; tapping other permanents only when ``taps_ok``:
+    :func:`tap_room`), and whether some exclusive option was left out."""
     usable: list[tuple[int, Option]] = []
     partial = False
     for o, opt in enumerate(options):
         if not ok[o] or not opt.exclusive:
             continue
-        if (not opt.free or opt.tap_creatures or opt.sacrifice_other or opt.nonsnow_tail
+        if (not opt.free or (opt.tap_creatures and not taps_ok) or opt.sacrifice_other or opt.nonsnow_tail
                 or ((opt.life or opt.energy) and not life_ok)):
             partial = True
             continue
@@ -423,18 +468,20 @@ def _wider(problem: Problem) -> bool:
     return any(opt.life or opt.energy or not opt.exclusive for cls in problem.supply.classes for opt in cls.options)
 
 
-def wide_units(problem: Problem) -> tuple[list[UnitKind], bool]:
+def wide_units(problem: Problem, taps: bool = False) -> tuple[list[UnitKind], bool]:
     """:func:`plain_units` with options paying life or energy as free ones when :func:`life_room`
     says they never limit a payment, and free repeatable options (Pentad Prism) beside what each
     member taps for (rows without a pick: :func:`~manasolver.solver.backends.matching.solution_from_units`
-    writes exclusive activations alone); whether anything was still left out."""
+    writes exclusive activations alone); whether anything was still left out.  ``taps``: options
+    that tap other permanents as free ones too (what :func:`tap_room` allows; a payment by them is
+    not written from these units, which do not say what they tap)."""
     sup = problem.supply
     life_ok = life_room(problem)
     out: list[UnitKind] = [(bit, False, n, -1, ()) for bit, n in sup.pool]
     partial = False
     for k, cls in enumerate(sup.classes):
         ok = problem.spell_ok[k]
-        usable, part = _usable(cls.options, ok, life_ok)
+        usable, part = _usable(cls.options, ok, life_ok, taps)
         rows, odd = _exclusive_rows(usable)
         extra, odd_repeat = _repeat_rows(cls.options, ok)
         partial = partial or part or odd or odd_repeat
@@ -573,8 +620,7 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
         return None
     plain, assist_of = assisting
     life_ok = life_room(problem)
-    costly = frozenset().union(*(class_types(problem.req.state, cls) for cls in sup.classes
-                                 if any(not opt.free for opt in cls.options)))
+    costly: frozenset[str] | None = None  # the converters' types, read when restricted mana asks
     plain += [(bit, False, n, True) for bit, n in sup.pool]
     # per converter class: (members, plain rows of a member, snow, its modes, the colors a member
     # assists with, paying the spell alone)
@@ -583,7 +629,15 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
     most = sup.pool_total  # all the mana the board could make, converters' own costs unpaid
     choices = 1
     for k, cls in enumerate(sup.classes):
-        found = _class_modes(cls.options, problem.spell_ok[k], life_ok, costly)
+        options = cls.options
+        flags = options.flags
+        if flags is not None and not flags[0]:
+            found = _kept_modes(options, problem.spell_ok[k], life_ok)
+        else:
+            if costly is None:
+                costly = frozenset().union(*(class_types(problem.req.state, c) for c in sup.classes
+                                             if any(not opt.free for opt in c.options)))
+            found = _class_modes(options, problem.spell_ok[k], life_ok, costly)
         if found is None:
             return None
         rows, repeat, modes, converting = found
@@ -603,7 +657,8 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
             plain += [(mask, cls.snow, cls.count * mult, True) for mask, mult, _ in rows]
             continue
         flexible.append((cls.count, rows, cls.snow, modes, only))
-        choices *= len(_compositions(cls.count, len(modes) + 1 + (only is not None)))
+        parts = len(modes) + 1 + (only is not None)
+        choices *= comb(cls.count + parts - 1, parts - 1)  # how many _compositions(count, parts) lists
         if choices > CONVERTER_CHOICES:
             return None
     if len(repeating) > 1 or not (flexible or repeating):
@@ -623,6 +678,7 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
     deadline = budget.current()
     best: Ranked | None = None
     open_choices: list[tuple[Ranked, list[Act], list[Unit]]] = []
+    need = min(form.mana_total(x) for form in forms)
     for choice in _product(picks):
         if deadline.expired():
             return None
@@ -641,6 +697,8 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
                 acts += [(slots, snow, demands, -1)] * n
         for (k, snow, mask, demands, _), (n,) in zip(repeating, choice[len(flexible):]):
             acts += [((mask,), snow, demands, k)] * n
+        if best is not None and _beaten(best, need - _net(units, acts)):
+            continue  # no flow of this choice, in any order, can miss less than the best found
         upper = _least(units, acts, forms, x, "others")
         if upper is not None and (best is None or upper[:2] < best[:2]):
             best = upper
@@ -697,9 +755,26 @@ CONVERTER_ORDERS = 120
 CONVERTER_FLOWS = 256
 
 
+#: What :func:`_class_modes` reads of one member: plain rows, free repeatable rows, modes and
+#: repeatable converter; ``None`` when some option is not modelled.  Only read, never changed.
+ClassModes = tuple[ShapeRows, tuple[tuple[int, int], ...], list[Mode], tuple[int, list[int], int] | None]
+
+
+def _kept_modes(options: Options, ok: tuple[bool, ...], life_ok: bool) -> ClassModes | None:
+    """:func:`_class_modes` of options none of which adds restricted mana (so the board's
+    converters' types are not read), kept in the options object per restriction row and life flag
+    (the options of a card in one state are shared by every board's rows)."""
+    kept = options.modes
+    if kept is None:
+        kept = options.modes = {}
+    hit: tuple[ClassModes | None] | None = kept.get((ok, life_ok))
+    if hit is None:
+        hit = kept[(ok, life_ok)] = (_class_modes(options, ok, life_ok, frozenset()),)
+    return hit[0]
+
+
 def _class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool, costly: frozenset[str]
-                 ) -> tuple[ShapeRows, tuple[tuple[int, int], ...], list[Mode],
-                            tuple[int, list[int], int] | None] | None:
+                 ) -> ClassModes | None:
     """One member's plain rows, free repeatable rows, modes (converters; free options adding more
     than one mana when it has several; restricted mana, which pays this spell when its restriction
     allows it and no converter's cost, CR 106.6) and repeatable converter (``(mask, cost demands,
@@ -777,6 +852,24 @@ def _converting(options: Options, ok: tuple[bool, ...]
     return rest, (mask, demands, first.repeat)
 
 
+def _net(units: list[Unit], acts: list[Act]) -> int:
+    """The most mana ``units`` and the activations ``acts`` leave for the spell once the
+    activations' own costs are paid: what they add less what they cost."""
+    net = 0
+    for u in units:
+        net += u[2]
+    for slots, _snow, demands, _node in acts:
+        net += len(slots) - len(demands)
+    return net
+
+
+def _beaten(best: Ranked, least: int) -> bool:
+    """Can no shortfall missing ``least`` mana or more rank below ``best`` (smaller total, then
+    smaller colored part)?  A flow paying the converters' costs in full (:func:`_staged`) leaves
+    the spell at most :func:`_net` mana, so it misses at least a form's whole cost less that."""
+    return least > best[0] or (least == best[0] and not best[1])
+
+
 def _orders(acts: list[Act]) -> list[list[Act]]:
     """Every distinct order of ``acts`` (alike activations are not told apart)."""
     kinds: list[Act] = []
@@ -849,11 +942,14 @@ def _staged(sources: list[Source], costs: list[tuple[int, int]], form: Form,
     demands, then generic (a flow never gives back what reached the sink, so the costs stay paid
     and the colored demands served as much as they can be; generic, which every source pays, is
     what the sources have left, counted as :func:`~manasolver.solver.backends.matching.deficits`
-    counts it); ``None`` when the costs can't all be paid."""
+    counts it); ``None`` when the costs can't all be paid.  With one demand but generic at most
+    and a few costs, counted by :func:`_staged_cuts` instead of flowed."""
     dsts: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
     if form.snow:
         dsts.append((("snow",), -1, form.snow))
     ns, nd, nc = len(sources), len(dsts), len(costs)
+    if nd <= 1 and nc <= _CUT_COSTS:
+        return _staged_cuts(sources, costs, dsts, form.generic(x))
     sink = 1 + ns + nd + nc
     net = _Network(sink + 1)
     for si, (mask, snow, count, pays) in enumerate(sources):
@@ -881,3 +977,67 @@ def _staged(sources: list[Source], costs: list[tuple[int, int]], form: Form,
     if generic > 0:  # every source pays generic: what the two stages left, counted (see deficits)
         out[("generic",)] = generic
     return out
+
+
+#: Costs past which :func:`_staged` flows rather than counts (:func:`_staged_cuts` reads every set
+#: of the costs and the demand).
+_CUT_COSTS = 4
+
+
+def _staged_cuts(sources: list[Source], costs: list[tuple[int, int]],
+                 dsts: list[tuple[tuple[object, ...], int, int]], generic: int) -> dict[tuple[object, ...], int] | None:
+    """:func:`_staged` for one demand but generic at most (``dsts``), counted instead of flowed: the
+    first stage pays every cost exactly when the maximum flow into the costs alone is all of them,
+    and the second ends at a maximum flow of the whole network (augmenting paths reach one from any
+    flow) with the costs still paid, so the demand is served that flow less the costs whichever
+    paths the stages took (:func:`_most_flow` counts both)."""
+    caps = [c for _, c in costs] + [c for _, _, c in dsts]
+    nc = len(costs)
+    paying: dict[int, int] = {}  # sources by the set of sinks they pay (bit ci: cost ci, bit nc: the demand)
+    total = 0
+    demand = dsts[0][1] if dsts else 0
+    for mask, snow, count, pays in sources:
+        total += count
+        reach = 0
+        for ci, (m, _c) in enumerate(costs):
+            if (pays is None or ci in pays) and (m == 0 or mask & m):
+                reach |= 1 << ci
+        if dsts and ((demand == -1 and snow) or (demand > 0 and mask & demand)):
+            reach |= 1 << nc
+        if reach:
+            paying[reach] = paying.get(reach, 0) + count
+    paid = sum(caps[:nc])
+    if nc and _most_flow(paying, caps, (1 << nc) - 1) < paid:
+        return None
+    flowed = _most_flow(paying, caps, (1 << len(caps)) - 1)
+    out: dict[tuple[object, ...], int] = {}
+    if dsts:
+        served = flowed - paid
+        if served < dsts[0][2]:
+            out[dsts[0][0]] = dsts[0][2] - served
+    generic += flowed - total
+    if generic > 0:
+        out[("generic",)] = generic
+    return out
+
+
+def _most_flow(paying: dict[int, int], caps: list[int], sinks: int) -> int:
+    """The maximum flow from grouped sources (``paying``: units by the set of sinks they pay) into
+    the sinks of the set ``sinks`` (bits of ``caps``' capacities), as its least cut: for every set
+    ``beyond`` of those sinks cut off from the sources, the capacity of the others and the sources
+    paying some sink of ``beyond``."""
+    best = -1
+    beyond = sinks
+    while True:
+        cut = 0
+        for t, cap in enumerate(caps):
+            if sinks >> t & 1 and not beyond >> t & 1:
+                cut += cap
+        for reach, count in paying.items():
+            if reach & beyond:
+                cut += count
+        if best < 0 or cut < best:
+            best = cut
+        if not beyond:
+            return best
+        beyond = (beyond - 1) & sinks

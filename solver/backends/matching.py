@@ -74,12 +74,21 @@ def hall_ok(units: list[UnitKind], form: Form, generic: int) -> bool:
 
 def hall_fast(units: Sequence[tuple[int, bool, int] | UnitKind], form: Form, generic: int) -> bool:
     """:func:`hall_ok` with each Hall sum computed once per distinct union of demand masks
-    (a form has a few demands, so a few sums, never a table of all 64 masks)."""
-    if generic + form.fixed_mana > sum(u[2] for u in units):
-        return False
+    (a form has a few demands, so a few sums, never a table of all 64 masks); a form of one
+    demand or none in one pass over the units."""
     demands = form.demands
     n = len(demands)
     snow = form.snow
+    if n <= 1 and not snow:
+        m, need = demands[0] if n else (0, 0)
+        total = paying = 0
+        for u in units:
+            total += u[2]
+            if u[0] & m:
+                paying += u[2]
+        return generic + need <= total and need <= paying
+    if generic + form.fixed_mana > sum(u[2] for u in units):
+        return False
     sums: dict[int, tuple[int, int]] = {}
 
     def have(mask: int) -> tuple[int, int]:
@@ -291,40 +300,107 @@ class _Network:
         return back, -1
 
 
-def deficits(units: list[tuple[int, bool, int]], form: Form, x: int) -> dict[tuple[object, ...], int]:
+def deficits(units: Sequence[tuple[int, bool, int] | UnitKind], form: Form, x: int) -> dict[tuple[object, ...], int]:
     """The least unmet demand when grouped units pay ``form``, per demand key
     (``("spell", mask)``, ``("snow",)``, ``("generic",)``): a maximum flow that first
     serves the colored, colorless, hybrid and snow demands and then generic, so the
     shortfall is smallest in total and, among those, falls on generic (a flow never
     gives back what reached the sink).  Every unit pays generic, so the second stage adds
     what the units left over by the first can give (the whole network's maximum flow is the
-    least of all the units and the first stage's flow with generic): counted, not flowed.  When
-    the units can serve every demand but generic (Hall's condition, :func:`hall_fast`), the
-    first stage serves them all, counted without a flow either."""
+    least of all the units and the first stage's flow with generic): counted, not flowed.
+
+    The first stage is counted without a flow where every maximum flow serves each demand
+    alike: when no unit pays two of the demands (each demand then served as far as the units
+    paying it go: one demand alone is such a case), and when the units can serve every demand
+    (Hall's condition, :func:`hall_fast`)."""
     g = form.generic(x)
-    total = sum(u[2] for u in units)
+    demands = form.demands
+    snow = form.snow
     out: dict[tuple[object, ...], int] = {}
-    served = form.fixed_mana
-    if not hall_fast(units, form, 0):
-        dsts: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
-        if form.snow:
-            dsts.append((("snow",), -1, form.snow))
-        nu = len(units)
-        sink = nu + len(dsts) + 1
-        net = _Network(sink + 1)
-        for ui, (mask, snow, count) in enumerate(units):
-            net.edge(0, 1 + ui, count)
-            for di, (_, m, _c) in enumerate(dsts):
-                if (m == -1 and snow) or (m > 0 and mask & m):
-                    net.edge(1 + ui, nu + 1 + di, count)
-        edges = [net.edge(nu + 1 + di, sink, c) for di, (_, _, c) in enumerate(dsts)]
-        served = net.augment(sink)
-        for (key, _m, _c), e in zip(dsts, edges):
-            if net.cap[e]:
-                out[key] = net.cap[e]
+    total = 0
+    if len(demands) == 1 and not snow:  # one demand: served as far as the units paying it go
+        m, need = demands[0]
+        have = 0
+        for u in units:
+            total += u[2]
+            if u[0] & m:
+                have += u[2]
+        served = need
+        if have < need:
+            served = have
+            out[("spell", m)] = need - have
+    else:
+        for u in units:
+            total += u[2]
+        served = form.fixed_mana
+        alone = _alone(units, form)
+        if alone is not None:
+            served = 0
+            for (m, need), have in zip(demands, alone):
+                if have < need:
+                    out[("spell", m)] = need - have
+                    served += have
+                else:
+                    served += need
+            if snow:
+                have = alone[-1]
+                if have < snow:
+                    out[("snow",)] = snow - have
+                    served += have
+                else:
+                    served += snow
+        elif not hall_fast(units, form, 0):
+            served = _first_stage(units, form, out)
     if g + served > total:
         out[("generic",)] = g + served - total
     return out
+
+
+def _alone(units: Sequence[tuple[int, bool, int] | UnitKind], form: Form) -> list[int] | None:
+    """The units paying each demand of ``form`` (its demands in order, then its snow demand when
+    it has one) when no unit pays two of them, else ``None``."""
+    demands = form.demands
+    snow = form.snow
+    have = [0] * (len(demands) + (1 if snow else 0))
+    for u in units:
+        mask = u[0]
+        hit = -1
+        for i, (m, _c) in enumerate(demands):
+            if mask & m:
+                if hit >= 0:
+                    return None
+                hit = i
+        if snow and u[1]:
+            if hit >= 0:
+                return None
+            hit = len(demands)
+        if hit >= 0:
+            have[hit] += u[2]
+    return have
+
+
+def _first_stage(units: Sequence[tuple[int, bool, int] | UnitKind], form: Form,
+                 out: dict[tuple[object, ...], int]) -> int:
+    """The maximum flow from ``units`` to ``form``'s demands but generic, by shortest augmenting
+    paths: how much it serves; what each demand still lacks is put in ``out``."""
+    dsts: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
+    if form.snow:
+        dsts.append((("snow",), -1, form.snow))
+    nu = len(units)
+    sink = nu + len(dsts) + 1
+    net = _Network(sink + 1)
+    for ui, u in enumerate(units):
+        mask, snow, count = u[0], u[1], u[2]
+        net.edge(0, 1 + ui, count)
+        for di, (_, m, _c) in enumerate(dsts):
+            if (m == -1 and snow) or (m > 0 and mask & m):
+                net.edge(1 + ui, nu + 1 + di, count)
+    edges = [net.edge(nu + 1 + di, sink, c) for di, (_, _, c) in enumerate(dsts)]
+    served = net.augment(sink)
+    for (key, _m, _c), e in zip(dsts, edges):
+        if net.cap[e]:
+            out[key] = net.cap[e]
+    return served
 
 
 def _augment(adj: dict[int, list[int]], cap: dict[tuple[int, int], int], sink: int) -> int:

@@ -227,14 +227,15 @@ class Problem:
         payment (:func:`spend_table_of`), so that its forms' demands say what mana pays them,
         and ``supply``'s activation costs likewise (:func:`spending_supply`)."""
         guard_spent_on_costs(req)
-        supply = spending_supply(req.state, supply)
-        table = spend_table_of(req)
-        if not table.identity:
-            ann = announced(req.cost, req.modifiers, table)
-        has_x = ann.x_count > 0
+        if spend_effects(req.state):  # (without a 609.4b rule on the board, both are as they are)
+            supply = spending_supply(req.state, supply)
+            table = spend_table_of(req)
+            if not table.identity:
+                ann = announced(req.cost, req.modifiers, table)
         if ignore_restrictions or not supply.restricted:
             ok = supply.all_ok
         else:
+            has_x = ann.x_count > 0
             ok = tuple(tuple(restriction_allows(o.restriction, req.spell, has_x, req.cost.has_colorless)
                              for o in k.options) for k in supply.classes)
         assists = build_assists(req.state, supply, req.convoke, req.improvise, req.delve)

@@ -168,7 +168,8 @@ class Options(tuple[Option, ...]):
     every board that holds it (``solver.supply.build``), so what is read from the options alone
     is a field here, not a table: ``flags`` (restricted, every option allowed, damage: this
     module), ``reading`` what it gives ``keep_colors`` (``solver.keepable``), ``shapes`` its flow
-    rows per restriction row (``solver.backends.flow``), ``templates`` its fast-optimiser modes per
+    rows per restriction row and ``modes`` its converter-search rows per restriction row and life
+    flag (``solver.backends.flow``), ``templates`` its fast-optimiser modes per
     restriction row (``solver.backends.fastopt.modes``), ``keep_units`` what a member offers
     ``keep_castable`` per snow flag (``solver.backends.fastopt.keep``), ``costs`` what a cast card
     may change in it (``solver.supply.resources``).  ``None`` until first asked.  ``reveals``:
@@ -184,6 +185,7 @@ class Options(tuple[Option, ...]):
     flags: tuple[bool, tuple[bool, ...], bool] | None = None
     reading: tuple[int, int, int, int, int] | None = None
     shapes: dict[tuple[bool, ...], Any] | None = None
+    modes: dict[tuple[tuple[bool, ...], bool], Any] | None = None
     templates: dict[tuple[bool, ...], Any] | None = None
     keep_units: dict[bool, Any] | None = None
     costs: tuple[bool, bool, bool] | None = None

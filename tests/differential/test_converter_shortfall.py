@@ -84,3 +84,23 @@ def test_two_signets_paying_each_other_are_decided_over_their_orders(monkeypatch
     monkeypatch.setattr(flow, "converter_shortfall", lambda problem: None)
     want = answer(query)
     assert got["reason"]["code"] == want["reason"]["code"] and _size(got["reason"]["missing"]) == (1, 1), want
+
+
+def test_a_member_of_hundreds_of_modes_is_declined_by_counting_its_choices() -> None:
+    """Selvala, Heart of the Wilds adds X mana in any combination of colors, X the greatest power
+    among the player's creatures (Kenrith's 5), and each Kinnan one more of a type it made: 700
+    options, each a mode of the search.  Its choices are counted (stars and bars) before any is
+    listed, so the search declines at once instead of recursing once per mode (past Python's
+    recursion limit: the query was answered "input is nested too deeply")."""
+    from manasolver.solver.budget import query_budget
+    from manasolver.solver.queries import prepare
+    from manasolver.solver.service.handlers import build_request
+    names = ("Forest", "Command Tower", "Kinnan, Bonder Prodigy", "Kinnan, Bonder Prodigy",
+             "Selvala, Heart of the Wilds", "Kenrith, the Returned King")
+    board = {"players": [{"name": "you"}],
+             "battlefield": [{"id": f"p{i}", "card": n} for i, n in enumerate(names)]}
+    req = build_request({"query": "can_pay", "state": board, "cost": "{4}{B}{B}{B}"})
+    with query_budget():
+        problem = prepare(req, "feasible", 0)
+        assert max(len(cls.options) for cls in problem.supply.classes) > flow.CONVERTER_CHOICES
+        assert flow.converter_shortfall(problem) is None

@@ -1,6 +1,7 @@
 """``can_pay`` decided by the flow backend on boards its Hall check alone leaves to the optimisers:
 Signets paying one another (the converter search, CR 605.3), Jegantha's mana that can't pay generic
-costs (CR 106.6), and costs beyond every source whatever their costs (Bog Witch's discard).  Each
+costs (CR 106.6), costs beyond every source whatever their costs (Bog Witch's discard), and "tap an
+untapped creature you control" costs with creatures enough that make no mana (CR 118.3).  Each
 verdict and REASON is CP-SAT's, and CP-SAT is not asked."""
 
 from __future__ import annotations
@@ -69,6 +70,21 @@ def test_bog_witch_cost_beyond_every_source(cost: str, monkeypatch: pytest.Monke
     state["players"][0]["hand"] = ["Llanowar Elves"]
     got, want = _answers({"query": "can_pay", "state": state, "cost": cost}, monkeypatch)
     assert got["payable"] is False and got == want
+
+
+@pytest.mark.parametrize(("names", "cost", "payable"), [
+    (("Plains", "Plains", "Jaspera Sentinel", "Grizzly Bears", "Sol Ring"), "{3}{G}{W}", True),
+    (("Holdout Settlement", "Holdout Settlement", "Grizzly Bears", "Grizzly Bears"), "{U}{B}", True),
+    (("Forest", "Jaspera Sentinel", "Grizzly Bears"), "{G}{G}{G}", False),
+    (("Holdout Settlement", "Holdout Settlement", "Grizzly Bears", "Grizzly Bears"), "{3}", False),
+])
+def test_tapped_creatures_that_make_no_mana_limit_no_payment_118_3(
+        names: tuple[str, ...], cost: str, payable: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Jaspera Sentinel and Holdout Settlement tap an untapped creature as part of their cost; with
+    as many creatures that make no mana as activations, the costs take nothing a payment needs, and
+    Hall's condition over the wider units decides what CP-SAT decides."""
+    got, want = _answers({"query": "can_pay", "state": _board(*names), "cost": cost}, monkeypatch)
+    assert got["payable"] is payable and got == want
 
 
 @pytest.mark.parametrize(("names", "cost", "spend"), [
