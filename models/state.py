@@ -245,7 +245,8 @@ class BoardView:
     color (``models.rules.counts``); ``color_settings`` (``models.rules.colors``); ``typed`` each
     permanent's types and the subtypes a count reads (``models.rules.amounts``); ``type_changes``
     (``models.rules.land_types``); ``abilities`` each permanent's mana abilities after the board's
-    effects, by id, beside the permanent (``models.rules.board_effects``); ``notable`` the permanents
+    effects, by id, beside the permanent, and ``reached`` the ids of the permanents those effects may
+    reach, in a 1-tuple (``models.rules.board_effects``); ``notable`` the permanents
     whose cards print effects on mana, prohibitions or granted keywords and those with triggered
     abilities, ``grants``, ``hasty``,
     ``abilities_of`` and ``held`` (``models.rules.granted``);
@@ -262,8 +263,8 @@ class BoardView:
     """
 
     __slots__ = ("abilities", "abilities_of", "active", "by_id", "checks", "color_settings", "doublers", "grants",
-                 "hasty", "held", "marked", "notable", "sparing", "spend_effects", "supplies", "tap_hurt",
-                 "type_changes", "typed")
+                 "hasty", "held", "marked", "notable", "reached", "sparing", "spend_effects", "supplies",
+                 "tap_hurt", "type_changes", "typed")
 
     def __init__(self) -> None:
         self.active: Any = None
@@ -272,6 +273,7 @@ class BoardView:
         self.spend_effects: Any = None
         self.color_settings: Any = None
         self.typed: Any = None
+        self.reached: Any = None
         self.type_changes: Any = None
         self.grants: Any = None
         self.hasty: Any = None

@@ -131,8 +131,11 @@ def effective_mana_abilities(state: GameState, permanent: Permanent) -> tuple[Ma
     hit = memo.get(permanent.id)
     if hit is not None and hit[0] is permanent:  # (a permanent of this board: ids are unique on it)
         return hit[1]  # type: ignore[no-any-return]
-    if prohibited(state, permanent):
-        found: tuple[ManaAbility, ...] = ()  # CR 602.5: none of its activated abilities can be activated
+    reached = reached_by_effects(state)
+    if reached is not None and permanent.id not in reached:
+        found: tuple[ManaAbility, ...] = permanent.card.mana_abilities  # no effect reaches it
+    elif prohibited(state, permanent):
+        found = ()  # CR 602.5: none of its activated abilities can be activated
     else:
         found = _spared(state, permanent, _effective(state, permanent))
     memo[permanent.id] = (permanent, found)  # (a refusal raised above is raised again when asked again)
@@ -383,7 +386,16 @@ def reached_by_effects(state: GameState) -> frozenset[str] | None:
     abilities of" its holder; an Aura or trigger that hurts when a permanent taps that
     permanent; every other effect (land types, replacements, prohibitions, spending rules) any
     permanent.  A permanent outside the set has the mana abilities its card prints, and adds
-    what it would on a board without those effects."""
+    what it would on a board without those effects.  Read once per board (its view's
+    ``reached``)."""
+    view = state.view
+    found = view.reached
+    if found is None:
+        found = view.reached = (_reached(state),)
+    return found[0]  # type: ignore[no-any-return]
+
+
+def _reached(state: GameState) -> frozenset[str] | None:
     from manasolver.models.effects import AbilitiesOf, TriggeredMana
     reached: set[str] = set(tap_damage_from_attachments(state))
     lands: bool = False

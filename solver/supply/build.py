@@ -46,15 +46,20 @@ from manasolver.models.errors import BadState, Unsupported
 from manasolver.models.rules.amounts import (
     TAPPED_COUNT,
     ability_restriction,
-    commander_identity,
     condition_holds,
     evaluate_amount,
+    player_identity,
     sacrificed_kinds,
 )
 from manasolver.models.rules.board_effects import reached_by_effects
 from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.rules.history import MILL_A_CARD, MilledOut, milling_ability
-from manasolver.models.rules.production import activation_results, effective_mana_abilities
+from manasolver.models.rules.production import (
+    active_effects,
+    activation_results,
+    effective_mana_abilities,
+    tap_damage_from_attachments,
+)
 from manasolver.models.rules.missing import NotOnBoard
 from manasolver.models.state import GameState, Permanent, Player, fits_cost, permanent_state
 from manasolver.models.symbols import ANY_TYPE, C, mask_from_letters, mask_letters
@@ -62,13 +67,14 @@ from manasolver.models.text.read import card_text
 from manasolver.models.text.tap_costs import OPPONENT_LAND_PART, tap_costs_after
 from manasolver.solver.supply.model import (
     MAX_REPEAT,
+    Derived,
     Excluded,
     Option,
     Options,
     SourceClass,
     SourceKind,
     Supply,
-    slot_setters,
+    maker,
 )
 from manasolver.solver.supply.resources import fodder_groups, hand_classes, zone_fodder
 from manasolver.solver.supply.unmodelled import (
@@ -455,7 +461,7 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
     elif not changed and (commander_only or not board_dependent) and perm.imprinted is None:
         what = _what(perm, resources)
         key = (what, perm.sick and summoning_sick(state, perm), (pl.life, pl.energy) if pays else (),
-               commander_identity(state, perm.controller) if commander_only else -1)
+               player_identity(pl) if commander_only else -1)  # (pl controls perm)
         hit = _ROWS.get(key, card)
         if hit is not None:
             return hit
@@ -701,47 +707,56 @@ _NONE_REACHED: frozenset[str] = frozenset()
 _SUPPLIES_PER_BOARD = 64
 
 
-_CLASS_SLOTS = slot_setters(SourceClass)
+_new_class = maker(SourceClass)
+_new_supply = maker(Supply)
 
 
-def _classes(groups: Iterable[tuple[list[str], list[int], _Row, str]]) -> list[SourceClass]:
+def _classes(groups: Iterable[tuple[tuple[str, ...], tuple[int, ...], _Row, str]]) -> list[SourceClass]:
     """A :class:`SourceClass` of permanents (no ``hand``) per group of members, positions, row and
-    card name, in order, as its ``__init__`` makes them, each set through its slots in one loop
-    (a board's supply makes one per group of its permanents)."""
-    new = object.__new__
-    s0, s1, s2, s3, s4, s5, s6, s7 = _CLASS_SLOTS
-    out: list[SourceClass] = []
-    for members, positions, row, name in groups:
-        options = row[1]
-        k = new(SourceClass)
-        s0(k, tuple(members))
-        s1(k, tuple(positions))
-        s2(k, options if type(options) is Options else Options(options))
-        s3(k, row[2])
-        s4(k, row[3])
-        s5(k, name)
-        s6(k, row[4])
-        s7(k, ())
-        out.append(k)
+    card name, in order, as its ``__init__`` makes them (a board's supply makes one per group of
+    its permanents: :func:`~manasolver.solver.supply.model.maker`'s)."""
+    new = _new_class
+    return [new(members, positions, row[1] if type(row[1]) is Options else Options(row[1]), row[2], row[3], name,
+                row[4], ()) for members, positions, row, name in groups]
+
+
+def _rows(state: GameState, pl: Player, resources: bool) -> list[tuple[int, Permanent, _Row]]:
+    """The rows of the permanents ``pl`` controls on a board without effects on mana, in board
+    order, with their positions: each remembered with what the permanent is (one lookup, the
+    common case) or made; what referential abilities mirror is read at the first row to make
+    that reads it (a row that does not never reads it)."""
+    name = pl.name
+    lookup = _ROWS.lookup()
+    refs: dict[str, int] | None = None
+    ref_error = ""
+    read = False
+    out: list[tuple[int, Permanent, _Row]] = []
+    for pos, perm in enumerate(state.battlefield):
+        if perm.controller != name:
+            continue
+        card = perm.card
+        # the key of _what, made here: one lookup per permanent
+        entry = lookup((id(card), resources) + perm[2:]) if perm.imprinted is None else None
+        if entry is not None and entry[0] is card:
+            row = entry[1]
+        else:
+            if not read and _card_info(card)[3]:
+                refs, ref_error = _references(state)
+                read = True
+            row = _row(state, perm, pl, refs, False, False, resources, ref_error)
+        out.append((pos, perm, row))
     return out
 
 
-def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str] = frozenset()) -> Supply:
-    try:
-        pl = state.player(name)
-    except KeyError:
-        raise BadState(f"no player named {name!r}", "player") from None
-    refs: dict[str, int] | None = None
-    ref_error = ""
-    from manasolver.models.rules.production import active_effects, tap_damage_from_attachments
-    effects = active_effects(state)
-    # Board-dependent abilities: effects on mana, or Auras that hurt when what they enchant taps;
-    # the permanents they may reach (None: any) have their rows made here, the others' rows are
-    # those of a board without them.
-    changed = bool(effects) or bool(tap_damage_from_attachments(state))
-    reached = reached_by_effects(state) if changed else _NONE_REACHED
-    # Rows remembered with their permanents first (one lookup each, the common case); the others
-    # after the references are known (a plain row never reads them).
+def _rows_beside_effects(state: GameState, pl: Player, resources: bool,
+                         effects: bool) -> list[tuple[int, Permanent, _Row]]:
+    """The rows of the permanents ``pl`` controls on a board with effects on mana (``effects``)
+    or Auras and triggers that hurt when a permanent taps, in board order, with their positions:
+    the permanents the effects may reach (None: any) have their rows made here, the others'
+    rows are those of a board without them (:func:`_reached_row`), remembered ones first (one
+    lookup each); what referential abilities mirror is read when some row to make reads it."""
+    name = pl.name
+    reached = reached_by_effects(state)
     lookup = None if reached is None else _ROWS.lookup()
     own = _NONE_REACHED if reached is None else reached
     found: list[tuple[int, Permanent, _Row | None]] = []
@@ -751,60 +766,74 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
             continue
         card = perm.card
         hit = None
-        if lookup is not None and perm.imprinted is None and (not changed or perm.id not in own):
-            # the key of _what, made here: one lookup per permanent, the common case
-            entry = lookup((id(card), resources) + perm[2:])
+        if lookup is not None and perm.imprinted is None and perm.id not in own:
+            entry = lookup(_what(perm, resources))
             if entry is not None and entry[0] is card:
                 hit = entry[1]
         found.append((pos, perm, hit))
         if hit is None and not missed:
             missed = _card_info(card)[3]
-    if missed:  # a row to make reads what other permanents could produce
-        from manasolver.solver.graph import reference_sets
-        try:
-            refs = reference_sets(state)  # what referential abilities mirror: lands only
-        except Unsupported as err:
-            ref_error = err.message
+    refs, ref_error = _references(state) if missed else (None, "")
+    return [(pos, perm, _reached_row(state, perm, pl, refs, effects, resources, ref_error, maybe, reached))
+            for pos, perm, maybe in found]
+
+
+def _references(state: GameState) -> tuple[dict[str, int] | None, str]:
+    """What referential abilities mirror (lands only: :func:`~manasolver.solver.graph.reference_sets`),
+    or None and why it can't be read."""
+    from manasolver.solver.graph import reference_sets
+    try:
+        return reference_sets(state), ""
+    except Unsupported as err:
+        return None, err.message
+
+
+def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str] = frozenset()) -> Supply:
+    try:
+        pl = state.player(name)
+    except KeyError:
+        raise BadState(f"no player named {name!r}", "player") from None
+    effects = active_effects(state)
+    # Board-dependent abilities: effects on mana, or Auras that hurt when what they enchant taps.
+    if effects or tap_damage_from_attachments(state):
+        made = _rows_beside_effects(state, pl, resources, bool(effects))
+    else:
+        made = _rows(state, pl, resources)
     excluded: list[Excluded] = []
     creatures = 0
     special = False
-    rows: list[tuple[int, Permanent, _Row]] = []
     # Grouped as they come, in order of their first member, unless some option sacrifices or
     # taps other permanents (then _group_with_resources groups them again).
-    simple: dict[tuple[object, ...], tuple[list[str], list[int], _Row, str]] = {}
-    for pos, perm, maybe in found:
-        if not changed:
-            row = maybe if maybe is not None else _row(state, perm, pl, refs, False, False, resources, ref_error)
-        else:
-            row = _reached_row(state, perm, pl, refs, bool(effects), resources, ref_error, maybe, reached)
+    simple: dict[tuple[object, ...], tuple[tuple[str, ...], tuple[int, ...], _Row, str]] = {}
+    get = simple.get
+    for pos, perm, row in made:
         creatures += row[5]
         if row[0] is not None:
             excluded.append(row[0])
             continue
-        if not row[1]:
+        opts = row[1]
+        if not opts or special:
             continue
-        rows.append((pos, perm, row))
         if row[6]:
             special = True
-        if special:
             continue
         gkey = row[7]
-        group = simple.get(gkey)
-        if group is not None and group[2][1] is not row[1] and group[2][1] != row[1]:
-            gkey = (id(row[1]), row[2], row[3], row[4], None, None)  # a hash collision
-            group = simple.get(gkey)
+        group = get(gkey)
+        if group is not None and group[2][1] is not opts and group[2][1] != opts:
+            gkey = (id(opts), row[2], row[3], row[4], None, None)  # a hash collision
+            group = get(gkey)
         if group is None:
-            simple[gkey] = ([perm.id], [pos], row, perm.card.name)
+            simple[gkey] = ((perm.id,), (pos,), row, perm.card.name)
         else:
-            group[0].append(perm.id)
-            group[1].append(pos)
+            simple[gkey] = (group[0] + (perm.id,), group[1] + (pos,), row, group[3])
     signature: dict[str, frozenset[str]] = {}
     tap_sig: dict[str, frozenset[str]] = {}
     mine: list[tuple[int, Permanent]] = []
     if not special:  # classes come out in order of their first member
         classes = _classes(simple.values())
     else:
-        mine = [(pos, perm) for pos, perm, _ in found]
+        mine = [(pos, perm) for pos, perm, _ in made]
+        rows = [(pos, perm, row) for pos, perm, row in made if row[0] is None and row[1]]
         groups: dict[tuple[object, ...], tuple[list[str], list[int]]] = {}
         meta: dict[tuple[object, ...], tuple[tuple[Option, ...], bool, SourceKind, str, bool]] = {}
         signature, tap_sig = _group_with_resources(state, mine, rows, reserved, excluded, groups, meta)
@@ -819,7 +848,7 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     if special and resources:  # cards of the hand or graveyard that costs discard or exile
         fodder += zone_fodder(pl, classes, len(state.battlefield))
     tappable = fodder_groups(mine, classes, signature, tap_sig, True) if tap_sig else ()
-    return Supply(name, pool_units(pl), tuple(classes), tuple(excluded), pl.life, pl.energy,
-                  creatures, fodder, tappable)
+    return _new_supply(name, pool_units(pl), tuple(classes), tuple(excluded), pl.life, pl.energy,
+                       creatures, fodder, tappable, Derived())
 
 

@@ -49,6 +49,7 @@ from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import ANY_COLOR
 from manasolver.solver.request import PaymentRequest, SpellInfo
 from manasolver.solver.supply.model import Excluded, Group, Option, Options, SourceClass, Supply
+from manasolver.solver.supply.own_spending import own_spending_supply
 
 __all__ = [
     "NO_ASSISTS",
@@ -83,7 +84,6 @@ def without_cast_card(supply: Supply, spell: SpellInfo | None, state: GameState 
     is not read is listed as left out (:func:`_unchecked_for_spell`).  A spell's own spending
     rule (Myr Superion) restricts the sources it does not name (supply/own_spending.py)."""
     if state is not None and spell is not None and spell.card is not None and not spell.ability:
-        from manasolver.solver.supply.own_spending import own_spending_supply
         supply = own_spending_supply(supply, state, spell)
         supply = _reveals_without_cast_card(supply, state, spell.card)
     unchecked, returns, discards, hand_fodder, hand_sources, _ = _shape(supply)
@@ -125,18 +125,18 @@ def _reveals_without_cast_card(supply: Supply, state: GameState, card: Card) -> 
     (Metalworker: "Reveal any number of artifact cards in your hand. Add {C}{C} for each card
     revealed this way.") that count the card being cast: it is on the stack from CR 601.2a on, so
     only the other cards of the hand can be revealed (one copy of its name fewer)."""
-    from manasolver.solver.graph import abilities_of
-
     # the abilities that reveal from the hand come first; the smaller hand only where one does
     effects = active_effects(state)
-    printed = not (effects or tap_damage_from_attachments(state))  # abilities_of's own test
     # Only a permanent whose card prints such an ability can have one, unless an effect gives
     # abilities that may (a grant of one, "all activated abilities of").
-    given = any(isinstance(e, AbilitiesOf) or (isinstance(e, GrantedAbility) and e.ability.production.amount
-                                               is not None and e.ability.production.amount.kind == "hand")
-                for _, e in effects)
+    given = bool(effects) and any(
+        isinstance(e, AbilitiesOf) or (isinstance(e, GrantedAbility) and e.ability.production.amount is not None
+                                       and e.ability.production.amount.kind == "hand") for _, e in effects)
     if not given and not _shape(supply)[5]:
         return supply
+    from manasolver.solver.graph import abilities_of
+
+    printed = not (effects or tap_damage_from_attachments(state))  # abilities_of's own test
     revealing: list[tuple[SourceClass, Permanent, ManaAbility]] = []
     field = state.battlefield
     for cls in supply.classes:

@@ -75,3 +75,16 @@ def test_cr_603_2_manabarbs_hurts_the_lands_sol_ring_keeps_its_row() -> None:
     got = build_supply(state, "you", resources=True)
     assert [(cls.members, [(len(o.slots), o.damage) for o in cls.options]) for cls in got.classes] == \
         [(("m1",), [(1, 1)]), (("m2",), [(2, 0)])]
+
+
+def test_cr_613_1f_a_permanent_no_effect_reaches_has_its_printed_abilities() -> None:
+    """Outside the reached set, the effective abilities are the card's own (read without the board's
+    effects), and those the effects reach are made on the board (Chromatic Lantern's grant)."""
+    from manasolver.models.rules.board_effects import _effective, effective_mana_abilities
+    state = load_state(_board("n", [{"id": "n6", "card": "Chromatic Lantern"}]))
+    for perm in state.battlefield:
+        got = effective_mana_abilities(state, perm)
+        assert got == _effective(state, perm)
+        if perm.id not in {"n1", "n2"}:
+            assert got is perm.card.mana_abilities
+    assert len(effective_mana_abilities(state, state.permanent("n1"))) == 2
