@@ -190,17 +190,8 @@ class Card:
     faces: tuple[Card, ...] = field(default=(), compare=False)
     front_mana_cost: ManaCost | None = None
     text: CardText | None = field(default=None, compare=False, repr=False)
-    #: What the engine computed about it (:attr:`facts`); not part of the value.
-    _facts: CardFacts | None = field(default=None, init=False, compare=False, repr=False)
-
-    @property
-    def facts(self) -> CardFacts:
-        """What the engine computes once about this card (:class:`CardFacts`)."""
-        facts = self._facts
-        if facts is None:
-            facts = CardFacts()
-            object.__setattr__(self, "_facts", facts)
-        return facts
+    #: What the engine computes once about this card (:class:`CardFacts`); not part of the value.
+    facts: CardFacts = field(default_factory=CardFacts, init=False, compare=False, repr=False)
 
     @property
     def mana_value(self) -> int:

@@ -6,7 +6,8 @@ Casting (:func:`manasolver.solver.casting.build.build_request`) turns a decoded 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Literal
 
 from manasolver.models.abilities import Restriction
@@ -135,9 +136,20 @@ class AbilityActivation:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+#: The policy of a request that names none, and its sources: what the player said of no permanent.
+_DEFAULT_POLICY = Policy()
+_NO_SOURCES = Sources()
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class PaymentRequest:
-    """Everything a payment query needs (the protocol's common fields and cost context)."""
+    """Everything a payment query needs (the protocol's common fields and cost context).
+
+    Its ``__init__`` is written out to store each field through its slot's descriptor
+    (:data:`_STORE`), where a frozen dataclass's generated one calls ``object.__setattr__`` for each,
+    which costs about half as much again: a request is made, and remade by ``dataclasses.replace``,
+    for every query.  Its parameters are the fields, in order, with their defaults.
+    """
 
     state: GameState
     cost: ManaCost
@@ -149,18 +161,43 @@ class PaymentRequest:
     convoke: bool = False
     delve: bool = False
     improvise: bool = False
-    policy: Policy = field(default_factory=Policy)
+    policy: Policy = _DEFAULT_POLICY
     #: The ability being activated, when the query names one (:mod:`~manasolver.solver.casting.abilities`):
     #: its life payment is already taken from ``state`` and is part of the payment's ``life``.
     activation: AbilityActivation | None = None
     #: What the player said about particular permanents (required, excluded, preserved).
-    sources: Sources = Sources()
+    sources: Sources = _NO_SOURCES
+
+    def __init__(self, state: GameState, cost: ManaCost, player: str, spell: SpellInfo | None = None,
+                 x: int | None = None, modifiers: tuple[Modifier, ...] = (), alternative: str | None = None,
+                 convoke: bool = False, delve: bool = False, improvise: bool = False,
+                 policy: Policy = _DEFAULT_POLICY, activation: AbilityActivation | None = None,
+                 sources: Sources = _NO_SOURCES) -> None:
+        store = _STORE  # (each field's, in field order)
+        store[0](self, state)
+        store[1](self, cost)
+        store[2](self, player)
+        store[3](self, spell)
+        store[4](self, x)
+        store[5](self, modifiers)
+        store[6](self, alternative)
+        store[7](self, convoke)
+        store[8](self, delve)
+        store[9](self, improvise)
+        store[10](self, policy)
+        store[11](self, activation)
+        store[12](self, sources)
 
     @property
     def ability_life(self) -> int:
         """The life the activated ability's own cost pays ("Pay N life", CR 602.2b): already
         taken from ``state``, and part of every payment's ``life``; 0 for a spell."""
         return 0 if self.activation is None else self.activation.life
+
+
+#: The setter of each of :class:`PaymentRequest`'s slots, in field order (its ``__init__``).
+_STORE: tuple[Callable[[PaymentRequest, Any], None], ...] = tuple(
+    PaymentRequest.__dict__[f.name].__set__ for f in fields(PaymentRequest))
 
 
 def restriction_allows(r: Restriction | None, spell: SpellInfo | None, has_x: bool, has_c: bool = False) -> bool:

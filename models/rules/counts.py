@@ -310,7 +310,10 @@ def unowned_spend_rules(state: GameState, player: str) -> tuple[tuple[Permanent,
     nothing of owners, so :func:`spend_rules` never applies them; where one could change a payment
     (a spell or ability with a colored symbol, a mana ability whose cost has one) the answer is
     refused or the source left out naming the clause."""
-    return tuple((p, e) for p, e in spend_effects(state) if e.unowned and (e.players or p.controller == player))
+    effects = spend_effects(state)
+    if not effects:
+        return ()  # (most boards have no 609.4b rule)
+    return tuple((p, e) for p, e in effects if e.unowned and (e.players or p.controller == player))
 
 
 def spend_table(state: GameState, player: str, spell_types: frozenset[str] | None,

@@ -22,7 +22,7 @@ from typing import Any, Final
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery
-from manasolver.models.rules.granted import spell_keywords
+from manasolver.models.rules.granted import notable, spell_keywords
 from manasolver.models.rules.life_for_mana import (
     life_for_mana_colors,
     with_life_for_mana,
@@ -81,8 +81,9 @@ def build_request(state: GameState, player: str, spell: SpellInfo | None, cost: 
         mods = [m.modifier for m in board_modifiers(state, player, spell, alt_name)] + mods
     cost, mods = _life_for_mana(state, player, cost, mods)
     keywords = spell.card.keywords if spell is not None and spell.card is not None else frozenset()
-    if spell is not None and not spell.ability and spell.types:
-        # keywords the board gives the spell (Chief Engineer: "Artifact spells you cast have convoke.")
+    if spell is not None and not spell.ability and spell.types and notable(state):
+        # keywords the board gives the spell (Chief Engineer: "Artifact spells you cast have convoke."),
+        # printed by the notable permanents (most boards have none)
         keywords = keywords | spell_keywords(state, player, types=tuple(spell.types))
     ordered = order_modifiers(mods)
     return PaymentRequest(
@@ -142,9 +143,11 @@ def _x_of(cost: ManaCost, modifiers: tuple[Modifier, ...], x: int | None) -> int
     """The request's X: the caller's when the cost (or an increase of it) has ``{X}``; with none,
     a given ``x`` is ignored (there is no X to choose, CR 107.3), so every query reads the cost
     the same way and a payment says ``x: 0``.  A negative ``x`` is refused all the same."""
-    if x is not None and x < 0:
+    if x is None:
+        return None
+    if x < 0:
         raise BadQuery(f"x must be 0 or more, not {x}", "x")
-    if x is None or cost.variables or any(m.cost is not None and m.cost.variables for m in modifiers):
+    if cost.variables or any(m.cost is not None and m.cost.variables for m in modifiers):
         return x
     return None
 

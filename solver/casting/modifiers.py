@@ -25,7 +25,7 @@ from manasolver.solver.casting.modifier_clauses import (
     spell_matches,
 )
 from manasolver.solver.request import Modifier, ModifierKind, SpellInfo
-from manasolver.solver.supply.unmodelled import COSTS, marked
+from manasolver.solver.supply.unmodelled import COSTS, marked, marks
 
 if TYPE_CHECKING:
     from manasolver.models.text.cost_modifiers import CostEffect
@@ -52,6 +52,8 @@ class AppliedModifier:
 
 def order_modifiers(mods: list[Modifier]) -> tuple[Modifier, ...]:
     """Increases first, then reductions, then minimums; stable within each (601.2f)."""
+    if len(mods) < 2:
+        return tuple(mods)  # (most casts have none)
     return tuple(sorted(mods, key=lambda m: _ORDER.get(m.kind, 3)))
 
 
@@ -84,11 +86,20 @@ def board_modifiers(state: GameState, player: str, spell: SpellInfo,
     """Every modifier the board and the spell's own text put on casting ``spell`` (for the
     ``alternative`` cost named, or its mana cost): the clauses the card-text reader reads, and
     those it leaves to be read against this board and this spell
-    (:mod:`~manasolver.solver.casting.modifier_clauses`), which refuse what neither holds."""
+    (:mod:`~manasolver.solver.casting.modifier_clauses`), which refuse what neither holds.
+
+    Only cards with cost clauses are read (their ``COSTS`` mark, read once per card): the marked
+    permanents, the caster's commanders, the spell's card; most casts have none of them."""
+    board = marked(state, COSTS)
+    commander = state.player(player).commander
+    commanders = bool(commander) and any(COSTS in marks(card) for card in commander)
+    own = spell.card is not None and COSTS in marks(spell.card)
+    if not board and not commanders and not own:
+        return []
     from manasolver.models.text.cost_modifiers import cost_effects_of  # not loaded by queries that cast nothing
     out: list[AppliedModifier] = []
     casting = Cast(state, player, spell, alternative)
-    for i, perm in marked(state, COSTS):  # (the permanents whose cards have cost clauses, most have none)
+    for i, perm in board:
         effects, unknown = reading_of(*cost_effects_of(perm.card))
         if unknown:
             for modifier, text in clause_modifiers(perm.card, unknown, perm, f"battlefield[{i}]", casting):
@@ -109,9 +120,11 @@ def board_modifiers(state: GameState, player: str, spell: SpellInfo,
                 if cost is not None:
                     out.append(AppliedModifier(Modifier(cast(ModifierKind, effect.kind), cost=cost), perm.id,
                                                effect.text))
-    for modifier, text, name in command_zone_modifiers(casting):
-        out.append(AppliedModifier(modifier, f"command zone: {name}", text))
-    if spell.card is not None:
+    if commanders:
+        for modifier, text, name in command_zone_modifiers(casting):
+            out.append(AppliedModifier(modifier, f"command zone: {name}", text))
+    if own:
+        assert spell.card is not None  # (what own says)
         effects, unknown = reading_of(*cost_effects_of(spell.card))
         if unknown:
             for modifier, text in clause_modifiers(spell.card, unknown, None, "spell.card", casting):

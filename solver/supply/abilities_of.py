@@ -8,6 +8,8 @@ whichever path answers it."""
 
 from __future__ import annotations
 
+from manasolver.models.rules.board_effects import active_effects, effective_mana_abilities
+from manasolver.models.rules.granted import given_abilities_of, holders
 from manasolver.solver.request import PaymentRequest
 
 __all__ = ["guard_abilities_of"]
@@ -17,10 +19,10 @@ def guard_abilities_of(req: PaymentRequest) -> None:
     """Refuse when one of the player's permanents has "all activated abilities of" objects the
     engine can't give it (it raises the refusal of
     :func:`manasolver.models.rules.granted.held_abilities`); otherwise nothing."""
-    from manasolver.models.rules.granted import given_abilities_of, holders
-    from manasolver.models.rules.production import active_effects, effective_mana_abilities
     state = req.state
     active = active_effects(state)
+    if not active:
+        return  # (no effect in force: no permanent holds or is given others' abilities)
     found = holders(state, active)
     given = bool(given_abilities_of(state, active))  # "Creatures you control have …": any of them may hold them
     if not found and not given:

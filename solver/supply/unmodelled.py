@@ -31,7 +31,9 @@ request (:func:`once`: the outcome is kept in the board's view, ``state.view.che
 kept between queries is checked once for all of them).  A check that reads particular cards reads
 only the permanents marked for it (:func:`marks`, read once per card; :func:`marked`, one pass over
 the board, shared with the cast request, which finds the permanents with cost clauses there too:
-``COSTS``), so a board without any such card costs that one pass.
+``COSTS``), so a board without any such card costs that one pass; a check that reads the effects in
+force, the prohibitions or the grants runs only where a permanent prints one
+(:func:`~manasolver.models.rules.granted.notable`, the permanents all of them read).
 While the supply is built, what it leaves out (listed in ``Supply.excluded``, then refused by
 :func:`guard_excluded` when it matters) is decided here too: :func:`ability_gap` and
 :func:`repeatable_gap` (mana abilities this model does not cover, raised as
@@ -68,7 +70,7 @@ from manasolver.models.rules.counts import (
     spend_table,
     unowned_spend_rules,
 )
-from manasolver.models.rules.granted import summoning_sick, unread_haste
+from manasolver.models.rules.granted import notable, summoning_sick, unread_haste
 from manasolver.models.state import GameState, Permanent, fits_cost
 from manasolver.models.symbols import C
 from manasolver.models.text.mana_abilities import BECOMES_THAT_COLOR
@@ -110,15 +112,22 @@ def refuse_payment(req: PaymentRequest, tap_triggers: bool = True) -> None:
     something this engine does not model could change: prohibitions on mana abilities, the rules of
     paying (:func:`guard_payment_rules`), and, for answers that state life and damage
     (``tap_triggers``), triggers on becoming tapped.  Each check runs once per board and what it
-    reads of the request (:func:`once`)."""
+    reads of the request (:func:`once`): the prohibitions and the rules of paying as one."""
     state, player, spell = req.state, req.player, req.spell
-    once(state, ("prohibitions", player), (), lambda: guard_prohibitions(state, player))
     card = spell.card if spell is not None else None
     once(state, ("payment_rules", player, id(req.cost), id(card), spell is not None and spell.ability,
                  spell.types if spell is not None else None, req.alternative, req.modifiers), (req.cost, card),
-         lambda: guard_payment_rules(req))
+         lambda: _guard_paying(req))
     if tap_triggers:
         once(state, ("tap_triggers", req.convoke, req.improvise), (), lambda: guard_tap_triggers(req))
+
+
+def _guard_paying(req: PaymentRequest) -> None:
+    """The prohibitions on the player's mana abilities (where a permanent prints one), then the
+    rules of paying."""
+    if notable(req.state):
+        guard_prohibitions(req.state, req.player)
+    guard_payment_rules(req)
 
 
 def refuse_options(state: GameState, player: str) -> None:
@@ -388,6 +397,7 @@ POWER = "power"              # a static change of power or toughness (Glorious A
 POWER_READERS = "power_readers"  # mana that reads power or toughness (Selvala, Heart of the Wilds)
 RECOLORS = "recolors"        # a mana ability that makes its source the color of its mana (Foraging Wickermaw)
 COSTS = "costs"              # a clause that changes what spells cost, read or not (casting.modifiers)
+OWN_SPENDING = "own_spending"  # a spell's own "Spend only mana produced by …" (guard_payment_rules)
 
 
 def marks(card: Card) -> frozenset[str]:
@@ -416,6 +426,8 @@ def _read_marks(card: Card) -> frozenset[str]:
         out.add(COSTS)
     if _paying_clauses(text) is not None:
         out.add(PAYING)
+    if "Spend only mana produced by" in text and _OWN_SPENDING.search(text):
+        out.add(OWN_SPENDING)
     if "permanents" in text and any(line.strip() in _LAYER_LINES for line in text.split("\n")):
         out.add(LAYERS)
     restrictions = [ab.production.restriction for ab in card.mana_abilities if ab.production.restriction is not None]
@@ -434,7 +446,11 @@ def _read_marks(card: Card) -> frozenset[str]:
     if any(_reads_power(ab) for ab in card.mana_abilities) or any(_reads_power(t.ability)
                                                                   for t in card_text(card).tap_costs):
         out.add(POWER_READERS)
-    return frozenset(out)
+    return frozenset(out) if out else _NO_MARKS
+
+
+#: The marks of most cards: none.
+_NO_MARKS: frozenset[str] = frozenset()
 
 
 #: A static change of power or toughness (CR 613.4c, 613.4b): "Creatures you control get +1/+1",
@@ -531,16 +547,17 @@ def _marked_index(state: GameState) -> _Marked:
 
 
 def _mark_board(state: GameState) -> _Marked:
-    """The one pass over the board that :func:`marked` reads, stored in its view."""
+    """The one pass over the board that :func:`marked` reads, stored in its view: the permanents
+    with any mark first (most have none), then each mark's."""
+    some = [(i, perm, kinds) for i, perm in enumerate(state.battlefield)
+            if (kinds := perm.card.facts.unmodelled_marks) is not _NO_MARKS]
     found: dict[str, list[tuple[int, Permanent]]] = {}
-    for i, perm in enumerate(state.battlefield):
-        kinds = perm.card.facts.unmodelled_marks
-        if kinds is None:
+    for i, perm, kinds in some:
+        if kinds is None:  # (a card not read yet)
             kinds = marks(perm.card)
-        if kinds:  # (most cards have none)
-            for m in kinds:
-                found.setdefault(m, []).append((i, perm))
-    index = state.view.marked = {m: tuple(v) for m, v in found.items()}
+        for m in kinds:
+            found.setdefault(m, []).append((i, perm))
+    index = state.view.marked = {m: tuple(v) for m, v in found.items()} if found else {}
     return index
 
 
@@ -559,30 +576,39 @@ def guard_payment_rules(req: PaymentRequest) -> None:
     symbol (when the cost, or an increase, has a symbol of that color that is not already
     Phyrexian), spending mana only as colorless, or a haste grant not read while the player has
     a summoning-sick creature with a mana ability that taps or untaps it."""
-    spell = req.spell
-    if spell is not None and spell.card is not None and not spell.ability:
-        m = _OWN_SPENDING.search(spell.card.oracle_text)
+    state, player, spell = req.state, req.player, req.spell
+    card = spell.card if spell is not None else None
+    if spell is not None and card is not None and not spell.ability and OWN_SPENDING in marks(card):
+        m = _OWN_SPENDING.search(card.oracle_text)
         if m and "this way" not in m.group(0):  # applied by the supply (supply/own_spending.py)
             from manasolver.solver.supply.own_spending import guard_own_spending
-            guard_own_spending(req.state, req.player, spell)
+            guard_own_spending(state, player, spell)
         elif m and req.alternative is not None:
-            raise Unsupported(f"{spell.card.name}: {m.group(0)!r} is a spending rule of the spell itself, which "
+            raise Unsupported(f"{card.name}: {m.group(0)!r} is a spending rule of the spell itself, which "
                               f"this engine does not apply yet", "spell")
-    index = _marked_index(req.state)  # (no permanent is marked on most boards: the guards reading marks are idle)
+    # each guard reading marks runs where its mark is on the board (no permanent is marked on most
+    # boards), and each reading the effects in force or the grants where a permanent prints one
+    # (notable: what they read; most boards have none)
+    index = _marked_index(state)
+    printed = notable(state)
     if spell is not None:
-        if index:
+        if UNCHECKED in index:
             _guard_unchecked_restrictions(req)
-        _guard_unowned(req)
+        if printed:
+            _guard_unowned(req)
     _guard_graveyard_mana(req)
-    if index:
-        guard_power_changes(req.state, req.player)
+    if POWER in index:
+        guard_power_changes(state, player)
+    if LAYERS in index:
         guard_layer_changes(req)
-    _guard_assist_layers(req)
-    if index:
-        guard_recolored_sources(req.state, req.player)
-    guard_abilities_of(req)
+    if req.convoke or req.improvise:
+        _guard_assist_layers(req)
+    if RECOLORS in index:
+        guard_recolored_sources(state, player)
+    if printed:
+        guard_abilities_of(req)
     for i, perm in index.get(PAYING, ()):
-        if perm.controller != req.player:
+        if perm.controller != player:
             continue
         costs = [req.cost] + [mod.cost for mod in req.modifiers if mod.kind == "increase" and mod.cost is not None]
         m = _paying_clauses(perm.card.oracle_text)
@@ -592,7 +618,8 @@ def guard_payment_rules(req: PaymentRequest) -> None:
             raise Unsupported(f"{perm.card.name} ({perm.id}): {m.group(0)!r} is not modelled yet: paying "
                               f"{m.group(2)} life for a {{{m.group(1)}}} of this cost could change the answer",
                               f"battlefield[{i}]")
-    guard_unread_haste(req.state, req.player)
+    if printed:
+        guard_unread_haste(state, player)
 
 
 def _guard_unowned(req: PaymentRequest) -> None:
@@ -804,9 +831,14 @@ def _guard_graveyard_mana(req: PaymentRequest) -> None:
     "As long as ~ is in your graveyard, lands you control have …"): the supply reads only the
     battlefield and the hand."""
     players = req.state.players
-    k = next((i for i, p in enumerate(players) if p.name == req.player), 0)
+    k = 0
+    for j, who in enumerate(players):
+        if who.name == req.player:
+            k = j
+            break
     for i, card in enumerate(players[k].graveyard):
-        if GRAVEYARD not in marks(card):
+        found = card.facts.unmodelled_marks
+        if GRAVEYARD not in (found if found is not None else marks(card)):
             continue
         for line in card.oracle_text.split("\n"):
             if GRAVEYARD_MANA.search(self_reference(line, card.name)):
