@@ -249,17 +249,11 @@ class Card:
     faces: tuple[Card, ...] = field(default=(), compare=False)
     front_mana_cost: ManaCost | None = None
     text: CardText | None = field(default=None, compare=False, repr=False)
-    #: What the engine computed about it (:attr:`facts`); not part of the value.
-    _facts: CardFacts | None = field(default=None, init=False, compare=False, repr=False)
-
-    @property
-    def facts(self) -> CardFacts:
-        """What the engine computes once about this card (:class:`CardFacts`)."""
-        facts = self._facts
-        if facts is None:
-            facts = CardFacts()
-            object.__setattr__(self, "_facts", facts)
-        return facts
+    #: What the engine computes once about this card (:class:`CardFacts`); not part of the value.  A
+    #: plain slot made with the card: a line asks for it some seventy times, and a property that made
+    #: it when first asked would cost more than making it does.  A copy (``dataclasses.replace``) has
+    #: facts of its own, as any card built anew.
+    facts: CardFacts = field(default_factory=CardFacts, init=False, compare=False, repr=False)
 
     @property
     def mana_value(self) -> int:

@@ -298,9 +298,15 @@ _LOSES_LAND_TYPES = re.compile(r"\blose(?:s)? all land types\b")
 MAX_LINE = 2000
 
 
+#: Words one of which a line that changes land types holds (:data:`_TYPE_WORDS`, :data:`_LOSES_LAND_TYPES`).
+_LAND_TYPE_WORDS = ("land type", "Plains", "Island", "Swamp", "Mountain", "Forest")
+
+
 def _changes_land_types(line: str) -> bool:
     """"Nonbasic lands are Mountains", "Enchanted land is an Island", "Each land is a
     Swamp in addition …", "… lose all land types …" (CR 305.7)."""
+    if not holds_any(line, _LAND_TYPE_WORDS):
+        return False  # (most lines: the patterns below, which start with a \b, are tried at every position)
     if _LOSES_LAND_TYPES.search(line):
         return True
     for sentence in line.split("."):

@@ -1,19 +1,18 @@
-"""One reading of a card's rules text: each reader of :mod:`manasolver.models.text` run at most once.
+"""One reading of a card's rules text: every reader of :mod:`manasolver.models.text` run at most once.
 
 :func:`read_card_text` is called by the card builder (:mod:`manasolver.models.card_build`) for
 every card and face it builds, after the oracle parser has read the mana abilities
 (:func:`manasolver.models.text.oracle.parse_oracle`: ``Card.mana_abilities`` and
-``Card.unsupported``).  It gives the card's :class:`~manasolver.models.card.CardText`, which the
-card keeps (``Card.text``) and whose fields the other readers read from the card as it was built,
-each when it is first asked (:class:`_Reader`): the effects on mana production, the triggered
-abilities of the face it has on the battlefield, the non-mana activated abilities, the mana
-abilities activated from the hand, the mana abilities that tap other permanents, cost modifiers,
-keyword costs, prohibitions, whether it enters tapped, its impending counters and the keywords it
-gives others (haste, convoke).  A card met in a hand or a graveyard is asked for few of them, and
-a can_pay for none of its non-mana activated abilities, so a card is built at about a third of
-what running every reader costs.  The accessors of each reader (``triggers_of``,
-``mana_effects_of``, ``hand_abilities`` …) return the card's reading, and read a card built by hand
-(without ``text``) themselves.
+``Card.unsupported``).  It runs the other readers on the card as the card has been built — the
+effects on mana production, the triggered abilities of the face it has on the battlefield, the
+mana abilities activated from the hand, the mana abilities that tap other permanents, cost
+modifiers, prohibitions and the keywords it gives others (haste, convoke) — and returns them as
+one :class:`~manasolver.models.card.CardText`, which the card keeps (``Card.text``).  The fields
+few queries ask for (``READ_WHEN_ASKED``: the non-mana activated abilities, keyword costs, whether
+it enters tapped, its impending counters, its modes, the line about activation) cost about as much
+to read as all the others; they are read when first asked (:class:`_Reader`, kept by the reading)
+and kept.  The accessors of each reader (``triggers_of``, ``mana_effects_of``, ``hand_abilities``
+…) return the card's reading, and read a card built by hand (without ``text``) themselves.
 
 A reader runs only on text that holds the words every clause it reads must contain (checked on
 the text without reminder text, as the readers see it): a reader that could find nothing is not
@@ -67,7 +66,7 @@ _KEYWORD_COST_LINE = re.compile(r"^\s*[A-Z][a-z]+(?: \d+)?(?: |—)\{", re.MULTI
 ABOUT_ACTIVATION = re.compile(r"\bactivated abilities\b|\babilities (?:of|that)\b[^.]*\bcan't be activated|"
                               r"\bcan't be activated\b", re.IGNORECASE)
 #: The words of a granted keyword (:mod:`~manasolver.models.text.granted`, ``GRANT_WORDS`` there).
-_GRANT_WORDS = re.compile(r"\b(?:have|has) (?:haste|convoke|improvise|delve)\b")
+_GRANT_WORDS = re.compile(r"ha(?<!\wha)(?:ve|s) (?:haste|convoke|improvise|delve)\b")
 _HAND_WORDS = "from your hand: Add"
 #: A parenthesised part (reminder text), as the cost readers leave it out.
 _PARENTHESISED = re.compile(r"\([^)]*\)")

@@ -1,7 +1,8 @@
-"""The oracle-text patterns written for speed (``models/text/oracle.py``, ``models/text/read.py``) find what
+"""The oracle-text patterns written for speed (``models/text/oracle.py``, ``read.py``, ``granted.py``) find what
 their plain forms find: a word first with a lookbehind for the ``\\b`` before it, the self reference
-read from the lower-case text of an ASCII line, the mana-effect words looked for one by one.  Checked
-against the plain forms on real lines and on random ones built from the words they look for.
+read from the lower-case text of an ASCII line, the mana-effect words looked for one by one, the land-type
+changes only in lines that name a land type.  Checked against the plain forms on real lines and on random
+ones built from the words they look for.
 """
 
 from __future__ import annotations
@@ -10,18 +11,22 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from manasolver.models.text import oracle, read
+from manasolver.models.text import granted, oracle, read
 
 _SELF_WORDS_PLAIN = re.compile(r"\bthis (?:artifact|creature|land|permanent|enchantment|card|token|vehicle|"
                                r"equipment|aura|planeswalker|battle|saga|class|case|room|spacecraft)\b", re.IGNORECASE)
 _PLAIN_WORDS = {"_TAP_WORD": re.compile(r"\btap(?:s|ped)?\b"), "_FOR_WORD": re.compile(r"\bfor\b"),
                 "_MANA_WORD": re.compile(r"\bmana\b")}
+_GRANT_PLAIN = re.compile(r"\b(?:have|has) (?:haste|convoke|improvise|delve)\b")
 _MANA_EFFECT_PLAIN = re.compile("|".join(re.escape(w) for w in read._MANA_EFFECT_WORDS))
 
 _PIECES = st.sampled_from(["this ", "This ", "THIS ", "thIs ", "xthis ", "_this ", "this", "creature", "Creature",
                            "cards", "card", "token", "land", "lands", "tap", "taps", "tapped", "untap", "for",
                            "fore", "mana", "manas", " ", ", ", ".", "'", "\n", "~", "—", "ı", "ſ", "İ", "K", "7",
-                           "Thistle ", "a ", "If a land is tapped", " for mana", "Nonbasic lands are"])
+                           "Thistle ", "a ", "If a land is tapped", " for mana", "Nonbasic lands are", "have", "has",
+                           "shas", "haste", "hasted", "convoke", " have haste", "Creatures you control have haste.",
+                           " is ", " are ", "becomes ", "Mountain", "Islands", "land types", "basic land type",
+                           "lose all ", "Nonbasic lands are Mountains."])
 _LINES = st.lists(_PIECES, max_size=14).map("".join)
 
 _REAL = [
@@ -31,7 +36,20 @@ _REAL = [
     "Formidable — {W}{W}, {T}: Tap target creature. Activate only if creatures you control have total power 8 "
     "or greater and this creature is untapped.",
     "Spend only mana produced by this land to cast spells. (Thıs ſpell — this card.)",
+    "Nonbasic lands are Mountains.", "Enchanted land is an Island.", "Each land is a Swamp in addition to its other "
+    "land types.", "Lands you control lose all land types and are Forests.",
 ]
+
+
+def _plain_changes_land_types(line: str) -> bool:
+    """``oracle._changes_land_types`` without its test of the words first."""
+    if oracle._LOSES_LAND_TYPES.search(line):
+        return True
+    for sentence in line.split("."):
+        m = oracle._TYPE_WORDS.search(sentence)
+        if m and oracle._LAND_WORD.search(sentence[:m.start()]):
+            return True
+    return False
 
 
 def _plain_self_words(text: str) -> str:
@@ -44,6 +62,9 @@ def _check(text: str) -> None:
         fast = getattr(oracle, name)
         assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)], (name, text)
     assert oracle.holds_any(text, read._MANA_EFFECT_WORDS) == bool(_MANA_EFFECT_PLAIN.search(text)), text
+    assert oracle._changes_land_types(text) == _plain_changes_land_types(text), text
+    for fast in (read._GRANT_WORDS, granted.GRANT_WORDS):
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in _GRANT_PLAIN.finditer(text)], text
 
 
 def test_the_fast_patterns_find_what_the_plain_ones_do_on_real_lines() -> None:
