@@ -1,15 +1,15 @@
 """A card's characteristics: name, mana cost, type line, colors, abilities.
 
 :class:`Card` is built from a card-data record (a Scryfall-style JSON card object)
-by :func:`manasolver.models.card_build.card_from_record`, which also runs every
-oracle-text reader once and keeps what they read (``Card.text``).  A card without a
+by :func:`manasolver.models.card_build.card_from_record`, which also gives it the reading of its
+oracle text (``Card.text``: each reader run once, when what it reads is first asked).  A card without a
 mana cost has ``mana_cost = None`` (CR 202.1b), distinct from ``{0}``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.cost import ManaCost
@@ -20,7 +20,8 @@ if TYPE_CHECKING:  # the reading's values are imported by the readers that make 
     from manasolver.models.effects import StructuredEffect
     from manasolver.models.triggered import Trigger
 
-__all__ = ["BASIC_LAND_TYPES", "CARD_TYPES", "SPLIT_LAYOUTS", "SUPERTYPES", "Card", "CardFacts", "CardText", "TypeLine"]
+__all__ = ["BASIC_LAND_TYPES", "CARD_TYPES", "READ_WHEN_ASKED", "SPLIT_LAYOUTS", "SUPERTYPES", "Card", "CardFacts",
+           "CardText", "TextReader", "TypeLine"]
 
 #: Every card type (CR 300.1 / 205.2a); "tribal" is read as kindred (308.3).
 CARD_TYPES = ("artifact", "battle", "conspiracy", "creature", "dungeon", "enchantment", "instant",
@@ -69,10 +70,19 @@ class TypeLine:
         return kind in self.types or kind in self.subtypes or kind in self.supertypes
 
 
+class TextReader(Protocol):
+    """What reads the fields of a card's :class:`CardText` that are read when first asked
+    (:data:`READ_WHEN_ASKED`; ``models.text.read``)."""
+
+    def read(self, name: str) -> Any:
+        """The value of the field ``name``, read from the card now."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class CardText:
-    """Everything the readers of :mod:`manasolver.models.text` read from one card, read once when the
-    card is built (:func:`manasolver.models.text.read.read_card_text`).
+    """Everything the readers of :mod:`manasolver.models.text` read from one card
+    (:func:`manasolver.models.text.read.read_card_text`).
 
     ``mana_effects``: effects on mana production; ``triggers``: the triggered abilities of the face
     it has on the battlefield; ``activated``: non-mana activated abilities; ``hand_abilities``: mana
@@ -89,8 +99,14 @@ class CardText:
     "unspent mana"; ``doubles_unspent_mana``: it says "double the amount of each type of unspent
     mana" (a pool doubler, CR 106.4); ``about_activation``: the first line of its text about what
     activating abilities costs or whether they can be activated ("" for none); ``granted_keywords``:
-    keywords it gives other permanents or spells (haste, convoke).  Built by
-    :func:`manasolver.models.text.read.read_card_text`.
+    keywords it gives other permanents or spells (haste, convoke).
+
+    The fields of :data:`READ_WHEN_ASKED` (the non-mana activated abilities, keyword costs, entering
+    tapped, impending, modes, the line about activation) are asked by few queries and of few cards,
+    and cost about as much to read as all the others: a reading made for a card (:meth:`of`) reads
+    each of them when it is first asked, and keeps it.  Thread-safe: such a field is stored whole
+    by a single store; two threads that ask at once both read it and one equal value stays.  A
+    reading built with its values (``CardText(...)``, as ``dataclasses.replace`` does) reads nothing.
     """
 
     mana_effects: tuple[StructuredEffect, ...] = ()
@@ -110,6 +126,49 @@ class CardText:
     doubles_unspent_mana: bool = False
     about_activation: str = ""
     granted_keywords: tuple[GrantedKeyword, ...] = ()
+    #: What reads the fields of READ_WHEN_ASKED not read yet (None for a reading built with its values).
+    _reader: TextReader | None = field(default=None, init=False, repr=False, compare=False)
+
+    @staticmethod
+    def of(reader: TextReader, read: dict[str, Any]) -> CardText:
+        """A reading with the values ``read`` of every field but those of :data:`READ_WHEN_ASKED`,
+        which ``reader`` reads when each is first asked."""
+        if read.keys() != _READ_NOW:
+            raise TypeError(f"a reading needs the values of {sorted(_READ_NOW)}, not {sorted(read)}")
+        text: CardText = object.__new__(CardText)
+        for name, value in read.items():
+            object.__setattr__(text, name, value)
+        object.__setattr__(text, "_reader", reader)
+        return text
+
+
+#: The fields of :class:`CardText` read when first asked (the others are read when the card is built).
+READ_WHEN_ASKED = ("activated", "keyword_costs", "enters_tapped", "impending", "modes", "about_activation")
+_READ_NOW = frozenset(f for f in CardText.__dataclass_fields__ if not f.startswith("_")) - frozenset(READ_WHEN_ASKED)
+
+
+def _read_when_asked(name: str) -> None:
+    """Make the field ``name`` of :class:`CardText` a property over its slot that reads the field
+    when the slot is empty.  The other fields stay plain slots, read at the speed of any attribute
+    (a ``__getattr__`` on the class would slow every one of them fourfold)."""
+    slot = CardText.__dict__[name]  # the slot's member descriptor: where the value is kept
+
+    def get(text: CardText) -> Any:
+        try:
+            return slot.__get__(text, CardText)
+        except AttributeError:  # not read yet
+            reader = text._reader
+            if reader is None:
+                raise
+            value = reader.read(name)
+            slot.__set__(text, value)
+            return value
+
+    setattr(CardText, name, property(get, slot.__set__, doc=f"``{name}``, read when first asked."))
+
+
+for _name in READ_WHEN_ASKED:
+    _read_when_asked(_name)
 
 
 class CardFacts:
@@ -169,8 +228,8 @@ class Card:
     ``alternative_costs`` maps a name (``"impending"``) to its mana cost.
     ``front_mana_cost``: for the back face of a transforming card, the front face's mana
     cost, which gives the back face its mana value (CR 712.8e).
-    ``text``: what the oracle-text readers read from it, stored when the card was built
-    (:func:`manasolver.models.text.read.read_card_text`); ``None`` for a card built by hand,
+    ``text``: what the oracle-text readers read from it, given when the card was built and read
+    when first asked (:func:`manasolver.models.text.read.read_card_text`); ``None`` for a card built by hand,
     whose readers then read ``oracle_text`` when asked.  It is not compared: it follows from
     the other characteristics.
     """
@@ -190,7 +249,10 @@ class Card:
     faces: tuple[Card, ...] = field(default=(), compare=False)
     front_mana_cost: ManaCost | None = None
     text: CardText | None = field(default=None, compare=False, repr=False)
-    #: What the engine computes once about this card (:class:`CardFacts`); not part of the value.
+    #: What the engine computes once about this card (:class:`CardFacts`); not part of the value.  A
+    #: plain slot made with the card: a line asks for it some seventy times, and a property that made
+    #: it when first asked would cost more than making it does.  A copy (``dataclasses.replace``) has
+    #: facts of its own, as any card built anew.
     facts: CardFacts = field(default_factory=CardFacts, init=False, compare=False, repr=False)
 
     @property

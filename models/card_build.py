@@ -1,12 +1,12 @@
-"""Building a :class:`~manasolver.models.card.Card` from a card-data record, and reading its text once.
+"""Building a :class:`~manasolver.models.card.Card` from a card-data record, with the reading of its text.
 
 A record is the card data's JSON object (Scryfall's card fields), a user card file's line,
 or a board's inline characteristics.  :func:`card_from_record` checks each field it reads (errors
 name the field's path), parses the mana cost, the type line and the keyword lines, computes the
 colors (CR 202.2, 204), adds the intrinsic abilities of basic land types (CR 305.6) to the mana
-abilities the oracle parser reads, then runs every other oracle-text reader once
-(:func:`manasolver.models.text.read.read_card_text`) and keeps what they read on the card
-(``Card.text``).  A multi-face record gives its front face with every face in ``faces``; a split
+abilities the oracle parser reads, then gives the card the reading of the other oracle-text
+readers (:func:`manasolver.models.text.read.read_card_text`: ``Card.text``, each field read when
+first asked).  A multi-face record gives its front face with every face in ``faces``; a split
 card has both halves' characteristics at once (CR 709.4).
 """
 
@@ -191,9 +191,9 @@ def _face(record: dict[str, Any], where: str, layout: str) -> Card:
 
 
 def _read(card: Card) -> Card:
-    """``card``, just made here and seen by no one else yet, with what the oracle-text readers read
-    from it (``Card.text``) stored on it: a copy of the card with its reading
-    (``dataclasses.replace``) would cost more than the readers do on most cards."""
+    """``card``, just made here and seen by no one else yet, with the reading of its text
+    (``Card.text``, read as it is asked) stored on it: a copy of the card with its reading
+    (``dataclasses.replace``) would cost more than making the reading does."""
     object.__setattr__(card, "text", read_card_text(card))
     return card
 

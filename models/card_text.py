@@ -6,7 +6,8 @@ its siblings :mod:`manasolver.models.effects` (effects on mana production) and
 :mod:`manasolver.models.triggered` (triggered abilities) hold only the values they produce, so that
 a :class:`~manasolver.models.card.Card` can carry its reading
 (:class:`~manasolver.models.card.CardText`) without the value layer importing the parser.
-:func:`manasolver.models.text.read.read_card_text` runs every reader once when a card is built.
+:func:`manasolver.models.text.read.read_card_text` gives a card its reading, each reader run once, when
+what it reads is first asked.
 
 * non-mana activated abilities (CR 602): :class:`ActivatedAbility`
   (:mod:`manasolver.models.text.activated`);

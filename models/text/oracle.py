@@ -115,6 +115,12 @@ _LOYALTY = re.compile(r"^\[?[+−\-–]?(?:\d+|X)\]?$")  # "+1", and "[+1]" as M
 _SELF_WORDS = re.compile(r"\bthis (?:artifact|creature|land|permanent|enchantment|card|token|vehicle|equipment|aura|"
                          r"planeswalker|battle|saga|class|case|room|spacecraft)\b",
                          re.IGNORECASE)
+#: :data:`_SELF_WORDS` for ASCII text in lower case, where it finds the same places: the literal
+#: "this" first, so that the text is scanned for it as a substring (a pattern that starts with
+#: ``\b``, or ignores case, is tried at every position, some ten times slower); the lookbehind
+#: is the ``\b`` before it.
+_SELF_WORDS_LOW = re.compile(r"this(?<!\wthis) (?:artifact|creature|land|permanent|enchantment|card|token|vehicle|"
+                             r"equipment|aura|planeswalker|battle|saga|class|case|room|spacecraft)\b")
 
 
 #: "Whenever ~ becomes tapped, it deals N damage to you." (City of Brass).  Tapping it for mana
@@ -212,7 +218,21 @@ def self_reference(text: str, name: str, legendary: bool = False) -> str:
             text = _replace_word(text, short, ",'")
             for stat in ("power", "toughness"):  # "equal to Marwyn's power" (Marwyn, the Nurturer)
                 text = text.replace(f"{short}'s {stat}", f"~'s {stat}")
-    return _SELF_WORDS.sub("~", text) if "this " in text.lower() else text
+    low = text.lower()
+    if "this " not in low:
+        return text
+    if not text.isascii():
+        return _SELF_WORDS.sub("~", text)
+    pieces: list[str] = []
+    last = 0
+    for m in _SELF_WORDS_LOW.finditer(low):  # the same places as _SELF_WORDS in ``text`` (ASCII: one case each)
+        pieces.append(text[last:m.start()])
+        pieces.append("~")
+        last = m.end()
+    if not pieces:
+        return text
+    pieces.append(text[last:])
+    return "".join(pieces)
 
 
 #: A leveler's striation line: "LEVEL 1-4", "LEVEL 5+" (CR 711.2).
@@ -278,9 +298,15 @@ _LOSES_LAND_TYPES = re.compile(r"\blose(?:s)? all land types\b")
 MAX_LINE = 2000
 
 
+#: Words one of which a line that changes land types holds (:data:`_TYPE_WORDS`, :data:`_LOSES_LAND_TYPES`).
+_LAND_TYPE_WORDS = ("land type", "Plains", "Island", "Swamp", "Mountain", "Forest")
+
+
 def _changes_land_types(line: str) -> bool:
     """"Nonbasic lands are Mountains", "Enchanted land is an Island", "Each land is a
     Swamp in addition …", "… lose all land types …" (CR 305.7)."""
+    if not holds_any(line, _LAND_TYPE_WORDS):
+        return False  # (most lines: the patterns below, which start with a \b, are tried at every position)
     if _LOSES_LAND_TYPES.search(line):
         return True
     for sentence in line.split("."):
@@ -301,9 +327,12 @@ def _tapped_for_mana(sentence: str) -> bool:
     return _MANA_WORD.search(sentence[tap.end() + for_.end():]) is not None
 
 
-_TAP_WORD = re.compile(r"\btap(?:s|ped)?\b")
-_FOR_WORD = re.compile(r"\bfor\b")
-_MANA_WORD = re.compile(r"\bmana\b")
+#: "tap", "taps", "tapped", "for", "mana" as words: each word first and the lookbehind the ``\b``
+#: before it, so that a sentence is scanned for the word as a substring (a pattern that starts with
+#: ``\b`` is tried at every position).
+_TAP_WORD = re.compile(r"tap(?<!\wtap)(?:s|ped)?\b")
+_FOR_WORD = re.compile(r"for(?<!\wfor)\b")
+_MANA_WORD = re.compile(r"mana(?<!\wmana)\b")
 
 
 _SPEND_AS = re.compile(r"^(?:you|players) (?:may spend [^.]*\bmana as though it were|"

@@ -1,0 +1,80 @@
+"""The oracle-text patterns written for speed (``models/text/oracle.py``, ``read.py``, ``granted.py``) find what
+their plain forms find: a word first with a lookbehind for the ``\\b`` before it, the self reference
+read from the lower-case text of an ASCII line, the mana-effect words looked for one by one, the land-type
+changes only in lines that name a land type.  Checked against the plain forms on real lines and on random
+ones built from the words they look for.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from manasolver.models.text import granted, oracle, read
+
+_SELF_WORDS_PLAIN = re.compile(r"\bthis (?:artifact|creature|land|permanent|enchantment|card|token|vehicle|"
+                               r"equipment|aura|planeswalker|battle|saga|class|case|room|spacecraft)\b", re.IGNORECASE)
+_PLAIN_WORDS = {"_TAP_WORD": re.compile(r"\btap(?:s|ped)?\b"), "_FOR_WORD": re.compile(r"\bfor\b"),
+                "_MANA_WORD": re.compile(r"\bmana\b")}
+_GRANT_PLAIN = re.compile(r"\b(?:have|has) (?:haste|convoke|improvise|delve)\b")
+_MANA_EFFECT_PLAIN = re.compile("|".join(re.escape(w) for w in read._MANA_EFFECT_WORDS))
+
+_PIECES = st.sampled_from(["this ", "This ", "THIS ", "thIs ", "xthis ", "_this ", "this", "creature", "Creature",
+                           "cards", "card", "token", "land", "lands", "tap", "taps", "tapped", "untap", "for",
+                           "fore", "mana", "manas", " ", ", ", ".", "'", "\n", "~", "—", "ı", "ſ", "İ", "K", "7",
+                           "Thistle ", "a ", "If a land is tapped", " for mana", "Nonbasic lands are", "have", "has",
+                           "shas", "haste", "hasted", "convoke", " have haste", "Creatures you control have haste.",
+                           " is ", " are ", "becomes ", "Mountain", "Islands", "land types", "basic land type",
+                           "lose all ", "Nonbasic lands are Mountains."])
+_LINES = st.lists(_PIECES, max_size=14).map("".join)
+
+_REAL = [
+    "When this creature enters, you may pay {2}. If you do, draw a card and this artifact deals 1 damage.",
+    "Sacrifice this permanent: Add one mana of any color. THIS CARD can't be countered.",
+    "Whenever you tap a land for mana, add one mana of any type that land produced.",
+    "Formidable — {W}{W}, {T}: Tap target creature. Activate only if creatures you control have total power 8 "
+    "or greater and this creature is untapped.",
+    "Spend only mana produced by this land to cast spells. (Thıs ſpell — this card.)",
+    "Nonbasic lands are Mountains.", "Enchanted land is an Island.", "Each land is a Swamp in addition to its other "
+    "land types.", "Lands you control lose all land types and are Forests.",
+]
+
+
+def _plain_changes_land_types(line: str) -> bool:
+    """``oracle._changes_land_types`` without its test of the words first."""
+    if oracle._LOSES_LAND_TYPES.search(line):
+        return True
+    for sentence in line.split("."):
+        m = oracle._TYPE_WORDS.search(sentence)
+        if m and oracle._LAND_WORD.search(sentence[:m.start()]):
+            return True
+    return False
+
+
+def _plain_self_words(text: str) -> str:
+    return _SELF_WORDS_PLAIN.sub("~", text) if "this " in text.lower() else text
+
+
+def _check(text: str) -> None:
+    assert oracle.self_reference(text, "") == _plain_self_words(text), text
+    for name, plain in _PLAIN_WORDS.items():
+        fast = getattr(oracle, name)
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)], (name, text)
+    assert oracle.holds_any(text, read._MANA_EFFECT_WORDS) == bool(_MANA_EFFECT_PLAIN.search(text)), text
+    assert oracle._changes_land_types(text) == _plain_changes_land_types(text), text
+    for fast in (read._GRANT_WORDS, granted.GRANT_WORDS):
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in _GRANT_PLAIN.finditer(text)], text
+
+
+def test_the_fast_patterns_find_what_the_plain_ones_do_on_real_lines() -> None:
+    for text in _REAL:
+        _check(text)
+        _check(text.lower())
+        _check(text.upper())
+
+
+@settings(max_examples=400, deadline=None)
+@given(_LINES)
+def test_the_fast_patterns_find_what_the_plain_ones_do(text: str) -> None:
+    _check(text)
