@@ -422,10 +422,12 @@ def _payments_of(total: Total, chosen: list[Prod], used: Counter[int], classes: 
         if not cover(total, chosen, used, fl):
             continue
         made = [(activation_of(classes[p.k], p.member, p.opt, type_text(p.mana),
-                               (p.sacrificed,) if p.sacrificed else (), p.tapped), p.opt)
+                               (p.sacrificed,) if p.sacrificed else (), p.tapped), p)
                 for p in sorted(chosen, key=lambda p: pos[(p.k, p.member)])]
-        option_of = {id(a): (opt, True) for a, opt in made}
-        acts = sacrifices_last([a for a, _opt in made])
+        # each activation's option and whether its mana may pay the spell (CR 106.6: Powerstone's
+        # pays a Signet's cost, not a creature spell's generic mana)
+        option_of = {id(a): (p.opt, p.spell_ok) for a, p in made}
+        acts = sacrifices_last([a for a, _p in made])
         pool_text = type_text([b for b, n in used.items() for _ in range(n)])
         acts = executable_order(acts, [option_of[id(a)] for a in acts], total.text(), pool_text,
                                 type_text([b for b, n in fl.items() for _ in range(n)]), table=table, state=state)

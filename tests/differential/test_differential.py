@@ -334,3 +334,21 @@ def test_powerstone_mana_pays_a_signet() -> None:
     assert csp.payments(r)[0]
     assert queries.can_pay(r, backend="cpsat").payable
     assert queries.can_pay(r).payable
+
+
+def test_csp_orders_powerstone_before_the_signet_it_pays_cr_106_6() -> None:
+    """Mystic Gate, Azorius Signet and Powerstone for a creature's {1}{W}{U}: Powerstone's {C} can't pay
+    the creature's generic mana (CR 106.6), so in every payment the csp backend lists it comes before
+    the Signet whose {1} it pays (CR 605.3a), and each listed order can be carried out."""
+    from manasolver.models import carddb
+    db = carddb.default_db()
+    state = board(perm("mg", db.get("Mystic Gate")), perm("sg", db.get("Azorius Signet")),
+                  perm("ps", db.get("Powerstone")))
+    r = PaymentRequest(state, ManaCost.parse("{1}{W}{U}"), "you", spell=SPELLS[0])
+    got, complete = csp.payments(r)
+    assert complete and got
+    for p in got:
+        check_valid(r, p, "csp")
+        order = [a.permanent for a in p.activations]
+        if "ps" in order:
+            assert order.index("ps") < order.index("sg"), p.to_json()
