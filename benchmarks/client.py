@@ -367,9 +367,10 @@ def inprocess(plan: ClientPlan, pythons: dict[str, str], log: Callable[[str], No
 
 #: Median targets of ``pay`` on mixed boards, by size (ms).
 TARGET_SCALE_MS = {300: 5.0, 1000: 20.0}
-#: The rows of the scale section: (permanents, share of the board's mana the cost asks). At 75%
+#: The rows of the scale section: (permanents, share of the board's mana the cost asks, the seed of its first
+#: board: each row boards of its own). At 75%
 #: the cost needs more than the lands make, so the best payment taps Sol Ring, Signets and dorks.
-SCALE_ROWS = ((300, 0.6), (1000, 0.6), (300, 0.75))
+SCALE_ROWS = ((300, 0.6, 7000), (1000, 0.6, 7000), (300, 0.75, 7500))
 
 
 def _scale(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]:
@@ -381,14 +382,14 @@ def _scale(plan: ClientPlan, log: Callable[[str], None]) -> list[dict[str, Any]]
     rows: list[dict[str, Any]] = []
     if plan.scale_boards <= 0:
         return rows
-    for size, share in SCALE_ROWS:
+    for size, share, seeds in SCALE_ROWS:
         target = TARGET_SCALE_MS[size]
         times: list[float] = []
         answers: list[dict[str, Any]] = []
         invalid = 0
         for seed in range(plan.scale_boards):
             # each row its own boards: a board another row sent is one the board cache knows
-            board = bd.mixed_board(size, 7000 + seed + (0 if share == 0.6 else 500))
+            board = bd.mixed_board(size, seeds + seed)
             cost = bd.mana_cost_share(board, share, seed)
             t0 = time.perf_counter()
             got = answer({"query": "pay", "state": board, "cost": cost})

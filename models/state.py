@@ -6,13 +6,14 @@ from board JSON with errors that name the path of the bad field.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, NamedTuple
 
 from manasolver.models.abilities import ZONE_CARDS
 from manasolver.models.card import CARD_TYPES, SUPERTYPES, Card
 from manasolver.models.cost import ManaCost
+from manasolver.models.slots import slot_setters
 
 __all__ = ["DESIGNATIONS", "STEPS", "BoardView", "GameState", "Library", "Permanent", "Player", "Turn",
            "fits_cost"]
@@ -93,7 +94,7 @@ class Permanent(NamedTuple):
         """Its card types now: an impending permanent with a time counter is not a
         creature (CR 702.176a), so it loses the creature type."""
         types = self.card.type_line.types
-        if self.cast_for is not None and self.cast_for == "impending" and self.counter("time") > 0:
+        if self.cast_for == "impending" and self.counter("time") > 0:
             types = tuple(t for t in types if t != "creature")
         return types
 
@@ -185,7 +186,7 @@ class Player:
 
 
 #: The setters of :class:`Player`'s slots, in field order (each slot's own descriptor).
-_PLAYER_SLOTS = tuple(Player.__dict__[f.name].__set__ for f in fields(Player))
+_PLAYER_SLOTS = slot_setters(Player)
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -208,7 +209,7 @@ class Library:
 
 
 #: The setters of :class:`Library`'s slots, in field order.
-_LIBRARY_SLOTS = tuple(Library.__dict__[f.name].__set__ for f in fields(Library))
+_LIBRARY_SLOTS = slot_setters(Library)
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -228,7 +229,7 @@ class Turn:
 
 
 #: The setters of :class:`Turn`'s slots, in field order.
-_TURN_SLOTS = tuple(Turn.__dict__[f.name].__set__ for f in fields(Turn))
+_TURN_SLOTS = slot_setters(Turn)
 
 
 class BoardView:
@@ -348,7 +349,7 @@ class GameState:
 
 
 #: The setters of :class:`GameState`'s slots, in field order (the view's last).
-_STATE_SLOTS = tuple(GameState.__dict__[f.name].__set__ for f in fields(GameState))
+_STATE_SLOTS = slot_setters(GameState)
 
 
 def fits_cost(perm: Permanent, what: str) -> bool:

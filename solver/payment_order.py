@@ -34,7 +34,7 @@ from typing import Any, Literal, NamedTuple
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, C, type_bit
-from manasolver.solver.supply.model import slot_setters
+from manasolver.models.slots import slot_setters
 
 __all__ = ["Assist", "Demand", "Paid", "Plan", "Step", "cost_masks", "executable", "mana_bits", "order_of",
            "total_demands", "widened"]
@@ -224,9 +224,9 @@ def _payable(u: _Unit, wants: tuple[list[tuple[int, int, int]], ...], totals: Se
     if (made or kind == "pool") and cost_ok is not False:
         # a unit of a maker placed in ``rank`` pays the costs of the steps after it; the pool's, or
         # a maker's outside it, any cost
-        ranked = kind != "pool" and rank.get(maker, -1) >= 0
-        free = maker in free_rest
         mine = rank.get(maker, -1)
+        ranked = kind != "pool" and mine >= 0
+        free = maker in free_rest
         beyond = len(rank) + 1
         scope = None if isinstance(cost_ok, bool) else cost_ok
         for j, i, mask in costs:

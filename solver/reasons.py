@@ -107,17 +107,11 @@ def reason(problem: Problem, proof: Infeasible | None = None) -> Reason:
     else:
         quick = explainer("flow").shortfall(problem)
     if not isinstance(quick, Declined):
-        if quick.missing and _restricted(problem) and payable(problem.without_restrictions(),
+        if quick.missing and problem.supply.restricted and payable(problem.without_restrictions(),
                                                               DEFAULT_CHAINS["can_pay"]):
             return _restricted_reason(missing_text(quick.missing))
         return _from_flow(problem, quick.missing, quick.life, quick.energy)
     return _from_slack(problem)
-
-
-def _restricted(problem: Problem) -> bool:
-    """Does some option's mana carry a spending restriction (CR 106.6)?  Then an unpayable cost
-    that would be payable with every restriction lifted has ``restricted_mana`` for its reason."""
-    return problem.supply.restricted
 
 
 def _restricted_reason(missing: str) -> Reason:
@@ -210,7 +204,7 @@ def _slack_reason(problem: Problem, slack: _Slack) -> Reason:
                           f"({problem.supply.life}) to pay life (CR 119.4)")
         return Reason("insufficient_mana", "no way to pay this cost")
     missing = missing_text(first.missing)
-    if _restricted(problem) and slack.lifted_payable(problem):
+    if problem.supply.restricted and slack.lifted_payable(problem):
         return _restricted_reason(missing)
     if not _pays_life_or_energy(problem):
         return Reason("insufficient_mana", f"{missing} more mana is needed", missing)

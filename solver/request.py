@@ -7,7 +7,7 @@ Casting (:func:`manasolver.solver.casting.build.build_request`) turns a decoded 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from manasolver.models.abilities import Restriction
@@ -15,13 +15,14 @@ from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.state import GameState
 from manasolver.models.symbols import ANY_COLOR
+from manasolver.models.slots import slot_setters
 
 if TYPE_CHECKING:
     from manasolver.models.state import Permanent
     from manasolver.models.text.activated import ActivatedAbility
 
-__all__ = ["DEFAULT_POLICY", "AbilityActivation", "Criterion", "Modifier", "ModifierKind", "PaymentRequest", "Policy",
-           "restriction_allows",
+__all__ = ["DEFAULT_POLICY", "PLAIN_POLICY", "AbilityActivation", "Criterion", "Modifier", "ModifierKind",
+           "PaymentRequest", "Policy", "restriction_allows",
            "Sources", "SpellInfo"]
 
 #: The kinds of cost modifier (CR 601.2f).
@@ -137,7 +138,8 @@ class AbilityActivation:
 
 
 #: The policy of a request that names none, and its sources: what the player said of no permanent.
-_DEFAULT_POLICY = Policy()
+#: The policy of every request that names none (:data:`DEFAULT_POLICY`'s criteria): one frozen value.
+PLAIN_POLICY = Policy()
 _NO_SOURCES = Sources()
 
 
@@ -161,7 +163,7 @@ class PaymentRequest:
     convoke: bool = False
     delve: bool = False
     improvise: bool = False
-    policy: Policy = _DEFAULT_POLICY
+    policy: Policy = PLAIN_POLICY
     #: The ability being activated, when the query names one (:mod:`~manasolver.solver.casting.abilities`):
     #: its life payment is already taken from ``state`` and is part of the payment's ``life``.
     activation: AbilityActivation | None = None
@@ -171,22 +173,23 @@ class PaymentRequest:
     def __init__(self, state: GameState, cost: ManaCost, player: str, spell: SpellInfo | None = None,
                  x: int | None = None, modifiers: tuple[Modifier, ...] = (), alternative: str | None = None,
                  convoke: bool = False, delve: bool = False, improvise: bool = False,
-                 policy: Policy = _DEFAULT_POLICY, activation: AbilityActivation | None = None,
+                 policy: Policy = PLAIN_POLICY, activation: AbilityActivation | None = None,
                  sources: Sources = _NO_SOURCES) -> None:
-        store = _STORE  # (each field's, in field order)
-        store[0](self, state)
-        store[1](self, cost)
-        store[2](self, player)
-        store[3](self, spell)
-        store[4](self, x)
-        store[5](self, modifiers)
-        store[6](self, alternative)
-        store[7](self, convoke)
-        store[8](self, delve)
-        store[9](self, improvise)
-        store[10](self, policy)
-        store[11](self, activation)
-        store[12](self, sources)
+        # Each field set through its slot (see slot_setters): a request per query.
+        s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12 = _STORE
+        s0(self, state)
+        s1(self, cost)
+        s2(self, player)
+        s3(self, spell)
+        s4(self, x)
+        s5(self, modifiers)
+        s6(self, alternative)
+        s7(self, convoke)
+        s8(self, delve)
+        s9(self, improvise)
+        s10(self, policy)
+        s11(self, activation)
+        s12(self, sources)
 
     @property
     def ability_life(self) -> int:
@@ -196,8 +199,7 @@ class PaymentRequest:
 
 
 #: The setter of each of :class:`PaymentRequest`'s slots, in field order (its ``__init__``).
-_STORE: tuple[Callable[[PaymentRequest, Any], None], ...] = tuple(
-    PaymentRequest.__dict__[f.name].__set__ for f in fields(PaymentRequest))
+_STORE: tuple[Callable[[PaymentRequest, Any], None], ...] = slot_setters(PaymentRequest)
 
 
 def restriction_allows(r: Restriction | None, spell: SpellInfo | None, has_x: bool, has_c: bool = False) -> bool:

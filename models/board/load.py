@@ -190,9 +190,7 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                     if pid in ids:
                         raise _duplicate(pid, ids[pid], i)
                     ids[pid] = i
-                    # (every field after sick as _permanent leaves it: _PLAIN_TAIL, one tuple made)
-                    append(_new(Permanent, (pid, card[0], controller, tapped, sick, False, (), None, None, None,
-                                            card[1], None, None, None, None, None, None, ())))
+                    append(_new(Permanent, (pid, card[0], controller, tapped, sick) + _PLAIN_TAILS[card[1]]))
                     continue
             perm = None
             key: bytes | None = None
@@ -300,10 +298,9 @@ _MAX_KEY = 4096
 #: The fields of a permanent object that :func:`_load_state` reads itself when their values are plain.
 _PLAIN_FIELDS = frozenset({"id", "card", "controller", "tapped", "sick"})
 #: The values :func:`_permanent` gives the fields after ``sick`` of a permanent that such an object
-#: leaves out (``token`` read from its card), as :func:`_load_state` writes them out.
-_PLAIN_TAIL = (False, (), None, None, None, "token", None, None, None, None, None, None, ())
-if _PLAIN_TAIL != tuple("token" if f == "token" else Permanent._field_defaults[f] for f in Permanent._fields[5:]):
-    raise ImportError("the plain permanent's fields written in _load_state are not Permanent's defaults")
+#: leaves out, per value of ``token`` (read from its card: ``_PLAIN_TAILS[token]``).
+_PLAIN_TAILS = tuple(tuple(token if f == "token" else Permanent._field_defaults[f] for f in Permanent._fields[5:])
+                     for token in (False, True))
 
 #: A permanent made from its fields as one tuple (``Permanent._make`` without its call and length
 #: check: the tuple is a kept permanent's fields after its id, with a new id before them).

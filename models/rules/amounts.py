@@ -49,7 +49,8 @@ __all__ = ["MAX_REMOVED", "SACRIFICED_COUNT", "SACRIFICED_KINDS", "TAPPED_COUNT"
            "ability_options", "ability_restriction", "color_identity", "commander_identity", "concrete_options",
            "condition_holds", "counters_removed", "devotion", "evaluate_amount", "hand_without_cast_card",
            "permanent_field", "permanent_matches", "player_field", "player_identity", "power_of", "reference_count",
-           "reveals_from_hand", "sacrificed_kind", "sacrificed_kinds", "sacrificed_value", "sacrificed_values"]
+           "reveals_from_hand", "reveals_hand", "sacrificed_kind", "sacrificed_kinds", "sacrificed_value",
+           "sacrificed_values"]
 
 #: The most counters :func:`ability_options` expands a variable counter cost to (one option per number).
 MAX_REMOVED = 200
@@ -715,6 +716,12 @@ def _options_now(ability: ManaAbility, state: GameState, permanent: Permanent) -
         return tuple(out)
     return concrete_options(production if base == production.options else replace(production, options=base),
                             state, permanent)
+
+
+def reveals_hand(ability: ManaAbility) -> bool:
+    """Does ``ability`` add mana by cards it reveals from the hand (Metalworker, Rosheen)?"""
+    amount = ability.production.amount
+    return amount is not None and amount.kind == "hand"
 
 
 def reveals_from_hand(ability: ManaAbility, card: Card) -> bool:

@@ -24,15 +24,11 @@ from __future__ import annotations
 import re
 
 from manasolver.models.card_text import GrantedKeyword
-from manasolver.models.text.oracle import strip_reminder
+from manasolver.models.text.oracle import GRANT_WORDS, strip_reminder
 from manasolver.models.text.restrictions import Unreadable, kind_word
 
-__all__ = ["GRANT_WORDS", "read_color_settings", "read_granted_keywords"]
+__all__ = ["read_color_settings", "read_granted_keywords"]
 
-#: Words one of which a line must hold for this reader to find anything in it: "have haste", "has
-#: convoke" …, as words ("ha" first and the lookbehind the ``\b`` before it, so that the text is
-#: scanned for it as a substring: a pattern that starts with ``\b`` is tried at every position).
-GRANT_WORDS = re.compile(r"ha(?<!\wha)(?:ve|s) (?:haste|convoke|improvise|delve)\b")
 
 _PT = r"(?:gets? [+-]\d+/[+-]\d+,? and )?"
 _HAVE = re.compile(r"(?P<all>All )?(?P<other>Other )?(?P<subject>[A-Za-z' ]+?)(?P<mine> you control)? "

@@ -32,6 +32,7 @@ from manasolver.models.card import TypeLine
 from manasolver.models.errors import BadCost
 
 __all__ = [
+    "GRANT_WORDS",
     "GRAVEYARD_MANA",
     "MANA_EFFECT_KINDS",
     "ManaEffect",
@@ -64,6 +65,12 @@ _NO_PAYMENT_CLAUSES = re.compile(
     r'|At the beginning of your end step, the topmost land card in your library perpetually gains "[^"]+"\.?'
     r'|[^":.]+: [^":]+?\. When you do, add (?:\{[WUBRGC]\})+\.(?: Spend this mana only [^".]+\.)?')
 
+
+#: Words one of which a line must hold for the granted-keyword reader (:mod:`.granted`) to find
+#: anything in it: "have haste", "has convoke" …, as words ("ha" first and the lookbehind the ``\b``
+#: before it, so that the text is scanned for it as a substring: a pattern that starts with ``\b`` is
+#: tried at every position).
+GRANT_WORDS = re.compile(r"ha(?<!\wha)(?:ve|s) (?:haste|convoke|improvise|delve)\b")
 
 def changes_no_payment(clause: str) -> bool:
     """Is ``clause`` one of :data:`_NO_PAYMENT_CLAUSES`?"""

@@ -30,13 +30,12 @@ doublers) and the first line about activating abilities (Suppression Field, Pith
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from manasolver.models.abilities import ManaAbility
-from manasolver.models.card import READ_WHEN_ASKED, Card, CardText
+from manasolver.models.card import Card, CardText
 from manasolver.models.errors import ManasolverError
-from manasolver.models.text.oracle import changes_no_payment, holds_any, strip_reminder
+from manasolver.models.text.oracle import GRANT_WORDS, changes_no_payment, holds_any, strip_reminder
 
 if TYPE_CHECKING:  # each reader's module is imported when its words are in the text
     from manasolver.models.card_text import ActivatedAbility, CostEffect, GrantedKeyword, KeywordCost, TapCost
@@ -65,8 +64,6 @@ _KEYWORD_COST_LINE = re.compile(r"^\s*[A-Z][a-z]+(?: \d+)?(?: |—)\{", re.MULTI
 #: 602.2b, 602.5), searched in the whole text, reminders included.
 ABOUT_ACTIVATION = re.compile(r"\bactivated abilities\b|\babilities (?:of|that)\b[^.]*\bcan't be activated|"
                               r"\bcan't be activated\b", re.IGNORECASE)
-#: The words of a granted keyword (:mod:`~manasolver.models.text.granted`, ``GRANT_WORDS`` there).
-_GRANT_WORDS = re.compile(r"ha(?<!\wha)(?:ve|s) (?:haste|convoke|improvise|delve)\b")
 _HAND_WORDS = "from your hand: Add"
 #: A parenthesised part (reminder text), as the cost readers leave it out.
 _PARENTHESISED = re.compile(r"\([^)]*\)")
@@ -125,7 +122,7 @@ def read_card_text(card: Card) -> CardText:
     unspent = "unspent mana" in lower
     doubles = unspent and "double the amount of each type of unspent mana" in lower
     granted: tuple[GrantedKeyword, ...] = ()
-    if " ha" in face_plain and _GRANT_WORDS.search(face_plain):
+    if " ha" in face_plain and GRANT_WORDS.search(face_plain):
         from manasolver.models.text.granted import read_granted_keywords
         granted = read_granted_keywords(face.oracle_text, face.name)
     return CardText.of(_Reader(card, plain, face_plain), {
@@ -148,7 +145,7 @@ class _Reader:
 
     def read(self, name: str) -> object:
         """The field ``name``, read now."""
-        return _READERS[name](self)
+        return getattr(self, name)()  # (READ_WHEN_ASKED names a method of this class each)
 
     def activated(self) -> tuple[ActivatedAbility, ...]:
         plain = self.plain
@@ -192,13 +189,6 @@ class _Reader:
         return ""
 
 
-#: The reader of each field of :data:`~manasolver.models.card.READ_WHEN_ASKED`.
-_READERS: dict[str, Callable[[_Reader], object]] = {
-    "activated": _Reader.activated, "keyword_costs": _Reader.keyword_costs, "enters_tapped": _Reader.enters_tapped,
-    "impending": _Reader.impending, "modes": _Reader.modes, "about_activation": _Reader.about_activation,
-}
-if set(_READERS) != set(READ_WHEN_ASKED):
-    raise ImportError("every field read when first asked needs its reader here")
 
 
 def _hand_clause(card: Card, clause: str) -> bool:

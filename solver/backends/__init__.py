@@ -413,8 +413,7 @@ def decide(problem: Problem, chain: tuple[str, ...]) -> Verdict:
     """:func:`solve` for payability alone: each backend's :meth:`Decides.decide` in turn."""
     out: Verdict = _NOT_ASKED
     for name in chain:
-        found = _solvers.get(name)
-        out = (found if found is not None else backend(name)).decide(problem)
+        out = backend(name).decide(problem)
         if not isinstance(out, Declined):
             return out
     return out

@@ -229,12 +229,11 @@ class FlowBackend:
         if problem.mode != "feasible" or problem.x is None:
             return None
         colors = bool(problem.policy.spend_color)
+        found = _units(problem)
         if barred:
-            found = _units(problem)
             if not colors and found is not None and self._hall(problem, _without_barred(problem, found[0]), True):
                 return True, {}
             return (False, {}) if _beyond_every_source(problem) else None
-        found = _units(problem)
         if found is not None:
             units, partial = found
             verdict = self._hall(problem, units, partial)

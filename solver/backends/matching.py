@@ -120,15 +120,6 @@ def hall_fast(units: Sequence[tuple[int, bool, int] | UnitKind], form: Form, gen
     return not snow or snow <= have(0)[1]
 
 
-def _edge(adj: dict[int, list[int]], cap: dict[tuple[int, int], int], a: int, b: int, c: int) -> None:
-    """Add capacity ``c`` from ``a`` to ``b`` in a residual network (the reverse arc at 0)."""
-    if (a, b) not in cap:
-        adj[a].append(b)
-        adj[b].append(a)
-        cap[(b, a)] = cap.get((b, a), 0)
-    cap[(a, b)] = cap.get((a, b), 0) + c
-
-
 def transport(units: list[tuple[int, bool, int]], form: Form, x: int,
               first: frozenset[int] = frozenset(),
               extra: tuple[tuple[tuple[object, ...], int, int], ...] = (),
@@ -184,8 +175,8 @@ def transport(units: list[tuple[int, bool, int]], form: Form, x: int,
 
 class _Network:
     """A residual network of paired edges (edge ``e`` and its reverse ``e ^ 1``), each node's
-    edges in the order they were added, augmented as :func:`_augment` does (the same breadth-first
-    order, so the same flow) without a dictionary look-up per arc."""
+    edges in the order they were added, augmented along shortest paths breadth-first without a
+    dictionary look-up per arc."""
 
     __slots__ = ("cap", "head", "to")
 
@@ -401,33 +392,6 @@ def _first_stage(units: Sequence[tuple[int, bool, int] | UnitKind], form: Form,
         if net.cap[e]:
             out[key] = net.cap[e]
     return served
-
-
-def _augment(adj: dict[int, list[int]], cap: dict[tuple[int, int], int], sink: int) -> int:
-    """Push flow along shortest augmenting paths from node 0 until none is left."""
-    flowed = 0
-    while True:
-        prev = {0: 0}
-        q = deque([0])
-        while q and sink not in prev:
-            a = q.popleft()
-            for b in adj[a]:
-                if b not in prev and cap[(a, b)] > 0:
-                    prev[b] = a
-                    q.append(b)
-        if sink not in prev:
-            break
-        path = []
-        b = sink
-        while b != 0:
-            path.append((prev[b], b))
-            b = prev[b]
-        push = min(cap[e] for e in path)
-        flowed += push
-        for a, b in path:
-            cap[(a, b)] -= push
-            cap[(b, a)] += push
-    return flowed
 
 
 def solution_from_units(problem: Problem, units: list[UnitKind], fi: int, x: int,

@@ -36,7 +36,8 @@ from manasolver.solver.policy import for_backends
 from manasolver.solver.request import Modifier, PaymentRequest, Policy
 from manasolver.models.rules.ability_scope import ability_scope
 from manasolver.solver.request import restriction_allows
-from manasolver.solver.supply.model import Option, Options, SourceClass, Supply, slot_setters
+from manasolver.models.slots import slot_setters
+from manasolver.solver.supply.model import Option, Options, SourceClass, Supply
 from manasolver.solver.supply.resources import NO_ASSISTS, Assists, build_assists
 from manasolver.solver.supply.unmodelled import guard_spent_on_costs
 

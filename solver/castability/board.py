@@ -1203,9 +1203,9 @@ class BoardOracle:
         most_have = None if most is None else plain_have if same and not (feeds and conv) else have(most)
         # the units and colored-only units decide: no other permanent, and converters whose costs are
         # generic (colored-only mana pays none of them)
-        exact = not (modelled or unread or life >= _LIFE) and \
-            all(u == ANY for modes in conv for cost, _ in modes for u in cost)
-        out = _Units(plain_masks, plain_have, tuple(sorted(conv.items())), modelled, droppable, most_have, life,
+        conv_rows = tuple(sorted(conv.items()))
+        exact = not (modelled or unread or life >= _LIFE) and _generic_costs(conv_rows)
+        out = _Units(plain_masks, plain_have, conv_rows, modelled, droppable, most_have, life,
                      tuple(colored) if exact else None, bool(colored))
         self._unit_bounds[key] = out
         return out

@@ -46,8 +46,6 @@ __all__ = ["MAX_SPEND", "MAX_WEIGHT", "ability_spell", "backend", "card_db", "ca
 
 #: Are the modules the payment fields are read with imported here yet (:func:`_import_readers`)?
 _READERS = False
-#: The policy of a query that gives none (a frozen value: one serves every such query).
-_DEFAULT_POLICY: Policy
 
 
 def _import_readers() -> None:
@@ -55,10 +53,9 @@ def _import_readers() -> None:
     query that reads them (a light query never loads them), once, so that no later query runs an
     import statement for them (``from package import module`` runs importlib's Python code each
     time: a microsecond or so)."""
-    global _DEFAULT_POLICY, _READERS, boards, request
+    global _READERS, boards, request
     from manasolver.solver import request
     from manasolver.solver.service import boards
-    _DEFAULT_POLICY = request.Policy()
     _READERS = True
 
 
@@ -279,7 +276,7 @@ def policy(query: dict[str, Any]) -> Policy:
         _import_readers()
     raw = query.get("policy")
     if raw is None:
-        return _DEFAULT_POLICY
+        return request.PLAIN_POLICY
     known = set(request.DEFAULT_POLICY) | {"max_colors_spent", "min_energy", "spend_color", "min_convoke",
                                     "min_delve", "min_improvise"}
     keep: tuple[ManaCost, ...] | None = None

@@ -334,12 +334,13 @@ def _dispatch(query: Any) -> dict[str, Any]:
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise BadQuery(f"unknown query {name!r}{hint}; known: {', '.join(QUERIES)}", "query")
     allowed = _ALLOWED.get(name) or QUERIES[name] | _COMMON
-    for key in () if query.keys() <= allowed else query:
-        if key not in allowed:
-            import difflib
-            close = difflib.get_close_matches(str(key), sorted(allowed), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise UnknownField(f"unknown field {key!r} for query {name!r}{hint}", str(key))
+    if not query.keys() <= allowed:
+        for key in query:
+            if key not in allowed:
+                import difflib
+                close = difflib.get_close_matches(str(key), sorted(allowed), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise UnknownField(f"unknown field {key!r} for query {name!r}{hint}", str(key))
     handle = query.get("board") if "apply" in query and decode.flag(query, "apply") else None
     if "apply" in query and handle is None and decode.flag(query, "apply"):
         raise BadQuery('"apply" carries a payment out on a kept board: give "board", a handle from open', "apply")

@@ -48,6 +48,7 @@ from manasolver.models.rules.amounts import (
     ability_restriction,
     condition_holds,
     evaluate_amount,
+    reveals_hand,
     player_identity,
     sacrificed_kinds,
 )
@@ -61,20 +62,19 @@ from manasolver.models.rules.production import (
     tap_damage_from_attachments,
 )
 from manasolver.models.rules.missing import NotOnBoard
+from manasolver.models.slots import slot_setters
 from manasolver.models.state import GameState, Permanent, Player, fits_cost, permanent_state
 from manasolver.models.symbols import ANY_TYPE, C, mask_from_letters, mask_letters
 from manasolver.models.text.read import card_text
 from manasolver.models.text.tap_costs import OPPONENT_LAND_PART, tap_costs_after
 from manasolver.solver.supply.model import (
     MAX_REPEAT,
-    Derived,
     Excluded,
     Option,
     Options,
     SourceClass,
     SourceKind,
     Supply,
-    maker,
 )
 from manasolver.solver.supply.resources import fodder_groups, hand_classes, zone_fodder
 from manasolver.solver.supply.unmodelled import (
@@ -401,8 +401,7 @@ def _card_info(card: Card) -> _CardInfo:
         # opponent's tapped land or the graveyard's evidence is there (:func:`_cannot_pay`)
         board_dependent = True
     commander_only = commander and not board_dependent
-    reveals = any(ab.production.amount is not None and ab.production.amount.kind == "hand"
-                  for ab in card.mana_abilities)
+    reveals = any(reveals_hand(ab) for ab in card.mana_abilities)
     info = (board_dependent or commander, pays, counters, reference, commander_only,
             tuple(map(_reading, card.mana_abilities)), reveals)
     card.facts.supply_info = info
@@ -707,17 +706,29 @@ _NONE_REACHED: frozenset[str] = frozenset()
 _SUPPLIES_PER_BOARD = 64
 
 
-_new_class = maker(SourceClass)
-_new_supply = maker(Supply)
+_CLASS_SLOTS = slot_setters(SourceClass)
 
 
 def _classes(groups: Iterable[tuple[tuple[str, ...], tuple[int, ...], _Row, str]]) -> list[SourceClass]:
     """A :class:`SourceClass` of permanents (no ``hand``) per group of members, positions, row and
-    card name, in order, as its ``__init__`` makes them (a board's supply makes one per group of
-    its permanents: :func:`~manasolver.solver.supply.model.maker`'s)."""
-    new = _new_class
-    return [new(members, positions, row[1] if type(row[1]) is Options else Options(row[1]), row[2], row[3], name,
-                row[4], ()) for members, positions, row, name in groups]
+    card name, in order, as its ``__init__`` makes them, each set through its slots in one loop
+    (a board's supply makes one per group of its permanents)."""
+    new = object.__new__
+    s0, s1, s2, s3, s4, s5, s6, s7 = _CLASS_SLOTS
+    out: list[SourceClass] = []
+    for members, positions, row, name in groups:
+        options = row[1]
+        k = new(SourceClass)
+        s0(k, members)
+        s1(k, positions)
+        s2(k, options if type(options) is Options else Options(options))
+        s3(k, row[2])
+        s4(k, row[3])
+        s5(k, name)
+        s6(k, row[4])
+        s7(k, ())
+        out.append(k)
+    return out
 
 
 def _rows(state: GameState, pl: Player, resources: bool) -> list[tuple[int, Permanent, _Row]]:
@@ -848,7 +859,7 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     if special and resources:  # cards of the hand or graveyard that costs discard or exile
         fodder += zone_fodder(pl, classes, len(state.battlefield))
     tappable = fodder_groups(mine, classes, signature, tap_sig, True) if tap_sig else ()
-    return _new_supply(name, pool_units(pl), tuple(classes), tuple(excluded), pl.life, pl.energy,
-                       creatures, fodder, tappable, Derived())
+    return Supply(name, pool_units(pl), tuple(classes), tuple(excluded), pl.life, pl.energy,
+                  creatures, fodder, tappable)
 
 

@@ -20,17 +20,16 @@ abilities, :mod:`manasolver.models.rules.ability_scope`, read here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, fields
-from typing import Any, Literal, TypeVar, cast
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from manasolver.models.abilities import Restriction
 from manasolver.models.rules.ability_scope import ability_scope, permanent_words, scope_pays
 from manasolver.models.cost import ManaCost
+from manasolver.models.slots import slot_setters
 
 __all__ = [
     "MAX_REPEAT",
-    "Derived",
     "Excluded",
     "Group",
     "Option",
@@ -40,9 +39,7 @@ __all__ = [
     "Supply",
     "class_types",
     "generic_barred",
-    "maker",
     "scoped_ability_mana",
-    "slot_setters",
 ]
 
 #: What a source class holds, for the ``prefer_lands`` policy (land wins over creature).
@@ -52,35 +49,6 @@ SourceKind = Literal["land", "creature", "artifact", "other", "hand"]
 MAX_REPEAT = 64
 
 _NO_MANA = ManaCost()
-
-
-def slot_setters(cls: type) -> tuple[Any, ...]:
-    """The setters of a frozen slotted dataclass's fields, in field order: its slots' own
-    descriptors.  The ``__init__`` a frozen dataclass is given sets each field through
-    ``object.__setattr__``, three to six times slower; the value types made on every board
-    (source classes, options, the supply, a backend's problem) set their fields through these instead,
-    and stay frozen: assigning to a field afterwards still raises ``FrozenInstanceError``."""
-    return tuple(cls.__dict__[f.name].__set__ for f in fields(cls))
-
-
-_T = TypeVar("_T")
-
-
-def maker(cls: type[_T]) -> Callable[..., _T]:
-    """A constructor of the frozen slotted dataclass ``cls`` taking every field, in field order,
-    twice as fast as the slot setters: a twin class with the same slots whose plain ``__init__``
-    stores each field (a slot store; ``cls``'s own goes through the ``__setattr__`` that keeps it
-    frozen) and then makes the object one of ``cls`` (``__class__`` assignment, allowed between
-    classes of the same slots).  What it makes is frozen, equal and hashed as ``cls``'s
-    ``__init__`` makes it; it is for the objects made on every board (a board's source classes,
-    its supply, the options of its board-dependent permanents)."""
-    names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
-    lines = "".join(f"    self.{n} = {n}\n" for n in names)
-    scope: dict[str, Any] = {"made": cls}
-    exec(f"def __init__(self, {', '.join(names)}):\n{lines}    self.__class__ = made\n", scope)
-    twin = type(f"New{cls.__name__}", (), {"__slots__": names, "__init__": scope["__init__"],
-                                           "__module__": cls.__module__})
-    return cast("Callable[..., _T]", twin)
 
 
 @dataclass(frozen=True, slots=True, init=False)

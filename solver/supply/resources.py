@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from manasolver.models.abilities import GRAVEYARD_CARD, HAND_CARD, ZONE_CARDS, ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.effects import AbilitiesOf, GrantedAbility
-from manasolver.models.rules.amounts import hand_without_cast_card, reveals_from_hand
+from manasolver.models.rules.amounts import hand_without_cast_card, reveals_from_hand, reveals_hand
 from manasolver.models.rules.production import active_effects, activation_results, tap_damage_from_attachments
 from manasolver.models.text.hand import HAND_COST
 from manasolver.models.text.read import card_text
@@ -130,8 +130,7 @@ def _reveals_without_cast_card(supply: Supply, state: GameState, card: Card) -> 
     # Only a permanent whose card prints such an ability can have one, unless an effect gives
     # abilities that may (a grant of one, "all activated abilities of").
     given = bool(effects) and any(
-        isinstance(e, AbilitiesOf) or (isinstance(e, GrantedAbility) and e.ability.production.amount is not None
-                                       and e.ability.production.amount.kind == "hand") for _, e in effects)
+        isinstance(e, AbilitiesOf) or (isinstance(e, GrantedAbility) and reveals_hand(e.ability)) for _, e in effects)
     if not given and not _shape(supply)[5]:
         return supply
     from manasolver.solver.graph import abilities_of
@@ -144,8 +143,7 @@ def _reveals_without_cast_card(supply: Supply, state: GameState, card: Card) -> 
             continue
         at = cls.positions[0]  # the first member's index on this board
         perm = field[at] if at < len(field) and field[at].id == cls.members[0] else state.permanent(cls.members[0])
-        if not given and not any(ab.production.amount is not None and ab.production.amount.kind == "hand"
-                                 for ab in perm.card.mana_abilities):
+        if not given and not any(reveals_hand(ab) for ab in perm.card.mana_abilities):
             continue  # (options not made by the supply's rows say nothing of it)
         abilities = perm.card.mana_abilities if printed else abilities_of(state, perm)
         revealing += [(cls, perm, ab) for ab in abilities if ab.production.amount is not None

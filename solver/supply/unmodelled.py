@@ -557,7 +557,7 @@ def _mark_board(state: GameState) -> _Marked:
             kinds = marks(perm.card)
         for m in kinds:
             found.setdefault(m, []).append((i, perm))
-    index = state.view.marked = {m: tuple(v) for m, v in found.items()} if found else {}
+    index = state.view.marked = {m: tuple(v) for m, v in found.items()}
     return index
 
 

@@ -91,7 +91,7 @@ def test_a_member_of_hundreds_of_modes_is_declined_by_counting_its_choices() -> 
     among the player's creatures (Kenrith's 5), and each Kinnan one more of a type it made: 700
     options, each a mode of the search.  Its choices are counted (stars and bars) before any is
     listed, so the search declines at once instead of recursing once per mode (past Python's
-    recursion limit: the query was answered "input is nested too deeply")."""
+    recursion limit)."""
     from manasolver.solver.budget import query_budget
     from manasolver.solver.queries import prepare
     from manasolver.solver.service.handlers import build_request

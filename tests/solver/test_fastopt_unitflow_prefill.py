@@ -22,15 +22,53 @@
 from __future__ import annotations
 
 import random
+from collections import deque
 
 import pytest
 from manasolver.benchmarks import boards as bd
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_TYPE, TYPE_BITS
 from manasolver.solver.backends.fastopt.unitflow import _DIGIT, _Cheapest, _Flow
-from manasolver.solver.backends.matching import _augment, _edge, _Network, transport
+from manasolver.solver.backends.matching import _Network, transport
 from manasolver.solver.casting.announce import announce
 from manasolver.solver.service.protocol import answer
+
+# -- the reference: a residual network of dictionaries, augmented along shortest paths ---------------
+
+def _edge(adj: dict[int, list[int]], cap: dict[tuple[int, int], int], a: int, b: int, c: int) -> None:
+    """Add capacity ``c`` from ``a`` to ``b`` in a residual network (the reverse arc at 0)."""
+    if (a, b) not in cap:
+        adj[a].append(b)
+        adj[b].append(a)
+        cap[(b, a)] = cap.get((b, a), 0)
+    cap[(a, b)] = cap.get((a, b), 0) + c
+
+
+def _augment(adj: dict[int, list[int]], cap: dict[tuple[int, int], int], sink: int) -> int:
+    """Push flow along shortest augmenting paths from node 0 until none is left."""
+    flowed = 0
+    while True:
+        prev = {0: 0}
+        q = deque([0])
+        while q and sink not in prev:
+            a = q.popleft()
+            for b in adj[a]:
+                if b not in prev and cap[(a, b)] > 0:
+                    prev[b] = a
+                    q.append(b)
+        if sink not in prev:
+            break
+        path = []
+        b = sink
+        while b != 0:
+            path.append((prev[b], b))
+            b = prev[b]
+        push = min(cap[e] for e in path)
+        flowed += push
+        for a, b in path:
+            cap[(a, b)] -= push
+            cap[(b, a)] += push
+    return flowed
 
 
 def _random_network(seed: int) -> tuple[list[tuple[int, int, int]], list[int], list[tuple[int, list[int]]]]:

@@ -58,3 +58,23 @@ def test_everflowing_chalice_adds_one_colorless_per_charge_counter_107_1b() -> N
         chalice = {"card": "Everflowing Chalice", "counters": {"charge": n}} if n else {"card": "Everflowing Chalice"}
         supply = build_supply(load_state(_board(chalice)), "you", resources=True)
         assert _slots(supply, "Everflowing Chalice") == ([(32,) * n] if n else []), n
+
+
+def test_urzas_tower_row_follows_whether_tron_is_complete_605_1a() -> None:
+    """Urza's Tower: "{T}: Add {C}. If you control an Urza's Mine and an Urza's Power Plant, add {C}{C}{C}
+    instead.": one {C} without the other two, three with them, board after board in either order."""
+    tron = ({"card": "Urza's Mine", "tapped": True}, {"card": "Urza's Power Plant", "tapped": True})
+    for complete, made in ((True, [(32, 32, 32)]), (False, [(32,)]), (True, [(32, 32, 32)]), (False, [(32,)])):
+        board = _board({"card": "Urza's Tower"}, *(tron if complete else tron[:1]))
+        assert _slots(build_supply(load_state(board), "you", resources=True), "Urza's Tower") == made, complete
+
+
+def test_storage_land_row_follows_its_storage_counters_602_5b() -> None:
+    """Dreadship Reef: "{T}: Add {C}.", "{1}, {T}: Put a storage counter on Dreadship Reef." and "{T},
+    Remove X storage counters from Dreadship Reef: Add X mana in any combination of {U} and/or {B}.":
+    the most one activation adds follows its counters (one {C} without any), board after board."""
+    def most(n: int) -> int:
+        reef = {"card": "Dreadship Reef", "counters": {"storage": n}} if n else {"card": "Dreadship Reef"}
+        supply = build_supply(load_state(_board(reef)), "you", resources=True)
+        return max((len(o.slots) for k in supply.classes if k.name == "Dreadship Reef" for o in k.options), default=0)
+    assert [most(n) for n in (2, 0, 3, 2)] == [2, 1, 3, 2]

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from manasolver.models.symbols import C, TYPE_BITS
 from manasolver.solver.backends.problem import Problem
 from manasolver.models.rules.ability_scope import restriction_pays_abilities
-from manasolver.solver.supply.model import Option, Options, Supply, slot_setters
+from manasolver.models.slots import slot_setters
+from manasolver.solver.supply.model import Option, Options, Supply
 
 __all__ = ["GENERIC_COST", "Mode", "build_modes", "cost_kinds", "merged_pick", "mode_cap", "pays_ability"]
 

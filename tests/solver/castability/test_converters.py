@@ -1,7 +1,6 @@
 """Castability's exact decider for boards of converters (Signets, filter lands, Chromatic Sphere) answers
 what the payment engine answers: boards drawn from the real Commander decks of ``data/decks/commander``,
-and boards by hand for each kind of converter; Jegantha, the Wellspring's mana, which pays colored symbols only
-(castability had read it as adding nothing)."""
+and boards by hand for each kind of converter; Jegantha, the Wellspring's mana, which pays colored symbols only."""
 
 from __future__ import annotations
 
