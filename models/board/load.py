@@ -61,7 +61,7 @@ from manasolver.models.board.status import PREDEFINED_TOKENS, is_token_card, sta
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadCost, BadState, UnknownCard, Unsupported
-from manasolver.models.state import STEPS, GameState, Permanent, Player, Turn
+from manasolver.models.state import STEPS, GameState, Library, Permanent, Player, Turn
 
 if TYPE_CHECKING:  # carddb is imported lazily: only boards that name cards need it
     from manasolver.models.carddb import CardDB
@@ -171,26 +171,35 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
         name_limit = LIMITS["name"]
         attached = False
         plain = _PLAIN_FIELDS.issuperset
+        chosen = _CHOSEN_FIELDS.issuperset
         known = cards.known
         first = names[0]
         append = permanents.append
         for i, raw in enumerate(raw_field):
-            if type(raw) is dict and plain(raw):
-                # A card read before by its name, its controller, tapped and sick, each of its own
-                # type: made here, every other field as the loader leaves it (no attachment).
+            if type(raw) is dict and ((simple := plain(raw)) or chosen(raw)):
+                # A card by its name, its controller, tapped and sick, each of its own type: made
+                # here, every other field as the loader leaves it (no attachment) but those of
+                # _CHOSEN_FIELDS, read by _chosen_permanent.
                 pid = raw.get("id")
                 name = raw.get("card")
-                card = known.get(name) if type(name) is str else None  # (the card, is it a token card)
                 controller = raw.get("controller", first)
                 tapped = raw.get("tapped", False)
                 sick = raw.get("sick", False)
-                if (card is not None and type(pid) is str and 0 < len(pid) <= name_limit and not pid[0].isspace()
+                if (type(name) is str and type(pid) is str and 0 < len(pid) <= name_limit and not pid[0].isspace()
                         and type(controller) is str and controller in names and type(tapped) is bool
                         and type(sick) is bool):
+                    card = known.get(name)  # (the card, is it a token card)
+                    if card is None:  # a name not read yet: read as _permanent reads it
+                        cards.named(name, f"battlefield[{i}].card")
+                        known = cards.known
+                        card = known[name]
+                    fields = (pid, card[0], controller, tapped, sick) + _PLAIN_TAILS[card[1]]
+                    if not simple:
+                        fields = _chosen_permanent(raw, f"battlefield[{i}]", fields)
                     if pid in ids:
                         raise _duplicate(pid, ids[pid], i)
                     ids[pid] = i
-                    append(_new(Permanent, (pid, card[0], controller, tapped, sick) + _PLAIN_TAILS[card[1]]))
+                    append(_new(Permanent, fields))
                     continue
             perm = None
             key: bytes | None = None
@@ -245,7 +254,7 @@ def _duplicate(pid: str, first: int, i: int) -> BadState:
 
 def load_players(board: Mapping[str, object], cards: CardResolver) -> tuple[Player, ...]:
     """The players of a board object (its ``players`` list), as :func:`load_state` reads them:
-    each checked, a player sent before reused, names unique."""
+    each checked, names unique."""
     if "players" not in board:
         raise BadState("a board needs \"players\": a list of at least one player", "players")
     raw_players = as_list(board["players"], "players", "players", LIMITS["players"])
@@ -255,7 +264,7 @@ def load_players(board: Mapping[str, object], cards: CardResolver) -> tuple[Play
     players: list[Player] = []
     seen_players: dict[str, int] = {}
     for i, raw in enumerate(raw_players):
-        player = _cached_player(raw, f"players[{i}]", cards)
+        player = _plain_player(raw, cards) or _player(raw, f"players[{i}]", cards)
         if player.name in seen_players:
             raise BadState(f"duplicate player name {clip(player.name)!r} "
                            f"(also players[{seen_players[player.name]}])", f"players[{i}].name")
@@ -272,31 +281,30 @@ def load_permanent(raw: object, where: str, names: tuple[str, ...], cards: CardR
 
 
 class _Built:
-    """What one card database's boards built, for the next boards: players and permanents by
-    the typed serialisation of their JSON objects (``marshal`` format 2: no shared-object flags,
-    so equal bytes are equal content of equal types, ``true`` never ``1``); a permanent beside
-    its fields after its id, from which one with another id is made."""
+    """What one card database's boards built, for the next boards: permanents by the typed
+    serialisation of their JSON objects (``marshal`` format 2: no shared-object flags, so equal
+    bytes are equal content of equal types, ``true`` never ``1``), each beside its fields after its
+    id, from which one with another id is made."""
 
-    __slots__ = ("permanents", "players")
+    __slots__ = ("permanents",)
 
     def __init__(self) -> None:
-        #: (player, the cards its zones hold) by serialisation.
-        self.players: dict[bytes, tuple[Player, int]] = {}
         #: Per tuple of player names (a permanent's controller is checked against them): by the
         #: serialisation without the id, the permanent built from it last.
         self.permanents: dict[tuple[str, ...], dict[bytes, tuple[Permanent, tuple[object, ...]]]] = {}
 
 
 _BUILT: weakref.WeakKeyDictionary[CardDB, _Built] = weakref.WeakKeyDictionary()
-#: Distinct tuples of player names whose permanents are kept; players kept.
+#: Distinct tuples of player names whose permanents are kept.
 _NAME_SETS = 64
-_PLAYERS = 4096
-#: A permanent serialised longer than this is built every time (16 times this for a player).
+#: A permanent serialised longer than this is built every time.
 _MAX_KEY = 4096
 
 
 #: The fields of a permanent object that :func:`_load_state` reads itself when their values are plain.
 _PLAIN_FIELDS = frozenset({"id", "card", "controller", "tapped", "sick"})
+#: Those and the fields :func:`_chosen_permanent` reads (into a permanent made as a plain one).
+_CHOSEN_FIELDS = _PLAIN_FIELDS | {"haste", "token", "counters", "chosen"}
 #: The values :func:`_permanent` gives the fields after ``sick`` of a permanent that such an object
 #: leaves out, per value of ``token`` (read from its card: ``_PLAIN_TAILS[token]``).
 _PLAIN_TAILS = tuple(tuple(token if f == "token" else Permanent._field_defaults[f] for f in Permanent._fields[5:])
@@ -325,65 +333,81 @@ def _permanents(db: CardDB, names: tuple[str, ...]) -> dict[bytes, tuple[Permane
     return found
 
 
-def _cached_player(raw: object, where: str, cards: CardResolver) -> Player:
-    """:func:`_player`, reused for an object serialised the same as one built before whose zones
-    name their cards (a card given by its characteristics counts toward the board's limit of
-    inline text, so such a player is built every time), while the board's cards in hands,
-    graveyards and command zones stay within their limit (past it the player is built again,
-    which refuses with the zone that crossed it).  Only such objects are kept, so an object found
-    is one (its serialisation is typed): whether its zones name their cards is asked before it is
-    kept, or first when the database is not read yet (a player without cards is built without it)."""
-    if type(raw) is not dict or not ("hand" in raw or "graveyard" in raw or "commander" in raw
-                                     or (type(library := raw.get("library")) is dict and "top" in library)):
-        return _player(raw, where, cards)  # (no zone that could name a card: never kept)
-    db = cards.db_read
-    if db is None:
-        if not _names_only(raw):
-            return _player(raw, where, cards)
-        db = cards.db
-    try:
-        key = marshal.dumps(raw, 2)
-    except (ValueError, TypeError):
-        return _player(raw, where, cards)
-    if len(key) > _MAX_KEY * 16:
-        return _player(raw, where, cards)
-    built = _built(db)
-    hit = built.players.get(key)
-    if hit is not None and cards.entries + hit[1] <= LIMITS["all_zone_cards"]:
-        cards.entries += hit[1]
-        return hit[0]
-    before = cards.entries
-    player = _player(raw, where, cards)
-    if _names_only(raw):
-        if len(built.players) >= _PLAYERS:
-            built.players.clear()
-        built.players[key] = (player, cards.entries - before)
-    return player
+def _plain_player(raw: object, cards: CardResolver) -> Player | None:
+    """The player of an object whose fields are all of the common kinds, made here without a path
+    written: a name, whole numbers in their bounds (each left out or, where a null means left out,
+    null), zones (hand, graveyard, command zone) of names read before, within the zone limits and
+    at most two commanders, and a library given by its size alone.  ``None`` for any other object,
+    which :func:`_player` reads field by field (and refuses naming the path of a bad field); so this
+    never raises, and counts the zones' cards toward the board's limit only when it makes the player."""
+    if type(raw) is not dict or not _PLAIN_PLAYER_FIELDS.issuperset(raw):
+        return None
+    get = raw.get
+    name = get("name")
+    if type(name) is not str or not 0 < len(name) <= _NAME_LIMIT or name[0].isspace():
+        return None
+    big = _LIFE_LIMIT
+    life = get("life", 20)
+    start = get("starting_life", 20)
+    energy = get("energy", 0)
+    lands = get("lands_played_this_turn")
+    spells = get("spells_cast_this_turn")
+    gained = get("life_gained_this_turn")
+    drawn = get("cards_drawn_this_turn")
+    if (type(life) is not int or not 0 <= life <= big or type(start) is not int or not 0 <= start <= big
+            or type(energy) is not int or not 0 <= energy <= big
+            or (lands is not None and (type(lands) is not int or not 0 <= lands <= big))
+            or (spells is not None and (type(spells) is not int or not 0 <= spells <= big))
+            or (gained is not None and (type(gained) is not int or not 0 <= gained <= big))
+            or (drawn is not None and (type(drawn) is not int or not 0 <= drawn <= _LIBRARY_LIMIT))):
+        return None
+    library = get("library")
+    if library is not None:
+        if type(library) is not dict or len(library) != 1:
+            return None
+        size = library.get("size")
+        if type(size) is not int or not 0 <= size <= _LIBRARY_LIMIT:
+            return None
+        library = Library(size)
+    known = cards.known
+    cards_of = known.__getitem__
+    limit = _ZONE_LIMIT
+    hand: tuple[Card, ...] = ()
+    grave: tuple[Card, ...] = ()
+    commander: tuple[Card, ...] = ()
+    try:  # each zone a list of names read before (a name not read yet, or not a name: not plain)
+        if "hand" in raw:
+            items = raw["hand"]
+            if type(items) is not list or len(items) > limit:
+                return None
+            hand = tuple(map(_CARD_OF, map(cards_of, items)))
+        if "graveyard" in raw:
+            items = raw["graveyard"]
+            if type(items) is not list or len(items) > limit:
+                return None
+            grave = tuple(map(_CARD_OF, map(cards_of, items)))
+        if "commander" in raw:
+            items = raw["commander"]
+            if type(items) is not list or len(items) > 2:
+                return None
+            commander = tuple(map(_CARD_OF, map(cards_of, items)))
+    except (KeyError, TypeError):
+        return None
+    entries = cards.entries + len(hand) + len(grave) + len(commander)
+    if entries > _ALL_ZONE_LIMIT:
+        return None
+    cards.entries = entries
+    return Player(name, life, start, energy, _NO_POOL, hand, grave, commander, lands or 0, spells or 0, gained,
+                  drawn or 0, None, library)
 
 
-def _names_only(raw: dict[str, object]) -> bool:
-    """Do the zones of a player object name cards, and only name them (a player without cards
-    is built without the database, as before any is named)?  A name of a subclass of ``str``
-    passes, but ``marshal`` does not write it: such a player is never kept."""
-    named = False
-    limit = LIMITS["zone_cards"]
-    for zone in ("hand", "graveyard", "commander"):
-        items = raw.get(zone)
-        if items is None:
-            continue
-        if type(items) is not list or len(items) > limit or not all(map(_IS_STR, items)):
-            return False
-        named = named or bool(items)
-    library = raw.get("library")
-    if type(library) is dict and library.get("top") is not None:
-        top = library["top"]
-        if not (type(top) is list and len(top) <= limit and all(map(_IS_STR, top))):
-            return False
-        named = named or bool(top)
-    return named
-
-
-_IS_STR = str.__instancecheck__
+#: The fields of a player object that :func:`_plain_player` reads.
+_PLAIN_PLAYER_FIELDS = frozenset(PLAYER_FIELDS) - {"pool", "designations"}
+_NAME_LIMIT = LIMITS["name"]
+_LIFE_LIMIT = LIMITS["life"]
+_LIBRARY_LIMIT = LIMITS["library"]
+_ZONE_LIMIT = LIMITS["zone_cards"]
+_ALL_ZONE_LIMIT = LIMITS["all_zone_cards"]
 
 
 def _player(raw: object, where: str, cards: CardResolver) -> Player:
@@ -588,6 +612,27 @@ def _permanent(raw: object, where: str, names: tuple[str, ...], cards: CardResol
                            f"{where}.imprinted")
     return Permanent(pid, card, controller, tapped, sick, haste, counters, attached, cast_for, x,
                      token, color, ctype, cname, imprinted, *load_permanent_history(obj, where))
+
+
+def _chosen_permanent(obj: dict[str, object], where: str, fields: tuple[object, ...]) -> tuple[object, ...]:
+    """The fields of the permanent of ``obj`` (at ``where``), whose fields but ``haste``, ``token``,
+    ``counters`` and ``chosen`` are ``fields`` (as :func:`_load_state` makes a plain permanent):
+    those four read as :func:`_permanent` reads them, in its order, with its errors."""
+    out = list(fields)
+    haste = obj.get("haste", False)
+    out[_AT["haste"]] = haste if type(haste) is bool else as_bool(haste, f"{where}.haste", "haste")
+    if "token" in obj:
+        out[_AT["token"]] = as_bool(obj["token"], f"{where}.token", "token")
+    if "counters" in obj:
+        out[_AT["counters"]] = _counters(obj["counters"], f"{where}.counters")
+    if obj.get("chosen") is not None:
+        at = _AT["chosen_color"]
+        out[at:at + 3] = _chosen(obj["chosen"], f"{where}.chosen")
+    return tuple(out)
+
+
+#: The position of each field of :class:`Permanent`.
+_AT = {f: i for i, f in enumerate(Permanent._fields)}
 
 
 def _chosen(raw: object, where: str) -> tuple[str | None, str | None, str | None]:

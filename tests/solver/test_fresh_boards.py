@@ -159,9 +159,9 @@ def test_the_supplys_references_are_could_produce_on_lands() -> None:
 # -- the loader's reuse keeps every limit ---------------------------------------------------------
 
 
-def test_a_reused_player_still_counts_toward_the_zone_limit() -> None:
+def test_players_sent_again_still_count_toward_the_zone_limit() -> None:
     """Three players of 9,000 named hand cards pass the 10,000 per zone and cross the 20,000 in
-    all at the third; sent again (the players reused), the board is refused at the same place."""
+    all at the third; sent again (every name read before), the board is refused at the same place."""
     board = {"players": [{"name": str(i), "hand": ["Forest"] * 9000} for i in range(3)]}
     for _ in range(2):
         got = answer({"query": "can_pay", "state": board, "cost": "{G}"})
@@ -178,13 +178,13 @@ def test_inline_text_limit_is_the_same_every_time_a_board_is_sent() -> None:
         assert got["error"]["code"] == "bad_state" and got["error"]["where"] == "battlefield[40]", got
 
 
-def test_a_reused_player_keeps_its_own_hand_for_keep_castable() -> None:
+def test_a_player_keeps_its_own_hand_for_keep_castable() -> None:
     """The same board with a different hand is a different player: a hand of names is read
-    from each board (the player reused only for the same JSON)."""
+    from each board, and the same JSON makes an equal player."""
     from manasolver.models.board.load import load_state
     one = load_state(_board([]) | {"players": [{"name": "you", "hand": ["Llanowar Elves"]}]})
     two = load_state(_board([]) | {"players": [{"name": "you", "hand": ["Lightning Bolt"]}]})
     again = load_state(_board([]) | {"players": [{"name": "you", "hand": ["Llanowar Elves"]}]})
     assert [c.name for c in one.players[0].hand] == ["Llanowar Elves"]
     assert [c.name for c in two.players[0].hand] == ["Lightning Bolt"]
-    assert again.players[0] is one.players[0]
+    assert again.players[0] == one.players[0]
