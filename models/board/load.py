@@ -28,14 +28,12 @@ Three tiers of checking, as python-chess does:
 
 from __future__ import annotations
 
-import marshal
 import re
-import weakref
 from collections.abc import Iterable, Mapping
 from operator import itemgetter
 from typing import TYPE_CHECKING, overload
 
-from manasolver.models.board.cards import CACHE_SIZE, CardResolver
+from manasolver.models.board.cards import CardResolver
 from manasolver.models.board.history import check_designations, load_permanent_history, load_player_history
 from manasolver.models.board.schema import (
     CARD_FIELDS,
@@ -161,17 +159,11 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
     if "battlefield" in board:
         raw_field = as_list(board["battlefield"], "battlefield", "battlefield", LIMITS["permanents"])
         ids: dict[str, int] = {}
-        # A permanent built before from an object of the same content but its id (its typed
-        # serialisation without the id: the same other fields in the same order, the same values
-        # of the same types) and the same player names is reused, given this object's id (the
-        # last built is kept): ids differ from one game to the next, what a permanent is does not.
-        cache: dict[bytes, tuple[Permanent, tuple[object, ...]]] | None = None  # the database is read only
-        dumps = marshal.dumps                                                    # for a named card
-        characteristics = CHARACTERISTIC_SET.isdisjoint
         name_limit = LIMITS["name"]
         attached = False
         plain = _PLAIN_FIELDS.issuperset
         chosen = _CHOSEN_FIELDS.issuperset
+        tails, new = _PLAIN_TAILS, _new
         known = cards.known
         first = names[0]
         append = permanents.append
@@ -185,7 +177,7 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                 controller = raw.get("controller", first)
                 tapped = raw.get("tapped", False)
                 sick = raw.get("sick", False)
-                if (type(name) is str and type(pid) is str and 0 < len(pid) <= name_limit and not pid[0].isspace()
+                if (type(name) is str and type(pid) is str and 0 < len(pid) <= name_limit and not pid.isspace()
                         and type(controller) is str and controller in names and type(tapped) is bool
                         and type(sick) is bool):
                     card = known.get(name)  # (the card, is it a token card)
@@ -193,45 +185,15 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                         cards.named(name, f"battlefield[{i}].card")
                         known = cards.known
                         card = known[name]
-                    fields = (pid, card[0], controller, tapped, sick) + _PLAIN_TAILS[card[1]]
+                    fields: tuple[object, ...] = (pid, card[0], controller, tapped, sick) + tails[card[1]]
                     if not simple:
                         fields = _chosen_permanent(raw, f"battlefield[{i}]", fields)
                     if pid in ids:
                         raise _duplicate(pid, ids[pid], i)
                     ids[pid] = i
-                    append(_new(Permanent, fields))
+                    append(new(Permanent, fields))
                     continue
-            perm = None
-            key: bytes | None = None
-            # (not one with characteristics of its own: their text counts toward the board's limit)
-            if type(raw) is dict and "card" in raw and characteristics(raw):
-                pid = raw.get("id")
-                if type(pid) is str and 0 < len(pid) <= name_limit and not pid[0].isspace():
-                    body = raw.copy()
-                    del body["id"]
-                    try:
-                        key = dumps(body, 2)
-                    except (ValueError, TypeError):  # a value marshal does not write, or nested too deeply
-                        key = None
-                    else:
-                        if len(key) > _MAX_KEY:  # a huge value: checked (and refused) as it is read
-                            key = None
-                        else:
-                            if cache is None:
-                                cache = _permanents(cards.db, names)
-                            seen = cache.get(key)
-                            if seen is not None:
-                                # the last id wins: a client's next board finds its own objects
-                                perm = seen[0]
-                                if perm.id != pid:
-                                    perm = _new(Permanent, (pid,) + seen[1])
-                                    cache[key] = (perm, seen[1])
-            if perm is None:
-                perm = _permanent(raw, f"battlefield[{i}]", names, cards)
-                if key is not None and cache is not None:
-                    if len(cache) >= CACHE_SIZE:
-                        cache.clear()
-                    cache[key] = (perm, perm[1:])
+            perm = _permanent(raw, f"battlefield[{i}]", names, cards)
             pid = perm.id
             if pid in ids:
                 raise _duplicate(pid, ids[pid], i)
@@ -264,7 +226,8 @@ def load_players(board: Mapping[str, object], cards: CardResolver) -> tuple[Play
     players: list[Player] = []
     seen_players: dict[str, int] = {}
     for i, raw in enumerate(raw_players):
-        player = _plain_player(raw, cards) or _player(raw, f"players[{i}]", cards)
+        where = f"players[{i}]"
+        player = _plain_player(raw, where, cards) or _player(raw, where, cards)
         if player.name in seen_players:
             raise BadState(f"duplicate player name {clip(player.name)!r} "
                            f"(also players[{seen_players[player.name]}])", f"players[{i}].name")
@@ -276,29 +239,8 @@ def load_players(board: Mapping[str, object], cards: CardResolver) -> tuple[Play
 
 def load_permanent(raw: object, where: str, names: tuple[str, ...], cards: CardResolver) -> Permanent:
     """One permanent object of a board whose players are ``names``, as :func:`load_state` builds
-    it (not reused: a new :class:`Permanent` every call)."""
+    it (a new :class:`Permanent` every call)."""
     return _permanent(raw, where, names, cards)
-
-
-class _Built:
-    """What one card database's boards built, for the next boards: permanents by the typed
-    serialisation of their JSON objects (``marshal`` format 2: no shared-object flags, so equal
-    bytes are equal content of equal types, ``true`` never ``1``), each beside its fields after its
-    id, from which one with another id is made."""
-
-    __slots__ = ("permanents",)
-
-    def __init__(self) -> None:
-        #: Per tuple of player names (a permanent's controller is checked against them): by the
-        #: serialisation without the id, the permanent built from it last.
-        self.permanents: dict[tuple[str, ...], dict[bytes, tuple[Permanent, tuple[object, ...]]]] = {}
-
-
-_BUILT: weakref.WeakKeyDictionary[CardDB, _Built] = weakref.WeakKeyDictionary()
-#: Distinct tuples of player names whose permanents are kept.
-_NAME_SETS = 64
-#: A permanent serialised longer than this is built every time.
-_MAX_KEY = 4096
 
 
 #: The fields of a permanent object that :func:`_load_state` reads itself when their values are plain.
@@ -311,40 +253,25 @@ _PLAIN_TAILS = tuple(tuple(token if f == "token" else Permanent._field_defaults[
                      for token in (False, True))
 
 #: A permanent made from its fields as one tuple (``Permanent._make`` without its call and length
-#: check: the tuple is a kept permanent's fields after its id, with a new id before them).
+#: check: the tuple is made here with every field of a permanent, in order).
 _new = tuple.__new__
 
 
-def _built(db: CardDB) -> _Built:
-    found = _BUILT.get(db)
-    if found is None:
-        found = _BUILT.setdefault(db, _Built())
-    return found
-
-
-def _permanents(db: CardDB, names: tuple[str, ...]) -> dict[bytes, tuple[Permanent, tuple[object, ...]]]:
-    """The permanents kept for boards of these player names read with ``db``."""
-    built = _built(db).permanents
-    found = built.get(names)
-    if found is None:
-        if len(built) >= _NAME_SETS:
-            built.clear()
-        found = built[names] = {}
-    return found
-
-
-def _plain_player(raw: object, cards: CardResolver) -> Player | None:
+def _plain_player(raw: object, where: str, cards: CardResolver) -> Player | None:
     """The player of an object whose fields are all of the common kinds, made here without a path
     written: a name, whole numbers in their bounds (each left out or, where a null means left out,
-    null), zones (hand, graveyard, command zone) of names read before, within the zone limits and
-    at most two commanders, and a library given by its size alone.  ``None`` for any other object,
-    which :func:`_player` reads field by field (and refuses naming the path of a bad field); so this
-    never raises, and counts the zones' cards toward the board's limit only when it makes the player."""
+    null), zones (hand, graveyard, command zone) of names within the zone limits and at most two
+    commanders, and a library given by its size alone.  ``None`` for any other object, which
+    :func:`_player` reads field by field (and refuses naming the path of a bad field).  A name not
+    read before is read as :func:`_zone` reads it, once every other field is known to be of its
+    common kind, so its error (an unknown card) is the one the field-by-field reading would raise
+    first; it raises no other.  The zones' cards count toward the board's limit only when the
+    player is made."""
     if type(raw) is not dict or not _PLAIN_PLAYER_FIELDS.issuperset(raw):
         return None
     get = raw.get
     name = get("name")
-    if type(name) is not str or not 0 < len(name) <= _NAME_LIMIT or name[0].isspace():
+    if type(name) is not str or not 0 < len(name) <= _NAME_LIMIT or name.isspace():
         return None
     big = _LIFE_LIMIT
     life = get("life", 20)
@@ -369,38 +296,52 @@ def _plain_player(raw: object, cards: CardResolver) -> Player | None:
         if type(size) is not int or not 0 <= size <= _LIBRARY_LIMIT:
             return None
         library = Library(size)
-    known = cards.known
-    cards_of = known.__getitem__
+    none = _NO_CARDS
+    hand = get("hand", none)
+    grave = get("graveyard", none)
+    commander = get("commander", none)
     limit = _ZONE_LIMIT
-    hand: tuple[Card, ...] = ()
-    grave: tuple[Card, ...] = ()
-    commander: tuple[Card, ...] = ()
-    try:  # each zone a list of names read before (a name not read yet, or not a name: not plain)
-        if "hand" in raw:
-            items = raw["hand"]
-            if type(items) is not list or len(items) > limit:
-                return None
-            hand = tuple(map(_CARD_OF, map(cards_of, items)))
-        if "graveyard" in raw:
-            items = raw["graveyard"]
-            if type(items) is not list or len(items) > limit:
-                return None
-            grave = tuple(map(_CARD_OF, map(cards_of, items)))
-        if "commander" in raw:
-            items = raw["commander"]
-            if type(items) is not list or len(items) > 2:
-                return None
-            commander = tuple(map(_CARD_OF, map(cards_of, items)))
-    except (KeyError, TypeError):
+    if (type(hand) is not list and hand is not none) or len(hand) > limit \
+            or (type(grave) is not list and grave is not none) or len(grave) > limit \
+            or (type(commander) is not list and commander is not none) or len(commander) > 2:
         return None
     entries = cards.entries + len(hand) + len(grave) + len(commander)
     if entries > _ALL_ZONE_LIMIT:
         return None
+    cards_of = cards.known.__getitem__
+    try:  # every entry a name read before (the common case), each the card it named then
+        in_hand = tuple(map(_CARD_OF, map(cards_of, hand))) if hand else none
+        in_graveyard = tuple(map(_CARD_OF, map(cards_of, grave))) if grave else none
+        in_command = tuple(map(_CARD_OF, map(cards_of, commander))) if commander else none
+    except (KeyError, TypeError):  # a name not read yet, or not a name
+        read = _names_read((hand, grave, commander), where, cards)
+        if read is None:
+            return None
+        in_hand, in_graveyard, in_command = read
     cards.entries = entries
-    return Player(name, life, start, energy, _NO_POOL, hand, grave, commander, lands or 0, spells or 0, gained,
-                  drawn or 0, None, library)
+    return Player(name, life, start, energy, _NO_POOL, in_hand, in_graveyard, in_command, lands or 0, spells or 0,
+                  gained, drawn or 0, None, library)
 
 
+def _names_read(zones: tuple[Iterable[object], Iterable[object], Iterable[object]], where: str,
+                cards: CardResolver) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]] | None:
+    """The cards of a player's hand, graveyard and command zone when each entry is a name (those not
+    read before read as :func:`_zone` reads them, in order, with its errors), else ``None``."""
+    out: list[tuple[Card, ...]] = []
+    for zone, items in zip(("hand", "graveyard", "commander"), zones):
+        read: list[Card] = []
+        for k, item in enumerate(items):
+            if type(item) is not str:
+                return None
+            known = cards.known.get(item)
+            read.append(known[0] if known is not None else cards.named(item, f"{where}.{zone}[{k}]"))
+        out.append(tuple(read))
+    hand, graveyard, command = out
+    return hand, graveyard, command
+
+
+#: A zone that a player object leaves out (told apart from any value by identity).
+_NO_CARDS: tuple[Card, ...] = ()
 #: The fields of a player object that :func:`_plain_player` reads.
 _PLAIN_PLAYER_FIELDS = frozenset(PLAYER_FIELDS) - {"pool", "designations"}
 _NAME_LIMIT = LIMITS["name"]

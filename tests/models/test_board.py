@@ -679,3 +679,107 @@ def test_permanent_cache_never_turns_an_error_into_an_answer() -> None:
     assert err.value.where == "battlefield[0].tapped"
     other_player = {"players": [{"name": "me"}], "battlefield": [{"id": "a", "card": "Forest", "tapped": True}]}
     assert load_state(other_player).battlefield[0].controller == "me"
+
+
+# -- the loader's direct paths make what the field-by-field reading makes ---------------------------
+
+_PLAYERS_OF_COMMON_KINDS: list[dict[str, Any]] = [
+    {"name": "you"},
+    {"name": "you", "life": 0, "starting_life": 40, "energy": 3},
+    {"name": " you", "life": 7},   # (a name starting with a space is a name)
+    {"name": "  ", "life": 7},
+    {"name": "you", "hand": ["Forest", "Counterspell"], "graveyard": [], "commander": ["Kenrith, the Returned King"],
+     "lands_played_this_turn": 1, "spells_cast_this_turn": None, "life_gained_this_turn": 0,
+     "cards_drawn_this_turn": None, "library": {"size": 53}},
+    {"name": "you", "hand": ["Forest", "Zzzz Qqqq"]},   # (a name the database does not know)
+    {"name": "you", "hand": ["Forest", {"card": "Opt"}]},   # (not a name: read field by field)
+    {"name": "you", "graveyard": ["Forest"], "commander": "Forest"},
+    {"name": "you", "hand": ["Forest", "sOL rING"], "commander": ["kENRITH, tHE rETURNED kING"]},  # (not read yet)
+    {"name": "you", "library": None, "life_gained_this_turn": None, "hand": ["forest"]},
+    {"name": "you", "library": {"size": 2, "top": ["Opt"]}, "designations": ["monarch"], "pool": "{G}"},
+]
+
+
+@pytest.mark.parametrize("raw", _PLAYERS_OF_COMMON_KINDS)
+def test_a_player_of_the_common_kinds_is_the_player_read_field_by_field(raw: dict[str, Any]) -> None:
+    """A player whose fields are all of the common kinds is made directly; it is the player the
+    field-by-field reading makes, counting the same cards toward the board's limit; a player that
+    reading refuses is left to it, or refused at the same place (an unknown name)."""
+    from manasolver.models.board.cards import CardResolver
+    from manasolver.models.board.load import _plain_player, _player
+    from manasolver.models.carddb import default_db
+
+    db = default_db()
+    load_state({"players": [{"name": "warm", "hand": ["Forest", "forest", "Counterspell",
+                                                      "Kenrith, the Returned King", "Opt"]}]}, db)
+    direct, checked = CardResolver(db), CardResolver(db)
+    try:
+        expected = _player(raw, "players[0]", checked)
+    except ManasolverError as err:
+        try:
+            refused_too = _plain_player(raw, "players[0]", direct)
+        except ManasolverError as again:
+            assert (type(again), again.where) == (type(err), err.where)
+        else:
+            assert refused_too is None
+        assert direct.entries == 0
+        return
+    made = _plain_player(raw, "players[0]", direct)
+    if made is None:
+        assert direct.entries == 0
+        return
+    assert made == expected and direct.entries == checked.entries
+
+
+@pytest.mark.parametrize("field,value", [
+    ("hand", ["Forest"] * (LIMITS["zone_cards"] + 1)), ("hand", "Forest"), ("hand", None), ("graveyard", [3]),
+    ("commander", ["Forest"] * 3), ("library", {"size": -1}), ("library", {"top": []}), ("library", 53),
+    ("cards_drawn_this_turn", True), ("lands_played_this_turn", -1), ("life_gained_this_turn", 1.0),
+])
+def test_a_player_not_of_the_common_kinds_is_refused_at_its_field(field: str, value: object) -> None:
+    """Values that the direct path leaves to the field-by-field reading are refused there, naming
+    the field (the direct path never refuses)."""
+    with pytest.raises(ManasolverError) as info:
+        load_state({"players": [{"name": "a", "hand": ["Forest"], field: value}]})
+    assert info.value.where.startswith(f"players[0].{field}"), info.value.where
+
+
+@pytest.mark.parametrize("perm", [
+    {"id": "a", "card": "Forest", "haste": True},
+    {"id": "a", "card": "Forest", "token": True, "tapped": True},
+    {"id": "a", "card": "Treasure", "token": False, "controller": "opp"},
+    {"id": "a", "card": "Everflowing Chalice", "counters": {"Charge": 2, "time": 0}, "sick": True},
+    {"id": "a", "card": "Coldsteel Heart", "chosen": {"color": "green"}, "counters": {}},
+    {"id": "a", "card": "Cavern of Souls", "chosen": {"type": "Elf", "name": "Llanowar Elves"}, "haste": False},
+    {"id": "a", "card": "Coldsteel Heart", "chosen": None, "token": True, "haste": True, "counters": {"charge": 1}},
+])
+def test_a_permanent_with_choices_and_counters_is_the_permanent_read_field_by_field(perm: dict[str, Any]) -> None:
+    """Haste, token, counters and chosen beside a plain permanent's fields are read as the
+    field-by-field reading reads them."""
+    from manasolver.models.board.cards import CardResolver
+    from manasolver.models.board.load import load_permanent
+
+    state = load_state(board(perm))
+    assert state.battlefield[0] == load_permanent(perm, "battlefield[0]", ("you", "opp"), CardResolver(None))
+
+
+@pytest.mark.parametrize("perms,kind,where", [
+    ([{"id": "a", "card": "Forest", "haste": None, "counters": {"time": -1}}], BadState, "battlefield[0].haste"),
+    ([{"id": "a", "card": "Forest", "token": 1, "counters": {"time": -1}}], BadState, "battlefield[0].token"),
+    ([{"id": "a", "card": "Forest", "counters": {"time": -1}, "chosen": {"color": "C"}}], BadState,
+     "battlefield[0].counters.time"),
+    ([{"id": "a", "card": "Forest"}, {"id": "a", "card": "Forest", "counters": {"time": -1}}], BadState,
+     "battlefield[1].counters.time"),
+    ([{"id": "a", "card": "Forest"}, {"id": "a", "card": "Forest", "chosen": {"color": "W"}}], BadState,
+     "battlefield[1].id"),
+    ([{"id": "a", "card": "Forest"}, {"id": "a", "card": "Zzzz Qqqq", "counters": {"time": -1}}], UnknownCard,
+     "battlefield[1].card"),
+    ([{"id": "a", "card": " ", "counters": {"time": 1}}], BadState, "battlefield[0].card"),
+    ([{"id": "a", "card": "Forest", "counters": {"time": 1}, "tapped": 0}], BadState, "battlefield[0].tapped"),
+])
+def test_permanent_errors_come_in_the_order_of_the_fields(perms: list[dict[str, Any]], kind: type[ManasolverError],
+                                                          where: str) -> None:
+    """A permanent with several bad fields is refused at the first the reading meets (its id, its
+    card, its controller, tapped and sick, haste, token, counters, chosen), and a repeated id only
+    after the permanent's own fields."""
+    refused(board(*perms), kind, where)
