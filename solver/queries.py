@@ -61,6 +61,9 @@ from manasolver.solver.supply.resources import reserved_ids, without_cast_card
 from manasolver.solver.supply.unmodelled import guard_doublers, guard_excluded
 
 if TYPE_CHECKING:  # a payment's types: the writer is imported when an answer carries one
+    from collections.abc import Callable
+
+    from manasolver.models.state import GameState
     from manasolver.solver.payment import Payment
 
 __all__ = ["CanPayAnswer", "MaxXAnswer", "PayAnswer", "PaymentsAnswer", "Reason", "can_pay", "max_x",
@@ -116,10 +119,22 @@ def _guard_doublers(req: PaymentRequest, supply: Supply) -> Supply:
     """:func:`~manasolver.solver.supply.unmodelled.guard_doublers` with this module's payability
     (on a board without a pool doubler, the supply as it is: what the guard returns there,
     without its bound on the board's mana)."""
-    from manasolver.solver.pools.doublers import find_doublers
-    if not find_doublers(req.state, supply.player):
+    if not (_FIND_DOUBLERS or _find_doublers())(req.state, supply.player):
         return supply
     return guard_doublers(req, supply, _payable)
+
+
+def _find_doublers() -> Callable[[GameState, str], tuple[object, ...]]:
+    """:func:`~manasolver.solver.pools.doublers.find_doublers`, imported when an answer first asks
+    for it (an unpayable cost: a payable one never loads the pools), then kept as this module's
+    (an ``import`` statement run for every such answer is a microsecond)."""
+    global _FIND_DOUBLERS
+    from manasolver.solver.pools.doublers import find_doublers
+    _FIND_DOUBLERS = find_doublers
+    return find_doublers
+
+
+_FIND_DOUBLERS: Callable[[GameState, str], tuple[object, ...]] | None = None
 
 
 def _doublers_left_out(req: PaymentRequest, supply: Supply) -> tuple[Supply, Unsupported | None]:

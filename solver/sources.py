@@ -20,7 +20,9 @@ from collections import Counter
 from typing import Any
 
 from manasolver.models.errors import BadQuery
+from manasolver.models.rules.uncertain import uncertain_sources
 from manasolver.models.state import GameState
+from manasolver.solver import queries
 from manasolver.solver.answers import (
     CanPayAnswer,
     MaxXAnswer,
@@ -283,13 +285,11 @@ def max_x_sourced(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer
 
 
 def _uncertain(req: PaymentRequest) -> tuple[tuple[str, str], ...]:
-    from manasolver.models.rules.uncertain import uncertain_sources
     return uncertain_sources(req.state, req.player)
 
 
 def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
     """:func:`~manasolver.solver.queries.pay`, honouring ``req.sources``."""
-    from manasolver.solver import queries
     got = pay_sourced(req, backend) if req.sources else queries.pay(req, backend)
     found = _uncertain(req)
     return got.naming_uncertain(found) if found else got
@@ -297,7 +297,6 @@ def pay(req: PaymentRequest, backend: str | None = None) -> PayAnswer:
 
 def can_pay(req: PaymentRequest, backend: str | None = None) -> CanPayAnswer:
     """:func:`~manasolver.solver.queries.can_pay`, honouring ``req.sources``."""
-    from manasolver.solver import queries
     got = can_pay_sourced(req, backend) if req.sources else queries.can_pay(req, backend)
     found = _uncertain(req)
     return dataclasses.replace(got, uncertain=found) if found else got
@@ -305,7 +304,6 @@ def can_pay(req: PaymentRequest, backend: str | None = None) -> CanPayAnswer:
 
 def payments(req: PaymentRequest, limit: int = 100) -> PaymentsAnswer:
     """:func:`~manasolver.solver.queries.payments`, honouring ``req.sources``."""
-    from manasolver.solver import queries
     got = payments_sourced(req, limit) if req.sources else queries.payments(req, limit)
     found = _uncertain(req)
     return dataclasses.replace(got, uncertain=found) if found else got
@@ -313,7 +311,6 @@ def payments(req: PaymentRequest, limit: int = 100) -> PaymentsAnswer:
 
 def max_x(req: PaymentRequest, backend: str | None = None) -> MaxXAnswer:
     """:func:`~manasolver.solver.queries.max_x`, honouring ``req.sources``."""
-    from manasolver.solver import queries
     got = max_x_sourced(req, backend) if req.sources and req.cost.variables else queries.max_x(req, backend)
     found = _uncertain(req)
     return got.naming_uncertain(found) if found else got

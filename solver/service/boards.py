@@ -175,7 +175,8 @@ def load_board(obj: object, db: CardDB) -> GameState:
                     _RECENT.move_to_end(known.key)
             return known.kept.state
     fast_full: tuple[int, bytes] | None = None
-    key: bytes | str | None = pending_text(obj)
+    pending = getattr(_PENDING, "value", None)  # (pending_text(obj), without a call)
+    key: bytes | str | None = pending[1] if pending is not None and pending[0] is obj else None
     if key is None:
         fast = _dumps(obj, marshal.version)
         if fast is None or len(fast) > MAX_KEY_BYTES:
@@ -388,34 +389,35 @@ def decode_query(text: str, scan: _Scan) -> dict[str, Any] | None:
     The ``state`` value is cut out of the text (its text ends where its own brackets close:
     a kept text found at the value's first character is the whole value), :data:`_MARKER`
     put in its place, and the rest scanned: the top-level ``state`` is then the marker only
-    when it stood at that place, as the marker's digits occur nowhere else in the text."""
-    _PENDING.value = None
+    when it stood at that place, as the marker's digits occur nowhere else in the rest."""
     at = text.find('"state"')
-    if at < 0 or _MARKER in text:
-        return None
     for _ in range(4):
         if at < 0:
-            return None
-        start = _blank_end(text, at + 7)
-        if text[start:start + 1] == ":":
-            start = _blank_end(text, start + 1)
-            if text[start:start + 1] == "{":
-                got = _kept_text(text, start)
-                fresh = got is None
-                try:
-                    obj, end = scan(text, start) if got is None else got
-                    rest = text[:start] + _MARKER + text[end:]
-                    out, stop = scan(rest, _blank_end(rest, 0))
-                except (ValueError, StopIteration, RecursionError):
-                    return None
-                if _blank_end(rest, stop) != len(rest):  # more than whitespace after the object
-                    return None
-                if type(out) is dict and type(out.get("state")) is int and out["state"] == _MARKER_VALUE:
-                    out["state"] = obj
-                    if fresh and end - start <= _MAX_TEXT and type(obj) is dict:
-                        _PENDING.value = (obj, text[start:end])
-                    return out
+            break
+        if text.startswith(": {", at + 7):  # as a JSON writer spaces it: no whitespace to skip
+            start = at + 9
+        else:
+            start = _blank_end(text, at + 7)
+            start = _blank_end(text, start + 1) if text[start:start + 1] == ":" else -1
+        if start >= 0 and text[start:start + 1] == "{":
+            got = _kept_text(text, start) if _LENGTHS else None
+            try:
+                obj, end = scan(text, start) if got is None else got
+                rest = text[:start] + _MARKER + text[end:]
+                out, stop = scan(rest, 0 if rest[:1] == "{" else _blank_end(rest, 0))
+            except (ValueError, StopIteration, RecursionError):
+                break
+            if stop != len(rest) and _blank_end(rest, stop) != len(rest):  # more than whitespace after it
+                break
+            if type(out) is dict and type(out.get("state")) is int and out["state"] == _MARKER_VALUE \
+                    and rest.count(_MARKER) == 1:
+                out["state"] = obj
+                # the text of a board decoded here, until load_board keeps the board or the next line
+                _PENDING.value = (obj, text[start:end]) if got is None and end - start <= _MAX_TEXT \
+                    and type(obj) is dict else None
+                return out
         at = text.find('"state"', at + 7)
+    _PENDING.value = None
     return None
 
 

@@ -204,7 +204,7 @@ def _batch(args: argparse.Namespace) -> int:
     """``batch``: bytes in, decoded line by line (a line that is not UTF-8 is answered with an error
     naming it, and the lines around it as usual); over local processes or a Dask cluster in chunks."""
     from manasolver.solver.service.parallel import ParallelError, open_runner
-    from manasolver.solver.service.parallel.batch import run_batch, warm
+    from manasolver.solver.service.parallel.batch import input_lines, run_batch, warm
     from manasolver.solver.service.protocol import bounded_lines
     if args.workers is not None and not 1 <= args.workers <= 256:
         raise _Usage(f"--workers {args.workers}: give a number of processes from 1 to 256")
@@ -222,7 +222,7 @@ def _batch(args: argparse.Namespace) -> int:
     _long_lived()
     try:
         if not spread:
-            run_batch(bounded_lines(sys.stdin.buffer), sys.stdout, None, args.cards)
+            run_batch(input_lines(sys.stdin.buffer, sys.stdout.flush), sys.stdout, None, args.cards, flushed=True)
             return 0
         from functools import partial
         with open_runner(args.workers or 1, args.dask, partial(warm, args.cards)) as runner:

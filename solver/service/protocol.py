@@ -29,7 +29,7 @@ import json
 import marshal
 import time
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from manasolver.models.errors import (
     BadQuery,
@@ -133,8 +133,8 @@ def answer_text(query: Any) -> str:
         result, text = _compute(query, slot)
         try:
             if qid is not None:
-                return json.dumps({"id": qid, **result})
-            return text if text is not None else json.dumps(result)
+                return _dumps({"id": qid, **result})
+            return text if text is not None else _dumps(result)
         except (ValueError, TypeError, RecursionError, MemoryError) as err:
             return json.dumps(unwritable(err))
     return _kept_text(hit[0], qid)
@@ -149,6 +149,18 @@ def kept_answer_text(query: Any) -> str | None:
     slot = _memo_slot(query)
     hit = None if slot is None else slot[0].answers.get(slot[1])
     return None if hit is None else _kept_text(hit[0], query.get("id"))
+
+
+#: ``json.dumps``'s encoder (its default settings), made once rather than for every answer.  It
+#: does not look for circular references: an answer is a tree (decoded JSON and the engine's own
+#: new objects), and a value nested too deeply raises ``RecursionError`` as ``json.dumps`` does.
+_ENCODE = cast(Any, json.encoder).c_make_encoder(
+    None, json.JSONEncoder().default, json.encoder.encode_basestring_ascii, None, ": ", ", ", False, False, True)
+
+
+def _dumps(answer: dict[str, Any]) -> str:
+    """``json.dumps(answer)``, with the encoder made once (:data:`_ENCODE`)."""
+    return "".join(_ENCODE(answer, 0))
 
 
 def _kept_text(text: str, qid: Any) -> str:
@@ -197,7 +209,7 @@ def _memo_slot(query: Any) -> tuple[Kept, bytes] | None:
 def _compute(query: Any, slot: tuple[Kept, bytes] | None) -> tuple[dict[str, Any], str | None]:
     """The answer of ``query`` worked out; kept in ``slot`` (with its JSON text, also answered)
     when no time bound touched it."""
-    start = time.perf_counter()
+    start = time.perf_counter() if slot is not None else 0.0
     try:
         with query_budget() as deadline:  # one time budget for the whole query (solver/budget.py)
             result = _dispatch(query)
@@ -212,7 +224,7 @@ def _compute(query: Any, slot: tuple[Kept, bytes] | None) -> tuple[dict[str, Any
     if slot is None or deadline.cut or time.perf_counter() - start >= _MEMO_SECONDS or not _untouched(result):
         return result, None
     try:
-        text = json.dumps(result)
+        text = _dumps(result)
         blob = marshal.dumps(result)
     except (ValueError, TypeError, RecursionError):
         return result, None
@@ -273,12 +285,12 @@ def _read_line(line: str | bytes, number: int | None) -> tuple[dict[str, Any], d
                 where = f"line {number}" if number is not None else ""
                 return {}, BadQuery(f"not valid UTF-8: byte 0x{raw[err.start]:02x} at offset {err.start} "
                                     f"of the line ({err.reason})", where).to_json()
-    obj = _board_cache().decode_query(line, SCAN)
+    obj = (_BOARD_CACHE or _board_cache()).decode_query(line, SCAN)
+    if obj is not None and not too_deep(source):
+        return obj, None
     where = f"line {number}" if number is not None else ""
     if obj is not None:
-        if too_deep(source):
-            return {}, BadQuery(TOO_DEEP, where).to_json()
-        return obj, None
+        return {}, BadQuery(TOO_DEEP, where).to_json()
     if not line.strip():
         return {}, BadQuery("empty line: one JSON query per line", where).to_json()
     try:  # json.loads, which refuses a byte order mark left in the text with its own message

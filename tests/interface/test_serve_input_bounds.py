@@ -69,6 +69,37 @@ def test_bounded_lines_reads_past_a_line_too_long() -> None:
     assert type(lines[3]) is TooLong and lines[3].size == 30
 
 
+def _pipe_lines(data: bytes, limit: int, waits: list[int]) -> list[tuple[bool, int | None, bytes]]:
+    """What :func:`input_lines` gives for ``data`` written to a pipe (each wait counted in ``waits``)."""
+    import os
+    import threading
+
+    from manasolver.solver.service.parallel.batch import input_lines
+    read, write = os.pipe()
+    writer = threading.Thread(target=lambda: (os.write(write, data), os.close(write)))
+    writer.start()
+    with os.fdopen(read, "rb") as stream:
+        got = [(type(line) is TooLong, getattr(line, "size", None), bytes(line))
+               for line in input_lines(stream, lambda: waits.append(1), limit)]
+    writer.join()
+    return got
+
+
+def test_batch_input_lines_are_bounded_lines_read_from_the_descriptor() -> None:
+    """``batch`` reads its input's descriptor itself, so that it knows when no whole line is at hand
+    (its answers are flushed then, and not after every line): the lines are those
+    :func:`bounded_lines` gives, a line longer than the limit read past to its newline or the end."""
+    rng = random.Random(7)
+    for _ in range(300):
+        data = b"".join(b"x" * rng.choice([0, 1, 19, 20, 21, 22, 70]) + (b"\n" if rng.random() < 0.85 else b"")
+                        for _ in range(rng.randint(0, 8)))
+        waits: list[int] = []
+        want = [(type(line) is TooLong, getattr(line, "size", None), bytes(line))
+                for line in bounded_lines(io.BufferedReader(io.BytesIO(data), buffer_size=7), limit=20)]
+        assert _pipe_lines(data, 20, waits) == want, data
+        assert waits, "a read of input is always preceded by the wait's call"
+
+
 @pytest.mark.slow
 def test_batch_answers_deep_and_huge_lines_in_order_and_goes_on() -> None:
     deep_id = '{"query": "mana_value", "cost": "{1}", "id": ' + "[" * 989 + "]" * 989 + "}"
