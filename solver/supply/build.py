@@ -370,14 +370,17 @@ def _with_tap_costs(card: Card, unread: tuple[str, ...]) -> tuple[str, ...]:
 
 
 #: What :func:`_card_info` keeps of a card.
-_CardInfo = tuple[bool, bool, bool, bool, bool, tuple[_Reading, ...], bool]
+_CardInfo = tuple[bool, bool, bool, bool, bool, tuple[_Reading, ...], bool, "dict[int, _Row] | None"]
 
 
 def _card_info(card: Card) -> _CardInfo:
     """(options depend on the board, costs life or energy, removes counters, refers to
     what other permanents could produce, depends on the board only through the commander's
     color identity, its printed mana abilities as :func:`_options` reads them, one of them adds
-    mana by cards revealed from the hand) for a card, computed once per card (kept in its facts)."""
+    mana by cards revealed from the hand, its rows by :func:`_own_slot` or None) for a card,
+    computed once per card (kept in its facts).  The last is a dictionary, filled as rows are
+    made, where a permanent's row on a board without effects on mana reads nothing but whether
+    resources are read, it is tapped and it is summoning sick (:func:`_reads_own_state_only`)."""
     hit: _CardInfo | None = card.facts.supply_info
     if hit is not None:
         return hit
@@ -402,17 +405,46 @@ def _card_info(card: Card) -> _CardInfo:
         board_dependent = True
     commander_only = commander and not board_dependent
     reveals = any(reveals_hand(ab) for ab in card.mana_abilities)
-    info = (board_dependent or commander, pays, counters, reference, commander_only,
-            tuple(map(_reading, card.mana_abilities)), reveals)
+    readings = tuple(map(_reading, card.mana_abilities))
+    own: dict[int, _Row] | None = None
+    if not (board_dependent or commander or pays or counters) and _reads_own_state_only(card, readings):
+        own = {}
+    info = (board_dependent or commander, pays, counters, reference, commander_only, readings, reveals, own)
     card.facts.supply_info = info
     return info
+
+
+def _reads_own_state_only(card: Card, readings: tuple[_Reading, ...]) -> bool:
+    """Does a permanent of ``card`` (not reading the board, the commander, life, energy or
+    counters: checked by :func:`_card_info`) have a supply row, on a board without effects on mana,
+    that reads nothing of it but whether it is tapped and summoning sick (CR 107.5, 302.6)?  No
+    clause unread, no tapping cost read from its text, and no mana ability "once each turn"
+    (what this turn used, 602.5b), with a cost read apart (milling), a cost part that reads the
+    board, a colored mana cost (609.4b reads who owns it) or a chosen-type restriction (its chosen
+    type)."""
+    text = card_text(card)
+    if text.unread or text.tap_costs:
+        return False
+    for ab, _, _, parts, reads_board, colored in readings:
+        restriction = ab.production.restriction
+        if (ab.per_turn or ab.cost.unmodelled or reads_board or colored or MILL_A_CARD in parts
+                or (restriction is not None and restriction.chosen_type)):
+            return False
+    return True
+
+
+def _own_slot(state: GameState, perm: Permanent, resources: bool) -> int:
+    """Where a row of a card whose rows read only the permanent's own state
+    (:func:`_reads_own_state_only`) is kept in its facts: by whether resources are read, it is
+    tapped and it is summoning sick."""
+    return 4 * resources + 2 * perm.tapped + (perm.sick and summoning_sick(state, perm))
 
 
 def card_context(card: Card) -> tuple[bool, bool] | None:
     """What a permanent's supply row reads besides the permanent itself, on a board without
     effects on mana: ``None`` when it reads the board (amounts, references, conditions, chosen
     colors); else (its costs pay life or energy, it reads the commander's color identity)."""
-    board_dependent, pays, _, _, commander_only, _, _ = _card_info(card)
+    board_dependent, pays, _, _, commander_only, _, _, _ = _card_info(card)
     if board_dependent and not commander_only:
         return None
     return pays, commander_only
@@ -452,11 +484,17 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
     change it (no effects on mana, no Aura that hurts when it taps) or changes it only through
     counts (:func:`_counts_only`); ``remember``: look in and fill those memos."""
     card = perm.card
-    board_dependent, pays, _, reference, commander_only, _, _ = _card_info(card)
+    board_dependent, pays, _, reference, commander_only, _, _, own = _card_info(card)
     key: tuple[object, ...] | None = None
     what: tuple[object, ...] = ()
+    slot = -1
     if not remember:
         pass
+    elif not changed and own is not None and perm.imprinted is None and perm.cast_for is None:
+        slot = _own_slot(state, perm, resources)  # (cast_for: an impending permanent's types)
+        hit = own.get(slot)
+        if hit is not None:
+            return hit
     elif not changed and (commander_only or not board_dependent) and perm.imprinted is None:
         what = _what(perm, resources)
         key = (what, perm.sick and summoning_sick(state, perm), (pl.life, pl.energy) if pays else (),
@@ -509,13 +547,19 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
     # in one class; keyed by value too, so that a row made before the rows table emptied still
     # meets a row made after it (the grouping checks equality on a hash match).
     group: tuple[object, ...] = (id(opts), snow, kind, creature, None, None)
-    if key is not None:
+    if key is not None or slot >= 0:
         try:
             group = (id(card), hash(opts), snow, kind, creature, None, None)
         except TypeError:  # pragma: no cover - options are frozen values
             pass
     row: _Row = (excluded, opts, snow, kind, creature, creature and not perm.tapped, special, group)
-    if key is None or excluded is not None:  # (an exclusion names the permanent's id)
+    if excluded is not None:  # (an exclusion names the permanent's id)
+        return row
+    if slot >= 0:
+        assert own is not None
+        own[slot] = row
+        return row
+    if key is None:
         return row
     if not (perm.sick or pays or commander_only):
         _ROWS.put(what, card, row)
@@ -746,11 +790,17 @@ def _rows(state: GameState, pl: Player, resources: bool) -> list[tuple[int, Perm
         if perm.controller != name:
             continue
         card = perm.card
-        # the key of _what, made here: one lookup per permanent
-        entry = lookup((id(card), resources) + perm[2:]) if perm.imprinted is None else None
-        if entry is not None and entry[0] is card:
-            row = entry[1]
-        else:
+        info = card.facts.supply_info
+        row = None
+        if perm.imprinted is None:
+            if info is not None and info[7] is not None and perm.cast_for is None:
+                row = info[7].get(4 * resources + 2 * perm.tapped + (perm.sick and summoning_sick(state, perm)))
+            else:
+                # the key of _what, made here: one lookup per permanent
+                entry = lookup((id(card), resources) + perm[2:])
+                if entry is not None and entry[0] is card:
+                    row = entry[1]
+        if row is None:
             if not read and _card_info(card)[3]:
                 refs, ref_error = _references(state)
                 read = True
@@ -778,9 +828,13 @@ def _rows_beside_effects(state: GameState, pl: Player, resources: bool,
         card = perm.card
         hit = None
         if lookup is not None and perm.imprinted is None and perm.id not in own:
-            entry = lookup(_what(perm, resources))
-            if entry is not None and entry[0] is card:
-                hit = entry[1]
+            info = card.facts.supply_info
+            if info is not None and info[7] is not None and perm.cast_for is None:
+                hit = info[7].get(_own_slot(state, perm, resources))
+            else:
+                entry = lookup(_what(perm, resources))
+                if entry is not None and entry[0] is card:
+                    hit = entry[1]
         found.append((pos, perm, hit))
         if hit is None and not missed:
             missed = _card_info(card)[3]
