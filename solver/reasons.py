@@ -13,8 +13,8 @@ prepared again):
 2. the flow bound (:class:`~manasolver.solver.backends.Explains`: a max-flow that serves the
    colored demands first, so the shortfall falls on generic; on boards with converters, repeatable
    options, convoke, improvise or delve, the flow's exact search over how many of them are used,
-   :func:`~manasolver.solver.backends.flow.converter_shortfall`, taken from the query's proof when
-   that search proved the cost unpayable) gives the missing mana and the life
+   :func:`~manasolver.solver.backends.flow.converter_shortfall`; both taken from the query's proof
+   when the flow proved the cost unpayable and found them) gives the missing mana and the life
    and energy a form with mana enough would still lack; mana whose restriction does not allow the
    spell counts for nothing there, and when the cost is payable with every restriction lifted (the
    ``can_pay`` chain decides) the reason is ``restricted_mana``;
@@ -102,16 +102,16 @@ def reason(problem: Problem, proof: Infeasible | None = None) -> Reason:
             need = " and ".join(f"{n} {{{c}}}" for c, n in req.policy.spend_color)
             return Reason("insufficient_mana", f"payable, but not while spending at least {need} "
                           f"(the policy's spend_color requirement)")
-    if proof is not None and proof.missing:  # the flow's converter search found it proving the cost unpayable
-        quick: Shortfall | Declined = Shortfall(proof.missing)
+    if proof is not None and proof.missing:  # the flow found it proving the cost unpayable
+        missing, life, energy = proof.missing, 0, 0
     else:
         quick = explainer("flow").shortfall(problem)
-    if not isinstance(quick, Declined):
-        if quick.missing and problem.supply.restricted and payable(problem.without_restrictions(),
-                                                              DEFAULT_CHAINS["can_pay"]):
-            return _restricted_reason(missing_text(quick.missing))
-        return _from_flow(problem, quick.missing, quick.life, quick.energy)
-    return _from_slack(problem)
+        if isinstance(quick, Declined):
+            return _from_slack(problem)
+        missing, life, energy = quick.missing, quick.life, quick.energy
+    if missing and problem.supply.restricted and payable(problem.without_restrictions(), DEFAULT_CHAINS["can_pay"]):
+        return _restricted_reason(missing_text(missing))
+    return _from_flow(problem, missing, life, energy)
 
 
 def _restricted_reason(missing: str) -> Reason:

@@ -30,6 +30,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from manasolver.models.errors import BadQuery, Unsupported
+from manasolver.models.slots import slot_setters
 from manasolver.solver.backends.problem import Problem, Solution
 from manasolver.solver.supply.model import generic_barred
 
@@ -81,14 +82,24 @@ DemandKey = tuple[object, ...]
 
 # -- outcomes ---------------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Infeasible:
     """The backend proved that the problem has no payment; ``proof`` says how.  ``missing``: the
-    least missing mana per demand when the proof found it (the flow's converter search, which is
-    what the flow's :meth:`Explains.shortfall` answers there, without life or energy lacking)."""
+    least missing mana per demand when the proof found it (the flow's Hall check over units that
+    leave nothing out, or its converter search: what the flow's :meth:`Explains.shortfall` answers
+    there, without life or energy lacking)."""
 
     proof: str = ""
     missing: Mapping[DemandKey, int] | None = None
+
+    def __init__(self, proof: str = "", missing: Mapping[DemandKey, int] | None = None) -> None:
+        # Each field set through its slot (see slot_setters): one per unpayable query.
+        s0, s1 = _INFEASIBLE_SLOTS
+        s0(self, proof)
+        s1(self, missing)
+
+
+_INFEASIBLE_SLOTS = slot_setters(Infeasible)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +130,7 @@ Outcome = Solution | Infeasible | Declined
 Verdict = Payable | Infeasible | Declined
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Shortfall:
     """What an unpayable problem lacks: the least missing mana per demand (keys as in
     :attr:`Solution.spend`), and the life and energy still lacking; ``proven`` false when the
@@ -129,6 +140,18 @@ class Shortfall:
     life: int = 0
     energy: int = 0
     proven: bool = True
+
+    def __init__(self, missing: Mapping[DemandKey, int], life: int = 0, energy: int = 0,
+                 proven: bool = True) -> None:
+        # Each field set through its slot (see slot_setters): one per unpayable query's reason.
+        s0, s1, s2, s3 = _SHORTFALL_SLOTS
+        s0(self, missing)
+        s1(self, life)
+        s2(self, energy)
+        s3(self, proven)
+
+
+_SHORTFALL_SLOTS = slot_setters(Shortfall)
 
 
 # -- protocols --------------------------------------------------------------------------------
@@ -245,7 +268,8 @@ class _Flow:
     name: BackendName = "flow"
     _declined = _cannot("flow")
     _infeasible = Infeasible("Hall's condition fails for every form within the player's life and energy")
-    _searched = "the converter search found mana missing for every choice of activations"
+    _missing = ("Hall's condition over units that leave nothing out, or the converter search over every "
+                "choice of activations, found mana missing for every form")
 
     def __init__(self) -> None:
         from manasolver.solver.backends.flow import FlowBackend
@@ -263,7 +287,7 @@ class _Flow:
         payable, missing = verdict
         if payable:
             return PAYABLE
-        return Infeasible(self._searched, missing) if missing else self._infeasible
+        return Infeasible(self._missing, missing) if missing else self._infeasible
 
     def hall(self, problem: Problem) -> Verdict:
         """Hall's condition over the plain and wider units alone (:func:`hall_check`)."""

@@ -170,28 +170,22 @@ class FlowBackend:
         if partial:
             short = converter_shortfall(problem)
             return None if short is None else (short, 0, 0)
-        best: tuple[int, int, dict[tuple[object, ...], int]] | None = None
         lacking: list[tuple[int, int]] = []  # (energy, life) short of forms with mana enough
         beyond: list[tuple[int, int]] = []   # the same for every form beyond life or energy
         for form in problem.forms:
-            short = deficits(units, form, problem.x)
             if form.life > sup.life or form.energy > sup.energy:
                 gap = (max(0, form.energy - sup.energy), max(0, form.life - sup.life))
                 beyond.append(gap)
-                if not short:
+                if not deficits(units, form, problem.x):
                     lacking.append(gap)
-                continue
-            total = sum(short.values())
-            colored = total - short.get(("generic",), 0)
-            if best is None or (total, colored) < best[:2]:
-                best = (total, colored, short)
+        best = _least_deficits(problem, units)
         if best is None:
             energy_short, life_short = min(beyond)
             return {}, life_short, energy_short
         if lacking:
             energy_short, life_short = min(lacking)
-            return best[2], life_short, energy_short
-        return best[2], 0, 0
+            return best, life_short, energy_short
+        return best, 0, 0
 
     def feasible(self, problem: Problem, wide: bool = True) -> tuple[int, bool] | None:
         """``(form index, payable)`` for the first payable form, or ``None`` if declined;
@@ -219,6 +213,10 @@ class FlowBackend:
         both leave something out, the converter search (:func:`converter_shortfall`), which decides
         both ways: nothing missing is a payment, and the least missing mana it found for an
         unpayable cost is ``missing`` (empty otherwise): what :meth:`shortfall` finds there.  Where
+        Hall's condition proves the cost unpayable over units that leave nothing out, ``missing`` is
+        what :meth:`shortfall` finds over the same units when every form is within the player's life
+        and energy (then none lacks life or energy; otherwise empty): an unpayable answer's reason
+        reads it without asking again.  Where
         that search declines too, a cost beyond every source (:func:`_beyond_every_source`) is
         unpayable.  ``barred``: some mana pays colored symbols only (Jegantha's): a payment without
         it is a payment, the search is not asked (it does not tell that mana apart).
@@ -237,13 +235,17 @@ class FlowBackend:
         if found is not None:
             units, partial = found
             verdict = self._hall(problem, units, partial)
+            taps = False
             if verdict is None and partial and not problem.has_assists:
                 taps = tap_room(problem)
                 if taps or _wider(problem):
                     units, partial = wide_units(problem, taps)
                     verdict = self._hall(problem, units, partial)
             if verdict is not None:
-                return verdict[1], {}
+                if verdict[1]:
+                    return True, {}
+                # the units :meth:`shortfall` reads too (not those of options tapping others)
+                return False, {} if taps else _least_deficits(problem, units, True) or {}
         short = converter_shortfall(problem)
         if short is None:
             return (False, {}) if _beyond_every_source(problem) else None
@@ -259,10 +261,9 @@ class FlowBackend:
         assert problem.x is not None
         sup = problem.supply
         required = bool(problem.policy.spend_color)
-        damage = sup.has_damage
         skipped = False
         for i, form in enumerate(problem.forms):
-            if form.life and damage:
+            if form.life and sup.has_damage:
                 skipped = True  # damage taken before the life payment matters: CP-SAT decides
                 continue
             if form.life > sup.life or form.energy > sup.energy:
@@ -292,6 +293,33 @@ class FlowBackend:
         sol = solution_from_units(problem, units, i, problem.x)
         assert sol is not None  # Hall's condition held
         return sol
+
+
+def _least_deficits(problem: Problem, units: list[UnitKind],
+                    every: bool = False) -> dict[tuple[object, ...], int] | None:
+    """The least missing mana when ``units`` pay a form of ``problem`` within the player's life and
+    energy (:func:`~manasolver.solver.backends.matching.deficits`; smallest total, then smallest
+    colored part, the first form of equally small ones); ``None`` when no form is within them, or,
+    ``every``, when some form is not."""
+    assert problem.x is not None
+    sup = problem.supply
+    forms = problem.forms
+    if len(forms) == 1:  # most costs: no rank to compare
+        form = forms[0]
+        return None if form.life > sup.life or form.energy > sup.energy else deficits(units, form, problem.x)
+    best: dict[tuple[object, ...], int] | None = None
+    least = (0, 0)
+    for form in forms:
+        if form.life > sup.life or form.energy > sup.energy:
+            if every:
+                return None
+            continue
+        short = deficits(units, form, problem.x)
+        total = sum(short.values())
+        rank = (total, total - short.get(("generic",), 0))
+        if best is None or rank < least:
+            best, least = short, rank
+    return best
 
 
 def _without_barred(problem: Problem, units: list[UnitKind]) -> list[UnitKind]:

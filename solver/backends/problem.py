@@ -196,6 +196,10 @@ class Problem:
     spell (restrictions, CR 106.6); ``ignore_restrictions`` lifts them (used to
     tell ``restricted_mana`` apart); ``assists``: what convoke, improvise and delve may
     use when the request allows them (702.51, 702.126, 702.66), empty otherwise.
+
+    ``forms`` (the announcement's forms) and ``has_assists`` (some assist could pay part of the
+    cost: the fast paths then decline, so that CP-SAT decides them with the mana) are read from
+    those fields as the problem is made: every backend reads them, most more than once.
     """
 
     req: PaymentRequest
@@ -206,12 +210,14 @@ class Problem:
     policy: Policy
     spell_ok: tuple[tuple[bool, ...], ...]
     assists: Assists = NO_ASSISTS  # frozen, so a shared default is safe
+    forms: tuple[Form, ...] = field(init=False, repr=False, compare=False)
+    has_assists: bool = field(init=False, repr=False, compare=False)
 
     def __init__(self, req: PaymentRequest, supply: Supply, announcement: Announcement, mode: Mode,
                  x: int | None, policy: Policy, spell_ok: tuple[tuple[bool, ...], ...],
                  assists: Assists = NO_ASSISTS) -> None:
         # Each field set through its slot (see slot_setters): a problem per query.
-        s0, s1, s2, s3, s4, s5, s6, s7 = _PROBLEM_SLOTS
+        s0, s1, s2, s3, s4, s5, s6, s7, s8, s9 = _PROBLEM_SLOTS
         s0(self, req)
         s1(self, supply)
         s2(self, announcement)
@@ -220,6 +226,8 @@ class Problem:
         s5(self, policy)
         s6(self, spell_ok)
         s7(self, assists)
+        s8(self, announcement.forms)
+        s9(self, assists.usable)
 
     @staticmethod
     def build(req: PaymentRequest, supply: Supply, ann: Announcement, mode: Mode, x: int | None,
@@ -251,16 +259,6 @@ class Problem:
         """The same question with every spending restriction lifted (CR 106.6), as
         ``build(..., ignore_restrictions=True)`` makes it."""
         return dataclasses.replace(self, spell_ok=self.supply.all_ok)
-
-    @property
-    def has_assists(self) -> bool:
-        """True when convoke, improvise or delve is allowed and has something to use:
-        the fast paths then decline, so that CP-SAT decides them with the mana."""
-        return self.assists.usable
-
-    @property
-    def forms(self) -> tuple[Form, ...]:
-        return self.announcement.forms
 
 
 _PROBLEM_SLOTS = slot_setters(Problem)

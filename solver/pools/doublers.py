@@ -102,6 +102,10 @@ def _unmodelled(state: GameState, perm: Permanent, ab: ManaAbility, only: bool) 
     return ""
 
 
+#: The facts of a card that neither prints a pool-doubling ability nor speaks of unspent mana.
+_NEITHER = (False, False)
+
+
 def _card_info(card: Card) -> tuple[bool, bool]:
     """What :func:`find_doublers` needs to know about a card: (a printed mana ability doubles the
     pool, its text speaks of unspent mana), kept in its facts."""
@@ -126,17 +130,13 @@ def find_doublers(state: GameState, player: str) -> tuple[Doubler, ...]:
 def _find(state: GameState, player: str) -> tuple[Doubler, ...]:
     """:func:`find_doublers`, computed."""
     # cheap first: a doubling ability is printed on the card, or granted by a card whose
-    # text speaks of unspent mana (no card grants one today); most boards have neither
-    printing: list[int] = []
-    granting = False
-    for i, perm in enumerate(state.battlefield):
-        info = perm.card.facts.doubler or _card_info(perm.card)
-        if info[0]:
-            printing.append(i)
-        elif info[1]:
-            granting = True
-    if not printing and not granting:
+    # text speaks of unspent mana (no card grants one today); most boards have neither, which
+    # one count over the cards' facts tells
+    infos = [perm.card.facts.doubler or _card_info(perm.card) for perm in state.battlefield]
+    if infos.count(_NEITHER) == len(infos):
         return ()
+    printing = [i for i, info in enumerate(infos) if info[0]]
+    granting = any(info[1] and not info[0] for info in infos)
     out = []
     for i in range(len(state.battlefield)) if granting else printing:
         perm = state.battlefield[i]

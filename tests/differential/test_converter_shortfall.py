@@ -104,3 +104,62 @@ def test_a_member_of_hundreds_of_modes_is_declined_by_counting_its_choices() -> 
         problem = prepare(req, "feasible", 0)
         assert max(len(cls.options) for cls in problem.supply.classes) > flow.CONVERTER_CHOICES
         assert flow.converter_shortfall(problem) is None
+
+
+#: Boards on which choices of activations differ a lot in what they make: several Signets and filter
+#: lands beside a few lands, so the search's pruning (:func:`flow._beaten`) has choices to drop.
+_PRUNED_BOARDS = ("Azorius Signet", "Golgari Signet", "Izzet Signet", "Orzhov Signet", "Mystic Gate",
+                  "Graven Cairns", "Fire-Lit Thicket", "Skycloud Expanse", "Crypt of the Eternals",
+                  "Coveted Jewel")
+_PRUNED_COSTS = ("{W}{W}{U}", "{3}{U}{U}", "{B}{B}{R}", "{2}{G}{G}", "{W}{U}{B}{R}{G}", "{6}", "{8}",
+                 "{1}{W/U}{W/U}", "{4}{B}{B}{B}", "{C}{C}{U}", "{2}{W}{W}{B}{B}", "{U}{U}{U}{R}{R}")
+
+
+def _converter_problems(seed: int, count: int) -> list[Any]:
+    """``count`` random unpayable-or-not ``can_pay`` problems of boards of converters."""
+    from manasolver.solver.queries import prepare
+    from manasolver.solver.service.handlers import build_request
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        names = [rng.choice(_LANDS) for _ in range(rng.randint(0, 3))]
+        names += [rng.choice(_PRUNED_BOARDS) for _ in range(rng.randint(2, 4))]
+        board = {"players": [{"name": "you"}],
+                 "battlefield": [{"id": f"p{i}", "card": n} for i, n in enumerate(names)]}
+        req = build_request({"query": "can_pay", "state": board, "cost": rng.choice(_PRUNED_COSTS)})
+        out.append(prepare(req, "feasible", 0))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_converter_search_prunes_no_choice_that_could_win(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The converter search skips a choice of activations whose least possible shortfall (a form's
+    whole cost less the most mana the choice leaves for the spell, :func:`flow._net`) can't rank
+    below the best found (:func:`flow._beaten`: a larger total, or an equal one where the best has
+    no colored part).  The same search with nothing pruned finds the same least missing mana, the
+    same demand by demand (the first of equally small ones, as the search meets them), on boards
+    where the pruning drops choices; where that search declines (its bound on orders reached by the
+    choices the pruning drops), the pruned one may still answer."""
+    from manasolver.solver.budget import query_budget
+    with query_budget():
+        problems = _converter_problems(seed, 80)
+        pruned_calls = []
+        beaten = flow._beaten
+
+        def counting(best: flow.Ranked, least: int) -> bool:
+            found = beaten(best, least)
+            pruned_calls.append(found)
+            return found
+
+        monkeypatch.setattr(flow, "_beaten", counting)
+        pruned = [flow.converter_shortfall(p) for p in problems]
+        monkeypatch.setattr(flow, "_beaten", lambda best, least: False)
+        whole = [flow.converter_shortfall(p) for p in problems]
+    compared = 0
+    for problem, got, want in zip(problems, pruned, whole):
+        if want is None:
+            continue
+        assert got == want, (problem.req.cost.format(), [c.name for c in problem.supply.classes], got, want)
+        compared += 1
+    assert compared >= 40
+    assert sum(pruned_calls) >= 10  # the pruning dropped choices on these boards

@@ -319,6 +319,27 @@ def test_flow_reason_matches_cpsat(seed: int, cost: str) -> None:
     assert size(fast.missing) == size(slow.missing)
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 100_000), st.sampled_from(COSTS + ["{E}{G}", "{E}{E}", "{W}{W}{W}{W}", "{W/P}{G}"]))
+def test_flow_decide_proof_carries_what_shortfall_finds(seed: int, cost: str) -> None:
+    """An unpayable cost proved so by the flow's ``decide`` carries the least missing mana where it
+    found it (Hall's condition over units leaving nothing out, every form within life and energy):
+    exactly what the flow's ``shortfall`` finds (no life or energy lacking), so the REASON read from
+    the proof is the one asked without it."""
+    from manasolver.solver import backends
+    rng = random.Random(seed)
+    state = board(*(perm(f"p{i}", rng.choice(CARDS)) for i in range(rng.randint(0, 4))),
+                  life=rng.choice([1, 2, 3, 20]), energy=rng.choice([0, 1]),
+                  pool=rng.choice(["", "{G}", "{C}{U}"]))
+    problem = queries.prepare(request(state, cost), "feasible", 0)
+    proof = backends.decide(problem, backends.DEFAULT_CHAINS["can_pay"])
+    if not isinstance(proof, backends.Infeasible):
+        return
+    if proof.missing:
+        assert FlowBackend().shortfall(problem) == (proof.missing, 0, 0)
+    assert reason(problem, proof) == reason(problem)
+
+
 def test_fastopt_complement_search_on_a_tight_cost() -> None:
     """A cost needing all but two of 30 lands: the search over which lands stay untapped
     finds CP-SAT's optimum (keep the most colors, then leave the latest permanents)."""
