@@ -382,12 +382,12 @@ def reached_by_effects(state: GameState) -> frozenset[str] | None:
     :func:`~manasolver.models.rules.production.triggered_mana_for`), or None when any permanent
     may be.  Read per effect, erring wide: a grant reaches what :func:`_granted_to` gives it
     to (a conditional grant, or one that takes other abilities away, any permanent); an Aura's
-    triggered mana its land, another triggered mana on lands every land; "all activated
+    triggered mana or land-type change its land, another triggered mana on lands or land-type
+    change every land (layer 4 changes the types of lands alone, CR 305.7, 613.1d); "all activated
     abilities of" its holder; an Aura or trigger that hurts when a permanent taps that
-    permanent; every other effect (land types, replacements, prohibitions, spending rules) any
-    permanent.  A permanent outside the set has the mana abilities its card prints, and adds
-    what it would on a board without those effects.  Read once per board (its view's
-    ``reached``)."""
+    permanent; every other effect (replacements, prohibitions, spending rules) any permanent.
+    A permanent outside the set has the mana abilities its card prints, and adds what it would
+    on a board without those effects.  Read once per board (its view's ``reached``)."""
     view = state.view
     found = view.reached
     if found is None:
@@ -396,7 +396,7 @@ def reached_by_effects(state: GameState) -> frozenset[str] | None:
 
 
 def _reached(state: GameState) -> frozenset[str] | None:
-    from manasolver.models.effects import AbilitiesOf, TriggeredMana
+    from manasolver.models.effects import AbilitiesOf, LandTypeChange, TriggeredMana
     reached: set[str] = set(tap_damage_from_attachments(state))
     lands: bool = False
     for source, effect in active_effects(state):
@@ -420,6 +420,11 @@ def _reached(state: GameState) -> frozenset[str] | None:
                 lands = True
         elif isinstance(effect, AbilitiesOf) and not effect.given_to:
             reached.add(source.id)
+        elif isinstance(effect, LandTypeChange):
+            if effect.affected != "enchanted_land":
+                lands = True  # (layer 4 changes lands only: a permanent that is not one keeps its types)
+            elif source.attached_to is not None:
+                reached.add(source.attached_to)
         else:
             return None
     if lands:

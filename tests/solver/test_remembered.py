@@ -120,3 +120,20 @@ def test_every_memo_of_the_engine_is_named_in_the_architecture_map() -> None:
     missing = [f"{module}.{name}" for module, name in memos
                if not module.startswith("manasolver.models.text.") and f"`{name}`" not in section]
     assert not missing, f"memos not listed in docs/architecture.md's 'What is remembered': {missing}"
+
+
+def test_cr_107_5_302_6_a_card_whose_row_reads_only_tapped_and_sick_keeps_one_row_per_such_state() -> None:
+    """A Forest with a counter on it has the very options of a plain Forest (its row reads only whether
+    it is tapped, CR 107.5); a summoning-sick Llanowar Elves has none (302.6), one with haste has the
+    options of an Elves that is not sick, and a tapped Forest has none."""
+    def supply(prefix: str, battlefield: list[dict[str, Any]]) -> Any:
+        for i, perm in enumerate(battlefield):
+            perm["id"] = f"{prefix}{i}"
+        return build_supply(load_state({"players": [{"name": "you"}], "battlefield": battlefield}), "you")
+    plain = supply("p", [{"card": "Forest"}, {"card": "Llanowar Elves"}])
+    other = supply("q", [{"card": "Forest", "counters": {"+1/+1": 1}}, {"card": "Llanowar Elves", "sick": True},
+                         {"card": "Llanowar Elves", "sick": True, "haste": True}, {"card": "Forest", "tapped": True}])
+    assert [(k.name, k.members) for k in other.classes] == [("Forest", ("q0",)), ("Llanowar Elves", ("q2",))]
+    assert [k.options for k in other.classes] == [k.options for k in plain.classes]
+    assert all(a.options is b.options for a, b in zip(other.classes, plain.classes))
+    assert other.creatures == 2  # untapped creatures, sick or not

@@ -34,9 +34,31 @@ def test_cr_613_1f_chromatic_lantern_reaches_the_lands_of_its_controller() -> No
     assert reached_by_effects(state) == frozenset({"b1", "b2"})
 
 
-def test_cr_613_1d_blood_moon_may_reach_any_permanent() -> None:
+def test_cr_613_1d_blood_moon_reaches_every_land_and_nothing_else() -> None:
+    """Layer 4 changes the types of lands alone (CR 305.7): Sol Ring and the Elves keep theirs."""
     state = load_state(_board("c", [{"id": "c6", "card": "Blood Moon"}]))
-    assert reached_by_effects(state) is None
+    assert reached_by_effects(state) == frozenset({"c1", "c2", "c5"})
+
+
+def test_cr_305_7_spreading_seas_reaches_its_land_alone() -> None:
+    state = load_state(_board("s", [{"id": "s6", "card": "Spreading Seas", "attached_to": "s2"}]))
+    assert reached_by_effects(state) == frozenset({"s2"})
+
+
+def test_cr_613_1d_answers_beside_land_type_changes_equal_answers_with_rows_made_on_the_board() -> None:
+    """Under Stormtide Leviathan (every land an Island) and Blood Moon the lands' rows are made on
+    the board, Sol Ring's and the Elves' are those of a board without them: the answers are those
+    of rows all made on the board."""
+    def board(prefix: str, card: str) -> dict[str, Any]:
+        return _board(prefix, [{"id": f"{prefix}6", "card": card}])
+    costs = ("{U}{U}{G}", "{2}{G}{G}", "{U}{U}{U}{U}")
+    for card, n in (("Stormtide Leviathan", 0), ("Blood Moon", 1)):
+        build._ROWS.clear()
+        fresh = [answer({"query": "pay", "state": board(f"f{n}", card), "cost": cost}) for cost in costs]
+        answer({"query": "pay", "state": _board(f"g{n}", []), "cost": "{1}"})  # rows remembered by what each is
+        again = [answer({"query": "pay", "state": board(f"h{n}", card), "cost": cost}) for cost in costs]
+        assert json.dumps(fresh) == json.dumps(again).replace(f'"h{n}', f'"f{n}'), card
+    assert [a["payable"] for a in fresh] == [False, True, False]
 
 
 def test_cr_605_1b_wild_growth_land_adds_two_the_other_rows_as_without_it() -> None:
