@@ -1,5 +1,5 @@
 """A stream of fresh boards reuses what it built for equal permanents, and only where nothing
-else on the board can change it (the board loader's permanents, the supply's rows).
+else on the board can change it (the supply's rows); the loader reads each board's own values.
 
 Each test sends boards one after another in one process, as ``batch`` does, with the same
 permanent JSON in a context that must change the answer.
