@@ -16,6 +16,7 @@ from manasolver.models.rules.board_effects import effective_mana_abilities
 from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.rules.history import MILLED_CARD_MANA, unknown_tops
 from manasolver.models.state import GameState, Permanent
+from manasolver.models.text.read import card_text
 
 __all__ = ["uncertain_sources"]
 
@@ -81,14 +82,16 @@ def _facts(card: Card) -> tuple[bool, str]:
 def _top_reader(card: Card) -> str:
     """What of the top card of a library ``card``'s mana reads: each player's (a mana ability that
     reveals them), its controller's (an ability granted while the top card is of a kind, or the top
-    card's abilities), or nothing."""
-    from manasolver.models.text.read import card_text
-
+    card's abilities), or nothing.  Only a card with mana abilities, effects on mana or abilities
+    that tap other permanents can read it (most cards have none)."""
     if any(ab.production.amount is not None and ab.production.amount.kind == "revealed_nonland"
            for ab in card.mana_abilities):
         return _EACH
+    text = card_text(card)
+    if not text.mana_effects and not text.tap_costs:
+        return _NONE  # (what _top_ability and the top card's abilities are read from)
     if _top_ability(card) is not None or any(isinstance(e, AbilitiesOf) and "top card of" in e.text
-                                           for e in card_text(card).mana_effects):
+                                           for e in text.mana_effects):
         return _OWN
     return _NONE
 
@@ -123,8 +126,6 @@ def _top_ability(card: Card) -> ManaAbility | None:
     """The mana ability of ``card`` that reads its controller's top card: one it has while that
     card is of a kind (Mul Daya Channelers), or one that adds the milled card's colored symbols
     (Charmed Pendant); None for the top card's own abilities (Conspicuous Snoop)."""
-    from manasolver.models.text.read import card_text
-
     text = card_text(card)
     granted = next((e.ability for e in text.mana_effects if isinstance(e, GrantedAbility)
                     and e.condition is not None and any(a.kind == "top_card" for a, _ in e.condition.counts)), None)

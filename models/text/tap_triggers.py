@@ -33,6 +33,8 @@ from dataclasses import dataclass
 
 from manasolver.models.card import Card
 from manasolver.models.symbols import type_bit
+from manasolver.models.text.oracle import self_reference
+from manasolver.models.text.triggers import triggers_of
 
 __all__ = ["TapKind", "TapTrigger", "read_tap_trigger", "tap_triggers_of"]
 
@@ -219,8 +221,6 @@ def _token_abilities_only(low: str) -> bool:
 
 
 def _read(card: Card) -> tuple[tuple[str, TapTrigger | None], ...]:
-    from manasolver.models.text.oracle import self_reference
-    from manasolver.models.text.triggers import triggers_of
     legendary = "legendary" in card.type_line.supertypes
     out: list[tuple[str, TapTrigger | None]] = []
     for trig in triggers_of(card):

@@ -436,8 +436,7 @@ def _read_marks(card: Card) -> frozenset[str]:
         out.add(COLOR_READERS)
     if any(r.unchecked for r in restrictions):
         out.add(UNCHECKED)
-    if "graveyard" in text and any(GRAVEYARD_MANA.search(self_reference(line, card.name))
-                                   for line in text.split("\n")):
+    if _graveyard_mana_line(card) is not None:
         out.add(GRAVEYARD)
     if power_change(text) is not None:
         out.add(POWER)
@@ -447,6 +446,19 @@ def _read_marks(card: Card) -> frozenset[str]:
                                                                   for t in card_text(card).tap_costs):
         out.add(POWER_READERS)
     return frozenset(out) if out else _NO_MARKS
+
+
+def _graveyard_mana_line(card: Card) -> str | None:
+    """The first line of ``card``'s text that makes mana from the graveyard (:data:`GRAVEYARD_MANA`),
+    or None.  Only the lines with both of the words every match has are read for the card's name
+    (most texts have neither)."""
+    text = card.oracle_text
+    if "graveyard" not in text or "Add" not in text:
+        return None
+    for line in text.split("\n"):
+        if "Add" in line and "graveyard" in line and GRAVEYARD_MANA.search(self_reference(line, card.name)):
+            return line
+    return None
 
 
 #: The marks of most cards: none.
@@ -465,8 +477,9 @@ def power_change(text: str) -> str | None:
     """The first line of ``text`` that changes power or toughness for as long as its permanent is on
     the battlefield (:data:`_POWER_CHANGE`), or None."""
     low = text.lower()
-    if "power" not in low and ("/" not in text or "get" not in low):
-        return None  # (what every match has: most texts have neither)
+    if "base power" not in low and "power and toughness" not in low and "get +" not in low \
+            and "gets +" not in low and "get -" not in low and "gets -" not in low:
+        return None  # (every match has one of these words: most texts have none)
     for line in text.split("\n"):
         if _POWER_CHANGE.search(line) and "until end of turn" not in line and not line.startswith(("When", "At ")):
             return line.strip()
@@ -838,12 +851,12 @@ def _guard_graveyard_mana(req: PaymentRequest) -> None:
             break
     for i, card in enumerate(players[k].graveyard):
         found = card.facts.unmodelled_marks
-        if GRAVEYARD not in (found if found is not None else marks(card)):
-            continue
-        for line in card.oracle_text.split("\n"):
-            if GRAVEYARD_MANA.search(self_reference(line, card.name)):
-                raise Unsupported(f"{card.name} (in the graveyard): {line!r} makes mana from the graveyard, which "
-                                  f"this engine does not model yet", f"players[{k}].graveyard[{i}]")
+        if found is not None and GRAVEYARD not in found:
+            continue  # (a card whose marks are not read yet is read for this check alone: most never need more)
+        line = _graveyard_mana_line(card)
+        if line is not None:
+            raise Unsupported(f"{card.name} (in the graveyard): {line!r} makes mana from the graveyard, which "
+                              f"this engine does not model yet", f"players[{k}].graveyard[{i}]")
 
 
 def _guard_unchecked_restrictions(req: PaymentRequest) -> None:
