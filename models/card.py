@@ -181,18 +181,19 @@ class CardFacts:
     (``models.text.tap_triggers``); ``reading`` its producing abilities and unread clauses that
     matter, ``mask`` its static could-produce, ``static_masks`` its abilities' base types by chosen
     color and commander identity (``solver.graph``); ``supply_info`` what its supply
-    row reads, ``counts_only`` and ``mirrors_only`` whether it reads the board only through counts
-    or mirrored lands (``solver.supply.build``); ``unmodelled_marks`` which board-wide checks of
-    what the engine does not model read its text, and whether it prints cost clauses (the mark the
-    cast request's modifiers read) (``solver.supply.unmodelled``); ``doubler``
+    row reads (and, for a card whose row reads only its permanent's tapped and sick, those rows),
+    ``counts_only`` and ``mirrors_only`` whether it reads the board only through counts or mirrored
+    lands (``solver.supply.build``); ``unmodelled_marks`` which board-wide checks of what the
+    engine does not model read its text, and whether it prints cost clauses (the mark the cast
+    request's modifiers read) (``solver.supply.unmodelled``); ``doubler``
     whether it doubles the pool (``solver.pools.doublers``); ``identity`` its color identity
     (``models.rules.amounts``); ``quiet`` and ``counting`` what keeps it from the plain path
     (``solver.supply.plain``); ``uncertain`` whether a printed mana ability of it adds mana by
     chance or another player's choice (``models.rules.uncertain``).
 
     Thread-safe: each field is written with one whole immutable value by a single store (the
-    entries of ``static_masks``, a dictionary, likewise); two threads that ask at once both compute
-    it and one equal value stays.
+    entries of ``static_masks`` and of ``supply_info``'s rows, dictionaries, likewise); two threads
+    that ask at once both compute it and one equal value stays.
     """
 
     __slots__ = ("counting", "counts_only", "doubler", "identity", "mask", "mirrors_only", "quiet", "reading",
