@@ -189,7 +189,8 @@ class CardFacts:
     whether it doubles the pool (``solver.pools.doublers``); ``identity`` its color identity
     (``models.rules.amounts``); ``quiet`` and ``counting`` what keeps it from the plain path
     (``solver.supply.plain``); ``uncertain`` whether a printed mana ability of it adds mana by
-    chance or another player's choice (``models.rules.uncertain``).
+    chance or another player's choice (``models.rules.uncertain``); ``spell`` what a query casting it by
+    its name alone casts (``solver.service.decode``).
 
     Thread-safe: each field is written with one whole immutable value by a single store (the
     entries of ``static_masks`` and of ``supply_info``'s rows, dictionaries, likewise); two threads
@@ -197,7 +198,7 @@ class CardFacts:
     """
 
     __slots__ = ("counting", "counts_only", "doubler", "identity", "mask", "mirrors_only", "quiet", "reading",
-                 "static_masks", "supply_info", "tap_triggers", "text", "uncertain", "unmodelled_marks")
+                 "spell", "static_masks", "supply_info", "tap_triggers", "text", "uncertain", "unmodelled_marks")
 
     def __init__(self) -> None:
         self.text: Any = None
@@ -210,6 +211,7 @@ class CardFacts:
         self.mirrors_only: Any = None
         self.unmodelled_marks: Any = None
         self.uncertain: Any = None
+        self.spell: Any = None
         self.doubler: Any = None
         self.identity: Any = None
         self.quiet: Any = None

@@ -22,6 +22,7 @@ from manasolver.models.errors import BadCost, BadQuery, ManasolverError, Unknown
 from manasolver.models.symbols import mask_from_letters
 
 if TYPE_CHECKING:
+    from manasolver.models.card import Card
     from manasolver.models.carddb import CardDB
     from manasolver.models.state import GameState
     from manasolver.solver import request
@@ -203,12 +204,26 @@ def spell(query: dict[str, Any], db: CardDB | None = None) -> SpellInfo | None:
                 raise UnknownField(f"unknown field {key!r} of spell", f"spell.{key}")
     card = None
     if "card" in raw:
+        if len(raw) == 1 and type(raw["card"]) is str:  # the card by its name alone: its facts keep what it casts
+            try:
+                card = (db or card_db(query)).get(raw["card"], "card")
+            except ManasolverError as err:
+                raise err.at("spell") from None
+            info: SpellInfo | None = card.facts.spell
+            if info is None:
+                info = card.facts.spell = _cast(card, raw)
+            return info
         if not isinstance(raw["card"], str):
             raise BadQuery("spell.card must be a card name", "spell.card")
         try:
             card = (db or card_db(query)).get(raw["card"], "card")
         except ManasolverError as err:
             raise err.at("spell") from None
+    return _cast(card, raw)
+
+
+def _cast(card: Card | None, raw: dict[str, Any]) -> SpellInfo:
+    """What ``spell`` object ``raw`` casts, ``card`` read from it."""
     types = _words(raw, "types", card.type_line.types if card else ())
     subtypes = _words(raw, "subtypes", card.type_line.subtypes if card else ())
     supertypes = _words(raw, "supertypes", card.type_line.supertypes if card else ())

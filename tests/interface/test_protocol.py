@@ -128,3 +128,26 @@ def test_cr_712_8e_transformed_back_face_has_the_front_faces_mana_value() -> Non
     adventure (Stomp {1}{R}) keeps its own."""
     assert answer({"query": "mana_value", "card": "Insectile Aberration"}) == {"mana_value": 1, "colors": ["U"]}
     assert answer({"query": "mana_value", "card": "Stomp"})["mana_value"] == 2
+
+
+@pytest.mark.parametrize("name", ["Llanowar Elves", "Lightning Bolt", "Sol Ring", "Dryad Arbor", "Fire // Ice"])
+def test_a_spell_named_alone_is_read_once_per_card(name: str) -> None:
+    """``{"spell": {"card": NAME}}`` casts what the card's facts keep (read the first time), equal to
+    the spell read field by field; a spell that gives more than its name is read from its fields."""
+    from manasolver.models.carddb import default_db
+    from manasolver.solver.service import decode
+
+    first = decode.spell({"spell": {"card": name}})
+    assert first is not None and first is decode.spell({"spell": {"card": name}})
+    card = default_db().get(name)
+    assert first == decode._cast(card, {"card": name})
+    assert (first.types, first.colors, first.card) == (frozenset(card.type_line.types), card.colors, card)
+    given = decode.spell({"spell": {"card": name, "types": ["sorcery"]}})
+    assert given is not None and given is not first and given.types == frozenset({"sorcery"})
+
+
+def test_a_spell_named_alone_that_is_no_card_is_refused_at_spell() -> None:
+    """The name read alone is refused as it was read with other fields: at ``spell.card``."""
+    got = answer({"query": "can_pay", "state": {"players": [{"name": "you"}]}, "cost": "{1}",
+                  "spell": {"card": "Llanowar Elvess"}})
+    assert got["error"]["code"] == "unknown_card" and got["error"]["where"] == "spell.card"
