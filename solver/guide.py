@@ -430,7 +430,7 @@ def _bad(where: str, message: str) -> dict[str, Any]:
 def _payable_with(req: PaymentRequest, supply: Supply) -> bool:
     from manasolver.solver.queries import problem_for
     problem = problem_for(req, supply, "feasible", req.x or 0)
-    return backends.decide(problem, DEFAULT_CHAINS["can_pay"]) is PAYABLE
+    return backends.decide(problem, DEFAULT_CHAINS["can_pay"], why=False) is PAYABLE
 
 
 def _minus(supply: Supply, k: int, m: int | None, opt: Option, made: tuple[int, ...],

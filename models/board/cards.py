@@ -57,11 +57,6 @@ class CardResolver:
         return self._db
 
     @property
-    def db_read(self) -> CardDB | None:
-        """The card database when it is read already (given, or read for a name), else ``None``."""
-        return self._db
-
-    @property
     def known(self) -> dict[str, tuple[Card, bool]]:
         """The cards of names read before, by the name as given, each beside whether it is a token
         card (empty until the database is read)."""

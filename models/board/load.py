@@ -34,7 +34,12 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, overload
 
 from manasolver.models.board.cards import CardResolver
-from manasolver.models.board.history import check_designations, load_permanent_history, load_player_history
+from manasolver.models.board.history import (
+    check_designations,
+    load_permanent_history,
+    load_player_history,
+    sized_library,
+)
 from manasolver.models.board.schema import (
     CARD_FIELDS,
     CAST_FOR,
@@ -59,7 +64,7 @@ from manasolver.models.board.status import PREDEFINED_TOKENS, is_token_card, sta
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadCost, BadState, UnknownCard, Unsupported
-from manasolver.models.state import STEPS, GameState, Library, Permanent, Player, Turn
+from manasolver.models.state import STEPS, GameState, Permanent, Player, Turn
 
 if TYPE_CHECKING:  # carddb is imported lazily: only boards that name cards need it
     from manasolver.models.carddb import CardDB
@@ -162,7 +167,7 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
         name_limit = LIMITS["name"]
         attached = False
         plain = _PLAIN_FIELDS.issuperset
-        chosen = _CHOSEN_FIELDS.issuperset
+        chosen = _DIRECT_FIELDS.issuperset
         tails, new = _PLAIN_TAILS, _new
         known = cards.known
         first = names[0]
@@ -171,7 +176,7 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
             if type(raw) is dict and ((simple := plain(raw)) or chosen(raw)):
                 # A card by its name, its controller, tapped and sick, each of its own type: made
                 # here, every other field as the loader leaves it (no attachment) but those of
-                # _CHOSEN_FIELDS, read by _chosen_permanent.
+                # _DIRECT_FIELDS, read by _chosen_permanent.
                 pid = raw.get("id")
                 name = raw.get("card")
                 controller = raw.get("controller", first)
@@ -246,7 +251,7 @@ def load_permanent(raw: object, where: str, names: tuple[str, ...], cards: CardR
 #: The fields of a permanent object that :func:`_load_state` reads itself when their values are plain.
 _PLAIN_FIELDS = frozenset({"id", "card", "controller", "tapped", "sick"})
 #: Those and the fields :func:`_chosen_permanent` reads (into a permanent made as a plain one).
-_CHOSEN_FIELDS = _PLAIN_FIELDS | {"haste", "token", "counters", "chosen"}
+_DIRECT_FIELDS = _PLAIN_FIELDS | {"haste", "token", "counters", "chosen"}
 #: The values :func:`_permanent` gives the fields after ``sick`` of a permanent that such an object
 #: leaves out, per value of ``token`` (read from its card: ``_PLAIN_TAILS[token]``).
 _PLAIN_TAILS = tuple(tuple(token if f == "token" else Permanent._field_defaults[f] for f in Permanent._fields[5:])
@@ -290,12 +295,9 @@ def _plain_player(raw: object, where: str, cards: CardResolver) -> Player | None
         return None
     library = get("library")
     if library is not None:
-        if type(library) is not dict or len(library) != 1:
+        library = sized_library(library)
+        if library is None:
             return None
-        size = library.get("size")
-        if type(size) is not int or not 0 <= size <= _LIBRARY_LIMIT:
-            return None
-        library = Library(size)
     none = _NO_CARDS
     hand = get("hand", none)
     grave = get("graveyard", none)

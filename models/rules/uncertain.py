@@ -83,7 +83,8 @@ def _top_reader(card: Card) -> str:
     """What of the top card of a library ``card``'s mana reads: each player's (a mana ability that
     reveals them), its controller's (an ability granted while the top card is of a kind, or the top
     card's abilities), or nothing.  Only a card with mana abilities, effects on mana or abilities
-    that tap other permanents can read it (most cards have none)."""
+    that tap other permanents can read it (most cards have none): a card whose reading holds neither
+    effects on mana nor tapping costs reads it only through a revealing mana ability."""
     if any(ab.production.amount is not None and ab.production.amount.kind == "revealed_nonland"
            for ab in card.mana_abilities):
         return _EACH

@@ -170,8 +170,10 @@ class Backend(Protocol):
 class Decides(Protocol):
     """Payability alone, which may be cheaper than writing a payment."""
 
-    def decide(self, problem: Problem) -> Verdict:
-        """:data:`PAYABLE`, :class:`Infeasible` or :class:`Declined`."""
+    def decide(self, problem: Problem, why: bool = True) -> Verdict:
+        """:data:`PAYABLE`, :class:`Infeasible` or :class:`Declined`; ``why``: an :class:`Infeasible`
+        carries the least missing mana where the backend finds it on the way (a reason reads it),
+        which a caller asking payability alone (``why`` false) does not pay for."""
         ...
 
 
@@ -280,8 +282,8 @@ class _Flow:
             return _BARRED
         return _outcome(self._native.solve(problem), self._declined, self._infeasible)
 
-    def decide(self, problem: Problem) -> Verdict:
-        verdict = self._native.decide(problem, generic_barred(problem.supply))
+    def decide(self, problem: Problem, why: bool = True) -> Verdict:
+        verdict = self._native.decide(problem, generic_barred(problem.supply), why)
         if verdict is None:
             return self._declined
         payable, missing = verdict
@@ -330,7 +332,7 @@ class _FastOpt:
             return self._resources
         return _outcome(self._native.solve(problem), self._declined, self._infeasible)
 
-    def decide(self, problem: Problem) -> Verdict:
+    def decide(self, problem: Problem, why: bool = True) -> Verdict:
         found = self.solve(problem)
         return PAYABLE if isinstance(found, Solution) else found
 
@@ -352,7 +354,7 @@ class _CpSat:
         found = self._native.solve(problem)
         return found if isinstance(found, Solution) else self._infeasible
 
-    def decide(self, problem: Problem) -> Verdict:
+    def decide(self, problem: Problem, why: bool = True) -> Verdict:
         return PAYABLE if self._native.solve(problem) is not False else self._infeasible
 
     def relaxed(self, problem: Problem, relax_life: bool = False, relax_energy: bool = False,
@@ -433,11 +435,12 @@ def solve(problem: Problem, chain: tuple[str, ...]) -> Outcome:
     return out
 
 
-def decide(problem: Problem, chain: tuple[str, ...]) -> Verdict:
-    """:func:`solve` for payability alone: each backend's :meth:`Decides.decide` in turn."""
+def decide(problem: Problem, chain: tuple[str, ...], why: bool = True) -> Verdict:
+    """:func:`solve` for payability alone: each backend's :meth:`Decides.decide` in turn (``why``:
+    an unpayable verdict carries what a reason reads, where a backend finds it)."""
     out: Verdict = _NOT_ASKED
     for name in chain:
-        out = backend(name).decide(problem)
+        out = backend(name).decide(problem, why)
         if not isinstance(out, Declined):
             return out
     return out
@@ -457,7 +460,7 @@ def hall_check(problem: Problem) -> Verdict:
 def payable(problem: Problem, chain: tuple[str, ...]) -> bool:
     """Is ``problem`` payable by ``chain`` (:func:`decide`)?  An ``Unsupported`` error naming why
     when every backend of it declines."""
-    verdict = decide(problem, chain)
+    verdict = decide(problem, chain, why=False)
     if isinstance(verdict, Declined):
         raise Unsupported(verdict.why, "backend")
     return verdict is PAYABLE

@@ -207,7 +207,8 @@ class FlowBackend:
                 verdict = _unpayable_by_converters(problem)
         return verdict
 
-    def decide(self, problem: Problem, barred: bool = False) -> tuple[bool, dict[tuple[object, ...], int]] | None:
+    def decide(self, problem: Problem, barred: bool = False,
+               why: bool = True) -> tuple[bool, dict[tuple[object, ...], int]] | None:
         """Is ``problem`` (``feasible`` mode) payable: ``(payable, missing)``, ``None`` when
         declined.  Hall's condition over the plain units, then over :func:`wide_units`, and, when
         both leave something out, the converter search (:func:`converter_shortfall`), which decides
@@ -215,8 +216,8 @@ class FlowBackend:
         unpayable cost is ``missing`` (empty otherwise): what :meth:`shortfall` finds there.  Where
         Hall's condition proves the cost unpayable over units that leave nothing out, ``missing`` is
         what :meth:`shortfall` finds over the same units when every form is within the player's life
-        and energy (then none lacks life or energy; otherwise empty): an unpayable answer's reason
-        reads it without asking again.  Where
+        and energy (then none lacks life or energy; otherwise empty), and ``why`` asks for it: an
+        unpayable answer's reason reads it without asking again.  Where
         that search declines too, a cost beyond every source (:func:`_beyond_every_source`) is
         unpayable.  ``barred``: some mana pays colored symbols only (Jegantha's): a payment without
         it is a payment, the search is not asked (it does not tell that mana apart).
@@ -245,7 +246,7 @@ class FlowBackend:
                 if verdict[1]:
                     return True, {}
                 # the units :meth:`shortfall` reads too (not those of options tapping others)
-                return False, {} if taps else _least_deficits(problem, units, True) or {}
+                return False, {} if taps or not why else _least_deficits(problem, units, True) or {}
         short = converter_shortfall(problem)
         if short is None:
             return (False, {}) if _beyond_every_source(problem) else None

@@ -175,8 +175,7 @@ def load_board(obj: object, db: CardDB) -> GameState:
                     _RECENT.move_to_end(known.key)
             return known.kept.state
     fast_full: tuple[int, bytes] | None = None
-    pending = getattr(_PENDING, "value", None)  # (pending_text(obj), without a call)
-    key: bytes | str | None = pending[1] if pending is not None and pending[0] is obj else None
+    key: bytes | str | None = pending_text(obj)
     if key is None:
         fast = _dumps(obj, marshal.version)
         if fast is None or len(fast) > MAX_KEY_BYTES:

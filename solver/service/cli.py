@@ -222,7 +222,7 @@ def _batch(args: argparse.Namespace) -> int:
     _long_lived()
     try:
         if not spread:
-            run_batch(input_lines(sys.stdin.buffer, sys.stdout.flush), sys.stdout, None, args.cards, flushed=True)
+            run_batch(input_lines(sys.stdin.buffer, sys.stdout.flush), sys.stdout, None, args.cards)
             return 0
         from functools import partial
         with open_runner(args.workers or 1, args.dask, partial(warm, args.cards)) as runner:

@@ -204,21 +204,17 @@ def spell(query: dict[str, Any], db: CardDB | None = None) -> SpellInfo | None:
                 raise UnknownField(f"unknown field {key!r} of spell", f"spell.{key}")
     card = None
     if "card" in raw:
-        if len(raw) == 1 and type(raw["card"]) is str:  # the card by its name alone: its facts keep what it casts
-            try:
-                card = (db or card_db(query)).get(raw["card"], "card")
-            except ManasolverError as err:
-                raise err.at("spell") from None
-            info: SpellInfo | None = card.facts.spell
-            if info is None:
-                info = card.facts.spell = _cast(card, raw)
-            return info
         if not isinstance(raw["card"], str):
             raise BadQuery("spell.card must be a card name", "spell.card")
         try:
             card = (db or card_db(query)).get(raw["card"], "card")
         except ManasolverError as err:
             raise err.at("spell") from None
+        if len(raw) == 1:  # the card by its name alone: its facts keep what it casts
+            info: SpellInfo | None = card.facts.spell
+            if info is None:
+                info = card.facts.spell = _cast(card, raw)
+            return info
     return _cast(card, raw)
 
 

@@ -29,7 +29,7 @@ import json
 import marshal
 import time
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from manasolver.models.errors import (
     BadQuery,
@@ -151,16 +151,18 @@ def kept_answer_text(query: Any) -> str | None:
     return None if hit is None else _kept_text(hit[0], query.get("id"))
 
 
-#: ``json.dumps``'s encoder (its default settings), made once rather than for every answer.  It
-#: does not look for circular references: an answer is a tree (decoded JSON and the engine's own
-#: new objects), and a value nested too deeply raises ``RecursionError`` as ``json.dumps`` does.
-_ENCODE = cast(Any, json.encoder).c_make_encoder(
+#: ``json.dumps``'s C encoder (its default settings), made once rather than for every answer, or
+#: ``None`` where the interpreter has none (``json.dumps`` is then called).  It does not look for
+#: circular references: an answer is a tree (decoded JSON and the engine's own new objects), and a
+#: value nested too deeply raises ``RecursionError`` as ``json.dumps`` does.
+_MAKE_ENCODER = getattr(json.encoder, "c_make_encoder", None)
+_ENCODE = None if _MAKE_ENCODER is None else _MAKE_ENCODER(
     None, json.JSONEncoder().default, json.encoder.encode_basestring_ascii, None, ": ", ", ", False, False, True)
 
 
 def _dumps(answer: dict[str, Any]) -> str:
     """``json.dumps(answer)``, with the encoder made once (:data:`_ENCODE`)."""
-    return "".join(_ENCODE(answer, 0))
+    return json.dumps(answer) if _ENCODE is None else "".join(_ENCODE(answer, 0))
 
 
 def _kept_text(text: str, qid: Any) -> str:

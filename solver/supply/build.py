@@ -794,7 +794,7 @@ def _rows(state: GameState, pl: Player, resources: bool) -> list[tuple[int, Perm
         row = None
         if perm.imprinted is None:
             if info is not None and info[7] is not None and perm.cast_for is None:
-                row = info[7].get(4 * resources + 2 * perm.tapped + (perm.sick and summoning_sick(state, perm)))
+                row = info[7].get(_own_slot(state, perm, resources))
             else:
                 # the key of _what, made here: one lookup per permanent
                 entry = lookup((id(card), resources) + perm[2:])

@@ -85,12 +85,16 @@ def _pipe_lines(data: bytes, limit: int, waits: list[int]) -> list[tuple[bool, i
     return got
 
 
-def test_batch_input_lines_are_bounded_lines_read_from_the_descriptor() -> None:
-    """``batch`` reads its input's descriptor itself, so that it knows when no whole line is at hand
-    (its answers are flushed then, and not after every line): the lines are those
-    :func:`bounded_lines` gives, a line longer than the limit read past to its newline or the end."""
+@pytest.mark.parametrize("chunk", [1, 3, 7, 1 << 16])
+def test_batch_input_lines_are_bounded_lines_with_a_wait_before_each_read(
+        chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``batch`` flushes its answers when no whole line of input is at hand (not after every line):
+    the lines are those :func:`bounded_lines` gives, a line longer than the limit read past to its
+    newline or the end, whatever size the reads come in."""
+    from manasolver.solver.service.parallel import batch
+    monkeypatch.setattr(batch, "_READ", chunk)
     rng = random.Random(7)
-    for _ in range(300):
+    for _ in range(100):
         data = b"".join(b"x" * rng.choice([0, 1, 19, 20, 21, 22, 70]) + (b"\n" if rng.random() < 0.85 else b"")
                         for _ in range(rng.randint(0, 8)))
         waits: list[int] = []
@@ -98,6 +102,17 @@ def test_batch_input_lines_are_bounded_lines_read_from_the_descriptor() -> None:
                 for line in bounded_lines(io.BufferedReader(io.BytesIO(data), buffer_size=7), limit=20)]
         assert _pipe_lines(data, 20, waits) == want, data
         assert waits, "a read of input is always preceded by the wait's call"
+
+
+def test_batch_input_lines_wait_only_when_no_whole_line_is_at_hand() -> None:
+    """Lines that came in one read are given without a wait between them: the answers of a stream
+    are flushed once per read of input."""
+    from manasolver.solver.service.parallel.batch import input_lines
+    events: list[str] = []
+    stream = io.BufferedReader(io.BytesIO(b"a\nb\nc\n"))
+    for line in input_lines(stream, lambda: events.append("wait")):
+        events.append(line.decode().strip())
+    assert events == ["wait", "a", "b", "c", "wait"]
 
 
 @pytest.mark.slow

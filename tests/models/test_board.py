@@ -665,9 +665,9 @@ def test_status_thriving_land_other_color() -> None:
     assert status(load_state(board)) == []
 
 
-def test_permanent_cache_never_turns_an_error_into_an_answer() -> None:
-    """A stream of boards reuses permanents built from identical JSON; a value equal in
-    Python but of another type (1 for true) is still the error it would be alone."""
+def test_a_board_sent_again_is_read_again_and_a_value_of_another_type_stays_an_error() -> None:
+    """The same board sent twice makes equal permanents; a value equal in Python but of another
+    type (1 for true) is still the error it would be alone."""
     from manasolver.models.board.load import load_state
     from manasolver.models.errors import BadState
     good = {"players": [{"name": "you"}], "battlefield": [{"id": "a", "card": "Forest", "tapped": True}]}
@@ -726,6 +726,7 @@ def test_a_player_of_the_common_kinds_is_the_player_read_field_by_field(raw: dic
         return
     made = _plain_player(raw, "players[0]", direct)
     if made is None:
+        assert raw not in _PLAYERS_OF_COMMON_KINDS[:5], "a player of the common kinds left the direct path"
         assert direct.entries == 0
         return
     assert made == expected and direct.entries == checked.entries

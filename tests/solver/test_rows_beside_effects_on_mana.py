@@ -41,6 +41,7 @@ def test_cr_613_1d_blood_moon_reaches_every_land_and_nothing_else() -> None:
 
 
 def test_cr_305_7_spreading_seas_reaches_its_land_alone() -> None:
+    """An Aura changing its land's type (layer 4) reaches that land and no other permanent."""
     state = load_state(_board("s", [{"id": "s6", "card": "Spreading Seas", "attached_to": "s2"}]))
     assert reached_by_effects(state) == frozenset({"s2"})
 
@@ -54,6 +55,8 @@ def test_cr_613_1d_answers_beside_land_type_changes_equal_answers_with_rows_made
     costs = ("{U}{U}{G}", "{2}{G}{G}", "{U}{U}{U}{U}")
     for card, n in (("Stormtide Leviathan", 0), ("Blood Moon", 1)):
         build._ROWS.clear()
+        for perm in load_state(board("z", card)).battlefield:  # (rows a card keeps in its facts too)
+            perm.card.facts.supply_info = None
         fresh = [answer({"query": "pay", "state": board(f"f{n}", card), "cost": cost}) for cost in costs]
         answer({"query": "pay", "state": _board(f"g{n}", []), "cost": "{1}"})  # rows remembered by what each is
         again = [answer({"query": "pay", "state": board(f"h{n}", card), "cost": cost}) for cost in costs]

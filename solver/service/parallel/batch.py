@@ -11,8 +11,8 @@ one process, so when the lines are spread over processes (``--workers``, ``--das
 
 from __future__ import annotations
 
+import io
 import json
-import os
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
@@ -20,7 +20,7 @@ from typing import IO, Any
 from manasolver.models.carddb import default_db
 from manasolver.solver import answer, answer_line, answer_line_text
 from manasolver.solver.service.parallel import Runner, each_in_order
-from manasolver.solver.service.wire import MAX_LINE, TooLong, bounded_lines, finite_float, no_constant
+from manasolver.solver.service.wire import MAX_LINE, bounded_lines, finite_float, no_constant
 
 __all__ = ["BYTES", "LINES", "SESSION_QUERIES", "answer_chunk", "input_lines", "line_chunks", "run_batch", "warm"]
 
@@ -106,73 +106,47 @@ def answer_chunk(first: int, lines: list[bytes], cards: str | None, sessions: bo
 
 
 def input_lines(stream: IO[bytes], before_wait: Callable[[], None], limit: int = MAX_LINE) -> Iterator[bytes]:
-    """The lines of ``stream`` as :func:`~manasolver.solver.service.wire.bounded_lines` gives them (a
-    line longer than ``limit`` bytes read past and given as a :class:`~manasolver.solver.service.wire.TooLong`),
-    with ``before_wait()`` called before each read of the stream, that is whenever no whole line
-    is at hand and the next may have to be waited for.  ``batch`` flushes its answers then: a
-    client that waits for an answer before it writes its next line has it, and lines streamed in
-    are answered with one write for each read of input, not one for each line.  The stream's
-    descriptor is read directly (nothing must have been read through ``stream`` before); a stream
-    without one is read by :func:`~manasolver.solver.service.wire.bounded_lines`, ``before_wait()``
-    before each line."""
-    try:
-        fd = stream.fileno()
-    except (AttributeError, OSError, ValueError):
-        for line in bounded_lines(stream, limit):
-            yield line
-            before_wait()
-        return
-    buf = b""
-    start = 0  # where the lines not given yet begin in buf
-    while True:
-        end = buf.find(b"\n", start)
-        if end >= 0 and end - start <= limit:  # a whole line of at most limit + 1 bytes with its newline
-            yield buf[start:end + 1]
-            start = end + 1
-            continue
-        size = len(buf) - start if end < 0 else end + 1 - start
-        if size <= limit:  # part of a line: read on
-            before_wait()
-            more = os.read(fd, _READ)
-            if not more:
-                if size:
-                    yield buf[start:]
-                return
-            buf = buf[start:] + more
-            start = 0
-            continue
-        # a line longer than limit: read past to its newline or the end, its size counted
-        while end < 0:
-            more = os.read(fd, _READ)
-            if not more:
-                break
-            end = more.find(b"\n")
-            size += len(more) if end < 0 else end + 1
-            buf, start = more, 0
-        marker = TooLong()
-        marker.size = size
-        yield marker
-        if end < 0:
-            return
-        start = end + 1
+    """The lines of ``stream`` as :func:`~manasolver.solver.service.wire.bounded_lines` gives them,
+    with ``before_wait()`` called before each read of the stream, that is whenever no whole line is
+    at hand and the next may have to be waited for.  ``batch`` flushes its answers then: a client
+    that waits for an answer before it writes its next line has it, and lines streamed in are
+    answered with one write for each read of input, not one for each line."""
+    return bounded_lines(io.BufferedReader(_WaitingReader(stream, before_wait), _READ), limit)
+
+
+class _WaitingReader(io.RawIOBase):
+    """``stream`` read as a raw stream, ``before_wait()`` called before each read (a buffered reader
+    over it reads only when it holds no whole line)."""
+
+    def __init__(self, stream: IO[bytes], before_wait: Callable[[], None]) -> None:
+        super().__init__()
+        self._stream = stream
+        self._before_wait = before_wait
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        self._before_wait()
+        read1 = getattr(self._stream, "read1", None)
+        data = read1(len(buffer)) if read1 is not None else self._stream.read(len(buffer))
+        buffer[:len(data)] = data
+        return len(data)
 
 
 #: The most bytes :func:`input_lines` reads at once.
 _READ = 1 << 16
 
 
-def run_batch(lines: Iterable[bytes], out: IO[str], runner: Runner | None, cards: str | None = None,
-              flushed: bool = False) -> int:
+def run_batch(lines: Iterable[bytes], out: IO[str], runner: Runner | None, cards: str | None = None) -> int:
     """Answer ``lines`` to ``out``: line by line in this process when ``runner`` is None (sessions
-    work, each answer flushed as it is made, or when ``flushed``, by the line source before it waits
-    for input: :func:`input_lines`), else in chunks on ``runner``.  The number of lines."""
+    work; the answers flushed by the line source before it waits for input, :func:`input_lines`,
+    and at the end), else in chunks on ``runner``.  The number of lines."""
     count = 0
     if runner is None:
         for number, line in enumerate(lines, 1):
             # every line gets its answer, a blank one too, so answers stay aligned with the input
             out.write(answer_line_text(line, number, cards) + "\n")
-            if not flushed:
-                out.flush()
             count = number
         out.flush()
         return count
