@@ -16,7 +16,9 @@ def markdown(results: dict[str, Any]) -> str:
              ("Each line's time through the real front end beside the plain JSON loop (read a line, `json.loads` "
              "it, write `{\"id\": …, \"payable\": true}` with `json.dumps`, the same pipes, no flush per line; "
              "for lines asked one at a time the same loop flushing each answer, which a line asked alone needs); "
-             "phase.rs (request positioned) where it applies."), "",
+             "phase.rs (request positioned) where it applies.  A streamed row's lines go to the batch process in "
+             "consecutive parts, in their order, the loop timed on each part just before and just after it, so "
+             "both are measured in the same minutes; its ratio is the sums', each part's ratio listed."), "",
              ("Board families: `commander` and `sixty` are boards sampled from games of the real decks of "
              "`data/decks/` (`benchmarks/deck_boards.py`: turns 4-10 and 2-8, an opponent's board beside, ids "
              "fresh on every line, `x` on a quarter of the lines, the cost a card of the hand with its `spell`; "
@@ -36,6 +38,8 @@ def markdown(results: dict[str, Any]) -> str:
         checks = ", ".join(f"{k} {r[k]}" for k in ("errors", "unsupported", "invalid", "payable", "mismatches",
                                                      "differ_from_in_process", "failed", "time_bound_hits",
                                                      "complete", "cpu_median_ms") if k in r)
+        if r.get("part_ratios"):
+            checks += f", part ratios {' / '.join(f'{x:g}' for x in r['part_ratios'])}"
         phase = f"{r['phase_ms']} ms ({r['phase_ratio']}×)" if "phase_ms" in r else ""
         lines.append(f"| {r['figure']} | {r.get('lines', r.get('requests', r.get('n', '')))} | {per} | "
                      f"{r.get('p99_ms', '')} | {rate} | {r.get('json_loop_ms', '')} | "

@@ -95,6 +95,22 @@ def test_every_fresh_row_has_its_ratio_to_the_json_loop() -> None:
         assert r["errors"] == 0 and r["mismatches"] == 0, r
 
 
+def test_a_streamed_row_sends_its_lines_in_parts_in_order_with_the_loop_timed_beside_each() -> None:
+    """The streamed fresh row's parts: every line answered once, in the order sent, whatever the
+    parts' sizes (7 lines in 3 parts: 3, 3, 1); a ratio per part."""
+    lines = client._lines("sixty", "can_pay", 7, 5)
+    batch = client_pipes.Pipe(client_pipes.cli() + ["batch"])
+    try:
+        answers, secs, loop_secs, ratios = client._paired_stream(lines, 3, batch)
+        whole, _, _, one = client._paired_stream(lines, 1, batch)
+    finally:
+        batch.close()
+    assert [a["id"] for a in answers] == [json.loads(line)["id"] for line in lines]
+    assert answers == whole == client_pipes.expected(lines)
+    assert len(ratios) == 3 and len(one) == 1 and secs > 0 and loop_secs > 0
+    assert all(r > 0 for r in ratios)
+
+
 def test_inprocess_times_deck_lines_with_each_interpreter() -> None:
     """``--against``: each interpreter (here this one, twice under two names) answers the same
     fresh deck-board lines in its own process; a row per family, query and interpreter."""
