@@ -257,8 +257,8 @@ _DIRECT_FIELDS = _PLAIN_FIELDS | {"haste", "token", "counters", "chosen"}
 _PLAIN_TAILS = tuple(tuple(token if f == "token" else Permanent._field_defaults[f] for f in Permanent._fields[5:])
                      for token in (False, True))
 
-#: A permanent made from its fields as one tuple (``Permanent._make`` without its call and length
-#: check: the tuple is made here with every field of a permanent, in order).
+#: A permanent or a player made from its fields as one tuple (``_make`` without its call and length
+#: check: the tuple is made here with every field of the type, in order).
 _new = tuple.__new__
 
 
@@ -321,8 +321,8 @@ def _plain_player(raw: object, where: str, cards: CardResolver) -> Player | None
             return None
         in_hand, in_graveyard, in_command = read
     cards.entries = entries
-    return Player(name, life, start, energy, _NO_POOL, in_hand, in_graveyard, in_command, lands or 0, spells or 0,
-                  gained, drawn or 0, None, library)
+    return _new(Player, (name, life, start, energy, _NO_POOL, in_hand, in_graveyard, in_command, lands or 0,
+                         spells or 0, gained, drawn or 0, None, library))
 
 
 def _names_read(zones: tuple[Iterable[object], Iterable[object], Iterable[object]], where: str,
