@@ -168,7 +168,7 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
         attached = False
         plain = _PLAIN_FIELDS.issuperset
         chosen = _DIRECT_FIELDS.issuperset
-        tails, new = _PLAIN_TAILS, _new
+        new = _new
         known = cards.known
         first = names[0]
         append = permanents.append
@@ -185,12 +185,16 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                 if (type(name) is str and type(pid) is str and 0 < len(pid) <= name_limit and not pid.isspace()
                         and type(controller) is str and controller in names and type(tapped) is bool
                         and type(sick) is bool):
-                    card = known.get(name)  # (the card, is it a token card)
-                    if card is None:  # a name not read yet: read as _permanent reads it
+                    entry = known.get(name)  # (the card, is it a token card)
+                    if entry is None:  # a name not read yet: read as _permanent reads it
                         cards.named(name, f"battlefield[{i}].card")
                         known = cards.known
-                        card = known[name]
-                    fields: tuple[object, ...] = (pid, card[0], controller, tapped, sick) + tails[card[1]]
+                        entry = known[name]
+                    card, token = entry
+                    # every field after sick Permanent's default (no haste, counters, attachment,
+                    # cast_for, x, choices, imprinted cards nor history) but token, its card's
+                    fields: tuple[object, ...] = (pid, card, controller, tapped, sick, False, (), None, None, None,
+                                                  token, None, None, None, None, None, None, ())
                     if not simple:
                         fields = _chosen_permanent(raw, f"battlefield[{i}]", fields)
                     if pid in ids:
@@ -252,11 +256,6 @@ def load_permanent(raw: object, where: str, names: tuple[str, ...], cards: CardR
 _PLAIN_FIELDS = frozenset({"id", "card", "controller", "tapped", "sick"})
 #: Those and the fields :func:`_chosen_permanent` reads (into a permanent made as a plain one).
 _DIRECT_FIELDS = _PLAIN_FIELDS | {"haste", "token", "counters", "chosen"}
-#: The values :func:`_permanent` gives the fields after ``sick`` of a permanent that such an object
-#: leaves out, per value of ``token`` (read from its card: ``_PLAIN_TAILS[token]``).
-_PLAIN_TAILS = tuple(tuple(token if f == "token" else Permanent._field_defaults[f] for f in Permanent._fields[5:])
-                     for token in (False, True))
-
 #: A permanent or a player made from its fields as one tuple (``_make`` without its call and length
 #: check: the tuple is made here with every field of the type, in order).
 _new = tuple.__new__

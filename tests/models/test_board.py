@@ -746,6 +746,8 @@ def test_a_player_not_of_the_common_kinds_is_refused_at_its_field(field: str, va
 
 
 @pytest.mark.parametrize("perm", [
+    {"id": "a", "card": "Treasure"},
+    {"id": "a", "card": "Forest", "controller": "opp", "tapped": True, "sick": False},
     {"id": "a", "card": "Forest", "haste": True},
     {"id": "a", "card": "Forest", "token": True, "tapped": True},
     {"id": "a", "card": "Treasure", "token": False, "controller": "opp"},
@@ -755,8 +757,8 @@ def test_a_player_not_of_the_common_kinds_is_refused_at_its_field(field: str, va
     {"id": "a", "card": "Coldsteel Heart", "chosen": None, "token": True, "haste": True, "counters": {"charge": 1}},
 ])
 def test_a_permanent_with_choices_and_counters_is_the_permanent_read_field_by_field(perm: dict[str, Any]) -> None:
-    """Haste, token, counters and chosen beside a plain permanent's fields are read as the
-    field-by-field reading reads them."""
+    """A plain permanent (a token card's too), and haste, token, counters and chosen beside a plain
+    permanent's fields, are read as the field-by-field reading reads them."""
     from manasolver.models.board.cards import CardResolver
     from manasolver.models.board.load import load_permanent
 
