@@ -692,7 +692,9 @@ _PLAYERS_OF_COMMON_KINDS: list[dict[str, Any]] = [
      "lands_played_this_turn": 1, "spells_cast_this_turn": None, "life_gained_this_turn": 0,
      "cards_drawn_this_turn": None, "library": {"size": 53}},
     {"name": "you", "hand": ["Forest", "Zzzz Qqqq"]},   # (a name the database does not know)
-    {"name": "you", "hand": ["Forest", {"card": "Opt"}]},   # (not a name: read field by field)
+    {"name": "you", "hand": ["Forest", {"card": "Opt"}]},   # (an object of characteristics)
+    {"name": "you", "hand": ["Forest", 3]},   # (no card: refused at the entry)
+    {"name": "you", "hand": ["Opt"], "graveyard": ["Forest", {"card": "Zzzz Qqqq"}]},   # (an unknown card in an object)
     {"name": "you", "graveyard": ["Forest"], "commander": "Forest"},
     {"name": "you", "hand": ["Forest", "sOL rING"], "commander": ["kENRITH, tHE rETURNED kING"]},  # (not read yet)
     {"name": "you", "library": None, "life_gained_this_turn": None, "hand": ["forest"]},
