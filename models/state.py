@@ -134,9 +134,12 @@ permanent_state = itemgetter(slice(2, None))
 _NO_MANA = ManaCost()
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Player:
+class Player(NamedTuple):
     """A player: life, energy counters, floating mana, hand and graveyard.
+
+    A named tuple, not a dataclass, as :class:`Permanent` is: every board loaded makes its players
+    anew (:func:`~manasolver.models.board.load.load_state`), and a tuple is made in a fraction of the
+    time a frozen dataclass's field-by-field ``__init__`` takes.  Change one with ``_replace``.
 
     ``commander``: the player's commander(s) (CR 903.3; two with partner), for
     "your commander's color identity" (903.4); empty when not given.
@@ -161,75 +164,27 @@ class Player:
     designations: frozenset[str] | None = None
     library: Library | None = None
 
-    def __init__(self, name: str, life: int = 20, starting_life: int = 20, energy: int = 0,
-                 pool: ManaCost = _NO_MANA, hand: tuple[Card, ...] = (), graveyard: tuple[Card, ...] = (),
-                 commander: tuple[Card, ...] = (), lands_played_this_turn: int = 0, spells_cast_this_turn: int = 0,
-                 life_gained_this_turn: int | None = None, cards_drawn_this_turn: int = 0,
-                 designations: frozenset[str] | None = None, library: Library | None = None) -> None:
-        # Each field set through its slot (the frozen dataclass's own __init__ goes through
-        # object.__setattr__, three times slower): every board loaded makes its players.
-        (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13) = _PLAYER_SLOTS
-        s0(self, name)
-        s1(self, life)
-        s2(self, starting_life)
-        s3(self, energy)
-        s4(self, pool)
-        s5(self, hand)
-        s6(self, graveyard)
-        s7(self, commander)
-        s8(self, lands_played_this_turn)
-        s9(self, spells_cast_this_turn)
-        s10(self, life_gained_this_turn)
-        s11(self, cards_drawn_this_turn)
-        s12(self, designations)
-        s13(self, library)
 
-
-#: The setters of :class:`Player`'s slots, in field order (each slot's own descriptor).
-_PLAYER_SLOTS = slot_setters(Player)
-
-
-@dataclass(frozen=True, slots=True, init=False)
-class Library:
+class Library(NamedTuple):
     """A player's library as far as the board knows it: ``size`` cards, of which the first
-    ``len(top)`` from the top are known, in order (``top[0]`` is the top card)."""
+    ``len(top)`` from the top are known, in order (``top[0]`` is the top card).  A named tuple, as
+    :class:`Player` is."""
 
     size: int
     top: tuple[Card, ...] = ()
-
-    def __init__(self, size: int, top: tuple[Card, ...] = ()) -> None:
-        # each field set through its slot, as Player's: every player loaded with a library makes one
-        set_size, set_top = _LIBRARY_SLOTS
-        set_size(self, size)
-        set_top(self, top)
 
     def known(self, n: int) -> bool:
         """Are the top ``n`` cards known (or is the library too small to hold ``n``)?"""
         return len(self.top) >= min(n, self.size)
 
 
-#: The setters of :class:`Library`'s slots, in field order.
-_LIBRARY_SLOTS = slot_setters(Library)
-
-
-@dataclass(frozen=True, slots=True, init=False)
-class Turn:
-    """Whose turn it is, the step, and whether the stack is empty."""
+class Turn(NamedTuple):
+    """Whose turn it is, the step, and whether the stack is empty.  A named tuple, as
+    :class:`Player` is: every board loaded makes its turn."""
 
     active: str
     step: str = "main1"
     stack_empty: bool = True
-
-    def __init__(self, active: str, step: str = "main1", stack_empty: bool = True) -> None:
-        # each field set through its slot, as Player's: every board loaded makes its turn
-        set_active, set_step, set_stack_empty = _TURN_SLOTS
-        set_active(self, active)
-        set_step(self, step)
-        set_stack_empty(self, stack_empty)
-
-
-#: The setters of :class:`Turn`'s slots, in field order.
-_TURN_SLOTS = slot_setters(Turn)
 
 
 class BoardView:
@@ -302,7 +257,7 @@ class GameState:
     view: BoardView = field(init=False, repr=False, compare=False)
 
     def __init__(self, players: tuple[Player, ...], turn: Turn, battlefield: tuple[Permanent, ...] = ()) -> None:
-        # each field set through its slot, as Player's: every board loaded makes its state
+        # each field set through its slot (models.slots): every board loaded makes its state
         set_players, set_turn, set_battlefield, set_view = _STATE_SLOTS
         set_players(self, players)
         set_turn(self, turn)

@@ -133,9 +133,9 @@ def carried(state: GameState, eff: Effects) -> GameState:
                 at = next((i for i, c in enumerate(graveyard) if c.name == name), None)
                 if at is not None:
                     del graveyard[at]
-            pl = dataclasses.replace(pl, life=pl.life - eff.life, energy=pl.energy - eff.energy,
-                                     pool=ManaCost.parse(eff.pool, allow_empty=True) if eff.pool else ManaCost(),
-                                     hand=hand, graveyard=tuple(graveyard))
+            pl = pl._replace(life=pl.life - eff.life, energy=pl.energy - eff.energy,
+                             pool=ManaCost.parse(eff.pool, allow_empty=True) if eff.pool else ManaCost(),
+                             hand=hand, graveyard=tuple(graveyard))
         players.append(pl)
     return dataclasses.replace(state, players=tuple(players), battlefield=tuple(battlefield))
 

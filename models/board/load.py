@@ -168,7 +168,7 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
         attached = False
         plain = _PLAIN_FIELDS.issuperset
         chosen = _DIRECT_FIELDS.issuperset
-        tails, new = _PLAIN_TAILS, _new
+        new = _new
         known = cards.known
         first = names[0]
         append = permanents.append
@@ -185,12 +185,16 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                 if (type(name) is str and type(pid) is str and 0 < len(pid) <= name_limit and not pid.isspace()
                         and type(controller) is str and controller in names and type(tapped) is bool
                         and type(sick) is bool):
-                    card = known.get(name)  # (the card, is it a token card)
-                    if card is None:  # a name not read yet: read as _permanent reads it
+                    entry = known.get(name)  # (the card, is it a token card)
+                    if entry is None:  # a name not read yet: read as _permanent reads it
                         cards.named(name, f"battlefield[{i}].card")
                         known = cards.known
-                        card = known[name]
-                    fields: tuple[object, ...] = (pid, card[0], controller, tapped, sick) + tails[card[1]]
+                        entry = known[name]
+                    card, token = entry
+                    # every field after sick Permanent's default (no haste, counters, attachment,
+                    # cast_for, x, choices, imprinted cards nor history) but token, its card's
+                    fields: tuple[object, ...] = (pid, card, controller, tapped, sick, False, (), None, None, None,
+                                                  token, None, None, None, None, None, None, ())
                     if not simple:
                         fields = _chosen_permanent(raw, f"battlefield[{i}]", fields)
                     if pid in ids:
@@ -252,26 +256,21 @@ def load_permanent(raw: object, where: str, names: tuple[str, ...], cards: CardR
 _PLAIN_FIELDS = frozenset({"id", "card", "controller", "tapped", "sick"})
 #: Those and the fields :func:`_chosen_permanent` reads (into a permanent made as a plain one).
 _DIRECT_FIELDS = _PLAIN_FIELDS | {"haste", "token", "counters", "chosen"}
-#: The values :func:`_permanent` gives the fields after ``sick`` of a permanent that such an object
-#: leaves out, per value of ``token`` (read from its card: ``_PLAIN_TAILS[token]``).
-_PLAIN_TAILS = tuple(tuple(token if f == "token" else Permanent._field_defaults[f] for f in Permanent._fields[5:])
-                     for token in (False, True))
-
-#: A permanent made from its fields as one tuple (``Permanent._make`` without its call and length
-#: check: the tuple is made here with every field of a permanent, in order).
+#: A permanent or a player made from its fields as one tuple (``_make`` without its call and length
+#: check: the tuple is made here with every field of the type, in order).
 _new = tuple.__new__
 
 
 def _plain_player(raw: object, where: str, cards: CardResolver) -> Player | None:
     """The player of an object whose fields are all of the common kinds, made here without a path
     written: a name, whole numbers in their bounds (each left out or, where a null means left out,
-    null), zones (hand, graveyard, command zone) of names within the zone limits and at most two
+    null), zones (hand, graveyard, command zone) of lists within the zone limits and at most two
     commanders, and a library given by its size alone.  ``None`` for any other object, which
-    :func:`_player` reads field by field (and refuses naming the path of a bad field).  A name not
-    read before is read as :func:`_zone` reads it, once every other field is known to be of its
-    common kind, so its error (an unknown card) is the one the field-by-field reading would raise
-    first; it raises no other.  The zones' cards count toward the board's limit only when the
-    player is made."""
+    :func:`_player` reads field by field (and refuses naming the path of a bad field).  Zones whose
+    entries are not all names read before are read as :func:`_zone` reads them, once every other
+    field is known to be of its common kind, so an error of theirs (an unknown card, an entry that
+    is no card) is the one the field-by-field reading would raise first; it raises no other.  The
+    zones' cards count toward the board's limit only when the player is made."""
     if type(raw) is not dict or not _PLAIN_PLAYER_FIELDS.issuperset(raw):
         return None
     get = raw.get
@@ -316,30 +315,12 @@ def _plain_player(raw: object, where: str, cards: CardResolver) -> Player | None
         in_graveyard = tuple(map(_CARD_OF, map(cards_of, grave))) if grave else none
         in_command = tuple(map(_CARD_OF, map(cards_of, commander))) if commander else none
     except (KeyError, TypeError):  # a name not read yet, or not a name
-        read = _names_read((hand, grave, commander), where, cards)
-        if read is None:
-            return None
-        in_hand, in_graveyard, in_command = read
+        in_hand = _zone_cards(hand, where, "hand", cards, "hand") if hand else none
+        in_graveyard = _zone_cards(grave, where, "graveyard", cards, "graveyard") if grave else none
+        in_command = _zone_cards(commander, where, "commander", cards, "commander") if commander else none
     cards.entries = entries
-    return Player(name, life, start, energy, _NO_POOL, in_hand, in_graveyard, in_command, lands or 0, spells or 0,
-                  gained, drawn or 0, None, library)
-
-
-def _names_read(zones: tuple[Iterable[object], Iterable[object], Iterable[object]], where: str,
-                cards: CardResolver) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]] | None:
-    """The cards of a player's hand, graveyard and command zone when each entry is a name (those not
-    read before read as :func:`_zone` reads them, in order, with its errors), else ``None``."""
-    out: list[tuple[Card, ...]] = []
-    for zone, items in zip(("hand", "graveyard", "commander"), zones):
-        read: list[Card] = []
-        for k, item in enumerate(items):
-            if type(item) is not str:
-                return None
-            known = cards.known.get(item)
-            read.append(known[0] if known is not None else cards.named(item, f"{where}.{zone}[{k}]"))
-        out.append(tuple(read))
-    hand, graveyard, command = out
-    return hand, graveyard, command
+    return _new(Player, (name, life, start, energy, _NO_POOL, in_hand, in_graveyard, in_command, lands or 0,
+                         spells or 0, gained, drawn or 0, None, library))
 
 
 #: A zone that a player object leaves out (told apart from any value by identity).
@@ -442,11 +423,17 @@ def _zone(raw: object, where: str, what: str, cards: CardResolver, field: str | 
     if cards.entries > LIMITS["all_zone_cards"]:
         raise BadState(f"the players' hands and graveyards hold more than {LIMITS['all_zone_cards']} "
                        "cards in all", where if field is None else f"{where}.{field}")
-    names = cards.known
     try:  # every entry a name read before (the common case), each the card it named then
-        return tuple(map(_CARD_OF, map(names.__getitem__, items)))
+        return tuple(map(_CARD_OF, map(cards.known.__getitem__, items)))
     except (KeyError, TypeError):  # a name not read yet, or not a name
-        pass
+        return _zone_cards(items, where, what, cards, field)
+
+
+def _zone_cards(items: Iterable[object], where: str, what: str, cards: CardResolver,
+                field: str | None) -> tuple[Card, ...]:
+    """The cards of a zone's entries, names (read before or not) or objects of characteristics,
+    as :func:`_zone` reads them once their number is checked: each error names the entry's path."""
+    names = cards.known
     out: list[Card] = []
     for i, item in enumerate(items):
         if type(item) is str:

@@ -740,7 +740,7 @@ def hand_without_cast_card(state: GameState, player: str, card: Card) -> GameSta
     at = next((i for i, c in enumerate(me.hand) if c.name.lower() == name), None)
     if at is None:
         return None
-    smaller = replace(me, hand=me.hand[:at] + me.hand[at + 1:])
+    smaller = me._replace(hand=me.hand[:at] + me.hand[at + 1:])
     return GameState(tuple(smaller if p is me else p for p in state.players), state.turn, state.battlefield)
 
 

@@ -300,7 +300,7 @@ class _Run:
             self.apply(source, you, effect)
 
     def _player(self, name: str, **changes: Any) -> None:
-        self.players[name] = replace(self.players[name], **changes)
+        self.players[name] = self.players[name]._replace(**changes)
 
     def apply(self, source: Permanent, you: str, effect: TriggerEffect) -> None:
         kind = effect.kind
@@ -508,8 +508,8 @@ def advance_step(state: GameState, step: str) -> GameState:
             if _KEEPS_MANA.search(perm.card.oracle_text or ""):
                 raise Unsupported(f"{perm.card.name} ({perm.id}) changes what happens to unspent mana as "
                                   "steps end; the engine does not model it", f"battlefield.{perm.id}")
-    players = tuple(p if not p.pool else replace(p, pool=ManaCost()) for p in state.players)
-    return replace(state, players=players, turn=replace(state.turn, step=step))
+    players = tuple(p if not p.pool else p._replace(pool=ManaCost()) for p in state.players)
+    return replace(state, players=players, turn=state.turn._replace(step=step))
 
 
 # -- intervening "if" ---------------------------------------------------------------------------

@@ -158,7 +158,7 @@ def _prepare(ability: ActivatedAbility, card: Card, state: GameState, player: st
                             for p in state.battlefield)
         new_state = dataclasses.replace(new_state, battlefield=battlefield)
     if cost.life:
-        players = tuple(dataclasses.replace(p, life=p.life - cost.life) if p is holder else p
+        players = tuple(p._replace(life=p.life - cost.life) if p is holder else p
                         for p in state.players)
         new_state = dataclasses.replace(new_state, players=players)
     mana = cost.mana + ManaCost.parse("{E}" * cost.energy, "cost", allow_empty=True)

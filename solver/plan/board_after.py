@@ -117,8 +117,8 @@ def left_by(state: GameState, player: str, pay: Payment, cast_card: str | None =
             if bit in pool:
                 pool.remove(bit)
         pool += list(mana_bits(pay.floating))
-        players.append(dataclasses.replace(
-            pl, life=pl.life - pay.life - pay.damage, energy=pl.energy - pay.energy,
+        players.append(pl._replace(
+            life=pl.life - pay.life - pay.damage, energy=pl.energy - pay.energy,
             pool=ManaCost.parse(mana_string(pool), "pool", allow_empty=True) if pool else ManaCost(),
             hand=tuple(hand), graveyard=tuple(graveyard)))
     return dataclasses.replace(state, players=tuple(players), battlefield=tuple(battlefield))

@@ -116,7 +116,7 @@ def _after(state: GameState, m: Move, paid: Counter[int]) -> GameState:
     pool.update(m.mana)
     me = state.player("you")
     text = _text(tuple((+pool).elements()))
-    me = dataclasses.replace(me, pool=ManaCost.parse(text) if text else ManaCost(), life=me.life - cost.life)
+    me = me._replace(pool=ManaCost.parse(text) if text else ManaCost(), life=me.life - cost.life)
     return dataclasses.replace(state, battlefield=tuple(battlefield), players=(me, *state.players[1:]))
 
 

@@ -69,7 +69,7 @@ def _after(state: GameState, m: Move) -> GameState:
     pool.update(m.mana)
     me = state.player("you")
     text = _text(tuple(pool.elements()))
-    me = dataclasses.replace(me, pool=ManaCost.parse(text) if text else ManaCost())
+    me = me._replace(pool=ManaCost.parse(text) if text else ManaCost())
     return dataclasses.replace(state, battlefield=tuple(battlefield), players=(me, *state.players[1:]))
 
 

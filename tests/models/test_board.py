@@ -692,7 +692,9 @@ _PLAYERS_OF_COMMON_KINDS: list[dict[str, Any]] = [
      "lands_played_this_turn": 1, "spells_cast_this_turn": None, "life_gained_this_turn": 0,
      "cards_drawn_this_turn": None, "library": {"size": 53}},
     {"name": "you", "hand": ["Forest", "Zzzz Qqqq"]},   # (a name the database does not know)
-    {"name": "you", "hand": ["Forest", {"card": "Opt"}]},   # (not a name: read field by field)
+    {"name": "you", "hand": ["Forest", {"card": "Opt"}]},   # (an object of characteristics)
+    {"name": "you", "hand": ["Forest", 3]},   # (no card: refused at the entry)
+    {"name": "you", "hand": ["Opt"], "graveyard": ["Forest", {"card": "Zzzz Qqqq"}]},   # (an unknown card in an object)
     {"name": "you", "graveyard": ["Forest"], "commander": "Forest"},
     {"name": "you", "hand": ["Forest", "sOL rING"], "commander": ["kENRITH, tHE rETURNED kING"]},  # (not read yet)
     {"name": "you", "library": None, "life_gained_this_turn": None, "hand": ["forest"]},
@@ -746,6 +748,8 @@ def test_a_player_not_of_the_common_kinds_is_refused_at_its_field(field: str, va
 
 
 @pytest.mark.parametrize("perm", [
+    {"id": "a", "card": "Treasure"},
+    {"id": "a", "card": "Forest", "controller": "opp", "tapped": True, "sick": False},
     {"id": "a", "card": "Forest", "haste": True},
     {"id": "a", "card": "Forest", "token": True, "tapped": True},
     {"id": "a", "card": "Treasure", "token": False, "controller": "opp"},
@@ -755,8 +759,8 @@ def test_a_player_not_of_the_common_kinds_is_refused_at_its_field(field: str, va
     {"id": "a", "card": "Coldsteel Heart", "chosen": None, "token": True, "haste": True, "counters": {"charge": 1}},
 ])
 def test_a_permanent_with_choices_and_counters_is_the_permanent_read_field_by_field(perm: dict[str, Any]) -> None:
-    """Haste, token, counters and chosen beside a plain permanent's fields are read as the
-    field-by-field reading reads them."""
+    """A plain permanent (a token card's too), and haste, token, counters and chosen beside a plain
+    permanent's fields, are read as the field-by-field reading reads them."""
     from manasolver.models.board.cards import CardResolver
     from manasolver.models.board.load import load_permanent
 

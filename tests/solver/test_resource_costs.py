@@ -217,7 +217,7 @@ ELVISH = _guide("Elvish Spirit Guide", "G")
 
 
 def with_hand(state: GameState, *cards: Card) -> GameState:
-    me = replace(state.players[0], hand=tuple(cards))
+    me = state.players[0]._replace(hand=tuple(cards))
     return replace(state, players=(me, *state.players[1:]))
 
 
