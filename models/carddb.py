@@ -498,7 +498,8 @@ def _db_for(cards_file: str | None) -> CardDB:
 def default_db(cards_file: str | None = None) -> CardDB:
     """The shared database: the bundled data under the user's cards of ``cards_file`` or, when
     that is None, of the file named in ``MANASOLVER_CARDS`` (if set): a database made by
-    ``manasolver cards import``, or a card file (see the module docstring).  Cached per file."""
+    ``manasolver cards import``, or a card file (see the module docstring); ``""``: the bundled
+    data alone.  Cached per file."""
     if cards_file is None:
         cards_file = os.environ.get(ENV_VAR) or None
     return _db_for(str(cards_file) if cards_file else None)

@@ -99,9 +99,10 @@ class Kept:
 _LOCK = threading.Lock()
 #: Kept boards by ``id`` of their JSON object (entries keep the objects alive).
 _BY_JSON: dict[int, Kept] = {}
-#: Boards kept by content, least recently used first: (id of the database, content key) -> board;
-#: and the same boards by their fast keys.
-_RECENT: OrderedDict[tuple[int, bytes | str], _Entry] = OrderedDict()
+#: Boards known by content, least recently used first: (id of the database, content key) -> the
+#: kept board, or ``None`` for a board met once (known by its key alone); and the kept boards by
+#: their fast keys.
+_RECENT: OrderedDict[tuple[int, bytes | str], _Entry | None] = OrderedDict()
 _FAST: dict[tuple[int, bytes], _Entry] = {}
 _recent_bytes = 0
 #: Boards kept by content whose JSON text a query line gave: the text's length and last
@@ -132,12 +133,11 @@ def _dumps(obj: object, version: int) -> bytes | None:
 
 
 class _Entry:
-    """A board known by content: its content key, its kept board (``None`` for a board met once,
-    known by its key alone), and the faster keys seen for it."""
+    """A board kept by content: its content key, its kept board, and the faster keys seen for it."""
 
     __slots__ = ("aliases", "key", "kept", "size", "texts")
 
-    def __init__(self, key: tuple[int, bytes | str], kept: Kept | None) -> None:
+    def __init__(self, key: tuple[int, bytes | str], kept: Kept) -> None:
         self.key = key
         self.kept = kept
         self.aliases: list[tuple[int, bytes]] = []
@@ -169,7 +169,7 @@ def load_board(obj: object, db: CardDB) -> GameState:
     canon = _CANON.get(id(obj))
     if canon is not None and canon[0] is obj:
         known = canon[1]
-        if known.kept is not None and known.kept.db is db:
+        if known.kept.db is db:
             with _LOCK:
                 if known.key in _RECENT:
                     _RECENT.move_to_end(known.key)
@@ -183,7 +183,7 @@ def load_board(obj: object, db: CardDB) -> GameState:
         fast_full = (id(db), fast)
         with _LOCK:
             entry = _FAST.get(fast_full)
-            if entry is not None and entry.kept is not None and entry.kept.db is db:
+            if entry is not None and entry.kept.db is db:
                 _RECENT.move_to_end(entry.key)
                 return entry.kept.state
         key = content_key(obj)
@@ -194,7 +194,7 @@ def load_board(obj: object, db: CardDB) -> GameState:
     # length is bounded by _MAX_TEXT
     full = (id(db), key)
     entry = _RECENT.get(full)  # (one lookup, atomic: a board met once, the common case, takes no lock)
-    if entry is not None and entry.kept is not None and entry.kept.db is db:
+    if entry is not None and entry.kept.db is db:
         with _LOCK:
             if full in _RECENT:
                 _RECENT.move_to_end(full)
@@ -203,7 +203,7 @@ def load_board(obj: object, db: CardDB) -> GameState:
                 _text_alias(entry, obj)
         return entry.kept.state
     state = load_state(obj, db)
-    _remember(full, fast_full, None if entry is None else Kept(state, db), obj)
+    _remember(full, fast_full, state, db, obj)
     return state
 
 
@@ -275,42 +275,36 @@ def _alias(entry: _Entry, fast_full: tuple[int, bytes]) -> None:
         _FAST[fast_full] = entry
 
 
-def _remember(full: tuple[int, bytes | str], fast_full: tuple[int, bytes] | None, kept: Kept | None,
+def _remember(full: tuple[int, bytes | str], fast_full: tuple[int, bytes] | None, state: GameState, db: CardDB,
               obj: object) -> None:
-    """Know the board of key ``full``: by its key alone (``kept`` ``None``: a board met once), or
-    kept (met again), found from then on by its fast key and its text too."""
+    """Know the board of key ``full``, loaded as ``state``: met for the first time, by its key
+    alone (no entry is made for it); met again, kept, and found from then on by its fast key and
+    its text too."""
     global _recent_bytes
     with _LOCK:
-        old = _RECENT.get(full)
-        if old is not None and (old.kept is not None or kept is None):
-            # another thread kept it or met it meanwhile: the first stays
+        if full not in _RECENT:  # its text is remembered when the board is met again: a client that
+            # sends each board once (a new board every line) pays nothing for recognising texts
+            _RECENT[full] = None
+            _recent_bytes += len(full[1])
+        else:
             _RECENT.move_to_end(full)
-            if old.kept is not None and kept is not None:
-                if fast_full is not None:
-                    _alias(old, fast_full)
-                _text_alias(old, obj)
-            return
-        if old is not None:  # met again: kept from now on, and found by its text
-            old.kept = kept
-            _RECENT.move_to_end(full)
+            entry = _RECENT[full]
+            if entry is None:  # met again: kept from now on
+                entry = _RECENT[full] = _Entry(full, Kept(state, db))
+            # else another thread kept it meanwhile: the first stays
             if fast_full is not None:
-                _alias(old, fast_full)
-            _text_alias(old, obj)
-        else:  # its text is remembered when the board is met again: a client that sends each board
-            # once (a new board every line) pays nothing for recognising texts
-            entry = _Entry(full, kept)
-            _RECENT[full] = entry
-            _recent_bytes += entry.size
-            if fast_full is not None and kept is not None:
                 _alias(entry, fast_full)
+            _text_alias(entry, obj)
         while len(_RECENT) > RECENT_LIMIT or _recent_bytes > MAX_CACHE_BYTES:
-            _, gone = _RECENT.popitem(last=False)
-            _drop(gone)
+            _drop(*_RECENT.popitem(last=False))
 
 
-def _drop(entry: _Entry) -> None:
-    """Forget a board kept by content (under the lock, already out of ``_RECENT``)."""
+def _drop(key: tuple[int, bytes | str], entry: _Entry | None) -> None:
+    """Forget the board known by content under ``key`` (under the lock, already out of ``_RECENT``)."""
     global _recent_bytes
+    if entry is None:  # met once: its key alone
+        _recent_bytes -= len(key[1])
+        return
     for text in list(entry.texts):
         _drop_text(text)
     _recent_bytes -= entry.size
@@ -342,7 +336,7 @@ def clear() -> None:
     """Forget every board kept by content (sessions' boards stay registered)."""
     with _LOCK:
         while _RECENT:
-            _drop(_RECENT.popitem(last=False)[1])
+            _drop(*_RECENT.popitem(last=False))
 
 
 # -- whole answers -----------------------------------------------------------------------------

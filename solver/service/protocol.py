@@ -198,7 +198,7 @@ def _memo_slot(query: Any) -> tuple[Kept, bytes] | None:
             if query.get("cards") is not None and decode.card_db(query) is not kept.db:
                 return None
         else:
-            found = _board_cache().identified(query.get("state"), lambda: decode.card_db(query))
+            found = (_BOARD_CACHE or _board_cache()).identified(query.get("state"), lambda: decode.card_db(query))
             if found is None:
                 return None
             kept = found
@@ -355,9 +355,11 @@ def _dispatch(query: Any) -> dict[str, Any]:
                 close = difflib.get_close_matches(str(key), sorted(allowed), n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 raise UnknownField(f"unknown field {key!r} for query {name!r}{hint}", str(key))
-    handle = query.get("board") if "apply" in query and decode.flag(query, "apply") else None
-    if "apply" in query and handle is None and decode.flag(query, "apply"):
-        raise BadQuery('"apply" carries a payment out on a kept board: give "board", a handle from open', "apply")
+    handle = None
+    if "apply" in query and decode.flag(query, "apply"):
+        handle = query.get("board")
+        if handle is None:
+            raise BadQuery('"apply" carries a payment out on a kept board: give "board", a handle from open', "apply")
     if ("board" in query or "changes" in query) and name not in _SESSION_QUERIES:
         from manasolver.solver.service.sessions import resolve
         query = resolve(query)

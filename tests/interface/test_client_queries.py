@@ -140,8 +140,14 @@ def test_apply_carries_the_payment_out_on_the_kept_board_701_21a_119_4() -> None
 
 
 def test_apply_needs_a_kept_board() -> None:
-    out = answer({"query": "pay", "state": _board(("f", "Forest")), "cost": "{G}", "apply": True})
-    assert out["error"]["where"] == "apply"
+    """``"apply": true`` without ``board`` is refused at ``apply``; ``false`` is no payment carried
+    out, and anything but a boolean is refused as a flag."""
+    query = {"query": "pay", "state": _board(("f", "Forest")), "cost": "{G}"}
+    out = answer({**query, "apply": True})
+    assert out["error"]["where"] == "apply" and "give \"board\"" in out["error"]["message"]
+    assert answer({**query, "apply": False}) == answer(query)
+    out = answer({**query, "apply": 1})
+    assert out["error"]["where"] == "apply" and out["error"]["message"] == "apply must be true or false"
 
 
 # -- the command line ------------------------------------------------------------------------------

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import doctest
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -151,3 +155,26 @@ def test_a_spell_named_alone_that_is_no_card_is_refused_at_spell() -> None:
     got = answer({"query": "can_pay", "state": {"players": [{"name": "you"}]}, "cost": "{1}",
                   "spell": {"card": "Llanowar Elvess"}})
     assert got["error"]["code"] == "unknown_card" and got["error"]["where"] == "spell.card"
+
+
+def test_the_environments_card_file_is_read_by_the_first_query_and_kept_for_the_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``MANASOLVER_CARDS`` is the process's configuration: a process started with it answers
+    queries that name no card file with its cards; set later in a process that has answered such a
+    query, it is not read again (``default_db`` reads it; a query names the file in ``cards``)."""
+    from manasolver.models.carddb import default_db
+    from manasolver.solver.service import decode
+
+    path = tmp_path / "env.jsonl"
+    path.write_text(json.dumps({"name": "Envtest Golem", "mana_cost": "{7}", "type_line": "Artifact Creature — Golem",
+                                "oracle_text": ""}) + "\n", encoding="utf-8")
+    query = {"query": "mana_value", "card": "Envtest Golem"}
+    code = f"from manasolver.solver import answer; print(answer({query!r})['mana_value'])"
+    started = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env={**os.environ, "MANASOLVER_CARDS": str(path)})
+    assert started.stdout.strip() == "7"
+    before = decode.card_db({})
+    monkeypatch.setenv("MANASOLVER_CARDS", str(path))
+    assert decode.card_db({}) is before and default_db() is not before
+    assert answer(query)["error"]["code"] == "unknown_card"
+    assert answer({**query, "cards": str(path)}) == {"mana_value": 7, "colors": []}

@@ -12,6 +12,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from manasolver.models.board.load import load_state
 from manasolver.models.carddb import default_db
 from manasolver.models.errors import ManasolverError
@@ -118,6 +120,28 @@ def test_at_most_the_limit_of_boards_is_kept_by_content() -> None:
     again = board_cache.load_board(json.loads(json.dumps(oldest_board)), db)
     assert again is not oldest and again == oldest
     assert board_cache.load_board(json.loads(json.dumps(oldest_board)), db) is not again  # known anew
+
+
+def test_boards_met_once_count_their_keys_against_the_byte_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board met once is known by its key alone, and its key's bytes count: with room for ten
+    keys, ten boards are known, however many come and go, and as many again once all are forgotten;
+    a board kept counts its keys too."""
+    db = default_db()
+    board_cache.clear()
+    boards = [{"players": [{"name": "you", "life": n + 1}], "battlefield": [{"id": "f", "card": "Forest"}]}
+              for n in range(40)]
+    sizes = {len(board_cache.content_key(board) or b"") for board in boards}
+    assert len(sizes) == 1
+    monkeypatch.setattr(board_cache, "MAX_CACHE_BYTES", 10 * sizes.pop())
+    for round_ in range(2):
+        for board in boards:
+            board_cache.load_board(board, db)
+        assert board_cache.recent_count() == 10
+        newest = board_cache.load_board(json.loads(json.dumps(boards[-1])), db)  # met again: kept
+        assert board_cache.load_board(json.loads(json.dumps(boards[-1])), db) is newest
+        assert board_cache.recent_count() == 9  # kept, it is found by its fast key too, whose bytes count
+        board_cache.clear()
+        assert board_cache.recent_count() == 0
 
 
 def test_a_board_too_large_to_keep_is_loaded_every_time() -> None:
