@@ -150,12 +150,11 @@ class Form:
 
     def generic(self, x: int) -> int:
         """The generic part of the locked total for this value of X (601.2f)."""
-        return max(0, self.generic_base + self.x_count * x - self.generic_reduction,
-                   self.minimum - self.fixed_mana)
+        return max(0, self.generic_base + self.x_count * x - self.generic_reduction, self.minimum - self._fixed)
 
     def mana_total(self, x: int) -> int:
         """How much mana the locked total asks for."""
-        return self.generic(x) + self.fixed_mana
+        return self.generic(x) + self._fixed
 
     def total_text(self, x: int, resolved: dict[int, list[int]] | None = None) -> str:
         """The locked total as cost text; a merged mask demand shows the type that paid it

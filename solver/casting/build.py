@@ -76,9 +76,11 @@ def build_request(state: GameState, player: str, spell: SpellInfo | None, cost: 
         cost = card.mana_cost
     if additional is not NOT_GIVEN:
         cost = cost + additional_costs(spell, additional)
-    mods = list(modifiers)
+    mods = modifiers
     if spell is not None and spell.card is not None:
-        mods = [m.modifier for m in board_modifiers(state, player, spell, alt_name)] + mods
+        applied = board_modifiers(state, player, spell, alt_name)
+        if applied:  # (most casts have none)
+            mods = tuple(m.modifier for m in applied) + modifiers
     cost, mods = _life_for_mana(state, player, cost, mods)
     keywords = spell.card.keywords if spell is not None and spell.card is not None else frozenset()
     if spell is not None and not spell.ability and spell.types and notable(state):
@@ -86,16 +88,13 @@ def build_request(state: GameState, player: str, spell: SpellInfo | None, cost: 
         # printed by the notable permanents (most boards have none)
         keywords = keywords | spell_keywords(state, player, types=tuple(spell.types))
     ordered = order_modifiers(mods)
-    return PaymentRequest(
-        state=state, cost=cost, player=player, spell=spell,
-        x=_x_of(cost, ordered, x),
-        modifiers=ordered,
-        alternative=alt_name,
-        convoke=convoke if convoke is not None else "convoke" in keywords,
-        delve=delve if delve is not None else "delve" in keywords,
-        improvise=improvise if improvise is not None else "improvise" in keywords,
-        policy=policy,
-    )
+    # The fields by position, in order (state, cost, player, spell, x, modifiers, alternative,
+    # convoke, delve, improvise, policy): a class called with keywords packs them into a dictionary
+    # that its __init__ unpacks again, as much work as storing the fields.
+    return PaymentRequest(state, cost, player, spell, _x_of(cost, ordered, x), ordered, alt_name,
+                          convoke if convoke is not None else "convoke" in keywords,
+                          delve if delve is not None else "delve" in keywords,
+                          improvise if improvise is not None else "improvise" in keywords, policy)
 
 
 def build_activation(state: GameState, player: str, ability: dict[str, Any], card_lookup: Callable[[str], Card],
@@ -110,14 +109,14 @@ def build_activation(state: GameState, player: str, ability: dict[str, Any], car
     if any(flags.values()):
         raise BadQuery("convoke, delve and improvise pay for spells, not abilities (CR 702.51a, "
                        "702.66a, 702.126a)", next(k for k, v in flags.items() if v))
-    cost, mods = _life_for_mana(act.state, player, act.cost, list(modifiers))
+    cost, mods = _life_for_mana(act.state, player, act.cost, modifiers)
     ordered = order_modifiers(mods)
     return PaymentRequest(state=act.state, cost=cost, player=player, spell=act.spell,
                           x=_x_of(cost, ordered, x), modifiers=ordered, policy=policy, activation=act)
 
 
-def _life_for_mana(state: GameState, player: str, cost: ManaCost, mods: list[Modifier]
-                   ) -> tuple[ManaCost, list[Modifier]]:
+def _life_for_mana(state: GameState, player: str, cost: ManaCost, mods: tuple[Modifier, ...]
+                   ) -> tuple[ManaCost, tuple[Modifier, ...]]:
     """The cost and its increases as the player may pay them: each plain symbol of a color that
     K'rrik lets them pay with 2 life read as its Phyrexian symbol
     (:mod:`manasolver.models.rules.life_for_mana`)."""
@@ -126,9 +125,9 @@ def _life_for_mana(state: GameState, player: str, cost: ManaCost, mods: list[Mod
     colors = life_for_mana_colors(state, player)
     if not colors:
         return cost, mods
-    return with_life_for_mana(cost, colors), [
+    return with_life_for_mana(cost, colors), tuple(
         replace(m, cost=with_life_for_mana(m.cost, colors)) if m.kind == "increase" and m.cost is not None else m
-        for m in mods]
+        for m in mods)
 
 
 def _printed(spell: SpellInfo | None, cost: ManaCost) -> bool:

@@ -11,6 +11,7 @@ determined, before any mana ability is activated (Stoic Rebuttal ruling).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -50,7 +51,7 @@ class AppliedModifier:
         return {"source": self.source, m.kind: value, "text": self.text}
 
 
-def order_modifiers(mods: list[Modifier]) -> tuple[Modifier, ...]:
+def order_modifiers(mods: Sequence[Modifier]) -> tuple[Modifier, ...]:
     """Increases first, then reductions, then minimums; stable within each (601.2f)."""
     if len(mods) < 2:
         return tuple(mods)  # (most casts have none)

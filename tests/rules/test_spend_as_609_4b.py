@@ -281,9 +281,11 @@ def test_cr_702_51a_convoke_of_a_recolored_creature_is_refused() -> None:
     state = _dawn(_perm("e", "Llanowar Elves"))
     out = answer({"query": "pay", "state": state, "cost": "{1}", "convoke": True})
     assert out["error"]["code"] == "unsupported" and "Celestial Dawn" in out["error"]["message"], out
+    assert "error" not in answer({"query": "can_pay", "state": state, "cost": "{1}"})  # convoke not asked
     state = _board(_perm("o", "Chromatic Orrery", tapped=True), _perm("e", "Llanowar Elves"))
     out = answer({"query": "pay", "state": state, "cost": "{U}", "convoke": True})
     assert out["error"]["code"] == "unsupported" and "convoked creature" in out["error"]["message"], out
+    assert "error" not in answer({"query": "can_pay", "state": state, "cost": "{U}", "convoke": False})
     state = _board(_perm("l", "Mycosynth Lattice"), _perm("f", "Forest"))
     out = answer({"query": "pay", "state": state, "cost": "{1}", "improvise": True})
     assert out["error"]["code"] == "unsupported" and "improvise" in out["error"]["message"], out

@@ -7,8 +7,8 @@ import pytest
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery
 from manasolver.solver import queries
-from manasolver.solver.policy import stages
-from manasolver.solver.request import Policy
+from manasolver.solver.policy import check_policy, stages
+from manasolver.solver.request import PLAIN_POLICY, Policy
 from cards import (
     ADARKAR_WASTES,
     BIRDS,
@@ -149,6 +149,16 @@ def test_tie_break_by_board_order() -> None:
 def test_unknown_criterion_is_an_error() -> None:
     with pytest.raises(BadQuery):
         queries.pay(request(board(), "{0}", policy=Policy(("cheapest",))))
+
+
+def test_every_policy_but_the_plain_one_is_checked() -> None:
+    """``prepare`` leaves out the check of :data:`PLAIN_POLICY` (the policy of every query that names
+    none), so its criteria must pass it; any other policy a caller builds is checked, one of known
+    criteria with a bad weight too."""
+    check_policy(PLAIN_POLICY)
+    assert queries.can_pay(request(board(perm("f", FOREST)), "{G}", policy=PLAIN_POLICY)).payable
+    with pytest.raises(BadQuery, match="weights must be 0 or more"):
+        queries.can_pay(request(board(perm("f", FOREST)), "{G}", policy=Policy(weights=(("min_life", -1),))))
 
 
 def test_lexicographic_stages_are_exact_weights() -> None:
