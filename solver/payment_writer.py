@@ -21,8 +21,9 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
@@ -40,6 +41,11 @@ __all__ = ["Finisher", "Planned", "Written", "best_first", "direct_json", "finis
            "writes_directly"]
 
 _FIRST = itemgetter(0)
+_SECOND = itemgetter(1)
+_THIRD = itemgetter(2)
+_FOURTH = itemgetter(3)
+#: An activation's (class, option), of a solution's ``acts`` row.
+_CLASS_OPTION = itemgetter(0, 2)
 #: An activation's class, option and whether its mana may pay the spell: one value per class and
 #: option of a payment, so that activations alike are told alike by its identity.
 Found = tuple[int, Option, bool]
@@ -121,24 +127,17 @@ def _executable_rows(acts: list[dict[str, Any]], steps: list[Step], founds: list
     return [acts[i] for i in order], [steps[i] for i in order], [founds[i] for i in order]
 
 
-def _step_maker(state: GameState, pid: str, found: Found, scope: bool | frozenset[str],
-                widen: Callable[[int], int] | None) -> Callable[[str], Step]:
-    """The :class:`Step` of an activation of ``found``'s option making a mana string, as
-    :func:`_steps` makes it, one per string (activations alike share theirs); ``pid``: a member
-    of its class (snow is one for a class's members: it is part of what groups them)."""
+def _option_steps(state: GameState, pid: str, found: Found, scope: bool | frozenset[str],
+                  widen: Callable[[int], int] | None, texts: set[str]) -> dict[str, Step]:
+    """The :class:`Step` of an activation of ``found``'s option making each mana string of
+    ``texts``, as :func:`_steps` makes it, one per string (activations alike share theirs);
+    ``pid``: a member of its class (snow is one for a class's members: it is part of what
+    groups them)."""
     _k, opt, spell_ok = found
     cost = cost_masks(opt.mana_cost, 1, widen)
     no_generic = opt.restriction is not None and opt.restriction.no_generic
-    made: dict[str, Step] = {}
-
-    def step_of(text: str) -> Step:
-        step = made.get(text)
-        if step is None:
-            step = made[text] = Step(mana_bits(text), cost, spell_ok, scope, frozenset(),
-                                     snow_units(state, pid, opt, text), no_generic)
-        return step
-
-    return step_of
+    return {text: Step(mana_bits(text), cost, spell_ok, scope, frozenset(), snow_units(state, pid, opt, text),
+                       no_generic) for text in texts}
 
 
 def _widen(problem: Problem) -> Callable[[int], int] | None:
@@ -259,7 +258,7 @@ def _direct(problem: Problem, sol: Solution, keys: dict[int, Found] | None
     state = problem.req.state
     scoped = False  # does some option's mana pay only the abilities of some card types?
     plans: dict[tuple[int, int], tuple[tuple[int, ...], tuple[str, ...], int, list[str],
-                                       Callable[[], tuple[str, Step]], Found]] = {}
+                                       Iterator[tuple[str, Step]], Found]] = {}
     for (k, o) in counts:
         cls = classes[k]
         opt = cls.options[o]
@@ -272,18 +271,18 @@ def _direct(problem: Problem, sol: Solution, keys: dict[int, Found] | None
         found = (k, opt, problem.spell_ok[k][o])
         scope = ability_scope(opt.restriction)
         scoped = scoped or not isinstance(scope, bool)
-        step_of = _step_maker(state, cls.members[0], found, scope, widen)
-        made = {text: step_of(text) for text in set(texts)}
-        pairs = list(zip(texts, map(made.__getitem__, texts)))
-        plans[(k, o)] = (cls.positions, cls.members, opt.ability, list(opt.costs), iter(pairs).__next__, found)
+        made = _option_steps(state, cls.members[0], found, scope, widen, set(texts))
+        plans[(k, o)] = (cls.positions, cls.members, opt.ability, list(opt.costs),
+                         zip(texts, map(made.__getitem__, texts)), found)
     rows: list[tuple[int, dict[str, Any], Found, Step]] = []
-    append = rows.append
-    for k, m, o in sol.acts:
-        positions, members, ability, costs, mana, found = plans[(k, o)]
-        text, step = mana()
-        row = {"permanent": members[m], "ability": ability, "costs": costs[:], "mana": text}
-        append((positions[m], row, found, step))
-        if keys is not None:
+    # the activations of one class and option come in runs: each run reads its plan once, and
+    # takes as many of the plan's mana strings as it holds activations (zip reads the run first)
+    for ko, run in groupby(sol.acts, _CLASS_OPTION):
+        positions, members, ability, costs, mana, found = plans[ko]
+        rows.extend([(positions[m], {"permanent": members[m], "ability": ability, "costs": costs[:], "mana": text},
+                      found, step) for (_k, m, _o), (text, step) in zip(run, mana)])
+    if keys is not None:
+        for _p, row, found, _s in rows:
             keys[id(row)] = found
     rows.sort(key=_FIRST)
     # Choices: a merged mask is shown as the type that paid it.
@@ -305,9 +304,9 @@ def _direct(problem: Problem, sol: Solution, keys: dict[int, Found] | None
         else:
             choices.append({"symbol": way.symbol, "paid_as": "life"})
     total_text = form.total_text(sol.x, spell_units)
-    acts = [row for _p, row, _f, _s in rows]
-    founds: list[Found] = [found for _p, _r, found, _s in rows]
-    steps = [step for _p, _r, _f, step in rows]
+    acts: list[dict[str, Any]] = list(map(_SECOND, rows))
+    founds: list[Found] = list(map(_THIRD, rows))
+    steps: list[Step] = list(map(_FOURTH, rows))
     if scoped:
         steps = _typed(state, acts, steps)
     if costly:

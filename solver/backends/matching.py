@@ -74,8 +74,9 @@ def hall_ok(units: list[UnitKind], form: Form, generic: int) -> bool:
 
 def hall_fast(units: Sequence[tuple[int, bool, int] | UnitKind], form: Form, generic: int) -> bool:
     """:func:`hall_ok` with each Hall sum computed once per distinct union of demand masks
-    (a form has a few demands, so a few sums, never a table of all 64 masks); a form of one
-    demand or none in one pass over the units."""
+    (a form has a few demands, so a few sums, never a table of all 64 masks), over the units
+    summed by (mask, snow) first (a large board's classes make a few kinds of units); a form of
+    one demand or none in one pass over the units."""
     demands = form.demands
     n = len(demands)
     snow = form.snow
@@ -87,8 +88,16 @@ def hall_fast(units: Sequence[tuple[int, bool, int] | UnitKind], form: Form, gen
             if u[0] & m:
                 paying += u[2]
         return generic + need <= total and need <= paying
-    if generic + form.fixed_mana > sum(u[2] for u in units):
+    # the units by (mask, snow): a board's many classes make a few kinds of units, read once a sum
+    kinds: dict[tuple[int, bool], int] = {}
+    total = 0
+    for u in units:
+        key = (u[0], u[1])
+        kinds[key] = kinds.get(key, 0) + u[2]
+        total += u[2]
+    if generic + form.fixed_mana > total:
         return False
+    rows = list(kinds.items())
     sums: dict[int, tuple[int, int]] = {}
 
     def have(mask: int) -> tuple[int, int]:
@@ -96,12 +105,12 @@ def hall_fast(units: Sequence[tuple[int, bool, int] | UnitKind], form: Form, gen
         hit = sums.get(mask)
         if hit is None:
             a = b = 0
-            for u in units:
-                if u[0] & mask:
-                    a += u[2]
-                    b += u[2]
-                elif u[1]:
-                    b += u[2]
+            for (m, snowy), c in rows:
+                if m & mask:
+                    a += c
+                    b += c
+                elif snowy:
+                    b += c
             hit = sums[mask] = (a, b)
         return hit
 
@@ -434,17 +443,15 @@ def solution_from_units(problem: Problem, units: list[UnitKind], fi: int, x: int
             continue
         for bit, n in sorted(per_bit.items()):
             o = _option_for(pick, bit)
-            for _ in range(n):
-                member = next_member.get(k, 0)
-                acts.append((k, member, o))
-                next_member[k] = member + 1
+            member = next_member.get(k, 0)
+            acts.extend([(k, m, o) for m in range(member, member + n)])
+            next_member[k] = member + n
     for key, n in (forced or {}).items():
         multi_need[key] = n
     for (k, o), need in sorted(multi_need.items()):
-        for _ in range(need):
-            member = next_member.get(k, 0)
-            acts.append((k, member, o))
-            next_member[k] = member + 1
+        member = next_member.get(k, 0)
+        acts.extend([(k, m, o) for m in range(member, member + need)])
+        next_member[k] = member + need
     return Solution(fi, x, acts, spend)
 
 

@@ -70,3 +70,24 @@ def test_staged_flow_counted_as_the_flow_serves_it(seed: int, monkeypatch: pytes
         want = flow._staged(sources, costs, form, 0)
         assert (got is None) == (want is None), (sources, costs, form)
         assert got is None or want is None or list(got.items()) == list(want.items()), (sources, costs, form)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_hall_condition_by_kinds_of_units_as_over_every_unit(seed: int) -> None:
+    """:func:`matching.hall_fast` sums the units by (mask, snow) once, then each Hall sum over
+    those kinds: the verdict of :func:`matching.hall_ok` over the units one by one, on boards of
+    many units repeating a few masks (snow and not), and forms with a snow demand."""
+    rng = random.Random(seed)
+    masks = [_mask(rng) for _ in range(6)]
+    seen = set()
+    for _ in range(2000):
+        form = _form(rng)
+        if rng.random() < 0.3:
+            form = Form(form.demands, rng.randint(1, 3), form.generic_base, 0, 0, 0, 0, 0, (), ())
+        units = [(rng.choice(masks), rng.random() < 0.2, rng.randint(0, 5), k, ())
+                 for k in range(rng.randint(0, 40))]
+        for generic in (0, rng.randint(0, 30)):
+            got = matching.hall_fast(units, form, generic)
+            assert got == matching.hall_ok(units, form, generic), (units, form, generic)
+            seen.add(got)
+    assert seen == {True, False}

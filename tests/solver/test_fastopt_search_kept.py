@@ -49,3 +49,31 @@ def test_a_rock_that_is_another_card_builds_its_own_search() -> None:
         assert search is not None and search is not kept and search.sup is problem.supply
         return
     raise AssertionError("no board with a lone rock to swap")
+
+
+def test_the_keep_terms_of_a_large_board_answer_are_those_its_score_reads() -> None:
+    """The large-board paths (the floor, the min-cost flow) count a payment's keep terms with
+    terms of their own; the payment's score reads the same terms (:func:`kept_keep_terms`), for
+    that problem only, and they count as terms built anew."""
+    from manasolver.solver import backends
+    from manasolver.solver.backends.fastopt.backend import FastOptBackend
+    from manasolver.solver.backends.fastopt.keep import KeepTerms
+    from manasolver.solver.backends.fastopt.search import kept_keep_terms
+    from manasolver.solver.backends.problem import Solution
+
+    for share, seed in ((0.6, 3), (0.75, 4)):
+        board = bd.mixed_board(120, seed)
+        cost = bd.mana_cost_share(board, share, seed)
+        problem = _problem(board, cost)
+        criteria = problem.policy.criteria
+        assert kept_keep_terms(problem, criteria) is None  # nothing answered it yet
+        sol = FastOptBackend().solve(problem)
+        assert isinstance(sol, Solution)
+        kept = kept_keep_terms(problem, criteria)
+        assert kept is not None and backends.keep_terms(problem, criteria) is kept
+        used = [0] * len(problem.supply.classes)
+        for k, _m, _o in sol.acts:
+            used[k] += 1
+        fresh = KeepTerms(problem, criteria)
+        assert kept.policy_terms(used, criteria) == fresh.policy_terms(used, criteria)
+        assert kept_keep_terms(_problem(board, cost), criteria) is None  # another problem: its own terms

@@ -18,7 +18,7 @@ from manasolver.solver.backends.fastopt.filters import solve_converters
 from manasolver.solver.backends.fastopt.floor import prepared, solve_at_floor
 from manasolver.solver.backends.fastopt.unitflow import solve_by_flow
 from manasolver.solver.backends.fastopt.keep import KeepTerms
-from manasolver.solver.backends.fastopt.search import search_for
+from manasolver.solver.backends.fastopt.search import answered_with, search_for
 from manasolver.solver.backends.fastopt.shape import shape_known
 from manasolver.solver.backends.matching import UnitKind, solution_from_units
 from manasolver.solver.backends.problem import Problem, Solution
@@ -60,6 +60,7 @@ class FastOptBackend:
             if start is not None:
                 floor = solve_at_floor(problem, criteria, start) or solve_by_flow(problem, criteria, start)
                 if floor is not None:
+                    answered_with(problem, criteria, start.keep)
                     return floor
         search = search_for(problem, criteria)
         if search is None or not search.run() or (

@@ -185,12 +185,15 @@ class _Floor:
         acts: list[tuple[int, int, int]] = []
         spend: list[tuple[tuple[object, ...], int, tuple[object, ...], int]] = []
         member = dict.fromkeys(left, 0)
+        of_mask: dict[int, list[int]] = {}  # the classes taken, by their units' mask, in the order taken
+        for k, _n in taken:
+            of_mask.setdefault(by_class[k][1], []).append(k)
         for m, key, dm, n in rows:
             bit = lowest_bit(m & dm)
-            for k, _n in taken:
+            for k in of_mask[m]:
                 if not n:
                     break
-                if by_class[k][1] != m or not left[k]:
+                if not left[k]:
                     continue
                 use = min(n, left[k])
                 picks = by_class[k][2]

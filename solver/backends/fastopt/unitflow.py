@@ -196,9 +196,11 @@ class _Shape:
         #: The terms :attr:`at` reads, as a tuple (the vector of :func:`_values`' list).
         self.pick: Callable[[list[int]], tuple[int, ...]] = (
             itemgetter(*self.at) if len(self.at) > 1 else lambda values: (values[self.at[0]],))
-        #: The packed vector of a one-unit mode in the flow but its tie-break, by its
-        #: (sacrifice, life, nonland) terms (:meth:`vec_and_cost`): a few kinds per board.
-        self.heads: dict[tuple[int, int, int], int] = {}
+        #: A one-unit mode's vector but its tie-break (the last term :attr:`at` reads), and the
+        #: packed vector it adds in the flow but its tie-break, by its (sacrifice, life, nonland)
+        #: terms, the only ones of :func:`_values` but the tie-break that vary
+        #: (:meth:`vec_and_cost`): a few kinds per board.
+        self.heads: dict[tuple[int, int, int], tuple[tuple[int, ...], int]] = {}
         self.units: dict[int, list[Mode]] = {}
         self.multi: dict[int, Mode] = {}
         self.converters: list[Mode] = []
@@ -253,15 +255,15 @@ class _Shape:
         left unspent.  The packed vector is the sum of its terms' :attr:`weights`: all but the
         tie-break's made once per kind of mode (sacrifice, life, land or not), so that each mode
         adds only its own weight (the packed integers are ten digits of 40 bits)."""
-        values = _values(md)
-        vec = self.pick(values)
         key = (md.sac, md.life, md.nonland)
         head = self.heads.get(key)
         if head is None:
+            values = _values(md)
+            prefix = self.pick(values)[:-1]
             values[_WASTE] = 1
             values[_TIE] = 0
-            head = self.heads[key] = sum([v * w for v, w in zip(values, self.weights) if v])
-        return vec, head + md.weight * self.weights[_TIE]
+            head = self.heads[key] = (prefix, sum([v * w for v, w in zip(values, self.weights) if v]))
+        return (*head[0], md.weight), head[1] + md.weight * self.weights[_TIE]
 
     def colorless_bound(self, total: int, fixed: dict[int, int], pre: _Cheapest) -> tuple[int, ...]:
         """The least vector of a payment of ``total`` mana with ``fixed`` multi-unit activations,
@@ -403,62 +405,65 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
     nc, nf, nd = len(classes), len(fixed_rows), len(demands)
     s, t = 0, 1 + nc + nf + nd
     g = _Flow(t + 1)
-    arcs: list[tuple[int, int, Mode | None, int]] = []  # (edge, class or fixed row, mode, its index in the class)
+    arcs: list[tuple[int, int, int]] = []  # a class's arcs: (edge, class, index of its mode in the class)
     # Generic mana takes any unit, so each source's arc to it is its cheapest: the generic
     # demand filled from the cheapest sources is a least-cost flow of its value, and the
     # cheapest paths then only place the colored demands (fewer, shorter augmentations).
     gen = nd - 1 if generic else -1
-    to_generic: list[tuple[int, tuple[int, ...]]] = []  # (cost, the path's source and demand edges)
+    to_generic: list[tuple[int, int, int]] = []  # (cost, the path's source edge, its demand edge)
     edge = g.edge
     first = 1 + nc + nf  # the node of the first demand
+    masks = [dm for _key, dm, _c in demands]
     for i, k in enumerate(classes):
         into = edge(s, 1 + i, shape.count[k], 0)
         rows = shape.by_cost[k]
-        for di, (_key, dm, _c) in enumerate(demands):
-            # the first of the least (vector, mask) of the rows whose unit may pay it
-            if len(rows) == 1:
-                best = rows[0] if rows[0][2] & dm else None
+        for di, dm in enumerate(masks):
+            for _md, at, m, _v, unit_cost in rows:  # the first of the least (vector, mask) paying it
+                if m & dm:
+                    break
             else:
-                best = next((row for row in rows if row[2] & dm), None)
-            if best is not None:
-                md, at, _m, _v, unit_cost = best
-                e = edge(1 + i, first + di, total, unit_cost)
-                arcs.append((e, i, md, at))
-                if di == gen:
-                    to_generic.append((unit_cost, (into, e)))
+                continue
+            e = edge(1 + i, first + di, total, unit_cost)
+            arcs.append((e, k, at))
+            if di == gen:
+                to_generic.append((unit_cost, into, e))
     for j, (_k, m, n) in enumerate(fixed_rows):
-        into = g.edge(s, 1 + nc + j, n, 0)
-        for di, (_key, dm, _c) in enumerate(demands):
+        into = edge(s, 1 + nc + j, n, 0)
+        for di, dm in enumerate(masks):
             if m & dm:
-                e = g.edge(1 + nc + j, 1 + nc + nf + di, n, 0)
-                arcs.append((e, -1 - j, None, -1))
+                e = edge(1 + nc + j, first + di, n, 0)
                 if di == gen:
-                    to_generic.append((0, (into, e)))
+                    to_generic.append((0, into, e))
+    paths: list[tuple[int, tuple[int, ...]]] = []
     for di, (_key, _dm, c) in enumerate(demands):
-        out = g.edge(1 + nc + nf + di, t, c, 0)
+        out = edge(first + di, t, c, 0)
         if di == gen:
-            to_generic = [(c, (*path, out)) for c, path in to_generic]
-    pre = g.prefill(to_generic)
+            paths = [(cost, (into, e, out)) for cost, into, e in to_generic]
+    pre = g.prefill(paths)
     if pre + g.run(s, t, total - pre) < total:
         return None
-    terms = dict.fromkeys(_TERMS, 0)
     used = [0] * len(shape.count)
     units: list[UnitKind] = []
     cost_ok: list[bool] = []
     extra: list[tuple[tuple[object, ...], int, int]] = []
     forced: dict[tuple[int, int], int] = {}
     taken: dict[tuple[int, int], int] = {}  # (class, index of its mode) -> activations
-    for e, src, arc_mode, i in arcs:
-        flow = g.cap[e ^ 1]
-        if flow and arc_mode is not None:
-            k = classes[src]
-            taken[(k, i)] = taken.get((k, i), 0) + flow
-    produced = 0
-    sums = [0] * len(_TERMS)  # the terms of the one-unit activations, in _TERMS order
+    flows = g.cap  # an edge's flow is its reverse's room
+    for e, k, at in arcs:
+        flow = flows[e ^ 1]
+        if flow:
+            taken[(k, at)] = taken.get((k, at), 0) + flow
+    # the terms of the activations, as _values gives them per activation
+    sac = life = nonland = sources = tiebreak = produced = 0
     for (k, i), n in sorted(taken.items()):
         md = shape.units[k][i]
         used[k] += n
-        sums = [a + n * v for a, v in zip(sums, _values(md))]
+        sac += n * md.sac
+        life += n * md.life
+        nonland += n * md.nonland
+        sources += n
+        tiebreak += n * md.weight
+        produced += n
         if md.costs:  # a Signet: its slots, its {1} paid by sources that cost nothing
             o = md.options[0][1]
             for m in sorted(set(md.masks)):
@@ -466,13 +471,9 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
                 cost_ok.append(False)
             extra.append((("cost", k, o, GENERIC_COST), GENERIC_COST, n))
             forced[(k, o)] = n
-            produced += n
         else:
             units.append((md.masks[0], False, n, k, md.options))
             cost_ok.append(md.pays_ability)
-            produced += n
-    for name, v in zip(_TERMS, sums):
-        terms[name] += v
     for k, n in fixed.items():
         if not n:
             continue
@@ -483,9 +484,14 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
             cost_ok.append(md.pays_ability)
         forced[(k, md.options[0][1])] = n
         produced += n * len(md.masks)
-        for name, v in _terms(md).items():
-            terms[name] += n * v
-    terms["min_waste"] = produced - total
+        sac += n * md.sac
+        life += n * md.life
+        nonland += n * md.nonland
+        sources += n
+        tiebreak += n * md.weight
+    terms = {"no_sacrifice": sac, "min_life": life, "keep_castable": 0, "keep_colors": 0,
+             "min_waste": produced - total, "prefer_lands": nonland, "min_sources": sources, "use_pool": 0,
+             "min_energy": 0, "tiebreak": tiebreak}
     sol = solution_from_units(problem, units, fi, x, tuple(extra), tuple(cost_ok), forced)
     if sol is None:
         return None  # the Signets' costs can't all be paid by sources that cost nothing
