@@ -385,7 +385,7 @@ def test_improvise_and_delve() -> None:
 
     grave = (Card("Opt"), Card("Opt"), Card("Shock"))
     st2 = board(pool="{U}")
-    st2 = dc_replace(st2, players=(dc_replace(st2.players[0], graveyard=grave),) + st2.players[1:])
+    st2 = dc_replace(st2, players=(st2.players[0]._replace(graveyard=grave),) + st2.players[1:])
     legal(req(st2, "{2}{U}", delve=True), pay("{2}{U}", pool_used="{U}", delved=("Opt", "Shock")))
     illegal(req(st2, "{2}{U}", delve=True), pay("{2}{U}", pool_used="{U}", delved=("Shock", "Shock")),
             "no (other) card named 'Shock'")
