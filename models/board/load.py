@@ -215,7 +215,7 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                 if perm.attached_to is not None and perm.attached_to not in ids:
                     raise BadState(f"attached_to {clip(perm.attached_to)!r} names no permanent on the "
                                    "battlefield", f"battlefield[{i}].attached_to")
-    return GameState(players=tuple(players), turn=turn, battlefield=tuple(permanents))
+    return GameState(tuple(players), turn, tuple(permanents))
 
 
 def _duplicate(pid: str, first: int, i: int) -> BadState:
