@@ -430,21 +430,26 @@ def _read_marks(card: Card) -> frozenset[str]:
         out.add(OWN_SPENDING)
     if "permanents" in text and any(line.strip() in _LAYER_LINES for line in text.split("\n")):
         out.add(LAYERS)
-    restrictions = [ab.production.restriction for ab in card.mana_abilities if ab.production.restriction is not None]
-    if any(e.colors or e.colorless for e in card_text(card).cost_effects) or \
-            any(r.multicolored or r.colorless for r in restrictions):
+    reading = card_text(card)
+    if reading.cost_effects and any(e.colors or e.colorless for e in reading.cost_effects):
         out.add(COLOR_READERS)
-    if any(r.unchecked for r in restrictions):
-        out.add(UNCHECKED)
+    abilities = card.mana_abilities
+    if abilities:  # (most cards have no mana ability: the marks read from abilities are not looked for)
+        restrictions = [ab.production.restriction for ab in abilities if ab.production.restriction is not None]
+        if any(r.multicolored or r.colorless for r in restrictions):
+            out.add(COLOR_READERS)
+        if any(r.unchecked for r in restrictions):
+            out.add(UNCHECKED)
+        if any(BECOMES_THAT_COLOR in ab.extra for ab in abilities):
+            out.add(RECOLORS)
+        if any(_reads_power(ab) for ab in abilities):
+            out.add(POWER_READERS)
+    if reading.tap_costs and any(_reads_power(t.ability) for t in reading.tap_costs):
+        out.add(POWER_READERS)
     if _graveyard_mana_line(card) is not None:
         out.add(GRAVEYARD)
     if power_change(text) is not None:
         out.add(POWER)
-    if any(BECOMES_THAT_COLOR in ab.extra for ab in card.mana_abilities):
-        out.add(RECOLORS)
-    if any(_reads_power(ab) for ab in card.mana_abilities) or any(_reads_power(t.ability)
-                                                                  for t in card_text(card).tap_costs):
-        out.add(POWER_READERS)
     return frozenset(out) if out else _NO_MARKS
 
 
@@ -477,9 +482,11 @@ def power_change(text: str) -> str | None:
     """The first line of ``text`` that changes power or toughness for as long as its permanent is on
     the battlefield (:data:`_POWER_CHANGE`), or None."""
     low = text.lower()
+    if "/" not in low and "power" not in low:
+        return None  # (every match has "/" or "power": most texts have neither, two searches)
     if "base power" not in low and "power and toughness" not in low and "get +" not in low \
             and "gets +" not in low and "get -" not in low and "gets -" not in low:
-        return None  # (every match has one of these words: most texts have none)
+        return None  # (every match has one of these words)
     for line in text.split("\n"):
         if _POWER_CHANGE.search(line) and "until end of turn" not in line and not line.startswith(("When", "At ")):
             return line.strip()

@@ -54,6 +54,9 @@ def test_selvala_without_an_anthem_is_answered() -> None:
     ("{R}: This creature gets +1/+0 until end of turn.", False),
     ("Whenever this creature attacks, it gets +2/+2 until end of turn.", False),
     ("{T}: Add {G}.", False),
+    ("Switch this creature's power and toughness.", True),  # no "/": found by "power"
+    ("Base power matters.\nEnchanted creature has base power and toughness 0/1.", True),
+    ("Creatures you control get +1 counters.", False),  # "get +" without "/" or "power"
 ])
 def test_power_change_reads_static_effects_only(text: str, changes: bool) -> None:
     assert (power_change(text) is not None) is changes

@@ -9,7 +9,9 @@ import pytest
 from manasolver.models.board.load import load_state
 from manasolver.models.errors import Unsupported
 from manasolver.solver.service.protocol import answer
-from manasolver.solver.supply.unmodelled import once, refuse_options
+from manasolver.models.carddb import default_db
+from manasolver.solver.supply.unmodelled import (COLOR_READERS, COSTS, GRAVEYARD, POWER, POWER_READERS, RECOLORS,
+                                                 _read_marks, once, refuse_options)
 
 BOARD = {"players": [{"name": "you"}, {"name": "opponent"}],
          "battlefield": [{"id": "f", "card": "Forest"}, {"id": "s", "card": "Seizures", "attached_to": "e",
@@ -58,3 +60,20 @@ def test_seizures_tap_trigger_refuses_pay_but_not_can_pay_and_options_checks_its
     refuse_options(load_state(BOARD), "you")  # nothing to refuse there
     again = answer({"query": "pay", "state": BOARD, "cost": "{G}"})
     assert again["error"]["code"] == "unsupported" and again["error"]["where"] == paid["error"]["where"]
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("Grizzly Bears", set()),
+    ("Ruby Medallion", {COSTS, COLOR_READERS}),
+    ("Glorious Anthem", {POWER}),
+    ("Selvala, Heart of the Wilds", {POWER_READERS}),
+    ("Foraging Wickermaw", {RECOLORS}),
+    ("Jack-o'-Lantern", {GRAVEYARD}),
+    ("Llanowar Elves", set()),
+])
+def test_a_cards_marks_are_read_from_its_text_and_its_mana_abilities(name: str, expected: set[str]) -> None:
+    """The marks read from a card's mana abilities are read only where it has some; the others from
+    its text and its reading, whatever its abilities."""
+    card = default_db().get(name)
+    assert card is not None
+    assert set(_read_marks(card)) == expected
