@@ -58,7 +58,12 @@ def test_signature_of_a_real_commander_board_answers_as_the_engine_cr_601_2g(dat
         return
     if not any(c >> 1 in oracle._mirrors for c in key):  # Incubation Druid: the units don't read it
         units = oracle._units_of(key)
-        assert units.modelled and sig == (units.plain_masks, units.conv)
+        plain, colored = _unflagged(sig[0])
+        if colored:  # mana that pays colored symbols only (Jegantha's): flagged units of the signature
+            assert units.colored is not None and sorted(units.colored) == list(colored)
+            assert units.colored_any and (plain, sig[1]) == (units.plain_masks, units.conv)
+        else:
+            assert units.modelled and sig == (units.plain_masks, units.conv)
     for i in data.draw(st.lists(st.integers(0, len(costs) - 1), min_size=1, max_size=3, unique=True), label="costs"):
         got = oracle._sig_castable(oracle._sig_entry(sig), 1 << i)
         if got is None:
@@ -66,6 +71,26 @@ def test_signature_of_a_real_commander_board_answers_as_the_engine_cr_601_2g(dat
         boards = oracle._choice_boards(key) or [oracle._board_json(key)]
         engine = any(can_pay(b, costs[i])["payable"] for b in boards)
         assert bool(got >> i & 1) == engine, ([(oracle.cards[c >> 1].name, c & 1) for c in key], costs[i])
+
+
+@pytest.mark.slow
+def test_jegantha_alone_is_a_signature_of_colored_only_units_cr_106_1() -> None:
+    """Jegantha, the Wellspring alone (its {W}{U}{B}{R}{G} pays no generic cost): the board has a
+    signature, its units flagged as paying colored symbols only, which are what the units read; and
+    the costs it decides are the engine's answers."""
+    path = next(p for p in DECKS if p.name == "dance-of-the-elements-ecc.txt")
+    oracle, mana, costs = _deck(path)
+    (jegantha,) = [i for i in mana if oracle.cards[i].name == "Jegantha, the Wellspring"]
+    key = (2 * jegantha,)
+    sig = oracle._signature(key)
+    assert sig is not None
+    plain, colored = _unflagged(sig[0])
+    units = oracle._units_of(key)
+    assert plain == () and len(colored) == 5 and units.colored is not None and sorted(units.colored) == list(colored)
+    for i, cost in enumerate(costs):
+        got = oracle._sig_castable(oracle._sig_entry(sig), 1 << i)
+        if got is not None:
+            assert bool(got >> i & 1) == can_pay(oracle._board_json(key), cost)["payable"], cost
 
 
 class _Recording(BoardOracle):
