@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from manasolver.models.carddb import CardDB, default_db
 from manasolver.models.cost import ManaCost
+from manasolver.models.errors import Unsupported
 from manasolver.models.symbols import C
 from manasolver.solver.castability.board import BoardOracle, _Parts, _unflagged
 from manasolver.solver.castability.deck import parse_deck
@@ -42,6 +43,17 @@ def _deck(path: Path) -> tuple[BoardOracle, tuple[int, ...], tuple[str, ...]]:
     return oracle, mana, tuple(costs)
 
 
+def _engine_payable(board: dict[str, Any], cost: str) -> bool:
+    """The engine's ``can_pay`` on ``board`` as castability counts it: a refusal because the board gives
+    no library (Selvala, Explorer Returned's parley reads its top card, CR 401.2) is not payable."""
+    try:
+        return bool(can_pay(board, cost)["payable"])
+    except Unsupported as err:
+        if not err.where.endswith(".library"):
+            raise
+        return False
+
+
 @pytest.mark.slow
 @settings(max_examples=80)
 @given(st.data())
@@ -62,14 +74,14 @@ def test_signature_of_a_real_commander_board_answers_as_the_engine_cr_601_2g(dat
         if colored:  # mana that pays colored symbols only (Jegantha's): flagged units of the signature
             assert units.colored is not None and sorted(units.colored) == list(colored)
             assert units.colored_any and (plain, sig[1]) == (units.plain_masks, units.conv)
-        else:
-            assert units.modelled and sig == (units.plain_masks, units.conv)
+        else:  # (a tapped Jegantha adds nothing: the units read the board exactly, colored-only units none)
+            assert (units.modelled or units.colored == ()) and sig == (units.plain_masks, units.conv)
     for i in data.draw(st.lists(st.integers(0, len(costs) - 1), min_size=1, max_size=3, unique=True), label="costs"):
         got = oracle._sig_castable(oracle._sig_entry(sig), 1 << i)
         if got is None:
             continue
         boards = oracle._choice_boards(key) or [oracle._board_json(key)]
-        engine = any(can_pay(b, costs[i])["payable"] for b in boards)
+        engine = any(_engine_payable(b, costs[i]) for b in boards)
         assert bool(got >> i & 1) == engine, ([(oracle.cards[c >> 1].name, c & 1) for c in key], costs[i])
 
 
