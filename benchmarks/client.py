@@ -243,7 +243,7 @@ def _one_at_a_time(figure: str, query: str, board: str, lines: list[str], batch:
     return row
 
 
-def _repeated(plan: ClientPlan, batch: Pipe, loop: Pipe, log: Callable[[str], None]) -> list[dict[str, Any]]:
+def _repeated(plan: ClientPlan, batch: Pipe, log: Callable[[str], None]) -> list[dict[str, Any]]:
     """The same board sent again, and a session board: per line, streamed."""
     rows: list[dict[str, Any]] = []
     costs = bd.costs_for(21, plan.repeat_lines)
@@ -254,14 +254,16 @@ def _repeated(plan: ClientPlan, batch: Pipe, loop: Pipe, log: Callable[[str], No
             handle = opened["board"]
         for query in ("can_pay", "pay"):
             same = [json.dumps({"query": query, "id": i, "state": state, "cost": c}) for i, c in enumerate(costs)]
-            rows.append(_streamed(f"same board again, {query}, {kind}", query, kind, same, batch, loop, same))
+            rows.append(_streamed(f"same board again, {query}, {kind}", query, kind, same, batch, plan.fresh_parts,
+                                  same))
             if handle is None:
                 rows.append({"figure": f"session board, {query}, {kind}", "query": query, "board": kind,
                              "status": "sessions not available",
                              "message": str(opened.get("error", {}).get("message", opened))[:200]})
                 continue
             session = [json.dumps({"query": query, "id": i, "board": handle, "cost": c}) for i, c in enumerate(costs)]
-            rows.append(_streamed(f"session board, {query}, {kind}", query, kind, session, batch, loop, same))
+            rows.append(_streamed(f"session board, {query}, {kind}", query, kind, session, batch,
+                                  plan.fresh_parts, same))
         if handle is not None:
             batch.ask(json.dumps({"query": "close", "board": handle}))
     for row in rows:
@@ -270,12 +272,12 @@ def _repeated(plan: ClientPlan, batch: Pipe, loop: Pipe, log: Callable[[str], No
     return rows
 
 
-def _streamed(figure: str, query: str, board: str, lines: list[str], batch: Pipe, loop: Pipe,
+def _streamed(figure: str, query: str, board: str, lines: list[str], batch: Pipe, parts: int,
               reference: list[str]) -> dict[str, Any]:
-    """``lines`` streamed through the batch process and through the JSON loop; every answer
-    compared whole with ``reference`` (the same queries with the board sent in full) answered here."""
-    answers, secs = batch.stream(lines)
-    loop_secs = _loop_stream(lines)
+    """``lines`` streamed through the batch process, the JSON loop timed beside it as the fresh rows
+    time it (:func:`_paired_stream`, ``parts`` parts); every answer compared whole with ``reference``
+    (the same queries with the board sent in full) answered here."""
+    answers, secs, loop_secs, _ = _paired_stream(lines, parts, batch)
     want = expected(reference)
     per_line = secs / len(lines)
     limit = TARGET_REPEAT_MS[query]
@@ -567,7 +569,7 @@ def run(plan: ClientPlan = QUICK, log: Callable[[str], None] = print,
             batch.stream(seen)
             rows += _fresh(plan, batch, loop, log)
         if "repeated" in sections:
-            rows += _repeated(plan, batch, loop, log)
+            rows += _repeated(plan, batch, log)
     finally:
         batch.close()
         loop.close()

@@ -35,7 +35,7 @@ from typing import Literal
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery
 from manasolver.models.state import GameState
-from manasolver.solver.request import DEFAULT_POLICY, Criterion, Policy
+from manasolver.solver.request import DEFAULT_POLICY, PLAIN_POLICY, Criterion, Policy
 
 __all__ = ["ASSIST_CRITERIA", "CRITERIA", "KEEP_LIMIT", "WEIGHT_LIMIT", "check_policy", "criteria_vector",
            "for_backends", "keep_costs", "keep_counts", "needs_types", "stages"]
@@ -68,7 +68,11 @@ WEIGHT_LIMIT = 1 << 40
 
 
 def check_policy(policy: Policy) -> None:
-    """Refuse unknown criteria and spend_color entries with a :class:`BadQuery`."""
+    """Refuse unknown criteria and spend_color entries with a :class:`BadQuery`.
+    :data:`PLAIN_POLICY`, the policy of every query that names none, holds the default criteria:
+    it passes at once (every payment query is checked)."""
+    if policy is PLAIN_POLICY:
+        return
     named: Sequence[str] = policy.criteria  # a caller may build a Policy of any strings
     for i, name in enumerate(named):
         if name not in CRITERIA or name == "tiebreak":

@@ -54,7 +54,7 @@ from manasolver.solver.backends import DEFAULT_CHAINS, PAYABLE, Declined, Infeas
 from manasolver.solver.backends.problem import Mode, Problem, Solution, announced
 from manasolver.solver.policy import check_policy
 from manasolver.solver.reasons import reason
-from manasolver.solver.request import PLAIN_POLICY, PaymentRequest
+from manasolver.solver.request import PaymentRequest
 from manasolver.solver.supply.build import build_supply
 from manasolver.solver.supply.model import Supply
 from manasolver.solver.supply.resources import reserved_ids, without_cast_card
@@ -75,13 +75,11 @@ __all__ = ["CanPayAnswer", "MaxXAnswer", "PayAnswer", "PaymentsAnswer", "Reason"
 def prepare(req: PaymentRequest, mode: Mode, x: int | None = 0,
             ignore_restrictions: bool = False) -> Problem:
     """The :class:`Problem` a backend solves for ``req`` (public so that other
-    backends and the tests build the same problems).  A policy a caller built is checked here
-    (:func:`~manasolver.solver.policy.check_policy`); :data:`PLAIN_POLICY`, the policy of every
-    query that names none, holds the default criteria, which need no check."""
+    backends and the tests build the same problems).  Its policy is checked here
+    (:func:`~manasolver.solver.policy.check_policy`)."""
     if req.x is not None and req.x < 0:
         raise BadQuery(f"x must be 0 or more, not {req.x}", "x")
-    if req.policy is not PLAIN_POLICY:
-        check_policy(req.policy)
+    check_policy(req.policy)
     supply = without_cast_card(build_supply(req.state, req.player, resources=True,
                                             reserved=reserved_ids(req)), req.spell, req.state)
     ann = announced(req.cost, req.modifiers)

@@ -137,14 +137,9 @@ def sized_library(raw: object) -> Library | None:
     bounds (the common case, checked here without a path); ``None`` for any other value."""
     if type(raw) is dict and len(raw) == 1:
         size = raw.get("size")
-        if type(size) is int and 0 <= size <= _LIBRARY_LIMIT:
-            return _new(Library, (size, ()))
+        if type(size) is int and 0 <= size <= LIMITS["library"]:
+            return Library(size)
     return None
-
-
-_LIBRARY_LIMIT = LIMITS["library"]
-#: A library made from its fields as one tuple (``Library._make`` without its call and length check).
-_new = tuple.__new__
 
 
 def _library(raw: object, where: str, zone: ZoneReader, cards: CardResolver) -> Library:

@@ -192,7 +192,10 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                         entry = known[name]
                     card, token = entry
                     # every field after sick Permanent's default (no haste, counters, attachment,
-                    # cast_for, x, choices, imprinted cards nor history) but token, its card's
+                    # cast_for, x, choices, imprinted cards nor history) but token, its card's; written
+                    # out in field order, which tests/models/test_board.py's
+                    # test_a_permanent_with_choices_and_counters_is_the_permanent_read_field_by_field holds
+                    # to the field-by-field reading
                     fields: tuple[object, ...] = (pid, card, controller, tapped, sick, False, (), None, None, None,
                                                   token, None, None, None, None, None, None, ())
                     if not simple:

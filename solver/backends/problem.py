@@ -234,13 +234,8 @@ class Problem:
               ignore_restrictions: bool = False) -> Problem:
         """The problem of ``req``: ``ann`` announced again under the 609.4b rules reaching this
         payment (:func:`spend_table_of`), so that its forms' demands say what mana pays them,
-        and ``supply``'s activation costs likewise (:func:`spending_supply`).  What convoke,
-        improvise and delve may use, and what they can't be read against
-        (:func:`~manasolver.solver.supply.unmodelled.guard_spent_on_costs`), only when the
-        request allows one of them."""
-        assisted = req.convoke or req.improvise or req.delve
-        if assisted:
-            guard_spent_on_costs(req)
+        and ``supply``'s activation costs likewise (:func:`spending_supply`)."""
+        guard_spent_on_costs(req)
         if spend_effects(req.state):  # (without a 609.4b rule on the board, both are as they are)
             supply = spending_supply(req.state, supply)
             table = spend_table_of(req)
@@ -252,7 +247,7 @@ class Problem:
             has_x = ann.x_count > 0
             ok = tuple(tuple(restriction_allows(o.restriction, req.spell, has_x, req.cost.has_colorless)
                              for o in k.options) for k in supply.classes)
-        assists = build_assists(req.state, supply, req.convoke, req.improvise, req.delve) if assisted else NO_ASSISTS
+        assists = build_assists(req.state, supply, req.convoke, req.improvise, req.delve)
         return Problem(req, supply, ann, mode, x, for_backends(req.policy), ok, assists)
 
     def at(self, mode: Mode, x: int | None) -> Problem:

@@ -215,8 +215,10 @@ def identified(obj: object, db: Callable[[], CardDB]) -> Kept | None:
     if kept is not None and kept.json is obj and kept.db is db():
         return kept
     canon = _CANON.get(id(obj))
-    found = None if canon is None or canon[0] is not obj else canon[1].kept
-    return found if found is not None and found.db is db() else None
+    if canon is None or canon[0] is not obj:
+        return None
+    found = canon[1].kept
+    return found if found.db is db() else None
 
 
 def _text_alias(entry: _Entry, obj: object) -> None:

@@ -40,7 +40,7 @@ MAX_WEIGHT = 10**6
 #: The largest count a ``spend_color`` entry may ask for (more mana than any board makes).
 MAX_SPEND = 10**6
 
-__all__ = ["MAX_SPEND", "MAX_WEIGHT", "ability_spell", "backend", "card_db", "card_file", "cost", "environment_cards",
+__all__ = ["MAX_SPEND", "MAX_WEIGHT", "ability_spell", "backend", "card_db", "card_file", "cost",
            "flag", "integer", "load_state_field", "modifiers", "names_ability", "player", "policy", "spell",
            "state_and_db", "turn_given"]
 
@@ -63,12 +63,12 @@ def _import_readers() -> None:
 def card_db(query: dict[str, Any]) -> CardDB:
     """The card database of the query: the card file its ``cards`` names, or for a query that
     names none, the process's (:func:`~manasolver.models.carddb.default_db` of
-    :func:`environment_cards`).  A file that is not one is an error naming the file and where in
+    :func:`_environment_cards`).  A file that is not one is an error naming the file and where in
     it, quoting none of its content (a query may name any file the process can read)."""
     cards = query.get("cards")
     default_db = _DEFAULT_DB or _default_db()
     if cards is None:
-        return default_db(_ENVIRONMENT if _ENVIRONMENT is not None else environment_cards())
+        return default_db(_ENVIRONMENT if _ENVIRONMENT is not None else _environment_cards())
     if not isinstance(cards, str):
         raise BadQuery('"cards" must be the path of a card file', "cards")
     if "\x00" in cards:
@@ -88,20 +88,18 @@ def card_db(query: dict[str, Any]) -> CardDB:
         raise BadQuery(f"card file {cards} can't be read: {err.strerror or type(err).__name__}", "cards") from None
 
 
-def environment_cards() -> str:
+def _environment_cards() -> str:
     """The card file of the queries that name none: ``MANASOLVER_CARDS``, or ``""`` (the bundled
-    cards alone), read from the environment by the first such query and kept for the process.
-    The environment is the process's configuration, given when it starts (``batch``, ``serve``,
-    the CLI); reading it for every query (``os.environ.get`` of a variable not set raises and
-    catches a ``KeyError``) was half a percent of a fresh line.  A process that sets the variable
-    after its first query names the file in ``cards`` instead."""
+    cards alone), read from the environment by the first such query and kept for the process: the
+    environment is the process's configuration, given when it starts (``batch``, ``serve``, the
+    CLI).  A process that sets the variable after its first query names the file in ``cards``."""
     global _ENVIRONMENT
     from manasolver.models.carddb import ENV_VAR
     _ENVIRONMENT = os.environ.get(ENV_VAR) or ""
     return _ENVIRONMENT
 
 
-#: :func:`environment_cards`, once read (one string, written once: a race reads the same value)
+#: :func:`_environment_cards`, once read (one string, written once: a race reads the same value)
 _ENVIRONMENT: str | None = None
 
 

@@ -8,7 +8,7 @@ from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery
 from manasolver.solver import queries
 from manasolver.solver.policy import check_policy, stages
-from manasolver.solver.request import PLAIN_POLICY, Policy
+from manasolver.solver.request import DEFAULT_POLICY, PLAIN_POLICY, Policy
 from cards import (
     ADARKAR_WASTES,
     BIRDS,
@@ -152,13 +152,15 @@ def test_unknown_criterion_is_an_error() -> None:
 
 
 def test_every_policy_but_the_plain_one_is_checked() -> None:
-    """``prepare`` leaves out the check of :data:`PLAIN_POLICY` (the policy of every query that names
-    none), so its criteria must pass it; any other policy a caller builds is checked, one of known
-    criteria with a bad weight too."""
-    check_policy(PLAIN_POLICY)
+    """``check_policy`` passes :data:`PLAIN_POLICY` (the policy of every query that names none) at
+    once, so its default criteria must be good ones; any other policy a caller builds is checked by
+    ``prepare`` itself, one of known criteria with a bad weight too."""
+    assert PLAIN_POLICY.criteria == DEFAULT_POLICY and not PLAIN_POLICY.weights and not PLAIN_POLICY.spend_color
+    check_policy(Policy(PLAIN_POLICY.criteria))  # its criteria, checked as a caller's policy's are
     assert queries.can_pay(request(board(perm("f", FOREST)), "{G}", policy=PLAIN_POLICY)).payable
     with pytest.raises(BadQuery, match="weights must be 0 or more"):
-        queries.can_pay(request(board(perm("f", FOREST)), "{G}", policy=Policy(weights=(("min_life", -1),))))
+        queries.prepare(request(board(perm("f", FOREST)), "{G}", policy=Policy(weights=(("min_life", -1),))),
+                        "optimal")
 
 
 def test_lexicographic_stages_are_exact_weights() -> None:
