@@ -183,9 +183,9 @@ class CardFacts:
     color and commander identity (``solver.graph``); ``supply_info`` what its supply
     row reads (and, for a card whose row reads only its permanent's tapped and sick, those rows),
     ``counts_only`` and ``mirrors_only`` whether it reads the board only through counts or mirrored
-    lands (``solver.supply.build``); ``unmodelled_marks`` which board-wide checks of what the
-    engine does not model read its text, and whether it prints cost clauses (the mark the cast
-    request's modifiers read) (``solver.supply.unmodelled``); ``doubler``
+    lands (``solver.supply.build``); ``marks`` which board-wide readers read it: the rules',
+    the checks of what the engine does not model, the cast request's modifiers
+    (``models.rules.marks``); ``doubler``
     whether it doubles the pool (``solver.pools.doublers``); ``identity`` its color identity
     (``models.rules.amounts``); ``quiet`` and ``counting`` what keeps it from the plain path
     (``solver.supply.plain``); ``uncertain`` whether a printed mana ability of it adds mana by
@@ -197,8 +197,8 @@ class CardFacts:
     that ask at once both compute it and one equal value stays.
     """
 
-    __slots__ = ("counting", "counts_only", "doubler", "identity", "mask", "mirrors_only", "quiet", "reading",
-                 "spell", "static_masks", "supply_info", "tap_triggers", "text", "uncertain", "unmodelled_marks")
+    __slots__ = ("counting", "counts_only", "doubler", "identity", "marks", "mask", "mirrors_only", "quiet",
+                 "reading", "spell", "static_masks", "supply_info", "tap_triggers", "text", "uncertain")
 
     def __init__(self) -> None:
         self.text: Any = None
@@ -209,7 +209,7 @@ class CardFacts:
         self.supply_info: Any = None
         self.counts_only: Any = None
         self.mirrors_only: Any = None
-        self.unmodelled_marks: Any = None
+        self.marks: Any = None
         self.uncertain: Any = None
         self.spell: Any = None
         self.doubler: Any = None

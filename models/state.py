@@ -202,15 +202,12 @@ class BoardView:
     permanent's types and the subtypes a count reads (``models.rules.amounts``); ``type_changes``
     (``models.rules.land_types``); ``abilities`` each permanent's mana abilities after the board's
     effects, by id, beside the permanent, and ``reached`` the ids of the permanents those effects may
-    reach, in a 1-tuple (``models.rules.board_effects``); ``notable`` the permanents
-    whose cards print effects on mana, prohibitions or granted keywords and those with triggered
-    abilities, ``grants``, ``hasty``,
+    reach, in a 1-tuple (``models.rules.board_effects``); ``grants``, ``hasty``,
     ``abilities_of`` and ``held`` (``models.rules.granted``);
     ``supplies`` the grouped supply by (player, resources, reserved) (``solver.supply.build``);
     ``doublers`` by player (``solver.pools.doublers``); ``checks`` the refusals of what the engine
-    does not model, by check (``solver.supply.unmodelled.once``), and ``marked`` the permanents each
-    of those checks reads, and those printing cost clauses (``solver.supply.unmodelled.marked``, read
-    by the checks and by ``solver.casting``'s modifiers); ``by_id`` the permanents by id
+    does not model, by check (``solver.supply.unmodelled.once``); ``marked`` the permanents each
+    board-wide reader reads, by mark (``models.rules.marks``); ``by_id`` the permanents by id
     (:meth:`GameState.permanent`, the first of a repeated id).
 
     Thread-safe: a field is written once with a whole immutable value by a single store (two
@@ -219,7 +216,7 @@ class BoardView:
     """
 
     __slots__ = ("abilities", "abilities_of", "active", "by_id", "checks", "color_settings", "doublers", "grants",
-                 "hasty", "held", "marked", "notable", "reached", "sparing", "spend_effects", "supplies",
+                 "hasty", "held", "marked", "reached", "sparing", "spend_effects", "supplies",
                  "tap_hurt", "type_changes", "typed")
 
     def __init__(self) -> None:
@@ -235,7 +232,6 @@ class BoardView:
         self.hasty: Any = None
         self.abilities_of: Any = None
         self.marked: Any = None
-        self.notable: Any = None
         self.held: dict[str, Any] = {}
         self.abilities: dict[str, Any] = {}
         self.supplies: dict[Any, Any] = {}

@@ -23,7 +23,8 @@ from dataclasses import replace
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
 from manasolver.models.card import BASIC_LAND_TYPES, Card
 from manasolver.models.effects import ConditionalDamage, GrantedAbility, Prohibition, StructuredEffect
-from manasolver.models.rules.granted import held_abilities, notable, printed_as_given, triggering
+from manasolver.models.rules.granted import held_abilities, printed_as_given
+from manasolver.models.rules.marks import NOTABLE, TAP_TRIGGERS, marked
 from manasolver.models.rules.amounts import evaluate_amount, permanent_matches
 from manasolver.models.rules.land_types import effective_land_types, has_effect, loses_rules_text
 from manasolver.models.state import GameState, Permanent
@@ -49,7 +50,7 @@ __all__ = [
 
 def _active(state: GameState) -> tuple[tuple[Permanent, StructuredEffect], ...]:
     out: list[tuple[Permanent, StructuredEffect]] = []
-    for perm in notable(state):
+    for _, perm in marked(state, NOTABLE):
         for effect in mana_effects_of(perm.card):
             if has_effect(state, perm, effect):
                 out.append((perm, effect))
@@ -293,7 +294,7 @@ def _tap_hurt(state: GameState) -> _TapHurt:
     on_other: dict[str, int] = {}
     beyond: dict[str, tuple[Permanent, str]] = {}
     unread: list[tuple[Permanent, str]] = []
-    for source in triggering(state):
+    for _, source in marked(state, TAP_TRIGGERS):
         for text, t in tap_triggers_of(source.card):
             if t is None:
                 low = text.lower()
@@ -473,7 +474,7 @@ def mana_prohibitions(state: GameState, player: str) -> list[tuple[Permanent, st
     that spare mana abilities (Pithing Needle, Damping Matrix) are not listed."""
     out: list[tuple[Permanent, str]] = []
     mine: list[Permanent] | None = None
-    for perm in notable(state):
+    for _, perm in marked(state, NOTABLE):
         for clause, what in prohibitions_of(perm.card):
             if mine is None:
                 mine = [p for p in state.battlefield if p.controller == player and p.card.mana_abilities]

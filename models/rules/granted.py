@@ -14,8 +14,8 @@ Engineer: "Artifact spells you cast have convoke.").  :func:`unread_haste` names
 reader could not follow (a condition, a qualifier it does not check), so that the solver's
 refusals (``solver.supply.unmodelled``) can refuse where it could make a creature hasty.
 
-The grants of a board are found once per state (identity-cached): a board with no granting
-permanent costs one scan.
+The grants of a board are found once per state, among the permanents the board's one pass marks
+as printing one (:mod:`~manasolver.models.rules.marks`).
 
 :func:`held_abilities` gives the mana abilities a permanent has by having "all activated abilities
 of" other objects: Necrotic Ooze (creature cards in all graveyards), Experiment Kraj (each other
@@ -58,57 +58,20 @@ from manasolver.models.cost import ManaCost
 from manasolver.models.effects import AbilitiesOf, ConditionalDamage, SpendAs, StructuredEffect
 from manasolver.models.errors import Unsupported
 from manasolver.models.rules.amounts import COULD_PRODUCE_KINDS, evaluate_amount
+from manasolver.models.rules.marks import NOTABLE, marked
 from manasolver.models.rules.missing import NotOnBoard, permanent_field, player_field
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, ManaSymbol
 from manasolver.models.text.mana_effects import mana_effects_of
-from manasolver.models.text.prohibitions import prohibitions_of
 from manasolver.models.text.read import card_text
-from manasolver.models.text.triggers import self_tap_damage, triggers_of
+from manasolver.models.text.triggers import self_tap_damage
 
-__all__ = ["Giver", "granted_haste", "has_haste", "held_abilities", "holders", "notable", "printed_as_given",
-           "spell_keywords", "summoning_sick", "triggering", "unread_haste"]
-
-
-def notable(state: GameState) -> tuple[Permanent, ...]:
-    """The permanents whose card prints a structured effect on mana, a prohibition or a granted
-    keyword, in board order: all that the board's effects in force, its prohibitions and its grants
-    read (most cards print none)."""
-    return _notable(state)[0]
-
-
-def triggering(state: GameState) -> tuple[Permanent, ...]:
-    """The permanents whose card has triggered abilities, in board order: all that the triggers on
-    becoming tapped are looked for on (:func:`~manasolver.models.rules.board_effects.tap_damage_from_attachments`)."""
-    return _notable(state)[1]
-
-
-def _notable(state: GameState) -> tuple[tuple[Permanent, ...], tuple[Permanent, ...]]:
-    """:func:`notable` and :func:`triggering`, from one pass over the board (its view's ``notable``)."""
-    view = state.view
-    found = view.notable
-    if found is None:
-        out: list[Permanent] = []
-        triggers: list[Permanent] = []
-        for perm in state.battlefield:
-            card = perm.card
-            text = card.text  # the reading stored when the card was built (what the readers return)
-            if text is not None:
-                if text.mana_effects or text.prohibitions or text.granted_keywords:
-                    out.append(perm)
-                if text.triggers:
-                    triggers.append(perm)
-                continue
-            if mana_effects_of(card) or prohibitions_of(card) or card_text(card).granted_keywords:
-                out.append(perm)
-            if triggers_of(card):
-                triggers.append(perm)
-        found = view.notable = (tuple(out), tuple(triggers))
-    return found  # type: ignore[no-any-return]
+__all__ = ["Giver", "granted_haste", "has_haste", "held_abilities", "holders", "printed_as_given",
+           "spell_keywords", "summoning_sick", "unread_haste"]
 
 
 def _grants(state: GameState) -> tuple[tuple[Permanent, GrantedKeyword], ...]:
-    return tuple((perm, g) for perm in notable(state) for g in card_text(perm.card).granted_keywords)
+    return tuple((perm, g) for _, perm in marked(state, NOTABLE) for g in card_text(perm.card).granted_keywords)
 
 
 def _grants_of(state: GameState) -> tuple[tuple[Permanent, GrantedKeyword], ...]:

@@ -15,6 +15,7 @@ from manasolver.models.rules.amounts import condition_holds
 from manasolver.models.rules.board_effects import effective_mana_abilities
 from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.rules.history import MILLED_CARD_MANA, unknown_tops
+from manasolver.models.rules.marks import UNCERTAIN, marked
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.text.read import card_text
 
@@ -23,8 +24,6 @@ __all__ = ["uncertain_sources"]
 #: What a card reads of the top card of a library (:func:`_top_reader`): nothing, its controller's
 #: (a condition or "has all activated abilities of that card"), or each player's (parley).
 _NONE, _OWN, _EACH = "", "own", "each"
-#: The facts of a card none of whose mana is uncertain (one shared value, told apart by identity).
-_CERTAIN: tuple[bool, str] = (False, _NONE)
 
 
 def uncertain_sources(state: GameState, player: str) -> tuple[tuple[str, str], ...]:
@@ -33,11 +32,10 @@ def uncertain_sources(state: GameState, player: str) -> tuple[tuple[str, str], .
     be paid (untapped or tapped as needed, not summoning sick, CR 302.6); and for each permanent
     whose mana reads the top card of a library the board gives without it."""
     out: list[tuple[str, str]] = []
-    for perm in state.battlefield:
-        hit = perm.card.facts.uncertain
-        if hit is _CERTAIN or perm.controller != player:
-            continue  # (most cards: nothing uncertain, said by one fact of the card)
-        printed, reader = hit or _facts(perm.card)
+    for _, perm in marked(state, UNCERTAIN):  # (none on most boards)
+        if perm.controller != player:
+            continue
+        printed, reader = _facts(perm.card)
         if not (printed or reader):
             continue
         if reader:
@@ -70,12 +68,11 @@ def _can_activate(state: GameState, perm: Permanent, ab: ManaAbility) -> bool:
 
 def _facts(card: Card) -> tuple[bool, str]:
     """(a printed mana ability of ``card`` is uncertain, what it reads of a library's top card),
-    computed once per card (kept in its facts)."""
+    computed once per card (kept in its facts) of the cards marked ``UNCERTAIN``."""
     facts = card.facts
     hit: tuple[bool, str] | None = facts.uncertain
     if hit is None:
-        hit = (any(ab.production.uncertain for ab in card.mana_abilities), _top_reader(card))
-        facts.uncertain = hit = _CERTAIN if hit == _CERTAIN else hit
+        hit = facts.uncertain = (any(ab.production.uncertain for ab in card.mana_abilities), _top_reader(card))
     return hit
 
 

@@ -22,11 +22,12 @@ from typing import Any, Final
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadQuery
-from manasolver.models.rules.granted import notable, spell_keywords
+from manasolver.models.rules.granted import spell_keywords
 from manasolver.models.rules.life_for_mana import (
     life_for_mana_colors,
     with_life_for_mana,
 )
+from manasolver.models.rules.marks import NOTABLE, PAYING, marked
 from manasolver.models.state import GameState
 from manasolver.solver.casting.abilities import activation, activation_timing
 from manasolver.solver.casting.alternatives import (
@@ -37,7 +38,6 @@ from manasolver.solver.casting.alternatives import (
 )
 from manasolver.solver.casting.modifiers import board_modifiers, order_modifiers
 from manasolver.solver.request import Modifier, PaymentRequest, Policy, SpellInfo
-from manasolver.solver.supply.unmodelled import PAYING, marked
 
 __all__ = ["NOT_GIVEN", "build_activation", "build_request", "timing_refusal"]
 
@@ -83,9 +83,9 @@ def build_request(state: GameState, player: str, spell: SpellInfo | None, cost: 
             mods = tuple(m.modifier for m in applied) + modifiers
     cost, mods = _life_for_mana(state, player, cost, mods)
     keywords = spell.card.keywords if spell is not None and spell.card is not None else frozenset()
-    if spell is not None and not spell.ability and spell.types and notable(state):
+    if spell is not None and not spell.ability and spell.types and marked(state, NOTABLE):
         # keywords the board gives the spell (Chief Engineer: "Artifact spells you cast have convoke."),
-        # printed by the notable permanents (most boards have none)
+        # printed by the permanents marked NOTABLE (most boards have none)
         keywords = keywords | spell_keywords(state, player, types=tuple(spell.types))
     ordered = order_modifiers(mods)
     # The fields by position, in order (state, cost, player, spell, x, modifiers, alternative,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from manasolver.models.rules.amounts import power_of
+from manasolver.models.rules.marks import COSTS, marked, marks
 from manasolver.models.cost import ManaCost
 from manasolver.models.state import GameState
 from manasolver.solver.casting.modifier_clauses import (
@@ -26,7 +27,6 @@ from manasolver.solver.casting.modifier_clauses import (
     spell_matches,
 )
 from manasolver.solver.request import Modifier, ModifierKind, SpellInfo
-from manasolver.solver.supply.unmodelled import COSTS, marked, marks
 
 if TYPE_CHECKING:
     from manasolver.models.text.cost_modifiers import CostEffect

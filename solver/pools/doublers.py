@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card
 from manasolver.models.rules.board_effects import effective_mana_abilities
+from manasolver.models.rules.marks import DOUBLING, marked
 from manasolver.models.rules.production import replacements_for, triggered_mana_for
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import TYPE_BITS
@@ -102,10 +103,6 @@ def _unmodelled(state: GameState, perm: Permanent, ab: ManaAbility, only: bool) 
     return ""
 
 
-#: The facts of a card that neither prints a pool-doubling ability nor speaks of unspent mana.
-_NEITHER = (False, False)
-
-
 def _card_info(card: Card) -> tuple[bool, bool]:
     """What :func:`find_doublers` needs to know about a card: (a printed mana ability doubles the
     pool, its text speaks of unspent mana), kept in its facts."""
@@ -129,14 +126,14 @@ def find_doublers(state: GameState, player: str) -> tuple[Doubler, ...]:
 
 def _find(state: GameState, player: str) -> tuple[Doubler, ...]:
     """:func:`find_doublers`, computed."""
-    # cheap first: a doubling ability is printed on the card, or granted by a card whose
-    # text speaks of unspent mana (no card grants one today); most boards have neither, which
-    # one count over the cards' facts tells
-    infos = [perm.card.facts.doubler or _card_info(perm.card) for perm in state.battlefield]
-    if infos.count(_NEITHER) == len(infos):
+    # a doubling ability is printed on the card, or granted by a card whose text speaks of unspent
+    # mana (no card grants one today): the permanents marked DOUBLING, none on most boards
+    candidates = marked(state, DOUBLING)
+    if not candidates:
         return ()
-    printing = [i for i, info in enumerate(infos) if info[0]]
-    granting = any(info[1] and not info[0] for info in infos)
+    infos = [(i, _card_info(perm.card)) for i, perm in candidates]
+    printing = [i for i, info in infos if info[0]]
+    granting = any(info[1] and not info[0] for _, info in infos)
     out = []
     for i in range(len(state.battlefield)) if granting else printing:
         perm = state.battlefield[i]

@@ -29,11 +29,11 @@ and clause and a ``where`` path (``battlefield[i]``, ``hand[i]``, ``cost``, ``sp
 the checks above that read the whole board, each run once per board and what it reads of the
 request (:func:`once`: the outcome is kept in the board's view, ``state.view.checks``, so a board
 kept between queries is checked once for all of them).  A check that reads particular cards reads
-only the permanents marked for it (:func:`marks`, read once per card; :func:`marked`, one pass over
-the board, shared with the cast request, which finds the permanents with cost clauses there too:
-``COSTS``), so a board without any such card costs that one pass; a check that reads the effects in
-force, the prohibitions or the grants runs only where a permanent prints one
-(:func:`~manasolver.models.rules.granted.notable`, the permanents all of them read).
+only the permanents marked for it (:mod:`manasolver.models.rules.marks`: a card's marks read once,
+the board's marked permanents found in one pass shared with the rules and the cast request), so a
+board without any such card costs that one pass; a check that reads the effects in force, the
+prohibitions or the grants runs only where a permanent prints one (``NOTABLE``, the permanents all
+of them read).
 While the supply is built, what it leaves out (listed in ``Supply.excluded``, then refused by
 :func:`guard_excluded` when it matters) is decided here too: :func:`ability_gap` and
 :func:`repeatable_gap` (mana abilities this model does not cover, raised as
@@ -70,11 +70,34 @@ from manasolver.models.rules.counts import (
     spend_table,
     unowned_spend_rules,
 )
-from manasolver.models.rules.granted import notable, summoning_sick, unread_haste
+from manasolver.models.rules.granted import summoning_sick, unread_haste
+from manasolver.models.rules.marks import (
+    ALL_ARTIFACTS,
+    COLOR_READERS,
+    GRAVEYARD,
+    LAYER_LINES,
+    LAYERS,
+    NOTABLE,
+    OWN_SPENDING,
+    OWN_SPENDING_RULE,
+    PAYING,
+    POWER,
+    POWER_READERS,
+    RECOLORS,
+    SPELLS_COLORLESS,
+    SPELLS_WHITE,
+    UNCHECKED,
+    board_marks,
+    graveyard_mana_line,
+    marked,
+    marks,
+    paying_clause,
+    power_change,
+    reads_power,
+)
 from manasolver.models.state import GameState, Permanent, fits_cost
 from manasolver.models.symbols import C
 from manasolver.models.text.mana_abilities import BECOMES_THAT_COLOR
-from manasolver.models.text.oracle import GRAVEYARD_MANA, self_reference
 from manasolver.models.text.read import card_text
 from manasolver.models.text.tap_costs import tap_costs
 from manasolver.solver.request import PaymentRequest, SpellInfo
@@ -84,12 +107,12 @@ from manasolver.solver.supply.model import Excluded, Option, Supply
 if TYPE_CHECKING:
     from manasolver.models.text.activated import ActivatedAbility
 
-__all__ = ["CHECKS_LIMIT", "COSTS", "NO_REFERENCES", "PAYING", "RESOURCE_COSTS", "RESTRICTED_TRIGGERS",
+__all__ = ["CHECKS_LIMIT", "NO_REFERENCES", "RESOURCE_COSTS", "RESTRICTED_TRIGGERS",
            "SNOW_TRIGGERS", "UNREAD_TEXT", "Unmodelled", "ability_gap", "drop_unmodelled_altars",
            "guard_ability_cost", "guard_ability_effects", "guard_activation", "guard_doublers", "guard_excluded",
            "guard_payment_rules", "guard_power_changes", "guard_prohibitions", "guard_recolored_sources",
            "guard_spent_on_activations", "guard_spent_on_costs", "guard_tap_triggers", "guard_unread_haste",
-           "marked", "once", "power_change", "refuse_options", "refuse_payment", "repeatable_gap"]
+           "once", "refuse_options", "refuse_payment", "repeatable_gap"]
 
 #: Why a permanent is left out of the supply (``Excluded.reason``).
 UNREAD_TEXT = "the card has mana text the parser could not read"
@@ -125,7 +148,7 @@ def refuse_payment(req: PaymentRequest, tap_triggers: bool = True) -> None:
 def _guard_paying(req: PaymentRequest) -> None:
     """The prohibitions on the player's mana abilities (where a permanent prints one), then the
     rules of paying."""
-    if notable(req.state):
+    if marked(req.state, NOTABLE):
         guard_prohibitions(req.state, req.player)
     guard_payment_rules(req)
 
@@ -384,127 +407,6 @@ def guard_ability_cost(name: str, cost: AbilityCost) -> None:
 
 # -- rules of paying the payment model can't say -----------------------------------------------
 
-# -- which cards the board-wide checks read ---------------------------------------------------
-
-#: The marks of :func:`marks`: a card whose text takes part in a check of this module, or that the
-#: cast request reads from every permanent (``COSTS``).
-PAYING = "paying"            # K'rrik's life for a colored symbol (guard_payment_rules, casting.build)
-LAYERS = "layers"            # Mycosynth Lattice's and Celestial Dawn's type and color changes
-COLOR_READERS = "colors"     # a cost modifier by color, or mana only for spells of some colors
-UNCHECKED = "unchecked"      # a spending restriction not checked against a named spell
-GRAVEYARD = "graveyard"      # mana text that works from the graveyard
-POWER = "power"              # a static change of power or toughness (Glorious Anthem, an Equipment)
-POWER_READERS = "power_readers"  # mana that reads power or toughness (Selvala, Heart of the Wilds)
-RECOLORS = "recolors"        # a mana ability that makes its source the color of its mana (Foraging Wickermaw)
-COSTS = "costs"              # a clause that changes what spells cost, read or not (casting.modifiers)
-OWN_SPENDING = "own_spending"  # a spell's own "Spend only mana produced by …" (guard_payment_rules)
-
-
-def marks(card: Card) -> frozenset[str]:
-    """Which of this module's board-wide checks ``card``'s text takes part in, and whether it has
-    cost clauses the cast request reads (``COSTS``): read once per card and kept in its facts, so
-    that a check reads only the permanents marked for it (:func:`marked`) instead of every
-    permanent's text on every board."""
-    found: frozenset[str] | None = card.facts.unmodelled_marks
-    if found is None:
-        found = card.facts.unmodelled_marks = _read_marks(card)
-    return found
-
-
-def _hand_built_costs(card: Card) -> bool:
-    """Does a card built by hand (no stored reading) print cost clauses?  Its text is read here, the
-    reader loaded only then (a query on a board of cards from the database never loads it)."""
-    from manasolver.models.text.cost_modifiers import cost_effects_of
-    return any(cost_effects_of(card))
-
-
-def _read_marks(card: Card) -> frozenset[str]:
-    text = card.oracle_text
-    out: set[str] = set()
-    read = card.text  # the reading stored when the card was built; a card built by hand is read now
-    if (read.cost_effects or read.cost_unknown) if read is not None else _hand_built_costs(card):
-        out.add(COSTS)
-    if _paying_clauses(text) is not None:
-        out.add(PAYING)
-    if "Spend only mana produced by" in text and _OWN_SPENDING.search(text):
-        out.add(OWN_SPENDING)
-    if "permanents" in text and any(line.strip() in _LAYER_LINES for line in text.split("\n")):
-        out.add(LAYERS)
-    reading = card_text(card)
-    if reading.cost_effects and any(e.colors or e.colorless for e in reading.cost_effects):
-        out.add(COLOR_READERS)
-    abilities = card.mana_abilities
-    if abilities:  # (most cards have no mana ability: the marks read from abilities are not looked for)
-        restrictions = [ab.production.restriction for ab in abilities if ab.production.restriction is not None]
-        if any(r.multicolored or r.colorless for r in restrictions):
-            out.add(COLOR_READERS)
-        if any(r.unchecked for r in restrictions):
-            out.add(UNCHECKED)
-        if any(BECOMES_THAT_COLOR in ab.extra for ab in abilities):
-            out.add(RECOLORS)
-        if any(_reads_power(ab) for ab in abilities):
-            out.add(POWER_READERS)
-    if reading.tap_costs and any(_reads_power(t.ability) for t in reading.tap_costs):
-        out.add(POWER_READERS)
-    if _graveyard_mana_line(card) is not None:
-        out.add(GRAVEYARD)
-    if power_change(text) is not None:
-        out.add(POWER)
-    return frozenset(out) if out else _NO_MARKS
-
-
-def _graveyard_mana_line(card: Card) -> str | None:
-    """The first line of ``card``'s text that makes mana from the graveyard (:data:`GRAVEYARD_MANA`),
-    or None.  Only the lines with both of the words every match has are read for the card's name
-    (most texts have neither)."""
-    text = card.oracle_text
-    if "graveyard" not in text or "Add" not in text:
-        return None
-    for line in text.split("\n"):
-        if "Add" in line and "graveyard" in line and GRAVEYARD_MANA.search(self_reference(line, card.name)):
-            return line
-    return None
-
-
-#: The marks of most cards: none.
-_NO_MARKS: frozenset[str] = frozenset()
-
-
-#: A static change of power or toughness (CR 613.4c, 613.4b): "Creatures you control get +1/+1",
-#: "Equipped creature gets +2/+0", "… has base power and toughness 4/4", "Switch …'s power and
-#: toughness".  A line that lasts "until end of turn" is an effect of a spell or an activation,
-#: which the board does not record.
-_POWER_CHANGE = re.compile(r"\bgets? [+-][\dX]+/[+-][\dX]+|\bbase power\b|\bpower and toughness (?:are each|each equal)"
-                           r"|\bswitch\b[^.]*\bpower and toughness", re.IGNORECASE)
-
-
-def power_change(text: str) -> str | None:
-    """The first line of ``text`` that changes power or toughness for as long as its permanent is on
-    the battlefield (:data:`_POWER_CHANGE`), or None."""
-    low = text.lower()
-    if "/" not in low and "power" not in low:
-        return None  # (every match has "/" or "power": most texts have neither, two searches)
-    if "base power" not in low and "power and toughness" not in low and "get +" not in low \
-            and "gets +" not in low and "get -" not in low and "gets -" not in low:
-        return None  # (every match has one of these words)
-    for line in text.split("\n"):
-        if _POWER_CHANGE.search(line) and "until end of turn" not in line and not line.startswith(("When", "At ")):
-            return line.strip()
-    return None
-
-
-#: The amounts of mana abilities that read power or toughness (models/abilities.Amount).
-_POWER_AMOUNTS = frozenset({"power", "toughness", "max_power", "total_power", "max_toughness", "distinct_powers",
-                            "entered_power", "sacrificed_power"})
-
-
-def _reads_power(ability: ManaAbility) -> bool:
-    amount = ability.production.amount
-    # (creature cards revealed from the hand, Sacellum Godspeaker's, have their printed power)
-    return amount is not None and (amount.kind in _POWER_AMOUNTS
-                                   or (amount.min_power is not None and amount.kind != "hand"))
-
-
 def guard_power_changes(state: GameState, player: str) -> None:
     """Refuse where a static change of power or toughness (an anthem, an Equipment, an Aura, a lord)
     could change what a mana ability of ``player``'s permanents reads of power or toughness
@@ -544,47 +446,9 @@ def _granted_reader(state: GameState, player: str) -> Permanent | None:
     except ManasolverError:
         reached = None
     return next((p for p in state.battlefield if p.controller == player and (reached is None or p.id in reached)
-                 and any(_reads_power(ab) for ab in abilities_of(state, p))), None)
+                 and any(reads_power(ab) for ab in abilities_of(state, p))), None)
 
 
-def marked(state: GameState, mark: str) -> tuple[tuple[int, Permanent], ...]:
-    """(position, permanent) of the board's permanents whose card has ``mark``, in board order:
-    one pass over the board, kept in its view (``state.view.marked``)."""
-    index: _Marked | None = state.view.marked
-    if index is None:
-        index = _mark_board(state)
-    return index.get(mark, ())
-
-
-#: The board's marked permanents by mark (its view's ``marked``).
-_Marked = dict[str, tuple[tuple[int, Permanent], ...]]
-
-
-def _marked_index(state: GameState) -> _Marked:
-    """Every mark of the board with its permanents (:func:`marked`); empty on most boards."""
-    index: _Marked | None = state.view.marked
-    return index if index is not None else _mark_board(state)
-
-
-def _mark_board(state: GameState) -> _Marked:
-    """The one pass over the board that :func:`marked` reads, stored in its view: the permanents
-    with any mark first (most have none), then each mark's."""
-    some = [(i, perm, kinds) for i, perm in enumerate(state.battlefield)
-            if (kinds := perm.card.facts.unmodelled_marks) is not _NO_MARKS]
-    found: dict[str, list[tuple[int, Permanent]]] = {}
-    for i, perm, kinds in some:
-        if kinds is None:  # (a card not read yet)
-            kinds = marks(perm.card)
-        for m in kinds:
-            found.setdefault(m, []).append((i, perm))
-    index = state.view.marked = {m: tuple(v) for m, v in found.items()}
-    return index
-
-
-#: A spell's own spending rule (CR 106.6 on the spell itself): Myr Superion, Imperiosaur.
-_OWN_SPENDING = re.compile(r"Spend only mana produced by [^.]*to cast (?:this spell|it this way)\.")
-#: K'rrik, Son of Yawgmoth (a "rather than pay that mana" replacement of CR 118.9's kind).
-_LIFE_FOR_MANA = re.compile(r"For each \{([WUBRG])\} in a cost, you may pay (\d+) life rather than pay that mana\.")
 #: Celestial Dawn's rule of paying (CR 609.4b), for the readers that sort out the boards where no
 #: rule of paying applies (the payment applies it: models.effects.SpendTable).
 ONLY_AS_COLORLESS = "spend other mana only as though it were colorless mana"
@@ -599,7 +463,7 @@ def guard_payment_rules(req: PaymentRequest) -> None:
     state, player, spell = req.state, req.player, req.spell
     card = spell.card if spell is not None else None
     if spell is not None and card is not None and not spell.ability and OWN_SPENDING in marks(card):
-        m = _OWN_SPENDING.search(card.oracle_text)
+        m = OWN_SPENDING_RULE.search(card.oracle_text)
         if m and "this way" not in m.group(0):  # applied by the supply (supply/own_spending.py)
             from manasolver.solver.supply.own_spending import guard_own_spending
             guard_own_spending(state, player, spell)
@@ -608,9 +472,9 @@ def guard_payment_rules(req: PaymentRequest) -> None:
                               f"this engine does not apply yet", "spell")
     # each guard reading marks runs where its mark is on the board (no permanent is marked on most
     # boards), and each reading the effects in force or the grants where a permanent prints one
-    # (notable: what they read; most boards have none)
-    index = _marked_index(state)
-    printed = notable(state)
+    # (NOTABLE: what they read; most boards have none)
+    index = board_marks(state)
+    printed = NOTABLE in index
     if spell is not None:
         if UNCHECKED in index:
             _guard_unchecked_restrictions(req)
@@ -631,7 +495,7 @@ def guard_payment_rules(req: PaymentRequest) -> None:
         if perm.controller != player:
             continue
         costs = [req.cost] + [mod.cost for mod in req.modifiers if mod.kind == "increase" and mod.cost is not None]
-        m = _paying_clauses(perm.card.oracle_text)
+        m = paying_clause(perm.card.oracle_text)
         assert m is not None  # (what the mark says)
         bit = {"W": 1, "U": 2, "B": 4, "R": 8, "G": 16}[m.group(1)]
         if any(s.colors & bit and not s.phyrexian for c in costs for s in c.symbols):
@@ -659,11 +523,6 @@ def _guard_unowned(req: PaymentRequest) -> None:
     raise Unsupported(f"{source.card.name} ({source.id}): {effect.text!r} lets any mana pay this cost's colored "
                       f"symbols if its player does not own {what}, which the board does not say (CR 609.4b)",
                       f"battlefield[{index}]")
-
-
-def _paying_clauses(text: str) -> re.Match[str] | None:
-    """K'rrik's "pay N life rather than pay that mana" match of an oracle text, or None."""
-    return _LIFE_FOR_MANA.search(text) if "rather than pay that mana" in text else None
 
 
 def guard_spent_on_costs(req: PaymentRequest) -> None:
@@ -714,13 +573,6 @@ def guard_spent_on_activations(state: GameState, supply: Supply) -> None:
                                       f"battlefield[{index}]")
 
 
-#: Mycosynth Lattice's type change (layer 4, CR 613.1d) and the color changes of Lattice and
-#: Celestial Dawn (layer 5) that reach spells and cards, not only permanents.
-_ALL_ARTIFACTS = "All permanents are artifacts in addition to their other types."
-_SPELLS_COLORLESS = "All cards that aren't on the battlefield, spells, and permanents are colorless."
-_SPELLS_WHITE = ("Nonland permanents you control are white. The same is true for spells you control and nonland "
-                 "cards you own that aren't on the battlefield.")
-_LAYER_LINES = (_ALL_ARTIFACTS, _SPELLS_COLORLESS, _SPELLS_WHITE)
 _ARTIFACT_WORD = re.compile(r"\bartifacts?\b", re.IGNORECASE)
 
 
@@ -729,7 +581,7 @@ def _layer_sources(state: GameState) -> list[tuple[int, Permanent, str]]:
     out: list[tuple[int, Permanent, str]] = []
     for i, perm in marked(state, LAYERS):
         for line in perm.card.oracle_text.split("\n"):
-            if line.strip() in _LAYER_LINES:
+            if line.strip() in LAYER_LINES:
                 out.append((i, perm, line.strip()))
     return out
 
@@ -752,8 +604,8 @@ def guard_layer_changes(req: PaymentRequest) -> None:
     state, spell = req.state, req.spell
     for i, perm, line in sources:
         where = f"battlefield[{i}]"
-        if line == _ALL_ARTIFACTS:
-            cards = [p.card for p in state.battlefield if p.card.oracle_text.count(_ALL_ARTIFACTS) == 0]
+        if line == ALL_ARTIFACTS:
+            cards = [p.card for p in state.battlefield if p.card.oracle_text.count(ALL_ARTIFACTS) == 0]
             cards += list(state.player(req.player).hand)
             if spell is not None and spell.card is not None:
                 cards.append(spell.card)
@@ -765,7 +617,7 @@ def guard_layer_changes(req: PaymentRequest) -> None:
             continue
         if spell is None or spell.ability:
             continue
-        if line == _SPELLS_WHITE and perm.controller != req.player:
+        if line == SPELLS_WHITE and perm.controller != req.player:
             continue
         reader_text = _spell_color_reader(req)
         if reader_text is not None:
@@ -797,7 +649,7 @@ def _guard_assist_layers(req: PaymentRequest) -> None:
     convoke and improvise."""
     if req.improvise:
         for i, perm, line in _layer_sources(req.state):
-            if line == _ALL_ARTIFACTS:
+            if line == ALL_ARTIFACTS:
                 raise Unsupported(f"{perm.card.name} ({perm.id}): {line!r} makes every permanent an artifact, which "
                                   f"this engine does not apply to card types yet, and improvise taps artifacts",
                                   f"battlefield[{i}]")
@@ -809,7 +661,7 @@ def _guard_assist_layers(req: PaymentRequest) -> None:
         if perm.controller == req.player and perm.is_creature and \
                 permanent_colors(req.state, perm) != perm.card.colors:
             setters = [p.card.name for p in req.state.battlefield
-                       if read_color_settings(p.card.oracle_text) or _SPELLS_COLORLESS in p.card.oracle_text]
+                       if read_color_settings(p.card.oracle_text) or SPELLS_COLORLESS in p.card.oracle_text]
             raise Unsupported(f"{perm.card.name} ({perm.id}): its colors are changed by {', '.join(setters)} "
                               f"(layer 5, CR 613.1d), and convoke reads the printed colors", f"battlefield[{i}]")
     for i, perm in marked(req.state, RECOLORS):
@@ -857,10 +709,10 @@ def _guard_graveyard_mana(req: PaymentRequest) -> None:
             k = j
             break
     for i, card in enumerate(players[k].graveyard):
-        found = card.facts.unmodelled_marks
+        found = card.facts.marks
         if found is not None and GRAVEYARD not in found:
             continue  # (a card whose marks are not read yet is read for this check alone: most never need more)
-        line = _graveyard_mana_line(card)
+        line = graveyard_mana_line(card)
         if line is not None:
             raise Unsupported(f"{card.name} (in the graveyard): {line!r} makes mana from the graveyard, which "
                               f"this engine does not model yet", f"players[{k}].graveyard[{i}]")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from manasolver.solver.service.protocol import answer
-from manasolver.solver.supply.unmodelled import power_change
+from manasolver.models.rules.marks import power_change
 
 
 def _board(*cards: str) -> dict[str, Any]:
