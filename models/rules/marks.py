@@ -34,6 +34,7 @@ from manasolver.models.text.oracle import GRAVEYARD_MANA, self_reference
 from manasolver.models.text.prohibitions import prohibitions_of
 from manasolver.models.text.read import card_text
 from manasolver.models.text.tap_triggers import tap_triggers_of
+from manasolver.models.text.triggers import triggers_of
 
 __all__ = ["ALL_ARTIFACTS", "COLOR_READERS", "COSTS", "DOUBLING", "GRAVEYARD", "LAYERS", "LAYER_LINES", "NOTABLE",
            "Marked", "board_marks",
@@ -122,14 +123,8 @@ def _read_marks(card: Card) -> frozenset[str]:
         out.add(NOTABLE)
     if (read.cost_effects or read.cost_unknown) if read is not None else _hand_built_costs(card):
         out.add(COSTS)
-    if tap_triggers_of(card):
+    if triggers_of(card) and tap_triggers_of(card):
         out.add(TAP_TRIGGERS)
-    if paying_clause(text) is not None:
-        out.add(PAYING)
-    if "Spend only mana produced by" in text and OWN_SPENDING_RULE.search(text):
-        out.add(OWN_SPENDING)
-    if "permanents" in text and any(line.strip() in LAYER_LINES for line in text.split("\n")):
-        out.add(LAYERS)
     reading = card_text(card)
     if reading.cost_effects and any(e.colors or e.colorless for e in reading.cost_effects):
         out.add(COLOR_READERS)
@@ -137,24 +132,30 @@ def _read_marks(card: Card) -> frozenset[str]:
         out.add(UNCERTAIN)  # (what a reading of a top card is read from: rules.uncertain reads which)
     if reading.unspent_mana:
         out.add(DOUBLING)
-    abilities = card.mana_abilities
-    if abilities:  # (most cards have no mana ability: the marks read from abilities are not looked for)
-        if any(ab.production.uncertain or (ab.production.amount is not None
-                                           and ab.production.amount.kind == "revealed_nonland") for ab in abilities):
+    for ab in card.mana_abilities:  # (most cards have none)
+        production = ab.production
+        amount, restriction = production.amount, production.restriction
+        if production.uncertain or (amount is not None and amount.kind == "revealed_nonland"):
             out.add(UNCERTAIN)
-        if any(ab.production.doubles_pool for ab in abilities):
+        if production.doubles_pool:
             out.add(DOUBLING)
-        restrictions = [ab.production.restriction for ab in abilities if ab.production.restriction is not None]
-        if any(r.multicolored or r.colorless for r in restrictions):
-            out.add(COLOR_READERS)
-        if any(r.unchecked for r in restrictions):
-            out.add(UNCHECKED)
-        if any(BECOMES_THAT_COLOR in ab.extra for ab in abilities):
+        if restriction is not None:
+            if restriction.multicolored or restriction.colorless:
+                out.add(COLOR_READERS)
+            if restriction.unchecked:
+                out.add(UNCHECKED)
+        if BECOMES_THAT_COLOR in ab.extra:
             out.add(RECOLORS)
-        if any(reads_power(ab) for ab in abilities):
+        if reads_power(ab):
             out.add(POWER_READERS)
     if reading.tap_costs and any(reads_power(t.ability) for t in reading.tap_costs):
         out.add(POWER_READERS)
+    if paying_clause(text) is not None:
+        out.add(PAYING)
+    if "Spend only mana produced by" in text and OWN_SPENDING_RULE.search(text):
+        out.add(OWN_SPENDING)
+    if "permanents" in text and any(line.strip() in LAYER_LINES for line in text.split("\n")):
+        out.add(LAYERS)
     if graveyard_mana_line(card) is not None:
         out.add(GRAVEYARD)
     if power_change(text) is not None:
