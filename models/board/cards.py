@@ -45,30 +45,26 @@ class CardResolver:
         self._cache: dict[object, Card] = {}
         self._text = 0          # characters of oracle text parsed for this board
         self.entries = 0        # cards in hands and graveyards, all players together
-        self._names: dict[str, tuple[Card, bool]] = ({} if db is None else _NAME_CACHE.get(db)
-                                                     or _NAME_CACHE.setdefault(db, {}))
+        #: The cards of names read before, by the name as given, each beside whether it is a token
+        #: card (empty until the database is read).
+        self.known: dict[str, tuple[Card, bool]] = ({} if db is None else _NAME_CACHE.get(db)
+                                                    or _NAME_CACHE.setdefault(db, {}))
 
     @property
     def db(self) -> CardDB:
         if self._db is None:
             from manasolver.models.carddb import default_db
             self._db = default_db()
-            self._names = _NAME_CACHE.setdefault(self._db, {})
+            self.known = _NAME_CACHE.setdefault(self._db, {})
         return self._db
-
-    @property
-    def known(self) -> dict[str, tuple[Card, bool]]:
-        """The cards of names read before, by the name as given, each beside whether it is a token
-        card (empty until the database is read)."""
-        return self._names
 
     def named(self, name: object, where: str) -> Card:
         """The database card ``name`` (exact, case-insensitive); UnknownCard suggests others."""
         if type(name) is str:
-            hit = self._names.get(name)
+            hit = self.known.get(name)
             if hit is None and self._db is None:
                 self.db  # the database's own name cache replaces this board's empty one
-                hit = self._names.get(name)
+                hit = self.known.get(name)
             if hit is not None:
                 return hit[0]
         text = as_str(name, where, "a card name", LIMITS["name"])
@@ -80,9 +76,9 @@ class CardResolver:
             except ManasolverError as err:
                 raise err if err.where else err.at(where) from None
             self._cache[key] = card
-        if len(self._names) >= CACHE_SIZE:
-            self._names.clear()
-        self._names[text] = (card, is_token_card(card))
+        if len(self.known) >= CACHE_SIZE:
+            self.known.clear()
+        self.known[text] = (card, is_token_card(card))
         return card
 
     def entry(self, obj: Mapping[str, Any], where: str) -> Card:

@@ -132,20 +132,7 @@ def _designations(raw: object, where: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def sized_library(raw: object) -> Library | None:
-    """The library of a ``library`` object that gives its size alone, ``{"size": n}`` with ``n`` in
-    bounds (the common case, checked here without a path); ``None`` for any other value."""
-    if type(raw) is dict and len(raw) == 1:
-        size = raw.get("size")
-        if type(size) is int and 0 <= size <= LIMITS["library"]:
-            return Library(size)
-    return None
-
-
 def _library(raw: object, where: str, zone: ZoneReader, cards: CardResolver) -> Library:
-    sized = sized_library(raw)
-    if sized is not None:
-        return sized
     obj = as_object(raw, where, "library")
     check_fields(obj, LIBRARY_FIELDS, where, "library")
     if "size" not in obj:

@@ -38,7 +38,6 @@ from manasolver.models.board.history import (
     check_designations,
     load_permanent_history,
     load_player_history,
-    sized_library,
 )
 from manasolver.models.board.schema import (
     CARD_FIELDS,
@@ -64,7 +63,7 @@ from manasolver.models.board.status import PREDEFINED_TOKENS, is_token_card, sta
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadCost, BadState, UnknownCard, Unsupported
-from manasolver.models.state import STEPS, GameState, Permanent, Player, Turn
+from manasolver.models.state import STEPS, GameState, Library, Permanent, Player, Turn
 
 if TYPE_CHECKING:  # carddb is imported lazily: only boards that name cards need it
     from manasolver.models.carddb import CardDB
@@ -296,10 +295,11 @@ def _plain_player(raw: object, where: str, cards: CardResolver) -> Player | None
             or (drawn is not None and (type(drawn) is not int or not 0 <= drawn <= _LIBRARY_LIMIT))):
         return None
     library = get("library")
-    if library is not None:
-        library = sized_library(library)
-        if library is None:
+    if library is not None:  # given by its size alone
+        size = library.get("size") if type(library) is dict and len(library) == 1 else None
+        if type(size) is not int or not 0 <= size <= _LIBRARY_LIMIT:
             return None
+        library = _new(Library, (size, _NO_CARDS))
     none = _NO_CARDS
     hand = get("hand", none)
     grave = get("graveyard", none)
@@ -373,8 +373,8 @@ def _player(raw: object, where: str, cards: CardResolver) -> Player:
         spells = _count(obj, spells_key, None, where, spells_key, big)
     if gained is not None and (type(gained) is not int or not 0 <= gained <= big):
         gained = _count(obj, gained_key, None, where, gained_key, big)
-    return Player(name, life, start, energy, pool, hand, grave, commander, lands or 0, spells or 0, gained,
-                  *load_player_history(obj, where, _zone, cards))
+    return _new(Player, (name, life, start, energy, pool, hand, grave, commander, lands or 0, spells or 0, gained,
+                         *load_player_history(obj, where, _zone, cards)))
 
 
 _NO_POOL = ManaCost()
@@ -543,8 +543,8 @@ def _permanent(raw: object, where: str, names: tuple[str, ...], cards: CardResol
         if len(imprinted) > LIMITS["imprinted"]:
             raise BadState(f"imprinted names {len(imprinted)} cards; at most {LIMITS['imprinted']} are accepted",
                            f"{where}.imprinted")
-    return Permanent(pid, card, controller, tapped, sick, haste, counters, attached, cast_for, x,
-                     token, color, ctype, cname, imprinted, *load_permanent_history(obj, where))
+    return _new(Permanent, (pid, card, controller, tapped, sick, haste, counters, attached, cast_for, x,
+                            token, color, ctype, cname, imprinted, *load_permanent_history(obj, where)))
 
 
 def _chosen_permanent(obj: dict[str, object], where: str, fields: tuple[object, ...]) -> tuple[object, ...]:

@@ -28,7 +28,7 @@ from manasolver.models.errors import (
     UnknownField,
     Unsupported,
 )
-from manasolver.models.state import GameState
+from manasolver.models.state import GameState, Library
 from paths import EXAMPLES
 
 EXAMPLES = EXAMPLES
@@ -699,6 +699,12 @@ _PLAYERS_OF_COMMON_KINDS: list[dict[str, Any]] = [
     {"name": "you", "hand": ["Forest", "sOL rING"], "commander": ["kENRITH, tHE rETURNED kING"]},  # (not read yet)
     {"name": "you", "library": None, "life_gained_this_turn": None, "hand": ["forest"]},
     {"name": "you", "library": {"size": 2, "top": ["Opt"]}, "designations": ["monarch"], "pool": "{G}"},
+    {"name": "you", "library": {"size": 0}},
+    {"name": "you", "library": {"size": LIMITS["library"]}},
+    {"name": "you", "library": {"size": LIMITS["library"] + 1}},
+    {"name": "you", "library": {"size": True}},
+    {"name": "you", "library": {"size": 3, "top": []}},
+    {"name": "you", "library": {"size": 3}, "pool": "{G}"},
 ]
 
 
@@ -732,6 +738,18 @@ def test_a_player_of_the_common_kinds_is_the_player_read_field_by_field(raw: dic
         assert direct.entries == 0
         return
     assert made == expected and direct.entries == checked.entries
+
+
+@pytest.mark.parametrize("size", [0, 53, LIMITS["library"]])
+def test_a_library_of_its_size_alone_is_read_on_the_direct_path(size: int) -> None:
+    """A player whose library gives its size alone is made directly, the library of that size with
+    no known cards."""
+    from manasolver.models.board.cards import CardResolver
+    from manasolver.models.board.load import _plain_player
+    from manasolver.models.carddb import default_db
+
+    made = _plain_player({"name": "you", "library": {"size": size}}, "players[0]", CardResolver(default_db()))
+    assert made is not None and type(made.library) is Library and made.library == Library(size)
 
 
 @pytest.mark.parametrize("field,value", [
