@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from manasolver.models.state import GameState
 from manasolver.models.symbols import ANY_COLOR, TYPE_BITS
@@ -36,6 +36,9 @@ from manasolver.solver.payment import WARNINGS, Activation, Allocation, Payment
 from manasolver.solver.payment_order import Assist, Step, cost_masks, executable, mana_bits, total_demands, widened
 from manasolver.models.rules.ability_scope import ability_scope, permanent_words
 from manasolver.solver.supply.model import Option
+
+if TYPE_CHECKING:
+    from manasolver.solver.backends.fastopt.keep import KeepTerms
 
 __all__ = ["Finisher", "Planned", "Written", "best_first", "direct_json", "finish_json", "finish_payment",
            "writes_directly"]
@@ -64,15 +67,17 @@ class Written:
     def to_json(self) -> dict[str, Any]:
         """The protocol's PAYMENT object (written directly when :func:`writes_directly`), as an
         executable plan (:func:`finish_json`)."""
+        finisher = Finisher(self.problem, self.solution.keep)
         direct = _direct(self.problem, self.solution, None)
         if direct is None:
-            return Finisher(self.problem).plan(to_payment(self.problem, self.solution).to_json())
+            return finisher.plan(to_payment(self.problem, self.solution).to_json())
         out, steps, founds = direct
-        return Finisher(self.problem).plan(out, steps=steps, founds=founds)
+        return finisher.plan(out, steps=steps, founds=founds)
 
     def payment(self) -> Payment:
         """The :class:`Payment` value of the solution (the general path), as an executable plan."""
-        return finish_payment(self.problem, to_payment(self.problem, self.solution))
+        return finish_payment(self.problem, to_payment(self.problem, self.solution),
+                              Finisher(self.problem, self.solution.keep))
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,12 +348,15 @@ class Finisher:
     """Writes payments of one problem as plans (see :func:`finish_json`); holds what every
     payment of the problem shares: the keep terms, and the options by permanent and ability,
     built only for a payment whose activations come without their class and option (so that
-    writing a payment of a few activations costs what they cost, not what the board holds)."""
+    writing a payment of a few activations costs what they cost, not what the board holds).
+    ``keep``: the keep terms the problem's solution was counted with (:attr:`Solution.keep`),
+    read when they count what the policy names, else built when a score first needs them."""
 
-    def __init__(self, problem: Problem) -> None:
+    def __init__(self, problem: Problem, keep: KeepTerms | None = None) -> None:
         self.problem = problem
         self._options: dict[tuple[str, int], Found] | None = None
-        self._keep: Any = None
+        self._counted = keep
+        self._keep: KeepTerms | None = None
         #: The class of each member of the supply, made when a payment first taps or sacrifices
         #: a permanent for a cost.
         self._class_of: dict[str, int] | None = None
@@ -509,8 +517,12 @@ class Finisher:
         }
         if "keep_castable" in names or "keep_colors" in names:
             if self._keep is None:
-                from manasolver.solver import backends
-                self._keep = backends.keep_terms(problem, tuple(names))
+                counted = self._counted
+                if counted is not None and counted.castable == ("keep_castable" in names):
+                    self._keep = counted
+                else:
+                    from manasolver.solver import backends
+                    self._keep = backends.keep_terms(problem, tuple(names))
             # activations written directly tap and sacrifice nothing else, and assist nothing
             left_used = used if kinds is not None else self._with_consumed(out, used, seen)
             if "keep_castable" in names:
