@@ -55,3 +55,30 @@ def test_unit_flow_pushes_the_max_flow_at_networkx_min_cost(seed: int) -> None:
     best = nx.max_flow_min_cost(graph, "cap", len(flow.head) - 1)
     assert pushed == sum(best["cap"].values())
     assert cost == nx.cost_of_flow(graph, best)
+
+
+@pytest.mark.parametrize("order", [0, 1, 2])
+def test_a_unit_arc_costs_its_packed_vector_whatever_the_order_of_the_criteria(order: int) -> None:
+    """Each one-unit mode's arc in the flow costs the packed vector of one activation whose unit
+    is left unspent (waste 1), and its vector is the one activation's (waste 0): the costs summed
+    once per kind of mode count every term wherever the policy ranks it, the tie-break last."""
+    from manasolver.benchmarks import boards as bd
+    from manasolver.solver import queries
+    from manasolver.solver.backends.fastopt.floor import prepared
+    from manasolver.solver.backends.fastopt.unitflow import _Shape, _pack
+    from manasolver.solver.service import protocol
+
+    state = bd.mixed_board(300, 7000)
+    req = protocol.build_request({"query": "pay", "state": state, "cost": bd.mana_cost_share(state, 0.75, 0)})
+    problem = queries.prepare(req, "optimal", 0)
+    criteria = problem.policy.criteria
+    criteria = (criteria, criteria[::-1], tuple(sorted(criteria)))[order]
+    start = prepared(problem, criteria)
+    assert start is not None
+    shape = _Shape(problem, criteria, start.modes)
+    rows = [row for rows in shape.unit_rows.values() for row in rows]
+    assert len({(md.sac, md.life, md.nonland) for md, *_ in rows}) > 1  # several kinds of mode
+    for md, _i, _m, vec, cost in rows:
+        assert vec == shape.vector([(md, 1)], 0)
+        assert cost == _pack(shape.vector([(md, 1)], 1))
+        assert vec[-1] == md.weight and len(vec) == len(criteria) + 1

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import bisect
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from operator import itemgetter
 from itertools import product
 
@@ -43,7 +43,6 @@ from manasolver.solver.backends.fastopt.modes import GENERIC_COST, Mode
 from manasolver.solver.backends.matching import UnitKind, solution_from_units
 from manasolver.solver.backends.problem import Problem, Solution
 from manasolver.solver.casting.announce import Form
-from manasolver.solver.policy import criteria_vector
 
 __all__ = ["MAX_COUNTS", "solve_by_flow"]
 
@@ -57,14 +56,10 @@ _TERMS = ("no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste
 
 
 def _values(md: Mode) -> list[int]:
-    """The terms one activation of ``md`` adds, in :data:`_TERMS` order (waste counted per
-    payment, not here)."""
+    """The terms one activation of ``md`` adds, in :data:`_TERMS` order: the keep terms, the
+    waste and the pool are counted per payment, not per activation, and no mode here costs
+    energy."""
     return [md.sac, md.life, 0, 0, 0, md.nonland, 1, 0, 0, md.weight]
-
-
-def _terms(md: Mode) -> dict[str, int]:
-    """:func:`_values` by name."""
-    return dict(zip(_TERMS, _values(md)))
 
 
 _WASTE = _TERMS.index("min_waste")
@@ -185,7 +180,6 @@ class _Shape:
     def __init__(self, problem: Problem, criteria: tuple[str, ...], modes: list[Mode]) -> None:
         sup = problem.supply
         self.ok = True
-        self.crit = criteria
         #: Where each criterion, then the tie-break, reads its term in :func:`_values`.
         self.at = [_TERMS.index(c) for c in criteria] + [_TERMS.index("tiebreak")]
         #: The weight of each term in the packed vector (:func:`_pack`: its digit's place; 0 for a
@@ -196,11 +190,9 @@ class _Shape:
         #: The terms :attr:`at` reads, as a tuple (the vector of :func:`_values`' list).
         self.pick: Callable[[list[int]], tuple[int, ...]] = (
             itemgetter(*self.at) if len(self.at) > 1 else lambda values: (values[self.at[0]],))
-        #: A one-unit mode's vector but its tie-break (the last term :attr:`at` reads), and the
-        #: packed vector it adds in the flow but its tie-break, by its (sacrifice, life, nonland)
-        #: terms, the only ones of :func:`_values` but the tie-break that vary
-        #: (:meth:`vec_and_cost`): a few kinds per board.
-        self.heads: dict[tuple[int, int, int], tuple[tuple[int, ...], int]] = {}
+        #: The packed vector a one-unit mode adds in the flow but its tie-break, by its terms
+        #: (:func:`_values`, the tie-break 0): a few kinds per board (:meth:`vec_and_cost`).
+        self.heads: dict[tuple[int, ...], int] = {}
         self.units: dict[int, list[Mode]] = {}
         self.multi: dict[int, Mode] = {}
         self.converters: list[Mode] = []
@@ -244,43 +236,53 @@ class _Shape:
         self.by_cost = {k: rows if len(rows) == 1 else sorted(rows, key=_VEC_MASK)
                         for k, rows in self.unit_rows.items()}
 
+    def vector(self, counts: Iterable[tuple[Mode, int]], waste: int) -> tuple[int, ...]:
+        """The vector of a payment of ``n`` activations of each ``(mode, n)`` of ``counts``, with
+        ``waste`` units left unspent, the form's and the keep terms aside (:func:`_values`)."""
+        totals = [0] * len(_TERMS)
+        for md, n in counts:
+            for i, v in enumerate(_values(md)):
+                totals[i] += n * v
+        totals[_WASTE] = waste
+        return self.pick(totals)
+
+    def form_vector(self, life: int, keep: tuple[int, int]) -> tuple[int, ...]:
+        """The vector a payment of a form paying ``life`` adds with the ``keep`` terms
+        (``keep_castable``, ``keep_colors``) of the untouched board."""
+        totals = [0] * len(_TERMS)
+        totals[_TERMS.index("min_life")] = life
+        totals[_TERMS.index("keep_castable")], totals[_TERMS.index("keep_colors")] = keep
+        return self.pick(totals)
+
     def vec(self, md: Mode) -> tuple[int, ...]:
         """The vector one activation of ``md`` adds, its unit wasted aside."""
-        values = _values(md)
-        return tuple([values[i] for i in self.at])
+        return self.pick(_values(md))
 
     def vec_and_cost(self, md: Mode) -> tuple[tuple[int, ...], int]:
         """:meth:`vec`, and the packed vector one activation of a one-unit mode adds inside the
         flow: with the multi-unit activations fixed, each such activation is one unit of theirs
-        left unspent.  The packed vector is the sum of its terms' :attr:`weights`: all but the
-        tie-break's made once per kind of mode (sacrifice, life, land or not), so that each mode
-        adds only its own weight (the packed integers are ten digits of 40 bits)."""
-        key = (md.sac, md.life, md.nonland)
+        left unspent.  The packed vector is the sum of its terms times their :attr:`weights`:
+        all but the tie-break's summed once per kind of mode (:attr:`heads`), so that each mode
+        adds only its own tie-break (the packed integers are ten digits of 40 bits)."""
+        values = _values(md)
+        vec = self.pick(values)
+        values[_WASTE] = 1
+        values[_TIE] = 0
+        key = tuple(values)
         head = self.heads.get(key)
         if head is None:
-            values = _values(md)
-            prefix = self.pick(values)[:-1]
-            values[_WASTE] = 1
-            values[_TIE] = 0
-            head = self.heads[key] = (prefix, sum([v * w for v, w in zip(values, self.weights) if v]))
-        return (*head[0], md.weight), head[1] + md.weight * self.weights[_TIE]
+            head = self.heads[key] = sum([v * w for v, w in zip(values, self.weights) if v])
+        return vec, head + md.weight * self.weights[_TIE]
 
     def colorless_bound(self, total: int, fixed: dict[int, int], pre: _Cheapest) -> tuple[int, ...]:
         """The least vector of a payment of ``total`` mana with ``fixed`` multi-unit activations,
         colors aside: the cheapest one-unit-net activations (``pre``, converters among them) for
         the rest, waste the units over."""
-        terms = dict.fromkeys(_TERMS, 0)
-        units = 0
-        for k, n in fixed.items():
-            md = self.multi[k]
-            units += n * len(md.masks)
-            for name, v in _terms(md).items():
-                terms[name] += n * v
+        units = sum([n * len(self.multi[k].masks) for k, n in fixed.items()])
         vec = pre.least(total - units)
         if vec is None:
             return (1 << 62,)
-        terms["min_waste"] = max(0, units - total)
-        own = criteria_vector(terms, self.crit)
+        own = self.vector([(self.multi[k], n) for k, n in fixed.items()], max(0, units - total))
         return tuple(a + b for a, b in zip(own, vec))
 
 
@@ -350,8 +352,7 @@ def solve_by_flow(problem: Problem, criteria: tuple[str, ...], start: Start | No
     best: tuple[tuple[int, ...], Solution] | None = None
     for fi, form in forms:
         total = form.mana_total(x)
-        life_terms = {"min_life": form.life, "keep_castable": root[0], "keep_colors": root[1]}
-        extra = criteria_vector({**dict.fromkeys(_TERMS, 0), **life_terms}, criteria)
+        extra = shape.form_vector(form.life, root)
         multi = sorted(shape.multi)
         bounds = {c: tuple(a + b for a, b in zip(shape.colorless_bound(total, dict(zip(multi, c)), pre_all), extra))
                   for c in product(*[range(shape.count[k], -1, -1) for k in multi])}
@@ -362,7 +363,7 @@ def solve_by_flow(problem: Problem, criteria: tuple[str, ...], start: Start | No
             bound = bounds[counts]
             if form_best is not None and bound >= form_best[0]:
                 break  # sorted by this bound: nothing later does better
-            found = _flow_payment(problem, shape, fi, form, x, fixed, criteria)
+            found = _flow_payment(problem, shape, fi, form, x, fixed)
             if found is None:
                 if shape.signet_mask:
                     return None  # the Signets' costs unpaid as the flow placed them: not proven
@@ -386,10 +387,11 @@ def solve_by_flow(problem: Problem, criteria: tuple[str, ...], start: Start | No
     return best[1]
 
 
-def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, fixed: dict[int, int],
-                  criteria: tuple[str, ...]) -> tuple[tuple[int, ...], Solution, list[int]] | None:
+def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, fixed: dict[int, int]
+                  ) -> tuple[tuple[int, ...], Solution, list[int]] | None:
     """The least-cost payment of ``form`` with ``fixed`` multi-unit activations and one-unit
-    modes chosen by the flow: (vector, solution, members used per class), or None."""
+    modes chosen by the flow: (vector, solution, members used per class), or None; the vector
+    the form's and the keep terms aside (:meth:`_Shape.vector`)."""
     demands: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
     generic = form.generic(x)
     if generic:
@@ -453,16 +455,12 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
         flow = flows[e ^ 1]
         if flow:
             taken[(k, at)] = taken.get((k, at), 0) + flow
-    # the terms of the activations, as _values gives them per activation
-    sac = life = nonland = sources = tiebreak = produced = 0
+    activated: list[tuple[Mode, int]] = []
+    produced = 0
     for (k, i), n in sorted(taken.items()):
         md = shape.units[k][i]
         used[k] += n
-        sac += n * md.sac
-        life += n * md.life
-        nonland += n * md.nonland
-        sources += n
-        tiebreak += n * md.weight
+        activated.append((md, n))
         produced += n
         if md.costs:  # a Signet: its slots, its {1} paid by sources that cost nothing
             o = md.options[0][1]
@@ -483,16 +481,9 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
             units.append((m, False, n * md.masks.count(m), k, md.options))
             cost_ok.append(md.pays_ability)
         forced[(k, md.options[0][1])] = n
+        activated.append((md, n))
         produced += n * len(md.masks)
-        sac += n * md.sac
-        life += n * md.life
-        nonland += n * md.nonland
-        sources += n
-        tiebreak += n * md.weight
-    terms = {"no_sacrifice": sac, "min_life": life, "keep_castable": 0, "keep_colors": 0,
-             "min_waste": produced - total, "prefer_lands": nonland, "min_sources": sources, "use_pool": 0,
-             "min_energy": 0, "tiebreak": tiebreak}
     sol = solution_from_units(problem, units, fi, x, tuple(extra), tuple(cost_ok), forced)
     if sol is None:
         return None  # the Signets' costs can't all be paid by sources that cost nothing
-    return criteria_vector(terms, criteria), sol, used
+    return shape.vector(activated, produced - total), sol, used
