@@ -61,11 +61,12 @@ def test_unit_flow_pushes_the_max_flow_at_networkx_min_cost(seed: int) -> None:
 def test_a_unit_arc_costs_its_packed_vector_whatever_the_order_of_the_criteria(order: int) -> None:
     """Each one-unit mode's arc in the flow costs the packed vector of one activation whose unit
     is left unspent (waste 1), and its vector is the one activation's (waste 0): the costs summed
-    once per kind of mode count every term wherever the policy ranks it, the tie-break last."""
+    once per kind of mode count every term wherever the policy ranks it, the tie-break last, and
+    a payment's vector sums its activations' vectors."""
     from manasolver.benchmarks import boards as bd
     from manasolver.solver import queries
     from manasolver.solver.backends.fastopt.floor import prepared
-    from manasolver.solver.backends.fastopt.unitflow import _Shape, _pack
+    from manasolver.solver.backends.fastopt.unitflow import _TERMS, _Shape, _kind, _pack, _values
     from manasolver.solver.service import protocol
 
     state = bd.mixed_board(300, 7000)
@@ -79,6 +80,9 @@ def test_a_unit_arc_costs_its_packed_vector_whatever_the_order_of_the_criteria(o
     rows = [row for rows in shape.unit_rows.values() for row in rows]
     assert len({(md.sac, md.life, md.nonland) for md, *_ in rows}) > 1  # several kinds of mode
     for md, _i, _m, vec, cost in rows:
-        assert vec == shape.vector([(md, 1)], 0)
-        assert cost == _pack(shape.vector([(md, 1)], 1))
-        assert vec[-1] == md.weight and len(vec) == len(criteria) + 1
+        values = _values(md)
+        assert vec == shape.vec(md) == tuple(values[_TERMS.index(c)] for c in (*criteria, "tiebreak"))
+        assert shape.vector({_kind(md): 2}, 2 * md.weight, 0) == tuple(2 * v for v in vec)
+        values[_TERMS.index("min_waste")] = 1
+        assert cost == _pack(tuple(values[_TERMS.index(c)] for c in (*criteria, "tiebreak")))
+        assert vec[-1] == md.weight

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import bisect
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from operator import itemgetter
 from itertools import product
 
@@ -55,11 +55,31 @@ _TERMS = ("no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste
           "min_sources", "use_pool", "min_energy", "tiebreak")
 
 
+def _kind(md: Mode) -> tuple[int, int, int]:
+    """What the terms of one activation of ``md`` but its tie-break are made of
+    (:func:`_terms_of`): its sacrifice, its life paid, whether it is not a land.  Modes alike but
+    for their place on the board share it."""
+    return (md.sac, md.life, md.nonland)
+
+
+def _terms_of(kind: tuple[int, int, int], tiebreak: int) -> list[int]:
+    """The terms one activation of a mode of ``kind`` (:func:`_kind`) adds, in :data:`_TERMS`
+    order: the keep terms, the waste and the pool are counted per payment, not per activation,
+    and no mode here costs energy."""
+    sac, life, nonland = kind
+    return [sac, life, 0, 0, 0, nonland, 1, 0, 0, tiebreak]
+
+
 def _values(md: Mode) -> list[int]:
-    """The terms one activation of ``md`` adds, in :data:`_TERMS` order: the keep terms, the
-    waste and the pool are counted per payment, not per activation, and no mode here costs
-    energy."""
-    return [md.sac, md.life, 0, 0, 0, md.nonland, 1, 0, 0, md.weight]
+    """The terms one activation of ``md`` adds (:func:`_terms_of`)."""
+    return _terms_of(_kind(md), md.weight)
+
+
+def _picker(at: list[int]) -> Callable[[list[int]], tuple[int, ...]]:
+    """The terms of a :data:`_TERMS` list at the places ``at``, as a tuple."""
+    if len(at) > 1:
+        return itemgetter(*at)
+    return lambda values: tuple([values[i] for i in at])
 
 
 _WASTE = _TERMS.index("min_waste")
@@ -187,12 +207,13 @@ class _Shape:
         self.weights = [0] * len(_TERMS)
         for place, term in enumerate(reversed(self.at)):
             self.weights[term] += _DIGIT ** place
-        #: The terms :attr:`at` reads, as a tuple (the vector of :func:`_values`' list).
-        self.pick: Callable[[list[int]], tuple[int, ...]] = (
-            itemgetter(*self.at) if len(self.at) > 1 else lambda values: (values[self.at[0]],))
-        #: The packed vector a one-unit mode adds in the flow but its tie-break, by its terms
-        #: (:func:`_values`, the tie-break 0): a few kinds per board (:meth:`vec_and_cost`).
-        self.heads: dict[tuple[int, ...], int] = {}
+        #: The terms :attr:`at` reads, as a tuple (the vector of :func:`_values`' list), and those
+        #: of the criteria alone (the vector but its tie-break).
+        self.pick = _picker(self.at)
+        self.pick_criteria = _picker(self.at[:-1])
+        #: A one-unit mode's vector but its tie-break, and the packed vector it adds in the flow
+        #: but its tie-break, by its kind (:func:`_kind`): a few kinds per board (:meth:`vec_and_cost`).
+        self.heads: dict[tuple[int, int, int], tuple[tuple[int, ...], int]] = {}
         self.units: dict[int, list[Mode]] = {}
         self.multi: dict[int, Mode] = {}
         self.converters: list[Mode] = []
@@ -236,14 +257,17 @@ class _Shape:
         self.by_cost = {k: rows if len(rows) == 1 else sorted(rows, key=_VEC_MASK)
                         for k, rows in self.unit_rows.items()}
 
-    def vector(self, counts: Iterable[tuple[Mode, int]], waste: int) -> tuple[int, ...]:
-        """The vector of a payment of ``n`` activations of each ``(mode, n)`` of ``counts``, with
-        ``waste`` units left unspent, the form's and the keep terms aside (:func:`_values`)."""
+    def vector(self, kinds: dict[tuple[int, int, int], int], tiebreak: int, waste: int) -> tuple[int, ...]:
+        """The vector of a payment making ``kinds[kind]`` activations of modes of each kind
+        (:func:`_kind`), its tie-break ``tiebreak`` (its activations' weights summed) and
+        ``waste`` units left unspent, the form's and the keep terms aside: each term of
+        :func:`_terms_of` summed over the activations."""
         totals = [0] * len(_TERMS)
-        for md, n in counts:
-            for i, v in enumerate(_values(md)):
+        for kind, n in kinds.items():
+            for i, v in enumerate(_terms_of(kind, 0)):
                 totals[i] += n * v
         totals[_WASTE] = waste
+        totals[_TIE] = tiebreak
         return self.pick(totals)
 
     def form_vector(self, life: int, keep: tuple[int, int]) -> tuple[int, ...]:
@@ -261,28 +285,34 @@ class _Shape:
     def vec_and_cost(self, md: Mode) -> tuple[tuple[int, ...], int]:
         """:meth:`vec`, and the packed vector one activation of a one-unit mode adds inside the
         flow: with the multi-unit activations fixed, each such activation is one unit of theirs
-        left unspent.  The packed vector is the sum of its terms times their :attr:`weights`:
-        all but the tie-break's summed once per kind of mode (:attr:`heads`), so that each mode
-        adds only its own tie-break (the packed integers are ten digits of 40 bits)."""
-        values = _values(md)
-        vec = self.pick(values)
-        values[_WASTE] = 1
-        values[_TIE] = 0
-        key = tuple(values)
-        head = self.heads.get(key)
+        left unspent.  A vector is the criteria's terms, then the tie-break, and the packed one
+        the sum of its terms times their :attr:`weights`: both made once per kind of mode
+        (:func:`_kind`) but the tie-break, so that each mode adds only its own (the packed
+        integers are ten digits of 40 bits)."""
+        kind = _kind(md)
+        head = self.heads.get(kind)
         if head is None:
-            head = self.heads[key] = sum([v * w for v, w in zip(values, self.weights) if v])
-        return vec, head + md.weight * self.weights[_TIE]
+            values = _terms_of(kind, 0)
+            criteria = self.pick_criteria(values)
+            values[_WASTE] = 1
+            head = self.heads[kind] = (criteria, sum([v * w for v, w in zip(values, self.weights) if v]))
+        return (*head[0], md.weight), head[1] + md.weight * self.weights[_TIE]
 
     def colorless_bound(self, total: int, fixed: dict[int, int], pre: _Cheapest) -> tuple[int, ...]:
         """The least vector of a payment of ``total`` mana with ``fixed`` multi-unit activations,
         colors aside: the cheapest one-unit-net activations (``pre``, converters among them) for
         the rest, waste the units over."""
-        units = sum([n * len(self.multi[k].masks) for k, n in fixed.items()])
+        kinds: dict[tuple[int, int, int], int] = {}
+        units = tiebreak = 0
+        for k, n in fixed.items():
+            md = self.multi[k]
+            units += n * len(md.masks)
+            kinds[_kind(md)] = kinds.get(_kind(md), 0) + n
+            tiebreak += n * md.weight
         vec = pre.least(total - units)
         if vec is None:
             return (1 << 62,)
-        own = self.vector([(self.multi[k], n) for k, n in fixed.items()], max(0, units - total))
+        own = self.vector(kinds, tiebreak, max(0, units - total))
         return tuple(a + b for a, b in zip(own, vec))
 
 
@@ -455,12 +485,14 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
         flow = flows[e ^ 1]
         if flow:
             taken[(k, at)] = taken.get((k, at), 0) + flow
-    activated: list[tuple[Mode, int]] = []
-    produced = 0
+    kinds: dict[tuple[int, int, int], int] = {}  # the activations of each kind (_kind)
+    produced = tiebreak = 0
     for (k, i), n in sorted(taken.items()):
         md = shape.units[k][i]
         used[k] += n
-        activated.append((md, n))
+        kind = _kind(md)
+        kinds[kind] = kinds.get(kind, 0) + n
+        tiebreak += n * md.weight
         produced += n
         if md.costs:  # a Signet: its slots, its {1} paid by sources that cost nothing
             o = md.options[0][1]
@@ -481,9 +513,11 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
             units.append((m, False, n * md.masks.count(m), k, md.options))
             cost_ok.append(md.pays_ability)
         forced[(k, md.options[0][1])] = n
-        activated.append((md, n))
+        kind = _kind(md)
+        kinds[kind] = kinds.get(kind, 0) + n
+        tiebreak += n * md.weight
         produced += n * len(md.masks)
     sol = solution_from_units(problem, units, fi, x, tuple(extra), tuple(cost_ok), forced)
     if sol is None:
         return None  # the Signets' costs can't all be paid by sources that cost nothing
-    return shape.vector(activated, produced - total), sol, used
+    return shape.vector(kinds, tiebreak, produced - total), sol, used
