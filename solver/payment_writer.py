@@ -133,16 +133,18 @@ def _executable_rows(acts: list[dict[str, Any]], steps: list[Step], founds: list
 
 
 def _option_steps(state: GameState, pid: str, found: Found, scope: bool | frozenset[str],
-                  widen: Callable[[int], int] | None, texts: set[str]) -> dict[str, Step]:
+                  widen: Callable[[int], int] | None, manas: dict[str, tuple[int, ...]]) -> dict[str, Step]:
     """The :class:`Step` of an activation of ``found``'s option making each mana string of
-    ``texts``, as :func:`_steps` makes it, one per string (activations alike share theirs);
-    ``pid``: a member of its class (snow is one for a class's members: it is part of what
-    groups them)."""
+    ``manas`` (its type bits, as :func:`mana_bits` reads them), as :func:`_steps` makes it, one
+    per string (activations alike share theirs); ``pid``: a member of its class (snow is one for
+    a class's members: it is part of what groups them, and one for each unit of a member's mana,
+    so that it is read once an option)."""
     _k, opt, spell_ok = found
     cost = cost_masks(opt.mana_cost, 1, widen)
     no_generic = opt.restriction is not None and opt.restriction.no_generic
-    return {text: Step(mana_bits(text), cost, spell_ok, scope, frozenset(), snow_units(state, pid, opt, text),
-                       no_generic) for text in texts}
+    snow = snow_units(state, pid, opt, "{C}")  # one unit's: () or (True,)
+    return {text: Step(bits, cost, spell_ok, scope, frozenset(), snow * len(bits), no_generic)
+            for text, bits in manas.items()}
 
 
 def _widen(problem: Problem) -> Callable[[int], int] | None:
@@ -268,15 +270,19 @@ def _direct(problem: Problem, sol: Solution, keys: dict[int, Found] | None
         cls = classes[k]
         opt = cls.options[o]
         slots = opt.slots
+        manas: dict[str, tuple[int, ...]]
         if len(slots) == 1:
-            texts = list(map(_BIT_TEXT.__getitem__, realized[(k, o, slots[0])]))
+            units = realized[(k, o, slots[0])]
+            texts = list(map(_BIT_TEXT.__getitem__, units))
+            manas = {_BIT_TEXT[bit]: (bit,) for bit in set(units)}
         else:
             queues = {mask: iter(realized[(k, o, mask)]) for mask in set(slots)}
             texts = [mana_string([next(queues[mask]) for mask in slots]) for _ in range(counts[(k, o)])]
+            manas = {text: mana_bits(text) for text in set(texts)}
         found = (k, opt, problem.spell_ok[k][o])
         scope = ability_scope(opt.restriction)
         scoped = scoped or not isinstance(scope, bool)
-        made = _option_steps(state, cls.members[0], found, scope, widen, set(texts))
+        made = _option_steps(state, cls.members[0], found, scope, widen, manas)
         plans[(k, o)] = (cls.positions, cls.members, opt.ability, list(opt.costs),
                          zip(texts, map(made.__getitem__, texts)), found)
     rows: list[tuple[int, dict[str, Any], Found, Step]] = []
