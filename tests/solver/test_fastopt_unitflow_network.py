@@ -86,3 +86,23 @@ def test_a_unit_arc_costs_its_packed_vector_whatever_the_order_of_the_criteria(o
         values[_TERMS.index("min_waste")] = 1
         assert cost == _pack(tuple(values[_TERMS.index(c)] for c in (*criteria, "tiebreak")))
         assert vec[-1] == md.weight
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_least_vector_of_n_activations_sums_the_n_cheapest(seed: int) -> None:
+    """:class:`_Cheapest`: the least vector of ``need`` one-unit-net activations is the sum of the
+    ``need`` cheapest, each row counted as many times as it holds activations; None past them."""
+    from manasolver.solver.backends.fastopt.unitflow import _Cheapest
+
+    rng = random.Random(seed)
+    width = rng.randint(1, 4)
+    rows = sorted((tuple(rng.randint(0, 9) for _ in range(width)), rng.randint(1, 4))
+                  for _ in range(rng.randint(0, 6)))
+    cheapest = _Cheapest(rows, width)
+    each = [vec for vec, avail in rows for _ in range(avail)]
+    for need in range(-1, len(each) + 2):
+        got = cheapest.least(need)
+        if need > len(each):
+            assert got is None
+        else:
+            assert got == ([sum(col) for col in zip(*each[:need])] if need > 0 else [0] * width)

@@ -34,8 +34,8 @@ from __future__ import annotations
 import bisect
 from collections import deque
 from collections.abc import Callable
-from operator import itemgetter
-from itertools import product
+from operator import itemgetter, mul
+from itertools import accumulate, product
 
 from manasolver.models.symbols import ANY_TYPE
 from manasolver.solver.backends.fastopt.floor import Start, prepared
@@ -324,23 +324,24 @@ class _Cheapest:
 
     def __init__(self, rows: list[tuple[tuple[int, ...], int]], width: int) -> None:
         self.rows = rows
-        #: How many activations the rows before each hold, and the sum of their vectors.
-        self.counts = [0]
-        self.sums = [[0] * width]
-        for each, avail in rows:
-            self.counts.append(self.counts[-1] + avail)
-            self.sums.append([a + avail * b for a, b in zip(self.sums[-1], each)])
+        self.width = width
+        avails = [avail for _each, avail in rows]
+        #: How many activations the rows before each hold.
+        self.counts = list(accumulate(avails, initial=0))
+        #: Per term of the vector, its sum over the rows before each (each row's times its count).
+        self.sums = [list(accumulate(map(mul, avails, column), initial=0))
+                     for column in zip(*[each for each, _avail in rows])]
 
     def least(self, need: int) -> list[int] | None:
         """The least vector of ``need`` activations, colors aside (None: there are fewer)."""
         if need <= 0:
-            return self.sums[0]
+            return [0] * self.width
         if need > self.counts[-1]:
             return None
         full = bisect.bisect_left(self.counts, need) - 1  # rows taken whole, then part of the next
         each = self.rows[full][0]
         take = need - self.counts[full]
-        return [a + take * b for a, b in zip(self.sums[full], each)]
+        return [sums[full] + take * b for sums, b in zip(self.sums, each)]
 
 
 def solve_by_flow(problem: Problem, criteria: tuple[str, ...], start: Start | None = None) -> Solution | None:
