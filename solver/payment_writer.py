@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from manasolver.models.state import GameState
 from manasolver.models.symbols import ANY_COLOR, TYPE_BITS
@@ -36,9 +36,6 @@ from manasolver.solver.payment import WARNINGS, Activation, Allocation, Payment
 from manasolver.solver.payment_order import Assist, Step, cost_masks, executable, mana_bits, total_demands, widened
 from manasolver.models.rules.ability_scope import ability_scope, permanent_words
 from manasolver.solver.supply.model import Option
-
-if TYPE_CHECKING:
-    from manasolver.solver.backends.fastopt.keep import KeepTerms
 
 __all__ = ["Finisher", "Planned", "Written", "best_first", "direct_json", "finish_json", "finish_payment",
            "writes_directly"]
@@ -358,11 +355,11 @@ class Finisher:
     ``keep``: the keep terms the problem's solution was counted with (:attr:`Solution.keep`),
     read when they count what the policy names, else built when a score first needs them."""
 
-    def __init__(self, problem: Problem, keep: KeepTerms | None = None) -> None:
+    def __init__(self, problem: Problem, keep: Any = None) -> None:
         self.problem = problem
         self._options: dict[tuple[str, int], Found] | None = None
         self._counted = keep
-        self._keep: KeepTerms | None = None
+        self._keep: Any = None
         #: The class of each member of the supply, made when a payment first taps or sacrifices
         #: a permanent for a cost.
         self._class_of: dict[str, int] | None = None
