@@ -64,15 +64,17 @@ class Written:
     def to_json(self) -> dict[str, Any]:
         """The protocol's PAYMENT object (written directly when :func:`writes_directly`), as an
         executable plan (:func:`finish_json`)."""
+        finisher = Finisher(self.problem, self.solution.keep)
         direct = _direct(self.problem, self.solution, None)
         if direct is None:
-            return Finisher(self.problem).plan(to_payment(self.problem, self.solution).to_json())
+            return finisher.plan(to_payment(self.problem, self.solution).to_json())
         out, steps, founds = direct
-        return Finisher(self.problem).plan(out, steps=steps, founds=founds)
+        return finisher.plan(out, steps=steps, founds=founds)
 
     def payment(self) -> Payment:
         """The :class:`Payment` value of the solution (the general path), as an executable plan."""
-        return finish_payment(self.problem, to_payment(self.problem, self.solution))
+        return finish_payment(self.problem, to_payment(self.problem, self.solution),
+                              Finisher(self.problem, self.solution.keep))
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,16 +130,18 @@ def _executable_rows(acts: list[dict[str, Any]], steps: list[Step], founds: list
 
 
 def _option_steps(state: GameState, pid: str, found: Found, scope: bool | frozenset[str],
-                  widen: Callable[[int], int] | None, texts: set[str]) -> dict[str, Step]:
+                  widen: Callable[[int], int] | None, manas: dict[str, tuple[int, ...]]) -> dict[str, Step]:
     """The :class:`Step` of an activation of ``found``'s option making each mana string of
-    ``texts``, as :func:`_steps` makes it, one per string (activations alike share theirs);
-    ``pid``: a member of its class (snow is one for a class's members: it is part of what
-    groups them)."""
+    ``manas`` (its type bits, as :func:`mana_bits` reads them), as :func:`_steps` makes it, one
+    per string (activations alike share theirs); ``pid``: a member of its class (snow is one for
+    a class's members: it is part of what groups them, and one for each unit of a member's mana,
+    so that it is read once an option)."""
     _k, opt, spell_ok = found
     cost = cost_masks(opt.mana_cost, 1, widen)
     no_generic = opt.restriction is not None and opt.restriction.no_generic
-    return {text: Step(mana_bits(text), cost, spell_ok, scope, frozenset(), snow_units(state, pid, opt, text),
-                       no_generic) for text in texts}
+    snow = snow_units(state, pid, opt, "{C}")  # one unit's: () or (True,)
+    return {text: Step(bits, cost, spell_ok, scope, frozenset(), snow * len(bits), no_generic)
+            for text, bits in manas.items()}
 
 
 def _widen(problem: Problem) -> Callable[[int], int] | None:
@@ -263,15 +267,19 @@ def _direct(problem: Problem, sol: Solution, keys: dict[int, Found] | None
         cls = classes[k]
         opt = cls.options[o]
         slots = opt.slots
+        manas: dict[str, tuple[int, ...]]
         if len(slots) == 1:
-            texts = list(map(_BIT_TEXT.__getitem__, realized[(k, o, slots[0])]))
+            units = realized[(k, o, slots[0])]
+            texts = list(map(_BIT_TEXT.__getitem__, units))
+            manas = {_BIT_TEXT[bit]: (bit,) for bit in set(units)}
         else:
             queues = {mask: iter(realized[(k, o, mask)]) for mask in set(slots)}
             texts = [mana_string([next(queues[mask]) for mask in slots]) for _ in range(counts[(k, o)])]
+            manas = {text: mana_bits(text) for text in set(texts)}
         found = (k, opt, problem.spell_ok[k][o])
         scope = ability_scope(opt.restriction)
         scoped = scoped or not isinstance(scope, bool)
-        made = _option_steps(state, cls.members[0], found, scope, widen, set(texts))
+        made = _option_steps(state, cls.members[0], found, scope, widen, manas)
         plans[(k, o)] = (cls.positions, cls.members, opt.ability, list(opt.costs),
                          zip(texts, map(made.__getitem__, texts)), found)
     rows: list[tuple[int, dict[str, Any], Found, Step]] = []
@@ -343,11 +351,14 @@ class Finisher:
     """Writes payments of one problem as plans (see :func:`finish_json`); holds what every
     payment of the problem shares: the keep terms, and the options by permanent and ability,
     built only for a payment whose activations come without their class and option (so that
-    writing a payment of a few activations costs what they cost, not what the board holds)."""
+    writing a payment of a few activations costs what they cost, not what the board holds).
+    ``keep``: the keep terms the problem's solution was counted with (:attr:`Solution.keep`),
+    read when they count what the policy names, else built when a score first needs them."""
 
-    def __init__(self, problem: Problem) -> None:
+    def __init__(self, problem: Problem, keep: Any = None) -> None:
         self.problem = problem
         self._options: dict[tuple[str, int], Found] | None = None
+        self._counted = keep
         self._keep: Any = None
         #: The class of each member of the supply, made when a payment first taps or sacrifices
         #: a permanent for a cost.
@@ -509,8 +520,12 @@ class Finisher:
         }
         if "keep_castable" in names or "keep_colors" in names:
             if self._keep is None:
-                from manasolver.solver import backends
-                self._keep = backends.keep_terms(problem, tuple(names))
+                counted = self._counted
+                if counted is not None and counted.castable == ("keep_castable" in names):
+                    self._keep = counted
+                else:
+                    from manasolver.solver import backends
+                    self._keep = backends.keep_terms(problem, tuple(names))
             # activations written directly tap and sacrifice nothing else, and assist nothing
             left_used = used if kinds is not None else self._with_consumed(out, used, seen)
             if "keep_castable" in names:

@@ -488,6 +488,4 @@ def keep_terms(problem: Problem, names: tuple[str, ...]) -> KeepTerms:
     """The ``keep_castable`` and ``keep_colors`` terms of ``problem``'s payments, as the fast
     optimiser counts them, for writing a payment's score."""
     from manasolver.solver.backends.fastopt.keep import KeepTerms
-    from manasolver.solver.backends.fastopt.search import kept_keep_terms
-    kept = kept_keep_terms(problem, names)  # the optimiser's own, when it solved this problem
-    return kept if kept is not None else KeepTerms(problem, names)
+    return KeepTerms(problem, names)

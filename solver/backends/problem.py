@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from manasolver.models._memo import KeyMemo
 from manasolver.models.cost import ManaCost
@@ -281,7 +281,10 @@ class Solution:
     :attr:`Supply.tappable` the activations of that option tapped as a cost; ``roles``:
     ``(member group, role, count)`` (:func:`manasolver.solver.supply.resources.member_groups`, roles as
     :func:`manasolver.solver.backends.cpsat.member_roles` lists them): how many members of
-    a group play each combination of assisting, own activation, tapped and sacrificed.
+    a group play each combination of assisting, own activation, tapped and sacrificed;
+    ``keep``: the keep terms the fast optimiser counted this solution with (its ``KeepTerms``,
+    which no module here imports), which its payment's score reads rather than building them
+    again (None: another backend, built when scored).
     A convoked creature paying a colored symbol also appears in ``spend`` with source
     ``("convoke", group)``, so hybrid symbols show the color it paid.
     """
@@ -297,6 +300,7 @@ class Solution:
     sacrifices: list[tuple[int, int, int, int, int]] = field(default_factory=list)
     taps: list[tuple[int, int, int, int]] = field(default_factory=list)
     roles: list[tuple[int, tuple[object, ...], int]] = field(default_factory=list)
+    keep: Any = field(default=None, compare=False, repr=False)
 
 
 def to_payment(problem: Problem, sol: Solution) -> Payment:

@@ -160,14 +160,19 @@ def test_supply_fields_it_does_not_know_are_declined() -> None:
                   if f.name not in fastopt.KNOWN_FIELDS["Option"]]
     if not opt_fields:
         pytest.skip("the supply model has no fields beyond those fastopt knows")
-    extra = opt_fields[0]
     cls = problem.supply.classes[0]
-    odd = dataclasses.replace(cls.options[0], **{extra.name: _non_default(extra)})
-    sup = dataclasses.replace(problem.supply,
-                              classes=(dataclasses.replace(cls, options=(odd,)),)
-                              + problem.supply.classes[1:])
-    assert not fastopt.shape_known(sup)
-    assert FastOptBackend().solve(dataclasses.replace(problem, supply=sup)) is None
+    for extra in opt_fields:  # each field the optimiser does not read, of the last option too
+        odd = dataclasses.replace(cls.options[-1], **{extra.name: _non_default(extra)})
+        sup = dataclasses.replace(problem.supply,
+                                  classes=(dataclasses.replace(cls, options=(*cls.options[:-1], odd)),)
+                                  + problem.supply.classes[1:])
+        assert not fastopt.shape_known(sup), extra.name
+        assert FastOptBackend().solve(dataclasses.replace(problem, supply=sup)) is None
+    last = problem.supply.classes[-1]
+    for extra in [f for f in dataclasses.fields(last) if f.name not in fastopt.KNOWN_FIELDS["SourceClass"]]:
+        sup = dataclasses.replace(problem.supply, classes=problem.supply.classes[:-1]
+                                  + (dataclasses.replace(last, **{extra.name: _non_default(extra)}),))
+        assert not fastopt.shape_known(sup), extra.name
 
 
 def _non_default(f: dataclasses.Field[Any]) -> Any:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import copy
 from collections import Counter
 
+import pytest
+
 from manasolver.benchmarks import boards as bd
 from manasolver.solver import queries
 from manasolver.solver.backends.fastopt.search import search_for
@@ -51,29 +53,39 @@ def test_a_rock_that_is_another_card_builds_its_own_search() -> None:
     raise AssertionError("no board with a lone rock to swap")
 
 
-def test_the_keep_terms_of_a_large_board_answer_are_those_its_score_reads() -> None:
-    """The large-board paths (the floor, the min-cost flow) count a payment's keep terms with
-    terms of their own; the payment's score reads the same terms (:func:`kept_keep_terms`), for
-    that problem only, and they count as terms built anew."""
+def test_an_answer_carries_the_keep_terms_its_score_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast optimiser counts a payment's keep terms with terms of its own (the large-board
+    paths, the floor and the min-cost flow, and the branch and bound); its solution carries them
+    (``Solution.keep``), they count as terms built anew, and the payment's score reads them
+    rather than building its own: with the builder broken, the answer is still written, and
+    without the solution's terms it is not."""
     from manasolver.solver import backends
     from manasolver.solver.backends.fastopt.backend import FastOptBackend
     from manasolver.solver.backends.fastopt.keep import KeepTerms
-    from manasolver.solver.backends.fastopt.search import kept_keep_terms
     from manasolver.solver.backends.problem import Solution
+    from manasolver.solver.payment_writer import Written
 
-    for share, seed in ((0.6, 3), (0.75, 4)):
-        board = bd.mixed_board(120, seed)
+    def unbuilt(problem: object, names: object) -> KeepTerms:
+        raise AssertionError("keep terms built again")
+
+    boards = [(bd.mixed_board(120, seed), share, seed) for share, seed in ((0.6, 3), (0.75, 4))]
+    boards.append((bd.commander_board(5), 0.3, 5))  # a small board: the branch and bound
+    for board, share, seed in boards:
         cost = bd.mana_cost_share(board, share, seed)
         problem = _problem(board, cost)
         criteria = problem.policy.criteria
-        assert kept_keep_terms(problem, criteria) is None  # nothing answered it yet
+        assert "keep_castable" in criteria or "keep_colors" in criteria
         sol = FastOptBackend().solve(problem)
-        assert isinstance(sol, Solution)
-        kept = kept_keep_terms(problem, criteria)
-        assert kept is not None and backends.keep_terms(problem, criteria) is kept
+        assert isinstance(sol, Solution) and sol.keep is not None
         used = [0] * len(problem.supply.classes)
         for k, _m, _o in sol.acts:
             used[k] += 1
         fresh = KeepTerms(problem, criteria)
-        assert kept.policy_terms(used, criteria) == fresh.policy_terms(used, criteria)
-        assert kept_keep_terms(_problem(board, cost), criteria) is None  # another problem: its own terms
+        assert sol.keep.policy_terms(used, criteria) == fresh.policy_terms(used, criteria)
+        with monkeypatch.context() as patched:
+            patched.setattr(backends, "keep_terms", unbuilt)
+            scored = Written(problem, sol).to_json()["score"]
+            sol.keep = None
+            with pytest.raises(AssertionError, match="built again"):
+                Written(problem, sol).to_json()
+        assert Written(problem, sol).to_json()["score"] == scored

@@ -55,3 +55,54 @@ def test_unit_flow_pushes_the_max_flow_at_networkx_min_cost(seed: int) -> None:
     best = nx.max_flow_min_cost(graph, "cap", len(flow.head) - 1)
     assert pushed == sum(best["cap"].values())
     assert cost == nx.cost_of_flow(graph, best)
+
+
+@pytest.mark.parametrize("order", [0, 1, 2])
+def test_a_unit_arc_costs_its_packed_vector_whatever_the_order_of_the_criteria(order: int) -> None:
+    """Each one-unit mode's arc in the flow costs the packed vector of one activation whose unit
+    is left unspent (waste 1), and its vector is the one activation's (waste 0): the costs summed
+    once per kind of mode count every term wherever the policy ranks it, the tie-break last, and
+    a payment's vector sums its activations' vectors."""
+    from manasolver.benchmarks import boards as bd
+    from manasolver.solver import queries
+    from manasolver.solver.backends.fastopt.floor import prepared
+    from manasolver.solver.backends.fastopt.unitflow import _TERMS, _Shape, _kind, _pack, _values
+    from manasolver.solver.service import protocol
+
+    state = bd.mixed_board(300, 7000)
+    req = protocol.build_request({"query": "pay", "state": state, "cost": bd.mana_cost_share(state, 0.75, 0)})
+    problem = queries.prepare(req, "optimal", 0)
+    criteria = problem.policy.criteria
+    criteria = (criteria, criteria[::-1], tuple(sorted(criteria)))[order]
+    start = prepared(problem, criteria)
+    assert start is not None
+    shape = _Shape(problem, criteria, start.modes)
+    rows = [row for rows in shape.unit_rows.values() for row in rows]
+    assert len({(md.sac, md.life, md.nonland) for md, *_ in rows}) > 1  # several kinds of mode
+    for md, _i, _m, vec, cost in rows:
+        values = _values(md)
+        assert vec == shape.vec(md) == tuple(values[_TERMS.index(c)] for c in (*criteria, "tiebreak"))
+        assert shape.vector({_kind(md): 2}, 2 * md.weight, 0) == tuple(2 * v for v in vec)
+        values[_TERMS.index("min_waste")] = 1
+        assert cost == _pack(tuple(values[_TERMS.index(c)] for c in (*criteria, "tiebreak")))
+        assert vec[-1] == md.weight
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_least_vector_of_n_activations_sums_the_n_cheapest(seed: int) -> None:
+    """:class:`_Cheapest`: the least vector of ``need`` one-unit-net activations is the sum of the
+    ``need`` cheapest, each row counted as many times as it holds activations; None past them."""
+    from manasolver.solver.backends.fastopt.unitflow import _Cheapest
+
+    rng = random.Random(seed)
+    width = rng.randint(1, 4)
+    rows = sorted((tuple(rng.randint(0, 9) for _ in range(width)), rng.randint(1, 4))
+                  for _ in range(rng.randint(0, 6)))
+    cheapest = _Cheapest(rows, width)
+    each = [vec for vec, avail in rows for _ in range(avail)]
+    for need in range(-1, len(each) + 2):
+        got = cheapest.least(need)
+        if need > len(each):
+            assert got is None
+        else:
+            assert got == ([sum(col) for col in zip(*each[:need])] if need > 0 else [0] * width)

@@ -8,7 +8,8 @@ Anything else, or a search longer than its node budget, is declined (``None``) a
 to CP-SAT.  A board of :data:`LARGE_BOARD` members or more is first tried at the policy's
 floor (:mod:`.floor`) and by the min-cost flow over one-unit sources (:mod:`.unitflow`),
 each exact where it answers.  The activations the search chose are turned into a payment by the shared
-transport of :mod:`~manasolver.solver.backends.matching`.  :func:`evaluate` scores any
+transport of :mod:`~manasolver.solver.backends.matching`; a solution carries the keep terms it
+was counted with (:attr:`Solution.keep`), which its payment's score reads.  :func:`evaluate` scores any
 backend's solution with the same vector, for tests comparing optima.
 """
 
@@ -18,7 +19,7 @@ from manasolver.solver.backends.fastopt.filters import solve_converters
 from manasolver.solver.backends.fastopt.floor import prepared, solve_at_floor
 from manasolver.solver.backends.fastopt.unitflow import solve_by_flow
 from manasolver.solver.backends.fastopt.keep import KeepTerms
-from manasolver.solver.backends.fastopt.search import answered_with, search_for
+from manasolver.solver.backends.fastopt.search import search_for
 from manasolver.solver.backends.fastopt.shape import shape_known
 from manasolver.solver.backends.matching import UnitKind, solution_from_units
 from manasolver.solver.backends.problem import Problem, Solution
@@ -60,7 +61,7 @@ class FastOptBackend:
             if start is not None:
                 floor = solve_at_floor(problem, criteria, start) or solve_by_flow(problem, criteria, start)
                 if floor is not None:
-                    answered_with(problem, criteria, start.keep)
+                    floor.keep = start.keep
                     return floor
         search = search_for(problem, criteria)
         if search is None or not search.run() or (
@@ -95,6 +96,8 @@ class FastOptBackend:
         if sol is None:  # pragma: no cover - the search checked Hall's condition
             return None
         sol.objective = inc.best or ()
+        if search.origin is problem:  # the terms were built for this very problem
+            sol.keep = search.keep
         return sol
 
 

@@ -72,6 +72,9 @@ class KeepTerms:
 
     def __init__(self, problem: Problem, criteria: tuple[str, ...]) -> None:
         sup = problem.supply
+        #: Does ``keep_castable`` count here (the criteria named it)?  Without it no kept cost is
+        #: read, so these terms count for criteria that name it as they named it.
+        self.castable = "keep_castable" in criteria
         self.class_cap: list[int] = [k.count for k in sup.classes]
         self._keep_cache: dict[tuple[int, ...], int] = {}
         self._colors_cache: dict[tuple[int, ...], int] = {}
@@ -82,7 +85,7 @@ class KeepTerms:
         self.keep_forms: list[list[Form]] = []
         #: How many listed costs each entry of ``keep_forms`` stands for (repeats merged).
         self.keep_weight: list[int] = []
-        if "keep_castable" in criteria:
+        if self.castable:
             spend = kept_spend_table(problem)  # the kept costs paid as the 609.4b rules allow
             for cost, times in keep_counts(problem.policy, problem.req.state, sup.player):
                 every = _announced(cost, spend)

@@ -40,8 +40,7 @@ from manasolver.solver.casting.announce import Form
 from manasolver.solver.policy import keep_counts
 from manasolver.solver.supply.model import Supply
 
-__all__ = ["COSTLY_NODE_BUDGET", "MAX_COSTLY_KINDS", "NODE_BUDGET", "Search", "answered_with", "clear_searches",
-           "kept_keep_terms", "search_for"]
+__all__ = ["COSTLY_NODE_BUDGET", "MAX_COSTLY_KINDS", "NODE_BUDGET", "Search", "clear_searches", "search_for"]
 
 #: Nodes explored before the search gives the problem to CP-SAT.
 NODE_BUDGET = 1500
@@ -63,7 +62,8 @@ class Search:
         self.sup = problem.supply
         self.criteria = criteria
         self.keep = keep
-        #: The problem the search (and :attr:`keep`) was built for (:func:`kept_keep_terms`).
+        #: The problem the search (and :attr:`keep`) was built for: a solution of that problem
+        #: carries :attr:`keep` to its payment's score (:attr:`Solution.keep`).
         self.origin = problem
         self.class_cap = keep.class_cap
         self.lin = LinearCosts(criteria)
@@ -207,10 +207,6 @@ class _Kept(threading.local):
         self.searches: KeyMemo[tuple[object, ...], tuple[GameState, Search | None]] = KeyMemo(limit=256)
         #: Searches by board content (the same board sent again as a new state).
         self.by_content: KeyMemo[tuple[object, ...], Search] = KeyMemo(limit=256)
-        #: The problem the large-board paths (:mod:`.floor`, :mod:`.unitflow`) answered last, the
-        #: criteria they counted under, and the keep terms they counted with (one slot: the
-        #: payment's score is written right after the answer, from the same terms).
-        self.answered: tuple[Problem, tuple[str, ...], KeepTerms] | None = None
 
 
 _KEPT = _Kept()
@@ -220,13 +216,6 @@ def clear_searches() -> None:
     """Forget the searches this thread keeps (a fresh process's answers, for tests)."""
     _KEPT.searches.clear()
     _KEPT.by_content.clear()
-    _KEPT.answered = None
-
-
-def answered_with(problem: Problem, criteria: tuple[str, ...], keep: KeepTerms) -> None:
-    """Remember that the large-board paths answered ``problem`` counting ``keep`` under
-    ``criteria`` (:func:`kept_keep_terms` hands them to the payment's score)."""
-    _KEPT.answered = (problem, criteria, keep)
 
 
 def _content_key(problem: Problem, criteria: tuple[str, ...]) -> tuple[object, ...]:
@@ -240,27 +229,6 @@ def _content_key(problem: Problem, criteria: tuple[str, ...]) -> tuple[object, .
     kept = tuple((c.format(), n) for c, n in keep_counts(problem.policy, problem.req.state, sup.player))
     return (classes, sup.pool, sup.life, sup.energy, sup.player, problem.spell_ok, criteria,
             kept, problem.policy.keep_castable is None)
-
-
-def kept_keep_terms(problem: Problem, names: tuple[str, ...]) -> KeepTerms | None:
-    """The keep terms of the search this thread keeps for ``problem`` itself (built for it, by
-    :func:`search_for` under the policy's criteria, when the optimiser solved it), when they
-    count what ``names`` asks as :class:`KeepTerms` ``(problem, names)`` would: a payment's score
-    is then written without building them again; ``None`` otherwise.  The terms the large-board
-    paths counted the problem with (:func:`answered_with`) count alike."""
-    last = _KEPT.answered
-    if last is not None and last[0] is problem and ("keep_castable" in last[1]) == ("keep_castable" in names):
-        return last[2]
-    sup = problem.supply
-    state = problem.req.state
-    hit = _KEPT.searches.get((id(sup), id(state), problem.spell_ok, problem.policy.criteria,
-                              problem.policy.keep_castable), sup)
-    if hit is None or hit[0] is not state or hit[1] is None:
-        return None
-    search = hit[1]
-    if search.origin is not problem or ("keep_castable" in search.criteria) != ("keep_castable" in names):
-        return None
-    return search.keep
 
 
 def search_for(problem: Problem, criteria: tuple[str, ...]) -> Search | None:

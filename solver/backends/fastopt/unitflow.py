@@ -34,8 +34,8 @@ from __future__ import annotations
 import bisect
 from collections import deque
 from collections.abc import Callable
-from operator import itemgetter
-from itertools import product
+from operator import itemgetter, mul
+from itertools import accumulate, product
 
 from manasolver.models.symbols import ANY_TYPE
 from manasolver.solver.backends.fastopt.floor import Start, prepared
@@ -43,7 +43,6 @@ from manasolver.solver.backends.fastopt.modes import GENERIC_COST, Mode
 from manasolver.solver.backends.matching import UnitKind, solution_from_units
 from manasolver.solver.backends.problem import Problem, Solution
 from manasolver.solver.casting.announce import Form
-from manasolver.solver.policy import criteria_vector
 
 __all__ = ["MAX_COUNTS", "solve_by_flow"]
 
@@ -56,15 +55,31 @@ _TERMS = ("no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste
           "min_sources", "use_pool", "min_energy", "tiebreak")
 
 
+def _kind(md: Mode) -> tuple[int, int, int]:
+    """What the terms of one activation of ``md`` but its tie-break are made of
+    (:func:`_terms_of`): its sacrifice, its life paid, whether it is not a land.  Modes alike but
+    for their place on the board share it."""
+    return (md.sac, md.life, md.nonland)
+
+
+def _terms_of(kind: tuple[int, int, int], tiebreak: int) -> list[int]:
+    """The terms one activation of a mode of ``kind`` (:func:`_kind`) adds, in :data:`_TERMS`
+    order: the keep terms, the waste and the pool are counted per payment, not per activation,
+    and no mode here costs energy."""
+    sac, life, nonland = kind
+    return [sac, life, 0, 0, 0, nonland, 1, 0, 0, tiebreak]
+
+
 def _values(md: Mode) -> list[int]:
-    """The terms one activation of ``md`` adds, in :data:`_TERMS` order (waste counted per
-    payment, not here)."""
-    return [md.sac, md.life, 0, 0, 0, md.nonland, 1, 0, 0, md.weight]
+    """The terms one activation of ``md`` adds (:func:`_terms_of`)."""
+    return _terms_of(_kind(md), md.weight)
 
 
-def _terms(md: Mode) -> dict[str, int]:
-    """:func:`_values` by name."""
-    return dict(zip(_TERMS, _values(md)))
+def _picker(at: list[int]) -> Callable[[list[int]], tuple[int, ...]]:
+    """The terms of a :data:`_TERMS` list at the places ``at``, as a tuple."""
+    if len(at) > 1:
+        return itemgetter(*at)
+    return lambda values: tuple([values[i] for i in at])
 
 
 _WASTE = _TERMS.index("min_waste")
@@ -185,7 +200,6 @@ class _Shape:
     def __init__(self, problem: Problem, criteria: tuple[str, ...], modes: list[Mode]) -> None:
         sup = problem.supply
         self.ok = True
-        self.crit = criteria
         #: Where each criterion, then the tie-break, reads its term in :func:`_values`.
         self.at = [_TERMS.index(c) for c in criteria] + [_TERMS.index("tiebreak")]
         #: The weight of each term in the packed vector (:func:`_pack`: its digit's place; 0 for a
@@ -193,13 +207,12 @@ class _Shape:
         self.weights = [0] * len(_TERMS)
         for place, term in enumerate(reversed(self.at)):
             self.weights[term] += _DIGIT ** place
-        #: The terms :attr:`at` reads, as a tuple (the vector of :func:`_values`' list).
-        self.pick: Callable[[list[int]], tuple[int, ...]] = (
-            itemgetter(*self.at) if len(self.at) > 1 else lambda values: (values[self.at[0]],))
-        #: A one-unit mode's vector but its tie-break (the last term :attr:`at` reads), and the
-        #: packed vector it adds in the flow but its tie-break, by its (sacrifice, life, nonland)
-        #: terms, the only ones of :func:`_values` but the tie-break that vary
-        #: (:meth:`vec_and_cost`): a few kinds per board.
+        #: The terms :attr:`at` reads, as a tuple (the vector of :func:`_values`' list), and those
+        #: of the criteria alone (the vector but its tie-break).
+        self.pick = _picker(self.at)
+        self.pick_criteria = _picker(self.at[:-1])
+        #: A one-unit mode's vector but its tie-break, and the packed vector it adds in the flow
+        #: but its tie-break, by its kind (:func:`_kind`): a few kinds per board (:meth:`vec_and_cost`).
         self.heads: dict[tuple[int, int, int], tuple[tuple[int, ...], int]] = {}
         self.units: dict[int, list[Mode]] = {}
         self.multi: dict[int, Mode] = {}
@@ -244,43 +257,62 @@ class _Shape:
         self.by_cost = {k: rows if len(rows) == 1 else sorted(rows, key=_VEC_MASK)
                         for k, rows in self.unit_rows.items()}
 
+    def vector(self, kinds: dict[tuple[int, int, int], int], tiebreak: int, waste: int) -> tuple[int, ...]:
+        """The vector of a payment making ``kinds[kind]`` activations of modes of each kind
+        (:func:`_kind`), its tie-break ``tiebreak`` (its activations' weights summed) and
+        ``waste`` units left unspent, the form's and the keep terms aside: each term of
+        :func:`_terms_of` summed over the activations."""
+        totals = [0] * len(_TERMS)
+        for kind, n in kinds.items():
+            for i, v in enumerate(_terms_of(kind, 0)):
+                totals[i] += n * v
+        totals[_WASTE] = waste
+        totals[_TIE] = tiebreak
+        return self.pick(totals)
+
+    def form_vector(self, life: int, keep: tuple[int, int]) -> tuple[int, ...]:
+        """The vector a payment of a form paying ``life`` adds with the ``keep`` terms
+        (``keep_castable``, ``keep_colors``) of the untouched board."""
+        totals = [0] * len(_TERMS)
+        totals[_TERMS.index("min_life")] = life
+        totals[_TERMS.index("keep_castable")], totals[_TERMS.index("keep_colors")] = keep
+        return self.pick(totals)
+
     def vec(self, md: Mode) -> tuple[int, ...]:
         """The vector one activation of ``md`` adds, its unit wasted aside."""
-        values = _values(md)
-        return tuple([values[i] for i in self.at])
+        return self.pick(_values(md))
 
     def vec_and_cost(self, md: Mode) -> tuple[tuple[int, ...], int]:
         """:meth:`vec`, and the packed vector one activation of a one-unit mode adds inside the
         flow: with the multi-unit activations fixed, each such activation is one unit of theirs
-        left unspent.  The packed vector is the sum of its terms' :attr:`weights`: all but the
-        tie-break's made once per kind of mode (sacrifice, life, land or not), so that each mode
-        adds only its own weight (the packed integers are ten digits of 40 bits)."""
-        key = (md.sac, md.life, md.nonland)
-        head = self.heads.get(key)
+        left unspent.  A vector is the criteria's terms, then the tie-break, and the packed one
+        the sum of its terms times their :attr:`weights`: both made once per kind of mode
+        (:func:`_kind`) but the tie-break, so that each mode adds only its own (the packed
+        integers are ten digits of 40 bits)."""
+        kind = _kind(md)
+        head = self.heads.get(kind)
         if head is None:
-            values = _values(md)
-            prefix = self.pick(values)[:-1]
+            values = _terms_of(kind, 0)
+            criteria = self.pick_criteria(values)
             values[_WASTE] = 1
-            values[_TIE] = 0
-            head = self.heads[key] = (prefix, sum([v * w for v, w in zip(values, self.weights) if v]))
+            head = self.heads[kind] = (criteria, sum([v * w for v, w in zip(values, self.weights) if v]))
         return (*head[0], md.weight), head[1] + md.weight * self.weights[_TIE]
 
     def colorless_bound(self, total: int, fixed: dict[int, int], pre: _Cheapest) -> tuple[int, ...]:
         """The least vector of a payment of ``total`` mana with ``fixed`` multi-unit activations,
         colors aside: the cheapest one-unit-net activations (``pre``, converters among them) for
         the rest, waste the units over."""
-        terms = dict.fromkeys(_TERMS, 0)
-        units = 0
+        kinds: dict[tuple[int, int, int], int] = {}
+        units = tiebreak = 0
         for k, n in fixed.items():
             md = self.multi[k]
             units += n * len(md.masks)
-            for name, v in _terms(md).items():
-                terms[name] += n * v
+            kinds[_kind(md)] = kinds.get(_kind(md), 0) + n
+            tiebreak += n * md.weight
         vec = pre.least(total - units)
         if vec is None:
             return (1 << 62,)
-        terms["min_waste"] = max(0, units - total)
-        own = criteria_vector(terms, self.crit)
+        own = self.vector(kinds, tiebreak, max(0, units - total))
         return tuple(a + b for a, b in zip(own, vec))
 
 
@@ -292,23 +324,24 @@ class _Cheapest:
 
     def __init__(self, rows: list[tuple[tuple[int, ...], int]], width: int) -> None:
         self.rows = rows
-        #: How many activations the rows before each hold, and the sum of their vectors.
-        self.counts = [0]
-        self.sums = [[0] * width]
-        for each, avail in rows:
-            self.counts.append(self.counts[-1] + avail)
-            self.sums.append([a + avail * b for a, b in zip(self.sums[-1], each)])
+        self.width = width
+        avails = [avail for _each, avail in rows]
+        #: How many activations the rows before each hold.
+        self.counts = list(accumulate(avails, initial=0))
+        #: Per term of the vector, its sum over the rows before each (each row's times its count).
+        self.sums = [list(accumulate(map(mul, avails, column), initial=0))
+                     for column in zip(*[each for each, _avail in rows])]
 
     def least(self, need: int) -> list[int] | None:
         """The least vector of ``need`` activations, colors aside (None: there are fewer)."""
         if need <= 0:
-            return self.sums[0]
+            return [0] * self.width
         if need > self.counts[-1]:
             return None
         full = bisect.bisect_left(self.counts, need) - 1  # rows taken whole, then part of the next
         each = self.rows[full][0]
         take = need - self.counts[full]
-        return [a + take * b for a, b in zip(self.sums[full], each)]
+        return [sums[full] + take * b for sums, b in zip(self.sums, each)]
 
 
 def solve_by_flow(problem: Problem, criteria: tuple[str, ...], start: Start | None = None) -> Solution | None:
@@ -350,8 +383,7 @@ def solve_by_flow(problem: Problem, criteria: tuple[str, ...], start: Start | No
     best: tuple[tuple[int, ...], Solution] | None = None
     for fi, form in forms:
         total = form.mana_total(x)
-        life_terms = {"min_life": form.life, "keep_castable": root[0], "keep_colors": root[1]}
-        extra = criteria_vector({**dict.fromkeys(_TERMS, 0), **life_terms}, criteria)
+        extra = shape.form_vector(form.life, root)
         multi = sorted(shape.multi)
         bounds = {c: tuple(a + b for a, b in zip(shape.colorless_bound(total, dict(zip(multi, c)), pre_all), extra))
                   for c in product(*[range(shape.count[k], -1, -1) for k in multi])}
@@ -362,7 +394,7 @@ def solve_by_flow(problem: Problem, criteria: tuple[str, ...], start: Start | No
             bound = bounds[counts]
             if form_best is not None and bound >= form_best[0]:
                 break  # sorted by this bound: nothing later does better
-            found = _flow_payment(problem, shape, fi, form, x, fixed, criteria)
+            found = _flow_payment(problem, shape, fi, form, x, fixed)
             if found is None:
                 if shape.signet_mask:
                     return None  # the Signets' costs unpaid as the flow placed them: not proven
@@ -386,10 +418,11 @@ def solve_by_flow(problem: Problem, criteria: tuple[str, ...], start: Start | No
     return best[1]
 
 
-def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, fixed: dict[int, int],
-                  criteria: tuple[str, ...]) -> tuple[tuple[int, ...], Solution, list[int]] | None:
+def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, fixed: dict[int, int]
+                  ) -> tuple[tuple[int, ...], Solution, list[int]] | None:
     """The least-cost payment of ``form`` with ``fixed`` multi-unit activations and one-unit
-    modes chosen by the flow: (vector, solution, members used per class), or None."""
+    modes chosen by the flow: (vector, solution, members used per class), or None; the vector
+    the form's and the keep terms aside (:meth:`_Shape.vector`)."""
     demands: list[tuple[tuple[object, ...], int, int]] = [(("spell", m), m, c) for m, c in form.demands]
     generic = form.generic(x)
     if generic:
@@ -453,15 +486,13 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
         flow = flows[e ^ 1]
         if flow:
             taken[(k, at)] = taken.get((k, at), 0) + flow
-    # the terms of the activations, as _values gives them per activation
-    sac = life = nonland = sources = tiebreak = produced = 0
+    kinds: dict[tuple[int, int, int], int] = {}  # the activations of each kind (_kind)
+    produced = tiebreak = 0
     for (k, i), n in sorted(taken.items()):
         md = shape.units[k][i]
         used[k] += n
-        sac += n * md.sac
-        life += n * md.life
-        nonland += n * md.nonland
-        sources += n
+        kind = _kind(md)
+        kinds[kind] = kinds.get(kind, 0) + n
         tiebreak += n * md.weight
         produced += n
         if md.costs:  # a Signet: its slots, its {1} paid by sources that cost nothing
@@ -483,16 +514,11 @@ def _flow_payment(problem: Problem, shape: _Shape, fi: int, form: Form, x: int, 
             units.append((m, False, n * md.masks.count(m), k, md.options))
             cost_ok.append(md.pays_ability)
         forced[(k, md.options[0][1])] = n
-        produced += n * len(md.masks)
-        sac += n * md.sac
-        life += n * md.life
-        nonland += n * md.nonland
-        sources += n
+        kind = _kind(md)
+        kinds[kind] = kinds.get(kind, 0) + n
         tiebreak += n * md.weight
-    terms = {"no_sacrifice": sac, "min_life": life, "keep_castable": 0, "keep_colors": 0,
-             "min_waste": produced - total, "prefer_lands": nonland, "min_sources": sources, "use_pool": 0,
-             "min_energy": 0, "tiebreak": tiebreak}
+        produced += n * len(md.masks)
     sol = solution_from_units(problem, units, fi, x, tuple(extra), tuple(cost_ok), forced)
     if sol is None:
         return None  # the Signets' costs can't all be paid by sources that cost nothing
-    return criteria_vector(terms, criteria), sol, used
+    return shape.vector(kinds, tiebreak, produced - total), sol, used
