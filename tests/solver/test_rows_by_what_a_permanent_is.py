@@ -64,3 +64,20 @@ def test_a_permanent_sent_again_under_its_own_id_is_an_equal_permanent() -> None
     first, again, other = load_state(_board("f")), load_state(_board("f")), load_state(_board("g"))
     assert first.battlefield == again.battlefield
     assert all(a is not c and c.id == "g" + a.id[1:] for a, c in zip(first.battlefield, other.battlefield))
+
+
+def test_remembered_rows_follow_each_permanents_own_tapped_and_sick_state() -> None:
+    """A plain card's rows are remembered per tapped and summoning-sick state, with and without
+    resources (CR 107.5, 302.6): a board that swaps which Forest is tapped and which Elves are sick
+    gets, for each permanent, the row of its own state."""
+    def board(prefix: str, flip: bool) -> dict[str, Any]:
+        return {"players": [{"name": "you"}],
+                "battlefield": [{"id": f"{prefix}1", "card": "Forest", "tapped": flip},
+                                {"id": f"{prefix}2", "card": "Forest", "tapped": not flip},
+                                {"id": f"{prefix}3", "card": "Llanowar Elves", "sick": flip},
+                                {"id": f"{prefix}4", "card": "Llanowar Elves", "sick": not flip}]}
+    for resources in (False, True):
+        first = build_supply(load_state(board("h", False)), "you", resources)
+        assert {i for cls in first.classes for i in cls.members} == {"h1", "h3"}
+        again = build_supply(load_state(board("i", True)), "you", resources)
+        assert {i for cls in again.classes for i in cls.members} == {"i2", "i4"}
