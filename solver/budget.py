@@ -26,6 +26,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from contextvars import ContextVar, Token
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
@@ -54,9 +55,13 @@ class OutOfTime(Unsupported):
 
 class Deadline:
     """The end of one query's budget (``time.monotonic`` seconds) and whether the bound cut a
-    stage short (:meth:`mark`)."""
+    stage short (:meth:`mark`); a context manager, the running query's deadline (:func:`current`)
+    inside its ``with`` (:func:`query_budget` makes it)."""
 
-    __slots__ = ("__weakref__", "cut", "end", "seconds", "solvers")
+    __slots__ = ("__weakref__", "cut", "end", "seconds", "solvers", "token")
+
+    #: what :meth:`__enter__` set the running deadline from, for :meth:`__exit__` to set it back
+    token: Token[Deadline | None]
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
@@ -104,6 +109,21 @@ class Deadline:
         for solver in list(self.solvers):
             solver.stop_search()  # a solver not solving yet or any more has nothing to stop: a no-op
 
+    def __enter__(self) -> Deadline:
+        """Run as the query's deadline (:func:`current`) until :meth:`__exit__`, stopped at once
+        when :func:`stop_all` stops every new query."""
+        self.token = _CURRENT.set(self)
+        # without the lock (each set operation is atomic): added before _STOPPING is read, and
+        # stop_all sets _STOPPING before it copies the set, so one of them stops this deadline
+        _RUNNING.add(self)
+        if _STOPPING:
+            self.stop()
+        return self
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        _CURRENT.reset(self.token)
+        _RUNNING.discard(self)
+
     def check(self, stage: str) -> None:
         """Stop ``stage`` (words: "building the CP-SAT model") with :class:`OutOfTime` when the
         deadline has passed, noting that the bound decided the answer."""
@@ -143,44 +163,30 @@ def current() -> Deadline:
     return found if found is not None else Deadline(QUERY_BUDGET)
 
 
-def query_budget(seconds: float | None = None) -> _QueryBudget:
+def query_budget(seconds: float | None = None) -> AbstractContextManager[Deadline]:
     """The deadline of a query starting now (``seconds``, default :data:`QUERY_BUDGET`); inside a
     running query, that query's (one budget per query, however its stages nest): a context manager
-    whose ``with`` gives the deadline."""
-    return _QueryBudget(seconds)
+    whose ``with`` gives the deadline, the running one from ``__enter__`` to ``__exit__``."""
+    running = _CURRENT.get()
+    if running is not None:
+        return _Shared(running)
+    return Deadline(QUERY_BUDGET if seconds is None else seconds)
 
 
-class _QueryBudget:
-    """:func:`query_budget`'s context: a query's deadline set as the running one from ``__enter__``
-    to ``__exit__`` (a class, not a generator: every query enters one)."""
+class _Shared:
+    """:func:`query_budget`'s context inside a running query: that query's deadline, left running
+    at ``__exit__``."""
 
-    __slots__ = ("deadline", "seconds", "token")
+    __slots__ = ("deadline",)
 
-    def __init__(self, seconds: float | None) -> None:
-        self.seconds = seconds
-        self.deadline: Deadline | None = None
-        self.token: Token[Deadline | None] | None = None
+    def __init__(self, deadline: Deadline) -> None:
+        self.deadline = deadline
 
     def __enter__(self) -> Deadline:
-        running = _CURRENT.get()
-        if running is not None:
-            return running
-        deadline = self.deadline = Deadline(QUERY_BUDGET if self.seconds is None else self.seconds)
-        self.token = _CURRENT.set(deadline)
-        # without the lock (each set operation is atomic): added before _STOPPING is read, and
-        # stop_all sets _STOPPING before it copies the set, so one of them stops this deadline
-        _RUNNING.add(deadline)
-        if _STOPPING:
-            deadline.stop()
-        return deadline
+        return self.deadline
 
     def __exit__(self, *exc: object) -> None:
-        deadline = self.deadline
-        if self.token is None or deadline is None:
-            return
-        _CURRENT.reset(self.token)
-        self.token = None
-        _RUNNING.discard(deadline)
+        return None
 
 
 P = ParamSpec("P")

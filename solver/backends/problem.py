@@ -253,12 +253,13 @@ class Problem:
     def at(self, mode: Mode, x: int | None) -> Problem:
         """The same question in another mode or at another X (supply, forms, restrictions and
         assists do not depend on them)."""
-        return dataclasses.replace(self, mode=mode, x=x)
+        return Problem(self.req, self.supply, self.announcement, mode, x, self.policy, self.spell_ok, self.assists)
 
     def without_restrictions(self) -> Problem:
         """The same question with every spending restriction lifted (CR 106.6), as
         ``build(..., ignore_restrictions=True)`` makes it."""
-        return dataclasses.replace(self, spell_ok=self.supply.all_ok)
+        return Problem(self.req, self.supply, self.announcement, self.mode, self.x, self.policy, self.supply.all_ok,
+                       self.assists)
 
 
 _PROBLEM_SLOTS = slot_setters(Problem)

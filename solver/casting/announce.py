@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from manasolver.models.cost import ManaCost
 from manasolver.models.effects import SpendTable
 from manasolver.models.errors import BadQuery, Unsupported
+from manasolver.models.slots import slot_setters
 from manasolver.models.symbols import (
     ANY_TYPE,
     HYBRID_PAIRS,
@@ -93,7 +94,7 @@ class ChoiceWay:
     amount: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Form:
     """One distinct total cost the announcements and modifiers can lead to.
 
@@ -111,6 +112,10 @@ class Form:
     ``printed``: under a 609.4b rule (see the module docstring), the announced demands
     ``(type, count)`` the widened :attr:`demands` stand for, which :meth:`total_text` writes
     (empty: the demands are the announced ones).
+
+    Its ``__init__`` is written out to store each field through its slot's descriptor
+    (:func:`~manasolver.models.slots.slot_setters`): a cost met for the first time (a card's,
+    with the card) is announced on the query's path.  Its parameters are the fields, in order.
     """
 
     demands: tuple[tuple[int, int], ...]
@@ -131,8 +136,30 @@ class Form:
     #: :func:`~manasolver.solver.backends.matching.demand_sets` (one whole list, one store).
     demand_sets: list[tuple[int, bool, int]] | None = field(default=None, init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_fixed", sum(n for _, n in self.demands) + self.snow)
+    def __init__(self, demands: tuple[tuple[int, int], ...], snow: int, generic_base: int, x_count: int,
+                 generic_reduction: int, minimum: int, life: int, energy: int,
+                 plan: tuple[tuple[ManaSymbol, tuple[tuple[ChoiceWay, int], ...]], ...],
+                 order: tuple[ManaSymbol, ...], reduction_choices: tuple[str, ...] = (),
+                 printed: tuple[tuple[int, int], ...] = ()) -> None:
+        (s_demands, s_snow, s_base, s_x, s_reduction, s_minimum, s_life, s_energy, s_plan, s_order,
+         s_choices, s_printed, s_fixed, s_sets) = _FORM_SLOTS
+        s_demands(self, demands)
+        s_snow(self, snow)
+        s_base(self, generic_base)
+        s_x(self, x_count)
+        s_reduction(self, generic_reduction)
+        s_minimum(self, minimum)
+        s_life(self, life)
+        s_energy(self, energy)
+        s_plan(self, plan)
+        s_order(self, order)
+        s_choices(self, reduction_choices)
+        s_printed(self, printed)
+        fixed = snow
+        for _, n in demands:
+            fixed += n
+        s_fixed(self, fixed)
+        s_sets(self, None)
 
     @property
     def choices(self) -> tuple[ChoiceWay, ...]:
@@ -178,6 +205,9 @@ class Form:
         return "".join(parts) or "{0}"
 
 
+_FORM_SLOTS = slot_setters(Form)
+
+
 @dataclass(frozen=True, slots=True)
 class Announcement:
     """Every distinct :class:`Form` of a cost, in a deterministic order (the form with
@@ -188,6 +218,10 @@ class Announcement:
     x_count: int
     cost: ManaCost
     spend: SpendTable = SpendTable()  # frozen, so a shared default is safe
+
+
+#: The table of an announcement whose demands are paid by type (no 609.4b rule).
+_BY_TYPE = SpendTable()
 
 
 def _ways(sym: ManaSymbol, sensitive: int) -> list[ChoiceWay]:
@@ -376,7 +410,7 @@ def announce(cost: ManaCost, x: int | None, modifiers: tuple[Modifier, ...] = ()
     forms = tuple(seen.values())
     for mask, _ in (d for f in forms for d in f.demands):
         assert mask & ANY_TYPE
-    return Announcement(forms, x_count, cost, spend if widen and spend is not None else SpendTable())
+    return Announcement(forms, x_count, cost, spend if widen and spend is not None else _BY_TYPE)
 
 
 def _widened(demands: tuple[tuple[int, int], ...], spend: SpendTable) -> tuple[tuple[int, int], ...]:

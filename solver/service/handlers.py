@@ -57,32 +57,31 @@ def build_request(query: dict[str, Any]) -> PaymentRequest:
     player = decode.player(query, state)
     if decode.names_ability(query.get("spell")):
         ability = decode.ability_spell(query)
+        convoke, delve, improvise = _assist_flags(query)
         return build.build_activation(state, player, ability,
                                       lambda name: decode.card_db(query).get(name, "spell.card"),
                                       decode.integer(query, "x", None), decode.modifiers(query),
-                                      decode.policy(query), **_assist_flags(query))
+                                      decode.policy(query), convoke=convoke, delve=delve, improvise=improvise)
     spell = decode.spell(query, db)
     cost = decode.cost(query, required=False)
     x = decode.integer(query, "x", None)
+    convoke, delve, improvise = _assist_flags(query)
     req = build.build_request(state, player, spell, cost, x, decode.modifiers(query), decode.policy(query),
                               alternative=query.get("alternative"),
                               additional=query["additional"] if "additional" in query else build.NOT_GIVEN,
-                              **_assist_flags(query))
+                              convoke=convoke, delve=delve, improvise=improvise)
     if query.get("sources") is not None:
         from manasolver.solver.sources import read_sources
         req = dataclasses.replace(req, sources=read_sources(query["sources"], state))
     return req
 
 
-def _assist_flags(query: dict[str, Any]) -> dict[str, bool | None]:
-    """The ``convoke``, ``delve`` and ``improvise`` flags of a query, as keyword arguments."""
+def _assist_flags(query: dict[str, Any]) -> tuple[bool | None, bool | None, bool | None]:
+    """The ``convoke``, ``delve`` and ``improvise`` flags of a query, in that order (``None``: not
+    given)."""
     if "convoke" not in query and "delve" not in query and "improvise" not in query:
-        return _NO_ASSISTS
-    return {k: decode.flag(query, k) for k in ("convoke", "delve", "improvise")}
-
-
-#: The assist flags of a query that gives none (read only: passed as ``**`` keyword arguments).
-_NO_ASSISTS: dict[str, bool | None] = {"convoke": None, "delve": None, "improvise": None}
+        return None, None, None
+    return decode.flag(query, "convoke"), decode.flag(query, "delve"), decode.flag(query, "improvise")
 
 
 def prepare(query: dict[str, Any]) -> PaymentRequest | dict[str, Any]:

@@ -314,3 +314,19 @@ def test_thousands_of_signets_and_filter_lands(query: str, cost: str) -> None:
         check = answer({"query": "validate", "state": BIG, "cost": cost, "x": result["max_x"],
                         "payment": result["payment"]})
         assert check == {"legal": True, "problems": []}, check
+
+
+def test_a_query_budget_is_running_only_inside_its_with() -> None:
+    """The deadline a query's ``with`` gives is the running one (:func:`current`, and among those
+    :func:`~manasolver.solver.budget.stop_all` stops) until the ``with`` ends, and only then; a
+    nested ``with`` leaves its caller's running when it ends."""
+    from manasolver.solver import budget
+    with query_budget(2.0) as outer:
+        assert current() is outer and outer in budget._RUNNING and outer.seconds == 2.0
+        with query_budget() as inner:
+            assert inner is outer
+        assert current() is outer and outer in budget._RUNNING
+    assert current() is not outer and outer not in budget._RUNNING
+    with pytest.raises(ValueError), query_budget() as failed:
+        raise ValueError("a query's error")
+    assert current() is not failed and failed not in budget._RUNNING

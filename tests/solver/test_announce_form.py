@@ -1,0 +1,50 @@
+"""A :class:`~manasolver.solver.casting.announce.Form` as its written-out ``__init__`` makes it:
+every field as given, its fixed mana summed, its demand sets not yet filled, frozen, and the same
+through ``dataclasses.replace`` (the plans change a form's life so)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from manasolver.models.cost import ManaCost
+from manasolver.models.symbols import ANY_TYPE, B, G, U, W
+from manasolver.solver.backends.problem import Problem
+from manasolver.solver.casting.announce import Form, announce
+
+
+def test_a_form_keeps_its_fields_and_sums_its_fixed_mana() -> None:
+    form = Form(((W, 2), (U | B, 1)), 1, 3, 1, 1, 0, 2, 0, (), (), ("{W} as {W}",), ((W, 2),))
+    assert (form.demands, form.snow, form.generic_base, form.x_count, form.generic_reduction, form.minimum,
+            form.life, form.energy, form.plan, form.order, form.reduction_choices, form.printed) == (
+        ((W, 2), (U | B, 1)), 1, 3, 1, 1, 0, 2, 0, (), (), ("{W} as {W}",), ((W, 2),))
+    assert form.fixed_mana == 4 and form.demand_sets is None
+    assert form.generic(2) == 4 and form.mana_total(2) == 8
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        form.life = 0  # type: ignore[misc]
+    again = dataclasses.replace(form, life=0, snow=0)
+    assert again.life == 0 and again.fixed_mana == 3 and again.demands == form.demands
+    assert again == dataclasses.replace(form, life=0, snow=0) and again != form
+
+
+def test_an_announced_cost_has_its_forms_fixed_mana() -> None:
+    forms = announce(ManaCost.parse("{2}{G}{G}{W/U}{S}"), None).forms
+    assert [(f.demands, f.snow, f.fixed_mana) for f in forms] == [(((W | U, 1), (G, 2)), 1, 4)]
+    assert all(mask & ANY_TYPE for f in forms for mask, _ in f.demands)
+
+
+def test_a_problem_at_another_mode_or_x_keeps_the_rest() -> None:
+    from manasolver.models.carddb import default_db
+    from manasolver.models.board.load import load_state
+    from manasolver.solver.queries import prepare
+    from manasolver.solver.request import PaymentRequest
+    state = load_state({"players": [{"name": "you"}],
+                        "battlefield": [{"id": "f", "card": "Forest"}, {"id": "g", "card": "Gilded Lotus"}]},
+                       default_db())
+    problem = prepare(PaymentRequest(state, ManaCost.parse("{X}{G}"), "you", x=1), "optimal", 1)
+    moved = problem.at("feasible", 3)
+    assert (moved.mode, moved.x) == ("feasible", 3)
+    assert moved == dataclasses.replace(problem, mode="feasible", x=3)
+    assert (moved.forms, moved.has_assists) == (problem.forms, problem.has_assists)
+    lifted = problem.without_restrictions()
+    assert lifted == dataclasses.replace(problem, spell_ok=problem.supply.all_ok) and isinstance(lifted, Problem)
