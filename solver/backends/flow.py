@@ -217,7 +217,9 @@ class FlowBackend:
         Hall's condition proves the cost unpayable over units that leave nothing out, ``missing`` is
         what :meth:`shortfall` finds over the same units when every form is within the player's life
         and energy (then none lacks life or energy; otherwise empty), and ``why`` asks for it: an
-        unpayable answer's reason reads it without asking again.  Where
+        unpayable answer's reason reads it without asking again; there, with ``why``, the least
+        missing mana alone decides (:func:`_ranked_deficits`: nothing missing is Hall's condition
+        holding), one count per form rather than Hall's condition and then the count.  Where
         that search declines too, a cost beyond every source (:func:`_beyond_every_source`) is
         unpayable.  ``barred``: some mana pays colored symbols only (Jegantha's): a payment without
         it is a payment, the search is not asked (it does not tell that mana apart).
