@@ -217,7 +217,9 @@ class FlowBackend:
         Hall's condition proves the cost unpayable over units that leave nothing out, ``missing`` is
         what :meth:`shortfall` finds over the same units when every form is within the player's life
         and energy (then none lacks life or energy; otherwise empty), and ``why`` asks for it: an
-        unpayable answer's reason reads it without asking again.  Where
+        unpayable answer's reason reads it without asking again; there, with ``why``, the least
+        missing mana alone decides (:func:`_ranked_deficits`: nothing missing is Hall's condition
+        holding), one count per form rather than Hall's condition and then the count.  Where
         that search declines too, a cost beyond every source (:func:`_beyond_every_source`) is
         unpayable.  ``barred``: some mana pays colored symbols only (Jegantha's): a payment without
         it is a payment, the search is not asked (it does not tell that mana apart).
@@ -235,6 +237,13 @@ class FlowBackend:
             return (False, {}) if _beyond_every_source(problem) else None
         if found is not None:
             units, partial = found
+            if why and not (partial or colors or (problem.supply.has_damage and any(f.life for f in problem.forms))):
+                # units that leave nothing out: the least missing mana is nothing exactly when Hall's
+                # condition holds, so one count per form decides and gives the reason's missing mana
+                least, beyond = _ranked_deficits(problem, units)
+                if least is not None and not least:
+                    return True, {}
+                return False, {} if beyond or least is None else least
             verdict = self._hall(problem, units, partial)
             taps = False
             if verdict is None and partial and not problem.has_assists:
@@ -299,28 +308,39 @@ class FlowBackend:
 def _least_deficits(problem: Problem, units: list[UnitKind],
                     every: bool = False) -> dict[tuple[object, ...], int] | None:
     """The least missing mana when ``units`` pay a form of ``problem`` within the player's life and
+    energy (:func:`_ranked_deficits`); ``None`` when no form is within them, or, ``every``, when
+    some form is not."""
+    least, beyond = _ranked_deficits(problem, units)
+    return None if every and beyond else least
+
+
+def _ranked_deficits(problem: Problem, units: list[UnitKind]) -> tuple[dict[tuple[object, ...], int] | None, bool]:
+    """The least missing mana when ``units`` pay a form of ``problem`` within the player's life and
     energy (:func:`~manasolver.solver.backends.matching.deficits`; smallest total, then smallest
-    colored part, the first form of equally small ones); ``None`` when no form is within them, or,
-    ``every``, when some form is not."""
+    colored part, the first form of equally small ones; ``None`` when no form is within them), and
+    whether some form is beyond them.  Nothing missing (an empty shortfall) is Hall's condition
+    holding for that form: the units pay it."""
     assert problem.x is not None
     sup = problem.supply
     forms = problem.forms
     if len(forms) == 1:  # most costs: no rank to compare
         form = forms[0]
-        return None if form.life > sup.life or form.energy > sup.energy else deficits(units, form, problem.x)
+        if form.life > sup.life or form.energy > sup.energy:
+            return None, True
+        return deficits(units, form, problem.x), False
     best: dict[tuple[object, ...], int] | None = None
     least = (0, 0)
+    beyond = False
     for form in forms:
         if form.life > sup.life or form.energy > sup.energy:
-            if every:
-                return None
+            beyond = True
             continue
         short = deficits(units, form, problem.x)
         total = sum(short.values())
         rank = (total, total - short.get(("generic",), 0))
         if best is None or rank < least:
             best, least = short, rank
-    return best
+    return best, beyond
 
 
 def _without_barred(problem: Problem, units: list[UnitKind]) -> list[UnitKind]:

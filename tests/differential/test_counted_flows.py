@@ -91,3 +91,23 @@ def test_hall_condition_by_kinds_of_units_as_over_every_unit(seed: int) -> None:
             assert got == matching.hall_ok(units, form, generic), (units, form, generic)
             seen.add(got)
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_nothing_missing_exactly_when_hall_condition_holds(seed: int) -> None:
+    """The flow decides payability over units that leave nothing out by the least missing mana
+    alone (``FlowBackend.decide``): :func:`matching.deficits` finds nothing missing exactly when
+    :func:`matching.hall_ok` holds, snow demands and generic included."""
+    rng = random.Random(seed)
+    seen = set()
+    for _ in range(2000):
+        form = _form(rng)
+        if rng.random() < 0.3:
+            form = Form(form.demands, rng.randint(1, 3), form.generic_base, 0, 0, 0, 0, 0, (), ())
+        units = [(_mask(rng) if rng.random() < 0.9 else 0, rng.random() < 0.2, rng.randint(0, 4), -1, ())
+                 for _ in range(rng.randint(0, 10))]
+        x = rng.randint(0, 2)
+        payable = matching.hall_ok(units, form, form.generic(x))
+        assert (not matching.deficits(units, form, x)) == payable, (units, form, x)
+        seen.add(payable)
+    assert seen == {True, False}
