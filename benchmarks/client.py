@@ -76,7 +76,7 @@ class ClientPlan:
     phase_boards: int         # fresh boards phase.rs is positioned on (0: not run)
     warm_lines: int = 50      # lines per deck family read before the fresh rows
     scale_boards: int = 0     # mixed boards per size (0: the section is not run)
-    fresh_parts: int = 1      # parts a fresh row's streamed lines are sent in, the loop timed beside each
+    fresh_parts: int = 1      # parts a streamed row's lines are sent in, the loop timed beside each
 
 
 QUICK = ClientPlan("quick", fresh_lines=40, pay_lines=12, latency_lines=12, repeat_lines=40, http_seconds=0.3,

@@ -26,7 +26,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from contextvars import ContextVar, Token
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
@@ -169,24 +169,8 @@ def query_budget(seconds: float | None = None) -> AbstractContextManager[Deadlin
     whose ``with`` gives the deadline, the running one from ``__enter__`` to ``__exit__``."""
     running = _CURRENT.get()
     if running is not None:
-        return _Shared(running)
+        return nullcontext(running)  # left running when the inner stage's ``with`` ends
     return Deadline(QUERY_BUDGET if seconds is None else seconds)
-
-
-class _Shared:
-    """:func:`query_budget`'s context inside a running query: that query's deadline, left running
-    at ``__exit__``."""
-
-    __slots__ = ("deadline",)
-
-    def __init__(self, deadline: Deadline) -> None:
-        self.deadline = deadline
-
-    def __enter__(self) -> Deadline:
-        return self.deadline
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
 P = ParamSpec("P")
@@ -199,6 +183,6 @@ def budgeted(fn: Callable[P, R]) -> Callable[P, R]:
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
         if _CURRENT.get() is not None:  # inside a running query: its budget (what query_budget yields)
             return fn(*args, **kwargs)
-        with query_budget():
+        with Deadline(QUERY_BUDGET):
             return fn(*args, **kwargs)
     return run

@@ -359,7 +359,7 @@ class Finisher:
         self.problem = problem
         self._options: dict[tuple[str, int], Found] | None = None
         self._counted = keep
-        self._keep: Any = None
+        self._keep: Any = None  # the terms a score reads, once a score first needs them
         #: The class of each member of the supply, made when a payment first taps or sacrifices
         #: a permanent for a cost.
         self._class_of: dict[str, int] | None = None
@@ -520,12 +520,8 @@ class Finisher:
         }
         if "keep_castable" in names or "keep_colors" in names:
             if self._keep is None:
-                counted = self._counted
-                if counted is not None and counted.castable == ("keep_castable" in names):
-                    self._keep = counted
-                else:
-                    from manasolver.solver import backends
-                    self._keep = backends.keep_terms(problem, tuple(names))
+                from manasolver.solver import backends
+                self._keep = backends.keep_terms(problem, tuple(names), self._counted)
             # activations written directly tap and sacrifice nothing else, and assist nothing
             left_used = used if kinds is not None else self._with_consumed(out, used, seen)
             if "keep_castable" in names:

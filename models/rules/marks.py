@@ -37,10 +37,9 @@ from manasolver.models.text.tap_triggers import tap_triggers_of
 from manasolver.models.text.triggers import triggers_of
 
 __all__ = ["ALL_ARTIFACTS", "COLOR_READERS", "COSTS", "DOUBLING", "GRAVEYARD", "LAYERS", "LAYER_LINES", "NOTABLE",
-           "Marked", "board_marks",
            "OWN_SPENDING", "OWN_SPENDING_RULE", "PAYING", "POWER", "POWER_READERS", "RECOLORS", "SPELLS_COLORLESS",
-           "SPELLS_WHITE", "TAP_TRIGGERS", "UNCERTAIN", "UNCHECKED", "graveyard_mana_line", "marked", "marks",
-           "paying_clause", "power_change", "reads_power"]
+           "SPELLS_WHITE", "TAP_TRIGGERS", "UNCERTAIN", "UNCHECKED", "Marked", "board_marks", "graveyard_mana_line",
+           "marked", "marks", "paying_clause", "power_change", "reads_power"]
 
 NOTABLE = "notable"          # an effect on mana, a prohibition or a granted keyword (board_effects, granted)
 TAP_TRIGGERS = "tap_triggers"  # a trigger on becoming tapped or tapping for mana (board_effects)
@@ -123,7 +122,7 @@ def _read_marks(card: Card) -> frozenset[str]:
         out.add(NOTABLE)
     if (read.cost_effects or read.cost_unknown) if read is not None else _hand_built_costs(card):
         out.add(COSTS)
-    if triggers_of(card) and tap_triggers_of(card):
+    if triggers_of(card) and tap_triggers_of(card):  # (most cards have no trigger to read)
         out.add(TAP_TRIGGERS)
     reading = card_text(card)
     if reading.cost_effects and any(e.colors or e.colorless for e in reading.cost_effects):

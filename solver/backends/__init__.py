@@ -484,8 +484,12 @@ def solve_cpsat_model(problem: Problem, model: Model) -> tuple[Solution, Any] | 
     return CpSatBackend()._solve_model(problem, model)
 
 
-def keep_terms(problem: Problem, names: tuple[str, ...]) -> KeepTerms:
+def keep_terms(problem: Problem, names: tuple[str, ...], counted: KeepTerms | None = None) -> KeepTerms:
     """The ``keep_castable`` and ``keep_colors`` terms of ``problem``'s payments, as the fast
-    optimiser counts them, for writing a payment's score."""
+    optimiser counts them, for writing a payment's score: ``counted`` (the terms the problem's
+    solution was counted with, :attr:`~manasolver.solver.backends.problem.Solution.keep`) when
+    they count what ``names`` asks, else built."""
+    if counted is not None and counted.castable == ("keep_castable" in names):
+        return counted
     from manasolver.solver.backends.fastopt.keep import KeepTerms
     return KeepTerms(problem, names)

@@ -208,6 +208,11 @@ class Form:
 _FORM_SLOTS = slot_setters(Form)
 
 
+#: The table of an announcement whose demands are paid by type (no 609.4b rule): frozen, so one
+#: value serves every such announcement.
+_BY_TYPE = SpendTable()
+
+
 @dataclass(frozen=True, slots=True)
 class Announcement:
     """Every distinct :class:`Form` of a cost, in a deterministic order (the form with
@@ -217,11 +222,7 @@ class Announcement:
     forms: tuple[Form, ...]
     x_count: int
     cost: ManaCost
-    spend: SpendTable = SpendTable()  # frozen, so a shared default is safe
-
-
-#: The table of an announcement whose demands are paid by type (no 609.4b rule).
-_BY_TYPE = SpendTable()
+    spend: SpendTable = _BY_TYPE
 
 
 def _ways(sym: ManaSymbol, sensitive: int) -> list[ChoiceWay]:

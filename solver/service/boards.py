@@ -45,7 +45,9 @@ Thread-safe: the tables change under one lock; a lookup that races an eviction m
 
 >>> from manasolver.models.carddb import default_db
 >>> board = {"players": [{"name": "you"}], "battlefield": [{"id": "f", "card": "Forest"}]}
->>> load_board(board, default_db()) is load_board(dict(board), default_db())
+>>> _ = load_board(board, default_db())  # met once: known by its key alone
+>>> kept = load_board(dict(board), default_db())  # met again: loaded and kept
+>>> load_board(dict(board), default_db()) is kept
 True
 """
 

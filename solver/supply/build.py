@@ -436,7 +436,8 @@ def _reads_own_state_only(card: Card, readings: tuple[_Reading, ...]) -> bool:
 def _own_slot(state: GameState, perm: Permanent, resources: bool) -> int:
     """Where a row of a card whose rows read only the permanent's own state
     (:func:`_reads_own_state_only`) is kept in its facts: by whether resources are read, it is
-    tapped and it is summoning sick."""
+    tapped and it is summoning sick.  :func:`_rows` makes the same slot inline, in its loop over a
+    board's permanents: a change here is a change there."""
     return 4 * resources + 2 * perm.tapped + (perm.sick and summoning_sick(state, perm))
 
 

@@ -27,8 +27,8 @@ def test_readme_examples_run() -> None:
 
 def test_module_doctests() -> None:
     from manasolver.models import cost, symbols
-    from manasolver.solver.service import protocol
-    for module in (symbols, cost, protocol):
+    from manasolver.solver.service import boards, protocol
+    for module in (symbols, cost, protocol, boards):
         result = doctest.testmod(module)
         assert result.failed == 0, module.__name__
 

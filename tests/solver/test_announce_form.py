@@ -8,8 +8,7 @@ import dataclasses
 
 import pytest
 from manasolver.models.cost import ManaCost
-from manasolver.models.symbols import ANY_TYPE, B, G, U, W
-from manasolver.solver.backends.problem import Problem
+from manasolver.models.symbols import B, G, U, W
 from manasolver.solver.casting.announce import Form, announce
 
 
@@ -30,21 +29,4 @@ def test_a_form_keeps_its_fields_and_sums_its_fixed_mana() -> None:
 def test_an_announced_cost_has_its_forms_fixed_mana() -> None:
     forms = announce(ManaCost.parse("{2}{G}{G}{W/U}{S}"), None).forms
     assert [(f.demands, f.snow, f.fixed_mana) for f in forms] == [(((W | U, 1), (G, 2)), 1, 4)]
-    assert all(mask & ANY_TYPE for f in forms for mask, _ in f.demands)
 
-
-def test_a_problem_at_another_mode_or_x_keeps_the_rest() -> None:
-    from manasolver.models.carddb import default_db
-    from manasolver.models.board.load import load_state
-    from manasolver.solver.queries import prepare
-    from manasolver.solver.request import PaymentRequest
-    state = load_state({"players": [{"name": "you"}],
-                        "battlefield": [{"id": "f", "card": "Forest"}, {"id": "g", "card": "Gilded Lotus"}]},
-                       default_db())
-    problem = prepare(PaymentRequest(state, ManaCost.parse("{X}{G}"), "you", x=1), "optimal", 1)
-    moved = problem.at("feasible", 3)
-    assert (moved.mode, moved.x) == ("feasible", 3)
-    assert moved == dataclasses.replace(problem, mode="feasible", x=3)
-    assert (moved.forms, moved.has_assists) == (problem.forms, problem.has_assists)
-    lifted = problem.without_restrictions()
-    assert lifted == dataclasses.replace(problem, spell_ok=problem.supply.all_ok) and isinstance(lifted, Problem)

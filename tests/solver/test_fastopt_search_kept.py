@@ -59,13 +59,13 @@ def test_an_answer_carries_the_keep_terms_its_score_reads(monkeypatch: pytest.Mo
     (``Solution.keep``), they count as terms built anew, and the payment's score reads them
     rather than building its own: with the builder broken, the answer is still written, and
     without the solution's terms it is not."""
-    from manasolver.solver import backends
+    from manasolver.solver.backends.fastopt import keep
     from manasolver.solver.backends.fastopt.backend import FastOptBackend
     from manasolver.solver.backends.fastopt.keep import KeepTerms
     from manasolver.solver.backends.problem import Solution
     from manasolver.solver.payment_writer import Written
 
-    def unbuilt(problem: object, names: object) -> KeepTerms:
+    def unbuilt(*args: object) -> KeepTerms:
         raise AssertionError("keep terms built again")
 
     boards = [(bd.mixed_board(120, seed), share, seed) for share, seed in ((0.6, 3), (0.75, 4))]
@@ -83,7 +83,7 @@ def test_an_answer_carries_the_keep_terms_its_score_reads(monkeypatch: pytest.Mo
         fresh = KeepTerms(problem, criteria)
         assert sol.keep.policy_terms(used, criteria) == fresh.policy_terms(used, criteria)
         with monkeypatch.context() as patched:
-            patched.setattr(backends, "keep_terms", unbuilt)
+            patched.setattr(keep, "KeepTerms", unbuilt)
             scored = Written(problem, sol).to_json()["score"]
             sol.keep = None
             with pytest.raises(AssertionError, match="built again"):

@@ -66,7 +66,8 @@ def test_a_unit_arc_costs_its_packed_vector_whatever_the_order_of_the_criteria(o
     from manasolver.benchmarks import boards as bd
     from manasolver.solver import queries
     from manasolver.solver.backends.fastopt.floor import prepared
-    from manasolver.solver.backends.fastopt.unitflow import _TERMS, _Shape, _kind, _pack, _values
+    from manasolver.solver.backends.fastopt.unitflow import _TERMS, _Shape, _kind, _pack
+    from manasolver.solver.policy import criteria_vector
     from manasolver.solver.service import protocol
 
     state = bd.mixed_board(300, 7000)
@@ -80,11 +81,12 @@ def test_a_unit_arc_costs_its_packed_vector_whatever_the_order_of_the_criteria(o
     rows = [row for rows in shape.unit_rows.values() for row in rows]
     assert len({(md.sac, md.life, md.nonland) for md, *_ in rows}) > 1  # several kinds of mode
     for md, _i, _m, vec, cost in rows:
-        values = _values(md)
-        assert vec == shape.vec(md) == tuple(values[_TERMS.index(c)] for c in (*criteria, "tiebreak"))
+        # one activation's terms by name, as the policy reads a payment's (not through _values)
+        terms = {**dict.fromkeys(_TERMS, 0), "no_sacrifice": md.sac, "min_life": md.life,
+                 "prefer_lands": md.nonland, "min_sources": 1, "tiebreak": md.weight}
+        assert vec == shape.vec(md) == criteria_vector(terms, criteria)
         assert shape.vector({_kind(md): 2}, 2 * md.weight, 0) == tuple(2 * v for v in vec)
-        values[_TERMS.index("min_waste")] = 1
-        assert cost == _pack(tuple(values[_TERMS.index(c)] for c in (*criteria, "tiebreak")))
+        assert cost == _pack(criteria_vector({**terms, "min_waste": 1}, criteria))
         assert vec[-1] == md.weight
 
 

@@ -9,9 +9,6 @@ import pytest
 from manasolver.models.board.load import load_state
 from manasolver.models.errors import Unsupported
 from manasolver.solver.service.protocol import answer
-from manasolver.models.carddb import default_db
-from manasolver.models.rules.marks import (COLOR_READERS, COSTS, DOUBLING, GRAVEYARD, NOTABLE, POWER, POWER_READERS,
-                                          RECOLORS, TAP_TRIGGERS, UNCERTAIN, _read_marks, marked)
 from manasolver.solver.supply.unmodelled import once, refuse_options
 
 BOARD = {"players": [{"name": "you"}, {"name": "opponent"}],
@@ -61,42 +58,3 @@ def test_seizures_tap_trigger_refuses_pay_but_not_can_pay_and_options_checks_its
     refuse_options(load_state(BOARD), "you")  # nothing to refuse there
     again = answer({"query": "pay", "state": BOARD, "cost": "{G}"})
     assert again["error"]["code"] == "unsupported" and again["error"]["where"] == paid["error"]["where"]
-
-
-@pytest.mark.parametrize("name, expected", [
-    ("Grizzly Bears", set()),
-    ("Ruby Medallion", {COSTS, COLOR_READERS}),
-    ("Glorious Anthem", {POWER}),
-    ("Selvala, Heart of the Wilds", {POWER_READERS}),
-    ("Foraging Wickermaw", {RECOLORS}),
-    ("Jack-o'-Lantern", {GRAVEYARD}),
-    ("Llanowar Elves", set()),
-    ("Doubling Cube", {DOUBLING}),
-    ("Rhystic Cave", {UNCERTAIN}),
-    ("City of Brass", {TAP_TRIGGERS}),
-    ("Fervor", {NOTABLE}),
-    ("Chromatic Lantern", {NOTABLE, UNCERTAIN}),
-])
-def test_a_cards_marks_are_read_from_its_text_and_its_mana_abilities(name: str, expected: set[str]) -> None:
-    """The marks read from a card's mana abilities are read only where it has some; the others from
-    its text and its reading, whatever its abilities.  ``UNCERTAIN`` errs wide: every card whose
-    reading holds effects on mana may read a top card (Chromatic Lantern does not; rules.uncertain
-    reads which)."""
-    card = default_db().get(name)
-    assert card is not None
-    assert set(_read_marks(card)) == expected
-
-
-def test_one_pass_marks_the_permanents_of_every_reader_in_board_order() -> None:
-    """The board's marked permanents, by mark, with their positions; a mark no permanent has is
-    empty, and a board is passed over once (its view keeps the index)."""
-    state = load_state({"players": [{"name": "you"}, {"name": "opponent"}],
-                        "battlefield": [{"id": "a", "card": "Forest"}, {"id": "b", "card": "Doubling Cube"},
-                                        {"id": "c", "card": "Fervor"}, {"id": "d", "card": "Grizzly Bears"},
-                                        {"id": "e", "card": "Chromatic Lantern", "controller": "opponent"}]})
-    assert [(i, p.id) for i, p in marked(state, NOTABLE)] == [(2, "c"), (4, "e")]
-    assert [(i, p.id) for i, p in marked(state, DOUBLING)] == [(1, "b")]
-    assert [(i, p.id) for i, p in marked(state, UNCERTAIN)] == [(4, "e")]
-    assert marked(state, TAP_TRIGGERS) == ()
-    index = state.view.marked
-    assert marked(state, POWER) == () and state.view.marked is index

@@ -66,7 +66,7 @@ def _unknown_fields(cls: type) -> tuple[Callable[[Any], Any], object] | None:
 
 
 #: Per supply model type: a reader of its fields outside :data:`KNOWN_FIELDS` and their defaults
-#: (made once, at import: reading a dataclass's fields on every object was a tenth of a fresh pay line).
+#: (made once, at import, rather than read from the dataclass's fields for every object).
 _UNKNOWN: dict[type, tuple[Callable[[Any], Any], object] | None] = {
     cls: _unknown_fields(cls) for cls in (Option, SourceClass, Supply)}
 

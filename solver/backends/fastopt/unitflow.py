@@ -50,7 +50,8 @@ __all__ = ["MAX_COUNTS", "solve_by_flow"]
 MAX_COUNTS = 256
 #: The base of the packed vector's digits: above any one term's value on any board.
 _DIGIT = 1 << 40
-#: The terms of one activation, in the order :func:`criteria_vector` reads them.
+#: The terms of one activation, in the order :func:`_terms_of` lists them (named as
+#: :func:`~manasolver.solver.policy.criteria_vector` names them).
 _TERMS = ("no_sacrifice", "min_life", "keep_castable", "keep_colors", "min_waste", "prefer_lands",
           "min_sources", "use_pool", "min_energy", "tiebreak")
 
@@ -84,6 +85,9 @@ def _picker(at: list[int]) -> Callable[[list[int]], tuple[int, ...]]:
 
 _WASTE = _TERMS.index("min_waste")
 _TIE = _TERMS.index("tiebreak")
+_LIFE = _TERMS.index("min_life")
+_KEEP = _TERMS.index("keep_castable")
+_COLORS = _TERMS.index("keep_colors")
 #: A unit row's (vector, mask), what the flow's arcs are chosen by.
 _VEC_MASK = itemgetter(3, 2)
 #: A distance above every path's in :meth:`_Flow.run` (the packed vectors of a path stay far below it).
@@ -274,8 +278,8 @@ class _Shape:
         """The vector a payment of a form paying ``life`` adds with the ``keep`` terms
         (``keep_castable``, ``keep_colors``) of the untouched board."""
         totals = [0] * len(_TERMS)
-        totals[_TERMS.index("min_life")] = life
-        totals[_TERMS.index("keep_castable")], totals[_TERMS.index("keep_colors")] = keep
+        totals[_LIFE] = life
+        totals[_KEEP], totals[_COLORS] = keep
         return self.pick(totals)
 
     def vec(self, md: Mode) -> tuple[int, ...]:

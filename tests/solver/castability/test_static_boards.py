@@ -44,8 +44,9 @@ def _deck(path: Path) -> tuple[BoardOracle, tuple[int, ...], tuple[str, ...]]:
 
 
 def _engine_payable(board: dict[str, Any], cost: str) -> bool:
-    """The engine's ``can_pay`` on ``board`` as castability counts it: a refusal because the board gives
-    no library (Selvala, Explorer Returned's parley reads its top card, CR 401.2) is not payable."""
+    """The engine's ``can_pay`` on ``board``: a refusal because the board gives no library (Selvala,
+    Explorer Returned's parley reads its top card, CR 401.2) counts as not payable, as castability
+    counts it; any other refusal fails the test."""
     try:
         return bool(can_pay(board, cost)["payable"])
     except Unsupported as err:
@@ -86,7 +87,7 @@ def test_signature_of_a_real_commander_board_answers_as_the_engine_cr_601_2g(dat
 
 
 @pytest.mark.slow
-def test_jegantha_alone_is_a_signature_of_colored_only_units_cr_106_1() -> None:
+def test_jegantha_alone_is_a_signature_of_colored_only_units_cr_106_6() -> None:
     """Jegantha, the Wellspring alone (its {W}{U}{B}{R}{G} pays no generic cost): the board has a
     signature, its units flagged as paying colored symbols only, which are what the units read; and
     the costs it decides are the engine's answers."""
