@@ -18,14 +18,17 @@ from __future__ import annotations
 
 import re
 
+from collections.abc import Callable
+
 from dataclasses import replace
 
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
 from manasolver.models.card import BASIC_LAND_TYPES, Card
 from manasolver.models.effects import ConditionalDamage, GrantedAbility, Prohibition, StructuredEffect
+from manasolver.models.errors import ManasolverError
 from manasolver.models.rules.granted import held_abilities, printed_as_given
 from manasolver.models.rules.marks import NOTABLE, TAP_TRIGGERS, marked
-from manasolver.models.rules.amounts import evaluate_amount, permanent_matches
+from manasolver.models.rules.amounts import condition_holds, evaluate_amount, permanent_matches
 from manasolver.models.rules.land_types import effective_land_types, has_effect, loses_rules_text
 from manasolver.models.state import GameState, Permanent
 from manasolver.models.symbols import type_bit
@@ -70,7 +73,6 @@ def active_effects(state: GameState) -> tuple[tuple[Permanent, StructuredEffect]
 def _granted_to(effect: GrantedAbility, source: Permanent, perm: Permanent, state: GameState) -> bool:
     """Whether ``effect`` of ``source`` gives ``perm`` its ability now."""
     if effect.condition is not None:
-        from manasolver.models.rules.amounts import condition_holds
         if not condition_holds(effect.condition, state, source):
             return False
     if effect.self_only:
@@ -382,8 +384,10 @@ def reached_by_effects(state: GameState) -> frozenset[str] | None:
     mana may change (:func:`effective_mana_abilities`, and the triggered mana of
     :func:`~manasolver.models.rules.production.triggered_mana_for`), or None when any permanent
     may be.  Read per effect, erring wide: a grant reaches what :func:`_granted_to` gives it
-    to (a conditional grant, or one that takes other abilities away, any permanent); an Aura's
-    triggered mana or land-type change its land, another triggered mana on lands or land-type
+    to (a conditional grant nothing while its condition does not hold, and any permanent when
+    reading that condition refuses; one that takes other abilities away, any permanent); an Aura's
+    triggered mana or land-type change its land, a triggered mana ability on its controller's
+    creatures, nonland permanents or artifact tokens those, another triggered mana on lands or land-type
     change every land (layer 4 changes the types of lands alone, CR 305.7, 613.1d); "all activated
     abilities of" its holder; an Aura or trigger that hurts when a permanent taps that
     permanent; every other effect (replacements, prohibitions, spending rules) any permanent.
@@ -396,15 +400,33 @@ def reached_by_effects(state: GameState) -> frozenset[str] | None:
     return found[0]  # type: ignore[no-any-return]
 
 
+#: The kinds of permanent a triggered mana ability on its controller's permanents tapped for mana
+#: fires for (Kinnan, Bonder Prodigy's nonland permanents), as
+#: :func:`~manasolver.models.rules.production.triggered_mana_for` reads them.
+_YOUR_PERMANENTS: dict[str, Callable[[Permanent], bool]] = {
+    "your_creature": lambda p: p.is_creature,
+    "your_nonland": lambda p: not p.is_land,
+    "your_artifact_token": lambda p: p.is_artifact and p.token,
+}
+
+
 def _reached(state: GameState) -> frozenset[str] | None:
     from manasolver.models.effects import AbilitiesOf, LandTypeChange, TriggeredMana
     reached: set[str] = set(tap_damage_from_attachments(state))
     lands: bool = False
     for source, effect in active_effects(state):
         if isinstance(effect, GrantedAbility):
-            if effect.condition is not None or effect.others_lost:
+            if effect.others_lost:
                 return None
-            if effect.self_only:
+            if effect.condition is not None:
+                # what it gives now (its condition read on its source): nothing while it does not
+                # hold; any permanent when reading it refuses, as reading every permanent's abilities would
+                try:
+                    if condition_holds(effect.condition, state, source):
+                        reached.update(p.id for p in state.battlefield if _granted_to(effect, source, p, state))
+                except ManasolverError:
+                    return None
+            elif effect.self_only:
                 reached.add(source.id)
             elif effect.attached:
                 if source.attached_to is not None:
@@ -412,9 +434,10 @@ def _reached(state: GameState) -> frozenset[str] | None:
             else:
                 reached.update(p.id for p in state.battlefield if _granted_to(effect, source, p, state))
         elif isinstance(effect, TriggeredMana):
-            if effect.trigger in ("your_creature", "your_nonland", "your_artifact_token"):
-                return None
-            if effect.trigger == "enchanted_land":
+            if effect.trigger in _YOUR_PERMANENTS:
+                reached.update(p.id for p in state.battlefield
+                               if p.controller == source.controller and _YOUR_PERMANENTS[effect.trigger](p))
+            elif effect.trigger == "enchanted_land":
                 if source.attached_to is not None:
                     reached.add(source.attached_to)
             else:
