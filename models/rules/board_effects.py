@@ -167,9 +167,11 @@ def _sparing(state: GameState) -> dict[str, list[ConditionalDamage]]:
     return out
 
 
-def _granted(state: GameState, permanent: Permanent) -> list[ManaAbility]:
-    """The mana abilities other permanents' grants give ``permanent`` now, in board order."""
-    return [e.ability for src, e in active_effects(state)
+def _grants(state: GameState, permanent: Permanent) -> list[tuple[Permanent, GrantedAbility]]:
+    """The grants in force that give ``permanent`` their mana ability now, with their sources, in
+    board order (read once per permanent: the abilities it is given, and whether one takes the
+    others away)."""
+    return [(src, e) for src, e in active_effects(state)
             if isinstance(e, GrantedAbility) and _granted_to(e, src, permanent, state)]
 
 
@@ -178,9 +180,10 @@ def _as_given(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...]
     Manascape Refractor; :mod:`manasolver.models.rules.granted`): its mana abilities after
     layer 4 and the grants of layer 6 (613.8a: that effect depends on them), without the damage its
     own tap triggers and Auras deal when it is tapped."""
-    if permanent.is_land and (only := _others_lost(state, permanent)) is not None:
+    grants = _grants(state, permanent)
+    if permanent.is_land and (only := _others_lost(state, permanent, grants)) is not None:
         return tuple(replace(a, damage=0) for a in only)
-    granted = _granted(state, permanent)
+    granted = [e.ability for _, e in grants]
     if not permanent.is_land:
         return printed_as_given(permanent.card) + tuple(granted)
     intrinsic = [_intrinsic(t) for t in effective_land_types(state, permanent)]
@@ -189,17 +192,17 @@ def _as_given(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...]
     return tuple(intrinsic + printed + granted)
 
 
-def _others_lost(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...] | None:
-    """``permanent``'s abilities under a grant that takes every other ability away (Toxicrene:
-    "All lands have "{T}: Add one mana of any color" and lose all other abilities.", layer 6, CR
-    613.1f: its printed abilities and the intrinsic ones of its land types, CR 305.6, are lost), or
-    None when no such grant reaches it.  Which of two layer-6 effects on one permanent applies
-    last goes by timestamps (CR 613.7), which the board does not give, and whether an effect a land
-    of its own applies in an earlier layer still applies is not followed: another grant or "has all
-    activated abilities" reaching it, or a land with effects on mana, costs that tap or spend other
-    objects, or cost changes of its own, is refused naming both."""
-    grants = [(src, e) for src, e in active_effects(state)
-              if isinstance(e, GrantedAbility) and _granted_to(e, src, permanent, state)]
+def _others_lost(state: GameState, permanent: Permanent,
+                 grants: list[tuple[Permanent, GrantedAbility]]) -> tuple[ManaAbility, ...] | None:
+    """``permanent``'s abilities (``grants``: those given to it, :func:`_grants`) under a grant that
+    takes every other ability away (Toxicrene: "All lands have "{T}: Add one mana of any color" and
+    lose all other abilities.", layer 6, CR 613.1f: its printed abilities and the intrinsic ones of
+    its land types, CR 305.6, are lost), or None when no such grant reaches it.  Which of two
+    layer-6 effects on one permanent applies last goes by timestamps (CR 613.7), which the board
+    does not give, and whether an effect a land of its own applies in an earlier layer still
+    applies is not followed: another grant or "has all activated abilities" reaching it, or a land
+    with effects on mana, costs that tap or spend other objects, or cost changes of its own, is
+    refused naming both."""
     losing = [(src, e) for src, e in grants if e.others_lost]
     if not losing:
         return None
@@ -225,9 +228,10 @@ def _others_lost(state: GameState, permanent: Permanent) -> tuple[ManaAbility, .
 
 
 def _effective(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...]:
-    if permanent.is_land and (only := _others_lost(state, permanent)) is not None:
+    grants = _grants(state, permanent)
+    if permanent.is_land and (only := _others_lost(state, permanent, grants)) is not None:
         return only
-    granted = _granted(state, permanent)
+    granted = [e.ability for _, e in grants]
     # Necrotic Ooze, Experiment Kraj, Manascape Refractor: layer 6 too, after the grants (613.8a)
     granted += held_abilities(state, permanent, active_effects(state), _as_given)
     aura = tap_damage_from_attachments(state).get(permanent.id, 0)
@@ -237,7 +241,7 @@ def _effective(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...
             return permanent.card.mana_abilities
         own = list(permanent.card.mana_abilities)
         granted = _hurting(granted, self_tap_damage(permanent.card))
-        return tuple(replace(a, index=i) for i, a in enumerate(_hurting(own + granted, aura, other)))
+        return _indexed(_hurting(own + granted, aura, other))
     types = effective_land_types(state, permanent)
     intrinsic = [_intrinsic(t) for t in types]
     keeps = not loses_rules_text(state, permanent)
@@ -245,8 +249,12 @@ def _effective(state: GameState, permanent: Permanent) -> tuple[ManaAbility, ...
     if keeps:  # City of Brass under Urborg: its own trigger hurts whatever {T} ability taps it
         own_damage = self_tap_damage(permanent.card)
         intrinsic, granted = _hurting(intrinsic, own_damage), _hurting(granted, own_damage)
-    other = nontap_damage(state).get(permanent.id, 0)
-    return tuple(replace(a, index=i) for i, a in enumerate(_hurting(intrinsic + printed + granted, aura, other)))
+    return _indexed(_hurting(intrinsic + printed + granted, aura, other))
+
+
+def _indexed(abilities: list[ManaAbility]) -> tuple[ManaAbility, ...]:
+    """``abilities`` indexed 0, 1, … in order (an ability already at its place is kept as it is)."""
+    return tuple(a if a.index == i else replace(a, index=i) for i, a in enumerate(abilities))
 
 
 def _hurting(abilities: list[ManaAbility], damage: int, other: int = 0) -> list[ManaAbility]:
@@ -383,14 +391,20 @@ def reached_by_effects(state: GameState) -> frozenset[str] | None:
     """The ids of the permanents whose mana abilities or what they add the board's effects on
     mana may change (:func:`effective_mana_abilities`, and the triggered mana of
     :func:`~manasolver.models.rules.production.triggered_mana_for`), or None when any permanent
-    may be.  Read per effect, erring wide: a grant reaches what :func:`_granted_to` gives it
-    to (a conditional grant nothing while its condition does not hold, and any permanent when
-    reading that condition refuses; one that takes other abilities away, any permanent); an Aura's
-    triggered mana or land-type change its land, a triggered mana ability on its controller's
-    creatures, nonland permanents or artifact tokens those, another triggered mana on lands or land-type
-    change every land (layer 4 changes the types of lands alone, CR 305.7, 613.1d); "all activated
-    abilities of" its holder; an Aura or trigger that hurts when a permanent taps that
-    permanent; every other effect (replacements, prohibitions, spending rules) any permanent.
+    may be.  Read per effect, erring wide:
+
+    * a grant reaches what :func:`_granted_to` gives it to: a conditional grant nothing while its
+      condition does not hold, any permanent when reading that condition refuses; one that takes
+      other abilities away, any permanent;
+    * an Aura's triggered mana or land-type change, its land; a triggered mana ability on its
+      controller's creatures, nonland permanents or artifact tokens, those; on its controller's
+      lands (Crypt Ghast, Caged Sun: the controller taps them, and who taps is who controls in
+      every reader), those lands; another triggered mana on lands or land-type change, every land
+      (layer 4 changes the types of lands alone, CR 305.7, 613.1d);
+    * "all activated abilities of", its holder; an Aura or trigger that hurts when a permanent
+      taps, that permanent; every other effect (replacements, prohibitions, spending rules), any
+      permanent.
+
     A permanent outside the set has the mana abilities its card prints, and adds what it would
     on a board without those effects.  Read once per board (its view's ``reached``)."""
     view = state.view
@@ -440,6 +454,8 @@ def _reached(state: GameState) -> frozenset[str] | None:
             elif effect.trigger == "enchanted_land":
                 if source.attached_to is not None:
                     reached.add(source.attached_to)
+            elif effect.trigger in ("your_land", "land_ability"):  # (Crypt Ghast, Caged Sun)
+                reached.update(p.id for p in state.battlefield if p.is_land and p.controller == source.controller)
             else:
                 lands = True
         elif isinstance(effect, AbilitiesOf) and not effect.given_to:
