@@ -275,6 +275,8 @@ def _card_mask(state: GameState, perm: Permanent, abilities: tuple[ManaAbility, 
 
 
 def _check_supported(state: GameState) -> None:
+    """Refuse (``Unsupported``) a board where some permanent carries mana text the engine cannot
+    read, naming the first three in board order."""
     bad = [p for p in state.battlefield if _unread(p)]
     if bad:
         names = ", ".join(f"{p.card.name} ({p.id}): {_unread(p)[0]!r}" for p in bad[:3])
@@ -283,24 +285,24 @@ def _check_supported(state: GameState) -> None:
 
 
 class CouldProduce(dict[str, int]):
-    """The fixed point (permanent id → mask of types), with the union of types of each
-    referenced set (:data:`RefKey`) that some permanent of the board mirrors: what a
-    referential ability sees is one lookup, not a pass over every land."""
+    """The fixed point (permanent id → mask of types), with the union of the types of each
+    controller's lands (``lands``): what a referential ability sees (:data:`RefKey`) is a lookup
+    or two, not a pass over every land."""
 
     def __init__(self, state: GameState) -> None:
         super().__init__()
         self.state = state
-        self.unions: dict[RefKey, int] = {}
+        self.lands: dict[str, int] = {}
 
     def union(self, key: RefKey) -> int:
         """The types the permanents of ``key`` could produce together."""
-        found = self.unions.get(key)
-        if found is None:
-            found = 0
-            for p in self.state.battlefield:
-                if _member(key, p):
-                    found |= self.get(p.id, 0)
-            self.unions[key] = found
+        ref, controller = key
+        if ref != "lands_opponents_control":
+            return self.lands.get(controller, 0)
+        found = 0
+        for who, mask in self.lands.items():
+            if who != controller:
+                found |= mask
         return found
 
 
@@ -333,68 +335,86 @@ def reference_sets(state: GameState, strict: bool = True) -> CouldProduce:
 
 
 def _fixed_point(state: GameState, strict: bool, lands_only: bool) -> CouldProduce:
-    if strict:
+    """:func:`could_produce` (``lands_only``: :func:`reference_sets`); with ``strict``, text the
+    engine cannot read is the first refusal, before any other the reading meets."""
+    try:
+        cp, unread = _solve(state, lands_only)
+    except Exception:
+        if strict:
+            _check_supported(state)
+        raise
+    if strict and unread:
         _check_supported(state)
+    return cp
+
+
+def _solve(state: GameState, lands_only: bool) -> tuple[CouldProduce, bool]:
+    """The fixed point, and whether some permanent carries text the engine cannot read.
+
+    One pass over the board reads each permanent's own types (from its card's facts on a board
+    without effects on mana: :func:`_card_mask`) and adds each land's to its controller's union;
+    then only the referential abilities are widened, round after round, until no union grows
+    (:func:`_widen`).  Most boards have a mirroring land or two and no chain: one round and a
+    check.  Starting from the own types is what makes the fixed point the least one (CR 106.7)."""
     cp = CouldProduce(state)
-    # each referenced set -> the referencing permanents, their ability and amount
-    users: dict[RefKey, list[tuple[Permanent, ManaAbility, int]]] = {}
-    perms: list[Permanent] = []
+    lands = cp.lands
+    users: list[tuple[Permanent, ManaAbility, int, RefKey]] = []
     plain = not active_effects(state)
     own_abilities = plain and not tap_damage_from_attachments(state)  # each card's, read once
     identities: dict[str, int] = {}
+    unread = False
     for p in state.battlefield:
-        if lands_only and not p.is_land:
+        card = p.card
+        reading = card.facts.reading
+        if reading is None:
+            reading = _reading(card)
+        if reading[1]:
+            unread = True
+        land = "land" in card.type_line.types  # (Permanent.is_land)
+        if lands_only and not land:
             continue
-        abilities = _reading(p.card)[0] if own_abilities else _producing_abilities(state, p)
+        abilities = reading[0] if own_abilities else _producing_abilities(state, p)
         if not abilities:
             continue
-        perms.append(p)
-        if own_abilities:
-            whole = _card_mask(state, p, abilities)
-            if whole >= 0:
-                cp[p.id] = whole
-                continue
-        mask = 0
-        for ab in abilities:
-            prod = ab.production
-            if prod.reference:
-                key = reference_key(p, prod)
-                these = users.setdefault(key, [])
-                n = _reference_count(state, p, ab)
-                if n > 0:
-                    these.append((p, ab, n))
-            else:
-                mask |= _base_mask(state, p, ab, plain, identities)
+        mask = card.facts.mask if own_abilities else -1
+        if mask is None:
+            mask = _card_mask(state, p, abilities)
+        if mask < 0:
+            mask = 0
+            for ab in abilities:
+                prod = ab.production
+                if prod.reference:
+                    key = reference_key(p, prod)
+                    n = _reference_count(state, p, ab)
+                    if n > 0:
+                        users.append((p, ab, n, key))
+                else:
+                    mask |= _base_mask(state, p, ab, plain, identities)
         cp[p.id] = mask
-    unions = dict.fromkeys(users, 0)
-    # the sets each land belongs to (only sets some permanent mirrors)
-    keys = tuple(users)
-    by_id = {p.id: p for p in perms}
-    work = [pid for pid, m in cp.items() if m] if keys else []
-    # A land's part in the sets depends on its controller and its types alone, and the unions
-    # only grow: a (controller, types) pair met before adds nothing (a board of many basic lands
-    # is a few pairs).
-    done: set[tuple[str, int]] = set()
-    while work:
-        q = by_id[work.pop()]
-        if not q.is_land:
-            continue
-        mask = cp[q.id]
-        seen = (q.controller, mask)
-        if seen in done:
-            continue
-        done.add(seen)
-        for key in keys:
-            if not _member(key, q) or unions[key] | mask == unions[key]:
-                continue
-            unions[key] |= mask
-            for p, ab, n in users[key]:
-                new = cp[p.id] | _replaced(state, p, ab, _filter(ab.production, unions[key]), n)
-                if new != cp[p.id]:
-                    cp[p.id] = new
-                    work.append(p.id)
-    cp.unions.update(unions)
-    return cp
+        if land and mask:
+            lands[p.controller] = lands.get(p.controller, 0) | mask
+    if users:
+        _widen(state, cp, users)
+    return cp, unread
+
+
+def _widen(state: GameState, cp: CouldProduce, users: list[tuple[Permanent, ManaAbility, int, RefKey]]) -> None:
+    """Widen each referential ability (its permanent, the ability, its amount, the set it mirrors)
+    by what its set could produce, and each land's controller's union by what it gains, until a
+    round changes nothing.  Types only grow, each union at most six times, so the rounds are few;
+    replacement effects act per type, so mirroring the union is mirroring each member (CR 106.7)."""
+    lands = cp.lands
+    changed = True
+    while changed:
+        changed = False
+        for p, ab, n, key in users:
+            old = cp[p.id]
+            new = old | _replaced(state, p, ab, _filter(ab.production, cp.union(key)), n)
+            if new != old:
+                cp[p.id] = new
+                changed = True
+                if p.is_land:
+                    lands[p.controller] = lands.get(p.controller, 0) | new
 
 
 def ability_types(state: GameState, perm: Permanent, ability: ManaAbility,

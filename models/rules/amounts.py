@@ -38,7 +38,13 @@ from manasolver.models.abilities import (
 )
 from manasolver.models.card import BASIC_LAND_TYPES, Card
 from manasolver.models.errors import Unsupported
-from manasolver.models.rules.land_types import effective_land_types, effective_subtypes, has_effect, loses_rules_text
+from manasolver.models.rules.land_types import (
+    effective_land_types,
+    effective_subtypes,
+    has_effect,
+    loses_rules_text,
+    type_changes,
+)
 from manasolver.models.rules.missing import NotOnBoard, permanent_field, player_field
 from manasolver.models.rules.history import HISTORY_AMOUNTS, entered_creatures, history_amount
 from manasolver.models.text.mana_amounts import CHOSEN_SUBTYPE
@@ -296,14 +302,19 @@ def _typed(state: GameState) -> tuple[tuple[str, str, tuple[str, ...], Collectio
 
 
 def _typed_rows(state: GameState) -> tuple[tuple[str, str, tuple[str, ...], Collection[str]], ...]:
+    """:func:`_typed`'s rows, read off each permanent's type line: its printed subtypes unless land-type
+    changes are on the board (:func:`_subtypes`), and a creature card that is no longer a creature
+    (impending) without its creature types (:func:`_creature_types_of`)."""
+    changes = bool(type_changes(state))
     rows = []
     for perm in state.battlefield:
-        types = perm.types
-        subs: Collection[str] = _subtypes(perm, state)
-        if "creature" not in types and "kindred" not in types:
-            creature_types = _creature_types_of(perm.card.type_line.subtypes, perm)
-            if creature_types:
-                subs = set(subs) - creature_types
+        line = perm.card.type_line
+        printed = line.types
+        types = printed if perm.cast_for is None else perm.types
+        subs: Collection[str] = effective_subtypes(state, perm) if changes and "land" in printed else line.subtypes
+        if ("creature" not in types and "kindred" not in types and line.subtypes
+                and ("creature" in printed or "kindred" in printed)):
+            subs = set(subs) - set(line.subtypes)
         rows.append((perm.id, perm.controller, types, subs))
     return tuple(rows)
 

@@ -108,10 +108,12 @@ __all__ = [
     "TriggeredMana",
     "activation_results",
     "active_effects",
+    "alters_activations",
     "could_produce_types",
     "effective_land_types",
     "effective_mana_abilities",
     "effective_subtypes",
+    "fixed_results",
     "is_tapped_for_mana",
     "loses_rules_text",
     "mana_effects_of",
@@ -372,6 +374,34 @@ class ActivationResult:
     mana: tuple[int, ...]
     extra: tuple[int, ...] = ()
     removed: int = 0
+
+
+def fixed_results(ability: ManaAbility) -> tuple[ActivationResult, ...] | None:
+    """What :func:`activation_results` gives for ``ability`` on every board where
+    :func:`alters_activations` is false, when its production reads nothing of the board and its
+    activation has no condition (printed options alone: no amount, chosen color, commander
+    identity, colors among, "instead", could-produce reference or pool doubling): each distinct
+    option that adds mana, once (CR 106.5); None for an ability whose results are read from the
+    board.  A fact of the ability, read once per card where it is printed."""
+    production = ability.production
+    if (ability.condition is not None or production.amount is not None or production.reference
+            or production.doubles_pool or production.chosen or production.commander or production.colors_among
+            or production.instead is not None or production.instead_options or production.instead_commander):
+        return None
+    return tuple(ActivationResult(option) for option in dict.fromkeys(o for o in production.options if o))
+
+
+#: The effects that change what an activation produces (:func:`replacements_for`,
+#: :func:`triggered_mana_for`), or refuse it (an effect whose reach is not on the board).
+_ALTERING = (ManaMultiplier, ProducesInstead, NotOnBoardEffect, TriggeredMana)
+
+
+def alters_activations(state: GameState) -> bool:
+    """Is an effect in force that replaces, adds to or refuses what an activation produces
+    (CR 605.1b, 614, 616.1)?  Without one, every ability's results are its options as
+    :func:`~manasolver.models.rules.amounts.ability_options` gives them, and those of
+    :func:`fixed_results` are its results."""
+    return any(isinstance(effect, _ALTERING) for _, effect in active_effects(state))
 
 
 def activation_results(state: GameState, permanent: Permanent, ability: ManaAbility, tapper: str | None = None,

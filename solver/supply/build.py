@@ -56,9 +56,12 @@ from manasolver.models.rules.board_effects import reached_by_effects
 from manasolver.models.rules.granted import summoning_sick
 from manasolver.models.rules.history import MILL_A_CARD, MilledOut, milling_ability
 from manasolver.models.rules.production import (
+    ActivationResult,
     active_effects,
     activation_results,
+    alters_activations,
     effective_mana_abilities,
+    fixed_results,
     tap_damage_from_attachments,
 )
 from manasolver.models.rules.missing import NotOnBoard
@@ -147,7 +150,8 @@ def _options(state: GameState, perm: Permanent, player: Player,
         # CR 602.5: a prohibition stops these too (Null Rod on Diamond Kaleidoscope)
         readings += tuple(_reading(t.ability, t.types, t.count, t.parts)
                           for t in tap_costs_after(card, len(abilities)))
-    for ab, tap_types, tap_count, parts, reads_board, colored in readings:
+    altered = alters_activations(state)
+    for ab, tap_types, tap_count, parts, reads_board, colored, fixed in readings:
         cost = ab.cost
         text = ab.text or f"mana ability {ab.index}"
         if cost.unmodelled and MILL_A_CARD in parts:  # paid from the board's library
@@ -160,6 +164,7 @@ def _options(state: GameState, perm: Permanent, player: Player,
             ab = milled
             cost = ab.cost
             colored = any(s.colors for s in cost.mana.symbols)
+            fixed = None
         if reads_board and _cannot_pay(state, perm, player, parts):
             continue  # CR 118.3: no tapped land of an opponent's, too little evidence
         unmodelled = ability_gap(ab, resources) or (colored and _unowned_gap(state, perm, cost.mana))
@@ -205,7 +210,8 @@ def _options(state: GameState, perm: Permanent, player: Player,
             # What the referenced permanents could produce, not the permanent's own total
             # (an Exotic Orchard that Urborg made a Swamp does not mirror its own {B}).
             reference_mask = mirrored(state, perm, ab, refs)
-        results = activation_results(state, perm, ab, reference_mask=reference_mask)
+        results = fixed if fixed is not None and not altered else activation_results(
+            state, perm, ab, reference_mask=reference_mask)
         if results is None:
             continue  # its activation condition is false now (602.5b)
         restriction = ability_restriction(ab, perm)
@@ -231,8 +237,11 @@ def _options(state: GameState, perm: Permanent, player: Player,
 
 #: One mana ability as :func:`_options` reads it: the ability, the types any of which a permanent
 #: its cost taps must have, how many it taps, its cost parts, whether a part reads the board
-#: (:func:`_reads_board`), whether its mana cost has a colored symbol (:func:`_unowned_gap`).
-_Reading = tuple[ManaAbility, tuple[str, ...], int, tuple[str, ...], bool, bool]
+#: (:func:`_reads_board`), whether its mana cost has a colored symbol (:func:`_unowned_gap`), its
+#: results where nothing alters them, if they read nothing of the board
+#: (:func:`~manasolver.models.rules.production.fixed_results`).
+_Reading = tuple[ManaAbility, tuple[str, ...], int, tuple[str, ...], bool, bool,
+                 tuple[ActivationResult, ...] | None]
 
 
 def _reading(ab: ManaAbility, tap_types: tuple[str, ...] | None = None, tap_count: int | None = None,
@@ -245,7 +254,8 @@ def _reading(ab: ManaAbility, tap_types: tuple[str, ...] | None = None, tap_coun
         tap_count = ab.cost.tap_creatures
         tap_types = ("creature",) if tap_count else ()
     assert tap_types is not None
-    return (ab, tap_types, tap_count, parts, _reads_board(parts), any(s.colors for s in ab.cost.mana.symbols))
+    return (ab, tap_types, tap_count, parts, _reads_board(parts), any(s.colors for s in ab.cost.mana.symbols),
+            fixed_results(ab))
 
 
 def _cannot_pay(state: GameState, perm: Permanent, player: Player, parts: tuple[str, ...]) -> bool:
@@ -425,7 +435,7 @@ def _reads_own_state_only(card: Card, readings: tuple[_Reading, ...]) -> bool:
     text = card_text(card)
     if text.unread or text.tap_costs:
         return False
-    for ab, _, _, parts, reads_board, colored in readings:
+    for ab, _, _, parts, reads_board, colored, _ in readings:
         restriction = ab.production.restriction
         if (ab.per_turn or ab.cost.unmodelled or reads_board or colored or MILL_A_CARD in parts
                 or (restriction is not None and restriction.chosen_type)):

@@ -1,0 +1,55 @@
+"""Counts of permanents by type and subtype (CR 205.1a, 205.3d, 305.7, 702.176a): what an amount of
+:func:`manasolver.models.rules.amounts.evaluate_amount` counts reads each permanent's types and
+subtypes now, once per board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from manasolver.models.abilities import Amount
+from manasolver.models.board.load import load_state
+from manasolver.models.rules.amounts import evaluate_amount
+from manasolver.models.state import GameState
+
+
+def _state(*cards: str | dict[str, Any]) -> GameState:
+    """Player "you" controls ``cards`` (names or inline entries), "opp" a Forest."""
+    field: list[dict[str, Any]] = []
+    for i, c in enumerate(cards):
+        entry = {"card": c} if isinstance(c, str) else dict(c)
+        entry["id"] = f"y{i}"
+        field.append(entry)
+    field.append({"id": "o0", "card": "Forest", "controller": "opp"})
+    return load_state({"players": [{"name": "you"}, {"name": "opp"}], "battlefield": field})
+
+
+def _count(state: GameState, **what: Any) -> int:
+    """How many permanents "you" controls that a ``count`` amount of ``what`` counts."""
+    amount = Amount("count", **{k: frozenset(v) for k, v in what.items()}, controller="you")
+    return evaluate_amount(amount, state, state.battlefield[0])
+
+
+def test_an_impending_creature_card_has_no_creature_types() -> None:
+    """CR 702.176a, 205.3d: an impending Overlord with a time counter is an enchantment, not a
+    creature, so its creature types (Avatar Horror) are gone; without time counters it is a
+    Horror again.  A kindred card keeps its creature types (Bitterblossom's Faerie, 205.3d)."""
+    impending = {"card": "Overlord of the Hauntwoods", "cast_for": "impending", "counters": {"time": 2}}
+    assert _count(_state("Forest", impending), subtypes={"horror"}) == 0
+    assert _count(_state("Forest", impending), types={"enchantment"}) == 1
+    assert _count(_state("Forest", impending), types={"creature"}) == 0
+    assert _count(_state("Forest", dict(impending, counters={})), subtypes={"horror"}) == 1
+    assert _count(_state("Forest", dict(impending, counters={})), types={"creature"}) == 1
+    assert _count(_state("Forest", "Bitterblossom"), subtypes={"faerie"}) == 1
+
+
+def test_land_subtypes_counted_after_land_type_changes() -> None:
+    """CR 305.7: under Urborg every land is a Swamp too (Dryad Arbor keeps its Dryad); under
+    Blood Moon a nonbasic land is a Mountain only; the opponent's Forest is not "you control"."""
+    assert _count(_state("Forest", "Dryad Arbor"), subtypes={"swamp"}) == 0
+    urborg = _state("Forest", "Dryad Arbor", "Urborg, Tomb of Yawgmoth")
+    assert _count(urborg, subtypes={"swamp"}) == 3
+    assert _count(urborg, subtypes={"dryad"}) == 1
+    mooned = _state("Forest", "Urza's Tower", "Blood Moon")
+    assert _count(mooned, subtypes={"mountain"}) == 1
+    assert _count(mooned, subtypes={"tower"}) == 0
+    assert _count(mooned, subtypes={"forest"}) == 1
