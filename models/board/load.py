@@ -243,15 +243,19 @@ def load_players(board: Mapping[str, object], cards: CardResolver) -> tuple[Play
                        "players")
     players: list[Player] = []
     seen_players: dict[str, int] = {}
+    designated = False
     for i, raw in enumerate(raw_players):
-        where = f"players[{i}]"
-        player = _plain_player(raw, where, cards) or _player(raw, where, cards)
+        player = _plain_player(raw, i, cards)
+        if player is None:
+            player = _player(raw, f"players[{i}]", cards)
+            designated = True
         if player.name in seen_players:
             raise BadState(f"duplicate player name {clip(player.name)!r} "
                            f"(also players[{seen_players[player.name]}])", f"players[{i}].name")
         seen_players[player.name] = i
         players.append(player)
-    check_designations(players)
+    if designated:  # (a player read directly has no designations)
+        check_designations(players)
     return tuple(players)
 
 
@@ -270,10 +274,10 @@ _DIRECT_FIELDS = _PLAIN_FIELDS | {"haste", "token", "counters", "chosen"}
 _new = tuple.__new__
 
 
-def _plain_player(raw: object, where: str, cards: CardResolver) -> Player | None:
-    """The player of an object whose fields are all of the common kinds, made here without a path
-    written: a name, whole numbers in their bounds (each left out or, where a null means left out,
-    null), zones (hand, graveyard, command zone) of lists within the zone limits and at most two
+def _plain_player(raw: object, index: int, cards: CardResolver) -> Player | None:
+    """The player of object ``players[index]`` whose fields are all of the common kinds, made here
+    without a path written: a name, whole numbers in their bounds (each left out or, where a null
+    means left out, null), zones (hand, graveyard, command zone) of lists within the zone limits and at most two
     commanders, and a library given by its size alone.  ``None`` for any other object, which
     :func:`_player` reads field by field (and refuses naming the path of a bad field).  Zones whose
     entries are not all names read before are read as :func:`_zone` reads them, once every other
@@ -325,6 +329,7 @@ def _plain_player(raw: object, where: str, cards: CardResolver) -> Player | None
         in_graveyard = tuple(map(_CARD_OF, map(cards_of, grave))) if grave else none
         in_command = tuple(map(_CARD_OF, map(cards_of, commander))) if commander else none
     except (KeyError, TypeError):  # a name not read yet, or not a name
+        where = f"players[{index}]"
         in_hand = _zone_cards(hand, where, "hand", cards, "hand") if hand else none
         in_graveyard = _zone_cards(grave, where, "graveyard", cards, "graveyard") if grave else none
         in_command = _zone_cards(commander, where, "commander", cards, "commander") if commander else none

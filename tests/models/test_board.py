@@ -725,14 +725,14 @@ def test_a_player_of_the_common_kinds_is_the_player_read_field_by_field(raw: dic
         expected = _player(raw, "players[0]", checked)
     except ManasolverError as err:
         try:
-            refused_too = _plain_player(raw, "players[0]", direct)
+            refused_too = _plain_player(raw, 0, direct)
         except ManasolverError as again:
             assert (type(again), again.where) == (type(err), err.where)
         else:
             assert refused_too is None
         assert direct.entries == 0
         return
-    made = _plain_player(raw, "players[0]", direct)
+    made = _plain_player(raw, 0, direct)
     if made is None:
         assert raw not in _PLAYERS_OF_COMMON_KINDS[:5], "a player of the common kinds left the direct path"
         assert direct.entries == 0
@@ -748,7 +748,7 @@ def test_a_library_of_its_size_alone_is_read_on_the_direct_path(size: int) -> No
     from manasolver.models.board.load import _plain_player
     from manasolver.models.carddb import default_db
 
-    made = _plain_player({"name": "you", "library": {"size": size}}, "players[0]", CardResolver(default_db()))
+    made = _plain_player({"name": "you", "library": {"size": size}}, 0, CardResolver(default_db()))
     assert made is not None and type(made.library) is Library and made.library == Library(size)
 
 
