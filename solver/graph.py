@@ -204,7 +204,7 @@ def _reading(card: Card) -> tuple[tuple[ManaAbility, ...], tuple[str, ...]]:
     if text.tap_costs:
         from manasolver.models.text.tap_costs import tap_costs_after
         own = own + tuple(t.ability for t in tap_costs_after(card, len(own)))
-    unread = tuple(c for c in text.unread if not harmless_clause(c))
+    unread = tuple(c for c in text.unread if not harmless_clause(c)) if text.unread else ()
     facts.reading = (own, unread)
     return own, unread
 
@@ -258,19 +258,16 @@ def _base_mask(state: GameState, perm: Permanent, ability: ManaAbility, plain: b
 def _card_mask(state: GameState, perm: Permanent, abilities: tuple[ManaAbility, ...]) -> int:
     """What ``perm``'s own ``abilities`` could produce when that is the same for every permanent
     of its card on a board without effects on mana; -1 when they read the board or the permanent
-    (the union of :func:`_base_mask` over its own abilities, kept in the card's facts)."""
-    facts = perm.card.facts
-    hit: int | None = facts.mask
-    if hit is not None:
-        return hit
+    (the union of :func:`base_types` over its own abilities): computed when its card is first met
+    on such a board and kept in the card's facts (``mask``), which :func:`_solve` reads first."""
     mask = 0
     for ab in abilities:
         production = ab.production
         if not _static(production) or production.chosen or production.commander:
             mask = -1
             break
-        mask |= _base_mask(state, perm, ab, True, {})
-    facts.mask = mask
+        mask |= base_types(state, perm, ab)
+    perm.card.facts.mask = mask
     return mask
 
 

@@ -165,14 +165,13 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
         ids: dict[str, int] = {}
         name_limit = LIMITS["name"]
         attached = False
-        plain = _PLAIN_FIELDS.issuperset
         chosen = _DIRECT_FIELDS.issuperset
         new = _new
         known = cards.known
         first = names[0]
         append = permanents.append
         for i, raw in enumerate(raw_field):
-            if type(raw) is dict and ((simple := plain(raw)) or chosen(raw)):
+            if type(raw) is dict:
                 # A card by its name, its controller, tapped and sick, each of its own type: made
                 # here, every other field as the loader leaves it (no attachment) but those of
                 # _DIRECT_FIELDS, read by _chosen_permanent.
@@ -181,7 +180,15 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                 controller = raw.get("controller", first)
                 tapped = raw.get("tapped", False)
                 sick = raw.get("sick", False)
-                if (type(name) is str and type(pid) is str and 0 < len(pid) <= name_limit and not pid.isspace()
+                # Its fields are those five alone when it has as many fields as the five it is known to
+                # have: the id and the card (strings, checked below) and each other one not read as its
+                # default's own object.  That count is never more than it has, so a field given as its
+                # default, or any field beside them, takes the check of every field (_DIRECT_FIELDS),
+                # which a frozenset's issuperset makes at about twice this count's cost.
+                simple = len(raw) == 2 + (controller is not first) + (tapped is not False) + (sick is not False)
+                if ((simple or chosen(raw))
+                        and type(name) is str and type(pid) is str and 0 < len(pid) <= name_limit
+                        and not pid.isspace()
                         and type(controller) is str and controller in names and type(tapped) is bool
                         and type(sick) is bool):
                     entry = known.get(name)  # (the card, is it a token card)
@@ -236,15 +243,19 @@ def load_players(board: Mapping[str, object], cards: CardResolver) -> tuple[Play
                        "players")
     players: list[Player] = []
     seen_players: dict[str, int] = {}
+    designated = False
     for i, raw in enumerate(raw_players):
-        where = f"players[{i}]"
-        player = _plain_player(raw, where, cards) or _player(raw, where, cards)
+        player = _plain_player(raw, i, cards)
+        if player is None:
+            player = _player(raw, f"players[{i}]", cards)
+            designated = True
         if player.name in seen_players:
             raise BadState(f"duplicate player name {clip(player.name)!r} "
                            f"(also players[{seen_players[player.name]}])", f"players[{i}].name")
         seen_players[player.name] = i
         players.append(player)
-    check_designations(players)
+    if designated:  # (a player read directly has no designations)
+        check_designations(players)
     return tuple(players)
 
 
@@ -263,10 +274,10 @@ _DIRECT_FIELDS = _PLAIN_FIELDS | {"haste", "token", "counters", "chosen"}
 _new = tuple.__new__
 
 
-def _plain_player(raw: object, where: str, cards: CardResolver) -> Player | None:
-    """The player of an object whose fields are all of the common kinds, made here without a path
-    written: a name, whole numbers in their bounds (each left out or, where a null means left out,
-    null), zones (hand, graveyard, command zone) of lists within the zone limits and at most two
+def _plain_player(raw: object, index: int, cards: CardResolver) -> Player | None:
+    """The player of object ``players[index]`` whose fields are all of the common kinds, made here
+    without a path written: a name, whole numbers in their bounds (each left out or, where a null
+    means left out, null), zones (hand, graveyard, command zone) of lists within the zone limits and at most two
     commanders, and a library given by its size alone.  ``None`` for any other object, which
     :func:`_player` reads field by field (and refuses naming the path of a bad field).  Zones whose
     entries are not all names read before are read as :func:`_zone` reads them, once every other
@@ -318,6 +329,7 @@ def _plain_player(raw: object, where: str, cards: CardResolver) -> Player | None
         in_graveyard = tuple(map(_CARD_OF, map(cards_of, grave))) if grave else none
         in_command = tuple(map(_CARD_OF, map(cards_of, commander))) if commander else none
     except (KeyError, TypeError):  # a name not read yet, or not a name
+        where = f"players[{index}]"
         in_hand = _zone_cards(hand, where, "hand", cards, "hand") if hand else none
         in_graveyard = _zone_cards(grave, where, "graveyard", cards, "graveyard") if grave else none
         in_command = _zone_cards(commander, where, "commander", cards, "commander") if commander else none

@@ -321,22 +321,33 @@ def _typed_rows(state: GameState) -> tuple[tuple[str, str, tuple[str, ...], Coll
 
 def _count_by_types(amount: Amount, state: GameState, permanent: Permanent) -> int:
     """:func:`evaluate_amount`'s count of the permanents matching ``amount`` (one of
-    :func:`_by_types_only`), over the state's permanents read once (:func:`_typed`)."""
+    :func:`_by_types_only`): by subtypes over the state's permanents read once (:func:`_typed`), by
+    card types and controllers alone straight off the permanents (a board counts once, as a rule)."""
     me = permanent.controller
     who = amount.controller
     types = amount.types
     subtypes = amount.subtypes
+    other = permanent.id if amount.other else None
     n = 0
+    if not subtypes:
+        for p in state.battlefield:
+            controller = p.controller
+            if (who == "you" and controller != me) or (who == "opponents" and controller == me):
+                continue
+            if types and types.isdisjoint(p.card.type_line.types if p.cast_for is None else p.types):
+                continue
+            if p.id != other:
+                n += 1
+        return n
     for pid, controller, ptypes, subs in _typed(state):
         if (who == "you" and controller != me) or (who == "opponents" and controller == me):
             continue
         if types and types.isdisjoint(ptypes):
             continue
-        if subtypes and subtypes.isdisjoint(subs):
+        if subtypes.isdisjoint(subs):
             continue
-        if amount.other and pid == permanent.id:
-            continue
-        n += 1
+        if pid != other:
+            n += 1
     return n
 
 
@@ -352,14 +363,23 @@ def concrete_options(production: Production, state: GameState,
     """
     if production.amount is not None and production.amount.kind in _CHOICE_KINDS:
         return ()
+    return _repeated(production.options, production.amount, state, permanent)
+
+
+def _repeated(options: tuple[tuple[int, ...], ...], amount: Amount | None, state: GameState,
+              permanent: Permanent) -> tuple[tuple[int, ...], ...]:
+    """Each of ``options`` that adds mana with its slots repeated ``amount`` times now (an amount
+    not chosen on activation; devotion to "that color" reads each option's colors), each once."""
+    if amount is None:
+        return tuple(dict.fromkeys(option for option in options if option))
     out: list[tuple[int, ...]] = []
-    for option in production.options:
+    for option in options:
         colors = 0
-        if production.amount is not None and production.amount.kind == "devotion" and not production.amount.colors:
+        if amount.kind == "devotion" and not amount.colors:
             for slot in option:
                 colors |= slot
             colors &= sum(type_bit(c) for c in COLORS)
-        n = evaluate_amount(production.amount, state, permanent, colors)
+        n = evaluate_amount(amount, state, permanent, colors)
         if n > 0 and option:
             out.append(option * n)
     return tuple(dict.fromkeys(out))
@@ -725,8 +745,7 @@ def _options_now(ability: ManaAbility, state: GameState, permanent: Permanent) -
             n = evaluate_amount(amount, state, permanent, removed=k)
             out.extend(option * n for option in base if option and n > 0)
         return tuple(out)
-    return concrete_options(production if base == production.options else replace(production, options=base),
-                            state, permanent)
+    return _repeated(base, amount, state, permanent)
 
 
 def reveals_hand(ability: ManaAbility) -> bool:

@@ -105,7 +105,8 @@ def read_card_text(card: Card) -> CardText:
         tap_costs = read_tap_costs(unsupported, len(card.mana_abilities))
     cost_effects: tuple[CostEffect, ...] = ()
     cost_unknown: tuple[str, ...] = ()
-    low = _PARENTHESISED.sub("", oracle).lower() if "(" in oracle else oracle.lower()
+    lower = oracle.lower()  # (lowered once: lowering a text with "—" or "•" costs more than a search)
+    low = _PARENTHESISED.sub("", lower) if "(" in oracle else lower
     if "cost" in low or "affinity for" in low:
         from manasolver.models.text.cost_modifiers import cost_effects_in
         cost_effects, cost_unknown = cost_effects_in(oracle, card.name)
@@ -118,7 +119,6 @@ def read_card_text(card: Card) -> CardText:
         done = {e.text for e in effects}
         unread = tuple(u for u in unsupported if u not in done and not _hand_clause(card, u) and not _tap_clause(u)
                        and not changes_no_payment(u))
-    lower = oracle.lower()
     unspent = "unspent mana" in lower
     doubles = unspent and "double the amount of each type of unspent mana" in lower
     granted: tuple[GrantedKeyword, ...] = ()

@@ -242,9 +242,10 @@ def _cached(oracle_text: str, type_line: str, name: str) -> tuple[Trigger, ...]:
 
 
 def read_triggers(card: Card) -> tuple[Trigger, ...]:
-    """The triggered abilities of the face ``card`` has on the battlefield, read now."""
+    """The triggered abilities of the face ``card`` has on the battlefield, read now (with the face's
+    type line as the card holds it: parsed once, when the card was built)."""
     face = _face(card)
-    return parse_triggers(face.oracle_text, TypeLine.parse(face.type_line.text), face.name)
+    return parse_triggers(face.oracle_text, face.type_line, face.name)
 
 
 def _face(card: Card) -> Card:

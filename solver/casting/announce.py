@@ -295,24 +295,24 @@ def announce(cost: ManaCost, x: int | None, modifiers: tuple[Modifier, ...] = ()
     """
     if x is not None and x < 0:
         raise BadQuery(f"x must be 0 or more, not {x}", "x")
-    increases = [m for m in modifiers if m.kind == "increase"]
-    minimums = [m for m in modifiers if m.kind == "minimum"]
     for i, m in enumerate(modifiers):
         if m.kind not in ("increase", "reduce", "minimum"):
             raise BadQuery(f"unknown modifier kind {m.kind!r}", f"modifiers[{i}]")
         if m.kind in ("increase", "reduce") and m.cost is None:
             raise BadQuery(f"a {m.kind} modifier needs a cost", f"modifiers[{i}]")
+    # The increases' symbols join the cost's, the largest minimum counts, and each reduction symbol
+    # is kept with its place (the types a reduction could single out keep their halves separate).
     symbols: list[ManaSymbol] = list(cost.symbols)
-    for m in increases:
-        assert m.cost is not None
-        symbols.extend(m.cost.symbols)
-    minimum = max((m.amount for m in minimums), default=0)
-
-    # Which types a reduction could single out: those halves stay separate.
+    minimum = 0
     red_syms: list[tuple[ManaSymbol, str]] = []
     for i, m in enumerate(modifiers):
-        if m.kind == "reduce":
-            assert m.cost is not None
+        if m.kind == "minimum":
+            minimum = max(minimum, m.amount)
+            continue
+        assert m.cost is not None
+        if m.kind == "increase":
+            symbols.extend(m.cost.symbols)
+        else:
             for j, s in enumerate(m.cost.symbols):
                 red_syms.append((s, f"modifiers[{i}].cost[{j}]"))
     widen = spend is not None and not spend.identity

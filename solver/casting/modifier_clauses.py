@@ -78,8 +78,8 @@ from manasolver.solver.request import Modifier, SpellInfo
 if TYPE_CHECKING:
     from manasolver.models.text.cost_modifiers import CostEffect
 
-__all__ = ["Cast", "clause_modifiers", "command_zone_modifiers", "is_self_clause", "plan_spells_cast_refusal",
-           "reading_of", "spell_has_subtype", "spell_matches"]
+__all__ = ["Cast", "clause_modifiers", "command_zone_modifiers", "cost_clauses", "is_self_clause",
+           "plan_spells_cast_refusal", "reading_of", "spell_has_subtype", "spell_matches"]
 
 # -- board clauses (of a permanent on the battlefield) ---------------------------------------------
 
@@ -429,9 +429,8 @@ def command_zone_modifiers(cast: Cast) -> list[tuple[Modifier, str, str]]:
     The Ur-Dragon's "As long as ~ is in the command zone or on the battlefield, other Dragon
     spells you cast cost {1} less"), each with its clause and its card's name; a commander
     being cast is on the stack, not in the command zone."""
-    from manasolver.models.text.cost_modifiers import cost_effects_of
     eminent = [(card, text, rule[0]) for card in cast.state.player(cast.player).commander
-               for text in cost_effects_of(card)[1] if (rule := _rule_of(text)) is not None and rule[1] is _eminence]
+               for text in cost_clauses(card)[1] if (rule := _rule_of(text)) is not None and rule[1] is _eminence]
     if not eminent:
         return []
     out: list[tuple[Modifier, str, str]] = []
@@ -445,21 +444,27 @@ def command_zone_modifiers(cast: Cast) -> list[tuple[Modifier, str, str]]:
     return out
 
 
+def cost_clauses(card: Card) -> tuple[tuple[CostEffect, ...], tuple[str, ...]]:
+    """``card``'s cost effects and the cost-modifying clauses the card-text reader left unread: the
+    reading stored on the card when it was built; a card built by hand is read by
+    :func:`~manasolver.models.text.cost_modifiers.cost_effects_of`, whose module is loaded only
+    then (a cast reads this for every card with cost clauses, and an import statement run on
+    each cast costs more than the reading)."""
+    text = card.text
+    if text is not None:
+        return text.cost_effects, text.cost_unknown
+    from manasolver.models.text.cost_modifiers import cost_effects_of
+    return cost_effects_of(card)
+
+
 def reading_of(effects: tuple[CostEffect, ...], unknown: tuple[str, ...]
                ) -> tuple[tuple[CostEffect, ...], tuple[str, ...]]:
     """The card-text reader's effects and unread clauses, with an effect it misread moved to the
     unread ones: a "subtype" not capitalized in its text ("During turns other than yours, spells
-    you cast cost {1} less" read as spells of the subtypes "turns", "other", "yours")."""
-    if not effects:
-        return effects, unknown
-    return _reading(effects, unknown)
-
-
-@lru_cache(maxsize=1024)
-def _reading(effects: tuple[CostEffect, ...], unknown: tuple[str, ...]
-             ) -> tuple[tuple[CostEffect, ...], tuple[str, ...]]:
-    misread = [e for e in effects
-               if any(re.search(rf"\b{re.escape(sub.capitalize())}\b", e.text) is None for sub in e.subtypes)]
+    you cast cost {1} less" read as spells of the subtypes "turns", "other", "yours").  Only an
+    effect of subtypes is searched (most have none)."""
+    misread = [e for e in effects if e.subtypes and any(
+        re.search(rf"\b{re.escape(sub.capitalize())}\b", e.text) is None for sub in e.subtypes)]
     if not misread:
         return effects, unknown
     return tuple(e for e in effects if e not in misread), unknown + tuple(e.text for e in misread)

@@ -23,6 +23,7 @@ from manasolver.solver.casting.modifier_clauses import (
     Cast,
     clause_modifiers,
     command_zone_modifiers,
+    cost_clauses,
     reading_of,
     spell_matches,
 )
@@ -97,11 +98,10 @@ def board_modifiers(state: GameState, player: str, spell: SpellInfo,
     own = spell.card is not None and COSTS in marks(spell.card)
     if not board and not commanders and not own:
         return []
-    from manasolver.models.text.cost_modifiers import cost_effects_of  # not loaded by queries that cast nothing
     out: list[AppliedModifier] = []
     casting = Cast(state, player, spell, alternative)
     for i, perm in board:
-        effects, unknown = reading_of(*cost_effects_of(perm.card))
+        effects, unknown = reading_of(*cost_clauses(perm.card))
         if unknown:
             for modifier, text in clause_modifiers(perm.card, unknown, perm, f"battlefield[{i}]", casting):
                 out.append(AppliedModifier(modifier, perm.id, text))
@@ -126,7 +126,7 @@ def board_modifiers(state: GameState, player: str, spell: SpellInfo,
             out.append(AppliedModifier(modifier, f"command zone: {name}", text))
     if own:
         assert spell.card is not None  # (what own says)
-        effects, unknown = reading_of(*cost_effects_of(spell.card))
+        effects, unknown = reading_of(*cost_clauses(spell.card))
         if unknown:
             for modifier, text in clause_modifiers(spell.card, unknown, None, "spell.card", casting):
                 out.append(AppliedModifier(modifier, "spell", text))

@@ -725,14 +725,14 @@ def test_a_player_of_the_common_kinds_is_the_player_read_field_by_field(raw: dic
         expected = _player(raw, "players[0]", checked)
     except ManasolverError as err:
         try:
-            refused_too = _plain_player(raw, "players[0]", direct)
+            refused_too = _plain_player(raw, 0, direct)
         except ManasolverError as again:
             assert (type(again), again.where) == (type(err), err.where)
         else:
             assert refused_too is None
         assert direct.entries == 0
         return
-    made = _plain_player(raw, "players[0]", direct)
+    made = _plain_player(raw, 0, direct)
     if made is None:
         assert raw not in _PLAYERS_OF_COMMON_KINDS[:5], "a player of the common kinds left the direct path"
         assert direct.entries == 0
@@ -748,7 +748,7 @@ def test_a_library_of_its_size_alone_is_read_on_the_direct_path(size: int) -> No
     from manasolver.models.board.load import _plain_player
     from manasolver.models.carddb import default_db
 
-    made = _plain_player({"name": "you", "library": {"size": size}}, "players[0]", CardResolver(default_db()))
+    made = _plain_player({"name": "you", "library": {"size": size}}, 0, CardResolver(default_db()))
     assert made is not None and type(made.library) is Library and made.library == Library(size)
 
 
@@ -775,6 +775,8 @@ def test_a_player_not_of_the_common_kinds_is_refused_at_its_field(field: str, va
     {"id": "a", "card": "Coldsteel Heart", "chosen": {"color": "green"}, "counters": {}},
     {"id": "a", "card": "Cavern of Souls", "chosen": {"type": "Elf", "name": "Llanowar Elves"}, "haste": False},
     {"id": "a", "card": "Coldsteel Heart", "chosen": None, "token": True, "haste": True, "counters": {"charge": 1}},
+    {"id": "a", "card": "Forest", "controller": "you", "tapped": False, "sick": False},   # (each its default)
+    {"id": "a", "card": "Forest", "controller": "opp", "tapped": True, "sick": True},
 ])
 def test_a_permanent_with_choices_and_counters_is_the_permanent_read_field_by_field(perm: dict[str, Any]) -> None:
     """A plain permanent (a token card's too), and haste, token, counters and chosen beside a plain
@@ -799,6 +801,12 @@ def test_a_permanent_with_choices_and_counters_is_the_permanent_read_field_by_fi
      "battlefield[1].card"),
     ([{"id": "a", "card": " ", "counters": {"time": 1}}], BadState, "battlefield[0].card"),
     ([{"id": "a", "card": "Forest", "counters": {"time": 1}, "tapped": 0}], BadState, "battlefield[0].tapped"),
+    ([{"id": "a", "card": "Forest", "controller": None}], BadState, "battlefield[0].controller"),
+    ([{"id": "a", "card": "Forest", "controller": "you", "tapped": None}], BadState, "battlefield[0].tapped"),
+    ([{"id": "a", "card": "Forest", "sick": None, "haste": True}], BadState, "battlefield[0].sick"),
+    ([{"id": "a", "card": "Forest", "tapped": False, "zz": 1}], UnknownField, "battlefield[0].zz"),
+    ([{"card": "Forest", "controller": "you", "haste": True}], BadState, "battlefield[0].id"),
+    ([{"id": "a", "controller": "you", "tapped": True, "sick": True}], BadState, "battlefield[0]"),
 ])
 def test_permanent_errors_come_in_the_order_of_the_fields(perms: list[dict[str, Any]], kind: type[ManasolverError],
                                                           where: str) -> None:
@@ -806,3 +814,20 @@ def test_permanent_errors_come_in_the_order_of_the_fields(perms: list[dict[str, 
     card, its controller, tapped and sick, haste, token, counters, chosen), and a repeated id only
     after the permanent's own fields."""
     refused(board(*perms), kind, where)
+
+
+def test_a_permanent_whose_fields_are_given_as_the_defaults_own_objects_is_read_the_same() -> None:
+    """A board built in Python may give a permanent's controller as the very name object of its
+    player and tapped or sick as ``False`` itself: the permanent is the one the field-by-field reading
+    makes, and a field beside them is still refused at its path."""
+    from manasolver.models.board.cards import CardResolver
+    from manasolver.models.board.load import load_permanent
+
+    name = "".join(["y", "ou"])  # (not the literal's object)
+    perms = [{"id": "a", "card": "Forest", "controller": name},
+             {"id": "b", "card": "Forest", "controller": name, "tapped": False, "sick": True}]
+    state = load_state({"players": [{"name": name}, {"name": "opp"}], "battlefield": perms})
+    for i, perm in enumerate(perms):
+        assert state.battlefield[i] == load_permanent(perm, f"battlefield[{i}]", (name, "opp"), CardResolver(None))
+    refused({"players": [{"name": name}], "battlefield": [{"id": "a", "card": "Forest", "controller": name,
+                                                          "zz": 1}]}, UnknownField, "battlefield[0].zz")

@@ -23,9 +23,10 @@ def _state(*cards: str | dict[str, Any]) -> GameState:
     return load_state({"players": [{"name": "you"}, {"name": "opp"}], "battlefield": field})
 
 
-def _count(state: GameState, **what: Any) -> int:
-    """How many permanents "you" controls that a ``count`` amount of ``what`` counts."""
-    amount = Amount("count", **{k: frozenset(v) for k, v in what.items()}, controller="you")
+def _count(state: GameState, controller: str = "you", other: bool = False, **what: Any) -> int:
+    """How many permanents of ``controller`` ("you", "opponents", "any") a ``count`` amount of
+    ``what`` counts for the ability of "you"'s first permanent (``other``: not that one)."""
+    amount = Amount("count", **{k: frozenset(v) for k, v in what.items()}, controller=controller, other=other)
     return evaluate_amount(amount, state, state.battlefield[0])
 
 
@@ -53,3 +54,17 @@ def test_land_subtypes_counted_after_land_type_changes() -> None:
     assert _count(mooned, subtypes={"mountain"}) == 1
     assert _count(mooned, subtypes={"tower"}) == 0
     assert _count(mooned, subtypes={"forest"}) == 1
+
+
+def test_counts_by_controller_and_other() -> None:
+    """"Lands you control", "lands your opponents control", "each land", "other lands you control"
+    (Temple of the False God, Gaea's Cradle's kind of count), by card types alone and by subtypes."""
+    state = _state("Forest", "Swamp", "Llanowar Elves")
+    assert _count(state, types={"land"}) == 2
+    assert _count(state, types={"land"}, other=True) == 1
+    assert _count(state, "opponents", types={"land"}) == 1
+    assert _count(state, "any", types={"land"}) == 3
+    assert _count(state, "any", subtypes={"forest"}) == 2
+    assert _count(state, "any", subtypes={"forest"}, other=True) == 1
+    assert _count(state, "opponents", subtypes={"forest"}) == 1
+    assert _count(state, types={"creature", "artifact"}) == 1
