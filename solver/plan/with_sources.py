@@ -39,6 +39,8 @@ from manasolver.solver.request import Criterion, Sources
 
 if TYPE_CHECKING:
     from manasolver.models.state import GameState
+    from manasolver.solver.guide import _Branch
+    from manasolver.solver.payment_writer import Finisher
     from manasolver.solver.request import PaymentRequest
 
 __all__ = ["plan_score", "plan_sourced"]
@@ -60,7 +62,8 @@ MAX_LEFT_WAYS = 32
 
 def _spending(steps: Steps, state: GameState, player: str) -> list[Steps]:
     """The costs to solve on ``state``, the board the required activations left, so that the best
-    plan on the whole board is among their answers.
+    plan on the whole board is among their answers: ``steps`` first, then (when the policy counts
+    waste) one variant per part of the pool.
 
     The plan's ``min_waste`` counts the required activations' mana left in the pool at its end
     (made and never spent), while a plan solved on ``state`` reads that mana as the board's own
@@ -69,7 +72,9 @@ def _spending(steps: Steps, state: GameState, player: str) -> list[Steps]:
     ``left`` of the pool that the plan may leave unspent is tried: the costs on the board whose
     pool lacks ``left``, with ``use_pool`` ranked right before ``min_waste`` (the best plan
     leaving exactly ``left`` spends the rest of the pool, so the plan found spends it too and is
-    as good under the rest of the policy).  Each step's board is :func:`_pool_state`'s."""
+    as good under the rest of the policy).  A variant's board is :func:`_pool_state`'s.  When the
+    plan of ``steps`` leaves the pool empty it is the best already (every other plan wastes as
+    much at least), and the variants are not needed."""
     reqs = [s for s in steps if not isinstance(s, dict)]
     pool = _units(state.player(player).pool.format()) if state.player(player).pool.symbols else Counter()
     criteria = reqs[0].policy.criteria if reqs else ()
@@ -81,7 +86,7 @@ def _spending(steps: Steps, state: GameState, player: str) -> list[Steps]:
         return [steps]
     order: list[Criterion] = [c for c in criteria if c != "use_pool"]
     order.insert(order.index("min_waste"), "use_pool")
-    out: list[Steps] = []
+    out: list[Steps] = [steps]
     for left in lefts:
         kept = pool - Counter(dict(zip(bits, left)))
         board = _with_pool(state, player, +kept)
@@ -235,7 +240,7 @@ def _best(steps: Steps, state: GameState, chosen: Sources) -> tuple[list[int], P
     if not chosen.require:
         got = plan(on)
         return (_key(plan_score(reqs, got.payments)), got) if got.payable else None
-    from manasolver.solver.guide import carry_partial, combined
+    from manasolver.solver.guide import carry_partial
     from manasolver.solver.payment_writer import Finisher
     from manasolver.solver.queries import prepare
     from manasolver.solver.sources import required_steps
@@ -251,29 +256,56 @@ def _best(steps: Steps, state: GameState, chosen: Sources) -> tuple[list[int], P
         branches = carry_partial(first, way)
         if isinstance(branches, dict):
             continue
-        for branch, rest in ((b, r) for b in branches for r in _spending(on, b.state, first.player)):
-            try:
-                got = plan(_on(rest, branch.state if rest is on else _pool_state(rest), chosen))
-            except ManasolverError as err:  # refused on this board; another way may not be
-                refused = refused or err
-                continue
-            if not got.payable:
-                continue
-            head = finisher.plan(combined(first, branch, got.payments[0].to_json()))
-            try:
-                payment = dataclasses.replace(Payment.from_json(head), warnings=tuple(head["warnings"]),
-                                              score=tuple((n, v) for n, v in head["score"]))
-            except ValueError:  # mana read as plain pool mana paid what it can't (see _legal_in_turn)
-                continue
-            later = got.payments[1:] if rest is on else tuple(
-                p if p.score is None else dataclasses.replace(p, score=_in_order(p.score, first.policy.criteria))
-                for p in got.payments[1:])
-            payments = (payment, *later)
-            if not _legal_in_turn(reqs, payments):
-                continue
-            key = _key(plan_score(reqs, payments))
-            if best is None or key < best[0]:
-                best = (key, dataclasses.replace(got, payments=payments))
+        for branch in branches:
+            for rest in _spending(on, branch.state, first.player):
+                found = _candidate(rest, on, branch, chosen, finisher)
+                if isinstance(found, ManasolverError):  # refused on this board; another way may not be
+                    refused = refused or found
+                    continue
+                if found is not None and (best is None or found[0] < best[0]):
+                    best = found
+                if found is not None and rest is on and _spends_pool(state, first.player, found[1].payments):
+                    break  # the plan leaves none of the pool: no part of it left unspent does better
     if best is None and refused is not None:
         raise refused
     return best
+
+
+def _candidate(rest: Steps, on: Steps, branch: _Branch, chosen: Sources,
+               finisher: Finisher) -> tuple[list[int], PlanAnswer] | ManasolverError | None:
+    """The best plan of ``rest`` (one of :func:`_spending`'s) on the board ``branch`` (the
+    required activations made) with those activations written into the first payment, keyed by
+    the plan's score; None when there is none or it is not legal; the refusal when refused."""
+    from manasolver.solver.guide import combined
+    reqs = [s for s in on if not isinstance(s, dict)]
+    first = reqs[0]
+    try:
+        got = plan(_on(rest, branch.state if rest is on else _pool_state(rest), chosen))
+    except ManasolverError as err:
+        return err
+    if not got.payable:
+        return None
+    head = finisher.plan(combined(first, branch, got.payments[0].to_json()))
+    try:
+        payment = dataclasses.replace(Payment.from_json(head), warnings=tuple(head["warnings"]),
+                                      score=tuple((n, v) for n, v in head["score"]))
+    except ValueError:  # mana read as plain pool mana paid what it can't (see _legal_in_turn)
+        return None
+    later = got.payments[1:] if rest is on else tuple(
+        p if p.score is None else dataclasses.replace(p, score=_in_order(p.score, first.policy.criteria))
+        for p in got.payments[1:])
+    payments = (payment, *later)
+    if not _legal_in_turn(reqs, payments):
+        return None
+    return _key(plan_score(reqs, payments)), dataclasses.replace(got, payments=payments)
+
+
+def _spends_pool(state: GameState, player: str, payments: Sequence[Payment]) -> bool:
+    """Does the plan ``payments`` (its first payment written from ``state``'s own pool on) end
+    with the pool empty?"""
+    me = state.player(player)
+    end = _units(me.pool.format()) if me.pool.symbols else Counter()
+    for p in payments:
+        end.update(_units(p.floating))
+        end.subtract(_units(p.pool_used))
+    return not +end
