@@ -611,6 +611,31 @@ def test_plan_sources_require_exclude_preserve_agree_with_the_brute_force(
         assert got["index"] == depth or got["reason"]["code"] == "conflicting_sources", (got, depth, chosen)
 
 
+@pytest.mark.parametrize(("costs", "require", "best"), [
+    (["{U}", "{G}"], "p0", ["p0", "p1", "p2"]),  # the Plains' {W} pays the Gate, not left floating
+    (["{U}", "{1}"], "p2", ["p2", "p3"]),  # the Elves' {G} pays the {1}, not left floating
+])
+def test_rule_106_4_required_mana_left_floating_is_waste_mystic_gate_llanowar_elves(
+        costs: list[str], require: str, best: list[str]) -> None:
+    """A required permanent's mana is made before the first cost (it floats, CR 106.4); left
+    unspent at the plan's end it is wasted, so the plan spends it where it can: with Plains,
+    Mystic Gate, Llanowar Elves, Birds of Paradise at 1 life, a required Plains pays Mystic Gate's
+    {W/U} (one non-land activated, not two), a required Elves' {G} pays the {1} (nothing wasted),
+    as the brute force finds, with ``preserve`` on the required one or not."""
+    state = board("Plains", "Mystic Gate", "Llanowar Elves", "Birds of Paradise", life=1)
+    objs = [{"cost": c} for c in costs]
+    for preserve in ([], [require]):
+        chosen = {"require": [require], "exclude": [], "preserve": preserve}
+        got = answer({"query": "plan", "state": state, "costs": objs, "policy": POLICY, "sources": chosen})
+        assert got["payable"] is True, got
+        check_in_turn(state, objs, got["payments"])
+        assert sorted(a["permanent"] for p in got["payments"] for a in p["activations"]) == best, got
+        assert sourced_value(state, got["payments"], preserve) == brute(state, objs, chosen)[1], got
+        assert all([n for n, _v in p["score"]] == ["no_sacrifice", *(["preserve"] if preserve else []), "min_life",
+                                                   "min_waste", "prefer_lands", "min_sources"]
+                   for p in got["payments"]), got
+
+
 def test_plan_require_activates_a_signet_paid_by_a_land_before_it() -> None:
     """A required Azorius Signet, its {1} paid by a land activated first (CR 605.3a, 106.4):
     the plan's first payment activates both, the Signet's mana floats to the second cost."""
