@@ -336,7 +336,7 @@ def _fixed_point(state: GameState, strict: bool, lands_only: bool) -> CouldProdu
     engine cannot read is the first refusal, before any other the reading meets."""
     try:
         cp, unread = _solve(state, lands_only)
-    except Exception:
+    except Exception:  # any error the reading meets: the unread text is refused before it, whatever it is
         if strict:
             _check_supported(state)
         raise

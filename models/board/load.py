@@ -184,7 +184,9 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                 # have: the id and the card (strings, checked below) and each other one not read as its
                 # default's own object.  That count is never more than it has, so a field given as its
                 # default, or any field beside them, takes the check of every field (_DIRECT_FIELDS),
-                # which a frozenset's issuperset makes at about twice this count's cost.
+                # which a frozenset's issuperset makes at about twice this count's cost.  The count
+                # holds only with the id and the card checked as strings in the test below, and it
+                # spells out _PLAIN_FIELDS: a change of either is a change of this line.
                 simple = len(raw) == 2 + (controller is not first) + (tapped is not False) + (sick is not False)
                 if ((simple or chosen(raw))
                         and type(name) is str and type(pid) is str and 0 < len(pid) <= name_limit

@@ -303,8 +303,9 @@ def _typed(state: GameState) -> tuple[tuple[str, str, tuple[str, ...], Collectio
 
 def _typed_rows(state: GameState) -> tuple[tuple[str, str, tuple[str, ...], Collection[str]], ...]:
     """:func:`_typed`'s rows, read off each permanent's type line: its printed subtypes unless land-type
-    changes are on the board (:func:`_subtypes`), and a creature card that is no longer a creature
-    (impending) without its creature types (:func:`_creature_types_of`)."""
+    changes are on the board, and a creature card that is no longer a creature (impending) without
+    its creature types: the rules of :func:`_subtypes` and :func:`_creature_types_of`, written
+    out here once per permanent (a change of theirs is a change here)."""
     changes = bool(type_changes(state))
     rows = []
     for perm in state.battlefield:

@@ -17,9 +17,7 @@ refuse.
 from __future__ import annotations
 
 import re
-
-from collections.abc import Callable
-
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from manasolver.models.abilities import AbilityCost, ManaAbility, Production
@@ -415,9 +413,10 @@ def reached_by_effects(state: GameState) -> frozenset[str] | None:
 
 
 #: The kinds of permanent a triggered mana ability on its controller's permanents tapped for mana
-#: fires for (Kinnan, Bonder Prodigy's nonland permanents), as
-#: :func:`~manasolver.models.rules.production.triggered_mana_for` reads them.
-_YOUR_PERMANENTS: dict[str, Callable[[Permanent], bool]] = {
+#: fires for (Kinnan, Bonder Prodigy's nonland permanents): the one table both
+#: :func:`~manasolver.models.rules.production.triggered_mana_for` (whether it fires) and
+#: :func:`reached_by_effects` (what it reaches) read.
+YOUR_PERMANENTS: Mapping[str, Callable[[Permanent], bool]] = {
     "your_creature": lambda p: p.is_creature,
     "your_nonland": lambda p: not p.is_land,
     "your_artifact_token": lambda p: p.is_artifact and p.token,
@@ -448,9 +447,9 @@ def _reached(state: GameState) -> frozenset[str] | None:
             else:
                 reached.update(p.id for p in state.battlefield if _granted_to(effect, source, p, state))
         elif isinstance(effect, TriggeredMana):
-            if effect.trigger in _YOUR_PERMANENTS:
+            if effect.trigger in YOUR_PERMANENTS:
                 reached.update(p.id for p in state.battlefield
-                               if p.controller == source.controller and _YOUR_PERMANENTS[effect.trigger](p))
+                               if p.controller == source.controller and YOUR_PERMANENTS[effect.trigger](p))
             elif effect.trigger == "enchanted_land":
                 if source.attached_to is not None:
                     reached.add(source.attached_to)

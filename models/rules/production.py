@@ -82,6 +82,7 @@ from manasolver.models.effects import (
 )
 from manasolver.models.rules.amounts import ability_options, counters_removed, reference_count
 from manasolver.models.rules.board_effects import (
+    YOUR_PERMANENTS,
     active_effects,
     effective_mana_abilities,
     idle_while_untapped,
@@ -260,7 +261,9 @@ def triggered_mana_for(state: GameState, permanent: Permanent, ability: ManaAbil
     (single type bits, after replacements): for each trigger that adds mana to the
     tapper, its options (the player picks one per trigger).  Nothing fires when no mana
     was produced (106.12a).  Their mana is unrestricted and not multiplied
-    (605.1b); an undefined chosen color adds nothing (106.5)."""
+    (605.1b); an undefined chosen color adds nothing (106.5).  The supply's readers leave
+    ``tapper`` unset, and :func:`~manasolver.models.rules.board_effects.reached_by_effects`
+    relies on it: a trigger on its controller's permanents reaches those permanents only."""
     if not produced:
         return ()
     who = tapper if tapper is not None else permanent.controller
@@ -276,11 +279,9 @@ def triggered_mana_for(state: GameState, permanent: Permanent, ability: ManaAbil
             continue  # Lavaleaper: basic lands only
         chosen = _chosen_slot(source)
         trigger = effect.trigger
-        if trigger in ("your_creature", "your_nonland", "your_artifact_token"):
-            kind_ok = (permanent.is_creature if trigger == "your_creature"
-                       else permanent.is_artifact and permanent.token if trigger == "your_artifact_token"
-                       else not permanent.is_land)
-            if tapped and kind_ok and source.controller == who:
+        kind = YOUR_PERMANENTS.get(trigger)
+        if kind is not None:
+            if tapped and kind(permanent) and source.controller == who:
                 _add_trigger(out, effect, kinds, chosen)
             continue
         if not permanent.is_land:
@@ -382,7 +383,9 @@ def fixed_results(ability: ManaAbility) -> tuple[ActivationResult, ...] | None:
     activation has no condition (printed options alone: no amount, chosen color, commander
     identity, colors among, "instead", could-produce reference or pool doubling): each distinct
     option that adds mana, once (CR 106.5); None for an ability whose results are read from the
-    board.  A fact of the ability, read once per card where it is printed."""
+    board.  Kept in its card's reading for a printed ability (read once per card); an ability an
+    effect gives or changes (Urborg, Blood Moon, Chromatic Lantern) has it read with the reading
+    made on that board."""
     production = ability.production
     if (ability.condition is not None or production.amount is not None or production.reference
             or production.doubles_pool or production.chosen or production.commander or production.colors_among
@@ -392,7 +395,9 @@ def fixed_results(ability: ManaAbility) -> tuple[ActivationResult, ...] | None:
 
 
 #: The effects that change what an activation produces (:func:`replacements_for`,
-#: :func:`triggered_mana_for`), or refuse it (an effect whose reach is not on the board).
+#: :func:`triggered_mana_for`), or refuse it (an effect whose reach is not on the board): every
+#: effect type those two read, and no other; an effect type either comes to read belongs here,
+#: or :func:`fixed_results` would be used where it changes the results.
 _ALTERING = (ManaMultiplier, ProducesInstead, NotOnBoardEffect, TriggeredMana)
 
 

@@ -134,7 +134,8 @@ def _options(state: GameState, perm: Permanent, player: Player,
 
     The abilities are the permanent's effective ones (land-type changes such as Blood
     Moon and Urborg, granted abilities such as Chromatic Lantern's, CR 305.7, 613);
-    each activation's results come from
+    each activation's results are its :func:`~manasolver.models.rules.production.fixed_results`
+    where no effect in force alters activations, else come from
     :func:`manasolver.models.rules.production.activation_results`: the ability's options
     now (conditions, chosen colors, commander identity, board amounts, variable
     counter costs), through replacement effects in every order (Mana Reflection,

@@ -437,7 +437,8 @@ def _granted_reader(state: GameState, player: str) -> Permanent | None:
     Only the permanents the board's effects may reach are read
     (:func:`~manasolver.models.rules.board_effects.reached_by_effects`, which the supply reads
     too): another has the abilities its card prints, unmarked, and reading them raises nothing,
-    since every grant was read on every permanent to find that reach.  When the reach is any
+    since every grant in force was read on every permanent to find that reach (a grant whose
+    condition does not hold gives nothing and reads no permanent).  When the reach is any
     permanent, or reading it raises, every permanent is read, so a refusal raised while reading
     their abilities is the one it always was."""
     from manasolver.solver.graph import abilities_of

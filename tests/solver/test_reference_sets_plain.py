@@ -3,8 +3,10 @@
 The reference here is the rule as written: every permanent with a mana ability starts with
 nothing; a round recomputes each one's types from every ability (a referential one mirrors the
 members of its set, read by a pass over the whole board); rounds go on until one changes nothing.
-It shares no pass, no union and no card fact with the engine's reading (its own types are
-:func:`~manasolver.solver.graph.base_types`, computed afresh each time).  The boards are sampled
+It shares no pass and no union with the engine's reading: its own types are
+:func:`~manasolver.solver.graph.base_types` computed afresh each time; it reads a permanent's
+abilities and what a referential one mirrors through the engine's own readers (``_producing_abilities``,
+``ability_types``), and the refusal's message as ``_check_supported`` writes it.  The boards are sampled
 from games of the real decks (benchmarks/deck_boards.py), as they are and with mirroring lands,
 rocks and creatures added for either player, and hand-made chains of mirrors across players with
 the effects that change what lands produce (Blood Moon, Urborg, Contamination, Chromatic
@@ -165,3 +167,17 @@ def test_the_plain_reference_follows_a_chain() -> None:
     """The reference itself: a Forest's {G} reaches the opponent's Pool through the Orchards."""
     state = load_state(_chain(*CHAINS[1]))
     assert _plain(state) == {"f": 16, "o1": 16, "o2": 16, "rp": 16, "rp2": 16, "fs": 16}
+
+
+def test_strict_reading_refuses_unread_text_before_an_error_of_the_fixed_point() -> None:
+    """Toxicrene's and Chromatic Lantern's grants meet (an error of the reading itself) on a board
+    that also carries Cryptic Spires' unread text: the strict reading refuses the unread text
+    first, as it always did; the other gives the grants' refusal."""
+    board = _chain(("t", "Toxicrene", "you"), ("cl", "Chromatic Lantern", "you"), ("f", "Forest", "you"),
+                   ("cs", "Cryptic Spires", "you"))
+    with pytest.raises(Unsupported) as strict:
+        graph.reference_sets(load_state(board))
+    assert strict.value.message == _refusal(load_state(board))
+    with pytest.raises(Unsupported) as lenient:
+        graph.reference_sets(load_state(board), strict=False)
+    assert lenient.value.message.startswith("Toxicrene (t): "), lenient.value.message
