@@ -626,18 +626,25 @@ def guide(req: PaymentRequest, steps: Sequence[Step]) -> Guide:
     return Guide(True, tuple(nexts.values()), best[1])
 
 
-def best_completion(req: PaymentRequest, branches: Sequence[_Branch]) -> dict[str, Any] | None:
-    """The best payment extending any branch (by score, ties in branch order), as a plan."""
+def completions(req: PaymentRequest, branches: Sequence[_Branch]) -> Iterator[dict[str, Any]]:
+    """The payments extending the branches, as plans, in branch order: each branch's best on its
+    board, then, when that leaves some of the pool (the partial payment's mana floats, CR 106.4),
+    its best leaving each part of the pool unspent (:mod:`~manasolver.solver.unspent`), so that
+    the best whole payment, by the whole payment's score, is among them."""
     from manasolver.solver.payment_writer import Finisher
     from manasolver.solver.queries import prepare
+    from manasolver.solver.unspent import spends_pool, unspent_boards
     finisher = Finisher(prepare(req, "feasible", req.x or 0))
-    best: tuple[list[int], dict[str, Any]] | None = None
     for branch in branches:
         rest = _rest(req, branch)
-        if rest is None:
+        if rest is None:  # none on the whole pool: none on less of it
             continue
         whole = finisher.plan(combined(req, branch, rest))
-        key = [v for _n, v in whole["score"]]
-        if best is None or key < best[0]:
-            best = (key, whole)
-    return None if best is None else best[1]
+        yield whole
+        if spends_pool(req.state, req.player, [(whole["floating"], whole["pool_used"])]):
+            continue
+        for board, order in unspent_boards(branch.state, req.player, req.policy):
+            sub = dataclasses.replace(req, state=board, policy=dataclasses.replace(req.policy, criteria=order))
+            rest = _rest(sub, _Branch(board, _supply(sub, board)))
+            if rest is not None:
+                yield finisher.plan(combined(req, branch, rest))

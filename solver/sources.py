@@ -156,7 +156,7 @@ MAX_REQUIRE_WAYS = 512
 def _best(req: PaymentRequest, state: GameState, backend: str | None) -> dict[str, Any] | Reason | None:
     """The best payment on ``state`` with the required permanents activated (as a plan written
     for ``req``, preserve counted), a REASON naming a required one that can't help, or None."""
-    from manasolver.solver.guide import best_completion, carry_partial
+    from manasolver.solver.guide import carry_partial, completions
     from manasolver.solver.payment_writer import Finisher
     from manasolver.solver.queries import pay as pay_plain
     from manasolver.solver.queries import prepare
@@ -173,15 +173,13 @@ def _best(req: PaymentRequest, state: GameState, backend: str | None) -> dict[st
         branches = carry_partial(plain, steps)
         if isinstance(branches, dict):
             continue
-        whole = best_completion(plain, branches)
-        if whole is None:
-            continue
-        whole = finisher.plan(whole)
-        if not legal(plain, whole):
-            continue
-        key = [v for _n, v in whole["score"]]
-        if best is None or key < best[0]:
-            best = (key, whole)
+        for whole in completions(plain, branches):
+            whole = finisher.plan(whole)
+            if not legal(plain, whole):
+                continue
+            key = [v for _n, v in whole["score"]]
+            if best is None or key < best[0]:
+                best = (key, whole)
     if best is None:
         if pay_plain(plain, backend).payable:
             return Reason("conflicting_sources", "the cost can't be paid with every required permanent "

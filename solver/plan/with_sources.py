@@ -23,19 +23,18 @@ at the end, ``keep_castable`` and ``keep_colors`` read on what the whole plan le
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from manasolver.models.cost import ManaCost
 from manasolver.models.errors import ManasolverError, Unsupported
 from manasolver.solver.answers import Reason
 from manasolver.solver.carry import excluded_board, pool_text
 from manasolver.solver.payment import Payment
 from manasolver.solver.plan.combined import Combined
 from manasolver.solver.plan.joint import PlanAnswer, check_joint, plan
-from manasolver.solver.request import Criterion, Sources
+from manasolver.solver.request import Sources
+from manasolver.solver.unspent import in_order, spends_pool, unspent_boards
 
 if TYPE_CHECKING:
     from manasolver.models.state import GameState
@@ -55,65 +54,19 @@ def _on(steps: Steps, state: GameState, chosen: Sources) -> list[PaymentRequest 
     return [s if isinstance(s, dict) else dataclasses.replace(s, state=state, sources=keep) for s in steps]
 
 
-#: Pools left unspent tried at most per way of activating the required permanents (past it, the
-#: costs are solved once on the whole pool, their own policy unchanged).
-MAX_LEFT_WAYS = 32
-
-
 def _spending(steps: Steps, state: GameState, player: str) -> list[Steps]:
     """The costs to solve on ``state``, the board the required activations left, so that the best
     plan on the whole board is among their answers: ``steps`` first, then (when the policy counts
-    waste) one variant per part of the pool.
-
-    The plan's ``min_waste`` counts the required activations' mana left in the pool at its end
-    (made and never spent), while a plan solved on ``state`` reads that mana as the board's own
-    pool, whose unspent units no term but ``use_pool`` counts: solved once, it could leave a
-    required Llanowar Elves' {G} unspent to save a Birds of Paradise, wasting it.  So every part
-    ``left`` of the pool that the plan may leave unspent is tried: the costs on the board whose
-    pool lacks ``left``, with ``use_pool`` ranked right before ``min_waste`` (the best plan
-    leaving exactly ``left`` spends the rest of the pool, so the plan found spends it too and is
-    as good under the rest of the policy).  A variant's board is :func:`_pool_state`'s.  When the
-    plan of ``steps`` leaves the pool empty it is the best already (every other plan wastes as
-    much at least), and the variants are not needed."""
+    waste) one variant per part of the pool the plan may leave unspent
+    (:func:`~manasolver.solver.unspent.unspent_boards`), each on its board (:func:`_pool_state`)."""
     reqs = [s for s in steps if not isinstance(s, dict)]
-    pool = _units(state.player(player).pool.format()) if state.player(player).pool.symbols else Counter()
-    criteria = reqs[0].policy.criteria if reqs else ()
-    if not pool or "min_waste" not in criteria or reqs[0].policy.weights:
+    if not reqs:
         return [steps]
-    bits = sorted(pool)
-    lefts = list(itertools.product(*(range(pool[b] + 1) for b in bits)))
-    if len(lefts) > MAX_LEFT_WAYS:
-        return [steps]
-    order: list[Criterion] = [c for c in criteria if c != "use_pool"]
-    order.insert(order.index("min_waste"), "use_pool")
     out: list[Steps] = [steps]
-    for left in lefts:
-        kept = pool - Counter(dict(zip(bits, left)))
-        board = _with_pool(state, player, +kept)
+    for board, order in unspent_boards(state, player, reqs[0].policy):
         out.append([s if isinstance(s, dict) else dataclasses.replace(
-            s, state=board, policy=dataclasses.replace(s.policy, criteria=tuple(order))) for s in steps])
+            s, state=board, policy=dataclasses.replace(s.policy, criteria=order)) for s in steps])
     return out
-
-
-def _with_pool(state: GameState, player: str, units: Counter[int]) -> GameState:
-    """``state`` with ``player``'s pool holding ``units``."""
-    text = pool_text(units)
-    pool = ManaCost.parse(text, allow_empty=True) if text else ManaCost()
-    return dataclasses.replace(state, players=tuple(
-        p._replace(pool=pool) if p.name == player else p for p in state.players))
-
-
-def _in_order(score: Sequence[tuple[str, int]], criteria: Sequence[str]) -> tuple[tuple[str, int], ...]:
-    """A payment's ``score`` solved under :func:`_spending`'s order, in the order of ``criteria``
-    (the caller's): ``use_pool`` back in its place, or out when the caller did not name it."""
-    out = [(n, v) for n, v in score if n != "use_pool"]
-    if "use_pool" in criteria:
-        value = dict(score).get("use_pool", 0)
-        after = criteria[criteria.index("use_pool") + 1:]
-        names = [n for n, _v in out]
-        at = next((names.index(c) for c in after if c in names), len(out))
-        out.insert(at, ("use_pool", value))
-    return tuple(out)
 
 
 def _pool_state(steps: Steps) -> GameState:
@@ -264,7 +217,8 @@ def _best(steps: Steps, state: GameState, chosen: Sources) -> tuple[list[int], P
                     continue
                 if found is not None and (best is None or found[0] < best[0]):
                     best = found
-                if found is not None and rest is on and _spends_pool(state, first.player, found[1].payments):
+                if found is not None and rest is on and spends_pool(
+                        state, first.player, ((p.floating, p.pool_used) for p in found[1].payments)):
                     break  # the plan leaves none of the pool: no part of it left unspent does better
     if best is None and refused is not None:
         raise refused
@@ -292,20 +246,10 @@ def _candidate(rest: Steps, on: Steps, branch: _Branch, chosen: Sources,
     except ValueError:  # mana read as plain pool mana paid what it can't (see _legal_in_turn)
         return None
     later = got.payments[1:] if rest is on else tuple(
-        p if p.score is None else dataclasses.replace(p, score=_in_order(p.score, first.policy.criteria))
+        p if p.score is None else dataclasses.replace(p, score=in_order(p.score, first.policy.criteria))
         for p in got.payments[1:])
     payments = (payment, *later)
     if not _legal_in_turn(reqs, payments):
         return None
     return _key(plan_score(reqs, payments)), dataclasses.replace(got, payments=payments)
 
-
-def _spends_pool(state: GameState, player: str, payments: Sequence[Payment]) -> bool:
-    """Does the plan ``payments`` (its first payment written from ``state``'s own pool on) end
-    with the pool empty?"""
-    me = state.player(player)
-    end = _units(me.pool.format()) if me.pool.symbols else Counter()
-    for p in payments:
-        end.update(_units(p.floating))
-        end.subtract(_units(p.pool_used))
-    return not +end

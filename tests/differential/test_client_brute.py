@@ -9,7 +9,9 @@
   permanents, and the payment never uses them; ``require`` — payable exactly when some legal
   payment (floating mana allowed) activates every required permanent, and the payment does;
   ``preserve`` — the payment uses as few preserved permanents as any brute-force payment with as
-  few sacrifices (``preserve`` ranks right after ``no_sacrifice``).
+  few sacrifices (``preserve`` ranks right after ``no_sacrifice``); with all three, the payment's
+  whole score is the least of the brute force's payments that honour them (a required
+  permanent's mana left floating is waste, CR 106.4).
 
 The brute force (tests/support/brute.py) shares no code with the solver; the boards after each
 activation are made here from the rules (tap, sacrifice, pool), not by the solver's carrier.
@@ -22,7 +24,7 @@ import itertools
 from collections import Counter
 from typing import Any
 
-from brute import brute
+from brute import brute, value
 from brute_moves import Move, moves
 from cards import (
     ADARKAR_WASTES,
@@ -215,8 +217,9 @@ def test_sources_exclude_require_preserve_against_the_brute_force(state: GameSta
     assert pay is not None
     assert not (_used(pay) & set(exclude)) and set(require) <= _used(pay)
     assert validate(_req(state, cost), pay).legal
-    sacrificed = {p: sum(1 for a in p.activations if "sacrifice" in a.costs) for p in allowed}
-    least = min(sacrificed.values())
-    fewest = min(len(_used(p) & set(preserve)) for p in allowed if sacrificed[p] == least)
-    mine = sum(1 for a in pay.activations if "sacrifice" in a.costs)
-    assert (mine, len(_used(pay) & set(preserve))) == (least, fewest), (state, cost, preserve, pay)
+    plain = _req(state, cost)
+    rest = [c for c in plain.policy.criteria if c != "no_sacrifice"]
+
+    def score(p: Any) -> tuple[int, ...]:
+        return (*value(p, plain, ["no_sacrifice"]), len(_used(p) & set(preserve)), *value(p, plain, rest))
+    assert score(pay) == min(score(p) for p in allowed), (state, cost, exclude, require, preserve, pay)

@@ -89,6 +89,29 @@ def test_sources_require_taps_the_required_one_and_the_engine_does_the_rest() ->
     assert sorted(a["permanent"] for a in out["payment"]["activations"]) == ["i", "p2"]
 
 
+def test_rule_106_4_pay_spends_required_mana_mystic_gate_llanowar_elves_birds_of_paradise() -> None:
+    """A required permanent's mana is made first and floats (CR 106.4); left unspent it is
+    wasted, so ``pay`` spends it where it can: with Plains, Mystic Gate, Llanowar Elves and Birds
+    of Paradise, a required Elves' {G} pays the {1} of {U}{1} beside the Birds' {U} (nothing
+    wasted, not Plains into the Gate leaving the {G}), and a required Plains' {W} pays the Gate's
+    {W/U} for {U}{G} (one non-land activated, not the Elves and the Birds), ``preserve`` on the
+    required one or not."""
+    state = _board(("p0", "Plains"), ("p1", "Mystic Gate"), ("p2", "Llanowar Elves"), ("p3", "Birds of Paradise"),
+                   life=20)
+    policy = ["no_sacrifice", "min_life", "min_waste", "prefer_lands", "min_sources"]
+    for cost, require, best, waste, nonlands in [("{U}{1}", "p2", ["p2", "p3"], 0, 2),
+                                                 ("{U}{G}", "p0", ["p0", "p1", "p2"], 1, 1)]:
+        for preserve in ([], [require]):
+            out = answer({"query": "pay", "state": state, "cost": cost, "policy": policy,
+                          "sources": {"require": [require], "preserve": preserve}})
+            payment = out["payment"]
+            assert sorted(a["permanent"] for a in payment["activations"]) == best, (cost, out)
+            score = dict(payment["score"])
+            assert (score["min_waste"], score["prefer_lands"]) == (waste, nonlands), (cost, out)
+            check = answer({"query": "validate", "state": state, "cost": cost, "payment": payment})
+            assert check == {"legal": True, "problems": []}
+
+
 def test_sources_preserve_uses_the_preserved_land_only_when_nothing_else_pays() -> None:
     state = _board(("city", "City of Brass"), ("m", "Mountain"))
     kept = answer({"query": "pay", "state": state, "cost": "{R}", "sources": {"preserve": ["m"]},
