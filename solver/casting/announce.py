@@ -303,11 +303,11 @@ def announce(cost: ManaCost, x: int | None, modifiers: tuple[Modifier, ...] = ()
     # The increases' symbols join the cost's, the largest minimum counts, and each reduction symbol
     # is kept with its place (the types a reduction could single out keep their halves separate).
     symbols: list[ManaSymbol] = list(cost.symbols)
-    minimum = 0
+    minimum: int | None = None  # the largest given, 0 when none is (as validate's totals read it)
     red_syms: list[tuple[ManaSymbol, str]] = []
     for i, m in enumerate(modifiers):
         if m.kind == "minimum":
-            minimum = max(minimum, m.amount)
+            minimum = m.amount if minimum is None else max(minimum, m.amount)
             continue
         assert m.cost is not None
         if m.kind == "increase":
@@ -315,6 +315,7 @@ def announce(cost: ManaCost, x: int | None, modifiers: tuple[Modifier, ...] = ()
         else:
             for j, s in enumerate(m.cost.symbols):
                 red_syms.append((s, f"modifiers[{i}].cost[{j}]"))
+    least = 0 if minimum is None else minimum
     widen = spend is not None and not spend.identity
     sensitive = ANY_TYPE if widen else 0
     red_ways: list[list[tuple[str, int]]] = []
@@ -404,9 +405,9 @@ def announce(cost: ManaCost, x: int | None, modifiers: tuple[Modifier, ...] = ()
             if widen:
                 assert spend is not None
                 printed, demands = demands, _widened(demands, spend)
-            key = (demands, snow, g, x_count, g_red, minimum, life, energy)
+            key = (demands, snow, g, x_count, g_red, least, life, energy)
             if key not in seen:
-                seen[key] = Form(demands, snow, g, x_count, g_red, minimum, life, energy,
+                seen[key] = Form(demands, snow, g, x_count, g_red, least, life, energy,
                                  tuple(plan), order, tuple(notes), printed)
     forms = tuple(seen.values())
     for mask, _ in (d for f in forms for d in f.demands):

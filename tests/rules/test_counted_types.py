@@ -30,7 +30,7 @@ def _count(state: GameState, controller: str = "you", other: bool = False, **wha
     return evaluate_amount(amount, state, state.battlefield[0])
 
 
-def test_an_impending_creature_card_has_no_creature_types() -> None:
+def test_cr_702_176a_an_impending_overlord_has_no_creature_types() -> None:
     """CR 702.176a, 205.3d: an impending Overlord with a time counter is an enchantment, not a
     creature, so its creature types (Avatar Horror) are gone; without time counters it is a
     Horror again.  A kindred card keeps its creature types (Bitterblossom's Faerie, 205.3d)."""
@@ -43,7 +43,7 @@ def test_an_impending_creature_card_has_no_creature_types() -> None:
     assert _count(_state("Forest", "Bitterblossom"), subtypes={"faerie"}) == 1
 
 
-def test_land_subtypes_counted_after_land_type_changes() -> None:
+def test_cr_305_7_land_subtypes_counted_under_urborg_and_blood_moon() -> None:
     """CR 305.7: under Urborg every land is a Swamp too (Dryad Arbor keeps its Dryad); under
     Blood Moon a nonbasic land is a Mountain only; the opponent's Forest is not "you control"."""
     assert _count(_state("Forest", "Dryad Arbor"), subtypes={"swamp"}) == 0
@@ -56,7 +56,7 @@ def test_land_subtypes_counted_after_land_type_changes() -> None:
     assert _count(mooned, subtypes={"forest"}) == 1
 
 
-def test_counts_by_controller_and_other() -> None:
+def test_temple_of_the_false_god_counts_by_controller_and_other() -> None:
     """"Lands you control", "lands your opponents control", "each land", "other lands you control"
     (Temple of the False God, Gaea's Cradle's kind of count), by card types alone and by subtypes."""
     state = _state("Forest", "Swamp", "Llanowar Elves")

@@ -38,7 +38,7 @@ def _state(*cards: str | dict[str, Any], commander: tuple[str, ...] = ()) -> Gam
     ("City of Brass", ((ANY_COLOR,),)),    # one mana of any color: one slot of any color
     ("Boros Signet", ((R, W),)),
 ])
-def test_fixed_results_are_the_printed_options_of_an_ability_reading_no_board(
+def test_fixed_results_forest_sol_ring_signets_and_none_for_arcane_signet_temple_orchard_cradle(
         name: str, options: tuple[tuple[int, ...], ...] | None) -> None:
     """Printed options alone, each once, are fixed; a condition, amount, chosen color, commander
     identity or could-produce reference is read from the board: none.  Where fixed, they are what
@@ -56,7 +56,7 @@ def test_fixed_results_are_the_printed_options_of_an_ability_reading_no_board(
     assert fixed == activation_results(state, perm, ability)
 
 
-def test_boards_that_alter_an_activation() -> None:
+def test_cr_605_1b_616_1_wild_growth_mana_reflection_contamination_alter_an_activation() -> None:
     """Wild Growth (a triggered mana ability, 605.1b), Mana Reflection and Contamination
     (replacements, 614, 616.1) alter what a Forest adds; Chromatic Lantern only grants an ability
     (613.1f), so results stay each ability's own."""
@@ -72,7 +72,7 @@ def _forest_adds(state: GameState) -> set[tuple[int, ...]]:
     return {o.slots for k in supply.classes if "y1" in k.members for o in k.options}
 
 
-def test_a_forest_row_under_effects_that_alter_it() -> None:
+def test_cr_605_1b_614_a_forest_row_under_effects_that_alter_it() -> None:
     """A Forest's {T}: Add {G} is fixed, and its row follows what the board does to it: Wild Growth
     adds {G} (605.1b), Mana Reflection doubles it (614), Chromatic Lantern gives it any color."""
     assert _forest_adds(_state("Swamp", "Forest")) == {(G,)}

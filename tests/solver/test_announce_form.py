@@ -30,3 +30,13 @@ def test_an_announced_cost_has_its_forms_fixed_mana() -> None:
     forms = announce(ManaCost.parse("{2}{G}{G}{W/U}{S}"), None).forms
     assert [(f.demands, f.snow, f.fixed_mana) for f in forms] == [(((W | U, 1), (G, 2)), 1, 4)]
 
+
+
+@pytest.mark.parametrize("amounts", [(), (-3,), (-3, -1), (2, -5), (0, 4)])
+def test_rule_601_2f_the_largest_minimum_is_the_one_validation_reads(amounts: tuple[int, ...]) -> None:
+    """CR 601.2f: the largest minimum counts; announce keeps the one the validator's totals read
+    (``max`` of the given minimums, 0 when none is), whatever a caller of the API passes."""
+    from manasolver.solver.request import Modifier
+    mods = tuple(Modifier("minimum", amount=a) for a in amounts)
+    (form,) = announce(ManaCost.parse("{1}{G}"), None, mods).forms
+    assert form.minimum == max(amounts, default=0)
