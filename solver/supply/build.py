@@ -787,9 +787,10 @@ def _classes(groups: Iterable[tuple[tuple[str, ...], tuple[int, ...], _Row, str]
     return out
 
 
-def _rows(state: GameState, pl: Player, resources: bool) -> list[tuple[int, Permanent, _Row]]:
-    """The rows of the permanents ``pl`` controls on a board without effects on mana, in board
-    order, with their positions: each remembered with what the permanent is (one lookup, the
+def _rows(state: GameState, pl: Player, resources: bool) -> tuple[list[tuple[int, Permanent, _Row]], int]:
+    """The rows of the permanents ``pl`` controls on a board without effects on mana that hold
+    something (:func:`_kept`), in board order, with their positions, and how many of its permanents
+    are untapped creatures: each row remembered with what the permanent is (one lookup, the
     common case) or made; what referential abilities mirror is read at the first row to make
     that reads it (a row that does not never reads it)."""
     name = pl.name
@@ -798,6 +799,7 @@ def _rows(state: GameState, pl: Player, resources: bool) -> list[tuple[int, Perm
     ref_error = ""
     read = False
     out: list[tuple[int, Permanent, _Row]] = []
+    creatures = 0
     slot = 4 * resources  # the rows' slots as :func:`_own_slot` makes them, inline: a call fewer per permanent
     for pos, perm in enumerate(state.battlefield):
         if perm.controller != name:
@@ -818,14 +820,24 @@ def _rows(state: GameState, pl: Player, resources: bool) -> list[tuple[int, Perm
                 refs, ref_error = _references(state)
                 read = True
             row = _row(state, perm, pl, refs, False, False, resources, ref_error)
-        out.append((pos, perm, row))
-    return out
+        creatures += row[5]
+        if row[1] or row[0] is not None:  # (what _kept reads, inline)
+            out.append((pos, perm, row))
+    return out, creatures
+
+
+def _kept(row: _Row) -> bool:
+    """Does ``row`` hold something the supply's classes or exclusions read: options, or why its
+    permanent is left out?  A row of neither (a permanent without a mana ability: most creatures)
+    counts only as an untapped creature, so the rows :func:`_build` groups leave it out."""
+    return bool(row[1]) or row[0] is not None
 
 
 def _rows_beside_effects(state: GameState, pl: Player, resources: bool,
-                         effects: bool) -> list[tuple[int, Permanent, _Row]]:
+                         effects: bool) -> tuple[list[tuple[int, Permanent, _Row]], int]:
     """The rows of the permanents ``pl`` controls on a board with effects on mana (``effects``)
-    or Auras and triggers that hurt when a permanent taps, in board order, with their positions:
+    or Auras and triggers that hurt when a permanent taps that hold something (:func:`_kept`), in
+    board order, with their positions, and how many of its permanents are untapped creatures:
     the permanents the effects may reach (None: any) have their rows made here, the others'
     rows are those of a board without them (:func:`_reached_row`), remembered ones first (one
     lookup each); what referential abilities mirror is read when some row to make reads it."""
@@ -852,8 +864,14 @@ def _rows_beside_effects(state: GameState, pl: Player, resources: bool,
         if hit is None and not missed:
             missed = _card_info(card)[3]
     refs, ref_error = _references(state) if missed else (None, "")
-    return [(pos, perm, _reached_row(state, perm, pl, refs, effects, resources, ref_error, maybe, reached))
-            for pos, perm, maybe in found]
+    out: list[tuple[int, Permanent, _Row]] = []
+    creatures = 0
+    for pos, perm, maybe in found:
+        row = _reached_row(state, perm, pl, refs, effects, resources, ref_error, maybe, reached)
+        creatures += row[5]
+        if _kept(row):
+            out.append((pos, perm, row))
+    return out, creatures
 
 
 def _references(state: GameState) -> tuple[dict[str, int] | None, str]:
@@ -874,24 +892,22 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     effects = active_effects(state)
     # Board-dependent abilities: effects on mana, or Auras that hurt when what they enchant taps.
     if effects or tap_damage_from_attachments(state):
-        made = _rows_beside_effects(state, pl, resources, bool(effects))
+        made, creatures = _rows_beside_effects(state, pl, resources, bool(effects))
     else:
-        made = _rows(state, pl, resources)
+        made, creatures = _rows(state, pl, resources)
     excluded: list[Excluded] = []
-    creatures = 0
     special = False
     # Grouped as they come, in order of their first member, unless some option sacrifices or
     # taps other permanents (then _group_with_resources groups them again).
     simple: dict[tuple[object, ...], tuple[tuple[str, ...], tuple[int, ...], _Row, str]] = {}
     get = simple.get
     for pos, perm, row in made:
-        creatures += row[5]
         if row[0] is not None:
             excluded.append(row[0])
             continue
-        opts = row[1]
-        if not opts or special:
+        if special:
             continue
+        opts = row[1]
         if row[6]:
             special = True
             continue
@@ -910,8 +926,8 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     if not special:  # classes come out in order of their first member
         classes = _classes(simple.values())
     else:
-        mine = [(pos, perm) for pos, perm, _ in made]
-        rows = [(pos, perm, row) for pos, perm, row in made if row[0] is None and row[1]]
+        mine = [(pos, perm) for pos, perm in enumerate(state.battlefield) if perm.controller == name]
+        rows = [(pos, perm, row) for pos, perm, row in made if row[0] is None]
         groups: dict[tuple[object, ...], tuple[list[str], list[int]]] = {}
         meta: dict[tuple[object, ...], tuple[tuple[Option, ...], bool, SourceKind, str, bool]] = {}
         signature, tap_sig = _group_with_resources(state, mine, rows, reserved, excluded, groups, meta)

@@ -113,3 +113,24 @@ def test_cr_613_1f_a_permanent_no_effect_reaches_has_its_printed_abilities() -> 
         if perm.id not in {"n1", "n2"}:
             assert got is perm.card.mana_abilities
     assert len(effective_mana_abilities(state, state.permanent("n1"))) == 2
+
+
+def test_cr_701_21a_beside_wild_growth_creatures_without_mana_abilities_count_and_are_fodder() -> None:
+    """Beside Wild Growth (an effect on mana), the untapped creatures the supply counts include
+    those without a mana ability (Grizzly Bears) and leave out tapped ones, as on a board without
+    it, and Ashnod's Altar ("Sacrifice a creature: Add {C}{C}.") may sacrifice the player's Bears,
+    tapped or not, never the opponent's (CR 701.21a): two Forests, Wild Growth's {G}, Sol Ring, the
+    Elves (tapped for {G}, then sacrificed too, CR 605.3a) and two Bears pay {12}, not {13}."""
+    def board(prefix: str, effect: bool) -> dict[str, Any]:
+        extra = [{"id": f"{prefix}7", "card": "Grizzly Bears"}, {"id": f"{prefix}8", "card": "Ashnod's Altar"},
+                 {"id": f"{prefix}9", "card": "Grizzly Bears", "tapped": True},
+                 {"id": f"{prefix}10", "card": "Grizzly Bears", "controller": "them"}]
+        if effect:
+            extra.append({"id": f"{prefix}6", "card": "Wild Growth", "attached_to": f"{prefix}1"})
+        return _board(prefix, extra)
+    with_growth = load_state(board("w", True))
+    assert reached_by_effects(with_growth) == frozenset({"w1"})
+    assert build_supply(with_growth, "you", resources=True).creatures == 2  # the Elves, the untapped Bears
+    assert build_supply(load_state(board("n", False)), "you", resources=True).creatures == 2
+    for cost, payable in (("{12}", True), ("{13}", False)):
+        assert answer({"query": "can_pay", "state": board("q" + cost, True), "cost": cost})["payable"] is payable
