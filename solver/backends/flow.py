@@ -63,7 +63,8 @@ def plain_units(problem: Problem) -> tuple[list[UnitKind], bool]:
     hit = kept.get(key)
     if hit is not None:
         return hit
-    out: list[UnitKind] = [(bit, False, n, -1, ()) for bit, n in sup.pool]
+    # (a comprehension is a call of its own: most pools are empty)
+    out: list[UnitKind] = [(bit, False, n, -1, ()) for bit, n in sup.pool] if sup.pool else []
     partial = False
     for k, cls in enumerate(sup.classes):
         options = cls.options
@@ -525,7 +526,8 @@ def wide_units(problem: Problem, taps: bool = False) -> tuple[list[UnitKind], bo
     not written from these units, which do not say what they tap)."""
     sup = problem.supply
     life_ok = life_room(problem)
-    out: list[UnitKind] = [(bit, False, n, -1, ()) for bit, n in sup.pool]
+    # (a comprehension is a call of its own: most pools are empty)
+    out: list[UnitKind] = [(bit, False, n, -1, ()) for bit, n in sup.pool] if sup.pool else []
     partial = False
     for k, cls in enumerate(sup.classes):
         ok = problem.spell_ok[k]
@@ -556,7 +558,8 @@ def assisted_units(problem: Problem) -> list[UnitKind] | None:
         return None
     assists = problem.assists
     assisting: dict[int, list[tuple[int, int]]] = {}  # class -> [(colors, members)]
-    out: list[UnitKind] = [(bit, False, n, -1, ()) for bit, n in sup.pool]
+    # (a comprehension is a call of its own: most pools are empty)
+    out: list[UnitKind] = [(bit, False, n, -1, ()) for bit, n in sup.pool] if sup.pool else []
     for grp in assists.groups:
         colors = grp.colors if grp.creature else 0
         if grp.cls < 0:

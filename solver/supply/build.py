@@ -97,8 +97,11 @@ __all__ = ["build_supply", "card_context", "pool_units"]
 
 def pool_units(player: Player) -> tuple[tuple[int, int], ...]:
     """The player's floating mana as ``(type bit, count)``; ``{2}`` is two colorless (106.10)."""
+    symbols = player.pool.symbols
+    if not symbols:
+        return ()  # (most boards: nothing floating)
     counts: dict[int, int] = {}
-    for i, s in enumerate(player.pool.symbols):
+    for i, s in enumerate(symbols):
         if s.is_numeral:
             if s.generic:
                 counts[C] = counts.get(C, 0) + s.generic

@@ -372,17 +372,17 @@ class Supply:
     @property
     def restricted(self) -> bool:
         """True when some option's mana has a spending restriction."""
-        return _flags(self)[0]
+        return (self.derived.flags or _flags(self))[0]
 
     @property
     def all_ok(self) -> tuple[tuple[bool, ...], ...]:
         """Every option allowed (the spell_ok of a supply without restrictions)."""
-        return _flags(self)[1]
+        return (self.derived.flags or _flags(self))[1]
 
     @property
     def has_damage(self) -> bool:
         """True when some option deals damage to its controller (pain lands)."""
-        return _flags(self)[2]
+        return (self.derived.flags or _flags(self))[2]
 
     @property
     def pool_total(self) -> int:
@@ -412,7 +412,8 @@ def _option_flags(options: Options) -> tuple[bool, tuple[bool, ...], bool]:
 
 
 def _flags(sup: Supply) -> tuple[bool, tuple[tuple[bool, ...], ...], bool]:
-    """(restricted, all_ok, has_damage) of a supply, computed once per supply object."""
+    """(restricted, all_ok, has_damage) of a supply, computed once per supply object (kept in its
+    ``derived``, which the properties read first: a call fewer for the queries reading them again)."""
     hit = sup.derived.flags
     if hit is not None:
         return hit

@@ -297,11 +297,12 @@ def hand_classes(player: Player, after: int) -> list[SourceClass]:
     activation exiles its card (an exclusive option; ``sacrifice`` is set so that the
     ``no_sacrifice`` policy counts the card lost); board positions ``after + index``
     put them after every permanent for the tie-break."""
+    found = [(i, card) for i, card in enumerate(player.hand) if card_text(card).hand_abilities]
+    if not found:
+        return []  # (most hands)
     groups: dict[tuple[str, str], list[int]] = {}
     cards: dict[tuple[str, str], Card] = {}
-    for i, card in enumerate(player.hand):
-        if not card_text(card).hand_abilities:
-            continue
+    for i, card in found:
         key = (card.name, card.oracle_text)
         groups.setdefault(key, []).append(i)
         cards[key] = card
