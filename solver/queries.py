@@ -174,7 +174,7 @@ def can_pay(req: PaymentRequest, backend: str | None = None) -> CanPayAnswer:
     problem = prepare(req, "feasible", _fixed_x(req))
     if backend == "csp":
         if _csp_first(problem) is not None:
-            return CanPayAnswer(True)
+            return _PAYABLE
         guard_excluded(_guard_doublers(req, problem.supply), req)
         return CanPayAnswer(False, reason(problem))
     if backend == "flow":
@@ -184,9 +184,13 @@ def can_pay(req: PaymentRequest, backend: str | None = None) -> CanPayAnswer:
     if isinstance(verdict, Declined):
         raise Unsupported(verdict.why, "backend")
     if not isinstance(verdict, Infeasible):
-        return CanPayAnswer(True)
+        return _PAYABLE
     guard_excluded(_guard_doublers(req, problem.supply), req)
     return CanPayAnswer(False, reason(problem, verdict))
+
+
+#: ``can_pay``'s answer for a payable cost: one frozen value, shared (it reads nothing of the query).
+_PAYABLE = CanPayAnswer(True)
 
 
 @budgeted

@@ -186,8 +186,8 @@ def _shape(supply: Supply) -> tuple[bool, bool, bool, bool, bool, bool]:
             returns = True
         if costs[2]:
             discards = True
-    shape = supply.derived.shape = (unchecked, returns, discards, any(HAND_CARD in g.matches for g in supply.fodder),
-                                    hand_sources, reveals)
+    hand_fodder = bool(supply.fodder) and any(HAND_CARD in g.matches for g in supply.fodder)
+    shape = supply.derived.shape = (unchecked, returns, discards, hand_fodder, hand_sources, reveals)
     return shape
 
 
