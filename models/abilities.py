@@ -296,6 +296,29 @@ class Production:
     uncertain: str = ""
     uncertain_options: tuple[tuple[int, ...], ...] = ()
 
+    @property
+    def reads_board(self) -> bool:
+        """Does what one activation adds depend on the board, not on ``options`` alone?  An
+        ``amount`` (CR 107.1b, 107.3), a could-produce ``reference`` (106.7), the color ``chosen``
+        as the permanent entered, the ``commander``'s color identity (903.4), ``colors_among``
+        permanents or cards, or an ``instead`` condition (``instead_options``,
+        ``instead_commander`` and ``instead_reference_count`` come only with one).  Where it is
+        false, an activation adds one of ``options`` before the board's effects on mana; so with
+        ``doubles_pool`` (Doubling Cube reads the unspent mana, not the board, and adds no option
+        of its own, CR 106.6 example) and with ``uncertain`` alone (Rhystic Cave: no option).
+        The one list of what a production reads: the results fixed per ability
+        (:func:`manasolver.models.rules.production.fixed_results`), the supply's card facts and
+        the options read now (:func:`manasolver.models.rules.amounts.ability_options`) all ask it."""
+        return bool(self.commander) or self.reads_besides_commander
+
+    @property
+    def reads_besides_commander(self) -> bool:
+        """Does it read the board through more than the commander's color identity (the supply keeps
+        a row that reads only that identity, Command Tower's, apart; Command Mine's "instead" reads
+        more)?  :attr:`reads_board` but for ``commander``."""
+        return (self.amount is not None or self.instead is not None
+                or bool(self.reference or self.chosen or self.colors_among))
+
     def max_mana(self) -> int:
         """The most mana one option adds before ``amount`` (for bounds)."""
         if self.reference:
