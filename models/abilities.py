@@ -277,6 +277,19 @@ class Production:
     ``uncertain_options`` are what it adds when it does, which "could produce" reads (CR 106.7).
     With ``chosen`` (Gem Bazaar's color last chosen at random), it is uncertain only while the
     board gives no chosen color.
+
+    ``reads_board`` (set as it is made): what one activation adds depends on the board, not on
+    ``options`` alone, through an ``amount`` (CR 107.1b, 107.3), a ``reference`` (106.7), a
+    ``chosen`` color, the ``commander``'s color identity (903.4), ``colors_among`` or an
+    ``instead`` condition (``instead_options``, ``instead_commander`` and
+    ``instead_reference_count`` come only with one).  Where it is false an activation adds one of
+    ``options`` before the board's effects on mana: so with ``doubles_pool`` (Doubling Cube reads
+    the unspent mana, not the board, and adds no option of its own, CR 106.6 example) and with
+    ``uncertain`` alone (Rhystic Cave: no option).  The one list of what a production reads:
+    asked where an ability's results are taken as fixed, where a card's supply rows are told
+    apart, and where its options are read now.  ``reads_besides_commander``: the same but for
+    ``commander`` (Command Tower's rows, which read only that identity, are kept apart; Command
+    Mine's "instead" reads more).
     """
 
     options: tuple[tuple[int, ...], ...] = ()
@@ -295,6 +308,15 @@ class Production:
     doubles_pool: bool = False
     uncertain: str = ""
     uncertain_options: tuple[tuple[int, ...], ...] = ()
+    reads_board: bool = field(init=False, repr=False, compare=False)
+    reads_besides_commander: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        """Set what it reads of the board, once, as it is made (with its card)."""
+        besides = (self.amount is not None or self.instead is not None
+                   or bool(self.reference or self.chosen or self.colors_among))
+        object.__setattr__(self, "reads_besides_commander", besides)
+        object.__setattr__(self, "reads_board", besides or bool(self.commander))
 
     def max_mana(self) -> int:
         """The most mana one option adds before ``amount`` (for bounds)."""

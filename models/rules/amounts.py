@@ -576,7 +576,10 @@ def _lands_could_produce(state: GameState, permanent: Permanent, kind: str) -> i
 
 def _base_options(production: Production, state: GameState,
                   permanent: Permanent) -> tuple[tuple[int, ...], ...]:
-    """The options before amounts: printed, chosen color, commander, colors among, "instead"."""
+    """The options before amounts: printed, chosen color, commander, colors among, "instead"
+    (the printed ones alone where the production reads nothing of the board)."""
+    if not production.reads_board:
+        return production.options
     if production.instead_options and condition_holds(production.instead, state, permanent):
         return production.instead_options
     if production.instead_commander and condition_holds(production.instead, state, permanent):

@@ -379,17 +379,15 @@ class ActivationResult:
 
 def fixed_results(ability: ManaAbility) -> tuple[ActivationResult, ...] | None:
     """What :func:`activation_results` gives for ``ability`` on every board where
-    :func:`alters_activations` is false, when its production reads nothing of the board and its
-    activation has no condition (printed options alone: no amount, chosen color, commander
-    identity, colors among, "instead", could-produce reference or pool doubling): each distinct
-    option that adds mana, once (CR 106.5); None for an ability whose results are read from the
-    board.  Kept in its card's reading for a printed ability (read once per card); an ability an
-    effect gives or changes (Urborg, Blood Moon, Chromatic Lantern) has it read with the reading
-    made on that board."""
+    :func:`alters_activations` is false, when its production reads nothing of the board
+    (:attr:`~manasolver.models.abilities.Production.reads_board`) and its activation has no
+    condition (CR 602.5b): each distinct option that adds mana, once (CR 106.5); None for an
+    ability whose results are read from the board.  A pool doubler's are none (Doubling Cube adds
+    no option of its own).  Kept in its card's reading for a printed ability (read once per
+    card); an ability an effect gives or changes (Urborg, Blood Moon, Chromatic Lantern) has it
+    read with the reading made on that board."""
     production = ability.production
-    if (ability.condition is not None or production.amount is not None or production.reference
-            or production.doubles_pool or production.chosen or production.commander or production.colors_among
-            or production.instead is not None or production.instead_options or production.instead_commander):
+    if ability.condition is not None or production.reads_board:
         return None
     return tuple(ActivationResult(option) for option in dict.fromkeys(o for o in production.options if o))
 

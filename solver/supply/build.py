@@ -401,9 +401,8 @@ def _card_info(card: Card) -> _CardInfo:
     board_dependent = pays = counters = reference = commander = False
     for ab in card.mana_abilities:
         production = ab.production
-        if (production.amount is not None or production.reference or ab.condition is not None
-                or production.chosen or production.colors_among or production.instead or ab.cost.remove_any):
-            board_dependent = True
+        if production.reads_besides_commander or ab.condition is not None or ab.cost.remove_any:
+            board_dependent = True  # a variable counter cost reads the permanent's counters (CR 107.3)
         if production.commander:
             commander = True  # Command Tower, Arcane Signet: the commander's identity (CR 903.4)
         if production.reference:
