@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from manasolver.solver import answer
 from manasolver.solver.service.demo import example_state
 
@@ -262,3 +263,17 @@ def test_rule_605_3a_the_pool_pays_a_signets_cost_before_its_mana_is_made() -> N
         assert len(payment["pool_used"]) == 3 and payment["floating"] == "{U}", payment
         check = answer({"query": "validate", "state": state, "cost": "{W}", "payment": payment})
         assert check == {"legal": True, "problems": []}, payment
+
+
+@pytest.mark.xfail(strict=True, reason="exclude is solved on a board where the excluded permanents are tapped, so "
+                                       "the keep terms miss what they keep after the payment (open)")
+def test_sources_exclude_keeps_the_colors_the_excluded_forest_feeds_azorius_signet() -> None:
+    """An excluded permanent is never used, so it stays untapped: City of Brass required, Forest
+    excluded, {W}{U} to pay with a Plains and an Azorius Signet beside them: the City's {U} and the
+    Plains' {W} leave the Signet fed by the Forest (white, blue and green kept, ``keep_colors``
+    2), not the City's {W} into the Signet (only white and green kept, 3)."""
+    state = _board(("p0", "City of Brass"), ("p1", "Forest"), ("p2", "Plains"), ("p3", "Azorius Signet"))
+    out = answer({"query": "pay", "state": state, "cost": "{W}{U}", "sources": {"require": ["p0"], "exclude": ["p1"]}})
+    payment = out["payment"]
+    assert sorted(a["permanent"] for a in payment["activations"]) == ["p0", "p2"], payment
+    assert dict(payment["score"])["keep_colors"] == 2, payment
