@@ -38,7 +38,7 @@ import itertools
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from manasolver.models.errors import BadQuery, ManasolverError, Unsupported
 from manasolver.models.state import GameState
@@ -49,6 +49,9 @@ from manasolver.solver.backends.problem import Solution
 from manasolver.solver.carry import Effects, carried, excluded_board, pool_text
 from manasolver.solver.request import PaymentRequest
 from manasolver.solver.supply.model import Option, SourceClass, Supply
+
+if TYPE_CHECKING:
+    from manasolver.solver.payment_writer import Finisher
 
 __all__ = ["Guide", "Step", "guide", "read_partial"]
 
@@ -187,6 +190,9 @@ class _Branch:
     damage: int = 0
     #: For each card now in the player's hand, its index in the original hand (None: unchanged).
     hand: tuple[int, ...] | None = None
+    #: The part of the pool read as made by the activations, the rest the board's own
+    #: (:func:`~manasolver.solver.unspent.spend`), as ``(type bit, count)`` pairs.
+    made: tuple[tuple[int, int], ...] = ()
 
     def original(self, j: int) -> int:
         """The original hand index of the card now at index ``j``."""
@@ -219,11 +225,15 @@ def _after(req: PaymentRequest, branch: _Branch, k: int, m: int, opt: Option, ma
            ) -> _Branch:
     """The branch after member ``m`` of class ``k`` activates ``opt``, paying ``paid`` from the
     pool and adding ``made``; its cost sacrificing ``sacrificed`` and tapping ``tapped``."""
+    from manasolver.solver.unspent import spend
     cls = branch.supply.classes[k]
     pid = cls.members[m]
     pool = _pool(branch.supply)
     pool.subtract(paid)
     pool.update(made)
+    before = Counter(dict(branch.made))
+    _own, ours = spend(_pool(branch.supply) - before, before, paid, req.policy)
+    ours.update(made)
     eff = Effects(req.player, life=opt.life + opt.damage, energy=opt.energy, pool=pool_text(+pool))
     if opt.tap or "{T}" in opt.costs:
         eff.tapped.append(pid)
@@ -257,7 +267,7 @@ def _after(req: PaymentRequest, branch: _Branch, k: int, m: int, opt: Option, ma
     else:
         supply = _supply(req, state)
     return _Branch(state, supply, (*branch.acts, act), branch.life + opt.life,
-                   branch.energy + opt.energy, branch.damage + opt.damage, hand)
+                   branch.energy + opt.energy, branch.damage + opt.damage, hand, tuple(sorted(ours.items())))
 
 
 def _usable(opt: Option, cls: SourceClass) -> bool:
@@ -345,7 +355,7 @@ def carry_partial(req: PaymentRequest, steps: Sequence[Step]) -> list[_Branch] |
     branches = [_Branch(req.state, first)]
     for i, step in enumerate(steps):
         where = f"partial[{i}]"
-        nxt: dict[tuple[tuple[int, int], ...], _Branch] = {}
+        nxt: dict[tuple[tuple[tuple[int, int], ...], ...], _Branch] = {}
         for branch in branches:
             member = step.permanent
             if member.startswith("hand:"):  # a card of the hand, by its index in the original hand
@@ -396,7 +406,7 @@ def carry_partial(req: PaymentRequest, steps: Sequence[Step]) -> list[_Branch] |
                 return _bad(where, f"{cls.name} needs {opt.energy} energy (CR 107.14)")
             for paid in pays:
                 after = _after(req, branch, k, m, opt, ways[0], paid, plain, step.sacrificed, step.tapped)
-                nxt.setdefault(after.supply.pool, after)
+                nxt.setdefault((after.supply.pool, after.made), after)
         branches = list(nxt.values())
     return branches
 
@@ -566,26 +576,21 @@ def _original_hand(branch: _Branch, act: dict[str, Any]) -> dict[str, Any]:
 
 def combined(req: PaymentRequest, branch: _Branch, rest: dict[str, Any]) -> dict[str, Any]:
     """The PAYMENT of the whole cost on the original board: the partial payment's activations,
-    then ``rest`` (a payment made on the board after them).  Of the pool mana ``rest`` left
-    alone, what the partial payment made is counted as floating and the rest as the original
-    pool left unused (mana of one type is the same mana, so the original pool is counted as
-    spent first)."""
+    then ``rest`` (a payment made on the board after them).  What ``rest`` spent of the pool, all
+    of it there before ``rest`` began, is taken from the branch's reading of it as the policy
+    ranks (:func:`~manasolver.solver.unspent.spend`): what is left of the board's own pool is
+    its pool left unused, what is left of the mana made floats with ``rest``'s own."""
     from manasolver.solver.carry import _units
+    from manasolver.solver.unspent import spend
     pl = req.state.player(req.player)
     start = _units(pl.pool.format()) if pl.pool.symbols else Counter()
-    made: Counter[int] = Counter()
-    for act in branch.acts:
-        made.update(_units(act["mana"]))
-    left = _pool(branch.supply)
-    left.subtract(_units(rest.get("pool_used", "")))
-    left = +left
-    made_left = left & made
-    original_left = left - made_left
+    made = Counter(dict(branch.made))
+    own, made = spend(_pool(branch.supply) - made, made, _units(rest.get("pool_used", "")), req.policy)
     out = dict(rest)
     later = [_original_hand(branch, a) for a in rest.get("activations", [])]
     out["activations"] = [*branch.acts, *later]
-    out["pool_used"] = pool_text(+(start - original_left))
-    out["floating"] = pool_text(_units(rest.get("floating", "")) + made_left)
+    out["pool_used"] = pool_text(+(start - own))
+    out["floating"] = pool_text(_units(rest.get("floating", "")) + made)
     out["life"] = int(rest.get("life", 0)) + branch.life
     out["energy"] = int(rest.get("energy", 0)) + branch.energy
     out["damage"] = int(rest.get("damage", 0)) + branch.damage
@@ -613,10 +618,10 @@ def guide(req: PaymentRequest, steps: Sequence[Step]) -> Guide:
                               tuple(entry.get("sacrificed", ())), tuple(entry.get("tapped", ()))), entry)
         if rest is not None:
             finisher = finisher or Finisher(prepare(req, "feasible", req.x or 0))
-            whole = finisher.plan(combined(req, branch, rest))
-            key = [v for _n, v in whole["score"]]
-            if best is None or key < best[0]:
-                best = (key, whole)
+            for whole in _completed(req, branch, rest, finisher):
+                key = [v for _n, v in whole["score"]]
+                if best is None or key < best[0]:
+                    best = (key, whole)
     if best is None:
         from manasolver.solver.queries import can_pay
         why = can_pay(dataclasses.replace(req, state=branches[0].state, sources=type(req.sources)())).reason
@@ -627,24 +632,29 @@ def guide(req: PaymentRequest, steps: Sequence[Step]) -> Guide:
 
 
 def completions(req: PaymentRequest, branches: Sequence[_Branch]) -> Iterator[dict[str, Any]]:
-    """The payments extending the branches, as plans, in branch order: each branch's best on its
-    board, then, when that leaves some of the pool (the partial payment's mana floats, CR 106.4),
-    its best leaving each part of the pool unspent (:mod:`~manasolver.solver.unspent`), so that
-    the best whole payment, by the whole payment's score, is among them."""
+    """The payments extending the branches, as plans, in branch order (:func:`_completed`)."""
     from manasolver.solver.payment_writer import Finisher
     from manasolver.solver.queries import prepare
-    from manasolver.solver.unspent import spends_pool, unspent_boards
     finisher = Finisher(prepare(req, "feasible", req.x or 0))
     for branch in branches:
         rest = _rest(req, branch)
-        if rest is None:  # none on the whole pool: none on less of it
-            continue
-        whole = finisher.plan(combined(req, branch, rest))
-        yield whole
-        if spends_pool(req.state, req.player, [(whole["floating"], whole["pool_used"])]):
-            continue
-        for board, order in unspent_boards(branch.state, req.player, req.policy):
-            sub = dataclasses.replace(req, state=board, policy=dataclasses.replace(req.policy, criteria=order))
-            rest = _rest(sub, _Branch(board, _supply(sub, board)))
-            if rest is not None:
-                yield finisher.plan(combined(req, branch, rest))
+        if rest is not None:  # none on the whole pool: none on less of it
+            yield from _completed(req, branch, rest, finisher)
+
+
+def _completed(req: PaymentRequest, branch: _Branch, rest: dict[str, Any], finisher: Finisher
+               ) -> Iterator[dict[str, Any]]:
+    """The payments extending ``branch``, as plans: ``rest`` (its best on its board) completing
+    it, then, when that leaves some of the pool (the partial payment's mana floats, CR 106.4), its
+    best leaving each part of the pool unspent (:mod:`~manasolver.solver.unspent`), so that the
+    best whole payment, by the whole payment's score, is among them."""
+    from manasolver.solver.unspent import spends_pool, unspent_boards
+    whole = finisher.plan(combined(req, branch, rest))
+    yield whole
+    if spends_pool(req.state, req.player, [(whole["floating"], whole["pool_used"])]):
+        return
+    for board, order in unspent_boards(branch.state, req.player, req.policy):
+        sub = dataclasses.replace(req, state=board, policy=dataclasses.replace(req.policy, criteria=order))
+        found = _rest(sub, _Branch(board, _supply(sub, board)))
+        if found is not None:
+            yield finisher.plan(combined(req, branch, found))

@@ -12,7 +12,15 @@ spends the rest of the pool, so the payment found there spends it too and is as 
 rest of the policy: the best whole payment is among those solved, compared by the whole
 payment's score.  A rest that leaves the pool empty (:func:`spends_pool`) is the best already
 (every other wastes as much at least), and the variants are not needed.  ``pay`` and ``plan``
-with ``sources.require`` share it.
+with ``sources.require`` share it, and ``guide`` completing a partial payment.
+
+Mana of one type is the same mana (CR 106.4), so which units of the pool a payment spent, those
+the board held or those made for it, is the payment's to say, within the order of events: mana
+spent at one time may be any of what the pool holds then, never what is made after (a Signet's
+{1} is paid before its mana is made).  :func:`spend` takes mana out of a pool read so, the mana
+made first where the policy ranks ``min_waste`` before ``use_pool`` (a required Wastes' {C} pays
+{C} beside a pool of {U}{C}, wasting nothing), the board's own first where ``use_pool`` ranks
+first: at each spending, which is the better reading for what the payment leaves.
 """
 
 from __future__ import annotations
@@ -30,7 +38,7 @@ if TYPE_CHECKING:
     from manasolver.models.state import GameState
     from manasolver.solver.request import Criterion, Policy
 
-__all__ = ["MAX_LEFT_WAYS", "in_order", "spends_pool", "unspent_boards"]
+__all__ = ["MAX_LEFT_WAYS", "in_order", "spend", "spends_pool", "unspent_boards"]
 
 #: Pools left unspent tried at most per board (past it, the rest is solved once on the whole
 #: pool, its own policy unchanged).
@@ -87,3 +95,27 @@ def spends_pool(state: GameState, player: str, moves: Iterable[tuple[str, str]])
         end.update(_units(floating))
         end.subtract(_units(used))
     return not +end
+
+
+def spend(own: Counter[int], made: Counter[int], used: Counter[int],
+          policy: Policy) -> tuple[Counter[int], Counter[int]]:
+    """The pool read as the board's own mana ``own`` and mana made for the payment ``made``, after
+    ``used`` is spent from it at one time (see the module docstring): one unit of a type read the
+    other way changes ``use_pool`` and ``min_waste`` by one each, so the mana made is spent first
+    where ``min_waste`` ranks (or weighs) more, the board's own first otherwise."""
+    if _waste_first(policy):
+        taken = made & used
+        return +(own - (used - taken)), made - taken
+    taken = own & used
+    return own - taken, +(made - (used - taken))
+
+
+def _waste_first(policy: Policy) -> bool:
+    """Does ``policy`` rank ``min_waste`` over ``use_pool`` (or weigh it at least as much)?"""
+    if policy.weights:
+        weight = dict(policy.weights)
+        return weight.get("min_waste", 0) >= weight.get("use_pool", 0)
+    criteria = policy.criteria
+    if "use_pool" not in criteria:
+        return True
+    return "min_waste" in criteria and criteria.index("min_waste") < criteria.index("use_pool")

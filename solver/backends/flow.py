@@ -895,7 +895,9 @@ def _converting(options: Options, ok: tuple[bool, ...]
     if not demands or any(flag and not options[o].exclusive for o, flag in enumerate(rest)) or any(
             len(opt.slots) != 1 or opt.ability != first.ability or opt.mana_cost != first.mana_cost
             or opt.repeat != first.repeat or opt.life or opt.energy or opt.tap_creatures or opt.sacrifice_other
-            or opt.nonsnow_tail or opt.restriction is not None for opt in (options[o] for o in converting)):
+            or opt.nonsnow_tail or opt.restriction is not None
+            or any(c.startswith("remove any number of ") for c in opt.costs)  # X counters for X mana
+            for opt in (options[o] for o in converting)):
         return None
     mask = 0
     for o in converting:

@@ -34,7 +34,7 @@ from manasolver.solver.payment import Payment
 from manasolver.solver.plan.combined import Combined
 from manasolver.solver.plan.joint import PlanAnswer, check_joint, plan
 from manasolver.solver.request import Sources
-from manasolver.solver.unspent import in_order, spends_pool, unspent_boards
+from manasolver.solver.unspent import in_order, spend, spends_pool, unspent_boards
 
 if TYPE_CHECKING:
     from manasolver.models.state import GameState
@@ -89,22 +89,18 @@ def plan_score(steps: Sequence[PaymentRequest], payments: Sequence[Payment]) -> 
     whole = Combined.of(problems).problem
     me = steps[0].state.player(steps[0].player)
     start = _units(me.pool.format()) if me.pool.symbols else Counter()
-    used: Counter[int] = Counter()
-    floated: Counter[int] = Counter()
-    for p in payments:
-        used.update(_units(p.pool_used))
-        floated.update(_units(p.floating))
-    end = start + floated
-    end.subtract(used)
-    start_left = +(start - used)  # the board's own pool counted as spent first
-    made_left = +(end - start_left)
+    own: Counter[int] = +start
+    made: Counter[int] = Counter()
+    for p in payments:  # each payment's pool mana there before it, read as the policy ranks
+        own, made = spend(own, made, _units(p.pool_used), steps[0].policy)
+        made.update(_units(p.floating))
     merged = {"activations": [a.to_json() for p in payments for a in p.activations],
               "convoked": [c for p in payments for c in p.convoked],
               "improvised": [c for p in payments for c in p.improvised],
               "delved": [c for p in payments for c in p.delved],
               "life": sum(p.life for p in payments) - sum(s.ability_life for s in steps[1:]),
               "damage": sum(p.damage for p in payments), "energy": sum(p.energy for p in payments),
-              "floating": pool_text(made_left), "pool_used": pool_text(+(start - start_left))}
+              "floating": pool_text(made), "pool_used": pool_text(+(start - own))}
     return Finisher(whole).score(merged)
 
 

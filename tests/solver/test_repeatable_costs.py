@@ -9,7 +9,7 @@ from typing import Any
 
 from brute_repeats import TooBig, search
 from cards import json_board
-from hypothesis import given, reject, settings
+from hypothesis import example, given, reject, settings
 from hypothesis import strategies as st
 from manasolver.models.board.load import load_state
 from manasolver.models.cost import ManaCost
@@ -210,6 +210,9 @@ SYMBOLS = ("{W}", "{U}", "{B}", "{R}", "{G}", "{1}", "{C}")
 @given(board=st.lists(st.sampled_from(CARDS), min_size=1, max_size=4),
        symbols=st.lists(st.sampled_from(SYMBOLS), min_size=1, max_size=3),
        life=st.integers(0, 3))
+# a storage land's one counter makes one mana however many times its ability is paid (CR 107.3):
+# the flow's converter search once counted it as a converter repeatable without limit
+@example(board=["Forest", storage("Calciform Pools", 1)], symbols=["{W}", "{W}"], life=0)
 def test_cpsat_matches_the_brute_force(board: list[str | dict[str, Any]], symbols: list[str], life: int) -> None:
     """can_pay, pay (least life, fewest activations), max_x of CP-SAT and the default chains against every sequence of
     activations (CR 601.2g, 605.3a); every payment validates."""
