@@ -133,18 +133,24 @@ class CardText:
     def of(reader: TextReader, read: dict[str, Any]) -> CardText:
         """A reading with the values ``read`` of every field but those of :data:`READ_WHEN_ASKED`,
         which ``reader`` reads when each is first asked."""
-        if read.keys() != _READ_NOW:
-            raise TypeError(f"a reading needs the values of {sorted(_READ_NOW)}, not {sorted(read)}")
         text: CardText = object.__new__(CardText)
-        for name, value in read.items():
-            object.__setattr__(text, name, value)
-        object.__setattr__(text, "_reader", reader)
+        try:
+            if len(read) != len(_READ_NOW_SLOTS):
+                raise KeyError
+            for name, store in _READ_NOW_SLOTS:  # (each a slot's own setter: object.__setattr__ costs more)
+                store(text, read[name])
+        except KeyError:
+            raise TypeError(f"a reading needs the values of {sorted(_READ_NOW)}, not {sorted(read)}") from None
+        _READER_SLOT.__set__(text, reader)
         return text
 
 
 #: The fields of :class:`CardText` read when first asked (the others are read when the card is built).
 READ_WHEN_ASKED = ("activated", "keyword_costs", "enters_tapped", "impending", "modes", "about_activation")
 _READ_NOW = frozenset(f for f in CardText.__dataclass_fields__ if not f.startswith("_")) - frozenset(READ_WHEN_ASKED)
+#: Each field of :data:`_READ_NOW` with the setter of its slot, which :meth:`CardText.of` fills.
+_READ_NOW_SLOTS = tuple((name, CardText.__dict__[name].__set__) for name in sorted(_READ_NOW))
+_READER_SLOT = CardText.__dict__["_reader"]
 
 
 def _read_when_asked(name: str) -> None:

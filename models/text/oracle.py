@@ -148,7 +148,9 @@ GRAVEYARD_MANA = re.compile(r"^[^:]*\bExile ~ from your graveyard\b[^:]*:.*\bAdd
 
 _STATION = re.compile(r"(\d+)\+ \| ")
 
-_FLAT_REMINDER = re.compile(r"[ \t]*\([^()]*\)")
+#: A reminder with no parenthesis inside, found by its "(" (a literal the text is scanned for: a
+#: pattern that starts with the spaces before it is tried at every position, some times slower).
+_FLAT_REMINDER = re.compile(r"\([^()]*\)")
 
 
 def holds_any(text: str, words: tuple[str, ...]) -> bool:
@@ -166,7 +168,8 @@ def strip_reminder(text: str) -> str:
     character scan when parentheses nest; an unbalanced ")" is kept."""
     if "(" not in text:
         return text.strip()
-    flat = _FLAT_REMINDER.sub("", text)
+    parts = _FLAT_REMINDER.split(text)  # the text around each flat reminder, spaces before it taken off
+    flat = "".join([part.rstrip(" \t") for part in parts[:-1]]) + parts[-1]
     if "(" not in flat:
         return flat.strip()
     out: list[str] = []
@@ -391,6 +394,10 @@ def _classify_static(line: str, low: str) -> str | None:
     return None
 
 
+#: The reading of a text none of whose lines holds a word of :data:`_MANA_LINE_WORDS`.
+_NOTHING_READ = ParsedText()
+
+
 def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText:
     """Read the printed mana abilities of one face's rules text.
 
@@ -399,6 +406,8 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
     a self reference.  Clauses the parser does not understand that are about
     mana abilities or mana production come back in ``unsupported``, verbatim.
     """
+    if not holds_any((oracle_text or "").lower(), _MANA_LINE_WORDS):
+        return _NOTHING_READ  # most texts: no line holds a word of what is read below
     abilities: list[ManaAbility] = []
     unsupported: list[str] = []
     effects: list[ManaEffect] = []

@@ -96,3 +96,11 @@ def test_a_reading_needs_every_field_not_read_when_asked() -> None:
     """``CardText.of`` refuses a reading that lacks one of the fields read when the card is built."""
     with pytest.raises(TypeError):
         CardText.of(read._Reader(Card("X"), "", ""), {"mana_effects": ()})
+    every = {name: getattr(CardText(), name) for name in CardText.__dataclass_fields__
+             if not name.startswith("_") and name not in READ_WHEN_ASKED}
+    assert CardText.of(read._Reader(Card("X"), "", ""), dict(every)) == CardText()
+    misnamed = dict(every)
+    misnamed["mana_effect"] = misnamed.pop("mana_effects")
+    for wrong in (misnamed, {**every, "activated": ()}):  # one misnamed; one more, read when asked
+        with pytest.raises(TypeError):
+            CardText.of(read._Reader(Card("X"), "", ""), wrong)

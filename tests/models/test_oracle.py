@@ -22,7 +22,7 @@ from manasolver.models.card import Card, TypeLine
 from manasolver.models.card_build import card_from_record
 from manasolver.models.carddb import CardDB
 from manasolver.models.errors import ManasolverError, Unsupported
-from manasolver.models.text.oracle import parse_oracle, self_reference, strip_reminder
+from manasolver.models.text.oracle import ParsedText, parse_oracle, self_reference, strip_reminder
 from manasolver.models.state import GameState, Permanent, Player, Turn
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, B, C, G, R, U, W
 
@@ -394,6 +394,36 @@ def test_reminder_text_and_self_reference() -> None:
     assert self_reference("Sacrifice this artifact: Add {C}.", "Gold") == "Sacrifice ~: Add {C}."
     assert self_reference("Remove five +1/+1 counters from Ramos: Add {W}.", "Ramos, Dragon Engine") == \
         "Remove five +1/+1 counters from ~: Add {W}."
+
+
+@pytest.mark.parametrize(("text", "plain"), [
+    ("Ward {2} \t(reminder) and more (x)(y) end", "Ward {2} and more end"),  # each flat one, the blanks before it
+    ("a (x) (y)", "a"),
+    ("a ((b) c) d", "a d"),  # nested: the whole outer part
+    ("a ) (b", "a )"),  # an unbalanced ")" is kept, an open "(" hides the rest
+    ("((x)", ""),
+    ("no reminder here ", "no reminder here"),
+])
+def test_strip_reminder_takes_each_reminder_and_the_blanks_before_it(text: str, plain: str) -> None:
+    """CR 207.2: reminder text is left out, flat or nested, with the spaces and tabs before it."""
+    assert strip_reminder(text) == plain
+
+
+def test_text_without_mana_words_reads_nothing() -> None:
+    """A text none of whose lines speaks of mana, adding, lands, spending, activated abilities of
+    others or becoming tapped holds no mana ability or mana effect (CR 605.1a)."""
+    parsed = parse_oracle("Flying\nWhenever ~ attacks, draw a card.", TypeLine.parse("Creature — Bird"), "Test Bird")
+    assert parsed == ParsedText()
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("Nonbasic lands are Mountains.", "type_change"),  # "land" (CR 305.7)
+    ("~ has all activated abilities of all creature cards in your graveyard.", "grant"),
+    ("Players may spend mana as though it were mana of any color.", "spend_as"),  # CR 609.4b
+])
+def test_a_text_with_one_mana_word_is_read(text: str, kind: str) -> None:
+    parsed = parse_oracle(text, TypeLine.parse("Enchantment"), "Test Effect")
+    assert [e.kind for e in parsed.mana_effects] == [kind]
 
 
 def test_unknown_symbol_in_text_is_unsupported_not_an_error() -> None:
