@@ -24,10 +24,11 @@ what each refuses and why), with the clauses they are read by: :data:`PAYING`, :
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card
-from manasolver.models.state import GameState, Permanent
+from manasolver.models.state import NO_MARKS, GameState, Permanent
 from manasolver.models.text.mana_abilities import BECOMES_THAT_COLOR
 from manasolver.models.text.mana_effects import mana_effects_of
 from manasolver.models.text.oracle import GRAVEYARD_MANA, self_reference
@@ -56,8 +57,8 @@ RECOLORS = "recolors"        # a mana ability that makes its source the color of
 COSTS = "costs"              # a clause that changes what spells cost, read or not (casting.modifiers)
 OWN_SPENDING = "own_spending"  # a spell's own "Spend only mana produced by …" (guard_payment_rules)
 
-#: The marks of most cards: none.
-_NO_MARKS: frozenset[str] = frozenset()
+#: The marks of most cards: none (told apart by identity, by the board's loader too).
+_NO_MARKS = NO_MARKS
 
 
 def marks(card: Card) -> frozenset[str]:
@@ -90,17 +91,21 @@ def board_marks(state: GameState) -> Marked:
 
 
 def _mark_board(state: GameState) -> Marked:
-    """The one pass over the board that :func:`marked` reads, stored in its view: the permanents
-    with any mark first (most have none), then each mark's."""
-    some = [(i, perm, kinds) for i, perm in enumerate(state.battlefield)
-            if (kinds := perm.card.facts.marks) is not _NO_MARKS]
+    """What :func:`marked` reads, stored in the board's view: each mark's permanents, read at the
+    positions of the permanents whose card has marks or is not read for them yet (most have none),
+    which the board's loader found (``state.view.marked_at``), or for a state made otherwise, found
+    in one pass over the board."""
+    view = state.view
+    battlefield = state.battlefield
+    at: Sequence[int] | None = view.marked_at
+    if at is None:
+        at = [i for i, perm in enumerate(battlefield) if perm.card.facts.marks is not _NO_MARKS]
     found: dict[str, list[tuple[int, Permanent]]] = {}
-    for i, perm, kinds in some:
-        if kinds is None:  # (a card not read yet)
-            kinds = marks(perm.card)
-        for m in kinds:
+    for i in at:
+        perm = battlefield[i]
+        for m in marks(perm.card):
             found.setdefault(m, []).append((i, perm))
-    index = state.view.marked = {m: tuple(v) for m, v in found.items()}
+    index = view.marked = {m: tuple(v) for m, v in found.items()}
     return index
 
 
