@@ -1,12 +1,13 @@
-"""Which permanents of a board each board-wide reader reads: a card's marks, and one pass per board.
+"""Which permanents of a board each board-wide reader reads: a card's marks, and each board's marked permanents.
 
 Most cards take part in none of the readings that look over a whole board (the effects on mana in
 force, the triggers on becoming tapped, the refusals of what the engine does not model, the cost
 modifiers of a cast), so each such reader reads only the permanents marked for it
 (:func:`marked`).  A card's marks (:func:`marks`) are read once, from its text and its reading, and
-kept in its facts; the board's marked permanents are found in one pass over the battlefield, kept
-in its view (``state.view.marked``), so a board without a marked card costs that one lookup per
-permanent for all of its readers.
+kept in its facts; the board's marked permanents are read at the positions the board's loader found
+as it made each permanent (those whose card has marks or is not read for them yet; a state made
+otherwise is passed over once), kept in its view (``state.view.marked``), so a board without a
+marked card costs its loader one test per permanent for all of its readers.
 
 The marks of the rules (``models/rules``): :data:`NOTABLE` (an effect on mana, a prohibition or a
 granted keyword: all that the effects in force, the prohibitions and the grants read,
@@ -76,7 +77,7 @@ Marked = dict[str, tuple[tuple[int, Permanent], ...]]
 
 def marked(state: GameState, mark: str) -> tuple[tuple[int, Permanent], ...]:
     """(position, permanent) of the board's permanents whose card has ``mark``, in board order:
-    one pass over the board, kept in its view (``state.view.marked``)."""
+    read once per board (:func:`_mark_board`), kept in its view (``state.view.marked``)."""
     index: Marked | None = state.view.marked
     if index is None:
         index = _mark_board(state)
