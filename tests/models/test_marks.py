@@ -66,7 +66,8 @@ def test_the_loader_finds_the_marked_permanents_that_a_pass_over_the_board_finds
         {"id": "a", "card": "Forest"}, {"id": "b", "card": "Doubling Cube", "tapped": True},
         {"id": "c", "card": "Fervor", "counters": {"time": 1}}, {"id": "d", "card": "Grizzly Bears"},
         {"id": "e", "card": "Chromatic Lantern", "controller": "opponent", "x": 2},
-        {"id": "f", "name": "Test Anthem", "type_line": "Enchantment", "oracle_text": "Creatures you control get +1/+1."},
+        {"id": "f", "name": "Test Anthem", "type_line": "Enchantment",
+         "oracle_text": "Creatures you control get +1/+1."},
         {"id": "g", "card": "Llanowar Elves", "chosen": {"color": "G"}}]})
     assert state.view.marked_at == (1, 2, 4, 5)
     scanned = GameState(state.players, state.turn, state.battlefield)
