@@ -15,7 +15,7 @@ from manasolver.models.card import CARD_TYPES, SUPERTYPES, Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.slots import slot_setters
 
-__all__ = ["DESIGNATIONS", "STEPS", "BoardView", "GameState", "Library", "Permanent", "Player", "Turn",
+__all__ = ["DESIGNATIONS", "NO_MARKS", "STEPS", "BoardView", "GameState", "Library", "Permanent", "Player", "Turn",
            "fits_cost"]
 
 #: Steps and phases in turn order (CR 500.1); "main1"/"main2" are the main phases.
@@ -23,6 +23,9 @@ STEPS = ("untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_att
          "declare_blockers", "combat_damage", "end_of_combat", "main2", "end", "cleanup")
 #: Designations a player can have (CR 724 the monarch, 725 the initiative, 702.131 the city's blessing).
 DESIGNATIONS = ("monarch", "initiative", "city's blessing")
+#: The marks of a card that no board-wide reader reads (``card.facts.marks`` of most cards, told apart
+#: by identity: :mod:`manasolver.models.rules.marks`), here where the loader that tells them apart is.
+NO_MARKS: frozenset[str] = frozenset()
 
 
 class Permanent(NamedTuple):
@@ -207,7 +210,10 @@ class BoardView:
     ``supplies`` the grouped supply by (player, resources, reserved) (``solver.supply.build``);
     ``doublers`` by player (``solver.pools.doublers``); ``checks`` the refusals of what the engine
     does not model, by check (``solver.supply.unmodelled.once``); ``marked`` the permanents each
-    board-wide reader reads, by mark (``models.rules.marks``); ``by_id`` the permanents by id
+    board-wide reader reads, by mark, read at the positions ``marked_at``: those of the permanents whose
+    card has marks or is not read for them yet, which the board's loader finds as it makes each permanent
+    (``models.board.load``; ``None`` for a state made otherwise, whose battlefield ``models.rules.marks``
+    looks over); ``by_id`` the permanents by id
     (:meth:`GameState.permanent`, the first of a repeated id).
 
     Thread-safe: a field is written once with a whole immutable value by a single store (two
@@ -216,7 +222,7 @@ class BoardView:
     """
 
     __slots__ = ("abilities", "abilities_of", "active", "by_id", "checks", "color_settings", "doublers", "grants",
-                 "hasty", "held", "marked", "reached", "sparing", "spend_effects", "supplies",
+                 "hasty", "held", "marked", "marked_at", "reached", "sparing", "spend_effects", "supplies",
                  "tap_hurt", "type_changes", "typed")
 
     def __init__(self) -> None:
@@ -232,6 +238,7 @@ class BoardView:
         self.hasty: Any = None
         self.abilities_of: Any = None
         self.marked: Any = None
+        self.marked_at: tuple[int, ...] | None = None
         self.held: dict[str, Any] = {}
         self.abilities: dict[str, Any] = {}
         self.supplies: dict[Any, Any] = {}

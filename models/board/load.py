@@ -63,7 +63,7 @@ from manasolver.models.board.status import PREDEFINED_TOKENS, is_token_card, sta
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
 from manasolver.models.errors import BadCost, BadState, UnknownCard, Unsupported
-from manasolver.models.state import STEPS, GameState, Library, Permanent, Player, Turn
+from manasolver.models.state import NO_MARKS, STEPS, GameState, Library, Permanent, Player, Turn
 
 if TYPE_CHECKING:  # carddb is imported lazily: only boards that name cards need it
     from manasolver.models.carddb import CardDB
@@ -160,6 +160,9 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
     turn = _turn(board.get("turn"), names) if "turn" in board else Turn(names[0])
 
     permanents: list[Permanent] = []
+    # the positions of the permanents whose card has marks or is not read for them yet: what the board's
+    # marked permanents are read from (models.rules.marks), found here where each permanent is made
+    marked_at: list[int] = []
     if "battlefield" in board:
         raw_field = as_list(board["battlefield"], "battlefield", "battlefield", LIMITS["permanents"])
         ids: dict[str, int] = {}
@@ -170,6 +173,7 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
         known = cards.known
         first = names[0]
         append = permanents.append
+        no_marks = NO_MARKS
         for i, raw in enumerate(raw_field):
             if type(raw) is dict:
                 # A card by its name, its controller, tapped and sick, each of its own type: made
@@ -199,6 +203,8 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                         known = cards.known
                         entry = known[name]
                     card, token = entry
+                    if card.facts.marks is not no_marks:
+                        marked_at.append(i)
                     # every field after sick Permanent's default (no haste, counters, attachment,
                     # cast_for, x, choices, imprinted cards nor history) but token, its card's; written
                     # out in field order, which tests/models/test_board.py's
@@ -219,6 +225,8 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                 raise _duplicate(pid, ids[pid], i)
             ids[pid] = i
             append(perm)
+            if perm.card.facts.marks is not no_marks:
+                marked_at.append(i)
             if perm.attached_to is not None:
                 attached = True
         if attached:
@@ -226,7 +234,9 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                 if perm.attached_to is not None and perm.attached_to not in ids:
                     raise BadState(f"attached_to {clip(perm.attached_to)!r} names no permanent on the "
                                    "battlefield", f"battlefield[{i}].attached_to")
-    return GameState(tuple(players), turn, tuple(permanents))
+    state = GameState(tuple(players), turn, tuple(permanents))
+    state.view.marked_at = tuple(marked_at)
+    return state
 
 
 def _duplicate(pid: str, first: int, i: int) -> BadState:

@@ -1,12 +1,13 @@
-"""Which permanents of a board each board-wide reader reads: a card's marks, and one pass per board.
+"""Which permanents of a board each board-wide reader reads: a card's marks, and each board's marked permanents.
 
 Most cards take part in none of the readings that look over a whole board (the effects on mana in
 force, the triggers on becoming tapped, the refusals of what the engine does not model, the cost
 modifiers of a cast), so each such reader reads only the permanents marked for it
 (:func:`marked`).  A card's marks (:func:`marks`) are read once, from its text and its reading, and
-kept in its facts; the board's marked permanents are found in one pass over the battlefield, kept
-in its view (``state.view.marked``), so a board without a marked card costs that one lookup per
-permanent for all of its readers.
+kept in its facts; the board's marked permanents are read at the positions the board's loader found
+as it made each permanent (those whose card has marks or is not read for them yet; a state made
+otherwise is passed over once), kept in its view (``state.view.marked``), so a board without a
+marked card costs its loader one test per permanent for all of its readers.
 
 The marks of the rules (``models/rules``): :data:`NOTABLE` (an effect on mana, a prohibition or a
 granted keyword: all that the effects in force, the prohibitions and the grants read,
@@ -24,10 +25,11 @@ what each refuses and why), with the clauses they are read by: :data:`PAYING`, :
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.card import Card
-from manasolver.models.state import GameState, Permanent
+from manasolver.models.state import NO_MARKS, GameState, Permanent
 from manasolver.models.text.mana_abilities import BECOMES_THAT_COLOR
 from manasolver.models.text.mana_effects import mana_effects_of
 from manasolver.models.text.oracle import GRAVEYARD_MANA, self_reference
@@ -56,8 +58,8 @@ RECOLORS = "recolors"        # a mana ability that makes its source the color of
 COSTS = "costs"              # a clause that changes what spells cost, read or not (casting.modifiers)
 OWN_SPENDING = "own_spending"  # a spell's own "Spend only mana produced by …" (guard_payment_rules)
 
-#: The marks of most cards: none.
-_NO_MARKS: frozenset[str] = frozenset()
+#: The marks of most cards: none (told apart by identity, by the board's loader too).
+_NO_MARKS = NO_MARKS
 
 
 def marks(card: Card) -> frozenset[str]:
@@ -75,7 +77,7 @@ Marked = dict[str, tuple[tuple[int, Permanent], ...]]
 
 def marked(state: GameState, mark: str) -> tuple[tuple[int, Permanent], ...]:
     """(position, permanent) of the board's permanents whose card has ``mark``, in board order:
-    one pass over the board, kept in its view (``state.view.marked``)."""
+    read once per board (:func:`_mark_board`), kept in its view (``state.view.marked``)."""
     index: Marked | None = state.view.marked
     if index is None:
         index = _mark_board(state)
@@ -90,17 +92,21 @@ def board_marks(state: GameState) -> Marked:
 
 
 def _mark_board(state: GameState) -> Marked:
-    """The one pass over the board that :func:`marked` reads, stored in its view: the permanents
-    with any mark first (most have none), then each mark's."""
-    some = [(i, perm, kinds) for i, perm in enumerate(state.battlefield)
-            if (kinds := perm.card.facts.marks) is not _NO_MARKS]
+    """What :func:`marked` reads, stored in the board's view: each mark's permanents, read at the
+    positions of the permanents whose card has marks or is not read for them yet (most have none),
+    which the board's loader found (``state.view.marked_at``), or for a state made otherwise, found
+    in one pass over the board."""
+    view = state.view
+    battlefield = state.battlefield
+    at: Sequence[int] | None = view.marked_at
+    if at is None:
+        at = [i for i, perm in enumerate(battlefield) if perm.card.facts.marks is not _NO_MARKS]
     found: dict[str, list[tuple[int, Permanent]]] = {}
-    for i, perm, kinds in some:
-        if kinds is None:  # (a card not read yet)
-            kinds = marks(perm.card)
-        for m in kinds:
+    for i in at:
+        perm = battlefield[i]
+        for m in marks(perm.card):
             found.setdefault(m, []).append((i, perm))
-    index = state.view.marked = {m: tuple(v) for m, v in found.items()}
+    index = view.marked = {m: tuple(v) for m, v in found.items()}
     return index
 
 

@@ -52,3 +52,26 @@ def test_one_pass_marks_the_permanents_of_every_reader_in_board_order() -> None:
     assert marked(state, TAP_TRIGGERS) == ()
     index = state.view.marked
     assert marked(state, POWER) == () and state.view.marked is index
+
+
+def test_the_loader_finds_the_marked_permanents_that_a_pass_over_the_board_finds() -> None:
+    """The board's loader keeps the positions of the permanents whose card has marks or is not read
+    for them yet (a plain permanent, one with counters or a choice, one read field by field, a card of
+    inline characteristics met for the first time), and the marked permanents read there are those of
+    one pass over the same battlefield in a state made otherwise."""
+    from manasolver.models.rules.marks import board_marks
+    from manasolver.models.state import GameState
+
+    state = load_state({"players": [{"name": "you"}, {"name": "opponent"}], "battlefield": [
+        {"id": "a", "card": "Forest"}, {"id": "b", "card": "Doubling Cube", "tapped": True},
+        {"id": "c", "card": "Fervor", "counters": {"time": 1}}, {"id": "d", "card": "Grizzly Bears"},
+        {"id": "e", "card": "Chromatic Lantern", "controller": "opponent", "x": 2},
+        {"id": "f", "name": "Test Anthem", "type_line": "Enchantment",
+         "oracle_text": "Creatures you control get +1/+1."},
+        {"id": "g", "card": "Llanowar Elves", "chosen": {"color": "G"}}]})
+    assert state.view.marked_at == (1, 2, 4, 5)
+    scanned = GameState(state.players, state.turn, state.battlefield)
+    assert scanned.view.marked_at is None
+    assert board_marks(state) == board_marks(scanned)
+    assert [(i, p.id) for i, p in marked(state, POWER)] == [(5, "f")]
+    assert [(i, p.id) for i, p in marked(state, NOTABLE)] == [(2, "c"), (4, "e")]
