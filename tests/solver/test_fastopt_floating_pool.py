@@ -191,11 +191,17 @@ def test_filter_board_with_floating_blue_answered_by_the_converter_search(cost: 
 
 
 @pytest.mark.parametrize("cost", ["{W}{W}{U}{U}{B}{B}", "{W/U}{B/R}"])
-def test_colorless_floating_mana_no_filter_land_takes_is_left_106_4(cost: str) -> None:
+def test_colorless_floating_mana_no_filter_land_takes_is_left_106_4(cost: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """{C} floating beside the benchmark's ten filter lands and ten basics, none of which takes
     {C} for its cost nor any symbol asks it: it stays (``use_pool`` 1), and the search answers
-    (no budget spent on proving it can't help), with a vector no worse than CP-SAT's (which may
-    stop at its time bound on this board: twenty lands, ten of them converters)."""
+    (no budget spent on proving it can't help), with a vector no worse than CP-SAT's.  CP-SAT is
+    the reference here, not what is tested: it is given a minute a stage (its own bound and the
+    query's), so that a loaded machine (its 2 s bound met before any answer on this board of
+    twenty lands, ten of them converters) does not fail the comparison."""
+    from manasolver.solver import budget
+    from manasolver.solver.backends.cpsat import solve as cpsat_solve
+    monkeypatch.setattr(cpsat_solve, "TIME_LIMIT", 60.0)
+    monkeypatch.setattr(budget, "QUERY_BUDGET", 60.0)
     from manasolver.benchmarks.filters import boards
     from manasolver.solver.service.protocol import build_request
     state = boards()["ten filters + ten basics"]
