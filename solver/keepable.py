@@ -60,13 +60,16 @@ class Keepable:
     """One supply's reading for ``keep_colors``: per class, the colors its cost-free options
     make (``free``), the types they feed into converters (``feed``, starters only: classes
     without a converter), and its converters' input mask (``needs``, 0: none), the types their
-    mana may feed on (``gives``) and the colors they make (``makes``)."""
+    mana may feed on (``gives``) and the colors they make (``makes``).  The supply's classes
+    come first, then its idle ones (the payment can't use them; they stay untapped after it:
+    :func:`~manasolver.solver.backends.problem.idle_classes`), with their members in ``idle``."""
 
     free: tuple[int, ...]
     feed: tuple[int, ...]
     needs: tuple[int, ...]
     gives: tuple[int, ...]
     makes: tuple[int, ...]
+    idle: tuple[int, ...] = ()
 
     @property
     def converters(self) -> list[int]:
@@ -78,8 +81,9 @@ class Keepable:
         return self.free[k] | self.makes[k]
 
     def kept(self, left: Sequence[int]) -> int:
-        """The colors kept when ``left[k]`` members of each class stay untapped."""
-        return kept_colors(self, left)
+        """The colors kept when ``left[k]`` members of each of the supply's classes stay
+        untapped (and every idle member)."""
+        return kept_colors(self, (*left, *self.idle) if self.idle else left)
 
 
 def _class_reading(cls: SourceClass) -> tuple[int, int, int, int, int]:
@@ -114,11 +118,13 @@ def _options_reading(options: tuple[Option, ...]) -> tuple[int, int, int, int, i
     return free, 0, inputs.pop(), gives, makes
 
 
-def keepable(sup: Supply) -> Keepable:
-    """The supply read for ``keep_colors`` (see :class:`Keepable`)."""
+def keepable(sup: Supply, idle: Sequence[tuple[SourceClass, int]] = ()) -> Keepable:
+    """The supply read for ``keep_colors``, its ``idle`` classes (with their members) after
+    its own (see :class:`Keepable`)."""
     rows = [_class_reading(cls) for cls in sup.classes]
+    rows += [_class_reading(cls) for cls, _n in idle]
     return Keepable(tuple(r[0] for r in rows), tuple(r[1] for r in rows), tuple(r[2] for r in rows),
-                    tuple(r[3] for r in rows), tuple(r[4] for r in rows))
+                    tuple(r[3] for r in rows), tuple(r[4] for r in rows), tuple(n for _cls, n in idle))
 
 
 def kept_colors(kp: Keepable, left: Sequence[int]) -> int:

@@ -95,11 +95,19 @@ class Policy:
 class Sources:
     """The player's word on particular permanents, by id: ``require``: activated in the payment
     ("tap this one, the engine does the rest"); ``exclude``: never used; ``preserve``: used only
-    when nothing else pays (the ``preserve`` criterion)."""
+    when nothing else pays (the ``preserve`` criterion).
+
+    ``idle`` is no word of the player's: the permanents a board solved for ``exclude`` and
+    ``preserve`` takes as tapped (:func:`~manasolver.solver.carry.excluded_board`) that are
+    untapped on the player's board.  The payment can't use them, yet they stay untapped after
+    it, so ``keep_colors`` and ``keep_castable`` count them as left
+    (:func:`~manasolver.solver.backends.problem.idle_classes`).  A request naming only them
+    is solved as one without sources."""
 
     require: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     preserve: tuple[str, ...] = ()
+    idle: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.require or self.exclude or self.preserve)

@@ -9,7 +9,11 @@ and :func:`conflict` the ``conflicting_sources`` REASON of a permanent both requ
 excluded.  The queries (:mod:`~manasolver.solver.queries`) honour ``require`` by
 activating the required permanents first in every way they can be (the manual payment's
 machinery, :mod:`~manasolver.solver.guide`) and ``preserve`` by the ``preserve`` criterion,
-ranked right after ``no_sacrifice``: the fewest preserved permanents used.
+ranked right after ``no_sacrifice``: the fewest preserved permanents used.  The permanents a
+payment may not use (excluded, or preserved beyond those it is let use) stay untapped after
+it, so the request solved on that board names them ``idle``
+(:class:`~manasolver.solver.request.Sources`), and ``keep_colors`` and ``keep_castable`` count
+them as left.
 """
 
 from __future__ import annotations
@@ -79,7 +83,12 @@ MAX_PRESERVE_SUBSETS = 8
 
 
 def _plain(req: PaymentRequest, state: GameState) -> PaymentRequest:
-    return dataclasses.replace(req, state=state, sources=Sources())
+    """``req`` on ``state`` (``req``'s board with the permanents the payment may not use taken as
+    tapped) without the player's sources: those permanents tapped there but not on ``req``'s
+    board are its ``idle`` ones, which the keep terms count as left untapped after the payment."""
+    tapped = {p.id for p in state.battlefield if p.tapped}
+    idle = tuple(p.id for p in req.state.battlefield if not p.tapped and p.id in tapped)
+    return dataclasses.replace(req, state=state, sources=Sources(idle=idle) if idle else Sources())
 
 
 def required_steps(req: PaymentRequest, state: GameState) -> list[list[Step]] | Reason:

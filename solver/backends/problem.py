@@ -50,6 +50,7 @@ __all__ = [
     "activation_of",
     "announced",
     "executable_order",
+    "idle_classes",
     "kept_spend_table",
     "lowest_bit",
     "mana_string",
@@ -120,6 +121,31 @@ def kept_spend_table(problem: Problem) -> SpendTable:
     if problem.announcement.spend.identity:
         return SpendTable()
     return spend_table(problem.req.state, problem.req.player, frozenset(), None)
+
+
+def idle_classes(problem: Problem) -> tuple[tuple[SourceClass, int], ...]:
+    """The classes of the request's ``idle`` permanents (:class:`~manasolver.solver.request.Sources`:
+    taken as tapped on this board, untapped on the player's), each with how many of them it
+    holds: read on this board with them untapped, as the board the payment leaves, so that
+    ``keep_colors`` and ``keep_castable`` count them as left (their colors, the converters they
+    feed or are).  Empty, and nothing read, for a request without them."""
+    idle = problem.req.sources.idle
+    if not idle:
+        return ()
+    from manasolver.solver.supply.build import build_supply
+    state = problem.req.state
+    ids = frozenset(idle)
+    board = dataclasses.replace(state, battlefield=tuple(
+        p._replace(tapped=False) if p.id in ids else p for p in state.battlefield))
+    supply = build_supply(board, problem.supply.player, resources=True)
+    if spend_effects(board):
+        supply = spending_supply(board, supply)
+    out = []
+    for cls in supply.classes:
+        n = sum(m in ids for m in cls.members)
+        if n and not cls.hand:
+            out.append((cls, n))
+    return tuple(out)
 
 
 class _Announced:

@@ -265,8 +265,6 @@ def test_rule_605_3a_the_pool_pays_a_signets_cost_before_its_mana_is_made() -> N
         assert check == {"legal": True, "problems": []}, payment
 
 
-@pytest.mark.xfail(strict=True, reason="exclude is solved on a board where the excluded permanents are tapped, so "
-                                       "the keep terms miss what they keep after the payment (open)")
 def test_sources_exclude_keeps_the_colors_the_excluded_forest_feeds_azorius_signet() -> None:
     """An excluded permanent is never used, so it stays untapped: City of Brass required, Forest
     excluded, {W}{U} to pay with a Plains and an Azorius Signet beside them: the City's {U} and the
@@ -277,3 +275,61 @@ def test_sources_exclude_keeps_the_colors_the_excluded_forest_feeds_azorius_sign
     payment = out["payment"]
     assert sorted(a["permanent"] for a in payment["activations"]) == ["p0", "p2"], payment
     assert dict(payment["score"])["keep_colors"] == 2, payment
+
+
+@pytest.mark.parametrize("backend", [None, "fastopt", "cpsat"])
+def test_sources_exclude_keeps_the_colors_of_the_excluded_tundra(backend: str | None) -> None:
+    """The excluded Tundra stays untapped, so it keeps white and blue whatever pays: {1} from a
+    second Tundra or a Swamp is paid by the Tundra, which leaves black kept too (``keep_colors``
+    0), not by the Swamp (blue and white only, 1), as if the excluded one were tapped."""
+    state = _board(("p0", "Tundra"), ("p1", "Tundra"), ("p2", "Swamp"))
+    query = {"query": "pay", "state": state, "cost": "{1}", "sources": {"exclude": ["p0"]}}
+    out = answer({**query, "backend": backend} if backend else query)
+    payment = out["payment"]
+    assert [a["permanent"] for a in payment["activations"]] == ["p1"], payment
+    assert dict(payment["score"])["keep_colors"] == 0, payment
+
+
+@pytest.mark.parametrize("backend", [None, "fastopt", "cpsat"])
+def test_sources_preserve_keeps_the_colors_of_the_preserved_tundra_left_untapped(backend: str | None) -> None:
+    """A preserved permanent the payment does not use stays untapped, so what it keeps counts:
+    Tundra preserved, {1} from a second Tundra or a Swamp: the second Tundra pays (white, blue
+    and black kept, ``keep_colors`` 0; ``preserve`` 0), not the Swamp (1)."""
+    state = _board(("p0", "Tundra"), ("p1", "Tundra"), ("p2", "Swamp"))
+    query = {"query": "pay", "state": state, "cost": "{1}", "sources": {"preserve": ["p0"]}}
+    out = answer({**query, "backend": backend} if backend else query)
+    payment = out["payment"]
+    assert [a["permanent"] for a in payment["activations"]] == ["p1"], payment
+    assert dict(payment["score"])["preserve"] == 0 and dict(payment["score"])["keep_colors"] == 0, payment
+
+
+@pytest.mark.parametrize("backend", [None, "fastopt", "cpsat"])
+def test_sources_exclude_keeps_llanowar_elves_castable_by_the_excluded_forest(backend: str | None) -> None:
+    """``keep_castable`` (the cards in hand) counts the excluded Forest, which stays untapped:
+    Llanowar Elves ({G}) in hand, {1} from a second Forest or a Swamp: the Elves stay castable
+    either way, so the Forest pays and black is kept too (``keep_colors`` 0), not the Swamp to
+    save the only green source of a board where the excluded Forest were tapped."""
+    state = _board(("p0", "Forest"), ("p1", "Forest"), ("p2", "Swamp"), hand=["Llanowar Elves"])
+    query = {"query": "pay", "state": state, "cost": "{1}", "sources": {"exclude": ["p0"]}}
+    out = answer({**query, "backend": backend} if backend else query)
+    payment = out["payment"]
+    assert [a["permanent"] for a in payment["activations"]] == ["p1"], payment
+    score = dict(payment["score"])
+    assert (score["keep_castable"], score["keep_colors"]) == (0, 0), payment
+
+
+@pytest.mark.parametrize("backend", [None, "cpsat"])
+def test_sources_exclude_keeps_llanowar_elves_castable_feeding_azorius_signet_from_a_forest(
+        backend: str | None) -> None:
+    """The same through a converter: Llanowar Elves in hand, Forest excluded, {U} from an Azorius
+    Signet fed by a second Forest or a Plains: the excluded Forest keeps the Elves castable, so
+    the second Forest feeds the Signet and the Plains keeps white (``keep_colors`` 1), not the
+    Plains feeding it (only green kept, 2)."""
+    state = _board(("p0", "Forest"), ("p1", "Forest"), ("p2", "Plains"), ("p3", "Azorius Signet"),
+                   hand=["Llanowar Elves"])
+    query = {"query": "pay", "state": state, "cost": "{U}", "sources": {"exclude": ["p0"]}}
+    out = answer({**query, "backend": backend} if backend else query)
+    payment = out["payment"]
+    assert sorted(a["permanent"] for a in payment["activations"]) == ["p1", "p3"], payment
+    score = dict(payment["score"])
+    assert (score["keep_castable"], score["keep_colors"]) == (0, 1), payment

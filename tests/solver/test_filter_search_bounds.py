@@ -17,6 +17,7 @@ exhaustive reading of the same model, on random small filter boards with a hand 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import pytest
@@ -31,7 +32,8 @@ from manasolver.solver.backends.fastopt.filter_terms import KeepTracker
 from manasolver.solver.backends.fastopt.keep import KeepTerms
 from manasolver.solver.backends.problem import Problem
 from manasolver.solver.policy import criteria_vector
-from manasolver.solver.request import DEFAULT_POLICY, PaymentRequest, Policy
+from manasolver.solver.carry import excluded_board
+from manasolver.solver.request import DEFAULT_POLICY, PaymentRequest, Policy, Sources
 
 FILTERS = ("Cascade Bluffs", "Fire-Lit Thicket", "Flooded Grove", "Graven Cairns", "Mystic Gate",
            "Rugged Prairie", "Sunken Ruins", "Twilight Mire", "Wooded Bastion", "Fetid Heath")
@@ -66,6 +68,29 @@ def _problem(r: PaymentRequest) -> Problem:
 @given(requests(), st.lists(st.tuples(st.integers(0, 8), st.integers(1, 2)), max_size=12))
 def test_keep_terms_along_a_branch_equal_the_whole_vector_count(r: PaymentRequest,
                                                                  walk: list[tuple[int, int]]) -> None:
+    _walk(r, walk)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(requests(), st.data(), st.lists(st.tuples(st.integers(0, 8), st.integers(1, 2)), max_size=12))
+def test_keep_terms_along_a_branch_count_the_idle_members_sources_exclude(
+        r: PaymentRequest, data: st.DataObject, walk: list[tuple[int, int]]) -> None:
+    """Members the payment can't use that stay untapped (``sources.exclude``: tapped on the
+    board solved, ``Sources.idle``) are always left: the Hall slacks kept along a branch count
+    their units as :class:`KeepTerms` does, and the converter search still finds the
+    enumeration's answer."""
+    ids = [p.id for p in r.state.battlefield]
+    idle = tuple(data.draw(st.lists(st.sampled_from(ids), max_size=3, unique=True)))
+    r = dataclasses.replace(r, state=excluded_board(r.state, idle), sources=Sources(idle=idle))
+    if not _problem(r).supply.classes:
+        return
+    _walk(r, walk)
+    _check_against_enumeration(r)
+
+
+def _walk(r: PaymentRequest, walk: list[tuple[int, int]]) -> None:
+    """The keep terms along a random walk that uses and gives back members, against the count
+    from the whole vector."""
     problem = _problem(r)
     keep = KeepTerms(problem, ("keep_castable", "keep_colors"))
     tracker = KeepTracker(keep, True, True)

@@ -19,10 +19,10 @@ from typing import Any
 from manasolver.models.errors import Unsupported
 from manasolver.models.symbols import TYPE_BITS
 from manasolver.solver.backends.cpsat.variables import Model, Src
-from manasolver.solver.backends.problem import Problem, kept_spend_table
+from manasolver.solver.backends.problem import Problem, idle_classes, kept_spend_table
 from manasolver.solver.policy import keep_counts
 from manasolver.solver.keepable import keepable
-from manasolver.solver.supply.model import Option
+from manasolver.solver.supply.model import Option, SourceClass
 
 __all__ = ["add_terms"]
 
@@ -108,16 +108,19 @@ def add_terms(cp: Any, problem: Problem, model: Model, srcs: list[Src],
 
 
 def _remaining(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
-               inst: dict[tuple[int, int, int], Any],
+               inst: dict[tuple[int, int, int], Any], idle: tuple[tuple[SourceClass, int], ...],
                class_assists: dict[int, Any] | None = None) -> list[tuple[int, Any, int]]:
     """For each class: ``(k, members left untapped, count)`` after this payment (members
-    that convoked or improvised are tapped too)."""
+    that convoked or improvised are tapped too), then for each ``idle`` class (the payment
+    can't use its members, which stay untapped: :func:`idle_classes`) its members, a number."""
     out = []
     for k, cls in enumerate(problem.supply.classes):
         used = [uses[(k, o)] for o, opt in enumerate(cls.options) if opt.exclusive]
         if class_assists and k in class_assists:
             used.append(class_assists[k])  # convoked, improvised, or sacrificed untapped
         out.append((k, cls.count - sum(used), cls.count))
+    n = len(out)
+    out += [(n + i, count, count) for i, (_cls, count) in enumerate(idle)]
     return out
 
 
@@ -129,9 +132,11 @@ def _keep_colors(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
     taps other permanents), or with a converter (a filter land) that fires: its class has an
     unused member and its symbol is paid by an unused starter class or by a converter that
     fires before it (an integer level per converter orders the chain, so no converter pays
-    for itself); the colors counted are those the whole board keeps unused."""
-    rem = _remaining(cp, problem, uses, inst, class_assists)
-    kp = keepable(problem.supply)
+    for itself); the colors counted are those the whole board keeps unused, idle members
+    (:func:`idle_classes`) included."""
+    idle = idle_classes(problem)
+    rem = _remaining(cp, problem, uses, inst, idle, class_assists)
+    kp = keepable(problem.supply, idle)
     able = kp.kept([cls.count for cls in problem.supply.classes])
     convs = kp.converters
     fire: dict[int, Any] = {}
@@ -181,7 +186,8 @@ def _keep_castable(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
                    inst: dict[tuple[int, int, int], Any], terms: dict[str, tuple[Any, int]],
                    class_assists: dict[int, Any] | None = None) -> None:
     """keep_castable: for each listed cost a Boolean "still payable" with its own flow
-    over the members left untapped (their free options; the pool empties, 106.4)."""
+    over the members left untapped, idle ones (:func:`idle_classes`) included (their free
+    options; the pool empties, 106.4)."""
     from manasolver.solver.casting.announce import announce
 
     sup = problem.supply
@@ -189,8 +195,10 @@ def _keep_castable(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
     costs = [c for c, _ in counted]
     if not costs:
         return
-    rem = _remaining(cp, problem, uses, inst, class_assists)
-    shapes = _keep_shapes(problem)
+    idle = idle_classes(problem)
+    rem = _remaining(cp, problem, uses, inst, idle, class_assists)
+    classes = (*sup.classes, *(cls for cls, _n in idle))
+    shapes = _keep_shapes(classes)
     kept = []
     kept_ci: list[int] = []
     spend = kept_spend_table(problem)  # the kept costs paid as the 609.4b rules allow
@@ -210,7 +218,7 @@ def _keep_castable(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any],
         ys = [cp.new_bool_var(f"kc{ci}_{i}") for i in range(len(forms))]
         cp.add(sum(ys) == keep)
         units: list[tuple[int, bool, Any, int]] = []  # mask, snow, amount, ub
-        for (k, left, count), cls in zip(rem, sup.classes):
+        for (k, left, count), cls in zip(rem, classes):
             rs = []
             for o, opt in enumerate(cls.options):
                 if not (opt.free and opt.exclusive) or opt.restriction is not None:
@@ -275,13 +283,13 @@ def _excuse_exiled(cp: Any, problem: Problem, uses: dict[tuple[int, int], Any], 
     return out
 
 
-def _keep_shapes(problem: Problem) -> list[list[tuple[int, bool, int]]] | None:
-    """What one untapped member of each class could add toward a kept cost — its free,
+def _keep_shapes(classes: tuple[SourceClass, ...]) -> list[list[tuple[int, bool, int]]] | None:
+    """What one untapped member of each of ``classes`` could add toward a kept cost — its free,
     exclusive, unrestricted options as ``(mask, snow, units)`` rows (one-mana options merge
     into their union; a single option gives its slots) — or ``None`` when some class has
     several multi-mana options (then the flow model is used)."""
     out: list[list[tuple[int, bool, int]]] = []
-    for cls in problem.supply.classes:
+    for cls in classes:
         opts = [o for o in cls.options if o.free and o.exclusive and o.restriction is None]
         if cls.snow and any(o.nonsnow_tail for o in opts):
             return None  # snow and nonsnow mana from one member: the flow model counts them apart

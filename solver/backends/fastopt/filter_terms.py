@@ -78,6 +78,8 @@ class KeepTracker:
                 if c:
                     self.coef[k].append((j, c))
                     have += c * self.cap[k]
+            # the idle members' units are always left (KeepTerms.idle_units)
+            have += sum(units for m, snow, units in self.keep.idle_units if m & mask or (has_snow and snow))
             self.slack.append(have - need)
             rows.append(j)
         return rows

@@ -11,6 +11,10 @@ along many branches):
   lands fed by other untapped members included (:mod:`manasolver.solver.keepable`;
   :meth:`KeepTerms.colors_lost`), and a lower bound on it when only some classes are
   decided (:meth:`KeepTerms.colors_lost_bound`).
+
+Members the payment can't use that stay untapped after it (``sources.exclude`` and the
+preserved permanents it may not use: :func:`~manasolver.solver.backends.problem.idle_classes`)
+count as left in both terms, whatever is used.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from manasolver.models.cost import ManaCost
 from manasolver.models.errors import Unsupported
 from manasolver.models.effects import SpendTable
 from manasolver.solver.backends.matching import demand_sets
-from manasolver.solver.backends.problem import Problem, announced, kept_spend_table
+from manasolver.solver.backends.problem import Problem, announced, idle_classes, kept_spend_table
 from manasolver.solver.casting.announce import Form
 from manasolver.solver.policy import keep_counts
 from manasolver.solver.keepable import keepable
@@ -104,13 +108,26 @@ class KeepTerms:
             self.keep_units.append(units)
             if not readable and self.keep_forms:
                 self.shape_ok = False
+        #: The classes of the permanents the payment can't use that stay untapped after it
+        #: (:func:`~manasolver.solver.backends.problem.idle_classes`), with their members: their
+        #: keep units and colors are always left.
+        self.idle = idle_classes(problem)
+        #: The keep units of every idle member: ``(mask, snow, units)``.
+        self.idle_units: list[tuple[int, bool, int]] = []
+        for cls, n in self.idle:
+            units, readable = _keep_units(cls.options, cls.snow)
+            self.idle_units += [(m, s, n * mult) for m, s, mult in units]
+            if not readable and self.keep_forms:
+                self.shape_ok = False
         # Colors each class could still make (cost-free options, restricted ones too, as
         # CP-SAT counts them, and converters such as filter lands fed by other untapped
         # members: solver.keepable).
-        self.keepable = keepable(sup)
+        self.keepable = keepable(sup, self.idle)
         self.class_colors = [self.keepable.class_colors(k) for k in range(len(sup.classes))]
         self.able_colors = self.keepable.kept(self.class_cap)
         self._able_count = self.able_colors.bit_count()
+        #: The colors kept whatever the payment uses: those of the idle members alone.
+        self.idle_colors = self.keepable.kept([0] * len(sup.classes)) if self.idle else 0
 
     def policy_terms(self, used: list[int], criteria: tuple[str, ...]) -> tuple[int, int]:
         """The ``keep_castable`` and ``keep_colors`` terms with ``used`` members of each class
@@ -162,11 +179,13 @@ class KeepTerms:
         if rows is not None:
             return rows
         pooled = self._pooled
-        if pooled is None:  # every member's keep units by (mask, snow)
+        if pooled is None:  # every member's keep units by (mask, snow), the idle ones' too
             pooled = self._pooled = {}
             for cap, per in zip(self.class_cap, self.keep_units):
                 for m, s, mult in per:
                     pooled[(m, s)] = pooled.get((m, s), 0) + cap * mult
+            for m, s, units in self.idle_units:
+                pooled[(m, s)] = pooled.get((m, s), 0) + units
         rows = [(form.generic(0) + form.fixed_mana, sum(pooled.values()), 0, False, True)]
         for mask, snow, need in demand_sets(form):
             full = sum(c for (m, s), c in pooled.items() if m & mask or (snow and s))
@@ -176,9 +195,10 @@ class KeepTerms:
 
     def colors_lost_bound(self, decided_kept: int, gains: list[int], k_left: int) -> int:
         """A lower bound on colors lost when ``decided_kept`` (a color mask) is kept for
-        sure and at most ``k_left`` more classes, with color masks ``gains``, stay untapped."""
+        sure (the idle members' colors are too) and at most ``k_left`` more classes, with
+        color masks ``gains``, stay untapped."""
         able = self.able_colors
-        kept = decided_kept & able
+        kept = (decided_kept | self.idle_colors) & able
         fresh = {g & able & ~kept for g in gains} - {0}
         if k_left <= 2 and len(fresh) <= 40:
             # Few units left to keep: the best one or two classes, exactly.

@@ -35,7 +35,7 @@ from manasolver.solver.backends.fastopt.linear import LinearCosts
 from manasolver.solver.backends.fastopt.modes import Mode, build_modes, mode_cap
 from manasolver.solver.backends.fastopt.seed import find_seed
 from manasolver.solver.backends.fastopt.tables import Tables, build_tables
-from manasolver.solver.backends.problem import Problem
+from manasolver.solver.backends.problem import Problem, idle_classes
 from manasolver.solver.casting.announce import Form
 from manasolver.solver.policy import keep_counts
 from manasolver.solver.supply.model import Supply
@@ -227,8 +227,10 @@ def _content_key(problem: Problem, criteria: tuple[str, ...]) -> tuple[object, .
     classes = tuple((id(c.options), c.members, c.positions, c.snow, c.kind, c.creature)
                     for c in sup.classes)
     kept = tuple((c.format(), n) for c, n in keep_counts(problem.policy, problem.req.state, sup.player))
+    # the idle classes' options by value, held by the key: their board is made for each query
+    idle = tuple((c.options, c.snow, n) for c, n in idle_classes(problem))
     return (classes, sup.pool, sup.life, sup.energy, sup.player, problem.spell_ok, criteria,
-            kept, problem.policy.keep_castable is None)
+            kept, problem.policy.keep_castable is None, idle)
 
 
 def search_for(problem: Problem, criteria: tuple[str, ...]) -> Search | None:
@@ -239,7 +241,7 @@ def search_for(problem: Problem, criteria: tuple[str, ...]) -> Search | None:
     sup: Supply = problem.supply
     state = problem.req.state
     kept = _KEPT
-    key = (id(sup), id(state), problem.spell_ok, criteria, problem.policy.keep_castable)
+    key = (id(sup), id(state), problem.spell_ok, criteria, problem.policy.keep_castable, problem.req.sources.idle)
     hit = kept.searches.get(key, sup)
     if hit is not None and hit[0] is state:
         search = hit[1]
