@@ -602,7 +602,12 @@ def combined(req: PaymentRequest, branch: _Branch, rest: dict[str, Any]) -> dict
 def guide(req: PaymentRequest, steps: Sequence[Step]) -> Guide:
     """See the module docstring; ``sources.exclude`` are never lit nor used by the completion."""
     if req.sources.exclude:
-        req = dataclasses.replace(req, state=excluded_board(req.state, req.sources.exclude))
+        # the excluded permanents are taken as tapped, and named idle: left untapped after the
+        # payment, the keep terms count them (their colors, what they feed)
+        excluded = set(req.sources.exclude)
+        idle = tuple(p.id for p in req.state.battlefield if not p.tapped and p.id in excluded)
+        req = dataclasses.replace(req, state=excluded_board(req.state, req.sources.exclude),
+                                  sources=dataclasses.replace(req.sources, idle=idle))
     from manasolver.solver.payment_writer import Finisher
     from manasolver.solver.queries import prepare
     branches = carry_partial(req, steps)

@@ -47,11 +47,19 @@ __all__ = ["plan_score", "plan_sourced"]
 Steps = Sequence["PaymentRequest | dict[str, Any]"]
 
 
-def _on(steps: Steps, state: GameState, chosen: Sources) -> list[PaymentRequest | dict[str, Any]]:
+def _on(steps: Steps, state: GameState, chosen: Sources,
+        idle: tuple[str, ...] | None = None) -> list[PaymentRequest | dict[str, Any]]:
     """The costs on ``state``, each knowing the preserved permanents (its warnings say when it
-    uses one)."""
-    keep = Sources(preserve=chosen.preserve)
-    return [s if isinstance(s, dict) else dataclasses.replace(s, state=state, sources=keep) for s in steps]
+    uses one) and the ``idle`` ones: taken as tapped on ``state`` for ``exclude`` or ``preserve``,
+    untapped on the player's board, which the keep terms count as left (None: each cost's own)."""
+    return [s if isinstance(s, dict) else dataclasses.replace(s, state=state, sources=Sources(
+        preserve=chosen.preserve, idle=s.sources.idle if idle is None else idle)) for s in steps]
+
+
+def _idle(original: GameState, taken: set[str]) -> tuple[str, ...]:
+    """The permanents of ``taken`` (those a board for ``exclude`` or ``preserve`` takes as tapped)
+    that are untapped on the player's board ``original``."""
+    return tuple(p.id for p in original.battlefield if not p.tapped and p.id in taken)
 
 
 def _spending(steps: Steps, state: GameState, player: str) -> list[Steps]:
@@ -134,15 +142,16 @@ def plan_sourced(steps: Steps, chosen: Sources) -> PlanAnswer:
         _guard_required(reqs, base, chosen)
     best: tuple[list[int], PlanAnswer] | None = None
     for allowed in preserve_subsets(chosen.preserve):
-        state = excluded_board(base, set(chosen.preserve) - set(allowed) - set(chosen.require))
-        found = _best(steps, state, chosen)
+        unused = set(chosen.preserve) - set(allowed) - set(chosen.require)
+        state = excluded_board(base, unused)
+        found = _best(steps, state, chosen, _idle(reqs[0].state, unused | set(chosen.exclude)))
         if isinstance(found, Reason):
             return PlanAnswer(False, reason=found, index=0)
         if found is not None and (best is None or found[0] < best[0]):
             best = found
     if best is not None:
         return best[1]
-    plain = plan(_on(steps, base, chosen))
+    plain = plan(_on(steps, base, chosen, _idle(reqs[0].state, set(chosen.exclude))))
     if plain.payable:  # payable, but not with every required permanent activated
         return PlanAnswer(False, index=0, reason=Reason(
             "conflicting_sources", "no plan pays these costs with every required permanent activated "
@@ -181,10 +190,12 @@ def _refuse_restricted(reqs: Sequence[PaymentRequest], state: GameState, chosen:
                               "sources.require")
 
 
-def _best(steps: Steps, state: GameState, chosen: Sources) -> tuple[list[int], PlanAnswer] | Reason | None:
+def _best(steps: Steps, state: GameState, chosen: Sources,
+          idle: tuple[str, ...]) -> tuple[list[int], PlanAnswer] | Reason | None:
     """The best plan on ``state`` activating every required permanent, keyed by its score; a
-    REASON naming a required permanent that can't be activated; None when no plan pays."""
-    on = _on(steps, state, chosen)
+    REASON naming a required permanent that can't be activated; None when no plan pays.
+    ``idle``: see :func:`_on`."""
+    on = _on(steps, state, chosen, idle)
     reqs = [s for s in on if not isinstance(s, dict)]
     if not chosen.require:
         got = plan(on)

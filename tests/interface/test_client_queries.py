@@ -290,6 +290,26 @@ def test_sources_exclude_keeps_the_colors_of_the_excluded_tundra(backend: str | 
     assert dict(payment["score"])["keep_colors"] == 0, payment
 
 
+def test_guide_with_sources_exclude_keeps_the_colors_of_the_excluded_tundra() -> None:
+    """``guide``'s completion with a Tundra excluded: the excluded one stays untapped, so the
+    second Tundra pays {1} (``keep_colors`` 0), not the Swamp (1), as ``pay`` answers."""
+    state = _board(("p0", "Tundra"), ("p1", "Tundra"), ("p2", "Swamp"))
+    completion = answer({"query": "guide", "state": state, "cost": "{1}",
+                         "sources": {"exclude": ["p0"]}})["completion"]
+    assert [a["permanent"] for a in completion["activations"]] == ["p1"], completion
+    assert dict(completion["score"])["keep_colors"] == 0, completion
+
+
+@pytest.mark.parametrize("sources", [{"exclude": ["p0"]}, {"preserve": ["p0"]}])
+def test_plan_with_sources_keeps_the_colors_of_the_tundra_it_leaves_untapped(sources: dict[str, list[str]]) -> None:
+    """``plan`` with a Tundra excluded or preserved (and left unused): it stays untapped, so the
+    second Tundra pays {1} (``keep_colors`` 0 at the plan's end), not the Swamp (1)."""
+    state = _board(("p0", "Tundra"), ("p1", "Tundra"), ("p2", "Swamp"))
+    out = answer({"query": "plan", "state": state, "costs": [{"cost": "{1}"}], "sources": sources})
+    payment = out["payments"][0]
+    assert [a["permanent"] for a in payment["activations"]] == ["p1"], out
+
+
 @pytest.mark.parametrize("backend", [None, "fastopt", "cpsat"])
 def test_sources_preserve_keeps_the_colors_of_the_preserved_tundra_left_untapped(backend: str | None) -> None:
     """A preserved permanent the payment does not use stays untapped, so what it keeps counts:
