@@ -223,3 +223,33 @@ def test_sources_exclude_require_preserve_against_the_brute_force(state: GameSta
     def score(p: Any) -> tuple[int, ...]:
         return (*value(p, plain, ["no_sacrifice"]), len(_used(p) & set(preserve)), *value(p, plain, rest))
     assert score(pay) == min(score(p) for p in allowed), (state, cost, exclude, require, preserve, pay)
+
+
+@SETTINGS
+@given(boards(), costs(), st.data())
+def test_guide_plan_and_pay_with_sources_exclude_and_preserve_agree(state: GameState, cost: str,
+                                                                    data: st.DataObject) -> None:
+    """One cost with permanents excluded (and, for ``plan`` and ``pay``, preserved): ``guide``'s
+    completion, a one-cost ``plan`` and ``pay`` are answers to one question, so they agree on
+    whether it is payable and on the payment's score (the excluded and unused preserved
+    permanents stay untapped, and ``keep_colors`` / ``keep_castable`` count them in each)."""
+    from manasolver.solver.plan.with_sources import plan_sourced
+    ids = [p.id for p in state.battlefield]
+    exclude = tuple(data.draw(st.lists(st.sampled_from(ids), max_size=2, unique=True)))
+    preserve = tuple(data.draw(st.lists(st.sampled_from([i for i in ids if i not in exclude] or ids),
+                                        max_size=1, unique=True)))
+    preserve = tuple(p for p in preserve if p not in exclude)
+    excluded = _req(state, cost, sources=Sources((), exclude, ()))
+    paid = sources.pay(excluded)
+    guided = guide(excluded, [])
+    assert guided.completable == paid.payable, (state, cost, exclude)
+    if paid.payable:
+        assert paid.payment is not None and guided.completion is not None
+        assert [list(s) for s in paid.payment.score or ()] == guided.completion["score"], (state, cost, exclude)
+    chosen = Sources((), exclude, preserve)
+    both = sources.pay(_req(state, cost, sources=chosen))
+    planned = plan_sourced([_req(state, cost, sources=chosen)], chosen)
+    assert planned.payable == both.payable, (state, cost, exclude, preserve)
+    if both.payable:
+        assert both.payment is not None
+        assert planned.payments[0].score == both.payment.score, (state, cost, exclude, preserve)
