@@ -49,6 +49,7 @@ from manasolver.solver.backends.problem import Solution
 from manasolver.solver.carry import Effects, carried, excluded_board, pool_text
 from manasolver.solver.request import PaymentRequest
 from manasolver.solver.supply.model import Option, SourceClass, Supply
+from manasolver.solver.unspent import spend, spends_pool, unspent_boards
 
 if TYPE_CHECKING:
     from manasolver.solver.payment_writer import Finisher
@@ -225,7 +226,6 @@ def _after(req: PaymentRequest, branch: _Branch, k: int, m: int, opt: Option, ma
            ) -> _Branch:
     """The branch after member ``m`` of class ``k`` activates ``opt``, paying ``paid`` from the
     pool and adding ``made``; its cost sacrificing ``sacrificed`` and tapping ``tapped``."""
-    from manasolver.solver.unspent import spend
     cls = branch.supply.classes[k]
     pid = cls.members[m]
     pool = _pool(branch.supply)
@@ -581,7 +581,6 @@ def combined(req: PaymentRequest, branch: _Branch, rest: dict[str, Any]) -> dict
     ranks (:func:`~manasolver.solver.unspent.spend`): what is left of the board's own pool is
     its pool left unused, what is left of the mana made floats with ``rest``'s own."""
     from manasolver.solver.carry import _units
-    from manasolver.solver.unspent import spend
     pl = req.state.player(req.player)
     start = _units(pl.pool.format()) if pl.pool.symbols else Counter()
     made = Counter(dict(branch.made))
@@ -653,7 +652,6 @@ def _completed(req: PaymentRequest, branch: _Branch, rest: dict[str, Any], finis
     it, then, when that leaves some of the pool (the partial payment's mana floats, CR 106.4), its
     best leaving each part of the pool unspent (:mod:`~manasolver.solver.unspent`), so that the
     best whole payment, by the whole payment's score, is among them."""
-    from manasolver.solver.unspent import spends_pool, unspent_boards
     whole = finisher.plan(combined(req, branch, rest))
     yield whole
     if spends_pool(req.state, req.player, [(whole["floating"], whole["pool_used"])]):
