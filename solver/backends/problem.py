@@ -132,6 +132,10 @@ def idle_classes(problem: Problem) -> tuple[tuple[SourceClass, int], ...]:
     idle = problem.req.sources.idle
     if not idle:
         return ()
+    try:  # read once per problem (the keep terms, the search's key and CP-SAT each ask)
+        return problem.idle_read
+    except AttributeError:
+        pass
     from manasolver.solver.supply.build import build_supply
     state = problem.req.state
     ids = frozenset(idle)
@@ -145,7 +149,9 @@ def idle_classes(problem: Problem) -> tuple[tuple[SourceClass, int], ...]:
         n = sum(m in ids for m in cls.members)
         if n and not cls.hand:
             out.append((cls, n))
-    return tuple(out)
+    read = tuple(out)
+    object.__setattr__(problem, "idle_read", read)  # a field of this problem, set on first ask
+    return read
 
 
 class _Announced:
@@ -238,12 +244,14 @@ class Problem:
     assists: Assists = NO_ASSISTS  # frozen, so a shared default is safe
     forms: tuple[Form, ...] = field(init=False, repr=False, compare=False)
     has_assists: bool = field(init=False, repr=False, compare=False)
+    #: The classes of the request's ``idle`` permanents (:func:`idle_classes`), read when first asked.
+    idle_read: tuple[tuple[SourceClass, int], ...] = field(init=False, repr=False, compare=False)
 
     def __init__(self, req: PaymentRequest, supply: Supply, announcement: Announcement, mode: Mode,
                  x: int | None, policy: Policy, spell_ok: tuple[tuple[bool, ...], ...],
                  assists: Assists = NO_ASSISTS) -> None:
         # Each field set through its slot (see slot_setters): a problem per query.
-        s0, s1, s2, s3, s4, s5, s6, s7, s8, s9 = _PROBLEM_SLOTS
+        s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, _idle_read = _PROBLEM_SLOTS  # (idle_read: set when first asked)
         s0(self, req)
         s1(self, supply)
         s2(self, announcement)

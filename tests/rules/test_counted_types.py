@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cards import json_board
 from manasolver.models.abilities import Amount
 from manasolver.models.board.load import load_state
 from manasolver.models.rules.amounts import evaluate_amount
@@ -14,13 +15,7 @@ from manasolver.models.state import GameState
 
 def _state(*cards: str | dict[str, Any]) -> GameState:
     """Player "you" controls ``cards`` (names or inline entries), "opp" a Forest."""
-    field: list[dict[str, Any]] = []
-    for i, c in enumerate(cards):
-        entry = {"card": c} if isinstance(c, str) else dict(c)
-        entry["id"] = f"y{i}"
-        field.append(entry)
-    field.append({"id": "o0", "card": "Forest", "controller": "opp"})
-    return load_state({"players": [{"name": "you"}, {"name": "opp"}], "battlefield": field})
+    return load_state(json_board(*cards, {"id": "o0", "card": "Forest", "controller": "opp"}))
 
 
 def _count(state: GameState, controller: str = "you", other: bool = False, **what: Any) -> int:

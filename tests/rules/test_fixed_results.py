@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from cards import json_board
 from manasolver.models.board.load import load_state
 from manasolver.models.rules.production import activation_results, alters_activations, fixed_results
 from manasolver.models.state import GameState
@@ -17,14 +18,9 @@ from manasolver.solver.supply.build import build_supply
 
 def _state(*cards: str | dict[str, Any], commander: tuple[str, ...] = ()) -> GameState:
     """Player "you" controls ``cards`` (names or inline entries), "opp" an Island."""
-    field: list[dict[str, Any]] = []
-    for i, c in enumerate(cards):
-        entry = {"card": c} if isinstance(c, str) else dict(c)
-        entry["id"] = f"y{i}"
-        field.append(entry)
-    field.append({"id": "o0", "card": "Island", "controller": "opp"})
-    you = {"name": "you", "commander": list(commander)}
-    return load_state({"players": [you, {"name": "opp"}], "battlefield": field})
+    board = json_board(*cards, {"id": "o0", "card": "Island", "controller": "opp"})
+    board["players"][0]["commander"] = list(commander)
+    return load_state(board)
 
 
 @pytest.mark.parametrize("name,options", [
@@ -60,22 +56,22 @@ def test_cr_605_1b_616_1_wild_growth_mana_reflection_contamination_alter_an_acti
     """Wild Growth (a triggered mana ability, 605.1b), Mana Reflection and Contamination
     (replacements, 614, 616.1) alter what a Forest adds; Chromatic Lantern only grants an ability
     (613.1f), so results stay each ability's own."""
-    assert alters_activations(_state({"card": "Wild Growth", "attached_to": "y1"}, "Forest"))
+    assert alters_activations(_state({"card": "Wild Growth", "attached_to": "p1"}, "Forest"))
     assert alters_activations(_state("Mana Reflection", "Forest"))
     assert alters_activations(_state("Contamination", "Forest"))
     assert not alters_activations(_state("Chromatic Lantern", "Forest"))
 
 
 def _forest_adds(state: GameState) -> set[tuple[int, ...]]:
-    """What the Forest ("y1") offers in the supply of "you"."""
+    """What the Forest ("p1") offers in the supply of "you"."""
     supply = build_supply(state, "you")
-    return {o.slots for k in supply.classes if "y1" in k.members for o in k.options}
+    return {o.slots for k in supply.classes if "p1" in k.members for o in k.options}
 
 
 def test_cr_605_1b_614_a_forest_row_under_effects_that_alter_it() -> None:
     """A Forest's {T}: Add {G} is fixed, and its row follows what the board does to it: Wild Growth
     adds {G} (605.1b), Mana Reflection doubles it (614), Chromatic Lantern gives it any color."""
     assert _forest_adds(_state("Swamp", "Forest")) == {(G,)}
-    assert _forest_adds(_state("Swamp", "Forest", {"card": "Wild Growth", "attached_to": "y1"})) == {(G, G)}
+    assert _forest_adds(_state("Swamp", "Forest", {"card": "Wild Growth", "attached_to": "p1"})) == {(G, G)}
     assert _forest_adds(_state("Swamp", "Forest", "Mana Reflection")) == {(G, G)}
     assert _forest_adds(_state("Swamp", "Forest", "Chromatic Lantern")) == {(G,), (ANY_COLOR,)}
