@@ -480,8 +480,7 @@ def _repeat_rows(options: Options, ok: tuple[bool, ...]) -> tuple[tuple[tuple[in
         return (), False
     first = repeat[0]
     if any(not opt.free or opt.life or opt.energy or opt.tap_creatures or opt.sacrifice_other or opt.nonsnow_tail
-           or opt.ability != first.ability or opt.repeat != first.repeat
-           or any(c.startswith("remove any number of ") for c in opt.costs) for opt in repeat):
+           or opt.ability != first.ability or opt.repeat != first.repeat or opt.removes_any for opt in repeat):
         return (), True
     if all(len(opt.slots) == 1 for opt in repeat):
         mask = 0
@@ -895,8 +894,7 @@ def _converting(options: Options, ok: tuple[bool, ...]
     if not demands or any(flag and not options[o].exclusive for o, flag in enumerate(rest)) or any(
             len(opt.slots) != 1 or opt.ability != first.ability or opt.mana_cost != first.mana_cost
             or opt.repeat != first.repeat or opt.life or opt.energy or opt.tap_creatures or opt.sacrifice_other
-            or opt.nonsnow_tail or opt.restriction is not None
-            or any(c.startswith("remove any number of ") for c in opt.costs)  # X counters for X mana
+            or opt.nonsnow_tail or opt.restriction is not None or opt.removes_any  # X counters for X mana
             for opt in (options[o] for o in converting)):
         return None
     mask = 0

@@ -51,7 +51,6 @@ __all__ = ["widen"]
 _SACRIFICED_LAND = "sacrificed_land"
 #: The ability index of the option a land's sacrifice adds (no ability of the land's own).
 _SACRIFICE = -1
-_REMOVE_ANY = "remove any number of "
 #: The ability index a storage land's {T} options share once its sacrifice is read: one choice
 #: among them, beside its counters' activation.
 _TAPPED = -2
@@ -99,10 +98,6 @@ def widen(state: GameState, supply: Supply) -> tuple[Supply, tuple[Excluded, ...
     return _bounded(out), tuple(kept)
 
 
-def _removes(o: Option) -> bool:
-    return any(c.startswith(_REMOVE_ANY) for c in o.costs)
-
-
 def _cost_size(o: Option) -> int:
     """How many mana one activation of ``o`` costs."""
     return sum(s.generic if s.is_numeral else 1 for s in o.mana_cost.symbols if not s.special)
@@ -118,8 +113,8 @@ def _readable(opts: tuple[Option, ...]) -> bool:
         if not o.exclusive and o.mana_cost:
             groups.setdefault(o.ability, []).append(o)
     for group in groups.values():
-        if any(_removes(o) for o in group):
-            if not all(_removes(o) for o in group) or not _merged(group):
+        if any(o.removes_any for o in group):
+            if not all(o.removes_any for o in group) or not _merged(group):
                 return False
         elif any(o.produced != 1 for o in group) and any(o.repeat >= MAX_REPEAT for o in group):
             return False  # more mana than it costs, with no limit but the model's
@@ -142,7 +137,7 @@ def _reshaped(opts: tuple[Option, ...]) -> tuple[Option, ...]:
     out: list[Option] = []
     seen: set[int] = set()
     for o in opts:
-        if not (not o.exclusive and o.mana_cost and _removes(o)):
+        if not (not o.exclusive and o.mana_cost and o.removes_any):
             out.append(o)
             continue
         if o.ability in seen:
@@ -161,7 +156,7 @@ def _made(supply: Supply) -> int:
         exclusive = max((o.produced for o in cls.options if o.exclusive), default=0)
         reps: dict[int, int] = {}
         for o in cls.options:
-            if not o.exclusive and not (o.mana_cost and o.produced == 1 and not _removes(o)):
+            if not o.exclusive and not (o.mana_cost and o.produced == 1 and not o.removes_any):
                 reps[o.ability] = max(reps.get(o.ability, 0), o.produced * o.repeat)
         total += cls.count * (exclusive + sum(reps.values()))
     return total
@@ -171,7 +166,7 @@ def _bounded(supply: Supply) -> Supply:
     """The repeatable one-mana abilities that cost mana, each limited to the activations that can
     matter (module docstring): at most the mana made by the rest, over ``c - 1`` when it costs
     ``c > 1``; a class's members share the limit."""
-    if not any(not o.exclusive and o.mana_cost and o.produced == 1 and not _removes(o)
+    if not any(not o.exclusive and o.mana_cost and o.produced == 1 and not o.removes_any
                for cls in supply.classes for o in cls.options):
         return supply
     made = _made(supply)
@@ -179,7 +174,7 @@ def _bounded(supply: Supply) -> Supply:
     for cls in supply.classes:
         opts = []
         for o in cls.options:
-            if not o.exclusive and o.mana_cost and o.produced == 1 and not _removes(o):
+            if not o.exclusive and o.mana_cost and o.produced == 1 and not o.removes_any:
                 size = _cost_size(o)
                 most = made if size <= 1 else made // (size - 1)
                 o = dataclasses.replace(o, repeat=min(o.repeat, -(-most // cls.count)))
@@ -284,7 +279,7 @@ def _storage_land(cls: SourceClass) -> bool:
     by :func:`_reshaped`), whose other abilities are free, don't sacrifice it and need ``{T}``
     or ``{Q}`` (one of them at most): sacrificed after its counters are removed."""
     costly = {o.ability for o in cls.options if not o.exclusive and o.mana_cost}
-    return (len(costly) == 1 and all(o.repeat == 1 and _removes(o) for o in cls.options
+    return (len(costly) == 1 and all(o.repeat == 1 and o.removes_any for o in cls.options
                                      if not o.exclusive and o.mana_cost)
             and all(o.free and not o.sacrifice for o in cls.options if o.exclusive))
 

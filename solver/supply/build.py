@@ -233,7 +233,8 @@ def _options(state: GameState, perm: Permanent, player: Player,
             out.append(Option(ab.index, slots, parts, cost.mana, cost.life, cost.energy,
                               ab.damage, cost.sacrifice_self, cost.tap, bool(exclusive), repeat,
                               restriction, _tapped(ab, tap_count, result.removed),
-                              _sacrificed(ab, slots, result.removed), tap_types, nonsnow))
+                              _sacrificed(ab, slots, result.removed), tap_types, nonsnow,
+                              bool(cost.remove_any)))
     made = Options(out)
     made.reveals = _card_info(card)[6]
     return made

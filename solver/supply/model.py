@@ -74,7 +74,10 @@ class Option:
     (Springleaf Drum ``("creature",)``, Heritage Druid ``("elf",)`` and three of them,
     Urza ``("artifact",)``); which are tapped is decided from :attr:`Supply.tappable`.
     ``nonsnow_tail``: how many of the last slots are triggered mana from a nonsnow source
-    although the permanent is snow (:meth:`slot_snow`); 0 otherwise.
+    although the permanent is snow (:meth:`slot_snow`); 0 otherwise.  ``removes_any``: the cost
+    removes a number of counters the player chooses on activation (storage lands, CR 107.3;
+    ``AbilityCost.remove_any``), so one option stands for one choice of that number: readers
+    that count activations without reading the number leave it to those that do.
     """
 
     ability: int
@@ -93,16 +96,17 @@ class Option:
     sacrifice_other: tuple[str, ...] = ()
     tap_types: tuple[str, ...] = ()
     nonsnow_tail: int = 0
+    removes_any: bool = False
 
     def __init__(self, ability: int, slots: tuple[int, ...], costs: tuple[str, ...],
                  mana_cost: ManaCost = _NO_MANA, life: int = 0, energy: int = 0, damage: int = 0,
                  sacrifice: bool = False, tap: bool = False, exclusive: bool = True, repeat: int = 1,
                  restriction: Restriction | None = None, tap_creatures: int = 0,
                  sacrifice_other: tuple[str, ...] = (), tap_types: tuple[str, ...] = (),
-                 nonsnow_tail: int = 0) -> None:
+                 nonsnow_tail: int = 0, removes_any: bool = False) -> None:
         # Each field set through its slot (see slot_setters): the options of a board's
         # board-dependent permanents are made on every board.
-        (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15) = _OPTION_SLOTS
+        (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16) = _OPTION_SLOTS
         s0(self, ability)
         s1(self, slots)
         s2(self, costs)
@@ -119,6 +123,7 @@ class Option:
         s13(self, sacrifice_other)
         s14(self, tap_types)
         s15(self, nonsnow_tail)
+        s16(self, removes_any)
 
     def slot_snow(self, i: int, class_snow: bool) -> bool:
         """Is the mana of slot ``i`` snow, for a member of a class whose snow flag is

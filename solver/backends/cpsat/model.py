@@ -55,7 +55,6 @@ from manasolver.solver.backends.cpsat.repeats import (
     merged,
     node_of,
     removal,
-    removes,
     self_payment,
     symmetric_classes,
 )
@@ -158,10 +157,10 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
     batch_order: list[list[Node]] = []  # the batches of one member's ability, in order
     capped = False  # some repeatable ability got fewer batches than its chain may need
     others, cyclic = batch_counts(sup.classes, {k for k, cls in enumerate(sup.classes)
-                                        if not (cls.free and not any(removes(opt) for opt in cls.options))})
+                                        if not (cls.free and not any(opt.removes_any for opt in cls.options))})
     for k, cls in enumerate(sup.classes):
         ok = problem.spell_ok[k]
-        if cls.free and not any(removes(opt) for opt in cls.options):
+        if cls.free and not any(opt.removes_any for opt in cls.options):
             excl = []
             by_ability: dict[int, list[Any]] = {}
             for o, opt in enumerate(cls.options):
@@ -195,7 +194,7 @@ def build_model(problem: Problem, slack: bool = False, relax_life: bool = False,
                     if opt.exclusive:
                         continue
                     bounds[o] = 1 if merged([o for o in cls.options if o.ability == opt.ability]) else opt.repeat
-                    if removes(opt):
+                    if opt.removes_any:
                         removing[o] = removal(state, cls, j, opt, removal_memo)
                         bounds[o] = min(bounds[o], removing[o][2] // max(1, removing[o][1]))
                 spans: dict[int, int] = {}  # the batches of each repeatable ability that costs mana

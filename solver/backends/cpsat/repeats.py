@@ -55,7 +55,7 @@ from manasolver.models.symbols import ANY_TYPE, C
 from manasolver.solver.graph import abilities_of
 from manasolver.solver.supply.model import Option, SourceClass
 
-__all__ = ["MAX_BATCHES", "Node", "batch_counts", "cost_size", "merged", "node_of", "removal", "removes",
+__all__ = ["MAX_BATCHES", "Node", "batch_counts", "cost_size", "merged", "node_of", "removal",
            "self_payment", "symmetric_classes"]
 
 #: A node of the order of payments: (class, member, -1 for its exclusive options, else the
@@ -65,9 +65,6 @@ Node = tuple[int, int, int, int]
 #: The most batches one member's repeatable ability is split into (a bound on the model's size:
 #: a chain that needs its activations in more runs, between other activations, is not found).
 MAX_BATCHES = 4
-
-_REMOVE_ANY = "remove any number of "
-
 
 def node_of(k: int, j: int, opt: Option, batch: int = 0) -> Node:
     """The node of option ``opt`` of member ``j`` of class ``k`` in batch ``batch`` of its
@@ -168,11 +165,6 @@ def _components(keys: list[tuple[int, int]],
     return out
 
 
-def removes(opt: Option) -> bool:
-    """Does ``opt``'s cost remove a number of counters chosen on activation (storage lands)?"""
-    return any(c.startswith(_REMOVE_ANY) for c in opt.costs)
-
-
 def cost_size(opt: Option) -> int:
     """How many mana one activation of ``opt`` costs."""
     n = 0
@@ -231,7 +223,7 @@ def merged(opts: list[Option]) -> bool:
     removing X1 and X2 add, for one mana cost instead of two: a member activates it at most
     once.  Not so for "X mana of any one color" (Petalmane Baku), whose activations may differ
     in color."""
-    if not all(removes(o) for o in opts):
+    if not all(o.removes_any for o in opts):
         return False
     masks = {m for o in opts for m in o.slots}
     first = opts[0]

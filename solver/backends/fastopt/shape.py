@@ -18,11 +18,12 @@ from manasolver.solver.supply.model import Option, SourceClass, Supply
 
 __all__ = ["KNOWN_FIELDS", "KNOWN_KINDS", "shape_known"]
 
-#: The fields of the supply model this optimiser reads.
+#: The fields of the supply model this optimiser reads, and ``removes_any``, which it need not
+#: read: it models exclusive options only, each option one choice of the counters removed.
 KNOWN_FIELDS = {
     "Option": frozenset({"ability", "slots", "costs", "mana_cost", "life", "energy", "damage",
                          "sacrifice", "tap", "exclusive", "repeat", "restriction",
-                         "tap_creatures"}),
+                         "tap_creatures", "removes_any"}),
     "SourceClass": frozenset({"members", "positions", "options", "snow", "kind", "name",
                               "creature"}),
     "Supply": frozenset({"player", "pool", "classes", "excluded", "life", "energy", "creatures"}),
