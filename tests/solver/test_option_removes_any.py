@@ -14,11 +14,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from cards import json_board
+from cards import json_board, request
 from manasolver.models.board.load import load_state
 from manasolver.models.cost import ManaCost
+from manasolver.solver import queries
 from manasolver.solver.backends.cpsat.repeats import merged
+from manasolver.solver.backends.fastopt import FastOptBackend
 from manasolver.solver.backends.flow import _converting, _repeat_rows
+from manasolver.solver.backends.problem import Solution
 from manasolver.solver.pools.untapped import _readable, _reshaped, _storage_land
 from manasolver.solver.service.protocol import answer
 from manasolver.solver.supply.build import build_supply
@@ -86,3 +89,14 @@ def test_calciform_pools_one_counter_pays_one_white_with_forest_107_3() -> None:
         extra = {"backend": backend} if backend else {}
         assert answer({"query": "can_pay", "state": state, "cost": "{W}", **extra})["payable"] is True
         assert answer({"query": "can_pay", "state": state, "cost": "{W}{W}", **extra})["payable"] is False
+
+
+def test_fastopt_answers_a_storage_land_whose_removal_taps_it() -> None:
+    """Bottomless Vault (2 storage counters): "{T}, Remove any number of storage counters: Add {B}
+    for each storage counter removed this way." taps it, so each number removed is one exclusive
+    choice, which the fast optimiser models: it answers {B}{B} itself rather than leave it to
+    CP-SAT, and declines nothing for the field."""
+    state = load_state(json_board("Swamp", {"card": "Bottomless Vault", "counters": {"storage": 2}}))
+    problem = queries.prepare(request(state, "{B}{B}", x=0), "optimal", 0)
+    assert any(o.removes_any and o.exclusive for cls in problem.supply.classes for o in cls.options)
+    assert isinstance(FastOptBackend().solve(problem), Solution)
