@@ -222,7 +222,10 @@ def _producing_abilities(state: GameState, perm: Permanent) -> tuple[ManaAbility
 
 
 def _static(production: Production) -> bool:
-    return (production.amount is None and not production.instead_options and not production.colors_among
+    """Does ``production`` read nothing of the board but its permanent's chosen color and its
+    controller's commander identity (the key of :func:`_base_mask`'s entries)?  Not
+    ``Production.reads_besides_commander``, which counts the chosen color among what is read."""
+    return (production.amount is None and production.instead is None and not production.colors_among
             and not production.reference)
 
 
@@ -263,7 +266,7 @@ def _card_mask(state: GameState, perm: Permanent, abilities: tuple[ManaAbility, 
     mask = 0
     for ab in abilities:
         production = ab.production
-        if not _static(production) or production.chosen or production.commander:
+        if production.reads_board:
             mask = -1
             break
         mask |= base_types(state, perm, ab)

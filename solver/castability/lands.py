@@ -132,9 +132,8 @@ def _simple_colors(card: Card) -> int | None:
                 and not c.sacrifice and not c.remove_counters and not c.tap_creatures and not c.remove_any
                 and not c.put_counters and not c.exert and not c.discard_hand and not c.unmodelled):
             return None
-        if (prod.amount is not None or prod.reference or prod.restriction is not None or prod.chosen
-                or prod.commander or prod.colors_among or prod.instead is not None or prod.instead_options
-                or prod.doubles_pool or a.damage or a.extra or a.condition is not None or a.per_turn):
+        if (prod.reads_board or prod.restriction is not None or prod.doubles_pool or a.damage or a.extra
+                or a.condition is not None or a.per_turn):
             return None
         for option in prod.options:
             if len(option) != 1:

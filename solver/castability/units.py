@@ -75,6 +75,10 @@ _NOTHING_TO_MIRROR = "lands_opponents_control"
 
 
 def _plain_ability(a: ManaAbility) -> bool:
+    """Is ``a`` a ``{T}: Add`` of mana fixed on every castability board: a cost of ``{T}`` (a rider
+    aside) and a production that reads nothing of the board but one mana of the commander's
+    identity (fixed per deck) or the opponents' lands (none on such a board)?  Those two reads are
+    why this is a list of its own rather than ``Production.reads_board``."""
     c, prod = a.cost, a.production
     # a rider (Path of Ancestry's scry, Altar of the Pantheon's life) changes nothing the payment reads
     return (c.tap and not c.untap and not c.mana and c.life == 0 and c.energy == 0 and not c.sacrifice_self
@@ -83,7 +87,7 @@ def _plain_ability(a: ManaAbility) -> bool:
             and prod.amount is None and prod.reference in ("", _NOTHING_TO_MIRROR)
             and prod.restriction is None and not prod.chosen
             and prod.commander <= 1 and not prod.colors_among and prod.instead is None
-            and not prod.instead_options and not prod.doubles_pool and not a.damage
+            and not prod.doubles_pool and not a.damage
             and a.condition is None and not a.per_turn)
 
 
@@ -564,8 +568,10 @@ def perm_modes(card: Card, identity: int, chosen: int = 0,
         elif not c.tap or c.untap or c.sacrifice or c.tap_creatures or c.remove_any \
                 or c.put_counters or c.discard_hand or c.unmodelled or a.condition is not None:
             return None
-        if prod.amount is not None or prod.colors_among or prod.instead is not None or prod.instead_options \
-                or prod.doubles_pool or prod.chosen or prod.reference not in ("", _NOTHING_TO_MIRROR):
+        # what reads the board, but the commander's identity (read below) and the opponents' lands
+        # (none on a castability board); a pool doubler adds nothing of its own
+        if prod.amount is not None or prod.colors_among or prod.instead is not None or prod.doubles_pool \
+                or prod.chosen or prod.reference not in ("", _NOTHING_TO_MIRROR):
             return None
         if c.energy or any(have_counters.get(kind, 0) < n for kind, n in c.remove_counters):
             continue  # no energy on a castability board, or not the counters to remove

@@ -208,8 +208,7 @@ def _free_units(abilities: tuple[ManaAbility, ...]) -> tuple[int, ...] | None:
     prod, cost = ab.production, ab.cost
     if cost.parts() or ab.condition is not None or ab.damage or ab.extra or ab.per_turn:
         return None
-    if len(prod.options) != 1 or prod.amount is not None or prod.reference or prod.restriction is not None \
-            or prod.chosen or prod.commander or prod.colors_among or prod.instead is not None or prod.doubles_pool:
+    if len(prod.options) != 1 or prod.reads_board or prod.restriction is not None or prod.doubles_pool:
         return None
     units = prod.options[0]
     return units if all(u in TYPE_BITS for u in units) else None
