@@ -131,10 +131,14 @@ def reference_key(perm: Permanent, production: Production) -> RefKey:
 
 def _member(key: RefKey, perm: Permanent) -> bool:
     """Is ``perm`` in the set ``key`` (lands you control, or lands opponents control)?"""
-    if not perm.is_land:
-        return False
+    return perm.is_land and _lands_of(key, perm.controller)
+
+
+def _lands_of(key: RefKey, player: str) -> bool:
+    """Are the lands ``player`` controls in the set ``key``: the referencing permanent's
+    controller's for "lands you control", every other player's for "lands opponents control"?"""
     ref, controller = key
-    return (perm.controller != controller) if ref == "lands_opponents_control" else perm.controller == controller
+    return (player != controller) if ref == "lands_opponents_control" else player == controller
 
 
 def _replaced(state: GameState, perm: Permanent, ability: ManaAbility, mask: int, amount: int) -> int:
@@ -295,13 +299,11 @@ class CouldProduce(dict[str, int]):
         self.lands: dict[str, int] = {}
 
     def union(self, key: RefKey) -> int:
-        """The types the permanents of ``key`` could produce together."""
-        ref, controller = key
-        if ref != "lands_opponents_control":
-            return self.lands.get(controller, 0)
+        """The types the permanents of ``key`` could produce together: the union of the lands of
+        each player whose lands are in it (:func:`_lands_of`, as :func:`_member` reads it)."""
         found = 0
-        for who, mask in self.lands.items():
-            if who != controller:
+        for player, mask in self.lands.items():
+            if _lands_of(key, player):
                 found |= mask
         return found
 
