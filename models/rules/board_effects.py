@@ -69,10 +69,13 @@ def active_effects(state: GameState) -> tuple[tuple[Permanent, StructuredEffect]
 
 
 def _granted_to(effect: GrantedAbility, source: Permanent, perm: Permanent, state: GameState) -> bool:
-    """Whether ``effect`` of ``source`` gives ``perm`` its ability now."""
-    if effect.condition is not None:
-        if not condition_holds(effect.condition, state, source):
-            return False
+    """Whether ``effect`` of ``source`` gives ``perm`` its ability now: its condition (read on its
+    source) holds and ``perm`` is one it reaches (:func:`_reaches`)."""
+    return condition_holds(effect.condition, state, source) and _reaches(effect, source, perm, state)
+
+
+def _reaches(effect: GrantedAbility, source: Permanent, perm: Permanent, state: GameState) -> bool:
+    """Whether ``effect`` of ``source`` gives ``perm`` its ability while its condition holds."""
     if effect.self_only:
         return perm.id == source.id
     who = effect.who
@@ -392,8 +395,9 @@ def reached_by_effects(state: GameState) -> frozenset[str] | None:
     may be.  Read per effect, erring wide:
 
     * a grant reaches what :func:`_granted_to` gives it to: a conditional grant nothing while its
-      condition does not hold, any permanent when reading that condition refuses; one that takes
-      other abilities away, any permanent;
+      condition does not hold; any permanent when reading its condition or whom it reaches
+      refuses (as reading every permanent's abilities would), or when it takes other abilities
+      away;
     * an Aura's triggered mana or land-type change, its land; a triggered mana ability on its
       controller's creatures, nonland permanents or artifact tokens, those; on its controller's
       lands (Crypt Ghast, Caged Sun: the controller taps them, and who taps is who controls in
@@ -431,21 +435,18 @@ def _reached(state: GameState) -> frozenset[str] | None:
         if isinstance(effect, GrantedAbility):
             if effect.others_lost:
                 return None
-            if effect.condition is not None:
-                # what it gives now (its condition read on its source): nothing while it does not
-                # hold; any permanent when reading it refuses, as reading every permanent's abilities would
-                try:
-                    if condition_holds(effect.condition, state, source):
-                        reached.update(p.id for p in state.battlefield if _granted_to(effect, source, p, state))
-                except ManasolverError:
-                    return None
-            elif effect.self_only:
-                reached.add(source.id)
-            elif effect.attached:
-                if source.attached_to is not None:
-                    reached.add(source.attached_to)
-            else:
-                reached.update(p.id for p in state.battlefield if _granted_to(effect, source, p, state))
+            try:
+                if not condition_holds(effect.condition, state, source):
+                    continue
+                if effect.self_only:
+                    reached.add(source.id)
+                elif effect.attached:
+                    if source.attached_to is not None:
+                        reached.add(source.attached_to)
+                else:
+                    reached.update(p.id for p in state.battlefield if _reaches(effect, source, p, state))
+            except ManasolverError:
+                return None
         elif isinstance(effect, TriggeredMana):
             if effect.trigger in YOUR_PERMANENTS:
                 reached.update(p.id for p in state.battlefield
