@@ -61,6 +61,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from manasolver.models.board.load import load_state
 from manasolver.models.state import GameState
+from manasolver.solver.service.wire import too_deep
 
 if TYPE_CHECKING:
     from manasolver.models.carddb import CardDB
@@ -380,13 +381,19 @@ def decode_query(text: str, scan: _Scan) -> dict[str, Any] | None:
     it (JSON whitespace around it), except that a ``state`` object whose text is a kept board's is
     that board's own decoded object (:func:`load_board` then finds the board by identity, and
     a board met here again is found by its text from then on).  ``None`` when
-    ``text`` has no ``state`` object or is not a JSON object: the caller decodes it as usual
-    (and so gives the usual error).
+    ``text`` has no ``state`` object, is not a JSON object or nests deeper than
+    :data:`~manasolver.solver.service.wire.MAX_DEPTH`: the caller decodes it as usual (and so
+    gives the usual error).
 
     The ``state`` value is cut out of the text (its text ends where its own brackets close:
     a kept text found at the value's first character is the whole value), :data:`_MARKER`
     put in its place, and the rest scanned: the top-level ``state`` is then the marker only
-    when it stood at that place, as the marker's digits occur nowhere else in the rest."""
+    when it stood at that place, as the marker's digits occur nowhere else in the rest.
+
+    The depth is read from the whole text, or for a kept board's text from the rest alone: a
+    board's text is kept only from a line read here, whose depth was within the bound, so the
+    kept board inside a query nests within it too, and the line is as deep as the rest is (where
+    the marker stands one level down)."""
     at = text.find('"state"')
     for _ in range(4):
         if at < 0:
@@ -408,6 +415,8 @@ def decode_query(text: str, scan: _Scan) -> dict[str, Any] | None:
                 break
             if type(out) is dict and type(out.get("state")) is int and out["state"] == _MARKER_VALUE \
                     and rest.count(_MARKER) == 1:
+                if too_deep(text if got is None else rest):
+                    break
                 out["state"] = obj
                 # the text of a board decoded here, until load_board keeps the board or the next line
                 _PENDING.value = (obj, text[start:end]) if got is None and end - start <= _MAX_TEXT \
