@@ -56,3 +56,25 @@ def test_a_board_nested_too_deeply_is_refused_every_time() -> None:
         assert answer_line(line) == {"error": {"code": "bad_query", "message": TOO_DEEP, "where": ""}}
     shallow = json.dumps({"query": "can_pay", "state": {**BOARD, "note": _nested(MAX_DEPTH - 3)}, "cost": "{G}"})
     assert answer_line(shallow)["error"]["where"] != ""  # within the bound: read as a board, and refused as one
+
+
+def test_a_board_text_with_a_kept_boards_print_is_read_as_its_own_board() -> None:
+    """Two board texts of one length whose middles agree (their first permanents' ids differ, at
+    the start) share a print: with the first kept, the second is still read as its own board,
+    every time."""
+    board_cache.clear()
+    islands = [{"id": f"i{n}", "card": "Island"} for n in range(6)]
+    first, second = ({"players": [{"name": "you"}], "battlefield": [{"id": forest, "card": "Forest"}, *islands]}
+                     for forest in ("a", "b"))
+    texts = [json.dumps(first), json.dumps(second)]
+    middle = len(texts[0]) // 2
+    assert len(texts[0]) == len(texts[1]) and texts[0][middle - 20:] == texts[1][middle - 20:]
+
+    def forest(board: dict[str, Any]) -> list[str]:
+        produced = answer_line(json.dumps({"query": "could_produce", "state": board}))["could_produce"]
+        return [pid for pid, colors in produced.items() if colors == ["G"]]
+
+    for _ in range(3):
+        assert forest(first) == ["a"]
+    for _ in range(3):
+        assert (forest(second), forest(first)) == (["b"], ["a"])
