@@ -22,14 +22,16 @@ A game client sends its whole board with every query, usually the same one again
   decoded: :func:`decode_query` compares the text of the line's ``state`` value with the texts
   of the boards kept by content (the :data:`TEXT_LIMIT` used last); a match is the kept board's
   own decoded object (found by identity from then on), so the board is neither decoded nor
-  serialised again.  Such a board is kept by content under that text itself (the text of a
-  JSON value is that value; it is at hand, where serialising the decoded board would be most of
-  what keeping it costs): the same board written otherwise (other spacing, escapes) is another
-  key.  A text is remembered for :func:`decode_query` when its board is met the second time: a
-  client that sends a new board on every line pays nothing for it.  The text of a JSON object
-  ends where its own brackets close, so a kept text found at the value's first character is the
-  whole value, and equal text is equal content; any other text is decoded as usual and found
-  by its key;
+  serialised again.  Such a board is known by that text (the text of a JSON value is that
+  value; it is at hand, where serialising the decoded board would be most of what keeping it
+  costs), under a print of it: its length and a few characters from its middle, read without
+  copying or hashing the text; a kept board found by the print is taken only when its text,
+  kept beside it, is the line's.  The same board written otherwise (other spacing, escapes) is
+  another board.  A text is remembered for :func:`decode_query` when its board is met the second
+  time (its print met again): a client that sends a new board on every line pays nothing for
+  it.  The text of a JSON object ends where its own brackets close, so a kept text found at the
+  value's first character is the whole value, and equal text is equal content; any other text is
+  decoded as usual and found by its print;
 * the card database is part of the key (a ``cards`` file or ``MANASOLVER_CARDS`` changes what a
   name means), by the identity of the :class:`~manasolver.models.carddb.CardDB` the query names.
 
@@ -61,6 +63,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from manasolver.models.board.load import load_state
 from manasolver.models.state import GameState
+from manasolver.solver.service.wire import too_deep
 
 if TYPE_CHECKING:
     from manasolver.models.carddb import CardDB
@@ -101,10 +104,12 @@ class Kept:
 _LOCK = threading.Lock()
 #: Kept boards by ``id`` of their JSON object (entries keep the objects alive).
 _BY_JSON: dict[int, Kept] = {}
-#: Boards known by content, least recently used first: (id of the database, content key) -> the
-#: kept board, or ``None`` for a board met once (known by its key alone); and the kept boards by
-#: their fast keys.
-_RECENT: OrderedDict[tuple[int, bytes | str], _Entry | None] = OrderedDict()
+#: What finds a board known by content: (id of the database, content key), or for a board read
+#: from a line's text, (id of the database, the print of that text: :func:`_load_text`).
+_Key = tuple[int, bytes] | tuple[int, str, int]
+#: Boards known by content, least recently used first: key -> the kept board, or ``None`` for a
+#: board met once (known by its key alone); and the kept boards by their fast keys.
+_RECENT: OrderedDict[_Key, _Entry | None] = OrderedDict()
 _FAST: dict[tuple[int, bytes], _Entry] = {}
 _recent_bytes = 0
 #: Boards kept by content whose JSON text a query line gave: the text's length and last
@@ -115,9 +120,11 @@ _BY_TAIL: dict[tuple[int, str], list[tuple[str, dict[str, Any], _Entry]]] = {}
 _TEXTS: OrderedDict[str, tuple[dict[str, Any], _Entry]] = OrderedDict()
 _LENGTHS: dict[int, int] = {}
 _CANON: dict[int, tuple[dict[str, Any], _Entry]] = {}
-#: Per thread: the ``state`` object :func:`decode_query` decoded last and its text, until
-#: :func:`load_board` keeps that board (then its text finds it).
+#: Per thread: the ``state`` object :func:`decode_query` decoded last, the line and where in it
+#: the object's text starts and ends, until :func:`load_board` reads that board.
 _PENDING = threading.local()
+#: The characters a print of a board text takes from its middle (:func:`_load_text`).
+_PRINT = 16
 
 
 def content_key(obj: object) -> bytes | None:
@@ -135,16 +142,18 @@ def _dumps(obj: object, version: int) -> bytes | None:
 
 
 class _Entry:
-    """A board kept by content: its content key, its kept board, and the faster keys seen for it."""
+    """A board kept by content: its key, its kept board, the faster keys seen for it, and for a
+    board kept from a line's text, that text (``source``: what a text with the same print must be)."""
 
-    __slots__ = ("aliases", "key", "kept", "size", "texts")
+    __slots__ = ("aliases", "key", "kept", "size", "source", "texts")
 
-    def __init__(self, key: tuple[int, bytes | str], kept: Kept) -> None:
+    def __init__(self, key: _Key, kept: Kept, source: str | None = None) -> None:
         self.key = key
         self.kept = kept
+        self.source = source
         self.aliases: list[tuple[int, bytes]] = []
         self.texts: list[str] = []
-        self.size = len(key[1])
+        self.size = len(key[1]) + (len(source) if source is not None else 0)
 
 
 #: Each entry may be found by this many fast keys besides its content key.
@@ -159,7 +168,8 @@ def load_board(obj: object, db: CardDB) -> GameState:
     objects are shared (so equal boards built differently may differ in it), and on a miss the
     content key (:func:`content_key`), under which a board found registers its fast key too.
     Either key is a full typed serialisation: equal keys are equal content.  A board that
-    :func:`decode_query` decoded from a line's text is keyed by that text instead.
+    :func:`decode_query` decoded from a line's text is known by that text instead
+    (:func:`_load_text`).
 
     A board met for the first time is known by its key alone, and is loaded and kept when it is
     met again: a client that sends a new board on every line would otherwise have each line's
@@ -176,36 +186,53 @@ def load_board(obj: object, db: CardDB) -> GameState:
                 if known.key in _RECENT:
                     _RECENT.move_to_end(known.key)
             return known.kept.state
-    fast_full: tuple[int, bytes] | None = None
-    key: bytes | str | None = pending_text(obj)
-    if key is None:
-        fast = _dumps(obj, marshal.version)
-        if fast is None or len(fast) > MAX_KEY_BYTES:
-            return load_state(obj, db)
-        fast_full = (id(db), fast)
-        with _LOCK:
-            entry = _FAST.get(fast_full)
-            if entry is not None and entry.kept.db is db:
-                _RECENT.move_to_end(entry.key)
-                return entry.kept.state
-        key = content_key(obj)
-        if key is None or len(key) > MAX_KEY_BYTES:
-            return load_state(obj, db)
-    # else a board decoded from a line's text is keyed by that text, at hand (serialising the board
-    # would be most of what keeping it costs): the text of a JSON value is that value, and its
-    # length is bounded by _MAX_TEXT
-    full = (id(db), key)
+    pending = getattr(_PENDING, "value", None)
+    if pending is not None and pending[0] is obj:
+        return _load_text(obj, db, pending[1], pending[2], pending[3])
+    fast = _dumps(obj, marshal.version)
+    if fast is None or len(fast) > MAX_KEY_BYTES:
+        return load_state(obj, db)
+    fast_full = (id(db), fast)
+    with _LOCK:
+        entry = _FAST.get(fast_full)
+        if entry is not None and entry.kept.db is db:
+            _RECENT.move_to_end(entry.key)
+            return entry.kept.state
+    key = content_key(obj)
+    if key is None or len(key) > MAX_KEY_BYTES:
+        return load_state(obj, db)
+    full: _Key = (id(db), key)
     entry = _RECENT.get(full)  # (one lookup, atomic: a board met once, the common case, takes no lock)
     if entry is not None and entry.kept.db is db:
         with _LOCK:
             if full in _RECENT:
                 _RECENT.move_to_end(full)
-                if fast_full is not None:
-                    _alias(entry, fast_full)
+                _alias(entry, fast_full)
+        return entry.kept.state
+    state = load_state(obj, db)
+    _remember(full, fast_full, state, db)
+    return state
+
+
+def _load_text(obj: dict[str, Any], db: CardDB, line: str, start: int, end: int) -> GameState:
+    """:func:`load_board` of a board that :func:`decode_query` decoded from ``line[start:end]``,
+    known by the print of its text: the :data:`_PRINT` characters at its middle and its length
+    (two boards of a game differ there or in length).  The print is read without copying or
+    hashing the whole text, so that a board met once (the common case of a client sending a new
+    board every line) costs neither; equal prints are not equal texts, so a kept board found by
+    its print is taken only when its text is the line's."""
+    middle = (start + end) // 2
+    full: _Key = (id(db), line[middle:middle + _PRINT], end - start)
+    entry = _RECENT.get(full)
+    if entry is not None and entry.kept.db is db and entry.source is not None \
+            and len(entry.source) == end - start and line.startswith(entry.source, start):
+        with _LOCK:
+            if full in _RECENT:
+                _RECENT.move_to_end(full)
                 _text_alias(entry, obj)
         return entry.kept.state
     state = load_state(obj, db)
-    _remember(full, fast_full, state, db, obj)
+    _remember(full, None, state, db, obj)
     return state
 
 
@@ -226,11 +253,10 @@ def identified(obj: object, db: Callable[[], CardDB]) -> Kept | None:
 def _text_alias(entry: _Entry, obj: object) -> None:
     """Let ``entry`` be found by the text ``obj`` was decoded from, when :func:`decode_query`
     decoded it in this thread (under the lock)."""
-    pending = getattr(_PENDING, "value", None)
-    if pending is None or pending[0] is not obj:
+    text = pending_text(obj)
+    if text is None:
         return
     _PENDING.value = None
-    text = pending[1]
     if text in _TEXTS or len(entry.texts) >= _MAX_ALIASES or len(text) > _MAX_TEXT:
         return
     assert isinstance(obj, dict)
@@ -279,11 +305,11 @@ def _alias(entry: _Entry, fast_full: tuple[int, bytes]) -> None:
         _FAST[fast_full] = entry
 
 
-def _remember(full: tuple[int, bytes | str], fast_full: tuple[int, bytes] | None, state: GameState, db: CardDB,
-              obj: object) -> None:
+def _remember(full: _Key, fast_full: tuple[int, bytes] | None, state: GameState, db: CardDB,
+              obj: object = None) -> None:
     """Know the board of key ``full``, loaded as ``state``: met for the first time, by its key
-    alone (no entry is made for it); met again, kept, and found from then on by its fast key and
-    its text too."""
+    alone (no entry is made for it); met again, kept, and found from then on by its fast key, or
+    for a board that :func:`decode_query` decoded from ``obj``'s text, by that text too."""
     global _recent_bytes
     with _LOCK:
         if full not in _RECENT:  # its text is remembered when the board is met again: a client that
@@ -294,16 +320,19 @@ def _remember(full: tuple[int, bytes | str], fast_full: tuple[int, bytes] | None
             _RECENT.move_to_end(full)
             entry = _RECENT[full]
             if entry is None:  # met again: kept from now on
-                entry = _RECENT[full] = _Entry(full, Kept(state, db))
-            # else another thread kept it meanwhile: the first stays
+                source = None if fast_full is not None else pending_text(obj)
+                entry = _RECENT[full] = _Entry(full, Kept(state, db), source)
+                _recent_bytes += entry.size - len(full[1])
+            # else another thread kept it meanwhile (or, for a text, another board of that print): the first stays
             if fast_full is not None:
                 _alias(entry, fast_full)
-            _text_alias(entry, obj)
+            elif entry.source == pending_text(obj):
+                _text_alias(entry, obj)
         while len(_RECENT) > RECENT_LIMIT or _recent_bytes > MAX_CACHE_BYTES:
             _drop(*_RECENT.popitem(last=False))
 
 
-def _drop(key: tuple[int, bytes | str], entry: _Entry | None) -> None:
+def _drop(key: _Key, entry: _Entry | None) -> None:
     """Forget the board known by content under ``key`` (under the lock, already out of ``_RECENT``)."""
     global _recent_bytes
     if entry is None:  # met once: its key alone
@@ -380,13 +409,19 @@ def decode_query(text: str, scan: _Scan) -> dict[str, Any] | None:
     it (JSON whitespace around it), except that a ``state`` object whose text is a kept board's is
     that board's own decoded object (:func:`load_board` then finds the board by identity, and
     a board met here again is found by its text from then on).  ``None`` when
-    ``text`` has no ``state`` object or is not a JSON object: the caller decodes it as usual
-    (and so gives the usual error).
+    ``text`` has no ``state`` object, is not a JSON object or nests deeper than
+    :data:`~manasolver.solver.service.wire.MAX_DEPTH`: the caller decodes it as usual (and so
+    gives the usual error).
 
     The ``state`` value is cut out of the text (its text ends where its own brackets close:
     a kept text found at the value's first character is the whole value), :data:`_MARKER`
     put in its place, and the rest scanned: the top-level ``state`` is then the marker only
-    when it stood at that place, as the marker's digits occur nowhere else in the rest."""
+    when it stood at that place, as the marker's digits occur nowhere else in the rest.
+
+    The depth is read from the whole text, or for a kept board's text from the rest alone: a
+    board's text is kept only from a line read here, whose depth was within the bound, so the
+    kept board inside a query nests within it too, and the line is as deep as the rest is (where
+    the marker stands one level down)."""
     at = text.find('"state"')
     for _ in range(4):
         if at < 0:
@@ -408,9 +443,11 @@ def decode_query(text: str, scan: _Scan) -> dict[str, Any] | None:
                 break
             if type(out) is dict and type(out.get("state")) is int and out["state"] == _MARKER_VALUE \
                     and rest.count(_MARKER) == 1:
+                if too_deep(text if got is None else rest):
+                    break
                 out["state"] = obj
-                # the text of a board decoded here, until load_board keeps the board or the next line
-                _PENDING.value = (obj, text[start:end]) if got is None and end - start <= _MAX_TEXT \
+                # the board decoded here and where its text is, until load_board reads it or the next line
+                _PENDING.value = (obj, text, start, end) if got is None and end - start <= _MAX_TEXT \
                     and type(obj) is dict else None
                 return out
         at = text.find('"state"', at + 7)
@@ -422,7 +459,7 @@ def pending_text(obj: object) -> str | None:
     """The JSON text :func:`decode_query` decoded board object ``obj`` from in this thread (the
     last board it decoded, not kept yet), or ``None``."""
     pending = getattr(_PENDING, "value", None)
-    return pending[1] if pending is not None and pending[0] is obj else None
+    return pending[1][pending[2]:pending[3]] if pending is not None and pending[0] is obj else None
 
 
 def _blank_end(text: str, i: int) -> int:

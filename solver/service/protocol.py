@@ -270,7 +270,7 @@ def answer_line_text(line: str | bytes, number: int | None = None, cards: str | 
 
 def _read_line(line: str | bytes, number: int | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The query of one line of ``batch`` input, or the error answer of a line that is none.  A
-    board whose text was seen before is not decoded again
+    board whose text was seen before is not decoded again, nor its depth read
     (:func:`~manasolver.solver.service.boards.decode_query`)."""
     if type(line) is TooLong:
         return {}, BadQuery(f"the line has {line.size} bytes; at most {MAX_LINE} are read",
@@ -288,11 +288,9 @@ def _read_line(line: str | bytes, number: int | None) -> tuple[dict[str, Any], d
                 return {}, BadQuery(f"not valid UTF-8: byte 0x{raw[err.start]:02x} at offset {err.start} "
                                     f"of the line ({err.reason})", where).to_json()
     obj = (_BOARD_CACHE or _board_cache()).decode_query(line, SCAN)
-    if obj is not None and not too_deep(source):
+    if obj is not None:  # its depth read already
         return obj, None
     where = f"line {number}" if number is not None else ""
-    if obj is not None:
-        return {}, BadQuery(TOO_DEEP, where).to_json()
     if not line.strip():
         return {}, BadQuery("empty line: one JSON query per line", where).to_json()
     try:  # json.loads, which refuses a byte order mark left in the text with its own message

@@ -1,0 +1,80 @@
+"""Reading a ``batch`` line (:func:`~manasolver.solver.service.protocol.answer_line`): the depth
+bound holds on every line, whether its board is met for the first time or is a kept board's text
+(whose depth is not read again: the rest of the line is)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from manasolver.solver.service import boards as board_cache
+from manasolver.solver.service.protocol import JSON_DECODER, MAX_DEPTH, TOO_DEEP, answer_line
+
+BOARD: dict[str, Any] = {
+    "players": [{"name": "you", "life": 20}, {"name": "opponent"}],
+    "battlefield": [{"id": "f1", "card": "Forest"}, {"id": "i1", "card": "Island"}],
+}
+
+
+def _nested(levels: int) -> Any:
+    value: Any = 0
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+def _line(**fields: Any) -> str:
+    return json.dumps({"query": "can_pay", "id": 1, "state": BOARD, "cost": "{G}", **fields})
+
+
+def test_a_kept_boards_line_is_as_deep_as_what_surrounds_the_board() -> None:
+    """Met three times, the board is kept and found by its text; a line with that board and a
+    field nested one level too deep is refused, one nested to the bound is answered, before the
+    board is kept and after."""
+    board_cache.clear()
+    for _ in range(2):
+        for kept in (False, True):
+            if kept:
+                for n in range(3):
+                    assert answer_line(_line(id=n)) == {"id": n, "payable": True}
+            # the query is one level, so a field holds MAX_DEPTH - 1 levels at most
+            deep = answer_line(_line(policy=_nested(MAX_DEPTH)), 7)
+            assert deep == {"error": {"code": "bad_query", "message": TOO_DEEP, "where": "line 7"}}, kept
+            assert board_cache.decode_query(_line(policy=_nested(MAX_DEPTH)), JSON_DECODER.scan_once) is None
+            within = answer_line(_line(policy=_nested(MAX_DEPTH - 1)), 8)
+            assert within["error"]["code"] == "bad_query" and within["error"]["where"] == "policy[0]", within
+        board_cache.clear()
+
+
+def test_a_board_nested_too_deeply_is_refused_every_time() -> None:
+    """A board with a value nested past the bound is refused as too deep each time it is sent
+    (never kept, so never found by its text)."""
+    board_cache.clear()
+    deep_board = {**BOARD, "note": _nested(MAX_DEPTH - 1)}
+    line = json.dumps({"query": "can_pay", "state": deep_board, "cost": "{G}"})
+    for _ in range(4):
+        assert answer_line(line) == {"error": {"code": "bad_query", "message": TOO_DEEP, "where": ""}}
+    shallow = json.dumps({"query": "can_pay", "state": {**BOARD, "note": _nested(MAX_DEPTH - 3)}, "cost": "{G}"})
+    assert answer_line(shallow)["error"]["where"] != ""  # within the bound: read as a board, and refused as one
+
+
+def test_a_board_text_with_a_kept_boards_print_is_read_as_its_own_board() -> None:
+    """Two board texts of one length whose middles agree (their first permanents' ids differ, at
+    the start) share a print: with the first kept, the second is still read as its own board,
+    every time."""
+    board_cache.clear()
+    islands = [{"id": f"i{n}", "card": "Island"} for n in range(6)]
+    first, second = ({"players": [{"name": "you"}], "battlefield": [{"id": forest, "card": "Forest"}, *islands]}
+                     for forest in ("a", "b"))
+    texts = [json.dumps(first), json.dumps(second)]
+    middle = len(texts[0]) // 2
+    assert len(texts[0]) == len(texts[1]) and texts[0][middle - 20:] == texts[1][middle - 20:]
+
+    def forest(board: dict[str, Any]) -> list[str]:
+        produced = answer_line(json.dumps({"query": "could_produce", "state": board}))["could_produce"]
+        return [pid for pid, colors in produced.items() if colors == ["G"]]
+
+    for _ in range(3):
+        assert forest(first) == ["a"]
+    for _ in range(3):
+        assert (forest(second), forest(first)) == (["b"], ["a"])
