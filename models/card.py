@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.cost import ManaCost
+from manasolver.models.slots import slot_setters
 from manasolver.models.symbols import mask_letters
 
 if TYPE_CHECKING:  # the reading's values are imported by the readers that make them
@@ -224,7 +225,7 @@ class CardFacts:
         self.counting: Any = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Card:
     """A card's characteristics as the engine uses them.
 
@@ -264,6 +265,31 @@ class Card:
     #: facts of its own, as any card built anew.
     facts: CardFacts = field(default_factory=CardFacts, init=False, compare=False, repr=False)
 
+    def __init__(self, name: str, mana_cost: ManaCost | None = None, type_line: TypeLine = TypeLine(),
+                 colors: int = 0, oracle_text: str = "", layout: str = "normal", power: str | None = None,
+                 toughness: str | None = None, keywords: frozenset[str] = frozenset(),
+                 mana_abilities: tuple[ManaAbility, ...] = (), unsupported: tuple[str, ...] = (),
+                 alternative_costs: tuple[tuple[str, ManaCost], ...] = (), faces: tuple[Card, ...] = (),
+                 front_mana_cost: ManaCost | None = None, text: CardText | None = None) -> None:
+        # Each field set through its slot (see models.slots): a card built for every name first met.
+        s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15 = _CARD_SLOTS
+        s0(self, name)
+        s1(self, mana_cost)
+        s2(self, type_line)
+        s3(self, colors)
+        s4(self, oracle_text)
+        s5(self, layout)
+        s6(self, power)
+        s7(self, toughness)
+        s8(self, keywords)
+        s9(self, mana_abilities)
+        s10(self, unsupported)
+        s11(self, alternative_costs)
+        s12(self, faces)
+        s13(self, front_mana_cost)
+        s14(self, text)
+        s15(self, CardFacts())
+
     @property
     def mana_value(self) -> int:
         """Mana value off the stack (CR 202.3): X counts 0; no mana cost is 0.  The back face
@@ -292,3 +318,6 @@ class Card:
             if key == name:
                 return cost
         return None
+
+
+_CARD_SLOTS = slot_setters(Card)

@@ -332,3 +332,25 @@ def test_unread_tap_triggers_refuse_payments() -> None:
     out = answer({"query": "pay", "state": state, "cost": "{B}"})
     assert out["error"]["code"] == "unsupported" and out["error"]["where"] == "battlefield[2]"
     assert answer({"query": "can_pay", "state": state, "cost": "{B}"}) == {"payable": True}
+
+
+def test_a_trigger_of_no_event_read_is_told_by_its_words() -> None:
+    """A trigger line holding none of the words of the events read ("enters", "becomes tapped",
+    "your upkeep") comes back as an unread trigger with its text, ability word or not, without the
+    events' patterns tried; one holding them is read by its event, under an ability word too."""
+    from manasolver.models.text.triggers import _HEAD_WORDS, _HEADS
+
+    assert all(any(w in p.pattern for w in _HEAD_WORDS) for p, _ in _HEADS)
+    kinds = TypeLine.parse("Creature — Test")
+    for line in ("Whenever you cast a noncreature spell, create a Treasure token.",
+                 "Raid — At the beginning of your end step, if you attacked this turn, draw a card.",
+                 "When Test Rogue dies, you get {E}{E}."):
+        trigger = one(parse_triggers(line, kinds, "Test Rogue"))
+        assert (trigger.event, trigger.text, trigger.unsupported) == ("other", line, "trigger event not read")
+    read = {"Eerie — Whenever Test Rogue enters, you get {E}.": "enters",
+            "Whenever a land you control enters, create a Treasure token.": "landfall",
+            "Whenever Test Rogue becomes tapped, it deals 1 damage to you.": "becomes_tapped",
+            "At the beginning of your upkeep, you gain 1 life.": "your_upkeep"}
+    for line, event in read.items():
+        trigger = one(parse_triggers(line, kinds, "Test Rogue"))
+        assert trigger.event == event and trigger.supported, trigger
