@@ -125,10 +125,10 @@ def read_card_text(card: Card) -> CardText:
     if " ha" in face_plain and GRANT_WORDS.search(face_plain):
         from manasolver.models.text.granted import read_granted_keywords
         granted = read_granted_keywords(face.oracle_text, face.name)
-    return CardText.of(_Reader(card, plain, face_plain), {
-        "mana_effects": effects, "triggers": triggers, "hand_abilities": hand, "tap_costs": tap_costs,
-        "cost_effects": cost_effects, "cost_unknown": cost_unknown, "prohibitions": prohibitions,
-        "unread": unread, "unspent_mana": unspent, "doubles_unspent_mana": doubles, "granted_keywords": granted})
+    return CardText.of(_Reader(card, plain, face_plain), mana_effects=effects, triggers=triggers,
+                       hand_abilities=hand, tap_costs=tap_costs, cost_effects=cost_effects,
+                       cost_unknown=cost_unknown, prohibitions=prohibitions, unread=unread, unspent_mana=unspent,
+                       doubles_unspent_mana=doubles, granted_keywords=granted)
 
 
 class _Reader:
