@@ -354,3 +354,18 @@ def test_a_trigger_of_no_event_read_is_told_by_its_words() -> None:
     for line, event in read.items():
         trigger = one(parse_triggers(line, kinds, "Test Rogue"))
         assert trigger.event == event and trigger.supported, trigger
+
+
+def test_a_text_with_the_words_but_no_trigger_line_has_no_trigger() -> None:
+    """The card-text reader reads triggers from any text holding "When" or "At": a text holding them
+    only inside a line, in a reminder or in a card's own name ("At Least It's a Dry Heat") has none,
+    and one whose trigger follows an ability word has it."""
+    for name, text in (("Test Ward", "Attach to target creature you control. Equip {2}"),
+                       ("Test Ward", "Flash\nCounter target spell. Whenever is not a start here."),
+                       ("Test Ward", "Flying (When it would fall, it doesn't.)"),
+                       ("At Least It's a Dry Heat", "At Least It's a Dry Heat deals 2 damage to any target.")):
+        card = card_from_record({"name": name, "type_line": "Creature — Test", "oracle_text": text})
+        assert card.text is not None and card.text.triggers == (), text
+    eerie = card_from_record({"name": "Test Ward", "type_line": "Creature — Test", "oracle_text":
+                              "Flying\nEerie — Whenever an enchantment you control enters, draw a card."})
+    assert eerie.text is not None and [t.event for t in eerie.text.triggers] == ["other"]
