@@ -205,9 +205,8 @@ def _trigger(referenced: str, line: str) -> Trigger | None:
     bare = referenced[word.end():] if word else referenced
     if not _TRIGGER_START.match(bare):
         return None
-    if not holds_any(bare, _HEAD_WORDS):
-        return Trigger("other", line, unsupported="trigger event not read")
-    for pattern, event in _HEADS:
+    heads = _HEADS if holds_any(bare, _HEAD_WORDS) else ()  # (without their words, a trigger of no event read)
+    for pattern, event in heads:
         m = pattern.fullmatch(bare)
         if m is None:
             continue
