@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from manasolver.models.abilities import ManaAbility
 from manasolver.models.cost import ManaCost
+from manasolver.models.slots import slot_setters
 from manasolver.models.symbols import mask_letters
 
 if TYPE_CHECKING:  # the reading's values are imported by the readers that make them
@@ -130,27 +131,39 @@ class CardText:
     _reader: TextReader | None = field(default=None, init=False, repr=False, compare=False)
 
     @staticmethod
-    def of(reader: TextReader, read: dict[str, Any]) -> CardText:
-        """A reading with the values ``read`` of every field but those of :data:`READ_WHEN_ASKED`,
+    def of(reader: TextReader, *, mana_effects: tuple[StructuredEffect, ...], triggers: tuple[Trigger, ...],
+           hand_abilities: tuple[ManaAbility, ...], tap_costs: tuple[TapCost, ...],
+           cost_effects: tuple[CostEffect, ...], cost_unknown: tuple[str, ...],
+           prohibitions: tuple[tuple[str, str], ...], unread: tuple[str, ...], unspent_mana: bool,
+           doubles_unspent_mana: bool, granted_keywords: tuple[GrantedKeyword, ...]) -> CardText:
+        """A reading with the values given of every field but those of :data:`READ_WHEN_ASKED`,
         which ``reader`` reads when each is first asked."""
         text: CardText = object.__new__(CardText)
-        try:
-            if len(read) != len(_READ_NOW_SLOTS):
-                raise KeyError
-            for name, store in _READ_NOW_SLOTS:  # (each a slot's own setter: object.__setattr__ costs more)
-                store(text, read[name])
-        except KeyError:
-            raise TypeError(f"a reading needs the values of {sorted(_READ_NOW)}, not {sorted(read)}") from None
-        _READER_SLOT.__set__(text, reader)
+        # Each field set through its slot (see models.slots), in the order of _READ_NOW_SLOTS.
+        s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11 = _READ_NOW_SLOTS
+        s0(text, mana_effects)
+        s1(text, triggers)
+        s2(text, hand_abilities)
+        s3(text, tap_costs)
+        s4(text, cost_effects)
+        s5(text, cost_unknown)
+        s6(text, prohibitions)
+        s7(text, unread)
+        s8(text, unspent_mana)
+        s9(text, doubles_unspent_mana)
+        s10(text, granted_keywords)
+        s11(text, reader)
         return text
 
 
 #: The fields of :class:`CardText` read when first asked (the others are read when the card is built).
 READ_WHEN_ASKED = ("activated", "keyword_costs", "enters_tapped", "impending", "modes", "about_activation")
 _READ_NOW = frozenset(f for f in CardText.__dataclass_fields__ if not f.startswith("_")) - frozenset(READ_WHEN_ASKED)
-#: Each field of :data:`_READ_NOW` with the setter of its slot, which :meth:`CardText.of` fills.
-_READ_NOW_SLOTS = tuple((name, CardText.__dict__[name].__set__) for name in sorted(_READ_NOW))
-_READER_SLOT = CardText.__dict__["_reader"]
+#: The fields :meth:`CardText.of` sets, in the order of its parameters: those of :data:`_READ_NOW`, then the reader.
+_OF_FIELDS = ("mana_effects", "triggers", "hand_abilities", "tap_costs", "cost_effects", "cost_unknown", "prohibitions",
+              "unread", "unspent_mana", "doubles_unspent_mana", "granted_keywords", "_reader")
+#: The setters of their slots.
+_READ_NOW_SLOTS = tuple(CardText.__dict__[name].__set__ for name in _OF_FIELDS)
 
 
 def _read_when_asked(name: str) -> None:
@@ -224,7 +237,7 @@ class CardFacts:
         self.counting: Any = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Card:
     """A card's characteristics as the engine uses them.
 
@@ -264,6 +277,31 @@ class Card:
     #: facts of its own, as any card built anew.
     facts: CardFacts = field(default_factory=CardFacts, init=False, compare=False, repr=False)
 
+    def __init__(self, name: str, mana_cost: ManaCost | None = None, type_line: TypeLine = TypeLine(),
+                 colors: int = 0, oracle_text: str = "", layout: str = "normal", power: str | None = None,
+                 toughness: str | None = None, keywords: frozenset[str] = frozenset(),
+                 mana_abilities: tuple[ManaAbility, ...] = (), unsupported: tuple[str, ...] = (),
+                 alternative_costs: tuple[tuple[str, ManaCost], ...] = (), faces: tuple[Card, ...] = (),
+                 front_mana_cost: ManaCost | None = None, text: CardText | None = None) -> None:
+        # Each field set through its slot (see models.slots): a card built for every name first met.
+        s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15 = _CARD_SLOTS
+        s0(self, name)
+        s1(self, mana_cost)
+        s2(self, type_line)
+        s3(self, colors)
+        s4(self, oracle_text)
+        s5(self, layout)
+        s6(self, power)
+        s7(self, toughness)
+        s8(self, keywords)
+        s9(self, mana_abilities)
+        s10(self, unsupported)
+        s11(self, alternative_costs)
+        s12(self, faces)
+        s13(self, front_mana_cost)
+        s14(self, text)
+        s15(self, CardFacts())
+
     @property
     def mana_value(self) -> int:
         """Mana value off the stack (CR 202.3): X counts 0; no mana cost is 0.  The back face
@@ -292,3 +330,6 @@ class Card:
             if key == name:
                 return cost
         return None
+
+
+_CARD_SLOTS = slot_setters(Card)

@@ -55,9 +55,6 @@ _MANA_EFFECT_WORDS = ("If you tap a permanent", "If a land is tapped", "if a pla
                       "damage to you if you don't control", "If tapped for mana")
 #: A word of each of :data:`_MANA_EFFECT_WORDS`, found faster than they are.
 _MANA_EFFECT_HINTS = ("tap", "land", "Land", " for mana", "add", "as though", "spend", "activated", "damage to you")
-#: A trigger is a line that starts "When", "Whenever" or "At", after any ability word
-#: (:mod:`~manasolver.models.text.triggers`).
-_TRIGGER_LINE = re.compile(r"^\s*(?:[A-Z][a-z']+(?: [a-z']+)* — )?(?:When|Whenever|At)\b", re.MULTILINE)
 #: A keyword line with a mana cost: "Kicker {2}", "Flashback—{1}{R}" (:mod:`~manasolver.models.text.keyword_costs`).
 _KEYWORD_COST_LINE = re.compile(r"^\s*[A-Z][a-z]+(?: \d+)?(?: |—)\{", re.MULTILINE)
 #: Text about what activating abilities costs or whether they can be activated (CR 601.2f via
@@ -91,7 +88,7 @@ def read_card_text(card: Card) -> CardText:
     triggers: tuple[Trigger, ...] = ()
     face = card.battlefield_face
     face_plain = plain if face is card else _without_reminders(face.oracle_text)
-    if ("When" in face_plain or "At" in face_plain) and _TRIGGER_LINE.search(face_plain):
+    if "When" in face_plain or "At" in face_plain:  # (a trigger starts "When", "Whenever" or "At": CR 603.1)
         from manasolver.models.text.triggers import read_triggers
         triggers = read_triggers(card)
     hand: tuple[ManaAbility, ...] = ()
@@ -125,10 +122,10 @@ def read_card_text(card: Card) -> CardText:
     if " ha" in face_plain and GRANT_WORDS.search(face_plain):
         from manasolver.models.text.granted import read_granted_keywords
         granted = read_granted_keywords(face.oracle_text, face.name)
-    return CardText.of(_Reader(card, plain, face_plain), {
-        "mana_effects": effects, "triggers": triggers, "hand_abilities": hand, "tap_costs": tap_costs,
-        "cost_effects": cost_effects, "cost_unknown": cost_unknown, "prohibitions": prohibitions,
-        "unread": unread, "unspent_mana": unspent, "doubles_unspent_mana": doubles, "granted_keywords": granted})
+    return CardText.of(_Reader(card, plain, face_plain), mana_effects=effects, triggers=triggers,
+                       hand_abilities=hand, tap_costs=tap_costs, cost_effects=cost_effects,
+                       cost_unknown=cost_unknown, prohibitions=prohibitions, unread=unread, unspent_mana=unspent,
+                       doubles_unspent_mana=doubles, granted_keywords=granted)
 
 
 class _Reader:

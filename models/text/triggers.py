@@ -49,7 +49,7 @@ from functools import lru_cache
 from manasolver.models.triggered import EffectKind, Trigger, TriggerEffect, TriggerEvent
 from manasolver.models.card import Card, TypeLine
 from manasolver.models.text.mana_abilities import sentences
-from manasolver.models.text.oracle import MAX_LINE, self_reference, strip_reminder
+from manasolver.models.text.oracle import MAX_LINE, holds_any, self_reference, strip_reminder
 from manasolver.models.tokens import TOKENS
 
 __all__ = [
@@ -100,6 +100,8 @@ _HEADS: tuple[tuple[re.Pattern[str], TriggerEvent], ...] = (
     (re.compile(r"Whenever enchanted (?:land|creature|artifact) becomes tapped(), (.+)"), "enchanted_tapped"),
     (re.compile(r"At the beginning of your upkeep(), (.+)"), "your_upkeep"),
 )
+#: Words one of which the trigger of each of :data:`_HEADS` holds: the others are of no event read.
+_HEAD_WORDS = ("enters", "becomes tapped", "your upkeep")
 _TRIGGER_START = re.compile(r"^(?:When|Whenever|At)\b")
 _ENTERS_TAPPED = re.compile(rf"~ {_ENTERS} tapped\.")
 _ENTERS_TAPPED_ANY = re.compile(rf"^~ {_ENTERS} tapped\b")
@@ -199,10 +201,12 @@ def _condition(body: str) -> tuple[str, str, str]:
 def _trigger(referenced: str, line: str) -> Trigger | None:
     """The trigger a reminder-free ``line`` holds (read in its self-``referenced`` form, ~ for
     the card's name), or None when it is none."""
-    bare = _ABILITY_WORD.sub("", referenced, count=1)
+    word = _ABILITY_WORD.match(referenced)
+    bare = referenced[word.end():] if word else referenced
     if not _TRIGGER_START.match(bare):
         return None
-    for pattern, event in _HEADS:
+    heads = _HEADS if holds_any(bare, _HEAD_WORDS) else ()  # (without their words, a trigger of no event read)
+    for pattern, event in heads:
         m = pattern.fullmatch(bare)
         if m is None:
             continue

@@ -6,10 +6,11 @@ whatever order they are asked.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import fields, replace
 
 import pytest
-from manasolver.models.card import READ_WHEN_ASKED, Card, CardText, TypeLine
+from manasolver.models.card import _OF_FIELDS, READ_WHEN_ASKED, Card, CardText, TypeLine
 from manasolver.models.carddb import CardDB
 from manasolver.models.text import read
 from manasolver.models.text.read import card_text, read_card_text
@@ -93,14 +94,21 @@ def test_a_card_built_by_hand_is_read_when_asked() -> None:
 
 
 def test_a_reading_needs_every_field_not_read_when_asked() -> None:
-    """``CardText.of`` refuses a reading that lacks one of the fields read when the card is built."""
-    with pytest.raises(TypeError):
-        CardText.of(read._Reader(Card("X"), "", ""), {"mana_effects": ()})
+    """``CardText.of`` takes the value of every field read when the card is built, and only those,
+    and sets each in its own slot."""
     every = {name: getattr(CardText(), name) for name in CardText.__dataclass_fields__
              if not name.startswith("_") and name not in READ_WHEN_ASKED}
-    assert CardText.of(read._Reader(Card("X"), "", ""), dict(every)) == CardText()
+    parameters = inspect.signature(CardText.of).parameters
+    assert [p for p, v in parameters.items() if v.kind is v.KEYWORD_ONLY] == list(_OF_FIELDS[:-1])
+    assert set(_OF_FIELDS[:-1]) == set(every) and _OF_FIELDS[-1] == "_reader"
+    with pytest.raises(TypeError):
+        CardText.of(read._Reader(Card("X"), "", ""), mana_effects=())  # type: ignore[call-arg]
+    assert CardText.of(read._Reader(Card("X"), "", ""), **every) == CardText()  # type: ignore[arg-type]
     misnamed = dict(every)
     misnamed["mana_effect"] = misnamed.pop("mana_effects")
     for wrong in (misnamed, {**every, "activated": ()}):  # one misnamed; one more, read when asked
         with pytest.raises(TypeError):
-            CardText.of(read._Reader(Card("X"), "", ""), wrong)
+            CardText.of(read._Reader(Card("X"), "", ""), **wrong)  # type: ignore[arg-type]
+    distinct = {name: (name,) for name in every}  # each field's value its own: set in its own slot
+    text = CardText.of(read._Reader(Card("X"), "", ""), **distinct)  # type: ignore[arg-type]
+    assert all(getattr(text, name) == (name,) for name in every)

@@ -1,5 +1,6 @@
 """The oracle-text patterns written for speed (``models/text/oracle.py``, ``read.py``, ``granted.py``) find what
-their plain forms find: a word first with a lookbehind for the ``\\b`` before it, the self reference
+their plain forms find: a word first with a lookbehind for the ``\\b`` before it (case-insensitive ones too),
+a granted mana ability looked for only in text with a quote, the self reference
 read from the lower-case text of an ASCII line, the mana-effect words looked for one by one, the land-type
 changes only in lines that name a land type.  Checked against the plain forms on real lines and on random
 ones built from the words they look for.
@@ -16,7 +17,12 @@ from manasolver.models.text import oracle, read
 _SELF_WORDS_PLAIN = re.compile(r"\bthis (?:artifact|creature|land|permanent|enchantment|card|token|vehicle|"
                                r"equipment|aura|planeswalker|battle|saga|class|case|room|spacecraft)\b", re.IGNORECASE)
 _PLAIN_WORDS = {"_TAP_WORD": re.compile(r"\btap(?:s|ped)?\b"), "_FOR_WORD": re.compile(r"\bfor\b"),
-                "_MANA_WORD": re.compile(r"\bmana\b")}
+                "_MANA_WORD": re.compile(r"\bmana\b"),
+                "_ADDS_MANA": re.compile(r"\badds?\b[^.]*?(?:\{[^}]+\}|\bmana\b)", re.IGNORECASE),
+                "_TARGET": re.compile(r"\btargets?\b", re.IGNORECASE),
+                "_WOULD_ADD": re.compile(r"\bwould (?:add|produce)\b"),
+                "_ALL_ACTIVATED": re.compile(r"\b(?:has|have) all activated abilities of\b")}
+_GRANTS_ADD = re.compile(r"\b(?:has|have|gains?)\b[^\"]*\"[^\"]*:[^\"]*\badd\b")
 _GRANT_PLAIN = re.compile(r"\b(?:have|has) (?:haste|convoke|improvise|delve)\b")
 
 _PIECES = st.sampled_from(["this ", "This ", "THIS ", "thIs ", "xthis ", "_this ", "this", "creature", "Creature",
@@ -25,7 +31,9 @@ _PIECES = st.sampled_from(["this ", "This ", "THIS ", "thIs ", "xthis ", "_this 
                            "Thistle ", "a ", "If a land is tapped", " for mana", "Nonbasic lands are", "have", "has",
                            "shas", "haste", "hasted", "convoke", " have haste", "Creatures you control have haste.",
                            " is ", " are ", "becomes ", "Mountain", "Islands", "land types", "basic land type",
-                           "lose all ", "Nonbasic lands are Mountains."])
+                           "lose all ", "Nonbasic lands are Mountains.", "add", "Add", "ADD", "adds", "madd", "{G}",
+                           "{T}", "target", "Targets", "retarget", "targets", "would", "swould", " would add",
+                           "would produce", " all activated abilities of", "gains", "\"", ": ", "xhas"])
 _LINES = st.lists(_PIECES, max_size=14).map("".join)
 
 _REAL = [
@@ -35,6 +43,10 @@ _REAL = [
     "Formidable — {W}{W}, {T}: Tap target creature. Activate only if creatures you control have total power 8 "
     "or greater and this creature is untapped.",
     "Spend only mana produced by this land to cast spells. (Thıs ſpell — this card.)",
+    "{T}: Add {G}. Activate only if you control a Forest.", "{1}, {T}: Target player adds {R}.",
+    "If a land you control would produce mana, it produces twice that much instead.",
+    "Manascape Refractor has all activated abilities of all lands on the battlefield.",
+    'Creatures you control have "{T}: Add one mana of any color."', 'Each creature gains "{T}: Add {C}."',
     "Nonbasic lands are Mountains.", "Enchanted land is an Island.", "Each land is a Swamp in addition to its other "
     "land types.", "Lands you control lose all land types and are Forests.",
 ]
@@ -61,6 +73,9 @@ def _check(text: str) -> None:
         fast = getattr(oracle, name)
         assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)], (name, text)
     assert oracle._changes_land_types(text) == _plain_changes_land_types(text), text
+    low = text.lower()
+    grants = '"' in low and oracle._GRANTS_ADD.search(low) is not None  # (the reader's test of the quote first)
+    assert grants == (_GRANTS_ADD.search(low) is not None), text
     fast_spans = [m.span() for m in oracle.GRANT_WORDS.finditer(text)]
     assert fast_spans == [m.span() for m in _GRANT_PLAIN.finditer(text)], text
 

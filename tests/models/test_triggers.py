@@ -332,3 +332,40 @@ def test_unread_tap_triggers_refuse_payments() -> None:
     out = answer({"query": "pay", "state": state, "cost": "{B}"})
     assert out["error"]["code"] == "unsupported" and out["error"]["where"] == "battlefield[2]"
     assert answer({"query": "can_pay", "state": state, "cost": "{B}"}) == {"payable": True}
+
+
+def test_a_trigger_of_no_event_read_is_told_by_its_words() -> None:
+    """A trigger line holding none of the words of the events read ("enters", "becomes tapped",
+    "your upkeep") comes back as an unread trigger with its text, ability word or not, without the
+    events' patterns tried; one holding them is read by its event, under an ability word too."""
+    from manasolver.models.text.triggers import _HEAD_WORDS, _HEADS
+
+    assert all(any(w in p.pattern for w in _HEAD_WORDS) for p, _ in _HEADS)
+    kinds = TypeLine.parse("Creature — Test")
+    for line in ("Whenever you cast a noncreature spell, create a Treasure token.",
+                 "Raid — At the beginning of your end step, if you attacked this turn, draw a card.",
+                 "When Test Rogue dies, you get {E}{E}."):
+        trigger = one(parse_triggers(line, kinds, "Test Rogue"))
+        assert (trigger.event, trigger.text, trigger.unsupported) == ("other", line, "trigger event not read")
+    read = {"Eerie — Whenever Test Rogue enters, you get {E}.": "enters",
+            "Whenever a land you control enters, create a Treasure token.": "landfall",
+            "Whenever Test Rogue becomes tapped, it deals 1 damage to you.": "becomes_tapped",
+            "At the beginning of your upkeep, you gain 1 life.": "your_upkeep"}
+    for line, event in read.items():
+        trigger = one(parse_triggers(line, kinds, "Test Rogue"))
+        assert trigger.event == event and trigger.supported, trigger
+
+
+def test_a_text_with_the_words_but_no_trigger_line_has_no_trigger() -> None:
+    """The card-text reader reads triggers from any text holding "When" or "At": a text holding them
+    only inside a line, in a reminder or in a card's own name ("At Least It's a Dry Heat") has none,
+    and one whose trigger follows an ability word has it."""
+    for name, text in (("Test Ward", "Attach to target creature you control. Equip {2}"),
+                       ("Test Ward", "Flash\nCounter target spell. Whenever is not a start here."),
+                       ("Test Ward", "Flying (When it would fall, it doesn't.)"),
+                       ("At Least It's a Dry Heat", "At Least It's a Dry Heat deals 2 damage to any target.")):
+        card = card_from_record({"name": name, "type_line": "Creature — Test", "oracle_text": text})
+        assert card.text is not None and card.text.triggers == (), text
+    eerie = card_from_record({"name": "Test Ward", "type_line": "Creature — Test", "oracle_text":
+                              "Flying\nEerie — Whenever an enchantment you control enters, draw a card."})
+    assert eerie.text is not None and [t.event for t in eerie.text.triggers] == ["other"]
