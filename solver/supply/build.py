@@ -395,7 +395,8 @@ def _card_info(card: Card) -> _CardInfo:
     mana by cards revealed from the hand, its rows by :func:`_own_slot` or None) for a card,
     computed once per card (kept in its facts).  The last is a dictionary, filled as rows are
     made, where a permanent's row on a board without effects on mana reads nothing but whether
-    resources are read, it is tapped and it is summoning sick (:func:`_reads_own_state_only`)."""
+    resources are read, it is tapped and it is summoning sick (:func:`_reads_own_state_only`),
+    and its controller's commander identity where it reads that (Command Tower, Arcane Signet)."""
     hit: _CardInfo | None = card.facts.supply_info
     if hit is not None:
         return hit
@@ -421,7 +422,7 @@ def _card_info(card: Card) -> _CardInfo:
     reveals = any(reveals_hand(ab) for ab in card.mana_abilities)
     readings = tuple(map(_reading, card.mana_abilities))
     own: dict[int, _Row] | None = None
-    if not (board_dependent or commander or pays or counters) and _reads_own_state_only(card, readings):
+    if not (board_dependent or pays or counters) and _reads_own_state_only(card, readings):
         own = {}
     info = (board_dependent or commander, pays, counters, reference, commander_only, readings, reveals, own)
     card.facts.supply_info = info
@@ -429,9 +430,9 @@ def _card_info(card: Card) -> _CardInfo:
 
 
 def _reads_own_state_only(card: Card, readings: tuple[_Reading, ...]) -> bool:
-    """Does a permanent of ``card`` (not reading the board, the commander, life, energy or
-    counters: checked by :func:`_card_info`) have a supply row, on a board without effects on mana,
-    that reads nothing of it but whether it is tapped and summoning sick (CR 107.5, 302.6)?  No
+    """Does a permanent of ``card`` (not reading the board but the commander's identity, nor life,
+    energy or counters: checked by :func:`_card_info`) have a supply row, on a board without effects
+    on mana, that reads nothing of it but whether it is tapped and summoning sick (CR 107.5, 302.6)?  No
     clause unread, no tapping cost read from its text, and no mana ability "once each turn"
     (what this turn used, 602.5b), with a cost read apart (milling), a cost part that reads the
     board, a colored mana cost (609.4b reads who owns it) or a chosen-type restriction (its chosen
@@ -447,12 +448,15 @@ def _reads_own_state_only(card: Card, readings: tuple[_Reading, ...]) -> bool:
     return True
 
 
-def _own_slot(state: GameState, perm: Permanent, resources: bool) -> int:
+def _own_slot(state: GameState, perm: Permanent, pl: Player, resources: bool, commander: bool) -> int:
     """Where a row of a card whose rows read only the permanent's own state
     (:func:`_reads_own_state_only`) is kept in its facts: by whether resources are read, it is
-    tapped and it is summoning sick.  :func:`_rows` makes the same slot inline, in its loop over a
-    board's permanents: a change here is a change there."""
-    return 4 * resources + 2 * perm.tapped + (perm.sick and summoning_sick(state, perm))
+    tapped and it is summoning sick (the three low bits) and, for a card whose rows read the
+    commander's color identity (``commander``), that identity of its controller ``pl`` (the bits
+    above: CR 903.4).  :func:`_rows` makes the same slot inline, in its loop over a board's
+    permanents: a change here is a change there."""
+    slot = 4 * resources + 2 * perm.tapped + (perm.sick and summoning_sick(state, perm))
+    return slot + 8 * player_identity(pl) if commander else slot
 
 
 def card_context(card: Card) -> tuple[bool, bool] | None:
@@ -506,7 +510,7 @@ def _row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | N
     if not remember:
         pass
     elif not changed and own is not None and perm.imprinted is None and perm.cast_for is None:
-        slot = _own_slot(state, perm, resources)  # (cast_for: an impending permanent's types)
+        slot = _own_slot(state, perm, pl, resources, commander_only)  # (cast_for: an impending permanent's types)
         hit = own.get(slot)
         if hit is not None:
             return hit
@@ -804,6 +808,7 @@ def _rows(state: GameState, pl: Player, resources: bool) -> tuple[list[tuple[int
     out: list[tuple[int, Permanent, _Row]] = []
     creatures = 0
     slot = 4 * resources  # the rows' slots as :func:`_own_slot` makes them, inline: a call fewer per permanent
+    identity = -1  # the slot's commander bits, read at the first card that reads them
     for pos, perm in enumerate(state.battlefield):
         if perm.controller != name:
             continue
@@ -812,7 +817,12 @@ def _rows(state: GameState, pl: Player, resources: bool) -> tuple[list[tuple[int
         row = None
         if perm.imprinted is None:
             if info is not None and info[7] is not None and perm.cast_for is None:
-                row = info[7].get(slot + 2 * perm.tapped + (perm.sick and summoning_sick(state, perm)))
+                at = slot + 2 * perm.tapped + (perm.sick and summoning_sick(state, perm))
+                if info[4]:
+                    if identity < 0:
+                        identity = 8 * player_identity(pl)
+                    at += identity
+                row = info[7].get(at)
             else:
                 # the key of _what, made here: one lookup per permanent
                 entry = lookup((id(card), resources) + perm[2:])
@@ -858,7 +868,7 @@ def _rows_beside_effects(state: GameState, pl: Player, resources: bool,
         if lookup is not None and perm.imprinted is None and perm.id not in own:
             info = card.facts.supply_info
             if info is not None and info[7] is not None and perm.cast_for is None:
-                hit = info[7].get(_own_slot(state, perm, resources))
+                hit = info[7].get(_own_slot(state, perm, pl, resources, info[4]))
             else:
                 entry = lookup(_what(perm, resources))
                 if entry is not None and entry[0] is card:
