@@ -112,19 +112,28 @@ _Key = tuple[int, bytes] | tuple[int, str, int]
 _RECENT: OrderedDict[_Key, _Entry | None] = OrderedDict()
 _FAST: dict[tuple[int, bytes], _Entry] = {}
 _recent_bytes = 0
-#: Boards kept by content whose JSON text a query line gave: the text's length and last
-#: :data:`_TAIL` characters -> [(text, decoded object, entry)], the most recently used texts
-#: (at most :data:`TEXT_LIMIT`) in ``_TEXTS``, and each text's decoded object by ``id``.
-_TAIL = 24
-_BY_TAIL: dict[tuple[int, str], list[tuple[str, dict[str, Any], _Entry]]] = {}
+#: Boards kept by content whose JSON text a query line gave: the text's print
+#: (:func:`_text_print`) -> [(text, decoded object, entry)], the most recently used texts (at
+#: most :data:`TEXT_LIMIT`) in ``_TEXTS``, and each text's decoded object by ``id``.
+_BY_PRINT: dict[tuple[str, int], list[tuple[str, dict[str, Any], _Entry]]] = {}
 _TEXTS: OrderedDict[str, tuple[dict[str, Any], _Entry]] = OrderedDict()
 _LENGTHS: dict[int, int] = {}
 _CANON: dict[int, tuple[dict[str, Any], _Entry]] = {}
 #: Per thread: the ``state`` object :func:`decode_query` decoded last, the line and where in it
 #: the object's text starts and ends, until :func:`load_board` reads that board.
 _PENDING = threading.local()
-#: The characters a print of a board text takes from its middle (:func:`_load_text`).
+#: The characters a print of a board text takes from its middle (:func:`_text_print`).
 _PRINT = 16
+
+
+def _text_print(text: str, start: int, end: int) -> tuple[str, int]:
+    """The print of the board text ``text[start:end]``: up to :data:`_PRINT` of its characters
+    from its middle, and its length (two boards of a game differ there or in length).  Read
+    without copying or hashing the whole text, and the same for the text alone as inside a line;
+    equal prints are not equal texts, so a board found by its print is taken only when its text
+    is the one read."""
+    middle = (start + end) // 2
+    return text[middle:min(middle + _PRINT, end)], end - start
 
 
 def content_key(obj: object) -> bytes | None:
@@ -216,13 +225,12 @@ def load_board(obj: object, db: CardDB) -> GameState:
 
 def _load_text(obj: dict[str, Any], db: CardDB, line: str, start: int, end: int) -> GameState:
     """:func:`load_board` of a board that :func:`decode_query` decoded from ``line[start:end]``,
-    known by the print of its text: the :data:`_PRINT` characters at its middle and its length
-    (two boards of a game differ there or in length).  The print is read without copying or
-    hashing the whole text, so that a board met once (the common case of a client sending a new
-    board every line) costs neither; equal prints are not equal texts, so a kept board found by
-    its print is taken only when its text is the line's."""
+    known by the print of its text (:func:`_text_print`), so that a board met once (the common
+    case of a client sending a new board every line) is neither copied nor hashed whole; a kept
+    board found by its print is taken only when its text is the line's."""
+    # the print of _text_print, made here: a call fewer on every line (a change there is a change here)
     middle = (start + end) // 2
-    full: _Key = (id(db), line[middle:middle + _PRINT], end - start)
+    full: _Key = (id(db), line[middle:middle + _PRINT] if end - middle >= _PRINT else line[middle:end], end - start)
     entry = _RECENT.get(full)
     if entry is not None and entry.kept.db is db and entry.source is not None \
             and len(entry.source) == end - start and line.startswith(entry.source, start):
@@ -265,7 +273,7 @@ def _text_alias(entry: _Entry, obj: object) -> None:
     entry.size += len(text)
     _recent_bytes += len(text)
     _TEXTS[text] = (obj, entry)
-    _BY_TAIL.setdefault((len(text), text[-_TAIL:]), []).append((text, obj, entry))
+    _BY_PRINT.setdefault(_text_print(text, 0, len(text)), []).append((text, obj, entry))
     _LENGTHS[len(text)] = _LENGTHS.get(len(text), 0) + 1
     _CANON[id(obj)] = (obj, entry)
     while len(_TEXTS) > TEXT_LIMIT:
@@ -276,12 +284,12 @@ def _drop_text(text: str) -> None:
     """Forget one board text (under the lock)."""
     global _recent_bytes
     obj, entry = _TEXTS.pop(text)
-    tail = (len(text), text[-_TAIL:])
-    rest = [c for c in _BY_TAIL.get(tail, ()) if c[0] != text]
+    found = _text_print(text, 0, len(text))
+    rest = [c for c in _BY_PRINT.get(found, ()) if c[0] != text]
     if rest:
-        _BY_TAIL[tail] = rest
+        _BY_PRINT[found] = rest
     else:
-        _BY_TAIL.pop(tail, None)
+        _BY_PRINT.pop(found, None)
     left = _LENGTHS[len(text)] - 1
     if left:
         _LENGTHS[len(text)] = left
@@ -479,7 +487,8 @@ def _kept_text(text: str, start: int) -> tuple[dict[str, Any], int] | None:
         end = start + length
         if end >= limit:
             continue
-        found = _BY_TAIL.get((length, text[max(start, end - _TAIL):end]))
+        middle = start + length // 2  # the print of _text_print, made here: no call per kept length and line
+        found = _BY_PRINT.get((text[middle:middle + _PRINT] if end - middle >= _PRINT else text[middle:end], length))
         if found is None:
             continue
         for candidate, obj, _entry in found:

@@ -78,3 +78,19 @@ def test_a_board_text_with_a_kept_boards_print_is_read_as_its_own_board() -> Non
         assert forest(first) == ["a"]
     for _ in range(3):
         assert (forest(second), forest(first)) == (["b"], ["a"])
+
+
+def test_a_short_board_text_is_known_by_its_own_print_wherever_it_stands() -> None:
+    """A board text shorter than twice the print (a lone player) is known by the characters of its
+    own middle: met at the end of one line and inside the next, it is one board, kept at the
+    second meeting; its print never reads what follows it in the line."""
+    board_cache.clear()
+    board = '{"players":[{"name":"a"}]}'
+    last = '{"query": "can_pay", "cost": "{0}", "state": ' + board + "}"
+    inside = '{"query": "can_pay", "state": ' + board + ', "cost": "{0}"}'
+    for line in (last, inside, last):
+        assert answer_line(line) == {"payable": True}
+    assert board_cache.recent_count() == 1
+    assert board_cache.decode_query(inside, JSON_DECODER.scan_once) is not None
+    found = board_cache._text_print(inside, inside.index(board), inside.index(board) + len(board))
+    assert found == board_cache._text_print(board, 0, len(board)) and found[0] == board[len(board) // 2:]

@@ -334,7 +334,7 @@ def test_unread_tap_triggers_refuse_payments() -> None:
     assert answer({"query": "can_pay", "state": state, "cost": "{B}"}) == {"payable": True}
 
 
-def test_a_trigger_of_no_event_read_is_told_by_its_words() -> None:
+def test_a_trigger_of_no_event_read_is_told_by_its_words_603_1() -> None:
     """A trigger line holding none of the words of the events read ("enters", "becomes tapped",
     "your upkeep") comes back as an unread trigger with its text, ability word or not, without the
     events' patterns tried; one holding them is read by its event, under an ability word too."""

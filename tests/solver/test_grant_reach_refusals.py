@@ -24,7 +24,7 @@ def _board(condition: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("condition", ["", "a Forest"])
-def test_a_grant_whose_reach_refuses_reaches_any_permanent(condition: str) -> None:
+def test_a_grant_whose_reach_refuses_reaches_any_permanent_613_1f(condition: str) -> None:
     """Unconditional, or with a condition that holds: the reach is unknown, not an error."""
     board = _board(condition)
     assert reached_by_effects(load_state(board)) is None
@@ -32,7 +32,7 @@ def test_a_grant_whose_reach_refuses_reaches_any_permanent(condition: str) -> No
     assert out["error"]["code"] == "unsupported" and "Tarmogoyf" in out["error"]["message"]
 
 
-def test_a_grant_whose_condition_does_not_hold_reaches_nothing() -> None:
+def test_a_grant_whose_condition_does_not_hold_reaches_nothing_613_1f() -> None:
     """With fewer than six lands the grant gives nothing: whom it would reach is not read."""
     board = _board("six or more lands")
     assert reached_by_effects(load_state(board)) == frozenset()
