@@ -488,7 +488,7 @@ class Finisher:
                 if opt.exclusive:
                     used[k] += n
                 nonland += n * (classes[k].kind != "land")
-                sacrificed += n * any(c.startswith("sacrifice") for c in opt.costs)
+                sacrificed += n * opt.sacrifices
         for i, act in enumerate(acts if kinds is None else ()):
             times = int(act.get("times", 1))
             found = founds[i] if founds is not None else self._found(act, keys)
