@@ -236,7 +236,8 @@ def _options(state: GameState, perm: Permanent, player: Player,
                               _sacrificed(ab, slots, result.removed), tap_types, nonsnow,
                               bool(cost.remove_any), cost.discard_hand,
                               bool(cost.remove_counters or cost.remove_any),
-                              any(p.startswith("sacrifice") for p in parts)))
+                              bool(cost.sacrifice_self or cost.sacrifice)
+                              and any(p.startswith("sacrifice") for p in parts)))
     made = Options(out)
     made.reveals = _card_info(card)[6]
     return made

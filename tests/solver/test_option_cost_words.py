@@ -166,3 +166,13 @@ def test_no_sacrifice_counts_a_sacrifice_by_its_word(card: str, counted: int) ->
     score = dict(out["payment"]["score"])
     assert out["payment"]["activations"][-1]["permanent"] == "p1"
     assert score["no_sacrifice"] == counted
+
+
+def test_guide_reads_the_board_after_a_counter_is_removed() -> None:
+    """Workhorse ("Remove a +1/+1 counter from Workhorse: Add {C}.") with one counter: once a
+    partial payment removed it, {C}{C} can't be completed (CR 118.3: no counter is left), while
+    {C} is; the guide reads the permanent's options again on the board after, not as they were."""
+    board = json_board({"card": "Workhorse", "counters": {"+1/+1": 1}})
+    partial = [{"permanent": "p0", "ability": 0}]
+    assert answer({"query": "guide", "state": board, "cost": "{C}", "partial": partial})["completable"] is True
+    assert answer({"query": "guide", "state": board, "cost": "{C}{C}", "partial": partial})["completable"] is False
