@@ -218,7 +218,7 @@ def _by_supply(opt: Option) -> bool:
     """Is the supply after activating ``opt`` the supply before it less the member (an option
     that taps or sacrifices it) or as it was, with the pool changed?  Not when its cost removes
     counters (the member's later mana depends on them)."""
-    return not any(c.startswith("remove ") for c in opt.costs)
+    return not opt.removes_counters
 
 
 def _after(req: PaymentRequest, branch: _Branch, k: int, m: int, opt: Option, made: tuple[int, ...],

@@ -398,7 +398,10 @@ class Finisher:
         ``allocation``, ``warnings`` and ``score`` (written in place and returned); ``keys``: the
         class and option of activations by the ``id`` of their objects (:func:`direct_json`);
         ``steps``: the steps of its activations when the direct writer made them; ``founds``:
-        the class, option and spell flag of each activation when the direct writer wrote them all."""
+        the class, option and spell flag of each activation when the direct writer wrote them all.
+        Activations all written directly need no order constraints (:func:`_accepts`: none
+        sacrifices or taps another permanent or is a card of the hand, so Lion's Eye Diamond's
+        discard has nothing to come after)."""
         acts: list[dict[str, Any]] = out["activations"]
         kinds: dict[int, Found] | None = None  # the activations' kinds when all were written directly
         known: list[Found | None]
@@ -425,7 +428,7 @@ class Finisher:
         assists.extend(Assist("delve", name) for name in out.get("delved", []))
         plan = executable(steps, widened(total_demands(out["total"]), self.widen), _bits(out["pool_used"]),
                           _bits(out["floating"]),
-                          assists, _after(acts) if kinds is None or _discards(kinds) else None)
+                          assists, _after(acts) if kinds is None else None)
         out["activations"] = list(map(acts.__getitem__, plan.order))
         known = list(map(known.__getitem__, plan.order))
         allocation = [{"symbol": symbol, "paid_by": {kind: value}} for symbol, kind, value in plan.paid]
@@ -488,7 +491,7 @@ class Finisher:
                 if opt.exclusive:
                     used[k] += n
                 nonland += n * (classes[k].kind != "land")
-                sacrificed += n * any(c.startswith("sacrifice") for c in opt.costs)
+                sacrificed += n * opt.sacrifices
         for i, act in enumerate(acts if kinds is None else ()):
             times = int(act.get("times", 1))
             found = founds[i] if founds is not None else self._found(act, keys)
@@ -570,11 +573,6 @@ def warnings_of(out: dict[str, Any], preserved: frozenset[str] = frozenset(),
         "exiles": bool(out.get("delved")) or any("exile" in c for c in costs) or hand,
     }
     return [code for code in WARNINGS if found[code]]
-
-
-def _discards(kinds: dict[int, Found]) -> bool:
-    """Does an option of ``kinds`` discard the hand (then :func:`_after` orders the payment)?"""
-    return any("discard your hand" in f[1].costs for f in kinds.values())
 
 
 def _after(acts: list[dict[str, Any]]) -> list[set[int]] | None:

@@ -106,7 +106,7 @@ def _cost_size(o: Option) -> int:
 def _readable(opts: tuple[Option, ...]) -> bool:
     """Are all of a permanent's options in a shape the search reads exactly (module docstring)?"""
     for o in opts:
-        if o.tap_creatures or o.sacrifice_other or any("discard" in c for c in o.costs):
+        if o.tap_creatures or o.sacrifice_other or o.discards_hand:
             return False
     groups: dict[int, list[Option]] = {}
     for o in opts:
@@ -287,4 +287,4 @@ def _storage_land(cls: SourceClass) -> bool:
 def _sacrifice(mask: int) -> Option:
     """A land only sacrificed: one mana of a type it could produce (the snow of the mana is not
     read by ``options``)."""
-    return Option(_SACRIFICE, (mask,), ("sacrifice a land",))
+    return Option(_SACRIFICE, (mask,), ("sacrifice a land",), sacrifices=True)

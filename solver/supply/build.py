@@ -234,7 +234,10 @@ def _options(state: GameState, perm: Permanent, player: Player,
                               ab.damage, cost.sacrifice_self, cost.tap, bool(exclusive), repeat,
                               restriction, _tapped(ab, tap_count, result.removed),
                               _sacrificed(ab, slots, result.removed), tap_types, nonsnow,
-                              bool(cost.remove_any)))
+                              bool(cost.remove_any), cost.discard_hand,
+                              bool(cost.remove_counters or cost.remove_any),
+                              bool(cost.sacrifice_self or cost.sacrifice)
+                              and any(p.startswith("sacrifice") for p in parts)))
     made = Options(out)
     made.reveals = _card_info(card)[6]
     return made

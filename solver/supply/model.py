@@ -78,6 +78,21 @@ class Option:
     removes a number of counters the player chooses on activation (storage lands, CR 107.3;
     ``AbilityCost.remove_any``), so one option stands for one choice of that number: readers
     that count activations without reading the number leave it to those that do.
+
+    What the cost's words say, read once as the option is made, so that no reader of an option
+    parses ``costs``: ``discards_hand``: the cost discards the player's whole hand (Lion's Eye
+    Diamond, ``AbilityCost.discard_hand``); ``removes_counters``: the cost removes counters from
+    the permanent, a fixed number or any number (``AbilityCost.remove_counters``,
+    ``removes_any``), so what the permanent adds later depends on it; ``sacrifices``: a part of
+    the cost is a sacrifice by that word (CR 701.21a: "sacrifice" itself, "sacrifice a
+    creature", Squandered Resources' "sacrifice a land"), what the ``no_sacrifice`` criterion
+    counts once per activation, read from the cost's parts.  Not :attr:`sacrifice` nor
+    :attr:`sacrifice_other` (nor the ``AbilityCost`` fields they come from): exiling the permanent
+    or returning it to the hand sets :attr:`sacrifice` (it leaves the battlefield, CR 400.7), so
+    does exiling a card from the hand for mana (Simian Spirit Guide), and a card discarded or
+    exiled from a zone (Skirge Familiar's "discard a card") is a :attr:`sacrifice_other` kind;
+    none is a sacrifice; and the option Squandered Resources' sacrifice of a land gives that land
+    sets neither, though it is one (:mod:`manasolver.solver.pools.untapped`).
     """
 
     ability: int
@@ -97,16 +112,21 @@ class Option:
     tap_types: tuple[str, ...] = ()
     nonsnow_tail: int = 0
     removes_any: bool = False
+    discards_hand: bool = False
+    removes_counters: bool = False
+    sacrifices: bool = False
 
     def __init__(self, ability: int, slots: tuple[int, ...], costs: tuple[str, ...],
                  mana_cost: ManaCost = _NO_MANA, life: int = 0, energy: int = 0, damage: int = 0,
                  sacrifice: bool = False, tap: bool = False, exclusive: bool = True, repeat: int = 1,
                  restriction: Restriction | None = None, tap_creatures: int = 0,
                  sacrifice_other: tuple[str, ...] = (), tap_types: tuple[str, ...] = (),
-                 nonsnow_tail: int = 0, removes_any: bool = False) -> None:
+                 nonsnow_tail: int = 0, removes_any: bool = False, discards_hand: bool = False,
+                 removes_counters: bool = False, sacrifices: bool = False) -> None:
         # Each field set through its slot (see slot_setters): the options of a board's
         # board-dependent permanents are made on every board.
-        (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16) = _OPTION_SLOTS
+        (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18,
+         s19) = _OPTION_SLOTS
         s0(self, ability)
         s1(self, slots)
         s2(self, costs)
@@ -124,6 +144,9 @@ class Option:
         s14(self, tap_types)
         s15(self, nonsnow_tail)
         s16(self, removes_any)
+        s17(self, discards_hand)
+        s18(self, removes_counters)
+        s19(self, sacrifices)
 
     def slot_snow(self, i: int, class_snow: bool) -> bool:
         """Is the mana of slot ``i`` snow, for a member of a class whose snow flag is

@@ -200,7 +200,7 @@ def _option_costs(options: Options) -> tuple[bool, bool, bool]:
         if o.restriction is not None and o.restriction.unchecked:
             unchecked = True
         returns = returns or RETURN_SELF in o.costs
-        discards = discards or "discard your hand" in o.costs
+        discards = discards or o.discards_hand
     costs = options.costs = (unchecked, returns, discards)
     return costs
 
@@ -248,7 +248,7 @@ def _without_hand_discarders(supply: Supply) -> Supply:
     Diamond Lion: "Discard your hand …  Activate only as an instant."): the ability can't be
     activated while a spell is being cast (CR 602.5d: only when an instant could be cast), so
     its mana is made before, and discarding the hand then discards the card to be cast."""
-    return _without_options(supply, lambda o: "discard your hand" in o.costs)
+    return _without_options(supply, lambda o: o.discards_hand)
 
 
 def _without_options(supply: Supply, gone_if: Callable[[Option], bool]) -> Supply:
