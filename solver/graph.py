@@ -48,7 +48,7 @@ from manasolver.models.abilities import Amount, ManaAbility, Production
 from manasolver.models.card import Card
 from manasolver.models.errors import Unsupported
 from manasolver.models.rules.amounts import ability_options, commander_identity, reference_count
-from manasolver.models.rules.board_effects import prohibited
+from manasolver.models.rules.board_effects import prohibited, reached_by_effects
 from manasolver.models.rules.production import (
     active_effects,
     could_produce_types,
@@ -236,11 +236,12 @@ def _static(production: Production) -> bool:
 def _base_mask(state: GameState, perm: Permanent, ability: ManaAbility, plain: bool,
                identities: dict[str, int]) -> int:
     """:func:`base_types`, remembered where the board can't change it (``plain``: no effects on
-    mana in force; ``identities``: commander identities by controller, filled here): the base
-    types of an ability whose production reads nothing of the board but the permanent's chosen
-    color and its controller's commander identity (no amount, no "instead", no colors among
-    permanents) are kept in its card's facts (``static_masks``) by (ability, chosen color,
-    identity), each entry keeping its ability, checked with ``is``."""
+    mana in force, or none that reach ``perm``; ``identities``: commander identities by
+    controller, filled here): the base types of an ability whose production reads nothing of
+    the board but the permanent's chosen color and its controller's commander identity (no
+    amount, no "instead", no colors among permanents) are kept in its card's facts
+    (``static_masks``) by (ability, chosen color, identity), each entry keeping its ability,
+    checked with ``is``."""
     production = ability.production
     if not (plain and _static(production)):
         return base_types(state, perm, ability)
@@ -266,7 +267,8 @@ def _card_mask(state: GameState, perm: Permanent, abilities: tuple[ManaAbility, 
     """What ``perm``'s own ``abilities`` could produce when that is the same for every permanent
     of its card on a board without effects on mana; -1 when they read the board or the permanent
     (the union of :func:`base_types` over its own abilities): computed when its card is first met
-    on such a board and kept in the card's facts (``mask``), which :func:`_solve` reads first."""
+    on such a board (or out of the reach of a board's effects) and kept in the card's facts
+    (``mask``), which :func:`_solve` reads first."""
     mask = 0
     for ab in abilities:
         production = ab.production
@@ -357,12 +359,17 @@ def _solve(state: GameState, lands_only: bool) -> tuple[CouldProduce, bool]:
     without effects on mana: :func:`_card_mask`) and adds each land's to its controller's union;
     then only the referential abilities are widened, round after round, until no union grows
     (:func:`_widen`).  Most boards have a mirroring land or two and no chain: one round and a
-    check.  Starting from the own types is what makes the fixed point the least one (CR 106.7)."""
+    check.  Starting from the own types is what makes the fixed point the least one (CR 106.7).
+    On a board with effects on mana, a permanent they do not reach
+    (:func:`~manasolver.models.rules.board_effects.reached_by_effects`: no replacement effect is
+    in force then) has its card's abilities and produces what it would without them: its types are
+    read as on a board without effects."""
     cp = CouldProduce(state)
     lands = cp.lands
     users: list[tuple[Permanent, ManaAbility, int, RefKey]] = []
     plain = not active_effects(state)
     own_abilities = plain and not tap_damage_from_attachments(state)  # each card's, read once
+    reached = None if own_abilities else reached_by_effects(state)
     identities: dict[str, int] = {}
     unread = False
     for p in state.battlefield:
@@ -375,10 +382,11 @@ def _solve(state: GameState, lands_only: bool) -> tuple[CouldProduce, bool]:
         land = "land" in card.type_line.types  # (Permanent.is_land)
         if lands_only and not land:
             continue
-        abilities = reading[0] if own_abilities else _producing_abilities(state, p)
+        own = own_abilities or (reached is not None and p.id not in reached)
+        abilities = reading[0] if own else _producing_abilities(state, p)
         if not abilities:
             continue
-        mask = card.facts.mask if own_abilities else -1
+        mask = card.facts.mask if own else -1
         if mask is None:
             mask = _card_mask(state, p, abilities)
         if mask < 0:
@@ -391,7 +399,7 @@ def _solve(state: GameState, lands_only: bool) -> tuple[CouldProduce, bool]:
                     if n > 0:
                         users.append((p, ab, n, key))
                 else:
-                    mask |= _base_mask(state, p, ab, plain, identities)
+                    mask |= _base_mask(state, p, ab, plain or own, identities)
         cp[p.id] = mask
         if land and mask:
             lands[p.controller] = lands.get(p.controller, 0) | mask

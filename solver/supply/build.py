@@ -802,7 +802,8 @@ def _rows(state: GameState, pl: Player, resources: bool) -> tuple[list[tuple[int
     something (:func:`_kept`), in board order, with their positions, and how many of its permanents
     are untapped creatures: each row remembered with what the permanent is (one lookup, the
     common case) or made; what referential abilities mirror is read at the first row to make
-    that reads it (a row that does not never reads it)."""
+    that reads it (a row that does not never reads it).  A permanent of a :func:`_bare` card has no
+    row: it counts only as an untapped creature."""
     name = pl.name
     lookup = _ROWS.lookup()
     refs: dict[str, int] | None = None
@@ -816,6 +817,9 @@ def _rows(state: GameState, pl: Player, resources: bool) -> tuple[list[tuple[int
         if perm.controller != name:
             continue
         card = perm.card
+        if not (card.mana_abilities or card.unsupported):  # (what _bare reads, inline)
+            creatures += not perm.tapped and perm.is_creature
+            continue
         info = card.facts.supply_info
         row = None
         if perm.imprinted is None:
@@ -842,10 +846,19 @@ def _rows(state: GameState, pl: Player, resources: bool) -> tuple[list[tuple[int
     return out, creatures
 
 
+def _bare(card: Card) -> bool:
+    """Is a permanent of ``card`` nothing to the supply on a board without effects on mana (most
+    creatures)?  No mana ability and no clause about mana the parser left (``Card.unsupported``,
+    which holds every unread clause and every tapping cost read from the text): its row would have
+    no option and no exclusion, so none is made; it counts only as an untapped creature."""
+    return not (card.mana_abilities or card.unsupported)
+
+
 def _kept(row: _Row) -> bool:
     """Does ``row`` hold something the supply's classes or exclusions read: options, or why its
-    permanent is left out?  A row of neither (a permanent without a mana ability: most creatures)
-    counts only as an untapped creature, so the rows :func:`_build` groups leave it out."""
+    permanent is left out?  A row of neither (a tapped land, a permanent on a board with effects
+    on mana that gave it no ability) counts only as an untapped creature, so the rows
+    :func:`_build` groups leave it out."""
     return bool(row[1]) or row[0] is not None
 
 
@@ -856,17 +869,22 @@ def _rows_beside_effects(state: GameState, pl: Player, resources: bool,
     board order, with their positions, and how many of its permanents are untapped creatures:
     the permanents the effects may reach (None: any) have their rows made here, the others'
     rows are those of a board without them (:func:`_reached_row`), remembered ones first (one
-    lookup each); what referential abilities mirror is read when some row to make reads it."""
+    lookup each), the :func:`_bare` ones' none; what referential abilities mirror is read when some
+    row to make reads it."""
     name = pl.name
     reached = reached_by_effects(state)
     lookup = None if reached is None else _ROWS.lookup()
     own = _NONE_REACHED if reached is None else reached
     found: list[tuple[int, Permanent, _Row | None]] = []
     missed = False
+    creatures = 0
     for pos, perm in enumerate(state.battlefield):
         if perm.controller != name:
             continue
         card = perm.card
+        if lookup is not None and perm.id not in own and _bare(card):
+            creatures += not perm.tapped and perm.is_creature  # (out of the effects' reach: no row)
+            continue
         hit = None
         if lookup is not None and perm.imprinted is None and perm.id not in own:
             info = card.facts.supply_info
@@ -881,7 +899,6 @@ def _rows_beside_effects(state: GameState, pl: Player, resources: bool,
             missed = _card_info(card)[3]
     refs, ref_error = _references(state) if missed else (None, "")
     out: list[tuple[int, Permanent, _Row]] = []
-    creatures = 0
     for pos, perm, maybe in found:
         row = _reached_row(state, perm, pl, refs, effects, resources, ref_error, maybe, reached)
         creatures += row[5]
