@@ -182,21 +182,26 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                 pid = raw.get("id")
                 name = raw.get("card")
                 controller = raw.get("controller", first)
-                tapped = raw.get("tapped", False)
-                sick = raw.get("sick", False)
                 # Its fields are those five alone when it has as many fields as the five it is known to
                 # have: the id and the card (strings, checked below) and each other one not read as its
                 # default's own object.  That count is never more than it has, so a field given as its
                 # default, or any field beside them, takes the check of every field (_DIRECT_FIELDS),
                 # which a frozenset's issuperset makes at about twice this count's cost.  The count
                 # holds only with the id and the card checked as strings in the test below, and it
-                # spells out _PLAIN_FIELDS: a change of either is a change of this line.
-                simple = len(raw) == 2 + (controller is not first) + (tapped is not False) + (sick is not False)
-                if ((simple or chosen(raw))
-                        and type(name) is str and type(pid) is str and 0 < len(pid) <= name_limit
-                        and not pid.isspace()
-                        and type(controller) is str and controller in names and type(tapped) is bool
-                        and type(sick) is bool):
+                # spells out _PLAIN_FIELDS: a change of either is a change of these lines.  A
+                # permanent with no field beyond the id, the card and the controller (most of a
+                # board: untapped, not sick) is not asked for tapped and sick.
+                more = len(raw) - 2 - (controller is not first)
+                if more:
+                    tapped = raw.get("tapped", False)
+                    sick = raw.get("sick", False)
+                    simple = more == (tapped is not False) + (sick is not False)
+                    plain = type(tapped) is bool and type(sick) is bool and (simple or chosen(raw))
+                else:
+                    tapped = sick = False
+                    simple = plain = True
+                if (plain and type(name) is str and type(pid) is str and 0 < len(pid) <= name_limit
+                        and not pid.isspace() and type(controller) is str and controller in names):
                     entry = known.get(name)  # (the card, is it a token card)
                     if entry is None:  # a name not read yet: read as _permanent reads it
                         cards.named(name, f"battlefield[{i}].card")
