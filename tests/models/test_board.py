@@ -334,6 +334,27 @@ def test_duplicate_ids() -> None:
     assert "battlefield[0]" in err.message
 
 
+@pytest.mark.parametrize("perms,where,first", [
+    ([{"id": "a", "card": "Forest"}, {"id": "a", "card": "Island"}, {"id": "b", "card": "Forest", "tapped": 1}],
+     "battlefield[1].id", "battlefield[0]"),
+    ([{"id": "a", "card": "Forest"}, {"id": "a", "card": "Island"}, {"id": "b", "card": "Zzzz Qqqq"}],
+     "battlefield[1].id", "battlefield[0]"),
+    ([{"id": "a", "card": "Forest"}, {"id": "a", "card": "Island"}, {"id": "b", "card": "Forest", "zz": 1}],
+     "battlefield[1].id", "battlefield[0]"),
+    ([{"id": "a", "card": "Forest"}, {"id": "a", "card": "Wild Growth", "attached_to": "a"}],
+     "battlefield[1].id", "battlefield[0]"),
+    ([{"id": "a", "card": "Forest"}, {"id": "b", "card": "Forest"}, {"id": "b", "card": "Forest"},
+      {"id": "a", "card": "Forest"}], "battlefield[2].id", "battlefield[1]"),
+    ([{"id": "w", "card": "Wild Growth", "attached_to": "nothere"}, {"id": "w", "card": "Forest"}],
+     "battlefield[1].id", "battlefield[0]"),
+])
+def test_a_repeated_id_is_refused_before_any_later_error(perms: list[dict[str, Any]], where: str, first: str) -> None:
+    """A repeated id is refused at the first permanent that repeats one, naming the permanent it
+    repeats, before the errors of the permanents after it and before an attachment to nothing."""
+    err = refused(board(*perms), BadState, where)
+    assert f"first used by {first}" in err.message
+
+
 def test_attached_to_must_name_a_permanent() -> None:
     refused(board({"id": "f", "card": "Forest"}, {"id": "w", "card": "Wild Growth",
                                                  "attached_to": "nothere"}),
