@@ -261,10 +261,6 @@ def _refuse_repeated_id(permanents: list[Permanent]) -> None:
                            f"battlefield[{i}].id")
 
 
-#: The id of a permanent.
-_ID = itemgetter(0)
-
-
 def load_players(board: Mapping[str, object], cards: CardResolver) -> tuple[Player, ...]:
     """The players of a board object (its ``players`` list), as :func:`load_state` reads them:
     each checked, names unique."""
