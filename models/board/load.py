@@ -62,7 +62,7 @@ from manasolver.models.board.schema import (
 from manasolver.models.board.status import PREDEFINED_TOKENS, is_token_card, status
 from manasolver.models.card import Card
 from manasolver.models.cost import ManaCost
-from manasolver.models.errors import BadCost, BadState, UnknownCard, Unsupported
+from manasolver.models.errors import BadCost, BadState, ManasolverError, UnknownCard, Unsupported
 from manasolver.models.state import NO_MARKS, STEPS, GameState, Library, Permanent, Player, Turn
 
 if TYPE_CHECKING:  # carddb is imported lazily: only boards that name cards need it
@@ -165,7 +165,6 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
     marked_at: list[int] = []
     if "battlefield" in board:
         raw_field = as_list(board["battlefield"], "battlefield", "battlefield", LIMITS["permanents"])
-        ids: dict[str, int] = {}
         name_limit = LIMITS["name"]
         attached = False
         chosen = _DIRECT_FIELDS.issuperset
@@ -174,61 +173,73 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
         first = names[0]
         append = permanents.append
         no_marks = NO_MARKS
-        for i, raw in enumerate(raw_field):
-            if type(raw) is dict:
-                # A card by its name, its controller, tapped and sick, each of its own type: made
-                # here, every other field as the loader leaves it (no attachment) but those of
-                # _DIRECT_FIELDS, read by _chosen_permanent.
-                pid = raw.get("id")
-                name = raw.get("card")
-                controller = raw.get("controller", first)
-                tapped = raw.get("tapped", False)
-                sick = raw.get("sick", False)
-                # Its fields are those five alone when it has as many fields as the five it is known to
-                # have: the id and the card (strings, checked below) and each other one not read as its
-                # default's own object.  That count is never more than it has, so a field given as its
-                # default, or any field beside them, takes the check of every field (_DIRECT_FIELDS),
-                # which a frozenset's issuperset makes at about twice this count's cost.  The count
-                # holds only with the id and the card checked as strings in the test below, and it
-                # spells out _PLAIN_FIELDS: a change of either is a change of this line.
-                simple = len(raw) == 2 + (controller is not first) + (tapped is not False) + (sick is not False)
-                if ((simple or chosen(raw))
-                        and type(name) is str and type(pid) is str and 0 < len(pid) <= name_limit
-                        and not pid.isspace()
-                        and type(controller) is str and controller in names and type(tapped) is bool
-                        and type(sick) is bool):
-                    entry = known.get(name)  # (the card, is it a token card)
-                    if entry is None:  # a name not read yet: read as _permanent reads it
-                        cards.named(name, f"battlefield[{i}].card")
-                        known = cards.known
-                        entry = known[name]
-                    card, token = entry
-                    if card.facts.marks is not no_marks:
-                        marked_at.append(i)
-                    # every field after sick Permanent's default (no haste, counters, attachment,
-                    # cast_for, x, choices, imprinted cards nor history) but token, its card's; written
-                    # out in field order, which tests/models/test_board.py's
-                    # test_a_permanent_with_choices_and_counters_is_the_permanent_read_field_by_field holds
-                    # to the field-by-field reading
-                    fields: tuple[object, ...] = (pid, card, controller, tapped, sick, False, (), None, None, None,
-                                                  token, None, None, None, None, None, None, ())
-                    if not simple:
-                        fields = _chosen_permanent(raw, f"battlefield[{i}]", fields)
-                    if pid in ids:
-                        raise _duplicate(pid, ids[pid], i)
-                    ids[pid] = i
-                    append(new(Permanent, fields))
-                    continue
-            perm = _permanent(raw, f"battlefield[{i}]", names, cards)
-            pid = perm.id
-            if pid in ids:
-                raise _duplicate(pid, ids[pid], i)
-            ids[pid] = i
-            append(perm)
-            if perm.card.facts.marks is not no_marks:
-                marked_at.append(i)
-            if perm.attached_to is not None:
-                attached = True
+        pids: list[str] = []
+        add_id = pids.append
+        # A repeated id is refused at the permanent that repeats it, after that permanent's own fields
+        # and before any later permanent's: the ids are told apart once the permanents are made, and
+        # those made before a refused one are looked over before its error is raised.
+        try:
+            for i, raw in enumerate(raw_field):
+                if type(raw) is dict:
+                    # A card by its name, its controller, tapped and sick, each of its own type: made
+                    # here, every other field as the loader leaves it (no attachment) but those of
+                    # _DIRECT_FIELDS, read by _chosen_permanent.
+                    pid = raw.get("id")
+                    name = raw.get("card")
+                    controller = raw.get("controller", first)
+                    # Its fields are those five alone when it has as many fields as the five it is known to
+                    # have: the id and the card (strings, checked below) and each other one not read as its
+                    # default's own object.  That count is never more than it has, so a field given as its
+                    # default, or any field beside them, takes the check of every field (_DIRECT_FIELDS),
+                    # which a frozenset's issuperset makes at about twice this count's cost.  The count
+                    # holds only with the id and the card checked as strings in the test below, and it
+                    # spells out _PLAIN_FIELDS: a change of either is a change of these lines.  A
+                    # permanent with no field beyond the id, the card and the controller (most of a
+                    # board: untapped, not sick) is not asked for tapped and sick.
+                    more = len(raw) - 2 - (controller is not first)
+                    if more:
+                        tapped = raw.get("tapped", False)
+                        sick = raw.get("sick", False)
+                        simple = more == (tapped is not False) + (sick is not False)
+                        plain = type(tapped) is bool and type(sick) is bool and (simple or chosen(raw))
+                    else:
+                        tapped = sick = False
+                        simple = plain = True
+                    if (plain and type(name) is str and type(pid) is str and pid and len(pid) <= name_limit
+                            and not pid.isspace() and type(controller) is str and controller in names):
+                        entry = known.get(name)  # (the card, is it a token card)
+                        if entry is None:  # a name not read yet: read as _permanent reads it
+                            cards.named(name, f"battlefield[{i}].card")
+                            known = cards.known
+                            entry = known[name]
+                        card, token = entry
+                        if card.facts.marks is not no_marks:
+                            marked_at.append(i)
+                        # every field after sick Permanent's default (no haste, counters, attachment,
+                        # cast_for, x, choices, imprinted cards nor history) but token, its card's; written
+                        # out in field order, which tests/models/test_board.py's
+                        # test_a_permanent_with_choices_and_counters_is_the_permanent_read_field_by_field holds
+                        # to the field-by-field reading
+                        fields: tuple[object, ...] = (pid, card, controller, tapped, sick, False, (), None, None, None,
+                                                      token, None, None, None, None, None, None, ())
+                        if not simple:
+                            fields = _chosen_permanent(raw, f"battlefield[{i}]", fields)
+                        append(new(Permanent, fields))
+                        add_id(pid)
+                        continue
+                perm = _permanent(raw, f"battlefield[{i}]", names, cards)
+                append(perm)
+                add_id(perm.id)
+                if perm.card.facts.marks is not no_marks:
+                    marked_at.append(i)
+                if perm.attached_to is not None:
+                    attached = True
+        except ManasolverError:
+            _refuse_repeated_id(permanents)
+            raise
+        ids = set(pids)
+        if len(ids) < len(permanents):
+            _refuse_repeated_id(permanents)
         if attached:
             for i, perm in enumerate(permanents):
                 if perm.attached_to is not None and perm.attached_to not in ids:
@@ -239,9 +250,15 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
     return state
 
 
-def _duplicate(pid: str, first: int, i: int) -> BadState:
-    """The error of ``battlefield[i]`` reusing the id of ``battlefield[first]``."""
-    return BadState(f"duplicate id {clip(pid)!r} (first used by battlefield[{first}])", f"battlefield[{i}].id")
+def _refuse_repeated_id(permanents: list[Permanent]) -> None:
+    """Refuse the first of ``permanents`` (``battlefield[i]`` at position ``i``) that reuses the id of
+    one before it, if any."""
+    ids: dict[str, int] = {}
+    for i, perm in enumerate(permanents):
+        first = ids.setdefault(perm.id, i)
+        if first != i:
+            raise BadState(f"duplicate id {clip(perm.id)!r} (first used by battlefield[{first}])",
+                           f"battlefield[{i}].id")
 
 
 def load_players(board: Mapping[str, object], cards: CardResolver) -> tuple[Player, ...]:

@@ -334,6 +334,27 @@ def test_duplicate_ids() -> None:
     assert "battlefield[0]" in err.message
 
 
+@pytest.mark.parametrize("perms,where,first", [
+    ([{"id": "a", "card": "Forest"}, {"id": "a", "card": "Island"}, {"id": "b", "card": "Forest", "tapped": 1}],
+     "battlefield[1].id", "battlefield[0]"),
+    ([{"id": "a", "card": "Forest"}, {"id": "a", "card": "Island"}, {"id": "b", "card": "Zzzz Qqqq"}],
+     "battlefield[1].id", "battlefield[0]"),
+    ([{"id": "a", "card": "Forest"}, {"id": "a", "card": "Island"}, {"id": "b", "card": "Forest", "zz": 1}],
+     "battlefield[1].id", "battlefield[0]"),
+    ([{"id": "a", "card": "Forest"}, {"id": "a", "card": "Wild Growth", "attached_to": "a"}],
+     "battlefield[1].id", "battlefield[0]"),
+    ([{"id": "a", "card": "Forest"}, {"id": "b", "card": "Forest"}, {"id": "b", "card": "Forest"},
+      {"id": "a", "card": "Forest"}], "battlefield[2].id", "battlefield[1]"),
+    ([{"id": "w", "card": "Wild Growth", "attached_to": "nothere"}, {"id": "w", "card": "Forest"}],
+     "battlefield[1].id", "battlefield[0]"),
+])
+def test_a_repeated_id_is_refused_before_any_later_error(perms: list[dict[str, Any]], where: str, first: str) -> None:
+    """A repeated id is refused at the first permanent that repeats one, naming the permanent it
+    repeats, before the errors of the permanents after it and before an attachment to nothing."""
+    err = refused(board(*perms), BadState, where)
+    assert f"first used by {first}" in err.message
+
+
 def test_attached_to_must_name_a_permanent() -> None:
     refused(board({"id": "f", "card": "Forest"}, {"id": "w", "card": "Wild Growth",
                                                  "attached_to": "nothere"}),
@@ -777,6 +798,10 @@ def test_a_player_not_of_the_common_kinds_is_refused_at_its_field(field: str, va
     {"id": "a", "card": "Coldsteel Heart", "chosen": None, "token": True, "haste": True, "counters": {"charge": 1}},
     {"id": "a", "card": "Forest", "controller": "you", "tapped": False, "sick": False},   # (each its default)
     {"id": "a", "card": "Forest", "controller": "opp", "tapped": True, "sick": True},
+    {"id": "a", "card": "Forest", "controller": "opp"},   # (no field beyond these: tapped and sick not asked)
+    {"id": "a", "card": "Forest", "tapped": True},
+    {"id": "a", "card": "Forest", "sick": True},
+    {"id": "a", "card": "Forest", "controller": "opp", "sick": True},
 ])
 def test_a_permanent_with_choices_and_counters_is_the_permanent_read_field_by_field(perm: dict[str, Any]) -> None:
     """A plain permanent (a token card's too), and haste, token, counters and chosen beside a plain
@@ -804,6 +829,8 @@ def test_a_permanent_with_choices_and_counters_is_the_permanent_read_field_by_fi
     ([{"id": "a", "card": "Forest", "controller": None}], BadState, "battlefield[0].controller"),
     ([{"id": "a", "card": "Forest", "controller": "you", "tapped": None}], BadState, "battlefield[0].tapped"),
     ([{"id": "a", "card": "Forest", "sick": None, "haste": True}], BadState, "battlefield[0].sick"),
+    ([{"id": "a", "card": "Forest", "sick": 1}], BadState, "battlefield[0].sick"),
+    ([{"id": "a", "card": "Forest", "controller": "opp", "tapped": "yes"}], BadState, "battlefield[0].tapped"),
     ([{"id": "a", "card": "Forest", "tapped": False, "zz": 1}], UnknownField, "battlefield[0].zz"),
     ([{"card": "Forest", "controller": "you", "haste": True}], BadState, "battlefield[0].id"),
     ([{"id": "a", "controller": "you", "tapped": True, "sick": True}], BadState, "battlefield[0]"),
