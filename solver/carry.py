@@ -25,9 +25,12 @@ from manasolver.models.cost import ManaCost
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import TYPE_BITS, type_bit
 
-__all__ = ["Effects", "carried", "changes", "effects_of", "excluded_board", "pool_text"]
+__all__ = ["ANY_COUNTERS", "Effects", "carried", "changes", "effects_of", "excluded_board", "pool_text", "removed_for"]
 
 _REMOVE = re.compile(r"^remove (\d+) (.+?) counters?$")
+#: How a cost part that removes any number of counters of a kind begins (storage lands, CR 107.3):
+#: ``remove any number of storage counters``.
+ANY_COUNTERS = "remove any number of "
 
 
 @dataclass
@@ -81,6 +84,9 @@ def effects_of(state: GameState, player: str, payment: dict[str, Any]) -> Effect
                 out.gone.append(pid)
             elif cost == "discard your hand":
                 out.discard_hand = True
+            elif cost.startswith(ANY_COUNTERS):
+                removed = removed_for(state, pid, int(act.get("ability", 0)), _units(str(act.get("mana", ""))), times)
+                out.counters[(pid, cost[len(ANY_COUNTERS):-len(" counters")])] += removed
             else:
                 m = _REMOVE.match(cost)
                 if m:
@@ -98,6 +104,22 @@ def effects_of(state: GameState, player: str, payment: dict[str, Any]) -> Effect
     left.update(_units(payment.get("floating", "")))
     out.pool = pool_text(+left)
     return out
+
+
+def removed_for(state: GameState, pid: str, ability: int, units: Counter[int], times: int) -> int:
+    """How many counters ``times`` activations of the permanent ``pid``'s mana ability ``ability``,
+    whose cost removes any number of them (storage lands, CR 107.3), removed to add ``units`` (mana
+    per type bit): the number validation counts for them, the fewest whose results make that mana
+    (so triggered mana adds none); 0 when it can't be told (validation refuses such a payment)."""
+    from manasolver.solver.graph import abilities_of
+    from manasolver.solver.validate.activations import least_removed
+    perm = state.permanent(pid)
+    if perm is None:
+        return 0
+    abilities = abilities_of(state, perm)
+    if not 0 <= ability < len(abilities):
+        return 0
+    return least_removed(state, perm, abilities[ability], units, times) or 0
 
 
 def _counters_after(perm: Permanent, eff: Effects) -> tuple[tuple[str, int], ...]:

@@ -483,7 +483,6 @@ class Finisher:
         seen: list[Found | None] = []  # each activation's class and option, in order
         nonland = 0
         sacrificed = 0
-        sacrifices: dict[tuple[str, ...], bool] = {}  # by the cost parts, read once
         if kinds is not None and founds is not None:
             seen = founds
             for fid, n in Counter(map(id, founds)).items():
@@ -491,7 +490,7 @@ class Finisher:
                 if opt.exclusive:
                     used[k] += n
                 nonland += n * (classes[k].kind != "land")
-                sacrificed += n * opt.sacrifices
+                sacrificed += n * opt.sacrifice  # written directly: nothing else is taken
         for i, act in enumerate(acts if kinds is None else ()):
             times = int(act.get("times", 1))
             found = founds[i] if founds is not None else self._found(act, keys)
@@ -500,11 +499,8 @@ class Finisher:
                 if found[1].exclusive:  # a repeatable ability that doesn't tap leaves its member untapped
                     used[found[0]] += times
                 nonland += times * (classes[found[0]].kind != "land")
-            parts = tuple(act["costs"])
-            own = sacrifices.get(parts)
-            if own is None:
-                own = sacrifices[parts] = any(c.startswith("sacrifice") for c in parts)
-            sacrificed += times * own + len(act.get("sacrificed", ())) + ("hand" in act)
+                sacrificed += times * found[1].sacrifice  # what the costs take: see Option
+            sacrificed += len(act.get("sacrificed", ()))
         assisted = len(out.get("convoked", ())) + len(out.get("improvised", ())) + len(out.get("delved", ()))
         activations = len(acts) if kinds is not None else sum(int(a.get("times", 1)) for a in acts)
         terms: dict[str, int] = {

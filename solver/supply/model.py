@@ -85,14 +85,21 @@ class Option:
     the permanent, a fixed number or any number (``AbilityCost.remove_counters``,
     ``removes_any``), so what the permanent adds later depends on it; ``sacrifices``: a part of
     the cost is a sacrifice by that word (CR 701.21a: "sacrifice" itself, "sacrifice a
-    creature", Squandered Resources' "sacrifice a land"), what the ``no_sacrifice`` criterion
-    counts once per activation, read from the cost's parts.  Not :attr:`sacrifice` nor
+    creature", Squandered Resources' "sacrifice a land"), read from the cost's parts: a warning's
+    word, not the ``no_sacrifice`` count (below).  Not :attr:`sacrifice` nor
     :attr:`sacrifice_other` (nor the ``AbilityCost`` fields they come from): exiling the permanent
     or returning it to the hand sets :attr:`sacrifice` (it leaves the battlefield, CR 400.7), so
     does exiling a card from the hand for mana (Simian Spirit Guide), and a card discarded or
     exiled from a zone (Skirge Familiar's "discard a card") is a :attr:`sacrifice_other` kind;
     none is a sacrifice; and the option Squandered Resources' sacrifice of a land gives that land
     sets neither, though it is one (:mod:`manasolver.solver.pools.untapped`).
+
+    The ``no_sacrifice`` criterion counts what a payment's costs take from the player for good,
+    in every backend and in a written payment's score alike: one per activation of an option
+    whose :attr:`sacrifice` is set (Lotus Petal, a Treasure sacrificed; Mirrored Lotus exiled,
+    Grinning Ignus returned, Simian Spirit Guide exiled from the hand) and one per permanent or
+    card taken for its :attr:`sacrifice_other` (Ashnod's Altar's creature, the Altar staying:
+    one; Skirge Familiar's card discarded: one).
     """
 
     ability: int

@@ -55,7 +55,7 @@ from manasolver.solver.validate.cover import Demand, Unit
 from manasolver.solver.validate.matching import unplaced
 from manasolver.solver.validate.totals import mana_units
 
-__all__ = ["Ledger", "fits", "read_activations", "who"]
+__all__ = ["Ledger", "fits", "least_removed", "read_activations", "who"]
 
 
 @dataclass(slots=True)
@@ -267,7 +267,7 @@ def read_activations(req: PaymentRequest, pay: Payment, player: Player, problems
             if why:
                 problems.append(f"{where}: {who(perm)} cannot add {act.mana or 'nothing'}: {why}")
             elif cost.remove_any:
-                least = _least_removed(state, perm, ab, made, n)
+                least = least_removed(state, perm, ab, made, n)
                 if least is None:
                     problems.append(f"{where}: {who(perm)}: cannot tell how many {cost.remove_any} counters "
                                     f"{n} activations adding {act.mana} remove")
@@ -365,7 +365,7 @@ def _production_ok(state: GameState, perm: Permanent, ab: ManaAbility, units: Co
     return f"it adds one of {shown}"
 
 
-def _least_removed(state: GameState, perm: Permanent, ab: ManaAbility, units: Counter[int],
+def least_removed(state: GameState, perm: Permanent, ab: ManaAbility, units: Counter[int],
                    times: int) -> int | None:
     """The fewest counters ``times`` activations of ``ab`` (a variable counter cost: "Remove X
     storage counters", CR 107.3) remove to add ``units``: the least total X among the results

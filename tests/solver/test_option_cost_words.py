@@ -157,11 +157,11 @@ def test_lions_eye_diamond_cannot_pay_for_a_card_cast_from_the_hand() -> None:
     assert answer({**bolt, "state": board})["payable"] is True
 
 
-@pytest.mark.parametrize(("card", "counted"), [("Lotus Petal", 1), ("Lion's Eye Diamond", 1), ("Mirrored Lotus", 0)])
-def test_no_sacrifice_counts_a_sacrifice_by_its_word(card: str, counted: int) -> None:
+@pytest.mark.parametrize(("card", "counted"), [("Lotus Petal", 1), ("Lion's Eye Diamond", 1), ("Mirrored Lotus", 1)])
+def test_no_sacrifice_counts_what_the_cost_takes(card: str, counted: int) -> None:
     """The ``no_sacrifice`` score of a payment written directly counts an activation whose cost
-    sacrifices (Lotus Petal, Lion's Eye Diamond), not Mirrored Lotus's "exile ~" (CR 701.21a:
-    exiling is not sacrificing), as the score read from the payment's own costs does."""
+    takes the permanent (Lotus Petal, Lion's Eye Diamond sacrificed; Mirrored Lotus exiled), as
+    the backends count it (``Option.sacrifice``), whatever the word."""
     out = answer({"query": "pay", "state": json_board("Forest", card), "cost": "{R}"})
     score = dict(out["payment"]["score"])
     assert out["payment"]["activations"][-1]["permanent"] == "p1"
