@@ -43,7 +43,8 @@ __all__ = ["ASSIST_CRITERIA", "CRITERIA", "KEEP_LIMIT", "WEIGHT_LIMIT", "check_p
 #: Every criterion a policy may name, and what its term counts (all minimised), and
 #: ``tiebreak``, the term every policy ends with.
 CRITERIA: dict[Criterion | Literal["tiebreak"], str] = {
-    "no_sacrifice": "permanents sacrificed (Treasures, Lotus Petal, an Altar's fodder)",
+    "no_sacrifice": ("permanents and cards a cost takes for good (a Treasure or Lotus Petal sacrificed, an Altar's "
+                     "fodder, Mirrored Lotus exiled, a Spirit Guide exiled from the hand)"),
     "preserve": "permanents of sources.preserve used (ranked right after no_sacrifice when not named)",
     "min_life": "life paid (Phyrexian symbols, life costs) plus damage taken (pain lands)",
     "keep_castable": "listed costs (default: the cards in hand) no longer payable from what stays untapped",
