@@ -744,28 +744,9 @@ def build_supply(state: GameState, player: str | None = None, resources: bool = 
     return hit
 
 
-def _reached_row(state: GameState, perm: Permanent, pl: Player, refs: dict[str, int] | None, effects: bool,
-                 resources: bool, ref_error: str, maybe: _Row | None, reached: frozenset[str] | None) -> _Row:
-    """The row of one permanent on a board with effects on mana: made on the board when they may
-    reach it (``reached``, None: any; ``effects``: some are in force, else only Auras or triggers
-    that hurt when a permanent taps), else the row of a board without them (``maybe``: found
-    remembered), each in a class of its own as every permanent's on such a board: its class key
-    names it (:data:`_ALONE`), and its options stay the remembered ones, with what readers computed
-    on them."""
-    if reached is None or perm.id in reached:
-        return _row(state, perm, pl, refs, effects, True, resources, ref_error)
-    row = maybe if maybe is not None else _row(state, perm, pl, refs, False, False, resources, ref_error)
-    if not row[1] or row[0] is not None:
-        return row
-    return (None, row[1], row[2], row[3], row[4], row[5], row[6], (_ALONE, perm.id))
-
-
-#: The first item of the class key of a row in a class of its own (:func:`_reached_row`).
+#: The first item of the class key of a row in a class of its own (:func:`_rows`, on a board with
+#: effects on mana).
 _ALONE = "alone"
-
-
-#: No permanent reached: a board without effects on mana.
-_NONE_REACHED: frozenset[str] = frozenset()
 
 
 #: Supplies one board's view keeps (players by resources by reserved sets); past this it starts again.
@@ -797,14 +778,24 @@ def _classes(groups: Iterable[tuple[tuple[str, ...], tuple[int, ...], _Row, str]
     return out
 
 
-def _rows(state: GameState, pl: Player, resources: bool) -> tuple[list[tuple[int, Permanent, _Row]], int]:
-    """The rows of the permanents ``pl`` controls on a board without effects on mana that hold
-    something (:func:`_kept`), in board order, with their positions, and how many of its permanents
-    are untapped creatures: each row remembered with what the permanent is (one lookup, the
-    common case) or made; what referential abilities mirror is read at the first row to make
-    that reads it (a row that does not never reads it).  A permanent of a :func:`_bare` card has no
-    row: it counts only as an untapped creature."""
+def _rows(state: GameState, pl: Player, resources: bool,
+          effects: bool | None = None) -> tuple[list[tuple[int, Permanent, _Row]], int]:
+    """The rows of the permanents ``pl`` controls that hold something (:func:`_kept`), in board
+    order, with their positions, and how many of its permanents are untapped creatures.
+
+    On a board without effects on mana (``effects`` None) each row is remembered with what the
+    permanent is (one lookup, the common case) or made.  On a board with effects on mana
+    (``effects``: whether some are in force, False for only Auras or triggers that hurt when a
+    permanent taps) the permanents they may reach
+    (:func:`~manasolver.models.rules.board_effects.reached_by_effects`, None: any) have their rows
+    made on the board; the others have those of a board without them, and every row is in a class
+    of its own: its class key names it (:data:`_ALONE`), and its options stay the remembered ones,
+    with what readers computed on them.  What referential abilities mirror is read at the first row
+    to make that reads it (a row that does not never reads it).  A permanent of a :func:`_bare` card
+    no effect reaches has no row: it counts only as an untapped creature."""
     name = pl.name
+    changed = effects is not None
+    reached = reached_by_effects(state) if changed else None
     lookup = _ROWS.lookup()
     refs: dict[str, int] | None = None
     ref_error = ""
@@ -817,11 +808,20 @@ def _rows(state: GameState, pl: Player, resources: bool) -> tuple[list[tuple[int
         if perm.controller != name:
             continue
         card = perm.card
+        row = None
+        if changed and (reached is None or perm.id in reached):
+            if not read and _card_info(card)[3]:
+                refs, ref_error = _references(state)
+                read = True
+            row = _row(state, perm, pl, refs, bool(effects), True, resources, ref_error)
+            creatures += row[5]
+            if row[1] or row[0] is not None:  # (what _kept reads, inline)
+                out.append((pos, perm, row))
+            continue
         if not (card.mana_abilities or card.unsupported):  # (what _bare reads, inline)
             creatures += not perm.tapped and perm.is_creature
             continue
         info = card.facts.supply_info
-        row = None
         if perm.imprinted is None:
             if info is not None and info[7] is not None and perm.cast_for is None:
                 at = slot + 2 * perm.tapped + (perm.sick and summoning_sick(state, perm))
@@ -842,6 +842,8 @@ def _rows(state: GameState, pl: Player, resources: bool) -> tuple[list[tuple[int
             row = _row(state, perm, pl, refs, False, False, resources, ref_error)
         creatures += row[5]
         if row[1] or row[0] is not None:  # (what _kept reads, inline)
+            if changed and row[0] is None:
+                row = (None, row[1], row[2], row[3], row[4], row[5], row[6], (_ALONE, perm.id))
             out.append((pos, perm, row))
     return out, creatures
 
@@ -862,51 +864,6 @@ def _kept(row: _Row) -> bool:
     return bool(row[1]) or row[0] is not None
 
 
-def _rows_beside_effects(state: GameState, pl: Player, resources: bool,
-                         effects: bool) -> tuple[list[tuple[int, Permanent, _Row]], int]:
-    """The rows of the permanents ``pl`` controls on a board with effects on mana (``effects``)
-    or Auras and triggers that hurt when a permanent taps that hold something (:func:`_kept`), in
-    board order, with their positions, and how many of its permanents are untapped creatures:
-    the permanents the effects may reach (None: any) have their rows made here, the others'
-    rows are those of a board without them (:func:`_reached_row`), remembered ones first (one
-    lookup each), the :func:`_bare` ones' none; what referential abilities mirror is read when some
-    row to make reads it."""
-    name = pl.name
-    reached = reached_by_effects(state)
-    lookup = None if reached is None else _ROWS.lookup()
-    own = _NONE_REACHED if reached is None else reached
-    found: list[tuple[int, Permanent, _Row | None]] = []
-    missed = False
-    creatures = 0
-    for pos, perm in enumerate(state.battlefield):
-        if perm.controller != name:
-            continue
-        card = perm.card
-        if lookup is not None and perm.id not in own and _bare(card):
-            creatures += not perm.tapped and perm.is_creature  # (out of the effects' reach: no row)
-            continue
-        hit = None
-        if lookup is not None and perm.imprinted is None and perm.id not in own:
-            info = card.facts.supply_info
-            if info is not None and info[7] is not None and perm.cast_for is None:
-                hit = info[7].get(_own_slot(state, perm, pl, resources, info[4]))
-            else:
-                entry = lookup(_what(perm, resources))
-                if entry is not None and entry[0] is card:
-                    hit = entry[1]
-        found.append((pos, perm, hit))
-        if hit is None and not missed:
-            missed = _card_info(card)[3]
-    refs, ref_error = _references(state) if missed else (None, "")
-    out: list[tuple[int, Permanent, _Row]] = []
-    for pos, perm, maybe in found:
-        row = _reached_row(state, perm, pl, refs, effects, resources, ref_error, maybe, reached)
-        creatures += row[5]
-        if _kept(row):
-            out.append((pos, perm, row))
-    return out, creatures
-
-
 def _references(state: GameState) -> tuple[dict[str, int] | None, str]:
     """What referential abilities mirror (lands only: :func:`~manasolver.solver.graph.reference_sets`),
     or None and why it can't be read."""
@@ -925,7 +882,7 @@ def _build(state: GameState, name: str, resources: bool, reserved: frozenset[str
     effects = active_effects(state)
     # Board-dependent abilities: effects on mana, or Auras that hurt when what they enchant taps.
     if effects or tap_damage_from_attachments(state):
-        made, creatures = _rows_beside_effects(state, pl, resources, bool(effects))
+        made, creatures = _rows(state, pl, resources, bool(effects))
     else:
         made, creatures = _rows(state, pl, resources)
     excluded: list[Excluded] = []
