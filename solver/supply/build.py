@@ -780,8 +780,10 @@ def _classes(groups: Iterable[tuple[tuple[str, ...], tuple[int, ...], _Row, str]
 
 def _rows(state: GameState, pl: Player, resources: bool,
           effects: bool | None = None) -> tuple[list[tuple[int, Permanent, _Row]], int]:
-    """The rows of the permanents ``pl`` controls that hold something (:func:`_kept`), in board
-    order, with their positions, and how many of its permanents are untapped creatures.
+    """The rows of the permanents ``pl`` controls that hold something the supply's classes or
+    exclusions read (options, or why the permanent is left out), in board order, with their
+    positions, and how many of its permanents are untapped creatures (a row of neither, a tapped
+    land's, counts only there).
 
     On a board without effects on mana (``effects`` None) each row is remembered with what the
     permanent is (one lookup, the common case) or made.  On a board with effects on mana
@@ -791,8 +793,10 @@ def _rows(state: GameState, pl: Player, resources: bool,
     made on the board; the others have those of a board without them, and every row is in a class
     of its own: its class key names it (:data:`_ALONE`), and its options stay the remembered ones,
     with what readers computed on them.  What referential abilities mirror is read at the first row
-    to make that reads it (a row that does not never reads it).  A permanent of a :func:`_bare` card
-    no effect reaches has no row: it counts only as an untapped creature."""
+    to make that reads it (a row that does not never reads it).  A permanent no effect reaches whose
+    card is bare (no mana ability and no clause about mana the parser left: ``Card.unsupported``
+    holds every unread clause and every tapping cost read from the text; most creatures) has no
+    row: it would hold no option and no exclusion, so it counts only as an untapped creature."""
     name = pl.name
     changed = effects is not None
     reached = reached_by_effects(state) if changed else None
@@ -815,10 +819,10 @@ def _rows(state: GameState, pl: Player, resources: bool,
                 read = True
             row = _row(state, perm, pl, refs, bool(effects), True, resources, ref_error)
             creatures += row[5]
-            if row[1] or row[0] is not None:  # (what _kept reads, inline)
+            if row[1] or row[0] is not None:  # (a row that holds something)
                 out.append((pos, perm, row))
             continue
-        if not (card.mana_abilities or card.unsupported):  # (what _bare reads, inline)
+        if not (card.mana_abilities or card.unsupported):  # (a bare card: no row)
             creatures += not perm.tapped and perm.is_creature
             continue
         info = card.facts.supply_info
@@ -841,27 +845,11 @@ def _rows(state: GameState, pl: Player, resources: bool,
                 read = True
             row = _row(state, perm, pl, refs, False, False, resources, ref_error)
         creatures += row[5]
-        if row[1] or row[0] is not None:  # (what _kept reads, inline)
+        if row[1] or row[0] is not None:  # (a row that holds something)
             if changed and row[0] is None:
                 row = (None, row[1], row[2], row[3], row[4], row[5], row[6], (_ALONE, perm.id))
             out.append((pos, perm, row))
     return out, creatures
-
-
-def _bare(card: Card) -> bool:
-    """Is a permanent of ``card`` nothing to the supply on a board without effects on mana (most
-    creatures)?  No mana ability and no clause about mana the parser left (``Card.unsupported``,
-    which holds every unread clause and every tapping cost read from the text): its row would have
-    no option and no exclusion, so none is made; it counts only as an untapped creature."""
-    return not (card.mana_abilities or card.unsupported)
-
-
-def _kept(row: _Row) -> bool:
-    """Does ``row`` hold something the supply's classes or exclusions read: options, or why its
-    permanent is left out?  A row of neither (a tapped land, a permanent on a board with effects
-    on mana that gave it no ability) counts only as an untapped creature, so the rows
-    :func:`_build` groups leave it out."""
-    return bool(row[1]) or row[0] is not None
 
 
 def _references(state: GameState) -> tuple[dict[str, int] | None, str]:
