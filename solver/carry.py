@@ -25,7 +25,8 @@ from manasolver.models.cost import ManaCost
 from manasolver.models.state import GameState, Permanent, Player
 from manasolver.models.symbols import TYPE_BITS, type_bit
 
-__all__ = ["ANY_COUNTERS", "Effects", "carried", "changes", "effects_of", "excluded_board", "pool_text", "removed_for"]
+__all__ = ["ANY_COUNTERS", "Effects", "any_counters_kind", "carried", "changes", "effects_of", "excluded_board",
+           "pool_text", "removed_for"]
 
 _REMOVE = re.compile(r"^remove (\d+) (.+?) counters?$")
 #: How a cost part that removes any number of counters of a kind begins (storage lands, CR 107.3):
@@ -86,7 +87,7 @@ def effects_of(state: GameState, player: str, payment: dict[str, Any]) -> Effect
                 out.discard_hand = True
             elif cost.startswith(ANY_COUNTERS):
                 removed = removed_for(state, pid, int(act.get("ability", 0)), _units(str(act.get("mana", ""))), times)
-                out.counters[(pid, cost[len(ANY_COUNTERS):-len(" counters")])] += removed
+                out.counters[(pid, any_counters_kind(cost))] += removed
             else:
                 m = _REMOVE.match(cost)
                 if m:
@@ -104,6 +105,12 @@ def effects_of(state: GameState, player: str, payment: dict[str, Any]) -> Effect
     left.update(_units(payment.get("floating", "")))
     out.pool = pool_text(+left)
     return out
+
+
+def any_counters_kind(cost: str) -> str:
+    """The kind of counter a cost part beginning with :data:`ANY_COUNTERS` removes
+    (``"storage"`` of ``remove any number of storage counters``)."""
+    return cost[len(ANY_COUNTERS):-len(" counters")]
 
 
 def removed_for(state: GameState, pid: str, ability: int, units: Counter[int], times: int) -> int:

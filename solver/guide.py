@@ -46,7 +46,8 @@ from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, TYPE_BITS, C
 from manasolver.solver import backends
 from manasolver.solver.backends import DEFAULT_CHAINS, PAYABLE, Declined
 from manasolver.solver.backends.problem import Solution
-from manasolver.solver.carry import ANY_COUNTERS, Effects, carried, excluded_board, pool_text, removed_for
+from manasolver.solver.carry import (ANY_COUNTERS, Effects, any_counters_kind, carried, excluded_board, pool_text,
+                                     removed_for)
 from manasolver.solver.request import PaymentRequest
 from manasolver.solver.supply.model import Option, SourceClass, Supply
 from manasolver.solver.unspent import spend, spends_pool, unspent_boards
@@ -248,7 +249,7 @@ def _after(req: PaymentRequest, branch: _Branch, k: int, m: int, opt: Option, ma
                 eff.counters[(pid, " ".join(parts[2:-1]))] += int(parts[1])
             elif opt.removes_any and cost.startswith(ANY_COUNTERS):  # as validation counts them
                 removed = removed_for(branch.state, pid, opt.ability, Counter(made), 1)
-                eff.counters[(pid, cost[len(ANY_COUNTERS):-len(" counters")])] += removed
+                eff.counters[(pid, any_counters_kind(cost))] += removed
     act: dict[str, Any] = {"permanent": pid, "ability": opt.ability, "costs": list(opt.costs), "mana": _text(made)}
     hand = branch.hand
     if cls.hand:  # exiled or discarded from the hand as its cost (602.2a): the later indices move

@@ -287,4 +287,4 @@ def _storage_land(cls: SourceClass) -> bool:
 def _sacrifice(mask: int) -> Option:
     """A land only sacrificed: one mana of a type it could produce (the snow of the mana is not
     read by ``options``)."""
-    return Option(_SACRIFICE, (mask,), ("sacrifice a land",), sacrifices=True)
+    return Option(_SACRIFICE, (mask,), ("sacrifice a land",))

@@ -235,9 +235,7 @@ def _options(state: GameState, perm: Permanent, player: Player,
                               restriction, _tapped(ab, tap_count, result.removed),
                               _sacrificed(ab, slots, result.removed), tap_types, nonsnow,
                               bool(cost.remove_any), cost.discard_hand,
-                              bool(cost.remove_counters or cost.remove_any),
-                              bool(cost.sacrifice_self or cost.sacrifice)
-                              and any(p.startswith("sacrifice") for p in parts)))
+                              bool(cost.remove_counters or cost.remove_any)))
     made = Options(out)
     made.reveals = _card_info(card)[6]
     return made

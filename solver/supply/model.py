@@ -83,16 +83,13 @@ class Option:
     parses ``costs``: ``discards_hand``: the cost discards the player's whole hand (Lion's Eye
     Diamond, ``AbilityCost.discard_hand``); ``removes_counters``: the cost removes counters from
     the permanent, a fixed number or any number (``AbilityCost.remove_counters``,
-    ``removes_any``), so what the permanent adds later depends on it; ``sacrifices``: a part of
-    the cost is a sacrifice by that word (CR 701.21a: "sacrifice" itself, "sacrifice a
-    creature", Squandered Resources' "sacrifice a land"), read from the cost's parts: a warning's
-    word, not the ``no_sacrifice`` count (below).  Not :attr:`sacrifice` nor
-    :attr:`sacrifice_other` (nor the ``AbilityCost`` fields they come from): exiling the permanent
-    or returning it to the hand sets :attr:`sacrifice` (it leaves the battlefield, CR 400.7), so
-    does exiling a card from the hand for mana (Simian Spirit Guide), and a card discarded or
-    exiled from a zone (Skirge Familiar's "discard a card") is a :attr:`sacrifice_other` kind;
-    none is a sacrifice; and the option Squandered Resources' sacrifice of a land gives that land
-    sets neither, though it is one (:mod:`manasolver.solver.pools.untapped`).
+    ``removes_any``), so what the permanent adds later depends on it.  :attr:`sacrifice` is
+    set by any cost that takes the permanent or card for good, not only a sacrifice by that word
+    (CR 701.21a): exiling the permanent or returning it to the hand (it leaves the battlefield,
+    CR 400.7; Mirrored Lotus, Grinning Ignus), or exiling a card from the hand for mana (Simian
+    Spirit Guide); a card discarded or exiled from a zone (Skirge Familiar's "discard a card") is a
+    :attr:`sacrifice_other` kind; and the option Squandered Resources' sacrifice of a land gives
+    that land sets neither (:mod:`manasolver.solver.pools.untapped`).
 
     The ``no_sacrifice`` criterion counts what a payment's costs take from the player for good,
     in every backend and in a written payment's score alike: one per activation of an option
@@ -121,7 +118,6 @@ class Option:
     removes_any: bool = False
     discards_hand: bool = False
     removes_counters: bool = False
-    sacrifices: bool = False
 
     def __init__(self, ability: int, slots: tuple[int, ...], costs: tuple[str, ...],
                  mana_cost: ManaCost = _NO_MANA, life: int = 0, energy: int = 0, damage: int = 0,
@@ -129,11 +125,11 @@ class Option:
                  restriction: Restriction | None = None, tap_creatures: int = 0,
                  sacrifice_other: tuple[str, ...] = (), tap_types: tuple[str, ...] = (),
                  nonsnow_tail: int = 0, removes_any: bool = False, discards_hand: bool = False,
-                 removes_counters: bool = False, sacrifices: bool = False) -> None:
+                 removes_counters: bool = False) -> None:
         # Each field set through its slot (see slot_setters): the options of a board's
         # board-dependent permanents are made on every board.
-        (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18,
-         s19) = _OPTION_SLOTS
+        (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17,
+         s18) = _OPTION_SLOTS
         s0(self, ability)
         s1(self, slots)
         s2(self, costs)
@@ -153,7 +149,6 @@ class Option:
         s16(self, removes_any)
         s17(self, discards_hand)
         s18(self, removes_counters)
-        s19(self, sacrifices)
 
     def slot_snow(self, i: int, class_snow: bool) -> bool:
         """Is the mana of slot ``i`` snow, for a member of a class whose snow flag is

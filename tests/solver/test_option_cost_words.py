@@ -1,7 +1,6 @@
 """What an option's cost says, as fields of :class:`Option` set where the option is made:
-``discards_hand`` (Lion's Eye Diamond), ``removes_counters`` (Gemstone Mine, storage lands) and
-``sacrifices`` (a cost part that is a sacrifice by that word, CR 701.21a), never read again from
-the words of its ``costs`` by the readers.
+``discards_hand`` (Lion's Eye Diamond) and ``removes_counters`` (Gemstone Mine, storage lands),
+never read again from the words of its ``costs`` by the readers.
 
 The supply is checked to set the fields from real cards, including those whose cost leaves the
 battlefield or the hand without a sacrifice (Mirrored Lotus, Grinning Ignus, Skirge Familiar,
@@ -26,7 +25,7 @@ from manasolver.solver.supply.build import build_supply
 from manasolver.solver.supply.model import Option, Options, SourceClass, Supply
 from manasolver.solver.supply.resources import _option_costs, _without_hand_discarders, hand_classes
 
-_WORDS = ("discards_hand", "removes_counters", "sacrifices")
+_WORDS = ("discards_hand", "removes_counters")
 _LED = "Lion's Eye Diamond"
 _MINE = {"card": "Gemstone Mine", "counters": {"mining": 2}}
 
@@ -45,8 +44,8 @@ def _options(card: str | dict[str, Any]) -> Options:
     return next(cls.options for cls in _supply(card).classes if cls.name == name)
 
 
-def _words(opt: Option) -> tuple[bool, bool, bool]:
-    return opt.discards_hand, opt.removes_counters, opt.sacrifices
+def _words(opt: Option) -> tuple[bool, bool]:
+    return opt.discards_hand, opt.removes_counters
 
 
 def _cleared(opt: Option, word: str) -> Option:
@@ -54,20 +53,20 @@ def _cleared(opt: Option, word: str) -> Option:
     return dataclasses.replace(opt, **{word: False})
 
 
-#: Per card: its options' cost text, and (discards_hand, removes_counters, sacrifices).
-_MADE: dict[str, tuple[str | dict[str, Any], tuple[str, ...], tuple[bool, bool, bool]]] = {
-    "Lion's Eye Diamond": (_LED, ("sacrifice", "discard your hand"), (True, False, True)),
-    "Gemstone Mine": (_MINE, ("{T}", "remove 1 mining counter"), (False, True, False)),
+#: Per card: its options' cost text, and (discards_hand, removes_counters).
+_MADE: dict[str, tuple[str | dict[str, Any], tuple[str, ...], tuple[bool, bool]]] = {
+    "Lion's Eye Diamond": (_LED, ("sacrifice", "discard your hand"), (True, False)),
+    "Gemstone Mine": (_MINE, ("{T}", "remove 1 mining counter"), (False, True)),
     "Calciform Pools": ({"card": "Calciform Pools", "counters": {"storage": 1}},
-                        ("{1}", "remove any number of storage counters"), (False, True, False)),
-    "Lotus Petal": ("Lotus Petal", ("{T}", "sacrifice"), (False, False, True)),
-    "Ashnod's Altar": ("Ashnod's Altar", ("sacrifice a creature",), (False, False, True)),
-    # it leaves the battlefield (``sacrifice``), but is exiled, not sacrificed
-    "Mirrored Lotus": ("Mirrored Lotus", ("{T}", "exile ~"), (False, False, False)),
-    # returned to the hand, not sacrificed
-    "Grinning Ignus": ("Grinning Ignus", ("{R}", "return ~ to its owner's hand"), (False, False, False)),
-    # a card of the hand discarded (a ``sacrifice_other`` kind): neither a sacrifice nor the whole hand
-    "Skirge Familiar": ("Skirge Familiar", ("discard a card",), (False, False, False)),
+                        ("{1}", "remove any number of storage counters"), (False, True)),
+    "Lotus Petal": ("Lotus Petal", ("{T}", "sacrifice"), (False, False)),
+    "Ashnod's Altar": ("Ashnod's Altar", ("sacrifice a creature",), (False, False)),
+    # it leaves the battlefield (``sacrifice``): neither word
+    "Mirrored Lotus": ("Mirrored Lotus", ("{T}", "exile ~"), (False, False)),
+    # returned to the hand: neither word
+    "Grinning Ignus": ("Grinning Ignus", ("{R}", "return ~ to its owner's hand"), (False, False)),
+    # a card of the hand discarded (a ``sacrifice_other`` kind): not the whole hand
+    "Skirge Familiar": ("Skirge Familiar", ("discard a card",), (False, False)),
 }
 
 
@@ -80,15 +79,15 @@ def test_supply_sets_the_cost_words_as_it_makes_options(name: str) -> None:
 
 def test_options_made_outside_the_supply_say_their_cost_words() -> None:
     """Simian Spirit Guide's option from the hand exiles the card (``sacrifice``, for the
-    ``no_sacrifice`` count of cards lost) but sacrifices nothing by that word; Squandered
-    Resources' "sacrifice a land" option sets neither ``sacrifice`` nor ``sacrifice_other`` but is
-    a sacrifice."""
+    ``no_sacrifice`` count of cards lost) and neither discards the hand nor removes counters;
+    Squandered Resources' "sacrifice a land" option sets neither ``sacrifice`` nor
+    ``sacrifice_other``, nor either word."""
     state = load_state({"players": [{"name": "you", "hand": ["Simian Spirit Guide"]}, {"name": "opp"}],
                         "battlefield": []})
     (guide,) = hand_classes(state.players[0], 0)
-    assert all(o.sacrifice and _words(o) == (False, False, False) for o in guide.options)
+    assert all(o.sacrifice and _words(o) == (False, False) for o in guide.options)
     land = _sacrifice(1)
-    assert not land.sacrifice and not land.sacrifice_other and _words(land) == (False, False, True)
+    assert not land.sacrifice and not land.sacrifice_other and _words(land) == (False, False)
 
 
 def test_fastopt_knows_the_cost_words() -> None:

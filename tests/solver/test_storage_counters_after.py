@@ -23,7 +23,7 @@ def _pools(counters: int, *others: str) -> dict[str, Any]:
     return json_board(*others, {"card": _POOLS, "counters": {"storage": counters}})
 
 
-def test_guide_takes_the_removed_storage_counters_off_calciform_pools() -> None:
+def test_cr_118_3_guide_takes_the_removed_storage_counters_off_calciform_pools() -> None:
     """Plains, Plains, Calciform Pools with 2 storage counters, {W}{W}{W}: once a partial payment
     removed one counter for {W}, one is left; the completion the guide proposes removes at most
     that one and validates (it proposed removing 3 of 2)."""
@@ -36,7 +36,7 @@ def test_guide_takes_the_removed_storage_counters_off_calciform_pools() -> None:
     assert {"permanent": "p2", "ability": 1, "mana": "{W}{W}"} not in out["next"]
 
 
-def test_guide_after_both_storage_counters_removed_offers_no_more() -> None:
+def test_cr_118_3_guide_after_both_storage_counters_removed_offers_no_more() -> None:
     """Calciform Pools with 2 storage counters and a Plains: after a partial payment took {W}{W}
     from both counters, the Pools' remove-any ability is lit no more (its {T} still is), and {W}{W}{W}{W} (which
     needed a third counter) is not completable."""
@@ -48,7 +48,7 @@ def test_guide_after_both_storage_counters_removed_offers_no_more() -> None:
     assert more["completable"] is False
 
 
-def test_apply_takes_the_removed_storage_counters_off_calciform_pools() -> None:
+def test_cr_118_3_apply_takes_the_removed_storage_counters_off_calciform_pools() -> None:
     """A session's ``"apply": true`` of a payment that removed both storage counters of
     Calciform Pools leaves it none: untapped again beside a Plains, it pays {W} but not {W}{W}."""
     handle = answer({"query": "open", "state": _pools(2, "Plains")})["board"]
@@ -61,7 +61,7 @@ def test_apply_takes_the_removed_storage_counters_off_calciform_pools() -> None:
     answer({"query": "close", "board": handle})
 
 
-def test_effects_of_counts_the_storage_counters_removed_for_the_mana() -> None:
+def test_cr_118_3_effects_of_counts_the_storage_counters_removed_for_the_mana() -> None:
     """Two activations of Calciform Pools' remove-any ability that made {W}{U}{U} removed 3
     counters (the number validation counts for that mana), one that made {U} one."""
     state = load_state(_pools(4))
@@ -73,7 +73,7 @@ def test_effects_of_counts_the_storage_counters_removed_for_the_mana() -> None:
 
 
 @pytest.mark.parametrize(("counters", "cost"), [(1, "{W}{W}"), (2, "{W}{W}{W}"), (2, "{W}{U}{1}"), (3, "{W}{W}{W}{W}")])
-def test_every_guide_completion_on_a_storage_board_validates(counters: int, cost: str) -> None:
+def test_cr_118_3_every_guide_completion_on_a_storage_board_validates(counters: int, cost: str) -> None:
     """On small Calciform Pools boards (with a Plains and an Island), every partial payment of one
     or two steps the guide lights (each step one it offered as ``next``) gets a completion that
     validates, and is completable exactly when that completion exists."""

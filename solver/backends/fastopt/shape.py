@@ -20,13 +20,12 @@ __all__ = ["KNOWN_FIELDS", "KNOWN_KINDS", "shape_known"]
 
 #: The fields of the supply model this optimiser reads, and ``removes_any``, which it need not
 #: read: it models exclusive options only, each option one choice of the counters removed; nor
-#: need it read ``discards_hand``, ``removes_counters`` and ``sacrifices``, which say what an
-#: option's ``costs`` say, known here already.
+#: need it read ``discards_hand`` and ``removes_counters``, which say what an option's ``costs``
+#: say, known here already.
 KNOWN_FIELDS = {
     "Option": frozenset({"ability", "slots", "costs", "mana_cost", "life", "energy", "damage",
                          "sacrifice", "tap", "exclusive", "repeat", "restriction",
-                         "tap_creatures", "removes_any", "discards_hand", "removes_counters",
-                         "sacrifices"}),
+                         "tap_creatures", "removes_any", "discards_hand", "removes_counters"}),
     "SourceClass": frozenset({"members", "positions", "options", "snow", "kind", "name",
                               "creature"}),
     "Supply": frozenset({"player", "pool", "classes", "excluded", "life", "energy", "creatures"}),
