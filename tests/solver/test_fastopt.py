@@ -247,26 +247,6 @@ def test_signet_paid_by_a_forest_beats_a_bird() -> None:
     assert sorted(k for k, _m, _o in sol.acts) == [0, 3]  # the Signet and the Forest
 
 
-def test_the_same_board_sent_again_reuses_its_search() -> None:
-    """A board sent again as a new state (a client's next query, a batch line) finds the
-    search built for the first one by content: its modes, keep terms and tables are not
-    built again."""
-    from manasolver.solver.backends.fastopt.search import search_for
-    from manasolver.solver.service import boards as board_cache
-    board_json = bd.commander_board(2)
-
-    def prepared() -> "queries.Problem":
-        board_cache.clear()  # a new state object, as after the board cache let the board go
-        return queries.prepare(protocol.build_request(
-            {"query": "pay", "state": board_json, "cost": "{2}{W}{U}"}), "optimal", 0)
-
-    first, again = prepared(), prepared()
-    assert first.req.state is not again.req.state and first.supply is not again.supply
-    criteria = first.policy.criteria
-    search = search_for(first, criteria)
-    assert search is not None and search_for(again, criteria) is search
-
-
 def test_feasibility_ends_at_the_first_payment_on_a_varied_board_of_signets() -> None:
     """can_pay asks only whether a payment exists: the fast optimiser answers it with the first
     payment it reaches instead of proving the fewest sources, so {W}{W}{U}{U}{B}{B}{R}{R}{G}{G} on

@@ -1,25 +1,22 @@
-"""The searches kept by board content (fastopt/search.py): a class's options read by identity.
+"""The searches the fast optimiser keeps (fastopt/search.py): one per board's supply.
 
-The same board sent again as a new state finds the search built for it (test_fastopt.py); a
-board with the same permanent ids, positions and classes of members whose one rock is another
-card (Sol Ring where Mind Stone was: the same members, kind and snow, other options) must not:
-its options are another object, so its key differs, and its own search pays with its own mana.
+The queries on one board (one state: its supply kept in its view) share the search built for
+the first of them; a board loaded again, even with equal content, builds its own: no search is
+found by what a board holds, whose permanent ids change from one game to the next.
 """
 
 from __future__ import annotations
 
-import copy
-from collections import Counter
-
 import pytest
 
 from manasolver.benchmarks import boards as bd
+from manasolver.models.board.load import load_state
+from manasolver.models.cost import ManaCost
 from manasolver.solver import queries
 from manasolver.solver.backends.fastopt.search import search_for
+from manasolver.solver.request import PaymentRequest
 from manasolver.solver.service import boards as board_cache
 from manasolver.solver.service import protocol
-
-_ROCKS = ("Mind Stone", "Sol Ring", "Arcane Signet", "Fellwar Stone", "Thought Vessel", "Commander's Sphere")
 
 
 def _problem(board: dict[str, object], cost: str) -> queries.Problem:
@@ -27,30 +24,18 @@ def _problem(board: dict[str, object], cost: str) -> queries.Problem:
     return queries.prepare(protocol.build_request({"query": "pay", "state": board, "cost": cost}), "optimal", 0)
 
 
-def test_a_rock_that_is_another_card_builds_its_own_search() -> None:
-    for seed in range(12):
-        board = bd.commander_board(seed)
-        perms = board["battlefield"]
-        names = Counter(p["card"] for p in perms)
-        at = next((i for i, p in enumerate(perms) if p["card"] in _ROCKS and names[p["card"]] == 1), None)
-        swap = next((r for r in _ROCKS if r not in names), None)
-        if at is None or swap is None:
-            continue
-        first = _problem(board, "{3}")
-        criteria = first.policy.criteria
-        kept = search_for(first, criteria)
-        assert kept is not None
-        assert search_for(_problem(board, "{3}"), criteria) is kept  # the same content: reused
-        other = copy.deepcopy(board)
-        other["battlefield"][at]["card"] = swap
-        problem = _problem(other, "{3}")
-        mine = [c for c in problem.supply.classes if perms[at]["id"] in c.members]
-        theirs = [c for c in first.supply.classes if perms[at]["id"] in c.members]
-        assert [c.members for c in mine] == [c.members for c in theirs]  # only the options differ
-        search = search_for(problem, criteria)
-        assert search is not None and search is not kept and search.sup is problem.supply
-        return
-    raise AssertionError("no board with a lone rock to swap")
+def test_the_queries_on_one_board_share_its_search_and_a_board_loaded_again_builds_its_own() -> None:
+    board = bd.commander_board(2)
+    state = load_state(board)
+    first = queries.prepare(PaymentRequest(state, ManaCost.parse("{2}{W}{U}"), "you"), "optimal", 0)
+    again = queries.prepare(PaymentRequest(state, ManaCost.parse("{1}{G}"), "you"), "optimal", 0)
+    criteria = first.policy.criteria
+    assert first.supply is again.supply  # one board: one supply
+    search = search_for(first, criteria)
+    assert search is not None and search_for(again, criteria) is search
+    other = queries.prepare(PaymentRequest(load_state(board), ManaCost.parse("{2}{W}{U}"), "you"), "optimal", 0)
+    fresh = search_for(other, criteria)
+    assert fresh is not None and fresh is not search and fresh.sup is other.supply
 
 
 def test_an_answer_carries_the_keep_terms_its_score_reads(monkeypatch: pytest.MonkeyPatch) -> None:

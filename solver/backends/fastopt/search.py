@@ -14,10 +14,11 @@ search) and runs one query over it:
   survivors are searched with the free modes — each survivor's class alone when the
   relaxation also rules out every pair — skipping the part already searched.
 
-:func:`search_for` keeps one search per supply object and per board content, so the
-queries on one board, and the same board sent again as a new state, reuse it.  A search
-holds the state of the query it runs, so the kept searches are per thread: a thread never
-sees another's search.
+:func:`search_for` keeps one search per supply object, so the queries on one board reuse
+it (a board sent again is the same state when the board cache or a session keeps it).  No
+search is found by what a board holds: a class's members are permanent ids, which change
+from one game to the next.  A search holds the state of the query it runs, so the kept
+searches are per thread: a thread never sees another's search.
 """
 
 from __future__ import annotations
@@ -205,8 +206,6 @@ class _Kept(threading.local):
     def __init__(self) -> None:
         #: Searches by supply and state object (the queries on one board).
         self.searches: KeyMemo[tuple[object, ...], tuple[GameState, Search | None]] = KeyMemo(limit=256)
-        #: Searches by board content (the same board sent again as a new state).
-        self.by_content: KeyMemo[tuple[object, ...], Search] = KeyMemo(limit=256)
 
 
 _KEPT = _Kept()
@@ -215,22 +214,6 @@ _KEPT = _Kept()
 def clear_searches() -> None:
     """Forget the searches this thread keeps (a fresh process's answers, for tests)."""
     _KEPT.searches.clear()
-    _KEPT.by_content.clear()
-
-
-def _content_key(problem: Problem, criteria: tuple[str, ...]) -> tuple[object, ...]:
-    """What a search depends on, by content: equal keys, interchangeable searches.  A class's
-    options are read by identity (those of a card in one state are one object, shared by the
-    boards holding it): a kept search holds its supply and so its options, whose ids are then
-    not reused while it is kept; options equal in value but not the same object only miss."""
-    sup = problem.supply
-    classes = tuple((id(c.options), c.members, c.positions, c.snow, c.kind, c.creature)
-                    for c in sup.classes)
-    kept = tuple((c.format(), n) for c, n in keep_counts(problem.policy, problem.req.state, sup.player))
-    # the idle classes' options by value, held by the key: their board is made for each query
-    idle = tuple((c.options, c.snow, n) for c, n in idle_classes(problem))
-    return (classes, sup.pool, sup.life, sup.energy, sup.player, problem.spell_ok, criteria,
-            kept, problem.policy.keep_castable is None, idle)
 
 
 def search_for(problem: Problem, criteria: tuple[str, ...]) -> Search | None:
@@ -246,15 +229,7 @@ def search_for(problem: Problem, criteria: tuple[str, ...]) -> Search | None:
     if hit is not None and hit[0] is state:
         search = hit[1]
     else:
-        # The same board sent again as a new state (a client's next query, a batch line):
-        # equal content — the classes' option objects (shared per card and state), members,
-        # positions, pool, life, energy, kept costs — gives the same search.
-        same = _content_key(problem, criteria)
-        search = kept.by_content.get(same, None)
-        if search is None:
-            search = Search.build(problem, criteria)
-            if search is not None:
-                kept.by_content.put(same, None, search)
+        search = Search.build(problem, criteria)
         kept.searches.put(key, sup, (state, search))
     if search is not None:
         search.reset(problem)
