@@ -36,9 +36,8 @@ from manasolver.solver.backends.fastopt.linear import LinearCosts
 from manasolver.solver.backends.fastopt.modes import Mode, build_modes, mode_cap
 from manasolver.solver.backends.fastopt.seed import find_seed
 from manasolver.solver.backends.fastopt.tables import Tables, build_tables
-from manasolver.solver.backends.problem import Problem, idle_classes
+from manasolver.solver.backends.problem import Problem
 from manasolver.solver.casting.announce import Form
-from manasolver.solver.policy import keep_counts
 from manasolver.solver.supply.model import Supply
 
 __all__ = ["COSTLY_NODE_BUDGET", "MAX_COSTLY_KINDS", "NODE_BUDGET", "Search", "clear_searches", "search_for"]
