@@ -178,7 +178,9 @@ def _mana_value(args: argparse.Namespace) -> int:
 def _long_lived() -> None:
     """Ready a long ``batch`` or ``serve`` process.  OR-Tools' CP-SAT is imported now (0.3 s on
     the 2-core machine), not by the first query that needs it, which would otherwise take that
-    long: the first five-color cost on a board of Signets, say.  Then the garbage collector is
+    long: the first five-color cost on a board of Signets, say; so is the reader of keyword
+    costs (kicker, flashback, buyback: 5 ms), which the first card naming one would otherwise
+    import in the middle of a stream of lines.  Then the garbage collector is
     tuned: what start-up loaded is moved out of the collector's sight (``gc.freeze``), and
     collections come less often (a query makes thousands of short-lived objects, nearly all
     freed by reference counting alone; the full collections would otherwise rescan the card data
@@ -186,6 +188,8 @@ def _long_lived() -> None:
     import gc
 
     from ortools.sat.python import cp_model  # noqa: F401  (imported for its side effect: loaded)
+
+    from manasolver.models.text import keyword_costs  # noqa: F401  (as cp_model)
     gc.freeze()
     gc.set_threshold(10_000, 50, 1_000)
 
