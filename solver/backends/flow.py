@@ -480,6 +480,33 @@ def tap_room(problem: Problem) -> bool:
     return need <= spare
 
 
+def fodder_room(problem: Problem) -> bool:
+    """Can the permanents and cards that options' costs take besides their own permanent (Bog
+    Witch's "discard a card", an Altar's creature: :attr:`Option.sacrifice_other`, CR 701.21a)
+    never limit a payment?  True when every such option is exclusive, the problem has no convoke,
+    improvise or delve (which use permanents and graveyard cards too: :attr:`Problem.has_assists`),
+    and the player's fodder that is no supply member (no mana ability of its own to lose by it) and
+    is of every kind those options take is at least what every member's costliest such option
+    takes at once.  Then each activation takes fodder nothing else in a payment would use, so such
+    options are options without that cost for whether a cost is payable and what it lacks."""
+    sup = problem.supply
+    if problem.has_assists:
+        return False
+    need = 0
+    kinds: set[str] = set()
+    for cls in sup.classes:
+        most = 0
+        for opt in cls.options:
+            if opt.sacrifice_other:
+                if not opt.exclusive:
+                    return False
+                most = max(most, len(opt.sacrifice_other))
+                kinds.update(opt.sacrifice_other)
+        need += cls.count * most
+    spare = sum(len(grp.members) for grp in sup.fodder if grp.cls < 0 and kinds <= grp.matches)
+    return need <= spare
+
+
 def _repeat_rows(options: Options, ok: tuple[bool, ...]) -> tuple[tuple[tuple[int, int], ...], bool]:
     """What one member adds by its free repeatable options (Pentad Prism's counters), beside
     whatever it taps for: ``(mask, units)`` rows, and ``True`` when some repeatable option is not
@@ -504,18 +531,19 @@ def _repeat_rows(options: Options, ok: tuple[bool, ...]) -> tuple[tuple[tuple[in
     return (), True
 
 
-def _usable(options: Options, ok: tuple[bool, ...], life_ok: bool,
-            taps_ok: bool = False) -> tuple[list[tuple[int, Option]], bool]:
+def _usable(options: Options, ok: tuple[bool, ...], life_ok: bool, taps_ok: bool = False,
+            fodder_ok: bool = False) -> tuple[list[tuple[int, Option]], bool]:
     """The exclusive options of a member the flow may use (free; paying life or energy only when
     ``life_ok``: :func:`life_room`; tapping other permanents only when ``taps_ok``:
-    :func:`tap_room`), and whether some exclusive option was left out."""
+    :func:`tap_room`; taking another permanent or card only when ``fodder_ok``:
+    :func:`fodder_room`), and whether some exclusive option was left out."""
     usable: list[tuple[int, Option]] = []
     partial = False
     for o, opt in enumerate(options):
         if not ok[o] or not opt.exclusive:
             continue
-        if (not opt.free or (opt.tap_creatures and not taps_ok) or opt.sacrifice_other or opt.nonsnow_tail
-                or ((opt.life or opt.energy) and not life_ok)):
+        if (not opt.free or (opt.tap_creatures and not taps_ok) or (opt.sacrifice_other and not fodder_ok)
+                or opt.nonsnow_tail or ((opt.life or opt.energy) and not life_ok)):
             partial = True
             continue
         usable.append((o, opt))
@@ -674,7 +702,10 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
     other can do better, and the cost is payable (``{}``, what decides payability by it)."""
     sup = problem.supply
     x = problem.x
-    if x is None or sup.fodder or sup.tappable:
+    if x is None or sup.tappable:
+        return None
+    fodder_ok = bool(sup.fodder) and fodder_room(problem)
+    if sup.fodder and not fodder_ok:
         return None
     if any(f.life or f.energy for f in problem.forms):
         return None
@@ -694,13 +725,13 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
     for k, cls in enumerate(sup.classes):
         options = cls.options
         flags = options.flags
-        if flags is not None and not flags[0]:
+        if flags is not None and not flags[0] and not fodder_ok:
             found = _kept_modes(options, problem.spell_ok[k], life_ok)
         else:
             if costly is None:
                 costly = frozenset().union(*(class_types(problem.req.state, c) for c in sup.classes
                                              if any(not opt.free for opt in c.options)))
-            found = _class_modes(options, problem.spell_ok[k], life_ok, costly)
+            found = _class_modes(options, problem.spell_ok[k], life_ok, costly, fodder_ok)
         if found is None:
             return None
         rows, repeat, modes, converting = found
@@ -836,15 +867,16 @@ def _kept_modes(options: Options, ok: tuple[bool, ...], life_ok: bool) -> ClassM
     return hit[0]
 
 
-def _class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool, costly: frozenset[str]
-                 ) -> ClassModes | None:
+def _class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool, costly: frozenset[str],
+                 fodder_ok: bool = False) -> ClassModes | None:
     """One member's plain rows, free repeatable rows, modes (converters; free options adding more
     than one mana when it has several; restricted mana, which pays this spell when its restriction
     allows it and no converter's cost, CR 106.6) and repeatable converter (``(mask, cost demands,
     times)``: one ability whose options each add one mana for the same mana cost, Nomadic Elf's
     {1}{G}, the mask the union of theirs) for :func:`converter_shortfall`; ``None`` when some option
     is not modelled there: restricted mana that may pay the cost of an ability of a permanent of the
-    types ``costly`` (those of the board's converters) among them."""
+    types ``costly`` (those of the board's converters) among them.  ``fodder_ok``: exclusive options
+    that take another permanent or card (:func:`fodder_room`) count as options without that cost."""
     modes: list[Mode] = []
     restricted = [o for o, opt in enumerate(options) if opt.restriction is not None]
     if restricted:
@@ -853,7 +885,7 @@ def _class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool, costly: 
             scope = ability_scope(opt.restriction)
             if (scope is True or (scope is not False and scope_pays(scope, costly)) or not opt.exclusive
                     or not opt.free or ((opt.life or opt.energy) and not life_ok) or opt.tap_creatures
-                    or opt.sacrifice_other or opt.nonsnow_tail):
+                    or (opt.sacrifice_other and not fodder_ok) or opt.nonsnow_tail):
                 return None
         mask = 0
         for o in restricted:
@@ -875,7 +907,7 @@ def _class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool, costly: 
         if not ok[o] or not opt.exclusive:
             continue
         if ((opt.life or opt.energy) and not life_ok) or opt.tap_creatures or opt.nonsnow_tail \
-                or opt.sacrifice_other or opt.tap_types:
+                or (opt.sacrifice_other and not fodder_ok) or opt.tap_types:
             return None
         if opt.free:
             continue
@@ -884,7 +916,7 @@ def _class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool, costly: 
             return None
         modes.append((opt.slots, demands, True))
         plain_ok[o] = False
-    usable, part = _usable(options, tuple(plain_ok), life_ok)
+    usable, part = _usable(options, tuple(plain_ok), life_ok, fodder_ok=fodder_ok)
     rows, odd = _exclusive_rows(usable)
     if odd:  # several free options, some adding more than one mana: each of those a mode
         modes += [(opt.slots, [], True) for _, opt in usable if len(opt.slots) > 1]

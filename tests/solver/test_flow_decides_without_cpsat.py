@@ -121,6 +121,41 @@ def test_reason_with_creatures_spare_for_tapping_costs_118_3(monkeypatch: pytest
     assert got == want and got["reason"]["missing"] == "{3}"
 
 
+@pytest.mark.parametrize(("hand", "cost", "payable"), [
+    (["Island", "Forest"], "{6}", True),
+    (["Island", "Forest"], "{7}", False),
+    (["Island", "Forest"], "{4}{G}", False),
+])
+def test_bog_witches_with_cards_to_discard_701_21a(hand: list[str], cost: str, payable: bool,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two Bog Witches ({B}, {T}, discard a card: add {B}{B}{B}) and two Swamps with two cards in the
+    hand: each Witch has a card of its own to discard, so the converter search decides and explains
+    the cost as if the discard cost nothing; neither CP-SAT model is asked."""
+    state = _board("Swamp", "Swamp", "Bog Witch", "Bog Witch")
+    state["players"][0]["hand"] = hand
+    query = {"query": "can_pay", "state": state, "cost": cost}
+    want = answer({**query, "backend": "cpsat"})
+
+    def refuse(*args: object, **kwargs: object) -> object:
+        raise AssertionError("CP-SAT was asked")
+
+    monkeypatch.setattr(backends.relaxer("cpsat"), "relaxed", refuse)
+    monkeypatch.setattr(backends.backend("cpsat"), "decide", refuse)
+    got = answer(query)
+    assert got["payable"] is payable and got == want
+
+
+def test_bog_witches_with_one_card_to_discard_701_21a() -> None:
+    """Two Bog Witches and one card in the hand: one Witch's mana pays the other's {B}, but only one
+    can discard, so two Swamps and one Witch make four mana; the flow does not count the second."""
+    state = _board("Swamp", "Swamp", "Bog Witch", "Bog Witch")
+    state["players"][0]["hand"] = ["Island"]
+    query = {"query": "can_pay", "state": state, "cost": "{6}"}
+    got = answer(query)
+    assert got == answer({**query, "backend": "cpsat"})
+    assert got["payable"] is False and got["reason"]["missing"] == "{2}"
+
+
 @pytest.mark.parametrize(("names", "cost", "spend"), [
     (("Plains", "Azorius Signet"), "{2}", {"U": 2}),
     (("Island", "Azorius Signet"), "{3}", {"W": 1}),
