@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from manasolver.solver.service.protocol import answer
@@ -31,6 +32,7 @@ def _size(missing: str) -> tuple[int, int]:
     return generic + colored, colored
 
 
+@pytest.mark.slow  # 10 s: CP-SAT answers every board
 @settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_permanent, min_size=1, max_size=7), st.sampled_from(_COSTS),
        st.sampled_from(("convoke", "improvise", None)))
@@ -55,6 +57,7 @@ _FODDER_BOARD = ("Forest", "Swamp", "Swamp", "Island", "Bog Witch", "Bog Witch",
 _HAND = ("Llanowar Elves", "Island", "Grizzly Bears", "Simian Spirit Guide")
 
 
+@pytest.mark.slow  # 9 s: CP-SAT answers every board
 @settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.fixed_dictionaries({"card": st.sampled_from(_FODDER_BOARD), "sick": _seldom}), min_size=1,
                 max_size=7),
