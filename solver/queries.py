@@ -18,9 +18,11 @@ enumeration backend (``pay`` then returns the first payment it lists; ``max_x``
 does not take it).
 
 Convoke, improvise and delve (when the request allows them and the player has an
-untapped creature, an untapped artifact or a graveyard card) are decided by CP-SAT
-inside the same optimisation as the mana (CR 702.51, 702.66, 702.126): the flow and fastopt
-fast paths decline such problems (:attr:`Problem.has_assists`).
+untapped creature, an untapped artifact or a graveyard card) are paid by CP-SAT inside the
+same optimisation as the mana (CR 702.51, 702.66, 702.126): the fastopt fast path declines such
+problems (:attr:`Problem.has_assists`), and the flow decides their payability over units
+that count each assisting permanent once (:func:`~manasolver.solver.backends.flow.assisted_units`)
+where it can.
 
 Unpayable answers carry a REASON (:mod:`manasolver.solver.reasons`, from the
 query's own problem): ``insufficient_mana`` with ``missing``, ``insufficient_life``,

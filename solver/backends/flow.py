@@ -35,6 +35,7 @@ from manasolver.solver.backends.matching import (
     UnitKind,
     _Network,
     deficits,
+    hall_barred,
     hall_fast,
     solution_from_units,
 )
@@ -166,8 +167,10 @@ class FlowBackend:
         units, partial = found
         if sup.has_damage and any(form.life for form in problem.forms):
             return None  # damage is taken before a form's life payment (CR 601.2g-h): CP-SAT weighs it
-        if partial and not problem.has_assists and _wider(problem):
-            units, partial = wide_units(problem)
+        if partial and not problem.has_assists:
+            taps = tap_room(problem)
+            if taps or _wider(problem):
+                units, partial = wide_units(problem, taps)
         if partial:
             short = converter_shortfall(problem)
             return None if short is None else (short, 0, 0)
@@ -222,8 +225,9 @@ class FlowBackend:
         missing mana alone decides (:func:`_ranked_deficits`: nothing missing is Hall's condition
         holding), one count per form rather than Hall's condition and then the count.  Where
         that search declines too, a cost beyond every source (:func:`_beyond_every_source`) is
-        unpayable.  ``barred``: some mana pays colored symbols only (Jegantha's): a payment without
-        it is a payment, the search is not asked (it does not tell that mana apart).
+        unpayable.  ``barred``: some mana pays colored symbols only (Jegantha's): Hall's condition
+        with that mana paying the demands but generic (:func:`_colored_only_hall`) proves "payable",
+        the search is not asked (it does not tell that mana apart).
 
         A policy requiring some colors to be spent (``spend_color``) limits the payments that
         count, which none of these reads: under it they prove only "unpayable", leaving
@@ -231,9 +235,9 @@ class FlowBackend:
         if problem.mode != "feasible" or problem.x is None:
             return None
         colors = bool(problem.policy.spend_color)
-        found = _units(problem)
+        found = _units(problem, True)
         if barred:
-            if not colors and found is not None and self._hall(problem, _without_barred(problem, found[0]), True):
+            if not colors and found is not None and _colored_only_hall(problem, found[0]):
                 return True, {}
             return (False, {}) if _beyond_every_source(problem) else None
         if found is not None:
@@ -246,7 +250,6 @@ class FlowBackend:
                     return True, {}
                 return False, {} if beyond or least is None else least
             verdict = self._hall(problem, units, partial)
-            taps = False
             if verdict is None and partial and not problem.has_assists:
                 taps = tap_room(problem)
                 if taps or _wider(problem):
@@ -255,8 +258,8 @@ class FlowBackend:
             if verdict is not None:
                 if verdict[1]:
                     return True, {}
-                # the units :meth:`shortfall` reads too (not those of options tapping others)
-                return False, {} if taps or not why else _least_deficits(problem, units, True) or {}
+                # the units :meth:`shortfall` reads too
+                return False, (_least_deficits(problem, units, True) or {}) if why else {}
         short = converter_shortfall(problem)
         if short is None:
             return (False, {}) if _beyond_every_source(problem) else None
@@ -344,11 +347,18 @@ def _ranked_deficits(problem: Problem, units: list[UnitKind]) -> tuple[dict[tupl
     return best, beyond
 
 
-def _without_barred(problem: Problem, units: list[UnitKind]) -> list[UnitKind]:
-    """``units`` without those of classes with an option whose mana can't pay generic costs."""
-    barred = {k for k, cls in enumerate(problem.supply.classes)
-              if any(o.restriction is not None and o.restriction.no_generic for o in cls.options)}
-    return [u for u in units if u[3] not in barred]
+def _colored_only_hall(problem: Problem, units: list[UnitKind]) -> bool:
+    """Do ``units`` pay some form of ``problem`` within the player's life and energy when the units
+    of classes with an option whose mana can't pay generic costs (Jegantha's, CR 106.6) pay its
+    other demands alone (:func:`~manasolver.solver.backends.matching.hall_barred`)?  Forms with
+    snow, or paying life beside damage, are not read (CP-SAT decides them)."""
+    assert problem.x is not None
+    sup = problem.supply
+    barred = frozenset(k for k, cls in enumerate(sup.classes)
+                       if any(o.restriction is not None and o.restriction.no_generic for o in cls.options))
+    return any(hall_barred(units, barred, form, form.generic(problem.x)) for form in problem.forms
+               if not form.snow and not (form.life and sup.has_damage)
+               and form.life <= sup.life and form.energy <= sup.energy)
 
 
 def _beyond_every_source(problem: Problem) -> bool:
@@ -407,13 +417,15 @@ def _repeats_beside_converters(problem: Problem) -> bool:
     return any(not opt.exclusive for opt in options) and any(not opt.free for opt in options)
 
 
-def _units(problem: Problem) -> tuple[list[UnitKind], bool] | None:
+def _units(problem: Problem, loose: bool = False) -> tuple[list[UnitKind], bool] | None:
     """The units the flow sums and whether some were left out (:func:`plain_units`), with the
-    assists when the problem has them (:func:`assisted_units`; ``None``: CP-SAT weighs them)."""
+    assists when the problem has them (:func:`assisted_units`; ``None``: CP-SAT weighs them, as it
+    does assisted units that leave something out unless ``loose``: a payment by them is still one,
+    which is all :meth:`FlowBackend.decide` reads of them)."""
     if not problem.has_assists:
         return plain_units(problem)
     assisted = assisted_units(problem)
-    return None if assisted is None else (assisted, False)
+    return None if assisted is None or (assisted[1] and not loose) else assisted
 
 
 # -- wider supplies: options that pay life or energy, repeatable free options ----------------------
@@ -468,6 +480,33 @@ def tap_room(problem: Problem) -> bool:
     return need <= spare
 
 
+def fodder_room(problem: Problem) -> bool:
+    """Can the permanents and cards that options' costs take besides their own permanent (Bog
+    Witch's "discard a card", an Altar's creature: :attr:`Option.sacrifice_other`, CR 701.21a)
+    never limit a payment?  True when every such option is exclusive, the problem has no convoke,
+    improvise or delve (which use permanents and graveyard cards too: :attr:`Problem.has_assists`),
+    and the player's fodder that is no supply member (no mana ability of its own to lose by it) and
+    is of every kind those options take is at least what every member's costliest such option
+    takes at once.  Then each activation takes fodder nothing else in a payment would use, so such
+    options are options without that cost for whether a cost is payable and what it lacks."""
+    sup = problem.supply
+    if problem.has_assists:
+        return False
+    need = 0
+    kinds: set[str] = set()
+    for cls in sup.classes:
+        most = 0
+        for opt in cls.options:
+            if opt.sacrifice_other:
+                if not opt.exclusive:
+                    return False
+                most = max(most, len(opt.sacrifice_other))
+                kinds.update(opt.sacrifice_other)
+        need += cls.count * most
+    spare = sum(len(grp.members) for grp in sup.fodder if grp.cls < 0 and kinds <= grp.matches)
+    return need <= spare
+
+
 def _repeat_rows(options: Options, ok: tuple[bool, ...]) -> tuple[tuple[tuple[int, int], ...], bool]:
     """What one member adds by its free repeatable options (Pentad Prism's counters), beside
     whatever it taps for: ``(mask, units)`` rows, and ``True`` when some repeatable option is not
@@ -492,18 +531,19 @@ def _repeat_rows(options: Options, ok: tuple[bool, ...]) -> tuple[tuple[tuple[in
     return (), True
 
 
-def _usable(options: Options, ok: tuple[bool, ...], life_ok: bool,
-            taps_ok: bool = False) -> tuple[list[tuple[int, Option]], bool]:
+def _usable(options: Options, ok: tuple[bool, ...], life_ok: bool, taps_ok: bool = False,
+            fodder_ok: bool = False) -> tuple[list[tuple[int, Option]], bool]:
     """The exclusive options of a member the flow may use (free; paying life or energy only when
     ``life_ok``: :func:`life_room`; tapping other permanents only when ``taps_ok``:
-    :func:`tap_room`), and whether some exclusive option was left out."""
+    :func:`tap_room`; taking another permanent or card only when ``fodder_ok``:
+    :func:`fodder_room`), and whether some exclusive option was left out."""
     usable: list[tuple[int, Option]] = []
     partial = False
     for o, opt in enumerate(options):
         if not ok[o] or not opt.exclusive:
             continue
-        if (not opt.free or (opt.tap_creatures and not taps_ok) or opt.sacrifice_other or opt.nonsnow_tail
-                or ((opt.life or opt.energy) and not life_ok)):
+        if (not opt.free or (opt.tap_creatures and not taps_ok) or (opt.sacrifice_other and not fodder_ok)
+                or opt.nonsnow_tail or ((opt.life or opt.energy) and not life_ok)):
             partial = True
             continue
         usable.append((o, opt))
@@ -541,19 +581,20 @@ def wide_units(problem: Problem, taps: bool = False) -> tuple[list[UnitKind], bo
 
 # -- convoke, improvise and delve -----------------------------------------------------------------
 
-def assisted_units(problem: Problem) -> list[UnitKind] | None:
-    """The grouped units of a plain board with the assists of convoke, improvise and delve
-    (:class:`~manasolver.solver.supply.resources.Assists`), or ``None`` to decline.
+def assisted_units(problem: Problem) -> tuple[list[UnitKind], bool] | None:
+    """The grouped units of a board with the assists of convoke, improvise and delve
+    (:class:`~manasolver.solver.supply.resources.Assists`) and whether options were left out (those
+    :func:`plain_units` leaves out: costs that tap other permanents among them, so that no
+    permanent a unit counts is tapped twice), or ``None`` to decline.
 
     A member taps once (CR 118.10): for its own mana, or to convoke (it pays {1} or one mana of
     its colors, 702.51a) or improvise (it pays {1}, 702.126a), so a member of a class that adds
     one mana of a mask is one unit of that mask and its colors, and one with no mana ability
     (or summoning sick: it may convoke all the same) one unit of its colors; a unit with no color
-    pays only generic.  Each card delve may exile pays {1} (702.66a).  Declined when some class is
-    not plain, a class whose members assist adds more than one mana, or the board has sacrifice or
-    tapping costs."""
+    pays only generic.  Each card delve may exile pays {1} (702.66a).  Declined when a class whose
+    members assist adds more than one mana, or the board has sacrifice costs."""
     sup = problem.supply
-    if sup.fodder or sup.tappable:
+    if sup.fodder:
         return None
     assists = problem.assists
     assisting: dict[int, list[tuple[int, int]]] = {}  # class -> [(colors, members)]
@@ -565,10 +606,10 @@ def assisted_units(problem: Problem) -> list[UnitKind] | None:
             out.append((colors, False, len(grp.members), -1, ()))
         else:
             assisting.setdefault(grp.cls, []).append((colors, len(grp.members)))
+    partial = bool(sup.tappable)
     for k, cls in enumerate(sup.classes):
         shape, part = _class_shape(cls.options, problem.spell_ok[k])
-        if part:
-            return None
+        partial = partial or part
         helpers = assisting.get(k)
         if helpers is None:
             out += [(mask, cls.snow, cls.count * mult, k, pick) for mask, mult, pick in shape]
@@ -586,7 +627,7 @@ def assisted_units(problem: Problem) -> list[UnitKind] | None:
             out.append((mask, cls.snow, rest, k, ()))
     if assists.graveyard:
         out.append((0, False, len(assists.graveyard), -1, ()))
-    return out
+    return out, partial
 
 
 # -- the least missing mana with converters ------------------------------------------------------
@@ -661,7 +702,10 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
     other can do better, and the cost is payable (``{}``, what decides payability by it)."""
     sup = problem.supply
     x = problem.x
-    if x is None or sup.fodder or sup.tappable:
+    if x is None or sup.tappable:
+        return None
+    fodder_ok = bool(sup.fodder) and fodder_room(problem)
+    if sup.fodder and not fodder_ok:
         return None
     if any(f.life or f.energy for f in problem.forms):
         return None
@@ -681,13 +725,13 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
     for k, cls in enumerate(sup.classes):
         options = cls.options
         flags = options.flags
-        if flags is not None and not flags[0]:
+        if flags is not None and not flags[0] and not fodder_ok:
             found = _kept_modes(options, problem.spell_ok[k], life_ok)
         else:
             if costly is None:
                 costly = frozenset().union(*(class_types(problem.req.state, c) for c in sup.classes
                                              if any(not opt.free for opt in c.options)))
-            found = _class_modes(options, problem.spell_ok[k], life_ok, costly)
+            found = _class_modes(options, problem.spell_ok[k], life_ok, costly, fodder_ok)
         if found is None:
             return None
         rows, repeat, modes, converting = found
@@ -823,15 +867,16 @@ def _kept_modes(options: Options, ok: tuple[bool, ...], life_ok: bool) -> ClassM
     return hit[0]
 
 
-def _class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool, costly: frozenset[str]
-                 ) -> ClassModes | None:
+def _class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool, costly: frozenset[str],
+                 fodder_ok: bool = False) -> ClassModes | None:
     """One member's plain rows, free repeatable rows, modes (converters; free options adding more
     than one mana when it has several; restricted mana, which pays this spell when its restriction
     allows it and no converter's cost, CR 106.6) and repeatable converter (``(mask, cost demands,
     times)``: one ability whose options each add one mana for the same mana cost, Nomadic Elf's
     {1}{G}, the mask the union of theirs) for :func:`converter_shortfall`; ``None`` when some option
     is not modelled there: restricted mana that may pay the cost of an ability of a permanent of the
-    types ``costly`` (those of the board's converters) among them."""
+    types ``costly`` (those of the board's converters) among them.  ``fodder_ok``: exclusive options
+    that take another permanent or card (:func:`fodder_room`) count as options without that cost."""
     modes: list[Mode] = []
     restricted = [o for o, opt in enumerate(options) if opt.restriction is not None]
     if restricted:
@@ -840,7 +885,7 @@ def _class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool, costly: 
             scope = ability_scope(opt.restriction)
             if (scope is True or (scope is not False and scope_pays(scope, costly)) or not opt.exclusive
                     or not opt.free or ((opt.life or opt.energy) and not life_ok) or opt.tap_creatures
-                    or opt.sacrifice_other or opt.nonsnow_tail):
+                    or (opt.sacrifice_other and not fodder_ok) or opt.nonsnow_tail):
                 return None
         mask = 0
         for o in restricted:
@@ -862,7 +907,7 @@ def _class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool, costly: 
         if not ok[o] or not opt.exclusive:
             continue
         if ((opt.life or opt.energy) and not life_ok) or opt.tap_creatures or opt.nonsnow_tail \
-                or opt.sacrifice_other or opt.tap_types:
+                or (opt.sacrifice_other and not fodder_ok) or opt.tap_types:
             return None
         if opt.free:
             continue
@@ -871,7 +916,7 @@ def _class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool, costly: 
             return None
         modes.append((opt.slots, demands, True))
         plain_ok[o] = False
-    usable, part = _usable(options, tuple(plain_ok), life_ok)
+    usable, part = _usable(options, tuple(plain_ok), life_ok, fodder_ok=fodder_ok)
     rows, odd = _exclusive_rows(usable)
     if odd:  # several free options, some adding more than one mana: each of those a mode
         modes += [(opt.slots, [], True) for _, opt in usable if len(opt.slots) > 1]

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from manasolver.solver.backends.problem import Problem, Solution, lowest_bit
 from manasolver.solver.casting.announce import Form
 
-__all__ = ["UnitKind", "deficits", "demand_sets", "hall_fast", "hall_ok", "solution_from_units", "transport"]
+__all__ = ["UnitKind", "deficits", "demand_sets", "hall_barred", "hall_fast", "hall_ok", "solution_from_units",
+           "transport"]
 
 
 #: A unit kind: (mask, snow, count, class index or -1 for the pool, option per type bit).
@@ -127,6 +128,37 @@ def hall_fast(units: Sequence[tuple[int, bool, int] | UnitKind], form: Form, gen
         if snow and need + snow > snowy:
             return False
     return not snow or snow <= have(0)[1]
+
+
+#: The bit that marks, in :func:`hall_barred`, the units that may pay generic mana and the generic demand:
+#: one past the six mana types.
+_GENERIC_BIT = 1 << 6
+
+
+def hall_barred(units: Sequence[UnitKind], barred: frozenset[int], form: Form, generic: int) -> bool:
+    """:func:`hall_ok` for a ``form`` without snow when the units of the classes ``barred`` pay its
+    colored, colorless and hybrid demands but not generic (mana that can't be spent to pay generic
+    mana costs, CR 106.6: Jegantha's): generic is one demand more, which the other units alone pay,
+    and Hall's condition over every set of the demands is exact for this transportation problem."""
+    demands = list(form.demands)
+    if generic:
+        demands.append((_GENERIC_BIT, generic))
+    rows = [(u[0] if u[3] in barred else u[0] | _GENERIC_BIT, u[2]) for u in units]
+    n = len(demands)
+    for subset in range(1, 1 << n):
+        mask = need = 0
+        for i in range(n):
+            if subset >> i & 1:
+                m, c = demands[i]
+                mask |= m
+                need += c
+        have = 0
+        for m, c in rows:
+            if m & mask:
+                have += c
+        if need > have:
+            return False
+    return True
 
 
 def transport(units: list[tuple[int, bool, int]], form: Form, x: int,

@@ -53,11 +53,13 @@ def test_signets_paying_one_another_decided_by_the_converter_search_605_3(
     (("Jegantha, the Wellspring", "Island", "Forest", "Forest", "Plains"), "{3}{U}", True),
     (("Jegantha, the Wellspring", "Thriving Isle"), "{4}{U}", False),
     (("Jegantha, the Wellspring", "Island"), "{5}", False),
+    (("Jegantha, the Wellspring", "Island", "Island"), "{2}{R}{G}", True),
+    (("Jegantha, the Wellspring", "Plains", "Forest"), "{1}{W}{W}{U}", True),
 ])
 def test_jegantha_mana_pays_no_generic_106_6(names: tuple[str, ...], cost: str, payable: bool,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    """Payable by the lands without Jegantha's mana, or with more generic than the mana that may
-    pay it: the flow decides; CP-SAT agrees."""
+    """Payable with Jegantha's mana paying colored symbols alone and the lands the rest, or with more
+    generic than the mana that may pay it: the flow decides; CP-SAT agrees."""
     got, want = _answers({"query": "can_pay", "state": _board(*names), "cost": cost}, monkeypatch)
     assert got["payable"] is payable and got == want
 
@@ -85,6 +87,73 @@ def test_tapped_creatures_that_make_no_mana_limit_no_payment_118_3(
     Hall's condition over the wider units decides what CP-SAT decides."""
     got, want = _answers({"query": "can_pay", "state": _board(*names), "cost": cost}, monkeypatch)
     assert got["payable"] is payable and got == want
+
+
+@pytest.mark.parametrize(("names", "cost", "payable"), [
+    (("Forest", "Forest", "Jaspera Sentinel", "Grizzly Bears", "Llanowar Elves"), "{3}{G}{G}", True),
+    (("Jaspera Sentinel", "Serra Angel", "Grizzly Bears"), "{1}{W}{G}", True),
+])
+def test_convoke_beside_costs_that_tap_creatures_702_51a(names: tuple[str, ...], cost: str, payable: bool,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Convoke on a board where Jaspera Sentinel's ability taps another creature (CR 118.3): a
+    payment by the lands, the other mana abilities and convoke alone is a payment, so the flow
+    proves it payable without that ability; CP-SAT agrees."""
+    query = {"query": "can_pay", "state": _board(*names), "cost": cost, "convoke": True}
+    got, want = _answers(query, monkeypatch)
+    assert got["payable"] is payable and got == want
+
+
+def test_reason_with_creatures_spare_for_tapping_costs_118_3(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Jaspera Sentinel's and Holdout Settlement's "tap an untapped creature you control" with as many
+    creatures that make no mana: the least missing mana is the flow's count over units with those
+    options free, as CP-SAT's slack model finds it; the slack model is not asked."""
+    query = {"query": "can_pay", "state": _board("Forest", "Jaspera Sentinel", "Holdout Settlement",
+                                                 "Grizzly Bears", "Grizzly Bears"), "cost": "{4}{G}{W}"}
+    want = answer({**query, "backend": "cpsat"})
+
+    def refuse(*args: object, **kwargs: object) -> object:
+        raise AssertionError("CP-SAT was asked")
+
+    cpsat = backends.relaxer("cpsat")
+    monkeypatch.setattr(cpsat, "relaxed", refuse)
+    monkeypatch.setattr(backends.backend("cpsat"), "decide", refuse)
+    got = answer(query)
+    assert got == want and got["reason"]["missing"] == "{3}"
+
+
+@pytest.mark.parametrize(("hand", "cost", "payable"), [
+    (["Island", "Forest"], "{6}", True),
+    (["Island", "Forest"], "{7}", False),
+    (["Island", "Forest"], "{4}{G}", False),
+])
+def test_bog_witches_with_cards_to_discard_701_21a(hand: list[str], cost: str, payable: bool,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two Bog Witches ({B}, {T}, discard a card: add {B}{B}{B}) and two Swamps with two cards in the
+    hand: each Witch has a card of its own to discard, so the converter search decides and explains
+    the cost as if the discard cost nothing; neither CP-SAT model is asked."""
+    state = _board("Swamp", "Swamp", "Bog Witch", "Bog Witch")
+    state["players"][0]["hand"] = hand
+    query = {"query": "can_pay", "state": state, "cost": cost}
+    want = answer({**query, "backend": "cpsat"})
+
+    def refuse(*args: object, **kwargs: object) -> object:
+        raise AssertionError("CP-SAT was asked")
+
+    monkeypatch.setattr(backends.relaxer("cpsat"), "relaxed", refuse)
+    monkeypatch.setattr(backends.backend("cpsat"), "decide", refuse)
+    got = answer(query)
+    assert got["payable"] is payable and got == want
+
+
+def test_bog_witches_with_one_card_to_discard_701_21a() -> None:
+    """Two Bog Witches and one card in the hand: one Witch's mana pays the other's {B}, but only one
+    can discard, so two Swamps and one Witch make four mana; the flow does not count the second."""
+    state = _board("Swamp", "Swamp", "Bog Witch", "Bog Witch")
+    state["players"][0]["hand"] = ["Island"]
+    query = {"query": "can_pay", "state": state, "cost": "{6}"}
+    got = answer(query)
+    assert got == answer({**query, "backend": "cpsat"})
+    assert got["payable"] is False and got["reason"]["missing"] == "{2}"
 
 
 @pytest.mark.parametrize(("names", "cost", "spend"), [
