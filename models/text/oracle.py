@@ -287,7 +287,8 @@ def activated_parts(line: str) -> tuple[str, str] | None:
     and no quote).  An ability word prefix (``Formidable — ``) is dropped."""
     if ":" not in line:
         return None
-    line = _ABILITY_WORD.sub("", line, count=1)
+    if " — " in line:  # (the pattern, tried on a line without its dash, backtracks over every word)
+        line = _ABILITY_WORD.sub("", line, count=1)
     i = line.find(":")
     while i >= 0:
         before = line[:i]
@@ -370,8 +371,10 @@ def _classify_static(line: str, low: str) -> str | None:
     """The kind of :class:`ManaEffect` a non-activated line is, or None."""
     if _SPEND_AS.search(low):
         return "spend_as"  # changes what mana pays (609.4b): where read as a SpendAs, the payment applies it
-    # an ability word ("Landfall — Whenever …") does not change what the line is (CR 207.2c)
-    triggered = _LOW_ABILITY_WORD.sub("", low).startswith(("when ", "whenever ", "at "))
+    # an ability word ("Landfall — Whenever …") does not change what the line is (CR 207.2c); the
+    # pattern is tried only on a line with its dash, as it backtracks over every word of another
+    bare = _LOW_ABILITY_WORD.sub("", low) if " — " in low else low
+    triggered = bare.startswith(("when ", "whenever ", "at "))
     if triggered and _ATTACKS_TRIGGER.match(low):
         return None  # a combat trigger (Pygmy Hippo): never part of paying a cost
     for_mana = any(_tapped_for_mana(sentence) for sentence in low.split("."))
