@@ -36,7 +36,7 @@ _SUPERTYPE_SET = frozenset(SUPERTYPES)
 _CARD_TYPE_SET = frozenset(CARD_TYPES)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class TypeLine:
     """A parsed type line: lower-case supertypes, card types and subtypes (CR 205)."""
 
@@ -45,30 +45,41 @@ class TypeLine:
     types: tuple[str, ...] = ()
     subtypes: tuple[str, ...] = ()
 
+    def __init__(self, text: str = "", supertypes: tuple[str, ...] = (), types: tuple[str, ...] = (),
+                 subtypes: tuple[str, ...] = ()) -> None:
+        # Each field set through its slot (see models.slots): a type line for every card built.
+        s0, s1, s2, s3 = _TYPE_LINE_SLOTS
+        s0(self, text)
+        s1(self, supertypes)
+        s2(self, types)
+        s3(self, subtypes)
+
     @staticmethod
     def parse(text: str) -> TypeLine:
         """Parse ``"Legendary Artifact Creature — Scarecrow"``; only the first face of ``//``."""
-        front = text.split("//")[0]
-        for dash in ("—", " - ", "--"):
-            if dash in front:
-                left, right = front.split(dash, 1)
-                break
-        else:
-            left, right = front, ""
+        front = text.split("//", 1)[0]
+        left, dash, right = front.partition("—")
+        if not dash:  # split at an em dash, else at " - ", else at "--"
+            left, dash, right = front.partition(" - ")
+            if not dash:
+                left, _, right = front.partition("--")
         sup: list[str] = []
         types: list[str] = []
         for word in left.lower().split():
-            if word == "tribal":
-                word = "kindred"
             if word in _SUPERTYPE_SET:
                 sup.append(word)
             elif word in _CARD_TYPE_SET:
                 types.append(word)
+            elif word == "tribal":
+                types.append("kindred")
         return TypeLine(text.strip(), tuple(sup), tuple(types), tuple(right.lower().replace(",", " ").split()))
 
     def has(self, kind: str) -> bool:
         """True when ``kind`` (lower case) is one of its supertypes, types or subtypes."""
         return kind in self.types or kind in self.subtypes or kind in self.supertypes
+
+
+_TYPE_LINE_SLOTS = slot_setters(TypeLine)
 
 
 class TextReader(Protocol):

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from manasolver.models.abilities import Production
+from manasolver.models.slots import slot_setters
 from manasolver.models.symbols import mask_letters
 
 __all__ = ["EffectKind", "Trigger", "TriggerEffect", "TriggerEvent"]
@@ -57,7 +58,7 @@ class TriggerEffect:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Trigger:
     """A triggered ability (CR 603.1): when it triggers, the intervening ``condition``
     (one of the names of :data:`manasolver.models.text.triggers.CONDITIONS`, "" for none) and its ``effects``.
@@ -73,6 +74,17 @@ class Trigger:
     condition: str = ""
     also_attacks: bool = False
     unsupported: str = ""
+
+    def __init__(self, event: TriggerEvent, text: str, effects: tuple[TriggerEffect, ...] = (), condition: str = "",
+                 also_attacks: bool = False, unsupported: str = "") -> None:
+        # Each field set through its slot (see models.slots): a trigger for every one a card built has.
+        s0, s1, s2, s3, s4, s5 = _TRIGGER_SLOTS
+        s0(self, event)
+        s1(self, text)
+        s2(self, effects)
+        s3(self, condition)
+        s4(self, also_attacks)
+        s5(self, unsupported)
 
     def to_json(self) -> dict[str, object]:
         """The protocol form (for ``card`` answers): event, text, effects, and what was not read."""
@@ -109,3 +121,6 @@ class Trigger:
     def uses_stack(self) -> bool:
         """True: every trigger read here goes on the stack and can be responded to (605.5a)."""
         return not self.is_mana_ability
+
+
+_TRIGGER_SLOTS = slot_setters(Trigger)

@@ -287,7 +287,8 @@ def activated_parts(line: str) -> tuple[str, str] | None:
     and no quote).  An ability word prefix (``Formidable — ``) is dropped."""
     if ":" not in line:
         return None
-    line = _ABILITY_WORD.sub("", line, count=1)
+    if " — " in line:  # (the pattern, tried on a line without its dash, backtracks over every word)
+        line = _ABILITY_WORD.sub("", line, count=1)
     i = line.find(":")
     while i >= 0:
         before = line[:i]
@@ -359,19 +360,29 @@ _ATTACKS_TRIGGER = re.compile(r"^(?:when|whenever) ~ attacks\b")
 _WOULD_ADD = re.compile(r"would(?<!\wwould) (?:add|produce)\b")
 _GRANTS_ADD = re.compile(r"\b(?:has|have|gains?)\b[^\"]*\"[^\"]*:[^\"]*\badd\b")
 _ALL_ACTIVATED = re.compile(r"ha(?<!\wha)(?:s|ve) all activated abilities of\b")
-#: Every line :func:`parse_oracle` reads something from holds one of these (in lower case): a mana
-#: ability adds mana ("add", Doubling Cube's "mana"), each kind of :func:`_classify_static` names
-#: mana, adding, lands, spending or "all activated abilities of", and City of Brass's damage
-#: comes when it "becomes tapped".  A self reference only takes words away.
-_MANA_LINE_WORDS = ("mana", "add", "land", "spend", "all activated abilities of", "becomes tapped")
+#: Every line :func:`parse_oracle` reads something from holds one of these (in lower case) or is a
+#: change of land types (:func:`_holds_land_types`): a mana ability adds mana ("add", Doubling
+#: Cube's "mana"), each other kind of :func:`_classify_static` names mana, adding, spending or "all
+#: activated abilities of", and City of Brass's damage comes when it "becomes tapped".  A self
+#: reference only takes words away.
+_MANA_LINE_WORDS = ("mana", "add", "spend", "all activated abilities of", "becomes tapped")
+
+
+def _holds_land_types(text: str, low: str) -> bool:
+    """Whether ``text`` (``low`` in lower case) holds the words of a change of land types
+    (:func:`_changes_land_types`): "land" and a land type word.  Most lines that name lands ("search
+    your library for a basic land card") hold no land type word, and need no more reading."""
+    return "land" in low and holds_any(text, _LAND_TYPE_WORDS)
 
 
 def _classify_static(line: str, low: str) -> str | None:
     """The kind of :class:`ManaEffect` a non-activated line is, or None."""
     if _SPEND_AS.search(low):
         return "spend_as"  # changes what mana pays (609.4b): where read as a SpendAs, the payment applies it
-    # an ability word ("Landfall — Whenever …") does not change what the line is (CR 207.2c)
-    triggered = _LOW_ABILITY_WORD.sub("", low).startswith(("when ", "whenever ", "at "))
+    # an ability word ("Landfall — Whenever …") does not change what the line is (CR 207.2c); the
+    # pattern is tried only on a line with its dash, as it backtracks over every word of another
+    bare = _LOW_ABILITY_WORD.sub("", low) if " — " in low else low
+    triggered = bare.startswith(("when ", "whenever ", "at "))
     if triggered and _ATTACKS_TRIGGER.match(low):
         return None  # a combat trigger (Pygmy Hippo): never part of paying a cost
     for_mana = any(_tapped_for_mana(sentence) for sentence in low.split("."))
@@ -398,7 +409,7 @@ def _classify_static(line: str, low: str) -> str | None:
     return None
 
 
-#: The reading of a text none of whose lines holds a word of :data:`_MANA_LINE_WORDS`.
+#: The reading of a text none of whose lines holds a word of :data:`_MANA_LINE_WORDS` or changes land types.
 _NOTHING_READ = ParsedText()
 
 
@@ -410,7 +421,8 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
     a self reference.  Clauses the parser does not understand that are about
     mana abilities or mana production come back in ``unsupported``, verbatim.
     """
-    if not holds_any((oracle_text or "").lower(), _MANA_LINE_WORDS):
+    lower = (oracle_text or "").lower()
+    if not holds_any(lower, _MANA_LINE_WORDS) and not _holds_land_types(oracle_text or "", lower):
         return _NOTHING_READ  # most texts: no line holds a word of what is read below
     abilities: list[ManaAbility] = []
     unsupported: list[str] = []
@@ -438,7 +450,7 @@ def parse_oracle(oracle_text: str, type_line: TypeLine, name: str) -> ParsedText
             station = Condition(f"{m.group(1)}+ charge counters (station)", counts=((charge, int(m.group(1))),))
             line = line[m.end():]
         low = line.lower()
-        if not holds_any(low, _MANA_LINE_WORDS):
+        if not holds_any(low, _MANA_LINE_WORDS) and not _holds_land_types(line, low):
             continue  # most lines: nothing below can be read from them
         text = self_reference(line, name, legendary)
         if "graveyard" in text and GRAVEYARD_MANA.search(text):

@@ -201,7 +201,8 @@ def _condition(body: str) -> tuple[str, str, str]:
 def _trigger(referenced: str, line: str) -> Trigger | None:
     """The trigger a reminder-free ``line`` holds (read in its self-``referenced`` form, ~ for
     the card's name), or None when it is none."""
-    word = _ABILITY_WORD.match(referenced)
+    # (the pattern is tried only on a line with its dash: it backtracks over every word of another)
+    word = _ABILITY_WORD.match(referenced) if " — " in referenced else None
     bare = referenced[word.end():] if word else referenced
     if not _TRIGGER_START.match(bare):
         return None
