@@ -131,11 +131,14 @@ def kept_colors(kp: Keepable, left: Sequence[int]) -> int:
     """The least fixpoint of the module docstring: the colors the untapped members could make."""
     kept = 0
     fed = 0
+    free, feed, needs = kp.free, kp.feed, kp.needs
+    waiting: list[int] = []  # the converters with members left, in class order
     for k, n in enumerate(left):
         if n > 0:
-            kept |= kp.free[k]
-            fed |= kp.feed[k]
-    waiting = [k for k in kp.converters if left[k] > 0]
+            kept |= free[k]
+            fed |= feed[k]
+            if needs[k]:
+                waiting.append(k)
     grew = True
     while waiting and grew:
         grew = False

@@ -16,7 +16,6 @@ are remembered per form, X and activations.
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Callable
 
@@ -433,33 +432,35 @@ class Relaxation:
 
     def _kind_table(self, mask: int) -> Table:
         """The table of demand kind ``mask`` (a negative mask: snow), kept per mask: it depends
-        on the board, not on the form (Reaper King's 32 forms share five masks)."""
-        memo = self._kind_tables
-        table = memo.get(mask)
-        if table is None:
-            self._totals()
-            table = memo[mask] = self._table([m for m in self.modes_all if m.k >= 0],
-                                             functools.partial(_units_of, mask))
-        return table
+        on the board, not on the form (Reaper King's 32 forms share five masks).
 
-    def _table(self, modes: list[Mode], per_of: Callable[[Mode], int]) -> Table:
-        """Rows cheapest first: a unit costs its share of the activation (1/size) plus the
+        Rows cheapest first: a unit costs its share of the activation (1/size) plus the
         units paying the activation's cost (``payer`` each) over the units it gives of the
         kind; the mana paying activation costs is not counted as given (shares of one
         payment never overlap, so this bounds its linear cost)."""
+        memo = self._kind_tables
+        table = memo.get(mask)
+        if table is not None:
+            return table
+        self._totals()
         scale = self._scale
         payer = self._payer
         act_cost = self.lin.act_cost
-        out = []
-        for m in modes:
-            per = per_of(m)
+        rows: Table = []
+        for m in self.modes_all:
+            if m.k < 0:
+                continue
+            masks = m.masks
+            # The units one activation gives of the kind.
+            per = sum(1 for u in masks if u & mask) if mask > 0 else (len(masks) if m.snow else 0)
             if per <= 0:
                 continue
-            paid = payer * sum(n for _, n in m.costs)
-            cost = act_cost(m) * (scale // len(m.masks)) + paid * (scale // per)
-            out.append((cost, per, m.k, m))
-        out.sort(key=lambda r: r[0])
-        return out
+            paid = payer * sum(n for _, n in m.costs) if m.costs else 0
+            cost = act_cost(m) * (scale // len(masks)) + paid * (scale // per)
+            rows.append((cost, per, m.k, m))
+        rows.sort(key=lambda r: r[0])
+        memo[mask] = rows
+        return rows
 
 
 #: The most units of a mode making mana of several masks whose possible counts per demand kind
@@ -478,13 +479,8 @@ def _unit_counts(m: Mode) -> tuple[int, int, set[int] | frozenset[int]]:
     size = len(masks)
     if size > _SMALL_MIXED and any(u != masks[0] for u in masks):
         return m.counts()
-    asked = sum(n for _, n in m.costs)
+    asked = sum(n for _, n in m.costs) if m.costs else 0
     counts = {size, size - asked}
     if size > 1 and any(u != masks[0] for u in masks):
         counts.update(range(1, size))
     return size, asked, counts
-
-
-def _units_of(mask: int, m: Mode) -> int:
-    """The units one activation of ``m`` gives of demand kind ``mask`` (a negative mask: snow)."""
-    return sum(1 for u in m.masks if (u & mask if mask > 0 else m.snow))

@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from manasolver.models._memo import IdentityMemo
 from manasolver.solver.backends.fastopt.modes import Mode
 
 __all__ = ["COLORS_LOST", "DIGIT", "DIGIT_BITS", "ENERGY", "KEEP_LOST", "LINEAR", "POOL", "WASTE",
@@ -67,19 +66,18 @@ def lin_digits(value: int, n: int) -> list[int]:
 class LinearCosts:
     """The packing of the linear criteria of one policy: ``names`` (the policy's linear
     criteria in order, then ``tiebreak``), the place value of each, and the packed cost of
-    one activation of a mode (remembered per mode object).  ``codes`` says how to read each
+    one activation of a mode.  ``codes`` says how to read each
     criterion of the policy, in order, when a vector is built in the search: the index of
     its digit, or one of :data:`KEEP_LOST`, :data:`COLORS_LOST`, :data:`WASTE`,
     :data:`POOL`, :data:`ENERGY` (decided once, not per node)."""
 
-    __slots__ = ("_act_costs", "_at", "codes", "names", "place")
+    __slots__ = ("_at", "codes", "names", "place")
 
     def __init__(self, criteria: tuple[str, ...]) -> None:
         self.names = [n for n in criteria if n in LINEAR] + ["tiebreak"]
         self.place: dict[str, int] = {n: 1 << (DIGIT_BITS * (len(self.names) - 1 - j))
                                       for j, n in enumerate(self.names)}
         self.codes = [self.names.index(n) if n in LINEAR else _CODES[n] for n in criteria]
-        self._act_costs: IdentityMemo[Mode, int] = IdentityMemo()
         #: The place values of sacrifices, life, non-lands and activations (0: not counted).
         place = self.place
         self._at = (place.get("no_sacrifice", 0), place.get("min_life", 0), place.get("prefer_lands", 0),
@@ -87,11 +85,8 @@ class LinearCosts:
 
     def act_cost(self, md: Mode) -> int:
         """One activation of ``md`` as the linear criteria's packed integer."""
-        hit = self._act_costs.get(md)
-        if hit is not None:
-            return hit
         sac, life, nonland, source = self._at
-        return self._act_costs.put(md, md.sac * sac + md.life * life + md.nonland * nonland + source + md.weight)
+        return md.sac * sac + md.life * life + md.nonland * nonland + source + md.weight
 
     def digits(self, value: int) -> list[int]:
         """``value`` unpacked: one digit per name of :attr:`names`."""

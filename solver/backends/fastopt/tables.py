@@ -113,20 +113,28 @@ def build_tables(modes: list[Mode], form: Form, x: int, caps: list[int], class_c
     weight_of: dict[int, int] = {}  # caps per shared row
     size: list[int] = []
     und_total = 0
-    for i, md in enumerate(modes):
+    for md, cap in zip(modes, caps):
         costs = md.costs
-        row, row_r, crow = _rows(kinds_key, subsets, md.masks, md.snow, md.pays_ability,
-                                 tuple((kind_of_cost[m], n) for m, n in costs) if costs else ())
+        if costs:
+            row, row_r, crow = _rows(kinds_key, subsets, md.masks, md.snow, md.pays_ability,
+                                     tuple((kind_of_cost[m], n) for m, n in costs))
+            cost_total.append(sum(n for _, n in costs))
+        else:
+            row, row_r, crow = _rows(kinds_key, subsets, md.masks, md.snow, md.pays_ability, ())
+            cost_total.append(0)
         key = id(row)
-        shared[key] = row
+        if key in weight_of:
+            weight_of[key] += cap
+        else:
+            shared[key] = row
+            weight_of[key] = cap
         shared_r[id(row_r)] = row_r
-        weight_of[key] = weight_of.get(key, 0) + caps[i]
         contrib.append(row)
         contrib_r.append(row_r)
         cost_row.append(crow)
-        cost_total.append(sum(n for _, n in costs) if costs else 0)
-        size.append(len(md.masks))
-        und_total += size[i] * caps[i]
+        n = len(md.masks)
+        size.append(n)
+        und_total += n * cap
     need = [0] * subsets
     for t in range(1, subsets):  # a set's demand: the set without its lowest kind, plus that kind
         low = t & -t
@@ -143,7 +151,7 @@ def build_tables(modes: list[Mode], form: Form, x: int, caps: list[int], class_c
     slack = sum((size[i] - 1) * caps[i] for i in range(nm) if size[i] > 1)
     pool_modes = [(i, md.masks[0]) for i, md in enumerate(modes) if md.k < 0]
     bound_sets = [t for t in range(1, subsets) if t.bit_count() <= 2 or t == subsets - 1]
-    contrib_t = {t: [contrib[j][t] for j in range(nm)] for t in bound_sets}
+    contrib_t = {t: [row[t] for row in contrib] for t in bound_sets}
     reach_of = {key: sum(1 << kk for kk in range(nk) if row[1 << kk]) for key, row in shared.items()}
     reach = [reach_of[id(row)] for row in contrib]
 
@@ -157,9 +165,8 @@ def build_tables(modes: list[Mode], form: Form, x: int, caps: list[int], class_c
     scale = lcm_of(counts)
     sources = [j for j in range(nm) if modes[j].k >= 0 and caps[j]]  # in mode order: stable sorts
     by_unit_total = sorted((j for j in sources if size[j]), key=lambda j: act_cost[j] * (scale // size[j]))
-    by_unit_set = {t: sorted((j for j in sources if contrib[j][t]),
-                             key=lambda j: act_cost[j] * (scale // contrib[j][t]))
-                   for t in bound_sets}
+    by_unit_set = {t: sorted((j for j in sources if per[j]), key=lambda j: act_cost[j] * (scale // per[j]))
+                   for t, per in contrib_t.items()}
     plan_of = functools.partial(greedy_plan, modes, class_cap, form, x, kinds, base, contrib, size, caps,
                                 act_cost)
     first_free = next((j for j in range(nm) if modes[j].k >= 0 and not modes[j].costs), nm)
