@@ -411,7 +411,11 @@ def guard_power_changes(state: GameState, player: str) -> None:
     changers = marked(state, POWER)
     if not changers:
         return
-    reader = next((p for _, p in marked(state, POWER_READERS) if p.controller == player), None)
+    reader: Permanent | None = None
+    for _, candidate in marked(state, POWER_READERS):  # (most boards have none: a loop costs less than a generator)
+        if candidate.controller == player:
+            reader = candidate
+            break
     if reader is None:
         if not active_effects(state):
             return
