@@ -105,8 +105,14 @@ def _mark_board(state: GameState) -> Marked:
     for i in at:
         perm = battlefield[i]
         for m in marks(perm.card):
-            found.setdefault(m, []).append((i, perm))
-    index = view.marked = {m: tuple(v) for m, v in found.items()}
+            if m in found:
+                found[m].append((i, perm))
+            else:
+                found[m] = [(i, perm)]
+    index: Marked = {}
+    for m, v in found.items():  # (a loop: a comprehension makes a function each time)
+        index[m] = tuple(v)
+    view.marked = index
     return index
 
 

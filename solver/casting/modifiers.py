@@ -93,8 +93,10 @@ def board_modifiers(state: GameState, player: str, spell: SpellInfo,
     Only cards with cost clauses are read (their ``COSTS`` mark, read once per card): the marked
     permanents, the caster's commanders, the spell's card; most casts have none of them."""
     board = marked(state, COSTS)
-    commander = state.player(player).commander
-    commanders = bool(commander) and any(COSTS in marks(card) for card in commander)
+    commanders = False
+    for card in state.player(player).commander:  # (a loop: a generator costs more than its one or two cards)
+        if COSTS in marks(card):
+            commanders = True
     own = spell.card is not None and COSTS in marks(spell.card)
     if not board and not commanders and not own:
         return []

@@ -26,12 +26,13 @@ and clause and a ``where`` path (``battlefield[i]``, ``hand[i]``, ``cost``, ``sp
   ability's own cost in the ``options`` query (filter lands under Chromatic Orrery);
 
 :func:`refuse_payment` and :func:`refuse_options` are what every query asks before it is answered:
-the checks above that read the whole board, each run once per board and what it reads of the
-request (:func:`once`: the outcome is kept in the board's view, ``state.view.checks``, so a board
-kept between queries is checked once for all of them).  A check that reads particular cards reads
-only the permanents marked for it (:mod:`manasolver.models.rules.marks`: a card's marks read once,
-the board's marked permanents found in one pass shared with the rules and the cast request), so a
-board without any such card costs that one pass; a check that reads the effects in force, the
+the checks above that read the whole board (the triggers on becoming tapped and the checks of
+``options`` run once per board, :func:`once`: the outcome is kept in the board's view,
+``state.view.checks``, so a board kept between queries is checked once for all of them).  A check
+that reads particular cards reads only the permanents marked for it
+(:mod:`manasolver.models.rules.marks`: a card's marks read once, the board's marked permanents
+found in one pass shared with the rules and the cast request), so a board without any such card
+costs that one pass; a check that reads the effects in force, the
 prohibitions or the grants runs only where a permanent prints one (``NOTABLE``, the permanents all
 of them read).
 While the supply is built, what it leaves out (listed in ``Supply.excluded``, then refused by
@@ -132,25 +133,20 @@ CHECKS_LIMIT = 256
 
 def refuse_payment(req: PaymentRequest, tap_triggers: bool = True) -> None:
     """Refuse a payment question (``pay``, ``can_pay``, ``payments``, ``max_x``) whose answer
-    something this engine does not model could change: prohibitions on mana abilities, the rules of
-    paying (:func:`guard_payment_rules`), and, for answers that state life and damage
-    (``tap_triggers``), triggers on becoming tapped.  Each check runs once per board and what it
-    reads of the request (:func:`once`): the prohibitions and the rules of paying as one."""
-    state, player, spell = req.state, req.player, req.spell
-    card = spell.card if spell is not None else None
-    once(state, ("payment_rules", player, id(req.cost), id(card), spell is not None and spell.ability,
-                 spell.types if spell is not None else None, req.alternative, req.modifiers), (req.cost, card),
-         lambda: _guard_paying(req))
-    if tap_triggers:
-        once(state, ("tap_triggers", req.convoke, req.improvise), (), lambda: guard_tap_triggers(req))
+    something this engine does not model could change: prohibitions on mana abilities (where a
+    permanent prints one), the rules of paying (:func:`guard_payment_rules`), and, for answers
+    that state life and damage (``tap_triggers``), triggers on becoming tapped.
 
-
-def _guard_paying(req: PaymentRequest) -> None:
-    """The prohibitions on the player's mana abilities (where a permanent prints one), then the
-    rules of paying."""
+    The prohibitions and the rules of paying are read for every question: what they read of the
+    board is kept in its view, so on most boards they cost a few tests of its marks, less than
+    keeping their outcome by the request's fields would (and a board kept between queries keeps
+    its whole answers, :mod:`~manasolver.solver.service.boards`).  The triggers on becoming tapped
+    run once per board and assist flags (:func:`once`)."""
     if marked(req.state, NOTABLE):
         guard_prohibitions(req.state, req.player)
     guard_payment_rules(req)
+    if tap_triggers:
+        once(req.state, ("tap_triggers", req.convoke, req.improvise), (), lambda: guard_tap_triggers(req))
 
 
 def refuse_options(state: GameState, player: str) -> None:
@@ -415,7 +411,11 @@ def guard_power_changes(state: GameState, player: str) -> None:
     changers = marked(state, POWER)
     if not changers:
         return
-    reader = next((p for _, p in marked(state, POWER_READERS) if p.controller == player), None)
+    reader: Permanent | None = None
+    for _, candidate in marked(state, POWER_READERS):  # (most boards have none: a loop costs less than a generator)
+        if candidate.controller == player:
+            reader = candidate
+            break
     if reader is None:
         if not active_effects(state):
             return

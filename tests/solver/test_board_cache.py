@@ -194,8 +194,8 @@ def test_threads_loading_boards_at_once_each_get_their_own_board() -> None:
 
 def test_a_refusal_on_a_kept_board_is_the_same_every_time() -> None:
     """Phyrexian Revoker (CR 602.5: "Activated abilities of sources with the chosen name can't be
-    activated", the name not given) beside Sol Ring is refused; the memo of checks refuses the
-    second and third time with the same error, and a board without it is not refused."""
+    activated", the name not given) beside Sol Ring is refused; the second and third time on the
+    kept board with the same error, and a board without it is not refused."""
     rod = _fresh()
     rod["battlefield"].append({"id": "rod", "card": "Phyrexian Revoker"})
     rod["battlefield"].append({"id": "ring", "card": "Sol Ring"})
@@ -207,9 +207,9 @@ def test_a_refusal_on_a_kept_board_is_the_same_every_time() -> None:
     assert answer({"query": "pay", "state": fine, "cost": "{2}"})["payable"] is True
 
 
-def test_the_memo_of_checks_keys_what_the_check_reads() -> None:
+def test_the_rules_of_paying_read_each_question_on_a_kept_board() -> None:
     """K'rrik's "pay 2 life rather than {B}" is refused on a cost with a hybrid black half and not
-    on one without: the memo keeps the two costs apart on one kept board."""
+    on one without, each time, on one kept board."""
     krrik = _fresh()
     krrik["battlefield"].append({"id": "k", "card": "K'rrik, Son of Yawgmoth"})
     for _ in range(2):

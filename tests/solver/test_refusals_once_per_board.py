@@ -1,15 +1,20 @@
 """What the engine does not model is decided in one place (``solver/supply/unmodelled.py``): the
-board-wide refusals run once per board and what they read of the request, and a refusal is raised
-again, as a fresh copy, for every later question on the same board."""
+board-wide refusals of :func:`once` run once per board and what they read of the request, and a
+refusal is raised again, as a fresh copy, for every later question on the same board; the rules of
+paying, which read the request, are read for each question."""
 
 from __future__ import annotations
 
 import pytest
 
 from manasolver.models.board.load import load_state
+from manasolver.models.cost import ManaCost
 from manasolver.models.errors import Unsupported
 from manasolver.solver.service.protocol import answer
-from manasolver.solver.supply.unmodelled import once, refuse_options
+from manasolver.solver.casting.build import build_request
+from manasolver.solver.request import PLAIN_POLICY, PaymentRequest
+from manasolver.solver.service.decode import spell as decode_spell
+from manasolver.solver.supply.unmodelled import once, refuse_options, refuse_payment
 
 BOARD = {"players": [{"name": "you"}, {"name": "opponent"}],
          "battlefield": [{"id": "f", "card": "Forest"}, {"id": "s", "card": "Seizures", "attached_to": "e",
@@ -58,3 +63,25 @@ def test_seizures_tap_trigger_refuses_pay_but_not_can_pay_and_options_checks_its
     refuse_options(load_state(BOARD), "you")  # nothing to refuse there
     again = answer({"query": "pay", "state": BOARD, "cost": "{G}"})
     assert again["error"]["code"] == "unsupported" and again["error"]["where"] == paid["error"]["where"]
+
+
+def test_the_rules_of_paying_are_read_for_each_request_and_kept_nowhere() -> None:
+    """K'rrik (life for {B}) on one board: a request with a hybrid {B/G} is refused, one without
+    black is not, in either order on the same state, and only the tap triggers' check is kept in
+    the board's memo (the rules of paying read the request; what they read of the board is kept
+    in its view)."""
+    state = load_state({"players": [{"name": "you"}], "battlefield": [
+        {"id": "k", "card": "K'rrik, Son of Yawgmoth"}, {"id": "s", "card": "Swamp"}]})
+    spell = decode_spell({"spell": {"card": "Dark Ritual"}})
+
+    def request(cost: str) -> PaymentRequest:
+        return build_request(state, "you", spell, ManaCost.parse(cost), None, (), PLAIN_POLICY)
+
+    for cost, refused in (("{G}", False), ("{B/G}", True), ("{G}", False), ("{B/G}", True)):
+        req = request(cost)
+        if refused:
+            with pytest.raises(Unsupported, match="K'rrik"):
+                refuse_payment(req)
+        else:
+            refuse_payment(req)
+    assert [key[0] for key in state.view.checks] == ["tap_triggers"]
