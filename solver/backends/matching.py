@@ -130,33 +130,24 @@ def hall_fast(units: Sequence[tuple[int, bool, int] | UnitKind], form: Form, gen
     return not snow or snow <= have(0)[1]
 
 
-#: The bit that marks, in :func:`hall_barred`, the units that may pay generic mana and the generic demand:
-#: one past the six mana types.
-_GENERIC_BIT = 1 << 6
-
-
 def hall_barred(units: Sequence[UnitKind], barred: frozenset[int], form: Form, generic: int) -> bool:
     """:func:`hall_ok` for a ``form`` without snow when the units of the classes ``barred`` pay its
     colored, colorless and hybrid demands but not generic (mana that can't be spent to pay generic
     mana costs, CR 106.6: Jegantha's): generic is one demand more, which the other units alone pay,
-    and Hall's condition over every set of the demands is exact for this transportation problem."""
-    demands = list(form.demands)
-    if generic:
-        demands.append((_GENERIC_BIT, generic))
-    rows = [(u[0] if u[3] in barred else u[0] | _GENERIC_BIT, u[2]) for u in units]
-    n = len(demands)
-    for subset in range(1, 1 << n):
-        mask = need = 0
-        for i in range(n):
-            if subset >> i & 1:
-                m, c = demands[i]
-                mask |= m
-                need += c
-        have = 0
-        for m, c in rows:
-            if m & mask:
-                have += c
-        if need > have:
+    and Hall's condition over every set of the demands is exact for this transportation problem.
+    The sets are the form's own (:func:`demand_sets`), each alone and with generic, and generic
+    alone."""
+    assert not form.snow
+    free = [(u[0], u[2]) for u in units if u[3] not in barred]  # (mask, count): these may pay generic
+    held = [(u[0], u[2]) for u in units if u[3] in barred]
+    free_total = sum(c for _, c in free)
+    if generic > free_total:
+        return False
+    for mask, _, need in demand_sets(form):
+        held_have = sum(c for m, c in held if m & mask)
+        if need > sum(c for m, c in free if m & mask) + held_have:
+            return False
+        if generic and need + generic > free_total + held_have:
             return False
     return True
 

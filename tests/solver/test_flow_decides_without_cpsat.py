@@ -55,6 +55,7 @@ def test_signets_paying_one_another_decided_by_the_converter_search_605_3(
     (("Jegantha, the Wellspring", "Island"), "{5}", False),
     (("Jegantha, the Wellspring", "Island", "Island"), "{2}{R}{G}", True),
     (("Jegantha, the Wellspring", "Plains", "Forest"), "{1}{W}{W}{U}", True),
+    (("Jegantha, the Wellspring", "Wastes", "Wastes"), "{1}{C}{G}", True),
 ])
 def test_jegantha_mana_pays_no_generic_106_6(names: tuple[str, ...], cost: str, payable: bool,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
@@ -87,6 +88,15 @@ def test_tapped_creatures_that_make_no_mana_limit_no_payment_118_3(
     Hall's condition over the wider units decides what CP-SAT decides."""
     got, want = _answers({"query": "can_pay", "state": _board(*names), "cost": cost}, monkeypatch)
     assert got["payable"] is payable and got == want
+
+
+def test_jegantha_mana_beside_one_colorless_source_106_6() -> None:
+    """{1}{C} from Jegantha and one Wastes: the Wastes alone may pay {C} and Jegantha's mana can't pay
+    the {1}, so one unit would pay both: unpayable (Hall's condition over {C} with generic), as CP-SAT
+    finds; the flow must not prove it payable by counting the Wastes for each demand alone."""
+    query = {"query": "can_pay", "state": _board("Jegantha, the Wellspring", "Wastes"), "cost": "{1}{C}"}
+    got = answer(query)
+    assert got["payable"] is False and got == answer({**query, "backend": "cpsat"})
 
 
 @pytest.mark.parametrize(("names", "cost", "payable"), [
