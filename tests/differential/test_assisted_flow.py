@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 import pytest
-from manasolver.solver.backends import flow
+from manasolver.solver.backends.flow import backend
 from manasolver.solver.service.protocol import answer
 
 _PERMANENTS = ("Forest", "Plains", "Island", "Llanowar Elves", "Birds of Paradise", "Grizzly Bears",
@@ -43,7 +43,7 @@ def test_assisted_units_decide_as_the_cpsat_model(seed: int, monkeypatch: pytest
     rng = random.Random(seed)
     queries = [_query(rng) for _ in range(60)]
     fast = [answer(q) for q in queries]
-    monkeypatch.setattr(flow, "assisted_units", lambda problem: None)
+    monkeypatch.setattr(backend, "assisted_units", lambda problem: None)
     for q, got in zip(queries, fast):
         want = answer(q)
         assert got.get("payable") == want.get("payable"), (q, got, want)
@@ -79,5 +79,5 @@ def test_max_x_with_convoke_and_delve_as_the_cpsat_model(seed: int, monkeypatch:
         q["query"] = "max_x"
         queries.append(q)
     fast = [answer(q).get("max_x") for q in queries]
-    monkeypatch.setattr(flow, "assisted_units", lambda problem: None)
+    monkeypatch.setattr(backend, "assisted_units", lambda problem: None)
     assert fast == [answer(q).get("max_x") for q in queries]

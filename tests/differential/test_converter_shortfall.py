@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 import pytest
-from manasolver.solver.backends import flow
+from manasolver.solver.backends.flow import backend, converters
 from manasolver.solver.service.protocol import answer
 
 _LANDS = ("Plains", "Island", "Swamp", "Mountain", "Forest", "Tundra", "Badlands", "Bayou", "Wastes")
@@ -47,7 +47,7 @@ def test_converter_search_finds_as_little_missing_as_the_cpsat_slack_model(seed:
             q["x"] = rng.randint(0, 2)
         queries.append(q)
     searched = [answer(q) for q in queries]
-    monkeypatch.setattr(flow, "converter_shortfall", lambda problem: None)
+    monkeypatch.setattr(backend, "converter_shortfall", lambda problem: None)
     compared = 0
     for q, got in zip(queries, searched):
         want = answer(q)
@@ -81,7 +81,7 @@ def test_two_signets_paying_each_other_are_decided_over_their_orders(monkeypatch
     query = {"query": "can_pay", "state": board, "cost": "{B}{B}{G}{G}"}
     got = answer(query)
     assert got["payable"] is False and got["reason"]["missing"] in ("{B}", "{G}"), got
-    monkeypatch.setattr(flow, "converter_shortfall", lambda problem: None)
+    monkeypatch.setattr(backend, "converter_shortfall", lambda problem: None)
     want = answer(query)
     assert got["reason"]["code"] == want["reason"]["code"] and _size(got["reason"]["missing"]) == (1, 1), want
 
@@ -102,12 +102,12 @@ def test_a_member_of_hundreds_of_modes_is_declined_by_counting_its_choices() -> 
     req = build_request({"query": "can_pay", "state": board, "cost": "{4}{B}{B}{B}"})
     with query_budget():
         problem = prepare(req, "feasible", 0)
-        assert max(len(cls.options) for cls in problem.supply.classes) > flow.CONVERTER_CHOICES
-        assert flow.converter_shortfall(problem) is None
+        assert max(len(cls.options) for cls in problem.supply.classes) > converters.CONVERTER_CHOICES
+        assert converters.converter_shortfall(problem) is None
 
 
 #: Boards on which choices of activations differ a lot in what they make: several Signets and filter
-#: lands beside a few lands, so the search's pruning (:func:`flow._beaten`) has choices to drop.
+#: lands beside a few lands, so the search's pruning (:func:`converters._beaten`) has choices to drop.
 _PRUNED_BOARDS = ("Azorius Signet", "Golgari Signet", "Izzet Signet", "Orzhov Signet", "Mystic Gate",
                   "Graven Cairns", "Fire-Lit Thicket", "Skycloud Expanse", "Crypt of the Eternals",
                   "Coveted Jewel")
@@ -134,8 +134,8 @@ def _converter_problems(seed: int, count: int) -> list[Any]:
 @pytest.mark.parametrize("seed", range(3))
 def test_the_converter_search_prunes_no_choice_that_could_win(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The converter search skips a choice of activations whose least possible shortfall (a form's
-    whole cost less the most mana the choice leaves for the spell, :func:`flow._net`) can't rank
-    below the best found (:func:`flow._beaten`: a larger total, or an equal one where the best has
+    whole cost less the most mana the choice leaves for the spell, :func:`converters._net`) can't rank
+    below the best found (:func:`converters._beaten`: a larger total, or an equal one where the best has
     no colored part).  The same search with nothing pruned finds the same least missing mana, the
     same demand by demand (the first of equally small ones, as the search meets them), on boards
     where the pruning drops choices; where that search declines (its bound on orders reached by the
@@ -144,17 +144,17 @@ def test_the_converter_search_prunes_no_choice_that_could_win(seed: int, monkeyp
     with query_budget():
         problems = _converter_problems(seed, 80)
         pruned_calls = []
-        beaten = flow._beaten
+        beaten = converters._beaten
 
-        def counting(best: flow.Ranked, least: int) -> bool:
+        def counting(best: converters.Ranked, least: int) -> bool:
             found = beaten(best, least)
             pruned_calls.append(found)
             return found
 
-        monkeypatch.setattr(flow, "_beaten", counting)
-        pruned = [flow.converter_shortfall(p) for p in problems]
-        monkeypatch.setattr(flow, "_beaten", lambda best, least: False)
-        whole = [flow.converter_shortfall(p) for p in problems]
+        monkeypatch.setattr(converters, "_beaten", counting)
+        pruned = [converters.converter_shortfall(p) for p in problems]
+        monkeypatch.setattr(converters, "_beaten", lambda best, least: False)
+        whole = [converters.converter_shortfall(p) for p in problems]
     compared = 0
     for problem, got, want in zip(problems, pruned, whole):
         if want is None:

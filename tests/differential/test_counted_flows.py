@@ -1,7 +1,7 @@
 """The flows the flow backend counts instead of running, against the augmenting-path flows they
 stand for, on random units and costs: a REASON's least missing mana per demand
 (:func:`~manasolver.solver.backends.matching.deficits`, counted where every maximum flow serves each
-demand alike) and the converter search's staged flow (``flow._staged``, counted for one demand but
+demand alike) and the converter search's staged flow (``flow.staged.staged``, counted for one demand but
 generic).  Identical dictionaries, keys in the same order."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from manasolver.solver.backends import flow, matching
+from manasolver.solver.backends import matching
+from manasolver.solver.backends.flow import staged
 from manasolver.solver.casting.announce import Form
 
 _BITS = (1, 2, 4, 8, 16, 32)
@@ -58,16 +59,16 @@ def test_staged_flow_counted_as_the_flow_serves_it(seed: int, monkeypatch: pytes
         n = rng.choice((0, 1, 1, 2, 3, 4))
         costs = [(rng.choice((0, 0) + _BITS), rng.randint(1, 2)) for _ in range(n)]
         everything = frozenset(range(n))
-        sources: list[flow.Source] = []
+        sources: list[staged.Source] = []
         for _ in range(rng.randint(0, 9)):
             r = rng.random()
             some = frozenset(c for c in everything if rng.random() < 0.5)
             pays = None if r < 0.2 else everything if r < 0.5 else some
             sources.append((_mask(rng), rng.random() < 0.2, rng.randint(1, 4), pays))
-        cases.append((sources, costs, form, flow._staged(sources, costs, form, 0)))
-    monkeypatch.setattr(flow, "_CUT_COSTS", -1)  # every staged flow run as a flow
+        cases.append((sources, costs, form, staged.staged(sources, costs, form, 0)))
+    monkeypatch.setattr(staged, "_CUT_COSTS", -1)  # every staged flow run as a flow
     for sources, costs, form, got in cases:
-        want = flow._staged(sources, costs, form, 0)
+        want = staged.staged(sources, costs, form, 0)
         assert (got is None) == (want is None), (sources, costs, form)
         assert got is None or want is None or list(got.items()) == list(want.items()), (sources, costs, form)
 

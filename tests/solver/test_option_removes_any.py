@@ -20,7 +20,8 @@ from manasolver.models.cost import ManaCost
 from manasolver.solver import queries
 from manasolver.solver.backends.cpsat.repeats import merged
 from manasolver.solver.backends.fastopt import FastOptBackend
-from manasolver.solver.backends.flow import _converting, _repeat_rows
+from manasolver.solver.backends.flow.modes import repeatable_converter
+from manasolver.solver.backends.flow.wide import repeat_rows
 from manasolver.solver.backends.problem import Solution
 from manasolver.solver.pools.untapped import _readable, _reshaped, _storage_land
 from manasolver.solver.service.protocol import answer
@@ -60,9 +61,9 @@ _FREE = dataclasses.replace(_ONE, mana_cost=ManaCost())
 #: Per reader: a call on a member's options, the options, and what it answers with the field set.
 _READERS: dict[str, tuple[Callable[[tuple[Option, ...]], Any], tuple[Option, ...], Any]] = {
     # a free repeatable option removing X counters is not one of the flow's rows
-    "flow _repeat_rows": (lambda opts: _repeat_rows(Options(opts), (True,) * len(opts)), (_FREE,), ((), True)),
+    "flow repeat_rows": (lambda opts: repeat_rows(Options(opts), (True,) * len(opts)), (_FREE,), ((), True)),
     # nor a converter the flow's search repeats
-    "flow _converting": (lambda opts: _converting(Options(opts), (True,) * len(opts)), (_ONE,), None),
+    "flow repeatable_converter": (lambda opts: repeatable_converter(Options(opts), (True,) * len(opts)), (_ONE,), None),
     # CP-SAT activates a storage land once, removing X1 + X2 counters (same masks whatever X)
     "cpsat merged": (lambda opts: merged(list(opts)), (_ONE, _TWO), True),
     # the options query reads it as one activation removing every counter

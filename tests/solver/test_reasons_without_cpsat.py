@@ -1,5 +1,5 @@
 """The REASON of an unpayable cost found without CP-SAT (solver/reasons.py, the flow's shortfall and
-converter search in solver/backends/flow.py), against the CP-SAT path on the same queries: boards
+converter search in solver/backends/flow/converters.py), against the CP-SAT path on the same queries: boards
 sampled from games of the real decks (benchmarks/deck_boards.py), with the permanents these paths
 were made for added to the player's side: mana with a spending restriction (Unclaimed Territory,
 Secluded Courtyard, Giada; CR 106.6), horizon lands and Spire of Industry (life paid on
