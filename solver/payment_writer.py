@@ -152,9 +152,9 @@ def _widen(problem: Problem) -> Callable[[int], int] | None:
 
 
 def _steps(state: GameState, widen: Callable[[int], int] | None, acts: list[dict[str, Any]],
-           founds: list[Found | None]) -> list[Step]:
+           founds: list[Found]) -> list[Step]:
     """The :class:`Step` of each activation of a PAYMENT object (``founds``: its class, option
-    and spell flag, None when unknown), as the general path makes them
+    and spell flag), as the general path makes them
     (:func:`~manasolver.solver.backends.problem.executable_order`); activations alike (one class
     and option, as many times, the same mana) share their step."""
     steps: list[Step] = []
@@ -163,19 +163,16 @@ def _steps(state: GameState, widen: Callable[[int], int] | None, acts: list[dict
     for act, found in zip(acts, founds):
         times = int(act.get("times", 1))
         mana = act["mana"]
-        alike = (0, times, mana) if found is None else (id(found), times, mana)
+        alike = (id(found), times, mana)
         step = made.get(alike)
         if step is None:
-            if found is None:
-                step = Step(mana_bits(mana))
-            else:
-                _k, opt, spell_ok = found
-                # snow is one for a class's members (it is part of what groups them)
-                snow = snow_units(state, act["permanent"], opt, mana) if "permanent" in act else ()
-                scope = ability_scope(opt.restriction)
-                scoped = scoped or not isinstance(scope, bool)
-                step = Step(mana_bits(mana), cost_masks(opt.mana_cost, times, widen), spell_ok, scope, frozenset(),
-                            snow, opt.restriction is not None and opt.restriction.no_generic)
+            _k, opt, spell_ok = found
+            # snow is one for a class's members (it is part of what groups them)
+            snow = snow_units(state, act["permanent"], opt, mana) if "permanent" in act else ()
+            scope = ability_scope(opt.restriction)
+            scoped = scoped or not isinstance(scope, bool)
+            step = Step(mana_bits(mana), cost_masks(opt.mana_cost, times, widen), spell_ok, scope, frozenset(),
+                        snow, opt.restriction is not None and opt.restriction.no_generic)
             made[alike] = step
         steps.append(step)
     return _typed(state, acts, steps) if scoped else steps
@@ -384,13 +381,27 @@ class Finisher:
                         self._options.setdefault((pid, opt.ability), found)
         return self._options
 
-    def _found(self, act: dict[str, Any], keys: dict[int, Found] | None) -> Found | None:
+    def _found(self, act: dict[str, Any], keys: dict[int, Found] | None) -> Found:
         """The class, option and spell flag of activation ``act`` (from ``keys`` when it is there)."""
         if keys:
             hit = keys.get(id(act))
             if hit is not None:
                 return hit
-        return self.options.get(self._key(act))
+        return self._option_of(act)
+
+    def _option_of(self, act: dict[str, Any]) -> Found:
+        """The class, option and spell flag of activation ``act``, by its permanent (or card of the
+        hand) and ability."""
+        found = self.options.get(self._key(act))
+        # Every PAYMENT a finisher plans or scores names members of its problem's supply: a solution
+        # of that very problem (to_payment names an activation by its class's member and its option's
+        # ability, a card of the hand by its index, the member "hand:<index>"), or one of a problem on
+        # the same board with some permanents taken as tapped (sources' excluded_board, guide's
+        # completions, whose steps are named back by the board's own ids and hand indices), or a plan's
+        # costs, paid from the board's one supply (plan/combined.py).  Counted as nothing, an
+        # activation of anything else would leave the score and the order wrong without a word.
+        assert found is not None, f"an activation of no source of the problem's supply: {act}"
+        return found
 
     def plan(self, out: dict[str, Any], keys: dict[int, Found] | None = None,
              steps: list[Step] | None = None, founds: list[Found] | None = None) -> dict[str, Any]:
@@ -404,19 +415,17 @@ class Finisher:
         discard has nothing to come after)."""
         acts: list[dict[str, Any]] = out["activations"]
         kinds: dict[int, Found] | None = None  # the activations' kinds when all were written directly
-        known: list[Found | None]
+        known: list[Found]
         if founds is not None:
             known = list(founds)
             kinds = dict(zip(map(id, founds), founds))
         elif keys:
             keyed = [keys.get(id(act)) for act in acts]
+            known = [hit if hit is not None else self._option_of(act) for act, hit in zip(acts, keyed)]
             if None not in keyed:
-                known = keyed
-                kinds = dict(zip(map(id, keyed), keyed))  # type: ignore[arg-type]
-            else:
-                known = [hit if hit is not None else self.options.get(self._key(act)) for act, hit in zip(acts, keyed)]
+                kinds = dict(zip(map(id, known), known))
         else:
-            known = [self.options.get(self._key(act)) for act in acts]
+            known = [self._option_of(act) for act in acts]
         state = self.problem.req.state
         if steps is None:
             steps = _steps(state, self.widen, acts, known)
@@ -444,7 +453,7 @@ class Finisher:
         return out
 
     def _with_consumed(self, out: dict[str, Any], used: list[int],
-                       founds: list[Found | None]) -> list[int]:
+                       founds: list[Found]) -> list[int]:
         """``used`` (members activated, per class) with the members the payment taps or sacrifices
         otherwise: tapped or sacrificed for an activation's cost (Springleaf Drum, Ashnod's Altar),
         convoked or improvised; none of them stays untapped to keep a cost or a color, as the
@@ -455,7 +464,7 @@ class Finisher:
             return used
         if self._class_of is None:
             self._class_of = {pid: k for k, cls in enumerate(self.problem.supply.classes) for pid in cls.members}
-        activated = {a.get("permanent") for a, f in zip(out["activations"], founds) if f is None or f[1].exclusive}
+        activated = {a.get("permanent") for a, f in zip(out["activations"], founds) if f[1].exclusive}
         extra = list(used)
         for pid in dict.fromkeys(p for p in gone if isinstance(p, str) and p not in activated):
             k = self._class_of.get(pid)
@@ -465,7 +474,7 @@ class Finisher:
         return [min(n, cls.count) for n, cls in zip(extra, classes)]
 
     def score(self, out: dict[str, Any], keys: dict[int, Found] | None = None,
-              founds: list[Found | None] | None = None,
+              founds: list[Found] | None = None,
               kinds: dict[int, Found] | None = None) -> list[tuple[str, int]]:
         """The policy's criteria, in its order (a caller's weights: the weighted ones), with
         their values for the payment ``out``, counted as the backends count them; ``founds``:
@@ -480,7 +489,7 @@ class Finisher:
         acts = out["activations"]
         classes = problem.supply.classes
         used = [0] * len(classes)
-        seen: list[Found | None] = []  # each activation's class and option, in order
+        seen: list[Found] = []  # each activation's class and option, in order
         nonland = 0
         sacrificed = 0
         if kinds is not None and founds is not None:
@@ -495,11 +504,10 @@ class Finisher:
             times = int(act.get("times", 1))
             found = founds[i] if founds is not None else self._found(act, keys)
             seen.append(found)
-            if found is not None:
-                if found[1].exclusive:  # a repeatable ability that doesn't tap leaves its member untapped
-                    used[found[0]] += times
-                nonland += times * (classes[found[0]].kind != "land")
-                sacrificed += times * found[1].sacrifice  # what the costs take: see Option
+            if found[1].exclusive:  # a repeatable ability that doesn't tap leaves its member untapped
+                used[found[0]] += times
+            nonland += times * (classes[found[0]].kind != "land")
+            sacrificed += times * found[1].sacrifice  # what the costs take: see Option
             sacrificed += len(act.get("sacrificed", ()))
         assisted = len(out.get("convoked", ())) + len(out.get("improvised", ())) + len(out.get("delved", ()))
         activations = len(acts) if kinds is not None else sum(int(a.get("times", 1)) for a in acts)

@@ -66,7 +66,7 @@ def test_order_alone_is_the_order_executable_writes_signets_605_3a() -> None:
         out = ans.source.to_json()
         widen = _widen(problem)
         options = Finisher(problem).options
-        founds = [options.get((a["permanent"], a["ability"])) for a in out["activations"]]
+        founds = [options[(a["permanent"], a["ability"])] for a in out["activations"]]
         steps = _steps(problem.req.state, widen, out["activations"], founds)
         exercised += any(s.cost for s in steps)
         args = (steps, widened(total_demands(out["total"]), widen), mana_bits(out["pool_used"]),

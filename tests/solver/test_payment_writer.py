@@ -101,3 +101,26 @@ def test_pay_answer_builds_its_payment_value_only_when_read() -> None:
     assert ans.payable and ans.payment is not None
     assert ans.payment.to_json() == ans.to_json()["payment"]
     assert ans == queries.pay(req)
+
+
+def test_an_activation_outside_the_supply_is_refused_not_counted_as_nothing() -> None:
+    """A PAYMENT naming an activation of a permanent that is no source of its problem's supply (a
+    tapped Llanowar Elves: its {T} cost can't be paid, CR 302.6) is refused by the writer's score
+    and plan, not scored as an activation that costs, taps and counts nothing (``prefer_lands``
+    would not count the Elves).  No query gives the writer such a payment (the argument is beside
+    ``Finisher._option_of``); this is what breaking it would do."""
+    from manasolver.solver.payment_writer import Finisher
+    state = {"players": [{"name": "you"}], "battlefield": [{"id": "f", "card": "Forest"},
+                                                           {"id": "e", "card": "Llanowar Elves", "tapped": True}]}
+    req = build_request({"query": "pay", "state": state, "cost": "{G}"})
+    ans = queries.pay(req)
+    assert ans.payable and ans.source is not None
+    out = ans.source.to_json()
+    assert [a["permanent"] for a in out["activations"]] == ["f"]
+    problem = queries.prepare(req, "feasible", 0)
+    assert dict(Finisher(problem).score(out))["prefer_lands"] == 0
+    stray = json.loads(json.dumps(out).replace('"permanent": "f"', '"permanent": "e"'))
+    with pytest.raises(AssertionError, match="no source of the problem's supply"):
+        Finisher(problem).score(stray)
+    with pytest.raises(AssertionError, match="no source of the problem's supply"):
+        Finisher(problem).plan(stray)
