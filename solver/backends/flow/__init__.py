@@ -7,11 +7,12 @@ is chosen as the ability resolves) or exactly one option (it supplies every slot
 of it); damage (pain lands) matters only for forms that pay life.  When the
 board has other options too, the plain part alone still answers "payable"
 exactly (the rest only adds ways to pay); an "unpayable" is then asked again of
-the wider units (:func:`~.wide.wide_units`: options paying life or energy that can't
-limit the payment, free repeatable options), and, when deciding payability
-(:meth:`~.backend.FlowBackend.decide`), of the converter search (:func:`~.converters.converter_shortfall`:
-Signets, filter lands, either way), else declined (``None``): the fast optimiser or
-CP-SAT decides.  :meth:`~.backend.FlowBackend.feasible` asks the converter search only on the
+the wider units (:func:`~.wide.wide_units`: options paying life or energy that
+can't limit the payment, free repeatable options), and, when deciding payability
+(:meth:`~.backend.FlowBackend.decide`), of the converter search
+(:func:`~.converters.converter_shortfall`: Signets, filter lands, either way),
+else declined (``None``): the fast optimiser or CP-SAT decides.
+:meth:`~.backend.FlowBackend.feasible` asks the converter search only on the
 boards the fast optimiser declines, and only for an "unpayable".
 
 Units are grouped by ``(type mask, snow)`` and demands by mask, so the check is

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from manasolver.solver.backends.flow.assisted import assisted_units
 from manasolver.solver.backends.flow.converters import converter_shortfall
-from manasolver.solver.backends.flow.hall import beyond_every_source, colored_only_hall, least_deficits, ranked_deficits
+from manasolver.solver.backends.flow.hall import (beyond_every_source, colored_only_hall, least_deficits,
+                                                  ranked_deficits)
 from manasolver.solver.backends.flow.rooms import tap_room
 from manasolver.solver.backends.flow.units import plain_units
 from manasolver.solver.backends.flow.wide import wide_units, wider
@@ -91,20 +92,21 @@ class FlowBackend:
     def decide(self, problem: Problem, barred: bool = False,
                why: bool = True) -> tuple[bool, dict[tuple[object, ...], int]] | None:
         """Is ``problem`` (``feasible`` mode) payable: ``(payable, missing)``, ``None`` when
-        declined.  Hall's condition over the plain units, then over :func:`~.wide.wide_units`, and, when
-        both leave something out, the converter search (:func:`~.converters.converter_shortfall`), which decides
-        both ways: nothing missing is a payment, and the least missing mana it found for an
-        unpayable cost is ``missing`` (empty otherwise): what :meth:`shortfall` finds there.  Where
-        Hall's condition proves the cost unpayable over units that leave nothing out, ``missing`` is
-        what :meth:`shortfall` finds over the same units when every form is within the player's life
-        and energy (then none lacks life or energy; otherwise empty), and ``why`` asks for it: an
-        unpayable answer's reason reads it without asking again; there, with ``why``, the least
-        missing mana alone decides (:func:`~.hall.ranked_deficits`: nothing missing is Hall's condition
-        holding), one count per form rather than Hall's condition and then the count.  Where
-        that search declines too, a cost beyond every source (:func:`~.hall.beyond_every_source`) is
+        declined.  Hall's condition over the plain units, then over :func:`~.wide.wide_units`,
+        and, when both leave something out, the converter search
+        (:func:`~.converters.converter_shortfall`), which decides both ways: nothing missing is a
+        payment, and the least missing mana it found for an unpayable cost is ``missing`` (empty
+        otherwise): what :meth:`shortfall` finds there.  Where Hall's condition proves the cost
+        unpayable over units that leave nothing out, ``missing`` is what :meth:`shortfall` finds
+        over the same units when every form is within the player's life and energy (then none
+        lacks life or energy; otherwise empty), and ``why`` asks for it: an unpayable answer's
+        reason reads it without asking again; there, with ``why``, the least missing mana alone
+        decides (:func:`~.hall.ranked_deficits`: nothing missing is Hall's condition holding), one
+        count per form rather than Hall's condition and then the count.  Where that search
+        declines too, a cost beyond every source (:func:`~.hall.beyond_every_source`) is
         unpayable.  ``barred``: some mana pays colored symbols only (Jegantha's): Hall's condition
-        with that mana paying the demands but generic (:func:`~.hall.colored_only_hall`) proves "payable",
-        the search is not asked (it does not tell that mana apart).
+        with that mana paying the demands but generic (:func:`~.hall.colored_only_hall`) proves
+        "payable", the search is not asked (it does not tell that mana apart).
 
         A policy requiring some colors to be spent (``spend_color``) limits the payments that
         count, which none of these reads: under it they prove only "unpayable", leaving
@@ -208,10 +210,10 @@ def _repeats_beside_converters(problem: Problem) -> bool:
 
 
 def _units(problem: Problem, loose: bool = False) -> tuple[list[UnitKind], bool] | None:
-    """The units the flow sums and whether some were left out (:func:`~.units.plain_units`), with the
-    assists when the problem has them (:func:`~.assisted.assisted_units`; ``None``: CP-SAT weighs them, as it
-    does assisted units that leave something out unless ``loose``: a payment by them is still one,
-    which is all :meth:`FlowBackend.decide` reads of them)."""
+    """The units the flow sums and whether some were left out (:func:`~.units.plain_units`), with
+    the assists when the problem has them (:func:`~.assisted.assisted_units`; ``None``: CP-SAT
+    weighs them, as it does assisted units that leave something out unless ``loose``: a payment by
+    them is still one, which is all :meth:`FlowBackend.decide` reads of them)."""
     if not problem.has_assists:
         return plain_units(problem)
     assisted = assisted_units(problem)

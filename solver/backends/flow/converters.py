@@ -50,10 +50,10 @@ def converter_shortfall(problem: Problem) -> dict[tuple[object, ...], int] | Non
     nothing else (Signets, filter lands, Crypt of the Eternals), paid from mana made before them
     (CR 601.2g, 605.3: never their own), and members choosing among several free options that add
     more than one mana (Coveted Jewel).  Options paying life or energy count as free ones when
-    :func:`~.rooms.life_room` allows, free repeatable ones as :func:`~.wide.wide_units` counts them; convoke,
-    improvise and delve as :func:`~.assisted.assisted_units` counts them, paying the spell alone (an
-    assisting member of a class with converters is one more way for it to be used).  ``None`` when
-    it declines.
+    :func:`~.rooms.life_room` allows, free repeatable ones as :func:`~.wide.wide_units` counts
+    them; convoke, improvise and delve as :func:`~.assisted.assisted_units` counts them, paying the
+    spell alone (an assisting member of a class with converters is one more way for it to be used).
+    ``None`` when it declines.
 
     Every choice of how many members of each class activate each converter or option is tried (at
     most :data:`CONVERTER_CHOICES`, and :data:`CONVERTER_FLOWS` flows), each form of the cost with
@@ -188,8 +188,9 @@ def _assisting(problem: Problem) -> tuple[list[Unit], dict[int, int]] | None:
     """What convoke, improvise and delve add to the converter search: the units of permanents
     outside the supply and of the graveyard, which pay the spell alone, and per supply class the
     colors its members assist with (all of them untapped and in one group: otherwise ``None``, to
-    decline).  As :func:`~.assisted.assisted_units`: a creature convokes for {1} or one mana of its colors
-    (CR 702.51a), an artifact improvises for {1} (702.126a), a card delve exiles pays {1} (702.66a)."""
+    decline).  As :func:`~.assisted.assisted_units`: a creature convokes for {1} or one mana of its
+    colors (CR 702.51a), an artifact improvises for {1} (702.126a), a card delve exiles pays {1}
+    (702.66a)."""
     assists = problem.assists
     out: list[Unit] = []
     of: dict[int, int] = {}

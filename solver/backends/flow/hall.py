@@ -1,7 +1,7 @@
 """The flow's verdicts read over a problem's forms: Hall's condition and the least missing mana,
 form by form within the player's life and energy, and two relaxations.
 
-The least shortfall ranks forms by its total, then its colored part.  The relaxations decide what
+Forms are ranked by their shortfall's total, then its colored part.  The relaxations decide what
 the units alone can't: mana that pays colored symbols only (Jegantha's, CR 106.6) as a part kept
 from generic (:func:`colored_only_hall`), and every source at its most and free of its costs, which
 proves a cost unpayable when even that can't pay it (:func:`beyond_every_source`).

@@ -48,10 +48,11 @@ def class_modes(options: Options, ok: tuple[bool, ...], life_ok: bool, costly: f
     than one mana when it has several; restricted mana, which pays this spell when its restriction
     allows it and no converter's cost, CR 106.6) and repeatable converter (``(mask, cost demands,
     times)``: one ability whose options each add one mana for the same mana cost, Nomadic Elf's
-    {1}{G}, the mask the union of theirs) for :func:`~.converters.converter_shortfall`; ``None`` when some option
-    is not modelled there: restricted mana that may pay the cost of an ability of a permanent of the
-    types ``costly`` (those of the board's converters) among them.  ``fodder_ok``: exclusive options
-    that take another permanent or card (:func:`~.rooms.fodder_room`) count as options without that cost."""
+    {1}{G}, the mask the union of theirs) for :func:`~.converters.converter_shortfall`; ``None``
+    when some option is not modelled there: restricted mana that may pay the cost of an ability of
+    a permanent of the types ``costly`` (those of the board's converters) among them.
+    ``fodder_ok``: exclusive options that take another permanent or card
+    (:func:`~.rooms.fodder_room`) count as options without that cost."""
     modes: list[Mode] = []
     restricted = [o for o, opt in enumerate(options) if opt.restriction is not None]
     if restricted:
