@@ -501,6 +501,16 @@ def test_rule_602_2a_hand_cards_of_a_plan_named_where_the_earlier_payments_leave
         state = _hand_after(state, cost, pay)
 
 
+def test_rule_602_2a_a_plan_applied_on_a_kept_board_exiles_each_guide_it_names() -> None:
+    """``"apply": true`` carries the plan's payments out in order on the kept board: each Guide the plan
+    names by its place in the hand then is exiled (CR 602.2a): nothing red is left."""
+    handle = answer({"query": "open", "state": board("Mountain", hand=(
+        "Simian Spirit Guide", "Simian Spirit Guide", "Island"))})["board"]
+    got = answer({"query": "plan", "board": handle, "costs": [{"cost": "{R}{R}"}, {"cost": "{R}"}], "apply": True})
+    assert got.get("applied") is True, got
+    assert answer({"query": "can_pay", "board": handle, "cost": "{R}"})["payable"] is False
+
+
 CREATURE = {"types": ["Creature"]}
 
 
