@@ -18,24 +18,25 @@ from manasolver.models.state import GameState, Permanent
 from manasolver.solver.backends.problem import Problem, mana_string
 from manasolver.solver.payment import Payment
 from manasolver.solver.payment_order import mana_bits
+from manasolver.solver.request import PaymentRequest
 
-__all__ = ["left_by", "validated"]
+__all__ = ["hand_places", "left_by", "validated"]
 
 
 def validated(problems: Sequence[Problem], payments: Sequence[Payment]) -> None:
-    """Validate each payment in turn against the board the ones before it left; a failure is an
-    ``unsupported`` answer naming the cost (the split is then not one a player can follow)."""
+    """Validate each payment in turn against the board the ones before it left (its hand cards
+    named by :func:`hand_places`); a failure is an ``unsupported`` answer naming the cost (the
+    split is then not one a player can follow)."""
     from manasolver.solver.validate import validate
     state = problems[0].req.state
-    for i, (p, pay) in enumerate(zip(problems, payments)):
+    reqs = [p.req for p in problems]
+    for i, (p, pay) in enumerate(zip(problems, hand_places(reqs, payments))):
         req = dataclasses.replace(p.req, state=state, alternative=None)
         verdict = validate(req, pay)
         if not verdict.legal:
             raise Unsupported("the plan's payment of this cost does not check on the board the earlier "
                               "ones leave: " + "; ".join(verdict.problems), f"costs[{i}]")
-        state = left_by(state, p.req.player, pay, cast_card=p.req.spell.card.name
-                        if p.req.spell is not None and p.req.spell.card is not None and not p.req.spell.ability
-                        else None)
+        state = left_by(state, p.req.player, pay, cast_card=_cast_card(p.req))
         act = p.req.activation
         if act is not None and act.permanent is not None:  # its own cost: tapped, sacrificed (602.2)
             pid = act.permanent.id
@@ -45,6 +46,42 @@ def validated(problems: Sequence[Problem], payments: Sequence[Payment]) -> None:
         if i + 1 < len(payments) and state.player(p.req.player).life <= 0:
             raise Unsupported("the plan's payments take the player's life to 0 before the next cost, "
                               "and a player at 0 life has lost (CR 704.5a)", f"costs[{i}]")
+
+
+def _cast_card(req: PaymentRequest) -> str | None:
+    """The name of the card ``req`` casts from the hand (CR 601.2a), or ``None`` (an ability)."""
+    spell = req.spell
+    return spell.card.name if spell is not None and spell.card is not None and not spell.ability else None
+
+
+def hand_places(reqs: Sequence[PaymentRequest], payments: Sequence[Payment]) -> tuple[Payment, ...]:
+    """The plan's ``payments`` (one per request of ``reqs``, written against the board's hand) with
+    each card activated from the hand named by its place in the hand as the earlier payments left
+    it, as a player carrying the plan out in order finds it: a Simian Spirit Guide exiled by the
+    first payment, or the first cost's card cast, moves the cards after it one place up (the hand
+    :func:`left_by` leaves).  A card an earlier payment already took is an ``unsupported``
+    answer naming the cost."""
+    if not any(a.hand is not None for pay in payments[1:] for a in pay.activations):
+        return tuple(payments)
+    hand = reqs[0].state.player(reqs[0].player).hand
+    held = list(range(len(hand)))  # the board's index of each card in the hand, in the hand's order
+    out: list[Payment] = []
+    for i, (req, pay) in enumerate(zip(reqs, payments)):
+        taken = {a.hand for a in pay.activations if a.hand is not None}
+        if taken:
+            if not taken <= set(held):
+                raise Unsupported("the plan's payment of this cost activates a card of the hand an earlier "
+                                  "cost of the plan already took", f"costs[{i}]")
+            pay = dataclasses.replace(pay, activations=tuple(
+                a if a.hand is None else dataclasses.replace(a, hand=held.index(a.hand)) for a in pay.activations))
+        out.append(pay)
+        held = [j for j in held if j not in taken]
+        cast = _cast_card(req)
+        if cast is not None:
+            at = next((n for n, j in enumerate(held) if hand[j].name.lower() == cast.lower()), None)
+            if at is not None:
+                del held[at]
+    return tuple(out)
 
 
 def left_by(state: GameState, player: str, pay: Payment, cast_card: str | None = None) -> GameState:

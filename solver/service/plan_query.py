@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from manasolver.models.errors import BadQuery, ManasolverError, UnknownField
 from manasolver.solver.service import decode
+from manasolver.solver.plan.board_after import hand_places
 from manasolver.solver.plan.joint import plan
 from manasolver.solver.plan.with_sources import plan_sourced
 from manasolver.solver.sources import read_sources
@@ -77,6 +78,9 @@ def plan_query(query: dict[str, Any], prepare: Prepare, refuse: Refuse) -> dict[
             raise (err if err.where.startswith(("battlefield", "players", "state")) else err.at(where)) from None
         steps.append(got)
     planned = plan_sourced(steps, chosen) if chosen else plan(steps)
+    if planned.payable:  # each card of the hand named where the earlier payments leave it
+        requests = [s for s in steps if not isinstance(s, dict)]
+        planned = dataclasses.replace(planned, payments=hand_places(requests, planned.payments))
     from manasolver.models.rules.uncertain import uncertain_sources
     found = uncertain_sources(state, player)
     return (dataclasses.replace(planned, uncertain=found) if found else planned).to_json()

@@ -199,7 +199,7 @@ def _option_costs(options: Options) -> tuple[bool, bool, bool]:
     for o in options:
         if o.restriction is not None and o.restriction.unchecked:
             unchecked = True
-        returns = returns or RETURN_SELF in o.costs
+        returns = returns or _returns_self(o)
         discards = discards or o.discards_hand
     costs = options.costs = (unchecked, returns, discards)
     return costs
@@ -224,6 +224,13 @@ def _unchecked_for_spell(supply: Supply) -> Supply:
     return dataclasses.replace(supply, excluded=supply.excluded + tuple(extra))
 
 
+def _returns_self(o: Option) -> bool:
+    """Does option ``o``'s cost return its own permanent to its owner's hand (Grinning Ignus)?  Such
+    an option is a sorcery-speed activation before the cast (CR 602.5d), and the card it returns may
+    pay a later cost from the hand."""
+    return RETURN_SELF in o.costs
+
+
 _RETURNED = ("the card it returns to the hand could then pay a cost that discards or exiles a card of the "
              "hand, which is not modelled yet")
 
@@ -235,11 +242,11 @@ def _returned_to_hand(supply: Supply, state: GameState) -> Supply:
     card it returned (Skirge Familiar), it is listed as left out."""
     turn = state.turn
     if not (turn.active == supply.player and turn.step in ("main1", "main2") and turn.stack_empty):
-        return _without_options(supply, lambda o: RETURN_SELF in o.costs)
+        return _without_options(supply, _returns_self)
     if not any(HAND_CARD in o.sacrifice_other for k in supply.classes for o in k.options):
         return supply
     extra = tuple(Excluded(m, cls.name, ", ".join(o.costs), _RETURNED) for cls in supply.classes
-                  for o in cls.options[:1] if any(RETURN_SELF in p.costs for p in cls.options) for m in cls.members)
+                  for o in cls.options[:1] if any(map(_returns_self, cls.options)) for m in cls.members)
     return dataclasses.replace(supply, excluded=supply.excluded + extra)
 
 

@@ -465,6 +465,52 @@ def test_simian_spirit_guide_in_hand_pays_a_cost_of_the_plan_and_leaves_the_hand
     assert got["error"]["code"] == "unsupported" and "Springleaf Drum" in got["error"]["message"], got
 
 
+def _hand_after(state: dict[str, Any], cost: dict[str, Any], payment: dict[str, Any]) -> dict[str, Any]:
+    """:func:`left_by` with the hand as a player carrying the payment out leaves it: the cards it
+    exiled for mana (by their places, CR 602.2a) and the card cast (601.2a) gone."""
+    out = left_by(state, payment)
+    me = out["players"][0]
+    hand = [c for i, c in enumerate(me.get("hand", []))
+            if i not in {a["hand"] for a in payment["activations"] if "hand" in a}]
+    cast = cost.get("spell", {}).get("card")
+    if cast in hand:
+        hand.remove(cast)
+    me["hand"] = hand
+    return out
+
+
+@pytest.mark.parametrize("hand, costs, places", [
+    (("Simian Spirit Guide", "Simian Spirit Guide"), [{"cost": "{R}{R}"}, {"cost": "{R}"}], [[0], [0]]),
+    (("Simian Spirit Guide", "Simian Spirit Guide"), [{"cost": "{R}"}, {"cost": "{R}{R}"}], [[], [0, 1]]),
+    (("Lightning Bolt", "Simian Spirit Guide"), [{"spell": {"card": "Lightning Bolt"}}, {"cost": "{R}"}], [[], [0]]),
+])
+@pytest.mark.parametrize("sources", [None, {"require": ["p0"]}])
+def test_rule_602_2a_hand_cards_of_a_plan_named_where_the_earlier_payments_leave_them(
+        hand: tuple[str, ...], costs: list[dict[str, Any]], places: list[list[int]],
+        sources: dict[str, list[str]] | None) -> None:
+    """A Simian Spirit Guide exiled from the hand for mana (CR 602.2a) by one payment of a plan, or the
+    card an earlier cost casts (601.2a), moves the cards after it one place up: each payment names a
+    card of the hand by its place in the hand the payments before it left, and is legal there."""
+    state = board("Mountain", hand=hand)
+    got = plan(state, *costs, **({"sources": sources} if sources else {}))
+    assert got.get("payable") is True, got
+    assert [[a["hand"] for a in p["activations"] if "hand" in a] for p in got["payments"]] == places, got
+    for cost, pay in zip(costs, got["payments"]):
+        verdict = answer({"query": "validate", "state": state, "payment": pay, **cost})
+        assert verdict == {"legal": True, "problems": []}, (verdict, pay)
+        state = _hand_after(state, cost, pay)
+
+
+def test_rule_602_2a_a_plan_applied_on_a_kept_board_exiles_each_guide_it_names() -> None:
+    """``"apply": true`` carries the plan's payments out in order on the kept board: each Guide the plan
+    names by its place in the hand then is exiled (CR 602.2a): nothing red is left."""
+    handle = answer({"query": "open", "state": board("Mountain", hand=(
+        "Simian Spirit Guide", "Simian Spirit Guide", "Island"))})["board"]
+    got = answer({"query": "plan", "board": handle, "costs": [{"cost": "{R}{R}"}, {"cost": "{R}"}], "apply": True})
+    assert got.get("applied") is True, got
+    assert answer({"query": "can_pay", "board": handle, "cost": "{R}"})["payable"] is False
+
+
 CREATURE = {"types": ["Creature"]}
 
 

@@ -961,7 +961,7 @@ class Activation(_ActivationRequired, total=False):
     Fields:
       permanent: the id of the permanent activated (absent for a card in the hand).
       hand: for an ability activated from the hand (Simian Spirit Guide), the card's index in
-        the player's hand.
+        the player's hand (in a plan, the hand as the payments before it left it).
       card: with hand, the card's name.
       times: how many times the same ability is activated (default 1; accepted in a payment to
         validate).
