@@ -150,14 +150,12 @@ def unknown_card_names(obj: object, db: CardDB) -> list[tuple[str, str]]:
 
 def _load_state(obj: object, db: CardDB | None) -> GameState:
     """:func:`load_state`, which stops at the first bad field."""
-    board = as_object(obj, "", "a board")
-    check_fields(board, STATE_FIELDS, "", "a board")
+    board = obj if type(obj) is dict and obj.keys() <= _STATE_SET else _board(obj)
     cards = CardResolver(db)
 
-    players = load_players(board, cards)
-    names = tuple([p.name for p in players])
+    players, names = _players(board, cards)
 
-    turn = _turn(board.get("turn"), names) if "turn" in board else Turn(names[0])
+    turn = _turn(board.get("turn"), names) if "turn" in board else _new(Turn, (names[0], "main1", True))
 
     permanents: list[Permanent] = []
     # the positions of the permanents whose card has marks or is not read for them yet: what the board's
@@ -245,9 +243,21 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                 if perm.attached_to is not None and perm.attached_to not in ids:
                     raise BadState(f"attached_to {clip(perm.attached_to)!r} names no permanent on the "
                                    "battlefield", f"battlefield[{i}].attached_to")
-    state = GameState(tuple(players), turn, tuple(permanents))
+    state = GameState(players, turn, tuple(permanents))
     state.view.marked_at = tuple(marked_at)
     return state
+
+
+def _board(obj: object) -> Mapping[str, object]:
+    """The board object ``obj``, checked as :func:`_load_state` checks it when it is not a dictionary
+    of the board's fields alone."""
+    board = as_object(obj, "", "a board")
+    check_fields(board, STATE_FIELDS, "", "a board")
+    return board
+
+
+#: The fields of a board object.
+_STATE_SET = frozenset(STATE_FIELDS)
 
 
 def _refuse_repeated_id(permanents: list[Permanent]) -> None:
@@ -264,9 +274,16 @@ def _refuse_repeated_id(permanents: list[Permanent]) -> None:
 def load_players(board: Mapping[str, object], cards: CardResolver) -> tuple[Player, ...]:
     """The players of a board object (its ``players`` list), as :func:`load_state` reads them:
     each checked, names unique."""
+    return _players(board, cards)[0]
+
+
+def _players(board: Mapping[str, object], cards: CardResolver) -> tuple[tuple[Player, ...], tuple[str, ...]]:
+    """:func:`load_players`'s players and their names, in order."""
     if "players" not in board:
         raise BadState("a board needs \"players\": a list of at least one player", "players")
-    raw_players = as_list(board["players"], "players", "players", LIMITS["players"])
+    raw_players = board["players"]
+    if type(raw_players) is not list or len(raw_players) > _PLAYERS_LIMIT:
+        raw_players = as_list(raw_players, "players", "players", _PLAYERS_LIMIT)
     if not raw_players:
         raise BadState("players must name at least one player (the one the query is about)",
                        "players")
@@ -278,14 +295,15 @@ def load_players(board: Mapping[str, object], cards: CardResolver) -> tuple[Play
         if player is None:
             player = _player(raw, f"players[{i}]", cards)
             designated = True
-        if player.name in seen_players:
-            raise BadState(f"duplicate player name {clip(player.name)!r} "
-                           f"(also players[{seen_players[player.name]}])", f"players[{i}].name")
-        seen_players[player.name] = i
+        name = player[0]  # (its name)
+        if name in seen_players:
+            raise BadState(f"duplicate player name {clip(name)!r} "
+                           f"(also players[{seen_players[name]}])", f"players[{i}].name")
+        seen_players[name] = i
         players.append(player)
     if designated:  # (a player read directly has no designations)
         check_designations(players)
-    return tuple(players)
+    return tuple(players), tuple(seen_players)
 
 
 def load_permanent(raw: object, where: str, names: tuple[str, ...], cards: CardResolver) -> Permanent:
@@ -372,6 +390,7 @@ _NO_CARDS: tuple[Card, ...] = ()
 #: The fields of a player object that :func:`_plain_player` reads.
 _PLAIN_PLAYER_FIELDS = frozenset(PLAYER_FIELDS) - {"pool", "designations"}
 _NAME_LIMIT = LIMITS["name"]
+_PLAYERS_LIMIT = LIMITS["players"]
 _LIFE_LIMIT = LIMITS["life"]
 _LIBRARY_LIMIT = LIMITS["library"]
 _ZONE_LIMIT = LIMITS["zone_cards"]
