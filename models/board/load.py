@@ -192,17 +192,18 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                     # which a frozenset's issuperset makes at about twice this count's cost.  The count
                     # holds only with the id and the card checked as strings in the test below, and it
                     # spells out _PLAIN_FIELDS: a change of either is a change of these lines.  A
-                    # permanent with no field beyond the id, the card and the controller (most of a
-                    # board: untapped, not sick) is not asked for tapped and sick.
-                    more = len(raw) - 2 - (controller is not first)
-                    if more:
+                    # permanent of three fields, one of them a controller given (not read as the default's
+                    # own object), the other two the id and the card (most of a board: untapped, not sick),
+                    # has those alone: it is not asked for tapped and sick, nor counted.
+                    if len(raw) == 3 and controller is not first:
+                        tapped = sick = False
+                        simple = plain = True
+                    else:
+                        more = len(raw) - 2 - (controller is not first)
                         tapped = raw.get("tapped", False)
                         sick = raw.get("sick", False)
                         simple = more == (tapped is not False) + (sick is not False)
                         plain = type(tapped) is bool and type(sick) is bool and (simple or chosen(raw))
-                    else:
-                        tapped = sick = False
-                        simple = plain = True
                     if (plain and type(name) is str and type(pid) is str and pid and len(pid) <= name_limit
                             and not pid.isspace() and type(controller) is str and controller in names):
                         entry = known.get(name)  # (the card, is it a token card)
