@@ -162,8 +162,10 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
     # marked permanents are read from (models.rules.marks), found here where each permanent is made
     marked_at: list[int] = []
     if "battlefield" in board:
-        raw_field = as_list(board["battlefield"], "battlefield", "battlefield", LIMITS["permanents"])
-        name_limit = LIMITS["name"]
+        raw_field = board["battlefield"]
+        if type(raw_field) is not list or len(raw_field) > _PERMANENTS_LIMIT:
+            raw_field = as_list(raw_field, "battlefield", "battlefield", _PERMANENTS_LIMIT)
+        name_limit = _NAME_LIMIT
         attached = False
         chosen = _DIRECT_FIELDS.issuperset
         new = _new
@@ -222,7 +224,7 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                         fields: tuple[object, ...] = (pid, card, controller, tapped, sick, False, (), None, None, None,
                                                       token, None, None, None, None, None, None, ())
                         if not simple:
-                            fields = _chosen_permanent(raw, f"battlefield[{i}]", fields)
+                            fields = _chosen_permanent(raw, i, fields)
                         append(new(Permanent, fields))
                         add_id(pid)
                         continue
@@ -392,6 +394,7 @@ _NO_CARDS: tuple[Card, ...] = ()
 _PLAIN_PLAYER_FIELDS = frozenset(PLAYER_FIELDS) - {"pool", "designations"}
 _NAME_LIMIT = LIMITS["name"]
 _PLAYERS_LIMIT = LIMITS["players"]
+_PERMANENTS_LIMIT = LIMITS["permanents"]
 _LIFE_LIMIT = LIMITS["life"]
 _LIBRARY_LIMIT = LIMITS["library"]
 _ZONE_LIMIT = LIMITS["zone_cards"]
@@ -608,25 +611,30 @@ def _permanent(raw: object, where: str, names: tuple[str, ...], cards: CardResol
                             token, color, ctype, cname, imprinted, *load_permanent_history(obj, where)))
 
 
-def _chosen_permanent(obj: dict[str, object], where: str, fields: tuple[object, ...]) -> tuple[object, ...]:
-    """The fields of the permanent of ``obj`` (at ``where``), whose fields but ``haste``, ``token``,
-    ``counters`` and ``chosen`` are ``fields`` (as :func:`_load_state` makes a plain permanent):
-    those four read as :func:`_permanent` reads them, in its order, with its errors."""
+def _chosen_permanent(obj: dict[str, object], index: int, fields: tuple[object, ...]) -> tuple[object, ...]:
+    """The fields of the permanent of ``obj`` (``battlefield[index]``), whose fields but ``haste``,
+    ``token``, ``counters`` and ``chosen`` are ``fields`` (as :func:`_load_state` makes a plain
+    permanent): those four read as :func:`_permanent` reads them, in its order, with its errors (the
+    path written only for counters, chosen, or a value not true or false)."""
     out = list(fields)
     haste = obj.get("haste", False)
-    out[_AT["haste"]] = haste if type(haste) is bool else as_bool(haste, f"{where}.haste", "haste")
+    if type(haste) is not bool:
+        as_bool(haste, f"battlefield[{index}].haste", "haste")
+    out[_HASTE_AT] = haste
     if "token" in obj:
-        out[_AT["token"]] = as_bool(obj["token"], f"{where}.token", "token")
+        token = obj["token"]
+        out[_TOKEN_AT] = token if type(token) is bool else as_bool(token, f"battlefield[{index}].token", "token")
     if "counters" in obj:
-        out[_AT["counters"]] = _counters(obj["counters"], f"{where}.counters")
+        out[_AT["counters"]] = _counters(obj["counters"], f"battlefield[{index}].counters")
     if obj.get("chosen") is not None:
         at = _AT["chosen_color"]
-        out[at:at + 3] = _chosen(obj["chosen"], f"{where}.chosen")
+        out[at:at + 3] = _chosen(obj["chosen"], f"battlefield[{index}].chosen")
     return tuple(out)
 
 
 #: The position of each field of :class:`Permanent`.
 _AT = {f: i for i, f in enumerate(Permanent._fields)}
+_HASTE_AT, _TOKEN_AT = _AT["haste"], _AT["token"]
 
 
 def _chosen(raw: object, where: str) -> tuple[str | None, str | None, str | None]:
