@@ -38,7 +38,10 @@ _SPLIT_LAYOUTS = ("split", "aftermath")
 
 
 class CardResolver:
-    """Resolves card names and inline characteristics, once per distinct input."""
+    """Resolves card names and inline characteristics, once per distinct input.  Slotted: every
+    board loaded makes one, and reads its fields for every name."""
+
+    __slots__ = ("_cache", "_db", "_text", "entries", "known")
 
     def __init__(self, db: CardDB | None) -> None:
         self._db = db

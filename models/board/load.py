@@ -150,22 +150,22 @@ def unknown_card_names(obj: object, db: CardDB) -> list[tuple[str, str]]:
 
 def _load_state(obj: object, db: CardDB | None) -> GameState:
     """:func:`load_state`, which stops at the first bad field."""
-    board = as_object(obj, "", "a board")
-    check_fields(board, STATE_FIELDS, "", "a board")
+    board = obj if type(obj) is dict and obj.keys() <= _STATE_SET else _board(obj)
     cards = CardResolver(db)
 
-    players = load_players(board, cards)
-    names = tuple([p.name for p in players])
+    players, names = _players(board, cards)
 
-    turn = _turn(board.get("turn"), names) if "turn" in board else Turn(names[0])
+    turn = _turn(board.get("turn"), names) if "turn" in board else _new(Turn, (names[0], "main1", True))
 
     permanents: list[Permanent] = []
     # the positions of the permanents whose card has marks or is not read for them yet: what the board's
     # marked permanents are read from (models.rules.marks), found here where each permanent is made
     marked_at: list[int] = []
     if "battlefield" in board:
-        raw_field = as_list(board["battlefield"], "battlefield", "battlefield", LIMITS["permanents"])
-        name_limit = LIMITS["name"]
+        raw_field = board["battlefield"]
+        if type(raw_field) is not list or len(raw_field) > _PERMANENTS_LIMIT:
+            raw_field = as_list(raw_field, "battlefield", "battlefield", _PERMANENTS_LIMIT)
+        name_limit = _NAME_LIMIT
         attached = False
         chosen = _DIRECT_FIELDS.issuperset
         new = _new
@@ -194,17 +194,18 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                     # which a frozenset's issuperset makes at about twice this count's cost.  The count
                     # holds only with the id and the card checked as strings in the test below, and it
                     # spells out _PLAIN_FIELDS: a change of either is a change of these lines.  A
-                    # permanent with no field beyond the id, the card and the controller (most of a
-                    # board: untapped, not sick) is not asked for tapped and sick.
-                    more = len(raw) - 2 - (controller is not first)
-                    if more:
+                    # permanent of three fields, one of them a controller given (not read as the default's
+                    # own object), the other two the id and the card (most of a board: untapped, not sick),
+                    # has those alone: it is not asked for tapped and sick, nor counted.
+                    if len(raw) == 3 and controller is not first:
+                        tapped = sick = False
+                        simple = plain = True
+                    else:
+                        more = len(raw) - 2 - (controller is not first)
                         tapped = raw.get("tapped", False)
                         sick = raw.get("sick", False)
                         simple = more == (tapped is not False) + (sick is not False)
                         plain = type(tapped) is bool and type(sick) is bool and (simple or chosen(raw))
-                    else:
-                        tapped = sick = False
-                        simple = plain = True
                     if (plain and type(name) is str and type(pid) is str and pid and len(pid) <= name_limit
                             and not pid.isspace() and type(controller) is str and controller in names):
                         entry = known.get(name)  # (the card, is it a token card)
@@ -223,7 +224,7 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                         fields: tuple[object, ...] = (pid, card, controller, tapped, sick, False, (), None, None, None,
                                                       token, None, None, None, None, None, None, ())
                         if not simple:
-                            fields = _chosen_permanent(raw, f"battlefield[{i}]", fields)
+                            fields = _chosen_permanent(raw, i, fields)
                         append(new(Permanent, fields))
                         add_id(pid)
                         continue
@@ -245,9 +246,21 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                 if perm.attached_to is not None and perm.attached_to not in ids:
                     raise BadState(f"attached_to {clip(perm.attached_to)!r} names no permanent on the "
                                    "battlefield", f"battlefield[{i}].attached_to")
-    state = GameState(tuple(players), turn, tuple(permanents))
+    state = GameState(players, turn, tuple(permanents))
     state.view.marked_at = tuple(marked_at)
     return state
+
+
+def _board(obj: object) -> Mapping[str, object]:
+    """The board object ``obj``, checked as :func:`_load_state` checks it when it is not a dictionary
+    of the board's fields alone."""
+    board = as_object(obj, "", "a board")
+    check_fields(board, STATE_FIELDS, "", "a board")
+    return board
+
+
+#: The fields of a board object.
+_STATE_SET = frozenset(STATE_FIELDS)
 
 
 def _refuse_repeated_id(permanents: list[Permanent]) -> None:
@@ -264,9 +277,16 @@ def _refuse_repeated_id(permanents: list[Permanent]) -> None:
 def load_players(board: Mapping[str, object], cards: CardResolver) -> tuple[Player, ...]:
     """The players of a board object (its ``players`` list), as :func:`load_state` reads them:
     each checked, names unique."""
+    return _players(board, cards)[0]
+
+
+def _players(board: Mapping[str, object], cards: CardResolver) -> tuple[tuple[Player, ...], tuple[str, ...]]:
+    """:func:`load_players`'s players and their names, in order."""
     if "players" not in board:
         raise BadState("a board needs \"players\": a list of at least one player", "players")
-    raw_players = as_list(board["players"], "players", "players", LIMITS["players"])
+    raw_players = board["players"]
+    if type(raw_players) is not list or len(raw_players) > _PLAYERS_LIMIT:
+        raw_players = as_list(raw_players, "players", "players", _PLAYERS_LIMIT)
     if not raw_players:
         raise BadState("players must name at least one player (the one the query is about)",
                        "players")
@@ -278,14 +298,15 @@ def load_players(board: Mapping[str, object], cards: CardResolver) -> tuple[Play
         if player is None:
             player = _player(raw, f"players[{i}]", cards)
             designated = True
-        if player.name in seen_players:
-            raise BadState(f"duplicate player name {clip(player.name)!r} "
-                           f"(also players[{seen_players[player.name]}])", f"players[{i}].name")
-        seen_players[player.name] = i
+        name = player[0]  # (its name)
+        if name in seen_players:
+            raise BadState(f"duplicate player name {clip(name)!r} "
+                           f"(also players[{seen_players[name]}])", f"players[{i}].name")
+        seen_players[name] = i
         players.append(player)
     if designated:  # (a player read directly has no designations)
         check_designations(players)
-    return tuple(players)
+    return tuple(players), tuple(seen_players)
 
 
 def load_permanent(raw: object, where: str, names: tuple[str, ...], cards: CardResolver) -> Permanent:
@@ -372,6 +393,8 @@ _NO_CARDS: tuple[Card, ...] = ()
 #: The fields of a player object that :func:`_plain_player` reads.
 _PLAIN_PLAYER_FIELDS = frozenset(PLAYER_FIELDS) - {"pool", "designations"}
 _NAME_LIMIT = LIMITS["name"]
+_PLAYERS_LIMIT = LIMITS["players"]
+_PERMANENTS_LIMIT = LIMITS["permanents"]
 _LIFE_LIMIT = LIMITS["life"]
 _LIBRARY_LIMIT = LIMITS["library"]
 _ZONE_LIMIT = LIMITS["zone_cards"]
@@ -588,25 +611,30 @@ def _permanent(raw: object, where: str, names: tuple[str, ...], cards: CardResol
                             token, color, ctype, cname, imprinted, *load_permanent_history(obj, where)))
 
 
-def _chosen_permanent(obj: dict[str, object], where: str, fields: tuple[object, ...]) -> tuple[object, ...]:
-    """The fields of the permanent of ``obj`` (at ``where``), whose fields but ``haste``, ``token``,
-    ``counters`` and ``chosen`` are ``fields`` (as :func:`_load_state` makes a plain permanent):
-    those four read as :func:`_permanent` reads them, in its order, with its errors."""
+def _chosen_permanent(obj: dict[str, object], index: int, fields: tuple[object, ...]) -> tuple[object, ...]:
+    """The fields of the permanent of ``obj`` (``battlefield[index]``), whose fields but ``haste``,
+    ``token``, ``counters`` and ``chosen`` are ``fields`` (as :func:`_load_state` makes a plain
+    permanent): those four read as :func:`_permanent` reads them, in its order, with its errors (the
+    path written only for counters, chosen, or a value not true or false)."""
     out = list(fields)
     haste = obj.get("haste", False)
-    out[_AT["haste"]] = haste if type(haste) is bool else as_bool(haste, f"{where}.haste", "haste")
+    if type(haste) is not bool:
+        as_bool(haste, f"battlefield[{index}].haste", "haste")
+    out[_HASTE_AT] = haste
     if "token" in obj:
-        out[_AT["token"]] = as_bool(obj["token"], f"{where}.token", "token")
+        token = obj["token"]
+        out[_TOKEN_AT] = token if type(token) is bool else as_bool(token, f"battlefield[{index}].token", "token")
     if "counters" in obj:
-        out[_AT["counters"]] = _counters(obj["counters"], f"{where}.counters")
+        out[_AT["counters"]] = _counters(obj["counters"], f"battlefield[{index}].counters")
     if obj.get("chosen") is not None:
         at = _AT["chosen_color"]
-        out[at:at + 3] = _chosen(obj["chosen"], f"{where}.chosen")
+        out[at:at + 3] = _chosen(obj["chosen"], f"battlefield[{index}].chosen")
     return tuple(out)
 
 
 #: The position of each field of :class:`Permanent`.
 _AT = {f: i for i, f in enumerate(Permanent._fields)}
+_HASTE_AT, _TOKEN_AT = _AT["haste"], _AT["token"]
 
 
 def _chosen(raw: object, where: str) -> tuple[str | None, str | None, str | None]:

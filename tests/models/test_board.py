@@ -813,6 +813,24 @@ def test_a_permanent_with_choices_and_counters_is_the_permanent_read_field_by_fi
     assert state.battlefield[0] == load_permanent(perm, "battlefield[0]", ("you", "opp"), CardResolver(None))
 
 
+@pytest.mark.parametrize("perm", [
+    {"id": "a", "card": "Forest", "controller": "opp"},
+    {"id": "a", "card": "Forest", "controller": "you"},
+    {"id": "a", "card": "Forest", "controller": "you", "tapped": True},
+    {"id": "a", "card": "Forest", "tapped": True},
+    {"id": "a", "card": "Forest", "sick": True, "controller": "opp"},
+    {"id": "a", "card": "Treasure", "controller": "opp"},
+])
+def test_a_permanent_decoded_from_json_is_the_permanent_read_field_by_field(perm: dict[str, Any]) -> None:
+    """A board as a client's JSON gives it, each controller a string of its own (not the player's name
+    object, as the literals here are): its permanents are those the field-by-field reading makes."""
+    from manasolver.models.board.cards import CardResolver
+    from manasolver.models.board.load import load_permanent
+
+    state = load_state(json.loads(json.dumps(board(perm))))
+    assert state.battlefield[0] == load_permanent(perm, "battlefield[0]", ("you", "opp"), CardResolver(None))
+
+
 @pytest.mark.parametrize("perms,kind,where", [
     ([{"id": "a", "card": "Forest", "haste": None, "counters": {"time": -1}}], BadState, "battlefield[0].haste"),
     ([{"id": "a", "card": "Forest", "token": 1, "counters": {"time": -1}}], BadState, "battlefield[0].token"),
