@@ -209,3 +209,31 @@ def test_floor_and_flow_with_sol_ring_signets_and_phyrexian_costs_agree_with_cps
         payment = to_payment(problem, found)
         checked = validate(r, payment)
         assert checked.legal, f"illegal payment {payment.to_json()}: {checked.problems}: {_where(r)}"
+
+
+def test_floor_declines_a_cost_above_the_land_members_before_reading_the_modes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under prefer_lands the floor's units are lands' (one a member): a cost asking more mana than
+    the board has land members (Llanowar Elves, Sol Ring and two lands paying {4}) is declined
+    without the floor modes being read; the flow path answers it."""
+    from manasolver.solver.backends.fastopt import floor
+
+    def unread(*_args: object) -> None:
+        raise AssertionError("the floor modes were read")
+
+    _r, problem = _problem(["Llanowar Elves", "Sol Ring", "Plains", "Island"], "{4}")
+    monkeypatch.setattr(floor, "_Floor", unread)
+    assert solve_at_floor(problem, CRITERIA) is None
+
+
+def test_floor_answers_a_cost_of_exactly_the_land_members() -> None:
+    """Three lands and Llanowar Elves paying {2}{G} (keep_colors aside: every land is tapped): the
+    cost asks as much as the lands make, so the floor path still answers, with the three lands
+    (prefer_lands leaves the Elves untapped)."""
+    criteria = tuple(c for c in CRITERIA if c != "keep_colors")
+    r, problem = _problem(["Llanowar Elves", "Plains", "Island", "Forest"], "{2}{G}", criteria)
+    found = solve_at_floor(problem, criteria)
+    assert found is not None
+    payment = to_payment(problem, found)
+    assert sorted(a.permanent for a in payment.activations) == ["p1", "p2", "p3"]
+    assert validate(r, payment).legal

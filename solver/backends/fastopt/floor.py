@@ -253,6 +253,14 @@ def _place(groups: dict[int, int], demands: list[tuple[int, int]]) -> dict[tuple
     return flow
 
 
+def _land_members(problem: Problem) -> int:
+    """The members of the supply's land classes: under ``prefer_lands`` a mode of any other
+    class raises a criterion, so the floor's units (one a member of a class with a one-unit
+    floor mode) are at most these, and a cost above them is not paid at the floor (its
+    greedy would decline after every mode is read)."""
+    return sum([cls.count for cls in problem.supply.classes if cls.kind == "land"])
+
+
 def _ranked_first(name: str, criteria: tuple[str, ...]) -> bool:
     """Is criterion ``name`` in the policy, before ``min_sources`` when that is too?"""
     if name not in criteria:
@@ -302,6 +310,8 @@ def solve_at_floor(problem: Problem, criteria: tuple[str, ...], start: Start | N
     if not floor_forms or any(f.life and not _ranked_first("min_life", criteria)
                               or f.energy and not _ranked_first("min_energy", criteria) for _, f in forms):
         return None  # a form paying life or energy could still be better on another criterion
+    if "prefer_lands" in criteria and floor_forms[0][1].mana_total(x) > _land_members(problem):
+        return None  # the floor's units are lands', one a member: the greedy falls short on the first form
     floor = _Floor(problem, criteria, modes)
     if not floor.ok:
         return None
