@@ -68,9 +68,9 @@ from manasolver.solver.service.wire import too_deep
 if TYPE_CHECKING:
     from manasolver.models.carddb import CardDB
 
-__all__ = ["ANSWER_BYTES", "MAX_CACHE_BYTES", "MAX_KEY_BYTES", "MEMO_LIMIT", "RECENT_LIMIT", "TEXT_LIMIT", "Kept",
-           "answer_of", "clear", "content_key", "decode_query", "forget", "identified", "keep",
-           "keep_answer", "load_board", "pending_text", "recent_count"]
+__all__ = ["ANSWER_BYTES", "LOADED_DEPTH", "MAX_CACHE_BYTES", "MAX_KEY_BYTES", "MEMO_LIMIT", "RECENT_LIMIT",
+           "TEXT_LIMIT", "Kept", "answer_of", "clear", "content_key", "decode_query", "forget",
+           "identified", "keep", "keep_answer", "load_board", "pending_text", "read_query", "recent_count"]
 
 #: How many boards recognised by content are kept (the least recently used goes first).
 RECENT_LIMIT = 64
@@ -120,7 +120,8 @@ _TEXTS: OrderedDict[str, tuple[dict[str, Any], _Entry]] = OrderedDict()
 _LENGTHS: dict[int, int] = {}
 _CANON: dict[int, tuple[dict[str, Any], _Entry]] = {}
 #: Per thread: the ``state`` object :func:`decode_query` decoded last, the line and where in it
-#: the object's text starts and ends, until :func:`load_board` reads that board.
+#: the object's text starts and ends, and whether :func:`load_board` has loaded it (a list of the
+#: five: the last one set when it has), until :func:`load_board` keeps that board or the next line.
 _PENDING = threading.local()
 #: The characters a print of a board text takes from its middle (:func:`_text_print`).
 _PRINT = 16
@@ -197,7 +198,7 @@ def load_board(obj: object, db: CardDB) -> GameState:
             return known.kept.state
     pending = getattr(_PENDING, "value", None)
     if pending is not None and pending[0] is obj:
-        return _load_text(obj, db, pending[1], pending[2], pending[3])
+        return _load_text(obj, db, pending)
     fast = _dumps(obj, marshal.version)
     if fast is None or len(fast) > MAX_KEY_BYTES:
         return load_state(obj, db)
@@ -223,23 +224,28 @@ def load_board(obj: object, db: CardDB) -> GameState:
     return state
 
 
-def _load_text(obj: dict[str, Any], db: CardDB, line: str, start: int, end: int) -> GameState:
-    """:func:`load_board` of a board that :func:`decode_query` decoded from ``line[start:end]``,
-    known by the print of its text (:func:`_text_print`), so that a board met once (the common
-    case of a client sending a new board every line) is neither copied nor hashed whole; a kept
-    board found by its print is taken only when its text is the line's."""
+def _load_text(obj: dict[str, Any], db: CardDB, pending: list[Any]) -> GameState:
+    """:func:`load_board` of a board that :func:`decode_query` decoded from ``line[start:end]``
+    (``pending`` is ``[obj, line, start, end, loaded]``), known by the print of its text
+    (:func:`_text_print`), so that a board met once (the common case of a client sending a new
+    board every line) is neither copied nor hashed whole; a kept board found by its print is taken
+    only when its text is the line's.  Once its state is at hand, ``pending`` says it loaded
+    (:func:`read_query`)."""
+    line, start, end = pending[1], pending[2], pending[3]
     # the print of _text_print, made here: a call fewer on every line (a change there is a change here)
     middle = (start + end) // 2
     full: _Key = (id(db), line[middle:middle + _PRINT] if end - middle >= _PRINT else line[middle:end], end - start)
     entry = _RECENT.get(full)
     if entry is not None and entry.kept.db is db and entry.source is not None \
             and len(entry.source) == end - start and line.startswith(entry.source, start):
+        pending[4] = True
         with _LOCK:
             if full in _RECENT:
                 _RECENT.move_to_end(full)
                 _text_alias(entry, obj)
         return entry.kept.state
     state = load_state(obj, db)
+    pending[4] = True
     _remember(full, None, state, db, obj)
     return state
 
@@ -413,23 +419,44 @@ _Scan = Callable[[str, int], tuple[Any, int]]
 
 
 def decode_query(text: str, scan: _Scan) -> dict[str, Any] | None:
+    """:func:`read_query`'s query alone."""
+    found = read_query(text, scan)
+    return None if found is None else found[0]
+
+
+def read_query(text: str, scan: _Scan) -> tuple[dict[str, Any], list[Any] | None] | None:
     """The JSON object ``text`` (one query) as the decoder whose ``scan_once`` is ``scan`` decodes
     it (JSON whitespace around it), except that a ``state`` object whose text is a kept board's is
     that board's own decoded object (:func:`load_board` then finds the board by identity, and
     a board met here again is found by its text from then on).  ``None`` when
     ``text`` has no ``state`` object, is not a JSON object or nests deeper than
     :data:`~manasolver.solver.service.wire.MAX_DEPTH`: the caller decodes it as usual (and so
-    gives the usual error).
+    gives the usual error).  Beside the query, the note of a board whose depth is not read yet
+    (``[board, text, start, end, loaded]``, ``loaded`` set once :func:`load_board` has its state),
+    else ``None``.
 
     The ``state`` value is cut out of the text (its text ends where its own brackets close:
     a kept text found at the value's first character is the whole value), :data:`_MARKER`
     put in its place, and the rest scanned: the top-level ``state`` is then the marker only
     when it stood at that place, as the marker's digits occur nowhere else in the rest.
 
-    The depth is read from the whole text, or for a kept board's text from the rest alone: a
-    board's text is kept only from a line read here, whose depth was within the bound, so the
-    kept board inside a query nests within it too, and the line is as deep as the rest is (where
-    the marker stands one level down)."""
+    The depth is read here from the rest alone (where the marker stands, one level down, the
+    board stood); the board's own depth is read only when it matters:
+
+    * a kept board's text: it was kept from a board that loaded, so it nests as a board that loads
+      does;
+    * a board met here for the first time (its text at most :data:`_MAX_TEXT` long; a longer one
+      has the whole line's depth read here): its depth is left unread, and its note says so until
+      :func:`load_board` has loaded it.  A board that loads nests
+      at most :data:`LOADED_DEPTH` levels: the loader reads every field of every object it is
+      given and refuses a key it does not know, and each value it accepts is a string, a number, a
+      boolean, null, or one of the board's own objects and lists (players, hands, a library's top
+      cards, a card's characteristics and ``colors``, a permanent's ``counters``, ``chosen``,
+      ``imprinted`` cards and ``activated_this_turn``), so any value nested deeper is refused
+      where it stands, or makes an earlier check fail.  A board that loaded, inside a rest within
+      the bound, makes a line within the bound; a line whose board did not load (its answer an
+      error, or a query that loads a copy, as ``open`` does) has the whole line's depth read by
+      the caller, whose too-deep answer then replaces the line's answer."""
     at = text.find('"state"')
     for _ in range(4):
         if at < 0:
@@ -451,16 +478,22 @@ def decode_query(text: str, scan: _Scan) -> dict[str, Any] | None:
                 break
             if type(out) is dict and type(out.get("state")) is int and out["state"] == _MARKER_VALUE \
                     and rest.count(_MARKER) == 1:
-                if too_deep(text if got is None else rest):
+                fresh = got is None and end - start <= _MAX_TEXT and type(obj) is dict
+                if too_deep(rest) or (got is None and not fresh and too_deep(text)):
                     break
                 out["state"] = obj
-                # the board decoded here and where its text is, until load_board reads it or the next line
-                _PENDING.value = (obj, text, start, end) if got is None and end - start <= _MAX_TEXT \
-                    and type(obj) is dict else None
-                return out
+                # the board decoded here, where its text is and whether it loaded, until load_board
+                # keeps it or the next line
+                note = _PENDING.value = [obj, text, start, end, False] if fresh else None
+                return out, note
         at = text.find('"state"', at + 7)
     _PENDING.value = None
     return None
+
+
+#: The deepest nesting of a board that loads, the board object itself one level: a player's
+#: library's top cards (board, ``players``, a player, ``library``, ``top``, a card, its ``colors``).
+LOADED_DEPTH = 7
 
 
 def pending_text(obj: object) -> str | None:
