@@ -185,6 +185,12 @@ def load_board(obj: object, db: CardDB) -> GameState:
     met again: a client that sends a new board on every line would otherwise have each line's
     loaded board held until :data:`RECENT_LIMIT` later lines pushed it out, and the memory those
     boards hold made every fresh line 5-10% slower (measured on boards of the real decks)."""
+    # a board decoded from this line's text (the common case: first); no other finds it by identity
+    # (a session's JSON is its store's copy, and a board text's object is found by it once the
+    # object is kept, which ends its pending)
+    pending = getattr(_PENDING, "value", None)
+    if pending is not None and pending[0] is obj:
+        return _load_text(obj, db, pending)
     kept = _BY_JSON.get(id(obj))
     if kept is not None and kept.json is obj and kept.db is db:
         return kept.state
@@ -196,9 +202,6 @@ def load_board(obj: object, db: CardDB) -> GameState:
                 if known.key in _RECENT:
                     _RECENT.move_to_end(known.key)
             return known.kept.state
-    pending = getattr(_PENDING, "value", None)
-    if pending is not None and pending[0] is obj:
-        return _load_text(obj, db, pending)
     fast = _dumps(obj, marshal.version)
     if fast is None or len(fast) > MAX_KEY_BYTES:
         return load_state(obj, db)
@@ -246,6 +249,19 @@ def _load_text(obj: dict[str, Any], db: CardDB, pending: list[Any]) -> GameState
         return entry.kept.state
     state = load_state(obj, db)
     pending[4] = True
+    if entry is None:  # as _remember knows a board met for the first time, without its calls
+        global _recent_bytes
+        with _LOCK:
+            if full not in _RECENT:
+                _RECENT[full] = None
+                _recent_bytes += len(full[1])
+                while len(_RECENT) > RECENT_LIMIT or _recent_bytes > MAX_CACHE_BYTES:
+                    key, old = _RECENT.popitem(False)  # (last=False: the least recently used)
+                    if old is None:
+                        _recent_bytes -= len(key[1])
+                    else:
+                        _drop(key, old)
+                return state
     _remember(full, None, state, db, obj)
     return state
 
@@ -342,8 +358,19 @@ def _remember(full: _Key, fast_full: tuple[int, bytes] | None, state: GameState,
                 _alias(entry, fast_full)
             elif entry.source == pending_text(obj):
                 _text_alias(entry, obj)
-        while len(_RECENT) > RECENT_LIMIT or _recent_bytes > MAX_CACHE_BYTES:
-            _drop(*_RECENT.popitem(last=False))
+        _trim()
+
+
+def _trim() -> None:
+    """Forget the least recently used boards known by content while there are more than
+    :data:`RECENT_LIMIT` or their keys are over :data:`MAX_CACHE_BYTES` (under the lock)."""
+    global _recent_bytes
+    while len(_RECENT) > RECENT_LIMIT or _recent_bytes > MAX_CACHE_BYTES:
+        key, entry = _RECENT.popitem(last=False)
+        if entry is None:  # met once: its key alone
+            _recent_bytes -= len(key[1])
+        else:
+            _drop(key, entry)
 
 
 def _drop(key: _Key, entry: _Entry | None) -> None:

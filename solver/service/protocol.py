@@ -107,11 +107,16 @@ _ALLOWED = {name: fields | _COMMON for name, fields in QUERIES.items()}
 
 def answer(query: Any) -> dict[str, Any]:
     """Answer one protocol query (a decoded JSON object); never raises."""
+    return _answer(query)
+
+
+def _answer(query: Any, fresh: bool = False) -> dict[str, Any]:
+    """:func:`answer`; ``fresh`` as :func:`_answer_text` takes it."""
     refused = deep_id(query)
     if refused is not None:
         return refused
     qid = query.get("id") if isinstance(query, dict) else None
-    slot = _memo_slot(query)
+    slot = None if fresh else _memo_slot(query)
     hit = None if slot is None else slot[0].answers.get(slot[1])
     result = _compute(query, slot)[0] if hit is None else marshal.loads(hit[1])
     if qid is not None:
@@ -126,13 +131,15 @@ def answer_text(query: Any) -> str:
     return _answer_text(query)[0]
 
 
-def _answer_text(query: Any) -> tuple[str, bool]:
-    """:func:`answer_text`'s text, and whether it is an error answer."""
+def _answer_text(query: Any, fresh: bool = False) -> tuple[str, bool]:
+    """:func:`answer_text`'s text, and whether it is an error answer; ``fresh`` for a query whose
+    ``state`` is a board object just decoded from a line's text (never a kept board: no memo of
+    answers is looked up for it)."""
     refused = deep_id(query)
     if refused is not None:
         return json.dumps(refused), True
     qid = query.get("id") if isinstance(query, dict) else None
-    slot = _memo_slot(query)
+    slot = None if fresh else _memo_slot(query)
     hit = None if slot is None else slot[0].answers.get(slot[1])
     if hit is None:
         result, text = _compute(query, slot)
@@ -255,7 +262,7 @@ def answer_line(line: str | bytes, number: int | None = None) -> dict[str, Any]:
     query, refused, note = _read_line(line, number)
     if refused is not None:
         return refused
-    result = answer(query)
+    result = _answer(query, note is not None)
     if note is not None and ("error" in result or not note[4]) and too_deep(note[1]):
         return _too_deep(number)
     return result
@@ -271,7 +278,7 @@ def answer_line_text(line: str | bytes, number: int | None = None, cards: str | 
             return json.dumps(refused)
         if cards is not None and "cards" not in query:
             query["cards"] = cards
-        text, failed = _answer_text(query)
+        text, failed = _answer_text(query, note is not None)
         if note is not None and (failed or not note[4]) and too_deep(note[1]):
             return json.dumps(_too_deep(number))
         return text
