@@ -24,7 +24,7 @@ A game client sends its whole board with every query, usually the same one again
   own decoded object (found by identity from then on), so the board is neither decoded nor
   serialised again.  Such a board is known by that text (the text of a JSON value is that
   value; it is at hand, where serialising the decoded board would be most of what keeping it
-  costs), under a print of it: its length and a few characters from its middle, read without
+  costs), under a print of it: its length and a few of its characters, evenly spaced, read without
   copying or hashing the text; a kept board found by the print is taken only when its text,
   kept beside it, is the line's.  The same board written otherwise (other spacing, escapes) is
   another board.  A text is remembered for :func:`decode_query` when its board is met the second
@@ -123,18 +123,21 @@ _CANON: dict[int, tuple[dict[str, Any], _Entry]] = {}
 #: the object's text starts and ends, and whether :func:`load_board` has loaded it (a list of the
 #: five: the last one set when it has), until :func:`load_board` keeps that board or the next line.
 _PENDING = threading.local()
-#: The characters a print of a board text takes from its middle (:func:`_text_print`).
-_PRINT = 16
+#: How many characters a print of a board text takes (:func:`_text_print`).
+_PRINT = 64
 
 
 def _text_print(text: str, start: int, end: int) -> tuple[str, int]:
-    """The print of the board text ``text[start:end]``: up to :data:`_PRINT` of its characters
-    from its middle, and its length (two boards of a game differ there or in length).  Read
-    without copying or hashing the whole text, and the same for the text alone as inside a line;
-    equal prints are not equal texts, so a board found by its print is taken only when its text
-    is the one read."""
-    middle = (start + end) // 2
-    return text[middle:min(middle + _PRINT, end)], end - start
+    """The print of the board text ``text[start:end]``: about :data:`_PRINT` of its characters,
+    evenly spaced from one end to the other (all of a text shorter than twice that), and its
+    length.  Two boards of a game differ in length or somewhere along their text: characters from
+    one place (its middle) would be the same for boards that differ elsewhere, and such a board met
+    once would be taken for one met again, and kept.  Read without copying or hashing the whole
+    text (one slice with a step, in C), and the same for the text alone as inside a line; equal
+    prints are not equal texts, so a board found by its print is taken only when its text is the
+    one read."""
+    step = (end - start) // _PRINT or 1
+    return text[start + step // 2:end:step], end - start
 
 
 def content_key(obj: object) -> bytes | None:
@@ -236,8 +239,8 @@ def _load_text(obj: dict[str, Any], db: CardDB, pending: list[Any]) -> GameState
     (:func:`read_query`)."""
     line, start, end = pending[1], pending[2], pending[3]
     # the print of _text_print, made here: a call fewer on every line (a change there is a change here)
-    middle = (start + end) // 2
-    full: _Key = (id(db), line[middle:middle + _PRINT] if end - middle >= _PRINT else line[middle:end], end - start)
+    step = (end - start) // _PRINT or 1
+    full: _Key = (id(db), line[start + step // 2:end:step], end - start)
     entry = _RECENT.get(full)
     if entry is not None and entry.kept.db is db and entry.source is not None \
             and len(entry.source) == end - start and line.startswith(entry.source, start):
@@ -547,8 +550,8 @@ def _kept_text(text: str, start: int) -> tuple[dict[str, Any], int] | None:
         end = start + length
         if end >= limit:
             continue
-        middle = start + length // 2  # the print of _text_print, made here: no call per kept length and line
-        found = _BY_PRINT.get((text[middle:middle + _PRINT] if end - middle >= _PRINT else text[middle:end], length))
+        step = length // _PRINT or 1  # the print of _text_print, made here: no call per kept length and line
+        found = _BY_PRINT.get((text[start + step // 2:end:step], length))
         if found is None:
             continue
         for candidate, obj, _entry in found:
