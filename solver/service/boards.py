@@ -477,13 +477,13 @@ def read_query(text: str, scan: _Scan) -> tuple[dict[str, Any], list[Any] | None
       does;
     * a board met here for the first time (its text at most :data:`_MAX_TEXT` long; a longer one
       has the whole line's depth read here): its depth is left unread, and its note says so until
-      :func:`load_board` has loaded it.  A board that loads nests
-      at most :data:`LOADED_DEPTH` levels: the loader reads every field of every object it is
-      given and refuses a key it does not know, and each value it accepts is a string, a number, a
-      boolean, null, or one of the board's own objects and lists (players, hands, a library's top
-      cards, a card's characteristics and ``colors``, a permanent's ``counters``, ``chosen``,
-      ``imprinted`` cards and ``activated_this_turn``), so any value nested deeper is refused
-      where it stands, or makes an earlier check fail.  A board that loaded, inside a rest within
+      :func:`load_board` has loaded it.  A board that loads nests at most :data:`LOADED_DEPTH`
+      levels: the loader reads every field of every object it is given and refuses a key it does
+      not know, and each value it accepts is a string, a number, a boolean, null, or one of the
+      board's own objects and lists (players, hands, a library's top cards, a card's
+      characteristics and ``colors``, a permanent's ``counters``, ``chosen``, ``imprinted`` cards
+      and ``activated_this_turn``), so any value nested deeper is refused where it stands, or
+      makes an earlier check fail.  A board that loaded, inside a rest within
       the bound, makes a line within the bound; a line whose board did not load (its answer an
       error, or a query that loads a copy, as ``open`` does) has the whole line's depth read by
       the caller, whose too-deep answer then replaces the line's answer."""
