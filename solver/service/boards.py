@@ -24,7 +24,7 @@ A game client sends its whole board with every query, usually the same one again
   own decoded object (found by identity from then on), so the board is neither decoded nor
   serialised again.  Such a board is known by that text (the text of a JSON value is that
   value; it is at hand, where serialising the decoded board would be most of what keeping it
-  costs), under a print of it: its length and a few characters from its middle, read without
+  costs), under a print of it: its length and a few of its characters, evenly spaced, read without
   copying or hashing the text; a kept board found by the print is taken only when its text,
   kept beside it, is the line's.  The same board written otherwise (other spacing, escapes) is
   another board.  A text is remembered for :func:`decode_query` when its board is met the second
@@ -68,9 +68,9 @@ from manasolver.solver.service.wire import too_deep
 if TYPE_CHECKING:
     from manasolver.models.carddb import CardDB
 
-__all__ = ["ANSWER_BYTES", "MAX_CACHE_BYTES", "MAX_KEY_BYTES", "MEMO_LIMIT", "RECENT_LIMIT", "TEXT_LIMIT", "Kept",
-           "answer_of", "clear", "content_key", "decode_query", "forget", "identified", "keep",
-           "keep_answer", "load_board", "pending_text", "recent_count"]
+__all__ = ["ANSWER_BYTES", "LOADED_DEPTH", "MAX_CACHE_BYTES", "MAX_KEY_BYTES", "MEMO_LIMIT", "RECENT_LIMIT",
+           "TEXT_LIMIT", "Kept", "answer_of", "clear", "content_key", "decode_query", "forget",
+           "identified", "keep", "keep_answer", "load_board", "pending_text", "read_query", "recent_count"]
 
 #: How many boards recognised by content are kept (the least recently used goes first).
 RECENT_LIMIT = 64
@@ -120,20 +120,24 @@ _TEXTS: OrderedDict[str, tuple[dict[str, Any], _Entry]] = OrderedDict()
 _LENGTHS: dict[int, int] = {}
 _CANON: dict[int, tuple[dict[str, Any], _Entry]] = {}
 #: Per thread: the ``state`` object :func:`decode_query` decoded last, the line and where in it
-#: the object's text starts and ends, until :func:`load_board` reads that board.
+#: the object's text starts and ends, and whether :func:`load_board` has loaded it (a list of the
+#: five: the last one set when it has), until :func:`load_board` keeps that board or the next line.
 _PENDING = threading.local()
-#: The characters a print of a board text takes from its middle (:func:`_text_print`).
-_PRINT = 16
+#: How many characters a print of a board text takes (:func:`_text_print`).
+_PRINT = 64
 
 
 def _text_print(text: str, start: int, end: int) -> tuple[str, int]:
-    """The print of the board text ``text[start:end]``: up to :data:`_PRINT` of its characters
-    from its middle, and its length (two boards of a game differ there or in length).  Read
-    without copying or hashing the whole text, and the same for the text alone as inside a line;
-    equal prints are not equal texts, so a board found by its print is taken only when its text
-    is the one read."""
-    middle = (start + end) // 2
-    return text[middle:min(middle + _PRINT, end)], end - start
+    """The print of the board text ``text[start:end]``: about :data:`_PRINT` of its characters,
+    evenly spaced from one end to the other (all of a text shorter than twice that), and its
+    length.  Two boards of a game differ in length or somewhere along their text: characters from
+    one place (its middle) would be the same for boards that differ elsewhere, and such a board met
+    once would be taken for one met again, and kept.  Read without copying or hashing the whole
+    text (one slice with a step, in C), and the same for the text alone as inside a line; equal
+    prints are not equal texts, so a board found by its print is taken only when its text is the
+    one read."""
+    step = (end - start) // _PRINT or 1
+    return text[start + step // 2:end:step], end - start
 
 
 def content_key(obj: object) -> bytes | None:
@@ -184,6 +188,12 @@ def load_board(obj: object, db: CardDB) -> GameState:
     met again: a client that sends a new board on every line would otherwise have each line's
     loaded board held until :data:`RECENT_LIMIT` later lines pushed it out, and the memory those
     boards hold made every fresh line 5-10% slower (measured on boards of the real decks)."""
+    # a board decoded from this line's text (the common case: first); no other finds it by identity
+    # (a session's JSON is its store's copy, and a board text's object is found by it once the
+    # object is kept, which ends its pending)
+    pending = getattr(_PENDING, "value", None)
+    if pending is not None and pending[0] is obj:
+        return _load_text(obj, db, pending)
     kept = _BY_JSON.get(id(obj))
     if kept is not None and kept.json is obj and kept.db is db:
         return kept.state
@@ -195,9 +205,6 @@ def load_board(obj: object, db: CardDB) -> GameState:
                 if known.key in _RECENT:
                     _RECENT.move_to_end(known.key)
             return known.kept.state
-    pending = getattr(_PENDING, "value", None)
-    if pending is not None and pending[0] is obj:
-        return _load_text(obj, db, pending[1], pending[2], pending[3])
     fast = _dumps(obj, marshal.version)
     if fast is None or len(fast) > MAX_KEY_BYTES:
         return load_state(obj, db)
@@ -223,23 +230,41 @@ def load_board(obj: object, db: CardDB) -> GameState:
     return state
 
 
-def _load_text(obj: dict[str, Any], db: CardDB, line: str, start: int, end: int) -> GameState:
-    """:func:`load_board` of a board that :func:`decode_query` decoded from ``line[start:end]``,
-    known by the print of its text (:func:`_text_print`), so that a board met once (the common
-    case of a client sending a new board every line) is neither copied nor hashed whole; a kept
-    board found by its print is taken only when its text is the line's."""
+def _load_text(obj: dict[str, Any], db: CardDB, pending: list[Any]) -> GameState:
+    """:func:`load_board` of a board that :func:`decode_query` decoded from ``line[start:end]``
+    (``pending`` is ``[obj, line, start, end, loaded]``), known by the print of its text
+    (:func:`_text_print`), so that a board met once (the common case of a client sending a new
+    board every line) is neither copied nor hashed whole; a kept board found by its print is taken
+    only when its text is the line's.  Once its state is at hand, ``pending`` says it loaded
+    (:func:`read_query`)."""
+    line, start, end = pending[1], pending[2], pending[3]
     # the print of _text_print, made here: a call fewer on every line (a change there is a change here)
-    middle = (start + end) // 2
-    full: _Key = (id(db), line[middle:middle + _PRINT] if end - middle >= _PRINT else line[middle:end], end - start)
+    step = (end - start) // _PRINT or 1
+    full: _Key = (id(db), line[start + step // 2:end:step], end - start)
     entry = _RECENT.get(full)
     if entry is not None and entry.kept.db is db and entry.source is not None \
             and len(entry.source) == end - start and line.startswith(entry.source, start):
+        pending[4] = True
         with _LOCK:
             if full in _RECENT:
                 _RECENT.move_to_end(full)
                 _text_alias(entry, obj)
         return entry.kept.state
     state = load_state(obj, db)
+    pending[4] = True
+    if entry is None:  # as _remember knows a board met for the first time, without its calls
+        global _recent_bytes
+        with _LOCK:
+            if full not in _RECENT:
+                _RECENT[full] = None
+                _recent_bytes += len(full[1])
+                while len(_RECENT) > RECENT_LIMIT or _recent_bytes > MAX_CACHE_BYTES:
+                    key, old = _RECENT.popitem(False)  # (last=False: the least recently used)
+                    if old is None:
+                        _recent_bytes -= len(key[1])
+                    else:
+                        _drop(key, old)
+                return state
     _remember(full, None, state, db, obj)
     return state
 
@@ -336,8 +361,19 @@ def _remember(full: _Key, fast_full: tuple[int, bytes] | None, state: GameState,
                 _alias(entry, fast_full)
             elif entry.source == pending_text(obj):
                 _text_alias(entry, obj)
-        while len(_RECENT) > RECENT_LIMIT or _recent_bytes > MAX_CACHE_BYTES:
-            _drop(*_RECENT.popitem(last=False))
+        _trim()
+
+
+def _trim() -> None:
+    """Forget the least recently used boards known by content while there are more than
+    :data:`RECENT_LIMIT` or their keys are over :data:`MAX_CACHE_BYTES` (under the lock)."""
+    global _recent_bytes
+    while len(_RECENT) > RECENT_LIMIT or _recent_bytes > MAX_CACHE_BYTES:
+        key, entry = _RECENT.popitem(last=False)
+        if entry is None:  # met once: its key alone
+            _recent_bytes -= len(key[1])
+        else:
+            _drop(key, entry)
 
 
 def _drop(key: _Key, entry: _Entry | None) -> None:
@@ -413,23 +449,44 @@ _Scan = Callable[[str, int], tuple[Any, int]]
 
 
 def decode_query(text: str, scan: _Scan) -> dict[str, Any] | None:
+    """:func:`read_query`'s query alone."""
+    found = read_query(text, scan)
+    return None if found is None else found[0]
+
+
+def read_query(text: str, scan: _Scan) -> tuple[dict[str, Any], list[Any] | None] | None:
     """The JSON object ``text`` (one query) as the decoder whose ``scan_once`` is ``scan`` decodes
     it (JSON whitespace around it), except that a ``state`` object whose text is a kept board's is
     that board's own decoded object (:func:`load_board` then finds the board by identity, and
     a board met here again is found by its text from then on).  ``None`` when
     ``text`` has no ``state`` object, is not a JSON object or nests deeper than
     :data:`~manasolver.solver.service.wire.MAX_DEPTH`: the caller decodes it as usual (and so
-    gives the usual error).
+    gives the usual error).  Beside the query, the note of a board whose depth is not read yet
+    (``[board, text, start, end, loaded]``, ``loaded`` set once :func:`load_board` has its state),
+    else ``None``.
 
     The ``state`` value is cut out of the text (its text ends where its own brackets close:
     a kept text found at the value's first character is the whole value), :data:`_MARKER`
     put in its place, and the rest scanned: the top-level ``state`` is then the marker only
     when it stood at that place, as the marker's digits occur nowhere else in the rest.
 
-    The depth is read from the whole text, or for a kept board's text from the rest alone: a
-    board's text is kept only from a line read here, whose depth was within the bound, so the
-    kept board inside a query nests within it too, and the line is as deep as the rest is (where
-    the marker stands one level down)."""
+    The depth is read here from the rest alone (where the marker stands, one level down, the
+    board stood); the board's own depth is read only when it matters:
+
+    * a kept board's text: it was kept from a board that loaded, so it nests as a board that loads
+      does;
+    * a board met here for the first time (its text at most :data:`_MAX_TEXT` long; a longer one
+      has the whole line's depth read here): its depth is left unread, and its note says so until
+      :func:`load_board` has loaded it.  A board that loads nests at most :data:`LOADED_DEPTH`
+      levels: the loader reads every field of every object it is given and refuses a key it does
+      not know, and each value it accepts is a string, a number, a boolean, null, or one of the
+      board's own objects and lists (players, hands, a library's top cards, a card's
+      characteristics and ``colors``, a permanent's ``counters``, ``chosen``, ``imprinted`` cards
+      and ``activated_this_turn``), so any value nested deeper is refused where it stands, or
+      makes an earlier check fail.  A board that loaded, inside a rest within
+      the bound, makes a line within the bound; a line whose board did not load (its answer an
+      error, or a query that loads a copy, as ``open`` does) has the whole line's depth read by
+      the caller, whose too-deep answer then replaces the line's answer."""
     at = text.find('"state"')
     for _ in range(4):
         if at < 0:
@@ -451,16 +508,22 @@ def decode_query(text: str, scan: _Scan) -> dict[str, Any] | None:
                 break
             if type(out) is dict and type(out.get("state")) is int and out["state"] == _MARKER_VALUE \
                     and rest.count(_MARKER) == 1:
-                if too_deep(text if got is None else rest):
+                fresh = got is None and end - start <= _MAX_TEXT and type(obj) is dict
+                if too_deep(rest) or (got is None and not fresh and too_deep(text)):
                     break
                 out["state"] = obj
-                # the board decoded here and where its text is, until load_board reads it or the next line
-                _PENDING.value = (obj, text, start, end) if got is None and end - start <= _MAX_TEXT \
-                    and type(obj) is dict else None
-                return out
+                # the board decoded here, where its text is and whether it loaded, until load_board
+                # keeps it or the next line
+                note = _PENDING.value = [obj, text, start, end, False] if fresh else None
+                return out, note
         at = text.find('"state"', at + 7)
     _PENDING.value = None
     return None
+
+
+#: The deepest nesting of a board that loads, the board object itself one level: a player's
+#: library's top cards (board, ``players``, a player, ``library``, ``top``, a card, its ``colors``).
+LOADED_DEPTH = 7
 
 
 def pending_text(obj: object) -> str | None:
@@ -487,8 +550,8 @@ def _kept_text(text: str, start: int) -> tuple[dict[str, Any], int] | None:
         end = start + length
         if end >= limit:
             continue
-        middle = start + length // 2  # the print of _text_print, made here: no call per kept length and line
-        found = _BY_PRINT.get((text[middle:middle + _PRINT] if end - middle >= _PRINT else text[middle:end], length))
+        step = length // _PRINT or 1  # the print of _text_print, made here: no call per kept length and line
+        found = _BY_PRINT.get((text[start + step // 2:end:step], length))
         if found is None:
             continue
         for candidate, obj, _entry in found:

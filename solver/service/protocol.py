@@ -107,11 +107,16 @@ _ALLOWED = {name: fields | _COMMON for name, fields in QUERIES.items()}
 
 def answer(query: Any) -> dict[str, Any]:
     """Answer one protocol query (a decoded JSON object); never raises."""
+    return _answer(query)
+
+
+def _answer(query: Any, fresh: bool = False) -> dict[str, Any]:
+    """:func:`answer`; ``fresh`` as :func:`_answer_text` takes it."""
     refused = deep_id(query)
     if refused is not None:
         return refused
     qid = query.get("id") if isinstance(query, dict) else None
-    slot = _memo_slot(query)
+    slot = None if fresh else _memo_slot(query)
     hit = None if slot is None else slot[0].answers.get(slot[1])
     result = _compute(query, slot)[0] if hit is None else marshal.loads(hit[1])
     if qid is not None:
@@ -123,21 +128,28 @@ def answer_text(query: Any) -> str:
     """The JSON text of :func:`answer`'s answer (``json.dumps`` of it), as ``batch`` writes it:
     an answer kept for a kept board is written from its kept text.  Never raises: an answer that
     can't be written (a value nested too deeply) is answered with the error saying so."""
+    return _answer_text(query)[0]
+
+
+def _answer_text(query: Any, fresh: bool = False) -> tuple[str, bool]:
+    """:func:`answer_text`'s text, and whether it is an error answer; ``fresh`` for a query whose
+    ``state`` is a board object just decoded from a line's text (never a kept board: no memo of
+    answers is looked up for it)."""
     refused = deep_id(query)
     if refused is not None:
-        return json.dumps(refused)
+        return json.dumps(refused), True
     qid = query.get("id") if isinstance(query, dict) else None
-    slot = _memo_slot(query)
+    slot = None if fresh else _memo_slot(query)
     hit = None if slot is None else slot[0].answers.get(slot[1])
     if hit is None:
         result, text = _compute(query, slot)
         try:
             if qid is not None:
-                return _dumps({"id": qid, **result})
-            return text if text is not None else _dumps(result)
+                return _dumps({"id": qid, **result}), "error" in result
+            return (text if text is not None else _dumps(result)), "error" in result
         except (ValueError, TypeError, RecursionError, MemoryError) as err:
-            return json.dumps(unwritable(err))
-    return _kept_text(hit[0], qid)
+            return json.dumps(unwritable(err)), True
+    return _kept_text(hit[0], qid), False  # (a kept answer is never an error)
 
 
 def kept_answer_text(query: Any) -> str | None:
@@ -247,8 +259,13 @@ def answer_line(line: str | bytes, number: int | None = None) -> dict[str, Any]:
     """Answer one line of ``batch`` input: JSON errors become ``bad_query`` answers.  A line of
     bytes is decoded here as UTF-8 (a byte order mark before it is allowed), so one undecodable
     line is answered with its own error and spoils no other."""
-    query, refused = _read_line(line, number)
-    return answer(query) if refused is None else refused
+    query, refused, note = _read_line(line, number)
+    if refused is not None:
+        return refused
+    result = _answer(query, note is not None)
+    if note is not None and ("error" in result or not note[4]) and too_deep(note[1]):
+        return _too_deep(number)
+    return result
 
 
 def answer_line_text(line: str | bytes, number: int | None = None, cards: str | None = None) -> str:
@@ -256,25 +273,42 @@ def answer_line_text(line: str | bytes, number: int | None = None, cards: str | 
     (``--cards``) is the card file of a query that names none.  Never raises: memory running out
     while the line is read or answered is that line's error, and the next line is answered."""
     try:
-        query, refused = _read_line(line, number)
+        query, refused, note = _read_line(line, number)
         if refused is not None:
             return json.dumps(refused)
         if cards is not None and "cards" not in query:
             query["cards"] = cards
-        return answer_text(query)
+        text, failed = _answer_text(query, note is not None)
+        if note is not None and (failed or not note[4]) and too_deep(note[1]):
+            return json.dumps(_too_deep(number))
+        return text
     except (MemoryError, RecursionError) as err:
         del line
         return json.dumps(unwritable(err, f"line {number}" if number is not None else ""))
 
 
 
-def _read_line(line: str | bytes, number: int | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """The query of one line of ``batch`` input, or the error answer of a line that is none.  A
-    board whose text was seen before is not decoded again, nor its depth read
-    (:func:`~manasolver.solver.service.boards.decode_query`)."""
+def _too_deep(number: int | None) -> dict[str, Any]:
+    """The answer of line ``number`` of ``batch`` input when it nests too deeply."""
+    return BadQuery(TOO_DEEP, f"line {number}" if number is not None else "").to_json()
+
+
+def _read_line(line: str | bytes, number: int | None) -> tuple[dict[str, Any], dict[str, Any] | None, list[Any] | None]:
+    """The query of one line of ``batch`` input, or the error answer of a line that is none, and
+    the note of the line's board when its depth is not read yet
+    (:func:`~manasolver.solver.service.boards.read_query`: ``[board, line, start, end, loaded]``).
+
+    A board whose text was seen before is not decoded again, nor its depth read.  A board met for
+    the first time has its depth read only when it matters: the caller answers the query, and when
+    the board did not load (``loaded`` still false) or the answer is an error, reads the line's
+    depth; a line too deep is then answered as it is here, with :data:`TOO_DEEP`, in place of that
+    answer.  A board that loaded nests a few levels
+    (:data:`~manasolver.solver.service.boards.LOADED_DEPTH`), so its line is as deep as the rest
+    of it, read already.  What the query of a line too deep did is undone by its failing: its
+    board, which did not load, is kept nowhere and opens no session (``open`` loads it first)."""
     if type(line) is TooLong:
         return {}, BadQuery(f"the line has {line.size} bytes; at most {MAX_LINE} are read",
-                            f"line {number}" if number is not None else "").to_json()
+                            f"line {number}" if number is not None else "").to_json(), None
     source = line  # the line as given: its depth is read from its bytes when it came as bytes
     if isinstance(line, bytes):
         raw = line
@@ -286,23 +320,23 @@ def _read_line(line: str | bytes, number: int | None) -> tuple[dict[str, Any], d
             except UnicodeDecodeError as err:
                 where = f"line {number}" if number is not None else ""
                 return {}, BadQuery(f"not valid UTF-8: byte 0x{raw[err.start]:02x} at offset {err.start} "
-                                    f"of the line ({err.reason})", where).to_json()
-    obj = (_BOARD_CACHE or _board_cache()).decode_query(line, SCAN)
-    if obj is not None:  # its depth read already
-        return obj, None
+                                    f"of the line ({err.reason})", where).to_json(), None
+    found = (_BOARD_CACHE or _board_cache()).read_query(line, SCAN)
+    if found is not None:  # the depth of all but a board met for the first time read already
+        return found[0], None, found[1]
     where = f"line {number}" if number is not None else ""
     if not line.strip():
-        return {}, BadQuery("empty line: one JSON query per line", where).to_json()
+        return {}, BadQuery("empty line: one JSON query per line", where).to_json(), None
     try:  # json.loads, which refuses a byte order mark left in the text with its own message
         obj = DECODE(line) if not line.startswith("\ufeff") else json.loads(
             line, parse_constant=no_constant, parse_float=finite_float)
     except (ValueError, RecursionError) as err:
-        return {}, BadQuery(not_json(err), where).to_json()
+        return {}, BadQuery(not_json(err), where).to_json(), None
     if not isinstance(obj, dict):
-        return {}, BadQuery("a query must be a JSON object", where).to_json()
+        return {}, BadQuery("a query must be a JSON object", where).to_json(), None
     if too_deep(source):
-        return {}, BadQuery(TOO_DEEP, where).to_json()
-    return obj, None
+        return {}, BadQuery(TOO_DEEP, where).to_json(), None
+    return obj, None, None
 
 
 

@@ -5,6 +5,7 @@ bound holds on every line, whether its board is met for the first time or is a k
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 from manasolver.solver.service import boards as board_cache
@@ -58,17 +59,26 @@ def test_a_board_nested_too_deeply_is_refused_every_time() -> None:
     assert answer_line(shallow)["error"]["where"] != ""  # within the bound: read as a board, and refused as one
 
 
-def test_a_board_text_with_a_kept_boards_print_is_read_as_its_own_board() -> None:
-    """Two board texts of one length whose middles agree (their first permanents' ids differ, at
-    the start) share a print: with the first kept, the second is still read as its own board,
-    every time."""
-    board_cache.clear()
+def _sharing_a_print() -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two boards whose texts differ in one character (their first permanents' ids) that their
+    print does not read: same length, same print."""
     islands = [{"id": f"i{n}", "card": "Island"} for n in range(6)]
-    first, second = ({"players": [{"name": "you"}], "battlefield": [{"id": forest, "card": "Forest"}, *islands]}
-                     for forest in ("a", "b"))
-    texts = [json.dumps(first), json.dumps(second)]
-    middle = len(texts[0]) // 2
-    assert len(texts[0]) == len(texts[1]) and texts[0][middle - 20:] == texts[1][middle - 20:]
+    for pad in range(1, 40):
+        first, second = ({"players": [{"name": "y" * pad}],
+                          "battlefield": [{"id": forest, "card": "Forest"}, *islands]} for forest in ("a", "b"))
+        texts = [json.dumps(first), json.dumps(second)]
+        prints = [board_cache._text_print(text, 0, len(text)) for text in texts]
+        if prints[0] == prints[1]:
+            return first, second
+    raise AssertionError("no padding gives two boards one print")
+
+
+def test_a_board_text_with_a_kept_boards_print_is_read_as_its_own_board() -> None:
+    """Two board texts of one length whose prints agree (their first permanents' ids differ, at a
+    character the print does not read): with the first kept, the second is still read as its own
+    board, every time."""
+    board_cache.clear()
+    first, second = _sharing_a_print()
 
     def forest(board: dict[str, Any]) -> list[str]:
         produced = answer_line(json.dumps({"query": "could_produce", "state": board}))["could_produce"]
@@ -81,9 +91,9 @@ def test_a_board_text_with_a_kept_boards_print_is_read_as_its_own_board() -> Non
 
 
 def test_a_short_board_text_is_known_by_its_own_print_wherever_it_stands() -> None:
-    """A board text shorter than twice the print (a lone player) is known by the characters of its
-    own middle: met at the end of one line and inside the next, it is one board, kept at the
-    second meeting; its print never reads what follows it in the line."""
+    """A board text shorter than twice the print (a lone player) is known by all its characters:
+    met at the end of one line and inside the next, it is one board, kept at the second meeting;
+    its print never reads what follows it in the line."""
     board_cache.clear()
     board = '{"players":[{"name":"a"}]}'
     last = '{"query": "can_pay", "cost": "{0}", "state": ' + board + "}"
@@ -93,4 +103,23 @@ def test_a_short_board_text_is_known_by_its_own_print_wherever_it_stands() -> No
     assert board_cache.recent_count() == 1
     assert board_cache.decode_query(inside, JSON_DECODER.scan_once) is not None
     found = board_cache._text_print(inside, inside.index(board), inside.index(board) + len(board))
-    assert found == board_cache._text_print(board, 0, len(board)) and found[0] == board[len(board) // 2:]
+    assert found == board_cache._text_print(board, 0, len(board)) == (board, len(board))
+
+
+def test_boards_of_one_length_that_differ_here_and_there_are_each_met_once() -> None:
+    """Boards of one length whose texts differ at many places but agree around their middle (basic
+    lands of one name length in other orders), each sent once: none is taken for a board met
+    again, so no board text is kept."""
+    board_cache.clear()
+    rng = random.Random(5)
+    sent: set[str] = set()
+    while len(sent) < 40:
+        lands = [rng.choice(("Forest", "Island", "Plains")) for _ in range(12)]
+        lands[5:7] = ["Forest", "Forest"]  # the middle of every text alike
+        board = {"players": [{"name": "you"}], "battlefield": [{"id": f"p{n}", "card": c} for n, c in enumerate(lands)]}
+        line = json.dumps({"query": "can_pay", "state": board, "cost": "{G}"})
+        if line in sent:
+            continue
+        sent.add(line)
+        assert answer_line(line) == {"payable": True}
+    assert board_cache.recent_count() == 40 and not board_cache._TEXTS

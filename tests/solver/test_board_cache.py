@@ -342,3 +342,22 @@ def test_answers_written_from_kept_answers_are_the_answers_worked_out_again() ->
     got = answer_line(line)
     got["payment"]["activations"].clear()
     assert answer_line(line)["payment"]["activations"] != []
+
+
+def test_a_board_line_sent_again_is_answered_from_its_kept_board() -> None:
+    """A line whose board is met for the first time looks up no memo (its board, just decoded,
+    is no kept board); the same board met again is kept, and from its third line on the answer is
+    its kept board's: the memo holds it, and a line with another id is written from it."""
+    from manasolver.solver.service.protocol import JSON_DECODER, answer_line_text
+    board_cache.clear()
+    line = _line(BOARD)
+    first = answer_line_text(line)
+    assert first == json.dumps({"id": 1, "payable": True})
+    for _ in range(2):
+        assert answer_line_text(line) == first
+    found = board_cache.read_query(line, JSON_DECODER.scan_once)
+    assert found is not None and found[1] is None  # found by its text: a kept board's object
+    kept = board_cache.identified(found[0]["state"], default_db)
+    assert kept is not None and len(kept.answers) == 1
+    assert answer_line_text(line.replace('"id": 1', '"id": 2')) == json.dumps({"id": 2, "payable": True})
+    assert len(kept.answers) == 1
