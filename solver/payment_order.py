@@ -30,7 +30,7 @@ from itertools import groupby
 from operator import itemgetter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple, cast
+from typing import Any, Literal, cast
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, C, type_bit
@@ -108,18 +108,10 @@ class Assist:
     mask: int = 0
 
 
-class Paid(NamedTuple):
-    """What paid one symbol: ``kind`` and the activation's index in the order written (or the
-    assist's id or name; the pool: ``True``)."""
-
-    symbol: str
-    kind: PaidKind
-    value: int | str | bool
-
-
-#: A :class:`Paid` made from its fields' tuple, without the named tuple's own ``__new__`` (one
-#: per unit of a large payment's total).
-_new = tuple.__new__
+#: What paid one symbol, ``(symbol, kind, value)``: ``kind`` and the activation's index in the
+#: order written (or the assist's id or name; the pool: ``True``).  A plain tuple: one is made per
+#: unit of a payment's total, and the plan reads it only as its three fields.
+Paid = tuple[str, PaidKind, int | str | bool]
 _FIRST = itemgetter(0)
 
 
@@ -472,14 +464,14 @@ def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[
         if pooled:
             n = min(pooled, end - t)
             have[mask] = pooled - n
-            paid[t:t + n] = [Paid(symbol, "pool", True)] * n
+            paid[t:t + n] = [(symbol, "pool", True)] * n
             t += n
         if t < end:
             queue = made.get(mask)
             if queue is None or len(queue) < end - t:
                 return None
             popleft = queue.popleft
-            paid[t:end] = [_new(Paid, (symbol, "activation", popleft())) for _ in range(end - t)]
+            paid[t:end] = [(symbol, "activation", popleft()) for _ in range(end - t)]
             t = end
     # The others take the first type (pool first, then activations, each in the order first
     # met) with units left that pays them.  Units only run out here, so a type passed over for a
@@ -498,7 +490,7 @@ def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[
                 bit = have_order[cursor[0]]
                 n = min(end - at, have[bit])
                 have[bit] -= n
-                _fill(paid, todo, at, [Paid(symbol, "pool", True)] * n)
+                _fill(paid, todo, at, [(symbol, "pool", True)] * n)
                 at += n
                 continue
             cursor[1] = _first_left(made_order, made, mask, cursor[1])
@@ -507,7 +499,7 @@ def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[
             queue = made[made_order[cursor[1]]]
             n = min(end - at, len(queue))
             popleft = queue.popleft
-            _fill(paid, todo, at, [_new(Paid, (symbol, "activation", popleft())) for _ in range(n)])
+            _fill(paid, todo, at, [(symbol, "activation", popleft()) for _ in range(n)])
             at += n
     if any(have.values()) or any(made.values()):
         return None
@@ -725,7 +717,7 @@ def _allocation(totals: Sequence[Demand], kind_of: list[int], want_of: list[_Wan
             while at < len(rows) and rows[at][1] <= 0:
                 at += 1
             if at == len(rows):
-                paid.extend([Paid(symbol, "pool", False)] * (end - t))
+                paid.extend([(symbol, "pool", False)] * (end - t))
                 break
             row = rows[at]
             n = min(end - t, row[1])
@@ -733,11 +725,11 @@ def _allocation(totals: Sequence[Demand], kind_of: list[int], want_of: list[_Wan
             unit = row[0]
             if unit[0] == "made":
                 popleft = makers[unit].popleft
-                paid.extend([_new(Paid, (symbol, "activation", position[popleft()])) for _ in range(n)])
+                paid.extend([(symbol, "activation", position[popleft()]) for _ in range(n)])
             elif unit[0] == "pool":
-                paid.extend([Paid(symbol, "pool", True)] * n)
+                paid.extend([(symbol, "pool", True)] * n)
             else:
-                paid.extend([Paid(symbol, unit[0], unit[5])] * n)
+                paid.extend([(symbol, unit[0], unit[5])] * n)
             t += n
         cursor[w] = at
         t = end

@@ -42,12 +42,12 @@ def _one_by_one(steps: list[Step], totals: list[Demand], pool: list[int], floati
     def from_pool(bit: int, symbol: str) -> Paid | None:
         if bit in left:
             left.remove(bit)
-            return Paid(symbol, "pool", True)
+            return (symbol, "pool", True)
         return None
 
     def from_activation(bit: int, symbol: str) -> Paid | None:
         hit = next((j for j, (_i, b) in enumerate(units) if b == bit), None)
-        return None if hit is None else Paid(symbol, "activation", units.pop(hit)[0])
+        return None if hit is None else (symbol, "activation", units.pop(hit)[0])
 
     paid: list[Paid | None] = [None] * len(totals)
     for t, d in enumerate(totals):
@@ -93,8 +93,8 @@ def test_plain_plan_generic_run_takes_the_pool_then_activations_in_order() -> No
     steps = [Step((W,)), Step((G,)), Step((G,))]
     got = _plain_plan(steps, [_DEMANDS[0]] * 3 + [_DEMANDS[1]], [U], [], ())
     assert got is not None
-    assert got.paid == (Paid("{1}", "pool", True), Paid("{1}", "activation", 1), Paid("{1}", "activation", 2),
-                        Paid("{W}", "activation", 0))
+    assert got.paid == (("{1}", "pool", True), ("{1}", "activation", 1), ("{1}", "activation", 2),
+                        ("{W}", "activation", 0))
 
 
 @pytest.mark.parametrize("seed", range(600))
