@@ -30,7 +30,7 @@ from itertools import groupby
 from operator import itemgetter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, cast
 
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_COLOR, ANY_TYPE, C, type_bit
@@ -108,19 +108,11 @@ class Assist:
     mask: int = 0
 
 
-class Paid(NamedTuple):
-    """What paid one symbol: ``kind`` and the activation's index in the order written (or the
-    assist's id or name; the pool: ``True``)."""
-
-    symbol: str
-    kind: PaidKind
-    value: int | str | bool
-
-
+#: What paid one symbol, ``(symbol, kind, value)``: ``kind`` and the activation's index in the
+#: order written (or the assist's id or name; the pool: ``True``).  A plain tuple: one is made per
+#: unit of a payment's total, and the plan reads it only as its three fields.
+Paid = tuple[str, PaidKind, int | str | bool]
 _FIRST = itemgetter(0)
-#: A :class:`Paid` made from its fields' tuple, without the named tuple's own ``__new__`` (one
-#: per unit of a large payment's total).
-_new = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,13 +148,19 @@ def _flow(units: dict[_Unit, int], wants: dict[_Want, int], totals: Sequence[Dem
     flow: dict[tuple[int, int], int] = {}
     into: list[dict[int, int]] = [{} for _ in wlist]  # the same flow by want, then unit
     # Greedy start, then augmenting paths (unit -> want -> unit via flow back -> want ...).
+    # (a unit's wants are distinct, so each edge is met once here; a unit spent meets no more)
     for a, js in enumerate(edges):
+        left = cap_u[a]
         for j in js:
-            take = min(cap_u[a], cap_w[j])
-            if take:
-                flow[(a, j)] = into[j][a] = flow.get((a, j), 0) + take
-                cap_u[a] -= take
-                cap_w[j] -= take
+            if not left:
+                break
+            room = cap_w[j]
+            if room:
+                take = left if left < room else room
+                flow[(a, j)] = into[j][a] = take
+                left -= take
+                cap_w[j] = room - take
+        cap_u[a] = left
     while any(cap_w):
         # BFS from units with capacity left to wants with capacity left.
         prev_w = [-1] * len(wlist)  # the unit each want was reached from
@@ -229,17 +227,31 @@ def _payable(u: _Unit, wants: tuple[list[tuple[int, int, int]], ...], totals: Se
         free = maker in free_rest
         beyond = len(rank) + 1
         scope = None if isinstance(cost_ok, bool) else cost_ok
-        for j, i, mask in costs:
-            if not bit & mask or maker == i or (scope is not None and i not in scope):
-                continue
-            if colored and mask & ANY_TYPE == ANY_TYPE:
-                continue  # a generic unit of the cost
-            if not ranked or (free and i in free_rest) or mine < rank.get(i, beyond):
-                out.append(j)
+        if scope is None and not colored and not ranked:
+            # the common unit (of the pool, or of an activation without a mana cost): every cost
+            # its type pays but its own maker's
+            out = [j for j, i, mask in costs if bit & mask and maker != i]
+        elif scope is None and not colored and not free:
+            # a unit of a ranked maker: the costs its type pays of the steps ranked after it
+            out = [j for j, i, mask in costs if bit & mask and maker != i and mine < rank.get(i, beyond)]
+        else:
+            for j, i, mask in costs:
+                if not bit & mask or maker == i or (scope is not None and i not in scope):
+                    continue
+                if colored and mask & ANY_TYPE == ANY_TYPE:
+                    continue  # a generic unit of the cost
+                if not ranked or (free and i in free_rest) or mine < rank.get(i, beyond):
+                    out.append(j)
     if made and floats:
         plain = bit & ~(SNOW_UNIT | COLORED_UNIT)
         out.extend(j for j, _i, mask in floats if plain == mask)
     snowy = bit & SNOW_UNIT
+    if (made or kind == "pool") and not colored:
+        # mana of the pool or of an activation: each demand of its type (``{S}``: snow mana only)
+        if spell_ok:
+            out.extend([j for j, i, mask in whole if bit & mask and (snowy or not totals[i].snow)])
+        out.sort()
+        return out
     for j, i, mask in whole:
         demand = totals[i]
         if kind in ("improvise", "delve"):
@@ -272,17 +284,20 @@ def _want_kinds(wlist: list[_Want]) -> tuple[list[tuple[int, int, int]], ...]:
 def _step_runs(steps: Sequence[Step]) -> list[tuple[int, list[int] | None]]:
     """The steps in index order as ``(index, run)``: each step object without a mana cost once,
     where it first comes, with every index holding it (``run``, in order); each step costing
-    mana at each of its indices (``run`` None: its units are its own there).  The indices are
-    grouped by sorting them by their object (a stable sort keeps each group in order)."""
-    ids = list(map(id, steps))
+    mana at each of its indices (``run`` None: its units are its own there).  One pass in index
+    order: a run is listed where its object first comes and filled as the object comes again."""
+    runs: dict[int, list[int]] = {}
     out: list[tuple[int, list[int] | None]] = []
-    for _key, group in groupby(sorted(range(len(steps)), key=ids.__getitem__), ids.__getitem__):
-        run = list(group)
-        if steps[run[0]].cost:
-            out.extend((i, None) for i in run)
+    for i, s in enumerate(steps):
+        if s.cost:
+            out.append((i, None))
+            continue
+        run = runs.get(id(s))
+        if run is None:
+            runs[id(s)] = run = [i]
+            out.append((i, run))
         else:
-            out.append((run[0], run))
-    out.sort(key=_FIRST)
+            run.append(i)
     return out
 
 
@@ -412,16 +427,13 @@ def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[
     spell, when a greedy allocation fills it: the board order, the floating mana taken from the
     last activations that made its type, symbols of one type paid by the pool first and then by
     activations in board order, the others by what is left.  None when it does not apply or the
-    greedy allocation gets stuck (the flow decides then)."""
+    greedy allocation gets stuck (the flow decides then).
+
+    Activations alike share their step object and a total's demands alike share theirs (the
+    generic mana's, each letter's): each object is read once, with the run of indices holding it."""
     if assists or any(s.cost or not s.spell_ok or s.colored_only for s in steps):
         return None
-    made: dict[int, deque[int]] = {}
-    for i, s in enumerate(steps):
-        for bit in s.mana:
-            q = made.get(bit)
-            if q is None:
-                q = made[bit] = deque()
-            q.append(i)
+    made = _made_by_type(steps, list(map(id, steps)))
     have: dict[int, int] = {}
     for bit in pool:
         have[bit] = have.get(bit, 0) + 1
@@ -431,19 +443,36 @@ def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[
             return None
         queue.pop()
     paid: list[Paid | None] = [None] * len(totals)
-
-    def take(bit: int, symbol: str) -> Paid | None:
-        if have.get(bit):
-            have[bit] -= 1
-            return Paid(symbol, "pool", True)
-        queue = made.get(bit)
-        return Paid(symbol, "activation", queue.popleft()) if queue else None
-
-    for t, d in enumerate(totals):
-        if not d.generic and d.mask.bit_count() == 1:
-            paid[t] = take(d.mask, d.symbol)
-            if paid[t] is None:
+    # A symbol of one type: the pool's units of its type first, then the activations' in order.
+    # The others are left for below, in runs of one mask and symbol ((start, end) in ``todo``).
+    todo: list[int] = []
+    runs: list[tuple[int, int, int, str]] = []
+    t = 0
+    for _id, alike in groupby(totals, id):
+        d = totals[t]
+        end = t + len(list(alike))
+        mask, symbol = d.mask, d.symbol
+        if d.generic or mask.bit_count() != 1:
+            if runs and runs[-1][2] == mask and runs[-1][3] == symbol:
+                runs[-1] = (runs[-1][0], runs[-1][1] + end - t, mask, symbol)
+            else:
+                runs.append((len(todo), len(todo) + end - t, mask, symbol))
+            todo.extend(range(t, end))
+            t = end
+            continue
+        pooled = have.get(mask, 0)
+        if pooled:
+            n = min(pooled, end - t)
+            have[mask] = pooled - n
+            paid[t:t + n] = [(symbol, "pool", True)] * n
+            t += n
+        if t < end:
+            queue = made.get(mask)
+            if queue is None or len(queue) < end - t:
                 return None
+            popleft = queue.popleft
+            paid[t:end] = [(symbol, "activation", popleft()) for _ in range(end - t)]
+            t = end
     # The others take the first type (pool first, then activations, each in the order first
     # met) with units left that pays them.  Units only run out here, so a type passed over for a
     # mask stays passed over: a cursor per mask finds each in time proportional to the types,
@@ -451,14 +480,7 @@ def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[
     have_order = list(have)
     made_order = list(made)
     cursors: dict[int, list[int]] = {}
-    todo = [t for t, p in enumerate(paid) if p is None]
-    at = 0
-    while at < len(todo):
-        d = totals[todo[at]]
-        mask, symbol = d.mask, d.symbol
-        end = at + 1
-        while end < len(todo) and totals[todo[end]].mask == mask and totals[todo[end]].symbol == symbol:
-            end += 1
+    for at, end, mask, symbol in runs:
         cursor = cursors.get(mask)
         if cursor is None:
             cursor = cursors[mask] = [0, 0]
@@ -468,9 +490,7 @@ def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[
                 bit = have_order[cursor[0]]
                 n = min(end - at, have[bit])
                 have[bit] -= n
-                from_pool = Paid(symbol, "pool", True)
-                for t in todo[at:at + n]:
-                    paid[t] = from_pool
+                _fill(paid, todo, at, [(symbol, "pool", True)] * n)
                 at += n
                 continue
             cursor[1] = _first_left(made_order, made, mask, cursor[1])
@@ -479,12 +499,45 @@ def _plain_plan(steps: Sequence[Step], totals: Sequence[Demand], pool: Sequence[
             queue = made[made_order[cursor[1]]]
             n = min(end - at, len(queue))
             popleft = queue.popleft
-            for t in todo[at:at + n]:
-                paid[t] = _new(Paid, (symbol, "activation", popleft()))
+            _fill(paid, todo, at, [(symbol, "activation", popleft()) for _ in range(n)])
             at += n
     if any(have.values()) or any(made.values()):
         return None
-    return Plan(tuple(range(len(steps))), tuple(p for p in paid if p is not None))
+    return Plan(tuple(range(len(steps))), cast(tuple[Paid, ...], tuple(paid)))  # every demand is paid here
+
+
+def _made_by_type(steps: Sequence[Step], ids: list[int]) -> dict[int, deque[int]]:
+    """The index of the activation making each unit of mana, by type (ascending, an index once
+    per unit it makes of the type), the types in the order first made.  Read per step object:
+    the indices holding each (``ids``: the objects' ids by index) are grouped by a stable sort,
+    and a type made by several objects has their runs merged by a sort."""
+    grouped = [list(g) for _k, g in groupby(sorted(range(len(steps)), key=ids.__getitem__), ids.__getitem__)]
+    grouped.sort(key=_FIRST)  # the objects in the order first met
+    lists: dict[int, list[int]] = {}
+    merged: set[int] = set()
+    for run in grouped:
+        for bit in steps[run[0]].mana:
+            got = lists.get(bit)
+            if got is None:
+                lists[bit] = run[:]
+            else:
+                got.extend(run)
+                merged.add(bit)
+    return {bit: deque(sorted(got) if bit in merged else got) for bit, got in lists.items()}
+
+
+def _fill(paid: list[Paid | None], todo: list[int], at: int, values: list[Paid]) -> None:
+    """``paid`` at the indices ``todo[at:at + len(values)]`` set to ``values`` (a slice when they
+    are consecutive, as a run of the generic mana's are)."""
+    n = len(values)
+    if not n:
+        return
+    first = todo[at]
+    if todo[at + n - 1] - first == n - 1:
+        paid[first:first + n] = values
+        return
+    for t, p in zip(todo[at:at + n], values):
+        paid[t] = p
 
 
 def _unit_keys(s: Step, group: int, steps: Sequence[Step]) -> tuple[_Unit, ...]:
@@ -664,7 +717,7 @@ def _allocation(totals: Sequence[Demand], kind_of: list[int], want_of: list[_Wan
             while at < len(rows) and rows[at][1] <= 0:
                 at += 1
             if at == len(rows):
-                paid.extend([Paid(symbol, "pool", False)] * (end - t))
+                paid.extend([(symbol, "pool", False)] * (end - t))
                 break
             row = rows[at]
             n = min(end - t, row[1])
@@ -672,11 +725,11 @@ def _allocation(totals: Sequence[Demand], kind_of: list[int], want_of: list[_Wan
             unit = row[0]
             if unit[0] == "made":
                 popleft = makers[unit].popleft
-                paid.extend([_new(Paid, (symbol, "activation", position[popleft()])) for _ in range(n)])
+                paid.extend([(symbol, "activation", position[popleft()]) for _ in range(n)])
             elif unit[0] == "pool":
-                paid.extend([Paid(symbol, "pool", True)] * n)
+                paid.extend([(symbol, "pool", True)] * n)
             else:
-                paid.extend([Paid(symbol, unit[0], unit[5])] * n)
+                paid.extend([(symbol, unit[0], unit[5])] * n)
             t += n
         cursor[w] = at
         t = end

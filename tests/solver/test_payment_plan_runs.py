@@ -10,6 +10,9 @@ entry for entry, on random activations, pools, floating mana and totals.
 
 from __future__ import annotations
 
+import random
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,12 +42,12 @@ def _one_by_one(steps: list[Step], totals: list[Demand], pool: list[int], floati
     def from_pool(bit: int, symbol: str) -> Paid | None:
         if bit in left:
             left.remove(bit)
-            return Paid(symbol, "pool", True)
+            return (symbol, "pool", True)
         return None
 
     def from_activation(bit: int, symbol: str) -> Paid | None:
         hit = next((j for j, (_i, b) in enumerate(units) if b == bit), None)
-        return None if hit is None else Paid(symbol, "activation", units.pop(hit)[0])
+        return None if hit is None else (symbol, "activation", units.pop(hit)[0])
 
     paid: list[Paid | None] = [None] * len(totals)
     for t, d in enumerate(totals):
@@ -90,5 +93,30 @@ def test_plain_plan_generic_run_takes_the_pool_then_activations_in_order() -> No
     steps = [Step((W,)), Step((G,)), Step((G,))]
     got = _plain_plan(steps, [_DEMANDS[0]] * 3 + [_DEMANDS[1]], [U], [], ())
     assert got is not None
-    assert got.paid == (Paid("{1}", "pool", True), Paid("{1}", "activation", 1), Paid("{1}", "activation", 2),
-                        Paid("{W}", "activation", 0))
+    assert got.paid == (("{1}", "pool", True), ("{1}", "activation", 1), ("{1}", "activation", 2),
+                        ("{W}", "activation", 0))
+
+
+@pytest.mark.parametrize("seed", range(600))
+def test_plain_plan_read_per_step_object_equals_the_demand_by_demand_allocation(seed: int) -> None:
+    """Activations alike sharing their step object (some making two units of one type, some
+    objects making the same types), as a payment's steps do; totals as written (generic first)
+    or in any order."""
+    rng = random.Random(seed)
+    kinds = [Step(tuple(rng.choice(_TYPES) for _ in range(rng.randint(1, 2)))) for _ in range(rng.randint(1, 4))]
+    steps = [rng.choice(kinds) for _ in range(rng.randint(0, 16))]
+    made = [b for s in steps for b in s.mana]
+    pool = [rng.choice(_TYPES) for _ in range(rng.randint(0, 3))]
+    floating = [made[k] for k in rng.sample(range(len(made)), min(len(made), rng.randint(0, 2)))]
+    units = list(pool) + made
+    for bit in floating:
+        units.remove(bit)
+    # mostly a total the units pay exactly (a demand each, of a kind its type pays), now and then
+    # one unit short or over
+    totals = [rng.choice([d for d in _DEMANDS if d.mask & bit]) for bit in units]
+    if rng.random() < 0.1:
+        totals = totals[1:] if rng.random() < 0.5 else [*totals, _DEMANDS[0]]
+    rng.shuffle(totals)
+    if rng.random() < 0.7:
+        totals.sort(key=lambda d: not d.generic)
+    assert _plain_plan(steps, totals, pool, floating, ()) == _one_by_one(steps, totals, pool, floating), seed
