@@ -171,6 +171,7 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
         new = _new
         known = cards.known
         first = names[0]
+        unset = _UNSET
         append = permanents.append
         no_marks = NO_MARKS
         pids: list[str] = []
@@ -186,22 +187,25 @@ def _load_state(obj: object, db: CardDB | None) -> GameState:
                     # _DIRECT_FIELDS, read by _chosen_permanent.
                     pid = raw.get("id")
                     name = raw.get("card")
-                    controller = raw.get("controller", first)
+                    controller = raw.get("controller", unset)
+                    given = controller is not unset  # (a controller given, whatever its value)
+                    if not given:
+                        controller = first
                     # Its fields are those five alone when it has as many fields as the five it is known to
-                    # have: the id and the card (strings, checked below) and each other one not read as its
-                    # default's own object.  That count is never more than it has, so a field given as its
-                    # default, or any field beside them, takes the check of every field (_DIRECT_FIELDS),
-                    # which a frozenset's issuperset makes at about twice this count's cost.  The count
-                    # holds only with the id and the card checked as strings in the test below, and it
-                    # spells out _PLAIN_FIELDS: a change of either is a change of these lines.  A
-                    # permanent of three fields, one of them a controller given (not read as the default's
-                    # own object), the other two the id and the card (most of a board: untapped, not sick),
+                    # have: the id and the card (strings, checked below), the controller when given, and
+                    # tapped and sick each when not read as its default's own object.  That count is never
+                    # more than it has, so tapped or sick given as its default, or any field beside them,
+                    # takes the check of every field (_DIRECT_FIELDS), which a frozenset's issuperset makes
+                    # at about twice this count's cost.  The count holds only with the id and the card
+                    # checked as strings in the test below, and it spells out _PLAIN_FIELDS: a change of
+                    # either is a change of these lines.  A permanent of three fields, one of them a
+                    # controller, the other two the id and the card (most of a board: untapped, not sick),
                     # has those alone: it is not asked for tapped and sick, nor counted.
-                    if len(raw) == 3 and controller is not first:
+                    if given and len(raw) == 3:
                         tapped = sick = False
                         simple = plain = True
                     else:
-                        more = len(raw) - 2 - (controller is not first)
+                        more = len(raw) - 2 - given
                         tapped = raw.get("tapped", False)
                         sick = raw.get("sick", False)
                         simple = more == (tapped is not False) + (sick is not False)
@@ -322,6 +326,8 @@ _DIRECT_FIELDS = _PLAIN_FIELDS | {"haste", "token", "counters", "chosen"}
 #: A permanent or a player made from its fields as one tuple (``_make`` without its call and length
 #: check: the tuple is made here with every field of the type, in order).
 _new = tuple.__new__
+#: What a permanent object without a ``controller`` field reads for it (told from any value given).
+_UNSET = object()
 
 
 def _plain_player(raw: object, index: int, cards: CardResolver) -> Player | None:

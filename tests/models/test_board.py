@@ -821,13 +821,16 @@ def test_a_permanent_with_choices_and_counters_is_the_permanent_read_field_by_fi
     {"id": "a", "card": "Forest", "sick": True, "controller": "opp"},
     {"id": "a", "card": "Treasure", "controller": "opp"},
 ])
-def test_a_permanent_decoded_from_json_is_the_permanent_read_field_by_field(perm: dict[str, Any]) -> None:
-    """A board as a client's JSON gives it, each controller a string of its own (not the player's name
-    object, as the literals here are): its permanents are those the field-by-field reading makes."""
+@pytest.mark.parametrize("decoded", [True, False])
+def test_a_permanent_decoded_from_json_is_the_permanent_read_field_by_field(perm: dict[str, Any],
+                                                                              decoded: bool) -> None:
+    """A board as a client's JSON gives it, each controller a string of its own, or as a Python caller
+    builds it, the controller the very object of the player's name (the literals here): its permanents
+    are those the field-by-field reading makes."""
     from manasolver.models.board.cards import CardResolver
     from manasolver.models.board.load import load_permanent
 
-    state = load_state(json.loads(json.dumps(board(perm))))
+    state = load_state(json.loads(json.dumps(board(perm))) if decoded else board(perm))
     assert state.battlefield[0] == load_permanent(perm, "battlefield[0]", ("you", "opp"), CardResolver(None))
 
 
