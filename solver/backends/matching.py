@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from manasolver.solver.backends.problem import Problem, Solution, lowest_bit
 from manasolver.solver.casting.announce import Form
 
-__all__ = ["UnitKind", "deficits", "demand_sets", "hall_barred", "hall_fast", "hall_ok", "solution_from_units",
-           "transport"]
+__all__ = ["Network", "UnitKind", "deficits", "demand_sets", "hall_barred", "hall_fast", "hall_ok",
+           "solution_from_units", "transport"]
 
 
 #: A unit kind: (mask, snow, count, class index or -1 for the pool, option per type bit).
@@ -173,7 +173,7 @@ def transport(units: list[tuple[int, bool, int]], form: Form, x: int,
     dsts.extend(extra)
     nu = len(units)
     sink = nu + len(dsts) + 1  # node 0 source, 1..nu units, then demands, then sink
-    net = _Network(sink + 1)
+    net = Network(sink + 1)
     into: list[int] = []  # the source's edge to each unit
     out: list[list[tuple[int, int]]] = []  # per unit: (demand, its edge)
     for ui, (mask, snow, count) in enumerate(units):
@@ -205,7 +205,7 @@ def transport(units: list[tuple[int, bool, int]], form: Form, x: int,
     return rows
 
 
-class _Network:
+class Network:
     """A residual network of paired edges (edge ``e`` and its reverse ``e ^ 1``), each node's
     edges in the order they were added, augmented along shortest paths breadth-first without a
     dictionary look-up per arc."""
@@ -411,7 +411,7 @@ def _first_stage(units: Sequence[tuple[int, bool, int] | UnitKind], form: Form,
         dsts.append((("snow",), -1, form.snow))
     nu = len(units)
     sink = nu + len(dsts) + 1
-    net = _Network(sink + 1)
+    net = Network(sink + 1)
     for ui, u in enumerate(units):
         mask, snow, count = u[0], u[1], u[2]
         net.edge(0, 1 + ui, count)

@@ -29,7 +29,7 @@ from manasolver.benchmarks import boards as bd
 from manasolver.models.cost import ManaCost
 from manasolver.models.symbols import ANY_TYPE, TYPE_BITS
 from manasolver.solver.backends.fastopt.unitflow import _DIGIT, _Cheapest, _Flow
-from manasolver.solver.backends.matching import _Network, transport
+from manasolver.solver.backends.matching import Network, transport
 from manasolver.solver.casting.announce import announce
 from manasolver.solver.service.protocol import answer
 
@@ -170,7 +170,7 @@ def test_transport_finds_the_dictionary_networks_flow(seed: int) -> None:
     assert sorted((ui, keys.index(dkey), n) for ui, dkey, _bit, n in rows) == sorted(want), where
 
 
-def _plain_augment(net: _Network, sink: int) -> int:
+def _plain_augment(net: Network, sink: int) -> int:
     """Shortest augmenting paths on ``net``'s paired edges by the plain breadth-first search: every
     node found is queued and read in turn until the sink is found."""
     head, to, cap = net.head, net.to, net.cap
@@ -212,7 +212,7 @@ def test_transport_search_on_other_shapes_is_the_plain_breadth_first_search(seed
             spec.append((a, b, rng.randint(0, 3)))
     spec += [(nu + 1 + d, sink, rng.randint(0, 5)) for d in range(nd)]
     rng.shuffle(spec)
-    nets = [_Network(sink + 1), _Network(sink + 1)]
+    nets = [Network(sink + 1), Network(sink + 1)]
     for net in nets:
         for a, b, c in spec:
             net.edge(a, b, c)

@@ -8,7 +8,7 @@ the sets of sinks (:func:`_staged_cuts`), which is what most converter boards as
 
 from __future__ import annotations
 
-from manasolver.solver.backends.matching import _Network
+from manasolver.solver.backends.matching import Network
 from manasolver.solver.casting.announce import Form
 
 __all__ = ["Source", "staged"]
@@ -34,7 +34,7 @@ def staged(sources: list[Source], costs: list[tuple[int, int]], form: Form,
     if nd <= 1 and nc <= _CUT_COSTS:
         return _staged_cuts(sources, costs, dsts, form.generic(x))
     sink = 1 + ns + nd + nc
-    net = _Network(sink + 1)
+    net = Network(sink + 1)
     for si, (mask, snow, count, pays) in enumerate(sources):
         node = 1 + si
         net.edge(0, node, count)
