@@ -302,7 +302,7 @@ def _players(board: Mapping[str, object], cards: CardResolver) -> tuple[tuple[Pl
         if player is None:
             player = _player(raw, f"players[{i}]", cards)
             designated = True
-        name = player[0]  # (its name)
+        name = player.name
         if name in seen_players:
             raise BadState(f"duplicate player name {clip(name)!r} "
                            f"(also players[{seen_players[name]}])", f"players[{i}].name")

@@ -54,6 +54,7 @@ __all__ = [
     "kept_spend_table",
     "lowest_bit",
     "mana_string",
+    "merged_pick",
     "order_constraints",
     "sacrifices_last",
     "snow_units",
@@ -204,6 +205,20 @@ def announced(cost: ManaCost, modifiers: tuple[Modifier, ...] = (), spend: Spend
             spent = entry.spent = {}
         spent[spend] = hit
     return hit
+
+
+def merged_pick(members: list[tuple[int, Option]]) -> tuple[int, list[tuple[int, int]]]:
+    """Single-slot options of one class merged into one choice (the fast optimiser's mode, the
+    flow's unit): the union of their types, and for each type the first option (in printed order)
+    that makes it."""
+    mask = 0
+    pick: list[tuple[int, int]] = []
+    for o, opt in members:
+        for b in TYPE_BITS:
+            if opt.slots[0] & b and not mask & b:
+                pick.append((b, o))
+        mask |= opt.slots[0]
+    return mask, pick
 
 
 def lowest_bit(mask: int) -> int:

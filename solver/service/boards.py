@@ -230,6 +230,10 @@ def load_board(obj: object, db: CardDB) -> GameState:
     return state
 
 
+#: The place of ``loaded`` in a line's board note (``[board, line, start, end, loaded]``).
+_LOADED = 4
+
+
 def _load_text(obj: dict[str, Any], db: CardDB, pending: list[Any]) -> GameState:
     """:func:`load_board` of a board that :func:`decode_query` decoded from ``line[start:end]``
     (``pending`` is ``[obj, line, start, end, loaded]``), known by the print of its text
@@ -237,21 +241,21 @@ def _load_text(obj: dict[str, Any], db: CardDB, pending: list[Any]) -> GameState
     board every line) is neither copied nor hashed whole; a kept board found by its print is taken
     only when its text is the line's.  Once its state is at hand, ``pending`` says it loaded
     (:func:`read_query`)."""
-    line, start, end = pending[1], pending[2], pending[3]
+    _board, line, start, end, _loaded = pending
     # the print of _text_print, made here: a call fewer on every line (a change there is a change here)
     step = (end - start) // _PRINT or 1
     full: _Key = (id(db), line[start + step // 2:end:step], end - start)
     entry = _RECENT.get(full)
     if entry is not None and entry.kept.db is db and entry.source is not None \
             and len(entry.source) == end - start and line.startswith(entry.source, start):
-        pending[4] = True
+        pending[_LOADED] = True
         with _LOCK:
             if full in _RECENT:
                 _RECENT.move_to_end(full)
                 _text_alias(entry, obj)
         return entry.kept.state
     state = load_state(obj, db)
-    pending[4] = True
+    pending[_LOADED] = True
     if entry is None:  # as _remember knows a board met for the first time, without its calls
         global _recent_bytes
         with _LOCK:

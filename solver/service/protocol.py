@@ -263,7 +263,7 @@ def answer_line(line: str | bytes, number: int | None = None) -> dict[str, Any]:
     if refused is not None:
         return refused
     result = _answer(query, note is not None)
-    if note is not None and ("error" in result or not note[4]) and too_deep(note[1]):
+    if note is not None and _too_deep_after(note, "error" in result):
         return _too_deep(number)
     return result
 
@@ -279,13 +279,21 @@ def answer_line_text(line: str | bytes, number: int | None = None, cards: str | 
         if cards is not None and "cards" not in query:
             query["cards"] = cards
         text, failed = _answer_text(query, note is not None)
-        if note is not None and (failed or not note[4]) and too_deep(note[1]):
+        if note is not None and _too_deep_after(note, failed):
             return json.dumps(_too_deep(number))
         return text
     except (MemoryError, RecursionError) as err:
         del line
         return json.dumps(unwritable(err, f"line {number}" if number is not None else ""))
 
+
+
+def _too_deep_after(note: list[Any], failed: bool) -> bool:
+    """Whether a line whose board was met for the first time (``note``: ``[board, line, start,
+    end, loaded]``, :func:`~manasolver.solver.service.boards.read_query`) is answered as too deep
+    after its query was: its depth is read when the board did not load or the answer is an error."""
+    _board, line, _start, _end, loaded = note
+    return (failed or not loaded) and too_deep(line)
 
 
 def _too_deep(number: int | None) -> dict[str, Any]:

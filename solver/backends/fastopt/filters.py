@@ -57,7 +57,7 @@ from manasolver.models.symbols import ANY_TYPE, TYPE_BITS
 from manasolver.solver.backends.fastopt.filter_payment import POOL, ConverterMode, converter_solution, pool_direction
 from manasolver.solver.backends.fastopt.filter_terms import KeepTracker
 from manasolver.solver.backends.fastopt.keep import KeepTerms
-from manasolver.solver.backends.fastopt.modes import merged_pick
+from manasolver.solver.backends.problem import merged_pick
 from manasolver.solver.backends.matching import demand_sets, hall_ok
 from manasolver.solver.backends.problem import Problem, Solution
 from manasolver.solver.casting.announce import Form

@@ -20,12 +20,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from manasolver.models.symbols import C, TYPE_BITS
-from manasolver.solver.backends.problem import Problem
+from manasolver.solver.backends.problem import Problem, merged_pick
 from manasolver.models.rules.ability_scope import restriction_pays_abilities
 from manasolver.models.slots import slot_setters
 from manasolver.solver.supply.model import Option, Options, Supply
 
-__all__ = ["GENERIC_COST", "Mode", "build_modes", "cost_kinds", "merged_pick", "mode_cap", "pays_ability"]
+__all__ = ["GENERIC_COST", "Mode", "build_modes", "cost_kinds", "mode_cap", "pays_ability"]
 
 #: The mask standing for the generic part of an activation's mana cost in :attr:`Mode.costs`.
 GENERIC_COST = -2
@@ -217,15 +217,3 @@ def build_modes(problem: Problem) -> tuple[list[Mode], bool] | None:
     modes.sort(key=lambda md: (md.k >= 0, not md.costs, md.weight, len(md.masks)))
     return modes, costly
 
-
-def merged_pick(members: list[tuple[int, Option]]) -> tuple[int, list[tuple[int, int]]]:
-    """Single-slot options of one class merged into one mode: the union of their types, and
-    for each type the first option (in printed order) that makes it."""
-    mask = 0
-    pick: list[tuple[int, int]] = []
-    for o, opt in members:
-        for b in TYPE_BITS:
-            if opt.slots[0] & b and not mask & b:
-                pick.append((b, o))
-        mask |= opt.slots[0]
-    return mask, pick

@@ -13,9 +13,8 @@ its ``Options`` (``shapes``), which every board's rows share, and a supply's uni
 
 from __future__ import annotations
 
-from manasolver.models.symbols import TYPE_BITS
 from manasolver.solver.backends.matching import UnitKind
-from manasolver.solver.backends.problem import Problem
+from manasolver.solver.backends.problem import Problem, merged_pick
 from manasolver.solver.supply.model import Option, Options
 
 __all__ = ["ShapeRows", "class_shape", "exclusive_rows", "plain_units"]
@@ -96,13 +95,7 @@ def exclusive_rows(usable: list[tuple[int, Option]]) -> tuple[ShapeRows, bool]:
     flow does not model)."""
     rows: list[tuple[int, int, tuple[tuple[int, int], ...]]] = []
     if usable and all(len(opt.slots) == 1 for _, opt in usable):
-        mask = 0
-        pick: list[tuple[int, int]] = []
-        for o, opt in usable:
-            for b in TYPE_BITS:
-                if opt.slots[0] & b and not mask & b:
-                    pick.append((b, o))
-            mask |= opt.slots[0]
+        mask, pick = merged_pick(usable)
         rows.append((mask, 1, tuple(pick)))
     elif len(usable) == 1:
         o, opt = usable[0]
